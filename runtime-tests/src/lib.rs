@@ -1,0 +1,1 @@
+//! Runtime tests of translated corpus kernels.
