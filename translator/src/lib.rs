@@ -5,7 +5,9 @@
 
 pub mod diag;
 pub mod edit;
+pub mod lexer;
 pub mod parse;
+pub mod translate;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
-pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[];
+pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[translate::DIAGS];
