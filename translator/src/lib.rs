@@ -7,7 +7,9 @@ pub mod diag;
 pub mod edit;
 pub mod lexer;
 pub mod parse;
+pub mod patch;
+pub mod project;
 pub mod translate;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
-pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[translate::DIAGS];
+pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[translate::DIAGS, project::DIAGS];

@@ -1,1 +1,493 @@
-fn main() {}
+//! The `hipport` command line: a thin layer over the library that parses flags, runs, prints.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use hipport::diag::{self, Severity};
+use hipport::project::{self, ConvertConfig, OutputMode, RunReport};
+use hipport::translate::{LaunchStyle, LibFlavour, TorchApi};
+use hipport_rules::{Database, Version};
+
+/// Port CUDA source trees to HIP.
+#[derive(Parser, Debug)]
+#[command(name = "hipport", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Translate CUDA sources to HIP, with a patch, a report and diagnostics.
+    Convert(ConvertArgs),
+    /// Explain a diagnostic ID or a CUDA/HIP name.
+    Explain {
+        /// A diagnostic ID (T001), its name, a CUDA name or a HIP name.
+        what: String,
+    },
+    /// Inspect the rules database.
+    Rules {
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum RulesCommand {
+    /// Counts per family: mapped, unsupported, experimental, deprecated.
+    Stats,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+enum FailOn {
+    Error,
+    Warning,
+    Note,
+    Never,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Launch {
+    Keep,
+    Hip,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Blas {
+    Hipblas,
+    Rocblas,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Sparse {
+    Hipsparse,
+    Rocsparse,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Rand {
+    Hiprand,
+    Rocrand,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Solver {
+    Hipsolver,
+    Rocsolver,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Torch {
+    V1,
+    V2,
+}
+
+#[derive(Args, Debug)]
+struct ConvertArgs {
+    /// Input files or directories.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Write a complete translated copy here (default: `<input>-hip` beside a single input directory).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Rewrite the inputs in place (atomically, keeping FILE.prehip backups).
+    #[arg(long, conflicts_with_all = ["out", "stdout", "check"])]
+    in_place: bool,
+    /// With --in-place, keep no backups.
+    #[arg(long, requires = "in_place")]
+    no_backup: bool,
+    /// Print the translation of a single file on stdout.
+    #[arg(long, conflicts_with_all = ["out", "check", "diff"])]
+    stdout: bool,
+    /// Write a unified patch of all changes to FILE.
+    #[arg(long, value_name = "FILE")]
+    patch: Option<PathBuf>,
+    /// Print the patch on stdout (colored on a terminal).
+    #[arg(long)]
+    diff: bool,
+    /// Write a JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write nothing; exit 1 if anything would change.
+    #[arg(long)]
+    check: bool,
+    /// Overwrite an output directory that holds files hipport did not write.
+    #[arg(long)]
+    force: bool,
+    /// How to write kernel launches.
+    #[arg(long, value_enum, default_value = "keep")]
+    launch: Launch,
+    /// The HIP release the output must build with (default: the installed one, else the newest known).
+    #[arg(long, value_name = "X.Y")]
+    hip_version: Option<String>,
+    /// Exit 1 when a diagnostic at or above this severity is reported.
+    #[arg(long, value_enum, default_value = "error")]
+    fail_on: FailOn,
+    /// Insert a `// hipport:` comment above lines that need a human.
+    #[arg(long)]
+    annotate: bool,
+    /// Leave out paths matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Extensions to translate, comma-separated (default: cu,cuh,cpp,cc,cxx,c,h,hpp,hxx,inl).
+    #[arg(long, value_delimiter = ',', value_name = "EXT,...")]
+    extensions: Vec<String>,
+    /// cuBLAS target library.
+    #[arg(long, value_enum, default_value = "hipblas")]
+    blas: Blas,
+    /// cuSPARSE target library.
+    #[arg(long, value_enum, default_value = "hipsparse")]
+    sparse: Sparse,
+    /// cuRAND target library.
+    #[arg(long, value_enum, default_value = "hiprand")]
+    rand: Rand,
+    /// cuSOLVER target library.
+    #[arg(long, value_enum, default_value = "hipsolver")]
+    solver: Solver,
+    /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
+    #[arg(long, value_enum, default_value = "v2")]
+    torch_api: Torch,
+    /// Seconds allowed for parsing one file before it is skipped.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    parse_timeout: f64,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Diagnostics shown in full at the end.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    max_shown: usize,
+}
+
+/// The installed HIP release, from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
+fn installed_hip_version() -> Option<Version> {
+    let out = std::process::Command::new("hipconfig")
+        .arg("--version")
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut parts = text.trim().split(['.', '-']);
+    let major: u16 = parts.next()?.parse().ok()?;
+    let minor: u16 = parts.next()?.parse().ok()?;
+    Some(Version::new(major, minor, 0))
+}
+
+fn convert(args: ConvertArgs) -> Result<ExitCode> {
+    let hip_version = match &args.hip_version {
+        Some(v) => Version::parse(v)
+            .with_context(|| format!("--hip-version `{v}` is not a version like 6.2"))?,
+        None => installed_hip_version().unwrap_or(hipport::translate::NEWEST_HIP),
+    };
+    if args.stdout && (args.paths.len() != 1 || !args.paths[0].is_file()) {
+        bail!("--stdout needs exactly one input file");
+    }
+    for p in &args.paths {
+        if !p.exists() {
+            bail!("{}: no such file or directory", p.display());
+        }
+    }
+    let output = if args.in_place {
+        OutputMode::InPlace {
+            backup: !args.no_backup,
+        }
+    } else if args.check || args.stdout {
+        OutputMode::Nothing
+    } else if let Some(out) = &args.out {
+        OutputMode::Dir(out.clone())
+    } else if args.diff || args.patch.is_some() || args.report.is_some() {
+        // Asked only for a patch or report: still write the default output tree.
+        default_out(&args.paths)?
+    } else {
+        default_out(&args.paths)?
+    };
+    let mut cfg = ConvertConfig::new(args.paths.clone(), output);
+    cfg.force = args.force;
+    cfg.excludes = args.exclude.clone();
+    if !args.extensions.is_empty() {
+        cfg.extensions = args
+            .extensions
+            .iter()
+            .map(|e| e.trim_start_matches('.').to_string())
+            .collect();
+    }
+    let t = &mut cfg.translate;
+    t.hip_version = hip_version;
+    t.launch = match args.launch {
+        Launch::Keep => LaunchStyle::Keep,
+        Launch::Hip => LaunchStyle::Hip,
+    };
+    t.annotate = args.annotate;
+    t.parse_budget = Duration::from_secs_f64(args.parse_timeout.max(0.001));
+    t.libs.blas = if matches!(args.blas, Blas::Rocblas) {
+        LibFlavour::Roc
+    } else {
+        LibFlavour::Hip
+    };
+    t.libs.sparse = if matches!(args.sparse, Sparse::Rocsparse) {
+        LibFlavour::Roc
+    } else {
+        LibFlavour::Hip
+    };
+    t.libs.rand = if matches!(args.rand, Rand::Rocrand) {
+        LibFlavour::Roc
+    } else {
+        LibFlavour::Hip
+    };
+    t.libs.solver = if matches!(args.solver, Solver::Rocsolver) {
+        LibFlavour::Roc
+    } else {
+        LibFlavour::Hip
+    };
+    t.libs.torch = if matches!(args.torch_api, Torch::V1) {
+        TorchApi::V1
+    } else {
+        TorchApi::V2
+    };
+
+    let report = project::convert(&cfg, args.stdout)?;
+
+    let mut stdout = std::io::stdout().lock();
+    if args.stdout {
+        if let Some(out) = report.files.first().and_then(|f| f.output.as_ref()) {
+            stdout.write_all(out)?;
+        }
+    }
+    let patch = report.patch();
+    if let Some(p) = &args.patch {
+        project::write_atomic(p, &patch)
+            .with_context(|| format!("cannot write patch {}", p.display()))?;
+    }
+    if args.diff {
+        if std::io::stdout().is_terminal() {
+            stdout.write_all(&hipport::patch::colorize(&patch))?;
+        } else {
+            stdout.write_all(&patch)?;
+        }
+    }
+    if let Some(r) = &args.report {
+        let json = serde_json::to_vec_pretty(&report)?;
+        project::write_atomic(r, &json)
+            .with_context(|| format!("cannot write report {}", r.display()))?;
+    }
+    stdout.flush()?;
+    print_summary(&report, &cfg, &args);
+
+    let failed_io = report.summary.files_failed > 0;
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Note => Some(Severity::Note),
+        FailOn::Never => None,
+    };
+    let over = match (threshold, report.max_severity()) {
+        (Some(t), Some(m)) => m >= t,
+        _ => false,
+    };
+    Ok(if failed_io {
+        ExitCode::from(2)
+    } else if over || (args.check && report.any_change()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn default_out(paths: &[PathBuf]) -> Result<OutputMode> {
+    if paths.len() != 1 || !paths[0].is_dir() {
+        bail!("--out DIR is required unless the input is a single directory");
+    }
+    let p = paths[0]
+        .canonicalize()
+        .with_context(|| paths[0].display().to_string())?;
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .context("the input directory has no name; pass --out DIR")?;
+    Ok(OutputMode::Dir(p.with_file_name(format!("{name}-hip"))))
+}
+
+fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
+    let color = std::io::stderr().is_terminal();
+    let mut err = std::io::stderr().lock();
+    let mut diags: Vec<_> = report.diagnostics().collect();
+    diags.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    let shown = if args.quiet {
+        diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .take(args.max_shown)
+            .collect::<Vec<_>>()
+    } else {
+        diags.iter().take(args.max_shown).collect()
+    };
+    for d in &shown {
+        let src = report
+            .files
+            .iter()
+            .find(|f| f.diagnostics.iter().any(|x| std::ptr::eq(x, **d)))
+            .and_then(|f| std::fs::read(&f.source_path).ok());
+        let src = src.filter(|s| d.line <= s.split(|&b| b == b'\n').count() && d.line > 0);
+        let _ = writeln!(err, "{}", d.render(src.as_deref(), color));
+    }
+    if args.quiet {
+        return;
+    }
+    if diags.len() > shown.len() {
+        let _ = writeln!(
+            err,
+            "... and {} more diagnostics (see --report)",
+            diags.len() - shown.len()
+        );
+    }
+    let s = &report.summary;
+    let by_sev = |k: &str| s.diagnostics_by_severity.get(k).copied().unwrap_or(0);
+    let renames: usize = s.renames_by_family.values().sum();
+    let dest = match &cfg.output {
+        OutputMode::Dir(d) => format!(" -> {}", d.display()),
+        OutputMode::InPlace { .. } => " (in place)".to_string(),
+        OutputMode::Nothing => String::new(),
+    };
+    let _ = writeln!(
+        err,
+        "hipport: {} files ({} changed, {} unchanged, {} copied, {} failed, {} with parse errors){dest}\n\
+         hipport: {} rewrites{}; {} errors, {} warnings, {} notes; HIP {}; {:.2}s",
+        s.files_scanned,
+        s.files_changed,
+        s.files_unchanged,
+        s.files_copied,
+        s.files_failed,
+        s.files_with_parse_errors,
+        renames,
+        if s.renames_by_family.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({})",
+                s.renames_by_family.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+            )
+        },
+        by_sev("error"),
+        by_sev("warning"),
+        by_sev("note"),
+        report.hip_version,
+        s.elapsed_seconds
+    );
+}
+
+fn explain(what: &str) -> Result<ExitCode> {
+    if let Some(info) = diag::find(what) {
+        println!(
+            "{} ({}) [{}]\n\n{}\n\n{}",
+            info.id, info.name, info.severity, info.summary, info.explain
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let db = Database::builtin();
+    let mut found = false;
+    if let Some(m) = db.lookup(what) {
+        found = true;
+        let v = |x: Option<Version>| x.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
+        println!("{} ({} API, {})", m.cuda, m.family, m.section);
+        match &m.hip {
+            Some(h) => println!("  becomes: {h}"),
+            None => println!("  becomes: nothing; HIP has no equivalent (hipport reports T001 and leaves the name)"),
+        }
+        if let Some(r) = &m.roc {
+            println!("  roc* library name: {r}");
+        }
+        println!(
+            "  CUDA: added {}, deprecated {}, removed {}",
+            v(m.cuda_added),
+            v(m.cuda_deprecated),
+            v(m.cuda_removed)
+        );
+        println!(
+            "  HIP: added {}, deprecated {}, removed {}, experimental {}",
+            v(m.hip_added),
+            v(m.hip_deprecated),
+            v(m.hip_removed),
+            v(m.hip_experimental)
+        );
+        println!("  source: {}", m.source);
+    }
+    for m in db
+        .mappings()
+        .iter()
+        .filter(|m| m.hip.as_deref() == Some(what) && m.cuda != what)
+    {
+        found = true;
+        println!("{what} is the HIP name of {} ({} API)", m.cuda, m.family);
+    }
+    if let Some(h) = db.header(what) {
+        found = true;
+        println!(
+            "header {} becomes {}",
+            h.cuda,
+            h.hip.as_deref().unwrap_or("nothing (no HIP equivalent)")
+        );
+    }
+    if !found {
+        bail!("`{what}` is neither a diagnostic ID nor a name the rules database knows");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rules_stats() -> Result<ExitCode> {
+    let db = Database::builtin();
+    println!(
+        "{:<10} {:>7} {:>7} {:>12} {:>13} {:>11}",
+        "family", "total", "mapped", "unsupported", "experimental", "deprecated"
+    );
+    for fam in hipport_rules::Family::ALL {
+        let ms: Vec<_> = db.mappings().iter().filter(|m| m.family == fam).collect();
+        if ms.is_empty() {
+            continue;
+        }
+        let mapped = ms
+            .iter()
+            .filter(|m| m.hip.is_some() || m.roc.is_some())
+            .count();
+        let exp = ms.iter().filter(|m| m.hip_experimental.is_some()).count();
+        let dep = ms.iter().filter(|m| m.hip_deprecated.is_some()).count();
+        println!(
+            "{:<10} {:>7} {:>7} {:>12} {:>13} {:>11}",
+            fam.as_str(),
+            ms.len(),
+            mapped,
+            ms.len() - mapped,
+            exp,
+            dep
+        );
+    }
+    println!("{:<10} {:>7}", "headers", db.headers().len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Convert(args) => convert(args),
+        Command::Explain { what } => explain(&what),
+        Command::Rules {
+            command: RulesCommand::Stats,
+        } => rules_stats(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

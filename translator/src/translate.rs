@@ -287,6 +287,8 @@ struct Walk<'a> {
     included: HashSet<(usize, String)>,
     has_device_code: bool,
     has_runtime_include: bool,
+    /// Start of an unterminated block comment: nothing from here on is renamed.
+    dead_from: usize,
 }
 
 /// A call whose whole text is rebuilt from a template once inner renames are known.
@@ -649,28 +651,48 @@ impl<'a> Walk<'a> {
             head.push_str("HIP_KERNEL_NAME(");
         }
         self.edits.push(Edit::insert(func.start_byte(), head, rule));
-        let close = if wrap { "), dim3(" } else { ", dim3(" };
+        // A configuration that is already a `dim3(...)` needs no second wrapper.
+        let is_dim3 = |n: &Node| {
+            n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| node_text(f, self.src) == "dim3")
+        };
+        let (g3, b3) = (is_dim3(&cfg[0]), is_dim3(&cfg[1]));
+        let open_grid = match (wrap, g3) {
+            (true, true) => "), ",
+            (true, false) => "), dim3(",
+            (false, true) => ", ",
+            (false, false) => ", dim3(",
+        };
         self.edits.push(Edit::replace(
             func.end_byte(),
             cfg[0].start_byte(),
-            close,
+            open_grid,
             rule,
         ));
+        let mid = match (g3, b3) {
+            (true, true) => ", ",
+            (true, false) => ", dim3(",
+            (false, true) => "), ",
+            (false, false) => "), dim3(",
+        };
         self.edits.push(Edit::replace(
             cfg[0].end_byte(),
             cfg[1].start_byte(),
-            "), dim3(",
+            mid,
             rule,
         ));
-        let mut tail = String::from(")");
+        let close_block = if b3 { "" } else { ")" };
+        let mut tail = String::from(close_block);
         let mut last_end = cfg[1].end_byte();
         for (i, n) in cfg.iter().enumerate().skip(2) {
-            self.edits.push(Edit::replace(
-                last_end,
-                n.start_byte(),
-                if i == 2 { "), " } else { ", " },
-                rule,
-            ));
+            let sep = if i == 2 {
+                format!("{close_block}, ")
+            } else {
+                ", ".to_string()
+            };
+            self.edits
+                .push(Edit::replace(last_end, n.start_byte(), sep, rule));
             tail.clear();
             last_end = n.end_byte();
         }
@@ -770,6 +792,16 @@ impl<'a> Walk<'a> {
                 | "char_literal"
                 | "system_lib_string"
                 | "concatenated_string" => descend = false,
+                "ERROR" => {
+                    // An unterminated block comment parses as an ERROR region: nothing after
+                    // its `/*` is code.
+                    let text = parse::text(n, self.src);
+                    if let Some(i) = text.windows(2).position(|w| w == b"/*") {
+                        if !text[i..].windows(2).any(|w| w == b"*/") {
+                            self.dead_from = self.dead_from.min(n.start_byte() + i);
+                        }
+                    }
+                }
                 "preproc_include" => {
                     self.visit_include(n);
                     descend = false;
@@ -823,16 +855,17 @@ impl<'a> Walk<'a> {
                         self.count(Family::Cub);
                     }
                 }
-                "identifier" | "type_identifier" => {
-                    if !self.handled.contains(&n.start_byte()) {
-                        let name = node_text(n, self.src);
-                        if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
-                            self.has_device_code = true;
-                        }
-                        if !name.is_empty() {
-                            let name = name.to_string();
-                            self.rename_ident(&name, n.start_byte(), n.end_byte());
-                        }
+                "identifier" | "type_identifier"
+                    if !self.handled.contains(&n.start_byte())
+                        && n.start_byte() < self.dead_from =>
+                {
+                    let name = node_text(n, self.src);
+                    if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
+                        self.has_device_code = true;
+                    }
+                    if !name.is_empty() {
+                        let name = name.to_string();
+                        self.rename_ident(&name, n.start_byte(), n.end_byte());
                     }
                 }
                 _ => {}
@@ -1026,6 +1059,7 @@ pub fn translate_tree(
         included: HashSet::new(),
         has_device_code: false,
         has_runtime_include: false,
+        dead_from: usize::MAX,
     };
     w.walk(tree);
     w.finish_call_sites();
