@@ -330,7 +330,9 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
             .iter()
             .find(|f| f.diagnostics.iter().any(|x| std::ptr::eq(x, **d)))
             .and_then(|f| std::fs::read(&f.source_path).ok());
-        let src = src.filter(|s| d.line <= s.split(|&b| b == b'\n').count() && d.line > 0);
+        let src = src.filter(|s| {
+            !s.contains(&0) && d.line > 0 && d.line <= s.split(|&b| b == b'\n').count()
+        });
         let _ = writeln!(err, "{}", d.render(src.as_deref(), color));
     }
     if args.quiet {
