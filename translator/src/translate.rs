@@ -432,6 +432,7 @@ impl<'a> Walk<'a> {
 
     /// Renames identifiers inside a macro body or other opaque text at `base`.
     fn rename_text(&mut self, text: &[u8], base: usize) {
+        let first_edit = self.edits.len();
         for tok in lexer::identifiers(text) {
             let name = std::str::from_utf8(&text[tok.clone()]).unwrap_or("");
             if let Some(ns) = namespace_rename(name, text, tok.end) {
@@ -444,6 +445,43 @@ impl<'a> Walk<'a> {
                 continue;
             }
             self.rename_ident(name, base + tok.start, base + tok.end);
+        }
+        self.realign_continuations(text, base, first_edit);
+    }
+
+    /// Keeps the `\` of a multi-line macro in its column: when renames on a line change its
+    /// length, the run of spaces before the line's trailing backslash shrinks or grows to match.
+    fn realign_continuations(&mut self, text: &[u8], base: usize, first_edit: usize) {
+        if self.edits.len() == first_edit {
+            return;
+        }
+        let mut line_start = 0;
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            let line_end = line_start + line.len();
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            if let Some(before_bs) = body.strip_suffix(b"\\") {
+                let spaces = before_bs.iter().rev().take_while(|&&b| b == b' ').count();
+                let ws_start = line_start + before_bs.len() - spaces;
+                let (a, b) = (base + line_start, base + ws_start);
+                let delta: isize = self.edits[first_edit..]
+                    .iter()
+                    .filter(|e| e.start >= a && e.end <= b)
+                    .map(|e| e.text.len() as isize - (e.end - e.start) as isize)
+                    .sum();
+                if delta != 0 && spaces > 0 {
+                    let want = (spaces as isize - delta).max(1) as usize;
+                    if want != spaces {
+                        self.edits.push(Edit::replace(
+                            base + ws_start,
+                            base + ws_start + spaces,
+                            " ".repeat(want),
+                            "macro-align",
+                        ));
+                    }
+                }
+            }
+            line_start = line_end;
         }
     }
 

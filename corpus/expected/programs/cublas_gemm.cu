@@ -6,8 +6,8 @@
 
 #define CUBLAS_OK(call)                                   \
   do {                                                    \
-    hipblasStatus_t s_ = (call);                           \
-    if (s_ != HIPBLAS_STATUS_SUCCESS) {                    \
+    hipblasStatus_t s_ = (call);                          \
+    if (s_ != HIPBLAS_STATUS_SUCCESS) {                   \
       std::fprintf(stderr, "cublas error %d\n", (int)s_); \
       return 1;                                           \
     }                                                     \

@@ -6,10 +6,10 @@
 
 #define CHECK(call)                                                            \
   do {                                                                         \
-    hipError_t err_ = (call);                                                 \
-    if (err_ != hipSuccess) {                                                 \
+    hipError_t err_ = (call);                                                  \
+    if (err_ != hipSuccess) {                                                  \
       std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   hipGetErrorString(err_));                                  \
+                   hipGetErrorString(err_));                                   \
       std::exit(1);                                                            \
     }                                                                          \
   } while (0)
