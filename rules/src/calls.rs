@@ -143,7 +143,9 @@ impl CallRewrite {
                 Piece::Arg(k) if *k > n => Some(*k),
                 _ => None,
             }) {
-                return Err(format!("template uses `${k}` but the rule is for {n} arguments"));
+                return Err(format!(
+                    "template uses `${k}` but the rule is for {n} arguments"
+                ));
             }
         }
         if argc == ArgCount::Any {
@@ -265,7 +267,9 @@ fn parse_template(t: &str) -> Result<Vec<Piece>, String> {
         };
         if let Some((_, c)) = chars.peek() {
             if c.is_ascii_digit() {
-                return Err(format!("`$` at byte {i} of `{t}`: only one digit is allowed"));
+                return Err(format!(
+                    "`$` at byte {i} of `{t}`: only one digit is allowed"
+                ));
             }
         }
         if !text.is_empty() {
@@ -284,8 +288,16 @@ mod tests {
     use super::*;
 
     fn rule(argc: &str, template: &str) -> CallRewrite {
-        CallRewrite::new("f", ArgCount::parse(argc).unwrap(), template, None, None, "t", "")
-            .unwrap()
+        CallRewrite::new(
+            "f",
+            ArgCount::parse(argc).unwrap(),
+            template,
+            None,
+            None,
+            "t",
+            "",
+        )
+        .unwrap()
     }
 
     #[test]
@@ -305,7 +317,8 @@ mod tests {
     #[test]
     fn bad_templates_are_rejected() {
         let bad = |argc: &str, t: &str| {
-            CallRewrite::new("f", ArgCount::parse(argc).unwrap(), t, None, None, "", "").unwrap_err()
+            CallRewrite::new("f", ArgCount::parse(argc).unwrap(), t, None, None, "", "")
+                .unwrap_err()
         };
         assert!(bad("2", "g($3)").contains("`$3`"));
         assert!(bad("*", "g($1)").contains("1+"));

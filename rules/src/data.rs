@@ -42,7 +42,8 @@ pub const MAPPING_COLUMNS: &[&str] = &[
 pub const HEADER_COLUMNS: &[&str] = &["cuda", "hip", "roc", "family", "source"];
 
 /// Column names of a header-mapping file that records the HIP release of the HIP header.
-pub const HEADER_COLUMNS_VERSIONED: &[&str] = &["cuda", "hip", "roc", "family", "hip_added", "source"];
+pub const HEADER_COLUMNS_VERSIONED: &[&str] =
+    &["cuda", "hip", "roc", "family", "hip_added", "source"];
 
 /// Column names of the short user format: a CUDA name and its HIP name.
 pub const SIMPLE_COLUMNS: &[&str] = &["cuda", "hip"];
@@ -51,7 +52,15 @@ pub const SIMPLE_COLUMNS: &[&str] = &["cuda", "hip"];
 pub const NAMESPACE_COLUMNS: &[&str] = &["cuda", "hip", "scope", "source"];
 
 /// Column names of a call-rewrite file.
-pub const CALL_COLUMNS: &[&str] = &["cuda", "argc", "template", "hip_added", "hip_before", "source", "note"];
+pub const CALL_COLUMNS: &[&str] = &[
+    "cuda",
+    "argc",
+    "template",
+    "hip_added",
+    "hip_before",
+    "source",
+    "note",
+];
 
 /// Column names of a file listing HIP names absent from a release's installed headers.
 pub const ABSENT_COLUMNS: &[&str] = &["hip", "absent_in", "source"];
@@ -263,7 +272,10 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
             )));
         }
         if fields[0].trim().is_empty() {
-            return Err(bad(format!("the `{}` column is empty", if fmt == Format::Absent { "hip" } else { "cuda" })));
+            return Err(bad(format!(
+                "the `{}` column is empty",
+                if fmt == Format::Absent { "hip" } else { "cuda" }
+            )));
         }
         if let Some(f) = fields.iter().find(|f| f.trim() != **f) {
             return Err(bad(format!("field `{f}` has leading or trailing spaces")));
@@ -346,7 +358,11 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     hip: opt(fields[1]),
                     roc: None,
                     family: fam.unwrap_or(Family::Runtime),
-                    section: if has_family { String::new() } else { SIMPLE_NO_FAMILY.to_string() },
+                    section: if has_family {
+                        String::new()
+                    } else {
+                        SIMPLE_NO_FAMILY.to_string()
+                    },
                     cuda_added: None,
                     cuda_deprecated: None,
                     cuda_changed: None,
@@ -379,8 +395,9 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                 });
             }
             Format::Call => {
-                let argc = ArgCount::parse(fields[1])
-                    .ok_or_else(|| bad(format!("column `argc`: `{}` is not N, N+ or *", fields[1])))?;
+                let argc = ArgCount::parse(fields[1]).ok_or_else(|| {
+                    bad(format!("column `argc`: `{}` is not N, N+ or *", fields[1]))
+                })?;
                 let rule = CallRewrite::new(
                     fields[0],
                     argc,
@@ -396,7 +413,8 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
             Format::Absent => {
                 let v = version(1, "absent_in")?
                     .ok_or_else(|| bad("column `absent_in` is empty".to_string()))?;
-                out.absent.push((fields[0].to_string(), v, fields[2].to_string()));
+                out.absent
+                    .push((fields[0].to_string(), v, fields[2].to_string()));
             }
         }
     }

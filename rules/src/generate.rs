@@ -293,7 +293,12 @@ fn torch(shared_data: &Path) -> Result<(String, String), GenerateError> {
         if torch_exclusion(dict, cuda, hip).is_some() || !is_header_path(cuda) {
             continue;
         }
-        upsert(&mut v2_headers, cuda, hip, format!("torch-hipify-v2-mappings.tsv {dict}"));
+        upsert(
+            &mut v2_headers,
+            cuda,
+            hip,
+            format!("torch-hipify-v2-mappings.tsv {dict}"),
+        );
     }
 
     let mut v1_names: Vec<(String, String, String)> = Vec::new();

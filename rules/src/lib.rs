@@ -632,7 +632,8 @@ impl Database {
             }
         }
         for n in rules.namespaces {
-            self.namespaces.retain(|old| !(old.cuda == n.cuda && old.scope == n.scope));
+            self.namespaces
+                .retain(|old| !(old.cuda == n.cuda && old.scope == n.scope));
             self.namespaces.push(n);
         }
         for c in rules.calls {
@@ -847,7 +848,12 @@ impl Database {
             }
         }
         let h = &mut out[idx(Family::Header)];
-        for hm in self.headers.headers.iter().chain(&self.torch_v1_headers.headers) {
+        for hm in self
+            .headers
+            .headers
+            .iter()
+            .chain(&self.torch_v1_headers.headers)
+        {
             h.total += 1;
             if hm.hip.is_some() || hm.roc.is_some() {
                 h.mapped += 1;
