@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use hipport::diag::{self, Severity};
 use hipport::project::{self, ConvertConfig, OutputMode, RunReport};
-use hipport::translate::{LaunchStyle, LibFlavour, TorchApi};
+use hipport::translate::{LaunchStyle, Lib, TorchApi};
 use hipport_rules::{Database, Version};
 
 /// Port CUDA source trees to HIP.
@@ -82,6 +82,17 @@ enum Solver {
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
+enum Fft {
+    Hipfft,
+    Rocfft,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum Dnn {
+    Miopen,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
 enum Torch {
     V1,
     V2,
@@ -149,6 +160,12 @@ struct ConvertArgs {
     /// cuSOLVER target library.
     #[arg(long, value_enum, default_value = "hipsolver")]
     solver: Solver,
+    /// cuFFT target library.
+    #[arg(long, value_enum, default_value = "hipfft")]
+    fft: Fft,
+    /// cuDNN target library (hipDNN is obsolete, so MIOpen is the only choice).
+    #[arg(long, value_enum, default_value = "miopen")]
+    dnn: Dnn,
     /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
     #[arg(long, value_enum, default_value = "v2")]
     torch_api: Torch,
@@ -223,26 +240,32 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     t.annotate = args.annotate;
     t.parse_budget = Duration::from_secs_f64(args.parse_timeout.max(0.001));
     t.libs.blas = if matches!(args.blas, Blas::Rocblas) {
-        LibFlavour::Roc
+        Lib::Roc
     } else {
-        LibFlavour::Hip
+        Lib::Hip
     };
     t.libs.sparse = if matches!(args.sparse, Sparse::Rocsparse) {
-        LibFlavour::Roc
+        Lib::Roc
     } else {
-        LibFlavour::Hip
+        Lib::Hip
     };
     t.libs.rand = if matches!(args.rand, Rand::Rocrand) {
-        LibFlavour::Roc
+        Lib::Roc
     } else {
-        LibFlavour::Hip
+        Lib::Hip
     };
     t.libs.solver = if matches!(args.solver, Solver::Rocsolver) {
-        LibFlavour::Roc
+        Lib::Roc
     } else {
-        LibFlavour::Hip
+        Lib::Hip
     };
-    t.libs.torch = if matches!(args.torch_api, Torch::V1) {
+    t.libs.fft = if matches!(args.fft, Fft::Rocfft) {
+        Lib::Roc
+    } else {
+        Lib::Hip
+    };
+    let Dnn::Miopen = args.dnn;
+    t.libs.torch_api = if matches!(args.torch_api, Torch::V1) {
         TorchApi::V1
     } else {
         TorchApi::V2

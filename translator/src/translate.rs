@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hipport_rules::{Database, Family, Mapping, Version};
+use hipport_rules::{Availability, Database, Family, Mapping, Target, Version};
 use serde::Serialize;
 use tree_sitter::{Node, Tree};
 
@@ -28,54 +28,7 @@ pub enum LaunchStyle {
     Hip,
 }
 
-/// Which names the translator emits for library families with a hip* and a roc* flavour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum LibFlavour {
-    /// The hip* wrapper library (hipBLAS, hipSPARSE, hipRAND, hipSOLVER).
-    #[default]
-    Hip,
-    /// The roc* library (rocBLAS, rocSPARSE, rocRAND, rocSOLVER).
-    Roc,
-}
-
-/// The PyTorch extension API generation the output targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum TorchApi {
-    /// torch <= 2.10: `at::cuda::*` became `...MasqueradingAsCUDA`.
-    V1,
-    /// torch >= 2.11: `at::cuda::*` names are kept; only headers move.
-    #[default]
-    V2,
-}
-
-/// Library choices, like hipify's `-roc`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct LibChoices {
-    /// cuBLAS target.
-    pub blas: LibFlavour,
-    /// cuSPARSE target.
-    pub sparse: LibFlavour,
-    /// cuRAND target.
-    pub rand: LibFlavour,
-    /// cuSOLVER target.
-    pub solver: LibFlavour,
-    /// PyTorch API generation.
-    pub torch: TorchApi,
-}
-
-impl LibChoices {
-    /// Whether the roc* name is wanted for a family (cuDNN always maps to MIOpen, the roc column).
-    pub fn wants_roc(&self, family: Family) -> bool {
-        match family {
-            Family::Cublas => self.blas == LibFlavour::Roc,
-            Family::Cusparse => self.sparse == LibFlavour::Roc,
-            Family::Curand => self.rand == LibFlavour::Roc,
-            Family::Cusolver => self.solver == LibFlavour::Roc,
-            Family::Cudnn => true,
-            _ => false,
-        }
-    }
-}
+pub use hipport_rules::{Choices, Lib, TorchApi};
 
 /// The newest HIP release the rules know; the default target when no HIP is installed.
 pub const NEWEST_HIP: Version = Version::new(6, 4, 0);
@@ -91,7 +44,7 @@ pub struct Options {
     /// The HIP release the output must build with.
     pub hip_version: Version,
     /// Library choices.
-    pub libs: LibChoices,
+    pub libs: Choices,
     /// Insert a marker comment above lines that need a human.
     pub annotate: bool,
     /// Time budget for parsing one file.
@@ -105,7 +58,7 @@ impl Default for Options {
         Options {
             launch: LaunchStyle::Keep,
             hip_version: NEWEST_HIP,
-            libs: LibChoices::default(),
+            libs: Choices::default(),
             annotate: false,
             parse_budget: Duration::from_secs(10),
             rules: None,
@@ -320,79 +273,86 @@ impl<'a> Walk<'a> {
         *self.renames.entry(family.as_str().to_string()).or_default() += 1;
     }
 
-    /// The name a mapping becomes under the options, or why it does not.
-    fn target<'m>(&self, m: &'m Mapping) -> Result<&'m str, &'static DiagInfo> {
-        let name = if self.opts.libs.wants_roc(m.family) {
-            m.roc.as_deref().or(m.hip.as_deref())
-        } else {
-            m.hip.as_deref()
-        };
-        let Some(name) = name else {
-            return Err(&UNSUPPORTED);
-        };
-        let v = self.opts.hip_version;
-        if !self.opts.libs.wants_roc(m.family) {
-            if matches!(m.hip_added, Some(a) if a > v) {
-                return Err(&TOO_NEW);
-            }
-            if matches!(m.hip_removed, Some(r) if r <= v) {
-                return Err(&REMOVED);
-            }
-        }
-        Ok(name)
-    }
-
     /// Renames one identifier at `start..end` if the rules know it.
     fn rename_ident(&mut self, name: &str, start: usize, end: usize) {
         if NEVER_RENAME.contains(&name) {
             return;
         }
         let db = self.db;
-        let Some(m) = db.lookup(name) else {
-            if looks_like_cuda(name)
-                && !self.declared.contains(name)
-                && self.reported_unknown.insert(name.to_string())
-            {
-                self.diag(
-                    &UNKNOWN_NAME,
-                    start,
-                    format!("`{name}` looks like a CUDA API name but is not in the rules database"),
-                    Some("if it is a CUDA API, add a rule with `--rules FILE`; if it is your own name, ignore this".into()),
-                );
-            }
-            return;
-        };
-        match self.target(m) {
-            Ok(new) => {
-                let v = self.opts.hip_version;
-                if matches!(m.hip_deprecated, Some(d) if d <= v) {
-                    let since = m.hip_deprecated.map(|d| d.to_string()).unwrap_or_default();
+        let v = self.opts.hip_version;
+        match db.target(name, &self.opts.libs) {
+            Target::Unknown => {
+                if looks_like_cuda(name)
+                    && !self.declared.contains(name)
+                    && self.reported_unknown.insert(name.to_string())
+                {
                     self.diag(
-                        &DEPRECATED,
+                        &UNKNOWN_NAME,
                         start,
-                        format!("`{name}` became `{new}`, which HIP deprecates since {since}"),
-                        Some(format!(
-                            "see `hipport explain {name}` and plan a replacement"
-                        )),
+                        format!("`{name}` looks like a CUDA API name but is not in the rules database"),
+                        Some("if it is a CUDA API, add a rule with `--rules FILE`; if it is your own name, ignore this".into()),
                     );
                 }
-                if matches!(m.hip_experimental, Some(x) if x <= v) {
-                    self.diag(
-                        &EXPERIMENTAL,
-                        start,
-                        format!("`{name}` became `{new}`, which is experimental in HIP"),
-                        None,
-                    );
+            }
+            Target::Unsupported { mapping, .. } => {
+                let (message, help) = self.why_not(mapping, &UNSUPPORTED);
+                self.diag(&UNSUPPORTED, start, message, Some(help));
+            }
+            Target::Name {
+                name: new,
+                lib,
+                mapping: m,
+            } => {
+                // Version data describe the HIP column; roc* names are taken as they are.
+                let status = if lib == Lib::Hip {
+                    m.status_for(v)
+                } else {
+                    Availability::Available
+                };
+                match status {
+                    Availability::TooNew { .. } | Availability::Absent { .. } => {
+                        let (message, help) = self.why_not(m, &TOO_NEW);
+                        self.diag(&TOO_NEW, start, message, Some(help));
+                        return;
+                    }
+                    Availability::Removed { .. } => {
+                        let (message, help) = self.why_not(m, &REMOVED);
+                        self.diag(&REMOVED, start, message, Some(help));
+                        return;
+                    }
+                    Availability::Missing => {
+                        let (message, help) = self.why_not(m, &UNSUPPORTED);
+                        self.diag(&UNSUPPORTED, start, message, Some(help));
+                        return;
+                    }
+                    Availability::Deprecated { since, replacement } => {
+                        let help = match replacement {
+                            Some(r) => format!("use `{r}` instead"),
+                            None => format!("see `hipport explain {name}` and plan a replacement"),
+                        };
+                        self.diag(
+                            &DEPRECATED,
+                            start,
+                            format!("`{name}` became `{new}`, which HIP deprecates since {since}"),
+                            Some(help),
+                        );
+                    }
+                    Availability::Experimental => {
+                        self.diag(
+                            &EXPERIMENTAL,
+                            start,
+                            format!("`{name}` became `{new}`, which is experimental in HIP"),
+                            None,
+                        );
+                    }
+                    Availability::Available => {}
                 }
                 if new != name {
+                    let family = m.family;
                     self.edits
-                        .push(Edit::replace(start, end, new, m.family.as_str()));
-                    self.count(m.family);
+                        .push(Edit::replace(start, end, new, family.as_str()));
+                    self.count(family);
                 }
-            }
-            Err(info) => {
-                let (message, help) = self.why_not(m, info);
-                self.diag(info, start, message, Some(help));
             }
         }
     }
@@ -400,6 +360,15 @@ impl<'a> Walk<'a> {
     fn why_not(&self, m: &Mapping, info: &DiagInfo) -> (String, String) {
         let name = &m.cuda;
         let v = self.opts.hip_version;
+        if let Availability::Absent { checked } = m.status_for(v) {
+            return (
+                format!(
+                    "`{name}` maps to `{}`, which the HIP {checked} headers do not declare; the target is HIP {v}",
+                    m.hip.as_deref().unwrap_or("?")
+                ),
+                format!("target a newer HIP with `--hip-version`, or avoid `{name}`"),
+            );
+        }
         if info.id == TOO_NEW.id {
             let added = m.hip_added.map(|a| a.to_string()).unwrap_or_default();
             (
@@ -430,18 +399,46 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Renames the namespace segment at `start..end` by the namespace rules (`cub` ->
+    /// `hipcub`, `thrust::cuda` -> `thrust::hip`); returns whether a rule applied.
+    fn rename_namespace(&mut self, start: usize, end: usize) -> bool {
+        let name = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+        let scope = scope_before(self.src, start);
+        let db = self.db;
+        // The longest written path that has a rule wins (`thrust::cuda` before `cuda`).
+        let full = format!("{scope}{name}");
+        let candidates = [full.as_str(), name.as_str()];
+        for path in candidates {
+            let Some(rule) = db.namespace_for(path, &self.opts.libs) else {
+                continue;
+            };
+            let Some(hip) = rule.hip.as_deref() else {
+                return false;
+            };
+            let new_last = hip.rsplit("::").next().unwrap_or(hip);
+            if path == name && hip.contains("::") && hip != name {
+                // A rule for a whole path does not apply to a bare segment.
+                continue;
+            }
+            if new_last != name {
+                self.edits
+                    .push(Edit::replace(start, end, new_last, "namespace"));
+                self.count(Family::Cub);
+            }
+            return true;
+        }
+        false
+    }
+
     /// Renames identifiers inside a macro body or other opaque text at `base`.
     fn rename_text(&mut self, text: &[u8], base: usize) {
         let first_edit = self.edits.len();
         for tok in lexer::identifiers(text) {
             let name = std::str::from_utf8(&text[tok.clone()]).unwrap_or("");
-            if let Some(ns) = namespace_rename(name, text, tok.end) {
-                self.edits.push(Edit::replace(
-                    base + tok.start,
-                    base + tok.end,
-                    ns,
-                    "namespace",
-                ));
+            let rest = &text[tok.end..];
+            let followed_by_scope = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':')
+                && rest.windows(2).any(|w| w == b"::");
+            if followed_by_scope && self.rename_namespace(base + tok.start, base + tok.end) {
                 continue;
             }
             self.rename_ident(name, base + tok.start, base + tok.end);
@@ -497,15 +494,14 @@ impl<'a> Walk<'a> {
         let inner = &raw[1..raw.len() - 1];
         let scope = node.parent().map_or(0, |p| p.id());
         let db = self.db;
-        let new_path = match db.header(inner) {
+        let new_path = match db.header_for(inner, &self.opts.libs) {
             Some(h) => {
-                let target = if self.opts.libs.wants_roc(h.family) {
-                    h.roc.as_deref().or(h.hip.as_deref())
-                } else {
-                    h.hip.as_deref()
+                let target = match self.opts.libs.lib_for(h.family) {
+                    Lib::Roc => h.roc.clone().or_else(|| h.hip_for(inner)),
+                    Lib::Hip => h.hip_for(inner),
                 };
                 match target {
-                    Some(t) => t.to_string(),
+                    Some(t) => t,
                     None => {
                         self.diag(
                             &UNSUPPORTED_HEADER,
@@ -661,8 +657,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The call-shape template that applies to `name` with `argc` arguments, if any.
-    fn call_rule(&self, _name: &str, _argc: usize) -> Option<String> {
-        None
+    fn call_rule(&self, name: &str, argc: usize) -> Option<String> {
+        self.db
+            .call_for(name, argc, self.opts.hip_version)
+            .map(|r| r.template.clone())
     }
 
     /// Rewrites `k<<<g, b, s, st>>>(args)` to `hipLaunchKernelGGL(...)` with small edits,
@@ -879,19 +877,8 @@ impl<'a> Walk<'a> {
                     }
                 }
                 "namespace_identifier" => {
-                    let name = node_text(n, self.src);
-                    let after = &self.src[n.end_byte()..];
-                    if let Some(new) = namespace_rename_node(n, name, self.src)
-                        .or_else(|| namespace_rename(name, after, 0))
-                    {
-                        self.edits.push(Edit::replace(
-                            n.start_byte(),
-                            n.end_byte(),
-                            new,
-                            "namespace",
-                        ));
-                        self.count(Family::Cub);
-                    }
+                    let (start, end) = (n.start_byte(), n.end_byte());
+                    self.rename_namespace(start, end);
                 }
                 "identifier" | "type_identifier"
                     if !self.handled.contains(&n.start_byte())
@@ -1016,48 +1003,39 @@ fn line_end(src: &[u8], pos: usize) -> usize {
     }
 }
 
-/// `cub` -> `hipcub` when followed by `::` in text.
-fn namespace_rename(name: &str, text: &[u8], after: usize) -> Option<&'static str> {
-    let rest = &text[after.min(text.len())..];
-    let rest = rest
-        .iter()
-        .skip_while(|b| b.is_ascii_whitespace())
-        .copied()
-        .take(2)
-        .collect::<Vec<u8>>();
-    if rest != b"::" {
-        return None;
-    }
-    match name {
-        "cub" => Some("hipcub"),
-        _ => None,
-    }
-}
-
-/// Namespace renames that depend on the enclosing scope: `thrust::cuda` -> `thrust::hip`.
-fn namespace_rename_node(n: Node, name: &str, src: &[u8]) -> Option<&'static str> {
-    if name == "cuda" {
-        let parent = n.parent()?;
-        if parent.kind() == "qualified_identifier" {
-            let gp = parent.parent()?;
-            if gp.kind() == "qualified_identifier" {
-                let scope = gp.child_by_field_name("scope")?;
-                if node_text(scope, src) == "thrust" {
-                    return Some("hip");
-                }
-            }
+/// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
+fn scope_before(src: &[u8], pos: usize) -> String {
+    let mut parts: Vec<&[u8]> = Vec::new();
+    let mut i = pos;
+    loop {
+        let mut j = i;
+        while j > 0 && src[j - 1].is_ascii_whitespace() {
+            j -= 1;
         }
-    }
-    if name == "cub" {
-        let parent = n.parent()?;
-        if matches!(
-            parent.kind(),
-            "qualified_identifier" | "using_declaration" | "namespace_alias_definition"
-        ) {
-            return Some("hipcub");
+        if j < 2 || &src[j - 2..j] != b"::" {
+            break;
         }
+        j -= 2;
+        while j > 0 && src[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        let end = j;
+        while j > 0 && (src[j - 1].is_ascii_alphanumeric() || src[j - 1] == b'_') {
+            j -= 1;
+        }
+        if j == end {
+            break;
+        }
+        parts.push(&src[j..end]);
+        i = j;
     }
-    None
+    parts.reverse();
+    let mut out = String::new();
+    for p in parts {
+        out.push_str(&String::from_utf8_lossy(p));
+        out.push_str("::");
+    }
+    out
 }
 
 /// Translates one file's bytes.

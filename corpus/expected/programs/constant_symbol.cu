@@ -17,20 +17,20 @@ __global__ void horner(const float* x, float* y, int n) {
 
 int main() {
   const float h[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  if (hipMemcpyToSymbol(coeffs, h, sizeof(h)) != hipSuccess) return 1;
+  if (hipMemcpyToSymbol(HIP_SYMBOL(coeffs), h, sizeof(h)) != hipSuccess) return 1;
   int zero = 0;
-  hipMemcpyToSymbol(calls, &zero, sizeof(int), 0, hipMemcpyHostToDevice);
+  hipMemcpyToSymbol(HIP_SYMBOL(calls), &zero, sizeof(int), 0, hipMemcpyHostToDevice);
   float *x, *y;
   hipMalloc((void**)&x, 1024 * sizeof(float));
   hipMalloc((void**)&y, 1024 * sizeof(float));
   hipMemset(x, 0, 1024 * sizeof(float));
   horner<<<4, 256>>>(x, y, 1024);
   int count = 0;
-  hipMemcpyFromSymbol(&count, calls, sizeof(int));
+  hipMemcpyFromSymbol(&count, HIP_SYMBOL(calls), sizeof(int));
   void* addr = nullptr;
-  hipGetSymbolAddress(&addr, coeffs);
+  hipGetSymbolAddress(&addr, HIP_SYMBOL(coeffs));
   size_t bytes = 0;
-  hipGetSymbolSize(&bytes, coeffs);
+  hipGetSymbolSize(&bytes, HIP_SYMBOL(coeffs));
   std::printf("%d calls, %zu bytes at %p\n", count, bytes, addr);
   hipFree(x);
   hipFree(y);

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_runtime.h>
-#include <nvToolsExt.h>
+#include <roctracer/roctx.h>
 
 __global__ void scale(float* x, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -12,12 +12,12 @@ __global__ void scale(float* x, float s, int n) {
 int main() {
   const int n = 4096;
   float* x;
-  nvtxRangePushA("alloc");
+  roctxRangePushA("alloc");
   hipMalloc(&x, n * sizeof(float));
   hipMemset(x, 0, n * sizeof(float));
-  nvtxRangePop();
+  roctxRangePop();
   hipProfilerStart();
-  nvtxMarkA("loop");
+  roctxMarkA("loop");
   for (int it = 0; it < 10; ++it) scale<<<n / 256, 256>>>(x, 1.01f, n);
   hipDeviceSynchronize();
   hipProfilerStop();

@@ -27,12 +27,12 @@ int main() {
   float *dx, *dy, *px;
   CHECK(hipMalloc(&dx, n * sizeof(float)));
   CHECK(hipMalloc(&dy, n * sizeof(float)));
-  CHECK(hipHostMalloc(&px, n * sizeof(float)));
+  CHECK(hipHostMalloc(&px, n * sizeof(float), hipHostMallocDefault));
   hipStream_t s[2];
   hipEvent_t start, stop;
   for (auto& st : s) CHECK(hipStreamCreateWithFlags(&st, hipStreamNonBlocking));
   CHECK(hipEventCreate(&start));
-  CHECK(hipEventCreate(&stop, hipEventBlockingSync));
+  CHECK(hipEventCreateWithFlags(&stop, hipEventBlockingSync));
   CHECK(hipEventRecord(start, s[0]));
   for (int k = 0; k < 2; ++k) {
     const int off = k * half;

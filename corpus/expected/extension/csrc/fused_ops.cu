@@ -1,7 +1,7 @@
 // Fused bias + GELU and a numerically stable row softmax, dispatched over float/half/double.
 #include <ATen/ATen.h>
-#include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAGuard.h>
+#include <ATen/hip/HIPContext.h>
+#include <c10/hip/HIPGuard.h>
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <torch/extension.h>
