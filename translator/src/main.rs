@@ -169,6 +169,9 @@ struct ConvertArgs {
     /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
     #[arg(long, value_enum, default_value = "v2")]
     torch_api: Torch,
+    /// Extra rule files (same formats as rules/data; see rules/README.md), applied over the built-in rules.
+    #[arg(long = "rules", value_name = "FILE")]
+    rule_files: Vec<PathBuf>,
     /// Seconds allowed for parsing one file before it is skipped.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     parse_timeout: f64,
@@ -270,6 +273,21 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     } else {
         TorchApi::V2
     };
+
+    let mut rule_texts = Vec::new();
+    for f in &args.rule_files {
+        let text = std::fs::read_to_string(f)
+            .with_context(|| format!("cannot read rule file {}", f.display()))?;
+        rule_texts.push((f.display().to_string(), text));
+    }
+    if !rule_texts.is_empty() {
+        let refs: Vec<(&str, &str)> = rule_texts
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let db = Database::builtin().with_overrides(&refs)?;
+        cfg.translate.rules = Some(std::sync::Arc::new(db));
+    }
 
     let report = project::convert(&cfg, args.stdout)?;
 
@@ -438,12 +456,14 @@ fn explain(what: &str) -> Result<ExitCode> {
             v(m.hip_experimental)
         );
         println!("  source: {}", m.source);
+        for r in db.calls(what) {
+            println!(
+                "  call shape ({:?} arguments): {}  [{}]",
+                r.argc, r.template, r.source
+            );
+        }
     }
-    for m in db
-        .mappings()
-        .iter()
-        .filter(|m| m.hip.as_deref() == Some(what) && m.cuda != what)
-    {
+    for m in db.reverse(what).into_iter().filter(|m| m.cuda != what) {
         found = true;
         println!("{what} is the HIP name of {} ({} API)", m.cuda, m.family);
     }
@@ -467,28 +487,18 @@ fn rules_stats() -> Result<ExitCode> {
         "{:<10} {:>7} {:>7} {:>12} {:>13} {:>11}",
         "family", "total", "mapped", "unsupported", "experimental", "deprecated"
     );
-    for fam in hipport_rules::Family::ALL {
-        let ms: Vec<_> = db.mappings().iter().filter(|m| m.family == fam).collect();
-        if ms.is_empty() {
-            continue;
-        }
-        let mapped = ms
-            .iter()
-            .filter(|m| m.hip.is_some() || m.roc.is_some())
-            .count();
-        let exp = ms.iter().filter(|m| m.hip_experimental.is_some()).count();
-        let dep = ms.iter().filter(|m| m.hip_deprecated.is_some()).count();
+    for st in db.stats().into_iter().filter(|s| s.total > 0) {
         println!(
             "{:<10} {:>7} {:>7} {:>12} {:>13} {:>11}",
-            fam.as_str(),
-            ms.len(),
-            mapped,
-            ms.len() - mapped,
-            exp,
-            dep
+            st.family.as_str(),
+            st.total,
+            st.mapped,
+            st.unsupported,
+            st.experimental,
+            st.deprecated
         );
     }
-    println!("{:<10} {:>7}", "headers", db.headers().len());
+    println!("call-shape rewrites: {}", db.all_calls().len());
     Ok(ExitCode::SUCCESS)
 }
 
