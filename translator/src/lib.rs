@@ -3,6 +3,7 @@
 //! Floors, lowest first: [`edit`] and [`diag`] (data types), [`parse`] (tree-sitter), the rewriting
 //! passes, the analysis passes, reports, and the project driver. Nothing below `main.rs` prints.
 
+pub mod analysis;
 pub mod diag;
 pub mod edit;
 pub mod lexer;
@@ -12,4 +13,4 @@ pub mod project;
 pub mod translate;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
-pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[translate::DIAGS, project::DIAGS];
+pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[translate::DIAGS, project::DIAGS, analysis::DIAGS];
