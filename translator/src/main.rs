@@ -25,6 +25,8 @@ struct Cli {
 enum Command {
     /// Translate CUDA sources to HIP, with a patch, a report and diagnostics.
     Convert(ConvertArgs),
+    /// Analyse CUDA sources for porting hazards without writing anything.
+    Check(CheckArgs),
     /// Explain a diagnostic ID or a CUDA/HIP name.
     Explain {
         /// A diagnostic ID (T001), its name, a CUDA name or a HIP name.
@@ -98,6 +100,38 @@ enum Torch {
     V2,
 }
 
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Input files or directories.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// The HIP release the port targets (default: the installed one, else the newest known).
+    #[arg(long, value_name = "X.Y")]
+    hip_version: Option<String>,
+    /// Exit 1 when a diagnostic at or above this severity is reported.
+    #[arg(long, value_enum, default_value = "error")]
+    fail_on: FailOn,
+    /// Never report this diagnostic ID or name (repeatable).
+    #[arg(long, value_name = "ID")]
+    allow: Vec<String>,
+    /// Report this diagnostic ID or name as an error (repeatable).
+    #[arg(long, value_name = "ID")]
+    deny: Vec<String>,
+    /// Leave out paths matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+}
+
 #[derive(Args, Debug)]
 struct ConvertArgs {
     /// Input files or directories.
@@ -139,6 +173,15 @@ struct ConvertArgs {
     /// Exit 1 when a diagnostic at or above this severity is reported.
     #[arg(long, value_enum, default_value = "error")]
     fail_on: FailOn,
+    /// Never report this diagnostic ID or name (repeatable).
+    #[arg(long, value_name = "ID")]
+    allow: Vec<String>,
+    /// Report this diagnostic ID or name as an error (repeatable).
+    #[arg(long, value_name = "ID")]
+    deny: Vec<String>,
+    /// Apply the unambiguous autofixes of hazard diagnostics (64-bit lane masks, ...).
+    #[arg(long)]
+    fix: bool,
     /// Insert a `// hipport:` comment above lines that need a human.
     #[arg(long)]
     annotate: bool,
@@ -227,6 +270,9 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     let mut cfg = ConvertConfig::new(args.paths.clone(), output);
     cfg.force = args.force;
     cfg.excludes = args.exclude.clone();
+    cfg.allow = args.allow.clone();
+    cfg.deny = args.deny.clone();
+    cfg.translate.fix = args.fix;
     if !args.extensions.is_empty() {
         cfg.extensions = args
             .extensions
@@ -331,6 +377,85 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     Ok(if failed_io {
         ExitCode::from(2)
     } else if over || (args.check && report.any_change()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn over_threshold(fail_on: FailOn, report: &RunReport) -> bool {
+    let threshold = match fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Note => Some(Severity::Note),
+        FailOn::Never => None,
+    };
+    matches!((threshold, report.max_severity()), (Some(t), Some(m)) if m >= t)
+}
+
+fn parse_hip_version(v: Option<&String>) -> Result<Version> {
+    Ok(match v {
+        Some(v) => Version::parse(v).with_context(|| format!("--hip-version `{v}` is not a version like 6.2"))?,
+        None => installed_hip_version().unwrap_or(hipport::translate::NEWEST_HIP),
+    })
+}
+
+fn check(args: CheckArgs) -> Result<ExitCode> {
+    for p in &args.paths {
+        if !p.exists() {
+            bail!("{}: no such file or directory", p.display());
+        }
+    }
+    let mut cfg = ConvertConfig::new(args.paths.clone(), OutputMode::Nothing);
+    cfg.excludes = args.exclude.clone();
+    cfg.allow = args.allow.clone();
+    cfg.deny = args.deny.clone();
+    cfg.translate.hip_version = parse_hip_version(args.hip_version.as_ref())?;
+    let report = project::convert(&cfg, false)?;
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Text => {
+            let color = std::io::stdout().is_terminal();
+            for f in &report.files {
+                let src = (!f.diagnostics.is_empty()).then(|| std::fs::read(&f.source_path).ok()).flatten();
+                for d in &f.diagnostics {
+                    writeln!(out, "{}", d.render(src.as_deref().filter(|s| !s.contains(&0)), color))?;
+                }
+            }
+            let s = &report.summary.diagnostics_by_severity;
+            let n = |k: &str| s.get(k).copied().unwrap_or(0);
+            eprintln!(
+                "hipport check: {} files; {} errors, {} warnings, {} notes",
+                report.summary.files_scanned,
+                n("error"),
+                n("warning"),
+                n("note")
+            );
+        }
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            writeln!(out)?;
+        }
+        Format::Sarif => {
+            let diags: Vec<_> = report
+                .files
+                .iter()
+                .flat_map(|f| {
+                    f.diagnostics.iter().map(move |d| {
+                        let mut d = d.clone();
+                        d.file = f.path.clone();
+                        d
+                    })
+                })
+                .collect();
+            let sarif = serde_json::json!({"TODO-SARIF": diags.len()}); // hipport::sarif::to_sarif(&diags, None, env!("CARGO_PKG_VERSION"));
+            serde_json::to_writer_pretty(&mut out, &sarif)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(if report.summary.files_failed > 0 {
+        ExitCode::from(2)
+    } else if over_threshold(args.fail_on, &report) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -513,6 +638,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Convert(args) => convert(args),
+        Command::Check(args) => check(args),
         Command::Explain { what } => explain(&what),
         Command::Rules {
             command: RulesCommand::Stats,

@@ -56,6 +56,10 @@ pub struct ConvertConfig {
     pub excludes: Vec<String>,
     /// Translation options.
     pub translate: translate::Options,
+    /// Diagnostic IDs or names never reported.
+    pub allow: Vec<String>,
+    /// Diagnostic IDs or names raised to errors.
+    pub deny: Vec<String>,
 }
 
 impl ConvertConfig {
@@ -68,6 +72,8 @@ impl ConvertConfig {
             extensions: DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect(),
             excludes: Vec::new(),
             translate: translate::Options::default(),
+            allow: Vec::new(),
+            deny: Vec::new(),
         }
     }
 }
@@ -612,6 +618,12 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
             }
         }
     }
+    if f.path.extension().is_some_and(|e| e == "py") {
+        outcome
+            .diagnostics
+            .extend(crate::analysis::analyze_python(&src, &shown));
+        crate::analysis::apply_suppressions(&src, &mut outcome.diagnostics);
+    }
     let new = output.as_deref().unwrap_or(&src);
     outcome.diff = patch::file_diff(&f.rel, &src, new);
     let write = match &cfg.output {
@@ -646,6 +658,27 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
     outcome
 }
 
+/// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
+fn names_diag(list: &[String], id: &str) -> bool {
+    let name = crate::diag::find(id).map(|d| d.name);
+    list.iter().any(|x| x.eq_ignore_ascii_case(id) || Some(x.as_str()) == name)
+}
+
+/// Drops `--allow`ed diagnostics and raises `--deny`ed ones to errors.
+fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
+    if cfg.allow.is_empty() && cfg.deny.is_empty() {
+        return;
+    }
+    for f in files {
+        f.diagnostics.retain(|d| !names_diag(&cfg.allow, &d.id));
+        for d in &mut f.diagnostics {
+            if names_diag(&cfg.deny, &d.id) {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+}
+
 /// Runs a whole conversion. Per-file problems become diagnostics; only setup problems are errors.
 pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, ProjectError> {
     let start = Instant::now();
@@ -678,6 +711,7 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
             source_path: PathBuf::from(&path),
         });
     }
+    apply_allow_deny(cfg, &mut files);
     let mut summary = Summary {
         files_scanned: files.len(),
         ..Summary::default()

@@ -51,6 +51,10 @@ pub struct Options {
     pub parse_budget: Duration,
     /// The rules; `None` means the built-in database.
     pub rules: Option<Arc<Database>>,
+    /// Run the hazard analysis and report its diagnostics.
+    pub analyze: bool,
+    /// Apply the unambiguous autofixes that hazard diagnostics carry.
+    pub fix: bool,
 }
 
 impl Default for Options {
@@ -62,6 +66,8 @@ impl Default for Options {
             annotate: false,
             parse_budget: Duration::from_secs(10),
             rules: None,
+            analyze: true,
+            fix: false,
         }
     }
 }
@@ -1095,6 +1101,21 @@ pub fn translate_tree(
             Some("review these lines in the output".into()),
         );
     }
+    if opts.analyze {
+        let aopts = crate::analysis::AnalysisOptions {
+            hip_version: opts.hip_version,
+            fix: opts.fix,
+        };
+        let mut found = crate::analysis::analyze(src, tree, file, &aopts);
+        crate::analysis::apply_suppressions(src, &mut found);
+        if opts.fix {
+            for d in &mut found {
+                w.edits.append(&mut d.fix.clone());
+            }
+        }
+        w.diags.extend(found);
+    }
+    crate::analysis::apply_suppressions(src, &mut w.diags);
     if opts.annotate {
         annotate(&mut w);
     }
