@@ -746,6 +746,21 @@ impl Database {
         }
     }
 
+    /// Whether a header mapping's HIP header can be used with HIP release `hip` (its `hip_added`
+    /// and the `hip-absent.tsv` list; patterns are checked against their written form).
+    pub fn header_status(&self, h: &HeaderMapping, hip: Version) -> Availability {
+        let Some(path) = h.hip.as_deref() else {
+            return Availability::Missing;
+        };
+        if let Some(added) = h.hip_added.filter(|a| *a > hip) {
+            return Availability::TooNew { added };
+        }
+        if let Some((checked, _)) = self.absent_in(path).filter(|(c, _)| hip <= *c) {
+            return Availability::Absent { checked };
+        }
+        Availability::Available
+    }
+
     /// The namespace rule that applies everywhere for a CUDA namespace path such as `cub` or
     /// `thrust::cuda`.
     pub fn namespace(&self, cuda: &str) -> Option<&NamespaceMapping> {
