@@ -20,11 +20,17 @@ impl Hasher for NameHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        // FNV-1a over the bytes, folded into the running state.
-        let mut h = self.0 ^ 0xcbf2_9ce4_8422_2325;
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        // FxHash-style: fold eight bytes at a time into the state.
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
         }
         self.0 = h;
     }
@@ -512,16 +518,12 @@ struct NameTable {
 
 impl NameTable {
     fn add(&mut self, m: Mapping) {
-        match self.by_cuda.get(&m.cuda) {
-            Some(&i) => {
-                if m.hip.is_some() || m.roc.is_some() || self.mappings[i].hip.is_none() {
-                    self.mappings[i] = m;
-                }
-            }
-            None => {
-                self.by_cuda.insert(m.cuda.clone(), self.mappings.len());
-                self.mappings.push(m);
-            }
+        let next = self.mappings.len();
+        let i = *self.by_cuda.entry(m.cuda.clone()).or_insert(next);
+        if i == next {
+            self.mappings.push(m);
+        } else if m.hip.is_some() || m.roc.is_some() || self.mappings[i].hip.is_none() {
+            self.mappings[i] = m;
         }
     }
 
@@ -647,6 +649,9 @@ impl Database {
     }
 
     fn with_absence(&self, mut m: Mapping) -> Mapping {
+        if self.absent.is_empty() {
+            return m;
+        }
         m.hip_absent_in = m
             .hip
             .as_ref()
@@ -739,6 +744,21 @@ impl Database {
                 .or_else(|| self.headers.get(cuda)),
             TorchApi::V2 => self.headers.get(cuda),
         }
+    }
+
+    /// Whether a header mapping's HIP header can be used with HIP release `hip` (its `hip_added`
+    /// and the `hip-absent.tsv` list; patterns are checked against their written form).
+    pub fn header_status(&self, h: &HeaderMapping, hip: Version) -> Availability {
+        let Some(path) = h.hip.as_deref() else {
+            return Availability::Missing;
+        };
+        if let Some(added) = h.hip_added.filter(|a| *a > hip) {
+            return Availability::TooNew { added };
+        }
+        if let Some((checked, _)) = self.absent_in(path).filter(|(c, _)| hip <= *c) {
+            return Availability::Absent { checked };
+        }
+        Availability::Available
     }
 
     /// The namespace rule that applies everywhere for a CUDA namespace path such as `cub` or

@@ -309,6 +309,28 @@ fn header_rules_and_patterns() {
         let h = db.header(p).unwrap_or_else(|| panic!("{p} is known"));
         assert!(h.hip.is_none(), "{p}");
     }
+    // Header availability by HIP release.
+    let bf16 = db.header("cuda_bf16.h").unwrap();
+    assert_eq!(
+        db.header_status(bf16, v("5.2.3")),
+        Availability::TooNew { added: v("6.0.0") }
+    );
+    assert_eq!(db.header_status(bf16, v("6.2.0")), Availability::Available);
+    let consts = db.header("math_constants.h").unwrap();
+    assert_eq!(
+        db.header_status(consts, v("5.2.3")),
+        Availability::Absent {
+            checked: v("5.2.3")
+        }
+    );
+    assert_eq!(
+        db.header_status(db.header("mma.h").unwrap(), v("6.2.0")),
+        Availability::Missing
+    );
+    assert_eq!(
+        db.header_status(db.header("cuda_runtime.h").unwrap(), v("5.2.3")),
+        Availability::Available
+    );
     // A user's own header is unknown.
     assert!(db.header("mylib/cuda_helpers.h").is_none());
 }
