@@ -74,12 +74,20 @@ impl DoctorEnv {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = match cmd.spawn() {
-            Ok(c) => c,
-            Err(e) => {
-                return ToolRun::Failed {
-                    code: None,
-                    output: e.to_string(),
+        // A script that was just written can be busy for a moment while another thread forks.
+        let mut attempt = 0;
+        let mut child = loop {
+            match cmd.spawn() {
+                Ok(c) => break c,
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && attempt < 10 => {
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => {
+                    return ToolRun::Failed {
+                        code: None,
+                        output: e.to_string(),
+                    }
                 }
             }
         };

@@ -236,19 +236,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
                 st.opts.offload_arch.join(";")
             ),
-            "find_package(hip REQUIRED)".to_string(),
-        ];
-        lines.extend(
-            st.packages
-                .iter()
-                .map(|p| format!("find_package({p} REQUIRED)")),
-        );
-        lines.extend([
             "if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")".to_string(),
             "  message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
             "endif()".to_string(),
-            "link_libraries(hip::device)".to_string(),
-        ]);
+            "find_package(hip REQUIRED)".to_string(),
+        ];
+        lines.extend(st.packages.iter().map(|p| format!("find_package({p} REQUIRED)")));
+        lines.push("link_libraries(hip::device)".to_string());
         let body = lines.join(&format!("\n{indent}"));
         if replace {
             sink.edit(start, end, body, B_LANGUAGE.id);
@@ -256,7 +250,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
     }
-    if st.has_targets && (st.cuda_lang || st.gpu_sources) {
+    if st.has_targets && (st.cuda_lang || st.gpu_sources) && !src.contains("_hipport_targets") {
         let nl = if src.ends_with('\n') || src.is_empty() {
             ""
         } else {
@@ -893,7 +887,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"),
+            out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nlink_libraries(hip::device)\n"),
             "{out}"
         );
         assert!(out.contains("link_libraries(hip::device)"), "{out}");
