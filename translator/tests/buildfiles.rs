@@ -11,13 +11,18 @@ use hipport::diag::Diagnostic;
 use hipport::edit::apply;
 
 fn project(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/projects").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/projects")
+        .join(name)
 }
 
 fn opts(renamed: &[(&str, &str)]) -> BuildOptions {
     BuildOptions {
         offload_arch: vec!["gfx90a".into()],
-        renamed: renamed.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+        renamed: renamed
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect(),
     }
 }
 
@@ -30,7 +35,9 @@ fn translate(name: &str, file: &str, o: &BuildOptions) -> (String, String, Vec<D
 }
 
 fn has(diags: &[Diagnostic], id: &str, line: usize, text: &str) -> bool {
-    diags.iter().any(|d| d.id == id && d.line == line && d.message.contains(text))
+    diags
+        .iter()
+        .any(|d| d.id == id && d.line == line && d.message.contains(text))
 }
 
 #[test]
@@ -71,11 +78,31 @@ foreach(_hipport_target IN LISTS _hipport_targets)
 endforeach()
 "#;
     assert_eq!(out, expected);
-    assert!(has(&diags, "B007", 2, "CUDA language removed from project()"));
-    assert!(has(&diags, "B009", 8, "CMAKE_CUDA_ARCHITECTURES 70 80 removed"));
-    assert!(has(&diags, "B008", 7, "CMAKE_CUDA_ARCHITECTURES belongs to CMake's CUDA language"));
+    assert!(has(
+        &diags,
+        "B007",
+        2,
+        "CUDA language removed from project()"
+    ));
+    assert!(has(
+        &diags,
+        "B009",
+        8,
+        "CMAKE_CUDA_ARCHITECTURES 70 80 removed"
+    ));
+    assert!(has(
+        &diags,
+        "B008",
+        7,
+        "CMAKE_CUDA_ARCHITECTURES belongs to CMake's CUDA language"
+    ));
     assert!(has(&diags, "B007", 11, "find_package(CUDAToolkit)"));
-    assert!(has(&diags, "B001", 16, "`--use_fast_math` -> `-ffast-math`"));
+    assert!(has(
+        &diags,
+        "B001",
+        16,
+        "`--use_fast_math` -> `-ffast-math`"
+    ));
     assert!(has(&diags, "B002", 17, "`-lineinfo` dropped"));
     assert!(has(&diags, "B004", 18, "CUDA::cudart -> hip::host"));
     assert_eq!(offload_archs(out.as_bytes()), vec!["gfx90a"]);
@@ -96,11 +123,24 @@ fn make_stencil_build_file() {
         )
         .replace("LDFLAGS   := -L$(CUDA_PATH)/lib64 -lcudart", "LDFLAGS   :=")
         .replace("%.o: %.cu", "%.o: %.hip");
-    assert_ne!(expected, src, "the corpus Makefile changed; update this test");
+    assert_ne!(
+        expected, src,
+        "the corpus Makefile changed; update this test"
+    );
     assert_eq!(out, expected);
-    assert!(has(&diags, "B006", 2, "`CUDA_PATH` is set to a CUDA install path"));
+    assert!(has(
+        &diags,
+        "B006",
+        2,
+        "`CUDA_PATH` is set to a CUDA install path"
+    ));
     assert!(has(&diags, "B012", 3, "`$(CUDA_PATH)/bin/nvcc` -> `hipcc`"));
-    assert!(has(&diags, "B009", 6, "-gencode arch=compute_70,code=sm_70"));
+    assert!(has(
+        &diags,
+        "B009",
+        6,
+        "-gencode arch=compute_70,code=sm_70"
+    ));
     assert!(has(&diags, "B009", 7, "removed"));
     assert!(has(&diags, "B002", 8, "--expt-relaxed-constexpr"));
     assert!(has(&diags, "B001", 8, "`-Xcompiler -Wall` -> `-Wall`"));
@@ -118,7 +158,8 @@ fn every_diagnostic_id_is_in_the_catalog() {
     let (_, _, mut diags) = translate("cmake-saxpy", "CMakeLists.txt", &o);
     diags.extend(translate("make-stencil", "Makefile", &opts(&[])).2);
     for d in diags {
-        let info = hipport::diag::find(&d.id).unwrap_or_else(|| panic!("{} is not in DIAG_TABLES", d.id));
+        let info =
+            hipport::diag::find(&d.id).unwrap_or_else(|| panic!("{} is not in DIAG_TABLES", d.id));
         assert_eq!(info.severity, d.severity, "{}", d.id);
     }
 }
@@ -140,13 +181,20 @@ fn require(ok: bool, what: &str) -> bool {
 }
 
 fn tool_works(program: &str, arg: &str) -> bool {
-    Command::new(program).arg(arg).output().is_ok_and(|o| o.status.success())
+    Command::new(program)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Runs a command, failing the test with its output when it fails.
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success(), "{cmd:?} failed:\n{text}");
     text
 }
@@ -154,32 +202,52 @@ fn run(cmd: &mut Command) -> String {
 /// `hipport convert <project> --out <dir> --offload-arch gfx90a`, or None when the CLI cannot.
 fn convert(name: &str, out: &Path) -> Option<()> {
     let bin = env!("CARGO_BIN_EXE_hipport");
-    let help = Command::new(bin).args(["convert", "--help"]).output().ok()?;
+    let help = Command::new(bin)
+        .args(["convert", "--help"])
+        .output()
+        .ok()?;
     let text = String::from_utf8_lossy(&help.stdout);
     let ready = help.status.success() && text.contains("--out") && text.contains("--offload-arch");
-    if !require(ready, "`hipport convert --out --offload-arch` is not in the CLI yet") {
+    if !require(
+        ready,
+        "`hipport convert --out --offload-arch` is not in the CLI yet",
+    ) {
         return None;
     }
-    run(Command::new(bin).arg("convert").arg(project(name)).arg("--out").arg(out).args(["--offload-arch", "gfx90a"]));
+    run(Command::new(bin)
+        .arg("convert")
+        .arg(project(name))
+        .arg("--out")
+        .arg(out)
+        .args(["--offload-arch", "gfx90a"]));
     Some(())
 }
 
 /// Whether a GPU is usable here (ROCm's /dev/kfd plus a GPU agent in rocminfo).
 fn gpu_present() -> bool {
     Path::new("/dev/kfd").exists()
-        && Command::new("rocminfo").output().is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("gfx"))
+        && Command::new("rocminfo")
+            .output()
+            .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("gfx"))
 }
 
 /// The binary carries device code for gfx90a (the offload bundle names the target).
 fn assert_gfx90a_code(binary: &Path) {
     let bytes = std::fs::read(binary).unwrap();
     let needle = b"amdgcn-amd-amdhsa--gfx90a";
-    assert!(bytes.windows(needle.len()).any(|w| w == needle), "{} has no gfx90a code object", binary.display());
+    assert!(
+        bytes.windows(needle.len()).any(|w| w == needle),
+        "{} has no gfx90a code object",
+        binary.display()
+    );
 }
 
 fn check_run(binary: &Path, expect: &str) {
     if !gpu_present() {
-        eprintln!("no AMD GPU here: built {} but did not run it", binary.display());
+        eprintln!(
+            "no AMD GPU here: built {} but did not run it",
+            binary.display()
+        );
         return;
     }
     let out = run(&mut Command::new(binary));
@@ -188,7 +256,9 @@ fn check_run(binary: &Path, expect: &str) {
 
 #[test]
 fn converted_cmake_saxpy_builds_with_hipcc() {
-    if !require(tool_works("hipcc", "--version"), "hipcc not found") || !require(tool_works("cmake", "--version"), "cmake not found") {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -197,7 +267,12 @@ fn converted_cmake_saxpy_builds_with_hipcc() {
         return;
     }
     let build = tmp.path().join("build");
-    run(Command::new("cmake").arg("-S").arg(&out).arg("-B").arg(&build).arg("-DCMAKE_CXX_COMPILER=hipcc"));
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc"));
     run(Command::new("cmake").arg("--build").arg(&build));
     let exe = build.join("saxpy");
     assert_gfx90a_code(&exe);
@@ -206,7 +281,9 @@ fn converted_cmake_saxpy_builds_with_hipcc() {
 
 #[test]
 fn converted_make_stencil_builds_with_hipcc() {
-    if !require(tool_works("hipcc", "--version"), "hipcc not found") || !require(tool_works("make", "--version"), "make not found") {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -218,4 +295,127 @@ fn converted_make_stencil_builds_with_hipcc() {
     let exe = out.join("stencil");
     assert_gfx90a_code(&exe);
     check_run(&exe, "stencil: 0 of 1000003 wrong");
+}
+
+/// Odd and broken inputs never panic, and their edits always apply: a deterministic generator
+/// glues together fragments that the translators react to (quotes, brackets, generator
+/// expressions, continuations, multibyte text, nvcc flags, CUDA names).
+#[test]
+fn arbitrary_input_never_panics_and_edits_apply() {
+    const FRAGMENTS: &[&str] = &[
+        "nvcc",
+        " ",
+        "\n",
+        "\r\n",
+        "\t",
+        "\"",
+        "'",
+        "(",
+        ")",
+        "[",
+        "]",
+        "[[",
+        "]]",
+        "[=[",
+        "{",
+        "}",
+        "$<",
+        ">",
+        ":",
+        ",",
+        ";",
+        "=",
+        ":=",
+        "+=",
+        "#",
+        "\\",
+        "\\\n",
+        "é",
+        "→",
+        "-gencode",
+        "arch=compute_80,code=sm_80",
+        "-arch=sm_70",
+        "--use_fast_math",
+        "-Xcompiler",
+        "-Wall",
+        "-lineinfo",
+        "-lcudart",
+        "-lcublas",
+        "-L/usr/local/cuda/lib64",
+        "CUDA::cublas",
+        "CUDA::nvjpeg",
+        "project(",
+        "LANGUAGES",
+        "CXX",
+        "CUDA",
+        "enable_language(",
+        "find_package(",
+        "CUDAToolkit",
+        "set(",
+        "CMAKE_CUDA_ARCHITECTURES",
+        "CMAKE_CUDA_FLAGS",
+        "$<$<COMPILE_LANGUAGE:CUDA>:",
+        "set_target_properties(",
+        "PROPERTIES",
+        "CUDA_SEPARABLE_COMPILATION",
+        "ON",
+        "LANGUAGE",
+        "add_executable(",
+        "k.cu",
+        "*.cu",
+        "%.cu",
+        "$(CUDA_PATH)",
+        "NVCCFLAGS",
+        "'nvcc'",
+        "nvcc_flags",
+        ".append(",
+        "libraries=",
+        "'cudart'",
+        "\"cufft\"",
+        "CUDAExtension",
+        "os.path.join(",
+        "'''",
+        "r'",
+        "f\"",
+        "-rdc=true",
+        "-Xptxas",
+    ];
+    let kinds = [
+        ("setup.py", BuildKind::SetupPy),
+        ("CMakeLists.txt", BuildKind::CMake),
+        ("Makefile", BuildKind::Makefile),
+    ];
+    let o = opts(&[("k.cu", "k.hip")]);
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut total_edits = 0;
+    for round in 0..3000 {
+        let mut src = String::new();
+        let n = 1 + (round % 40);
+        for _ in 0..n {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            src.push_str(FRAGMENTS[(state >> 33) as usize % FRAGMENTS.len()]);
+        }
+        for (file, kind) in kinds {
+            let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, &o);
+            total_edits += edits.len();
+            let out = apply(src.as_bytes(), &mut edits);
+            assert!(out.is_ok(), "{kind:?} on {src:?}: {out:?}");
+            for d in diags {
+                assert!(d.offset <= src.len() && d.line >= 1, "{d:?}");
+            }
+        }
+    }
+    // The generator reaches the rewriting code, not only the scanners.
+    assert!(total_edits > 2000, "only {total_edits} edits");
+    // Invalid UTF-8 is reported and left alone.
+    let (edits, diags) = translate_build(
+        BuildKind::Makefile,
+        b"NVCC = nvcc\n\xff\xfe\n",
+        "Makefile",
+        &o,
+    );
+    assert!(edits.is_empty());
+    assert_eq!(diags[0].id, "B008");
 }

@@ -21,6 +21,8 @@ struct Arg {
     end: usize,
     /// Start of the content (after a quote or bracket).
     content_start: usize,
+    /// End of the content (before a closing quote or bracket).
+    content_end: usize,
     /// The content.
     text: String,
     /// Quoted (`"..."`) argument.
@@ -138,6 +140,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
                     start: s,
                     end: e,
                     content_start: s + 1,
+                    content_end,
                     text: src[s + 1..content_end].to_string(),
                     quoted: true,
                     bracket: false,
@@ -147,13 +150,15 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
             b'[' if bracket_open(&src[i..]).is_some() => {
                 let len = bracket_open(&src[i..]).unwrap_or(2);
                 let close = format!("]{}]", "=".repeat(len - 2));
-                let e = src[i + len..]
-                    .find(&close)
-                    .map_or(b.len(), |p| i + len + p + close.len());
+                let (content_end, e) =
+                    src[i + len..].find(&close).map_or((b.len(), b.len()), |p| {
+                        (i + len + p, i + len + p + close.len())
+                    });
                 args.push(Arg {
                     start: i,
                     end: e,
                     content_start: i + len,
+                    content_end,
                     text: String::new(),
                     quoted: false,
                     bracket: true,
@@ -186,6 +191,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
                     start: s,
                     end: e,
                     content_start: s,
+                    content_end: e,
                     text: src[s..e].to_string(),
                     quoted: false,
                     bracket: false,
@@ -241,7 +247,11 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             "endif()".to_string(),
             "find_package(hip REQUIRED)".to_string(),
         ];
-        lines.extend(st.packages.iter().map(|p| format!("find_package({p} REQUIRED)")));
+        lines.extend(
+            st.packages
+                .iter()
+                .map(|p| format!("find_package({p} REQUIRED)")),
+        );
         lines.push("link_libraries(hip::device)".to_string());
         let body = lines.join(&format!("\n{indent}"));
         if replace {
@@ -553,7 +563,12 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
             continue;
         }
         if a.quoted {
-            words.extend(text::blank_words(st.src, a.content_start, a.end - 1, false));
+            words.extend(text::blank_words(
+                st.src,
+                a.content_start,
+                a.content_end,
+                false,
+            ));
         } else {
             words.push(Word {
                 start: a.start,
