@@ -212,6 +212,9 @@ struct ConvertArgs {
     /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
     #[arg(long, value_enum, default_value = "v2")]
     torch_api: Torch,
+    /// AMD GPU targets for build files, comma-separated (default: gfx90a,gfx942,gfx1030,gfx1100).
+    #[arg(long, value_delimiter = ',', value_name = "GFX,...")]
+    offload_arch: Vec<String>,
     /// Extra rule files (same formats as rules/data; see rules/README.md), applied over the built-in rules.
     #[arg(long = "rules", value_name = "FILE")]
     rule_files: Vec<PathBuf>,
@@ -273,6 +276,9 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
     cfg.translate.fix = args.fix;
+    if !args.offload_arch.is_empty() {
+        cfg.build.offload_arch = args.offload_arch.clone();
+    }
     if !args.extensions.is_empty() {
         cfg.extensions = args
             .extensions
@@ -395,7 +401,8 @@ fn over_threshold(fail_on: FailOn, report: &RunReport) -> bool {
 
 fn parse_hip_version(v: Option<&String>) -> Result<Version> {
     Ok(match v {
-        Some(v) => Version::parse(v).with_context(|| format!("--hip-version `{v}` is not a version like 6.2"))?,
+        Some(v) => Version::parse(v)
+            .with_context(|| format!("--hip-version `{v}` is not a version like 6.2"))?,
         None => installed_hip_version().unwrap_or(hipport::translate::NEWEST_HIP),
     })
 }
@@ -417,9 +424,15 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
         Format::Text => {
             let color = std::io::stdout().is_terminal();
             for f in &report.files {
-                let src = (!f.diagnostics.is_empty()).then(|| std::fs::read(&f.source_path).ok()).flatten();
+                let src = (!f.diagnostics.is_empty())
+                    .then(|| std::fs::read(&f.source_path).ok())
+                    .flatten();
                 for d in &f.diagnostics {
-                    writeln!(out, "{}", d.render(src.as_deref().filter(|s| !s.contains(&0)), color))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        d.render(src.as_deref().filter(|s| !s.contains(&0)), color)
+                    )?;
                 }
             }
             let s = &report.summary.diagnostics_by_severity;

@@ -56,6 +56,8 @@ pub struct ConvertConfig {
     pub excludes: Vec<String>,
     /// Translation options.
     pub translate: translate::Options,
+    /// Options for build files (setup.py, CMake, Makefiles).
+    pub build: crate::buildfiles::BuildOptions,
     /// Diagnostic IDs or names never reported.
     pub allow: Vec<String>,
     /// Diagnostic IDs or names raised to errors.
@@ -72,6 +74,7 @@ impl ConvertConfig {
             extensions: DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect(),
             excludes: Vec::new(),
             translate: translate::Options::default(),
+            build: crate::buildfiles::BuildOptions::default(),
             allow: Vec::new(),
             deny: Vec::new(),
         }
@@ -545,6 +548,20 @@ fn shown_path(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// Edits as shown in reports, with the text they replace.
+fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
+    edits
+        .iter()
+        .map(|e| ReportEdit {
+            start: e.start,
+            end: e.end,
+            old: String::from_utf8_lossy(&src[e.start..e.end]).into_owned(),
+            new: e.text.clone(),
+            rule: e.rule.clone(),
+        })
+        .collect()
+}
+
 /// Translates (or copies) one file and writes its output.
 fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome {
     let shown = shown_path(&f.path);
@@ -568,7 +585,34 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         }
     };
     let mut output: Option<Vec<u8>> = None;
-    if f.translate {
+    if let Some(kind) = crate::buildfiles::classify(&f.path) {
+        let (mut edits, diags) = crate::buildfiles::translate_build(kind, &src, &f.rel, &cfg.build);
+        let diags = diags.into_iter().map(|mut d| {
+            d.file = shown.clone();
+            d
+        });
+        outcome.diagnostics.extend(diags);
+        match crate::edit::apply(&src, &mut edits) {
+            Ok(out) => {
+                outcome.status = if out == src {
+                    FileStatus::Unchanged
+                } else {
+                    FileStatus::Changed
+                };
+                outcome.edits = report_edits(&src, &edits);
+                if !edits.is_empty() {
+                    *outcome.renames.entry("build".into()).or_default() += edits.len();
+                }
+                output = Some(out);
+            }
+            Err(e) => {
+                outcome.status = FileStatus::Failed;
+                outcome
+                    .diagnostics
+                    .push(file_diag(&IO_FAILED, &shown, format!("{shown}: {e}")));
+            }
+        }
+    } else if f.translate {
         let head = &src[..src.len().min(8192)];
         if head.contains(&0) {
             outcome.status = FileStatus::Skipped;
@@ -585,17 +629,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
                     } else {
                         FileStatus::Changed
                     };
-                    outcome.edits = r
-                        .edits
-                        .iter()
-                        .map(|e: &Edit| ReportEdit {
-                            start: e.start,
-                            end: e.end,
-                            old: String::from_utf8_lossy(&src[e.start..e.end]).into_owned(),
-                            new: e.text.clone(),
-                            rule: e.rule.clone(),
-                        })
-                        .collect();
+                    outcome.edits = report_edits(&src, &r.edits);
                     outcome.diagnostics = r.diagnostics;
                     outcome.parse_errors = r.parse_errors;
                     outcome.renames = r.renames;
@@ -661,7 +695,8 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
 /// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
 fn names_diag(list: &[String], id: &str) -> bool {
     let name = crate::diag::find(id).map(|d| d.name);
-    list.iter().any(|x| x.eq_ignore_ascii_case(id) || Some(x.as_str()) == name)
+    list.iter()
+        .any(|x| x.eq_ignore_ascii_case(id) || Some(x.as_str()) == name)
 }
 
 /// Drops `--allow`ed diagnostics and raises `--deny`ed ones to errors.

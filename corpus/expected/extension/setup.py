@@ -10,7 +10,7 @@ setup(
             sources=["csrc/bindings.cpp", "csrc/fused_ops.cu"],
             extra_compile_args={
                 "cxx": ["-O3"],
-                "nvcc": ["-O3", "--use_fast_math", "-lineinfo", "-arch=sm_80"],
+                "nvcc": ["-O3", "-ffast-math", "--offload-arch=gfx90a", "--offload-arch=gfx942", "--offload-arch=gfx1030", "--offload-arch=gfx1100"],
             },
         )
     ],
