@@ -84,6 +84,13 @@ enum Solver {
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
+enum Rename {
+    None,
+    Hip,
+    Torch,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
 enum Fft {
     Hipfft,
     Rocfft,
@@ -212,6 +219,9 @@ struct ConvertArgs {
     /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
     #[arg(long, value_enum, default_value = "v2")]
     torch_api: Torch,
+    /// Output file names: keep them (none), `.cu` -> `.hip` (hip), or PyTorch's layout (torch).
+    #[arg(long, value_enum, default_value = "none")]
+    rename: Rename,
     /// AMD GPU targets for build files, comma-separated (default: gfx90a,gfx942,gfx1030,gfx1100).
     #[arg(long, value_delimiter = ',', value_name = "GFX,...")]
     offload_arch: Vec<String>,
@@ -276,6 +286,11 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
     cfg.translate.fix = args.fix;
+    cfg.rename = match args.rename {
+        Rename::None => project::RenameMode::None,
+        Rename::Hip => project::RenameMode::Hip,
+        Rename::Torch => project::RenameMode::Torch,
+    };
     if !args.offload_arch.is_empty() {
         cfg.build.offload_arch = args.offload_arch.clone();
     }

@@ -4,15 +4,27 @@ use similar::TextDiff;
 
 /// The unified diff of one file, with `a/` and `b/` paths; empty when nothing changed.
 pub fn file_diff(rel_path: &str, old: &[u8], new: &[u8]) -> Vec<u8> {
-    if old == new {
+    file_diff_renamed(rel_path, rel_path, old, new)
+}
+
+/// The diff of a file that may also move from `old_path` to `new_path` (git's rename headers,
+/// which `git apply` follows); empty when neither the name nor the text changed.
+pub fn file_diff_renamed(old_path: &str, new_path: &str, old: &[u8], new: &[u8]) -> Vec<u8> {
+    if old == new && old_path == new_path {
         return Vec::new();
+    }
+    let mut out = format!("diff --git a/{old_path} b/{new_path}\n").into_bytes();
+    if old_path != new_path {
+        out.extend_from_slice(format!("rename from {old_path}\nrename to {new_path}\n").as_bytes());
+        if old == new {
+            return out;
+        }
     }
     let diff = TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .diff_lines(old, new);
-    let mut out = format!("diff --git a/{rel_path} b/{rel_path}\n").into_bytes();
-    let a = format!("a/{rel_path}");
-    let b = format!("b/{rel_path}");
+    let a = format!("a/{old_path}");
+    let b = format!("b/{new_path}");
     diff.unified_diff()
         .context_radius(3)
         .header(&a, &b)

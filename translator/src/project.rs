@@ -41,6 +41,18 @@ pub enum OutputMode {
     Nothing,
 }
 
+/// How output files are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RenameMode {
+    /// Keep every file name.
+    #[default]
+    None,
+    /// `.cu` -> `.hip`.
+    Hip,
+    /// PyTorch's layout: `.cu` -> `.hip`, `cuda/` -> `hip/`, `x.cpp` -> `x_hip.cpp` when changed.
+    Torch,
+}
+
 /// Everything `convert` needs to know.
 #[derive(Clone, Debug)]
 pub struct ConvertConfig {
@@ -56,6 +68,8 @@ pub struct ConvertConfig {
     pub excludes: Vec<String>,
     /// Translation options.
     pub translate: translate::Options,
+    /// How output files are named.
+    pub rename: RenameMode,
     /// Options for build files (setup.py, CMake, Makefiles).
     pub build: crate::buildfiles::BuildOptions,
     /// Diagnostic IDs or names never reported.
@@ -74,6 +88,7 @@ impl ConvertConfig {
             extensions: DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect(),
             excludes: Vec::new(),
             translate: translate::Options::default(),
+            rename: RenameMode::None,
             build: crate::buildfiles::BuildOptions::default(),
             allow: Vec::new(),
             deny: Vec::new(),
@@ -160,6 +175,9 @@ pub struct ReportEdit {
 pub struct FileOutcome {
     /// Path relative to the input root, with `/` separators.
     pub path: String,
+    /// The output path, when `--rename` gave the file a new name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renamed_to: Option<String>,
     /// What happened.
     pub status: FileStatus,
     /// Edits applied.
@@ -565,8 +583,16 @@ fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
 /// Translates (or copies) one file and writes its output.
 fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome {
     let shown = shown_path(&f.path);
+    let new_rel = cfg
+        .translate
+        .renamed
+        .as_ref()
+        .and_then(|m| m.get(&f.rel))
+        .cloned();
+    let out_rel = new_rel.as_deref().unwrap_or(&f.rel);
     let mut outcome = FileOutcome {
         path: f.rel.clone(),
+        renamed_to: new_rel.clone(),
         status: FileStatus::Copied,
         edits: Vec::new(),
         diagnostics: Vec::new(),
@@ -622,7 +648,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
                 format!("{shown} looks binary (it contains NUL bytes); copied without translation"),
             ));
         } else {
-            match translate::translate_source(&src, &shown, &cfg.translate) {
+            match translate::translate_source_at(&src, &shown, &f.rel, &cfg.translate) {
                 Ok(r) => {
                     outcome.status = if r.output == src {
                         FileStatus::Unchanged
@@ -659,24 +685,34 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         crate::analysis::apply_suppressions(&src, &mut outcome.diagnostics);
     }
     let new = output.as_deref().unwrap_or(&src);
-    outcome.diff = patch::file_diff(&f.rel, &src, new);
+    outcome.diff = patch::file_diff_renamed(&f.rel, out_rel, &src, new);
+    let moved = out_rel != f.rel;
     let write = match &cfg.output {
         OutputMode::Dir(out) => {
-            let dest = out.join(&f.rel);
+            let dest = out.join(out_rel);
             let r = dest
                 .parent()
                 .map_or(Ok(()), fs::create_dir_all)
                 .and_then(|_| write_atomic(&dest, new));
             r.map_err(|e| (dest.display().to_string(), e))
         }
-        OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed => {
+        OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed || moved => {
             let r = (|| {
                 if *backup {
                     let mut b = f.path.clone().into_os_string();
                     b.push(".prehip");
                     write_atomic(Path::new(&b), &src)?;
                 }
-                write_atomic(&f.path, new)
+                if moved {
+                    let dest = root_dir_of(&f.path, &f.rel).join(out_rel);
+                    if let Some(p) = dest.parent() {
+                        fs::create_dir_all(p)?;
+                    }
+                    write_atomic(&dest, new)?;
+                    fs::remove_file(&f.path)
+                } else {
+                    write_atomic(&f.path, new)
+                }
             })();
             r.map_err(|e| (shown.clone(), e))
         }
@@ -690,6 +726,71 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         outcome.output = Some(new.to_vec());
     }
     outcome
+}
+
+/// The input root a file at `path` with relative path `rel` lives under.
+fn root_dir_of(path: &Path, rel: &str) -> PathBuf {
+    let mut root = path.to_path_buf();
+    for _ in rel.split('/') {
+        root.pop();
+    }
+    root
+}
+
+/// The new relative path of each file under a rename mode; files that keep their name are absent.
+pub fn compute_renames(cfg: &ConvertConfig, found: &[FoundFile]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if cfg.rename == RenameMode::None {
+        return out;
+    }
+    let changed: Vec<bool> = if cfg.rename == RenameMode::Torch {
+        let mut quick = cfg.translate.clone();
+        quick.analyze = false;
+        found
+            .par_iter()
+            .map(|f| {
+                f.translate
+                    && fs::read(&f.path).is_ok_and(|src| {
+                        !src[..src.len().min(8192)].contains(&0)
+                            && translate::translate_source(&src, &f.rel, &quick)
+                                .is_ok_and(|r| r.output != src)
+                    })
+            })
+            .collect()
+    } else {
+        vec![false; found.len()]
+    };
+    for (f, changed) in found.iter().zip(changed) {
+        let mut parts: Vec<String> = f.rel.split('/').map(str::to_string).collect();
+        let n = parts.len();
+        if cfg.rename == RenameMode::Torch {
+            for p in parts.iter_mut().take(n - 1) {
+                if p == "cuda" {
+                    *p = "hip".into();
+                }
+            }
+        }
+        let name = &parts[n - 1];
+        let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+        let new_name = if ext == "cu" {
+            format!("{stem}.hip")
+        } else if cfg.rename == RenameMode::Torch
+            && changed
+            && ext != "cuh"
+            && !stem.ends_with("_hip")
+            && f.translate
+        {
+            format!("{stem}_hip.{ext}")
+        } else {
+            name.clone()
+        };
+        parts[n - 1] = new_name;
+        let new_rel = parts.join("/");
+        if new_rel != f.rel {
+            out.insert(f.rel.clone(), new_rel);
+        }
+    }
+    out
 }
 
 /// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
@@ -725,6 +826,17 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
         prepare_output_dir(cfg, out)?;
     }
     let (found, walk_errors) = discover(cfg, &root)?;
+    let renamed = compute_renames(cfg, &found);
+    let run_cfg;
+    let cfg = if renamed.is_empty() {
+        cfg
+    } else {
+        let mut c = cfg.clone();
+        c.build.renamed = renamed.clone();
+        c.translate.renamed = Some(std::sync::Arc::new(renamed));
+        run_cfg = c;
+        &run_cfg
+    };
     let mut files: Vec<FileOutcome> = found
         .par_iter()
         .map(|f| process(cfg, f, keep_output))
@@ -732,6 +844,7 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
     for (path, err) in walk_errors {
         files.push(FileOutcome {
             path: path.clone(),
+            renamed_to: None,
             status: FileStatus::Failed,
             edits: Vec::new(),
             diagnostics: vec![file_diag(

@@ -51,6 +51,9 @@ pub struct Options {
     pub parse_budget: Duration,
     /// The rules; `None` means the built-in database.
     pub rules: Option<Arc<Database>>,
+    /// Files the run renames (old path -> new path, relative to the input root, `/`-separated);
+    /// includes that reach them are rewritten to match.
+    pub renamed: Option<Arc<BTreeMap<String, String>>>,
     /// Run the hazard analysis and report its diagnostics.
     pub analyze: bool,
     /// Apply the unambiguous autofixes that hazard diagnostics carry.
@@ -66,6 +69,7 @@ impl Default for Options {
             annotate: false,
             parse_budget: Duration::from_secs(10),
             rules: None,
+            renamed: None,
             analyze: true,
             fix: false,
         }
@@ -226,6 +230,8 @@ fn looks_like_cuda(name: &str) -> bool {
 struct Walk<'a> {
     src: &'a [u8],
     file: &'a str,
+    /// The file's path relative to the input root, when known (for renamed includes).
+    rel: Option<&'a str>,
     opts: &'a Options,
     db: &'a Database,
     index: LineIndex,
@@ -519,7 +525,9 @@ impl<'a> Walk<'a> {
                     }
                 }
             }
-            None => inner.to_string(),
+            None => self
+                .renamed_include(inner)
+                .unwrap_or_else(|| inner.to_string()),
         };
         if new_path == "hip/hip_runtime.h" {
             self.has_runtime_include = true;
@@ -546,6 +554,35 @@ impl<'a> Walk<'a> {
             ));
             self.count(Family::Header);
         }
+    }
+
+    /// The include path for `inner` when it reaches a file this run renames.
+    fn renamed_include(&self, inner: &str) -> Option<String> {
+        let renamed = self.opts.renamed.as_ref()?;
+        let rel = self.rel?;
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let candidates = [
+            normalize_rel(&format!("{dir}/{inner}")),
+            normalize_rel(inner),
+        ];
+        for cand in candidates.into_iter().flatten() {
+            if let Some(new) = renamed.get(&cand) {
+                // Renames keep the number of path components: replace as many as were written.
+                let k = inner.split('/').count();
+                let new_parts: Vec<&str> = new.split('/').collect();
+                let inner_parts: Vec<&str> = inner.split('/').collect();
+                let mut out: Vec<&str> = inner_parts[..k - k.min(new_parts.len())].to_vec();
+                out.extend(&new_parts[new_parts.len() - k.min(new_parts.len())..]);
+                // `..` and `.` written in the include stay as they were.
+                for (o, i) in out.iter_mut().zip(inner_parts.iter()) {
+                    if *i == ".." || *i == "." {
+                        *o = i;
+                    }
+                }
+                return Some(out.join("/"));
+            }
+        }
+        None
     }
 
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
@@ -998,6 +1035,21 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// Normalizes a relative path (`a/./b/../c` -> `a/c`); `None` when it leaves the root.
+fn normalize_rel(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            _ => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// The first byte after the line that contains `pos` (or `pos` if it ends a line already).
 fn line_end(src: &[u8], pos: usize) -> usize {
     if pos > 0 && src.get(pos - 1) == Some(&b'\n') {
@@ -1064,9 +1116,35 @@ pub fn translate_tree(
     file: &str,
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
+    translate_tree_at(src, tree, file, None, opts)
+}
+
+/// Translates one file that lives at `rel` (relative to the input root), so that includes of
+/// files the run renames can follow them.
+pub fn translate_source_at(
+    src: &[u8],
+    file: &str,
+    rel: &str,
+    opts: &Options,
+) -> Result<FileResult, TranslateError> {
+    let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
+        file: file.to_string(),
+        source,
+    })?;
+    translate_tree_at(src, &tree, file, Some(rel), opts)
+}
+
+fn translate_tree_at(
+    src: &[u8],
+    tree: &Tree,
+    file: &str,
+    rel: Option<&str>,
+    opts: &Options,
+) -> Result<FileResult, TranslateError> {
     let mut w = Walk {
         src,
         file,
+        rel,
         opts,
         db: opts.db(),
         index: LineIndex::new(src),
