@@ -965,6 +965,47 @@ mod tests {
     }
 
     #[test]
+    fn findcuda_projects() {
+        let src = "cmake_minimum_required(VERSION 3.10)\nproject(app CXX)\nfind_package(CUDA REQUIRED)\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 -gencode arch=compute_70,code=sm_70)\ncuda_add_executable(app main.cu)\ntarget_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES} ${CUDA_curand_LIBRARY})\ninclude_directories(${CUDA_INCLUDE_DIRS})\nstring(APPEND CMAKE_CUDA_FLAGS \" --use_fast_math\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hiprand REQUIRED)\nlink_libraries(hip::device)\n"), "{out}");
+        assert!(out.contains("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 --offload-arch=gfx90a --offload-arch=gfx1100)"), "{out}");
+        assert!(out.contains("\nadd_executable(app main.cu)"), "{out}");
+        assert!(
+            out.contains("target_link_libraries(app hip::host roc::hipblas hip::hiprand)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("include_directories(${hip_INCLUDE_DIRS})"),
+            "{out}"
+        );
+        assert!(
+            out.contains("string(APPEND CMAKE_CXX_FLAGS \" -ffast-math\")"),
+            "{out}"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDA_NVCC_FLAGS")));
+    }
+
+    #[test]
+    fn unmapped_targets_and_toolkit_variables_are_reported() {
+        let src = "find_package(CUDAToolkit)\nadd_library(x x.cu)\ntarget_link_libraries(x CUDA::nvjpeg CUDA::cufft)\nmessage(STATUS ${CUDAToolkit_VERSION})\nset(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(x CUDA::nvjpeg hip::hipfft)"),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B005" && d.line == 3));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDAToolkit_VERSION")));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
+    }
+
+    #[test]
     fn plain_cmake_is_untouched() {
         let src =
             "project(p CXX)\nadd_executable(p main.cpp)\ntarget_compile_options(p PRIVATE -O2)\n";
