@@ -626,6 +626,27 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
         if t.ends_with(".cu") || t.ends_with(".hip") || t.contains("*.cu") {
             st.gpu_sources = true;
         }
+        // Plain library names given to the linker.
+        if matches!(
+            cmd.name.as_str(),
+            "target_link_libraries" | "link_libraries"
+        ) && !a.quoted
+        {
+            if let Some(lib) = flags::library(t) {
+                if sink.edit(a.start, a.end, lib.cmake_hip, B_LIB_MAPPED.id) {
+                    sink.diag(
+                        B_LIB_MAPPED,
+                        a.start,
+                        format!("CUDA library `{t}` -> {}", lib.cmake_hip),
+                        None,
+                    );
+                    if let Some(p) = lib.package {
+                        st.packages.insert(p);
+                    }
+                }
+                continue;
+            }
+        }
         // CUDA:: targets.
         for (pos, _) in t.match_indices("CUDA::") {
             let end = t[pos..]
@@ -996,6 +1017,10 @@ mod tests {
             out.contains("target_link_libraries(x CUDA::nvjpeg hip::hipfft)"),
             "{out}"
         );
+        assert!(
+            out.contains("find_package(hip REQUIRED)\nfind_package(hipfft REQUIRED)\n"),
+            "{out}"
+        );
         assert!(diags.iter().any(|d| d.id == "B005" && d.line == 3));
         assert!(diags
             .iter()
@@ -1003,6 +1028,17 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
+    }
+
+    #[test]
+    fn plain_library_names() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_executable(p p.cu)\ntarget_link_libraries(p PRIVATE cudart cusparse m)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(p PRIVATE hip::host roc::hipsparse m)"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hipsparse REQUIRED)"), "{out}");
     }
 
     #[test]
