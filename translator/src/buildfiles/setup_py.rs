@@ -337,6 +337,25 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 format!("`{content}` is a path into a CUDA installation"),
                 Some("ROCm PyTorch finds HIP itself; remove the path".into()),
             );
+            continue;
+        }
+        // nvcc flags in strings hipport cannot rewrite safely (lists built with `+`, f-strings,
+        // function arguments) are reported.
+        if !in_list[k] {
+            let words: Vec<&str> = content.split_whitespace().collect();
+            let mut done = false;
+            let mapped = flags::map_words(&words, &opts.offload_arch, Context::Any, &mut done);
+            for n in mapped.notes {
+                sink.diag(
+                    n.info,
+                    *start,
+                    format!(
+                        "{} (not rewritten: the string is not in a list of flags)",
+                        n.message
+                    ),
+                    n.help,
+                );
+            }
         }
     }
 }
@@ -542,6 +561,24 @@ setup(
             "{out}"
         );
         assert!(out.contains("'cxx': ['-O2']"), "{out}");
+    }
+
+    #[test]
+    fn flags_in_computed_lists_are_reported() {
+        let src = "args = {'nvcc': ['-O3', '-arch=sm_' + str(cc), '--use_fast_math']}\n";
+        let (edits, diags) = translate_build(
+            BuildKind::SetupPy,
+            src.as_bytes(),
+            "setup.py",
+            &BuildOptions::default(),
+        );
+        assert!(edits.is_empty(), "{edits:?}");
+        assert!(
+            diags.iter().any(|d| d.id == "B001"
+                && d.message.contains("--use_fast_math")
+                && d.message.contains("not rewritten")),
+            "{diags:?}"
+        );
     }
 
     #[test]
