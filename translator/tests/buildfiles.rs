@@ -153,10 +153,51 @@ fn make_stencil_build_file() {
 }
 
 #[test]
+fn torch_gelu_setup_py() {
+    let o = opts(&[("csrc/gelu_kernel.cu", "csrc/gelu_kernel.hip")]);
+    let (src, out, diags) = translate("torch-gelu", "setup.py", &o);
+    let expected = src
+        .replace(
+            "    \"--use_fast_math\",\n    \"--expt-relaxed-constexpr\",\n    \"-lineinfo\",\n    \"-gencode=arch=compute_80,code=sm_80\",\n    \"-gencode=arch=compute_90,code=sm_90\",\n",
+            "    \"-ffast-math\",\n    \"--offload-arch=gfx90a\",\n",
+        )
+        .replace("\"csrc/gelu_kernel.cu\"", "\"csrc/gelu_kernel.hip\"")
+        .replace("nvcc_flags + [\"-Xcompiler\", \"-fno-strict-aliasing\"]", "nvcc_flags + [\"-fno-strict-aliasing\"]")
+        .replace("libraries=[\"cudart\"]", "libraries=[]");
+    assert_ne!(
+        expected, src,
+        "the corpus setup.py changed; update this test"
+    );
+    assert_eq!(out, expected);
+    assert!(has(&diags, "B011", 2, "CUDAExtension kept"));
+    assert!(has(&diags, "B001", 6, "`--use_fast_math` -> `-ffast-math`"));
+    assert!(has(&diags, "B002", 7, "--expt-relaxed-constexpr"));
+    assert!(has(&diags, "B002", 8, "-lineinfo"));
+    assert!(has(
+        &diags,
+        "B009",
+        9,
+        "-gencode=arch=compute_80,code=sm_80"
+    ));
+    assert!(has(&diags, "B009", 10, "removed"));
+    assert!(has(
+        &diags,
+        "B001",
+        22,
+        "`-Xcompiler -fno-strict-aliasing` -> `-fno-strict-aliasing`"
+    ));
+    assert!(has(&diags, "B004", 24, "`cudart` dropped"));
+    assert_eq!(offload_archs(out.as_bytes()), vec!["gfx90a"]);
+    let (edits, _) = translate_build(BuildKind::SetupPy, out.as_bytes(), "setup.py", &o);
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
 fn every_diagnostic_id_is_in_the_catalog() {
     let o = opts(&[("src/saxpy.cu", "src/saxpy.hip")]);
     let (_, _, mut diags) = translate("cmake-saxpy", "CMakeLists.txt", &o);
     diags.extend(translate("make-stencil", "Makefile", &opts(&[])).2);
+    diags.extend(translate("torch-gelu", "setup.py", &opts(&[])).2);
     for d in diags {
         let info =
             hipport::diag::find(&d.id).unwrap_or_else(|| panic!("{} is not in DIAG_TABLES", d.id));

@@ -626,6 +626,27 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
         if t.ends_with(".cu") || t.ends_with(".hip") || t.contains("*.cu") {
             st.gpu_sources = true;
         }
+        // Plain library names given to the linker.
+        if matches!(
+            cmd.name.as_str(),
+            "target_link_libraries" | "link_libraries"
+        ) && !a.quoted
+        {
+            if let Some(lib) = flags::library(t) {
+                if sink.edit(a.start, a.end, lib.cmake_hip, B_LIB_MAPPED.id) {
+                    sink.diag(
+                        B_LIB_MAPPED,
+                        a.start,
+                        format!("CUDA library `{t}` -> {}", lib.cmake_hip),
+                        None,
+                    );
+                    if let Some(p) = lib.package {
+                        st.packages.insert(p);
+                    }
+                }
+                continue;
+            }
+        }
         // CUDA:: targets.
         for (pos, _) in t.match_indices("CUDA::") {
             let end = t[pos..]
@@ -962,6 +983,62 @@ mod tests {
             "{out}"
         );
         assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
+    }
+
+    #[test]
+    fn findcuda_projects() {
+        let src = "cmake_minimum_required(VERSION 3.10)\nproject(app CXX)\nfind_package(CUDA REQUIRED)\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 -gencode arch=compute_70,code=sm_70)\ncuda_add_executable(app main.cu)\ntarget_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES} ${CUDA_curand_LIBRARY})\ninclude_directories(${CUDA_INCLUDE_DIRS})\nstring(APPEND CMAKE_CUDA_FLAGS \" --use_fast_math\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hiprand REQUIRED)\nlink_libraries(hip::device)\n"), "{out}");
+        assert!(out.contains("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 --offload-arch=gfx90a --offload-arch=gfx1100)"), "{out}");
+        assert!(out.contains("\nadd_executable(app main.cu)"), "{out}");
+        assert!(
+            out.contains("target_link_libraries(app hip::host roc::hipblas hip::hiprand)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("include_directories(${hip_INCLUDE_DIRS})"),
+            "{out}"
+        );
+        assert!(
+            out.contains("string(APPEND CMAKE_CXX_FLAGS \" -ffast-math\")"),
+            "{out}"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDA_NVCC_FLAGS")));
+    }
+
+    #[test]
+    fn unmapped_targets_and_toolkit_variables_are_reported() {
+        let src = "find_package(CUDAToolkit)\nadd_library(x x.cu)\ntarget_link_libraries(x CUDA::nvjpeg CUDA::cufft)\nmessage(STATUS ${CUDAToolkit_VERSION})\nset(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(x CUDA::nvjpeg hip::hipfft)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("find_package(hip REQUIRED)\nfind_package(hipfft REQUIRED)\n"),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B005" && d.line == 3));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDAToolkit_VERSION")));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
+    }
+
+    #[test]
+    fn plain_library_names() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_executable(p p.cu)\ntarget_link_libraries(p PRIVATE cudart cusparse m)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(p PRIVATE hip::host roc::hipsparse m)"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hipsparse REQUIRED)"), "{out}");
     }
 
     #[test]

@@ -421,12 +421,23 @@ fn map_one(
         return 1;
     }
     // Architecture flags.
-    if let Some((_, n)) = flag_value(words, i, &["-gencode", "--generate-code"]) {
+    if let Some((v, n)) = flag_value(words, i, &["-gencode", "--generate-code"]) {
+        if v.is_none() {
+            note(
+                m,
+                i,
+                B_ARCH,
+                format!("nvcc architecture flag `{strip}` without its value left in place"),
+                Some("its value is written elsewhere; replace both with --offload-arch=<gfx>"),
+            );
+            return 1;
+        }
         arch_words(m, words, i, n, archs, arch_done);
         return n;
     }
     if let Some((v, n)) = flag_value(words, i, &["-arch", "--gpu-architecture"]) {
         // `-arch` alone with a non-CUDA value is Apple clang's; only take sm_/compute_/native/all.
+        // In a list known to be nvcc's, `-arch=$(SM)` is nvcc's too.
         let is_cuda = v.is_some_and(|v| {
             let v = v.trim_matches(|c| c == '"' || c == '\'');
             v.starts_with("sm_")
@@ -434,6 +445,7 @@ fn map_one(
                 || v == "native"
                 || v == "all"
                 || v == "all-major"
+                || ctx == Context::Nvcc && (v.starts_with("$(") || v.starts_with("${"))
         });
         if is_cuda {
             arch_words(m, words, i, n, archs, arch_done);

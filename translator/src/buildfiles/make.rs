@@ -3,7 +3,7 @@
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
-use super::{BuildOptions, B_COMPILER, B_CONSTRUCT, B_GLOB, B_PATH};
+use super::{BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_PATH};
 
 /// Translates a Makefile.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
@@ -133,6 +133,14 @@ fn word(
             }
         }
     }
+    let arch_name = ["sm_", "compute_"]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()));
+    if arch_name {
+        sink.diag(B_ARCH, w.start, format!("NVIDIA architecture `{t}` left in place"), Some("AMD targets are gfx names (gfx90a, gfx1100); replace it and the flag that uses it with --offload-arch=<gfx>".into()));
+        return;
+    }
     let assigned = i == 0 && words.get(1).is_some_and(|w| w.text.contains('='));
     if !assigned && (t.contains("CUDA_HOME") || t.contains("CUDA_PATH") || t.contains("CUDA_ROOT"))
     {
@@ -202,6 +210,43 @@ mod tests {
         );
         assert!(diags.iter().any(|d| d.id == "B009" && d.line == 3));
         assert!(diags.iter().any(|d| d.id == "B006" && d.line == 4));
+    }
+
+    #[test]
+    fn arch_variables_in_nvcc_flags() {
+        let src = "SM ?= sm_80\nNVCC_FLAGS += -arch=$(SM) -Xptxas -v\napp: app.cu\n\tnvcc -arch $(SM) -o app app.cu\n";
+        let (out, diags) = run(
+            src,
+            &BuildOptions {
+                offload_arch: vec!["gfx90a".into()],
+                ..Default::default()
+            },
+        );
+        assert_eq!(out, "SM ?= sm_80\nNVCC_FLAGS += --offload-arch=gfx90a\napp: app.cu\n\thipcc --offload-arch=gfx90a -o app app.cu\n");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 1 && d.message.contains("sm_80")));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B002" && d.line == 2 && d.message.contains("-Xptxas -v")));
+    }
+
+    #[test]
+    fn crlf_and_plain_makefiles() {
+        let src = "CC = gcc\r\nCFLAGS = -O2 -arch x86_64\r\nall:\r\n\t$(CC) $(CFLAGS) main.c\r\n";
+        let (edits, diags) = translate_build(
+            BuildKind::Makefile,
+            src.as_bytes(),
+            "Makefile",
+            &BuildOptions::default(),
+        );
+        assert!(edits.is_empty() && diags.is_empty(), "{edits:?} {diags:?}");
+        let src = "NVCCFLAGS = -O3 --use_fast_math\r\n\r\nall:\r\n\tnvcc $(NVCCFLAGS) a.cu\r\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "NVCCFLAGS = -O3 -ffast-math\r\n\r\nall:\r\n\thipcc $(NVCCFLAGS) a.cu\r\n"
+        );
     }
 
     #[test]

@@ -229,59 +229,56 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             text: content.clone(),
             quote: Some(*quote),
         };
-        if !in_list[k] && is_nvcc_append(&toks, k) {
+        if let Some(ctx) = append_context(&toks, k).filter(|_| !in_list[k]) {
             let mut done = false;
-            let mapped = flags::map_words(
-                &[content.as_str()],
-                &opts.offload_arch,
-                Context::Nvcc,
-                &mut done,
-            );
-            let singles = mapped
-                .changes
-                .iter()
-                .all(|(_, a)| matches!(a, flags::Action::Replace(v) if v.len() == 1));
-            let removes = mapped
-                .changes
-                .iter()
-                .any(|(_, a)| matches!(a, flags::Action::Remove));
-            if removes {
-                // The whole `x.append('flag')` statement goes (its line, when it stands alone).
-                let Tok::Ident { start: stmt, .. } = &toks[k - 4] else {
-                    continue;
-                };
-                let Some(Tok::Punct { at: close, .. }) = toks.get(k + 1) else {
-                    continue;
-                };
-                let line_start = src[..*stmt].rfind('\n').map_or(0, |p| p + 1);
-                let line_end = src[*close..]
-                    .find('\n')
-                    .map_or(src.len(), |p| close + p + 1);
-                let alone = src[line_start..*stmt].trim().is_empty()
-                    && src[close + 1..line_end].trim().is_empty();
-                let (s, e) = if alone {
-                    (line_start, line_end)
+            let mapped = flags::map_words(&[content.as_str()], &opts.offload_arch, ctx, &mut done);
+            if !mapped.notes.is_empty() {
+                let singles = mapped
+                    .changes
+                    .iter()
+                    .all(|(_, a)| matches!(a, flags::Action::Replace(v) if v.len() == 1));
+                let removes = mapped
+                    .changes
+                    .iter()
+                    .any(|(_, a)| matches!(a, flags::Action::Remove));
+                if removes {
+                    // The whole `x.append('flag')` statement goes (its line, when it stands alone).
+                    let Tok::Ident { start: stmt, .. } = &toks[k - 4] else {
+                        continue;
+                    };
+                    let Some(Tok::Punct { at: close, .. }) = toks.get(k + 1) else {
+                        continue;
+                    };
+                    let line_start = src[..*stmt].rfind('\n').map_or(0, |p| p + 1);
+                    let line_end = src[*close..]
+                        .find('\n')
+                        .map_or(src.len(), |p| close + p + 1);
+                    let alone = src[line_start..*stmt].trim().is_empty()
+                        && src[close + 1..line_end].trim().is_empty();
+                    let (s, e) = if alone {
+                        (line_start, line_end)
+                    } else {
+                        (*stmt, close + 1)
+                    };
+                    let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
+                    sink.edit(s, e, "", rule);
+                    for n in mapped.notes {
+                        sink.diag(n.info, *start, n.message, n.help);
+                    }
+                } else if singles {
+                    text::apply_mapped(sink, src, &[word], mapped, Style::Blank);
                 } else {
-                    (*stmt, close + 1)
-                };
-                let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
-                sink.edit(s, e, "", rule);
-                for n in mapped.notes {
-                    sink.diag(n.info, *start, n.message, n.help);
+                    for n in mapped.notes {
+                        sink.diag(
+                            n.info,
+                            *start,
+                            format!("{} (not rewritten: an append() takes one flag)", n.message),
+                            n.help,
+                        );
+                    }
                 }
-            } else if singles {
-                text::apply_mapped(sink, src, &[word], mapped, Style::Blank);
-            } else {
-                for n in mapped.notes {
-                    sink.diag(
-                        n.info,
-                        *start,
-                        format!("{} (not rewritten: an append() takes one flag)", n.message),
-                        n.help,
-                    );
-                }
+                continue;
             }
-            continue;
         }
         if sink.claimed(*quote_at, *end) {
             continue;
@@ -340,20 +337,55 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 format!("`{content}` is a path into a CUDA installation"),
                 Some("ROCm PyTorch finds HIP itself; remove the path".into()),
             );
+            continue;
+        }
+        // nvcc flags in strings hipport cannot rewrite safely (lists built with `+`, f-strings,
+        // function arguments) are reported.
+        if !in_list[k] {
+            let words: Vec<&str> = content.split_whitespace().collect();
+            let mut done = false;
+            let mapped = flags::map_words(&words, &opts.offload_arch, Context::Any, &mut done);
+            for n in mapped.notes {
+                sink.diag(
+                    n.info,
+                    *start,
+                    format!(
+                        "{} (not rewritten: the string is not in a list of flags)",
+                        n.message
+                    ),
+                    n.help,
+                );
+            }
         }
     }
 }
 
-/// Whether string token `k` is the argument of `<nvcc-named>.append(...)`.
-fn is_nvcc_append(toks: &[Tok], k: usize) -> bool {
+/// For a string token `k` that is the only argument of `<var>.append(...)`: the flag context
+/// (nvcc's own when the variable's name says nvcc).
+fn append_context(toks: &[Tok], k: usize) -> Option<Context> {
     if k < 4 {
-        return false;
+        return None;
     }
-    matches!(
-        (&toks[k - 1], &toks[k - 2], &toks[k - 3], &toks[k - 4], toks.get(k + 1)),
-        (Tok::Punct { ch: '(', .. }, Tok::Ident { text: m, .. }, Tok::Punct { ch: '.', .. }, Tok::Ident { text: v, .. }, Some(Tok::Punct { ch: ')', .. }))
-            if m == "append" && v.to_ascii_lowercase().contains("nvcc")
-    )
+    match (
+        &toks[k - 1],
+        &toks[k - 2],
+        &toks[k - 3],
+        &toks[k - 4],
+        toks.get(k + 1),
+    ) {
+        (
+            Tok::Punct { ch: '(', .. },
+            Tok::Ident { text: m, .. },
+            Tok::Punct { ch: '.', .. },
+            Tok::Ident { text: v, .. },
+            Some(Tok::Punct { ch: ')', .. }),
+        ) if m == "append" => Some(if v.to_ascii_lowercase().contains("nvcc") {
+            Context::Nvcc
+        } else {
+            Context::Any
+        }),
+        _ => None,
+    }
 }
 
 /// Whether string token `k` is an argument of `os.path.join(...)` / `path.join(...)`.
@@ -506,6 +538,47 @@ setup(
             .iter()
             .any(|d| d.id == "B005" && d.message.contains("nvjpeg")));
         assert!(diags.iter().any(|d| d.id == "B002" && d.line == 7));
+    }
+
+    #[test]
+    fn inline_nvcc_dict_and_append_on_any_list() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx942".into()],
+            ..Default::default()
+        };
+        let src = "cc_flag = []\ncc_flag.append('--use_fast_math')\ncc_flag.append(\"-gencode\")\nsetup(ext_modules=[CUDAExtension('e', ['e.cu'], extra_compile_args={'cxx': ['-O2'], 'nvcc': ['-O3', '-gencode=arch=compute_80,code=sm_80', '-gencode=arch=compute_90,code=sm_90', '-G']})])\n";
+        let (out, diags) = run(src, &o);
+        assert!(out.contains("cc_flag.append('-ffast-math')\n"), "{out}");
+        assert!(
+            out.contains("cc_flag.append(\"-gencode\")\n"),
+            "a one-flag append cannot take the arch list: {out}"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 3 && d.message.contains("left in place")));
+        assert!(
+            out.contains("'nvcc': ['-O3', '--offload-arch=gfx942', '-g']"),
+            "{out}"
+        );
+        assert!(out.contains("'cxx': ['-O2']"), "{out}");
+    }
+
+    #[test]
+    fn flags_in_computed_lists_are_reported() {
+        let src = "args = {'nvcc': ['-O3', '-arch=sm_' + str(cc), '--use_fast_math']}\n";
+        let (edits, diags) = translate_build(
+            BuildKind::SetupPy,
+            src.as_bytes(),
+            "setup.py",
+            &BuildOptions::default(),
+        );
+        assert!(edits.is_empty(), "{edits:?}");
+        assert!(
+            diags.iter().any(|d| d.id == "B001"
+                && d.message.contains("--use_fast_math")
+                && d.message.contains("not rewritten")),
+            "{diags:?}"
+        );
     }
 
     #[test]
