@@ -27,6 +27,18 @@ enum Command {
     Convert(ConvertArgs),
     /// Analyse CUDA sources for porting hazards without writing anything.
     Check(CheckArgs),
+    /// Check the machine a port will run on: HIP version, GPUs and warp widths, PyTorch, targets.
+    Doctor {
+        /// A translated tree whose offload targets should cover the GPUs present.
+        #[arg(long, value_name = "DIR")]
+        tree: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: DoctorFormat,
+        /// Seconds allowed for each tool hipport runs.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+    },
     /// Explain a diagnostic ID or a CUDA/HIP name.
     Explain {
         /// A diagnostic ID (T001), its name, a CUDA name or a HIP name.
@@ -105,6 +117,12 @@ enum Dnn {
 enum Torch {
     V1,
     V2,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+enum DoctorFormat {
+    Text,
+    Json,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
@@ -667,6 +685,23 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(args) => convert(args),
         Command::Check(args) => check(args),
+        Command::Doctor {
+            tree,
+            format,
+            timeout,
+        } => {
+            let mut env = hipport::doctor::DoctorEnv::from_process();
+            env.tree = tree;
+            if let Some(t) = timeout {
+                env.timeout = Duration::from_secs_f64(t.max(0.1));
+            }
+            let report = hipport::doctor::doctor(&env);
+            match format {
+                DoctorFormat::Json => println!("{}", report.to_json()),
+                DoctorFormat::Text => print!("{}", report.render_text()),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Explain { what } => explain(&what),
         Command::Rules {
             command: RulesCommand::Stats,
