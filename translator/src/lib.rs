@@ -9,6 +9,7 @@ pub mod buildfiles;
 pub mod diag;
 pub mod doctor;
 pub mod edit;
+pub mod header_mode;
 pub mod lexer;
 pub mod parse;
 pub mod patch;

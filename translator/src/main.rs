@@ -96,6 +96,12 @@ enum Solver {
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
+enum ConvertMode {
+    Translate,
+    Header,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
 enum Rename {
     None,
     Hip,
@@ -237,6 +243,10 @@ struct ConvertArgs {
     /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
     #[arg(long, value_enum, default_value = "v2")]
     torch_api: Torch,
+    /// `translate` rewrites to HIP; `header` keeps the sources building for CUDA and adds HIP
+    /// support through a generated `hipport_compat.h`.
+    #[arg(long, value_enum, default_value = "translate")]
+    mode: ConvertMode,
     /// Output file names: keep them (none), `.cu` -> `.hip` (hip), or PyTorch's layout (torch).
     #[arg(long, value_enum, default_value = "none")]
     rename: Rename,
@@ -304,6 +314,10 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
     cfg.translate.fix = args.fix;
+    cfg.mode = match args.mode {
+        ConvertMode::Translate => project::Mode::Translate,
+        ConvertMode::Header => project::Mode::Header,
+    };
     cfg.rename = match args.rename {
         Rename::None => project::RenameMode::None,
         Rename::Hip => project::RenameMode::Hip,

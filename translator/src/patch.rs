@@ -33,6 +33,27 @@ pub fn file_diff_renamed(old_path: &str, new_path: &str, old: &[u8], new: &[u8])
     out
 }
 
+/// The diff that creates a new file at `rel_path`.
+pub fn new_file_diff(rel_path: &str, new: &[u8]) -> Vec<u8> {
+    let mut out =
+        format!("diff --git a/{rel_path} b/{rel_path}\nnew file mode 100644\n").into_bytes();
+    if new.is_empty() {
+        return out;
+    }
+    let lines = new.split_inclusive(|&b| b == b'\n').count();
+    out.extend_from_slice(
+        format!("--- /dev/null\n+++ b/{rel_path}\n@@ -0,0 +1,{lines} @@\n").as_bytes(),
+    );
+    for line in new.split_inclusive(|&b| b == b'\n') {
+        out.push(b'+');
+        out.extend_from_slice(line);
+        if !line.ends_with(b"\n") {
+            out.extend_from_slice(b"\n\\ No newline at end of file\n");
+        }
+    }
+    out
+}
+
 /// Colours a unified diff for a terminal: headers bold, removals red, additions green.
 pub fn colorize(patch: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(patch.len() + patch.len() / 8);

@@ -53,6 +53,16 @@ pub enum RenameMode {
     Torch,
 }
 
+/// What `convert` produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Translate the sources to HIP.
+    #[default]
+    Translate,
+    /// Keep the sources building for CUDA and add HIP support through a generated header.
+    Header,
+}
+
 /// Everything `convert` needs to know.
 #[derive(Clone, Debug)]
 pub struct ConvertConfig {
@@ -70,6 +80,8 @@ pub struct ConvertConfig {
     pub translate: translate::Options,
     /// How output files are named.
     pub rename: RenameMode,
+    /// Full translation or single-source header mode.
+    pub mode: Mode,
     /// Options for build files (setup.py, CMake, Makefiles).
     pub build: crate::buildfiles::BuildOptions,
     /// Diagnostic IDs or names never reported.
@@ -89,6 +101,7 @@ impl ConvertConfig {
             excludes: Vec::new(),
             translate: translate::Options::default(),
             rename: RenameMode::None,
+            mode: Mode::Translate,
             build: crate::buildfiles::BuildOptions::default(),
             allow: Vec::new(),
             deny: Vec::new(),
@@ -198,6 +211,9 @@ pub struct FileOutcome {
     /// The path on disk.
     #[serde(skip)]
     pub source_path: PathBuf,
+    /// In header mode, what this file needs from the compatibility header.
+    #[serde(skip)]
+    pub needs: Option<crate::header_mode::Needs>,
 }
 
 /// Counts for the summary.
@@ -601,6 +617,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         diff: Vec::new(),
         output: None,
         source_path: f.path.clone(),
+        needs: None,
     };
     let src = match fs::read(&f.path) {
         Ok(s) => s,
@@ -649,6 +666,35 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
             ));
         } else {
             match translate::translate_source_at(&src, &shown, &f.rel, &cfg.translate) {
+                Ok(mut r) if cfg.mode == Mode::Header => {
+                    let (mut edits, needs) =
+                        crate::header_mode::single_source(&src, &f.rel, &r, &cfg.translate);
+                    match crate::edit::apply(&src, &mut edits) {
+                        Ok(out) => {
+                            r.output = out;
+                            r.edits = edits;
+                        }
+                        Err(e) => {
+                            outcome.diagnostics.push(file_diag(
+                                &IO_FAILED,
+                                &shown,
+                                format!("{shown}: {e}"),
+                            ));
+                            r.output = src.clone();
+                            r.edits.clear();
+                        }
+                    }
+                    outcome.needs = Some(needs);
+                    outcome.status = if r.output == src {
+                        FileStatus::Unchanged
+                    } else {
+                        FileStatus::Changed
+                    };
+                    outcome.edits = report_edits(&src, &r.edits);
+                    outcome.diagnostics.extend(r.diagnostics);
+                    outcome.parse_errors = r.parse_errors;
+                    output = Some(r.output);
+                }
                 Ok(r) => {
                     outcome.status = if r.output == src {
                         FileStatus::Unchanged
@@ -724,6 +770,45 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
     }
     if keep_output {
         outcome.output = Some(new.to_vec());
+    }
+    outcome
+}
+
+/// Writes the single-source compatibility header for everything the files need.
+fn write_compat_header(cfg: &ConvertConfig, root: &Path, files: &[FileOutcome]) -> FileOutcome {
+    use crate::header_mode::{compat_header, Needs, COMPAT_HEADER};
+    let mut needs = Needs::default();
+    for f in files {
+        if let Some(n) = &f.needs {
+            needs.merge(n);
+        }
+    }
+    let text = compat_header(&needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
+    let dest = match &cfg.output {
+        OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
+        OutputMode::InPlace { .. } => Some(root.join(COMPAT_HEADER)),
+        OutputMode::Nothing => None,
+    };
+    let mut outcome = FileOutcome {
+        path: COMPAT_HEADER.to_string(),
+        renamed_to: None,
+        status: FileStatus::Changed,
+        edits: Vec::new(),
+        diagnostics: Vec::new(),
+        parse_errors: Vec::new(),
+        renames: BTreeMap::new(),
+        diff: patch::new_file_diff(COMPAT_HEADER, &text),
+        output: None,
+        source_path: dest.clone().unwrap_or_else(|| root.join(COMPAT_HEADER)),
+        needs: None,
+    };
+    if let Some(dest) = dest {
+        if let Err(e) = write_atomic(&dest, &text) {
+            outcome.status = FileStatus::Failed;
+            outcome
+                .diagnostics
+                .push(io_diag(&dest.display().to_string(), "write", &e));
+        }
     }
     outcome
 }
@@ -857,7 +942,11 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
             diff: Vec::new(),
             output: None,
             source_path: PathBuf::from(&path),
+            needs: None,
         });
+    }
+    if cfg.mode == Mode::Header {
+        files.push(write_compat_header(cfg, &root, &files));
     }
     apply_allow_deny(cfg, &mut files);
     let mut summary = Summary {

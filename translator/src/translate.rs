@@ -120,6 +120,8 @@ pub struct FileResult {
     pub parse_errors: Vec<(usize, usize)>,
     /// Renames by API family.
     pub renames: BTreeMap<String, usize>,
+    /// Every identifier renamed (CUDA name -> emitted name), including those inside rewritten calls.
+    pub aliases: BTreeMap<String, String>,
 }
 
 macro_rules! diag_info {
@@ -238,6 +240,7 @@ struct Walk<'a> {
     edits: Vec<Edit>,
     diags: Vec<Diagnostic>,
     renames: BTreeMap<String, usize>,
+    aliases: BTreeMap<String, String>,
     /// Start bytes of identifiers already handled by a call-level rewrite.
     handled: HashSet<usize>,
     /// Simple object-like macros of this file: name -> value text.
@@ -361,6 +364,7 @@ impl<'a> Walk<'a> {
                 }
                 if new != name {
                     let family = m.family;
+                    self.aliases.insert(name.to_string(), new.to_string());
                     self.edits
                         .push(Edit::replace(start, end, new, family.as_str()));
                     self.count(family);
@@ -1151,6 +1155,7 @@ fn translate_tree_at(
         edits: Vec::new(),
         diags: Vec::new(),
         renames: BTreeMap::new(),
+        aliases: BTreeMap::new(),
         handled: HashSet::new(),
         defines: HashMap::new(),
         declared: HashSet::new(),
@@ -1201,6 +1206,7 @@ fn translate_tree_at(
         mut edits,
         mut diags,
         renames,
+        aliases,
         ..
     } = w;
     let output = edit::apply(src, &mut edits).map_err(|source| TranslateError::Overlap {
@@ -1214,6 +1220,7 @@ fn translate_tree_at(
         diagnostics: diags,
         parse_errors,
         renames,
+        aliases,
     })
 }
 

@@ -115,3 +115,108 @@ fn translated_programs_compile_for_gfx90a_and_gfx1030() {
         failures.join("\n")
     );
 }
+
+/// Compiles `path` with hipcc for both targets; returns the error text on failure.
+fn hipcc_compile(hipcc: &Path, path: &Path, obj: &Path) -> Result<(), String> {
+    let out = Command::new(hipcc)
+        .args(["--offload-arch=gfx90a", "--offload-arch=gfx1030", "-c"])
+        .arg(path)
+        .arg("-o")
+        .arg(obj)
+        .output()
+        .expect("hipcc runs");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// The CUDA 11.8 header tree built by `scripts/cuda-headers.sh`, or `None` (outside CI) when
+/// it is missing.
+fn cuda_path() -> Option<PathBuf> {
+    let p = std::env::var_os("HIPPORT_CUDA_PATH").map(PathBuf::from);
+    match p {
+        Some(p) if p.join("include/cuda_runtime.h").exists() => Some(p),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("HIPPORT_CUDA_PATH does not point at a CUDA header tree; .ci/run builds one with scripts/cuda-headers.sh")
+        }
+        _ => {
+            eprintln!("SKIPPED: set HIPPORT_CUDA_PATH to a CUDA header tree (scripts/cuda-headers.sh DIR) to run the CUDA side");
+            None
+        }
+    }
+}
+
+/// Single-source mode: the same output compiles with hipcc and still passes clang's CUDA check.
+#[test]
+fn header_mode_output_builds_for_hip_and_cuda() {
+    let Some(hipcc) = hipcc() else { return };
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("programs");
+    let mut cfg = ConvertConfig::new(
+        vec![repo.join("corpus/programs")],
+        OutputMode::Dir(out.clone()),
+    );
+    cfg.mode = project::Mode::Header;
+    cfg.translate = Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Options::default()
+    };
+    let report = project::convert(&cfg, false).unwrap();
+    assert!(out.join("hipport_compat.h").exists());
+    let mut compiled = 0;
+    let mut failures = Vec::new();
+    for f in &report.files {
+        let key = format!("programs/{}", f.path);
+        if !f.path.ends_with(".cu") || NOT_COMPILED.iter().any(|(k, _)| *k == key) {
+            continue;
+        }
+        let src = std::fs::read_to_string(out.join(&f.path)).unwrap();
+        assert!(
+            src.contains("#include \"hipport_compat.h\""),
+            "{key} does not include the compat header"
+        );
+        assert!(
+            !src.contains("hipMalloc"),
+            "{key}: header mode must not rename in the source"
+        );
+        if let Err(e) = hipcc_compile(
+            &hipcc,
+            &out.join(&f.path),
+            &tmp.path().join(format!("{compiled}.o")),
+        ) {
+            failures.push(format!("{key} (hipcc):\n{e}"));
+        }
+        compiled += 1;
+    }
+    assert!(compiled >= 4, "too few programs compiled: {compiled}");
+    if let Some(cuda) = cuda_path() {
+        for f in &report.files {
+            if !f.path.ends_with(".cu") {
+                continue;
+            }
+            let o = Command::new("clang-15")
+                .args([
+                    "-x",
+                    "cuda",
+                    "--cuda-gpu-arch=sm_70",
+                    "-fsyntax-only",
+                    "-Wno-unknown-cuda-version",
+                ])
+                .arg(format!("--cuda-path={}", cuda.display()))
+                .arg(out.join(&f.path))
+                .output()
+                .expect("clang-15 runs");
+            if !o.status.success() {
+                failures.push(format!(
+                    "programs/{} (clang CUDA):\n{}",
+                    f.path,
+                    String::from_utf8_lossy(&o.stderr)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
