@@ -1,0 +1,542 @@
+//! The hazard catalogue: one [`DiagInfo`] per rule, with its `hipport explain` page.
+//!
+//! IDs are stable: a rule that is retired keeps its number, and new rules take the next one.
+
+use crate::diag::{DiagInfo, Severity};
+
+/// H001: code that assumes a warp has 32 lanes.
+pub const WARP_SIZE_32: DiagInfo = DiagInfo {
+    id: "H001",
+    name: "warp-size-32",
+    severity: Severity::Error,
+    summary: "A hard-coded warp size of 32 in lane or warp arithmetic",
+    explain: "\
+CUDA warps have 32 lanes. AMD wavefronts have 64 lanes on GCN and CDNA GPUs (gfx9: MI50/MI60, \
+MI100, MI200 series, MI300 series) and 32 lanes on RDNA GPUs (gfx10, gfx11, gfx12: Radeon RX and \
+Radeon PRO cards), where HIP does not support wave64. Code that writes the warp size as the number \
+32 (or derives it: 31 as a lane mask, 0x1f, a shift by 5, a reduction loop that starts at offset 16, \
+a per-warp array of 32 entries, blockDim.x / 32 as the number of warps) compiles on AMD but computes \
+lane and warp indices for the wrong width on 64-lane GPUs: reductions silently cover half a \
+wavefront, warp IDs collide, and lanes 32-63 read the wrong data.
+
+hipport reports the literal when it appears in arithmetic with threadIdx, blockDim, or a variable \
+whose name says it holds a lane or warp index (lane, laneId, warp_id, wid is not enough), in \
+`#define WARP_SIZE 32` and similar constants (also inside macro bodies), in shuffle loops that \
+start at 16, and in shared arrays of 32 entries indexed by lane or warp. A 32 in unrelated \
+arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported.
+
+Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
+choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \
+documentation recommends). For a device-side constant, `#if defined(__GFX8__) || \
+defined(__GFX9__)` selects 64 and anything else 32. Lane masks derived from the warp size must be \
+64-bit (see H004).",
+};
+
+/// H002: `warpSize` used where a constant expression is required.
+pub const WARPSIZE_CONSTEXPR: DiagInfo = DiagInfo {
+    id: "H002",
+    name: "warpsize-compile-time",
+    severity: Severity::Error,
+    summary: "warpSize used as a compile-time constant",
+    explain: "\
+Before ROCm 7.0 HIP's `warpSize` was a compile-time constant, so ported code used it as a \
+template argument, an array bound, in static_assert, in a constexpr initializer or as a case label. \
+From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
+expression), and all of these fail to compile. `__AMDGCN_WAVEFRONT_SIZE` (and \
+`__AMDGCN_WAVEFRONT_SIZE__`) is deprecated by LLVM for the same reason.
+
+Fix: take the warp size as a template parameter chosen on the host from \
+`hipDeviceAttributeWarpSize`, or, for device-only constants, select 64 when `__GFX8__` or \
+`__GFX9__` is defined and 32 otherwise. Use `warpSize` only in run-time expressions.",
+};
+
+/// H003: a 32-bit mask given to a `_sync` warp builtin.
+pub const SYNC_MASK_32: DiagInfo = DiagInfo {
+    id: "H003",
+    name: "sync-mask-32bit",
+    severity: Severity::Error,
+    summary: "A 32-bit or partial lane mask passed to a *_sync warp builtin",
+    explain: "\
+HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync`, `__match_*_sync` and \
+`__syncwarp` (ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from \
+ROCm 6.4) take a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
+64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0` or an `unsigned` variable: all 32-bit, \
+so they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
+64-lane wavefront.
+
+With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport's translator \
+rewrites calls whose mask is the full 32-bit constant to the unsynchronized `__shfl_*`, `__ballot`, \
+`__any` and `__all`, so those are not reported here. A partial or computed mask cannot be dropped \
+that way and is reported as an error.
+
+Fix (HIP >= 6.2, applied by `--fix`): write the full mask as `~0ull` and declare mask variables \
+`uint64_t`. Partial masks need review: decide which of the 64 lanes must take part.",
+};
+
+/// H004: a lane mask kept in 32 bits.
+pub const LANE_MASK_TRUNCATED: DiagInfo = DiagInfo {
+    id: "H004",
+    name: "lane-mask-truncated",
+    severity: Severity::Error,
+    summary: "A ballot or lane mask stored or processed as a 32-bit value",
+    explain: "\
+HIP's `__ballot`, `__ballot_sync` and `__activemask` return a 64-bit mask (CUDA's return 32 bits). \
+Storing the result in `unsigned` or `uint32_t`, counting it with `__popc`, searching it with \
+`__ffs` or `__clz`, or building masks with `1u << lane` silently drops lanes 32-63 on 64-lane \
+GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32.
+
+Fix (applied by `--fix` where unambiguous): declare the variable `uint64_t`, use `__popcll`, \
+`__ffsll` and `__clzll` (note that `__clzll` counts from bit 63), and shift `1ull`.",
+};
+
+/// H005: code that relies on independent thread scheduling or partial-warp masks.
+pub const THREAD_SCHEDULING: DiagInfo = DiagInfo {
+    id: "H005",
+    name: "independent-thread-scheduling",
+    severity: Severity::Warning,
+    summary: "__activemask, a partial __syncwarp or coalesced groups: depends on warp scheduling",
+    explain: "\
+AMD GPUs do not have Volta-style independent thread scheduling: the lanes of a wavefront run in \
+lock step with an execution mask. Code that relies on divergent lanes making progress on their \
+own (spin locks taken per lane), on `__activemask()` naming exactly the converged lanes, on \
+`__syncwarp(mask)` with a partial mask, or on `coalesced_threads()` groups may compute a different \
+set of lanes or deadlock. `__activemask` and the `_sync` builtins also need HIP 6.2 or newer.
+
+Fix: review the code: make the full wavefront take part, or compute the participating lanes \
+explicitly with a 64-bit `__ballot`.",
+};
+
+/// H006: inline PTX.
+pub const INLINE_PTX: DiagInfo = DiagInfo {
+    id: "H006",
+    name: "inline-ptx",
+    severity: Severity::Error,
+    summary: "Inline PTX assembly, which AMD compilers cannot assemble",
+    explain: "\
+`asm(\"...\")` statements in CUDA device code contain PTX, NVIDIA's virtual ISA. HIP accepts only \
+AMD GCN/CDNA/RDNA assembly in inline asm, so every PTX statement must be rewritten by hand.
+
+Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()`, \
+`%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
+`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
+`membar`/`fence` -> `__threadfence*()`, `bar.sync` -> `__syncthreads()`, `prmt` -> \
+`__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, `cvt` to half -> \
+`__float2half*`. Tensor-core and async-copy PTX (`mma.sync`, `ldmatrix`, `cp.async`) needs a \
+redesign with rocWMMA or MFMA intrinsics.",
+};
+
+/// H007: profiler start/stop.
+pub const PROFILER_CONTROL: DiagInfo = DiagInfo {
+    id: "H007",
+    name: "profiler-control",
+    severity: Severity::Warning,
+    summary: "cudaProfilerStart/Stop: not supported by HIP at run time",
+    explain: "\
+`cudaProfilerStart` and `cudaProfilerStop` rename to `hipProfilerStart` and `hipProfilerStop`, \
+which are deprecated and return `hipErrorNotSupported` on ROCm. A plain call therefore does \
+nothing; a call wrapped in an error-checking macro (`CHECK(cudaProfilerStart())`) or whose result \
+is tested aborts the program at run time, which hipport reports as an error.
+
+Fix: use rocTX (`roctxProfilerPause`/`roctxProfilerResume` from rocprofiler-sdk, or \
+`roctracer_start`/`roctracer_stop`) to limit collection, or drop the calls and select the region \
+with the profiler's own options.",
+};
+
+/// H008: NVTX markers.
+pub const NVTX: DiagInfo = DiagInfo {
+    id: "H008",
+    name: "nvtx",
+    severity: Severity::Warning,
+    summary: "NVTX annotations: use rocTX on ROCm",
+    explain: "\
+NVTX (`nvToolsExt.h`, `nvtx3/`) is NVIDIA's annotation library; ROCm's equivalent is rocTX \
+(`roctracer/roctx.h`, library `roctx64`). The common calls map one to one: `nvtxRangePushA` -> \
+`roctxRangePushA`, `nvtxRangePop` -> `roctxRangePop`, `nvtxMarkA` -> `roctxMarkA`, \
+`nvtxRangeStartA` -> `roctxRangeStartA`, `nvtxRangeEnd` -> `roctxRangeStop`. Domains, event \
+attributes (`nvtxEventAttributes_t`, `nvtxRangePushEx`), resource naming and payloads have no \
+rocTX counterpart and need review.",
+};
+
+/// H009: `__launch_bounds__` with a second or third argument.
+pub const LAUNCH_BOUNDS: DiagInfo = DiagInfo {
+    id: "H009",
+    name: "launch-bounds",
+    severity: Severity::Warning,
+    summary: "__launch_bounds__ minimum-blocks argument means something else on AMD",
+    explain: "\
+In CUDA the second argument of `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)` is the minimum number \
+of resident blocks per multiprocessor. HIP passes it verbatim to `amdgpu_waves_per_eu`, the \
+minimum number of waves per execution unit, which constrains register allocation differently. \
+The HIP documentation says to use MIN_WARPS_PER_EU = MIN_BLOCKS * MAX_THREADS / 32; that formula \
+is disputed (ROCm/hip#3167, #2521), so hipport reports the value it gives and leaves the choice to \
+you. The three-argument CUDA 12 form (with maxBlocksPerCluster) is not accepted by HIP at all \
+(error).",
+};
+
+/// H010: CUDA version macros in preprocessor conditions.
+pub const VERSION_MACRO: DiagInfo = DiagInfo {
+    id: "H010",
+    name: "cuda-version-condition",
+    severity: Severity::Warning,
+    summary: "A CUDA version macro in #if: undefined under hipcc",
+    explain: "\
+`CUDA_VERSION`, `CUDART_VERSION`, `__CUDACC_VER_MAJOR__` and friends are not defined when hipcc \
+compiles, so in `#if` they read as 0 and `#ifdef` is false. Version guards therefore silently \
+select the oldest-CUDA branch (or the non-CUDA branch), and renaming them to a HIP or PyTorch \
+version macro is worse, because those count in a different number space (HIP_VERSION is e.g. \
+60443483, TORCH_HIP_VERSION 604). hipport evaluates the condition with these macros undefined \
+and says which branch HIP takes.
+
+Fix: guard on `__HIP_PLATFORM_AMD__` / `HIP_VERSION` explicitly where the HIP path needs its own \
+code, and check that the branch HIP takes compiles and is correct.",
+};
+
+/// H011: `__CUDA_ARCH__` in preprocessor conditions.
+pub const CUDA_ARCH: DiagInfo = DiagInfo {
+    id: "H011",
+    name: "cuda-arch-condition",
+    severity: Severity::Warning,
+    summary: "__CUDA_ARCH__ in #if: undefined on AMD, the fallback path is taken",
+    explain: "\
+`__CUDA_ARCH__` is defined only when nvcc compiles device code. On AMD it is undefined in device \
+code too, so `#ifdef __CUDA_ARCH__` device/host splits take the host branch everywhere, and \
+feature gates such as `#if __CUDA_ARCH__ >= 700` take the fallback path.
+
+Fix: use `__HIP_DEVICE_COMPILE__` to tell device from host compilation, and `__gfx*__` / \
+`__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features.",
+};
+
+/// H012: dynamic parallelism.
+pub const DYNAMIC_PARALLELISM: DiagInfo = DiagInfo {
+    id: "H012",
+    name: "dynamic-parallelism",
+    severity: Severity::Error,
+    summary: "A kernel launch or device synchronization from device code",
+    explain: "\
+HIP does not support dynamic parallelism: kernels cannot launch kernels (`<<<...>>>` or \
+`cudaLaunchDevice` in `__global__`/`__device__` code) and `cudaDeviceSynchronize()` cannot be \
+called from device code.
+
+Fix: move the child launch to the host (launch the parent and the child in sequence, or use a \
+persistent kernel with a work queue), or flatten the recursion.",
+};
+
+/// H013: texture and surface references.
+pub const TEXTURE_REFERENCE: DiagInfo = DiagInfo {
+    id: "H013",
+    name: "texture-reference",
+    severity: Severity::Error,
+    summary: "Texture or surface references (texture<>, surface<>, cudaBindTexture)",
+    explain: "\
+Texture and surface references (`texture<T, dim, mode>` globals bound with `cudaBindTexture*`, \
+read with `tex1Dfetch(ref, i)`; `surface<>`) were removed in CUDA 12, and HIP's `hipTexRef*` API is \
+deprecated; texture support also depends on `hipDeviceAttributeImageSupport` (absent when \
+`__HIP_NO_IMAGE_SUPPORT` is set).
+
+Fix: use texture objects (`cudaTextureObject_t` / `hipTextureObject_t`), or, when the texture was \
+used only for cached read-only loads, plain loads through a `const __restrict__` pointer or \
+`__ldg`.",
+};
+
+/// H014: warp matrix (tensor core) API.
+pub const WARP_MATRIX: DiagInfo = DiagInfo {
+    id: "H014",
+    name: "warp-matrix",
+    severity: Severity::Error,
+    summary: "nvcuda::wmma / mma.h tensor-core code has no HIP equivalent",
+    explain: "\
+HIP does not support CUDA's warp matrix types and functions (`nvcuda::wmma::fragment`, \
+`load_matrix_sync`, `mma_sync`, `<mma.h>`). The AMD counterparts are rocWMMA (a similar but not \
+identical API, with different fragment shapes per architecture and wave size) and the MFMA/WMMA \
+compiler intrinsics; both need the kernel's tiling to be redesigned.",
+};
+
+/// H015: asynchronous copies and pipelines.
+pub const ASYNC_COPY: DiagInfo = DiagInfo {
+    id: "H015",
+    name: "async-copy",
+    severity: Severity::Error,
+    summary: "cp.async / cuda::pipeline / memcpy_async have no HIP equivalent",
+    explain: "\
+Ampere's asynchronous global-to-shared copies (`cp.async` PTX, `cuda::pipeline`, \
+`cuda::memcpy_async`, `__pipeline_memcpy_async`, `cooperative_groups::memcpy_async`) have no HIP \
+API. Replace them with ordinary loads into shared memory followed by `__syncthreads()`, or with \
+an explicit double-buffering scheme.",
+};
+
+/// H016: cooperative-groups tiles wider than the warp.
+pub const TILE_WIDTH: DiagInfo = DiagInfo {
+    id: "H016",
+    name: "cg-tile-too-wide",
+    severity: Severity::Warning,
+    summary: "A cooperative-groups tile wider than an RDNA (32-lane) or CDNA (64-lane) wavefront",
+    explain: "\
+`tiled_partition<N>` and `thread_block_tile<N>` require N to be a power of two no larger than the \
+wavefront: 64 on CDNA (MI100, MI200, MI300), 32 on RDNA. A 64-wide tile works only on CDNA \
+(warning); wider tiles work nowhere (error).",
+};
+
+/// H017: grid synchronization without a cooperative launch.
+pub const GRID_SYNC: DiagInfo = DiagInfo {
+    id: "H017",
+    name: "grid-sync-without-cooperative-launch",
+    severity: Severity::Error,
+    summary: "this_grid().sync() in a file with no cooperative launch",
+    explain: "\
+A grid-wide barrier (`cooperative_groups::this_grid().sync()`) is valid only in a kernel launched \
+with `hipLaunchCooperativeKernel` (CUDA: `cudaLaunchCooperativeKernel`) on a device whose \
+`hipDeviceAttributeCooperativeLaunch` is set, with no more blocks than can be resident at once. \
+hipport found the grid group but no cooperative launch in the same file; if the kernel is \
+launched with `<<<...>>>` the barrier deadlocks or fails.",
+};
+
+/// H018: multi-grid groups.
+pub const MULTI_GRID: DiagInfo = DiagInfo {
+    id: "H018",
+    name: "multi-grid-group",
+    severity: Severity::Warning,
+    summary: "this_multi_grid(): multi-device cooperative groups are deprecated in ROCm",
+    explain: "\
+Multi-grid cooperative groups (`this_multi_grid()`, `cudaLaunchCooperativeKernelMultiDevice`) \
+have been deprecated since ROCm 5.0. Synchronize the devices from the host instead.",
+};
+
+/// H019: managed memory.
+pub const MANAGED_MEMORY: DiagInfo = DiagInfo {
+    id: "H019",
+    name: "managed-memory",
+    severity: Severity::Warning,
+    summary: "Managed memory: page migration needs XNACK on AMD",
+    explain: "\
+`cudaMallocManaged`, `__managed__`, `cudaMemAdvise` and `cudaMemPrefetchAsync` port to HIP, but \
+managed memory migrates pages only when XNACK is enabled (`HSA_XNACK=1`), which is possible on \
+MI200 (gfx90a) and MI300 (gfx942) but not on MI50/MI100 (gfx906, gfx908). Without XNACK managed \
+allocations stay in host memory and kernels read them over the interconnect, many times slower.
+
+Fix: run with `HSA_XNACK=1` on GPUs that support it and build for the `:xnack+` target, or use \
+explicit device allocations and copies.",
+};
+
+/// H020: `__threadfence_system`.
+pub const THREADFENCE_SYSTEM: DiagInfo = DiagInfo {
+    id: "H020",
+    name: "threadfence-system",
+    severity: Severity::Warning,
+    summary: "__threadfence_system and host-visible polling need fine-grained memory",
+    explain: "\
+HIP-Clang's `__threadfence_system` does not make device writes visible to the host for ordinary \
+(coarse-grained) allocations. Device-to-host flag polling works only on fine-grained memory \
+(`hipHostMalloc` with `hipHostMallocCoherent`, or `hipExtMallocWithFlags` with \
+`hipDeviceMallocFinegrained`), or with `HSA_DISABLE_CACHE=1`.",
+};
+
+/// H021: `clock()`/`clock64()` in device code.
+pub const DEVICE_CLOCK: DiagInfo = DiagInfo {
+    id: "H021",
+    name: "device-clock",
+    severity: Severity::Warning,
+    summary: "clock()/clock64() in device code count at a varying rate on AMD",
+    explain: "\
+On AMD `clock()` and `clock64()` read a shader-clock counter whose frequency varies with power \
+management, and they do not work properly on RDNA3 (gfx11). Converting cycles to time with \
+`clockRate` gives wrong results.
+
+Fix: measure time with `wall_clock64()` and divide by `hipDeviceAttributeWallClockRate` (kHz).",
+};
+
+/// H022: floating-point atomics.
+pub const FLOAT_ATOMIC: DiagInfo = DiagInfo {
+    id: "H022",
+    name: "float-atomic",
+    severity: Severity::Note,
+    summary: "Floating-point atomics: CAS loops by default on AMD",
+    explain: "\
+HIP compiles `atomicAdd` (and min/max) on `float`/`double` to safe compare-and-swap loops unless \
+`-munsafe-fp-atomics` is given or `unsafeAtomicAdd` is called; the hardware instructions are \
+faster but give wrong answers on fine-grained (host-coherent) memory. RDNA1 and CDNA1 (MI100, for \
+double) lack some hardware float atomics. Results are order-dependent, so tests need a tolerance.",
+};
+
+/// H023: shared memory above 64 KiB.
+pub const SHARED_MEMORY_SIZE: DiagInfo = DiagInfo {
+    id: "H023",
+    name: "shared-memory-over-64k",
+    severity: Severity::Error,
+    summary: "More than 64 KiB of shared memory (LDS) per block",
+    explain: "\
+AMD GPUs give a workgroup at most 64 KiB of LDS (shared memory) on MI100, MI200 and MI300 \
+(gfx908, gfx90a, gfx942); gfx950 (MI350/MI355) has 160 KiB. CUDA code written for Ampere or \
+Hopper requests up to 227 KiB with `cudaFuncSetAttribute(..., \
+cudaFuncAttributeMaxDynamicSharedMemorySize, N)` or declares large static `__shared__` arrays; on \
+AMD the kernel fails to compile or to launch.
+
+Fix: shrink the tiles for AMD, and take the limit from `hipDeviceAttributeMaxSharedMemoryPerBlock` \
+at run time.",
+};
+
+/// H024: FP8 types whose encoding changes.
+pub const FP8_ENCODING: DiagInfo = DiagInfo {
+    id: "H024",
+    name: "fp8-encoding",
+    severity: Severity::Error,
+    summary: "FP8 types: the HIP counterparts on gfx94x use a different (FNUZ) encoding",
+    explain: "\
+`__nv_fp8_e4m3` and `__nv_fp8_e5m2` are the OCP FP8 formats. Renaming tools map them to \
+`__hip_fp8_e4m3_fnuz` / `__hip_fp8_e5m2_fnuz`, a different encoding (no infinities, one NaN, \
+exponent bias shifted by one), and MI300 (gfx940-942) supports only FNUZ while gfx12 supports only \
+OCP. Bit patterns stored or exchanged with other software change meaning, and scale factors \
+calibrated for OCP ranges are off by a factor of two.
+
+Fix: decide per target which format to use (`__hip_fp8_e4m3` OCP where supported), convert at the \
+boundaries, and add numeric tests for FP8 round trips.",
+};
+
+/// H025: user definitions that clash with HIP built-ins.
+pub const BUILTIN_CLASH: DiagInfo = DiagInfo {
+    id: "H025",
+    name: "builtin-clash",
+    severity: Severity::Error,
+    summary: "A user function that HIP already defines (redefinition error)",
+    explain: "\
+CUDA code often carries its own floating-point atomics (`atomicMin(float*, float)`, \
+`atomicMax(float*, float)`, `atomicAdd(double*, double)` for old architectures) built from \
+`atomicCAS`. HIP defines these overloads itself, so the user definition fails with \"redefinition \
+of 'atomicMin'\".
+
+Fix: delete the helper, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`.",
+};
+
+/// H026: the `register` keyword.
+pub const REGISTER_KEYWORD: DiagInfo = DiagInfo {
+    id: "H026",
+    name: "register-keyword",
+    severity: Severity::Warning,
+    summary: "The register storage class was removed in C++17",
+    explain: "\
+nvcc accepts `register` silently. hipcc is clang: it warns (-Wdeprecated-register) in C++14 and \
+rejects the keyword with `-std=c++17` or later, which ROCm libraries and PyTorch extensions use. \
+Delete the keyword; it has had no effect on code generation for decades.",
+};
+
+/// H027: raw integer comparisons of memory-type enums.
+pub const MEMORY_TYPE_ENUM: DiagInfo = DiagInfo {
+    id: "H027",
+    name: "memory-type-number",
+    severity: Severity::Error,
+    summary: "A memory type compared with a raw number: the enum values differ in HIP",
+    explain: "\
+`cudaMemoryType` numbers its values Unregistered=0, Host=1, Device=2, Managed=3; `hipMemoryType` \
+has Host=0, Device=1, Array=2, Unified=3, Managed=4. Code that compares \
+`cudaPointerAttributes::type` (or `memoryType`) with an integer instead of the enumerator tests \
+for a different kind of memory after renaming.
+
+Fix: compare with the named enumerators (`cudaMemoryTypeDevice` renames to \
+`hipMemoryTypeDevice`).",
+};
+
+/// H028: `__ldg` and cache-hint loads and stores.
+pub const CACHE_HINTS: DiagInfo = DiagInfo {
+    id: "H028",
+    name: "cache-hint",
+    severity: Severity::Note,
+    summary: "__ldg and cache-hint loads/stores: no-ops or missing on AMD",
+    explain: "\
+AMD compilers load all data through L1 and L2, so `__ldg` is accepted but is a plain load. The \
+cache-operator intrinsics `__ldcg`, `__ldca`, `__ldcs`, `__ldlu`, `__ldcv`, `__stcg`, `__stcs`, \
+`__stwb` and `__stwt` have no HIP mapping in many ROCm releases (warning): replace them with plain \
+loads and stores, or with `__builtin_nontemporal_load`/`__builtin_nontemporal_store` for \
+streaming data.",
+};
+
+/// H029: bfloat16 type and conversion differences.
+pub const BFLOAT16: DiagInfo = DiagInfo {
+    id: "H029",
+    name: "bfloat16-type",
+    severity: Severity::Warning,
+    summary: "nv_bfloat16 maps to a different HIP type than __nv_bfloat16",
+    explain: "\
+`__nv_bfloat16` corresponds to HIP's `__hip_bfloat16`, but the typedef `nv_bfloat16` has been \
+mapped to the legacy `hip_bfloat16` struct, an unrelated type with no conversions to or from \
+`__hip_bfloat16`. Code that uses both spellings compiles on CUDA and fails after renaming \
+(error). Some conversion intrinsics (`__float2bfloat16_rd`/`_ru`/`_rz`, `__double2half`) are \
+missing in several ROCm releases (ROCm/hip#3425).
+
+Fix: spell the type `__nv_bfloat16` everywhere, and check each conversion intrinsic against the \
+target ROCm release.",
+};
+
+/// H030: `torch.cuda.profiler` in Python.
+pub const TORCH_PROFILER: DiagInfo = DiagInfo {
+    id: "H030",
+    name: "torch-cuda-profiler",
+    severity: Severity::Error,
+    summary: "torch.cuda.profiler start/stop raise at run time on ROCm",
+    explain: "\
+`torch.cuda.profiler.start()`, `stop()` and `profile()` call cudaProfilerStart/Stop through \
+PyTorch's CUDA runtime binding; on ROCm builds these are hipProfilerStart/Stop, which return \
+hipErrorNotSupported, and PyTorch raises a RuntimeError. Guard them with `if torch.version.hip is \
+None`, or use `torch.profiler` or rocprof's own range selection.",
+};
+
+/// H031: `torch.cuda.nvtx` in Python.
+pub const TORCH_NVTX: DiagInfo = DiagInfo {
+    id: "H031",
+    name: "torch-cuda-nvtx",
+    severity: Severity::Note,
+    summary: "torch.cuda.nvtx ranges become rocTX ranges on ROCm",
+    explain: "\
+On ROCm builds `torch.cuda.nvtx.range_push`/`range_pop`/`mark`/`range` emit rocTX markers. They \
+appear in rocprof / rocprofv3 traces collected with marker (roctx) tracing enabled, not in Nsight; \
+scripts that drive nsys must be changed to drive rocprof.",
+};
+
+/// H032: `torch.version.cuda` in Python.
+pub const TORCH_VERSION_CUDA: DiagInfo = DiagInfo {
+    id: "H032",
+    name: "torch-version-cuda",
+    severity: Severity::Warning,
+    summary: "torch.version.cuda is None on ROCm builds",
+    explain: "\
+On ROCm builds of PyTorch `torch.version.cuda` is None and `torch.version.hip` holds the HIP \
+version. Code that tests `torch.version.cuda` to decide whether a GPU build is present takes the \
+CPU path on ROCm, and code that parses it (`float(torch.version.cuda)`, \
+`torch.version.cuda.split('.')`) raises.
+
+Fix: test `torch.cuda.is_available()` for a GPU, and `torch.version.hip` to tell ROCm from CUDA.",
+};
+
+/// Every hazard rule, in ID order.
+pub const DIAGS: &[DiagInfo] = &[
+    WARP_SIZE_32,
+    WARPSIZE_CONSTEXPR,
+    SYNC_MASK_32,
+    LANE_MASK_TRUNCATED,
+    THREAD_SCHEDULING,
+    INLINE_PTX,
+    PROFILER_CONTROL,
+    NVTX,
+    LAUNCH_BOUNDS,
+    VERSION_MACRO,
+    CUDA_ARCH,
+    DYNAMIC_PARALLELISM,
+    TEXTURE_REFERENCE,
+    WARP_MATRIX,
+    ASYNC_COPY,
+    TILE_WIDTH,
+    GRID_SYNC,
+    MULTI_GRID,
+    MANAGED_MEMORY,
+    THREADFENCE_SYSTEM,
+    DEVICE_CLOCK,
+    FLOAT_ATOMIC,
+    SHARED_MEMORY_SIZE,
+    FP8_ENCODING,
+    BUILTIN_CLASH,
+    REGISTER_KEYWORD,
+    MEMORY_TYPE_ENUM,
+    CACHE_HINTS,
+    BFLOAT16,
+    TORCH_PROFILER,
+    TORCH_NVTX,
+    TORCH_VERSION_CUDA,
+];

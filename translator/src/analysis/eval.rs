@@ -1,0 +1,343 @@
+//! Constant evaluation: integer expressions (array sizes, launch bounds, macro values), lane-mask
+//! constants, and preprocessor conditions as hipcc sees them.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{Decl, Macros};
+
+/// Macros that nvcc defines and hipcc does not: they read as 0 in `#if`.
+pub(super) const CUDA_ONLY_MACROS: &[&str] = &[
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+    "__CUDACC_VER_BUILD__",
+    "__CUDA_API_VER_MAJOR__",
+    "__CUDA_API_VER_MINOR__",
+    "__CUDA_ARCH__",
+    "__CUDA_ARCH_LIST__",
+    "__NVCC__",
+    "__CUDACC__",
+    "__CUDACC_RTC__",
+    "__NVCOMPILER",
+];
+
+/// Evaluates integer constant expressions.
+pub(super) struct Eval<'s, 'm, 'd, 't> {
+    pub src: &'s [u8],
+    pub macros: &'m Macros,
+    pub decls: Option<&'d HashMap<String, Vec<Decl<'t>>>>,
+}
+
+impl Eval<'_, '_, '_, '_> {
+    /// The value of `n`, if it is an integer constant expression hipport can evaluate.
+    pub fn int(&self, n: Node) -> Option<i64> {
+        self.int_at(n, 0)
+    }
+
+    fn text(&self, n: Node) -> &str {
+        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
+    }
+
+    fn int_at(&self, n: Node, depth: usize) -> Option<i64> {
+        if depth > 24 {
+            return None;
+        }
+        let d = depth + 1;
+        match n.kind() {
+            "number_literal" => parse_int(self.text(n)).map(|(v, _)| v as i64),
+            "char_literal" => None,
+            "parenthesized_expression" | "preproc_parenthesized_expression" => {
+                self.int_at(n.named_child(0)?, d)
+            }
+            "unary_expression" | "preproc_unary_expression" => {
+                let op = n.child_by_field_name("operator")?;
+                let v = self.int_at(n.child_by_field_name("argument")?, d)?;
+                match self.text(op) {
+                    "-" => v.checked_neg(),
+                    "+" => Some(v),
+                    "~" => Some(!v),
+                    "!" => Some((v == 0) as i64),
+                    _ => None,
+                }
+            }
+            "binary_expression" | "preproc_binary_expression" => {
+                let op = self.text(n.child_by_field_name("operator")?);
+                let a = self.int_at(n.child_by_field_name("left")?, d)?;
+                let b = self.int_at(n.child_by_field_name("right")?, d)?;
+                binop(op, a, b)
+            }
+            "conditional_expression" => {
+                let c = self.int_at(n.child_by_field_name("condition")?, d)?;
+                let branch = if c != 0 { "consequence" } else { "alternative" };
+                self.int_at(n.child_by_field_name(branch)?, d)
+            }
+            "cast_expression" => self.int_at(n.child_by_field_name("value")?, d),
+            "sizeof_expression" => {
+                let ty = n.child_by_field_name("type")?;
+                type_size(&super::norm_ws(self.text(ty)))
+            }
+            "identifier" => {
+                let name = self.text(n);
+                if let Some(v) = self.macros.value(name) {
+                    return Some(v);
+                }
+                let decls = self.decls?.get(name)?;
+                // A file-wide or local constant with a literal initializer, declared once.
+                if decls.len() != 1 || !decls[0].constant || decls[0].pointer {
+                    return None;
+                }
+                self.int_at(decls[0].init?, d)
+            }
+            "qualified_identifier" => None,
+            _ => None,
+        }
+    }
+}
+
+fn binop(op: &str, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        "+" => a.checked_add(b)?,
+        "-" => a.checked_sub(b)?,
+        "*" => a.checked_mul(b)?,
+        "/" => a.checked_div(b)?,
+        "%" => a.checked_rem(b)?,
+        "<<" => a.checked_shl(u32::try_from(b).ok()?)?,
+        ">>" => a.checked_shr(u32::try_from(b).ok()?)?,
+        "&" => a & b,
+        "|" => a | b,
+        "^" => a ^ b,
+        "&&" => ((a != 0) && (b != 0)) as i64,
+        "||" => ((a != 0) || (b != 0)) as i64,
+        "==" => (a == b) as i64,
+        "!=" => (a != b) as i64,
+        "<" => (a < b) as i64,
+        "<=" => (a <= b) as i64,
+        ">" => (a > b) as i64,
+        ">=" => (a >= b) as i64,
+        _ => return None,
+    })
+}
+
+/// Size in bytes of a scalar or vector type by name, for shared-memory sizes.
+pub(super) fn type_size(ty: &str) -> Option<i64> {
+    let ty = ty
+        .trim_start_matches("const ")
+        .trim_start_matches("volatile ")
+        .trim();
+    Some(match ty {
+        "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" | "bool"
+        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" => 1,
+        "short" | "unsigned short" | "int16_t" | "uint16_t" | "half" | "__half"
+        | "__nv_bfloat16" | "nv_bfloat16" | "char2" | "uchar2" => 2,
+        "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" | "float" | "__half2"
+        | "half2" | "__nv_bfloat162" | "char4" | "uchar4" | "short2" => 4,
+        "long" | "unsigned long" | "long long" | "unsigned long long" | "int64_t" | "uint64_t"
+        | "size_t" | "double" | "float2" | "int2" | "uint2" => 8,
+        "float3" | "int3" | "uint3" => 12,
+        "float4" | "int4" | "uint4" | "double2" | "longlong2" => 16,
+        "double4" => 32,
+        _ => return None,
+    })
+}
+
+/// Parses an integer literal (decimal, hex, octal, binary, with `'` separators and suffixes).
+/// Returns the value and whether its type is 64-bit (an `l`/`ll` suffix or a value above 32 bits).
+pub(super) fn parse_int(text: &str) -> Option<(u64, bool)> {
+    let t: String = text.chars().filter(|&c| c != '\'').collect();
+    // tree-sitter-cuda folds a leading sign into the literal.
+    if let Some(rest) = t.strip_prefix('-') {
+        let (v, wide) = parse_int(rest.trim_start())?;
+        return Some((v.wrapping_neg(), wide));
+    }
+    let t = t.strip_prefix('+').unwrap_or(&t).to_string();
+    let lower = t.to_ascii_lowercase();
+    let body = lower.trim_end_matches(['u', 'l', 'z']);
+    let suffix = &lower[body.len()..];
+    let (digits, radix) = if let Some(h) = body.strip_prefix("0x") {
+        (h, 16)
+    } else if let Some(b) = body.strip_prefix("0b") {
+        (b, 2)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (&body[1..], 8)
+    } else {
+        (body, 10)
+    };
+    if digits.is_empty() || digits.contains(['.', 'e', 'p']) && radix != 16 {
+        return None;
+    }
+    if radix == 16 && digits.contains(['.', 'p']) {
+        return None;
+    }
+    let v = u64::from_str_radix(digits, radix).ok()?;
+    let wide = suffix.contains('l') || suffix.contains('z') || v > u64::from(u32::MAX);
+    Some((v, wide))
+}
+
+/// A lane-mask constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Mask {
+    /// The mask bits.
+    pub value: u64,
+    /// The expression has a 64-bit type.
+    pub wide: bool,
+}
+
+impl Mask {
+    /// Names every lane of a 32-lane warp and nothing more (the CUDA full mask).
+    pub fn is_full_32(&self) -> bool {
+        self.value & 0xffff_ffff == 0xffff_ffff && (!self.wide || self.value >> 32 == 0)
+    }
+
+    /// Names every lane of a 64-lane wavefront.
+    pub fn is_full_64(&self) -> bool {
+        self.wide && self.value == u64::MAX
+    }
+}
+
+/// The mask a constant expression denotes: literals, `~0`, `-1`, casts, parentheses.
+pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
+    let text = std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
+    match n.kind() {
+        "number_literal" => parse_int(text).map(|(value, wide)| Mask {
+            value: if wide { value } else { value & 0xffff_ffff },
+            wide,
+        }),
+        "parenthesized_expression" => mask_value(n.named_child(0)?, src),
+        "unary_expression" => {
+            let op = n.child_by_field_name("operator")?;
+            let inner = mask_value(n.child_by_field_name("argument")?, src)?;
+            let op = std::str::from_utf8(&src[op.byte_range()]).ok()?;
+            let bits = |v: u64| if inner.wide { v } else { v & 0xffff_ffff };
+            match op {
+                "~" => Some(Mask {
+                    value: bits(!inner.value),
+                    wide: inner.wide,
+                }),
+                "-" => Some(Mask {
+                    value: bits(inner.value.wrapping_neg()),
+                    wide: inner.wide,
+                }),
+                _ => None,
+            }
+        }
+        "cast_expression" => {
+            let ty = n.child_by_field_name("type")?;
+            let ty = super::norm_ws(std::str::from_utf8(&src[ty.byte_range()]).ok()?);
+            let inner = mask_value(n.child_by_field_name("value")?, src)?;
+            let wide = matches!(
+                ty.as_str(),
+                "uint64_t"
+                    | "int64_t"
+                    | "unsigned long long"
+                    | "long long"
+                    | "unsigned long"
+                    | "long"
+                    | "size_t"
+                    | "unsigned long long int"
+            );
+            // Sign-extend a 32-bit -1 when widened.
+            let value = if wide && !inner.wide && inner.value == 0xffff_ffff && text.contains('-') {
+                u64::MAX
+            } else if wide {
+                inner.value
+            } else {
+                inner.value & 0xffff_ffff
+            };
+            Some(Mask { value, wide })
+        }
+        _ => None,
+    }
+}
+
+/// Whether an expression is the 32-bit full mask (`0xffffffff`, `~0`, `-1`, `0xFFFFFFFFu`).
+pub(super) fn is_full_mask_32(n: Node, src: &[u8]) -> bool {
+    mask_value(n, src).is_some_and(|m| m.is_full_32())
+}
+
+/// A preprocessor condition's value under hipcc: `Some(true/false)` where it is decided by the
+/// file's own macros and the CUDA-only macros (undefined), `None` where it depends on others.
+pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -> Option<i64> {
+    if depth > 32 {
+        return None;
+    }
+    let text = |n: Node| std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
+    let d = depth + 1;
+    match n.kind() {
+        "number_literal" => parse_int(text(n)).map(|(v, _)| v as i64),
+        "identifier" => {
+            let name = text(n);
+            if CUDA_ONLY_MACROS.contains(&name) && macros.get(name).is_none() {
+                Some(0)
+            } else {
+                macros.value(name)
+            }
+        }
+        "preproc_defined" => {
+            let id = n.named_child(0)?;
+            let name = text(id);
+            if macros.get(name).is_some() {
+                None // defined in this file, but perhaps conditionally
+            } else if CUDA_ONLY_MACROS.contains(&name) {
+                Some(0)
+            } else {
+                None
+            }
+        }
+        "parenthesized_expression" | "preproc_parenthesized_expression" => {
+            pp_condition(n.named_child(0)?, src, macros, d)
+        }
+        "unary_expression" | "preproc_unary_expression" => {
+            let op = text(n.child_by_field_name("operator")?);
+            let v = pp_condition(n.child_by_field_name("argument")?, src, macros, d)?;
+            match op {
+                "!" => Some((v == 0) as i64),
+                "-" => v.checked_neg(),
+                "~" => Some(!v),
+                "+" => Some(v),
+                _ => None,
+            }
+        }
+        "binary_expression" | "preproc_binary_expression" => {
+            let op = text(n.child_by_field_name("operator")?);
+            let a = pp_condition(n.child_by_field_name("left")?, src, macros, d);
+            let b = pp_condition(n.child_by_field_name("right")?, src, macros, d);
+            // Short circuits decide with one side unknown.
+            match (op, a, b) {
+                ("&&", Some(0), _) | ("&&", _, Some(0)) => Some(0),
+                ("||", Some(x), _) | ("||", _, Some(x)) if x != 0 => Some(1),
+                (_, Some(a), Some(b)) => binop(op, a, b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_literals() {
+        assert_eq!(parse_int("32"), Some((32, false)));
+        assert_eq!(parse_int("0x1F"), Some((31, false)));
+        assert_eq!(parse_int("0xffffffffu"), Some((0xffff_ffff, false)));
+        assert_eq!(parse_int("0xFFFFFFFFull"), Some((0xffff_ffff, true)));
+        assert_eq!(parse_int("0x100000000"), Some((1 << 32, true)));
+        assert_eq!(parse_int("010"), Some((8, false)));
+        assert_eq!(parse_int("1'000"), Some((1000, false)));
+        assert_eq!(parse_int("32.0f"), None);
+        assert_eq!(parse_int("1e3"), None);
+        assert_eq!(parse_int("-1"), Some((u64::MAX, false)));
+    }
+
+    #[test]
+    fn type_sizes() {
+        assert_eq!(type_size("float"), Some(4));
+        assert_eq!(type_size("const double"), Some(8));
+        assert_eq!(type_size("MyStruct"), None);
+    }
+}

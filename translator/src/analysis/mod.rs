@@ -1,0 +1,676 @@
+//! Hazard analysis: porting problems that renaming cannot fix, found on the ORIGINAL CUDA tree.
+//!
+//! Sits above [`crate::parse`] and [`crate::diag`]: it reads a tree-sitter-cuda tree, never
+//! rewrites it, and returns [`Diagnostic`]s (with optional autofix [`crate::edit::Edit`]s on the
+//! original bytes). Each rule has a stable `H###` ID described in [`DIAGS`]; `hipport explain`
+//! shows its page. Macro bodies are opaque text to tree-sitter, so each `#define` body is parsed
+//! again on its own and checked by the same rules, with positions mapped back. Python files get
+//! a small textual pass ([`analyze_python`]).
+
+mod catalog;
+mod eval;
+mod python;
+mod rules;
+mod suppress;
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::time::Duration;
+
+use hipport_rules::Version;
+use tree_sitter::{Node, Tree};
+
+use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
+use crate::edit::Edit;
+
+pub use catalog::DIAGS;
+pub use python::analyze_python;
+pub use suppress::apply_suppressions;
+
+/// What the analysis targets and whether it computes autofixes.
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    /// The HIP release the port targets; decides, e.g., whether `_sync` warp builtins exist.
+    pub hip_version: Version,
+    /// Attach autofix edits to diagnostics (left empty otherwise).
+    pub fix: bool,
+}
+
+impl Default for AnalysisOptions {
+    /// HIP 6.4 (the first release with the `_sync` builtins on by default), no fixes.
+    fn default() -> Self {
+        AnalysisOptions {
+            hip_version: Version::new(6, 4, 0),
+            fix: false,
+        }
+    }
+}
+
+impl AnalysisOptions {
+    /// Whether the target HIP has the 64-bit-mask `_sync` warp builtins (6.2 and newer).
+    pub fn has_sync_builtins(&self) -> bool {
+        self.hip_version >= Version::new(6, 2, 0)
+    }
+}
+
+/// Analyzes one C, C++ or CUDA file; `tree` must be the tree-sitter-cuda parse of `src`.
+///
+/// Diagnostics come back sorted by position, one per (rule, position).
+pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> Vec<Diagnostic> {
+    let index = LineIndex::new(src);
+    let mut out = Vec::new();
+    let macros = {
+        let mut a = Analyzer::new(src, file, opts, &index, None, &mut out);
+        a.collect(tree.root_node());
+        a.check(tree.root_node());
+        a.finish();
+        std::mem::take(&mut a.macros)
+    };
+    // Macro bodies: parse each again as the body of a function, and run the same rules on it.
+    for m in macros.values().flatten() {
+        let Some(body) = &m.body else { continue };
+        let mut a = Analyzer::new(
+            &body.text,
+            file,
+            opts,
+            &index,
+            Some(body.origin()),
+            &mut out,
+        );
+        a.macros = macros.clone_values();
+        a.in_macro = Some(m.name.clone());
+        a.collect(body.tree.root_node());
+        a.check(body.tree.root_node());
+        a.finish();
+    }
+    out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
+    out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
+    out
+}
+
+/// Where a macro body's reparsed text sits in the original file.
+#[derive(Clone, Copy, Debug)]
+struct Origin {
+    /// Bytes of wrapper text before the body.
+    prefix: usize,
+    /// Offset of the body in the original file.
+    start: usize,
+    /// Body length.
+    len: usize,
+}
+
+impl Origin {
+    fn map(&self, off: usize) -> usize {
+        let rel = off.saturating_sub(self.prefix).min(self.len);
+        self.start + rel
+    }
+}
+
+/// A `#define` seen in the file.
+struct Macro {
+    name: String,
+    /// Object-like macro: its integer value, where the body is a constant expression.
+    value: Option<i64>,
+    /// Whether the body is (only) a full 32-bit lane mask such as `0xffffffff`.
+    full_mask_32: bool,
+    /// Byte range of the body in the original file.
+    body_range: Range<usize>,
+    /// The reparsed body, if any.
+    body: Option<MacroBody>,
+    /// Function-like macro.
+    function_like: bool,
+}
+
+/// A macro body parsed on its own inside a wrapper function.
+struct MacroBody {
+    text: Vec<u8>,
+    tree: Tree,
+    prefix: usize,
+    start: usize,
+    len: usize,
+}
+
+impl MacroBody {
+    fn origin(&self) -> Origin {
+        Origin {
+            prefix: self.prefix,
+            start: self.start,
+            len: self.len,
+        }
+    }
+}
+
+/// Macro table: several definitions of one name are possible (in #if branches).
+#[derive(Default)]
+struct Macros {
+    by_name: HashMap<String, Vec<Macro>>,
+}
+
+impl Macros {
+    fn values(&self) -> impl Iterator<Item = &Vec<Macro>> {
+        self.by_name.values()
+    }
+
+    fn clone_values(&self) -> Macros {
+        let mut m = Macros::default();
+        for (k, v) in &self.by_name {
+            m.by_name.insert(
+                k.clone(),
+                v.iter()
+                    .map(|x| Macro {
+                        name: x.name.clone(),
+                        value: x.value,
+                        full_mask_32: x.full_mask_32,
+                        body_range: x.body_range.clone(),
+                        body: None,
+                        function_like: x.function_like,
+                    })
+                    .collect(),
+            );
+        }
+        m
+    }
+
+    /// The value of an object-like macro, when every definition agrees.
+    fn value(&self, name: &str) -> Option<i64> {
+        let defs = self.by_name.get(name)?;
+        let first = defs.first()?;
+        if first.function_like {
+            return None;
+        }
+        let v = first.value?;
+        defs.iter().all(|d| d.value == Some(v)).then_some(v)
+    }
+
+    fn get(&self, name: &str) -> Option<&Macro> {
+        self.by_name.get(name).and_then(|v| v.first())
+    }
+}
+
+/// A declared variable or parameter.
+#[derive(Clone)]
+struct Decl<'t> {
+    /// The type specifier node (e.g. `unsigned`, `uint32_t`, `float`).
+    ty: Node<'t>,
+    /// Normalized type text (single spaces).
+    ty_text: String,
+    /// Declared through a pointer declarator.
+    pointer: bool,
+    /// Array dimensions (size expressions; `None` for `[]`).
+    dims: Vec<Option<Node<'t>>>,
+    /// Initializer value, if any.
+    init: Option<Node<'t>>,
+    /// The whole declaration.
+    decl: Node<'t>,
+    /// Number of declarators in the declaration.
+    declarators: usize,
+    /// The scope the name is visible in (function body or file).
+    scope: Range<usize>,
+    /// `const` or `constexpr`.
+    constant: bool,
+    /// A function parameter.
+    param: bool,
+}
+
+/// A function definition and whether it is device code.
+#[derive(Clone, Copy)]
+struct Func<'t> {
+    node: Node<'t>,
+    device: bool,
+}
+
+/// The per-file (or per-macro-body) state of the analysis.
+struct Analyzer<'a, 't> {
+    src: &'a [u8],
+    file: &'a str,
+    opts: &'a AnalysisOptions,
+    index: &'a LineIndex,
+    origin: Option<Origin>,
+    out: &'a mut Vec<Diagnostic>,
+    macros: Macros,
+    decls: HashMap<String, Vec<Decl<'t>>>,
+    funcs: Vec<Func<'t>>,
+    /// Name of the macro whose body this analyzer reads.
+    in_macro: Option<String>,
+    /// The file launches a kernel cooperatively somewhere.
+    cooperative_launch: bool,
+    /// Keys of "report once" diagnostics already emitted.
+    once: HashSet<(String, usize)>,
+    /// Shared arrays sized 32 (declaration start -> reported?).
+    shared32: HashMap<usize, bool>,
+    /// Static shared memory per function (function start, or usize::MAX for file scope).
+    shared_total: HashMap<usize, i64>,
+}
+
+impl<'a, 't> Analyzer<'a, 't> {
+    fn new(
+        src: &'a [u8],
+        file: &'a str,
+        opts: &'a AnalysisOptions,
+        index: &'a LineIndex,
+        origin: Option<Origin>,
+        out: &'a mut Vec<Diagnostic>,
+    ) -> Self {
+        Analyzer {
+            src,
+            file,
+            opts,
+            index,
+            origin,
+            out,
+            macros: Macros::default(),
+            decls: HashMap::new(),
+            funcs: Vec::new(),
+            in_macro: None,
+            cooperative_launch: false,
+            once: HashSet::new(),
+            shared32: HashMap::new(),
+            shared_total: HashMap::new(),
+        }
+    }
+
+    /// Text of a node.
+    fn text(&self, n: Node) -> &'a str {
+        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
+    }
+
+    /// Maps an offset in `src` to the original file.
+    fn map(&self, off: usize) -> usize {
+        match self.origin {
+            Some(o) => o.map(off),
+            None => off,
+        }
+    }
+
+    /// Emits a diagnostic at `node`.
+    fn report(
+        &mut self,
+        info: &DiagInfo,
+        severity: Severity,
+        node: Node,
+        message: String,
+        help: Option<String>,
+        fix: Vec<Edit>,
+    ) {
+        let mut severity = severity;
+        let mut message = message;
+        if severity == Severity::Error
+            && self.origin.is_none()
+            && rules::hip_compiles(self, node) == Some(false)
+        {
+            severity = Severity::Note;
+            message.push_str(
+                " (HIP does not compile this: it sits in a preprocessor branch that is false under hipcc)",
+            );
+        }
+        self.report_at(info, severity, node.start_byte(), message, help, fix);
+    }
+
+    /// Emits a diagnostic at byte `at` of `src`.
+    fn report_at(
+        &mut self,
+        info: &DiagInfo,
+        severity: Severity,
+        at: usize,
+        message: String,
+        help: Option<String>,
+        mut fix: Vec<Edit>,
+    ) {
+        let off = self.map(at);
+        let mut d = Diagnostic::at(info, self.file, self.index, off, message, help);
+        d.severity = severity;
+        if let Some(name) = &self.in_macro {
+            d.message
+                .push_str(&format!(" (in the body of macro `{name}`)"));
+        }
+        if self.opts.fix {
+            if let Some(o) = self.origin {
+                for e in &mut fix {
+                    e.start = o.map(e.start);
+                    e.end = o.map(e.end);
+                }
+            }
+            d.fix = fix;
+        }
+        self.out.push(d);
+    }
+
+    /// True the first time `key` is seen with `scope`.
+    fn first(&mut self, key: &str, scope: usize) -> bool {
+        self.once.insert((key.to_string(), scope))
+    }
+
+    /// The innermost function definition containing `at`.
+    fn func_at(&self, at: usize) -> Option<Func<'t>> {
+        self.funcs
+            .iter()
+            .filter(|f| f.node.start_byte() <= at && at < f.node.end_byte())
+            .max_by_key(|f| f.node.start_byte())
+            .copied()
+    }
+
+    /// Whether `at` lies in device code (`__global__` or `__device__` function).
+    fn in_device(&self, at: usize) -> bool {
+        self.func_at(at).is_some_and(|f| f.device)
+    }
+
+    /// The declaration of `name` visible at `at` (the latest preceding one in scope).
+    fn lookup(&self, name: &str, at: usize) -> Option<&Decl<'t>> {
+        self.decls.get(name)?.iter().rev().find(|d| {
+            d.decl.start_byte() <= at && d.scope.start <= at && at < d.scope.end.max(at + 1)
+        })
+    }
+
+    /// Pass 1: declarations, functions, macros, file-wide facts.
+    fn collect(&mut self, root: Node<'t>) {
+        let mut cursor = root.walk();
+        let file_scope = 0..self.src.len();
+        loop {
+            let node = cursor.node();
+            match node.kind() {
+                "function_definition" => {
+                    let device = node.children(&mut node.walk()).any(|c| {
+                        matches!(c.kind(), "__global__" | "__device__")
+                            || (c.kind() == "ERROR" && self.text(c).contains("__device__"))
+                    });
+                    self.funcs.push(Func { node, device });
+                    // Parameters.
+                    if let Some(decl) = node.child_by_field_name("declarator") {
+                        let body = node
+                            .child_by_field_name("body")
+                            .map(|b| b.byte_range())
+                            .unwrap_or_else(|| node.byte_range());
+                        self.collect_params(decl, body);
+                    }
+                }
+                "declaration" | "field_declaration" => {
+                    let scope = enclosing_scope(node).unwrap_or(file_scope.clone());
+                    self.collect_decl(node, scope);
+                }
+                "preproc_def" | "preproc_function_def" => self.collect_macro(node),
+                "call_expression" => {
+                    if let Some(f) = node.child_by_field_name("function") {
+                        let name = self.text(f);
+                        if name.contains("LaunchCooperativeKernel") {
+                            self.cooperative_launch = true;
+                        }
+                    }
+                }
+                "identifier" => {
+                    let t = self.text(node);
+                    if t.contains("LaunchCooperativeKernel")
+                        || t == "cudaLaunchAttributeCooperative"
+                    {
+                        self.cooperative_launch = true;
+                    }
+                }
+                _ => {}
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn collect_params(&mut self, declarator: Node<'t>, body: Range<usize>) {
+        // Find the parameter_list of the (possibly nested) function declarator.
+        let mut n = declarator;
+        for _ in 0..8 {
+            if n.kind() == "function_declarator" {
+                break;
+            }
+            match n.child_by_field_name("declarator") {
+                Some(c) => n = c,
+                None => return,
+            }
+        }
+        let Some(params) = n.child_by_field_name("parameters") else {
+            return;
+        };
+        let mut c = params.walk();
+        for p in params.named_children(&mut c) {
+            if !matches!(
+                p.kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            ) {
+                continue;
+            }
+            let Some(ty) = p.child_by_field_name("type") else {
+                continue;
+            };
+            if let Some(d) = p.child_by_field_name("declarator") {
+                let (name, pointer, dims) = declarator_name(d);
+                if let Some(name) = name {
+                    let name = self.text(name).to_string();
+                    let decl = Decl {
+                        ty,
+                        ty_text: norm_ws(self.text(ty)),
+                        pointer,
+                        dims,
+                        init: None,
+                        decl: p,
+                        declarators: 1,
+                        scope: body.clone(),
+                        constant: has_qualifier(p, self.src, "const"),
+                        param: true,
+                    };
+                    self.decls.entry(name).or_default().push(decl);
+                }
+            }
+        }
+    }
+
+    fn collect_decl(&mut self, node: Node<'t>, scope: Range<usize>) {
+        let Some(ty) = node.child_by_field_name("type") else {
+            return;
+        };
+        let mut c = node.walk();
+        let declarators: Vec<Node<'t>> =
+            node.children_by_field_name("declarator", &mut c).collect();
+        let constant =
+            has_qualifier(node, self.src, "const") || has_qualifier(node, self.src, "constexpr");
+        for d in &declarators {
+            let (target, init) = if d.kind() == "init_declarator" {
+                (
+                    d.child_by_field_name("declarator"),
+                    d.child_by_field_name("value"),
+                )
+            } else {
+                (Some(*d), None)
+            };
+            let Some(target) = target else { continue };
+            let (name, pointer, dims) = declarator_name(target);
+            let Some(name) = name else { continue };
+            if target.kind() == "function_declarator" {
+                continue;
+            }
+            let name = self.text(name).to_string();
+            let decl = Decl {
+                ty,
+                ty_text: norm_ws(self.text(ty)),
+                pointer,
+                dims,
+                init,
+                decl: node,
+                declarators: declarators.len(),
+                scope: scope.clone(),
+                constant,
+                param: false,
+            };
+            self.decls.entry(name).or_default().push(decl);
+        }
+    }
+
+    fn collect_macro(&mut self, node: Node<'t>) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let name = self.text(name).to_string();
+        let function_like = node.kind() == "preproc_function_def";
+        let value_node = node.child_by_field_name("value");
+        let body_range = value_node
+            .map(|v| v.byte_range())
+            .unwrap_or(node.end_byte()..node.end_byte());
+        let mut m = Macro {
+            name: name.clone(),
+            value: None,
+            full_mask_32: false,
+            body_range: body_range.clone(),
+            body: None,
+            function_like,
+        };
+        if let Some(v) = value_node {
+            let body_text = &self.src[v.byte_range()];
+            if body_text.len() <= 64 * 1024 && self.origin.is_none() {
+                let prefix = b"void __hipport_macro_body__(void) {\n";
+                let mut text = prefix.to_vec();
+                text.extend_from_slice(body_text);
+                text.extend_from_slice(b"\n;}\n");
+                if let Ok(tree) = crate::parse::parse(&text, Duration::from_secs(2)) {
+                    let root = tree.root_node();
+                    if !function_like {
+                        if let Some(expr) = macro_expression(root) {
+                            let ev = eval::Eval {
+                                src: &text,
+                                macros: &self.macros,
+                                decls: None,
+                            };
+                            m.value = ev.int(expr);
+                            m.full_mask_32 = eval::is_full_mask_32(expr, &text);
+                        }
+                    }
+                    m.body = Some(MacroBody {
+                        text: text.clone(),
+                        tree,
+                        prefix: prefix.len(),
+                        start: v.start_byte(),
+                        len: v.byte_range().len(),
+                    });
+                }
+            }
+        }
+        self.macros.by_name.entry(name).or_default().push(m);
+    }
+
+    /// Pass 2: run every rule on every node.
+    fn check(&mut self, root: Node<'t>) {
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            rules::visit(self, node);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// File-level checks after the walk.
+    fn finish(&mut self) {
+        rules::finish(self);
+    }
+
+    /// Integer value of a constant expression, using macros and constant declarations.
+    fn eval(&self, n: Node) -> Option<i64> {
+        eval::Eval {
+            src: self.src,
+            macros: &self.macros,
+            decls: Some(&self.decls),
+        }
+        .int(n)
+    }
+}
+
+/// The expression a macro body consists of, in its wrapper function.
+fn macro_expression(root: Node) -> Option<Node> {
+    let f = root.named_child(0)?;
+    if f.kind() != "function_definition" {
+        return None;
+    }
+    let body = f.child_by_field_name("body")?;
+    let first = body.named_child(0)?;
+    if first.kind() == "expression_statement" {
+        first.named_child(0)
+    } else {
+        None
+    }
+}
+
+/// The byte range of the function body (or translation unit) enclosing `n`.
+fn enclosing_scope(n: Node) -> Option<Range<usize>> {
+    let mut p = n.parent();
+    while let Some(x) = p {
+        match x.kind() {
+            "compound_statement" | "for_statement" | "field_declaration_list" => {
+                return Some(x.byte_range())
+            }
+            "function_definition" => return Some(x.byte_range()),
+            _ => p = x.parent(),
+        }
+    }
+    None
+}
+
+/// The name identifier of a declarator, whether it goes through a pointer, and array sizes.
+fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
+    let mut n = d;
+    let mut pointer = false;
+    let mut dims = Vec::new();
+    for _ in 0..16 {
+        match n.kind() {
+            "identifier" | "field_identifier" => return (Some(n), pointer, dims),
+            "pointer_declarator" | "reference_declarator" => {
+                pointer |= n.kind() == "pointer_declarator";
+            }
+            "array_declarator" => dims.insert(0, n.child_by_field_name("size")),
+            _ => {}
+        }
+        let next = n.child_by_field_name("declarator").or_else(|| {
+            let mut c = n.walk();
+            let x = n
+                .named_children(&mut c)
+                .find(|c| !matches!(c.kind(), "type_qualifier" | "ms_pointer_modifier"));
+            x
+        });
+        match next {
+            Some(x) => n = x,
+            None => break,
+        }
+    }
+    (None, pointer, dims)
+}
+
+/// Whether a declaration carries a qualifier or storage class such as `const` or `__shared__`.
+fn has_qualifier(n: Node, src: &[u8], q: &str) -> bool {
+    let mut c = n.walk();
+    let found = n.children(&mut c).any(|ch| {
+        matches!(
+            ch.kind(),
+            "type_qualifier" | "storage_class_specifier" | "attribute_specifier"
+        ) && &src[ch.byte_range()] == q.as_bytes()
+    });
+    found
+}
+
+/// Collapses runs of whitespace to one space.
+fn norm_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,2213 @@
+//! The rules: one function per node kind, each checking the hazards that node can show.
+//!
+//! Heuristics are written down where they are applied; the guiding principle is that an
+//! error-level rule must stay silent on idiomatic portable code (`warpSize`, 64-bit masks,
+//! `uint64_t` ballots), so every warp-size rule requires both a suspicious literal and an operand
+//! that is plainly a lane or warp quantity.
+
+use tree_sitter::Node;
+
+use super::catalog::*;
+use super::eval::{self, mask_value, parse_int, pp_condition, CUDA_ONLY_MACROS};
+use super::{Analyzer, Decl};
+use crate::diag::Severity;
+use crate::edit::Edit;
+
+/// Appended to warp-size messages.
+const WAVE_NOTE: &str =
+    "CDNA GPUs (MI100, MI200, MI300) run 64-lane wavefronts; only RDNA runs 32 lanes";
+
+/// `_sync` warp builtins whose first argument is a lane mask.
+const MASKED_BUILTINS: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__ballot_sync",
+    "__any_sync",
+    "__all_sync",
+    "__uni_sync",
+    "__match_any_sync",
+    "__match_all_sync",
+    "__syncwarp",
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
+];
+
+/// Calls that return a lane mask (64-bit in HIP).
+const BALLOTS: &[&str] = &["__ballot", "__ballot_sync", "__activemask"];
+
+/// Version macros (H010); `__CUDA_ARCH__` is H011.
+const VERSION_MACROS: &[&str] = &[
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+    "__CUDACC_VER_BUILD__",
+    "__CUDA_API_VER_MAJOR__",
+    "__CUDA_API_VER_MINOR__",
+];
+
+/// Dispatches a node to the rules for its kind.
+pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
+    if n.is_error() || n.is_missing() {
+        return;
+    }
+    match n.kind() {
+        "binary_expression" => {
+            warp_arithmetic(a, n);
+            lane_shift(a, n);
+            memory_type_compare(a, n);
+        }
+        "call_expression" => call(a, n),
+        "for_statement" => shuffle_loop(a, n),
+        "init_declarator" | "enumerator" | "optional_parameter_declaration" => {
+            warp_constant(a, n);
+            ballot_store(a, n);
+        }
+        "assignment_expression" => ballot_assign(a, n),
+        "return_statement" => ballot_return(a, n),
+        "declaration" => declaration(a, n),
+        "preproc_def" => define(a, n),
+        "preproc_if" | "preproc_elif" => pp_if(a, n),
+        "preproc_ifdef" | "preproc_elifdef" => pp_ifdef(a, n),
+        "preproc_include" => include(a, n),
+        "gnu_asm_expression" => inline_asm(a, n),
+        "launch_bounds" => launch_bounds(a, n),
+        "identifier" => identifier(a, n),
+        "type_identifier" => type_identifier(a, n),
+        "namespace_identifier" => namespace(a, n),
+        "storage_class_specifier" if a.text(n) == "register" => register(a, n),
+        "type_qualifier" if a.text(n) == "__managed__" => {
+            a.report(
+                &MANAGED_MEMORY,
+                Severity::Warning,
+                n,
+                "`__managed__` variable: managed memory migrates only with XNACK on AMD \
+                     (MI200/MI300 with HSA_XNACK=1; never on MI100)"
+                    .into(),
+                Some(
+                    "use explicit device memory, or run with HSA_XNACK=1 on an xnack+ target"
+                        .into(),
+                ),
+                vec![],
+            );
+        }
+        "template_function" | "template_type" => tile_width(a, n),
+        "subscript_expression" => shared32_use(a, n),
+        "function_definition" => builtin_clash(a, n),
+        _ => {}
+    }
+}
+
+/// Checks that need the whole file.
+pub(super) fn finish(a: &mut Analyzer) {
+    // Per-warp shared arrays of 32 entries, indexed by lane or warp.
+    let mut marked: Vec<usize> = a
+        .shared32
+        .iter()
+        .filter(|(_, &used)| used)
+        .map(|(&k, _)| k)
+        .collect();
+    marked.sort();
+    for at in marked {
+        a.report_at(
+            &WARP_SIZE_32,
+            Severity::Warning,
+            at,
+            format!(
+                "shared array with 32 entries indexed by lane or warp: sized for 32-lane warps; {WAVE_NOTE}"
+            ),
+            Some("size it with the warp size of the target (a template parameter, or 64 as an upper bound)".into()),
+            vec![],
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/// The function name of a call: the last path segment, without template arguments.
+fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
+    let f = call.child_by_field_name("function")?;
+    let mut n = f;
+    for _ in 0..6 {
+        match n.kind() {
+            "identifier" | "field_identifier" => return Some(a.text(n)),
+            "qualified_identifier" => n = n.child_by_field_name("name")?,
+            "template_function" => n = n.child_by_field_name("name")?,
+            "field_expression" => n = n.child_by_field_name("field")?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Arguments of a call (named children of its argument list).
+fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
+    let Some(list) = call.child_by_field_name("arguments") else {
+        return vec![];
+    };
+    let mut c = list.walk();
+    let v: Vec<Node<'t>> = list
+        .named_children(&mut c)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    v
+}
+
+/// The integer value of a plain number literal (through parentheses).
+fn literal(a: &Analyzer, n: Node) -> Option<u64> {
+    match n.kind() {
+        "number_literal" => parse_int(a.text(n)).map(|(v, _)| v),
+        "parenthesized_expression" => literal(a, n.named_child(0)?),
+        _ => None,
+    }
+}
+
+fn is_field_of(a: &Analyzer, n: Node, object: &str) -> bool {
+    n.kind() == "field_expression"
+        && n.child_by_field_name("argument")
+            .is_some_and(|o| a.text(o) == object)
+}
+
+/// A name that says it holds a lane index or lane mask.
+fn lane_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("lane")
+}
+
+/// A name that says it holds a warp index or count (but not the warp size).
+fn warp_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("warp") && !l.contains("size") && name != "warpSize"
+}
+
+/// A name that says it holds the warp size.
+fn warp_size_name(name: &str) -> bool {
+    let l: String = name
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| *c != '_')
+        .collect();
+    [
+        "warpsize",
+        "wavesize",
+        "wavefrontsize",
+        "warpwidth",
+        "warplanes",
+        "threadsperwarp",
+        "warpsz",
+        "lanesperwarp",
+        "wavefrontwidth",
+    ]
+    .iter()
+    .any(|p| l.contains(p))
+}
+
+/// Whether an expression is (built from) a lane or warp quantity: `threadIdx`, a lane- or
+/// warp-named variable, or a variable initialized from `threadIdx`. With `block_dim`,
+/// `blockDim` counts too (for `blockDim.x / 32`).
+fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
+    let mut stack = vec![n];
+    let mut budget = 256;
+    while let Some(x) = stack.pop() {
+        budget -= 1;
+        if budget == 0 {
+            return false;
+        }
+        match x.kind() {
+            "field_expression" => {
+                if is_field_of(a, x, "threadIdx") || block_dim && is_field_of(a, x, "blockDim") {
+                    return true;
+                }
+                if let Some(f) = x.child_by_field_name("field") {
+                    let name = a.text(f);
+                    if lane_name(name) || warp_name(name) {
+                        return true;
+                    }
+                }
+                continue;
+            }
+            "identifier" => {
+                let name = a.text(x);
+                if lane_name(name) || warp_name(name) || name == "threadIdx" {
+                    return true;
+                }
+                if thread_index_var(a, name, x.start_byte()) {
+                    return true;
+                }
+                continue;
+            }
+            "call_expression" | "argument_list" | "subscript_expression" => continue,
+            _ => {}
+        }
+        let mut c = x.walk();
+        for ch in x.named_children(&mut c) {
+            stack.push(ch);
+        }
+    }
+    false
+}
+
+/// A variable whose initializer reads `threadIdx` (e.g. `int tid = threadIdx.x;`).
+fn thread_index_var(a: &Analyzer, name: &str, at: usize) -> bool {
+    let Some(d) = a.lookup(name, at) else {
+        return false;
+    };
+    let Some(init) = d.init else { return false };
+    if d.pointer || !d.dims.is_empty() {
+        return false;
+    }
+    let t = a.text(init);
+    t.contains("threadIdx") && !t.contains('(') || t.trim_start().starts_with("threadIdx")
+}
+
+/// Whether the subtree contains a call whose name starts with `prefix`.
+fn contains_call(a: &Analyzer, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
+    let mut cursor = n.walk();
+    let mut budget = 20_000;
+    loop {
+        let x = cursor.node();
+        budget -= 1;
+        if budget == 0 {
+            return false;
+        }
+        if x.kind() == "call_expression" && callee(a, x).is_some_and(pred) {
+            return true;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == n {
+                return false;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+        }
+    }
+}
+
+/// Shortens source text for messages.
+fn snippet(s: &str) -> String {
+    let s = super::norm_ws(s);
+    if s.chars().count() > 60 {
+        let t: String = s.chars().take(57).collect();
+        format!("{t}...")
+    } else {
+        s
+    }
+}
+
+/// A 32-bit integer type as written in CUDA code.
+fn is_32bit_type(ty: &str) -> bool {
+    matches!(
+        ty,
+        "unsigned"
+            | "unsigned int"
+            | "uint32_t"
+            | "int"
+            | "uint"
+            | "int32_t"
+            | "signed int"
+            | "signed"
+    )
+}
+
+/// Whether `n` is (a parenthesized / cast-free) call of a ballot builtin.
+fn is_ballot_call(a: &Analyzer, n: Node) -> bool {
+    match n.kind() {
+        "call_expression" => callee(a, n).is_some_and(|c| BALLOTS.contains(&c)),
+        "parenthesized_expression" => n.named_child(0).is_some_and(|c| is_ballot_call(a, c)),
+        _ => false,
+    }
+}
+
+/// Whether `n` holds a 64-bit ballot: a ballot call, a variable initialized from one, or a
+/// bitwise combination of those.
+fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    match n.kind() {
+        "call_expression" => is_ballot_call(a, n),
+        "parenthesized_expression" => n
+            .named_child(0)
+            .is_some_and(|c| ballot_valued(a, c, depth + 1)),
+        "identifier" => a
+            .lookup(a.text(n), n.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(|i| is_ballot_call(a, i)),
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator").map(|o| a.text(o));
+            matches!(op, Some("&" | "|" | "^" | ">>" | "<<"))
+                && n.child_by_field_name("left")
+                    .is_some_and(|l| ballot_valued(a, l, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// Whether HIP compiles the code at `n`: `Some(false)` when it sits in a preprocessor branch that
+/// is false under hipcc (judged from CUDA-only macros and the file's own macros).
+pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
+    let mut child = n;
+    let mut p = n.parent();
+    let mut depth = 0;
+    while let Some(x) = p {
+        depth += 1;
+        if depth > 200 {
+            break;
+        }
+        match x.kind() {
+            "preproc_if" | "preproc_elif" => {
+                let cond = x.child_by_field_name("condition");
+                let alt = x.child_by_field_name("alternative");
+                let v = cond.and_then(|c| pp_condition(c, a.src, &a.macros, 0));
+                if alt == Some(child) {
+                    if v.is_some_and(|v| v != 0) {
+                        return Some(false);
+                    }
+                } else if cond != Some(child) && v == Some(0) {
+                    return Some(false);
+                }
+            }
+            "preproc_ifdef" | "preproc_elifdef" => {
+                let name = x.child_by_field_name("name").map(|c| a.text(c));
+                let negated = x.child(0).is_some_and(|t| a.text(t).ends_with("ifndef"));
+                let alt = x.child_by_field_name("alternative");
+                if let Some(name) = name {
+                    if CUDA_ONLY_MACROS.contains(&name) && a.macros.get(name).is_none() {
+                        // defined == false under hipcc.
+                        let taken = negated;
+                        let in_alt = alt == Some(child);
+                        if taken == in_alt {
+                            return Some(false);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        child = x;
+        p = x.parent();
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// H001: warp size 32
+
+/// `threadIdx.x % 32`, `lane & 31`, `tid >> 5`, `blockDim.x / 32`, `warp_id * 32`, `lane == 31`.
+///
+/// Heuristic: the literal must be the right operand of `%`, `/`, `>>` (and either operand of `&`,
+/// `*` and comparisons), and the other operand must be a lane quantity (see [`laneish`]). `*`
+/// requires a warp-named operand (so `blockDim.x * 32` for a tile is not reported), comparisons
+/// a lane-named one, except `threadIdx.x < 32`, which is a warning.
+fn warp_arithmetic(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.child_by_field_name("operator"),
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    let op = a.text(op);
+    let (value, lit_node, other, lit_right) = if let Some(v) = literal(a, r) {
+        (v, r, l, true)
+    } else if let Some(v) = literal(a, l) {
+        (v, l, r, false)
+    } else {
+        return;
+    };
+    let expr = snippet(a.text(n));
+    let other_is_lane_named =
+        matches!(other.kind(), "identifier" | "field_expression") && lane_name(a.text(other));
+    let hit: Option<(Severity, String)> = match op {
+        "%" | "/" if lit_right && value == 32 && laneish(a, other, true) => Some((
+            Severity::Error,
+            if op == "%" {
+                format!("`{expr}` computes a lane index for 32-lane warps")
+            } else if laneish(a, other, false) {
+                format!("`{expr}` computes a warp index for 32-lane warps")
+            } else {
+                format!("`{expr}` counts warps of 32 threads")
+            },
+        )),
+        "&" if value == 31 && laneish(a, other, false) => Some((
+            Severity::Error,
+            format!("`{expr}` masks a lane index with 31, the lane mask of 32-lane warps"),
+        )),
+        ">>" if lit_right && value == 5 && laneish(a, other, true) => Some((
+            Severity::Error,
+            format!("`{expr}` shifts by 5 (log2 of 32) to get a warp index"),
+        )),
+        "*" if value == 32
+            && matches!(other.kind(), "identifier" | "field_expression")
+            && warp_name(a.text(other)) =>
+        {
+            Some((
+                Severity::Error,
+                format!("`{expr}` multiplies a warp index by a warp size of 32"),
+            ))
+        }
+        "==" | "!=" | "<" | "<=" | ">" | ">=" if (value == 31 || value == 32) && other_is_lane_named => {
+            Some((
+                Severity::Error,
+                format!("`{expr}` compares a lane index with {value}, a lane bound of 32-lane warps"),
+            ))
+        }
+        "<" | ">=" if lit_right
+            && value == 32
+            && (is_field_of(a, other, "threadIdx")
+                || other.kind() == "identifier"
+                    && thread_index_var(a, a.text(other), other.start_byte())) =>
+        {
+            Some((
+                Severity::Warning,
+                format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA"),
+            ))
+        }
+        _ => None,
+    };
+    if let Some((sev, msg)) = hit {
+        a.report(
+            &WARP_SIZE_32,
+            sev,
+            lit_node,
+            format!("{msg}; {WAVE_NOTE}"),
+            Some("use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into()),
+            vec![],
+        );
+    }
+}
+
+/// Shuffle loops that start at 16 (`for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(...)`)
+/// or stop at 32 (`for (int m = 1; m < 32; m *= 2) ... __shfl_xor_sync(...)`).
+fn shuffle_loop(a: &mut Analyzer, n: Node) {
+    let has_shfl = |a: &Analyzer| contains_call(a, n, &|c: &str| c.starts_with("__shfl"));
+    let init_lit = n.child_by_field_name("initializer").and_then(|i| {
+        let v = match i.kind() {
+            "declaration" => i
+                .child_by_field_name("declarator")
+                .and_then(|d| d.child_by_field_name("value")),
+            "assignment_expression" => i.child_by_field_name("right"),
+            _ => None,
+        }?;
+        (literal(a, v) == Some(16)).then_some(v)
+    });
+    let cond_lit = n.child_by_field_name("condition").and_then(|c| {
+        if c.kind() != "binary_expression" {
+            return None;
+        }
+        let op = a.text(c.child_by_field_name("operator")?);
+        let r = c.child_by_field_name("right")?;
+        (matches!(op, "<" | "<=") && matches!(literal(a, r), Some(32) | Some(31))).then_some(r)
+    });
+    if init_lit.is_none() && cond_lit.is_none() {
+        return;
+    }
+    if !has_shfl(a) {
+        return;
+    }
+    if let Some(lit) = init_lit {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            lit,
+            format!("shuffle reduction starting at offset 16 combines only 32 lanes; {WAVE_NOTE}"),
+            Some("start the loop at `warpSize / 2`".into()),
+            vec![],
+        );
+    } else if let Some(lit) = cond_lit {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            lit,
+            format!("shuffle loop bounded by 32 lanes; {WAVE_NOTE}"),
+            Some("bound the loop by `warpSize`".into()),
+            vec![],
+        );
+    }
+}
+
+/// `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`, `enum { WARP_SIZE = 32 }`,
+/// `template <int WARP_SIZE = 32>`, `LOG_WARP_SIZE 5`, `LANE_MASK 31`.
+fn warp_size_constant(name: &str, value: i64) -> Option<String> {
+    let l: String = name
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| *c != '_')
+        .collect();
+    if value == 32 && warp_size_name(name) {
+        return Some(format!("`{name}` fixes the warp size at 32"));
+    }
+    if value == 5
+        && [
+            "logwarp",
+            "warplog",
+            "warpshift",
+            "warpbits",
+            "lanebits",
+            "log2warp",
+        ]
+        .iter()
+        .any(|p| l.contains(p))
+    {
+        return Some(format!("`{name}` = 5 is log2 of a 32-lane warp"));
+    }
+    if value == 31
+        && ["lanemask", "warpmask", "laneidmask"]
+            .iter()
+            .any(|p| l.contains(p))
+    {
+        return Some(format!("`{name}` = 31 is the lane mask of a 32-lane warp"));
+    }
+    None
+}
+
+fn warp_constant(a: &mut Analyzer, n: Node) {
+    let (name, value) = match n.kind() {
+        "init_declarator" => (
+            n.child_by_field_name("declarator"),
+            n.child_by_field_name("value"),
+        ),
+        "enumerator" => (
+            n.child_by_field_name("name"),
+            n.child_by_field_name("value"),
+        ),
+        "optional_parameter_declaration" => (
+            n.child_by_field_name("declarator"),
+            n.child_by_field_name("default_value"),
+        ),
+        _ => return,
+    };
+    let (Some(name), Some(value)) = (name, value) else {
+        return;
+    };
+    if !matches!(name.kind(), "identifier" | "field_identifier") {
+        return;
+    }
+    let Some(v) = literal(a, value).map(|v| v as i64) else {
+        return;
+    };
+    if let Some(msg) = warp_size_constant(a.text(name), v) {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            value,
+            format!("{msg}; {WAVE_NOTE}"),
+            Some("use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize".into()),
+            vec![],
+        );
+    }
+}
+
+fn define(a: &mut Analyzer, n: Node) {
+    let Some(name) = n.child_by_field_name("name") else {
+        return;
+    };
+    let name = a.text(name);
+    let Some(value) = n.child_by_field_name("value") else {
+        return;
+    };
+    if n.kind() != "preproc_def" {
+        return;
+    }
+    let v = a
+        .macros
+        .by_name
+        .get(name)
+        .and_then(|defs| defs.iter().find(|m| m.body_range == value.byte_range()))
+        .and_then(|m| m.value);
+    if let Some(v) = v {
+        if let Some(msg) = warp_size_constant(name, v) {
+            let at = value.start_byte() + a.text(value).len() - a.text(value).trim_start().len();
+            a.report_at(
+                &WARP_SIZE_32,
+                Severity::Error,
+                at,
+                format!("{msg}; {WAVE_NOTE}"),
+                Some("use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize".into()),
+                vec![],
+            );
+        }
+    }
+}
+
+/// Per-warp shared arrays: remember `__shared__ T x[32]`, report when indexed by lane or warp.
+fn shared32_use(a: &mut Analyzer, n: Node) {
+    let Some(arr) = n.child_by_field_name("argument") else {
+        return;
+    };
+    if arr.kind() != "identifier" {
+        return;
+    }
+    let Some(d) = a.lookup(a.text(arr), n.start_byte()) else {
+        return;
+    };
+    let key = d.decl.start_byte();
+    if !a.shared32.contains_key(&key) {
+        return;
+    }
+    let Some(idx) = n
+        .child_by_field_name("indices")
+        .and_then(|i| i.named_child(0))
+    else {
+        return;
+    };
+    if laneish(a, idx, false) {
+        a.shared32.insert(key, true);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// H002: warpSize as a compile-time constant
+
+fn identifier(a: &mut Analyzer, n: Node) {
+    let name = a.text(n);
+    match name {
+        "warpSize" => warpsize_constexpr(a, n),
+        "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
+            &WARPSIZE_CONSTEXPR,
+            Severity::Warning,
+            n,
+            format!("`{name}` is deprecated and being removed from LLVM"),
+            Some("use `#if defined(__GFX8__) || defined(__GFX9__)` for 64-lane targets, or warpSize at run time".into()),
+            vec![],
+        ),
+        "nvcuda" if n.parent().is_some_and(|p| p.kind() == "using_declaration") => {
+            wmma(a, n, "`using namespace nvcuda`".to_string());
+        }
+        _ => {}
+    }
+}
+
+fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+    let mut child = n;
+    let mut p = n.parent();
+    let mut what: Option<&str> = None;
+    for _ in 0..24 {
+        let Some(x) = p else { break };
+        match x.kind() {
+            "template_argument_list" => {
+                what = Some("a template argument");
+                break;
+            }
+            "array_declarator" => {
+                if x.child_by_field_name("size") == Some(child) {
+                    what = Some("an array bound");
+                }
+                break;
+            }
+            "static_assert_declaration" => {
+                what = Some("a static_assert condition");
+                break;
+            }
+            "case_statement" => {
+                if x.child_by_field_name("value") == Some(child) {
+                    what = Some("a case label");
+                }
+                break;
+            }
+            "enumerator" => {
+                what = Some("an enumerator value");
+                break;
+            }
+            "optional_parameter_declaration" => {
+                if x.parent()
+                    .is_some_and(|g| g.kind() == "template_parameter_list")
+                {
+                    what = Some("a template parameter default");
+                }
+                break;
+            }
+            "init_declarator" => {
+                if x.parent().is_some_and(|d| {
+                    super::has_qualifier(d, a.src, "constexpr")
+                        || (super::has_qualifier(d, a.src, "static")
+                            && super::has_qualifier(d, a.src, "const")
+                            && d.parent()
+                                .is_some_and(|g| g.kind() == "field_declaration_list"))
+                }) {
+                    what = Some("a constexpr initializer");
+                }
+                break;
+            }
+            "preproc_if" | "preproc_elif" => {
+                if x.child_by_field_name("condition") == Some(child) {
+                    what = Some("a preprocessor condition (where it reads as 0)");
+                }
+                break;
+            }
+            "compound_statement"
+            | "expression_statement"
+            | "function_definition"
+            | "translation_unit"
+            | "argument_list"
+            | "lambda_expression"
+            | "return_statement"
+            | "if_statement"
+            | "for_statement"
+            | "while_statement"
+            | "declaration" => break,
+            _ => {}
+        }
+        child = x;
+        p = x.parent();
+    }
+    if let Some(what) = what {
+        a.report(
+            &WARPSIZE_CONSTEXPR,
+            Severity::Error,
+            n,
+            format!("`warpSize` used as {what}: it is not a compile-time constant from ROCm 7.0"),
+            Some("pass the warp size as a template parameter chosen on the host (hipDeviceAttributeWarpSize), or select 64 under __GFX8__/__GFX9__ and 32 otherwise".into()),
+            vec![],
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls: H003, H004, H005, H007, H008, H012, H013, H015-H023, H028, H029
+
+fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
+    // Kernel launches: dynamic parallelism and dynamic shared memory size.
+    let mut c = n.walk();
+    let launch = n
+        .children(&mut c)
+        .find(|ch| ch.kind() == "kernel_call_syntax");
+    if let Some(cfg) = launch {
+        if a.in_device(n.start_byte()) {
+            a.report(
+                &DYNAMIC_PARALLELISM,
+                Severity::Error,
+                n,
+                "kernel launched from device code: HIP has no dynamic parallelism".into(),
+                Some("launch the child kernel from the host, or restructure as a persistent kernel with a work queue".into()),
+                vec![],
+            );
+        }
+        let mut c2 = cfg.walk();
+        let cfg_args: Vec<Node> = cfg
+            .named_children(&mut c2)
+            .filter(|x| x.kind() != "comment")
+            .collect();
+        if let Some(smem) = cfg_args.get(2) {
+            if let Some(v) = a.eval(*smem) {
+                if v > 65536 {
+                    a.report(
+                        &SHARED_MEMORY_SIZE,
+                        Severity::Error,
+                        *smem,
+                        format!("launch requests {v} bytes of dynamic shared memory; AMD GPUs before gfx950 allow 65536 per block"),
+                        Some("shrink the tile for AMD and read the limit from hipDeviceAttributeMaxSharedMemoryPerBlock".into()),
+                        vec![],
+                    );
+                }
+            }
+        }
+    }
+    let Some(name) = callee(a, n) else { return };
+    let argv = args(n);
+    if MASKED_BUILTINS.contains(&name) {
+        sync_mask(a, name, &argv);
+    }
+    if name.starts_with("__shfl") {
+        shuffle_args(a, name, &argv);
+    }
+    match name {
+        "__popc" | "__ffs" | "__clz" => {
+            if let Some(arg) = argv.first() {
+                if ballot_valued(a, *arg, 0) {
+                    let f = n.child_by_field_name("function").unwrap_or(n);
+                    let wide = format!("{name}ll");
+                    let fix = if f.kind() == "identifier" {
+                        vec![Edit::replace(f.start_byte(), f.end_byte(), wide.clone(), "H004")]
+                    } else {
+                        vec![]
+                    };
+                    a.report(
+                        &LANE_MASK_TRUNCATED,
+                        Severity::Error,
+                        n,
+                        format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
+                        Some(format!("use `{wide}`")),
+                        fix,
+                    );
+                }
+            }
+        }
+        "__activemask" => {
+            let sev = if a.opts.has_sync_builtins() {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            let extra = if a.opts.has_sync_builtins() {
+                ""
+            } else {
+                "; it does not exist before HIP 6.2"
+            };
+            a.report(
+                &THREAD_SCHEDULING,
+                sev,
+                n,
+                format!("`__activemask()` depends on which lanes are converged, and AMD has no independent thread scheduling{extra}"),
+                Some("use a 64-bit `__ballot(1)` where the active lanes are needed, and review divergent code".into()),
+                vec![],
+            );
+        }
+        "coalesced_threads" => a.report(
+            &THREAD_SCHEDULING,
+            Severity::Warning,
+            n,
+            "`coalesced_threads()` groups the currently converged lanes; AMD has no independent thread scheduling, so the group may differ".into(),
+            Some("review the divergent region; compute the participating lanes with a 64-bit ballot".into()),
+            vec![],
+        ),
+        "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "cudaDeviceSynchronize" if a.in_device(n.start_byte()) => a.report(
+            &DYNAMIC_PARALLELISM,
+            Severity::Error,
+            n,
+            "`cudaDeviceSynchronize()` called from device code: HIP has no dynamic parallelism".into(),
+            Some("synchronize on the host after the launch instead".into()),
+            vec![],
+        ),
+        "cudaLaunchDevice" | "cudaGetParameterBuffer" | "cudaGetParameterBufferV2" => a.report(
+            &DYNAMIC_PARALLELISM,
+            Severity::Error,
+            n,
+            format!("`{name}` launches kernels from device code: HIP has no dynamic parallelism"),
+            None,
+            vec![],
+        ),
+        "cudaBindTexture" | "cudaBindTexture2D" | "cudaBindTextureToArray"
+        | "cudaBindTextureToMipmappedArray" | "cudaUnbindTexture" | "cudaGetTextureReference"
+        | "cudaGetTextureAlignmentOffset" | "cudaBindSurfaceToArray" | "cudaGetSurfaceReference" => {
+            a.report(
+                &TEXTURE_REFERENCE,
+                Severity::Error,
+                n,
+                format!("`{name}` works on texture/surface references, deprecated in HIP and removed in CUDA 12"),
+                Some("use texture objects (cudaCreateTextureObject), or plain `const __restrict__` loads".into()),
+                vec![],
+            )
+        }
+        "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered" | "texCubemap"
+        | "surf1Dread" | "surf2Dread" | "surf3Dread" | "surf1Dwrite" | "surf2Dwrite" | "surf3Dwrite" => {
+            let is_ref = argv.iter().any(|x| {
+                x.kind() == "identifier" && texture_ref(a, a.text(*x), x.start_byte())
+            });
+            if is_ref {
+                a.report(
+                    &TEXTURE_REFERENCE,
+                    Severity::Error,
+                    n,
+                    format!("`{name}` reads through a texture/surface reference"),
+                    Some("pass a cudaTextureObject_t instead, or read the array directly".into()),
+                    vec![],
+                );
+            }
+        }
+        "memcpy_async" | "__pipeline_memcpy_async" | "__pipeline_commit" | "__pipeline_wait_prior"
+        | "make_pipeline" | "pipeline_consumer_wait_prior" => {
+            let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
+            if a.first("H015", scope) {
+                a.report(
+                    &ASYNC_COPY,
+                    Severity::Error,
+                    n,
+                    format!("`{name}`: asynchronous copies to shared memory have no HIP equivalent"),
+                    Some("load into shared memory with ordinary loads and __syncthreads(), double-buffering by hand".into()),
+                    vec![],
+                );
+            }
+        }
+        "tiled_partition" => {
+            if let Some(size) = argv.get(1).and_then(|x| a.eval(*x)) {
+                tile_report(a, n, size);
+            }
+        }
+        "this_grid" if !a.cooperative_launch => {
+            {
+                let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
+                if a.first("H017", scope) {
+                    a.report(
+                        &GRID_SYNC,
+                        Severity::Error,
+                        n,
+                        "grid group used, but this file has no cooperative launch: grid.sync() needs hipLaunchCooperativeKernel".into(),
+                        Some("launch the kernel with hipLaunchCooperativeKernel after checking hipDeviceAttributeCooperativeLaunch, with no more blocks than fit on the device".into()),
+                        vec![],
+                    );
+                }
+            }
+        }
+        "this_multi_grid" => a.report(
+            &MULTI_GRID,
+            Severity::Warning,
+            n,
+            "`this_multi_grid()`: multi-device cooperative groups are deprecated since ROCm 5.0".into(),
+            Some("synchronize devices from the host".into()),
+            vec![],
+        ),
+        "cudaMallocManaged" | "cudaMemAdvise" | "cudaMemPrefetchAsync" => a.report(
+            &MANAGED_MEMORY,
+            Severity::Warning,
+            n,
+            format!("`{name}`: managed memory migrates pages only with XNACK on AMD (MI200/MI300 with HSA_XNACK=1; MI100 never), otherwise it stays in host memory"),
+            Some("run with HSA_XNACK=1 on an xnack+ target, or use hipMalloc and explicit copies".into()),
+            vec![],
+        ),
+        "__threadfence_system" => a.report(
+            &THREADFENCE_SYSTEM,
+            Severity::Warning,
+            n,
+            "`__threadfence_system()` does not make writes visible to the host on coarse-grained memory".into(),
+            Some("use fine-grained host memory (hipHostMalloc with hipHostMallocCoherent) for device-to-host flags".into()),
+            vec![],
+        ),
+        "clock" | "clock64" if a.in_device(n.start_byte()) => a.report(
+            &DEVICE_CLOCK,
+            Severity::Warning,
+            n,
+            format!("`{name}()` counts shader clocks at a varying frequency on AMD and misbehaves on RDNA3"),
+            Some("use wall_clock64() and hipDeviceAttributeWallClockRate to measure time".into()),
+            vec![],
+        ),
+        "atomicAdd" | "atomicAdd_block" | "atomicAdd_system" | "atomicMin" | "atomicMax"
+        | "atomicSub" => {
+            if let Some(ty) = atomic_float_type(a, &argv) {
+                a.report(
+                    &FLOAT_ATOMIC,
+                    Severity::Note,
+                    n,
+                    format!("`{name}` on {ty}: HIP uses a compare-and-swap loop unless -munsafe-fp-atomics is given; results are order-dependent"),
+                    Some("consider unsafeAtomicAdd or -munsafe-fp-atomics for coarse-grained memory; compare results with a tolerance".into()),
+                    vec![],
+                );
+            }
+        }
+        "cudaFuncSetAttribute" => {
+            let is_smem = argv
+                .get(1)
+                .is_some_and(|x| a.text(*x).contains("MaxDynamicSharedMemorySize"));
+            if is_smem {
+                if let Some(v) = argv.get(2).and_then(|x| a.eval(*x)) {
+                    if v > 65536 {
+                        a.report(
+                            &SHARED_MEMORY_SIZE,
+                            Severity::Error,
+                            n,
+                            format!("kernel opts in to {v} bytes of dynamic shared memory; MI100/MI200/MI300 allow 65536 per block (gfx950: 160 KiB)"),
+                            Some("shrink the tile for AMD and read the limit from hipDeviceAttributeMaxSharedMemoryPerBlock".into()),
+                            vec![],
+                        );
+                    }
+                }
+            }
+        }
+        "__ldg" => {
+            let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
+            if a.first("H028-ldg", scope) {
+                a.report(
+                    &CACHE_HINTS,
+                    Severity::Note,
+                    n,
+                    "`__ldg` is a plain load on AMD (all loads go through L1 and L2)".into(),
+                    None,
+                    vec![],
+                );
+            }
+        }
+        "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" | "__stcg" | "__stcs" | "__stwb"
+        | "__stwt" => a.report(
+            &CACHE_HINTS,
+            Severity::Warning,
+            n,
+            format!("`{name}` is a cache-operator intrinsic with no HIP mapping in many ROCm releases"),
+            Some("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data".into()),
+            vec![],
+        ),
+        "__float2bfloat16_rd" | "__float2bfloat16_ru" | "__float2bfloat16_rz" | "__double2half" => {
+            a.report(
+                &BFLOAT16,
+                Severity::Note,
+                n,
+                format!("`{name}` is missing in several ROCm releases (ROCm/hip#3425)"),
+                Some("check the target ROCm's amd_hip_bf16.h / amd_hip_fp16.h, or convert through float with explicit rounding".into()),
+                vec![],
+            )
+        }
+        _ => {}
+    }
+    if name.starts_with("nvtx") {
+        nvtx_call(a, n, name);
+    }
+}
+
+/// Whether `name` (visible at `at`) is a texture or surface reference.
+fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
+    a.lookup(name, at).is_some_and(|d| is_texture_type(a, d))
+}
+
+fn is_texture_type(a: &Analyzer, d: &Decl) -> bool {
+    d.ty.kind() == "template_type"
+        && d.ty
+            .child_by_field_name("name")
+            .is_some_and(|n| matches!(a.text(n), "texture" | "surface"))
+}
+
+/// The float type an atomic works on, from its pointer argument or value.
+fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
+    let ptr = argv.first()?;
+    // `&x`, `&x[i]`, `p`, `p + i`.
+    let mut base = *ptr;
+    for _ in 0..6 {
+        match base.kind() {
+            "pointer_expression" | "parenthesized_expression" => {
+                base = base
+                    .child_by_field_name("argument")
+                    .or(base.named_child(0))?
+            }
+            "subscript_expression" => base = base.child_by_field_name("argument")?,
+            "binary_expression" => base = base.child_by_field_name("left")?,
+            _ => break,
+        }
+    }
+    let floaty = |t: &str| {
+        let t = t.trim_start_matches("const ").trim();
+        matches!(
+            t,
+            "float" | "double" | "__half" | "__half2" | "half" | "half2" | "__nv_bfloat16"
+        )
+        .then(|| t.to_string())
+    };
+    if base.kind() == "identifier" {
+        if let Some(d) = a.lookup(a.text(base), base.start_byte()) {
+            if let Some(t) = floaty(&d.ty_text) {
+                return Some(format!("`{t}`"));
+            }
+            return None;
+        }
+    }
+    if let Some(v) = argv.get(1) {
+        let t = a.text(*v);
+        if v.kind() == "number_literal"
+            && (t.contains('.') || t.ends_with('f'))
+            && !t.starts_with("0x")
+        {
+            return Some("a floating-point value".into());
+        }
+    }
+    None
+}
+
+/// H003 (and H005 for partial `__syncwarp`): the mask argument of a `_sync` builtin.
+fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
+    let Some(&mask) = argv.first() else { return };
+    let has_sync = a.opts.has_sync_builtins();
+    let mask_text = snippet(a.text(mask));
+    // Resolve a macro name to its body's mask value.
+    let mut macro_body: Option<std::ops::Range<usize>> = None;
+    let value = match mask.kind() {
+        "identifier" => {
+            let id = a.text(mask);
+            if let Some(m) = a.macros.get(id).filter(|m| !m.function_like) {
+                macro_body = Some(m.body_range.clone());
+                m.value.map(|v| {
+                    let full = m.full_mask_32;
+                    eval::Mask {
+                        value: if full { 0xffff_ffff } else { v as u64 },
+                        wide: !full && (v as u64 > u64::from(u32::MAX) || v < 0),
+                    }
+                })
+            } else {
+                None
+            }
+        }
+        _ => mask_value(mask, a.src),
+    };
+    if name == "__syncwarp" {
+        if let Some(m) = value {
+            if !m.is_full_32() && !m.is_full_64() {
+                a.report(
+                    &THREAD_SCHEDULING,
+                    Severity::Warning,
+                    mask,
+                    format!("`__syncwarp({mask_text})` with a partial mask relies on independent thread scheduling, which AMD GPUs lack"),
+                    Some("synchronize the whole wavefront, or review the divergent region".into()),
+                    vec![],
+                );
+                return;
+            }
+        }
+    }
+    match value {
+        Some(m) if m.is_full_64() => {}
+        Some(m) if m.is_full_32() => {
+            if !has_sync {
+                // The translator rewrites full-mask calls to the unsynchronized builtins.
+                return;
+            }
+            let fix = match &macro_body {
+                Some(r) => vec![Edit::replace(r.start, r.end, "(~0ull)", "H003")],
+                None => vec![Edit::replace(
+                    mask.start_byte(),
+                    mask.end_byte(),
+                    "~0ull",
+                    "H003",
+                )],
+            };
+            // A macro body lives outside this analyzer's text when we are in a macro body.
+            let fix = if macro_body.is_some() && a.origin.is_some() {
+                vec![]
+            } else {
+                fix
+            };
+            let what = if m.wide {
+                "is 64-bit but names only lanes 0-31"
+            } else {
+                "is a 32-bit value; HIP's _sync builtins require a 64-bit mask (static_assert)"
+            };
+            let fix = if macro_body.is_some() {
+                // Only rewrite a macro's body when it is nothing but the mask.
+                fix.into_iter()
+                    .filter(|_| {
+                        a.text(mask)
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || c == '_')
+                    })
+                    .collect()
+            } else {
+                fix
+            };
+            a.report(
+                &SYNC_MASK_32,
+                Severity::Error,
+                mask,
+                format!("lane mask `{mask_text}` passed to `{name}` {what}"),
+                Some("write the full mask as `~0ull`".into()),
+                fix,
+            );
+        }
+        Some(_) => {
+            let (what, help) = if has_sync {
+                (
+                    "is a partial 32-lane mask; on 64-lane wavefronts it leaves lanes 32-63 out",
+                    "decide which of the 64 lanes take part and write a 64-bit mask (`...ull`)",
+                )
+            } else {
+                (
+                    "is a partial mask, and the _sync builtins do not exist before HIP 6.2, so it cannot be dropped",
+                    "target HIP >= 6.2 with a 64-bit mask, or restructure so the whole wavefront takes part",
+                )
+            };
+            a.report(
+                &SYNC_MASK_32,
+                Severity::Error,
+                mask,
+                format!("lane mask `{mask_text}` passed to `{name}` {what}"),
+                Some(help.into()),
+                vec![],
+            );
+        }
+        None => {
+            // A computed mask: report 32-bit variables and ballot truncations.
+            let var = if mask.kind() == "identifier" {
+                a.lookup(a.text(mask), mask.start_byte()).cloned()
+            } else {
+                None
+            };
+            if let Some(d) = var {
+                if is_32bit_type(&d.ty_text) && !d.pointer {
+                    let fix = widen_decl_fix(a, &d);
+                    let what = if has_sync {
+                        "is declared `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask"
+                    } else {
+                        "is declared `{ty}`, and the _sync builtins do not exist before HIP 6.2"
+                    };
+                    a.report(
+                        &SYNC_MASK_32,
+                        Severity::Error,
+                        mask,
+                        format!(
+                            "lane mask `{mask_text}` passed to `{name}` {}",
+                            what.replace("{ty}", &d.ty_text)
+                        ),
+                        Some("declare the mask `uint64_t`".into()),
+                        if has_sync { fix } else { vec![] },
+                    );
+                    return;
+                }
+            }
+            if !(has_sync || mask.kind() == "identifier" && a.macros.get(a.text(mask)).is_some()) {
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("`{name}` with the computed mask `{mask_text}`: the _sync builtins do not exist before HIP 6.2"),
+                    Some("target HIP >= 6.2 (64-bit masks), or rewrite with the unsynchronized builtins if the whole warp takes part".into()),
+                    vec![],
+                );
+            }
+        }
+    }
+}
+
+/// A fix that changes a single-declarator 32-bit declaration to `uint64_t` (and its full-mask
+/// initializer to `~0ull`).
+fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
+    if d.declarators != 1 || d.param && d.ty_text.is_empty() {
+        return vec![];
+    }
+    let mut fix = vec![Edit::replace(
+        d.ty.start_byte(),
+        d.ty.end_byte(),
+        "uint64_t",
+        "H004",
+    )];
+    if let Some(init) = d.init {
+        if mask_value(init, a.src).is_some_and(|m| m.is_full_32()) {
+            fix.push(Edit::replace(
+                init.start_byte(),
+                init.end_byte(),
+                "~0ull",
+                "H003",
+            ));
+        }
+    }
+    fix
+}
+
+/// Shuffle arguments: a delta of 16 starts a 32-lane reduction; width 32; source lane 31.
+fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
+    let sync = name.ends_with("_sync");
+    let base = name.trim_end_matches("_sync");
+    let off = usize::from(sync);
+    let third = argv.get(1 + off);
+    let width = argv.get(2 + off);
+    match base {
+        "__shfl_down" | "__shfl_xor" => {
+            if let Some(d) = third {
+                if literal(a, *d) == Some(16) {
+                    a.report(
+                        &WARP_SIZE_32,
+                        Severity::Error,
+                        *d,
+                        format!("`{name}` at lane distance 16 is the first step of a 32-lane reduction; {WAVE_NOTE}"),
+                        Some("add a step at distance 32 on 64-lane targets, or loop from warpSize / 2".into()),
+                        vec![],
+                    );
+                }
+            }
+        }
+        "__shfl" => {
+            if let Some(src_lane) = third {
+                if literal(a, *src_lane) == Some(31) {
+                    a.report(
+                        &WARP_SIZE_32,
+                        Severity::Error,
+                        *src_lane,
+                        format!("`{name}` from lane 31 reads the last lane of a 32-lane warp; {WAVE_NOTE}"),
+                        Some("use `warpSize - 1`".into()),
+                        vec![],
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(w) = width {
+        if literal(a, *w) == Some(32) {
+            a.report(
+                &WARP_SIZE_32,
+                Severity::Warning,
+                *w,
+                format!("`{name}` with width 32 splits a 64-lane wavefront into two independent halves; {WAVE_NOTE}"),
+                Some("pass warpSize if the whole warp is meant".into()),
+                vec![],
+            );
+        }
+    }
+}
+
+fn profiler(a: &mut Analyzer, n: Node, name: &str) {
+    // Error-checked: an argument of another call (CHECK(...)), or used in an expression.
+    let parent = n.parent();
+    let checked = parent.is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "argument_list"
+                | "init_declarator"
+                | "assignment_expression"
+                | "binary_expression"
+                | "return_statement"
+                | "condition_clause"
+                | "parenthesized_expression"
+        )
+    });
+    let hip = name.replace("cuda", "hip");
+    if checked {
+        a.report(
+            &PROFILER_CONTROL,
+            Severity::Error,
+            n,
+            format!("`{name}` is error-checked, but `{hip}` returns hipErrorNotSupported on ROCm, so this fails at run time"),
+            Some("drop the call or use rocTX (roctxProfilerPause/roctxProfilerResume) / roctracer_start/roctracer_stop".into()),
+            vec![],
+        );
+    } else {
+        a.report(
+            &PROFILER_CONTROL,
+            Severity::Warning,
+            n,
+            format!("`{name}` becomes `{hip}`, which does nothing on ROCm (returns hipErrorNotSupported)"),
+            Some("use rocTX (roctxProfilerPause/roctxProfilerResume) or roctracer_start/roctracer_stop".into()),
+            vec![],
+        );
+    }
+}
+
+fn nvtx_call(a: &mut Analyzer, n: Node, name: &str) {
+    let mapped = match name {
+        "nvtxRangePushA" => Some("roctxRangePushA"),
+        "nvtxRangePop" => Some("roctxRangePop"),
+        "nvtxMarkA" => Some("roctxMarkA"),
+        "nvtxRangeStartA" => Some("roctxRangeStartA"),
+        "nvtxRangeEnd" => Some("roctxRangeStop"),
+        _ => None,
+    };
+    match mapped {
+        Some(r) => a.report(
+            &NVTX,
+            Severity::Note,
+            n,
+            format!(
+                "`{name}` is NVTX; the rocTX equivalent is `{r}` (roctracer/roctx.h, -lroctx64)"
+            ),
+            None,
+            vec![],
+        ),
+        None => a.report(
+            &NVTX,
+            Severity::Warning,
+            n,
+            format!(
+                "`{name}` has no rocTX equivalent (domains, attributes and naming are NVTX-only)"
+            ),
+            Some("replace with roctxRangePushA/roctxRangePop/roctxMarkA, or drop".into()),
+            vec![],
+        ),
+    }
+}
+
+fn tile_report(a: &mut Analyzer, n: Node, size: i64) {
+    if size > 64 {
+        a.report(
+            &TILE_WIDTH,
+            Severity::Error,
+            n,
+            format!("cooperative-groups tile of {size} threads is wider than any AMD wavefront (64 on CDNA, 32 on RDNA)"),
+            Some("use tiles no wider than warpSize".into()),
+            vec![],
+        );
+    } else if size > 32 {
+        a.report(
+            &TILE_WIDTH,
+            Severity::Warning,
+            n,
+            format!("cooperative-groups tile of {size} threads fits CDNA's 64-lane wavefronts but not RDNA's 32"),
+            Some("keep tiles at or below warpSize".into()),
+            vec![],
+        );
+    }
+}
+
+/// `tiled_partition<N>` / `thread_block_tile<N>`.
+fn tile_width(a: &mut Analyzer, n: Node) {
+    let Some(name) = n.child_by_field_name("name") else {
+        return;
+    };
+    let name = a.text(name);
+    if !matches!(name, "tiled_partition" | "thread_block_tile") {
+        return;
+    }
+    let Some(arg) = n
+        .child_by_field_name("arguments")
+        .and_then(|l| l.named_child(0))
+    else {
+        return;
+    };
+    if let Some(size) = a.eval(arg) {
+        tile_report(a, n, size);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// H004: 32-bit ballot storage, 1u << lane
+
+fn ballot_store(a: &mut Analyzer, n: Node) {
+    if n.kind() != "init_declarator" {
+        return;
+    }
+    let Some(value) = n.child_by_field_name("value") else {
+        return;
+    };
+    if !is_ballot_call(a, value) {
+        return;
+    }
+    let Some(decl) = n.parent().filter(|p| p.kind() == "declaration") else {
+        return;
+    };
+    let Some(ty) = decl.child_by_field_name("type") else {
+        return;
+    };
+    let ty_text = super::norm_ws(a.text(ty));
+    if !is_32bit_type(&ty_text) {
+        return;
+    }
+    let single = {
+        let mut c = decl.walk();
+        let count = decl.children_by_field_name("declarator", &mut c).count();
+        count == 1
+    };
+    let fix = if single {
+        vec![Edit::replace(
+            ty.start_byte(),
+            ty.end_byte(),
+            "uint64_t",
+            "H004",
+        )]
+    } else {
+        vec![]
+    };
+    let call = snippet(a.text(value));
+    a.report(
+        &LANE_MASK_TRUNCATED,
+        Severity::Error,
+        ty,
+        format!(
+            "`{call}` returns a 64-bit mask in HIP; storing it as `{ty_text}` drops lanes 32-63"
+        ),
+        Some("declare it `uint64_t`".into()),
+        fix,
+    );
+}
+
+fn ballot_assign(a: &mut Analyzer, n: Node) {
+    let (Some(l), Some(r)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if l.kind() != "identifier" || !is_ballot_call(a, r) {
+        return;
+    }
+    let Some(d) = a.lookup(a.text(l), l.start_byte()).cloned() else {
+        return;
+    };
+    if !is_32bit_type(&d.ty_text) || d.pointer {
+        return;
+    }
+    let fix = widen_decl_fix(a, &d);
+    a.report(
+        &LANE_MASK_TRUNCATED,
+        Severity::Error,
+        n,
+        format!(
+            "`{}` returns a 64-bit mask in HIP; `{}` is declared `{}` and drops lanes 32-63",
+            snippet(a.text(r)),
+            a.text(l),
+            d.ty_text
+        ),
+        Some("declare it `uint64_t`".into()),
+        fix,
+    );
+}
+
+fn ballot_return(a: &mut Analyzer, n: Node) {
+    let Some(v) = n.named_child(0) else { return };
+    if !is_ballot_call(a, v) {
+        return;
+    }
+    let Some(f) = a.func_at(n.start_byte()) else {
+        return;
+    };
+    let Some(ty) = f.node.child_by_field_name("type") else {
+        return;
+    };
+    let ty_text = super::norm_ws(a.text(ty));
+    if !is_32bit_type(&ty_text) {
+        return;
+    }
+    a.report(
+        &LANE_MASK_TRUNCATED,
+        Severity::Error,
+        v,
+        format!(
+            "returning a 64-bit HIP ballot from a function declared `{ty_text}` drops lanes 32-63"
+        ),
+        Some("return `uint64_t`".into()),
+        vec![Edit::replace(
+            ty.start_byte(),
+            ty.end_byte(),
+            "uint64_t",
+            "H004",
+        )],
+    );
+}
+
+/// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.
+fn lane_shift(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.child_by_field_name("operator"),
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    let op = a.text(op);
+    if op == "<<" && l.kind() == "number_literal" {
+        let Some((1, wide)) = parse_int(a.text(l)) else {
+            return;
+        };
+        if wide {
+            return;
+        }
+        let lane_index = match r.kind() {
+            "identifier" => lane_name(a.text(r)),
+            _ => {
+                let t = a.text(r);
+                laneish(a, r, false)
+                    && (t.contains("31") || t.contains("32") || t.contains("warpSize"))
+            }
+        };
+        if !lane_index {
+            return;
+        }
+        a.report(
+            &LANE_MASK_TRUNCATED,
+            Severity::Error,
+            l,
+            format!(
+                "`{}` builds a 32-bit lane mask; lanes 32-63 of a 64-lane wavefront overflow it",
+                snippet(a.text(n))
+            ),
+            Some("shift `1ull`".into()),
+            vec![Edit::replace(l.start_byte(), l.end_byte(), "1ull", "H004")],
+        );
+    } else if op == ">>" && l.kind() == "number_literal" {
+        let full = mask_value(l, a.src).is_some_and(|m| m.is_full_32() && !m.wide);
+        if full && a.text(r).replace(' ', "").contains("32-") {
+            a.report(
+                &LANE_MASK_TRUNCATED,
+                Severity::Warning,
+                l,
+                format!(
+                    "`{}` builds a lane mask for 32-lane warps",
+                    snippet(a.text(n))
+                ),
+                Some("build 64-bit masks, e.g. `~0ull >> (64 - n)` on 64-lane targets".into()),
+                vec![],
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations: H013 texture references, H023 shared memory, per-warp arrays
+
+fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
+    let Some(ty) = n.child_by_field_name("type") else {
+        return;
+    };
+    if ty.kind() == "template_type" {
+        if let Some(name) = ty.child_by_field_name("name") {
+            let name = a.text(name);
+            if matches!(name, "texture" | "surface") {
+                a.report(
+                    &TEXTURE_REFERENCE,
+                    Severity::Error,
+                    n,
+                    format!("`{}` declares a {name} reference: removed in CUDA 12 and deprecated in HIP", snippet(a.text(ty))),
+                    Some("use a texture object (cudaTextureObject_t), or read the array through a `const __restrict__` pointer".into()),
+                    vec![],
+                );
+            }
+        }
+    }
+    if !super::has_qualifier(n, a.src, "__shared__") || super::has_qualifier(n, a.src, "extern") {
+        return;
+    }
+    let elem = eval::type_size(&super::norm_ws(a.text(ty)));
+    let mut c = n.walk();
+    let declarators: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
+    for d in declarators {
+        let (name, _, dims) = super::declarator_name(d);
+        let Some(name) = name else { continue };
+        let name_text = a.text(name);
+        let values: Vec<Option<i64>> = dims.iter().map(|s| s.and_then(|s| a.eval(s))).collect();
+        // Per-warp arrays: a dimension of exactly 32 written as a number.
+        let has32 = dims
+            .iter()
+            .any(|s| s.is_some_and(|s| literal(a, s) == Some(32)));
+        if has32 {
+            if lane_name(name_text) || warp_name(name_text) {
+                a.shared32.insert(n.start_byte(), true);
+            } else {
+                a.shared32.entry(n.start_byte()).or_insert(false);
+            }
+        }
+        // Static shared memory size.
+        if let (Some(elem), false) = (elem, values.is_empty()) {
+            if values.iter().all(|v| v.is_some()) {
+                let count: i64 = values.iter().map(|v| v.unwrap_or(0)).product();
+                let bytes = count.saturating_mul(elem);
+                let scope = a
+                    .func_at(n.start_byte())
+                    .map(|f| f.node.start_byte())
+                    .unwrap_or(usize::MAX);
+                let total = a.shared_total.entry(scope).or_insert(0);
+                let before = *total;
+                *total = total.saturating_add(bytes);
+                let after = *total;
+                if before <= 65536 && after > 65536 {
+                    a.report(
+                        &SHARED_MEMORY_SIZE,
+                        Severity::Error,
+                        d,
+                        format!("static shared memory reaches {after} bytes here; AMD GPUs before gfx950 allow 65536 per block"),
+                        Some("shrink the tiles for AMD (MI100/MI200/MI300 have 64 KiB of LDS per workgroup)".into()),
+                        vec![],
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn register(a: &mut Analyzer, n: Node) {
+    // Remove the keyword and the blanks after it.
+    let mut end = n.end_byte();
+    while end < a.src.len() && matches!(a.src[end], b' ' | b'\t') {
+        end += 1;
+    }
+    a.report(
+        &REGISTER_KEYWORD,
+        Severity::Warning,
+        n,
+        "`register` storage class: hipcc (clang) rejects it in C++17 and later".into(),
+        Some("delete the keyword".into()),
+        vec![Edit::replace(n.start_byte(), end, "", "H026")],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// H025: user functions that HIP already defines
+
+fn builtin_clash(a: &mut Analyzer, n: Node) {
+    let Some(decl) = n.child_by_field_name("declarator") else {
+        return;
+    };
+    let mut fd = decl;
+    for _ in 0..6 {
+        if fd.kind() == "function_declarator" {
+            break;
+        }
+        match fd.child_by_field_name("declarator") {
+            Some(x) => fd = x,
+            None => return,
+        }
+    }
+    let Some(name) = fd.child_by_field_name("declarator") else {
+        return;
+    };
+    let name = a.text(name);
+    if !matches!(
+        name,
+        "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicCAS"
+    ) {
+        return;
+    }
+    let Some(params) = fd.child_by_field_name("parameters") else {
+        return;
+    };
+    let Some(first) = params.named_child(0) else {
+        return;
+    };
+    let ty = first
+        .child_by_field_name("type")
+        .map(|t| super::norm_ws(a.text(t)))
+        .unwrap_or_default();
+    let pointer = first
+        .child_by_field_name("declarator")
+        .is_some_and(|d| d.kind() == "pointer_declarator");
+    if !pointer || !matches!(ty.as_str(), "float" | "double") {
+        return;
+    }
+    if hip_compiles(a, n) == Some(false) {
+        return;
+    }
+    a.report(
+        &BUILTIN_CLASH,
+        Severity::Error,
+        n,
+        format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
+        Some("delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`".into()),
+        vec![],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preprocessor: H010, H011, includes
+
+fn pp_if(a: &mut Analyzer, n: Node) {
+    let Some(cond) = n.child_by_field_name("condition") else {
+        return;
+    };
+    let mut ids: Vec<(String, bool)> = Vec::new(); // (name, under defined())
+    let mut stack = vec![(cond, false)];
+    while let Some((x, def)) = stack.pop() {
+        if x.kind() == "identifier" {
+            ids.push((a.text(x).to_string(), def));
+        }
+        let def = def || x.kind() == "preproc_defined";
+        let mut c = x.walk();
+        for ch in x.named_children(&mut c) {
+            stack.push((ch, def));
+        }
+    }
+    let value = pp_condition(cond, a.src, &a.macros, 0);
+    let directive = if n.kind() == "preproc_elif" {
+        "#elif"
+    } else {
+        "#if"
+    };
+    let alternative = n.child_by_field_name("alternative");
+    let outcome = |macro_name: &str| -> String {
+        match value {
+            Some(0) => {
+                let alt = alternative
+                    .map(|alt| {
+                        let (line, _) = a.index.position(a.map(alt.start_byte()));
+                        let kind = if alt.kind() == "preproc_else" { "#else" } else { "#elif" };
+                        format!(" and goes to the {kind} on line {line}")
+                    })
+                    .unwrap_or_default();
+                format!("{macro_name} is undefined under hipcc, so this condition is false: HIP skips this branch{alt}")
+            }
+            Some(_) => format!("{macro_name} is undefined under hipcc, and this condition is still true: HIP takes this branch"),
+            None => format!("{macro_name} is undefined under hipcc and reads as 0; which branch HIP takes depends on the other macros in the condition"),
+        }
+    };
+    let cond_text = snippet(a.text(cond));
+    let version = ids
+        .iter()
+        .find(|(id, _)| VERSION_MACROS.contains(&id.as_str()) && a.macros.get(id).is_none());
+    let version_outcome = version.map(|(id, _)| outcome(id));
+    let arch_outcome = outcome("__CUDA_ARCH__");
+    if let Some(out) = version_outcome {
+        let msg = format!("`{directive} {cond_text}`: {out}");
+        a.report(
+            &VERSION_MACRO,
+            Severity::Warning,
+            cond,
+            msg,
+            Some("check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into()),
+            vec![],
+        );
+    }
+    let arch = ids
+        .iter()
+        .find(|(id, _)| id == "__CUDA_ARCH__" && a.macros.get(id).is_none());
+    if let Some((_, under_defined)) = arch {
+        let help = if *under_defined {
+            "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
+        } else {
+            "use `__gfx*__` / `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features, `__HIP_DEVICE_COMPILE__` for device code"
+        };
+        let msg = format!(
+            "`{directive} {cond_text}`: {}{}",
+            arch_outcome,
+            if *under_defined {
+                " (device code is compiled with __CUDA_ARCH__ undefined too)"
+            } else {
+                " (the fallback path)"
+            }
+        );
+        a.report(
+            &CUDA_ARCH,
+            Severity::Warning,
+            cond,
+            msg,
+            Some(help.into()),
+            vec![],
+        );
+    }
+}
+
+fn pp_ifdef(a: &mut Analyzer, n: Node) {
+    let Some(name) = n.child_by_field_name("name") else {
+        return;
+    };
+    let id = a.text(name);
+    if a.macros.get(id).is_some() {
+        return;
+    }
+    let directive = n.child(0).map(|t| a.text(t)).unwrap_or("#ifdef");
+    let negated = directive.ends_with("ifndef");
+    let taken = if negated {
+        "takes this branch"
+    } else {
+        "skips this branch"
+    };
+    if VERSION_MACROS.contains(&id) {
+        a.report(
+            &VERSION_MACRO,
+            Severity::Warning,
+            name,
+            format!("`{directive} {id}`: {id} is undefined under hipcc, so HIP {taken}"),
+            Some("check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__".into()),
+            vec![],
+        );
+    } else if id == "__CUDA_ARCH__" {
+        a.report(
+            &CUDA_ARCH,
+            Severity::Warning,
+            name,
+            format!("`{directive} __CUDA_ARCH__`: undefined on AMD in device code too, so HIP {taken} for device and host alike"),
+            Some("use `__HIP_DEVICE_COMPILE__` to tell device from host compilation".into()),
+            vec![],
+        );
+    }
+}
+
+fn include(a: &mut Analyzer, n: Node) {
+    let Some(path) = n.child_by_field_name("path") else {
+        return;
+    };
+    let p = a.text(path).trim_matches(['<', '>', '"']);
+    match p {
+        "mma.h" => wmma(a, n, "`#include <mma.h>`".to_string()),
+        "cuda/pipeline" | "cuda_pipeline.h" | "cuda_pipeline_primitives.h"
+        | "cooperative_groups/memcpy_async.h" | "cuda/barrier" => a.report(
+            &ASYNC_COPY,
+            Severity::Error,
+            n,
+            format!("`<{p}>` provides asynchronous copies/pipelines, which HIP lacks"),
+            Some("use ordinary loads into shared memory with __syncthreads()".into()),
+            vec![],
+        ),
+        _ if p == "nvToolsExt.h" || p.starts_with("nvtx3/") || p == "nvToolsExtCuda.h" => a.report(
+            &NVTX,
+            Severity::Warning,
+            n,
+            format!("`<{p}>` is NVTX; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)"),
+            None,
+            vec![],
+        ),
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// H006 inline PTX, H009 launch bounds, H014 wmma, types
+
+fn inline_asm(a: &mut Analyzer, n: Node) {
+    let code = n
+        .child_by_field_name("assembly_code")
+        .map(|c| a.text(c).to_string())
+        .unwrap_or_default();
+    let ptx_markers = [
+        "%laneid",
+        "%warpid",
+        "%clock",
+        "%globaltimer",
+        "%smid",
+        "%tid",
+        "%lanemask",
+        ".reg",
+        ".u32",
+        ".s32",
+        ".b32",
+        ".f32",
+        ".u64",
+        ".s64",
+        ".b64",
+        ".f64",
+        ".f16",
+        ".pred",
+        "ld.global",
+        "st.global",
+        "cp.async",
+        "mma.sync",
+        "ldmatrix",
+        "shfl.sync",
+        "membar",
+        "bar.sync",
+        "prmt",
+        "lop3",
+        "fence.",
+        "red.",
+        "atom.",
+    ];
+    let ptx = ptx_markers.iter().any(|m| code.contains(m));
+    if !ptx && !a.in_device(n.start_byte()) {
+        return; // host assembly (x86), not ours to judge
+    }
+    let hints: &[(&str, &str)] = &[
+        ("%laneid", "`%laneid` -> `__lane_id()`"),
+        (
+            "%warpid",
+            "`%warpid` has no HIP equivalent (compute threadIdx / warpSize)",
+        ),
+        ("%globaltimer", "`%globaltimer` -> `wall_clock64()`"),
+        ("%clock", "`%clock`/`%clock64` -> `clock64()`"),
+        ("%smid", "`%smid` -> `__smid()`"),
+        (
+            "%lanemask",
+            "`%lanemask_*` -> build a 64-bit mask from `__lane_id()`",
+        ),
+        ("shfl.sync", "`shfl.sync` -> `__shfl*` builtins"),
+        (
+            "ld.global.nc",
+            "`ld.global.nc` -> `__ldg()` or a plain load",
+        ),
+        (
+            "membar",
+            "`membar` -> `__threadfence()` / `__threadfence_block()`",
+        ),
+        ("fence.", "`fence` -> `__threadfence()`"),
+        ("bar.sync", "`bar.sync` -> `__syncthreads()`"),
+        ("prmt", "`prmt` -> `__byte_perm()`"),
+        ("brev", "`brev` -> `__brev()`"),
+        ("popc", "`popc` -> `__popc()` / `__popcll()`"),
+        ("cvt.rn.f16", "`cvt` to half -> `__float2half_rn()`"),
+        (
+            "mma.sync",
+            "`mma.sync` -> rocWMMA or MFMA intrinsics (a redesign)",
+        ),
+        (
+            "ldmatrix",
+            "`ldmatrix` -> rocWMMA load_matrix_sync (a redesign)",
+        ),
+        (
+            "cp.async",
+            "`cp.async` -> ordinary loads into shared memory + __syncthreads()",
+        ),
+        ("lop3", "`lop3` -> plain bitwise operators"),
+        ("red.", "`red`/`atom` -> atomic builtins"),
+    ];
+    let found: Vec<&str> = hints
+        .iter()
+        .filter(|(k, _)| code.contains(k))
+        .map(|(_, h)| *h)
+        .collect();
+    let help = if found.is_empty() {
+        "rewrite with HIP intrinsics or AMD GCN/CDNA inline assembly".to_string()
+    } else {
+        format!("replace: {}", found.join("; "))
+    };
+    let shown = snippet(code.trim_matches('"'));
+    a.report(
+        &INLINE_PTX,
+        Severity::Error,
+        n,
+        format!("inline PTX `{shown}` cannot be assembled for AMD GPUs"),
+        Some(help),
+        vec![],
+    );
+}
+
+fn launch_bounds(a: &mut Analyzer, n: Node) {
+    let mut c = n.walk();
+    let argv: Vec<Node> = n
+        .named_children(&mut c)
+        .filter(|x| x.kind() != "comment")
+        .collect();
+    match argv.len() {
+        3.. => a.report(
+            &LAUNCH_BOUNDS,
+            Severity::Error,
+            n,
+            "`__launch_bounds__` with three arguments (maxBlocksPerCluster): HIP accepts at most two".into(),
+            Some("drop the third argument (clusters do not exist on AMD)".into()),
+            vec![],
+        ),
+        2 => {
+            let t = a.eval(argv[0]);
+            let b = a.eval(argv[1]);
+            let help = match (t, b) {
+                (Some(t), Some(b)) => {
+                    let waves = (b * t / 32).max(1);
+                    format!("the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 = {b} * {t} / 32 = {waves}, i.e. `__launch_bounds__({t}, {waves})`; that formula is disputed (ROCm/hip#3167), so measure, or drop the second argument")
+                }
+                _ => "the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 (a disputed formula, ROCm/hip#3167); measure, or drop the second argument".into(),
+            };
+            a.report(
+                &LAUNCH_BOUNDS,
+                Severity::Warning,
+                argv[1],
+                format!(
+                    "`__launch_bounds__` second argument `{}` means minimum blocks per multiprocessor in CUDA but minimum waves per EU on AMD",
+                    a.text(argv[1])
+                ),
+                Some(help),
+                vec![],
+            );
+        }
+        _ => {}
+    }
+}
+
+fn wmma(a: &mut Analyzer, n: Node, what: String) {
+    a.report(
+        &WARP_MATRIX,
+        Severity::Error,
+        n,
+        format!("{what}: CUDA warp matrix (tensor core) API, which HIP does not support"),
+        Some("port to rocWMMA or MFMA intrinsics; fragment shapes and tiling change".into()),
+        vec![],
+    );
+}
+
+fn namespace(a: &mut Analyzer, n: Node) {
+    let t = a.text(n);
+    if t == "nvcuda" || t == "wmma" {
+        // Once per function (or file scope).
+        let scope = a
+            .func_at(n.start_byte())
+            .map(|f| f.node.start_byte())
+            .unwrap_or(usize::MAX);
+        if a.first("H014", scope) {
+            let full = n.parent().map(|p| snippet(a.text(p))).unwrap_or_default();
+            wmma(a, n, format!("`{full}`"));
+        }
+    } else if t == "cuda" {
+        // cuda::pipeline, cuda::memcpy_async
+        let full = n.parent().map(|p| a.text(p)).unwrap_or("");
+        if full.starts_with("cuda::pipeline") || full.starts_with("cuda::memcpy_async") {
+            let scope = a
+                .func_at(n.start_byte())
+                .map(|f| f.node.start_byte())
+                .unwrap_or(usize::MAX);
+            if a.first("H015", scope) {
+                a.report(
+                    &ASYNC_COPY,
+                    Severity::Error,
+                    n,
+                    format!(
+                        "`{}`: asynchronous copies/pipelines have no HIP equivalent",
+                        snippet(full)
+                    ),
+                    Some("load into shared memory with ordinary loads and __syncthreads()".into()),
+                    vec![],
+                );
+            }
+        }
+    }
+}
+
+fn type_identifier(a: &mut Analyzer, n: Node) {
+    let t = a.text(n);
+    if t == "warpSize" {
+        warpsize_constexpr(a, n);
+    } else if t.starts_with("__nv_fp8") {
+        let line = a.index.position(a.map(n.start_byte())).0;
+        if a.first("H024", line) {
+            a.report(
+                &FP8_ENCODING,
+                Severity::Error,
+                n,
+                format!("`{t}` is OCP FP8; its HIP counterpart on MI300 (gfx94x) is the FNUZ encoding, with different bit patterns, ranges and NaN/Inf"),
+                Some("choose the FP8 format per target, convert at the boundaries, and test round trips".into()),
+                vec![],
+            );
+        }
+    } else if t == "nv_bfloat16" || t == "nv_bfloat162" {
+        let mixed = a.src.windows(14).any(|w| w == b"__nv_bfloat16");
+        let line = a.index.position(a.map(n.start_byte())).0;
+        if a.first("H029", line) {
+            a.report(
+                &BFLOAT16,
+                if mixed { Severity::Error } else { Severity::Warning },
+                n,
+                if mixed {
+                    format!("`{t}` and `__nv_bfloat16` are used in one file; renamed, they become the unrelated types hip_bfloat16 and __hip_bfloat16")
+                } else {
+                    format!("`{t}` maps to the legacy `hip_bfloat16` struct, not `__hip_bfloat16`")
+                },
+                Some("spell it `__nv_bfloat16`".into()),
+                vec![],
+            );
+        }
+    } else if t == "nvtxEventAttributes_t" || t == "nvtxDomainHandle_t" {
+        a.report(
+            &NVTX,
+            Severity::Warning,
+            n,
+            format!("`{t}` is NVTX-only (no rocTX equivalent)"),
+            Some("use plain rocTX ranges (roctxRangePushA/roctxRangePop)".into()),
+            vec![],
+        );
+    }
+}
+
+/// H027: `attr.type == 2` on cudaPointerAttributes.
+fn memory_type_compare(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.child_by_field_name("operator"),
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if !matches!(a.text(op), "==" | "!=") {
+        return;
+    }
+    let (field, lit) = if literal(a, r).is_some() {
+        (l, r)
+    } else if literal(a, l).is_some() {
+        (r, l)
+    } else {
+        return;
+    };
+    if field.kind() != "field_expression" {
+        return;
+    }
+    let Some(fname) = field.child_by_field_name("field").map(|f| a.text(f)) else {
+        return;
+    };
+    let Some(obj) = field.child_by_field_name("argument") else {
+        return;
+    };
+    let attrs = obj.kind() == "identifier"
+        && a.lookup(a.text(obj), obj.start_byte())
+            .is_some_and(|d| d.ty_text.contains("cudaPointerAttributes"));
+    if fname == "memoryType" || (fname == "type" && attrs) {
+        a.report(
+            &MEMORY_TYPE_ENUM,
+            Severity::Error,
+            lit,
+            format!(
+                "`{}` compares a memory type with a number: cudaMemoryType and hipMemoryType number their values differently",
+                snippet(a.text(n))
+            ),
+            Some("compare with the enumerator (cudaMemoryTypeDevice, cudaMemoryTypeHost, ...)".into()),
+            vec![],
+        );
+    }
+}

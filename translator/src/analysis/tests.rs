@@ -1,0 +1,623 @@
+//! Rule-by-rule tests: each rule fires on its positive cases and stays silent on negatives.
+
+use super::*;
+
+fn run_with(src: &str, hip: Version, fix: bool) -> Vec<Diagnostic> {
+    let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: hip,
+        fix,
+    };
+    analyze(src.as_bytes(), &tree, "t.cu", &opts)
+}
+
+fn run(src: &str) -> Vec<Diagnostic> {
+    run_with(src, Version::new(6, 4, 0), true)
+}
+
+fn has(src: &str, id: &str) -> bool {
+    run(src).iter().any(|d| d.id == id)
+}
+
+fn fixed(src: &str, hip: Version) -> String {
+    let mut edits: Vec<Edit> = run_with(src, hip, true)
+        .into_iter()
+        .flat_map(|d| d.fix)
+        .collect();
+    String::from_utf8(crate::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap()
+}
+
+const K: &str = "__global__ void k(float *x) {\n";
+
+fn kernel(body: &str) -> String {
+    format!("{K}{body}\n}}\n")
+}
+
+// H001 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h001_lane_and_warp_arithmetic_fires() {
+    for body in [
+        "int lane = threadIdx.x % 32;",
+        "int lane = threadIdx.x & 31;",
+        "int lane = threadIdx.x & 0x1f;",
+        "int warp = threadIdx.x / 32;",
+        "int warp = threadIdx.x >> 5;",
+        "int nwarps = blockDim.x / 32;",
+        "int nwarps = (blockDim.x + 31) / 32;",
+        "int tid = threadIdx.x; int l = tid % 32;",
+        "int warp_id = 3; int base = warp_id * 32;",
+        "int lane_id = threadIdx.x; if (lane_id == 31) x[0] = 1;",
+    ] {
+        let src = kernel(body);
+        assert!(
+            run(&src)
+                .iter()
+                .any(|d| d.id == "H001" && d.severity == Severity::Error),
+            "no H001 error for {body}"
+        );
+    }
+}
+
+#[test]
+fn h001_unrelated_32_is_silent() {
+    for body in [
+        "float y = 32.0f; x[0] = y * 32;",
+        "int tile = blockDim.x * 32;",
+        "int n = 32; x[n % 32] = 0;",
+        "int lane = threadIdx.x % warpSize;",
+        "int lane = threadIdx.x & (warpSize - 1);",
+        "int w = threadIdx.x / warpSize;",
+        "int row = blockIdx.y * 32 + threadIdx.y;",
+        "int lane = 3; x[lane] = lane + 1;",
+        "int i = blockIdx.x * blockDim.x + threadIdx.x; x[i] = 32;",
+    ] {
+        let src = kernel(body);
+        let d: Vec<_> = run(&src).into_iter().filter(|d| d.id == "H001").collect();
+        assert!(d.is_empty(), "H001 on {body}: {:?}", d);
+    }
+}
+
+#[test]
+fn h001_defines_constants_and_macro_bodies() {
+    let src = "#define WARP_SIZE 32\n\
+               #define LOG_WARP_SIZE 5\n\
+               #define LANE_ID (threadIdx.x & 31)\n\
+               #define TILE 32\n\
+               #define NUM_WARPS 32\n\
+               constexpr int kWarpSize = 32;\n\
+               template <int WARPSIZE = 32> __device__ int f() { return WARPSIZE; }\n\
+               enum { THREADS_PER_WARP = 32 };\n";
+    let got: Vec<usize> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![1, 2, 3, 6, 7, 8]);
+    // The macro-body hit points at the 31 inside the body.
+    let d = run(src).into_iter().find(|d| d.line == 3).unwrap();
+    assert_eq!(d.column, "#define LANE_ID (threadIdx.x & ".len() + 1);
+    assert!(d.message.contains("LANE_ID"));
+}
+
+#[test]
+fn h001_shuffle_loops_and_arguments() {
+    let src = kernel(
+        "float v = x[threadIdx.x];\n\
+         for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0ull, v, offset);\n\
+         for (int m = 1; m < 32; m *= 2) v += __shfl_xor_sync(~0ull, v, m);\n\
+         v += __shfl_xor_sync(~0ull, v, 16);\n\
+         v = __shfl_sync(~0ull, v, 31);\n\
+         v = __shfl_sync(~0ull, v, 0, 32);\n\
+         for (int i = 16; i > 0; i /= 2) x[i] = v;\n\
+         for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o);",
+    );
+    let got: Vec<(usize, Severity)> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (3, Severity::Error),
+            (4, Severity::Error),
+            (5, Severity::Error),
+            (6, Severity::Error),
+            (7, Severity::Warning)
+        ]
+    );
+}
+
+#[test]
+fn h001_per_warp_shared_arrays() {
+    let pos = kernel(
+        "__shared__ float sums[32];\nint lane = threadIdx.x % warpSize;\nsums[lane] = x[0];",
+    );
+    assert_eq!(
+        run(&pos)
+            .iter()
+            .filter(|d| d.id == "H001")
+            .map(|d| (d.line, d.severity))
+            .collect::<Vec<_>>(),
+        vec![(2, Severity::Warning)]
+    );
+    let named = kernel("__shared__ float warp_sums[32];\nwarp_sums[0] = 1;");
+    assert!(has(&named, "H001"));
+    let tile = kernel("__shared__ float tile[32][33];\ntile[threadIdx.y][threadIdx.x] = 1;");
+    // A 2-D tile indexed by thread index is reported only as a warning, never an error.
+    assert!(run(&tile)
+        .iter()
+        .all(|d| d.id != "H001" || d.severity == Severity::Warning));
+    let other = kernel("__shared__ float buf[32];\nbuf[blockIdx.x % 32] = 1;");
+    assert!(!has(&other, "H001"));
+}
+
+// H002 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h002_warpsize_as_constant() {
+    for body in [
+        "__shared__ float s[warpSize];",
+        "static_assert(warpSize == 64, \"\");",
+        "constexpr int w = warpSize;",
+        "switch (threadIdx.x) { case warpSize: break; }",
+        "foo<warpSize>(x);",
+    ] {
+        assert!(has(&kernel(body), "H002"), "no H002 for {body}");
+    }
+    for body in [
+        "int w = warpSize;",
+        "for (int o = warpSize / 2; o > 0; o /= 2) x[o] = 0;",
+        "x[threadIdx.x % warpSize] = 1;",
+        "foo(warpSize);",
+    ] {
+        assert!(!has(&kernel(body), "H002"), "H002 for {body}");
+    }
+    assert!(has("#if __AMDGCN_WAVEFRONT_SIZE == 64\n#endif\n", "H002"));
+}
+
+// H003 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h003_masks_on_hip_6_4_with_fixes() {
+    let src = "#define FULL_MASK 0xffffffff\n\
+               __global__ void k(float *x) {\n\
+               float v = x[0];\n\
+               v += __shfl_down_sync(0xffffffff, v, 1);\n\
+               v += __shfl_down_sync(FULL_MASK, v, 1);\n\
+               unsigned mask = 0xffffffffu;\n\
+               v += __shfl_xor_sync(mask, v, 1);\n\
+               v += __shfl_xor_sync(0xffff, v, 1);\n\
+               v += __shfl_xor_sync(~0ull, v, 1);\n\
+               uint64_t m64 = __ballot_sync(~0ull, v > 0);\n\
+               v += __shfl_xor_sync(m64, v, 1);\n\
+               v += __shfl_xor_sync(-1, v, 1);\n\
+               x[0] = v; }\n";
+    let got: Vec<usize> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H003")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![4, 5, 7, 8, 12]);
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(out.contains("#define FULL_MASK (~0ull)"), "{out}");
+    assert!(out.contains("__shfl_down_sync(~0ull, v, 1)"), "{out}");
+    assert!(out.contains("uint64_t mask = ~0ull;"), "{out}");
+    assert!(
+        out.contains("__shfl_xor_sync(0xffff, v, 1)"),
+        "partial masks are not fixed"
+    );
+    assert!(out.contains("__shfl_xor_sync(~0ull, v, 1);\nuint64_t m64"));
+}
+
+#[test]
+fn h003_on_old_hip_only_partial_and_computed_masks() {
+    let src = kernel(
+        "float v = x[0];\n\
+         v += __shfl_down_sync(0xffffffff, v, 1);\n\
+         v += __shfl_down_sync(0xffff, v, 1);\n\
+         unsigned m = __activemask();\n\
+         v += __shfl_down_sync(m, v, 1);",
+    );
+    let d = run_with(&src, Version::new(5, 2, 3), true);
+    let got: Vec<(usize, bool)> = d
+        .iter()
+        .filter(|d| d.id == "H003")
+        .map(|d| (d.line, d.fix.is_empty()))
+        .collect();
+    assert_eq!(got, vec![(4, true), (6, true)]);
+    // No mask fix anywhere on HIP < 6.2 (the translator rewrites those calls).
+    assert!(d
+        .iter()
+        .filter(|d| d.id == "H003")
+        .all(|d| d.fix.is_empty()));
+    // __activemask does not exist before 6.2: an error there.
+    assert!(d
+        .iter()
+        .any(|d| d.id == "H005" && d.severity == Severity::Error));
+}
+
+// H004 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h004_truncated_ballots_and_fixes() {
+    let src = kernel(
+        "int lane = threadIdx.x % warpSize;\n\
+         unsigned ballot = __ballot_sync(~0ull, x[lane] > 0);\n\
+         int n = __popc(ballot);\n\
+         int first = __ffs(ballot) - 1;\n\
+         unsigned below = ballot & ((1u << lane) - 1);\n\
+         int c = __popc(__ballot_sync(~0ull, x[lane] > 1));\n\
+         x[lane] = n + first + below + c;",
+    );
+    let got: Vec<usize> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H004")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![3, 4, 5, 6, 7]);
+    let out = fixed(&src, Version::new(6, 4, 0));
+    assert!(out.contains("uint64_t ballot = __ballot_sync"), "{out}");
+    assert!(out.contains("int n = __popcll(ballot);"));
+    assert!(out.contains("int first = __ffsll(ballot) - 1;"));
+    assert!(out.contains("(1ull << lane)"));
+    assert!(out.contains("int c = __popcll(__ballot_sync"));
+}
+
+#[test]
+fn h004_portable_masks_are_silent() {
+    let src = kernel(
+        "int lane = threadIdx.x % warpSize;\n\
+         uint64_t b = __ballot(x[lane] > 0);\n\
+         auto b2 = __ballot(x[lane] > 1);\n\
+         int n = __popcll(b) + __popcll(b2);\n\
+         uint64_t below = b & ((1ull << lane) - 1);\n\
+         unsigned flags = 1u << 3; int bits = __popc(flags);\n\
+         x[lane] = n + below + bits;",
+    );
+    let d: Vec<_> = run(&src).into_iter().filter(|d| d.id == "H004").collect();
+    assert!(d.is_empty(), "{d:?}");
+}
+
+// H005 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h005_activemask_partial_syncwarp() {
+    let src = kernel(
+        "unsigned m = __activemask();\n__syncwarp(0x0000ffff);\n__syncwarp();\n__syncwarp(~0ull);",
+    );
+    let got: Vec<(String, usize)> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H005")
+        .map(|d| (d.id, d.line))
+        .collect();
+    assert_eq!(got, vec![("H005".into(), 2), ("H005".into(), 3)]);
+}
+
+// H006 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h006_inline_ptx_with_hints() {
+    let src = "__device__ unsigned lane_id() { unsigned r; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r; }\n\
+               void host() { asm volatile(\"pause\"); }\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H006").collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].line, 1);
+    assert!(d[0].help.as_deref().unwrap().contains("__lane_id()"));
+}
+
+// H007, H008 ---------------------------------------------------------------------------------
+
+#[test]
+fn h007_profiler_checked_is_error() {
+    let src = "void f() {\n\
+               cudaProfilerStart();\n\
+               CHECK(cudaProfilerStop());\n\
+               cudaError_t e = cudaProfilerStart();\n\
+               }\n";
+    let got: Vec<(usize, Severity)> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H007")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (2, Severity::Warning),
+            (3, Severity::Error),
+            (4, Severity::Error)
+        ]
+    );
+}
+
+#[test]
+fn h008_nvtx() {
+    let src = "#include <nvToolsExt.h>\nvoid f() { nvtxRangePushA(\"x\"); nvtxRangePop(); nvtxDomainCreateA(\"d\"); }\n";
+    let got: Vec<(usize, Severity)> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H008")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, Severity::Warning),
+            (2, Severity::Note),
+            (2, Severity::Note),
+            (2, Severity::Warning)
+        ]
+    );
+}
+
+// H009 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h009_launch_bounds() {
+    let d = run("__global__ void __launch_bounds__(256, 2) k() {}\n\
+                 __global__ void __launch_bounds__(128, 4, 2) k2() {}\n\
+                 __global__ void __launch_bounds__(256) k3() {}\n");
+    let got: Vec<(usize, Severity)> = d
+        .iter()
+        .filter(|d| d.id == "H009")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(got, vec![(1, Severity::Warning), (2, Severity::Error)]);
+    assert!(d[0].help.as_deref().unwrap().contains("= 16"));
+    assert!(d[0].help.as_deref().unwrap().contains("3167"));
+}
+
+// H010, H011 ---------------------------------------------------------------------------------
+
+#[test]
+fn h010_h011_say_which_branch() {
+    let src = "#if CUDA_VERSION >= 11000\nint a;\n#else\nint b;\n#endif\n\
+               #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\nint c;\n#endif\n\
+               #ifndef CUDART_VERSION\nint d;\n#endif\n\
+               #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600\nint e;\n#endif\n\
+               #if defined(USE_FOO) || CUDA_VERSION > 10000\n#endif\n";
+    let d = run(src);
+    let got: Vec<(&str, usize)> = d.iter().map(|d| (d.id.as_str(), d.line)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("H010", 1),
+            ("H011", 6),
+            ("H010", 9),
+            ("H011", 12),
+            ("H010", 15)
+        ]
+    );
+    assert!(
+        d[0].message
+            .contains("skips this branch and goes to the #else on line 3"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[2].message.contains("takes this branch"));
+    assert!(d[3].message.contains("still true"));
+    assert!(
+        d[4].message.contains("depends on the other macros"),
+        "{}",
+        d[4].message
+    );
+}
+
+#[test]
+fn h010_macro_defined_in_file_is_not_reported() {
+    assert!(run("#define CUDA_VERSION 12000\n#if CUDA_VERSION >= 11000\n#endif\n").is_empty());
+}
+
+// H012 - H015 --------------------------------------------------------------------------------
+
+#[test]
+fn h012_dynamic_parallelism() {
+    let src = "__global__ void child(int *x) {}\n\
+               __global__ void parent(int *x) { child<<<1, 1>>>(x); cudaDeviceSynchronize(); }\n\
+               void host(int *x) { child<<<1, 1>>>(x); cudaDeviceSynchronize(); }\n";
+    let got: Vec<usize> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H012")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![2, 2]);
+}
+
+#[test]
+fn h013_texture_references_not_objects() {
+    let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
+               __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
+               void h(float *d) { cudaBindTexture(0, tex, d, 4); }\n";
+    let got: Vec<usize> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H013")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![1, 2, 3]);
+}
+
+#[test]
+fn h014_h015_wmma_and_async_copy() {
+    let src = "#include <mma.h>\n#include <cuda/pipeline>\nusing namespace nvcuda;\n\
+               __global__ void k(half *a) { wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> f; wmma::load_matrix_sync(f, a, 16); }\n\
+               __global__ void k2(float *g) { __shared__ float s[64]; __pipeline_memcpy_async(&s[0], &g[0], 4); __pipeline_commit(); }\n";
+    let got: Vec<(&str, usize)> = run(src)
+        .iter()
+        .map(|d| {
+            (
+                if d.id == "H014" {
+                    "H014"
+                } else if d.id == "H015" {
+                    "H015"
+                } else {
+                    "other"
+                },
+                d.line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("H014", 1),
+            ("H015", 2),
+            ("H014", 3),
+            ("H014", 4),
+            ("H015", 5)
+        ]
+    );
+}
+
+// H016 - H018 --------------------------------------------------------------------------------
+
+#[test]
+fn h016_tiles() {
+    let src = kernel(
+        "auto b = cg::this_thread_block();\n\
+         auto t64 = cg::tiled_partition<64>(b);\n\
+         auto t32 = cg::tiled_partition<32>(b);\n\
+         auto t128 = cg::tiled_partition<128>(b);\n\
+         auto t16 = cg::tiled_partition(b, 16);",
+    )
+    .replace("float *x", "float *x, cg::thread_block_tile<128> p");
+    let got: Vec<(usize, Severity)> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H016")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, Severity::Error),
+            (3, Severity::Warning),
+            (5, Severity::Error)
+        ]
+    );
+}
+
+#[test]
+fn h017_grid_sync_needs_cooperative_launch() {
+    let k = "__global__ void k(int *x) { auto g = cg::this_grid(); x[0] = 1; g.sync(); }\n";
+    assert!(has(k, "H017"));
+    let launched = format!("{k}void h(int *x) {{ void *args[] = {{&x}}; cudaLaunchCooperativeKernel((void*)k, 1, 1, args); }}\n");
+    assert!(!has(&launched, "H017"));
+    assert!(has(
+        "__global__ void k() { cg::this_multi_grid().sync(); }\n",
+        "H018"
+    ));
+}
+
+// H019 - H023 --------------------------------------------------------------------------------
+
+#[test]
+fn h019_to_h022() {
+    let src = "__device__ __managed__ int counter;\n\
+               __global__ void k(float *f, int *i, double *d) {\n\
+               long long t0 = clock64();\n\
+               atomicAdd(f, 1.0f);\n\
+               atomicAdd(i, 1);\n\
+               atomicAdd(&d[3], 2.0);\n\
+               __threadfence_system();\n\
+               }\n\
+               void h(float **p) { cudaMallocManaged(p, 64); long c = clock(); }\n";
+    let got: Vec<(&str, usize)> = run(src).iter().map(|d| (leak(&d.id), d.line)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("H019", 1),
+            ("H021", 3),
+            ("H022", 4),
+            ("H022", 6),
+            ("H020", 7),
+            ("H019", 9)
+        ]
+    );
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+#[test]
+fn h023_shared_memory_sizes() {
+    let src = "#define TILE 128\n\
+               __global__ void big() { __shared__ float a[TILE][TILE]; __shared__ float b[TILE][TILE]; }\n\
+               __global__ void small() { __shared__ float a[64][64]; }\n\
+               void h() { cudaFuncSetAttribute(big, cudaFuncAttributeMaxDynamicSharedMemorySize, 96 * 1024);\n\
+               cudaFuncSetAttribute(big, cudaFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024);\n\
+               small<<<1, 1, 100000>>>(); }\n";
+    let got: Vec<usize> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H023")
+        .map(|d| d.line)
+        .collect();
+    // 128*128*4 = 64 KiB exactly for `a`; `b` crosses the limit.
+    assert_eq!(got, vec![2, 4, 6]);
+}
+
+// H024 - H029 --------------------------------------------------------------------------------
+
+#[test]
+fn h024_to_h029() {
+    let src = "__device__ float atomicMax(float* address, float val) { return val; }\n\
+               #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600\n\
+               #else\n\
+               __device__ double atomicAdd(double* address, double val) { return val; }\n\
+               #endif\n\
+               __device__ int atomicMax2(float* a, float v);\n\
+               __global__ void k(const float *x, __nv_fp8_e4m3 *q, nv_bfloat16 *b, cudaPointerAttributes attr) {\n\
+               register int r = __ldg(&x[0]);\n\
+               __stcs((float*)x, 1.0f);\n\
+               if (attr.type == 2) r++;\n\
+               }\n";
+    let got: Vec<(&str, usize, Severity)> = run(src)
+        .iter()
+        .map(|d| (leak(&d.id), d.line, d.severity))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("H025", 1, Severity::Error),
+            ("H011", 2, Severity::Warning),
+            ("H024", 7, Severity::Error),
+            ("H029", 7, Severity::Warning),
+            ("H026", 8, Severity::Warning),
+            ("H028", 8, Severity::Note),
+            ("H028", 9, Severity::Warning),
+            ("H027", 10, Severity::Error),
+        ]
+    );
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(out.contains("\nint r = __ldg"), "register removed: {out}");
+}
+
+#[test]
+fn errors_in_branches_hip_skips_become_notes() {
+    let src = "#if defined(__CUDA_ARCH__)\n\
+               __device__ unsigned l() { unsigned r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r; }\n\
+               #endif\n";
+    let d = run(src);
+    let ptx = d.iter().find(|d| d.id == "H006").unwrap();
+    assert_eq!(ptx.severity, Severity::Note);
+}
+
+#[test]
+fn broken_input_does_not_panic() {
+    for src in [
+        "__global__ void k( { int lane = threadIdx.x % 32; asm(\"",
+        "#define X(\n#if CUDA_VERSION >=\n",
+        "}}}}} __shfl_sync(0xffffffff,",
+        "\u{feff}\r\n#define WARP_SIZE 32\r\n",
+        "",
+    ] {
+        let _ = run(src);
+    }
+}
+
+#[test]
+fn fixes_only_when_asked() {
+    let src = kernel("unsigned b = __ballot(x[0] > 0);");
+    let d = run_with(&src, Version::new(6, 4, 0), false);
+    assert!(d.iter().any(|d| d.id == "H004"));
+    assert!(d.iter().all(|d| d.fix.is_empty()));
+}
