@@ -193,11 +193,8 @@ fn header_mode_output_builds_for_hip_and_cuda() {
     }
     assert!(compiled >= 4, "too few programs compiled: {compiled}");
     if let Some(cuda) = cuda_path() {
-        for f in &report.files {
-            if !f.path.ends_with(".cu") {
-                continue;
-            }
-            let o = Command::new("clang-15")
+        let check = |path: &Path| {
+            Command::new("clang-15")
                 .args([
                     "-x",
                     "cuda",
@@ -206,9 +203,24 @@ fn header_mode_output_builds_for_hip_and_cuda() {
                     "-Wno-unknown-cuda-version",
                 ])
                 .arg(format!("--cuda-path={}", cuda.display()))
-                .arg(out.join(&f.path))
+                .arg(path)
                 .output()
-                .expect("clang-15 runs");
+                .expect("clang-15 runs")
+        };
+        let mut checked = 0;
+        for f in &report.files {
+            if !f.path.ends_with(".cu") {
+                continue;
+            }
+            // Where the original is valid CUDA here, the single-source output must stay so.
+            if !check(&repo.join("corpus/programs").join(&f.path))
+                .status
+                .success()
+            {
+                continue;
+            }
+            checked += 1;
+            let o = check(&out.join(&f.path));
             if !o.status.success() {
                 failures.push(format!(
                     "programs/{} (clang CUDA):\n{}",
@@ -217,6 +229,10 @@ fn header_mode_output_builds_for_hip_and_cuda() {
                 ));
             }
         }
+        assert!(
+            checked >= 4,
+            "too few programs pass the CUDA check before conversion: {checked}"
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
