@@ -41,7 +41,7 @@
 // on that OS thread), so one copy per OS thread is one copy per running block.
 #define __shared__ thread_local
 // Dynamic shared memory: the start of the launch's dynamic shared buffer of the running block.
-#define HIP_DYNAMIC_SHARED(type, var) type* var = reinterpret_cast<type*>(::hipcpu::detail::dynamic_shared())
+#define HIP_DYNAMIC_SHARED(type, var) type* var = reinterpret_cast<type*>(::hipcpu::detail::dynamic_shared());
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(x) x

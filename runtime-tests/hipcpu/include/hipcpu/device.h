@@ -76,11 +76,10 @@ constexpr void check_mask() {
 }  // namespace hipcpu
 
 inline unsigned int __lane_id() { return ::hipcpu::detail::tls_fiber->linear % HIPCPU_WARP_SIZE; }
-/// Lanes of this warp that have not exited.
+/// Lanes of this warp executing this call: like HIP (`__ballot(1)`), a convergent ballot of the
+/// warp's lanes that have not exited.
 inline unsigned long long __activemask() {
-    const auto* f = ::hipcpu::detail::tls_fiber;
-    const auto& w = ::hipcpu::detail::tls_block->warps[f->linear / HIPCPU_WARP_SIZE];
-    return w.present & ~w.exited;
+    return ::hipcpu::detail::warp_exchange(::hipcpu::detail::WarpOp::Ballot, 1, 0, HIPCPU_WARP_SIZE, false, 0);
 }
 template <typename T>
 inline T __shfl(T var, int src_lane, int width = warpSize) {
@@ -421,3 +420,13 @@ inline double __hiloint2double(int hi, int lo) {
     return __longlong_as_double(static_cast<long long>((static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) |
                                                        static_cast<unsigned>(lo)));
 }
+
+// ---- dynamic shared memory ----
+namespace hipcpu {
+/// Stands for a namespace-scope `extern __shared__ T name[];` (see prep.rs): converts to the running
+/// block's dynamic shared buffer wherever it is used.
+template <typename T>
+struct DynamicShared {
+    operator T*() const { return reinterpret_cast<T*>(detail::dynamic_shared()); }
+};
+}  // namespace hipcpu
