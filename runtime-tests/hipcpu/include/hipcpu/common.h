@@ -14,6 +14,10 @@
 
 #define __HIPCPU__ 1
 #define HIPCPU_VERSION 1
+// Translated sources target AMD; take their AMD code paths.
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
 
 // hipcpu models the HIP 6.2 interface (64-bit lane masks, _sync warp builtins).
 #ifndef HIP_VERSION_MAJOR

@@ -101,8 +101,26 @@ inline Worker& worker() {
     return w;
 }
 
-/// Switches from the running fiber back to the block scheduler.
-inline void yield_to_scheduler() { context_swap(&tls_fiber->ctx, &tls_worker->sched); }
+/// Leaves the running fiber (which is waiting or has exited): switches straight to the next
+/// runnable fiber of the block, round-robin, or to the block scheduler when there is none.
+inline void yield_to_scheduler() {
+    Block* b = tls_block;
+    Fiber* cur = tls_fiber;
+    if (!b->failed) {
+        const uint32_t n = b->nthreads;
+        uint32_t idx = cur->linear;
+        for (uint32_t k = 1; k < n; ++k) {
+            if (++idx == n) idx = 0;
+            Fiber* f = &b->fibers[idx];
+            if (f->state == FiberState::Runnable) {
+                tls_fiber = f;
+                context_swap(&cur->ctx, &f->ctx);
+                return;
+            }
+        }
+    }
+    context_swap(&cur->ctx, &tls_worker->sched);
+}
 
 /// Records a block error and leaves the fiber for good (its stack is abandoned and reused).
 [[noreturn]] inline void fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -150,56 +168,55 @@ inline uint32_t shuffle_source(WarpOp op, uint32_t self, int arg, int width) {
     return static_cast<uint32_t>(((index % kWarp) + kWarp) % kWarp);
 }
 
-/// Completes every group of lanes of warp `w` whose lanes have all arrived.
-inline void try_complete_warp(Block* b, uint32_t w) {
+/// Completes the group of lane `i` of warp `w` if all of its lanes have arrived: computes every
+/// member's result and makes them runnable. Returns the group, or 0 if it is not complete yet.
+inline uint64_t complete_group(Block* b, uint32_t w, uint32_t i) {
     Warp& warp = b->warps[w];
     Fiber* lanes = b->fibers + w * kWarp;
-    uint64_t live = warp.present & ~warp.exited;
-    uint64_t pending = warp.arrived;
+    const uint64_t live = warp.present & ~warp.exited;
+    Fiber& fi = lanes[i];
+    const uint64_t group = ((fi.has_mask ? fi.mask : live) & live) | bit(i);
+    if (group & ~warp.arrived) return 0;  // someone in the group has not arrived yet
+    uint64_t ballot = 0;
+    for (uint64_t g = group; g; g &= g - 1) {
+        uint32_t j = static_cast<uint32_t>(__builtin_ctzll(g));
+        if (lanes[j].op != fi.op)
+            fail("warp builtins diverged in warp %u of block (%u,%u,%u): lanes %u and %u called different "
+                 "warp builtins (all lanes of a group must call the same one)",
+                 w, b->block_idx.x, b->block_idx.y, b->block_idx.z, i, j);
+        if (lanes[j].value) ballot |= bit(j);
+    }
+    for (uint64_t g = group; g; g &= g - 1) {
+        uint32_t j = static_cast<uint32_t>(__builtin_ctzll(g));
+        Fiber& fj = lanes[j];
+        switch (fj.op) {
+        case WarpOp::Ballot:
+            fj.result = ballot;
+            break;
+        case WarpOp::Sync:
+            fj.result = 0;
+            break;
+        default: {
+            uint32_t src = shuffle_source(fj.op, j, fj.arg, fj.width);
+            // A lane outside the group (exited, or not named in the mask) reads as 0.
+            fj.result = (group & bit(src)) ? lanes[src].value : 0;
+            break;
+        }
+        }
+        fj.group = group;
+        fj.state = FiberState::Runnable;
+    }
+    warp.arrived &= ~group;
+    return group;
+}
+
+/// Completes every group of warp `w` whose lanes have all arrived (after a lane exits).
+inline void try_complete_warp(Block* b, uint32_t w) {
+    uint64_t pending = b->warps[w].arrived;
     while (pending) {
         uint32_t i = static_cast<uint32_t>(__builtin_ctzll(pending));
-        Fiber& fi = lanes[i];
-        uint64_t group = ((fi.has_mask ? fi.mask : live) & live) | bit(i);
-        if (group & ~warp.arrived) {  // someone in the group has not arrived yet
-            pending &= ~bit(i);
-            continue;
-        }
-        for (uint64_t g = group; g; g &= g - 1) {
-            Fiber& fj = lanes[__builtin_ctzll(g)];
-            if (fj.op != fi.op)
-                fail("warp builtins diverged in warp %u of block (%u,%u,%u): lanes %u and %u called different "
-                     "warp builtins (all lanes of a group must call the same one)",
-                     w, b->block_idx.x, b->block_idx.y, b->block_idx.z, i,
-                     static_cast<unsigned>(__builtin_ctzll(g)));
-        }
-        uint64_t ballot = 0;
-        if (fi.op == WarpOp::Ballot)
-            for (uint64_t g = group; g; g &= g - 1) {
-                uint32_t j = static_cast<uint32_t>(__builtin_ctzll(g));
-                if (lanes[j].value) ballot |= bit(j);
-            }
-        for (uint64_t g = group; g; g &= g - 1) {
-            uint32_t j = static_cast<uint32_t>(__builtin_ctzll(g));
-            Fiber& fj = lanes[j];
-            switch (fj.op) {
-            case WarpOp::Ballot:
-                fj.result = ballot;
-                break;
-            case WarpOp::Sync:
-                fj.result = 0;
-                break;
-            default: {
-                uint32_t src = shuffle_source(fj.op, j, fj.arg, fj.width);
-                // A lane outside the group (exited, or not named in the mask) reads as 0.
-                fj.result = (group & bit(src)) ? lanes[src].value : 0;
-                break;
-            }
-            }
-            fj.group = group;
-            fj.state = FiberState::Runnable;
-        }
-        warp.arrived &= ~group;
-        pending &= ~group;
+        uint64_t done = complete_group(b, w, i);
+        pending &= ~(done | bit(i));
     }
 }
 
@@ -218,8 +235,8 @@ inline uint64_t warp_exchange(WarpOp op, uint64_t value, int arg, int width, boo
     f->state = FiberState::AtWarpOp;
     uint32_t w = f->linear / kWarp;
     b->warps[w].arrived |= bit(lane_of(f));
-    try_complete_warp(b, w);
-    if (f->state != FiberState::Runnable) yield_to_scheduler();
+    // Only this lane's group can have been completed by its arrival.
+    if (!complete_group(b, w, lane_of(f))) yield_to_scheduler();
     if (group) *group = f->group;
     return f->result;
 }
@@ -308,16 +325,16 @@ inline bool run_block(Block& b, size_t dyn_bytes) {
         w.warps[k].arrived = 0;
     }
     tls_block = &b;
+    // Fibers hand control to each other; the scheduler only starts the block and regains control
+    // when no fiber can run (finished, failed or deadlocked).
     while (b.exited < n && !b.failed) {
-        bool progressed = false;
-        for (uint32_t i = 0; i < n && !b.failed; ++i) {
-            Fiber& f = w.fibers[i];
-            if (f.state != FiberState::Runnable) continue;
-            tls_fiber = &f;
-            context_swap(&w.sched, &f.ctx);
-            progressed = true;
-        }
-        if (!progressed && !b.failed) {
+        Fiber* next = nullptr;
+        for (uint32_t i = 0; i < n && !next; ++i)
+            if (w.fibers[i].state == FiberState::Runnable) next = &w.fibers[i];
+        if (next) {
+            tls_fiber = next;
+            context_swap(&w.sched, &next->ctx);
+        } else {
             uint32_t at_warp = 0;
             for (uint32_t i = 0; i < n; ++i) at_warp += w.fibers[i].state == FiberState::AtWarpOp;
             char buf[512];
