@@ -141,11 +141,19 @@ struct Run {
 
 /// Runs `case` of the width's program with a timeout, so a hang fails instead of blocking.
 fn run_case(width: u32, case: &str) -> Option<Run> {
+    run_case_with(width, case, &[])
+}
+
+/// Like run_case, with extra environment variables.
+fn run_case_with(width: u32, case: &str, env: &[(&str, &str)]) -> Option<Run> {
     let exe = program(width)?;
     let mut child = Command::new(&exe)
         .arg(case)
         .env("HIPCPU_THREADS", "4")
         .env_remove("HIPCPU_ABORT_ON_ERROR")
+        .env_remove("HIPCPU_LENIENT_BARRIERS")
+        .env_remove("HIPCPU_STACK_KB")
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -411,10 +419,51 @@ fn barrier_divergence_is_an_error_not_a_hang() {
         "divergence",
         &[
             ("last_again", "hipSuccess", "hipSuccess"),
+            ("wrote", "0", "0"), // no thread got past the barrier
             ("sync", "hipErrorLaunchFailure", "hipErrorLaunchFailure"),
             ("sync_again", "hipSuccess", "hipSuccess"),
         ],
     );
+}
+
+#[test]
+fn lenient_barriers_let_exited_threads_pass_as_on_amd_hardware() {
+    for width in WIDTHS {
+        let Some(run) = run_case_with(width, "divergence", &[("HIPCPU_LENIENT_BARRIERS", "1")])
+        else {
+            return;
+        };
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for (key, want) in [
+            ("last", "hipSuccess"),
+            ("sync", "hipSuccess"),
+            ("wrote", "2"),
+            ("recovered_sum", "448"),
+        ] {
+            assert_eq!(
+                run.values.get(key).map(String::as_str),
+                Some(want),
+                "wave{width} {key}: {}",
+                run.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn fiber_stack_overflow_is_named_and_the_stack_size_can_be_raised() {
+    let Some(run) = run_case(64, "stack_overflow") else {
+        return;
+    };
+    assert_ne!(run.code, 0, "overflow went unnoticed: {}", run.stdout);
+    assert!(
+        run.stderr.contains("overflowed its fiber stack"),
+        "{}",
+        run.stderr
+    );
+    let run = run_case_with(64, "stack_overflow", &[("HIPCPU_STACK_KB", "512")]).unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.values.get("value").map(String::as_str), Some("7"));
 }
 
 #[test]

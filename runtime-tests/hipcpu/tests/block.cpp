@@ -120,6 +120,12 @@ __global__ void mismatched_warp_ops(int* out) {
     out[threadIdx.x] = v;
 }
 
+__global__ void big_locals(float* out) {
+    volatile float local[40000];  // 160 KB: more than the default 64 KiB fiber stack
+    for (int i = 0; i < 40000; ++i) local[i] = static_cast<float>(i);
+    out[threadIdx.x] = local[threadIdx.x * 7];
+}
+
 __global__ void fill(int* out, int value) { out[blockIdx.x * blockDim.x + threadIdx.x] = value; }
 
 __constant__ float coeffs[4];
@@ -214,13 +220,23 @@ int case_atomics() {
 int case_divergence() {
     int* d;
     hipMalloc(&d, 8 * 64 * sizeof(int));
+    hipMemset(d, 0, 8 * 64 * sizeof(int));
     hipLaunchKernelGGL(diverge_at_barrier, 8, 64, 0, 0, d);
     printf("last=%s\n", hipGetErrorName(hipGetLastError()));
+    printf("wrote=%d\n", d[20] + d[63]);
     printf("last_again=%s\n", hipGetErrorName(hipGetLastError()));
     printf("sync=%s\n", hipGetErrorName(hipDeviceSynchronize()));
     printf("sync_again=%s\n", hipGetErrorName(hipDeviceSynchronize()));
     hipFree(d);
     return check_recovery();
+}
+
+int case_stack_overflow() {
+    float* d;
+    hipMalloc(&d, 32 * sizeof(float));
+    hipLaunchKernelGGL(big_locals, 1, 32, 0, 0, d);
+    printf("value=%g\n", static_cast<double>(d[1]));
+    return 0;
 }
 
 int case_warp_deadlock() {

@@ -11,6 +11,7 @@ int case_block();
 int case_atomics();
 int case_divergence();
 int case_warp_deadlock();
+int case_stack_overflow();
 int case_warp_mismatch();
 int case_launch_errors();
 int case_api();
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
         {"atomics", case_atomics},
         {"divergence", case_divergence},
         {"warp_deadlock", case_warp_deadlock},
+        {"stack_overflow", case_stack_overflow},
         {"warp_mismatch", case_warp_mismatch},
         {"launch_errors", case_launch_errors},
         {"api", case_api},

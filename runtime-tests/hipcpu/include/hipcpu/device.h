@@ -37,7 +37,7 @@
 inline void __syncthreads() { ::hipcpu::detail::block_barrier(0); }
 inline int __syncthreads_count(int pred) { return ::hipcpu::detail::block_barrier(pred); }
 inline int __syncthreads_and(int pred) {
-    return ::hipcpu::detail::block_barrier(pred) == static_cast<int>(::hipcpu::detail::tls_block->nthreads);
+    return ::hipcpu::detail::block_barrier(pred) == ::hipcpu::detail::tls_fiber->bar_total;
 }
 inline int __syncthreads_or(int pred) { return ::hipcpu::detail::block_barrier(pred) != 0; }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -98,7 +98,7 @@ inline void context_swap(Context* from, Context* to) {
 #endif
 }
 
-/// A fiber stack with a guard page below it, so an overflow faults instead of corrupting memory.
+/// A fiber stack with a 64 KiB guard region below it, so an overflow faults instead of corrupting memory.
 struct Stack {
     void* base = nullptr;  // start of the mapping (guard page)
     size_t total = 0;
@@ -121,15 +121,16 @@ struct Stack {
 
     void allocate(size_t bytes) {
         size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        size_t guard = 64 * 1024 > page ? 64 * 1024 : page;  // address space only
         size = (bytes + page - 1) / page * page;
-        total = size + page;
+        total = size + guard;
         base = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (base == MAP_FAILED) {
             std::fprintf(stderr, "hipcpu: cannot map a %zu-byte fiber stack\n", total);
             std::abort();
         }
-        mprotect(base, page, PROT_NONE);
-        lo = static_cast<char*>(base) + page;
+        mprotect(base, guard, PROT_NONE);
+        lo = static_cast<char*>(base) + guard;
     }
     void release() {
         if (base) munmap(base, total);

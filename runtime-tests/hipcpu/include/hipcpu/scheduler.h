@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <csignal>
 #include <condition_variable>
 #include <cstdarg>
 #include <cstring>
@@ -12,6 +13,10 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "fiber.h"
@@ -44,6 +49,7 @@ struct Fiber {
     uint64_t group = 0;
     // barrier
     int bar_result = 0;
+    int bar_total = 0;  // threads that took part in the last barrier
 };
 
 /// Lane bookkeeping of one warp.
@@ -95,8 +101,70 @@ inline size_t stack_bytes() {
     return bytes;
 }
 
+/// Reports a fault in a fiber stack's guard page as a stack overflow, then lets the default
+/// action happen. Other faults are left to the default action too.
+inline void on_segv(int sig, siginfo_t* info, void* ctx) {
+    Worker* w = tls_worker;
+    Fiber* f = tls_fiber;
+    if (w && f && f->linear < w->stacks.size()) {
+        const Stack& s = w->stacks[f->linear];
+        char* addr = static_cast<char*>(info->si_addr);
+        bool overflow = addr >= static_cast<char*>(s.base) && addr < static_cast<char*>(s.lo);
+#if defined(__x86_64__) && defined(REG_RSP)
+        // A frame larger than the guard moves the stack pointer below the stack entirely.
+        char* sp = reinterpret_cast<char*>(static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_RSP]);
+        overflow = overflow || sp < static_cast<char*>(s.lo);
+#else
+        (void)ctx;
+#endif
+        if (overflow) {
+            static const char msg[] =
+                "hipcpu: a GPU thread overflowed its fiber stack (large kernel locals or deep recursion); "
+                "raise HIPCPU_STACK_KB\n";
+            ssize_t r = write(2, msg, sizeof msg - 1);
+            (void)r;
+        }
+    }
+    signal(sig, SIG_DFL);  // returning re-runs the faulting access, which now takes the default action
+}
+
+/// Gives this OS thread an alternate signal stack and installs on_segv once (unless the program
+/// installed its own SIGSEGV handler), so fiber stack overflows are named.
+struct FaultReporter {
+    void* alt = nullptr;
+    FaultReporter() {
+        static const bool installed = [] {
+            struct sigaction old {};
+            if (sigaction(SIGSEGV, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) return false;
+            struct sigaction sa {};
+            sa.sa_sigaction = &on_segv;
+            sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+            sigemptyset(&sa.sa_mask);
+            return sigaction(SIGSEGV, &sa, nullptr) == 0;
+        }();
+        if (!installed) return;
+        const size_t size = 64 * 1024;
+        alt = std::malloc(size);
+        stack_t ss{};
+        ss.ss_sp = alt;
+        ss.ss_size = size;
+        if (!alt || sigaltstack(&ss, nullptr) != 0) {
+            std::free(alt);
+            alt = nullptr;
+        }
+    }
+    ~FaultReporter() {
+        if (!alt) return;
+        stack_t ss{};
+        ss.ss_flags = SS_DISABLE;
+        sigaltstack(&ss, nullptr);
+        std::free(alt);
+    }
+};
+
 inline Worker& worker() {
     static thread_local Worker w;
+    static thread_local FaultReporter reporter;
     tls_worker = &w;
     return w;
 }
@@ -247,28 +315,46 @@ inline void barrier_divergence(Block* b) {
          b->block_idx.x, b->block_idx.y, b->block_idx.z, b->at_barrier, b->nthreads, b->exited);
 }
 
+/// With HIPCPU_LENIENT_BARRIERS=1, exited threads count as arrived at every barrier, as on AMD
+/// hardware (where waves that have ended do not take part in s_barrier). Off by default: a barrier
+/// that some threads never reach is undefined behaviour in HIP and CUDA, and is reported.
+inline bool lenient_barriers() {
+    static const bool on = [] {
+        const char* s = std::getenv("HIPCPU_LENIENT_BARRIERS");
+        return s && *s == '1';
+    }();
+    return on;
+}
+
+/// Releases every thread waiting at the barrier.
+inline void release_barrier(Block* b) {
+    const int count = b->bar_count;
+    const int total = static_cast<int>(b->at_barrier);
+    b->bar_count = 0;
+    b->at_barrier = 0;
+    for (uint32_t i = 0; i < b->nthreads; ++i) {
+        Fiber& o = b->fibers[i];
+        if (o.state == FiberState::AtBarrier) {
+            o.state = FiberState::Runnable;
+            o.bar_result = count;
+            o.bar_total = total;
+        }
+    }
+}
+
 /// `__syncthreads()` and its counting forms: returns how many threads passed a non-zero predicate.
 inline int block_barrier(int pred) {
     Block* b = tls_block;
     Fiber* f = tls_fiber;
     b->bar_count += pred != 0;
     b->at_barrier++;
-    if (b->at_barrier == b->nthreads) {
-        int count = b->bar_count;
-        b->bar_count = 0;
-        b->at_barrier = 0;
-        for (uint32_t i = 0; i < b->nthreads; ++i) {
-            Fiber& o = b->fibers[i];
-            if (o.state == FiberState::AtBarrier) {
-                o.state = FiberState::Runnable;
-                o.bar_result = count;
-            }
-        }
-        f->bar_result = count;
-        return count;
-    }
     f->state = FiberState::AtBarrier;
-    if (b->exited > 0 && b->at_barrier + b->exited == b->nthreads) barrier_divergence(b);
+    const uint32_t gone = b->exited;
+    if (b->at_barrier + (lenient_barriers() ? gone : 0) == b->nthreads) {
+        release_barrier(b);  // the last thread to arrive goes on without a switch
+        return f->bar_result;
+    }
+    if (gone > 0 && b->at_barrier + gone == b->nthreads) barrier_divergence(b);
     yield_to_scheduler();
     return f->bar_result;
 }
@@ -282,7 +368,12 @@ inline void fiber_main() {
     b->exited++;
     uint32_t w = f->linear / kWarp;
     b->warps[w].exited |= bit(lane_of(f));
-    if (b->at_barrier > 0 && b->at_barrier + b->exited == b->nthreads) barrier_divergence(b);
+    if (b->at_barrier > 0 && b->at_barrier + b->exited == b->nthreads) {
+        if (lenient_barriers())
+            release_barrier(b);
+        else
+            barrier_divergence(b);
+    }
     if (b->warps[w].arrived) try_complete_warp(b, w);
     yield_to_scheduler();
     std::abort();  // an exited fiber is never resumed
@@ -394,6 +485,7 @@ class Pool {
         return pool;
     }
     void run(Launch& l) {
+        std::lock_guard<std::mutex> one_launch_at_a_time(launch_mutex_);
         if (threads_.empty() || l.nblocks < 2) {
             run_blocks(l);
             return;
@@ -443,6 +535,7 @@ class Pool {
         }
     }
     std::vector<std::thread> threads_;
+    std::mutex launch_mutex_;
     std::mutex m_;
     std::condition_variable cv_;
     std::condition_variable done_;
