@@ -16,13 +16,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const WIDTHS: [u32; 2] = [32, 64];
-const SOURCES: [&str; 5] = [
-    "main.cpp",
-    "warp.cpp",
-    "block.cpp",
-    "numerics.cpp",
-    "extern_shared.cpp",
-];
+/// Case files compiled together as one translation unit.
+const UNITY: [&str; 3] = ["warp.cpp", "block.cpp", "numerics.cpp"];
 const RUN_TIMEOUT: Duration = Duration::from_secs(30);
 
 fn hipcpu_dir() -> PathBuf {
@@ -69,33 +64,44 @@ fn base_flags(cxx_out: &mut Command, width: u32) {
         .arg(include);
 }
 
-/// Builds the selftest program for `width` (once per test process).
+/// Builds the selftest program for `width` (once per test process). The case files are compiled as
+/// one unity translation unit (they share one header parse); `extern_shared.cpp` goes through prep
+/// and is a second unit, so linking several hipcpu units together is exercised too.
 fn build(width: u32) -> Result<PathBuf, String> {
     let cxx = compiler().ok_or("no compiler")?;
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hipcpu-wave{width}"));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let tests = hipcpu_dir().join("tests");
+    let write = |name: &str, text: String| -> Result<PathBuf, String> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(path)
+    };
+    let unity: String = UNITY
+        .iter()
+        .map(|f| format!("#include \"{}\"\n", tests.join(f).display()))
+        .collect();
+    let extern_shared = tests.join("extern_shared.cpp");
+    let text = std::fs::read_to_string(&extern_shared)
+        .map_err(|e| format!("{}: {e}", extern_shared.display()))?;
+    let units = [
+        tests.join("main.cpp"),
+        write("cases.cpp", unity)?,
+        // Translated sources go through the same rewrite before they are compiled.
+        write("extern_shared.prep.cpp", prep::rewrite_extern_shared(&text))?,
+    ];
     let mut children = Vec::new();
     let mut objects = Vec::new();
-    for name in SOURCES {
-        let mut src = hipcpu_dir().join("tests").join(name);
-        if name == "extern_shared.cpp" {
-            // Translated sources go through the same rewrite before they are compiled.
-            let text =
-                std::fs::read_to_string(&src).map_err(|e| format!("{}: {e}", src.display()))?;
-            let prepared = dir.join("extern_shared.prep.cpp");
-            std::fs::write(&prepared, prep::rewrite_extern_shared(&text))
-                .map_err(|e| e.to_string())?;
-            src = prepared;
-        }
-        let obj = dir.join(name.replace(".cpp", ".o"));
+    for src in &units {
+        let obj = dir.join(src.file_name().unwrap()).with_extension("o");
         let mut cmd = Command::new(&cxx);
         base_flags(&mut cmd, width);
-        cmd.arg("-c").arg(&src).arg("-o").arg(&obj);
+        cmd.arg("-c").arg(src).arg("-o").arg(&obj);
         let child = cmd
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("{cxx}: {e}"))?;
-        children.push((name, child));
+        children.push((src.display().to_string(), child));
         objects.push(obj);
     }
     let mut errors = String::new();
