@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 const WIDTHS: [u32; 2] = [32, 64];
 /// Case files compiled together as one translation unit.
-const UNITY: [&str; 3] = ["warp.cpp", "block.cpp", "numerics.cpp"];
+const UNITY: [&str; 4] = ["warp.cpp", "block.cpp", "numerics.cpp", "coop.cpp"];
 const RUN_TIMEOUT: Duration = Duration::from_secs(30);
 
 fn hipcpu_dir() -> PathBuf {
@@ -616,6 +616,25 @@ fn extern_shared_declarations_work_after_prep() {
     );
 }
 
+#[test]
+fn cooperative_groups_tiles() {
+    let rows = [
+        ("tile16_sum.0", "120"),   // 0 + ... + 15
+        ("tile16_sum.53", "888"),  // 48 + ... + 63
+        ("tile32_sum.70", "2544"), // 64 + ... + 95
+        ("tile16_ballot.20", "0x5555"),
+        ("tile16_rank.50", "302"), // tile 3, rank 2
+        ("block_size", "128"),
+        ("tile32_any_all.64", "11"),
+        ("tile32_any_all.0", "0"),
+        ("tile32_up.32", "320"), // rank 0 keeps its own value
+        ("tile32_up.33", "320"),
+        ("thread_y.69", "1"),
+    ];
+    let both: Vec<_> = rows.iter().map(|(k, v)| (*k, *v, *v)).collect();
+    check("coop", &both);
+}
+
 /// Compiles a snippet with `-fsyntax-only`; returns (success, diagnostics).
 fn syntax_check(width: u32, body: &str) -> Option<(bool, String)> {
     let cxx = compiler()?;
@@ -653,6 +672,16 @@ fn sync_builtins_reject_32_bit_masks_and_warp_size_is_not_constexpr() {
     )
     .unwrap();
     assert!(ok, "64-bit mask rejected:\n{err}");
+    let tile64 = "#include <hip/hip_cooperative_groups.h>\n\
+                  __global__ void k(int* p) { auto t = cooperative_groups::tiled_partition<64>(\
+                  cooperative_groups::this_thread_block()); p[0] = t.shfl(p[0], 0); }";
+    let (ok, err) = syntax_check(32, tile64).unwrap();
+    assert!(
+        !ok && err.contains("no larger than the wavefront size"),
+        "64-lane tile accepted at wave32:\n{err}"
+    );
+    let (ok, err) = syntax_check(64, tile64).unwrap();
+    assert!(ok, "64-lane tile rejected at wave64:\n{err}");
 }
 
 #[test]

@@ -17,6 +17,7 @@ int case_launch_errors();
 int case_api();
 int case_numerics();
 int case_extern_shared();
+int case_coop();
 
 int main(int argc, char** argv) {
     struct Case {
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
         {"api", case_api},
         {"numerics", case_numerics},
         {"extern_shared", case_extern_shared},
+        {"coop", case_coop},
     };
     if (argc != 2) {
         std::fprintf(stderr, "usage: %s <case>\n", argv[0]);
