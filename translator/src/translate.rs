@@ -273,6 +273,96 @@ fn node_text<'s>(n: Node, src: &'s [u8]) -> &'s str {
 }
 
 impl<'a> Walk<'a> {
+    fn new(src: &'a [u8], file: &'a str, rel: Option<&'a str>, opts: &'a Options) -> Walk<'a> {
+        Walk {
+            src,
+            file,
+            rel,
+            opts,
+            db: opts.db(),
+            index: LineIndex::new(src),
+            edits: Vec::new(),
+            diags: Vec::new(),
+            renames: BTreeMap::new(),
+            aliases: BTreeMap::new(),
+            handled: HashSet::new(),
+            defines: HashMap::new(),
+            declared: HashSet::new(),
+            reported_unknown: HashSet::new(),
+            call_sites: Vec::new(),
+            included: HashSet::new(),
+            has_device_code: false,
+            has_runtime_include: false,
+            dead_from: usize::MAX,
+        }
+    }
+
+    /// The part of the text between two launch-configuration arguments to replace: all of it,
+    /// or only up to the comma when a line break follows (so lines and `\\` continuations stay).
+    fn separator(&self, a: usize, b: usize) -> (usize, usize) {
+        let between = &self.src[a..b];
+        match between.iter().position(|&c| c == b',') {
+            Some(i) if between[i..].contains(&b'\n') => (a, a + i + 1),
+            _ => (a, b),
+        }
+    }
+
+    /// Rewrites the launches in a macro body by parsing the body as the body of a function.
+    /// Returns false when a launch could not be found in the parse (it is then left as it is).
+    fn macro_launches(&mut self, text: &[u8], base: usize) -> bool {
+        const PREFIX: &[u8] = b"void hipport_macro_body_() {\n";
+        let mut wrapped = PREFIX.to_vec();
+        wrapped.extend_from_slice(text);
+        wrapped.extend_from_slice(b"\n;}\n");
+        let Ok(tree) = parse::parse(&wrapped, self.opts.parse_budget) else {
+            return false;
+        };
+        let wanted = text.windows(3).filter(|w| *w == b"<<<").count();
+        let mut sub = Walk::new(&wrapped, self.file, self.rel, self.opts);
+        let mut found = 0;
+        let mut cursor = tree.walk();
+        loop {
+            let n = cursor.node();
+            if n.kind() == "call_expression" {
+                let mut c = n.walk();
+                let config = n
+                    .children(&mut c)
+                    .find(|ch| ch.kind() == "kernel_call_syntax");
+                if let Some(config) = config {
+                    let before = sub.edits.len();
+                    sub.visit_launch(n, config);
+                    if sub.edits.len() > before {
+                        found += 1;
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break;
+                }
+            }
+            if cursor.node() == tree.root_node() {
+                break;
+            }
+        }
+        if found != wanted {
+            return false;
+        }
+        let (lo, hi) = (PREFIX.len(), PREFIX.len() + text.len());
+        if sub.edits.iter().any(|e| e.start < lo || e.end > hi) {
+            return false;
+        }
+        for mut e in sub.edits {
+            e.start = e.start - lo + base;
+            e.end = e.end - lo + base;
+            self.edits.push(e);
+        }
+        true
+    }
+
     fn diag(&mut self, info: &DiagInfo, offset: usize, message: String, help: Option<String>) {
         self.diags.push(Diagnostic::at(
             info,
@@ -759,12 +849,8 @@ impl<'a> Walk<'a> {
             (false, true) => "), ",
             (false, false) => "), dim3(",
         };
-        self.edits.push(Edit::replace(
-            cfg[0].end_byte(),
-            cfg[1].start_byte(),
-            mid,
-            rule,
-        ));
+        let (a, b) = self.separator(cfg[0].end_byte(), cfg[1].start_byte());
+        self.edits.push(Edit::replace(a, b, mid, rule));
         let close_block = if b3 { "" } else { ")" };
         let mut tail = String::from(close_block);
         let mut last_end = cfg[1].end_byte();
@@ -774,8 +860,8 @@ impl<'a> Walk<'a> {
             } else {
                 ", ".to_string()
             };
-            self.edits
-                .push(Edit::replace(last_end, n.start_byte(), sep, rule));
+            let (a, b) = self.separator(last_end, n.start_byte());
+            self.edits.push(Edit::replace(a, b, sep, rule));
             tail.clear();
             last_end = n.end_byte();
         }
@@ -892,7 +978,9 @@ impl<'a> Walk<'a> {
                 "preproc_arg" => {
                     let text = parse::text(n, self.src);
                     self.rename_text(text, n.start_byte());
-                    if self.opts.launch == LaunchStyle::Hip && text.windows(3).any(|w| w == b"<<<")
+                    if self.opts.launch == LaunchStyle::Hip
+                        && text.windows(3).any(|w| w == b"<<<")
+                        && !self.macro_launches(text, n.start_byte())
                     {
                         self.diag(
                             &LAUNCH_IN_MACRO,
@@ -1145,27 +1233,7 @@ fn translate_tree_at(
     rel: Option<&str>,
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
-    let mut w = Walk {
-        src,
-        file,
-        rel,
-        opts,
-        db: opts.db(),
-        index: LineIndex::new(src),
-        edits: Vec::new(),
-        diags: Vec::new(),
-        renames: BTreeMap::new(),
-        aliases: BTreeMap::new(),
-        handled: HashSet::new(),
-        defines: HashMap::new(),
-        declared: HashSet::new(),
-        reported_unknown: HashSet::new(),
-        call_sites: Vec::new(),
-        included: HashSet::new(),
-        has_device_code: false,
-        has_runtime_include: false,
-        dead_from: usize::MAX,
-    };
+    let mut w = Walk::new(src, file, rel, opts);
     w.walk(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);

@@ -109,3 +109,21 @@ fn warp_sync_builtins_follow_the_target_hip() {
     );
     assert!(out.contains("__syncwarp();"), "{out}");
 }
+
+#[test]
+fn launches_inside_macro_bodies_are_rewritten_with_their_lines_kept() {
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..Options::default()
+    };
+    let src = "#define FILL(p) ns::fill<float><<<1, 32>>>(p)\n#define RUN(p) do { \\\n  k<<<g,\\\n      b, 0, s>>>(p); \\\n} while (0)\n";
+    let (out, diags) = tr(src, &opts);
+    assert_eq!(
+        out,
+        "#define FILL(p) hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::fill<float>), dim3(1), dim3(32), 0, 0, p)\n#define RUN(p) do { \\\n  hipLaunchKernelGGL(k, dim3(g), dim3(\\\n      b), 0, s, p); \\\n} while (0)\n"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let (out, diags) = tr("#define HALF(k) k<<<\n", &opts);
+    assert_eq!(out, "#define HALF(k) k<<<\n");
+    assert_eq!(diags, vec!["T011:1:17".to_string()]);
+}

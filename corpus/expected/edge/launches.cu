@@ -9,7 +9,7 @@ __global__ void fill(T* x, T v) { x[threadIdx.x] = v; }
 template <typename T, bool Big>
 __global__ void twice(T* x) { x[threadIdx.x] *= Big ? 4 : 2; }
 
-#define LAUNCH_FILL(p, v) ns::fill<float><<<1, 32>>>(p, v)
+#define LAUNCH_FILL(p, v) hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::fill<float>), dim3(1), dim3(32), 0, 0, p, v)
 
 void run(float* p, int n, hipStream_t s) {
   const char* msg = "launch with <<<grid, block>>>";  // and <<< in a comment
