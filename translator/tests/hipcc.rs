@@ -24,6 +24,18 @@ const NOT_COMPILED: &[(&str, &str)] = &[
         "needs rocTX (roctracer), which Debian does not package",
     ),
     (
+        "programs/cufft_roundtrip.cu",
+        "needs hipFFT, which Debian does not package",
+    ),
+    (
+        "programs/cusolver_potrf.cu",
+        "needs hipSOLVER, which Debian does not package",
+    ),
+    (
+        "programs/cudnn_relu.cu",
+        "needs MIOpen, which Debian does not package",
+    ),
+    (
         "edge/unterminated.cu",
         "deliberately ends inside an unterminated comment",
     ),

@@ -1,7 +1,7 @@
 // C = alpha * A * B + beta * C through cuBLAS, with the library's status checked.
 #include <cstdio>
 #include <vector>
-#include <hipblas.h>
+#include <hipblas/hipblas.h>
 #include <hip/hip_runtime.h>
 
 #define CUBLAS_OK(call)                                   \
