@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod diag;
 pub mod edit;
 pub mod parse;
+pub mod sarif;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
 pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[analysis::DIAGS];

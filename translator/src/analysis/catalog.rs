@@ -297,8 +297,13 @@ pub const MULTI_GRID: DiagInfo = DiagInfo {
     severity: Severity::Warning,
     summary: "this_multi_grid(): multi-device cooperative groups are deprecated in ROCm",
     explain: "\
-Multi-grid cooperative groups (`this_multi_grid()`, `cudaLaunchCooperativeKernelMultiDevice`) \
-have been deprecated since ROCm 5.0. Synchronize the devices from the host instead.",
+Multi-grid cooperative groups (`this_multi_grid()`, `cudaLaunchCooperativeKernelMultiDevice`, \
+renamed `hipLaunchCooperativeKernelMultiDevice`) have been deprecated since ROCm 5.0 (CUDA \
+deprecated them in 11.3 and removed them in 12.0). A multi-grid barrier also needs every device \
+to support cooperative launches.
+
+Fix: launch one cooperative kernel per device and synchronize the devices from the host (streams \
+and events), or exchange data through peer-to-peer copies between the phases.",
 };
 
 /// H019: managed memory.

@@ -76,7 +76,16 @@ impl Eval<'_, '_, '_, '_> {
             }
             "cast_expression" => self.int_at(n.child_by_field_name("value")?, d),
             "sizeof_expression" => {
-                let ty = n.child_by_field_name("type")?;
+                // `sizeof(float)` has a type; `sizeof(half)` parses as a parenthesized name.
+                let ty = n.child_by_field_name("type").or_else(|| {
+                    let v = n.child_by_field_name("value")?;
+                    let inner = if v.kind() == "parenthesized_expression" {
+                        v.named_child(0)?
+                    } else {
+                        v
+                    };
+                    (inner.kind() == "identifier").then_some(inner)
+                })?;
                 type_size(&super::norm_ws(self.text(ty)))
             }
             "identifier" => {
