@@ -251,3 +251,33 @@ fn every_rule_has_an_explain_page_and_kebab_name() {
         );
     }
 }
+
+/// Developer aid: `HIPPORT_HAZARD_SCAN=/some/dir cargo test -p hipport --test hazards scan_dir --
+/// --ignored --nocapture` prints the diagnostics for every C/C++/CUDA file under a directory.
+#[test]
+#[ignore]
+fn scan_dir() {
+    let Ok(dir) = std::env::var("HIPPORT_HAZARD_SCAN") else {
+        eprintln!("set HIPPORT_HAZARD_SCAN to a directory");
+        return;
+    };
+    let mut stack = vec![PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("cu" | "cuh" | "h" | "hpp" | "cpp" | "hip")
+            ) {
+                let src = std::fs::read(&p).unwrap();
+                let tree = hipport::parse::parse(&src, Duration::from_secs(10)).unwrap();
+                for d in analysis::analyze(&src, &tree, &p.display().to_string(), &opts()) {
+                    println!("{}", d.render(Some(&src), false));
+                }
+            }
+        }
+    }
+}

@@ -20,10 +20,13 @@ lane and warp indices for the wrong width on 64-lane GPUs: reductions silently c
 wavefront, warp IDs collide, and lanes 32-63 read the wrong data.
 
 hipport reports the literal when it appears in arithmetic with threadIdx, blockDim, or a variable \
-whose name says it holds a lane or warp index (lane, laneId, warp_id, wid is not enough), in \
-`#define WARP_SIZE 32` and similar constants (also inside macro bodies), in shuffle loops that \
-start at 16, and in shared arrays of 32 entries indexed by lane or warp. A 32 in unrelated \
-arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported.
+whose name says it holds a lane or warp index (lane, laneId, warp_id; short names such as wid are \
+not recognized), in `#define WARP_SIZE 32` and similar constants (also inside macro bodies), in \
+shuffle loops that start at 16 or stop at 32, in shuffles at distance 16 or from lane 31, and in \
+shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
+`tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
+lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
+warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

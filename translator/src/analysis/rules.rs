@@ -178,7 +178,7 @@ fn is_field_of(a: &Analyzer, n: Node, object: &str) -> bool {
 /// A name that says it holds a lane index or lane mask.
 fn lane_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
-    l.contains("lane")
+    l.contains("lane") && !l.contains("plane")
 }
 
 /// A name that says it holds a warp index or count (but not the warp size).
@@ -209,37 +209,53 @@ fn warp_size_name(name: &str) -> bool {
     .any(|p| l.contains(p))
 }
 
-/// Whether an expression is (built from) a lane or warp quantity: `threadIdx`, a lane- or
-/// warp-named variable, or a variable initialized from `threadIdx`. With `block_dim`,
-/// `blockDim` counts too (for `blockDim.x / 32`).
-fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
+/// How an operand shows that it is a lane or warp quantity, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum LaneKind {
+    /// `blockDim` (only asked for where a warp count is computed).
+    BlockDim,
+    /// `threadIdx`, or a variable initialized from it.
+    ThreadIndex,
+    /// A variable or field whose name says lane or warp.
+    Named,
+}
+
+/// The strongest lane evidence in an expression: a lane- or warp-named variable, `threadIdx` or
+/// a variable initialized from it, or (with `block_dim`) `blockDim`.
+fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
     let mut stack = vec![n];
     let mut budget = 256;
+    let mut best: Option<LaneKind> = None;
+    let mut see = |k: LaneKind| {
+        if best.is_none_or(|b| k > b) {
+            best = Some(k);
+        }
+    };
     while let Some(x) = stack.pop() {
         budget -= 1;
         if budget == 0 {
-            return false;
+            break;
         }
         match x.kind() {
             "field_expression" => {
-                if is_field_of(a, x, "threadIdx") || block_dim && is_field_of(a, x, "blockDim") {
-                    return true;
-                }
-                if let Some(f) = x.child_by_field_name("field") {
+                if is_field_of(a, x, "threadIdx") {
+                    see(LaneKind::ThreadIndex);
+                } else if block_dim && is_field_of(a, x, "blockDim") {
+                    see(LaneKind::BlockDim);
+                } else if let Some(f) = x.child_by_field_name("field") {
                     let name = a.text(f);
                     if lane_name(name) || warp_name(name) {
-                        return true;
+                        see(LaneKind::Named);
                     }
                 }
                 continue;
             }
             "identifier" => {
                 let name = a.text(x);
-                if lane_name(name) || warp_name(name) || name == "threadIdx" {
-                    return true;
-                }
-                if thread_index_var(a, name, x.start_byte()) {
-                    return true;
+                if lane_name(name) || warp_name(name) {
+                    see(LaneKind::Named);
+                } else if name == "threadIdx" || thread_index_var(a, name, x.start_byte()) {
+                    see(LaneKind::ThreadIndex);
                 }
                 continue;
             }
@@ -251,7 +267,31 @@ fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
             stack.push(ch);
         }
     }
-    false
+    best
+}
+
+/// Whether an expression is (built from) a lane or warp quantity (see [`lane_kind`]).
+fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
+    lane_kind(a, n, block_dim).is_some()
+}
+
+/// Whether the function around `n` (or the macro body) does warp-level work: shuffles, votes,
+/// `__syncwarp`, `warpSize`, cooperative-groups tiles, or lane- and warp-named variables.
+///
+/// Thread-index arithmetic by 32 (`tid >> 5`, `tid & 31`) is also the bitmap idiom (32-bit
+/// words), so without warp-level work around it it is reported as a warning, not an error.
+fn warp_code(a: &Analyzer, n: Node) -> bool {
+    let scope = a.func_at(n.start_byte()).map(|f| f.node);
+    let text = match scope {
+        Some(f) => a.text(f),
+        None => std::str::from_utf8(a.src).unwrap_or(""),
+    };
+    const MARKERS: &[&str] = &[
+        "__shfl", "__ballot", "__any", "__all", "__activemask", "__syncwarp", "__match_",
+        "__reduce_", "warpSize", "tiled_partition", "thread_block_tile", "lane", "Lane", "warp",
+        "Warp", "WARP", "LANE",
+    ];
+    MARKERS.iter().any(|m| text.contains(m))
 }
 
 /// A variable whose initializer reads `threadIdx` (e.g. `int tid = threadIdx.x;`).
@@ -430,27 +470,42 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
         return;
     };
     let expr = snippet(a.text(n));
-    let other_is_lane_named =
-        matches!(other.kind(), "identifier" | "field_expression") && lane_name(a.text(other));
+    let other_is_lane_named = matches!(other.kind(), "identifier" | "field_expression")
+        && lane_name(a.text(other));
+    // Named lane/warp operands are errors; bare thread-index arithmetic is an error only where
+    // the function does warp-level work (see [`warp_code`]).
+    let strength = |a: &Analyzer, k: Option<LaneKind>| match k {
+        Some(LaneKind::Named) => Some(Severity::Error),
+        Some(_) if warp_code(a, n) => Some(Severity::Error),
+        Some(_) => Some(Severity::Warning),
+        None => None,
+    };
     let hit: Option<(Severity, String)> = match op {
-        "%" | "/" if lit_right && value == 32 && laneish(a, other, true) => Some((
-            Severity::Error,
-            if op == "%" {
-                format!("`{expr}` computes a lane index for 32-lane warps")
-            } else if laneish(a, other, false) {
-                format!("`{expr}` computes a warp index for 32-lane warps")
-            } else {
-                format!("`{expr}` counts warps of 32 threads")
-            },
-        )),
-        "&" if value == 31 && laneish(a, other, false) => Some((
-            Severity::Error,
-            format!("`{expr}` masks a lane index with 31, the lane mask of 32-lane warps"),
-        )),
-        ">>" if lit_right && value == 5 && laneish(a, other, true) => Some((
-            Severity::Error,
-            format!("`{expr}` shifts by 5 (log2 of 32) to get a warp index"),
-        )),
+        "%" | "/" if lit_right && value == 32 => {
+            let kind = lane_kind(a, other, true);
+            strength(a, kind).map(|sev| {
+                let msg = if op == "%" {
+                    format!("`{expr}` computes a lane index for 32-lane warps")
+                } else if kind == Some(LaneKind::BlockDim) {
+                    format!("`{expr}` counts warps of 32 threads")
+                } else {
+                    format!("`{expr}` computes a warp index for 32-lane warps")
+                };
+                (sev, msg)
+            })
+        }
+        "&" if value == 31 => strength(a, lane_kind(a, other, false)).map(|sev| {
+            (
+                sev,
+                format!("`{expr}` masks a lane index with 31, the lane mask of 32-lane warps"),
+            )
+        }),
+        ">>" if lit_right && value == 5 => strength(a, lane_kind(a, other, true)).map(|sev| {
+            (
+                sev,
+                format!("`{expr}` shifts by 5 (log2 of 32) to get a warp index"),
+            )
+        }),
         "*" if value == 32
             && matches!(other.kind(), "identifier" | "field_expression")
             && warp_name(a.text(other)) =>
@@ -460,17 +515,22 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
                 format!("`{expr}` multiplies a warp index by a warp size of 32"),
             ))
         }
-        "==" | "!=" | "<" | "<=" | ">" | ">=" if (value == 31 || value == 32) && other_is_lane_named => {
+        "==" | "!=" | "<" | "<=" | ">" | ">="
+            if (value == 31 || value == 32) && other_is_lane_named =>
+        {
             Some((
                 Severity::Error,
-                format!("`{expr}` compares a lane index with {value}, a lane bound of 32-lane warps"),
+                format!(
+                    "`{expr}` compares a lane index with {value}, a lane bound of 32-lane warps"
+                ),
             ))
         }
-        "<" | ">=" if lit_right
-            && value == 32
-            && (is_field_of(a, other, "threadIdx")
-                || other.kind() == "identifier"
-                    && thread_index_var(a, a.text(other), other.start_byte())) =>
+        "<" | ">="
+            if lit_right
+                && value == 32
+                && (is_field_of(a, other, "threadIdx")
+                    || other.kind() == "identifier"
+                        && thread_index_var(a, a.text(other), other.start_byte())) =>
         {
             Some((
                 Severity::Warning,
@@ -693,6 +753,13 @@ fn identifier(a: &mut Analyzer, n: Node) {
 }
 
 fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+    // A declaration of something named warpSize (HIP's own header) is not a use.
+    if n.parent().is_some_and(|p| {
+        matches!(p.kind(), "init_declarator" | "declaration" | "field_declaration")
+            && p.child_by_field_name("declarator") == Some(n)
+    }) {
+        return;
+    }
     let mut child = n;
     let mut p = n.parent();
     let mut what: Option<&str> = None;
@@ -1591,8 +1658,14 @@ fn lane_shift(a: &mut Analyzer, n: Node) {
             "identifier" => lane_name(a.text(r)),
             _ => {
                 let t = a.text(r);
-                laneish(a, r, false)
-                    && (t.contains("31") || t.contains("32") || t.contains("warpSize"))
+                match lane_kind(a, r, false) {
+                    Some(LaneKind::Named) => true,
+                    Some(_) => {
+                        (t.contains("31") || t.contains("32") || t.contains("warpSize"))
+                            && warp_code(a, n)
+                    }
+                    None => false,
+                }
             }
         };
         if !lane_index {
@@ -1964,7 +2037,21 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         "red.",
         "atom.",
     ];
+    // `float f(float) __asm("llvm.amdgcn.cos.f32");` is an asm label, not an asm statement.
+    if n.parent().is_some_and(|p| p.kind() != "expression_statement")
+        || code.trim_matches('"').starts_with("llvm.")
+    {
+        return;
+    }
+    // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine.
+    let body = code.trim_start_matches('"').trim_start();
+    let gcn = ["v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_"]
+        .iter()
+        .any(|p| body.starts_with(p));
     let ptx = ptx_markers.iter().any(|m| code.contains(m));
+    if gcn && !ptx {
+        return;
+    }
     if !ptx && !a.in_device(n.start_byte()) {
         return; // host assembly (x86), not ours to judge
     }

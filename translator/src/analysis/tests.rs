@@ -45,7 +45,7 @@ fn h001_lane_and_warp_arithmetic_fires() {
         "int warp = threadIdx.x >> 5;",
         "int nwarps = blockDim.x / 32;",
         "int nwarps = (blockDim.x + 31) / 32;",
-        "int tid = threadIdx.x; int l = tid % 32;",
+        "int tid = threadIdx.x; int l = tid % 32; x[l] = __shfl_sync(~0ull, x[0], 0);",
         "int warp_id = 3; int base = warp_id * 32;",
         "int lane_id = threadIdx.x; if (lane_id == 31) x[0] = 1;",
     ] {
@@ -76,6 +76,22 @@ fn h001_unrelated_32_is_silent() {
         let d: Vec<_> = run(&src).into_iter().filter(|d| d.id == "H001").collect();
         assert!(d.is_empty(), "H001 on {body}: {:?}", d);
     }
+}
+
+#[test]
+fn h001_bitmap_idiom_is_at_most_a_warning() {
+    // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
+    let src = "__global__ void mark(unsigned *bits, const int *x, int n) {\n\
+               int tid = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               if (tid < n && x[tid]) atomicOr(&bits[tid >> 5], 1u << (tid & 31));\n}\n";
+    let d = run(src);
+    assert!(d.iter().all(|d| d.severity != Severity::Error), "{d:?}");
+    assert!(d.iter().all(|d| d.id != "H004"));
+    // With a shuffle in the function, the same arithmetic is lane arithmetic.
+    let warp = src.replace("if (tid", "int v = __shfl_sync(~0ull, tid, 0); if (v");
+    assert!(run(&warp)
+        .iter()
+        .any(|d| d.id == "H001" && d.severity == Severity::Error));
 }
 
 #[test]
