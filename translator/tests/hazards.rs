@@ -263,7 +263,9 @@ fn scan_dir() {
     };
     let mut stack = vec![PathBuf::from(dir)];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -273,8 +275,19 @@ fn scan_dir() {
                 Some("cu" | "cuh" | "h" | "hpp" | "cpp" | "hip")
             ) {
                 let src = std::fs::read(&p).unwrap();
+                let t0 = std::time::Instant::now();
                 let tree = hipport::parse::parse(&src, Duration::from_secs(10)).unwrap();
-                for d in analysis::analyze(&src, &tree, &p.display().to_string(), &opts()) {
+                let t1 = std::time::Instant::now();
+                let diags = analysis::analyze(&src, &tree, &p.display().to_string(), &opts());
+                eprintln!(
+                    "{}: {} bytes, parse {:?}, analysis {:?}, {} diagnostics",
+                    p.display(),
+                    src.len(),
+                    t1 - t0,
+                    t1.elapsed(),
+                    diags.len()
+                );
+                for d in diags {
                     println!("{}", d.render(Some(&src), false));
                 }
             }

@@ -286,10 +286,29 @@ fn warp_code(a: &Analyzer, n: Node) -> bool {
         Some(f) => a.text(f),
         None => std::str::from_utf8(a.src).unwrap_or(""),
     };
+    a.file_warp_code || has_warp_markers(text)
+}
+
+/// Whether source text mentions warp-level operations or lane/warp quantities.
+pub(super) fn has_warp_markers(text: &str) -> bool {
     const MARKERS: &[&str] = &[
-        "__shfl", "__ballot", "__any", "__all", "__activemask", "__syncwarp", "__match_",
-        "__reduce_", "warpSize", "tiled_partition", "thread_block_tile", "lane", "Lane", "warp",
-        "Warp", "WARP", "LANE",
+        "__shfl",
+        "__ballot",
+        "__any",
+        "__all",
+        "__activemask",
+        "__syncwarp",
+        "__match_",
+        "__reduce_",
+        "warpSize",
+        "tiled_partition",
+        "thread_block_tile",
+        "lane",
+        "Lane",
+        "warp",
+        "Warp",
+        "WARP",
+        "LANE",
     ];
     MARKERS.iter().any(|m| text.contains(m))
 }
@@ -470,8 +489,8 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
         return;
     };
     let expr = snippet(a.text(n));
-    let other_is_lane_named = matches!(other.kind(), "identifier" | "field_expression")
-        && lane_name(a.text(other));
+    let other_is_lane_named =
+        matches!(other.kind(), "identifier" | "field_expression") && lane_name(a.text(other));
     // Named lane/warp operands are errors; bare thread-index arithmetic is an error only where
     // the function does warp-level work (see [`warp_code`]).
     let strength = |a: &Analyzer, k: Option<LaneKind>| match k {
@@ -755,8 +774,10 @@ fn identifier(a: &mut Analyzer, n: Node) {
 fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
     // A declaration of something named warpSize (HIP's own header) is not a use.
     if n.parent().is_some_and(|p| {
-        matches!(p.kind(), "init_declarator" | "declaration" | "field_declaration")
-            && p.child_by_field_name("declarator") == Some(n)
+        matches!(
+            p.kind(),
+            "init_declarator" | "declaration" | "field_declaration"
+        ) && p.child_by_field_name("declarator") == Some(n)
     }) {
         return;
     }
@@ -2038,16 +2059,19 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         "atom.",
     ];
     // `float f(float) __asm("llvm.amdgcn.cos.f32");` is an asm label, not an asm statement.
-    if n.parent().is_some_and(|p| p.kind() != "expression_statement")
+    if n.parent()
+        .is_some_and(|p| p.kind() != "expression_statement")
         || code.trim_matches('"').starts_with("llvm.")
     {
         return;
     }
     // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine.
     let body = code.trim_start_matches('"').trim_start();
-    let gcn = ["v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_"]
-        .iter()
-        .any(|p| body.starts_with(p));
+    let gcn = [
+        "v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_",
+    ]
+    .iter()
+    .any(|p| body.starts_with(p));
     let ptx = ptx_markers.iter().any(|m| code.contains(m));
     if gcn && !ptx {
         return;

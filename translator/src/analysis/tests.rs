@@ -110,6 +110,9 @@ fn h001_defines_constants_and_macro_bodies() {
         .map(|d| d.line)
         .collect();
     assert_eq!(got, vec![1, 2, 3, 6, 7, 8]);
+    assert!(run(src)
+        .iter()
+        .all(|d| d.id != "H001" || d.severity == Severity::Error));
     // The macro-body hit points at the 31 inside the body.
     let d = run(src).into_iter().find(|d| d.line == 3).unwrap();
     assert_eq!(d.column, "#define LANE_ID (threadIdx.x & ".len() + 1);
@@ -636,4 +639,40 @@ fn fixes_only_when_asked() {
     let d = run_with(&src, Version::new(6, 4, 0), false);
     assert!(d.iter().any(|d| d.id == "H004"));
     assert!(d.iter().all(|d| d.fix.is_empty()));
+}
+
+#[test]
+fn positions_with_bom_crlf_and_invalid_utf8() {
+    let src = b"\xef\xbb\xbf// caf\xe9\r\n__global__ void k(int *x) {\r\n  int lane = threadIdx.x % 32;\r\n}\r\n";
+    let tree = crate::parse::parse(src, Duration::from_secs(5)).unwrap();
+    let d = analyze(src, &tree, "k.cu", &AnalysisOptions::default());
+    let h = d.iter().find(|d| d.id == "H001").unwrap();
+    assert_eq!(
+        (h.line, h.column),
+        (3, "  int lane = threadIdx.x % ".len() + 1)
+    );
+}
+
+#[test]
+fn macro_body_fixes_map_back_to_the_file() {
+    let src = "#define SHFL_XOR(v, o) __shfl_xor_sync(0xffffffff, v, o)\n\
+               #define BALLOT(p) __popc(__ballot_sync(0xffffffff, p))\n\
+               __global__ void k(float *x) { x[0] = SHFL_XOR(x[0], 1) + BALLOT(x[1] > 0); }\n";
+    let d = run(src);
+    let got: Vec<(&str, usize, usize)> =
+        d.iter().map(|d| (leak(&d.id), d.line, d.column)).collect();
+    assert_eq!(got, vec![("H003", 1, 40), ("H004", 2, 19), ("H003", 2, 40)]);
+    assert!(d[0].message.contains("in the body of macro `SHFL_XOR`"));
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(
+        out.starts_with(
+            "#define SHFL_XOR(v, o) __shfl_xor_sync(~0ull, v, o)\n\
+         #define BALLOT(p) __popcll(__ballot_sync(~0ull, p))\n"
+        ),
+        "{out}"
+    );
+    // On HIP 5.2 the full masks are left to the translator: only the __popc truncation remains.
+    let old = run_with(src, Version::new(5, 2, 3), true);
+    let ids: Vec<&str> = old.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(ids, vec!["H004"]);
 }
