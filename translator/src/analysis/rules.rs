@@ -160,11 +160,33 @@ fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     v
 }
 
-/// The integer value of a plain number literal (through parentheses).
+/// The integer value of a number literal, or of arithmetic on number literals only
+/// (`(32 - 1)`); named constants are left to the rules that report their definitions.
 fn literal(a: &Analyzer, n: Node) -> Option<u64> {
     match n.kind() {
         "number_literal" => parse_int(a.text(n)).map(|(v, _)| v),
-        "parenthesized_expression" => literal(a, n.named_child(0)?),
+        "parenthesized_expression" | "binary_expression" => {
+            let only_numbers = {
+                let mut stack = vec![n];
+                let mut ok = true;
+                let mut budget = 32;
+                while let Some(x) = stack.pop() {
+                    budget -= 1;
+                    if budget == 0 || matches!(x.kind(), "identifier" | "call_expression") {
+                        ok = false;
+                        break;
+                    }
+                    let mut c = x.walk();
+                    stack.extend(x.named_children(&mut c));
+                }
+                ok
+            };
+            if only_numbers {
+                a.eval(n).and_then(|v| u64::try_from(v).ok())
+            } else {
+                None
+            }
+        }
         _ => None,
     }
 }

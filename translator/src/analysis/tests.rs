@@ -41,6 +41,7 @@ fn h001_lane_and_warp_arithmetic_fires() {
         "int lane = threadIdx.x % 32;",
         "int lane = threadIdx.x & 31;",
         "int lane = threadIdx.x & 0x1f;",
+        "int lane = threadIdx.x & (32 - 1);",
         "int warp = threadIdx.x / 32;",
         "int warp = threadIdx.x >> 5;",
         "int nwarps = blockDim.x / 32;",
