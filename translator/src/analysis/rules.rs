@@ -1960,8 +1960,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             arch_outcome,
             if *under_defined {
                 " (device code is compiled with __CUDA_ARCH__ undefined too)"
-            } else {
+            } else if value == Some(0) {
                 " (the fallback path)"
+            } else {
+                ""
             }
         );
         a.report(
@@ -2094,7 +2096,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     ]
     .iter()
     .any(|p| body.starts_with(p));
-    let ptx = ptx_markers.iter().any(|m| code.contains(m));
+    let ptx = ptx_markers.iter().any(|m| has_token(&code, m));
     if gcn && !ptx {
         return;
     }
@@ -2146,7 +2148,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     ];
     let found: Vec<&str> = hints
         .iter()
-        .filter(|(k, _)| code.contains(k))
+        .filter(|(k, _)| has_token(&code, k))
         .map(|(_, h)| *h)
         .collect();
     let help = if found.is_empty() {
@@ -2163,6 +2165,19 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         Some(help),
         vec![],
     );
+}
+
+/// Whether `token` occurs in asm text at the start of a word (so `red.` does not match
+/// `shared.`).
+fn has_token(code: &str, token: &str) -> bool {
+    let starts_alpha = token.starts_with(|c: char| c.is_ascii_alphabetic());
+    code.match_indices(token).any(|(i, _)| {
+        !starts_alpha
+            || code[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+    })
 }
 
 fn launch_bounds(a: &mut Analyzer, n: Node) {

@@ -325,6 +325,11 @@ fn h006_inline_ptx_with_hints() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].line, 1);
     assert!(d[0].help.as_deref().unwrap().contains("__lane_id()"));
+    // Hints match whole PTX words: `shared.` is not a `red.` reduction.
+    let cp = "__device__ void c(unsigned s, const float *g) { asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(s), \"l\"(g)); }\n";
+    let d = run(cp);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(help.contains("cp.async") && !help.contains("atomic"), "{help}");
 }
 
 // H007, H008 ---------------------------------------------------------------------------------
