@@ -329,7 +329,10 @@ fn h006_inline_ptx_with_hints() {
     let cp = "__device__ void c(unsigned s, const float *g) { asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(s), \"l\"(g)); }\n";
     let d = run(cp);
     let help = d[0].help.as_deref().unwrap();
-    assert!(help.contains("cp.async") && !help.contains("atomic"), "{help}");
+    assert!(
+        help.contains("cp.async") && !help.contains("atomic"),
+        "{help}"
+    );
 }
 
 // H007, H008 ---------------------------------------------------------------------------------
