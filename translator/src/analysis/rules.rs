@@ -8,7 +8,7 @@
 use tree_sitter::Node;
 
 use super::catalog::*;
-use super::eval::{self, mask_value, parse_int, pp_condition, CUDA_ONLY_MACROS};
+use super::eval::{self, mask_value, parse_int, pp_condition};
 use super::{Analyzer, Decl};
 use crate::diag::Severity;
 use crate::edit::Edit;
@@ -466,14 +466,11 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
                 let name = x.child_by_field_name("name").map(|c| a.text(c));
                 let negated = x.child(0).is_some_and(|t| a.text(t).ends_with("ifndef"));
                 let alt = x.child_by_field_name("alternative");
-                if let Some(name) = name {
-                    if CUDA_ONLY_MACROS.contains(&name) && a.macros.get(name).is_none() {
-                        // defined == false under hipcc.
-                        let taken = negated;
-                        let in_alt = alt == Some(child);
-                        if taken == in_alt {
-                            return Some(false);
-                        }
+                if let Some(defined) = name.and_then(|n| eval::hip_defined(n, &a.macros)) {
+                    let taken = defined != negated;
+                    let in_alt = alt == Some(child);
+                    if taken == in_alt {
+                        return Some(false);
                     }
                 }
             }

@@ -685,3 +685,31 @@ fn macro_body_fixes_map_back_to_the_file() {
     let ids: Vec<&str> = old.iter().map(|d| d.id.as_str()).collect();
     assert_eq!(ids, vec!["H004"]);
 }
+
+#[test]
+fn dual_platform_guards_are_understood() {
+    // The CUDA-only branch of dual-platform code is not compiled by HIP: errors there are notes.
+    let src = "__device__ unsigned lane_id() {\n\
+               #if defined(__HIP_PLATFORM_AMD__) || defined(USE_ROCM)\n\
+               return __lane_id();\n\
+               #else\n\
+               unsigned r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r;\n\
+               #endif\n}\n\
+               #ifndef __HIP_PLATFORM_AMD__\n\
+               __device__ float atomicMax(float *a, float v) { return v; }\n\
+               #endif\n\
+               #ifdef __CUDACC__\n\
+               __device__ float atomicMin(float *a, float v) { return v; }\n\
+               #endif\n";
+    let d = run(src);
+    let got: Vec<(&str, usize, Severity)> = d
+        .iter()
+        .map(|d| (leak(&d.id), d.line, d.severity))
+        .collect();
+    // PTX: a note; the atomicMax helper under #ifndef __HIP_PLATFORM_AMD__: nothing; the one
+    // under __CUDACC__ (renamed __HIPCC__, defined by hipcc): an error.
+    assert_eq!(
+        got,
+        vec![("H006", 5, Severity::Note), ("H025", 12, Severity::Error)]
+    );
+}
