@@ -763,7 +763,12 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     else {
         return;
     };
-    if laneish(a, idx, false) {
+    // With warpSize in use, a 32-entry array is the "one slot per warp" idiom (at most 32
+    // warps per block on any GPU), which stays correct with 64-lane wavefronts.
+    let portable = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| a.text(f.node).contains("warpSize"));
+    if !portable && laneish(a, idx, false) {
         a.shared32.insert(key, true);
     }
 }

@@ -151,9 +151,7 @@ fn h001_shuffle_loops_and_arguments() {
 
 #[test]
 fn h001_per_warp_shared_arrays() {
-    let pos = kernel(
-        "__shared__ float sums[32];\nint lane = threadIdx.x % warpSize;\nsums[lane] = x[0];",
-    );
+    let pos = kernel("__shared__ float sums[32];\nint tid = threadIdx.x;\nsums[tid & 7] = x[0];");
     assert_eq!(
         run(&pos)
             .iter()
@@ -164,6 +162,12 @@ fn h001_per_warp_shared_arrays() {
     );
     let named = kernel("__shared__ float warp_sums[32];\nwarp_sums[0] = 1;");
     assert!(has(&named, "H001"));
+    // The portable "one slot per warp" idiom, written with warpSize, is not reported.
+    let portable = kernel(
+        "__shared__ float sums[32];\nint lane = threadIdx.x % warpSize;\nint wid = threadIdx.x / warpSize;\n\
+         if (lane == 0) sums[wid] = x[0];\nx[1] = threadIdx.x < blockDim.x / warpSize ? sums[lane] : 0;",
+    );
+    assert!(!has(&portable, "H001"));
     let tile = kernel("__shared__ float tile[32][33];\ntile[threadIdx.y][threadIdx.x] = 1;");
     // A 2-D tile indexed by thread index is reported only as a warning, never an error.
     assert!(run(&tile)
