@@ -294,3 +294,42 @@ fn scan_dir() {
         }
     }
 }
+
+#[test]
+fn truncated_and_corrupted_sources_do_not_panic() {
+    // Cut every corpus file at 25 points and flip bytes with a fixed pseudo-random sequence:
+    // parse errors, unterminated macros and broken UTF-8 must never panic the analysis.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for f in sources(&corpus()) {
+        let src = std::fs::read(&f).unwrap();
+        let is_py = f.extension().unwrap() == "py";
+        for k in 1..=25 {
+            let mut cut = src[..src.len() * k / 25].to_vec();
+            for _ in 0..4 {
+                if !cut.is_empty() {
+                    let i = (next() % cut.len() as u64) as usize;
+                    cut[i] = (next() & 0xff) as u8;
+                }
+            }
+            let mut diags = if is_py {
+                analysis::analyze_python(&cut, "x.py")
+            } else {
+                let tree = hipport::parse::parse(&cut, Duration::from_secs(10)).unwrap();
+                analysis::analyze(&cut, &tree, "x.cu", &opts())
+            };
+            analysis::apply_suppressions(&cut, &mut diags);
+            for d in &diags {
+                assert!(d.offset <= cut.len());
+                for e in &d.fix {
+                    assert!(e.start <= e.end && e.end <= cut.len());
+                }
+            }
+        }
+    }
+}
