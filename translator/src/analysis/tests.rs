@@ -717,3 +717,26 @@ fn dual_platform_guards_are_understood() {
         vec![("H006", 5, Severity::Note), ("H025", 12, Severity::Error)]
     );
 }
+
+#[test]
+fn near_misses_do_not_fire() {
+    let src = "#include <cuda_bf16.h>\n\
+               #include <rocwmma/rocwmma.hpp>\n\
+               #if defined(__HIP_PLATFORM_AMD__)\n#define PLATFORM 1\n#endif\n\
+               struct Attr { int type; };\n\
+               __global__ void k(__nv_bfloat16 *b, __half *h, int *cnt, cudaTextureObject_t t) {\n\
+               __threadfence();\n\
+               atomicAdd(cnt, 1);\n\
+               float v = __bfloat162float(b[0]) + __half2float(h[0]) + tex1Dfetch<float>(t, 0);\n\
+               memcpy(b, h, 2);\n\
+               b[1] = __float2bfloat16(v);\n\
+               }\n\
+               void host(float **p, cudaPointerAttributes attr, Attr other) {\n\
+               cudaMalloc(p, 64);\n\
+               roctxRangePushA(\"x\"); roctxRangePop();\n\
+               myProfilerStart();\n\
+               if (attr.type == cudaMemoryTypeDevice || other.type == 2) return;\n\
+               }\n";
+    let d = run(src);
+    assert!(d.is_empty(), "{:?}", d.iter().map(|d| d.render(None, false)).collect::<Vec<_>>());
+}
