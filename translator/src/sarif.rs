@@ -29,8 +29,9 @@ pub fn level(s: Severity) -> &'static str {
 
 /// Builds a SARIF 2.1.0 log with one run.
 ///
-/// `root_uri`, when given (e.g. `file:///work/project/`), is recorded as the `SRCROOT` base that
-/// the relative result URIs resolve against. `tool_version` is hipport's version.
+/// `root_uri`, when given (a URI such as `file:///work/project/`, or an absolute directory path),
+/// is recorded as the `SRCROOT` base that the relative result URIs resolve against.
+/// `tool_version` is hipport's version. Columns are byte columns (exact for ASCII lines).
 pub fn to_sarif(diags: &[Diagnostic], root_uri: Option<&str>, tool_version: &str) -> Value {
     let catalog = crate::diag::catalog();
     let mut rules: Vec<Value> = Vec::new();
@@ -126,7 +127,12 @@ pub fn to_sarif(diags: &[Diagnostic], root_uri: Option<&str>, tool_version: &str
         "results": results,
     });
     if let Some(root) = root_uri {
-        let mut root = root.to_string();
+        // Accept a URI or a plain directory path.
+        let mut root = if root.contains("://") {
+            root.to_string()
+        } else {
+            file_uri(root).0
+        };
         if !root.ends_with('/') {
             root.push('/');
         }
@@ -215,6 +221,20 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn root_as_path_or_uri() {
+        let a = to_sarif(&[], Some("/work/my project"), "0.1.0");
+        assert_eq!(
+            a["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"],
+            "file:///work/my%20project/"
+        );
+        let b = to_sarif(&[], Some("file:///x"), "0.1.0");
+        assert_eq!(b["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"], "file:///x/");
+        assert!(to_sarif(&[], None, "0.1.0")["runs"][0]
+            .get("originalUriBaseIds")
+            .is_none());
+    }
 
     #[test]
     fn uris() {
