@@ -230,7 +230,10 @@ mod tests {
             "file:///work/my%20project/"
         );
         let b = to_sarif(&[], Some("file:///x"), "0.1.0");
-        assert_eq!(b["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"], "file:///x/");
+        assert_eq!(
+            b["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"],
+            "file:///x/"
+        );
         assert!(to_sarif(&[], None, "0.1.0")["runs"][0]
             .get("originalUriBaseIds")
             .is_none());

@@ -45,7 +45,8 @@ pub const WARPSIZE_CONSTEXPR: DiagInfo = DiagInfo {
 Before ROCm 7.0 HIP's `warpSize` was a compile-time constant, so ported code used it as a \
 template argument, an array bound, in static_assert, in a constexpr initializer or as a case label. \
 From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
-expression), and all of these fail to compile. `__AMDGCN_WAVEFRONT_SIZE` (and \
+expression), and all of these fail to compile (hipport reports an error when the target HIP is \
+7.0 or newer, a warning before). `__AMDGCN_WAVEFRONT_SIZE` (and \
 `__AMDGCN_WAVEFRONT_SIZE__`) is deprecated by LLVM for the same reason.
 
 Fix: take the warp size as a template parameter chosen on the host from \

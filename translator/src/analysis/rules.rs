@@ -878,9 +878,15 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         p = x.parent();
     }
     if let Some(what) = what {
+        // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
+        let sev = if a.opts.hip_version >= hipport_rules::Version::new(7, 0, 0) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
         a.report(
             &WARPSIZE_CONSTEXPR,
-            Severity::Error,
+            sev,
             n,
             format!("`warpSize` used as {what}: it is not a compile-time constant from ROCm 7.0"),
             Some("pass the warp size as a template parameter chosen on the host (hipDeviceAttributeWarpSize), or select 64 under __GFX8__/__GFX9__ and 32 otherwise".into()),
@@ -1310,7 +1316,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 Severity::Error,
                 mask,
                 format!("lane mask `{mask_text}` passed to `{name}` {what}"),
-                Some("write the full mask as `~0ull`".into()),
+                Some(format!("write the full mask as `~0ull`{}", preview_note(a))),
                 fix,
             );
         }
@@ -1375,6 +1381,16 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 );
             }
         }
+    }
+}
+
+/// On ROCm 6.2 and 6.3 the `_sync` builtins are a preview that must be switched on.
+fn preview_note(a: &Analyzer) -> &'static str {
+    let v = a.opts.hip_version;
+    if v >= hipport_rules::Version::new(6, 2, 0) && v < hipport_rules::Version::new(6, 4, 0) {
+        "; on HIP 6.2 and 6.3 also compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS"
+    } else {
+        ""
     }
 }
 

@@ -199,6 +199,16 @@ fn h002_warpsize_as_constant() {
         assert!(!has(&kernel(body), "H002"), "H002 for {body}");
     }
     assert!(has("#if __AMDGCN_WAVEFRONT_SIZE == 64\n#endif\n", "H002"));
+    // An error when targeting ROCm 7.0, a warning before.
+    let src = kernel("static_assert(warpSize == 64, \"\");");
+    let sev = |v| {
+        run_with(&src, v, false)
+            .into_iter()
+            .find(|d| d.id == "H002")
+            .map(|d| d.severity)
+    };
+    assert_eq!(sev(Version::new(7, 0, 0)), Some(Severity::Error));
+    assert_eq!(sev(Version::new(6, 4, 0)), Some(Severity::Warning));
 }
 
 // H003 ---------------------------------------------------------------------------------------
@@ -738,5 +748,9 @@ fn near_misses_do_not_fire() {
                if (attr.type == cudaMemoryTypeDevice || other.type == 2) return;\n\
                }\n";
     let d = run(src);
-    assert!(d.is_empty(), "{:?}", d.iter().map(|d| d.render(None, false)).collect::<Vec<_>>());
+    assert!(
+        d.is_empty(),
+        "{:?}",
+        d.iter().map(|d| d.render(None, false)).collect::<Vec<_>>()
+    );
 }
