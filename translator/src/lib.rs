@@ -14,6 +14,7 @@ pub mod lexer;
 pub mod parse;
 pub mod patch;
 pub mod project;
+pub mod sarif;
 pub mod translate;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].

@@ -508,7 +508,8 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
                     })
                 })
                 .collect();
-            let sarif = serde_json::json!({"TODO-SARIF": diags.len()}); // hipport::sarif::to_sarif(&diags, None, env!("CARGO_PKG_VERSION"));
+            let root = format!("file://{}/", report.root.trim_end_matches('/'));
+            let sarif = hipport::sarif::to_sarif(&diags, Some(&root), env!("CARGO_PKG_VERSION"));
             serde_json::to_writer_pretty(&mut out, &sarif)?;
             writeln!(out)?;
         }

@@ -20,10 +20,13 @@ lane and warp indices for the wrong width on 64-lane GPUs: reductions silently c
 wavefront, warp IDs collide, and lanes 32-63 read the wrong data.
 
 hipport reports the literal when it appears in arithmetic with threadIdx, blockDim, or a variable \
-whose name says it holds a lane or warp index (lane, laneId, warp_id, wid is not enough), in \
-`#define WARP_SIZE 32` and similar constants (also inside macro bodies), in shuffle loops that \
-start at 16, and in shared arrays of 32 entries indexed by lane or warp. A 32 in unrelated \
-arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported.
+whose name says it holds a lane or warp index (lane, laneId, warp_id; short names such as wid are \
+not recognized), in `#define WARP_SIZE 32` and similar constants (also inside macro bodies), in \
+shuffle loops that start at 16 or stop at 32, in shuffles at distance 16 or from lane 31, and in \
+shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
+`tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
+lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
+warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \
@@ -42,7 +45,8 @@ pub const WARPSIZE_CONSTEXPR: DiagInfo = DiagInfo {
 Before ROCm 7.0 HIP's `warpSize` was a compile-time constant, so ported code used it as a \
 template argument, an array bound, in static_assert, in a constexpr initializer or as a case label. \
 From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
-expression), and all of these fail to compile. `__AMDGCN_WAVEFRONT_SIZE` (and \
+expression), and all of these fail to compile (hipport reports an error when the target HIP is \
+7.0 or newer, a warning before). `__AMDGCN_WAVEFRONT_SIZE` (and \
 `__AMDGCN_WAVEFRONT_SIZE__`) is deprecated by LLVM for the same reason.
 
 Fix: take the warp size as a template parameter chosen on the host from \
@@ -297,8 +301,13 @@ pub const MULTI_GRID: DiagInfo = DiagInfo {
     severity: Severity::Warning,
     summary: "this_multi_grid(): multi-device cooperative groups are deprecated in ROCm",
     explain: "\
-Multi-grid cooperative groups (`this_multi_grid()`, `cudaLaunchCooperativeKernelMultiDevice`) \
-have been deprecated since ROCm 5.0. Synchronize the devices from the host instead.",
+Multi-grid cooperative groups (`this_multi_grid()`, `cudaLaunchCooperativeKernelMultiDevice`, \
+renamed `hipLaunchCooperativeKernelMultiDevice`) have been deprecated since ROCm 5.0 (CUDA \
+deprecated them in 11.3 and removed them in 12.0). A multi-grid barrier also needs every device \
+to support cooperative launches.
+
+Fix: launch one cooperative kernel per device and synchronize the devices from the host (streams \
+and events), or exchange data through peer-to-peer copies between the phases.",
 };
 
 /// H019: managed memory.

@@ -19,10 +19,36 @@ pub(super) const CUDA_ONLY_MACROS: &[&str] = &[
     "__CUDA_ARCH__",
     "__CUDA_ARCH_LIST__",
     "__NVCC__",
-    "__CUDACC__",
     "__CUDACC_RTC__",
     "__NVCOMPILER",
+    "__HIP_PLATFORM_NVIDIA__",
+    "__HIP_PLATFORM_NVCC__",
 ];
+
+/// Macros that are defined when hipcc compiles for AMD. `__CUDACC__` is here because hipport's
+/// translator renames it to `__HIPCC__`; `USE_ROCM` is what PyTorch extension builds define.
+pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
+    "__HIPCC__",
+    "__HIP__",
+    "__HIP_PLATFORM_AMD__",
+    "__HIP_PLATFORM_HCC__",
+    "__CUDACC__",
+    "USE_ROCM",
+];
+
+/// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros, `Some(true)` for the
+/// HIP platform macros, `None` for anything else or anything the file defines itself.
+pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
+    if macros.get(name).is_some() {
+        None
+    } else if CUDA_ONLY_MACROS.contains(&name) {
+        Some(false)
+    } else if HIP_DEFINED_MACROS.contains(&name) {
+        Some(true)
+    } else {
+        None
+    }
+}
 
 /// Evaluates integer constant expressions.
 pub(super) struct Eval<'s, 'm, 'd, 't> {
@@ -76,7 +102,16 @@ impl Eval<'_, '_, '_, '_> {
             }
             "cast_expression" => self.int_at(n.child_by_field_name("value")?, d),
             "sizeof_expression" => {
-                let ty = n.child_by_field_name("type")?;
+                // `sizeof(float)` has a type; `sizeof(half)` parses as a parenthesized name.
+                let ty = n.child_by_field_name("type").or_else(|| {
+                    let v = n.child_by_field_name("value")?;
+                    let inner = if v.kind() == "parenthesized_expression" {
+                        v.named_child(0)?
+                    } else {
+                        v
+                    };
+                    (inner.kind() == "identifier").then_some(inner)
+                })?;
                 type_size(&super::norm_ws(self.text(ty)))
             }
             "identifier" => {
@@ -269,22 +304,16 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
         "number_literal" => parse_int(text(n)).map(|(v, _)| v as i64),
         "identifier" => {
             let name = text(n);
-            if CUDA_ONLY_MACROS.contains(&name) && macros.get(name).is_none() {
-                Some(0)
-            } else {
-                macros.value(name)
+            match hip_defined(name, macros) {
+                Some(false) => Some(0),
+                // Defined as 1 by the compiler or the build.
+                Some(true) => Some(1),
+                None => macros.value(name),
             }
         }
         "preproc_defined" => {
             let id = n.named_child(0)?;
-            let name = text(id);
-            if macros.get(name).is_some() {
-                None // defined in this file, but perhaps conditionally
-            } else if CUDA_ONLY_MACROS.contains(&name) {
-                Some(0)
-            } else {
-                None
-            }
+            hip_defined(text(id), macros).map(i64::from)
         }
         "parenthesized_expression" | "preproc_parenthesized_expression" => {
             pp_condition(n.named_child(0)?, src, macros, d)

@@ -15,6 +15,7 @@ mod suppress;
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::rc::Rc;
 use std::time::Duration;
 
 use hipport_rules::Version;
@@ -67,6 +68,7 @@ pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> V
         std::mem::take(&mut a.macros)
     };
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
+    let file_warp_code = rules::has_warp_markers(&String::from_utf8_lossy(src));
     for m in macros.values().flatten() {
         let Some(body) = &m.body else { continue };
         let mut a = Analyzer::new(
@@ -77,8 +79,9 @@ pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> V
             Some(body.origin()),
             &mut out,
         );
-        a.macros = macros.clone_values();
+        a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
+        a.file_warp_code = file_warp_code;
         a.collect(body.tree.root_node());
         a.check(body.tree.root_node());
         a.finish();
@@ -107,6 +110,7 @@ impl Origin {
 }
 
 /// A `#define` seen in the file.
+#[derive(Clone)]
 struct Macro {
     name: String,
     /// Object-like macro: its integer value, where the body is a constant expression.
@@ -122,6 +126,7 @@ struct Macro {
 }
 
 /// A macro body parsed on its own inside a wrapper function.
+#[derive(Clone)]
 struct MacroBody {
     text: Vec<u8>,
     tree: Tree,
@@ -141,7 +146,7 @@ impl MacroBody {
 }
 
 /// Macro table: several definitions of one name are possible (in #if branches).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Macros {
     by_name: HashMap<String, Vec<Macro>>,
 }
@@ -149,26 +154,6 @@ struct Macros {
 impl Macros {
     fn values(&self) -> impl Iterator<Item = &Vec<Macro>> {
         self.by_name.values()
-    }
-
-    fn clone_values(&self) -> Macros {
-        let mut m = Macros::default();
-        for (k, v) in &self.by_name {
-            m.by_name.insert(
-                k.clone(),
-                v.iter()
-                    .map(|x| Macro {
-                        name: x.name.clone(),
-                        value: x.value,
-                        full_mask_32: x.full_mask_32,
-                        body_range: x.body_range.clone(),
-                        body: None,
-                        function_like: x.function_like,
-                    })
-                    .collect(),
-            );
-        }
-        m
     }
 
     /// The value of an object-like macro, when every definition agrees.
@@ -227,7 +212,7 @@ struct Analyzer<'a, 't> {
     index: &'a LineIndex,
     origin: Option<Origin>,
     out: &'a mut Vec<Diagnostic>,
-    macros: Macros,
+    macros: Rc<Macros>,
     decls: HashMap<String, Vec<Decl<'t>>>,
     funcs: Vec<Func<'t>>,
     /// Name of the macro whose body this analyzer reads.
@@ -238,6 +223,8 @@ struct Analyzer<'a, 't> {
     once: HashSet<(String, usize)>,
     /// Shared arrays sized 32 (declaration start -> reported?).
     shared32: HashMap<usize, bool>,
+    /// For macro-body analyzers: whether the whole file does warp-level work.
+    file_warp_code: bool,
     /// Static shared memory per function (function start, or usize::MAX for file scope).
     shared_total: HashMap<usize, i64>,
 }
@@ -258,7 +245,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             index,
             origin,
             out,
-            macros: Macros::default(),
+            macros: Rc::default(),
             decls: HashMap::new(),
             funcs: Vec::new(),
             in_macro: None,
@@ -266,6 +253,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             once: HashSet::new(),
             shared32: HashMap::new(),
             shared_total: HashMap::new(),
+            file_warp_code: false,
         }
     }
 
@@ -342,10 +330,13 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// The innermost function definition containing `at`.
     fn func_at(&self, at: usize) -> Option<Func<'t>> {
-        self.funcs
+        // `funcs` is in source order; the innermost container is the last one starting before.
+        let end = self.funcs.partition_point(|f| f.node.start_byte() <= at);
+        self.funcs[..end]
             .iter()
-            .filter(|f| f.node.start_byte() <= at && at < f.node.end_byte())
-            .max_by_key(|f| f.node.start_byte())
+            .rev()
+            .take(64)
+            .find(|f| at < f.node.end_byte())
             .copied()
     }
 
@@ -356,9 +347,13 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// The declaration of `name` visible at `at` (the latest preceding one in scope).
     fn lookup(&self, name: &str, at: usize) -> Option<&Decl<'t>> {
-        self.decls.get(name)?.iter().rev().find(|d| {
-            d.decl.start_byte() <= at && d.scope.start <= at && at < d.scope.end.max(at + 1)
-        })
+        // Declarations of one name are in source order: start from the last one before `at`.
+        let decls = self.decls.get(name)?;
+        let end = decls.partition_point(|d| d.decl.start_byte() <= at);
+        decls[..end]
+            .iter()
+            .rev()
+            .find(|d| d.scope.start <= at && at < d.scope.end)
     }
 
     /// Pass 1: declarations, functions, macros, file-wide facts.
@@ -557,7 +552,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
         }
-        self.macros.by_name.entry(name).or_default().push(m);
+        Rc::make_mut(&mut self.macros)
+            .by_name
+            .entry(name)
+            .or_default()
+            .push(m);
     }
 
     /// Pass 2: run every rule on every node.

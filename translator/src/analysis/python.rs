@@ -135,13 +135,13 @@ pub fn analyze_python(src: &[u8], file: &str) -> Vec<Diagnostic> {
     }
     for at in find_word(&code, "torch.version.cuda") {
         let line = index.position(at).0;
-        let text = String::from_utf8_lossy(&code[index.line_range(&code, line)]).to_string();
-        let tail = &text[(at - index.line_range(&code, line).start + "torch.version.cuda".len())
-            .min(text.len())..];
-        let tail = tail.trim_start();
-        let distinguishing = tail.starts_with("is None")
-            || tail.starts_with("is not None")
-            || text.contains("torch.version.hip");
+        let range = index.line_range(&code, line);
+        let text = &code[range.clone()];
+        let after = (at + "torch.version.cuda".len()).min(range.end);
+        let tail = code[after..range.end].trim_ascii_start();
+        let distinguishing = tail.starts_with(b"is None")
+            || tail.starts_with(b"is not None")
+            || text.windows(17).any(|w| w == b"torch.version.hip");
         if distinguishing {
             continue; // tells CUDA from ROCm builds: correct as written
         }
@@ -288,6 +288,14 @@ mod tests {
     fn strings_and_comments_do_not_count() {
         let src = "# torch.cuda.profiler.start()\nx = 'torch.version.cuda'\ny = \"\"\"\ntorch.cuda.profiler.stop()\n\"\"\"\n";
         assert!(ids(src).is_empty(), "{:?}", ids(src));
+    }
+
+    #[test]
+    fn non_utf8_lines_do_not_panic() {
+        let src = b"x = '\xe9\xe9' ; v = torch.version.cuda  # \xff\n";
+        let d = analyze_python(src, "t.py");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].column, 16);
     }
 
     #[test]

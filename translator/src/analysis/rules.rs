@@ -8,7 +8,7 @@
 use tree_sitter::Node;
 
 use super::catalog::*;
-use super::eval::{self, mask_value, parse_int, pp_condition, CUDA_ONLY_MACROS};
+use super::eval::{self, mask_value, parse_int, pp_condition};
 use super::{Analyzer, Decl};
 use crate::diag::Severity;
 use crate::edit::Edit;
@@ -160,11 +160,33 @@ fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     v
 }
 
-/// The integer value of a plain number literal (through parentheses).
+/// The integer value of a number literal, or of arithmetic on number literals only
+/// (`(32 - 1)`); named constants are left to the rules that report their definitions.
 fn literal(a: &Analyzer, n: Node) -> Option<u64> {
     match n.kind() {
         "number_literal" => parse_int(a.text(n)).map(|(v, _)| v),
-        "parenthesized_expression" => literal(a, n.named_child(0)?),
+        "parenthesized_expression" | "binary_expression" => {
+            let only_numbers = {
+                let mut stack = vec![n];
+                let mut ok = true;
+                let mut budget = 32;
+                while let Some(x) = stack.pop() {
+                    budget -= 1;
+                    if budget == 0 || matches!(x.kind(), "identifier" | "call_expression") {
+                        ok = false;
+                        break;
+                    }
+                    let mut c = x.walk();
+                    stack.extend(x.named_children(&mut c));
+                }
+                ok
+            };
+            if only_numbers {
+                a.eval(n).and_then(|v| u64::try_from(v).ok())
+            } else {
+                None
+            }
+        }
         _ => None,
     }
 }
@@ -178,7 +200,7 @@ fn is_field_of(a: &Analyzer, n: Node, object: &str) -> bool {
 /// A name that says it holds a lane index or lane mask.
 fn lane_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
-    l.contains("lane")
+    l.contains("lane") && !l.contains("plane")
 }
 
 /// A name that says it holds a warp index or count (but not the warp size).
@@ -209,37 +231,53 @@ fn warp_size_name(name: &str) -> bool {
     .any(|p| l.contains(p))
 }
 
-/// Whether an expression is (built from) a lane or warp quantity: `threadIdx`, a lane- or
-/// warp-named variable, or a variable initialized from `threadIdx`. With `block_dim`,
-/// `blockDim` counts too (for `blockDim.x / 32`).
-fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
+/// How an operand shows that it is a lane or warp quantity, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum LaneKind {
+    /// `blockDim` (only asked for where a warp count is computed).
+    BlockDim,
+    /// `threadIdx`, or a variable initialized from it.
+    ThreadIndex,
+    /// A variable or field whose name says lane or warp.
+    Named,
+}
+
+/// The strongest lane evidence in an expression: a lane- or warp-named variable, `threadIdx` or
+/// a variable initialized from it, or (with `block_dim`) `blockDim`.
+fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
     let mut stack = vec![n];
     let mut budget = 256;
+    let mut best: Option<LaneKind> = None;
+    let mut see = |k: LaneKind| {
+        if best.is_none_or(|b| k > b) {
+            best = Some(k);
+        }
+    };
     while let Some(x) = stack.pop() {
         budget -= 1;
         if budget == 0 {
-            return false;
+            break;
         }
         match x.kind() {
             "field_expression" => {
-                if is_field_of(a, x, "threadIdx") || block_dim && is_field_of(a, x, "blockDim") {
-                    return true;
-                }
-                if let Some(f) = x.child_by_field_name("field") {
+                if is_field_of(a, x, "threadIdx") {
+                    see(LaneKind::ThreadIndex);
+                } else if block_dim && is_field_of(a, x, "blockDim") {
+                    see(LaneKind::BlockDim);
+                } else if let Some(f) = x.child_by_field_name("field") {
                     let name = a.text(f);
                     if lane_name(name) || warp_name(name) {
-                        return true;
+                        see(LaneKind::Named);
                     }
                 }
                 continue;
             }
             "identifier" => {
                 let name = a.text(x);
-                if lane_name(name) || warp_name(name) || name == "threadIdx" {
-                    return true;
-                }
-                if thread_index_var(a, name, x.start_byte()) {
-                    return true;
+                if lane_name(name) || warp_name(name) {
+                    see(LaneKind::Named);
+                } else if name == "threadIdx" || thread_index_var(a, name, x.start_byte()) {
+                    see(LaneKind::ThreadIndex);
                 }
                 continue;
             }
@@ -251,7 +289,50 @@ fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
             stack.push(ch);
         }
     }
-    false
+    best
+}
+
+/// Whether an expression is (built from) a lane or warp quantity (see [`lane_kind`]).
+fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
+    lane_kind(a, n, block_dim).is_some()
+}
+
+/// Whether the function around `n` (or the macro body) does warp-level work: shuffles, votes,
+/// `__syncwarp`, `warpSize`, cooperative-groups tiles, or lane- and warp-named variables.
+///
+/// Thread-index arithmetic by 32 (`tid >> 5`, `tid & 31`) is also the bitmap idiom (32-bit
+/// words), so without warp-level work around it it is reported as a warning, not an error.
+fn warp_code(a: &Analyzer, n: Node) -> bool {
+    let scope = a.func_at(n.start_byte()).map(|f| f.node);
+    let text = match scope {
+        Some(f) => a.text(f),
+        None => std::str::from_utf8(a.src).unwrap_or(""),
+    };
+    a.file_warp_code || has_warp_markers(text)
+}
+
+/// Whether source text mentions warp-level operations or lane/warp quantities.
+pub(super) fn has_warp_markers(text: &str) -> bool {
+    const MARKERS: &[&str] = &[
+        "__shfl",
+        "__ballot",
+        "__any",
+        "__all",
+        "__activemask",
+        "__syncwarp",
+        "__match_",
+        "__reduce_",
+        "warpSize",
+        "tiled_partition",
+        "thread_block_tile",
+        "lane",
+        "Lane",
+        "warp",
+        "Warp",
+        "WARP",
+        "LANE",
+    ];
+    MARKERS.iter().any(|m| text.contains(m))
 }
 
 /// A variable whose initializer reads `threadIdx` (e.g. `int tid = threadIdx.x;`).
@@ -385,14 +466,11 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
                 let name = x.child_by_field_name("name").map(|c| a.text(c));
                 let negated = x.child(0).is_some_and(|t| a.text(t).ends_with("ifndef"));
                 let alt = x.child_by_field_name("alternative");
-                if let Some(name) = name {
-                    if CUDA_ONLY_MACROS.contains(&name) && a.macros.get(name).is_none() {
-                        // defined == false under hipcc.
-                        let taken = negated;
-                        let in_alt = alt == Some(child);
-                        if taken == in_alt {
-                            return Some(false);
-                        }
+                if let Some(defined) = name.and_then(|n| eval::hip_defined(n, &a.macros)) {
+                    let taken = defined != negated;
+                    let in_alt = alt == Some(child);
+                    if taken == in_alt {
+                        return Some(false);
                     }
                 }
             }
@@ -432,25 +510,40 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
     let expr = snippet(a.text(n));
     let other_is_lane_named =
         matches!(other.kind(), "identifier" | "field_expression") && lane_name(a.text(other));
+    // Named lane/warp operands are errors; bare thread-index arithmetic is an error only where
+    // the function does warp-level work (see [`warp_code`]).
+    let strength = |a: &Analyzer, k: Option<LaneKind>| match k {
+        Some(LaneKind::Named) => Some(Severity::Error),
+        Some(_) if warp_code(a, n) => Some(Severity::Error),
+        Some(_) => Some(Severity::Warning),
+        None => None,
+    };
     let hit: Option<(Severity, String)> = match op {
-        "%" | "/" if lit_right && value == 32 && laneish(a, other, true) => Some((
-            Severity::Error,
-            if op == "%" {
-                format!("`{expr}` computes a lane index for 32-lane warps")
-            } else if laneish(a, other, false) {
-                format!("`{expr}` computes a warp index for 32-lane warps")
-            } else {
-                format!("`{expr}` counts warps of 32 threads")
-            },
-        )),
-        "&" if value == 31 && laneish(a, other, false) => Some((
-            Severity::Error,
-            format!("`{expr}` masks a lane index with 31, the lane mask of 32-lane warps"),
-        )),
-        ">>" if lit_right && value == 5 && laneish(a, other, true) => Some((
-            Severity::Error,
-            format!("`{expr}` shifts by 5 (log2 of 32) to get a warp index"),
-        )),
+        "%" | "/" if lit_right && value == 32 => {
+            let kind = lane_kind(a, other, true);
+            strength(a, kind).map(|sev| {
+                let msg = if op == "%" {
+                    format!("`{expr}` computes a lane index for 32-lane warps")
+                } else if kind == Some(LaneKind::BlockDim) {
+                    format!("`{expr}` counts warps of 32 threads")
+                } else {
+                    format!("`{expr}` computes a warp index for 32-lane warps")
+                };
+                (sev, msg)
+            })
+        }
+        "&" if value == 31 => strength(a, lane_kind(a, other, false)).map(|sev| {
+            (
+                sev,
+                format!("`{expr}` masks a lane index with 31, the lane mask of 32-lane warps"),
+            )
+        }),
+        ">>" if lit_right && value == 5 => strength(a, lane_kind(a, other, true)).map(|sev| {
+            (
+                sev,
+                format!("`{expr}` shifts by 5 (log2 of 32) to get a warp index"),
+            )
+        }),
         "*" if value == 32
             && matches!(other.kind(), "identifier" | "field_expression")
             && warp_name(a.text(other)) =>
@@ -460,17 +553,22 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
                 format!("`{expr}` multiplies a warp index by a warp size of 32"),
             ))
         }
-        "==" | "!=" | "<" | "<=" | ">" | ">=" if (value == 31 || value == 32) && other_is_lane_named => {
+        "==" | "!=" | "<" | "<=" | ">" | ">="
+            if (value == 31 || value == 32) && other_is_lane_named =>
+        {
             Some((
                 Severity::Error,
-                format!("`{expr}` compares a lane index with {value}, a lane bound of 32-lane warps"),
+                format!(
+                    "`{expr}` compares a lane index with {value}, a lane bound of 32-lane warps"
+                ),
             ))
         }
-        "<" | ">=" if lit_right
-            && value == 32
-            && (is_field_of(a, other, "threadIdx")
-                || other.kind() == "identifier"
-                    && thread_index_var(a, a.text(other), other.start_byte())) =>
+        "<" | ">="
+            if lit_right
+                && value == 32
+                && (is_field_of(a, other, "threadIdx")
+                    || other.kind() == "identifier"
+                        && thread_index_var(a, a.text(other), other.start_byte())) =>
         {
             Some((
                 Severity::Warning,
@@ -665,7 +763,12 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     else {
         return;
     };
-    if laneish(a, idx, false) {
+    // With warpSize in use, a 32-entry array is the "one slot per warp" idiom (at most 32
+    // warps per block on any GPU), which stays correct with 64-lane wavefronts.
+    let portable = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| a.text(f.node).contains("warpSize"));
+    if !portable && laneish(a, idx, false) {
         a.shared32.insert(key, true);
     }
 }
@@ -693,6 +796,15 @@ fn identifier(a: &mut Analyzer, n: Node) {
 }
 
 fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+    // A declaration of something named warpSize (HIP's own header) is not a use.
+    if n.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "init_declarator" | "declaration" | "field_declaration"
+        ) && p.child_by_field_name("declarator") == Some(n)
+    }) {
+        return;
+    }
     let mut child = n;
     let mut p = n.parent();
     let mut what: Option<&str> = None;
@@ -766,9 +878,15 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         p = x.parent();
     }
     if let Some(what) = what {
+        // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
+        let sev = if a.opts.hip_version >= hipport_rules::Version::new(7, 0, 0) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
         a.report(
             &WARPSIZE_CONSTEXPR,
-            Severity::Error,
+            sev,
             n,
             format!("`warpSize` used as {what}: it is not a compile-time constant from ROCm 7.0"),
             Some("pass the warp size as a template parameter chosen on the host (hipDeviceAttributeWarpSize), or select 64 under __GFX8__/__GFX9__ and 32 otherwise".into()),
@@ -1198,7 +1316,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 Severity::Error,
                 mask,
                 format!("lane mask `{mask_text}` passed to `{name}` {what}"),
-                Some("write the full mask as `~0ull`".into()),
+                Some(format!("write the full mask as `~0ull`{}", preview_note(a))),
                 fix,
             );
         }
@@ -1263,6 +1381,16 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 );
             }
         }
+    }
+}
+
+/// On ROCm 6.2 and 6.3 the `_sync` builtins are a preview that must be switched on.
+fn preview_note(a: &Analyzer) -> &'static str {
+    let v = a.opts.hip_version;
+    if v >= hipport_rules::Version::new(6, 2, 0) && v < hipport_rules::Version::new(6, 4, 0) {
+        "; on HIP 6.2 and 6.3 also compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS"
+    } else {
+        ""
     }
 }
 
@@ -1591,8 +1719,14 @@ fn lane_shift(a: &mut Analyzer, n: Node) {
             "identifier" => lane_name(a.text(r)),
             _ => {
                 let t = a.text(r);
-                laneish(a, r, false)
-                    && (t.contains("31") || t.contains("32") || t.contains("warpSize"))
+                match lane_kind(a, r, false) {
+                    Some(LaneKind::Named) => true,
+                    Some(_) => {
+                        (t.contains("31") || t.contains("32") || t.contains("warpSize"))
+                            && warp_code(a, n)
+                    }
+                    None => false,
+                }
             }
         };
         if !lane_index {
@@ -1844,8 +1978,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             arch_outcome,
             if *under_defined {
                 " (device code is compiled with __CUDA_ARCH__ undefined too)"
-            } else {
+            } else if value == Some(0) {
                 " (the fallback path)"
+            } else {
+                ""
             }
         );
         a.report(
@@ -1964,7 +2100,24 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         "red.",
         "atom.",
     ];
-    let ptx = ptx_markers.iter().any(|m| code.contains(m));
+    // `float f(float) __asm("llvm.amdgcn.cos.f32");` is an asm label, not an asm statement.
+    if n.parent()
+        .is_some_and(|p| p.kind() != "expression_statement")
+        || code.trim_matches('"').starts_with("llvm.")
+    {
+        return;
+    }
+    // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine.
+    let body = code.trim_start_matches('"').trim_start();
+    let gcn = [
+        "v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_",
+    ]
+    .iter()
+    .any(|p| body.starts_with(p));
+    let ptx = ptx_markers.iter().any(|m| has_token(&code, m));
+    if gcn && !ptx {
+        return;
+    }
     if !ptx && !a.in_device(n.start_byte()) {
         return; // host assembly (x86), not ours to judge
     }
@@ -2013,7 +2166,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     ];
     let found: Vec<&str> = hints
         .iter()
-        .filter(|(k, _)| code.contains(k))
+        .filter(|(k, _)| has_token(&code, k))
         .map(|(_, h)| *h)
         .collect();
     let help = if found.is_empty() {
@@ -2030,6 +2183,19 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         Some(help),
         vec![],
     );
+}
+
+/// Whether `token` occurs in asm text at the start of a word (so `red.` does not match
+/// `shared.`).
+fn has_token(code: &str, token: &str) -> bool {
+    let starts_alpha = token.starts_with(|c: char| c.is_ascii_alphabetic());
+    code.match_indices(token).any(|(i, _)| {
+        !starts_alpha
+            || code[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+    })
 }
 
 fn launch_bounds(a: &mut Analyzer, n: Node) {
@@ -2138,7 +2304,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
             );
         }
     } else if t == "nv_bfloat16" || t == "nv_bfloat162" {
-        let mixed = a.src.windows(14).any(|w| w == b"__nv_bfloat16");
+        let mixed = a.src.windows(13).any(|w| w == b"__nv_bfloat16");
         let line = a.index.position(a.map(n.start_byte())).0;
         if a.first("H029", line) {
             a.report(

@@ -41,11 +41,12 @@ fn h001_lane_and_warp_arithmetic_fires() {
         "int lane = threadIdx.x % 32;",
         "int lane = threadIdx.x & 31;",
         "int lane = threadIdx.x & 0x1f;",
+        "int lane = threadIdx.x & (32 - 1);",
         "int warp = threadIdx.x / 32;",
         "int warp = threadIdx.x >> 5;",
         "int nwarps = blockDim.x / 32;",
         "int nwarps = (blockDim.x + 31) / 32;",
-        "int tid = threadIdx.x; int l = tid % 32;",
+        "int tid = threadIdx.x; int l = tid % 32; x[l] = __shfl_sync(~0ull, x[0], 0);",
         "int warp_id = 3; int base = warp_id * 32;",
         "int lane_id = threadIdx.x; if (lane_id == 31) x[0] = 1;",
     ] {
@@ -79,6 +80,22 @@ fn h001_unrelated_32_is_silent() {
 }
 
 #[test]
+fn h001_bitmap_idiom_is_at_most_a_warning() {
+    // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
+    let src = "__global__ void mark(unsigned *bits, const int *x, int n) {\n\
+               int tid = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               if (tid < n && x[tid]) atomicOr(&bits[tid >> 5], 1u << (tid & 31));\n}\n";
+    let d = run(src);
+    assert!(d.iter().all(|d| d.severity != Severity::Error), "{d:?}");
+    assert!(d.iter().all(|d| d.id != "H004"));
+    // With a shuffle in the function, the same arithmetic is lane arithmetic.
+    let warp = src.replace("if (tid", "int v = __shfl_sync(~0ull, tid, 0); if (v");
+    assert!(run(&warp)
+        .iter()
+        .any(|d| d.id == "H001" && d.severity == Severity::Error));
+}
+
+#[test]
 fn h001_defines_constants_and_macro_bodies() {
     let src = "#define WARP_SIZE 32\n\
                #define LOG_WARP_SIZE 5\n\
@@ -94,6 +111,9 @@ fn h001_defines_constants_and_macro_bodies() {
         .map(|d| d.line)
         .collect();
     assert_eq!(got, vec![1, 2, 3, 6, 7, 8]);
+    assert!(run(src)
+        .iter()
+        .all(|d| d.id != "H001" || d.severity == Severity::Error));
     // The macro-body hit points at the 31 inside the body.
     let d = run(src).into_iter().find(|d| d.line == 3).unwrap();
     assert_eq!(d.column, "#define LANE_ID (threadIdx.x & ".len() + 1);
@@ -131,9 +151,7 @@ fn h001_shuffle_loops_and_arguments() {
 
 #[test]
 fn h001_per_warp_shared_arrays() {
-    let pos = kernel(
-        "__shared__ float sums[32];\nint lane = threadIdx.x % warpSize;\nsums[lane] = x[0];",
-    );
+    let pos = kernel("__shared__ float sums[32];\nint tid = threadIdx.x;\nsums[tid & 7] = x[0];");
     assert_eq!(
         run(&pos)
             .iter()
@@ -144,6 +162,12 @@ fn h001_per_warp_shared_arrays() {
     );
     let named = kernel("__shared__ float warp_sums[32];\nwarp_sums[0] = 1;");
     assert!(has(&named, "H001"));
+    // The portable "one slot per warp" idiom, written with warpSize, is not reported.
+    let portable = kernel(
+        "__shared__ float sums[32];\nint lane = threadIdx.x % warpSize;\nint wid = threadIdx.x / warpSize;\n\
+         if (lane == 0) sums[wid] = x[0];\nx[1] = threadIdx.x < blockDim.x / warpSize ? sums[lane] : 0;",
+    );
+    assert!(!has(&portable, "H001"));
     let tile = kernel("__shared__ float tile[32][33];\ntile[threadIdx.y][threadIdx.x] = 1;");
     // A 2-D tile indexed by thread index is reported only as a warning, never an error.
     assert!(run(&tile)
@@ -175,6 +199,16 @@ fn h002_warpsize_as_constant() {
         assert!(!has(&kernel(body), "H002"), "H002 for {body}");
     }
     assert!(has("#if __AMDGCN_WAVEFRONT_SIZE == 64\n#endif\n", "H002"));
+    // An error when targeting ROCm 7.0, a warning before.
+    let src = kernel("static_assert(warpSize == 64, \"\");");
+    let sev = |v| {
+        run_with(&src, v, false)
+            .into_iter()
+            .find(|d| d.id == "H002")
+            .map(|d| d.severity)
+    };
+    assert_eq!(sev(Version::new(7, 0, 0)), Some(Severity::Error));
+    assert_eq!(sev(Version::new(6, 4, 0)), Some(Severity::Warning));
 }
 
 // H003 ---------------------------------------------------------------------------------------
@@ -305,6 +339,14 @@ fn h006_inline_ptx_with_hints() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].line, 1);
     assert!(d[0].help.as_deref().unwrap().contains("__lane_id()"));
+    // Hints match whole PTX words: `shared.` is not a `red.` reduction.
+    let cp = "__device__ void c(unsigned s, const float *g) { asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(s), \"l\"(g)); }\n";
+    let d = run(cp);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(
+        help.contains("cp.async") && !help.contains("atomic"),
+        "{help}"
+    );
 }
 
 // H007, H008 ---------------------------------------------------------------------------------
@@ -620,4 +662,95 @@ fn fixes_only_when_asked() {
     let d = run_with(&src, Version::new(6, 4, 0), false);
     assert!(d.iter().any(|d| d.id == "H004"));
     assert!(d.iter().all(|d| d.fix.is_empty()));
+}
+
+#[test]
+fn positions_with_bom_crlf_and_invalid_utf8() {
+    let src = b"\xef\xbb\xbf// caf\xe9\r\n__global__ void k(int *x) {\r\n  int lane = threadIdx.x % 32;\r\n}\r\n";
+    let tree = crate::parse::parse(src, Duration::from_secs(5)).unwrap();
+    let d = analyze(src, &tree, "k.cu", &AnalysisOptions::default());
+    let h = d.iter().find(|d| d.id == "H001").unwrap();
+    assert_eq!(
+        (h.line, h.column),
+        (3, "  int lane = threadIdx.x % ".len() + 1)
+    );
+}
+
+#[test]
+fn macro_body_fixes_map_back_to_the_file() {
+    let src = "#define SHFL_XOR(v, o) __shfl_xor_sync(0xffffffff, v, o)\n\
+               #define BALLOT(p) __popc(__ballot_sync(0xffffffff, p))\n\
+               __global__ void k(float *x) { x[0] = SHFL_XOR(x[0], 1) + BALLOT(x[1] > 0); }\n";
+    let d = run(src);
+    let got: Vec<(&str, usize, usize)> =
+        d.iter().map(|d| (leak(&d.id), d.line, d.column)).collect();
+    assert_eq!(got, vec![("H003", 1, 40), ("H004", 2, 19), ("H003", 2, 40)]);
+    assert!(d[0].message.contains("in the body of macro `SHFL_XOR`"));
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(
+        out.starts_with(
+            "#define SHFL_XOR(v, o) __shfl_xor_sync(~0ull, v, o)\n\
+         #define BALLOT(p) __popcll(__ballot_sync(~0ull, p))\n"
+        ),
+        "{out}"
+    );
+    // On HIP 5.2 the full masks are left to the translator: only the __popc truncation remains.
+    let old = run_with(src, Version::new(5, 2, 3), true);
+    let ids: Vec<&str> = old.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(ids, vec!["H004"]);
+}
+
+#[test]
+fn dual_platform_guards_are_understood() {
+    // The CUDA-only branch of dual-platform code is not compiled by HIP: errors there are notes.
+    let src = "__device__ unsigned lane_id() {\n\
+               #if defined(__HIP_PLATFORM_AMD__) || defined(USE_ROCM)\n\
+               return __lane_id();\n\
+               #else\n\
+               unsigned r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r;\n\
+               #endif\n}\n\
+               #ifndef __HIP_PLATFORM_AMD__\n\
+               __device__ float atomicMax(float *a, float v) { return v; }\n\
+               #endif\n\
+               #ifdef __CUDACC__\n\
+               __device__ float atomicMin(float *a, float v) { return v; }\n\
+               #endif\n";
+    let d = run(src);
+    let got: Vec<(&str, usize, Severity)> = d
+        .iter()
+        .map(|d| (leak(&d.id), d.line, d.severity))
+        .collect();
+    // PTX: a note; the atomicMax helper under #ifndef __HIP_PLATFORM_AMD__: nothing; the one
+    // under __CUDACC__ (renamed __HIPCC__, defined by hipcc): an error.
+    assert_eq!(
+        got,
+        vec![("H006", 5, Severity::Note), ("H025", 12, Severity::Error)]
+    );
+}
+
+#[test]
+fn near_misses_do_not_fire() {
+    let src = "#include <cuda_bf16.h>\n\
+               #include <rocwmma/rocwmma.hpp>\n\
+               #if defined(__HIP_PLATFORM_AMD__)\n#define PLATFORM 1\n#endif\n\
+               struct Attr { int type; };\n\
+               __global__ void k(__nv_bfloat16 *b, __half *h, int *cnt, cudaTextureObject_t t) {\n\
+               __threadfence();\n\
+               atomicAdd(cnt, 1);\n\
+               float v = __bfloat162float(b[0]) + __half2float(h[0]) + tex1Dfetch<float>(t, 0);\n\
+               memcpy(b, h, 2);\n\
+               b[1] = __float2bfloat16(v);\n\
+               }\n\
+               void host(float **p, cudaPointerAttributes attr, Attr other) {\n\
+               cudaMalloc(p, 64);\n\
+               roctxRangePushA(\"x\"); roctxRangePop();\n\
+               myProfilerStart();\n\
+               if (attr.type == cudaMemoryTypeDevice || other.type == 2) return;\n\
+               }\n";
+    let d = run(src);
+    assert!(
+        d.is_empty(),
+        "{:?}",
+        d.iter().map(|d| d.render(None, false)).collect::<Vec<_>>()
+    );
 }

@@ -1,0 +1,30 @@
+// Bounding box of a point cloud with float atomic min/max helpers.
+#include <cuda_runtime.h>
+
+__device__ float atomicMin(float* address, float val) {
+  int* address_as_i = (int*)address;
+  int old = *address_as_i, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(address_as_i, assumed, __float_as_int(fminf(val, __int_as_float(assumed))));
+  } while (assumed != old);
+  return __int_as_float(old);
+}
+
+__device__ float atomicMax(float* address, float val) {
+  int* address_as_i = (int*)address;
+  int old = *address_as_i, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(address_as_i, assumed, __float_as_int(fmaxf(val, __int_as_float(assumed))));
+  } while (assumed != old);
+  return __int_as_float(old);
+}
+
+__global__ void bbox(const float3* pts, int n, float* lo, float* hi, double* sum_x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  atomicMin(&lo[0], pts[i].x);
+  atomicMax(&hi[0], pts[i].x);
+  atomicAdd(sum_x, (double)pts[i].x);
+}
