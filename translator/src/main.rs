@@ -726,9 +726,14 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // A closed pipe (`hipport ... | head`) is not an error worth reporting.
-            let broken_pipe = e
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+            let pipe = std::io::ErrorKind::BrokenPipe;
+            let broken_pipe = e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == pipe)
+                    || c.downcast_ref::<serde_json::Error>()
+                        .and_then(|j| j.io_error_kind())
+                        == Some(pipe)
+            });
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }
