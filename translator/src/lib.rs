@@ -4,10 +4,12 @@
 //! passes, the analysis passes, reports, and the project driver. Nothing below `main.rs` prints.
 
 pub mod analysis;
+pub mod cache;
 pub mod diag;
 pub mod edit;
 pub mod lexer;
 pub mod parse;
+pub mod progress;
 pub mod patch;
 pub mod project;
 pub mod translate;
