@@ -819,8 +819,17 @@ fn translate_file(
             .extend(crate::analysis::analyze_python(src, shown));
         crate::analysis::apply_suppressions(src, &mut outcome.diagnostics);
     }
-    let new = output.as_deref().unwrap_or(src);
-    outcome.diff = patch::file_diff(&f.rel, src, new);
+    outcome.diff = match output.as_deref() {
+        Some(new) if new != src => {
+            let edits: Vec<(usize, usize, &[u8])> = outcome
+                .edits
+                .iter()
+                .map(|e| (e.start, e.end, e.new.as_bytes()))
+                .collect();
+            patch::edits_diff(&f.rel, src, &edits)
+        }
+        _ => Vec::new(),
+    };
 }
 
 /// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
