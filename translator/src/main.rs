@@ -413,7 +413,11 @@ impl<'a> CliSink<'a> {
         Ok(CliSink {
             args,
             hip_version,
-            progress: hipport::progress::Progress::new(show_progress),
+            progress: if args.quiet {
+                hipport::progress::Progress::off()
+            } else {
+                hipport::progress::Progress::new(show_progress)
+            },
             patch: args.patch.as_ref().map(|p| open(p, "patch")).transpose()?,
             report: args.report.as_ref().map(|p| open(p, "report")).transpose()?,
             files_in_report: 0,

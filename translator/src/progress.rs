@@ -45,6 +45,13 @@ impl Progress {
         }
     }
 
+    /// A bar that never draws (for `--quiet`), whatever `HIPPORT_PROGRESS` says.
+    pub fn off() -> Progress {
+        let mut p = Progress::new(false);
+        p.enabled = false;
+        p
+    }
+
     /// Sets the totals.
     pub fn start(&mut self, files: usize, bytes: u64) {
         self.files = files;
