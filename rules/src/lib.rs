@@ -331,7 +331,16 @@ impl HeaderMapping {
             .replace("CUDA", "HIP")
             .replace("Cuda", "Hip")
             .replace("cuda", "hip");
-        Some(hip.replace('*', rest).replace('%', &renamed))
+        // One pass, so that a `*` or `%` inside the matched path is not substituted again.
+        let mut out = String::with_capacity(hip.len() + 2 * rest.len());
+        for c in hip.chars() {
+            match c {
+                '*' => out.push_str(rest),
+                '%' => out.push_str(&renamed),
+                c => out.push(c),
+            }
+        }
+        Some(out)
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod buildfiles;
+pub mod cache;
 pub mod diag;
 pub mod doctor;
 pub mod edit;
@@ -13,6 +14,7 @@ pub mod header_mode;
 pub mod lexer;
 pub mod parse;
 pub mod patch;
+pub mod progress;
 pub mod project;
 pub mod sarif;
 pub mod translate;

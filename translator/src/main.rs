@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use hipport::diag::{self, Severity};
-use hipport::project::{self, ConvertConfig, OutputMode, RunReport};
+use hipport::project::{self, ConvertConfig, FileOutcome, OutputMode, ProjectError, RunReport};
 use hipport::translate::{LaunchStyle, Lib, TorchApi};
 use hipport_rules::{Database, Version};
 
@@ -265,6 +265,15 @@ struct ConvertArgs {
     /// Diagnostics shown in full at the end.
     #[arg(long, default_value_t = 10, value_name = "N")]
     max_shown: usize,
+    /// Translate every file again instead of reusing cached results.
+    #[arg(long)]
+    no_cache: bool,
+    /// Where cached results live (default: $HIPPORT_CACHE_DIR, $XDG_CACHE_HOME/hipport or ~/.cache/hipport).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short, default_value_t = 0, value_name = "N")]
+    jobs: usize,
 }
 
 /// The installed HIP release, from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
@@ -387,33 +396,21 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         let db = Database::builtin().with_overrides(&refs)?;
         cfg.translate.rules = Some(std::sync::Arc::new(db));
     }
-
-    let report = project::convert(&cfg, args.stdout)?;
-
-    let mut stdout = std::io::stdout().lock();
-    if args.stdout {
-        if let Some(out) = report.files.first().and_then(|f| f.output.as_ref()) {
-            stdout.write_all(out)?;
+    cfg.jobs = args.jobs;
+    if !args.no_cache {
+        if let Some(dir) = args.cache_dir.clone().or_else(hipport::cache::default_dir) {
+            let refs: Vec<(&str, &str)> = rule_texts
+                .iter()
+                .map(|(p, t)| (p.as_str(), t.as_str()))
+                .collect();
+            let rules = hipport::cache::rules_fingerprint(&refs);
+            cfg.cache = Some(hipport::cache::Cache::new(dir, rules, &cfg.translate));
         }
     }
-    let patch = report.patch();
-    if let Some(p) = &args.patch {
-        project::write_atomic(p, &patch)
-            .with_context(|| format!("cannot write patch {}", p.display()))?;
-    }
-    if args.diff {
-        if std::io::stdout().is_terminal() {
-            stdout.write_all(&hipport::patch::colorize(&patch))?;
-        } else {
-            stdout.write_all(&patch)?;
-        }
-    }
-    if let Some(r) = &args.report {
-        let json = serde_json::to_vec_pretty(&report)?;
-        project::write_atomic(r, &json)
-            .with_context(|| format!("cannot write report {}", r.display()))?;
-    }
-    stdout.flush()?;
+
+    let mut sink = CliSink::new(&args, hip_version.to_string())?;
+    let streamed = project::convert_streaming(&cfg, args.stdout, &mut sink)?;
+    let report = sink.finish(streamed)?;
     print_summary(&report, &cfg, &args);
 
     let failed_io = report.summary.files_failed > 0;
@@ -423,17 +420,203 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         FailOn::Note => Some(Severity::Note),
         FailOn::Never => None,
     };
-    let over = match (threshold, report.max_severity()) {
+    let max_severity = [Severity::Error, Severity::Warning, Severity::Note]
+        .into_iter()
+        .find(|s| {
+            report
+                .summary
+                .diagnostics_by_severity
+                .get(s.as_str())
+                .is_some_and(|&n| n > 0)
+        });
+    let over = match (threshold, max_severity) {
         (Some(t), Some(m)) => m >= t,
         _ => false,
     };
     Ok(if failed_io {
         ExitCode::from(2)
-    } else if over || (args.check && report.any_change()) {
+    } else if over || (args.check && report.summary.files_changed > 0) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Streams outcomes to the patch, the diff, the report and the progress bar as files finish,
+/// keeping in memory only what the summary shows.
+struct CliSink<'a> {
+    args: &'a ConvertArgs,
+    hip_version: String,
+    progress: hipport::progress::Progress,
+    patch: Option<project::AtomicWriter>,
+    report: Option<project::AtomicWriter>,
+    files_in_report: usize,
+    report_started: bool,
+    diff_color: bool,
+    /// Outcomes trimmed to the diagnostics the summary may show (and the `--stdout` text).
+    kept: Vec<FileOutcome>,
+    kept_by_severity: [usize; 3],
+}
+
+impl<'a> CliSink<'a> {
+    fn new(args: &'a ConvertArgs, hip_version: String) -> Result<CliSink<'a>> {
+        let open = |p: &PathBuf, what: &str| {
+            project::AtomicWriter::create(p)
+                .with_context(|| format!("cannot write {what} {}", p.display()))
+        };
+        let stdout_tty = std::io::stdout().is_terminal();
+        let show_progress = std::io::stderr().is_terminal()
+            && !args.quiet
+            && !(args.diff && stdout_tty)
+            && !args.stdout;
+        Ok(CliSink {
+            args,
+            hip_version,
+            progress: if args.quiet {
+                hipport::progress::Progress::off()
+            } else {
+                hipport::progress::Progress::new(show_progress)
+            },
+            patch: args.patch.as_ref().map(|p| open(p, "patch")).transpose()?,
+            report: args
+                .report
+                .as_ref()
+                .map(|p| open(p, "report"))
+                .transpose()?,
+            files_in_report: 0,
+            report_started: false,
+            diff_color: stdout_tty,
+            kept: Vec::new(),
+            kept_by_severity: [0; 3],
+        })
+    }
+
+    fn write_err(w: &project::AtomicWriter, e: std::io::Error) -> ProjectError {
+        ProjectError::Output {
+            path: w.path().display().to_string(),
+            source: e,
+        }
+    }
+
+    fn finish(mut self, s: project::StreamSummary) -> Result<RunReport> {
+        self.progress.finish();
+        let report = RunReport {
+            hipport_version: env!("CARGO_PKG_VERSION").to_string(),
+            hip_version: self.hip_version.clone(),
+            root: s.root.display().to_string(),
+            files: std::mem::take(&mut self.kept),
+            summary: s.summary,
+        };
+        if let Some(mut w) = self.report.take() {
+            let r = (|| -> std::io::Result<()> {
+                if !self.report_started {
+                    self.start_report(&mut w, &s.root)?;
+                }
+                w.write_all(b"\n  ],\n  \"summary\": ")?;
+                serde_json::to_writer_pretty(&mut w, &report.summary)?;
+                w.write_all(b"\n}\n")?;
+                Ok(())
+            })();
+            let path = w.path().display().to_string();
+            r.and_then(|_| w.finish())
+                .with_context(|| format!("cannot write report {path}"))?;
+        }
+        if let Some(w) = self.patch.take() {
+            let path = w.path().display().to_string();
+            w.finish()
+                .with_context(|| format!("cannot write patch {path}"))?;
+        }
+        std::io::stdout().flush()?;
+        Ok(report)
+    }
+
+    fn start_report(
+        &self,
+        w: &mut project::AtomicWriter,
+        root: &std::path::Path,
+    ) -> std::io::Result<()> {
+        let head = serde_json::json!({
+            "hipport_version": env!("CARGO_PKG_VERSION"),
+            "hip_version": self.hip_version,
+            "root": root.display().to_string(),
+        });
+        let head = serde_json::to_string_pretty(&head)?;
+        // Re-open the object after its last field, to append the file list.
+        let head = head.trim_end().trim_end_matches('}').trim_end();
+        write!(w, "{head},\n  \"files\": [")
+    }
+}
+
+impl project::Sink for CliSink<'_> {
+    fn start(&mut self, root: &std::path::Path, files: usize, bytes: u64) {
+        self.progress.start(files, bytes);
+        if let Some(mut w) = self.report.take() {
+            // An error here shows up again on the next write to the same file.
+            let _ = self.start_report(&mut w, root);
+            self.report_started = true;
+            self.report = Some(w);
+        }
+    }
+
+    fn file(&mut self, mut o: FileOutcome) -> Result<(), ProjectError> {
+        self.progress.advance(o.bytes);
+        if let Some(w) = &mut self.patch {
+            w.write_all(&o.diff).map_err(|e| Self::write_err(w, e))?;
+        }
+        if self.args.diff && !o.diff.is_empty() {
+            let mut out = std::io::stdout().lock();
+            let r = if self.diff_color {
+                out.write_all(&hipport::patch::colorize(&o.diff))
+            } else {
+                out.write_all(&o.diff)
+            };
+            r.map_err(|source| ProjectError::Output {
+                path: "standard output".into(),
+                source,
+            })?;
+        }
+        if let Some(w) = &mut self.report {
+            let sep: &[u8] = if self.files_in_report == 0 {
+                b"\n"
+            } else {
+                b",\n"
+            };
+            w.write_all(sep)
+                .and_then(|_| {
+                    serde_json::to_writer_pretty(&mut *w, &o).map_err(std::io::Error::from)
+                })
+                .map_err(|e| Self::write_err(w, e))?;
+            self.files_in_report += 1;
+        }
+        if self.args.stdout {
+            if let Some(text) = o.output.take() {
+                std::io::stdout()
+                    .lock()
+                    .write_all(&text)
+                    .map_err(|source| ProjectError::Output {
+                        path: "standard output".into(),
+                        source,
+                    })?;
+            }
+        }
+        // Keep, per severity, the first diagnostics the summary can show.
+        let limit = self.args.max_shown;
+        let quiet = self.args.quiet;
+        let kept = &mut self.kept_by_severity;
+        o.diagnostics.retain(|d| {
+            let slot = &mut kept[d.severity as usize];
+            let wanted = (!quiet || d.severity == Severity::Error) && *slot < limit;
+            *slot += wanted as usize;
+            wanted
+        });
+        if !o.diagnostics.is_empty() {
+            o.edits = Vec::new();
+            o.diff = Vec::new();
+            o.output = None;
+            self.kept.push(o);
+        }
+        Ok(())
+    }
 }
 
 fn over_threshold(fail_on: FailOn, report: &RunReport) -> bool {
@@ -565,16 +748,22 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
     if args.quiet {
         return;
     }
-    if diags.len() > shown.len() {
+    let total: usize = report.summary.diagnostics_by_severity.values().sum();
+    if total > shown.len() {
         let _ = writeln!(
             err,
             "... and {} more diagnostics (see --report)",
-            diags.len() - shown.len()
+            total - shown.len()
         );
     }
     let s = &report.summary;
     let by_sev = |k: &str| s.diagnostics_by_severity.get(k).copied().unwrap_or(0);
     let renames: usize = s.renames_by_family.values().sum();
+    let cached = if s.files_from_cache > 0 {
+        format!(", {} from cache", s.files_from_cache)
+    } else {
+        String::new()
+    };
     let dest = match &cfg.output {
         OutputMode::Dir(d) => format!(" -> {}", d.display()),
         OutputMode::InPlace { .. } => " (in place)".to_string(),
@@ -582,7 +771,7 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
     };
     let _ = writeln!(
         err,
-        "hipport: {} files ({} changed, {} unchanged, {} copied, {} failed, {} with parse errors){dest}\n\
+        "hipport: {} files ({} changed, {} unchanged, {} copied, {} failed, {} with parse errors{cached}){dest}\n\
          hipport: {} rewrites{}; {} errors, {} warnings, {} notes; HIP {}; {:.2}s",
         s.files_scanned,
         s.files_changed,

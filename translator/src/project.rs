@@ -8,12 +8,14 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::cache::{self, Cache};
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
 use crate::patch;
@@ -88,6 +90,10 @@ pub struct ConvertConfig {
     pub allow: Vec<String>,
     /// Diagnostic IDs or names raised to errors.
     pub deny: Vec<String>,
+    /// Per-file result cache; `None` translates every file.
+    pub cache: Option<Cache>,
+    /// Worker threads (0: one per available core).
+    pub jobs: usize,
 }
 
 impl ConvertConfig {
@@ -105,6 +111,8 @@ impl ConvertConfig {
             build: crate::buildfiles::BuildOptions::default(),
             allow: Vec::new(),
             deny: Vec::new(),
+            cache: None,
+            jobs: 0,
         }
     }
 }
@@ -169,7 +177,7 @@ pub enum FileStatus {
 }
 
 /// One edit as shown in reports: byte range, old text, new text, rule.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReportEdit {
     /// First byte replaced.
     pub start: usize,
@@ -214,6 +222,12 @@ pub struct FileOutcome {
     /// In header mode, what this file needs from the compatibility header.
     #[serde(skip)]
     pub needs: Option<crate::header_mode::Needs>,
+    /// Whether the result came from the cache.
+    #[serde(skip)]
+    pub from_cache: bool,
+    /// Size of the input in bytes.
+    #[serde(skip)]
+    pub bytes: u64,
 }
 
 /// Counts for the summary.
@@ -231,6 +245,10 @@ pub struct Summary {
     pub files_failed: usize,
     /// Files with parse errors.
     pub files_with_parse_errors: usize,
+    /// Files whose result came from the cache.
+    pub files_from_cache: usize,
+    /// Bytes read from the inputs.
+    pub bytes_read: u64,
     /// Renames by API family.
     pub renames_by_family: BTreeMap<String, usize>,
     /// Diagnostics by severity.
@@ -322,6 +340,8 @@ pub struct FoundFile {
     pub rel: String,
     /// Whether it is translated (source extension) or copied.
     pub translate: bool,
+    /// Size in bytes when discovered (for progress).
+    pub size: u64,
 }
 
 /// The common root of the inputs: a single directory itself, a single file's parent, or the
@@ -435,10 +455,12 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
+            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
             files.push(FoundFile {
                 path,
                 rel,
                 translate,
+                size,
             });
         }
     }
@@ -523,8 +545,18 @@ fn absolute(p: &Path) -> PathBuf {
     out
 }
 
-/// Writes `data` to `path` atomically: a temporary file beside it, then a rename.
+/// Writes `data` to `path` atomically: a temporary file beside it, flushed to disk, then a rename.
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, data, true)
+}
+
+/// Like [`write_atomic`] without the flush to disk: for output that can be regenerated (an output
+/// tree, cache entries), where a crash may lose the file but never leaves it half-written.
+pub fn write_atomic_nosync(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, data, false)
+}
+
+fn write_atomic_with(path: &Path, data: &[u8], sync: bool) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -533,11 +565,18 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.hipport-{}.tmp", std::process::id()));
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let tmp = dir.join(format!(
+        ".{name}.hipport-{}-{}.tmp",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(data)?;
-        f.sync_all()?;
+        if sync {
+            f.sync_all()?;
+        }
         if let Ok(meta) = fs::metadata(path) {
             fs::set_permissions(&tmp, meta.permissions())?;
         }
@@ -547,6 +586,72 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// A file written in pieces that appears at its path only when complete: it is written to a
+/// temporary file beside the path and renamed over it by [`AtomicWriter::finish`]. Dropped
+/// without `finish`, the temporary file is removed and the path is left as it was.
+pub struct AtomicWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl AtomicWriter {
+    /// Starts writing `path`.
+    pub fn create(path: &Path) -> std::io::Result<AtomicWriter> {
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.hipport-{}.tmp", std::process::id()));
+        let file = fs::File::create(&tmp)?;
+        Ok(AtomicWriter {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(std::io::BufWriter::with_capacity(1 << 16, file)),
+        })
+    }
+
+    /// The path being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes the data to disk and renames the file into place.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        let file = self.file.take().expect("finish runs once");
+        let file = file.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        fs::rename(&self.tmp, &self.path)
+    }
+}
+
+impl Write for AtomicWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("already finished")),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicWriter {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 fn io_diag(file: &str, what: &str, e: &std::io::Error) -> Diagnostic {
@@ -582,20 +687,6 @@ fn shown_path(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Edits as shown in reports, with the text they replace.
-fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
-    edits
-        .iter()
-        .map(|e| ReportEdit {
-            start: e.start,
-            end: e.end,
-            old: String::from_utf8_lossy(&src[e.start..e.end]).into_owned(),
-            new: e.text.clone(),
-            rule: e.rule.clone(),
-        })
-        .collect()
-}
-
 /// Translates (or copies) one file and writes its output.
 fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome {
     let shown = shown_path(&f.path);
@@ -605,10 +696,12 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         .as_ref()
         .and_then(|m| m.get(&f.rel))
         .cloned();
-    let out_rel = new_rel.as_deref().unwrap_or(&f.rel);
+    let out_rel = new_rel.as_deref().unwrap_or(&f.rel).to_string();
+    let moved = out_rel != f.rel;
     let mut outcome = FileOutcome {
         path: f.rel.clone(),
         renamed_to: new_rel.clone(),
+        needs: None,
         status: FileStatus::Copied,
         edits: Vec::new(),
         diagnostics: Vec::new(),
@@ -617,7 +710,8 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         diff: Vec::new(),
         output: None,
         source_path: f.path.clone(),
-        needs: None,
+        from_cache: false,
+        bytes: f.size,
     };
     let src = match fs::read(&f.path) {
         Ok(s) => s,
@@ -627,120 +721,61 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
             return outcome;
         }
     };
+    outcome.bytes = src.len() as u64;
+    let key = cfg
+        .cache
+        .as_ref()
+        .filter(|_| f.translate && cfg.mode == Mode::Translate)
+        .map(|c| (c, c.key(&f.rel, &shown, f.translate, &src)));
     let mut output: Option<Vec<u8>> = None;
-    if let Some(kind) = crate::buildfiles::classify(&f.path) {
-        let (mut edits, diags) = crate::buildfiles::translate_build(kind, &src, &f.rel, &cfg.build);
-        let diags = diags.into_iter().map(|mut d| {
-            d.file = shown.clone();
-            d
-        });
-        outcome.diagnostics.extend(diags);
-        match crate::edit::apply(&src, &mut edits) {
-            Ok(out) => {
-                outcome.status = if out == src {
-                    FileStatus::Unchanged
-                } else {
-                    FileStatus::Changed
-                };
-                outcome.edits = report_edits(&src, &edits);
-                if !edits.is_empty() {
-                    *outcome.renames.entry("build".into()).or_default() += edits.len();
-                }
-                output = Some(out);
-            }
-            Err(e) => {
-                outcome.status = FileStatus::Failed;
-                outcome
-                    .diagnostics
-                    .push(file_diag(&IO_FAILED, &shown, format!("{shown}: {e}")));
-            }
+    if let Some(e) = key.and_then(|(c, k)| c.get(k)) {
+        outcome.status = e.status;
+        outcome.edits = e.edits;
+        outcome.diagnostics = e.diagnostics;
+        outcome.parse_errors = e.parse_errors;
+        outcome.renames = e.renames;
+        outcome.diff = e.diff;
+        outcome.from_cache = true;
+        output = e.output;
+    } else {
+        translate_file(cfg, f, &shown, &src, &mut outcome, &mut output);
+        if let Some((c, k)) =
+            key.filter(|_| matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged))
+        {
+            let mut e = cache::Entry {
+                status: outcome.status,
+                edits: std::mem::take(&mut outcome.edits),
+                diagnostics: std::mem::take(&mut outcome.diagnostics),
+                parse_errors: std::mem::take(&mut outcome.parse_errors),
+                renames: std::mem::take(&mut outcome.renames),
+                diff: std::mem::take(&mut outcome.diff),
+                output: output.take().filter(|o| *o != src),
+            };
+            c.put(k, &e);
+            outcome.edits = std::mem::take(&mut e.edits);
+            outcome.diagnostics = std::mem::take(&mut e.diagnostics);
+            outcome.parse_errors = std::mem::take(&mut e.parse_errors);
+            outcome.renames = std::mem::take(&mut e.renames);
+            outcome.diff = std::mem::take(&mut e.diff);
+            output = e.output.take();
         }
-    } else if f.translate {
-        let head = &src[..src.len().min(8192)];
-        if head.contains(&0) {
-            outcome.status = FileStatus::Skipped;
-            outcome.diagnostics.push(file_diag(
-                &BINARY_SKIPPED,
-                &shown,
-                format!("{shown} looks binary (it contains NUL bytes); copied without translation"),
-            ));
-        } else {
-            match translate::translate_source_at(&src, &shown, &f.rel, &cfg.translate) {
-                Ok(mut r) if cfg.mode == Mode::Header => {
-                    let (mut edits, needs) =
-                        crate::header_mode::single_source(&src, &f.rel, &r, &cfg.translate);
-                    match crate::edit::apply(&src, &mut edits) {
-                        Ok(out) => {
-                            r.output = out;
-                            r.edits = edits;
-                        }
-                        Err(e) => {
-                            outcome.diagnostics.push(file_diag(
-                                &IO_FAILED,
-                                &shown,
-                                format!("{shown}: {e}"),
-                            ));
-                            r.output = src.clone();
-                            r.edits.clear();
-                        }
-                    }
-                    outcome.needs = Some(needs);
-                    outcome.status = if r.output == src {
-                        FileStatus::Unchanged
-                    } else {
-                        FileStatus::Changed
-                    };
-                    outcome.edits = report_edits(&src, &r.edits);
-                    outcome.diagnostics.extend(r.diagnostics);
-                    outcome.parse_errors = r.parse_errors;
-                    output = Some(r.output);
-                }
-                Ok(r) => {
-                    outcome.status = if r.output == src {
-                        FileStatus::Unchanged
-                    } else {
-                        FileStatus::Changed
-                    };
-                    outcome.edits = report_edits(&src, &r.edits);
-                    outcome.diagnostics = r.diagnostics;
-                    outcome.parse_errors = r.parse_errors;
-                    outcome.renames = r.renames;
-                    output = Some(r.output);
-                }
-                Err(TranslateError::Parse { source, .. }) => {
-                    outcome.status = FileStatus::Skipped;
-                    outcome.diagnostics.push(file_diag(
-                        &PARSE_TIMEOUT,
-                        &shown,
-                        format!("{shown}: {source}"),
-                    ));
-                }
-                Err(e @ TranslateError::Overlap { .. }) => {
-                    outcome.status = FileStatus::Failed;
-                    outcome
-                        .diagnostics
-                        .push(file_diag(&IO_FAILED, &shown, e.to_string()));
-                }
-            }
-        }
-    }
-    if f.path.extension().is_some_and(|e| e == "py") {
-        outcome
-            .diagnostics
-            .extend(crate::analysis::analyze_python(&src, &shown));
-        crate::analysis::apply_suppressions(&src, &mut outcome.diagnostics);
     }
     let new = output.as_deref().unwrap_or(&src);
-    outcome.diff = patch::file_diff_renamed(&f.rel, out_rel, &src, new);
-    let moved = out_rel != f.rel;
+    if moved {
+        outcome.diff = patch::file_diff_renamed(&f.rel, &out_rel, &src, new);
+    }
     let write = match &cfg.output {
         OutputMode::Dir(out) => {
-            let dest = out.join(out_rel);
-            let r = dest
-                .parent()
-                .map_or(Ok(()), fs::create_dir_all)
-                .and_then(|_| write_atomic(&dest, new));
-            r.map_err(|e| (dest.display().to_string(), e))
+            let dest = out.join(&out_rel);
+            if outcome.from_cache && same_content(&dest, new) {
+                Ok(())
+            } else {
+                let r = dest
+                    .parent()
+                    .map_or(Ok(()), fs::create_dir_all)
+                    .and_then(|_| write_atomic_nosync(&dest, new));
+                r.map_err(|e| (dest.display().to_string(), e))
+            }
         }
         OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed || moved => {
             let r = (|| {
@@ -750,7 +785,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
                     write_atomic(Path::new(&b), &src)?;
                 }
                 if moved {
-                    let dest = root_dir_of(&f.path, &f.rel).join(out_rel);
+                    let dest = root_dir_of(&f.path, &f.rel).join(&out_rel);
                     if let Some(p) = dest.parent() {
                         fs::create_dir_all(p)?;
                     }
@@ -774,16 +809,148 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
     outcome
 }
 
-/// Writes the single-source compatibility header for everything the files need.
-fn write_compat_header(cfg: &ConvertConfig, root: &Path, files: &[FileOutcome]) -> FileOutcome {
-    use crate::header_mode::{compat_header, Needs, COMPAT_HEADER};
-    let mut needs = Needs::default();
-    for f in files {
-        if let Some(n) = &f.needs {
-            needs.merge(n);
+/// Whether the file at `path` holds exactly `data`.
+fn same_content(path: &Path, data: &[u8]) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == data.len() as u64)
+        && fs::read(path).is_ok_and(|d| d == data)
+}
+
+/// Translates (or analyses) one file's bytes into `outcome` and `output`, with its diff.
+fn translate_file(
+    cfg: &ConvertConfig,
+    f: &FoundFile,
+    shown: &str,
+    src: &[u8],
+    outcome: &mut FileOutcome,
+    output: &mut Option<Vec<u8>>,
+) {
+    if let Some(kind) = crate::buildfiles::classify(&f.path) {
+        let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, &cfg.build);
+        outcome.diagnostics.extend(diags.into_iter().map(|mut d| {
+            d.file = shown.to_string();
+            d
+        }));
+        match crate::edit::apply(src, &mut edits) {
+            Ok(out) => {
+                outcome.status = if out == src {
+                    FileStatus::Unchanged
+                } else {
+                    FileStatus::Changed
+                };
+                outcome.edits = report_edits(src, &edits);
+                if !edits.is_empty() {
+                    *outcome.renames.entry("build".into()).or_default() += edits.len();
+                }
+                *output = Some(out);
+            }
+            Err(e) => {
+                outcome.status = FileStatus::Failed;
+                outcome
+                    .diagnostics
+                    .push(file_diag(&IO_FAILED, shown, format!("{shown}: {e}")));
+            }
+        }
+    } else if f.translate {
+        let head = &src[..src.len().min(8192)];
+        if head.contains(&0) {
+            outcome.status = FileStatus::Skipped;
+            outcome.diagnostics.push(file_diag(
+                &BINARY_SKIPPED,
+                shown,
+                format!("{shown} looks binary (it contains NUL bytes); copied without translation"),
+            ));
+        } else {
+            match translate::translate_source_at(src, shown, &f.rel, &cfg.translate) {
+                Ok(mut r) => {
+                    if cfg.mode == Mode::Header {
+                        let (mut edits, needs) =
+                            crate::header_mode::single_source(src, &f.rel, &r, &cfg.translate);
+                        match crate::edit::apply(src, &mut edits) {
+                            Ok(out) => {
+                                r.output = out;
+                                r.edits = edits;
+                            }
+                            Err(e) => {
+                                outcome.diagnostics.push(file_diag(
+                                    &IO_FAILED,
+                                    shown,
+                                    format!("{shown}: {e}"),
+                                ));
+                                r.output = src.to_vec();
+                                r.edits.clear();
+                            }
+                        }
+                        outcome.needs = Some(needs);
+                    }
+                    outcome.status = if r.output == src {
+                        FileStatus::Unchanged
+                    } else {
+                        FileStatus::Changed
+                    };
+                    outcome.edits = report_edits(src, &r.edits);
+                    outcome.diagnostics = r.diagnostics;
+                    outcome.parse_errors = r.parse_errors;
+                    outcome.renames = r.renames;
+                    *output = Some(r.output);
+                }
+                Err(TranslateError::Parse { source, .. }) => {
+                    outcome.status = FileStatus::Skipped;
+                    let mut d = file_diag(&PARSE_TIMEOUT, shown, format!("{shown}: {source}"));
+                    d.help = Some(
+                        "raise the budget with --parse-timeout SECONDS, or split the file".into(),
+                    );
+                    outcome.diagnostics.push(d);
+                }
+                Err(e @ TranslateError::Overlap { .. }) => {
+                    outcome.status = FileStatus::Failed;
+                    outcome
+                        .diagnostics
+                        .push(file_diag(&IO_FAILED, shown, e.to_string()));
+                }
+            }
         }
     }
-    let text = compat_header(&needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
+    if f.path.extension().is_some_and(|e| e == "py") {
+        outcome
+            .diagnostics
+            .extend(crate::analysis::analyze_python(src, shown));
+        crate::analysis::apply_suppressions(src, &mut outcome.diagnostics);
+    }
+    outcome.diff = match output.as_deref() {
+        Some(new) if new != src => {
+            let edits: Vec<(usize, usize, &[u8])> = outcome
+                .edits
+                .iter()
+                .map(|e| (e.start, e.end, e.new.as_bytes()))
+                .collect();
+            patch::edits_diff(&f.rel, src, &edits)
+        }
+        _ => Vec::new(),
+    };
+}
+
+/// Edits as shown in reports, with the text they replace.
+fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
+    edits
+        .iter()
+        .map(|e| ReportEdit {
+            start: e.start,
+            end: e.end,
+            old: String::from_utf8_lossy(&src[e.start..e.end]).into_owned(),
+            new: e.text.clone(),
+            rule: e.rule.clone(),
+        })
+        .collect()
+}
+
+/// Writes the single-source compatibility header for everything the files need.
+fn write_compat_header(
+    cfg: &ConvertConfig,
+    root: &Path,
+    needs: &crate::header_mode::Needs,
+) -> FileOutcome {
+    use crate::header_mode::{compat_header, COMPAT_HEADER};
+    let text = compat_header(needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
     let dest = match &cfg.output {
         OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
         OutputMode::InPlace { .. } => Some(root.join(COMPAT_HEADER)),
@@ -801,6 +968,8 @@ fn write_compat_header(cfg: &ConvertConfig, root: &Path, files: &[FileOutcome]) 
         output: None,
         source_path: dest.clone().unwrap_or_else(|| root.join(COMPAT_HEADER)),
         needs: None,
+        from_cache: false,
+        bytes: 0,
     };
     if let Some(dest) = dest {
         if let Err(e) = write_atomic(&dest, &text) {
@@ -832,7 +1001,7 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[FoundFile]) -> BTreeMap<Str
         let mut quick = cfg.translate.clone();
         quick.analyze = false;
         found
-            .par_iter()
+            .iter()
             .map(|f| {
                 f.translate
                     && fs::read(&f.path).is_ok_and(|src| {
@@ -900,8 +1069,67 @@ fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
     }
 }
 
-/// Runs a whole conversion. Per-file problems become diagnostics; only setup problems are errors.
-pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, ProjectError> {
+/// Receives the outcomes of a conversion in discovery order while it runs, so that patches and
+/// reports can be written as files finish instead of being held in memory.
+pub trait Sink {
+    /// Called once, before any outcome, with the input root, the number of files and their
+    /// total size.
+    fn start(&mut self, _root: &Path, _files: usize, _bytes: u64) {}
+    /// Called with each outcome, in discovery order. An error stops the run.
+    fn file(&mut self, outcome: FileOutcome) -> Result<(), ProjectError>;
+}
+
+/// What a streamed conversion returns: the root relative paths start from, and the counts.
+#[derive(Clone, Debug)]
+pub struct StreamSummary {
+    /// The input root.
+    pub root: PathBuf,
+    /// Counts.
+    pub summary: Summary,
+}
+
+impl Summary {
+    /// Adds one file's outcome to the counts.
+    pub fn add(&mut self, f: &FileOutcome) {
+        self.files_scanned += 1;
+        match f.status {
+            FileStatus::Changed => self.files_changed += 1,
+            FileStatus::Unchanged => self.files_unchanged += 1,
+            FileStatus::Copied | FileStatus::Skipped => self.files_copied += 1,
+            FileStatus::Failed => self.files_failed += 1,
+        }
+        if f.from_cache {
+            self.files_from_cache += 1;
+        }
+        if !f.parse_errors.is_empty() {
+            self.files_with_parse_errors += 1;
+        }
+        for (fam, n) in &f.renames {
+            *self.renames_by_family.entry(fam.clone()).or_default() += n;
+        }
+        for d in &f.diagnostics {
+            *self
+                .diagnostics_by_severity
+                .entry(d.severity.as_str().to_string())
+                .or_default() += 1;
+        }
+    }
+}
+
+/// Stack size of worker threads.
+const WORKER_STACK: usize = 512 << 20;
+
+/// How many finished outcomes may wait for an earlier, slower file before workers pause.
+const REORDER_WINDOW: usize = 64;
+
+/// Runs a whole conversion, handing each outcome to `sink` in discovery order. Files are
+/// translated by worker threads (one parser each); at most [`REORDER_WINDOW`] outcomes wait in
+/// memory for an earlier file, so memory does not grow with the size of the tree.
+pub fn convert_streaming(
+    cfg: &ConvertConfig,
+    keep_output: bool,
+    sink: &mut dyn Sink,
+) -> Result<StreamSummary, ProjectError> {
     let start = Instant::now();
     if cfg.inputs.is_empty() {
         return Err(ProjectError::Usage("no input paths given".into()));
@@ -922,14 +1150,97 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
         run_cfg = c;
         &run_cfg
     };
-    let mut files: Vec<FileOutcome> = found
-        .par_iter()
-        .map(|f| process(cfg, f, keep_output))
-        .collect();
+    let total_bytes: u64 = found.iter().map(|f| f.size).sum();
+    sink.start(&root, found.len() + walk_errors.len(), total_bytes);
+    let mut summary = Summary::default();
+    let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
+    let mut emit = |mut o: FileOutcome, summary: &mut Summary| {
+        if let Some(n) = o.needs.take() {
+            needs.borrow_mut().merge(&n);
+        }
+        apply_allow_deny(cfg, std::slice::from_mut(&mut o));
+        summary.add(&o);
+        sink.file(o)
+    };
+    let jobs = if cfg.jobs > 0 {
+        cfg.jobs
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+    .min(found.len().max(1));
+    let next = AtomicUsize::new(0);
+    // The index of the next outcome the sink waits for; workers do not run ahead of it by more
+    // than the window. `usize::MAX` tells them to stop (the sink failed).
+    let emitted = (Mutex::new(0usize), Condvar::new());
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutcome)>();
+    let mut result = Ok(());
+    std::thread::scope(|scope| {
+        let mut workers = 0;
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, emitted, found) = (&next, &emitted, &found);
+            // Deeply nested sources make recursive tree walks deep: give workers room
+            // (the memory is only reserved, and committed as it is used).
+            let spawned = std::thread::Builder::new()
+                .name("hipport-worker".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= found.len() {
+                        break;
+                    }
+                    {
+                        let (lock, cv) = emitted;
+                        let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
+                        while *done != usize::MAX && i >= *done + REORDER_WINDOW {
+                            done = cv.wait(done).unwrap_or_else(|e| e.into_inner());
+                        }
+                        if *done == usize::MAX {
+                            break;
+                        }
+                    }
+                    let o = process(cfg, &found[i], keep_output);
+                    if tx.send((i, o)).is_err() {
+                        break;
+                    }
+                });
+            if spawned.is_err() {
+                break;
+            }
+            workers += 1;
+        }
+        if workers == 0 {
+            // No thread could be started: translate here, in order.
+            for (i, f) in found.iter().enumerate() {
+                let _ = tx.send((i, process(cfg, f, keep_output)));
+            }
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, FileOutcome> = BTreeMap::new();
+        let mut want = 0usize;
+        for (i, o) in rx.iter() {
+            pending.insert(i, o);
+            while let Some(o) = pending.remove(&want) {
+                want += 1;
+                if result.is_ok() {
+                    result = emit(o, &mut summary);
+                }
+                let (lock, cv) = &emitted;
+                *lock.lock().unwrap_or_else(|e| e.into_inner()) =
+                    if result.is_ok() { want } else { usize::MAX };
+                cv.notify_all();
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+    });
+    result?;
     for (path, err) in walk_errors {
-        files.push(FileOutcome {
+        let o = FileOutcome {
             path: path.clone(),
             renamed_to: None,
+            needs: None,
             status: FileStatus::Failed,
             edits: Vec::new(),
             diagnostics: vec![file_diag(
@@ -942,44 +1253,42 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
             diff: Vec::new(),
             output: None,
             source_path: PathBuf::from(&path),
-            needs: None,
-        });
+            from_cache: false,
+            bytes: 0,
+        };
+        emit(o, &mut summary)?;
     }
     if cfg.mode == Mode::Header {
-        files.push(write_compat_header(cfg, &root, &files));
+        let all = needs.borrow().clone();
+        let o = write_compat_header(cfg, &root, &all);
+        emit(o, &mut summary)?;
     }
-    apply_allow_deny(cfg, &mut files);
-    let mut summary = Summary {
-        files_scanned: files.len(),
-        ..Summary::default()
-    };
-    for f in &files {
-        match f.status {
-            FileStatus::Changed => summary.files_changed += 1,
-            FileStatus::Unchanged => summary.files_unchanged += 1,
-            FileStatus::Copied | FileStatus::Skipped => summary.files_copied += 1,
-            FileStatus::Failed => summary.files_failed += 1,
-        }
-        if !f.parse_errors.is_empty() {
-            summary.files_with_parse_errors += 1;
-        }
-        for (fam, n) in &f.renames {
-            *summary.renames_by_family.entry(fam.clone()).or_default() += n;
-        }
-        for d in &f.diagnostics {
-            *summary
-                .diagnostics_by_severity
-                .entry(d.severity.as_str().to_string())
-                .or_default() += 1;
-        }
-    }
+    summary.bytes_read = total_bytes;
     summary.elapsed_seconds = start.elapsed().as_secs_f64();
+    Ok(StreamSummary { root, summary })
+}
+
+/// A sink that keeps every outcome, for [`convert`].
+struct Collect(Vec<FileOutcome>);
+
+impl Sink for Collect {
+    fn file(&mut self, outcome: FileOutcome) -> Result<(), ProjectError> {
+        self.0.push(outcome);
+        Ok(())
+    }
+}
+
+/// Runs a whole conversion and keeps every outcome in memory (see [`convert_streaming`] for big
+/// trees). Per-file problems become diagnostics; only setup problems are errors.
+pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, ProjectError> {
+    let mut files = Collect(Vec::new());
+    let s = convert_streaming(cfg, keep_output, &mut files)?;
     Ok(RunReport {
         hipport_version: env!("CARGO_PKG_VERSION").to_string(),
         hip_version: cfg.translate.hip_version.to_string(),
-        root: root.display().to_string(),
-        files,
-        summary,
+        root: s.root.display().to_string(),
+        files: files.0,
+        summary: s.summary,
     })
 }
 

@@ -1,0 +1,436 @@
+//! A cache of per-file results, so that re-running `convert` on an unchanged tree only reads,
+//! hashes and compares.
+//!
+//! Each entry is one small file under the cache directory (`$HIPPORT_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/hipport`, else `~/.cache/hipport`), named by a 128-bit XXH3 key over:
+//! the file's bytes, its paths (relative and as shown in diagnostics), whether it is translated,
+//! and a *salt* covering the hipport version, the rules (every embedded data file and every
+//! `--rules` file) and the translation options. Change any of them and the key changes, so stale
+//! entries are never read; they are simply left behind (delete the directory to reclaim space).
+//!
+//! An entry stores what the translation produced: status, edits, diagnostics (before
+//! `--allow`/`--deny`, which are applied afterwards), parse-error lines, renames, the diff, and
+//! the translated bytes when they differ from the input. Entries are written atomically
+//! (temporary file and rename) and carry a checksum; a damaged or truncated entry is a miss.
+//! Files whose parse ran out of time or failed to read are never cached.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use xxhash_rust::xxh3::{xxh3_128, xxh3_64, Xxh3};
+
+use crate::diag::{Diagnostic, Severity};
+use crate::edit::Edit;
+use crate::project::{FileStatus, ReportEdit};
+use crate::translate::Options;
+
+const MAGIC: &[u8; 8] = b"HIPPC\x00\x01\x00";
+
+/// A cache directory and the salt (version, rules, options) its keys are made with.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    dir: PathBuf,
+    salt: u128,
+}
+
+/// What a cache entry holds for one file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// What happened to the file.
+    pub status: FileStatus,
+    /// Edits applied.
+    pub edits: Vec<ReportEdit>,
+    /// Diagnostics, before allow/deny.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Lines the parser could not read.
+    pub parse_errors: Vec<(usize, usize)>,
+    /// Renames by family.
+    pub renames: BTreeMap<String, usize>,
+    /// The unified diff.
+    pub diff: Vec<u8>,
+    /// The translated bytes, when they differ from the input.
+    pub output: Option<Vec<u8>>,
+}
+
+/// A fingerprint of the rules: every embedded data file plus the given `(path, text)` rule files.
+pub fn rules_fingerprint(extra: &[(&str, &str)]) -> u128 {
+    let mut h = Xxh3::new();
+    for f in hipport_rules::data::DATA_FILES {
+        h.update(f.name.as_bytes());
+        h.update(&(f.text.len() as u64).to_le_bytes());
+        h.update(f.text.as_bytes());
+    }
+    for (path, text) in extra {
+        h.update(b"\x00user\x00");
+        h.update(path.as_bytes());
+        h.update(&(text.len() as u64).to_le_bytes());
+        h.update(text.as_bytes());
+    }
+    h.digest128()
+}
+
+/// The default cache directory: `$HIPPORT_CACHE_DIR`, `$XDG_CACHE_HOME/hipport`, or
+/// `$HOME/.cache/hipport`.
+pub fn default_dir() -> Option<PathBuf> {
+    let non_empty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = non_empty("HIPPORT_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = non_empty("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("hipport"));
+    }
+    non_empty("HOME").map(|h| PathBuf::from(h).join(".cache").join("hipport"))
+}
+
+impl Cache {
+    /// A cache in `dir` for results made with these rules (see [`rules_fingerprint`]) and options.
+    /// The directory is created when the first entry is stored.
+    pub fn new(dir: impl Into<PathBuf>, rules: u128, opts: &Options) -> Cache {
+        // Every option that changes results, via Debug so that new fields are covered too. The
+        // rules are covered by their fingerprint; the parse budget only decides whether a result
+        // exists, and timed-out files are never stored.
+        let mut o = opts.clone();
+        o.rules = None;
+        o.parse_budget = std::time::Duration::ZERO;
+        let text = format!(
+            "hipport {}\nrules {rules:032x}\noptions {o:?}\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        Cache {
+            dir: dir.into(),
+            salt: xxh3_128(text.as_bytes()),
+        }
+    }
+
+    /// The directory entries live in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The key of one file's result.
+    pub fn key(&self, rel: &str, shown: &str, translate: bool, src: &[u8]) -> u128 {
+        let mut h = Xxh3::new();
+        h.update(&self.salt.to_le_bytes());
+        for s in [rel, shown] {
+            h.update(&(s.len() as u64).to_le_bytes());
+            h.update(s.as_bytes());
+        }
+        h.update(&[translate as u8]);
+        h.update(&(src.len() as u64).to_le_bytes());
+        h.update(src);
+        h.digest128()
+    }
+
+    fn path(&self, key: u128) -> PathBuf {
+        let hex = format!("{key:032x}");
+        self.dir.join("v1").join(&hex[..2]).join(&hex[2..])
+    }
+
+    /// The entry stored under `key`, if there is an intact one.
+    pub fn get(&self, key: u128) -> Option<Entry> {
+        let data = fs::read(self.path(key)).ok()?;
+        decode(&data, key)
+    }
+
+    /// Stores an entry; failures are ignored (the cache is an optimisation, never a reason to fail).
+    pub fn put(&self, key: u128, entry: &Entry) {
+        let path = self.path(key);
+        if let Some(parent) = path.parent() {
+            if fs::create_dir_all(parent).is_err() {
+                return;
+            }
+        }
+        let _ = crate::project::write_atomic_nosync(&path, &encode(entry, key));
+    }
+}
+
+struct W(Vec<u8>);
+
+impl W {
+    fn n(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn b(&mut self, v: &[u8]) {
+        self.n(v.len() as u64);
+        self.0.extend_from_slice(v);
+    }
+    fn opt(&mut self, v: Option<&str>) {
+        match v {
+            Some(s) => {
+                self.n(1);
+                self.b(s.as_bytes());
+            }
+            None => self.n(0),
+        }
+    }
+    fn edit(&mut self, e: &Edit) {
+        self.n(e.start as u64);
+        self.n(e.end as u64);
+        self.b(e.text.as_bytes());
+        self.b(e.rule.as_bytes());
+    }
+}
+
+struct R<'a>(&'a [u8]);
+
+impl<'a> R<'a> {
+    fn n(&mut self) -> Option<u64> {
+        let (head, rest) = self.0.split_first_chunk::<8>()?;
+        self.0 = rest;
+        Some(u64::from_le_bytes(*head))
+    }
+    fn u(&mut self) -> Option<usize> {
+        usize::try_from(self.n()?).ok()
+    }
+    fn b(&mut self) -> Option<&'a [u8]> {
+        let len = self.u()?;
+        if len > self.0.len() {
+            return None;
+        }
+        let (v, rest) = self.0.split_at(len);
+        self.0 = rest;
+        Some(v)
+    }
+    fn s(&mut self) -> Option<String> {
+        String::from_utf8(self.b()?.to_vec()).ok()
+    }
+    fn opt(&mut self) -> Option<Option<String>> {
+        match self.n()? {
+            0 => Some(None),
+            1 => Some(Some(self.s()?)),
+            _ => None,
+        }
+    }
+    fn edit(&mut self) -> Option<Edit> {
+        Some(Edit {
+            start: self.u()?,
+            end: self.u()?,
+            text: self.s()?,
+            rule: self.s()?,
+        })
+    }
+    /// A count of items that each take at least `min` bytes, checked against what is left.
+    fn count(&mut self, min: usize) -> Option<usize> {
+        let n = self.u()?;
+        (n.checked_mul(min)? <= self.0.len()).then_some(n)
+    }
+}
+
+const STATUSES: [FileStatus; 5] = [
+    FileStatus::Changed,
+    FileStatus::Unchanged,
+    FileStatus::Copied,
+    FileStatus::Skipped,
+    FileStatus::Failed,
+];
+
+fn encode(e: &Entry, key: u128) -> Vec<u8> {
+    let mut w = W(Vec::with_capacity(
+        256 + e.diff.len() + e.output.as_ref().map_or(0, Vec::len),
+    ));
+    w.n(STATUSES.iter().position(|s| *s == e.status).unwrap_or(0) as u64);
+    w.n(e.edits.len() as u64);
+    for x in &e.edits {
+        w.n(x.start as u64);
+        w.n(x.end as u64);
+        w.b(x.old.as_bytes());
+        w.b(x.new.as_bytes());
+        w.b(x.rule.as_bytes());
+    }
+    w.n(e.diagnostics.len() as u64);
+    for d in &e.diagnostics {
+        w.b(d.id.as_bytes());
+        w.b(d.severity.as_str().as_bytes());
+        w.b(d.file.as_bytes());
+        w.n(d.line as u64);
+        w.n(d.column as u64);
+        w.n(d.offset as u64);
+        w.b(d.message.as_bytes());
+        w.opt(d.help.as_deref());
+        w.n(d.fix.len() as u64);
+        for f in &d.fix {
+            w.edit(f);
+        }
+    }
+    w.n(e.parse_errors.len() as u64);
+    for &(a, b) in &e.parse_errors {
+        w.n(a as u64);
+        w.n(b as u64);
+    }
+    w.n(e.renames.len() as u64);
+    for (k, v) in &e.renames {
+        w.b(k.as_bytes());
+        w.n(*v as u64);
+    }
+    w.b(&e.diff);
+    match &e.output {
+        Some(o) => {
+            w.n(1);
+            w.b(o);
+        }
+        None => w.n(0),
+    }
+    let payload = w.0;
+    let mut out = Vec::with_capacity(payload.len() + 40);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&key.to_le_bytes());
+    out.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+fn decode(data: &[u8], key: u128) -> Option<Entry> {
+    let rest = data.strip_prefix(MAGIC)?;
+    let (k, rest) = rest.split_first_chunk::<16>()?;
+    let (sum, payload) = rest.split_first_chunk::<8>()?;
+    if u128::from_le_bytes(*k) != key || u64::from_le_bytes(*sum) != xxh3_64(payload) {
+        return None;
+    }
+    let mut r = R(payload);
+    let status = *STATUSES.get(r.u()?)?;
+    let mut edits = Vec::new();
+    for _ in 0..r.count(40)? {
+        edits.push(ReportEdit {
+            start: r.u()?,
+            end: r.u()?,
+            old: r.s()?,
+            new: r.s()?,
+            rule: r.s()?,
+        });
+    }
+    let mut diagnostics = Vec::new();
+    for _ in 0..r.count(80)? {
+        let id = r.s()?;
+        let severity = Severity::parse(&r.s()?)?;
+        let file = r.s()?;
+        let (line, column, offset) = (r.u()?, r.u()?, r.u()?);
+        let message = r.s()?;
+        let help = r.opt()?;
+        let mut fix = Vec::new();
+        for _ in 0..r.count(32)? {
+            fix.push(r.edit()?);
+        }
+        diagnostics.push(Diagnostic {
+            id,
+            severity,
+            file,
+            line,
+            column,
+            offset,
+            message,
+            help,
+            fix,
+        });
+    }
+    let mut parse_errors = Vec::new();
+    for _ in 0..r.count(16)? {
+        parse_errors.push((r.u()?, r.u()?));
+    }
+    let mut renames = BTreeMap::new();
+    for _ in 0..r.count(16)? {
+        let k = r.s()?;
+        renames.insert(k, r.u()?);
+    }
+    let diff = r.b()?.to_vec();
+    let output = match r.n()? {
+        0 => None,
+        1 => Some(r.b()?.to_vec()),
+        _ => return None,
+    };
+    r.0.is_empty().then_some(Entry {
+        status,
+        edits,
+        diagnostics,
+        parse_errors,
+        renames,
+        diff,
+        output,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry() -> Entry {
+        Entry {
+            status: FileStatus::Changed,
+            edits: vec![ReportEdit {
+                start: 3,
+                end: 13,
+                old: "cudaMalloc".into(),
+                new: "hipMalloc".into(),
+                rule: "runtime".into(),
+            }],
+            diagnostics: vec![Diagnostic {
+                id: "H001".into(),
+                severity: Severity::Warning,
+                file: "a/b.cu".into(),
+                line: 2,
+                column: 5,
+                offset: 17,
+                message: "lane mask".into(),
+                help: Some("use uint64_t".into()),
+                fix: vec![Edit::replace(17, 25, "uint64_t", "H001")],
+            }],
+            parse_errors: vec![(4, 6)],
+            renames: [("runtime".to_string(), 1)].into_iter().collect(),
+            diff: b"--- a\n+++ b\n".to_vec(),
+            output: Some(b"int hipMalloc;\xff".to_vec()),
+        }
+    }
+
+    #[test]
+    fn entries_round_trip_and_damage_is_a_miss() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(tmp.path(), rules_fingerprint(&[]), &Options::default());
+        let key = cache.key("b.cu", "a/b.cu", true, b"int cudaMalloc;\xff");
+        assert!(cache.get(key).is_none());
+        cache.put(key, &entry());
+        assert_eq!(cache.get(key), Some(entry()));
+        let mut unchanged = entry();
+        unchanged.status = FileStatus::Unchanged;
+        unchanged.output = None;
+        let key2 = key ^ 1;
+        cache.put(key2, &unchanged);
+        assert_eq!(cache.get(key2), Some(unchanged));
+        // Truncation, a flipped byte, or an entry stored under another key: all misses.
+        let path = cache.path(key);
+        let good = fs::read(&path).unwrap();
+        for bad in [good[..good.len() - 1].to_vec(), {
+            let mut b = good.clone();
+            let i = b.len() / 2;
+            b[i] ^= 0x20;
+            b
+        }] {
+            fs::write(&path, bad).unwrap();
+            assert!(cache.get(key).is_none());
+        }
+        fs::write(&path, fs::read(cache.path(key2)).unwrap()).unwrap();
+        assert!(cache.get(key).is_none());
+    }
+
+    #[test]
+    fn keys_depend_on_content_paths_rules_and_options() {
+        let opts = Options::default();
+        let c = Cache::new("/nonexistent", rules_fingerprint(&[]), &opts);
+        let k = c.key("x.cu", "d/x.cu", true, b"cudaMalloc");
+        assert_eq!(k, c.key("x.cu", "d/x.cu", true, b"cudaMalloc"));
+        assert_ne!(k, c.key("x.cu", "d/x.cu", true, b"cudaFree"));
+        assert_ne!(k, c.key("y.cu", "d/y.cu", true, b"cudaMalloc"));
+        assert_ne!(k, c.key("x.cu", "d/x.cu", false, b"cudaMalloc"));
+        let rules = rules_fingerprint(&[("mine.tsv", "cudaFoo hipFoo\n")]);
+        assert_ne!(rules, rules_fingerprint(&[]));
+        let c2 = Cache::new("/nonexistent", rules, &opts);
+        assert_ne!(k, c2.key("x.cu", "d/x.cu", true, b"cudaMalloc"));
+        let mut o = opts.clone();
+        o.annotate = true;
+        let c3 = Cache::new("/nonexistent", rules_fingerprint(&[]), &o);
+        assert_ne!(k, c3.key("x.cu", "d/x.cu", true, b"cudaMalloc"));
+        let mut o = opts.clone();
+        o.parse_budget = std::time::Duration::from_millis(1);
+        let c4 = Cache::new("/nonexistent", rules_fingerprint(&[]), &o);
+        assert_eq!(k, c4.key("x.cu", "d/x.cu", true, b"cudaMalloc"));
+    }
+}

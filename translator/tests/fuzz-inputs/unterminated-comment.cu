@@ -1,0 +1,3 @@
+#include <cuda.h>
+void f() { float *p; cudaMalloc(&p, 4); /* never closed cudaFree(p);
+ k<<<1,1>>>(p);

@@ -1,0 +1,166 @@
+//! Robustness of translation on hostile bytes: the inputs the fuzz campaigns found (under
+//! `tests/fuzz-inputs/`), a seeded mutation run over the corpus on every `cargo test`, and the
+//! long campaign itself (`--ignored`), all checking the properties in `fuzz/src/props.rs`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[path = "../../fuzz/src/props.rs"]
+mod props;
+
+fn corpus_files() -> Vec<Vec<u8>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = fs::read_dir(dir) else { return };
+        let mut entries: Vec<_> = rd.filter_map(Result::ok).map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p
+                .extension()
+                .is_some_and(|e| ["cu", "cuh", "cpp", "h"].contains(&e.to_str().unwrap_or("")))
+            {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    walk(&root.join("../corpus"), &mut paths);
+    walk(&root.join("tests/fuzz-inputs"), &mut paths);
+    let files: Vec<Vec<u8>> = paths.iter().map(|p| fs::read(p).unwrap()).collect();
+    assert!(files.len() >= 10, "corpus not found: {paths:?}");
+    files
+}
+
+#[test]
+fn saved_fuzz_inputs_keep_the_properties() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-inputs");
+    let mut n = 0;
+    let mut entries: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.extension().is_some_and(|e| e == "md") {
+            continue;
+        }
+        let data = fs::read(&p).unwrap();
+        if let Err(e) = props::check(&data) {
+            panic!("{}: {e}", p.display());
+        }
+        n += 1;
+    }
+    assert!(
+        n >= 5,
+        "expected the saved fuzz inputs in {}",
+        dir.display()
+    );
+}
+
+#[test]
+fn corpus_files_keep_the_properties() {
+    for (i, f) in corpus_files().iter().enumerate() {
+        if let Err(e) = props::check(f) {
+            panic!("corpus file #{i}: {e}");
+        }
+    }
+}
+
+/// A property test: seeded mutations of the corpus (byte flips, splices, truncations, deep
+/// nesting, inserted `<<<`, `/*`, `#define`, NUL, invalid UTF-8). `HIPPORT_FUZZ_ITERS` sets the
+/// count and `HIPPORT_FUZZ_SEED` the seed; a failure prints the seed and iteration to replay.
+#[test]
+fn seeded_mutations_keep_the_properties() {
+    let iters: usize = std::env::var("HIPPORT_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
+    let seed: u64 = std::env::var("HIPPORT_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed);
+    let pool = corpus_files();
+    let mut rng = props::Rng::new(seed);
+    for i in 0..iters {
+        let base = &pool[rng.below(pool.len())];
+        let input = props::mutate(&mut rng, base, &pool);
+        if let Err(e) = props::check(&input) {
+            let path = std::env::temp_dir().join(format!("hipport-fuzz-{seed}-{i}.cu"));
+            let _ = fs::write(&path, &input);
+            panic!(
+                "seed {seed}, iteration {i}: {e} (input saved to {})",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The long campaign: `HIPPORT_FUZZ_SECS=2700 cargo test --release --test fuzz_regressions --
+/// --ignored campaign --nocapture`. Failing inputs are written to `HIPPORT_FUZZ_OUT` (default
+/// `target/fuzz-findings`), and the run continues; it fails at the end if any were found.
+#[test]
+#[ignore]
+fn campaign() {
+    let secs: u64 = std::env::var("HIPPORT_FUZZ_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let seed: u64 = std::env::var("HIPPORT_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        });
+    let out = std::env::var_os("HIPPORT_FUZZ_OUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fuzz-findings"));
+    fs::create_dir_all(&out).unwrap();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut pool = corpus_files();
+    let seeds = pool.len();
+    let mut rng = props::Rng::new(seed);
+    let start = Instant::now();
+    let (mut runs, mut found, mut bytes) = (0u64, 0u64, 0u64);
+    let mut kinds = std::collections::BTreeMap::<String, u64>::new();
+    let mut last_report = Instant::now();
+    while start.elapsed() < Duration::from_secs(secs) {
+        let base = &pool[rng.below(pool.len())];
+        let input = props::mutate(&mut rng, base, &pool);
+        runs += 1;
+        bytes += input.len() as u64;
+        if let Err(e) = props::check(&input) {
+            let kind: String = e.chars().take(60).collect();
+            let n = kinds.entry(kind).or_default();
+            *n += 1;
+            if *n <= 5 {
+                found += 1;
+                fs::write(out.join(format!("finding-{seed}-{runs}.cu")), &input).unwrap();
+                fs::write(out.join(format!("finding-{seed}-{runs}.txt")), &e).unwrap();
+            }
+        } else if pool.len() < seeds + 400 && rng.below(50) == 0 {
+            // Keep some mutants as new bases, so mutations stack over time.
+            pool.push(input);
+        }
+        if last_report.elapsed() > Duration::from_secs(60) {
+            eprintln!(
+                "campaign: {:.0}s, {runs} inputs, {:.1} MB, {found} findings saved",
+                start.elapsed().as_secs_f64(),
+                bytes as f64 / 1e6
+            );
+            last_report = Instant::now();
+        }
+    }
+    let _ = std::panic::take_hook();
+    eprintln!(
+        "campaign seed {seed}: {runs} inputs ({:.1} MB) in {:.0}s; findings by kind: {kinds:#?}",
+        bytes as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    assert!(kinds.is_empty(), "findings saved in {}", out.display());
+}
