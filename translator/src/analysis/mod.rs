@@ -91,6 +91,24 @@ pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> V
     out
 }
 
+/// Analyzes one file by name: `.py` files with [`analyze_python`], everything else parsed with
+/// tree-sitter-cuda (within `budget`) and [`analyze`]d; suppression comments are applied.
+pub fn analyze_source(
+    src: &[u8],
+    file: &str,
+    opts: &AnalysisOptions,
+    budget: Duration,
+) -> Result<Vec<Diagnostic>, crate::parse::ParseError> {
+    let mut diags = if file.ends_with(".py") {
+        analyze_python(src, file)
+    } else {
+        let tree = crate::parse::parse(src, budget)?;
+        analyze(src, &tree, file, opts)
+    };
+    apply_suppressions(src, &mut diags);
+    Ok(diags)
+}
+
 /// Where a macro body's reparsed text sits in the original file.
 #[derive(Clone, Copy, Debug)]
 struct Origin {

@@ -561,7 +561,8 @@ fn h019_to_h022() {
                atomicAdd(&d[3], 2.0);\n\
                __threadfence_system();\n\
                }\n\
-               void h(float **p) { cudaMallocManaged(p, 64); long c = clock(); }\n";
+               void h(float **p) { cudaMallocManaged(p, 64); long c = clock(); }\n\
+               double us(long long cyc, cudaDeviceProp prop) { return cyc / (prop.clockRate / 1000.0); }\n";
     let got: Vec<(&str, usize)> = run(src).iter().map(|d| (leak(&d.id), d.line)).collect();
     assert_eq!(
         got,
@@ -571,7 +572,8 @@ fn h019_to_h022() {
             ("H022", 4),
             ("H022", 6),
             ("H020", 7),
-            ("H019", 9)
+            ("H019", 9),
+            ("H021", 10)
         ]
     );
 }
@@ -752,5 +754,30 @@ fn near_misses_do_not_fire() {
         d.is_empty(),
         "{:?}",
         d.iter().map(|d| d.render(None, false)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn analyze_source_dispatches_and_suppresses() {
+    let cu = b"__global__ void k(int *x) {\n  x[threadIdx.x % 32] = 0; // hipport: allow(H001)\n\n  x[threadIdx.x & 31] = 1;\n}\n";
+    let d = analyze_source(
+        cu,
+        "k.cu",
+        &AnalysisOptions::default(),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), vec![4]);
+    let py = b"import torch\ntorch.cuda.profiler.start()\n";
+    let d = analyze_source(
+        py,
+        "a/b.py",
+        &AnalysisOptions::default(),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    assert_eq!(
+        d.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(),
+        vec!["H030"]
     );
 }
