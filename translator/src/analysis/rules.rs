@@ -98,17 +98,18 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             );
         }
         "template_function" | "template_type" => tile_width(a, n),
-        "field_identifier" if a.text(n) == "clockRate" => {
-            if n.parent().is_some_and(|p| p.kind() == "field_expression") {
-                a.report(
-                    &DEVICE_CLOCK,
-                    Severity::Warning,
-                    n,
-                    "`clockRate` converts clock() cycles to time, but AMD's shader clock varies; the rate is not a timing base".into(),
-                    Some("time with wall_clock64() and hipDeviceAttributeWallClockRate (kHz)".into()),
-                    vec![],
-                );
-            }
+        "field_identifier"
+            if a.text(n) == "clockRate"
+                && n.parent().is_some_and(|p| p.kind() == "field_expression") =>
+        {
+            a.report(
+                &DEVICE_CLOCK,
+                Severity::Warning,
+                n,
+                "`clockRate` converts clock() cycles to time, but AMD's shader clock varies; the rate is not a timing base".into(),
+                Some("time with wall_clock64() and hipDeviceAttributeWallClockRate (kHz)".into()),
+                vec![],
+            );
         }
         "subscript_expression" => shared32_use(a, n),
         "function_definition" => builtin_clash(a, n),
