@@ -1071,18 +1071,16 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             }
         }
         "this_grid" if !a.cooperative_launch => {
-            {
-                let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
-                if a.first("H017", scope) {
-                    a.report(
-                        &GRID_SYNC,
-                        Severity::Error,
-                        n,
-                        "grid group used, but this file has no cooperative launch: grid.sync() needs hipLaunchCooperativeKernel".into(),
-                        Some("launch the kernel with hipLaunchCooperativeKernel after checking hipDeviceAttributeCooperativeLaunch, with no more blocks than fit on the device".into()),
-                        vec![],
-                    );
-                }
+            let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
+            if a.first("H017", scope) {
+                a.report(
+                    &GRID_SYNC,
+                    Severity::Error,
+                    n,
+                    "grid group used, but this file has no cooperative launch: grid.sync() needs hipLaunchCooperativeKernel".into(),
+                    Some("launch the kernel with hipLaunchCooperativeKernel after checking hipDeviceAttributeCooperativeLaunch, with no more blocks than fit on the device".into()),
+                    vec![],
+                );
             }
         }
         "this_multi_grid" => a.report(
