@@ -781,3 +781,27 @@ fn analyze_source_dispatches_and_suppresses() {
         vec!["H030"]
     );
 }
+
+#[test]
+fn full_lane_mask_spellings() {
+    let src = "void f() { g(0xffffffff, 0xFFFFFFFFu, ~0, ~0u, -1, ~0ull, 0xffffffffffffffffull, (unsigned)-1, (uint64_t)-1, 0xffff, 0x7fffffff, x, 1); }";
+    let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let mut cursor = tree.walk();
+    let mut args = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "argument_list" {
+            args.extend(n.named_children(&mut cursor));
+        } else {
+            stack.extend(n.named_children(&mut n.walk()));
+        }
+    }
+    let full: Vec<bool> = args
+        .iter()
+        .map(|a| is_full_lane_mask(*a, src.as_bytes()))
+        .collect();
+    assert_eq!(
+        full,
+        vec![true, true, true, true, true, true, true, true, true, false, false, false, false]
+    );
+}
