@@ -1,10 +1,20 @@
-//! The embedded rule files and the reader for their tab-separated format.
+//! The embedded rule files and the reader for their tab-separated formats.
 //!
-//! A rule file is UTF-8 text: `#` lines are comments, the first other line names the columns, and
-//! each following line is one rule. Files whose columns start with `cuda\thip\troc\tsection` hold
-//! name mappings; files whose columns are `cuda\thip\troc\tfamily\tsource` hold header mappings.
+//! A rule file is UTF-8 text: `#` lines and blank lines are comments, the first other line names
+//! the columns, and each following line is one rule. The column line chooses the format; a later
+//! column line starts a new section in another format (the torch files hold names, then headers):
+//!
+//! | columns | format |
+//! |---|---|
+//! | [`MAPPING_COLUMNS`] (optionally followed by `hip_replacement`) | name mappings |
+//! | [`HEADER_COLUMNS`] or [`HEADER_COLUMNS_VERSIONED`] | header mappings |
+//! | [`SIMPLE_COLUMNS`] (optionally followed by `family`) | name mappings, short form for user files |
+//! | [`NAMESPACE_COLUMNS`] | namespace mappings |
+//! | [`CALL_COLUMNS`] | call-shape rewrites |
+//! | [`ABSENT_COLUMNS`] | HIP names missing from a release's headers |
 
-use crate::{Family, HeaderMapping, Mapping, RuleError, Version};
+use crate::calls::{ArgCount, CallRewrite};
+use crate::{Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope, RuleError, Version};
 
 /// Column names of a name-mapping file, in order.
 pub const MAPPING_COLUMNS: &[&str] = &[
@@ -31,111 +41,407 @@ pub const MAPPING_COLUMNS: &[&str] = &[
 /// Column names of a header-mapping file, in order.
 pub const HEADER_COLUMNS: &[&str] = &["cuda", "hip", "roc", "family", "source"];
 
-/// The embedded data files: (file name, contents).
-pub const FILES: &[(&str, &str)] = &[
-    ("runtime.tsv", include_str!("../data/runtime.tsv")),
-    ("driver.tsv", include_str!("../data/driver.tsv")),
-    ("device.tsv", include_str!("../data/device.tsv")),
-    ("rtc.tsv", include_str!("../data/rtc.tsv")),
-    ("complex.tsv", include_str!("../data/complex.tsv")),
-    ("cub.tsv", include_str!("../data/cub.tsv")),
-    ("cufft.tsv", include_str!("../data/cufft.tsv")),
-    ("cublas.tsv", include_str!("../data/cublas.tsv")),
-    ("curand.tsv", include_str!("../data/curand.tsv")),
-    ("cusparse.tsv", include_str!("../data/cusparse.tsv")),
-    ("cusolver.tsv", include_str!("../data/cusolver.tsv")),
-    ("cudnn.tsv", include_str!("../data/cudnn.tsv")),
-    ("headers.tsv", include_str!("../data/headers.tsv")),
+/// Column names of a header-mapping file that records the HIP release of the HIP header.
+pub const HEADER_COLUMNS_VERSIONED: &[&str] =
+    &["cuda", "hip", "roc", "family", "hip_added", "source"];
+
+/// Column names of the short user format: a CUDA name and its HIP name.
+pub const SIMPLE_COLUMNS: &[&str] = &["cuda", "hip"];
+
+/// Column names of a namespace file.
+pub const NAMESPACE_COLUMNS: &[&str] = &["cuda", "hip", "scope", "source"];
+
+/// Column names of a call-rewrite file.
+pub const CALL_COLUMNS: &[&str] = &[
+    "cuda",
+    "argc",
+    "template",
+    "hip_added",
+    "hip_before",
+    "source",
+    "note",
 ];
+
+/// Column names of a file listing HIP names absent from a release's installed headers.
+pub const ABSENT_COLUMNS: &[&str] = &["hip", "absent_in", "source"];
+
+/// Which table of the database a file's name mappings belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// The main table, used whatever the choices.
+    Main,
+    /// PyTorch extension rules used only with [`crate::TorchApi::V1`].
+    TorchV1,
+}
+
+/// One embedded data file.
+#[derive(Clone, Copy, Debug)]
+pub struct DataFile {
+    /// File name under `rules/data`.
+    pub name: &'static str,
+    /// Contents.
+    pub text: &'static str,
+    /// Whether the generator writes it (true) or it is written by hand (false).
+    pub generated: bool,
+    /// Which table its name mappings go to.
+    pub table: Table,
+}
+
+macro_rules! data_file {
+    ($name:literal, $generated:expr) => {
+        data_file!($name, $generated, Table::Main)
+    };
+    ($name:literal, $generated:expr, $table:expr) => {
+        DataFile {
+            name: $name,
+            text: include_str!(concat!("../data/", $name)),
+            generated: $generated,
+            table: $table,
+        }
+    };
+}
+
+/// Every embedded data file, in load order: generated tables first, then the hand-written
+/// `extra-*` files that add to or correct them, then the other hand-written files.
+pub const DATA_FILES: &[DataFile] = &[
+    data_file!("runtime.tsv", true),
+    data_file!("driver.tsv", true),
+    data_file!("device.tsv", true),
+    data_file!("rtc.tsv", true),
+    data_file!("complex.tsv", true),
+    data_file!("cub.tsv", true),
+    data_file!("cufft.tsv", true),
+    data_file!("cublas.tsv", true),
+    data_file!("curand.tsv", true),
+    data_file!("cusparse.tsv", true),
+    data_file!("cusolver.tsv", true),
+    data_file!("cudnn.tsv", true),
+    data_file!("headers.tsv", true),
+    data_file!("torch-v2.tsv", true),
+    data_file!("torch-v1.tsv", true, Table::TorchV1),
+    data_file!("extra-runtime.tsv", false),
+    data_file!("extra-driver.tsv", false),
+    data_file!("extra-device.tsv", false),
+    data_file!("extra-nvtx.tsv", false),
+    data_file!("extra-headers.tsv", false),
+    data_file!("namespaces.tsv", false),
+    data_file!("calls.tsv", false),
+    data_file!("hip-absent.tsv", false),
+];
+
+/// The embedded data files as (file name, contents), in load order.
+pub const FILES: &[(&str, &str)] = &{
+    let mut out = [("", ""); DATA_FILES.len()];
+    let mut i = 0;
+    while i < DATA_FILES.len() {
+        out[i] = (DATA_FILES[i].name, DATA_FILES[i].text);
+        i += 1;
+    }
+    out
+};
+
+/// The rules read from one file.
+#[derive(Clone, Debug, Default)]
+pub struct RuleSet {
+    /// Name mappings.
+    pub mappings: Vec<Mapping>,
+    /// Header mappings.
+    pub headers: Vec<HeaderMapping>,
+    /// Namespace mappings.
+    pub namespaces: Vec<NamespaceMapping>,
+    /// Call-shape rewrites.
+    pub calls: Vec<CallRewrite>,
+    /// HIP names absent from a release's headers: (name, release, source).
+    pub absent: Vec<(String, Version, String)>,
+    /// Whether the mappings came from the short `cuda hip` format (family not given).
+    pub simple: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Mapping { replacement: bool },
+    Header { versioned: bool },
+    Simple { family: bool },
+    Namespace,
+    Call,
+    Absent,
+}
 
 fn opt(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
-fn version(file: &str, line: usize, col: &str, s: &str) -> Result<Option<Version>, RuleError> {
-    if s.is_empty() {
-        return Ok(None);
+fn format_of(cols: &[&str]) -> Option<Format> {
+    if cols == MAPPING_COLUMNS {
+        return Some(Format::Mapping { replacement: false });
     }
-    Version::parse(s)
-        .map(Some)
-        .ok_or_else(|| RuleError::BadLine {
-            file: file.to_string(),
-            line,
-            reason: format!("column `{col}`: `{s}` is not a version like 6.2.0"),
-        })
+    if cols.len() == MAPPING_COLUMNS.len() + 1
+        && cols[..MAPPING_COLUMNS.len()] == *MAPPING_COLUMNS
+        && cols[MAPPING_COLUMNS.len()] == "hip_replacement"
+    {
+        return Some(Format::Mapping { replacement: true });
+    }
+    if cols == HEADER_COLUMNS {
+        return Some(Format::Header { versioned: false });
+    }
+    if cols == HEADER_COLUMNS_VERSIONED {
+        return Some(Format::Header { versioned: true });
+    }
+    if cols == SIMPLE_COLUMNS {
+        return Some(Format::Simple { family: false });
+    }
+    if cols == ["cuda", "hip", "family"] {
+        return Some(Format::Simple { family: true });
+    }
+    if cols == NAMESPACE_COLUMNS {
+        return Some(Format::Namespace);
+    }
+    if cols == CALL_COLUMNS {
+        return Some(Format::Call);
+    }
+    if cols == ABSENT_COLUMNS {
+        return Some(Format::Absent);
+    }
+    None
 }
 
-/// Parses one rule file into name mappings and header mappings.
-pub fn parse_file(file: &str, text: &str) -> Result<(Vec<Mapping>, Vec<HeaderMapping>), RuleError> {
-    let mut mappings = Vec::new();
-    let mut headers = Vec::new();
-    let mut columns: Option<Vec<&str>> = None;
+fn known_formats() -> String {
+    [
+        MAPPING_COLUMNS,
+        HEADER_COLUMNS,
+        HEADER_COLUMNS_VERSIONED,
+        SIMPLE_COLUMNS,
+        NAMESPACE_COLUMNS,
+        CALL_COLUMNS,
+        ABSENT_COLUMNS,
+    ]
+    .iter()
+    .map(|c| format!("`{}`", c.join(" ")))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+/// Parses one rule file. Errors name the file and the 1-based line.
+pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
+    let mut out = RuleSet::default();
+    // Generated rows are about 130 bytes; reserving up front avoids copying rows as the list grows.
+    out.mappings.reserve(text.len() / 128);
+    let mut format: Option<(Format, usize)> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        if raw.is_empty() || raw.starts_with('#') {
+        if raw.trim().is_empty() || raw.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = raw.split('\t').collect();
+        // Split on tabs in one pass over the bytes (faster than `split` for many short fields).
+        let mut buf = [""; 24];
+        let mut count = 0;
+        let mut start = 0;
+        for (i, &byte) in raw.as_bytes().iter().enumerate() {
+            if byte == b'\t' {
+                if count < buf.len() {
+                    buf[count] = &raw[start..i];
+                }
+                count += 1;
+                start = i + 1;
+            }
+        }
+        if count < buf.len() {
+            buf[count] = &raw[start..];
+        }
+        count += 1;
+        let fields = &buf[..count.min(buf.len())];
         let bad = |reason: String| RuleError::BadLine {
             file: file.to_string(),
             line,
             reason,
         };
-        let Some(cols) = &columns else {
-            if fields != MAPPING_COLUMNS && fields != HEADER_COLUMNS {
-                return Err(bad(format!(
-                    "the first line must name the columns: `{}` or `{}`",
-                    MAPPING_COLUMNS.join(" "),
-                    HEADER_COLUMNS.join(" ")
-                )));
+        // A column line starts a section; a file may hold several (e.g. names, then headers).
+        let maybe_columns = matches!(fields[0], "cuda" | "hip");
+        if let Some(f) = maybe_columns.then(|| format_of(fields)).flatten() {
+            format = Some((f, fields.len()));
+            if let Format::Simple { .. } = f {
+                out.simple = true;
             }
-            columns = Some(fields);
+            continue;
+        }
+        let Some((fmt, ncols)) = format else {
+            let f = format_of(fields).ok_or_else(|| {
+                bad(format!(
+                    "the first line must name the columns of a known format: {}",
+                    known_formats()
+                ))
+            })?;
+            format = Some((f, fields.len()));
+            if let Format::Simple { .. } = f {
+                out.simple = true;
+            }
             continue;
         };
-        if fields.len() != cols.len() {
+        if count != ncols {
             return Err(bad(format!(
-                "expected {} tab-separated fields, found {}",
-                cols.len(),
-                fields.len()
+                "expected {ncols} tab-separated fields, found {count}"
             )));
         }
-        if fields[0].is_empty() {
-            return Err(bad("the `cuda` column is empty".into()));
+        if fields[0].trim().is_empty() {
+            return Err(bad(format!(
+                "the `{}` column is empty",
+                if fmt == Format::Absent { "hip" } else { "cuda" }
+            )));
         }
-        let family = Family::parse(fields[3])
-            .ok_or_else(|| bad(format!("unknown family `{}`", fields[3])))?;
-        if cols.len() == HEADER_COLUMNS.len() {
-            headers.push(HeaderMapping {
-                cuda: fields[0].to_string(),
-                hip: opt(fields[1]),
-                roc: opt(fields[2]),
-                family,
-                source: fields[4].to_string(),
-            });
-        } else {
-            let v = |idx: usize| version(file, line, MAPPING_COLUMNS[idx], fields[idx]);
-            mappings.push(Mapping {
-                cuda: fields[0].to_string(),
-                hip: opt(fields[1]),
-                roc: opt(fields[2]),
-                family,
-                section: fields[4].to_string(),
-                cuda_added: v(5)?,
-                cuda_deprecated: v(6)?,
-                cuda_changed: v(7)?,
-                cuda_removed: v(8)?,
-                hip_added: v(9)?,
-                hip_deprecated: v(10)?,
-                hip_changed: v(11)?,
-                hip_removed: v(12)?,
-                hip_experimental: v(13)?,
-                roc_added: v(14)?,
-                roc_deprecated: v(15)?,
-                roc_removed: v(16)?,
-                source: fields[17].to_string(),
-            });
+        let spaced =
+            |f: &&&str| f.starts_with(char::is_whitespace) || f.ends_with(char::is_whitespace);
+        if let Some(f) = fields.iter().find(spaced) {
+            return Err(bad(format!("field `{f}` has leading or trailing spaces")));
+        }
+        let version = |idx: usize, col: &str| -> Result<Option<Version>, RuleError> {
+            let s = fields[idx];
+            if s.is_empty() {
+                return Ok(None);
+            }
+            Version::parse(s)
+                .map(Some)
+                .ok_or_else(|| bad(format!("column `{col}`: `{s}` is not a version like 6.2.0")))
+        };
+        let family = |idx: usize| {
+            Family::parse(fields[idx]).ok_or_else(|| {
+                bad(format!(
+                    "unknown family `{}` (known: {})",
+                    fields[idx],
+                    Family::ALL.map(|f| f.as_str()).join(", ")
+                ))
+            })
+        };
+        match fmt {
+            Format::Mapping { replacement } => {
+                let v = |idx: usize| version(idx, MAPPING_COLUMNS[idx]);
+                out.mappings.push(Mapping {
+                    cuda: fields[0].to_string(),
+                    hip: opt(fields[1]),
+                    roc: opt(fields[2]),
+                    family: family(3)?,
+                    section: fields[4].to_string(),
+                    cuda_added: v(5)?,
+                    cuda_deprecated: v(6)?,
+                    cuda_changed: v(7)?,
+                    cuda_removed: v(8)?,
+                    hip_added: v(9)?,
+                    hip_deprecated: v(10)?,
+                    hip_changed: v(11)?,
+                    hip_removed: v(12)?,
+                    hip_experimental: v(13)?,
+                    roc_added: v(14)?,
+                    roc_deprecated: v(15)?,
+                    roc_removed: v(16)?,
+                    source: fields[17].to_string(),
+                    hip_replacement: if replacement { opt(fields[18]) } else { None },
+                    hip_absent_in: None,
+                });
+            }
+            Format::Header { versioned } => {
+                let (hip_added, source) = if versioned {
+                    (version(4, "hip_added")?, fields[5])
+                } else {
+                    (None, fields[4])
+                };
+                let cuda = fields[0];
+                if cuda.contains('*') && !(cuda.ends_with("/*") && cuda.matches('*').count() == 1) {
+                    return Err(bad(format!(
+                        "header pattern `{cuda}`: a `*` may only appear once, as the last path part (`dir/*`)"
+                    )));
+                }
+                let hip = fields[1];
+                if (hip.contains('*') || hip.contains('%')) && !cuda.ends_with("/*") {
+                    return Err(bad(format!(
+                        "`*` and `%` in the hip column need a pattern (`dir/*`) in the cuda column, found `{cuda}`"
+                    )));
+                }
+                out.headers.push(HeaderMapping {
+                    cuda: cuda.to_string(),
+                    hip: opt(hip),
+                    roc: opt(fields[2]),
+                    family: family(3)?,
+                    source: source.to_string(),
+                    hip_added,
+                });
+            }
+            Format::Simple { family: has_family } => {
+                let fam = if has_family { Some(family(2)?) } else { None };
+                out.mappings.push(Mapping {
+                    cuda: fields[0].to_string(),
+                    hip: opt(fields[1]),
+                    roc: None,
+                    family: fam.unwrap_or(Family::Runtime),
+                    section: if has_family {
+                        String::new()
+                    } else {
+                        SIMPLE_NO_FAMILY.to_string()
+                    },
+                    cuda_added: None,
+                    cuda_deprecated: None,
+                    cuda_changed: None,
+                    cuda_removed: None,
+                    hip_added: None,
+                    hip_deprecated: None,
+                    hip_changed: None,
+                    hip_removed: None,
+                    hip_experimental: None,
+                    roc_added: None,
+                    roc_deprecated: None,
+                    roc_removed: None,
+                    source: format!("{file}:{line}"),
+                    hip_replacement: None,
+                    hip_absent_in: None,
+                });
+            }
+            Format::Namespace => {
+                let scope = NamespaceScope::parse(fields[2]).ok_or_else(|| {
+                    bad(format!(
+                        "unknown scope `{}` (known: all, torch-v1, torch-v2)",
+                        fields[2]
+                    ))
+                })?;
+                out.namespaces.push(NamespaceMapping {
+                    cuda: fields[0].to_string(),
+                    hip: opt(fields[1]),
+                    scope,
+                    source: fields[3].to_string(),
+                });
+            }
+            Format::Call => {
+                let argc = ArgCount::parse(fields[1]).ok_or_else(|| {
+                    bad(format!("column `argc`: `{}` is not N, N+ or *", fields[1]))
+                })?;
+                let rule = CallRewrite::new(
+                    fields[0],
+                    argc,
+                    fields[2],
+                    version(3, "hip_added")?,
+                    version(4, "hip_before")?,
+                    fields[5],
+                    fields[6],
+                )
+                .map_err(bad)?;
+                out.calls.push(rule);
+            }
+            Format::Absent => {
+                let v = version(1, "absent_in")?
+                    .ok_or_else(|| bad("column `absent_in` is empty".to_string()))?;
+                out.absent
+                    .push((fields[0].to_string(), v, fields[2].to_string()));
+            }
         }
     }
-    Ok((mappings, headers))
+    if format.is_none() {
+        return Err(RuleError::BadLine {
+            file: file.to_string(),
+            line: text.lines().count().max(1),
+            reason: "no column line: the file has no rules".into(),
+        });
+    }
+    Ok(out)
 }
+
+/// The `section` given to rows of the short `cuda hip` format, whose family is taken from the
+/// rule they override.
+pub(crate) const SIMPLE_NO_FAMILY: &str = "(user rule)";

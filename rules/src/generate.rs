@@ -176,5 +176,192 @@ pub fn generate(shared_data: &Path) -> Result<Vec<(String, String)>, GenerateErr
         text.push('\n');
     }
     out.insert("headers.tsv".into(), text);
+
+    let (v2, v1) = torch(shared_data)?;
+    out.insert("torch-v2.tsv".into(), v2);
+    out.insert("torch-v1.tsv".into(), v1);
     Ok(out.into_iter().collect())
+}
+
+/// Why a PyTorch hipify rule is left out of hipport's torch tables, or `None` to keep it.
+///
+/// The torch tables hold only facts about the PyTorch extension API (`c10`/`ATen` headers and,
+/// for v1, the `...MasqueradingAsCUDA` names). Everything else in PyTorch's tables is either a
+/// plain CUDA fact (the HIPIFY tables are the source of truth for those) or a rule that is wrong
+/// for extension code:
+/// - `MATH_TRANSPILATIONS` turn host `std::max`/`std::ceil`/... into `::max`/`::ceil` (hazard H26);
+/// - `CUDA_VERSION` -> `TORCH_HIP_VERSION` changes the number space of a version check (H25);
+/// - `CAFFE2_*` rules rewrite Caffe2's own paths and turn a user's `HIP_CHECK` into `CUDA_CHECK`;
+/// - rules that rename a user macro or build switch (`USE_CUDA`, `#define MAX_NUM_BLOCKS`, the
+///   `TORCH_CUDA_*_API` export macros used to build torch itself) or an environment variable or
+///   option string (`CUDA_LAUNCH_BLOCKING`, `pinned_use_cuda_host_register`);
+/// - rules that go from HIP back to CUDA (`c10::hip::...` -> `c10::cuda::...`);
+/// - third-party libraries (gloo, NVSHMEM, MAGMA) and cuDNN -> MIOpen names, which are not torch
+///   API (the cuDNN table covers MIOpen);
+/// - bare namespaces (`c10::cuda`, `cuda::compat::`), which live in `namespaces.tsv`;
+/// - the generic `CUDA_*_MAP` dictionaries, which restate HIPIFY facts.
+fn torch_exclusion(dict: &str, cuda: &str, hip: &str) -> Option<&'static str> {
+    const USER_MACROS: &[&str] = &[
+        "USE_CUDA",
+        "TORCH_CUDA_CPP_API",
+        "TORCH_CUDA_CU_API",
+        "CUDA_LAUNCH_BLOCKING",
+        "CUDA_LAUNCH_BLOCKING=1",
+        "pinned_use_cuda_host_register",
+        "cudaHostAllocator",
+        "cudaDeviceAllocator",
+    ];
+    if dict == "MATH_TRANSPILATIONS" {
+        return Some("host std:: math rewritten to ::, wrong on the host (H26)");
+    }
+    if dict.starts_with("CAFFE2_") {
+        return Some("Caffe2 rule");
+    }
+    if dict != "C10_MAPPINGS" && dict != "PYTORCH_SPECIFIC_MAPPINGS" {
+        return Some("generic CUDA fact, covered by the HIPIFY tables");
+    }
+    if cuda == "CUDA_VERSION" {
+        return Some("version macro changes number space (H25)");
+    }
+    if cuda.starts_with("define ") || USER_MACROS.contains(&cuda) {
+        return Some("renames a user macro, build switch or option string");
+    }
+    if cuda.starts_with("c10::hip::") || cuda.starts_with("hip::") {
+        return Some("goes from HIP back to CUDA");
+    }
+    let third_party = ["gloo", "nvshmem", "NVSHMEM", "magma", "cudnn", "CUDNN"];
+    if third_party.iter().any(|p| cuda.starts_with(p)) {
+        return Some("third-party library, not the torch extension API");
+    }
+    if hip.is_empty() {
+        return Some("no HIP name");
+    }
+    if cuda.ends_with("::") || cuda == "c10::cuda" {
+        return Some("namespace rule, see namespaces.tsv");
+    }
+    if cuda.ends_with(".hpp") && !cuda.contains('/') {
+        return Some("PyTorch test helper");
+    }
+    None
+}
+
+fn is_header_path(s: &str) -> bool {
+    s.contains('/') && [".h", ".cuh", ".hpp"].iter().any(|e| s.ends_with(e))
+}
+
+/// Reads one PyTorch mapping table: (dict, cuda, hip, version tag) rows after the column line.
+fn torch_rows(path: &Path) -> Result<Vec<[String; 4]>, GenerateError> {
+    let text = read(path)?;
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if i == 0 {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 7 {
+            return Err(GenerateError::Input {
+                path: path.display().to_string(),
+                line: i + 1,
+                reason: "expected 7 fields".into(),
+            });
+        }
+        rows.push([
+            f[0].to_string(),
+            f[1].trim().to_string(),
+            f[2].trim().to_string(),
+            f[6].to_string(),
+        ]);
+    }
+    Ok(rows)
+}
+
+/// Generates `torch-v2.tsv` (from the v2 table: header moves only) and `torch-v1.tsv` (from the
+/// torch 2.10.0 rows of the specific table: masquerading names and headers). Later rows win, as
+/// in PyTorch's hipify, where `PYTORCH_SPECIFIC_MAPPINGS` is applied after `C10_MAPPINGS`.
+fn torch(shared_data: &Path) -> Result<(String, String), GenerateError> {
+    // PyTorch's hipify applies C10_MAPPINGS before PYTORCH_SPECIFIC_MAPPINGS, so the latter win.
+    let dict_order = |rows: &mut Vec<[String; 4]>| {
+        rows.sort_by_key(|r| usize::from(r[0] == "PYTORCH_SPECIFIC_MAPPINGS"));
+    };
+    let mut v2_rows = torch_rows(&shared_data.join("torch-hipify-v2-mappings.tsv"))?;
+    let mut v1_rows = torch_rows(&shared_data.join("torch-specific-mappings.tsv"))?;
+    dict_order(&mut v2_rows);
+    dict_order(&mut v1_rows);
+
+    let mut v2_headers: Vec<(String, String, String)> = Vec::new();
+    for [dict, cuda, hip, _] in &v2_rows {
+        if torch_exclusion(dict, cuda, hip).is_some() || !is_header_path(cuda) {
+            continue;
+        }
+        upsert(
+            &mut v2_headers,
+            cuda,
+            hip,
+            format!("torch-hipify-v2-mappings.tsv {dict}"),
+        );
+    }
+
+    let mut v1_names: Vec<(String, String, String)> = Vec::new();
+    let mut v1_headers: Vec<(String, String, String)> = Vec::new();
+    for [dict, cuda, hip, version] in &v1_rows {
+        if version != "2.10.0" || torch_exclusion(dict, cuda, hip).is_some() {
+            continue;
+        }
+        let source = format!("torch-specific-mappings.tsv {dict} (torch 2.10.0)");
+        if is_header_path(cuda) {
+            upsert(&mut v1_headers, cuda, hip, source);
+        } else {
+            upsert(&mut v1_names, cuda, hip, source);
+        }
+    }
+
+    let header_rows = |rows: &[(String, String, String)]| {
+        let mut t = HEADER_COLUMNS.join("\t");
+        t.push('\n');
+        for (cuda, hip, source) in rows {
+            t.push_str(&[cuda.as_str(), hip, "", "torch", source].join("\t"));
+            t.push('\n');
+        }
+        t
+    };
+
+    let mut v2 = banner("torch", "torch-hipify-v2-mappings.tsv");
+    v2.push_str(
+        "# PyTorch extension API v2 (torch >= 2.11, the default): names such as at::cuda::*,\n\
+         # c10::cuda::* and C10_CUDA_KERNEL_LAUNCH_CHECK stay as they are; only headers move.\n",
+    );
+    v2.push_str(&header_rows(&v2_headers));
+
+    let mut v1 = banner("torch", "torch-specific-mappings.tsv");
+    v1.push_str(
+        "# PyTorch extension API v1 (torch <= 2.10): c10/ATen CUDA names become their\n\
+         # ...MasqueradingAsCUDA (or HIP) counterparts. Used only when the v1 API is chosen.\n",
+    );
+    v1.push_str(&MAPPING_COLUMNS.join("\t"));
+    v1.push('\n');
+    for (cuda, hip, source) in &v1_names {
+        let section = if hip.contains("MasqueradingAsCUDA") {
+            "Masquerading names"
+        } else {
+            "c10 names"
+        };
+        let mut row = vec![cuda.as_str(), hip, "", "torch", section];
+        row.extend(std::iter::repeat_n("", 12));
+        row.push(source);
+        v1.push_str(&row.join("\t"));
+        v1.push('\n');
+    }
+    v1.push_str(&header_rows(&v1_headers));
+    Ok((v2, v1))
+}
+
+/// Inserts or replaces (keeping the first position) the row for `cuda`.
+fn upsert(rows: &mut Vec<(String, String, String)>, cuda: &str, hip: &str, source: String) {
+    match rows.iter_mut().find(|r| r.0 == cuda) {
+        Some(r) => {
+            r.1 = hip.to_string();
+            r.2 = source;
+        }
+        None => rows.push((cuda.to_string(), hip.to_string(), source)),
+    }
 }

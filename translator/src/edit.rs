@@ -61,9 +61,12 @@ pub struct OverlapError {
 /// Sorts edits, drops exact duplicates, and resolves overlaps: an edit wholly inside an earlier,
 /// larger one is dropped (the larger rewrite already covers it); a partial overlap is an error.
 pub fn normalize(edits: &mut Vec<Edit>) -> Result<(), OverlapError> {
+    // By start; at one start, insertions before replacements (so an insertion in front of a
+    // renamed name survives), then the larger replacement first.
     edits.sort_by(|a, b| {
         a.start
             .cmp(&b.start)
+            .then((b.start == b.end).cmp(&(a.start == a.end)))
             .then(b.end.cmp(&a.end))
             .then(a.text.cmp(&b.text))
     });
@@ -135,6 +138,15 @@ mod tests {
             (err.first_rule.as_str(), err.second_rule.as_str()),
             ("a", "b")
         );
+    }
+
+    #[test]
+    fn insertion_before_a_replacement_at_the_same_point_is_kept() {
+        let mut edits = vec![
+            Edit::replace(0, 3, "hipX", "rename"),
+            Edit::insert(0, "f(", "launch"),
+        ];
+        assert_eq!(apply(b"cuX<<<", &mut edits).unwrap(), b"f(hipX<<<");
     }
 
     #[test]

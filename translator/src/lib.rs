@@ -1,13 +1,27 @@
 //! hipport: port CUDA source trees to HIP.
 //!
 //! Floors, lowest first: [`edit`] and [`diag`] (data types), [`parse`] (tree-sitter), the rewriting
-//! passes, the analysis passes, reports, and the project driver. Nothing below `main.rs` prints.
+//! passes ([`translate`], [`buildfiles`]), the analysis passes ([`analysis`]), reports ([`patch`],
+//! [`sarif`]), and the project driver ([`project`], [`doctor`]). Nothing below `main.rs` prints.
 
 pub mod analysis;
+pub mod buildfiles;
 pub mod diag;
+pub mod doctor;
 pub mod edit;
+pub mod header_mode;
+pub mod lexer;
 pub mod parse;
+pub mod patch;
+pub mod project;
 pub mod sarif;
+pub mod translate;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
-pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[analysis::DIAGS];
+pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[
+    translate::DIAGS,
+    project::DIAGS,
+    analysis::DIAGS,
+    buildfiles::DIAGS,
+    doctor::DIAGS,
+];

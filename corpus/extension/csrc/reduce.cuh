@@ -1,0 +1,36 @@
+// Block-wide reductions shared by the kernels in this extension.
+#pragma once
+
+#include <cuda_runtime.h>
+
+template <typename T>
+__device__ __forceinline__ T warp_reduce_max(T v) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+    v = max(v, __shfl_xor_sync(0xffffffff, v, offset));
+  }
+  return v;
+}
+
+template <typename T>
+__device__ __forceinline__ T warp_reduce_sum(T v) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+    v += __shfl_xor_sync(0xffffffff, v, offset);
+  }
+  return v;
+}
+
+// Reduces over the block; `scratch` holds one value per warp (at most 32 warps).
+template <typename T, typename Op>
+__device__ T block_reduce(T v, T* scratch, Op op, T identity) {
+  const int lane = threadIdx.x % warpSize;
+  const int warp = threadIdx.x / warpSize;
+  v = op(v);
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  const int nwarps = (blockDim.x + warpSize - 1) / warpSize;
+  v = (threadIdx.x < nwarps) ? scratch[lane] : identity;
+  if (warp == 0) v = op(v);
+  if (threadIdx.x == 0) scratch[0] = v;
+  __syncthreads();
+  return scratch[0];
+}

@@ -1,0 +1,352 @@
+//! Call-shape rewrites: a CUDA call whose HIP form needs more than a rename.
+//!
+//! A rule names the CUDA function, the argument counts it applies to, and a template for the HIP
+//! call. In the template `$1`..`$9` stand for one argument, `$*` for all arguments and `$@N` for
+//! arguments N and later, joined by `, `. When `$@N` expands to nothing, the `, ` before it is
+//! dropped, so `f($1, $@2)` applied to one argument gives `f(a)`.
+
+use std::fmt;
+
+use crate::Version;
+
+/// The argument counts a rule applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgCount {
+    /// Exactly this many arguments.
+    Exactly(usize),
+    /// This many arguments or more.
+    AtLeast(usize),
+    /// Any number of arguments.
+    Any,
+}
+
+impl ArgCount {
+    /// Parses `N`, `N+` or `*`.
+    pub fn parse(s: &str) -> Option<ArgCount> {
+        if s == "*" {
+            return Some(ArgCount::Any);
+        }
+        if let Some(n) = s.strip_suffix('+') {
+            return n.parse().ok().map(ArgCount::AtLeast);
+        }
+        s.parse().ok().map(ArgCount::Exactly)
+    }
+
+    /// Whether `n` arguments match.
+    pub fn matches(self, n: usize) -> bool {
+        match self {
+            ArgCount::Exactly(k) => n == k,
+            ArgCount::AtLeast(k) => n >= k,
+            ArgCount::Any => true,
+        }
+    }
+
+    /// How specific the count is: exact counts beat ranges, ranges beat `*`.
+    fn rank(self) -> usize {
+        match self {
+            ArgCount::Exactly(_) => 2,
+            ArgCount::AtLeast(_) => 1,
+            ArgCount::Any => 0,
+        }
+    }
+
+    /// The fewest arguments that match.
+    fn min(self) -> usize {
+        match self {
+            ArgCount::Exactly(k) | ArgCount::AtLeast(k) => k,
+            ArgCount::Any => 0,
+        }
+    }
+}
+
+impl fmt::Display for ArgCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgCount::Exactly(k) => write!(f, "{k}"),
+            ArgCount::AtLeast(k) => write!(f, "{k}+"),
+            ArgCount::Any => f.write_str("*"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    Arg(usize),
+    All,
+    From(usize),
+}
+
+/// One call-shape rewrite rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallRewrite {
+    /// The CUDA function.
+    pub cuda: String,
+    /// The argument counts it applies to.
+    pub argc: ArgCount,
+    /// The HIP call template.
+    pub template: String,
+    /// The HIP release from which the rewrite is valid (the release of its HIP function).
+    pub hip_added: Option<Version>,
+    /// The rewrite is used only for HIP releases before this one (a fallback for older HIP).
+    pub hip_before: Option<Version>,
+    /// Where the fact comes from.
+    pub source: String,
+    /// What a reviewer should know; empty when nothing.
+    pub note: String,
+    pieces: Vec<Piece>,
+}
+
+impl CallRewrite {
+    /// Builds a rule, checking the template. The error says what is wrong.
+    pub fn new(
+        cuda: &str,
+        argc: ArgCount,
+        template: &str,
+        hip_added: Option<Version>,
+        hip_before: Option<Version>,
+        source: &str,
+        note: &str,
+    ) -> Result<CallRewrite, String> {
+        let pieces = parse_template(template)?;
+        let open = template.find('(');
+        let callee_ok = open.is_some_and(|i| {
+            let name = &template[..i];
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        });
+        if !callee_ok || !template.ends_with(')') {
+            return Err(format!(
+                "template `{template}` must have the form `name(arguments)`"
+            ));
+        }
+        let (mut open_n, mut close_n) = (0usize, 0usize);
+        for c in template.chars() {
+            match c {
+                '(' => open_n += 1,
+                ')' => {
+                    close_n += 1;
+                    if close_n > open_n {
+                        return Err(format!("template `{template}` has an unmatched `)`"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if open_n != close_n {
+            return Err(format!("template `{template}` has unbalanced parentheses"));
+        }
+        if let ArgCount::Exactly(n) | ArgCount::AtLeast(n) = argc {
+            if let Some(k) = pieces.iter().find_map(|p| match p {
+                Piece::Arg(k) if *k > n => Some(*k),
+                _ => None,
+            }) {
+                return Err(format!(
+                    "template uses `${k}` but the rule is for {n} arguments"
+                ));
+            }
+        }
+        if argc == ArgCount::Any {
+            if let Some(k) = pieces.iter().find_map(|p| match p {
+                Piece::Arg(k) => Some(*k),
+                _ => None,
+            }) {
+                return Err(format!(
+                    "template uses `${k}` but argc is `*`: say how many arguments it needs (`{k}+`)"
+                ));
+            }
+        }
+        if let (Some(a), Some(b)) = (hip_added, hip_before) {
+            if a >= b {
+                return Err(format!("hip_added {a} is not before hip_before {b}"));
+            }
+        }
+        Ok(CallRewrite {
+            cuda: cuda.to_string(),
+            argc,
+            template: template.to_string(),
+            hip_added,
+            hip_before,
+            source: source.to_string(),
+            note: note.to_string(),
+            pieces,
+        })
+    }
+
+    /// The HIP function the template calls.
+    pub fn callee(&self) -> &str {
+        self.template
+            .split_once('(')
+            .map_or(self.template.as_str(), |(name, _)| name)
+    }
+
+    /// Whether the rule is meant for the given HIP release.
+    pub fn applies_to(&self, hip: Version) -> bool {
+        self.hip_added.is_none_or(|a| a <= hip) && self.hip_before.is_none_or(|b| hip < b)
+    }
+
+    /// Whether the rule matches a call with `n` arguments.
+    pub fn matches_argc(&self, n: usize) -> bool {
+        self.argc.matches(n) && n >= self.argc.min()
+    }
+
+    /// Rewrites a call given its arguments as source text; `None` when the argument count does
+    /// not match the rule.
+    pub fn apply(&self, args: &[&str]) -> Option<String> {
+        if !self.matches_argc(args.len()) {
+            return None;
+        }
+        let mut out = String::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Arg(k) => out.push_str(args.get(k - 1)?.trim()),
+                Piece::All => join_into(&mut out, args),
+                Piece::From(k) => join_into(&mut out, args.get(k - 1..).unwrap_or(&[])),
+            }
+        }
+        Some(out)
+    }
+
+    /// Orders rules so that the most specific comes first.
+    pub(crate) fn specificity(&self) -> (usize, usize, bool) {
+        (self.argc.rank(), self.argc.min(), self.hip_before.is_some())
+    }
+}
+
+fn join_into(out: &mut String, args: &[&str]) {
+    if args.is_empty() {
+        // Drop the separator written before an empty list: `f(a, $@2)` -> `f(a)`.
+        let trimmed = out.trim_end();
+        if let Some(s) = trimmed.strip_suffix(',') {
+            let len = s.len();
+            out.truncate(len);
+        }
+        return;
+    }
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(a.trim());
+    }
+}
+
+fn parse_template(t: &str) -> Result<Vec<Piece>, String> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut chars = t.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c != '$' {
+            text.push(c);
+            continue;
+        }
+        let piece = match chars.peek().map(|&(_, c)| c) {
+            Some('*') => {
+                chars.next();
+                Piece::All
+            }
+            Some('@') => {
+                chars.next();
+                match chars.next() {
+                    Some((_, d @ '1'..='9')) => Piece::From(d as usize - '0' as usize),
+                    _ => return Err(format!("`$@` at byte {i} of `{t}` must be followed by 1-9")),
+                }
+            }
+            Some(d @ '1'..='9') => {
+                chars.next();
+                Piece::Arg(d as usize - '0' as usize)
+            }
+            _ => {
+                return Err(format!(
+                    "`$` at byte {i} of `{t}` must start `$1`..`$9`, `$*` or `$@N`"
+                ))
+            }
+        };
+        if let Some((_, c)) = chars.peek() {
+            if c.is_ascii_digit() {
+                return Err(format!(
+                    "`$` at byte {i} of `{t}`: only one digit is allowed"
+                ));
+            }
+        }
+        if !text.is_empty() {
+            pieces.push(Piece::Text(std::mem::take(&mut text)));
+        }
+        pieces.push(piece);
+    }
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text));
+    }
+    Ok(pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(argc: &str, template: &str) -> CallRewrite {
+        CallRewrite::new(
+            "f",
+            ArgCount::parse(argc).unwrap(),
+            template,
+            None,
+            None,
+            "t",
+            "",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn placeholders_expand() {
+        let r = rule("3", "g($3, $1, $2)");
+        assert_eq!(r.apply(&["a", "b", "c"]).unwrap(), "g(c, a, b)");
+        assert_eq!(r.apply(&["a", "b"]), None);
+        let r = rule("*", "g($*)");
+        assert_eq!(r.apply(&["a", " b "]).unwrap(), "g(a, b)");
+        assert_eq!(r.apply(&[]).unwrap(), "g()");
+        let r = rule("1+", "g(X($1), $@2)");
+        assert_eq!(r.apply(&["s"]).unwrap(), "g(X(s))");
+        assert_eq!(r.apply(&["s", "p", "n"]).unwrap(), "g(X(s), p, n)");
+        assert_eq!(r.apply(&[]), None);
+    }
+
+    #[test]
+    fn bad_templates_are_rejected() {
+        let bad = |argc: &str, t: &str| {
+            CallRewrite::new("f", ArgCount::parse(argc).unwrap(), t, None, None, "", "")
+                .unwrap_err()
+        };
+        assert!(bad("2", "g($3)").contains("`$3`"));
+        assert!(bad("*", "g($1)").contains("1+"));
+        assert!(bad("1", "g($x)").contains("must start"));
+        assert!(bad("1", "g($12)").contains("one digit"));
+        assert!(bad("1", "g($1").contains("name(arguments)"));
+        assert!(bad("1", "($1)").contains("name(arguments)"));
+        assert!(bad("1", "g(($1)").contains("unbalanced"));
+        assert!(bad("1", "g($@)").contains("$@"));
+        let v = Version::new(6, 2, 0);
+        assert!(CallRewrite::new("f", ArgCount::Any, "g()", Some(v), Some(v), "", "").is_err());
+    }
+
+    #[test]
+    fn versions_limit_rules() {
+        let r = CallRewrite::new(
+            "f",
+            ArgCount::Any,
+            "g($*)",
+            Some(Version::new(5, 0, 0)),
+            Some(Version::new(6, 2, 0)),
+            "",
+            "",
+        )
+        .unwrap();
+        assert!(!r.applies_to(Version::new(4, 9, 0)));
+        assert!(r.applies_to(Version::new(5, 2, 3)));
+        assert!(!r.applies_to(Version::new(6, 2, 0)));
+        assert_eq!(r.callee(), "g");
+    }
+}

@@ -1,0 +1,576 @@
+//! Lookups, choices, versions, overrides and reports over the built-in database.
+
+use hipport_rules::{
+    Availability, Choices, Database, Family, Lib, NamespaceScope, RuleError, Target, TorchApi,
+    Version,
+};
+
+fn v(s: &str) -> Version {
+    Version::parse(s).unwrap()
+}
+
+#[test]
+fn builtin_has_every_table() {
+    let db = Database::builtin();
+    assert!(db.mappings().len() > 8900);
+    assert_eq!(
+        db.lookup("cudaMalloc").unwrap().hip.as_deref(),
+        Some("hipMalloc")
+    );
+    assert_eq!(
+        db.header("cuda_runtime.h").unwrap().hip.as_deref(),
+        Some("hip/hip_runtime.h")
+    );
+    assert_eq!(
+        db.lookup("nvtxRangePushA").unwrap().hip.as_deref(),
+        Some("roctxRangePushA")
+    );
+    assert_eq!(db.lookup("nvtxRangePushA").unwrap().family, Family::Nvtx);
+    assert!(db.lookup("nvtxRangePushW").unwrap().hip.is_none());
+    assert_eq!(
+        db.lookup("nvtxRangeEnd").unwrap().hip.as_deref(),
+        Some("roctxRangeStop")
+    );
+}
+
+#[test]
+fn hand_written_rows_correct_the_tables() {
+    let db = Database::builtin();
+    let host_alloc = db.lookup("cudaHostAlloc").unwrap();
+    assert_eq!(host_alloc.hip.as_deref(), Some("hipHostMalloc"));
+    assert!(host_alloc.source.contains("hipHostAlloc"));
+    assert_eq!(
+        db.lookup("cudaDevAttrMaxBlocksPerMultiprocessor")
+            .unwrap()
+            .hip
+            .as_deref(),
+        Some("hipDeviceAttributeMaxBlocksPerMultiProcessor")
+    );
+    assert_eq!(
+        db.lookup("cudaHostAllocMapped").unwrap().hip.as_deref(),
+        Some("hipHostMallocMapped")
+    );
+    assert_eq!(
+        db.lookup("cudaFreeHost").unwrap().hip.as_deref(),
+        Some("hipHostFree")
+    );
+    assert_eq!(
+        db.lookup("__nv_bfloat16").unwrap().hip.as_deref(),
+        Some("__hip_bfloat16")
+    );
+    assert_eq!(
+        db.lookup("__nv_bfloat162").unwrap().hip.as_deref(),
+        Some("__hip_bfloat162")
+    );
+    // Rows without a hand-written correction keep the HIPIFY facts.
+    assert_eq!(
+        db.lookup("cudaDevAttrClockRate").unwrap().hip.as_deref(),
+        Some("hipDeviceAttributeClockRate")
+    );
+}
+
+#[test]
+fn warp_sync_builtins_need_hip_6_2() {
+    let db = Database::builtin();
+    for name in [
+        "__shfl_sync",
+        "__shfl_down_sync",
+        "__ballot_sync",
+        "__any_sync",
+        "__all_sync",
+        "__activemask",
+    ] {
+        let m = db.lookup(name).unwrap();
+        assert_eq!(m.hip.as_deref(), Some(name), "{name} keeps its name");
+        assert_eq!(
+            m.status_for(v("5.2.3")),
+            Availability::TooNew { added: v("6.2.0") },
+            "{name}"
+        );
+        assert_eq!(m.status_for(v("6.2.0")), Availability::Available, "{name}");
+    }
+    assert_eq!(
+        db.lookup("__syncwarp").unwrap().status_for(v("6.4.0")),
+        Availability::Missing
+    );
+}
+
+#[test]
+fn status_follows_versions() {
+    let db = Database::builtin();
+    // hipProfilerStart: added 1.6.0, deprecated 3.0.0.
+    let m = db.lookup("cudaProfilerStart").unwrap();
+    assert_eq!(m.status_for(v("2.0")), Availability::Available);
+    assert_eq!(
+        m.status_for(v("1.0")),
+        Availability::TooNew { added: v("1.6.0") }
+    );
+    assert!(
+        matches!(m.status_for(v("5.2.3")), Availability::Deprecated { since, .. } if since == v("3.0.0"))
+    );
+    // A deprecated name with a recorded replacement.
+    let m = db.lookup("cuMemAllocHost").unwrap();
+    assert_eq!(
+        m.status_for(v("5.2.3")),
+        Availability::Deprecated {
+            since: v("3.0.0"),
+            replacement: Some("hipHostMalloc".into())
+        }
+    );
+    // Removed names (the HIPIFY snapshot records none, so use a rule file that does).
+    let cols = hipport_rules::data::MAPPING_COLUMNS.join("\t");
+    let row = "cudaOld\thipOld\t\truntime\tTest\t\t\t\t\t1.0\t4.0\t\t5.0\t\t\t\t\tt";
+    let db2 = db
+        .with_overrides(&[("old.tsv", &format!("{cols}\n{row}\n"))])
+        .unwrap();
+    let m = db2.lookup("cudaOld").unwrap();
+    assert_eq!(
+        m.status_for(v("5.0")),
+        Availability::Removed { removed: v("5.0") }
+    );
+    assert_eq!(
+        m.status_for(v("4.5")),
+        Availability::Deprecated {
+            since: v("4.0"),
+            replacement: None
+        }
+    );
+    // Experimental names.
+    let exp = db
+        .mappings()
+        .iter()
+        .find(|m| m.hip_experimental.is_some() && m.hip_removed.is_none() && m.hip.is_some())
+        .expect("the tables record experimental names");
+    assert_eq!(exp.status_for(v("7.0.0")), Availability::Experimental);
+    assert_eq!(db.lookup("cudaThisIsNotAName"), None);
+}
+
+#[test]
+fn choices_pick_the_library_column() {
+    let db = Database::builtin();
+    let default = Choices::default();
+    assert_eq!(default.torch_api, TorchApi::V2);
+    let Target::Name { name, lib, .. } = db.target("cublasSgemm", &default) else {
+        panic!("cublasSgemm maps")
+    };
+    assert_eq!((name, lib), ("hipblasSgemm", Lib::Hip));
+    let roc = Choices {
+        blas: Lib::Roc,
+        ..Choices::default()
+    };
+    let Target::Name { name, .. } = db.target("cublasSgemm", &roc) else {
+        panic!()
+    };
+    assert_eq!(name, "rocblas_sgemm");
+    // cuDNN always goes to MIOpen (the roc column), never to the obsolete hipDNN names.
+    let m = db.lookup("cudnnCreate").unwrap();
+    let Target::Name { name, lib, .. } = db.target("cudnnCreate", &default) else {
+        panic!()
+    };
+    assert_eq!((Some(name), lib), (m.roc.as_deref(), Lib::Roc));
+    assert_eq!(name, "miopenCreate");
+    // The runtime ignores library choices.
+    let Target::Name { name, .. } = db.target("cudaMalloc", &roc) else {
+        panic!()
+    };
+    assert_eq!(name, "hipMalloc");
+    // A name the chosen library lacks is Unsupported, with the mapping attached.
+    let only_hip = db
+        .mappings()
+        .iter()
+        .find(|m| m.family == Family::Cublas && m.hip.is_some() && m.roc.is_none())
+        .unwrap();
+    assert!(matches!(
+        db.target(&only_hip.cuda, &roc),
+        Target::Unsupported { lib: Lib::Roc, .. }
+    ));
+    assert!(matches!(
+        db.target(&only_hip.cuda, &default),
+        Target::Name { .. }
+    ));
+    assert_eq!(db.target("not_a_cuda_name", &default), Target::Unknown);
+    assert_eq!(
+        db.target("cudaMalloc", &default).mapping().unwrap().cuda,
+        "cudaMalloc"
+    );
+}
+
+#[test]
+fn torch_api_versions() {
+    let db = Database::builtin();
+    let v1 = Choices {
+        torch_api: TorchApi::V1,
+        ..Choices::default()
+    };
+    let v2 = Choices::default();
+    // v2 keeps the names.
+    assert_eq!(db.target("getCurrentCUDAStream", &v2), Target::Unknown);
+    assert_eq!(
+        db.target("C10_CUDA_KERNEL_LAUNCH_CHECK", &v2),
+        Target::Unknown
+    );
+    // v1 renames them.
+    let Target::Name { name, .. } = db.target("getCurrentCUDAStream", &v1) else {
+        panic!()
+    };
+    assert_eq!(name, "getCurrentHIPStreamMasqueradingAsCUDA");
+    let Target::Name { name, .. } = db.target("C10_CUDA_KERNEL_LAUNCH_CHECK", &v1) else {
+        panic!()
+    };
+    assert_eq!(name, "C10_HIP_KERNEL_LAUNCH_CHECK");
+    // CUDA names still resolve under v1.
+    let Target::Name { name, .. } = db.target("cudaMalloc", &v1) else {
+        panic!()
+    };
+    assert_eq!(name, "hipMalloc");
+    // Headers: v2 moves c10 headers to c10/hip, v1 to the masquerading headers.
+    assert_eq!(
+        db.header_for("c10/cuda/CUDAGuard.h", &v2)
+            .unwrap()
+            .hip
+            .as_deref(),
+        Some("c10/hip/HIPGuard.h")
+    );
+    assert_eq!(
+        db.header_for("c10/cuda/CUDAGuard.h", &v1)
+            .unwrap()
+            .hip
+            .as_deref(),
+        Some("ATen/hip/impl/HIPGuardImplMasqueradingAsCUDA.h")
+    );
+    // ATen/cuda headers move the same way for both versions.
+    for c in [&v1, &v2] {
+        let h = db.header_for("ATen/cuda/CUDAContext.h", c).unwrap();
+        assert_eq!(
+            h.hip_for("ATen/cuda/CUDAContext.h").as_deref(),
+            Some("ATen/hip/HIPContext.h")
+        );
+    }
+    let h = db.header("ATen/cuda/detail/IndexUtils.cuh").unwrap();
+    assert_eq!(
+        h.hip_for("ATen/cuda/detail/IndexUtils.cuh").as_deref(),
+        Some("ATen/hip/detail/IndexUtils.cuh")
+    );
+    // Namespaces follow the choice too.
+    assert_eq!(
+        db.namespace_for("c10::cuda", &v1).unwrap().hip.as_deref(),
+        Some("c10::hip")
+    );
+    assert_eq!(
+        db.namespace_for("c10::cuda", &v2).unwrap().hip.as_deref(),
+        Some("c10::cuda")
+    );
+    assert!(
+        db.namespace("c10::cuda").is_none(),
+        "no unconditional c10::cuda rule"
+    );
+}
+
+#[test]
+fn header_rules_and_patterns() {
+    let db = Database::builtin();
+    let hip = |p: &str| db.header(p).and_then(|h| h.hip_for(p));
+    assert_eq!(hip("cuda_bf16.h").as_deref(), Some("hip/hip_bf16.h"));
+    assert_eq!(
+        db.header("cuda_bf16.h").unwrap().hip_added,
+        Some(v("6.0.0"))
+    );
+    assert_eq!(
+        hip("cooperative_groups.h").as_deref(),
+        Some("hip/hip_cooperative_groups.h")
+    );
+    assert_eq!(
+        hip("cooperative_groups/reduce.h").as_deref(),
+        Some("hip/hip_cooperative_groups.h")
+    );
+    assert_eq!(hip("nvToolsExt.h").as_deref(), Some("roctracer/roctx.h"));
+    assert_eq!(
+        hip("nvtx3/nvToolsExt.h").as_deref(),
+        Some("roctracer/roctx.h")
+    );
+    assert_eq!(
+        hip("thrust/device_vector.h").as_deref(),
+        Some("thrust/device_vector.h")
+    );
+    assert_eq!(
+        hip("thrust/system/cuda/execution_policy.h").as_deref(),
+        Some("thrust/system/hip/execution_policy.h")
+    );
+    assert_eq!(
+        hip("cub/block/block_reduce.cuh").as_deref(),
+        Some("hipcub/hipcub.hpp")
+    );
+    assert_eq!(
+        hip("curand_kernel.h").as_deref(),
+        Some("hiprand/hiprand_kernel.h")
+    );
+    // Known, but no HIP counterpart.
+    for p in ["mma.h", "cuda_fp8.h", "cuda/std/atomic", "cuda/pipeline"] {
+        let h = db.header(p).unwrap_or_else(|| panic!("{p} is known"));
+        assert!(h.hip.is_none(), "{p}");
+    }
+    // Header availability by HIP release.
+    let bf16 = db.header("cuda_bf16.h").unwrap();
+    assert_eq!(
+        db.header_status(bf16, v("5.2.3")),
+        Availability::TooNew { added: v("6.0.0") }
+    );
+    assert_eq!(db.header_status(bf16, v("6.2.0")), Availability::Available);
+    let consts = db.header("math_constants.h").unwrap();
+    assert_eq!(
+        db.header_status(consts, v("5.2.3")),
+        Availability::Absent {
+            checked: v("5.2.3")
+        }
+    );
+    assert_eq!(
+        db.header_status(db.header("mma.h").unwrap(), v("6.2.0")),
+        Availability::Missing
+    );
+    assert_eq!(
+        db.header_status(db.header("cuda_runtime.h").unwrap(), v("5.2.3")),
+        Availability::Available
+    );
+    // A user's own header is unknown.
+    assert!(db.header("mylib/cuda_helpers.h").is_none());
+}
+
+#[test]
+fn namespaces() {
+    let db = Database::builtin();
+    assert_eq!(db.namespace("cub").unwrap().hip.as_deref(), Some("hipcub"));
+    assert_eq!(
+        db.namespace("thrust::cuda::par").unwrap().hip.as_deref(),
+        Some("thrust::hip::par")
+    );
+    assert_eq!(
+        db.namespace("thrust::cuda").unwrap().hip.as_deref(),
+        Some("thrust::hip")
+    );
+    assert_eq!(
+        db.namespace("thrust::cuda").unwrap().scope,
+        NamespaceScope::All
+    );
+    assert!(db.namespace("nvcuda::wmma").unwrap().hip.is_none());
+    assert!(db.namespace("std").is_none());
+}
+
+#[test]
+fn reverse_lookup_explains_hip_names() {
+    let db = Database::builtin();
+    let cuda: Vec<&str> = db
+        .reverse("hipMalloc")
+        .iter()
+        .map(|m| m.cuda.as_str())
+        .collect();
+    assert!(cuda.contains(&"cudaMalloc"), "{cuda:?}");
+    assert!(cuda.contains(&"cuMemAlloc"), "{cuda:?}");
+    let host: Vec<&str> = db
+        .reverse("hipHostMalloc")
+        .iter()
+        .map(|m| m.cuda.as_str())
+        .collect();
+    assert!(
+        host.contains(&"cudaHostAlloc") && host.contains(&"cudaMallocHost"),
+        "{host:?}"
+    );
+    assert!(db
+        .reverse("rocblas_sgemm")
+        .iter()
+        .any(|m| m.cuda == "cublasSgemm"));
+    assert!(db
+        .reverse("HIPStreamMasqueradingAsCUDA")
+        .iter()
+        .any(|m| m.cuda == "CUDAStream"));
+    assert!(db.reverse("hipNoSuchThing").is_empty());
+}
+
+#[test]
+fn stats_count_each_family() {
+    let db = Database::builtin();
+    let stats = db.stats();
+    let get = |f: Family| stats.iter().find(|s| s.family == f).unwrap().clone();
+    let total: usize = stats
+        .iter()
+        .filter(|s| s.family != Family::Header)
+        .map(|s| s.total)
+        .sum();
+    assert_eq!(total, db.mappings().len() + db.torch_v1_mappings().len());
+    for s in &stats {
+        assert_eq!(s.mapped + s.unsupported, s.total, "{:?}", s.family);
+        assert!(s.experimental <= s.mapped && s.deprecated <= s.mapped);
+    }
+    let rt = get(Family::Runtime);
+    let expected = db
+        .mappings()
+        .iter()
+        .filter(|m| m.family == Family::Runtime && (m.hip.is_some() || m.roc.is_some()))
+        .count();
+    assert_eq!(rt.mapped, expected);
+    assert_eq!(get(Family::Nvtx).mapped, 5);
+    assert_eq!(
+        get(Family::Header).total,
+        db.headers().len() + db.torch_v1_headers().len()
+    );
+}
+
+#[test]
+fn user_overrides_add_and_replace_rules() {
+    let base = Database::builtin();
+    let simple = "# my project\ncuda\thip\ncudaMalloc\tmyHipMalloc\nmyCudaHelper\tmyHipHelper\n";
+    let full_header =
+        "cuda\thip\troc\tfamily\tsource\nmy/cuda_util.h\tmy/hip_util.h\t\theader\tproject\n";
+    let calls = "cuda\targc\ttemplate\thip_added\thip_before\tsource\tnote\nmyLaunch\t2\tmyHipLaunch($2, $1)\t\t\tproject\t\n";
+    let db = base
+        .with_overrides(&[("a.tsv", simple), ("b.tsv", full_header), ("c.tsv", calls)])
+        .unwrap();
+    let m = db.lookup("cudaMalloc").unwrap();
+    assert_eq!(m.hip.as_deref(), Some("myHipMalloc"));
+    assert_eq!(
+        m.family,
+        Family::Runtime,
+        "the short format keeps the overridden family"
+    );
+    assert_eq!(m.source, "a.tsv:3");
+    assert_eq!(
+        db.lookup("myCudaHelper").unwrap().hip.as_deref(),
+        Some("myHipHelper")
+    );
+    assert_eq!(
+        db.header("my/cuda_util.h").unwrap().hip.as_deref(),
+        Some("my/hip_util.h")
+    );
+    assert_eq!(
+        db.calls("myLaunch")[0].apply(&["a", "b"]).unwrap(),
+        "myHipLaunch(b, a)"
+    );
+    // The built-in database is unchanged.
+    assert_eq!(
+        base.lookup("cudaMalloc").unwrap().hip.as_deref(),
+        Some("hipMalloc")
+    );
+    // A family column in the short format.
+    let db = base
+        .with_overrides(&[("d.tsv", "cuda\thip\tfamily\nfoo\tbar\tcublas\n")])
+        .unwrap();
+    assert_eq!(db.lookup("foo").unwrap().family, Family::Cublas);
+}
+
+fn err(files: &[(&str, &str)]) -> String {
+    match Database::builtin().with_overrides(files) {
+        Ok(_) => panic!("expected an error"),
+        Err(e @ RuleError::BadLine { .. }) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_rule_files_name_file_and_line() {
+    assert_eq!(
+        err(&[("rules/x.tsv", "# c\ncuda\tto\nfoo\tbar\n")]),
+        format!(
+            "rules/x.tsv:2: the first line must name the columns of a known format: {}",
+            err_formats()
+        )
+    );
+    assert_eq!(
+        err(&[("x.tsv", "cuda\thip\nfoo\tbar\tbaz\n")]),
+        "x.tsv:2: expected 2 tab-separated fields, found 3"
+    );
+    assert_eq!(
+        err(&[("x.tsv", "cuda\thip\n\tbar\n")]),
+        "x.tsv:2: the `cuda` column is empty"
+    );
+    assert_eq!(
+        err(&[("x.tsv", "cuda\thip\nfoo \tbar\n")]),
+        "x.tsv:2: field `foo ` has leading or trailing spaces"
+    );
+    assert!(err(&[("x.tsv", "cuda\thip\tfamily\nfoo\tbar\tgpu\n")])
+        .starts_with("x.tsv:2: unknown family `gpu`"));
+    assert_eq!(
+        err(&[(
+            "x.tsv",
+            "cuda\thip\troc\tfamily\thip_added\tsource\nfoo.h\tbar.h\t\theader\tsix\ts\n"
+        )]),
+        "x.tsv:2: column `hip_added`: `six` is not a version like 6.2.0"
+    );
+    assert_eq!(
+        err(&[("x.tsv", "cuda\thip\tscope\tsource\ncub\thipcub\tsome\ts\n")]),
+        "x.tsv:2: unknown scope `some` (known: all, torch-v1, torch-v2)"
+    );
+    assert_eq!(
+        err(&[(
+            "x.tsv",
+            "cuda\targc\ttemplate\thip_added\thip_before\tsource\tnote\nf\t2\tg($3)\t\t\ts\t\n"
+        )]),
+        "x.tsv:2: template uses `$3` but the rule is for 2 arguments"
+    );
+    assert_eq!(
+        err(&[(
+            "x.tsv",
+            "cuda\targc\ttemplate\thip_added\thip_before\tsource\tnote\nf\ttwo\tg($1)\t\t\ts\t\n"
+        )]),
+        "x.tsv:2: column `argc`: `two` is not N, N+ or *"
+    );
+    assert!(err(&[(
+        "x.tsv",
+        "cuda\thip\troc\tfamily\tsource\nthrust/*/x.h\tt\t\theader\ts\n"
+    )])
+    .starts_with("x.tsv:2: header pattern"));
+    assert_eq!(
+        err(&[("empty.tsv", "# nothing\n")]),
+        "empty.tsv:1: no column line: the file has no rules"
+    );
+    // The first bad file stops the load; earlier good files do not hide it.
+    assert!(err(&[
+        ("ok.tsv", "cuda\thip\na\tb\n"),
+        ("bad.tsv", "cuda\thip\nc\n")
+    ])
+    .starts_with("bad.tsv:2:"));
+}
+
+fn err_formats() -> String {
+    use hipport_rules::data::*;
+    [
+        MAPPING_COLUMNS,
+        HEADER_COLUMNS,
+        HEADER_COLUMNS_VERSIONED,
+        SIMPLE_COLUMNS,
+        NAMESPACE_COLUMNS,
+        CALL_COLUMNS,
+        ABSENT_COLUMNS,
+    ]
+    .iter()
+    .map(|c| format!("`{}`", c.join(" ")))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+#[test]
+fn every_hand_written_row_names_its_source() {
+    for f in hipport_rules::data::DATA_FILES
+        .iter()
+        .filter(|f| !f.generated)
+    {
+        let rules = hipport_rules::data::parse_file(f.name, f.text).unwrap();
+        for m in &rules.mappings {
+            assert!(!m.source.is_empty(), "{}: {} has no source", f.name, m.cuda);
+        }
+        for h in &rules.headers {
+            assert!(!h.source.is_empty(), "{}: {} has no source", f.name, h.cuda);
+        }
+        for n in &rules.namespaces {
+            assert!(!n.source.is_empty(), "{}: {} has no source", f.name, n.cuda);
+        }
+    }
+}
+
+#[test]
+fn builtin_parses_quickly() {
+    // Parse a fresh copy (the cached builtin may already exist) and report the time; the bound is
+    // generous because test builds are unoptimized and CI machines are shared.
+    let start = std::time::Instant::now();
+    let db = Database::from_embedded().unwrap();
+    let elapsed = start.elapsed();
+    eprintln!("parsed {} mappings in {elapsed:?}", db.mappings().len());
+    assert!(elapsed.as_secs() < 5, "parsing took {elapsed:?}");
+}

@@ -1,0 +1,3 @@
+// hipcpu: __half and __half2.
+#pragma once
+#include "../hipcpu/fp16.h"

@@ -1,0 +1,3 @@
+// hipcpu: host HIP runtime API (see runtime-tests/hipcpu/README.md).
+#pragma once
+#include "../hipcpu/api.h"

@@ -1,0 +1,2 @@
+#pragma once
+#include "../hipcpu/vector_types.h"

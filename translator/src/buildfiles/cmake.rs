@@ -1,0 +1,1052 @@
+//! CMake: the CUDA language, CUDAToolkit/FindCUDA packages, `CUDA::` targets, CUDA variables and
+//! properties, and nvcc flags become their hipcc equivalents.
+//!
+//! HIP sources compile as CXX with hipcc as the C++ compiler and `hip::device` (see the module
+//! documentation of [`super`] for why CMake's HIP language is not used).
+
+use std::collections::BTreeSet;
+
+use super::flags::{self, Context};
+use super::text::{self, Sink, Style, Word};
+use super::{
+    BuildOptions, B_ARCH, B_CONSTRUCT, B_GLOB, B_LANGUAGE, B_LIB_MAPPED, B_LIB_UNMAPPED, B_RDC,
+};
+
+/// One argument of a command.
+#[derive(Debug, Clone)]
+struct Arg {
+    /// Start of the argument (its quote or bracket, if any).
+    start: usize,
+    /// End of the argument.
+    end: usize,
+    /// Start of the content (after a quote or bracket).
+    content_start: usize,
+    /// End of the content (before a closing quote or bracket).
+    content_end: usize,
+    /// The content.
+    text: String,
+    /// Quoted (`"..."`) argument.
+    quoted: bool,
+    /// Bracket argument (`[[...]]`): never edited.
+    bracket: bool,
+}
+
+/// One command invocation.
+#[derive(Debug)]
+struct Command {
+    /// Lowercased name.
+    name: String,
+    /// Offset of the name.
+    start: usize,
+    /// Offset after the closing parenthesis.
+    end: usize,
+    /// Arguments, in order.
+    args: Vec<Arg>,
+}
+
+/// Splits CMake source into commands. Unbalanced input ends the scan early rather than failing.
+fn commands(src: &str) -> Vec<Command> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'#' {
+            i = skip_comment(src, i);
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let name = src[s..i].to_ascii_lowercase();
+            let mut j = i;
+            while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                j += 1;
+            }
+            if j < b.len() && b[j] == b'(' {
+                let (args, end) = arguments(src, j + 1);
+                out.push(Command {
+                    name,
+                    start: s,
+                    end,
+                    args,
+                });
+                i = end;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+fn skip_comment(src: &str, i: usize) -> usize {
+    let b = src.as_bytes();
+    if let Some(len) = bracket_open(&src[i + 1..]) {
+        let eq = len - 2;
+        let close = format!("]{}]", "=".repeat(eq));
+        return src[i + 1 + len..]
+            .find(&close)
+            .map_or(b.len(), |p| i + 1 + len + p + close.len());
+    }
+    src[i..].find('\n').map_or(b.len(), |p| i + p + 1)
+}
+
+/// Length of a bracket opener `[[` / `[==[` at the start of `s`.
+fn bracket_open(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.first() != Some(&b'[') {
+        return None;
+    }
+    let eq = b[1..].iter().take_while(|&&c| c == b'=').count();
+    (b.get(1 + eq) == Some(&b'[')).then_some(eq + 2)
+}
+
+/// Arguments from `i` (after the opening parenthesis) to the matching `)`.
+fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
+    let b = src.as_bytes();
+    let mut args = Vec::new();
+    let mut depth = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' => i = skip_comment(src, i),
+            b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' => {
+                if depth == 0 {
+                    return (args, i + 1);
+                }
+                depth -= 1;
+                i += 1;
+            }
+            b'"' => {
+                let s = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let e = (i + 1).min(b.len());
+                let content_end = i.min(b.len());
+                args.push(Arg {
+                    start: s,
+                    end: e,
+                    content_start: s + 1,
+                    content_end,
+                    text: src[s + 1..content_end].to_string(),
+                    quoted: true,
+                    bracket: false,
+                });
+                i = e;
+            }
+            b'[' if bracket_open(&src[i..]).is_some() => {
+                let len = bracket_open(&src[i..]).unwrap_or(2);
+                let close = format!("]{}]", "=".repeat(len - 2));
+                let (content_end, e) =
+                    src[i + len..].find(&close).map_or((b.len(), b.len()), |p| {
+                        (i + len + p, i + len + p + close.len())
+                    });
+                args.push(Arg {
+                    start: i,
+                    end: e,
+                    content_start: i + len,
+                    content_end,
+                    text: String::new(),
+                    quoted: false,
+                    bracket: true,
+                });
+                i = e;
+            }
+            _ => {
+                let s = i;
+                let mut genex = 0;
+                while i < b.len() {
+                    let c = b[i];
+                    if c == b'$' && b.get(i + 1) == Some(&b'<') {
+                        genex += 1;
+                        i += 2;
+                        continue;
+                    }
+                    if c == b'>' && genex > 0 {
+                        genex -= 1;
+                    } else if genex == 0
+                        && (c.is_ascii_whitespace() || c == b'(' || c == b')' || c == b'#')
+                    {
+                        break;
+                    } else if c == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let e = i.min(b.len());
+                args.push(Arg {
+                    start: s,
+                    end: e,
+                    content_start: s,
+                    content_end: e,
+                    text: src[s..e].to_string(),
+                    quoted: false,
+                    bracket: false,
+                });
+                i = e;
+            }
+        }
+    }
+    (args, b.len())
+}
+
+/// State carried through one file.
+struct State<'a> {
+    src: &'a str,
+    opts: &'a BuildOptions,
+    renames: Vec<(String, String)>,
+    exts: std::collections::BTreeMap<String, String>,
+    cuda_lang: bool,
+    /// Where the `find_package(hip)` block goes: a command to replace, or a point to insert at.
+    block: Option<(usize, usize, bool)>,
+    packages: BTreeSet<&'static str>,
+    has_targets: bool,
+    gpu_sources: bool,
+}
+
+/// Translates a CMake file.
+pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+    let mut st = State {
+        src,
+        opts,
+        renames: text::renames_from(sink.file(), &opts.renamed),
+        exts: text::extension_map(&opts.renamed),
+        cuda_lang: false,
+        block: None,
+        packages: BTreeSet::new(),
+        has_targets: false,
+        gpu_sources: false,
+    };
+    for cmd in commands(src) {
+        command(&mut st, sink, &cmd);
+        general(&mut st, sink, &cmd);
+    }
+    if st.cuda_lang {
+        let (start, end, replace) = st.block.unwrap_or((0, 0, false));
+        let indent = indentation(src, start);
+        let mut lines = vec![
+            format!(
+                "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
+                st.opts.offload_arch.join(";")
+            ),
+            "if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")".to_string(),
+            "  message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
+            "endif()".to_string(),
+            "find_package(hip REQUIRED)".to_string(),
+        ];
+        lines.extend(
+            st.packages
+                .iter()
+                .map(|p| format!("find_package({p} REQUIRED)")),
+        );
+        lines.push("link_libraries(hip::device)".to_string());
+        let body = lines.join(&format!("\n{indent}"));
+        if replace {
+            sink.edit(start, end, body, B_LANGUAGE.id);
+        } else {
+            sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
+        }
+    }
+    if st.has_targets && (st.cuda_lang || st.gpu_sources) && !src.contains("_hipport_targets") {
+        let nl = if src.ends_with('\n') || src.is_empty() {
+            ""
+        } else {
+            "\n"
+        };
+        let tail = format!(
+            "{nl}\n# hipport: nvcc compiled the CUDA sources; hipcc compiles the HIP sources as CXX.\n\
+             get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)\n\
+             foreach(_hipport_target IN LISTS _hipport_targets)\n\
+             \x20 get_target_property(_hipport_sources ${{_hipport_target}} SOURCES)\n\
+             \x20 list(FILTER _hipport_sources INCLUDE REGEX \"\\\\.(hip|cu)$\")\n\
+             \x20 if(_hipport_sources)\n\
+             \x20   set_source_files_properties(${{_hipport_sources}} PROPERTIES LANGUAGE CXX)\n\
+             \x20 endif()\n\
+             endforeach()\n"
+        );
+        sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
+    }
+}
+
+/// The range of a command, widened to its whole line when nothing else is on it.
+fn command_line(src: &str, cmd: &Command) -> (usize, usize) {
+    let line_start = src[..cmd.start].rfind('\n').map_or(0, |p| p + 1);
+    let line_end = src[cmd.end..]
+        .find('\n')
+        .map_or(src.len(), |p| cmd.end + p + 1);
+    let rest = src[cmd.end..line_end].trim();
+    if src[line_start..cmd.start].trim().is_empty() && rest.is_empty() {
+        (line_start, line_end)
+    } else {
+        (cmd.start, cmd.end)
+    }
+}
+
+fn indentation(src: &str, at: usize) -> String {
+    let line_start = src[..at].rfind('\n').map_or(0, |p| p + 1);
+    src[line_start..at]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
+/// Removes an argument with the blanks before it.
+fn remove_arg(sink: &mut Sink, src: &str, a: &Arg, rule: &str) -> bool {
+    let b = src.as_bytes();
+    let mut s = a.start;
+    while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
+        s -= 1;
+    }
+    sink.edit(s, a.end, "", rule)
+}
+
+fn arg_is(a: &Arg, s: &str) -> bool {
+    !a.bracket && a.text == s
+}
+
+fn is_on(a: Option<&Arg>) -> bool {
+    a.is_some_and(|a| {
+        matches!(
+            a.text.to_ascii_uppercase().as_str(),
+            "ON" | "TRUE" | "1" | "YES" | "Y"
+        )
+    })
+}
+
+/// Command-specific rewrites.
+fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let src = st.src;
+    let args = &cmd.args;
+    match cmd.name.as_str() {
+        "project" | "enable_language" => {
+            let has_cxx = args.iter().any(|a| arg_is(a, "CXX"));
+            for a in args.iter().filter(|a| arg_is(a, "CUDA")) {
+                let done = if has_cxx {
+                    remove_arg(sink, src, a, B_LANGUAGE.id)
+                } else {
+                    sink.edit(a.start, a.end, "CXX", B_LANGUAGE.id)
+                };
+                if done {
+                    sink.diag(B_LANGUAGE, a.start, format!("CUDA language removed from {}(): HIP sources compile as CXX with hipcc", cmd.name), Some("configure with -DCMAKE_CXX_COMPILER=hipcc".into()));
+                }
+                st.cuda_lang = true;
+                if st.block.is_none() {
+                    st.block = Some((cmd.end, cmd.end, false));
+                }
+            }
+        }
+        "check_language" if args.iter().any(|a| arg_is(a, "CUDA")) => {
+            sink.diag(
+                B_CONSTRUCT,
+                cmd.start,
+                "check_language(CUDA) looks for nvcc, which ROCm does not have".into(),
+                Some("check for hipcc (find_program) or find_package(hip) instead".into()),
+            );
+        }
+        "find_package" => {
+            let Some(first) = args.first() else { return };
+            if first.text == "CUDA" || first.text == "CUDAToolkit" {
+                st.cuda_lang = true;
+                match st.block {
+                    Some((_, _, true)) => {
+                        sink.edit(
+                            cmd.start,
+                            cmd.end,
+                            "find_package(hip REQUIRED)",
+                            B_LANGUAGE.id,
+                        );
+                    }
+                    _ => st.block = Some((cmd.start, cmd.end, true)),
+                }
+                sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip REQUIRED)", first.text), Some("configure with -DCMAKE_CXX_COMPILER=hipcc; GPU_TARGETS picks the AMD targets".into()));
+            } else if matches!(
+                first.text.as_str(),
+                "CUDNN" | "cuDNN" | "NCCL" | "nccl" | "cudnn"
+            ) {
+                sink.diag(
+                    B_CONSTRUCT,
+                    cmd.start,
+                    format!("find_package({}) looks for an NVIDIA library", first.text),
+                    Some(
+                        "use find_package(miopen) for cuDNN or find_package(rccl) for NCCL".into(),
+                    ),
+                );
+            }
+        }
+        "cuda_add_executable" | "cuda_add_library" => {
+            let new = if cmd.name == "cuda_add_executable" {
+                "add_executable"
+            } else {
+                "add_library"
+            };
+            sink.edit(cmd.start, cmd.start + cmd.name.len(), new, B_LANGUAGE.id);
+            st.has_targets = true;
+            st.cuda_lang = true;
+            if let Some(a) = args.iter().find(|a| arg_is(a, "OPTIONS")) {
+                sink.diag(B_CONSTRUCT, a.start, format!("{}(... OPTIONS ...) passes nvcc options; add_executable/add_library has no such keyword", cmd.name), Some("move the options to target_compile_options()".into()));
+            }
+        }
+        "cuda_include_directories" => {
+            sink.edit(
+                cmd.start,
+                cmd.start + cmd.name.len(),
+                "include_directories",
+                B_LANGUAGE.id,
+            );
+        }
+        "cuda_add_cublas_to_target" => {
+            if let Some(t) = args.first() {
+                sink.edit(
+                    cmd.start,
+                    cmd.end,
+                    format!("target_link_libraries({} roc::hipblas)", t.text),
+                    B_LIB_MAPPED.id,
+                );
+                st.packages.insert("hipblas");
+            }
+        }
+        "add_executable" | "add_library" => st.has_targets = true,
+        "set" | "list" => {
+            let var_idx = usize::from(cmd.name == "list");
+            let Some(var) = args.get(var_idx) else { return };
+            match var.text.as_str() {
+                "CMAKE_CUDA_ARCHITECTURES" | "CUDA_ARCHITECTURES" if cmd.name == "set" => {
+                    let (s, e) = command_line(src, cmd);
+                    if sink.edit(s, e, "", B_ARCH.id) {
+                        let vals: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
+                        sink.diag(
+                            B_ARCH,
+                            cmd.start,
+                            format!(
+                                "{} {} removed: AMD targets come from GPU_TARGETS ({})",
+                                var.text,
+                                vals.join(" "),
+                                st.opts.offload_arch.join(";")
+                            ),
+                            Some("override with cmake -DGPU_TARGETS=gfx90a;gfx1100".into()),
+                        );
+                    }
+                }
+                "CMAKE_CUDA_SEPARABLE_COMPILATION" if cmd.name == "set" && is_on(args.get(1)) => {
+                    let indent = indentation(src, cmd.start);
+                    if sink.edit(
+                        cmd.start,
+                        cmd.end,
+                        format!(
+                            "add_compile_options(-fgpu-rdc)\n{indent}add_link_options(-fgpu-rdc)"
+                        ),
+                        B_RDC.id,
+                    ) {
+                        sink.diag(B_RDC, cmd.start, "CMAKE_CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc on every compile and link".into(), None);
+                    }
+                }
+                "CMAKE_CUDA_COMPILER"
+                | "CMAKE_CUDA_HOST_COMPILER"
+                | "CUDA_TOOLKIT_ROOT_DIR"
+                | "CUDAToolkit_ROOT"
+                | "CUDA_HOST_COMPILER" => {
+                    sink.diag(
+                        B_CONSTRUCT,
+                        cmd.start,
+                        format!("{} configures NVIDIA's toolchain", var.text),
+                        Some("remove it; hipcc is chosen with -DCMAKE_CXX_COMPILER=hipcc".into()),
+                    );
+                }
+                "CUDA_NVCC_FLAGS" => {
+                    flag_args(st, sink, &args[var_idx + 1..], Context::Nvcc);
+                    sink.diag(
+                        B_CONSTRUCT,
+                        var.start,
+                        "CUDA_NVCC_FLAGS belongs to FindCUDA and no longer reaches the compiler"
+                            .into(),
+                        Some(
+                            "move these flags to target_compile_options() or add_compile_options()"
+                                .into(),
+                        ),
+                    );
+                }
+                v if v.starts_with("CMAKE_CUDA_FLAGS") => {
+                    flag_args(st, sink, &args[var_idx + 1..], Context::Nvcc);
+                }
+                _ => {}
+            }
+        }
+        "set_target_properties"
+        | "set_property"
+        | "set_source_files_properties"
+        | "set_tests_properties" => properties(st, sink, cmd),
+        _ => {}
+    }
+}
+
+/// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
+fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let targets: Vec<&Arg> = match cmd.name.as_str() {
+        "set_target_properties" => args.iter().take_while(|a| a.text != "PROPERTIES").collect(),
+        "set_property" if args.first().is_some_and(|a| a.text == "TARGET") => args[1..]
+            .iter()
+            .take_while(|a| a.text != "PROPERTY" && a.text != "APPEND" && a.text != "APPEND_STRING")
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (k, a) in args.iter().enumerate() {
+        match a.text.as_str() {
+            "LANGUAGE" => {
+                if let Some(v) = args.get(k + 1).filter(|v| v.text == "CUDA") {
+                    if sink.edit(v.start, v.end, "CXX", B_LANGUAGE.id) {
+                        sink.diag(
+                            B_LANGUAGE,
+                            v.start,
+                            "LANGUAGE CUDA -> LANGUAGE CXX: hipcc compiles the source as HIP"
+                                .into(),
+                            None,
+                        );
+                    }
+                    st.gpu_sources = true;
+                }
+            }
+            "CUDA_STANDARD" | "CUDA_STANDARD_REQUIRED" | "CUDA_EXTENSIONS" => {
+                let new = a.text.replace("CUDA_", "CXX_");
+                sink.edit(a.start, a.end, new, B_LANGUAGE.id);
+            }
+            "CUDA_ARCHITECTURES" => {
+                sink.diag(
+                    B_ARCH,
+                    a.start,
+                    "CUDA_ARCHITECTURES does not apply to hipcc-compiled targets".into(),
+                    Some(format!(
+                        "AMD targets come from GPU_TARGETS ({})",
+                        st.opts.offload_arch.join(";")
+                    )),
+                );
+            }
+            "CUDA_SEPARABLE_COMPILATION" if is_on(args.get(k + 1)) && !targets.is_empty() => {
+                let indent = indentation(st.src, cmd.start);
+                let mut text = String::new();
+                for t in &targets {
+                    text.push_str(&format!("\n{indent}target_compile_options({0} PRIVATE -fgpu-rdc)\n{indent}target_link_options({0} PRIVATE -fgpu-rdc)", t.text));
+                }
+                if sink.edit(cmd.end, cmd.end, text, B_RDC.id) {
+                    sink.diag(
+                        B_RDC,
+                        a.start,
+                        "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc on the target's compile and link"
+                            .into(),
+                        None,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Maps nvcc flags in arguments (unquoted words, and blank-separated words inside quoted ones).
+fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
+    let mut words: Vec<Word> = Vec::new();
+    for a in args {
+        if a.bracket || a.text.contains("$<") {
+            continue;
+        }
+        if a.quoted {
+            words.extend(text::blank_words(
+                st.src,
+                a.content_start,
+                a.content_end,
+                false,
+            ));
+        } else {
+            words.push(Word {
+                start: a.start,
+                end: a.end,
+                text: a.text.clone(),
+                quote: None,
+            });
+        }
+    }
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let mut done = false;
+    let mapped = flags::map_words(&texts, &st.opts.offload_arch, ctx, &mut done);
+    text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+}
+
+/// Variables renamed wherever they appear.
+const RENAMED_VARS: &[(&str, &str)] = &[
+    ("CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS"),
+    (
+        "CMAKE_CUDA_STANDARD_REQUIRED",
+        "CMAKE_CXX_STANDARD_REQUIRED",
+    ),
+    ("CMAKE_CUDA_STANDARD", "CMAKE_CXX_STANDARD"),
+    ("CMAKE_CUDA_EXTENSIONS", "CMAKE_CXX_EXTENSIONS"),
+    ("CUDAToolkit_FOUND", "hip_FOUND"),
+    ("CUDA_FOUND", "hip_FOUND"),
+    ("CUDA_INCLUDE_DIRS", "hip_INCLUDE_DIRS"),
+    ("CUDAToolkit_INCLUDE_DIRS", "hip_INCLUDE_DIRS"),
+];
+
+/// FindCUDA library variables and the target that replaces each.
+const LIBRARY_VARS: &[(&str, &str)] = &[
+    ("${CUDA_LIBRARIES}", "cudart"),
+    ("${CUDA_CUDART_LIBRARY}", "cudart"),
+    ("${CUDA_cudart_static_LIBRARY}", "cudart"),
+    ("${CUDA_CUBLAS_LIBRARIES}", "cublas"),
+    ("${CUDA_cublas_LIBRARY}", "cublas"),
+    ("${CUDA_curand_LIBRARY}", "curand"),
+    ("${CUDA_CUFFT_LIBRARIES}", "cufft"),
+    ("${CUDA_cufft_LIBRARY}", "cufft"),
+    ("${CUDA_cusparse_LIBRARY}", "cusparse"),
+    ("${CUDA_cusolver_LIBRARY}", "cusolver"),
+    ("${CUDA_CUDA_LIBRARY}", "cuda"),
+];
+
+/// Rewrites that apply to any argument of any command.
+fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let mut plain_flags = Vec::new();
+    for a in &cmd.args {
+        if a.bracket {
+            continue;
+        }
+        let t = a.text.as_str();
+        let base = a.content_start;
+        if t.ends_with(".cu") || t.ends_with(".hip") || t.contains("*.cu") {
+            st.gpu_sources = true;
+        }
+        // Plain library names given to the linker.
+        if matches!(
+            cmd.name.as_str(),
+            "target_link_libraries" | "link_libraries"
+        ) && !a.quoted
+        {
+            if let Some(lib) = flags::library(t) {
+                if sink.edit(a.start, a.end, lib.cmake_hip, B_LIB_MAPPED.id) {
+                    sink.diag(
+                        B_LIB_MAPPED,
+                        a.start,
+                        format!("CUDA library `{t}` -> {}", lib.cmake_hip),
+                        None,
+                    );
+                    if let Some(p) = lib.package {
+                        st.packages.insert(p);
+                    }
+                }
+                continue;
+            }
+        }
+        // CUDA:: targets.
+        for (pos, _) in t.match_indices("CUDA::") {
+            let end = t[pos..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                .map_or(t.len(), |e| pos + e);
+            let target = &t[pos..end];
+            match flags::library_by_target(target) {
+                Some(lib) => {
+                    if sink.edit(base + pos, base + end, lib.cmake_hip, B_LIB_MAPPED.id) {
+                        sink.diag(
+                            B_LIB_MAPPED,
+                            base + pos,
+                            format!("{target} -> {}", lib.cmake_hip),
+                            lib.package
+                                .map(|p| format!("found with find_package({p} REQUIRED)")),
+                        );
+                        if let Some(p) = lib.package {
+                            st.packages.insert(p);
+                        }
+                    }
+                }
+                None => sink.diag(
+                    B_LIB_UNMAPPED,
+                    base + pos,
+                    format!("{target} has no HIP counterpart"),
+                    Some("remove the dependency or port the code that uses it".into()),
+                ),
+            }
+        }
+        for (var, lib) in LIBRARY_VARS {
+            for (pos, _) in t.match_indices(var) {
+                if let Some(l) = flags::library(lib) {
+                    if sink.edit(
+                        base + pos,
+                        base + pos + var.len(),
+                        l.cmake_hip,
+                        B_LIB_MAPPED.id,
+                    ) {
+                        sink.diag(
+                            B_LIB_MAPPED,
+                            base + pos,
+                            format!("{var} -> {}", l.cmake_hip),
+                            None,
+                        );
+                        if let Some(p) = l.package {
+                            st.packages.insert(p);
+                        }
+                    }
+                }
+            }
+        }
+        for (old, new) in RENAMED_VARS {
+            for (pos, _) in t.match_indices(old) {
+                let before = pos == 0 || !is_ident(t.as_bytes()[pos - 1]);
+                let after = t
+                    .as_bytes()
+                    .get(pos + old.len())
+                    .is_none_or(|&c| !is_ident(c) || (old.ends_with("FLAGS") && c == b'_'));
+                if before
+                    && after
+                    && sink.edit(base + pos, base + pos + old.len(), *new, B_LANGUAGE.id)
+                {
+                    sink.diag(B_LANGUAGE, base + pos, format!("{old} -> {new}"), None);
+                }
+            }
+        }
+        // Generator expressions for the CUDA language.
+        for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
+            for (pos, _) in t.match_indices(pat) {
+                let new = "COMPILE_LANGUAGE:CXX";
+                if genex_flags(st, sink, a, pos + pat.len()) {
+                    continue;
+                }
+                if sink.edit(base + pos, base + pos + pat.len(), new, B_LANGUAGE.id) {
+                    sink.diag(
+                        B_LANGUAGE,
+                        base + pos,
+                        format!("$<{pat}> -> $<{new}>: hipcc compiles HIP sources as CXX"),
+                        None,
+                    );
+                }
+            }
+        }
+        for (pos, _) in t.match_indices("CMAKE_CUDA_") {
+            if !sink.claimed(base + pos, base + pos + 11)
+                && !matches!(cmd.name.as_str(), "set" | "list")
+            {
+                let end = t[pos..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(t.len(), |e| pos + e);
+                sink.diag(B_CONSTRUCT, base + pos, format!("{} belongs to CMake's CUDA language and has no effect on hipcc-compiled code", &t[pos..end]), Some("remove it or use the CXX / GPU_TARGETS equivalent".into()));
+            }
+        }
+        for (pos, _) in t.match_indices("CUDAToolkit_") {
+            if !sink.claimed(base + pos, base + pos + 12) {
+                let end = t[pos..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(t.len(), |e| pos + e);
+                sink.diag(B_CONSTRUCT, base + pos, format!("{} is set by find_package(CUDAToolkit)", &t[pos..end]), Some("replace it with the hip package's variables (hip_INCLUDE_DIRS, HIP_VERSION) or remove it".into()));
+            }
+        }
+        // Renamed sources and source patterns.
+        if let Some((s, e, new)) = text::rename_in(t, &st.renames) {
+            sink.edit(base + s, base + e, new, B_GLOB.id);
+        } else {
+            for (old, new) in &st.exts {
+                let pat = format!("*.{old}");
+                if let Some(pos) = t.find(&pat) {
+                    let after = pos + pat.len();
+                    if t.as_bytes()
+                        .get(after)
+                        .is_none_or(|c| !c.is_ascii_alphanumeric())
+                        && sink.edit(base + pos + 2, base + after, new.as_str(), B_GLOB.id)
+                    {
+                        sink.diag(
+                            B_GLOB,
+                            base + pos,
+                            format!("pattern `{t}` names .{old} sources, which are now .{new}"),
+                            Some(format!(
+                                "check that it still selects the renamed .{new} files"
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+        plain_flags.push(a.clone());
+    }
+    // nvcc-only flags anywhere in the command.
+    if !matches!(cmd.name.as_str(), "set" | "list")
+        || !cmd
+            .args
+            .first()
+            .is_some_and(|a| a.text.contains("CUDA") || a.text == "APPEND")
+    {
+        flag_args(st, sink, &plain_flags, Context::Any);
+    }
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// The value of a `$<$<COMPILE_LANGUAGE:CUDA>:...>` expression: nvcc flags separated by `;`
+/// (or blanks inside a quoted argument). Returns true when every flag went away and the whole
+/// argument was removed.
+fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool {
+    let t = a.text.as_str();
+    // `COMPILE_LANGUAGE:CUDA>` then `:` and the value up to the matching `>`.
+    let Some(rest) = t[after_cond..].strip_prefix(">:") else {
+        return false;
+    };
+    let vstart = after_cond + 2;
+    let mut depth = 0;
+    let mut vend = t.len();
+    let b = t.as_bytes();
+    let mut k = vstart;
+    while k < b.len() {
+        if b[k] == b'$' && b.get(k + 1) == Some(&b'<') {
+            depth += 1;
+            k += 2;
+            continue;
+        }
+        if b[k] == b'>' {
+            if depth == 0 {
+                vend = k;
+                break;
+            }
+            depth -= 1;
+        }
+        k += 1;
+    }
+    let _ = rest;
+    let base = a.content_start;
+    let mut words = Vec::new();
+    let mut s = vstart;
+    for part in t[vstart..vend].split([';', ' ']) {
+        if !part.is_empty() {
+            words.push(Word {
+                start: base + s,
+                end: base + s + part.len(),
+                text: part.to_string(),
+                quote: None,
+            });
+        }
+        s += part.len() + 1;
+    }
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let mut done = false;
+    let mapped = flags::map_words(&texts, &st.opts.offload_arch, Context::Nvcc, &mut done);
+    let style = if a.quoted {
+        Style::Blank
+    } else {
+        Style::Semicolon
+    };
+    // An unquoted generator expression cannot take blanks, and `;` would split it: quote the
+    // argument when a flag becomes several.
+    let all_removed = !words.is_empty()
+        && mapped.changes.len() == words.len()
+        && mapped
+            .changes
+            .iter()
+            .all(|(_, act)| *act == flags::Action::Remove)
+        && vend + 1 >= t.len();
+    if all_removed
+        && remove_arg(
+            sink,
+            st.src,
+            a,
+            mapped.notes.first().map_or("B002", |n| n.info.id),
+        )
+    {
+        for n in mapped.notes {
+            sink.diag(n.info, words[n.word].start, n.message, n.help);
+        }
+        return true;
+    }
+    let multi = mapped
+        .changes
+        .iter()
+        .any(|(_, act)| matches!(act, flags::Action::Replace(v) if v.len() > 1));
+    if multi && !a.quoted {
+        sink.edit(a.start, a.start, "\"", B_ARCH.id);
+        sink.edit(a.end, a.end, "\"", B_ARCH.id);
+    }
+    text::apply_mapped(sink, st.src, &words, mapped, style);
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buildfiles::{translate_build, BuildKind};
+    use crate::edit::apply;
+
+    fn run(src: &str, opts: &BuildOptions) -> (String, Vec<crate::diag::Diagnostic>) {
+        let (mut edits, diags) =
+            translate_build(BuildKind::CMake, src.as_bytes(), "CMakeLists.txt", opts);
+        (
+            String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap(),
+            diags,
+        )
+    }
+
+    fn opts() -> BuildOptions {
+        BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx1100".into()],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn lexes_commands_and_arguments() {
+        let cmds = commands("# c\nproject(x LANGUAGES CXX CUDA) #[[ skip(me) ]]\nset(A \"b c\" $<$<CONFIG:Debug>:-g> [[raw]])\n");
+        assert_eq!(cmds.len(), 2);
+        assert_eq!(
+            cmds[1]
+                .args
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>(),
+            vec!["A", "b c", "$<$<CONFIG:Debug>:-g>", ""]
+        );
+        assert!(cmds[1].args[3].bracket);
+    }
+
+    #[test]
+    fn language_and_targets() {
+        let src = "cmake_minimum_required(VERSION 3.18)\nproject(saxpy LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\nset(CMAKE_CUDA_ARCHITECTURES 70 80)\nadd_executable(saxpy saxpy.cu)\ntarget_link_libraries(saxpy PRIVATE CUDA::cudart CUDA::cublas)\ntarget_compile_options(saxpy PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math>)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("project(saxpy LANGUAGES CXX)\n"), "{out}");
+        assert!(
+            out.contains("set(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING"),
+            "{out}"
+        );
+        assert!(
+            out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nlink_libraries(hip::device)\n"),
+            "{out}"
+        );
+        assert!(out.contains("link_libraries(hip::device)"), "{out}");
+        assert!(!out.contains("CMAKE_CUDA_ARCHITECTURES"), "{out}");
+        assert!(
+            out.contains("target_link_libraries(saxpy PRIVATE hip::host roc::hipblas)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("$<$<COMPILE_LANGUAGE:CXX>:-ffast-math>"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "set_source_files_properties(${_hipport_sources} PROPERTIES LANGUAGE CXX)"
+            ),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B009" && d.line == 4));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B001" && d.line == 7 && d.message.contains("--use_fast_math")));
+    }
+
+    #[test]
+    fn separable_compilation_and_properties() {
+        let src = "project(p CUDA)\nadd_library(k STATIC k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_STANDARD 17)\nset_source_files_properties(a.cpp PROPERTIES LANGUAGE CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -lineinfo --expt-relaxed-constexpr -Xcompiler -Wall\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.starts_with("project(p CXX)\n"), "{out}");
+        assert!(out.contains("CUDA_SEPARABLE_COMPILATION ON CXX_STANDARD 17)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PRIVATE -fgpu-rdc)\n"), "{out}");
+        assert!(
+            out.contains("set_source_files_properties(a.cpp PROPERTIES LANGUAGE CXX)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B013"));
+    }
+
+    #[test]
+    fn renamed_sources_and_multi_flag_genex() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        let src = "project(p LANGUAGES CUDA CXX)\nadd_executable(p ${CMAKE_CURRENT_SOURCE_DIR}/src/k.cu main.cpp)\nfile(GLOB S src/*.cu)\ntarget_compile_options(p PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-arch=sm_80>)\n";
+        let (out, _) = run(src, &o);
+        assert!(
+            out.contains("add_executable(p ${CMAKE_CURRENT_SOURCE_DIR}/src/k.hip main.cpp)"),
+            "{out}"
+        );
+        assert!(out.contains("file(GLOB S src/*.hip)"), "{out}");
+        assert!(
+            out.contains(
+                "\"$<$<COMPILE_LANGUAGE:CXX>:--offload-arch=gfx90a;--offload-arch=gfx1100>\""
+            ),
+            "{out}"
+        );
+        assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
+    }
+
+    #[test]
+    fn findcuda_projects() {
+        let src = "cmake_minimum_required(VERSION 3.10)\nproject(app CXX)\nfind_package(CUDA REQUIRED)\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 -gencode arch=compute_70,code=sm_70)\ncuda_add_executable(app main.cu)\ntarget_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES} ${CUDA_curand_LIBRARY})\ninclude_directories(${CUDA_INCLUDE_DIRS})\nstring(APPEND CMAKE_CUDA_FLAGS \" --use_fast_math\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hiprand REQUIRED)\nlink_libraries(hip::device)\n"), "{out}");
+        assert!(out.contains("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 --offload-arch=gfx90a --offload-arch=gfx1100)"), "{out}");
+        assert!(out.contains("\nadd_executable(app main.cu)"), "{out}");
+        assert!(
+            out.contains("target_link_libraries(app hip::host roc::hipblas hip::hiprand)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("include_directories(${hip_INCLUDE_DIRS})"),
+            "{out}"
+        );
+        assert!(
+            out.contains("string(APPEND CMAKE_CXX_FLAGS \" -ffast-math\")"),
+            "{out}"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDA_NVCC_FLAGS")));
+    }
+
+    #[test]
+    fn unmapped_targets_and_toolkit_variables_are_reported() {
+        let src = "find_package(CUDAToolkit)\nadd_library(x x.cu)\ntarget_link_libraries(x CUDA::nvjpeg CUDA::cufft)\nmessage(STATUS ${CUDAToolkit_VERSION})\nset(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(x CUDA::nvjpeg hip::hipfft)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("find_package(hip REQUIRED)\nfind_package(hipfft REQUIRED)\n"),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B005" && d.line == 3));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDAToolkit_VERSION")));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
+    }
+
+    #[test]
+    fn plain_library_names() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_executable(p p.cu)\ntarget_link_libraries(p PRIVATE cudart cusparse m)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(p PRIVATE hip::host roc::hipsparse m)"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hipsparse REQUIRED)"), "{out}");
+    }
+
+    #[test]
+    fn plain_cmake_is_untouched() {
+        let src =
+            "project(p CXX)\nadd_executable(p main.cpp)\ntarget_compile_options(p PRIVATE -O2)\n";
+        let (edits, diags) =
+            translate_build(BuildKind::CMake, src.as_bytes(), "CMakeLists.txt", &opts());
+        assert!(edits.is_empty() && diags.is_empty(), "{edits:?} {diags:?}");
+    }
+}

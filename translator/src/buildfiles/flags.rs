@@ -1,0 +1,724 @@
+//! nvcc command-line flags and CUDA libraries, mapped to their hipcc/clang and HIP counterparts.
+//!
+//! Shared by the setup.py, CMake and Makefile translators: each of them cuts its file into lists of
+//! command-line words, and [`map_words`] says which words change and why.
+
+use crate::diag::DiagInfo;
+
+use super::{
+    B_ARCH, B_FLAG_DROPPED, B_FLAG_MAPPED, B_FLAG_UNMAPPED, B_LIB_MAPPED, B_LIB_UNMAPPED, B_PATH,
+};
+
+/// What happens to one word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// The word becomes these words (at least one).
+    Replace(Vec<String>),
+    /// The word goes away.
+    Remove,
+}
+
+/// A finding about one word, turned into a diagnostic by the caller.
+#[derive(Debug)]
+pub(crate) struct Note {
+    /// Index of the word it is about.
+    pub word: usize,
+    /// The diagnostic kind.
+    pub info: &'static DiagInfo,
+    /// Message.
+    pub message: String,
+    /// Help text.
+    pub help: Option<String>,
+}
+
+/// Result of mapping one list of words.
+#[derive(Debug, Default)]
+pub(crate) struct Mapped {
+    /// Changed words, by index.
+    pub changes: Vec<(usize, Action)>,
+    /// Findings.
+    pub notes: Vec<Note>,
+}
+
+/// How sure we are that a word list is given to nvcc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// Known to be nvcc's flags (`extra_compile_args['nvcc']`, `NVCCFLAGS`, `CMAKE_CUDA_FLAGS`):
+    /// short ambiguous flags such as `-G` are nvcc's.
+    Nvcc,
+    /// Anything: only flags that exist in nvcc alone are recognized.
+    Any,
+}
+
+/// One CUDA library and what replaces it.
+pub(crate) struct Library {
+    /// The name in `-l<name>` / `libraries=[...]`.
+    pub cuda: &'static str,
+    /// The HIP library's link name, or `None` when the library is dropped (`cudart`).
+    pub hip: Option<&'static str>,
+    /// The CUDAToolkit CMake target (`CUDA::cublas`).
+    pub cmake_cuda: &'static str,
+    /// The CMake target that replaces it.
+    pub cmake_hip: &'static str,
+    /// The CMake package to find for it (`None`: part of `hip`).
+    pub package: Option<&'static str>,
+}
+
+/// CUDA libraries with HIP counterparts. Target names are those exported by the ROCm packages
+/// (`hip-config.cmake`: `hip::host`, `hip::amdhip64`; `hiprand-targets.cmake`: `hip::hiprand`;
+/// `hipsparse-targets.cmake`: `roc::hipsparse`; hipBLAS/hipSOLVER/hipBLASLt export `roc::*`,
+/// hipFFT and hipCUB `hip::*`, MIOpen `MIOpen`, RCCL `rccl::rccl`).
+pub(crate) const LIBRARIES: &[Library] = &[
+    Library {
+        cuda: "cudart",
+        hip: None,
+        cmake_cuda: "CUDA::cudart",
+        cmake_hip: "hip::host",
+        package: None,
+    },
+    Library {
+        cuda: "cudart_static",
+        hip: None,
+        cmake_cuda: "CUDA::cudart_static",
+        cmake_hip: "hip::host",
+        package: None,
+    },
+    Library {
+        cuda: "cudadevrt",
+        hip: None,
+        cmake_cuda: "CUDA::cudadevrt",
+        cmake_hip: "hip::host",
+        package: None,
+    },
+    Library {
+        cuda: "cuda",
+        hip: Some("amdhip64"),
+        cmake_cuda: "CUDA::cuda_driver",
+        cmake_hip: "hip::amdhip64",
+        package: None,
+    },
+    Library {
+        cuda: "nvrtc",
+        hip: Some("hiprtc"),
+        cmake_cuda: "CUDA::nvrtc",
+        cmake_hip: "hip::host",
+        package: None,
+    },
+    Library {
+        cuda: "cublas",
+        hip: Some("hipblas"),
+        cmake_cuda: "CUDA::cublas",
+        cmake_hip: "roc::hipblas",
+        package: Some("hipblas"),
+    },
+    Library {
+        cuda: "cublas_static",
+        hip: Some("hipblas"),
+        cmake_cuda: "CUDA::cublas_static",
+        cmake_hip: "roc::hipblas",
+        package: Some("hipblas"),
+    },
+    Library {
+        cuda: "cublasLt",
+        hip: Some("hipblaslt"),
+        cmake_cuda: "CUDA::cublasLt",
+        cmake_hip: "roc::hipblaslt",
+        package: Some("hipblaslt"),
+    },
+    Library {
+        cuda: "curand",
+        hip: Some("hiprand"),
+        cmake_cuda: "CUDA::curand",
+        cmake_hip: "hip::hiprand",
+        package: Some("hiprand"),
+    },
+    Library {
+        cuda: "cufft",
+        hip: Some("hipfft"),
+        cmake_cuda: "CUDA::cufft",
+        cmake_hip: "hip::hipfft",
+        package: Some("hipfft"),
+    },
+    Library {
+        cuda: "cusparse",
+        hip: Some("hipsparse"),
+        cmake_cuda: "CUDA::cusparse",
+        cmake_hip: "roc::hipsparse",
+        package: Some("hipsparse"),
+    },
+    Library {
+        cuda: "cusolver",
+        hip: Some("hipsolver"),
+        cmake_cuda: "CUDA::cusolver",
+        cmake_hip: "roc::hipsolver",
+        package: Some("hipsolver"),
+    },
+    Library {
+        cuda: "cudnn",
+        hip: Some("MIOpen"),
+        cmake_cuda: "CUDNN::cudnn",
+        cmake_hip: "MIOpen",
+        package: Some("miopen"),
+    },
+    Library {
+        cuda: "nccl",
+        hip: Some("rccl"),
+        cmake_cuda: "NCCL::nccl",
+        cmake_hip: "rccl::rccl",
+        package: Some("rccl"),
+    },
+    Library {
+        cuda: "nvToolsExt",
+        hip: Some("roctx64"),
+        cmake_cuda: "CUDA::nvToolsExt",
+        cmake_hip: "roctx64",
+        package: None,
+    },
+];
+
+/// CUDA libraries with no HIP counterpart that hipport knows of.
+pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
+    "cufile",
+    "nvjpeg",
+    "nppc",
+    "nppial",
+    "nppicc",
+    "nppidei",
+    "nppif",
+    "nppig",
+    "nppim",
+    "nppist",
+    "nppisu",
+    "nppitc",
+    "npps",
+    "nvml",
+    "nvidia-ml",
+    "cupti",
+    "nvjitlink",
+    "cufftw",
+    "OpenCL",
+];
+
+/// Looks up a CUDA library by link name.
+pub(crate) fn library(name: &str) -> Option<&'static Library> {
+    LIBRARIES.iter().find(|l| l.cuda == name)
+}
+
+/// Looks up a CUDA library by its CMake target name (`CUDA::cublas`).
+pub(crate) fn library_by_target(target: &str) -> Option<&'static Library> {
+    LIBRARIES.iter().find(|l| l.cmake_cuda == target)
+}
+
+/// Maps one CUDA library name (as in `libraries=[...]`), with its finding.
+pub(crate) fn map_library_name(
+    name: &str,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    if let Some(lib) = library(name) {
+        return Some(match lib.hip {
+            Some(hip) => (
+                Action::Replace(vec![hip.to_string()]),
+                B_LIB_MAPPED,
+                format!("CUDA library `{name}` -> `{hip}`"),
+                None,
+            ),
+            None => (
+                Action::Remove,
+                B_LIB_MAPPED,
+                format!("CUDA library `{name}` dropped"),
+                Some("hipcc links the HIP runtime (libamdhip64) itself".to_string()),
+            ),
+        });
+    }
+    if UNMAPPED_LIBRARIES.contains(&name) || name.starts_with("npp") && name.len() <= 7 {
+        return Some((
+            Action::Replace(vec![name.to_string()]),
+            B_LIB_UNMAPPED,
+            format!("CUDA library `{name}` has no HIP counterpart"),
+            Some("remove the dependency or port the code that uses it by hand".to_string()),
+        ));
+    }
+    None
+}
+
+/// The `--offload-arch=` flags for a list of AMD targets.
+pub(crate) fn offload_flags(archs: &[String]) -> Vec<String> {
+    archs
+        .iter()
+        .map(|a| format!("--offload-arch={a}"))
+        .collect()
+}
+
+/// Whether a word is a path into a CUDA installation (`/usr/local/cuda/lib64`, `$(CUDA_HOME)/include`).
+pub(crate) fn is_cuda_path(p: &str) -> bool {
+    let p = p.trim_matches(|c| c == '"' || c == '\'');
+    p.starts_with("/usr/local/cuda")
+        || p.starts_with("/opt/cuda")
+        || [
+            "CUDA_HOME",
+            "CUDA_PATH",
+            "CUDA_ROOT",
+            "CUDA_DIR",
+            "CUDA_TOOLKIT_ROOT_DIR",
+            "CUDAToolkit_ROOT",
+        ]
+        .iter()
+        .any(|v| {
+            p.starts_with(&format!("$({v})"))
+                || p.starts_with(&format!("${{{v}}}"))
+                || p.starts_with(&format!("${v}/"))
+                || p.starts_with(&format!("$ENV{{{v}}}"))
+        })
+}
+
+/// Splits the value of `-Xcompiler` into host compiler flags.
+fn host_flags(v: &str) -> Vec<String> {
+    v.trim_matches(|c| c == '"' || c == '\'')
+        .split([',', ' '])
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
+/// Returns (value, words consumed).
+fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option<&'a str>, usize)> {
+    let w = words[i];
+    for n in names {
+        if w == *n {
+            return Some((words.get(i + 1).copied(), 2.min(words.len() - i)));
+        }
+        if let Some(rest) = w.strip_prefix(n) {
+            if let Some(v) = rest.strip_prefix('=') {
+                return Some((Some(v), 1));
+            }
+        }
+    }
+    None
+}
+
+/// Maps a list of command-line words. `arch_done` says whether an earlier word of the same list
+/// already produced the offload-arch list (later arch flags then go away).
+pub(crate) fn map_words(
+    words: &[&str],
+    archs: &[String],
+    ctx: Context,
+    arch_done: &mut bool,
+) -> Mapped {
+    let mut m = Mapped::default();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let n = map_one(words, i, archs, ctx, arch_done, &mut m);
+        i += n.max(1);
+        let _ = w;
+    }
+    m
+}
+
+fn note(m: &mut Mapped, word: usize, info: &'static DiagInfo, message: String, help: Option<&str>) {
+    m.notes.push(Note {
+        word,
+        info,
+        message,
+        help: help.map(str::to_string),
+    });
+}
+
+/// Drops words `i..i+n`.
+fn drop_words(m: &mut Mapped, i: usize, n: usize) {
+    for k in i..i + n {
+        m.changes.push((k, Action::Remove));
+    }
+}
+
+fn arch_words(
+    m: &mut Mapped,
+    words: &[&str],
+    i: usize,
+    n: usize,
+    archs: &[String],
+    arch_done: &mut bool,
+) {
+    let shown = words[i..i + n].join(" ");
+    if *arch_done {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_ARCH,
+            format!("nvcc architecture flag `{shown}` removed"),
+            Some("the AMD targets are listed once, at the first architecture flag"),
+        );
+        return;
+    }
+    *arch_done = true;
+    m.changes.push((i, Action::Replace(offload_flags(archs))));
+    drop_words(m, i + 1, n - 1);
+    note(
+        m,
+        i,
+        B_ARCH,
+        format!("nvcc architecture flag `{shown}` -> `{}`", offload_flags(archs).join(" ")),
+        Some("NVIDIA architectures have no AMD equivalent: list the gfx targets you ship for (hipport --offload-arch)"),
+    );
+}
+
+/// Maps the word at `i`; returns how many words it consumed.
+fn map_one(
+    words: &[&str],
+    i: usize,
+    archs: &[String],
+    ctx: Context,
+    arch_done: &mut bool,
+    m: &mut Mapped,
+) -> usize {
+    let w = words[i];
+    let strip = w.trim_matches(|c| c == '"' || c == '\'');
+    // Replacements one-for-one.
+    let simple: Option<(&str, &'static DiagInfo, Option<&str>)> = match strip {
+        "--use_fast_math" | "-use_fast_math" | "--use-fast-math" => Some((
+            "-ffast-math",
+            B_FLAG_MAPPED,
+            Some("-ffast-math also lets the compiler assume no NaN or infinity; if the code relies on them, use -fgpu-flush-denormals-to-zero -ffp-contract=fast instead"),
+        )),
+        "-rdc=true" | "--relocatable-device-code=true" => Some(("-fgpu-rdc", B_FLAG_MAPPED, None)),
+        "-dc" | "--device-c" => Some(("-fgpu-rdc -c", B_FLAG_MAPPED, None)),
+        "--ftz=true" | "-ftz=true" => Some(("-fgpu-flush-denormals-to-zero", B_FLAG_MAPPED, None)),
+        "--ftz=false" | "-ftz=false" => Some(("-fno-gpu-flush-denormals-to-zero", B_FLAG_MAPPED, None)),
+        "--fmad=false" | "-fmad=false" => Some(("-ffp-contract=off", B_FLAG_MAPPED, None)),
+        "--fmad=true" | "-fmad=true" => Some(("-ffp-contract=fast", B_FLAG_MAPPED, None)),
+        "--keep" | "-keep" => Some(("-save-temps", B_FLAG_MAPPED, None)),
+        "--default-stream=per-thread" | "-default-stream=per-thread" => {
+            Some(("-fgpu-default-stream=per-thread", B_FLAG_MAPPED, None))
+        }
+        "-lineinfo" | "--generate-line-info" => {
+            note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("for line tables in device code use -gline-tables-only"));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        "--expt-relaxed-constexpr" | "-expt-relaxed-constexpr" | "--expt-extended-lambda" | "-expt-extended-lambda"
+        | "--extended-lambda" | "-extended-lambda" => {
+            note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("HIP-Clang allows constexpr host functions and __device__ lambdas without a flag"));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        "-Wno-deprecated-gpu-targets" | "--resource-usage" | "-res-usage" | "-rdc=false"
+        | "--relocatable-device-code=false" | "--prec-div=false" | "--prec-div=true" | "-prec-div=false"
+        | "-prec-div=true" | "--prec-sqrt=false" | "--prec-sqrt=true" | "-prec-sqrt=false" | "-prec-sqrt=true"
+        | "--default-stream=legacy" | "-default-stream=legacy" | "--Werror=all-warnings" => {
+            note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("hipcc has no such option and does not need it"));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        _ => None,
+    };
+    if let Some((to, info, help)) = simple {
+        m.changes.push((
+            i,
+            Action::Replace(to.split(' ').map(str::to_string).collect()),
+        ));
+        note(m, i, info, format!("nvcc flag `{strip}` -> `{to}`"), help);
+        return 1;
+    }
+    // Architecture flags.
+    if let Some((v, n)) = flag_value(words, i, &["-gencode", "--generate-code"]) {
+        if v.is_none() {
+            note(
+                m,
+                i,
+                B_ARCH,
+                format!("nvcc architecture flag `{strip}` without its value left in place"),
+                Some("its value is written elsewhere; replace both with --offload-arch=<gfx>"),
+            );
+            return 1;
+        }
+        arch_words(m, words, i, n, archs, arch_done);
+        return n;
+    }
+    if let Some((v, n)) = flag_value(words, i, &["-arch", "--gpu-architecture"]) {
+        // `-arch` alone with a non-CUDA value is Apple clang's; only take sm_/compute_/native/all.
+        // In a list known to be nvcc's, `-arch=$(SM)` is nvcc's too.
+        let is_cuda = v.is_some_and(|v| {
+            let v = v.trim_matches(|c| c == '"' || c == '\'');
+            v.starts_with("sm_")
+                || v.starts_with("compute_")
+                || v == "native"
+                || v == "all"
+                || v == "all-major"
+                || ctx == Context::Nvcc && (v.starts_with("$(") || v.starts_with("${"))
+        });
+        if is_cuda {
+            arch_words(m, words, i, n, archs, arch_done);
+            return n;
+        }
+    }
+    if let Some((_, n)) = flag_value(words, i, &["-code", "--gpu-code"]) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_ARCH,
+            format!("nvcc flag `{}` removed", words[i..i + n].join(" ")),
+            Some("the AMD targets come from --offload-arch"),
+        );
+        return n;
+    }
+    // Host-compiler pass-through.
+    if let Some((v, n)) = flag_value(words, i, &["-Xcompiler", "--compiler-options"]) {
+        let flags = v.map(host_flags).unwrap_or_default();
+        if flags.is_empty() {
+            drop_words(m, i, n);
+        } else {
+            m.changes.push((i, Action::Replace(flags.clone())));
+            drop_words(m, i + 1, n - 1);
+        }
+        note(
+            m,
+            i,
+            B_FLAG_MAPPED,
+            format!(
+                "nvcc flag `{}` -> `{}`",
+                words[i..i + n].join(" "),
+                flags.join(" ")
+            ),
+            Some("hipcc passes host flags to clang directly"),
+        );
+        return n;
+    }
+    // Flags with a value that hipcc has no use for.
+    for (names, help) in [
+        (&["-Xptxas", "--ptxas-options"][..], "ptxas is NVIDIA's assembler; AMD code has no counterpart (for register use see -Rpass-analysis=kernel-resource-usage)"),
+        (&["-Xcudafe"][..], "cudafe is nvcc's front end; move diagnostic suppressions to clang -Wno-... flags"),
+        (&["-ccbin", "--compiler-bindir"][..], "hipcc compiles host code with its own clang"),
+        (&["-cudart", "--cudart"][..], "hipcc links the HIP runtime itself"),
+        (&["--diag-suppress", "-diag-suppress", "--diag_suppress"][..], "use clang -Wno-... flags"),
+        (&["-maxrregcount", "--maxrregcount"][..], "limit registers with __launch_bounds__ on the kernel instead"),
+    ] {
+        if let Some((_, n)) = flag_value(words, i, names) {
+            let warn = names[0] == "-maxrregcount";
+            drop_words(m, i, n);
+            note(
+                m,
+                i,
+                B_FLAG_DROPPED,
+                format!("nvcc flag `{}` dropped{}", words[i..i + n].join(" "), if warn { " (register limit lost)" } else { "" }),
+                Some(help),
+            );
+            return n;
+        }
+    }
+    if let Some((v, n)) = flag_value(words, i, &["--default-stream", "-default-stream"]) {
+        if v == Some("per-thread") {
+            m.changes.push((
+                i,
+                Action::Replace(vec!["-fgpu-default-stream=per-thread".into()]),
+            ));
+            drop_words(m, i + 1, n - 1);
+            note(
+                m,
+                i,
+                B_FLAG_MAPPED,
+                format!(
+                    "nvcc flag `{}` -> `-fgpu-default-stream=per-thread`",
+                    words[i..i + n].join(" ")
+                ),
+                None,
+            );
+        } else {
+            drop_words(m, i, n);
+            note(
+                m,
+                i,
+                B_FLAG_DROPPED,
+                format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+                Some("the legacy default stream is HIP's default"),
+            );
+        }
+        return n;
+    }
+    if let Some((v, n)) = flag_value(words, i, &["-rdc", "--relocatable-device-code"]) {
+        if v == Some("true") {
+            m.changes
+                .push((i, Action::Replace(vec!["-fgpu-rdc".into()])));
+            drop_words(m, i + 1, n - 1);
+            note(
+                m,
+                i,
+                B_FLAG_MAPPED,
+                format!("nvcc flag `{}` -> `-fgpu-rdc`", words[i..i + n].join(" ")),
+                None,
+            );
+        } else {
+            drop_words(m, i, n);
+            note(
+                m,
+                i,
+                B_FLAG_DROPPED,
+                format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+                None,
+            );
+        }
+        return n;
+    }
+    // Libraries and CUDA paths.
+    if let Some(name) = strip.strip_prefix("-l") {
+        if let Some((action, info, msg, help)) = map_library_name(name) {
+            let action = match action {
+                Action::Replace(v) => {
+                    Action::Replace(v.into_iter().map(|l| format!("-l{l}")).collect())
+                }
+                Action::Remove => Action::Remove,
+            };
+            if info.id != B_LIB_UNMAPPED.id {
+                m.changes.push((i, action));
+            }
+            m.notes.push(Note {
+                word: i,
+                info,
+                message: msg,
+                help,
+            });
+            return 1;
+        }
+    }
+    for prefix in ["-L", "-I", "-Wl,-rpath,", "-isystem"] {
+        if let Some(p) = strip.strip_prefix(prefix) {
+            let (p, n) = if p.is_empty() && i + 1 < words.len() {
+                (words[i + 1], 2)
+            } else {
+                (p, 1)
+            };
+            if is_cuda_path(p) {
+                drop_words(m, i, n);
+                note(m, i, B_PATH, format!("CUDA install path `{}` dropped", words[i..i + n].join(" ")), Some("hipcc finds the HIP headers and libraries itself; add -L/-I for ROCm libraries outside /opt/rocm by hand"));
+                return n;
+            }
+        }
+    }
+    if ctx == Context::Nvcc {
+        match strip {
+            "-G" | "--device-debug" => {
+                m.changes.push((i, Action::Replace(vec!["-g".into()])));
+                note(
+                    m,
+                    i,
+                    B_FLAG_MAPPED,
+                    format!("nvcc flag `{strip}` -> `-g`"),
+                    Some("add -O0 for device code that steps like nvcc -G"),
+                );
+                return 1;
+            }
+            "-cubin" | "--cubin" | "-ptx" | "--ptx" | "-fatbin" | "--fatbin" => {
+                note(
+                    m,
+                    i,
+                    B_FLAG_UNMAPPED,
+                    format!("nvcc flag `{strip}` has no hipcc counterpart"),
+                    Some("for a device code object use --genco (hipcc) or --cuda-device-only"),
+                );
+                return 1;
+            }
+            _ => {}
+        }
+        if let Some((_, n)) = flag_value(words, i, &["--threads", "-t"]) {
+            drop_words(m, i, n);
+            note(
+                m,
+                i,
+                B_FLAG_DROPPED,
+                format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+                Some("use -parallel-jobs=N with hipcc"),
+            );
+            return n;
+        }
+    }
+    // Other nvcc-only spellings left alone but reported.
+    if strip.starts_with("--expt-")
+        || strip.starts_with("--nvlink")
+        || strip.starts_with("-Xnvlink")
+        || strip.starts_with("--ptxas")
+        || strip.starts_with("--nvcc")
+    {
+        note(
+            m,
+            i,
+            B_FLAG_UNMAPPED,
+            format!("nvcc flag `{strip}` has no hipcc counterpart and was left in place"),
+            Some("remove it or replace it by hand; hipcc rejects it"),
+        );
+    }
+    1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(words: &[&str]) -> Mapped {
+        let mut done = false;
+        map_words(
+            words,
+            &["gfx90a".to_string(), "gfx1100".to_string()],
+            Context::Nvcc,
+            &mut done,
+        )
+    }
+
+    #[test]
+    fn gencode_pairs_collapse_into_one_arch_list() {
+        let m = run(&[
+            "-O3",
+            "-gencode",
+            "arch=compute_70,code=sm_70",
+            "-gencode=arch=compute_80,code=sm_80",
+        ]);
+        assert_eq!(
+            m.changes,
+            vec![
+                (
+                    1,
+                    Action::Replace(vec![
+                        "--offload-arch=gfx90a".into(),
+                        "--offload-arch=gfx1100".into()
+                    ])
+                ),
+                (2, Action::Remove),
+                (3, Action::Remove),
+            ]
+        );
+        assert_eq!(m.notes.len(), 2);
+    }
+
+    #[test]
+    fn xcompiler_splits_and_ptxas_goes() {
+        let m = run(&[
+            "-Xcompiler",
+            "-fopenmp,-Wall",
+            "-Xptxas=-v",
+            "-lcublas",
+            "-lcudart",
+        ]);
+        assert_eq!(
+            m.changes,
+            vec![
+                (0, Action::Replace(vec!["-fopenmp".into(), "-Wall".into()])),
+                (1, Action::Remove),
+                (2, Action::Remove),
+                (3, Action::Replace(vec!["-lhipblas".into()])),
+                (4, Action::Remove),
+            ]
+        );
+    }
+
+    #[test]
+    fn any_context_leaves_short_flags() {
+        let mut done = false;
+        let m = map_words(
+            &["-G", "-O2", "-arch", "x86_64"],
+            &["gfx90a".into()],
+            Context::Any,
+            &mut done,
+        );
+        assert!(m.changes.is_empty(), "{:?}", m.changes);
+    }
+}

@@ -1,0 +1,354 @@
+//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc.
+//!
+//! Each translator is a pure function from the original bytes to byte-range [`Edit`]s plus
+//! [`Diagnostic`]s, like the source rewriting passes, so the project driver can apply, diff and
+//! report them the same way. Only the places that are about CUDA change; everything else is kept
+//! byte for byte.
+//!
+//! CMake output compiles HIP sources as CXX with hipcc as the C++ compiler and `hip::device` from
+//! `find_package(hip)`, which works with Debian's HIP packages as well as ROCm's (CMake's own HIP
+//! language needs `<rocm>/lib/cmake/hip-lang`, which Debian installs elsewhere).
+
+mod cmake;
+mod flags;
+mod make;
+mod setup_py;
+mod text;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::diag::{DiagInfo, Diagnostic, Severity};
+use crate::edit::Edit;
+
+/// Which kind of build file a path is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildKind {
+    /// A Python `setup.py` (PyTorch C++/CUDA extensions).
+    SetupPy,
+    /// `CMakeLists.txt` or a `*.cmake` script.
+    CMake,
+    /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`).
+    Makefile,
+}
+
+/// Classifies a path by its file name.
+pub fn classify(path: &Path) -> Option<BuildKind> {
+    let name = path.file_name()?.to_str()?;
+    match name {
+        "setup.py" => Some(BuildKind::SetupPy),
+        "CMakeLists.txt" => Some(BuildKind::CMake),
+        "Makefile" | "makefile" | "GNUmakefile" => Some(BuildKind::Makefile),
+        _ if name.ends_with(".cmake") => Some(BuildKind::CMake),
+        _ if name.ends_with(".mk") => Some(BuildKind::Makefile),
+        _ => None,
+    }
+}
+
+/// The AMD targets used when nothing else is chosen: CDNA2 (MI200), CDNA3 (MI300), RDNA2
+/// (Radeon PRO W6800 / RX 6800-6900) and RDNA3 (RX 7900), the GPUs ROCm lists as supported.
+pub const DEFAULT_OFFLOAD_ARCH: &[&str] = &["gfx90a", "gfx942", "gfx1030", "gfx1100"];
+
+/// What the build-file translators need to know about the rest of the conversion.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// AMD GPU targets that replace NVIDIA architectures (`--offload-arch=` values).
+    pub offload_arch: Vec<String>,
+    /// Renamed sources: old path -> new path, both relative to the project root, with `/`.
+    pub renamed: BTreeMap<String, String>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            offload_arch: DEFAULT_OFFLOAD_ARCH.iter().map(|s| s.to_string()).collect(),
+            renamed: BTreeMap::new(),
+        }
+    }
+}
+
+/// Translates one build file. `file` is its path relative to the project root (with `/`); it is
+/// used to resolve renamed sources and to label diagnostics.
+pub fn translate_build(
+    kind: BuildKind,
+    src: &[u8],
+    file: &str,
+    opts: &BuildOptions,
+) -> (Vec<Edit>, Vec<Diagnostic>) {
+    let mut sink = text::Sink::new(src, file);
+    let s = String::from_utf8_lossy(src);
+    // Offsets only line up with the bytes when the text is valid UTF-8; a lossy copy of invalid
+    // input has different lengths, so such files get a diagnostic and no edits.
+    if s.len() != src.len() {
+        sink.diag(
+            B_CONSTRUCT,
+            0,
+            "build file is not valid UTF-8; it was left unchanged".to_string(),
+            None,
+        );
+        return sink.finish();
+    }
+    match kind {
+        BuildKind::SetupPy => setup_py::translate(&s, &mut sink, opts),
+        BuildKind::CMake => cmake::translate(&s, &mut sink, opts),
+        BuildKind::Makefile => make::translate(&s, &mut sink, opts),
+    }
+    sink.finish()
+}
+
+/// AMD targets a (translated) build file compiles for: `--offload-arch=` values, `GPU_TARGETS`,
+/// `AMDGPU_TARGETS`, `CMAKE_HIP_ARCHITECTURES` / `HIP_ARCHITECTURES` and `PYTORCH_ROCM_ARCH`
+/// settings. Sorted, without duplicates.
+pub fn offload_archs(src: &[u8]) -> Vec<String> {
+    let s = String::from_utf8_lossy(src);
+    let mut out = std::collections::BTreeSet::new();
+    let bytes = s.as_bytes();
+    let take_gfx = |from: usize,
+                    out: &mut std::collections::BTreeSet<String>,
+                    stop_at_line: bool| {
+        // Collect gfx names until the end of the statement (line or closing parenthesis).
+        let mut i = from;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == b')' || (stop_at_line && c == b'\n') {
+                break;
+            }
+            if s[i..].starts_with("gfx") {
+                let end = s[i..]
+                    .find(|c: char| !c.is_ascii_alphanumeric() && c != ':' && c != '+' && c != '-')
+                    .map_or(s.len(), |e| i + e);
+                let name = s[i..end]
+                    .split(':')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches(['+', '-']);
+                if name.len() > 3 {
+                    out.insert(name.to_string());
+                }
+                i = end;
+                continue;
+            }
+            i += 1;
+        }
+    };
+    for key in ["--offload-arch=", "--amdgpu-target="] {
+        for (pos, _) in s.match_indices(key) {
+            let start = pos + key.len();
+            let end = s[start..]
+                .find(|c: char| {
+                    c.is_whitespace() || c == '"' || c == '\'' || c == ')' || c == ',' || c == '>'
+                })
+                .map_or(s.len(), |e| start + e);
+            for a in s[start..end].split([',', ';']) {
+                let a = a.split(':').next().unwrap_or("");
+                if a.starts_with("gfx") {
+                    out.insert(a.to_string());
+                }
+            }
+        }
+    }
+    for key in [
+        "GPU_TARGETS",
+        "AMDGPU_TARGETS",
+        "HIP_ARCHITECTURES",
+        "PYTORCH_ROCM_ARCH",
+        "OFFLOAD_ARCH",
+    ] {
+        for (pos, _) in s.match_indices(key) {
+            take_gfx(pos + key.len(), &mut out, true);
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// nvcc flag rewritten to its hipcc spelling.
+pub(crate) static B_FLAG_MAPPED: &DiagInfo = &DIAGS[0];
+/// nvcc flag with no hipcc counterpart, removed.
+pub(crate) static B_FLAG_DROPPED: &DiagInfo = &DIAGS[1];
+/// nvcc-only flag left in place.
+pub(crate) static B_FLAG_UNMAPPED: &DiagInfo = &DIAGS[2];
+/// CUDA library replaced by its HIP counterpart.
+pub(crate) static B_LIB_MAPPED: &DiagInfo = &DIAGS[3];
+/// CUDA library without a HIP counterpart.
+pub(crate) static B_LIB_UNMAPPED: &DiagInfo = &DIAGS[4];
+/// Path into a CUDA installation.
+pub(crate) static B_PATH: &DiagInfo = &DIAGS[5];
+/// CUDA language in CMake replaced.
+pub(crate) static B_LANGUAGE: &DiagInfo = &DIAGS[6];
+/// CUDA-specific construct that was not translated.
+pub(crate) static B_CONSTRUCT: &DiagInfo = &DIAGS[7];
+/// NVIDIA architectures replaced by AMD targets.
+pub(crate) static B_ARCH: &DiagInfo = &DIAGS[8];
+/// A pattern over CUDA source names.
+pub(crate) static B_GLOB: &DiagInfo = &DIAGS[9];
+/// PyTorch's CUDAExtension kept.
+pub(crate) static B_TORCH: &DiagInfo = &DIAGS[10];
+/// nvcc replaced by hipcc.
+pub(crate) static B_COMPILER: &DiagInfo = &DIAGS[11];
+/// CUDA separable compilation replaced by `-fgpu-rdc`.
+pub(crate) static B_RDC: &DiagInfo = &DIAGS[12];
+
+/// Diagnostics of the build-file translators.
+pub const DIAGS: &[DiagInfo] = &[
+    DiagInfo {
+        id: "B001",
+        name: "nvcc-flag-mapped",
+        severity: Severity::Note,
+        summary: "nvcc flag rewritten to its hipcc spelling",
+        explain: "hipcc drives clang, which spells several nvcc options differently: --use_fast_math is\n\
+                  -ffast-math, -rdc=true is -fgpu-rdc, -Xcompiler X passes X straight through, --ftz=true is\n\
+                  -fgpu-flush-denormals-to-zero, --default-stream per-thread is -fgpu-default-stream=per-thread.\n\
+                  hipport rewrites these in place. -ffast-math is broader than nvcc's --use_fast_math: it also\n\
+                  assumes there are no NaNs or infinities.",
+    },
+    DiagInfo {
+        id: "B002",
+        name: "nvcc-flag-dropped",
+        severity: Severity::Note,
+        summary: "nvcc flag with no hipcc counterpart removed",
+        explain: "Some nvcc options exist only because of NVIDIA's toolchain: -lineinfo, -Xptxas (ptxas is\n\
+                  NVIDIA's assembler), --expt-relaxed-constexpr and --expt-extended-lambda (HIP-Clang allows\n\
+                  both by default), -ccbin, -maxrregcount. hipcc rejects them, so hipport removes them.\n\
+                  -maxrregcount changes occupancy: use __launch_bounds__ on the kernel to limit registers.",
+    },
+    DiagInfo {
+        id: "B003",
+        name: "nvcc-flag-unmapped",
+        severity: Severity::Error,
+        summary: "nvcc-only flag left in place",
+        explain: "The flag is nvcc's and hipcc does not accept it, but hipport has no safe rewrite for it\n\
+                  (for example -ptx or -cubin, which ask for NVIDIA code objects). Replace or remove it by\n\
+                  hand; the build fails until you do.",
+    },
+    DiagInfo {
+        id: "B004",
+        name: "cuda-library-mapped",
+        severity: Severity::Note,
+        summary: "CUDA library replaced by its HIP counterpart",
+        explain: "CUDA math libraries have HIP wrappers with the same shape: cublas -> hipblas, curand ->\n\
+                  hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, cudnn -> MIOpen,\n\
+                  nccl -> rccl, nvToolsExt -> roctx64. cudart is dropped because hipcc links the HIP\n\
+                  runtime (libamdhip64) itself; in CMake CUDA::cudart becomes hip::host.",
+    },
+    DiagInfo {
+        id: "B005",
+        name: "cuda-library-unmapped",
+        severity: Severity::Error,
+        summary: "CUDA library with no HIP counterpart",
+        explain: "Libraries such as nvJPEG, NPP, cuFile or NVML have no HIP wrapper that hipport knows of.\n\
+                  The reference is left in place and the link fails on ROCm until the code using it is\n\
+                  ported or removed.",
+    },
+    DiagInfo {
+        id: "B006",
+        name: "cuda-install-path",
+        severity: Severity::Warning,
+        summary: "path into a CUDA installation",
+        explain: "-L/usr/local/cuda/lib64, -I$(CUDA_HOME)/include and similar point at NVIDIA's toolkit,\n\
+                  which a ROCm machine does not have. hipport removes them from compiler and linker flags;\n\
+                  hipcc finds HIP's own headers and libraries. Other uses (variables, rpaths in scripts)\n\
+                  are reported for review.",
+    },
+    DiagInfo {
+        id: "B007",
+        name: "cmake-cuda-language",
+        severity: Severity::Note,
+        summary: "CMake CUDA language replaced: HIP sources compile as CXX with hipcc",
+        explain: "The translated CMake project drops the CUDA language, finds the `hip` package and links\n\
+                  every target with hip::device, and marks the HIP sources LANGUAGE CXX. Configure it with\n\
+                  hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
+                  GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
+                  because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.",
+    },
+    DiagInfo {
+        id: "B008",
+        name: "cuda-build-construct",
+        severity: Severity::Warning,
+        summary: "CUDA-specific build construct that was not translated",
+        explain: "The build file uses something CUDA-specific that hipport does not rewrite (for example\n\
+                  CMAKE_CUDA_COMPILER, FindCUDA macros, CUDAToolkit_* variables or CUDA_HOME in setup.py).\n\
+                  Review it by hand.",
+    },
+    DiagInfo {
+        id: "B009",
+        name: "gpu-architectures",
+        severity: Severity::Note,
+        summary: "NVIDIA architectures replaced by AMD targets",
+        explain: "sm_XX / compute_XX have no AMD equivalent. hipport replaces architecture flags and\n\
+                  CUDA_ARCHITECTURES settings with the AMD targets given by --offload-arch (by default\n\
+                  gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.",
+    },
+    DiagInfo {
+        id: "B010",
+        name: "cuda-source-pattern",
+        severity: Severity::Warning,
+        summary: "pattern over CUDA source names",
+        explain: "A glob or pattern rule names CUDA sources by extension (*.cu, %.cu). hipport rewrites the\n\
+                  extension when the sources were renamed; check that the pattern still selects what it should.",
+    },
+    DiagInfo {
+        id: "B011",
+        name: "torch-cuda-extension",
+        severity: Severity::Note,
+        summary: "PyTorch CUDAExtension kept: it builds with hipcc on ROCm PyTorch",
+        explain: "On a ROCm build of PyTorch, torch.utils.cpp_extension.CUDAExtension and BuildExtension\n\
+                  compile the extension's GPU sources with hipcc and pass extra_compile_args['nvcc'] to it,\n\
+                  so the names stay. hipport rewrites the flags in that list to hipcc spellings and the\n\
+                  library names to HIP libraries.",
+    },
+    DiagInfo {
+        id: "B012",
+        name: "nvcc-compiler",
+        severity: Severity::Note,
+        summary: "nvcc replaced by hipcc",
+        explain: "The compiler driver nvcc becomes hipcc, which accepts most of nvcc's common options\n\
+                  (-O3, -std=c++17, -c, -o, -I, -D) and compiles .hip and .cu files as HIP.",
+    },
+    DiagInfo {
+        id: "B013",
+        name: "separable-compilation",
+        severity: Severity::Note,
+        summary: "CUDA separable compilation replaced by -fgpu-rdc",
+        explain: "Relocatable device code (nvcc -rdc=true, CMake CUDA_SEPARABLE_COMPILATION) is -fgpu-rdc\n\
+                  for hipcc, on both the compile and the link line.",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_build_files() {
+        assert_eq!(classify(Path::new("a/setup.py")), Some(BuildKind::SetupPy));
+        assert_eq!(
+            classify(Path::new("CMakeLists.txt")),
+            Some(BuildKind::CMake)
+        );
+        assert_eq!(
+            classify(Path::new("cmake/cuda.cmake")),
+            Some(BuildKind::CMake)
+        );
+        assert_eq!(
+            classify(Path::new("GNUmakefile")),
+            Some(BuildKind::Makefile)
+        );
+        assert_eq!(classify(Path::new("rules.mk")), Some(BuildKind::Makefile));
+        assert_eq!(classify(Path::new("main.cu")), None);
+        assert_eq!(classify(Path::new("setup.cfg")), None);
+    }
+
+    #[test]
+    fn finds_offload_archs() {
+        let src = b"HIPFLAGS = --offload-arch=gfx90a --offload-arch=gfx1100:xnack-\nset(GPU_TARGETS \"gfx942;gfx90a\" CACHE STRING \"\")\n";
+        assert_eq!(offload_archs(src), vec!["gfx1100", "gfx90a", "gfx942"]);
+        assert!(offload_archs(b"NVCCFLAGS = -arch=sm_80").is_empty());
+    }
+
+    #[test]
+    fn diag_table_matches_statics() {
+        assert_eq!(B_RDC.id, "B013");
+        assert_eq!(B_FLAG_MAPPED.id, "B001");
+    }
+}

@@ -1,0 +1,613 @@
+//! setup.py for PyTorch extensions: `CUDAExtension` stays (ROCm PyTorch builds it with hipcc);
+//! the string literals of nvcc flag lists, `libraries` lists and source names change.
+//!
+//! Only string literals are edited, and only inside lists whose role is known (the value of an
+//! `'nvcc'` key or `nvcc=` argument, a variable named like `nvcc_flags`, `libraries=`), plus
+//! literals that name renamed sources.
+
+use super::flags::{self, Context};
+use super::text::{self, Sink, Style, Word};
+use super::{BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
+
+/// A Python token that matters here.
+#[derive(Debug, Clone)]
+enum Tok {
+    /// A string literal: span (from its prefix), opening quote offset, content and quote.
+    Str {
+        start: usize,
+        quote_at: usize,
+        end: usize,
+        content: String,
+        quote: char,
+        triple: bool,
+        prefix: String,
+    },
+    /// An identifier.
+    Ident { start: usize, text: String },
+    /// One punctuation character.
+    Punct { at: usize, ch: char },
+}
+
+fn tokens(src: &str) -> Vec<Tok> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = &src[s..i];
+            let is_prefix = word.len() <= 2 && word.chars().all(|c| "rRbBuUfF".contains(c));
+            if is_prefix && i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+                let (tok, e) = string(src, s, i, word);
+                out.push(tok);
+                i = e;
+            } else {
+                out.push(Tok::Ident {
+                    start: s,
+                    text: word.to_string(),
+                });
+            }
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            let (tok, e) = string(src, i, i, "");
+            out.push(tok);
+            i = e;
+            continue;
+        }
+        if c.is_ascii_whitespace() || c.is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // Multi-byte UTF-8 characters are skipped whole.
+        let ch = src[i..].chars().next().unwrap_or(' ');
+        out.push(Tok::Punct { at: i, ch });
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// A string literal whose prefix starts at `start` and quote at `q`.
+fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
+    let b = src.as_bytes();
+    let quote = b[q];
+    let triple = b.len() >= q + 3 && b[q + 1] == quote && b[q + 2] == quote;
+    let open = if triple { 3 } else { 1 };
+    let raw = prefix.contains(['r', 'R']);
+    let mut i = q + open;
+    let content_start = i;
+    loop {
+        if i >= b.len() {
+            break;
+        }
+        if b[i] == b'\\' && !raw {
+            i += 2;
+            continue;
+        }
+        if b[i] == b'\\' && raw {
+            i += 2;
+            continue;
+        }
+        if !triple && b[i] == b'\n' {
+            break;
+        }
+        if b[i] == quote
+            && (!triple || (b.len() >= i + 3 && b[i + 1] == quote && b[i + 2] == quote))
+        {
+            break;
+        }
+        i += 1;
+    }
+    let content_end = i.min(b.len());
+    let end = (i + open).min(b.len());
+    let tok = Tok::Str {
+        start,
+        quote_at: q,
+        end,
+        content: src[content_start..content_end].to_string(),
+        quote: quote as char,
+        triple,
+        prefix: prefix.to_string(),
+    };
+    (tok, end)
+}
+
+/// The role of a list, from what precedes its `[`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Nvcc,
+    Libraries,
+    Other,
+}
+
+fn role_before(toks: &[Tok], open: usize) -> Role {
+    let prev = |k: usize| if open >= k { toks.get(open - k) } else { None };
+    let named_nvcc = |t: &str| t.to_ascii_lowercase().contains("nvcc");
+    match (prev(1), prev(2), prev(3)) {
+        (Some(Tok::Punct { ch: ':', .. }), Some(Tok::Str { content, .. }), _)
+            if content == "nvcc" =>
+        {
+            Role::Nvcc
+        }
+        (Some(Tok::Punct { ch: ':', .. }), Some(Tok::Str { content, .. }), _)
+            if content == "libraries" =>
+        {
+            Role::Libraries
+        }
+        (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), _)
+            if text == "libraries" =>
+        {
+            Role::Libraries
+        }
+        (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), _)
+            if named_nvcc(text) =>
+        {
+            Role::Nvcc
+        }
+        (
+            Some(Tok::Punct { ch: '=', .. }),
+            Some(Tok::Punct { ch: '+', .. }),
+            Some(Tok::Ident { text, .. }),
+        ) if named_nvcc(text) => Role::Nvcc,
+        (Some(Tok::Punct { ch: '(', .. }), Some(Tok::Ident { text, .. }), _)
+            if text == "extend" =>
+        {
+            match (prev(3), prev(4)) {
+                (Some(Tok::Punct { ch: '.', .. }), Some(Tok::Ident { text, .. }))
+                    if named_nvcc(text) =>
+                {
+                    Role::Nvcc
+                }
+                _ => Role::Other,
+            }
+        }
+        _ => Role::Other,
+    }
+}
+
+/// Translates a setup.py.
+pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+    let toks = tokens(src);
+    let renames = text::renames_from(sink.file(), &opts.renamed);
+    let exts = text::extension_map(&opts.renamed);
+    let mut in_list = vec![false; toks.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut torch_noted = false;
+    for (k, t) in toks.iter().enumerate() {
+        match t {
+            Tok::Punct { ch: '[', .. } => stack.push(k),
+            Tok::Punct { ch: ']', .. } => {
+                if let Some(open) = stack.pop() {
+                    if let Some(words) = string_list(&toks[open + 1..k]) {
+                        for flag in &mut in_list[open + 1..k] {
+                            *flag = true;
+                        }
+                        list(src, sink, opts, role_before(&toks, open), &words);
+                    }
+                }
+            }
+            Tok::Ident { start, text } if text == "CUDAExtension" && !torch_noted => {
+                torch_noted = true;
+                sink.diag(B_TORCH, *start, "CUDAExtension kept: on ROCm PyTorch it compiles the GPU sources with hipcc".into(), Some("build with a ROCm PyTorch (torch.version.hip set); PYTORCH_ROCM_ARCH is ignored while extra_compile_args['nvcc'] names --offload-arch".into()));
+            }
+            Tok::Ident { start, text } if text == "CUDA_HOME" => {
+                sink.diag(B_CONSTRUCT, *start, "CUDA_HOME is None on ROCm PyTorch".into(), Some("use torch.utils.cpp_extension.ROCM_HOME, or guard with `if torch.version.hip`".into()));
+            }
+            _ => {}
+        }
+    }
+    // Outside lists: `x.append('--use_fast_math')` on an nvcc list, renamed sources, patterns.
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str {
+            start,
+            quote_at,
+            end,
+            content,
+            quote,
+            triple,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        if *triple {
+            continue;
+        }
+        let word = Word {
+            start: *quote_at,
+            end: *end,
+            text: content.clone(),
+            quote: Some(*quote),
+        };
+        if let Some(ctx) = append_context(&toks, k).filter(|_| !in_list[k]) {
+            let mut done = false;
+            let mapped = flags::map_words(&[content.as_str()], &opts.offload_arch, ctx, &mut done);
+            if !mapped.notes.is_empty() {
+                let singles = mapped
+                    .changes
+                    .iter()
+                    .all(|(_, a)| matches!(a, flags::Action::Replace(v) if v.len() == 1));
+                let removes = mapped
+                    .changes
+                    .iter()
+                    .any(|(_, a)| matches!(a, flags::Action::Remove));
+                if removes {
+                    // The whole `x.append('flag')` statement goes (its line, when it stands alone).
+                    let Tok::Ident { start: stmt, .. } = &toks[k - 4] else {
+                        continue;
+                    };
+                    let Some(Tok::Punct { at: close, .. }) = toks.get(k + 1) else {
+                        continue;
+                    };
+                    let line_start = src[..*stmt].rfind('\n').map_or(0, |p| p + 1);
+                    let line_end = src[*close..]
+                        .find('\n')
+                        .map_or(src.len(), |p| close + p + 1);
+                    let alone = src[line_start..*stmt].trim().is_empty()
+                        && src[close + 1..line_end].trim().is_empty();
+                    let (s, e) = if alone {
+                        (line_start, line_end)
+                    } else {
+                        (*stmt, close + 1)
+                    };
+                    let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
+                    sink.edit(s, e, "", rule);
+                    for n in mapped.notes {
+                        sink.diag(n.info, *start, n.message, n.help);
+                    }
+                } else if singles {
+                    text::apply_mapped(sink, src, &[word], mapped, Style::Blank);
+                } else {
+                    for n in mapped.notes {
+                        sink.diag(
+                            n.info,
+                            *start,
+                            format!("{} (not rewritten: an append() takes one flag)", n.message),
+                            n.help,
+                        );
+                    }
+                }
+                continue;
+            }
+        }
+        if sink.claimed(*quote_at, *end) {
+            continue;
+        }
+        let content_at = quote_at + 1;
+        if let Some((s, e, new)) = text::rename_in(content, &renames) {
+            if s == 0 && e == content.len() || content.starts_with("./") && s == 2 {
+                sink.edit(content_at + s, content_at + e, new, B_GLOB.id);
+                continue;
+            }
+        }
+        // A bare file name in os.path.join('csrc', 'kernel.cu'): rename when exactly one renamed
+        // source under this directory has that name.
+        let base_matches: Vec<&(String, String)> = renames
+            .iter()
+            .filter(|(o, _)| {
+                !o.starts_with("../")
+                    && o.rsplit('/').next() == Some(content.as_str())
+                    && o.contains('/')
+            })
+            .collect();
+        if base_matches.len() == 1 && joined_path(&toks, k) {
+            let new_base = base_matches[0].1.rsplit('/').next().unwrap_or("");
+            sink.edit(content_at, content_at + content.len(), new_base, B_GLOB.id);
+            continue;
+        }
+        for (old, new) in &exts {
+            let pat = format!("*.{old}");
+            if let Some(pos) = content.find(&pat) {
+                if content
+                    .as_bytes()
+                    .get(pos + pat.len())
+                    .is_none_or(|c| !c.is_ascii_alphanumeric())
+                    && sink.edit(
+                        content_at + pos + 2,
+                        content_at + pos + pat.len(),
+                        new.as_str(),
+                        B_GLOB.id,
+                    )
+                {
+                    sink.diag(
+                        B_GLOB,
+                        *start,
+                        format!("pattern `{content}` names .{old} sources, which are now .{new}"),
+                        Some(format!(
+                            "check that it still selects the renamed .{new} files"
+                        )),
+                    );
+                }
+            }
+        }
+        if flags::is_cuda_path(content) {
+            sink.diag(
+                B_PATH,
+                *start,
+                format!("`{content}` is a path into a CUDA installation"),
+                Some("ROCm PyTorch finds HIP itself; remove the path".into()),
+            );
+            continue;
+        }
+        // nvcc flags in strings hipport cannot rewrite safely (lists built with `+`, f-strings,
+        // function arguments) are reported.
+        if !in_list[k] {
+            let words: Vec<&str> = content.split_whitespace().collect();
+            let mut done = false;
+            let mapped = flags::map_words(&words, &opts.offload_arch, Context::Any, &mut done);
+            for n in mapped.notes {
+                sink.diag(
+                    n.info,
+                    *start,
+                    format!(
+                        "{} (not rewritten: the string is not in a list of flags)",
+                        n.message
+                    ),
+                    n.help,
+                );
+            }
+        }
+    }
+}
+
+/// For a string token `k` that is the only argument of `<var>.append(...)`: the flag context
+/// (nvcc's own when the variable's name says nvcc).
+fn append_context(toks: &[Tok], k: usize) -> Option<Context> {
+    if k < 4 {
+        return None;
+    }
+    match (
+        &toks[k - 1],
+        &toks[k - 2],
+        &toks[k - 3],
+        &toks[k - 4],
+        toks.get(k + 1),
+    ) {
+        (
+            Tok::Punct { ch: '(', .. },
+            Tok::Ident { text: m, .. },
+            Tok::Punct { ch: '.', .. },
+            Tok::Ident { text: v, .. },
+            Some(Tok::Punct { ch: ')', .. }),
+        ) if m == "append" => Some(if v.to_ascii_lowercase().contains("nvcc") {
+            Context::Nvcc
+        } else {
+            Context::Any
+        }),
+        _ => None,
+    }
+}
+
+/// Whether string token `k` is an argument of `os.path.join(...)` / `path.join(...)`.
+fn joined_path(toks: &[Tok], k: usize) -> bool {
+    let mut depth = 0;
+    let mut j = k;
+    while j > 0 {
+        j -= 1;
+        match &toks[j] {
+            Tok::Punct { ch: ')' | ']', .. } => depth += 1,
+            Tok::Punct { ch: '(' | '[', .. } if depth > 0 => depth -= 1,
+            Tok::Punct { ch: '(', .. } => {
+                return matches!(toks.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join");
+            }
+            Tok::Punct { ch: '[', .. } => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The words of a list made only of single-line string literals and commas.
+fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
+    let mut words = Vec::new();
+    let mut expect_str = true;
+    for t in toks {
+        match t {
+            Tok::Str {
+                quote_at,
+                end,
+                content,
+                quote,
+                triple: false,
+                prefix,
+                ..
+            } if expect_str && !prefix.contains(['b', 'B']) => {
+                words.push(Word {
+                    start: *quote_at,
+                    end: *end,
+                    text: content.clone(),
+                    quote: Some(*quote),
+                });
+                expect_str = false;
+            }
+            Tok::Punct { ch: ',', .. } if !expect_str => expect_str = true,
+            _ => return None,
+        }
+    }
+    (!words.is_empty()).then_some(words)
+}
+
+fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Word]) {
+    match role {
+        Role::Libraries => {
+            let mut mapped = flags::Mapped::default();
+            for (i, w) in words.iter().enumerate() {
+                if let Some((action, info, message, help)) = flags::map_library_name(&w.text) {
+                    if info.id != super::B_LIB_UNMAPPED.id {
+                        mapped.changes.push((i, action));
+                    }
+                    mapped.notes.push(flags::Note {
+                        word: i,
+                        info,
+                        message,
+                        help,
+                    });
+                }
+            }
+            text::apply_mapped(sink, src, words, mapped, Style::PyList);
+        }
+        Role::Nvcc | Role::Other => {
+            let ctx = if role == Role::Nvcc {
+                Context::Nvcc
+            } else {
+                Context::Any
+            };
+            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            let mut done = false;
+            let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut done);
+            text::apply_mapped(sink, src, words, mapped, Style::PyList);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buildfiles::{translate_build, BuildKind};
+    use crate::edit::apply;
+
+    fn run(src: &str, opts: &BuildOptions) -> (String, Vec<crate::diag::Diagnostic>) {
+        let (mut edits, diags) =
+            translate_build(BuildKind::SetupPy, src.as_bytes(), "ext/setup.py", opts);
+        (
+            String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap(),
+            diags,
+        )
+    }
+
+    #[test]
+    fn extension_flags_libraries_and_sources() {
+        let mut o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx942".into()],
+            ..Default::default()
+        };
+        o.renamed
+            .insert("ext/csrc/kernel.cu".into(), "ext/csrc/kernel.hip".into());
+        let src = r#"from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+nvcc_flags = [
+    "-O3",
+    "--use_fast_math",
+    "-lineinfo",
+    "-gencode", "arch=compute_80,code=sm_80",
+]
+nvcc_flags.append('--expt-relaxed-constexpr')
+
+setup(
+    name="myext",
+    ext_modules=[
+        CUDAExtension(
+            name="myext._C",
+            sources=["csrc/binding.cpp", "csrc/kernel.cu"],
+            extra_compile_args={"cxx": ["-O3"], "nvcc": nvcc_flags + ['-Xcompiler', '-fno-gnu-unique']},
+            libraries=["cublas", "cudart", 'curand', "nvjpeg"],
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
+"#;
+        let (out, diags) = run(src, &o);
+        assert!(out.contains("nvcc_flags = [\n    \"-O3\",\n    \"-ffast-math\",\n    \"--offload-arch=gfx90a\", \"--offload-arch=gfx942\",\n]\n"), "{out}");
+        assert!(
+            !out.contains("nvcc_flags.append('--expt-relaxed-constexpr')"),
+            "{out}"
+        );
+        assert!(out.contains("['-fno-gnu-unique']"), "{out}");
+        assert!(
+            out.contains("sources=[\"csrc/binding.cpp\", \"csrc/kernel.hip\"]"),
+            "{out}"
+        );
+        assert!(
+            out.contains("libraries=[\"hipblas\", 'hiprand', \"nvjpeg\"]"),
+            "{out}"
+        );
+        assert!(out.contains("CUDAExtension("), "{out}");
+        assert!(diags.iter().any(|d| d.id == "B011" && d.line == 2));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B005" && d.message.contains("nvjpeg")));
+        assert!(diags.iter().any(|d| d.id == "B002" && d.line == 7));
+    }
+
+    #[test]
+    fn inline_nvcc_dict_and_append_on_any_list() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx942".into()],
+            ..Default::default()
+        };
+        let src = "cc_flag = []\ncc_flag.append('--use_fast_math')\ncc_flag.append(\"-gencode\")\nsetup(ext_modules=[CUDAExtension('e', ['e.cu'], extra_compile_args={'cxx': ['-O2'], 'nvcc': ['-O3', '-gencode=arch=compute_80,code=sm_80', '-gencode=arch=compute_90,code=sm_90', '-G']})])\n";
+        let (out, diags) = run(src, &o);
+        assert!(out.contains("cc_flag.append('-ffast-math')\n"), "{out}");
+        assert!(
+            out.contains("cc_flag.append(\"-gencode\")\n"),
+            "a one-flag append cannot take the arch list: {out}"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 3 && d.message.contains("left in place")));
+        assert!(
+            out.contains("'nvcc': ['-O3', '--offload-arch=gfx942', '-g']"),
+            "{out}"
+        );
+        assert!(out.contains("'cxx': ['-O2']"), "{out}");
+    }
+
+    #[test]
+    fn flags_in_computed_lists_are_reported() {
+        let src = "args = {'nvcc': ['-O3', '-arch=sm_' + str(cc), '--use_fast_math']}\n";
+        let (edits, diags) = translate_build(
+            BuildKind::SetupPy,
+            src.as_bytes(),
+            "setup.py",
+            &BuildOptions::default(),
+        );
+        assert!(edits.is_empty(), "{edits:?}");
+        assert!(
+            diags.iter().any(|d| d.id == "B001"
+                && d.message.contains("--use_fast_math")
+                && d.message.contains("not rewritten")),
+            "{diags:?}"
+        );
+    }
+
+    #[test]
+    fn lists_of_other_things_are_left_alone() {
+        let src = "x = ['-O3', '-arch', 'x86_64']\ny = [1, '--use_fast_math']\n";
+        let (edits, _) = translate_build(
+            BuildKind::SetupPy,
+            src.as_bytes(),
+            "setup.py",
+            &BuildOptions::default(),
+        );
+        assert!(edits.is_empty(), "{edits:?}");
+    }
+
+    #[test]
+    fn os_path_join_names_are_renamed() {
+        let mut o = BuildOptions::default();
+        o.renamed.insert("csrc/k.cu".into(), "csrc/k.hip".into());
+        let (out, _) = run(
+            "s = [os.path.join('csrc', 'k.cu'), 'k.cu']\n",
+            &BuildOptions {
+                renamed: o
+                    .renamed
+                    .iter()
+                    .map(|(a, b)| (format!("ext/{a}"), format!("ext/{b}")))
+                    .collect(),
+                ..o.clone()
+            },
+        );
+        assert_eq!(out, "s = [os.path.join('csrc', 'k.hip'), 'k.cu']\n");
+    }
+}

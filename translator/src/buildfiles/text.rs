@@ -1,0 +1,509 @@
+//! Helpers shared by the build-file translators: collecting edits and diagnostics, turning word
+//! changes into edits, and renamed-source lookups.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{DiagInfo, Diagnostic, LineIndex};
+use crate::edit::Edit;
+
+use super::flags::{Action, Mapped};
+
+/// Collects the edits and diagnostics of one file.
+pub(crate) struct Sink {
+    file: String,
+    index: LineIndex,
+    edits: Vec<Edit>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Sink {
+    /// A sink for `src`, labelled `file`.
+    pub(crate) fn new(src: &[u8], file: &str) -> Sink {
+        Sink {
+            file: file.to_string(),
+            index: LineIndex::new(src),
+            edits: Vec::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    /// Adds a diagnostic at a byte offset.
+    pub(crate) fn diag(
+        &mut self,
+        info: &DiagInfo,
+        offset: usize,
+        message: String,
+        help: Option<String>,
+    ) {
+        self.diags.push(Diagnostic::at(
+            info,
+            &self.file,
+            &self.index,
+            offset,
+            message,
+            help,
+        ));
+    }
+
+    /// Adds an edit unless it touches bytes another edit already claims; says whether it was added.
+    pub(crate) fn edit(
+        &mut self,
+        start: usize,
+        end: usize,
+        text: impl Into<String>,
+        rule: &str,
+    ) -> bool {
+        let clash = self.edits.iter().any(|e| {
+            if start == end || e.start == e.end {
+                // Insertions clash with an edit that covers their point, or another insertion there.
+                (start == end && e.start == e.end && start == e.start)
+                    || (start == end && e.start < start && start < e.end)
+                    || (e.start == e.end && start < e.start && e.start < end)
+            } else {
+                start < e.end && e.start < end
+            }
+        });
+        if clash {
+            return false;
+        }
+        self.edits.push(Edit::replace(start, end, text, rule));
+        true
+    }
+
+    /// Whether an edit already covers any byte of `start..end`.
+    pub(crate) fn claimed(&self, start: usize, end: usize) -> bool {
+        self.edits.iter().any(|e| e.start < end && start < e.end)
+    }
+
+    /// The file label.
+    pub(crate) fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The edits and diagnostics, edits sorted by position, diagnostics by line.
+    pub(crate) fn finish(mut self) -> (Vec<Edit>, Vec<Diagnostic>) {
+        self.edits
+            .sort_by(|a, b| a.start.cmp(&b.start).then(a.end.cmp(&b.end)));
+        self.diags
+            .sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
+        (self.edits, self.diags)
+    }
+}
+
+/// A word of a command line or list, as it appears in the file.
+#[derive(Clone, Debug)]
+pub(crate) struct Word {
+    /// Start of the word (its opening quote, if quoted).
+    pub start: usize,
+    /// End of the word (after its closing quote).
+    pub end: usize,
+    /// The word without quotes.
+    pub text: String,
+    /// The quote character, for words that are string literals.
+    pub quote: Option<char>,
+}
+
+/// How a list of words is written, which decides how words are removed and joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Separated by blanks (shell, Makefile, CMake arguments and strings).
+    Blank,
+    /// Separated by `;` (inside a CMake generator expression or list string).
+    Semicolon,
+    /// Python string literals separated by commas.
+    PyList,
+}
+
+/// Turns the word changes of a [`Mapped`] into edits and its notes into diagnostics.
+pub(crate) fn apply_mapped(
+    sink: &mut Sink,
+    src: &str,
+    words: &[Word],
+    mapped: Mapped,
+    style: Style,
+) {
+    let rule_of = |i: usize| {
+        mapped
+            .notes
+            .iter()
+            .find(|n| n.word == i)
+            .map_or("B001", |n| n.info.id)
+    };
+    // A word such as `code=sm_$(sm)))` ends with closers that belong to the enclosing
+    // expression: they stay.
+    let words: Vec<Word> = words
+        .iter()
+        .map(|w| {
+            let mut w = w.clone();
+            if w.quote.is_none() {
+                let excess = excess_closers(&w.text);
+                w.end -= excess;
+                w.text.truncate(w.text.len() - excess);
+            }
+            w
+        })
+        .collect();
+    let words = &words[..];
+    let mut removals: Vec<(usize, usize, String)> = Vec::new();
+    for (i, action) in &mapped.changes {
+        let w = &words[*i];
+        match action {
+            Action::Replace(new) => {
+                let text = match (style, w.quote) {
+                    (Style::PyList, Some(q)) => new
+                        .iter()
+                        .map(|n| format!("{q}{n}{q}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    (_, Some(q)) => format!("{q}{}{q}", new.join(" ")),
+                    (Style::Semicolon, None) => new.join(";"),
+                    _ => new.join(" "),
+                };
+                sink.edit(w.start, w.end, text, rule_of(*i));
+            }
+            Action::Remove => {
+                let (s, e) = removal_range(src, words, *i, style);
+                removals.push((s, e, rule_of(*i).to_string()));
+            }
+        }
+    }
+    removals.sort();
+    let mut merged: Vec<(usize, usize, String)> = Vec::new();
+    for r in removals {
+        if let Some(last) = merged.last_mut() {
+            if r.0 <= last.1 {
+                last.1 = last.1.max(r.1);
+                continue;
+            }
+        }
+        merged.push(r);
+    }
+    for (s, e, rule) in merged {
+        let (s, e) = widen_to_continued_line(src, s, e);
+        sink.edit(s, e, "", &rule);
+    }
+    for n in mapped.notes {
+        sink.diag(n.info, words[n.word].start, n.message, n.help);
+    }
+}
+
+/// A removal that empties a backslash-continued line takes the whole line.
+fn widen_to_continued_line(src: &str, s: usize, e: usize) -> (usize, usize) {
+    let b = src.as_bytes();
+    let line_start = src[..s].rfind('\n').map_or(0, |p| p + 1);
+    if !src[line_start..s].trim().is_empty() || line_start == 0 {
+        return (s, e);
+    }
+    let mut k = e;
+    while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+        k += 1;
+    }
+    if k < b.len() && b[k] == b'\\' {
+        let rest = &src[k + 1..];
+        let nl = if rest.starts_with("\r\n") {
+            2
+        } else if rest.starts_with('\n') {
+            1
+        } else {
+            return (s, e);
+        };
+        return (line_start, k + 1 + nl);
+    }
+    (s, e)
+}
+
+/// How many trailing `)`/`}` of `text` have no opener in it.
+fn excess_closers(text: &str) -> usize {
+    let mut depth: i64 = 0;
+    let mut excess = 0;
+    for c in text.chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            ')' | '}' => excess += 1,
+            _ => {}
+        }
+    }
+    // Only closers at the very end can be cut off.
+    let trailing = text.len() - text.trim_end_matches([')', '}']).len();
+    excess.min(trailing)
+}
+
+/// The bytes to delete to remove word `i` with its separator.
+fn removal_range(src: &str, words: &[Word], i: usize, style: Style) -> (usize, usize) {
+    let w = &words[i];
+    let b = src.as_bytes();
+    match style {
+        Style::Blank => {
+            let mut s = w.start;
+            while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
+                s -= 1;
+            }
+            if s > 0 && b[s - 1] != b'\n' && s != w.start {
+                return (s, w.end);
+            }
+            // First on its line: take the blanks after it instead.
+            let mut e = w.end;
+            while e < b.len() && (b[e] == b' ' || b[e] == b'\t') {
+                e += 1;
+            }
+            (w.start, e)
+        }
+        Style::Semicolon => {
+            if w.end < b.len() && b[w.end] == b';' {
+                (w.start, w.end + 1)
+            } else if w.start > 0 && b[w.start - 1] == b';' {
+                (w.start - 1, w.end)
+            } else {
+                (w.start, w.end)
+            }
+        }
+        Style::PyList => {
+            // Element, then a comma and blanks after it; a whole line when the element is alone on it.
+            let mut e = w.end;
+            while e < b.len() && (b[e] == b' ' || b[e] == b'\t') {
+                e += 1;
+            }
+            if e < b.len() && b[e] == b',' {
+                e += 1;
+                let mut f = e;
+                while f < b.len() && (b[f] == b' ' || b[f] == b'\t') {
+                    f += 1;
+                }
+                let line_start = src[..w.start].rfind('\n').map_or(0, |p| p + 1);
+                let alone_before = src[line_start..w.start].trim().is_empty();
+                let last_on_line = f >= b.len() || b[f] == b'\n' || b[f] == b'\r' || b[f] == b'#';
+                if alone_before && last_on_line {
+                    let end = src[f..].find('\n').map_or(b.len(), |p| f + p + 1);
+                    return (line_start, end);
+                }
+                if last_on_line {
+                    // `'a', 'b',<newline>` without 'b': take the blanks before it, keep the line end.
+                    let mut s = w.start;
+                    while s > line_start && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
+                        s -= 1;
+                    }
+                    return (s, e);
+                }
+                return (w.start, f);
+            }
+            // Last element: take the comma before it.
+            let mut s = w.start;
+            let mut k = s;
+            while k > 0 && b[k - 1].is_ascii_whitespace() {
+                k -= 1;
+            }
+            if k > 0 && b[k - 1] == b',' && i > 0 {
+                s = k - 1;
+            }
+            (s, w.end)
+        }
+    }
+}
+
+/// Splits `src[start..end]` into blank-separated words; quotes group, `#` starts a comment when
+/// `comments` is set.
+pub(crate) fn blank_words(src: &str, start: usize, end: usize, comments: bool) -> Vec<Word> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < end {
+        let c = b[i];
+        if c.is_ascii_whitespace()
+            || c == b'\\' && i + 1 < end && (b[i + 1] == b'\n' || b[i + 1] == b'\r')
+        {
+            i += 1;
+            continue;
+        }
+        if comments && c == b'#' {
+            while i < end && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        let s = i;
+        let mut quote = None;
+        if c == b'"' || c == b'\'' {
+            let q = c;
+            i += 1;
+            while i < end && b[i] != q {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(end);
+            quote = Some(q as char);
+            // A quoted word followed by more characters is one word (shell concatenation).
+        }
+        while i < end && !b[i].is_ascii_whitespace() {
+            if b[i] == b'"' || b[i] == b'\'' {
+                let q = b[i];
+                i += 1;
+                while i < end && b[i] != q {
+                    i += 1;
+                }
+            }
+            i += 1;
+        }
+        let i2 = i.min(end);
+        let raw = &src[s..i2];
+        let (text, quote) = match quote {
+            Some(q) if raw.len() >= 2 && raw.ends_with(q) => {
+                (raw[1..raw.len() - 1].to_string(), Some(q))
+            }
+            _ => (raw.to_string(), None),
+        };
+        out.push(Word {
+            start: s,
+            end: i2,
+            text,
+            quote,
+        });
+        i = i2;
+    }
+    out
+}
+
+/// The directory part of a root-relative path (`""` at the root), with `/`.
+pub(crate) fn dir_of(file: &str) -> &str {
+    file.rfind('/').map_or("", |p| &file[..p])
+}
+
+/// Renamed sources as seen from the directory of `file`: old -> new, both relative to that
+/// directory. Sources outside it keep root-relative names with `../` steps.
+pub(crate) fn renames_from(
+    file: &str,
+    renamed: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let dir = dir_of(file);
+    renamed
+        .iter()
+        .map(|(o, n)| (relative(dir, o), relative(dir, n)))
+        .collect()
+}
+
+fn relative(dir: &str, path: &str) -> String {
+    if dir.is_empty() {
+        return path.to_string();
+    }
+    let d: Vec<&str> = dir.split('/').collect();
+    let p: Vec<&str> = path.split('/').collect();
+    let common = d.iter().zip(&p).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = vec![".."; d.len() - common];
+    parts.extend(&p[common..]);
+    parts.join("/")
+}
+
+/// Extension changes implied by the renames (`cu` -> `hip`), when every rename of that extension agrees.
+pub(crate) fn extension_map(renamed: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    let mut seen: BTreeMap<String, Option<String>> = BTreeMap::new();
+    for (o, n) in renamed {
+        let (Some(oe), Some(ne)) = (ext(o), ext(n)) else {
+            continue;
+        };
+        if oe == ne {
+            continue;
+        }
+        let entry = seen
+            .entry(oe.to_string())
+            .or_insert_with(|| Some(ne.to_string()));
+        if entry.as_deref() != Some(ne) {
+            *entry = None;
+        }
+    }
+    seen.into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect()
+}
+
+fn ext(p: &str) -> Option<&str> {
+    let name = p.rsplit('/').next()?;
+    name.rfind('.').map(|i| &name[i + 1..])
+}
+
+/// For a word naming a file (maybe behind `${CMAKE_CURRENT_SOURCE_DIR}/`, `./` or `$(SRC_DIR)/`),
+/// the byte range inside `text` of the part to replace and its replacement.
+pub(crate) fn rename_in(
+    text: &str,
+    renames: &[(String, String)],
+) -> Option<(usize, usize, String)> {
+    for (old, new) in renames {
+        for (pos, _) in text.match_indices(old.as_str()) {
+            let before_ok = pos == 0
+                || matches!(
+                    text.as_bytes()[pos - 1],
+                    b'/' | b'"' | b'\'' | b' ' | b'(' | b'=' | b':'
+                );
+            let after = pos + old.len();
+            let after_ok = after == text.len()
+                || matches!(
+                    text.as_bytes()[after],
+                    b'"' | b'\'' | b' ' | b')' | b';' | b',' | b'\n' | b'\r' | b'\t'
+                );
+            if before_ok && after_ok {
+                // `before_ok` with `/` must not be the middle of another path that only ends alike.
+                if pos > 0 && text.as_bytes()[pos - 1] == b'/' {
+                    let prefix = &text[..pos];
+                    let last = prefix
+                        .trim_end_matches('/')
+                        .rsplit(['/', '"', '\'', ' ', '('])
+                        .next()
+                        .unwrap_or("");
+                    let ok = last.starts_with('$')
+                        || last == "."
+                        || last.ends_with('}')
+                        || last.ends_with(')');
+                    if !ok {
+                        continue;
+                    }
+                }
+                return Some((pos, after, new.clone()));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(relative("", "src/a.cu"), "src/a.cu");
+        assert_eq!(relative("proj", "proj/src/a.cu"), "src/a.cu");
+        assert_eq!(relative("proj/b", "proj/src/a.cu"), "../src/a.cu");
+    }
+
+    #[test]
+    fn extension_map_needs_agreement() {
+        let mut r = BTreeMap::new();
+        r.insert("a.cu".to_string(), "a.hip".to_string());
+        r.insert("b.cu".to_string(), "b.hip".to_string());
+        r.insert("c.cuh".to_string(), "c.cuh".to_string());
+        assert_eq!(extension_map(&r).get("cu").map(String::as_str), Some("hip"));
+        r.insert("d.cu".to_string(), "d.cpp".to_string());
+        assert!(extension_map(&r).is_empty());
+    }
+
+    #[test]
+    fn rename_respects_boundaries() {
+        let r = vec![("a.cu".to_string(), "a.hip".to_string())];
+        assert_eq!(
+            rename_in("${CMAKE_CURRENT_SOURCE_DIR}/a.cu", &r),
+            Some((28, 32, "a.hip".into()))
+        );
+        assert_eq!(rename_in("data.cu", &r), None);
+        assert_eq!(rename_in("other/a.cu", &r), None);
+        assert_eq!(rename_in("'a.cu'", &r), Some((1, 5, "a.hip".into())));
+    }
+
+    #[test]
+    fn words_group_quotes() {
+        let s = r#"-Xcompiler "-Wall -O3" -O2 # c"#;
+        let w = blank_words(s, 0, s.len(), true);
+        let t: Vec<_> = w.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(t, vec!["-Xcompiler", "-Wall -O3", "-O2"]);
+    }
+}

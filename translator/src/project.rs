@@ -1,0 +1,987 @@
+//! Converting whole trees: discovery, per-file translation in parallel, output, patch and report.
+//!
+//! Files are found with the `ignore` crate (so `.gitignore` is honoured), translated in parallel
+//! with one parser per thread, and written each once. Results come back in discovery order, so
+//! patches and reports are deterministic.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::diag::{DiagInfo, Diagnostic, Severity};
+use crate::edit::Edit;
+use crate::patch;
+use crate::translate::{self, TranslateError};
+
+/// Source extensions translated by default.
+pub const DEFAULT_EXTENSIONS: &[&str] = &[
+    "cu", "cuh", "cpp", "cc", "cxx", "c", "h", "hpp", "hxx", "inl",
+];
+
+/// Name of the marker file that identifies a directory as hipport output.
+pub const OUTPUT_MARKER: &str = ".hipport-output";
+
+/// Where converted files go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputMode {
+    /// A complete translated copy under this directory.
+    Dir(PathBuf),
+    /// Rewrite the inputs, keeping `FILE.prehip` backups when `backup` is set.
+    InPlace {
+        /// Keep a backup of each changed file.
+        backup: bool,
+    },
+    /// Write nothing (for `--check`, `--stdout`, `--diff`).
+    Nothing,
+}
+
+/// How output files are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RenameMode {
+    /// Keep every file name.
+    #[default]
+    None,
+    /// `.cu` -> `.hip`.
+    Hip,
+    /// PyTorch's layout: `.cu` -> `.hip`, `cuda/` -> `hip/`, `x.cpp` -> `x_hip.cpp` when changed.
+    Torch,
+}
+
+/// What `convert` produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Translate the sources to HIP.
+    #[default]
+    Translate,
+    /// Keep the sources building for CUDA and add HIP support through a generated header.
+    Header,
+}
+
+/// Everything `convert` needs to know.
+#[derive(Clone, Debug)]
+pub struct ConvertConfig {
+    /// Input files and directories.
+    pub inputs: Vec<PathBuf>,
+    /// Where output goes.
+    pub output: OutputMode,
+    /// Overwrite an output directory that holds files hipport did not write.
+    pub force: bool,
+    /// Extensions (without dot) of files to translate.
+    pub extensions: Vec<String>,
+    /// Globs of paths to leave out.
+    pub excludes: Vec<String>,
+    /// Translation options.
+    pub translate: translate::Options,
+    /// How output files are named.
+    pub rename: RenameMode,
+    /// Full translation or single-source header mode.
+    pub mode: Mode,
+    /// Options for build files (setup.py, CMake, Makefiles).
+    pub build: crate::buildfiles::BuildOptions,
+    /// Diagnostic IDs or names never reported.
+    pub allow: Vec<String>,
+    /// Diagnostic IDs or names raised to errors.
+    pub deny: Vec<String>,
+}
+
+impl ConvertConfig {
+    /// A configuration with default extensions, no excludes and default translation options.
+    pub fn new(inputs: Vec<PathBuf>, output: OutputMode) -> ConvertConfig {
+        ConvertConfig {
+            inputs,
+            output,
+            force: false,
+            extensions: DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect(),
+            excludes: Vec::new(),
+            translate: translate::Options::default(),
+            rename: RenameMode::None,
+            mode: Mode::Translate,
+            build: crate::buildfiles::BuildOptions::default(),
+            allow: Vec::new(),
+            deny: Vec::new(),
+        }
+    }
+}
+
+/// Errors that stop a whole run before or while it starts.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    /// An input path does not exist or cannot be read.
+    #[error("{path}: {source}")]
+    Input {
+        /// The path.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The output directory is inside an input.
+    #[error("output directory {out} is inside the input {input}; choose a directory outside it")]
+    OutputInsideInput {
+        /// Output directory.
+        out: String,
+        /// Input directory.
+        input: String,
+    },
+    /// The output directory holds files hipport did not write.
+    #[error("output directory {0} already holds files that hipport did not write; empty it, choose another, or pass --force")]
+    OutputNotEmpty(String),
+    /// An output path could not be written.
+    #[error("{path}: {source}")]
+    Output {
+        /// The path.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// An `--exclude` glob is malformed.
+    #[error("bad --exclude glob `{glob}`: {reason}")]
+    BadGlob {
+        /// The glob.
+        glob: String,
+        /// Why.
+        reason: String,
+    },
+    /// A usage problem.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// What happened to one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileStatus {
+    /// Translated, with changes.
+    Changed,
+    /// Translated, nothing to change.
+    Unchanged,
+    /// Not a source file: copied as it is.
+    Copied,
+    /// Left out (binary, or too slow to parse); copied as it is.
+    Skipped,
+    /// Could not be read or written.
+    Failed,
+}
+
+/// One edit as shown in reports: byte range, old text, new text, rule.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportEdit {
+    /// First byte replaced.
+    pub start: usize,
+    /// One past the last byte replaced.
+    pub end: usize,
+    /// The original text.
+    pub old: String,
+    /// The replacement.
+    pub new: String,
+    /// The rule that made it.
+    pub rule: String,
+}
+
+/// The outcome for one file.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileOutcome {
+    /// Path relative to the input root, with `/` separators.
+    pub path: String,
+    /// The output path, when `--rename` gave the file a new name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renamed_to: Option<String>,
+    /// What happened.
+    pub status: FileStatus,
+    /// Edits applied.
+    pub edits: Vec<ReportEdit>,
+    /// Diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Lines the parser could not read.
+    pub parse_errors: Vec<(usize, usize)>,
+    /// Renames by family.
+    #[serde(skip)]
+    pub renames: BTreeMap<String, usize>,
+    /// The unified diff of this file (empty when unchanged).
+    #[serde(skip)]
+    pub diff: Vec<u8>,
+    /// The translated text, kept only for `--stdout`.
+    #[serde(skip)]
+    pub output: Option<Vec<u8>>,
+    /// The path on disk.
+    #[serde(skip)]
+    pub source_path: PathBuf,
+    /// In header mode, what this file needs from the compatibility header.
+    #[serde(skip)]
+    pub needs: Option<crate::header_mode::Needs>,
+}
+
+/// Counts for the summary.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Files looked at.
+    pub files_scanned: usize,
+    /// Files whose translation changed them.
+    pub files_changed: usize,
+    /// Source files left as they were.
+    pub files_unchanged: usize,
+    /// Files copied or skipped without translation.
+    pub files_copied: usize,
+    /// Files that could not be read or written.
+    pub files_failed: usize,
+    /// Files with parse errors.
+    pub files_with_parse_errors: usize,
+    /// Renames by API family.
+    pub renames_by_family: BTreeMap<String, usize>,
+    /// Diagnostics by severity.
+    pub diagnostics_by_severity: BTreeMap<String, usize>,
+    /// Wall time in seconds.
+    pub elapsed_seconds: f64,
+}
+
+/// The whole run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// hipport version.
+    pub hipport_version: String,
+    /// HIP release targeted.
+    pub hip_version: String,
+    /// The input root that relative paths start from.
+    pub root: String,
+    /// Per-file outcomes, in discovery order.
+    pub files: Vec<FileOutcome>,
+    /// Counts.
+    pub summary: Summary,
+}
+
+impl RunReport {
+    /// The unified patch of the whole run.
+    pub fn patch(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for f in &self.files {
+            out.extend_from_slice(&f.diff);
+        }
+        out
+    }
+
+    /// Every diagnostic, in file order.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|f| f.diagnostics.iter())
+    }
+
+    /// The highest severity present, if any.
+    pub fn max_severity(&self) -> Option<Severity> {
+        self.diagnostics().map(|d| d.severity).max()
+    }
+
+    /// Whether any file would change.
+    pub fn any_change(&self) -> bool {
+        self.files.iter().any(|f| f.status == FileStatus::Changed)
+    }
+}
+
+/// Diagnostics the driver itself emits.
+pub const BINARY_SKIPPED: DiagInfo = DiagInfo {
+    id: "T020",
+    name: "binary-file-skipped",
+    severity: Severity::Note,
+    summary: "A file with a source extension looks binary and was copied without translation",
+    explain: "The file has a source extension but contains NUL bytes, so hipport treats it as binary: it is copied to the output unchanged and not translated.\n\nWhat to do: if the file is really source code (for example UTF-16 encoded), convert it to UTF-8 and run hipport again.",
+};
+
+/// A file that could not be parsed in time.
+pub const PARSE_TIMEOUT: DiagInfo = DiagInfo {
+    id: "T021",
+    name: "parse-budget-exceeded",
+    severity: Severity::Error,
+    summary: "Parsing a file took longer than the per-file budget; it was copied untranslated",
+    explain: "hipport gives each file a parse time budget so that one pathological file cannot stall a whole run. This file exceeded it and was copied to the output unchanged.\n\nWhat to do: raise the budget with `--parse-timeout SECONDS`, or split the file.",
+};
+
+/// A file that could not be read or written.
+pub const IO_FAILED: DiagInfo = DiagInfo {
+    id: "T022",
+    name: "io-error",
+    severity: Severity::Error,
+    summary: "A file could not be read or written",
+    explain: "hipport could not read an input file or write its output. The message names the path and the operating system's reason. Nothing was written for that file; other files were converted.",
+};
+
+/// Diagnostics of the driver.
+pub const DIAGS: &[DiagInfo] = &[BINARY_SKIPPED, PARSE_TIMEOUT, IO_FAILED];
+
+/// Files found, and (path, error) pairs for entries that could not be read.
+pub type Discovered = (Vec<FoundFile>, Vec<(String, String)>);
+
+/// One file found by discovery.
+#[derive(Clone, Debug)]
+pub struct FoundFile {
+    /// The path on disk.
+    pub path: PathBuf,
+    /// Path relative to the root, `/`-separated.
+    pub rel: String,
+    /// Whether it is translated (source extension) or copied.
+    pub translate: bool,
+}
+
+/// The common root of the inputs: a single directory itself, a single file's parent, or the
+/// deepest common ancestor of several inputs.
+pub fn input_root(inputs: &[PathBuf]) -> Result<PathBuf, ProjectError> {
+    let mut canon = Vec::new();
+    for i in inputs {
+        let c = fs::canonicalize(i).map_err(|source| ProjectError::Input {
+            path: i.display().to_string(),
+            source,
+        })?;
+        canon.push(c);
+    }
+    if canon.len() == 1 {
+        let c = &canon[0];
+        return Ok(if c.is_dir() {
+            c.clone()
+        } else {
+            c.parent().unwrap_or(c).to_path_buf()
+        });
+    }
+    let mut root = canon[0].parent().map(Path::to_path_buf).unwrap_or_default();
+    for c in &canon[1..] {
+        while !c.starts_with(&root) {
+            if !root.pop() {
+                break;
+            }
+        }
+    }
+    Ok(root)
+}
+
+fn rel_string(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn build_globs(excludes: &[String]) -> Result<GlobSet, ProjectError> {
+    let mut b = GlobSetBuilder::new();
+    for g in excludes {
+        let glob = Glob::new(g).map_err(|e| ProjectError::BadGlob {
+            glob: g.clone(),
+            reason: e.to_string(),
+        })?;
+        b.add(glob);
+    }
+    b.build().map_err(|e| ProjectError::BadGlob {
+        glob: excludes.join(","),
+        reason: e.to_string(),
+    })
+}
+
+/// Finds the files under the inputs, honouring `.gitignore` and excludes, in a stable order.
+/// Unreadable entries are returned as errors beside the files, so the run can report them.
+pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectError> {
+    let globs = build_globs(&cfg.excludes)?;
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    let out_dir = match &cfg.output {
+        OutputMode::Dir(d) => fs::canonicalize(d).ok(),
+        _ => None,
+    };
+    for input in &cfg.inputs {
+        let mut walker = ignore::WalkBuilder::new(input);
+        walker
+            .hidden(false)
+            .git_ignore(true)
+            .git_global(false)
+            .git_exclude(true)
+            .require_git(false)
+            .ignore(true)
+            .follow_links(false)
+            .sort_by_file_name(|a, b| a.cmp(b))
+            .filter_entry(|e| e.file_name() != ".git");
+        for entry in walker.build() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    let path = match &e {
+                        ignore::Error::WithPath { path, .. } => path.display().to_string(),
+                        _ => input.display().to_string(),
+                    };
+                    errors.push((path, e.to_string()));
+                    continue;
+                }
+            };
+            let Some(ft) = entry.file_type() else {
+                continue;
+            };
+            if !ft.is_file() {
+                continue;
+            }
+            let path = entry.path().to_path_buf();
+            let canon = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if let Some(out) = &out_dir {
+                if canon.starts_with(out) {
+                    continue;
+                }
+            }
+            let rel = rel_string(root, &canon);
+            if globs.is_match(&rel) || globs.is_match(path.as_path()) {
+                continue;
+            }
+            if entry.file_name() == OUTPUT_MARKER {
+                continue;
+            }
+            let translate = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
+            files.push(FoundFile {
+                path,
+                rel,
+                translate,
+            });
+        }
+    }
+    files.dedup_by(|a, b| a.rel == b.rel);
+    Ok((files, errors))
+}
+
+/// Checks the output directory: not inside an input, and empty or hipport's own (or `--force`).
+pub fn prepare_output_dir(cfg: &ConvertConfig, out: &Path) -> Result<(), ProjectError> {
+    let out_abs = absolute(out);
+    for input in &cfg.inputs {
+        let inp = fs::canonicalize(input).map_err(|source| ProjectError::Input {
+            path: input.display().to_string(),
+            source,
+        })?;
+        if inp.is_dir() && (out_abs.starts_with(&inp) || out_abs == inp) {
+            return Err(ProjectError::OutputInsideInput {
+                out: out.display().to_string(),
+                input: input.display().to_string(),
+            });
+        }
+    }
+    if out.exists() {
+        let meta = fs::metadata(out).map_err(|source| ProjectError::Output {
+            path: out.display().to_string(),
+            source,
+        })?;
+        if !meta.is_dir() {
+            return Err(ProjectError::Output {
+                path: out.display().to_string(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "exists and is not a directory",
+                ),
+            });
+        }
+        let mut entries = fs::read_dir(out).map_err(|source| ProjectError::Output {
+            path: out.display().to_string(),
+            source,
+        })?;
+        let non_empty = entries.next().is_some();
+        if non_empty && !out.join(OUTPUT_MARKER).exists() && !cfg.force {
+            return Err(ProjectError::OutputNotEmpty(out.display().to_string()));
+        }
+    }
+    fs::create_dir_all(out).map_err(|source| ProjectError::Output {
+        path: out.display().to_string(),
+        source,
+    })?;
+    fs::write(
+        out.join(OUTPUT_MARKER),
+        "This directory was written by `hipport convert`; hipport may overwrite it.\n",
+    )
+    .map_err(|source| ProjectError::Output {
+        path: out.join(OUTPUT_MARKER).display().to_string(),
+        source,
+    })
+}
+
+/// An absolute form of a path that may not exist yet (its existing ancestor canonicalized).
+fn absolute(p: &Path) -> PathBuf {
+    let p = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    };
+    let mut existing = p.clone();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match existing.file_name() {
+            Some(n) => rest.push(n.to_os_string()),
+            None => break,
+        }
+        if !existing.pop() {
+            break;
+        }
+    }
+    let mut out = fs::canonicalize(&existing).unwrap_or(existing);
+    for r in rest.into_iter().rev() {
+        out.push(r);
+    }
+    out
+}
+
+/// Writes `data` to `path` atomically: a temporary file beside it, then a rename.
+pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.hipport-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_all()?;
+        if let Ok(meta) = fs::metadata(path) {
+            fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn io_diag(file: &str, what: &str, e: &std::io::Error) -> Diagnostic {
+    Diagnostic {
+        id: IO_FAILED.id.into(),
+        severity: Severity::Error,
+        file: file.to_string(),
+        line: 1,
+        column: 1,
+        offset: 0,
+        message: format!("cannot {what} {file}: {e}"),
+        help: None,
+        fix: Vec::new(),
+    }
+}
+
+fn file_diag(info: &DiagInfo, file: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        id: info.id.into(),
+        severity: info.severity,
+        file: file.to_string(),
+        line: 1,
+        column: 1,
+        offset: 0,
+        message,
+        help: None,
+        fix: Vec::new(),
+    }
+}
+
+/// Shown path of a file in diagnostics: relative to the working directory when possible.
+fn shown_path(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Edits as shown in reports, with the text they replace.
+fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
+    edits
+        .iter()
+        .map(|e| ReportEdit {
+            start: e.start,
+            end: e.end,
+            old: String::from_utf8_lossy(&src[e.start..e.end]).into_owned(),
+            new: e.text.clone(),
+            rule: e.rule.clone(),
+        })
+        .collect()
+}
+
+/// Translates (or copies) one file and writes its output.
+fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome {
+    let shown = shown_path(&f.path);
+    let new_rel = cfg
+        .translate
+        .renamed
+        .as_ref()
+        .and_then(|m| m.get(&f.rel))
+        .cloned();
+    let out_rel = new_rel.as_deref().unwrap_or(&f.rel);
+    let mut outcome = FileOutcome {
+        path: f.rel.clone(),
+        renamed_to: new_rel.clone(),
+        status: FileStatus::Copied,
+        edits: Vec::new(),
+        diagnostics: Vec::new(),
+        parse_errors: Vec::new(),
+        renames: BTreeMap::new(),
+        diff: Vec::new(),
+        output: None,
+        source_path: f.path.clone(),
+        needs: None,
+    };
+    let src = match fs::read(&f.path) {
+        Ok(s) => s,
+        Err(e) => {
+            outcome.status = FileStatus::Failed;
+            outcome.diagnostics.push(io_diag(&shown, "read", &e));
+            return outcome;
+        }
+    };
+    let mut output: Option<Vec<u8>> = None;
+    if let Some(kind) = crate::buildfiles::classify(&f.path) {
+        let (mut edits, diags) = crate::buildfiles::translate_build(kind, &src, &f.rel, &cfg.build);
+        let diags = diags.into_iter().map(|mut d| {
+            d.file = shown.clone();
+            d
+        });
+        outcome.diagnostics.extend(diags);
+        match crate::edit::apply(&src, &mut edits) {
+            Ok(out) => {
+                outcome.status = if out == src {
+                    FileStatus::Unchanged
+                } else {
+                    FileStatus::Changed
+                };
+                outcome.edits = report_edits(&src, &edits);
+                if !edits.is_empty() {
+                    *outcome.renames.entry("build".into()).or_default() += edits.len();
+                }
+                output = Some(out);
+            }
+            Err(e) => {
+                outcome.status = FileStatus::Failed;
+                outcome
+                    .diagnostics
+                    .push(file_diag(&IO_FAILED, &shown, format!("{shown}: {e}")));
+            }
+        }
+    } else if f.translate {
+        let head = &src[..src.len().min(8192)];
+        if head.contains(&0) {
+            outcome.status = FileStatus::Skipped;
+            outcome.diagnostics.push(file_diag(
+                &BINARY_SKIPPED,
+                &shown,
+                format!("{shown} looks binary (it contains NUL bytes); copied without translation"),
+            ));
+        } else {
+            match translate::translate_source_at(&src, &shown, &f.rel, &cfg.translate) {
+                Ok(mut r) if cfg.mode == Mode::Header => {
+                    let (mut edits, needs) =
+                        crate::header_mode::single_source(&src, &f.rel, &r, &cfg.translate);
+                    match crate::edit::apply(&src, &mut edits) {
+                        Ok(out) => {
+                            r.output = out;
+                            r.edits = edits;
+                        }
+                        Err(e) => {
+                            outcome.diagnostics.push(file_diag(
+                                &IO_FAILED,
+                                &shown,
+                                format!("{shown}: {e}"),
+                            ));
+                            r.output = src.clone();
+                            r.edits.clear();
+                        }
+                    }
+                    outcome.needs = Some(needs);
+                    outcome.status = if r.output == src {
+                        FileStatus::Unchanged
+                    } else {
+                        FileStatus::Changed
+                    };
+                    outcome.edits = report_edits(&src, &r.edits);
+                    outcome.diagnostics.extend(r.diagnostics);
+                    outcome.parse_errors = r.parse_errors;
+                    output = Some(r.output);
+                }
+                Ok(r) => {
+                    outcome.status = if r.output == src {
+                        FileStatus::Unchanged
+                    } else {
+                        FileStatus::Changed
+                    };
+                    outcome.edits = report_edits(&src, &r.edits);
+                    outcome.diagnostics = r.diagnostics;
+                    outcome.parse_errors = r.parse_errors;
+                    outcome.renames = r.renames;
+                    output = Some(r.output);
+                }
+                Err(TranslateError::Parse { source, .. }) => {
+                    outcome.status = FileStatus::Skipped;
+                    outcome.diagnostics.push(file_diag(
+                        &PARSE_TIMEOUT,
+                        &shown,
+                        format!("{shown}: {source}"),
+                    ));
+                }
+                Err(e @ TranslateError::Overlap { .. }) => {
+                    outcome.status = FileStatus::Failed;
+                    outcome
+                        .diagnostics
+                        .push(file_diag(&IO_FAILED, &shown, e.to_string()));
+                }
+            }
+        }
+    }
+    if f.path.extension().is_some_and(|e| e == "py") {
+        outcome
+            .diagnostics
+            .extend(crate::analysis::analyze_python(&src, &shown));
+        crate::analysis::apply_suppressions(&src, &mut outcome.diagnostics);
+    }
+    let new = output.as_deref().unwrap_or(&src);
+    outcome.diff = patch::file_diff_renamed(&f.rel, out_rel, &src, new);
+    let moved = out_rel != f.rel;
+    let write = match &cfg.output {
+        OutputMode::Dir(out) => {
+            let dest = out.join(out_rel);
+            let r = dest
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .and_then(|_| write_atomic(&dest, new));
+            r.map_err(|e| (dest.display().to_string(), e))
+        }
+        OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed || moved => {
+            let r = (|| {
+                if *backup {
+                    let mut b = f.path.clone().into_os_string();
+                    b.push(".prehip");
+                    write_atomic(Path::new(&b), &src)?;
+                }
+                if moved {
+                    let dest = root_dir_of(&f.path, &f.rel).join(out_rel);
+                    if let Some(p) = dest.parent() {
+                        fs::create_dir_all(p)?;
+                    }
+                    write_atomic(&dest, new)?;
+                    fs::remove_file(&f.path)
+                } else {
+                    write_atomic(&f.path, new)
+                }
+            })();
+            r.map_err(|e| (shown.clone(), e))
+        }
+        _ => Ok(()),
+    };
+    if let Err((path, e)) = write {
+        outcome.status = FileStatus::Failed;
+        outcome.diagnostics.push(io_diag(&path, "write", &e));
+    }
+    if keep_output {
+        outcome.output = Some(new.to_vec());
+    }
+    outcome
+}
+
+/// Writes the single-source compatibility header for everything the files need.
+fn write_compat_header(cfg: &ConvertConfig, root: &Path, files: &[FileOutcome]) -> FileOutcome {
+    use crate::header_mode::{compat_header, Needs, COMPAT_HEADER};
+    let mut needs = Needs::default();
+    for f in files {
+        if let Some(n) = &f.needs {
+            needs.merge(n);
+        }
+    }
+    let text = compat_header(&needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
+    let dest = match &cfg.output {
+        OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
+        OutputMode::InPlace { .. } => Some(root.join(COMPAT_HEADER)),
+        OutputMode::Nothing => None,
+    };
+    let mut outcome = FileOutcome {
+        path: COMPAT_HEADER.to_string(),
+        renamed_to: None,
+        status: FileStatus::Changed,
+        edits: Vec::new(),
+        diagnostics: Vec::new(),
+        parse_errors: Vec::new(),
+        renames: BTreeMap::new(),
+        diff: patch::new_file_diff(COMPAT_HEADER, &text),
+        output: None,
+        source_path: dest.clone().unwrap_or_else(|| root.join(COMPAT_HEADER)),
+        needs: None,
+    };
+    if let Some(dest) = dest {
+        if let Err(e) = write_atomic(&dest, &text) {
+            outcome.status = FileStatus::Failed;
+            outcome
+                .diagnostics
+                .push(io_diag(&dest.display().to_string(), "write", &e));
+        }
+    }
+    outcome
+}
+
+/// The input root a file at `path` with relative path `rel` lives under.
+fn root_dir_of(path: &Path, rel: &str) -> PathBuf {
+    let mut root = path.to_path_buf();
+    for _ in rel.split('/') {
+        root.pop();
+    }
+    root
+}
+
+/// The new relative path of each file under a rename mode; files that keep their name are absent.
+pub fn compute_renames(cfg: &ConvertConfig, found: &[FoundFile]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if cfg.rename == RenameMode::None {
+        return out;
+    }
+    let changed: Vec<bool> = if cfg.rename == RenameMode::Torch {
+        let mut quick = cfg.translate.clone();
+        quick.analyze = false;
+        found
+            .par_iter()
+            .map(|f| {
+                f.translate
+                    && fs::read(&f.path).is_ok_and(|src| {
+                        !src[..src.len().min(8192)].contains(&0)
+                            && translate::translate_source(&src, &f.rel, &quick)
+                                .is_ok_and(|r| r.output != src)
+                    })
+            })
+            .collect()
+    } else {
+        vec![false; found.len()]
+    };
+    for (f, changed) in found.iter().zip(changed) {
+        let mut parts: Vec<String> = f.rel.split('/').map(str::to_string).collect();
+        let n = parts.len();
+        if cfg.rename == RenameMode::Torch {
+            for p in parts.iter_mut().take(n - 1) {
+                if p == "cuda" {
+                    *p = "hip".into();
+                }
+            }
+        }
+        let name = &parts[n - 1];
+        let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+        let new_name = if ext == "cu" {
+            format!("{stem}.hip")
+        } else if cfg.rename == RenameMode::Torch
+            && changed
+            && ext != "cuh"
+            && !stem.ends_with("_hip")
+            && f.translate
+        {
+            format!("{stem}_hip.{ext}")
+        } else {
+            name.clone()
+        };
+        parts[n - 1] = new_name;
+        let new_rel = parts.join("/");
+        if new_rel != f.rel {
+            out.insert(f.rel.clone(), new_rel);
+        }
+    }
+    out
+}
+
+/// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
+fn names_diag(list: &[String], id: &str) -> bool {
+    let name = crate::diag::find(id).map(|d| d.name);
+    list.iter()
+        .any(|x| x.eq_ignore_ascii_case(id) || Some(x.as_str()) == name)
+}
+
+/// Drops `--allow`ed diagnostics and raises `--deny`ed ones to errors.
+fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
+    if cfg.allow.is_empty() && cfg.deny.is_empty() {
+        return;
+    }
+    for f in files {
+        f.diagnostics.retain(|d| !names_diag(&cfg.allow, &d.id));
+        for d in &mut f.diagnostics {
+            if names_diag(&cfg.deny, &d.id) {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+}
+
+/// Runs a whole conversion. Per-file problems become diagnostics; only setup problems are errors.
+pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, ProjectError> {
+    let start = Instant::now();
+    if cfg.inputs.is_empty() {
+        return Err(ProjectError::Usage("no input paths given".into()));
+    }
+    let root = input_root(&cfg.inputs)?;
+    if let OutputMode::Dir(out) = &cfg.output {
+        prepare_output_dir(cfg, out)?;
+    }
+    let (found, walk_errors) = discover(cfg, &root)?;
+    let renamed = compute_renames(cfg, &found);
+    let run_cfg;
+    let cfg = if renamed.is_empty() {
+        cfg
+    } else {
+        let mut c = cfg.clone();
+        c.build.renamed = renamed.clone();
+        c.translate.renamed = Some(std::sync::Arc::new(renamed));
+        run_cfg = c;
+        &run_cfg
+    };
+    let mut files: Vec<FileOutcome> = found
+        .par_iter()
+        .map(|f| process(cfg, f, keep_output))
+        .collect();
+    for (path, err) in walk_errors {
+        files.push(FileOutcome {
+            path: path.clone(),
+            renamed_to: None,
+            status: FileStatus::Failed,
+            edits: Vec::new(),
+            diagnostics: vec![file_diag(
+                &IO_FAILED,
+                &path,
+                format!("cannot read {path}: {err}"),
+            )],
+            parse_errors: Vec::new(),
+            renames: BTreeMap::new(),
+            diff: Vec::new(),
+            output: None,
+            source_path: PathBuf::from(&path),
+            needs: None,
+        });
+    }
+    if cfg.mode == Mode::Header {
+        files.push(write_compat_header(cfg, &root, &files));
+    }
+    apply_allow_deny(cfg, &mut files);
+    let mut summary = Summary {
+        files_scanned: files.len(),
+        ..Summary::default()
+    };
+    for f in &files {
+        match f.status {
+            FileStatus::Changed => summary.files_changed += 1,
+            FileStatus::Unchanged => summary.files_unchanged += 1,
+            FileStatus::Copied | FileStatus::Skipped => summary.files_copied += 1,
+            FileStatus::Failed => summary.files_failed += 1,
+        }
+        if !f.parse_errors.is_empty() {
+            summary.files_with_parse_errors += 1;
+        }
+        for (fam, n) in &f.renames {
+            *summary.renames_by_family.entry(fam.clone()).or_default() += n;
+        }
+        for d in &f.diagnostics {
+            *summary
+                .diagnostics_by_severity
+                .entry(d.severity.as_str().to_string())
+                .or_default() += 1;
+        }
+    }
+    summary.elapsed_seconds = start.elapsed().as_secs_f64();
+    Ok(RunReport {
+        hipport_version: env!("CARGO_PKG_VERSION").to_string(),
+        hip_version: cfg.translate.hip_version.to_string(),
+        root: root.display().to_string(),
+        files,
+        summary,
+    })
+}
+
+/// Default parse budget per file.
+pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);

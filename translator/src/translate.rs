@@ -1,0 +1,1360 @@
+//! Translation of one C/C++/CUDA source file: renames, includes, call shapes and launches.
+//!
+//! One cursor walk over the tree-sitter tree collects [`Edit`]s and [`Diagnostic`]s; the edits are
+//! applied once to the original bytes. Macro bodies are opaque to the parser and are renamed by a
+//! small lexer ([`crate::lexer`]).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hipport_rules::{Availability, Database, Family, Mapping, Target, Version};
+use serde::Serialize;
+use tree_sitter::{Node, Tree};
+
+use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
+use crate::edit::{self, Edit, OverlapError};
+use crate::lexer;
+use crate::parse::{self, ParseError};
+
+/// How kernel launches are written in the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LaunchStyle {
+    /// Keep `k<<<grid, block>>>(args)`: hip-clang accepts it.
+    #[default]
+    Keep,
+    /// Emit `hipLaunchKernelGGL(k, dim3(grid), dim3(block), shmem, stream, args)`.
+    Hip,
+}
+
+pub use hipport_rules::{Choices, Lib, TorchApi};
+
+/// The newest HIP release the rules know; the default target when no HIP is installed.
+pub const NEWEST_HIP: Version = Version::new(6, 4, 0);
+
+/// HIP release that added the `*_sync` warp builtins with 64-bit masks.
+pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
+
+/// Options for translating one file.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Launch style.
+    pub launch: LaunchStyle,
+    /// The HIP release the output must build with.
+    pub hip_version: Version,
+    /// Library choices.
+    pub libs: Choices,
+    /// Insert a marker comment above lines that need a human.
+    pub annotate: bool,
+    /// Time budget for parsing one file.
+    pub parse_budget: Duration,
+    /// The rules; `None` means the built-in database.
+    pub rules: Option<Arc<Database>>,
+    /// Files the run renames (old path -> new path, relative to the input root, `/`-separated);
+    /// includes that reach them are rewritten to match.
+    pub renamed: Option<Arc<BTreeMap<String, String>>>,
+    /// Run the hazard analysis and report its diagnostics.
+    pub analyze: bool,
+    /// Apply the unambiguous autofixes that hazard diagnostics carry.
+    pub fix: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            launch: LaunchStyle::Keep,
+            hip_version: NEWEST_HIP,
+            libs: Choices::default(),
+            annotate: false,
+            parse_budget: Duration::from_secs(10),
+            rules: None,
+            renamed: None,
+            analyze: true,
+            fix: false,
+        }
+    }
+}
+
+impl Options {
+    /// The rules database in use.
+    pub fn db(&self) -> &Database {
+        match &self.rules {
+            Some(db) => db,
+            None => Database::builtin(),
+        }
+    }
+}
+
+/// Why a file could not be translated.
+#[derive(Debug, thiserror::Error)]
+pub enum TranslateError {
+    /// The parser gave up.
+    #[error("{file}: {source}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// The cause.
+        source: ParseError,
+    },
+    /// Two rules produced overlapping edits (a bug in the rules).
+    #[error("{file}: {source}")]
+    Overlap {
+        /// The file.
+        file: String,
+        /// The cause.
+        source: OverlapError,
+    },
+}
+
+/// The result of translating one file.
+#[derive(Debug, Default)]
+pub struct FileResult {
+    /// The translated bytes.
+    pub output: Vec<u8>,
+    /// The edits applied, sorted.
+    pub edits: Vec<Edit>,
+    /// Diagnostics, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// 1-based line ranges the parser could not read.
+    pub parse_errors: Vec<(usize, usize)>,
+    /// Renames by API family.
+    pub renames: BTreeMap<String, usize>,
+    /// Every identifier renamed (CUDA name -> emitted name), including those inside rewritten calls.
+    pub aliases: BTreeMap<String, String>,
+}
+
+macro_rules! diag_info {
+    ($($konst:ident = $id:literal, $name:literal, $sev:ident, $summary:literal, $explain:literal;)*) => {
+        $(
+            #[doc = $summary]
+            pub const $konst: DiagInfo = DiagInfo {
+                id: $id,
+                name: $name,
+                severity: Severity::$sev,
+                summary: $summary,
+                explain: $explain,
+            };
+        )*
+        /// Every diagnostic kind the translation pass emits.
+        pub const DIAGS: &[DiagInfo] = &[$($konst),*];
+    };
+}
+
+diag_info! {
+    UNSUPPORTED = "T001", "no-hip-equivalent", Error,
+        "A CUDA API name has no HIP equivalent",
+        "The rules database knows this CUDA name but records no HIP (or roc*) counterpart, so the name is left as it is and the file will not compile for HIP until a person replaces it.\n\nWhat to do: look the name up with `hipport explain NAME`; often a nearby HIP API covers the need, or the feature must be emulated. Add a rule with `--rules FILE` once you have decided.";
+    TOO_NEW = "T002", "hip-too-old", Error,
+        "The HIP equivalent needs a newer HIP than the target",
+        "The CUDA name has a HIP equivalent, but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has.";
+    REMOVED = "T003", "hip-removed", Error,
+        "The HIP equivalent was removed before the target HIP release",
+        "The HIP counterpart of this CUDA name was removed in a release at or before the target. The name is left as it is.\n\nWhat to do: use the replacement named in HIP's release notes, or target an older HIP.";
+    DEPRECATED = "T004", "hip-deprecated", Warning,
+        "The HIP equivalent is deprecated in the target HIP release",
+        "The CUDA name was translated, but HIP deprecates the name it became. It still compiles, but may be removed in a later release.\n\nWhat to do: plan a move to the replacement API; `hipport explain NAME` shows the versions.";
+    EXPERIMENTAL = "T005", "hip-experimental", Note,
+        "The HIP equivalent is experimental",
+        "The CUDA name was translated to a HIP name that HIP marks experimental; its behaviour or signature may change between releases.";
+    UNKNOWN_NAME = "T006", "unknown-cuda-name", Warning,
+        "A CUDA-looking name is not in the rules database",
+        "The identifier looks like a CUDA API name (cuda*, cu*, cublas*, nvtx*, ...) but the rules database does not know it, and the file does not declare it. It was left as it is.\n\nWhat to do: check whether it is a CUDA API; if so, add a rule with `--rules FILE` (and consider reporting it); if it is your own name declared elsewhere, ignore this warning.";
+    UNSUPPORTED_HEADER = "T007", "header-without-hip", Error,
+        "A CUDA header has no HIP equivalent",
+        "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
+    PARSE_ERROR = "T008", "parse-error", Note,
+        "Part of the file could not be parsed",
+        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed.\n\nWhat to do: review the named lines in the output.";
+    WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
+        "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins",
+        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.";
+    SYNCWARP_REMOVED = "T010", "syncwarp-removed", Note,
+        "`__syncwarp()` was removed for a HIP release that lacks it",
+        "HIP before 6.2 has no `__syncwarp`. Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it as a memory fence between lanes, add `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\")` or restructure.";
+    LAUNCH_IN_MACRO = "T011", "launch-in-macro", Note,
+        "A kernel launch inside a macro body was kept as `<<<...>>>`",
+        "With `--launch hip`, launches are rewritten to `hipLaunchKernelGGL`, but this launch sits inside a `#define` body, which hipport does not rewrite. hip-clang accepts `<<<...>>>`, so the code still compiles with hipcc; other compilers need the macro rewritten by hand.";
+    ANNOTATED = "T012", "annotation", Note,
+        "A marker comment was inserted above a line that needs review",
+        "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
+}
+
+/// Names whose values are numbers in another number space; they are never renamed.
+const NEVER_RENAME: &[&str] = &[
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+    "__CUDA_ARCH__",
+];
+
+/// The `*_sync` warp builtins and their mask-less HIP forms.
+const WARP_SYNC: &[(&str, &str)] = &[
+    ("__shfl_sync", "__shfl"),
+    ("__shfl_up_sync", "__shfl_up"),
+    ("__shfl_down_sync", "__shfl_down"),
+    ("__shfl_xor_sync", "__shfl_xor"),
+    ("__ballot_sync", "__ballot"),
+    ("__any_sync", "__any"),
+    ("__all_sync", "__all"),
+];
+
+/// Whether a mask expression is a full-warp constant.
+fn is_full_mask(text: &str, defines: &HashMap<String, String>) -> bool {
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let t = t.trim_matches(|c| c == '(' || c == ')');
+    if let Some(v) = defines.get(t) {
+        return v != t && is_full_mask(v, &HashMap::new());
+    }
+    let lower = t.to_ascii_lowercase();
+    let lower = lower.trim_end_matches(['u', 'l']);
+    matches!(
+        lower,
+        "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0" | "(unsigned)-1"
+    ) || lower.starts_with("static_cast<unsigned")
+        && (lower.ends_with("(-1)") || lower.ends_with("(~0)"))
+}
+
+/// Whether an identifier looks like a CUDA API name.
+fn looks_like_cuda(name: &str) -> bool {
+    let after = |p: &str| name.strip_prefix(p).and_then(|r| r.chars().next());
+    matches!(after("cuda"), Some(c) if c.is_ascii_uppercase())
+        || matches!(after("cu"), Some(c) if c.is_ascii_uppercase())
+        || [
+            "cublas", "cusparse", "curand", "cufft", "cusolver", "cudnn", "nvtx",
+        ]
+        .iter()
+        .any(|p| matches!(after(p), Some(c) if c.is_ascii_uppercase() || c == '_'))
+}
+
+/// Per-file state of the walk.
+struct Walk<'a> {
+    src: &'a [u8],
+    file: &'a str,
+    /// The file's path relative to the input root, when known (for renamed includes).
+    rel: Option<&'a str>,
+    opts: &'a Options,
+    db: &'a Database,
+    index: LineIndex,
+    edits: Vec<Edit>,
+    diags: Vec<Diagnostic>,
+    renames: BTreeMap<String, usize>,
+    aliases: BTreeMap<String, String>,
+    /// Start bytes of identifiers already handled by a call-level rewrite.
+    handled: HashSet<usize>,
+    /// Simple object-like macros of this file: name -> value text.
+    defines: HashMap<String, String>,
+    /// Names this file declares (functions, macros, variables, types).
+    declared: HashSet<String>,
+    /// Unknown CUDA-looking names already reported.
+    reported_unknown: HashSet<String>,
+    /// Call sites whose shape is rewritten after the walk.
+    call_sites: Vec<CallSite>,
+    /// HIP headers already included, per conditional scope (parent node id).
+    included: HashSet<(usize, String)>,
+    has_device_code: bool,
+    has_runtime_include: bool,
+    /// Start of an unterminated block comment: nothing from here on is renamed.
+    dead_from: usize,
+}
+
+/// A call whose whole text is rebuilt from a template once inner renames are known.
+struct CallSite {
+    start: usize,
+    end: usize,
+    args: Vec<(usize, usize)>,
+    template: String,
+    rule: String,
+}
+
+fn node_text<'s>(n: Node, src: &'s [u8]) -> &'s str {
+    std::str::from_utf8(parse::text(n, src)).unwrap_or("")
+}
+
+impl<'a> Walk<'a> {
+    fn new(src: &'a [u8], file: &'a str, rel: Option<&'a str>, opts: &'a Options) -> Walk<'a> {
+        Walk {
+            src,
+            file,
+            rel,
+            opts,
+            db: opts.db(),
+            index: LineIndex::new(src),
+            edits: Vec::new(),
+            diags: Vec::new(),
+            renames: BTreeMap::new(),
+            aliases: BTreeMap::new(),
+            handled: HashSet::new(),
+            defines: HashMap::new(),
+            declared: HashSet::new(),
+            reported_unknown: HashSet::new(),
+            call_sites: Vec::new(),
+            included: HashSet::new(),
+            has_device_code: false,
+            has_runtime_include: false,
+            dead_from: usize::MAX,
+        }
+    }
+
+    /// The part of the text between two launch-configuration arguments to replace: all of it,
+    /// or only up to the comma when a line break follows (so lines and `\\` continuations stay).
+    fn separator(&self, a: usize, b: usize) -> (usize, usize) {
+        let between = &self.src[a..b];
+        match between.iter().position(|&c| c == b',') {
+            Some(i) if between[i..].contains(&b'\n') => (a, a + i + 1),
+            _ => (a, b),
+        }
+    }
+
+    /// Rewrites the launches in a macro body by parsing the body as the body of a function.
+    /// Returns false when a launch could not be found in the parse (it is then left as it is).
+    fn macro_launches(&mut self, text: &[u8], base: usize) -> bool {
+        const PREFIX: &[u8] = b"void hipport_macro_body_() {\n";
+        let mut wrapped = PREFIX.to_vec();
+        wrapped.extend_from_slice(text);
+        wrapped.extend_from_slice(b"\n;}\n");
+        let Ok(tree) = parse::parse(&wrapped, self.opts.parse_budget) else {
+            return false;
+        };
+        let wanted = text.windows(3).filter(|w| *w == b"<<<").count();
+        let mut sub = Walk::new(&wrapped, self.file, self.rel, self.opts);
+        let mut found = 0;
+        let mut cursor = tree.walk();
+        loop {
+            let n = cursor.node();
+            if n.kind() == "call_expression" {
+                let mut c = n.walk();
+                let config = n
+                    .children(&mut c)
+                    .find(|ch| ch.kind() == "kernel_call_syntax");
+                if let Some(config) = config {
+                    let before = sub.edits.len();
+                    sub.visit_launch(n, config);
+                    if sub.edits.len() > before {
+                        found += 1;
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break;
+                }
+            }
+            if cursor.node() == tree.root_node() {
+                break;
+            }
+        }
+        if found != wanted {
+            return false;
+        }
+        let (lo, hi) = (PREFIX.len(), PREFIX.len() + text.len());
+        if sub.edits.iter().any(|e| e.start < lo || e.end > hi) {
+            return false;
+        }
+        for mut e in sub.edits {
+            e.start = e.start - lo + base;
+            e.end = e.end - lo + base;
+            self.edits.push(e);
+        }
+        true
+    }
+
+    fn diag(&mut self, info: &DiagInfo, offset: usize, message: String, help: Option<String>) {
+        self.diags.push(Diagnostic::at(
+            info,
+            self.file,
+            &self.index,
+            offset,
+            message,
+            help,
+        ));
+    }
+
+    fn count(&mut self, family: Family) {
+        *self.renames.entry(family.as_str().to_string()).or_default() += 1;
+    }
+
+    /// Renames one identifier at `start..end` if the rules know it.
+    fn rename_ident(&mut self, name: &str, start: usize, end: usize) {
+        if NEVER_RENAME.contains(&name) {
+            return;
+        }
+        let db = self.db;
+        let v = self.opts.hip_version;
+        match db.target(name, &self.opts.libs) {
+            Target::Unknown => {
+                if looks_like_cuda(name)
+                    && !self.declared.contains(name)
+                    && self.reported_unknown.insert(name.to_string())
+                {
+                    self.diag(
+                        &UNKNOWN_NAME,
+                        start,
+                        format!("`{name}` looks like a CUDA API name but is not in the rules database"),
+                        Some("if it is a CUDA API, add a rule with `--rules FILE`; if it is your own name, ignore this".into()),
+                    );
+                }
+            }
+            Target::Unsupported { mapping, .. } => {
+                let (message, help) = self.why_not(mapping, &UNSUPPORTED);
+                self.diag(&UNSUPPORTED, start, message, Some(help));
+            }
+            Target::Name {
+                name: new,
+                lib,
+                mapping: m,
+            } => {
+                // Version data describe the HIP column; roc* names are taken as they are.
+                let status = if lib == Lib::Hip {
+                    m.status_for(v)
+                } else {
+                    Availability::Available
+                };
+                match status {
+                    Availability::TooNew { .. } | Availability::Absent { .. } => {
+                        let (message, help) = self.why_not(m, &TOO_NEW);
+                        self.diag(&TOO_NEW, start, message, Some(help));
+                        return;
+                    }
+                    Availability::Removed { .. } => {
+                        let (message, help) = self.why_not(m, &REMOVED);
+                        self.diag(&REMOVED, start, message, Some(help));
+                        return;
+                    }
+                    Availability::Missing => {
+                        let (message, help) = self.why_not(m, &UNSUPPORTED);
+                        self.diag(&UNSUPPORTED, start, message, Some(help));
+                        return;
+                    }
+                    Availability::Deprecated { since, replacement } => {
+                        let help = match replacement {
+                            Some(r) => format!("use `{r}` instead"),
+                            None => format!("see `hipport explain {name}` and plan a replacement"),
+                        };
+                        self.diag(
+                            &DEPRECATED,
+                            start,
+                            format!("`{name}` became `{new}`, which HIP deprecates since {since}"),
+                            Some(help),
+                        );
+                    }
+                    Availability::Experimental => {
+                        self.diag(
+                            &EXPERIMENTAL,
+                            start,
+                            format!("`{name}` became `{new}`, which is experimental in HIP"),
+                            None,
+                        );
+                    }
+                    Availability::Available => {}
+                }
+                if new != name {
+                    let family = m.family;
+                    self.aliases.insert(name.to_string(), new.to_string());
+                    self.edits
+                        .push(Edit::replace(start, end, new, family.as_str()));
+                    self.count(family);
+                }
+            }
+        }
+    }
+
+    fn why_not(&self, m: &Mapping, info: &DiagInfo) -> (String, String) {
+        let name = &m.cuda;
+        let v = self.opts.hip_version;
+        if let Availability::Absent { checked } = m.status_for(v) {
+            return (
+                format!(
+                    "`{name}` maps to `{}`, which the HIP {checked} headers do not declare; the target is HIP {v}",
+                    m.hip.as_deref().unwrap_or("?")
+                ),
+                format!("target a newer HIP with `--hip-version`, or avoid `{name}`"),
+            );
+        }
+        if info.id == TOO_NEW.id {
+            let added = m.hip_added.map(|a| a.to_string()).unwrap_or_default();
+            (
+                format!(
+                    "`{name}` becomes `{}` only from HIP {added}; the target is HIP {v}",
+                    m.hip.as_deref().unwrap_or("?")
+                ),
+                format!(
+                    "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
+                    m.hip_added.map_or(0, |a| a.major),
+                    m.hip_added.map_or(0, |a| a.minor)
+                ),
+            )
+        } else if info.id == REMOVED.id {
+            let removed = m.hip_removed.map(|a| a.to_string()).unwrap_or_default();
+            (
+                format!(
+                    "`{name}` maps to `{}`, which HIP removed in {removed}; the target is HIP {v}",
+                    m.hip.as_deref().unwrap_or("?")
+                ),
+                "use the replacement API named in HIP's release notes".into(),
+            )
+        } else {
+            (
+                format!("`{name}` ({} API) has no HIP equivalent", m.family),
+                format!("see `hipport explain {name}`; replace it by hand or add a rule with `--rules FILE`"),
+            )
+        }
+    }
+
+    /// Renames the namespace segment at `start..end` by the namespace rules (`cub` ->
+    /// `hipcub`, `thrust::cuda` -> `thrust::hip`); returns whether a rule applied.
+    fn rename_namespace(&mut self, start: usize, end: usize) -> bool {
+        let name = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+        let scope = scope_before(self.src, start);
+        let db = self.db;
+        // The longest written path that has a rule wins (`thrust::cuda` before `cuda`).
+        let full = format!("{scope}{name}");
+        let candidates = [full.as_str(), name.as_str()];
+        for path in candidates {
+            let Some(rule) = db.namespace_for(path, &self.opts.libs) else {
+                continue;
+            };
+            let Some(hip) = rule.hip.as_deref() else {
+                return false;
+            };
+            let new_last = hip.rsplit("::").next().unwrap_or(hip);
+            if path == name && hip.contains("::") && hip != name {
+                // A rule for a whole path does not apply to a bare segment.
+                continue;
+            }
+            if new_last != name {
+                self.edits
+                    .push(Edit::replace(start, end, new_last, "namespace"));
+                self.count(Family::Cub);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Renames identifiers inside a macro body or other opaque text at `base`.
+    fn rename_text(&mut self, text: &[u8], base: usize) {
+        let first_edit = self.edits.len();
+        for tok in lexer::identifiers(text) {
+            let name = std::str::from_utf8(&text[tok.clone()]).unwrap_or("");
+            let rest = &text[tok.end..];
+            let followed_by_scope = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':')
+                && rest.windows(2).any(|w| w == b"::");
+            if followed_by_scope && self.rename_namespace(base + tok.start, base + tok.end) {
+                continue;
+            }
+            self.rename_ident(name, base + tok.start, base + tok.end);
+        }
+        self.realign_continuations(text, base, first_edit);
+    }
+
+    /// Keeps the `\` of a multi-line macro in its column: when renames on a line change its
+    /// length, the run of spaces before the line's trailing backslash shrinks or grows to match.
+    fn realign_continuations(&mut self, text: &[u8], base: usize, first_edit: usize) {
+        if self.edits.len() == first_edit {
+            return;
+        }
+        let mut line_start = 0;
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            let line_end = line_start + line.len();
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            if let Some(before_bs) = body.strip_suffix(b"\\") {
+                let spaces = before_bs.iter().rev().take_while(|&&b| b == b' ').count();
+                let ws_start = line_start + before_bs.len() - spaces;
+                let (a, b) = (base + line_start, base + ws_start);
+                let delta: isize = self.edits[first_edit..]
+                    .iter()
+                    .filter(|e| e.start >= a && e.end <= b)
+                    .map(|e| e.text.len() as isize - (e.end - e.start) as isize)
+                    .sum();
+                if delta != 0 && spaces > 0 {
+                    let want = (spaces as isize - delta).max(1) as usize;
+                    if want != spaces {
+                        self.edits.push(Edit::replace(
+                            base + ws_start,
+                            base + ws_start + spaces,
+                            " ".repeat(want),
+                            "macro-align",
+                        ));
+                    }
+                }
+            }
+            line_start = line_end;
+        }
+    }
+
+    fn visit_include(&mut self, node: Node) {
+        let Some(path_node) = node.child_by_field_name("path") else {
+            return;
+        };
+        let raw = node_text(path_node, self.src);
+        if raw.len() < 2 {
+            return;
+        }
+        let (open, close) = (&raw[..1], &raw[raw.len() - 1..]);
+        let inner = &raw[1..raw.len() - 1];
+        let scope = node.parent().map_or(0, |p| p.id());
+        let db = self.db;
+        let new_path = match db.header_for(inner, &self.opts.libs) {
+            Some(h) => {
+                let target = match self.opts.libs.lib_for(h.family) {
+                    Lib::Roc => h.roc.clone().or_else(|| h.hip_for(inner)),
+                    Lib::Hip => h.hip_for(inner),
+                };
+                match target {
+                    Some(t) => t,
+                    None => {
+                        self.diag(
+                            &UNSUPPORTED_HEADER,
+                            path_node.start_byte(),
+                            format!("CUDA header `{inner}` has no HIP equivalent"),
+                            Some("remove the include if nothing from it is used, or replace what it provides".into()),
+                        );
+                        return;
+                    }
+                }
+            }
+            None => self
+                .renamed_include(inner)
+                .unwrap_or_else(|| inner.to_string()),
+        };
+        if new_path == "hip/hip_runtime.h" {
+            self.has_runtime_include = true;
+        }
+        let is_hip_header = new_path.starts_with("hip/") || new_path != inner;
+        if is_hip_header && !self.included.insert((scope, new_path.clone())) {
+            // A second include of the same HIP header in the same scope: drop the line.
+            let mut start = node.start_byte();
+            while start > 0 && matches!(self.src[start - 1], b' ' | b'\t') {
+                start -= 1;
+            }
+            if start == 0 || self.src[start - 1] == b'\n' {
+                self.edits
+                    .push(Edit::replace(start, node.end_byte(), "", "include-dedup"));
+            }
+            return;
+        }
+        if new_path != inner {
+            self.edits.push(Edit::replace(
+                path_node.start_byte(),
+                path_node.end_byte(),
+                format!("{open}{new_path}{close}"),
+                "header",
+            ));
+            self.count(Family::Header);
+        }
+    }
+
+    /// The include path for `inner` when it reaches a file this run renames.
+    fn renamed_include(&self, inner: &str) -> Option<String> {
+        let renamed = self.opts.renamed.as_ref()?;
+        let rel = self.rel?;
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let candidates = [
+            normalize_rel(&format!("{dir}/{inner}")),
+            normalize_rel(inner),
+        ];
+        for cand in candidates.into_iter().flatten() {
+            if let Some(new) = renamed.get(&cand) {
+                // Renames keep the number of path components: replace as many as were written.
+                let k = inner.split('/').count();
+                let new_parts: Vec<&str> = new.split('/').collect();
+                let inner_parts: Vec<&str> = inner.split('/').collect();
+                let mut out: Vec<&str> = inner_parts[..k - k.min(new_parts.len())].to_vec();
+                out.extend(&new_parts[new_parts.len() - k.min(new_parts.len())..]);
+                // `..` and `.` written in the include stay as they were.
+                for (o, i) in out.iter_mut().zip(inner_parts.iter()) {
+                    if *i == ".." || *i == "." {
+                        *o = i;
+                    }
+                }
+                return Some(out.join("/"));
+            }
+        }
+        None
+    }
+
+    /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
+    fn visit_call(&mut self, node: Node) {
+        let Some(func) = node.child_by_field_name("function") else {
+            return;
+        };
+        if func.kind() != "identifier" {
+            return;
+        }
+        let name = node_text(func, self.src);
+        let Some(args) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut cursor = args.walk();
+        let arg_nodes: Vec<Node> = args
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .collect();
+        if let Some(&(_, plain)) = WARP_SYNC.iter().find(|(s, _)| *s == name) {
+            if self.opts.hip_version < WARP_SYNC_HIP {
+                self.handled.insert(func.start_byte());
+                let Some(mask) = arg_nodes.first() else {
+                    return;
+                };
+                let mask_text = node_text(*mask, self.src);
+                if is_full_mask(mask_text, &self.defines) {
+                    self.edits.push(Edit::replace(
+                        func.start_byte(),
+                        func.end_byte(),
+                        plain,
+                        "warp-sync",
+                    ));
+                    let cut_end = arg_nodes.get(1).map_or(mask.end_byte(), |n| n.start_byte());
+                    self.edits
+                        .push(Edit::replace(mask.start_byte(), cut_end, "", "warp-sync"));
+                    self.count(Family::Device);
+                } else {
+                    self.diag(
+                        &WARP_SYNC_MASK,
+                        mask.start_byte(),
+                        format!(
+                            "`{name}` with mask `{mask_text}`: HIP {} has no `{name}`, and only a full-warp mask can become `{plain}`",
+                            self.opts.hip_version
+                        ),
+                        Some("let the whole warp take part, or target HIP 6.2 or newer with `--hip-version 6.2`".into()),
+                    );
+                }
+            } else if let Some(mask) = arg_nodes.first() {
+                let mask_text = node_text(*mask, self.src);
+                let t = mask_text.trim().to_ascii_lowercase();
+                if matches!(t.trim_end_matches(['u', 'l']), "0xffffffff") {
+                    self.edits.push(Edit::replace(
+                        mask.start_byte(),
+                        mask.end_byte(),
+                        "0xffffffffffffffffull",
+                        "warp-mask-64",
+                    ));
+                }
+            }
+            return;
+        }
+        if name == "__syncwarp" && self.opts.hip_version < WARP_SYNC_HIP {
+            self.handled.insert(func.start_byte());
+            let full = arg_nodes
+                .first()
+                .is_none_or(|m| is_full_mask(node_text(*m, self.src), &self.defines));
+            if !full {
+                let m = node_text(arg_nodes[0], self.src).to_string();
+                self.diag(
+                    &WARP_SYNC_MASK,
+                    arg_nodes[0].start_byte(),
+                    format!(
+                        "`__syncwarp({m})` with a partial mask has no HIP {} equivalent",
+                        self.opts.hip_version
+                    ),
+                    Some(
+                        "restructure so the whole warp synchronizes, or target HIP 6.2 or newer"
+                            .into(),
+                    ),
+                );
+                return;
+            }
+            let parent = node.parent();
+            let (start, end, text) = match parent {
+                Some(p) if p.kind() == "expression_statement" => (p.start_byte(), p.end_byte(), ""),
+                _ => (node.start_byte(), node.end_byte(), "(void)0"),
+            };
+            self.edits
+                .push(Edit::replace(start, end, text, "syncwarp-removed"));
+            self.diag(
+                &SYNCWARP_REMOVED,
+                node.start_byte(),
+                format!("`__syncwarp()` removed: HIP {} has no `__syncwarp`, and wavefronts run in lockstep", self.opts.hip_version),
+                None,
+            );
+            return;
+        }
+        let argc = arg_nodes.len();
+        let Some(template) = self.call_rule(name, argc) else {
+            return;
+        };
+        self.handled.insert(func.start_byte());
+        self.count(Family::Runtime);
+        self.call_sites.push(CallSite {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            args: arg_nodes
+                .iter()
+                .map(|n| (n.start_byte(), n.end_byte()))
+                .collect(),
+            template,
+            rule: format!("call:{name}"),
+        });
+    }
+
+    /// The call-shape template that applies to `name` with `argc` arguments, if any.
+    fn call_rule(&self, name: &str, argc: usize) -> Option<String> {
+        self.db
+            .call_for(name, argc, self.opts.hip_version)
+            .map(|r| r.template.clone())
+    }
+
+    /// Rewrites `k<<<g, b, s, st>>>(args)` to `hipLaunchKernelGGL(...)` with small edits,
+    /// so renames inside the configuration and arguments still apply.
+    fn visit_launch(&mut self, call: Node, config: Node) {
+        let Some(func) = call.child_by_field_name("function") else {
+            return;
+        };
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut c = config.walk();
+        let cfg: Vec<Node> = config
+            .named_children(&mut c)
+            .filter(|n| n.kind() != "comment")
+            .collect();
+        if cfg.len() < 2 || cfg.len() > 4 {
+            return;
+        }
+        let wrap = matches!(func.kind(), "template_function" | "qualified_identifier");
+        let rule = "launch";
+        let mut head = String::from("hipLaunchKernelGGL(");
+        if wrap {
+            head.push_str("HIP_KERNEL_NAME(");
+        }
+        self.edits.push(Edit::insert(func.start_byte(), head, rule));
+        // A configuration that is already a `dim3(...)` needs no second wrapper.
+        let is_dim3 = |n: &Node| {
+            n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| node_text(f, self.src) == "dim3")
+        };
+        let (g3, b3) = (is_dim3(&cfg[0]), is_dim3(&cfg[1]));
+        let open_grid = match (wrap, g3) {
+            (true, true) => "), ",
+            (true, false) => "), dim3(",
+            (false, true) => ", ",
+            (false, false) => ", dim3(",
+        };
+        self.edits.push(Edit::replace(
+            func.end_byte(),
+            cfg[0].start_byte(),
+            open_grid,
+            rule,
+        ));
+        let mid = match (g3, b3) {
+            (true, true) => ", ",
+            (true, false) => ", dim3(",
+            (false, true) => "), ",
+            (false, false) => "), dim3(",
+        };
+        let (a, b) = self.separator(cfg[0].end_byte(), cfg[1].start_byte());
+        self.edits.push(Edit::replace(a, b, mid, rule));
+        let close_block = if b3 { "" } else { ")" };
+        let mut tail = String::from(close_block);
+        let mut last_end = cfg[1].end_byte();
+        for (i, n) in cfg.iter().enumerate().skip(2) {
+            let sep = if i == 2 {
+                format!("{close_block}, ")
+            } else {
+                ", ".to_string()
+            };
+            let (a, b) = self.separator(last_end, n.start_byte());
+            self.edits.push(Edit::replace(a, b, sep, rule));
+            tail.clear();
+            last_end = n.end_byte();
+        }
+        if cfg.len() == 2 {
+            tail.push_str(", 0, 0");
+        } else if cfg.len() == 3 {
+            tail.push_str(", 0");
+        }
+        let mut ac = args.walk();
+        let has_args = args.named_children(&mut ac).any(|n| n.kind() != "comment");
+        if has_args {
+            tail.push_str(", ");
+        }
+        // Replace `>>>(` (and whatever lies between) with the tail; the argument list's
+        // closing parenthesis closes the hipLaunchKernelGGL call.
+        let open_paren_end = args.start_byte() + 1;
+        let first_arg_start = {
+            let mut ac = args.walk();
+            let first = args.named_children(&mut ac).next();
+            first.map_or(open_paren_end, |n| n.start_byte().max(open_paren_end))
+        };
+        let end = if has_args {
+            first_arg_start
+        } else {
+            open_paren_end
+        };
+        self.edits.push(Edit::replace(last_end, end, tail, rule));
+    }
+
+    fn collect_declarations(&mut self, root: Node) {
+        let mut cursor = root.walk();
+        loop {
+            let n = cursor.node();
+            match n.kind() {
+                "preproc_def" | "preproc_function_def" => {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        let name = node_text(name, self.src).to_string();
+                        if n.kind() == "preproc_def" {
+                            if let Some(v) = n.child_by_field_name("value") {
+                                self.defines.insert(
+                                    name.clone(),
+                                    node_text(v, self.src).trim().to_string(),
+                                );
+                            }
+                        }
+                        self.declared.insert(name);
+                    }
+                }
+                "function_declarator"
+                | "init_declarator"
+                | "struct_specifier"
+                | "class_specifier"
+                | "type_definition"
+                | "enumerator"
+                | "declaration"
+                | "parameter_declaration" => {
+                    let field = match n.kind() {
+                        "struct_specifier" | "class_specifier" | "enumerator" => "name",
+                        _ => "declarator",
+                    };
+                    if let Some(d) = n.child_by_field_name(field) {
+                        if matches!(
+                            d.kind(),
+                            "identifier" | "type_identifier" | "field_identifier"
+                        ) {
+                            self.declared.insert(node_text(d, self.src).to_string());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn walk(&mut self, tree: &Tree) {
+        let root = tree.root_node();
+        self.collect_declarations(root);
+        let mut cursor = root.walk();
+        loop {
+            let n = cursor.node();
+            let mut descend = true;
+            match n.kind() {
+                "comment"
+                | "string_literal"
+                | "raw_string_literal"
+                | "char_literal"
+                | "system_lib_string"
+                | "concatenated_string" => descend = false,
+                "ERROR" => {
+                    // An unterminated block comment parses as an ERROR region: nothing after
+                    // its `/*` is code.
+                    let text = parse::text(n, self.src);
+                    if let Some(i) = text.windows(2).position(|w| w == b"/*") {
+                        if !text[i..].windows(2).any(|w| w == b"*/") {
+                            self.dead_from = self.dead_from.min(n.start_byte() + i);
+                        }
+                    }
+                }
+                "preproc_include" => {
+                    self.visit_include(n);
+                    descend = false;
+                }
+                "preproc_arg" => {
+                    let text = parse::text(n, self.src);
+                    self.rename_text(text, n.start_byte());
+                    if self.opts.launch == LaunchStyle::Hip
+                        && text.windows(3).any(|w| w == b"<<<")
+                        && !self.macro_launches(text, n.start_byte())
+                    {
+                        self.diag(
+                            &LAUNCH_IN_MACRO,
+                            n.start_byte(),
+                            "kernel launch inside a macro body kept as `<<<...>>>`".into(),
+                            Some(
+                                "hipcc accepts it; rewrite the macro by hand for other compilers"
+                                    .into(),
+                            ),
+                        );
+                    }
+                    descend = false;
+                }
+                "__global__" | "__device__" | "__shared__" | "__constant__" | "__managed__" => {
+                    self.has_device_code = true;
+                }
+                "call_expression" => {
+                    let mut c = n.walk();
+                    let config = n
+                        .children(&mut c)
+                        .find(|ch| ch.kind() == "kernel_call_syntax");
+                    if let Some(config) = config {
+                        self.has_device_code = true;
+                        if self.opts.launch == LaunchStyle::Hip {
+                            self.visit_launch(n, config);
+                        }
+                    } else {
+                        self.visit_call(n);
+                    }
+                }
+                "namespace_identifier" => {
+                    let (start, end) = (n.start_byte(), n.end_byte());
+                    self.rename_namespace(start, end);
+                }
+                "identifier" | "type_identifier"
+                    if !self.handled.contains(&n.start_byte())
+                        && n.start_byte() < self.dead_from =>
+                {
+                    let name = node_text(n, self.src);
+                    if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
+                        self.has_device_code = true;
+                    }
+                    if !name.is_empty() {
+                        let name = name.to_string();
+                        self.rename_ident(&name, n.start_byte(), n.end_byte());
+                    }
+                }
+                _ => {}
+            }
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Rebuilds the calls whose shape changes, from their templates and renamed arguments.
+    fn finish_call_sites(&mut self) {
+        let mut sites = std::mem::take(&mut self.call_sites);
+        sites.sort_by_key(|s| s.end - s.start);
+        for site in sites {
+            let mut args = Vec::with_capacity(site.args.len());
+            for &(a, b) in &site.args {
+                let mut inner: Vec<Edit> = self
+                    .edits
+                    .iter()
+                    .filter(|e| {
+                        e.start >= a
+                            && e.end <= b
+                            && !(e.start == e.end && (e.start == a || e.start == b))
+                    })
+                    .map(|e| Edit {
+                        start: e.start - a,
+                        end: e.end - a,
+                        ..e.clone()
+                    })
+                    .collect();
+                let text = edit::apply(&self.src[a..b], &mut inner)
+                    .unwrap_or_else(|_| self.src[a..b].to_vec());
+                args.push(String::from_utf8_lossy(&text).into_owned());
+            }
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            if let Some(text) = expand_template(&site.template, &refs) {
+                self.edits
+                    .retain(|e| !(e.start >= site.start && e.end <= site.end));
+                self.edits
+                    .push(Edit::replace(site.start, site.end, text, site.rule));
+            }
+        }
+    }
+
+    /// Adds `#include <hip/hip_runtime.h>` to a file with device code and no runtime include.
+    fn add_runtime_include(&mut self, tree: &Tree) {
+        if !self.has_device_code || self.has_runtime_include {
+            return;
+        }
+        let eol = if self.src.windows(2).any(|w| w == b"\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        let children: Vec<Node> = root.children(&mut cursor).collect();
+        let mut at = 0;
+        let mut scope = children.as_slice();
+        // An include guard wraps the whole file: insert after its #define.
+        let guard;
+        let significant: Vec<&Node> = children.iter().filter(|c| c.kind() != "comment").collect();
+        if significant.len() == 1 && significant[0].kind() == "preproc_ifdef" {
+            let g = *significant[0];
+            let mut gc = g.walk();
+            guard = g.named_children(&mut gc).collect::<Vec<_>>();
+            scope = guard.as_slice();
+            if let Some(def) = scope.iter().position(|c| c.kind() == "preproc_def") {
+                at = line_end(self.src, scope[def].end_byte());
+                scope = &scope[def + 1..];
+            }
+        }
+        for c in scope {
+            match c.kind() {
+                "comment" => at = line_end(self.src, c.end_byte()),
+                "preproc_call" if node_text(*c, self.src).contains("once") => {
+                    at = line_end(self.src, c.end_byte())
+                }
+                "identifier" => {}
+                _ => break,
+            }
+        }
+        let at = at.min(self.src.len());
+        let needs_eol_before = at > 0 && self.src[at - 1] != b'\n';
+        let text = format!(
+            "{}#include <hip/hip_runtime.h>{eol}",
+            if needs_eol_before { eol } else { "" }
+        );
+        self.edits.push(Edit::insert(at, text, "runtime-include"));
+    }
+}
+
+/// Normalizes a relative path (`a/./b/../c` -> `a/c`); `None` when it leaves the root.
+fn normalize_rel(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            _ => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The first byte after the line that contains `pos` (or `pos` if it ends a line already).
+fn line_end(src: &[u8], pos: usize) -> usize {
+    if pos > 0 && src.get(pos - 1) == Some(&b'\n') {
+        return pos;
+    }
+    match src[pos.min(src.len())..].iter().position(|&b| b == b'\n') {
+        Some(i) => pos + i + 1,
+        None => src.len(),
+    }
+}
+
+/// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
+fn scope_before(src: &[u8], pos: usize) -> String {
+    let mut parts: Vec<&[u8]> = Vec::new();
+    let mut i = pos;
+    loop {
+        let mut j = i;
+        while j > 0 && src[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        if j < 2 || &src[j - 2..j] != b"::" {
+            break;
+        }
+        j -= 2;
+        while j > 0 && src[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        let end = j;
+        while j > 0 && (src[j - 1].is_ascii_alphanumeric() || src[j - 1] == b'_') {
+            j -= 1;
+        }
+        if j == end {
+            break;
+        }
+        parts.push(&src[j..end]);
+        i = j;
+    }
+    parts.reverse();
+    let mut out = String::new();
+    for p in parts {
+        out.push_str(&String::from_utf8_lossy(p));
+        out.push_str("::");
+    }
+    out
+}
+
+/// Translates one file's bytes.
+pub fn translate_source(
+    src: &[u8],
+    file: &str,
+    opts: &Options,
+) -> Result<FileResult, TranslateError> {
+    let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
+        file: file.to_string(),
+        source,
+    })?;
+    translate_tree(src, &tree, file, opts)
+}
+
+/// Translates one file given its parse tree.
+pub fn translate_tree(
+    src: &[u8],
+    tree: &Tree,
+    file: &str,
+    opts: &Options,
+) -> Result<FileResult, TranslateError> {
+    translate_tree_at(src, tree, file, None, opts)
+}
+
+/// Translates one file that lives at `rel` (relative to the input root), so that includes of
+/// files the run renames can follow them.
+pub fn translate_source_at(
+    src: &[u8],
+    file: &str,
+    rel: &str,
+    opts: &Options,
+) -> Result<FileResult, TranslateError> {
+    let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
+        file: file.to_string(),
+        source,
+    })?;
+    translate_tree_at(src, &tree, file, Some(rel), opts)
+}
+
+fn translate_tree_at(
+    src: &[u8],
+    tree: &Tree,
+    file: &str,
+    rel: Option<&str>,
+    opts: &Options,
+) -> Result<FileResult, TranslateError> {
+    let mut w = Walk::new(src, file, rel, opts);
+    w.walk(tree);
+    w.finish_call_sites();
+    w.add_runtime_include(tree);
+    let parse_errors = parse::error_lines(tree);
+    for &(a, b) in &parse_errors {
+        let offset = w.index.line_range(src, a).start;
+        let lines = if a == b {
+            format!("line {a}")
+        } else {
+            format!("lines {a}-{b}")
+        };
+        w.diag(
+            &PARSE_ERROR,
+            offset,
+            format!("could not parse {lines}; renames there were applied, other rewrites may be missing"),
+            Some("review these lines in the output".into()),
+        );
+    }
+    if opts.analyze {
+        let aopts = crate::analysis::AnalysisOptions {
+            hip_version: opts.hip_version,
+            fix: opts.fix,
+        };
+        let mut found = crate::analysis::analyze(src, tree, file, &aopts);
+        crate::analysis::apply_suppressions(src, &mut found);
+        if opts.fix {
+            for d in &mut found {
+                w.edits.append(&mut d.fix.clone());
+            }
+        }
+        w.diags.extend(found);
+    }
+    crate::analysis::apply_suppressions(src, &mut w.diags);
+    if opts.annotate {
+        annotate(&mut w);
+    }
+    let Walk {
+        mut edits,
+        mut diags,
+        renames,
+        aliases,
+        ..
+    } = w;
+    let output = edit::apply(src, &mut edits).map_err(|source| TranslateError::Overlap {
+        file: file.to_string(),
+        source,
+    })?;
+    diags.sort_by_key(|d| (d.offset, d.id.clone()));
+    Ok(FileResult {
+        output,
+        edits,
+        diagnostics: diags,
+        parse_errors,
+        renames,
+        aliases,
+    })
+}
+
+/// Inserts a `// hipport: ID message` comment above each line with an error diagnostic.
+fn annotate(w: &mut Walk) {
+    let mut lines: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for d in &w.diags {
+        if d.severity == Severity::Error {
+            lines
+                .entry(d.line)
+                .or_default()
+                .push(format!("{} {}", d.id, d.message));
+        }
+    }
+    let eol = if w.src.windows(2).any(|x| x == b"\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    for (line, msgs) in lines {
+        let range = w.index.line_range(w.src, line);
+        let indent: String = w.src[range.clone()]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .map(|&b| b as char)
+            .collect();
+        let mut text = String::new();
+        for m in msgs {
+            let m = m.replace("*/", "* /");
+            text.push_str(&format!("{indent}// hipport: {m}{eol}"));
+        }
+        w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
+    }
+}
+
+/// Expands a call template: `$1`..`$9` are arguments, `$*` all of them, `$@N` those from N on.
+pub fn expand_template(template: &str, args: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    let b = template.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'$' && i + 1 < b.len() {
+            match b[i + 1] {
+                b'*' => {
+                    out.push_str(&args.join(", "));
+                    i += 2;
+                    continue;
+                }
+                b'@' if i + 2 < b.len() && b[i + 2].is_ascii_digit() => {
+                    let from = (b[i + 2] - b'0') as usize;
+                    let rest = args.get(from.saturating_sub(1)..).unwrap_or(&[]);
+                    out.push_str(&rest.join(", "));
+                    i += 3;
+                    continue;
+                }
+                d if d.is_ascii_digit() => {
+                    out.push_str(args.get((d - b'0') as usize - 1)?);
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let ch = template[i..].chars().next()?;
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    Some(out)
+}

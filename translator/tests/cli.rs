@@ -1,0 +1,268 @@
+//! Whole-program behaviour of `hipport convert`: outputs, exit codes, safety of inputs.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn hipport(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("hipport runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const KERNEL: &str = "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\nint main() { float* p; cudaMalloc(&p, 4); k<<<1, 1>>>(p); return cudaFree(p) == cudaSuccess ? 0 : 1; }\n";
+
+fn project(dir: &Path) {
+    fs::create_dir_all(dir.join("src")).unwrap();
+    fs::write(dir.join("src/k.cu"), KERNEL).unwrap();
+    fs::write(
+        dir.join("README.txt"),
+        "docs stay as they are: cudaMalloc\n",
+    )
+    .unwrap();
+    fs::write(dir.join("src/plain.h"), "int plain(void);\n").unwrap();
+}
+
+#[test]
+fn default_output_is_a_sibling_tree_with_every_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    project(&input);
+    let o = hipport(&["convert", "ext", "--hip-version", "5.2"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = tmp.path().join("ext-hip");
+    let k = fs::read_to_string(out.join("src/k.cu")).unwrap();
+    assert!(
+        k.contains("hipMalloc(&p, 4)") && k.contains("#include <hip/hip_runtime.h>"),
+        "{k}"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("README.txt")).unwrap(),
+        "docs stay as they are: cudaMalloc\n"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("src/plain.h")).unwrap(),
+        "int plain(void);\n"
+    );
+    assert_eq!(
+        fs::read_to_string(input.join("src/k.cu")).unwrap(),
+        KERNEL,
+        "input modified"
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains("3 files (1 changed, 1 unchanged, 1 copied"),
+        "{e}"
+    );
+    // A second run may overwrite hipport's own output.
+    let o = hipport(&["convert", "ext", "--hip-version", "5.2"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn output_inside_input_and_foreign_output_dirs_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    project(&input);
+    let o = hipport(&["convert", "ext", "--out", "ext/out"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("ext/out") && stderr(&o).contains("inside the input"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!input.join("out").exists());
+    fs::create_dir_all(tmp.path().join("busy")).unwrap();
+    fs::write(tmp.path().join("busy/keep.txt"), "mine").unwrap();
+    let o = hipport(&["convert", "ext", "--out", "busy"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("busy") && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    let o = hipport(&["convert", "ext", "--out", "busy", "--force"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("busy/keep.txt")).unwrap(),
+        "mine"
+    );
+    let o = hipport(&["convert", "missing-dir"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing-dir"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_writes_nothing_and_reports_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    project(&input);
+    let o = hipport(&["convert", "ext", "--check"], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!tmp.path().join("ext-hip").exists());
+    fs::write(input.join("src/k.cu"), "int nothing_to_do(void);\n").unwrap();
+    let o = hipport(&["convert", "ext", "--check"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn in_place_keeps_backups_unless_told_not_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    project(&input);
+    let o = hipport(&["convert", "ext", "--in-place"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(fs::read_to_string(input.join("src/k.cu"))
+        .unwrap()
+        .contains("hipMalloc"));
+    assert_eq!(
+        fs::read_to_string(input.join("src/k.cu.prehip")).unwrap(),
+        KERNEL
+    );
+    assert!(
+        !input.join("src/plain.h.prehip").exists(),
+        "unchanged files get no backup"
+    );
+    let leftovers: Vec<_> = fs::read_dir(input.join("src"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    let other = tmp.path().join("other");
+    project(&other);
+    let o = hipport(
+        &["convert", "other", "--in-place", "--no-backup"],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!other.join("src/k.cu.prehip").exists());
+}
+
+#[test]
+fn stdout_diff_patch_and_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    project(&input);
+    let o = hipport(&["convert", "ext/src/k.cu", "--stdout"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("hipFree(p) == hipSuccess"));
+    let o = hipport(
+        &[
+            "convert", "ext", "--out", "o", "--diff", "--patch", "p.patch", "--report", "r.json",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let diff = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        diff.starts_with("diff --git a/src/k.cu b/src/k.cu\n"),
+        "{diff}"
+    );
+    assert!(!diff.contains("\x1b["), "no color in a pipe");
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("p.patch")).unwrap(),
+        diff
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&fs::read(tmp.path().join("r.json")).unwrap()).unwrap();
+    let s = &report["summary"];
+    assert_eq!(s["files_scanned"], 3);
+    assert_eq!(s["files_changed"], 1);
+    assert!(s["renames_by_family"]["runtime"].as_u64().unwrap() >= 3);
+    let k = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "src/k.cu")
+        .unwrap();
+    let e = &k["edits"][0];
+    for key in ["start", "end", "old", "new", "rule"] {
+        assert!(!e[key].is_null(), "edit lacks {key}: {e}");
+    }
+    // An unchanged tree gives an empty patch.
+    let same = tmp.path().join("same");
+    fs::create_dir_all(&same).unwrap();
+    fs::write(same.join("a.cpp"), "int a;\n").unwrap();
+    let o = hipport(
+        &["convert", "same", "--check", "--patch", "empty.patch"],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(fs::read(tmp.path().join("empty.patch")).unwrap(), b"");
+}
+
+#[test]
+fn fail_on_and_rendered_diagnostics() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    fs::create_dir_all(&input).unwrap();
+    fs::write(input.join("a.cu"), "void f() {\n  cudaFooBar(1);\n}\n").unwrap();
+    let o = hipport(&["convert", "ext", "--check"], tmp.path());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "nothing changes and a warning is below the default --fail-on"
+    );
+    let o = hipport(
+        &["convert", "ext", "--out", "o", "--fail-on", "warning"],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("warning[T006]: `cudaFooBar` looks like a CUDA API name"),
+        "{e}"
+    );
+    assert!(e.contains("ext/a.cu:2:3"), "{e}");
+    assert!(e.contains("2 |   cudaFooBar(1);"), "{e}");
+    assert!(e.contains("= help:"), "{e}");
+    let o = hipport(&["convert", "ext", "--out", "o"], tmp.path());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a warning does not fail by default: {}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn gitignore_exclude_binary_and_odd_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    fs::create_dir_all(input.join("build")).unwrap();
+    fs::write(input.join(".gitignore"), "build/\n").unwrap();
+    fs::write(input.join("build/gen.cu"), "cudaMalloc(0, 0);\n").unwrap();
+    fs::write(input.join("skip.cu"), "cudaMalloc(0, 0);\n").unwrap();
+    fs::write(input.join("blob.cu"), b"\x00\x01cudaMalloc\x00").unwrap();
+    let odd: &[u8] =
+        b"\xef\xbb\xbf// caf\xe9 \xff\r\nvoid f() { cudaDeviceSynchronize();\t \r\n}\r\n";
+    fs::write(input.join("odd.cu"), odd).unwrap();
+    let o = hipport(
+        &["convert", "ext", "--out", "o", "--exclude", "skip.cu"],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = tmp.path().join("o");
+    assert!(!out.join("build/gen.cu").exists());
+    assert!(!out.join("skip.cu").exists());
+    assert_eq!(
+        fs::read(out.join("blob.cu")).unwrap(),
+        b"\x00\x01cudaMalloc\x00"
+    );
+    assert_eq!(
+        fs::read(out.join("odd.cu")).unwrap(),
+        b"\xef\xbb\xbf// caf\xe9 \xff\r\nvoid f() { hipDeviceSynchronize();\t \r\n}\r\n"
+    );
+    assert!(
+        stderr(&o).contains("2 copied"),
+        "blob.cu and .gitignore: {}",
+        stderr(&o)
+    );
+}

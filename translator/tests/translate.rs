@@ -1,0 +1,129 @@
+//! Unit-level behaviour of the translation pass on small inputs.
+
+use hipport::translate::{translate_source, LaunchStyle, Options};
+use hipport_rules::Version;
+
+fn tr(src: &str, opts: &Options) -> (String, Vec<String>) {
+    let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+    let diags = r
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}:{}", d.id, d.line, d.column))
+        .collect();
+    (String::from_utf8(r.output).unwrap(), diags)
+}
+
+fn hip52() -> Options {
+    Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn renames_calls_types_enums_not_comments_strings_or_members() {
+    let src = "#include <cuda_runtime.h>\n// cudaMalloc in a comment\nvoid f(float *p, S s) {\n  cudaError_t e = cudaMalloc(&p, 4);\n  const char *m = \"cudaMalloc\";\n  s.cudaMalloc = 1; s->cudaFree(p);\n  cudaMemcpy(p, p, 4, cudaMemcpyHostToDevice);\n  my_cudaMalloc(); CUDA_CHECK(x); cuda_stream = 0;\n}\n";
+    let (out, _) = tr(src, &Options::default());
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n// cudaMalloc in a comment\nvoid f(float *p, S s) {\n  hipError_t e = hipMalloc(&p, 4);\n  const char *m = \"cudaMalloc\";\n  s.cudaMalloc = 1; s->cudaFree(p);\n  hipMemcpy(p, p, 4, hipMemcpyHostToDevice);\n  my_cudaMalloc(); CUDA_CHECK(x); cuda_stream = 0;\n}\n"
+    );
+}
+
+#[test]
+fn macro_bodies_and_conditions_are_renamed_version_macros_are_not() {
+    let src = "#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) puts(\"cudaSuccess\"); } while (0)\n#if CUDA_VERSION >= 11000 && defined(cudaStreamPerThread)\n#endif\n";
+    let (out, _) = tr(src, &Options::default());
+    assert_eq!(
+        out,
+        "#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) puts(\"cudaSuccess\"); } while (0)\n#if CUDA_VERSION >= 11000 && defined(hipStreamPerThread)\n#endif\n"
+    );
+}
+
+#[test]
+fn duplicate_headers_collapse_and_runtime_include_is_added() {
+    let (out, _) = tr(
+        "#include <cuda.h>\n#include <cuda_runtime.h>\n#include \"local.cuh\"\n",
+        &Options::default(),
+    );
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n#include \"local.cuh\"\n"
+    );
+    let (out, _) = tr(
+        "#pragma once\n__device__ int f() { return threadIdx.x; }\n",
+        &Options::default(),
+    );
+    assert_eq!(
+        out,
+        "#pragma once\n#include <hip/hip_runtime.h>\n__device__ int f() { return threadIdx.x; }\n"
+    );
+    let (out, _) = tr(
+        "#ifndef A_H\n#define A_H\n__device__ int f();\n#endif\n",
+        &Options::default(),
+    );
+    assert_eq!(
+        out,
+        "#ifndef A_H\n#define A_H\n#include <hip/hip_runtime.h>\n__device__ int f();\n#endif\n"
+    );
+    let (out, _) = tr("// c\r\n__global__ void k() {}\r\n", &Options::default());
+    assert_eq!(
+        out,
+        "// c\r\n#include <hip/hip_runtime.h>\r\n__global__ void k() {}\r\n"
+    );
+}
+
+#[test]
+fn launches_become_hip_launch_kernel_ggl() {
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..Options::default()
+    };
+    let src = "#include <hip/hip_runtime.h>\nvoid f() {\n  k<T, (N > 4)><<<g, b>>>(x);\n  ns::k<T><<<(n + 255) / 256, 256, 0, cudaStreamPerThread>>>(x, y);\n  k<<<1, 1, smem>>>();\n  auto l = [&] { k<<<1, 2>>>(x); };\n}\n";
+    let (out, _) = tr(src, &opts);
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\nvoid f() {\n  hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T, (N > 4)>), dim3(g), dim3(b), 0, 0, x);\n  hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<T>), dim3((n + 255) / 256), dim3(256), 0, hipStreamPerThread, x, y);\n  hipLaunchKernelGGL(k, dim3(1), dim3(1), smem, 0);\n  auto l = [&] { hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, 0, x); };\n}\n"
+    );
+}
+
+#[test]
+fn warp_sync_builtins_follow_the_target_hip() {
+    let src = "#define FULL 0xffffffff\n__device__ float f(float v, unsigned m) {\n  v += __shfl_down_sync(0xffffffff, v, 16);\n  v += __shfl_xor_sync(FULL, v, 1);\n  __syncwarp();\n  return v + __shfl_sync(m, v, 0);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("v += __shfl_down(v, 16);"), "{out}");
+    assert!(out.contains("v += __shfl_xor(v, 1);"), "{out}");
+    assert!(!out.contains("__syncwarp"), "{out}");
+    assert!(out.contains("__shfl_sync(m, v, 0)"), "{out}");
+    assert!(diags.iter().any(|d| d.starts_with("T009:6:")), "{diags:?}");
+    let (out, _) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(6, 2, 0),
+            ..Options::default()
+        },
+    );
+    assert!(
+        out.contains("__shfl_down_sync(0xffffffffffffffffull, v, 16)"),
+        "{out}"
+    );
+    assert!(out.contains("__syncwarp();"), "{out}");
+}
+
+#[test]
+fn launches_inside_macro_bodies_are_rewritten_with_their_lines_kept() {
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..Options::default()
+    };
+    let src = "#define FILL(p) ns::fill<float><<<1, 32>>>(p)\n#define RUN(p) do { \\\n  k<<<g,\\\n      b, 0, s>>>(p); \\\n} while (0)\n";
+    let (out, diags) = tr(src, &opts);
+    assert_eq!(
+        out,
+        "#define FILL(p) hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::fill<float>), dim3(1), dim3(32), 0, 0, p)\n#define RUN(p) do { \\\n  hipLaunchKernelGGL(k, dim3(g), dim3(\\\n      b), 0, s, p); \\\n} while (0)\n"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let (out, diags) = tr("#define HALF(k) k<<<\n", &opts);
+    assert_eq!(out, "#define HALF(k) k<<<\n");
+    assert_eq!(diags, vec!["T011:1:17".to_string()]);
+}
