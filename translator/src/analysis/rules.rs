@@ -38,6 +38,18 @@ const MASKED_BUILTINS: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
+/// `_sync` builtins that the translator turns into their unsynchronized forms for HIP < 6.2.
+const TRANSLATOR_REWRITES: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__ballot_sync",
+    "__any_sync",
+    "__all_sync",
+    "__syncwarp",
+];
+
 /// Calls that return a lane mask (64-bit in HIP).
 const BALLOTS: &[&str] = &["__ballot", "__ballot_sync", "__activemask"];
 
@@ -1247,6 +1259,22 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
 fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
     let Some(&mask) = argv.first() else { return };
     let has_sync = a.opts.has_sync_builtins();
+    // Before HIP 6.2 the translator rewrites these calls itself (full masks) and reports the
+    // masks it cannot drop (T009), so they are not reported twice here.
+    if !has_sync && TRANSLATOR_REWRITES.contains(&name) {
+        return;
+    }
+    if !has_sync {
+        a.report(
+            &SYNC_MASK_32,
+            Severity::Error,
+            mask,
+            format!("`{name}` does not exist before HIP 6.2 and has no unsynchronized form"),
+            Some("target HIP >= 6.2 with a 64-bit mask, or compute the result with __ballot and __shfl".into()),
+            vec![],
+        );
+        return;
+    }
     let mask_text = snippet(a.text(mask));
     // Resolve a macro name to its body's mask value.
     let mut macro_body: Option<std::ops::Range<usize>> = None;

@@ -246,30 +246,36 @@ fn h003_masks_on_hip_6_4_with_fixes() {
 }
 
 #[test]
-fn h003_on_old_hip_only_partial_and_computed_masks() {
+fn h003_on_old_hip_leaves_rewritten_builtins_to_the_translator() {
     let src = kernel(
         "float v = x[0];\n\
          v += __shfl_down_sync(0xffffffff, v, 1);\n\
          v += __shfl_down_sync(0xffff, v, 1);\n\
          unsigned m = __activemask();\n\
-         v += __shfl_down_sync(m, v, 1);",
+         v += __shfl_down_sync(m, v, 1);\n\
+         unsigned peers = __match_any_sync(0xffff, (int)v);\n\
+         unsigned all = __match_any_sync(0xffffffff, (int)v);",
     );
     let d = run_with(&src, Version::new(5, 2, 3), true);
+    // The translator owns __shfl*_sync before 6.2 (rewrite or T009); __match_any_sync has no
+    // unsynchronized form, so it is reported here whatever its mask.
     let got: Vec<(usize, bool)> = d
         .iter()
         .filter(|d| d.id == "H003")
         .map(|d| (d.line, d.fix.is_empty()))
         .collect();
-    assert_eq!(got, vec![(4, true), (6, true)]);
-    // No mask fix anywhere on HIP < 6.2 (the translator rewrites those calls).
-    assert!(d
-        .iter()
-        .filter(|d| d.id == "H003")
-        .all(|d| d.fix.is_empty()));
+    assert_eq!(got, vec![(7, true), (8, true)]);
     // __activemask does not exist before 6.2: an error there.
     assert!(d
         .iter()
         .any(|d| d.id == "H005" && d.severity == Severity::Error));
+    // On 6.4 every 32-bit mask is reported.
+    let lines: Vec<usize> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H003")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(lines, vec![3, 4, 6, 7, 8]);
 }
 
 // H004 ---------------------------------------------------------------------------------------
