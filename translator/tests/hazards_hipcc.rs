@@ -121,12 +121,13 @@ fn h004_ballots_are_64_bit_and_the_fix_keeps_them() {
     let src = case(
         "__global__ void k(const int *in, int *out) {\n\
          unsigned b = __ballot(in[threadIdx.x] > 0);\n\
-         out[0] = __popc(b);\n}",
+         out[0] = __popc(b);\n\
+         out[1] = __ffs(b);\n}",
     );
     let found = rules(&src, Version::new(6, 4, 0));
     assert_eq!(
         found.iter().filter(|(id, _)| id == "H004").count(),
-        2,
+        3,
         "{found:?}"
     );
     // The compiler agrees that a 64-bit value is truncated.
@@ -146,10 +147,25 @@ fn h004_ballots_are_64_bit_and_the_fix_keeps_them() {
     let fixed =
         String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
     assert!(
-        fixed.contains("uint64_t b") && fixed.contains("__popcll(b)"),
+        fixed.contains("unsigned long long b")
+            && fixed.contains("__popcll(b)")
+            && fixed.contains("__ffsll(b)"),
         "{fixed}"
     );
     let (ok, err) = compile(&cc, &fixed, &flags);
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn uint64_t_makes_ffsll_ambiguous_so_fixes_widen_to_unsigned_long_long() {
+    let Some(cc) = hipcc() else { return };
+    let src =
+        case("__global__ void k(int *out) { uint64_t b = __ballot(1); out[0] = __ffsll(b); }");
+    // HIP 5.2 has `__ffsll(long long)` and `__ffsll(unsigned long long)`; `uint64_t` is
+    // `unsigned long`, which matches neither exactly.
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(ok || err.contains("ambiguous"), "{err}");
+    let (ok, err) = compile(&cc, &src.replace("uint64_t", "unsigned long long"), &[]);
     assert!(ok, "{err}");
 }
 

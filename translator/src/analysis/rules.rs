@@ -38,6 +38,11 @@ const MASKED_BUILTINS: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
+/// The type lane masks are widened to: what HIP's `__ballot` returns. (`uint64_t` is
+/// `unsigned long` on Linux, which makes `__ffsll(x)` ambiguous between HIP's `long long` and
+/// `unsigned long long` overloads.)
+const WIDE: &str = "unsigned long long";
+
 /// `_sync` builtins that the translator turns into their unsynchronized forms for HIP < 6.2.
 const TRANSLATOR_REWRITES: &[&str] = &[
     "__shfl_sync",
@@ -1403,7 +1408,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                             "lane mask `{mask_text}` passed to `{name}` {}",
                             what.replace("{ty}", &d.ty_text)
                         ),
-                        Some("declare the mask `uint64_t`".into()),
+                        Some(format!("declare the mask `{WIDE}`")),
                         if has_sync { fix } else { vec![] },
                     );
                     return;
@@ -1433,7 +1438,7 @@ fn preview_note(a: &Analyzer) -> &'static str {
     }
 }
 
-/// A fix that changes a single-declarator 32-bit declaration to `uint64_t` (and its full-mask
+/// A fix that changes a single-declarator 32-bit declaration to [`WIDE`] (and its full-mask
 /// initializer to `~0ull`).
 fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
     if d.declarators != 1 || d.param && d.ty_text.is_empty() {
@@ -1442,7 +1447,7 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
     let mut fix = vec![Edit::replace(
         d.ty.start_byte(),
         d.ty.end_byte(),
-        "uint64_t",
+        WIDE,
         "H004",
     )];
     if let Some(init) = d.init {
@@ -1651,12 +1656,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         count == 1
     };
     let fix = if single {
-        vec![Edit::replace(
-            ty.start_byte(),
-            ty.end_byte(),
-            "uint64_t",
-            "H004",
-        )]
+        vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")]
     } else {
         vec![]
     };
@@ -1668,7 +1668,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         format!(
             "`{call}` returns a 64-bit mask in HIP; storing it as `{ty_text}` drops lanes 32-63"
         ),
-        Some("declare it `uint64_t`".into()),
+        Some(format!("declare it `{WIDE}`")),
         fix,
     );
 }
@@ -1700,7 +1700,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
             a.text(l),
             d.ty_text
         ),
-        Some("declare it `uint64_t`".into()),
+        Some(format!("declare it `{WIDE}`")),
         fix,
     );
 }
@@ -1727,13 +1727,8 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
         format!(
             "returning a 64-bit HIP ballot from a function declared `{ty_text}` drops lanes 32-63"
         ),
-        Some("return `uint64_t`".into()),
-        vec![Edit::replace(
-            ty.start_byte(),
-            ty.end_byte(),
-            "uint64_t",
-            "H004",
-        )],
+        Some(format!("return `{WIDE}`")),
+        vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")],
     );
 }
 

@@ -237,7 +237,7 @@ fn h003_masks_on_hip_6_4_with_fixes() {
     let out = fixed(src, Version::new(6, 4, 0));
     assert!(out.contains("#define FULL_MASK (~0ull)"), "{out}");
     assert!(out.contains("__shfl_down_sync(~0ull, v, 1)"), "{out}");
-    assert!(out.contains("uint64_t mask = ~0ull;"), "{out}");
+    assert!(out.contains("unsigned long long mask = ~0ull;"), "{out}");
     assert!(
         out.contains("__shfl_xor_sync(0xffff, v, 1)"),
         "partial masks are not fixed"
@@ -298,7 +298,10 @@ fn h004_truncated_ballots_and_fixes() {
         .collect();
     assert_eq!(got, vec![3, 4, 5, 6, 7]);
     let out = fixed(&src, Version::new(6, 4, 0));
-    assert!(out.contains("uint64_t ballot = __ballot_sync"), "{out}");
+    assert!(
+        out.contains("unsigned long long ballot = __ballot_sync"),
+        "{out}"
+    );
     assert!(out.contains("int n = __popcll(ballot);"));
     assert!(out.contains("int first = __ffsll(ballot) - 1;"));
     assert!(out.contains("(1ull << lane)"));
