@@ -187,8 +187,14 @@ fn corpus_fixes_apply_cleanly_and_remove_their_diagnostics() {
         }
         let fixed = hipport::edit::apply(&src, &mut edits)
             .unwrap_or_else(|e| panic!("{}: overlapping fixes: {e}", f.display()));
-        // Every diagnostic that carried a fix is gone after applying it.
+        // The fixed file parses no worse, and every diagnostic that carried a fix is gone.
+        let before = hipport::parse::parse(&src, Duration::from_secs(10)).unwrap();
         let tree = hipport::parse::parse(&fixed, Duration::from_secs(10)).unwrap();
+        assert!(
+            hipport::parse::error_count(&tree) <= hipport::parse::error_count(&before),
+            "{}: --fix introduced parse errors",
+            f.display()
+        );
         let after = analysis::analyze(&fixed, &tree, "fixed", &opts());
         let fixable_before = diags
             .iter()

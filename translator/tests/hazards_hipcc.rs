@@ -121,12 +121,13 @@ fn h004_ballots_are_64_bit_and_the_fix_keeps_them() {
     let src = case(
         "__global__ void k(const int *in, int *out) {\n\
          unsigned b = __ballot(in[threadIdx.x] > 0);\n\
-         out[0] = __popc(b);\n}",
+         out[0] = __popc(b);\n\
+         out[1] = __ffs(b);\n}",
     );
     let found = rules(&src, Version::new(6, 4, 0));
     assert_eq!(
         found.iter().filter(|(id, _)| id == "H004").count(),
-        2,
+        3,
         "{found:?}"
     );
     // The compiler agrees that a 64-bit value is truncated.
@@ -146,10 +147,25 @@ fn h004_ballots_are_64_bit_and_the_fix_keeps_them() {
     let fixed =
         String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
     assert!(
-        fixed.contains("uint64_t b") && fixed.contains("__popcll(b)"),
+        fixed.contains("unsigned long long b")
+            && fixed.contains("__popcll(b)")
+            && fixed.contains("__ffsll(b)"),
         "{fixed}"
     );
     let (ok, err) = compile(&cc, &fixed, &flags);
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn uint64_t_makes_ffsll_ambiguous_so_fixes_widen_to_unsigned_long_long() {
+    let Some(cc) = hipcc() else { return };
+    let src =
+        case("__global__ void k(int *out) { uint64_t b = __ballot(1); out[0] = __ffsll(b); }");
+    // HIP 5.2 has `__ffsll(long long)` and `__ffsll(unsigned long long)`; `uint64_t` is
+    // `unsigned long`, which matches neither exactly.
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(ok || err.contains("ambiguous"), "{err}");
+    let (ok, err) = compile(&cc, &src.replace("uint64_t", "unsigned long long"), &[]);
     assert!(ok, "{err}");
 }
 
@@ -198,7 +214,12 @@ fn h003_sync_builtins_are_missing_before_hip_6_2() {
         "__global__ void k(float *x) { float v = x[threadIdx.x];\n\
          v += __shfl_xor_sync(0xffff, v, 1);\n x[threadIdx.x] = v; }",
     );
-    assert!(rules(&src, Version::new(5, 2, 3)).contains(&("H003".into(), Severity::Error)));
-    let (ok, _) = compile(&cc, &src, &[]);
-    assert!(!ok);
+    // On HIP 6.4 the 32-bit partial mask is an H003 error; before 6.2 the call does not exist
+    // at all (the translator reports it as T009, the analysis stays silent).
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H003".into(), Severity::Error)));
+    assert!(!rules(&src, Version::new(5, 2, 3))
+        .iter()
+        .any(|(id, _)| id == "H003"));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("__shfl_xor_sync"), "{err}");
 }

@@ -69,12 +69,13 @@ so they stop compiling, and a 64-bit constant with no bits above bit 31 names on
 64-lane wavefront.
 
 With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport's translator \
-rewrites calls whose mask is the full 32-bit constant to the unsynchronized `__shfl_*`, `__ballot`, \
-`__any` and `__all`, so those are not reported here. A partial or computed mask cannot be dropped \
-that way and is reported as an error.
+rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
+`__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \
+so those calls are not reported here. `__match_*_sync`, `__reduce_*_sync` and `__uni_sync` have \
+no such rewrite: with a partial or computed mask they are reported as errors.
 
 Fix (HIP >= 6.2, applied by `--fix`): write the full mask as `~0ull` and declare mask variables \
-`uint64_t`. Partial masks need review: decide which of the 64 lanes must take part.",
+`unsigned long long`. Partial masks need review: decide which of the 64 lanes must take part.",
 };
 
 /// H004: a lane mask kept in 32 bits.
@@ -89,8 +90,10 @@ Storing the result in `unsigned` or `uint32_t`, counting it with `__popc`, searc
 `__ffs` or `__clz`, or building masks with `1u << lane` silently drops lanes 32-63 on 64-lane \
 GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32.
 
-Fix (applied by `--fix` where unambiguous): declare the variable `uint64_t`, use `__popcll`, \
-`__ffsll` and `__clzll` (note that `__clzll` counts from bit 63), and shift `1ull`.",
+Fix (applied by `--fix` where unambiguous): declare the variable `unsigned long long` (the type \
+HIP's `__ballot` returns; with `uint64_t`, which is `unsigned long` on Linux, a call of `__ffsll` \
+is ambiguous), use `__popcll`, `__ffsll` and `__clzll` (note that `__clzll` counts from bit 63), \
+and shift `1ull`.",
 };
 
 /// H005: code that relies on independent thread scheduling or partial-warp masks.

@@ -91,6 +91,32 @@ pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> V
     out
 }
 
+/// Analyzes one file by name: `.py` files with [`analyze_python`], everything else parsed with
+/// tree-sitter-cuda (within `budget`) and [`analyze`]d; suppression comments are applied.
+pub fn analyze_source(
+    src: &[u8],
+    file: &str,
+    opts: &AnalysisOptions,
+    budget: Duration,
+) -> Result<Vec<Diagnostic>, crate::parse::ParseError> {
+    let mut diags = if file.ends_with(".py") {
+        analyze_python(src, file)
+    } else {
+        let tree = crate::parse::parse(src, budget)?;
+        analyze(src, &tree, file, opts)
+    };
+    apply_suppressions(src, &mut diags);
+    Ok(diags)
+}
+
+/// Whether an expression is a full lane mask in any spelling: `0xffffffff`, `0xFFFFFFFFu`,
+/// `~0`, `~0u`, `-1`, `~0ull`, `0xffffffffffffffffull`, casts of those. The translator's
+/// `_sync` -> non-`_sync` rewrite for HIP < 6.2 and this analysis must agree on it: hazard H003
+/// stays silent on exactly these masks when targeting HIP < 6.2.
+pub fn is_full_lane_mask(expr: Node, src: &[u8]) -> bool {
+    eval::mask_value(expr, src).is_some_and(|m| m.is_full_32() || m.is_full_64())
+}
+
 /// Where a macro body's reparsed text sits in the original file.
 #[derive(Clone, Copy, Debug)]
 struct Origin {

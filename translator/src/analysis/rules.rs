@@ -38,6 +38,23 @@ const MASKED_BUILTINS: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
+/// The type lane masks are widened to: what HIP's `__ballot` returns. (`uint64_t` is
+/// `unsigned long` on Linux, which makes `__ffsll(x)` ambiguous between HIP's `long long` and
+/// `unsigned long long` overloads.)
+const WIDE: &str = "unsigned long long";
+
+/// `_sync` builtins that the translator turns into their unsynchronized forms for HIP < 6.2.
+const TRANSLATOR_REWRITES: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__ballot_sync",
+    "__any_sync",
+    "__all_sync",
+    "__syncwarp",
+];
+
 /// Calls that return a lane mask (64-bit in HIP).
 const BALLOTS: &[&str] = &["__ballot", "__ballot_sync", "__activemask"];
 
@@ -98,6 +115,19 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             );
         }
         "template_function" | "template_type" => tile_width(a, n),
+        "field_identifier"
+            if a.text(n) == "clockRate"
+                && n.parent().is_some_and(|p| p.kind() == "field_expression") =>
+        {
+            a.report(
+                &DEVICE_CLOCK,
+                Severity::Warning,
+                n,
+                "`clockRate` converts clock() cycles to time, but AMD's shader clock varies; the rate is not a timing base".into(),
+                Some("time with wall_clock64() and hipDeviceAttributeWallClockRate (kHz)".into()),
+                vec![],
+            );
+        }
         "subscript_expression" => shared32_use(a, n),
         "function_definition" => builtin_clash(a, n),
         _ => {}
@@ -1058,18 +1088,16 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             }
         }
         "this_grid" if !a.cooperative_launch => {
-            {
-                let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
-                if a.first("H017", scope) {
-                    a.report(
-                        &GRID_SYNC,
-                        Severity::Error,
-                        n,
-                        "grid group used, but this file has no cooperative launch: grid.sync() needs hipLaunchCooperativeKernel".into(),
-                        Some("launch the kernel with hipLaunchCooperativeKernel after checking hipDeviceAttributeCooperativeLaunch, with no more blocks than fit on the device".into()),
-                        vec![],
-                    );
-                }
+            let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
+            if a.first("H017", scope) {
+                a.report(
+                    &GRID_SYNC,
+                    Severity::Error,
+                    n,
+                    "grid group used, but this file has no cooperative launch: grid.sync() needs hipLaunchCooperativeKernel".into(),
+                    Some("launch the kernel with hipLaunchCooperativeKernel after checking hipDeviceAttributeCooperativeLaunch, with no more blocks than fit on the device".into()),
+                    vec![],
+                );
             }
         }
         "this_multi_grid" => a.report(
@@ -1236,6 +1264,22 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
 fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
     let Some(&mask) = argv.first() else { return };
     let has_sync = a.opts.has_sync_builtins();
+    // Before HIP 6.2 the translator rewrites these calls itself (full masks) and reports the
+    // masks it cannot drop (T009), so they are not reported twice here.
+    if !has_sync && TRANSLATOR_REWRITES.contains(&name) {
+        return;
+    }
+    if !has_sync {
+        a.report(
+            &SYNC_MASK_32,
+            Severity::Error,
+            mask,
+            format!("`{name}` does not exist before HIP 6.2 and has no unsynchronized form"),
+            Some("target HIP >= 6.2 with a 64-bit mask, or compute the result with __ballot and __shfl".into()),
+            vec![],
+        );
+        return;
+    }
     let mask_text = snippet(a.text(mask));
     // Resolve a macro name to its body's mask value.
     let mut macro_body: Option<std::ops::Range<usize>> = None;
@@ -1364,7 +1408,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                             "lane mask `{mask_text}` passed to `{name}` {}",
                             what.replace("{ty}", &d.ty_text)
                         ),
-                        Some("declare the mask `uint64_t`".into()),
+                        Some(format!("declare the mask `{WIDE}`")),
                         if has_sync { fix } else { vec![] },
                     );
                     return;
@@ -1394,7 +1438,7 @@ fn preview_note(a: &Analyzer) -> &'static str {
     }
 }
 
-/// A fix that changes a single-declarator 32-bit declaration to `uint64_t` (and its full-mask
+/// A fix that changes a single-declarator 32-bit declaration to [`WIDE`] (and its full-mask
 /// initializer to `~0ull`).
 fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
     if d.declarators != 1 || d.param && d.ty_text.is_empty() {
@@ -1403,7 +1447,7 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
     let mut fix = vec![Edit::replace(
         d.ty.start_byte(),
         d.ty.end_byte(),
-        "uint64_t",
+        WIDE,
         "H004",
     )];
     if let Some(init) = d.init {
@@ -1612,12 +1656,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         count == 1
     };
     let fix = if single {
-        vec![Edit::replace(
-            ty.start_byte(),
-            ty.end_byte(),
-            "uint64_t",
-            "H004",
-        )]
+        vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")]
     } else {
         vec![]
     };
@@ -1629,7 +1668,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         format!(
             "`{call}` returns a 64-bit mask in HIP; storing it as `{ty_text}` drops lanes 32-63"
         ),
-        Some("declare it `uint64_t`".into()),
+        Some(format!("declare it `{WIDE}`")),
         fix,
     );
 }
@@ -1661,7 +1700,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
             a.text(l),
             d.ty_text
         ),
-        Some("declare it `uint64_t`".into()),
+        Some(format!("declare it `{WIDE}`")),
         fix,
     );
 }
@@ -1688,13 +1727,8 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
         format!(
             "returning a 64-bit HIP ballot from a function declared `{ty_text}` drops lanes 32-63"
         ),
-        Some("return `uint64_t`".into()),
-        vec![Edit::replace(
-            ty.start_byte(),
-            ty.end_byte(),
-            "uint64_t",
-            "H004",
-        )],
+        Some(format!("return `{WIDE}`")),
+        vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")],
     );
 }
 

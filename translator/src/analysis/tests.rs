@@ -237,7 +237,7 @@ fn h003_masks_on_hip_6_4_with_fixes() {
     let out = fixed(src, Version::new(6, 4, 0));
     assert!(out.contains("#define FULL_MASK (~0ull)"), "{out}");
     assert!(out.contains("__shfl_down_sync(~0ull, v, 1)"), "{out}");
-    assert!(out.contains("uint64_t mask = ~0ull;"), "{out}");
+    assert!(out.contains("unsigned long long mask = ~0ull;"), "{out}");
     assert!(
         out.contains("__shfl_xor_sync(0xffff, v, 1)"),
         "partial masks are not fixed"
@@ -246,30 +246,36 @@ fn h003_masks_on_hip_6_4_with_fixes() {
 }
 
 #[test]
-fn h003_on_old_hip_only_partial_and_computed_masks() {
+fn h003_on_old_hip_leaves_rewritten_builtins_to_the_translator() {
     let src = kernel(
         "float v = x[0];\n\
          v += __shfl_down_sync(0xffffffff, v, 1);\n\
          v += __shfl_down_sync(0xffff, v, 1);\n\
          unsigned m = __activemask();\n\
-         v += __shfl_down_sync(m, v, 1);",
+         v += __shfl_down_sync(m, v, 1);\n\
+         unsigned peers = __match_any_sync(0xffff, (int)v);\n\
+         unsigned all = __match_any_sync(0xffffffff, (int)v);",
     );
     let d = run_with(&src, Version::new(5, 2, 3), true);
+    // The translator owns __shfl*_sync before 6.2 (rewrite or T009); __match_any_sync has no
+    // unsynchronized form, so it is reported here whatever its mask.
     let got: Vec<(usize, bool)> = d
         .iter()
         .filter(|d| d.id == "H003")
         .map(|d| (d.line, d.fix.is_empty()))
         .collect();
-    assert_eq!(got, vec![(4, true), (6, true)]);
-    // No mask fix anywhere on HIP < 6.2 (the translator rewrites those calls).
-    assert!(d
-        .iter()
-        .filter(|d| d.id == "H003")
-        .all(|d| d.fix.is_empty()));
+    assert_eq!(got, vec![(7, true), (8, true)]);
     // __activemask does not exist before 6.2: an error there.
     assert!(d
         .iter()
         .any(|d| d.id == "H005" && d.severity == Severity::Error));
+    // On 6.4 every 32-bit mask is reported.
+    let lines: Vec<usize> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H003")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(lines, vec![3, 4, 6, 7, 8]);
 }
 
 // H004 ---------------------------------------------------------------------------------------
@@ -292,7 +298,10 @@ fn h004_truncated_ballots_and_fixes() {
         .collect();
     assert_eq!(got, vec![3, 4, 5, 6, 7]);
     let out = fixed(&src, Version::new(6, 4, 0));
-    assert!(out.contains("uint64_t ballot = __ballot_sync"), "{out}");
+    assert!(
+        out.contains("unsigned long long ballot = __ballot_sync"),
+        "{out}"
+    );
     assert!(out.contains("int n = __popcll(ballot);"));
     assert!(out.contains("int first = __ffsll(ballot) - 1;"));
     assert!(out.contains("(1ull << lane)"));
@@ -561,7 +570,8 @@ fn h019_to_h022() {
                atomicAdd(&d[3], 2.0);\n\
                __threadfence_system();\n\
                }\n\
-               void h(float **p) { cudaMallocManaged(p, 64); long c = clock(); }\n";
+               void h(float **p) { cudaMallocManaged(p, 64); long c = clock(); }\n\
+               double us(long long cyc, cudaDeviceProp prop) { return cyc / (prop.clockRate / 1000.0); }\n";
     let got: Vec<(&str, usize)> = run(src).iter().map(|d| (leak(&d.id), d.line)).collect();
     assert_eq!(
         got,
@@ -571,7 +581,8 @@ fn h019_to_h022() {
             ("H022", 4),
             ("H022", 6),
             ("H020", 7),
-            ("H019", 9)
+            ("H019", 9),
+            ("H021", 10)
         ]
     );
 }
@@ -752,5 +763,54 @@ fn near_misses_do_not_fire() {
         d.is_empty(),
         "{:?}",
         d.iter().map(|d| d.render(None, false)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn analyze_source_dispatches_and_suppresses() {
+    let cu = b"__global__ void k(int *x) {\n  x[threadIdx.x % 32] = 0; // hipport: allow(H001)\n\n  x[threadIdx.x & 31] = 1;\n}\n";
+    let d = analyze_source(
+        cu,
+        "k.cu",
+        &AnalysisOptions::default(),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), vec![4]);
+    let py = b"import torch\ntorch.cuda.profiler.start()\n";
+    let d = analyze_source(
+        py,
+        "a/b.py",
+        &AnalysisOptions::default(),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    assert_eq!(
+        d.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(),
+        vec!["H030"]
+    );
+}
+
+#[test]
+fn full_lane_mask_spellings() {
+    let src = "void f() { g(0xffffffff, 0xFFFFFFFFu, ~0, ~0u, -1, ~0ull, 0xffffffffffffffffull, (unsigned)-1, (uint64_t)-1, 0xffff, 0x7fffffff, x, 1); }";
+    let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let mut cursor = tree.walk();
+    let mut args = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "argument_list" {
+            args.extend(n.named_children(&mut cursor));
+        } else {
+            stack.extend(n.named_children(&mut n.walk()));
+        }
+    }
+    let full: Vec<bool> = args
+        .iter()
+        .map(|a| is_full_lane_mask(*a, src.as_bytes()))
+        .collect();
+    assert_eq!(
+        full,
+        vec![true, true, true, true, true, true, true, true, true, false, false, false, false]
     );
 }
