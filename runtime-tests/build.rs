@@ -22,8 +22,8 @@ use std::time::Instant;
 use hipport::translate::{translate_source, LaunchStyle, Options};
 use hipport_rules::Version;
 
-#[cfg(feature = "cpu-backend")]
-#[path = "hipcpu/prep.rs"]
+#[cfg_attr(feature = "cpu-backend", path = "hipcpu/prep.rs")]
+#[cfg_attr(not(feature = "cpu-backend"), path = "build_support/no_hipcpu.rs")]
 mod hipcpu_prep;
 
 /// One row of corpus/kernels/MANIFEST.tsv.
@@ -43,7 +43,8 @@ enum Job {
 type Row = (String, String, String, String);
 
 fn main() {
-    let here = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let here =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let corpus = here.join("../corpus/kernels");
     println!("cargo:rerun-if-changed=build.rs");
@@ -90,12 +91,23 @@ fn main() {
         .filter(|s| !s.is_empty())
         .collect();
     let cxx = std::env::var("HIPCPU_CXX").unwrap_or_else(|_| "g++".to_string());
-    let cpu_backend = cfg!(feature = "cpu-backend") && here.join("hipcpu/include/hip/hip_runtime.h").is_file();
+    let cpu_backend =
+        cfg!(feature = "cpu-backend") && here.join("hipcpu/include/hip/hip_runtime.h").is_file();
     let clippy = std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some_and(|w| !w.is_empty());
-    let build = std::env::var("HIPPORT_RUNTIME_BUILD").map(|v| v != "0").unwrap_or(true) && !clippy;
+    let build = std::env::var("HIPPORT_RUNTIME_BUILD")
+        .map(|v| v != "0")
+        .unwrap_or(true)
+        && !clippy;
 
     meta.push(("hip_version".into(), hip_version.to_string()));
-    meta.push(("hipcc".into(), if hipcc_ok { hipcc.clone() } else { String::new() }));
+    meta.push((
+        "hipcc".into(),
+        if hipcc_ok {
+            hipcc.clone()
+        } else {
+            String::new()
+        },
+    ));
     meta.push(("archs".into(), archs.join(",")));
     meta.push(("cpu_backend".into(), cpu_backend.to_string()));
     meta.push(("compiled".into(), build.to_string()));
@@ -111,13 +123,24 @@ fn main() {
         let src = match std::fs::read(&path) {
             Ok(s) => s,
             Err(e) => {
-                rows.push(row(&k.name, "translate", "fail", &format!("{}: {e}", path.display())));
+                rows.push(row(
+                    &k.name,
+                    "translate",
+                    "fail",
+                    &format!("{}: {e}", path.display()),
+                ));
                 continue;
             }
         };
-        for (slot, (style, suffix)) in [(LaunchStyle::Keep, "hip"), (LaunchStyle::Hip, "cpu.hip")].into_iter().enumerate()
+        for (slot, (style, suffix)) in [(LaunchStyle::Keep, "hip"), (LaunchStyle::Hip, "cpu.hip")]
+            .into_iter()
+            .enumerate()
         {
-            let step = if slot == 0 { "translate" } else { "translate-hiplaunch" };
+            let step = if slot == 0 {
+                "translate"
+            } else {
+                "translate-hiplaunch"
+            };
             let opts = Options {
                 launch: style,
                 hip_version,
@@ -134,7 +157,11 @@ fn main() {
                     std::fs::write(&dest, &text).expect("OUT_DIR is writable");
                     let mut log = String::new();
                     for d in &res.diagnostics {
-                        let _ = writeln!(log, "{}:{}:{}: {} {}", d.file, d.line, d.column, d.id, d.message);
+                        let _ = writeln!(
+                            log,
+                            "{}:{}:{}: {} {}",
+                            d.file, d.line, d.column, d.id, d.message
+                        );
                     }
                     let logp = dest.with_extension(format!("{suffix}.diag"));
                     std::fs::write(&logp, log).expect("OUT_DIR is writable");
@@ -143,7 +170,11 @@ fn main() {
                         &k.name,
                         step,
                         "ok",
-                        &format!("{} edits, {} diagnostics", res.edits.len(), res.diagnostics.len()),
+                        &format!(
+                            "{} edits, {} diagnostics",
+                            res.edits.len(),
+                            res.diagnostics.len()
+                        ),
                     ));
                 }
                 Err(e) => rows.push(row(&k.name, step, "fail", &e.to_string())),
@@ -158,13 +189,27 @@ fn main() {
     }
     for (i, k) in kernels.iter().enumerate() {
         if !build {
-            rows.push(row(&k.name, "hip", "skip", if clippy { "not compiled under clippy" } else { "HIPPORT_RUNTIME_BUILD=0" }));
+            rows.push(row(
+                &k.name,
+                "hip",
+                "skip",
+                if clippy {
+                    "not compiled under clippy"
+                } else {
+                    "HIPPORT_RUNTIME_BUILD=0"
+                },
+            ));
         } else if !hipcc_ok {
             rows.push(row(&k.name, "hip", "skip", &format!("{hipcc} not found")));
         } else if !translated[i][0] {
             rows.push(row(&k.name, "hip", "skip", "translation failed"));
         } else if let Some(lib) = k.libs.iter().find(|l| !hip_library_installed(l)) {
-            rows.push(row(&k.name, "hip", "skip", &format!("{lib} is not installed")));
+            rows.push(row(
+                &k.name,
+                "hip",
+                "skip",
+                &format!("{lib} is not installed"),
+            ));
         } else {
             jobs.push_back(Job::Hip { kernel: i });
         }
@@ -173,17 +218,31 @@ fn main() {
             if !build {
                 rows.push(row(&k.name, &step, "skip", "not compiled in this build"));
             } else if !cpu_backend {
-                rows.push(row(&k.name, &step, "skip", "CPU backend not enabled (feature cpu-backend, runtime-tests/hipcpu)"));
+                rows.push(row(
+                    &k.name,
+                    &step,
+                    "skip",
+                    "CPU backend not enabled (feature cpu-backend, runtime-tests/hipcpu)",
+                ));
             } else if !translated[i][1] {
                 rows.push(row(&k.name, &step, "skip", "translation failed"));
             } else if let Some(lib) = k.libs.first() {
-                rows.push(row(&k.name, &step, "skip", &format!("the CPU backend has no {lib}")));
+                rows.push(row(
+                    &k.name,
+                    &step,
+                    "skip",
+                    &format!("the CPU backend has no {lib}"),
+                ));
             } else {
                 jobs.push_back(Job::Cpu { kernel: i, width });
             }
         }
     }
-    let threads: usize = std::env::var("NUM_JOBS").ok().and_then(|j| j.parse().ok()).unwrap_or(2).max(1);
+    let threads: usize = std::env::var("NUM_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .unwrap_or(2)
+        .max(1);
     let queue = Mutex::new(jobs);
     let results = Mutex::new(Vec::<Row>::new());
     let ctx = Ctx {
@@ -206,12 +265,19 @@ fn main() {
     });
     rows.extend(results.into_inner().expect("results lock"));
     rows.sort();
-    meta.push(("build_seconds".into(), format!("{:.1}", started.elapsed().as_secs_f64())));
+    meta.push((
+        "build_seconds".into(),
+        format!("{:.1}", started.elapsed().as_secs_f64()),
+    ));
     meta.push(("jobs".into(), threads.to_string()));
 
     let mut status = String::from("# kernel\tstep\tstatus\tdetail\n");
     for (k, step, st, detail) in &rows {
-        let _ = writeln!(status, "{k}\t{step}\t{st}\t{}", detail.replace(['\t', '\n'], " "));
+        let _ = writeln!(
+            status,
+            "{k}\t{step}\t{st}\t{}",
+            detail.replace(['\t', '\n'], " ")
+        );
     }
     std::fs::write(out.join("status.tsv"), status).expect("OUT_DIR is writable");
     let mut m = String::new();
@@ -222,7 +288,12 @@ fn main() {
 }
 
 fn row(kernel: &str, step: &str, status: &str, detail: &str) -> Row {
-    (kernel.to_string(), step.to_string(), status.to_string(), detail.to_string())
+    (
+        kernel.to_string(),
+        step.to_string(),
+        status.to_string(),
+        detail.to_string(),
+    )
 }
 
 struct Ctx<'a> {
@@ -266,7 +337,12 @@ impl Ctx<'_> {
                 let t = Instant::now();
                 let (ok, detail) = run_logged(cmd, &dir.join(format!("{}.log", k.name)));
                 let secs = t.elapsed().as_secs_f64();
-                let mut rows = vec![row(&k.name, "hip", if ok { "ok" } else { "fail" }, &format!("{detail} ({secs:.1}s)"))];
+                let mut rows = vec![row(
+                    &k.name,
+                    "hip",
+                    if ok { "ok" } else { "fail" },
+                    &format!("{detail} ({secs:.1}s)"),
+                )];
                 for a in self.archs {
                     if ok {
                         rows.push(row(&k.name, a, "ok", "compiled with the other archs"));
@@ -286,23 +362,38 @@ impl Ctx<'_> {
             }
             Job::Cpu { kernel, width } => {
                 let k = &self.kernels[kernel];
-                let src = self.out.join("translated").join(format!("{}.cpu.hip", k.name));
+                let src = self
+                    .out
+                    .join("translated")
+                    .join(format!("{}.cpu.hip", k.name));
                 let dir = self.out.join(format!("cpu{width}"));
                 let lib = dir.join(format!("lib{}.so", k.name));
                 let _ = std::fs::remove_file(&lib);
                 let mut cmd = Command::new(self.cxx);
-                cmd.args(["-std=c++17", "-O1", "-pthread", "-fPIC", "-shared", "-Wl,-Bsymbolic"])
-                    .arg(format!("-DHIPCPU_WARP_SIZE={width}"))
-                    .arg("-I")
-                    .arg(&self.hipcpu_include)
-                    .args(["-x", "c++"])
-                    .arg(&src)
-                    .arg("-o")
-                    .arg(&lib);
+                cmd.args([
+                    "-std=c++17",
+                    "-O1",
+                    "-pthread",
+                    "-fPIC",
+                    "-shared",
+                    "-Wl,-Bsymbolic",
+                ])
+                .arg(format!("-DHIPCPU_WARP_SIZE={width}"))
+                .arg("-I")
+                .arg(&self.hipcpu_include)
+                .args(["-x", "c++"])
+                .arg(&src)
+                .arg("-o")
+                .arg(&lib);
                 let t = Instant::now();
                 let (ok, detail) = run_logged(cmd, &dir.join(format!("{}.log", k.name)));
                 let secs = t.elapsed().as_secs_f64();
-                vec![row(&k.name, &format!("cpu{width}"), if ok { "ok" } else { "fail" }, &format!("{detail} ({secs:.1}s)"))]
+                vec![row(
+                    &k.name,
+                    &format!("cpu{width}"),
+                    if ok { "ok" } else { "fail" },
+                    &format!("{detail} ({secs:.1}s)"),
+                )]
             }
         }
     }
@@ -338,18 +429,11 @@ fn run_logged(mut cmd: Command, log: &Path) -> (bool, String) {
 }
 
 /// Prepares a `--launch hip` translation for hipcpu.
-#[cfg(feature = "cpu-backend")]
 fn prepare_cpu(text: Vec<u8>) -> Vec<u8> {
     match String::from_utf8(text) {
         Ok(s) => hipcpu_prep::rewrite_extern_shared(&s).into_bytes(),
         Err(e) => e.into_bytes(),
     }
-}
-
-/// Without the CPU backend the translation is kept as it is (it is not compiled).
-#[cfg(not(feature = "cpu-backend"))]
-fn prepare_cpu(text: Vec<u8>) -> Vec<u8> {
-    text
 }
 
 fn read_manifest(path: &Path) -> Result<Vec<Kernel>, String> {
@@ -378,11 +462,20 @@ fn read_manifest(path: &Path) -> Result<Vec<Kernel>, String> {
 
 /// The HIP release installed under /opt/rocm or /usr, from hip_version.h.
 fn installed_hip_version() -> Option<Version> {
-    for p in ["/opt/rocm/include/hip/hip_version.h", "/usr/include/hip/hip_version.h"] {
-        let Ok(text) = std::fs::read_to_string(p) else { continue };
+    for p in [
+        "/opt/rocm/include/hip/hip_version.h",
+        "/usr/include/hip/hip_version.h",
+    ] {
+        let Ok(text) = std::fs::read_to_string(p) else {
+            continue;
+        };
         let get = |key: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(&format!("#define {key} "))?.trim().parse::<u16>().ok())
+            text.lines().find_map(|l| {
+                l.strip_prefix(&format!("#define {key} "))?
+                    .trim()
+                    .parse::<u16>()
+                    .ok()
+            })
         };
         if let (Some(ma), Some(mi)) = (get("HIP_VERSION_MAJOR"), get("HIP_VERSION_MINOR")) {
             return Some(Version::new(ma, mi, 0));
@@ -399,9 +492,12 @@ fn hip_library_installed(lib: &str) -> bool {
         "hipcub" => "hipcub/hipcub.hpp",
         other => return Path::new("/usr/include").join(other).exists(),
     };
-    ["/opt/rocm/include", "/usr/include"]
-        .iter()
-        .any(|root| Path::new(root).join(header).is_file() || Path::new(root).join(header.split('/').nth(1).unwrap_or(header)).is_file())
+    ["/opt/rocm/include", "/usr/include"].iter().any(|root| {
+        Path::new(root).join(header).is_file()
+            || Path::new(root)
+                .join(header.split('/').nth(1).unwrap_or(header))
+                .is_file()
+    })
 }
 
 /// Host code that reports the device count and the warp size of device 0.
