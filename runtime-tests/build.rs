@@ -385,6 +385,12 @@ impl Ctx<'_> {
                 .arg(&src)
                 .arg("-o")
                 .arg(&lib);
+                // Several hipcpu libraries share one test process: g++ would bind function-local
+                // statics of inline functions (hipcpu's runtime state) process-wide as GNU unique
+                // symbols, so a wave64 library would run on the wave32 library's state.
+                if !self.cxx.contains("clang") {
+                    cmd.arg("-fno-gnu-unique");
+                }
                 let t = Instant::now();
                 let (ok, detail) = run_logged(cmd, &dir.join(format!("{}.log", k.name)));
                 let secs = t.elapsed().as_secs_f64();
