@@ -26,7 +26,7 @@ __global__ void compact_positive32_kernel(const int* in, int* out, int* counter,
         warp_counts[i / 32] = total;
     }
     base = __shfl_sync(0xffffffff, base, 0);
-    if (pred) out[base + rank] = v;
+    if (pred && base + rank < n) out[base + rank] = v;  // bounds check: never write past the output
 }
 
 // out must hold n ints; warp_counts holds ceil(n/32) ints. Returns the number kept in *kept.

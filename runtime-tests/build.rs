@@ -1,0 +1,521 @@
+//! Translates every `corpus/kernels/*.cu` with hipport and compiles the results into one shared
+//! library per kernel and backend, so that the tests can load each one with `dlopen`:
+//!
+//! - `hip/libNAME.so`: hipcc, `--launch keep` translation, every arch in `HIPPORT_OFFLOAD_ARCH`
+//!   (default `gfx90a,gfx1030`) in one invocation; when that fails, each arch is compiled alone so
+//!   the failure can be attributed.
+//! - `cpu32/libNAME.so`, `cpu64/libNAME.so`: g++ against `runtime-tests/hipcpu/include` at warp
+//!   width 32 and 64, from the `--launch hip` translation (only with the `cpu-backend` feature).
+//!
+//! Nothing here fails the build when a kernel does not translate or compile: every step is recorded
+//! in `$OUT_DIR/status.tsv` (kernel, step, status, detail) and the tests decide. Logs are kept next
+//! to the outputs. Under clippy (RUSTC_WORKSPACE_WRAPPER) or with HIPPORT_RUNTIME_BUILD=0 only the
+//! translation runs. Compiles run on `NUM_JOBS` threads (cargo's -j).
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use hipport::translate::{translate_source, LaunchStyle, Options};
+use hipport_rules::Version;
+
+#[cfg_attr(feature = "cpu-backend", path = "hipcpu/prep.rs")]
+#[cfg_attr(not(feature = "cpu-backend"), path = "build_support/no_hipcpu.rs")]
+mod hipcpu_prep;
+
+/// One row of corpus/kernels/MANIFEST.tsv.
+struct Kernel {
+    name: String,
+    libs: Vec<String>,
+}
+
+/// One compile to run.
+enum Job {
+    Hip { kernel: usize },
+    Cpu { kernel: usize, width: u32 },
+    DevInfo,
+}
+
+/// A recorded step: kernel, step, status (ok, fail, skip), detail.
+type Row = (String, String, String, String);
+
+fn main() {
+    let here =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let corpus = here.join("../corpus/kernels");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=../corpus/kernels");
+    println!("cargo:rerun-if-changed=hipcpu/include");
+    for var in [
+        "HIPPORT_OFFLOAD_ARCH",
+        "HIPCC",
+        "HIPCPU_CXX",
+        "HIPPORT_RUNTIME_BUILD",
+        "HIPPORT_HIP_VERSION",
+    ] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+    println!("cargo:rustc-env=RUNTIME_TESTS_OUT={}", out.display());
+
+    let kernels = match read_manifest(&corpus.join("MANIFEST.tsv")) {
+        Ok(k) => k,
+        Err(e) => {
+            // The tests report the missing manifest; the build itself has nothing to do.
+            println!("cargo:warning=runtime-tests: {e}");
+            Vec::new()
+        }
+    };
+    let started = Instant::now();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut meta: Vec<(String, String)> = Vec::new();
+
+    let hipcc = std::env::var("HIPCC").unwrap_or_else(|_| "hipcc".to_string());
+    let hipcc_ok = Command::new(&hipcc)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    let hip_version = std::env::var("HIPPORT_HIP_VERSION")
+        .ok()
+        .and_then(|v| Version::parse(&v))
+        .or_else(installed_hip_version)
+        .unwrap_or(hipport::translate::NEWEST_HIP);
+    let archs: Vec<String> = std::env::var("HIPPORT_OFFLOAD_ARCH")
+        .unwrap_or_else(|_| "gfx90a,gfx1030".to_string())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let cxx = std::env::var("HIPCPU_CXX").unwrap_or_else(|_| "g++".to_string());
+    let cpu_backend =
+        cfg!(feature = "cpu-backend") && here.join("hipcpu/include/hip/hip_runtime.h").is_file();
+    let clippy = std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some_and(|w| !w.is_empty());
+    let build = std::env::var("HIPPORT_RUNTIME_BUILD")
+        .map(|v| v != "0")
+        .unwrap_or(true)
+        && !clippy;
+
+    meta.push(("hip_version".into(), hip_version.to_string()));
+    meta.push((
+        "hipcc".into(),
+        if hipcc_ok {
+            hipcc.clone()
+        } else {
+            String::new()
+        },
+    ));
+    meta.push(("archs".into(), archs.join(",")));
+    meta.push(("cpu_backend".into(), cpu_backend.to_string()));
+    meta.push(("compiled".into(), build.to_string()));
+
+    // Translation: `keep` launches for hipcc, `hip` launches for the CPU backend.
+    let dirs = ["translated", "hip", "cpu32", "cpu64"].map(|d| out.join(d));
+    for d in &dirs {
+        std::fs::create_dir_all(d).expect("OUT_DIR is writable");
+    }
+    let mut translated = vec![[false, false]; kernels.len()];
+    for (i, k) in kernels.iter().enumerate() {
+        let path = corpus.join(format!("{}.cu", k.name));
+        let src = match std::fs::read(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                rows.push(row(
+                    &k.name,
+                    "translate",
+                    "fail",
+                    &format!("{}: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        for (slot, (style, suffix)) in [(LaunchStyle::Keep, "hip"), (LaunchStyle::Hip, "cpu.hip")]
+            .into_iter()
+            .enumerate()
+        {
+            let step = if slot == 0 {
+                "translate"
+            } else {
+                "translate-hiplaunch"
+            };
+            let opts = Options {
+                launch: style,
+                hip_version,
+                ..Default::default()
+            };
+            let rel = format!("corpus/kernels/{}.cu", k.name);
+            match translate_source(&src, &rel, &opts) {
+                Ok(res) => {
+                    let dest = out.join("translated").join(format!("{}.{suffix}", k.name));
+                    let mut text = res.output;
+                    if slot == 1 {
+                        text = prepare_cpu(text);
+                    }
+                    std::fs::write(&dest, &text).expect("OUT_DIR is writable");
+                    let mut log = String::new();
+                    for d in &res.diagnostics {
+                        let _ = writeln!(
+                            log,
+                            "{}:{}:{}: {} {}",
+                            d.file, d.line, d.column, d.id, d.message
+                        );
+                    }
+                    let logp = dest.with_extension(format!("{suffix}.diag"));
+                    std::fs::write(&logp, log).expect("OUT_DIR is writable");
+                    translated[i][slot] = true;
+                    rows.push(row(
+                        &k.name,
+                        step,
+                        "ok",
+                        &format!(
+                            "{} edits, {} diagnostics",
+                            res.edits.len(),
+                            res.diagnostics.len()
+                        ),
+                    ));
+                }
+                Err(e) => rows.push(row(&k.name, step, "fail", &e.to_string())),
+            }
+        }
+    }
+
+    // Compiles.
+    let mut jobs = VecDeque::new();
+    if build && hipcc_ok {
+        jobs.push_back(Job::DevInfo);
+    }
+    for (i, k) in kernels.iter().enumerate() {
+        if !build {
+            rows.push(row(
+                &k.name,
+                "hip",
+                "skip",
+                if clippy {
+                    "not compiled under clippy"
+                } else {
+                    "HIPPORT_RUNTIME_BUILD=0"
+                },
+            ));
+        } else if !hipcc_ok {
+            rows.push(row(&k.name, "hip", "skip", &format!("{hipcc} not found")));
+        } else if !translated[i][0] {
+            rows.push(row(&k.name, "hip", "skip", "translation failed"));
+        } else if let Some(lib) = k.libs.iter().find(|l| !hip_library_installed(l)) {
+            rows.push(row(
+                &k.name,
+                "hip",
+                "skip",
+                &format!("{lib} is not installed"),
+            ));
+        } else {
+            jobs.push_back(Job::Hip { kernel: i });
+        }
+        for width in [32u32, 64] {
+            let step = format!("cpu{width}");
+            if !build {
+                rows.push(row(&k.name, &step, "skip", "not compiled in this build"));
+            } else if !cpu_backend {
+                rows.push(row(
+                    &k.name,
+                    &step,
+                    "skip",
+                    "CPU backend not enabled (feature cpu-backend, runtime-tests/hipcpu)",
+                ));
+            } else if !translated[i][1] {
+                rows.push(row(&k.name, &step, "skip", "translation failed"));
+            } else if let Some(lib) = k.libs.first() {
+                rows.push(row(
+                    &k.name,
+                    &step,
+                    "skip",
+                    &format!("the CPU backend has no {lib}"),
+                ));
+            } else {
+                jobs.push_back(Job::Cpu { kernel: i, width });
+            }
+        }
+    }
+    let threads: usize = std::env::var("NUM_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .unwrap_or(2)
+        .max(1);
+    let queue = Mutex::new(jobs);
+    let results = Mutex::new(Vec::<Row>::new());
+    let ctx = Ctx {
+        out: &out,
+        kernels: &kernels,
+        hipcc: &hipcc,
+        archs: &archs,
+        cxx: &cxx,
+        hipcpu_include: here.join("hipcpu/include"),
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let job = queue.lock().expect("queue lock").pop_front();
+                let Some(job) = job else { break };
+                let mut done = ctx.run(job);
+                results.lock().expect("results lock").append(&mut done);
+            });
+        }
+    });
+    rows.extend(results.into_inner().expect("results lock"));
+    rows.sort();
+    meta.push((
+        "build_seconds".into(),
+        format!("{:.1}", started.elapsed().as_secs_f64()),
+    ));
+    meta.push(("jobs".into(), threads.to_string()));
+
+    let mut status = String::from("# kernel\tstep\tstatus\tdetail\n");
+    for (k, step, st, detail) in &rows {
+        let _ = writeln!(
+            status,
+            "{k}\t{step}\t{st}\t{}",
+            detail.replace(['\t', '\n'], " ")
+        );
+    }
+    std::fs::write(out.join("status.tsv"), status).expect("OUT_DIR is writable");
+    let mut m = String::new();
+    for (k, v) in &meta {
+        let _ = writeln!(m, "{k}\t{v}");
+    }
+    std::fs::write(out.join("meta.tsv"), m).expect("OUT_DIR is writable");
+}
+
+fn row(kernel: &str, step: &str, status: &str, detail: &str) -> Row {
+    (
+        kernel.to_string(),
+        step.to_string(),
+        status.to_string(),
+        detail.to_string(),
+    )
+}
+
+struct Ctx<'a> {
+    out: &'a Path,
+    kernels: &'a [Kernel],
+    hipcc: &'a str,
+    archs: &'a [String],
+    cxx: &'a str,
+    hipcpu_include: PathBuf,
+}
+
+impl Ctx<'_> {
+    fn run(&self, job: Job) -> Vec<Row> {
+        match job {
+            Job::DevInfo => {
+                let src = self.out.join("devinfo.hip");
+                std::fs::write(&src, DEVINFO).expect("OUT_DIR is writable");
+                let lib = self.out.join("hip").join("libhipport_devinfo.so");
+                let mut cmd = Command::new(self.hipcc);
+                cmd.args(["-fPIC", "-shared", "-O1"]);
+                if let Some(a) = self.archs.first() {
+                    cmd.arg(format!("--offload-arch={a}"));
+                }
+                cmd.arg(&src).arg("-o").arg(&lib);
+                let (ok, detail) = run_logged(cmd, &self.out.join("hip").join("devinfo.log"));
+                vec![row("-", "devinfo", if ok { "ok" } else { "fail" }, &detail)]
+            }
+            Job::Hip { kernel } => {
+                let k = &self.kernels[kernel];
+                let src = self.out.join("translated").join(format!("{}.hip", k.name));
+                let dir = self.out.join("hip");
+                let lib = dir.join(format!("lib{}.so", k.name));
+                let _ = std::fs::remove_file(&lib);
+                let libs: Vec<String> = k.libs.iter().map(|l| format!("-l{l}")).collect();
+                let mut cmd = Command::new(self.hipcc);
+                cmd.args(["-std=c++17", "-O2", "-fPIC", "-shared"]);
+                for a in self.archs {
+                    cmd.arg(format!("--offload-arch={a}"));
+                }
+                cmd.arg(&src).arg("-o").arg(&lib).args(&libs);
+                let t = Instant::now();
+                let (ok, detail) = run_logged(cmd, &dir.join(format!("{}.log", k.name)));
+                let secs = t.elapsed().as_secs_f64();
+                let mut rows = vec![row(
+                    &k.name,
+                    "hip",
+                    if ok { "ok" } else { "fail" },
+                    &format!("{detail} ({secs:.1}s)"),
+                )];
+                for a in self.archs {
+                    if ok {
+                        rows.push(row(&k.name, a, "ok", "compiled with the other archs"));
+                        continue;
+                    }
+                    // Attribute the failure: compile the device side for this arch alone.
+                    let mut one = Command::new(self.hipcc);
+                    one.args(["-std=c++17", "-O2", "-fPIC", "-c", "--cuda-device-only"])
+                        .arg(format!("--offload-arch={a}"))
+                        .arg(&src)
+                        .arg("-o")
+                        .arg(dir.join(format!("{}.{a}.o", k.name)));
+                    let (ok1, d1) = run_logged(one, &dir.join(format!("{}.{a}.log", k.name)));
+                    rows.push(row(&k.name, a, if ok1 { "ok" } else { "fail" }, &d1));
+                }
+                rows
+            }
+            Job::Cpu { kernel, width } => {
+                let k = &self.kernels[kernel];
+                let src = self
+                    .out
+                    .join("translated")
+                    .join(format!("{}.cpu.hip", k.name));
+                let dir = self.out.join(format!("cpu{width}"));
+                let lib = dir.join(format!("lib{}.so", k.name));
+                let _ = std::fs::remove_file(&lib);
+                let mut cmd = Command::new(self.cxx);
+                cmd.args([
+                    "-std=c++17",
+                    "-O1",
+                    "-pthread",
+                    "-fPIC",
+                    "-shared",
+                    "-Wl,-Bsymbolic",
+                ])
+                .arg(format!("-DHIPCPU_WARP_SIZE={width}"))
+                .arg("-I")
+                .arg(&self.hipcpu_include)
+                .args(["-x", "c++"])
+                .arg(&src)
+                .arg("-o")
+                .arg(&lib);
+                // Several hipcpu libraries share one test process: g++ would bind function-local
+                // statics of inline functions (hipcpu's runtime state) process-wide as GNU unique
+                // symbols, so a wave64 library would run on the wave32 library's state.
+                if !self.cxx.contains("clang") {
+                    cmd.arg("-fno-gnu-unique");
+                }
+                let t = Instant::now();
+                let (ok, detail) = run_logged(cmd, &dir.join(format!("{}.log", k.name)));
+                let secs = t.elapsed().as_secs_f64();
+                vec![row(
+                    &k.name,
+                    &format!("cpu{width}"),
+                    if ok { "ok" } else { "fail" },
+                    &format!("{detail} ({secs:.1}s)"),
+                )]
+            }
+        }
+    }
+}
+
+/// Runs `cmd`, writes its command line and output to `log`; returns success and a short detail.
+fn run_logged(mut cmd: Command, log: &Path) -> (bool, String) {
+    let line = format!("{cmd:?}");
+    match cmd.output() {
+        Ok(o) => {
+            let mut text = format!("$ {line}\n");
+            text.push_str(&String::from_utf8_lossy(&o.stdout));
+            text.push_str(&String::from_utf8_lossy(&o.stderr));
+            let _ = std::fs::write(log, &text);
+            if o.status.success() {
+                (true, log.display().to_string())
+            } else {
+                let first = String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .find(|l| l.contains("error"))
+                    .unwrap_or("failed")
+                    .chars()
+                    .take(200)
+                    .collect::<String>();
+                (false, format!("{first} [log: {}]", log.display()))
+            }
+        }
+        Err(e) => {
+            let _ = std::fs::write(log, format!("$ {line}\n{e}\n"));
+            (false, format!("could not run: {e}"))
+        }
+    }
+}
+
+/// Prepares a `--launch hip` translation for hipcpu.
+fn prepare_cpu(text: Vec<u8>) -> Vec<u8> {
+    match String::from_utf8(text) {
+        Ok(s) => hipcpu_prep::rewrite_extern_shared(&s).into_bytes(),
+        Err(e) => e.into_bytes(),
+    }
+}
+
+fn read_manifest(path: &Path) -> Result<Vec<Kernel>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut kernels = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.starts_with("name\t") || line.trim().is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() != 5 {
+            return Err(format!("{}: bad row {line:?}", path.display()));
+        }
+        let libs = if cols[4] == "-" {
+            Vec::new()
+        } else {
+            cols[4].split(',').map(str::to_string).collect()
+        };
+        kernels.push(Kernel {
+            name: cols[0].to_string(),
+            libs,
+        });
+    }
+    Ok(kernels)
+}
+
+/// The HIP release installed under /opt/rocm or /usr, from hip_version.h.
+fn installed_hip_version() -> Option<Version> {
+    for p in [
+        "/opt/rocm/include/hip/hip_version.h",
+        "/usr/include/hip/hip_version.h",
+    ] {
+        let Ok(text) = std::fs::read_to_string(p) else {
+            continue;
+        };
+        let get = |key: &str| {
+            text.lines().find_map(|l| {
+                l.strip_prefix(&format!("#define {key} "))?
+                    .trim()
+                    .parse::<u16>()
+                    .ok()
+            })
+        };
+        if let (Some(ma), Some(mi)) = (get("HIP_VERSION_MAJOR"), get("HIP_VERSION_MINOR")) {
+            return Some(Version::new(ma, mi, 0));
+        }
+    }
+    None
+}
+
+/// Whether the headers of a HIP library are installed.
+fn hip_library_installed(lib: &str) -> bool {
+    let header = match lib {
+        "hiprand" => "hiprand/hiprand_kernel.h",
+        "hipblas" => "hipblas/hipblas.h",
+        "hipcub" => "hipcub/hipcub.hpp",
+        other => return Path::new("/usr/include").join(other).exists(),
+    };
+    ["/opt/rocm/include", "/usr/include"].iter().any(|root| {
+        Path::new(root).join(header).is_file()
+            || Path::new(root)
+                .join(header.split('/').nth(1).unwrap_or(header))
+                .is_file()
+    })
+}
+
+/// Host code that reports the device count and the warp size of device 0.
+const DEVINFO: &str = r#"#include <hip/hip_runtime.h>
+extern "C" int hipport_device_count(void) {
+    int n = 0;
+    if (hipGetDeviceCount(&n) != hipSuccess) return 0;
+    return n;
+}
+extern "C" int hipport_device_warp_size(void) {
+    int w = 0;
+    if (hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, 0) != hipSuccess) return -1;
+    return w;
+}
+"#;
