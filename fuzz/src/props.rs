@@ -21,7 +21,11 @@ pub fn option_sets() -> Vec<(&'static str, Options)> {
     hip.hip_version = Version::new(5, 2, 0);
     let mut annotate = base.clone();
     annotate.annotate = true;
-    vec![("default", base), ("hip-launch-fix-5.2", hip), ("annotate", annotate)]
+    vec![
+        ("default", base),
+        ("hip-launch-fix-5.2", hip),
+        ("annotate", annotate),
+    ]
 }
 
 /// Checks the properties on one input; `Err` describes the first one broken.
@@ -149,14 +153,55 @@ impl Rng {
 
 /// Fragments that tend to upset a C++/CUDA front end or a rewriter.
 pub const TOKENS: &[&[u8]] = &[
-    b"<<<", b">>>", b"/*", b"*/", b"//", b"#define X ", b"#define K(x) x<<<1,1>>>(", b"\\\n",
-    b"#include <cuda_runtime.h>\n", b"#include \"cuda.h\"", b"#if 0\n", b"#endif\n", b"\0",
-    b"\xff\xfe", b"\xe2\x82", b"\"", b"'", b"R\"(", b")\"", b"{", b"}", b"(", b")", b";", b",",
-    b"cudaMalloc(", b"cudaMemcpy(a, b, n, cudaMemcpyHostToDevice)", b"__shfl_sync(0xffffffff, v, 1)",
-    b"__ballot_sync(mask, p)", b"__syncwarp()", b"cublasSgemm(", b"cub::", b"thrust::",
-    b"__global__ void k(", b"k<<<g, b, 0, s>>>(x)", b"template <typename T>", b"::", b"\r\n",
-    b"\t", b"cudaError_t", b"CUDA_VERSION", b"at::cuda::", b"c10::cuda::", b"__launch_bounds__(256)",
-    b"extern \"C\" ", b"asm volatile(\"\")", b"\n#pragma unroll\n", b"0x", b"\xf0\x9f\x98",
+    b"<<<",
+    b">>>",
+    b"/*",
+    b"*/",
+    b"//",
+    b"#define X ",
+    b"#define K(x) x<<<1,1>>>(",
+    b"\\\n",
+    b"#include <cuda_runtime.h>\n",
+    b"#include \"cuda.h\"",
+    b"#if 0\n",
+    b"#endif\n",
+    b"\0",
+    b"\xff\xfe",
+    b"\xe2\x82",
+    b"\"",
+    b"'",
+    b"R\"(",
+    b")\"",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b";",
+    b",",
+    b"cudaMalloc(",
+    b"cudaMemcpy(a, b, n, cudaMemcpyHostToDevice)",
+    b"__shfl_sync(0xffffffff, v, 1)",
+    b"__ballot_sync(mask, p)",
+    b"__syncwarp()",
+    b"cublasSgemm(",
+    b"cub::",
+    b"thrust::",
+    b"__global__ void k(",
+    b"k<<<g, b, 0, s>>>(x)",
+    b"template <typename T>",
+    b"::",
+    b"\r\n",
+    b"\t",
+    b"cudaError_t",
+    b"CUDA_VERSION",
+    b"at::cuda::",
+    b"c10::cuda::",
+    b"__launch_bounds__(256)",
+    b"extern \"C\" ",
+    b"asm volatile(\"\")",
+    b"\n#pragma unroll\n",
+    b"0x",
+    b"\xf0\x9f\x98",
 ];
 
 /// Applies one to four random mutations to `input`, drawing splices from `pool`.

@@ -78,6 +78,7 @@ fn tv(t: libc::timeval) -> Duration {
 /// Runs a command and reports wall time, CPU time and peak RSS (from `wait4`).
 fn measure(cmd: &mut Command) -> Run {
     let start = Instant::now();
+    #[allow(clippy::zombie_processes)] // reaped by wait4 below
     let child = cmd.spawn().expect("spawns");
     let mut status = 0;
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
@@ -167,11 +168,19 @@ fn main() {
 
     let convert = |extra: &[&str]| {
         let mut c = Command::new(exe);
+        c.stderr(std::process::Stdio::null());
         c.arg("convert")
             .arg(&tree)
             .arg("--out")
             .arg(&out)
-            .args(["--force", "--quiet", "--fail-on", "never", "--hip-version", "6.2"])
+            .args([
+                "--force",
+                "--quiet",
+                "--fail-on",
+                "never",
+                "--hip-version",
+                "6.2",
+            ])
             .arg("--cache-dir")
             .arg(&cache)
             .args(extra);
@@ -183,7 +192,6 @@ fn main() {
     let _ = fs::remove_dir_all(&out);
     let first = convert(&[]);
     let second = convert(&[]);
-    let single = convert(&["--no-cache", "-j", "1"]);
 
     println!(
         "\n{} files, {:.1} MB, {threads} threads\n",
@@ -192,11 +200,25 @@ fn main() {
     );
     println!("| run | wall | throughput | files/s | CPU use | peak RSS |");
     println!("|---|---|---|---|---|---|");
-    row("parse only (tree-sitter, in-process)", bytes, files.len(), &parse);
+    row(
+        "parse only (tree-sitter, in-process)",
+        bytes,
+        files.len(),
+        &parse,
+    );
     row("convert, --no-cache", bytes, files.len(), &nocache);
-    row("convert, empty cache (fills it)", bytes, files.len(), &first);
-    row("convert again, unchanged tree (cache)", bytes, files.len(), &second);
-    row("convert, --no-cache, -j 1", bytes, files.len(), &single);
+    row(
+        "convert, empty cache (fills it)",
+        bytes,
+        files.len(),
+        &first,
+    );
+    row(
+        "convert again, unchanged tree (cache)",
+        bytes,
+        files.len(),
+        &second,
+    );
     println!(
         "\nconvert --no-cache / parse only: {:.0}%; empty cache / parse only: {:.0}%; first / second run: {:.1}x",
         parse.wall.as_secs_f64() / nocache.wall.as_secs_f64() * 100.0,
@@ -213,7 +235,11 @@ fn main() {
         let v: Vec<Duration> = (0..n)
             .map(|_| {
                 let s = Instant::now();
-                let o = Command::new(exe).args(args).current_dir(&tiny).output().unwrap();
+                let o = Command::new(exe)
+                    .args(args)
+                    .current_dir(&tiny)
+                    .output()
+                    .unwrap();
                 assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
                 s.elapsed()
             })
@@ -222,7 +248,14 @@ fn main() {
     };
     let version = time(&["--version"], 30);
     let one = time(
-        &["convert", "t.cu", "--stdout", "--hip-version", "6.2", "--no-cache"],
+        &[
+            "convert",
+            "t.cu",
+            "--stdout",
+            "--hip-version",
+            "6.2",
+            "--no-cache",
+        ],
         30,
     );
     let one_detect = time(&["convert", "t.cu", "--stdout", "--no-cache"], 10);

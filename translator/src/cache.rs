@@ -398,15 +398,12 @@ mod tests {
         // Truncation, a flipped byte, or an entry stored under another key: all misses.
         let path = cache.path(key);
         let good = fs::read(&path).unwrap();
-        for bad in [
-            good[..good.len() - 1].to_vec(),
-            {
-                let mut b = good.clone();
-                let i = b.len() / 2;
-                b[i] ^= 0x20;
-                b
-            },
-        ] {
+        for bad in [good[..good.len() - 1].to_vec(), {
+            let mut b = good.clone();
+            let i = b.len() / 2;
+            b[i] ^= 0x20;
+            b
+        }] {
             fs::write(&path, bad).unwrap();
             assert!(cache.get(key).is_none());
         }

@@ -9,8 +9,8 @@ pub mod diag;
 pub mod edit;
 pub mod lexer;
 pub mod parse;
-pub mod progress;
 pub mod patch;
+pub mod progress;
 pub mod project;
 pub mod translate;
 

@@ -235,8 +235,34 @@ struct ConvertArgs {
     jobs: usize,
 }
 
-/// The installed HIP release, from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
+/// The installed HIP release: from `hip/hip_version.h` under `$HIP_PATH`, `$ROCM_PATH`,
+/// `/opt/rocm` or `/usr` (a file read, where running the `hipconfig` script takes ~100 ms),
+/// else from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
 fn installed_hip_version() -> Option<Version> {
+    let roots = ["HIP_PATH", "ROCM_PATH"]
+        .iter()
+        .filter_map(|k| std::env::var_os(k).map(PathBuf::from))
+        .chain(["/opt/rocm", "/usr"].map(PathBuf::from));
+    for root in roots {
+        let Ok(text) = std::fs::read_to_string(root.join("include/hip/hip_version.h")) else {
+            continue;
+        };
+        let num = |name: &str| -> Option<u16> {
+            text.lines().find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some("#define") && w.next() == Some(name))
+                    .then(|| w.next()?.parse().ok())
+                    .flatten()
+            })
+        };
+        if let (Some(major), Some(minor)) = (num("HIP_VERSION_MAJOR"), num("HIP_VERSION_MINOR")) {
+            return Some(Version::new(major, minor, 0));
+        }
+    }
+    installed_hip_version_from_hipconfig()
+}
+
+fn installed_hip_version_from_hipconfig() -> Option<Version> {
     let out = std::process::Command::new("hipconfig")
         .arg("--version")
         .output()
@@ -369,7 +395,13 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     };
     let max_severity = [Severity::Error, Severity::Warning, Severity::Note]
         .into_iter()
-        .find(|s| report.summary.diagnostics_by_severity.get(s.as_str()).is_some_and(|&n| n > 0));
+        .find(|s| {
+            report
+                .summary
+                .diagnostics_by_severity
+                .get(s.as_str())
+                .is_some_and(|&n| n > 0)
+        });
     let over = match (threshold, max_severity) {
         (Some(t), Some(m)) => m >= t,
         _ => false,
@@ -406,10 +438,9 @@ impl<'a> CliSink<'a> {
                 .with_context(|| format!("cannot write {what} {}", p.display()))
         };
         let stdout_tty = std::io::stdout().is_terminal();
-        let show_progress = std::io::stderr().is_terminal()
-            && !args.quiet
-            && !(args.diff && stdout_tty)
-            && !args.stdout;
+        // Not into a pipe, and not between the lines of a diff or a file printed on a terminal.
+        let busy_stdout = args.stdout || (args.diff && stdout_tty);
+        let show_progress = std::io::stderr().is_terminal() && !busy_stdout;
         Ok(CliSink {
             args,
             hip_version,
@@ -419,7 +450,11 @@ impl<'a> CliSink<'a> {
                 hipport::progress::Progress::new(show_progress)
             },
             patch: args.patch.as_ref().map(|p| open(p, "patch")).transpose()?,
-            report: args.report.as_ref().map(|p| open(p, "report")).transpose()?,
+            report: args
+                .report
+                .as_ref()
+                .map(|p| open(p, "report"))
+                .transpose()?,
             files_in_report: 0,
             report_started: false,
             diff_color: stdout_tty,
@@ -467,7 +502,11 @@ impl<'a> CliSink<'a> {
         Ok(report)
     }
 
-    fn start_report(&self, w: &mut project::AtomicWriter, root: &std::path::Path) -> std::io::Result<()> {
+    fn start_report(
+        &self,
+        w: &mut project::AtomicWriter,
+        root: &std::path::Path,
+    ) -> std::io::Result<()> {
         let head = serde_json::json!({
             "hipport_version": env!("CARGO_PKG_VERSION"),
             "hip_version": self.hip_version,
@@ -509,9 +548,15 @@ impl project::Sink for CliSink<'_> {
             })?;
         }
         if let Some(w) = &mut self.report {
-            let sep: &[u8] = if self.files_in_report == 0 { b"\n" } else { b",\n" };
+            let sep: &[u8] = if self.files_in_report == 0 {
+                b"\n"
+            } else {
+                b",\n"
+            };
             w.write_all(sep)
-                .and_then(|_| serde_json::to_writer_pretty(&mut *w, &o).map_err(std::io::Error::from))
+                .and_then(|_| {
+                    serde_json::to_writer_pretty(&mut *w, &o).map_err(std::io::Error::from)
+                })
                 .map_err(|e| Self::write_err(w, e))?;
             self.files_in_report += 1;
         }

@@ -61,7 +61,8 @@ pub fn edits_diff(rel_path: &str, old: &[u8], edits: &[(usize, usize, &[u8])]) -
         }
     }
     // Changes: (first old line, old lines, new lines), common leading/trailing lines trimmed.
-    let mut changes: Vec<(usize, Vec<&[u8]>, Vec<Vec<u8>>)> = Vec::new();
+    type Change<'a> = (usize, Vec<&'a [u8]>, Vec<Vec<u8>>);
+    let mut changes: Vec<Change> = Vec::new();
     for &(a, b, e0, e1) in &blocks {
         let (from, to) = (line_start(a), line_start(b));
         let mut text = Vec::new();
@@ -89,8 +90,9 @@ pub fn edits_diff(rel_path: &str, old: &[u8], edits: &[(usize, usize, &[u8])]) -
     if changes.is_empty() {
         return Vec::new();
     }
-    let mut out = format!("diff --git a/{rel_path} b/{rel_path}\n--- a/{rel_path}\n+++ b/{rel_path}\n")
-        .into_bytes();
+    let mut out =
+        format!("diff --git a/{rel_path} b/{rel_path}\n--- a/{rel_path}\n+++ b/{rel_path}\n")
+            .into_bytes();
     let range = |start: usize, len: usize| {
         if len == 1 {
             format!("{}", start + 1)
@@ -130,7 +132,12 @@ pub fn edits_diff(rel_path: &str, old: &[u8], edits: &[(usize, usize, &[u8])]) -
         let old_len = to - from;
         let new_len = (old_len as isize + growth) as usize;
         out.extend_from_slice(
-            format!("@@ -{} +{} @@\n", range(from, old_len), range(new_from, new_len)).as_bytes(),
+            format!(
+                "@@ -{} +{} @@\n",
+                range(from, old_len),
+                range(new_from, new_len)
+            )
+            .as_bytes(),
         );
         let mut at = from;
         for (start, olds, news) in &changes[i..j] {
@@ -253,7 +260,13 @@ mod tests {
         let d = edits_diff("x.cu", &src, &edits);
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
         let text = String::from_utf8(d).unwrap();
-        assert!(text.starts_with("diff --git a/x.cu b/x.cu\n--- a/x.cu\n+++ b/x.cu\n@@ -1,40000 +1,40000 @@\n-void"));
-        assert_eq!(text.matches("\n+void f(float *p) { if (p) { hipFree(p); } }").count(), 40_000);
+        assert!(text.starts_with(
+            "diff --git a/x.cu b/x.cu\n--- a/x.cu\n+++ b/x.cu\n@@ -1,40000 +1,40000 @@\n-void"
+        ));
+        assert_eq!(
+            text.matches("\n+void f(float *p) { if (p) { hipFree(p); } }")
+                .count(),
+            40_000
+        );
     }
 }

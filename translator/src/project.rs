@@ -371,6 +371,9 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
         _ => None,
     };
     for input in &cfg.inputs {
+        // Links are not followed, so a file's real path is the input's real path joined with the
+        // rest: one canonicalize per input instead of one per file.
+        let input_canon = fs::canonicalize(input).ok();
         let mut walker = ignore::WalkBuilder::new(input);
         walker
             .hidden(false)
@@ -401,7 +404,10 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 continue;
             }
             let path = entry.path().to_path_buf();
-            let canon = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            let canon = match (&input_canon, path.strip_prefix(input)) {
+                (Some(c), Ok(rest)) if !rest.as_os_str().is_empty() => c.join(rest),
+                _ => fs::canonicalize(&path).unwrap_or_else(|_| path.clone()),
+            };
             if let Some(out) = &out_dir {
                 if canon.starts_with(out) {
                     continue;
@@ -692,9 +698,9 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         output = e.output;
     } else {
         translate_file(cfg, f, &shown, &src, &mut outcome, &mut output);
-        if let Some((c, k)) = key.filter(|_| {
-            matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged)
-        }) {
+        if let Some((c, k)) =
+            key.filter(|_| matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged))
+        {
             let mut e = cache::Entry {
                 status: outcome.status,
                 edits: std::mem::take(&mut outcome.edits),
@@ -801,7 +807,9 @@ fn translate_file(
                 Err(TranslateError::Parse { source, .. }) => {
                     outcome.status = FileStatus::Skipped;
                     let mut d = file_diag(&PARSE_TIMEOUT, shown, format!("{shown}: {source}"));
-                    d.help = Some("raise the budget with --parse-timeout SECONDS, or split the file".into());
+                    d.help = Some(
+                        "raise the budget with --parse-timeout SECONDS, or split the file".into(),
+                    );
                     outcome.diagnostics.push(d);
                 }
                 Err(e @ TranslateError::Overlap { .. }) => {

@@ -38,7 +38,10 @@ fn corpus_files() -> Vec<Vec<u8>> {
 fn saved_fuzz_inputs_keep_the_properties() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-inputs");
     let mut n = 0;
-    let mut entries: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.extension().is_some_and(|e| e == "md") {
@@ -50,7 +53,11 @@ fn saved_fuzz_inputs_keep_the_properties() {
         }
         n += 1;
     }
-    assert!(n >= 5, "expected the saved fuzz inputs in {}", dir.display());
+    assert!(
+        n >= 5,
+        "expected the saved fuzz inputs in {}",
+        dir.display()
+    );
 }
 
 #[test]
@@ -83,7 +90,10 @@ fn seeded_mutations_keep_the_properties() {
         if let Err(e) = props::check(&input) {
             let path = std::env::temp_dir().join(format!("hipport-fuzz-{seed}-{i}.cu"));
             let _ = fs::write(&path, &input);
-            panic!("seed {seed}, iteration {i}: {e} (input saved to {})", path.display());
+            panic!(
+                "seed {seed}, iteration {i}: {e} (input saved to {})",
+                path.display()
+            );
         }
     }
 }

@@ -26,7 +26,11 @@ fn tree(dir: &Path) {
         "#include <cuda_runtime.h>\n__global__ void k(float *x) {}\nvoid f(float *p) { cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaFree(p); }\n",
     )
     .unwrap();
-    fs::write(dir.join("src/b.cuh"), "inline void g() { cudaDeviceSynchronize(); }\n").unwrap();
+    fs::write(
+        dir.join("src/b.cuh"),
+        "inline void g() { cudaDeviceSynchronize(); }\n",
+    )
+    .unwrap();
     fs::write(dir.join("src/c.cpp"), "int plain() { return 1; }\n").unwrap();
     fs::write(dir.join("notes.txt"), "cudaMalloc stays\n").unwrap();
 }
@@ -34,7 +38,15 @@ fn tree(dir: &Path) {
 /// Runs `convert in` with the cache in `cache/`, returning (stderr, patch, report files).
 fn run(tmp: &Path, extra: &[&str]) -> (String, Vec<u8>, serde_json::Value) {
     let mut args = vec![
-        "convert", "in", "--out", "out", "--cache-dir", "cache", "--patch", "p.patch", "--report",
+        "convert",
+        "in",
+        "--out",
+        "out",
+        "--cache-dir",
+        "cache",
+        "--patch",
+        "p.patch",
+        "--report",
         "r.json",
     ];
     if !extra.contains(&"--hip-version") {
@@ -73,33 +85,51 @@ fn cache_hits_on_a_rerun_and_misses_when_content_rules_or_options_change() {
     fs::remove_file(t.join("out/src/b.cuh")).unwrap();
     let (_, _, r) = run(t, &[]);
     assert_eq!(from_cache(&r), 3);
-    assert!(fs::read_to_string(t.join("out/src/b.cuh")).unwrap().contains("hipDeviceSynchronize"));
+    assert!(fs::read_to_string(t.join("out/src/b.cuh"))
+        .unwrap()
+        .contains("hipDeviceSynchronize"));
 
     // Content: only the edited file is translated again.
-    fs::write(t.join("in/src/b.cuh"), "inline void g() { cudaStreamSynchronize(0); }\n").unwrap();
+    fs::write(
+        t.join("in/src/b.cuh"),
+        "inline void g() { cudaStreamSynchronize(0); }\n",
+    )
+    .unwrap();
     let (_, _, r) = run(t, &[]);
     assert_eq!(from_cache(&r), 2);
-    assert!(fs::read_to_string(t.join("out/src/b.cuh")).unwrap().contains("hipStreamSynchronize(0)"));
+    assert!(fs::read_to_string(t.join("out/src/b.cuh"))
+        .unwrap()
+        .contains("hipStreamSynchronize(0)"));
 
     // Rules: a user rule file changes every key, and its rule is applied.
-    fs::write(t.join("mine.tsv"), "cuda\thip\ncudaDeviceSynchronize\thipDeviceSynchronize\n").unwrap();
+    fs::write(
+        t.join("mine.tsv"),
+        "cuda\thip\ncudaDeviceSynchronize\thipDeviceSynchronize\n",
+    )
+    .unwrap();
     fs::write(t.join("in/src/b.cuh"), "inline void g() { cudaFree(0); }\n").unwrap();
     let (_, _, r) = run(t, &[]);
     assert_eq!(from_cache(&r), 2);
     fs::write(t.join("mine.tsv"), "cuda\thip\ncudaFree\tmyFree\n").unwrap();
     let (e, _, r) = run(t, &["--rules", "mine.tsv"]);
     assert_eq!(from_cache(&r), 0, "{e}");
-    assert!(fs::read_to_string(t.join("out/src/b.cuh")).unwrap().contains("myFree(0)"));
+    assert!(fs::read_to_string(t.join("out/src/b.cuh"))
+        .unwrap()
+        .contains("myFree(0)"));
     // Same rules file path, different contents: a miss again.
     fs::write(t.join("mine.tsv"), "cuda\thip\ncudaFree\totherFree\n").unwrap();
     let (_, _, r) = run(t, &["--rules", "mine.tsv"]);
     assert_eq!(from_cache(&r), 0);
-    assert!(fs::read_to_string(t.join("out/src/b.cuh")).unwrap().contains("otherFree(0)"));
+    assert!(fs::read_to_string(t.join("out/src/b.cuh"))
+        .unwrap()
+        .contains("otherFree(0)"));
 
     // Options: another launch style misses, and its output differs.
     let (_, _, r) = run(t, &["--launch", "hip"]);
     assert_eq!(from_cache(&r), 0);
-    assert!(fs::read_to_string(t.join("out/src/a.cu")).unwrap().contains("hipLaunchKernelGGL"));
+    assert!(fs::read_to_string(t.join("out/src/a.cu"))
+        .unwrap()
+        .contains("hipLaunchKernelGGL"));
     let (_, _, r) = run(t, &["--hip-version", "5.2"]);
     assert_eq!(from_cache(&r), 0);
     // Back to the first options: hits again; --no-cache translates everything.
@@ -121,8 +151,17 @@ fn output_is_the_same_whatever_the_thread_count() {
     for jobs in ["1", "2", "7"] {
         let o = hipport(
             &[
-                "convert", "in", "--out", "out", "--no-cache", "--patch", "p.patch", "--report",
-                "r.json", "-j", jobs,
+                "convert",
+                "in",
+                "--out",
+                "out",
+                "--no-cache",
+                "--patch",
+                "p.patch",
+                "--report",
+                "r.json",
+                "-j",
+                jobs,
             ],
             t,
             &[],
@@ -154,11 +193,18 @@ fn progress_is_drawn_only_when_asked_for_on_a_terminal() {
     let args = ["convert", "in", "--out", "out", "--no-cache"];
     // A pipe: no bar.
     let o = hipport(&args, t, &[]);
-    assert!(!stderr(&o).contains('\r') && !stderr(&o).contains("MB/s"), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains('\r') && !stderr(&o).contains("MB/s"),
+        "{}",
+        stderr(&o)
+    );
     // Forced on (as on a terminal after a second), it draws and then erases itself.
     let o = hipport(&args, t, &[("HIPPORT_PROGRESS", "always")]);
     let e = stderr(&o);
-    assert!(e.contains("\r[") && e.contains("/4 files") && e.contains("MB/s"), "{e:?}");
+    assert!(
+        e.contains("\r[") && e.contains("/4 files") && e.contains("MB/s"),
+        "{e:?}"
+    );
     assert!(e.contains("\r\x1b[K"), "{e:?}");
     // --quiet wins.
     let mut quiet = args.to_vec();
