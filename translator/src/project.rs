@@ -908,6 +908,10 @@ impl Summary {
     }
 }
 
+/// Stack of each worker thread. Deeply nested code (thousands of levels) makes some passes
+/// recurse deeply; the stack is reserved, not committed, so this costs address space only.
+const WORKER_STACK: usize = 256 << 20;
+
 /// How many finished outcomes may wait for an earlier, slower file before workers pause.
 const REORDER_WINDOW: usize = 64;
 
@@ -948,11 +952,15 @@ pub fn convert_streaming(
     let emitted = (Mutex::new(0usize), Condvar::new());
     let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutcome)>();
     let mut result = Ok(());
+    let mut started = 0usize;
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
             let (next, emitted, found) = (&next, &emitted, &found);
-            scope.spawn(move || loop {
+            let worker = std::thread::Builder::new()
+                .name("hipport-worker".into())
+                .stack_size(WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= found.len() {
                     break;
@@ -972,6 +980,19 @@ pub fn convert_streaming(
                     break;
                 }
             });
+            // Fewer workers is slower, not wrong; with none, the run fails.
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) if started == 0 => {
+                    result = Err(ProjectError::Usage(format!(
+                        "cannot start a worker thread: {e}"
+                    )))
+                }
+                Err(_) => {}
+            }
+        }
+        if started == 0 {
+            return;
         }
         drop(tx);
         let mut pending: BTreeMap<usize, FileOutcome> = BTreeMap::new();
