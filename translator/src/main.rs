@@ -276,8 +276,34 @@ struct ConvertArgs {
     jobs: usize,
 }
 
-/// The installed HIP release, from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
+/// The installed HIP release: from `hip/hip_version.h` under `$HIP_PATH`, `$ROCM_PATH`,
+/// `/opt/rocm` or `/usr` (a file read, where running the `hipconfig` script takes ~100 ms),
+/// else from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
 fn installed_hip_version() -> Option<Version> {
+    let roots = ["HIP_PATH", "ROCM_PATH"]
+        .iter()
+        .filter_map(|k| std::env::var_os(k).map(PathBuf::from))
+        .chain(["/opt/rocm", "/usr"].map(PathBuf::from));
+    for root in roots {
+        let Ok(text) = std::fs::read_to_string(root.join("include/hip/hip_version.h")) else {
+            continue;
+        };
+        let num = |name: &str| -> Option<u16> {
+            text.lines().find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some("#define") && w.next() == Some(name))
+                    .then(|| w.next()?.parse().ok())
+                    .flatten()
+            })
+        };
+        if let (Some(major), Some(minor)) = (num("HIP_VERSION_MAJOR"), num("HIP_VERSION_MINOR")) {
+            return Some(Version::new(major, minor, 0));
+        }
+    }
+    installed_hip_version_from_hipconfig()
+}
+
+fn installed_hip_version_from_hipconfig() -> Option<Version> {
     let out = std::process::Command::new("hipconfig")
         .arg("--version")
         .output()
@@ -465,10 +491,9 @@ impl<'a> CliSink<'a> {
                 .with_context(|| format!("cannot write {what} {}", p.display()))
         };
         let stdout_tty = std::io::stdout().is_terminal();
-        let show_progress = std::io::stderr().is_terminal()
-            && !args.quiet
-            && !(args.diff && stdout_tty)
-            && !args.stdout;
+        // Not into a pipe, and not between the lines of a diff or a file printed on a terminal.
+        let busy_stdout = args.stdout || (args.diff && stdout_tty);
+        let show_progress = std::io::stderr().is_terminal() && !busy_stdout;
         Ok(CliSink {
             args,
             hip_version,

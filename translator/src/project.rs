@@ -408,6 +408,9 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
         _ => None,
     };
     for input in &cfg.inputs {
+        // Links are not followed, so a file's real path is the input's real path joined with the
+        // rest: one canonicalize per input instead of one per file.
+        let input_canon = fs::canonicalize(input).ok();
         let mut walker = ignore::WalkBuilder::new(input);
         walker
             .hidden(false)
@@ -438,7 +441,10 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 continue;
             }
             let path = entry.path().to_path_buf();
-            let canon = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            let canon = match (&input_canon, path.strip_prefix(input)) {
+                (Some(c), Ok(rest)) if !rest.as_os_str().is_empty() => c.join(rest),
+                _ => fs::canonicalize(&path).unwrap_or_else(|_| path.clone()),
+            };
             if let Some(out) = &out_dir {
                 if canon.starts_with(out) {
                     continue;

@@ -164,3 +164,27 @@ fn campaign() {
     );
     assert!(kinds.is_empty(), "findings saved in {}", out.display());
 }
+
+/// Found by the campaign: a `%` in a header under a `dir/*` pattern was substituted again, so
+/// each translation grew the path (`thrust/devic%_vector.h` -> `thrust/devicdevic%_vector.h_vector.h`).
+#[test]
+fn header_pattern_paths_with_percent_or_star_are_kept() {
+    let opts = hipport::translate::Options::default();
+    for (src, want) in [
+        (
+            "#include <thrust/devic%_vector.h>\n",
+            "thrust/devic%_vector.h",
+        ),
+        ("#include <thrust/a*b.h>\n", "thrust/a*b.h"),
+        (
+            "#include <thrust/system/cuda/x%*.h>\n",
+            "thrust/system/hip/x%*.h",
+        ),
+    ] {
+        let r = hipport::translate::translate_source(src.as_bytes(), "h.cu", &opts).unwrap();
+        let again = hipport::translate::translate_source(&r.output, "h.cu", &opts).unwrap();
+        assert_eq!(again.output, r.output, "{src}");
+        let text = String::from_utf8_lossy(&r.output);
+        assert!(text.contains(&format!("<{want}>")), "{src} -> {text}");
+    }
+}
