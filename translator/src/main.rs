@@ -24,7 +24,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Translate CUDA sources to HIP, with a patch, a report and diagnostics.
-    Convert(ConvertArgs),
+    Convert(Box<ConvertArgs>),
     /// Analyse CUDA sources for porting hazards without writing anything.
     Check(CheckArgs),
     /// Check the machine a port will run on: HIP version, GPUs and warp widths, PyTorch, targets.
@@ -912,7 +912,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Convert(args) => convert(args),
+        Command::Convert(args) => convert(*args),
         Command::Check(args) => check(args),
         Command::Doctor {
             tree,
