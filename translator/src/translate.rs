@@ -12,6 +12,7 @@ use hipport_rules::{Availability, Database, Family, Mapping, Target, Version};
 use serde::Serialize;
 use tree_sitter::{Node, Tree};
 
+use crate::analysis::is_full_lane_mask_with;
 use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::{self, Edit, OverlapError};
 use crate::lexer;
@@ -199,22 +200,6 @@ const WARP_SYNC: &[(&str, &str)] = &[
     ("__any_sync", "__any"),
     ("__all_sync", "__all"),
 ];
-
-/// Whether a mask expression is a full-warp constant.
-fn is_full_mask(text: &str, defines: &HashMap<String, String>) -> bool {
-    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let t = t.trim_matches(|c| c == '(' || c == ')');
-    if let Some(v) = defines.get(t) {
-        return v != t && is_full_mask(v, &HashMap::new());
-    }
-    let lower = t.to_ascii_lowercase();
-    let lower = lower.trim_end_matches(['u', 'l']);
-    matches!(
-        lower,
-        "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0" | "(unsigned)-1"
-    ) || lower.starts_with("static_cast<unsigned")
-        && (lower.ends_with("(-1)") || lower.ends_with("(~0)"))
-}
 
 /// Whether an identifier looks like a CUDA API name.
 fn looks_like_cuda(name: &str) -> bool {
@@ -703,7 +688,7 @@ impl<'a> Walk<'a> {
                     return;
                 };
                 let mask_text = node_text(*mask, self.src);
-                if is_full_mask(mask_text, &self.defines) {
+                if is_full_lane_mask_with(*mask, self.src, &self.defines) {
                     self.edits.push(Edit::replace(
                         func.start_byte(),
                         func.end_byte(),
@@ -743,7 +728,7 @@ impl<'a> Walk<'a> {
             self.handled.insert(func.start_byte());
             let full = arg_nodes
                 .first()
-                .is_none_or(|m| is_full_mask(node_text(*m, self.src), &self.defines));
+                .is_none_or(|m| is_full_lane_mask_with(*m, self.src, &self.defines));
             if !full {
                 let m = node_text(arg_nodes[0], self.src).to_string();
                 self.diag(

@@ -127,3 +127,28 @@ fn launches_inside_macro_bodies_are_rewritten_with_their_lines_kept() {
     assert_eq!(out, "#define HALF(k) k<<<\n");
     assert_eq!(diags, vec!["T011:1:17".to_string()]);
 }
+
+#[test]
+fn full_mask_spellings_become_plain_warp_builtins_on_old_hip() {
+    // The same predicate decides here and in hazard H003, so the two never disagree.
+    for mask in [
+        "0xffffffff",
+        "0xFFFFFFFFu",
+        "(~0u)",
+        "-1",
+        "static_cast<unsigned>(-1)",
+        "(unsigned)-1",
+        "ALL",
+    ] {
+        let src = format!("#define ALL (~0u)\n__device__ int f(int v) {{ return __shfl_xor_sync({mask}, v, 1); }}\n");
+        let (out, diags) = tr(&src, &hip52());
+        assert!(out.contains("return __shfl_xor(v, 1);"), "{mask}: {out}");
+        assert!(diags.is_empty(), "{mask}: {diags:?}");
+    }
+    for mask in ["0xffff", "m", "PART"] {
+        let src = format!("#define PART 0x0000ffff\n__device__ int f(int v, unsigned m) {{ return __shfl_xor_sync({mask}, v, 1); }}\n");
+        let (out, diags) = tr(&src, &hip52());
+        assert!(out.contains("__shfl_xor_sync"), "{mask}: {out}");
+        assert!(diags.iter().any(|d| d.starts_with('T')), "{mask}: {diags:?}");
+    }
+}

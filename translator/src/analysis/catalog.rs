@@ -517,6 +517,61 @@ CPU path on ROCm, and code that parses it (`float(torch.version.cuda)`, \
 Fix: test `torch.cuda.is_available()` for a GPU, and `torch.version.hip` to tell ROCm from CUDA.",
 };
 
+/// H033: CUB/hipCUB warp primitives whose logical warp width is assumed.
+pub const WARP_LIBRARY_WIDTH: DiagInfo = DiagInfo {
+    id: "H033",
+    name: "warp-library-width",
+    severity: Severity::Warning,
+    summary: "A cub::Warp* primitive whose logical warp width differs between CUB and hipCUB",
+    explain: "\
+`cub::WarpReduce`, `WarpScan`, `WarpExchange`, `WarpLoad`, `WarpStore` and `WarpMergeSort` take a \
+logical warp width as their second template argument. Left out, CUB uses 32 but hipCUB uses the \
+hardware wavefront: 64 on CDNA (MI100, MI200, MI300), 32 on RDNA. Code that sizes its \
+`TempStorage` arrays or computes warp indices with 32 then gets one primitive per 64 threads on \
+CDNA, and half the data is never combined (warning).
+
+An explicit width of 32 is portable: CDNA runs two 32-lane logical warps per wavefront (note, \
+for review of warp indexing). A width of 64 exceeds RDNA's 32-lane wavefront (warning); wider \
+widths exceed every AMD wavefront (error).
+
+Fix: pass the width explicitly and derive warp indices and storage counts from that same \
+constant, or make it a template parameter chosen on the host from hipDeviceAttributeWarpSize.",
+};
+
+/// H034: cuBLAS calls whose hipBLAS argument types change between releases.
+pub const BLAS_COMPUTE_TYPE: DiagInfo = DiagInfo {
+    id: "H034",
+    name: "blas-compute-type",
+    severity: Severity::Warning,
+    summary: "cuBLAS *Ex calls and compute types whose hipBLAS counterparts differ by release",
+    explain: "\
+`cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` take a \
+`cublasComputeType_t`. hipBLAS took a `hipblasDatatype_t` there until ROCm 6.0, then offered \
+`hipblasComputeType_t` through the `_v2` functions (or with `HIPBLAS_V2` defined) while \
+deprecating the old interface, and hipBLAS 7.0 changed the ABI again and dropped \
+`hipblasDatatype_t`. Translated code is therefore tied to the hipBLAS release it was translated \
+for: pin it with `--hip-version` and build against that ROCm. Mixing `HIP_R_16BF` and \
+`HIPBLAS_R_16BF` in one call gives overload errors.
+
+`CUBLAS_COMPUTE_32F_FAST_TF32` maps to `HIPBLAS_COMPUTE_32F_FAST_TF32`, which the rocBLAS \
+backend answers with HIPBLAS_STATUS_NOT_SUPPORTED; use `CUBLAS_COMPUTE_32F`.",
+};
+
+/// H035: shuffles of half-precision values.
+pub const HALF_SHUFFLE: DiagInfo = DiagInfo {
+    id: "H035",
+    name: "half-shuffle",
+    severity: Severity::Error,
+    summary: "__shfl* on a __half or bfloat16 value, which HIP does not overload",
+    explain: "\
+CUDA overloads the warp shuffles for `__half`, `__half2` and `__nv_bfloat16`; HIP's shuffles take \
+only 32- and 64-bit integers, float and double (\"half-float shuffles are not supported\"). With \
+HIP 5.2.3 `__shfl_xor(h, 1)` on a `__half` fails with \"call to '__shfl_xor' is ambiguous\".
+
+Fix: shuffle the bits, `__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))` (for `__half2`, \
+through a 32-bit integer), or shuffle the value converted to float.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -551,4 +606,7 @@ pub const DIAGS: &[DiagInfo] = &[
     TORCH_PROFILER,
     TORCH_NVTX,
     TORCH_VERSION_CUDA,
+    WARP_LIBRARY_WIDTH,
+    BLAS_COMPUTE_TYPE,
+    HALF_SHUFFLE,
 ];

@@ -260,31 +260,52 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
         }
         "cast_expression" => {
             let ty = n.child_by_field_name("type")?;
-            let ty = super::norm_ws(std::str::from_utf8(&src[ty.byte_range()]).ok()?);
             let inner = mask_value(n.child_by_field_name("value")?, src)?;
-            let wide = matches!(
-                ty.as_str(),
-                "uint64_t"
-                    | "int64_t"
-                    | "unsigned long long"
-                    | "long long"
-                    | "unsigned long"
-                    | "long"
-                    | "size_t"
-                    | "unsigned long long int"
-            );
-            // Sign-extend a 32-bit -1 when widened.
-            let value = if wide && !inner.wide && inner.value == 0xffff_ffff && text.contains('-') {
-                u64::MAX
-            } else if wide {
-                inner.value
-            } else {
-                inner.value & 0xffff_ffff
-            };
-            Some(Mask { value, wide })
+            Some(cast_mask(&src[ty.byte_range()], inner, text))
+        }
+        // `static_cast<uint64_t>(-1)`
+        "call_expression" => {
+            let f = n.child_by_field_name("function")?;
+            let name = f.child_by_field_name("name")?;
+            if f.kind() != "template_function" || &src[name.byte_range()] != b"static_cast" {
+                return None;
+            }
+            let ty = f.child_by_field_name("arguments")?.named_child(0)?;
+            let value = n.child_by_field_name("arguments")?.named_child(0)?;
+            Some(cast_mask(
+                &src[ty.byte_range()],
+                mask_value(value, src)?,
+                text,
+            ))
         }
         _ => None,
     }
+}
+
+/// A mask converted to the type spelled `ty`; `text` is the whole cast, whose `-` tells a
+/// sign-extended `-1` from `0xffffffff`.
+fn cast_mask(ty: &[u8], inner: Mask, text: &str) -> Mask {
+    let ty = super::norm_ws(std::str::from_utf8(ty).unwrap_or(""));
+    let wide = matches!(
+        ty.as_str(),
+        "uint64_t"
+            | "int64_t"
+            | "unsigned long long"
+            | "long long"
+            | "unsigned long"
+            | "long"
+            | "size_t"
+            | "unsigned long long int"
+    );
+    // Sign-extend a 32-bit -1 when widened.
+    let value = if wide && !inner.wide && inner.value == 0xffff_ffff && text.contains('-') {
+        u64::MAX
+    } else if wide {
+        inner.value
+    } else {
+        inner.value & 0xffff_ffff
+    };
+    Mask { value, wide }
 }
 
 /// Whether an expression is the 32-bit full mask (`0xffffffff`, `~0`, `-1`, `0xFFFFFFFFu`).

@@ -117,6 +117,32 @@ pub fn is_full_lane_mask(expr: Node, src: &[u8]) -> bool {
     eval::mask_value(expr, src).is_some_and(|m| m.is_full_32() || m.is_full_64())
 }
 
+/// [`is_full_lane_mask`] where the mask may be the name of an object-like macro of the file
+/// (`#define FULL_MASK 0xffffffff`), given by its body text in `defines`.
+pub fn is_full_lane_mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> bool {
+    let mut e = expr;
+    while e.kind() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(c) => e = c,
+            None => return false,
+        }
+    }
+    if e.kind() != "identifier" {
+        return is_full_lane_mask(expr, src);
+    }
+    let name = std::str::from_utf8(&src[e.byte_range()]).unwrap_or("");
+    let Some(body) = defines.get(name) else {
+        return false;
+    };
+    let text = format!("void __hipport_macro_body__(void) {{\n{body}\n;}}\n");
+    crate::parse::parse(text.as_bytes(), Duration::from_secs(2))
+        .ok()
+        .is_some_and(|tree| {
+            macro_expression(tree.root_node())
+                .is_some_and(|m| is_full_lane_mask(m, text.as_bytes()))
+        })
+}
+
 /// Where a macro body's reparsed text sits in the original file.
 #[derive(Clone, Copy, Debug)]
 struct Origin {
@@ -253,6 +279,9 @@ struct Analyzer<'a, 't> {
     file_warp_code: bool,
     /// Static shared memory per function (function start, or usize::MAX for file scope).
     shared_total: HashMap<usize, i64>,
+    /// CUB warp primitives used at their default width (decided in `finish`, once every
+    /// warp-size diagnostic of the file is known).
+    cub_default: Vec<(Node<'t>, &'static str)>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -280,6 +309,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             shared32: HashMap::new(),
             shared_total: HashMap::new(),
             file_warp_code: false,
+            cub_default: Vec::new(),
         }
     }
 

@@ -114,7 +114,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             );
         }
-        "template_function" | "template_type" => tile_width(a, n),
+        "template_function" | "template_type" => template_width(a, n),
         "field_identifier"
             if a.text(n) == "clockRate"
                 && n.parent().is_some_and(|p| p.kind() == "field_expression") =>
@@ -136,6 +136,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
 
 /// Checks that need the whole file.
 pub(super) fn finish(a: &mut Analyzer) {
+    cub_default_width(a);
     // Per-warp shared arrays of 32 entries, indexed by lane or warp.
     let mut marked: Vec<usize> = a
         .shared32
@@ -435,12 +436,14 @@ fn is_32bit_type(ty: &str) -> bool {
 }
 
 /// Whether `n` is (a parenthesized / cast-free) call of a ballot builtin.
-fn is_ballot_call(a: &Analyzer, n: Node) -> bool {
-    match n.kind() {
-        "call_expression" => callee(a, n).is_some_and(|c| BALLOTS.contains(&c)),
-        "parenthesized_expression" => n.named_child(0).is_some_and(|c| is_ballot_call(a, c)),
-        _ => false,
+fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
+    while n.kind() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(inner) => n = inner,
+            None => return false,
+        }
     }
+    n.kind() == "call_expression" && callee(a, n).is_some_and(|c| BALLOTS.contains(&c))
 }
 
 /// Whether `n` holds a 64-bit ballot: a ballot call, a variable initialized from one, or a
@@ -818,6 +821,14 @@ fn identifier(a: &mut Analyzer, n: Node) {
             Some("use `#if defined(__GFX8__) || defined(__GFX9__)` for 64-lane targets, or warpSize at run time".into()),
             vec![],
         ),
+        "CUBLAS_COMPUTE_32F_FAST_TF32" => a.report(
+            &BLAS_COMPUTE_TYPE,
+            Severity::Warning,
+            n,
+            "`CUBLAS_COMPUTE_32F_FAST_TF32` becomes `HIPBLAS_COMPUTE_32F_FAST_TF32`, which the rocBLAS backend answers with HIPBLAS_STATUS_NOT_SUPPORTED".into(),
+            Some("use `CUBLAS_COMPUTE_32F`".into()),
+            vec![],
+        ),
         "nvcuda" if n.parent().is_some_and(|p| p.kind() == "using_declaration") => {
             wmma(a, n, "`using namespace nvcuda`".to_string());
         }
@@ -974,6 +985,21 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         shuffle_args(a, name, &argv);
     }
     match name {
+        "cublasGemmEx" | "cublasGemmBatchedEx" | "cublasGemmStridedBatchedEx"
+            if a.opts.hip_version >= hipport_rules::Version::new(6, 0, 0) =>
+        {
+            a.report(
+                &BLAS_COMPUTE_TYPE,
+                Severity::Warning,
+                n,
+                format!(
+                    "`{name}` becomes the hipBLAS `_v2` call, whose compute-type parameter changed in ROCm 6.0 (`hipblasComputeType_t`) and whose ABI changed again in hipBLAS 7.0; this output is tied to HIP {}",
+                    a.opts.hip_version
+                ),
+                Some("build against the ROCm release given to --hip-version, and pass HIPBLAS_COMPUTE_* compute types with HIP_R_* data types".into()),
+                vec![],
+            );
+        }
         "__popc" | "__ffs" | "__clz" => {
             if let Some(arg) = argv.first() {
                 if ballot_valued(a, *arg, 0) {
@@ -1464,10 +1490,55 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
 }
 
 /// Shuffle arguments: a delta of 16 starts a 32-lane reduction; width 32; source lane 31.
+/// Half-precision types that CUDA's shuffles accept and HIP's do not.
+const HALF_TYPES: &[&str] = &[
+    "__half",
+    "half",
+    "__half2",
+    "half2",
+    "__nv_bfloat16",
+    "__nv_bfloat162",
+    "nv_bfloat16",
+    "nv_bfloat162",
+    "__hip_bfloat16",
+    "at::Half",
+    "c10::Half",
+    "at::BFloat16",
+    "c10::BFloat16",
+];
+
+/// The declared element type of a shuffled value: a variable, or an element of an array or
+/// pointer (`x[i]`).
+fn value_type<'d>(a: &'d Analyzer, n: Node) -> Option<&'d str> {
+    let (name, element) = match n.kind() {
+        "identifier" => (n, false),
+        "subscript_expression" => (
+            n.child_by_field_name("argument")
+                .filter(|b| b.kind() == "identifier")?,
+            true,
+        ),
+        _ => return None,
+    };
+    let d = a.lookup(a.text(name), n.start_byte())?;
+    (element == (d.pointer || !d.dims.is_empty())).then_some(d.ty_text.as_str())
+}
+
 fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let sync = name.ends_with("_sync");
     let base = name.trim_end_matches("_sync");
     let off = usize::from(sync);
+    if let Some(value) = argv.get(off) {
+        if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(t)) {
+            a.report(
+                &HALF_SHUFFLE,
+                Severity::Error,
+                *value,
+                format!("`{name}` on a `{ty}` value: HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
+                Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
+                vec![],
+            );
+        }
+    }
     let third = argv.get(1 + off);
     let width = argv.get(2 + off);
     match base {
@@ -1607,23 +1678,108 @@ fn tile_report(a: &mut Analyzer, n: Node, size: i64) {
     }
 }
 
-/// `tiled_partition<N>` / `thread_block_tile<N>`.
-fn tile_width(a: &mut Analyzer, n: Node) {
+/// CUB warp primitives that take a logical warp width as their second template argument.
+const CUB_WARP_PRIMITIVES: &[&str] = &[
+    "WarpReduce",
+    "WarpScan",
+    "WarpExchange",
+    "WarpLoad",
+    "WarpStore",
+    "WarpMergeSort",
+];
+
+/// Template arguments that carry a width: `tiled_partition<N>` / `thread_block_tile<N>` (H016)
+/// and `cub::WarpReduce<T, N>` and its siblings (H033).
+fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     let Some(name) = n.child_by_field_name("name") else {
         return;
     };
     let name = a.text(name);
-    if !matches!(name, "tiled_partition" | "thread_block_tile") {
-        return;
-    }
-    let Some(arg) = n
-        .child_by_field_name("arguments")
-        .and_then(|l| l.named_child(0))
-    else {
+    let Some(list) = n.child_by_field_name("arguments") else {
         return;
     };
-    if let Some(size) = a.eval(arg) {
-        tile_report(a, n, size);
+    if matches!(name, "tiled_partition" | "thread_block_tile") {
+        if let Some(size) = list.named_child(0).and_then(|arg| a.eval(arg)) {
+            tile_report(a, n, size);
+        }
+    } else if CUB_WARP_PRIMITIVES.contains(&name) && cub_scope(a, n) {
+        cub_warp_width(a, n, name, list);
+    }
+}
+
+/// Whether a template type is spelled `cub::X` / `hipcub::X`, or the file opens namespace cub.
+fn cub_scope(a: &Analyzer, n: Node) -> bool {
+    let scoped = n
+        .parent()
+        .filter(|p| p.kind() == "qualified_identifier")
+        .and_then(|p| p.child_by_field_name("scope"))
+        .is_some_and(|s| matches!(a.text(s), "cub" | "hipcub"));
+    scoped
+        || has_token(
+            std::str::from_utf8(a.src).unwrap_or(""),
+            "using namespace cub",
+        )
+}
+
+/// H033 at the default width: 32 lanes under CUB, the wavefront under hipCUB. The scope (the
+/// enclosing function, else the file) is portable when it derives warp quantities from warpSize
+/// and nothing in it was reported as 32-lane warp arithmetic.
+fn cub_default_width(a: &mut Analyzer) {
+    for (n, name) in std::mem::take(&mut a.cub_default) {
+        let (start, end) = a.func_at(n.start_byte()).map_or((0, a.src.len()), |f| {
+            (f.node.start_byte(), f.node.end_byte())
+        });
+        let text = std::str::from_utf8(&a.src[start..end]).unwrap_or("");
+        let (from, to) = (a.map(start), a.map(end));
+        let assumes_32 = a.out.iter().any(|d| {
+            d.id == WARP_SIZE_32.id
+                && d.severity == Severity::Error
+                && (from..to).contains(&d.offset)
+        });
+        let line = a.index.position(a.map(n.start_byte())).0;
+        if (assumes_32 || !has_token(text, "warpSize")) && a.first("H033", line) {
+            a.report(
+                &WARP_LIBRARY_WIDTH,
+                Severity::Warning,
+                n,
+                format!("`cub::{name}` without a width covers 32 lanes under CUB but a whole wavefront under hipCUB (64 on CDNA: MI100, MI200, MI300)"),
+                Some("pass the width explicitly and derive warp indices and TempStorage counts from it, or from warpSize".into()),
+                vec![],
+            );
+        }
+    }
+}
+
+/// H033: the logical warp width of a CUB warp primitive.
+fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: Node) {
+    let line = a.index.position(a.map(n.start_byte())).0;
+    match list.named_child(1) {
+        None => {
+            if let Some(name) = CUB_WARP_PRIMITIVES.iter().find(|p| **p == name) {
+                a.cub_default.push((n, name));
+            }
+        }
+        Some(arg) => {
+            let Some(width) = a.eval(arg) else { return };
+            if width > 32 && a.first("H033", line) {
+                let (severity, message) = if width > 64 {
+                    (Severity::Error, format!("`cub::{name}` with a logical warp of {width} lanes is wider than any AMD wavefront (64 on CDNA, 32 on RDNA)"))
+                } else {
+                    (Severity::Warning, format!("`cub::{name}` with a logical warp of {width} lanes fits CDNA's 64-lane wavefronts but not RDNA's 32"))
+                };
+                a.report(
+                    &WARP_LIBRARY_WIDTH,
+                    severity,
+                    arg,
+                    message,
+                    Some(
+                        "use a logical width of at most 32, or choose it per target from warpSize"
+                            .into(),
+                    ),
+                    vec![],
+                );
+            }
+        }
     }
 }
 

@@ -814,3 +814,95 @@ fn full_lane_mask_spellings() {
         vec![true, true, true, true, true, true, true, true, true, false, false, false, false]
     );
 }
+
+// H033 - H035 --------------------------------------------------------------------------------
+
+fn ids_at(src: &str, id: &str) -> Vec<(usize, Severity)> {
+    run(src)
+        .into_iter()
+        .filter(|d| d.id == id)
+        .map(|d| (d.line, d.severity))
+        .collect()
+}
+
+#[test]
+fn h033_cub_warp_widths() {
+    let src = kernel(
+        "typedef cub::WarpReduce<float> WR;\n\
+         using WS = cub::WarpScan<int, 64>;\n\
+         using WX = hipcub::WarpScan<int, 2 * 64>;\n\
+         using W3 = cub::WarpScan<int, 32>;\n\
+         using W16 = cub::WarpExchange<int, 4, 16>;",
+    );
+    assert_eq!(
+        ids_at(&src, "H033"),
+        vec![
+            (2, Severity::Warning),
+            (3, Severity::Warning),
+            (4, Severity::Error)
+        ]
+    );
+}
+
+#[test]
+fn h033_silent_on_portable_and_user_templates() {
+    // Warp indices from warpSize: the default width is what the code means.
+    let portable = kernel(
+        "typedef cub::WarpReduce<float> WR;\n\
+         __shared__ typename WR::TempStorage t[8];\n\
+         int w = threadIdx.x / warpSize;\n\
+         x[0] = WR(t[w]).Sum(x[threadIdx.x]);",
+    );
+    assert!(!has(&portable, "H033"));
+    // A user's own template of the same name is not CUB's.
+    let own = kernel("WarpReduce<float> r; WarpScan<int, 64> s;");
+    assert!(!has(&own, "H033"));
+    // ... unless the file opens namespace cub.
+    let opened = format!("using namespace cub;\n{own}");
+    assert!(has(&opened, "H033"));
+}
+
+#[test]
+fn h034_blas_compute_types() {
+    let src = "void g(cublasHandle_t h, cublasComputeType_t c) {\n\
+               cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0, 0, CUDA_R_16F, 1, 0, CUDA_R_16F, 1, 0, 0, CUDA_R_16F, 1, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);\n\
+               cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1);\n\
+               c = CUBLAS_COMPUTE_32F;\n}\n";
+    let at = |hip| {
+        run_with(src, hip, false)
+            .into_iter()
+            .filter(|d| d.id == "H034")
+            .map(|d| (d.line, d.column))
+            .collect::<Vec<_>>()
+    };
+    let tf32 = 1 + src
+        .lines()
+        .nth(1)
+        .unwrap()
+        .find("CUBLAS_COMPUTE_32F_FAST")
+        .unwrap();
+    assert_eq!(at(Version::new(6, 2, 0)), vec![(2, 1), (2, tf32)]);
+    // Before 6.0 the call has no HIP counterpart at all (T002); only the compute type is flagged.
+    assert_eq!(at(Version::new(5, 2, 0)), vec![(2, tf32)]);
+}
+
+#[test]
+fn h035_half_shuffles() {
+    let src = "__global__ void k(__half *h, float *f, __half2 *h2, int *i) {\n\
+               __half v = h[0];\n\
+               v = __shfl_xor_sync(~0ull, v, 1);\n\
+               __half2 w = __shfl_down(h2[threadIdx.x], 1);\n\
+               float g = __shfl_down_sync(~0ull, f[threadIdx.x], 1);\n\
+               int j = __shfl(i[0], 0);\n\
+               unsigned short b = __shfl_xor(__half_as_ushort(v), 1);\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H035"),
+        vec![(3, Severity::Error), (4, Severity::Error)]
+    );
+    // A pointer to half passed whole is not a half value.
+    assert!(!has(
+        "__global__ void k(__half *h) { auto p = __shfl(h, 0); }\n",
+        "H035"
+    ));
+}
