@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod buildfiles;
 pub mod cache;
+pub mod config;
 pub mod diag;
 pub mod doctor;
 pub mod edit;

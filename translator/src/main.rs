@@ -161,6 +161,9 @@ struct CheckArgs {
     /// Leave out paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
+    /// Extra rule files, applied over the built-in rules and any hipport.toml.
+    #[arg(long = "rules", value_name = "FILE")]
+    rule_files: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -253,7 +256,8 @@ struct ConvertArgs {
     /// AMD GPU targets for build files, comma-separated (default: gfx90a,gfx942,gfx1030,gfx1100).
     #[arg(long, value_delimiter = ',', value_name = "GFX,...")]
     offload_arch: Vec<String>,
-    /// Extra rule files (same formats as rules/data; see rules/README.md), applied over the built-in rules.
+    /// Extra rule files (same formats as rules/data; see rules/README.md), applied over the
+    /// built-in rules and the inputs' hipport.toml.
     #[arg(long = "rules", value_name = "FILE")]
     rule_files: Vec<PathBuf>,
     /// Seconds allowed for parsing one file before it is skipped.
@@ -408,20 +412,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         TorchApi::V2
     };
 
-    let mut rule_texts = Vec::new();
-    for f in &args.rule_files {
-        let text = std::fs::read_to_string(f)
-            .with_context(|| format!("cannot read rule file {}", f.display()))?;
-        rule_texts.push((f.display().to_string(), text));
-    }
-    if !rule_texts.is_empty() {
-        let refs: Vec<(&str, &str)> = rule_texts
-            .iter()
-            .map(|(p, t)| (p.as_str(), t.as_str()))
-            .collect();
-        let db = Database::builtin().with_overrides(&refs)?;
-        cfg.translate.rules = Some(std::sync::Arc::new(db));
-    }
+    let rule_texts = project_rules(&args.paths, &args.rule_files, &mut cfg)?;
     cfg.jobs = args.jobs;
     if !args.no_cache {
         if let Some(dir) = args.cache_dir.clone().or_else(hipport::cache::default_dir) {
@@ -662,6 +653,36 @@ fn parse_hip_version(v: Option<&String>) -> Result<Version> {
     })
 }
 
+/// Applies the inputs' `hipport.toml` files and then the `--rules` files: rule overrides go into
+/// a database of their own, allow/deny lists go before the command line's. Returns every rule
+/// text applied, for the cache key.
+fn project_rules(
+    inputs: &[PathBuf],
+    cli_rule_files: &[PathBuf],
+    cfg: &mut ConvertConfig,
+) -> Result<Vec<(String, String)>> {
+    let mut texts = Vec::new();
+    for c in hipport::config::load_for_inputs(inputs)? {
+        cfg.allow.splice(0..0, c.allow.iter().cloned());
+        cfg.deny.splice(0..0, c.deny.iter().cloned());
+        texts.extend(c.rule_texts());
+    }
+    for f in cli_rule_files {
+        let text = std::fs::read_to_string(f)
+            .with_context(|| format!("cannot read rule file {}", f.display()))?;
+        texts.push((f.display().to_string(), text));
+    }
+    if !texts.is_empty() {
+        let refs: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let db = Database::builtin().with_overrides(&refs)?;
+        cfg.translate.rules = Some(std::sync::Arc::new(db));
+    }
+    Ok(texts)
+}
+
 fn check(args: CheckArgs) -> Result<ExitCode> {
     for p in &args.paths {
         if !p.exists() {
@@ -673,6 +694,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
     cfg.translate.hip_version = parse_hip_version(args.hip_version.as_ref())?;
+    project_rules(&args.paths, &args.rule_files, &mut cfg)?;
     let report = project::convert(&cfg, false)?;
     let mut out = std::io::stdout().lock();
     match args.format {

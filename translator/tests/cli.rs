@@ -266,3 +266,134 @@ fn gitignore_exclude_binary_and_odd_bytes() {
         stderr(&o)
     );
 }
+
+#[test]
+fn hipport_toml_at_the_input_root_adds_rules_and_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    fs::create_dir_all(input.join("rules")).unwrap();
+    fs::write(
+        input.join("k.cu"),
+        "#include <mylib/cuda_utils.cuh>\n#include <cuda_runtime.h>\n__global__ void k(float *x) { __threadfence_system(); }\nvoid f(float *p) { cudaMalloc(&p, 4); myCudaSync(); }\n",
+    )
+    .unwrap();
+    let toml = "allow = [\"H020\"]\nrules = [\"rules/extra.tsv\"]\n[rename]\nmyCudaSync = \"myHipSync\"\n[headers]\n\"mylib/cuda_utils.cuh\" = \"mylib/hip_utils.cuh\"\n";
+    fs::write(input.join("hipport.toml"), toml).unwrap();
+    fs::write(
+        input.join("rules/extra.tsv"),
+        "cuda\thip\ncudaMalloc\thipExtMalloc\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let cache = cache.to_str().unwrap();
+    // A single-file input has no input root: the file's rules do not apply.
+    let o = hipport(
+        &[
+            "convert",
+            "ext/k.cu",
+            "--stdout",
+            "--hip-version",
+            "5.2",
+            "--cache-dir",
+            cache,
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("hipMalloc(&p, 4); myCudaSync();"));
+
+    let o = hipport(
+        &[
+            "convert",
+            "ext",
+            "--out",
+            "out",
+            "--hip-version",
+            "5.2",
+            "--cache-dir",
+            cache,
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = fs::read_to_string(tmp.path().join("out/k.cu")).unwrap();
+    assert!(
+        k.starts_with("#include <mylib/hip_utils.cuh>\n#include <hip/hip_runtime.h>\n"),
+        "{k}"
+    );
+    assert!(k.contains("hipExtMalloc(&p, 4); myHipSync();"), "{k}");
+    let o = hipport(&["check", "ext", "--hip-version", "5.2"], tmp.path());
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("H020"));
+
+    // A changed hipport.toml is a different rule set: the cache must not answer for it.
+    fs::write(
+        input.join("hipport.toml"),
+        toml.replace("myHipSync", "myRocSync"),
+    )
+    .unwrap();
+    let o = hipport(
+        &[
+            "convert",
+            "ext",
+            "--out",
+            "out",
+            "--force",
+            "--hip-version",
+            "5.2",
+            "--cache-dir",
+            cache,
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = fs::read_to_string(tmp.path().join("out/k.cu")).unwrap();
+    assert!(k.contains("myRocSync();"), "{k}");
+    // Without the allow list, the hazard is back.
+    fs::write(input.join("hipport.toml"), "[rename]\nx = \"y\"\n").unwrap();
+    let o = hipport(&["check", "ext", "--hip-version", "5.2"], tmp.path());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("H020"));
+}
+
+#[test]
+fn bad_hipport_toml_names_file_line_and_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    project(&input);
+    for (toml, at, reason) in [
+        (
+            "allow = [\"H001\"]\nrulez = []\n",
+            "hipport.toml:2:1",
+            "unknown field `rulez`",
+        ),
+        (
+            "[rename]\ncudaA = { hip = \"hipA\", family = \"blas\" }\n",
+            "hipport.toml:2:9",
+            "unknown family `blas`",
+        ),
+        (
+            "rules = [\"nope.tsv\"]\n",
+            "hipport.toml:1:10",
+            "cannot read rule file",
+        ),
+        ("[rename\n", "hipport.toml:1:", ""),
+    ] {
+        fs::write(input.join("hipport.toml"), toml).unwrap();
+        for cmd in ["convert", "check"] {
+            let o = hipport(&[cmd, "ext", "--hip-version", "5.2"], tmp.path());
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {toml}: {e}");
+            assert!(e.contains(at) && e.contains(reason), "{cmd} {toml}: {e}");
+        }
+    }
+    // A bad rule file named by hipport.toml reports its own file and line.
+    fs::write(input.join("hipport.toml"), "rules = [\"r.tsv\"]\n").unwrap();
+    fs::write(input.join("r.tsv"), "cuda\thip\tfamily\nfoo\tbar\tnope\n").unwrap();
+    let o = hipport(&["convert", "ext", "--hip-version", "5.2"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("r.tsv:2: unknown family `nope`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tmp.path().join("ext-hip").exists());
+}

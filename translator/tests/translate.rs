@@ -149,6 +149,9 @@ fn full_mask_spellings_become_plain_warp_builtins_on_old_hip() {
         let src = format!("#define PART 0x0000ffff\n__device__ int f(int v, unsigned m) {{ return __shfl_xor_sync({mask}, v, 1); }}\n");
         let (out, diags) = tr(&src, &hip52());
         assert!(out.contains("__shfl_xor_sync"), "{mask}: {out}");
-        assert!(diags.iter().any(|d| d.starts_with('T')), "{mask}: {diags:?}");
+        assert!(
+            diags.iter().any(|d| d.starts_with('T')),
+            "{mask}: {diags:?}"
+        );
     }
 }
