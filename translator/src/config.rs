@@ -247,7 +247,11 @@ fn invalid_at(path: &Path, text: &str, at: usize, reason: String) -> ConfigError
 
 /// 1-based line and column (in characters) of byte offset `at`.
 fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..text.floor_char_boundary(at.min(text.len()))];
+    let mut end = at.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
