@@ -317,6 +317,10 @@ fn main() {
         }
     });
     rows.extend(results.into_inner().expect("results lock"));
+    // The precompiled headers (about 55 MB each) are of no use once the kernels are built.
+    for header in ctx.pch.iter().flatten() {
+        let _ = std::fs::remove_file(header.with_extension("h.gch"));
+    }
     rows.sort();
     meta.push((
         "build_seconds".into(),
