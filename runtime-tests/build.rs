@@ -6,6 +6,11 @@
 //!   the failure can be attributed.
 //! - `cpu32/libNAME.so`, `cpu64/libNAME.so`: g++ against `runtime-tests/hipcpu/include` at warp
 //!   width 32 and 64, from the `--launch hip` translation (only with the `cpu-backend` feature).
+//!   That translation targets the installed HIP, as the hipcc one does, except where the hipcc
+//!   translation needs names the installed HIP lacks (diagnostic T002, e.g. bf16 before HIP 6.0):
+//!   then it targets the HIP version hipcpu implements (`hipcpu/include/hipcpu/common.h`, 6.2),
+//!   which has them. Kernels that need HIP libraries build when hipcpu has a shim for each
+//!   (`hipcpu/include/hiprand`, `hipcub`, `hipblas`).
 //!
 //! Nothing here fails the build when a kernel does not translate or compile: every step is recorded
 //! in `$OUT_DIR/status.tsv` (kernel, step, status, detail) and the tests decide. Logs are kept next
@@ -91,8 +96,13 @@ fn main() {
         .filter(|s| !s.is_empty())
         .collect();
     let cxx = std::env::var("HIPCPU_CXX").unwrap_or_else(|_| "g++".to_string());
+    let hipcpu_include = here.join("hipcpu/include");
     let cpu_backend =
-        cfg!(feature = "cpu-backend") && here.join("hipcpu/include/hip/hip_runtime.h").is_file();
+        cfg!(feature = "cpu-backend") && hipcpu_include.join("hip/hip_runtime.h").is_file();
+    let cpu_hip_version = std::fs::read_to_string(hipcpu_include.join("hipcpu/common.h"))
+        .ok()
+        .and_then(|text| hip_version_from_header(&text))
+        .unwrap_or(hip_version);
     let clippy = std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some_and(|w| !w.is_empty());
     let build = std::env::var("HIPPORT_RUNTIME_BUILD")
         .map(|v| v != "0")
@@ -110,6 +120,7 @@ fn main() {
     ));
     meta.push(("archs".into(), archs.join(",")));
     meta.push(("cpu_backend".into(), cpu_backend.to_string()));
+    meta.push(("cpu_hip_version".into(), cpu_hip_version.to_string()));
     meta.push(("compiled".into(), build.to_string()));
 
     // Translation: `keep` launches for hipcc, `hip` launches for the CPU backend.
@@ -118,6 +129,7 @@ fn main() {
         std::fs::create_dir_all(d).expect("OUT_DIR is writable");
     }
     let mut translated = vec![[false, false]; kernels.len()];
+    let mut cpu_versions = Vec::new();
     for (i, k) in kernels.iter().enumerate() {
         let path = corpus.join(format!("{}.cu", k.name));
         let src = match std::fs::read(&path) {
@@ -132,6 +144,9 @@ fn main() {
                 continue;
             }
         };
+        // The CPU copy is translated for the installed HIP, like the hipcc copy, unless that
+        // translation needs names the installed HIP lacks (T002); then it targets hipcpu's HIP.
+        let mut cpu_version = hip_version;
         for (slot, (style, suffix)) in [(LaunchStyle::Keep, "hip"), (LaunchStyle::Hip, "cpu.hip")]
             .into_iter()
             .enumerate()
@@ -143,12 +158,18 @@ fn main() {
             };
             let opts = Options {
                 launch: style,
-                hip_version,
+                hip_version: if slot == 0 { hip_version } else { cpu_version },
                 ..Default::default()
             };
             let rel = format!("corpus/kernels/{}.cu", k.name);
             match translate_source(&src, &rel, &opts) {
                 Ok(res) => {
+                    if slot == 0
+                        && cpu_hip_version > hip_version
+                        && res.diagnostics.iter().any(|d| d.id == "T002")
+                    {
+                        cpu_version = cpu_hip_version;
+                    }
                     let dest = out.join("translated").join(format!("{}.{suffix}", k.name));
                     let mut text = res.output;
                     if slot == 1 {
@@ -171,16 +192,21 @@ fn main() {
                         step,
                         "ok",
                         &format!(
-                            "{} edits, {} diagnostics",
+                            "{} edits, {} diagnostics, for HIP {}",
                             res.edits.len(),
-                            res.diagnostics.len()
+                            res.diagnostics.len(),
+                            opts.hip_version
                         ),
                     ));
                 }
                 Err(e) => rows.push(row(&k.name, step, "fail", &e.to_string())),
             }
         }
+        if cpu_version != hip_version {
+            cpu_versions.push(format!("{}={cpu_version}", k.name));
+        }
     }
+    meta.push(("cpu_hip_version_for".into(), cpu_versions.join(",")));
 
     // Compiles.
     let mut jobs = VecDeque::new();
@@ -226,7 +252,11 @@ fn main() {
                 ));
             } else if !translated[i][1] {
                 rows.push(row(&k.name, &step, "skip", "translation failed"));
-            } else if let Some(lib) = k.libs.first() {
+            } else if let Some(lib) = k
+                .libs
+                .iter()
+                .find(|l| !library_header(l).is_some_and(|h| hipcpu_include.join(h).is_file()))
+            {
                 rows.push(row(
                     &k.name,
                     &step,
@@ -243,16 +273,39 @@ fn main() {
         .and_then(|j| j.parse().ok())
         .unwrap_or(2)
         .max(1);
-    let queue = Mutex::new(jobs);
-    let results = Mutex::new(Vec::<Row>::new());
-    let ctx = Ctx {
+    let mut ctx = Ctx {
         out: &out,
         kernels: &kernels,
         hipcc: &hipcc,
         archs: &archs,
         cxx: &cxx,
-        hipcpu_include: here.join("hipcpu/include"),
+        hipcpu_include,
+        pch: [None, None],
     };
+    // Parsing hipcpu's headers is about half of a small kernel's compile: with g++, precompile them
+    // once per width (both widths at once) before the kernels.
+    if jobs.iter().any(|j| matches!(j, Job::Cpu { .. })) && !cxx.contains("clang") {
+        let pch: Vec<(Option<PathBuf>, Row)> = std::thread::scope(|s| {
+            let handles: Vec<_> = [32u32, 64]
+                .map(|w| {
+                    let ctx = &ctx;
+                    s.spawn(move || ctx.precompile(w))
+                })
+                .into_iter()
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("precompile thread"))
+                .collect()
+        });
+        for (slot, (header, r)) in pch.into_iter().enumerate() {
+            ctx.pch[slot] = header;
+            rows.push(r);
+        }
+    }
+    let queue = Mutex::new(jobs);
+    let results = Mutex::new(Vec::<Row>::new());
+    let ctx = ctx;
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| loop {
@@ -264,6 +317,10 @@ fn main() {
         }
     });
     rows.extend(results.into_inner().expect("results lock"));
+    // The precompiled headers (about 55 MB each) are of no use once the kernels are built.
+    for header in ctx.pch.iter().flatten() {
+        let _ = std::fs::remove_file(header.with_extension("h.gch"));
+    }
     rows.sort();
     meta.push((
         "build_seconds".into(),
@@ -303,9 +360,53 @@ struct Ctx<'a> {
     archs: &'a [String],
     cxx: &'a str,
     hipcpu_include: PathBuf,
+    /// Per width (32, 64): a header whose precompiled form holds hip/hip_runtime.h.
+    pch: [Option<PathBuf>; 2],
 }
 
 impl Ctx<'_> {
+    /// The g++ flags of every hipcpu compile at `width`; a precompiled header must match them.
+    fn cpu_command(&self, width: u32) -> Command {
+        let mut cmd = Command::new(self.cxx);
+        cmd.args(["-std=c++17", "-O1", "-pthread", "-fPIC"])
+            .arg(format!("-DHIPCPU_WARP_SIZE={width}"))
+            .arg("-I")
+            .arg(&self.hipcpu_include);
+        // Several hipcpu libraries share one test process: g++ would bind function-local
+        // statics of inline functions (hipcpu's runtime state) process-wide as GNU unique
+        // symbols, so a wave64 library would run on the wave32 library's state.
+        if !self.cxx.contains("clang") {
+            cmd.arg("-fno-gnu-unique");
+        }
+        cmd
+    }
+
+    /// Precompiles hip/hip_runtime.h for `width` (through a one-line wrapper header, so that the
+    /// real header's `#pragma once` is recorded); returns the wrapper when that worked.
+    fn precompile(&self, width: u32) -> (Option<PathBuf>, Row) {
+        let dir = self.out.join(format!("pch{width}"));
+        std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
+        let header = dir.join("hipcpu_pch.h");
+        std::fs::write(&header, "#include <hip/hip_runtime.h>\n").expect("OUT_DIR is writable");
+        let gch = dir.join("hipcpu_pch.h.gch");
+        let _ = std::fs::remove_file(&gch);
+        let mut cmd = self.cpu_command(width);
+        cmd.args(["-x", "c++-header"])
+            .arg(&header)
+            .arg("-o")
+            .arg(&gch);
+        let t = Instant::now();
+        let (ok, detail) = run_logged(cmd, &dir.join("pch.log"));
+        let secs = t.elapsed().as_secs_f64();
+        let r = row(
+            "-",
+            &format!("pch{width}"),
+            if ok { "ok" } else { "fail" },
+            &format!("{detail} ({secs:.1}s)"),
+        );
+        (ok.then_some(header), r)
+    }
+
     fn run(&self, job: Job) -> Vec<Row> {
         match job {
             Job::DevInfo => {
@@ -369,28 +470,15 @@ impl Ctx<'_> {
                 let dir = self.out.join(format!("cpu{width}"));
                 let lib = dir.join(format!("lib{}.so", k.name));
                 let _ = std::fs::remove_file(&lib);
-                let mut cmd = Command::new(self.cxx);
-                cmd.args([
-                    "-std=c++17",
-                    "-O1",
-                    "-pthread",
-                    "-fPIC",
-                    "-shared",
-                    "-Wl,-Bsymbolic",
-                ])
-                .arg(format!("-DHIPCPU_WARP_SIZE={width}"))
-                .arg("-I")
-                .arg(&self.hipcpu_include)
-                .args(["-x", "c++"])
-                .arg(&src)
-                .arg("-o")
-                .arg(&lib);
-                // Several hipcpu libraries share one test process: g++ would bind function-local
-                // statics of inline functions (hipcpu's runtime state) process-wide as GNU unique
-                // symbols, so a wave64 library would run on the wave32 library's state.
-                if !self.cxx.contains("clang") {
-                    cmd.arg("-fno-gnu-unique");
+                let mut cmd = self.cpu_command(width);
+                cmd.args(["-shared", "-Wl,-Bsymbolic"]);
+                // The precompiled header stands in for the source's own first line only when that
+                // line is `#include <hip/hip_runtime.h>`, so the result is the same program.
+                let pch = self.pch[usize::from(width == 64)].as_ref();
+                if let Some(header) = pch.filter(|_| starts_with_hip_runtime(&src)) {
+                    cmd.arg("-Winvalid-pch").arg("-include").arg(header);
                 }
+                cmd.args(["-x", "c++"]).arg(&src).arg("-o").arg(&lib);
                 let t = Instant::now();
                 let (ok, detail) = run_logged(cmd, &dir.join(format!("{}.log", k.name)));
                 let secs = t.elapsed().as_secs_f64();
@@ -434,6 +522,44 @@ fn run_logged(mut cmd: Command, log: &Path) -> (bool, String) {
     }
 }
 
+/// Whether the first line of `path` that is not blank, a comment or inside a comment is
+/// `#include <hip/hip_runtime.h>`.
+fn starts_with_hip_runtime(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let mut in_block = false;
+    for line in text.lines() {
+        let mut l = line.trim();
+        if in_block {
+            match l.find("*/") {
+                Some(end) => {
+                    in_block = false;
+                    l = l[end + 2..].trim();
+                }
+                None => continue,
+            }
+        }
+        if l.is_empty() || l.starts_with("//") {
+            continue;
+        }
+        if let Some(rest) = l.strip_prefix("/*") {
+            match rest.find("*/") {
+                Some(end) if rest[end + 2..].trim().is_empty() => continue,
+                Some(_) => return false,
+                None => {
+                    in_block = true;
+                    continue;
+                }
+            }
+        }
+        let directive: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+        return directive == "#include <hip/hip_runtime.h>"
+            || directive == "# include <hip/hip_runtime.h>";
+    }
+    false
+}
+
 /// Prepares a `--launch hip` translation for hipcpu.
 fn prepare_cpu(text: Vec<u8>) -> Vec<u8> {
     match String::from_utf8(text) {
@@ -468,35 +594,47 @@ fn read_manifest(path: &Path) -> Result<Vec<Kernel>, String> {
 
 /// The HIP release installed under /opt/rocm or /usr, from hip_version.h.
 fn installed_hip_version() -> Option<Version> {
-    for p in [
+    [
         "/opt/rocm/include/hip/hip_version.h",
         "/usr/include/hip/hip_version.h",
-    ] {
-        let Ok(text) = std::fs::read_to_string(p) else {
-            continue;
-        };
-        let get = |key: &str| {
-            text.lines().find_map(|l| {
-                l.strip_prefix(&format!("#define {key} "))?
-                    .trim()
-                    .parse::<u16>()
-                    .ok()
-            })
-        };
-        if let (Some(ma), Some(mi)) = (get("HIP_VERSION_MAJOR"), get("HIP_VERSION_MINOR")) {
-            return Some(Version::new(ma, mi, 0));
-        }
+    ]
+    .iter()
+    .find_map(|p| hip_version_from_header(&std::fs::read_to_string(p).ok()?))
+}
+
+/// The version in `#define HIP_VERSION_MAJOR` / `HIP_VERSION_MINOR` lines of a header.
+fn hip_version_from_header(text: &str) -> Option<Version> {
+    let get = |key: &str| {
+        text.lines().find_map(|l| {
+            l.trim_start()
+                .strip_prefix(&format!("#define {key} "))?
+                .trim()
+                .parse::<u16>()
+                .ok()
+        })
+    };
+    Some(Version::new(
+        get("HIP_VERSION_MAJOR")?,
+        get("HIP_VERSION_MINOR")?,
+        0,
+    ))
+}
+
+/// The header that shows a HIP library is there (for hipcc under /opt/rocm/include or
+/// /usr/include, for the CPU backend under hipcpu/include).
+fn library_header(lib: &str) -> Option<&'static str> {
+    match lib {
+        "hiprand" => Some("hiprand/hiprand_kernel.h"),
+        "hipblas" => Some("hipblas/hipblas.h"),
+        "hipcub" => Some("hipcub/hipcub.hpp"),
+        _ => None,
     }
-    None
 }
 
 /// Whether the headers of a HIP library are installed.
 fn hip_library_installed(lib: &str) -> bool {
-    let header = match lib {
-        "hiprand" => "hiprand/hiprand_kernel.h",
-        "hipblas" => "hipblas/hipblas.h",
-        "hipcub" => "hipcub/hipcub.hpp",
-        other => return Path::new("/usr/include").join(other).exists(),
+    let Some(header) = library_header(lib) else {
+        return Path::new("/usr/include").join(lib).exists();
     };
     ["/opt/rocm/include", "/usr/include"].iter().any(|root| {
         Path::new(root).join(header).is_file()

@@ -1,6 +1,6 @@
 //! Checks of what build.rs produced: every corpus kernel is in the manifest, translates, and
 //! compiles with hipcc for every offload arch (or is a listed, explained failure); the tools exist
-//! in CI; the CPU backend is enabled in CI.
+//! in CI; the CPU backend is enabled in CI and builds every kernel at both warp widths.
 
 use runtime_tests::{
     build_meta, build_status, expected_build_failure, in_ci, manifest, repo_root, Backend,
@@ -135,4 +135,42 @@ fn ci_runs_numerics_on_the_cpu_backend() {
     // Once hipcpu is in the tree, CI must run the numerics on it (make cpu-backend a default feature).
     assert!(!(in_ci() && present), "{msg}; CI=true");
     eprintln!("{msg}");
+}
+
+#[test]
+fn cpu_backend_builds_every_kernel_at_both_widths() {
+    let meta = build_meta();
+    if meta.get("cpu_backend").map(String::as_str) != Some("true")
+        || meta.get("compiled").map(String::as_str) != Some("true")
+    {
+        eprintln!("cpu_backend_builds_every_kernel_at_both_widths: SKIPPED, the CPU backend was not compiled");
+        return;
+    }
+    // hipcpu carries what the corpus needs (hipRAND, hipCUB and hipBLAS shims, textures, pitched
+    // memory), so no kernel may be skipped on it; a failure must be listed with its reason.
+    let status = build_status();
+    let mut bad = Vec::new();
+    for e in manifest() {
+        for b in [Backend::Cpu32, Backend::Cpu64] {
+            let s = status.get(&(e.name.clone(), b.as_str().to_string()));
+            let expected = expected_build_failure(&e.name, b);
+            match (s.map(|s| s.status.as_str()), &expected) {
+                (Some("ok"), None) | (Some("fail"), Some(_)) => {}
+                (Some("ok"), Some(reason)) => bad.push(format!(
+                    "{} {b}: builds now; remove it from runtime-tests/expected-failures.tsv ({reason})",
+                    e.name
+                )),
+                _ => bad.push(format!("{} {b}: {s:?}", e.name)),
+            }
+        }
+    }
+    // With g++, build.rs precompiles hip/hip_runtime.h per width; hipcpu's headers must compile alone.
+    for pch in ["pch32", "pch64"] {
+        if let Some(s) = status.get(&("-".to_string(), pch.to_string())) {
+            if s.status != "ok" {
+                bad.push(format!("precompiled header {pch}: {}", s.detail));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "CPU backend builds:\n{}", bad.join("\n"));
 }

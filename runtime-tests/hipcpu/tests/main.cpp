@@ -18,6 +18,10 @@ int case_api();
 int case_numerics();
 int case_extern_shared();
 int case_coop();
+int case_rand();
+int case_cub();
+int case_blas();
+int case_texture();
 
 int main(int argc, char** argv) {
     struct Case {
@@ -40,6 +44,10 @@ int main(int argc, char** argv) {
         {"numerics", case_numerics},
         {"extern_shared", case_extern_shared},
         {"coop", case_coop},
+        {"rand", case_rand},
+        {"cub", case_cub},
+        {"blas", case_blas},
+        {"texture", case_texture},
     };
     if (argc != 2) {
         std::fprintf(stderr, "usage: %s <case>\n", argv[0]);

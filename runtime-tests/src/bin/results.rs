@@ -86,11 +86,20 @@ fn main() {
     let _ = writeln!(head, "Machine: {}  ", machine());
     let _ = writeln!(
         head,
-        "HIP {} (hipcc: {}), offload archs {}, CPU backend: {}, build.rs compile time {} s on {} jobs.\n",
+        "HIP {} (hipcc: {}), offload archs {}, CPU backend: {}{}, build.rs compile time {} s on {} jobs.\n",
         meta.get("hip_version").map(String::as_str).unwrap_or("?"),
         meta.get("hipcc").filter(|h| !h.is_empty()).map(String::as_str).unwrap_or("missing"),
         archs.join(", "),
         meta.get("cpu_backend").map(String::as_str).unwrap_or("?"),
+        match meta.get("cpu_hip_version_for").filter(|v| !v.is_empty()) {
+            // Kernels whose hipcc translation needs a newer HIP run on hipcpu translated for its HIP.
+            Some(list) => format!(
+                " (translated for HIP {} where the installed HIP lacks names: {})",
+                meta.get("cpu_hip_version").map(String::as_str).unwrap_or("?"),
+                list.replace(',', ", ")
+            ),
+            None => String::new(),
+        },
         meta.get("build_seconds").map(String::as_str).unwrap_or("?"),
         meta.get("jobs").map(String::as_str).unwrap_or("?"),
     );

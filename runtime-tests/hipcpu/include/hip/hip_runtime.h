@@ -9,6 +9,7 @@
 
 #include "../hipcpu/api.h"
 #include "../hipcpu/device.h"
+#include "../hipcpu/texture.h"
 
 // `__noinline__` is also an attribute spelling used inside libstdc++ headers, so it is defined
 // last, after the standard headers that use it have been seen.

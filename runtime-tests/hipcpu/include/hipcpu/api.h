@@ -490,6 +490,16 @@ inline hipError_t hipMemsetD32(void* dst, int value, size_t count) {
     for (size_t i = 0; i < count; ++i) static_cast<int*>(dst)[i] = value;
     return hipSuccess;
 }
+inline hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    if (width == 0 || height == 0) return hipSuccess;
+    if (!dst || width > pitch) return ::hipcpu::detail::set_error(hipErrorInvalidValue);
+    for (size_t r = 0; r < height; ++r) std::memset(static_cast<char*>(dst) + r * pitch, value, width);
+    return hipSuccess;
+}
+inline hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                                   hipStream_t = nullptr) {
+    return hipMemset2D(dst, pitch, value, width, height);
+}
 inline hipError_t hipMemPrefetchAsync(const void*, size_t, int, hipStream_t = nullptr) { return hipSuccess; }
 
 // Symbols (`__device__` / `__constant__` variables are ordinary globals here).
