@@ -94,8 +94,9 @@ impl Cache {
         o.rules = None;
         o.parse_budget = std::time::Duration::ZERO;
         let text = format!(
-            "hipport {}\nrules {rules:032x}\noptions {o:?}\n",
-            env!("CARGO_PKG_VERSION")
+            "hipport {} build {}\nrules {rules:032x}\noptions {o:?}\n",
+            env!("CARGO_PKG_VERSION"),
+            env!("HIPPORT_BUILD_ID")
         );
         Cache {
             dir: dir.into(),

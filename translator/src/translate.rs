@@ -230,6 +230,10 @@ struct Walk<'a> {
     handled: HashSet<usize>,
     /// Simple object-like macros of this file: name -> value text.
     defines: HashMap<String, String>,
+    /// Where each of `defines` has its (trimmed) value text.
+    define_spans: HashMap<String, (usize, usize)>,
+    /// Macros whose 32-bit full-mask value was widened for HIP >= 6.2.
+    widened: HashSet<String>,
     /// Names this file declares (functions, macros, variables, types).
     declared: HashSet<String>,
     /// Unknown CUDA-looking names already reported.
@@ -272,6 +276,8 @@ impl<'a> Walk<'a> {
             aliases: BTreeMap::new(),
             handled: HashSet::new(),
             defines: HashMap::new(),
+            define_spans: HashMap::new(),
+            widened: HashSet::new(),
             declared: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -462,11 +468,13 @@ impl<'a> Walk<'a> {
         }
         if info.id == TOO_NEW.id {
             let added = m.hip_added.map(|a| a.to_string()).unwrap_or_default();
+            let hip = m.hip.as_deref().unwrap_or("?");
             (
-                format!(
-                    "`{name}` becomes `{}` only from HIP {added}; the target is HIP {v}",
-                    m.hip.as_deref().unwrap_or("?")
-                ),
+                if hip == name {
+                    format!("`{name}` exists in HIP only from {added}; the target is HIP {v}")
+                } else {
+                    format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}")
+                },
                 format!(
                     "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
                     m.hip_added.map_or(0, |a| a.major),
@@ -592,6 +600,23 @@ impl<'a> Walk<'a> {
                     Lib::Hip => h.hip_for(inner),
                 };
                 match target {
+                    Some(_) if h.hip_added.is_some_and(|a| a > self.opts.hip_version) => {
+                        let added = h.hip_added.unwrap_or(self.opts.hip_version);
+                        self.diag(
+                            &TOO_NEW,
+                            path_node.start_byte(),
+                            format!(
+                                "CUDA header `{inner}` becomes `{}` only from HIP {added}; the target is HIP {}",
+                                h.hip_for(inner).unwrap_or_default(),
+                                self.opts.hip_version
+                            ),
+                            Some(format!(
+                                "target a newer HIP with `--hip-version {}.{}`, or avoid `{inner}`",
+                                added.major, added.minor
+                            )),
+                        );
+                        return;
+                    }
                     Some(t) => t,
                     None => {
                         self.diag(
@@ -711,12 +736,29 @@ impl<'a> Walk<'a> {
                     );
                 }
             } else if let Some(mask) = arg_nodes.first() {
+                // HIP's `_sync` builtins insist on a 64-bit mask: widen the 32-bit full mask,
+                // written as a literal or as a macro of this file.
+                let is_32_full = |t: &str| {
+                    matches!(
+                        t.trim().to_ascii_lowercase().trim_end_matches(['u', 'l']),
+                        "0xffffffff"
+                    )
+                };
                 let mask_text = node_text(*mask, self.src);
-                let t = mask_text.trim().to_ascii_lowercase();
-                if matches!(t.trim_end_matches(['u', 'l']), "0xffffffff") {
+                let span = if is_32_full(mask_text) {
+                    Some((mask.start_byte(), mask.end_byte()))
+                } else {
+                    let name = mask_text.trim().trim_matches(['(', ')']).trim();
+                    self.defines
+                        .get(name)
+                        .filter(|v| is_32_full(v))
+                        .and_then(|_| self.define_spans.get(name).copied())
+                        .filter(|_| self.widened.insert(name.to_string()))
+                };
+                if let Some((start, end)) = span {
                     self.edits.push(Edit::replace(
-                        mask.start_byte(),
-                        mask.end_byte(),
+                        start,
+                        end,
                         "0xffffffffffffffffull",
                         "warp-mask-64",
                     ));
@@ -886,10 +928,20 @@ impl<'a> Walk<'a> {
                         let name = node_text(name, self.src).to_string();
                         if n.kind() == "preproc_def" {
                             if let Some(v) = n.child_by_field_name("value") {
-                                self.defines.insert(
-                                    name.clone(),
-                                    node_text(v, self.src).trim().to_string(),
-                                );
+                                let raw = node_text(v, self.src);
+                                // A trailing comment is not part of the value.
+                                let raw = raw
+                                    .find("//")
+                                    .into_iter()
+                                    .chain(raw.find("/*"))
+                                    .min()
+                                    .map_or(raw, |c| &raw[..c]);
+                                let lead = raw.len() - raw.trim_start().len();
+                                let start = v.start_byte() + lead;
+                                let value = raw.trim().to_string();
+                                self.define_spans
+                                    .insert(name.clone(), (start, start + value.len()));
+                                self.defines.insert(name.clone(), value);
                             }
                         }
                         self.declared.insert(name);

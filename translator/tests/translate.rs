@@ -155,3 +155,57 @@ fn full_mask_spellings_become_plain_warp_builtins_on_old_hip() {
         );
     }
 }
+
+#[test]
+fn full_mask_macros_are_widened_for_hip_62() {
+    let opts = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let src = "#define FULL_MASK  0xffffffff // every lane\n#define HALF 0x0000ffff\n__device__ int f(int v) {\n  v += __shfl_xor_sync(FULL_MASK, v, 1);\n  v += __shfl_xor_sync((FULL_MASK), v, 2);\n  return v + __shfl_xor_sync(HALF, v, 4);\n}\n";
+    let (out, _) = tr(src, &opts);
+    assert!(
+        out.contains(
+            "#define FULL_MASK  0xffffffffffffffffull // every lane\n#define HALF 0x0000ffff\n"
+        ),
+        "{out}"
+    );
+    // The uses stay: the macro's value is what changed.
+    assert!(out.contains("__shfl_xor_sync(FULL_MASK, v, 1)"), "{out}");
+}
+
+#[test]
+fn headers_newer_than_the_target_are_reported_and_kept() {
+    let src = "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n__device__ __nv_bfloat16 f() { return __float2bfloat16(1.f); }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("#include <cuda_bf16.h>\n#include <hip/hip_fp16.h>\n"),
+        "{out}"
+    );
+    let msgs: Vec<(&str, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .map(|d| (d.id.as_str(), d.line, d.message.as_str()))
+        .collect();
+    assert!(msgs.contains(&(
+        "T002",
+        1,
+        "CUDA header `cuda_bf16.h` becomes `hip/hip_bf16.h` only from HIP 6.0.0; the target is HIP 5.2.3"
+    )), "{msgs:?}");
+    assert!(
+        msgs.contains(&(
+            "T002",
+            3,
+            "`__float2bfloat16` exists in HIP only from 6.0.0; the target is HIP 5.2.3"
+        )),
+        "{msgs:?}"
+    );
+    // For HIP 6.0 the header moves.
+    let opts = Options {
+        hip_version: Version::new(6, 0, 0),
+        ..Options::default()
+    };
+    let (out, _) = tr(src, &opts);
+    assert!(out.contains("\n#include <hip/hip_bf16.h>\n"), "{out}");
+}
