@@ -302,21 +302,26 @@ fn hipport_toml_at_the_input_root_adds_rules_and_settings() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("hipMalloc(&p, 4); myCudaSync();"));
 
-    let o = hipport(
-        &[
-            "convert",
-            "ext",
-            "--out",
-            "out",
-            "--hip-version",
-            "5.2",
-            "--cache-dir",
-            cache,
-        ],
-        tmp.path(),
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let k = fs::read_to_string(tmp.path().join("out/k.cu")).unwrap();
+    // Converts the tree into out/ with the shared cache and returns out/k.cu.
+    let convert_tree = || {
+        let o = hipport(
+            &[
+                "convert",
+                "ext",
+                "--out",
+                "out",
+                "--force",
+                "--hip-version",
+                "5.2",
+                "--cache-dir",
+                cache,
+            ],
+            tmp.path(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        fs::read_to_string(tmp.path().join("out/k.cu")).unwrap()
+    };
+    let k = convert_tree();
     assert!(
         k.starts_with("#include <mylib/hip_utils.cuh>\n#include <hip/hip_runtime.h>\n"),
         "{k}"
@@ -331,22 +336,7 @@ fn hipport_toml_at_the_input_root_adds_rules_and_settings() {
         toml.replace("myHipSync", "myRocSync"),
     )
     .unwrap();
-    let o = hipport(
-        &[
-            "convert",
-            "ext",
-            "--out",
-            "out",
-            "--force",
-            "--hip-version",
-            "5.2",
-            "--cache-dir",
-            cache,
-        ],
-        tmp.path(),
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let k = fs::read_to_string(tmp.path().join("out/k.cu")).unwrap();
+    let k = convert_tree();
     assert!(k.contains("myRocSync();"), "{k}");
     // Without the allow list, the hazard is back.
     fs::write(input.join("hipport.toml"), "[rename]\nx = \"y\"\n").unwrap();
