@@ -380,31 +380,13 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     };
     t.annotate = args.annotate;
     t.parse_budget = Duration::from_secs_f64(args.parse_timeout.max(0.001));
-    t.libs.blas = if matches!(args.blas, Blas::Rocblas) {
-        Lib::Roc
-    } else {
-        Lib::Hip
-    };
-    t.libs.sparse = if matches!(args.sparse, Sparse::Rocsparse) {
-        Lib::Roc
-    } else {
-        Lib::Hip
-    };
-    t.libs.rand = if matches!(args.rand, Rand::Rocrand) {
-        Lib::Roc
-    } else {
-        Lib::Hip
-    };
-    t.libs.solver = if matches!(args.solver, Solver::Rocsolver) {
-        Lib::Roc
-    } else {
-        Lib::Hip
-    };
-    t.libs.fft = if matches!(args.fft, Fft::Rocfft) {
-        Lib::Roc
-    } else {
-        Lib::Hip
-    };
+    // Each library flag chooses the hip* wrapper (default) or the roc* library.
+    let lib = |roc: bool| if roc { Lib::Roc } else { Lib::Hip };
+    t.libs.blas = lib(matches!(args.blas, Blas::Rocblas));
+    t.libs.sparse = lib(matches!(args.sparse, Sparse::Rocsparse));
+    t.libs.rand = lib(matches!(args.rand, Rand::Rocrand));
+    t.libs.solver = lib(matches!(args.solver, Solver::Rocsolver));
+    t.libs.fft = lib(matches!(args.fft, Fft::Rocfft));
     let Dnn::Miopen = args.dnn;
     t.libs.torch_api = if matches!(args.torch_api, Torch::V1) {
         TorchApi::V1
