@@ -603,7 +603,11 @@ impl<'a> Walk<'a> {
         let new_path = match db.header_for(inner, &self.opts.libs) {
             Some(h) => {
                 let target = match self.opts.libs.lib_for(h.family) {
-                    Lib::Roc => h.roc.clone().or_else(|| h.hip_for(inner)),
+                    Lib::Roc => h
+                        .roc
+                        .as_deref()
+                        .map(str::to_string)
+                        .or_else(|| h.hip_for(inner)),
                     Lib::Hip => h.hip_for(inner),
                 };
                 match target {
