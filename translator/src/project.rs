@@ -776,11 +776,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
             if outcome.from_cache && same_content(&dest, new) {
                 Ok(())
             } else {
-                let r = dest
-                    .parent()
-                    .map_or(Ok(()), fs::create_dir_all)
-                    .and_then(|_| write_atomic_nosync(&dest, new));
-                r.map_err(|e| (dest.display().to_string(), e))
+                write_output(&dest, new).map_err(|e| (dest.display().to_string(), e))
             }
         }
         OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed || moved => {
@@ -813,6 +809,28 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         outcome.output = Some(new.to_vec());
     }
     outcome
+}
+
+/// Writes one output file (atomically), creating its directory. Each worker remembers the last
+/// directory it created, so a tree's files skip the `mkdir` and `stat` of `create_dir_all`; if the
+/// directory has gone since, the write fails with `NotFound` and is retried after creating it.
+fn write_output(dest: &Path, data: &[u8]) -> std::io::Result<()> {
+    thread_local! {
+        static LAST_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+    }
+    let Some(dir) = dest.parent() else {
+        return write_atomic_nosync(dest, data);
+    };
+    let known = LAST_DIR.with(|d| d.borrow().as_deref() == Some(dir));
+    if known {
+        match write_atomic_nosync(dest, data) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            r => return r,
+        }
+    }
+    fs::create_dir_all(dir)?;
+    LAST_DIR.with(|d| *d.borrow_mut() = Some(dir.to_path_buf()));
+    write_atomic_nosync(dest, data)
 }
 
 /// Whether the file at `path` holds exactly `data`.
