@@ -14,7 +14,9 @@
 //! | [`ABSENT_COLUMNS`] | HIP names missing from a release's headers |
 
 use crate::calls::{ArgCount, CallRewrite};
-use crate::{Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope, RuleError, Version};
+use crate::{
+    Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope, RuleError, Text, Version,
+};
 
 /// Column names of a name-mapping file, in order.
 pub const MAPPING_COLUMNS: &[&str] = &[
@@ -167,8 +169,8 @@ enum Format {
     Absent,
 }
 
-fn opt(s: &str) -> Option<String> {
-    (!s.is_empty()).then(|| s.to_string())
+fn opt(s: &str) -> Option<Text> {
+    (!s.is_empty()).then(|| Text::Owned(s.to_string()))
 }
 
 fn format_of(cols: &[&str]) -> Option<Format> {
@@ -316,11 +318,11 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
             Format::Mapping { replacement } => {
                 let v = |idx: usize| version(idx, MAPPING_COLUMNS[idx]);
                 out.mappings.push(Mapping {
-                    cuda: fields[0].to_string(),
+                    cuda: fields[0].to_string().into(),
                     hip: opt(fields[1]),
                     roc: opt(fields[2]),
                     family: family(3)?,
-                    section: fields[4].to_string(),
+                    section: fields[4].to_string().into(),
                     cuda_added: v(5)?,
                     cuda_deprecated: v(6)?,
                     cuda_changed: v(7)?,
@@ -333,7 +335,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     roc_added: v(14)?,
                     roc_deprecated: v(15)?,
                     roc_removed: v(16)?,
-                    source: fields[17].to_string(),
+                    source: fields[17].to_string().into(),
                     hip_replacement: if replacement { opt(fields[18]) } else { None },
                     hip_absent_in: None,
                 });
@@ -357,25 +359,25 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     )));
                 }
                 out.headers.push(HeaderMapping {
-                    cuda: cuda.to_string(),
+                    cuda: cuda.to_string().into(),
                     hip: opt(hip),
                     roc: opt(fields[2]),
                     family: family(3)?,
-                    source: source.to_string(),
+                    source: source.to_string().into(),
                     hip_added,
                 });
             }
             Format::Simple { family: has_family } => {
                 let fam = if has_family { Some(family(2)?) } else { None };
                 out.mappings.push(Mapping {
-                    cuda: fields[0].to_string(),
+                    cuda: fields[0].to_string().into(),
                     hip: opt(fields[1]),
                     roc: None,
                     family: fam.unwrap_or(Family::Runtime),
                     section: if has_family {
-                        String::new()
+                        Text::Borrowed("")
                     } else {
-                        SIMPLE_NO_FAMILY.to_string()
+                        SIMPLE_NO_FAMILY.into()
                     },
                     cuda_added: None,
                     cuda_deprecated: None,
@@ -389,7 +391,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     roc_added: None,
                     roc_deprecated: None,
                     roc_removed: None,
-                    source: format!("{file}:{line}"),
+                    source: format!("{file}:{line}").into(),
                     hip_replacement: None,
                     hip_absent_in: None,
                 });
@@ -402,10 +404,10 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     ))
                 })?;
                 out.namespaces.push(NamespaceMapping {
-                    cuda: fields[0].to_string(),
+                    cuda: fields[0].to_string().into(),
                     hip: opt(fields[1]),
                     scope,
-                    source: fields[3].to_string(),
+                    source: fields[3].to_string().into(),
                 });
             }
             Format::Call => {

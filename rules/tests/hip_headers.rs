@@ -89,7 +89,11 @@ fn check(db: &Database) -> Vec<(String, bool)> {
         if !emittable(plain.status_for(TARGET)) {
             continue;
         }
-        let hip = m.hip.clone().expect("emittable names have a HIP name");
+        let hip = m
+            .hip
+            .as_deref()
+            .expect("emittable names have a HIP name")
+            .to_string();
         if seen.insert(hip.clone()) {
             let found = words.contains(&hip);
             out.push((hip, found));
@@ -99,13 +103,15 @@ fn check(db: &Database) -> Vec<(String, bool)> {
         if !CHECKED_FAMILIES.contains(&h.family) || h.is_pattern() {
             continue;
         }
-        let Some(hip) = &h.hip else { continue };
+        let Some(hip) = h.hip.as_deref().map(str::to_string) else {
+            continue;
+        };
         if h.hip_added.is_some_and(|a| a > TARGET) {
             continue;
         }
         if seen.insert(hip.clone()) {
-            let found = PathBuf::from("/usr/include").join(hip).is_file();
-            out.push((hip.clone(), found));
+            let found = PathBuf::from("/usr/include").join(&hip).is_file();
+            out.push((hip, found));
         }
     }
     out

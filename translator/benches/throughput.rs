@@ -103,12 +103,15 @@ fn self_usage() -> (Duration, i64) {
 
 fn row(name: &str, bytes: u64, files: usize, r: &Run) {
     let s = r.wall.as_secs_f64();
+    let cpu = r.cpu.as_secs_f64();
     println!(
-        "| {name} | {:.2} s | {:.1} MB/s | {:.0} files/s | {:.2} cores | {:.0} MB |",
+        "| {name} | {:.2} s | {:.1} MB/s | {:.0} files/s | {:.2} s | {:.2} cores | {:.2} | {:.0} MB |",
         s,
         bytes as f64 / 1e6 / s,
         files as f64 / s,
-        r.cpu.as_secs_f64() / s,
+        cpu,
+        cpu / s,
+        bytes as f64 / 1e6 / cpu,
         r.max_rss_kb as f64 / 1024.0
     );
 }
@@ -198,8 +201,10 @@ fn main() {
         files.len(),
         bytes as f64 / 1e6
     );
-    println!("| run | wall | throughput | files/s | CPU use | peak RSS |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| run | wall | throughput | files/s | CPU time | CPU use | MB per CPU-second | peak RSS |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     row(
         "parse only (tree-sitter, in-process)",
         bytes,
@@ -219,11 +224,16 @@ fn main() {
         files.len(),
         &second,
     );
+    let ratio = |a: &Run, b: &Run| a.cpu.as_secs_f64() / b.cpu.as_secs_f64() * 100.0;
     println!(
-        "\nconvert --no-cache / parse only: {:.0}%; empty cache / parse only: {:.0}%; first / second run: {:.1}x",
+        "\nthroughput against parse only, wall (CPU time): convert --no-cache {:.0}% ({:.0}%); \
+         empty cache {:.0}% ({:.0}%); first / second run: {:.1}x wall, {:.1}x CPU time",
         parse.wall.as_secs_f64() / nocache.wall.as_secs_f64() * 100.0,
+        ratio(&parse, &nocache),
         parse.wall.as_secs_f64() / first.wall.as_secs_f64() * 100.0,
-        first.wall.as_secs_f64() / second.wall.as_secs_f64()
+        ratio(&parse, &first),
+        first.wall.as_secs_f64() / second.wall.as_secs_f64(),
+        first.cpu.as_secs_f64() / second.cpu.as_secs_f64()
     );
 
     // Start-up: median of 30 runs each.
@@ -231,20 +241,22 @@ fn main() {
     let _ = fs::remove_dir_all(&tiny);
     fs::create_dir_all(&tiny).unwrap();
     fs::write(tiny.join("t.cu"), "void f() { cudaDeviceSynchronize(); }\n").unwrap();
+    // Median wall time and median CPU time (user + system, from wait4).
     let time = |args: &[&str], n: usize| {
-        let v: Vec<Duration> = (0..n)
+        let runs: Vec<Run> = (0..n)
             .map(|_| {
-                let s = Instant::now();
-                let o = Command::new(exe)
-                    .args(args)
+                let mut c = Command::new(exe);
+                c.args(args)
                     .current_dir(&tiny)
-                    .output()
-                    .unwrap();
-                assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-                s.elapsed()
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null());
+                measure(&mut c)
             })
             .collect();
-        median_ms(v)
+        (
+            median_ms(runs.iter().map(|r| r.wall).collect()),
+            median_ms(runs.iter().map(|r| r.cpu).collect()),
+        )
     };
     let version = time(&["--version"], 30);
     let one = time(
@@ -258,11 +270,20 @@ fn main() {
         ],
         30,
     );
-    let one_detect = time(&["convert", "t.cu", "--stdout", "--no-cache"], 10);
+    let one_detect = time(&["convert", "t.cu", "--stdout", "--no-cache"], 30);
     let one_cached = time(&["convert", "t.cu", "--stdout", "--hip-version", "6.2"], 30);
-    println!("\n| start-up (median) | wall |\n|---|---|");
-    println!("| `hipport --version` | {version:.1} ms |");
-    println!("| `hipport convert t.cu --stdout --hip-version 6.2 --no-cache` | {one:.1} ms |");
-    println!("| same, cached | {one_cached:.1} ms |");
-    println!("| same without `--hip-version` (runs `hipconfig`) | {one_detect:.1} ms |");
+    println!("\n| start-up (median) | wall | CPU time |\n|---|---|---|");
+    let line = |name: &str, (wall, cpu): (f64, f64)| {
+        println!("| {name} | {wall:.1} ms | {cpu:.1} ms |");
+    };
+    line("`hipport --version`", version);
+    line(
+        "`hipport convert t.cu --stdout --hip-version 6.2 --no-cache`",
+        one,
+    );
+    line("same, cached", one_cached);
+    line(
+        "same without `--hip-version` (reads the installed HIP's version)",
+        one_detect,
+    );
 }

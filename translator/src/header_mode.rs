@@ -156,7 +156,7 @@ pub fn single_source(
                 needs
                     .aliases
                     .entry(name.clone())
-                    .or_insert_with(|| h.clone());
+                    .or_insert_with(|| h.to_string());
             }
         }
     }
@@ -217,7 +217,7 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
         ));
         let plain = db
             .lookup(name)
-            .and_then(|m| m.hip.clone())
+            .and_then(|m| m.hip.as_deref().map(str::to_string))
             .unwrap_or_else(|| name.clone());
         for n in 1..=9usize {
             let params: Vec<String> = (1..=n).map(|i| format!("a{i}")).collect();

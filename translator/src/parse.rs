@@ -117,6 +117,102 @@ pub fn error_count(tree: &Tree) -> usize {
     acc
 }
 
+/// A per-grammar lookup table from node kind ids to a caller's codes, so that hot walks compare
+/// small integers instead of kind strings (`Node::kind` costs a `strlen` and a UTF-8 check).
+/// `get(node.kind_id())` gives the code for exactly the nodes whose `kind()` is one of the names.
+pub struct KindTable<T: Copy> {
+    codes: Vec<T>,
+    error: T,
+    default: T,
+}
+
+impl<T: Copy> KindTable<T> {
+    /// Maps each `(kind name, code)`; every other kind gets `default`.
+    pub fn new(default: T, entries: &[(&str, T)]) -> Self {
+        let lang = language();
+        let n = lang.node_kind_count();
+        let mut codes = vec![default; n];
+        let mut error = default;
+        for &(name, code) in entries {
+            if name == "ERROR" {
+                error = code;
+            }
+            for (id, slot) in codes.iter_mut().enumerate() {
+                if lang.node_kind_for_id(id as u16) == Some(name) {
+                    *slot = code;
+                }
+            }
+        }
+        KindTable {
+            codes,
+            error,
+            default,
+        }
+    }
+
+    /// The code of a kind id (ERROR nodes have id 65535).
+    #[inline]
+    pub fn get(&self, id: u16) -> T {
+        match self.codes.get(id as usize) {
+            Some(&c) => c,
+            None if id == u16::MAX => self.error,
+            None => self.default,
+        }
+    }
+
+    /// The code of a node's kind.
+    #[inline]
+    pub fn of(&self, node: Node) -> T {
+        self.get(node.kind_id())
+    }
+}
+
+/// The grammar's id for a field name (looking it up by name scans every field name).
+pub fn field_id(name: &str) -> u16 {
+    language().field_id_for_name(name).map_or(0, |id| id.get())
+}
+
+/// Every node of a tree in pre-order (the order of a cursor walk), with the index just past
+/// each node's subtree, so that several passes can share one walk and skip subtrees.
+pub struct Flat<'t> {
+    /// The nodes, in pre-order.
+    pub nodes: Vec<Node<'t>>,
+    /// For each node, the index of the first node after its subtree.
+    pub ends: Vec<u32>,
+}
+
+impl<'t> Flat<'t> {
+    /// Walks the tree under `root` once.
+    pub fn new(root: Node<'t>) -> Flat<'t> {
+        let mut nodes = Vec::new();
+        let mut ends = Vec::new();
+        let mut open: Vec<usize> = Vec::new();
+        let mut cursor = root.walk();
+        loop {
+            open.push(nodes.len());
+            nodes.push(cursor.node());
+            ends.push(0);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if let Some(i) = open.pop() {
+                    ends[i] = nodes.len() as u32;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    while let Some(i) = open.pop() {
+                        ends[i] = nodes.len() as u32;
+                    }
+                    return Flat { nodes, ends };
+                }
+            }
+        }
+    }
+}
+
 /// The text of a node as bytes.
 pub fn text<'a>(node: Node, src: &'a [u8]) -> &'a [u8] {
     &src[node.byte_range()]
@@ -137,6 +233,53 @@ mod tests {
         );
         assert!(tree.root_node().to_sexp().contains("kernel_call_syntax"));
         assert!(error_lines(&tree).is_empty());
+    }
+
+    #[test]
+    fn flat_walk_matches_the_cursor_walk() {
+        let src =
+            b"#include <a.h>\n__global__ void k(int *x) { if (x) { x[0] = 1; } }\nint y = ;\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        let flat = Flat::new(tree.root_node());
+        let mut walked = Vec::new();
+        let mut cursor = tree.walk();
+        loop {
+            walked.push(cursor.node());
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break;
+                }
+            }
+            if cursor.node() == tree.root_node() {
+                break;
+            }
+        }
+        assert_eq!(flat.nodes, walked);
+        for (i, n) in flat.nodes.iter().enumerate() {
+            let end = flat.ends[i] as usize;
+            let inside = flat.nodes[i + 1..end]
+                .iter()
+                .all(|d| d.start_byte() >= n.start_byte() && d.end_byte() <= n.end_byte());
+            assert!(inside, "{i}");
+            assert!(flat.nodes[end..].iter().all(|d| d.parent() != Some(*n)));
+        }
+        let kinds = KindTable::new(0u8, &[("identifier", 1), ("ERROR", 2)]);
+        for n in &flat.nodes {
+            let want = match n.kind() {
+                "identifier" => 1,
+                "ERROR" => 2,
+                _ => 0,
+            };
+            assert_eq!(kinds.of(*n), want, "{}", n.kind());
+        }
+        assert!(flat.nodes.iter().any(|n| n.is_error()));
+        assert_eq!(
+            field_id("name"),
+            language().field_id_for_name("name").unwrap().get()
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -719,7 +719,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         from_cache: false,
         bytes: f.size,
     };
-    let src = match fs::read(&f.path) {
+    let src = match read_sized(&f.path, f.size) {
         Ok(s) => s,
         Err(e) => {
             outcome.status = FileStatus::Failed;
@@ -776,11 +776,7 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
             if outcome.from_cache && same_content(&dest, new) {
                 Ok(())
             } else {
-                let r = dest
-                    .parent()
-                    .map_or(Ok(()), fs::create_dir_all)
-                    .and_then(|_| write_atomic_nosync(&dest, new));
-                r.map_err(|e| (dest.display().to_string(), e))
+                write_output(&dest, new).map_err(|e| (dest.display().to_string(), e))
             }
         }
         OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed || moved => {
@@ -815,10 +811,49 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
     outcome
 }
 
+/// Writes one output file (atomically), creating its directory. Each worker remembers the last
+/// directory it created, so a tree's files skip the `mkdir` and `stat` of `create_dir_all`; if the
+/// directory has gone since, the write fails with `NotFound` and is retried after creating it.
+fn write_output(dest: &Path, data: &[u8]) -> std::io::Result<()> {
+    thread_local! {
+        static LAST_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+    }
+    let Some(dir) = dest.parent() else {
+        return write_atomic_nosync(dest, data);
+    };
+    let known = LAST_DIR.with(|d| d.borrow().as_deref() == Some(dir));
+    if known {
+        match write_atomic_nosync(dest, data) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            r => return r,
+        }
+    }
+    fs::create_dir_all(dir)?;
+    LAST_DIR.with(|d| *d.borrow_mut() = Some(dir.to_path_buf()));
+    write_atomic_nosync(dest, data)
+}
+
 /// Whether the file at `path` holds exactly `data`.
 fn same_content(path: &Path, data: &[u8]) -> bool {
+    // `fs::read` would `stat` the file a second time for its buffer size: read into a buffer of
+    // the expected size instead, at most one byte more (a longer file is not read whole).
     fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == data.len() as u64)
-        && fs::read(path).is_ok_and(|d| d == data)
+        && fs::File::open(path).is_ok_and(|f| {
+            let mut buf = Vec::with_capacity(data.len() + 1);
+            f.take(data.len() as u64 + 1)
+                .read_to_end(&mut buf)
+                .is_ok_and(|_| buf == data)
+        })
+}
+
+/// Reads a file whose size discovery saw (a hint: the whole file is read whatever its size),
+/// without the `stat` that `fs::read` makes for its buffer size.
+fn read_sized(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
+    let f = fs::File::open(path)?;
+    let mut buf = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    // Through `Take`: `File::read_to_end` would `stat` and `lseek` for its own size hint.
+    f.take(u64::MAX).read_to_end(&mut buf)?;
+    Ok(buf)
 }
 
 /// Translates (or analyses) one file's bytes into `outcome` and `output`, with its diff.
@@ -1177,7 +1212,9 @@ pub fn convert_streaming(
     let next = AtomicUsize::new(0);
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
     // than the window. `usize::MAX` tells them to stop (the sink failed).
-    let emitted = (Mutex::new(0usize), Condvar::new());
+    // The lock also counts the workers waiting on the window, so that the sink wakes them only
+    // when one waits (a condvar notify is a system call even with no waiter).
+    let emitted = (Mutex::new((0usize, 0usize)), Condvar::new());
     let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutcome)>();
     let mut result = Ok(());
     std::thread::scope(|scope| {
@@ -1197,11 +1234,13 @@ pub fn convert_streaming(
                     }
                     {
                         let (lock, cv) = emitted;
-                        let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
-                        while *done != usize::MAX && i >= *done + REORDER_WINDOW {
-                            done = cv.wait(done).unwrap_or_else(|e| e.into_inner());
+                        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+                        while state.0 != usize::MAX && i >= state.0 + REORDER_WINDOW {
+                            state.1 += 1;
+                            state = cv.wait(state).unwrap_or_else(|e| e.into_inner());
+                            state.1 -= 1;
                         }
-                        if *done == usize::MAX {
+                        if state.0 == usize::MAX {
                             break;
                         }
                     }
@@ -1232,9 +1271,14 @@ pub fn convert_streaming(
                     result = emit(o, &mut summary);
                 }
                 let (lock, cv) = &emitted;
-                *lock.lock().unwrap_or_else(|e| e.into_inner()) =
-                    if result.is_ok() { want } else { usize::MAX };
-                cv.notify_all();
+                let waiting = {
+                    let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    state.0 = if result.is_ok() { want } else { usize::MAX };
+                    state.1 > 0
+                };
+                if waiting {
+                    cv.notify_all();
+                }
             }
             if result.is_err() {
                 break;

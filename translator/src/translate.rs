@@ -5,7 +5,7 @@
 //! small lexer ([`crate::lexer`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use hipport_rules::{Availability, Database, Family, Mapping, Target, Version};
@@ -16,7 +16,7 @@ use crate::analysis::is_full_lane_mask_with;
 use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::{self, Edit, OverlapError};
 use crate::lexer;
-use crate::parse::{self, ParseError};
+use crate::parse::{self, Flat, KindTable, ParseError};
 
 /// How kernel launches are written in the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
@@ -216,6 +216,8 @@ fn looks_like_cuda(name: &str) -> bool {
 /// Per-file state of the walk.
 struct Walk<'a> {
     src: &'a [u8],
+    /// `src` as text, when it is valid UTF-8 (node texts are then slices at char boundaries).
+    text: Option<&'a str>,
     file: &'a str,
     /// The file's path relative to the input root, when known (for renamed includes).
     rel: Option<&'a str>,
@@ -261,10 +263,135 @@ fn node_text<'s>(n: Node, src: &'s [u8]) -> &'s str {
     std::str::from_utf8(parse::text(n, src)).unwrap_or("")
 }
 
+/// What the translation walk does with a node kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tk {
+    Other,
+    /// Comments and strings: nothing inside is renamed.
+    Opaque,
+    Error,
+    Include,
+    MacroBody,
+    DeviceKeyword,
+    Call,
+    Namespace,
+    Ident,
+}
+
+static WALK_KINDS: LazyLock<KindTable<Tk>> = LazyLock::new(|| {
+    KindTable::new(
+        Tk::Other,
+        &[
+            ("comment", Tk::Opaque),
+            ("string_literal", Tk::Opaque),
+            ("raw_string_literal", Tk::Opaque),
+            ("char_literal", Tk::Opaque),
+            ("system_lib_string", Tk::Opaque),
+            ("concatenated_string", Tk::Opaque),
+            ("ERROR", Tk::Error),
+            ("preproc_include", Tk::Include),
+            ("preproc_arg", Tk::MacroBody),
+            ("__global__", Tk::DeviceKeyword),
+            ("__device__", Tk::DeviceKeyword),
+            ("__shared__", Tk::DeviceKeyword),
+            ("__constant__", Tk::DeviceKeyword),
+            ("__managed__", Tk::DeviceKeyword),
+            ("call_expression", Tk::Call),
+            ("namespace_identifier", Tk::Namespace),
+            ("identifier", Tk::Ident),
+            ("type_identifier", Tk::Ident),
+        ],
+    )
+});
+
+/// What the declaration pass does with a node kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dk {
+    Other,
+    Define,
+    FunctionDefine,
+    /// Declares through its `name` field.
+    Named,
+    /// Declares through its `declarator` field.
+    Declarator,
+}
+
+static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
+    KindTable::new(
+        Dk::Other,
+        &[
+            ("preproc_def", Dk::Define),
+            ("preproc_function_def", Dk::FunctionDefine),
+            ("struct_specifier", Dk::Named),
+            ("class_specifier", Dk::Named),
+            ("enumerator", Dk::Named),
+            ("function_declarator", Dk::Declarator),
+            ("init_declarator", Dk::Declarator),
+            ("type_definition", Dk::Declarator),
+            ("declaration", Dk::Declarator),
+            ("parameter_declaration", Dk::Declarator),
+        ],
+    )
+});
+
+/// Kinds the declaration pass and the launch rewrite look for below a node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sub {
+    Other,
+    /// `identifier`.
+    Identifier,
+    /// `type_identifier` or `field_identifier`.
+    OtherName,
+    LaunchConfig,
+    Comment,
+}
+
+static SUB_KINDS: LazyLock<KindTable<Sub>> = LazyLock::new(|| {
+    KindTable::new(
+        Sub::Other,
+        &[
+            ("identifier", Sub::Identifier),
+            ("type_identifier", Sub::OtherName),
+            ("field_identifier", Sub::OtherName),
+            ("kernel_call_syntax", Sub::LaunchConfig),
+            ("comment", Sub::Comment),
+        ],
+    )
+});
+
+/// Field ids, looked up once (by name, tree-sitter scans every field name on each call).
+struct Fields {
+    name: u16,
+    value: u16,
+    declarator: u16,
+    function: u16,
+    arguments: u16,
+    path: u16,
+}
+
+static FIELDS: LazyLock<Fields> = LazyLock::new(|| Fields {
+    name: parse::field_id("name"),
+    value: parse::field_id("value"),
+    declarator: parse::field_id("declarator"),
+    function: parse::field_id("function"),
+    arguments: parse::field_id("arguments"),
+    path: parse::field_id("path"),
+});
+
+/// The launch configuration (`<<<...>>>`) child of a call, if any.
+fn launch_config(call: Node) -> Option<Node> {
+    let mut c = call.walk();
+    let found = call
+        .children(&mut c)
+        .find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig);
+    found
+}
+
 impl<'a> Walk<'a> {
     fn new(src: &'a [u8], file: &'a str, rel: Option<&'a str>, opts: &'a Options) -> Walk<'a> {
         Walk {
             src,
+            text: std::str::from_utf8(src).ok(),
             file,
             rel,
             opts,
@@ -285,6 +412,14 @@ impl<'a> Walk<'a> {
             has_device_code: false,
             has_runtime_include: false,
             dead_from: usize::MAX,
+        }
+    }
+
+    /// The text of a node; "" when it is not UTF-8 (as [`node_text`]).
+    fn node_str(&self, n: Node) -> &'a str {
+        match self.text {
+            Some(t) => t.get(n.byte_range()).unwrap_or(""),
+            None => node_text(n, self.src),
         }
     }
 
@@ -582,10 +717,10 @@ impl<'a> Walk<'a> {
     }
 
     fn visit_include(&mut self, node: Node) {
-        let Some(path_node) = node.child_by_field_name("path") else {
+        let Some(path_node) = node.child_by_field_id(FIELDS.path) else {
             return;
         };
-        let raw = node_text(path_node, self.src);
+        let raw = self.node_str(path_node);
         if raw.len() < 2 {
             return;
         }
@@ -596,7 +731,11 @@ impl<'a> Walk<'a> {
         let new_path = match db.header_for(inner, &self.opts.libs) {
             Some(h) => {
                 let target = match self.opts.libs.lib_for(h.family) {
-                    Lib::Roc => h.roc.clone().or_else(|| h.hip_for(inner)),
+                    Lib::Roc => h
+                        .roc
+                        .as_deref()
+                        .map(str::to_string)
+                        .or_else(|| h.hip_for(inner)),
                     Lib::Hip => h.hip_for(inner),
                 };
                 match target {
@@ -691,22 +830,27 @@ impl<'a> Walk<'a> {
 
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
     fn visit_call(&mut self, node: Node) {
-        let Some(func) = node.child_by_field_name("function") else {
+        let Some(func) = node.child_by_field_id(FIELDS.function) else {
             return;
         };
-        if func.kind() != "identifier" {
+        if SUB_KINDS.of(func) != Sub::Identifier {
             return;
         }
-        let name = node_text(func, self.src);
-        let Some(args) = node.child_by_field_name("arguments") else {
+        let name = self.node_str(func);
+        let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
+        if warp.is_none() && name != "__syncwarp" && self.db.calls(name).is_empty() {
+            // No rule can apply: skip collecting the arguments.
+            return;
+        }
+        let Some(args) = node.child_by_field_id(FIELDS.arguments) else {
             return;
         };
         let mut cursor = args.walk();
         let arg_nodes: Vec<Node> = args
             .named_children(&mut cursor)
-            .filter(|n| n.kind() != "comment")
+            .filter(|n| SUB_KINDS.of(*n) != Sub::Comment)
             .collect();
-        if let Some(&(_, plain)) = WARP_SYNC.iter().find(|(s, _)| *s == name) {
+        if let Some(&(_, plain)) = warp {
             if self.opts.hip_version < WARP_SYNC_HIP {
                 self.handled.insert(func.start_byte());
                 let Some(mask) = arg_nodes.first() else {
@@ -830,10 +974,10 @@ impl<'a> Walk<'a> {
     /// Rewrites `k<<<g, b, s, st>>>(args)` to `hipLaunchKernelGGL(...)` with small edits,
     /// so renames inside the configuration and arguments still apply.
     fn visit_launch(&mut self, call: Node, config: Node) {
-        let Some(func) = call.child_by_field_name("function") else {
+        let Some(func) = call.child_by_field_id(FIELDS.function) else {
             return;
         };
-        let Some(args) = call.child_by_field_name("arguments") else {
+        let Some(args) = call.child_by_field_id(FIELDS.arguments) else {
             return;
         };
         let mut c = config.walk();
@@ -918,17 +1062,17 @@ impl<'a> Walk<'a> {
         self.edits.push(Edit::replace(last_end, end, tail, rule));
     }
 
-    fn collect_declarations(&mut self, root: Node) {
-        let mut cursor = root.walk();
-        loop {
-            let n = cursor.node();
-            match n.kind() {
-                "preproc_def" | "preproc_function_def" => {
-                    if let Some(name) = n.child_by_field_name("name") {
-                        let name = node_text(name, self.src).to_string();
-                        if n.kind() == "preproc_def" {
-                            if let Some(v) = n.child_by_field_name("value") {
-                                let raw = node_text(v, self.src);
+    fn collect_declarations(&mut self, flat: &Flat) {
+        let f = &*FIELDS;
+        for &n in &flat.nodes {
+            match DECL_KINDS.of(n) {
+                Dk::Other => {}
+                kind @ (Dk::Define | Dk::FunctionDefine) => {
+                    if let Some(name) = n.child_by_field_id(f.name) {
+                        let name = self.node_str(name).to_string();
+                        if kind == Dk::Define {
+                            if let Some(v) = n.child_by_field_id(f.value) {
+                                let raw = self.node_str(v);
                                 // A trailing comment is not part of the value.
                                 let raw = raw
                                     .find("//")
@@ -947,58 +1091,35 @@ impl<'a> Walk<'a> {
                         self.declared.insert(name);
                     }
                 }
-                "function_declarator"
-                | "init_declarator"
-                | "struct_specifier"
-                | "class_specifier"
-                | "type_definition"
-                | "enumerator"
-                | "declaration"
-                | "parameter_declaration" => {
-                    let field = match n.kind() {
-                        "struct_specifier" | "class_specifier" | "enumerator" => "name",
-                        _ => "declarator",
+                kind @ (Dk::Named | Dk::Declarator) => {
+                    let field = if kind == Dk::Named {
+                        f.name
+                    } else {
+                        f.declarator
                     };
-                    if let Some(d) = n.child_by_field_name(field) {
-                        if matches!(
-                            d.kind(),
-                            "identifier" | "type_identifier" | "field_identifier"
-                        ) {
-                            self.declared.insert(node_text(d, self.src).to_string());
+                    if let Some(d) = n.child_by_field_id(field) {
+                        if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName) {
+                            let name = self.node_str(d);
+                            if !self.declared.contains(name) {
+                                self.declared.insert(name.to_string());
+                            }
                         }
                     }
-                }
-                _ => {}
-            }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return;
                 }
             }
         }
     }
 
-    fn walk(&mut self, tree: &Tree) {
-        let root = tree.root_node();
-        self.collect_declarations(root);
-        let mut cursor = root.walk();
-        loop {
-            let n = cursor.node();
+    fn walk(&mut self, flat: &Flat) {
+        self.collect_declarations(flat);
+        let mut i = 0;
+        while i < flat.nodes.len() {
+            let n = flat.nodes[i];
             let mut descend = true;
-            match n.kind() {
-                "comment"
-                | "string_literal"
-                | "raw_string_literal"
-                | "char_literal"
-                | "system_lib_string"
-                | "concatenated_string" => descend = false,
-                "ERROR" => {
+            match WALK_KINDS.of(n) {
+                Tk::Other => {}
+                Tk::Opaque => descend = false,
+                Tk::Error => {
                     // An unterminated block comment parses as an ERROR region: nothing after
                     // its `/*` is code.
                     let text = parse::text(n, self.src);
@@ -1008,11 +1129,11 @@ impl<'a> Walk<'a> {
                         }
                     }
                 }
-                "preproc_include" => {
+                Tk::Include => {
                     self.visit_include(n);
                     descend = false;
                 }
-                "preproc_arg" => {
+                Tk::MacroBody => {
                     let text = parse::text(n, self.src);
                     self.rename_text(text, n.start_byte());
                     if self.opts.launch == LaunchStyle::Hip
@@ -1031,15 +1152,9 @@ impl<'a> Walk<'a> {
                     }
                     descend = false;
                 }
-                "__global__" | "__device__" | "__shared__" | "__constant__" | "__managed__" => {
-                    self.has_device_code = true;
-                }
-                "call_expression" => {
-                    let mut c = n.walk();
-                    let config = n
-                        .children(&mut c)
-                        .find(|ch| ch.kind() == "kernel_call_syntax");
-                    if let Some(config) = config {
+                Tk::DeviceKeyword => self.has_device_code = true,
+                Tk::Call => {
+                    if let Some(config) = launch_config(n) {
                         self.has_device_code = true;
                         if self.opts.launch == LaunchStyle::Hip {
                             self.visit_launch(n, config);
@@ -1048,36 +1163,28 @@ impl<'a> Walk<'a> {
                         self.visit_call(n);
                     }
                 }
-                "namespace_identifier" => {
+                Tk::Namespace => {
                     let (start, end) = (n.start_byte(), n.end_byte());
                     self.rename_namespace(start, end);
                 }
-                "identifier" | "type_identifier"
-                    if !self.handled.contains(&n.start_byte())
-                        && n.start_byte() < self.dead_from =>
-                {
-                    let name = node_text(n, self.src);
-                    if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
-                        self.has_device_code = true;
+                Tk::Ident => {
+                    let start = n.start_byte();
+                    if start < self.dead_from && !self.handled.contains(&start) {
+                        let name = self.node_str(n);
+                        if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
+                            self.has_device_code = true;
+                        }
+                        if !name.is_empty() {
+                            self.rename_ident(name, start, n.end_byte());
+                        }
                     }
-                    if !name.is_empty() {
-                        let name = name.to_string();
-                        self.rename_ident(&name, n.start_byte(), n.end_byte());
-                    }
-                }
-                _ => {}
-            }
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return;
                 }
             }
+            i = if descend {
+                i + 1
+            } else {
+                flat.ends[i] as usize
+            };
         }
     }
 
@@ -1271,7 +1378,8 @@ fn translate_tree_at(
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
     let mut w = Walk::new(src, file, rel, opts);
-    w.walk(tree);
+    let flat = Flat::new(tree.root_node());
+    w.walk(&flat);
     w.finish_call_sites();
     w.add_runtime_include(tree);
     let parse_errors = parse::error_lines(tree);
@@ -1294,7 +1402,7 @@ fn translate_tree_at(
             hip_version: opts.hip_version,
             fix: opts.fix,
         };
-        let mut found = crate::analysis::analyze(src, tree, file, &aopts);
+        let mut found = crate::analysis::analyze_flat(src, tree, &flat, file, &aopts);
         crate::analysis::apply_suppressions(src, &mut found);
         if opts.fix {
             for d in &mut found {

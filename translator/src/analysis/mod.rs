@@ -16,6 +16,7 @@ mod suppress;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use hipport_rules::Version;
@@ -23,6 +24,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::Edit;
+use crate::parse::{Flat, KindTable};
 
 pub use catalog::DIAGS;
 pub use python::analyze_python;
@@ -58,12 +60,25 @@ impl AnalysisOptions {
 ///
 /// Diagnostics come back sorted by position, one per (rule, position).
 pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> Vec<Diagnostic> {
+    analyze_flat(src, tree, &Flat::new(tree.root_node()), file, opts)
+}
+
+/// [`analyze`] given the tree's nodes in pre-order as well (the translator walks them once for
+/// both passes).
+pub fn analyze_flat(
+    src: &[u8],
+    tree: &Tree,
+    flat: &Flat,
+    file: &str,
+    opts: &AnalysisOptions,
+) -> Vec<Diagnostic> {
+    debug_assert!(flat.nodes.first() == Some(&tree.root_node()));
     let index = LineIndex::new(src);
     let mut out = Vec::new();
     let macros = {
         let mut a = Analyzer::new(src, file, opts, &index, None, &mut out);
-        a.collect(tree.root_node());
-        a.check(tree.root_node());
+        a.collect(&flat.nodes);
+        a.check(&flat.nodes);
         a.finish();
         std::mem::take(&mut a.macros)
     };
@@ -82,8 +97,9 @@ pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> V
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
         a.file_warp_code = file_warp_code;
-        a.collect(body.tree.root_node());
-        a.check(body.tree.root_node());
+        let body_flat = Flat::new(body.tree.root_node());
+        a.collect(&body_flat.nodes);
+        a.check(&body_flat.nodes);
         a.finish();
     }
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
@@ -256,9 +272,92 @@ struct Func<'t> {
     device: bool,
 }
 
+/// Node kinds the analysis walker and its helpers look for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum K {
+    Other,
+    FunctionDefinition,
+    Declaration,
+    Define,
+    Call,
+    Identifier,
+    FieldIdentifier,
+    DeviceQualifier,
+    Error,
+    Scope,
+    PointerDeclarator,
+    ReferenceDeclarator,
+    ArrayDeclarator,
+    FunctionDeclarator,
+    InitDeclarator,
+    Parameter,
+    QualifierLike,
+    Modifier,
+}
+
+static KINDS: LazyLock<KindTable<K>> = LazyLock::new(|| {
+    KindTable::new(
+        K::Other,
+        &[
+            ("function_definition", K::FunctionDefinition),
+            ("declaration", K::Declaration),
+            ("field_declaration", K::Declaration),
+            ("preproc_def", K::Define),
+            ("preproc_function_def", K::Define),
+            ("call_expression", K::Call),
+            ("identifier", K::Identifier),
+            ("field_identifier", K::FieldIdentifier),
+            ("__global__", K::DeviceQualifier),
+            ("__device__", K::DeviceQualifier),
+            ("ERROR", K::Error),
+            ("compound_statement", K::Scope),
+            ("for_statement", K::Scope),
+            ("field_declaration_list", K::Scope),
+            ("pointer_declarator", K::PointerDeclarator),
+            ("reference_declarator", K::ReferenceDeclarator),
+            ("array_declarator", K::ArrayDeclarator),
+            ("function_declarator", K::FunctionDeclarator),
+            ("init_declarator", K::InitDeclarator),
+            ("parameter_declaration", K::Parameter),
+            ("optional_parameter_declaration", K::Parameter),
+            ("type_qualifier", K::QualifierLike),
+            ("storage_class_specifier", K::QualifierLike),
+            ("attribute_specifier", K::QualifierLike),
+            ("ms_pointer_modifier", K::Modifier),
+        ],
+    )
+});
+
+/// Field ids, looked up once (by name, tree-sitter scans every field name on each call).
+struct Fields {
+    declarator: u16,
+    declarator_id: std::num::NonZeroU16,
+    body: u16,
+    function: u16,
+    parameters: u16,
+    type_: u16,
+    value: u16,
+    size: u16,
+}
+
+static FIELDS: LazyLock<Fields> = LazyLock::new(|| Fields {
+    declarator: crate::parse::field_id("declarator"),
+    declarator_id: crate::parse::language()
+        .field_id_for_name("declarator")
+        .expect("the grammar has a `declarator` field"),
+    body: crate::parse::field_id("body"),
+    function: crate::parse::field_id("function"),
+    parameters: crate::parse::field_id("parameters"),
+    type_: crate::parse::field_id("type"),
+    value: crate::parse::field_id("value"),
+    size: crate::parse::field_id("size"),
+});
+
 /// The per-file (or per-macro-body) state of the analysis.
 struct Analyzer<'a, 't> {
     src: &'a [u8],
+    /// `src` as text, when it is valid UTF-8 (node texts are then slices at char boundaries).
+    src_text: Option<&'a str>,
     file: &'a str,
     opts: &'a AnalysisOptions,
     index: &'a LineIndex,
@@ -295,6 +394,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     ) -> Self {
         Analyzer {
             src,
+            src_text: std::str::from_utf8(src).ok(),
             file,
             opts,
             index,
@@ -315,7 +415,10 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Text of a node.
     fn text(&self, n: Node) -> &'a str {
-        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
+        match self.src_text {
+            Some(t) => t.get(n.byte_range()).unwrap_or(""),
+            None => std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or(""),
+        }
     }
 
     /// Maps an offset in `src` to the original file.
@@ -412,42 +515,43 @@ impl<'a, 't> Analyzer<'a, 't> {
             .find(|d| d.scope.start <= at && at < d.scope.end)
     }
 
-    /// Pass 1: declarations, functions, macros, file-wide facts.
-    fn collect(&mut self, root: Node<'t>) {
-        let mut cursor = root.walk();
+    /// Pass 1: declarations, functions, macros, file-wide facts. `nodes` is the tree in
+    /// pre-order ([`Flat`]).
+    fn collect(&mut self, nodes: &[Node<'t>]) {
         let file_scope = 0..self.src.len();
-        loop {
-            let node = cursor.node();
-            match node.kind() {
-                "function_definition" => {
-                    let device = node.children(&mut node.walk()).any(|c| {
-                        matches!(c.kind(), "__global__" | "__device__")
-                            || (c.kind() == "ERROR" && self.text(c).contains("__device__"))
+        let f = &*FIELDS;
+        for &node in nodes {
+            match KINDS.of(node) {
+                K::FunctionDefinition => {
+                    let device = node.children(&mut node.walk()).any(|c| match KINDS.of(c) {
+                        K::DeviceQualifier => true,
+                        K::Error => self.text(c).contains("__device__"),
+                        _ => false,
                     });
                     self.funcs.push(Func { node, device });
                     // Parameters.
-                    if let Some(decl) = node.child_by_field_name("declarator") {
+                    if let Some(decl) = node.child_by_field_id(f.declarator) {
                         let body = node
-                            .child_by_field_name("body")
+                            .child_by_field_id(f.body)
                             .map(|b| b.byte_range())
                             .unwrap_or_else(|| node.byte_range());
                         self.collect_params(decl, body);
                     }
                 }
-                "declaration" | "field_declaration" => {
+                K::Declaration => {
                     let scope = enclosing_scope(node).unwrap_or(file_scope.clone());
                     self.collect_decl(node, scope);
                 }
-                "preproc_def" | "preproc_function_def" => self.collect_macro(node),
-                "call_expression" => {
-                    if let Some(f) = node.child_by_field_name("function") {
+                K::Define => self.collect_macro(node),
+                K::Call => {
+                    if let Some(f) = node.child_by_field_id(f.function) {
                         let name = self.text(f);
                         if name.contains("LaunchCooperativeKernel") {
                             self.cooperative_launch = true;
                         }
                     }
                 }
-                "identifier" => {
+                K::Identifier => {
                     let t = self.text(node);
                     if t.contains("LaunchCooperativeKernel")
                         || t == "cudaLaunchAttributeCooperative"
@@ -457,47 +561,34 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 _ => {}
             }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
         }
     }
 
     fn collect_params(&mut self, declarator: Node<'t>, body: Range<usize>) {
         // Find the parameter_list of the (possibly nested) function declarator.
+        let f = &*FIELDS;
         let mut n = declarator;
         for _ in 0..8 {
-            if n.kind() == "function_declarator" {
+            if KINDS.of(n) == K::FunctionDeclarator {
                 break;
             }
-            match n.child_by_field_name("declarator") {
+            match n.child_by_field_id(f.declarator) {
                 Some(c) => n = c,
                 None => return,
             }
         }
-        let Some(params) = n.child_by_field_name("parameters") else {
+        let Some(params) = n.child_by_field_id(f.parameters) else {
             return;
         };
         let mut c = params.walk();
         for p in params.named_children(&mut c) {
-            if !matches!(
-                p.kind(),
-                "parameter_declaration" | "optional_parameter_declaration"
-            ) {
+            if KINDS.of(p) != K::Parameter {
                 continue;
             }
-            let Some(ty) = p.child_by_field_name("type") else {
+            let Some(ty) = p.child_by_field_id(f.type_) else {
                 continue;
             };
-            if let Some(d) = p.child_by_field_name("declarator") {
+            if let Some(d) = p.child_by_field_id(f.declarator) {
                 let (name, pointer, dims) = declarator_name(d);
                 if let Some(name) = name {
                     let name = self.text(name).to_string();
@@ -520,19 +611,20 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn collect_decl(&mut self, node: Node<'t>, scope: Range<usize>) {
-        let Some(ty) = node.child_by_field_name("type") else {
+        let f = &*FIELDS;
+        let Some(ty) = node.child_by_field_id(f.type_) else {
             return;
         };
         let mut c = node.walk();
         let declarators: Vec<Node<'t>> =
-            node.children_by_field_name("declarator", &mut c).collect();
+            node.children_by_field_id(f.declarator_id, &mut c).collect();
         let constant =
             has_qualifier(node, self.src, "const") || has_qualifier(node, self.src, "constexpr");
         for d in &declarators {
-            let (target, init) = if d.kind() == "init_declarator" {
+            let (target, init) = if KINDS.of(*d) == K::InitDeclarator {
                 (
-                    d.child_by_field_name("declarator"),
-                    d.child_by_field_name("value"),
+                    d.child_by_field_id(f.declarator),
+                    d.child_by_field_id(f.value),
                 )
             } else {
                 (Some(*d), None)
@@ -540,7 +632,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             let Some(target) = target else { continue };
             let (name, pointer, dims) = declarator_name(target);
             let Some(name) = name else { continue };
-            if target.kind() == "function_declarator" {
+            if KINDS.of(target) == K::FunctionDeclarator {
                 continue;
             }
             let name = self.text(name).to_string();
@@ -615,23 +707,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             .push(m);
     }
 
-    /// Pass 2: run every rule on every node.
-    fn check(&mut self, root: Node<'t>) {
-        let mut cursor = root.walk();
-        loop {
-            let node = cursor.node();
+    /// Pass 2: run every rule on every node (`nodes` in pre-order, as a cursor walks them).
+    fn check(&mut self, nodes: &[Node<'t>]) {
+        for &node in nodes {
             rules::visit(self, node);
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
         }
     }
 
@@ -670,11 +749,8 @@ fn macro_expression(root: Node) -> Option<Node> {
 fn enclosing_scope(n: Node) -> Option<Range<usize>> {
     let mut p = n.parent();
     while let Some(x) = p {
-        match x.kind() {
-            "compound_statement" | "for_statement" | "field_declaration_list" => {
-                return Some(x.byte_range())
-            }
-            "function_definition" => return Some(x.byte_range()),
+        match KINDS.of(x) {
+            K::Scope | K::FunctionDefinition => return Some(x.byte_range()),
             _ => p = x.parent(),
         }
     }
@@ -686,20 +762,21 @@ fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
     let mut n = d;
     let mut pointer = false;
     let mut dims = Vec::new();
+    let f = &*FIELDS;
     for _ in 0..16 {
-        match n.kind() {
-            "identifier" | "field_identifier" => return (Some(n), pointer, dims),
-            "pointer_declarator" | "reference_declarator" => {
-                pointer |= n.kind() == "pointer_declarator";
-            }
-            "array_declarator" => dims.insert(0, n.child_by_field_name("size")),
+        let kind = KINDS.of(n);
+        match kind {
+            K::Identifier | K::FieldIdentifier => return (Some(n), pointer, dims),
+            K::PointerDeclarator => pointer = true,
+            K::ArrayDeclarator => dims.insert(0, n.child_by_field_id(f.size)),
             _ => {}
         }
-        let next = n.child_by_field_name("declarator").or_else(|| {
+        let next = n.child_by_field_id(f.declarator).or_else(|| {
             let mut c = n.walk();
-            let x = n
-                .named_children(&mut c)
-                .find(|c| !matches!(c.kind(), "type_qualifier" | "ms_pointer_modifier"));
+            let x = n.named_children(&mut c).find(|c| {
+                // `type_qualifier` or `ms_pointer_modifier`.
+                !(KINDS.of(*c) == K::Modifier || is_type_qualifier(*c))
+            });
             x
         });
         match next {
@@ -713,13 +790,17 @@ fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
 /// Whether a declaration carries a qualifier or storage class such as `const` or `__shared__`.
 fn has_qualifier(n: Node, src: &[u8], q: &str) -> bool {
     let mut c = n.walk();
-    let found = n.children(&mut c).any(|ch| {
-        matches!(
-            ch.kind(),
-            "type_qualifier" | "storage_class_specifier" | "attribute_specifier"
-        ) && &src[ch.byte_range()] == q.as_bytes()
-    });
+    let found = n
+        .children(&mut c)
+        .any(|ch| KINDS.of(ch) == K::QualifierLike && &src[ch.byte_range()] == q.as_bytes());
     found
+}
+
+/// Whether a node is a `type_qualifier`.
+fn is_type_qualifier(n: Node) -> bool {
+    static TYPE_QUALIFIER: LazyLock<KindTable<bool>> =
+        LazyLock::new(|| KindTable::new(false, &[("type_qualifier", true)]));
+    TYPE_QUALIFIER.of(n)
 }
 
 /// Collapses runs of whitespace to one space.
