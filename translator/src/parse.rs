@@ -172,6 +172,60 @@ pub fn field_id(name: &str) -> u16 {
     language().field_id_for_name(name).map_or(0, |id| id.get())
 }
 
+/// Field ids of the grammar that the passes use, looked up once: tree-sitter's lookup by name
+/// scans every field name of the grammar on each call.
+#[allow(missing_docs)]
+pub struct Fields {
+    pub alternative: u16,
+    pub argument: u16,
+    pub arguments: u16,
+    pub assembly_code: u16,
+    pub body: u16,
+    pub condition: u16,
+    pub declarator: u16,
+    pub default_value: u16,
+    pub field: u16,
+    pub function: u16,
+    pub indices: u16,
+    pub initializer: u16,
+    pub left: u16,
+    pub name: u16,
+    pub operator: u16,
+    pub parameters: u16,
+    pub path: u16,
+    pub right: u16,
+    pub scope: u16,
+    pub size: u16,
+    pub type_: u16,
+    pub value: u16,
+}
+
+/// The grammar's field ids (see [`Fields`]).
+pub static FIELDS: std::sync::LazyLock<Fields> = std::sync::LazyLock::new(|| Fields {
+    alternative: field_id("alternative"),
+    argument: field_id("argument"),
+    arguments: field_id("arguments"),
+    assembly_code: field_id("assembly_code"),
+    body: field_id("body"),
+    condition: field_id("condition"),
+    declarator: field_id("declarator"),
+    default_value: field_id("default_value"),
+    field: field_id("field"),
+    function: field_id("function"),
+    indices: field_id("indices"),
+    initializer: field_id("initializer"),
+    left: field_id("left"),
+    name: field_id("name"),
+    operator: field_id("operator"),
+    parameters: field_id("parameters"),
+    path: field_id("path"),
+    right: field_id("right"),
+    scope: field_id("scope"),
+    size: field_id("size"),
+    type_: field_id("type"),
+    value: field_id("value"),
+});
+
 /// Every node of a tree in pre-order (the order of a cursor walk), with the index just past
 /// each node's subtree, so that several passes can share one walk and skip subtrees.
 pub struct Flat<'t> {

@@ -4,6 +4,7 @@
 //! applied once to the original bytes. Macro bodies are opaque to the parser and are renamed by a
 //! small lexer ([`crate::lexer`]).
 
+use crate::parse::FIELDS;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -357,25 +358,6 @@ static SUB_KINDS: LazyLock<KindTable<Sub>> = LazyLock::new(|| {
             ("comment", Sub::Comment),
         ],
     )
-});
-
-/// Field ids, looked up once (by name, tree-sitter scans every field name on each call).
-struct Fields {
-    name: u16,
-    value: u16,
-    declarator: u16,
-    function: u16,
-    arguments: u16,
-    path: u16,
-}
-
-static FIELDS: LazyLock<Fields> = LazyLock::new(|| Fields {
-    name: parse::field_id("name"),
-    value: parse::field_id("value"),
-    declarator: parse::field_id("declarator"),
-    function: parse::field_id("function"),
-    arguments: parse::field_id("arguments"),
-    path: parse::field_id("path"),
 });
 
 /// The launch configuration (`<<<...>>>`) child of a call, if any.
@@ -998,7 +980,7 @@ impl<'a> Walk<'a> {
         // A configuration that is already a `dim3(...)` needs no second wrapper.
         let is_dim3 = |n: &Node| {
             n.kind() == "call_expression"
-                && n.child_by_field_name("function")
+                && n.child_by_field_id(FIELDS.function)
                     .is_some_and(|f| node_text(f, self.src) == "dim3")
         };
         let (g3, b3) = (is_dim3(&cfg[0]), is_dim3(&cfg[1]));

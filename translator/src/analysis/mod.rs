@@ -13,6 +13,7 @@ mod python;
 mod rules;
 mod suppress;
 
+use crate::parse::FIELDS;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
@@ -328,29 +329,11 @@ static KINDS: LazyLock<KindTable<K>> = LazyLock::new(|| {
     )
 });
 
-/// Field ids, looked up once (by name, tree-sitter scans every field name on each call).
-struct Fields {
-    declarator: u16,
-    declarator_id: std::num::NonZeroU16,
-    body: u16,
-    function: u16,
-    parameters: u16,
-    type_: u16,
-    value: u16,
-    size: u16,
-}
-
-static FIELDS: LazyLock<Fields> = LazyLock::new(|| Fields {
-    declarator: crate::parse::field_id("declarator"),
-    declarator_id: crate::parse::language()
+/// The `declarator` field as the id type `children_by_field_id` takes.
+static DECLARATOR_ID: LazyLock<std::num::NonZeroU16> = LazyLock::new(|| {
+    crate::parse::language()
         .field_id_for_name("declarator")
-        .expect("the grammar has a `declarator` field"),
-    body: crate::parse::field_id("body"),
-    function: crate::parse::field_id("function"),
-    parameters: crate::parse::field_id("parameters"),
-    type_: crate::parse::field_id("type"),
-    value: crate::parse::field_id("value"),
-    size: crate::parse::field_id("size"),
+        .expect("the grammar has a `declarator` field")
 });
 
 /// The per-file (or per-macro-body) state of the analysis.
@@ -617,7 +600,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         let mut c = node.walk();
         let declarators: Vec<Node<'t>> =
-            node.children_by_field_id(f.declarator_id, &mut c).collect();
+            node.children_by_field_id(*DECLARATOR_ID, &mut c).collect();
         let constant =
             has_qualifier(node, self.src, "const") || has_qualifier(node, self.src, "constexpr");
         for d in &declarators {
@@ -653,12 +636,12 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn collect_macro(&mut self, node: Node<'t>) {
-        let Some(name) = node.child_by_field_name("name") else {
+        let Some(name) = node.child_by_field_id(FIELDS.name) else {
             return;
         };
         let name = self.text(name).to_string();
         let function_like = node.kind() == "preproc_function_def";
-        let value_node = node.child_by_field_name("value");
+        let value_node = node.child_by_field_id(FIELDS.value);
         let body_range = value_node
             .map(|v| v.byte_range())
             .unwrap_or(node.end_byte()..node.end_byte());
@@ -736,7 +719,7 @@ fn macro_expression(root: Node) -> Option<Node> {
     if f.kind() != "function_definition" {
         return None;
     }
-    let body = f.child_by_field_name("body")?;
+    let body = f.child_by_field_id(FIELDS.body)?;
     let first = body.named_child(0)?;
     if first.kind() == "expression_statement" {
         first.named_child(0)

@@ -5,6 +5,7 @@
 //! `uint64_t` ballots), so every warp-size rule requires both a suspicious literal and an operand
 //! that is plainly a lane or warp quantity.
 
+use crate::parse::FIELDS;
 use tree_sitter::Node;
 
 use super::catalog::*;
@@ -164,14 +165,14 @@ pub(super) fn finish(a: &mut Analyzer) {
 
 /// The function name of a call: the last path segment, without template arguments.
 fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
-    let f = call.child_by_field_name("function")?;
+    let f = call.child_by_field_id(FIELDS.function)?;
     let mut n = f;
     for _ in 0..6 {
         match n.kind() {
             "identifier" | "field_identifier" => return Some(a.text(n)),
-            "qualified_identifier" => n = n.child_by_field_name("name")?,
-            "template_function" => n = n.child_by_field_name("name")?,
-            "field_expression" => n = n.child_by_field_name("field")?,
+            "qualified_identifier" => n = n.child_by_field_id(FIELDS.name)?,
+            "template_function" => n = n.child_by_field_id(FIELDS.name)?,
+            "field_expression" => n = n.child_by_field_id(FIELDS.field)?,
             _ => return None,
         }
     }
@@ -180,7 +181,7 @@ fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
 
 /// Arguments of a call (named children of its argument list).
 fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
-    let Some(list) = call.child_by_field_name("arguments") else {
+    let Some(list) = call.child_by_field_id(FIELDS.arguments) else {
         return vec![];
     };
     let mut c = list.walk();
@@ -224,7 +225,7 @@ fn literal(a: &Analyzer, n: Node) -> Option<u64> {
 
 fn is_field_of(a: &Analyzer, n: Node, object: &str) -> bool {
     n.kind() == "field_expression"
-        && n.child_by_field_name("argument")
+        && n.child_by_field_id(FIELDS.argument)
             .is_some_and(|o| a.text(o) == object)
 }
 
@@ -295,7 +296,7 @@ fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
                     see(LaneKind::ThreadIndex);
                 } else if block_dim && is_field_of(a, x, "blockDim") {
                     see(LaneKind::BlockDim);
-                } else if let Some(f) = x.child_by_field_name("field") {
+                } else if let Some(f) = x.child_by_field_id(FIELDS.field) {
                     let name = a.text(f);
                     if lane_name(name) || warp_name(name) {
                         see(LaneKind::Named);
@@ -462,9 +463,9 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
             .and_then(|d| d.init)
             .is_some_and(|i| is_ballot_call(a, i)),
         "binary_expression" => {
-            let op = n.child_by_field_name("operator").map(|o| a.text(o));
+            let op = n.child_by_field_id(FIELDS.operator).map(|o| a.text(o));
             matches!(op, Some("&" | "|" | "^" | ">>" | "<<"))
-                && n.child_by_field_name("left")
+                && n.child_by_field_id(FIELDS.left)
                     .is_some_and(|l| ballot_valued(a, l, depth + 1))
         }
         _ => false,
@@ -484,8 +485,8 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
         }
         match x.kind() {
             "preproc_if" | "preproc_elif" => {
-                let cond = x.child_by_field_name("condition");
-                let alt = x.child_by_field_name("alternative");
+                let cond = x.child_by_field_id(FIELDS.condition);
+                let alt = x.child_by_field_id(FIELDS.alternative);
                 let v = cond.and_then(|c| pp_condition(c, a.src, &a.macros, 0));
                 if alt == Some(child) {
                     if v.is_some_and(|v| v != 0) {
@@ -496,9 +497,9 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
                 }
             }
             "preproc_ifdef" | "preproc_elifdef" => {
-                let name = x.child_by_field_name("name").map(|c| a.text(c));
+                let name = x.child_by_field_id(FIELDS.name).map(|c| a.text(c));
                 let negated = x.child(0).is_some_and(|t| a.text(t).ends_with("ifndef"));
-                let alt = x.child_by_field_name("alternative");
+                let alt = x.child_by_field_id(FIELDS.alternative);
                 if let Some(defined) = name.and_then(|n| eval::hip_defined(n, &a.macros)) {
                     let taken = defined != negated;
                     let in_alt = alt == Some(child);
@@ -526,9 +527,9 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
 /// a lane-named one, except `threadIdx.x < 32`, which is a warning.
 fn warp_arithmetic(a: &mut Analyzer, n: Node) {
     let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_name("operator"),
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
+        n.child_by_field_id(FIELDS.operator),
+        n.child_by_field_id(FIELDS.left),
+        n.child_by_field_id(FIELDS.right),
     ) else {
         return;
     };
@@ -626,22 +627,22 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
 /// or stop at 32 (`for (int m = 1; m < 32; m *= 2) ... __shfl_xor_sync(...)`).
 fn shuffle_loop(a: &mut Analyzer, n: Node) {
     let has_shfl = |a: &Analyzer| contains_call(a, n, &|c: &str| c.starts_with("__shfl"));
-    let init_lit = n.child_by_field_name("initializer").and_then(|i| {
+    let init_lit = n.child_by_field_id(FIELDS.initializer).and_then(|i| {
         let v = match i.kind() {
             "declaration" => i
-                .child_by_field_name("declarator")
-                .and_then(|d| d.child_by_field_name("value")),
-            "assignment_expression" => i.child_by_field_name("right"),
+                .child_by_field_id(FIELDS.declarator)
+                .and_then(|d| d.child_by_field_id(FIELDS.value)),
+            "assignment_expression" => i.child_by_field_id(FIELDS.right),
             _ => None,
         }?;
         (literal(a, v) == Some(16)).then_some(v)
     });
-    let cond_lit = n.child_by_field_name("condition").and_then(|c| {
+    let cond_lit = n.child_by_field_id(FIELDS.condition).and_then(|c| {
         if c.kind() != "binary_expression" {
             return None;
         }
-        let op = a.text(c.child_by_field_name("operator")?);
-        let r = c.child_by_field_name("right")?;
+        let op = a.text(c.child_by_field_id(FIELDS.operator)?);
+        let r = c.child_by_field_id(FIELDS.right)?;
         (matches!(op, "<" | "<=") && matches!(literal(a, r), Some(32) | Some(31))).then_some(r)
     });
     if init_lit.is_none() && cond_lit.is_none() {
@@ -709,16 +710,16 @@ fn warp_size_constant(name: &str, value: i64) -> Option<String> {
 fn warp_constant(a: &mut Analyzer, n: Node) {
     let (name, value) = match n.kind() {
         "init_declarator" => (
-            n.child_by_field_name("declarator"),
-            n.child_by_field_name("value"),
+            n.child_by_field_id(FIELDS.declarator),
+            n.child_by_field_id(FIELDS.value),
         ),
         "enumerator" => (
-            n.child_by_field_name("name"),
-            n.child_by_field_name("value"),
+            n.child_by_field_id(FIELDS.name),
+            n.child_by_field_id(FIELDS.value),
         ),
         "optional_parameter_declaration" => (
-            n.child_by_field_name("declarator"),
-            n.child_by_field_name("default_value"),
+            n.child_by_field_id(FIELDS.declarator),
+            n.child_by_field_id(FIELDS.default_value),
         ),
         _ => return,
     };
@@ -744,11 +745,11 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
 }
 
 fn define(a: &mut Analyzer, n: Node) {
-    let Some(name) = n.child_by_field_name("name") else {
+    let Some(name) = n.child_by_field_id(FIELDS.name) else {
         return;
     };
     let name = a.text(name);
-    let Some(value) = n.child_by_field_name("value") else {
+    let Some(value) = n.child_by_field_id(FIELDS.value) else {
         return;
     };
     if n.kind() != "preproc_def" {
@@ -777,7 +778,7 @@ fn define(a: &mut Analyzer, n: Node) {
 
 /// Per-warp shared arrays: remember `__shared__ T x[32]`, report when indexed by lane or warp.
 fn shared32_use(a: &mut Analyzer, n: Node) {
-    let Some(arr) = n.child_by_field_name("argument") else {
+    let Some(arr) = n.child_by_field_id(FIELDS.argument) else {
         return;
     };
     if arr.kind() != "identifier" {
@@ -791,7 +792,7 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
         return;
     }
     let Some(idx) = n
-        .child_by_field_name("indices")
+        .child_by_field_id(FIELDS.indices)
         .and_then(|i| i.named_child(0))
     else {
         return;
@@ -842,7 +843,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         matches!(
             p.kind(),
             "init_declarator" | "declaration" | "field_declaration"
-        ) && p.child_by_field_name("declarator") == Some(n)
+        ) && p.child_by_field_id(FIELDS.declarator) == Some(n)
     }) {
         return;
     }
@@ -857,7 +858,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                 break;
             }
             "array_declarator" => {
-                if x.child_by_field_name("size") == Some(child) {
+                if x.child_by_field_id(FIELDS.size) == Some(child) {
                     what = Some("an array bound");
                 }
                 break;
@@ -867,7 +868,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                 break;
             }
             "case_statement" => {
-                if x.child_by_field_name("value") == Some(child) {
+                if x.child_by_field_id(FIELDS.value) == Some(child) {
                     what = Some("a case label");
                 }
                 break;
@@ -897,7 +898,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                 break;
             }
             "preproc_if" | "preproc_elif" => {
-                if x.child_by_field_name("condition") == Some(child) {
+                if x.child_by_field_id(FIELDS.condition) == Some(child) {
                     what = Some("a preprocessor condition (where it reads as 0)");
                 }
                 break;
@@ -1003,7 +1004,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         "__popc" | "__ffs" | "__clz" => {
             if let Some(arg) = argv.first() {
                 if ballot_valued(a, *arg, 0) {
-                    let f = n.child_by_field_name("function").unwrap_or(n);
+                    let f = n.child_by_field_id(FIELDS.function).unwrap_or(n);
                     let wide = format!("{name}ll");
                     let fix = if f.kind() == "identifier" {
                         vec![Edit::replace(f.start_byte(), f.end_byte(), wide.clone(), "H004")]
@@ -1237,7 +1238,7 @@ fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
 fn is_texture_type(a: &Analyzer, d: &Decl) -> bool {
     d.ty.kind() == "template_type"
         && d.ty
-            .child_by_field_name("name")
+            .child_by_field_id(FIELDS.name)
             .is_some_and(|n| matches!(a.text(n), "texture" | "surface"))
 }
 
@@ -1250,11 +1251,11 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
         match base.kind() {
             "pointer_expression" | "parenthesized_expression" => {
                 base = base
-                    .child_by_field_name("argument")
+                    .child_by_field_id(FIELDS.argument)
                     .or(base.named_child(0))?
             }
-            "subscript_expression" => base = base.child_by_field_name("argument")?,
-            "binary_expression" => base = base.child_by_field_name("left")?,
+            "subscript_expression" => base = base.child_by_field_id(FIELDS.argument)?,
+            "binary_expression" => base = base.child_by_field_id(FIELDS.left)?,
             _ => break,
         }
     }
@@ -1513,7 +1514,7 @@ fn value_type<'d>(a: &'d Analyzer, n: Node) -> Option<&'d str> {
     let (name, element) = match n.kind() {
         "identifier" => (n, false),
         "subscript_expression" => (
-            n.child_by_field_name("argument")
+            n.child_by_field_id(FIELDS.argument)
                 .filter(|b| b.kind() == "identifier")?,
             true,
         ),
@@ -1691,11 +1692,11 @@ const CUB_WARP_PRIMITIVES: &[&str] = &[
 /// Template arguments that carry a width: `tiled_partition<N>` / `thread_block_tile<N>` (H016)
 /// and `cub::WarpReduce<T, N>` and its siblings (H033).
 fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    let Some(name) = n.child_by_field_name("name") else {
+    let Some(name) = n.child_by_field_id(FIELDS.name) else {
         return;
     };
     let name = a.text(name);
-    let Some(list) = n.child_by_field_name("arguments") else {
+    let Some(list) = n.child_by_field_id(FIELDS.arguments) else {
         return;
     };
     if matches!(name, "tiled_partition" | "thread_block_tile") {
@@ -1712,7 +1713,7 @@ fn cub_scope(a: &Analyzer, n: Node) -> bool {
     let scoped = n
         .parent()
         .filter(|p| p.kind() == "qualified_identifier")
-        .and_then(|p| p.child_by_field_name("scope"))
+        .and_then(|p| p.child_by_field_id(FIELDS.scope))
         .is_some_and(|s| matches!(a.text(s), "cub" | "hipcub"));
     scoped
         || has_token(
@@ -1790,7 +1791,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     if n.kind() != "init_declarator" {
         return;
     }
-    let Some(value) = n.child_by_field_name("value") else {
+    let Some(value) = n.child_by_field_id(FIELDS.value) else {
         return;
     };
     if !is_ballot_call(a, value) {
@@ -1799,7 +1800,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     let Some(decl) = n.parent().filter(|p| p.kind() == "declaration") else {
         return;
     };
-    let Some(ty) = decl.child_by_field_name("type") else {
+    let Some(ty) = decl.child_by_field_id(FIELDS.type_) else {
         return;
     };
     let ty_text = super::norm_ws(a.text(ty));
@@ -1831,8 +1832,8 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
 
 fn ballot_assign(a: &mut Analyzer, n: Node) {
     let (Some(l), Some(r)) = (
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
+        n.child_by_field_id(FIELDS.left),
+        n.child_by_field_id(FIELDS.right),
     ) else {
         return;
     };
@@ -1869,7 +1870,7 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
     let Some(f) = a.func_at(n.start_byte()) else {
         return;
     };
-    let Some(ty) = f.node.child_by_field_name("type") else {
+    let Some(ty) = f.node.child_by_field_id(FIELDS.type_) else {
         return;
     };
     let ty_text = super::norm_ws(a.text(ty));
@@ -1891,9 +1892,9 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.
 fn lane_shift(a: &mut Analyzer, n: Node) {
     let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_name("operator"),
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
+        n.child_by_field_id(FIELDS.operator),
+        n.child_by_field_id(FIELDS.left),
+        n.child_by_field_id(FIELDS.right),
     ) else {
         return;
     };
@@ -1955,11 +1956,11 @@ fn lane_shift(a: &mut Analyzer, n: Node) {
 // Declarations: H013 texture references, H023 shared memory, per-warp arrays
 
 fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    let Some(ty) = n.child_by_field_name("type") else {
+    let Some(ty) = n.child_by_field_id(FIELDS.type_) else {
         return;
     };
     if ty.kind() == "template_type" {
-        if let Some(name) = ty.child_by_field_name("name") {
+        if let Some(name) = ty.child_by_field_id(FIELDS.name) {
             let name = a.text(name);
             if matches!(name, "texture" | "surface") {
                 a.report(
@@ -2043,7 +2044,7 @@ fn register(a: &mut Analyzer, n: Node) {
 // H025: user functions that HIP already defines
 
 fn builtin_clash(a: &mut Analyzer, n: Node) {
-    let Some(decl) = n.child_by_field_name("declarator") else {
+    let Some(decl) = n.child_by_field_id(FIELDS.declarator) else {
         return;
     };
     let mut fd = decl;
@@ -2051,12 +2052,12 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
         if fd.kind() == "function_declarator" {
             break;
         }
-        match fd.child_by_field_name("declarator") {
+        match fd.child_by_field_id(FIELDS.declarator) {
             Some(x) => fd = x,
             None => return,
         }
     }
-    let Some(name) = fd.child_by_field_name("declarator") else {
+    let Some(name) = fd.child_by_field_id(FIELDS.declarator) else {
         return;
     };
     let name = a.text(name);
@@ -2066,18 +2067,18 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     ) {
         return;
     }
-    let Some(params) = fd.child_by_field_name("parameters") else {
+    let Some(params) = fd.child_by_field_id(FIELDS.parameters) else {
         return;
     };
     let Some(first) = params.named_child(0) else {
         return;
     };
     let ty = first
-        .child_by_field_name("type")
+        .child_by_field_id(FIELDS.type_)
         .map(|t| super::norm_ws(a.text(t)))
         .unwrap_or_default();
     let pointer = first
-        .child_by_field_name("declarator")
+        .child_by_field_id(FIELDS.declarator)
         .is_some_and(|d| d.kind() == "pointer_declarator");
     if !pointer || !matches!(ty.as_str(), "float" | "double") {
         return;
@@ -2099,7 +2100,7 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
 // Preprocessor: H010, H011, includes
 
 fn pp_if(a: &mut Analyzer, n: Node) {
-    let Some(cond) = n.child_by_field_name("condition") else {
+    let Some(cond) = n.child_by_field_id(FIELDS.condition) else {
         return;
     };
     let mut ids: Vec<(String, bool)> = Vec::new(); // (name, under defined())
@@ -2120,7 +2121,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     } else {
         "#if"
     };
-    let alternative = n.child_by_field_name("alternative");
+    let alternative = n.child_by_field_id(FIELDS.alternative);
     let outcome = |macro_name: &str| -> String {
         match value {
             Some(0) => {
@@ -2186,7 +2187,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
 }
 
 fn pp_ifdef(a: &mut Analyzer, n: Node) {
-    let Some(name) = n.child_by_field_name("name") else {
+    let Some(name) = n.child_by_field_id(FIELDS.name) else {
         return;
     };
     let id = a.text(name);
@@ -2222,7 +2223,7 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
 }
 
 fn include(a: &mut Analyzer, n: Node) {
-    let Some(path) = n.child_by_field_name("path") else {
+    let Some(path) = n.child_by_field_id(FIELDS.path) else {
         return;
     };
     let p = a.text(path).trim_matches(['<', '>', '"']);
@@ -2254,7 +2255,7 @@ fn include(a: &mut Analyzer, n: Node) {
 
 fn inline_asm(a: &mut Analyzer, n: Node) {
     let code = n
-        .child_by_field_name("assembly_code")
+        .child_by_field_id(FIELDS.assembly_code)
         .map(|c| a.text(c).to_string())
         .unwrap_or_default();
     let ptx_markers = [
@@ -2525,9 +2526,9 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
 /// H027: `attr.type == 2` on cudaPointerAttributes.
 fn memory_type_compare(a: &mut Analyzer, n: Node) {
     let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_name("operator"),
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
+        n.child_by_field_id(FIELDS.operator),
+        n.child_by_field_id(FIELDS.left),
+        n.child_by_field_id(FIELDS.right),
     ) else {
         return;
     };
@@ -2544,10 +2545,10 @@ fn memory_type_compare(a: &mut Analyzer, n: Node) {
     if field.kind() != "field_expression" {
         return;
     }
-    let Some(fname) = field.child_by_field_name("field").map(|f| a.text(f)) else {
+    let Some(fname) = field.child_by_field_id(FIELDS.field).map(|f| a.text(f)) else {
         return;
     };
-    let Some(obj) = field.child_by_field_name("argument") else {
+    let Some(obj) = field.child_by_field_id(FIELDS.argument) else {
         return;
     };
     let attrs = obj.kind() == "identifier"
