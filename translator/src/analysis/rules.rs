@@ -5,7 +5,9 @@
 //! `uint64_t` ballots), so every warp-size rule requires both a suspicious literal and an operand
 //! that is plainly a lane or warp quantity.
 
-use crate::parse::FIELDS;
+use std::sync::LazyLock;
+
+use crate::parse::{KindTable, FIELDS};
 use tree_sitter::Node;
 
 use super::catalog::*;
@@ -70,9 +72,46 @@ const VERSION_MACROS: &[&str] = &[
     "__CUDA_API_VER_MINOR__",
 ];
 
+/// Every node kind `visit` has rules for: most nodes (punctuation, keywords, literals) have
+/// none and are dismissed by kind id before their kind name is looked at.
+pub(super) const RULE_KINDS: &[&str] = &[
+    "assignment_expression",
+    "binary_expression",
+    "call_expression",
+    "declaration",
+    "enumerator",
+    "field_identifier",
+    "for_statement",
+    "function_definition",
+    "gnu_asm_expression",
+    "identifier",
+    "init_declarator",
+    "launch_bounds",
+    "namespace_identifier",
+    "optional_parameter_declaration",
+    "preproc_def",
+    "preproc_elif",
+    "preproc_elifdef",
+    "preproc_if",
+    "preproc_ifdef",
+    "preproc_include",
+    "return_statement",
+    "storage_class_specifier",
+    "subscript_expression",
+    "template_function",
+    "template_type",
+    "type_identifier",
+    "type_qualifier",
+];
+
+static HAS_RULES: LazyLock<KindTable<bool>> = LazyLock::new(|| {
+    let entries: Vec<(&str, bool)> = RULE_KINDS.iter().map(|k| (*k, true)).collect();
+    KindTable::new(false, &entries)
+});
+
 /// Dispatches a node to the rules for its kind.
 pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    if n.is_error() || n.is_missing() {
+    if !HAS_RULES.of(n) || n.is_error() || n.is_missing() {
         return;
     }
     match n.kind() {
