@@ -428,32 +428,14 @@ impl<'a> Walk<'a> {
         let wanted = text.windows(3).filter(|w| *w == b"<<<").count();
         let mut sub = Walk::new(&wrapped, self.file, self.rel, self.opts);
         let mut found = 0;
-        let mut cursor = tree.walk();
-        loop {
-            let n = cursor.node();
-            if n.kind() == "call_expression" {
-                let mut c = n.walk();
-                let config = n
-                    .children(&mut c)
-                    .find(|ch| ch.kind() == "kernel_call_syntax");
-                if let Some(config) = config {
-                    let before = sub.edits.len();
-                    sub.visit_launch(n, config);
-                    if sub.edits.len() > before {
-                        found += 1;
-                    }
+        let calls = parse::Flat::new(tree.root_node()).nodes;
+        for &n in calls.iter().filter(|n| n.kind() == "call_expression") {
+            if let Some(config) = launch_config(n) {
+                let before = sub.edits.len();
+                sub.visit_launch(n, config);
+                if sub.edits.len() > before {
+                    found += 1;
                 }
-            }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    break;
-                }
-            }
-            if cursor.node() == tree.root_node() {
-                break;
             }
         }
         if found != wanted {
