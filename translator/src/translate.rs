@@ -237,6 +237,8 @@ struct Walk<'a> {
     define_spans: HashMap<String, (usize, usize)>,
     /// Macros whose 32-bit full-mask value was widened for HIP >= 6.2.
     widened: HashSet<String>,
+    /// Whether each macro used as a lane mask is a full mask (its body is parsed once).
+    mask_macros: HashMap<String, bool>,
     /// Names this file declares (functions, macros, variables, types).
     declared: HashSet<String>,
     /// Unknown CUDA-looking names already reported.
@@ -387,6 +389,7 @@ impl<'a> Walk<'a> {
             defines: HashMap::new(),
             define_spans: HashMap::new(),
             widened: HashSet::new(),
+            mask_macros: HashMap::new(),
             declared: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -451,6 +454,21 @@ impl<'a> Walk<'a> {
             self.edits.push(e);
         }
         true
+    }
+
+    /// Whether a lane mask names every lane; a macro's answer is remembered, since deciding it
+    /// parses the macro's body.
+    fn is_full_mask(&mut self, mask: Node) -> bool {
+        let name = node_text(mask, self.src)
+            .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
+        if let Some(&full) = self.mask_macros.get(name) {
+            return full;
+        }
+        let full = is_full_lane_mask_with(mask, self.src, &self.defines);
+        if self.defines.contains_key(name) {
+            self.mask_macros.insert(name.to_string(), full);
+        }
+        full
     }
 
     fn diag(&mut self, info: &DiagInfo, offset: usize, message: String, help: Option<String>) {
@@ -821,7 +839,7 @@ impl<'a> Walk<'a> {
                     return;
                 };
                 let mask_text = node_text(*mask, self.src);
-                if is_full_lane_mask_with(*mask, self.src, &self.defines) {
+                if self.is_full_mask(*mask) {
                     self.edits.push(Edit::replace(
                         func.start_byte(),
                         func.end_byte(),
@@ -876,9 +894,7 @@ impl<'a> Walk<'a> {
         }
         if name == "__syncwarp" && self.opts.hip_version < WARP_SYNC_HIP {
             self.handled.insert(func.start_byte());
-            let full = arg_nodes
-                .first()
-                .is_none_or(|m| is_full_lane_mask_with(*m, self.src, &self.defines));
+            let full = arg_nodes.first().is_none_or(|m| self.is_full_mask(*m));
             if !full {
                 let m = node_text(arg_nodes[0], self.src).to_string();
                 self.diag(
