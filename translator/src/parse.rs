@@ -235,9 +235,51 @@ pub struct Flat<'t> {
     pub ends: Vec<u32>,
 }
 
+unsafe extern "C" {
+    /// `csrc/flat.c`: the pre-order walk over tree-sitter's subtrees; returns the node count, or
+    /// `u32::MAX` when `capacity` is too small or memory runs out.
+    fn hipport_flat(
+        root: tree_sitter::ffi::TSNode,
+        nodes: *mut tree_sitter::ffi::TSNode,
+        ends: *mut u32,
+        capacity: u32,
+    ) -> u32;
+}
+
 impl<'t> Flat<'t> {
-    /// Walks the tree under `root` once.
+    /// Walks the tree under `root` once (reading tree-sitter's subtrees directly: about ten
+    /// times cheaper than a cursor; see `csrc/flat.c`).
     pub fn new(root: Node<'t>) -> Flat<'t> {
+        let capacity = root.descendant_count();
+        if let Ok(cap) = u32::try_from(capacity) {
+            let mut nodes: Vec<Node<'t>> = Vec::with_capacity(capacity);
+            let mut ends: Vec<u32> = Vec::with_capacity(capacity);
+            // SAFETY: `Node` is `repr(transparent)` over `TSNode`; both buffers hold `cap`
+            // elements and the walk writes at most that many, returning how many it wrote. The
+            // nodes borrow the tree `root` belongs to, as `root` does.
+            let n = unsafe {
+                hipport_flat(
+                    root.into_raw(),
+                    nodes.as_mut_ptr().cast(),
+                    ends.as_mut_ptr(),
+                    cap,
+                )
+            };
+            if n != u32::MAX && n as usize <= capacity {
+                // SAFETY: the first `n` elements of both buffers were written.
+                unsafe {
+                    nodes.set_len(n as usize);
+                    ends.set_len(n as usize);
+                }
+                return Flat { nodes, ends };
+            }
+        }
+        Flat::with_cursor(root)
+    }
+
+    /// The same list through a [`tree_sitter::TreeCursor`] (the reference the fast walk is
+    /// tested against, and its fallback).
+    pub fn with_cursor(root: Node<'t>) -> Flat<'t> {
         let mut nodes = Vec::new();
         let mut ends = Vec::new();
         let mut open: Vec<usize> = Vec::new();

@@ -1,0 +1,112 @@
+//! The fast pre-order walk (`csrc/flat.c`, reading tree-sitter's subtrees) against the cursor
+//! walk it replaces, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
+//! nested sources: a tree-sitter upgrade that changes the subtree layout fails here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hipport::parse::{parse, Flat};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// Asserts both walks list the same nodes (identity, kind including aliases, position) and the
+/// same subtree ends.
+fn same_walk(src: &[u8], what: &str) -> usize {
+    let tree = parse(src, Duration::from_secs(60)).unwrap();
+    let mut roots = vec![tree.root_node()];
+    // Also from inner roots, as the analysis does for macro bodies and subtrees.
+    if let Some(c) = tree.root_node().named_child(0) {
+        roots.push(c);
+    }
+    for root in roots {
+        let fast = Flat::new(root);
+        let slow = Flat::with_cursor(root);
+        assert_eq!(fast.nodes.len(), slow.nodes.len(), "{what}: node count");
+        for (i, (a, b)) in fast.nodes.iter().zip(&slow.nodes).enumerate() {
+            let key = |n: &tree_sitter::Node| {
+                (
+                    n.id(),
+                    n.kind_id(),
+                    n.grammar_id(),
+                    n.byte_range(),
+                    n.start_position(),
+                    n.end_position(),
+                    n.is_named(),
+                    n.is_extra(),
+                )
+            };
+            assert_eq!(
+                key(a),
+                key(b),
+                "{what}: node {i} ({} vs {})",
+                a.kind(),
+                b.kind()
+            );
+        }
+        assert_eq!(fast.ends, slow.ends, "{what}: subtree ends");
+    }
+    tree.root_node().descendant_count()
+}
+
+#[test]
+fn fast_walk_matches_the_cursor_over_the_corpus_and_fuzz_inputs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    files(&root.join("../corpus"), &mut paths);
+    files(&root.join("tests/fuzz-inputs"), &mut paths);
+    paths.retain(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_none_or(|e| !matches!(e, "json" | "md" | "py" | "txt" | "toml"))
+    });
+    paths.sort();
+    assert!(paths.len() > 50, "corpus not found: {}", paths.len());
+    let mut nodes = 0;
+    for p in &paths {
+        let src = fs::read(p).unwrap();
+        nodes += same_walk(&src, &p.display().to_string());
+        // Damaged copies: cut in the middle of a token, or with a stray brace (ERROR nodes).
+        for cut in [src.len() / 3, src.len() / 2 + 1] {
+            let mut d = src[..cut].to_vec();
+            d.extend_from_slice(b"{ ( <<< ");
+            d.extend_from_slice(&src[cut..]);
+            same_walk(&d, &format!("{} damaged at {cut}", p.display()));
+        }
+    }
+    assert!(nodes > 50_000, "{nodes} nodes walked");
+}
+
+#[test]
+fn fast_walk_matches_on_deep_nesting_and_edge_shapes() {
+    let deep = format!(
+        "int f() {{ return {}1{}; }}\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    same_walk(deep.as_bytes(), "5000-deep parentheses");
+    let blocks = format!("void g() {}{}\n", "{".repeat(3000), "}".repeat(3000));
+    same_walk(blocks.as_bytes(), "3000-deep blocks");
+    for src in [
+        &b""[..],
+        b"\n\n  ",
+        b"int x;",
+        b"/* unterminated",
+        b"#define A(x) x<<<1,1>>>()\n",
+        b"template <typename T> __global__ void k(T *p) { p[threadIdx.x] = T(); }\n",
+        b"\xff\xfe\x00int \x00y;",
+        b"a b c d e f g h ; ; ; } } } ) ) )",
+    ] {
+        same_walk(src, &String::from_utf8_lossy(src));
+    }
+}
