@@ -72,74 +72,101 @@ const VERSION_MACROS: &[&str] = &[
     "__CUDA_API_VER_MINOR__",
 ];
 
-/// Every node kind `visit` has rules for: most nodes (punctuation, keywords, literals) have
-/// none and are dismissed by kind id before their kind name is looked at.
-pub(super) const RULE_KINDS: &[&str] = &[
-    "assignment_expression",
-    "binary_expression",
-    "call_expression",
-    "declaration",
-    "enumerator",
-    "field_identifier",
-    "for_statement",
-    "function_definition",
-    "gnu_asm_expression",
-    "identifier",
-    "init_declarator",
-    "launch_bounds",
-    "namespace_identifier",
-    "optional_parameter_declaration",
-    "preproc_def",
-    "preproc_elif",
-    "preproc_elifdef",
-    "preproc_if",
-    "preproc_ifdef",
-    "preproc_include",
-    "return_statement",
-    "storage_class_specifier",
-    "subscript_expression",
-    "template_function",
-    "template_type",
-    "type_identifier",
-    "type_qualifier",
+/// The rule group of each node kind `visit` has rules for: most nodes (punctuation, keywords,
+/// literals) have none and are dismissed by kind id, never by kind name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Group {
+    None,
+    Assignment,
+    Binary,
+    Call,
+    Declaration,
+    InitLike,
+    FieldIdentifier,
+    For,
+    FunctionDefinition,
+    Asm,
+    Identifier,
+    LaunchBounds,
+    Namespace,
+    Define,
+    PpIf,
+    PpIfdef,
+    Include,
+    Return,
+    StorageClass,
+    Subscript,
+    Template,
+    TypeIdentifier,
+    TypeQualifier,
+}
+
+/// Kind names and their rule groups (see [`Group`]).
+pub(super) const RULE_KINDS: &[(&str, Group)] = &[
+    ("assignment_expression", Group::Assignment),
+    ("binary_expression", Group::Binary),
+    ("call_expression", Group::Call),
+    ("declaration", Group::Declaration),
+    ("enumerator", Group::InitLike),
+    ("field_identifier", Group::FieldIdentifier),
+    ("for_statement", Group::For),
+    ("function_definition", Group::FunctionDefinition),
+    ("gnu_asm_expression", Group::Asm),
+    ("identifier", Group::Identifier),
+    ("init_declarator", Group::InitLike),
+    ("launch_bounds", Group::LaunchBounds),
+    ("namespace_identifier", Group::Namespace),
+    ("optional_parameter_declaration", Group::InitLike),
+    ("preproc_def", Group::Define),
+    ("preproc_elif", Group::PpIf),
+    ("preproc_elifdef", Group::PpIfdef),
+    ("preproc_if", Group::PpIf),
+    ("preproc_ifdef", Group::PpIfdef),
+    ("preproc_include", Group::Include),
+    ("return_statement", Group::Return),
+    ("storage_class_specifier", Group::StorageClass),
+    ("subscript_expression", Group::Subscript),
+    ("template_function", Group::Template),
+    ("template_type", Group::Template),
+    ("type_identifier", Group::TypeIdentifier),
+    ("type_qualifier", Group::TypeQualifier),
 ];
 
-static HAS_RULES: LazyLock<KindTable<bool>> = LazyLock::new(|| {
-    let entries: Vec<(&str, bool)> = RULE_KINDS.iter().map(|k| (*k, true)).collect();
-    KindTable::new(false, &entries)
-});
+static GROUPS: LazyLock<KindTable<Group>> =
+    LazyLock::new(|| KindTable::new(Group::None, RULE_KINDS));
 
 /// Dispatches a node to the rules for its kind.
 pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    if !HAS_RULES.of(n) || n.is_error() || n.is_missing() {
+    let group = GROUPS.of(n);
+    if group == Group::None || n.is_missing() {
         return;
     }
-    match n.kind() {
-        "binary_expression" => {
+    match group {
+        Group::Binary => {
             warp_arithmetic(a, n);
             lane_shift(a, n);
             memory_type_compare(a, n);
         }
-        "call_expression" => call(a, n),
-        "for_statement" => shuffle_loop(a, n),
-        "init_declarator" | "enumerator" | "optional_parameter_declaration" => {
+        Group::Call => call(a, n),
+        Group::For => shuffle_loop(a, n),
+        Group::InitLike => {
             warp_constant(a, n);
             ballot_store(a, n);
         }
-        "assignment_expression" => ballot_assign(a, n),
-        "return_statement" => ballot_return(a, n),
-        "declaration" => declaration(a, n),
-        "preproc_def" => define(a, n),
-        "preproc_if" | "preproc_elif" => pp_if(a, n),
-        "preproc_ifdef" | "preproc_elifdef" => pp_ifdef(a, n),
-        "preproc_include" => include(a, n),
-        "gnu_asm_expression" => inline_asm(a, n),
-        "launch_bounds" => launch_bounds(a, n),
-        "identifier" => identifier(a, n),
-        "type_identifier" => type_identifier(a, n),
-        "namespace_identifier" => namespace(a, n),
-        "storage_class_specifier" if a.text(n) == "register" => register(a, n),
-        "type_qualifier" if a.text(n) == "__managed__" => {
+        Group::Assignment => ballot_assign(a, n),
+        Group::Return => ballot_return(a, n),
+        Group::Declaration => declaration(a, n),
+        Group::Define => define(a, n),
+        Group::PpIf => pp_if(a, n),
+        Group::PpIfdef => pp_ifdef(a, n),
+        Group::Include => include(a, n),
+        Group::Asm => inline_asm(a, n),
+        Group::LaunchBounds => launch_bounds(a, n),
+        Group::Identifier => identifier(a, n),
+        Group::TypeIdentifier => type_identifier(a, n),
+        Group::Namespace => namespace(a, n),
+        Group::StorageClass if a.text(n) == "register" => register(a, n),
+        Group::TypeQualifier if a.text(n) == "__managed__" => {
             a.report(
                 &MANAGED_MEMORY,
                 Severity::Warning,
@@ -154,8 +181,8 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             );
         }
-        "template_function" | "template_type" => template_width(a, n),
-        "field_identifier"
+        Group::Template => template_width(a, n),
+        Group::FieldIdentifier
             if a.text(n) == "clockRate"
                 && n.parent().is_some_and(|p| p.kind() == "field_expression") =>
         {
@@ -168,8 +195,8 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             );
         }
-        "subscript_expression" => shared32_use(a, n),
-        "function_definition" => builtin_clash(a, n),
+        Group::Subscript => shared32_use(a, n),
+        Group::FunctionDefinition => builtin_clash(a, n),
         _ => {}
     }
 }

@@ -910,7 +910,7 @@ fn h035_half_shuffles() {
 #[test]
 fn every_rule_kind_is_a_kind_of_the_grammar() {
     let lang = crate::parse::language();
-    for k in super::rules::RULE_KINDS {
+    for (k, _) in super::rules::RULE_KINDS {
         assert!(
             (0..lang.node_kind_count() as u16).any(|id| lang.node_kind_for_id(id) == Some(*k)),
             "`{k}` is not a node kind of tree-sitter-cuda"
