@@ -17,6 +17,8 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64, Xxh3};
 
@@ -32,6 +34,8 @@ const MAGIC: &[u8; 8] = b"HIPPC\x00\x01\x00";
 pub struct Cache {
     dir: PathBuf,
     salt: u128,
+    /// Which of the 256 entry directories this run has made (shared by clones).
+    made: Arc<[AtomicBool; 256]>,
 }
 
 /// What a cache entry holds for one file.
@@ -101,6 +105,7 @@ impl Cache {
         Cache {
             dir: dir.into(),
             salt: xxh3_128(text.as_bytes()),
+            made: Arc::new([const { AtomicBool::new(false) }; 256]),
         }
     }
 
@@ -130,19 +135,33 @@ impl Cache {
 
     /// The entry stored under `key`, if there is an intact one.
     pub fn get(&self, key: u128) -> Option<Entry> {
-        let data = fs::read(self.path(key)).ok()?;
+        // Most entries are a few KiB: one `read` gets them whole. A short read is the end of the
+        // file, and a truncated entry fails its checksum (a miss).
+        let f = fs::File::open(self.path(key)).ok()?;
+        let data = crate::project::read_whole(f, 64 * 1024, u64::MAX, true).ok()?;
         decode(&data, key)
     }
 
     /// Stores an entry; failures are ignored (the cache is an optimisation, never a reason to fail).
     pub fn put(&self, key: u128, entry: &Entry) {
         let path = self.path(key);
+        let data = encode(entry, key);
+        // Entries fan out over 256 directories: each is made once per run, not stat'ed for
+        // every entry; if one has gone since, the write fails and is retried after making it.
+        let slot = &self.made[(key >> 120) as usize];
+        if slot.load(Ordering::Relaxed) {
+            match crate::project::write_private(&path, &data) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                _ => return,
+            }
+        }
         if let Some(parent) = path.parent() {
             if fs::create_dir_all(parent).is_err() {
                 return;
             }
         }
-        let _ = crate::project::write_atomic_nosync(&path, &encode(entry, key));
+        slot.store(true, Ordering::Relaxed);
+        let _ = crate::project::write_private(&path, &data);
     }
 }
 

@@ -553,16 +553,22 @@ fn absolute(p: &Path) -> PathBuf {
 
 /// Writes `data` to `path` atomically: a temporary file beside it, flushed to disk, then a rename.
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    write_atomic_with(path, data, true)
+    write_atomic_with(path, data, true, true)
 }
 
 /// Like [`write_atomic`] without the flush to disk: for output that can be regenerated (an output
 /// tree, cache entries), where a crash may lose the file but never leaves it half-written.
 pub fn write_atomic_nosync(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    write_atomic_with(path, data, false)
+    write_atomic_with(path, data, false, true)
 }
 
-fn write_atomic_with(path: &Path, data: &[u8], sync: bool) -> std::io::Result<()> {
+/// Like [`write_atomic_nosync`] for files only hipport reads (cache entries): the permissions of
+/// a file already at `path` are not carried over, which saves a `stat`.
+pub(crate) fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, data, false, false)
+}
+
+fn write_atomic_with(path: &Path, data: &[u8], sync: bool, keep_mode: bool) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -572,9 +578,11 @@ fn write_atomic_with(path: &Path, data: &[u8], sync: bool) -> std::io::Result<()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     static SEQ: AtomicUsize = AtomicUsize::new(0);
+    // `process::id` is a system call each time; the id does not change.
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     let tmp = dir.join(format!(
         ".{name}.hipport-{}-{}.tmp",
-        std::process::id(),
+        PID.get_or_init(std::process::id),
         SEQ.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| {
@@ -583,8 +591,10 @@ fn write_atomic_with(path: &Path, data: &[u8], sync: bool) -> std::io::Result<()
         if sync {
             f.sync_all()?;
         }
-        if let Ok(meta) = fs::metadata(path) {
-            fs::set_permissions(&tmp, meta.permissions())?;
+        if keep_mode {
+            if let Ok(meta) = fs::metadata(path) {
+                fs::set_permissions(&tmp, meta.permissions())?;
+            }
         }
         fs::rename(&tmp, path)
     })();
@@ -833,26 +843,64 @@ fn write_output(dest: &Path, data: &[u8]) -> std::io::Result<()> {
     write_atomic_nosync(dest, data)
 }
 
-/// Whether the file at `path` holds exactly `data`.
+/// Whether the file at `path` holds exactly `data`: one `open`, one `read` of one byte more than
+/// `data` and one `close` when it does (the read of a regular file is short only at its end; a
+/// longer file is not read whole). Opened non-blocking, so a FIFO in its place cannot hang the run.
 fn same_content(path: &Path, data: &[u8]) -> bool {
-    // `fs::read` would `stat` the file a second time for its buffer size: read into a buffer of
-    // the expected size instead, at most one byte more (a longer file is not read whole).
-    fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == data.len() as u64)
-        && fs::File::open(path).is_ok_and(|f| {
-            let mut buf = Vec::with_capacity(data.len() + 1);
-            f.take(data.len() as u64 + 1)
-                .read_to_end(&mut buf)
-                .is_ok_and(|_| buf == data)
-        })
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let Ok(f) = opts.open(path) else {
+        return false;
+    };
+    read_whole(f, data.len(), data.len() as u64 + 1, false).is_ok_and(|buf| buf == data)
 }
 
 /// Reads a file whose size discovery saw (a hint: the whole file is read whatever its size),
-/// without the `stat` that `fs::read` makes for its buffer size.
+/// without the `stat` that `fs::read` makes for its buffer size, and in one `read` when the file
+/// still has that size.
 fn read_sized(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
     let f = fs::File::open(path)?;
-    let mut buf = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    read_whole(
+        f,
+        usize::try_from(size).unwrap_or(usize::MAX - 1),
+        u64::MAX,
+        false,
+    )
+}
+
+/// Reads at most `limit` bytes of `f`, expecting `expected`: one `read` of `expected + 1` bytes
+/// suffices when it returns exactly `expected` (a regular file's read is short only at its end),
+/// or when it returns less and `short_is_end` (for data that checks its own length, such as cache
+/// entries); otherwise reading goes on to the end. No `stat`, no `lseek`.
+pub(crate) fn read_whole(
+    mut f: fs::File,
+    expected: usize,
+    limit: u64,
+    short_is_end: bool,
+) -> std::io::Result<Vec<u8>> {
+    // The first buffer is capped (a size hint is not a promise); the rest grows as it is read.
+    let want = expected
+        .saturating_add(1)
+        .min(usize::try_from(limit).unwrap_or(usize::MAX))
+        .min(1 << 28);
+    let mut buf = vec![0u8; want];
+    let n = loop {
+        match f.read(&mut buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r?,
+        }
+    };
+    buf.truncate(n);
+    if n == expected || (short_is_end && n < want) || n as u64 >= limit {
+        return Ok(buf);
+    }
     // Through `Take`: `File::read_to_end` would `stat` and `lseek` for its own size hint.
-    f.take(u64::MAX).read_to_end(&mut buf)?;
+    f.take(limit - n as u64).read_to_end(&mut buf)?;
     Ok(buf)
 }
 
@@ -1163,9 +1211,16 @@ const WORKER_STACK: usize = 512 << 20;
 /// How many finished outcomes may wait for an earlier, slower file before workers pause.
 const REORDER_WINDOW: usize = 64;
 
+/// The most files a worker takes at once (see [`convert_streaming`]).
+const CHUNK_FILES: usize = 16;
+
+/// The most bytes of sources a worker takes at once, unless one file is larger.
+const CHUNK_BYTES: u64 = 1 << 20;
+
 /// Runs a whole conversion, handing each outcome to `sink` in discovery order. Files are
 /// translated by worker threads (one parser each); at most [`REORDER_WINDOW`] outcomes wait in
-/// memory for an earlier file, so memory does not grow with the size of the tree.
+/// memory for an earlier file (plus the chunk of neighbours each worker takes), so memory does not
+/// grow with the size of the tree.
 pub fn convert_streaming(
     cfg: &ConvertConfig,
     keep_output: bool,
@@ -1209,33 +1264,47 @@ pub fn convert_streaming(
         std::thread::available_parallelism().map_or(1, |n| n.get())
     }
     .min(found.len().max(1));
+    // Files go to workers in chunks of neighbours (at most CHUNK_FILES files and CHUNK_BYTES
+    // bytes), and come back a chunk per message: one wake-up of the sink per chunk, not per file.
+    let mut chunks = vec![0usize];
+    let mut bytes = 0u64;
+    for (i, f) in found.iter().enumerate() {
+        let start = *chunks.last().unwrap_or(&0);
+        if i > start && (i - start >= CHUNK_FILES || bytes + f.size > CHUNK_BYTES) {
+            chunks.push(i);
+            bytes = 0;
+        }
+        bytes += f.size;
+    }
+    chunks.push(found.len());
     let next = AtomicUsize::new(0);
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
     // than the window. `usize::MAX` tells them to stop (the sink failed).
     // The lock also counts the workers waiting on the window, so that the sink wakes them only
     // when one waits (a condvar notify is a system call even with no waiter).
     let emitted = (Mutex::new((0usize, 0usize)), Condvar::new());
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutcome)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<FileOutcome>)>();
     let mut result = Ok(());
     std::thread::scope(|scope| {
         let mut workers = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, emitted, found) = (&next, &emitted, &found);
+            let (next, emitted, found, chunks) = (&next, &emitted, &found, &chunks);
             // Deeply nested sources make recursive tree walks deep: give workers room
             // (the memory is only reserved, and committed as it is used).
             let spawned = std::thread::Builder::new()
                 .name("hipport-worker".into())
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(scope, move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= found.len() {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c + 1 >= chunks.len() {
                         break;
                     }
+                    let (start, end) = (chunks[c], chunks[c + 1]);
                     {
                         let (lock, cv) = emitted;
                         let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
-                        while state.0 != usize::MAX && i >= state.0 + REORDER_WINDOW {
+                        while state.0 != usize::MAX && start >= state.0 + REORDER_WINDOW {
                             state.1 += 1;
                             state = cv.wait(state).unwrap_or_else(|e| e.into_inner());
                             state.1 -= 1;
@@ -1244,8 +1313,11 @@ pub fn convert_streaming(
                             break;
                         }
                     }
-                    let o = process(cfg, &found[i], keep_output);
-                    if tx.send((i, o)).is_err() {
+                    let outcomes = found[start..end]
+                        .iter()
+                        .map(|f| process(cfg, f, keep_output))
+                        .collect();
+                    if tx.send((start, outcomes)).is_err() {
                         break;
                     }
                 });
@@ -1257,18 +1329,20 @@ pub fn convert_streaming(
         if workers == 0 {
             // No thread could be started: translate here, in order.
             for (i, f) in found.iter().enumerate() {
-                let _ = tx.send((i, process(cfg, f, keep_output)));
+                let _ = tx.send((i, vec![process(cfg, f, keep_output)]));
             }
         }
         drop(tx);
-        let mut pending: BTreeMap<usize, FileOutcome> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, Vec<FileOutcome>> = BTreeMap::new();
         let mut want = 0usize;
         for (i, o) in rx.iter() {
             pending.insert(i, o);
-            while let Some(o) = pending.remove(&want) {
-                want += 1;
-                if result.is_ok() {
-                    result = emit(o, &mut summary);
+            while let Some(chunk) = pending.remove(&want) {
+                want += chunk.len();
+                for o in chunk {
+                    if result.is_ok() {
+                        result = emit(o, &mut summary);
+                    }
                 }
                 let (lock, cv) = &emitted;
                 let waiting = {
@@ -1344,3 +1418,47 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
 
 /// Default parse budget per file.
 pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_files_are_read_whatever_the_size_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        let data: Vec<u8> = (0..70_000u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&p, &data).unwrap();
+        for hint in [0, 1, 69_999, 70_000, 70_001, 1 << 20] {
+            assert_eq!(read_sized(&p, hint).unwrap(), data, "hint {hint}");
+        }
+        // Short reads end the file only when asked (cache entries check their own length).
+        let f = fs::File::open(&p).unwrap();
+        assert_eq!(read_whole(f, 64 * 1024, u64::MAX, true).unwrap(), data);
+        let f = fs::File::open(&p).unwrap();
+        assert_eq!(read_whole(f, 100, 10, false).unwrap(), &data[..10]);
+    }
+
+    #[test]
+    fn same_content_compares_every_byte_and_the_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.cu");
+        fs::write(&p, b"int x;\n").unwrap();
+        assert!(same_content(&p, b"int x;\n"));
+        assert!(!same_content(&p, b"int x;"));
+        assert!(!same_content(&p, b"int x;\n\n"));
+        assert!(!same_content(&p, b"int y;\n"));
+        assert!(!same_content(&dir.path().join("missing"), b""));
+        assert!(!same_content(dir.path(), b""));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn same_content_does_not_hang_on_a_fifo() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pipe.cu");
+        let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        assert!(!same_content(&p, b"int x;\n"));
+    }
+}
