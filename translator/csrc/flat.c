@@ -1,13 +1,16 @@
-// Lists the nodes of a tree-sitter tree in pre-order, as a TSTreeCursor walk would visit them,
-// by reading the tree's subtrees directly. A cursor step costs several hundred instructions
-// (it keeps a stack of positions and re-derives visibility at every move); this walk costs a
-// few dozen per node. It relies on tree-sitter's private headers, so it is tied to the
-// tree-sitter release in Cargo.lock; `parse::tests` checks it against the cursor walk.
+// Lists the nodes of a tree-sitter tree in pre-order, and the children of one node, as a
+// TSTreeCursor would visit them, by reading the tree's subtrees directly. A cursor step costs
+// several hundred instructions (it keeps a stack of positions and re-derives visibility at every
+// move); these walks cost a few dozen per node. They rely on tree-sitter's private headers, so
+// they are tied to the tree-sitter release pinned in Cargo.toml; tests/flat_walk.rs checks them
+// against the cursor, node for node.
 
 #include "subtree.h"
 #include "tree.h"
 #include "language.h"
 #include "length.h"
+
+#include <string.h>
 
 typedef struct {
   const Subtree *children;
@@ -103,5 +106,65 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capac
     frame_init(&stack[depth++], lang, *child, position, open);
   }
   free(stack);
+  return count;
+}
+
+// Writes the children of `parent` to `out`, as a cursor's first-child and next-sibling steps
+// visit them (hidden nodes are looked through). Returns their number, or UINT32_MAX when there
+// are more than `capacity` or memory runs out.
+uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
+  const TSTree *tree = parent.tree;
+  const TSLanguage *lang = tree->language;
+  const Subtree *subtree = (const Subtree *)parent.id;
+  if (ts_subtree_child_count(*subtree) == 0) return 0;
+  Frame fixed[16];
+  Frame *stack = fixed;
+  uint32_t cap = 16, depth = 0, count = 0;
+  Length position = {parent.context[0], {parent.context[1], parent.context[2]}};
+  frame_init(&stack[depth++], lang, *subtree, position, UINT32_MAX);
+  while (depth > 0) {
+    Frame *top = &stack[depth - 1];
+    if (top->child_index == top->child_count) {
+      depth--;
+      continue;
+    }
+    const Subtree *child = &top->children[top->child_index];
+    Length at = top->position;
+    bool visible = ts_subtree_visible(*child);
+    TSSymbol alias = 0;
+    if (!ts_subtree_extra(*child)) {
+      if (top->aliases) {
+        alias = top->aliases[top->structural_index];
+        visible |= alias != 0;
+      }
+      top->structural_index++;
+    }
+    top->position = length_add(at, ts_subtree_size(*child));
+    top->child_index++;
+    if (top->child_index < top->child_count) {
+      top->position = length_add(top->position, ts_subtree_padding(top->children[top->child_index]));
+    }
+    if (visible) {
+      if (count == capacity) {
+        if (stack != fixed) free(stack);
+        return UINT32_MAX;
+      }
+      out[count++] = ts_node_new(tree, child, at, alias);
+    } else if (ts_subtree_visible_child_count(*child) > 0) {
+      if (depth == cap) {
+        Frame *grown = malloc(2 * cap * sizeof(Frame));
+        if (!grown) {
+          if (stack != fixed) free(stack);
+          return UINT32_MAX;
+        }
+        memcpy(grown, stack, depth * sizeof(Frame));
+        if (stack != fixed) free(stack);
+        stack = grown;
+        cap *= 2;
+      }
+      frame_init(&stack[depth++], lang, *child, at, UINT32_MAX);
+    }
+  }
+  if (stack != fixed) free(stack);
   return count;
 }

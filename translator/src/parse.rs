@@ -226,6 +226,33 @@ pub static FIELDS: std::sync::LazyLock<Fields> = std::sync::LazyLock::new(|| Fie
     value: field_id("value"),
 });
 
+/// A node's kind name from a table by kind id: `Node::kind` looks the name up in the grammar and
+/// checks it as UTF-8 on every call, which the rule code does for most nodes it looks at.
+pub trait KindName {
+    /// The same string as `Node::kind`.
+    fn kind_name(&self) -> &'static str;
+}
+
+static KIND_NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    // Leaked once, so that the names borrowed from it live for the whole run.
+    let lang: &'static Language = Box::leak(Box::new(language()));
+    (0..lang.node_kind_count() as u16)
+        .map(|id| lang.node_kind_for_id(id).unwrap_or(""))
+        .collect()
+});
+
+impl KindName for Node<'_> {
+    #[inline]
+    fn kind_name(&self) -> &'static str {
+        match KIND_NAMES.get(self.kind_id() as usize) {
+            Some(&k) => k,
+            // Only the error symbols lie outside the grammar's kinds.
+            None if self.kind_id() == u16::MAX => "ERROR",
+            None => "_ERROR",
+        }
+    }
+}
+
 /// Every node of a tree in pre-order (the order of a cursor walk), with the index just past
 /// each node's subtree, so that several passes can share one walk and skip subtrees.
 pub struct Flat<'t> {
@@ -244,6 +271,38 @@ unsafe extern "C" {
         ends: *mut u32,
         capacity: u32,
     ) -> u32;
+
+    /// `csrc/flat.c`: the children of one node; returns their number, or `u32::MAX` when there
+    /// are more than `capacity` or memory runs out.
+    fn hipport_children(
+        parent: tree_sitter::ffi::TSNode,
+        out: *mut tree_sitter::ffi::TSNode,
+        capacity: u32,
+    ) -> u32;
+}
+
+/// The children of `n`, as `Node::children` lists them, without a cursor (see `csrc/flat.c`).
+pub fn children<'t>(n: Node<'t>) -> std::vec::IntoIter<Node<'t>> {
+    let count = n.child_count() as usize;
+    let mut out: Vec<Node<'t>> = Vec::with_capacity(count);
+    if let Ok(cap) = u32::try_from(count) {
+        // SAFETY: `Node` is `repr(transparent)` over `TSNode`; the buffer holds `cap` elements
+        // and the walk writes at most that many, returning how many it wrote. The children
+        // borrow the same tree as `n`.
+        let got = unsafe { hipport_children(n.into_raw(), out.as_mut_ptr().cast(), cap) };
+        if got != u32::MAX && got as usize <= count {
+            // SAFETY: the first `got` elements were written.
+            unsafe { out.set_len(got as usize) };
+            return out.into_iter();
+        }
+    }
+    let mut c = n.walk();
+    n.children(&mut c).collect::<Vec<_>>().into_iter()
+}
+
+/// The named children of `n`, as `Node::named_children` lists them, without a cursor.
+pub fn named_children<'t>(n: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    children(n).filter(|c| c.is_named())
 }
 
 impl<'t> Flat<'t> {

@@ -17,7 +17,7 @@ use crate::analysis::is_full_lane_mask_with;
 use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::{self, Edit, OverlapError};
 use crate::lexer;
-use crate::parse::{self, Flat, KindTable, ParseError};
+use crate::parse::{self, Flat, KindName, KindTable, ParseError};
 
 /// How kernel launches are written in the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
@@ -364,10 +364,7 @@ static SUB_KINDS: LazyLock<KindTable<Sub>> = LazyLock::new(|| {
 
 /// The launch configuration (`<<<...>>>`) child of a call, if any.
 fn launch_config(call: Node) -> Option<Node> {
-    let mut c = call.walk();
-    let found = call
-        .children(&mut c)
-        .find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig);
+    let found = parse::children(call).find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig);
     found
 }
 
@@ -432,7 +429,7 @@ impl<'a> Walk<'a> {
         let mut sub = Walk::new(&wrapped, self.file, self.rel, self.opts);
         let mut found = 0;
         let calls = parse::Flat::new(tree.root_node()).nodes;
-        for &n in calls.iter().filter(|n| n.kind() == "call_expression") {
+        for &n in calls.iter().filter(|n| n.kind_name() == "call_expression") {
             if let Some(config) = launch_config(n) {
                 let before = sub.edits.len();
                 sub.visit_launch(n, config);
@@ -827,9 +824,7 @@ impl<'a> Walk<'a> {
         let Some(args) = node.child_by_field_id(FIELDS.arguments) else {
             return;
         };
-        let mut cursor = args.walk();
-        let arg_nodes: Vec<Node> = args
-            .named_children(&mut cursor)
+        let arg_nodes: Vec<Node> = parse::named_children(args)
             .filter(|n| SUB_KINDS.of(*n) != Sub::Comment)
             .collect();
         if let Some(&(_, plain)) = warp {
@@ -913,7 +908,9 @@ impl<'a> Walk<'a> {
             }
             let parent = node.parent();
             let (start, end, text) = match parent {
-                Some(p) if p.kind() == "expression_statement" => (p.start_byte(), p.end_byte(), ""),
+                Some(p) if p.kind_name() == "expression_statement" => {
+                    (p.start_byte(), p.end_byte(), "")
+                }
                 _ => (node.start_byte(), node.end_byte(), "(void)0"),
             };
             self.edits
@@ -960,15 +957,16 @@ impl<'a> Walk<'a> {
         let Some(args) = call.child_by_field_id(FIELDS.arguments) else {
             return;
         };
-        let mut c = config.walk();
-        let cfg: Vec<Node> = config
-            .named_children(&mut c)
-            .filter(|n| n.kind() != "comment")
+        let cfg: Vec<Node> = parse::named_children(config)
+            .filter(|n| n.kind_name() != "comment")
             .collect();
         if cfg.len() < 2 || cfg.len() > 4 {
             return;
         }
-        let wrap = matches!(func.kind(), "template_function" | "qualified_identifier");
+        let wrap = matches!(
+            func.kind_name(),
+            "template_function" | "qualified_identifier"
+        );
         let rule = "launch";
         let mut head = String::from("hipLaunchKernelGGL(");
         if wrap {
@@ -977,7 +975,7 @@ impl<'a> Walk<'a> {
         self.edits.push(Edit::insert(func.start_byte(), head, rule));
         // A configuration that is already a `dim3(...)` needs no second wrapper.
         let is_dim3 = |n: &Node| {
-            n.kind() == "call_expression"
+            n.kind_name() == "call_expression"
                 && n.child_by_field_id(FIELDS.function)
                     .is_some_and(|f| node_text(f, self.src) == "dim3")
         };
@@ -1021,8 +1019,7 @@ impl<'a> Walk<'a> {
         } else if cfg.len() == 3 {
             tail.push_str(", 0");
         }
-        let mut ac = args.walk();
-        let has_args = args.named_children(&mut ac).any(|n| n.kind() != "comment");
+        let has_args = parse::named_children(args).any(|n| n.kind_name() != "comment");
         if has_args {
             tail.push_str(", ");
         }
@@ -1030,8 +1027,7 @@ impl<'a> Walk<'a> {
         // closing parenthesis closes the hipLaunchKernelGGL call.
         let open_paren_end = args.start_byte() + 1;
         let first_arg_start = {
-            let mut ac = args.walk();
-            let first = args.named_children(&mut ac).next();
+            let first = parse::named_children(args).next();
             first.map_or(open_paren_end, |n| n.start_byte().max(open_paren_end))
         };
         let end = if has_args {
@@ -1214,25 +1210,26 @@ impl<'a> Walk<'a> {
             "\n"
         };
         let root = tree.root_node();
-        let mut cursor = root.walk();
-        let children: Vec<Node> = root.children(&mut cursor).collect();
+        let children: Vec<Node> = parse::children(root).collect();
         let mut at = 0;
         let mut scope = children.as_slice();
         // An include guard wraps the whole file: insert after its #define.
         let guard;
-        let significant: Vec<&Node> = children.iter().filter(|c| c.kind() != "comment").collect();
-        if significant.len() == 1 && significant[0].kind() == "preproc_ifdef" {
+        let significant: Vec<&Node> = children
+            .iter()
+            .filter(|c| c.kind_name() != "comment")
+            .collect();
+        if significant.len() == 1 && significant[0].kind_name() == "preproc_ifdef" {
             let g = *significant[0];
-            let mut gc = g.walk();
-            guard = g.named_children(&mut gc).collect::<Vec<_>>();
+            guard = parse::named_children(g).collect::<Vec<_>>();
             scope = guard.as_slice();
-            if let Some(def) = scope.iter().position(|c| c.kind() == "preproc_def") {
+            if let Some(def) = scope.iter().position(|c| c.kind_name() == "preproc_def") {
                 at = line_end(self.src, scope[def].end_byte());
                 scope = &scope[def + 1..];
             }
         }
         for c in scope {
-            match c.kind() {
+            match c.kind_name() {
                 "comment" => at = line_end(self.src, c.end_byte()),
                 "preproc_call" if node_text(*c, self.src).contains("once") => {
                     at = line_end(self.src, c.end_byte())

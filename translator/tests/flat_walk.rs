@@ -1,12 +1,12 @@
-//! The fast pre-order walk (`csrc/flat.c`, reading tree-sitter's subtrees) against the cursor
-//! walk it replaces, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
+//! The fast pre-order walk and child lists (`csrc/flat.c`, reading tree-sitter's subtrees)
+//! against the cursor walks they replace, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
 //! nested sources: a tree-sitter upgrade that changes the subtree layout fails here.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hipport::parse::{parse, Flat};
+use hipport::parse::{parse, Flat, KindName};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = fs::read_dir(dir) else { return };
@@ -55,6 +55,21 @@ fn same_walk(src: &[u8], what: &str) -> usize {
             );
         }
         assert_eq!(fast.ends, slow.ends, "{what}: subtree ends");
+        // The children of every node, as `Node::children` and `Node::named_children` list them.
+        let mut c = root.walk();
+        for n in &slow.nodes {
+            let want: Vec<_> = n
+                .children(&mut c)
+                .map(|x| (x.id(), x.kind_id(), x.byte_range()))
+                .collect();
+            let got: Vec<_> = hipport::parse::children(*n)
+                .map(|x| (x.id(), x.kind_id(), x.byte_range()))
+                .collect();
+            assert_eq!(got, want, "{what}: children of a {}", n.kind());
+            let want: Vec<_> = n.named_children(&mut c).map(|x| x.id()).collect();
+            let got: Vec<_> = hipport::parse::named_children(*n).map(|x| x.id()).collect();
+            assert_eq!(got, want, "{what}: named children of a {}", n.kind());
+        }
     }
     tree.root_node().descendant_count()
 }

@@ -1,7 +1,7 @@
 //! Constant evaluation: integer expressions (array sizes, launch bounds, macro values), lane-mask
 //! constants, and preprocessor conditions as hipcc sees them.
 
-use crate::parse::FIELDS;
+use crate::parse::{KindName, FIELDS};
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -73,7 +73,7 @@ impl Eval<'_, '_, '_, '_> {
             return None;
         }
         let d = depth + 1;
-        match n.kind() {
+        match n.kind_name() {
             "number_literal" => parse_int(self.text(n)).map(|(v, _)| v as i64),
             "char_literal" => None,
             "parenthesized_expression" | "preproc_parenthesized_expression" => {
@@ -106,12 +106,12 @@ impl Eval<'_, '_, '_, '_> {
                 // `sizeof(float)` has a type; `sizeof(half)` parses as a parenthesized name.
                 let ty = n.child_by_field_id(FIELDS.type_).or_else(|| {
                     let v = n.child_by_field_id(FIELDS.value)?;
-                    let inner = if v.kind() == "parenthesized_expression" {
+                    let inner = if v.kind_name() == "parenthesized_expression" {
                         v.named_child(0)?
                     } else {
                         v
                     };
-                    (inner.kind() == "identifier").then_some(inner)
+                    (inner.kind_name() == "identifier").then_some(inner)
                 })?;
                 type_size(&super::norm_ws(self.text(ty)))
             }
@@ -236,7 +236,7 @@ impl Mask {
 /// The mask a constant expression denotes: literals, `~0`, `-1`, casts, parentheses.
 pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
     let text = std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
-    match n.kind() {
+    match n.kind_name() {
         "number_literal" => parse_int(text).map(|(value, wide)| Mask {
             value: if wide { value } else { value & 0xffff_ffff },
             wide,
@@ -268,7 +268,7 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
         "call_expression" => {
             let f = n.child_by_field_id(FIELDS.function)?;
             let name = f.child_by_field_id(FIELDS.name)?;
-            if f.kind() != "template_function" || &src[name.byte_range()] != b"static_cast" {
+            if f.kind_name() != "template_function" || &src[name.byte_range()] != b"static_cast" {
                 return None;
             }
             let ty = f.child_by_field_id(FIELDS.arguments)?.named_child(0)?;
@@ -322,7 +322,7 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
     }
     let text = |n: Node| std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
     let d = depth + 1;
-    match n.kind() {
+    match n.kind_name() {
         "number_literal" => parse_int(text(n)).map(|(v, _)| v as i64),
         "identifier" => {
             let name = text(n);

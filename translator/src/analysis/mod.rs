@@ -25,7 +25,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::Edit;
-use crate::parse::{Flat, KindTable};
+use crate::parse::{Flat, KindName, KindTable};
 
 pub use catalog::DIAGS;
 pub use python::analyze_python;
@@ -138,13 +138,13 @@ pub fn is_full_lane_mask(expr: Node, src: &[u8]) -> bool {
 /// (`#define FULL_MASK 0xffffffff`), given by its body text in `defines`.
 pub fn is_full_lane_mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> bool {
     let mut e = expr;
-    while e.kind() == "parenthesized_expression" {
+    while e.kind_name() == "parenthesized_expression" {
         match e.named_child(0) {
             Some(c) => e = c,
             None => return false,
         }
     }
-    if e.kind() != "identifier" {
+    if e.kind_name() != "identifier" {
         return is_full_lane_mask(expr, src);
     }
     let name = std::str::from_utf8(&src[e.byte_range()]).unwrap_or("");
@@ -506,7 +506,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         for &node in nodes {
             match KINDS.of(node) {
                 K::FunctionDefinition => {
-                    let device = node.children(&mut node.walk()).any(|c| match KINDS.of(c) {
+                    let device = crate::parse::children(node).any(|c| match KINDS.of(c) {
                         K::DeviceQualifier => true,
                         K::Error => self.text(c).contains("__device__"),
                         _ => false,
@@ -563,8 +563,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some(params) = n.child_by_field_id(f.parameters) else {
             return;
         };
-        let mut c = params.walk();
-        for p in params.named_children(&mut c) {
+        for p in crate::parse::named_children(params) {
             if KINDS.of(p) != K::Parameter {
                 continue;
             }
@@ -640,7 +639,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return;
         };
         let name = self.text(name).to_string();
-        let function_like = node.kind() == "preproc_function_def";
+        let function_like = node.kind_name() == "preproc_function_def";
         let value_node = node.child_by_field_id(FIELDS.value);
         let body_range = value_node
             .map(|v| v.byte_range())
@@ -716,12 +715,12 @@ impl<'a, 't> Analyzer<'a, 't> {
 /// The expression a macro body consists of, in its wrapper function.
 fn macro_expression(root: Node) -> Option<Node> {
     let f = root.named_child(0)?;
-    if f.kind() != "function_definition" {
+    if f.kind_name() != "function_definition" {
         return None;
     }
     let body = f.child_by_field_id(FIELDS.body)?;
     let first = body.named_child(0)?;
-    if first.kind() == "expression_statement" {
+    if first.kind_name() == "expression_statement" {
         first.named_child(0)
     } else {
         None
@@ -755,8 +754,7 @@ fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
             _ => {}
         }
         let next = n.child_by_field_id(f.declarator).or_else(|| {
-            let mut c = n.walk();
-            let x = n.named_children(&mut c).find(|c| {
+            let x = crate::parse::named_children(n).find(|c| {
                 // `type_qualifier` or `ms_pointer_modifier`.
                 !(KINDS.of(*c) == K::Modifier || is_type_qualifier(*c))
             });
@@ -772,9 +770,7 @@ fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
 
 /// Whether a declaration carries a qualifier or storage class such as `const` or `__shared__`.
 fn has_qualifier(n: Node, src: &[u8], q: &str) -> bool {
-    let mut c = n.walk();
-    let found = n
-        .children(&mut c)
+    let found = crate::parse::children(n)
         .any(|ch| KINDS.of(ch) == K::QualifierLike && &src[ch.byte_range()] == q.as_bytes());
     found
 }

@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use crate::parse::{KindTable, FIELDS};
+use crate::parse::{KindName, KindTable, FIELDS};
 use tree_sitter::Node;
 
 use super::catalog::*;
@@ -184,7 +184,8 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         Group::Template => template_width(a, n),
         Group::FieldIdentifier
             if a.text(n) == "clockRate"
-                && n.parent().is_some_and(|p| p.kind() == "field_expression") =>
+                && n.parent()
+                    .is_some_and(|p| p.kind_name() == "field_expression") =>
         {
             a.report(
                 &DEVICE_CLOCK,
@@ -234,7 +235,7 @@ fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
     let f = call.child_by_field_id(FIELDS.function)?;
     let mut n = f;
     for _ in 0..6 {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "field_identifier" => return Some(a.text(n)),
             "qualified_identifier" => n = n.child_by_field_id(FIELDS.name)?,
             "template_function" => n = n.child_by_field_id(FIELDS.name)?,
@@ -250,10 +251,8 @@ fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     let Some(list) = call.child_by_field_id(FIELDS.arguments) else {
         return vec![];
     };
-    let mut c = list.walk();
-    let v: Vec<Node<'t>> = list
-        .named_children(&mut c)
-        .filter(|n| n.kind() != "comment")
+    let v: Vec<Node<'t>> = crate::parse::named_children(list)
+        .filter(|n| n.kind_name() != "comment")
         .collect();
     v
 }
@@ -261,7 +260,7 @@ fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
 /// The integer value of a number literal, or of arithmetic on number literals only
 /// (`(32 - 1)`); named constants are left to the rules that report their definitions.
 fn literal(a: &Analyzer, n: Node) -> Option<u64> {
-    match n.kind() {
+    match n.kind_name() {
         "number_literal" => parse_int(a.text(n)).map(|(v, _)| v),
         "parenthesized_expression" | "binary_expression" => {
             let only_numbers = {
@@ -270,12 +269,11 @@ fn literal(a: &Analyzer, n: Node) -> Option<u64> {
                 let mut budget = 32;
                 while let Some(x) = stack.pop() {
                     budget -= 1;
-                    if budget == 0 || matches!(x.kind(), "identifier" | "call_expression") {
+                    if budget == 0 || matches!(x.kind_name(), "identifier" | "call_expression") {
                         ok = false;
                         break;
                     }
-                    let mut c = x.walk();
-                    stack.extend(x.named_children(&mut c));
+                    stack.extend(crate::parse::named_children(x));
                 }
                 ok
             };
@@ -290,7 +288,7 @@ fn literal(a: &Analyzer, n: Node) -> Option<u64> {
 }
 
 fn is_field_of(a: &Analyzer, n: Node, object: &str) -> bool {
-    n.kind() == "field_expression"
+    n.kind_name() == "field_expression"
         && n.child_by_field_id(FIELDS.argument)
             .is_some_and(|o| a.text(o) == object)
 }
@@ -356,7 +354,7 @@ fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
         if budget == 0 {
             break;
         }
-        match x.kind() {
+        match x.kind_name() {
             "field_expression" => {
                 if is_field_of(a, x, "threadIdx") {
                     see(LaneKind::ThreadIndex);
@@ -382,8 +380,7 @@ fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
             "call_expression" | "argument_list" | "subscript_expression" => continue,
             _ => {}
         }
-        let mut c = x.walk();
-        for ch in x.named_children(&mut c) {
+        for ch in crate::parse::named_children(x) {
             stack.push(ch);
         }
     }
@@ -456,7 +453,7 @@ fn contains_call(a: &Analyzer, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
         if budget == 0 {
             return false;
         }
-        if x.kind() == "call_expression" && callee(a, x).is_some_and(pred) {
+        if x.kind_name() == "call_expression" && callee(a, x).is_some_and(pred) {
             return true;
         }
         if cursor.goto_first_child() {
@@ -504,13 +501,13 @@ fn is_32bit_type(ty: &str) -> bool {
 
 /// Whether `n` is (a parenthesized / cast-free) call of a ballot builtin.
 fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
-    while n.kind() == "parenthesized_expression" {
+    while n.kind_name() == "parenthesized_expression" {
         match n.named_child(0) {
             Some(inner) => n = inner,
             None => return false,
         }
     }
-    n.kind() == "call_expression" && callee(a, n).is_some_and(|c| BALLOTS.contains(&c))
+    n.kind_name() == "call_expression" && callee(a, n).is_some_and(|c| BALLOTS.contains(&c))
 }
 
 /// Whether `n` holds a 64-bit ballot: a ballot call, a variable initialized from one, or a
@@ -519,7 +516,7 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
     if depth > 6 {
         return false;
     }
-    match n.kind() {
+    match n.kind_name() {
         "call_expression" => is_ballot_call(a, n),
         "parenthesized_expression" => n
             .named_child(0)
@@ -549,7 +546,7 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
         if depth > 200 {
             break;
         }
-        match x.kind() {
+        match x.kind_name() {
             "preproc_if" | "preproc_elif" => {
                 let cond = x.child_by_field_id(FIELDS.condition);
                 let alt = x.child_by_field_id(FIELDS.alternative);
@@ -609,7 +606,7 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
     };
     let expr = snippet(a.text(n));
     let other_is_lane_named =
-        matches!(other.kind(), "identifier" | "field_expression") && lane_name(a.text(other));
+        matches!(other.kind_name(), "identifier" | "field_expression") && lane_name(a.text(other));
     // Named lane/warp operands are errors; bare thread-index arithmetic is an error only where
     // the function does warp-level work (see [`warp_code`]).
     let strength = |a: &Analyzer, k: Option<LaneKind>| match k {
@@ -645,7 +642,7 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
             )
         }),
         "*" if value == 32
-            && matches!(other.kind(), "identifier" | "field_expression")
+            && matches!(other.kind_name(), "identifier" | "field_expression")
             && warp_name(a.text(other)) =>
         {
             Some((
@@ -667,7 +664,7 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
             if lit_right
                 && value == 32
                 && (is_field_of(a, other, "threadIdx")
-                    || other.kind() == "identifier"
+                    || other.kind_name() == "identifier"
                         && thread_index_var(a, a.text(other), other.start_byte())) =>
         {
             Some((
@@ -694,7 +691,7 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node) {
 fn shuffle_loop(a: &mut Analyzer, n: Node) {
     let has_shfl = |a: &Analyzer| contains_call(a, n, &|c: &str| c.starts_with("__shfl"));
     let init_lit = n.child_by_field_id(FIELDS.initializer).and_then(|i| {
-        let v = match i.kind() {
+        let v = match i.kind_name() {
             "declaration" => i
                 .child_by_field_id(FIELDS.declarator)
                 .and_then(|d| d.child_by_field_id(FIELDS.value)),
@@ -704,7 +701,7 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
         (literal(a, v) == Some(16)).then_some(v)
     });
     let cond_lit = n.child_by_field_id(FIELDS.condition).and_then(|c| {
-        if c.kind() != "binary_expression" {
+        if c.kind_name() != "binary_expression" {
             return None;
         }
         let op = a.text(c.child_by_field_id(FIELDS.operator)?);
@@ -774,7 +771,7 @@ fn warp_size_constant(name: &str, value: i64) -> Option<String> {
 }
 
 fn warp_constant(a: &mut Analyzer, n: Node) {
-    let (name, value) = match n.kind() {
+    let (name, value) = match n.kind_name() {
         "init_declarator" => (
             n.child_by_field_id(FIELDS.declarator),
             n.child_by_field_id(FIELDS.value),
@@ -792,7 +789,7 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
     let (Some(name), Some(value)) = (name, value) else {
         return;
     };
-    if !matches!(name.kind(), "identifier" | "field_identifier") {
+    if !matches!(name.kind_name(), "identifier" | "field_identifier") {
         return;
     }
     let Some(v) = literal(a, value).map(|v| v as i64) else {
@@ -818,7 +815,7 @@ fn define(a: &mut Analyzer, n: Node) {
     let Some(value) = n.child_by_field_id(FIELDS.value) else {
         return;
     };
-    if n.kind() != "preproc_def" {
+    if n.kind_name() != "preproc_def" {
         return;
     }
     let v = a
@@ -847,7 +844,7 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     let Some(arr) = n.child_by_field_id(FIELDS.argument) else {
         return;
     };
-    if arr.kind() != "identifier" {
+    if arr.kind_name() != "identifier" {
         return;
     }
     let Some(d) = a.lookup(a.text(arr), n.start_byte()) else {
@@ -896,7 +893,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
             Some("use `CUBLAS_COMPUTE_32F`".into()),
             vec![],
         ),
-        "nvcuda" if n.parent().is_some_and(|p| p.kind() == "using_declaration") => {
+        "nvcuda" if n.parent().is_some_and(|p| p.kind_name() == "using_declaration") => {
             wmma(a, n, "`using namespace nvcuda`".to_string());
         }
         _ => {}
@@ -907,7 +904,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
     // A declaration of something named warpSize (HIP's own header) is not a use.
     if n.parent().is_some_and(|p| {
         matches!(
-            p.kind(),
+            p.kind_name(),
             "init_declarator" | "declaration" | "field_declaration"
         ) && p.child_by_field_id(FIELDS.declarator) == Some(n)
     }) {
@@ -918,7 +915,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
     let mut what: Option<&str> = None;
     for _ in 0..24 {
         let Some(x) = p else { break };
-        match x.kind() {
+        match x.kind_name() {
             "template_argument_list" => {
                 what = Some("a template argument");
                 break;
@@ -945,7 +942,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             }
             "optional_parameter_declaration" => {
                 if x.parent()
-                    .is_some_and(|g| g.kind() == "template_parameter_list")
+                    .is_some_and(|g| g.kind_name() == "template_parameter_list")
                 {
                     what = Some("a template parameter default");
                 }
@@ -957,7 +954,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                         || (super::has_qualifier(d, a.src, "static")
                             && super::has_qualifier(d, a.src, "const")
                             && d.parent()
-                                .is_some_and(|g| g.kind() == "field_declaration_list"))
+                                .is_some_and(|g| g.kind_name() == "field_declaration_list"))
                 }) {
                     what = Some("a constexpr initializer");
                 }
@@ -1008,10 +1005,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
 
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     // Kernel launches: dynamic parallelism and dynamic shared memory size.
-    let mut c = n.walk();
-    let launch = n
-        .children(&mut c)
-        .find(|ch| ch.kind() == "kernel_call_syntax");
+    let launch = crate::parse::children(n).find(|ch| ch.kind_name() == "kernel_call_syntax");
     if let Some(cfg) = launch {
         if a.in_device(n.start_byte()) {
             a.report(
@@ -1023,10 +1017,8 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             );
         }
-        let mut c2 = cfg.walk();
-        let cfg_args: Vec<Node> = cfg
-            .named_children(&mut c2)
-            .filter(|x| x.kind() != "comment")
+        let cfg_args: Vec<Node> = crate::parse::named_children(cfg)
+            .filter(|x| x.kind_name() != "comment")
             .collect();
         if let Some(smem) = cfg_args.get(2) {
             if let Some(v) = a.eval(*smem) {
@@ -1072,7 +1064,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 if ballot_valued(a, *arg, 0) {
                     let f = n.child_by_field_id(FIELDS.function).unwrap_or(n);
                     let wide = format!("{name}ll");
-                    let fix = if f.kind() == "identifier" {
+                    let fix = if f.kind_name() == "identifier" {
                         vec![Edit::replace(f.start_byte(), f.end_byte(), wide.clone(), "H004")]
                     } else {
                         vec![]
@@ -1148,7 +1140,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered" | "texCubemap"
         | "surf1Dread" | "surf2Dread" | "surf3Dread" | "surf1Dwrite" | "surf2Dwrite" | "surf3Dwrite" => {
             let is_ref = argv.iter().any(|x| {
-                x.kind() == "identifier" && texture_ref(a, a.text(*x), x.start_byte())
+                x.kind_name() == "identifier" && texture_ref(a, a.text(*x), x.start_byte())
             });
             if is_ref {
                 a.report(
@@ -1302,7 +1294,7 @@ fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
 }
 
 fn is_texture_type(a: &Analyzer, d: &Decl) -> bool {
-    d.ty.kind() == "template_type"
+    d.ty.kind_name() == "template_type"
         && d.ty
             .child_by_field_id(FIELDS.name)
             .is_some_and(|n| matches!(a.text(n), "texture" | "surface"))
@@ -1314,7 +1306,7 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
     // `&x`, `&x[i]`, `p`, `p + i`.
     let mut base = *ptr;
     for _ in 0..6 {
-        match base.kind() {
+        match base.kind_name() {
             "pointer_expression" | "parenthesized_expression" => {
                 base = base
                     .child_by_field_id(FIELDS.argument)
@@ -1333,7 +1325,7 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
         )
         .then(|| t.to_string())
     };
-    if base.kind() == "identifier" {
+    if base.kind_name() == "identifier" {
         if let Some(d) = a.lookup(a.text(base), base.start_byte()) {
             if let Some(t) = floaty(&d.ty_text) {
                 return Some(format!("`{t}`"));
@@ -1343,7 +1335,7 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
     }
     if let Some(v) = argv.get(1) {
         let t = a.text(*v);
-        if v.kind() == "number_literal"
+        if v.kind_name() == "number_literal"
             && (t.contains('.') || t.ends_with('f'))
             && !t.starts_with("0x")
         {
@@ -1376,7 +1368,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
     let mask_text = snippet(a.text(mask));
     // Resolve a macro name to its body's mask value.
     let mut macro_body: Option<std::ops::Range<usize>> = None;
-    let value = match mask.kind() {
+    let value = match mask.kind_name() {
         "identifier" => {
             let id = a.text(mask);
             if let Some(m) = a.macros.get(id).filter(|m| !m.function_like) {
@@ -1480,7 +1472,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
         }
         None => {
             // A computed mask: report 32-bit variables and ballot truncations.
-            let var = if mask.kind() == "identifier" {
+            let var = if mask.kind_name() == "identifier" {
                 a.lookup(a.text(mask), mask.start_byte()).cloned()
             } else {
                 None
@@ -1507,7 +1499,9 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     return;
                 }
             }
-            if !(has_sync || mask.kind() == "identifier" && a.macros.get(a.text(mask)).is_some()) {
+            if !(has_sync
+                || mask.kind_name() == "identifier" && a.macros.get(a.text(mask)).is_some())
+            {
                 a.report(
                     &SYNC_MASK_32,
                     Severity::Error,
@@ -1577,11 +1571,11 @@ const HALF_TYPES: &[&str] = &[
 /// The declared element type of a shuffled value: a variable, or an element of an array or
 /// pointer (`x[i]`).
 fn value_type<'d>(a: &'d Analyzer, n: Node) -> Option<&'d str> {
-    let (name, element) = match n.kind() {
+    let (name, element) = match n.kind_name() {
         "identifier" => (n, false),
         "subscript_expression" => (
             n.child_by_field_id(FIELDS.argument)
-                .filter(|b| b.kind() == "identifier")?,
+                .filter(|b| b.kind_name() == "identifier")?,
             true,
         ),
         _ => return None,
@@ -1658,7 +1652,7 @@ fn profiler(a: &mut Analyzer, n: Node, name: &str) {
     let parent = n.parent();
     let checked = parent.is_some_and(|p| {
         matches!(
-            p.kind(),
+            p.kind_name(),
             "argument_list"
                 | "init_declarator"
                 | "assignment_expression"
@@ -1778,7 +1772,7 @@ fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
 fn cub_scope(a: &Analyzer, n: Node) -> bool {
     let scoped = n
         .parent()
-        .filter(|p| p.kind() == "qualified_identifier")
+        .filter(|p| p.kind_name() == "qualified_identifier")
         .and_then(|p| p.child_by_field_id(FIELDS.scope))
         .is_some_and(|s| matches!(a.text(s), "cub" | "hipcub"));
     scoped
@@ -1854,7 +1848,7 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
 // H004: 32-bit ballot storage, 1u << lane
 
 fn ballot_store(a: &mut Analyzer, n: Node) {
-    if n.kind() != "init_declarator" {
+    if n.kind_name() != "init_declarator" {
         return;
     }
     let Some(value) = n.child_by_field_id(FIELDS.value) else {
@@ -1863,7 +1857,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     if !is_ballot_call(a, value) {
         return;
     }
-    let Some(decl) = n.parent().filter(|p| p.kind() == "declaration") else {
+    let Some(decl) = n.parent().filter(|p| p.kind_name() == "declaration") else {
         return;
     };
     let Some(ty) = decl.child_by_field_id(FIELDS.type_) else {
@@ -1903,7 +1897,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     ) else {
         return;
     };
-    if l.kind() != "identifier" || !is_ballot_call(a, r) {
+    if l.kind_name() != "identifier" || !is_ballot_call(a, r) {
         return;
     }
     let Some(d) = a.lookup(a.text(l), l.start_byte()).cloned() else {
@@ -1965,14 +1959,14 @@ fn lane_shift(a: &mut Analyzer, n: Node) {
         return;
     };
     let op = a.text(op);
-    if op == "<<" && l.kind() == "number_literal" {
+    if op == "<<" && l.kind_name() == "number_literal" {
         let Some((1, wide)) = parse_int(a.text(l)) else {
             return;
         };
         if wide {
             return;
         }
-        let lane_index = match r.kind() {
+        let lane_index = match r.kind_name() {
             "identifier" => lane_name(a.text(r)),
             _ => {
                 let t = a.text(r);
@@ -2000,7 +1994,7 @@ fn lane_shift(a: &mut Analyzer, n: Node) {
             Some("shift `1ull`".into()),
             vec![Edit::replace(l.start_byte(), l.end_byte(), "1ull", "H004")],
         );
-    } else if op == ">>" && l.kind() == "number_literal" {
+    } else if op == ">>" && l.kind_name() == "number_literal" {
         let full = mask_value(l, a.src).is_some_and(|m| m.is_full_32() && !m.wide);
         if full && a.text(r).replace(' ', "").contains("32-") {
             a.report(
@@ -2025,7 +2019,7 @@ fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     let Some(ty) = n.child_by_field_id(FIELDS.type_) else {
         return;
     };
-    if ty.kind() == "template_type" {
+    if ty.kind_name() == "template_type" {
         if let Some(name) = ty.child_by_field_id(FIELDS.name) {
             let name = a.text(name);
             if matches!(name, "texture" | "surface") {
@@ -2115,7 +2109,7 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     };
     let mut fd = decl;
     for _ in 0..6 {
-        if fd.kind() == "function_declarator" {
+        if fd.kind_name() == "function_declarator" {
             break;
         }
         match fd.child_by_field_id(FIELDS.declarator) {
@@ -2145,7 +2139,7 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
         .unwrap_or_default();
     let pointer = first
         .child_by_field_id(FIELDS.declarator)
-        .is_some_and(|d| d.kind() == "pointer_declarator");
+        .is_some_and(|d| d.kind_name() == "pointer_declarator");
     if !pointer || !matches!(ty.as_str(), "float" | "double") {
         return;
     }
@@ -2172,17 +2166,16 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     let mut ids: Vec<(String, bool)> = Vec::new(); // (name, under defined())
     let mut stack = vec![(cond, false)];
     while let Some((x, def)) = stack.pop() {
-        if x.kind() == "identifier" {
+        if x.kind_name() == "identifier" {
             ids.push((a.text(x).to_string(), def));
         }
-        let def = def || x.kind() == "preproc_defined";
-        let mut c = x.walk();
-        for ch in x.named_children(&mut c) {
+        let def = def || x.kind_name() == "preproc_defined";
+        for ch in crate::parse::named_children(x) {
             stack.push((ch, def));
         }
     }
     let value = pp_condition(cond, a.src, &a.macros, 0);
-    let directive = if n.kind() == "preproc_elif" {
+    let directive = if n.kind_name() == "preproc_elif" {
         "#elif"
     } else {
         "#if"
@@ -2194,7 +2187,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 let alt = alternative
                     .map(|alt| {
                         let (line, _) = a.index.position(a.map(alt.start_byte()));
-                        let kind = if alt.kind() == "preproc_else" { "#else" } else { "#elif" };
+                        let kind = if alt.kind_name() == "preproc_else" { "#else" } else { "#elif" };
                         format!(" and goes to the {kind} on line {line}")
                     })
                     .unwrap_or_default();
@@ -2359,7 +2352,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     ];
     // `float f(float) __asm("llvm.amdgcn.cos.f32");` is an asm label, not an asm statement.
     if n.parent()
-        .is_some_and(|p| p.kind() != "expression_statement")
+        .is_some_and(|p| p.kind_name() != "expression_statement")
         || code.trim_matches('"').starts_with("llvm.")
     {
         return;
@@ -2456,10 +2449,8 @@ fn has_token(code: &str, token: &str) -> bool {
 }
 
 fn launch_bounds(a: &mut Analyzer, n: Node) {
-    let mut c = n.walk();
-    let argv: Vec<Node> = n
-        .named_children(&mut c)
-        .filter(|x| x.kind() != "comment")
+    let argv: Vec<Node> = crate::parse::named_children(n)
+        .filter(|x| x.kind_name() != "comment")
         .collect();
     match argv.len() {
         3.. => a.report(
@@ -2608,7 +2599,7 @@ fn memory_type_compare(a: &mut Analyzer, n: Node) {
     } else {
         return;
     };
-    if field.kind() != "field_expression" {
+    if field.kind_name() != "field_expression" {
         return;
     }
     let Some(fname) = field.child_by_field_id(FIELDS.field).map(|f| a.text(f)) else {
@@ -2617,7 +2608,7 @@ fn memory_type_compare(a: &mut Analyzer, n: Node) {
     let Some(obj) = field.child_by_field_id(FIELDS.argument) else {
         return;
     };
-    let attrs = obj.kind() == "identifier"
+    let attrs = obj.kind_name() == "identifier"
         && a.lookup(a.text(obj), obj.start_byte())
             .is_some_and(|d| d.ty_text.contains("cudaPointerAttributes"));
     if fname == "memoryType" || (fname == "type" && attrs) {
