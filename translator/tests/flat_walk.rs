@@ -53,6 +53,7 @@ fn same_walk(src: &[u8], what: &str) -> usize {
                 a.kind(),
                 b.kind()
             );
+            assert_eq!(a.kind_name(), b.kind(), "{what}: node {i}");
         }
         assert_eq!(fast.ends, slow.ends, "{what}: subtree ends");
         // The children of every node, as `Node::children` and `Node::named_children` list them.
