@@ -8,11 +8,14 @@
 //! `--rules` file) and the translation options. Change any of them and the key changes, so stale
 //! entries are never read; they are simply left behind (delete the directory to reclaim space).
 //!
-//! An entry stores what the translation produced: status, edits, diagnostics (before
-//! `--allow`/`--deny`, which are applied afterwards), parse-error lines, renames, the diff, and
-//! the translated bytes when they differ from the input. Entries are written atomically
-//! (temporary file and rename) and carry a checksum; a damaged or truncated entry is a miss.
-//! Files whose parse ran out of time or failed to read are never cached.
+//! An entry stores what the translation produced, in two checksummed parts: a head (status,
+//! diagnostics before `--allow`/`--deny`, which are applied afterwards, parse-error lines,
+//! renames, and the [`Stamp`] of the output file it was last written to) and a body (edits, the
+//! diff, and the translated bytes when they differ from the input). A re-run reads the head
+//! alone unless a patch, a report or the output itself is needed: when the output file still
+//! has its stamp it is neither read back nor written. Entries are written atomically (temporary
+//! file and rename); a damaged or truncated entry is a miss. Files whose parse ran out of time or
+//! failed to read are never cached.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -27,7 +30,7 @@ use crate::edit::Edit;
 use crate::project::{FileStatus, ReportEdit};
 use crate::translate::Options;
 
-const MAGIC: &[u8; 8] = b"HIPPC\x00\x01\x00";
+const MAGIC: &[u8; 8] = b"HIPPC\x00\x02\x00";
 
 /// A cache directory and the salt (version, rules, options) its keys are made with.
 #[derive(Clone, Debug)]
@@ -55,6 +58,45 @@ pub struct Entry {
     pub diff: Vec<u8>,
     /// The translated bytes, when they differ from the input.
     pub output: Option<Vec<u8>>,
+    /// Whether `edits`, `diff` and `output` were read (see [`Cache::get`]); a head alone leaves
+    /// them empty.
+    pub body: bool,
+    /// The output file as it was when this result was last written or checked there, so that a
+    /// re-run can trust it by its metadata instead of reading it back.
+    pub stamp: Option<Stamp>,
+}
+
+/// The identity and times of a file (device, inode, size, modification and change times): equal
+/// stamps mean the file was not written in between, since no user can set a file's change time
+/// (a write in the same clock tick as hipport's own, with the same size, is the one blind spot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp([u64; 7]);
+
+impl Stamp {
+    /// The stamp of the regular file at `path`; `None` for anything else, or off Unix.
+    pub fn of(path: &Path) -> Option<Stamp> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = fs::symlink_metadata(path).ok()?;
+            m.is_file().then(|| {
+                Stamp([
+                    m.dev(),
+                    m.ino(),
+                    m.size(),
+                    m.mtime() as u64,
+                    m.mtime_nsec() as u64,
+                    m.ctime() as u64,
+                    m.ctime_nsec() as u64,
+                ])
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            None
+        }
+    }
 }
 
 /// A fingerprint of the rules: every embedded data file plus the given `(path, text)` rule files.
@@ -133,15 +175,22 @@ impl Cache {
         self.dir.join("v1").join(&hex[..2]).join(&hex[2..])
     }
 
-    /// The entry stored under `key`, if there is an intact one.
-    pub fn get(&self, key: u128) -> Option<Entry> {
-        // Most entries are a few KiB: one `read` gets them whole. A short read is the end of the
-        // file, and a truncated entry fails its checksum (a miss).
-        let f = fs::File::open(self.path(key)).ok()?;
-        let data = crate::project::read_whole(f, 64 * 1024, u64::MAX, true).ok()?;
-        decode(&data, key)
+    /// The entry stored under `key`, if there is an intact one. Without `body`, only its head
+    /// is read (status, diagnostics, renames, stamp: usually the first few hundred bytes) and
+    /// `edits`, `diff` and `output` are left empty.
+    pub fn get(&self, key: u128, body: bool) -> Option<Entry> {
+        // One `read` gets most entries whole (a head alone almost always). A short read is the end
+        // of the file, and a truncated entry fails its checksum (a miss).
+        let mut f = fs::File::open(self.path(key)).ok()?;
+        let first = if body { 64 * 1024 } else { 4 * 1024 };
+        let mut data = crate::project::read_whole(&mut f, first, first as u64, true).ok()?;
+        if data.len() == first && (body || head_len(&data).is_none_or(|n| n > data.len())) {
+            use std::io::Read;
+            // Through `Take`: `File::read_to_end` would `stat` and `lseek` for a size hint.
+            f.take(u64::MAX).read_to_end(&mut data).ok()?;
+        }
+        decode(&data, key, body)
     }
-
     /// Stores an entry; failures are ignored (the cache is an optimisation, never a reason to fail).
     pub fn put(&self, key: u128, entry: &Entry) {
         let path = self.path(key);
@@ -245,19 +294,13 @@ const STATUSES: [FileStatus; 5] = [
     FileStatus::Failed,
 ];
 
+/// An entry's layout: magic, key, head length, head checksum, head (status, diagnostics,
+/// parse errors, renames, stamp), body checksum, body (edits, diff, output).
+const HEADER: usize = 8 + 16 + 8 + 8;
+
 fn encode(e: &Entry, key: u128) -> Vec<u8> {
-    let mut w = W(Vec::with_capacity(
-        256 + e.diff.len() + e.output.as_ref().map_or(0, Vec::len),
-    ));
+    let mut w = W(Vec::with_capacity(256));
     w.n(STATUSES.iter().position(|s| *s == e.status).unwrap_or(0) as u64);
-    w.n(e.edits.len() as u64);
-    for x in &e.edits {
-        w.n(x.start as u64);
-        w.n(x.end as u64);
-        w.b(x.old.as_bytes());
-        w.b(x.new.as_bytes());
-        w.b(x.rule.as_bytes());
-    }
     w.n(e.diagnostics.len() as u64);
     for d in &e.diagnostics {
         w.b(d.id.as_bytes());
@@ -283,6 +326,27 @@ fn encode(e: &Entry, key: u128) -> Vec<u8> {
         w.b(k.as_bytes());
         w.n(*v as u64);
     }
+    match &e.stamp {
+        Some(st) => {
+            w.n(1);
+            for v in st.0 {
+                w.n(v);
+            }
+        }
+        None => w.n(0),
+    }
+    let head = w.0;
+    let mut w = W(Vec::with_capacity(
+        64 + e.diff.len() + e.output.as_ref().map_or(0, Vec::len),
+    ));
+    w.n(e.edits.len() as u64);
+    for x in &e.edits {
+        w.n(x.start as u64);
+        w.n(x.end as u64);
+        w.b(x.old.as_bytes());
+        w.b(x.new.as_bytes());
+        w.b(x.rule.as_bytes());
+    }
     w.b(&e.diff);
     match &e.output {
         Some(o) => {
@@ -291,34 +355,38 @@ fn encode(e: &Entry, key: u128) -> Vec<u8> {
         }
         None => w.n(0),
     }
-    let payload = w.0;
-    let mut out = Vec::with_capacity(payload.len() + 40);
+    let body = w.0;
+    let mut out = Vec::with_capacity(HEADER + head.len() + 8 + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&key.to_le_bytes());
-    out.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(&(head.len() as u64).to_le_bytes());
+    out.extend_from_slice(&xxh3_64(&head).to_le_bytes());
+    out.extend_from_slice(&head);
+    out.extend_from_slice(&xxh3_64(&body).to_le_bytes());
+    out.extend_from_slice(&body);
     out
 }
 
-fn decode(data: &[u8], key: u128) -> Option<Entry> {
+/// The length of an entry up to the end of its head, if its header is there.
+fn head_len(data: &[u8]) -> Option<usize> {
+    let len = data.get(24..32)?;
+    let n = u64::from_le_bytes(len.try_into().ok()?);
+    usize::try_from(n).ok()?.checked_add(HEADER)
+}
+
+fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
     let rest = data.strip_prefix(MAGIC)?;
-    let (k, rest) = rest.split_first_chunk::<16>()?;
-    let (sum, payload) = rest.split_first_chunk::<8>()?;
-    if u128::from_le_bytes(*k) != key || u64::from_le_bytes(*sum) != xxh3_64(payload) {
+    let (k, _) = rest.split_first_chunk::<16>()?;
+    if u128::from_le_bytes(*k) != key {
         return None;
     }
-    let mut r = R(payload);
-    let status = *STATUSES.get(r.u()?)?;
-    let mut edits = Vec::new();
-    for _ in 0..r.count(40)? {
-        edits.push(ReportEdit {
-            start: r.u()?,
-            end: r.u()?,
-            old: r.s()?,
-            new: r.s()?,
-            rule: r.s()?,
-        });
+    let end = head_len(data)?;
+    let head = data.get(HEADER..end)?;
+    if data[32..40] != xxh3_64(head).to_le_bytes() {
+        return None;
     }
+    let mut r = R(head);
+    let status = *STATUSES.get(r.u()?)?;
     let mut diagnostics = Vec::new();
     for _ in 0..r.count(80)? {
         let id = r.s()?;
@@ -352,21 +420,56 @@ fn decode(data: &[u8], key: u128) -> Option<Entry> {
         let k = r.s()?;
         renames.insert(k, r.u()?);
     }
-    let diff = r.b()?.to_vec();
-    let output = match r.n()? {
+    let stamp = match r.n()? {
+        0 => None,
+        1 => {
+            let mut v = [0u64; 7];
+            for x in &mut v {
+                *x = r.n()?;
+            }
+            Some(Stamp(v))
+        }
+        _ => return None,
+    };
+    if !r.0.is_empty() {
+        return None;
+    }
+    let mut e = Entry {
+        status,
+        edits: Vec::new(),
+        diagnostics,
+        parse_errors,
+        renames,
+        diff: Vec::new(),
+        output: None,
+        body: false,
+        stamp,
+    };
+    if !with_body {
+        return Some(e);
+    }
+    let (sum, body) = data[end..].split_first_chunk::<8>()?;
+    if *sum != xxh3_64(body).to_le_bytes() {
+        return None;
+    }
+    let mut r = R(body);
+    for _ in 0..r.count(40)? {
+        e.edits.push(ReportEdit {
+            start: r.u()?,
+            end: r.u()?,
+            old: r.s()?,
+            new: r.s()?,
+            rule: r.s()?,
+        });
+    }
+    e.diff = r.b()?.to_vec();
+    e.output = match r.n()? {
         0 => None,
         1 => Some(r.b()?.to_vec()),
         _ => return None,
     };
-    r.0.is_empty().then_some(Entry {
-        status,
-        edits,
-        diagnostics,
-        parse_errors,
-        renames,
-        diff,
-        output,
-    })
+    e.body = true;
+    r.0.is_empty().then_some(e)
 }
 
 #[cfg(test)]
@@ -398,6 +501,8 @@ mod tests {
             renames: [("runtime".to_string(), 1)].into_iter().collect(),
             diff: b"--- a\n+++ b\n".to_vec(),
             output: Some(b"int hipMalloc;\xff".to_vec()),
+            body: true,
+            stamp: Some(Stamp([1, 2, 3, 4, 5, 6, 7])),
         }
     }
 
@@ -406,15 +511,33 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let cache = Cache::new(tmp.path(), rules_fingerprint(&[]), &Options::default());
         let key = cache.key("b.cu", "a/b.cu", true, b"int cudaMalloc;\xff");
-        assert!(cache.get(key).is_none());
+        assert!(cache.get(key, true).is_none());
         cache.put(key, &entry());
-        assert_eq!(cache.get(key), Some(entry()));
+        assert_eq!(cache.get(key, true), Some(entry()));
+        // The head alone: everything but edits, diff and output.
+        let head = Entry {
+            edits: vec![],
+            diff: vec![],
+            output: None,
+            body: false,
+            ..entry()
+        };
+        assert_eq!(cache.get(key, false), Some(head));
         let mut unchanged = entry();
         unchanged.status = FileStatus::Unchanged;
         unchanged.output = None;
+        unchanged.stamp = None;
         let key2 = key ^ 1;
         cache.put(key2, &unchanged);
-        assert_eq!(cache.get(key2), Some(unchanged));
+        assert_eq!(cache.get(key2, true), Some(unchanged));
+        // A head longer than the first read (many diagnostics) and a body longer than 64 KiB.
+        let mut big = entry();
+        big.diagnostics = vec![entry().diagnostics[0].clone(); 200];
+        big.output = Some(vec![b'x'; 200_000]);
+        let key3 = key ^ 2;
+        cache.put(key3, &big);
+        assert_eq!(cache.get(key3, true), Some(big.clone()));
+        assert_eq!(cache.get(key3, false).unwrap().diagnostics.len(), 200);
         // Truncation, a flipped byte, or an entry stored under another key: all misses.
         let path = cache.path(key);
         let good = fs::read(&path).unwrap();
@@ -425,10 +548,16 @@ mod tests {
             b
         }] {
             fs::write(&path, bad).unwrap();
-            assert!(cache.get(key).is_none());
+            assert!(cache.get(key, true).is_none());
         }
+        // A damaged head is a miss even when only the head is read.
+        let mut b = good.clone();
+        b[HEADER + 3] ^= 0x20;
+        fs::write(&path, b).unwrap();
+        assert!(cache.get(key, false).is_none());
         fs::write(&path, fs::read(cache.path(key2)).unwrap()).unwrap();
-        assert!(cache.get(key).is_none());
+        assert!(cache.get(key, true).is_none());
+        assert!(cache.get(key, false).is_none());
     }
 
     #[test]

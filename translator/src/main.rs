@@ -396,6 +396,8 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
 
     let rule_texts = project_rules(&args.paths, &args.rule_files, &mut cfg)?;
     cfg.jobs = args.jobs;
+    // Edits and diffs are read back from the cache only for the outputs that show them.
+    cfg.details = args.diff || args.patch.is_some() || args.report.is_some();
     if !args.no_cache {
         if let Some(dir) = args.cache_dir.clone().or_else(hipport::cache::default_dir) {
             let refs: Vec<(&str, &str)> = rule_texts

@@ -94,6 +94,9 @@ pub struct ConvertConfig {
     pub cache: Option<Cache>,
     /// Worker threads (0: one per available core).
     pub jobs: usize,
+    /// Whether outcomes carry their edits and diff (for patches and reports); without them a
+    /// cached re-run reads only the head of each cache entry.
+    pub details: bool,
 }
 
 impl ConvertConfig {
@@ -113,6 +116,7 @@ impl ConvertConfig {
             deny: Vec::new(),
             cache: None,
             jobs: 0,
+            details: true,
         }
     }
 }
@@ -743,8 +747,37 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         .as_ref()
         .filter(|_| f.translate && cfg.mode == Mode::Translate)
         .map(|c| (c, c.key(&f.rel, &shown, f.translate, &src)));
+    let dest = match &cfg.output {
+        OutputMode::Dir(out) => Some(out.join(&out_rel)),
+        _ => None,
+    };
     let mut output: Option<Vec<u8>> = None;
-    if let Some(e) = key.and_then(|(c, k)| c.get(k)) {
+    // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
+    // something needs it. The output file is trusted by its stamp when it is the one this
+    // entry last wrote or checked: then it is neither read nor written.
+    let hit = key.and_then(|(c, k)| {
+        let head = c.get(k, false)?;
+        let trusted =
+            head.stamp.is_some() && dest.as_deref().and_then(cache::Stamp::of) == head.stamp;
+        let need_body = cfg.details
+            || keep_output
+            || moved
+            || match &cfg.output {
+                OutputMode::Dir(_) => !trusted,
+                OutputMode::InPlace { .. } => head.status == FileStatus::Changed,
+                OutputMode::Nothing => false,
+            };
+        let e = if need_body { c.get(k, true)? } else { head };
+        Some((e, trusted))
+    });
+    let mut trusted = false;
+    // The entry to store once the output is written (with the output's new stamp).
+    let mut store: Option<cache::Entry> = None;
+    if let Some((e, t)) = hit {
+        trusted = t;
+        if !trusted && e.body {
+            store = Some(e.clone());
+        }
         outcome.status = e.status;
         outcome.edits = e.edits;
         outcome.diagnostics = e.diagnostics;
@@ -755,41 +788,33 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         output = e.output;
     } else {
         translate_file(cfg, f, &shown, &src, &mut outcome, &mut output);
-        if let Some((c, k)) =
-            key.filter(|_| matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged))
-        {
-            let mut e = cache::Entry {
+        if key.is_some() && matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) {
+            store = Some(cache::Entry {
                 status: outcome.status,
-                edits: std::mem::take(&mut outcome.edits),
-                diagnostics: std::mem::take(&mut outcome.diagnostics),
-                parse_errors: std::mem::take(&mut outcome.parse_errors),
-                renames: std::mem::take(&mut outcome.renames),
-                diff: std::mem::take(&mut outcome.diff),
-                output: output.take().filter(|o| *o != src),
-            };
-            c.put(k, &e);
-            outcome.edits = std::mem::take(&mut e.edits);
-            outcome.diagnostics = std::mem::take(&mut e.diagnostics);
-            outcome.parse_errors = std::mem::take(&mut e.parse_errors);
-            outcome.renames = std::mem::take(&mut e.renames);
-            outcome.diff = std::mem::take(&mut e.diff);
-            output = e.output.take();
+                edits: outcome.edits.clone(),
+                diagnostics: outcome.diagnostics.clone(),
+                parse_errors: outcome.parse_errors.clone(),
+                renames: outcome.renames.clone(),
+                diff: outcome.diff.clone(),
+                output: output.clone().filter(|o| *o != src),
+                body: true,
+                stamp: None,
+            });
         }
     }
     let new = output.as_deref().unwrap_or(&src);
     if moved {
         outcome.diff = patch::file_diff_renamed(&f.rel, &out_rel, &src, new);
     }
-    let write = match &cfg.output {
-        OutputMode::Dir(out) => {
-            let dest = out.join(&out_rel);
-            if outcome.from_cache && same_content(&dest, new) {
+    let write = match (&cfg.output, &dest) {
+        (OutputMode::Dir(_), Some(dest)) => {
+            if trusted || (outcome.from_cache && same_content(dest, new)) {
                 Ok(())
             } else {
-                write_output(&dest, new).map_err(|e| (dest.display().to_string(), e))
+                write_output(dest, new).map_err(|e| (dest.display().to_string(), e))
             }
         }
-        OutputMode::InPlace { backup } if outcome.status == FileStatus::Changed || moved => {
+        (OutputMode::InPlace { backup }, _) if outcome.status == FileStatus::Changed || moved => {
             let r = (|| {
                 if *backup {
                     let mut b = f.path.clone().into_os_string();
@@ -811,9 +836,19 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         }
         _ => Ok(()),
     };
-    if let Err((path, e)) = write {
-        outcome.status = FileStatus::Failed;
-        outcome.diagnostics.push(io_diag(&path, "write", &e));
+    match write {
+        Err((path, e)) => {
+            outcome.status = FileStatus::Failed;
+            outcome.diagnostics.push(io_diag(&path, "write", &e));
+        }
+        Ok(()) => {
+            if let (Some((c, k)), Some(mut e)) = (key, store) {
+                e.stamp = dest.as_deref().and_then(cache::Stamp::of);
+                if !outcome.from_cache || e.stamp.is_some() {
+                    c.put(k, &e);
+                }
+            }
+        }
     }
     if keep_output {
         outcome.output = Some(new.to_vec());
@@ -854,19 +889,19 @@ fn same_content(path: &Path, data: &[u8]) -> bool {
         use std::os::unix::fs::OpenOptionsExt;
         opts.custom_flags(libc::O_NONBLOCK);
     }
-    let Ok(f) = opts.open(path) else {
+    let Ok(mut f) = opts.open(path) else {
         return false;
     };
-    read_whole(f, data.len(), data.len() as u64 + 1, false).is_ok_and(|buf| buf == data)
+    read_whole(&mut f, data.len(), data.len() as u64 + 1, false).is_ok_and(|buf| buf == data)
 }
 
 /// Reads a file whose size discovery saw (a hint: the whole file is read whatever its size),
 /// without the `stat` that `fs::read` makes for its buffer size, and in one `read` when the file
 /// still has that size.
 fn read_sized(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
-    let f = fs::File::open(path)?;
+    let mut f = fs::File::open(path)?;
     read_whole(
-        f,
+        &mut f,
         usize::try_from(size).unwrap_or(usize::MAX - 1),
         u64::MAX,
         false,
@@ -878,7 +913,7 @@ fn read_sized(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
 /// or when it returns less and `short_is_end` (for data that checks its own length, such as cache
 /// entries); otherwise reading goes on to the end. No `stat`, no `lseek`.
 pub(crate) fn read_whole(
-    mut f: fs::File,
+    f: &mut fs::File,
     expected: usize,
     limit: u64,
     short_is_end: bool,
@@ -1433,10 +1468,10 @@ mod tests {
             assert_eq!(read_sized(&p, hint).unwrap(), data, "hint {hint}");
         }
         // Short reads end the file only when asked (cache entries check their own length).
-        let f = fs::File::open(&p).unwrap();
-        assert_eq!(read_whole(f, 64 * 1024, u64::MAX, true).unwrap(), data);
-        let f = fs::File::open(&p).unwrap();
-        assert_eq!(read_whole(f, 100, 10, false).unwrap(), &data[..10]);
+        let mut f = fs::File::open(&p).unwrap();
+        assert_eq!(read_whole(&mut f, 64 * 1024, u64::MAX, true).unwrap(), data);
+        let mut f = fs::File::open(&p).unwrap();
+        assert_eq!(read_whole(&mut f, 100, 10, false).unwrap(), &data[..10]);
     }
 
     #[test]

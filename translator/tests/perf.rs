@@ -212,3 +212,92 @@ fn progress_is_drawn_only_when_asked_for_on_a_terminal() {
     let o = hipport(&quiet, t, &[("HIPPORT_PROGRESS", "always")]);
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
 }
+
+#[test]
+fn cached_outputs_are_trusted_only_while_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    tree(&t.join("in"));
+    // A file with a hazard, so that diagnostics come back from the cache too.
+    fs::write(
+        t.join("in/src/h.cu"),
+        "__global__ void k(float *x) { float v = x[0]; v += __shfl_down_sync(0xffffffff, v, 1); x[0] = v; }\n",
+    )
+    .unwrap();
+    let plain = |extra: &[&str]| {
+        let mut args = vec![
+            "convert",
+            "in",
+            "--out",
+            "out",
+            "--cache-dir",
+            "cache",
+            "--hip-version",
+            "6.2",
+        ];
+        args.extend_from_slice(extra);
+        let o = hipport(&args, t, &[]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let e1 = plain(&[]);
+    let a = t.join("out/src/a.cu");
+    let good = fs::read(&a).unwrap();
+    // Unchanged: hits, the same diagnostics, the output left as it was (not even rewritten).
+    let before = fs::metadata(&a).unwrap();
+    let e2 = plain(&[]);
+    assert!(e2.contains("4 from cache"), "{e2}");
+    let strip = |e: &str| {
+        e.lines()
+            .filter(|l| !l.starts_with("hipport:"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&e1), strip(&e2));
+    assert!(e2.contains("H003"), "{e2}");
+    let after = fs::metadata(&a).unwrap();
+    assert_eq!(before.modified().unwrap(), after.modified().unwrap());
+    assert_eq!(fs::read(&a).unwrap(), good);
+
+    // Edited in place with the same size: found by its change time, and restored.
+    let mut edited = good.clone();
+    let i = edited.windows(3).position(|w| w == b"hip").unwrap();
+    edited[i..i + 3].copy_from_slice(b"HIP");
+    fs::write(&a, &edited).unwrap();
+    plain(&[]);
+    assert_eq!(fs::read(&a).unwrap(), good);
+    // Replaced by another file of the same size (a new inode): restored.
+    fs::write(t.join("other"), &edited).unwrap();
+    fs::rename(t.join("other"), &a).unwrap();
+    plain(&[]);
+    assert_eq!(fs::read(&a).unwrap(), good);
+
+    // A patch asked of a run that hits reads the edits and diffs back: the same patch as
+    // translating afresh.
+    plain(&["--patch", "cached.patch"]);
+    plain(&["--patch", "fresh.patch", "--no-cache"]);
+    let cached = fs::read(t.join("cached.patch")).unwrap();
+    assert!(
+        String::from_utf8_lossy(&cached).contains("+#include <hip/hip_runtime.h>")
+            || !cached.is_empty()
+    );
+    assert_eq!(cached, fs::read(t.join("fresh.patch")).unwrap());
+
+    // Another output directory from the same cache: written whole, then trusted there too.
+    let o = hipport(
+        &[
+            "convert",
+            "in",
+            "--out",
+            "out2",
+            "--cache-dir",
+            "cache",
+            "--hip-version",
+            "6.2",
+        ],
+        t,
+        &[],
+    );
+    assert!(stderr(&o).contains("4 from cache"), "{}", stderr(&o));
+    assert_eq!(fs::read(t.join("out2/src/a.cu")).unwrap(), good);
+}
