@@ -34,6 +34,28 @@ static void frame_init(Frame *f, const TSLanguage *lang, Subtree s, Length posit
   f->open = open;
 }
 
+// Takes the next child of `top`'s node: sets `*at` to its position and `*alias` to its alias
+// symbol, moves `top` past it, and returns whether it is visible.
+static inline bool frame_next(Frame *top, const Subtree **child, Length *at, TSSymbol *alias) {
+  *child = &top->children[top->child_index];
+  *at = top->position;
+  bool visible = ts_subtree_visible(**child);
+  *alias = 0;
+  if (!ts_subtree_extra(**child)) {
+    if (top->aliases) {
+      *alias = top->aliases[top->structural_index];
+      visible |= *alias != 0;
+    }
+    top->structural_index++;
+  }
+  top->position = length_add(*at, ts_subtree_size(**child));
+  top->child_index++;
+  if (top->child_index < top->child_count) {
+    top->position = length_add(top->position, ts_subtree_padding(top->children[top->child_index]));
+  }
+  return visible;
+}
+
 // Writes the nodes under `root` (itself first) to `nodes` and, for each, the index just past its
 // subtree to `ends`. Returns the number of nodes, or UINT32_MAX when `capacity` is too small or
 // memory runs out (the caller then walks with a cursor).
@@ -61,22 +83,10 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capac
       depth--;
       continue;
     }
-    const Subtree *child = &top->children[top->child_index];
-    Length position = top->position;
-    bool visible = ts_subtree_visible(*child);
-    TSSymbol alias = 0;
-    if (!ts_subtree_extra(*child)) {
-      if (top->aliases) {
-        alias = top->aliases[top->structural_index];
-        visible |= alias != 0;
-      }
-      top->structural_index++;
-    }
-    top->position = length_add(position, ts_subtree_size(*child));
-    top->child_index++;
-    if (top->child_index < top->child_count) {
-      top->position = length_add(top->position, ts_subtree_padding(top->children[top->child_index]));
-    }
+    const Subtree *child;
+    Length position;
+    TSSymbol alias;
+    bool visible = frame_next(top, &child, &position, &alias);
 
     uint32_t open;
     if (visible) {
@@ -128,22 +138,10 @@ uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
       depth--;
       continue;
     }
-    const Subtree *child = &top->children[top->child_index];
-    Length at = top->position;
-    bool visible = ts_subtree_visible(*child);
-    TSSymbol alias = 0;
-    if (!ts_subtree_extra(*child)) {
-      if (top->aliases) {
-        alias = top->aliases[top->structural_index];
-        visible |= alias != 0;
-      }
-      top->structural_index++;
-    }
-    top->position = length_add(at, ts_subtree_size(*child));
-    top->child_index++;
-    if (top->child_index < top->child_count) {
-      top->position = length_add(top->position, ts_subtree_padding(top->children[top->child_index]));
-    }
+    const Subtree *child;
+    Length at;
+    TSSymbol alias;
+    bool visible = frame_next(top, &child, &at, &alias);
     if (visible) {
       if (count == capacity) {
         if (stack != fixed) free(stack);

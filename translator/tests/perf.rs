@@ -35,20 +35,13 @@ fn tree(dir: &Path) {
     fs::write(dir.join("notes.txt"), "cudaMalloc stays\n").unwrap();
 }
 
-/// Runs `convert in` with the cache in `cache/`, returning (stderr, patch, report files).
+/// `convert in` into `out/` with the cache in `cache/`.
+const CONVERT: &[&str] = &["convert", "in", "--out", "out", "--cache-dir", "cache"];
+
+/// Runs [`CONVERT`] with a patch and a report, returning (stderr, patch, report files).
 fn run(tmp: &Path, extra: &[&str]) -> (String, Vec<u8>, serde_json::Value) {
-    let mut args = vec![
-        "convert",
-        "in",
-        "--out",
-        "out",
-        "--cache-dir",
-        "cache",
-        "--patch",
-        "p.patch",
-        "--report",
-        "r.json",
-    ];
+    let mut args = CONVERT.to_vec();
+    args.extend_from_slice(&["--patch", "p.patch", "--report", "r.json"]);
     if !extra.contains(&"--hip-version") {
         args.extend_from_slice(&["--hip-version", "6.2"]);
     }
@@ -225,16 +218,8 @@ fn cached_outputs_are_trusted_only_while_untouched() {
     )
     .unwrap();
     let plain = |extra: &[&str]| {
-        let mut args = vec![
-            "convert",
-            "in",
-            "--out",
-            "out",
-            "--cache-dir",
-            "cache",
-            "--hip-version",
-            "6.2",
-        ];
+        let mut args = CONVERT.to_vec();
+        args.extend_from_slice(&["--hip-version", "6.2"]);
         args.extend_from_slice(extra);
         let o = hipport(&args, t, &[]);
         assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
