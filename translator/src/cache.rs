@@ -75,10 +75,14 @@ pub struct Stamp([u64; 7]);
 impl Stamp {
     /// The stamp of the regular file at `path`; `None` for anything else, or off Unix.
     pub fn of(path: &Path) -> Option<Stamp> {
+        Stamp::of_metadata(&fs::symlink_metadata(path).ok()?)
+    }
+
+    /// The stamp of a regular file from its metadata; `None` for anything else, or off Unix.
+    pub fn of_metadata(m: &fs::Metadata) -> Option<Stamp> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            let m = fs::symlink_metadata(path).ok()?;
             m.is_file().then(|| {
                 Stamp([
                     m.dev(),
@@ -93,9 +97,22 @@ impl Stamp {
         }
         #[cfg(not(unix))]
         {
-            let _ = path;
+            let _ = m;
             None
         }
+    }
+
+    /// When the file last changed (its change time), in nanoseconds since the epoch.
+    pub fn changed_ns(&self) -> u128 {
+        u128::from(self.0[5]) * 1_000_000_000 + u128::from(self.0[6])
+    }
+
+    pub(crate) fn words(&self) -> [u64; 7] {
+        self.0
+    }
+
+    pub(crate) fn from_words(w: [u64; 7]) -> Stamp {
+        Stamp(w)
     }
 }
 
@@ -154,6 +171,17 @@ impl Cache {
     /// The directory entries live in.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Where the index of a run over one tree lives (see [`crate::tree_index`]): named by the
+    /// salt and `tag` (the inputs as given and the output), so that it serves only the same run.
+    pub fn index_path(&self, tag: &[u8]) -> PathBuf {
+        let mut h = Xxh3::new();
+        h.update(&self.salt.to_le_bytes());
+        h.update(tag);
+        self.dir
+            .join("v2-index")
+            .join(format!("{:032x}", h.digest128()))
     }
 
     /// The key of one file's result.
@@ -298,7 +326,8 @@ const STATUSES: [FileStatus; 5] = [
 /// parse errors, renames, stamp), body checksum, body (edits, diff, output).
 const HEADER: usize = 8 + 16 + 8 + 8;
 
-fn encode(e: &Entry, key: u128) -> Vec<u8> {
+/// The head of an entry (see [`HEADER`]): what a re-run needs when it writes nothing.
+pub(crate) fn encode_head(e: &Entry) -> Vec<u8> {
     let mut w = W(Vec::with_capacity(256));
     w.n(STATUSES.iter().position(|s| *s == e.status).unwrap_or(0) as u64);
     w.n(e.diagnostics.len() as u64);
@@ -335,7 +364,11 @@ fn encode(e: &Entry, key: u128) -> Vec<u8> {
         }
         None => w.n(0),
     }
-    let head = w.0;
+    w.0
+}
+
+fn encode(e: &Entry, key: u128) -> Vec<u8> {
+    let head = encode_head(e);
     let mut w = W(Vec::with_capacity(
         64 + e.diff.len() + e.output.as_ref().map_or(0, Vec::len),
     ));
@@ -385,6 +418,36 @@ fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
     if data[32..40] != xxh3_64(head).to_le_bytes() {
         return None;
     }
+    let mut e = decode_head(head)?;
+    if !with_body {
+        return Some(e);
+    }
+    let (sum, body) = data[end..].split_first_chunk::<8>()?;
+    if *sum != xxh3_64(body).to_le_bytes() {
+        return None;
+    }
+    let mut r = R(body);
+    for _ in 0..r.count(40)? {
+        e.edits.push(ReportEdit {
+            start: r.u()?,
+            end: r.u()?,
+            old: r.s()?,
+            new: r.s()?,
+            rule: r.s()?,
+        });
+    }
+    e.diff = r.b()?.to_vec();
+    e.output = match r.n()? {
+        0 => None,
+        1 => Some(r.b()?.to_vec()),
+        _ => return None,
+    };
+    e.body = true;
+    r.0.is_empty().then_some(e)
+}
+
+/// An entry from its head alone (see [`encode_head`]): no edits, diff or output.
+pub(crate) fn decode_head(head: &[u8]) -> Option<Entry> {
     let mut r = R(head);
     let status = *STATUSES.get(r.u()?)?;
     let mut diagnostics = Vec::new();
@@ -431,10 +494,7 @@ fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
         }
         _ => return None,
     };
-    if !r.0.is_empty() {
-        return None;
-    }
-    let mut e = Entry {
+    r.0.is_empty().then_some(Entry {
         status,
         edits: Vec::new(),
         diagnostics,
@@ -444,32 +504,7 @@ fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
         output: None,
         body: false,
         stamp,
-    };
-    if !with_body {
-        return Some(e);
-    }
-    let (sum, body) = data[end..].split_first_chunk::<8>()?;
-    if *sum != xxh3_64(body).to_le_bytes() {
-        return None;
-    }
-    let mut r = R(body);
-    for _ in 0..r.count(40)? {
-        e.edits.push(ReportEdit {
-            start: r.u()?,
-            end: r.u()?,
-            old: r.s()?,
-            new: r.s()?,
-            rule: r.s()?,
-        });
-    }
-    e.diff = r.b()?.to_vec();
-    e.output = match r.n()? {
-        0 => None,
-        1 => Some(r.b()?.to_vec()),
-        _ => return None,
-    };
-    e.body = true;
-    r.0.is_empty().then_some(e)
+    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod progress;
 pub mod project;
 pub mod sarif;
 pub mod translate;
+pub mod tree_index;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
 pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[

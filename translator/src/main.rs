@@ -790,7 +790,12 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
     let s = &report.summary;
     let by_sev = |k: &str| s.diagnostics_by_severity.get(k).copied().unwrap_or(0);
     let renames: usize = s.renames_by_family.values().sum();
-    let cached = if s.files_from_cache > 0 {
+    let cached = if s.sources_unread > 0 {
+        format!(
+            ", {} from cache ({} unchanged, not read)",
+            s.files_from_cache, s.sources_unread
+        )
+    } else if s.files_from_cache > 0 {
         format!(", {} from cache", s.files_from_cache)
     } else {
         String::new()

@@ -20,6 +20,7 @@ use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
 use crate::patch;
 use crate::translate::{self, TranslateError};
+use crate::tree_index::{self, Record};
 
 /// Source extensions translated by default.
 pub const DEFAULT_EXTENSIONS: &[&str] = &[
@@ -229,6 +230,9 @@ pub struct FileOutcome {
     /// Whether the result came from the cache.
     #[serde(skip)]
     pub from_cache: bool,
+    /// Whether the run's index vouched for the source, so that it was not even read.
+    #[serde(skip)]
+    pub unread: bool,
     /// Size of the input in bytes.
     #[serde(skip)]
     pub bytes: u64,
@@ -251,6 +255,9 @@ pub struct Summary {
     pub files_with_parse_errors: usize,
     /// Files whose result came from the cache.
     pub files_from_cache: usize,
+    /// Of those, sources the run's index vouched for unchanged (by their stamps), so that
+    /// neither they nor their outputs were read.
+    pub sources_unread: usize,
     /// Bytes read from the inputs.
     pub bytes_read: u64,
     /// Renames by API family.
@@ -346,6 +353,8 @@ pub struct FoundFile {
     pub translate: bool,
     /// Size in bytes when discovered (for progress).
     pub size: u64,
+    /// Its stamp when discovered (see [`crate::tree_index`]).
+    pub stamp: Option<cache::Stamp>,
 }
 
 /// The common root of the inputs: a single directory itself, a single file's parent, or the
@@ -465,12 +474,13 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
-            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            let meta = entry.metadata().ok();
             files.push(FoundFile {
                 path,
                 rel,
                 translate,
-                size,
+                size: meta.as_ref().map_or(0, |m| m.len()),
+                stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
             });
         }
     }
@@ -707,8 +717,14 @@ fn shown_path(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Translates (or copies) one file and writes its output.
-fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome {
+/// Translates (or copies) one file and writes its output; with the file's record in the index
+/// of the last run, if any. Returns the record for the new index, if the result is cacheable.
+fn process(
+    cfg: &ConvertConfig,
+    f: &FoundFile,
+    keep_output: bool,
+    indexed: Option<Record>,
+) -> (FileOutcome, Option<Record>) {
     let shown = shown_path(&f.path);
     let new_rel = cfg
         .translate
@@ -731,26 +747,53 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         output: None,
         source_path: f.path.clone(),
         from_cache: false,
+        unread: false,
         bytes: f.size,
     };
+    let dest = match &cfg.output {
+        OutputMode::Dir(out) => Some(out.join(&out_rel)),
+        _ => None,
+    };
+    let cacheable = cfg.cache.is_some() && f.translate && cfg.mode == Mode::Translate;
+    // The index vouches for the source and its output is as hipport left it: nothing to read
+    // or write, the result is the head in the index.
+    if let Some(r) =
+        indexed.filter(|r| cacheable && !cfg.details && !keep_output && !moved && r.vouches_for(f))
+    {
+        if let Some(head) = cache::decode_head(&r.head) {
+            let output_ok = match (&cfg.output, &dest) {
+                (OutputMode::Dir(_), Some(d)) => {
+                    head.stamp.is_some() && cache::Stamp::of(d) == head.stamp
+                }
+                (OutputMode::Nothing, _) => true,
+                _ => false,
+            };
+            if output_ok {
+                outcome.status = head.status;
+                outcome.diagnostics = head.diagnostics;
+                outcome.parse_errors = head.parse_errors;
+                outcome.renames = head.renames;
+                outcome.from_cache = true;
+                outcome.unread = true;
+                return (outcome, Some(r));
+            }
+        }
+    }
+    let read_at = tree_index::now_ns();
     let src = match read_sized(&f.path, f.size) {
         Ok(s) => s,
         Err(e) => {
             outcome.status = FileStatus::Failed;
             outcome.diagnostics.push(io_diag(&shown, "read", &e));
-            return outcome;
+            return (outcome, None);
         }
     };
     outcome.bytes = src.len() as u64;
     let key = cfg
         .cache
         .as_ref()
-        .filter(|_| f.translate && cfg.mode == Mode::Translate)
+        .filter(|_| cacheable)
         .map(|c| (c, c.key(&f.rel, &shown, f.translate, &src)));
-    let dest = match &cfg.output {
-        OutputMode::Dir(out) => Some(out.join(&out_rel)),
-        _ => None,
-    };
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
     // something needs it. The output file is trusted by its stamp when it is the one this
@@ -771,10 +814,12 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
         Some((e, trusted))
     });
     let mut trusted = false;
+    let mut out_stamp = None;
     // The entry to store once the output is written (with the output's new stamp).
     let mut store: Option<cache::Entry> = None;
     if let Some((e, t)) = hit {
         trusted = t;
+        out_stamp = e.stamp;
         if !trusted && e.body {
             store = Some(e.clone());
         }
@@ -842,18 +887,48 @@ fn process(cfg: &ConvertConfig, f: &FoundFile, keep_output: bool) -> FileOutcome
             outcome.diagnostics.push(io_diag(&path, "write", &e));
         }
         Ok(()) => {
+            if !trusted {
+                out_stamp = dest.as_deref().and_then(cache::Stamp::of);
+            }
             if let (Some((c, k)), Some(mut e)) = (key, store) {
-                e.stamp = dest.as_deref().and_then(cache::Stamp::of);
+                e.stamp = out_stamp;
                 if !outcome.from_cache || e.stamp.is_some() {
                     c.put(k, &e);
                 }
             }
         }
     }
+    // What the next run's index holds for this source.
+    let record = match (key, f.stamp) {
+        (Some((_, k)), Some(stamp))
+            if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) =>
+        {
+            let head = cache::Entry {
+                status: outcome.status,
+                edits: Vec::new(),
+                diagnostics: outcome.diagnostics.clone(),
+                parse_errors: outcome.parse_errors.clone(),
+                renames: outcome.renames.clone(),
+                diff: Vec::new(),
+                output: None,
+                body: false,
+                stamp: out_stamp,
+            };
+            Some(Record {
+                rel: f.rel.clone(),
+                translate: f.translate,
+                stamp,
+                read_at,
+                key: k,
+                head: cache::encode_head(&head),
+            })
+        }
+        _ => None,
+    };
     if keep_output {
         outcome.output = Some(new.to_vec());
     }
-    outcome
+    (outcome, record)
 }
 
 /// Writes one output file (atomically), creating its directory. Each worker remembers the last
@@ -1093,6 +1168,7 @@ fn write_compat_header(
         source_path: dest.clone().unwrap_or_else(|| root.join(COMPAT_HEADER)),
         needs: None,
         from_cache: false,
+        unread: false,
         bytes: 0,
     };
     if let Some(dest) = dest {
@@ -1225,6 +1301,9 @@ impl Summary {
         if f.from_cache {
             self.files_from_cache += 1;
         }
+        if f.unread {
+            self.sources_unread += 1;
+        }
         if !f.parse_errors.is_empty() {
             self.files_with_parse_errors += 1;
         }
@@ -1312,29 +1391,55 @@ pub fn convert_streaming(
         bytes += f.size;
     }
     chunks.push(found.len());
+    // The last run's index, read as workers take chunks (in order, under its lock), and the new
+    // one, written as outcomes are emitted (in order).
+    let index_path = cfg
+        .cache
+        .as_ref()
+        .filter(|_| cfg.mode == Mode::Translate)
+        .map(|c| {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            c.index_path(format!("{cwd:?}\n{:?}\n{:?}", cfg.inputs, cfg.output).as_bytes())
+        });
+    let index_in = Mutex::new(index_path.as_deref().and_then(tree_index::Reader::open));
+    let mut index_out = index_path
+        .as_deref()
+        .and_then(|p| tree_index::Writer::create(p).ok());
     let next = AtomicUsize::new(0);
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
     // than the window. `usize::MAX` tells them to stop (the sink failed).
     // The lock also counts the workers waiting on the window, so that the sink wakes them only
     // when one waits (a condvar notify is a system call even with no waiter).
     let emitted = (Mutex::new((0usize, 0usize)), Condvar::new());
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<FileOutcome>)>();
+    type Chunk = Vec<(FileOutcome, Option<Record>)>;
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Chunk)>();
     let mut result = Ok(());
     std::thread::scope(|scope| {
         let mut workers = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, emitted, found, chunks) = (&next, &emitted, &found, &chunks);
+            let (next, emitted, found, chunks, index_in) =
+                (&next, &emitted, &found, &chunks, &index_in);
             // Deeply nested sources make recursive tree walks deep: give workers room
             // (the memory is only reserved, and committed as it is used).
             let spawned = std::thread::Builder::new()
                 .name("hipport-worker".into())
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(scope, move || loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c + 1 >= chunks.len() {
-                        break;
-                    }
+                    // Chunks are taken and their index records read under one lock, so that
+                    // the index is read in order.
+                    let (c, records) = {
+                        let mut index = index_in.lock().unwrap_or_else(|e| e.into_inner());
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        if c + 1 >= chunks.len() {
+                            break;
+                        }
+                        let records: Vec<Option<Record>> = found[chunks[c]..chunks[c + 1]]
+                            .iter()
+                            .map(|f| index.as_mut().and_then(|r| r.find(&f.rel)))
+                            .collect();
+                        (c, records)
+                    };
                     let (start, end) = (chunks[c], chunks[c + 1]);
                     {
                         let (lock, cv) = emitted;
@@ -1350,7 +1455,8 @@ pub fn convert_streaming(
                     }
                     let outcomes = found[start..end]
                         .iter()
-                        .map(|f| process(cfg, f, keep_output))
+                        .zip(records)
+                        .map(|(f, r)| process(cfg, f, keep_output, r))
                         .collect();
                     if tx.send((start, outcomes)).is_err() {
                         break;
@@ -1364,17 +1470,22 @@ pub fn convert_streaming(
         if workers == 0 {
             // No thread could be started: translate here, in order.
             for (i, f) in found.iter().enumerate() {
-                let _ = tx.send((i, vec![process(cfg, f, keep_output)]));
+                let _ = tx.send((i, vec![process(cfg, f, keep_output, None)]));
             }
         }
         drop(tx);
-        let mut pending: BTreeMap<usize, Vec<FileOutcome>> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
         let mut want = 0usize;
         for (i, o) in rx.iter() {
             pending.insert(i, o);
             while let Some(chunk) = pending.remove(&want) {
                 want += chunk.len();
-                for o in chunk {
+                for (o, record) in chunk {
+                    if let (Some(w), Some(r)) = (&mut index_out, record) {
+                        if w.add(&r).is_err() {
+                            index_out = None;
+                        }
+                    }
                     if result.is_ok() {
                         result = emit(o, &mut summary);
                     }
@@ -1395,6 +1506,10 @@ pub fn convert_streaming(
         }
     });
     result?;
+    if let Some(w) = index_out {
+        // The index only saves work: a failure to write it fails nothing.
+        let _ = w.finish();
+    }
     for (path, err) in walk_errors {
         let o = FileOutcome {
             path: path.clone(),
@@ -1413,6 +1528,7 @@ pub fn convert_streaming(
             output: None,
             source_path: PathBuf::from(&path),
             from_cache: false,
+            unread: false,
             bytes: 0,
         };
         emit(o, &mut summary)?;

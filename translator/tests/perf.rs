@@ -286,3 +286,64 @@ fn cached_outputs_are_trusted_only_while_untouched() {
     assert!(stderr(&o).contains("4 from cache"), "{}", stderr(&o));
     assert_eq!(fs::read(t.join("out2/src/a.cu")).unwrap(), good);
 }
+
+#[test]
+fn a_rerun_trusts_settled_sources_by_their_stamps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    tree(&t.join("in"));
+    // The index vouches only for sources that had not changed for a second when read.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let plain = || {
+        let mut args = CONVERT.to_vec();
+        args.extend_from_slice(&["--hip-version", "6.2"]);
+        let o = hipport(&args, t, &[]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let e1 = plain();
+    assert!(!e1.contains("from cache"), "{e1}");
+    let good = fs::read(t.join("out/src/a.cu")).unwrap();
+    let e2 = plain();
+    assert!(e2.contains("3 from cache (3 unchanged, not read)"), "{e2}");
+    assert_eq!(fs::read(t.join("out/src/a.cu")).unwrap(), good);
+
+    // An edited source is read (and translated) again; the others stay trusted.
+    fs::write(
+        t.join("in/src/b.cuh"),
+        "inline void g() { cudaStreamSynchronize(0); }\n",
+    )
+    .unwrap();
+    let e3 = plain();
+    assert!(e3.contains("2 from cache (2 unchanged, not read)"), "{e3}");
+    assert!(fs::read_to_string(t.join("out/src/b.cuh"))
+        .unwrap()
+        .contains("hipStreamSynchronize(0)"));
+    // Changed within the last second when it was read: not trusted on the next run, but its
+    // result still comes from the cache entry (read and hashed).
+    let e4 = plain();
+    assert!(e4.contains("3 from cache (2 unchanged, not read)"), "{e4}");
+
+    // An edited output is noticed by its stamp, and written again.
+    fs::write(t.join("out/src/a.cu"), b"garbage").unwrap();
+    let e5 = plain();
+    assert!(e5.contains("3 from cache"), "{e5}");
+    assert_eq!(fs::read(t.join("out/src/a.cu")).unwrap(), good);
+
+    // A damaged index is ignored: the run reads and hashes every source as before.
+    let index_dir = t.join("cache/v2-index");
+    for e in fs::read_dir(&index_dir).unwrap() {
+        let p = e.unwrap().path();
+        let mut d = fs::read(&p).unwrap();
+        for b in d.iter_mut().skip(8) {
+            *b ^= 0x55;
+        }
+        fs::write(&p, d).unwrap();
+    }
+    let e6 = plain();
+    assert!(
+        e6.contains("3 from cache") && !e6.contains("not read"),
+        "{e6}"
+    );
+    assert_eq!(fs::read(t.join("out/src/a.cu")).unwrap(), good);
+}
