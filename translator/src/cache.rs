@@ -13,7 +13,8 @@
 //! renames, and the [`Stamp`] of the output file it was last written to) and a body (edits, the
 //! diff, and the translated bytes when they differ from the input). A re-run reads the head
 //! alone unless a patch, a report or the output itself is needed: when the output file still
-//! has its stamp it is neither read back nor written. Entries are written atomically (temporary
+//! has its stamp it is neither read back nor written. The index of a whole run
+//! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too. Entries are written atomically (temporary
 //! file and rename); a damaged or truncated entry is a miss. Files whose parse ran out of time or
 //! failed to read are never cached.
 

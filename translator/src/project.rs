@@ -1397,10 +1397,9 @@ pub fn convert_streaming(
         .cache
         .as_ref()
         .filter(|_| cfg.mode == Mode::Translate)
-        .map(|c| {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            c.index_path(format!("{cwd:?}\n{:?}\n{:?}", cfg.inputs, cfg.output).as_bytes())
-        });
+        // By the inputs as given (they make the paths diagnostics show) and the output; a
+        // record serves only the very file it was made for (same device, inode and times).
+        .map(|c| c.index_path(format!("{:?}\n{:?}", cfg.inputs, cfg.output).as_bytes()));
     let index_in = Mutex::new(index_path.as_deref().and_then(tree_index::Reader::open));
     let mut index_out = index_path
         .as_deref()
