@@ -56,6 +56,43 @@ static inline bool frame_next(Frame *top, const Subtree **child, Length *at, TSS
   return visible;
 }
 
+// A stack of frames: sixteen in place, then on the heap as nesting grows.
+typedef struct {
+  Frame fixed[16];
+  Frame *frames;
+  uint32_t cap, depth;
+} Stack;
+
+static void stack_init(Stack *s) {
+  s->frames = s->fixed;
+  s->cap = 16;
+  s->depth = 0;
+}
+
+static void stack_free(Stack *s) {
+  if (s->frames != s->fixed) free(s->frames);
+}
+
+// Pushes a frame for `subtree`'s children; false when memory runs out.
+static bool stack_push(Stack *s, const TSLanguage *lang, Subtree subtree, Length position,
+                       uint32_t open) {
+  if (s->depth == s->cap) {
+    Frame *grown = malloc(2 * s->cap * sizeof(Frame));
+    if (!grown) return false;
+    memcpy(grown, s->frames, s->depth * sizeof(Frame));
+    stack_free(s);
+    s->frames = grown;
+    s->cap *= 2;
+  }
+  frame_init(&s->frames[s->depth++], lang, subtree, position, open);
+  return true;
+}
+
+// The position of a node, as subtrees measure it.
+static Length node_position(TSNode n) {
+  return (Length){n.context[0], {n.context[1], n.context[2]}};
+}
+
 // Writes the nodes under `root` (itself first) to `nodes` and, for each, the index just past its
 // subtree to `ends`. Returns the number of nodes, or UINT32_MAX when `capacity` is too small or
 // memory runs out (the caller then walks with a cursor).
@@ -70,17 +107,14 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capac
   count++;
   if (ts_subtree_child_count(*root_subtree) == 0) return count;
 
-  uint32_t cap = 64, depth = 0;
-  Frame *stack = malloc(cap * sizeof(Frame));
-  if (!stack) return UINT32_MAX;
-  Length root_pos = {root.context[0], {root.context[1], root.context[2]}};
-  frame_init(&stack[depth++], lang, *root_subtree, root_pos, 0);
-
-  while (depth > 0) {
-    Frame *top = &stack[depth - 1];
+  Stack stack;
+  stack_init(&stack);
+  stack_push(&stack, lang, *root_subtree, node_position(root), 0);
+  while (stack.depth > 0) {
+    Frame *top = &stack.frames[stack.depth - 1];
     if (top->child_index == top->child_count) {
       if (top->open != UINT32_MAX) ends[top->open] = count;
-      depth--;
+      stack.depth--;
       continue;
     }
     const Subtree *child;
@@ -91,7 +125,7 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capac
     uint32_t open;
     if (visible) {
       if (count == capacity) {
-        free(stack);
+        stack_free(&stack);
         return UINT32_MAX;
       }
       open = count;
@@ -104,18 +138,12 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capac
     } else {
       continue;
     }
-    if (depth == cap) {
-      cap *= 2;
-      Frame *grown = realloc(stack, cap * sizeof(Frame));
-      if (!grown) {
-        free(stack);
-        return UINT32_MAX;
-      }
-      stack = grown;
+    if (!stack_push(&stack, lang, *child, position, open)) {
+      stack_free(&stack);
+      return UINT32_MAX;
     }
-    frame_init(&stack[depth++], lang, *child, position, open);
   }
-  free(stack);
+  stack_free(&stack);
   return count;
 }
 
@@ -127,15 +155,14 @@ uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
   const TSLanguage *lang = tree->language;
   const Subtree *subtree = (const Subtree *)parent.id;
   if (ts_subtree_child_count(*subtree) == 0) return 0;
-  Frame fixed[16];
-  Frame *stack = fixed;
-  uint32_t cap = 16, depth = 0, count = 0;
-  Length position = {parent.context[0], {parent.context[1], parent.context[2]}};
-  frame_init(&stack[depth++], lang, *subtree, position, UINT32_MAX);
-  while (depth > 0) {
-    Frame *top = &stack[depth - 1];
+  Stack stack;
+  stack_init(&stack);
+  uint32_t count = 0;
+  stack_push(&stack, lang, *subtree, node_position(parent), UINT32_MAX);
+  while (stack.depth > 0) {
+    Frame *top = &stack.frames[stack.depth - 1];
     if (top->child_index == top->child_count) {
-      depth--;
+      stack.depth--;
       continue;
     }
     const Subtree *child;
@@ -144,25 +171,16 @@ uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
     bool visible = frame_next(top, &child, &at, &alias);
     if (visible) {
       if (count == capacity) {
-        if (stack != fixed) free(stack);
+        stack_free(&stack);
         return UINT32_MAX;
       }
       out[count++] = ts_node_new(tree, child, at, alias);
-    } else if (ts_subtree_visible_child_count(*child) > 0) {
-      if (depth == cap) {
-        Frame *grown = malloc(2 * cap * sizeof(Frame));
-        if (!grown) {
-          if (stack != fixed) free(stack);
-          return UINT32_MAX;
-        }
-        memcpy(grown, stack, depth * sizeof(Frame));
-        if (stack != fixed) free(stack);
-        stack = grown;
-        cap *= 2;
-      }
-      frame_init(&stack[depth++], lang, *child, at, UINT32_MAX);
+    } else if (ts_subtree_visible_child_count(*child) > 0 &&
+               !stack_push(&stack, lang, *child, at, UINT32_MAX)) {
+      stack_free(&stack);
+      return UINT32_MAX;
     }
   }
-  if (stack != fixed) free(stack);
+  stack_free(&stack);
   return count;
 }

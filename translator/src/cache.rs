@@ -108,10 +108,8 @@ impl Stamp {
         u128::from(self.0[5]) * 1_000_000_000 + u128::from(self.0[6])
     }
 
-    pub(crate) fn words(&self) -> [u64; 7] {
-        self.0
-    }
-
+    /// A stamp from its fields, for tests.
+    #[cfg(test)]
     pub(crate) fn from_words(w: [u64; 7]) -> Stamp {
         Stamp(w)
     }
@@ -243,15 +241,24 @@ impl Cache {
     }
 }
 
-struct W(Vec<u8>);
+/// Little-endian writer of the cache's (and the run index's) records.
+pub(crate) struct W(pub(crate) Vec<u8>);
 
 impl W {
-    fn n(&mut self, v: u64) {
+    pub(crate) fn n(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn b(&mut self, v: &[u8]) {
+    pub(crate) fn b(&mut self, v: &[u8]) {
         self.n(v.len() as u64);
         self.0.extend_from_slice(v);
+    }
+    pub(crate) fn wide(&mut self, v: u128) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    pub(crate) fn stamp(&mut self, v: &Stamp) {
+        for x in v.0 {
+            self.n(x);
+        }
     }
     fn opt(&mut self, v: Option<&str>) {
         match v {
@@ -270,10 +277,11 @@ impl W {
     }
 }
 
-struct R<'a>(&'a [u8]);
+/// Reader of what [`W`] writes; every method is `None` on truncated or malformed data.
+pub(crate) struct R<'a>(pub(crate) &'a [u8]);
 
 impl<'a> R<'a> {
-    fn n(&mut self) -> Option<u64> {
+    pub(crate) fn n(&mut self) -> Option<u64> {
         let (head, rest) = self.0.split_first_chunk::<8>()?;
         self.0 = rest;
         Some(u64::from_le_bytes(*head))
@@ -281,7 +289,7 @@ impl<'a> R<'a> {
     fn u(&mut self) -> Option<usize> {
         usize::try_from(self.n()?).ok()
     }
-    fn b(&mut self) -> Option<&'a [u8]> {
+    pub(crate) fn b(&mut self) -> Option<&'a [u8]> {
         let len = self.u()?;
         if len > self.0.len() {
             return None;
@@ -290,8 +298,20 @@ impl<'a> R<'a> {
         self.0 = rest;
         Some(v)
     }
-    fn s(&mut self) -> Option<String> {
+    pub(crate) fn s(&mut self) -> Option<String> {
         String::from_utf8(self.b()?.to_vec()).ok()
+    }
+    pub(crate) fn wide(&mut self) -> Option<u128> {
+        let (head, rest) = self.0.split_first_chunk::<16>()?;
+        self.0 = rest;
+        Some(u128::from_le_bytes(*head))
+    }
+    pub(crate) fn stamp(&mut self) -> Option<Stamp> {
+        let mut v = [0u64; 7];
+        for x in &mut v {
+            *x = self.n()?;
+        }
+        Some(Stamp(v))
     }
     fn opt(&mut self) -> Option<Option<String>> {
         match self.n()? {
@@ -327,12 +347,19 @@ const STATUSES: [FileStatus; 5] = [
 /// parse errors, renames, stamp), body checksum, body (edits, diff, output).
 const HEADER: usize = 8 + 16 + 8 + 8;
 
-/// The head of an entry (see [`HEADER`]): what a re-run needs when it writes nothing.
-pub(crate) fn encode_head(e: &Entry) -> Vec<u8> {
+/// The head of an entry (see [`HEADER`]): what a re-run needs when it writes nothing. Taken
+/// by parts, so that an outcome's fields need no copy into an [`Entry`].
+pub(crate) fn encode_head(
+    status: FileStatus,
+    diagnostics: &[Diagnostic],
+    parse_errors: &[(usize, usize)],
+    renames: &BTreeMap<String, usize>,
+    stamp: Option<&Stamp>,
+) -> Vec<u8> {
     let mut w = W(Vec::with_capacity(256));
-    w.n(STATUSES.iter().position(|s| *s == e.status).unwrap_or(0) as u64);
-    w.n(e.diagnostics.len() as u64);
-    for d in &e.diagnostics {
+    w.n(STATUSES.iter().position(|s| *s == status).unwrap_or(0) as u64);
+    w.n(diagnostics.len() as u64);
+    for d in diagnostics {
         w.b(d.id.as_bytes());
         w.b(d.severity.as_str().as_bytes());
         w.b(d.file.as_bytes());
@@ -346,22 +373,20 @@ pub(crate) fn encode_head(e: &Entry) -> Vec<u8> {
             w.edit(f);
         }
     }
-    w.n(e.parse_errors.len() as u64);
-    for &(a, b) in &e.parse_errors {
+    w.n(parse_errors.len() as u64);
+    for &(a, b) in parse_errors {
         w.n(a as u64);
         w.n(b as u64);
     }
-    w.n(e.renames.len() as u64);
-    for (k, v) in &e.renames {
+    w.n(renames.len() as u64);
+    for (k, v) in renames {
         w.b(k.as_bytes());
         w.n(*v as u64);
     }
-    match &e.stamp {
+    match stamp {
         Some(st) => {
             w.n(1);
-            for v in st.0 {
-                w.n(v);
-            }
+            w.stamp(st);
         }
         None => w.n(0),
     }
@@ -369,7 +394,13 @@ pub(crate) fn encode_head(e: &Entry) -> Vec<u8> {
 }
 
 fn encode(e: &Entry, key: u128) -> Vec<u8> {
-    let head = encode_head(e);
+    let head = encode_head(
+        e.status,
+        &e.diagnostics,
+        &e.parse_errors,
+        &e.renames,
+        e.stamp.as_ref(),
+    );
     let mut w = W(Vec::with_capacity(
         64 + e.diff.len() + e.output.as_ref().map_or(0, Vec::len),
     ));
@@ -486,13 +517,7 @@ pub(crate) fn decode_head(head: &[u8]) -> Option<Entry> {
     }
     let stamp = match r.n()? {
         0 => None,
-        1 => {
-            let mut v = [0u64; 7];
-            for x in &mut v {
-                *x = r.n()?;
-            }
-            Some(Stamp(v))
-        }
+        1 => Some(r.stamp()?),
         _ => return None,
     };
     r.0.is_empty().then_some(Entry {

@@ -761,19 +761,13 @@ fn process(
         indexed.filter(|r| cacheable && !cfg.details && !keep_output && !moved && r.vouches_for(f))
     {
         if let Some(head) = cache::decode_head(&r.head) {
-            let output_ok = match (&cfg.output, &dest) {
-                (OutputMode::Dir(_), Some(d)) => {
-                    head.stamp.is_some() && cache::Stamp::of(d) == head.stamp
-                }
-                (OutputMode::Nothing, _) => true,
-                _ => false,
+            let output_ok = match &cfg.output {
+                OutputMode::Dir(_) => output_untouched(dest.as_deref(), &head),
+                OutputMode::Nothing => true,
+                OutputMode::InPlace { .. } => false,
             };
             if output_ok {
-                outcome.status = head.status;
-                outcome.diagnostics = head.diagnostics;
-                outcome.parse_errors = head.parse_errors;
-                outcome.renames = head.renames;
-                outcome.from_cache = true;
+                take_entry(&mut outcome, head);
                 outcome.unread = true;
                 return (outcome, Some(r));
             }
@@ -800,8 +794,7 @@ fn process(
     // entry last wrote or checked: then it is neither read nor written.
     let hit = key.and_then(|(c, k)| {
         let head = c.get(k, false)?;
-        let trusted =
-            head.stamp.is_some() && dest.as_deref().and_then(cache::Stamp::of) == head.stamp;
+        let trusted = output_untouched(dest.as_deref(), &head);
         let need_body = cfg.details
             || keep_output
             || moved
@@ -823,14 +816,7 @@ fn process(
         if !trusted && e.body {
             store = Some(e.clone());
         }
-        outcome.status = e.status;
-        outcome.edits = e.edits;
-        outcome.diagnostics = e.diagnostics;
-        outcome.parse_errors = e.parse_errors;
-        outcome.renames = e.renames;
-        outcome.diff = e.diff;
-        outcome.from_cache = true;
-        output = e.output;
+        output = take_entry(&mut outcome, e);
     } else {
         translate_file(cfg, f, &shown, &src, &mut outcome, &mut output);
         if key.is_some() && matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) {
@@ -903,24 +889,19 @@ fn process(
         (Some((_, k)), Some(stamp))
             if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) =>
         {
-            let head = cache::Entry {
-                status: outcome.status,
-                edits: Vec::new(),
-                diagnostics: outcome.diagnostics.clone(),
-                parse_errors: outcome.parse_errors.clone(),
-                renames: outcome.renames.clone(),
-                diff: Vec::new(),
-                output: None,
-                body: false,
-                stamp: out_stamp,
-            };
             Some(Record {
                 rel: f.rel.clone(),
                 translate: f.translate,
                 stamp,
                 read_at,
                 key: k,
-                head: cache::encode_head(&head),
+                head: cache::encode_head(
+                    outcome.status,
+                    &outcome.diagnostics,
+                    &outcome.parse_errors,
+                    &outcome.renames,
+                    out_stamp.as_ref(),
+                ),
             })
         }
         _ => None,
@@ -929,6 +910,23 @@ fn process(
         outcome.output = Some(new.to_vec());
     }
     (outcome, record)
+}
+
+/// Whether the output file at `dest` is the one `entry` last wrote or checked (its stamp).
+fn output_untouched(dest: Option<&Path>, entry: &cache::Entry) -> bool {
+    entry.stamp.is_some() && dest.and_then(cache::Stamp::of) == entry.stamp
+}
+
+/// Fills `outcome` from a cache entry (or its head alone); returns the translated bytes.
+fn take_entry(outcome: &mut FileOutcome, e: cache::Entry) -> Option<Vec<u8>> {
+    outcome.status = e.status;
+    outcome.edits = e.edits;
+    outcome.diagnostics = e.diagnostics;
+    outcome.parse_errors = e.parse_errors;
+    outcome.renames = e.renames;
+    outcome.diff = e.diff;
+    outcome.from_cache = true;
+    e.output
 }
 
 /// Writes one output file (atomically), creating its directory. Each worker remembers the last

@@ -364,8 +364,7 @@ static SUB_KINDS: LazyLock<KindTable<Sub>> = LazyLock::new(|| {
 
 /// The launch configuration (`<<<...>>>`) child of a call, if any.
 fn launch_config(call: Node) -> Option<Node> {
-    let found = parse::children(call).find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig);
-    found
+    parse::children(call).find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig)
 }
 
 impl<'a> Walk<'a> {

@@ -18,10 +18,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::cache::Stamp;
+use crate::cache::{Stamp, R, W};
 use crate::project::{AtomicWriter, FoundFile};
 
-const MAGIC: &[u8; 8] = b"HIPPI\x00\x01\x00";
+const MAGIC: &[u8; 8] = b"HIPPI\x00\x02\x00";
 
 /// How long a source must have been unchanged when it was read for its stamp to be trusted.
 const SETTLED_NS: u128 = 1_000_000_000;
@@ -152,44 +152,27 @@ impl Writer {
 }
 
 fn encode(r: &Record) -> Vec<u8> {
-    let mut out = Vec::with_capacity(r.rel.len() + r.head.len() + 120);
-    out.extend_from_slice(&(r.rel.len() as u64).to_le_bytes());
-    out.extend_from_slice(r.rel.as_bytes());
-    out.push(r.translate as u8);
-    for w in r.stamp.words() {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    out.extend_from_slice(&r.read_at.to_le_bytes());
-    out.extend_from_slice(&r.key.to_le_bytes());
-    out.extend_from_slice(&r.head);
-    out
+    let mut w = W(Vec::with_capacity(r.rel.len() + r.head.len() + 120));
+    w.b(r.rel.as_bytes());
+    w.n(r.translate as u64);
+    w.stamp(&r.stamp);
+    w.wide(r.read_at);
+    w.wide(r.key);
+    w.b(&r.head);
+    w.0
 }
 
 fn decode(p: &[u8]) -> Option<Record> {
-    let (len, p) = p.split_first_chunk::<8>()?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
-    if len > p.len() {
-        return None;
-    }
-    let (rel, p) = p.split_at(len);
-    let rel = String::from_utf8(rel.to_vec()).ok()?;
-    let (&translate, mut p) = p.split_first()?;
-    let mut words = [0u64; 7];
-    for w in &mut words {
-        let (x, rest) = p.split_first_chunk::<8>()?;
-        *w = u64::from_le_bytes(*x);
-        p = rest;
-    }
-    let (read_at, p) = p.split_first_chunk::<16>()?;
-    let (key, head) = p.split_first_chunk::<16>()?;
-    Some(Record {
-        rel,
-        translate: translate != 0,
-        stamp: Stamp::from_words(words),
-        read_at: u128::from_le_bytes(*read_at),
-        key: u128::from_le_bytes(*key),
-        head: head.to_vec(),
-    })
+    let mut r = R(p);
+    let record = Record {
+        rel: r.s()?,
+        translate: r.n()? != 0,
+        stamp: r.stamp()?,
+        read_at: r.wide()?,
+        key: r.wide()?,
+        head: r.b()?.to_vec(),
+    };
+    r.0.is_empty().then_some(record)
 }
 
 #[cfg(test)]
