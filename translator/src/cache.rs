@@ -10,8 +10,9 @@
 //!
 //! An entry stores what the translation produced, in two checksummed parts: a head (status,
 //! diagnostics before `--allow`/`--deny`, which are applied afterwards, parse-error lines,
-//! renames, and the [`Stamp`] of the output file it was last written to) and a body (edits, the
-//! diff, and the translated bytes when they differ from the input). A re-run reads the head
+//! renames, and the [`Stamp`] of the output file it was last written to) and a body (edits and
+//! the translated bytes when they differ from the input; a diff is made from the edits when a
+//! patch or report asks for one). A re-run reads the head
 //! alone unless a patch, a report or the output itself is needed: when the output file still
 //! has its stamp it is neither read back nor written. The index of a whole run
 //! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too. Entries are written atomically (temporary
@@ -31,7 +32,7 @@ use crate::edit::Edit;
 use crate::project::{FileStatus, ReportEdit};
 use crate::translate::Options;
 
-const MAGIC: &[u8; 8] = b"HIPPC\x00\x02\x00";
+const MAGIC: &[u8; 8] = b"HIPPC\x00\x03\x00";
 
 /// A cache directory and the salt (version, rules, options) its keys are made with.
 #[derive(Clone, Debug)]
@@ -55,11 +56,9 @@ pub struct Entry {
     pub parse_errors: Vec<(usize, usize)>,
     /// Renames by family.
     pub renames: BTreeMap<String, usize>,
-    /// The unified diff.
-    pub diff: Vec<u8>,
     /// The translated bytes, when they differ from the input.
     pub output: Option<Vec<u8>>,
-    /// Whether `edits`, `diff` and `output` were read (see [`Cache::get`]); a head alone leaves
+    /// Whether `edits` and `output` were read (see [`Cache::get`]); a head alone leaves
     /// them empty.
     pub body: bool,
     /// The output file as it was when this result was last written or checked there, so that a
@@ -204,7 +203,7 @@ impl Cache {
 
     /// The entry stored under `key`, if there is an intact one. Without `body`, only its head
     /// is read (status, diagnostics, renames, stamp: usually the first few hundred bytes) and
-    /// `edits`, `diff` and `output` are left empty.
+    /// `edits` and `output` are left empty.
     pub fn get(&self, key: u128, body: bool) -> Option<Entry> {
         // One `read` gets most entries whole (a head alone almost always). A short read is the end
         // of the file, and a truncated entry fails its checksum (a miss).
@@ -344,7 +343,7 @@ const STATUSES: [FileStatus; 5] = [
 ];
 
 /// An entry's layout: magic, key, head length, head checksum, head (status, diagnostics,
-/// parse errors, renames, stamp), body checksum, body (edits, diff, output).
+/// parse errors, renames, stamp), body checksum, body (edits, output).
 const HEADER: usize = 8 + 16 + 8 + 8;
 
 /// The head of an entry (see [`HEADER`]): what a re-run needs when it writes nothing. Taken
@@ -402,7 +401,7 @@ fn encode(e: &Entry, key: u128) -> Vec<u8> {
         e.stamp.as_ref(),
     );
     let mut w = W(Vec::with_capacity(
-        64 + e.diff.len() + e.output.as_ref().map_or(0, Vec::len),
+        64 + e.output.as_ref().map_or(0, Vec::len),
     ));
     w.n(e.edits.len() as u64);
     for x in &e.edits {
@@ -412,7 +411,6 @@ fn encode(e: &Entry, key: u128) -> Vec<u8> {
         w.b(x.new.as_bytes());
         w.b(x.rule.as_bytes());
     }
-    w.b(&e.diff);
     match &e.output {
         Some(o) => {
             w.n(1);
@@ -468,7 +466,6 @@ fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
             rule: r.s()?,
         });
     }
-    e.diff = r.b()?.to_vec();
     e.output = match r.n()? {
         0 => None,
         1 => Some(r.b()?.to_vec()),
@@ -478,7 +475,7 @@ fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
     r.0.is_empty().then_some(e)
 }
 
-/// An entry from its head alone (see [`encode_head`]): no edits, diff or output.
+/// An entry from its head alone (see [`encode_head`]): no edits or output.
 pub(crate) fn decode_head(head: &[u8]) -> Option<Entry> {
     let mut r = R(head);
     let status = *STATUSES.get(r.u()?)?;
@@ -526,7 +523,6 @@ pub(crate) fn decode_head(head: &[u8]) -> Option<Entry> {
         diagnostics,
         parse_errors,
         renames,
-        diff: Vec::new(),
         output: None,
         body: false,
         stamp,
@@ -560,7 +556,6 @@ mod tests {
             }],
             parse_errors: vec![(4, 6)],
             renames: [("runtime".to_string(), 1)].into_iter().collect(),
-            diff: b"--- a\n+++ b\n".to_vec(),
             output: Some(b"int hipMalloc;\xff".to_vec()),
             body: true,
             stamp: Some(Stamp([1, 2, 3, 4, 5, 6, 7])),
@@ -575,10 +570,9 @@ mod tests {
         assert!(cache.get(key, true).is_none());
         cache.put(key, &entry());
         assert_eq!(cache.get(key, true), Some(entry()));
-        // The head alone: everything but edits, diff and output.
+        // The head alone: everything but edits and output.
         let head = Entry {
             edits: vec![],
-            diff: vec![],
             output: None,
             body: false,
             ..entry()

@@ -826,7 +826,6 @@ fn process(
                 diagnostics: outcome.diagnostics.clone(),
                 parse_errors: outcome.parse_errors.clone(),
                 renames: outcome.renames.clone(),
-                diff: outcome.diff.clone(),
                 output: output.clone().filter(|o| *o != src),
                 body: true,
                 stamp: None,
@@ -836,6 +835,8 @@ fn process(
     let new = output.as_deref().unwrap_or(&src);
     if moved {
         outcome.diff = patch::file_diff_renamed(&f.rel, &out_rel, &src, new);
+    } else if cfg.details {
+        outcome.diff = file_diff(&f.rel, &src, new, &outcome.edits);
     }
     let write = match (&cfg.output, &dest) {
         (OutputMode::Dir(_), Some(dest)) => {
@@ -924,7 +925,6 @@ fn take_entry(outcome: &mut FileOutcome, e: cache::Entry) -> Option<Vec<u8>> {
     outcome.diagnostics = e.diagnostics;
     outcome.parse_errors = e.parse_errors;
     outcome.renames = e.renames;
-    outcome.diff = e.diff;
     outcome.from_cache = true;
     e.output
 }
@@ -1113,17 +1113,18 @@ fn translate_file(
             .extend(crate::analysis::analyze_python(src, shown));
         crate::analysis::apply_suppressions(src, &mut outcome.diagnostics);
     }
-    outcome.diff = match output.as_deref() {
-        Some(new) if new != src => {
-            let edits: Vec<(usize, usize, &[u8])> = outcome
-                .edits
-                .iter()
-                .map(|e| (e.start, e.end, e.new.as_bytes()))
-                .collect();
-            patch::edits_diff(&f.rel, src, &edits)
-        }
-        _ => Vec::new(),
-    };
+}
+
+/// The unified diff of one file from its edits (only runs that show or save diffs make one).
+fn file_diff(rel: &str, src: &[u8], new: &[u8], edits: &[ReportEdit]) -> Vec<u8> {
+    if new == src {
+        return Vec::new();
+    }
+    let edits: Vec<(usize, usize, &[u8])> = edits
+        .iter()
+        .map(|e| (e.start, e.end, e.new.as_bytes()))
+        .collect();
+    patch::edits_diff(rel, src, &edits)
 }
 
 /// Edits as shown in reports, with the text they replace.

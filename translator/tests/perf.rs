@@ -257,7 +257,7 @@ fn cached_outputs_are_trusted_only_while_untouched() {
     plain(&[]);
     assert_eq!(fs::read(&a).unwrap(), good);
 
-    // A patch asked of a run that hits reads the edits and diffs back: the same patch as
+    // A patch asked of a run that hits reads the edits back and diffs them: the same patch as
     // translating afresh.
     plain(&["--patch", "cached.patch"]);
     plain(&["--patch", "fresh.patch", "--no-cache"]);

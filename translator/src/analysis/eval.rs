@@ -2,11 +2,10 @@
 //! constants, and preprocessor conditions as hipcc sees them.
 
 use crate::parse::{KindName, FIELDS};
-use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Decl, Macros};
+use super::{Decls, Macros};
 
 /// Macros that nvcc defines and hipcc does not: they read as 0 in `#if`.
 pub(super) const CUDA_ONLY_MACROS: &[&str] = &[
@@ -55,7 +54,7 @@ pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
 pub(super) struct Eval<'s, 'm, 'd, 't> {
     pub src: &'s [u8],
     pub macros: &'m Macros,
-    pub decls: Option<&'d HashMap<String, Vec<Decl<'t>>>>,
+    pub decls: Option<&'d Decls<'s, 't>>,
 }
 
 impl Eval<'_, '_, '_, '_> {

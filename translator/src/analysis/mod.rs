@@ -347,7 +347,7 @@ struct Analyzer<'a, 't> {
     origin: Option<Origin>,
     out: &'a mut Vec<Diagnostic>,
     macros: Rc<Macros>,
-    decls: HashMap<String, Vec<Decl<'t>>>,
+    decls: Decls<'a, 't>,
     funcs: Vec<Func<'t>>,
     /// Name of the macro whose body this analyzer reads.
     in_macro: Option<String>,
@@ -384,7 +384,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             origin,
             out,
             macros: Rc::default(),
-            decls: HashMap::new(),
+            decls: Decls::new(src),
             funcs: Vec::new(),
             in_macro: None,
             cooperative_launch: false,
@@ -398,10 +398,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Text of a node.
     fn text(&self, n: Node) -> &'a str {
-        match self.src_text {
-            Some(t) => t.get(n.byte_range()).unwrap_or(""),
-            None => std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or(""),
-        }
+        node_text(self.src, self.src_text, n)
     }
 
     /// Maps an offset in `src` to the original file.
@@ -501,8 +498,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Pass 1: declarations, functions, macros, file-wide facts. `nodes` is the tree in
     /// pre-order ([`Flat`]).
     fn collect(&mut self, nodes: &[Node<'t>]) {
-        let file_scope = 0..self.src.len();
         let f = &*FIELDS;
+        // Calls and names are read for cooperative launches only when the text has one.
+        let cooperative_names = memchr::memmem::find(self.src, b"LaunchCooperativeKernel")
+            .or_else(|| memchr::memmem::find(self.src, b"cudaLaunchAttributeCooperative"))
+            .is_some();
         for &node in nodes {
             match KINDS.of(node) {
                 K::FunctionDefinition => {
@@ -512,21 +512,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                         _ => false,
                     });
                     self.funcs.push(Func { node, device });
-                    // Parameters.
-                    if let Some(decl) = node.child_by_field_id(f.declarator) {
-                        let body = node
-                            .child_by_field_id(f.body)
-                            .map(|b| b.byte_range())
-                            .unwrap_or_else(|| node.byte_range());
-                        self.collect_params(decl, body);
-                    }
+                    self.decls.pending.push(node);
                 }
-                K::Declaration => {
-                    let scope = enclosing_scope(node).unwrap_or(file_scope.clone());
-                    self.collect_decl(node, scope);
-                }
+                K::Declaration => self.decls.pending.push(node),
                 K::Define => self.collect_macro(node),
-                K::Call => {
+                K::Call if cooperative_names => {
                     if let Some(f) = node.child_by_field_id(f.function) {
                         let name = self.text(f);
                         if name.contains("LaunchCooperativeKernel") {
@@ -534,7 +524,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                         }
                     }
                 }
-                K::Identifier => {
+                K::Identifier if cooperative_names => {
                     let t = self.text(node);
                     if t.contains("LaunchCooperativeKernel")
                         || t == "cudaLaunchAttributeCooperative"
@@ -544,93 +534,6 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 _ => {}
             }
-        }
-    }
-
-    fn collect_params(&mut self, declarator: Node<'t>, body: Range<usize>) {
-        // Find the parameter_list of the (possibly nested) function declarator.
-        let f = &*FIELDS;
-        let mut n = declarator;
-        for _ in 0..8 {
-            if KINDS.of(n) == K::FunctionDeclarator {
-                break;
-            }
-            match n.child_by_field_id(f.declarator) {
-                Some(c) => n = c,
-                None => return,
-            }
-        }
-        let Some(params) = n.child_by_field_id(f.parameters) else {
-            return;
-        };
-        for p in crate::parse::named_children(params) {
-            if KINDS.of(p) != K::Parameter {
-                continue;
-            }
-            let Some(ty) = p.child_by_field_id(f.type_) else {
-                continue;
-            };
-            if let Some(d) = p.child_by_field_id(f.declarator) {
-                let (name, pointer, dims) = declarator_name(d);
-                if let Some(name) = name {
-                    let name = self.text(name).to_string();
-                    let decl = Decl {
-                        ty,
-                        ty_text: norm_ws(self.text(ty)),
-                        pointer,
-                        dims,
-                        init: None,
-                        decl: p,
-                        declarators: 1,
-                        scope: body.clone(),
-                        constant: has_qualifier(p, self.src, "const"),
-                        param: true,
-                    };
-                    self.decls.entry(name).or_default().push(decl);
-                }
-            }
-        }
-    }
-
-    fn collect_decl(&mut self, node: Node<'t>, scope: Range<usize>) {
-        let f = &*FIELDS;
-        let Some(ty) = node.child_by_field_id(f.type_) else {
-            return;
-        };
-        let mut c = node.walk();
-        let declarators: Vec<Node<'t>> =
-            node.children_by_field_id(*DECLARATOR_ID, &mut c).collect();
-        let constant =
-            has_qualifier(node, self.src, "const") || has_qualifier(node, self.src, "constexpr");
-        for d in &declarators {
-            let (target, init) = if KINDS.of(*d) == K::InitDeclarator {
-                (
-                    d.child_by_field_id(f.declarator),
-                    d.child_by_field_id(f.value),
-                )
-            } else {
-                (Some(*d), None)
-            };
-            let Some(target) = target else { continue };
-            let (name, pointer, dims) = declarator_name(target);
-            let Some(name) = name else { continue };
-            if KINDS.of(target) == K::FunctionDeclarator {
-                continue;
-            }
-            let name = self.text(name).to_string();
-            let decl = Decl {
-                ty,
-                ty_text: norm_ws(self.text(ty)),
-                pointer,
-                dims,
-                init,
-                decl: node,
-                declarators: declarators.len(),
-                scope: scope.clone(),
-                constant,
-                param: false,
-            };
-            self.decls.entry(name).or_default().push(decl);
         }
     }
 
@@ -654,12 +557,25 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         if let Some(v) = value_node {
             let body_text = &self.src[v.byte_range()];
-            if body_text.len() <= 64 * 1024 && self.origin.is_none() {
+            let literal = self.origin.is_none().then(|| int_literal_body(body_text));
+            if let Some(lit) = literal.flatten() {
+                // A lone integer (`#define TILE 64`, the commonest body): no rule fires on it,
+                // so its value is read without parsing it as a function body.
+                if !function_like {
+                    let (value, wide) = lit;
+                    m.value = Some(value as i64);
+                    m.full_mask_32 = eval::Mask {
+                        value: if wide { value } else { value & 0xffff_ffff },
+                        wide,
+                    }
+                    .is_full_32();
+                }
+            } else if body_text.len() <= 64 * 1024 && self.origin.is_none() {
                 let prefix = b"void __hipport_macro_body__(void) {\n";
                 let mut text = prefix.to_vec();
                 text.extend_from_slice(body_text);
                 text.extend_from_slice(b"\n;}\n");
-                if let Ok(tree) = crate::parse::parse(&text, Duration::from_secs(2)) {
+                if let Some(tree) = parse_body(&text) {
                     let root = tree.root_node();
                     if !function_like {
                         if let Some(expr) = macro_expression(root) {
@@ -710,6 +626,202 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         .int(n)
     }
+}
+
+/// Declarations and parameters by name, in source order. Collecting them costs a good share of
+/// the analysis and most files never look one up, so the walk only notes where they are and the
+/// map is built on the first lookup.
+struct Decls<'a, 't> {
+    src: &'a [u8],
+    src_text: Option<&'a str>,
+    /// Declarations and function definitions (for their parameters), in pre-order.
+    pending: Vec<Node<'t>>,
+    by_name: std::cell::OnceCell<DeclMap<'a, 't>>,
+}
+
+type DeclMap<'a, 't> = HashMap<&'a str, Vec<Decl<'t>>>;
+
+impl<'a, 't> Decls<'a, 't> {
+    fn new(src: &'a [u8]) -> Self {
+        Decls {
+            src,
+            src_text: std::str::from_utf8(src).ok(),
+            pending: Vec::new(),
+            by_name: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn text(&self, n: Node) -> &'a str {
+        node_text(self.src, self.src_text, n)
+    }
+
+    /// The declarations of `name`, in source order.
+    fn get(&self, name: &str) -> Option<&Vec<Decl<'t>>> {
+        self.by_name.get_or_init(|| self.build()).get(name)
+    }
+
+    fn build(&self) -> DeclMap<'a, 't> {
+        let f = &*FIELDS;
+        let mut map = DeclMap::new();
+        for &node in &self.pending {
+            if KINDS.of(node) == K::FunctionDefinition {
+                if let Some(decl) = node.child_by_field_id(f.declarator) {
+                    let body = node
+                        .child_by_field_id(f.body)
+                        .map(|b| b.byte_range())
+                        .unwrap_or_else(|| node.byte_range());
+                    self.collect_params(&mut map, decl, body);
+                }
+            } else {
+                let scope = enclosing_scope(node).unwrap_or(0..self.src.len());
+                self.collect_decl(&mut map, node, scope);
+            }
+        }
+        map
+    }
+
+    fn collect_params(&self, map: &mut DeclMap<'a, 't>, declarator: Node<'t>, body: Range<usize>) {
+        // Find the parameter_list of the (possibly nested) function declarator.
+        let f = &*FIELDS;
+        let mut n = declarator;
+        for _ in 0..8 {
+            if KINDS.of(n) == K::FunctionDeclarator {
+                break;
+            }
+            match n.child_by_field_id(f.declarator) {
+                Some(c) => n = c,
+                None => return,
+            }
+        }
+        let Some(params) = n.child_by_field_id(f.parameters) else {
+            return;
+        };
+        for p in crate::parse::named_children(params) {
+            if KINDS.of(p) != K::Parameter {
+                continue;
+            }
+            let Some(ty) = p.child_by_field_id(f.type_) else {
+                continue;
+            };
+            if let Some(d) = p.child_by_field_id(f.declarator) {
+                let (name, pointer, dims) = declarator_name(d);
+                if let Some(name) = name {
+                    let name = self.text(name);
+                    let decl = Decl {
+                        ty,
+                        ty_text: norm_ws(self.text(ty)),
+                        pointer,
+                        dims,
+                        init: None,
+                        decl: p,
+                        declarators: 1,
+                        scope: body.clone(),
+                        constant: has_qualifier(p, self.src, "const"),
+                        param: true,
+                    };
+                    map.entry(name).or_default().push(decl);
+                }
+            }
+        }
+    }
+
+    fn collect_decl(&self, map: &mut DeclMap<'a, 't>, node: Node<'t>, scope: Range<usize>) {
+        let f = &*FIELDS;
+        let Some(ty) = node.child_by_field_id(f.type_) else {
+            return;
+        };
+        let mut c = node.walk();
+        let declarators: Vec<Node<'t>> =
+            node.children_by_field_id(*DECLARATOR_ID, &mut c).collect();
+        let constant =
+            has_qualifier(node, self.src, "const") || has_qualifier(node, self.src, "constexpr");
+        for d in &declarators {
+            let (target, init) = if KINDS.of(*d) == K::InitDeclarator {
+                (
+                    d.child_by_field_id(f.declarator),
+                    d.child_by_field_id(f.value),
+                )
+            } else {
+                (Some(*d), None)
+            };
+            let Some(target) = target else { continue };
+            let (name, pointer, dims) = declarator_name(target);
+            let Some(name) = name else { continue };
+            if KINDS.of(target) == K::FunctionDeclarator {
+                continue;
+            }
+            let name = self.text(name);
+            let decl = Decl {
+                ty,
+                ty_text: norm_ws(self.text(ty)),
+                pointer,
+                dims,
+                init,
+                decl: node,
+                declarators: declarators.len(),
+                scope: scope.clone(),
+                constant,
+                param: false,
+            };
+            map.entry(name).or_default().push(decl);
+        }
+    }
+}
+
+/// Text of a node of `src` (`src_text`: the same bytes, when they are UTF-8).
+fn node_text<'a>(src: &'a [u8], src_text: Option<&'a str>, n: Node) -> &'a str {
+    match src_text {
+        Some(t) => t.get(n.byte_range()).unwrap_or(""),
+        None => std::str::from_utf8(&src[n.byte_range()]).unwrap_or(""),
+    }
+}
+
+/// The tree of a macro body in its wrapper function. The same bodies come back file after file
+/// (every source of a project defining its own `CUDA_CHECK`), so each worker thread keeps the
+/// trees it has made, up to a megabyte of text, and parses a body it has seen only once.
+fn parse_body(text: &[u8]) -> Option<Tree> {
+    const LIMIT: usize = 1 << 20;
+    /// Trees by body text, and the bytes of text held.
+    type Store = (HashMap<Box<[u8]>, Tree>, usize);
+    thread_local! {
+        static TREES: std::cell::RefCell<Store> = std::cell::RefCell::new((HashMap::new(), 0));
+    }
+    TREES.with(|t| {
+        let mut t = t.borrow_mut();
+        if let Some(tree) = t.0.get(text) {
+            return Some(tree.clone());
+        }
+        let tree = crate::parse::parse(text, Duration::from_secs(2)).ok()?;
+        if t.1 + text.len() > LIMIT {
+            *t = (HashMap::new(), 0);
+        }
+        t.1 += text.len();
+        t.0.insert(text.into(), tree.clone());
+        Some(tree)
+    })
+}
+
+/// A macro body that is one integer literal (decimal, octal or hex digits, then `u`/`l`
+/// suffixes): its value and whether it is 64-bit, as the parser and [`eval::parse_int`] read it.
+fn int_literal_body(body: &[u8]) -> Option<(u64, bool)> {
+    let t = body.trim_ascii();
+    let digits = match t {
+        [b'0', b'x' | b'X', rest @ ..] => rest,
+        _ => t,
+    };
+    let n = digits.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    let hex = digits.len() != t.len();
+    let ok = n > 0
+        && t[0].is_ascii_digit()
+        && (hex || digits[..n].iter().all(u8::is_ascii_digit))
+        && digits[n..].len() <= 3
+        && digits[n..]
+            .iter()
+            .all(|b| matches!(b, b'u' | b'U' | b'l' | b'L'));
+    if !ok {
+        return None;
+    }
+    eval::parse_int(std::str::from_utf8(t).ok()?)
 }
 
 /// The expression a macro body consists of, in its wrapper function.

@@ -143,9 +143,11 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     }
     match group {
         Group::Binary => {
-            warp_arithmetic(a, n);
-            lane_shift(a, n);
-            memory_type_compare(a, n);
+            if let Some(b) = Binary::of(a, n) {
+                warp_arithmetic(a, n, &b);
+                lane_shift(a, n, &b);
+                memory_type_compare(a, n, &b);
+            }
         }
         Group::Call => call(a, n),
         Group::For => shuffle_loop(a, n),
@@ -284,6 +286,48 @@ fn literal(a: &Analyzer, n: Node) -> Option<u64> {
             }
         }
         _ => None,
+    }
+}
+
+/// A binary expression with an integer constant on one side: what the binary-expression rules
+/// look at, read once. Every one of them needs such a constant, so an expression without one
+/// (most of them: `i + 1` has one, `a * b` not) is passed over without reading its children.
+#[derive(Clone, Copy)]
+struct Binary<'a, 't> {
+    op: &'a str,
+    l: Node<'t>,
+    r: Node<'t>,
+    /// The constant's value and node (the right operand's when both are constants).
+    value: u64,
+    lit: Node<'t>,
+    /// The operand that is not `lit`.
+    other: Node<'t>,
+    lit_right: bool,
+}
+
+impl<'a, 't> Binary<'a, 't> {
+    fn of(a: &Analyzer<'a, 't>, n: Node<'t>) -> Option<Self> {
+        let (l, r) = (
+            n.child_by_field_id(FIELDS.left)?,
+            n.child_by_field_id(FIELDS.right)?,
+        );
+        let (value, lit, other, lit_right) = if let Some(v) = literal(a, r) {
+            (v, r, l, true)
+        } else if let Some(v) = literal(a, l) {
+            (v, l, r, false)
+        } else {
+            return None;
+        };
+        let op = a.text(n.child_by_field_id(FIELDS.operator)?);
+        Some(Binary {
+            op,
+            l,
+            r,
+            value,
+            lit,
+            other,
+            lit_right,
+        })
     }
 }
 
@@ -588,22 +632,15 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
 /// `*` and comparisons), and the other operand must be a lane quantity (see [`laneish`]). `*`
 /// requires a warp-named operand (so `blockDim.x * 32` for a tile is not reported), comparisons
 /// a lane-named one, except `threadIdx.x < 32`, which is a warning.
-fn warp_arithmetic(a: &mut Analyzer, n: Node) {
-    let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_id(FIELDS.operator),
-        n.child_by_field_id(FIELDS.left),
-        n.child_by_field_id(FIELDS.right),
-    ) else {
-        return;
-    };
-    let op = a.text(op);
-    let (value, lit_node, other, lit_right) = if let Some(v) = literal(a, r) {
-        (v, r, l, true)
-    } else if let Some(v) = literal(a, l) {
-        (v, l, r, false)
-    } else {
-        return;
-    };
+fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
+    let Binary {
+        op,
+        value,
+        lit: lit_node,
+        other,
+        lit_right,
+        ..
+    } = *b;
     let expr = snippet(a.text(n));
     let other_is_lane_named =
         matches!(other.kind_name(), "identifier" | "field_expression") && lane_name(a.text(other));
@@ -841,6 +878,11 @@ fn define(a: &mut Analyzer, n: Node) {
 
 /// Per-warp shared arrays: remember `__shared__ T x[32]`, report when indexed by lane or warp.
 fn shared32_use(a: &mut Analyzer, n: Node) {
+    // Such arrays are declared before their uses (pre-order), so with none seen yet there is
+    // nothing to look up.
+    if a.shared32.is_empty() {
+        return;
+    }
     let Some(arr) = n.child_by_field_id(FIELDS.argument) else {
         return;
     };
@@ -1005,7 +1047,12 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
 
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     // Kernel launches: dynamic parallelism and dynamic shared memory size.
-    let launch = crate::parse::children(n).find(|ch| ch.kind_name() == "kernel_call_syntax");
+    // (`<<<` is one token, so a call whose text lacks it is no launch.)
+    let launch = a
+        .text(n)
+        .contains("<<<")
+        .then(|| crate::parse::children(n).find(|ch| ch.kind_name() == "kernel_call_syntax"))
+        .flatten();
     if let Some(cfg) = launch {
         if a.in_device(n.start_byte()) {
             a.report(
@@ -1036,7 +1083,8 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         }
     }
     let Some(name) = callee(a, n) else { return };
-    let argv = args(n);
+    // Most calls are none of the functions below: read the arguments only when a rule asks.
+    let argv = std::cell::LazyCell::new(|| args(n));
     if MASKED_BUILTINS.contains(&name) {
         sync_mask(a, name, &argv);
     }
@@ -1950,15 +1998,8 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
 }
 
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.
-fn lane_shift(a: &mut Analyzer, n: Node) {
-    let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_id(FIELDS.operator),
-        n.child_by_field_id(FIELDS.left),
-        n.child_by_field_id(FIELDS.right),
-    ) else {
-        return;
-    };
-    let op = a.text(op);
+fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
+    let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
         let Some((1, wide)) = parse_int(a.text(l)) else {
             return;
@@ -2581,24 +2622,11 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
 }
 
 /// H027: `attr.type == 2` on cudaPointerAttributes.
-fn memory_type_compare(a: &mut Analyzer, n: Node) {
-    let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_id(FIELDS.operator),
-        n.child_by_field_id(FIELDS.left),
-        n.child_by_field_id(FIELDS.right),
-    ) else {
-        return;
-    };
-    if !matches!(a.text(op), "==" | "!=") {
+fn memory_type_compare(a: &mut Analyzer, n: Node, b: &Binary) {
+    if !matches!(b.op, "==" | "!=") {
         return;
     }
-    let (field, lit) = if literal(a, r).is_some() {
-        (l, r)
-    } else if literal(a, l).is_some() {
-        (r, l)
-    } else {
-        return;
-    };
+    let (field, lit) = (b.other, b.lit);
     if field.kind_name() != "field_expression" {
         return;
     }

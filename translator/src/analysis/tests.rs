@@ -917,3 +917,84 @@ fn every_rule_kind_is_a_kind_of_the_grammar() {
         );
     }
 }
+
+// Macro bodies ---------------------------------------------------------------------------------
+
+#[test]
+fn integer_macro_bodies_are_read_without_a_parse() {
+    assert_eq!(int_literal_body(b" 32 "), Some((32, false)));
+    assert_eq!(int_literal_body(b"0xFFFFFFFFu"), Some((0xffff_ffff, false)));
+    assert_eq!(int_literal_body(b"1ULL"), Some((1, true)));
+    assert_eq!(int_literal_body(b"017"), Some((15, false)));
+    assert_eq!(int_literal_body(b"0xfull"), Some((15, true)));
+    for other in [
+        "1e5",
+        "09",
+        "0x",
+        "12ab",
+        "32 // warp",
+        "(32)",
+        "32.0",
+        "-1",
+        "1'000",
+        "WARP",
+        "",
+    ] {
+        assert_eq!(int_literal_body(other.as_bytes()), None, "{other}");
+    }
+}
+
+#[test]
+fn integer_macro_bodies_mean_what_their_parse_means() {
+    // The same value written plainly (read without a parse) and in parentheses (parsed as an
+    // expression) must give the same findings.
+    let usage = "__global__ void k(float *x) {\n\
+                 x[0] = __shfl_sync(M, x[0], 0);\n\
+                 int lane = threadIdx.x % M;\n\
+                 int warp = threadIdx.x >> M;\n\
+                 __shared__ float s[M];\n}\n";
+    for lit in [
+        "32",
+        "31",
+        "5",
+        "64",
+        "0xffffffff",
+        "0xFFFFFFFFu",
+        "0xffffffffull",
+        "4294967295",
+        "017",
+        "0x1f",
+        "1ULL",
+        "65536",
+    ] {
+        let found = |def: String| -> Vec<(String, usize, String)> {
+            run_with(&(def + usage), Version::new(6, 2, 0), false)
+                .into_iter()
+                .map(|d| (d.id, d.line, d.message))
+                .collect()
+        };
+        let plain = found(format!("#define M {lit}\n"));
+        let parsed = found(format!("#define M ({lit})\n"));
+        assert_eq!(plain, parsed, "#define M {lit}");
+    }
+}
+
+#[test]
+fn a_macro_body_seen_before_is_analyzed_the_same() {
+    // The second file's body tree comes from this thread's store of parsed bodies.
+    let src = "#define LANE(t) ((t) & 31)\n\
+               #define SHFL(v) __shfl_down_sync(0xffffffff, v, 16)\n\
+               __global__ void k(float *x) { x[LANE(threadIdx.x)] = SHFL(x[0]); }\n";
+    let first = run(src);
+    assert!(first
+        .iter()
+        .any(|d| d.message.contains("in the body of macro `SHFL`")));
+    assert_eq!(run(src), first);
+    let moved = format!("// another file\n{src}");
+    let again: Vec<_> = run(&moved)
+        .into_iter()
+        .map(|d| (d.id, d.line - 1))
+        .collect();
+    let expected: Vec<_> = first.into_iter().map(|d| (d.id, d.line)).collect();
+    assert_eq!(again, expected);
+}
