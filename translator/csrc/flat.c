@@ -93,16 +93,23 @@ static Length node_position(TSNode n) {
   return (Length){n.context[0], {n.context[1], n.context[2]}};
 }
 
-// Writes the nodes under `root` (itself first) to `nodes` and, for each, the index just past its
-// subtree to `ends`. Returns the number of nodes, or UINT32_MAX when `capacity` is too small or
-// memory runs out (the caller then walks with a cursor).
-uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capacity) {
+// The kind id `ts_node_symbol` gives a node made from `child` with `alias`.
+static inline TSSymbol kind_of(const TSLanguage *lang, Subtree child, TSSymbol alias) {
+  return ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(child));
+}
+
+// Writes the nodes under `root` (itself first) to `nodes`, their kind ids to `kinds` and, for
+// each, the index just past its subtree to `ends`. Returns the number of nodes, or UINT32_MAX
+// when `capacity` is too small or memory runs out (the caller then walks with a cursor).
+uint32_t hipport_flat(TSNode root, TSNode *nodes, uint16_t *kinds, uint32_t *ends,
+                      uint32_t capacity) {
   const TSTree *tree = root.tree;
   const TSLanguage *lang = tree->language;
   const Subtree *root_subtree = (const Subtree *)root.id;
   if (capacity == 0) return UINT32_MAX;
   uint32_t count = 0;
   nodes[count] = root;
+  kinds[count] = ts_node_symbol(root);
   ends[count] = 1;
   count++;
   if (ts_subtree_child_count(*root_subtree) == 0) return count;
@@ -130,6 +137,7 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint32_t *ends, uint32_t capac
       }
       open = count;
       nodes[count] = ts_node_new(tree, child, position, alias);
+      kinds[count] = kind_of(lang, *child, alias);
       ends[count] = count + 1;
       count++;
       if (ts_subtree_child_count(*child) == 0) continue;

@@ -258,6 +258,8 @@ impl KindName for Node<'_> {
 pub struct Flat<'t> {
     /// The nodes, in pre-order.
     pub nodes: Vec<Node<'t>>,
+    /// Their kind ids (`Node::kind_id`), read during the walk so that no pass asks each node.
+    pub kinds: Vec<u16>,
     /// For each node, the index of the first node after its subtree.
     pub ends: Vec<u32>,
 }
@@ -268,6 +270,7 @@ unsafe extern "C" {
     fn hipport_flat(
         root: tree_sitter::ffi::TSNode,
         nodes: *mut tree_sitter::ffi::TSNode,
+        kinds: *mut u16,
         ends: *mut u32,
         capacity: u32,
     ) -> u32;
@@ -312,25 +315,28 @@ impl<'t> Flat<'t> {
         let capacity = root.descendant_count();
         if let Ok(cap) = u32::try_from(capacity) {
             let mut nodes: Vec<Node<'t>> = Vec::with_capacity(capacity);
+            let mut kinds: Vec<u16> = Vec::with_capacity(capacity);
             let mut ends: Vec<u32> = Vec::with_capacity(capacity);
-            // SAFETY: `Node` is `repr(transparent)` over `TSNode`; both buffers hold `cap`
+            // SAFETY: `Node` is `repr(transparent)` over `TSNode`; the three buffers hold `cap`
             // elements and the walk writes at most that many, returning how many it wrote. The
             // nodes borrow the tree `root` belongs to, as `root` does.
             let n = unsafe {
                 hipport_flat(
                     root.into_raw(),
                     nodes.as_mut_ptr().cast(),
+                    kinds.as_mut_ptr(),
                     ends.as_mut_ptr(),
                     cap,
                 )
             };
             if n != u32::MAX && n as usize <= capacity {
-                // SAFETY: the first `n` elements of both buffers were written.
+                // SAFETY: the first `n` elements of the three buffers were written.
                 unsafe {
                     nodes.set_len(n as usize);
+                    kinds.set_len(n as usize);
                     ends.set_len(n as usize);
                 }
-                return Flat { nodes, ends };
+                return Flat { nodes, kinds, ends };
             }
         }
         Flat::with_cursor(root)
@@ -361,7 +367,8 @@ impl<'t> Flat<'t> {
                     while let Some(i) = open.pop() {
                         ends[i] = nodes.len() as u32;
                     }
-                    return Flat { nodes, ends };
+                    let kinds = nodes.iter().map(Node::kind_id).collect();
+                    return Flat { nodes, kinds, ends };
                 }
             }
         }

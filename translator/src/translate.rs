@@ -1039,8 +1039,8 @@ impl<'a> Walk<'a> {
 
     fn collect_declarations(&mut self, flat: &Flat) {
         let f = &*FIELDS;
-        for &n in &flat.nodes {
-            match DECL_KINDS.of(n) {
+        for (&n, &kind) in flat.nodes.iter().zip(&flat.kinds) {
+            match DECL_KINDS.get(kind) {
                 Dk::Other => {}
                 kind @ (Dk::Define | Dk::FunctionDefine) => {
                     if let Some(name) = n.child_by_field_id(f.name) {
@@ -1091,7 +1091,7 @@ impl<'a> Walk<'a> {
         while i < flat.nodes.len() {
             let n = flat.nodes[i];
             let mut descend = true;
-            match WALK_KINDS.of(n) {
+            match WALK_KINDS.get(flat.kinds[i]) {
                 Tk::Other => {}
                 Tk::Opaque => descend = false,
                 Tk::Error => {
@@ -1378,7 +1378,7 @@ fn translate_tree_at(
             hip_version: opts.hip_version,
             fix: opts.fix,
         };
-        let mut found = crate::analysis::analyze_flat(src, tree, &flat, file, &aopts);
+        let mut found = crate::analysis::analyze_flat(src, tree, &flat, &w.index, file, &aopts);
         crate::analysis::apply_suppressions(src, &mut found);
         if opts.fix {
             for d in &mut found {

@@ -56,6 +56,12 @@ fn same_walk(src: &[u8], what: &str) -> usize {
             assert_eq!(a.kind_name(), b.kind(), "{what}: node {i}");
         }
         assert_eq!(fast.ends, slow.ends, "{what}: subtree ends");
+        assert_eq!(fast.kinds, slow.kinds, "{what}: kind ids");
+        assert!(fast
+            .nodes
+            .iter()
+            .zip(&fast.kinds)
+            .all(|(n, &k)| n.kind_id() == k));
         // The children of every node, as `Node::children` and `Node::named_children` list them.
         let mut c = root.walk();
         for n in &slow.nodes {

@@ -61,46 +61,43 @@ impl AnalysisOptions {
 ///
 /// Diagnostics come back sorted by position, one per (rule, position).
 pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> Vec<Diagnostic> {
-    analyze_flat(src, tree, &Flat::new(tree.root_node()), file, opts)
+    let flat = Flat::new(tree.root_node());
+    analyze_flat(src, tree, &flat, &LineIndex::new(src), file, opts)
 }
 
-/// [`analyze`] given the tree's nodes in pre-order as well (the translator walks them once for
-/// both passes).
+/// [`analyze`] given the tree's nodes in pre-order and the file's line index as well (the
+/// translator makes both once for its own pass and this one).
 pub fn analyze_flat(
     src: &[u8],
     tree: &Tree,
     flat: &Flat,
+    index: &LineIndex,
     file: &str,
     opts: &AnalysisOptions,
 ) -> Vec<Diagnostic> {
     debug_assert!(flat.nodes.first() == Some(&tree.root_node()));
-    let index = LineIndex::new(src);
     let mut out = Vec::new();
     let macros = {
-        let mut a = Analyzer::new(src, file, opts, &index, None, &mut out);
-        a.collect(&flat.nodes);
-        a.check(&flat.nodes);
+        let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
+        a.collect(flat);
+        a.check(flat);
         a.finish();
         std::mem::take(&mut a.macros)
     };
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
-    let file_warp_code = rules::has_warp_markers(&String::from_utf8_lossy(src));
+    // Whether the file does warp-level work (read once, and only for a file with macro bodies).
+    let mut file_warp_code = None;
     for m in macros.values().flatten() {
         let Some(body) = &m.body else { continue };
-        let mut a = Analyzer::new(
-            &body.text,
-            file,
-            opts,
-            &index,
-            Some(body.origin()),
-            &mut out,
-        );
+        let file_warp_code = *file_warp_code
+            .get_or_insert_with(|| rules::has_warp_markers(&String::from_utf8_lossy(src)));
+        let mut a = Analyzer::new(&body.text, file, opts, index, Some(body.origin()), &mut out);
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::new(body.tree.root_node());
-        a.collect(&body_flat.nodes);
-        a.check(&body_flat.nodes);
+        a.collect(&body_flat);
+        a.check(&body_flat);
         a.finish();
     }
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
@@ -495,16 +492,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             .find(|d| d.scope.start <= at && at < d.scope.end)
     }
 
-    /// Pass 1: declarations, functions, macros, file-wide facts. `nodes` is the tree in
-    /// pre-order ([`Flat`]).
-    fn collect(&mut self, nodes: &[Node<'t>]) {
+    /// Pass 1: declarations, functions, macros, file-wide facts, over the tree in pre-order.
+    fn collect(&mut self, flat: &Flat<'t>) {
         let f = &*FIELDS;
         // Calls and names are read for cooperative launches only when the text has one.
         let cooperative_names = memchr::memmem::find(self.src, b"LaunchCooperativeKernel")
             .or_else(|| memchr::memmem::find(self.src, b"cudaLaunchAttributeCooperative"))
             .is_some();
-        for &node in nodes {
-            match KINDS.of(node) {
+        for (&node, &kind) in flat.nodes.iter().zip(&flat.kinds) {
+            match KINDS.get(kind) {
                 K::FunctionDefinition => {
                     let device = crate::parse::children(node).any(|c| match KINDS.of(c) {
                         K::DeviceQualifier => true,
@@ -605,10 +601,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             .push(m);
     }
 
-    /// Pass 2: run every rule on every node (`nodes` in pre-order, as a cursor walks them).
-    fn check(&mut self, nodes: &[Node<'t>]) {
-        for &node in nodes {
-            rules::visit(self, node);
+    /// Pass 2: run every rule on every node (in pre-order, as a cursor walks them).
+    fn check(&mut self, flat: &Flat<'t>) {
+        for (&node, &kind) in flat.nodes.iter().zip(&flat.kinds) {
+            rules::visit(self, node, kind);
         }
     }
 

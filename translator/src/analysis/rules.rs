@@ -136,8 +136,8 @@ static GROUPS: LazyLock<KindTable<Group>> =
     LazyLock::new(|| KindTable::new(Group::None, RULE_KINDS));
 
 /// Dispatches a node to the rules for its kind.
-pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    let group = GROUPS.of(n);
+pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
+    let group = GROUPS.get(kind);
     if group == Group::None || n.is_missing() {
         return;
     }
