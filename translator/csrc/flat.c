@@ -99,10 +99,12 @@ static inline TSSymbol kind_of(const TSLanguage *lang, Subtree child, TSSymbol a
 }
 
 // Writes the nodes under `root` (itself first) to `nodes`, their kind ids to `kinds` and, for
-// each, the index just past its subtree to `ends`. Returns the number of nodes, or UINT32_MAX
-// when `capacity` is too small or memory runs out (the caller then walks with a cursor).
-uint32_t hipport_flat(TSNode root, TSNode *nodes, uint16_t *kinds, uint32_t *ends,
-                      uint32_t capacity) {
+// each, the index just past its subtree to `ends`. With `keep` (a flag for each of the 65536
+// kind ids), only the nodes of kept kinds are written, the others looked through as if hidden:
+// `ends` then counts kept nodes. Returns the number written, or UINT32_MAX when `capacity` is
+// too small or memory runs out (the caller then walks with a cursor).
+uint32_t hipport_flat(TSNode root, const uint8_t *keep, TSNode *nodes, uint16_t *kinds,
+                      uint32_t *ends, uint32_t capacity) {
   const TSTree *tree = root.tree;
   const TSLanguage *lang = tree->language;
   const Subtree *root_subtree = (const Subtree *)root.id;
@@ -130,6 +132,8 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint16_t *kinds, uint32_t *end
     bool visible = frame_next(top, &child, &position, &alias);
 
     uint32_t open;
+    TSSymbol kind = visible ? kind_of(lang, *child, alias) : 0;
+    if (visible && keep && !keep[kind]) visible = false;
     if (visible) {
       if (count == capacity) {
         stack_free(&stack);
@@ -137,7 +141,7 @@ uint32_t hipport_flat(TSNode root, TSNode *nodes, uint16_t *kinds, uint32_t *end
       }
       open = count;
       nodes[count] = ts_node_new(tree, child, position, alias);
-      kinds[count] = kind_of(lang, *child, alias);
+      kinds[count] = kind;
       ends[count] = count + 1;
       count++;
       if (ts_subtree_child_count(*child) == 0) continue;

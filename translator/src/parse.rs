@@ -167,6 +167,13 @@ impl<T: Copy> KindTable<T> {
     }
 }
 
+impl<T: Copy + PartialEq> KindTable<T> {
+    /// Whether kind `id` has a code of its own (not the default): a kind the pass reacts to.
+    pub fn reacts_to(&self, id: u16) -> bool {
+        self.get(id) != self.default
+    }
+}
+
 /// The grammar's id for a field name (looking it up by name scans every field name).
 pub fn field_id(name: &str) -> u16 {
     language().field_id_for_name(name).map_or(0, |id| id.get())
@@ -269,6 +276,7 @@ unsafe extern "C" {
     /// `u32::MAX` when `capacity` is too small or memory runs out.
     fn hipport_flat(
         root: tree_sitter::ffi::TSNode,
+        keep: *const u8,
         nodes: *mut tree_sitter::ffi::TSNode,
         kinds: *mut u16,
         ends: *mut u32,
@@ -308,10 +316,41 @@ pub fn named_children<'t>(n: Node<'t>) -> impl Iterator<Item = Node<'t>> {
     children(n).filter(|c| c.is_named())
 }
 
+/// A set of node kinds (by id, ERROR's 65535 included): those some pass reacts to.
+pub struct KindSet(Box<[u8; 65536]>);
+
+impl KindSet {
+    /// The kinds for which `wanted` says yes.
+    pub fn new(wanted: impl Fn(u16) -> bool) -> KindSet {
+        let mut keep = Box::new([0u8; 65536]);
+        let count = language().node_kind_count().min(65535);
+        for id in (0..count as u16).chain([u16::MAX]) {
+            keep[id as usize] = u8::from(wanted(id));
+        }
+        KindSet(keep)
+    }
+
+    /// Whether `id` is in the set.
+    pub fn contains(&self, id: u16) -> bool {
+        self.0[id as usize] != 0
+    }
+}
+
 impl<'t> Flat<'t> {
     /// Walks the tree under `root` once (reading tree-sitter's subtrees directly: about ten
     /// times cheaper than a cursor; see `csrc/flat.c`).
     pub fn new(root: Node<'t>) -> Flat<'t> {
+        Flat::walk(root, None)
+    }
+
+    /// Like [`Flat::new`], but lists only `root` and the nodes of the kinds in `keep` (the others
+    /// are looked through, as hidden nodes are), with `ends` counted in that list. Most nodes
+    /// are punctuation or kinds no pass reacts to; leaving them out spares every pass a step.
+    pub fn of_kinds(root: Node<'t>, keep: &KindSet) -> Flat<'t> {
+        Flat::walk(root, Some(keep))
+    }
+
+    fn walk(root: Node<'t>, keep: Option<&KindSet>) -> Flat<'t> {
         let capacity = root.descendant_count();
         if let Ok(cap) = u32::try_from(capacity) {
             let mut nodes: Vec<Node<'t>> = Vec::with_capacity(capacity);
@@ -323,6 +362,7 @@ impl<'t> Flat<'t> {
             let n = unsafe {
                 hipport_flat(
                     root.into_raw(),
+                    keep.map_or(std::ptr::null(), |k| k.0.as_ptr()),
                     nodes.as_mut_ptr().cast(),
                     kinds.as_mut_ptr(),
                     ends.as_mut_ptr(),
@@ -339,7 +379,37 @@ impl<'t> Flat<'t> {
                 return Flat { nodes, kinds, ends };
             }
         }
-        Flat::with_cursor(root)
+        let all = Flat::with_cursor(root);
+        match keep {
+            Some(keep) => all.only(keep),
+            None => all,
+        }
+    }
+
+    /// This list with only the root and the nodes of the kinds in `keep` (the reference
+    /// [`Flat::of_kinds`] is tested against, and its fallback).
+    pub fn only(self, keep: &KindSet) -> Flat<'t> {
+        // before[i]: how many nodes are kept among the first i.
+        let mut before = Vec::with_capacity(self.nodes.len() + 1);
+        let mut n = 0u32;
+        for (i, &k) in self.kinds.iter().enumerate() {
+            before.push(n);
+            n += u32::from(i == 0 || keep.contains(k));
+        }
+        before.push(n);
+        let mut out = Flat {
+            nodes: Vec::with_capacity(n as usize),
+            kinds: Vec::with_capacity(n as usize),
+            ends: Vec::with_capacity(n as usize),
+        };
+        for (i, (&node, &k)) in self.nodes.iter().zip(&self.kinds).enumerate() {
+            if i == 0 || keep.contains(k) {
+                out.nodes.push(node);
+                out.kinds.push(k);
+                out.ends.push(before[self.ends[i] as usize]);
+            }
+        }
+        out
     }
 
     /// The same list through a [`tree_sitter::TreeCursor`] (the reference the fast walk is

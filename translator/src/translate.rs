@@ -307,6 +307,14 @@ static WALK_KINDS: LazyLock<KindTable<Tk>> = LazyLock::new(|| {
     )
 });
 
+/// The kinds this walk, its declaration pass and the hazard analysis react to: the node list
+/// they share holds only these.
+static WALKED_KINDS: LazyLock<parse::KindSet> = LazyLock::new(|| {
+    parse::KindSet::new(|id| {
+        WALK_KINDS.reacts_to(id) || DECL_KINDS.reacts_to(id) || crate::analysis::reacts_to(id)
+    })
+});
+
 /// What the declaration pass does with a node kind.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Dk {
@@ -1354,7 +1362,7 @@ fn translate_tree_at(
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
     let mut w = Walk::new(src, file, rel, opts);
-    let flat = Flat::new(tree.root_node());
+    let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
     w.finish_call_sites();
     w.add_runtime_include(tree);

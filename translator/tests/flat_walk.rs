@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hipport::parse::{parse, Flat, KindName};
+use hipport::parse::{parse, Flat, KindName, KindSet};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = fs::read_dir(dir) else { return };
@@ -18,6 +18,25 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// Sets of kinds to list: a few the passes react to, every named kind, none.
+fn kind_sets() -> &'static [KindSet] {
+    static SETS: std::sync::OnceLock<Vec<KindSet>> = std::sync::OnceLock::new();
+    SETS.get_or_init(|| {
+        let lang = hipport::parse::language();
+        let name = |id: u16| lang.node_kind_for_id(id).unwrap_or("ERROR");
+        vec![
+            KindSet::new(|id| {
+                matches!(
+                    name(id),
+                    "identifier" | "call_expression" | "ERROR" | "preproc_arg" | "__global__"
+                )
+            }),
+            KindSet::new(|id| id == u16::MAX || lang.node_kind_is_named(id)),
+            KindSet::new(|_| false),
+        ]
+    })
 }
 
 /// Asserts both walks list the same nodes (identity, kind including aliases, position) and the
@@ -62,6 +81,21 @@ fn same_walk(src: &[u8], what: &str) -> usize {
             .iter()
             .zip(&fast.kinds)
             .all(|(n, &k)| n.kind_id() == k));
+        // Lists of some kinds only: the same as filtering the cursor's list.
+        for keep in kind_sets() {
+            let fast = Flat::of_kinds(root, keep);
+            let slow = Flat::with_cursor(root).only(keep);
+            let ids = |f: &Flat| f.nodes.iter().map(|n| n.id()).collect::<Vec<_>>();
+            assert_eq!(ids(&fast), ids(&slow), "{what}: nodes of some kinds");
+            assert_eq!(fast.kinds, slow.kinds, "{what}: kinds of some kinds");
+            assert_eq!(fast.ends, slow.ends, "{what}: ends among some kinds");
+            assert!(fast.kinds[1..].iter().all(|&k| keep.contains(k)));
+            assert!(fast
+                .nodes
+                .iter()
+                .zip(&fast.kinds)
+                .all(|(n, &k)| n.kind_id() == k));
+        }
         // The children of every node, as `Node::children` and `Node::named_children` list them.
         let mut c = root.walk();
         for n in &slow.nodes {

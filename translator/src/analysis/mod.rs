@@ -61,12 +61,23 @@ impl AnalysisOptions {
 ///
 /// Diagnostics come back sorted by position, one per (rule, position).
 pub fn analyze(src: &[u8], tree: &Tree, file: &str, opts: &AnalysisOptions) -> Vec<Diagnostic> {
-    let flat = Flat::new(tree.root_node());
+    let flat = Flat::of_kinds(tree.root_node(), &ANALYZED_KINDS);
     analyze_flat(src, tree, &flat, &LineIndex::new(src), file, opts)
 }
 
-/// [`analyze`] given the tree's nodes in pre-order and the file's line index as well (the
-/// translator makes both once for its own pass and this one).
+/// Whether the analysis looks at nodes of kind `id` when it walks a tree (a node list for
+/// [`analyze_flat`] must hold at least these).
+pub fn reacts_to(id: u16) -> bool {
+    KINDS.reacts_to(id) || rules::GROUPS.reacts_to(id)
+}
+
+/// The kinds of [`reacts_to`].
+static ANALYZED_KINDS: LazyLock<crate::parse::KindSet> =
+    LazyLock::new(|| crate::parse::KindSet::new(reacts_to));
+
+/// [`analyze`] given the tree's nodes in pre-order (all of them, or at least those of the kinds
+/// in [`reacts_to`]) and the file's line index as well (the translator makes both once for its
+/// own pass and this one).
 pub fn analyze_flat(
     src: &[u8],
     tree: &Tree,
@@ -95,7 +106,7 @@ pub fn analyze_flat(
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
         a.file_warp_code = file_warp_code;
-        let body_flat = Flat::new(body.tree.root_node());
+        let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
         a.collect(&body_flat);
         a.check(&body_flat);
         a.finish();

@@ -132,7 +132,7 @@ pub(super) const RULE_KINDS: &[(&str, Group)] = &[
     ("type_qualifier", Group::TypeQualifier),
 ];
 
-static GROUPS: LazyLock<KindTable<Group>> =
+pub(super) static GROUPS: LazyLock<KindTable<Group>> =
     LazyLock::new(|| KindTable::new(Group::None, RULE_KINDS));
 
 /// Dispatches a node to the rules for its kind.
@@ -641,6 +641,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         lit_right,
         ..
     } = *b;
+    // Every pattern below has a constant of 32, 31 or 5.
+    if !matches!(value, 5 | 31 | 32) {
+        return;
+    }
     let expr = snippet(a.text(n));
     let other_is_lane_named =
         matches!(other.kind_name(), "identifier" | "field_expression") && lane_name(a.text(other));
@@ -1048,9 +1052,11 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     // Kernel launches: dynamic parallelism and dynamic shared memory size.
     // (`<<<` is one token, so a call whose text lacks it is no launch.)
-    let launch = a
-        .text(n)
-        .contains("<<<")
+    static LAUNCH: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("<<<"));
+    let launch = LAUNCH
+        .find(a.text(n).as_bytes())
+        .is_some()
         .then(|| crate::parse::children(n).find(|ch| ch.kind_name() == "kernel_call_syntax"))
         .flatten();
     if let Some(cfg) = launch {
@@ -2636,10 +2642,13 @@ fn memory_type_compare(a: &mut Analyzer, n: Node, b: &Binary) {
     let Some(obj) = field.child_by_field_id(FIELDS.argument) else {
         return;
     };
-    let attrs = obj.kind_name() == "identifier"
-        && a.lookup(a.text(obj), obj.start_byte())
-            .is_some_and(|d| d.ty_text.contains("cudaPointerAttributes"));
-    if fname == "memoryType" || (fname == "type" && attrs) {
+    // (`.type` is looked up only when the name is not enough.)
+    let attrs = || {
+        obj.kind_name() == "identifier"
+            && a.lookup(a.text(obj), obj.start_byte())
+                .is_some_and(|d| d.ty_text.contains("cudaPointerAttributes"))
+    };
+    if fname == "memoryType" || (fname == "type" && attrs()) {
         a.report(
             &MEMORY_TYPE_ENUM,
             Severity::Error,
