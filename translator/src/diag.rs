@@ -97,12 +97,7 @@ impl LineIndex {
     /// Indexes the line starts of `src`.
     pub fn new(src: &[u8]) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(
-            src.iter()
-                .enumerate()
-                .filter(|(_, &b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i + 1));
         LineIndex { starts }
     }
 

@@ -76,7 +76,7 @@ pub fn single_source(
     let mut needs = Needs::default();
     let mut edits = Vec::new();
     let mut include_done = false;
-    let eol = if src.windows(2).any(|w| w == b"\r\n") {
+    let eol = if memchr::memmem::find(src, b"\r\n").is_some() {
         "\r\n"
     } else {
         "\n"

@@ -657,7 +657,7 @@ impl<'a> Walk<'a> {
             let name = std::str::from_utf8(&text[tok.clone()]).unwrap_or("");
             let rest = &text[tok.end..];
             let followed_by_scope = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':')
-                && rest.windows(2).any(|w| w == b"::");
+                && memchr::memmem::find(rest, b"::").is_some();
             if followed_by_scope && self.rename_namespace(base + tok.start, base + tok.end) {
                 continue;
             }
@@ -1106,8 +1106,8 @@ impl<'a> Walk<'a> {
                     // An unterminated block comment parses as an ERROR region: nothing after
                     // its `/*` is code.
                     let text = parse::text(n, self.src);
-                    if let Some(i) = text.windows(2).position(|w| w == b"/*") {
-                        if !text[i..].windows(2).any(|w| w == b"*/") {
+                    if let Some(i) = memchr::memmem::find(text, b"/*") {
+                        if memchr::memmem::find(&text[i..], b"*/").is_none() {
                             self.dead_from = self.dead_from.min(n.start_byte() + i);
                         }
                     }
@@ -1120,7 +1120,7 @@ impl<'a> Walk<'a> {
                     let text = parse::text(n, self.src);
                     self.rename_text(text, n.start_byte());
                     if self.opts.launch == LaunchStyle::Hip
-                        && text.windows(3).any(|w| w == b"<<<")
+                        && memchr::memmem::find(text, b"<<<").is_some()
                         && !self.macro_launches(text, n.start_byte())
                     {
                         self.diag(
@@ -1211,7 +1211,7 @@ impl<'a> Walk<'a> {
         if !self.has_device_code || self.has_runtime_include {
             return;
         }
-        let eol = if self.src.windows(2).any(|w| w == b"\r\n") {
+        let eol = if memchr::memmem::find(self.src, b"\r\n").is_some() {
             "\r\n"
         } else {
             "\n"
@@ -1432,7 +1432,7 @@ fn annotate(w: &mut Walk) {
                 .push(format!("{} {}", d.id, d.message));
         }
     }
-    let eol = if w.src.windows(2).any(|x| x == b"\r\n") {
+    let eol = if memchr::memmem::find(w.src, b"\r\n").is_some() {
         "\r\n"
     } else {
         "\n"

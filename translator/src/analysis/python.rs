@@ -141,7 +141,7 @@ pub fn analyze_python(src: &[u8], file: &str) -> Vec<Diagnostic> {
         let tail = code[after..range.end].trim_ascii_start();
         let distinguishing = tail.starts_with(b"is None")
             || tail.starts_with(b"is not None")
-            || text.windows(17).any(|w| w == b"torch.version.hip");
+            || memchr::memmem::find(text, b"torch.version.hip").is_some();
         if distinguishing {
             continue; // tells CUDA from ROCm builds: correct as written
         }

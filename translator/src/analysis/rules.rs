@@ -2599,7 +2599,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
             );
         }
     } else if t == "nv_bfloat16" || t == "nv_bfloat162" {
-        let mixed = a.src.windows(13).any(|w| w == b"__nv_bfloat16");
+        let mixed = memchr::memmem::find(a.src, b"__nv_bfloat16").is_some();
         let line = a.index.position(a.map(n.start_byte())).0;
         if a.first("H029", line) {
             a.report(
