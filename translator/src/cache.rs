@@ -58,6 +58,9 @@ pub struct Entry {
     pub renames: BTreeMap<String, usize>,
     /// The translated bytes, when they differ from the input.
     pub output: Option<Vec<u8>>,
+    /// The translated bytes are the input with `edits` applied, so the entry keeps no copy of
+    /// them (`output` is then `None`); most entries are such, which halves what a run writes.
+    pub from_edits: bool,
     /// Whether `edits` and `output` were read (see [`Cache::get`]); a head alone leaves
     /// them empty.
     pub body: bool,
@@ -416,6 +419,7 @@ fn encode(e: &Entry, key: u128) -> Vec<u8> {
             w.n(1);
             w.b(o);
         }
+        None if e.from_edits => w.n(2),
         None => w.n(0),
     }
     let body = w.0;
@@ -469,6 +473,10 @@ fn decode(data: &[u8], key: u128, with_body: bool) -> Option<Entry> {
     e.output = match r.n()? {
         0 => None,
         1 => Some(r.b()?.to_vec()),
+        2 => {
+            e.from_edits = true;
+            None
+        }
         _ => return None,
     };
     e.body = true;
@@ -524,6 +532,7 @@ pub(crate) fn decode_head(head: &[u8]) -> Option<Entry> {
         parse_errors,
         renames,
         output: None,
+        from_edits: false,
         body: false,
         stamp,
     })
@@ -557,6 +566,7 @@ mod tests {
             parse_errors: vec![(4, 6)],
             renames: [("runtime".to_string(), 1)].into_iter().collect(),
             output: Some(b"int hipMalloc;\xff".to_vec()),
+            from_edits: false,
             body: true,
             stamp: Some(Stamp([1, 2, 3, 4, 5, 6, 7])),
         }
@@ -585,6 +595,14 @@ mod tests {
         let key2 = key ^ 1;
         cache.put(key2, &unchanged);
         assert_eq!(cache.get(key2, true), Some(unchanged));
+        // Output kept as "the input with the edits applied": no copy, the flag comes back.
+        let mut rebuilt = entry();
+        rebuilt.output = None;
+        rebuilt.from_edits = true;
+        cache.put(key ^ 3, &rebuilt);
+        assert_eq!(cache.get(key ^ 3, true), Some(rebuilt.clone()));
+        let head = cache.get(key ^ 3, false).unwrap();
+        assert!(!head.from_edits && head.edits.is_empty());
         // A head longer than the first read (many diagnostics) and a body longer than 64 KiB.
         let mut big = entry();
         big.diagnostics = vec![entry().diagnostics[0].clone(); 200];

@@ -804,29 +804,38 @@ fn process(
                 OutputMode::Nothing => false,
             };
         let e = if need_body { c.get(k, true)? } else { head };
-        Some((e, trusted))
+        let rebuilt = match e.from_edits {
+            true => Some(apply_report_edits(&src, &e.edits)?),
+            false => None,
+        };
+        Some((e, trusted, rebuilt))
     });
     let mut trusted = false;
     let mut out_stamp = None;
     // The entry to store once the output is written (with the output's new stamp).
     let mut store: Option<cache::Entry> = None;
-    if let Some((e, t)) = hit {
+    if let Some((e, t, rebuilt)) = hit {
         trusted = t;
         out_stamp = e.stamp;
         if !trusted && e.body {
             store = Some(e.clone());
         }
-        output = take_entry(&mut outcome, e);
+        output = take_entry(&mut outcome, e).or(rebuilt);
     } else {
         translate_file(cfg, f, &shown, &src, &mut outcome, &mut output);
         if key.is_some() && matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) {
+            // Translated bytes that the edits rebuild from the source are not stored twice.
+            let changed = output.as_ref().filter(|o| **o != src);
+            let from_edits =
+                changed.is_some() && apply_report_edits(&src, &outcome.edits).as_ref() == changed;
             store = Some(cache::Entry {
                 status: outcome.status,
                 edits: outcome.edits.clone(),
                 diagnostics: outcome.diagnostics.clone(),
                 parse_errors: outcome.parse_errors.clone(),
                 renames: outcome.renames.clone(),
-                output: output.clone().filter(|o| *o != src),
+                output: changed.filter(|_| !from_edits).cloned(),
+                from_edits,
                 body: true,
                 stamp: None,
             });
@@ -1125,6 +1134,15 @@ fn file_diff(rel: &str, src: &[u8], new: &[u8], edits: &[ReportEdit]) -> Vec<u8>
         .map(|e| (e.start, e.end, e.new.as_bytes()))
         .collect();
     patch::edits_diff(rel, src, &edits)
+}
+
+/// `src` with report edits applied (`None` if they overlap).
+fn apply_report_edits(src: &[u8], edits: &[ReportEdit]) -> Option<Vec<u8>> {
+    let mut edits: Vec<Edit> = edits
+        .iter()
+        .map(|e| Edit::replace(e.start, e.end, e.new.as_str(), e.rule.as_str()))
+        .collect();
+    crate::edit::apply(src, &mut edits).ok()
 }
 
 /// Edits as shown in reports, with the text they replace.
