@@ -10,9 +10,9 @@
 //!
 //! An entry stores what the translation produced, in two checksummed parts: a head (status,
 //! diagnostics before `--allow`/`--deny`, which are applied afterwards, parse-error lines,
-//! renames, and the [`Stamp`] of the output file it was last written to) and a body (edits and
-//! the translated bytes when they differ from the input; a diff is made from the edits when a
-//! patch or report asks for one). A re-run reads the head
+//! renames, and the [`Stamp`] of the output file it was last written to) and a body (the edits,
+//! and the translated bytes only when applying the edits to the source would not give them back;
+//! a diff is made from the edits when a patch or report asks for one). A re-run reads the head
 //! alone unless a patch, a report or the output itself is needed: when the output file still
 //! has its stamp it is neither read back nor written. The index of a whole run
 //! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too. Entries are written atomically (temporary
