@@ -99,6 +99,15 @@ pub fn normalize(edits: &mut Vec<Edit>) -> Result<(), OverlapError> {
     Ok(())
 }
 
+/// The line ending text inserted into `src` should use: CRLF when the file has any, else LF.
+pub fn line_ending(src: &[u8]) -> &'static str {
+    if memchr::memmem::find(src, b"\r\n").is_some() {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
 /// Applies edits to `src`; the edits are normalized first.
 pub fn apply(src: &[u8], edits: &mut Vec<Edit>) -> Result<Vec<u8>, OverlapError> {
     normalize(edits)?;

@@ -76,11 +76,7 @@ pub fn single_source(
     let mut needs = Needs::default();
     let mut edits = Vec::new();
     let mut include_done = false;
-    let eol = if memchr::memmem::find(src, b"\r\n").is_some() {
-        "\r\n"
-    } else {
-        "\n"
-    };
+    let eol = crate::edit::line_ending(src);
     for e in &result.edits {
         match e.rule.as_str() {
             "include-dedup" | "header" => {

@@ -1211,11 +1211,7 @@ impl<'a> Walk<'a> {
         if !self.has_device_code || self.has_runtime_include {
             return;
         }
-        let eol = if memchr::memmem::find(self.src, b"\r\n").is_some() {
-            "\r\n"
-        } else {
-            "\n"
-        };
+        let eol = crate::edit::line_ending(self.src);
         let root = tree.root_node();
         let children: Vec<Node> = parse::children(root).collect();
         let mut at = 0;
@@ -1432,11 +1428,7 @@ fn annotate(w: &mut Walk) {
                 .push(format!("{} {}", d.id, d.message));
         }
     }
-    let eol = if memchr::memmem::find(w.src, b"\r\n").is_some() {
-        "\r\n"
-    } else {
-        "\n"
-    };
+    let eol = crate::edit::line_ending(w.src);
     for (line, msgs) in lines {
         let range = w.index.line_range(w.src, line);
         let indent: String = w.src[range.clone()]

@@ -221,6 +221,15 @@ pub(super) struct Mask {
 }
 
 impl Mask {
+    /// The mask an integer literal spells (`wide`: it has a 64-bit type; otherwise its value is
+    /// cut to 32 bits).
+    pub fn of_literal(value: u64, wide: bool) -> Mask {
+        Mask {
+            value: if wide { value } else { value & 0xffff_ffff },
+            wide,
+        }
+    }
+
     /// Names every lane of a 32-lane warp and nothing more (the CUDA full mask).
     pub fn is_full_32(&self) -> bool {
         self.value & 0xffff_ffff == 0xffff_ffff && (!self.wide || self.value >> 32 == 0)
@@ -236,10 +245,7 @@ impl Mask {
 pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
     let text = std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
     match n.kind_name() {
-        "number_literal" => parse_int(text).map(|(value, wide)| Mask {
-            value: if wide { value } else { value & 0xffff_ffff },
-            wide,
-        }),
+        "number_literal" => parse_int(text).map(|(value, wide)| Mask::of_literal(value, wide)),
         "parenthesized_expression" => mask_value(n.named_child(0)?, src),
         "unary_expression" => {
             let op = n.child_by_field_id(FIELDS.operator)?;

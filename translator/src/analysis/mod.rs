@@ -571,11 +571,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if !function_like {
                     let (value, wide) = lit;
                     m.value = Some(value as i64);
-                    m.full_mask_32 = eval::Mask {
-                        value: if wide { value } else { value & 0xffff_ffff },
-                        wide,
-                    }
-                    .is_full_32();
+                    m.full_mask_32 = eval::Mask::of_literal(value, wide).is_full_32();
                 }
             } else if body_text.len() <= 64 * 1024 && self.origin.is_none() {
                 let prefix = b"void __hipport_macro_body__(void) {\n";
