@@ -2,7 +2,9 @@
 //! (200 MB by default, `HIPPORT_BENCH_MB` to change; under `target/bench/`, never committed) and
 //! reports MB/s, files/s, CPU use and peak memory for: parsing alone (tree-sitter, the floor),
 //! a full `hipport convert` with an empty cache, the same with `--no-cache`, and a second run over
-//! the unchanged tree. Then start-up time: `hipport --version` and `convert` of one tiny file.
+//! the unchanged tree. Each convert run writes into new directories under `target/bench/runs/`,
+//! removed only after all measurements. Then start-up time: `hipport --version` and `convert` of
+//! one tiny file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -65,13 +67,35 @@ fn generate(dir: &Path, mb: u64) -> (Vec<PathBuf>, u64) {
     (files, total)
 }
 
-/// Writes back what earlier steps left dirty (the files of the tree, the removal of the last
-/// run's 150,000 outputs), so that a measured run does not pay for it: on the benchmark VM, a
-/// run started while a removed output tree was still being written back took twice the system
-/// time.
+/// Writes back what earlier steps left dirty (the files of the tree), so that a measured run does
+/// not pay for it.
 fn settle() {
     // SAFETY: sync(2) takes no arguments and cannot fail.
     unsafe { libc::sync() };
+}
+
+/// How long after many files are deleted creating files stays slow on ext4 without a journal
+/// (the benchmark VM's disk): the kernel skips inodes freed in the last 60 s, or 360 s when their
+/// inode table block is dirty again (`recently_deleted` in `fs/ext4/ialloc.c`), scanning past
+/// each of them for every new file. A convert run measured a second after removing the previous
+/// run's output tree spent 10-30 s of system time there instead of 2 s.
+const DELETE_SHADOW: Duration = Duration::from_secs(360);
+
+/// Removes the output trees and caches of benchmark runs (never while measuring), and notes
+/// when, so that the next run can warn if it starts in their shadow.
+fn remove_runs(runs: &Path) {
+    let Ok(dir) = fs::read_dir(runs) else { return };
+    let mut removed = false;
+    for e in dir.flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir_all(e.path());
+            removed = true;
+        }
+    }
+    if removed {
+        settle();
+        let _ = fs::write(runs.join(".removed"), "");
+    }
 }
 
 struct Run {
@@ -138,8 +162,30 @@ fn main() {
         .unwrap_or(200);
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
     let tree = target.join("tree");
-    let out = target.join("out");
-    let cache = target.join("cache");
+    // Each run writes into directories of its own that no earlier run used, and removes them only
+    // after measuring (see `DELETE_SHADOW`).
+    let runs = target.join("runs");
+    let _ = fs::remove_dir_all(target.join("out"));
+    let _ = fs::remove_dir_all(target.join("cache"));
+    remove_runs(&runs);
+    if let Some(age) = fs::metadata(runs.join(".removed"))
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .filter(|age| *age < DELETE_SHADOW)
+    {
+        eprintln!(
+            "note: the last benchmark's outputs were removed {}s ago; on ext4 without a journal, \
+             file creation is slow for up to {}s after a mass deletion, so the convert rows may \
+             read low (wait, then run again)",
+            age.as_secs(),
+            DELETE_SHADOW.as_secs()
+        );
+    }
+    let this_run = runs.join(format!("{}", std::process::id()));
+    let out = this_run.join("out");
+    let out_nocache = this_run.join("out-nocache");
+    let cache = this_run.join("cache");
     let exe = env!("CARGO_BIN_EXE_hipport");
     let t = Instant::now();
     let (files, bytes) = generate(&tree, mb);
@@ -179,13 +225,13 @@ fn main() {
         max_rss_kb: rss,
     };
 
-    let convert = |extra: &[&str]| {
+    let convert = |out: &Path, extra: &[&str]| {
         let mut c = Command::new(exe);
         c.stderr(std::process::Stdio::null());
         c.arg("convert")
             .arg(&tree)
             .arg("--out")
-            .arg(&out)
+            .arg(out)
             .args([
                 "--force",
                 "--quiet",
@@ -199,15 +245,12 @@ fn main() {
             .args(extra);
         measure(&mut c)
     };
-    let _ = fs::remove_dir_all(&out);
-    let _ = fs::remove_dir_all(&cache);
     settle();
-    let nocache = convert(&["--no-cache"]);
-    let _ = fs::remove_dir_all(&out);
+    let nocache = convert(&out_nocache, &["--no-cache"]);
     settle();
-    let first = convert(&[]);
+    let first = convert(&out, &[]);
     settle();
-    let second = convert(&[]);
+    let second = convert(&out, &[]);
 
     println!(
         "\n{} files, {:.1} MB, {threads} threads\n",
@@ -299,4 +342,5 @@ fn main() {
         "same without `--hip-version` (reads the installed HIP's version)",
         one_detect,
     );
+    remove_runs(&runs);
 }

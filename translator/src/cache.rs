@@ -15,9 +15,10 @@
 //! a diff is made from the edits when a patch or report asks for one). A re-run reads the head
 //! alone unless a patch, a report or the output itself is needed: when the output file still
 //! has its stamp it is neither read back nor written. The index of a whole run
-//! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too. Entries are written atomically (temporary
-//! file and rename); a damaged or truncated entry is a miss. Files whose parse ran out of time or
-//! failed to read are never cached.
+//! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too.
+//! A new entry is created exclusively and written in place; one that replaces another is written
+//! atomically (temporary file and rename). A damaged or truncated entry is a miss. Files whose
+//! parse ran out of time or failed to read are never cached.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -228,7 +229,7 @@ impl Cache {
         // every entry; if one has gone since, the write fails and is retried after making it.
         let slot = &self.made[(key >> 120) as usize];
         if slot.load(Ordering::Relaxed) {
-            match crate::project::write_private(&path, &data) {
+            match crate::project::write_regenerable(&path, &data, false) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 _ => return,
             }
@@ -239,7 +240,7 @@ impl Cache {
             }
         }
         slot.store(true, Ordering::Relaxed);
-        let _ = crate::project::write_private(&path, &data);
+        let _ = crate::project::write_regenerable(&path, &data, false);
     }
 }
 

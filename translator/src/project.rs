@@ -576,10 +576,27 @@ pub fn write_atomic_nosync(path: &Path, data: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, data, false, true)
 }
 
-/// Like [`write_atomic_nosync`] for files only hipport reads (cache entries): the permissions of
-/// a file already at `path` are not carried over, which saves a `stat`.
-pub(crate) fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    write_atomic_with(path, data, false, false)
+/// Writes a file hipport can make again (an output tree's file, a cache entry). A path that holds
+/// nothing yet is created exclusively (`O_EXCL`) and written in place: one directory update
+/// instead of the two of a temporary file and a rename, and no `stat` for permissions to keep.
+/// A path that holds anything is replaced atomically, keeping its permissions when `keep_mode`.
+/// A run interrupted in the middle of a new file can leave it short; hipport never trusts such a
+/// file: an output is trusted only by the stamp recorded after its write completed, and a cache
+/// entry checks its own length and checksum. A failed write removes the file it created.
+pub(crate) fn write_regenerable(path: &Path, data: &[u8], keep_mode: bool) -> std::io::Result<()> {
+    match fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(mut f) => f.write_all(data).inspect_err(|_| {
+            let _ = fs::remove_file(path);
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            write_atomic_with(path, data, false, keep_mode)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn write_atomic_with(path: &Path, data: &[u8], sync: bool, keep_mode: bool) -> std::io::Result<()> {
@@ -883,7 +900,8 @@ fn process(
             outcome.diagnostics.push(io_diag(&path, "write", &e));
         }
         Ok(()) => {
-            if !trusted {
+            // Stamps serve the cache and the run index alone.
+            if !trusted && key.is_some() {
                 out_stamp = dest.as_deref().and_then(cache::Stamp::of);
             }
             if let (Some((c, k)), Some(mut e)) = (key, store) {
@@ -938,7 +956,7 @@ fn take_entry(outcome: &mut FileOutcome, e: cache::Entry) -> Option<Vec<u8>> {
     e.output
 }
 
-/// Writes one output file (atomically), creating its directory. Each worker remembers the last
+/// Writes one output file (see [`write_regenerable`]), creating its directory. Each worker remembers the last
 /// directory it created, so a tree's files skip the `mkdir` and `stat` of `create_dir_all`; if the
 /// directory has gone since, the write fails with `NotFound` and is retried after creating it.
 fn write_output(dest: &Path, data: &[u8]) -> std::io::Result<()> {
@@ -946,18 +964,18 @@ fn write_output(dest: &Path, data: &[u8]) -> std::io::Result<()> {
         static LAST_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
     }
     let Some(dir) = dest.parent() else {
-        return write_atomic_nosync(dest, data);
+        return write_regenerable(dest, data, true);
     };
     let known = LAST_DIR.with(|d| d.borrow().as_deref() == Some(dir));
     if known {
-        match write_atomic_nosync(dest, data) {
+        match write_regenerable(dest, data, true) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             r => return r,
         }
     }
     fs::create_dir_all(dir)?;
     LAST_DIR.with(|d| *d.borrow_mut() = Some(dir.to_path_buf()));
-    write_atomic_nosync(dest, data)
+    write_regenerable(dest, data, true)
 }
 
 /// Whether the file at `path` holds exactly `data`: one `open`, one `read` of one byte more than
@@ -1617,6 +1635,48 @@ mod tests {
         assert!(!same_content(&p, b"int y;\n"));
         assert!(!same_content(&dir.path().join("missing"), b""));
         assert!(!same_content(dir.path(), b""));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn regenerable_files_are_made_in_place_and_replaced_whole() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let names = || {
+            let mut v: Vec<_> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            v.sort();
+            v
+        };
+        let p = dir.path().join("out.cu");
+        write_regenerable(&p, b"first\n", true).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"first\n");
+        // A file already there (here, one left short) is replaced, keeping its permissions.
+        fs::write(&p, b"fi").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        let old_inode = std::os::unix::fs::MetadataExt::ino(&fs::metadata(&p).unwrap());
+        write_regenerable(&p, b"second, longer\n", true).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"second, longer\n");
+        let meta = fs::metadata(&p).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        // Replaced by a rename: a reader holding the old file never sees a mix.
+        assert_ne!(std::os::unix::fs::MetadataExt::ino(&meta), old_inode);
+        // Without `keep_mode` (cache entries) the replacement has the default permissions.
+        let q = dir.path().join("entry");
+        fs::write(&q, b"x").unwrap();
+        fs::set_permissions(&q, fs::Permissions::from_mode(0o600)).unwrap();
+        write_regenerable(&q, b"entry", false).unwrap();
+        assert_eq!(fs::read(&q).unwrap(), b"entry");
+        let fresh = dir.path().join("fresh");
+        fs::write(&fresh, b"").unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&q), mode(&fresh));
+        // No temporary file is left behind, and a missing directory is an error, not a panic.
+        assert_eq!(names(), ["entry", "fresh", "out.cu"]);
+        let e = write_regenerable(&dir.path().join("no/such/dir"), b"x", true).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[cfg(unix)]
