@@ -161,7 +161,8 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
-    let tree = target.join("tree");
+    // One tree per size, so that changing the size does not delete a tree (see `DELETE_SHADOW`).
+    let tree = target.join(format!("tree-{mb}"));
     // Each run writes into directories of its own that no earlier run used, and removes them only
     // after measuring (see `DELETE_SHADOW`).
     let runs = target.join("runs");

@@ -1,12 +1,12 @@
 //! A cache of per-file results, so that re-running `convert` on an unchanged tree only reads,
 //! hashes and compares.
 //!
-//! Each entry is one small file under the cache directory (`$HIPPORT_CACHE_DIR`, else
-//! `$XDG_CACHE_HOME/hipport`, else `~/.cache/hipport`), named by a 128-bit XXH3 key over:
-//! the file's bytes, its paths (relative and as shown in diagnostics), whether it is translated,
-//! and a *salt* covering the hipport version, the rules (every embedded data file and every
-//! `--rules` file) and the translation options. Change any of them and the key changes, so stale
-//! entries are never read; they are simply left behind (delete the directory to reclaim space).
+//! Entries live under the cache directory (`$HIPPORT_CACHE_DIR`, else `$XDG_CACHE_HOME/hipport`,
+//! else `~/.cache/hipport`), found by a 128-bit XXH3 key over: the file's bytes, its paths
+//! (relative and as shown in diagnostics), whether it is translated, and a *salt* covering the
+//! hipport version, the rules (every embedded data file and every `--rules` file) and the
+//! translation options. Change any of them and the key changes, so stale entries are never read;
+//! they are simply left behind (delete the directory to reclaim space).
 //!
 //! An entry stores what the translation produced, in two checksummed parts: a head (status,
 //! diagnostics before `--allow`/`--deny`, which are applied afterwards, parse-error lines,
@@ -16,15 +16,22 @@
 //! alone unless a patch, a report or the output itself is needed: when the output file still
 //! has its stamp it is neither read back nor written. The index of a whole run
 //! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too.
-//! A new entry is created exclusively and written in place; one that replaces another is written
-//! atomically (temporary file and rename). A damaged or truncated entry is a miss. Files whose
-//! parse ran out of time or failed to read are never cached.
+//!
+//! Entries are kept in pack files (`v3/packs/` in the cache directory), one for each run that
+//! stores any: each entry is appended with one `write`, so a run over 150,000 files makes two
+//! files instead of 150,000 (creating a file costs far more than appending to one). When the run
+//! ends ([`Cache::flush`]) it writes the pack's index: every key with its offset and length,
+//! sorted, checksummed, written atomically. A later run reads the indexes at its first lookup and
+//! searches them newest first. A pack whose run died before its index was written is never read;
+//! a damaged or truncated entry is a miss. Files whose parse ran out of time or failed to read
+//! are never cached.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64, Xxh3};
 
@@ -35,13 +42,147 @@ use crate::translate::Options;
 
 const MAGIC: &[u8; 8] = b"HIPPC\x00\x03\x00";
 
+/// The first bytes of a pack's index.
+const INDEX_MAGIC: &[u8; 8] = b"HIPPX\x00\x01\x00";
+
+/// One index record: key (16 bytes), offset (8) and length (4) of an entry in its pack.
+const INDEX_RECORD: usize = 28;
+
 /// A cache directory and the salt (version, rules, options) its keys are made with.
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
     salt: u128,
-    /// Which of the 256 entry directories this run has made (shared by clones).
-    made: Arc<[AtomicBool; 256]>,
+    /// This run's pack and the indexes of earlier ones (shared by clones).
+    packs: Arc<Packs>,
+}
+
+/// Where an entry is: offset and length in its pack.
+type Spot = (u64, u32);
+
+/// The pack this run appends to, and the packs of earlier runs.
+#[derive(Debug, Default)]
+struct Packs {
+    /// Made at the first store.
+    writer: Mutex<Option<PackWriter>>,
+    /// Read at the first lookup, newest first.
+    earlier: OnceLock<Vec<PackIndex>>,
+}
+
+/// The pack a run appends its entries to.
+#[derive(Debug)]
+struct PackWriter {
+    /// Path of the pack, without its extension.
+    stem: PathBuf,
+    /// `None` once a write has failed (entries stored before it stay valid).
+    file: Option<fs::File>,
+    len: u64,
+    spots: HashMap<u128, Spot>,
+}
+
+/// An earlier run's pack, by its index.
+#[derive(Debug)]
+struct PackIndex {
+    pack: PathBuf,
+    /// Opened at the first read.
+    file: OnceLock<Option<fs::File>>,
+    /// Sorted by key.
+    spots: Vec<(u128, Spot)>,
+}
+
+impl PackIndex {
+    /// Reads and checks the index at `path`; `None` when it is damaged.
+    fn read(path: &Path) -> Option<PackIndex> {
+        let data = fs::read(path).ok()?;
+        let body = data.strip_prefix(INDEX_MAGIC)?;
+        let (body, sum) = body.split_at_checked(body.len().checked_sub(8)?)?;
+        if xxh3_64(body).to_le_bytes() != sum {
+            return None;
+        }
+        let (count, records) = body.split_first_chunk::<8>()?;
+        let count = usize::try_from(u64::from_le_bytes(*count)).ok()?;
+        if records.len() != count.checked_mul(INDEX_RECORD)? {
+            return None;
+        }
+        let spots: Vec<(u128, Spot)> = records
+            .chunks_exact(INDEX_RECORD)
+            .map(|r| {
+                let (key, rest) = r.split_first_chunk::<16>().expect("28 bytes");
+                let (offset, len) = rest.split_first_chunk::<8>().expect("12 bytes");
+                let len: [u8; 4] = len.try_into().expect("4 bytes");
+                (
+                    u128::from_le_bytes(*key),
+                    (u64::from_le_bytes(*offset), u32::from_le_bytes(len)),
+                )
+            })
+            .collect();
+        if !spots.is_sorted_by_key(|s| s.0) {
+            return None;
+        }
+        Some(PackIndex {
+            pack: path.with_extension("pack"),
+            file: OnceLock::new(),
+            spots,
+        })
+    }
+
+    fn find(&self, key: u128) -> Option<Spot> {
+        let i = self.spots.binary_search_by_key(&key, |s| s.0).ok()?;
+        Some(self.spots[i].1)
+    }
+}
+
+/// The bytes of a pack's index over `spots`.
+fn encode_index(mut spots: Vec<(u128, Spot)>) -> Vec<u8> {
+    spots.sort_unstable_by_key(|s| s.0);
+    let mut out = Vec::with_capacity(8 + 8 + spots.len() * INDEX_RECORD + 8);
+    out.extend_from_slice(INDEX_MAGIC);
+    out.extend_from_slice(&(spots.len() as u64).to_le_bytes());
+    for (key, (offset, len)) in spots {
+        out.extend_from_slice(&key.to_le_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&len.to_le_bytes());
+    }
+    let sum = xxh3_64(&out[INDEX_MAGIC.len()..]);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads `buf.len()` bytes of `file` at `offset`, without moving a shared file position.
+fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            match std::os::windows::fs::FileExt::seek_read(
+                file,
+                &mut buf[done..],
+                offset + done as u64,
+            )? {
+                0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                n => done += n,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads the entry for `key` at `spot` of a pack: its head alone unless `body`.
+fn read_entry(file: &fs::File, (offset, len): Spot, key: u128, body: bool) -> Option<Entry> {
+    let len = len as usize;
+    // The head is nearly always within the first 4 KiB.
+    let first = if body { len } else { len.min(4 * 1024) };
+    let mut data = vec![0; first];
+    read_at(file, &mut data, offset).ok()?;
+    if first < len && head_len(&data).is_none_or(|n| n > first) {
+        data.resize(len, 0);
+        read_at(file, &mut data[first..], offset + first as u64).ok()?;
+    }
+    decode(&data, key, body)
 }
 
 /// What a cache entry holds for one file.
@@ -166,7 +307,7 @@ impl Cache {
         Cache {
             dir: dir.into(),
             salt: xxh3_128(text.as_bytes()),
-            made: Arc::new([const { AtomicBool::new(false) }; 256]),
+            packs: Arc::default(),
         }
     }
 
@@ -200,48 +341,188 @@ impl Cache {
         h.digest128()
     }
 
-    fn path(&self, key: u128) -> PathBuf {
-        let hex = format!("{key:032x}");
-        self.dir.join("v1").join(&hex[..2]).join(&hex[2..])
+    fn pack_dir(&self) -> PathBuf {
+        self.dir.join("v3").join("packs")
+    }
+
+    /// The packs of earlier runs, newest first (read at the first call).
+    fn earlier(&self) -> &[PackIndex] {
+        self.packs.earlier.get_or_init(|| self.read_indexes())
     }
 
     /// The entry stored under `key`, if there is an intact one. Without `body`, only its head
     /// is read (status, diagnostics, renames, stamp: usually the first few hundred bytes) and
     /// `edits` and `output` are left empty.
     pub fn get(&self, key: u128, body: bool) -> Option<Entry> {
-        // One `read` gets most entries whole (a head alone almost always). A short read is the end
-        // of the file, and a truncated entry fails its checksum (a miss).
-        let mut f = fs::File::open(self.path(key)).ok()?;
-        let first = if body { 64 * 1024 } else { 4 * 1024 };
-        let mut data = crate::project::read_whole(&mut f, first, first as u64, true).ok()?;
-        if data.len() == first && (body || head_len(&data).is_none_or(|n| n > data.len())) {
-            use std::io::Read;
-            // Through `Take`: `File::read_to_end` would `stat` and `lseek` for a size hint.
-            f.take(u64::MAX).read_to_end(&mut data).ok()?;
+        {
+            let w = self.packs.writer.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(w) = w.as_ref() {
+                if let Some(&spot) = w.spots.get(&key) {
+                    return read_entry(w.file.as_ref()?, spot, key, body);
+                }
+            }
         }
-        decode(&data, key, body)
+        let (pack, spot) = self
+            .earlier()
+            .iter()
+            .find_map(|p| Some((p, p.find(key)?)))?;
+        let file = pack
+            .file
+            .get_or_init(|| fs::File::open(&pack.pack).ok())
+            .as_ref()?;
+        read_entry(file, spot, key, body)
     }
-    /// Stores an entry; failures are ignored (the cache is an optimisation, never a reason to fail).
+
+    /// Stores an entry, appended to this run's pack; failures are ignored (the cache is an
+    /// optimisation, never a reason to fail). Later runs see it once [`Cache::flush`] has run.
     pub fn put(&self, key: u128, entry: &Entry) {
-        let path = self.path(key);
         let data = encode(entry, key);
-        // Entries fan out over 256 directories: each is made once per run, not stat'ed for
-        // every entry; if one has gone since, the write fails and is retried after making it.
-        let slot = &self.made[(key >> 120) as usize];
-        if slot.load(Ordering::Relaxed) {
-            match crate::project::write_regenerable(&path, &data, false) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                _ => return,
-            }
+        let Ok(len) = u32::try_from(data.len()) else {
+            return;
+        };
+        let mut w = self.packs.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let w = w.get_or_insert_with(|| self.new_pack());
+        let Some(f) = w.file.as_mut() else { return };
+        if f.write_all(&data).is_err() {
+            // Whatever part of it was written lies past every recorded entry: harmless.
+            w.file = None;
+            return;
         }
-        if let Some(parent) = path.parent() {
-            if fs::create_dir_all(parent).is_err() {
-                return;
-            }
-        }
-        slot.store(true, Ordering::Relaxed);
-        let _ = crate::project::write_regenerable(&path, &data, false);
+        w.spots.insert(key, (w.len, len));
+        w.len += u64::from(len);
     }
+
+    /// Starts this run's pack, named by the time, the process and a counter.
+    fn new_pack(&self) -> PackWriter {
+        static SEQ: AtomicUsize = AtomicUsize::new(0);
+        let dir = self.pack_dir();
+        let stem = dir.join(format!(
+            "{:032x}-{}-{}",
+            crate::tree_index::now_ns(),
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file = fs::create_dir_all(&dir).ok().and_then(|_| {
+            fs::OpenOptions::new()
+                .read(true)
+                .append(true)
+                .create_new(true)
+                .open(stem.with_extension("pack"))
+                .ok()
+        });
+        PackWriter {
+            stem,
+            file,
+            len: 0,
+            spots: HashMap::new(),
+        }
+    }
+
+    /// Writes the index of the entries this run stored (atomically), so that later runs find
+    /// them, and compacts the cache when it has grown (see [`Cache::compact`]); a pack with no
+    /// entries is removed. Stores after this start a new pack.
+    pub fn flush(&self) {
+        let taken = self
+            .packs
+            .writer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let Some(w) = taken else { return };
+        if !finish_pack(w) {
+            return;
+        }
+        self.compact();
+    }
+
+    /// The indexes of the packs in the cache, newest first, read now.
+    fn read_indexes(&self) -> Vec<PackIndex> {
+        let Ok(dir) = fs::read_dir(self.pack_dir()) else {
+            return Vec::new();
+        };
+        let mut names: Vec<PathBuf> = dir
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "idx"))
+            .collect();
+        // Names start with the time the pack was made, in fixed-width hex.
+        names.sort_unstable_by(|a, b| b.cmp(a));
+        names.iter().filter_map(|p| PackIndex::read(p)).collect()
+    }
+
+    /// Keeps the cache from growing with every run: each run that rewrites outputs stores their
+    /// entries again (with new stamps), in a pack of its own. When there are more than
+    /// [`MAX_PACKS`] packs, or they hold more than twice the bytes of the entries a lookup can
+    /// still reach (the newest for each key), the reachable entries are copied into one new pack
+    /// and the old packs removed (their indexes first, so no run starts reading them).
+    fn compact(&self) {
+        let packs = self.read_indexes();
+        let mut live: HashMap<u128, (usize, Spot)> = HashMap::new();
+        let mut total = 0u64;
+        for (i, p) in packs.iter().enumerate() {
+            for &(key, spot) in &p.spots {
+                total += u64::from(spot.1);
+                live.entry(key).or_insert((i, spot));
+            }
+        }
+        let live_bytes: u64 = live.values().map(|(_, s)| u64::from(s.1)).sum();
+        if packs.len() <= 1 || (packs.len() <= MAX_PACKS && total <= 2 * live_bytes) {
+            return;
+        }
+        let mut w = self.new_pack();
+        let mut order: Vec<(u128, (usize, Spot))> = live.into_iter().collect();
+        // Pack by pack, in the order each was written: reads that move forward.
+        order.sort_unstable_by_key(|&(_, (i, (offset, _)))| (i, offset));
+        let mut buf = Vec::new();
+        let mut open: Option<(usize, Option<fs::File>)> = None;
+        for (key, (i, (offset, len))) in order {
+            if open.as_ref().is_none_or(|(at, _)| *at != i) {
+                open = Some((i, fs::File::open(&packs[i].pack).ok()));
+            }
+            let Some((_, Some(src))) = &open else {
+                continue;
+            };
+            buf.resize(len as usize, 0);
+            if read_at(src, &mut buf, offset).is_err() {
+                continue;
+            }
+            let Some(f) = w.file.as_mut() else { break };
+            if f.write_all(&buf).is_err() {
+                w.file = None;
+                break;
+            }
+            w.spots.insert(key, (w.len, len));
+            w.len += u64::from(len);
+        }
+        if w.file.is_none() || !finish_pack(w) {
+            return;
+        }
+        for p in &packs {
+            let _ = fs::remove_file(p.pack.with_extension("idx"));
+        }
+        for p in &packs {
+            let _ = fs::remove_file(&p.pack);
+        }
+    }
+}
+
+/// How many packs a cache keeps before [`Cache::compact`] merges them.
+const MAX_PACKS: usize = 16;
+
+/// Writes the index of a pack (atomically); removes the pack when it holds nothing or the index
+/// cannot be written. Returns whether the pack is now readable.
+fn finish_pack(w: PackWriter) -> bool {
+    let pack = w.stem.with_extension("pack");
+    if w.spots.is_empty() {
+        let _ = fs::remove_file(pack);
+        return false;
+    }
+    let index = encode_index(w.spots.into_iter().collect());
+    if crate::project::write_atomic_nosync(&w.stem.with_extension("idx"), &index).is_err() {
+        let _ = fs::remove_file(pack);
+        return false;
+    }
+    true
 }
 
 /// Little-endian writer of the cache's (and the run index's) records.
@@ -612,26 +893,103 @@ mod tests {
         cache.put(key3, &big);
         assert_eq!(cache.get(key3, true), Some(big.clone()));
         assert_eq!(cache.get(key3, false).unwrap().diagnostics.len(), 200);
+        // Later runs find the entries once the run has flushed its pack's index; a run that
+        // stored nothing leaves no pack behind.
+        cache.flush();
+        let later = || Cache::new(tmp.path(), rules_fingerprint(&[]), &Options::default());
+        assert_eq!(later().get(key, true), Some(entry()));
+        assert_eq!(later().get(key3, true), Some(big.clone()));
+        assert_eq!(later().get(key3, false).unwrap().diagnostics.len(), 200);
+        let packs = || {
+            let mut v: Vec<PathBuf> = fs::read_dir(tmp.path().join("v3/packs"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(packs().len(), 2, "{:?}", packs());
+        later().flush();
+        assert_eq!(packs().len(), 2, "{:?}", packs());
+        // A newer pack answers for a key stored again (here with another output stamp).
+        let newer = later();
+        let mut restamped = entry();
+        restamped.stamp = Some(Stamp([7, 6, 5, 4, 3, 2, 1]));
+        newer.put(key, &restamped);
+        newer.flush();
+        assert_eq!(later().get(key, true), Some(restamped.clone()));
+        assert_eq!(packs().len(), 4);
         // Truncation, a flipped byte, or an entry stored under another key: all misses.
-        let path = cache.path(key);
-        let good = fs::read(&path).unwrap();
-        for bad in [good[..good.len() - 1].to_vec(), {
+        // (Sorted by name: the older pack's index and pack, then the newer's.)
+        let (idx, pack) = (packs()[2].clone(), packs()[3].clone());
+        let (offset, len) = PackIndex::read(&idx).unwrap().find(key).unwrap();
+        let (offset, len) = (offset as usize, len as usize);
+        let good = fs::read(&pack).unwrap();
+        let with = |at: usize, bytes: &[u8]| {
             let mut b = good.clone();
-            let i = b.len() / 2;
-            b[i] ^= 0x20;
-            b
-        }] {
-            fs::write(&path, bad).unwrap();
-            assert!(cache.get(key, true).is_none());
-        }
+            b[at..at + bytes.len()].copy_from_slice(bytes);
+            fs::write(&pack, b).unwrap();
+        };
+        // (A pack holding only the one entry: truncation cuts it.)
+        assert_eq!(good.len(), len);
+        fs::write(&pack, &good[..len - 1]).unwrap();
+        assert!(later().get(key, true).is_none());
+        with(offset + len / 2, &[good[offset + len / 2] ^ 0x20]);
+        assert!(later().get(key, true).is_none());
         // A damaged head is a miss even when only the head is read.
-        let mut b = good.clone();
-        b[HEADER + 3] ^= 0x20;
-        fs::write(&path, b).unwrap();
-        assert!(cache.get(key, false).is_none());
-        fs::write(&path, fs::read(cache.path(key2)).unwrap()).unwrap();
-        assert!(cache.get(key, true).is_none());
-        assert!(cache.get(key, false).is_none());
+        with(offset + HEADER + 3, &[good[offset + HEADER + 3] ^ 0x20]);
+        assert!(later().get(key, false).is_none());
+        // Another key's entry at this key's place.
+        let other = encode(&restamped, key2);
+        fs::write(&pack, &other).unwrap();
+        assert!(later().get(key, true).is_none());
+        assert!(later().get(key, false).is_none());
+        // A damaged index hides its whole pack; the older pack answers again.
+        fs::write(&pack, &good).unwrap();
+        assert_eq!(later().get(key, true), Some(restamped));
+        let mut b = fs::read(&idx).unwrap();
+        b[20] ^= 1;
+        fs::write(&idx, b).unwrap();
+        assert_eq!(later().get(key, true), Some(entry()));
+    }
+
+    #[test]
+    fn packs_are_merged_when_most_of_them_cannot_be_reached_or_there_are_many() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = || Cache::new(tmp.path(), rules_fingerprint(&[]), &Options::default());
+        let files = || fs::read_dir(tmp.path().join("v3/packs")).unwrap().count();
+        let stamped = |n: u64| Entry {
+            stamp: Some(Stamp([n; 7])),
+            ..entry()
+        };
+        let c = run();
+        c.put(1, &stamped(0));
+        c.put(2, &stamped(0));
+        c.flush();
+        assert_eq!(files(), 2);
+        // Each later run stores key 1 again, as a run that rewrote its output does.
+        for n in 1..=3u64 {
+            let c = run();
+            c.put(1, &stamped(n));
+            c.flush();
+            // Three packs hold 4 entries for 2 keys; the fourth run's would hold 5: merged.
+            let packs = if n < 3 { n as usize + 1 } else { 1 };
+            assert_eq!(files(), 2 * packs, "after run {n}");
+        }
+        assert_eq!(run().get(1, true), Some(stamped(3)));
+        assert_eq!(run().get(2, true), Some(stamped(0)));
+        // Many packs of distinct keys are merged too, and every key survives.
+        for k in 10..10 + MAX_PACKS as u128 {
+            let c = run();
+            c.put(k, &stamped(k as u64));
+            c.flush();
+        }
+        assert_eq!(files(), 2);
+        let c = run();
+        for k in 10..10 + MAX_PACKS as u128 {
+            assert_eq!(c.get(k, true), Some(stamped(k as u64)));
+        }
+        assert_eq!(c.get(1, false).unwrap().stamp, Some(Stamp([3; 7])));
     }
 
     #[test]

@@ -1539,6 +1539,11 @@ pub fn convert_streaming(
             }
         }
     });
+    if let Some(c) = &cfg.cache {
+        // What this run stored becomes visible to later runs (it only saves work: a failure
+        // fails nothing).
+        c.flush();
+    }
     result?;
     if let Some(w) = index_out {
         // The index only saves work: a failure to write it fails nothing.
