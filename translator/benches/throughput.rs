@@ -3,8 +3,9 @@
 //! reports MB/s, files/s, CPU use and peak memory for: parsing alone (tree-sitter, the floor),
 //! a full `hipport convert` with an empty cache, the same with `--no-cache`, and a second run over
 //! the unchanged tree. Each convert run writes into new directories under `target/bench/runs/`,
-//! removed only after all measurements. Then start-up time: `hipport --version` and `convert` of
-//! one tiny file.
+//! removed only after all measurements; `HIPPORT_BENCH_ROUNDS=N` repeats the four measurements
+//! and reports the round with the median wall time for each. Then start-up time:
+//! `hipport --version` and `convert` of one tiny file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -184,9 +185,6 @@ fn main() {
         );
     }
     let this_run = runs.join(format!("{}", std::process::id()));
-    let out = this_run.join("out");
-    let out_nocache = this_run.join("out-nocache");
-    let cache = this_run.join("cache");
     let exe = env!("CARGO_BIN_EXE_hipport");
     let t = Instant::now();
     let (files, bytes) = generate(&tree, mb);
@@ -203,58 +201,81 @@ fn main() {
         let _ = fs::read(f);
     }
 
-    settle();
-    // The floor: read and parse every file with tree-sitter, one parser per thread.
-    let (cpu0, _) = self_usage();
-    let next = AtomicUsize::new(0);
-    let start = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(f) = files.get(i) else { break };
-                let src = fs::read(f).unwrap();
-                let tree = hipport::parse::parse(&src, Duration::from_secs(60)).unwrap();
-                std::hint::black_box(tree.root_node().child_count());
-            });
-        }
-    });
-    let (cpu1, rss) = self_usage();
-    let parse = Run {
-        wall: start.elapsed(),
-        cpu: cpu1 - cpu0,
-        max_rss_kb: rss,
-    };
+    // Rounds of the four measurements (`HIPPORT_BENCH_ROUNDS`, default 1), each convert run in
+    // directories of its own; each row reports the round with the median wall time.
+    let rounds: usize = std::env::var("HIPPORT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1);
+    let (mut parses, mut nocaches, mut firsts, mut seconds) = (vec![], vec![], vec![], vec![]);
+    for round in 0..rounds {
+        settle();
+        // The floor: read and parse every file with tree-sitter, one parser per thread.
+        let (cpu0, _) = self_usage();
+        let next = AtomicUsize::new(0);
+        let start = Instant::now();
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    let src = fs::read(f).unwrap();
+                    let tree = hipport::parse::parse(&src, Duration::from_secs(60)).unwrap();
+                    std::hint::black_box(tree.root_node().child_count());
+                });
+            }
+        });
+        let (cpu1, rss) = self_usage();
+        parses.push(Run {
+            wall: start.elapsed(),
+            cpu: cpu1 - cpu0,
+            max_rss_kb: rss,
+        });
 
-    let convert = |out: &Path, extra: &[&str]| {
-        let mut c = Command::new(exe);
-        c.stderr(std::process::Stdio::null());
-        c.arg("convert")
-            .arg(&tree)
-            .arg("--out")
-            .arg(out)
-            .args([
-                "--force",
-                "--quiet",
-                "--fail-on",
-                "never",
-                "--hip-version",
-                "6.2",
-            ])
-            .arg("--cache-dir")
-            .arg(&cache)
-            .args(extra);
-        measure(&mut c)
+        let dir = this_run.join(format!("round{round}"));
+        let (out, out_nocache, cache) =
+            (dir.join("out"), dir.join("out-nocache"), dir.join("cache"));
+        let convert = |out: &Path, extra: &[&str]| {
+            let mut c = Command::new(exe);
+            c.stderr(std::process::Stdio::null());
+            c.arg("convert")
+                .arg(&tree)
+                .arg("--out")
+                .arg(out)
+                .args([
+                    "--force",
+                    "--quiet",
+                    "--fail-on",
+                    "never",
+                    "--hip-version",
+                    "6.2",
+                ])
+                .arg("--cache-dir")
+                .arg(&cache)
+                .args(extra);
+            measure(&mut c)
+        };
+        settle();
+        nocaches.push(convert(&out_nocache, &["--no-cache"]));
+        settle();
+        firsts.push(convert(&out, &[]));
+        settle();
+        seconds.push(convert(&out, &[]));
+    }
+    let median = |mut v: Vec<Run>| {
+        v.sort_by_key(|r| r.wall);
+        v.swap_remove(v.len() / 2)
     };
-    settle();
-    let nocache = convert(&out_nocache, &["--no-cache"]);
-    settle();
-    let first = convert(&out, &[]);
-    settle();
-    let second = convert(&out, &[]);
+    let (parse, nocache, first, second) = (
+        median(parses),
+        median(nocaches),
+        median(firsts),
+        median(seconds),
+    );
 
     println!(
-        "\n{} files, {:.1} MB, {threads} threads\n",
+        "\n{} files, {:.1} MB, {threads} threads, median of {rounds} round(s)\n",
         files.len(),
         bytes as f64 / 1e6
     );

@@ -510,8 +510,22 @@ impl<'a, 't> Analyzer<'a, 't> {
         let cooperative_names = memchr::memmem::find(self.src, b"LaunchCooperativeKernel")
             .or_else(|| memchr::memmem::find(self.src, b"cudaLaunchAttributeCooperative"))
             .is_some();
-        for (&node, &kind) in flat.nodes.iter().zip(&flat.kinds) {
-            match KINDS.get(kind) {
+        // The scopes (blocks, `for` statements, class bodies, functions) around the node being
+        // visited, with the index past each one's nodes: a declaration's scope is the innermost,
+        // found without walking up its parents (`Node::parent` searches down from the root).
+        let mut scopes: Vec<(u32, Range<usize>)> = Vec::new();
+        for (i, ((&node, &kind), &end)) in flat
+            .nodes
+            .iter()
+            .zip(&flat.kinds)
+            .zip(&flat.ends)
+            .enumerate()
+        {
+            while scopes.last().is_some_and(|s| s.0 as usize <= i) {
+                scopes.pop();
+            }
+            let group = KINDS.get(kind);
+            match group {
                 K::FunctionDefinition => {
                     let device = crate::parse::children(node).any(|c| match KINDS.of(c) {
                         K::DeviceQualifier => true,
@@ -519,9 +533,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                         _ => false,
                     });
                     self.funcs.push(Func { node, device });
-                    self.decls.pending.push(node);
+                    self.decls.pending.push((node, 0..0));
                 }
-                K::Declaration => self.decls.pending.push(node),
+                K::Declaration => {
+                    let scope = scopes.last().map_or(0..self.src.len(), |s| s.1.clone());
+                    self.decls.pending.push((node, scope));
+                }
                 K::Define => self.collect_macro(node),
                 K::Call if cooperative_names => {
                     if let Some(f) = node.child_by_field_id(f.function) {
@@ -540,6 +557,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 _ => {}
+            }
+            if matches!(group, K::Scope | K::FunctionDefinition) {
+                scopes.push((end, node.byte_range()));
             }
         }
     }
@@ -637,8 +657,9 @@ impl<'a, 't> Analyzer<'a, 't> {
 struct Decls<'a, 't> {
     src: &'a [u8],
     src_text: Option<&'a str>,
-    /// Declarations and function definitions (for their parameters), in pre-order.
-    pending: Vec<Node<'t>>,
+    /// Declarations with their scopes, and function definitions (for their parameters), in
+    /// pre-order.
+    pending: Vec<(Node<'t>, Range<usize>)>,
     by_name: std::cell::OnceCell<DeclMap<'a, 't>>,
 }
 
@@ -666,7 +687,8 @@ impl<'a, 't> Decls<'a, 't> {
     fn build(&self) -> DeclMap<'a, 't> {
         let f = &*FIELDS;
         let mut map = DeclMap::new();
-        for &node in &self.pending {
+        for (node, scope) in &self.pending {
+            let node = *node;
             if KINDS.of(node) == K::FunctionDefinition {
                 if let Some(decl) = node.child_by_field_id(f.declarator) {
                     let body = node
@@ -676,8 +698,7 @@ impl<'a, 't> Decls<'a, 't> {
                     self.collect_params(&mut map, decl, body);
                 }
             } else {
-                let scope = enclosing_scope(node).unwrap_or(0..self.src.len());
-                self.collect_decl(&mut map, node, scope);
+                self.collect_decl(&mut map, node, scope.clone());
             }
         }
         map
@@ -840,18 +861,6 @@ fn macro_expression(root: Node) -> Option<Node> {
     } else {
         None
     }
-}
-
-/// The byte range of the function body (or translation unit) enclosing `n`.
-fn enclosing_scope(n: Node) -> Option<Range<usize>> {
-    let mut p = n.parent();
-    while let Some(x) = p {
-        match KINDS.of(x) {
-            K::Scope | K::FunctionDefinition => return Some(x.byte_range()),
-            _ => p = x.parent(),
-        }
-    }
-    None
 }
 
 /// The name identifier of a declarator, whether it goes through a pointer, and array sizes.
