@@ -129,18 +129,14 @@ pub struct KindTable<T: Copy> {
 impl<T: Copy> KindTable<T> {
     /// Maps each `(kind name, code)`; every other kind gets `default`.
     pub fn new(default: T, entries: &[(&str, T)]) -> Self {
-        let lang = language();
-        let n = lang.node_kind_count();
-        let mut codes = vec![default; n];
+        let mut codes = vec![default; language().node_kind_count()];
         let mut error = default;
         for &(name, code) in entries {
             if name == "ERROR" {
                 error = code;
             }
-            for (id, slot) in codes.iter_mut().enumerate() {
-                if lang.node_kind_for_id(id as u16) == Some(name) {
-                    *slot = code;
-                }
+            for &id in kind_ids(name) {
+                codes[id as usize] = code;
             }
         }
         KindTable {
@@ -172,6 +168,21 @@ impl<T: Copy + PartialEq> KindTable<T> {
     pub fn reacts_to(&self, id: u16) -> bool {
         self.get(id) != self.default
     }
+}
+
+/// The ids of the kinds named `name` (a name can have several: named and anonymous, aliases).
+/// The grammar's names are read once; looking a kind up by name through tree-sitter scans them
+/// all, which made building the passes' kind tables a few milliseconds of every start.
+fn kind_ids(name: &str) -> &'static [u16] {
+    type ByName = std::collections::HashMap<&'static str, Vec<u16>>;
+    static BY_NAME: std::sync::LazyLock<ByName> = std::sync::LazyLock::new(|| {
+        let mut map = ByName::new();
+        for (id, &name) in KIND_NAMES.iter().enumerate() {
+            map.entry(name).or_default().push(id as u16);
+        }
+        map
+    });
+    BY_NAME.get(name).map_or(&[], Vec::as_slice)
 }
 
 /// The grammar's id for a field name (looking it up by name scans every field name).
