@@ -387,8 +387,62 @@ pub fn input_root(inputs: &[PathBuf]) -> Result<PathBuf, ProjectError> {
     Ok(root)
 }
 
+/// `Path::strip_prefix`, by comparing bytes where that gives the same answer: `Path`'s version
+/// parses both paths into components, several thousand instructions for each of a tree's files.
+fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (p, d) = (path.as_os_str().as_bytes(), dir.as_os_str().as_bytes());
+        // Text that is its components: no empty or `.` components, no trailing `/`.
+        let plain = |b: &[u8]| {
+            !b.is_empty()
+                && !b.ends_with(b"/")
+                && b != b"."
+                && !b.starts_with(b"./")
+                // After each `/`: neither another `/` nor a `.` component.
+                && memchr::memchr_iter(b'/', b).all(|i| match b.get(i + 1) {
+                    Some(b'/') => false,
+                    Some(b'.') => !matches!(b.get(i + 2), None | Some(b'/')),
+                    _ => true,
+                })
+        };
+        if plain(d) && plain(p) {
+            // Both are their components: a prefix of components is a prefix of bytes.
+            return match p.strip_prefix(d)? {
+                [] => Some(Path::new("")),
+                [b'/', tail @ ..] => Some(Path::new(std::ffi::OsStr::from_bytes(tail))),
+                _ => None,
+            };
+        }
+    }
+    path.strip_prefix(dir).ok()
+}
+
+/// `path` relative to `root`, with `/` between components (lossy for names that are not UTF-8).
 fn rel_string(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = strip_dir(path, root).unwrap_or(path);
+    // Discovery's paths are canonical already: on Unix their text is the answer, which spares
+    // a run over 150,000 files an allocation per component.
+    #[cfg(unix)]
+    if let Some(text) = rel.to_str() {
+        let b = text.as_bytes();
+        let clean = !b.starts_with(b"/")
+            && !b.ends_with(b"/")
+            && !text.contains("//")
+            && !text.starts_with("./")
+            && !text.contains("/./")
+            && !text.ends_with("/.")
+            && text != ".";
+        if clean {
+            return text.to_string();
+        }
+    }
+    joined_components(rel)
+}
+
+/// The components of `rel` joined with `/` (lossy for names that are not UTF-8).
+fn joined_components(rel: &Path) -> String {
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
@@ -424,6 +478,14 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
         // Links are not followed, so a file's real path is the input's real path joined with the
         // rest: one canonicalize per input instead of one per file.
         let input_canon = fs::canonicalize(input).ok();
+        // The input's real path relative to the root: a file's relative path is that and the rest
+        // of its path. Files under the output directory are skipped: only an output directory
+        // inside this input, or around it, can hold some.
+        let input_rel = input_canon.as_deref().map(|c| rel_string(root, c));
+        let out_inside = out_dir
+            .as_deref()
+            .zip(input_canon.as_deref())
+            .is_some_and(|(o, c)| strip_dir(o, c).is_some() || strip_dir(c, o).is_some());
         let mut walker = ignore::WalkBuilder::new(input);
         walker
             .hidden(false)
@@ -454,17 +516,31 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 continue;
             }
             let path = entry.path().to_path_buf();
-            let canon = match (&input_canon, path.strip_prefix(input)) {
-                (Some(c), Ok(rest)) if !rest.as_os_str().is_empty() => c.join(rest),
-                _ => fs::canonicalize(&path).unwrap_or_else(|_| path.clone()),
-            };
-            if let Some(out) = &out_dir {
-                if canon.starts_with(out) {
-                    continue;
+            let rest = strip_dir(&path, input).filter(|r| !r.as_os_str().is_empty());
+            let rel = match (&input_canon, &input_rel, rest) {
+                (Some(c), Some(prefix), Some(rest)) => {
+                    if out_inside && out_dir.as_deref().is_some_and(|o| {
+                        strip_dir(&c.join(rest), o).is_some()
+                    }) {
+                        continue;
+                    }
+                    match (prefix.as_str(), rel_string(Path::new(""), rest)) {
+                        ("", rest) => rest,
+                        (prefix, rest) => format!("{prefix}/{rest}"),
+                    }
                 }
-            }
-            let rel = rel_string(root, &canon);
-            if globs.is_match(&rel) || globs.is_match(path.as_path()) {
+                _ => {
+                    let canon = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                    if out_dir
+                        .as_deref()
+                        .is_some_and(|o| strip_dir(&canon, o).is_some())
+                    {
+                        continue;
+                    }
+                    rel_string(root, &canon)
+                }
+            };
+            if !globs.is_empty() && (globs.is_match(&rel) || globs.is_match(path.as_path())) {
                 continue;
             }
             if entry.file_name() == OUTPUT_MARKER {
@@ -1627,6 +1703,54 @@ mod tests {
         assert_eq!(read_whole(&mut f, 64 * 1024, u64::MAX, true).unwrap(), data);
         let mut f = fs::File::open(&p).unwrap();
         assert_eq!(read_whole(&mut f, 100, 10, false).unwrap(), &data[..10]);
+    }
+
+    #[test]
+    fn relative_paths_read_from_the_text_match_their_components() {
+        let root = Path::new("/work/tree");
+        for rel in [
+            "a.cu",
+            "lib/mod/k.cu",
+            "lib//mod/k.cu",
+            "./lib/k.cu",
+            "lib/./k.cu",
+            "lib/k.cu/",
+            "lib/k.cu/.",
+            "x/../y.cu",
+            "sp ace/ü.cu",
+            ".hidden/.k.cu",
+        ] {
+            let path = root.join(rel);
+            let expected = joined_components(path.strip_prefix(root).unwrap());
+            assert_eq!(rel_string(root, &path), expected, "{rel}");
+        }
+        // Byte comparison answers as `Path::strip_prefix` does, whatever the spelling.
+        let paths = [
+            "/work/tree/a/b.cu",
+            "/work/tree",
+            "/work/tree/",
+            "/work/treex/a",
+            "/work/tree//a",
+            "/work/tree/./a",
+            "/work/./tree/a",
+            "work/tree/a",
+            "./work/tree/a",
+            "/work",
+            "/",
+            "",
+            ".",
+        ];
+        for p in paths {
+            for d in paths {
+                let (p, d) = (Path::new(p), Path::new(d));
+                assert_eq!(strip_dir(p, d), p.strip_prefix(d).ok(), "{p:?} in {d:?}");
+            }
+        }
+        // Outside the root: the path itself, as components.
+        assert_eq!(
+            joined_components(Path::new("/else/k.cu")),
+            rel_string(root, Path::new("/else/k.cu"))
+        );
     }
 
     #[test]
