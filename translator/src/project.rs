@@ -419,6 +419,23 @@ fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
     path.strip_prefix(dir).ok()
 }
 
+/// The sort key giving the order of a depth-first walk that visits each directory's entries
+/// sorted by name: the path's bytes with each separator made the lowest byte, so that paths
+/// compare component by component.
+fn walk_order_key(p: &Path) -> Vec<u8> {
+    p.as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .map(|&c| {
+            if std::path::is_separator(char::from(c)) {
+                0
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// `path` relative to `root`, with `/` between components (lossy for names that are not UTF-8).
 fn rel_string(root: &Path, path: &Path) -> String {
     let rel = strip_dir(path, root).unwrap_or(path);
@@ -495,8 +512,10 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             .require_git(false)
             .ignore(true)
             .follow_links(false)
-            .sort_by_file_name(|a, b| a.cmp(b))
             .filter_entry(|e| e.file_name() != ".git");
+        // This input's files are put in path order below, once: the walker's own sorting reads
+        // each name again at every comparison.
+        let first = files.len();
         for entry in walker.build() {
             let entry = match entry {
                 Ok(e) => e,
@@ -519,9 +538,11 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             let rest = strip_dir(&path, input).filter(|r| !r.as_os_str().is_empty());
             let rel = match (&input_canon, &input_rel, rest) {
                 (Some(c), Some(prefix), Some(rest)) => {
-                    if out_inside && out_dir.as_deref().is_some_and(|o| {
-                        strip_dir(&c.join(rest), o).is_some()
-                    }) {
+                    if out_inside
+                        && out_dir
+                            .as_deref()
+                            .is_some_and(|o| strip_dir(&c.join(rest), o).is_some())
+                    {
                         continue;
                     }
                     match (prefix.as_str(), rel_string(Path::new(""), rest)) {
@@ -559,7 +580,9 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
             });
         }
+        files[first..].sort_by_cached_key(|f| walk_order_key(&f.path));
     }
+    errors.sort_by_cached_key(|e| walk_order_key(Path::new(&e.0)));
     files.dedup_by(|a, b| a.rel == b.rel);
     Ok((files, errors))
 }
@@ -1703,6 +1726,22 @@ mod tests {
         assert_eq!(read_whole(&mut f, 64 * 1024, u64::MAX, true).unwrap(), data);
         let mut f = fs::File::open(&p).unwrap();
         assert_eq!(read_whole(&mut f, 100, 10, false).unwrap(), &data[..10]);
+    }
+
+    #[test]
+    fn paths_are_ordered_as_a_sorted_depth_first_walk_visits_them() {
+        // A directory's entries sorted by name, each directory's files before its next sibling.
+        let walk = [
+            "t/a/x.cu",
+            "t/a/z/y.cu",
+            "t/a-b.cu",
+            "t/a.cu",
+            "t/aa/k.cu",
+            "t/b.cu",
+        ];
+        let mut sorted: Vec<&Path> = walk.iter().rev().map(Path::new).collect();
+        sorted.sort_by_cached_key(|p| walk_order_key(p));
+        assert_eq!(sorted, walk.iter().map(Path::new).collect::<Vec<_>>());
     }
 
     #[test]
