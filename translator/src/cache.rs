@@ -772,7 +772,7 @@ pub(crate) fn decode_head(head: &[u8]) -> Option<Entry> {
     let mut diagnostics = Vec::new();
     for _ in 0..r.count(80)? {
         let id = r.s()?;
-        let severity = Severity::parse(&r.s()?)?;
+        let severity = Severity::parse(std::str::from_utf8(r.b()?).ok()?)?;
         let file = r.s()?;
         let (line, column, offset) = (r.u()?, r.u()?, r.u()?);
         let message = r.s()?;

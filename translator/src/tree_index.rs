@@ -63,7 +63,14 @@ pub fn now_ns() -> u128 {
 /// Discovery order: depth first, siblings by name, which is the order of the `/`-separated
 /// components compared one by one.
 fn discovery_order(a: &str, b: &str) -> Ordering {
-    a.split('/').cmp(b.split('/'))
+    // The same as comparing the components: with `/` made the lowest byte (no name holds a NUL),
+    // the first byte that differs decides.
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let low = |c: u8| if c == b'/' { 0 } else { c };
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => low(a[i]).cmp(&low(b[i])),
+        None => a.len().cmp(&b.len()),
+    }
 }
 
 /// Reads an index as a stream, in discovery order.
@@ -218,6 +225,22 @@ mod tests {
         assert_eq!(r.find("z.cu"), None);
         fs::write(&path, b"not an index").unwrap();
         assert!(Reader::open(&path).is_none());
+    }
+
+    #[test]
+    fn discovery_order_compares_components() {
+        let rels = [
+            "a", "a/b.cu", "a/c/d.cu", "a-b.cu", "a.cu", "aa/x", "b", "", "a/", "a//b", "ü/x",
+        ];
+        for x in rels {
+            for y in rels {
+                assert_eq!(
+                    discovery_order(x, y),
+                    x.split('/').cmp(y.split('/')),
+                    "{x:?} {y:?}"
+                );
+            }
+        }
     }
 
     #[test]
