@@ -55,6 +55,8 @@ pub struct Cache {
     salt: u128,
     /// This run's pack and the indexes of earlier ones (shared by clones).
     packs: Arc<Packs>,
+    /// The most bytes of entries the packs keep (`HIPPORT_CACHE_MAX_MB`, default 2048).
+    max_bytes: u64,
 }
 
 /// Where an entry is: offset and length in its pack.
@@ -308,6 +310,11 @@ impl Cache {
             dir: dir.into(),
             salt: xxh3_128(text.as_bytes()),
             packs: Arc::default(),
+            max_bytes: std::env::var("HIPPORT_CACHE_MAX_MB")
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .unwrap_or(2048)
+                .saturating_mul(1 << 20),
         }
     }
 
@@ -451,10 +458,13 @@ impl Cache {
     }
 
     /// Keeps the cache from growing with every run: each run that rewrites outputs stores their
-    /// entries again (with new stamps), in a pack of its own. When there are more than
-    /// [`MAX_PACKS`] packs, or they hold more than twice the bytes of the entries a lookup can
-    /// still reach (the newest for each key), the reachable entries are copied into one new pack
-    /// and the old packs removed (their indexes first, so no run starts reading them).
+    /// entries again (with new stamps), in a pack of its own, and a new hipport or new options
+    /// make new keys. When there are more than [`MAX_PACKS`] packs, or they hold more than twice
+    /// the bytes of the entries a lookup can still reach (the newest for each key), or more than
+    /// the size limit, the reachable entries are copied into one new pack, the most recently
+    /// stored first and up to the limit, and the old packs are removed (their indexes first, so
+    /// no run starts reading them). An entry dropped for the limit is a miss, stored again by the
+    /// run that misses it.
     fn compact(&self) {
         let packs = self.read_indexes();
         let mut live: HashMap<u128, (usize, Spot)> = HashMap::new();
@@ -466,9 +476,11 @@ impl Cache {
             }
         }
         let live_bytes: u64 = live.values().map(|(_, s)| u64::from(s.1)).sum();
-        if packs.len() <= 1 || (packs.len() <= MAX_PACKS && total <= 2 * live_bytes) {
+        let crowded = packs.len() > MAX_PACKS || total > 2 * live_bytes;
+        if packs.is_empty() || ((packs.len() == 1 || !crowded) && total <= self.max_bytes) {
             return;
         }
+        let mut kept = 0u64;
         let mut w = self.new_pack();
         let mut order: Vec<(u128, (usize, Spot))> = live.into_iter().collect();
         // Pack by pack, in the order each was written: reads that move forward.
@@ -476,6 +488,11 @@ impl Cache {
         let mut buf = Vec::new();
         let mut open: Option<(usize, Option<fs::File>)> = None;
         for (key, (i, (offset, len))) in order {
+            // Newest packs first: what goes over the limit is the oldest.
+            kept += u64::from(len);
+            if kept > self.max_bytes {
+                break;
+            }
             if open.as_ref().is_none_or(|(at, _)| *at != i) {
                 open = Some((i, fs::File::open(&packs[i].pack).ok()));
             }
@@ -494,7 +511,14 @@ impl Cache {
             w.spots.insert(key, (w.len, len));
             w.len += u64::from(len);
         }
-        if w.file.is_none() || !finish_pack(w) {
+        let merged = w.stem.with_extension("pack");
+        if w.file.is_none() {
+            let _ = fs::remove_file(merged);
+            return;
+        }
+        // A merged pack that kept nothing gets no index, and goes with the others.
+        let empty = w.spots.is_empty().then_some(merged);
+        if empty.is_none() && !finish_pack(w) {
             return;
         }
         for p in &packs {
@@ -502,6 +526,9 @@ impl Cache {
         }
         for p in &packs {
             let _ = fs::remove_file(&p.pack);
+        }
+        if let Some(empty) = empty {
+            let _ = fs::remove_file(empty);
         }
     }
 }
@@ -990,6 +1017,29 @@ mod tests {
             assert_eq!(c.get(k, true), Some(stamped(k as u64)));
         }
         assert_eq!(c.get(1, false).unwrap().stamp, Some(Stamp([3; 7])));
+        // Over the size limit, the most recently stored entries are kept.
+        let size = encode(&stamped(0), 100).len() as u64;
+        let limited = || {
+            let mut c = run();
+            c.max_bytes = 3 * size;
+            c
+        };
+        for k in 100..104u128 {
+            let c = limited();
+            c.put(k, &stamped(0));
+            c.flush();
+        }
+        let c = limited();
+        assert_eq!(files(), 2);
+        assert!(c.get(101, true).is_some() && c.get(103, true).is_some());
+        assert!(c.get(100, true).is_none() && c.get(1, true).is_none());
+        // A limit nothing fits under leaves no pack at all.
+        let c = run();
+        c.put(200, &stamped(0));
+        let mut tiny = c.clone();
+        tiny.max_bytes = 1;
+        tiny.flush();
+        assert_eq!(files(), 0);
     }
 
     #[test]

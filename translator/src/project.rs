@@ -512,11 +512,13 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             .require_git(false)
             .ignore(true)
             .follow_links(false)
+            .threads(cfg.jobs)
             .filter_entry(|e| e.file_name() != ".git");
-        // This input's files are put in path order below, once: the walker's own sorting reads
-        // each name again at every comparison.
+        // The walk runs on several threads (a tree's `stat` calls and ignore-rule matching are
+        // most of a re-run); this input's files are put in walk order afterwards, once.
         let first = files.len();
-        for entry in walker.build() {
+        let found = Mutex::new((std::mem::take(&mut files), std::mem::take(&mut errors)));
+        let visit = |entry: Result<ignore::DirEntry, ignore::Error>| -> Option<Result<FoundFile, (String, String)>> {
             let entry = match entry {
                 Ok(e) => e,
                 Err(e) => {
@@ -524,15 +526,11 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                         ignore::Error::WithPath { path, .. } => path.display().to_string(),
                         _ => input.display().to_string(),
                     };
-                    errors.push((path, e.to_string()));
-                    continue;
+                    return Some(Err((path, e.to_string())));
                 }
             };
-            let Some(ft) = entry.file_type() else {
-                continue;
-            };
-            if !ft.is_file() {
-                continue;
+            if !entry.file_type()?.is_file() {
+                return None;
             }
             let path = entry.path().to_path_buf();
             let rest = strip_dir(&path, input).filter(|r| !r.as_os_str().is_empty());
@@ -543,7 +541,7 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                             .as_deref()
                             .is_some_and(|o| strip_dir(&c.join(rest), o).is_some())
                     {
-                        continue;
+                        return None;
                     }
                     match (prefix.as_str(), rel_string(Path::new(""), rest)) {
                         ("", rest) => rest,
@@ -556,35 +554,68 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                         .as_deref()
                         .is_some_and(|o| strip_dir(&canon, o).is_some())
                     {
-                        continue;
+                        return None;
                     }
                     rel_string(root, &canon)
                 }
             };
             if !globs.is_empty() && (globs.is_match(&rel) || globs.is_match(path.as_path())) {
-                continue;
+                return None;
             }
             if entry.file_name() == OUTPUT_MARKER {
-                continue;
+                return None;
             }
             let translate = path
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
             let meta = entry.metadata().ok();
-            files.push(FoundFile {
+            Some(Ok(FoundFile {
                 path,
                 rel,
                 translate,
                 size: meta.as_ref().map_or(0, |m| m.len()),
                 stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
-            });
-        }
+            }))
+        };
+        walker.build_parallel().run(|| {
+            // Each thread keeps what it finds and hands it over when the walk is done.
+            let mut batch = Batch {
+                found: Vec::new(),
+                errors: Vec::new(),
+                into: &found,
+            };
+            let visit = &visit;
+            Box::new(move |entry| {
+                match visit(entry) {
+                    Some(Ok(f)) => batch.found.push(f),
+                    Some(Err(e)) => batch.errors.push(e),
+                    None => {}
+                }
+                ignore::WalkState::Continue
+            })
+        });
+        (files, errors) = found.into_inner().unwrap_or_else(|e| e.into_inner());
         files[first..].sort_by_cached_key(|f| walk_order_key(&f.path));
     }
     errors.sort_by_cached_key(|e| walk_order_key(Path::new(&e.0)));
     files.dedup_by(|a, b| a.rel == b.rel);
     Ok((files, errors))
+}
+
+/// What one discovery thread found, added to the shared lists when the thread is done.
+struct Batch<'a> {
+    found: Vec<FoundFile>,
+    errors: Vec<(String, String)>,
+    into: &'a Mutex<(Vec<FoundFile>, Vec<(String, String)>)>,
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
+        all.0.append(&mut self.found);
+        all.1.append(&mut self.errors);
+    }
 }
 
 /// Checks the output directory: not inside an input, and empty or hipport's own (or `--force`).
