@@ -607,7 +607,7 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
 struct Batch<'a> {
     found: Vec<FoundFile>,
     errors: Vec<(String, String)>,
-    into: &'a Mutex<(Vec<FoundFile>, Vec<(String, String)>)>,
+    into: &'a Mutex<Discovered>,
 }
 
 impl Drop for Batch<'_> {
