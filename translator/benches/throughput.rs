@@ -262,6 +262,21 @@ fn main() {
         firsts.push(convert(&out, &[]));
         settle();
         seconds.push(convert(&out, &[]));
+        let w = |v: &[Run]| v.last().map_or(0.0, |r| r.wall.as_secs_f64());
+        let c = |v: &[Run]| v.last().map_or(0.0, |r| r.cpu.as_secs_f64());
+        eprintln!(
+            "round {}: wall (CPU) parse {:.2} s ({:.2}), --no-cache {:.2} s ({:.2}), \
+             empty cache {:.2} s ({:.2}), again {:.2} s ({:.2})",
+            round + 1,
+            w(&parses),
+            c(&parses),
+            w(&nocaches),
+            c(&nocaches),
+            w(&firsts),
+            c(&firsts),
+            w(&seconds),
+            c(&seconds)
+        );
     }
     let median = |mut v: Vec<Run>| {
         v.sort_by_key(|r| r.wall);
