@@ -82,6 +82,23 @@ struct PackWriter {
     spots: HashMap<u128, Spot>,
 }
 
+impl PackWriter {
+    /// Appends the entry `data` (`len` bytes) for `key`; false once the pack cannot be written
+    /// (whatever part of the entry was written lies past every recorded one: harmless).
+    fn append(&mut self, key: u128, data: &[u8], len: u32) -> bool {
+        let Some(f) = self.file.as_mut() else {
+            return false;
+        };
+        if f.write_all(data).is_err() {
+            self.file = None;
+            return false;
+        }
+        self.spots.insert(key, (self.len, len));
+        self.len += u64::from(len);
+        true
+    }
+}
+
 /// An earlier run's pack, by its index.
 #[derive(Debug)]
 struct PackIndex {
@@ -388,15 +405,8 @@ impl Cache {
             return;
         };
         let mut w = self.packs.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let w = w.get_or_insert_with(|| self.new_pack());
-        let Some(f) = w.file.as_mut() else { return };
-        if f.write_all(&data).is_err() {
-            // Whatever part of it was written lies past every recorded entry: harmless.
-            w.file = None;
-            return;
-        }
-        w.spots.insert(key, (w.len, len));
-        w.len += u64::from(len);
+        w.get_or_insert_with(|| self.new_pack())
+            .append(key, &data, len);
     }
 
     /// Starts this run's pack, named by the time, the process and a counter.
@@ -503,13 +513,9 @@ impl Cache {
             if read_at(src, &mut buf, offset).is_err() {
                 continue;
             }
-            let Some(f) = w.file.as_mut() else { break };
-            if f.write_all(&buf).is_err() {
-                w.file = None;
+            if !w.append(key, &buf, len) {
                 break;
             }
-            w.spots.insert(key, (w.len, len));
-            w.len += u64::from(len);
         }
         let merged = w.stem.with_extension("pack");
         if w.file.is_none() {
