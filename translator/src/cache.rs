@@ -498,11 +498,18 @@ impl Cache {
     /// run that misses it.
     fn compact(&self) {
         let packs = self.read_indexes();
+        let total: u64 = packs
+            .iter()
+            .flat_map(|p| &p.spots)
+            .map(|(_, s)| u64::from(s.1))
+            .sum();
+        // One pack holds each key once: only the size limit can call for a merge.
+        if packs.len() <= 1 && total <= self.max_bytes {
+            return;
+        }
         let mut live: HashMap<u128, (usize, Spot)> = HashMap::new();
-        let mut total = 0u64;
         for (i, p) in packs.iter().enumerate() {
             for &(key, spot) in &p.spots {
-                total += u64::from(spot.1);
                 live.entry(key).or_insert((i, spot));
             }
         }

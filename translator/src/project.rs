@@ -419,21 +419,33 @@ fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
     path.strip_prefix(dir).ok()
 }
 
-/// The sort key giving the order of a depth-first walk that visits each directory's entries
-/// sorted by name: the path's bytes with each separator made the lowest byte, so that paths
-/// compare component by component.
-fn walk_order_key(p: &Path) -> Vec<u8> {
-    p.as_os_str()
-        .as_encoded_bytes()
-        .iter()
-        .map(|&c| {
-            if std::path::is_separator(char::from(c)) {
-                0
-            } else {
-                c
-            }
-        })
-        .collect()
+/// The order of a depth-first walk that visits each directory's entries sorted by name: paths
+/// compared component by component, which is their bytes compared with each separator made the
+/// lowest byte. Only the first byte that differs decides; equal runs are skipped eight at a time.
+fn walk_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    if i == n {
+        return a.len().cmp(&b.len());
+    }
+    let low = |c: u8| {
+        if std::path::is_separator(char::from(c)) {
+            0
+        } else {
+            c
+        }
+    };
+    low(a[i]).cmp(&low(b[i]))
 }
 
 /// `path` relative to `root`, with `/` between components (lossy for names that are not UTF-8).
@@ -596,9 +608,9 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             })
         });
         (files, errors) = found.into_inner().unwrap_or_else(|e| e.into_inner());
-        files[first..].sort_by_cached_key(|f| walk_order_key(&f.path));
+        files[first..].sort_unstable_by(|x, y| walk_order(&x.path, &y.path));
     }
-    errors.sort_by_cached_key(|e| walk_order_key(Path::new(&e.0)));
+    errors.sort_by(|x, y| walk_order(Path::new(&x.0), Path::new(&y.0)));
     files.dedup_by(|a, b| a.rel == b.rel);
     Ok((files, errors))
 }
@@ -1770,9 +1782,23 @@ mod tests {
             "t/aa/k.cu",
             "t/b.cu",
         ];
-        let mut sorted: Vec<&Path> = walk.iter().rev().map(Path::new).collect();
-        sorted.sort_by_cached_key(|p| walk_order_key(p));
-        assert_eq!(sorted, walk.iter().map(Path::new).collect::<Vec<_>>());
+        // Short paths, and the same under a long common prefix (compared eight bytes at a time).
+        for prefix in ["", "/home/user/projects/extension/"] {
+            let walk: Vec<PathBuf> = walk
+                .iter()
+                .map(|w| PathBuf::from(format!("{prefix}{w}")))
+                .collect();
+            let mut sorted = walk.clone();
+            sorted.reverse();
+            sorted.sort_by(|x, y| walk_order(x, y));
+            assert_eq!(sorted, walk);
+            for x in &walk {
+                for y in &walk {
+                    let components = x.components().cmp(y.components());
+                    assert_eq!(walk_order(x, y), components, "{x:?} {y:?}");
+                }
+            }
+        }
     }
 
     #[test]
