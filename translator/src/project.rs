@@ -387,6 +387,22 @@ pub fn input_root(inputs: &[PathBuf]) -> Result<PathBuf, ProjectError> {
     Ok(root)
 }
 
+/// Whether a path's text is its components: no empty or `.` components, no trailing `/`
+/// (then comparing or cutting the text is comparing or cutting the components).
+#[cfg(unix)]
+fn plain(b: &[u8]) -> bool {
+    !b.is_empty()
+        && !b.ends_with(b"/")
+        && b != b"."
+        && !b.starts_with(b"./")
+        // After each `/`: neither another `/` nor a `.` component.
+        && memchr::memchr_iter(b'/', b).all(|i| match b.get(i + 1) {
+            Some(b'/') => false,
+            Some(b'.') => !matches!(b.get(i + 2), None | Some(b'/')),
+            _ => true,
+        })
+}
+
 /// `Path::strip_prefix`, by comparing bytes where that gives the same answer: `Path`'s version
 /// parses both paths into components, several thousand instructions for each of a tree's files.
 fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
@@ -394,19 +410,6 @@ fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
     {
         use std::os::unix::ffi::OsStrExt;
         let (p, d) = (path.as_os_str().as_bytes(), dir.as_os_str().as_bytes());
-        // Text that is its components: no empty or `.` components, no trailing `/`.
-        let plain = |b: &[u8]| {
-            !b.is_empty()
-                && !b.ends_with(b"/")
-                && b != b"."
-                && !b.starts_with(b"./")
-                // After each `/`: neither another `/` nor a `.` component.
-                && memchr::memchr_iter(b'/', b).all(|i| match b.get(i + 1) {
-                    Some(b'/') => false,
-                    Some(b'.') => !matches!(b.get(i + 2), None | Some(b'/')),
-                    _ => true,
-                })
-        };
         if plain(d) && plain(p) {
             // Both are their components: a prefix of components is a prefix of bytes.
             return match p.strip_prefix(d)? {
@@ -419,51 +422,28 @@ fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
     path.strip_prefix(dir).ok()
 }
 
-/// The order of a depth-first walk that visits each directory's entries sorted by name: paths
-/// compared component by component, which is their bytes compared with each separator made the
-/// lowest byte. Only the first byte that differs decides; equal runs are skipped eight at a time.
+/// The order of a depth-first walk that visits each directory's entries sorted by name (see
+/// [`tree_index::discovery_order`]).
 fn walk_order(a: &Path, b: &Path) -> std::cmp::Ordering {
-    let (a, b) = (
+    tree_index::discovery_order(
         a.as_os_str().as_encoded_bytes(),
         b.as_os_str().as_encoded_bytes(),
-    );
-    let n = a.len().min(b.len());
-    let mut i = 0;
-    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
-        i += 8;
-    }
-    while i < n && a[i] == b[i] {
-        i += 1;
-    }
-    if i == n {
-        return a.len().cmp(&b.len());
-    }
-    let low = |c: u8| {
-        if std::path::is_separator(char::from(c)) {
-            0
-        } else {
-            c
-        }
-    };
-    low(a[i]).cmp(&low(b[i]))
+    )
 }
 
 /// `path` relative to `root`, with `/` between components (lossy for names that are not UTF-8).
 fn rel_string(root: &Path, path: &Path) -> String {
-    let rel = strip_dir(path, root).unwrap_or(path);
-    // Discovery's paths are canonical already: on Unix their text is the answer, which spares
-    // a run over 150,000 files an allocation per component.
+    rel_text(strip_dir(path, root).unwrap_or(path))
+}
+
+/// A relative path's components joined with `/`. Discovery's paths are canonical already: on
+/// Unix their text is the answer, which spares a run over 150,000 files an allocation per
+/// component.
+fn rel_text(rel: &Path) -> String {
     #[cfg(unix)]
     if let Some(text) = rel.to_str() {
-        let b = text.as_bytes();
-        let clean = !b.starts_with(b"/")
-            && !b.ends_with(b"/")
-            && !text.contains("//")
-            && !text.starts_with("./")
-            && !text.contains("/./")
-            && !text.ends_with("/.")
-            && text != ".";
-        if clean {
+        // (An absolute path's components start with the root, which joins as `//`.)
+        if !text.starts_with('/') && plain(text.as_bytes()) {
             return text.to_string();
         }
     }
@@ -555,7 +535,7 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                     {
                         return None;
                     }
-                    match (prefix.as_str(), rel_string(Path::new(""), rest)) {
+                    match (prefix.as_str(), rel_text(rest)) {
                         ("", rest) => rest,
                         (prefix, rest) => format!("{prefix}/{rest}"),
                     }
