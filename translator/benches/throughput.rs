@@ -13,6 +13,11 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// The allocator the `hipport` binary uses, so that the floor parses as a convert run does
+/// (tree-sitter itself is given mimalloc by `hipport::parse::parse` in both).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EXTS: &[&str] = &["cu", "cuh", "cpp", "h"];
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
