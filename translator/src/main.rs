@@ -913,11 +913,6 @@ fn rules_stats() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// mimalloc: the run allocates and frees small buffers per file on every thread (tree-sitter's
-/// trees use the same allocator, see `parse::parse`); glibc's malloc spent about 10% of a convert.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
