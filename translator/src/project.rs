@@ -342,19 +342,103 @@ pub const DIAGS: &[DiagInfo] = &[BINARY_SKIPPED, PARSE_TIMEOUT, IO_FAILED];
 /// Files found, and (path, error) pairs for entries that could not be read.
 pub type Discovered = (Vec<FoundFile>, Vec<(String, String)>);
 
-/// One file found by discovery.
+/// One file found by discovery. The list of a whole tree is kept for the run, so a file's
+/// entry holds its path on disk only where `rel` cannot give it (see [`FoundFile::path`]).
 #[derive(Clone, Debug)]
 pub struct FoundFile {
-    /// The path on disk.
-    pub path: PathBuf,
     /// Path relative to the root, `/`-separated.
     pub rel: String,
+    /// Where it is on disk.
+    at: OnDisk,
     /// Whether it is translated (source extension) or copied.
     pub translate: bool,
     /// Size in bytes when discovered (for progress).
     pub size: u64,
     /// Its stamp when discovered (see [`crate::tree_index`]).
     pub stamp: Option<cache::Stamp>,
+}
+
+/// Where a found file is on disk, without a copy of its whole path for every file (on a tree of
+/// 750,000 files, those copies were a third of the run's peak memory).
+#[derive(Clone, Debug)]
+enum OnDisk {
+    /// The input as given, joined with `rel` from byte `tail` on.
+    Under {
+        input: std::sync::Arc<Path>,
+        tail: u32,
+    },
+    /// The path itself, where that join would not give it back byte for byte (names that are not
+    /// UTF-8, `\\` separators, files found through a canonicalized path).
+    Path(Box<Path>),
+}
+
+impl FoundFile {
+    /// A file at `path` with relative path `rel`.
+    pub fn new(
+        path: PathBuf,
+        rel: String,
+        translate: bool,
+        size: u64,
+        stamp: Option<cache::Stamp>,
+    ) -> FoundFile {
+        FoundFile {
+            rel,
+            at: OnDisk::Path(path.into_boxed_path()),
+            translate,
+            size,
+            stamp,
+        }
+    }
+
+    /// A file found under `input` (as given) at `path`, whose `rel` is `/`-separated from byte
+    /// `tail` on: kept as the input and `tail` where joining them gives `path` byte for byte.
+    fn under(input: &std::sync::Arc<Path>, path: PathBuf, rel: String, tail: usize) -> FoundFile {
+        let same = |t: &str| input.join(t).as_os_str() == path.as_os_str();
+        let at = match (u32::try_from(tail), rel.get(tail..)) {
+            (Ok(t), Some(text)) if same(text) => OnDisk::Under {
+                input: std::sync::Arc::clone(input),
+                tail: t,
+            },
+            _ => OnDisk::Path(path.into_boxed_path()),
+        };
+        FoundFile {
+            rel,
+            at,
+            translate: false,
+            size: 0,
+            stamp: None,
+        }
+    }
+
+    /// The file's path on disk, as discovery found it (the input as given, then the names below
+    /// it): for reading it, and for showing it in messages.
+    pub fn path(&self) -> PathBuf {
+        self.path_ref().into_owned()
+    }
+
+    /// [`FoundFile::path`], borrowed where the entry holds it.
+    fn path_ref(&self) -> std::borrow::Cow<'_, Path> {
+        match &self.at {
+            OnDisk::Under { input, tail } => input.join(&self.rel[*tail as usize..]).into(),
+            OnDisk::Path(p) => std::borrow::Cow::Borrowed(p),
+        }
+    }
+
+    /// Discovery order of two files of one input (see [`walk_order`]); files under the same
+    /// input compare by their tails, which is what comparing their paths decides.
+    fn walk_cmp(&self, other: &FoundFile) -> std::cmp::Ordering {
+        match (&self.at, &other.at) {
+            (OnDisk::Under { input: a, tail: x }, OnDisk::Under { input: b, tail: y })
+                if std::sync::Arc::ptr_eq(a, b) =>
+            {
+                tree_index::discovery_order(
+                    &self.rel.as_bytes()[*x as usize..],
+                    &other.rel.as_bytes()[*y as usize..],
+                )
+            }
+            _ => walk_order(&self.path_ref(), &other.path_ref()),
+        }
+    }
 }
 
 /// The common root of the inputs: a single directory itself, a single file's parent, or the
@@ -510,6 +594,7 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
         // most of a re-run); this input's files are put in walk order afterwards, once.
         let first = files.len();
         let found = Mutex::new((std::mem::take(&mut files), std::mem::take(&mut errors)));
+        let given: std::sync::Arc<Path> = std::sync::Arc::from(input.as_path());
         let visit = |entry: Result<ignore::DirEntry, ignore::Error>| -> Option<Result<FoundFile, (String, String)>> {
             let entry = match entry {
                 Ok(e) => e,
@@ -526,7 +611,9 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             }
             let path = entry.path().to_path_buf();
             let rest = strip_dir(&path, input).filter(|r| !r.as_os_str().is_empty());
-            let rel = match (&input_canon, &input_rel, rest) {
+            // The relative path, and where in it the path below the input starts (None: the
+            // relative path is not made of it).
+            let (rel, tail) = match (&input_canon, &input_rel, rest) {
                 (Some(c), Some(prefix), Some(rest)) => {
                     if out_inside
                         && out_dir
@@ -536,8 +623,8 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                         return None;
                     }
                     match (prefix.as_str(), rel_text(rest)) {
-                        ("", rest) => rest,
-                        (prefix, rest) => format!("{prefix}/{rest}"),
+                        ("", rest) => (rest, Some(0)),
+                        (prefix, rest) => (format!("{prefix}/{rest}"), Some(prefix.len() + 1)),
                     }
                 }
                 _ => {
@@ -548,7 +635,7 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                     {
                         return None;
                     }
-                    rel_string(root, &canon)
+                    (rel_string(root, &canon), None)
                 }
             };
             if !globs.is_empty() && (globs.is_match(&rel) || globs.is_match(path.as_path())) {
@@ -562,25 +649,31 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
             let meta = entry.metadata().ok();
-            Some(Ok(FoundFile {
-                path,
-                rel,
-                translate,
-                size: meta.as_ref().map_or(0, |m| m.len()),
-                stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
-            }))
+            let mut f = match tail {
+                Some(tail) => FoundFile::under(&given, path, rel, tail),
+                None => FoundFile::new(path, rel, false, 0, None),
+            };
+            f.translate = translate;
+            f.size = meta.as_ref().map_or(0, |m| m.len());
+            f.stamp = meta.as_ref().and_then(cache::Stamp::of_metadata);
+            Some(Ok(f))
         };
         walker.build_parallel().run(|| {
             // Each thread keeps what it finds and hands it over when the walk is done.
             let mut batch = Batch {
-                found: Vec::new(),
+                found: Vec::with_capacity(BATCH_FILES),
                 errors: Vec::new(),
                 into: &found,
             };
             let visit = &visit;
             Box::new(move |entry| {
                 match visit(entry) {
-                    Some(Ok(f)) => batch.found.push(f),
+                    Some(Ok(f)) => {
+                        batch.found.push(f);
+                        if batch.found.len() == BATCH_FILES {
+                            batch.hand_over();
+                        }
+                    }
                     Some(Err(e)) => batch.errors.push(e),
                     None => {}
                 }
@@ -588,25 +681,37 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             })
         });
         (files, errors) = found.into_inner().unwrap_or_else(|e| e.into_inner());
-        files[first..].sort_unstable_by(|x, y| walk_order(&x.path, &y.path));
+        files[first..].sort_unstable_by(FoundFile::walk_cmp);
     }
     errors.sort_by(|x, y| walk_order(Path::new(&x.0), Path::new(&y.0)));
     files.dedup_by(|a, b| a.rel == b.rel);
     Ok((files, errors))
 }
 
-/// What one discovery thread found, added to the shared lists when the thread is done.
+/// How many files a discovery thread gathers before adding them to the shared list: its own list
+/// is allocated at this size once, and never holds a large part of the tree beside the shared one.
+const BATCH_FILES: usize = 1024;
+
+/// What one discovery thread found and has not handed over yet; the rest is handed over when
+/// the thread is done.
 struct Batch<'a> {
     found: Vec<FoundFile>,
     errors: Vec<(String, String)>,
     into: &'a Mutex<Discovered>,
 }
 
-impl Drop for Batch<'_> {
-    fn drop(&mut self) {
+impl Batch<'_> {
+    /// Adds what this thread found to the shared lists.
+    fn hand_over(&mut self) {
         let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
         all.0.append(&mut self.found);
         all.1.append(&mut self.errors);
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.hand_over();
     }
 }
 
@@ -864,7 +969,8 @@ fn process(
     keep_output: bool,
     indexed: Option<Record>,
 ) -> (FileOutcome, Option<Record>) {
-    let shown = shown_path(&f.path);
+    let path = f.path();
+    let shown = shown_path(&path);
     let new_rel = cfg
         .translate
         .renamed
@@ -884,7 +990,7 @@ fn process(
         renames: BTreeMap::new(),
         diff: Vec::new(),
         output: None,
-        source_path: f.path.clone(),
+        source_path: path.clone(),
         from_cache: false,
         unread: false,
         bytes: f.size,
@@ -913,7 +1019,7 @@ fn process(
         }
     }
     let read_at = tree_index::now_ns();
-    let src = match read_sized(&f.path, f.size) {
+    let src = match read_sized(&path, f.size) {
         Ok(s) => s,
         Err(e) => {
             outcome.status = FileStatus::Failed;
@@ -961,7 +1067,7 @@ fn process(
         }
         output = take_entry(&mut outcome, e).or(rebuilt);
     } else {
-        translate_file(cfg, f, &shown, &src, &mut outcome, &mut output);
+        translate_file(cfg, f, &path, &shown, &src, &mut outcome, &mut output);
         if key.is_some() && matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) {
             // Translated bytes that the edits rebuild from the source are not stored twice.
             let changed = output.as_ref().filter(|o| **o != src);
@@ -997,19 +1103,19 @@ fn process(
         (OutputMode::InPlace { backup }, _) if outcome.status == FileStatus::Changed || moved => {
             let r = (|| {
                 if *backup {
-                    let mut b = f.path.clone().into_os_string();
+                    let mut b = path.clone().into_os_string();
                     b.push(".prehip");
                     write_atomic(Path::new(&b), &src)?;
                 }
                 if moved {
-                    let dest = root_dir_of(&f.path, &f.rel).join(&out_rel);
+                    let dest = root_dir_of(&path, &f.rel).join(&out_rel);
                     if let Some(p) = dest.parent() {
                         fs::create_dir_all(p)?;
                     }
                     write_atomic(&dest, new)?;
-                    fs::remove_file(&f.path)
+                    fs::remove_file(&path)
                 } else {
-                    write_atomic(&f.path, new)
+                    write_atomic(&path, new)
                 }
             })();
             r.map_err(|e| (shown.clone(), e))
@@ -1165,12 +1271,13 @@ pub(crate) fn read_whole(
 fn translate_file(
     cfg: &ConvertConfig,
     f: &FoundFile,
+    path: &Path,
     shown: &str,
     src: &[u8],
     outcome: &mut FileOutcome,
     output: &mut Option<Vec<u8>>,
 ) {
-    if let Some(kind) = crate::buildfiles::classify(&f.path) {
+    if let Some(kind) = crate::buildfiles::classify(path) {
         let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, &cfg.build);
         outcome.diagnostics.extend(diags.into_iter().map(|mut d| {
             d.file = shown.to_string();
@@ -1256,7 +1363,7 @@ fn translate_file(
             }
         }
     }
-    if f.path.extension().is_some_and(|e| e == "py") {
+    if path.extension().is_some_and(|e| e == "py") {
         outcome
             .diagnostics
             .extend(crate::analysis::analyze_python(src, shown));
@@ -1361,7 +1468,7 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[FoundFile]) -> BTreeMap<Str
             .iter()
             .map(|f| {
                 f.translate
-                    && fs::read(&f.path).is_ok_and(|src| {
+                    && fs::read(f.path()).is_ok_and(|src| {
                         !src[..src.len().min(8192)].contains(&0)
                             && translate::translate_source(&src, &f.rel, &quick)
                                 .is_ok_and(|r| r.output != src)
@@ -1777,6 +1884,73 @@ mod tests {
                     let components = x.components().cmp(y.components());
                     assert_eq!(walk_order(x, y), components, "{x:?} {y:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn found_files_give_back_the_paths_the_walk_found() {
+        // Every file's path, as reading and messages use it, is the walker's path byte for
+        // byte, however the inputs are spelled; the order is that of the paths.
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t");
+        for f in [
+            "a/x.cu",
+            "a/z/y.cu",
+            "a-b.cu",
+            "a.cu",
+            "aa/k.cu",
+            "sp ace/\u{fc}.cu",
+        ] {
+            let p = t.join(f);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, "int x;\n").unwrap();
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let name = std::ffi::OsStr::from_bytes(b"bad\xff.cu");
+            fs::write(t.join("a").join(name), "int y;\n").unwrap();
+        }
+        let t_text = t.to_str().unwrap();
+        let spellings = [
+            vec![t.clone()],
+            vec![PathBuf::from(format!("{t_text}/"))],
+            vec![PathBuf::from(format!("{t_text}/./a"))],
+            vec![PathBuf::from(format!("{t_text}//a"))],
+            vec![t.join("a"), t.join("aa")],
+            vec![t.join("a.cu")],
+        ];
+        for inputs in spellings {
+            let cfg = ConvertConfig::new(inputs.clone(), OutputMode::Nothing);
+            let root = input_root(&inputs).unwrap();
+            let (found, errors) = discover(&cfg, &root).unwrap();
+            assert!(errors.is_empty(), "{errors:?}");
+            let mut walked = Vec::new();
+            for input in &inputs {
+                let mut mine: Vec<PathBuf> = ignore::WalkBuilder::new(input)
+                    .build()
+                    .map(|e| e.unwrap())
+                    .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+                    .map(|e| e.into_path())
+                    .collect();
+                mine.sort_by(|x, y| x.components().cmp(y.components()));
+                walked.extend(mine);
+            }
+            let paths: Vec<PathBuf> = found.iter().map(FoundFile::path).collect();
+            let bytes = |v: &[PathBuf]| -> Vec<Vec<u8>> {
+                v.iter()
+                    .map(|p| p.as_os_str().as_encoded_bytes().to_vec())
+                    .collect()
+            };
+            assert_eq!(bytes(&paths), bytes(&walked), "{inputs:?}");
+            for f in &found {
+                let path = f.path();
+                assert_eq!(
+                    fs::read(&path).unwrap_or_default().len(),
+                    f.size as usize,
+                    "{path:?}"
+                );
             }
         }
     }

@@ -258,13 +258,7 @@ mod tests {
 
     #[test]
     fn a_record_vouches_only_for_a_settled_unchanged_source() {
-        let f = |stamp: Option<Stamp>| FoundFile {
-            path: "x".into(),
-            rel: "a/b.cu".into(),
-            translate: true,
-            size: 3,
-            stamp,
-        };
+        let f = |stamp: Option<Stamp>| FoundFile::new("x".into(), "a/b.cu".into(), true, 3, stamp);
         let r = record("a/b.cu");
         assert!(r.vouches_for(&f(Some(r.stamp))));
         assert!(!r.vouches_for(&f(None)));
