@@ -1,22 +1,18 @@
 //! `cargo bench -p hipport --bench throughput`: builds a large tree by replicating `corpus/`
 //! (200 MB by default, `HIPPORT_BENCH_MB` to change; under `target/bench/`, never committed) and
 //! reports MB/s, files/s, CPU use and peak memory for: parsing alone (tree-sitter, the floor),
-//! a full `hipport convert` with an empty cache, the same with `--no-cache`, and a second run over
-//! the unchanged tree. Each convert run writes into new directories under `target/bench/runs/`,
-//! removed only after all measurements; `HIPPORT_BENCH_ROUNDS=N` repeats the four measurements
-//! and reports the round with the median wall time for each. Then start-up time:
-//! `hipport --version` and `convert` of one tiny file.
+//! parsing and writing each file unchanged to a new tree (the floor of any run that writes a
+//! tree), a full `hipport convert` with an empty cache, the same with `--no-cache`, and a second
+//! run over the unchanged tree. Each run that writes does so into new directories under
+//! `target/bench/runs/`, removed only after all measurements; `HIPPORT_BENCH_ROUNDS=N` repeats
+//! the five measurements and reports the round with the median wall time for each. Then
+//! start-up time: `hipport --version` and `convert` of one tiny file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-/// The allocator the `hipport` binary uses, so that the floor parses as a convert run does
-/// (tree-sitter itself is given mimalloc by `hipport::parse::parse` in both).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const EXTS: &[&str] = &["cu", "cuh", "cpp", "h"];
 
@@ -140,6 +136,50 @@ fn self_usage() -> (Duration, i64) {
     (tv(ru.ru_utime) + tv(ru.ru_stime), ru.ru_maxrss)
 }
 
+/// Reads and parses every file on `threads` threads, one parser each, and with `copy` =
+/// `(root, dest)` also writes each file unchanged to the same relative path under `dest` (new
+/// files, created exclusively as `convert` creates its outputs; directories made as needed).
+/// CPU time and peak RSS are this process's (`getrusage`).
+fn floor(files: &[PathBuf], threads: usize, copy: Option<(&Path, &Path)>) -> Run {
+    let (cpu0, _) = self_usage();
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut made = std::collections::HashSet::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    let src = fs::read(f).unwrap();
+                    let tree = hipport::parse::parse(&src, Duration::from_secs(60)).unwrap();
+                    std::hint::black_box(tree.root_node().child_count());
+                    if let Some((root, dest)) = copy {
+                        let out = dest.join(f.strip_prefix(root).unwrap());
+                        let parent = out.parent().unwrap().to_path_buf();
+                        if !made.contains(&parent) {
+                            fs::create_dir_all(&parent).unwrap();
+                            made.insert(parent);
+                        }
+                        let mut w = fs::OpenOptions::new()
+                            .write(true)
+                            .create_new(true)
+                            .open(&out)
+                            .unwrap();
+                        std::io::Write::write_all(&mut w, &src).unwrap();
+                    }
+                }
+            });
+        }
+    });
+    let (cpu1, rss) = self_usage();
+    Run {
+        wall: start.elapsed(),
+        cpu: cpu1 - cpu0,
+        max_rss_kb: rss,
+    }
+}
+
 fn row(name: &str, bytes: u64, files: usize, r: &Run) {
     let s = r.wall.as_secs_f64();
     let cpu = r.cpu.as_secs_f64();
@@ -213,32 +253,17 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
         .unwrap_or(1);
-    let (mut parses, mut nocaches, mut firsts, mut seconds) = (vec![], vec![], vec![], vec![]);
+    let (mut parses, mut writes, mut nocaches, mut firsts, mut seconds) =
+        (vec![], vec![], vec![], vec![], vec![]);
     for round in 0..rounds {
         settle();
         // The floor: read and parse every file with tree-sitter, one parser per thread.
-        let (cpu0, _) = self_usage();
-        let next = AtomicUsize::new(0);
-        let start = Instant::now();
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(f) = files.get(i) else { break };
-                    let src = fs::read(f).unwrap();
-                    let tree = hipport::parse::parse(&src, Duration::from_secs(60)).unwrap();
-                    std::hint::black_box(tree.root_node().child_count());
-                });
-            }
-        });
-        let (cpu1, rss) = self_usage();
-        parses.push(Run {
-            wall: start.elapsed(),
-            cpu: cpu1 - cpu0,
-            max_rss_kb: rss,
-        });
-
+        parses.push(floor(&files, threads, None));
         let dir = this_run.join(format!("round{round}"));
+        // The floor of a run that writes a tree: the same, and each file written unchanged
+        // into a new tree, created as convert creates its outputs.
+        settle();
+        writes.push(floor(&files, threads, Some((&tree, &dir.join("copy")))));
         let (out, out_nocache, cache) =
             (dir.join("out"), dir.join("out-nocache"), dir.join("cache"));
         let convert = |out: &Path, extra: &[&str]| {
@@ -270,11 +295,13 @@ fn main() {
         let w = |v: &[Run]| v.last().map_or(0.0, |r| r.wall.as_secs_f64());
         let c = |v: &[Run]| v.last().map_or(0.0, |r| r.cpu.as_secs_f64());
         eprintln!(
-            "round {}: wall (CPU) parse {:.2} s ({:.2}), --no-cache {:.2} s ({:.2}), \
-             empty cache {:.2} s ({:.2}), again {:.2} s ({:.2})",
+            "round {}: wall (CPU) parse {:.2} s ({:.2}), parse and write {:.2} s ({:.2}), \
+             --no-cache {:.2} s ({:.2}), empty cache {:.2} s ({:.2}), again {:.2} s ({:.2})",
             round + 1,
             w(&parses),
             c(&parses),
+            w(&writes),
+            c(&writes),
             w(&nocaches),
             c(&nocaches),
             w(&firsts),
@@ -287,8 +314,9 @@ fn main() {
         v.sort_by_key(|r| r.wall);
         v.swap_remove(v.len() / 2)
     };
-    let (parse, nocache, first, second) = (
+    let (parse, write, nocache, first, second) = (
         median(parses),
+        median(writes),
         median(nocaches),
         median(firsts),
         median(seconds),
@@ -308,6 +336,12 @@ fn main() {
         bytes,
         files.len(),
         &parse,
+    );
+    row(
+        "parse and write (each file copied unchanged to a new tree)",
+        bytes,
+        files.len(),
+        &write,
     );
     row("convert, --no-cache", bytes, files.len(), &nocache);
     row(
@@ -332,6 +366,14 @@ fn main() {
         ratio(&parse, &first),
         first.wall.as_secs_f64() / second.wall.as_secs_f64(),
         first.cpu.as_secs_f64() / second.cpu.as_secs_f64()
+    );
+    println!(
+        "parse only against parse and write (the most a tree-writing run can reach): {:.0}% \
+         wall ({:.0}% CPU time); convert --no-cache against parse and write: {:.0}% ({:.0}%)",
+        parse.wall.as_secs_f64() / write.wall.as_secs_f64() * 100.0,
+        ratio(&parse, &write),
+        write.wall.as_secs_f64() / nocache.wall.as_secs_f64() * 100.0,
+        ratio(&write, &nocache)
     );
 
     // Start-up: median of 30 runs each.
