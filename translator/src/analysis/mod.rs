@@ -100,8 +100,7 @@ pub fn analyze_flat(
     let mut file_warp_code = None;
     for m in macros.values().flatten() {
         let Some(body) = &m.body else { continue };
-        let file_warp_code = *file_warp_code
-            .get_or_insert_with(|| rules::has_warp_markers(&String::from_utf8_lossy(src)));
+        let file_warp_code = *file_warp_code.get_or_insert_with(|| rules::has_warp_markers(src));
         let mut a = Analyzer::new(&body.text, file, opts, index, Some(body.origin()), &mut out);
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());

@@ -447,11 +447,12 @@ fn warp_code(a: &Analyzer, n: Node) -> bool {
         Some(f) => a.text(f),
         None => std::str::from_utf8(a.src).unwrap_or(""),
     };
-    a.file_warp_code || has_warp_markers(text)
+    a.file_warp_code || has_warp_markers(text.as_bytes())
 }
 
-/// Whether source text mentions warp-level operations or lane/warp quantities.
-pub(super) fn has_warp_markers(text: &str) -> bool {
+/// Whether source text mentions warp-level operations or lane/warp quantities (the markers are
+/// ASCII, so bytes that are not UTF-8 neither make nor hide one).
+pub(super) fn has_warp_markers(text: &[u8]) -> bool {
     const MARKERS: &[&str] = &[
         "__shfl",
         "__ballot",
@@ -471,7 +472,9 @@ pub(super) fn has_warp_markers(text: &str) -> bool {
         "WARP",
         "LANE",
     ];
-    MARKERS.iter().any(|m| text.contains(m))
+    MARKERS
+        .iter()
+        .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
 }
 
 /// A variable whose initializer reads `threadIdx` (e.g. `int tid = threadIdx.x;`).
