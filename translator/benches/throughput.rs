@@ -14,6 +14,11 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// The allocator of the `hipport` binary, so that the floors allocate as a convert run does
+/// (tree-sitter itself is given mimalloc by `hipport::parse::parse` in both).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EXTS: &[&str] = &["cu", "cuh", "cpp", "h"];
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
