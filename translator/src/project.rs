@@ -697,7 +697,10 @@ const BATCH_FILES: usize = 1024;
 /// What one discovery thread found and has not handed over yet; the rest is handed over when
 /// the thread is done.
 struct Batch<'a> {
-    #[allow(clippy::vec_box, reason = "the shared list holds boxes (see `Discovered`)")]
+    #[allow(
+        clippy::vec_box,
+        reason = "the shared list holds boxes (see `Discovered`)"
+    )]
     found: Vec<Box<FoundFile>>,
     errors: Vec<(String, String)>,
     into: &'a Mutex<Discovered>,
