@@ -492,7 +492,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// The declaration of `name` visible at `at` (the latest preceding one in scope).
-    fn lookup(&self, name: &str, at: usize) -> Option<&Decl<'t>> {
+    fn lookup(&self, name: &str, at: usize) -> Option<Decl<'t>> {
         // Declarations of one name are in source order: start from the last one before `at`.
         let decls = self.decls.get(name)?;
         let end = decls.partition_point(|d| d.decl.start_byte() <= at);
@@ -500,6 +500,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .iter()
             .rev()
             .find(|d| d.scope.start <= at && at < d.scope.end)
+            .cloned()
     }
 
     /// Pass 1: declarations, functions, macros, file-wide facts, over the tree in pre-order.
@@ -651,15 +652,16 @@ impl<'a, 't> Analyzer<'a, 't> {
 }
 
 /// Declarations and parameters by name, in source order. Collecting them costs a good share of
-/// the analysis and most files never look one up, so the walk only notes where they are and the
-/// map is built on the first lookup.
+/// the analysis and most files never look one up, so the walk only notes where they are, and a
+/// name's declarations are read when it is first looked up, from the places whose text holds it.
 struct Decls<'a, 't> {
     src: &'a [u8],
     src_text: Option<&'a str>,
     /// Declarations with their scopes, and function definitions (for their parameters), in
     /// pre-order.
     pending: Vec<(Node<'t>, Range<usize>)>,
-    by_name: std::cell::OnceCell<DeclMap<'a, 't>>,
+    /// The names looked up so far, with their declarations (none: `None`).
+    by_name: std::cell::RefCell<HashMap<String, Option<Rc<[Decl<'t>]>>>>,
 }
 
 type DeclMap<'a, 't> = HashMap<&'a str, Vec<Decl<'t>>>;
@@ -670,7 +672,7 @@ impl<'a, 't> Decls<'a, 't> {
             src,
             src_text: std::str::from_utf8(src).ok(),
             pending: Vec::new(),
-            by_name: std::cell::OnceCell::new(),
+            by_name: std::cell::RefCell::new(HashMap::new()),
         }
     }
 
@@ -679,15 +681,28 @@ impl<'a, 't> Decls<'a, 't> {
     }
 
     /// The declarations of `name`, in source order.
-    fn get(&self, name: &str) -> Option<&Vec<Decl<'t>>> {
-        self.by_name.get_or_init(|| self.build()).get(name)
+    fn get(&self, name: &str) -> Option<Rc<[Decl<'t>]>> {
+        if let Some(found) = self.by_name.borrow().get(name) {
+            return found.clone();
+        }
+        let found = self.build(name).remove(name).map(Rc::from);
+        self.by_name
+            .borrow_mut()
+            .insert(name.to_string(), found.clone());
+        found
     }
 
-    fn build(&self) -> DeclMap<'a, 't> {
+    /// The declarations of the places whose text holds `name` (a declaration of `name` holds
+    /// it), by name; reading the others' declarators was most of the cost of a lookup.
+    fn build(&self, name: &str) -> DeclMap<'a, 't> {
         let f = &*FIELDS;
         let mut map = DeclMap::new();
+        let finder = memchr::memmem::Finder::new(name.as_bytes());
         for (node, scope) in &self.pending {
             let node = *node;
+            if finder.find(&self.src[node.byte_range()]).is_none() {
+                continue;
+            }
             if KINDS.of(node) == K::FunctionDefinition {
                 if let Some(decl) = node.child_by_field_id(f.declarator) {
                     let body = node

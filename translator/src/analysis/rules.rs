@@ -1347,7 +1347,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
 
 /// Whether `name` (visible at `at`) is a texture or surface reference.
 fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
-    a.lookup(name, at).is_some_and(|d| is_texture_type(a, d))
+    a.lookup(name, at).is_some_and(|d| is_texture_type(a, &d))
 }
 
 fn is_texture_type(a: &Analyzer, d: &Decl) -> bool {
@@ -1530,7 +1530,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
         None => {
             // A computed mask: report 32-bit variables and ballot truncations.
             let var = if mask.kind_name() == "identifier" {
-                a.lookup(a.text(mask), mask.start_byte()).cloned()
+                a.lookup(a.text(mask), mask.start_byte())
             } else {
                 None
             };
@@ -1627,7 +1627,7 @@ const HALF_TYPES: &[&str] = &[
 
 /// The declared element type of a shuffled value: a variable, or an element of an array or
 /// pointer (`x[i]`).
-fn value_type<'d>(a: &'d Analyzer, n: Node) -> Option<&'d str> {
+fn value_type(a: &Analyzer, n: Node) -> Option<String> {
     let (name, element) = match n.kind_name() {
         "identifier" => (n, false),
         "subscript_expression" => (
@@ -1638,7 +1638,7 @@ fn value_type<'d>(a: &'d Analyzer, n: Node) -> Option<&'d str> {
         _ => return None,
     };
     let d = a.lookup(a.text(name), n.start_byte())?;
-    (element == (d.pointer || !d.dims.is_empty())).then_some(d.ty_text.as_str())
+    (element == (d.pointer || !d.dims.is_empty())).then_some(d.ty_text)
 }
 
 fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
@@ -1646,7 +1646,7 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let base = name.trim_end_matches("_sync");
     let off = usize::from(sync);
     if let Some(value) = argv.get(off) {
-        if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(t)) {
+        if let Some(ty) = value_type(a, *value).filter(|t| HALF_TYPES.contains(&t.as_str())) {
             a.report(
                 &HALF_SHUFFLE,
                 Severity::Error,
@@ -1957,7 +1957,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     if l.kind_name() != "identifier" || !is_ballot_call(a, r) {
         return;
     }
-    let Some(d) = a.lookup(a.text(l), l.start_byte()).cloned() else {
+    let Some(d) = a.lookup(a.text(l), l.start_byte()) else {
         return;
     };
     if !is_32bit_type(&d.ty_text) || d.pointer {
