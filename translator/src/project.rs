@@ -374,6 +374,24 @@ enum OnDisk {
     Path(Box<Path>),
 }
 
+impl OnDisk {
+    /// Where the file at `path`, found under `input` (as given), is: `input` and `tail` when
+    /// `rel` is `/`-separated from byte `tail` on and joining the two gives `path` byte for byte,
+    /// else `path` itself.
+    fn of(input: &std::sync::Arc<Path>, path: PathBuf, rel: &str, tail: Option<usize>) -> OnDisk {
+        let text = tail.and_then(|t| Some((u32::try_from(t).ok()?, rel.get(t..)?)));
+        match text {
+            Some((tail, text)) if input.join(text).as_os_str() == path.as_os_str() => {
+                OnDisk::Under {
+                    input: std::sync::Arc::clone(input),
+                    tail,
+                }
+            }
+            _ => OnDisk::Path(path.into_boxed_path()),
+        }
+    }
+}
+
 impl FoundFile {
     /// A file at `path` with relative path `rel`.
     pub fn new(
@@ -389,26 +407,6 @@ impl FoundFile {
             translate,
             size,
             stamp,
-        }
-    }
-
-    /// A file found under `input` (as given) at `path`, whose `rel` is `/`-separated from byte
-    /// `tail` on: kept as the input and `tail` where joining them gives `path` byte for byte.
-    fn under(input: &std::sync::Arc<Path>, path: PathBuf, rel: String, tail: usize) -> FoundFile {
-        let same = |t: &str| input.join(t).as_os_str() == path.as_os_str();
-        let at = match (u32::try_from(tail), rel.get(tail..)) {
-            (Ok(t), Some(text)) if same(text) => OnDisk::Under {
-                input: std::sync::Arc::clone(input),
-                tail: t,
-            },
-            _ => OnDisk::Path(path.into_boxed_path()),
-        };
-        FoundFile {
-            rel,
-            at,
-            translate: false,
-            size: 0,
-            stamp: None,
         }
     }
 
@@ -651,17 +649,16 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
             let meta = entry.metadata().ok();
-            let mut f = match tail {
-                Some(tail) => FoundFile::under(&given, path, rel, tail),
-                None => FoundFile::new(path, rel, false, 0, None),
-            };
-            f.translate = translate;
-            f.size = meta.as_ref().map_or(0, |m| m.len());
-            f.stamp = meta.as_ref().and_then(cache::Stamp::of_metadata);
-            Some(Ok(f))
+            Some(Ok(FoundFile {
+                at: OnDisk::of(&given, path, &rel, tail),
+                rel,
+                translate,
+                size: meta.as_ref().map_or(0, |m| m.len()),
+                stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
+            }))
         };
         walker.build_parallel().run(|| {
-            // Each thread keeps what it finds and hands it over when the walk is done.
+            // Each thread hands what it finds over in batches (see `BATCH_FILES`).
             let mut batch = Batch {
                 found: Vec::with_capacity(BATCH_FILES),
                 errors: Vec::new(),
