@@ -552,11 +552,17 @@ impl Default for Index {
     }
 }
 
+/// A bit for each pair of first two bytes that a table's names begin with.
+type Starts = Box<[u64; 1024]>;
+
 /// Rows with unique names, in load order.
 #[derive(Clone, Debug)]
 pub(crate) struct Table<T: Keyed> {
     rows: Cow<'static, [T]>,
     index: Index,
+    /// How the names begin, read from the rows at the first lookup (and again after a change):
+    /// most identifiers of a source begin like no rule's name, and are passed over unhashed.
+    starts: std::sync::OnceLock<Starts>,
 }
 
 impl<T: Keyed> Default for Table<T> {
@@ -564,7 +570,19 @@ impl<T: Keyed> Default for Table<T> {
         Table {
             rows: Cow::Owned(Vec::new()),
             index: Index::default(),
+            starts: std::sync::OnceLock::new(),
         }
+    }
+}
+
+/// Where a name's first two bytes have their bit in [`Starts`] (None: a shorter name).
+fn start_bit(key: &str) -> Option<(usize, u64)> {
+    match key.as_bytes() {
+        [a, b, ..] => {
+            let i = (usize::from(*a) << 8) | usize::from(*b);
+            Some((i >> 6, 1 << (i & 63)))
+        }
+        _ => None,
     }
 }
 
@@ -574,10 +592,29 @@ impl<T: Keyed> Table<T> {
         Table {
             rows: Cow::Borrowed(rows),
             index: Index::Static(index),
+            starts: std::sync::OnceLock::new(),
         }
     }
 
+    /// Whether some name of the table may be `key`: false only when none begins as it does.
+    fn may_hold(&self, key: &str) -> bool {
+        let Some((word, bit)) = start_bit(key) else {
+            return true;
+        };
+        let starts = self.starts.get_or_init(|| {
+            let mut s: Starts = Box::new([0; 1024]);
+            for (w, b) in self.rows.iter().filter_map(|r| start_bit(r.key())) {
+                s[w] |= b;
+            }
+            s
+        });
+        starts[word] & bit != 0
+    }
+
     fn position(&self, key: &str) -> Option<usize> {
+        if !self.may_hold(key) {
+            return None;
+        }
         match &self.index {
             Index::Static(phf) => phf.candidate(key).filter(|&i| self.rows[i].key() == key),
             Index::Owned(map) => map.get(key).copied(),
@@ -594,6 +631,8 @@ impl<T: Keyed> Table<T> {
 
     /// The rows and a hash index, for changes (copies pre-built rows the first time).
     fn owned(&mut self) -> (&mut Vec<T>, &mut NameMap<usize>) {
+        // The rows may change: how their names begin is read again at the next lookup.
+        self.starts = std::sync::OnceLock::new();
         if let Index::Static(_) = self.index {
             let mut map = NameMap::default();
             map.reserve(self.rows.len());

@@ -622,3 +622,37 @@ fn prebuilt_tables_equal_the_runtime_parse() {
         Some("myHipHelper")
     );
 }
+
+#[test]
+fn names_added_after_a_lookup_are_found() {
+    // Looking names up first reads how the table's names begin; a name added later that begins
+    // like none of them, and a one-letter name, must still be found.
+    let base = Database::builtin();
+    for name in ["zqFrobnicate", "q"] {
+        assert!(base.lookup(name).is_none(), "{name} is not a built-in name");
+    }
+    let db = base
+        .with_overrides(&[(
+            "z.tsv",
+            "cuda\thip\tfamily\nzqFrobnicate\thipZq\tcublas\nq\thipQ\tcublas\n",
+        )])
+        .unwrap();
+    assert_eq!(
+        db.lookup("zqFrobnicate").and_then(|m| m.hip.as_deref()),
+        Some("hipZq")
+    );
+    assert_eq!(db.lookup("q").and_then(|m| m.hip.as_deref()), Some("hipQ"));
+    assert_eq!(
+        db.lookup("cudaMalloc").and_then(|m| m.hip.as_deref()),
+        Some("hipMalloc")
+    );
+    let mut grown = db.clone();
+    assert!(grown.lookup("zzNew").is_none());
+    let mut m = db.lookup("zqFrobnicate").unwrap().clone();
+    m.cuda = "zzNew".into();
+    grown.add_mapping(m);
+    assert_eq!(
+        grown.lookup("zzNew").and_then(|m| m.hip.as_deref()),
+        Some("hipZq")
+    );
+}

@@ -204,6 +204,10 @@ const WARP_SYNC: &[(&str, &str)] = &[
 
 /// Whether an identifier looks like a CUDA API name.
 fn looks_like_cuda(name: &str) -> bool {
+    // Every prefix below begins with `c` or `n` (most identifiers are passed over here).
+    if !matches!(name.as_bytes().first(), Some(b'c' | b'n')) {
+        return false;
+    }
     let after = |p: &str| name.strip_prefix(p).and_then(|r| r.chars().next());
     matches!(after("cuda"), Some(c) if c.is_ascii_uppercase())
         || matches!(after("cu"), Some(c) if c.is_ascii_uppercase())
@@ -371,7 +375,12 @@ static SUB_KINDS: LazyLock<KindTable<Sub>> = LazyLock::new(|| {
 });
 
 /// The launch configuration (`<<<...>>>`) child of a call, if any.
-fn launch_config(call: Node) -> Option<Node> {
+fn launch_config<'t>(call: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    // `<<<` is one token of the configuration: a call whose text lacks it has none, and most
+    // calls are read no further.
+    static LAUNCH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<<<"));
+    LAUNCH.find(src.get(call.byte_range())?)?;
     parse::children(call).find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig)
 }
 
@@ -437,7 +446,7 @@ impl<'a> Walk<'a> {
         let mut found = 0;
         let calls = parse::Flat::new(tree.root_node()).nodes;
         for &n in calls.iter().filter(|n| n.kind_name() == "call_expression") {
-            if let Some(config) = launch_config(n) {
+            if let Some(config) = launch_config(n, &wrapped) {
                 let before = sub.edits.len();
                 sub.visit_launch(n, config);
                 if sub.edits.len() > before {
@@ -1137,7 +1146,7 @@ impl<'a> Walk<'a> {
                 }
                 Tk::DeviceKeyword => self.has_device_code = true,
                 Tk::Call => {
-                    if let Some(config) = launch_config(n) {
+                    if let Some(config) = launch_config(n, self.src) {
                         self.has_device_code = true;
                         if self.opts.launch == LaunchStyle::Hip {
                             self.visit_launch(n, config);

@@ -533,11 +533,23 @@ impl<'a, 't> Analyzer<'a, 't> {
                         _ => false,
                     });
                     self.funcs.push(Func { node, device });
-                    self.decls.pending.push((node, 0..0));
+                    // Its parameters are in its declarator: a name it declares is in that text.
+                    let holds = node
+                        .child_by_field_id(f.declarator)
+                        .map_or(0..0, |d| d.byte_range());
+                    self.decls.pending.push(Pending {
+                        node,
+                        scope: 0..0,
+                        holds,
+                    });
                 }
                 K::Declaration => {
                     let scope = scopes.last().map_or(0..self.src.len(), |s| s.1.clone());
-                    self.decls.pending.push((node, scope));
+                    self.decls.pending.push(Pending {
+                        node,
+                        scope,
+                        holds: node.byte_range(),
+                    });
                 }
                 K::Define => self.collect_macro(node),
                 K::Call if cooperative_names => {
@@ -659,12 +671,22 @@ struct Decls<'a, 't> {
     src_text: Option<&'a str>,
     /// Declarations with their scopes, and function definitions (for their parameters), in
     /// pre-order.
-    pending: Vec<(Node<'t>, Range<usize>)>,
+    pending: Vec<Pending<'t>>,
     /// The names looked up so far, with their declarations (none: `None`).
     by_name: std::cell::RefCell<HashMap<String, Option<Rc<[Decl<'t>]>>>>,
 }
 
 type DeclMap<'a, 't> = HashMap<&'a str, Vec<Decl<'t>>>;
+
+/// A declaration or function definition whose declarations are read when a name is looked up.
+struct Pending<'t> {
+    node: Node<'t>,
+    /// Where its declarations are visible (unused for a function definition).
+    scope: Range<usize>,
+    /// The text that holds every name it declares: the whole declaration, or a function's
+    /// declarator (its parameters).
+    holds: Range<usize>,
+}
 
 impl<'a, 't> Decls<'a, 't> {
     fn new(src: &'a [u8]) -> Self {
@@ -697,10 +719,39 @@ impl<'a, 't> Decls<'a, 't> {
     fn build(&self, name: &str) -> DeclMap<'a, 't> {
         let f = &*FIELDS;
         let mut map = DeclMap::new();
-        let finder = memchr::memmem::Finder::new(name.as_bytes());
-        for (node, scope) in &self.pending {
-            let node = *node;
-            if finder.find(&self.src[node.byte_range()]).is_none() {
+        // Where the name occurs in the file as a whole word (overlapping occurrences too), read
+        // once: a place holds the name when one of them lies within its text. A name token is
+        // never next to a letter, digit, `_` or `$` (the lexer would have taken it in), so
+        // `i` is not looked for in `int`. (Every text holds the empty name, which a missing
+        // identifier has.)
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+        let bytes = name.as_bytes();
+        let (open, close) = (
+            bytes.first().is_some_and(|&b| word(b)),
+            bytes.last().is_some_and(|&b| word(b)),
+        );
+        let finder = memchr::memmem::Finder::new(bytes);
+        let mut at = Vec::new();
+        let mut from = 0;
+        while let Some(i) = finder.find(&self.src[from..]).filter(|_| !name.is_empty()) {
+            let p = from + i;
+            let before = p.checked_sub(1).map(|q| self.src[q]);
+            let after = self.src.get(p + bytes.len()).copied();
+            if !(open && before.is_some_and(word) || close && after.is_some_and(word)) {
+                at.push(p);
+            }
+            from = p + 1;
+        }
+        if at.is_empty() && !name.is_empty() {
+            return map;
+        }
+        let holds = |r: &Range<usize>| {
+            let first = at.partition_point(|&p| p < r.start);
+            name.is_empty() || at.get(first).is_some_and(|&p| p + name.len() <= r.end)
+        };
+        for p in &self.pending {
+            let (node, scope) = (p.node, &p.scope);
+            if !holds(&p.holds) {
                 continue;
             }
             if KINDS.of(node) == K::FunctionDefinition {
@@ -908,8 +959,16 @@ fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
 
 /// Whether a declaration carries a qualifier or storage class such as `const` or `__shared__`.
 fn has_qualifier(n: Node, src: &[u8], q: &str) -> bool {
+    // A node whose text lacks the word has no child that is it (most declarations).
+    let q = q.as_bytes();
+    let text = src.get(n.byte_range()).unwrap_or_default();
+    if q.first()
+        .is_some_and(|&b| !memchr::memchr_iter(b, text).any(|i| text[i..].starts_with(q)))
+    {
+        return false;
+    }
     let found = crate::parse::children(n)
-        .any(|ch| KINDS.of(ch) == K::QualifierLike && &src[ch.byte_range()] == q.as_bytes());
+        .any(|ch| KINDS.of(ch) == K::QualifierLike && &src[ch.byte_range()] == q);
     found
 }
 

@@ -998,3 +998,27 @@ fn a_macro_body_seen_before_is_analyzed_the_same() {
     let expected: Vec<_> = first.into_iter().map(|d| (d.id, d.line)).collect();
     assert_eq!(again, expected);
 }
+
+#[test]
+fn declarations_are_found_by_whole_names() {
+    // `m` is inside `unsigned`, `mm`, `am`, `$m` and `m$`, and declared twice: the lookup must
+    // find each declaration, and the innermost one in scope.
+    let src = "__global__ void k(float *x, unsigned long long $m, unsigned m$) {\n\
+               float v = x[0];\n\
+               unsigned m = 0xffffffffu;\n\
+               uint64_t mm = ~0ull, am = 1;\n\
+               v += __shfl_xor_sync(m, v, 1);\n\
+               { uint64_t m = __ballot_sync(~0ull, v > 0);\n\
+               v += __shfl_xor_sync(m, v, 1); }\n\
+               v += __shfl_xor_sync(mm, v, 1);\n\
+               x[0] = v; }\n";
+    let got: Vec<usize> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H003")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![5]);
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(out.contains("unsigned long long m = ~0ull;"), "{out}");
+    assert!(out.contains("uint64_t mm = ~0ull, am = 1;"), "{out}");
+}
