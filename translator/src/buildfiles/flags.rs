@@ -251,23 +251,31 @@ pub(crate) fn offload_flags(archs: &[String]) -> Vec<String> {
 /// Whether a word is a path into a CUDA installation (`/usr/local/cuda/lib64`, `$(CUDA_HOME)/include`).
 pub(crate) fn is_cuda_path(p: &str) -> bool {
     let p = p.trim_matches(|c| c == '"' || c == '\'');
-    p.starts_with("/usr/local/cuda")
-        || p.starts_with("/opt/cuda")
-        || [
-            "CUDA_HOME",
-            "CUDA_PATH",
-            "CUDA_ROOT",
-            "CUDA_DIR",
-            "CUDA_TOOLKIT_ROOT_DIR",
-            "CUDAToolkit_ROOT",
-        ]
-        .iter()
-        .any(|v| {
-            p.starts_with(&format!("$({v})"))
-                || p.starts_with(&format!("${{{v}}}"))
-                || p.starts_with(&format!("${v}/"))
-                || p.starts_with(&format!("$ENV{{{v}}}"))
-        })
+    if p.starts_with("/usr/local/cuda") || p.starts_with("/opt/cuda") {
+        return true;
+    }
+    // `$(VAR)`, `${VAR}`, `$VAR/` or `$ENV{VAR}`, read in place (this runs for every word of
+    // a build file).
+    let Some(rest) = p.strip_prefix('$') else {
+        return false;
+    };
+    [
+        "CUDA_HOME",
+        "CUDA_PATH",
+        "CUDA_ROOT",
+        "CUDA_DIR",
+        "CUDA_TOOLKIT_ROOT_DIR",
+        "CUDAToolkit_ROOT",
+    ]
+    .iter()
+    .any(|v| {
+        let around = |open: &str, close: &str| {
+            rest.strip_prefix(open)
+                .and_then(|r| r.strip_prefix(v))
+                .is_some_and(|r| r.starts_with(close))
+        };
+        around("(", ")") || around("{", "}") || around("", "/") || around("ENV{", "}")
+    })
 }
 
 /// Splits the value of `-Xcompiler` into host compiler flags.
@@ -653,6 +661,35 @@ fn map_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cuda_paths_in_each_spelling() {
+        for p in [
+            "/usr/local/cuda/lib64",
+            "/opt/cuda",
+            "$(CUDA_HOME)/include",
+            "${CUDA_PATH}/lib64",
+            "$CUDA_ROOT/bin",
+            "$ENV{CUDA_DIR}/include",
+            "\"${CUDA_TOOLKIT_ROOT_DIR}/include\"",
+            "'$(CUDAToolkit_ROOT)'",
+        ] {
+            assert!(is_cuda_path(p), "{p}");
+        }
+        for p in [
+            "/usr/include",
+            "$(CUDA_HOMES)/include",
+            "${CUDA_PATH",
+            "$CUDA_ROOT",
+            "$ENV{CUDA_DIR",
+            "CUDA_HOME/include",
+            "$(HOME)/cuda",
+            "",
+            "$",
+        ] {
+            assert!(!is_cuda_path(p), "{p}");
+        }
+    }
 
     fn run(words: &[&str]) -> Mapped {
         let mut done = false;
