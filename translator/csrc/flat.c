@@ -197,3 +197,65 @@ uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
   stack_free(&stack);
   return count;
 }
+
+// What `ts_node_child_by_field_id` returns, found the same way (the field's entries in the
+// production's field map, then the children from the first entry's structural index), without
+// making a node for each child passed over or re-deriving the parent's position through the
+// public API. tests/flat_walk.rs checks it against tree-sitter for every node and field.
+TSNode hipport_child_by_field_id(TSNode self, TSFieldId field_id) {
+  const TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+recur:;
+  Subtree subtree = *(const Subtree *)self.id;
+  if (!field_id || ts_subtree_child_count(subtree) == 0 || subtree.ptr->visible_child_count == 0)
+    return none;
+  const TSTree *tree = self.tree;
+  const TSLanguage *lang = tree->language;
+  const TSFieldMapEntry *field_map, *field_map_end;
+  ts_language_field_map(lang, subtree.ptr->production_id, &field_map, &field_map_end);
+  if (field_map == field_map_end) return none;
+  while (field_map->field_id < field_id) {
+    field_map++;
+    if (field_map == field_map_end) return none;
+  }
+  while (field_map_end[-1].field_id > field_id) {
+    field_map_end--;
+    if (field_map == field_map_end) return none;
+  }
+  const Subtree *children = ts_subtree_children(subtree);
+  const TSSymbol *aliases = ts_language_alias_sequence(lang, subtree.ptr->production_id);
+  uint32_t count = subtree.ptr->child_count;
+  Length position = node_position(self);
+  uint32_t structural = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    const Subtree *child = &children[i];
+    if (i > 0) position = length_add(position, ts_subtree_padding(*child));
+    Length at = position;
+    position = length_add(position, ts_subtree_size(*child));
+    if (ts_subtree_extra(*child)) continue;
+    TSSymbol alias = aliases ? aliases[structural] : 0;
+    uint32_t index = structural++;
+    if (index < field_map->child_index) continue;
+    TSNode node = ts_node_new(tree, child, at, alias);
+    if (field_map->inherited) {
+      // Hidden nodes' fields belong to their visible parent: the last candidate is searched
+      // in place of this node, the others in turn.
+      if (field_map + 1 == field_map_end) {
+        self = node;
+        goto recur;
+      }
+      TSNode found = hipport_child_by_field_id(node, field_id);
+      if (found.id) return found;
+      field_map++;
+      if (field_map == field_map_end) return none;
+    } else if (ts_subtree_visible(*child) || alias) {
+      return node;
+    } else if (ts_node_child_count(node) > 0) {
+      // A hidden node with visible children stands for its first one.
+      return ts_node_child(node, 0);
+    } else {
+      field_map++;
+      if (field_map == field_map_end) return none;
+    }
+  }
+  return none;
+}

@@ -317,6 +317,13 @@ unsafe extern "C" {
         capacity: u32,
     ) -> u32;
 
+    /// `csrc/flat.c`: the child of `node` in field `field_id`, as `ts_node_child_by_field_id`
+    /// finds it (a null node when there is none).
+    fn hipport_child_by_field_id(
+        node: tree_sitter::ffi::TSNode,
+        field_id: u16,
+    ) -> tree_sitter::ffi::TSNode;
+
     /// `csrc/flat.c`: the children of one node; returns their number, or `u32::MAX` when there
     /// are more than `capacity` or memory runs out.
     fn hipport_children(
@@ -324,6 +331,24 @@ unsafe extern "C" {
         out: *mut tree_sitter::ffi::TSNode,
         capacity: u32,
     ) -> u32;
+}
+
+/// A node's child in a field, as `Node::child_by_field_id` finds it, in about half its
+/// instructions (see `csrc/flat.c`): the passes look fields up for most nodes they react to.
+pub trait Field<'t> {
+    /// The child in field `id` (a [`FIELDS`] id), if any.
+    fn field(&self, id: u16) -> Option<Node<'t>>;
+}
+
+impl<'t> Field<'t> for Node<'t> {
+    #[inline]
+    fn field(&self, id: u16) -> Option<Node<'t>> {
+        // SAFETY: `self` is a live node of a tree that outlives 't; the walk reads only that
+        // tree and returns a node of it, or a null node (checked here).
+        let raw = unsafe { hipport_child_by_field_id(self.into_raw(), id) };
+        // SAFETY: a non-null node the lookup returned belongs to `self`'s tree.
+        (!raw.id.is_null()).then(|| unsafe { Node::from_raw(raw) })
+    }
 }
 
 /// The children of `n`, as `Node::children` lists them, without a cursor (see `csrc/flat.c`).

@@ -4,7 +4,7 @@
 //! applied once to the original bytes. Macro bodies are opaque to the parser and are renamed by a
 //! small lexer ([`crate::lexer`]).
 
-use crate::parse::FIELDS;
+use crate::parse::{Field, FIELDS};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -712,7 +712,7 @@ impl<'a> Walk<'a> {
     }
 
     fn visit_include(&mut self, node: Node) {
-        let Some(path_node) = node.child_by_field_id(FIELDS.path) else {
+        let Some(path_node) = node.field(FIELDS.path) else {
             return;
         };
         let raw = self.node_str(path_node);
@@ -825,7 +825,7 @@ impl<'a> Walk<'a> {
 
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
     fn visit_call(&mut self, node: Node) {
-        let Some(func) = node.child_by_field_id(FIELDS.function) else {
+        let Some(func) = node.field(FIELDS.function) else {
             return;
         };
         if SUB_KINDS.of(func) != Sub::Identifier {
@@ -837,7 +837,7 @@ impl<'a> Walk<'a> {
             // No rule can apply: skip collecting the arguments.
             return;
         }
-        let Some(args) = node.child_by_field_id(FIELDS.arguments) else {
+        let Some(args) = node.field(FIELDS.arguments) else {
             return;
         };
         let arg_nodes: Vec<Node> = parse::named_children(args)
@@ -967,10 +967,10 @@ impl<'a> Walk<'a> {
     /// Rewrites `k<<<g, b, s, st>>>(args)` to `hipLaunchKernelGGL(...)` with small edits,
     /// so renames inside the configuration and arguments still apply.
     fn visit_launch(&mut self, call: Node, config: Node) {
-        let Some(func) = call.child_by_field_id(FIELDS.function) else {
+        let Some(func) = call.field(FIELDS.function) else {
             return;
         };
-        let Some(args) = call.child_by_field_id(FIELDS.arguments) else {
+        let Some(args) = call.field(FIELDS.arguments) else {
             return;
         };
         let cfg: Vec<Node> = parse::named_children(config)
@@ -992,7 +992,7 @@ impl<'a> Walk<'a> {
         // A configuration that is already a `dim3(...)` needs no second wrapper.
         let is_dim3 = |n: &Node| {
             n.kind_name() == "call_expression"
-                && n.child_by_field_id(FIELDS.function)
+                && n.field(FIELDS.function)
                     .is_some_and(|f| node_text(f, self.src) == "dim3")
         };
         let (g3, b3) = (is_dim3(&cfg[0]), is_dim3(&cfg[1]));
@@ -1060,10 +1060,10 @@ impl<'a> Walk<'a> {
             match DECL_KINDS.get(kind) {
                 Dk::Other => {}
                 kind @ (Dk::Define | Dk::FunctionDefine) => {
-                    if let Some(name) = n.child_by_field_id(f.name) {
+                    if let Some(name) = n.field(f.name) {
                         let name = self.node_str(name).to_string();
                         if kind == Dk::Define {
-                            if let Some(v) = n.child_by_field_id(f.value) {
+                            if let Some(v) = n.field(f.value) {
                                 let raw = self.node_str(v);
                                 // A trailing comment is not part of the value.
                                 let raw = raw
@@ -1089,7 +1089,7 @@ impl<'a> Walk<'a> {
                     } else {
                         f.declarator
                     };
-                    if let Some(d) = n.child_by_field_id(field) {
+                    if let Some(d) = n.field(field) {
                         if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName) {
                             let name = self.node_str(d);
                             if !self.declared.contains(name) {

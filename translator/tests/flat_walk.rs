@@ -1,12 +1,12 @@
-//! The fast pre-order walk and child lists (`csrc/flat.c`, reading tree-sitter's subtrees)
-//! against the cursor walks they replace, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
+//! The fast pre-order walk, child lists and field lookups (`csrc/flat.c`, reading tree-sitter's
+//! subtrees) against the cursor walks and lookups they replace, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
 //! nested sources: a tree-sitter upgrade that changes the subtree layout fails here.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hipport::parse::{parse, Flat, KindName, KindSet};
+use hipport::parse::{parse, Field, Flat, KindName, KindSet};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = fs::read_dir(dir) else { return };
@@ -18,6 +18,11 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// The number of field names of the grammar (ids run from 1).
+fn field_count() -> u16 {
+    hipport::parse::language().field_count() as u16
 }
 
 /// Sets of kinds to list: a few the passes react to, every named kind, none.
@@ -110,6 +115,18 @@ fn same_walk(src: &[u8], what: &str) -> usize {
             let want: Vec<_> = n.named_children(&mut c).map(|x| x.id()).collect();
             let got: Vec<_> = hipport::parse::named_children(*n).map(|x| x.id()).collect();
             assert_eq!(got, want, "{what}: named children of a {}", n.kind());
+            // The child in every field of the grammar (and field 0, which is none).
+            for id in 0..=field_count() {
+                let key = |x: Option<tree_sitter::Node>| {
+                    x.map(|x| (x.id(), x.kind_id(), x.byte_range(), x.start_position()))
+                };
+                assert_eq!(
+                    key(n.field(id)),
+                    key(n.child_by_field_id(id)),
+                    "{what}: field {id} of a {}",
+                    n.kind()
+                );
+            }
         }
     }
     tree.root_node().descendant_count()

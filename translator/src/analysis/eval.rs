@@ -1,7 +1,7 @@
 //! Constant evaluation: integer expressions (array sizes, launch bounds, macro values), lane-mask
 //! constants, and preprocessor conditions as hipcc sees them.
 
-use crate::parse::{KindName, FIELDS};
+use crate::parse::{Field, KindName, FIELDS};
 
 use tree_sitter::Node;
 
@@ -79,8 +79,8 @@ impl Eval<'_, '_, '_, '_> {
                 self.int_at(n.named_child(0)?, d)
             }
             "unary_expression" | "preproc_unary_expression" => {
-                let op = n.child_by_field_id(FIELDS.operator)?;
-                let v = self.int_at(n.child_by_field_id(FIELDS.argument)?, d)?;
+                let op = n.field(FIELDS.operator)?;
+                let v = self.int_at(n.field(FIELDS.argument)?, d)?;
                 match self.text(op) {
                     "-" => v.checked_neg(),
                     "+" => Some(v),
@@ -90,21 +90,21 @@ impl Eval<'_, '_, '_, '_> {
                 }
             }
             "binary_expression" | "preproc_binary_expression" => {
-                let op = self.text(n.child_by_field_id(FIELDS.operator)?);
-                let a = self.int_at(n.child_by_field_id(FIELDS.left)?, d)?;
-                let b = self.int_at(n.child_by_field_id(FIELDS.right)?, d)?;
+                let op = self.text(n.field(FIELDS.operator)?);
+                let a = self.int_at(n.field(FIELDS.left)?, d)?;
+                let b = self.int_at(n.field(FIELDS.right)?, d)?;
                 binop(op, a, b)
             }
             "conditional_expression" => {
-                let c = self.int_at(n.child_by_field_id(FIELDS.condition)?, d)?;
+                let c = self.int_at(n.field(FIELDS.condition)?, d)?;
                 let branch = if c != 0 { "consequence" } else { "alternative" };
                 self.int_at(n.child_by_field_name(branch)?, d)
             }
-            "cast_expression" => self.int_at(n.child_by_field_id(FIELDS.value)?, d),
+            "cast_expression" => self.int_at(n.field(FIELDS.value)?, d),
             "sizeof_expression" => {
                 // `sizeof(float)` has a type; `sizeof(half)` parses as a parenthesized name.
-                let ty = n.child_by_field_id(FIELDS.type_).or_else(|| {
-                    let v = n.child_by_field_id(FIELDS.value)?;
+                let ty = n.field(FIELDS.type_).or_else(|| {
+                    let v = n.field(FIELDS.value)?;
                     let inner = if v.kind_name() == "parenthesized_expression" {
                         v.named_child(0)?
                     } else {
@@ -248,8 +248,8 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
         "number_literal" => parse_int(text).map(|(value, wide)| Mask::of_literal(value, wide)),
         "parenthesized_expression" => mask_value(n.named_child(0)?, src),
         "unary_expression" => {
-            let op = n.child_by_field_id(FIELDS.operator)?;
-            let inner = mask_value(n.child_by_field_id(FIELDS.argument)?, src)?;
+            let op = n.field(FIELDS.operator)?;
+            let inner = mask_value(n.field(FIELDS.argument)?, src)?;
             let op = std::str::from_utf8(&src[op.byte_range()]).ok()?;
             let bits = |v: u64| if inner.wide { v } else { v & 0xffff_ffff };
             match op {
@@ -265,19 +265,19 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
             }
         }
         "cast_expression" => {
-            let ty = n.child_by_field_id(FIELDS.type_)?;
-            let inner = mask_value(n.child_by_field_id(FIELDS.value)?, src)?;
+            let ty = n.field(FIELDS.type_)?;
+            let inner = mask_value(n.field(FIELDS.value)?, src)?;
             Some(cast_mask(&src[ty.byte_range()], inner, text))
         }
         // `static_cast<uint64_t>(-1)`
         "call_expression" => {
-            let f = n.child_by_field_id(FIELDS.function)?;
-            let name = f.child_by_field_id(FIELDS.name)?;
+            let f = n.field(FIELDS.function)?;
+            let name = f.field(FIELDS.name)?;
             if f.kind_name() != "template_function" || &src[name.byte_range()] != b"static_cast" {
                 return None;
             }
-            let ty = f.child_by_field_id(FIELDS.arguments)?.named_child(0)?;
-            let value = n.child_by_field_id(FIELDS.arguments)?.named_child(0)?;
+            let ty = f.field(FIELDS.arguments)?.named_child(0)?;
+            let value = n.field(FIELDS.arguments)?.named_child(0)?;
             Some(cast_mask(
                 &src[ty.byte_range()],
                 mask_value(value, src)?,
@@ -346,8 +346,8 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             pp_condition(n.named_child(0)?, src, macros, d)
         }
         "unary_expression" | "preproc_unary_expression" => {
-            let op = text(n.child_by_field_id(FIELDS.operator)?);
-            let v = pp_condition(n.child_by_field_id(FIELDS.argument)?, src, macros, d)?;
+            let op = text(n.field(FIELDS.operator)?);
+            let v = pp_condition(n.field(FIELDS.argument)?, src, macros, d)?;
             match op {
                 "!" => Some((v == 0) as i64),
                 "-" => v.checked_neg(),
@@ -357,9 +357,9 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             }
         }
         "binary_expression" | "preproc_binary_expression" => {
-            let op = text(n.child_by_field_id(FIELDS.operator)?);
-            let a = pp_condition(n.child_by_field_id(FIELDS.left)?, src, macros, d);
-            let b = pp_condition(n.child_by_field_id(FIELDS.right)?, src, macros, d);
+            let op = text(n.field(FIELDS.operator)?);
+            let a = pp_condition(n.field(FIELDS.left)?, src, macros, d);
+            let b = pp_condition(n.field(FIELDS.right)?, src, macros, d);
             // Short circuits decide with one side unknown.
             match (op, a, b) {
                 ("&&", Some(0), _) | ("&&", _, Some(0)) => Some(0),

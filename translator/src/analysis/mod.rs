@@ -13,7 +13,7 @@ mod python;
 mod rules;
 mod suppress;
 
-use crate::parse::FIELDS;
+use crate::parse::{Field, FIELDS};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
@@ -534,9 +534,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     });
                     self.funcs.push(Func { node, device });
                     // Its parameters are in its declarator: a name it declares is in that text.
-                    let holds = node
-                        .child_by_field_id(f.declarator)
-                        .map_or(0..0, |d| d.byte_range());
+                    let holds = node.field(f.declarator).map_or(0..0, |d| d.byte_range());
                     self.decls.pending.push(Pending {
                         node,
                         scope: 0..0,
@@ -553,7 +551,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 K::Define => self.collect_macro(node),
                 K::Call if cooperative_names => {
-                    if let Some(f) = node.child_by_field_id(f.function) {
+                    if let Some(f) = node.field(f.function) {
                         let name = self.text(f);
                         if name.contains("LaunchCooperativeKernel") {
                             self.cooperative_launch = true;
@@ -577,12 +575,12 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn collect_macro(&mut self, node: Node<'t>) {
-        let Some(name) = node.child_by_field_id(FIELDS.name) else {
+        let Some(name) = node.field(FIELDS.name) else {
             return;
         };
         let name = self.text(name).to_string();
         let function_like = node.kind_name() == "preproc_function_def";
-        let value_node = node.child_by_field_id(FIELDS.value);
+        let value_node = node.field(FIELDS.value);
         let body_range = value_node
             .map(|v| v.byte_range())
             .unwrap_or(node.end_byte()..node.end_byte());
@@ -755,9 +753,9 @@ impl<'a, 't> Decls<'a, 't> {
                 continue;
             }
             if KINDS.of(node) == K::FunctionDefinition {
-                if let Some(decl) = node.child_by_field_id(f.declarator) {
+                if let Some(decl) = node.field(f.declarator) {
                     let body = node
-                        .child_by_field_id(f.body)
+                        .field(f.body)
                         .map(|b| b.byte_range())
                         .unwrap_or_else(|| node.byte_range());
                     self.collect_params(&mut map, decl, body);
@@ -777,22 +775,22 @@ impl<'a, 't> Decls<'a, 't> {
             if KINDS.of(n) == K::FunctionDeclarator {
                 break;
             }
-            match n.child_by_field_id(f.declarator) {
+            match n.field(f.declarator) {
                 Some(c) => n = c,
                 None => return,
             }
         }
-        let Some(params) = n.child_by_field_id(f.parameters) else {
+        let Some(params) = n.field(f.parameters) else {
             return;
         };
         for p in crate::parse::named_children(params) {
             if KINDS.of(p) != K::Parameter {
                 continue;
             }
-            let Some(ty) = p.child_by_field_id(f.type_) else {
+            let Some(ty) = p.field(f.type_) else {
                 continue;
             };
-            if let Some(d) = p.child_by_field_id(f.declarator) {
+            if let Some(d) = p.field(f.declarator) {
                 let (name, pointer, dims) = declarator_name(d);
                 if let Some(name) = name {
                     let name = self.text(name);
@@ -816,7 +814,7 @@ impl<'a, 't> Decls<'a, 't> {
 
     fn collect_decl(&self, map: &mut DeclMap<'a, 't>, node: Node<'t>, scope: Range<usize>) {
         let f = &*FIELDS;
-        let Some(ty) = node.child_by_field_id(f.type_) else {
+        let Some(ty) = node.field(f.type_) else {
             return;
         };
         let mut c = node.walk();
@@ -826,10 +824,7 @@ impl<'a, 't> Decls<'a, 't> {
             has_qualifier(node, self.src, "const") || has_qualifier(node, self.src, "constexpr");
         for d in &declarators {
             let (target, init) = if KINDS.of(*d) == K::InitDeclarator {
-                (
-                    d.child_by_field_id(f.declarator),
-                    d.child_by_field_id(f.value),
-                )
+                (d.field(f.declarator), d.field(f.value))
             } else {
                 (Some(*d), None)
             };
@@ -919,7 +914,7 @@ fn macro_expression(root: Node) -> Option<Node> {
     if f.kind_name() != "function_definition" {
         return None;
     }
-    let body = f.child_by_field_id(FIELDS.body)?;
+    let body = f.field(FIELDS.body)?;
     let first = body.named_child(0)?;
     if first.kind_name() == "expression_statement" {
         first.named_child(0)
@@ -939,10 +934,10 @@ fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
         match kind {
             K::Identifier | K::FieldIdentifier => return (Some(n), pointer, dims),
             K::PointerDeclarator => pointer = true,
-            K::ArrayDeclarator => dims.insert(0, n.child_by_field_id(f.size)),
+            K::ArrayDeclarator => dims.insert(0, n.field(f.size)),
             _ => {}
         }
-        let next = n.child_by_field_id(f.declarator).or_else(|| {
+        let next = n.field(f.declarator).or_else(|| {
             let x = crate::parse::named_children(n).find(|c| {
                 // `type_qualifier` or `ms_pointer_modifier`.
                 !(KINDS.of(*c) == K::Modifier || is_type_qualifier(*c))

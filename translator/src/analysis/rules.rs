@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use crate::parse::{KindName, KindTable, FIELDS};
+use crate::parse::{Field, KindName, KindTable, FIELDS};
 use tree_sitter::Node;
 
 use super::catalog::*;
@@ -234,14 +234,14 @@ pub(super) fn finish(a: &mut Analyzer) {
 
 /// The function name of a call: the last path segment, without template arguments.
 fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
-    let f = call.child_by_field_id(FIELDS.function)?;
+    let f = call.field(FIELDS.function)?;
     let mut n = f;
     for _ in 0..6 {
         match n.kind_name() {
             "identifier" | "field_identifier" => return Some(a.text(n)),
-            "qualified_identifier" => n = n.child_by_field_id(FIELDS.name)?,
-            "template_function" => n = n.child_by_field_id(FIELDS.name)?,
-            "field_expression" => n = n.child_by_field_id(FIELDS.field)?,
+            "qualified_identifier" => n = n.field(FIELDS.name)?,
+            "template_function" => n = n.field(FIELDS.name)?,
+            "field_expression" => n = n.field(FIELDS.field)?,
             _ => return None,
         }
     }
@@ -250,7 +250,7 @@ fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
 
 /// Arguments of a call (named children of its argument list).
 fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
-    let Some(list) = call.child_by_field_id(FIELDS.arguments) else {
+    let Some(list) = call.field(FIELDS.arguments) else {
         return vec![];
     };
     let v: Vec<Node<'t>> = crate::parse::named_children(list)
@@ -307,10 +307,7 @@ struct Binary<'a, 't> {
 
 impl<'a, 't> Binary<'a, 't> {
     fn of(a: &Analyzer<'a, 't>, n: Node<'t>) -> Option<Self> {
-        let (l, r) = (
-            n.child_by_field_id(FIELDS.left)?,
-            n.child_by_field_id(FIELDS.right)?,
-        );
+        let (l, r) = (n.field(FIELDS.left)?, n.field(FIELDS.right)?);
         let (value, lit, other, lit_right) = if let Some(v) = literal(a, r) {
             (v, r, l, true)
         } else if let Some(v) = literal(a, l) {
@@ -318,7 +315,7 @@ impl<'a, 't> Binary<'a, 't> {
         } else {
             return None;
         };
-        let op = a.text(n.child_by_field_id(FIELDS.operator)?);
+        let op = a.text(n.field(FIELDS.operator)?);
         Some(Binary {
             op,
             l,
@@ -333,7 +330,7 @@ impl<'a, 't> Binary<'a, 't> {
 
 fn is_field_of(a: &Analyzer, n: Node, object: &str) -> bool {
     n.kind_name() == "field_expression"
-        && n.child_by_field_id(FIELDS.argument)
+        && n.field(FIELDS.argument)
             .is_some_and(|o| a.text(o) == object)
 }
 
@@ -404,7 +401,7 @@ fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
                     see(LaneKind::ThreadIndex);
                 } else if block_dim && is_field_of(a, x, "blockDim") {
                     see(LaneKind::BlockDim);
-                } else if let Some(f) = x.child_by_field_id(FIELDS.field) {
+                } else if let Some(f) = x.field(FIELDS.field) {
                     let name = a.text(f);
                     if lane_name(name) || warp_name(name) {
                         see(LaneKind::Named);
@@ -573,9 +570,9 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
             .and_then(|d| d.init)
             .is_some_and(|i| is_ballot_call(a, i)),
         "binary_expression" => {
-            let op = n.child_by_field_id(FIELDS.operator).map(|o| a.text(o));
+            let op = n.field(FIELDS.operator).map(|o| a.text(o));
             matches!(op, Some("&" | "|" | "^" | ">>" | "<<"))
-                && n.child_by_field_id(FIELDS.left)
+                && n.field(FIELDS.left)
                     .is_some_and(|l| ballot_valued(a, l, depth + 1))
         }
         _ => false,
@@ -595,8 +592,8 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
         }
         match x.kind_name() {
             "preproc_if" | "preproc_elif" => {
-                let cond = x.child_by_field_id(FIELDS.condition);
-                let alt = x.child_by_field_id(FIELDS.alternative);
+                let cond = x.field(FIELDS.condition);
+                let alt = x.field(FIELDS.alternative);
                 let v = cond.and_then(|c| pp_condition(c, a.src, &a.macros, 0));
                 if alt == Some(child) {
                     if v.is_some_and(|v| v != 0) {
@@ -607,9 +604,9 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
                 }
             }
             "preproc_ifdef" | "preproc_elifdef" => {
-                let name = x.child_by_field_id(FIELDS.name).map(|c| a.text(c));
+                let name = x.field(FIELDS.name).map(|c| a.text(c));
                 let negated = x.child(0).is_some_and(|t| a.text(t).ends_with("ifndef"));
-                let alt = x.child_by_field_id(FIELDS.alternative);
+                let alt = x.field(FIELDS.alternative);
                 if let Some(defined) = name.and_then(|n| eval::hip_defined(n, &a.macros)) {
                     let taken = defined != negated;
                     let in_alt = alt == Some(child);
@@ -734,22 +731,22 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
 /// or stop at 32 (`for (int m = 1; m < 32; m *= 2) ... __shfl_xor_sync(...)`).
 fn shuffle_loop(a: &mut Analyzer, n: Node) {
     let has_shfl = |a: &Analyzer| contains_call(a, n, &|c: &str| c.starts_with("__shfl"));
-    let init_lit = n.child_by_field_id(FIELDS.initializer).and_then(|i| {
+    let init_lit = n.field(FIELDS.initializer).and_then(|i| {
         let v = match i.kind_name() {
             "declaration" => i
-                .child_by_field_id(FIELDS.declarator)
-                .and_then(|d| d.child_by_field_id(FIELDS.value)),
-            "assignment_expression" => i.child_by_field_id(FIELDS.right),
+                .field(FIELDS.declarator)
+                .and_then(|d| d.field(FIELDS.value)),
+            "assignment_expression" => i.field(FIELDS.right),
             _ => None,
         }?;
         (literal(a, v) == Some(16)).then_some(v)
     });
-    let cond_lit = n.child_by_field_id(FIELDS.condition).and_then(|c| {
+    let cond_lit = n.field(FIELDS.condition).and_then(|c| {
         if c.kind_name() != "binary_expression" {
             return None;
         }
-        let op = a.text(c.child_by_field_id(FIELDS.operator)?);
-        let r = c.child_by_field_id(FIELDS.right)?;
+        let op = a.text(c.field(FIELDS.operator)?);
+        let r = c.field(FIELDS.right)?;
         (matches!(op, "<" | "<=") && matches!(literal(a, r), Some(32) | Some(31))).then_some(r)
     });
     if init_lit.is_none() && cond_lit.is_none() {
@@ -781,6 +778,18 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
 
 /// `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`, `enum { WARP_SIZE = 32 }`,
 /// `template <int WARP_SIZE = 32>`, `LOG_WARP_SIZE 5`, `LANE_MASK 31`.
+/// Whether [`warp_size_constant`] can say anything of a name, whatever its value: every name it
+/// knows has `warp`, `wave` or `lane` in it (ignoring case and `_`). Most constants are passed
+/// over without reading their value.
+fn warp_constant_name(name: &str) -> bool {
+    let l: String = name
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| *c != '_')
+        .collect();
+    ["warp", "wave", "lane"].iter().any(|p| l.contains(p))
+}
+
 fn warp_size_constant(name: &str, value: i64) -> Option<String> {
     let l: String = name
         .to_ascii_lowercase()
@@ -816,24 +825,19 @@ fn warp_size_constant(name: &str, value: i64) -> Option<String> {
 
 fn warp_constant(a: &mut Analyzer, n: Node) {
     let (name, value) = match n.kind_name() {
-        "init_declarator" => (
-            n.child_by_field_id(FIELDS.declarator),
-            n.child_by_field_id(FIELDS.value),
-        ),
-        "enumerator" => (
-            n.child_by_field_id(FIELDS.name),
-            n.child_by_field_id(FIELDS.value),
-        ),
-        "optional_parameter_declaration" => (
-            n.child_by_field_id(FIELDS.declarator),
-            n.child_by_field_id(FIELDS.default_value),
-        ),
+        "init_declarator" => (n.field(FIELDS.declarator), n.field(FIELDS.value)),
+        "enumerator" => (n.field(FIELDS.name), n.field(FIELDS.value)),
+        "optional_parameter_declaration" => {
+            (n.field(FIELDS.declarator), n.field(FIELDS.default_value))
+        }
         _ => return,
     };
     let (Some(name), Some(value)) = (name, value) else {
         return;
     };
-    if !matches!(name.kind_name(), "identifier" | "field_identifier") {
+    if !matches!(name.kind_name(), "identifier" | "field_identifier")
+        || !warp_constant_name(a.text(name))
+    {
         return;
     }
     let Some(v) = literal(a, value).map(|v| v as i64) else {
@@ -852,11 +856,11 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
 }
 
 fn define(a: &mut Analyzer, n: Node) {
-    let Some(name) = n.child_by_field_id(FIELDS.name) else {
+    let Some(name) = n.field(FIELDS.name) else {
         return;
     };
     let name = a.text(name);
-    let Some(value) = n.child_by_field_id(FIELDS.value) else {
+    let Some(value) = n.field(FIELDS.value) else {
         return;
     };
     if n.kind_name() != "preproc_def" {
@@ -890,7 +894,7 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     if a.shared32.is_empty() {
         return;
     }
-    let Some(arr) = n.child_by_field_id(FIELDS.argument) else {
+    let Some(arr) = n.field(FIELDS.argument) else {
         return;
     };
     if arr.kind_name() != "identifier" {
@@ -903,10 +907,7 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     if !a.shared32.contains_key(&key) {
         return;
     }
-    let Some(idx) = n
-        .child_by_field_id(FIELDS.indices)
-        .and_then(|i| i.named_child(0))
-    else {
+    let Some(idx) = n.field(FIELDS.indices).and_then(|i| i.named_child(0)) else {
         return;
     };
     // With warpSize in use, a 32-entry array is the "one slot per warp" idiom (at most 32
@@ -955,7 +956,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         matches!(
             p.kind_name(),
             "init_declarator" | "declaration" | "field_declaration"
-        ) && p.child_by_field_id(FIELDS.declarator) == Some(n)
+        ) && p.field(FIELDS.declarator) == Some(n)
     }) {
         return;
     }
@@ -970,7 +971,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                 break;
             }
             "array_declarator" => {
-                if x.child_by_field_id(FIELDS.size) == Some(child) {
+                if x.field(FIELDS.size) == Some(child) {
                     what = Some("an array bound");
                 }
                 break;
@@ -980,7 +981,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                 break;
             }
             "case_statement" => {
-                if x.child_by_field_id(FIELDS.value) == Some(child) {
+                if x.field(FIELDS.value) == Some(child) {
                     what = Some("a case label");
                 }
                 break;
@@ -1010,7 +1011,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
                 break;
             }
             "preproc_if" | "preproc_elif" => {
-                if x.child_by_field_id(FIELDS.condition) == Some(child) {
+                if x.field(FIELDS.condition) == Some(child) {
                     what = Some("a preprocessor condition (where it reads as 0)");
                 }
                 break;
@@ -1119,7 +1120,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         "__popc" | "__ffs" | "__clz" => {
             if let Some(arg) = argv.first() {
                 if ballot_valued(a, *arg, 0) {
-                    let f = n.child_by_field_id(FIELDS.function).unwrap_or(n);
+                    let f = n.field(FIELDS.function).unwrap_or(n);
                     let wide = format!("{name}ll");
                     let fix = if f.kind_name() == "identifier" {
                         vec![Edit::replace(f.start_byte(), f.end_byte(), wide.clone(), "H004")]
@@ -1353,7 +1354,7 @@ fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
 fn is_texture_type(a: &Analyzer, d: &Decl) -> bool {
     d.ty.kind_name() == "template_type"
         && d.ty
-            .child_by_field_id(FIELDS.name)
+            .field(FIELDS.name)
             .is_some_and(|n| matches!(a.text(n), "texture" | "surface"))
 }
 
@@ -1365,12 +1366,10 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
     for _ in 0..6 {
         match base.kind_name() {
             "pointer_expression" | "parenthesized_expression" => {
-                base = base
-                    .child_by_field_id(FIELDS.argument)
-                    .or(base.named_child(0))?
+                base = base.field(FIELDS.argument).or(base.named_child(0))?
             }
-            "subscript_expression" => base = base.child_by_field_id(FIELDS.argument)?,
-            "binary_expression" => base = base.child_by_field_id(FIELDS.left)?,
+            "subscript_expression" => base = base.field(FIELDS.argument)?,
+            "binary_expression" => base = base.field(FIELDS.left)?,
             _ => break,
         }
     }
@@ -1631,7 +1630,7 @@ fn value_type(a: &Analyzer, n: Node) -> Option<String> {
     let (name, element) = match n.kind_name() {
         "identifier" => (n, false),
         "subscript_expression" => (
-            n.child_by_field_id(FIELDS.argument)
+            n.field(FIELDS.argument)
                 .filter(|b| b.kind_name() == "identifier")?,
             true,
         ),
@@ -1809,11 +1808,11 @@ const CUB_WARP_PRIMITIVES: &[&str] = &[
 /// Template arguments that carry a width: `tiled_partition<N>` / `thread_block_tile<N>` (H016)
 /// and `cub::WarpReduce<T, N>` and its siblings (H033).
 fn template_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    let Some(name) = n.child_by_field_id(FIELDS.name) else {
+    let Some(name) = n.field(FIELDS.name) else {
         return;
     };
     let name = a.text(name);
-    let Some(list) = n.child_by_field_id(FIELDS.arguments) else {
+    let Some(list) = n.field(FIELDS.arguments) else {
         return;
     };
     if matches!(name, "tiled_partition" | "thread_block_tile") {
@@ -1830,7 +1829,7 @@ fn cub_scope(a: &Analyzer, n: Node) -> bool {
     let scoped = n
         .parent()
         .filter(|p| p.kind_name() == "qualified_identifier")
-        .and_then(|p| p.child_by_field_id(FIELDS.scope))
+        .and_then(|p| p.field(FIELDS.scope))
         .is_some_and(|s| matches!(a.text(s), "cub" | "hipcub"));
     scoped
         || has_token(
@@ -1908,7 +1907,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     if n.kind_name() != "init_declarator" {
         return;
     }
-    let Some(value) = n.child_by_field_id(FIELDS.value) else {
+    let Some(value) = n.field(FIELDS.value) else {
         return;
     };
     if !is_ballot_call(a, value) {
@@ -1917,7 +1916,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     let Some(decl) = n.parent().filter(|p| p.kind_name() == "declaration") else {
         return;
     };
-    let Some(ty) = decl.child_by_field_id(FIELDS.type_) else {
+    let Some(ty) = decl.field(FIELDS.type_) else {
         return;
     };
     let ty_text = super::norm_ws(a.text(ty));
@@ -1948,10 +1947,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
 }
 
 fn ballot_assign(a: &mut Analyzer, n: Node) {
-    let (Some(l), Some(r)) = (
-        n.child_by_field_id(FIELDS.left),
-        n.child_by_field_id(FIELDS.right),
-    ) else {
+    let (Some(l), Some(r)) = (n.field(FIELDS.left), n.field(FIELDS.right)) else {
         return;
     };
     if l.kind_name() != "identifier" || !is_ballot_call(a, r) {
@@ -1987,7 +1983,7 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
     let Some(f) = a.func_at(n.start_byte()) else {
         return;
     };
-    let Some(ty) = f.node.child_by_field_id(FIELDS.type_) else {
+    let Some(ty) = f.node.field(FIELDS.type_) else {
         return;
     };
     let ty_text = super::norm_ws(a.text(ty));
@@ -2066,11 +2062,11 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
 // Declarations: H013 texture references, H023 shared memory, per-warp arrays
 
 fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
-    let Some(ty) = n.child_by_field_id(FIELDS.type_) else {
+    let Some(ty) = n.field(FIELDS.type_) else {
         return;
     };
     if ty.kind_name() == "template_type" {
-        if let Some(name) = ty.child_by_field_id(FIELDS.name) {
+        if let Some(name) = ty.field(FIELDS.name) {
             let name = a.text(name);
             if matches!(name, "texture" | "surface") {
                 a.report(
@@ -2154,7 +2150,7 @@ fn register(a: &mut Analyzer, n: Node) {
 // H025: user functions that HIP already defines
 
 fn builtin_clash(a: &mut Analyzer, n: Node) {
-    let Some(decl) = n.child_by_field_id(FIELDS.declarator) else {
+    let Some(decl) = n.field(FIELDS.declarator) else {
         return;
     };
     let mut fd = decl;
@@ -2162,12 +2158,12 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
         if fd.kind_name() == "function_declarator" {
             break;
         }
-        match fd.child_by_field_id(FIELDS.declarator) {
+        match fd.field(FIELDS.declarator) {
             Some(x) => fd = x,
             None => return,
         }
     }
-    let Some(name) = fd.child_by_field_id(FIELDS.declarator) else {
+    let Some(name) = fd.field(FIELDS.declarator) else {
         return;
     };
     let name = a.text(name);
@@ -2177,18 +2173,18 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     ) {
         return;
     }
-    let Some(params) = fd.child_by_field_id(FIELDS.parameters) else {
+    let Some(params) = fd.field(FIELDS.parameters) else {
         return;
     };
     let Some(first) = params.named_child(0) else {
         return;
     };
     let ty = first
-        .child_by_field_id(FIELDS.type_)
+        .field(FIELDS.type_)
         .map(|t| super::norm_ws(a.text(t)))
         .unwrap_or_default();
     let pointer = first
-        .child_by_field_id(FIELDS.declarator)
+        .field(FIELDS.declarator)
         .is_some_and(|d| d.kind_name() == "pointer_declarator");
     if !pointer || !matches!(ty.as_str(), "float" | "double") {
         return;
@@ -2210,7 +2206,7 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
 // Preprocessor: H010, H011, includes
 
 fn pp_if(a: &mut Analyzer, n: Node) {
-    let Some(cond) = n.child_by_field_id(FIELDS.condition) else {
+    let Some(cond) = n.field(FIELDS.condition) else {
         return;
     };
     let mut ids: Vec<(String, bool)> = Vec::new(); // (name, under defined())
@@ -2230,7 +2226,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     } else {
         "#if"
     };
-    let alternative = n.child_by_field_id(FIELDS.alternative);
+    let alternative = n.field(FIELDS.alternative);
     let outcome = |macro_name: &str| -> String {
         match value {
             Some(0) => {
@@ -2296,7 +2292,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
 }
 
 fn pp_ifdef(a: &mut Analyzer, n: Node) {
-    let Some(name) = n.child_by_field_id(FIELDS.name) else {
+    let Some(name) = n.field(FIELDS.name) else {
         return;
     };
     let id = a.text(name);
@@ -2332,7 +2328,7 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
 }
 
 fn include(a: &mut Analyzer, n: Node) {
-    let Some(path) = n.child_by_field_id(FIELDS.path) else {
+    let Some(path) = n.field(FIELDS.path) else {
         return;
     };
     let p = a.text(path).trim_matches(['<', '>', '"']);
@@ -2364,7 +2360,7 @@ fn include(a: &mut Analyzer, n: Node) {
 
 fn inline_asm(a: &mut Analyzer, n: Node) {
     let code = n
-        .child_by_field_id(FIELDS.assembly_code)
+        .field(FIELDS.assembly_code)
         .map(|c| a.text(c).to_string())
         .unwrap_or_default();
     let ptx_markers = [
@@ -2639,10 +2635,10 @@ fn memory_type_compare(a: &mut Analyzer, n: Node, b: &Binary) {
     if field.kind_name() != "field_expression" {
         return;
     }
-    let Some(fname) = field.child_by_field_id(FIELDS.field).map(|f| a.text(f)) else {
+    let Some(fname) = field.field(FIELDS.field).map(|f| a.text(f)) else {
         return;
     };
-    let Some(obj) = field.child_by_field_id(FIELDS.argument) else {
+    let Some(obj) = field.field(FIELDS.argument) else {
         return;
     };
     // (`.type` is looked up only when the name is not enough.)
@@ -2663,5 +2659,53 @@ fn memory_type_compare(a: &mut Analyzer, n: Node, b: &Binary) {
             Some("compare with the enumerator (cudaMemoryTypeDevice, cudaMemoryTypeHost, ...)".into()),
             vec![],
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
+        let names = [
+            "WARP_SIZE",
+            "kWarpSize",
+            "wave_size",
+            "WAVEFRONT_SIZE",
+            "warpWidth",
+            "WARP_LANES",
+            "threadsPerWarp",
+            "warpSz",
+            "LANES_PER_WARP",
+            "wavefront_width",
+            "LOG_WARP",
+            "warp_log",
+            "WARP_SHIFT",
+            "warpBits",
+            "LANE_BITS",
+            "log2Warp",
+            "LANE_MASK",
+            "warp_mask",
+            "laneIdMask",
+            "W_A_R_P_S_I_Z_E",
+            "blockSize",
+            "N",
+            "kTile",
+            "mask",
+            "shift",
+            "bits",
+            "threads",
+            "size32",
+            "",
+        ];
+        for name in names {
+            let reported = [5, 31, 32, 64]
+                .iter()
+                .any(|&v| warp_size_constant(name, v).is_some());
+            assert!(!reported || warp_constant_name(name), "{name}");
+        }
+        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
+        assert!(!warp_constant_name("blockSize"));
     }
 }
