@@ -371,6 +371,8 @@ struct Analyzer<'a, 't> {
     /// CUB warp primitives used at their default width (decided in `finish`, once every
     /// warp-size diagnostic of the file is known).
     cub_default: Vec<(Node<'t>, &'static str)>,
+    /// Whether the text has a conditional directive (read at the first question).
+    pp_branches: std::cell::OnceCell<bool>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -400,7 +402,23 @@ impl<'a, 't> Analyzer<'a, 't> {
             shared_total: HashMap::new(),
             file_warp_code: false,
             cub_default: Vec::new(),
+            pp_branches: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Whether the text has an `#if`, `#ifdef`, `#ifndef` or `#elif...` directive: without one,
+    /// no code sits in a preprocessor branch, and [`rules::hip_compiles`] need not walk up.
+    fn has_pp_branches(&self) -> bool {
+        *self.pp_branches.get_or_init(|| {
+            memchr::memchr_iter(b'#', self.src).any(|i| {
+                let rest = &self.src[i + 1..];
+                let blank = rest
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+                rest[blank..].starts_with(b"if") || rest[blank..].starts_with(b"elif")
+            })
+        })
     }
 
     /// Text of a node.

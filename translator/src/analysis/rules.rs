@@ -582,6 +582,9 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
 /// Whether HIP compiles the code at `n`: `Some(false)` when it sits in a preprocessor branch that
 /// is false under hipcc (judged from CUDA-only macros and the file's own macros).
 pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
+    if !a.has_pp_branches() {
+        return None;
+    }
     let mut child = n;
     let mut p = n.parent();
     let mut depth = 0;

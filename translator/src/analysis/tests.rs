@@ -1022,3 +1022,28 @@ fn declarations_are_found_by_whole_names() {
     assert!(out.contains("unsigned long long m = ~0ull;"), "{out}");
     assert!(out.contains("uint64_t mm = ~0ull, am = 1;"), "{out}");
 }
+
+#[test]
+fn indented_guards_are_understood() {
+    // `#  if` and `#\tifndef` are conditionals too: the error under the CUDA-only branch is a
+    // note, and only when the file has some conditional is the walk up made at all.
+    let src = "__device__ unsigned lane_id() {\n\
+               #  if defined(__HIP_PLATFORM_AMD__)\n\
+               return __lane_id();\n\
+               #  else\n\
+               unsigned r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r;\n\
+               #  endif\n}\n\
+               #\tifndef __HIP_PLATFORM_AMD__\n\
+               __device__ float atomicMax(float *a, float v) { return v; }\n\
+               #\tendif\n";
+    let got: Vec<(String, usize, Severity)> = run(src)
+        .into_iter()
+        .map(|d| (d.id, d.line, d.severity))
+        .collect();
+    assert_eq!(got, vec![("H006".to_string(), 5, Severity::Note)]);
+    // Without a conditional, the same code is an error.
+    let plain = "__device__ unsigned lane_id() {\n\
+                 unsigned r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r;\n}\n";
+    let got: Vec<(String, Severity)> = run(plain).into_iter().map(|d| (d.id, d.severity)).collect();
+    assert_eq!(got, vec![("H006".to_string(), Severity::Error)]);
+}
