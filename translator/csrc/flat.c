@@ -198,6 +198,40 @@ uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
   return count;
 }
 
+// What `ts_node_child(node, 0)` returns: the first child a cursor visits (hidden nodes looked
+// through), found without counting every child's visible descendants.
+static TSNode first_child(TSNode node) {
+  const TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  for (;;) {
+    Subtree subtree = *(const Subtree *)node.id;
+    if (ts_subtree_child_count(subtree) == 0) return none;
+    const Subtree *children = ts_subtree_children(subtree);
+    const TSSymbol *aliases =
+        ts_language_alias_sequence(node.tree->language, subtree.ptr->production_id);
+    Length position = node_position(node);
+    uint32_t structural = 0;
+    bool descended = false;
+    for (uint32_t i = 0; i < subtree.ptr->child_count; i++) {
+      const Subtree *child = &children[i];
+      TSSymbol alias = 0;
+      if (!ts_subtree_extra(*child)) {
+        if (aliases) alias = aliases[structural];
+        structural++;
+      }
+      if (i > 0) position = length_add(position, ts_subtree_padding(*child));
+      TSNode found = ts_node_new(node.tree, child, position, alias);
+      if (ts_subtree_visible(*child) || alias) return found;
+      if (ts_subtree_child_count(*child) > 0 && child->ptr->visible_child_count > 0) {
+        node = found;
+        descended = true;
+        break;
+      }
+      position = length_add(position, ts_subtree_size(*child));
+    }
+    if (!descended) return none;
+  }
+}
+
 // What `ts_node_child_by_field_id` returns, found the same way (the field's entries in the
 // production's field map, then the children from the first entry's structural index), without
 // making a node for each child passed over or re-deriving the parent's position through the
@@ -251,7 +285,7 @@ recur:;
       return node;
     } else if (ts_node_child_count(node) > 0) {
       // A hidden node with visible children stands for its first one.
-      return ts_node_child(node, 0);
+      return first_child(node);
     } else {
       field_map++;
       if (field_map == field_map_end) return none;

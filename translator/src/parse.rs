@@ -351,6 +351,31 @@ impl<'t> Field<'t> for Node<'t> {
     }
 }
 
+/// The ancestors of `n`, its parent first: what calling `Node::parent` again and again gives,
+/// found in one walk down from the root (each `Node::parent` call walks down from the root).
+pub fn ancestors<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let raw = n.into_raw();
+    let mut chain = Vec::new();
+    // SAFETY: `raw` is a live node; its tree outlives 't, and every node these functions return
+    // belongs to that tree (a null node is checked before use).
+    unsafe {
+        let mut node = tree_sitter::ffi::ts_tree_root_node(raw.tree);
+        if node.id == raw.id {
+            return chain;
+        }
+        loop {
+            chain.push(Node::from_raw(node));
+            let next = tree_sitter::ffi::ts_node_child_with_descendant(node, raw);
+            if next.id == raw.id || next.id.is_null() {
+                break;
+            }
+            node = next;
+        }
+    }
+    chain.reverse();
+    chain
+}
+
 /// The children of `n`, as `Node::children` lists them, without a cursor (see `csrc/flat.c`).
 pub fn children<'t>(n: Node<'t>) -> std::vec::IntoIter<Node<'t>> {
     let count = n.child_count() as usize;

@@ -1,5 +1,5 @@
-//! The fast pre-order walk, child lists and field lookups (`csrc/flat.c`, reading tree-sitter's
-//! subtrees) against the cursor walks and lookups they replace, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
+//! The fast pre-order walk, child lists, field lookups and ancestor lists (`csrc/flat.c`, reading
+//! tree-sitter's subtrees) against the cursor walks and lookups they replace, node for node, over the corpus, the saved fuzz inputs, damaged and deeply
 //! nested sources: a tree-sitter upgrade that changes the subtree layout fails here.
 
 use std::fs;
@@ -103,7 +103,23 @@ fn same_walk(src: &[u8], what: &str) -> usize {
         }
         // The children of every node, as `Node::children` and `Node::named_children` list them.
         let mut c = root.walk();
-        for n in &slow.nodes {
+        for (i, n) in slow.nodes.iter().enumerate() {
+            // The ancestors of one node in 16, as `Node::parent` gives them one by one (up to
+            // 64 deep: each step walks down from the root; not in the deeply nested shapes).
+            if i % 16 == 0 && src.len() < 8192 && !what.contains("deep") {
+                let mut want = Vec::new();
+                let mut p = n.parent();
+                while let Some(x) = p.filter(|_| want.len() < 64) {
+                    want.push((x.id(), x.kind_id(), x.byte_range(), x.start_position()));
+                    p = x.parent();
+                }
+                let got: Vec<_> = hipport::parse::ancestors(*n)
+                    .iter()
+                    .take(64)
+                    .map(|x| (x.id(), x.kind_id(), x.byte_range(), x.start_position()))
+                    .collect();
+                assert_eq!(got, want, "{what}: ancestors of a {}", n.kind());
+            }
             let want: Vec<_> = n
                 .children(&mut c)
                 .map(|x| (x.id(), x.kind_id(), x.byte_range()))

@@ -954,8 +954,10 @@ fn identifier(a: &mut Analyzer, n: Node) {
 }
 
 fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+    // The ancestors, found at once (each `parent` call walks down from the root).
+    let up = crate::parse::ancestors(n);
     // A declaration of something named warpSize (HIP's own header) is not a use.
-    if n.parent().is_some_and(|p| {
+    if up.first().is_some_and(|p| {
         matches!(
             p.kind_name(),
             "init_declarator" | "declaration" | "field_declaration"
@@ -964,10 +966,8 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         return;
     }
     let mut child = n;
-    let mut p = n.parent();
     let mut what: Option<&str> = None;
-    for _ in 0..24 {
-        let Some(x) = p else { break };
+    for &x in up.iter().take(24) {
         match x.kind_name() {
             "template_argument_list" => {
                 what = Some("a template argument");
@@ -1033,7 +1033,6 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             _ => {}
         }
         child = x;
-        p = x.parent();
     }
     if let Some(what) = what {
         // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
