@@ -927,6 +927,10 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
 // H002: warpSize as a compile-time constant
 
 fn identifier(a: &mut Analyzer, n: Node) {
+    // Every name below begins with one of these (most identifiers are passed over here).
+    if !matches!(a.src.get(n.start_byte()), Some(b'w' | b'_' | b'C' | b'n')) {
+        return;
+    }
     let name = a.text(n);
     match name {
         "warpSize" => warpsize_constexpr(a, n),
