@@ -346,13 +346,17 @@ fn warp_name(name: &str) -> bool {
     l.contains("warp") && !l.contains("size") && name != "warpSize"
 }
 
+/// A name in lower case without its `_`s, as the name checks below compare it.
+fn squashed(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_')
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 /// A name that says it holds the warp size.
 fn warp_size_name(name: &str) -> bool {
-    let l: String = name
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| *c != '_')
-        .collect();
+    let l = squashed(name);
     [
         "warpsize",
         "wavesize",
@@ -785,20 +789,12 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
 /// knows has `warp`, `wave` or `lane` in it (ignoring case and `_`). Most constants are passed
 /// over without reading their value.
 fn warp_constant_name(name: &str) -> bool {
-    let l: String = name
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| *c != '_')
-        .collect();
+    let l = squashed(name);
     ["warp", "wave", "lane"].iter().any(|p| l.contains(p))
 }
 
 fn warp_size_constant(name: &str, value: i64) -> Option<String> {
-    let l: String = name
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| *c != '_')
-        .collect();
+    let l = squashed(name);
     if value == 32 && warp_size_name(name) {
         return Some(format!("`{name}` fixes the warp size at 32"));
     }

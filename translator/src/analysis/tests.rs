@@ -19,6 +19,15 @@ fn has(src: &str, id: &str) -> bool {
     run(src).iter().any(|d| d.id == id)
 }
 
+/// The lines where diagnostic `id` is reported.
+fn lines_of(src: &str, id: &str) -> Vec<usize> {
+    run(src)
+        .into_iter()
+        .filter(|d| d.id == id)
+        .map(|d| d.line)
+        .collect()
+}
+
 fn fixed(src: &str, hip: Version) -> String {
     let mut edits: Vec<Edit> = run_with(src, hip, true)
         .into_iter()
@@ -228,11 +237,7 @@ fn h003_masks_on_hip_6_4_with_fixes() {
                v += __shfl_xor_sync(m64, v, 1);\n\
                v += __shfl_xor_sync(-1, v, 1);\n\
                x[0] = v; }\n";
-    let got: Vec<usize> = run(src)
-        .into_iter()
-        .filter(|d| d.id == "H003")
-        .map(|d| d.line)
-        .collect();
+    let got = lines_of(src, "H003");
     assert_eq!(got, vec![4, 5, 7, 8, 12]);
     let out = fixed(src, Version::new(6, 4, 0));
     assert!(out.contains("#define FULL_MASK (~0ull)"), "{out}");
@@ -1012,11 +1017,7 @@ fn declarations_are_found_by_whole_names() {
                v += __shfl_xor_sync(m, v, 1); }\n\
                v += __shfl_xor_sync(mm, v, 1);\n\
                x[0] = v; }\n";
-    let got: Vec<usize> = run(src)
-        .into_iter()
-        .filter(|d| d.id == "H003")
-        .map(|d| d.line)
-        .collect();
+    let got = lines_of(src, "H003");
     assert_eq!(got, vec![5]);
     let out = fixed(src, Version::new(6, 4, 0));
     assert!(out.contains("unsigned long long m = ~0ull;"), "{out}");
