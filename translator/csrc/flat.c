@@ -12,6 +12,12 @@
 
 #include <string.h>
 
+#if defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#endif
+
 typedef struct {
   const Subtree *children;
   uint32_t child_count;
@@ -75,7 +81,7 @@ static void stack_free(Stack *s) {
 
 // Pushes a frame for `subtree`'s children; false when memory runs out. Inlined: it runs for
 // every node with children, and a call cost a third of the walk.
-static inline __attribute__((always_inline)) bool stack_push(Stack *s, const TSLanguage *lang, Subtree subtree, Length position,
+ALWAYS_INLINE bool stack_push(Stack *s, const TSLanguage *lang, Subtree subtree, Length position,
                        uint32_t open) {
   if (s->depth == s->cap) {
     Frame *grown = malloc(2 * s->cap * sizeof(Frame));
