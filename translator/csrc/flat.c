@@ -204,38 +204,20 @@ uint32_t hipport_children(TSNode parent, TSNode *out, uint32_t capacity) {
   return count;
 }
 
-// What `ts_node_child(node, 0)` returns: the first child a cursor visits (hidden nodes looked
-// through), found without counting every child's visible descendants.
+// The first child of `node`, which has some, as `ts_node_child(node, 0)` gives it: the first
+// visible node a cursor reaches, descending into hidden children that have visible ones.
 static TSNode first_child(TSNode node) {
-  const TSNode none = {{0, 0, 0, 0}, NULL, NULL};
-  for (;;) {
-    Subtree subtree = *(const Subtree *)node.id;
-    if (ts_subtree_child_count(subtree) == 0) return none;
-    const Subtree *children = ts_subtree_children(subtree);
-    const TSSymbol *aliases =
-        ts_language_alias_sequence(node.tree->language, subtree.ptr->production_id);
-    Length position = node_position(node);
-    uint32_t structural = 0;
-    bool descended = false;
-    for (uint32_t i = 0; i < subtree.ptr->child_count; i++) {
-      const Subtree *child = &children[i];
-      TSSymbol alias = 0;
-      if (!ts_subtree_extra(*child)) {
-        if (aliases) alias = aliases[structural];
-        structural++;
-      }
-      if (i > 0) position = length_add(position, ts_subtree_padding(*child));
-      TSNode found = ts_node_new(node.tree, child, position, alias);
-      if (ts_subtree_visible(*child) || alias) return found;
-      if (ts_subtree_child_count(*child) > 0 && child->ptr->visible_child_count > 0) {
-        node = found;
-        descended = true;
-        break;
-      }
-      position = length_add(position, ts_subtree_size(*child));
-    }
-    if (!descended) return none;
+  const TSLanguage *lang = node.tree->language;
+  Frame frame;
+  frame_init(&frame, lang, *(const Subtree *)node.id, node_position(node), UINT32_MAX);
+  while (frame.child_index < frame.child_count) {
+    const Subtree *child;
+    Length at;
+    TSSymbol alias;
+    if (frame_next(&frame, &child, &at, &alias)) return ts_node_new(node.tree, child, at, alias);
+    if (ts_subtree_visible_child_count(*child) > 0) frame_init(&frame, lang, *child, at, UINT32_MAX);
   }
+  return (TSNode){{0, 0, 0, 0}, NULL, NULL};
 }
 
 // What `ts_node_child_by_field_id` returns, found the same way (the field's entries in the
@@ -261,20 +243,15 @@ recur:;
     field_map_end--;
     if (field_map == field_map_end) return none;
   }
-  const Subtree *children = ts_subtree_children(subtree);
-  const TSSymbol *aliases = ts_language_alias_sequence(lang, subtree.ptr->production_id);
-  uint32_t count = subtree.ptr->child_count;
-  Length position = node_position(self);
-  uint32_t structural = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    const Subtree *child = &children[i];
-    if (i > 0) position = length_add(position, ts_subtree_padding(*child));
-    Length at = position;
-    position = length_add(position, ts_subtree_size(*child));
+  Frame frame;
+  frame_init(&frame, lang, subtree, node_position(self), UINT32_MAX);
+  while (frame.child_index < frame.child_count) {
+    const Subtree *child;
+    Length at;
+    TSSymbol alias;
+    bool visible = frame_next(&frame, &child, &at, &alias);
     if (ts_subtree_extra(*child)) continue;
-    TSSymbol alias = aliases ? aliases[structural] : 0;
-    uint32_t index = structural++;
-    if (index < field_map->child_index) continue;
+    if (frame.structural_index - 1 < field_map->child_index) continue;
     TSNode node = ts_node_new(tree, child, at, alias);
     if (field_map->inherited) {
       // Hidden nodes' fields belong to their visible parent: the last candidate is searched
@@ -287,7 +264,7 @@ recur:;
       if (found.id) return found;
       field_map++;
       if (field_map == field_map_end) return none;
-    } else if (ts_subtree_visible(*child) || alias) {
+    } else if (visible) {
       return node;
     } else if (ts_node_child_count(node) > 0) {
       // A hidden node with visible children stands for its first one.

@@ -376,6 +376,16 @@ pub fn ancestors<'t>(n: Node<'t>) -> Vec<Node<'t>> {
     chain
 }
 
+/// The launch configuration (`<<<...>>>`) child of a call whose text is in `src`, if any.
+pub fn launch_config<'t>(call: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    // `<<<` is one token of the configuration: a call whose text lacks it has none, and most
+    // calls are read no further.
+    static LAUNCH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<<<"));
+    LAUNCH.find(src.get(call.byte_range())?)?;
+    children(call).find(|ch| ch.kind_name() == "kernel_call_syntax")
+}
+
 /// The children of `n`, as `Node::children` lists them, without a cursor (see `csrc/flat.c`).
 pub fn children<'t>(n: Node<'t>) -> std::vec::IntoIter<Node<'t>> {
     let count = n.child_count() as usize;

@@ -349,7 +349,8 @@ static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
     )
 });
 
-/// Kinds the declaration pass and the launch rewrite look for below a node.
+/// Kinds the declaration pass and the launch rewrite look for below a node (see
+/// [`parse::launch_config`] for the configuration itself).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sub {
     Other,
@@ -357,7 +358,6 @@ enum Sub {
     Identifier,
     /// `type_identifier` or `field_identifier`.
     OtherName,
-    LaunchConfig,
     Comment,
 }
 
@@ -368,21 +368,10 @@ static SUB_KINDS: LazyLock<KindTable<Sub>> = LazyLock::new(|| {
             ("identifier", Sub::Identifier),
             ("type_identifier", Sub::OtherName),
             ("field_identifier", Sub::OtherName),
-            ("kernel_call_syntax", Sub::LaunchConfig),
             ("comment", Sub::Comment),
         ],
     )
 });
-
-/// The launch configuration (`<<<...>>>`) child of a call, if any.
-fn launch_config<'t>(call: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
-    // `<<<` is one token of the configuration: a call whose text lacks it has none, and most
-    // calls are read no further.
-    static LAUNCH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<<<"));
-    LAUNCH.find(src.get(call.byte_range())?)?;
-    parse::children(call).find(|ch| SUB_KINDS.of(*ch) == Sub::LaunchConfig)
-}
 
 impl<'a> Walk<'a> {
     fn new(src: &'a [u8], file: &'a str, rel: Option<&'a str>, opts: &'a Options) -> Walk<'a> {
@@ -446,7 +435,7 @@ impl<'a> Walk<'a> {
         let mut found = 0;
         let calls = parse::Flat::new(tree.root_node()).nodes;
         for &n in calls.iter().filter(|n| n.kind_name() == "call_expression") {
-            if let Some(config) = launch_config(n, &wrapped) {
+            if let Some(config) = parse::launch_config(n, &wrapped) {
                 let before = sub.edits.len();
                 sub.visit_launch(n, config);
                 if sub.edits.len() > before {
@@ -1146,7 +1135,7 @@ impl<'a> Walk<'a> {
                 }
                 Tk::DeviceKeyword => self.has_device_code = true,
                 Tk::Call => {
-                    if let Some(config) = launch_config(n, self.src) {
+                    if let Some(config) = parse::launch_config(n, self.src) {
                         self.has_device_code = true;
                         if self.opts.launch == LaunchStyle::Hip {
                             self.visit_launch(n, config);

@@ -590,13 +590,8 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
         return None;
     }
     let mut child = n;
-    let mut p = n.parent();
-    let mut depth = 0;
-    while let Some(x) = p {
-        depth += 1;
-        if depth > 200 {
-            break;
-        }
+    // The ancestors, found at once (each `parent` call walks down from the root).
+    for x in crate::parse::ancestors(n).into_iter().take(200) {
         match x.kind_name() {
             "preproc_if" | "preproc_elif" => {
                 let cond = x.field(FIELDS.condition);
@@ -625,7 +620,6 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
             _ => {}
         }
         child = x;
-        p = x.parent();
     }
     None
 }
@@ -1057,15 +1051,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
 
 fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     // Kernel launches: dynamic parallelism and dynamic shared memory size.
-    // (`<<<` is one token, so a call whose text lacks it is no launch.)
-    static LAUNCH: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new("<<<"));
-    let launch = LAUNCH
-        .find(a.text(n).as_bytes())
-        .is_some()
-        .then(|| crate::parse::children(n).find(|ch| ch.kind_name() == "kernel_call_syntax"))
-        .flatten();
-    if let Some(cfg) = launch {
+    if let Some(cfg) = crate::parse::launch_config(n, a.src) {
         if a.in_device(n.start_byte()) {
             a.report(
                 &DYNAMIC_PARALLELISM,
