@@ -17,12 +17,14 @@
 //! has its stamp it is neither read back nor written. The index of a whole run
 //! ([`crate::tree_index`]) goes further: it lets a re-run skip reading unchanged sources too.
 //!
-//! Entries are kept in pack files (`v3/packs/` in the cache directory), one for each run that
-//! stores any: each entry is appended with one `write`, so a run over 150,000 files makes two
-//! files instead of 150,000 (creating a file costs far more than appending to one). When the run
-//! ends ([`Cache::flush`]) it writes the pack's index: every key with its offset and length,
-//! sorted, checksummed, written atomically. A later run reads the indexes at its first lookup and
-//! searches them newest first. A pack whose run died before its index was written is never read;
+//! Entries are kept in pack files (`v3/packs/` in the cache directory) of up to 65,536 entries
+//! each, written by the run that stored them: each entry is appended with one `write`, so a run
+//! over 150,000 files makes six files instead of 150,000 (creating a file costs far more than
+//! appending to one). When a pack is full, or the run ends ([`Cache::flush`]), the run writes
+//! the pack's index: every key with its offset and length, sorted, checksummed, written
+//! atomically. A later run reads the indexes at its first lookup and searches them newest first.
+//! The cache keeps at most 1,000,000 entries and 2 GiB (the newest), so what a run holds of the
+//! indexes is bounded whatever the size of the tree. A pack whose run died before its index was written is never read;
 //! a damaged or truncated entry is a miss. Files whose parse ran out of time or failed to read
 //! are never cached.
 
@@ -57,7 +59,22 @@ pub struct Cache {
     packs: Arc<Packs>,
     /// The most bytes of entries the packs keep (`HIPPORT_CACHE_MAX_MB`, default 2048).
     max_bytes: u64,
+    /// The most entries the packs keep, and the most one run stores
+    /// (`HIPPORT_CACHE_MAX_ENTRIES`, default [`MAX_ENTRIES`]): what a run holds of the indexes
+    /// grows with their number, not with the tree.
+    max_entries: usize,
+    /// The most entries one pack holds before the run starts another (see [`PACK_ENTRIES`]).
+    pack_entries: usize,
 }
+
+/// How many entries the cache keeps by default: a run that reads the indexes holds 32 bytes a
+/// entry, and merging them twice that, so the cache's share of a run's memory stays under 100 MB
+/// however large the tree.
+pub const MAX_ENTRIES: usize = 1_000_000;
+
+/// How many entries a pack holds before the run writes its index and starts the next one: the
+/// keys of the pack being written are held in memory until then.
+const PACK_ENTRIES: usize = 1 << 16;
 
 /// Where an entry is: offset and length in its pack.
 type Spot = (u64, u32);
@@ -69,6 +86,8 @@ struct Packs {
     writer: Mutex<Option<PackWriter>>,
     /// Read at the first lookup, newest first.
     earlier: OnceLock<Vec<PackIndex>>,
+    /// Entries this run has stored (it stores no more than the cache keeps).
+    stored: AtomicUsize,
 }
 
 /// The pack a run appends its entries to.
@@ -352,6 +371,11 @@ impl Cache {
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .unwrap_or(2048)
                 .saturating_mul(1 << 20),
+            max_entries: std::env::var("HIPPORT_CACHE_MAX_ENTRIES")
+                .ok()
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(MAX_ENTRIES),
+            pack_entries: PACK_ENTRIES,
         }
     }
 
@@ -418,15 +442,25 @@ impl Cache {
     }
 
     /// Stores an entry, appended to this run's pack; failures are ignored (the cache is an
-    /// optimisation, never a reason to fail). Later runs see it once [`Cache::flush`] has run.
+    /// optimisation, never a reason to fail). Later runs see it once [`Cache::flush`] has run,
+    /// or once its pack is full (this run then no longer finds it: a run looks each file up
+    /// once). A run stores no more entries than the cache keeps.
     pub fn put(&self, key: u128, entry: &Entry) {
+        if self.packs.stored.fetch_add(1, Ordering::Relaxed) >= self.max_entries {
+            return;
+        }
         let data = encode(entry, key);
         let Ok(len) = u32::try_from(data.len()) else {
             return;
         };
         let mut w = self.packs.writer.lock().unwrap_or_else(|e| e.into_inner());
-        w.get_or_insert_with(|| self.new_pack())
-            .append(key, &data, len);
+        let pack = w.get_or_insert_with(|| self.new_pack());
+        pack.append(key, &data, len);
+        if pack.spots.len() >= self.pack_entries {
+            if let Some(full) = w.take() {
+                finish_pack(full);
+            }
+        }
     }
 
     /// Starts this run's pack, named by the time, the process and a counter.
@@ -497,62 +531,103 @@ impl Cache {
     /// no run starts reading them). An entry dropped for the limit is a miss, stored again by the
     /// run that misses it.
     fn compact(&self) {
-        let packs = self.read_indexes();
+        let mut packs = self.read_indexes();
         let total: u64 = packs
             .iter()
             .flat_map(|p| &p.spots)
             .map(|(_, s)| u64::from(s.1))
             .sum();
-        // One pack holds each key once: only the size limit can call for a merge.
-        if packs.len() <= 1 && total <= self.max_bytes {
+        let entries: usize = packs.iter().map(|p| p.spots.len()).sum();
+        // One pack holds each key once: only the limits can call for a merge.
+        if packs.len() <= 1 && total <= self.max_bytes && entries <= self.max_entries {
             return;
         }
-        let mut live: HashMap<u128, (usize, Spot)> = HashMap::new();
-        for (i, p) in packs.iter().enumerate() {
-            for &(key, spot) in &p.spots {
-                live.entry(key).or_insert((i, spot));
-            }
-        }
-        let live_bytes: u64 = live.values().map(|(_, s)| u64::from(s.1)).sum();
-        let crowded = packs.len() > MAX_PACKS || total > 2 * live_bytes;
-        if packs.is_empty() || ((packs.len() == 1 || !crowded) && total <= self.max_bytes) {
+        let (live_bytes, live_count) = live_size(&packs);
+        // A merge writes full packs: more packs than that, or twice the bytes, is crowded.
+        let crowded =
+            packs.len() > MAX_PACKS + live_count / self.pack_entries || total > 2 * live_bytes;
+        if packs.is_empty()
+            || ((packs.len() == 1 || !crowded)
+                && total <= self.max_bytes
+                && entries <= self.max_entries)
+        {
             return;
         }
-        let mut kept = 0u64;
+        // Every entry (32 bytes each; the indexes are let go as they are read), then the newest
+        // of each key: sorted by key and pack (newest first), the first of each key is kept.
+        let mut live: Vec<Stored> = Vec::with_capacity(entries);
+        for (i, p) in packs.iter_mut().enumerate() {
+            let pack = i as u32;
+            live.extend(
+                std::mem::take(&mut p.spots)
+                    .into_iter()
+                    .map(|(key, (offset, len))| Stored {
+                        key,
+                        offset,
+                        len,
+                        pack,
+                    }),
+            );
+        }
+        live.sort_unstable_by_key(|e| (e.key, e.pack));
+        live.dedup_by_key(|e| e.key);
+        // Pack by pack, in the order each was written: reads that move forward; newest packs
+        // first, so that what goes over the limits is the oldest.
+        live.sort_unstable_by_key(|e| (e.pack, e.offset));
+        let (mut kept, mut count) = (0u64, 0usize);
+        let mut merged: Vec<PathBuf> = Vec::new();
         let mut w = self.new_pack();
-        let mut order: Vec<(u128, (usize, Spot))> = live.into_iter().collect();
-        // Pack by pack, in the order each was written: reads that move forward.
-        order.sort_unstable_by_key(|&(_, (i, (offset, _)))| (i, offset));
         let mut buf = Vec::new();
-        let mut open: Option<(usize, Option<fs::File>)> = None;
-        for (key, (i, (offset, len))) in order {
-            // Newest packs first: what goes over the limit is the oldest.
-            kept += u64::from(len);
-            if kept > self.max_bytes {
+        let mut open: Option<(u32, Option<fs::File>)> = None;
+        let mut failed = false;
+        for e in live {
+            kept += u64::from(e.len);
+            count += 1;
+            if kept > self.max_bytes || count > self.max_entries {
                 break;
             }
-            if open.as_ref().is_none_or(|(at, _)| *at != i) {
-                open = Some((i, fs::File::open(&packs[i].pack).ok()));
+            if open.as_ref().is_none_or(|(at, _)| *at != e.pack) {
+                open = Some((e.pack, fs::File::open(&packs[e.pack as usize].pack).ok()));
             }
             let Some((_, Some(src))) = &open else {
                 continue;
             };
-            buf.resize(len as usize, 0);
-            if read_at(src, &mut buf, offset).is_err() {
+            buf.resize(e.len as usize, 0);
+            if read_at(src, &mut buf, e.offset).is_err() {
                 continue;
             }
-            if !w.append(key, &buf, len) {
+            if !w.append(e.key, &buf, e.len) {
+                failed = true;
                 break;
             }
+            if w.spots.len() >= self.pack_entries {
+                let full = std::mem::replace(&mut w, self.new_pack());
+                let stem = full.stem.clone();
+                if !finish_pack(full) {
+                    failed = true;
+                    break;
+                }
+                merged.push(stem);
+            }
         }
-        let merged = w.stem.with_extension("pack");
-        if w.file.is_none() {
-            let _ = fs::remove_file(merged);
+        let stem = w.stem.clone();
+        // On a failure the old packs stay, and what was merged goes.
+        let drop_merged = |merged: &[PathBuf]| {
+            for m in merged {
+                let _ = fs::remove_file(m.with_extension("idx"));
+                let _ = fs::remove_file(m.with_extension("pack"));
+            }
+        };
+        if failed || w.file.is_none() {
+            let _ = fs::remove_file(stem.with_extension("pack"));
+            drop_merged(&merged);
             return;
         }
-        // A merged pack that kept nothing gets no index, and goes with the others.
-        let empty = w.spots.is_empty().then_some(merged);
-        if empty.is_none() && !finish_pack(w) {
+        // A last merged pack that kept nothing gets no index, and goes with the others.
+        if w.spots.is_empty() {
+            let _ = fs::remove_file(stem.with_extension("pack"));
+        } else if !finish_pack(w) {
+            drop_merged(&merged);
             return;
         }
         for p in &packs {
@@ -561,10 +636,43 @@ impl Cache {
         for p in &packs {
             let _ = fs::remove_file(&p.pack);
         }
-        if let Some(empty) = empty {
-            let _ = fs::remove_file(empty);
+    }
+}
+
+/// The bytes and the number of the entries a lookup can reach (the newest of each key), from
+/// indexes sorted by key, newest pack first: a merge of the sorted lists that holds nothing
+/// else, so deciding not to merge costs no memory.
+fn live_size(packs: &[PackIndex]) -> (u64, usize) {
+    use std::cmp::Reverse;
+    let mut heap = std::collections::BinaryHeap::with_capacity(packs.len());
+    for (i, p) in packs.iter().enumerate() {
+        if let Some(&(key, _)) = p.spots.first() {
+            heap.push(Reverse((key, i, 0usize)));
         }
     }
+    let (mut bytes, mut count, mut last) = (0u64, 0usize, None);
+    // Equal keys come out newest pack first (the lower index).
+    while let Some(Reverse((key, i, at))) = heap.pop() {
+        if last != Some(key) {
+            bytes += u64::from(packs[i].spots[at].1 .1);
+            count += 1;
+            last = Some(key);
+        }
+        if let Some(&(next, _)) = packs[i].spots.get(at + 1) {
+            heap.push(Reverse((next, i, at + 1)));
+        }
+    }
+    (bytes, count)
+}
+
+/// One entry of a pack, while packs are merged.
+#[derive(Clone, Copy)]
+struct Stored {
+    key: u128,
+    offset: u64,
+    len: u32,
+    /// Which pack, in [`Cache::read_indexes`]'s order (newest first).
+    pack: u32,
 }
 
 /// How many packs a cache keeps before [`Cache::compact`] merges them.
@@ -1074,6 +1182,57 @@ mod tests {
         tiny.max_bytes = 1;
         tiny.flush();
         assert_eq!(files(), 0);
+    }
+
+    #[test]
+    fn full_packs_are_closed_and_the_cache_keeps_a_bounded_number_of_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = || {
+            let mut c = Cache::new(tmp.path(), rules_fingerprint(&[]), &Options::default());
+            c.pack_entries = 3;
+            c.max_entries = 8;
+            c
+        };
+        let indexes = || {
+            fs::read_dir(tmp.path().join("v3/packs"))
+                .unwrap()
+                .filter(|e| e.as_ref().unwrap().path().extension().unwrap() == "idx")
+                .count()
+        };
+        let stamped = |n: u64| Entry {
+            stamp: Some(Stamp([n; 7])),
+            ..entry()
+        };
+        // Seven entries in packs of three: two packs are closed while the run goes on (their
+        // indexes written), the third when it flushes.
+        let c = run();
+        for k in 0..7u128 {
+            c.put(k, &stamped(k as u64));
+            if k == 5 {
+                assert_eq!(indexes(), 2);
+            }
+        }
+        c.flush();
+        assert_eq!(indexes(), 3);
+        let c = run();
+        for k in 0..7u128 {
+            assert_eq!(c.get(k, true), Some(stamped(k as u64)), "key {k}");
+        }
+        // A run stores no more than the cache keeps: ten puts, eight stored.
+        let c = run();
+        for k in 100..110u128 {
+            c.put(k, &stamped(k as u64));
+        }
+        c.flush();
+        let c = run();
+        let found =
+            |range: std::ops::Range<u128>| range.filter(|&k| c.get(k, false).is_some()).count();
+        assert_eq!(found(100..110), 8);
+        assert!(c.get(108, false).is_none() && c.get(109, false).is_none());
+        // Fifteen entries in the packs, over the limit of eight: merged into full packs of the
+        // most recently stored eight (this run's), and nothing older.
+        assert_eq!(found(0..7), 0);
+        assert_eq!(indexes(), 3);
     }
 
     #[test]
