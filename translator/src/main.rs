@@ -558,6 +558,10 @@ impl project::Sink for CliSink<'_> {
         }
     }
 
+    fn found(&mut self, files: usize, bytes: u64, complete: bool) {
+        self.progress.found(files, bytes, complete);
+    }
+
     fn file(&mut self, mut o: FileOutcome) -> Result<(), ProjectError> {
         self.progress.advance(o.bytes);
         if let Some(w) = &mut self.patch {

@@ -18,6 +18,8 @@ pub struct Progress {
     bytes: u64,
     done_files: usize,
     done_bytes: u64,
+    /// Whether the totals are final (a run that discovers files as it goes learns them late).
+    complete: bool,
     started: Instant,
     last: Option<Instant>,
     drawn: bool,
@@ -39,6 +41,7 @@ impl Progress {
             bytes: 0,
             done_files: 0,
             done_bytes: 0,
+            complete: true,
             started: Instant::now(),
             last: None,
             drawn: false,
@@ -56,6 +59,12 @@ impl Progress {
     pub fn start(&mut self, files: usize, bytes: u64) {
         self.files = files;
         self.bytes = bytes;
+    }
+
+    /// Sets the totals found so far, and whether they are final.
+    pub fn found(&mut self, files: usize, bytes: u64, complete: bool) {
+        self.start(files, bytes);
+        self.complete = complete;
     }
 
     /// Counts one finished file of `bytes` bytes and redraws when due.
@@ -76,6 +85,7 @@ impl Progress {
                 self.files,
                 self.done_bytes,
                 self.bytes,
+                self.complete,
                 elapsed,
             );
             let mut err = std::io::stderr().lock();
@@ -101,8 +111,16 @@ impl Drop for Progress {
     }
 }
 
-/// The text of the bar: `[#####.....] 120/400 files, 3.1/10.0 MB, 2.5 MB/s, 3s left`.
-pub fn render(done: usize, total: usize, done_bytes: u64, bytes: u64, elapsed: Duration) -> String {
+/// The text of the bar: `[#####.....] 120/400 files, 3.1/10.0 MB, 2.5 MB/s, 3s left`; while the
+/// totals are not `complete` (files still being found), `120/400+ files, 3.1/10.0+ MB, 2.5 MB/s`.
+pub fn render(
+    done: usize,
+    total: usize,
+    done_bytes: u64,
+    bytes: u64,
+    complete: bool,
+    elapsed: Duration,
+) -> String {
     const WIDTH: usize = 24;
     let frac = if bytes > 0 {
         done_bytes as f64 / bytes as f64
@@ -115,13 +133,14 @@ pub fn render(done: usize, total: usize, done_bytes: u64, bytes: u64, elapsed: D
     let filled = (frac * WIDTH as f64).round() as usize;
     let secs = elapsed.as_secs_f64().max(1e-3);
     let rate = done_bytes as f64 / secs;
-    let left = if frac > 0.0 {
+    let more = if complete { "" } else { "+" };
+    let left = if complete && frac > 0.0 {
         format!(", {:.0}s left", secs / frac - secs)
     } else {
         String::new()
     };
     format!(
-        "[{}{}] {done}/{total} files, {:.1}/{:.1} MB, {:.1} MB/s{left}",
+        "[{}{}] {done}/{total}{more} files, {:.1}/{:.1}{more} MB, {:.1} MB/s{left}",
         "#".repeat(filled),
         ".".repeat(WIDTH - filled),
         done_bytes as f64 / 1e6,
@@ -136,12 +155,32 @@ mod tests {
 
     #[test]
     fn renders_counts_rate_and_time_left() {
-        let s = render(100, 400, 2_500_000, 10_000_000, Duration::from_secs(1));
+        let s = render(
+            100,
+            400,
+            2_500_000,
+            10_000_000,
+            true,
+            Duration::from_secs(1),
+        );
         assert_eq!(
             s,
             "[######..................] 100/400 files, 2.5/10.0 MB, 2.5 MB/s, 3s left"
         );
-        let s = render(0, 0, 0, 0, Duration::ZERO);
+        // Files still being found: no time left yet.
+        let s = render(
+            100,
+            400,
+            2_500_000,
+            10_000_000,
+            false,
+            Duration::from_secs(1),
+        );
+        assert_eq!(
+            s,
+            "[######..................] 100/400+ files, 2.5/10.0+ MB, 2.5 MB/s"
+        );
+        let s = render(0, 0, 0, 0, true, Duration::ZERO);
         assert!(s.starts_with("[########################] 0/0 files"), "{s}");
     }
 }

@@ -344,8 +344,8 @@ pub const DIAGS: &[DiagInfo] = &[BINARY_SKIPPED, PARSE_TIMEOUT, IO_FAILED];
 /// 8 bytes a file where a list of entries copied 128 (and held both copies at the peak).
 pub type Discovered = (Vec<Box<FoundFile>>, Vec<(String, String)>);
 
-/// One file found by discovery. The list of a whole tree is kept for the run, so a file's
-/// entry holds its path on disk only where `rel` cannot give it (see [`FoundFile::path`]).
+/// One file found by discovery. A run that renames files keeps the list of a whole tree, so a
+/// file's entry holds its path on disk only where `rel` cannot give it (see [`FoundFile::path`]).
 #[derive(Clone, Debug)]
 pub struct FoundFile {
     /// Path relative to the root, `/`-separated.
@@ -557,29 +557,58 @@ fn build_globs(excludes: &[String]) -> Result<GlobSet, ProjectError> {
     })
 }
 
-/// Finds the files under the inputs, honouring `.gitignore` and excludes, in a stable order.
-/// Unreadable entries are returned as errors beside the files, so the run can report them.
-pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectError> {
-    let globs = build_globs(&cfg.excludes)?;
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    let out_dir = match &cfg.output {
-        OutputMode::Dir(d) => fs::canonicalize(d).ok(),
-        _ => None,
-    };
-    for input in &cfg.inputs {
-        // Links are not followed, so a file's real path is the input's real path joined with the
-        // rest: one canonicalize per input instead of one per file.
+/// What discovery needs to know of one input: how to turn the walker's entries under it into
+/// [`FoundFile`]s. Shared by the parallel walk that lists a whole tree ([`discover`]) and the
+/// ordered walk that hands files over one at a time ([`discover_each`]).
+struct InputWalk<'a> {
+    cfg: &'a ConvertConfig,
+    /// Where relative paths start from.
+    root: &'a Path,
+    globs: &'a GlobSet,
+    out_dir: Option<&'a Path>,
+    input: &'a Path,
+    given: std::sync::Arc<Path>,
+    /// The input's real path: links are not followed, so a file's real path is this joined with
+    /// the rest (one canonicalize per input instead of one per file).
+    input_canon: Option<PathBuf>,
+    /// The input's real path relative to the root: a file's relative path is this and the rest
+    /// of its path.
+    input_rel: Option<String>,
+    /// Whether the output directory is inside this input or around it (only then can files under
+    /// it turn up, and they are skipped).
+    out_inside: bool,
+}
+
+impl<'a> InputWalk<'a> {
+    fn new(
+        cfg: &'a ConvertConfig,
+        root: &'a Path,
+        globs: &'a GlobSet,
+        out_dir: Option<&'a Path>,
+        input: &'a Path,
+    ) -> InputWalk<'a> {
         let input_canon = fs::canonicalize(input).ok();
-        // The input's real path relative to the root: a file's relative path is that and the rest
-        // of its path. Files under the output directory are skipped: only an output directory
-        // inside this input, or around it, can hold some.
         let input_rel = input_canon.as_deref().map(|c| rel_string(root, c));
         let out_inside = out_dir
-            .as_deref()
             .zip(input_canon.as_deref())
             .is_some_and(|(o, c)| strip_dir(o, c).is_some() || strip_dir(c, o).is_some());
-        let mut walker = ignore::WalkBuilder::new(input);
+        InputWalk {
+            cfg,
+            root,
+            globs,
+            out_dir,
+            input,
+            given: std::sync::Arc::from(input),
+            input_canon,
+            input_rel,
+            out_inside,
+        }
+    }
+
+    /// The walker over this input: `.gitignore` and `.ignore` files honoured, links not
+    /// followed, `.git` left out.
+    fn builder(&self) -> ignore::WalkBuilder {
+        let mut walker = ignore::WalkBuilder::new(self.input);
         walker
             .hidden(false)
             .git_ignore(true)
@@ -588,75 +617,96 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             .require_git(false)
             .ignore(true)
             .follow_links(false)
-            .threads(cfg.jobs)
             .filter_entry(|e| e.file_name() != ".git");
+        walker
+    }
+
+    /// The file an entry of the walk is, an error to report, or `None` for what is not a file
+    /// to convert (directories, excluded paths, the output directory's files).
+    fn visit(
+        &self,
+        entry: Result<ignore::DirEntry, ignore::Error>,
+    ) -> Option<Result<FoundFile, (String, String)>> {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = match &e {
+                    ignore::Error::WithPath { path, .. } => path.display().to_string(),
+                    _ => self.input.display().to_string(),
+                };
+                return Some(Err((path, e.to_string())));
+            }
+        };
+        if !entry.file_type()?.is_file() {
+            return None;
+        }
+        let path = entry.path().to_path_buf();
+        let rest = strip_dir(&path, self.input).filter(|r| !r.as_os_str().is_empty());
+        // The relative path, and where in it the path below the input starts (None: the
+        // relative path is not made of it).
+        let (rel, tail) = match (&self.input_canon, &self.input_rel, rest) {
+            (Some(c), Some(prefix), Some(rest)) => {
+                if self.out_inside
+                    && self
+                        .out_dir
+                        .is_some_and(|o| strip_dir(&c.join(rest), o).is_some())
+                {
+                    return None;
+                }
+                match (prefix.as_str(), rel_text(rest)) {
+                    ("", rest) => (rest, Some(0)),
+                    (prefix, rest) => (format!("{prefix}/{rest}"), Some(prefix.len() + 1)),
+                }
+            }
+            _ => {
+                let canon = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                if self.out_dir.is_some_and(|o| strip_dir(&canon, o).is_some()) {
+                    return None;
+                }
+                (rel_string(self.root, &canon), None)
+            }
+        };
+        if !self.globs.is_empty()
+            && (self.globs.is_match(&rel) || self.globs.is_match(path.as_path()))
+        {
+            return None;
+        }
+        if entry.file_name() == OUTPUT_MARKER {
+            return None;
+        }
+        let translate = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            self.cfg
+                .extensions
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(e))
+        });
+        let meta = entry.metadata().ok();
+        Some(Ok(FoundFile {
+            at: OnDisk::of(&self.given, path, &rel, tail),
+            rel,
+            translate,
+            size: meta.as_ref().map_or(0, |m| m.len()),
+            stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
+        }))
+    }
+}
+
+/// Finds the files under the inputs, honouring `.gitignore` and excludes, in a stable order.
+/// Unreadable entries are returned as errors beside the files, so the run can report them.
+/// The whole list is held (about 200 bytes a file): [`discover_each`] hands files over instead.
+pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectError> {
+    let globs = build_globs(&cfg.excludes)?;
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    let out_dir = output_dir_canon(cfg);
+    for input in &cfg.inputs {
+        let walk = InputWalk::new(cfg, root, &globs, out_dir.as_deref(), input);
+        let mut walker = walk.builder();
+        walker.threads(cfg.jobs);
         // The walk runs on several threads (a tree's `stat` calls and ignore-rule matching are
         // most of a re-run); this input's files are put in walk order afterwards, once.
         let first = files.len();
         let found = Mutex::new((std::mem::take(&mut files), std::mem::take(&mut errors)));
-        let given: std::sync::Arc<Path> = std::sync::Arc::from(input.as_path());
-        let visit = |entry: Result<ignore::DirEntry, ignore::Error>| -> Option<Result<FoundFile, (String, String)>> {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    let path = match &e {
-                        ignore::Error::WithPath { path, .. } => path.display().to_string(),
-                        _ => input.display().to_string(),
-                    };
-                    return Some(Err((path, e.to_string())));
-                }
-            };
-            if !entry.file_type()?.is_file() {
-                return None;
-            }
-            let path = entry.path().to_path_buf();
-            let rest = strip_dir(&path, input).filter(|r| !r.as_os_str().is_empty());
-            // The relative path, and where in it the path below the input starts (None: the
-            // relative path is not made of it).
-            let (rel, tail) = match (&input_canon, &input_rel, rest) {
-                (Some(c), Some(prefix), Some(rest)) => {
-                    if out_inside
-                        && out_dir
-                            .as_deref()
-                            .is_some_and(|o| strip_dir(&c.join(rest), o).is_some())
-                    {
-                        return None;
-                    }
-                    match (prefix.as_str(), rel_text(rest)) {
-                        ("", rest) => (rest, Some(0)),
-                        (prefix, rest) => (format!("{prefix}/{rest}"), Some(prefix.len() + 1)),
-                    }
-                }
-                _ => {
-                    let canon = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-                    if out_dir
-                        .as_deref()
-                        .is_some_and(|o| strip_dir(&canon, o).is_some())
-                    {
-                        return None;
-                    }
-                    (rel_string(root, &canon), None)
-                }
-            };
-            if !globs.is_empty() && (globs.is_match(&rel) || globs.is_match(path.as_path())) {
-                return None;
-            }
-            if entry.file_name() == OUTPUT_MARKER {
-                return None;
-            }
-            let translate = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| cfg.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
-            let meta = entry.metadata().ok();
-            Some(Ok(FoundFile {
-                at: OnDisk::of(&given, path, &rel, tail),
-                rel,
-                translate,
-                size: meta.as_ref().map_or(0, |m| m.len()),
-                stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
-            }))
-        };
         walker.build_parallel().run(|| {
             // Each thread hands what it finds over in batches (see `BATCH_FILES`).
             let mut batch = Batch {
@@ -664,9 +714,9 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
                 errors: Vec::new(),
                 into: &found,
             };
-            let visit = &visit;
+            let walk = &walk;
             Box::new(move |entry| {
-                match visit(entry) {
+                match walk.visit(entry) {
                     Some(Ok(f)) => {
                         batch.found.push(Box::new(f));
                         if batch.found.len() == BATCH_FILES {
@@ -685,6 +735,55 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
     errors.sort_by(|x, y| walk_order(Path::new(&x.0), Path::new(&y.0)));
     files.dedup_by(|a, b| a.rel == b.rel);
     Ok((files, errors))
+}
+
+/// [`discover`] without the list: hands each file to `file` in the same order, as one walk
+/// (each directory read and sorted when the walk reaches it) finds it, so that memory does not
+/// grow with the tree. Stops early when `file` returns false. Returns the errors, in the order
+/// [`discover`] gives them.
+pub fn discover_each(
+    cfg: &ConvertConfig,
+    root: &Path,
+    mut file: impl FnMut(FoundFile) -> bool,
+) -> Result<Vec<(String, String)>, ProjectError> {
+    let globs = build_globs(&cfg.excludes)?;
+    let mut errors = Vec::new();
+    let out_dir = output_dir_canon(cfg);
+    let mut last: Option<String> = None;
+    for input in &cfg.inputs {
+        let walk = InputWalk::new(cfg, root, &globs, out_dir.as_deref(), input);
+        let mut walker = walk.builder();
+        // Siblings by name, byte for byte: the order `walk_cmp` sorts [`discover`]'s list in.
+        walker.sort_by_file_name(|a, b| {
+            tree_index::discovery_order(a.as_encoded_bytes(), b.as_encoded_bytes())
+        });
+        for entry in walker.build() {
+            match walk.visit(entry) {
+                Some(Ok(f)) => {
+                    // The same file through two inputs comes once (as `discover` keeps it).
+                    if last.as_deref() == Some(f.rel.as_str()) {
+                        continue;
+                    }
+                    last = Some(f.rel.clone());
+                    if !file(f) {
+                        return Ok(errors);
+                    }
+                }
+                Some(Err(e)) => errors.push(e),
+                None => {}
+            }
+        }
+    }
+    errors.sort_by(|x, y| walk_order(Path::new(&x.0), Path::new(&y.0)));
+    Ok(errors)
+}
+
+/// The output directory's real path, when the run writes one that exists.
+fn output_dir_canon(cfg: &ConvertConfig) -> Option<PathBuf> {
+    match &cfg.output {
+        OutputMode::Dir(d) => fs::canonicalize(d).ok(),
+        _ => None,
+    }
 }
 
 /// How many files a discovery thread gathers before adding them to the shared list: its own list
@@ -1542,6 +1641,10 @@ pub trait Sink {
     /// Called once, before any outcome, with the input root, the number of files and their
     /// total size.
     fn start(&mut self, _root: &Path, _files: usize, _bytes: u64) {}
+    /// Called, between outcomes, when discovery has found more: the files and bytes found so
+    /// far, and whether that is all of them (the totals [`Sink::start`] gives only for runs
+    /// that list the tree first).
+    fn found(&mut self, _files: usize, _bytes: u64, _complete: bool) {}
     /// Called with each outcome, in discovery order. An error stops the run.
     fn file(&mut self, outcome: FileOutcome) -> Result<(), ProjectError>;
 }
@@ -1598,10 +1701,14 @@ const CHUNK_FILES: usize = 16;
 /// The most bytes of sources a worker takes at once, unless one file is larger.
 const CHUNK_BYTES: u64 = 1 << 20;
 
-/// Runs a whole conversion, handing each outcome to `sink` in discovery order. Files are
-/// translated by worker threads (one parser each); at most [`REORDER_WINDOW`] outcomes wait in
-/// memory for an earlier file (plus the chunk of neighbours each worker takes), so memory does not
-/// grow with the size of the tree.
+/// How many chunks discovery may find ahead of the workers.
+const CHUNKS_AHEAD: usize = 64;
+
+/// Runs a whole conversion, handing each outcome to `sink` in discovery order. One thread finds
+/// the files ([`discover_each`]) and hands them, in chunks, to worker threads that translate them
+/// (one parser each); at most [`CHUNKS_AHEAD`] chunks wait for a worker and [`REORDER_WINDOW`]
+/// outcomes for an earlier file, so memory does not grow with the size of the tree. Only a run
+/// that renames files lists the whole tree first ([`discover`]).
 pub fn convert_streaming(
     cfg: &ConvertConfig,
     keep_output: bool,
@@ -1615,8 +1722,20 @@ pub fn convert_streaming(
     if let OutputMode::Dir(out) = &cfg.output {
         prepare_output_dir(cfg, out)?;
     }
-    let (found, walk_errors) = discover(cfg, &root)?;
-    let renamed = compute_renames(cfg, &found);
+    // New file names need the whole list first (a build file or an include may name a file found
+    // later); otherwise files go to the workers as the walk finds them, and no list of the tree
+    // is ever held.
+    let listed = if cfg.rename == RenameMode::None {
+        // Bad globs fail the run before it starts, as they do for a listed run.
+        build_globs(&cfg.excludes)?;
+        None
+    } else {
+        Some(discover(cfg, &root)?)
+    };
+    let renamed = listed
+        .as_ref()
+        .map(|(found, _)| compute_renames(cfg, found))
+        .unwrap_or_default();
     let run_cfg;
     let cfg = if renamed.is_empty() {
         cfg
@@ -1627,37 +1746,42 @@ pub fn convert_streaming(
         run_cfg = c;
         &run_cfg
     };
-    let total_bytes: u64 = found.iter().map(|f| f.size).sum();
-    sink.start(&root, found.len() + walk_errors.len(), total_bytes);
+    match &listed {
+        Some((found, errors)) => sink.start(
+            &root,
+            found.len() + errors.len(),
+            found.iter().map(|f| f.size).sum(),
+        ),
+        None => sink.start(&root, 0, 0),
+    }
     let mut summary = Summary::default();
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
-    let mut emit = |mut o: FileOutcome, summary: &mut Summary| {
-        if let Some(n) = o.needs.take() {
-            needs.borrow_mut().merge(&n);
-        }
-        apply_allow_deny(cfg, std::slice::from_mut(&mut o));
-        summary.add(&o);
-        sink.file(o)
+    // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
+    // bytes, and whether that is all), when that changed.
+    let mut emit =
+        |mut o: FileOutcome, summary: &mut Summary, found: Option<(usize, u64, bool)>| {
+            if let Some((files, bytes, complete)) = found {
+                sink.found(files, bytes, complete);
+            }
+            if let Some(n) = o.needs.take() {
+                needs.borrow_mut().merge(&n);
+            }
+            apply_allow_deny(cfg, std::slice::from_mut(&mut o));
+            summary.add(&o);
+            sink.file(o)
+        };
+    // As many workers as cores, but no more than there are files when that is known.
+    let most = match &listed {
+        Some((found, _)) => found.len(),
+        None if cfg.inputs.iter().all(|i| i.is_file()) => cfg.inputs.len(),
+        None => usize::MAX,
     };
     let jobs = if cfg.jobs > 0 {
         cfg.jobs
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     }
-    .min(found.len().max(1));
-    // Files go to workers in chunks of neighbours (at most CHUNK_FILES files and CHUNK_BYTES
-    // bytes), and come back a chunk per message: one wake-up of the sink per chunk, not per file.
-    let mut chunks = vec![0usize];
-    let mut bytes = 0u64;
-    for (i, f) in found.iter().enumerate() {
-        let start = *chunks.last().unwrap_or(&0);
-        if i > start && (i - start >= CHUNK_FILES || bytes + f.size > CHUNK_BYTES) {
-            chunks.push(i);
-            bytes = 0;
-        }
-        bytes += f.size;
-    }
-    chunks.push(found.len());
+    .min(most.max(1));
     // The last run's index, read as workers take chunks (in order, under its lock), and the new
     // one, written as outcomes are emitted (in order).
     let index_path = cfg
@@ -1667,11 +1791,22 @@ pub fn convert_streaming(
         // By the inputs as given (they make the paths diagnostics show) and the output; a
         // record serves only the very file it was made for (same device, inode and times).
         .map(|c| c.index_path(format!("{:?}\n{:?}", cfg.inputs, cfg.output).as_bytes()));
-    let index_in = Mutex::new(index_path.as_deref().and_then(tree_index::Reader::open));
+    let index_in = index_path.as_deref().and_then(tree_index::Reader::open);
     let mut index_out = index_path
         .as_deref()
         .and_then(|p| tree_index::Writer::create(p).ok());
-    let next = AtomicUsize::new(0);
+    // Files go to workers in chunks of neighbours (at most CHUNK_FILES files and CHUNK_BYTES
+    // bytes), at most CHUNKS_AHEAD chunks ahead of them, and come back a chunk per message: one
+    // wake-up of the sink per chunk, not per file. Workers take chunks and read their index
+    // records under one lock, so that the index is read in order; the receiver is dropped when
+    // a worker stops early, which stops discovery too.
+    type Files = Vec<FoundFile>;
+    let (chunk_tx, chunk_rx) = std::sync::mpsc::sync_channel::<(usize, Files)>(CHUNKS_AHEAD);
+    let feed = Mutex::new((Some(chunk_rx), index_in));
+    // What discovery has found so far (files, bytes), and whether it is done, for the progress.
+    let found_files = AtomicUsize::new(0);
+    let found_bytes = std::sync::atomic::AtomicU64::new(0);
+    let discovered = std::sync::atomic::AtomicBool::new(false);
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
     // than the window. `usize::MAX` tells them to stop (the sink failed).
     // The lock also counts the workers waiting on the window, so that the sink wakes them only
@@ -1680,81 +1815,163 @@ pub fn convert_streaming(
     type Chunk = Vec<(FileOutcome, Option<Record>)>;
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Chunk)>();
     let mut result = Ok(());
-    std::thread::scope(|scope| {
-        let mut workers = 0;
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, emitted, found, chunks, index_in) =
-                (&next, &emitted, &found, &chunks, &index_in);
-            // Deeply nested sources make recursive tree walks deep: give workers room
-            // (the memory is only reserved, and committed as it is used).
-            let spawned = std::thread::Builder::new()
-                .name("hipport-worker".into())
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, move || loop {
-                    // Chunks are taken and their index records read under one lock, so that
-                    // the index is read in order.
-                    let (c, records) = {
-                        let mut index = index_in.lock().unwrap_or_else(|e| e.into_inner());
-                        let c = next.fetch_add(1, Ordering::Relaxed);
-                        if c + 1 >= chunks.len() {
-                            break;
-                        }
-                        let records: Vec<Option<Record>> = found[chunks[c]..chunks[c + 1]]
-                            .iter()
-                            .map(|f| index.as_mut().and_then(|r| r.find(&f.rel)))
-                            .collect();
-                        (c, records)
-                    };
-                    let (start, end) = (chunks[c], chunks[c + 1]);
-                    {
-                        let (lock, cv) = emitted;
-                        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
-                        while state.0 != usize::MAX && start >= state.0 + REORDER_WINDOW {
-                            state.1 += 1;
-                            state = cv.wait(state).unwrap_or_else(|e| e.into_inner());
-                            state.1 -= 1;
-                        }
-                        if state.0 == usize::MAX {
-                            break;
-                        }
-                    }
-                    let outcomes = found[start..end]
-                        .iter()
-                        .zip(records)
-                        .map(|(f, r)| process(cfg, f, keep_output, r))
-                        .collect();
-                    if tx.send((start, outcomes)).is_err() {
+    let mut walk_errors = Vec::new();
+    // Cuts the files, in order, into chunks and hands each to `send`; false when it refuses.
+    let listed = Mutex::new(listed);
+    let produce = |send: &mut dyn FnMut(usize, Files) -> bool| {
+        let mut chunk: Files = Vec::with_capacity(CHUNK_FILES);
+        let (mut first, mut bytes, mut n) = (0usize, 0u64, 0usize);
+        let mut add = |f: FoundFile| {
+            if !chunk.is_empty() && (chunk.len() >= CHUNK_FILES || bytes + f.size > CHUNK_BYTES) {
+                let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK_FILES));
+                if !send(first, full) {
+                    return false;
+                }
+                first = n;
+                bytes = 0;
+            }
+            bytes += f.size;
+            n += 1;
+            found_files.fetch_add(1, Ordering::Relaxed);
+            found_bytes.fetch_add(f.size, Ordering::Relaxed);
+            chunk.push(f);
+            true
+        };
+        let list = listed.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let errors = match list {
+            Some((found, errors)) => {
+                for f in found {
+                    if !add(*f) {
                         break;
                     }
-                });
-            if spawned.is_err() {
-                break;
+                }
+                Ok(errors)
             }
-            workers += 1;
+            None => discover_each(cfg, &root, &mut add),
+        };
+        if !chunk.is_empty() {
+            send(first, chunk);
         }
-        if workers == 0 {
-            // No thread could be started: translate here, in order.
-            for (i, f) in found.iter().enumerate() {
-                let _ = tx.send((i, vec![process(cfg, f, keep_output, None)]));
+        if let Ok(errors) = &errors {
+            found_files.fetch_add(errors.len(), Ordering::Relaxed);
+        }
+        discovered.store(true, Ordering::Release);
+        errors
+    };
+    std::thread::scope(|scope| -> Result<(), ProjectError> {
+        let produce = &produce;
+        let producer = std::thread::Builder::new()
+            .name("hipport-discovery".into())
+            .spawn_scoped(scope, move || {
+                produce(&mut |first, files| chunk_tx.send((first, files)).is_ok())
+            });
+        let mut workers = 0;
+        if producer.is_ok() {
+            for _ in 0..jobs {
+                let tx = tx.clone();
+                let (emitted, feed) = (&emitted, &feed);
+                // Deeply nested sources make recursive tree walks deep: give workers room
+                // (the memory is only reserved, and committed as it is used).
+                let spawned = std::thread::Builder::new()
+                    .name("hipport-worker".into())
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, move || {
+                        loop {
+                            let (start, files, records) = {
+                                let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
+                                let Some(Ok((start, files))) = feed.0.as_ref().map(|r| r.recv())
+                                else {
+                                    break;
+                                };
+                                let records: Vec<Option<Record>> = files
+                                    .iter()
+                                    .map(|f| feed.1.as_mut().and_then(|r| r.find(&f.rel)))
+                                    .collect();
+                                (start, files, records)
+                            };
+                            {
+                                let (lock, cv) = emitted;
+                                let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+                                while state.0 != usize::MAX && start >= state.0 + REORDER_WINDOW {
+                                    state.1 += 1;
+                                    state = cv.wait(state).unwrap_or_else(|e| e.into_inner());
+                                    state.1 -= 1;
+                                }
+                                if state.0 == usize::MAX {
+                                    break;
+                                }
+                            }
+                            let outcomes = files
+                                .iter()
+                                .zip(records)
+                                .map(|(f, r)| process(cfg, f, keep_output, r))
+                                .collect();
+                            if tx.send((start, outcomes)).is_err() {
+                                break;
+                            }
+                        }
+                        // Stopping early (or at the end): discovery stops with the workers.
+                        feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
+                    });
+                if spawned.is_err() {
+                    break;
+                }
+                workers += 1;
             }
+        }
+        // Hands one finished outcome to the sink and its record to the new index.
+        let mut take = |o: FileOutcome,
+                        record: Option<Record>,
+                        result: &mut Result<(), _>,
+                        found: Option<(usize, u64, bool)>| {
+            if let (Some(w), Some(r)) = (&mut index_out, record) {
+                if w.add(&r).is_err() {
+                    index_out = None;
+                }
+            }
+            if result.is_ok() {
+                *result = emit(o, &mut summary, found);
+            }
+        };
+        if workers == 0 {
+            // No thread could be started: translate here, in order. (The producer, if it
+            // started, ends once its channel has no receiver.)
+            feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
+            let errors = match producer {
+                Ok(p) => p.join().unwrap_or_else(|_| Ok(Vec::new())),
+                Err(_) => {
+                    let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
+                    produce(&mut |_, files| {
+                        for f in files {
+                            let record = feed.1.as_mut().and_then(|r| r.find(&f.rel));
+                            let (o, record) = process(cfg, &f, keep_output, record);
+                            take(o, record, &mut result, None);
+                        }
+                        result.is_ok()
+                    })
+                }
+            };
+            walk_errors = errors?;
+            return Ok(());
         }
         drop(tx);
         let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
         let mut want = 0usize;
+        let mut told = (0usize, 0u64, false);
         for (i, o) in rx.iter() {
             pending.insert(i, o);
             while let Some(chunk) = pending.remove(&want) {
+                // What discovery has found so far, for the progress (its last count is exact).
+                let now = (
+                    found_files.load(Ordering::Relaxed),
+                    found_bytes.load(Ordering::Relaxed),
+                    discovered.load(Ordering::Acquire),
+                );
+                let mut found = (now != told).then_some(now);
+                told = now;
                 want += chunk.len();
                 for (o, record) in chunk {
-                    if let (Some(w), Some(r)) = (&mut index_out, record) {
-                        if w.add(&r).is_err() {
-                            index_out = None;
-                        }
-                    }
-                    if result.is_ok() {
-                        result = emit(o, &mut summary);
-                    }
+                    take(o, record, &mut result, found.take());
                 }
                 let (lock, cv) = &emitted;
                 let waiting = {
@@ -1770,7 +1987,13 @@ pub fn convert_streaming(
                 break;
             }
         }
-    });
+        // Workers that stopped early dropped the feed; discovery has ended too.
+        feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
+        if let Ok(p) = producer {
+            walk_errors = p.join().unwrap_or_else(|_| Ok(Vec::new()))?;
+        }
+        Ok(())
+    })?;
     if let Some(c) = &cfg.cache {
         // What this run stored becomes visible to later runs (it only saves work: a failure
         // fails nothing).
@@ -1802,14 +2025,14 @@ pub fn convert_streaming(
             unread: false,
             bytes: 0,
         };
-        emit(o, &mut summary)?;
+        emit(o, &mut summary, None)?;
     }
     if cfg.mode == Mode::Header {
         let all = needs.borrow().clone();
         let o = write_compat_header(cfg, &root, &all);
-        emit(o, &mut summary)?;
+        emit(o, &mut summary, None)?;
     }
-    summary.bytes_read = total_bytes;
+    summary.bytes_read = found_bytes.into_inner();
     summary.elapsed_seconds = start.elapsed().as_secs_f64();
     Ok(StreamSummary { root, summary })
 }
@@ -1892,6 +2115,73 @@ mod tests {
     }
 
     #[test]
+    fn streamed_runs_honour_ignores_and_excludes_and_stop_when_the_sink_fails() {
+        // More files than discovery may find ahead of the workers, so that it is blocked
+        // handing a chunk over when the sink fails; ignored and excluded files, an output
+        // directory inside the tree: the listed walk and the streamed one agree on all of it.
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t");
+        let n = CHUNKS_AHEAD * CHUNK_FILES * 2;
+        for i in 0..n {
+            let p = t.join(format!("d{:02}/k{i:05}.cu", i % 37));
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, "void f() { cudaDeviceSynchronize(); }\n").unwrap();
+        }
+        fs::write(t.join(".gitignore"), "d01/\n").unwrap();
+        fs::create_dir_all(t.join("out")).unwrap();
+        fs::write(t.join("out/old.cu"), "int x;\n").unwrap();
+        let mut cfg = ConvertConfig::new(vec![t.clone()], OutputMode::Dir(t.join("out")));
+        cfg.excludes = vec!["**/d02/**".into()];
+        cfg.cache = None;
+        let root = input_root(&cfg.inputs).unwrap();
+        let (listed, _) = discover(&cfg, &root).unwrap();
+        let mut streamed = Vec::new();
+        discover_each(&cfg, &root, |f| {
+            streamed.push(f.rel);
+            true
+        })
+        .unwrap();
+        let listed: Vec<String> = listed.iter().map(|f| f.rel.clone()).collect();
+        assert_eq!(streamed, listed);
+        assert!(!listed
+            .iter()
+            .any(|r| r.contains("/d01/") || r.contains("/d02/") || r.contains("/out/")));
+        assert!(listed.len() > n * 9 / 10, "{}", listed.len());
+        // (A run refuses an output directory inside its input: these write nothing.)
+        cfg.output = OutputMode::Nothing;
+        fs::remove_dir_all(t.join("out")).unwrap();
+
+        struct FailAt(usize, usize);
+        impl Sink for FailAt {
+            fn file(&mut self, _: FileOutcome) -> Result<(), ProjectError> {
+                self.0 += 1;
+                if self.0 == self.1 {
+                    return Err(ProjectError::Usage("stop".into()));
+                }
+                Ok(())
+            }
+        }
+        let mut sink = FailAt(0, 2);
+        let err = convert_streaming(&cfg, false, &mut sink).unwrap_err();
+        assert!(matches!(err, ProjectError::Usage(_)), "{err}");
+        assert_eq!(sink.0, 2, "no outcome after the failure");
+        // A run that goes through sees every file once, in order.
+        struct Rels(Vec<String>);
+        impl Sink for Rels {
+            fn file(&mut self, o: FileOutcome) -> Result<(), ProjectError> {
+                self.0.push(o.path);
+                Ok(())
+            }
+        }
+        let mut all = Rels(Vec::new());
+        convert_streaming(&cfg, false, &mut all).unwrap();
+        assert_eq!(all.0.len(), listed.len());
+        for (shown, rel) in all.0.iter().zip(&listed) {
+            assert!(shown.ends_with(rel.as_str()), "{shown} is not {rel}");
+        }
+    }
+
+    #[test]
     fn found_files_give_back_the_paths_the_walk_found() {
         // Every file's path, as reading and messages use it, is the walker's path byte for
         // byte, however the inputs are spelled; the order is that of the paths.
@@ -1941,6 +2231,20 @@ mod tests {
                 walked.extend(mine);
             }
             let paths: Vec<PathBuf> = found.iter().map(|f| f.path()).collect();
+            // The walk that hands files over one at a time finds the same, in the same order.
+            let mut each = Vec::new();
+            let each_errors = discover_each(&cfg, &root, |f| {
+                each.push(f);
+                true
+            })
+            .unwrap();
+            assert!(each_errors.is_empty(), "{each_errors:?}");
+            let fields = |f: &FoundFile| (f.path(), f.rel.clone(), f.translate, f.size, f.stamp);
+            assert_eq!(
+                each.iter().map(fields).collect::<Vec<_>>(),
+                found.iter().map(|f| fields(f)).collect::<Vec<_>>(),
+                "{inputs:?}"
+            );
             let bytes = |v: &[PathBuf]| -> Vec<Vec<u8>> {
                 v.iter()
                     .map(|p| p.as_os_str().as_encoded_bytes().to_vec())
