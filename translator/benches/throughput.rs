@@ -14,6 +14,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::{measure, settle, tv, Run};
+
 /// The allocator of the `hipport` binary, so that the floors allocate as a convert run does
 /// (tree-sitter itself is given mimalloc by `hipport::parse::parse` in both).
 #[global_allocator]
@@ -74,13 +77,6 @@ fn generate(dir: &Path, mb: u64) -> (Vec<PathBuf>, u64) {
     (files, total)
 }
 
-/// Writes back what earlier steps left dirty (the files of the tree), so that a measured run does
-/// not pay for it.
-fn settle() {
-    // SAFETY: sync(2) takes no arguments and cannot fail.
-    unsafe { libc::sync() };
-}
-
 /// How long after many files are deleted creating files stays slow on ext4 without a journal
 /// (the benchmark VM's disk): the kernel skips inodes freed in the last 60 s, or 360 s when their
 /// inode table block is dirty again (`recently_deleted` in `fs/ext4/ialloc.c`), scanning past
@@ -102,36 +98,6 @@ fn remove_runs(runs: &Path) {
     if removed {
         settle();
         let _ = fs::write(runs.join(".removed"), "");
-    }
-}
-
-struct Run {
-    wall: Duration,
-    cpu: Duration,
-    max_rss_kb: i64,
-}
-
-fn tv(t: libc::timeval) -> Duration {
-    Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000)
-}
-
-/// Runs a command and reports wall time, CPU time and peak RSS (from `wait4`).
-fn measure(cmd: &mut Command) -> Run {
-    let start = Instant::now();
-    #[allow(clippy::zombie_processes)] // reaped by wait4 below
-    let child = cmd.spawn().expect("spawns");
-    let mut status = 0;
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
-    let wall = start.elapsed();
-    assert_eq!(r, pid, "wait4 failed");
-    let code = libc::WEXITSTATUS(status);
-    assert!(code <= 1, "{cmd:?} exited with {code}");
-    Run {
-        wall,
-        cpu: tv(ru.ru_utime) + tv(ru.ru_stime),
-        max_rss_kb: ru.ru_maxrss,
     }
 }
 
