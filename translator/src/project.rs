@@ -577,6 +577,9 @@ struct InputWalk<'a> {
     /// Whether the output directory is inside this input or around it (only then can files under
     /// it turn up, and they are skipped).
     out_inside: bool,
+    /// The cache directory, as the walk spells it, when it is inside this input: the run writes
+    /// there as it goes, so the walk leaves it out.
+    cache_inside: Option<PathBuf>,
 }
 
 impl<'a> InputWalk<'a> {
@@ -592,8 +595,15 @@ impl<'a> InputWalk<'a> {
         let out_inside = out_dir
             .zip(input_canon.as_deref())
             .is_some_and(|(o, c)| strip_dir(o, c).is_some() || strip_dir(c, o).is_some());
+        let cache_inside = cfg
+            .cache
+            .as_ref()
+            .and_then(|c| fs::canonicalize(c.dir()).ok())
+            .zip(input_canon.as_deref())
+            .and_then(|(c, i)| Some(input.join(strip_dir(&c, i)?)));
         InputWalk {
             cfg,
+            cache_inside,
             root,
             globs,
             out_dir,
@@ -616,8 +626,11 @@ impl<'a> InputWalk<'a> {
             .git_exclude(true)
             .require_git(false)
             .ignore(true)
-            .follow_links(false)
-            .filter_entry(|e| e.file_name() != ".git");
+            .follow_links(false);
+        let cache = self.cache_inside.clone();
+        walker.filter_entry(move |e| {
+            e.file_name() != ".git" && cache.as_deref().is_none_or(|c| e.path() != c)
+        });
         walker
     }
 
@@ -671,7 +684,7 @@ impl<'a> InputWalk<'a> {
         {
             return None;
         }
-        if entry.file_name() == OUTPUT_MARKER {
+        if entry.file_name() == OUTPUT_MARKER || is_temporary(entry.file_name()) {
             return None;
         }
         let translate = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
@@ -689,6 +702,25 @@ impl<'a> InputWalk<'a> {
             stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
         }))
     }
+}
+
+/// Whether a file name is one of hipport's temporary files (`.NAME.hipport-PID[-N].tmp`, made
+/// beside a file being written): never an input, even when a run writes into the tree it reads.
+fn is_temporary(name: &std::ffi::OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    let Some(inner) = name
+        .strip_prefix(b".")
+        .and_then(|n| n.strip_suffix(b".tmp"))
+    else {
+        return false;
+    };
+    let Some(at) = memchr::memmem::rfind(inner, b".hipport-") else {
+        return false;
+    };
+    let tag = &inner[at + b".hipport-".len()..];
+    !tag.is_empty()
+        && tag[0].is_ascii_digit()
+        && tag.iter().all(|&c| c.is_ascii_digit() || c == b'-')
 }
 
 /// Finds the files under the inputs, honouring `.gitignore` and excludes, in a stable order.
@@ -2150,6 +2182,36 @@ mod tests {
         // (A run refuses an output directory inside its input: these write nothing.)
         cfg.output = OutputMode::Nothing;
         fs::remove_dir_all(t.join("out")).unwrap();
+
+        // hipport's own temporary files and a cache inside the tree are never inputs.
+        fs::write(t.join("d00/.k00000.cu.hipport-77.tmp"), "x").unwrap();
+        fs::write(t.join("d00/.k00000.cu.hipport-77-3.tmp"), "x").unwrap();
+        fs::write(t.join("d00/.k00000.cu.hipport-x.tmp"), "x").unwrap();
+        fs::create_dir_all(t.join("cache/v3")).unwrap();
+        fs::write(t.join("cache/v3/p.pack"), "x").unwrap();
+        let mut with_cache = cfg.clone();
+        with_cache.cache = Some(Cache::new(
+            t.join("cache"),
+            cache::rules_fingerprint(&[]),
+            &cfg.translate,
+        ));
+        let mut seen = Vec::new();
+        discover_each(&with_cache, &root, |f| {
+            seen.push(f.rel);
+            true
+        })
+        .unwrap();
+        let (all_listed, _) = discover(&with_cache, &root).unwrap();
+        assert_eq!(
+            seen,
+            all_listed.iter().map(|f| f.rel.clone()).collect::<Vec<_>>()
+        );
+        let extra: Vec<&String> = seen.iter().filter(|r| !listed.contains(r)).collect();
+        assert_eq!(extra, ["d00/.k00000.cu.hipport-x.tmp"]);
+        fs::remove_dir_all(t.join("cache")).unwrap();
+        for f in ["77", "77-3", "x"] {
+            fs::remove_file(t.join(format!("d00/.k00000.cu.hipport-{f}.tmp"))).unwrap();
+        }
 
         struct FailAt(usize, usize);
         impl Sink for FailAt {
