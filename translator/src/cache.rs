@@ -446,7 +446,7 @@ impl Cache {
     /// or once its pack is full (this run then no longer finds it: a run looks each file up
     /// once). A run stores no more entries than the cache keeps.
     pub fn put(&self, key: u128, entry: &Entry) {
-        if self.packs.stored.fetch_add(1, Ordering::Relaxed) >= self.max_entries {
+        if self.packs.stored.load(Ordering::Relaxed) >= self.max_entries {
             return;
         }
         let data = encode(entry, key);
@@ -455,7 +455,10 @@ impl Cache {
         };
         let mut w = self.packs.writer.lock().unwrap_or_else(|e| e.into_inner());
         let pack = w.get_or_insert_with(|| self.new_pack());
-        pack.append(key, &data, len);
+        let before = pack.spots.len();
+        if pack.append(key, &data, len) && pack.spots.len() > before {
+            self.packs.stored.fetch_add(1, Ordering::Relaxed);
+        }
         if pack.spots.len() >= self.pack_entries {
             if let Some(full) = w.take() {
                 finish_pack(full);
@@ -465,11 +468,17 @@ impl Cache {
 
     /// Starts this run's pack, named by the time, the process and a counter.
     fn new_pack(&self) -> PackWriter {
+        self.new_pack_at(crate::tree_index::now_ns())
+    }
+
+    /// Starts a pack named as if made at `time` (nanoseconds since the epoch): names order packs
+    /// by age.
+    fn new_pack_at(&self, time: u128) -> PackWriter {
         static SEQ: AtomicUsize = AtomicUsize::new(0);
         let dir = self.pack_dir();
         let stem = dir.join(format!(
             "{:032x}-{}-{}",
-            crate::tree_index::now_ns(),
+            time,
             std::process::id(),
             SEQ.fetch_add(1, Ordering::Relaxed)
         ));
@@ -500,11 +509,14 @@ impl Cache {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        let Some(w) = taken else { return };
-        if !finish_pack(w) {
-            return;
+        let compact = match taken {
+            Some(w) => finish_pack(w),
+            // The last store may have filled a pack, which is closed already.
+            None => self.packs.stored.load(Ordering::Relaxed) > 0,
+        };
+        if compact {
+            self.compact();
         }
-        self.compact();
     }
 
     /// The indexes of the packs in the cache, newest first, read now.
@@ -574,18 +586,27 @@ impl Cache {
         // Pack by pack, in the order each was written: reads that move forward; newest packs
         // first, so that what goes over the limits is the oldest.
         live.sort_unstable_by_key(|e| (e.pack, e.offset));
-        let (mut kept, mut count) = (0u64, 0usize);
+        let mut kept = 0u64;
+        let keep = live
+            .iter()
+            .take(self.max_entries)
+            .take_while(|e| {
+                kept += u64::from(e.len);
+                kept <= self.max_bytes
+            })
+            .count();
+        live.truncate(keep);
+        // The merged packs are named newest first, as the entries they take: the first gets the
+        // latest time (all of them earlier than any later run's packs).
+        let merges = live.len().div_ceil(self.pack_entries).max(1);
+        let base = crate::tree_index::now_ns();
+        let name = |i: usize| base + (merges - i.min(merges)) as u128;
         let mut merged: Vec<PathBuf> = Vec::new();
-        let mut w = self.new_pack();
+        let mut w = self.new_pack_at(name(0));
         let mut buf = Vec::new();
         let mut open: Option<(u32, Option<fs::File>)> = None;
         let mut failed = false;
         for e in live {
-            kept += u64::from(e.len);
-            count += 1;
-            if kept > self.max_bytes || count > self.max_entries {
-                break;
-            }
             if open.as_ref().is_none_or(|(at, _)| *at != e.pack) {
                 open = Some((e.pack, fs::File::open(&packs[e.pack as usize].pack).ok()));
             }
@@ -601,7 +622,7 @@ impl Cache {
                 break;
             }
             if w.spots.len() >= self.pack_entries {
-                let full = std::mem::replace(&mut w, self.new_pack());
+                let full = std::mem::replace(&mut w, self.new_pack_at(name(merged.len() + 1)));
                 let stem = full.stem.clone();
                 if !finish_pack(full) {
                     failed = true;
@@ -618,7 +639,8 @@ impl Cache {
                 let _ = fs::remove_file(m.with_extension("pack"));
             }
         };
-        if failed || w.file.is_none() {
+        // (A last pack that could not be made but got no entry is no failure.)
+        if failed {
             let _ = fs::remove_file(stem.with_extension("pack"));
             drop_merged(&merged);
             return;
@@ -1232,6 +1254,23 @@ mod tests {
         // Fifteen entries in the packs, over the limit of eight: merged into full packs of the
         // most recently stored eight (this run's), and nothing older.
         assert_eq!(found(0..7), 0);
+        assert_eq!(indexes(), 3);
+        // A run whose last store fills its pack still merges at the end; what it keeps of the
+        // last merge is that merge's newest (the previous run's last pack: 106 and 107), since
+        // merged packs are named in the order of their entries' age.
+        let c = run();
+        for k in 200..206u128 {
+            c.put(k, &stamped(k as u64));
+        }
+        c.flush();
+        let c = run();
+        let found = |range: std::ops::Range<u128>| {
+            range
+                .filter(|&k| c.get(k, false).is_some())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(found(200..206).len(), 6);
+        assert_eq!(found(100..110), [106, 107]);
         assert_eq!(indexes(), 3);
     }
 

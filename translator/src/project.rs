@@ -1671,7 +1671,7 @@ fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
 /// reports can be written as files finish instead of being held in memory.
 pub trait Sink {
     /// Called once, before any outcome, with the input root, the number of files and their
-    /// total size.
+    /// total size when the run lists the tree first (else 0 and 0: see [`Sink::found`]).
     fn start(&mut self, _root: &Path, _files: usize, _bytes: u64) {}
     /// Called, between outcomes, when discovery has found more: the files and bytes found so
     /// far, and whether that is all of them (the totals [`Sink::start`] gives only for runs
@@ -1732,6 +1732,13 @@ const CHUNK_FILES: usize = 16;
 
 /// The most bytes of sources a worker takes at once, unless one file is larger.
 const CHUNK_BYTES: u64 = 1 << 20;
+
+/// The errors of the discovery thread's walk; its panic, if it panicked, goes on here.
+fn join_discovery(
+    p: std::thread::ScopedJoinHandle<'_, Result<Vec<(String, String)>, ProjectError>>,
+) -> Result<Vec<(String, String)>, ProjectError> {
+    p.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
 
 /// How many chunks discovery may find ahead of the workers.
 const CHUNKS_AHEAD: usize = 64;
@@ -1838,7 +1845,14 @@ pub fn convert_streaming(
     // What discovery has found so far (files, bytes), and whether it is done, for the progress.
     let found_files = AtomicUsize::new(0);
     let found_bytes = std::sync::atomic::AtomicU64::new(0);
+    // (A listed run gave the sink its totals already.)
     let discovered = std::sync::atomic::AtomicBool::new(false);
+    let listed_totals = listed.as_ref().map(|(found, errors)| {
+        (
+            found.len() + errors.len(),
+            found.iter().map(|f| f.size).sum::<u64>(),
+        )
+    });
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
     // than the window. `usize::MAX` tells them to stop (the sink failed).
     // The lock also counts the workers waiting on the window, so that the sink wakes them only
@@ -1966,39 +1980,50 @@ pub fn convert_streaming(
             }
         };
         if workers == 0 {
-            // No thread could be started: translate here, in order. (The producer, if it
-            // started, ends once its channel has no receiver.)
-            feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
-            let errors = match producer {
-                Ok(p) => p.join().unwrap_or_else(|_| Ok(Vec::new())),
-                Err(_) => {
-                    let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
-                    produce(&mut |_, files| {
-                        for f in files {
-                            let record = feed.1.as_mut().and_then(|r| r.find(&f.rel));
-                            let (o, record) = process(cfg, &f, keep_output, record);
-                            take(o, record, &mut result, None);
-                        }
-                        result.is_ok()
-                    })
+            // No worker could be started: translate here, in order, the chunks of the
+            // discovery thread or, when that could not start either, those of a walk run here.
+            let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
+            let (chunks, index) = (feed.0.take(), &mut feed.1);
+            let mut translate = |files: Files| {
+                for f in files {
+                    let record = index.as_mut().and_then(|r| r.find(&f.rel));
+                    let (o, record) = process(cfg, &f, keep_output, record);
+                    take(o, record, &mut result, None);
                 }
+                result.is_ok()
             };
-            walk_errors = errors?;
+            walk_errors = match producer {
+                Ok(p) => {
+                    if let Some(chunks) = chunks {
+                        for (_, files) in chunks.iter() {
+                            if !translate(files) {
+                                break;
+                            }
+                        }
+                        // (Dropped here: a discovery blocked on the channel stops.)
+                    }
+                    join_discovery(p)?
+                }
+                Err(_) => produce(&mut |_, files| translate(files))?,
+            };
             return Ok(());
         }
         drop(tx);
         let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
         let mut want = 0usize;
-        let mut told = (0usize, 0u64, false);
+        let mut told = listed_totals.map_or((0, 0, false), |(files, bytes)| (files, bytes, true));
         for (i, o) in rx.iter() {
             pending.insert(i, o);
             while let Some(chunk) = pending.remove(&want) {
                 // What discovery has found so far, for the progress (its last count is exact).
-                let now = (
-                    found_files.load(Ordering::Relaxed),
-                    found_bytes.load(Ordering::Relaxed),
-                    discovered.load(Ordering::Acquire),
-                );
+                let now = match listed_totals {
+                    Some(_) => told,
+                    None => (
+                        found_files.load(Ordering::Relaxed),
+                        found_bytes.load(Ordering::Relaxed),
+                        discovered.load(Ordering::Acquire),
+                    ),
+                };
                 let mut found = (now != told).then_some(now);
                 told = now;
                 want += chunk.len();
@@ -2022,7 +2047,7 @@ pub fn convert_streaming(
         // Workers that stopped early dropped the feed; discovery has ended too.
         feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
         if let Ok(p) = producer {
-            walk_errors = p.join().unwrap_or_else(|_| Ok(Vec::new()))?;
+            walk_errors = join_discovery(p)?;
         }
         Ok(())
     })?;
@@ -2241,6 +2266,39 @@ mod tests {
         for (shown, rel) in all.0.iter().zip(&listed) {
             assert!(shown.ends_with(rel.as_str()), "{shown} is not {rel}");
         }
+        // The totals the sink is told: found as the walk goes (the last of them final), or,
+        // for a run that renames files and so lists the tree first, once at the start.
+        #[derive(Default)]
+        struct Totals(Option<usize>, Vec<(usize, bool)>);
+        impl Sink for Totals {
+            fn start(&mut self, _: &Path, files: usize, _: u64) {
+                self.0 = Some(files);
+            }
+            fn found(&mut self, files: usize, _: u64, complete: bool) {
+                self.1.push((files, complete));
+            }
+            fn file(&mut self, _: FileOutcome) -> Result<(), ProjectError> {
+                Ok(())
+            }
+        }
+        let mut streamed = Totals::default();
+        convert_streaming(&cfg, false, &mut streamed).unwrap();
+        assert_eq!(streamed.0, Some(0));
+        assert!(streamed.1.windows(2).all(|w| w[0].0 <= w[1].0));
+        assert!(streamed
+            .1
+            .iter()
+            .all(|&(n, done)| n <= listed.len() && (!done || n == listed.len())));
+        let mut renaming = Totals::default();
+        let mut cfg = cfg.clone();
+        cfg.rename = RenameMode::Hip;
+        convert_streaming(&cfg, false, &mut renaming).unwrap();
+        assert_eq!(renaming.0, Some(listed.len()));
+        assert!(
+            renaming.1.is_empty(),
+            "{:?}",
+            &renaming.1[..3.min(renaming.1.len())]
+        );
     }
 
     #[test]
