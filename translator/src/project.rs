@@ -771,11 +771,13 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
 
 /// [`discover`] without the list: hands each file to `file` in the same order, as one walk
 /// (each directory read and sorted when the walk reaches it) finds it, so that memory does not
-/// grow with the tree. Stops early when `file` returns false. Returns the errors, in the order
-/// [`discover`] gives them.
+/// grow with the tree. Stops early when `file` returns false or `stop` is set (it is read at
+/// every entry, so that a run that fails stops without walking the rest of the tree, files or
+/// not). Returns the errors, in the order [`discover`] gives them.
 pub fn discover_each(
     cfg: &ConvertConfig,
     root: &Path,
+    stop: &std::sync::atomic::AtomicBool,
     mut file: impl FnMut(FoundFile) -> bool,
 ) -> Result<Vec<(String, String)>, ProjectError> {
     let globs = build_globs(&cfg.excludes)?;
@@ -790,6 +792,9 @@ pub fn discover_each(
             tree_index::discovery_order(a.as_encoded_bytes(), b.as_encoded_bytes())
         });
         for entry in walker.build() {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(errors);
+            }
             match walk.visit(entry) {
                 Some(Ok(f)) => {
                     // The same file through two inputs comes once (as `discover` keeps it).
@@ -1847,6 +1852,8 @@ pub fn convert_streaming(
     let found_bytes = std::sync::atomic::AtomicU64::new(0);
     // (A listed run gave the sink its totals already.)
     let discovered = std::sync::atomic::AtomicBool::new(false);
+    // Set when the run stops: the walk ends at its next entry.
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let listed_totals = listed.as_ref().map(|(found, errors)| {
         (
             found.len() + errors.len(),
@@ -1893,7 +1900,7 @@ pub fn convert_streaming(
                 }
                 Ok(errors)
             }
-            None => discover_each(cfg, &root, &mut add),
+            None => discover_each(cfg, &root, &stop, &mut add),
         };
         if !chunk.is_empty() {
             send(first, chunk);
@@ -1915,7 +1922,7 @@ pub fn convert_streaming(
         if producer.is_ok() {
             for _ in 0..jobs {
                 let tx = tx.clone();
-                let (emitted, feed) = (&emitted, &feed);
+                let (emitted, feed, stop) = (&emitted, &feed, &stop);
                 // Deeply nested sources make recursive tree walks deep: give workers room
                 // (the memory is only reserved, and committed as it is used).
                 let spawned = std::thread::Builder::new()
@@ -1957,6 +1964,7 @@ pub fn convert_streaming(
                             }
                         }
                         // Stopping early (or at the end): discovery stops with the workers.
+                        stop.store(true, Ordering::Relaxed);
                         feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
                     });
                 if spawned.is_err() {
@@ -2002,6 +2010,7 @@ pub fn convert_streaming(
                         }
                         // (Dropped here: a discovery blocked on the channel stops.)
                     }
+                    stop.store(true, Ordering::Relaxed);
                     join_discovery(p)?
                 }
                 Err(_) => produce(&mut |_, files| translate(files))?,
@@ -2045,6 +2054,7 @@ pub fn convert_streaming(
             }
         }
         // Workers that stopped early dropped the feed; discovery has ended too.
+        stop.store(true, Ordering::Relaxed);
         feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
         if let Ok(p) = producer {
             walk_errors = join_discovery(p)?;
@@ -2193,7 +2203,7 @@ mod tests {
         let root = input_root(&cfg.inputs).unwrap();
         let (listed, _) = discover(&cfg, &root).unwrap();
         let mut streamed = Vec::new();
-        discover_each(&cfg, &root, |f| {
+        discover_each(&cfg, &root, &Default::default(), |f| {
             streamed.push(f.rel);
             true
         })
@@ -2221,7 +2231,7 @@ mod tests {
             &cfg.translate,
         ));
         let mut seen = Vec::new();
-        discover_each(&with_cache, &root, |f| {
+        discover_each(&with_cache, &root, &Default::default(), |f| {
             seen.push(f.rel);
             true
         })
@@ -2353,7 +2363,7 @@ mod tests {
             let paths: Vec<PathBuf> = found.iter().map(|f| f.path()).collect();
             // The walk that hands files over one at a time finds the same, in the same order.
             let mut each = Vec::new();
-            let each_errors = discover_each(&cfg, &root, |f| {
+            let each_errors = discover_each(&cfg, &root, &Default::default(), |f| {
                 each.push(f);
                 true
             })
