@@ -24,9 +24,9 @@
 //! the pack's index: every key with its offset and length, sorted, checksummed, written
 //! atomically. A later run reads the indexes at its first lookup and searches them newest first.
 //! The cache keeps at most 1,000,000 entries and 2 GiB (the newest), so what a run holds of the
-//! indexes is bounded whatever the size of the tree. A pack whose run died before its index was written is never read;
-//! a damaged or truncated entry is a miss. Files whose parse ran out of time or failed to read
-//! are never cached.
+//! indexes is bounded whatever the size of the tree. A pack whose run died before its index was
+//! written is never read; a damaged or truncated entry is a miss. Files whose parse ran out of
+//! time or failed to read are never cached.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -67,7 +67,7 @@ pub struct Cache {
     pack_entries: usize,
 }
 
-/// How many entries the cache keeps by default: a run that reads the indexes holds 32 bytes a
+/// How many entries the cache keeps by default: a run that reads the indexes holds 32 bytes an
 /// entry, and merging them twice that, so the cache's share of a run's memory stays under 100 MB
 /// however large the tree.
 pub const MAX_ENTRIES: usize = 1_000_000;

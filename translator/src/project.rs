@@ -1790,14 +1790,15 @@ pub fn convert_streaming(
         run_cfg = c;
         &run_cfg
     };
-    match &listed {
-        Some((found, errors)) => sink.start(
-            &root,
+    // A listed run knows its totals from the start (a streamed one learns them as it goes).
+    let listed_totals = listed.as_ref().map(|(found, errors)| {
+        (
             found.len() + errors.len(),
-            found.iter().map(|f| f.size).sum(),
-        ),
-        None => sink.start(&root, 0, 0),
-    }
+            found.iter().map(|f| f.size).sum::<u64>(),
+        )
+    });
+    let (files, bytes) = listed_totals.unwrap_or_default();
+    sink.start(&root, files, bytes);
     let mut summary = Summary::default();
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
@@ -1850,16 +1851,9 @@ pub fn convert_streaming(
     // What discovery has found so far (files, bytes), and whether it is done, for the progress.
     let found_files = AtomicUsize::new(0);
     let found_bytes = std::sync::atomic::AtomicU64::new(0);
-    // (A listed run gave the sink its totals already.)
     let discovered = std::sync::atomic::AtomicBool::new(false);
     // Set when the run stops: the walk ends at its next entry.
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let listed_totals = listed.as_ref().map(|(found, errors)| {
-        (
-            found.len() + errors.len(),
-            found.iter().map(|f| f.size).sum::<u64>(),
-        )
-    });
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
     // than the window. `usize::MAX` tells them to stop (the sink failed).
     // The lock also counts the workers waiting on the window, so that the sink wakes them only
@@ -2024,7 +2018,8 @@ pub fn convert_streaming(
         for (i, o) in rx.iter() {
             pending.insert(i, o);
             while let Some(chunk) = pending.remove(&want) {
-                // What discovery has found so far, for the progress (its last count is exact).
+                // What discovery has found so far, for the progress (its last count is exact;
+                // a listed run gave the sink its totals at the start).
                 let now = match listed_totals {
                     Some(_) => told,
                     None => (
