@@ -336,8 +336,17 @@ pub const IO_FAILED: DiagInfo = DiagInfo {
     explain: "hipport could not read an input file or write its output. The message names the path and the operating system's reason. Nothing was written for that file; other files were converted.",
 };
 
+/// A file on which hipport itself failed.
+pub const INTERNAL_ERROR: DiagInfo = DiagInfo {
+    id: "T023",
+    name: "internal-error",
+    severity: Severity::Error,
+    summary: "hipport failed on this file (a bug in hipport); it was not converted",
+    explain: "Converting this file stopped on an internal error of hipport (a panic), which no input should cause. Nothing was written for the file; the other files were converted as usual, and the input was not modified.\n\nWhat to do: please report it with the file (or a smaller file that shows the same message) and the message printed above the diagnostic, which names the place in hipport's source.",
+};
+
 /// Diagnostics of the driver.
-pub const DIAGS: &[DiagInfo] = &[BINARY_SKIPPED, PARSE_TIMEOUT, IO_FAILED];
+pub const DIAGS: &[DiagInfo] = &[BINARY_SKIPPED, PARSE_TIMEOUT, IO_FAILED, INTERNAL_ERROR];
 
 /// Files found, and (path, error) pairs for entries that could not be read.
 /// Each file is boxed: the list grows without a known end, and growing a list of pointers copies
@@ -1100,6 +1109,48 @@ fn shown_path(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// [`process`], with a panic on one file turned into a failure of that file (diagnostic
+/// [`INTERNAL_ERROR`]), so that a bug hit by one input costs that file, not the run.
+fn process_guarded(
+    cfg: &ConvertConfig,
+    f: &FoundFile,
+    keep_output: bool,
+    indexed: Option<Record>,
+) -> (FileOutcome, Option<Record>) {
+    let run = std::panic::AssertUnwindSafe(|| process(cfg, f, keep_output, indexed));
+    std::panic::catch_unwind(run).unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("no message");
+        let shown = shown_path(&f.path());
+        let mut d = file_diag(
+            &INTERNAL_ERROR,
+            &shown,
+            format!("{shown}: hipport failed on this file ({why}); nothing was written for it"),
+        );
+        d.help = Some("a bug in hipport: please report it with this file".into());
+        let outcome = FileOutcome {
+            path: f.rel.clone(),
+            renamed_to: None,
+            needs: None,
+            status: FileStatus::Failed,
+            edits: Vec::new(),
+            diagnostics: vec![d],
+            parse_errors: Vec::new(),
+            renames: BTreeMap::new(),
+            diff: Vec::new(),
+            output: None,
+            source_path: f.path(),
+            from_cache: false,
+            unread: false,
+            bytes: f.size,
+        };
+        (outcome, None)
+    })
+}
+
 /// Translates (or copies) one file and writes its output; with the file's record in the index
 /// of the last run, if any. Returns the record for the new index, if the result is cacheable.
 fn process(
@@ -1108,6 +1159,10 @@ fn process(
     keep_output: bool,
     indexed: Option<Record>,
 ) -> (FileOutcome, Option<Record>) {
+    #[cfg(test)]
+    if f.rel.ends_with(tests::PANICS) {
+        panic!("a file named to make the translation panic");
+    }
     let path = f.path();
     let shown = shown_path(&path);
     let new_rel = cfg
@@ -1745,6 +1800,29 @@ fn join_discovery(
     p.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
+/// The shared state of a streamed run's threads, released by a thread that unwinds: it stops
+/// discovery, wakes the workers waiting on the window and tells them to stop, and drops the
+/// chunk receiver (so that a discovery blocked on a full channel returns). Without it, a panic
+/// on one thread left the others waiting for each other, and the run hung instead of failing.
+struct Unblock<'a, R, I> {
+    stop: &'a std::sync::atomic::AtomicBool,
+    emitted: &'a (Mutex<(usize, usize)>, Condvar),
+    feed: &'a Mutex<(Option<R>, I)>,
+}
+
+impl<R, I> Drop for Unblock<'_, R, I> {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        self.stop.store(true, Ordering::Relaxed);
+        let (lock, cv) = self.emitted;
+        lock.lock().unwrap_or_else(|e| e.into_inner()).0 = usize::MAX;
+        cv.notify_all();
+        self.feed.lock().unwrap_or_else(|e| e.into_inner()).0 = None;
+    }
+}
+
 /// How many chunks discovery may find ahead of the workers.
 const CHUNKS_AHEAD: usize = 64;
 
@@ -1863,6 +1941,8 @@ pub fn convert_streaming(
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Chunk)>();
     let mut result = Ok(());
     let mut walk_errors = Vec::new();
+    // The totals the sink was last told (a listed run's, complete, from the start).
+    let mut told = listed_totals.map_or((0, 0, false), |(files, bytes)| (files, bytes, true));
     // Cuts the files, in order, into chunks and hands each to `send`; false when it refuses.
     let listed = Mutex::new(listed);
     let produce = |send: &mut dyn FnMut(usize, Files) -> bool| {
@@ -1896,13 +1976,15 @@ pub fn convert_streaming(
             }
             None => discover_each(cfg, &root, &stop, &mut add),
         };
-        if !chunk.is_empty() {
-            send(first, chunk);
-        }
+        // The totals are final before the last chunk goes: the sink learns them, complete,
+        // when that chunk is emitted.
         if let Ok(errors) = &errors {
             found_files.fetch_add(errors.len(), Ordering::Relaxed);
         }
         discovered.store(true, Ordering::Release);
+        if !chunk.is_empty() {
+            send(first, chunk);
+        }
         errors
     };
     std::thread::scope(|scope| -> Result<(), ProjectError> {
@@ -1923,6 +2005,11 @@ pub fn convert_streaming(
                     .name("hipport-worker".into())
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(scope, move || {
+                        let _unblock = Unblock {
+                            stop,
+                            emitted,
+                            feed,
+                        };
                         loop {
                             let (start, files, records) = {
                                 let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
@@ -1951,7 +2038,7 @@ pub fn convert_streaming(
                             let outcomes = files
                                 .iter()
                                 .zip(records)
-                                .map(|(f, r)| process(cfg, f, keep_output, r))
+                                .map(|(f, r)| process_guarded(cfg, f, keep_output, r))
                                 .collect();
                             if tx.send((start, outcomes)).is_err() {
                                 break;
@@ -1989,7 +2076,7 @@ pub fn convert_streaming(
             let mut translate = |files: Files| {
                 for f in files {
                     let record = index.as_mut().and_then(|r| r.find(&f.rel));
-                    let (o, record) = process(cfg, &f, keep_output, record);
+                    let (o, record) = process_guarded(cfg, &f, keep_output, record);
                     take(o, record, &mut result, None);
                 }
                 result.is_ok()
@@ -2012,9 +2099,13 @@ pub fn convert_streaming(
             return Ok(());
         }
         drop(tx);
+        let _unblock = Unblock {
+            stop: &stop,
+            emitted: &emitted,
+            feed: &feed,
+        };
         let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
         let mut want = 0usize;
-        let mut told = listed_totals.map_or((0, 0, false), |(files, bytes)| (files, bytes, true));
         for (i, o) in rx.iter() {
             pending.insert(i, o);
             while let Some(chunk) = pending.remove(&want) {
@@ -2037,7 +2128,12 @@ pub fn convert_streaming(
                 let (lock, cv) = &emitted;
                 let waiting = {
                     let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
-                    state.0 = if result.is_ok() { want } else { usize::MAX };
+                    // (An abort, by the sink or by a thread that panicked, is final.)
+                    state.0 = if result.is_ok() && state.0 != usize::MAX {
+                        want
+                    } else {
+                        usize::MAX
+                    };
                     state.1 > 0
                 };
                 if waiting {
@@ -2067,6 +2163,14 @@ pub fn convert_streaming(
         let _ = w.finish();
     }
     for (path, err) in walk_errors {
+        // A tree of nothing but unreadable entries has emitted nothing yet to carry its totals.
+        let now = (
+            found_files.load(Ordering::Relaxed),
+            found_bytes.load(Ordering::Relaxed),
+            true,
+        );
+        let found = (listed_totals.is_none() && now != told).then_some(now);
+        told = now;
         let o = FileOutcome {
             path: path.clone(),
             renamed_to: None,
@@ -2087,7 +2191,7 @@ pub fn convert_streaming(
             unread: false,
             bytes: 0,
         };
-        emit(o, &mut summary, None)?;
+        emit(o, &mut summary, found)?;
     }
     if cfg.mode == Mode::Header {
         let all = needs.borrow().clone();
@@ -2294,6 +2398,8 @@ mod tests {
             .1
             .iter()
             .all(|&(n, done)| n <= listed.len() && (!done || n == listed.len())));
+        // The last chunk goes after the walk has ended: the sink always learns the final total.
+        assert_eq!(streamed.1.last(), Some(&(listed.len(), true)));
         let mut renaming = Totals::default();
         let mut cfg = cfg.clone();
         cfg.rename = RenameMode::Hip;
@@ -2304,6 +2410,108 @@ mod tests {
             "{:?}",
             &renaming.1[..3.min(renaming.1.len())]
         );
+    }
+
+    /// A file whose name ends so makes `process` panic (in this crate's unit tests only).
+    pub(super) const PANICS: &str = "panics-in-tests.cu";
+
+    /// Runs `f` on a thread of its own; its result, or `None` when it has not ended within two
+    /// minutes (a hung run; the thread is left behind).
+    fn ends_within_two_minutes<T: Send + 'static>(
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<std::thread::Result<T>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(120)).ok()
+    }
+
+    #[test]
+    fn a_panic_on_one_file_fails_that_file_and_a_panic_in_the_sink_fails_the_run() {
+        // More files than the reorder window and the chunks discovery may find ahead, so that
+        // every party of the run is waiting on another when the panic strikes.
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t");
+        let n = CHUNKS_AHEAD * CHUNK_FILES * 2;
+        let mut rels = Vec::new();
+        for i in 0..n {
+            let name = if i == 5 {
+                format!("k{i:05}-{PANICS}")
+            } else {
+                format!("k{i:05}.cu")
+            };
+            let rel = format!("d{:02}/{name}", i / 100);
+            let p = t.join(&rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, "void f() { cudaDeviceSynchronize(); }\n").unwrap();
+            rels.push(rel);
+        }
+        rels.sort();
+        for jobs in [1, 2, 3] {
+            let mut cfg =
+                ConvertConfig::new(vec![t.clone()], OutputMode::Dir(dir.path().join("o")));
+            cfg.cache = None;
+            cfg.jobs = jobs;
+            cfg.force = true;
+            // A panic while translating one file fails that file, with a diagnostic naming it;
+            // every other file is converted, in order.
+            let run = cfg.clone();
+            let outcomes = ends_within_two_minutes(move || {
+                struct All(Vec<FileOutcome>);
+                impl Sink for All {
+                    fn file(&mut self, o: FileOutcome) -> Result<(), ProjectError> {
+                        self.0.push(o);
+                        Ok(())
+                    }
+                }
+                let mut all = All(Vec::new());
+                convert_streaming(&run, false, &mut all).map(|_| all.0)
+            })
+            .expect("a run with a panicking file hung")
+            .expect("a panic on one file ended the run")
+            .unwrap();
+            assert_eq!(outcomes.len(), n, "-j {jobs}");
+            for (o, rel) in outcomes.iter().zip(&rels) {
+                assert_eq!(&o.path, rel);
+                if rel.ends_with(PANICS) {
+                    assert_eq!(o.status, FileStatus::Failed);
+                    let d = &o.diagnostics[0];
+                    assert_eq!(d.id, INTERNAL_ERROR.id);
+                    assert!(d.message.contains(rel.as_str()), "{}", d.message);
+                    assert!(
+                        d.message.contains("make the translation panic"),
+                        "{}",
+                        d.message
+                    );
+                    assert!(!dir.path().join("o").join(rel).exists());
+                } else {
+                    assert_eq!(o.status, FileStatus::Changed, "{rel}");
+                }
+            }
+            // A panic on the thread that receives the outcomes (in the sink) ends the run with
+            // that panic, instead of leaving the workers and the walk waiting for it.
+            let run = cfg.clone();
+            let ended = ends_within_two_minutes(move || {
+                struct PanicAt(usize);
+                impl Sink for PanicAt {
+                    fn file(&mut self, _: FileOutcome) -> Result<(), ProjectError> {
+                        self.0 -= 1;
+                        assert!(self.0 > 0, "the sink's own panic");
+                        Ok(())
+                    }
+                }
+                let _ = convert_streaming(&run, false, &mut PanicAt(10));
+            })
+            .expect("a run whose sink panicked hung");
+            let payload = ended.expect_err("the sink's panic was lost");
+            let why = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            assert!(why.contains("the sink's own panic"), "{why}");
+        }
     }
 
     #[test]
