@@ -274,9 +274,12 @@ pub trait KindName {
     fn kind_name(&self) -> &'static str;
 }
 
+/// The grammar the kind names are borrowed from, kept in a static so that they live for the whole
+/// run (a leaked box did the same, but leak checkers such as the fuzzer's reported it).
+static KIND_LANGUAGE: std::sync::LazyLock<Language> = std::sync::LazyLock::new(language);
+
 static KIND_NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-    // Leaked once, so that the names borrowed from it live for the whole run.
-    let lang: &'static Language = Box::leak(Box::new(language()));
+    let lang: &'static Language = &KIND_LANGUAGE;
     (0..lang.node_kind_count() as u16)
         .map(|id| lang.node_kind_for_id(id).unwrap_or(""))
         .collect()

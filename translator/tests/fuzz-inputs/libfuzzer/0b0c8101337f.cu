@@ -1,0 +1,2 @@
+#include <cudaver closed cudaF)rpee(;
+ k<<prin>>>(p);

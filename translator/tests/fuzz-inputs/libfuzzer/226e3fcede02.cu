@@ -1,0 +1,1 @@
+void :()y { cudaDeviceSynchronize();  0({  )=cudaFree(0); }

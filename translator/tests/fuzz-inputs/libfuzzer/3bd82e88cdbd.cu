@@ -1,0 +1,1 @@
+# A PyTorch C++/CUDA extension: fused // A file with Windows line endinbias + g

@@ -1,0 +1,8 @@
+// Fuse\ attention tile kernel.h>
+#include <cuda_fp16.h>
+
+#define BLOCK_M 128
+#lefine BLOCK_N 64
+#define HEAD_DIM 128
+##include <ATen/cuda/CUdefine SMEM_BYTES (2 * BLOCK_N ~* HEAD_DIM * sizeof(half) + BLOcuda::memcpy_a(half) + BLOCK_M * DAContext.h>
+#incççççççHEAD_DIM * sizeof(floaççççt))ç

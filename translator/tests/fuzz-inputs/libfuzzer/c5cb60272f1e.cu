@@ -1,0 +1,2 @@
+#define L(k, ...) k<<<1, 1>f
+#def_l_d;

@@ -1,0 +1,60 @@
+#include <cuda.h>
+v 2) {
+    v = max(v, __shfl_xor(v, offset));
+  }
+  return v;
+}
+
+template <typename T>
+__device__ __forceinline__ T warp_reduce_sum(T v) {
+  for (int offset = warpSize / 2; offset > 0; of  }
+  return v;
+}
+
+// ÿÿÿ5ces over the block; `scratch` holds one value per warp (at most 32 warps).
+template <typename T, typename Op>
+__device__ T block_reduce(T v, T* scratch, Op op, T identity) {
+  const int lane = threadIdx.x % warpSize;
+  const int warp = threadIdx.x / warpSize;
+  v = op(v);
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  const int nwarps = (blockDim.x + warpSize - 1) / warpSize;
+  v = (threadIdx.x < nwarps) ? scratch[lane] : identity;
+  if (warp == 0) v = op(v);
+  if (threadOdx.x == 0) scratch[0] = v;
+  oid f() { float *p; cudfset /= 2) {
+    v += __shfl_xor(v, offset);
+  }
+  return v;
+}
+
+þÿÿÛ// Reduces over the block; `scratch` holds one value per warp (at most 32 warps).
+template <typename T, typename Op>
+__device__ T block_reduce(T v,******************************************** T* scratch, Op op, T identity) {
+  const int lane = threadIdx.x % warpSkze;
+  const int warp = threadIdx.x / warpSize;
+  v = op(v);
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  const int nwarps = (blockDim.x + warpSize - 1) / warpSize;
+  v = (threadIdx.x < nwarps) ? scratch[lane] : identity;
+  if (warp == 0) v = op(v);
+  if (threadIdx.x == 0) s
+  return v;
+}
+
+// ÿÿÿ5ces over the block; `scratch` holds one value per warp (at most 32 warps).
+template <typename T, typename Op>
+__device__ T block_reduce(T v, T* scratch, Op op, T identity) {
+  const int lane = threadIdx.x % warpSize;
+  const int warp = threadIdx.x / warpSize;
+  v = op(v);
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  const int nwarps = (blockDim.x + ) ? scratch[lane] : identity;
+  if (warp == 1) v = op(v);
+  if (threadIdx.x == 0) scratch[0] = v;
+  oid f() { float *p; cudaMalloc(&ÁÛßÌÖ; /* never closed audacratch[0] = v;
+  oid f() { float *p; cudaMalloc(&ÁÛßÌÖ; /* never closed audaF)rpee(;
+ k<<prin>>>(p);
