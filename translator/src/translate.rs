@@ -704,62 +704,18 @@ impl<'a> Walk<'a> {
         let Some(path_node) = node.field(FIELDS.path) else {
             return;
         };
-        let raw = self.node_str(path_node);
-        if raw.len() < 2 {
+        // Only `<path>` and `"path"` name a header; `#include MACRO` is left alone.
+        let Some(path) = HeaderPath::parse(self.node_str(path_node)) else {
             return;
-        }
-        let (open, close) = (&raw[..1], &raw[raw.len() - 1..]);
-        let inner = &raw[1..raw.len() - 1];
-        let scope = node.parent().map_or(0, |p| p.id());
-        let db = self.db;
-        let new_path = match db.header_for(inner, &self.opts.libs) {
-            Some(h) => {
-                let target = match self.opts.libs.lib_for(h.family) {
-                    Lib::Roc => h
-                        .roc
-                        .as_deref()
-                        .map(str::to_string)
-                        .or_else(|| h.hip_for(inner)),
-                    Lib::Hip => h.hip_for(inner),
-                };
-                match target {
-                    Some(_) if h.hip_added.is_some_and(|a| a > self.opts.hip_version) => {
-                        let added = h.hip_added.unwrap_or(self.opts.hip_version);
-                        self.diag(
-                            &TOO_NEW,
-                            path_node.start_byte(),
-                            format!(
-                                "CUDA header `{inner}` becomes `{}` only from HIP {added}; the target is HIP {}",
-                                h.hip_for(inner).unwrap_or_default(),
-                                self.opts.hip_version
-                            ),
-                            Some(format!(
-                                "target a newer HIP with `--hip-version {}.{}`, or avoid `{inner}`",
-                                added.major, added.minor
-                            )),
-                        );
-                        return;
-                    }
-                    Some(t) => t,
-                    None => {
-                        self.diag(
-                            &UNSUPPORTED_HEADER,
-                            path_node.start_byte(),
-                            format!("CUDA header `{inner}` has no HIP equivalent"),
-                            Some("remove the include if nothing from it is used, or replace what it provides".into()),
-                        );
-                        return;
-                    }
-                }
-            }
-            None => self
-                .renamed_include(inner)
-                .unwrap_or_else(|| inner.to_string()),
+        };
+        let Some(new_path) = self.header_target(path.inner, path_node.start_byte()) else {
+            return;
         };
         if new_path == "hip/hip_runtime.h" {
             self.has_runtime_include = true;
         }
-        let is_hip_header = new_path.starts_with("hip/") || new_path != inner;
+        let scope = node.parent().map_or(0, |p| p.id());
+        let is_hip_header = new_path.starts_with("hip/") || new_path != path.inner;
         if is_hip_header && !self.included.insert((scope, new_path.clone())) {
             // A second include of the same HIP header in the same scope: drop the line.
             let mut start = node.start_byte();
@@ -772,14 +728,87 @@ impl<'a> Walk<'a> {
             }
             return;
         }
-        if new_path != inner {
+        self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// Rewrites a macro body that is only a header path (`#define HDR <cub/cub.cuh>`, used as
+    /// `#include HDR`); returns whether it was one, so the body is not also renamed as code.
+    fn visit_header_macro(&mut self, body: &str, at: usize) -> bool {
+        let lead = body.len() - body.trim_start().len();
+        let Some(path) = HeaderPath::parse(&body[lead..]) else {
+            return false;
+        };
+        let known = self.db.header_for(path.inner, &self.opts.libs).is_some()
+            || self.renamed_include(path.inner).is_some();
+        if !known {
+            // Some other string (a message, a format): left to the usual renaming.
+            return false;
+        }
+        if let Some(new_path) = self.header_target(path.inner, at + lead) {
+            self.replace_header(&path, at + lead, &new_path);
+        }
+        true
+    }
+
+    /// Replaces the header path written at `at` when its HIP path differs.
+    fn replace_header(&mut self, path: &HeaderPath, at: usize, new_path: &str) {
+        if new_path != path.inner {
             self.edits.push(Edit::replace(
-                path_node.start_byte(),
-                path_node.end_byte(),
-                format!("{open}{new_path}{close}"),
+                at,
+                at + path.len,
+                format!("{}{new_path}{}", path.open, path.close),
                 "header",
             ));
             self.count(Family::Header);
+        }
+    }
+
+    /// The HIP path for header `inner` written at `at`, or `None` (with a diagnostic) when it has
+    /// none at the target HIP; a header the rules do not know comes back unchanged.
+    fn header_target(&mut self, inner: &str, at: usize) -> Option<String> {
+        let db = self.db;
+        let Some(h) = db.header_for(inner, &self.opts.libs) else {
+            return Some(
+                self.renamed_include(inner)
+                    .unwrap_or_else(|| inner.to_string()),
+            );
+        };
+        let target = match self.opts.libs.lib_for(h.family) {
+            Lib::Roc => h
+                .roc
+                .as_deref()
+                .map(str::to_string)
+                .or_else(|| h.hip_for(inner)),
+            Lib::Hip => h.hip_for(inner),
+        };
+        match target {
+            Some(_) if h.hip_added.is_some_and(|a| a > self.opts.hip_version) => {
+                let added = h.hip_added.unwrap_or(self.opts.hip_version);
+                self.diag(
+                    &TOO_NEW,
+                    at,
+                    format!(
+                        "CUDA header `{inner}` becomes `{}` only from HIP {added}; the target is HIP {}",
+                        h.hip_for(inner).unwrap_or_default(),
+                        self.opts.hip_version
+                    ),
+                    Some(format!(
+                        "target a newer HIP with `--hip-version {}.{}`, or avoid `{inner}`",
+                        added.major, added.minor
+                    )),
+                );
+                None
+            }
+            Some(t) => Some(t),
+            None => {
+                self.diag(
+                    &UNSUPPORTED_HEADER,
+                    at,
+                    format!("CUDA header `{inner}` has no HIP equivalent"),
+                    Some("remove the include if nothing from it is used, or replace what it provides".into()),
+                );
+                None
+            }
         }
     }
 
@@ -1115,23 +1144,29 @@ impl<'a> Walk<'a> {
                     descend = false;
                 }
                 Tk::MacroBody => {
-                    let text = parse::text(n, self.src);
-                    self.rename_text(text, n.start_byte());
-                    if self.opts.launch == LaunchStyle::Hip
-                        && memchr::memmem::find(text, b"<<<").is_some()
-                        && !self.macro_launches(text, n.start_byte())
-                    {
-                        self.diag(
-                            &LAUNCH_IN_MACRO,
-                            n.start_byte(),
-                            "kernel launch inside a macro body kept as `<<<...>>>`".into(),
-                            Some(
-                                "hipcc accepts it; rewrite the macro by hand for other compilers"
-                                    .into(),
-                            ),
-                        );
-                    }
                     descend = false;
+                    let text = parse::text(n, self.src);
+                    let header = std::str::from_utf8(text)
+                        .ok()
+                        .filter(|b| b.trim_start().starts_with(['<', '"']))
+                        .is_some_and(|body| self.visit_header_macro(body, n.start_byte()));
+                    if !header {
+                        self.rename_text(text, n.start_byte());
+                        if self.opts.launch == LaunchStyle::Hip
+                            && memchr::memmem::find(text, b"<<<").is_some()
+                            && !self.macro_launches(text, n.start_byte())
+                        {
+                            self.diag(
+                                &LAUNCH_IN_MACRO,
+                                n.start_byte(),
+                                "kernel launch inside a macro body kept as `<<<...>>>`".into(),
+                                Some(
+                                    "hipcc accepts it; rewrite the macro by hand for other compilers"
+                                        .into(),
+                                ),
+                            );
+                        }
+                    }
                 }
                 Tk::DeviceKeyword => self.has_device_code = true,
                 Tk::Call => {
@@ -1246,6 +1281,37 @@ impl<'a> Walk<'a> {
             if needs_eol_before { eol } else { "" }
         );
         self.edits.push(Edit::insert(at, text, "runtime-include"));
+    }
+}
+
+/// A header path as written, `<inner>` or `"inner"`, optionally followed by a comment.
+struct HeaderPath<'a> {
+    open: char,
+    inner: &'a str,
+    close: char,
+    /// Bytes from the opening to the closing delimiter, both included.
+    len: usize,
+}
+
+impl<'a> HeaderPath<'a> {
+    /// Reads a path at the start of `text`; `None` for anything else (`#include MACRO`).
+    fn parse(text: &'a str) -> Option<Self> {
+        let open = text.chars().next()?;
+        let close = match open {
+            '<' => '>',
+            '"' => '"',
+            _ => return None,
+        };
+        let end = 1 + text[1..].find(close)?;
+        let inner = &text[1..end];
+        let rest = text[end + 1..].trim_start();
+        let only_comment = rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*");
+        (only_comment && !inner.contains('\n')).then_some(HeaderPath {
+            open,
+            inner,
+            close,
+            len: end + 1,
+        })
     }
 }
 

@@ -209,3 +209,21 @@ fn headers_newer_than_the_target_are_reported_and_kept() {
     let (out, _) = tr(src, &opts);
     assert!(out.contains("\n#include <hip/hip_bf16.h>\n"), "{out}");
 }
+
+#[test]
+fn header_paths_held_in_macros_are_translated_other_strings_are_not() {
+    let src = "#define CUB_HDR <cub/cub.cuh>  // picked per build\n#define RT_HDR  \"cuda_runtime.h\"\n#define MSG \"cudaMalloc failed\"\n#define TEXT \"cuda_runtime.h\" \"!\"\n#include CUB_HDR\n#include RT_HDR\n#include \u{7d6}x\n";
+    let (out, diags) = tr(src, &Options::default());
+    assert_eq!(
+        out,
+        "#define CUB_HDR <hipcub/hipcub.hpp>  // picked per build\n#define RT_HDR  \"hip/hip_runtime.h\"\n#define MSG \"cudaMalloc failed\"\n#define TEXT \"cuda_runtime.h\" \"!\"\n#include CUB_HDR\n#include RT_HDR\n#include \u{7d6}x\n"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    // A header with no HIP counterpart is reported where the macro writes it.
+    let (out, diags) = tr(
+        "\n#define DLP_HDR <device_launch_parameters.h>\n#include DLP_HDR\n",
+        &Options::default(),
+    );
+    assert!(out.contains("<device_launch_parameters.h>"), "{out}");
+    assert_eq!(diags, ["T007:2:17"]);
+}
