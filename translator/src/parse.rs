@@ -547,6 +547,37 @@ pub fn text<'a>(node: Node, src: &'a [u8]) -> &'a [u8] {
     &src[node.byte_range()]
 }
 
+/// A header path as written, `<inner>` or `"inner"`, optionally followed by a comment.
+pub(crate) struct HeaderPath<'a> {
+    pub(crate) open: char,
+    pub(crate) inner: &'a str,
+    pub(crate) close: char,
+    /// Bytes from the opening to the closing delimiter, both included.
+    pub(crate) len: usize,
+}
+
+impl<'a> HeaderPath<'a> {
+    /// Reads a path at the start of `text`; `None` for anything else (`#include MACRO`).
+    pub(crate) fn parse(text: &'a str) -> Option<Self> {
+        let open = text.chars().next()?;
+        let close = match open {
+            '<' => '>',
+            '"' => '"',
+            _ => return None,
+        };
+        let end = 1 + text[1..].find(close)?;
+        let inner = &text[1..end];
+        let rest = text[end + 1..].trim_start();
+        let only_comment = rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*");
+        (only_comment && !inner.contains('\n')).then_some(HeaderPath {
+            open,
+            inner,
+            close,
+            len: end + 1,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

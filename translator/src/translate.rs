@@ -705,7 +705,7 @@ impl<'a> Walk<'a> {
             return;
         };
         // Only `<path>` and `"path"` name a header; `#include MACRO` is left alone.
-        let Some(path) = HeaderPath::parse(self.node_str(path_node)) else {
+        let Some(path) = parse::HeaderPath::parse(self.node_str(path_node)) else {
             return;
         };
         let Some(new_path) = self.header_target(path.inner, path_node.start_byte()) else {
@@ -735,7 +735,7 @@ impl<'a> Walk<'a> {
     /// `#include HDR`); returns whether it was one, so the body is not also renamed as code.
     fn visit_header_macro(&mut self, body: &str, at: usize) -> bool {
         let lead = body.len() - body.trim_start().len();
-        let Some(path) = HeaderPath::parse(&body[lead..]) else {
+        let Some(path) = parse::HeaderPath::parse(&body[lead..]) else {
             return false;
         };
         let known = self.db.header_for(path.inner, &self.opts.libs).is_some()
@@ -751,7 +751,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Replaces the header path written at `at` when its HIP path differs.
-    fn replace_header(&mut self, path: &HeaderPath, at: usize, new_path: &str) {
+    fn replace_header(&mut self, path: &parse::HeaderPath, at: usize, new_path: &str) {
         if new_path != path.inner {
             self.edits.push(Edit::replace(
                 at,
@@ -1281,37 +1281,6 @@ impl<'a> Walk<'a> {
             if needs_eol_before { eol } else { "" }
         );
         self.edits.push(Edit::insert(at, text, "runtime-include"));
-    }
-}
-
-/// A header path as written, `<inner>` or `"inner"`, optionally followed by a comment.
-struct HeaderPath<'a> {
-    open: char,
-    inner: &'a str,
-    close: char,
-    /// Bytes from the opening to the closing delimiter, both included.
-    len: usize,
-}
-
-impl<'a> HeaderPath<'a> {
-    /// Reads a path at the start of `text`; `None` for anything else (`#include MACRO`).
-    fn parse(text: &'a str) -> Option<Self> {
-        let open = text.chars().next()?;
-        let close = match open {
-            '<' => '>',
-            '"' => '"',
-            _ => return None,
-        };
-        let end = 1 + text[1..].find(close)?;
-        let inner = &text[1..end];
-        let rest = text[end + 1..].trim_start();
-        let only_comment = rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*");
-        (only_comment && !inner.contains('\n')).then_some(HeaderPath {
-            open,
-            inner,
-            close,
-            len: end + 1,
-        })
     }
 }
 

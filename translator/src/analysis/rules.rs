@@ -859,6 +859,7 @@ fn define(a: &mut Analyzer, n: Node) {
     if n.kind_name() != "preproc_def" {
         return;
     }
+    header_macro(a, value);
     let v = a
         .macros
         .by_name
@@ -2320,6 +2321,19 @@ fn include(a: &mut Analyzer, n: Node) {
         return;
     };
     let p = a.text(path).trim_matches(['<', '>', '"']);
+    header_hazards(a, n, p);
+}
+
+/// A macro whose body is only a header path (`#define HDR <mma.h>`, used as `#include HDR`) is
+/// checked as the include it stands for.
+fn header_macro(a: &mut Analyzer, value: Node) {
+    let text = a.text(value);
+    if let Some(path) = crate::parse::HeaderPath::parse(text.trim_start()) {
+        header_hazards(a, value, path.inner);
+    }
+}
+
+fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
     match p {
         "mma.h" => wmma(a, n, "`#include <mma.h>`".to_string()),
         "cuda/pipeline" | "cuda_pipeline.h" | "cuda_pipeline_primitives.h"

@@ -406,6 +406,17 @@ fn h008_nvtx() {
     );
 }
 
+#[test]
+fn header_hazards_follow_a_header_path_held_in_a_macro() {
+    let src = "#define NVTX_HDR <nvToolsExt.h>\n#define PIPE_HDR \"cuda/pipeline\" // async copies\n#define MSG \"mma.h is missing\"\n#include NVTX_HDR\n#include PIPE_HDR\n";
+    let diags = run(src);
+    let got: Vec<(&str, usize, usize)> = diags
+        .iter()
+        .map(|d| (d.id.as_str(), d.line, d.column))
+        .collect();
+    assert_eq!(got, vec![("H008", 1, 18), ("H015", 2, 18)]);
+}
+
 // H009 ---------------------------------------------------------------------------------------
 
 #[test]
