@@ -68,6 +68,8 @@ pub fn parse(src: &[u8], budget: Duration) -> Result<Tree, ParseError> {
             }
         };
         let options = ParseOptions::new().progress_callback(&mut progress);
+        let src = parseable(src);
+        let src = &src[..];
         let len = src.len();
         let mut read = |offset: usize, _| {
             if offset < len {
@@ -557,8 +559,16 @@ pub(crate) struct HeaderPath<'a> {
 }
 
 impl<'a> HeaderPath<'a> {
-    /// Reads a path at the start of `text`; `None` for anything else (`#include MACRO`).
+    /// Reads a path that is all of `text` but for a trailing comment; `None` for anything else
+    /// (`#include MACRO`).
     pub(crate) fn parse(text: &'a str) -> Option<Self> {
+        let path = Self::at(text)?;
+        let rest = text[path.len..].trim_start();
+        (rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*")).then_some(path)
+    }
+
+    /// Reads a path at the start of `text`, whatever follows it.
+    fn at(text: &'a str) -> Option<Self> {
         let open = text.chars().next()?;
         let close = match open {
             '<' => '>',
@@ -567,9 +577,7 @@ impl<'a> HeaderPath<'a> {
         };
         let end = 1 + text[1..].find(close)?;
         let inner = &text[1..end];
-        let rest = text[end + 1..].trim_start();
-        let only_comment = rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*");
-        (only_comment && !inner.contains('\n')).then_some(HeaderPath {
+        (!inner.contains('\n')).then_some(HeaderPath {
             open,
             inner,
             close,
@@ -578,9 +586,81 @@ impl<'a> HeaderPath<'a> {
     }
 }
 
+/// The header paths that `__has_include(...)` and `__has_include_next(...)` ask about, with the
+/// offset of each: tree-sitter-cuda cannot parse them, and they name headers to translate.
+pub(crate) fn has_include_paths(src: &[u8]) -> impl Iterator<Item = (usize, HeaderPath<'_>)> {
+    const WORD: &[u8] = b"__has_include";
+    let blanks = |mut i: usize| {
+        while matches!(src.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    memchr::memmem::find_iter(src, WORD).filter_map(move |hit| {
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        if hit > 0 && ident(src[hit - 1]) {
+            return None;
+        }
+        let mut i = hit + WORD.len();
+        if src[i..].starts_with(b"_next") {
+            i += b"_next".len();
+        }
+        if src.get(i).is_some_and(|&b| ident(b)) {
+            return None;
+        }
+        i = blanks(i);
+        if src.get(i) != Some(&b'(') {
+            return None;
+        }
+        i = blanks(i + 1);
+        let end = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |e| i + e);
+        let line = match std::str::from_utf8(&src[i..end]) {
+            Ok(line) => line,
+            Err(e) => std::str::from_utf8(&src[i..i + e.valid_up_to()]).ok()?,
+        };
+        let path = HeaderPath::at(line)?;
+        (src.get(blanks(i + path.len)) == Some(&b')')).then_some((i, path))
+    })
+}
+
+/// `src` as tree-sitter should see it: each `__has_include` path blanked to an identifier of the
+/// same length (`____`), so the directive parses; offsets and every other byte are unchanged.
+fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if memchr::memmem::find(src, b"__has_include").is_none() {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let mut out = src.to_vec();
+    for (at, path) in has_include_paths(src) {
+        out[at..at + path.len].fill(b'_');
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn has_include_tests_parse_and_their_paths_are_found() {
+        let src = "#if __has_include(\"a.h\") || __has_include_next( <b/c.h> ) || MY__has_include(<x>)\nvoid f() { k<<<1, 1>>>(); }\n#elif __has_includeX(<y>) || __has_include(<z\n#endif\n";
+        let found: Vec<(usize, &str)> = has_include_paths(src.as_bytes())
+            .map(|(at, p)| (at, p.inner))
+            .collect();
+        assert_eq!(found, [(18, "a.h"), (48, "b/c.h")]);
+        let good = b"#if __has_include(\"a.h\") || __has_include_next( <b/c.h> )\nvoid f() { k<<<1, 1>>>(); }\n#endif\n";
+        let tree = parse(good, Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(!tree.root_node().has_error(), "{sexp}");
+        assert!(sexp.contains("kernel_call_syntax"), "{sexp}");
+        // Bytes after the path that are not UTF-8 do not hide it.
+        let bytes = b"#if __has_include(<cuda.h>) \xff\n#endif\n";
+        assert_eq!(
+            has_include_paths(bytes)
+                .map(|(at, _)| at)
+                .collect::<Vec<_>>(),
+            [18]
+        );
+    }
 
     #[test]
     fn parses_a_launch() {

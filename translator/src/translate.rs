@@ -708,7 +708,7 @@ impl<'a> Walk<'a> {
         let Some(path) = parse::HeaderPath::parse(self.node_str(path_node)) else {
             return;
         };
-        let Some(new_path) = self.header_target(path.inner, path_node.start_byte()) else {
+        let Some(new_path) = self.header_target(path.inner, path_node.start_byte(), true) else {
             return;
         };
         if new_path == "hip/hip_runtime.h" {
@@ -744,7 +744,7 @@ impl<'a> Walk<'a> {
             // Some other string (a message, a format): left to the usual renaming.
             return false;
         }
-        if let Some(new_path) = self.header_target(path.inner, at + lead) {
+        if let Some(new_path) = self.header_target(path.inner, at + lead, true) {
             self.replace_header(&path, at + lead, &new_path);
         }
         true
@@ -763,9 +763,27 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// The HIP path for header `inner` written at `at`, or `None` (with a diagnostic) when it has
-    /// none at the target HIP; a header the rules do not know comes back unchanged.
-    fn header_target(&mut self, inner: &str, at: usize) -> Option<String> {
+    /// Points `__has_include(<cuda_bf16.h>)` at the HIP header, so the test asks about the header
+    /// the translated include names. One without a HIP counterpart stays, quietly: the test is
+    /// false on HIP and the code it guards already has a way without it.
+    fn visit_has_includes(&mut self, tree: &Tree) {
+        for (at, path) in parse::has_include_paths(self.src) {
+            let code = tree
+                .root_node()
+                .descendant_for_byte_range(at, at + path.len)
+                .is_some_and(|n| matches!(n.kind_name(), "identifier" | "preproc_arg"));
+            if at >= self.dead_from || !code {
+                continue;
+            }
+            if let Some(new_path) = self.header_target(path.inner, at, false) {
+                self.replace_header(&path, at, &new_path);
+            }
+        }
+    }
+
+    /// The HIP path for header `inner` written at `at`, or `None` (with a diagnostic when `report`)
+    /// when it has none at the target HIP; a header the rules do not know comes back unchanged.
+    fn header_target(&mut self, inner: &str, at: usize, report: bool) -> Option<String> {
         let db = self.db;
         let Some(h) = db.header_for(inner, &self.opts.libs) else {
             return Some(
@@ -783,6 +801,9 @@ impl<'a> Walk<'a> {
         };
         match target {
             Some(_) if h.hip_added.is_some_and(|a| a > self.opts.hip_version) => {
+                if !report {
+                    return None;
+                }
                 let added = h.hip_added.unwrap_or(self.opts.hip_version);
                 self.diag(
                     &TOO_NEW,
@@ -800,6 +821,7 @@ impl<'a> Walk<'a> {
                 None
             }
             Some(t) => Some(t),
+            None if !report => None,
             None => {
                 self.diag(
                     &UNSUPPORTED_HEADER,
@@ -1393,6 +1415,7 @@ fn translate_tree_at(
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
+    w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
     let parse_errors = parse::error_lines(tree);
