@@ -119,6 +119,8 @@ pub enum Family {
     Cudnn,
     /// NVTX (profiler annotations).
     Nvtx,
+    /// NCCL collectives (RCCL keeps the `nccl*` names; only the header moves).
+    Nccl,
     /// PyTorch extension API.
     Torch,
     /// Headers.
@@ -127,7 +129,7 @@ pub enum Family {
 
 impl Family {
     /// All families, in display order.
-    pub const ALL: [Family; 15] = [
+    pub const ALL: [Family; 16] = [
         Family::Runtime,
         Family::Driver,
         Family::Device,
@@ -141,6 +143,7 @@ impl Family {
         Family::Cusolver,
         Family::Cudnn,
         Family::Nvtx,
+        Family::Nccl,
         Family::Torch,
         Family::Header,
     ];
@@ -161,6 +164,7 @@ impl Family {
             Family::Cusolver => "cusolver",
             Family::Cudnn => "cudnn",
             Family::Nvtx => "nvtx",
+            Family::Nccl => "nccl",
             Family::Torch => "torch",
             Family::Header => "header",
         }

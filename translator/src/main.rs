@@ -884,11 +884,20 @@ fn explain(what: &str) -> Result<ExitCode> {
     }
     if let Some(h) = db.header(what) {
         found = true;
+        let hip = h.hip_for(what);
         println!(
-            "header {} becomes {}",
-            h.cuda,
-            h.hip.as_deref().unwrap_or("nothing (no HIP equivalent)")
+            "header {what} becomes {}{}",
+            hip.as_deref().unwrap_or("nothing (no HIP equivalent)"),
+            if h.is_pattern() {
+                format!(" (rule {})", h.cuda)
+            } else {
+                String::new()
+            }
         );
+        if let Some(added) = h.hip_added {
+            println!("  HIP: from {added}");
+        }
+        println!("  source: {}", h.source);
     }
     if !found {
         bail!("`{what}` is neither a diagnostic ID nor a name the rules database knows");

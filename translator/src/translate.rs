@@ -827,7 +827,9 @@ impl<'a> Walk<'a> {
                     &UNSUPPORTED_HEADER,
                     at,
                     format!("CUDA header `{inner}` has no HIP equivalent"),
-                    Some("remove the include if nothing from it is used, or replace what it provides".into()),
+                    Some(format!(
+                        "remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"
+                    )),
                 );
                 None
             }

@@ -230,12 +230,12 @@ fn header_paths_held_in_macros_are_translated_other_strings_are_not() {
 
 #[test]
 fn has_include_tests_ask_about_the_hip_header_and_parse() {
-    let src = "#if __has_include(<cuda_bf16.h>) && defined(X)\n#include <cuda_bf16.h>\n#elif __has_include_next ( \"cub/cub.cuh\" )\n#include \"cub/cub.cuh\"\n#endif\n#define HAS_RT __has_include(<cuda_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_gl_interop.h>) || __has_include(<device_launch_parameters.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n";
+    let src = "#if __has_include(<cuda_bf16.h>) && defined(X)\n#include <cuda_bf16.h>\n#elif __has_include_next ( \"cub/cub.cuh\" )\n#include \"cub/cub.cuh\"\n#endif\n#define HAS_RT __has_include(<cuda_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_egl_interop.h>) || __has_include(<device_launch_parameters.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n";
     let r = translate_source(src.as_bytes(), "t.cu", &Options::default()).unwrap();
     let out = String::from_utf8(r.output).unwrap();
     assert_eq!(
         out,
-        "#include <hip/hip_runtime.h>\n#if __has_include(<hip/hip_bf16.h>) && defined(X)\n#include <hip/hip_bf16.h>\n#elif __has_include_next ( \"hipcub/hipcub.hpp\" )\n#include \"hipcub/hipcub.hpp\"\n#endif\n#define HAS_RT __has_include(<hip/hip_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_gl_interop.h>) || __has_include(<device_launch_parameters.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n"
+        "#include <hip/hip_runtime.h>\n#if __has_include(<hip/hip_bf16.h>) && defined(X)\n#include <hip/hip_bf16.h>\n#elif __has_include_next ( \"hipcub/hipcub.hpp\" )\n#include \"hipcub/hipcub.hpp\"\n#endif\n#define HAS_RT __has_include(<hip/hip_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_egl_interop.h>) || __has_include(<device_launch_parameters.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n"
     );
     // The tests parse (no T008), and one whose header HIP lacks stays without a report: on HIP it
     // is false, and the code it guards has its own way without the header.
@@ -254,4 +254,15 @@ fn has_include_tests_ask_about_the_hip_header_and_parse() {
         .map(|d| (d.id.as_str(), d.line))
         .collect();
     assert_eq!(lines, [("T002", 2)]);
+}
+
+#[test]
+fn headers_that_cuda_runtime_pulls_in_become_the_hip_runtime_or_are_reported() {
+    let src = "#include <cuda_runtime.h>\n#include <sm_60_atomic_functions.h>\n#include <crt/host_defines.h>\n#include <vector_functions.h>\n#include <math_functions.h>\n#include <cuda_gl_interop.h>\n#include <nccl.h>\n#include <cuda_occupancy.h>\n";
+    let (out, diags) = tr(src, &Options::default());
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n#include <hip/math_functions.h>\n#include <hip/hip_runtime_api.h>\n#include <rccl/rccl.h>\n#include <cuda_occupancy.h>\n"
+    );
+    assert_eq!(diags, ["T007:8:10"]);
 }
