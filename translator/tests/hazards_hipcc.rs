@@ -223,3 +223,49 @@ fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let (ok, err) = compile(&cc, &src, &[]);
     assert!(!ok && err.contains("__shfl_xor_sync"), "{err}");
 }
+
+#[test]
+fn h036_device_prop_members_hip_5_lacks_do_not_compile_and_the_fix_does() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "size_t per_sm(int dev) {\n\
+         hipDeviceProp_t prop;\n\
+         hipGetDeviceProperties(&prop, dev);\n\
+         return prop.sharedMemPerMultiprocessor + prop.regsPerMultiprocessor;\n}",
+    );
+    let found = rules(&src, Version::new(5, 2, 3));
+    assert_eq!(
+        found.iter().filter(|(id, _)| id == "H036").count(),
+        2,
+        "{found:?}"
+    );
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(
+        !ok && err.contains("no member named 'sharedMemPerMultiprocessor'")
+            && err.contains("no member named 'regsPerMultiprocessor'"),
+        "{err}"
+    );
+    // hipport's fix for the shared-memory member, and the attribute query its help names for
+    // the other, compile.
+    let tree = hipport::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: Version::new(5, 2, 3),
+        fix: true,
+    };
+    let mut edits: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.hip", &opts)
+        .into_iter()
+        .flat_map(|d| d.fix)
+        .collect();
+    let fixed =
+        String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    assert!(
+        fixed.contains("prop.maxSharedMemoryPerMultiProcessor"),
+        "{fixed}"
+    );
+    let fixed = fixed.replace(
+        "prop.regsPerMultiprocessor",
+        "[&] { int r = 0; hipDeviceGetAttribute(&r, hipDeviceAttributeMaxRegistersPerMultiprocessor, dev); return r; }()",
+    );
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}

@@ -572,6 +572,45 @@ Fix: shuffle the bits, `__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))` (f
 through a 32-bit integer), or shuffle the value converted to float.",
 };
 
+/// H036: `cudaDeviceProp` fields that `hipDeviceProp_t` gained only in HIP 6.0.
+pub const DEVICE_PROP_FIELD: DiagInfo = DiagInfo {
+    id: "H036",
+    name: "device-prop-field",
+    severity: Severity::Error,
+    summary: "cudaDeviceProp fields that hipDeviceProp_t lacks before HIP 6.0",
+    explain: "\
+HIP 5.2.3's `hipDeviceProp_t` has 53 members; CUDA 11.8's `cudaDeviceProp` has 80. The 38 others \
+(`sharedMemPerMultiprocessor`, `regsPerMultiprocessor`, `sharedMemPerBlockOptin`, \
+`maxBlocksPerMultiProcessor`, `persistingL2CacheMaxSize`, `asyncEngineCount`, `uuid`, the \
+texture and surface limits, ...) arrived with HIP 6.0's `hipDeviceProp_tR0600`. Reading one of \
+them fails to compile when the target is HIP 5 (\"no member named ... in hipDeviceProp_t\").
+
+HIP 5 names the shared memory per multiprocessor `maxSharedMemoryPerMultiProcessor`, and HIP 6 \
+keeps that name, so `--fix` rewrites `sharedMemPerMultiprocessor` to it.
+
+Fix: read the value with `hipDeviceGetAttribute` where HIP has the attribute, or target HIP 6.0 \
+or later with `--hip-version`.",
+};
+
+/// H037: compute-capability tests, which HIP answers with the GFX IP version.
+pub const COMPUTE_CAPABILITY: DiagInfo = DiagInfo {
+    id: "H037",
+    name: "compute-capability",
+    severity: Severity::Warning,
+    summary: "Compute-capability tests, which HIP answers with the GFX IP version",
+    explain: "\
+CUDA code often picks a path by compute capability: `prop.major >= 8` for Ampere features, \
+`major * 10 + minor >= 90` for Hopper. HIP fills `major` and `minor` (and the \
+ComputeCapabilityMajor/Minor attributes) with the GFX IP version of the AMD GPU: gfx90a (MI200) \
+is 9.0, gfx942 (MI300) 9.4, gfx1030 (RDNA2) 10.3, gfx1100 (RDNA3) 11.0. Every AMD GPU therefore \
+passes a test written for Volta, Ampere or Hopper, and the code takes a path built for NVIDIA \
+hardware (tensor-core tile shapes, `cp.async` pipelines, 32-lane warps) without any error.
+
+Fix: branch on what the code needs: the architecture name (`prop.gcnArchName`, for example \
+starting with `gfx9`), an attribute query (`hipDeviceGetAttribute`), the warp size, or \
+`__HIP_PLATFORM_AMD__` at compile time.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -609,4 +648,6 @@ pub const DIAGS: &[DiagInfo] = &[
     WARP_LIBRARY_WIDTH,
     BLAS_COMPUTE_TYPE,
     HALF_SHUFFLE,
+    DEVICE_PROP_FIELD,
+    COMPUTE_CAPABILITY,
 ];

@@ -184,24 +184,188 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             );
         }
         Group::Template => template_width(a, n),
-        Group::FieldIdentifier
-            if a.text(n) == "clockRate"
-                && n.parent()
-                    .is_some_and(|p| p.kind_name() == "field_expression") =>
-        {
-            a.report(
-                &DEVICE_CLOCK,
-                Severity::Warning,
-                n,
-                "`clockRate` converts clock() cycles to time, but AMD's shader clock varies; the rate is not a timing base".into(),
-                Some("time with wall_clock64() and hipDeviceAttributeWallClockRate (kHz)".into()),
-                vec![],
-            );
-        }
+        Group::FieldIdentifier => field(a, n),
         Group::Subscript => shared32_use(a, n),
         Group::FunctionDefinition => builtin_clash(a, n),
         _ => {}
     }
+}
+
+/// Members of CUDA 11.8's `cudaDeviceProp` that HIP 5.2.3's `hipDeviceProp_t` lacks (the two
+/// structs compared member by member); HIP 6.0's `hipDeviceProp_tR0600` has every one.
+const PROP_FIELDS_FROM_HIP6: &[&str] = &[
+    "uuid",
+    "luid",
+    "luidDeviceNodeMask",
+    "deviceOverlap",
+    "maxTexture1DMipmap",
+    "maxTexture2DMipmap",
+    "maxTexture2DLinear",
+    "maxTexture2DGather",
+    "maxTexture3DAlt",
+    "maxTextureCubemap",
+    "maxTexture1DLayered",
+    "maxTexture2DLayered",
+    "maxTextureCubemapLayered",
+    "maxSurface1D",
+    "maxSurface2D",
+    "maxSurface3D",
+    "maxSurface1DLayered",
+    "maxSurface2DLayered",
+    "maxSurfaceCubemap",
+    "maxSurfaceCubemapLayered",
+    "surfaceAlignment",
+    "asyncEngineCount",
+    "unifiedAddressing",
+    "persistingL2CacheMaxSize",
+    "streamPrioritiesSupported",
+    "globalL1CacheSupported",
+    "localL1CacheSupported",
+    "sharedMemPerMultiprocessor",
+    "regsPerMultiprocessor",
+    "multiGpuBoardGroupID",
+    "hostNativeAtomicSupported",
+    "singleToDoublePrecisionPerfRatio",
+    "computePreemptionSupported",
+    "canUseHostPointerForRegisteredMem",
+    "sharedMemPerBlockOptin",
+    "maxBlocksPerMultiProcessor",
+    "accessPolicyMaxWindowSize",
+    "reservedSharedMemPerBlock",
+];
+
+/// Member accesses: device-property fields (H021 clockRate, H036, H037).
+fn field(a: &mut Analyzer, n: Node) {
+    let Some(expr) = n.parent().filter(|p| p.kind_name() == "field_expression") else {
+        return;
+    };
+    let name = a.text(n);
+    match name {
+        "clockRate" => a.report(
+            &DEVICE_CLOCK,
+            Severity::Warning,
+            n,
+            "`clockRate` converts clock() cycles to time, but AMD's shader clock varies; the rate is not a timing base".into(),
+            Some("time with wall_clock64() and hipDeviceAttributeWallClockRate (kHz)".into()),
+            vec![],
+        ),
+        "major" | "minor" if device_prop(a, expr) && compares_version(expr) => {
+            let text = a.text(expr).to_string();
+            compute_capability(a, expr, &format!("`{text}`"));
+        }
+        _ if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
+            && PROP_FIELDS_FROM_HIP6.contains(&name)
+            && device_prop(a, expr) =>
+        {
+            const HIP5_NAME: &str = "maxSharedMemoryPerMultiProcessor";
+            let (help, fix) = if name == "sharedMemPerMultiprocessor" {
+                (
+                    format!("HIP names it `{HIP5_NAME}` (HIP 6 too)"),
+                    vec![Edit::replace(n.start_byte(), n.end_byte(), HIP5_NAME, "H036")],
+                )
+            } else {
+                (
+                    "read it with hipDeviceGetAttribute where HIP has the attribute, or target HIP 6.0 or later (`--hip-version 6.0`)".to_string(),
+                    vec![],
+                )
+            };
+            a.report(
+                &DEVICE_PROP_FIELD,
+                Severity::Error,
+                n,
+                format!(
+                    "`{name}` is not a member of hipDeviceProp_t before HIP 6.0; the target is HIP {}",
+                    a.opts.hip_version
+                ),
+                Some(help),
+                fix,
+            );
+        }
+        _ => {}
+    }
+}
+
+/// Whether the object of member access `expr` is a `cudaDeviceProp` (declared so, or returned by
+/// torch's `getCurrentDeviceProperties()`/`getDeviceProperties()`).
+fn device_prop(a: &Analyzer, expr: Node) -> bool {
+    let is_prop_type = |t: &str| {
+        let t = t.trim_start_matches("const ").trim_start_matches("struct ");
+        matches!(
+            t.rsplit("::").next(),
+            Some("cudaDeviceProp" | "hipDeviceProp_t")
+        )
+    };
+    let is_prop_call =
+        |f: &str| f.ends_with("getCurrentDeviceProperties") || f.ends_with("getDeviceProperties");
+    let mut obj = expr.field(FIELDS.argument);
+    while let Some(o) = obj {
+        match o.kind_name() {
+            "parenthesized_expression" | "pointer_expression" => obj = o.named_child(0),
+            "subscript_expression" => obj = o.field(FIELDS.argument),
+            "identifier" => {
+                return a.lookup(a.text(o), o.start_byte()).is_some_and(|d| {
+                    is_prop_type(&d.ty_text)
+                        || (d.ty_text == "auto"
+                            && d.init.is_some_and(|i| {
+                                i.kind_name() == "call_expression"
+                                    && i.field(FIELDS.function)
+                                        .is_some_and(|f| is_prop_call(a.text(f)))
+                            }))
+                });
+            }
+            "call_expression" => {
+                return o
+                    .field(FIELDS.function)
+                    .is_some_and(|f| is_prop_call(a.text(f)));
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether a `major`/`minor` read feeds a comparison, a switch or arithmetic that builds a version
+/// number (`major * 10 + minor`); printing the value is left alone.
+fn compares_version(expr: Node) -> bool {
+    let mut cur = expr;
+    while let Some(p) = cur.parent() {
+        match p.kind_name() {
+            "binary_expression" => {
+                let op = p.field(FIELDS.operator).map(|o| o.kind_name());
+                if matches!(
+                    op,
+                    Some("<" | "<=" | ">" | ">=" | "==" | "!=" | "*" | "+" | "<<")
+                ) {
+                    return true;
+                }
+            }
+            "parenthesized_expression" | "conditional_expression" | "cast_expression" => {}
+            "condition_clause" => {
+                return p
+                    .parent()
+                    .is_some_and(|s| s.kind_name() == "switch_statement")
+            }
+            _ => return false,
+        }
+        cur = p;
+    }
+    false
+}
+
+/// Reports a compute-capability read (`what`), once per function.
+fn compute_capability(a: &mut Analyzer, n: Node, what: &str) {
+    let scope = a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte());
+    if !a.first("compute-capability", scope) {
+        return;
+    }
+    a.report(
+        &COMPUTE_CAPABILITY,
+        Severity::Warning,
+        n,
+        format!("{what} reads a CUDA compute capability, but HIP reports the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): a test for Volta, Ampere or Hopper passes on every AMD GPU"),
+        Some("branch on what the code needs: `gcnArchName` (e.g. starts with \"gfx9\"), a hipDeviceGetAttribute query, the warp size, or `__HIP_PLATFORM_AMD__`".into()),
+        vec![],
+    );
 }
 
 /// Checks that need the whole file.
@@ -1156,6 +1320,17 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             vec![],
         ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "cudaDeviceGetAttribute" | "cuDeviceGetAttribute" => {
+            if let Some(attr) = argv.get(1).map(|x| a.text(*x)) {
+                if attr.ends_with("ComputeCapabilityMajor")
+                    || attr.ends_with("ComputeCapabilityMinor")
+                    || attr.ends_with("COMPUTE_CAPABILITY_MAJOR")
+                    || attr.ends_with("COMPUTE_CAPABILITY_MINOR")
+                {
+                    compute_capability(a, n, &format!("`{attr}`"));
+                }
+            }
+        }
         "cudaDeviceSynchronize" if a.in_device(n.start_byte()) => a.report(
             &DYNAMIC_PARALLELISM,
             Severity::Error,

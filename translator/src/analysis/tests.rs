@@ -1059,3 +1059,54 @@ fn indented_guards_are_understood() {
     let got: Vec<(String, Severity)> = run(plain).into_iter().map(|d| (d.id, d.severity)).collect();
     assert_eq!(got, vec![("H006".to_string(), Severity::Error)]);
 }
+
+// H036 - H037 --------------------------------------------------------------------------------
+
+const DEVICE_PROPS: &str = "struct Id { int uuid; int major; };\n\
+void f(Id id, int dev) {\n\
+  cudaDeviceProp prop; cudaGetDeviceProperties(&prop, dev);\n\
+  size_t smem = prop.sharedMemPerMultiprocessor;\n\
+  int regs = (&prop)->regsPerMultiprocessor + id.uuid;\n\
+  printf(\"%d.%d %d\", prop.major, prop.minor, id.major >= 8);\n\
+}\n\
+bool g(const cudaDeviceProp* all) {\n\
+  auto* p = at::cuda::getCurrentDeviceProperties();\n\
+  int cc = p->major * 10 + p->minor;\n\
+  return at::cuda::getDeviceProperties(0)->sharedMemPerBlockOptin > 0 && all[1].major >= 9 && cc >= 80;\n\
+}\n\
+int h() { int m; cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, 0); return m; }\n\
+int k(cudaDeviceProp q) { switch (q.major) { case 9: return 1; default: return 0; } }\n";
+
+#[test]
+fn h036_device_prop_fields_missing_before_hip_6() {
+    let found = run_with(DEVICE_PROPS, Version::new(5, 2, 3), true);
+    let h036: Vec<(usize, usize)> = found
+        .iter()
+        .filter(|d| d.id == "H036")
+        .map(|d| (d.line, d.column))
+        .collect();
+    // Members of a user struct with the same names are not device properties.
+    assert_eq!(h036, [(4, 20), (5, 21), (11, 42)]);
+    let fixes: Vec<&str> = found
+        .iter()
+        .filter(|d| d.id == "H036")
+        .flat_map(|d| d.fix.iter().map(|e| e.text.as_str()))
+        .collect();
+    assert_eq!(fixes, ["maxSharedMemoryPerMultiProcessor"]);
+    let at6 = run_with(DEVICE_PROPS, Version::new(6, 0, 0), true);
+    assert!(at6.iter().all(|d| d.id != "H036"));
+}
+
+#[test]
+fn h037_compute_capability_tests_once_per_function() {
+    // f only prints the values; g builds and compares a version; h asks for the attribute; k
+    // switches on it.
+    assert_eq!(
+        ids_at(DEVICE_PROPS, "H037"),
+        vec![
+            (10, Severity::Warning),
+            (13, Severity::Warning),
+            (14, Severity::Warning)
+        ]
+    );
+}
