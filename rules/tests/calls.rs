@@ -40,6 +40,7 @@ const CASES: &[(&str, &str, &str, &[&str], &str)] = &[
     ("cuMemcpyHtoDAsync", "4", "", &["dptr", "host", "n", "s"], "hipMemcpyHtoDAsync(dptr, const_cast<void*>(static_cast<const void*>(host)), n, s)"),
     ("cudaGraphInstantiate", "3", "", &["&exec", "graph", "0"], "hipGraphInstantiateWithFlags(&exec, graph, 0)"),
     ("cudaGraphInstantiate", "2", "", &["&exec", "graph"], "hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0)"),
+    ("cuGraphInstantiate", "3", "", &["&exec", "graph", "0"], "hipGraphInstantiateWithFlags(&exec, graph, 0)"),
     ("cuOccupancyMaxPotentialBlockSize", "6", "", &["&g", "&b", "f", "NULL", "smem", "0"], "hipModuleOccupancyMaxPotentialBlockSize(&g, &b, f, smem, 0)"),
     ("cuOccupancyMaxPotentialBlockSizeWithFlags", "7", "", &["&g", "&b", "f", "NULL", "smem", "0", "fl"], "hipModuleOccupancyMaxPotentialBlockSizeWithFlags(&g, &b, f, smem, 0, fl)"),
     ("__shfl_sync", "3+", "6.2.0", &["0xffffffff", "v", "0"], "__shfl(v, 0)"),

@@ -166,6 +166,7 @@ const CALLS: &[(&str, &str, &[&str])] = &[
     ),
     ("cudaGraphInstantiate", "3", &["&exec", "graph", "0"]),
     ("cudaGraphInstantiate", "2", &["&exec", "graph"]),
+    ("cuGraphInstantiate", "3", &["&exec", "graph", "0"]),
     (
         "cuOccupancyMaxPotentialBlockSize",
         "6",

@@ -820,7 +820,25 @@ impl<'a> Walk<'a> {
                 );
                 None
             }
-            Some(t) => Some(t),
+            Some(t) => match db.header_status(h, self.opts.hip_version) {
+                Availability::Absent { checked } if Some(&t) == h.hip_for(inner).as_ref() => {
+                    if report {
+                        self.diag(
+                            &TOO_NEW,
+                            at,
+                            format!(
+                                "CUDA header `{inner}` becomes `{t}`, which the HIP {checked} headers do not have; the target is HIP {}",
+                                self.opts.hip_version
+                            ),
+                            Some(format!(
+                                "target a newer HIP with `--hip-version`, or avoid `{inner}`"
+                            )),
+                        );
+                    }
+                    None
+                }
+                _ => Some(t),
+            },
             None if !report => None,
             None => {
                 self.diag(

@@ -266,3 +266,20 @@ fn headers_that_cuda_runtime_pulls_in_become_the_hip_runtime_or_are_reported() {
     );
     assert_eq!(diags, ["T007:8:10"]);
 }
+
+#[test]
+fn a_header_whose_hip_counterpart_the_target_lacks_is_kept_and_reported() {
+    // hip/hip_math_constants.h is not in the HIP 5.2.3 headers (rules/data/hip-absent.tsv).
+    let (out, diags) = tr("#include <math_constants.h>\n", &hip52());
+    assert_eq!(out, "#include <math_constants.h>\n");
+    assert_eq!(diags, ["T002:1:10"]);
+    let (out, diags) = tr(
+        "#include <math_constants.h>\n",
+        &Options {
+            hip_version: Version::new(6, 0, 0),
+            ..Options::default()
+        },
+    );
+    assert_eq!(out, "#include <hip/hip_math_constants.h>\n");
+    assert!(diags.is_empty(), "{diags:?}");
+}
