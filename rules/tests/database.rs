@@ -280,9 +280,11 @@ fn header_rules_and_patterns() {
         Some("hip/hip_cooperative_groups.h")
     );
     assert_eq!(
-        hip("cooperative_groups/reduce.h").as_deref(),
+        hip("cooperative_groups/memcpy_async.h").as_deref(),
         Some("hip/hip_cooperative_groups.h")
     );
+    // Exact rows beat the pattern: HIP has no cg::reduce.
+    assert_eq!(hip("cooperative_groups/reduce.h"), None);
     assert_eq!(hip("nvToolsExt.h").as_deref(), Some("roctracer/roctx.h"));
     assert_eq!(
         hip("nvtx3/nvToolsExt.h").as_deref(),

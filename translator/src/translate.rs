@@ -307,6 +307,8 @@ static WALK_KINDS: LazyLock<KindTable<Tk>> = LazyLock::new(|| {
             ("namespace_identifier", Tk::Namespace),
             ("identifier", Tk::Ident),
             ("type_identifier", Tk::Ident),
+            // A qualifier keyword of the grammar with no HIP counterpart: looked up like a name.
+            ("__grid_constant__", Tk::Ident),
         ],
     )
 });
