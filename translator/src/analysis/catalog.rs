@@ -75,7 +75,11 @@ so those calls are not reported here. `__match_*_sync`, `__reduce_*_sync` and `_
 no such rewrite: with a partial or computed mask they are reported as errors.
 
 Fix (HIP >= 6.2, applied by `--fix`): write the full mask as `~0ull` and declare mask variables \
-`unsigned long long`. Partial masks need review: decide which of the 64 lanes must take part.",
+`unsigned long long`. Partial masks need review: decide which of the 64 lanes must take part.
+
+With a HIP 6.2 or 6.3 target the first `_sync` call of a file also gets a note: those releases \
+declare the builtins only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, so code with correct \
+64-bit masks still needs `-DHIP_ENABLE_WARP_SYNC_BUILTINS`.",
 };
 
 /// H004: a lane mask kept in 32 bits.

@@ -1585,6 +1585,16 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
         );
         return;
     }
+    if !preview_note(a).is_empty() && a.first("sync-preview", 0) {
+        a.report(
+            &SYNC_MASK_32,
+            Severity::Note,
+            enclosing_call(mask),
+            format!("`{name}`: HIP 6.2 and 6.3 declare the _sync warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined; the target is HIP {}", a.opts.hip_version),
+            Some("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS, or target HIP 6.4, where they are on by default".into()),
+            vec![],
+        );
+    }
     let mask_text = snippet(a.text(mask));
     // Resolve a macro name to its body's mask value.
     let mut macro_body: Option<std::ops::Range<usize>> = None;
@@ -1733,6 +1743,14 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             }
         }
     }
+}
+
+/// The call a `_sync` builtin's mask argument belongs to (the mask itself if it stands alone).
+fn enclosing_call(mask: Node) -> Node {
+    mask.parent()
+        .and_then(|args| args.parent())
+        .filter(|c| c.kind_name() == "call_expression")
+        .unwrap_or(mask)
 }
 
 /// On ROCm 6.2 and 6.3 the `_sync` builtins are a preview that must be switched on.

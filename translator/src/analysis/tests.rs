@@ -1110,3 +1110,20 @@ fn h037_compute_capability_tests_once_per_function() {
         ]
     );
 }
+
+#[test]
+fn h003_preview_builtins_need_their_switch_on_hip_6_2_and_6_3_once_per_file() {
+    let src = "__global__ void k(float* v) {\n  unsigned long long m = ~0ull;\n  v[0] += __shfl_xor_sync(m, v[0], 1);\n  v[1] = __any_sync(m, v[0] > 0);\n}\n";
+    for (hip, want) in [
+        (Version::new(6, 2, 0), vec![(3, Severity::Note)]),
+        (Version::new(6, 3, 1), vec![(3, Severity::Note)]),
+        (Version::new(6, 4, 0), vec![]),
+    ] {
+        let got: Vec<(usize, Severity)> = run_with(src, hip, true)
+            .into_iter()
+            .filter(|d| d.id == "H003")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        assert_eq!(got, want, "HIP {hip}");
+    }
+}
