@@ -269,3 +269,31 @@ fn h036_device_prop_members_hip_5_lacks_do_not_compile_and_the_fix_does() {
     let (ok, err) = compile(&cc, &fixed, &[]);
     assert!(ok, "{err}");
 }
+
+#[test]
+fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "void f(float* m, cudaStream_t s, int dev) {\n\
+                cudaMemLocation loc = {cudaMemLocationTypeDevice, dev};\n\
+                cudaMemPrefetchAsync(m, 64, loc, 0, s);\n}";
+    let found = rules(cuda, Version::new(6, 4, 0));
+    assert!(
+        found.contains(&("H038".into(), Severity::Error)),
+        "{found:?}"
+    );
+    // What the renaming alone gives: HIP has neither the type nor a five-argument prefetch.
+    let renamed = case(
+        "void f(float* m, hipStream_t s, int dev) {\n\
+         hipMemPrefetchAsync(m, 64, dev, 0, s);\n}",
+    );
+    let (ok, err) = compile(&cc, &renamed, &[]);
+    assert!(!ok && err.contains("hipMemPrefetchAsync"), "{err}");
+    // The help's form compiles.
+    let fixed = case(
+        "void f(float* m, hipStream_t s, int dev) {\n\
+         hipMemPrefetchAsync(m, 64, dev, s);\n\
+         hipMemAdvise(m, 64, hipMemAdviseSetReadMostly, dev);\n}",
+    );
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}

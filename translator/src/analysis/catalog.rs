@@ -615,6 +615,24 @@ starting with `gfx9`), an attribute query (`hipDeviceGetAttribute`), the warp si
 `__HIP_PLATFORM_AMD__` at compile time.",
 };
 
+/// H038: CUDA 12.2+/13 call forms that HIP's functions of the same name do not take.
+pub const NEW_SIGNATURE: DiagInfo = DiagInfo {
+    id: "H038",
+    name: "new-signature",
+    severity: Severity::Error,
+    summary: "CUDA 13 call forms (cudaMemLocation arguments) that HIP's functions do not take",
+    explain: "\
+CUDA 12.2 added `cudaMemPrefetchAsync_v2(ptr, bytes, location, flags, stream)` and \
+`cudaMemAdvise_v2(ptr, bytes, advice, location)`, which take a `cudaMemLocation` instead of a \
+device number, and CUDA 13 gave those forms the plain names. The translator renames the call to \
+`hipMemPrefetchAsync`/`hipMemAdvise`, whose HIP forms take `int device` (and four arguments for \
+the prefetch), so the result does not compile; HIPIFY's tables list no HIP name for the `_v2` \
+forms.
+
+Fix: pass the device number, `location.id` when `location.type` is \
+`cudaMemLocationTypeDevice` (`hipCpuDeviceId` for the host), and drop the flags argument.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -654,4 +672,5 @@ pub const DIAGS: &[DiagInfo] = &[
     HALF_SHUFFLE,
     DEVICE_PROP_FIELD,
     COMPUTE_CAPABILITY,
+    NEW_SIGNATURE,
 ];

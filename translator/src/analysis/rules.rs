@@ -352,6 +352,17 @@ fn compares_version(expr: Node) -> bool {
     false
 }
 
+/// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
+fn mem_location(a: &Analyzer, arg: Node) -> bool {
+    match arg.kind_name() {
+        "initializer_list" | "compound_literal_expression" => true,
+        "identifier" => a
+            .lookup(a.text(arg), arg.start_byte())
+            .is_some_and(|d| d.ty_text.trim_start_matches("struct ") == "cudaMemLocation"),
+        _ => a.text(arg).starts_with("cudaMemLocation"),
+    }
+}
+
 /// Reports a compute-capability read (`what`), once per function.
 fn compute_capability(a: &mut Analyzer, n: Node, what: &str) {
     let scope = a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte());
@@ -1415,14 +1426,32 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Some("synchronize devices from the host".into()),
             vec![],
         ),
-        "cudaMallocManaged" | "cudaMemAdvise" | "cudaMemPrefetchAsync" => a.report(
-            &MANAGED_MEMORY,
-            Severity::Warning,
-            n,
-            format!("`{name}`: managed memory migrates pages only with XNACK on AMD (MI200/MI300 with HSA_XNACK=1; MI100 never), otherwise it stays in host memory"),
-            Some("run with HSA_XNACK=1 on an xnack+ target, or use hipMalloc and explicit copies".into()),
-            vec![],
-        ),
+        "cudaMallocManaged" | "cudaMemAdvise" | "cudaMemPrefetchAsync" => {
+            a.report(
+                &MANAGED_MEMORY,
+                Severity::Warning,
+                n,
+                format!("`{name}`: managed memory migrates pages only with XNACK on AMD (MI200/MI300 with HSA_XNACK=1; MI100 never), otherwise it stays in host memory"),
+                Some("run with HSA_XNACK=1 on an xnack+ target, or use hipMalloc and explicit copies".into()),
+                vec![],
+            );
+            // CUDA 13's forms take a cudaMemLocation where HIP takes a device number.
+            let location = match name {
+                "cudaMemPrefetchAsync" if argv.len() == 5 => argv.get(2),
+                "cudaMemAdvise" => argv.get(3).filter(|x| mem_location(a, **x)),
+                _ => None,
+            };
+            if let Some(loc) = location {
+                a.report(
+                    &NEW_SIGNATURE,
+                    Severity::Error,
+                    *loc,
+                    format!("`{name}` with a cudaMemLocation is the CUDA 13 form; HIP's `{}` takes a device number", name.replacen("cuda", "hip", 1)),
+                    Some("pass the device (`location.id`, or hipCpuDeviceId for the host) and drop the flags argument".into()),
+                    vec![],
+                );
+            }
+        }
         "__threadfence_system" => a.report(
             &THREADFENCE_SYSTEM,
             Severity::Warning,
