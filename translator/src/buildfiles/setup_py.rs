@@ -284,6 +284,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             continue;
         }
         let content_at = quote_at + 1;
+        if content == "TORCH_CUDA_ARCH_LIST" {
+            torch_arch_list(&toks, k, sink, opts);
+            continue;
+        }
         if let Some((s, e, new)) = text::rename_in(content, &renames) {
             if s == 0 && e == content.len() || content.starts_with("./") && s == 2 {
                 sink.edit(content_at + s, content_at + e, new, B_GLOB.id);
@@ -357,6 +361,46 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 );
             }
         }
+    }
+}
+
+/// `os.environ["TORCH_CUDA_ARCH_LIST"] = "8.0;8.6+PTX"` (or `setdefault`): ROCm PyTorch reads
+/// `PYTORCH_ROCM_ARCH` with AMD targets instead, so the name and a literal value move over.
+fn torch_arch_list(toks: &[Tok], k: usize, sink: &mut Sink, opts: &BuildOptions) {
+    let Tok::Str { quote_at, .. } = &toks[k] else {
+        return;
+    };
+    let key_at = quote_at + 1;
+    sink.edit(
+        key_at,
+        key_at + "TORCH_CUDA_ARCH_LIST".len(),
+        "PYTORCH_ROCM_ARCH".to_string(),
+        B_TORCH.id,
+    );
+    let archs = opts.offload_arch.join(";");
+    // The value: the next string after `] =` or `,`, when it is a list of CUDA architectures.
+    let value = toks[k + 1..].iter().take(3).find_map(|t| match t {
+        Tok::Str {
+            quote_at,
+            content,
+            triple: false,
+            ..
+        } if !content.is_empty()
+            && content
+                .chars()
+                .all(|c| c.is_ascii_digit() || ". ;+PTXptx".contains(c)) =>
+        {
+            Some((*quote_at + 1, content.len()))
+        }
+        _ => None,
+    });
+    let help = "ROCm PyTorch builds extensions for the gfx targets in PYTORCH_ROCM_ARCH and ignores TORCH_CUDA_ARCH_LIST; set the targets you ship for".to_string();
+    match value {
+        Some((at, len)) => {
+            sink.edit(at, at + len, archs.clone(), B_TORCH.id);
+            sink.diag(B_TORCH, key_at, format!("TORCH_CUDA_ARCH_LIST -> PYTORCH_ROCM_ARCH = \"{archs}\""), Some(help));
+        }
+        None => sink.diag(B_TORCH, key_at, "TORCH_CUDA_ARCH_LIST -> PYTORCH_ROCM_ARCH; its value is not a literal list of CUDA architectures: set AMD gfx targets".into(), Some(help)),
     }
 }
 
@@ -483,6 +527,22 @@ mod tests {
             String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap(),
             diags,
         )
+    }
+
+    #[test]
+    fn torch_cuda_arch_list_becomes_pytorch_rocm_arch() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx1100".into()],
+            ..BuildOptions::default()
+        };
+        let src = "import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;8.6+PTX\"\nos.environ.setdefault('TORCH_CUDA_ARCH_LIST', '7.5 8.0')\narchs = os.environ.get(\"TORCH_CUDA_ARCH_LIST\", fallback)\nprint(\"set TORCH_CUDA_ARCH_LIST first\")\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "import os\nos.environ[\"PYTORCH_ROCM_ARCH\"] = \"gfx90a;gfx1100\"\nos.environ.setdefault('PYTORCH_ROCM_ARCH', 'gfx90a;gfx1100')\narchs = os.environ.get(\"PYTORCH_ROCM_ARCH\", fallback)\nprint(\"set TORCH_CUDA_ARCH_LIST first\")\n"
+        );
+        let lines: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        assert_eq!(lines, [(2, "B011"), (3, "B011"), (4, "B011")]);
     }
 
     #[test]
