@@ -1426,7 +1426,8 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Some("synchronize devices from the host".into()),
             vec![],
         ),
-        "cudaMallocManaged" | "cudaMemAdvise" | "cudaMemPrefetchAsync" => {
+        "cudaMallocManaged" | "cudaMemAdvise" | "cudaMemPrefetchAsync" | "cuMemAllocManaged"
+        | "cuMemAdvise" | "cuMemPrefetchAsync" => {
             a.report(
                 &MANAGED_MEMORY,
                 Severity::Warning,

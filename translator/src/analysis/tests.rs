@@ -587,7 +587,8 @@ fn h019_to_h022() {
                __threadfence_system();\n\
                }\n\
                void h(float **p) { cudaMallocManaged(p, 64); long c = clock(); }\n\
-               double us(long long cyc, cudaDeviceProp prop) { return cyc / (prop.clockRate / 1000.0); }\n";
+               double us(long long cyc, cudaDeviceProp prop) { return cyc / (prop.clockRate / 1000.0); }\n\
+               void drv(CUdeviceptr *p) { cuMemAllocManaged(p, 64, CU_MEM_ATTACH_GLOBAL); }\n";
     let got: Vec<(&str, usize)> = run(src).iter().map(|d| (leak(&d.id), d.line)).collect();
     assert_eq!(
         got,
@@ -598,7 +599,8 @@ fn h019_to_h022() {
             ("H022", 6),
             ("H020", 7),
             ("H019", 9),
-            ("H021", 10)
+            ("H021", 10),
+            ("H019", 11)
         ]
     );
 }
