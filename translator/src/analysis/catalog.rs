@@ -633,6 +633,23 @@ Fix: pass the device number, `location.id` when `location.type` is \
 `cudaMemLocationTypeDevice` (`hipCpuDeviceId` for the host), and drop the flags argument.",
 };
 
+/// H039: NVRTC options that name an NVIDIA architecture.
+pub const RTC_ARCH_OPTION: DiagInfo = DiagInfo {
+    id: "H039",
+    name: "rtc-arch-option",
+    severity: Severity::Error,
+    summary: "NVRTC options naming an NVIDIA architecture, which hipRTC rejects at run time",
+    explain: "\
+`nvrtcCompileProgram` becomes `hiprtcCompileProgram`, and its option strings are passed through \
+unchanged. An option such as `--gpu-architecture=compute_80`, `-arch=sm_90` or \
+`--gpu-architecture=sm_86` names an NVIDIA architecture; hipRTC expects an AMD target there \
+(`gfx90a`, `gfx942`, `gfx1100`, ...), so the program compiles on the host and the run-time \
+compilation fails on every AMD GPU.
+
+Fix: build the option from the device the kernel will run on: \
+`\"--gpu-architecture=\" + std::string(prop.gcnArchName)` after `hipGetDeviceProperties`.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -673,4 +690,5 @@ pub const DIAGS: &[DiagInfo] = &[
     DEVICE_PROP_FIELD,
     COMPUTE_CAPABILITY,
     NEW_SIGNATURE,
+    RTC_ARCH_OPTION,
 ];

@@ -352,6 +352,42 @@ fn compares_version(expr: Node) -> bool {
     false
 }
 
+/// The NVRTC options passed as `opts` (written inline, or the initializer of the array it names):
+/// one that names an NVIDIA architecture (`compute_80`, `sm_90`) is reported (H039).
+fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
+    let text = match opts.kind_name() {
+        "identifier" => match a
+            .lookup(a.text(opts), opts.start_byte())
+            .and_then(|d| d.init)
+        {
+            Some(init) => a.text(init),
+            None => return,
+        },
+        _ => a.text(opts),
+    };
+    let arch = ["compute_", "sm_"].iter().find_map(|p| {
+        text.match_indices(p).find_map(|(i, _)| {
+            let digits = text[i + p.len()..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            let before = text[..i].chars().next_back();
+            (digits >= 2 && matches!(before, Some('=' | '"' | ' ')))
+                .then(|| &text[i..i + p.len() + digits])
+        })
+    });
+    if let Some(arch) = arch {
+        a.report(
+            &RTC_ARCH_OPTION,
+            Severity::Error,
+            opts,
+            format!("NVRTC option naming `{arch}` is passed to hipRTC unchanged; it needs an AMD target, so run-time compilation fails"),
+            Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
+            vec![],
+        );
+    }
+}
+
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
 fn mem_location(a: &Analyzer, arg: Node) -> bool {
     match arg.kind_name() {
@@ -1331,6 +1367,11 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             vec![],
         ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "nvrtcCompileProgram" => {
+            if let Some(opts) = argv.get(2) {
+                rtc_arch_option(a, *opts);
+            }
+        }
         "cudaDeviceGetAttribute" | "cuDeviceGetAttribute" => {
             if let Some(attr) = argv.get(1).map(|x| a.text(*x)) {
                 if attr.ends_with("ComputeCapabilityMajor")

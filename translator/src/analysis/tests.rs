@@ -1129,3 +1129,17 @@ fn h003_preview_builtins_need_their_switch_on_hip_6_2_and_6_3_once_per_file() {
         assert_eq!(got, want, "HIP {hip}");
     }
 }
+
+// H038 - H039 --------------------------------------------------------------------------------
+
+#[test]
+fn h039_rtc_options_naming_nvidia_architectures() {
+    let src = "void f(nvrtcProgram p, const char** given) {\n\
+               const char* a[] = {\"-arch=sm_90\", \"-default-device\"};\n\
+               nvrtcCompileProgram(p, 2, a);\n\
+               const char* b[] = {\"--gpu-architecture=gfx90a\", \"-DSM_80=1\"};\n\
+               nvrtcCompileProgram(p, 2, b);\n\
+               nvrtcCompileProgram(p, 1, given);\n\
+               }\n";
+    assert_eq!(ids_at(src, "H039"), vec![(3, Severity::Error)]);
+}
