@@ -236,10 +236,17 @@ const PROP_FIELDS_FROM_HIP6: &[&str] = &[
 
 /// Member accesses: device-property fields (H021 clockRate, H036, H037).
 fn field(a: &mut Analyzer, n: Node) {
+    let name = a.text(n);
+    let before_hip6 = a.opts.hip_version < hipport_rules::Version::new(6, 0, 0);
+    // By name first: most member accesses are none of these, and a parent lookup costs a walk.
+    if !matches!(name, "clockRate" | "major" | "minor")
+        && !(before_hip6 && PROP_FIELDS_FROM_HIP6.contains(&name))
+    {
+        return;
+    }
     let Some(expr) = n.parent().filter(|p| p.kind_name() == "field_expression") else {
         return;
     };
-    let name = a.text(n);
     match name {
         "clockRate" => a.report(
             &DEVICE_CLOCK,
@@ -253,9 +260,7 @@ fn field(a: &mut Analyzer, n: Node) {
             let text = a.text(expr).to_string();
             compute_capability(a, expr, &format!("`{text}`"));
         }
-        _ if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
-            && PROP_FIELDS_FROM_HIP6.contains(&name)
-            && device_prop(a, expr) =>
+        _ if before_hip6 && PROP_FIELDS_FROM_HIP6.contains(&name) && device_prop(a, expr) =>
         {
             const HIP5_NAME: &str = "maxSharedMemoryPerMultiProcessor";
             let (help, fix) = if name == "sharedMemPerMultiprocessor" {
