@@ -239,9 +239,9 @@ fn field(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
     let before_hip6 = a.opts.hip_version < hipport_rules::Version::new(6, 0, 0);
     // By name first: most member accesses are none of these, and a parent lookup costs a walk.
-    if !matches!(name, "clockRate" | "major" | "minor")
-        && !(before_hip6 && PROP_FIELDS_FROM_HIP6.contains(&name))
-    {
+    let wanted = matches!(name, "clockRate" | "major" | "minor")
+        || before_hip6 && PROP_FIELDS_FROM_HIP6.contains(&name);
+    if !wanted {
         return;
     }
     let Some(expr) = n.parent().filter(|p| p.kind_name() == "field_expression") else {
