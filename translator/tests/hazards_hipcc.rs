@@ -59,6 +59,20 @@ fn rules(src: &str, hip: Version) -> Vec<(String, Severity)> {
         .collect()
 }
 
+/// `src` with every fix the analysis offers for target `hip` applied.
+fn with_fixes(src: &str, hip: Version) -> String {
+    let tree = hipport::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: hip,
+        fix: true,
+    };
+    let mut edits: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.hip", &opts)
+        .into_iter()
+        .flat_map(|d| d.fix)
+        .collect();
+    String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap()
+}
+
 const HEADER: &str = "#include <hip/hip_runtime.h>\n#include <cstdint>\n";
 
 fn case(body: &str) -> String {
@@ -135,17 +149,7 @@ fn h004_ballots_are_64_bit_and_the_fix_keeps_them() {
     let (ok, err) = compile(&cc, &src, &flags);
     assert!(!ok && err.contains("shorten-64-to-32"), "{err}");
     // Apply hipport's own fixes and compile again.
-    let tree = hipport::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
-    let opts = AnalysisOptions {
-        hip_version: Version::new(6, 4, 0),
-        fix: true,
-    };
-    let mut edits: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.hip", &opts)
-        .into_iter()
-        .flat_map(|d| d.fix)
-        .collect();
-    let fixed =
-        String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    let fixed = with_fixes(&src, Version::new(6, 4, 0));
     assert!(
         fixed.contains("unsigned long long b")
             && fixed.contains("__popcll(b)")
@@ -247,17 +251,7 @@ fn h036_device_prop_members_hip_5_lacks_do_not_compile_and_the_fix_does() {
     );
     // hipport's fix for the shared-memory member, and the attribute query its help names for
     // the other, compile.
-    let tree = hipport::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
-    let opts = AnalysisOptions {
-        hip_version: Version::new(5, 2, 3),
-        fix: true,
-    };
-    let mut edits: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.hip", &opts)
-        .into_iter()
-        .flat_map(|d| d.fix)
-        .collect();
-    let fixed =
-        String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    let fixed = with_fixes(&src, Version::new(5, 2, 3));
     assert!(
         fixed.contains("prop.maxSharedMemoryPerMultiProcessor"),
         "{fixed}"
