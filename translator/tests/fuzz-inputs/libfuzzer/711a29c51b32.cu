@@ -1,0 +1,1 @@
+ˆDDDDDDDD#ic_global__ lcndd =/c
