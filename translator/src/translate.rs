@@ -801,59 +801,47 @@ impl<'a> Walk<'a> {
                 .or_else(|| h.hip_for(inner)),
             Lib::Hip => h.hip_for(inner),
         };
-        match target {
+        // Why the header cannot be translated for this target, if it cannot.
+        let refusal = match target {
             Some(_) if h.hip_added.is_some_and(|a| a > self.opts.hip_version) => {
-                if !report {
-                    return None;
-                }
                 let added = h.hip_added.unwrap_or(self.opts.hip_version);
-                self.diag(
+                (
                     &TOO_NEW,
-                    at,
                     format!(
                         "CUDA header `{inner}` becomes `{}` only from HIP {added}; the target is HIP {}",
                         h.hip_for(inner).unwrap_or_default(),
                         self.opts.hip_version
                     ),
-                    Some(format!(
+                    format!(
                         "target a newer HIP with `--hip-version {}.{}`, or avoid `{inner}`",
                         added.major, added.minor
-                    )),
-                );
-                None
+                    ),
+                )
             }
             Some(t) => match db.header_status(h, self.opts.hip_version) {
-                Availability::Absent { checked } if Some(&t) == h.hip_for(inner).as_ref() => {
-                    if report {
-                        self.diag(
-                            &TOO_NEW,
-                            at,
-                            format!(
-                                "CUDA header `{inner}` becomes `{t}`, which the HIP {checked} headers do not have; the target is HIP {}",
-                                self.opts.hip_version
-                            ),
-                            Some(format!(
-                                "target a newer HIP with `--hip-version`, or avoid `{inner}`"
-                            )),
-                        );
-                    }
-                    None
-                }
-                _ => Some(t),
+                Availability::Absent { checked } if Some(&t) == h.hip_for(inner).as_ref() => (
+                    &TOO_NEW,
+                    format!(
+                        "CUDA header `{inner}` becomes `{t}`, which the HIP {checked} headers do not have; the target is HIP {}",
+                        self.opts.hip_version
+                    ),
+                    format!("target a newer HIP with `--hip-version`, or avoid `{inner}`"),
+                ),
+                _ => return Some(t),
             },
-            None if !report => None,
-            None => {
-                self.diag(
-                    &UNSUPPORTED_HEADER,
-                    at,
-                    format!("CUDA header `{inner}` has no HIP equivalent"),
-                    Some(format!(
-                        "remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"
-                    )),
-                );
-                None
-            }
+            None => (
+                &UNSUPPORTED_HEADER,
+                format!("CUDA header `{inner}` has no HIP equivalent"),
+                format!(
+                    "remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"
+                ),
+            ),
+        };
+        if report {
+            let (info, message, help) = refusal;
+            self.diag(info, at, message, Some(help));
         }
+        None
     }
 
     /// The include path for `inner` when it reaches a file this run renames.
@@ -1190,10 +1178,13 @@ impl<'a> Walk<'a> {
                 Tk::MacroBody => {
                     descend = false;
                     let text = parse::text(n, self.src);
-                    let header = std::str::from_utf8(text)
-                        .ok()
-                        .filter(|b| b.trim_start().starts_with(['<', '"']))
-                        .is_some_and(|body| self.visit_header_macro(body, n.start_byte()));
+                    // Only a body that starts like a header path is decoded and looked at.
+                    let header = text
+                        .iter()
+                        .find(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|&b| b == b'<' || b == b'"')
+                        && std::str::from_utf8(text)
+                            .is_ok_and(|body| self.visit_header_macro(body, n.start_byte()));
                     if !header {
                         self.rename_text(text, n.start_byte());
                         if self.opts.launch == LaunchStyle::Hip

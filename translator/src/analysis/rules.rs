@@ -237,11 +237,10 @@ const PROP_FIELDS_FROM_HIP6: &[&str] = &[
 /// Member accesses: device-property fields (H021 clockRate, H036, H037).
 fn field(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
-    let before_hip6 = a.opts.hip_version < hipport_rules::Version::new(6, 0, 0);
     // By name first: most member accesses are none of these, and a parent lookup costs a walk.
-    let wanted = matches!(name, "clockRate" | "major" | "minor")
-        || before_hip6 && PROP_FIELDS_FROM_HIP6.contains(&name);
-    if !wanted {
+    let missing_before_hip6 = a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
+        && PROP_FIELDS_FROM_HIP6.contains(&name);
+    if !(missing_before_hip6 || matches!(name, "clockRate" | "major" | "minor")) {
         return;
     }
     let Some(expr) = n.parent().filter(|p| p.kind_name() == "field_expression") else {
@@ -260,7 +259,7 @@ fn field(a: &mut Analyzer, n: Node) {
             let text = a.text(expr).to_string();
             compute_capability(a, expr, &format!("`{text}`"));
         }
-        _ if before_hip6 && PROP_FIELDS_FROM_HIP6.contains(&name) && device_prop(a, expr) =>
+        _ if missing_before_hip6 && device_prop(a, expr) =>
         {
             const HIP5_NAME: &str = "maxSharedMemoryPerMultiProcessor";
             let (help, fix) = if name == "sharedMemPerMultiprocessor" {
@@ -2589,8 +2588,9 @@ fn include(a: &mut Analyzer, n: Node) {
     let Some(path) = n.field(FIELDS.path) else {
         return;
     };
-    let p = a.text(path).trim_matches(['<', '>', '"']);
-    header_hazards(a, n, p);
+    if let Some(path) = crate::parse::HeaderPath::parse(a.text(path)) {
+        header_hazards(a, n, path.inner);
+    }
 }
 
 /// A macro whose body is only a header path (`#define HDR <mma.h>`, used as `#include HDR`) is
