@@ -61,6 +61,7 @@ fn main() {
         "HIPCPU_CXX",
         "HIPPORT_RUNTIME_BUILD",
         "HIPPORT_HIP_VERSION",
+        "HIPPORT_HIP_PLATFORM",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -95,6 +96,9 @@ fn main() {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect();
+    // `nvidia` when HIPCC compiles for NVIDIA GPUs (scripts/hipcc-nvidia): HIP's libraries
+    // (hipBLAS, hipRAND, hipCUB) are then not available to link.
+    let platform = std::env::var("HIPPORT_HIP_PLATFORM").unwrap_or_else(|_| "amd".to_string());
     let cxx = std::env::var("HIPCPU_CXX").unwrap_or_else(|_| "g++".to_string());
     let hipcpu_include = here.join("hipcpu/include");
     let cpu_backend =
@@ -119,6 +123,7 @@ fn main() {
         },
     ));
     meta.push(("archs".into(), archs.join(",")));
+    meta.push(("hip_platform".into(), platform.clone()));
     meta.push(("cpu_backend".into(), cpu_backend.to_string()));
     meta.push(("cpu_hip_version".into(), cpu_hip_version.to_string()));
     meta.push(("compiled".into(), build.to_string()));
@@ -229,6 +234,13 @@ fn main() {
             rows.push(row(&k.name, "hip", "skip", &format!("{hipcc} not found")));
         } else if !translated[i][0] {
             rows.push(row(&k.name, "hip", "skip", "translation failed"));
+        } else if let Some(lib) = k.libs.first().filter(|_| platform == "nvidia") {
+            rows.push(row(
+                &k.name,
+                "hip",
+                "skip",
+                &format!("{lib} is not available on the NVIDIA platform"),
+            ));
         } else if let Some(lib) = k.libs.iter().find(|l| !hip_library_installed(l)) {
             rows.push(row(
                 &k.name,

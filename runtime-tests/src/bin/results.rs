@@ -2,7 +2,7 @@
 //! it for each offload arch, and the numeric outcome on each backend from the last test run.
 //!
 //! `cargo run -p runtime-tests --bin results` prints the table; `-- --write` also writes it, with
-//! the date and the machine, to runtime-tests/RESULTS.md.
+//! the date and the machine, to runtime-tests/RESULTS.md, and `-- --write=PATH` to PATH.
 
 use std::fmt::Write as _;
 use std::process::Command;
@@ -10,7 +10,12 @@ use std::process::Command;
 use runtime_tests::{build_meta, build_status, manifest, recorded_outcome, Backend};
 
 fn main() {
-    let write = std::env::args().any(|a| a == "--write");
+    let default = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("RESULTS.md");
+    let write = std::env::args().find_map(|a| match a.strip_prefix("--write") {
+        Some("") => Some(default.clone()),
+        Some(p) => p.strip_prefix('=').map(std::path::PathBuf::from),
+        None => None,
+    });
     let meta = build_meta();
     let status = build_status();
     let archs: Vec<String> = meta
@@ -86,9 +91,10 @@ fn main() {
     let _ = writeln!(head, "Machine: {}  ", machine());
     let _ = writeln!(
         head,
-        "HIP {} (hipcc: {}), offload archs {}, CPU backend: {}{}, build.rs compile time {} s on {} jobs.\n",
+        "HIP {} (hipcc: {}, platform {}), offload archs {}, CPU backend: {}{}, build.rs compile time {} s on {} jobs.\n",
         meta.get("hip_version").map(String::as_str).unwrap_or("?"),
         meta.get("hipcc").filter(|h| !h.is_empty()).map(String::as_str).unwrap_or("missing"),
+        meta.get("hip_platform").map(String::as_str).unwrap_or("amd"),
         archs.join(", "),
         meta.get("cpu_backend").map(String::as_str).unwrap_or("?"),
         match meta.get("cpu_hip_version_for").filter(|v| !v.is_empty()) {
@@ -109,8 +115,7 @@ fn main() {
     );
     let doc = format!("{head}{t}");
     print!("{doc}");
-    if write {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("RESULTS.md");
+    if let Some(path) = write {
         if let Err(e) = std::fs::write(&path, &doc) {
             eprintln!("results: {}: {e}", path.display());
             std::process::exit(1);
@@ -147,8 +152,11 @@ fn machine() -> String {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    format!(
-        "{} ({cpu}, {cores} cores), no GPU unless the hip column says otherwise",
-        shell("uname -sr")
-    )
+    // The GPU, when NVIDIA's tool names one (the hip column then ran on it).
+    let gpu = shell("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
+    let gpu = match gpu.lines().next() {
+        Some(g) if !g.is_empty() => format!("GPU {g} (driver)"),
+        _ => "no GPU unless the hip column says otherwise".to_string(),
+    };
+    format!("{} ({cpu}, {cores} cores), {gpu}", shell("uname -sr"))
 }
