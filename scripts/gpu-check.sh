@@ -65,7 +65,7 @@ run() {
     export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export HIPPORT_RUNTIME_OUT="$bundle/out" HIPPORT_SEED="${HIPPORT_SEED:-20261204}"
     local rc=0
-    "$bundle/kernels" --test-threads=8 >"$dest/kernels.log" 2>&1 || rc=$?
+    timeout 180 "$bundle/kernels" --test-threads=8 >"$dest/kernels.log" 2>&1 || rc=$?
     grep -E "^test result|on hip:" "$dest/kernels.log" || true
     "$bundle/results" --write="$dest/RESULTS-nvidia.md" >/dev/null || rc=1
 
@@ -96,7 +96,7 @@ run() {
             while [ "$(jobs -rp | wc -l)" -ge 12 ]; do sleep 0.2; done
         done >>"$base/status.tsv"
         wait
-        HIPPORT_RUNTIME_OUT="$base" "$bundle/kernels" --test-threads=8 >"$dest/cuda-baseline.log" 2>&1 || true
+        HIPPORT_RUNTIME_OUT="$base" timeout 180 "$bundle/kernels" --test-threads=8 >"$dest/cuda-baseline.log" 2>&1 || true
         HIPPORT_RUNTIME_OUT="$base" "$bundle/results" --write="$dest/RESULTS-cuda-baseline.md" >/dev/null || true
         grep -E "^test result" "$dest/cuda-baseline.log" || true
     fi
