@@ -78,7 +78,10 @@ run() {
         cp -r "$bundle/out" "$base"
         rm -rf "$base/outcomes" "$base"/hip/lib*.so
         cp "$bundle/out/hip/libhipport_devinfo.so" "$base/hip/"
-        grep -v -P '^[^\t]+\thip\t' "$bundle/out/status.tsv" >"$base/status.tsv"
+        # Only nvcc's rows for the hip backend and its arch; the meta names nvcc and that arch.
+        grep -v -P '^[^\t]+\t(hip|sm_\d+)\t' "$bundle/out/status.tsv" >"$base/status.tsv"
+        sed -i -e "s|^archs\t.*|archs\t$arch|" -e "s|^hipcc\t.*|hipcc\tnvcc (untranslated CUDA)|" \
+            "$base/meta.tsv"
         local k
         for k in "$root"/corpus/kernels/*.cu; do
             k="$(basename "$k" .cu)"
@@ -88,9 +91,10 @@ run() {
                 if nvcc -std=c++17 -O2 -arch="$arch" -Xcompiler -fPIC -shared \
                     "$root/corpus/kernels/$k.cu" -o "$base/hip/lib$k.so" "${libs[@]}" \
                     >"$base/hip/$k.log" 2>&1; then
-                    printf '%s\thip\tok\tnvcc %s\n' "$k" "$arch"
+                    printf '%s\t%s\tok\tnvcc\n' "$k" hip "$k" "$arch"
                 else
-                    printf '%s\thip\tfail\tnvcc: %s\n' "$k" "$(grep -m1 error "$base/hip/$k.log" | tr '\t' ' ')"
+                    err="$(grep -m1 error "$base/hip/$k.log" | tr '\t' ' ')"
+                    printf '%s\t%s\tfail\tnvcc: %s\n' "$k" hip "$err" "$k" "$arch" "$err"
                 fi
             ) &
             while [ "$(jobs -rp | wc -l)" -ge 12 ]; do sleep 0.2; done
