@@ -35,7 +35,14 @@ int main() {
   CUfunction fn;
   cuDeviceGet(&dev, 0);
   cuCtxCreate(&ctx, 0, dev);
-  cuModuleLoadData(&mod, code.data());
+  // JIT options: the loader's error log, which a failed load fills.
+  char jit_log[4096] = {0};
+  CUjit_option jit_opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* jit_vals[] = {jit_log, (void*)(size_t)sizeof(jit_log)};
+  if (cuModuleLoadDataEx(&mod, code.data(), 2, jit_opts, jit_vals) != CUDA_SUCCESS) {
+    std::fprintf(stderr, "module load failed: %s\n", jit_log);
+    return 1;
+  }
   cuModuleGetFunction(&fn, mod, "saxpy");
   const int n = 1024;
   CUdeviceptr x, y;

@@ -35,7 +35,14 @@ int main() {
   hipFunction_t fn;
   hipDeviceGet(&dev, 0);
   hipCtxCreate(&ctx, 0, dev);
-  hipModuleLoadData(&mod, code.data());
+  // JIT options: the loader's error log, which a failed load fills.
+  char jit_log[4096] = {0};
+  hipJitOption jit_opts[] = {hipJitOptionErrorLogBuffer, hipJitOptionErrorLogBufferSizeBytes};
+  void* jit_vals[] = {jit_log, (void*)(size_t)sizeof(jit_log)};
+  if (hipModuleLoadDataEx(&mod, code.data(), 2, jit_opts, jit_vals) != hipSuccess) {
+    std::fprintf(stderr, "module load failed: %s\n", jit_log);
+    return 1;
+  }
   hipModuleGetFunction(&fn, mod, "saxpy");
   const int n = 1024;
   hipDeviceptr_t x, y;

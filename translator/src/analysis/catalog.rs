@@ -650,6 +650,28 @@ Fix: build the option from the device the kernel will run on: \
 `\"--gpu-architecture=\" + std::string(prop.gcnArchName)` after `hipGetDeviceProperties`.",
 };
 
+/// H040: driver-API loading and linking of NVIDIA code (PTX, cubin, fatbinary).
+pub const NVIDIA_CODE_OBJECT: DiagInfo = DiagInfo {
+    id: "H040",
+    name: "nvidia-code-object",
+    severity: Severity::Error,
+    summary: "Loading or JIT-linking PTX, cubin or fatbinary, which AMD GPUs cannot run",
+    explain: "\
+The driver API loads and links NVIDIA code: `cuModuleLoad(&m, \"kernels.ptx\")`, \
+`cuModuleLoadData` on PTX text, and `cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
+`_CUBIN`, `_FATBINARY`, `_OBJECT`, `_LIBRARY` or `_NVVM`. The calls are renamed to \
+`hipModuleLoad`, `hipModuleLoadData` and `hiprtcLinkAdd*`, which compile, but on an AMD GPU \
+a module is an AMD code object (an ELF file for the `amdgcn` target) and hipRTC's linker takes \
+LLVM bitcode (`HIPRTC_JIT_INPUT_LLVM_BITCODE`, from hipRTC with `-fgpu-rdc`): NVIDIA's formats \
+fail at run time. Before HIP 6.4, `hiprtcLinkCreate` and `hiprtcLinkAddData` also take their \
+options as `hiprtcJIT_option`, a different enum from the `hipJitOption` that `CUjit_option` \
+becomes, so an options array does not compile there.
+
+Fix: build the kernels for AMD, offline (`hipcc --genco --offload-arch=gfx90a kernels.hip -o \
+kernels.hsaco`, then `hipModuleLoad` that file) or at run time with hipRTC (the translated \
+NVRTC calls give a code object for `hipModuleLoadData`).",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -691,4 +713,5 @@ pub const DIAGS: &[DiagInfo] = &[
     COMPUTE_CAPABILITY,
     NEW_SIGNATURE,
     RTC_ARCH_OPTION,
+    NVIDIA_CODE_OBJECT,
 ];

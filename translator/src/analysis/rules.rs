@@ -359,15 +359,8 @@ fn compares_version(expr: Node) -> bool {
 /// The NVRTC options passed as `opts` (written inline, or the initializer of the array it names):
 /// one that names an NVIDIA architecture (`compute_80`, `sm_90`) is reported (H039).
 fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
-    let text = match opts.kind_name() {
-        "identifier" => match a
-            .lookup(a.text(opts), opts.start_byte())
-            .and_then(|d| d.init)
-        {
-            Some(init) => a.text(init),
-            None => return,
-        },
-        _ => a.text(opts),
+    let Some(text) = value_text(a, opts) else {
+        return;
     };
     let arch = ["compute_", "sm_"].iter().find_map(|p| {
         text.match_indices(p).find_map(|(i, _)| {
@@ -387,6 +380,86 @@ fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
             opts,
             format!("NVRTC option naming `{arch}` is passed to hipRTC unchanged; it needs an AMD target, so run-time compilation fails"),
             Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
+            vec![],
+        );
+    }
+}
+
+/// The text of an argument, or of the initializer of the variable it names (None when that
+/// variable's declaration is not found or has no initializer).
+fn value_text<'a>(a: &Analyzer<'a, '_>, arg: Node) -> Option<&'a str> {
+    match arg.kind_name() {
+        "identifier" => a
+            .lookup(a.text(arg), arg.start_byte())
+            .and_then(|d| d.init)
+            .map(|init| a.text(init)),
+        _ => Some(a.text(arg)),
+    }
+}
+
+/// Driver-API calls that load or link NVIDIA code (H040): a module file named `.ptx`, `.cubin` or
+/// `.fatbin`, PTX text, a fatbinary, or a link input of a `CU_JIT_INPUT_*` type; and, before
+/// HIP 6.4, link options, which hipRTC takes as `hiprtcJIT_option`.
+fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let what = match name {
+        "cuModuleLoadFatBinary" => Some("a fatbinary".to_string()),
+        "cuModuleLoad" => argv.get(1).and_then(|x| value_text(a, *x)).and_then(|t| {
+            let t = t.trim_end_matches('"');
+            [".ptx", ".cubin", ".fatbin"]
+                .into_iter()
+                .find(|e| t.ends_with(e))
+                .map(|e| format!("a `{e}` file"))
+        }),
+        "cuModuleLoadData" | "cuModuleLoadDataEx" => argv
+            .get(1)
+            .and_then(|x| value_text(a, *x))
+            .filter(|t| t.contains(".version") && t.contains(".target"))
+            .map(|_| "PTX text".to_string()),
+        _ => argv
+            .get(1)
+            .map(|x| a.text(*x))
+            .filter(|t| t.starts_with("CU_JIT_INPUT_"))
+            .map(|t| format!("a `{t}` input")),
+    };
+    if let Some(what) = what {
+        let (verb, hip, help) = if name.starts_with("cuLink") {
+            (
+                "links",
+                "hipRTC's linker takes LLVM bitcode (HIPRTC_JIT_INPUT_LLVM_BITCODE)",
+                "compile the sources with hipRTC and `-fgpu-rdc`, and link the bitcode it gives as HIPRTC_JIT_INPUT_LLVM_BITCODE",
+            )
+        } else {
+            (
+                "loads",
+                "a HIP module is an AMD code object",
+                "build the kernels for AMD: `hipcc --genco --offload-arch=gfx90a kernels.hip -o kernels.hsaco` for hipModuleLoad, or hipRTC at run time",
+            )
+        };
+        a.report(
+            &NVIDIA_CODE_OBJECT,
+            Severity::Error,
+            n,
+            format!("`{name}` {verb} {what}, NVIDIA code that AMD GPUs cannot run: {hip}, so this fails at run time"),
+            Some(help.into()),
+            vec![],
+        );
+        return;
+    }
+    let options = match name {
+        "cuLinkCreate" | "cuLinkCreate_v2" => argv.first(),
+        "cuLinkAddData" | "cuLinkAddData_v2" => argv.get(5),
+        "cuLinkAddFile" | "cuLinkAddFile_v2" => argv.get(3),
+        _ => None,
+    };
+    if options.is_some_and(|o| a.text(*o) != "0")
+        && a.opts.hip_version < hipport_rules::Version::new(6, 4, 0)
+    {
+        a.report(
+            &NVIDIA_CODE_OBJECT,
+            Severity::Error,
+            n,
+            format!("`{name}` becomes a hipRTC link call, which before HIP 6.4 takes its options as `hiprtcJIT_option`, while `CUjit_option` becomes `hipJitOption`: the options array does not convert"),
+            Some("declare the link options as `hiprtcJIT_option` with HIPRTC_JIT_* values, or target HIP 6.4, where the two are one enum".into()),
             vec![],
         );
     }
@@ -1371,6 +1444,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             vec![],
         ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "cuModuleLoad" | "cuModuleLoadData" | "cuModuleLoadDataEx" | "cuModuleLoadFatBinary"
+        | "cuLinkAddData" | "cuLinkAddData_v2" | "cuLinkAddFile" | "cuLinkAddFile_v2"
+        | "cuLinkCreate" | "cuLinkCreate_v2" => nvidia_code(a, n, name, &argv),
         "nvrtcCompileProgram" => {
             if let Some(opts) = argv.get(2) {
                 rtc_arch_option(a, *opts);

@@ -1143,3 +1143,30 @@ fn h039_rtc_options_naming_nvidia_architectures() {
                }\n";
     assert_eq!(ids_at(src, "H039"), vec![(3, Severity::Error)]);
 }
+
+// H040 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h040_nvidia_code_loaded_or_linked() {
+    let src = "static const char* ptx = \".version 7.8\\n.target sm_80\\n\";\n\
+               void f(CUmodule* m, const void* image, CUlinkState st, CUjit_option* o, void** v) {\n\
+               cuModuleLoad(m, \"kernels.ptx\");\n\
+               cuModuleLoad(m, \"kernels.hsaco\");\n\
+               cuModuleLoadData(m, ptx);\n\
+               cuModuleLoadData(m, image);\n\
+               cuModuleLoadDataEx(m, image, 2, o, v);\n\
+               cuLinkAddData(st, CU_JIT_INPUT_PTX, image, 64, \"k\", 0, nullptr, nullptr);\n\
+               cuLinkAddFile(st, CU_JIT_INPUT_FATBINARY, \"k.fatbin\", 0, nullptr, nullptr);\n\
+               cuLinkCreate(0, nullptr, nullptr, &st);\n\
+               cuLinkCreate(2, o, v, &st);\n\
+               }\n";
+    // HIP 6.4 takes hipJitOption link options: only the NVIDIA inputs are reported.
+    assert_eq!(lines_of(src, "H040"), vec![3, 5, 8, 9]);
+    let before: Vec<(usize, Severity)> = run_with(src, Version::new(6, 2, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H040")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    let want = [3, 5, 8, 9, 11].map(|l| (l, Severity::Error));
+    assert_eq!(before, want);
+}
