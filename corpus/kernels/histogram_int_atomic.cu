@@ -1,4 +1,5 @@
-// 256-bin byte histogram: privatised per-block histograms in shared memory with atomicAdd,
+// 256-bin byte histogram: privatised per-block histograms in shared memory with block-scope
+// atomics (atomicAdd_block: only this block touches them),
 // merged into the global histogram with atomicAdd.
 #include <cuda_runtime.h>
 
@@ -15,7 +16,7 @@ __global__ void histogram256_kernel(const unsigned char* data, int n, unsigned i
     for (int b = threadIdx.x; b < NUM_BINS; b += blockDim.x) local[b] = 0;
     __syncthreads();
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        atomicAdd(&local[data[i]], 1u);
+        atomicAdd_block(&local[data[i]], 1u);
     __syncthreads();
     for (int b = threadIdx.x; b < NUM_BINS; b += blockDim.x) {
         unsigned int c = local[b];

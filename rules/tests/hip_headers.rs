@@ -5,7 +5,9 @@
 //! Regenerate the list after a table change with `HIPPORT_BLESS=1 cargo test -p hipport-rules
 //! --test hip_headers`, then review the diff.
 //!
-//! Needs the HIP 5.2 development headers (Debian: `libamdhip64-dev`, pulled in by `hipcc`).
+//! Needs the HIP 5.2 development headers (Debian: `libamdhip64-dev`, pulled in by `hipcc`). Device
+//! math that hipcc takes from clang's HIP wrapper headers (`__clang_hip_math.h` and its siblings in
+//! the resource directory of the clang that HIP 5.2.3 uses) counts as present too.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -13,6 +15,8 @@ use std::path::{Path, PathBuf};
 use hipport_rules::{Availability, Database, Family, Version};
 
 const HIP_INCLUDE: &str = "/usr/include/hip";
+/// Where Debian's clang 15, the compiler behind HIP 5.2.3's hipcc, keeps its HIP wrapper headers.
+const CLANG_RESOURCE_INCLUDE: &str = "/usr/lib/llvm-15/lib/clang";
 const TARGET: Version = Version::new(5, 2, 3);
 const CHECKED_FAMILIES: [Family; 5] = [
     Family::Runtime,
@@ -55,12 +59,19 @@ fn identifiers(dir: &Path, out: &mut HashSet<String>) {
         let path = e.path();
         if path.is_dir() {
             identifiers(&path, out);
-        } else if let Ok(text) = std::fs::read(&path) {
-            let text = String::from_utf8_lossy(&text);
-            for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-                if !word.is_empty() {
-                    out.insert(word.to_string());
-                }
+        } else {
+            identifiers_in(&path, out);
+        }
+    }
+}
+
+/// The words of one file.
+fn identifiers_in(path: &Path, out: &mut HashSet<String>) {
+    if let Ok(text) = std::fs::read(path) {
+        let text = String::from_utf8_lossy(&text);
+        for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if !word.is_empty() {
+                out.insert(word.to_string());
             }
         }
     }
@@ -78,6 +89,19 @@ fn emittable(status: Availability) -> bool {
 fn check(db: &Database) -> Vec<(String, bool)> {
     let mut words = HashSet::new();
     identifiers(Path::new(HIP_INCLUDE), &mut words);
+    for version in std::fs::read_dir(CLANG_RESOURCE_INCLUDE)
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let include = version.path().join("include");
+        for e in std::fs::read_dir(&include).into_iter().flatten().flatten() {
+            let name = e.file_name();
+            if name.to_string_lossy().starts_with("__clang_hip_") {
+                identifiers_in(&e.path(), &mut words);
+            }
+        }
+    }
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for m in db.mappings() {
@@ -178,8 +202,8 @@ fn emitted_names_exist_in_hip_5_2_headers() {
 #[test]
 fn absent_names_are_not_emitted_for_hip_5_2() {
     let db = Database::builtin();
-    let m = db.lookup("CU_JIT_MAX_REGISTERS").expect("driver row");
-    assert_eq!(m.hip.as_deref(), Some("HIPRTC_JIT_MAX_REGISTERS"));
+    let m = db.lookup("cudaErrorLossyQuery").expect("runtime row");
+    assert_eq!(m.hip.as_deref(), Some("hipErrorLossyQuery"));
     assert_eq!(
         m.status_for(TARGET),
         Availability::Absent { checked: TARGET }
