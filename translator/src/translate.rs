@@ -13,7 +13,7 @@ use hipport_rules::{Availability, Database, Family, Mapping, Target, Version};
 use serde::Serialize;
 use tree_sitter::{Node, Tree};
 
-use crate::analysis::is_full_lane_mask_with;
+use crate::analysis::{is_full_lane_mask_with, is_narrow_full_mask_with};
 use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::{self, Edit, OverlapError};
 use crate::lexer;
@@ -873,6 +873,33 @@ impl<'a> Walk<'a> {
         None
     }
 
+    /// HIP's `_sync` builtins insist on a 64-bit mask: widens the 32-lane full mask, in any
+    /// spelling (`0xffffffff`, `~0u`, `uint32_t(-1)`), written in the call or as a macro of this
+    /// file (whose body is widened once). H003 leaves these masks to this rewrite.
+    fn widen_full_mask(&mut self, mask: Node) {
+        let mask_text = node_text(mask, self.src);
+        let name = mask_text.trim().trim_matches(['(', ')']).trim();
+        let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
+            None
+        } else if self.defines.contains_key(name) {
+            self.define_spans
+                .get(name)
+                .copied()
+                .filter(|_| self.widened.insert(name.to_string()))
+        } else {
+            Some((mask.start_byte(), mask.end_byte()))
+        };
+        if let Some((start, end)) = span {
+            self.edits.push(Edit::replace(
+                start,
+                end,
+                "0xffffffffffffffffull",
+                "warp-mask-64",
+            ));
+            self.count(Family::Device);
+        }
+    }
+
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
     fn visit_call(&mut self, node: Node) {
         let Some(func) = node.field(FIELDS.function) else {
@@ -883,7 +910,10 @@ impl<'a> Walk<'a> {
         }
         let name = self.node_str(func);
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
-        if warp.is_none() && name != "__syncwarp" && self.db.calls(name).is_empty() {
+        if warp.is_none()
+            && !matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
+            && self.db.calls(name).is_empty()
+        {
             // No rule can apply: skip collecting the arguments.
             return;
         }
@@ -923,37 +953,20 @@ impl<'a> Walk<'a> {
                     );
                 }
             } else if let Some(mask) = arg_nodes.first() {
-                // HIP's `_sync` builtins insist on a 64-bit mask: widen the 32-bit full mask,
-                // written as a literal or as a macro of this file.
-                let is_32_full = |t: &str| {
-                    matches!(
-                        t.trim().to_ascii_lowercase().trim_end_matches(['u', 'l']),
-                        "0xffffffff"
-                    )
-                };
-                let mask_text = node_text(*mask, self.src);
-                let span = if is_32_full(mask_text) {
-                    Some((mask.start_byte(), mask.end_byte()))
-                } else {
-                    let name = mask_text.trim().trim_matches(['(', ')']).trim();
-                    self.defines
-                        .get(name)
-                        .filter(|v| is_32_full(v))
-                        .and_then(|_| self.define_spans.get(name).copied())
-                        .filter(|_| self.widened.insert(name.to_string()))
-                };
-                if let Some((start, end)) = span {
-                    self.edits.push(Edit::replace(
-                        start,
-                        end,
-                        "0xffffffffffffffffull",
-                        "warp-mask-64",
-                    ));
-                }
+                self.widen_full_mask(*mask);
             }
             return;
         }
-        if name == "__syncwarp" && self.opts.hip_version < WARP_SYNC_HIP {
+        if matches!(name, "__match_any_sync" | "__match_all_sync")
+            && self.opts.hip_version >= WARP_SYNC_HIP
+        {
+            if let Some(mask) = arg_nodes.first() {
+                self.widen_full_mask(*mask);
+            }
+        }
+        // HIP has no `__syncwarp` at any version (ROCm/clr's amd_warp_sync_functions.h defines the
+        // other `_sync` builtins only): a full-warp one is dropped, a partial one reported.
+        if name == "__syncwarp" {
             self.handled.insert(func.start_byte());
             let full = arg_nodes.first().is_none_or(|m| self.is_full_mask(*m));
             if !full {

@@ -61,9 +61,9 @@ pub const SYNC_MASK_32: DiagInfo = DiagInfo {
     severity: Severity::Error,
     summary: "A 32-bit or partial lane mask passed to a *_sync warp builtin",
     explain: "\
-HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync`, `__match_*_sync` and \
-`__syncwarp` (ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from \
-ROCm 6.4) take a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
+HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_*_sync` \
+(ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 6.4) take \
+a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
 64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0` or an `unsigned` variable: all 32-bit, \
 so they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.
@@ -74,8 +74,14 @@ rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_
 so those calls are not reported here. `__match_*_sync`, `__reduce_*_sync` and `__uni_sync` have \
 no such rewrite: with a partial or computed mask they are reported as errors.
 
-Fix (HIP >= 6.2, applied by `--fix`): write the full mask as `~0ull` and declare mask variables \
-`unsigned long long`. Partial masks need review: decide which of the 64 lanes must take part.
+From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling written in the \
+call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \
+`0xffffffffffffffffull`, so only the rest is reported here. HIP has no `__syncwarp` at all: the \
+translator drops a full-warp one (wavefronts execute in lockstep) and reports a partial one.
+
+Fix (HIP >= 6.2, applied by `--fix`): declare mask variables `unsigned long long`, and write \
+masks in function-like macros as `~0ull`. Partial masks need review: decide which of the 64 \
+lanes must take part.
 
 With a HIP 6.2 or 6.3 target the first `_sync` call of a file also gets a note: those releases \
 declare the builtins only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, so code with correct \

@@ -269,11 +269,24 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
             let inner = mask_value(n.field(FIELDS.value)?, src)?;
             Some(cast_mask(&src[ty.byte_range()], inner, text))
         }
-        // `static_cast<uint64_t>(-1)`
+        // `static_cast<uint64_t>(-1)`, and the functional casts `uint32_t(-1)`, `std::uint64_t(~0)`
         "call_expression" => {
             let f = n.field(FIELDS.function)?;
+            if f.kind_name() != "template_function" {
+                let ty = std::str::from_utf8(&src[f.byte_range()]).ok()?;
+                let ty = ty.strip_prefix("std::").unwrap_or(ty);
+                if !INTEGER_TYPES.contains(&ty) {
+                    return None;
+                }
+                let args = n.field(FIELDS.arguments)?;
+                if args.named_child_count() != 1 {
+                    return None;
+                }
+                let value = mask_value(args.named_child(0)?, src)?;
+                return Some(cast_mask(ty.as_bytes(), value, text));
+            }
             let name = f.field(FIELDS.name)?;
-            if f.kind_name() != "template_function" || &src[name.byte_range()] != b"static_cast" {
+            if &src[name.byte_range()] != b"static_cast" {
                 return None;
             }
             let ty = f.field(FIELDS.arguments)?.named_child(0)?;
@@ -287,6 +300,23 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
         _ => None,
     }
 }
+
+/// Integer type names that can be used as a functional cast (`uint32_t(-1)`).
+const INTEGER_TYPES: &[&str] = &[
+    "uint32_t",
+    "int32_t",
+    "uint64_t",
+    "int64_t",
+    "unsigned",
+    "int",
+    "long",
+    "size_t",
+    "uint",
+    "unsigned int",
+    "unsigned long",
+    "unsigned long long",
+    "long long",
+];
 
 /// A mask converted to the type spelled `ty`; `text` is the whole cast, whose `-` tells a
 /// sign-extended `-1` from `0xffffffff`.

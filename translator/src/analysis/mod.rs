@@ -144,27 +144,32 @@ pub fn is_full_lane_mask(expr: Node, src: &[u8]) -> bool {
 /// [`is_full_lane_mask`] where the mask may be the name of an object-like macro of the file
 /// (`#define FULL_MASK 0xffffffff`), given by its body text in `defines`.
 pub fn is_full_lane_mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> bool {
+    mask_with(expr, src, defines).is_some_and(|m| m.is_full_32() || m.is_full_64())
+}
+
+/// Whether a mask (or the object-like macro of the file it names) is the full mask of 32 lanes
+/// in any spelling, `0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`, `0xffffffffull`: a 32-lane warp's
+/// "every lane", which the translator widens to the 64-bit full mask for HIP's `_sync` builtins
+/// (and which H003 therefore leaves to it).
+pub fn is_narrow_full_mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> bool {
+    mask_with(expr, src, defines).is_some_and(|m| m.is_full_32())
+}
+
+/// The mask an expression denotes, or the body of the object-like macro it names.
+fn mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> Option<eval::Mask> {
     let mut e = expr;
     while e.kind_name() == "parenthesized_expression" {
-        match e.named_child(0) {
-            Some(c) => e = c,
-            None => return false,
-        }
+        e = e.named_child(0)?;
     }
     if e.kind_name() != "identifier" {
-        return is_full_lane_mask(expr, src);
+        return eval::mask_value(expr, src);
     }
     let name = std::str::from_utf8(&src[e.byte_range()]).unwrap_or("");
-    let Some(body) = defines.get(name) else {
-        return false;
-    };
+    let body = defines.get(name)?;
     let text = format!("void __hipport_macro_body__(void) {{\n{body}\n;}}\n");
-    crate::parse::parse(text.as_bytes(), Duration::from_secs(2))
-        .ok()
-        .is_some_and(|tree| {
-            macro_expression(tree.root_node())
-                .is_some_and(|m| is_full_lane_mask(m, text.as_bytes()))
-        })
+    let tree = crate::parse::parse(text.as_bytes(), Duration::from_secs(2)).ok()?;
+    let m = macro_expression(tree.root_node())?;
+    eval::mask_value(m, text.as_bytes())
 }
 
 /// Where a macro body's reparsed text sits in the original file.

@@ -58,8 +58,28 @@ const TRANSLATOR_REWRITES: &[&str] = &[
     "__syncwarp",
 ];
 
+/// Builtins whose 32-lane full mask the translator widens to 64 bits for HIP >= 6.2, in the file
+/// itself (not in macro bodies, which it does not rewrite).
+const WIDENED_BY_TRANSLATOR: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__ballot_sync",
+    "__any_sync",
+    "__all_sync",
+    "__match_any_sync",
+    "__match_all_sync",
+];
+
 /// Calls that return a lane mask (64-bit in HIP).
-const BALLOTS: &[&str] = &["__ballot", "__ballot_sync", "__activemask"];
+const BALLOTS: &[&str] = &[
+    "__ballot",
+    "__ballot_sync",
+    "__activemask",
+    "__match_any_sync",
+    "__match_all_sync",
+];
 
 /// Version macros (H010); `__CUDA_ARCH__` is H011.
 const VERSION_MACROS: &[&str] = &[
@@ -1721,8 +1741,9 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
     let Some(&mask) = argv.first() else { return };
     let has_sync = a.opts.has_sync_builtins();
     // Before HIP 6.2 the translator rewrites these calls itself (full masks) and reports the
-    // masks it cannot drop (T009), so they are not reported twice here.
-    if !has_sync && TRANSLATOR_REWRITES.contains(&name) {
+    // masks it cannot drop (T009), so they are not reported twice here; `__syncwarp`, which no
+    // HIP has, at every version.
+    if (!has_sync || name == "__syncwarp") && TRANSLATOR_REWRITES.contains(&name) {
         return;
     }
     if !has_sync {
@@ -1787,6 +1808,10 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
         Some(m) if m.is_full_32() => {
             if !has_sync {
                 // The translator rewrites full-mask calls to the unsynchronized builtins.
+                return;
+            }
+            if a.origin.is_none() && WIDENED_BY_TRANSLATOR.contains(&name) {
+                // The translator widens it to the 64-bit full mask (`widen_full_mask`).
                 return;
             }
             let fix = match &macro_body {
@@ -1880,6 +1905,17 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     return;
                 }
             }
+            if let Some(ty) = cast_type(a, mask).filter(|t| has_sync && is_32bit_type(t)) {
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` is cast to `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask"),
+                    Some(format!("cast to `{WIDE}` and decide which of the 64 lanes take part")),
+                    vec![],
+                );
+                return;
+            }
             if !(has_sync
                 || mask.kind_name() == "identifier" && a.macros.get(a.text(mask)).is_some())
             {
@@ -1894,6 +1930,29 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             }
         }
     }
+}
+
+/// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`.
+fn cast_type<'a>(a: &Analyzer<'a, '_>, e: Node) -> Option<String> {
+    let ty = match e.kind_name() {
+        "cast_expression" => a.text(e.field(FIELDS.type_)?),
+        "call_expression" => {
+            let f = e.field(FIELDS.function)?;
+            match f.kind_name() {
+                "template_function" if a.text(f.field(FIELDS.name)?) == "static_cast" => {
+                    a.text(f.field(FIELDS.arguments)?.named_child(0)?)
+                }
+                "identifier"
+                | "primitive_type"
+                | "qualified_identifier"
+                | "sized_type_specifier" => a.text(f),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let ty = super::norm_ws(ty);
+    Some(ty.strip_prefix("std::").map(str::to_string).unwrap_or(ty))
 }
 
 /// The call a `_sync` builtin's mask argument belongs to (the mask itself if it stands alone).

@@ -237,17 +237,71 @@ fn h003_masks_on_hip_6_4_with_fixes() {
                v += __shfl_xor_sync(m64, v, 1);\n\
                v += __shfl_xor_sync(-1, v, 1);\n\
                x[0] = v; }\n";
+    // The 32-lane full masks (lines 4, 5, 12) are the translator's to widen; the analysis reports
+    // the 32-bit variable and the partial mask.
     let got = lines_of(src, "H003");
-    assert_eq!(got, vec![4, 5, 7, 8, 12]);
+    assert_eq!(got, vec![7, 8]);
     let out = fixed(src, Version::new(6, 4, 0));
-    assert!(out.contains("#define FULL_MASK (~0ull)"), "{out}");
-    assert!(out.contains("__shfl_down_sync(~0ull, v, 1)"), "{out}");
     assert!(out.contains("unsigned long long mask = ~0ull;"), "{out}");
     assert!(
         out.contains("__shfl_xor_sync(0xffff, v, 1)"),
         "partial masks are not fixed"
     );
-    assert!(out.contains("__shfl_xor_sync(~0ull, v, 1);\nuint64_t m64"));
+    let opts = crate::translate::Options {
+        hip_version: Version::new(6, 4, 0),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(t.output).unwrap();
+    assert!(
+        out.contains("#define FULL_MASK 0xffffffffffffffffull"),
+        "{out}"
+    );
+    assert!(
+        out.contains("__shfl_down_sync(0xffffffffffffffffull, v, 1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("__shfl_xor_sync(0xffffffffffffffffull, v, 1);\nx[0]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("__shfl_xor_sync(~0ull, v, 1);\nuint64_t m64"),
+        "{out}"
+    );
+    assert!(!t
+        .diagnostics
+        .iter()
+        .any(|d| d.id == "H003" && d.line != 7 && d.line != 8));
+}
+
+/// Functional casts are masks too: `uint32_t(-1)` is widened like `0xffffffff`, and a computed
+/// mask cast to a 32-bit type is reported.
+#[test]
+fn h003_functional_casts() {
+    let src = kernel(
+        "float v = x[0];\n\
+         v += __shfl_xor_sync(uint32_t(-1), v, 1);\n\
+         v += __shfl_xor_sync(uint32_t(x[1]), v, 1);\n\
+         v += __shfl_xor_sync(std::uint64_t(-1), v, 1);",
+    );
+    assert_eq!(lines_of(&src, "H003"), vec![4]);
+    let opts = crate::translate::Options {
+        hip_version: Version::new(6, 4, 0),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(t.output).unwrap();
+    assert!(
+        out.contains(
+            "__shfl_xor_sync(0xffffffffffffffffull, v, 1);\nv += __shfl_xor_sync(uint32_t(x[1])"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("__shfl_xor_sync(std::uint64_t(-1), v, 1)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -274,13 +328,13 @@ fn h003_on_old_hip_leaves_rewritten_builtins_to_the_translator() {
     assert!(d
         .iter()
         .any(|d| d.id == "H005" && d.severity == Severity::Error));
-    // On 6.4 every 32-bit mask is reported.
+    // On 6.4 every 32-bit mask the translator does not widen (full masks) is reported.
     let lines: Vec<usize> = run(&src)
         .into_iter()
         .filter(|d| d.id == "H003")
         .map(|d| d.line)
         .collect();
-    assert_eq!(lines, vec![3, 4, 6, 7, 8]);
+    assert_eq!(lines, vec![4, 6, 7]);
 }
 
 // H004 ---------------------------------------------------------------------------------------
@@ -340,7 +394,22 @@ fn h005_activemask_partial_syncwarp() {
         .filter(|d| d.id == "H005")
         .map(|d| (d.id, d.line))
         .collect();
-    assert_eq!(got, vec![("H005".into(), 2), ("H005".into(), 3)]);
+    // The partial `__syncwarp` (line 3) is the translator's to report: no HIP has `__syncwarp`.
+    assert_eq!(got, vec![("H005".into(), 2)]);
+    let opts = crate::translate::Options {
+        hip_version: Version::new(6, 4, 0),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let lines: Vec<(&str, usize)> = t
+        .diagnostics
+        .iter()
+        .map(|d| (d.id.as_str(), d.line))
+        .collect();
+    assert!(lines.contains(&("T009", 3)), "{lines:?}");
+    assert!(!String::from_utf8(t.output)
+        .unwrap()
+        .contains("__syncwarp()"));
 }
 
 // H006 ---------------------------------------------------------------------------------------
