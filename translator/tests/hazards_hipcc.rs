@@ -197,6 +197,28 @@ fn h010_h011_cuda_macros_are_undefined_under_hipcc() {
 }
 
 #[test]
+fn h010_cuda_version_macros_in_code_do_not_compile() {
+    let Some(cc) = hipcc() else { return };
+    let src = case("long runtime_version() { return CUDART_VERSION; }");
+    let found = rules(&src, Version::new(6, 4, 0));
+    assert!(
+        found.contains(&("H010".into(), Severity::Error)),
+        "{found:?}"
+    );
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("CUDART_VERSION"), "{err}");
+    // Guarded the way the help says, it compiles.
+    let guarded = case(
+        "long runtime_version() {\n#ifdef CUDART_VERSION\nreturn CUDART_VERSION;\n#else\nreturn HIP_VERSION;\n#endif\n}",
+    );
+    assert!(!rules(&guarded, Version::new(6, 4, 0))
+        .iter()
+        .any(|(id, sev)| id == "H010" && *sev == Severity::Error));
+    let (ok, err) = compile(&cc, &guarded, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

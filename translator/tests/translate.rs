@@ -107,7 +107,9 @@ fn warp_sync_builtins_follow_the_target_hip() {
         out.contains("__shfl_down_sync(0xffffffffffffffffull, v, 16)"),
         "{out}"
     );
-    assert!(out.contains("__syncwarp();"), "{out}");
+    assert!(out.contains("#define FULL 0xffffffffffffffffull"), "{out}");
+    // No HIP has `__syncwarp` (ROCm/clr's warp sync header leaves it out): dropped at 6.2 too.
+    assert!(!out.contains("__syncwarp"), "{out}");
 }
 
 #[test]

@@ -195,14 +195,16 @@ pub const VERSION_MACRO: DiagInfo = DiagInfo {
     id: "H010",
     name: "cuda-version-condition",
     severity: Severity::Warning,
-    summary: "A CUDA version macro in #if: undefined under hipcc",
+    summary: "A CUDA version macro in #if or in code: undefined under hipcc",
     explain: "\
 `CUDA_VERSION`, `CUDART_VERSION`, `__CUDACC_VER_MAJOR__` and friends are not defined when hipcc \
 compiles, so in `#if` they read as 0 and `#ifdef` is false. Version guards therefore silently \
 select the oldest-CUDA branch (or the non-CUDA branch), and renaming them to a HIP or PyTorch \
 version macro is worse, because those count in a different number space (HIP_VERSION is e.g. \
 60443483, TORCH_HIP_VERSION 604). hipport evaluates the condition with these macros undefined \
-and says which branch HIP takes.
+and says which branch HIP takes. Used in code (`printf(\"%d\", CUDART_VERSION)`, \
+`m.attr(\"cuda\") = CUDA_VERSION`), the name is undeclared and the line does not compile: an \
+error, unless hipcc skips the line anyway.
 
 Fix: guard on `__HIP_PLATFORM_AMD__` / `HIP_VERSION` explicitly where the HIP path needs its own \
 code, and check that the branch HIP takes compiles and is correct.",
@@ -678,6 +680,25 @@ kernels.hsaco`, then `hipModuleLoad` that file) or at run time with hipRTC (the 
 NVRTC calls give a code object for `hipModuleLoadData`).",
 };
 
+/// H041: CUDA version numbers compared with what HIP's version queries return.
+pub const VERSION_QUERY: DiagInfo = DiagInfo {
+    id: "H041",
+    name: "version-query",
+    severity: Severity::Warning,
+    summary: "Runtime or driver version queries compared with CUDA version numbers",
+    explain: "\
+`cudaRuntimeGetVersion`, `cudaDriverGetVersion` and `cuDriverGetVersion` become \
+`hipRuntimeGetVersion` and `hipDriverGetVersion`. On AMD GPUs the first returns the HIP \
+runtime's own version (counted like HIP_VERSION, e.g. 60443483 for 6.4), and HIP 5.2.3's header \
+documents that the second always returns 4; neither has any relation to CUDA's numbers. A test \
+such as `version >= 11020` then passes or fails for reasons unrelated to the features it was \
+written for. hipport reports a query when its function also compares with a number in CUDA's \
+range (9000 to 19999); a value that is only printed is not reported.
+
+Fix: test the feature itself (`hipDeviceGetAttribute`, `HIP_VERSION` at compile time for HIP \
+APIs), or branch on `__HIP_PLATFORM_AMD__`.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -720,4 +741,5 @@ pub const DIAGS: &[DiagInfo] = &[
     NEW_SIGNATURE,
     RTC_ARCH_OPTION,
     NVIDIA_CODE_OBJECT,
+    VERSION_QUERY,
 ];

@@ -485,6 +485,57 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     }
 }
 
+/// A version query in a function that compares with a CUDA version number (H041), once per
+/// function.
+fn version_query(a: &mut Analyzer, n: Node, name: &str) {
+    let Some(f) = a.func_at(n.start_byte()) else {
+        return;
+    };
+    let scope = f.node.start_byte();
+    let number = cuda_version_comparison(a.text(f.node));
+    let Some(number) = number else { return };
+    if !a.first("version-query", scope) {
+        return;
+    }
+    a.report(
+        &VERSION_QUERY,
+        Severity::Warning,
+        n,
+        format!("`{name}` reports HIP's own version on AMD GPUs, so the comparison with the CUDA version number {number} in this function does not test what it was written for"),
+        Some("test the feature (hipDeviceGetAttribute), or HIP_VERSION at compile time; branch on __HIP_PLATFORM_AMD__".into()),
+        vec![],
+    );
+}
+
+/// The first number in CUDA's version range (9000 to 19999) that `text` compares with.
+fn cuda_version_comparison(text: &str) -> Option<u32> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit()
+            || (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let value: u32 = text[start..i].parse().unwrap_or(0);
+        let before = text[..start].trim_end();
+        let compared = before.ends_with(['<', '>'])
+            || before.ends_with("==")
+            || before.ends_with("!=")
+            || before.ends_with("<=")
+            || before.ends_with(">=");
+        if (9000..=19999).contains(&value) && compared {
+            return Some(value);
+        }
+    }
+    None
+}
+
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
 fn mem_location(a: &Analyzer, arg: Node) -> bool {
     match arg.kind_name() {
@@ -1252,8 +1303,37 @@ fn identifier(a: &mut Analyzer, n: Node) {
         "nvcuda" if n.parent().is_some_and(|p| p.kind_name() == "using_declaration") => {
             wmma(a, n, "`using namespace nvcuda`".to_string());
         }
+        _ if VERSION_MACROS.contains(&name) && a.macros.get(name).is_none() => {
+            version_macro_use(a, n, name);
+        }
         _ => {}
     }
+}
+
+/// A CUDA version macro used in code (in `#if` it is `pp_if`'s): undefined under hipcc, so the
+/// line does not compile (H010).
+fn version_macro_use(a: &mut Analyzer, n: Node, name: &str) {
+    let in_condition = crate::parse::ancestors(n)
+        .iter()
+        .any(|p| match p.kind_name() {
+            "preproc_defined" => true,
+            "preproc_if" | "preproc_elif" => p
+                .field(FIELDS.condition)
+                .is_some_and(|c| c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte()),
+            _ => false,
+        });
+    // A line in a branch hipcc skips (`#if CUDART_VERSION >= 11000`) is never compiled.
+    if in_condition || hip_compiles(a, n) == Some(false) {
+        return;
+    }
+    a.report(
+        &VERSION_MACRO,
+        Severity::Error,
+        n,
+        format!("`{name}` is not defined under hipcc, so this line does not compile"),
+        Some("guard it with `#ifdef` and give HIP its own value (`HIP_VERSION` counts differently, e.g. 60443483), or drop it".into()),
+        vec![],
+    );
 }
 
 fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
@@ -1464,6 +1544,10 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             vec![],
         ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "cuDeviceComputeCapability" => compute_capability(a, n, "`cuDeviceComputeCapability`"),
+        "cudaRuntimeGetVersion" | "cudaDriverGetVersion" | "cuDriverGetVersion" => {
+            version_query(a, n, name)
+        }
         "cuModuleLoad" | "cuModuleLoadData" | "cuModuleLoadDataEx" | "cuModuleLoadFatBinary"
         | "cuLinkAddData" | "cuLinkAddData_v2" | "cuLinkAddFile" | "cuLinkAddFile_v2"
         | "cuLinkCreate" | "cuLinkCreate_v2" => nvidia_code(a, n, name, &argv),

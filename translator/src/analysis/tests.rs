@@ -1239,3 +1239,41 @@ fn h040_nvidia_code_loaded_or_linked() {
     let want = [3, 5, 8, 9, 11].map(|l| (l, Severity::Error));
     assert_eq!(before, want);
 }
+
+// H041, and H010 / H037 in code ---------------------------------------------------------------
+
+#[test]
+fn h041_version_queries_compared_with_cuda_numbers() {
+    let src = "bool ok() { int v = 0; cudaRuntimeGetVersion(&v); cudaDriverGetVersion(&v); return v >= 11020; }\n\
+               void show() { int v = 0; cudaRuntimeGetVersion(&v); printf(\"%d\\n\", v); }\n\
+               int at(int v) { cuDriverGetVersion(&v); return v == 12; }\n";
+    // Once per function, and only where a CUDA version number is compared.
+    assert_eq!(lines_of(src, "H041"), vec![1]);
+}
+
+#[test]
+fn h010_version_macros_used_in_code() {
+    let src = "#if CUDART_VERSION >= 11000\nint a() { return CUDART_VERSION; }\n#endif\n\
+               #if defined(CUDA_VERSION)\nint b() { return CUDA_VERSION; }\n#endif\n\
+               long c() { return CUDA_VERSION; }\n";
+    let d: Vec<(usize, Severity)> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H010")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    // The conditions are warnings; lines 2 and 5 are in branches hipcc skips; line 7 is an error.
+    assert_eq!(
+        d,
+        vec![
+            (1, Severity::Warning),
+            (4, Severity::Warning),
+            (7, Severity::Error)
+        ]
+    );
+}
+
+#[test]
+fn h037_driver_compute_capability_query() {
+    let src = "int cc(CUdevice d) { int maj, min; cuDeviceComputeCapability(&maj, &min, d); return maj >= 7; }\n";
+    assert_eq!(lines_of(src, "H037"), vec![1]);
+}
