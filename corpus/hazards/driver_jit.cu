@@ -35,3 +35,10 @@ CUresult link_with_devrt(const char* ptx, size_t size, void** cubin, size_t* cub
   cuLinkDestroy(state);
   return r;
 }
+
+// Sub-allocates one device buffer: CUdeviceptr is an integer, so offsets are added to it.
+CUdeviceptr carve(CUdeviceptr pool, size_t* used, size_t bytes) {
+  size_t start = (*used + 255) & ~size_t(255);
+  *used = start + bytes;
+  return pool + start;
+}

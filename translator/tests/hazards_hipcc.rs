@@ -219,6 +219,25 @@ fn h010_cuda_version_macros_in_code_do_not_compile() {
 }
 
 #[test]
+fn h042_deviceptr_arithmetic_does_not_compile_and_the_integer_form_does() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "CUdeviceptr carve(CUdeviceptr pool, size_t start) { return pool + start; }";
+    assert!(rules(cuda, Version::new(6, 4, 0)).contains(&("H042".into(), Severity::Error)));
+    let (ok, err) = compile(
+        &cc,
+        &case("hipDeviceptr_t carve(hipDeviceptr_t pool, size_t start) { return pool + start; }"),
+        &[],
+    );
+    assert!(
+        !ok && err.contains("arithmetic on a pointer to void"),
+        "{err}"
+    );
+    let fixed = case("hipDeviceptr_t carve(hipDeviceptr_t pool, size_t start) { return (hipDeviceptr_t)((uintptr_t)pool + start); }");
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

@@ -699,6 +699,23 @@ Fix: test the feature itself (`hipDeviceGetAttribute`, `HIP_VERSION` at compile 
 APIs), or branch on `__HIP_PLATFORM_AMD__`.",
 };
 
+/// H042: integer arithmetic on `CUdeviceptr`, which HIP makes a pointer.
+pub const DEVICEPTR_INTEGER: DiagInfo = DiagInfo {
+    id: "H042",
+    name: "deviceptr-integer",
+    severity: Severity::Error,
+    summary: "Integer arithmetic on CUdeviceptr, which becomes the pointer hipDeviceptr_t",
+    explain: "\
+The driver API's `CUdeviceptr` is an unsigned integer (`unsigned long long`), so CUDA code \
+offsets, aligns and masks device addresses with integer arithmetic: `base + offset`, \
+`(p + 255) & ~255`, `p % 256`. hipport renames the type to `hipDeviceptr_t`, which HIP defines \
+as `void*`: arithmetic on `void*` and bitwise operators on a pointer do not compile.
+
+Fix: do the arithmetic on an integer and cast at the boundary: \
+`(hipDeviceptr_t)((uintptr_t)base + offset)`, or `static_cast<char*>(base) + offset` for a \
+byte offset.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -742,4 +759,5 @@ pub const DIAGS: &[DiagInfo] = &[
     RTC_ARCH_OPTION,
     NVIDIA_CODE_OBJECT,
     VERSION_QUERY,
+    DEVICEPTR_INTEGER,
 ];

@@ -378,6 +378,8 @@ struct Analyzer<'a, 't> {
     cub_default: Vec<(Node<'t>, &'static str)>,
     /// Whether the text has a conditional directive (read at the first question).
     pp_branches: std::cell::OnceCell<bool>,
+    /// Whether the text names `CUdeviceptr` (read at the first question).
+    names_deviceptr: std::cell::OnceCell<bool>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -408,7 +410,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             file_warp_code: false,
             cub_default: Vec::new(),
             pp_branches: std::cell::OnceCell::new(),
+            names_deviceptr: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Whether the text names `CUdeviceptr`: without it no operand can be one (H042).
+    fn names_deviceptr(&self) -> bool {
+        *self
+            .names_deviceptr
+            .get_or_init(|| memchr::memmem::find(self.src, b"CUdeviceptr").is_some())
     }
 
     /// Whether the text has an `#if`, `#ifdef`, `#ifndef` or `#elif...` directive: without one,

@@ -163,6 +163,9 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
     }
     match group {
         Group::Binary => {
+            if a.names_deviceptr() {
+                deviceptr_arithmetic(a, n);
+            }
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
@@ -175,7 +178,12 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             warp_constant(a, n);
             ballot_store(a, n);
         }
-        Group::Assignment => ballot_assign(a, n),
+        Group::Assignment => {
+            if a.names_deviceptr() {
+                deviceptr_arithmetic(a, n);
+            }
+            ballot_assign(a, n)
+        }
         Group::Return => ballot_return(a, n),
         Group::Declaration => declaration(a, n),
         Group::Define => define(a, n),
@@ -534,6 +542,51 @@ fn cuda_version_comparison(text: &str) -> Option<u32> {
         }
     }
     None
+}
+
+/// Integer arithmetic with a `CUdeviceptr` variable as an operand (H042): `base + off`,
+/// `p % 256`, `p & ~mask`, `p += off`.
+fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
+    let Some(op) = n.field(FIELDS.operator).map(|o| a.text(o)) else {
+        return;
+    };
+    let arithmetic = matches!(
+        op,
+        "+" | "-" | "*" | "/" | "%" | "&" | "|" | "^" | "<<" | ">>" | "+=" | "-=" | "&=" | "|="
+    );
+    if !arithmetic {
+        return;
+    }
+    let is_deviceptr = |x: Option<Node>| {
+        let Some(mut x) = x else { return false };
+        while x.kind_name() == "parenthesized_expression" {
+            match x.named_child(0) {
+                Some(c) => x = c,
+                None => return false,
+            }
+        }
+        match x.kind_name() {
+            "identifier" => a.lookup(a.text(x), x.start_byte()).is_some_and(|d| {
+                !d.pointer && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"
+            }),
+            "cast_expression" => x
+                .field(FIELDS.type_)
+                .is_some_and(|t| a.text(t) == "CUdeviceptr"),
+            _ => false,
+        }
+    };
+    let (l, r) = (n.field(FIELDS.left), n.field(FIELDS.right));
+    if !(is_deviceptr(l) || is_deviceptr(r)) {
+        return;
+    }
+    a.report(
+        &DEVICEPTR_INTEGER,
+        Severity::Error,
+        n,
+        format!("`{}`: `CUdeviceptr` is an integer in CUDA, but `hipDeviceptr_t` is `void*` in HIP, so `{op}` on it does not compile", snippet(a.text(n))),
+        Some("compute on an integer and cast back: `(hipDeviceptr_t)((uintptr_t)p + offset)`".into()),
+        vec![],
+    );
 }
 
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.

@@ -1277,3 +1277,18 @@ fn h037_driver_compute_capability_query() {
     let src = "int cc(CUdevice d) { int maj, min; cuDeviceComputeCapability(&maj, &min, d); return maj >= 7; }\n";
     assert_eq!(lines_of(src, "H037"), vec![1]);
 }
+
+// H042 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h042_integer_arithmetic_on_deviceptr() {
+    let src = "CUdeviceptr off(CUdeviceptr base, size_t n) { return base + n; }\n\
+               bool al(CUdeviceptr p) { return (p % 256) == 0; }\n\
+               void bump(CUdeviceptr q, size_t n) { q += n; }\n\
+               bool same(CUdeviceptr a, CUdeviceptr b) { return a == b; }\n\
+               size_t up(size_t u) { return (u + 255) & ~size_t(255); }\n\
+               char* host(char* p, size_t n) { return p + n; }\n";
+    assert_eq!(lines_of(src, "H042"), vec![1, 2, 3]);
+    // Without the type's name in the file nothing is looked up.
+    assert!(lines_of("int f(int a, int b) { return a + b; }", "H042").is_empty());
+}
