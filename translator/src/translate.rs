@@ -202,6 +202,11 @@ const WARP_SYNC: &[(&str, &str)] = &[
     ("__all_sync", "__all"),
 ];
 
+/// The calling-convention macros of CUDA's callback types (`void CUDART_CB f(...)`: empty on
+/// Linux, `__stdcall` on Windows). HIP's callback types (`hipStreamCallback_t`,
+/// `hipHostFn_t`) declare none and HIP defines no such macro, so they are removed.
+const CALLBACK_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDA_CB"];
+
 /// Whether an identifier looks like a CUDA API name.
 fn looks_like_cuda(name: &str) -> bool {
     // Every prefix below begins with `c` or `n` (most identifiers are passed over here).
@@ -493,6 +498,21 @@ impl<'a> Walk<'a> {
     /// Renames one identifier at `start..end` if the rules know it.
     fn rename_ident(&mut self, name: &str, start: usize, end: usize) {
         if NEVER_RENAME.contains(&name) {
+            return;
+        }
+        if CALLBACK_CONVENTIONS.contains(&name) {
+            // Removed with the blanks after it: `void CUDART_CB done(...)` -> `void done(...)`.
+            let blanks = self.src[end..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            self.edits.push(Edit::replace(
+                start,
+                end + blanks,
+                "",
+                "callback-convention",
+            ));
+            self.count(Family::Runtime);
             return;
         }
         let db = self.db;

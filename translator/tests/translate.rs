@@ -307,3 +307,19 @@ fn device_names_hip_lacks_are_reported_not_passed_through() {
         ]
     );
 }
+
+#[test]
+fn callback_calling_conventions_are_removed() {
+    let src = "void CUDART_CB done(cudaStream_t s, cudaError_t e, void* u) {}\n\
+               void CUDA_CB\thost_fn(void* u) {}\n\
+               #define CB CUDART_CB\n";
+    let (out, diags) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "void done(hipStream_t s, hipError_t e, void* u) {}\nvoid host_fn(void* u) {}\n#define CB \n"
+    );
+    assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
+    // A second run finds nothing left to remove.
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out);
+}
