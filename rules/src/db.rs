@@ -296,8 +296,8 @@ impl Mapping {
 ///
 /// A `cuda` ending in `/*` is a pattern for every header under that directory. In a pattern's
 /// `hip`, `*` stands for the matched rest of the path as written, and `%` for the rest with
-/// `CUDA`/`Cuda`/`cuda` spelled `HIP`/`Hip`/`hip` (the way PyTorch's build names its hipified
-/// headers).
+/// `CUDA`/`cuda` spelled `HIP`/`hip` (the way PyTorch's build names its hipified headers; a mixed
+/// case `Cuda` stays, as in `ATen/hip/detail/PhiloxCudaStateRaw.cuh`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderMapping {
     /// The CUDA header as written in `#include`, e.g. `cuda_runtime.h`, or a `dir/*` pattern.
@@ -327,10 +327,7 @@ impl HeaderMapping {
             return Some(hip.to_string());
         }
         let rest = path.strip_prefix(&self.cuda[..self.cuda.len() - 1])?;
-        let renamed = rest
-            .replace("CUDA", "HIP")
-            .replace("Cuda", "Hip")
-            .replace("cuda", "hip");
+        let renamed = rest.replace("CUDA", "HIP").replace("cuda", "hip");
         // One pass, so that a `*` or `%` inside the matched path is not substituted again.
         let mut out = String::with_capacity(hip.len() + 2 * rest.len());
         for c in hip.chars() {

@@ -251,6 +251,21 @@ fn torch_api_versions() {
         h.hip_for("ATen/cuda/detail/IndexUtils.cuh").as_deref(),
         Some("ATen/hip/detail/IndexUtils.cuh")
     );
+    // Only `CUDA` and `cuda` are respelled, as PyTorch's build does: `Cuda` stays.
+    let h = db
+        .header("ATen/cuda/detail/PhiloxCudaStateRaw.cuh")
+        .unwrap();
+    assert_eq!(
+        h.hip_for("ATen/cuda/detail/PhiloxCudaStateRaw.cuh")
+            .as_deref(),
+        Some("ATen/hip/detail/PhiloxCudaStateRaw.cuh")
+    );
+    // ATen/native/cuda moves to ATen/native/hip.
+    let h = db.header("ATen/native/cuda/KernelUtils.cuh").unwrap();
+    assert_eq!(
+        h.hip_for("ATen/native/cuda/KernelUtils.cuh").as_deref(),
+        Some("ATen/native/hip/KernelUtils.cuh")
+    );
     // Namespaces follow the choice too.
     assert_eq!(
         db.namespace_for("c10::cuda", &v1).unwrap().hip.as_deref(),
