@@ -240,6 +240,7 @@ pub struct Fields {
     pub scope: u16,
     pub size: u16,
     pub type_: u16,
+    pub update: u16,
     pub value: u16,
 }
 
@@ -266,6 +267,7 @@ pub static FIELDS: std::sync::LazyLock<Fields> = std::sync::LazyLock::new(|| Fie
     scope: field_id("scope"),
     size: field_id("size"),
     type_: field_id("type"),
+    update: field_id("update"),
     value: field_id("value"),
 });
 

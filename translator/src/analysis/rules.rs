@@ -1036,6 +1036,15 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
     None
 }
 
+/// Whether `cond` is the condition of a loop that strides by the block (`for (t = threadIdx.x;
+/// t < 32; t += blockDim.x)`): it visits 32 elements with the whole block, not one warp.
+fn block_stride_condition(a: &Analyzer, cond: Node) -> bool {
+    cond.parent()
+        .filter(|p| p.kind_name() == "for_statement" && p.field(FIELDS.condition) == Some(cond))
+        .and_then(|p| p.field(FIELDS.update))
+        .is_some_and(|u| a.text(u).contains("blockDim"))
+}
+
 // ---------------------------------------------------------------------------------------------
 // H001: warp size 32
 
@@ -1119,7 +1128,8 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                 && value == 32
                 && (is_field_of(a, other, "threadIdx")
                     || other.kind_name() == "identifier"
-                        && thread_index_var(a, a.text(other), other.start_byte())) =>
+                        && thread_index_var(a, a.text(other), other.start_byte()))
+                && !block_stride_condition(a, n) =>
         {
             Some((
                 Severity::Warning,
@@ -1280,6 +1290,11 @@ fn define(a: &mut Analyzer, n: Node) {
         .and_then(|m| m.value);
     if let Some(v) = v {
         if let Some(msg) = warp_size_constant(name, v) {
+            // The CUDA side of an already ported pair (`#if ...HIP... 64 #else 32`) never
+            // reaches hipcc.
+            if a.origin.is_none() && hip_compiles(a, n) == Some(false) {
+                return;
+            }
             let at = value.start_byte() + a.text(value).len() - a.text(value).trim_start().len();
             a.report_at(
                 &WARP_SIZE_32,
@@ -1684,8 +1699,15 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             }
         }
         "this_grid" if !a.cooperative_launch => {
-            let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
-            if a.first("H017", scope) {
+            let f = a.func_at(n.start_byte());
+            let scope = f.map(|f| f.node.start_byte()).unwrap_or(0);
+            // Only a grid-wide barrier needs the cooperative launch: `this_grid().size()` or
+            // `.thread_rank()` work in any launch.
+            let syncs = f.is_none_or(|f| {
+                let t = a.text(f.node);
+                t.contains(".sync(") || t.contains("sync(grid") || t.contains("sync(g)")
+            });
+            if syncs && a.first("H017", scope) {
                 a.report(
                     &GRID_SYNC,
                     Severity::Error,

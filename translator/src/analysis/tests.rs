@@ -637,6 +637,15 @@ fn h017_grid_sync_needs_cooperative_launch() {
     assert!(has(k, "H017"));
     let launched = format!("{k}void h(int *x) {{ void *args[] = {{&x}}; cudaLaunchCooperativeKernel((void*)k, 1, 1, args); }}\n");
     assert!(!has(&launched, "H017"));
+    // Without a grid barrier any launch works.
+    assert!(!has(
+        "__global__ void k(long *x) { x[0] = cg::this_grid().size(); }\n",
+        "H017"
+    ));
+    assert!(has(
+        "__global__ void k(int *x) { cg::grid_group g = cg::this_grid(); cg::sync(g); }\n",
+        "H017"
+    ));
     assert!(has(
         "__global__ void k() { cg::this_multi_grid().sync(); }\n",
         "H018"
@@ -1291,4 +1300,22 @@ fn h042_integer_arithmetic_on_deviceptr() {
     assert_eq!(lines_of(src, "H042"), vec![1, 2, 3]);
     // Without the type's name in the file nothing is looked up.
     assert!(lines_of("int f(int a, int b) { return a + b; }", "H042").is_empty());
+}
+
+#[test]
+fn h001_warp_size_define_on_the_cuda_side_of_a_ported_pair_is_not_reported() {
+    let src = "#if defined(USE_ROCM) || defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 64\n#else\n#define WARP_SIZE 32\n#endif\n\
+               #ifdef __CUDACC__\n#define WARP_SZ 32\n#endif\n";
+    // Line 4 is the branch hipcc skips; line 7 is compiled (`__CUDACC__` becomes `__HIPCC__`).
+    assert_eq!(lines_of(src, "H001"), vec![7]);
+    assert_eq!(lines_of("#define WARP_SIZE 32\n", "H001"), vec![1]);
+}
+
+#[test]
+fn h001_block_stride_loops_over_32_elements_are_not_warp_selection() {
+    let src = kernel(
+        "for (int t = threadIdx.x; t < 32; t += blockDim.x) x[t] = 0.f;\n\
+         if (threadIdx.x < 32) x[0] = 1.f;",
+    );
+    assert_eq!(lines_of(&src, "H001"), vec![3]);
 }
