@@ -238,6 +238,27 @@ fn h042_deviceptr_arithmetic_does_not_compile_and_the_integer_form_does() {
 }
 
 #[test]
+fn h036_pointer_attribute_type_is_memory_type_in_hip_5_and_the_fix_compiles() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "bool on_device(const void* p) {\n\
+         hipPointerAttribute_t a;\n\
+         hipPointerGetAttributes(&a, p);\n\
+         return a.type == hipMemoryTypeDevice;\n}",
+    );
+    assert!(rules(&src, Version::new(5, 2, 3)).contains(&("H036".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("no member named 'type'"), "{err}");
+    let fixed = with_fixes(&src, Version::new(5, 2, 3));
+    assert!(
+        fixed.contains("a.memoryType == hipMemoryTypeDevice"),
+        "{fixed}"
+    );
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

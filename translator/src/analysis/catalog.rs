@@ -589,7 +589,7 @@ pub const DEVICE_PROP_FIELD: DiagInfo = DiagInfo {
     id: "H036",
     name: "device-prop-field",
     severity: Severity::Error,
-    summary: "cudaDeviceProp fields that hipDeviceProp_t lacks before HIP 6.0",
+    summary: "Struct members HIP 5 lacks: cudaDeviceProp fields before HIP 6.0, cudaPointerAttributes::type before 5.5",
     explain: "\
 HIP 5.2.3's `hipDeviceProp_t` has 53 members; CUDA 11.8's `cudaDeviceProp` has 80. The 38 others \
 (`sharedMemPerMultiprocessor`, `regsPerMultiprocessor`, `sharedMemPerBlockOptin`, \
@@ -599,6 +599,10 @@ them fails to compile when the target is HIP 5 (\"no member named ... in hipDevi
 
 HIP 5 names the shared memory per multiprocessor `maxSharedMemoryPerMultiProcessor`, and HIP 6 \
 keeps that name, so `--fix` rewrites `sharedMemPerMultiprocessor` to it.
+
+`cudaPointerAttributes::type` (CUDA 10 and later) is `memoryType` in HIP's \
+`hipPointerAttribute_t` up to HIP 5.4; HIP 5.5 has both names and HIP 6.0 only `type`. For a \
+target before 5.5, `--fix` renames the member to `memoryType`.
 
 Fix: read the value with `hipDeviceGetAttribute` where HIP has the attribute, or target HIP 6.0 \
 or later with `--hip-version`.",

@@ -268,7 +268,13 @@ fn field(a: &mut Analyzer, n: Node) {
     // By name first: most member accesses are none of these, and a parent lookup costs a walk.
     let missing_before_hip6 = a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
         && PROP_FIELDS_FROM_HIP6.contains(&name);
-    if !(missing_before_hip6 || matches!(name, "clockRate" | "major" | "minor")) {
+    // hipPointerAttribute_t calls it `memoryType` before HIP 5.5 (5.5 has both, 6.0 `type`).
+    let pointer_type_before_5_5 =
+        name == "type" && a.opts.hip_version < hipport_rules::Version::new(5, 5, 0);
+    if !(missing_before_hip6
+        || pointer_type_before_5_5
+        || matches!(name, "clockRate" | "major" | "minor"))
+    {
         return;
     }
     let Some(expr) = n.parent().filter(|p| p.kind_name() == "field_expression") else {
@@ -287,6 +293,17 @@ fn field(a: &mut Analyzer, n: Node) {
             let text = a.text(expr).to_string();
             compute_capability(a, expr, &format!("`{text}`"));
         }
+        "type" if pointer_type_before_5_5 && pointer_attributes(a, expr) => a.report(
+            &DEVICE_PROP_FIELD,
+            Severity::Error,
+            n,
+            format!(
+                "`type` is not a member of hipPointerAttribute_t before HIP 5.5, which names it `memoryType`; the target is HIP {}",
+                a.opts.hip_version
+            ),
+            Some("use `memoryType` (HIP 5.5 has both names; HIP 6 only `type`)".into()),
+            vec![Edit::replace(n.start_byte(), n.end_byte(), "memoryType", "H036")],
+        ),
         _ if missing_before_hip6 && device_prop(a, expr) =>
         {
             const HIP5_NAME: &str = "maxSharedMemoryPerMultiProcessor";
@@ -315,6 +332,27 @@ fn field(a: &mut Analyzer, n: Node) {
         }
         _ => {}
     }
+}
+
+/// Whether the object of member access `expr` is a variable declared `cudaPointerAttributes`.
+fn pointer_attributes(a: &Analyzer, expr: Node) -> bool {
+    let mut obj = expr.field(FIELDS.argument);
+    while let Some(o) = obj {
+        match o.kind_name() {
+            "parenthesized_expression" | "pointer_expression" => obj = o.named_child(0),
+            "identifier" => {
+                return a.lookup(a.text(o), o.start_byte()).is_some_and(|d| {
+                    let t = d
+                        .ty_text
+                        .trim_start_matches("const ")
+                        .trim_start_matches("struct ");
+                    matches!(t, "cudaPointerAttributes" | "hipPointerAttribute_t")
+                })
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether the object of member access `expr` is a `cudaDeviceProp` (declared so, or returned by

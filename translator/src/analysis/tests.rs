@@ -1319,3 +1319,19 @@ fn h001_block_stride_loops_over_32_elements_are_not_warp_selection() {
     );
     assert_eq!(lines_of(&src, "H001"), vec![3]);
 }
+
+#[test]
+fn h036_pointer_attribute_type_before_hip_5_5() {
+    let src = "bool d(const void* p) { cudaPointerAttributes a; cudaPointerGetAttributes(&a, p); return a.type == cudaMemoryTypeDevice; }\n\
+               struct S { int type; }; int g(S s) { return s.type; }\n";
+    let at = |v: Version| -> Vec<usize> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H036")
+            .map(|d| d.line)
+            .collect()
+    };
+    assert_eq!(at(Version::new(5, 2, 3)), vec![1]);
+    assert!(at(Version::new(5, 5, 0)).is_empty());
+    assert!(fixed(src, Version::new(5, 2, 3)).contains("a.memoryType == cudaMemoryTypeDevice"));
+}
