@@ -775,13 +775,16 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
         }
         plain_flags.push(a.clone());
     }
-    // nvcc-only flags anywhere in the command.
-    if !matches!(cmd.name.as_str(), "set" | "list")
-        || !cmd
-            .args
-            .first()
-            .is_some_and(|a| a.text.contains("CUDA") || a.text == "APPEND")
-    {
+    // nvcc-only flags anywhere in the command, but for the variables of nvcc's flags, which
+    // `command` maps (`list(APPEND NVCC_FLAGS -gencode ...)` is mapped here).
+    let var = match cmd.name.as_str() {
+        "set" => cmd.args.first(),
+        "list" => cmd.args.get(1),
+        _ => None,
+    };
+    let nvcc_var =
+        var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS" || v.text.starts_with("CMAKE_CUDA_FLAGS"));
+    if !nvcc_var {
         flag_args(st, sink, &plain_flags, Context::Any);
     }
 }
@@ -860,7 +863,8 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool 
         )
     {
         for n in mapped.notes {
-            sink.diag(n.info, words[n.word].start, n.message, n.help);
+            let at = words[n.word].start;
+            sink.note(n, at);
         }
         return true;
     }
@@ -1048,5 +1052,36 @@ mod tests {
         let (edits, diags) =
             translate_build(BuildKind::CMake, src.as_bytes(), "CMakeLists.txt", &opts());
         assert!(edits.is_empty() && diags.is_empty(), "{edits:?} {diags:?}");
+    }
+    #[test]
+    fn flags_appended_to_lists_and_arch_flags_left_in_place() {
+        use crate::diag::Severity;
+        let src = "foreach(a 70 80)\n  list(APPEND NVCC_FLAGS -gencode arch=compute_${a},code=sm_${a})\n  list(APPEND GEN_FLAGS \"-gencode\")\nendforeach()\nlist(APPEND CUDA_NVCC_FLAGS -lineinfo)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("list(APPEND NVCC_FLAGS --offload-arch=gfx90a --offload-arch=gfx1100)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("list(APPEND GEN_FLAGS \"-gencode\")\n"),
+            "{out}"
+        );
+        assert!(out.contains("list(APPEND CUDA_NVCC_FLAGS)\n"), "{out}");
+        let found: Vec<(usize, &str, Severity)> = diags
+            .iter()
+            .filter(|d| d.id != "B008")
+            .map(|d| (d.line, d.id.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (2, "B009", Severity::Note),
+                (3, "B009", Severity::Warning),
+                (5, "B002", Severity::Note),
+            ]
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.line == 3 && d.message.contains("hipcc rejects it")));
     }
 }

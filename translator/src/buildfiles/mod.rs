@@ -295,7 +295,13 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "NVIDIA architectures replaced by AMD targets",
         explain: "sm_XX / compute_XX have no AMD equivalent. hipport replaces architecture flags and\n\
                   CUDA_ARCHITECTURES settings with the AMD targets given by --offload-arch (by default\n\
-                  gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.",
+                  gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.\n\
+                  Where it cannot rewrite a flag (a -gencode whose value is appended separately, an\n\
+                  append() that would need several flags, a flag in a string built by hand, an -arch\n\
+                  value it cannot read), the flag stays and the diagnostic is a warning: hipcc rejects\n\
+                  -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
+                  15 ignores with a warning, building for no AMD target. Replace it with\n\
+                  --offload-arch=<gfx> by hand.",
     },
     DiagInfo {
         id: "B010",

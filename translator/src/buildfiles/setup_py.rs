@@ -416,18 +416,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: 
                     let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
                     sink.edit(s, e, "", rule);
                     for n in mapped.notes {
-                        sink.diag(n.info, *start, n.message, n.help);
+                        sink.note(n, *start);
                     }
                 } else if singles {
                     text::apply_mapped(sink, src, &[word], mapped, Style::Blank);
                 } else {
                     for n in mapped.notes {
-                        sink.diag(
-                            n.info,
-                            *start,
-                            format!("{} (not rewritten: an append() takes one flag)", n.message),
-                            n.help,
-                        );
+                        sink.note(n.left_as_is(content, "an append() takes one flag"), *start);
                     }
                 }
                 continue;
@@ -522,14 +517,10 @@ fn unrewritten_flags(sink: &mut Sink, opts: &BuildOptions, content: &str, at: us
     let mut done = false;
     let mapped = flags::map_words(&words, &opts.offload_arch, ctx, &mut done);
     for n in mapped.notes {
-        sink.diag(
-            n.info,
+        let flag = words[n.word];
+        sink.note(
+            n.left_as_is(flag, "the string is not in a list of flags"),
             at,
-            format!(
-                "{} (not rewritten: the string is not in a list of flags)",
-                n.message
-            ),
-            n.help,
         );
     }
 }
@@ -665,6 +656,7 @@ fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Wo
                         info,
                         message,
                         help,
+                        severity: None,
                     });
                 }
             }
@@ -783,9 +775,10 @@ setup(
             out.contains("cc_flag.append(\"-gencode\")\n"),
             "a one-flag append cannot take the arch list: {out}"
         );
-        assert!(diags
-            .iter()
-            .any(|d| d.id == "B009" && d.line == 3 && d.message.contains("left in place")));
+        assert!(diags.iter().any(|d| d.id == "B009"
+            && d.line == 3
+            && d.severity == crate::diag::Severity::Warning
+            && d.message.contains("left in place: hipcc rejects it")));
         assert!(
             out.contains("'nvcc': ['-O3', '--offload-arch=gfx942', '-g']"),
             "{out}"
@@ -923,5 +916,37 @@ host_flags = ["--use_fast_math"]
         let bad = b"# caf\xe9\nflags = ['-O3']\n";
         let (_, diags) = translate_build(BuildKind::Python, bad, "b.py", &BuildOptions::default());
         assert!(diags.is_empty(), "{diags:?}");
+    }
+    #[test]
+    fn arch_flags_hipport_leaves_in_place_are_warnings() {
+        use crate::diag::Severity;
+        let src = r#"cc_flag = []
+for cc in ["80", "90"]:
+    cc_flag.append("-gencode")
+    cc_flag.append(f"arch=compute_{cc},code=sm_{cc}")
+cc_flag.append("-gencode=arch=compute_80,code=sm_80")
+arch = "-arch=sm_" + str(cc)
+nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
+"#;
+        let (out, diags) = run(src, &BuildOptions::default());
+        let found: Vec<(usize, &str, Severity)> = diags
+            .iter()
+            .map(|d| (d.line, d.id.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (3, "B009", Severity::Warning),
+                (5, "B009", Severity::Warning),
+                (6, "B009", Severity::Warning),
+                (7, "B009", Severity::Note),
+            ]
+        );
+        for d in &diags[..3] {
+            assert!(d.message.contains("hipcc rejects it"), "{}", d.message);
+        }
+        assert!(diags[1].message.contains("an append() takes one flag"));
+        assert!(out.contains("cc_flag.append(\"-gencode\")\n"));
+        assert!(out.contains("nvcc_flags = [\"-O3\", \"--offload-arch=gfx90a\", "));
     }
 }

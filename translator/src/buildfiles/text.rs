@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::diag::{DiagInfo, Diagnostic, LineIndex};
 use crate::edit::Edit;
 
-use super::flags::{Action, Mapped};
+use super::flags::{Action, Mapped, Note};
 
 /// Collects the edits and diagnostics of one file.
 pub(crate) struct Sink {
@@ -43,6 +43,14 @@ impl Sink {
             message,
             help,
         ));
+    }
+
+    /// Adds the diagnostic of a flag finding at a byte offset, with the finding's severity.
+    pub(crate) fn note(&mut self, n: Note, offset: usize) {
+        self.diag(n.info, offset, n.message, n.help);
+        if let (Some(sev), Some(d)) = (n.severity, self.diags.last_mut()) {
+            d.severity = sev;
+        }
     }
 
     /// Adds an edit unless it touches bytes another edit already claims; says whether it was added.
@@ -183,7 +191,8 @@ pub(crate) fn apply_mapped(
         sink.edit(s, e, "", &rule);
     }
     for n in mapped.notes {
-        sink.diag(n.info, words[n.word].start, n.message, n.help);
+        let at = words[n.word].start;
+        sink.note(n, at);
     }
 }
 
