@@ -286,7 +286,11 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA-specific build construct that was not translated",
         explain: "The build file uses something CUDA-specific that hipport does not rewrite (for example\n\
                   CMAKE_CUDA_COMPILER, FindCUDA macros, CUDAToolkit_* variables or CUDA_HOME in setup.py).\n\
-                  Review it by hand.",
+                  Review it by hand. CUDA compiler and toolkit versions (CMAKE_CUDA_COMPILER_VERSION,\n\
+                  CUDAToolkit_VERSION, CUDA_VERSION, ...) are empty in the HIP build, and if() compares an\n\
+                  empty version as 0: `VERSION_LESS 11.8` is true, `VERSION_GREATER 12` false, and LESS or\n\
+                  GREATER on an empty value false. The finding names the branch taken; it is an error when\n\
+                  that branch is a message(FATAL_ERROR) or message(SEND_ERROR), which stops configuring.",
     },
     DiagInfo {
         id: "B009",

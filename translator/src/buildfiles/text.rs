@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diag::{DiagInfo, Diagnostic, LineIndex};
+use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::Edit;
 
 use super::flags::{Action, Mapped, Note};
@@ -45,12 +45,25 @@ impl Sink {
         ));
     }
 
+    /// Adds a diagnostic with a severity other than its kind's.
+    pub(crate) fn diag_as(
+        &mut self,
+        info: &DiagInfo,
+        severity: Severity,
+        offset: usize,
+        message: String,
+        help: Option<String>,
+    ) {
+        self.diag(info, offset, message, help);
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = severity;
+        }
+    }
+
     /// Adds the diagnostic of a flag finding at a byte offset, with the finding's severity.
     pub(crate) fn note(&mut self, n: Note, offset: usize) {
-        self.diag(n.info, offset, n.message, n.help);
-        if let (Some(sev), Some(d)) = (n.severity, self.diags.last_mut()) {
-            d.severity = sev;
-        }
+        let severity = n.severity.unwrap_or(n.info.severity);
+        self.diag_as(n.info, severity, offset, n.message, n.help);
     }
 
     /// Adds an edit unless it touches bytes another edit already claims; says whether it was added.
