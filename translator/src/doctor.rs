@@ -984,7 +984,10 @@ fn build_files(dir: &Path) -> Vec<PathBuf> {
                 {
                     stack.push((p, depth + 1));
                 }
-            } else if ft.is_file() && buildfiles::classify(&p).is_some() && out.len() < 5000 {
+            } else if ft.is_file()
+                && buildfiles::classify(&p).is_some_and(|k| k.is_build_file())
+                && out.len() < 5000
+            {
                 out.push(p);
             }
         }

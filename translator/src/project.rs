@@ -1479,10 +1479,13 @@ fn translate_file(
         }));
         match crate::edit::apply(src, &mut edits) {
             Ok(out) => {
-                outcome.status = if out == src {
+                outcome.status = if out != src {
+                    FileStatus::Changed
+                } else if kind.is_build_file() {
                     FileStatus::Unchanged
                 } else {
-                    FileStatus::Changed
+                    // Other Python code is copied as it is when none of its nvcc flags change.
+                    FileStatus::Copied
                 };
                 outcome.edits = report_edits(src, &edits);
                 if !edits.is_empty() {
@@ -2233,6 +2236,39 @@ pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn python_jit_flags_are_rewritten_and_other_python_files_copied() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t");
+        fs::create_dir_all(&t).unwrap();
+        let jit = "from torch.utils.cpp_extension import load\n\
+                   m = load('m', ['m.cu'], extra_cuda_cflags=['-O3', '--use_fast_math'])\n";
+        fs::write(t.join("jit.py"), jit).unwrap();
+        fs::write(t.join("plain.py"), "flags = ['--use_fast_math']\n").unwrap();
+        let mut cfg = ConvertConfig::new(vec![t.clone()], OutputMode::Dir(dir.path().join("o")));
+        cfg.cache = None;
+        let report = convert(&cfg, false).unwrap();
+        let outcome = |rel: &str| report.files.iter().find(|f| f.path == rel).unwrap();
+        assert_eq!(outcome("jit.py").status, FileStatus::Changed);
+        assert_eq!(
+            outcome("jit.py")
+                .diagnostics
+                .iter()
+                .map(|d| (d.id.as_str(), d.line))
+                .collect::<Vec<_>>(),
+            [("B001", 2)]
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("o/jit.py")).unwrap(),
+            jit.replace("--use_fast_math", "-ffast-math")
+        );
+        assert_eq!(outcome("plain.py").status, FileStatus::Copied);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("o/plain.py")).unwrap(),
+            "flags = ['--use_fast_math']\n"
+        );
+    }
 
     #[test]
     fn whole_files_are_read_whatever_the_size_hint() {

@@ -524,7 +524,17 @@ pub const TORCH_VERSION_CUDA: DiagInfo = DiagInfo {
 On ROCm builds of PyTorch `torch.version.cuda` is None and `torch.version.hip` holds the HIP \
 version. Code that tests `torch.version.cuda` to decide whether a GPU build is present takes the \
 CPU path on ROCm, and code that parses it (`float(torch.version.cuda)`, \
-`torch.version.cuda.split('.')`) raises.
+`torch.version.cuda.split('.')`) raises. A test that refuses ROCm outright is reported too: \
+`assert torch.version.cuda is not None`, `if torch.version.cuda is None:` followed by a `raise`, \
+an exit, a bare `return` or a skip, the `else` of `if torch.version.cuda is not None:` doing \
+the same, and `skipif(torch.version.cuda is None)`.
+
+Not reported: an `is None` test that only picks a branch (the code goes on on ROCm), uses inside \
+a block that runs only where `torch.version.cuda` is set, and uses that a `torch.version.hip` \
+test has already decided: in the same statement, in an enclosing `if`, or in an earlier \
+condition of the same `if`/`elif`/`else` chain (also through `IS_HIP_EXTENSION` or a name \
+assigned from `torch.version.hip`), and a test of `torch.version.cuda` whose chain goes on to an \
+`elif` on `torch.version.hip`.
 
 Fix: test `torch.cuda.is_available()` for a GPU, and `torch.version.hip` to tell ROCm from CUDA.",
 };

@@ -2,7 +2,9 @@
 //! `torch.cuda.nvtx` and `torch.version.cuda`.
 //!
 //! A textual pass: strings and comments are blanked first (keeping offsets), then module paths
-//! and their import aliases are matched on identifier boundaries.
+//! and their import aliases are matched on identifier boundaries. For `torch.version.cuda` the
+//! statements and blocks are read from indentation, to tell a test that refuses ROCm from one
+//! that only picks a branch, and uses that a `torch.version.hip` test has already decided.
 
 use std::collections::HashSet;
 
@@ -133,25 +135,48 @@ pub fn analyze_python(src: &[u8], file: &str) -> Vec<Diagnostic> {
             );
         }
     }
-    for at in find_word(&code, "torch.version.cuda") {
-        let line = index.position(at).0;
-        let range = index.line_range(&code, line);
-        let text = &code[range.clone()];
-        let after = (at + "torch.version.cuda".len()).min(range.end);
-        let tail = code[after..range.end].trim_ascii_start();
-        let distinguishing = tail.starts_with(b"is None")
-            || tail.starts_with(b"is not None")
-            || memchr::memmem::find(text, b"torch.version.hip").is_some();
-        if distinguishing {
-            continue; // tells CUDA from ROCm builds: correct as written
+    let uses = find_word(&code, "torch.version.cuda");
+    // The statement structure is read only for files that use it.
+    let flow = Flow::new(if uses.is_empty() { &[] } else { &code });
+    for at in uses {
+        match flow.version_cuda(at) {
+            CudaVersionUse::Decided => {}
+            CudaVersionUse::Value => report(
+                &TORCH_VERSION_CUDA,
+                Severity::Warning,
+                at,
+                "`torch.version.cuda` is None on ROCm builds of PyTorch".into(),
+                "test torch.cuda.is_available() for a GPU and torch.version.hip for ROCm",
+            ),
+            CudaVersionUse::Assert => report(
+                &TORCH_VERSION_CUDA,
+                Severity::Warning,
+                at,
+                "`assert torch.version.cuda is not None` fails on ROCm builds of PyTorch, where torch.version.cuda is None".into(),
+                "accept ROCm too (`... is not None or torch.version.hip is not None`), or assert torch.cuda.is_available()",
+            ),
+            CudaVersionUse::Refuses { what, in_else: false } => report(
+                &TORCH_VERSION_CUDA,
+                Severity::Warning,
+                at,
+                format!("`torch.version.cuda` is None on ROCm builds of PyTorch, so this branch {what} there"),
+                "let ROCm through: test torch.version.hip as well (`torch.version.cuda is None and torch.version.hip is None`), or torch.cuda.is_available() for a GPU",
+            ),
+            CudaVersionUse::Refuses { what, in_else: true } => report(
+                &TORCH_VERSION_CUDA,
+                Severity::Warning,
+                at,
+                format!("`torch.version.cuda` is None on ROCm builds of PyTorch, so the `else` branch of this test {what} there"),
+                "handle ROCm before the `else`: `elif torch.version.hip is not None:`",
+            ),
+            CudaVersionUse::Skip => report(
+                &TORCH_VERSION_CUDA,
+                Severity::Warning,
+                at,
+                "`torch.version.cuda` is None on ROCm builds of PyTorch, so this condition skips the test there".into(),
+                "skip on `torch.version.cuda is None and torch.version.hip is None`, or on `not torch.cuda.is_available()`",
+            ),
         }
-        report(
-            &TORCH_VERSION_CUDA,
-            Severity::Warning,
-            at,
-            "`torch.version.cuda` is None on ROCm builds of PyTorch".into(),
-            "test torch.cuda.is_available() for a GPU and torch.version.hip for ROCm",
-        );
     }
     out.sort_by_key(|d| d.offset);
     out
@@ -252,6 +277,463 @@ fn find_attr_uses(code: &[u8], module: &str) -> Vec<usize> {
         .collect()
 }
 
+/// How one `torch.version.cuda` is used, as far as ROCm builds (where it is None) are concerned.
+#[derive(Debug, PartialEq, Eq)]
+enum CudaVersionUse {
+    /// Its value is used (parsed, tested for truth): wrong on ROCm.
+    Value,
+    /// `assert torch.version.cuda is not None`: fails on ROCm.
+    Assert,
+    /// A test skipped on `torch.version.cuda is None` (`pytest.mark.skipif`, `unittest.skipIf`).
+    Skip,
+    /// An `is None` / `is not None` test whose ROCm branch refuses or skips (`what` says how).
+    Refuses {
+        /// "raises", "exits", "returns early", "skips", ...
+        what: &'static str,
+        /// The refusal is in the `else` branch of an `is not None` test.
+        in_else: bool,
+    },
+    /// Used where ROCm is told apart (a `torch.version.hip` test decides the branch), or an
+    /// `is None` test that does not refuse ROCm.
+    Decided,
+}
+
+/// One logical line of the blanked code: physical lines joined inside brackets, strings and
+/// after a backslash.
+#[derive(Debug, Clone, Copy)]
+struct Stmt {
+    /// Offset of its first non-blank byte.
+    start: usize,
+    /// Offset after its last non-blank byte.
+    end: usize,
+    /// Bytes of leading whitespace on its first line.
+    indent: usize,
+}
+
+/// The statement structure of a Python file, read from indentation (enough to find the
+/// `if`/`elif`/`else` chain and the block around a use).
+struct Flow<'a> {
+    code: &'a [u8],
+    stmts: Vec<Stmt>,
+    /// Names that stand for a ROCm test: `IS_HIP_EXTENSION`, and names assigned an expression
+    /// that reads `torch.version.hip`.
+    hip_names: Vec<String>,
+}
+
+impl<'a> Flow<'a> {
+    fn new(code: &'a [u8]) -> Flow<'a> {
+        let stmts = statements(code);
+        let mut flow = Flow {
+            code,
+            stmts,
+            hip_names: vec!["IS_HIP_EXTENSION".to_string()],
+        };
+        for k in 0..flow.stmts.len() {
+            let text = flow.text(k);
+            let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
+            let rest = text[name_len..].trim_ascii_start();
+            let assigned = rest.first() == Some(&b'=') && rest.get(1) != Some(&b'=');
+            if name_len > 0 && assigned && flow.mentions_hip(&rest[1..]) {
+                flow.hip_names
+                    .push(String::from_utf8_lossy(&text[..name_len]).into_owned());
+            }
+        }
+        flow
+    }
+
+    fn text(&self, k: usize) -> &'a [u8] {
+        &self.code[self.stmts[k].start..self.stmts[k].end]
+    }
+
+    /// The statement holding offset `at`.
+    fn stmt_at(&self, at: usize) -> Option<usize> {
+        let k = self
+            .stmts
+            .partition_point(|s| s.start <= at)
+            .checked_sub(1)?;
+        (at < self.stmts[k].end).then_some(k)
+    }
+
+    /// The statement's first word (`if`, `elif`, `else`, `assert`, ...).
+    fn keyword(&self, k: usize) -> &'a [u8] {
+        let t = self.text(k);
+        &t[..t.iter().take_while(|&&b| is_ident(b)).count()]
+    }
+
+    /// For a compound statement: the offsets of its condition (after the keyword, up to the
+    /// colon that ends the header) and of the colon.
+    fn header(&self, k: usize) -> Option<(std::ops::Range<usize>, usize)> {
+        let s = self.stmts[k];
+        let from = s.start + self.keyword(k).len();
+        let mut depth = 0i32;
+        for i in from..s.end {
+            match self.code[i] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b':' if depth == 0 && self.code.get(i + 1) != Some(&b'=') => {
+                    return Some((from..i, i));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The condition of an `if`/`elif`/`while` header.
+    fn condition(&self, k: usize) -> Option<&'a [u8]> {
+        if !matches!(self.keyword(k), b"if" | b"elif" | b"while") {
+            return None;
+        }
+        self.header(k).map(|(r, _)| &self.code[r])
+    }
+
+    /// Whether code reads `torch.version.hip` or a name that stands for it.
+    fn mentions_hip(&self, text: &[u8]) -> bool {
+        !find_word(text, "torch.version.hip").is_empty()
+            || self
+                .hip_names
+                .iter()
+                .any(|n| !find_word(text, n).is_empty())
+    }
+
+    fn condition_tests_hip(&self, k: usize) -> bool {
+        self.condition(k).is_some_and(|c| self.mentions_hip(c))
+    }
+
+    /// The block header that statement `k` is in.
+    fn parent(&self, k: usize) -> Option<usize> {
+        let indent = self.stmts[k].indent;
+        (0..k).rev().find(|&p| self.stmts[p].indent < indent)
+    }
+
+    /// The other members of the `if`/`elif`/`else` chain that `k` belongs to: those before it
+    /// (nearest first) or after it.
+    fn chain(&self, k: usize, before: bool) -> Vec<usize> {
+        let indent = self.stmts[k].indent;
+        let mut out = Vec::new();
+        if before {
+            if !matches!(self.keyword(k), b"elif" | b"else") {
+                return out;
+            }
+            for p in (0..k).rev() {
+                let s = self.stmts[p];
+                if s.indent > indent {
+                    continue;
+                }
+                if s.indent < indent {
+                    break;
+                }
+                match self.keyword(p) {
+                    b"elif" => out.push(p),
+                    b"if" => {
+                        out.push(p);
+                        break;
+                    }
+                    _ => {
+                        out.clear(); // an `else` of a `for`, `while` or `try`
+                        break;
+                    }
+                }
+            }
+        } else {
+            for p in k + 1..self.stmts.len() {
+                let s = self.stmts[p];
+                if s.indent > indent {
+                    continue;
+                }
+                if s.indent < indent || !matches!(self.keyword(p), b"elif" | b"else") {
+                    break;
+                }
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Whether the condition of header `k` lets its body run only where `torch.version.cuda` is
+    /// set (`if torch.version.cuda:`, `if torch.version.cuda is not None:`).
+    fn condition_needs_cuda(&self, k: usize) -> bool {
+        self.condition(k).is_some_and(|c| {
+            find_word(c, "torch.version.cuda").into_iter().any(|i| {
+                let tail = c[i + "torch.version.cuda".len()..].trim_ascii_start();
+                !starts_with_words(tail, &[b"is", b"None"])
+            })
+        })
+    }
+
+    /// Whether statement `k` runs only after a test chose its branch with ROCm in mind: a
+    /// `torch.version.hip` test in the same statement, in the header of a block around it or in
+    /// an earlier condition of an `if`/`elif`/`else` chain it is in; or a block around it that
+    /// runs only where `torch.version.cuda` is set (that test is judged where it is).
+    fn decided(&self, k: usize) -> bool {
+        if self.mentions_hip(self.text(k)) {
+            return true;
+        }
+        let mut c = k;
+        loop {
+            if self
+                .chain(c, true)
+                .into_iter()
+                .any(|p| self.condition_tests_hip(p))
+            {
+                return true;
+            }
+            let Some(p) = self.parent(c) else {
+                return false;
+            };
+            if self.condition_tests_hip(p) || self.condition_needs_cuda(p) {
+                return true;
+            }
+            c = p;
+        }
+    }
+
+    /// How the first refusing statement of the body of header `k` refuses, if one does.
+    fn body_refuses(&self, k: usize) -> Option<&'static str> {
+        let (_, colon) = self.header(k)?;
+        let inline = self.code[colon + 1..self.stmts[k].end].trim_ascii();
+        if !inline.is_empty() {
+            return refusal(inline);
+        }
+        let indent = self.stmts[k].indent;
+        let body = self.stmts.get(k + 1).filter(|s| s.indent > indent)?.indent;
+        self.stmts[k + 1..]
+            .iter()
+            .enumerate()
+            .take_while(|(_, s)| s.indent > indent)
+            .filter(|(_, s)| s.indent == body)
+            .find_map(|(j, _)| refusal(self.text(k + 1 + j)))
+    }
+
+    /// Classifies the `torch.version.cuda` at `at`.
+    fn version_cuda(&self, at: usize) -> CudaVersionUse {
+        let Some(k) = self.stmt_at(at) else {
+            return CudaVersionUse::Value;
+        };
+        if self.decided(k) {
+            return CudaVersionUse::Decided;
+        }
+        let end = self.stmts[k].end;
+        let tail = self.code[at + "torch.version.cuda".len()..end].trim_ascii_start();
+        let test_is_none = starts_with_words(tail, &[b"is", b"None"]);
+        let test_not_none = starts_with_words(tail, &[b"is", b"not", b"None"]);
+        if !test_is_none && !test_not_none {
+            // A value read or a truth test: a later `elif torch.version.hip` may still take ROCm.
+            let in_condition =
+                self.condition(k).is_some() && self.header(k).is_some_and(|(r, _)| r.contains(&at));
+            if in_condition
+                && self
+                    .chain(k, false)
+                    .into_iter()
+                    .any(|p| self.condition_tests_hip(p))
+            {
+                return CudaVersionUse::Decided;
+            }
+            return CudaVersionUse::Value;
+        }
+        let before = self.code[self.stmts[k].start..at].trim_ascii_end();
+        // `@pytest.mark.skipif(torch.version.cuda is None, ...)`, `unittest.skipIf(...)`,
+        // `unittest.skipUnless(torch.version.cuda is not None, ...)`.
+        if (test_is_none && (before.ends_with(b"skipif(") || before.ends_with(b"skipIf(")))
+            || (test_not_none && before.ends_with(b"skipUnless("))
+        {
+            return CudaVersionUse::Skip;
+        }
+        let kw = self.keyword(k);
+        if kw == b"assert" {
+            let cond = top_level_until(self.text(k), b',');
+            if test_not_none && !has_top_level_word(cond, b"or") {
+                return CudaVersionUse::Assert;
+            }
+            return CudaVersionUse::Decided;
+        }
+        let Some((cond, _)) = self.header(k).filter(|(r, _)| r.contains(&at)) else {
+            return CudaVersionUse::Decided; // a value kept for later (`is_rocm = ... is None`)
+        };
+        if !matches!(kw, b"if" | b"elif") || has_word(&self.code[cond.start..at], b"not") {
+            return CudaVersionUse::Decided;
+        }
+        let cond = &self.code[cond];
+        if test_is_none && !has_top_level_word(cond, b"and") {
+            if let Some(what) = self.body_refuses(k) {
+                return CudaVersionUse::Refuses {
+                    what,
+                    in_else: false,
+                };
+            }
+        }
+        if test_not_none && !has_top_level_word(cond, b"or") {
+            let later = self.chain(k, false);
+            if !later.iter().any(|&p| self.condition_tests_hip(p)) {
+                if let Some(what) = later
+                    .iter()
+                    .find(|&&p| self.keyword(p) == b"else")
+                    .and_then(|&p| self.body_refuses(p))
+                {
+                    return CudaVersionUse::Refuses {
+                        what,
+                        in_else: true,
+                    };
+                }
+            }
+        }
+        CudaVersionUse::Decided
+    }
+}
+
+/// The logical lines of blanked code (see [`Stmt`]).
+fn statements(code: &[u8]) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let n = code.len();
+    let mut i = 0;
+    while i < n {
+        let line_start = i;
+        let mut j = i;
+        while j < n && matches!(code[j], b' ' | b'\t' | b'\x0c' | b'\r') {
+            j += 1;
+        }
+        if j >= n {
+            break;
+        }
+        if code[j] == b'\n' {
+            i = j + 1;
+            continue;
+        }
+        let start = j;
+        let mut depth = 0i32;
+        let mut k = j;
+        while k < n {
+            match code[k] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth = (depth - 1).max(0),
+                b'\\' if code.get(k + 1) == Some(&b'\n') => k += 1,
+                b'\\' if code.get(k + 1..k + 3) == Some(b"\r\n") => k += 2,
+                q @ (b'"' | b'\'') => {
+                    // Contents are blanked: the next quote of the same kind closes it.
+                    if code.get(k..k + 3) == Some(&[q, q, q][..]) {
+                        k = memchr::memmem::find(&code[k + 3..], &[q, q, q])
+                            .map_or(n, |p| k + 3 + p + 2);
+                    } else {
+                        k += 1;
+                        while k < n && code[k] != q && code[k] != b'\n' {
+                            k += 1;
+                        }
+                        if k < n && code[k] == b'\n' {
+                            continue;
+                        }
+                    }
+                }
+                b'\n' if depth == 0 => break,
+                _ => {}
+            }
+            k += 1;
+        }
+        let end = k.min(n);
+        let trimmed = code[start..end].trim_ascii_end().len();
+        out.push(Stmt {
+            start,
+            end: start + trimmed,
+            indent: start - line_start,
+        });
+        i = end + 1;
+    }
+    out
+}
+
+/// How a statement refuses to go on, if it does: raises, exits, returns early or skips.
+fn refusal(stmt: &[u8]) -> Option<&'static str> {
+    let words: Vec<&[u8]> = stmt
+        .split(|b| !is_ident(*b) && *b != b'.')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let call = |name: &[u8]| {
+        stmt.starts_with(name) && stmt[name.len()..].trim_ascii_start().first() == Some(&b'(')
+    };
+    match words.first().copied()? {
+        b"raise" => Some("raises"),
+        b"return" if matches!(words.get(1..), Some([] | [b"None"] | [b"False"])) => {
+            Some("returns early")
+        }
+        b"continue" | b"break" if words.len() == 1 => Some("skips ahead"),
+        _ if [
+            "sys.exit",
+            "exit",
+            "quit",
+            "os._exit",
+            "os.abort",
+            "pytest.exit",
+        ]
+        .iter()
+        .any(|f| call(f.as_bytes())) =>
+        {
+            Some("exits")
+        }
+        _ if ["pytest.skip", "self.skipTest"]
+            .iter()
+            .any(|f| call(f.as_bytes())) =>
+        {
+            Some("skips")
+        }
+        _ => None,
+    }
+}
+
+/// Whether `text` starts with these words, separated by blanks and ending on a word boundary.
+fn starts_with_words(text: &[u8], words: &[&[u8]]) -> bool {
+    let mut t = text;
+    for (n, w) in words.iter().enumerate() {
+        if n > 0 {
+            let trimmed = t.trim_ascii_start();
+            if trimmed.len() == t.len() {
+                return false;
+            }
+            t = trimmed;
+        }
+        if !t.starts_with(w) {
+            return false;
+        }
+        t = &t[w.len()..];
+    }
+    t.first().is_none_or(|&b| !is_ident(b))
+}
+
+/// `text` up to the first `stop` outside brackets.
+fn top_level_until(text: &[u8], stop: u8) -> &[u8] {
+    let mut depth = 0i32;
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if b == stop && depth == 0 => return &text[..i],
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Whether `word` occurs in `text` on identifier boundaries.
+fn has_word(text: &[u8], word: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, word).any(|i| {
+        (i == 0 || !is_ident(text[i - 1]) && text[i - 1] != b'.')
+            && text.get(i + word.len()).is_none_or(|&b| !is_ident(b))
+    })
+}
+
+/// Whether `word` occurs in `text` outside brackets.
+fn has_top_level_word(text: &[u8], word: &[u8]) -> bool {
+    let mut depth = 0i32;
+    let mut masked = text.to_vec();
+    for b in &mut masked {
+        match *b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth > 0 => *b = b' ',
+            _ => {}
+        }
+    }
+    has_word(&masked, word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +795,119 @@ mod tests {
             vec![
                 ("H032".into(), 3, Severity::Warning),
                 ("H031".into(), 5, Severity::Note),
+            ]
+        );
+    }
+
+    fn messages(src: &str) -> Vec<(usize, String)> {
+        analyze_python(src.as_bytes(), "t.py")
+            .into_iter()
+            .map(|d| (d.line, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn version_cuda_tests_that_refuse_rocm() {
+        let src = r#"import sys, pytest, torch
+assert torch.version.cuda is not None, "needs CUDA"
+if torch.version.cuda is None:
+    raise RuntimeError("needs CUDA")
+if torch.version.cuda is None or sys.platform == "win32": sys.exit(1)
+def build():
+    if torch.version.cuda is None:
+        print("no CUDA")
+        return
+    if torch.version.cuda is not None:
+        pass
+    else:
+        raise ImportError("CUDA only")
+@pytest.mark.skipif(
+    torch.version.cuda is None, reason="CUDA"
+)
+def test_x():
+    pass
+"#;
+        let got = messages(src);
+        let lines: Vec<usize> = got.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [2, 3, 5, 7, 10, 15], "{got:#?}");
+        let ends = [
+            "fails on ROCm builds of PyTorch, where torch.version.cuda is None",
+            "so this branch raises there",
+            "so this branch exits there",
+            "so this branch returns early there",
+            "so the `else` branch of this test raises there",
+            "so this condition skips the test there",
+        ];
+        for ((_, m), end) in got.iter().zip(ends) {
+            assert!(m.ends_with(end), "{m}");
+        }
+        assert!(ids(src)
+            .iter()
+            .all(|d| d.0 == "H032" && d.2 == Severity::Warning));
+    }
+
+    #[test]
+    fn version_cuda_tests_that_pick_a_branch() {
+        let src = r#"import torch
+is_rocm = torch.version.cuda is None
+if torch.version.cuda is None:  # CPU or ROCm
+    print("no CUDA toolkit")
+if torch.version.cuda is not None:
+    major = int(torch.version.cuda.split(".")[0])
+else:
+    major = 0
+if torch.version.cuda is None and torch.version.hip is None:
+    raise RuntimeError("needs a GPU build")
+assert torch.version.cuda is not None or torch.version.hip is not None
+if torch.version.cuda is not None or use_cpu:
+    pass
+else:
+    raise SystemExit(1)
+if not torch.version.cuda is None:
+    pass
+"#;
+        assert!(ids(src).is_empty(), "{:?}", ids(src));
+    }
+
+    #[test]
+    fn version_cuda_after_a_hip_test_in_the_chain() {
+        let src = r#"import sys, torch
+from torch.utils.cpp_extension import IS_HIP_EXTENSION
+if torch.version.hip is not None:
+    backend = "rocm"
+elif torch.version.cuda:
+    backend = "cuda" + torch.version.cuda
+else:
+    backend = "cpu"
+if torch.cuda.is_available() and torch.version.hip:
+    pass
+elif torch.version.cuda is None:
+    raise RuntimeError("no GPU")
+ON_ROCM = torch.version.hip is not None
+if ON_ROCM:
+    pass
+else:
+    if debug:
+        print(float(torch.version.cuda))
+if IS_HIP_EXTENSION:
+    pass
+elif torch.version.cuda is None:
+    sys.exit(1)
+if torch.version.cuda:
+    pass
+elif torch.version.hip:
+    pass
+if debug:
+    pass
+elif torch.version.cuda:
+    pass
+v = float(torch.version.cuda)
+"#;
+        assert_eq!(
+            ids(src),
+            vec![
+                ("H032".into(), 29, Severity::Warning),
+                ("H032".into(), 31, Severity::Warning),
             ]
         );
     }

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::diag::Severity;
+
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
 use super::{
@@ -230,9 +232,11 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         has_targets: false,
         gpu_sources: false,
     };
-    for cmd in commands(src) {
-        command(&mut st, sink, &cmd);
-        general(&mut st, sink, &cmd);
+    let cmds = commands(src);
+    for i in 0..cmds.len() {
+        command(&mut st, sink, &cmds[i]);
+        let tested = cuda_version_tests(src, sink, &cmds, i);
+        general(&mut st, sink, &cmds[i], &tested);
     }
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
@@ -615,12 +619,14 @@ const LIBRARY_VARS: &[(&str, &str)] = &[
 ];
 
 /// Rewrites that apply to any argument of any command.
-fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
+fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
     let mut plain_flags = Vec::new();
-    for a in &cmd.args {
+    for (k, a) in cmd.args.iter().enumerate() {
         if a.bracket {
             continue;
         }
+        // A compared CUDA version has its own finding (see `cuda_version_tests`).
+        let reported = version_tested.contains(&k);
         let t = a.text.as_str();
         let base = a.content_start;
         if t.ends_with(".cu") || t.ends_with(".hip") || t.contains("*.cu") {
@@ -730,7 +736,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 }
             }
         }
-        for (pos, _) in t.match_indices("CMAKE_CUDA_") {
+        for (pos, _) in t.match_indices("CMAKE_CUDA_").filter(|_| !reported) {
             if !sink.claimed(base + pos, base + pos + 11)
                 && !matches!(cmd.name.as_str(), "set" | "list")
             {
@@ -740,7 +746,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 sink.diag(B_CONSTRUCT, base + pos, format!("{} belongs to CMake's CUDA language and has no effect on hipcc-compiled code", &t[pos..end]), Some("remove it or use the CXX / GPU_TARGETS equivalent".into()));
             }
         }
-        for (pos, _) in t.match_indices("CUDAToolkit_") {
+        for (pos, _) in t.match_indices("CUDAToolkit_").filter(|_| !reported) {
             if !sink.claimed(base + pos, base + pos + 12) {
                 let end = t[pos..]
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -775,15 +781,230 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command) {
         }
         plain_flags.push(a.clone());
     }
-    // nvcc-only flags anywhere in the command.
-    if !matches!(cmd.name.as_str(), "set" | "list")
-        || !cmd
-            .args
-            .first()
-            .is_some_and(|a| a.text.contains("CUDA") || a.text == "APPEND")
-    {
+    // nvcc-only flags anywhere in the command, but for the variables of nvcc's flags, which
+    // `command` maps (`list(APPEND NVCC_FLAGS -gencode ...)` is mapped here).
+    let var = match cmd.name.as_str() {
+        "set" => cmd.args.first(),
+        "list" => cmd.args.get(1),
+        _ => None,
+    };
+    let nvcc_var =
+        var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS" || v.text.starts_with("CMAKE_CUDA_FLAGS"));
+    if !nvcc_var {
         flag_args(st, sink, &plain_flags, Context::Any);
     }
+}
+
+/// CUDA compiler and toolkit version variables. The translated project has no CUDA language and
+/// no CUDA package, so they are empty in a HIP build.
+const CUDA_VERSION_VARS: &[&str] = &[
+    "CMAKE_CUDA_COMPILER_VERSION",
+    "CMAKE_CUDA_COMPILER_TOOLKIT_VERSION",
+    "CUDAToolkit_VERSION",
+    "CUDAToolkit_VERSION_MAJOR",
+    "CUDAToolkit_VERSION_MINOR",
+    "CUDAToolkit_VERSION_PATCH",
+    "CUDA_VERSION",
+    "CUDA_VERSION_STRING",
+    "CUDA_VERSION_MAJOR",
+    "CUDA_VERSION_MINOR",
+];
+
+/// The CUDA version variable an argument reads (`VAR`, `${VAR}`, `"${VAR}"`).
+fn cuda_version_var(a: &Arg) -> Option<&'static str> {
+    if a.bracket {
+        return None;
+    }
+    let t = a.text.trim();
+    let name = t
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .unwrap_or(t);
+    CUDA_VERSION_VARS.iter().copied().find(|v| *v == name)
+}
+
+/// `a` compared with `b` as CMake's VERSION_* operators do (missing components are 0), or
+/// `None` when `b` is not a literal version.
+fn compare_versions(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    let parse = |v: &str| -> Option<Vec<u64>> {
+        if v.is_empty() {
+            return Some(Vec::new());
+        }
+        v.split('.').map(|c| c.parse().ok()).collect()
+    };
+    let (a, b) = (parse(a)?, parse(b)?);
+    let n = a.len().max(b.len());
+    let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    Some(
+        (0..n)
+            .map(|i| at(&a, i).cmp(&at(&b, i)))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal),
+    )
+}
+
+/// The value of `left OP right` in `if()` when one side is an empty CUDA version, or `None`
+/// when the other side is not a literal (or `op` is not a comparison).
+fn empty_version_test(op: &str, other: &str, var_left: bool) -> Option<bool> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    if let Some(rel) = op.strip_prefix("VERSION_") {
+        let o = compare_versions("", other)?;
+        let o = if var_left { o } else { o.reverse() };
+        return match rel {
+            "LESS" => Some(o == Less),
+            "GREATER" => Some(o == Greater),
+            "EQUAL" => Some(o == Equal),
+            "LESS_EQUAL" => Some(o != Greater),
+            "GREATER_EQUAL" => Some(o != Less),
+            _ => None,
+        };
+    }
+    // Numeric comparisons with an operand that is not a number are false.
+    matches!(
+        op,
+        "LESS" | "GREATER" | "EQUAL" | "LESS_EQUAL" | "GREATER_EQUAL"
+    )
+    .then_some(false)
+}
+
+/// Index of the command that ends the branch starting after `i` (the next `elseif`, `else` or
+/// `endif` of the same `if`), and the commands directly in that branch.
+fn branch(cmds: &[Command], i: usize) -> (Option<usize>, Vec<usize>) {
+    let mut depth = 0usize;
+    let mut direct = Vec::new();
+    for (j, c) in cmds.iter().enumerate().skip(i + 1) {
+        match c.name.as_str() {
+            "if" | "foreach" | "while" | "function" | "macro" | "block" => depth += 1,
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock"
+                if depth > 0 =>
+            {
+                depth -= 1;
+                continue;
+            }
+            "elseif" | "else" | "endif" if depth == 0 => return (Some(j), direct),
+            _ => {}
+        }
+        if depth == 0 {
+            direct.push(j);
+        }
+    }
+    (None, direct)
+}
+
+/// A `message(FATAL_ERROR|SEND_ERROR ...)` directly in the branch taken after header `i`
+/// (an `if` or `elseif` whose condition is `taken`).
+fn fatal_in_taken_branch(cmds: &[Command], i: usize, taken: bool) -> Option<&Command> {
+    let (end, direct) = branch(cmds, i);
+    let body = if taken {
+        direct
+    } else {
+        match end.map(|e| (e, cmds[e].name.as_str())) {
+            Some((e, "else")) => branch(cmds, e).1,
+            _ => Vec::new(), // no else(), or an elseif() whose outcome is not known
+        }
+    };
+    body.into_iter().map(|j| &cmds[j]).find(|c| {
+        c.name == "message"
+            && c.args
+                .first()
+                .is_some_and(|a| matches!(a.text.as_str(), "FATAL_ERROR" | "SEND_ERROR"))
+    })
+}
+
+/// `if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 11.8)` and the like: in a HIP build the
+/// variable is empty, which VERSION_* operators compare as version 0, so the test takes a
+/// branch of its own; an error when that branch stops the configure step. Returns the indices
+/// of the arguments reported.
+fn cuda_version_tests(src: &str, sink: &mut Sink, cmds: &[Command], i: usize) -> Vec<usize> {
+    let cmd = &cmds[i];
+    if !matches!(cmd.name.as_str(), "if" | "elseif" | "while") {
+        return Vec::new();
+    }
+    let args = &cmd.args;
+    let is_op = |a: &Arg| {
+        let t = a.text.as_str();
+        !a.quoted
+            && (t.starts_with("VERSION_")
+                || matches!(
+                    t,
+                    "LESS" | "GREATER" | "EQUAL" | "LESS_EQUAL" | "GREATER_EQUAL"
+                ))
+    };
+    let mut reported = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        let Some(var) = cuda_version_var(a) else {
+            continue;
+        };
+        let (op, other, var_left) = match (k.checked_sub(1).map(|p| &args[p]), args.get(k + 1)) {
+            (_, Some(op)) if is_op(op) => (op, args.get(k + 2), true),
+            (Some(op), _) if is_op(op) => (op, k.checked_sub(2).map(|p| &args[p]), false),
+            _ => continue,
+        };
+        reported.push(k);
+        let other_text = other.map_or("", |o| o.text.as_str());
+        let test = if var_left {
+            format!("{var} {} {other_text}", op.text)
+        } else {
+            format!("{other_text} {} {var}", op.text)
+        };
+        let value = other.and_then(|o| {
+            (!o.text.contains("${")).then_some(())?;
+            empty_version_test(&op.text, &o.text, var_left)
+        });
+        // The whole condition is this test, or its negation.
+        let whole = match args.len() {
+            3 => value,
+            4 if arg_is(&args[0], "NOT") => value.map(|v| !v),
+            _ => None,
+        };
+        let fatal = whole
+            .filter(|_| cmd.name != "while")
+            .and_then(|taken| fatal_in_taken_branch(cmds, i, taken).map(|c| (taken, c)));
+        let compared = if op.text.starts_with("VERSION_") {
+            "compares as version 0"
+        } else {
+            "is not a number"
+        };
+        let mut message = format!(
+            "`{var}` is empty in a HIP build (no CUDA language or package), so it {compared}"
+        );
+        match value {
+            Some(v) => message.push_str(&format!(": `{test}` is {v}")),
+            None => message.push_str(&format!(" in `{test}`")),
+        }
+        let mut severity = B_CONSTRUCT.severity;
+        if let Some((taken, c)) = fatal {
+            let line = src[..c.start].matches('\n').count() + 1;
+            let branch = if taken {
+                "its branch"
+            } else {
+                "the else() branch"
+            };
+            message.push_str(&format!(
+                " and {branch} stops the configure step (message({}) on line {line})",
+                c.args[0].text
+            ));
+            severity = Severity::Error;
+        } else if let Some(taken) = whole {
+            let branch = if taken {
+                "its branch"
+            } else {
+                "the other branch"
+            };
+            message.push_str(&format!(", so {branch} is taken"));
+        }
+        sink.diag_as(
+            B_CONSTRUCT,
+            severity,
+            a.content_start,
+            message,
+            Some(
+                "drop the check, or compare hip_VERSION (set by find_package(hip)) in HIP builds"
+                    .into(),
+            ),
+        );
+    }
+    reported
 }
 
 fn is_ident(c: u8) -> bool {
@@ -860,7 +1081,8 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool 
         )
     {
         for n in mapped.notes {
-            sink.diag(n.info, words[n.word].start, n.message, n.help);
+            let at = words[n.word].start;
+            sink.note(n, at);
         }
         return true;
     }
@@ -1048,5 +1270,78 @@ mod tests {
         let (edits, diags) =
             translate_build(BuildKind::CMake, src.as_bytes(), "CMakeLists.txt", &opts());
         assert!(edits.is_empty() && diags.is_empty(), "{edits:?} {diags:?}");
+    }
+    #[test]
+    fn flags_appended_to_lists_and_arch_flags_left_in_place() {
+        use crate::diag::Severity;
+        let src = "foreach(a 70 80)\n  list(APPEND NVCC_FLAGS -gencode arch=compute_${a},code=sm_${a})\n  list(APPEND GEN_FLAGS \"-gencode\")\nendforeach()\nlist(APPEND CUDA_NVCC_FLAGS -lineinfo)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("list(APPEND NVCC_FLAGS --offload-arch=gfx90a --offload-arch=gfx1100)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("list(APPEND GEN_FLAGS \"-gencode\")\n"),
+            "{out}"
+        );
+        assert!(out.contains("list(APPEND CUDA_NVCC_FLAGS)\n"), "{out}");
+        let found: Vec<(usize, &str, Severity)> = diags
+            .iter()
+            .filter(|d| d.id != "B008")
+            .map(|d| (d.line, d.id.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (2, "B009", Severity::Note),
+                (3, "B009", Severity::Warning),
+                (5, "B002", Severity::Note),
+            ]
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.line == 3 && d.message.contains("hipcc rejects it")));
+    }
+    #[test]
+    fn cuda_version_tests_compare_an_empty_version() {
+        let src = "project(p LANGUAGES CXX CUDA)\n\
+                   if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 11.8)\n  message(FATAL_ERROR \"CUDA 11.8 or newer\")\nendif()\n\
+                   if(NOT \"${CUDAToolkit_VERSION}\" VERSION_GREATER_EQUAL \"12.0\")\n  message(STATUS \"old CUDA\")\nendif()\n\
+                   if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 12.0)\n  add_definitions(-DNEW_CUDA)\nelse()\n  if(WIN32)\n    message(FATAL_ERROR \"x\")\n  endif()\n  message(SEND_ERROR \"CUDA 12 needed\")\nendif()\n\
+                   if(CUDA_VERSION_MAJOR LESS 11 AND NOT WIN32)\nendif()\n\
+                   if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS ${MIN_CUDA})\n  message(FATAL_ERROR \"old\")\nendif()\n\
+                   message(STATUS \"${CMAKE_CUDA_COMPILER_VERSION}\")\n";
+        let (_, diags) = run(src, &opts());
+        let found: Vec<(usize, Severity, &str)> = diags
+            .iter()
+            .filter(|d| d.id == "B008")
+            .map(|d| (d.line, d.severity, d.message.as_str()))
+            .collect();
+        let expected = [
+            (2, Severity::Error, "`CMAKE_CUDA_COMPILER_VERSION` is empty in a HIP build (no CUDA language or package), so it compares as version 0: `CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 11.8` is true and its branch stops the configure step (message(FATAL_ERROR) on line 3)"),
+            (5, Severity::Warning, "`CUDAToolkit_VERSION` is empty in a HIP build (no CUDA language or package), so it compares as version 0: `CUDAToolkit_VERSION VERSION_GREATER_EQUAL 12.0` is false, so its branch is taken"),
+            (8, Severity::Error, "`CMAKE_CUDA_COMPILER_VERSION` is empty in a HIP build (no CUDA language or package), so it compares as version 0: `CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 12.0` is false and the else() branch stops the configure step (message(SEND_ERROR) on line 14)"),
+            (16, Severity::Warning, "`CUDA_VERSION_MAJOR` is empty in a HIP build (no CUDA language or package), so it is not a number: `CUDA_VERSION_MAJOR LESS 11` is false"),
+            (18, Severity::Warning, "`CMAKE_CUDA_COMPILER_VERSION` is empty in a HIP build (no CUDA language or package), so it compares as version 0 in `CMAKE_CUDA_COMPILER_VERSION VERSION_LESS ${MIN_CUDA}`"),
+            (21, Severity::Warning, "CMAKE_CUDA_COMPILER_VERSION belongs to CMake's CUDA language and has no effect on hipcc-compiled code"),
+        ];
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn versions_compare_as_cmake_does() {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        assert_eq!(compare_versions("", "11.8"), Some(Less));
+        assert_eq!(compare_versions("", "0.0"), Some(Equal));
+        assert_eq!(compare_versions("12.1", "12"), Some(Greater));
+        assert_eq!(compare_versions("", "${V}"), None);
+        assert_eq!(empty_version_test("VERSION_LESS", "11.8", true), Some(true));
+        assert_eq!(
+            empty_version_test("VERSION_LESS", "11.8", false),
+            Some(false)
+        );
+        assert_eq!(empty_version_test("VERSION_EQUAL", "0", true), Some(true));
+        assert_eq!(empty_version_test("GREATER", "11", false), Some(false));
+        assert_eq!(empty_version_test("STREQUAL", "11", true), None);
     }
 }

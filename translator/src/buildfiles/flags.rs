@@ -3,7 +3,7 @@
 //! Shared by the setup.py, CMake and Makefile translators: each of them cuts its file into lists of
 //! command-line words, and [`map_words`] says which words change and why.
 
-use crate::diag::DiagInfo;
+use crate::diag::{DiagInfo, Severity};
 
 use super::{
     B_ARCH, B_FLAG_DROPPED, B_FLAG_MAPPED, B_FLAG_UNMAPPED, B_LIB_MAPPED, B_LIB_UNMAPPED, B_PATH,
@@ -29,6 +29,38 @@ pub(crate) struct Note {
     pub message: String,
     /// Help text.
     pub help: Option<String>,
+    /// The severity where it is not the kind's own (an architecture flag left as hipcc will
+    /// see it).
+    pub severity: Option<Severity>,
+}
+
+impl Note {
+    /// The note for a flag that stays as it is (`flag`, the word it is about), `why` saying
+    /// why. An architecture flag that stays is one hipcc rejects: that is a warning.
+    pub(crate) fn left_as_is(mut self, flag: &str, why: &str) -> Note {
+        if self.severity.is_some() {
+            // Already says that it stays and what hipcc makes of it.
+        } else if self.info.id == B_ARCH.id {
+            let rejects = hipcc_rejects(flag);
+            self.message = format!("{} (not rewritten: {why}); {rejects}", self.message);
+            self.severity = Some(Severity::Warning);
+        } else {
+            self.message = format!("{} (not rewritten: {why})", self.message);
+        }
+        self
+    }
+}
+
+/// What hipcc makes of an nvcc architecture flag left in its command line.
+fn hipcc_rejects(flag: &str) -> &'static str {
+    let f = flag.trim_matches(|c| c == '"' || c == '\'');
+    if f == "-arch" || f.starts_with("-arch=") {
+        "hipcc rejects it (newer clang: `unsupported option '-arch'`) or ignores it with a \
+         warning (clang 15), and either way it names no AMD target"
+    } else {
+        "hipcc rejects it (`unknown argument` or `unsupported option`), so the build fails until \
+         it is replaced"
+    }
 }
 
 /// Result of mapping one list of words.
@@ -329,6 +361,18 @@ fn note(m: &mut Mapped, word: usize, info: &'static DiagInfo, message: String, h
         info,
         message,
         help: help.map(str::to_string),
+        severity: None,
+    });
+}
+
+/// An nvcc architecture flag (`flag`) that stays where it is: hipcc will see it.
+fn arch_left(m: &mut Mapped, word: usize, flag: &str, message: String, help: &str) {
+    m.notes.push(Note {
+        word,
+        info: B_ARCH,
+        message: format!("{message}: {}", hipcc_rejects(flag)),
+        help: Some(help.to_string()),
+        severity: Some(Severity::Warning),
     });
 }
 
@@ -431,12 +475,12 @@ fn map_one(
     // Architecture flags.
     if let Some((v, n)) = flag_value(words, i, &["-gencode", "--generate-code"]) {
         if v.is_none() {
-            note(
+            arch_left(
                 m,
                 i,
-                B_ARCH,
+                strip,
                 format!("nvcc architecture flag `{strip}` without its value left in place"),
-                Some("its value is written elsewhere; replace both with --offload-arch=<gfx>"),
+                "its value is written elsewhere; replace both with --offload-arch=<gfx>",
             );
             return 1;
         }
@@ -457,6 +501,20 @@ fn map_one(
         });
         if is_cuda {
             arch_words(m, words, i, n, archs, arch_done);
+            return n;
+        }
+        if ctx == Context::Nvcc {
+            // nvcc's, but its value is not an architecture hipport can read.
+            arch_left(
+                m,
+                i,
+                strip,
+                format!(
+                    "nvcc architecture flag `{}` left in place",
+                    words[i..i + n].join(" ")
+                ),
+                "replace it with --offload-arch=<gfx> for each AMD target you ship for",
+            );
             return n;
         }
     }
@@ -585,6 +643,7 @@ fn map_one(
                 info,
                 message: msg,
                 help,
+                severity: None,
             });
             return 1;
         }
@@ -757,5 +816,43 @@ mod tests {
             &mut done,
         );
         assert!(m.changes.is_empty(), "{:?}", m.changes);
+    }
+    #[test]
+    fn arch_flags_left_in_place_are_warnings() {
+        // A rewritten architecture flag is a note; one left as hipcc will see it is a warning.
+        let m = run(&["-O3", "-gencode=arch=compute_80,code=sm_80", "-gencode"]);
+        let sev: Vec<(usize, Option<Severity>)> =
+            m.notes.iter().map(|n| (n.word, n.severity)).collect();
+        assert_eq!(sev, [(1, None), (2, Some(Severity::Warning))]);
+        assert!(
+            m.notes[1].message.contains("hipcc rejects it"),
+            "{:?}",
+            m.notes[1]
+        );
+        assert_eq!(
+            m.changes.len(),
+            1,
+            "the lone -gencode stays: {:?}",
+            m.changes
+        );
+        // In a list known to be nvcc's, `-arch` with a value hipport cannot read is nvcc's too.
+        let m = run(&["-arch=$ARCH"]);
+        assert!(m.changes.is_empty());
+        assert_eq!(m.notes[0].severity, Some(Severity::Warning));
+        assert!(
+            m.notes[0].message.contains("hipcc rejects it (newer clang"),
+            "{}",
+            m.notes[0].message
+        );
+        // A note about a rewritten flag that the caller could not write becomes a warning.
+        let n = run(&["-arch=sm_80"]).notes.pop().unwrap();
+        assert_eq!(n.severity, None);
+        let n = n.left_as_is("-arch=sm_80", "an append() takes one flag");
+        assert_eq!(n.severity, Some(Severity::Warning));
+        assert!(n
+            .message
+            .contains("(not rewritten: an append() takes one flag); hipcc rejects"));
+        let n = run(&["--use_fast_math"]).notes.pop().unwrap();
+        assert_eq!(n.left_as_is("--use_fast_math", "x").severity, None);
     }
 }

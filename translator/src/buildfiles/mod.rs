@@ -1,4 +1,5 @@
-//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc.
+//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc; and
+//! the nvcc flags that other Python files hand to PyTorch's JIT builds.
 //!
 //! Each translator is a pure function from the original bytes to byte-range [`Edit`]s plus
 //! [`Diagnostic`]s, like the source rewriting passes, so the project driver can apply, diff and
@@ -31,6 +32,17 @@ pub enum BuildKind {
     CMake,
     /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`).
     Makefile,
+    /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
+    /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py.
+    Python,
+}
+
+impl BuildKind {
+    /// Whether files of this kind are build files by their name (setup.py, CMake, Makefiles),
+    /// rather than Python code that may hold a JIT build.
+    pub fn is_build_file(self) -> bool {
+        self != BuildKind::Python
+    }
 }
 
 /// Classifies a path by its file name.
@@ -42,6 +54,7 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         "Makefile" | "makefile" | "GNUmakefile" => Some(BuildKind::Makefile),
         _ if name.ends_with(".cmake") => Some(BuildKind::CMake),
         _ if name.ends_with(".mk") => Some(BuildKind::Makefile),
+        _ if name.ends_with(".py") => Some(BuildKind::Python),
         _ => None,
     }
 }
@@ -77,6 +90,10 @@ pub fn translate_build(
     opts: &BuildOptions,
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
+    // Most Python files build nothing: only those that name nvcc flags are read.
+    if kind == BuildKind::Python && !setup_py::may_hold_nvcc_flags(src) {
+        return sink.finish();
+    }
     let s = String::from_utf8_lossy(src);
     // Offsets only line up with the bytes when the text is valid UTF-8; a lossy copy of invalid
     // input has different lengths, so such files get a diagnostic and no edits.
@@ -90,7 +107,8 @@ pub fn translate_build(
         return sink.finish();
     }
     match kind {
-        BuildKind::SetupPy => setup_py::translate(&s, &mut sink, opts),
+        BuildKind::SetupPy => setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Setup),
+        BuildKind::Python => setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Jit),
         BuildKind::CMake => cmake::translate(&s, &mut sink, opts),
         BuildKind::Makefile => make::translate(&s, &mut sink, opts),
     }
@@ -268,7 +286,11 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA-specific build construct that was not translated",
         explain: "The build file uses something CUDA-specific that hipport does not rewrite (for example\n\
                   CMAKE_CUDA_COMPILER, FindCUDA macros, CUDAToolkit_* variables or CUDA_HOME in setup.py).\n\
-                  Review it by hand.",
+                  Review it by hand. CUDA compiler and toolkit versions (CMAKE_CUDA_COMPILER_VERSION,\n\
+                  CUDAToolkit_VERSION, CUDA_VERSION, ...) are empty in the HIP build, and if() compares an\n\
+                  empty version as 0: `VERSION_LESS 11.8` is true, `VERSION_GREATER 12` false, and LESS or\n\
+                  GREATER on an empty value false. The finding names the branch taken; it is an error when\n\
+                  that branch is a message(FATAL_ERROR) or message(SEND_ERROR), which stops configuring.",
     },
     DiagInfo {
         id: "B009",
@@ -277,7 +299,13 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "NVIDIA architectures replaced by AMD targets",
         explain: "sm_XX / compute_XX have no AMD equivalent. hipport replaces architecture flags and\n\
                   CUDA_ARCHITECTURES settings with the AMD targets given by --offload-arch (by default\n\
-                  gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.",
+                  gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.\n\
+                  Where it cannot rewrite a flag (a -gencode whose value is appended separately, an\n\
+                  append() that would need several flags, a flag in a string built by hand, an -arch\n\
+                  value it cannot read), the flag stays and the diagnostic is a warning: hipcc rejects\n\
+                  -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
+                  15 ignores with a warning, building for no AMD target. Replace it with\n\
+                  --offload-arch=<gfx> by hand.",
     },
     DiagInfo {
         id: "B010",
@@ -295,7 +323,9 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "On a ROCm build of PyTorch, torch.utils.cpp_extension.CUDAExtension and BuildExtension\n\
                   compile the extension's GPU sources with hipcc and pass extra_compile_args['nvcc'] to it,\n\
                   so the names stay. hipport rewrites the flags in that list to hipcc spellings and the\n\
-                  library names to HIP libraries.",
+                  library names to HIP libraries. JIT builds (torch.utils.cpp_extension.load and\n\
+                  load_inline) likewise hand extra_cuda_cflags to hipcc: those lists are rewritten the same\n\
+                  way in any Python file.",
     },
     DiagInfo {
         id: "B012",
@@ -335,6 +365,8 @@ mod tests {
             Some(BuildKind::Makefile)
         );
         assert_eq!(classify(Path::new("rules.mk")), Some(BuildKind::Makefile));
+        assert_eq!(classify(Path::new("jit/ops.py")), Some(BuildKind::Python));
+        assert!(!BuildKind::Python.is_build_file() && BuildKind::SetupPy.is_build_file());
         assert_eq!(classify(Path::new("main.cu")), None);
         assert_eq!(classify(Path::new("setup.cfg")), None);
     }

@@ -1,9 +1,13 @@
 //! setup.py for PyTorch extensions: `CUDAExtension` stays (ROCm PyTorch builds it with hipcc);
-//! the string literals of nvcc flag lists, `libraries` lists and source names change.
+//! the string literals of nvcc flag lists, `libraries` lists and source names change. Other
+//! Python files get the nvcc flag lists alone ([`Scope::Jit`]): JIT builds
+//! (`torch.utils.cpp_extension.load`/`load_inline`) hand `extra_cuda_cflags` to hipcc on ROCm.
 //!
 //! Only string literals are edited, and only inside lists whose role is known (the value of an
-//! `'nvcc'` key or `nvcc=` argument, a variable named like `nvcc_flags`, `libraries=`), plus
-//! literals that name renamed sources.
+//! `'nvcc'` key, `nvcc=` or `extra_cuda_cflags=` argument, a variable named like `nvcc_flags` or
+//! given as such a value, `libraries=`), plus literals that name renamed sources.
+
+use std::collections::HashSet;
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
@@ -26,6 +30,23 @@ enum Tok {
     Ident { start: usize, text: String },
     /// One punctuation character.
     Punct { at: usize, ch: char },
+}
+
+/// Where a token starts.
+fn tok_start(t: &Tok) -> usize {
+    match t {
+        Tok::Str { start, .. } | Tok::Ident { start, .. } => *start,
+        Tok::Punct { at, .. } => *at,
+    }
+}
+
+/// Where a token ends.
+fn tok_end(t: &Tok) -> usize {
+    match t {
+        Tok::Str { end, .. } => *end,
+        Tok::Ident { start, text } => start + text.len(),
+        Tok::Punct { at, ch } => at + ch.len_utf8(),
+    }
 }
 
 fn tokens(src: &str) -> Vec<Tok> {
@@ -130,9 +151,132 @@ enum Role {
     Other,
 }
 
-fn role_before(toks: &[Tok], open: usize) -> Role {
+/// What a Python file is to the translator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// setup.py: flag lists, appends, `libraries`, sources, `CUDA_HOME`, `TORCH_CUDA_ARCH_LIST`.
+    Setup,
+    /// Any other Python file: only what is handed to nvcc (hipcc on ROCm), such as the
+    /// `extra_cuda_cflags` of a JIT build.
+    Jit,
+}
+
+/// Whether a Python file names anything this translator reads in [`Scope::Jit`].
+pub(crate) fn may_hold_nvcc_flags(src: &[u8]) -> bool {
+    memchr::memmem::find(src, b"extra_cuda_cflags").is_some()
+        || memchr::memmem::find(src, b"nvcc").is_some()
+        || memchr::memmem::find(src, b"NVCC").is_some()
+}
+
+/// Where nvcc's flags are in a file: the tokens of values handed to nvcc (`extra_cuda_cflags=...`,
+/// `'nvcc': ...`, `nvcc=...`) and the variables such values name.
+struct NvccValues {
+    /// Per token: inside such a value.
+    span: Vec<bool>,
+    /// Variables given as (part of) such a value.
+    names: HashSet<String>,
+}
+
+impl NvccValues {
+    fn find(src: &str, toks: &[Tok]) -> NvccValues {
+        let mut span = vec![false; toks.len()];
+        let mut names = HashSet::new();
+        // Bracket depth before each token: outside brackets, a line end ends a statement.
+        let mut outer = Vec::with_capacity(toks.len());
+        let mut d = 0usize;
+        for t in toks {
+            outer.push(d);
+            match t {
+                Tok::Punct {
+                    ch: '(' | '[' | '{',
+                    ..
+                } => d += 1,
+                Tok::Punct {
+                    ch: ')' | ']' | '}',
+                    ..
+                } => d = d.saturating_sub(1),
+                _ => {}
+            }
+        }
+        let statement_ends = |a: &Tok, b: &Tok| {
+            let gap = &src[tok_end(a).min(tok_start(b))..tok_start(b)];
+            gap.contains('\n') && !gap.trim_end().ends_with('\\')
+        };
+        for k in 0..toks.len() {
+            let starts = match (&toks[k], toks.get(k + 1), toks.get(k + 2)) {
+                (Tok::Ident { text, .. }, Some(Tok::Punct { ch: '=', .. }), next)
+                    if text == "extra_cuda_cflags" || text == "nvcc" =>
+                {
+                    !matches!(next, Some(Tok::Punct { ch: '=', .. }))
+                }
+                (Tok::Str { content, .. }, Some(Tok::Punct { ch: ':', .. }), _) => {
+                    content == "nvcc"
+                }
+                _ => false,
+            };
+            if !starts {
+                continue;
+            }
+            let mut depth = 0usize;
+            for j in k + 2..toks.len() {
+                if depth == 0
+                    && outer[k] == 0
+                    && j > k + 2
+                    && statement_ends(&toks[j - 1], &toks[j])
+                {
+                    break;
+                }
+                match &toks[j] {
+                    Tok::Punct {
+                        ch: ',' | ')' | ']' | '}',
+                        ..
+                    } if depth == 0 => break,
+                    Tok::Punct {
+                        ch: '(' | '[' | '{',
+                        ..
+                    } => depth += 1,
+                    Tok::Punct {
+                        ch: ')' | ']' | '}',
+                        ..
+                    } => depth -= 1,
+                    Tok::Ident { text, .. } => {
+                        let attr_or_call =
+                            matches!(
+                                toks.get(j + 1),
+                                Some(Tok::Punct {
+                                    ch: '(' | '.' | '[',
+                                    ..
+                                })
+                            ) || matches!(toks.get(j - 1), Some(Tok::Punct { ch: '.', .. }));
+                        let starred = matches!(toks.get(j - 1), Some(Tok::Punct { ch: '*', .. }));
+                        let keyword = matches!(
+                            text.as_str(),
+                            "if" | "else" | "and" | "or" | "not" | "for" | "in" | "None" | "lambda"
+                        );
+                        if !attr_or_call && !keyword && (depth == 0 || starred) {
+                            names.insert(text.clone());
+                        }
+                    }
+                    _ => {}
+                }
+                span[j] = true;
+            }
+        }
+        NvccValues { span, names }
+    }
+
+    /// Whether a variable holds flags for nvcc: named so (`nvcc_flags`) or given as such.
+    fn is_nvcc_name(&self, name: &str) -> bool {
+        name.to_ascii_lowercase().contains("nvcc") || self.names.contains(name)
+    }
+}
+
+fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
+    if nvcc.span[open] {
+        return Role::Nvcc;
+    }
     let prev = |k: usize| if open >= k { toks.get(open - k) } else { None };
-    let named_nvcc = |t: &str| t.to_ascii_lowercase().contains("nvcc");
+    let named_nvcc = |t: &str| nvcc.is_nvcc_name(t);
     match (prev(1), prev(2), prev(3)) {
         (Some(Tok::Punct { ch: ':', .. }), Some(Tok::Str { content, .. }), _)
             if content == "nvcc" =>
@@ -175,9 +319,11 @@ fn role_before(toks: &[Tok], open: usize) -> Role {
     }
 }
 
-/// Translates a setup.py.
-pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+/// Translates a setup.py ([`Scope::Setup`]) or the nvcc flags of another Python file
+/// ([`Scope::Jit`]).
+pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: Scope) {
     let toks = tokens(src);
+    let nvcc = NvccValues::find(src, &toks);
     let renames = text::renames_from(sink.file(), &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
     let mut in_list = vec![false; toks.len()];
@@ -188,14 +334,19 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             Tok::Punct { ch: '[', .. } => stack.push(k),
             Tok::Punct { ch: ']', .. } => {
                 if let Some(open) = stack.pop() {
+                    let role = role_before(&toks, open, &nvcc);
+                    if scope == Scope::Jit && role != Role::Nvcc {
+                        continue;
+                    }
                     if let Some(words) = string_list(&toks[open + 1..k]) {
                         for flag in &mut in_list[open + 1..k] {
                             *flag = true;
                         }
-                        list(src, sink, opts, role_before(&toks, open), &words);
+                        list(src, sink, opts, role, &words);
                     }
                 }
             }
+            _ if scope == Scope::Jit => {}
             Tok::Ident { start, text } if text == "CUDAExtension" && !torch_noted => {
                 torch_noted = true;
                 sink.diag(B_TORCH, *start, "CUDAExtension kept: on ROCm PyTorch it compiles the GPU sources with hipcc".into(), Some("build with a ROCm PyTorch (torch.version.hip set); PYTORCH_ROCM_ARCH is ignored while extra_compile_args['nvcc'] names --offload-arch".into()));
@@ -229,7 +380,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             text: content.clone(),
             quote: Some(*quote),
         };
-        if let Some(ctx) = append_context(&toks, k).filter(|_| !in_list[k]) {
+        let appended = append_context(&toks, k, &nvcc)
+            .filter(|&ctx| !in_list[k] && (scope == Scope::Setup || ctx == Context::Nvcc));
+        if let Some(ctx) = appended {
             let mut done = false;
             let mapped = flags::map_words(&[content.as_str()], &opts.offload_arch, ctx, &mut done);
             if !mapped.notes.is_empty() {
@@ -263,24 +416,25 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                     let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
                     sink.edit(s, e, "", rule);
                     for n in mapped.notes {
-                        sink.diag(n.info, *start, n.message, n.help);
+                        sink.note(n, *start);
                     }
                 } else if singles {
                     text::apply_mapped(sink, src, &[word], mapped, Style::Blank);
                 } else {
                     for n in mapped.notes {
-                        sink.diag(
-                            n.info,
-                            *start,
-                            format!("{} (not rewritten: an append() takes one flag)", n.message),
-                            n.help,
-                        );
+                        sink.note(n.left_as_is(content, "an append() takes one flag"), *start);
                     }
                 }
                 continue;
             }
         }
         if sink.claimed(*quote_at, *end) {
+            continue;
+        }
+        if scope == Scope::Jit {
+            if nvcc.span[k] && !in_list[k] {
+                unrewritten_flags(sink, opts, content, *start, Context::Nvcc);
+            }
             continue;
         }
         let content_at = quote_at + 1;
@@ -346,21 +500,28 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         // nvcc flags in strings hipport cannot rewrite safely (lists built with `+`, f-strings,
         // function arguments) are reported.
         if !in_list[k] {
-            let words: Vec<&str> = content.split_whitespace().collect();
-            let mut done = false;
-            let mapped = flags::map_words(&words, &opts.offload_arch, Context::Any, &mut done);
-            for n in mapped.notes {
-                sink.diag(
-                    n.info,
-                    *start,
-                    format!(
-                        "{} (not rewritten: the string is not in a list of flags)",
-                        n.message
-                    ),
-                    n.help,
-                );
-            }
+            let ctx = if nvcc.span[k] {
+                Context::Nvcc
+            } else {
+                Context::Any
+            };
+            unrewritten_flags(sink, opts, content, *start, ctx);
         }
+    }
+}
+
+/// Reports the nvcc flags in a string that is not in a list of flags, which hipport leaves as
+/// they are.
+fn unrewritten_flags(sink: &mut Sink, opts: &BuildOptions, content: &str, at: usize, ctx: Context) {
+    let words: Vec<&str> = content.split_whitespace().collect();
+    let mut done = false;
+    let mapped = flags::map_words(&words, &opts.offload_arch, ctx, &mut done);
+    for n in mapped.notes {
+        let flag = words[n.word];
+        sink.note(
+            n.left_as_is(flag, "the string is not in a list of flags"),
+            at,
+        );
     }
 }
 
@@ -405,8 +566,8 @@ fn torch_arch_list(toks: &[Tok], k: usize, sink: &mut Sink, opts: &BuildOptions)
 }
 
 /// For a string token `k` that is the only argument of `<var>.append(...)`: the flag context
-/// (nvcc's own when the variable's name says nvcc).
-fn append_context(toks: &[Tok], k: usize) -> Option<Context> {
+/// (nvcc's own when the variable holds nvcc flags).
+fn append_context(toks: &[Tok], k: usize, nvcc: &NvccValues) -> Option<Context> {
     if k < 4 {
         return None;
     }
@@ -423,7 +584,7 @@ fn append_context(toks: &[Tok], k: usize) -> Option<Context> {
             Tok::Punct { ch: '.', .. },
             Tok::Ident { text: v, .. },
             Some(Tok::Punct { ch: ')', .. }),
-        ) if m == "append" => Some(if v.to_ascii_lowercase().contains("nvcc") {
+        ) if m == "append" => Some(if nvcc.is_nvcc_name(v) {
             Context::Nvcc
         } else {
             Context::Any
@@ -495,6 +656,7 @@ fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Wo
                         info,
                         message,
                         help,
+                        severity: None,
                     });
                 }
             }
@@ -613,9 +775,10 @@ setup(
             out.contains("cc_flag.append(\"-gencode\")\n"),
             "a one-flag append cannot take the arch list: {out}"
         );
-        assert!(diags
-            .iter()
-            .any(|d| d.id == "B009" && d.line == 3 && d.message.contains("left in place")));
+        assert!(diags.iter().any(|d| d.id == "B009"
+            && d.line == 3
+            && d.severity == crate::diag::Severity::Warning
+            && d.message.contains("left in place: hipcc rejects it")));
         assert!(
             out.contains("'nvcc': ['-O3', '--offload-arch=gfx942', '-g']"),
             "{out}"
@@ -669,5 +832,121 @@ setup(
             },
         );
         assert_eq!(out, "s = [os.path.join('csrc', 'k.hip'), 'k.cu']\n");
+    }
+    #[test]
+    fn jit_builds_in_any_python_file() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx942".into()],
+            ..Default::default()
+        };
+        let src = r#"import torch
+from torch.utils.cpp_extension import load, load_inline
+
+flags = ["-O3", "--use_fast_math"]
+flags.append("--expt-relaxed-constexpr")
+ops = load(
+    name="ops",
+    sources=["ops.cpp", "ops_kernel.cu"],
+    extra_cflags=["-O3", "-arch", "x86_64"],
+    extra_cuda_cflags=flags + ["-gencode=arch=compute_80,code=sm_80", "-lineinfo"],
+)
+inline = load_inline(
+    "inline", cpp_sources=cpp, cuda_sources=cu,
+    extra_cuda_cflags=['--expt-relaxed-constexpr', '-arch=sm_80', '-O2'],
+)
+computed = load("c", ["c.cu"], extra_cuda_cflags=["-O3", "-arch=sm_" + cc])
+other = ["--use_fast_math", "-arch=sm_80"]
+print("-gencode is an nvcc flag")
+nvcc = "/usr/local/cuda/bin/nvcc"
+host_flags = ["--use_fast_math"]
+"#;
+        let (edits, diags) = translate_build(BuildKind::Python, src.as_bytes(), "jit/ops.py", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits.clone()).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            src.replace(r#"["-O3", "--use_fast_math"]"#, r#"["-O3", "-ffast-math"]"#)
+                .replace("flags.append(\"--expt-relaxed-constexpr\")\n", "")
+                .replace(
+                    r#"["-gencode=arch=compute_80,code=sm_80", "-lineinfo"]"#,
+                    r#"["--offload-arch=gfx90a", "--offload-arch=gfx942"]"#
+                )
+                .replace(
+                    "['--expt-relaxed-constexpr', '-arch=sm_80', '-O2']",
+                    "['--offload-arch=gfx90a', '--offload-arch=gfx942', '-O2']"
+                )
+        );
+        let found: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (4, "B001"),
+                (5, "B002"),
+                (10, "B009"),
+                (10, "B002"),
+                (14, "B002"),
+                (14, "B009"),
+                (16, "B009"),
+            ]
+        );
+        assert!(diags[6].message.contains("not rewritten"), "{:?}", diags[6]);
+        // The same lists in a setup.py get the same edits and diagnostics.
+        let (setup_edits, setup_diags) =
+            translate_build(BuildKind::SetupPy, src.as_bytes(), "jit/setup.py", &o);
+        let jit: Vec<_> = edits.iter().map(|e| (e.start, e.end, &e.text)).collect();
+        let setup: Vec<_> = setup_edits
+            .iter()
+            .map(|e| (e.start, e.end, &e.text))
+            .collect();
+        assert!(jit.iter().all(|e| setup.contains(e)), "{setup:?}");
+        assert!(found
+            .iter()
+            .all(|f| setup_diags.iter().any(|d| (d.line, d.id.as_str()) == *f)));
+    }
+
+    #[test]
+    fn python_files_without_nvcc_flags_are_not_touched() {
+        let src = "x = ['--use_fast_math']\ny.append('-gencode=arch=compute_80,code=sm_80')\nCUDA_HOME = None\n";
+        let (edits, diags) = translate_build(
+            BuildKind::Python,
+            src.as_bytes(),
+            "a.py",
+            &BuildOptions::default(),
+        );
+        assert!(edits.is_empty() && diags.is_empty(), "{edits:?} {diags:?}");
+        let bad = b"# caf\xe9\nflags = ['-O3']\n";
+        let (_, diags) = translate_build(BuildKind::Python, bad, "b.py", &BuildOptions::default());
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+    #[test]
+    fn arch_flags_hipport_leaves_in_place_are_warnings() {
+        use crate::diag::Severity;
+        let src = r#"cc_flag = []
+for cc in ["80", "90"]:
+    cc_flag.append("-gencode")
+    cc_flag.append(f"arch=compute_{cc},code=sm_{cc}")
+cc_flag.append("-gencode=arch=compute_80,code=sm_80")
+arch = "-arch=sm_" + str(cc)
+nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
+"#;
+        let (out, diags) = run(src, &BuildOptions::default());
+        let found: Vec<(usize, &str, Severity)> = diags
+            .iter()
+            .map(|d| (d.line, d.id.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (3, "B009", Severity::Warning),
+                (5, "B009", Severity::Warning),
+                (6, "B009", Severity::Warning),
+                (7, "B009", Severity::Note),
+            ]
+        );
+        for d in &diags[..3] {
+            assert!(d.message.contains("hipcc rejects it"), "{}", d.message);
+        }
+        assert!(diags[1].message.contains("an append() takes one flag"));
+        assert!(out.contains("cc_flag.append(\"-gencode\")\n"));
+        assert!(out.contains("nvcc_flags = [\"-O3\", \"--offload-arch=gfx90a\", "));
     }
 }

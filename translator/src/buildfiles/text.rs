@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::diag::{DiagInfo, Diagnostic, LineIndex};
+use crate::diag::{DiagInfo, Diagnostic, LineIndex, Severity};
 use crate::edit::Edit;
 
-use super::flags::{Action, Mapped};
+use super::flags::{Action, Mapped, Note};
 
 /// Collects the edits and diagnostics of one file.
 pub(crate) struct Sink {
@@ -43,6 +43,27 @@ impl Sink {
             message,
             help,
         ));
+    }
+
+    /// Adds a diagnostic with a severity other than its kind's.
+    pub(crate) fn diag_as(
+        &mut self,
+        info: &DiagInfo,
+        severity: Severity,
+        offset: usize,
+        message: String,
+        help: Option<String>,
+    ) {
+        self.diag(info, offset, message, help);
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = severity;
+        }
+    }
+
+    /// Adds the diagnostic of a flag finding at a byte offset, with the finding's severity.
+    pub(crate) fn note(&mut self, n: Note, offset: usize) {
+        let severity = n.severity.unwrap_or(n.info.severity);
+        self.diag_as(n.info, severity, offset, n.message, n.help);
     }
 
     /// Adds an edit unless it touches bytes another edit already claims; says whether it was added.
@@ -183,7 +204,8 @@ pub(crate) fn apply_mapped(
         sink.edit(s, e, "", &rule);
     }
     for n in mapped.notes {
-        sink.diag(n.info, words[n.word].start, n.message, n.help);
+        let at = words[n.word].start;
+        sink.note(n, at);
     }
 }
 
