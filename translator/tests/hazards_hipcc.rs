@@ -259,6 +259,39 @@ fn h036_pointer_attribute_type_is_memory_type_in_hip_5_and_the_fix_compiles() {
 }
 
 #[test]
+fn h043_integer_hadd_returns_0_or_1_in_hip() {
+    let Some(cc) = hipcc() else { return };
+    let src = case("__global__ void k(int* o) { o[0] = __hadd(10, 20); }");
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H043".into(), Severity::Error)));
+    // The constant folds: HIP stores 1 where CUDA computes 15.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("case.hip");
+    std::fs::write(&file, &src).unwrap();
+    let ir = dir.path().join("case.ll");
+    let out = Command::new(&cc)
+        .args([
+            "--offload-arch=gfx90a",
+            "--cuda-device-only",
+            "-O2",
+            "-S",
+            "-emit-llvm",
+        ])
+        .arg(&file)
+        .arg("-o")
+        .arg(&ir)
+        .output()
+        .expect("running hipcc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&ir).unwrap();
+    assert!(text.contains("store i32 1,"), "{text}");
+    assert!(!text.contains("store i32 15,"), "{text}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

@@ -730,6 +730,24 @@ Fix: do the arithmetic on an integer and cast at the boundary: \
 byte offset.",
 };
 
+/// H043: device intrinsics that HIP defines with other results.
+pub const INTRINSIC_RESULT: DiagInfo = DiagInfo {
+    id: "H043",
+    name: "intrinsic-result",
+    severity: Severity::Error,
+    summary: "Device intrinsics whose HIP definitions compute something else",
+    explain: "\
+Some CUDA device intrinsics keep their names in HIP but not their results. HIP's integer \
+`__hadd(int, int)` and `__rhadd(int, int)` (amd_device_functions.h, in HIP 5.2.3 and in later \
+ROCm/clr sources) end in `return ((value) >> 1 || sign);`, a logical OR, so they return 0 or 1 \
+instead of the halved sum: `__hadd(10, 20)` is 1, not 15. hipport reports calls whose \
+arguments are integers (literals or variables declared with an integer type); `__hadd` on \
+`__half` values is the half-precision add and is not affected.
+
+Fix: compute the average directly, widened so the sum cannot overflow: \
+`(int)(((long long)x + y) >> 1)`, and `(int)(((long long)x + y + 1) >> 1)` for `__rhadd`.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -774,4 +792,5 @@ pub const DIAGS: &[DiagInfo] = &[
     NVIDIA_CODE_OBJECT,
     VERSION_QUERY,
     DEVICEPTR_INTEGER,
+    INTRINSIC_RESULT,
 ];

@@ -627,6 +627,29 @@ fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
     );
 }
 
+/// Whether an expression is an integer: an integer literal, or a variable declared with an
+/// integer type (unknown expressions are not).
+fn integer_valued(a: &Analyzer, x: Node) -> bool {
+    match x.kind_name() {
+        "number_literal" => parse_int(a.text(x)).is_some(),
+        "identifier" => a.lookup(a.text(x), x.start_byte()).is_some_and(|d| {
+            !d.pointer
+                && matches!(
+                    d.ty_text.trim_start_matches("const "),
+                    "int"
+                        | "unsigned"
+                        | "unsigned int"
+                        | "int32_t"
+                        | "uint32_t"
+                        | "signed"
+                        | "signed int"
+                )
+        }),
+        "parenthesized_expression" => x.named_child(0).is_some_and(|c| integer_valued(a, c)),
+        _ => false,
+    }
+}
+
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
 fn mem_location(a: &Analyzer, arg: Node) -> bool {
     match arg.kind_name() {
@@ -1650,6 +1673,17 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             vec![],
         ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "__hadd" | "__rhadd" if argv.len() == 2 && argv.iter().all(|x| integer_valued(a, *x)) => {
+            let wide = if name == "__hadd" { "" } else { " + 1" };
+            a.report(
+                &INTRINSIC_RESULT,
+                Severity::Error,
+                n,
+                format!("`{name}` on integers: HIP's `{name}(int, int)` ends in a logical OR and returns 0 or 1, not the halved sum"),
+                Some(format!("compute it directly: `(int)(((long long)x + y{wide}) >> 1)`")),
+                vec![],
+            );
+        }
         "cuDeviceComputeCapability" => compute_capability(a, n, "`cuDeviceComputeCapability`"),
         "cudaRuntimeGetVersion" | "cudaDriverGetVersion" | "cuDriverGetVersion" => {
             version_query(a, n, name)

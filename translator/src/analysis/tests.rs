@@ -1335,3 +1335,16 @@ fn h036_pointer_attribute_type_before_hip_5_5() {
     assert!(at(Version::new(5, 5, 0)).is_empty());
     assert!(fixed(src, Version::new(5, 2, 3)).contains("a.memoryType == cudaMemoryTypeDevice"));
 }
+
+// H043 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h043_integer_halving_adds() {
+    let src = kernel(
+        "int a = 1, b = 2; __half h1, h2;\n\
+         int s = __hadd(10, 20) + __rhadd(a, b);\n\
+         __half h = __hadd(h1, h2);\n\
+         int u = __hadd(x[0], b);",
+    );
+    assert_eq!(lines_of(&src, "H043"), vec![3, 3]);
+}
