@@ -264,11 +264,18 @@ fn h043_integer_hadd_returns_0_or_1_in_hip() {
     let src = case("__global__ void k(int* o) { o[0] = __hadd(10, 20); }");
     assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H043".into(), Severity::Error)));
     // The constant folds: HIP stores 1 where CUDA computes 15.
+    let text = device_ir(&cc, &src);
+    assert!(text.contains("store i32 1,"), "{text}");
+    assert!(!text.contains("store i32 15,"), "{text}");
+}
+
+/// Device LLVM IR of `src` at -O2 for gfx90a.
+fn device_ir(hipcc: &PathBuf, src: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("case.hip");
-    std::fs::write(&file, &src).unwrap();
+    std::fs::write(&file, src).unwrap();
     let ir = dir.path().join("case.ll");
-    let out = Command::new(&cc)
+    let out = Command::new(hipcc)
         .args([
             "--offload-arch=gfx90a",
             "--cuda-device-only",
@@ -286,9 +293,22 @@ fn h043_integer_hadd_returns_0_or_1_in_hip() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = std::fs::read_to_string(&ir).unwrap();
-    assert!(text.contains("store i32 1,"), "{text}");
-    assert!(!text.contains("store i32 15,"), "{text}");
+    std::fs::read_to_string(&ir).unwrap()
+}
+
+#[test]
+fn h043_half2_members_are_bit_patterns_in_hip_5_and_the_fix_reads_halves() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "__global__ void k(const __half2* in, float* out) { __half2 v = in[0]; out[0] = __half2float(v.x); }",
+    )
+    .replace("#include <hip/hip_runtime.h>", "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>");
+    assert!(rules(&src, Version::new(5, 2, 3)).contains(&("H043".into(), Severity::Error)));
+    // The member is converted as an integer (uitofp) in HIP 5.2.3; the fix reads the half.
+    assert!(device_ir(&cc, &src).contains("uitofp i16"));
+    let fixed = with_fixes(&src, Version::new(5, 2, 3));
+    assert!(fixed.contains("__half2float(__low2half(v))"), "{fixed}");
+    assert!(!device_ir(&cc, &fixed).contains("uitofp"));
 }
 
 #[test]

@@ -744,8 +744,16 @@ instead of the halved sum: `__hadd(10, 20)` is 1, not 15. hipport reports calls 
 arguments are integers (literals or variables declared with an integer type); `__hadd` on \
 `__half` values is the half-precision add and is not affected.
 
+In HIP 5 (5.2.3's amd_hip_fp16.h), `__half2`'s members `x` and `y` are `unsigned short`: the \
+raw bit patterns of the two halves. CUDA code that reads `v.x` as a half (`__half2float(v.x)`, \
+`float lo = v.x`) converts the integer value of the bit pattern instead; later ROCm/clr sources \
+make the members `__half`. hipport reports reads and writes of `.x`/`.y` on variables declared \
+`__half2` when the target is before HIP 6.0, and `--fix` turns reads into `__low2half(v)` / \
+`__high2half(v)`.
+
 Fix: compute the average directly, widened so the sum cannot overflow: \
-`(int)(((long long)x + y) >> 1)`, and `(int)(((long long)x + y + 1) >> 1)` for `__rhadd`.",
+`(int)(((long long)x + y) >> 1)`, and `(int)(((long long)x + y + 1) >> 1)` for `__rhadd`; read \
+half2 members with `__low2half`/`__high2half`.",
 };
 
 /// Every hazard rule, in ID order.

@@ -380,6 +380,8 @@ struct Analyzer<'a, 't> {
     pp_branches: std::cell::OnceCell<bool>,
     /// Whether the text names `CUdeviceptr` (read at the first question).
     names_deviceptr: std::cell::OnceCell<bool>,
+    /// Whether the text names `half2` (read at the first question).
+    names_half2: std::cell::OnceCell<bool>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -411,7 +413,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             cub_default: Vec::new(),
             pp_branches: std::cell::OnceCell::new(),
             names_deviceptr: std::cell::OnceCell::new(),
+            names_half2: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Whether the text names `half2` (`__half2`, `half2`): without it no `.x` is a half's (H043).
+    fn names_half2(&self) -> bool {
+        *self
+            .names_half2
+            .get_or_init(|| memchr::memmem::find(self.src, b"half2").is_some())
     }
 
     /// Whether the text names `CUdeviceptr`: without it no operand can be one (H042).

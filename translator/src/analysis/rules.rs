@@ -271,8 +271,13 @@ fn field(a: &mut Analyzer, n: Node) {
     // hipPointerAttribute_t calls it `memoryType` before HIP 5.5 (5.5 has both, 6.0 `type`).
     let pointer_type_before_5_5 =
         name == "type" && a.opts.hip_version < hipport_rules::Version::new(5, 5, 0);
+    // `__half2`'s members are raw 16-bit patterns (unsigned short) in HIP 5.
+    let half2_member = matches!(name, "x" | "y")
+        && a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
+        && a.names_half2();
     if !(missing_before_hip6
         || pointer_type_before_5_5
+        || half2_member
         || matches!(name, "clockRate" | "major" | "minor"))
     {
         return;
@@ -292,6 +297,31 @@ fn field(a: &mut Analyzer, n: Node) {
         "major" | "minor" if device_prop(a, expr) && compares_version(expr) => {
             let text = a.text(expr).to_string();
             compute_capability(a, expr, &format!("`{text}`"));
+        }
+        "x" | "y" if half2_member && half2_object(a, expr) => {
+            let get = if name == "x" { "__low2half" } else { "__high2half" };
+            let obj = expr.field(FIELDS.argument).map(|o| a.text(o).to_string());
+            // A read becomes the accessor; a write is left to the reader.
+            let written = expr.parent().is_some_and(|p| {
+                p.kind_name() == "assignment_expression" && p.field(FIELDS.left) == Some(expr)
+            });
+            let fix = match obj {
+                Some(o) if !written => vec![Edit::replace(
+                    expr.start_byte(),
+                    expr.end_byte(),
+                    format!("{get}({o})"),
+                    "H043",
+                )],
+                _ => vec![],
+            };
+            a.report(
+                &INTRINSIC_RESULT,
+                Severity::Error,
+                expr,
+                format!("`{}` is a `__half2` member, which HIP 5's `__half2` holds as the raw 16-bit pattern (unsigned short): used as a number it is the bit pattern's integer value; the target is HIP {}", snippet(a.text(expr)), a.opts.hip_version),
+                Some(format!("read it with `{get}(...)`, and set both halves with `__halves2half2`")),
+                fix,
+            );
         }
         "type" if pointer_type_before_5_5 && pointer_attributes(a, expr) => a.report(
             &DEVICE_PROP_FIELD,
@@ -332,6 +362,17 @@ fn field(a: &mut Analyzer, n: Node) {
         }
         _ => {}
     }
+}
+
+/// Whether the object of member access `expr` is a variable declared `__half2` or `half2`.
+fn half2_object(a: &Analyzer, expr: Node) -> bool {
+    let Some(o) = expr.field(FIELDS.argument) else {
+        return false;
+    };
+    o.kind_name() == "identifier"
+        && a.lookup(a.text(o), o.start_byte()).is_some_and(|d| {
+            !d.pointer && matches!(d.ty_text.trim_start_matches("const "), "__half2" | "half2")
+        })
 }
 
 /// Whether the object of member access `expr` is a variable declared `cudaPointerAttributes`.

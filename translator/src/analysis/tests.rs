@@ -1348,3 +1348,27 @@ fn h043_integer_halving_adds() {
     );
     assert_eq!(lines_of(&src, "H043"), vec![3, 3]);
 }
+
+#[test]
+fn h043_half2_members_before_hip_6() {
+    let src = "__global__ void k(const __half2* in, float* out) {\n\
+               __half2 v = in[0];\n\
+               out[0] = __half2float(v.x);\n\
+               v.y = __float2half(1.f);\n\
+               out[1] = threadIdx.x + in[0].x;\n}\n";
+    let at = |v: Version| -> Vec<usize> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H043")
+            .map(|d| d.line)
+            .collect()
+    };
+    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4]);
+    assert!(at(Version::new(6, 0, 0)).is_empty());
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__half2float(__low2half(v))"), "{out}");
+    assert!(
+        out.contains("v.y = __float2half(1.f);"),
+        "writes are not rewritten: {out}"
+    );
+}
