@@ -1255,7 +1255,12 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
 /// Shuffle loops that start at 16 (`for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(...)`)
 /// or stop at 32 (`for (int m = 1; m < 32; m *= 2) ... __shfl_xor_sync(...)`).
 fn shuffle_loop(a: &mut Analyzer, n: Node) {
-    let has_shfl = |a: &Analyzer| contains_call(a, n, &|c: &str| c.starts_with("__shfl"));
+    // `__shfl*`, and the wrappers PyTorch's ATen/cuda/DeviceUtils.cuh gives them.
+    let has_shfl = |a: &Analyzer| {
+        contains_call(a, n, &|c: &str| {
+            c.starts_with("__shfl") || c.starts_with("WARP_SHFL")
+        })
+    };
     let init_lit = n.field(FIELDS.initializer).and_then(|i| {
         let v = match i.kind_name() {
             "declaration" => i
@@ -1272,7 +1277,13 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
         }
         let op = a.text(c.field(FIELDS.operator)?);
         let r = c.field(FIELDS.right)?;
-        (matches!(op, "<" | "<=") && matches!(literal(a, r), Some(32) | Some(31))).then_some(r)
+        // `o < 32`, `o <= 31`, and the doubling loop's `o <= 16`.
+        let bound = match (op, literal(a, r)) {
+            ("<", Some(32)) | ("<=", Some(31)) | ("<", Some(31)) | ("<=", Some(32)) => true,
+            ("<=", Some(16)) => a.text(n.field(FIELDS.update)?).contains(['*', '<']),
+            _ => false,
+        };
+        bound.then_some(r)
     });
     if init_lit.is_none() && cond_lit.is_none() {
         return;

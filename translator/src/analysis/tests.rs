@@ -1372,3 +1372,15 @@ fn h043_half2_members_before_hip_6() {
         "writes are not rewritten: {out}"
     );
 }
+
+#[test]
+fn h001_doubling_shuffle_loops_and_torch_wrappers() {
+    let src = kernel(
+        "float v = x[0];\n\
+         for (int i = 1; i <= 16; i <<= 1) v += __shfl_xor_sync(~0ull, v, i);\n\
+         for (int i = 1; i < 32; i *= 2) v += WARP_SHFL_XOR(v, i);\n\
+         for (int i = 1; i <= 16; i++) x[i] = v;\n\
+         x[0] = v;",
+    );
+    assert_eq!(lines_of(&src, "H001"), vec![3, 4]);
+}
