@@ -920,6 +920,29 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// `threadIdx.x` and its kin are objects with a conversion to `unsigned` in HIP's headers
+    /// (5.2.3's `__HIP_Coordinates`), not `unsigned` values: clang cannot pass one to `printf`
+    /// ("cannot compile this non-scalar arg to printf yet") and finds `min`/`max` ambiguous. As
+    /// such an argument, each gets an explicit `(unsigned)`, which is what it is in CUDA.
+    fn cast_index_args(&mut self, call: Node) {
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        for arg in parse::named_children(args) {
+            if arg.kind_name() != "field_expression" {
+                continue;
+            }
+            let obj = arg.field(FIELDS.argument).map(|o| node_text(o, self.src));
+            let member = arg.field(FIELDS.field).map(|f| node_text(f, self.src));
+            if matches!(obj, Some("threadIdx" | "blockIdx" | "blockDim" | "gridDim"))
+                && matches!(member, Some("x" | "y" | "z"))
+            {
+                self.edits
+                    .push(Edit::insert(arg.start_byte(), "(unsigned)", "index-cast"));
+            }
+        }
+    }
+
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
     fn visit_call(&mut self, node: Node) {
         let Some(func) = node.field(FIELDS.function) else {
@@ -929,6 +952,9 @@ impl<'a> Walk<'a> {
             return;
         }
         let name = self.node_str(func);
+        if matches!(name, "printf" | "min" | "max") {
+            self.cast_index_args(node);
+        }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
         if warp.is_none()
             && !matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")

@@ -312,6 +312,23 @@ fn h043_half2_members_are_bit_patterns_in_hip_5_and_the_fix_reads_halves() {
 }
 
 #[test]
+fn thread_indices_in_min_max_are_ambiguous_without_the_translators_cast() {
+    let Some(cc) = hipcc() else { return };
+    let cuda =
+        "__global__ void k(unsigned* o) { o[0] = min(threadIdx.x, 5u) + max(blockDim.x, 64u); }\n";
+    let opts = hipport::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..hipport::translate::Options::default()
+    };
+    let out = hipport::translate::translate_source(cuda.as_bytes(), "k.cu", &opts).unwrap();
+    let out = String::from_utf8(out.output).unwrap();
+    let (ok, err) = compile(&cc, &out, &[]);
+    assert!(ok, "{out}\n{err}");
+    let (ok, err) = compile(&cc, &out.replace("(unsigned)", ""), &[]);
+    assert!(!ok && err.contains("ambiguous"), "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

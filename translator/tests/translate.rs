@@ -323,3 +323,22 @@ fn callback_calling_conventions_are_removed() {
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out);
 }
+
+#[test]
+fn thread_indices_passed_to_printf_min_and_max_are_cast_to_unsigned() {
+    let src = "__global__ void k(unsigned* o) {\n  printf(\"%d\\n\", threadIdx.x);\n  o[0] = min(threadIdx.x, 5u) + max(blockDim.y, 64u) + min(o[1], o[2]);\n  o[3] = threadIdx.x;\n}\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("printf(\"%d\\n\", (unsigned)threadIdx.x);"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "min((unsigned)threadIdx.x, 5u) + max((unsigned)blockDim.y, 64u) + min(o[1], o[2])"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("o[3] = threadIdx.x;"), "{out}");
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out, "a second run adds no cast");
+}
