@@ -673,3 +673,18 @@ fn names_added_after_a_lookup_are_found() {
         Some("hipZq")
     );
 }
+
+#[test]
+fn tensor_op_gemm_algorithm_hints_become_the_default_algorithm() {
+    let db = Database::builtin();
+    for name in [
+        "CUBLAS_GEMM_DEFAULT_TENSOR_OP",
+        "CUBLAS_GEMM_DFALT_TENSOR_OP",
+    ] {
+        assert_eq!(
+            db.lookup(name).and_then(|m| m.hip.as_deref()),
+            Some("HIPBLAS_GEMM_DEFAULT"),
+            "{name}"
+        );
+    }
+}
