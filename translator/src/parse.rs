@@ -625,17 +625,74 @@ pub(crate) fn has_include_paths(src: &[u8]) -> impl Iterator<Item = (usize, Head
     })
 }
 
-/// `src` as tree-sitter should see it: each `__has_include` path blanked to an identifier of the
-/// same length (`____`), so the directive parses; offsets and every other byte are unchanged.
+/// Qualifier macros of PyTorch, CUTLASS and the CUDA runtime, which tree-sitter cannot parse
+/// before a declaration (`C10_HOST_DEVICE inline float f(...)`), and the qualifier it is shown
+/// instead, padded to the macro's length. `C10_HOST_DEVICE` is shown as `__device__` (host and
+/// device code alike, and the hazards are the device's); the calling conventions as blanks.
+const QUALIFIER_MACROS: &[(&[u8], &[u8])] = &[
+    (b"C10_HOST_DEVICE", b"__device__"),
+    (b"C10_DEVICE", b"__device__"),
+    (b"C10_HOST", b"__host__"),
+    (b"CUTLASS_HOST_DEVICE", b"__host__ __device__"),
+    (b"CUTLASS_DEVICE", b"__device__"),
+    (b"CUTLASS_GLOBAL", b"__global__"),
+    (b"CUDART_CB", b""),
+    (b"CUDA_CB", b""),
+];
+
+/// `src` as tree-sitter should see it, offsets and every other byte unchanged: each
+/// `__has_include` path blanked to an identifier of the same length (`____`), so the directive
+/// parses, and each qualifier macro of [`QUALIFIER_MACROS`] outside comments, literals and
+/// directives replaced by its qualifier, padded with spaces.
 fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if memchr::memmem::find(src, b"__has_include").is_none() {
+    let includes = memchr::memmem::find(src, b"__has_include").is_some();
+    let qualifiers = memchr::memmem::find(src, b"C10_").is_some()
+        || memchr::memmem::find(src, b"CUTLASS_").is_some()
+        || memchr::memmem::find(src, b"_CB").is_some();
+    if !includes && !qualifiers {
         return std::borrow::Cow::Borrowed(src);
     }
     let mut out = src.to_vec();
-    for (at, path) in has_include_paths(src) {
-        out[at..at + path.len].fill(b'_');
+    if includes {
+        for (at, path) in has_include_paths(src) {
+            out[at..at + path.len].fill(b'_');
+        }
+    }
+    if qualifiers {
+        for id in crate::lexer::identifiers(src) {
+            let word = &src[id.clone()];
+            let Some((_, shown)) = QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) else {
+                continue;
+            };
+            if in_directive(src, id.start) {
+                continue;
+            }
+            let slot = &mut out[id];
+            slot.fill(b' ');
+            slot[..shown.len()].copy_from_slice(shown);
+        }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether offset `at` is on a preprocessor directive's line (or a line it continues).
+pub(crate) fn in_directive(src: &[u8], mut at: usize) -> bool {
+    loop {
+        let start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
+        let line = &src[start..];
+        let first = line.iter().position(|&b| b != b' ' && b != b'\t');
+        if first.is_some_and(|i| line[i] == b'#') {
+            return true;
+        }
+        // A line continued from the one before belongs to that line's directive, if any.
+        let before = src[..start.saturating_sub(1)]
+            .strip_suffix(b"\r")
+            .unwrap_or(&src[..start.saturating_sub(1)]);
+        if start == 0 || !before.ends_with(b"\\") {
+            return false;
+        }
+        at = start - 1;
+    }
 }
 
 #[cfg(test)]
@@ -662,6 +719,31 @@ mod tests {
                 .collect::<Vec<_>>(),
             [18]
         );
+    }
+
+    #[test]
+    fn qualifier_macros_parse_as_qualifiers_outside_directives_comments_and_literals() {
+        let src = "#define C10_HOST_DEVICE __host__ __device__\n\
+                   #define WRAP(x) \\\n  C10_DEVICE x\n\
+                   C10_HOST_DEVICE inline float sq(float x) { return x * x; }\n\
+                   template <typename T> C10_DEVICE T id(T v) { return v; }\n\
+                   CUTLASS_HOST_DEVICE int one() { return 1; }\n\
+                   void CUDART_CB done(void* u) {}\n\
+                   // C10_DEVICE in a comment\nconst char* s = \"C10_DEVICE\";\n";
+        let shown = parseable(src.as_bytes());
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines[0], "#define C10_HOST_DEVICE __host__ __device__");
+        assert_eq!(lines[2], "  C10_DEVICE x", "a continued directive line stays");
+        assert!(lines[3].starts_with("__device__      inline float sq"), "{}", lines[3]);
+        assert!(lines[4].contains("> __device__ T id"), "{}", lines[4]);
+        assert!(lines[5].starts_with("__host__ __device__ int one"), "{}", lines[5]);
+        assert!(lines[6].starts_with("void           done"), "{}", lines[6]);
+        assert_eq!(lines[7], "// C10_DEVICE in a comment");
+        assert!(lines[8].contains("\"C10_DEVICE\""));
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(error_lines(&tree).is_empty(), "{}", tree.root_node().to_sexp());
     }
 
     #[test]

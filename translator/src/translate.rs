@@ -920,6 +920,35 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Removes each calling-convention macro ([`CALLBACK_CONVENTIONS`]) in code, with the blanks
+    /// after it: `void CUDART_CB done(...)` -> `void done(...)`. Found by text, since the parser
+    /// is shown blanks there (`parse::parseable`); in directives `rename_ident` removes them.
+    fn remove_callback_conventions(&mut self) {
+        if memchr::memmem::find(self.src, b"_CB").is_none() {
+            return;
+        }
+        for id in lexer::identifiers(self.src) {
+            let word = std::str::from_utf8(&self.src[id.clone()]).unwrap_or("");
+            if id.start >= self.dead_from
+                || !CALLBACK_CONVENTIONS.contains(&word)
+                || parse::in_directive(self.src, id.start)
+            {
+                continue;
+            }
+            let blanks = self.src[id.end..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            self.edits.push(Edit::replace(
+                id.start,
+                id.end + blanks,
+                "",
+                "callback-convention",
+            ));
+            self.count(Family::Runtime);
+        }
+    }
+
     /// `threadIdx.x` and its kin are objects with a conversion to `unsigned` in HIP's headers
     /// (5.2.3's `__HIP_Coordinates`), not `unsigned` values: clang cannot pass one to `printf`
     /// ("cannot compile this non-scalar arg to printf yet") and finds `min`/`max` ambiguous. As
@@ -1487,6 +1516,7 @@ fn translate_tree_at(
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
+    w.remove_callback_conventions();
     w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
