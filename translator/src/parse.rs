@@ -735,15 +735,30 @@ mod tests {
         assert_eq!(shown.len(), src.len());
         let lines: Vec<&str> = shown.lines().collect();
         assert_eq!(lines[0], "#define C10_HOST_DEVICE __host__ __device__");
-        assert_eq!(lines[2], "  C10_DEVICE x", "a continued directive line stays");
-        assert!(lines[3].starts_with("__device__      inline float sq"), "{}", lines[3]);
+        assert_eq!(
+            lines[2], "  C10_DEVICE x",
+            "a continued directive line stays"
+        );
+        assert!(
+            lines[3].starts_with("__device__      inline float sq"),
+            "{}",
+            lines[3]
+        );
         assert!(lines[4].contains("> __device__ T id"), "{}", lines[4]);
-        assert!(lines[5].starts_with("__host__ __device__ int one"), "{}", lines[5]);
+        assert!(
+            lines[5].starts_with("__host__ __device__ int one"),
+            "{}",
+            lines[5]
+        );
         assert!(lines[6].starts_with("void           done"), "{}", lines[6]);
         assert_eq!(lines[7], "// C10_DEVICE in a comment");
         assert!(lines[8].contains("\"C10_DEVICE\""));
         let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
-        assert!(error_lines(&tree).is_empty(), "{}", tree.root_node().to_sexp());
+        assert!(
+            error_lines(&tree).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
     }
 
     #[test]

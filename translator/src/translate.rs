@@ -172,11 +172,14 @@ diag_info! {
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins",
         "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.";
     SYNCWARP_REMOVED = "T010", "syncwarp-removed", Note,
-        "`__syncwarp()` was removed for a HIP release that lacks it",
-        "HIP before 6.2 has no `__syncwarp`. Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it as a memory fence between lanes, add `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\")` or restructure.";
+        "`__syncwarp()` was removed: HIP has none",
+        "HIP has no `__syncwarp` (ROCm/clr's warp sync header, which adds the other `_sync` builtins in 6.2, leaves it out). Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it as a memory fence between lanes, add `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\")` or restructure.";
     LAUNCH_IN_MACRO = "T011", "launch-in-macro", Note,
         "A kernel launch inside a macro body was kept as `<<<...>>>`",
         "With `--launch hip`, launches are rewritten to `hipLaunchKernelGGL`, but this launch sits inside a `#define` body, which hipport does not rewrite. hip-clang accepts `<<<...>>>`, so the code still compiles with hipcc; other compilers need the macro rewritten by hand.";
+    CALL_IN_MACRO = "T013", "call-rewrite-in-macro", Warning,
+        "A call whose HIP form needs more than a rename sits in a macro body",
+        "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function, so the macro's expansion may not compile or may call the wrong overload.\n\nWhat to do: apply the rewrite the message shows to the macro body by hand, or turn the macro into an inline function.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -206,6 +209,46 @@ const WARP_SYNC: &[(&str, &str)] = &[
 /// Linux, `__stdcall` on Windows). HIP's callback types (`hipStreamCallback_t`,
 /// `hipHostFn_t`) declare none and HIP defines no such macro, so they are removed.
 const CALLBACK_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDA_CB"];
+
+/// The number of arguments of the call whose argument list starts `rest` (after the callee's
+/// name), or None when `rest` does not start with a complete `( ... )`.
+fn arg_count(rest: &[u8]) -> Option<usize> {
+    let rest = &rest[rest.iter().position(|b| !b.is_ascii_whitespace())?..];
+    if rest.first() != Some(&b'(') {
+        return None;
+    }
+    let (mut depth, mut commas, mut empty) = (0usize, 0usize, true);
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < rest.len() {
+        let b = rest[i];
+        if let Some(q) = quote {
+            if b == b'\\' {
+                i += 1;
+            } else if b == q {
+                quote = None;
+            }
+        } else {
+            match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(if empty { 0 } else { commas + 1 });
+                    }
+                }
+                b',' if depth == 1 => commas += 1,
+                _ => {}
+            }
+            if depth >= 1 && i > 0 && !b.is_ascii_whitespace() && b != b'\\' {
+                empty = false;
+            }
+        }
+        i += 1;
+    }
+    None
+}
 
 /// Whether an identifier looks like a CUDA API name.
 fn looks_like_cuda(name: &str) -> bool {
@@ -682,8 +725,29 @@ impl<'a> Walk<'a> {
                 continue;
             }
             self.rename_ident(name, base + tok.start, base + tok.end);
+            self.call_in_macro(name, base + tok.start, arg_count(&text[tok.end..]));
         }
         self.realign_continuations(text, base, first_edit);
+    }
+
+    /// A function with a call rewrite for the target, named in a macro body, where only renames
+    /// apply (T013), once per name and file.
+    fn call_in_macro(&mut self, name: &str, at: usize, argc: Option<usize>) {
+        let v = self.opts.hip_version;
+        let Some(argc) = argc else { return };
+        let Some(rule) = self.db.call_for(name, argc, v) else {
+            return;
+        };
+        if !self.reported_unknown.insert(format!("T013:{name}")) {
+            return;
+        }
+        let template = rule.template.clone();
+        self.diag(
+            &CALL_IN_MACRO,
+            at,
+            format!("`{name}` in a macro body is only renamed; elsewhere hipport rewrites the call as `{template}`"),
+            Some("apply that form to the macro body by hand, or make the macro an inline function".into()),
+        );
     }
 
     /// Keeps the `\` of a multi-line macro in its column: when renames on a line change its

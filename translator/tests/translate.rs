@@ -342,3 +342,16 @@ fn thread_indices_passed_to_printf_min_and_max_are_cast_to_unsigned() {
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out, "a second run adds no cast");
 }
+
+#[test]
+fn call_rewrites_in_macro_bodies_are_reported() {
+    let src = "#define SET_SMEM(F, V) cudaFuncSetAttribute(F, cudaFuncAttributeMaxDynamicSharedMemorySize, V)\n\
+               #define MK(e) cudaEventCreate(&e, cudaEventDisableTiming)\n\
+               #define MK1(e) cudaEventCreate(&e)\n\
+               #define FREE(p) cudaFree(p)\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("hipFuncSetAttribute(F, hipFuncAttributeMaxDynamicSharedMemorySize, V)"));
+    let t013: Vec<&String> = diags.iter().filter(|d| d.starts_with("T013")).collect();
+    // The two-argument cudaEventCreate has a rewrite; the one-argument form and cudaFree do not.
+    assert_eq!(t013, ["T013:1:24", "T013:2:15"], "{diags:?}");
+}
