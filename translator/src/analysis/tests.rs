@@ -1265,14 +1265,9 @@ fn h010_version_macros_used_in_code() {
     let src = "#if CUDART_VERSION >= 11000\nint a() { return CUDART_VERSION; }\n#endif\n\
                #if defined(CUDA_VERSION)\nint b() { return CUDA_VERSION; }\n#endif\n\
                long c() { return CUDA_VERSION; }\n";
-    let d: Vec<(usize, Severity)> = run(src)
-        .into_iter()
-        .filter(|d| d.id == "H010")
-        .map(|d| (d.line, d.severity))
-        .collect();
     // The conditions are warnings; lines 2 and 5 are in branches hipcc skips; line 7 is an error.
     assert_eq!(
-        d,
+        ids_at(src, "H010"),
         vec![
             (1, Severity::Warning),
             (4, Severity::Warning),
