@@ -931,7 +931,19 @@ fn rules_stats() -> Result<ExitCode> {
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// A closed pipe (`hipport explain H001 | head`) ends the process quietly, as it does other Unix
+/// tools, instead of panicking in `println!` (Rust ignores SIGPIPE by default).
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    // SAFETY: restores the default disposition of one signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

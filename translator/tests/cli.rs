@@ -387,3 +387,33 @@ fn bad_hipport_toml_names_file_line_and_reason() {
     );
     assert!(!tmp.path().join("ext-hip").exists());
 }
+
+/// A reader that closes the pipe before hipport writes (`hipport explain H001 | head`) ends it
+/// quietly: no panic message, on any command that prints.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_pipe_ends_the_run_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    for args in [
+        &["explain", "H001"][..],
+        &["explain", "cudaMalloc"],
+        &["rules", "stats"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        // Either it finished before the pipe closed, or SIGPIPE ended it.
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?}",
+            out.status
+        );
+    }
+}
