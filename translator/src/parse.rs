@@ -675,6 +675,64 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether `word` is a calling-convention macro of CUDA's callbacks (`CUDART_CB`, `CUDA_CB`:
+/// empty on Linux, `__stdcall` on Windows), which HIP's callback types do without: the rows of
+/// [`QUALIFIER_MACROS`] shown as nothing.
+pub(crate) fn is_calling_convention(word: &str) -> bool {
+    QUALIFIER_MACROS
+        .iter()
+        .any(|(m, shown)| shown.is_empty() && *m == word.as_bytes())
+}
+
+/// Whether offset `at` (on a directive's line) is in the body of a `#define`, after the name it
+/// defines and that name's parameter list.
+pub(crate) fn in_define_body(src: &[u8], at: usize) -> bool {
+    // The directive's first line: back over lines continued with `\`.
+    let mut start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
+    while start > 0 {
+        let before = &src[..start - 1];
+        let before = before.strip_suffix(b"\r").unwrap_or(before);
+        if !before.ends_with(b"\\") {
+            break;
+        }
+        start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    }
+    let line = &src[start..at];
+    let mut i = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    if line.get(i) != Some(&b'#') {
+        return false;
+    }
+    i += 1;
+    i += line[i..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    if !line[i..].starts_with(b"define") {
+        return false;
+    }
+    i += b"define".len();
+    i += line[i..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let name = line[i..]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+        .count();
+    if name == 0 {
+        return false;
+    }
+    i += name;
+    // A function-like macro's parameters end at the first `)`.
+    if line.get(i) == Some(&b'(') {
+        match line[i..].iter().position(|&b| b == b')') {
+            Some(p) => i += p + 1,
+            None => return false,
+        }
+    }
+    i < line.len()
+}
+
 /// Whether offset `at` is on a preprocessor directive's line (or a line it continues).
 pub(crate) fn in_directive(src: &[u8], mut at: usize) -> bool {
     loop {

@@ -205,11 +205,6 @@ const WARP_SYNC: &[(&str, &str)] = &[
     ("__all_sync", "__all"),
 ];
 
-/// The calling-convention macros of CUDA's callback types (`void CUDART_CB f(...)`: empty on
-/// Linux, `__stdcall` on Windows). HIP's callback types (`hipStreamCallback_t`,
-/// `hipHostFn_t`) declare none and HIP defines no such macro, so they are removed.
-const CALLBACK_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDA_CB"];
-
 /// The number of arguments of the call whose argument list starts `rest` (after the callee's
 /// name), or None when `rest` does not start with a complete `( ... )`.
 fn arg_count(rest: &[u8]) -> Option<usize> {
@@ -291,6 +286,8 @@ struct Walk<'a> {
     widened: HashSet<String>,
     /// Whether each macro used as a lane mask is a full mask (its body is parsed once).
     mask_macros: HashMap<String, bool>,
+    /// Macros whose every use is a widened `_sync` mask (see `only_masks`), by name.
+    mask_only_macros: HashMap<String, bool>,
     /// Names this file declares (functions, macros, variables, types).
     declared: HashSet<String>,
     /// Unknown CUDA-looking names already reported.
@@ -442,6 +439,7 @@ impl<'a> Walk<'a> {
             define_spans: HashMap::new(),
             widened: HashSet::new(),
             mask_macros: HashMap::new(),
+            mask_only_macros: HashMap::new(),
             declared: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -543,19 +541,8 @@ impl<'a> Walk<'a> {
         if NEVER_RENAME.contains(&name) {
             return;
         }
-        if CALLBACK_CONVENTIONS.contains(&name) {
-            // Removed with the blanks after it: `void CUDART_CB done(...)` -> `void done(...)`.
-            let blanks = self.src[end..]
-                .iter()
-                .take_while(|&&b| b == b' ' || b == b'\t')
-                .count();
-            self.edits.push(Edit::replace(
-                start,
-                end + blanks,
-                "",
-                "callback-convention",
-            ));
-            self.count(Family::Runtime);
+        if parse::is_calling_convention(name) {
+            // `remove_callback_conventions` decides, by text, where one goes.
             return;
         }
         let db = self.db;
@@ -735,7 +722,12 @@ impl<'a> Walk<'a> {
     fn call_in_macro(&mut self, name: &str, at: usize, argc: Option<usize>) {
         let v = self.opts.hip_version;
         let Some(argc) = argc else { return };
-        let Some(rule) = self.db.call_for(name, argc, v) else {
+        // `HIP_SYMBOL(x)` is `x` on AMD: such a rewrite changes nothing a rename misses.
+        let Some(rule) = self
+            .db
+            .call_for(name, argc, v)
+            .filter(|r| !r.template.contains("HIP_SYMBOL("))
+        else {
             return;
         };
         if !self.reported_unknown.insert(format!("T013:{name}")) {
@@ -745,7 +737,7 @@ impl<'a> Walk<'a> {
         self.diag(
             &CALL_IN_MACRO,
             at,
-            format!("`{name}` in a macro body is only renamed; elsewhere hipport rewrites the call as `{template}`"),
+            format!("`{name}` in a macro body is only renamed; elsewhere hipport rewrites the call as `{template}` (`$1` is the first argument)"),
             Some("apply that form to the macro body by hand, or make the macro an inline function".into()),
         );
     }
@@ -965,12 +957,14 @@ impl<'a> Walk<'a> {
         let name = mask_text.trim().trim_matches(['(', ')']).trim();
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             None
-        } else if self.defines.contains_key(name) {
+        } else if self.defines.contains_key(name) && self.only_masks(name) {
+            // Every use of the macro is a mask: widen its body, once.
             self.define_spans
                 .get(name)
                 .copied()
                 .filter(|_| self.widened.insert(name.to_string()))
         } else {
+            // A macro used for other things too (`bitmap == FULL`) keeps its value.
             Some((mask.start_byte(), mask.end_byte()))
         };
         if let Some((start, end)) = span {
@@ -984,9 +978,10 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Removes each calling-convention macro ([`CALLBACK_CONVENTIONS`]) in code, with the blanks
-    /// after it: `void CUDART_CB done(...)` -> `void done(...)`. Found by text, since the parser
-    /// is shown blanks there (`parse::parseable`); in directives `rename_ident` removes them.
+    /// Removes each calling-convention macro (`CUDART_CB`, `CUDA_CB`) with the blanks after it,
+    /// in code and in `#define` bodies: `void CUDART_CB done(...)` -> `void done(...)`. The name a
+    /// directive defines, tests or undefines stays (`#ifndef CUDART_CB` / `#define CUDART_CB`).
+    /// Found by text, since the parser is shown blanks there (`parse::parseable`).
     fn remove_callback_conventions(&mut self) {
         if memchr::memmem::find(self.src, b"_CB").is_none() {
             return;
@@ -994,8 +989,9 @@ impl<'a> Walk<'a> {
         for id in lexer::identifiers(self.src) {
             let word = std::str::from_utf8(&self.src[id.clone()]).unwrap_or("");
             if id.start >= self.dead_from
-                || !CALLBACK_CONVENTIONS.contains(&word)
-                || parse::in_directive(self.src, id.start)
+                || !parse::is_calling_convention(word)
+                || (parse::in_directive(self.src, id.start)
+                    && !parse::in_define_body(self.src, id.start))
             {
                 continue;
             }
@@ -1034,6 +1030,42 @@ impl<'a> Walk<'a> {
                     .push(Edit::insert(arg.start_byte(), "(unsigned)", "index-cast"));
             }
         }
+    }
+
+    /// Whether every use of macro `name` in the file, outside the directives that define, test or
+    /// undefine it, is the mask argument of a `_sync` builtin whose mask the translator widens.
+    fn only_masks(&mut self, name: &str) -> bool {
+        if let Some(&only) = self.mask_only_macros.get(name) {
+            return only;
+        }
+        let src = self.src;
+        let only = lexer::identifiers(src)
+            .into_iter()
+            .filter(|id| &src[id.clone()] == name.as_bytes())
+            .filter(|id| {
+                !parse::in_directive(src, id.start) || parse::in_define_body(src, id.start)
+            })
+            .all(|id| {
+                // The call's `(`, and any grouping parentheses after it: `f((FULL), ...)`.
+                let mut before = src[..id.start].trim_ascii_end();
+                if !before.ends_with(b"(") {
+                    return false;
+                }
+                while let Some(b) = before.strip_suffix(b"(") {
+                    before = b.trim_ascii_end();
+                }
+                let callee = before.len()
+                    - before
+                        .iter()
+                        .rev()
+                        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                        .count();
+                let callee = std::str::from_utf8(&before[callee..]).unwrap_or("");
+                WARP_SYNC.iter().any(|(s, _)| *s == callee)
+                    || matches!(callee, "__match_any_sync" | "__match_all_sync")
+            });
+        self.mask_only_macros.insert(name.to_string(), only);
+        only
     }
 
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
@@ -1355,7 +1387,13 @@ impl<'a> Walk<'a> {
                         }
                     }
                 }
-                Tk::DeviceKeyword => self.has_device_code = true,
+                // The qualifier itself, not a macro the parser was shown it for (`C10_HOST_DEVICE`
+                // in a header of host-and-device helpers needs no HIP runtime include).
+                Tk::DeviceKeyword => {
+                    if self.src.get(n.start_byte()) == Some(&b'_') {
+                        self.has_device_code = true;
+                    }
+                }
                 Tk::Call => {
                     if let Some(config) = parse::launch_config(n, self.src) {
                         self.has_device_code = true;

@@ -322,6 +322,14 @@ fn callback_calling_conventions_are_removed() {
     // A second run finds nothing left to remove.
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out);
+    // Directives that name the macro itself keep it.
+    let guard = "#ifndef CUDART_CB\n#define CUDART_CB\n#endif\n#if defined(CUDART_CB)\n#endif\n#undef CUDART_CB\n#define DECL(n) void CUDART_CB n(void*)\n";
+    let (out, _) = tr(guard, &hip52());
+    assert_eq!(
+        out,
+        guard.replace("void CUDART_CB n", "void n"),
+        "only the #define body loses it"
+    );
 }
 
 #[test]
@@ -354,4 +362,22 @@ fn call_rewrites_in_macro_bodies_are_reported() {
     let t013: Vec<&String> = diags.iter().filter(|d| d.starts_with("T013")).collect();
     // The two-argument cudaEventCreate has a rewrite; the one-argument form and cudaFree do not.
     assert_eq!(t013, ["T013:1:24", "T013:2:15"], "{diags:?}");
+}
+
+#[test]
+fn a_full_mask_macro_with_other_uses_keeps_its_value() {
+    let opts = Options {
+        hip_version: Version::new(6, 4, 0),
+        ..Options::default()
+    };
+    let src = "#define FULL_MASK 0xffffffffu\n__global__ void k(float* x, unsigned bitmap) {\n  float v = __shfl_xor_sync(FULL_MASK, x[0], 1);\n  if (bitmap == FULL_MASK) x[1] = v;\n}\n";
+    let (out, _) = tr(src, &opts);
+    assert!(out.contains("#define FULL_MASK 0xffffffffu\n"), "{out}");
+    assert!(
+        out.contains("__shfl_xor_sync(0xffffffffffffffffull, x[0], 1)"),
+        "{out}"
+    );
+    assert!(out.contains("bitmap == FULL_MASK"), "{out}");
+    let (again, _) = tr(&out, &opts);
+    assert_eq!(again, out);
 }

@@ -26,14 +26,14 @@ pub(super) const CUDA_ONLY_MACROS: &[&str] = &[
 ];
 
 /// Macros that are defined when hipcc compiles for AMD. `__CUDACC__` is here because hipport's
-/// translator renames it to `__HIPCC__`; `USE_ROCM` is what PyTorch extension builds define.
+/// translator renames it to `__HIPCC__`. (`USE_ROCM`, which PyTorch's ROCm builds define, counts in
+/// files that include PyTorch headers: see `hip_defined`.)
 pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
     "__HIPCC__",
     "__HIP__",
     "__HIP_PLATFORM_AMD__",
     "__HIP_PLATFORM_HCC__",
     "__CUDACC__",
-    "USE_ROCM",
 ];
 
 /// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros, `Some(true)` for the
@@ -44,6 +44,9 @@ pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     } else if CUDA_ONLY_MACROS.contains(&name) {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) {
+        Some(true)
+    } else if name == "USE_ROCM" && macros.torch {
+        // PyTorch's ROCm build defines it for extensions; plain hipcc does not.
         Some(true)
     } else {
         None

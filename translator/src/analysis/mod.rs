@@ -230,6 +230,9 @@ impl MacroBody {
 #[derive(Clone, Default)]
 struct Macros {
     by_name: HashMap<String, Vec<Macro>>,
+    /// The file includes PyTorch headers: it is built as a PyTorch extension, whose ROCm build
+    /// defines `USE_ROCM` (plain hipcc does not).
+    torch: bool,
 }
 
 impl Macros {
@@ -401,7 +404,19 @@ impl<'a, 't> Analyzer<'a, 't> {
             index,
             origin,
             out,
-            macros: Rc::default(),
+            macros: Rc::new(Macros {
+                torch: [
+                    &b"<torch/"[..],
+                    b"\"torch/",
+                    b"<ATen/",
+                    b"\"ATen/",
+                    b"<c10/",
+                    b"\"c10/",
+                ]
+                .iter()
+                .any(|p| memchr::memmem::find(src, p).is_some()),
+                ..Macros::default()
+            }),
             decls: Decls::new(src),
             funcs: Vec::new(),
             in_macro: None,

@@ -301,9 +301,14 @@ fn field(a: &mut Analyzer, n: Node) {
         "x" | "y" if half2_member && half2_object(a, expr) => {
             let get = if name == "x" { "__low2half" } else { "__high2half" };
             let obj = expr.field(FIELDS.argument).map(|o| a.text(o).to_string());
-            // A read becomes the accessor; a write is left to the reader.
-            let written = expr.parent().is_some_and(|p| {
-                p.kind_name() == "assignment_expression" && p.field(FIELDS.left) == Some(expr)
+            // A read becomes the accessor; a write (`v.x = h`, `v.x++`, `&v.x`) is left to the reader.
+            let written = expr.parent().is_some_and(|p| match p.kind_name() {
+                "assignment_expression" => p.field(FIELDS.left) == Some(expr),
+                "update_expression" => true,
+                "pointer_expression" => p
+                    .field(FIELDS.operator)
+                    .is_some_and(|o| a.text(o) == "&"),
+                _ => false,
             });
             let fix = match obj {
                 Some(o) if !written => vec![Edit::replace(
@@ -366,9 +371,15 @@ fn field(a: &mut Analyzer, n: Node) {
 
 /// Whether the object of member access `expr` is a variable declared `__half2` or `half2`.
 fn half2_object(a: &Analyzer, expr: Node) -> bool {
-    let Some(o) = expr.field(FIELDS.argument) else {
+    let Some(mut o) = expr.field(FIELDS.argument) else {
         return false;
     };
+    while o.kind_name() == "parenthesized_expression" {
+        match o.named_child(0) {
+            Some(c) => o = c,
+            None => return false,
+        }
+    }
     o.kind_name() == "identifier"
         && a.lookup(a.text(o), o.start_byte()).is_some_and(|d| {
             !d.pointer && matches!(d.ty_text.trim_start_matches("const "), "__half2" | "half2")
@@ -579,7 +590,15 @@ fn version_query(a: &mut Analyzer, n: Node, name: &str) {
         return;
     };
     let scope = f.node.start_byte();
-    let number = cuda_version_comparison(a.text(f.node));
+    // The variable the query writes: `cudaRuntimeGetVersion(&v)`.
+    let var = args(n)
+        .first()
+        .map(|x| a.text(*x).trim_start_matches('&').trim().to_string());
+    let Some(var) = var.filter(|v| v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    else {
+        return;
+    };
+    let number = cuda_version_comparison(a.text(f.node), &var);
     let Some(number) = number else { return };
     if !a.first("version-query", scope) {
         return;
@@ -594,30 +613,43 @@ fn version_query(a: &mut Analyzer, n: Node, name: &str) {
     );
 }
 
-/// The first number in CUDA's version range (9000 to 19999) that `text` compares with.
-fn cuda_version_comparison(text: &str) -> Option<u32> {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit()
-            || (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
-        {
-            i += 1;
-            continue;
+/// The first number in CUDA's version range (9000 to 19999) that `var` is compared with in
+/// `text`, written either way round (`v >= 11020`, `12000 <= v`).
+fn cuda_version_comparison(text: &str, var: &str) -> Option<u32> {
+    const OPS: [&str; 6] = [">=", "<=", "==", "!=", ">", "<"];
+    let word = |i: usize| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + var.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    };
+    let number = |t: &str| -> Option<u32> {
+        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok().filter(|v| (9000..=19999).contains(v))
+    };
+    for (i, _) in text.match_indices(var).filter(|&(i, _)| word(i)) {
+        // `var OP number`
+        let after = text[i + var.len()..].trim_start();
+        if let Some(op) = OPS.iter().find(|op| after.starts_with(**op)) {
+            let rest = &after[op.len()..];
+            // Not a shift (`<<`, `>>`).
+            if !rest.starts_with(['<', '>']) {
+                if let Some(v) = number(rest.trim_start()) {
+                    return Some(v);
+                }
+            }
         }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let value: u32 = text[start..i].parse().unwrap_or(0);
-        let before = text[..start].trim_end();
-        let compared = before.ends_with(['<', '>'])
-            || before.ends_with("==")
-            || before.ends_with("!=")
-            || before.ends_with("<=")
-            || before.ends_with(">=");
-        if (9000..=19999).contains(&value) && compared {
-            return Some(value);
+        // `number OP var`
+        let before = text[..i].trim_end();
+        if let Some(op) = OPS.iter().find(|op| before.ends_with(**op)) {
+            let lhs = before[..before.len() - op.len()].trim_end();
+            if lhs.ends_with(['<', '>']) {
+                continue;
+            }
+            let digits = lhs.len() - lhs.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            if let Some(v) = number(&lhs[lhs.len() - digits..]) {
+                return Some(v);
+            }
         }
     }
     None
@@ -688,6 +720,30 @@ fn integer_valued(a: &Analyzer, x: Node) -> bool {
         }),
         "parenthesized_expression" => x.named_child(0).is_some_and(|c| integer_valued(a, c)),
         _ => false,
+    }
+}
+
+/// Whether the grid group made by the `this_grid()` call `n` is synchronised in `body` (the
+/// function's text): `this_grid().sync()`, or `g.sync()` / `cg::sync(g)` / `grid_sync(g)` for the
+/// variable `g` it initialises. A group passed on elsewhere counts as synchronised.
+fn grid_barrier(a: &Analyzer, n: Node, body: &str) -> bool {
+    let Some(p) = n.parent() else { return true };
+    match p.kind_name() {
+        "field_expression" => p.field(FIELDS.field).is_some_and(|f| a.text(f) == "sync"),
+        "init_declarator" | "assignment_expression" => {
+            let var = p
+                .field(FIELDS.declarator)
+                .or_else(|| p.field(FIELDS.left))
+                .map(|d| a.text(d).trim_start_matches(['&', '*', ' ']).to_string());
+            let Some(var) = var.filter(|v| !v.is_empty()) else {
+                return true;
+            };
+            body.contains(&format!("{var}.sync("))
+                || body.contains(&format!("sync({var})"))
+                || body.contains(&format!("sync(&{var})"))
+        }
+        // Passed straight to a function, which may synchronise it.
+        _ => true,
     }
 }
 
@@ -1826,11 +1882,8 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             let f = a.func_at(n.start_byte());
             let scope = f.map(|f| f.node.start_byte()).unwrap_or(0);
             // Only a grid-wide barrier needs the cooperative launch: `this_grid().size()` or
-            // `.thread_rank()` work in any launch.
-            let syncs = f.is_none_or(|f| {
-                let t = a.text(f.node);
-                t.contains(".sync(") || t.contains("sync(grid") || t.contains("sync(g)")
-            });
+            // `.thread_rank()` work in any launch, and `block.sync()` is a block barrier.
+            let syncs = f.is_none_or(|f| grid_barrier(a, n, a.text(f.node)));
             if syncs && a.first("H017", scope) {
                 a.report(
                     &GRID_SYNC,

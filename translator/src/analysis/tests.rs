@@ -637,6 +637,16 @@ fn h017_grid_sync_needs_cooperative_launch() {
     assert!(has(k, "H017"));
     let launched = format!("{k}void h(int *x) {{ void *args[] = {{&x}}; cudaLaunchCooperativeKernel((void*)k, 1, 1, args); }}\n");
     assert!(!has(&launched, "H017"));
+    // A block barrier next to a grid group is not a grid barrier.
+    assert!(!has(
+        "__global__ void k(int *x, int n) { cg::grid_group grid = cg::this_grid(); cg::thread_block block = cg::this_thread_block();\n\
+         for (int i = grid.thread_rank(); i < n; i += grid.size()) { x[i] = 0; block.sync(); } }\n",
+        "H017"
+    ));
+    assert!(has(
+        "__global__ void k(int *x) { x[0] = 1; cg::this_grid().sync(); }\n",
+        "H017"
+    ));
     // Without a grid barrier any launch works.
     assert!(!has(
         "__global__ void k(long *x) { x[0] = cg::this_grid().size(); }\n",
@@ -1258,6 +1268,12 @@ fn h041_version_queries_compared_with_cuda_numbers() {
                int at(int v) { cuDriverGetVersion(&v); return v == 12; }\n";
     // Once per function, and only where a CUDA version number is compared.
     assert_eq!(lines_of(src, "H041"), vec![1]);
+    // Other comparisons in the function are not the query's.
+    let other = "void a() { int rt; cudaRuntimeGetVersion(&rt); printf(\"%d\", rt); for (int i = 0; i < 10000; ++i) {} }\n\
+                 void b(size_t bytes) { int d; cudaDriverGetVersion(&d); printf(\"%d\", d); if (bytes >= 16384) {} }\n\
+                 bool c() { int v; cudaRuntimeGetVersion(&v); return 12000 <= v; }\n\
+                 int e() { int v; cudaRuntimeGetVersion(&v); return v << 12000; }\n";
+    assert_eq!(lines_of(other, "H041"), vec![3]);
 }
 
 #[test]
@@ -1366,6 +1382,18 @@ fn h043_half2_members_before_hip_6() {
         out.contains("v.y = __float2half(1.f);"),
         "writes are not rewritten: {out}"
     );
+    // Updates and addresses are reported but not rewritten; parentheses are seen through.
+    let more = "__global__ void k(__half2* p) { __half2 v = p[0]; v.y++; __half* a = &v.x; float f = __half2float((v).y); }\n";
+    assert_eq!(
+        run_with(more, Version::new(5, 2, 3), false)
+            .into_iter()
+            .filter(|d| d.id == "H043")
+            .count(),
+        3
+    );
+    let out = fixed(more, Version::new(5, 2, 3));
+    assert!(out.contains("v.y++;") && out.contains("&v.x;"), "{out}");
+    assert!(out.contains("__half2float(__high2half((v)))"), "{out}");
 }
 
 #[test]
@@ -1378,4 +1406,20 @@ fn h001_doubling_shuffle_loops_and_torch_wrappers() {
          x[0] = v;",
     );
     assert_eq!(lines_of(&src, "H001"), vec![3, 4]);
+}
+
+#[test]
+fn use_rocm_is_defined_only_in_pytorch_extension_files() {
+    let body = "__device__ float f(float v, unsigned int mask) {\n#if !defined(USE_ROCM)\n  return __shfl_xor_sync(mask, v, 1);\n#else\n  return __shfl_xor(v, 1);\n#endif\n}\n";
+    let sev = |src: &str| {
+        run(src)
+            .into_iter()
+            .find(|d| d.id == "H003")
+            .map(|d| d.severity)
+    };
+    // Plain hipcc does not define USE_ROCM: the CUDA branch is compiled.
+    assert_eq!(sev(body), Some(Severity::Error));
+    // PyTorch's ROCm build does.
+    let ext = format!("#include <torch/extension.h>\n{body}");
+    assert_eq!(sev(&ext), Some(Severity::Note));
 }
