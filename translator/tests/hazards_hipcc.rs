@@ -329,6 +329,30 @@ fn thread_indices_in_min_max_are_ambiguous_without_the_translators_cast() {
 }
 
 #[test]
+fn h044_tile_votes_and_meta_group_rank_are_missing_in_hip_5_2() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "#include <hip/hip_cooperative_groups.h>\n\
+         namespace cg = cooperative_groups;\n\
+         __global__ void k(int* o) {\n\
+         auto t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+         o[t.meta_group_rank()] = (int)t.ballot(o[0] > 0);\n}",
+    );
+    let found = rules(&src, Version::new(5, 2, 3));
+    assert_eq!(
+        found.iter().filter(|(id, _)| id == "H044").count(),
+        2,
+        "{found:?}"
+    );
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(
+        !ok && err.contains("no member named 'ballot'")
+            && err.contains("no member named 'meta_group_rank'"),
+        "{err}"
+    );
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

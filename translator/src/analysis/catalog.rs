@@ -756,6 +756,27 @@ Fix: compute the average directly, widened so the sum cannot overflow: \
 half2 members with `__low2half`/`__high2half`.",
 };
 
+/// H044: cooperative-groups members HIP 5.2.3 lacks.
+pub const CG_MEMBER: DiagInfo = DiagInfo {
+    id: "H044",
+    name: "cg-member-missing",
+    severity: Severity::Error,
+    summary: "Cooperative-groups members that HIP 5.2.3 does not have",
+    explain: "\
+HIP 5.2.3's cooperative groups (amd_hip_cooperative_groups.h) give groups `size`, \
+`thread_rank`, `sync`, `group_index`, `thread_index`, `is_valid` and the tile shuffles, and \
+nothing else: a tile's `ballot`, `any`, `all`, `match_any` and `match_all`, `meta_group_rank` \
+and `meta_group_size`, CUDA 12's `num_threads` and `dim_threads`, and the functions \
+`labeled_partition` and `binary_partition` do not compile there (\"no member named ...\"). \
+hipport reports them, on variables declared as a group (or `auto` from `tiled_partition`, \
+`this_thread_block`, `coalesced_threads`, `this_grid`), when the target is HIP 5.2; for newer \
+targets check the release's header.
+
+Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
+`meta_group_rank()` as `thread_rank() / tile size` of the parent, and `num_threads()` as \
+`size()`.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -801,4 +822,5 @@ pub const DIAGS: &[DiagInfo] = &[
     VERSION_QUERY,
     DEVICEPTR_INTEGER,
     INTRINSIC_RESULT,
+    CG_MEMBER,
 ];

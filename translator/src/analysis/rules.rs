@@ -747,6 +747,55 @@ fn grid_barrier(a: &Analyzer, n: Node, body: &str) -> bool {
     }
 }
 
+/// A cooperative-groups member HIP 5.2.3 lacks (H044): a method of a variable declared as a
+/// group, or the partition functions, qualified with the namespace.
+fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
+    let Some(f) = n.field(FIELDS.function) else {
+        return;
+    };
+    let is_group = match f.kind_name() {
+        "field_expression" => f
+            .field(FIELDS.argument)
+            .filter(|o| o.kind_name() == "identifier")
+            .and_then(|o| a.lookup(a.text(o), o.start_byte()))
+            .is_some_and(|d| {
+                const GROUPS: [&str; 5] = [
+                    "thread_block_tile",
+                    "coalesced_group",
+                    "thread_group",
+                    "thread_block",
+                    "grid_group",
+                ];
+                const MAKERS: [&str; 4] = [
+                    "tiled_partition",
+                    "this_thread_block",
+                    "coalesced_threads",
+                    "this_grid",
+                ];
+                GROUPS.iter().any(|g| d.ty_text.contains(g))
+                    || (d.ty_text == "auto"
+                        && d.init
+                            .is_some_and(|i| MAKERS.iter().any(|m| a.text(i).contains(m))))
+            }),
+        // `cg::labeled_partition(...)`, `cooperative_groups::binary_partition(...)`
+        "qualified_identifier" | "template_function" => {
+            matches!(name, "labeled_partition" | "binary_partition")
+                && (a.text(f).starts_with("cg::") || a.text(f).starts_with("cooperative_groups::"))
+        }
+        _ => false,
+    };
+    if is_group {
+        a.report(
+            &CG_MEMBER,
+            Severity::Error,
+            n,
+            format!("`{name}` is not in HIP 5.2.3's cooperative groups; the target is HIP {}", a.opts.hip_version),
+            Some("use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(); or target a newer HIP".into()),
+            vec![],
+        );
+    }
+}
+
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
 fn mem_location(a: &Analyzer, arg: Node) -> bool {
     match arg.kind_name() {
@@ -1791,6 +1840,13 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 Some(format!("compute it directly: `(int)(((long long)x + y{wide}) >> 1)`")),
                 vec![],
             );
+        }
+        "ballot" | "any" | "all" | "match_any" | "match_all" | "meta_group_rank"
+        | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"
+        | "binary_partition"
+            if a.opts.hip_version < hipport_rules::Version::new(5, 3, 0) =>
+        {
+            cg_member(a, n, name)
         }
         "cuDeviceComputeCapability" => compute_capability(a, n, "`cuDeviceComputeCapability`"),
         "cudaRuntimeGetVersion" | "cudaDriverGetVersion" | "cuDriverGetVersion" => {

@@ -1423,3 +1423,25 @@ fn use_rocm_is_defined_only_in_pytorch_extension_files() {
     let ext = format!("#include <torch/extension.h>\n{body}");
     assert_eq!(sev(&ext), Some(Severity::Note));
 }
+
+// H044 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h044_cooperative_group_members_hip_5_2_lacks() {
+    let src = "__global__ void k(int* o) {\n\
+               auto t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               o[0] = t.ballot(o[1] > 0) + t.size();\n\
+               cg::thread_block b = cg::this_thread_block(); o[2] = b.num_threads();\n\
+               auto g = cg::labeled_partition(t, o[3]);\n\
+               }\n\
+               struct S { bool any(int); }; __device__ bool h(S s) { return s.any(1); }\n";
+    let at = |v: Version| -> Vec<usize> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H044")
+            .map(|d| d.line)
+            .collect()
+    };
+    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5]);
+    assert!(at(Version::new(6, 2, 0)).is_empty());
+}
