@@ -305,7 +305,7 @@ pub(super) fn mask_value(n: Node, src: &[u8]) -> Option<Mask> {
 }
 
 /// Integer type names that can be used as a functional cast (`uint32_t(-1)`).
-const INTEGER_TYPES: &[&str] = &[
+pub(super) const INTEGER_TYPES: &[&str] = &[
     "uint32_t",
     "int32_t",
     "uint64_t",

@@ -706,17 +706,7 @@ fn integer_valued(a: &Analyzer, x: Node) -> bool {
     match x.kind_name() {
         "number_literal" => parse_int(a.text(x)).is_some(),
         "identifier" => a.lookup(a.text(x), x.start_byte()).is_some_and(|d| {
-            !d.pointer
-                && matches!(
-                    d.ty_text.trim_start_matches("const "),
-                    "int"
-                        | "unsigned"
-                        | "unsigned int"
-                        | "int32_t"
-                        | "uint32_t"
-                        | "signed"
-                        | "signed int"
-                )
+            !d.pointer && eval::INTEGER_TYPES.contains(&d.ty_text.trim_start_matches("const "))
         }),
         "parenthesized_expression" => x.named_child(0).is_some_and(|c| integer_valued(a, c)),
         _ => false,
