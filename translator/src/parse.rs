@@ -625,25 +625,37 @@ pub(crate) fn has_include_paths(src: &[u8]) -> impl Iterator<Item = (usize, Head
     })
 }
 
-/// Qualifier macros of PyTorch, CUTLASS and the CUDA runtime, which tree-sitter cannot parse
-/// before a declaration (`C10_HOST_DEVICE inline float f(...)`), and the qualifier it is shown
-/// instead, padded to the macro's length. `C10_HOST_DEVICE` is shown as `__device__` (host and
-/// device code alike, and the hazards are the device's); the calling conventions as blanks.
+/// Macros of PyTorch and CUTLASS that tree-sitter cannot parse where they stand (a qualifier
+/// before a declaration: `C10_HOST_DEVICE inline float f(...)`; a pragma before a loop:
+/// `CUTLASS_PRAGMA_UNROLL`), and what it is shown instead, padded to the macro's length.
+/// `C10_HOST_DEVICE` is shown as `__device__` (host and device code alike, and the hazards are
+/// the device's); `C10_LAUNCH_BOUNDS_1(n)` as `__launch_bounds__(n)`; pragmas as blanks.
 const QUALIFIER_MACROS: &[(&[u8], &[u8])] = &[
     (b"C10_HOST_DEVICE", b"__device__"),
     (b"C10_DEVICE", b"__device__"),
     (b"C10_HOST", b"__host__"),
+    (b"C10_LAUNCH_BOUNDS_1", b"__launch_bounds__"),
     (b"CUTLASS_HOST_DEVICE", b"__host__ __device__"),
     (b"CUTLASS_DEVICE", b"__device__"),
     (b"CUTLASS_GLOBAL", b"__global__"),
-    (b"CUDART_CB", b""),
-    (b"CUDA_CB", b""),
+    (b"CUTLASS_PRAGMA_UNROLL", b""),
+    (b"CUTLASS_PRAGMA_NO_UNROLL", b""),
 ];
+
+/// The calling-convention macros of CUDA's callbacks (`void CUDART_CB done(...)`: empty on
+/// Linux, `__stdcall` on Windows). HIP's callback types do without, so the translator removes
+/// them; tree-sitter is shown blanks.
+const CALLING_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDA_CB"];
+
+/// Whether `word` is one of [`CALLING_CONVENTIONS`].
+pub(crate) fn is_calling_convention(word: &str) -> bool {
+    CALLING_CONVENTIONS.contains(&word)
+}
 
 /// `src` as tree-sitter should see it, offsets and every other byte unchanged: each
 /// `__has_include` path blanked to an identifier of the same length (`____`), so the directive
-/// parses, and each qualifier macro of [`QUALIFIER_MACROS`] outside comments, literals and
-/// directives replaced by its qualifier, padded with spaces.
+/// parses, and each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
+/// literals and directives replaced by what it stands for, padded with spaces.
 fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
     let qualifiers = memchr::memmem::find(src, b"C10_").is_some()
@@ -661,8 +673,10 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if qualifiers {
         for id in crate::lexer::identifiers(src) {
             let word = &src[id.clone()];
-            let Some((_, shown)) = QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) else {
-                continue;
+            let shown: &[u8] = match QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) {
+                Some((_, shown)) => shown,
+                None if is_calling_convention(std::str::from_utf8(word).unwrap_or("")) => b"",
+                None => continue,
             };
             if in_directive(src, id.start) {
                 continue;
@@ -673,15 +687,6 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         }
     }
     std::borrow::Cow::Owned(out)
-}
-
-/// Whether `word` is a calling-convention macro of CUDA's callbacks (`CUDART_CB`, `CUDA_CB`:
-/// empty on Linux, `__stdcall` on Windows), which HIP's callback types do without: the rows of
-/// [`QUALIFIER_MACROS`] shown as nothing.
-pub(crate) fn is_calling_convention(word: &str) -> bool {
-    QUALIFIER_MACROS
-        .iter()
-        .any(|(m, shown)| shown.is_empty() && *m == word.as_bytes())
 }
 
 /// Whether offset `at` (on a directive's line) is in the body of a `#define`, after the name it
@@ -817,6 +822,13 @@ mod tests {
             "{}",
             tree.root_node().to_sexp()
         );
+        // CUTLASS's unroll pragma and PyTorch's one-argument launch bounds parse too.
+        let more = "template <int N> CUTLASS_DEVICE void f(float* a) {\n  CUTLASS_PRAGMA_UNROLL\n  for (int i = 0; i < N; ++i) a[i] = 0;\n}\n\
+                    __global__ void C10_LAUNCH_BOUNDS_1(256) k(float* a) { f<4>(a); }\n";
+        let tree = parse(more.as_bytes(), Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(error_lines(&tree).is_empty(), "{sexp}");
+        assert!(sexp.contains("launch_bounds"), "{sexp}");
     }
 
     #[test]
