@@ -683,6 +683,15 @@ fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
             "cast_expression" => x
                 .field(FIELDS.type_)
                 .is_some_and(|t| a.text(t) == "CUdeviceptr"),
+            // An element of an array of (or a pointer to) device pointers: `ptrs[i] + off`.
+            "subscript_expression" => x
+                .field(FIELDS.argument)
+                .filter(|b| b.kind_name() == "identifier")
+                .and_then(|b| a.lookup(a.text(b), b.start_byte()))
+                .is_some_and(|d| {
+                    (d.pointer || !d.dims.is_empty())
+                        && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"
+                }),
             _ => false,
         }
     };

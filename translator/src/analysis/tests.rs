@@ -1309,6 +1309,10 @@ fn h042_integer_arithmetic_on_deviceptr() {
                size_t up(size_t u) { return (u + 255) & ~size_t(255); }\n\
                char* host(char* p, size_t n) { return p + n; }\n";
     assert_eq!(lines_of(src, "H042"), vec![1, 2, 3]);
+    let arrays = "CUdeviceptr at(CUdeviceptr* ptrs, int i, size_t off) { return ptrs[i] + off; }\n\
+                  CUdeviceptr bufs[4]; CUdeviceptr second(size_t n) { return bufs[1] + n; }\n\
+                  int sum(int* v) { return v[0] + v[1]; }\n";
+    assert_eq!(lines_of(arrays, "H042"), vec![1, 2]);
     // Without the type's name in the file nothing is looked up.
     assert!(lines_of("int f(int a, int b) { return a + b; }", "H042").is_empty());
 }
