@@ -19,6 +19,15 @@ fn has(src: &str, id: &str) -> bool {
     run(src).iter().any(|d| d.id == id)
 }
 
+/// The lines where diagnostic `id` is reported for a HIP `hip` target (no fixes).
+fn lines_at(src: &str, id: &str, hip: Version) -> Vec<usize> {
+    run_with(src, hip, false)
+        .into_iter()
+        .filter(|d| d.id == id)
+        .map(|d| d.line)
+        .collect()
+}
+
 /// The lines where diagnostic `id` is reported.
 fn lines_of(src: &str, id: &str) -> Vec<usize> {
     run(src)
@@ -1339,13 +1348,7 @@ fn h001_block_stride_loops_over_32_elements_are_not_warp_selection() {
 fn h036_pointer_attribute_type_before_hip_5_5() {
     let src = "bool d(const void* p) { cudaPointerAttributes a; cudaPointerGetAttributes(&a, p); return a.type == cudaMemoryTypeDevice; }\n\
                struct S { int type; }; int g(S s) { return s.type; }\n";
-    let at = |v: Version| -> Vec<usize> {
-        run_with(src, v, false)
-            .into_iter()
-            .filter(|d| d.id == "H036")
-            .map(|d| d.line)
-            .collect()
-    };
+    let at = |v: Version| lines_at(src, "H036", v);
     assert_eq!(at(Version::new(5, 2, 3)), vec![1]);
     assert!(at(Version::new(5, 5, 0)).is_empty());
     assert!(fixed(src, Version::new(5, 2, 3)).contains("a.memoryType == cudaMemoryTypeDevice"));
@@ -1371,13 +1374,7 @@ fn h043_half2_members_before_hip_6() {
                out[0] = __half2float(v.x);\n\
                v.y = __float2half(1.f);\n\
                out[1] = threadIdx.x + in[0].x;\n}\n";
-    let at = |v: Version| -> Vec<usize> {
-        run_with(src, v, false)
-            .into_iter()
-            .filter(|d| d.id == "H043")
-            .map(|d| d.line)
-            .collect()
-    };
+    let at = |v: Version| lines_at(src, "H043", v);
     assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4]);
     assert!(at(Version::new(6, 0, 0)).is_empty());
     let out = fixed(src, Version::new(5, 2, 3));
@@ -1388,13 +1385,7 @@ fn h043_half2_members_before_hip_6() {
     );
     // Updates and addresses are reported but not rewritten; parentheses are seen through.
     let more = "__global__ void k(__half2* p) { __half2 v = p[0]; v.y++; __half* a = &v.x; float f = __half2float((v).y); }\n";
-    assert_eq!(
-        run_with(more, Version::new(5, 2, 3), false)
-            .into_iter()
-            .filter(|d| d.id == "H043")
-            .count(),
-        3
-    );
+    assert_eq!(lines_at(more, "H043", Version::new(5, 2, 3)).len(), 3);
     let out = fixed(more, Version::new(5, 2, 3));
     assert!(out.contains("v.y++;") && out.contains("&v.x;"), "{out}");
     assert!(out.contains("__half2float(__high2half((v)))"), "{out}");
@@ -1439,13 +1430,7 @@ fn h044_cooperative_group_members_hip_5_2_lacks() {
                auto g = cg::labeled_partition(t, o[3]);\n\
                }\n\
                struct S { bool any(int); }; __device__ bool h(S s) { return s.any(1); }\n";
-    let at = |v: Version| -> Vec<usize> {
-        run_with(src, v, false)
-            .into_iter()
-            .filter(|d| d.id == "H044")
-            .map(|d| d.line)
-            .collect()
-    };
+    let at = |v: Version| lines_at(src, "H044", v);
     assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5]);
     assert!(at(Version::new(6, 2, 0)).is_empty());
 }
