@@ -353,6 +353,28 @@ fn h044_tile_votes_and_meta_group_rank_are_missing_in_hip_5_2() {
 }
 
 #[test]
+fn h022_half_atomics_have_no_overload_in_hip_5() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "#include <hip/hip_fp16.h>\n__global__ void k(__half* h, __half2* h2) { atomicAdd(&h[threadIdx.x], __float2half(1.f)); atomicAdd(h2, __floats2half2_rn(1.f, 1.f)); }",
+    );
+    let found = rules(&src, Version::new(5, 2, 3));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|f| **f == ("H022".to_string(), Severity::Error))
+            .count(),
+        2,
+        "{found:?}"
+    );
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(
+        !ok && err.contains("no matching function for call to 'atomicAdd'"),
+        "{err}"
+    );
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

@@ -378,7 +378,11 @@ pub const FLOAT_ATOMIC: DiagInfo = DiagInfo {
 HIP compiles `atomicAdd` (and min/max) on `float`/`double` to safe compare-and-swap loops unless \
 `-munsafe-fp-atomics` is given or `unsafeAtomicAdd` is called; the hardware instructions are \
 faster but give wrong answers on fine-grained (host-coherent) memory. RDNA1 and CDNA1 (MI100, for \
-double) lack some hardware float atomics. Results are order-dependent, so tests need a tolerance.",
+double) lack some hardware float atomics. Results are order-dependent, so tests need a tolerance.
+
+HIP 5's atomics (5.2.3's amd_hip_atomic.h) have no `atomicAdd` for `__half`, `__half2` or \
+bfloat16 at all: for a HIP 5 target such a call is an error (\"no matching function for call to \
+'atomicAdd'\"), reported here as one.",
 };
 
 /// H023: shared memory above 64 KiB.

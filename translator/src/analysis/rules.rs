@@ -2004,6 +2004,18 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         "atomicAdd" | "atomicAdd_block" | "atomicAdd_system" | "atomicMin" | "atomicMax"
         | "atomicSub" => {
             if let Some(ty) = atomic_float_type(a, &argv) {
+                // HIP 5.2.3's atomics (amd_hip_atomic.h) have no half or bfloat16 overloads.
+                let half = ["half", "bfloat16"].iter().any(|h| ty.contains(h));
+                if half && a.opts.hip_version < hipport_rules::Version::new(6, 0, 0) {
+                    a.report(
+                        &FLOAT_ATOMIC,
+                        Severity::Error,
+                        n,
+                        format!("`{name}` on {ty}: HIP 5's atomics have no overload for it (\"no matching function\"); the target is HIP {}", a.opts.hip_version),
+                        Some("accumulate in float (atomicAdd on a float buffer) and convert afterwards, or use an atomicCAS loop on the 32-bit word that holds the value".into()),
+                        vec![],
+                    );
+                } else {
                 a.report(
                     &FLOAT_ATOMIC,
                     Severity::Note,
@@ -2012,6 +2024,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     Some("consider unsafeAtomicAdd or -munsafe-fp-atomics for coarse-grained memory; compare results with a tolerance".into()),
                     vec![],
                 );
+                }
             }
         }
         "cudaFuncSetAttribute" => {
