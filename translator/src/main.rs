@@ -362,9 +362,11 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         Rename::Hip => project::RenameMode::Hip,
         Rename::Torch => project::RenameMode::Torch,
     };
-    if !args.offload_arch.is_empty() {
-        cfg.build.offload_arch = args.offload_arch.clone();
-    }
+    cfg.build.offload_arch = if args.offload_arch.is_empty() {
+        hipport::buildfiles::default_offload_arch(hip_version)
+    } else {
+        args.offload_arch.clone()
+    };
     if !args.extensions.is_empty() {
         cfg.extensions = args
             .extensions

@@ -529,6 +529,25 @@ fn map_one(
         );
         return n;
     }
+    // `-x cu` (compile as CUDA) is `-x hip` for hipcc, which would otherwise look for a CUDA
+    // installation.
+    if let Some((Some(lang), n)) = flag_value(words, i, &["-x", "--x"]) {
+        if lang == "cu" {
+            m.changes.push((
+                i,
+                Action::Replace(vec!["-x".to_string(), "hip".to_string()]),
+            ));
+            drop_words(m, i + 1, n - 1);
+            note(
+                m,
+                i,
+                B_FLAG_MAPPED,
+                format!("nvcc flag `{}` -> `-x hip`", words[i..i + n].join(" ")),
+                Some("hipcc treats `-x cu` as CUDA and looks for a CUDA installation"),
+            );
+            return n;
+        }
+    }
     // Host-compiler pass-through.
     if let Some((v, n)) = flag_value(words, i, &["-Xcompiler", "--compiler-options"]) {
         let flags = v.map(host_flags).unwrap_or_default();

@@ -232,6 +232,15 @@ mod tests {
     }
 
     #[test]
+    fn compiling_cpp_sources_as_cuda_becomes_as_hip() {
+        let src = "NVCC ?= nvcc\n%.o: %.cpp\n\t$(NVCC) -x cu -c $< -o $@\nb.o: b.cpp\n\t$(NVCC) --x=cu -c b.cpp\nc.o: c.c\n\tgcc -x c -c c.c\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert!(out.contains("\t$(NVCC) -x hip -c $< -o $@\n"), "{out}");
+        assert!(out.contains("\t$(NVCC) -x hip -c b.cpp\n"), "{out}");
+        assert!(out.contains("\tgcc -x c -c c.c\n"), "{out}");
+    }
+
+    #[test]
     fn crlf_and_plain_makefiles() {
         let src = "CC = gcc\r\nCFLAGS = -O2 -arch x86_64\r\nall:\r\n\t$(CC) $(CFLAGS) main.c\r\n";
         let (edits, diags) = translate_build(

@@ -63,6 +63,22 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
 /// (Radeon PRO W6800 / RX 6800-6900) and RDNA3 (RX 7900), the GPUs ROCm lists as supported.
 pub const DEFAULT_OFFLOAD_ARCH: &[&str] = &["gfx90a", "gfx942", "gfx1030", "gfx1100"];
 
+/// [`DEFAULT_OFFLOAD_ARCH`] without the targets the HIP release `hip` cannot build: gfx942
+/// (MI300) came with ROCm 6.0 (HIP 5.2.3's clang 15 rejects it: "invalid target ID"), gfx1100
+/// (RDNA3) with ROCm 5.5 (HIP 5.2.3 has no device library for it).
+pub fn default_offload_arch(hip: hipport_rules::Version) -> Vec<String> {
+    let v = hipport_rules::Version::new;
+    DEFAULT_OFFLOAD_ARCH
+        .iter()
+        .filter(|a| match **a {
+            "gfx942" => hip >= v(6, 0, 0),
+            "gfx1100" => hip >= v(5, 5, 0),
+            _ => true,
+        })
+        .map(|s| s.to_string())
+        .collect()
+}
+
 /// What the build-file translators need to know about the rest of the conversion.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
@@ -369,6 +385,17 @@ mod tests {
         assert!(!BuildKind::Python.is_build_file() && BuildKind::SetupPy.is_build_file());
         assert_eq!(classify(Path::new("main.cu")), None);
         assert_eq!(classify(Path::new("setup.cfg")), None);
+    }
+
+    #[test]
+    fn default_targets_follow_the_hip_release() {
+        let v = hipport_rules::Version::new;
+        assert_eq!(default_offload_arch(v(5, 2, 3)), ["gfx90a", "gfx1030"]);
+        assert_eq!(
+            default_offload_arch(v(5, 7, 0)),
+            ["gfx90a", "gfx1030", "gfx1100"]
+        );
+        assert_eq!(default_offload_arch(v(6, 2, 0)), DEFAULT_OFFLOAD_ARCH);
     }
 
     #[test]
