@@ -483,7 +483,29 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     );
                 }
                 v if v.starts_with("CMAKE_CUDA_FLAGS") => {
-                    flag_args(st, sink, &args[var_idx + 1..], Context::Nvcc);
+                    let values = &args[var_idx + 1..];
+                    // As CMAKE_CXX_FLAGS, a `set` that replaced the CUDA flags would also drop
+                    // the C++ flags set before it: it keeps them in front.
+                    let keeps_old = values.iter().any(|a| {
+                        a.text.contains("${CMAKE_CUDA_FLAGS")
+                            || a.text.contains("${CMAKE_CXX_FLAGS")
+                    });
+                    if cmd.name == "set" && !keeps_old && values.len() == 1 {
+                        let first = &values[0];
+                        let cxx = v.replacen("CUDA", "CXX", 1);
+                        let at = first.content_start;
+                        if first.start != first.content_start
+                            && sink.edit(at, at, format!("${{{cxx}}} "), B_LANGUAGE.id)
+                        {
+                            sink.diag(
+                                B_LANGUAGE,
+                                first.start,
+                                format!("`set({v} ...)` becomes `set({cxx} \"${{{cxx}}} ...\")`, so the C++ flags set before it stay"),
+                                None,
+                            );
+                        }
+                    }
+                    flag_args(st, sink, values, Context::Nvcc);
                 }
                 _ => {}
             }
@@ -705,6 +727,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         for (old, new) in RENAMED_VARS {
+            // A file that sets its C++ standard keeps it: the CUDA one is left, without effect.
+            if old.starts_with("CMAKE_CUDA_STANDARD") || old.starts_with("CMAKE_CUDA_EXTENSIONS") {
+                let src = st.src;
+                if src.match_indices(new).any(|(p, _)| {
+                    !src[p + new.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                }) {
+                    continue;
+                }
+            }
             for (pos, _) in t.match_indices(old) {
                 let before = pos == 0 || !is_ident(t.as_bytes()[pos - 1]);
                 let after = t
@@ -1118,6 +1149,23 @@ mod tests {
             offload_arch: vec!["gfx90a".into(), "gfx1100".into()],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn cuda_standard_and_flags_do_not_clobber_the_cxx_ones() {
+        let src = "project(p LANGUAGES CXX CUDA)\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CUDA_STANDARD 14)\nset(CMAKE_CXX_FLAGS \"-DUSE_FOO=1\")\nset(CMAKE_CUDA_FLAGS \"--use_fast_math\")\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CUDA_STANDARD 14)\n"),
+            "{out}"
+        );
+        assert!(out.contains("set(CMAKE_CXX_FLAGS \"-DUSE_FOO=1\")\nset(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -ffast-math\")\n"), "{out}");
+        // Without a C++ standard of its own, the CUDA one becomes it.
+        let (out, _) = run(
+            "project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_STANDARD 17)\n",
+            &BuildOptions::default(),
+        );
+        assert!(out.contains("set(CMAKE_CXX_STANDARD 17)"), "{out}");
     }
 
     #[test]

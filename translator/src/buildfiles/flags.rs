@@ -7,6 +7,7 @@ use crate::diag::{DiagInfo, Severity};
 
 use super::{
     B_ARCH, B_FLAG_DROPPED, B_FLAG_MAPPED, B_FLAG_UNMAPPED, B_LIB_MAPPED, B_LIB_UNMAPPED, B_PATH,
+    B_RDC,
 };
 
 /// What happens to one word.
@@ -528,6 +529,17 @@ fn map_one(
             Some("the AMD targets come from --offload-arch"),
         );
         return n;
+    }
+    // nvcc's device-link step: hipcc links relocatable device code in the final link instead.
+    if matches!(words[i], "-dlink" | "--device-link") {
+        m.notes.push(Note {
+            word: i,
+            info: B_RDC,
+            message: format!("`{}` is nvcc's separate device-link step, which hipcc has no counterpart of: this command fails", words[i]),
+            help: Some("remove the device-link step and its object, and do the final link with hipcc -fgpu-rdc (g++ cannot link -fgpu-rdc objects)".into()),
+            severity: Some(Severity::Warning),
+        });
+        return 1;
     }
     // `-x cu` (compile as CUDA) is `-x hip` for hipcc, which would otherwise look for a CUDA
     // installation.

@@ -241,6 +241,16 @@ mod tests {
     }
 
     #[test]
+    fn the_device_link_step_is_a_warning() {
+        let src = "a.o: a.cu\n\tnvcc -dc a.cu -o a.o\ndlink.o: a.o\n\tnvcc -dlink a.o -o dlink.o\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -dlink a.o -o dlink.o\n"), "{out}");
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.line == 4
+            && d.severity == crate::diag::Severity::Warning));
+    }
+
+    #[test]
     fn crlf_and_plain_makefiles() {
         let src = "CC = gcc\r\nCFLAGS = -O2 -arch x86_64\r\nall:\r\n\t$(CC) $(CFLAGS) main.c\r\n";
         let (edits, diags) = translate_build(
