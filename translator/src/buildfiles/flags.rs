@@ -578,7 +578,11 @@ fn map_one(
                 words[i..i + n].join(" "),
                 flags.join(" ")
             ),
-            Some("hipcc passes host flags to clang directly"),
+            Some(if flags.iter().any(|f| f.starts_with("-fopenmp")) {
+                "hipcc passes host flags to clang directly; clang's -fopenmp uses LLVM's OpenMP runtime (libomp, e.g. the libomp-dev package), not GCC's libgomp: drop -lgomp"
+            } else {
+                "hipcc passes host flags to clang directly"
+            }),
         );
         return n;
     }

@@ -241,6 +241,18 @@ mod tests {
     }
 
     #[test]
+    fn openmp_host_flags_say_which_runtime_clang_needs() {
+        let (out, diags) = run(
+            "main: main.cu\n\tnvcc -Xcompiler -fopenmp -o main main.cu\n",
+            &BuildOptions::default(),
+        );
+        assert!(out.contains("hipcc -fopenmp -o main main.cu"), "{out}");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B001" && d.help.as_deref().is_some_and(|h| h.contains("libomp"))));
+    }
+
+    #[test]
     fn the_device_link_step_is_a_warning() {
         let src = "a.o: a.cu\n\tnvcc -dc a.cu -o a.o\ndlink.o: a.o\n\tnvcc -dlink a.o -o dlink.o\n";
         let (out, diags) = run(src, &BuildOptions::default());
