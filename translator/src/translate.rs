@@ -800,9 +800,13 @@ impl<'a> Walk<'a> {
             while start > 0 && matches!(self.src[start - 1], b' ' | b'\t') {
                 start -= 1;
             }
-            if start == 0 || self.src[start - 1] == b'\n' {
+            // Only a directive that is its whole line goes: with more text after it on the line
+            // (`#include <a.h>#include <b.h>`), the rest would become a line of its own.
+            let end = node.end_byte();
+            let whole_line = end == self.src.len() || self.src[end - 1] == b'\n';
+            if (start == 0 || self.src[start - 1] == b'\n') && whole_line {
                 self.edits
-                    .push(Edit::replace(start, node.end_byte(), "", "include-dedup"));
+                    .push(Edit::replace(start, end, "", "include-dedup"));
             }
             return;
         }
