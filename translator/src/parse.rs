@@ -692,16 +692,7 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 /// Whether offset `at` (on a directive's line) is in the body of a `#define`, after the name it
 /// defines and that name's parameter list.
 pub(crate) fn in_define_body(src: &[u8], at: usize) -> bool {
-    // The directive's first line: back over lines continued with `\`.
-    let mut start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
-    while start > 0 {
-        let before = &src[..start - 1];
-        let before = before.strip_suffix(b"\r").unwrap_or(before);
-        if !before.ends_with(b"\\") {
-            break;
-        }
-        start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    }
+    let start = logical_line_start(src, at);
     let line = &src[start..at];
     let mut i = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
     if line.get(i) != Some(&b'#') {
@@ -738,24 +729,27 @@ pub(crate) fn in_define_body(src: &[u8], at: usize) -> bool {
     i < line.len()
 }
 
-/// Whether offset `at` is on a preprocessor directive's line (or a line it continues).
-pub(crate) fn in_directive(src: &[u8], mut at: usize) -> bool {
-    loop {
-        let start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
-        let line = &src[start..];
-        let first = line.iter().position(|&b| b != b' ' && b != b'\t');
-        if first.is_some_and(|i| line[i] == b'#') {
-            return true;
+/// Where the line holding offset `at` begins, back over the lines it continues with `\`: the
+/// first line of a multi-line directive.
+fn logical_line_start(src: &[u8], at: usize) -> usize {
+    let mut start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
+    while start > 0 {
+        let before = &src[..start - 1];
+        let before = before.strip_suffix(b"\r").unwrap_or(before);
+        if !before.ends_with(b"\\") {
+            break;
         }
-        // A line continued from the one before belongs to that line's directive, if any.
-        let before = src[..start.saturating_sub(1)]
-            .strip_suffix(b"\r")
-            .unwrap_or(&src[..start.saturating_sub(1)]);
-        if start == 0 || !before.ends_with(b"\\") {
-            return false;
-        }
-        at = start - 1;
+        start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
     }
+    start
+}
+
+/// Whether offset `at` is on a preprocessor directive's line (or a line it continues).
+pub(crate) fn in_directive(src: &[u8], at: usize) -> bool {
+    let line = &src[logical_line_start(src, at)..];
+    line.iter()
+        .find(|&&b| b != b' ' && b != b'\t')
+        .is_some_and(|&b| b == b'#')
 }
 
 #[cfg(test)]

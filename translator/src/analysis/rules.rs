@@ -369,42 +369,36 @@ fn field(a: &mut Analyzer, n: Node) {
     }
 }
 
-/// Whether the object of member access `expr` is a variable declared `__half2` or `half2`.
-fn half2_object(a: &Analyzer, expr: Node) -> bool {
-    let Some(mut o) = expr.field(FIELDS.argument) else {
-        return false;
-    };
-    while o.kind_name() == "parenthesized_expression" {
-        match o.named_child(0) {
-            Some(c) => o = c,
-            None => return false,
+/// The declaration of the variable a member access `expr` reads (`v.x`, `(v).x`, and with
+/// `deref` also `(*p).x`), when it names one.
+fn object_decl<'t>(a: &Analyzer<'_, 't>, expr: Node, deref: bool) -> Option<Decl<'t>> {
+    let mut o = expr.field(FIELDS.argument)?;
+    loop {
+        match o.kind_name() {
+            "parenthesized_expression" => o = o.named_child(0)?,
+            "pointer_expression" if deref => o = o.named_child(0)?,
+            "identifier" => return a.lookup(a.text(o), o.start_byte()),
+            _ => return None,
         }
     }
-    o.kind_name() == "identifier"
-        && a.lookup(a.text(o), o.start_byte()).is_some_and(|d| {
-            !d.pointer && matches!(d.ty_text.trim_start_matches("const "), "__half2" | "half2")
-        })
+}
+
+/// Whether the object of member access `expr` is a variable declared `__half2` or `half2`.
+fn half2_object(a: &Analyzer, expr: Node) -> bool {
+    object_decl(a, expr, false).is_some_and(|d| {
+        !d.pointer && matches!(d.ty_text.trim_start_matches("const "), "__half2" | "half2")
+    })
 }
 
 /// Whether the object of member access `expr` is a variable declared `cudaPointerAttributes`.
 fn pointer_attributes(a: &Analyzer, expr: Node) -> bool {
-    let mut obj = expr.field(FIELDS.argument);
-    while let Some(o) = obj {
-        match o.kind_name() {
-            "parenthesized_expression" | "pointer_expression" => obj = o.named_child(0),
-            "identifier" => {
-                return a.lookup(a.text(o), o.start_byte()).is_some_and(|d| {
-                    let t = d
-                        .ty_text
-                        .trim_start_matches("const ")
-                        .trim_start_matches("struct ");
-                    matches!(t, "cudaPointerAttributes" | "hipPointerAttribute_t")
-                })
-            }
-            _ => return false,
-        }
-    }
-    false
+    object_decl(a, expr, true).is_some_and(|d| {
+        let t = d
+            .ty_text
+            .trim_start_matches("const ")
+            .trim_start_matches("struct ");
+        matches!(t, "cudaPointerAttributes" | "hipPointerAttribute_t")
+    })
 }
 
 /// Whether the object of member access `expr` is a `cudaDeviceProp` (declared so, or returned by
