@@ -658,9 +658,13 @@ pub(crate) fn is_calling_convention(word: &str) -> bool {
 /// literals and directives replaced by what it stands for, padded with spaces.
 fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
+    let user = user_qualifier_macros(src);
+    let pragmas = memchr::memmem::find(src, b"_Pragma").is_some();
     let qualifiers = memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
-        || memchr::memmem::find(src, b"_CB").is_some();
+        || memchr::memmem::find(src, b"_CB").is_some()
+        || !user.is_empty()
+        || pragmas;
     if !includes && !qualifiers {
         return std::borrow::Cow::Borrowed(src);
     }
@@ -676,7 +680,17 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             let shown: &[u8] = match QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) {
                 Some((_, shown)) => shown,
                 None if is_calling_convention(std::str::from_utf8(word).unwrap_or("")) => b"",
-                None => continue,
+                None => match user.iter().find(|m| m.name == word) {
+                    Some(m) => m.shown,
+                    None if word == b"_Pragma" => match pragma_end(src, id.end) {
+                        Some(end) if !in_directive(src, id.start) => {
+                            blank(&mut out[id.start..end]);
+                            continue;
+                        }
+                        _ => continue,
+                    },
+                    None => continue,
+                },
             };
             if in_directive(src, id.start) {
                 continue;
@@ -687,6 +701,180 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Replaces every byte but line breaks with a space.
+fn blank(text: &mut [u8]) {
+    for b in text.iter_mut().filter(|b| **b != b'\n' && **b != b'\r') {
+        *b = b' ';
+    }
+}
+
+/// The end of the `("...")` after a `_Pragma` ending at `at`, when it is exactly that.
+fn pragma_end(src: &[u8], at: usize) -> Option<usize> {
+    let skip = |mut i: usize| {
+        while src.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(at);
+    if src.get(i) != Some(&b'(') {
+        return None;
+    }
+    i = skip(i + 1);
+    if src.get(i) != Some(&b'"') {
+        return None;
+    }
+    i += 1;
+    loop {
+        match src.get(i)? {
+            b'\\' => i += 2,
+            b'"' => break,
+            b'\n' => return None,
+            _ => i += 1,
+        }
+    }
+    i = skip(i + 1);
+    (src.get(i) == Some(&b')')).then_some(i + 1)
+}
+
+/// The words a macro of the file may expand to for [`user_qualifier_macros`].
+const QUALIFIER_WORDS: &[&[u8]] = &[
+    b"__host__",
+    b"__device__",
+    b"__global__",
+    b"__forceinline__",
+    b"__noinline__",
+    b"__inline__",
+    b"inline",
+    b"static",
+    b"constexpr",
+];
+
+/// An object-like macro of the file that expands to qualifiers only (`#define HD __host__
+/// __device__`, `#define UNROLL _Pragma("unroll")`), in all its definitions (an empty one
+/// included): what tree-sitter is shown for it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct UserQualifier<'s> {
+    /// The macro's name.
+    pub(crate) name: &'s [u8],
+    /// What tree-sitter is shown: the body when it fits in the name, else `__global__` or
+    /// `__device__` when the body holds it and it fits, else nothing (blanks).
+    pub(crate) shown: &'static [u8],
+    /// Whether a definition marks device code (`__device__` or `__global__`) that `shown` does
+    /// not carry.
+    pub(crate) hidden_device: bool,
+}
+
+/// The macros of [`UserQualifier`] defined in `src`.
+pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
+    // Each name with the words of all its definitions (`None` once one is not qualifiers).
+    type Words<'s> = Option<Vec<&'s [u8]>>;
+    let mut found: Vec<(&[u8], Words)> = Vec::new();
+    for hit in memchr::memmem::find_iter(src, b"define") {
+        let start = logical_line_start(src, hit);
+        let head = &src[start..hit];
+        let head = head.trim_ascii();
+        if head != b"#" && !(head.starts_with(b"#") && head[1..].trim_ascii().is_empty()) {
+            continue;
+        }
+        let line_end = memchr::memchr(b'\n', &src[hit..]).map_or(src.len(), |e| hit + e);
+        let line = &src[hit + b"define".len()..line_end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.first().is_some_and(|b| matches!(b, b' ' | b'\t')) || line.ends_with(b"\\") {
+            continue;
+        }
+        let line = line.trim_ascii_start();
+        let name_len = line
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let name = &line[..name_len];
+        if name.is_empty() || name[0].is_ascii_digit() || line.get(name_len) == Some(&b'(') {
+            continue;
+        }
+        let body = qualifier_body(&line[name_len..]);
+        match found.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, words)) => {
+                if let (Some(all), Some(more)) = (words.as_mut(), body) {
+                    all.extend(more);
+                } else {
+                    *words = None;
+                }
+            }
+            None => found.push((name, body)),
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|(name, words)| {
+            let words = words?;
+            if QUALIFIER_WORDS.contains(&name) || name == b"_Pragma" {
+                return None;
+            }
+            let device = words
+                .iter()
+                .any(|w| *w == b"__device__" || *w == b"__global__");
+            let shown: &'static [u8] = [b"__global__" as &[u8], b"__device__", b"__host__"]
+                .into_iter()
+                .find(|q| q.len() <= name.len() && words.contains(q))
+                .unwrap_or(b"");
+            Some(UserQualifier {
+                name,
+                shown,
+                hidden_device: device && !matches!(shown, b"__global__" | b"__device__"),
+            })
+        })
+        .collect()
+}
+
+/// Whether one of the macros `names` qualifies the declaration that starts at `start` and
+/// declares its name at `declarator`: it stands among the words before `start` (back to the
+/// previous token that is not a word) or between `start` and `declarator`.
+pub(crate) fn qualified_by(src: &[u8], start: usize, declarator: usize, names: &[&[u8]]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut from = start;
+    loop {
+        let mut i = from;
+        while i > 0 && src[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        let mut w = i;
+        while w > 0 && word(src[w - 1]) {
+            w -= 1;
+        }
+        if w == i {
+            break;
+        }
+        from = w;
+    }
+    let end = declarator.max(start).min(src.len());
+    crate::lexer::identifiers(&src[from..end])
+        .into_iter()
+        .any(|r| names.contains(&&src[from + r.start..from + r.end]))
+}
+
+/// The qualifier words of a macro body (`None` when it holds anything else; a trailing comment
+/// is not part of it): `__host__ __device__`, `__forceinline__`, `_Pragma("unroll")`, nothing.
+fn qualifier_body(body: &[u8]) -> Option<Vec<&[u8]>> {
+    let cut = memchr::memmem::find(body, b"//")
+        .into_iter()
+        .chain(memchr::memmem::find(body, b"/*"))
+        .min()
+        .unwrap_or(body.len());
+    let body = body[..cut].trim_ascii();
+    if body.starts_with(b"_Pragma") {
+        return (pragma_end(body, b"_Pragma".len()) == Some(body.len())).then(Vec::new);
+    }
+    let words: Vec<&[u8]> = body
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .all(|w| QUALIFIER_WORDS.contains(w))
+        .then_some(words)
 }
 
 /// Whether offset `at` (on a directive's line) is in the body of a `#define`, after the name it
@@ -823,6 +1011,75 @@ mod tests {
         let sexp = tree.root_node().to_sexp();
         assert!(error_lines(&tree).is_empty(), "{sexp}");
         assert!(sexp.contains("launch_bounds"), "{sexp}");
+    }
+
+    #[test]
+    fn qualifier_macros_of_the_file_and_pragma_operators_parse() {
+        let src = "#ifdef __CUDACC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\n\
+                   #define DEVICE_FN __device__ __forceinline__ // inline\n\
+                   #define UNROLL _Pragma(\"unroll\")\n\
+                   #define SQ(x) ((x) * (x))\n#define N 4\n#define MIXED __device__ int\n\
+                   HD float sq(float x) { return x * x; }\n\
+                   template <typename T> DEVICE_FN T id(T v) { return v; }\n\
+                   __global__ void k(float* p) {\n  UNROLL\n  for (int i = 0; i < N; ++i) p[i] = SQ(p[i]);\n\
+                   _Pragma(\"unroll (2)\") for (int i = 0; i < 2; ++i) p[i] = 0;\n}\n";
+        let macros = user_qualifier_macros(src.as_bytes());
+        let names: Vec<(&str, &str, bool)> = macros
+            .iter()
+            .map(|m| {
+                (
+                    std::str::from_utf8(m.name).unwrap(),
+                    std::str::from_utf8(m.shown).unwrap(),
+                    m.hidden_device,
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("HD", "", true),
+                ("DEVICE_FN", "", true),
+                ("UNROLL", "", false)
+            ],
+            "a function-like macro, a value and a body with a type are not qualifiers"
+        );
+        let shown = parseable(src.as_bytes());
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.contains("\n   float sq"), "{shown}");
+        let pragma = "_Pragma(\"unroll (2)\")";
+        assert!(
+            shown.contains(&format!(
+                "\n{} for (int i = 0; i < 2",
+                " ".repeat(pragma.len())
+            )),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("#define UNROLL _Pragma(\"unroll\")"),
+            "{shown}"
+        );
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        // A macro long enough shows its device qualifier; one defined as anything else is left.
+        let long = user_qualifier_macros(
+            b"#define DEVICE_INLINE __device__ inline\n#define X __device__\n#define X int\n",
+        );
+        assert_eq!(long.len(), 1);
+        assert_eq!(
+            (long[0].shown, long[0].hidden_device),
+            (&b"__device__"[..], false)
+        );
+        // Where the macro stands: before a template's declaration, or among its specifiers.
+        let t = b"template <class T> HD T f();\nstatic HD int g();\nint HDX h();\n";
+        let at = |s: &[u8]| memchr::memmem::find(t, s).unwrap();
+        assert!(qualified_by(t, at(b"T f"), at(b"f()"), &[b"HD"]));
+        assert!(qualified_by(t, at(b"static"), at(b"g()"), &[b"HD"]));
+        assert!(!qualified_by(t, at(b"int HDX"), at(b"h()"), &[b"HD"]));
     }
 
     #[test]

@@ -572,6 +572,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         // visited, with the index past each one's nodes: a declaration's scope is the innermost,
         // found without walking up its parents (`Node::parent` searches down from the root).
         let mut scopes: Vec<(u32, Range<usize>)> = Vec::new();
+        // Device-qualifier macros of the file that tree-sitter was shown as blanks.
+        let hidden: Vec<&[u8]> = crate::parse::user_qualifier_macros(self.src)
+            .into_iter()
+            .filter(|m| m.hidden_device)
+            .map(|m| m.name)
+            .collect();
         for (i, ((&node, &kind), &end)) in flat
             .nodes
             .iter()
@@ -589,7 +595,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                         K::DeviceQualifier => true,
                         K::Error => self.text(c).contains("__device__"),
                         _ => false,
-                    });
+                    }) || (!hidden.is_empty()
+                        && crate::parse::qualified_by(
+                            self.src,
+                            node.start_byte(),
+                            node.field(f.declarator)
+                                .map_or(node.start_byte(), |d| d.start_byte()),
+                            &hidden,
+                        ));
                     self.funcs.push(Func { node, device });
                     // Its parameters are in its declarator: a name it declares is in that text.
                     let holds = node.field(f.declarator).map_or(0..0, |d| d.byte_range());

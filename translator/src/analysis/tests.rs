@@ -569,6 +569,20 @@ fn h012_dynamic_parallelism() {
 }
 
 #[test]
+fn device_code_behind_qualifier_macros_of_the_file() {
+    // tree-sitter is shown blanks for `HD` (too short for `__device__`); the function still
+    // counts as device code, and a host function beside it does not.
+    let src = "#define HD __host__ __device__\n#define DEV __device__ __forceinline__\n\
+               HD void a() { cudaDeviceSynchronize(); }\n\
+               template <typename T> DEV T b() { return (T)clock64(); }\n\
+               void c() { cudaDeviceSynchronize(); }\n\
+               DEV float sum(float v) {\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n  return v;\n}\n";
+    assert_eq!(lines_of(src, "H012"), vec![3]);
+    assert_eq!(lines_of(src, "H021"), vec![4]);
+    assert_eq!(lines_of(src, "H001"), vec![7]);
+}
+
+#[test]
 fn h013_texture_references_not_objects() {
     let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
                __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
