@@ -375,6 +375,37 @@ fn h022_half_atomics_have_no_overload_in_hip_5() {
 }
 
 #[test]
+fn h045_sixteen_bit_atomic_cas_has_no_overload() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "__global__ void k(unsigned short* p, uint16_t* q) { atomicCAS(&p[threadIdx.x], (unsigned short)0, (unsigned short)1); atomicCAS(q, (uint16_t)0, (uint16_t)1); }",
+    );
+    let found = rules(&src, Version::new(5, 2, 3));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|f| **f == ("H045".to_string(), Severity::Error))
+            .count(),
+        2,
+        "{found:?}"
+    );
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(
+        !ok && err.contains("no matching function for call to 'atomicCAS'"),
+        "{err}"
+    );
+    // The 32-bit word form the help describes compiles.
+    let word = case(
+        "__global__ void k(unsigned short* p) { unsigned int* w = (unsigned int*)((size_t)p & ~(size_t)3); unsigned int old = *w; atomicCAS(w, old, old | (1u << (((size_t)p & 2) * 8))); }",
+    );
+    assert!(rules(&word, Version::new(5, 2, 3))
+        .iter()
+        .all(|f| f.0 != "H045"));
+    let (ok, err) = compile(&cc, &word, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

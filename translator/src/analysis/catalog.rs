@@ -380,9 +380,31 @@ HIP compiles `atomicAdd` (and min/max) on `float`/`double` to safe compare-and-s
 faster but give wrong answers on fine-grained (host-coherent) memory. RDNA1 and CDNA1 (MI100, for \
 double) lack some hardware float atomics. Results are order-dependent, so tests need a tolerance.
 
-HIP 5's atomics (5.2.3's amd_hip_atomic.h) have no `atomicAdd` for `__half`, `__half2` or \
-bfloat16 at all: for a HIP 5 target such a call is an error (\"no matching function for call to \
-'atomicAdd'\"), reported here as one.",
+HIP's atomics have no `atomicAdd` for `__half`, `__half2` or bfloat16 at all in HIP 5 (5.2.3's \
+amd_hip_atomic.h, confirmed with hipcc) nor in ROCm 6 (ROCm/hip#3573 shows 6.1.3 rejecting \
+`atomicAdd(half2*, ...)`); ROCm added them in 2026 (ROCm/rocm-systems#5194). For a target before \
+HIP 7.0 such a call is an error (\"no matching function for call to 'atomicAdd'\"), reported here \
+as one; for 7.x a warning, since only releases after that change have the overloads.",
+};
+
+/// H045: atomics on types HIP has no overload for.
+pub const ATOMIC_OVERLOAD: DiagInfo = DiagInfo {
+    id: "H045",
+    name: "atomic-overload-missing",
+    severity: Severity::Error,
+    summary: "16-bit atomicCAS, which HIP does not overload",
+    explain: "\
+CUDA has `atomicCAS` on `unsigned short int` (16 bits, compute capability 7.0 and up), and code \
+calls it on 16-bit integers and on the bits of `__half`/bfloat16 values. HIP's `atomicCAS` has \
+overloads for `int`, `unsigned int`, `unsigned long`, `unsigned long long`, `float` and `double` \
+only, in HIP 5.2.3 (amd_hip_atomic.h, confirmed with hipcc: \"no matching function for call to \
+'atomicCAS'\") and in HIP 6.2's header; later ROCm headers add `unsigned short`, in a release \
+not confirmed here. hipport reports calls whose address is a 16-bit variable or a cast to a \
+16-bit pointer: an error for targets up to 6.2, a warning after.
+
+Fix: compare-and-swap the aligned 32-bit word that holds the value: read the word at \
+`(unsigned int*)((size_t)p & ~3)`, replace the 16 bits at `((size_t)p & 2) * 8` in a copy, and \
+`atomicCAS` the word until it succeeds.",
 };
 
 /// H023: shared memory above 64 KiB.
@@ -827,4 +849,5 @@ pub const DIAGS: &[DiagInfo] = &[
     DEVICEPTR_INTEGER,
     INTRINSIC_RESULT,
     CG_MEMBER,
+    ATOMIC_OVERLOAD,
 ];

@@ -2000,13 +2000,23 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             if let Some(ty) = atomic_float_type(a, &argv) {
                 // HIP 5.2.3's atomics (amd_hip_atomic.h) have no half or bfloat16 overloads.
                 let half = ["half", "bfloat16"].iter().any(|h| ty.contains(h));
-                if half && a.opts.hip_version < hipport_rules::Version::new(6, 0, 0) {
+                let help = "accumulate in float (atomicAdd on a float buffer) and convert afterwards, or use an atomicCAS loop on the 32-bit word that holds the value";
+                if half && a.opts.hip_version < hipport_rules::Version::new(7, 0, 0) {
                     a.report(
                         &FLOAT_ATOMIC,
                         Severity::Error,
                         n,
-                        format!("`{name}` on {ty}: HIP 5's atomics have no overload for it (\"no matching function\"); the target is HIP {}", a.opts.hip_version),
-                        Some("accumulate in float (atomicAdd on a float buffer) and convert afterwards, or use an atomicCAS loop on the 32-bit word that holds the value".into()),
+                        format!("`{name}` on {ty}: HIP's atomics have no overload for it (\"no matching function\"; HIP 5.2.3 and ROCm 6.1.3 checked); the target is HIP {}", a.opts.hip_version),
+                        Some(help.into()),
+                        vec![],
+                    );
+                } else if half {
+                    a.report(
+                        &FLOAT_ATOMIC,
+                        Severity::Warning,
+                        n,
+                        format!("`{name}` on {ty}: ROCm added half and bfloat16 `atomicAdd` only in 2026 (ROCm/rocm-systems#5194); HIP releases before it have no overload; the target is HIP {}", a.opts.hip_version),
+                        Some(format!("check that your HIP's amd_hip_fp16.h / amd_hip_bf16.h declare it; otherwise {help}")),
                         vec![],
                     );
                 } else {
@@ -2019,6 +2029,30 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     vec![],
                 );
                 }
+            }
+        }
+        "atomicCAS" | "atomicCAS_block" | "atomicCAS_system" => {
+            let short = argv.first().and_then(|p| atomic_pointee(a, *p)).filter(|t| {
+                matches!(
+                    t.as_str(),
+                    "unsigned short" | "unsigned short int" | "short unsigned int"
+                        | "short unsigned" | "uint16_t" | "ushort"
+                )
+            });
+            if let Some(ty) = short {
+                let verified = a.opts.hip_version < hipport_rules::Version::new(6, 3, 0);
+                a.report(
+                    &ATOMIC_OVERLOAD,
+                    if verified { Severity::Error } else { Severity::Warning },
+                    n,
+                    if verified {
+                        format!("`{name}` on `{ty}`: HIP's atomicCAS has 32- and 64-bit overloads only (HIP 5.2.3 and 6.2 checked), so this does not compile (\"no matching function\"); the target is HIP {}", a.opts.hip_version)
+                    } else {
+                        format!("`{name}` on `{ty}`: HIP's atomicCAS had 32- and 64-bit overloads only up to 6.2 at least; later headers add `unsigned short`, in a release not confirmed; the target is HIP {}", a.opts.hip_version)
+                    },
+                    Some("compare-and-swap the aligned 32-bit word that holds the value, shifting the 16 bits into place (an atomicCAS loop on `unsigned int`)".into()),
+                    vec![],
+                );
             }
         }
         "cudaFuncSetAttribute" => {
@@ -2091,11 +2125,10 @@ fn is_texture_type(a: &Analyzer, d: &Decl) -> bool {
             .is_some_and(|n| matches!(a.text(n), "texture" | "surface"))
 }
 
-/// The float type an atomic works on, from its pointer argument or value.
-fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
-    let ptr = argv.first()?;
-    // `&x`, `&x[i]`, `p`, `p + i`.
-    let mut base = *ptr;
+/// The type an atomic's address argument points to (`&x`, `&x[i]`, `p`, `p + i`, `(T*)p`),
+/// from a cast or the declaration of the variable; single-spaced, without `const`.
+fn atomic_pointee(a: &Analyzer, ptr: Node) -> Option<String> {
+    let mut base = ptr;
     for _ in 0..6 {
         match base.kind_name() {
             "pointer_expression" | "parenthesized_expression" => {
@@ -2106,21 +2139,40 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
             _ => break,
         }
     }
+    let ty = match base.kind_name() {
+        "identifier" => a.lookup(a.text(base), base.start_byte())?.ty_text,
+        "cast_expression" => {
+            let t = a.text(base.field(FIELDS.type_)?);
+            let t = t.trim();
+            super::norm_ws(t.strip_suffix('*')?.trim_end())
+        }
+        _ => return None,
+    };
+    Some(ty.trim_start_matches("const ").trim().to_string())
+}
+
+/// The floating-point type an atomic works on: its address's pointee, or a floating-point
+/// literal value; `None` for other types and unknown ones.
+fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
+    let ptr = argv.first()?;
     let floaty = |t: &str| {
-        let t = t.trim_start_matches("const ").trim();
         matches!(
             t,
-            "float" | "double" | "__half" | "__half2" | "half" | "half2" | "__nv_bfloat16"
+            "float"
+                | "double"
+                | "__half"
+                | "__half2"
+                | "half"
+                | "half2"
+                | "__nv_bfloat16"
+                | "nv_bfloat16"
+                | "__nv_bfloat162"
+                | "nv_bfloat162"
         )
-        .then(|| t.to_string())
+        .then(|| format!("`{t}`"))
     };
-    if base.kind_name() == "identifier" {
-        if let Some(d) = a.lookup(a.text(base), base.start_byte()) {
-            if let Some(t) = floaty(&d.ty_text) {
-                return Some(format!("`{t}`"));
-            }
-            return None;
-        }
+    if let Some(t) = atomic_pointee(a, *ptr) {
+        return floaty(&t);
     }
     if let Some(v) = argv.get(1) {
         let t = a.text(*v);

@@ -583,6 +583,39 @@ fn device_code_behind_qualifier_macros_of_the_file() {
 }
 
 #[test]
+fn h022_half_atomics_and_h045_sixteen_bit_cas_by_target() {
+    let src = "__device__ unsigned short flags[8];\n\
+               __global__ void k(__half* h, __nv_bfloat162* b, unsigned short* p, void* raw) {\n\
+               atomicAdd(&h[1], h[0]);\natomicAdd(b, b[0]);\n\
+               atomicCAS(&flags[threadIdx.x], (unsigned short)0, (unsigned short)1);\n\
+               atomicCAS((unsigned short int*)raw, (unsigned short)0, (unsigned short)1);\n\
+               atomicCAS((unsigned int*)raw, 0u, 1u);\natomicCAS(p + 1, p[0], p[1]);\n}\n";
+    let at = |id: &str, v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == id)
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Warning};
+    for v in [Version::new(5, 2, 3), Version::new(6, 4, 0)] {
+        assert_eq!(at("H022", v), [(3, Error), (4, Error)]);
+    }
+    assert_eq!(
+        at("H022", Version::new(7, 0, 0)),
+        [(3, Warning), (4, Warning)]
+    );
+    assert_eq!(
+        at("H045", Version::new(6, 2, 0)),
+        [(5, Error), (6, Error), (8, Error)]
+    );
+    assert_eq!(
+        at("H045", Version::new(6, 4, 0)),
+        [(5, Warning), (6, Warning), (8, Warning)]
+    );
+}
+
+#[test]
 fn h013_texture_references_not_objects() {
     let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
                __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
