@@ -677,6 +677,8 @@ fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
             "cast_expression" => x
                 .field(FIELDS.type_)
                 .is_some_and(|t| a.text(t) == "CUdeviceptr"),
+            // A struct member declared `CUdeviceptr`: `buf.ptr + off`, `b->base & ~255`.
+            "field_expression" => deviceptr_member(a, x),
             // An element of an array of (or a pointer to) device pointers: `ptrs[i] + off`.
             "subscript_expression" => x
                 .field(FIELDS.argument)
@@ -701,6 +703,58 @@ fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
         Some("compute on an integer and cast back: `(hipDeviceptr_t)((uintptr_t)p + offset)`".into()),
         vec![],
     );
+}
+
+/// Whether `obj.name` / `obj->name` reads a struct member declared `CUdeviceptr` in the file:
+/// one of that name in the type the object is declared with, or in any struct when the
+/// object's type is not known.
+fn deviceptr_member(a: &Analyzer, x: Node) -> bool {
+    let Some(field) = x.field(FIELDS.field) else {
+        return false;
+    };
+    let Some(decls) = a.decls.get(a.text(field)) else {
+        return false;
+    };
+    let owners: Vec<Option<&str>> = decls
+        .iter()
+        .filter(|d| {
+            d.decl.kind_name() == "field_declaration"
+                && !d.pointer
+                && d.dims.is_empty()
+                && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"
+        })
+        .map(|d| struct_name(a, d.decl))
+        .collect();
+    if owners.is_empty() {
+        return false;
+    }
+    let object_type = x
+        .field(FIELDS.argument)
+        .filter(|o| o.kind_name() == "identifier")
+        .and_then(|o| a.lookup(a.text(o), o.start_byte()))
+        .map(|d| {
+            d.ty_text
+                .trim_start_matches("const ")
+                .trim_start_matches("struct ")
+                .to_string()
+        });
+    match object_type {
+        Some(t) => owners.iter().any(|o| o.is_none_or(|o| o == t)),
+        None => true,
+    }
+}
+
+/// The name of the struct a member declaration belongs to: its tag, or the typedef name of an
+/// untagged one.
+fn struct_name<'a>(a: &Analyzer<'a, '_>, member: Node) -> Option<&'a str> {
+    let spec = member.parent()?.parent()?;
+    if let Some(name) = spec.field(FIELDS.name) {
+        return Some(a.text(name));
+    }
+    let def = spec
+        .parent()
+        .filter(|p| p.kind_name() == "type_definition")?;
+    def.field(FIELDS.declarator).map(|d| a.text(d))
 }
 
 /// Whether an expression is an integer: an integer literal, or a variable declared with an

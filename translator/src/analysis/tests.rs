@@ -1369,6 +1369,14 @@ fn h042_integer_arithmetic_on_deviceptr() {
                   CUdeviceptr bufs[4]; CUdeviceptr second(size_t n) { return bufs[1] + n; }\n\
                   int sum(int* v) { return v[0] + v[1]; }\n";
     assert_eq!(lines_of(arrays, "H042"), vec![1, 2]);
+    // Struct members declared `CUdeviceptr`, by tag or typedef name; a same-named member of
+    // another struct is not one.
+    let members = "struct Buffer { CUdeviceptr base; size_t bytes; };\n\
+                   typedef struct { CUdeviceptr ptr; } Slice;\nstruct Other { size_t base; };\n\
+                   void f(Buffer b, Slice* s, Other o, Buffer* pb) {\n\
+                   CUdeviceptr p = b.base + 256;\nCUdeviceptr q = s->ptr + 4;\n\
+                   size_t r = o.base + 16;\nsize_t n = b.bytes + 1;\nCUdeviceptr t = pb->base & ~255ull;\n}\n";
+    assert_eq!(lines_of(members, "H042"), vec![5, 6, 9]);
     // Without the type's name in the file nothing is looked up.
     assert!(lines_of("int f(int a, int b) { return a + b; }", "H042").is_empty());
 }
