@@ -282,7 +282,7 @@ struct ConvertArgs {
 
 /// The installed HIP release: from `hip/hip_version.h` under `$HIP_PATH`, `$ROCM_PATH`,
 /// `/opt/rocm` or `/usr` (a file read, where running the `hipconfig` script takes ~100 ms),
-/// else from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2).
+/// else from `hipconfig --version` (e.g. `5.2.21153-...` -> 5.2.3).
 fn installed_hip_version() -> Option<Version> {
     let roots = ["HIP_PATH", "ROCM_PATH"]
         .iter()
@@ -292,31 +292,68 @@ fn installed_hip_version() -> Option<Version> {
         let Ok(text) = std::fs::read_to_string(root.join("include/hip/hip_version.h")) else {
             continue;
         };
-        let num = |name: &str| -> Option<u16> {
-            text.lines().find_map(|l| {
-                let mut w = l.split_whitespace();
-                (w.next() == Some("#define") && w.next() == Some(name))
-                    .then(|| w.next()?.parse().ok())
-                    .flatten()
-            })
-        };
-        if let (Some(major), Some(minor)) = (num("HIP_VERSION_MAJOR"), num("HIP_VERSION_MINOR")) {
-            return Some(Version::new(major, minor, 0));
+        if let Some(v) = version_from_header(&text) {
+            return Some(v);
         }
     }
-    installed_hip_version_from_hipconfig()
-}
-
-fn installed_hip_version_from_hipconfig() -> Option<Version> {
     let out = std::process::Command::new("hipconfig")
         .arg("--version")
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    version_from_hipconfig(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The release `hip_version.h` names (see [`hipport::translate::installed_release`]).
+fn version_from_header(text: &str) -> Option<Version> {
+    let num = |name: &str| -> Option<u64> {
+        text.lines().find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("#define") && w.next() == Some(name))
+                .then(|| w.next()?.parse().ok())
+                .flatten()
+        })
+    };
+    let major = u16::try_from(num("HIP_VERSION_MAJOR")?).ok()?;
+    let minor = u16::try_from(num("HIP_VERSION_MINOR")?).ok()?;
+    Some(hipport::translate::installed_release(
+        major,
+        minor,
+        num("HIP_VERSION_PATCH").unwrap_or(0),
+    ))
+}
+
+/// The release `hipconfig --version` names (`5.2.21153-06a8d8b4` -> 5.2.3).
+fn version_from_hipconfig(text: &str) -> Option<Version> {
     let mut parts = text.trim().split(['.', '-']);
     let major: u16 = parts.next()?.parse().ok()?;
     let minor: u16 = parts.next()?.parse().ok()?;
-    Some(Version::new(major, minor, 0))
+    let patch = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    Some(hipport::translate::installed_release(major, minor, patch))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn installed_versions_read_build_numbers_as_the_newest_known_patch() {
+        let header = "#define HIP_VERSION_MAJOR 5\n#define HIP_VERSION_MINOR 2\n#define HIP_VERSION_PATCH 21153\n";
+        assert_eq!(version_from_header(header), Some(Version::new(5, 2, 3)));
+        assert_eq!(
+            version_from_hipconfig("5.2.21153-0\n"),
+            Some(Version::new(5, 2, 3))
+        );
+        assert_eq!(
+            version_from_hipconfig("6.2.41134-65d174c3e"),
+            Some(Version::new(6, 2, 0))
+        );
+        assert_eq!(version_from_hipconfig("6.1.2"), Some(Version::new(6, 1, 2)));
+        assert_eq!(version_from_hipconfig("garbage"), None);
+        // A HIP 5.2.3 name is available at the installed release, and one its headers lack
+        // is not: the build number is the checked 5.2.3, not 5.2.0 or anything after.
+        let v = version_from_header(header).unwrap();
+        assert!(v >= Version::new(5, 2, 3) && v < Version::new(5, 2, 4));
+    }
 }
 
 fn convert(args: ConvertArgs) -> Result<ExitCode> {

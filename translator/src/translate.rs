@@ -35,6 +35,26 @@ pub use hipport_rules::{Choices, Lib, TorchApi};
 /// The newest HIP release the rules know; the default target when no HIP is installed.
 pub const NEWEST_HIP: Version = Version::new(6, 4, 0);
 
+/// The patch releases the rules database tells apart from the rest of their minor release
+/// (5.2.3: Debian's package, whose headers were checked name by name).
+pub const PATCH_RELEASES: &[Version] = &[Version::new(5, 2, 3)];
+
+/// The release an installed HIP's version numbers name. ROCm's `hip_version.h` and `hipconfig`
+/// give a build number as the patch (`5.2.21153`); a build number stands for the newest patch
+/// release of that minor the database tells apart (5.2.21153 -> 5.2.3), else for x.y.0.
+pub fn installed_release(major: u16, minor: u16, patch: u64) -> Version {
+    if patch < 100 {
+        return Version::new(major, minor, patch as u16);
+    }
+    let newest = PATCH_RELEASES
+        .iter()
+        .filter(|v| v.major == major && v.minor == minor)
+        .map(|v| v.patch)
+        .max()
+        .unwrap_or(0);
+    Version::new(major, minor, newest)
+}
+
 /// HIP release that added the `*_sync` warp builtins with 64-bit masks.
 pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
 
