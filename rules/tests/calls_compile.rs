@@ -157,6 +157,36 @@ const CALLS: &[(&str, &str, &[&str])] = &[
     ),
     ("cuMemAllocHost", "2", &["(void**)&hp", "64"]),
     ("cudaEventCreate", "2", &["&ev", "hipEventDisableTiming"]),
+    ("cudaMallocPitch", "4", &["&fp", "&bytes", "64", "4"]),
+    ("cudaHostGetDevicePointer", "3", &["&fp", "hp", "0"]),
+    ("cudaMalloc3DArray", "3", &["&arr", "&desc", "extent"]),
+    (
+        "cudaSignalExternalSemaphoresAsync",
+        "3",
+        &["&sem", "&sig", "1"],
+    ),
+    (
+        "cudaWaitExternalSemaphoresAsync",
+        "3",
+        &["&sem", "&wait", "1"],
+    ),
+    (
+        "cudaLaunchCooperativeKernelMultiDevice",
+        "2",
+        &["launches", "1"],
+    ),
+    (
+        "cudaStreamGetCaptureInfo",
+        "6",
+        &[
+            "stream",
+            "&capture",
+            "&capture_id",
+            "&graph",
+            "&deps",
+            "&bytes",
+        ],
+    ),
     ("cudaStreamWaitEvent", "2", &["stream", "ev"]),
     ("cuMemcpyHtoD", "3", &["dptr", "chost", "sizeof(chost)"]),
     (
@@ -250,7 +280,12 @@ fn rewrites_compile_with_hipcc_5_2() {
          \x20              hipDeviceptr_t dptr) {{\n  \
          hipError_t e = hipSuccess;\n  int h_int = 0, n = 0, g = 0, b = 0;\n  void* vptr = nullptr;\n  \
          void* hp = nullptr;\n  size_t bytes = 0;\n  hipFuncAttributes attr;\n  hipGraphExec_t exec;\n  \
-         const float chost[4] = {{1, 2, 3, 4}};\n  float* fp = nullptr;\n  void* args[] = {{&fp}};\n\
+         const float chost[4] = {{1, 2, 3, 4}};\n  float* fp = nullptr;\n  void* args[] = {{&fp}};\n  \
+         hipArray* arr = nullptr;\n  hipChannelFormatDesc desc = hipCreateChannelDesc<float>();\n  \
+         hipExtent extent = make_hipExtent(4, 4, 4);\n  hipExternalSemaphore_t sem = nullptr;\n  \
+         hipExternalSemaphoreSignalParams sig = {{}};\n  hipExternalSemaphoreWaitParams wait = {{}};\n  \
+         hipLaunchParams launches[1] = {{}};\n  hipStreamCaptureStatus capture;\n  \
+         unsigned long long capture_id = 0;\n  const hipGraphNode_t* deps = nullptr;\n\
          {host}  return (int)e + n + g + b + (int)bytes + (vptr != nullptr) + (hp != nullptr) + h_int;\n}}\n"
     );
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("calls_compile");

@@ -420,7 +420,7 @@ fn stats_count_each_family() {
         .filter(|m| m.family == Family::Runtime && (m.hip.is_some() || m.roc.is_some()))
         .count();
     assert_eq!(rt.mapped, expected);
-    assert_eq!(get(Family::Nvtx).mapped, 5);
+    assert_eq!(get(Family::Nvtx).mapped, 6);
     assert_eq!(
         get(Family::Header).total,
         db.headers().len() + db.torch_v1_headers().len()

@@ -1097,9 +1097,17 @@ impl<'a> Walk<'a> {
         let Some(func) = node.field(FIELDS.function) else {
             return;
         };
-        if SUB_KINDS.of(func) != Sub::Identifier {
+        // `::cudaEventCreate(...)`: the name after the global scope; the `::` stays.
+        let (func, call_start) = if SUB_KINDS.of(func) == Sub::Identifier {
+            (func, node.start_byte())
+        } else if func.kind_name() == "qualified_identifier" && func.field(FIELDS.scope).is_none() {
+            match func.field(FIELDS.name) {
+                Some(n) if SUB_KINDS.of(n) == Sub::Identifier => (n, n.start_byte()),
+                _ => return,
+            }
+        } else {
             return;
-        }
+        };
         let name = self.node_str(func);
         if matches!(name, "printf" | "min" | "max") {
             self.cast_index_args(node);
@@ -1204,7 +1212,7 @@ impl<'a> Walk<'a> {
         self.handled.insert(func.start_byte());
         self.count(Family::Runtime);
         self.call_sites.push(CallSite {
-            start: node.start_byte(),
+            start: call_start,
             end: node.end_byte(),
             args: arg_nodes
                 .iter()
@@ -1479,7 +1487,12 @@ impl<'a> Walk<'a> {
                 args.push(String::from_utf8_lossy(&text).into_owned());
             }
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-            if let Some(text) = expand_template(&site.template, &refs) {
+            let template = if is_c_source(self.file) {
+                std::borrow::Cow::Owned(c_casts(&site.template))
+            } else {
+                std::borrow::Cow::Borrowed(site.template.as_str())
+            };
+            if let Some(text) = expand_template(&template, &refs) {
                 self.edits
                     .retain(|e| !(e.start >= site.start && e.end <= site.end));
                 self.edits
@@ -1727,6 +1740,52 @@ fn annotate(w: &mut Walk) {
         }
         w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
     }
+}
+
+/// Whether `file` is C source (`.c`), where call templates' C++ casts and `nullptr` do not
+/// compile.
+fn is_c_source(file: &str) -> bool {
+    std::path::Path::new(file)
+        .extension()
+        .is_some_and(|e| e == "c")
+}
+
+/// A call template with its C++ casts written as C casts (`reinterpret_cast<T>(x)` ->
+/// `(T)(x)`, innermost first) and `nullptr` as `NULL`.
+pub fn c_casts(template: &str) -> String {
+    let mut t = template.replace("nullptr", "NULL");
+    loop {
+        let found = ["reinterpret_cast<", "static_cast<", "const_cast<"]
+            .iter()
+            .filter_map(|k| t.rfind(k).map(|at| (at, k.len())))
+            .max();
+        let Some((at, len)) = found else { break };
+        let ty_start = at + len;
+        let Some(close) = t[ty_start..].find(">(").map(|i| ty_start + i) else {
+            break;
+        };
+        let open = close + 1;
+        let mut depth = 0;
+        let mut end = None;
+        for (i, c) in t[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(open + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        let ty = t[ty_start..close].trim().to_string();
+        let inner = t[open + 1..end].to_string();
+        t.replace_range(at..=end, &format!("({ty})({inner})"));
+    }
+    t
 }
 
 /// Expands a call template: `$1`..`$9` are arguments, `$*` all of them, `$@N` those from N on.

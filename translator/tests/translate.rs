@@ -381,3 +381,43 @@ fn a_full_mask_macro_with_other_uses_keeps_its_value() {
     let (again, _) = tr(&out, &opts);
     assert_eq!(again, out);
 }
+
+#[test]
+fn call_rewrites_apply_after_the_global_scope_and_use_c_casts_in_c_files() {
+    let src = "void f(cudaEvent_t e, cudaStream_t s) { ::cudaEventCreate(&e, cudaEventDisableTiming); ::cudaStreamWaitEvent(s, e); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "void f(hipEvent_t e, hipStream_t s) { ::hipEventCreateWithFlags(&e, hipEventDisableTiming); ::hipStreamWaitEvent(s, e, 0); }\n"
+    );
+    // A scope other than the global one is someone else's function: renamed, not reshaped.
+    let (out, _) = tr("void f() { ns::cudaStreamWaitEvent(s, e); }\n", &hip52());
+    assert_eq!(out, "void f() { ns::hipStreamWaitEvent(s, e); }\n");
+    let c = "#include <cuda.h>\nint up(CUdeviceptr d, const float* h, size_t n) { return cuMemcpyHtoD(d, h, n) == CUDA_SUCCESS; }\n\
+             void g(cudaGraph_t g) { cudaGraphExec_t x; cudaGraphInstantiate(&x, g); }\n";
+    let r = translate_source(c.as_bytes(), "t.c", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("hipMemcpyHtoD(d, (void*)((const void*)(h)), n)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipGraphInstantiate(&x, g, NULL, NULL, 0)"),
+        "{out}"
+    );
+    assert!(!out.contains("_cast") && !out.contains("nullptr"), "{out}");
+}
+
+#[test]
+fn c_casts_rewrite_nested_cpp_casts() {
+    use hipport::translate::c_casts;
+    assert_eq!(
+        c_casts("f(const_cast<void*>(static_cast<const void*>($2)), $3)"),
+        "f((void*)((const void*)($2)), $3)"
+    );
+    assert_eq!(
+        c_casts("g(reinterpret_cast<const void*>($1), nullptr)"),
+        "g((const void*)($1), NULL)"
+    );
+    assert_eq!(c_casts("h($1, 0)"), "h($1, 0)");
+}
