@@ -235,6 +235,24 @@ fn h042_deviceptr_arithmetic_does_not_compile_and_the_integer_form_does() {
     let fixed = case("hipDeviceptr_t carve(hipDeviceptr_t pool, size_t start) { return (hipDeviceptr_t)((uintptr_t)pool + start); }");
     let (ok, err) = compile(&cc, &fixed, &[]);
     assert!(ok, "{err}");
+    // Implicit conversions between the handle and integers, both ways.
+    let cuda = "uint64_t key(CUdeviceptr p) { uint64_t k = p; return k; }\nCUdeviceptr make(uint64_t h) { CUdeviceptr d = h; return d; }";
+    let found = rules(cuda, Version::new(6, 4, 0));
+    assert_eq!(
+        found.iter().filter(|f| f.0 == "H042").count(),
+        2,
+        "{found:?}"
+    );
+    for body in [
+        "uint64_t key(hipDeviceptr_t p) { uint64_t k = p; return k; }",
+        "hipDeviceptr_t make(uint64_t h) { hipDeviceptr_t d = h; return d; }",
+    ] {
+        let (ok, err) = compile(&cc, &case(body), &[]);
+        assert!(!ok && err.contains("cannot initialize"), "{err}");
+    }
+    let cast = case("uint64_t key(hipDeviceptr_t p) { uint64_t k = (uintptr_t)p; return k; }\nhipDeviceptr_t make(uint64_t h) { hipDeviceptr_t d = (hipDeviceptr_t)h; return d; }");
+    let (ok, err) = compile(&cc, &cast, &[]);
+    assert!(ok, "{err}");
 }
 
 #[test]

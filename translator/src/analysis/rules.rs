@@ -177,10 +177,14 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
         Group::InitLike => {
             warp_constant(a, n);
             ballot_store(a, n);
+            if a.names_deviceptr() {
+                deviceptr_conversion(a, n);
+            }
         }
         Group::Assignment => {
             if a.names_deviceptr() {
                 deviceptr_arithmetic(a, n);
+                deviceptr_conversion(a, n);
             }
             ballot_assign(a, n)
         }
@@ -662,37 +666,8 @@ fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
     if !arithmetic {
         return;
     }
-    let is_deviceptr = |x: Option<Node>| {
-        let Some(mut x) = x else { return false };
-        while x.kind_name() == "parenthesized_expression" {
-            match x.named_child(0) {
-                Some(c) => x = c,
-                None => return false,
-            }
-        }
-        match x.kind_name() {
-            "identifier" => a.lookup(a.text(x), x.start_byte()).is_some_and(|d| {
-                !d.pointer && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"
-            }),
-            "cast_expression" => x
-                .field(FIELDS.type_)
-                .is_some_and(|t| a.text(t) == "CUdeviceptr"),
-            // A struct member declared `CUdeviceptr`: `buf.ptr + off`, `b->base & ~255`.
-            "field_expression" => deviceptr_member(a, x),
-            // An element of an array of (or a pointer to) device pointers: `ptrs[i] + off`.
-            "subscript_expression" => x
-                .field(FIELDS.argument)
-                .filter(|b| b.kind_name() == "identifier")
-                .and_then(|b| a.lookup(a.text(b), b.start_byte()))
-                .is_some_and(|d| {
-                    (d.pointer || !d.dims.is_empty())
-                        && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"
-                }),
-            _ => false,
-        }
-    };
     let (l, r) = (n.field(FIELDS.left), n.field(FIELDS.right));
-    if !(is_deviceptr(l) || is_deviceptr(r)) {
+    if !(l.is_some_and(|x| is_deviceptr(a, x)) || r.is_some_and(|x| is_deviceptr(a, x))) {
         return;
     }
     a.report(
@@ -701,6 +676,106 @@ fn deviceptr_arithmetic(a: &mut Analyzer, n: Node) {
         n,
         format!("`{}`: `CUdeviceptr` is an integer in CUDA, but `hipDeviceptr_t` is `void*` in HIP, so `{op}` on it does not compile", snippet(a.text(n))),
         Some("compute on an integer and cast back: `(hipDeviceptr_t)((uintptr_t)p + offset)`".into()),
+        vec![],
+    );
+}
+
+/// Whether an expression is a `CUdeviceptr`: a variable, a cast, a struct member or an element
+/// of an array of them.
+fn is_deviceptr(a: &Analyzer, x: Node) -> bool {
+    let mut x = x;
+    while x.kind_name() == "parenthesized_expression" {
+        match x.named_child(0) {
+            Some(c) => x = c,
+            None => return false,
+        }
+    }
+    match x.kind_name() {
+        "identifier" => a
+            .lookup(a.text(x), x.start_byte())
+            .is_some_and(|d| !d.pointer && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"),
+        "cast_expression" => x
+            .field(FIELDS.type_)
+            .is_some_and(|t| a.text(t) == "CUdeviceptr"),
+        // A struct member declared `CUdeviceptr`: `buf.ptr + off`, `b->base & ~255`.
+        "field_expression" => deviceptr_member(a, x),
+        // An element of an array of (or a pointer to) device pointers: `ptrs[i] + off`.
+        "subscript_expression" => x
+            .field(FIELDS.argument)
+            .filter(|b| b.kind_name() == "identifier")
+            .and_then(|b| a.lookup(a.text(b), b.start_byte()))
+            .is_some_and(|d| {
+                (d.pointer || !d.dims.is_empty())
+                    && d.ty_text.trim_start_matches("const ") == "CUdeviceptr"
+            }),
+        _ => false,
+    }
+}
+
+/// A `CUdeviceptr` stored into an integer variable, or an integer variable into a `CUdeviceptr`
+/// (H042): `uint64_t key = p;`, `CUdeviceptr d = addr;`, `key = p;`. CUDA's `CUdeviceptr` is an
+/// integer; HIP's `hipDeviceptr_t` is `void*`, which converts to neither without a cast.
+fn deviceptr_conversion(a: &mut Analyzer, n: Node) {
+    let (target, value) = match n.kind_name() {
+        "init_declarator" => {
+            let Some(decl) = n.parent().filter(|p| p.kind_name() == "declaration") else {
+                return;
+            };
+            let Some(ty) = decl.field(FIELDS.type_) else {
+                return;
+            };
+            if n.field(FIELDS.declarator)
+                .is_none_or(|d| d.kind_name() != "identifier")
+            {
+                return;
+            }
+            (super::norm_ws(a.text(ty)), n.field(FIELDS.value))
+        }
+        "assignment_expression" => {
+            if n.field(FIELDS.operator).is_none_or(|o| a.text(o) != "=") {
+                return;
+            }
+            let Some(left) = n
+                .field(FIELDS.left)
+                .filter(|l| l.kind_name() == "identifier")
+            else {
+                return;
+            };
+            let Some(d) = a.lookup(a.text(left), left.start_byte()) else {
+                return;
+            };
+            if d.pointer || !d.dims.is_empty() {
+                return;
+            }
+            (d.ty_text.clone(), n.field(FIELDS.right))
+        }
+        _ => return,
+    };
+    let Some(value) = value else { return };
+    let target = target.trim_start_matches("const ").to_string();
+    let to_integer = eval::INTEGER_TYPES.contains(&target.as_str())
+        || matches!(
+            target.as_str(),
+            "uintptr_t" | "intptr_t" | "unsigned long long int"
+        );
+    let message = if to_integer && is_deviceptr(a, value) {
+        format!("`{}`: a `CUdeviceptr` stored as `{target}`; HIP's `hipDeviceptr_t` is `void*`, which does not convert to an integer implicitly", snippet(a.text(n)))
+    } else if target == "CUdeviceptr"
+        && value.kind_name() != "number_literal"
+        && integer_valued(a, value)
+    {
+        format!("`{}`: an integer stored as a `CUdeviceptr`; HIP's `hipDeviceptr_t` is `void*`, which an integer does not convert to implicitly", snippet(a.text(n)))
+    } else {
+        return;
+    };
+    a.report(
+        &DEVICEPTR_INTEGER,
+        Severity::Error,
+        n,
+        message,
+        Some(
+            "cast: `(uintptr_t)p` to read the address, `(hipDeviceptr_t)value` to make one".into(),
+        ),
         vec![],
     );
 }

@@ -1377,6 +1377,11 @@ fn h042_integer_arithmetic_on_deviceptr() {
                    CUdeviceptr p = b.base + 256;\nCUdeviceptr q = s->ptr + 4;\n\
                    size_t r = o.base + 16;\nsize_t n = b.bytes + 1;\nCUdeviceptr t = pb->base & ~255ull;\n}\n";
     assert_eq!(lines_of(members, "H042"), vec![5, 6, 9]);
+    // Implicit conversions between CUdeviceptr and integers; a literal 0 is a null pointer.
+    let conversions =
+        "void f(CUdeviceptr p, uint64_t h) {\nuint64_t key = p;\nCUdeviceptr d = h;\n\
+                       CUdeviceptr z = 0;\nuint64_t ok = (uint64_t)p;\nkey = p;\nd = p;\n}\n";
+    assert_eq!(lines_of(conversions, "H042"), vec![2, 3, 6]);
     // Without the type's name in the file nothing is looked up.
     assert!(lines_of("int f(int a, int b) { return a + b; }", "H042").is_empty());
 }
