@@ -1486,6 +1486,13 @@ impl<'a> Walk<'a> {
                     .unwrap_or_else(|_| self.src[a..b].to_vec());
                 args.push(String::from_utf8_lossy(&text).into_owned());
             }
+            // A macro argument with a comma (`HIP_SYMBOL(lut<float, 8>)`) is parenthesized, or
+            // the preprocessor takes it for two.
+            for (k, arg) in args.iter_mut().enumerate() {
+                if arg.contains(',') && site.template.contains(&format!("HIP_SYMBOL(${})", k + 1)) {
+                    *arg = format!("({arg})");
+                }
+            }
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let template = if is_c_source(self.file) {
                 std::borrow::Cow::Owned(c_casts(&site.template))

@@ -421,3 +421,17 @@ fn c_casts_rewrite_nested_cpp_casts() {
     );
     assert_eq!(c_casts("h($1, 0)"), "h($1, 0)");
 }
+
+#[test]
+fn a_symbol_with_a_comma_is_parenthesized_inside_hip_symbol() {
+    let src = "template <typename T, int N> __constant__ T lut[N];\nvoid f(const float* h) { cudaMemcpyToSymbol(lut<float, 8>, h, 32); cudaMemcpyToSymbol(plain, h, 4); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("hipMemcpyToSymbol(HIP_SYMBOL((lut<float, 8>)), h, 32)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyToSymbol(HIP_SYMBOL(plain), h, 4)"),
+        "{out}"
+    );
+}

@@ -169,6 +169,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
+                ballot_compare(a, n, &b);
                 memory_type_compare(a, n, &b);
             }
         }
@@ -1907,17 +1908,24 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 if ballot_valued(a, *arg, 0) {
                     let f = n.field(FIELDS.function).unwrap_or(n);
                     let wide = format!("{name}ll");
-                    let fix = if f.kind_name() == "identifier" {
+                    // `__clzll` counts from bit 63, so `31 - __clz(b)` needs its constant changed
+                    // too: no automatic fix for it.
+                    let fix = if f.kind_name() == "identifier" && name != "__clz" {
                         vec![Edit::replace(f.start_byte(), f.end_byte(), wide.clone(), "H004")]
                     } else {
                         vec![]
+                    };
+                    let help = if name == "__clz" {
+                        "use `__clzll`, which counts from bit 63: the highest set lane `31 - __clz(b)` becomes `63 - __clzll(b)`".to_string()
+                    } else {
+                        format!("use `{wide}`")
                     };
                     a.report(
                         &LANE_MASK_TRUNCATED,
                         Severity::Error,
                         n,
                         format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
-                        Some(format!("use `{wide}`")),
+                        Some(help),
                         fix,
                     );
                 }
@@ -2974,6 +2982,76 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
 }
 
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.
+/// A ballot compared with the 32-lane full mask (`__ballot_sync(m, p) == 0xffffffff`, "every
+/// lane voted"): a 64-lane wavefront's full ballot is 64 bits wide, so this is never true there.
+fn ballot_compare(a: &mut Analyzer, n: Node, b: &Binary) {
+    if !matches!(b.op, "==" | "!=") || b.value != 0xffff_ffff {
+        return;
+    }
+    if !ballot_valued(a, b.other, 0) {
+        return;
+    }
+    a.report(
+        &LANE_MASK_TRUNCATED,
+        Severity::Error,
+        n,
+        format!(
+            "`{}` compares a ballot with the 32-lane full mask; on a 64-lane wavefront every lane voting gives 64 set bits, so this is never true; {WAVE_NOTE}",
+            snippet(a.text(n))
+        ),
+        Some("ask `__all_sync(mask, p)` (or `__all(p)`), or compare with the ballot of the active lanes".into()),
+        vec![],
+    );
+}
+
+/// The fix of a 32-bit lane-mask shift: `1u` -> `1ull`, and the type of the variable it
+/// initialises widened when that is a 32-bit declaration of one name; no fix when the mask goes
+/// into a 32-bit variable that cannot be widened here.
+fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node) -> Vec<Edit> {
+    let mut fix = vec![Edit::replace(
+        one.start_byte(),
+        one.end_byte(),
+        "1ull",
+        "H004",
+    )];
+    let mut at = shift;
+    while let Some(p) = at.parent() {
+        match p.kind_name() {
+            "parenthesized_expression" | "binary_expression" | "unary_expression" => at = p,
+            "init_declarator" => {
+                let Some(decl) = p.parent().filter(|d| d.kind_name() == "declaration") else {
+                    break;
+                };
+                let Some(ty) = decl.field(FIELDS.type_) else {
+                    break;
+                };
+                if !is_32bit_type(&super::norm_ws(a.text(ty))) {
+                    break;
+                }
+                let mut c = decl.walk();
+                if decl.children_by_field_name("declarator", &mut c).count() != 1 {
+                    return vec![];
+                }
+                fix.push(Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004"));
+                break;
+            }
+            "assignment_expression" => {
+                let narrow = p
+                    .field(FIELDS.left)
+                    .filter(|x| x.kind_name() == "identifier")
+                    .and_then(|x| a.lookup(a.text(x), x.start_byte()))
+                    .is_some_and(|d| !d.pointer && is_32bit_type(&d.ty_text));
+                if narrow {
+                    return vec![];
+                }
+                break;
+            }
+            _ => break,
+        }
+    }
+    fix
+}
+
 fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
     let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
@@ -3008,8 +3086,8 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
                 "`{}` builds a 32-bit lane mask; lanes 32-63 of a 64-lane wavefront overflow it",
                 snippet(a.text(n))
             ),
-            Some("shift `1ull`".into()),
-            vec![Edit::replace(l.start_byte(), l.end_byte(), "1ull", "H004")],
+            Some("shift `1ull`, and keep the mask in a 64-bit variable".into()),
+            lane_shift_fix(a, n, l),
         );
     } else if op == ">>" && l.kind_name() == "number_literal" {
         let full = mask_value(l, a.src).is_some_and(|m| m.is_full_32() && !m.wide);
@@ -3385,6 +3463,14 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     if n.parent()
         .is_some_and(|p| p.kind_name() != "expression_statement")
         || code.trim_matches('"').starts_with("llvm.")
+    {
+        return;
+    }
+    // An empty template (`asm volatile("" ::: "memory")`) is a compiler barrier, which clang
+    // takes for any target.
+    if code
+        .trim_matches(|c: char| c == '"' || c.is_whitespace())
+        .is_empty()
     {
         return;
     }

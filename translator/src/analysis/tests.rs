@@ -377,6 +377,33 @@ fn h004_truncated_ballots_and_fixes() {
 }
 
 #[test]
+fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
+    let src = kernel(
+        "int lane = threadIdx.x % warpSize;\n\
+         unsigned long long b = __ballot_sync(~0ull, x[lane] > 0);\n\
+         unsigned lt = (1u << lane) - 1;\n\
+         unsigned a, c = (1u << lane);\n\
+         int top = 31 - __clz(b);\n\
+         if (__ballot_sync(~0ull, x[lane] > 1) == 0xffffffff) x[0] = 1;\n\
+         x[lane] = lt + a + c + top;",
+    );
+    assert_eq!(lines_of(&src, "H004"), vec![4, 5, 6, 7]);
+    let out = fixed(&src, Version::new(6, 4, 0));
+    // The variable a widened shift initialises is widened with it.
+    assert!(
+        out.contains("unsigned long long lt = (1ull << lane) - 1;"),
+        "{out}"
+    );
+    // Two declarators: neither is changed by hand here.
+    assert!(out.contains("unsigned a, c = (1u << lane);"), "{out}");
+    // `__clzll` counts from bit 63: `31 - __clz` is not rewritten to a wrong `31 - __clzll`.
+    assert!(out.contains("int top = 31 - __clz(b);"), "{out}");
+    let d = run(&src);
+    let clz = d.iter().find(|d| d.id == "H004" && d.line == 6).unwrap();
+    assert!(clz.help.as_deref().unwrap().contains("63 - __clzll(b)"));
+}
+
+#[test]
 fn h004_portable_masks_are_silent() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
@@ -431,6 +458,9 @@ fn h006_inline_ptx_with_hints() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].line, 1);
     assert!(d[0].help.as_deref().unwrap().contains("__lane_id()"));
+    // An empty template is a compiler barrier, not PTX.
+    let barrier = "__device__ void b(float* p) { p[0] = 1; asm volatile(\"\" ::: \"memory\"); asm(\" \"); }\n";
+    assert!(lines_of(barrier, "H006").is_empty());
     // Hints match whole PTX words: `shared.` is not a `red.` reduction.
     let cp = "__device__ void c(unsigned s, const float *g) { asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(s), \"l\"(g)); }\n";
     let d = run(cp);
