@@ -354,18 +354,20 @@ fn h044_tile_votes_and_meta_group_rank_are_missing_in_hip_5_2() {
          namespace cg = cooperative_groups;\n\
          __global__ void k(int* o) {\n\
          auto t = cg::tiled_partition<32>(cg::this_thread_block());\n\
-         o[t.meta_group_rank()] = (int)t.ballot(o[0] > 0);\n}",
+         o[t.meta_group_rank()] = (int)t.ballot(o[0] > 0);\n\
+         cg::grid_group grid = cg::this_grid(); o[1] = (int)grid.num_blocks();\n}",
     );
     let found = rules(&src, Version::new(5, 2, 3));
     assert_eq!(
         found.iter().filter(|(id, _)| id == "H044").count(),
-        2,
+        3,
         "{found:?}"
     );
     let (ok, err) = compile(&cc, &src, &[]);
     assert!(
         !ok && err.contains("no member named 'ballot'")
-            && err.contains("no member named 'meta_group_rank'"),
+            && err.contains("no member named 'meta_group_rank'")
+            && err.contains("no member named 'num_blocks'"),
         "{err}"
     );
 }
@@ -410,6 +412,20 @@ fn h045_sixteen_bit_atomic_cas_has_no_overload() {
     let (ok, err) = compile(&cc, &src, &[]);
     assert!(
         !ok && err.contains("no matching function for call to 'atomicCAS'"),
+        "{err}"
+    );
+    // Signed 64-bit atomicMin/Max have no HIP 5 overload either.
+    let minmax = case("__global__ void k(long long* p) { atomicMax(p, 1ll); atomicMin(p, 2ll); }");
+    let found = rules(&minmax, Version::new(5, 2, 3));
+    assert_eq!(
+        found.iter().filter(|f| f.0 == "H045").count(),
+        2,
+        "{found:?}"
+    );
+    let (ok, err) = compile(&cc, &minmax, &[]);
+    assert!(
+        !ok && err.contains("no matching function for call to 'atomicMax'")
+            && err.contains("no matching function for call to 'atomicMin'"),
         "{err}"
     );
     // The 32-bit word form the help describes compiles.

@@ -392,7 +392,8 @@ pub const ATOMIC_OVERLOAD: DiagInfo = DiagInfo {
     id: "H045",
     name: "atomic-overload-missing",
     severity: Severity::Error,
-    summary: "16-bit atomicCAS, which HIP does not overload",
+    summary:
+        "Atomics HIP does not overload: 16-bit atomicCAS, signed 64-bit atomicMin/Max before 6.x",
     explain: "\
 CUDA has `atomicCAS` on `unsigned short int` (16 bits, compute capability 7.0 and up), and code \
 calls it on 16-bit integers and on the bits of `__half`/bfloat16 values. HIP's `atomicCAS` has \
@@ -401,6 +402,11 @@ only, in HIP 5.2.3 (amd_hip_atomic.h, confirmed with hipcc: \"no matching functi
 'atomicCAS'\") and in HIP 6.2's header; later ROCm headers add `unsigned short`, in a release \
 not confirmed here. hipport reports calls whose address is a 16-bit variable or a cast to a \
 16-bit pointer: an error for targets up to 6.2, a warning after.
+
+`atomicMin` and `atomicMax` on `long long` (signed 64 bits): HIP 5.2.3 overloads them for \
+`unsigned long long` only (hipcc: \"no matching function\"); the signed overloads were added in \
+2023 (ROCm/hip#3297) and are in HIP 6.2's header. An error for targets before 5.7, a warning for \
+5.7 to 6.1.
 
 Fix: compare-and-swap the aligned 32-bit word that holds the value: read the word at \
 `(unsigned int*)((size_t)p & ~3)`, replace the 16 bits at `((size_t)p & 2) * 8` in a copy, and \
@@ -792,7 +798,8 @@ pub const CG_MEMBER: DiagInfo = DiagInfo {
 HIP 5.2.3's cooperative groups (amd_hip_cooperative_groups.h) give groups `size`, \
 `thread_rank`, `sync`, `group_index`, `thread_index`, `is_valid` and the tile shuffles, and \
 nothing else: a tile's `ballot`, `any`, `all`, `match_any` and `match_all`, `meta_group_rank` \
-and `meta_group_size`, CUDA 12's `num_threads` and `dim_threads`, and the functions \
+and `meta_group_size`, CUDA 12's `num_threads` and `dim_threads`, a grid's `num_blocks`, \
+`block_rank`, `block_index` and `dim_blocks`, a block's `group_dim`, and the functions \
 `labeled_partition` and `binary_partition` do not compile there (\"no member named ...\"). \
 hipport reports them, on variables declared as a group (or `auto` from `tiled_partition`, \
 `this_thread_block`, `coalesced_threads`, `this_grid`), when the target is HIP 5.2; for newer \

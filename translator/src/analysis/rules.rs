@@ -1973,7 +1973,8 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         }
         "ballot" | "any" | "all" | "match_any" | "match_all" | "meta_group_rank"
         | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"
-        | "binary_partition"
+        | "binary_partition" | "num_blocks" | "block_rank" | "block_index" | "dim_blocks"
+        | "group_dim"
             if a.opts.hip_version < hipport_rules::Version::new(5, 3, 0) =>
         {
             cg_member(a, n, name)
@@ -2134,6 +2135,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         ),
         "atomicAdd" | "atomicAdd_block" | "atomicAdd_system" | "atomicMin" | "atomicMax"
         | "atomicSub" => {
+            if matches!(name, "atomicMin" | "atomicMax") {
+                signed_64_min_max(a, n, name, &argv);
+            }
             if let Some(ty) = atomic_float_type(a, &argv) {
                 // HIP 5.2.3's atomics (amd_hip_atomic.h) have no half or bfloat16 overloads.
                 let half = ["half", "bfloat16"].iter().any(|h| ty.contains(h));
@@ -2286,6 +2290,48 @@ fn atomic_pointee(a: &Analyzer, ptr: Node) -> Option<String> {
         _ => return None,
     };
     Some(ty.trim_start_matches("const ").trim().to_string())
+}
+
+/// `atomicMin`/`atomicMax` on `long long` (H045): HIP 5.2.3 has unsigned 64-bit overloads only;
+/// the signed ones were added in 2023 (ROCm/hip#3297) and are in HIP 6.2's header.
+fn signed_64_min_max(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let Some(ty) = argv.first().and_then(|p| atomic_pointee(a, *p)) else {
+        return;
+    };
+    if !matches!(
+        ty.as_str(),
+        "long long"
+            | "long long int"
+            | "signed long long"
+            | "signed long long int"
+            | "int64_t"
+            | "long int"
+            | "long"
+    ) {
+        return;
+    }
+    let v = a.opts.hip_version;
+    let (severity, message) = if v < hipport_rules::Version::new(5, 7, 0) {
+        (
+            Severity::Error,
+            format!("`{name}` on `{ty}`: HIP 5's atomics have 64-bit overloads for unsigned types only (\"no matching function\"; HIP 5.2.3 checked); the target is HIP {v}"),
+        )
+    } else if v < hipport_rules::Version::new(6, 2, 0) {
+        (
+            Severity::Warning,
+            format!("`{name}` on `{ty}`: HIP added the signed 64-bit overload in 2023 (ROCm/hip#3297), in 5.7 or 6.0; HIP 6.2 has it; the target is HIP {v}"),
+        )
+    } else {
+        return;
+    };
+    a.report(
+        &ATOMIC_OVERLOAD,
+        severity,
+        n,
+        message,
+        Some("target HIP 6.2 or newer, or loop on atomicCAS over the value's bits (`unsigned long long`)".into()),
+        vec![],
+    );
 }
 
 /// The floating-point type an atomic works on: its address's pointee, or a floating-point

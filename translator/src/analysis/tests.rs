@@ -643,6 +643,19 @@ fn h022_half_atomics_and_h045_sixteen_bit_cas_by_target() {
         at("H045", Version::new(6, 4, 0)),
         [(5, Warning), (6, Warning), (8, Warning)]
     );
+    // Signed 64-bit atomicMin/Max: missing in HIP 5, added around 5.7/6.0, present in 6.2.
+    let minmax = "__global__ void k(long long* p, unsigned long long* u, int64_t* q) {\n\
+                  atomicMax(p, 1ll);\natomicMin(&q[1], (int64_t)2);\natomicMax(u, 3ull);\n}\n";
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(minmax, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H045")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    assert_eq!(at(Version::new(5, 2, 3)), [(2, Error), (3, Error)]);
+    assert_eq!(at(Version::new(6, 0, 0)), [(2, Warning), (3, Warning)]);
+    assert!(at(Version::new(6, 2, 0)).is_empty());
 }
 
 #[test]
@@ -1518,9 +1531,10 @@ fn h044_cooperative_group_members_hip_5_2_lacks() {
                o[0] = t.ballot(o[1] > 0) + t.size();\n\
                cg::thread_block b = cg::this_thread_block(); o[2] = b.num_threads();\n\
                auto g = cg::labeled_partition(t, o[3]);\n\
+               cg::grid_group grid = cg::this_grid(); o[4] = grid.num_blocks() + grid.block_rank();\n\
                }\n\
                struct S { bool any(int); }; __device__ bool h(S s) { return s.any(1); }\n";
     let at = |v: Version| lines_at(src, "H044", v);
-    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5]);
+    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5, 6, 6]);
     assert!(at(Version::new(6, 2, 0)).is_empty());
 }
