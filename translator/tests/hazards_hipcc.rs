@@ -440,6 +440,19 @@ fn h045_sixteen_bit_atomic_cas_has_no_overload() {
 }
 
 #[test]
+fn h012_runtime_api_calls_do_not_compile_in_device_code() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "__global__ void k(int* e) { if (cudaGetLastError() != cudaSuccess) e[0] = 1; }";
+    assert!(rules(cuda, Version::new(6, 4, 0)).contains(&("H012".into(), Severity::Error)));
+    let (ok, err) = compile(
+        &cc,
+        &case("__global__ void k(int* e) { if (hipGetLastError() != hipSuccess) e[0] = 1; }"),
+        &[],
+    );
+    assert!(!ok && err.contains("hipGetLastError"), "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

@@ -230,11 +230,14 @@ pub const DYNAMIC_PARALLELISM: DiagInfo = DiagInfo {
     id: "H012",
     name: "dynamic-parallelism",
     severity: Severity::Error,
-    summary: "A kernel launch or device synchronization from device code",
+    summary: "A kernel launch, device synchronization or runtime API call from device code",
     explain: "\
 HIP does not support dynamic parallelism: kernels cannot launch kernels (`<<<...>>>` or \
 `cudaLaunchDevice` in `__global__`/`__device__` code) and `cudaDeviceSynchronize()` cannot be \
-called from device code.
+called from device code. Nor does HIP have CUDA's device runtime API: `cudaGetLastError`, \
+`cudaGetErrorString`, `cudaMalloc`, `cudaMemcpyAsync`, `cudaStreamCreateWithFlags` and the rest \
+of what CUDA lets kernels call become HIP names that hipcc rejects in device code (\"no matching \
+function\"). hipport reports those in `__global__` and `__device__`-only functions.
 
 Fix: move the child launch to the host (launch the parent and the child in sequence, or use a \
 persistent kernel with a work queue), or flatten the recursion.",

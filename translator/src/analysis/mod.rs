@@ -286,6 +286,9 @@ struct Decl<'t> {
 struct Func<'t> {
     node: Node<'t>,
     device: bool,
+    /// Device code that may also be host code: `__host__ __device__`, or qualified by a macro
+    /// of the file that tree-sitter was shown as blanks.
+    maybe_host: bool,
 }
 
 /// Node kinds the analysis walker and its helpers look for.
@@ -549,6 +552,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.func_at(at).is_some_and(|f| f.device)
     }
 
+    /// Whether `at` lies in code that runs on the device only (not `__host__ __device__`).
+    fn in_device_only(&self, at: usize) -> bool {
+        self.func_at(at).is_some_and(|f| f.device && !f.maybe_host)
+    }
+
     /// The declaration of `name` visible at `at` (the latest preceding one in scope).
     fn lookup(&self, name: &str, at: usize) -> Option<Decl<'t>> {
         // Declarations of one name are in source order: start from the last one before `at`.
@@ -591,19 +599,27 @@ impl<'a, 't> Analyzer<'a, 't> {
             let group = KINDS.get(kind);
             match group {
                 K::FunctionDefinition => {
-                    let device = crate::parse::children(node).any(|c| match KINDS.of(c) {
+                    let shown = crate::parse::children(node).any(|c| match KINDS.of(c) {
                         K::DeviceQualifier => true,
                         K::Error => self.text(c).contains("__device__"),
                         _ => false,
-                    }) || (!hidden.is_empty()
+                    });
+                    let hidden_device = !shown
+                        && !hidden.is_empty()
                         && crate::parse::qualified_by(
                             self.src,
                             node.start_byte(),
                             node.field(f.declarator)
                                 .map_or(node.start_byte(), |d| d.start_byte()),
                             &hidden,
-                        ));
-                    self.funcs.push(Func { node, device });
+                        );
+                    let maybe_host = hidden_device
+                        || crate::parse::children(node).any(|c| c.kind_name() == "__host__");
+                    self.funcs.push(Func {
+                        node,
+                        device: shown || hidden_device,
+                        maybe_host,
+                    });
                     // Its parameters are in its declarator: a name it declares is in that text.
                     let holds = node.field(f.declarator).map_or(0..0, |d| d.byte_range());
                     self.decls.pending.push(Pending {

@@ -2010,6 +2010,15 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Some("synchronize on the host after the launch instead".into()),
             vec![],
         ),
+        // CUDA's device runtime (the runtime API callable from kernels); HIP has none.
+        _ if DEVICE_RUNTIME.contains(&name) && a.in_device_only(n.start_byte()) => a.report(
+            &DYNAMIC_PARALLELISM,
+            Severity::Error,
+            n,
+            format!("`{name}` called from device code: HIP has no device-side runtime API"),
+            Some("return an error code or flag to the host and call it there; allocate device memory from the host up front".into()),
+            vec![],
+        ),
         "cudaLaunchDevice" | "cudaGetParameterBuffer" | "cudaGetParameterBufferV2" => a.report(
             &DYNAMIC_PARALLELISM,
             Severity::Error,
@@ -2291,6 +2300,38 @@ fn atomic_pointee(a: &Analyzer, ptr: Node) -> Option<String> {
     };
     Some(ty.trim_start_matches("const ").trim().to_string())
 }
+
+/// The runtime API functions CUDA's device runtime provides to kernels (besides
+/// `cudaDeviceSynchronize` and the launch functions, reported on their own).
+const DEVICE_RUNTIME: &[&str] = &[
+    "cudaGetLastError",
+    "cudaPeekAtLastError",
+    "cudaGetErrorString",
+    "cudaGetErrorName",
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMemcpyAsync",
+    "cudaMemcpy2DAsync",
+    "cudaMemcpy3DAsync",
+    "cudaMemsetAsync",
+    "cudaMemset2DAsync",
+    "cudaMemset3DAsync",
+    "cudaGetDevice",
+    "cudaGetDeviceCount",
+    "cudaDeviceGetAttribute",
+    "cudaDeviceGetLimit",
+    "cudaDeviceGetCacheConfig",
+    "cudaDeviceGetSharedMemConfig",
+    "cudaStreamCreateWithFlags",
+    "cudaStreamDestroy",
+    "cudaStreamWaitEvent",
+    "cudaEventCreateWithFlags",
+    "cudaEventRecord",
+    "cudaEventDestroy",
+    "cudaFuncGetAttributes",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cudaRuntimeGetVersion",
+];
 
 /// `atomicMin`/`atomicMax` on `long long` (H045): HIP 5.2.3 has unsigned 64-bit overloads only;
 /// the signed ones were added in 2023 (ROCm/hip#3297) and are in HIP 6.2's header.

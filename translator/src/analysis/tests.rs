@@ -596,6 +596,12 @@ fn h012_dynamic_parallelism() {
         .map(|d| d.line)
         .collect();
     assert_eq!(got, vec![2, 2]);
+    // The device runtime API, in device-only code; host and host-device code may call it.
+    let api = "__global__ void k(int* e) { if (cudaGetLastError() != cudaSuccess) e[0] = 1; }\n\
+               __device__ void* grab(size_t n) { void* p; cudaMalloc(&p, n); return p; }\n\
+               __host__ __device__ void check() { cudaGetLastError(); }\n\
+               void host() { cudaGetLastError(); cudaMalloc(0, 4); }\n";
+    assert_eq!(lines_of(api, "H012"), vec![1, 2]);
 }
 
 #[test]
