@@ -12,11 +12,44 @@ use std::collections::BTreeMap;
 
 use hipport_rules::{Database, Version};
 
+use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
 use crate::translate::{FileResult, Options, WARP_SYNC_HIP};
 
 /// File name of the generated header, written at the root of the output tree.
 pub const COMPAT_HEADER: &str = "hipport_compat.h";
+
+/// Header mode copies build files unchanged.
+pub const BUILD_FILES_KEPT: DiagInfo = DiagInfo {
+    id: "T030",
+    name: "header-mode-build-files-kept",
+    severity: Severity::Note,
+    summary: "Header mode copies build files unchanged: they keep building for CUDA only",
+    explain: "`--mode header` keeps a tree building with nvcc: its sources stay CUDA and gain HIP support through the generated `hipport_compat.h`. Build files (CMakeLists.txt, *.cmake, Makefiles, setup.py, nvcc flags in Python build scripts) are therefore copied as they are, since converting them would make the tree HIP-only. The note is given once per run, on the first such file.\n\nWhat to do: build for CUDA as before. To build for AMD, compile the CUDA sources as HIP with hipcc, for example `hipcc -x hip --offload-arch=gfx90a -c kernel.cu` (with CMake: `enable_language(HIP)` and `set_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)` behind an option of your own); or run `hipport convert` in translate mode (the default) for a HIP-only tree whose build files are converted too.",
+};
+
+/// Diagnostics of header mode.
+pub const DIAGS: &[DiagInfo] = &[BUILD_FILES_KEPT];
+
+/// The note that a build file was copied unchanged, for the file shown as `shown`.
+pub fn build_files_kept(shown: &str) -> Diagnostic {
+    Diagnostic {
+        id: BUILD_FILES_KEPT.id.into(),
+        severity: BUILD_FILES_KEPT.severity,
+        file: shown.to_string(),
+        line: 1,
+        column: 1,
+        offset: 0,
+        message: format!(
+            "{shown} and the other build files are copied unchanged: --mode header leaves build files as they are, so they still build for CUDA only (this note is given once)"
+        ),
+        help: Some(
+            "to build for AMD, compile the .cu sources as HIP with hipcc (`hipcc -x hip --offload-arch=gfx90a -c FILE.cu`, or LANGUAGE HIP in CMake), or use translate mode (the default) to convert the build files too"
+                .into(),
+        ),
+        fix: Vec::new(),
+    }
+}
 
 /// What one file needs from the compatibility header.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1473,31 +1473,43 @@ fn translate_file(
 ) {
     if let Some(kind) = crate::buildfiles::classify(path) {
         let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, &cfg.build);
-        outcome.diagnostics.extend(diags.into_iter().map(|mut d| {
-            d.file = shown.to_string();
-            d
-        }));
-        match crate::edit::apply(src, &mut edits) {
-            Ok(out) => {
-                outcome.status = if out != src {
-                    FileStatus::Changed
-                } else if kind.is_build_file() {
-                    FileStatus::Unchanged
-                } else {
-                    // Other Python code is copied as it is when none of its nvcc flags change.
-                    FileStatus::Copied
-                };
-                outcome.edits = report_edits(src, &edits);
-                if !edits.is_empty() {
-                    *outcome.renames.entry("build".into()).or_default() += edits.len();
-                }
-                *output = Some(out);
-            }
-            Err(e) => {
-                outcome.status = FileStatus::Failed;
+        if cfg.mode == Mode::Header {
+            // Header mode keeps the tree building for CUDA: build files are copied as they
+            // are. Those translate mode would change get the note (the run keeps the first).
+            outcome.status = FileStatus::Copied;
+            if kind.is_build_file() || !edits.is_empty() {
                 outcome
                     .diagnostics
-                    .push(file_diag(&IO_FAILED, shown, format!("{shown}: {e}")));
+                    .push(crate::header_mode::build_files_kept(shown));
+            }
+            *output = Some(src.to_vec());
+        } else {
+            outcome.diagnostics.extend(diags.into_iter().map(|mut d| {
+                d.file = shown.to_string();
+                d
+            }));
+            match crate::edit::apply(src, &mut edits) {
+                Ok(out) => {
+                    outcome.status = if out != src {
+                        FileStatus::Changed
+                    } else if kind.is_build_file() {
+                        FileStatus::Unchanged
+                    } else {
+                        // Other Python code is copied as it is when none of its nvcc flags change.
+                        FileStatus::Copied
+                    };
+                    outcome.edits = report_edits(src, &edits);
+                    if !edits.is_empty() {
+                        *outcome.renames.entry("build".into()).or_default() += edits.len();
+                    }
+                    *output = Some(out);
+                }
+                Err(e) => {
+                    outcome.status = FileStatus::Failed;
+                    outcome
+                        .diagnostics
+                        .push(file_diag(&IO_FAILED, shown, format!("{shown}: {e}")));
+                }
             }
         }
     } else if f.translate {
@@ -1882,6 +1894,7 @@ pub fn convert_streaming(
     sink.start(&root, files, bytes);
     let mut summary = Summary::default();
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
+    let mut build_note_given = false;
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
     // bytes, and whether that is all), when that changed.
     let mut emit =
@@ -1891,6 +1904,14 @@ pub fn convert_streaming(
             }
             if let Some(n) = o.needs.take() {
                 needs.borrow_mut().merge(&n);
+            }
+            // The note that build files are kept is given once, on the first of them.
+            let kept = crate::header_mode::BUILD_FILES_KEPT.id;
+            if o.diagnostics.iter().any(|d| d.id == kept) {
+                if build_note_given {
+                    o.diagnostics.retain(|d| d.id != kept);
+                }
+                build_note_given = true;
             }
             apply_allow_deny(cfg, std::slice::from_mut(&mut o));
             summary.add(&o);

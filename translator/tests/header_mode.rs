@@ -1,0 +1,97 @@
+//! `convert --mode header` on whole trees: build files, counts, re-runs, and the CLI around it.
+//! (That the output compiles with hipcc and as CUDA is checked in tests/hipcc.rs.)
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use hipport::project::{self, ConvertConfig, FileStatus, Mode, OutputMode, RunReport};
+use hipport::translate::Options;
+use hipport_rules::Version;
+
+const CMAKE: &str = "cmake_minimum_required(VERSION 3.18)\nproject(k LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\nadd_library(k k.cu)\n";
+const MAKEFILE: &str = "NVCC = nvcc\nk.o: k.cu\n\t$(NVCC) -arch=sm_80 -c k.cu -o k.o\n";
+
+const KERN_INC: &str =
+    "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\n";
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+}
+
+fn header_cfg(input: &Path, output: OutputMode) -> ConvertConfig {
+    let mut cfg = ConvertConfig::new(vec![input.to_path_buf()], output);
+    cfg.mode = Mode::Header;
+    cfg.translate = Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Options::default()
+    };
+    cfg
+}
+
+fn ids(report: &RunReport, id: &str) -> Vec<String> {
+    report
+        .diagnostics()
+        .filter(|d| d.id == id)
+        .map(|d| d.file.clone())
+        .collect()
+}
+
+fn hipport(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("hipport runs")
+}
+
+#[test]
+fn build_files_are_copied_unchanged_with_one_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    write(
+        &src,
+        &[
+            ("CMakeLists.txt", CMAKE),
+            ("Makefile", MAKEFILE),
+            ("k.cu", KERN_INC),
+            ("sub/CMakeLists.txt", CMAKE),
+            ("sub/k.cu", KERN_INC),
+        ],
+    );
+    let out = tmp.path().join("out");
+    let report = project::convert(&header_cfg(&src, OutputMode::Dir(out.clone())), false).unwrap();
+    for rel in ["CMakeLists.txt", "Makefile", "sub/CMakeLists.txt"] {
+        assert_eq!(
+            fs::read(out.join(rel)).unwrap(),
+            fs::read(src.join(rel)).unwrap(),
+            "{rel} was changed"
+        );
+        let f = report.files.iter().find(|f| f.path == rel).unwrap();
+        assert_eq!(f.status, FileStatus::Copied, "{rel}");
+        assert!(f.edits.is_empty(), "{rel}: {:?}", f.edits);
+    }
+    // No build-file diagnostic of translate mode, and the note once, on the first build file.
+    assert!(report.diagnostics().all(|d| !d.id.starts_with('B')));
+    let notes = ids(&report, "T030");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].ends_with("CMakeLists.txt"), "{notes:?}");
+    let note = report.diagnostics().find(|d| d.id == "T030").unwrap();
+    assert!(note.help.as_deref().unwrap().contains("hipcc"), "{note:?}");
+    // The sources were converted all the same.
+    assert!(fs::read_to_string(out.join("sub/k.cu"))
+        .unwrap()
+        .starts_with("#include \"../hipport_compat.h\"\n"));
+    // `hipport explain` knows the new ID.
+    let o = hipport(&["explain", "T030"], tmp.path());
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("T030") && text.contains("hipcc -x hip"),
+        "{text}"
+    );
+}
