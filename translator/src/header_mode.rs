@@ -9,11 +9,13 @@
 //! `HIPPORT_FULL_WARP_MASK`, which is 64 bits wide on AMD.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use hipport_rules::{Database, Version};
 
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
+use crate::parse::{self, KindName};
 use crate::translate::{FileResult, Options, WARP_SYNC_HIP};
 
 /// File name of the generated header, written at the root of the output tree.
@@ -91,21 +93,74 @@ impl Needs {
     }
 }
 
+/// One file in single-source form.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SingleSource {
+    /// The edits to apply to the file (and nothing else: the report counts these).
+    pub edits: Vec<Edit>,
+    /// What the file needs from the compatibility header.
+    pub needs: Needs,
+    /// The edits by kind (`include`, `mask`, `macro-test`), for the summary's counts.
+    pub counts: BTreeMap<String, usize>,
+}
+
 /// Relative include path from the file at `rel` to the header at the output root.
 fn include_path(rel: &str) -> String {
     let depth = rel.matches('/').count();
     format!("{}{COMPAT_HEADER}", "../".repeat(depth))
 }
 
+/// The end of the line holding `pos` (after its `\n`), or `pos` when it starts a line.
+fn line_end(src: &[u8], pos: usize) -> usize {
+    if pos > 0 && src.get(pos - 1) == Some(&b'\n') {
+        return pos;
+    }
+    match src[pos.min(src.len())..].iter().position(|&b| b == b'\n') {
+        Some(i) => pos + i + 1,
+        None => src.len(),
+    }
+}
+
+/// Where an include goes in a file that has none: the place translate mode gives
+/// `#include <hip/hip_runtime.h>` (after an include guard's `#define`, then after leading
+/// comments and `#pragma once`).
+fn include_point(src: &[u8], budget: Duration) -> usize {
+    let Ok(tree) = parse::parse(src, budget) else {
+        return 0;
+    };
+    let children: Vec<_> = parse::children(tree.root_node()).collect();
+    let mut at = 0;
+    let mut scope = children.as_slice();
+    let guard;
+    let significant: Vec<_> = children
+        .iter()
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    if significant.len() == 1 && significant[0].kind_name() == "preproc_ifdef" {
+        guard = parse::named_children(*significant[0]).collect::<Vec<_>>();
+        scope = guard.as_slice();
+        if let Some(def) = scope.iter().position(|c| c.kind_name() == "preproc_def") {
+            at = line_end(src, scope[def].end_byte());
+            scope = &scope[def + 1..];
+        }
+    }
+    for c in scope {
+        match c.kind_name() {
+            "comment" => at = line_end(src, c.end_byte()),
+            "preproc_call" if parse::text(*c, src).windows(4).any(|w| w == b"once") => {
+                at = line_end(src, c.end_byte())
+            }
+            "identifier" => {}
+            _ => break,
+        }
+    }
+    at.min(src.len())
+}
+
 /// Turns a full translation of a file into single-source edits and the header's needs.
 ///
 /// `result` must come from translating `src` with `opts` (any launch style).
-pub fn single_source(
-    src: &[u8],
-    rel: &str,
-    result: &FileResult,
-    opts: &Options,
-) -> (Vec<Edit>, Needs) {
+pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options) -> SingleSource {
     let mut needs = Needs::default();
     let mut edits = Vec::new();
     let mut include_done = false;
@@ -154,6 +209,15 @@ pub fn single_source(
                 }
                 edits.push(Edit::replace(line_start, line_end, block, "compat-include"));
             }
+            // Device code without an include: the header goes where translate mode puts the
+            // HIP runtime's include.
+            "runtime-include" if !include_done => {
+                include_done = true;
+                let text = e
+                    .text
+                    .replace("<hip/hip_runtime.h>", &format!("\"{}\"", include_path(rel)));
+                edits.push(Edit::insert(e.start, text, "compat-include"));
+            }
             // For HIP < 6.2 the header maps the `_sync` builtins to the mask-less forms.
             "warp-sync" => {}
             "warp-mask-64" => edits.push(Edit::replace(
@@ -189,17 +253,33 @@ pub fn single_source(
             }
         }
     }
-    if !include_done
-        && !result.edits.is_empty()
-        && (!needs.aliases.is_empty() || !needs.calls.is_empty())
-    {
+    let uses_header = !needs.aliases.is_empty()
+        || !needs.calls.is_empty()
+        || edits.iter().any(|e| e.rule == "compat-mask");
+    if !include_done && uses_header {
+        // CUDA names without any include (nvcc includes the runtime by itself).
+        let at = include_point(src, opts.parse_budget);
+        let before = if at > 0 && src[at - 1] != b'\n' {
+            eol
+        } else {
+            ""
+        };
         edits.push(Edit::insert(
-            0,
-            format!("#include \"{}\"\n", include_path(rel)),
+            at,
+            format!("{before}#include \"{}\"{eol}", include_path(rel)),
             "compat-include",
         ));
     }
-    (edits, needs)
+    let mut counts = BTreeMap::new();
+    for e in &edits {
+        let kind = e.rule.trim_start_matches("compat-");
+        *counts.entry(kind.to_string()).or_default() += 1;
+    }
+    SingleSource {
+        edits,
+        needs,
+        counts,
+    }
 }
 
 /// The text of `hipport_compat.h` for everything the tree needs.
@@ -274,4 +354,79 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     s.push_str("\n#else\n");
     s.push_str("#define HIPPORT_FULL_WARP_MASK 0xffffffffu\n#endif\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::translate_source;
+
+    fn opts(major: u16, minor: u16) -> Options {
+        Options {
+            hip_version: Version::new(major, minor, 0),
+            ..Options::default()
+        }
+    }
+
+    /// The single-source form of `src` (at `rel`) and its text.
+    fn convert_at(src: &str, rel: &str, o: &Options) -> (SingleSource, String) {
+        let r = translate_source(src.as_bytes(), rel, o).unwrap();
+        let single = single_source(src.as_bytes(), rel, &r, o);
+        let mut edits = single.edits.clone();
+        let out = crate::edit::apply(src.as_bytes(), &mut edits).unwrap();
+        (single, String::from_utf8(out).unwrap())
+    }
+
+    fn convert(src: &str) -> (SingleSource, String) {
+        convert_at(src, "k.cu", &opts(5, 2))
+    }
+
+    #[test]
+    fn a_kernel_file_without_includes_gets_the_header_where_translate_mode_puts_the_runtime() {
+        let (single, out) = convert("__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\n");
+        assert_eq!(
+            out,
+            "#include \"hipport_compat.h\"\n__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\n"
+        );
+        // The counts are the edits made: one include, no renames.
+        assert_eq!(single.counts, BTreeMap::from([("include".into(), 1)]));
+        // After leading comments and `#pragma once`, after an include guard's #define; in a
+        // subdirectory, the path climbs to the root.
+        let (_, out) = convert_at(
+            "// Licence\n#pragma once\n/* doc */\n__device__ inline int f() { return threadIdx.x; }\n",
+            "a/b/k.cuh",
+            &opts(5, 2),
+        );
+        assert_eq!(
+            out,
+            "// Licence\n#pragma once\n/* doc */\n#include \"../../hipport_compat.h\"\n__device__ inline int f() { return threadIdx.x; }\n"
+        );
+        let src =
+            "#ifndef K_H\n#define K_H\n__device__ inline int f() { return threadIdx.x; }\n#endif\n";
+        let (_, out) = convert(src);
+        assert!(
+            out.starts_with("#ifndef K_H\n#define K_H\n#include \"hipport_compat.h\"\n__device__"),
+            "{out}"
+        );
+        // A host file with CUDA names and no include (and so no device code) gets it the same way.
+        let src = "// c\n#ifndef H_H\n#define H_H\ninline void f(cudaStream_t s) { cudaStreamSynchronize(s); }\n#endif\n";
+        let (single, out) = convert_at(src, "h.h", &opts(5, 2));
+        assert!(
+            out.starts_with(
+                "// c\n#ifndef H_H\n#define H_H\n#include \"hipport_compat.h\"\ninline"
+            ),
+            "{out}"
+        );
+        assert!(single.needs.aliases.contains_key("cudaStream_t"));
+        // A file that needs nothing gets nothing.
+        let (single, out) = convert("int plain(void);\n");
+        assert_eq!(out, "int plain(void);\n");
+        assert!(single.edits.is_empty() && single.counts.is_empty());
+        // CRLF files get CRLF.
+        let (_, out) = convert("__global__ void k(float* x) { x[0] = 1.f; }\r\n");
+        assert!(
+            out.starts_with("#include \"hipport_compat.h\"\r\n__global__"),
+            "{out:?}"
+        );
+    }
 }

@@ -1525,8 +1525,12 @@ fn translate_file(
             match translate::translate_source_at(src, shown, &f.rel, &cfg.translate) {
                 Ok(mut r) => {
                     if cfg.mode == Mode::Header {
-                        let (mut edits, needs) =
+                        let single =
                             crate::header_mode::single_source(src, &f.rel, &r, &cfg.translate);
+                        let mut edits = single.edits;
+                        // What the summary counts is what was done to the file: header mode
+                        // renames nothing in it.
+                        r.renames = single.counts;
                         match crate::edit::apply(src, &mut edits) {
                             Ok(out) => {
                                 r.output = out;
@@ -1540,9 +1544,10 @@ fn translate_file(
                                 ));
                                 r.output = src.to_vec();
                                 r.edits.clear();
+                                r.renames.clear();
                             }
                         }
-                        outcome.needs = Some(needs);
+                        outcome.needs = Some(single.needs);
                     }
                     outcome.status = if r.output == src {
                         FileStatus::Unchanged
@@ -1550,7 +1555,7 @@ fn translate_file(
                         FileStatus::Changed
                     };
                     outcome.edits = report_edits(src, &r.edits);
-                    outcome.diagnostics = r.diagnostics;
+                    outcome.diagnostics.append(&mut r.diagnostics);
                     outcome.parse_errors = r.parse_errors;
                     outcome.renames = r.renames;
                     *output = Some(r.output);

@@ -12,6 +12,8 @@ use hipport_rules::Version;
 const CMAKE: &str = "cmake_minimum_required(VERSION 3.18)\nproject(k LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\nadd_library(k k.cu)\n";
 const MAKEFILE: &str = "NVCC = nvcc\nk.o: k.cu\n\t$(NVCC) -arch=sm_80 -c k.cu -o k.o\n";
 
+const CB: &str = "#include <cuda_runtime.h>\n#include <cstdio>\nstatic void CUDART_CB done(cudaStream_t s, cudaError_t st, void*) { std::printf(\"%d\\n\", (int)st); }\nvoid go(cudaStream_t s) {\n  cudaEvent_t e;\n  cudaEventCreate(&e, cudaEventDisableTiming);\n  cudaStreamAddCallback(s, done, nullptr, 0);\n}\n";
+const KERN: &str = "__global__ void scale(float* x, float a, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] *= a;\n}\n";
 const KERN_INC: &str =
     "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\n";
 
@@ -93,5 +95,45 @@ fn build_files_are_copied_unchanged_with_one_note() {
     assert!(
         text.contains("T030") && text.contains("hipcc -x hip"),
         "{text}"
+    );
+}
+
+#[test]
+fn counts_are_the_edits_made() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    write(
+        &src,
+        &[
+            ("kern.cu", KERN),
+            (
+                "shfl.cu",
+                "__global__ void wsum(float* x) {\n  float v = x[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n  if (threadIdx.x == 0) x[0] = v;\n}\n",
+            ),
+            ("cb.cu", CB),
+        ],
+    );
+    let report = project::convert(
+        &header_cfg(&src, OutputMode::Dir(tmp.path().join("out"))),
+        false,
+    )
+    .unwrap();
+    // One include each; nothing renamed in the sources (translate mode counted device and
+    // runtime renames here).
+    assert_eq!(
+        report.summary.renames_by_family,
+        [("include".to_string(), 3)].into_iter().collect()
+    );
+    for f in &report.files {
+        assert_eq!(
+            f.renames.values().sum::<usize>(),
+            f.edits.len(),
+            "{}",
+            f.path
+        );
+    }
+    assert_eq!(
+        report.summary.files_changed, 4,
+        "three sources and the header"
     );
 }
