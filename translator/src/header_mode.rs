@@ -234,7 +234,12 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
                     needs.calls.push(name);
                 }
             }
-            "launch" | "runtime-include" | "syncwarp-removed" | "macro-align" => {}
+            // The header defines `CUDART_CB` and `CUDA_CB` away.
+            "launch"
+            | "runtime-include"
+            | "syncwarp-removed"
+            | "callback-convention"
+            | "macro-align" => {}
             _ => {}
         }
     }
@@ -295,6 +300,11 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     s.push_str("#pragma once\n\n#if defined(__HIP_PLATFORM_AMD__) || (defined(__HIP__) && !defined(__CUDA__))\n");
     s.push_str("#define HIPPORT_AMD 1\n#include <hip/hip_runtime.h>\n");
     s.push_str("\n#define HIPPORT_FULL_WARP_MASK 0xffffffffffffffffull\n");
+    s.push_str(
+        "\n// CUDA's calling-convention markers mean nothing on AMD.\n\
+         #ifndef CUDART_CB\n#define CUDART_CB\n#endif\n\
+         #ifndef CUDA_CB\n#define CUDA_CB\n#endif\n",
+    );
     if hip < WARP_SYNC_HIP {
         s.push_str(
             "// This HIP has no *_sync warp builtins: full-warp calls use the mask-less forms.\n",
@@ -427,6 +437,25 @@ mod tests {
         assert!(
             out.starts_with("#include \"hipport_compat.h\"\r\n__global__"),
             "{out:?}"
+        );
+    }
+
+    #[test]
+    fn the_header_defines_the_callback_conventions() {
+        let src = "#include <cuda_runtime.h>\nstatic void CUDART_CB done(cudaStream_t, cudaError_t, void*) {}\n";
+        let o = opts(5, 2);
+        let (single, out) = convert_at(src, "cb.cu", &o);
+        // The source keeps CUDART_CB; the header defines it (and CUDA_CB) for AMD only.
+        assert!(out.contains("static void CUDART_CB done"), "{out}");
+        let h = compat_header(&single.needs, o.db(), o.hip_version);
+        let amd = &h[..h.find("\n#else\n").unwrap()];
+        assert!(
+            amd.contains("#ifndef CUDART_CB\n#define CUDART_CB\n#endif"),
+            "{h}"
+        );
+        assert!(
+            amd.contains("#ifndef CUDA_CB\n#define CUDA_CB\n#endif"),
+            "{h}"
         );
     }
 }
