@@ -696,6 +696,14 @@ impl<'a> InputWalk<'a> {
         if entry.file_name() == OUTPUT_MARKER || is_temporary(entry.file_name()) {
             return None;
         }
+        // Header mode writes the compatibility header at the root itself: the one a run left
+        // there is not an input.
+        if self.cfg.mode == Mode::Header
+            && rel == crate::header_mode::COMPAT_HEADER
+            && generated_header_at(&path)
+        {
+            return None;
+        }
         let translate = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
             self.cfg
                 .extensions
@@ -711,6 +719,26 @@ impl<'a> InputWalk<'a> {
             stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
         }))
     }
+}
+
+/// Whether the file at `path` starts as a compatibility header hipport generated.
+fn generated_header_at(path: &Path) -> bool {
+    let mut head = vec![0u8; crate::header_mode::MARKER.len() + 3];
+    let n = fs::File::open(path)
+        .and_then(|mut f| {
+            let mut n = 0;
+            while n < head.len() {
+                match f.read(&mut head[n..]) {
+                    Ok(0) => break,
+                    Ok(k) => n += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(n)
+        })
+        .unwrap_or(0);
+    crate::header_mode::is_generated(&head[..n])
 }
 
 /// Whether a file name is one of hipport's temporary files (`.NAME.hipport-PID[-N].tmp`, made
@@ -1512,6 +1540,10 @@ fn translate_file(
                 }
             }
         }
+    } else if f.translate && crate::header_mode::is_generated(src) {
+        // hipport's own compatibility header: never translated, reported on or counted as
+        // a source; copied as it is.
+        outcome.status = FileStatus::Copied;
     } else if f.translate {
         let head = &src[..src.len().min(8192)];
         if head.contains(&0) {
@@ -1620,17 +1652,21 @@ fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
         .collect()
 }
 
-/// Writes the single-source compatibility header for everything the files need.
+/// Writes the single-source compatibility header for everything the files need. It is changed
+/// (and written, in place) only when it differs from the one at the input root; a file of that
+/// name that hipport did not generate is never overwritten.
 fn write_compat_header(
     cfg: &ConvertConfig,
     root: &Path,
     needs: &crate::header_mode::Needs,
 ) -> FileOutcome {
-    use crate::header_mode::{compat_header, COMPAT_HEADER};
+    use crate::header_mode::{compat_header, is_generated, COMPAT_HEADER};
     let text = compat_header(needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
+    let at_root = root.join(COMPAT_HEADER);
+    let existing = fs::read(&at_root).ok();
     let dest = match &cfg.output {
         OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
-        OutputMode::InPlace { .. } => Some(root.join(COMPAT_HEADER)),
+        OutputMode::InPlace { .. } => Some(at_root.clone()),
         OutputMode::Nothing => None,
     };
     let mut outcome = FileOutcome {
@@ -1641,15 +1677,41 @@ fn write_compat_header(
         diagnostics: Vec::new(),
         parse_errors: Vec::new(),
         renames: BTreeMap::new(),
-        diff: patch::new_file_diff(COMPAT_HEADER, &text),
+        diff: Vec::new(),
         output: None,
-        source_path: dest.clone().unwrap_or_else(|| root.join(COMPAT_HEADER)),
+        source_path: dest.clone().unwrap_or_else(|| at_root.clone()),
         needs: None,
         from_cache: false,
         unread: false,
         bytes: 0,
     };
-    if let Some(dest) = dest {
+    match &existing {
+        Some(old) if !is_generated(old) => {
+            outcome.status = FileStatus::Failed;
+            let shown = at_root.display().to_string();
+            let mut d = file_diag(
+                &IO_FAILED,
+                &shown,
+                format!("{shown} is not a header hipport generated (its first line is not hipport's), so it is not overwritten, and the tree has no compatibility header"),
+            );
+            d.help = Some(format!(
+                "rename or move the file, then run again: header mode writes its own {COMPAT_HEADER} there"
+            ));
+            outcome.diagnostics.push(d);
+            return outcome;
+        }
+        Some(old) if *old == text => outcome.status = FileStatus::Unchanged,
+        Some(old) => outcome.diff = patch::file_diff(COMPAT_HEADER, old, &text),
+        None => outcome.diff = patch::new_file_diff(COMPAT_HEADER, &text),
+    }
+    let write = match (&cfg.output, dest) {
+        (OutputMode::Dir(_), Some(dest)) => Some(dest),
+        (OutputMode::InPlace { .. }, Some(dest)) if outcome.status == FileStatus::Changed => {
+            Some(dest)
+        }
+        _ => None,
+    };
+    if let Some(dest) = write {
         if let Err(e) = write_atomic(&dest, &text) {
             outcome.status = FileStatus::Failed;
             outcome

@@ -2,7 +2,7 @@
 //! (That the output compiles with hipcc and as CUDA is checked in tests/hipcc.rs.)
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use hipport::project::{self, ConvertConfig, FileStatus, Mode, OutputMode, RunReport};
@@ -49,6 +49,27 @@ fn hipport(args: &[&str], cwd: &Path) -> Output {
         .current_dir(cwd)
         .output()
         .expect("hipport runs")
+}
+
+/// Every file under `dir`, relative, with its bytes.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 #[test]
@@ -135,5 +156,119 @@ fn counts_are_the_edits_made() {
     assert_eq!(
         report.summary.files_changed, 4,
         "three sources and the header"
+    );
+}
+
+#[test]
+fn a_second_run_changes_nothing_and_never_reads_the_generated_header() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ip = tmp.path().join("ip");
+    write(
+        &ip,
+        &[
+            ("cb.cu", CB),
+            ("kern.cu", KERN),
+            (
+                "sub/k.cu",
+                "#include <cuda_runtime.h>\n#ifdef __CUDACC__\n#define HD __host__ __device__\n#endif\n__global__ void k(float* x) { x[0] = __shfl_sync(0xffffffff, x[1], 0); __syncwarp(); }\n",
+            ),
+        ],
+    );
+    let cfg = header_cfg(&ip, OutputMode::InPlace { backup: false });
+    let first = project::convert(&cfg, false).unwrap();
+    assert_eq!(first.summary.files_changed, 4);
+    let after_first = tree(&ip);
+    assert!(after_first
+        .iter()
+        .any(|(p, _)| p == Path::new("hipport_compat.h")));
+    let second = project::convert(&cfg, false).unwrap();
+    assert_eq!(tree(&ip), after_first, "the second run changed the tree");
+    assert_eq!(second.summary.files_changed, 0);
+    assert_eq!(
+        second.summary.files_scanned, 4,
+        "three sources and the header, once"
+    );
+    assert!(second.summary.renames_by_family.is_empty());
+    // The header is not a source: no diagnostic about it, and it is listed once.
+    let header: Vec<_> = second
+        .files
+        .iter()
+        .filter(|f| f.path == "hipport_compat.h")
+        .collect();
+    assert_eq!(header.len(), 1);
+    assert_eq!(header[0].status, FileStatus::Unchanged);
+    assert!(second
+        .diagnostics()
+        .all(|d| !d.file.ends_with("hipport_compat.h")));
+    assert_eq!(
+        first.diagnostics().count(),
+        second.diagnostics().count(),
+        "{:?}",
+        second.diagnostics().collect::<Vec<_>>()
+    );
+    // Converting the output again into a new directory gives the same tree.
+    let again = tmp.path().join("again");
+    project::convert(&header_cfg(&ip, OutputMode::Dir(again.clone())), false).unwrap();
+    let mut copied = tree(&again);
+    copied.retain(|(p, _)| p != Path::new(project::OUTPUT_MARKER));
+    assert_eq!(copied, after_first);
+}
+
+#[test]
+fn a_generated_header_elsewhere_is_copied_as_it_is_in_either_mode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    let header = format!(
+        "{}\n#define __shfl_sync(mask, ...) __shfl(__VA_ARGS__)\n#define __syncwarp(...) ((void)0)\n#define cudaMalloc hipMalloc\n",
+        hipport::header_mode::MARKER
+    );
+    write(
+        &src,
+        &[("old/hipport_compat.h", &header), ("kern.cu", KERN)],
+    );
+    for mode in [Mode::Header, Mode::Translate] {
+        let out = tmp.path().join(format!("out-{mode:?}"));
+        let mut cfg = header_cfg(&src, OutputMode::Dir(out.clone()));
+        cfg.mode = mode;
+        let report = project::convert(&cfg, false).unwrap();
+        let f = report
+            .files
+            .iter()
+            .find(|f| f.path == "old/hipport_compat.h")
+            .unwrap();
+        assert_eq!(f.status, FileStatus::Copied, "{mode:?}");
+        assert!(f.diagnostics.is_empty(), "{mode:?}: {:?}", f.diagnostics);
+        assert_eq!(
+            fs::read_to_string(out.join("old/hipport_compat.h")).unwrap(),
+            header
+        );
+    }
+}
+
+#[test]
+fn a_users_own_compat_header_is_not_overwritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ip = tmp.path().join("ip");
+    let mine = "// my own\n#define MINE 1\n";
+    write(&ip, &[("hipport_compat.h", mine), ("kern.cu", KERN)]);
+    let report = project::convert(
+        &header_cfg(&ip, OutputMode::InPlace { backup: false }),
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        fs::read_to_string(ip.join("hipport_compat.h")).unwrap(),
+        mine
+    );
+    let failed: Vec<_> = report
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Failed)
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert!(
+        failed[0].diagnostics[0].message.contains("not overwritten"),
+        "{:?}",
+        failed[0].diagnostics
     );
 }
