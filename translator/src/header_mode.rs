@@ -1,12 +1,16 @@
 //! Single-source mode (`convert --mode header`): sources keep building for CUDA, and a generated
 //! compatibility header makes them build for HIP too.
 //!
-//! Instead of renaming, each file's CUDA includes are replaced by one include of
-//! `hipport_compat.h`. That header includes the original CUDA headers when compiled for CUDA, and
-//! the HIP headers plus aliases (`#define cudaMalloc hipMalloc`, argument-count dispatch for calls
-//! whose shape changes) when compiled for AMD. Only what an alias cannot do is edited in the
-//! source, and guarded so that CUDA still sees its own text: full warp masks become
-//! `HIPPORT_FULL_WARP_MASK`, which is 64 bits wide on AMD.
+//! Instead of renaming, each file's CUDA includes are guarded so that hipcc sees the HIP header
+//! instead, behind one include of `hipport_compat.h` (files with device code or CUDA names and no
+//! include get the include alone). Compiled for CUDA, that header only defines
+//! `HIPPORT_FULL_WARP_MASK`; compiled for AMD, it includes the HIP runtime and aliases what the
+//! tree uses (`#define cudaMalloc hipMalloc`, argument-count dispatch for calls whose shape
+//! changes, `CUDART_CB`, a `__syncwarp`). Only what an alias cannot do is edited in the source,
+//! and guarded so that CUDA still sees its own text: full warp masks become
+//! `HIPPORT_FULL_WARP_MASK` (64 bits wide on AMD), and tests of compiler macros such as
+//! `#ifdef __CUDACC__` also accept hipcc's (`__HIPCC__`): the header never defines a macro that
+//! is the compiler's to define. Build files are copied as they are.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -119,6 +123,15 @@ pub struct SingleSource {
 fn include_path(rel: &str) -> String {
     let depth = rel.matches('/').count();
     format!("{}{COMPAT_HEADER}", "../".repeat(depth))
+}
+
+/// Whether `name` looks like a macro the compiler defines (`__CUDACC__`): such a name is never
+/// defined by the header (it would leak into every header included after it).
+fn is_compiler_macro(name: &str) -> bool {
+    name.len() > 4
+        && name.starts_with("__")
+        && name.ends_with("__")
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// The byte ranges of `src`'s logical lines (a line ending in `\` goes on), without line endings.
@@ -271,6 +284,107 @@ fn include_point(src: &[u8], budget: Duration) -> usize {
     at.min(src.len())
 }
 
+/// The edit that makes a test of the compiler macro `cuda` at `start..end` (which translate
+/// mode renames to `hip`) also true under hipcc, keeping CUDA's meaning: `#ifdef __CUDACC__` ->
+/// `#if defined(__CUDACC__) || defined(__HIPCC__)`, `defined(__CUDACC__)` ->
+/// `(defined(__CUDACC__) || defined(__HIPCC__))`. `None` outside a test, and for a test that
+/// names `hip` already (a second run).
+fn macro_test_edit(
+    src: &[u8],
+    layout: &Layout,
+    start: usize,
+    end: usize,
+    cuda: &str,
+    hip: &str,
+) -> Option<Edit> {
+    let line = layout.lines.get(layout.line_of(start))?.clone();
+    if !(line.start <= start && end <= line.end) {
+        return None;
+    }
+    let (kw, kw_range) = directive(src, &line)?;
+    if memchr::memmem::find(&src[line.clone()], hip.as_bytes()).is_some() {
+        return None;
+    }
+    let either = format!("defined({cuda}) || defined({hip})");
+    let blank = |b: u8| matches!(b, b' ' | b'\t');
+    match kw {
+        "ifdef" | "ifndef" | "elifdef" | "elifndef" => {
+            // Only the tested name itself (the directive's one operand).
+            let operand = kw_range.end
+                + src[kw_range.end..line.end]
+                    .iter()
+                    .take_while(|&&b| blank(b))
+                    .count();
+            if operand != start {
+                return None;
+            }
+            let head = if kw.starts_with("elif") { "elif" } else { "if" };
+            let test = if kw.ends_with("ndef") {
+                format!("!defined({cuda}) && !defined({hip})")
+            } else {
+                either
+            };
+            Some(Edit::replace(
+                kw_range.start,
+                end,
+                format!("{head} {test}"),
+                "compat-macro-test",
+            ))
+        }
+        "if" | "elif" | "define" => {
+            if kw == "define" {
+                // The name a `#define` defines is not a test.
+                let name_at = kw_range.end
+                    + src[kw_range.end..line.end]
+                        .iter()
+                        .take_while(|&&b| blank(b))
+                        .count();
+                if name_at == start {
+                    return None;
+                }
+            }
+            // `defined(NAME)` or `defined NAME`, with any blanks.
+            let mut a = start;
+            while a > line.start && blank(src[a - 1]) {
+                a -= 1;
+            }
+            let paren = a > line.start && src[a - 1] == b'(';
+            if paren {
+                a -= 1;
+                while a > line.start && blank(src[a - 1]) {
+                    a -= 1;
+                }
+            }
+            let is_defined = a >= line.start + 7
+                && &src[a - 7..a] == b"defined"
+                && (a == line.start + 7
+                    || !(src[a - 8].is_ascii_alphanumeric() || src[a - 8] == b'_'));
+            if is_defined {
+                let mut b = end;
+                if paren {
+                    while b < line.end && blank(src[b]) {
+                        b += 1;
+                    }
+                    if src.get(b) != Some(&b')') {
+                        return None;
+                    }
+                    b += 1;
+                }
+                return Some(Edit::replace(
+                    a - 7,
+                    b,
+                    format!("({either})"),
+                    "compat-macro-test",
+                ));
+            }
+            // A bare use: only in an `#if` (a `#define` body may not be a test).
+            (kw != "define")
+                .then(|| Edit::replace(start, end, format!("({either})"), "compat-macro-test"))
+        }
+        _ => None,
+    }
+}
+
 /// Turns a full translation of a file into single-source edits and the header's needs.
 ///
 /// `result` must come from translating `src` with `opts` (any launch style).
@@ -358,12 +472,25 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             | "syncwarp-removed"
             | "callback-convention"
             | "macro-align" => {}
-            _ => {}
+            _ => {
+                // A renamed compiler macro (`__CUDACC__` -> `__HIPCC__`): its tests accept both.
+                let old = std::str::from_utf8(&src[e.start..e.end]).unwrap_or("");
+                if is_compiler_macro(old) && is_compiler_macro(&e.text) && old != e.text {
+                    if let Some(edit) = macro_test_edit(src, &layout, e.start, e.end, old, &e.text)
+                    {
+                        edits.push(edit);
+                    }
+                }
+            }
         }
     }
-    needs
-        .aliases
-        .extend(result.aliases.iter().map(|(a, b)| (a.clone(), b.clone())));
+    needs.aliases.extend(
+        result
+            .aliases
+            .iter()
+            .filter(|(a, _)| !is_compiler_macro(a))
+            .map(|(a, b)| (a.clone(), b.clone())),
+    );
     // Rewritten calls are dispatched by the header; alias their plain names too.
     let db = opts.db();
     for name in &needs.calls {
@@ -474,7 +601,7 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
         s.push('\n');
     }
     for (cuda, h) in &needs.aliases {
-        if needs.calls.contains(cuda) || cuda == h {
+        if needs.calls.contains(cuda) || cuda == h || is_compiler_macro(cuda) {
             continue;
         }
         s.push_str(&format!("#define {cuda} {h}\n"));
@@ -559,8 +686,8 @@ mod tests {
     }
 
     #[test]
-    fn the_header_defines_the_callback_conventions() {
-        let src = "#include <cuda_runtime.h>\nstatic void CUDART_CB done(cudaStream_t, cudaError_t, void*) {}\n";
+    fn the_header_defines_the_callback_conventions_and_no_compiler_macro() {
+        let src = "#include <cuda_runtime.h>\nstatic void CUDART_CB done(cudaStream_t, cudaError_t, void*) {}\n#ifdef __CUDACC__\n#define HD __host__ __device__\n#endif\n";
         let o = opts(5, 2);
         let (single, out) = convert_at(src, "cb.cu", &o);
         // The source keeps CUDART_CB; the header defines it (and CUDA_CB) for AMD only.
@@ -575,9 +702,42 @@ mod tests {
             amd.contains("#ifndef CUDA_CB\n#define CUDA_CB\n#endif"),
             "{h}"
         );
-        // It starts with the line by which a second run knows it.
+        // No compiler macro is defined or aliased: `__CUDACC__` would leak into every header
+        // included after this one.
+        assert!(!single.needs.aliases.contains_key("__CUDACC__"));
+        assert!(!h.contains("#define __CUDACC__"), "{h}");
+        assert!(!h.contains("__HIPCC__"), "{h}");
         assert!(h.starts_with(MARKER) && is_generated(h.as_bytes()));
         assert!(!is_generated(b"// my own hipport_compat.h\n"));
+    }
+
+    #[test]
+    fn tests_of_cudacc_also_accept_hipcc_and_stay_true_for_cuda() {
+        let src = "#include <cuda_runtime.h>\n\
+                   #ifdef __CUDACC__\nint a;\n#endif\n\
+                   #ifndef __CUDACC__\nint b;\n\
+                   #elif defined(__CUDACC__) && defined __CUDACC__\nint c;\n#endif\n\
+                   #if __CUDACC__\nint d;\n#endif\n\
+                   #  if defined ( __CUDACC__ ) || X\nint e;\n#endif\n\
+                   #define ON_GPU defined(__CUDACC__)\n\
+                   #define __CUDACC__ 1\n\
+                   #undef __CUDACC__\n";
+        let (single, out) = convert(src);
+        let want = "#include \"hipport_compat.h\"\n#if defined(HIPPORT_AMD)\n#include <hip/hip_runtime.h>\n#else\n#include <cuda_runtime.h>\n#endif\n\
+                    #if defined(__CUDACC__) || defined(__HIPCC__)\nint a;\n#endif\n\
+                    #if !defined(__CUDACC__) && !defined(__HIPCC__)\nint b;\n\
+                    #elif (defined(__CUDACC__) || defined(__HIPCC__)) && (defined(__CUDACC__) || defined(__HIPCC__))\nint c;\n#endif\n\
+                    #if (defined(__CUDACC__) || defined(__HIPCC__))\nint d;\n#endif\n\
+                    #  if (defined(__CUDACC__) || defined(__HIPCC__)) || X\nint e;\n#endif\n\
+                    #define ON_GPU (defined(__CUDACC__) || defined(__HIPCC__))\n\
+                    #define __CUDACC__ 1\n\
+                    #undef __CUDACC__\n";
+        assert_eq!(out, want);
+        assert_eq!(single.counts.get("macro-test"), Some(&7));
+        // A second run leaves the tests (which name __HIPCC__ now) alone.
+        let (again, out2) = convert(&out);
+        assert_eq!(out2, out);
+        assert!(again.edits.is_empty(), "{:?}", again.edits);
     }
 
     #[test]
