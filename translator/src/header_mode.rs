@@ -567,7 +567,18 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
         }
         s.push_str("#define __syncwarp(...) ((void)0)\n");
     }
-    if !needs.calls.is_empty() {
+    // How each rewritten call is dispatched: by its argument count; a call that takes no
+    // arguments at all is a plain function-like macro; one with no rule for the target is
+    // aliased like any other name.
+    let zero = |name: &str| db.call_for(name, 0, hip);
+    let some = |name: &str| (1..=9usize).any(|n| db.call_for(name, n, hip).is_some());
+    let dispatched: Vec<&String> = needs
+        .calls
+        .iter()
+        .filter(|n| zero(n).is_some() || some(n))
+        .collect();
+    let counted: Vec<&String> = dispatched.iter().copied().filter(|n| some(n)).collect();
+    if !counted.is_empty() {
         s.push_str(
             "\n#define HIPPORT_NARG(...) HIPPORT_NARG_(__VA_ARGS__, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)\n\
              #define HIPPORT_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N\n\
@@ -575,15 +586,19 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
              #define HIPPORT_CAT_(a, b) a##b\n",
         );
     }
-    for name in &needs.calls {
-        s.push_str(&format!(
-            "\n#define {name}(...) HIPPORT_CAT(hipport_{name}_, HIPPORT_NARG(__VA_ARGS__))(__VA_ARGS__)\n"
-        ));
+    if counted.iter().any(|n| zero(n).is_some()) {
+        // Counts an empty list as 0 (HIPPORT_NARG counts it as 1); the trailing `~` keeps
+        // `...` from being empty.
+        s.push_str(
+            "#define HIPPORT_NARG0(...) HIPPORT_NARG_(__VA_ARGS__ __VA_OPT__(,) 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)\n",
+        );
+    }
+    for name in dispatched.iter().copied() {
         let plain = db
             .lookup(name)
             .and_then(|m| m.hip.as_deref().map(str::to_string))
             .unwrap_or_else(|| name.clone());
-        for n in 1..=9usize {
+        let body = |n: usize| {
             let params: Vec<String> = (1..=n).map(|i| format!("a{i}")).collect();
             let args: Vec<String> = params.iter().map(|p| format!("({p})")).collect();
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -591,19 +606,34 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
                 .call_for(name, n, hip)
                 .and_then(|r| r.apply(&refs))
                 .unwrap_or_else(|| format!("{plain}({})", refs.join(", ")));
-            s.push_str(&format!(
-                "#define hipport_{name}_{n}({}) {body}\n",
-                params.join(", ")
-            ));
-        }
-    }
-    if !needs.aliases.is_empty() {
-        s.push('\n');
-    }
-    for (cuda, h) in &needs.aliases {
-        if needs.calls.contains(cuda) || cuda == h || is_compiler_macro(cuda) {
+            (params.join(", "), body)
+        };
+        if zero(name).is_some() && !some(name) {
+            s.push_str(&format!("\n#define {name}() {}\n", body(0).1));
             continue;
         }
+        let (narg, first) = if zero(name).is_some() {
+            ("HIPPORT_NARG0", 0)
+        } else {
+            ("HIPPORT_NARG", 1)
+        };
+        s.push_str(&format!(
+            "\n#define {name}(...) HIPPORT_CAT(hipport_{name}_, {narg}(__VA_ARGS__))(__VA_ARGS__)\n"
+        ));
+        for n in first..=9usize {
+            let (params, body) = body(n);
+            s.push_str(&format!("#define hipport_{name}_{n}({params}) {body}\n"));
+        }
+    }
+    let aliases: Vec<_> = needs
+        .aliases
+        .iter()
+        .filter(|(cuda, h)| !dispatched.contains(cuda) && cuda != h && !is_compiler_macro(cuda))
+        .collect();
+    if !aliases.is_empty() {
+        s.push('\n');
+    }
+    for (cuda, h) in aliases {
         s.push_str(&format!("#define {cuda} {h}\n"));
     }
     s.push_str("\n#else\n");
@@ -758,5 +788,48 @@ mod tests {
                 compat_header(&first.needs, v.db(), v.hip_version)
             );
         }
+    }
+
+    #[test]
+    fn zero_argument_calls_are_plain_macros() {
+        let o = opts(5, 2);
+        let src = "#include <cuda_runtime.h>\n__global__ void k(unsigned long long* o) { o[threadIdx.x] = __activemask(); }\n";
+        let (single, _) = convert(src);
+        assert_eq!(single.needs.calls, ["__activemask"]);
+        let h = compat_header(&single.needs, o.db(), o.hip_version);
+        assert!(h.contains("\n#define __activemask() __ballot(1)\n"), "{h}");
+        assert!(!h.contains("hipport___activemask_1"), "{h}");
+        // From HIP 6.2 there is no rewrite, so no macro.
+        let o = opts(6, 2);
+        let h = compat_header(&single.needs, o.db(), o.hip_version);
+        assert!(!h.contains("__activemask"), "{h}");
+        // A function with rules for no argument and for some is dispatched on a count that
+        // tells an empty list from one argument.
+        let db = Database::builtin()
+            .with_overrides(&[(
+                "x.tsv",
+                "cuda\targc\ttemplate\thip_added\thip_before\tsource\tnote\n\
+                 cudaThing\t0\thipThingDefault()\t1.0.0\t\ttest\t\n\
+                 cudaThing\t2\thipThing($2, $1)\t1.0.0\t\ttest\t\n",
+            )])
+            .unwrap();
+        let needs = Needs {
+            calls: vec!["cudaThing".into()],
+            ..Needs::default()
+        };
+        let h = compat_header(&needs, &db, Version::new(5, 2, 0));
+        assert!(
+            h.contains("#define cudaThing(...) HIPPORT_CAT(hipport_cudaThing_, HIPPORT_NARG0(__VA_ARGS__))(__VA_ARGS__)\n"),
+            "{h}"
+        );
+        assert!(
+            h.contains("#define hipport_cudaThing_0() hipThingDefault()\n"),
+            "{h}"
+        );
+        assert!(
+            h.contains("#define hipport_cudaThing_2(a1, a2) hipThing((a2), (a1))\n"),
+            "{h}"
+        );
+        assert!(h.contains("#define HIPPORT_NARG0(...)"), "{h}");
     }
 }

@@ -248,3 +248,35 @@ fn header_mode_output_builds_for_hip_and_cuda() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A call with a rule for no arguments and rules for some is dispatched on a count that tells
+/// an empty list from one argument (`HIPPORT_NARG0`), and hipcc takes both forms.
+#[test]
+fn header_mode_dispatches_zero_and_more_arguments() {
+    let Some(hipcc) = hipcc() else { return };
+    let db = hipport_rules::Database::builtin()
+        .with_overrides(&[(
+            "x.tsv",
+            "cuda\targc\ttemplate\thip_added\thip_before\tsource\tnote\n\
+             cudaThing\t0\thipDeviceSynchronize()\t1.0.0\t\ttest\t\n\
+             cudaThing\t1\thipStreamSynchronize($1)\t1.0.0\t\ttest\t\n",
+        )])
+        .unwrap();
+    let needs = hipport::header_mode::Needs {
+        calls: vec!["cudaThing".into()],
+        ..Default::default()
+    };
+    let header = hipport::header_mode::compat_header(&needs, &db, Version::new(5, 2, 3));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("hipport_compat.h"), header).unwrap();
+    let src = tmp.path().join("t.cu");
+    std::fs::write(
+        &src,
+        "#include \"hipport_compat.h\"\nhipError_t f(hipStream_t s) { hipError_t a = cudaThing(); hipError_t b = cudaThing(s); return a == hipSuccess ? b : a; }\n",
+    )
+    .unwrap();
+    let obj = tmp.path().join("t.o");
+    if let Err(e) = hipcc_compile(&hipcc, &src, &obj) {
+        panic!("hipcc:\n{e}");
+    }
+}
