@@ -1579,6 +1579,7 @@ fn translate_file(
                                 r.renames.clear();
                             }
                         }
+                        crate::header_mode::adjust_diagnostics(&mut r.diagnostics);
                         outcome.needs = Some(single.needs);
                     }
                     outcome.status = if r.output == src {
