@@ -423,6 +423,32 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
                     line_end
                 };
                 let original = String::from_utf8_lossy(&src[line_start..line_end]).into_owned();
+                let kind = directive(src, &(line_start..line_end)).map(|(k, _)| k);
+                if e.rule == "header" && kind != Some("include") {
+                    // A header path in a macro (`#define HDR <cuda_fp16.h>`): AMD gets the
+                    // line with the HIP path. Elsewhere (`__has_include` in a test) the path
+                    // stays: the test is false on AMD, which the code it guards allows for.
+                    if kind == Some("define") && line_start <= e.start && e.end <= line_end {
+                        let amd = format!(
+                            "{}{}{}",
+                            String::from_utf8_lossy(&src[line_start..e.start]),
+                            e.text,
+                            String::from_utf8_lossy(&src[e.end..line_end])
+                        );
+                        let mut block = String::new();
+                        if !include_done {
+                            include_done = true;
+                            block.push_str(&format!("#include \"{}\"{eol}", include_path(rel)));
+                        }
+                        block.push_str(&format!(
+                            "#if defined(HIPPORT_AMD){eol}{}{eol}#else{eol}{}{eol}#endif",
+                            amd.trim_start(),
+                            original.trim_start()
+                        ));
+                        edits.push(Edit::replace(line_start, line_end, block, "compat-include"));
+                    }
+                    continue;
+                }
                 let mut block = String::new();
                 if !include_done {
                     include_done = true;
@@ -823,6 +849,17 @@ mod tests {
                 compat_header(&first.needs, v.db(), v.hip_version)
             );
         }
+    }
+
+    #[test]
+    fn header_paths_in_macros_are_guarded_and_has_include_tests_kept() {
+        let src = "#define HDR <cuda_fp16.h>\n#include HDR\n#if __has_include(<cuda_bf16.h>)\nint z;\n#endif\n__global__ void k(__half* h) {}\n";
+        let (_, out) = convert(src);
+        assert_eq!(
+            out,
+            "#include \"hipport_compat.h\"\n#if defined(HIPPORT_AMD)\n#define HDR <hip/hip_fp16.h>\n#else\n#define HDR <cuda_fp16.h>\n#endif\n\
+             #include HDR\n#if __has_include(<cuda_bf16.h>)\nint z;\n#endif\n__global__ void k(__half* h) {}\n"
+        );
     }
 
     #[test]
