@@ -272,3 +272,52 @@ fn a_users_own_compat_header_is_not_overwritten() {
         failed[0].diagnostics
     );
 }
+
+#[test]
+fn stdout_is_refused_in_header_mode_with_what_to_do_instead() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("k.cu"), KERN).unwrap();
+    let o = hipport(
+        &[
+            "convert",
+            "k.cu",
+            "--stdout",
+            "--mode",
+            "header",
+            "--no-cache",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--stdout") && err.contains("--out DIR") && err.contains("--check --diff"),
+        "{err}"
+    );
+    // What it suggests works: the patch shows both files, and nothing is written.
+    let o = hipport(
+        &[
+            "convert",
+            "k.cu",
+            "--check",
+            "--diff",
+            "--mode",
+            "header",
+            "--no-cache",
+            "--hip-version",
+            "5.2",
+        ],
+        tmp.path(),
+    );
+    let patch = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        patch.contains("+++ b/k.cu") && patch.contains("+++ b/hipport_compat.h"),
+        "{patch}"
+    );
+    assert!(!tmp.path().join("hipport_compat.h").exists());
+    // --help says so.
+    let o = hipport(&["convert", "--help"], tmp.path());
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(help.contains("translate mode only"), "{help}");
+}
