@@ -28,4 +28,5 @@ pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[
     analysis::DIAGS,
     buildfiles::DIAGS,
     doctor::DIAGS,
+    header_mode::DIAGS,
 ];

@@ -180,7 +180,9 @@ struct ConvertArgs {
     /// With --in-place, keep no backups.
     #[arg(long, requires = "in_place")]
     no_backup: bool,
-    /// Print the translation of a single file on stdout.
+    /// Print the translation of a single file on stdout (translate mode only: --mode header
+    /// writes two files, the source and hipport_compat.h: preview them with --check --diff, or
+    /// write them with --out DIR or --in-place).
     #[arg(long, conflicts_with_all = ["out", "check", "diff"])]
     stdout: bool,
     /// Write a unified patch of all changes to FILE.
@@ -364,6 +366,13 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     };
     if args.stdout && (args.paths.len() != 1 || !args.paths[0].is_file()) {
         bail!("--stdout needs exactly one input file");
+    }
+    if args.stdout && matches!(args.mode, ConvertMode::Header) {
+        bail!(
+            "--stdout cannot show --mode header's output: it is two files (the source, which includes \
+             hipport_compat.h, and that header); write them with --out DIR or --in-place, or \
+             preview both as a patch with --check --diff"
+        );
     }
     for p in &args.paths {
         if !p.exists() {

@@ -696,6 +696,14 @@ impl<'a> InputWalk<'a> {
         if entry.file_name() == OUTPUT_MARKER || is_temporary(entry.file_name()) {
             return None;
         }
+        // Header mode writes the compatibility header at the root itself: the one a run left
+        // there is not an input.
+        if self.cfg.mode == Mode::Header
+            && rel == crate::header_mode::COMPAT_HEADER
+            && generated_header_at(&path)
+        {
+            return None;
+        }
         let translate = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
             self.cfg
                 .extensions
@@ -711,6 +719,26 @@ impl<'a> InputWalk<'a> {
             stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
         }))
     }
+}
+
+/// Whether the file at `path` starts as a compatibility header hipport generated.
+fn generated_header_at(path: &Path) -> bool {
+    let mut head = vec![0u8; crate::header_mode::MARKER.len() + 3];
+    let n = fs::File::open(path)
+        .and_then(|mut f| {
+            let mut n = 0;
+            while n < head.len() {
+                match f.read(&mut head[n..]) {
+                    Ok(0) => break,
+                    Ok(k) => n += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(n)
+        })
+        .unwrap_or(0);
+    crate::header_mode::is_generated(&head[..n])
 }
 
 /// Whether a file name is one of hipport's temporary files (`.NAME.hipport-PID[-N].tmp`, made
@@ -1473,33 +1501,49 @@ fn translate_file(
 ) {
     if let Some(kind) = crate::buildfiles::classify(path) {
         let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, &cfg.build);
-        outcome.diagnostics.extend(diags.into_iter().map(|mut d| {
-            d.file = shown.to_string();
-            d
-        }));
-        match crate::edit::apply(src, &mut edits) {
-            Ok(out) => {
-                outcome.status = if out != src {
-                    FileStatus::Changed
-                } else if kind.is_build_file() {
-                    FileStatus::Unchanged
-                } else {
-                    // Other Python code is copied as it is when none of its nvcc flags change.
-                    FileStatus::Copied
-                };
-                outcome.edits = report_edits(src, &edits);
-                if !edits.is_empty() {
-                    *outcome.renames.entry("build".into()).or_default() += edits.len();
-                }
-                *output = Some(out);
-            }
-            Err(e) => {
-                outcome.status = FileStatus::Failed;
+        if cfg.mode == Mode::Header {
+            // Header mode keeps the tree building for CUDA: build files are copied as they
+            // are. Those translate mode would change get the note (the run keeps the first).
+            outcome.status = FileStatus::Copied;
+            if kind.is_build_file() || !edits.is_empty() {
                 outcome
                     .diagnostics
-                    .push(file_diag(&IO_FAILED, shown, format!("{shown}: {e}")));
+                    .push(crate::header_mode::build_files_kept(shown));
+            }
+            *output = Some(src.to_vec());
+        } else {
+            outcome.diagnostics.extend(diags.into_iter().map(|mut d| {
+                d.file = shown.to_string();
+                d
+            }));
+            match crate::edit::apply(src, &mut edits) {
+                Ok(out) => {
+                    outcome.status = if out != src {
+                        FileStatus::Changed
+                    } else if kind.is_build_file() {
+                        FileStatus::Unchanged
+                    } else {
+                        // Other Python code is copied as it is when none of its nvcc flags change.
+                        FileStatus::Copied
+                    };
+                    outcome.edits = report_edits(src, &edits);
+                    if !edits.is_empty() {
+                        *outcome.renames.entry("build".into()).or_default() += edits.len();
+                    }
+                    *output = Some(out);
+                }
+                Err(e) => {
+                    outcome.status = FileStatus::Failed;
+                    outcome
+                        .diagnostics
+                        .push(file_diag(&IO_FAILED, shown, format!("{shown}: {e}")));
+                }
             }
         }
+    } else if f.translate && crate::header_mode::is_generated(src) {
+        // hipport's own compatibility header: never translated, reported on or counted as
+        // a source; copied as it is.
+        outcome.status = FileStatus::Copied;
     } else if f.translate {
         let head = &src[..src.len().min(8192)];
         if head.contains(&0) {
@@ -1513,8 +1557,12 @@ fn translate_file(
             match translate::translate_source_at(src, shown, &f.rel, &cfg.translate) {
                 Ok(mut r) => {
                     if cfg.mode == Mode::Header {
-                        let (mut edits, needs) =
+                        let single =
                             crate::header_mode::single_source(src, &f.rel, &r, &cfg.translate);
+                        let mut edits = single.edits;
+                        // What the summary counts is what was done to the file: header mode
+                        // renames nothing in it.
+                        r.renames = single.counts;
                         match crate::edit::apply(src, &mut edits) {
                             Ok(out) => {
                                 r.output = out;
@@ -1528,9 +1576,11 @@ fn translate_file(
                                 ));
                                 r.output = src.to_vec();
                                 r.edits.clear();
+                                r.renames.clear();
                             }
                         }
-                        outcome.needs = Some(needs);
+                        crate::header_mode::adjust_diagnostics(&mut r.diagnostics);
+                        outcome.needs = Some(single.needs);
                     }
                     outcome.status = if r.output == src {
                         FileStatus::Unchanged
@@ -1538,7 +1588,7 @@ fn translate_file(
                         FileStatus::Changed
                     };
                     outcome.edits = report_edits(src, &r.edits);
-                    outcome.diagnostics = r.diagnostics;
+                    outcome.diagnostics.append(&mut r.diagnostics);
                     outcome.parse_errors = r.parse_errors;
                     outcome.renames = r.renames;
                     *output = Some(r.output);
@@ -1603,17 +1653,21 @@ fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
         .collect()
 }
 
-/// Writes the single-source compatibility header for everything the files need.
+/// Writes the single-source compatibility header for everything the files need. It is changed
+/// (and written, in place) only when it differs from the one at the input root; a file of that
+/// name that hipport did not generate is never overwritten.
 fn write_compat_header(
     cfg: &ConvertConfig,
     root: &Path,
     needs: &crate::header_mode::Needs,
 ) -> FileOutcome {
-    use crate::header_mode::{compat_header, COMPAT_HEADER};
+    use crate::header_mode::{compat_header, is_generated, COMPAT_HEADER};
     let text = compat_header(needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
+    let at_root = root.join(COMPAT_HEADER);
+    let existing = fs::read(&at_root).ok();
     let dest = match &cfg.output {
         OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
-        OutputMode::InPlace { .. } => Some(root.join(COMPAT_HEADER)),
+        OutputMode::InPlace { .. } => Some(at_root.clone()),
         OutputMode::Nothing => None,
     };
     let mut outcome = FileOutcome {
@@ -1624,15 +1678,41 @@ fn write_compat_header(
         diagnostics: Vec::new(),
         parse_errors: Vec::new(),
         renames: BTreeMap::new(),
-        diff: patch::new_file_diff(COMPAT_HEADER, &text),
+        diff: Vec::new(),
         output: None,
-        source_path: dest.clone().unwrap_or_else(|| root.join(COMPAT_HEADER)),
+        source_path: dest.clone().unwrap_or_else(|| at_root.clone()),
         needs: None,
         from_cache: false,
         unread: false,
         bytes: 0,
     };
-    if let Some(dest) = dest {
+    match &existing {
+        Some(old) if !is_generated(old) => {
+            outcome.status = FileStatus::Failed;
+            let shown = at_root.display().to_string();
+            let mut d = file_diag(
+                &IO_FAILED,
+                &shown,
+                format!("{shown} is not a header hipport generated (its first line is not hipport's), so it is not overwritten, and the tree has no compatibility header"),
+            );
+            d.help = Some(format!(
+                "rename or move the file, then run again: header mode writes its own {COMPAT_HEADER} there"
+            ));
+            outcome.diagnostics.push(d);
+            return outcome;
+        }
+        Some(old) if *old == text => outcome.status = FileStatus::Unchanged,
+        Some(old) => outcome.diff = patch::file_diff(COMPAT_HEADER, old, &text),
+        None => outcome.diff = patch::new_file_diff(COMPAT_HEADER, &text),
+    }
+    let write = match (&cfg.output, dest) {
+        (OutputMode::Dir(_), Some(dest)) => Some(dest),
+        (OutputMode::InPlace { .. }, Some(dest)) if outcome.status == FileStatus::Changed => {
+            Some(dest)
+        }
+        _ => None,
+    };
+    if let Some(dest) = write {
         if let Err(e) = write_atomic(&dest, &text) {
             outcome.status = FileStatus::Failed;
             outcome
@@ -1882,6 +1962,7 @@ pub fn convert_streaming(
     sink.start(&root, files, bytes);
     let mut summary = Summary::default();
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
+    let mut build_note_given = false;
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
     // bytes, and whether that is all), when that changed.
     let mut emit =
@@ -1891,6 +1972,14 @@ pub fn convert_streaming(
             }
             if let Some(n) = o.needs.take() {
                 needs.borrow_mut().merge(&n);
+            }
+            // The note that build files are kept is given once, on the first of them.
+            let kept = crate::header_mode::BUILD_FILES_KEPT.id;
+            if o.diagnostics.iter().any(|d| d.id == kept) {
+                if build_note_given {
+                    o.diagnostics.retain(|d| d.id != kept);
+                }
+                build_note_given = true;
             }
             apply_allow_deny(cfg, std::slice::from_mut(&mut o));
             summary.add(&o);

@@ -248,3 +248,153 @@ fn header_mode_output_builds_for_hip_and_cuda() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Files for the header-mode checks: each one a case the tester found broken.
+const HEADER_MODE_CASES: &[(&str, &str)] = &[
+    // No include at all: nvcc adds the runtime itself, hipcc does not.
+    (
+        "kern.cu",
+        "__global__ void scale(float* x, float a, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] *= a;\n}\n",
+    ),
+    (
+        "sub/shfl.cu",
+        "// Sum a warp.\n__global__ void wsum(float* x) {\n  float v = x[threadIdx.x];\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n  if (threadIdx.x == 0) x[0] = v;\n}\n",
+    ),
+    // CUDART_CB stays in the source; the header defines it away on AMD.
+    (
+        "cb.cu",
+        "#include <cuda_runtime.h>\n#include <cstdio>\nstatic void CUDART_CB done(cudaStream_t s, cudaError_t st, void*) { std::printf(\"%d\\n\", (int)st); }\nvoid go(cudaStream_t s) {\n  cudaEvent_t e;\n  cudaEventCreate(&e, cudaEventDisableTiming);\n  cudaStreamAddCallback(s, done, nullptr, 0);\n}\n",
+    ),
+    // A call with no arguments.
+    (
+        "a.cu",
+        "#include <cuda_runtime.h>\n__global__ void k(unsigned long long* o) { o[threadIdx.x] = __activemask(); }\n",
+    ),
+    // The file's own tests of __CUDACC__, and a library header included after the compat
+    // header that tests it too (GLM's pattern: `#if defined(__CUDACC__)` -> `#include <cuda.h>`).
+    (
+        "macros.cu",
+        "#include <cuda_runtime.h>\n#include <glmlike/setup.hpp>\n#ifdef __CUDACC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\n#ifndef __CUDACC__\n#error not a GPU compiler\n#elif defined(__CUDACC__) && !defined LIB_COMPILER_CUDA && !defined LIB_COMPILER_HIP\n#error the library saw no GPU compiler\n#endif\nHD inline float sq(float x) { return x * x; }\n__global__ void k(float* x) { x[threadIdx.x] = sq(x[threadIdx.x]); }\n",
+    ),
+    // HIP has no __syncwarp at any version.
+    (
+        "sw.cu",
+        "#include <cuda_runtime.h>\n__global__ void k(float* x) {\n  __shared__ float s[64];\n  s[threadIdx.x] = x[threadIdx.x];\n  __syncwarp();\n  x[threadIdx.x] = s[threadIdx.x ^ 1];\n  __syncwarp(0xffffffff);\n}\n",
+    ),
+];
+
+/// A stand-in for an installed third-party header that tests compiler macros.
+const GLM_LIKE: &str = "#pragma once\n#if defined(__CUDACC__)\n#  if !defined(CUDA_VERSION)\n#    include <cuda.h>\n#  endif\n#  define LIB_COMPILER_CUDA 1\n#elif defined(__HIP__)\n#  define LIB_COMPILER_HIP 1\n#endif\n";
+
+/// Header mode's fixes, checked with the compilers: every case compiles with hipcc, and passes
+/// clang's CUDA check where a CUDA header tree is available; a second run changes nothing.
+#[test]
+fn header_mode_cases_build_for_hip_and_cuda() {
+    let Some(hipcc) = hipcc() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    for (rel, text) in HEADER_MODE_CASES {
+        let p = src.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let sysinc = tmp.path().join("sysinc");
+    std::fs::create_dir_all(sysinc.join("glmlike")).unwrap();
+    std::fs::write(sysinc.join("glmlike/setup.hpp"), GLM_LIKE).unwrap();
+    let out = tmp.path().join("out");
+    let cfg = |input: &Path, out: &Path| {
+        let mut cfg = ConvertConfig::new(vec![input.to_path_buf()], OutputMode::Dir(out.into()));
+        cfg.mode = project::Mode::Header;
+        cfg.translate = Options {
+            hip_version: Version::new(5, 2, 3),
+            ..Options::default()
+        };
+        cfg
+    };
+    project::convert(&cfg(&src, &out), false).unwrap();
+    let header = std::fs::read_to_string(out.join("hipport_compat.h")).unwrap();
+    assert!(!header.contains("__CUDACC__"), "{header}");
+    let mut failures = Vec::new();
+    for (i, (rel, _)) in HEADER_MODE_CASES.iter().enumerate() {
+        let o = Command::new(&hipcc)
+            .args(["--offload-arch=gfx90a", "--offload-arch=gfx1030", "-c"])
+            .arg(format!("-I{}", sysinc.display()))
+            .arg(out.join(rel))
+            .arg("-o")
+            .arg(tmp.path().join(format!("{i}.o")))
+            .output()
+            .expect("hipcc runs");
+        if !o.status.success() {
+            failures.push(format!(
+                "{rel} (hipcc):\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+    }
+    if let Some(cuda) = cuda_path() {
+        for (rel, _) in HEADER_MODE_CASES {
+            let o = Command::new("clang-15")
+                .args([
+                    "-x",
+                    "cuda",
+                    "--cuda-gpu-arch=sm_80",
+                    "-fsyntax-only",
+                    "-Wno-unknown-cuda-version",
+                ])
+                .arg(format!("--cuda-path={}", cuda.display()))
+                .arg(format!("-I{}", sysinc.display()))
+                .arg(out.join(rel))
+                .output()
+                .expect("clang-15 runs");
+            if !o.status.success() {
+                failures.push(format!(
+                    "{rel} (clang CUDA):\n{}",
+                    String::from_utf8_lossy(&o.stderr)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Header mode on its own output changes nothing.
+    let again = tmp.path().join("again");
+    project::convert(&cfg(&out, &again), false).unwrap();
+    for (rel, _) in HEADER_MODE_CASES.iter().chain(&[("hipport_compat.h", "")]) {
+        assert_eq!(
+            std::fs::read(out.join(rel)).unwrap(),
+            std::fs::read(again.join(rel)).unwrap(),
+            "{rel} changed on a second run"
+        );
+    }
+}
+
+/// A call with a rule for no arguments and rules for some is dispatched on a count that tells
+/// an empty list from one argument (`HIPPORT_NARG0`), and hipcc takes both forms.
+#[test]
+fn header_mode_dispatches_zero_and_more_arguments() {
+    let Some(hipcc) = hipcc() else { return };
+    let db = hipport_rules::Database::builtin()
+        .with_overrides(&[(
+            "x.tsv",
+            "cuda\targc\ttemplate\thip_added\thip_before\tsource\tnote\n\
+             cudaThing\t0\thipDeviceSynchronize()\t1.0.0\t\ttest\t\n\
+             cudaThing\t1\thipStreamSynchronize($1)\t1.0.0\t\ttest\t\n",
+        )])
+        .unwrap();
+    let needs = hipport::header_mode::Needs {
+        calls: vec!["cudaThing".into()],
+        ..Default::default()
+    };
+    let header = hipport::header_mode::compat_header(&needs, &db, Version::new(5, 2, 3));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("hipport_compat.h"), header).unwrap();
+    let src = tmp.path().join("t.cu");
+    std::fs::write(
+        &src,
+        "#include \"hipport_compat.h\"\nhipError_t f(hipStream_t s) { hipError_t a = cudaThing(); hipError_t b = cudaThing(s); return a == hipSuccess ? b : a; }\n",
+    )
+    .unwrap();
+    let obj = tmp.path().join("t.o");
+    if let Err(e) = hipcc_compile(&hipcc, &src, &obj) {
+        panic!("hipcc:\n{e}");
+    }
+}
