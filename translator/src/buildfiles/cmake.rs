@@ -217,6 +217,12 @@ struct State<'a> {
     packages: BTreeSet<&'static str>,
     has_targets: bool,
     gpu_sources: bool,
+    /// Targets this file defines, by name: whether each is linked on its own (an executable or
+    /// a shared or module library) rather than archived into whatever links it.
+    linked: std::collections::BTreeMap<String, bool>,
+    /// `(target, command)` pairs that already pass `-fgpu-rdc` (`target_compile_options` or
+    /// `target_link_options`): a translated file is not given them again.
+    rdc_done: BTreeSet<(String, String)>,
 }
 
 /// Translates a CMake file.
@@ -231,8 +237,29 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         packages: BTreeSet::new(),
         has_targets: false,
         gpu_sources: false,
+        linked: Default::default(),
+        rdc_done: BTreeSet::new(),
     };
     let cmds = commands(src);
+    for c in &cmds {
+        let Some(name) = c.args.first() else { continue };
+        match c.name.as_str() {
+            "add_executable" | "cuda_add_executable" => {
+                st.linked.insert(name.text.clone(), true);
+            }
+            "add_library" | "cuda_add_library" => {
+                let kind = c.args.get(1).map_or("", |a| a.text.as_str());
+                st.linked
+                    .insert(name.text.clone(), matches!(kind, "SHARED" | "MODULE"));
+            }
+            "target_compile_options" | "target_link_options"
+                if c.args.iter().any(|a| a.text == "-fgpu-rdc") =>
+            {
+                st.rdc_done.insert((name.text.clone(), c.name.clone()));
+            }
+            _ => {}
+        }
+    }
     for i in 0..cmds.len() {
         command(&mut st, sink, &cmds[i]);
         let tested = cuda_version_tests(src, sink, &cmds, i);
@@ -563,16 +590,49 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
             "CUDA_SEPARABLE_COMPILATION" if is_on(args.get(k + 1)) && !targets.is_empty() => {
                 let indent = indentation(st.src, cmd.start);
                 let mut text = String::new();
+                let mut archived = Vec::new();
                 for t in &targets {
-                    text.push_str(&format!("\n{indent}target_compile_options({0} PRIVATE -fgpu-rdc)\n{indent}target_link_options({0} PRIVATE -fgpu-rdc)", t.text));
+                    let t = t.text.as_str();
+                    let done = |c: &str| st.rdc_done.contains(&(t.to_string(), c.to_string()));
+                    if !done("target_compile_options") {
+                        text.push_str(&format!(
+                            "\n{indent}target_compile_options({t} PRIVATE -fgpu-rdc)"
+                        ));
+                    }
+                    if done("target_link_options") {
+                        continue;
+                    }
+                    // A static or object library is never linked itself: the executable or
+                    // shared library that links it does the device link, so the flag must reach
+                    // that link (PUBLIC). A target of another file may be either: PUBLIC too.
+                    let scope = if st.linked.get(t) == Some(&true) {
+                        "PRIVATE"
+                    } else {
+                        archived.push(t);
+                        "PUBLIC"
+                    };
+                    text.push_str(&format!(
+                        "\n{indent}target_link_options({t} {scope} -fgpu-rdc)"
+                    ));
+                }
+                if text.is_empty() {
+                    continue;
                 }
                 if sink.edit(cmd.end, cmd.end, text, B_RDC.id) {
+                    let help = (!archived.is_empty()).then(|| {
+                        format!(
+                            "the link option of {} is PUBLIC: a static library is not linked itself, \
+                             so -fgpu-rdc must reach the link of whatever links it (without it: \
+                             undefined reference to `__hip_fatbin`)",
+                            archived.join(", ")
+                        )
+                    });
                     sink.diag(
                         B_RDC,
                         a.start,
                         "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc on the target's compile and link"
                             .into(),
-                        None,
+                        help,
                     );
                 }
             }
@@ -1223,7 +1283,8 @@ mod tests {
         let src = "project(p CUDA)\nadd_library(k STATIC k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_STANDARD 17)\nset_source_files_properties(a.cpp PROPERTIES LANGUAGE CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -lineinfo --expt-relaxed-constexpr -Xcompiler -Wall\")\n";
         let (out, diags) = run(src, &opts());
         assert!(out.starts_with("project(p CXX)\n"), "{out}");
-        assert!(out.contains("CUDA_SEPARABLE_COMPILATION ON CXX_STANDARD 17)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PRIVATE -fgpu-rdc)\n"), "{out}");
+        // A static library is not linked itself: the link option must reach its consumers.
+        assert!(out.contains("CUDA_SEPARABLE_COMPILATION ON CXX_STANDARD 17)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n"), "{out}");
         assert!(
             out.contains("set_source_files_properties(a.cpp PROPERTIES LANGUAGE CXX)"),
             "{out}"
@@ -1232,7 +1293,32 @@ mod tests {
             out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
             "{out}"
         );
-        assert!(diags.iter().any(|d| d.id == "B013"));
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("of k is PUBLIC"))));
+        // The property stays, and translating the output again adds nothing.
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn separable_compilation_links_privately_only_where_the_target_is_linked() {
+        let src = "project(p CUDA)\nadd_executable(e e.cu)\nadd_library(s SHARED s.cu)\nadd_library(d d.cu)\nset_property(TARGET e s d PROPERTY CUDA_SEPARABLE_COMPILATION ON)\nset_target_properties(other PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run(src, &opts());
+        for (t, scope) in [
+            ("e", "PRIVATE"),
+            ("s", "PRIVATE"),
+            ("d", "PUBLIC"),
+            ("other", "PUBLIC"),
+        ] {
+            assert!(
+                out.contains(&format!("target_compile_options({t} PRIVATE -fgpu-rdc)\ntarget_link_options({t} {scope} -fgpu-rdc)\n")),
+                "{t}: {out}"
+            );
+        }
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
     }
 
     #[test]
