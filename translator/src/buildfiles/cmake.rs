@@ -11,7 +11,8 @@ use crate::diag::Severity;
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
 use super::{
-    BuildOptions, B_ARCH, B_CONSTRUCT, B_GLOB, B_LANGUAGE, B_LIB_MAPPED, B_LIB_UNMAPPED, B_RDC,
+    BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_GLOB, B_LANGUAGE, B_LIB_MAPPED,
+    B_LIB_UNMAPPED, B_RDC,
 };
 
 /// One argument of a command.
@@ -264,6 +265,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         command(&mut st, sink, &cmds[i]);
         let tested = cuda_version_tests(src, sink, &cmds, i);
         general(&mut st, sink, &cmds[i], &tested);
+        drop_emptied(src, sink, &cmds[i]);
     }
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
@@ -312,6 +314,34 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     }
 }
 
+/// A command that passes options (`target_compile_options`, `add_link_options`, ...) all of
+/// whose options were removed goes away: `target_compile_options(t)` without a scope and an
+/// option is an error, and one with a scope alone does nothing.
+fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
+    let skip = match cmd.name.as_str() {
+        "target_compile_options" | "target_link_options" => 1,
+        "add_compile_options" | "add_link_options" => 0,
+        _ => return,
+    };
+    let mut items = cmd.args.iter().skip(skip).filter(|a| {
+        a.bracket
+            || a.quoted
+            || !matches!(
+                a.text.as_str(),
+                "PRIVATE" | "PUBLIC" | "INTERFACE" | "BEFORE"
+            )
+    });
+    let mut any = false;
+    let all_removed = items.all(|a| {
+        any = true;
+        sink.removed(a.start, a.end)
+    });
+    if any && all_removed {
+        let (s, e) = command_line(src, cmd);
+        sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+    }
+}
+
 /// The range of a command, widened to its whole line when nothing else is on it.
 fn command_line(src: &str, cmd: &Command) -> (usize, usize) {
     let line_start = src[..cmd.start].rfind('\n').map_or(0, |p| p + 1);
@@ -334,12 +364,19 @@ fn indentation(src: &str, at: usize) -> String {
         .collect()
 }
 
-/// Removes an argument with the blanks before it.
+/// Removes an argument with the blanks before it, or its whole line when it is alone on it.
 fn remove_arg(sink: &mut Sink, src: &str, a: &Arg, rule: &str) -> bool {
     let b = src.as_bytes();
     let mut s = a.start;
     while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
         s -= 1;
+    }
+    let mut e = a.end;
+    while e < b.len() && (b[e] == b' ' || b[e] == b'\t' || b[e] == b'\r') {
+        e += 1;
+    }
+    if s > 0 && b[s - 1] == b'\n' && b.get(e) == Some(&b'\n') {
+        return sink.edit(s, e + 1, "", rule);
     }
     sink.edit(s, a.end, "", rule)
 }
@@ -1460,6 +1497,21 @@ mod tests {
             (21, Severity::Warning, "CMAKE_CUDA_COMPILER_VERSION belongs to CMake's CUDA language and has no effect on hipcc-compiled code"),
         ];
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn option_commands_left_without_options_go_away() {
+        let src = "project(p CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\ntarget_compile_options(p PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  \"$<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>\")\nadd_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v>)\ntarget_compile_options(p PUBLIC\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  -O2)\n";
+        let (out, diags) = run(src, &opts());
+        // `target_compile_options(p)` would be an error; the others would do nothing.
+        assert!(
+            out.contains("add_executable(p k.cu)\ntarget_compile_options(p PUBLIC\n  -O2)\n"),
+            "{out}"
+        );
+        // Each dropped flag is still reported.
+        assert_eq!(diags.iter().filter(|d| d.id == "B002").count(), 5);
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
     }
 
     #[test]

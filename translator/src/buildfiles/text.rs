@@ -91,6 +91,38 @@ impl Sink {
         true
     }
 
+    /// Whether an edit deletes all of `start..end`.
+    pub(crate) fn removed(&self, start: usize, end: usize) -> bool {
+        self.edits
+            .iter()
+            .any(|e| e.text.is_empty() && e.start <= start && end <= e.end)
+    }
+
+    /// Replaces `start..end`, dropping the edits inside it; nothing happens (false) when an
+    /// edit reaches across either end.
+    pub(crate) fn edit_over(
+        &mut self,
+        start: usize,
+        end: usize,
+        text: impl Into<String>,
+        rule: &str,
+    ) -> bool {
+        let inside = |e: &Edit| {
+            start <= e.start
+                && e.end <= end
+                && !(e.start == e.end && (e.start == start || e.start == end))
+        };
+        if self
+            .edits
+            .iter()
+            .any(|e| !inside(e) && e.start < end && start < e.end)
+        {
+            return false;
+        }
+        self.edits.retain(|e| !inside(e));
+        self.edit(start, end, text, rule)
+    }
+
     /// Whether an edit already covers any byte of `start..end`.
     pub(crate) fn claimed(&self, start: usize, end: usize) -> bool {
         self.edits.iter().any(|e| e.start < end && start < e.end)
