@@ -112,6 +112,55 @@ endforeach()
 }
 
 #[test]
+fn cmake_rdc_build_file() {
+    let o = opts(&[]);
+    let (src, out, diags) = translate("cmake-rdc", "CMakeLists.txt", &o);
+    let expected = src
+        .replace("project(rdc LANGUAGES CXX CUDA)", "project(rdc LANGUAGES CXX)")
+        .replace(
+            "find_package(CUDAToolkit REQUIRED)",
+            "set(GPU_TARGETS \"gfx90a\" CACHE STRING \"AMD GPU targets to compile for\")\n\
+             if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")\n  \
+             message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")\n\
+             endif()\nfind_package(hip REQUIRED)\nlink_libraries(hip::device)",
+        )
+        // A static library is not linked itself: -fgpu-rdc must reach the executable's link.
+        .replace(
+            "CUDA_SEPARABLE_COMPILATION ON)\n",
+            "CUDA_SEPARABLE_COMPILATION ON)\ntarget_compile_options(ops PRIVATE -fgpu-rdc)\ntarget_link_options(ops PUBLIC -fgpu-rdc)\n",
+        )
+        .replace(
+            "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>",
+            "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Debug>>:-g>",
+        )
+        .replace(
+            "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release>>:--use_fast_math>",
+            "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-ffast-math>",
+        )
+        .replace("CUDA::cudart", "hip::host");
+    assert!(out.starts_with(&expected), "{out}");
+    assert!(
+        out[expected.len()..].starts_with("\n# hipport: nvcc compiled"),
+        "{out}"
+    );
+    assert!(has(
+        &diags,
+        "B013",
+        8,
+        "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc"
+    ));
+    assert!(has(&diags, "B001", 11, "`-G` -> `-g`"));
+    assert!(has(
+        &diags,
+        "B001",
+        12,
+        "`--use_fast_math` -> `-ffast-math`"
+    ));
+    let (edits, _) = translate_build(BuildKind::CMake, out.as_bytes(), "CMakeLists.txt", &o);
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
 fn make_stencil_build_file() {
     let o = opts(&[("stencil.cu", "stencil.hip")]);
     let (src, out, diags) = translate("make-stencil", "Makefile", &o);
@@ -196,6 +245,7 @@ fn torch_gelu_setup_py() {
 fn every_diagnostic_id_is_in_the_catalog() {
     let o = opts(&[("src/saxpy.cu", "src/saxpy.hip")]);
     let (_, _, mut diags) = translate("cmake-saxpy", "CMakeLists.txt", &o);
+    diags.extend(translate("cmake-rdc", "CMakeLists.txt", &opts(&[])).2);
     diags.extend(translate("make-stencil", "Makefile", &opts(&[])).2);
     diags.extend(translate("torch-gelu", "setup.py", &opts(&[])).2);
     for d in diags {
@@ -318,6 +368,36 @@ fn converted_cmake_saxpy_builds_with_hipcc() {
     let exe = build.join("saxpy");
     assert_gfx90a_code(&exe);
     check_run(&exe, "saxpy: 0 of 1048576 wrong");
+}
+
+/// The executable links a static library of relocatable device code, in the Debug and the
+/// Release configuration (each has its own nvcc flag in a nested generator expression).
+#[test]
+fn converted_cmake_rdc_builds_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cmake-rdc");
+    if convert("cmake-rdc", &out).is_none() {
+        return;
+    }
+    for config in ["Debug", "Release"] {
+        let build = tmp.path().join(config);
+        run(Command::new("cmake")
+            .arg("-S")
+            .arg(&out)
+            .arg("-B")
+            .arg(&build)
+            .arg("-DCMAKE_CXX_COMPILER=hipcc")
+            .arg(format!("-DCMAKE_BUILD_TYPE={config}")));
+        run(Command::new("cmake").arg("--build").arg(&build));
+        let exe = build.join("rdc");
+        assert_gfx90a_code(&exe);
+        check_run(&exe, "rdc: 0 of 1048576 wrong");
+    }
 }
 
 #[test]

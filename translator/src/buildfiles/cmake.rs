@@ -848,11 +848,20 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         // Generator expressions for the CUDA language.
-        for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
+        let mut guarded = Vec::new();
+        'tests: for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
             for (pos, _) in t.match_indices(pat) {
                 let new = "COMPILE_LANGUAGE:CXX";
-                if genex_flags(st, sink, a, pos + pat.len()) {
-                    continue;
+                if let Some((vs, ve, outer)) = guarded_value(t, pos, pos + pat.len()) {
+                    // Two tests in one condition guard one value: it is mapped once.
+                    if !guarded.contains(&vs) {
+                        guarded.push(vs);
+                        let whole = outer == 0 && ve + 1 == t.len();
+                        if genex_flags(st, sink, a, (vs, ve), whole) {
+                            // The whole argument went away.
+                            break 'tests;
+                        }
+                    }
                 }
                 if sink.edit(base + pos, base + pos + pat.len(), new, B_LANGUAGE.id) {
                     sink.diag(
@@ -1139,45 +1148,85 @@ fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
-/// The value of a `$<$<COMPILE_LANGUAGE:CUDA>:...>` expression: nvcc flags separated by `;`
-/// (or blanks inside a quoted argument). Returns true when every flag went away and the whole
-/// argument was removed.
-fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool {
-    let t = a.text.as_str();
-    // `COMPILE_LANGUAGE:CUDA>` then `:` and the value up to the matching `>`.
-    let Some(rest) = t[after_cond..].strip_prefix(">:") else {
-        return false;
-    };
-    let vstart = after_cond + 2;
-    let mut depth = 0;
-    let mut vend = t.len();
+/// The `$<...>` expressions of `t`: (offset of `$<`, offset of the matching `>`), in order of
+/// their openings. An unclosed one ends at the end of `t`.
+fn genex_spans(t: &str) -> Vec<(usize, usize)> {
     let b = t.as_bytes();
-    let mut k = vstart;
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut k = 0;
     while k < b.len() {
         if b[k] == b'$' && b.get(k + 1) == Some(&b'<') {
-            depth += 1;
+            open.push(out.len());
+            out.push((k, t.len()));
             k += 2;
             continue;
         }
         if b[k] == b'>' {
-            if depth == 0 {
-                vend = k;
-                break;
+            if let Some(i) = open.pop() {
+                out[i].1 = k;
             }
-            depth -= 1;
         }
         k += 1;
     }
-    let _ = rest;
+    out
+}
+
+/// For the language test `$<COMPILE_LANGUAGE:CUDA>` whose name starts at `pos` and ends at
+/// `cond_end` in `t`, the value it guards: `VALUE` of `$<$<COMPILE_LANGUAGE:CUDA>:VALUE>`, also
+/// when the test is inside `$<AND:...>` or `$<OR:...>` conditions
+/// (`$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:VALUE>`). Returns the value's start and
+/// end, and where the whole conditional expression starts. `None` for anything else (a test
+/// under `$<NOT:...>` guards host code).
+fn guarded_value(t: &str, pos: usize, cond_end: usize) -> Option<(usize, usize, usize)> {
+    let spans = genex_spans(t);
+    let mut cur = *spans
+        .iter()
+        .find(|(o, c)| *o + 2 == pos && *c == cond_end)?;
+    loop {
+        // The innermost expression around `cur`.
+        let parent = spans
+            .iter()
+            .filter(|(o, c)| *o < cur.0 && *c > cur.1)
+            .max_by_key(|(o, _)| *o)
+            .copied()?;
+        if parent.0 + 2 == cur.0 {
+            // `$<COND:VALUE>` with `cur` as its condition.
+            return (t.as_bytes().get(cur.1 + 1) == Some(&b':') && parent.1 < t.len()).then_some((
+                cur.1 + 2,
+                parent.1,
+                parent.0,
+            ));
+        }
+        let name = &t[parent.0 + 2..];
+        if !(name.starts_with("AND:") || name.starts_with("OR:")) {
+            return None;
+        }
+        cur = parent;
+    }
+}
+
+/// Maps the nvcc flags of the value a CUDA language test guards (see [`guarded_value`]): flags
+/// separated by `;` (or blanks inside a quoted argument), a `SHELL:` group among them. `value`
+/// is the value's range in `a.text`; `whole` says whether the conditional expression is the
+/// whole argument. Returns true when every flag went away and the whole argument was removed.
+fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whole: bool) -> bool {
+    let t = a.text.as_str();
+    let (vstart, vend) = value;
     let base = a.content_start;
     let mut words = Vec::new();
     let mut s = vstart;
     for part in t[vstart..vend].split([';', ' ']) {
-        if !part.is_empty() {
+        // `SHELL:-Xcompiler -fopenmp` is one option group: its words are flags as any others.
+        let (skip, part_text) = match part.strip_prefix("SHELL:") {
+            Some(rest) => (6, rest),
+            None => (0, part),
+        };
+        if !part_text.is_empty() {
             words.push(Word {
-                start: base + s,
+                start: base + s + skip,
                 end: base + s + part.len(),
-                text: part.to_string(),
+                text: part_text.to_string(),
                 quote: None,
             });
         }
@@ -1186,20 +1235,16 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool 
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
     let mapped = flags::map_words(&texts, &st.opts.offload_arch, Context::Nvcc, &mut done);
-    let style = if a.quoted {
-        Style::Blank
-    } else {
-        Style::Semicolon
-    };
-    // An unquoted generator expression cannot take blanks, and `;` would split it: quote the
-    // argument when a flag becomes several.
+    // Flags that become several are joined with `;`, which CMake reads as separate options
+    // (a blank would make them one); removals take the `;` or blanks beside them.
+    let style = Style::Semicolon;
     let all_removed = !words.is_empty()
         && mapped.changes.len() == words.len()
         && mapped
             .changes
             .iter()
             .all(|(_, act)| *act == flags::Action::Remove)
-        && vend + 1 >= t.len();
+        && whole;
     if all_removed
         && remove_arg(
             sink,
@@ -1218,6 +1263,7 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool 
         .changes
         .iter()
         .any(|(_, act)| matches!(act, flags::Action::Replace(v) if v.len() > 1));
+    // An unquoted argument would be split at that `;`: it is quoted.
     if multi && !a.quoted {
         sink.edit(a.start, a.start, "\"", B_ARCH.id);
         sink.edit(a.end, a.end, "\"", B_ARCH.id);
@@ -1354,6 +1400,30 @@ mod tests {
                 "{t}: {out}"
             );
         }
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn nvcc_flags_in_nested_generator_expressions() {
+        let src = "project(p CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CUDA>,$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>>>:--use_fast_math;-Xptxas=-v>\n  $<$<NOT:$<COMPILE_LANGUAGE:CUDA>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math;--expt-extended-lambda>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:-arch=sm_80>\")\ntarget_compile_options(p $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-lineinfo>)\n";
+        let (out, diags) = run(src, &opts());
+        let expected = "target_compile_options(p PRIVATE\n  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Debug>>:-g>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CXX>,$<COMPILE_LANGUAGE:CXX>>>:-ffast-math>\n  $<$<NOT:$<COMPILE_LANGUAGE:CXX>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CXX>:SHELL:-fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CXX>:-ffast-math>\"\n  \"$<$<COMPILE_LANGUAGE:CXX>:--offload-arch=gfx90a;--offload-arch=gfx1100>\")\n\n# hipport";
+        assert!(out.contains(expected), "{out}");
+        let found = |id: &str, line: usize, text: &str| {
+            diags
+                .iter()
+                .filter(|d| d.id == id && d.line == line && d.message.contains(text))
+                .count()
+        };
+        assert_eq!(found("B001", 5, "`-G` -> `-g`"), 1);
+        // Two language tests guard one value, which is mapped once.
+        assert_eq!(found("B001", 6, "--use_fast_math"), 1);
+        assert_eq!(found("B002", 6, "-Xptxas=-v"), 1);
+        // Under NOT the value is host code: -G stays.
+        assert_eq!(found("B001", 7, "-G"), 0);
+        assert_eq!(found("B001", 8, "`-Xcompiler -fopenmp` -> `-fopenmp`"), 1);
+        assert_eq!(found("B002", 11, "-lineinfo"), 1);
         let (again, _) = run(&out, &opts());
         assert_eq!(again, out);
     }

@@ -161,7 +161,8 @@ pub(crate) struct Word {
 pub(crate) enum Style {
     /// Separated by blanks (shell, Makefile, CMake arguments and strings).
     Blank,
-    /// Separated by `;` (inside a CMake generator expression or list string).
+    /// Separated by `;` (inside a CMake generator expression or list string), or blanks where
+    /// a quoted one has them.
     Semicolon,
     /// Python string literals separated by commas.
     PyList,
@@ -308,6 +309,11 @@ fn removal_range(src: &str, words: &[Word], i: usize, style: Style) -> (usize, u
                 (w.start, w.end + 1)
             } else if w.start > 0 && b[w.start - 1] == b';' {
                 (w.start - 1, w.end)
+            } else if w.start > 0 && matches!(b[w.start - 1], b' ' | b'\t')
+                || w.end < b.len() && matches!(b[w.end], b' ' | b'\t')
+            {
+                // A quoted list may separate with blanks too.
+                removal_range(src, words, i, Style::Blank)
             } else {
                 (w.start, w.end)
             }
