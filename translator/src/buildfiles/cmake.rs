@@ -740,6 +740,8 @@ const LIBRARY_VARS: &[(&str, &str)] = &[
 /// Rewrites that apply to any argument of any command.
 fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
     let mut plain_flags = Vec::new();
+    // A variable renamed twice in one command (`set(V "${V} ...")`) is reported once.
+    let mut renamed_vars: Vec<&str> = Vec::new();
     for (k, a) in cmd.args.iter().enumerate() {
         if a.bracket {
             continue;
@@ -842,7 +844,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 if before
                     && after
                     && sink.edit(base + pos, base + pos + old.len(), *new, B_LANGUAGE.id)
+                    && !renamed_vars.contains(old)
                 {
+                    renamed_vars.push(old);
                     sink.diag(B_LANGUAGE, base + pos, format!("{old} -> {new}"), None);
                 }
             }
@@ -1426,6 +1430,22 @@ mod tests {
         assert_eq!(found("B002", 11, "-lineinfo"), 1);
         let (again, _) = run(&out, &opts());
         assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_flag_variable_renamed_twice_in_one_command_is_reported_once() {
+        let src =
+            "project(p CXX CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Xcompiler -Wall\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
+            "{out}"
+        );
+        let n = diags
+            .iter()
+            .filter(|d| d.id == "B007" && d.message == "CMAKE_CUDA_FLAGS -> CMAKE_CXX_FLAGS")
+            .count();
+        assert_eq!(n, 1, "{diags:#?}");
     }
 
     #[test]
