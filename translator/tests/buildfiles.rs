@@ -202,6 +202,50 @@ fn make_stencil_build_file() {
 }
 
 #[test]
+fn make_mixed_build_file() {
+    let o = opts(&[]);
+    let (src, out, diags) = translate("make-mixed", "Makefile", &o);
+    let expected = src
+        .replace("CUDA_HOME ?=", "ROCM_PATH ?= /opt/rocm\nCUDA_HOME ?=")
+        .replace("NVCC      ?= $(CUDA_HOME)/bin/nvcc", "NVCC      ?= hipcc")
+        .replace(
+            "$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))",
+            "--offload-arch=gfx90a",
+        )
+        // The C++ compiler, not hipcc, compiles and links the host code.
+        .replace(
+            "-I$(CUDA_HOME)/include",
+            "-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include",
+        )
+        .replace(
+            "-L$(CUDA_HOME)/lib64 -lcudart",
+            "-L$(ROCM_PATH)/lib -lamdhip64",
+        );
+    assert_ne!(
+        expected, src,
+        "the corpus Makefile changed; update this test"
+    );
+    assert_eq!(out, expected);
+    assert!(has(&diags, "B009", 5, "`$(foreach sm,$(SMS),-gencode"));
+    assert!(has(
+        &diags,
+        "B006",
+        7,
+        "`-I$(CUDA_HOME)/include` -> `-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include`"
+    ));
+    assert!(has(
+        &diags,
+        "B006",
+        8,
+        "`-L$(CUDA_HOME)/lib64` -> `-L$(ROCM_PATH)/lib`"
+    ));
+    assert!(has(&diags, "B004", 8, "`-lcudart` -> `-lamdhip64`"));
+    assert_eq!(offload_archs(out.as_bytes()), vec!["gfx90a"]);
+    let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &o);
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
 fn torch_gelu_setup_py() {
     let o = opts(&[("csrc/gelu_kernel.cu", "csrc/gelu_kernel.hip")]);
     let (src, out, diags) = translate("torch-gelu", "setup.py", &o);
@@ -247,6 +291,7 @@ fn every_diagnostic_id_is_in_the_catalog() {
     let (_, _, mut diags) = translate("cmake-saxpy", "CMakeLists.txt", &o);
     diags.extend(translate("cmake-rdc", "CMakeLists.txt", &opts(&[])).2);
     diags.extend(translate("make-stencil", "Makefile", &opts(&[])).2);
+    diags.extend(translate("make-mixed", "Makefile", &opts(&[])).2);
     diags.extend(translate("torch-gelu", "setup.py", &opts(&[])).2);
     for d in diags {
         let info =
@@ -416,6 +461,27 @@ fn converted_make_stencil_builds_with_hipcc() {
     let exe = out.join("stencil");
     assert_gfx90a_code(&exe);
     check_run(&exe, "stencil: 0 of 1000003 wrong");
+}
+
+/// hipcc compiles the GPU code; g++ compiles the host code (HIP headers) and links it with the
+/// HIP runtime.
+#[test]
+fn converted_make_mixed_builds_with_hipcc_and_gxx() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+        || !require(tool_works("g++", "--version"), "g++ not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("make-mixed");
+    if convert("make-mixed", &out).is_none() {
+        return;
+    }
+    run(Command::new("make").arg("-C").arg(&out).arg("CXX=g++"));
+    let exe = out.join("mixed");
+    assert_gfx90a_code(&exe);
+    check_run(&exe, "mixed: 0 of 65536 wrong");
 }
 
 /// Odd and broken inputs never panic, and their edits always apply: a deterministic generator

@@ -263,7 +263,8 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "CUDA math libraries have HIP wrappers with the same shape: cublas -> hipblas, curand ->\n\
                   hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, cudnn -> MIOpen,\n\
                   nccl -> rccl, nvToolsExt -> roctx64. cudart is dropped because hipcc links the HIP\n\
-                  runtime (libamdhip64) itself; in CMake CUDA::cudart becomes hip::host.",
+                  runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
+                  ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host.",
     },
     DiagInfo {
         id: "B005",
@@ -281,8 +282,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "path into a CUDA installation",
         explain: "-L/usr/local/cuda/lib64, -I$(CUDA_HOME)/include and similar point at NVIDIA's toolkit,\n\
                   which a ROCm machine does not have. hipport removes them from compiler and linker flags;\n\
-                  hipcc finds HIP's own headers and libraries. Other uses (variables, rpaths in scripts)\n\
-                  are reported for review.",
+                  hipcc finds HIP's own headers and libraries. Where a Makefile hands the flags to a host\n\
+                  compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
+                  LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
+                  (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file. Other uses (variables, rpaths in\n\
+                  scripts) are reported for review.",
     },
     DiagInfo {
         id: "B007",
@@ -316,7 +321,9 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "sm_XX / compute_XX have no AMD equivalent. hipport replaces architecture flags and\n\
                   CUDA_ARCHITECTURES settings with the AMD targets given by --offload-arch (by default\n\
                   gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.\n\
-                  Where it cannot rewrite a flag (a -gencode whose value is appended separately, an\n\
+                  A Makefile's $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) becomes the\n\
+                  --offload-arch= list. Where it cannot rewrite a flag (a -gencode whose value is\n\
+                  appended separately, such a loop that writes other words too, an\n\
                   append() that would need several flags, a flag in a string built by hand, an -arch\n\
                   value it cannot read), the flag stays and the diagnostic is a warning: hipcc rejects\n\
                   -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
