@@ -211,6 +211,14 @@ struct State<'a> {
     src: &'a str,
     opts: &'a BuildOptions,
     renames: Vec<(String, String)>,
+    /// For a `*.cmake` file: the renames as seen from each directory above it, nearest first
+    /// (an `include()`d file's relative source paths resolve against the including
+    /// CMakeLists.txt's directory, which this file does not know).
+    ancestor_renames: Vec<Vec<(String, String)>>,
+    /// The renames from the top of the tree, for `${CMAKE_SOURCE_DIR}/...`.
+    root_renames: Vec<(String, String)>,
+    /// Moved directories, as seen from this file.
+    dirs: Vec<(String, String)>,
     exts: std::collections::BTreeMap<String, String>,
     cuda_lang: bool,
     /// Where the `find_package(hip)` block goes: a command to replace, or a point to insert at.
@@ -232,6 +240,28 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         src,
         opts,
         renames: text::renames_from(sink.file(), &opts.renamed),
+        ancestor_renames: if sink.file().ends_with(".cmake") {
+            let mut dir = text::dir_of(sink.file());
+            let mut out = Vec::new();
+            while !dir.is_empty() {
+                dir = text::dir_of(dir);
+                let probe = if dir.is_empty() {
+                    "_".to_string()
+                } else {
+                    format!("{dir}/_")
+                };
+                out.push(text::renames_from(&probe, &opts.renamed));
+            }
+            out
+        } else {
+            Vec::new()
+        },
+        root_renames: opts
+            .renamed
+            .iter()
+            .map(|(o, n)| (o.clone(), n.clone()))
+            .collect(),
+        dirs: text::dir_renames_from(sink.file(), &opts.renamed),
         exts: text::extension_map(&opts.renamed),
         cuda_lang: false,
         block: None,
@@ -707,6 +737,23 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
 }
 
+/// A renamed source a CMake argument names: relative to this file's directory (also behind
+/// `${CMAKE_CURRENT_SOURCE_DIR}/`), to the top for `${CMAKE_SOURCE_DIR}/`, and, in a `*.cmake`
+/// file, a plain relative path found from a directory above it.
+fn renamed_source(st: &State, t: &str) -> Option<(usize, usize, String)> {
+    if let Some(m) = text::rename_in(t, &st.renames) {
+        return Some(m);
+    }
+    if let Some(m) = text::rename_in(t, &st.root_renames) {
+        if t[..m.0].ends_with("${CMAKE_SOURCE_DIR}/") {
+            return Some(m);
+        }
+    }
+    st.ancestor_renames
+        .iter()
+        .find_map(|r| text::rename_in(t, r).filter(|m| m.0 == 0 || !t[..m.0].ends_with('/')))
+}
+
 /// Variables renamed wherever they appear.
 const RENAMED_VARS: &[(&str, &str)] = &[
     ("CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS"),
@@ -896,9 +943,22 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         // Renamed sources and source patterns.
-        if let Some((s, e, new)) = text::rename_in(t, &st.renames) {
+        if let Some((s, e, new)) = renamed_source(st, t) {
             sink.edit(base + s, base + e, new, B_GLOB.id);
         } else {
+            if let Some((s, e, new)) = text::glob_dir_rename(t, &st.dirs) {
+                if sink.edit(base + s, base + e, new.as_str(), B_GLOB.id) {
+                    sink.diag(
+                        B_GLOB,
+                        base + s,
+                        format!(
+                            "pattern `{t}` looks in `{}`, which is now `{new}`",
+                            &t[s..e]
+                        ),
+                        Some("check that it still selects the moved files".into()),
+                    );
+                }
+            }
             for (old, new) in &st.exts {
                 let pat = format!("*.{old}");
                 if let Some(pos) = t.find(&pat) {
@@ -917,6 +977,19 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                             )),
                         );
                     }
+                } else if !st.ancestor_renames.is_empty()
+                    && t.ends_with(&format!(".{old}"))
+                    && !t.contains(['*', '?', '<'])
+                    && t.matches('$').count()
+                        == usize::from(t.starts_with("${CMAKE_CURRENT_LIST_DIR}/"))
+                {
+                    // A source path of an include()d file that no directory resolves.
+                    sink.diag(
+                        B_GLOB,
+                        base,
+                        format!("`{t}` names a .{old} source that hipport did not find beside this file or in the directories above it, so it still says .{old} while the renamed sources say .{new}"),
+                        Some("if the file exists, rename the path by hand: relative paths in an include()d file resolve against the including CMakeLists.txt's directory".into()),
+                    );
                 }
             }
         }
@@ -1466,6 +1539,42 @@ mod tests {
             "{out}"
         );
         assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
+    }
+
+    #[test]
+    fn sources_of_included_files_and_moved_directories() {
+        let mut o = opts();
+        for (a, b) in [
+            ("src/j.cu", "src/j.hip"),
+            ("src/k.cu", "src/k.hip"),
+            ("csrc/cuda/m.cu", "csrc/hip/m.hip"),
+        ] {
+            o.renamed.insert(a.into(), b.into());
+        }
+        // An include()d file: relative paths resolve against the including directory.
+        let src = "set(KSRC\n  ${CMAKE_CURRENT_LIST_DIR}/../src/k.cu\n  src/j.cu\n  src/gone.cu)\n";
+        let (mut edits, diags) =
+            translate_build(BuildKind::CMake, src.as_bytes(), "cmake/sources.cmake", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            "set(KSRC\n  ${CMAKE_CURRENT_LIST_DIR}/../src/k.hip\n  src/j.hip\n  src/gone.cu)\n"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B010" && d.line == 4 && d.message.contains("did not find")),
+            "{diags:#?}"
+        );
+        // A subdirectory naming a source from the top; a glob over a moved directory.
+        let src = "add_library(l ${CMAKE_SOURCE_DIR}/src/k.cu ../src/j.cu)\nfile(GLOB M ${CMAKE_CURRENT_SOURCE_DIR}/../csrc/cuda/*.cu)\n";
+        let (mut edits, _) =
+            translate_build(BuildKind::CMake, src.as_bytes(), "lib/CMakeLists.txt", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert!(
+            out.starts_with("add_library(l ${CMAKE_SOURCE_DIR}/src/k.hip ../src/j.hip)\nfile(GLOB M ${CMAKE_CURRENT_SOURCE_DIR}/../csrc/hip/*.hip)\n"),
+            "{out}"
+        );
     }
 
     #[test]

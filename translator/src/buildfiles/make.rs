@@ -9,8 +9,11 @@ use super::{BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED,
 
 /// Translates a Makefile.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
-    let renames = text::renames_from(sink.file(), &opts.renamed);
-    let exts = text::extension_map(&opts.renamed);
+    let renames = Renames {
+        files: text::renames_from(sink.file(), &opts.renamed),
+        dirs: text::dir_renames_from(sink.file(), &opts.renamed),
+        exts: text::extension_map(&opts.renamed),
+    };
     let lines = logical_lines(src);
     let usage = Usage::scan(src, &lines);
     let mut rocm_path_used = false;
@@ -48,7 +51,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             if changed.contains(&i) {
                 continue;
             }
-            word(sink, w, i, &words, &renames, &exts);
+            word(sink, w, i, &words, &renames);
         }
     }
     if rocm_path_used && !usage.values.contains_key("ROCM_PATH") {
@@ -428,14 +431,102 @@ fn is_nvcc(w: &str) -> bool {
     w == "nvcc" || w.ends_with("/bin/nvcc") || w.ends_with("/nvcc") && flags::is_cuda_path(w)
 }
 
-fn word(
-    sink: &mut Sink,
-    w: &Word,
-    i: usize,
-    words: &[Word],
-    renames: &[(String, String)],
-    exts: &std::collections::BTreeMap<String, String>,
-) {
+/// What `--rename` changed, as seen from the Makefile's directory.
+struct Renames {
+    /// Renamed files: old -> new.
+    files: Vec<(String, String)>,
+    /// Moved directories: old -> new, longest first.
+    dirs: Vec<(String, String)>,
+    /// Extension changes: `cu` -> `hip`.
+    exts: BTreeMap<String, String>,
+}
+
+/// Renamed sources, moved directories and source patterns in a word (`$(patsubst %.cu,%.o,a.cu)`
+/// has a pattern and a name); old-style suffix rules (`.SUFFIXES: .cu`, `.cu.o:`). Returns
+/// whether the word named any.
+fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Renames) -> bool {
+    let t = w.text.as_str();
+    let off = w.start + usize::from(w.quote.is_some());
+    let mut done: Vec<(usize, usize)> = Vec::new();
+    for (s, e, new) in text::rename_all(t, &r.files) {
+        if sink.edit(off + s, off + e, new, B_GLOB.id) {
+            done.push((s, e));
+        }
+    }
+    if let Some((s, e, new)) = text::glob_dir_rename(t, &r.dirs) {
+        if !done.iter().any(|d| d.0 < e && s < d.1)
+            && sink.edit(off + s, off + e, new.as_str(), B_GLOB.id)
+        {
+            sink.diag(
+                B_GLOB,
+                off + s,
+                format!(
+                    "pattern `{t}` looks in `{}`, which is now `{new}`",
+                    &t[s..e]
+                ),
+                Some("check that it still selects the moved files".into()),
+            );
+            done.push((s, e));
+        }
+    }
+    let suffixes = words[0].text.trim_end_matches(':') == ".SUFFIXES"
+        && (words[0].text.ends_with(':') || words.get(1).is_some_and(|w| w.text.starts_with(':')));
+    for (old, new) in &r.exts {
+        // `.SUFFIXES: .cu .o` and the suffix rule `.cu.o:` (or `.cu:`) that it enables.
+        let suffix_rule = i == 0 && {
+            let target = t.trim_end_matches(':');
+            let rule = t.ends_with(':') || words.get(1).is_some_and(|w| w.text.starts_with(':'));
+            let parts: Vec<&str> = target.split('.').collect();
+            rule && parts.len() <= 3
+                && parts[0].is_empty()
+                && parts.get(1) == Some(&old.as_str())
+                && parts[2..]
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()))
+        };
+        if suffix_rule || (suffixes && i > 0 && t == format!(".{old}")) {
+            if sink.edit(off + 1, off + 1 + old.len(), new.as_str(), B_GLOB.id) {
+                let what = if suffix_rule { "suffix rule" } else { "suffix" };
+                sink.diag(
+                    B_GLOB,
+                    off,
+                    format!("{what} `{}` names .{old} sources, which are now .{new}", t.trim_end_matches(':')),
+                    Some(format!("check that .SUFFIXES lists .{new} and the rule still matches the renamed files")),
+                );
+            }
+            return true;
+        }
+        for pat in [
+            format!("%.{old}"),
+            format!("*.{old}"),
+            format!(":.{old}="),
+            format!("=.{old}"),
+        ] {
+            for (pos, _) in t.match_indices(&pat) {
+                let ext_at = pos + pat.find('.').unwrap_or(0) + 1;
+                let after = ext_at + old.len();
+                let boundary = after == t.len() || !t.as_bytes()[after].is_ascii_alphanumeric();
+                if !boundary || done.iter().any(|d| d.0 < after && ext_at < d.1) {
+                    continue;
+                }
+                if sink.edit(off + ext_at, off + after, new.as_str(), B_GLOB.id) {
+                    sink.diag(
+                        B_GLOB,
+                        off + pos,
+                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
+                        Some(format!(
+                            "check that the rule still matches the renamed .{new} files"
+                        )),
+                    );
+                    done.push((ext_at, after));
+                }
+            }
+        }
+    }
+    !done.is_empty()
+}
+
+fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames) {
     let t = w.text.as_str();
     if is_nvcc(t) {
         let lead = t.len() - t.trim_start_matches(['@', '-', '+']).len();
@@ -461,39 +552,8 @@ fn word(
         );
         return;
     }
-    if let Some((s, e, new)) = text::rename_in(t, renames) {
-        let off = w.start + usize::from(w.quote.is_some());
-        sink.edit(off + s, off + e, new, B_GLOB.id);
+    if renamed_names(sink, w, i, words, renames) {
         return;
-    }
-    for (old, new) in exts {
-        for pat in [
-            format!("%.{old}"),
-            format!("*.{old}"),
-            format!(":.{old}="),
-            format!("=.{old}"),
-        ] {
-            if let Some(pos) = t.find(&pat) {
-                let ext_at = pos + pat.find('.').unwrap_or(0) + 1;
-                let after = ext_at + old.len();
-                let boundary = after == t.len() || !t.as_bytes()[after].is_ascii_alphanumeric();
-                if !boundary {
-                    continue;
-                }
-                let off = w.start + usize::from(w.quote.is_some());
-                if sink.edit(off + ext_at, off + after, new.as_str(), B_GLOB.id) {
-                    sink.diag(
-                        B_GLOB,
-                        off + pos,
-                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
-                        Some(format!(
-                            "check that the rule still matches the renamed .{new} files"
-                        )),
-                    );
-                }
-                return;
-            }
-        }
     }
     let arch_name = ["sm_", "compute_"]
         .iter()
@@ -684,6 +744,29 @@ mod tests {
             out,
             "ROCM_PATH ?= /usr\nCXXFLAGS += -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n"
         );
+    }
+
+    #[test]
+    fn renamed_sources_in_functions_suffix_rules_and_moved_directories() {
+        let mut o = BuildOptions::default();
+        for (a, b) in [
+            ("proj/a.cu", "proj/a.hip"),
+            ("proj/b.cu", "proj/b.hip"),
+            ("proj/cuda/c.cu", "proj/hip/c.hip"),
+        ] {
+            o.renamed.insert(a.into(), b.into());
+        }
+        let src = "OBJS := $(patsubst %.cu,%.o,a.cu b.cu)\nMORE := $(patsubst %.cu,%.o,$(wildcard cuda/*.cu))\n.SUFFIXES: .cu .o\n.cu.o:\n\tnvcc -c $<\n.cu:\n\tnvcc $< -o $@\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(out, "OBJS := $(patsubst %.hip,%.o,a.hip b.hip)\nMORE := $(patsubst %.hip,%.o,$(wildcard hip/*.hip))\n.SUFFIXES: .hip .o\n.hip.o:\n\thipcc -c $<\n.hip:\n\thipcc $< -o $@\n");
+        let lines: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B010")
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, [1, 2, 2, 2, 3, 4, 6]);
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
     }
 
     #[test]

@@ -335,8 +335,13 @@ pub const DIAGS: &[DiagInfo] = &[
         name: "cuda-source-pattern",
         severity: Severity::Warning,
         summary: "pattern over CUDA source names",
-        explain: "A glob or pattern rule names CUDA sources by extension (*.cu, %.cu). hipport rewrites the\n\
-                  extension when the sources were renamed; check that the pattern still selects what it should.",
+        explain: "A glob or pattern rule names CUDA sources by extension (*.cu, %.cu, .SUFFIXES: .cu and\n\
+                  suffix rules such as .cu.o:). hipport rewrites the extension when the sources were\n\
+                  renamed, and the directory part of a glob over a directory --rename torch moved\n\
+                  (csrc/cuda/*.cu -> csrc/hip/*.hip); check that the pattern still selects what it should.\n\
+                  A source path in an include()d *.cmake file resolves against the including\n\
+                  CMakeLists.txt's directory, which hipport does not know: it looks beside the file and in\n\
+                  the directories above it, and reports a path it finds nowhere.",
     },
     DiagInfo {
         id: "B011",
