@@ -903,7 +903,8 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         'tests: for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
             for (pos, _) in t.match_indices(pat) {
                 let new = "COMPILE_LANGUAGE:CXX";
-                if let Some((vs, ve, outer)) = guarded_value(t, pos, pos + pat.len()) {
+                let value = guarded_value(t, pos, pos + pat.len());
+                if let Some((vs, ve, outer)) = value {
                     // Two tests in one condition guard one value: it is mapped once.
                     if !guarded.contains(&vs) {
                         guarded.push(vs);
@@ -919,7 +920,13 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                         B_LANGUAGE,
                         base + pos,
                         format!("$<{pat}> -> $<{new}>: hipcc compiles HIP sources as CXX"),
-                        None,
+                        value.filter(|v| v.0 < v.1).map(|_| {
+                            "what it guards now also reaches the target's host C++ sources, \
+                             which hipcc compiles as HIP too (CMake has no test for one source \
+                             file); move a flag that must not reach them to \
+                             set_source_files_properties(... COMPILE_OPTIONS ...) on the HIP sources"
+                                .to_string()
+                        }),
                     );
                 }
             }
@@ -1436,6 +1443,12 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B001" && d.line == 7 && d.message.contains("--use_fast_math")));
+        // The flag reaches host .cpp files too now: the language change says so.
+        assert!(diags.iter().any(|d| d.id == "B007"
+            && d.line == 7
+            && d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("host C++ sources"))));
     }
 
     #[test]

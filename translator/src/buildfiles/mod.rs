@@ -298,7 +298,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   every target with hip::device, and marks the HIP sources LANGUAGE CXX. Configure it with\n\
                   hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
                   GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
-                  because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.",
+                  because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.\n\
+                  $<COMPILE_LANGUAGE:CUDA> becomes $<COMPILE_LANGUAGE:CXX>, so what it guarded also\n\
+                  reaches the target's host .cpp files (hipcc compiles those as HIP as well); a flag\n\
+                  that must stay on the GPU sources belongs in their COMPILE_OPTIONS source property.",
     },
     DiagInfo {
         id: "B008",
