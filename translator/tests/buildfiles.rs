@@ -566,13 +566,28 @@ fn arbitrary_input_never_panics_and_edits_apply() {
         "f\"",
         "-rdc=true",
         "-Xptxas",
+        "$(foreach sm,$(SMS),",
+        "-gencode arch=compute_$(sm),code=sm_$(sm))",
+        ".SUFFIXES:",
+        ".cu.o:",
+        "$(patsubst %.cu,%.o,",
+        "$<$<AND:",
+        "$<CONFIG:Debug>",
+        "SHELL:",
+        "-G",
+        "target_compile_options(",
+        "PRIVATE",
+        "cuda/*.cu",
+        "-I$(CUDA_HOME)/include",
+        "\t$(CXX)",
+        "\tg++",
     ];
     let kinds = [
         ("setup.py", BuildKind::SetupPy),
         ("CMakeLists.txt", BuildKind::CMake),
         ("Makefile", BuildKind::Makefile),
     ];
-    let o = opts(&[("k.cu", "k.hip")]);
+    let o = opts(&[("k.cu", "k.hip"), ("cuda/a.cu", "hip/a.hip")]);
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut total_edits = 0;
     for round in 0..3000 {
