@@ -112,6 +112,55 @@ endforeach()
 }
 
 #[test]
+fn cmake_rdc_build_file() {
+    let o = opts(&[]);
+    let (src, out, diags) = translate("cmake-rdc", "CMakeLists.txt", &o);
+    let expected = src
+        .replace("project(rdc LANGUAGES CXX CUDA)", "project(rdc LANGUAGES CXX)")
+        .replace(
+            "find_package(CUDAToolkit REQUIRED)",
+            "set(GPU_TARGETS \"gfx90a\" CACHE STRING \"AMD GPU targets to compile for\")\n\
+             if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")\n  \
+             message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")\n\
+             endif()\nfind_package(hip REQUIRED)\nlink_libraries(hip::device)",
+        )
+        // A static library is not linked itself: -fgpu-rdc must reach the executable's link.
+        .replace(
+            "CUDA_SEPARABLE_COMPILATION ON)\n",
+            "CUDA_SEPARABLE_COMPILATION ON)\ntarget_compile_options(ops PRIVATE -fgpu-rdc)\ntarget_link_options(ops PUBLIC -fgpu-rdc)\n",
+        )
+        .replace(
+            "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>",
+            "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Debug>>:-g>",
+        )
+        .replace(
+            "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release>>:--use_fast_math>",
+            "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-ffast-math>",
+        )
+        .replace("CUDA::cudart", "hip::host");
+    assert!(out.starts_with(&expected), "{out}");
+    assert!(
+        out[expected.len()..].starts_with("\n# hipport: nvcc compiled"),
+        "{out}"
+    );
+    assert!(has(
+        &diags,
+        "B013",
+        8,
+        "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc"
+    ));
+    assert!(has(&diags, "B001", 11, "`-G` -> `-g`"));
+    assert!(has(
+        &diags,
+        "B001",
+        12,
+        "`--use_fast_math` -> `-ffast-math`"
+    ));
+    let (edits, _) = translate_build(BuildKind::CMake, out.as_bytes(), "CMakeLists.txt", &o);
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
 fn make_stencil_build_file() {
     let o = opts(&[("stencil.cu", "stencil.hip")]);
     let (src, out, diags) = translate("make-stencil", "Makefile", &o);
@@ -147,6 +196,50 @@ fn make_stencil_build_file() {
     assert!(has(&diags, "B006", 9, "-L$(CUDA_PATH)/lib64"));
     assert!(has(&diags, "B004", 9, "`cudart` dropped"));
     assert!(has(&diags, "B010", 19, "%.cu"));
+    assert_eq!(offload_archs(out.as_bytes()), vec!["gfx90a"]);
+    let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &o);
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
+fn make_mixed_build_file() {
+    let o = opts(&[]);
+    let (src, out, diags) = translate("make-mixed", "Makefile", &o);
+    let expected = src
+        .replace("CUDA_HOME ?=", "ROCM_PATH ?= /opt/rocm\nCUDA_HOME ?=")
+        .replace("NVCC      ?= $(CUDA_HOME)/bin/nvcc", "NVCC      ?= hipcc")
+        .replace(
+            "$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))",
+            "--offload-arch=gfx90a",
+        )
+        // The C++ compiler, not hipcc, compiles and links the host code.
+        .replace(
+            "-I$(CUDA_HOME)/include",
+            "-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include",
+        )
+        .replace(
+            "-L$(CUDA_HOME)/lib64 -lcudart",
+            "-L$(ROCM_PATH)/lib -lamdhip64",
+        );
+    assert_ne!(
+        expected, src,
+        "the corpus Makefile changed; update this test"
+    );
+    assert_eq!(out, expected);
+    assert!(has(&diags, "B009", 5, "`$(foreach sm,$(SMS),-gencode"));
+    assert!(has(
+        &diags,
+        "B006",
+        7,
+        "`-I$(CUDA_HOME)/include` -> `-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include`"
+    ));
+    assert!(has(
+        &diags,
+        "B006",
+        8,
+        "`-L$(CUDA_HOME)/lib64` -> `-L$(ROCM_PATH)/lib`"
+    ));
+    assert!(has(&diags, "B004", 8, "`-lcudart` -> `-lamdhip64`"));
     assert_eq!(offload_archs(out.as_bytes()), vec!["gfx90a"]);
     let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &o);
     assert!(edits.is_empty(), "second pass edited: {edits:?}");
@@ -196,7 +289,9 @@ fn torch_gelu_setup_py() {
 fn every_diagnostic_id_is_in_the_catalog() {
     let o = opts(&[("src/saxpy.cu", "src/saxpy.hip")]);
     let (_, _, mut diags) = translate("cmake-saxpy", "CMakeLists.txt", &o);
+    diags.extend(translate("cmake-rdc", "CMakeLists.txt", &opts(&[])).2);
     diags.extend(translate("make-stencil", "Makefile", &opts(&[])).2);
+    diags.extend(translate("make-mixed", "Makefile", &opts(&[])).2);
     diags.extend(translate("torch-gelu", "setup.py", &opts(&[])).2);
     for d in diags {
         let info =
@@ -320,6 +415,36 @@ fn converted_cmake_saxpy_builds_with_hipcc() {
     check_run(&exe, "saxpy: 0 of 1048576 wrong");
 }
 
+/// The executable links a static library of relocatable device code, in the Debug and the
+/// Release configuration (each has its own nvcc flag in a nested generator expression).
+#[test]
+fn converted_cmake_rdc_builds_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cmake-rdc");
+    if convert("cmake-rdc", &out).is_none() {
+        return;
+    }
+    for config in ["Debug", "Release"] {
+        let build = tmp.path().join(config);
+        run(Command::new("cmake")
+            .arg("-S")
+            .arg(&out)
+            .arg("-B")
+            .arg(&build)
+            .arg("-DCMAKE_CXX_COMPILER=hipcc")
+            .arg(format!("-DCMAKE_BUILD_TYPE={config}")));
+        run(Command::new("cmake").arg("--build").arg(&build));
+        let exe = build.join("rdc");
+        assert_gfx90a_code(&exe);
+        check_run(&exe, "rdc: 0 of 1048576 wrong");
+    }
+}
+
 #[test]
 fn converted_make_stencil_builds_with_hipcc() {
     if !require(tool_works("hipcc", "--version"), "hipcc not found")
@@ -336,6 +461,27 @@ fn converted_make_stencil_builds_with_hipcc() {
     let exe = out.join("stencil");
     assert_gfx90a_code(&exe);
     check_run(&exe, "stencil: 0 of 1000003 wrong");
+}
+
+/// hipcc compiles the GPU code; g++ compiles the host code (HIP headers) and links it with the
+/// HIP runtime.
+#[test]
+fn converted_make_mixed_builds_with_hipcc_and_gxx() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+        || !require(tool_works("g++", "--version"), "g++ not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("make-mixed");
+    if convert("make-mixed", &out).is_none() {
+        return;
+    }
+    run(Command::new("make").arg("-C").arg(&out).arg("CXX=g++"));
+    let exe = out.join("mixed");
+    assert_gfx90a_code(&exe);
+    check_run(&exe, "mixed: 0 of 65536 wrong");
 }
 
 /// Odd and broken inputs never panic, and their edits always apply: a deterministic generator
@@ -420,13 +566,28 @@ fn arbitrary_input_never_panics_and_edits_apply() {
         "f\"",
         "-rdc=true",
         "-Xptxas",
+        "$(foreach sm,$(SMS),",
+        "-gencode arch=compute_$(sm),code=sm_$(sm))",
+        ".SUFFIXES:",
+        ".cu.o:",
+        "$(patsubst %.cu,%.o,",
+        "$<$<AND:",
+        "$<CONFIG:Debug>",
+        "SHELL:",
+        "-G",
+        "target_compile_options(",
+        "PRIVATE",
+        "cuda/*.cu",
+        "-I$(CUDA_HOME)/include",
+        "\t$(CXX)",
+        "\tg++",
     ];
     let kinds = [
         ("setup.py", BuildKind::SetupPy),
         ("CMakeLists.txt", BuildKind::CMake),
         ("Makefile", BuildKind::Makefile),
     ];
-    let o = opts(&[("k.cu", "k.hip")]);
+    let o = opts(&[("k.cu", "k.hip"), ("cuda/a.cu", "hip/a.hip")]);
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut total_edits = 0;
     for round in 0..3000 {

@@ -11,7 +11,8 @@ use crate::diag::Severity;
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
 use super::{
-    BuildOptions, B_ARCH, B_CONSTRUCT, B_GLOB, B_LANGUAGE, B_LIB_MAPPED, B_LIB_UNMAPPED, B_RDC,
+    BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_GLOB, B_LANGUAGE, B_LIB_MAPPED,
+    B_LIB_UNMAPPED, B_RDC,
 };
 
 /// One argument of a command.
@@ -210,6 +211,14 @@ struct State<'a> {
     src: &'a str,
     opts: &'a BuildOptions,
     renames: Vec<(String, String)>,
+    /// For a `*.cmake` file: the renames as seen from each directory above it, nearest first
+    /// (an `include()`d file's relative source paths resolve against the including
+    /// CMakeLists.txt's directory, which this file does not know).
+    ancestor_renames: Vec<Vec<(String, String)>>,
+    /// The renames from the top of the tree, for `${CMAKE_SOURCE_DIR}/...`.
+    root_renames: Vec<(String, String)>,
+    /// Moved directories, as seen from this file.
+    dirs: Vec<(String, String)>,
     exts: std::collections::BTreeMap<String, String>,
     cuda_lang: bool,
     /// Where the `find_package(hip)` block goes: a command to replace, or a point to insert at.
@@ -217,6 +226,12 @@ struct State<'a> {
     packages: BTreeSet<&'static str>,
     has_targets: bool,
     gpu_sources: bool,
+    /// Targets this file defines, by name: whether each is linked on its own (an executable or
+    /// a shared or module library) rather than archived into whatever links it.
+    linked: std::collections::BTreeMap<String, bool>,
+    /// `(target, command)` pairs that already pass `-fgpu-rdc` (`target_compile_options` or
+    /// `target_link_options`): a translated file is not given them again.
+    rdc_done: BTreeSet<(String, String)>,
 }
 
 /// Translates a CMake file.
@@ -225,18 +240,62 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         src,
         opts,
         renames: text::renames_from(sink.file(), &opts.renamed),
+        ancestor_renames: if sink.file().ends_with(".cmake") {
+            let mut dir = text::dir_of(sink.file());
+            let mut out = Vec::new();
+            while !dir.is_empty() {
+                dir = text::dir_of(dir);
+                let probe = if dir.is_empty() {
+                    "_".to_string()
+                } else {
+                    format!("{dir}/_")
+                };
+                out.push(text::renames_from(&probe, &opts.renamed));
+            }
+            out
+        } else {
+            Vec::new()
+        },
+        root_renames: opts
+            .renamed
+            .iter()
+            .map(|(o, n)| (o.clone(), n.clone()))
+            .collect(),
+        dirs: text::dir_renames_from(sink.file(), &opts.renamed),
         exts: text::extension_map(&opts.renamed),
         cuda_lang: false,
         block: None,
         packages: BTreeSet::new(),
         has_targets: false,
         gpu_sources: false,
+        linked: Default::default(),
+        rdc_done: BTreeSet::new(),
     };
     let cmds = commands(src);
+    for c in &cmds {
+        let Some(name) = c.args.first() else { continue };
+        match c.name.as_str() {
+            "add_executable" | "cuda_add_executable" => {
+                st.linked.insert(name.text.clone(), true);
+            }
+            "add_library" | "cuda_add_library" => {
+                let kind = c.args.get(1).map_or("", |a| a.text.as_str());
+                st.linked
+                    .insert(name.text.clone(), matches!(kind, "SHARED" | "MODULE"));
+            }
+            "target_compile_options" | "target_link_options"
+                if c.args.iter().any(|a| a.text == "-fgpu-rdc") =>
+            {
+                st.rdc_done.insert((name.text.clone(), c.name.clone()));
+            }
+            _ => {}
+        }
+    }
     for i in 0..cmds.len() {
         command(&mut st, sink, &cmds[i]);
         let tested = cuda_version_tests(src, sink, &cmds, i);
         general(&mut st, sink, &cmds[i], &tested);
+        drop_emptied(src, sink, &cmds[i]);
     }
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
@@ -285,6 +344,34 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     }
 }
 
+/// A command that passes options (`target_compile_options`, `add_link_options`, ...) all of
+/// whose options were removed goes away: `target_compile_options(t)` without a scope and an
+/// option is an error, and one with a scope alone does nothing.
+fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
+    let skip = match cmd.name.as_str() {
+        "target_compile_options" | "target_link_options" => 1,
+        "add_compile_options" | "add_link_options" => 0,
+        _ => return,
+    };
+    let mut items = cmd.args.iter().skip(skip).filter(|a| {
+        a.bracket
+            || a.quoted
+            || !matches!(
+                a.text.as_str(),
+                "PRIVATE" | "PUBLIC" | "INTERFACE" | "BEFORE"
+            )
+    });
+    let mut any = false;
+    let all_removed = items.all(|a| {
+        any = true;
+        sink.removed(a.start, a.end)
+    });
+    if any && all_removed {
+        let (s, e) = command_line(src, cmd);
+        sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+    }
+}
+
 /// The range of a command, widened to its whole line when nothing else is on it.
 fn command_line(src: &str, cmd: &Command) -> (usize, usize) {
     let line_start = src[..cmd.start].rfind('\n').map_or(0, |p| p + 1);
@@ -307,12 +394,19 @@ fn indentation(src: &str, at: usize) -> String {
         .collect()
 }
 
-/// Removes an argument with the blanks before it.
+/// Removes an argument with the blanks before it, or its whole line when it is alone on it.
 fn remove_arg(sink: &mut Sink, src: &str, a: &Arg, rule: &str) -> bool {
     let b = src.as_bytes();
     let mut s = a.start;
     while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
         s -= 1;
+    }
+    let mut e = a.end;
+    while e < b.len() && (b[e] == b' ' || b[e] == b'\t' || b[e] == b'\r') {
+        e += 1;
+    }
+    if s > 0 && b[s - 1] == b'\n' && b.get(e) == Some(&b'\n') {
+        return sink.edit(s, e + 1, "", rule);
     }
     sink.edit(s, a.end, "", rule)
 }
@@ -563,16 +657,49 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
             "CUDA_SEPARABLE_COMPILATION" if is_on(args.get(k + 1)) && !targets.is_empty() => {
                 let indent = indentation(st.src, cmd.start);
                 let mut text = String::new();
+                let mut archived = Vec::new();
                 for t in &targets {
-                    text.push_str(&format!("\n{indent}target_compile_options({0} PRIVATE -fgpu-rdc)\n{indent}target_link_options({0} PRIVATE -fgpu-rdc)", t.text));
+                    let t = t.text.as_str();
+                    let done = |c: &str| st.rdc_done.contains(&(t.to_string(), c.to_string()));
+                    if !done("target_compile_options") {
+                        text.push_str(&format!(
+                            "\n{indent}target_compile_options({t} PRIVATE -fgpu-rdc)"
+                        ));
+                    }
+                    if done("target_link_options") {
+                        continue;
+                    }
+                    // A static or object library is never linked itself: the executable or
+                    // shared library that links it does the device link, so the flag must reach
+                    // that link (PUBLIC). A target of another file may be either: PUBLIC too.
+                    let scope = if st.linked.get(t) == Some(&true) {
+                        "PRIVATE"
+                    } else {
+                        archived.push(t);
+                        "PUBLIC"
+                    };
+                    text.push_str(&format!(
+                        "\n{indent}target_link_options({t} {scope} -fgpu-rdc)"
+                    ));
+                }
+                if text.is_empty() {
+                    continue;
                 }
                 if sink.edit(cmd.end, cmd.end, text, B_RDC.id) {
+                    let help = (!archived.is_empty()).then(|| {
+                        format!(
+                            "the link option of {} is PUBLIC: a static library is not linked itself, \
+                             so -fgpu-rdc must reach the link of whatever links it (without it: \
+                             undefined reference to `__hip_fatbin`)",
+                            archived.join(", ")
+                        )
+                    });
                     sink.diag(
                         B_RDC,
                         a.start,
                         "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc on the target's compile and link"
                             .into(),
-                        None,
+                        help,
                     );
                 }
             }
@@ -610,6 +737,23 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
 }
 
+/// A renamed source a CMake argument names: relative to this file's directory (also behind
+/// `${CMAKE_CURRENT_SOURCE_DIR}/`), to the top for `${CMAKE_SOURCE_DIR}/`, and, in a `*.cmake`
+/// file, a plain relative path found from a directory above it.
+fn renamed_source(st: &State, t: &str) -> Option<(usize, usize, String)> {
+    if let Some(m) = text::rename_in(t, &st.renames) {
+        return Some(m);
+    }
+    if let Some(m) = text::rename_in(t, &st.root_renames) {
+        if t[..m.0].ends_with("${CMAKE_SOURCE_DIR}/") {
+            return Some(m);
+        }
+    }
+    st.ancestor_renames
+        .iter()
+        .find_map(|r| text::rename_in(t, r).filter(|m| m.0 == 0 || !t[..m.0].ends_with('/')))
+}
+
 /// Variables renamed wherever they appear.
 const RENAMED_VARS: &[(&str, &str)] = &[
     ("CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS"),
@@ -643,6 +787,8 @@ const LIBRARY_VARS: &[(&str, &str)] = &[
 /// Rewrites that apply to any argument of any command.
 fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
     let mut plain_flags = Vec::new();
+    // A variable renamed twice in one command (`set(V "${V} ...")`) is reported once.
+    let mut renamed_vars: Vec<&str> = Vec::new();
     for (k, a) in cmd.args.iter().enumerate() {
         if a.bracket {
             continue;
@@ -745,24 +891,42 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 if before
                     && after
                     && sink.edit(base + pos, base + pos + old.len(), *new, B_LANGUAGE.id)
+                    && !renamed_vars.contains(old)
                 {
+                    renamed_vars.push(old);
                     sink.diag(B_LANGUAGE, base + pos, format!("{old} -> {new}"), None);
                 }
             }
         }
         // Generator expressions for the CUDA language.
-        for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
+        let mut guarded = Vec::new();
+        'tests: for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
             for (pos, _) in t.match_indices(pat) {
                 let new = "COMPILE_LANGUAGE:CXX";
-                if genex_flags(st, sink, a, pos + pat.len()) {
-                    continue;
+                let value = guarded_value(t, pos, pos + pat.len());
+                if let Some((vs, ve, outer)) = value {
+                    // Two tests in one condition guard one value: it is mapped once.
+                    if !guarded.contains(&vs) {
+                        guarded.push(vs);
+                        let whole = outer == 0 && ve + 1 == t.len();
+                        if genex_flags(st, sink, a, (vs, ve), whole) {
+                            // The whole argument went away.
+                            break 'tests;
+                        }
+                    }
                 }
                 if sink.edit(base + pos, base + pos + pat.len(), new, B_LANGUAGE.id) {
                     sink.diag(
                         B_LANGUAGE,
                         base + pos,
                         format!("$<{pat}> -> $<{new}>: hipcc compiles HIP sources as CXX"),
-                        None,
+                        value.filter(|v| v.0 < v.1).map(|_| {
+                            "what it guards now also reaches the target's host C++ sources, \
+                             which hipcc compiles as HIP too (CMake has no test for one source \
+                             file); move a flag that must not reach them to \
+                             set_source_files_properties(... COMPILE_OPTIONS ...) on the HIP sources"
+                                .to_string()
+                        }),
                     );
                 }
             }
@@ -786,9 +950,22 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         // Renamed sources and source patterns.
-        if let Some((s, e, new)) = text::rename_in(t, &st.renames) {
+        if let Some((s, e, new)) = renamed_source(st, t) {
             sink.edit(base + s, base + e, new, B_GLOB.id);
         } else {
+            if let Some((s, e, new)) = text::glob_dir_rename(t, &st.dirs) {
+                if sink.edit(base + s, base + e, new.as_str(), B_GLOB.id) {
+                    sink.diag(
+                        B_GLOB,
+                        base + s,
+                        format!(
+                            "pattern `{t}` looks in `{}`, which is now `{new}`",
+                            &t[s..e]
+                        ),
+                        Some("check that it still selects the moved files".into()),
+                    );
+                }
+            }
             for (old, new) in &st.exts {
                 let pat = format!("*.{old}");
                 if let Some(pos) = t.find(&pat) {
@@ -807,6 +984,19 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                             )),
                         );
                     }
+                } else if !st.ancestor_renames.is_empty()
+                    && t.ends_with(&format!(".{old}"))
+                    && !t.contains(['*', '?', '<'])
+                    && t.matches('$').count()
+                        == usize::from(t.starts_with("${CMAKE_CURRENT_LIST_DIR}/"))
+                {
+                    // A source path of an include()d file that no directory resolves.
+                    sink.diag(
+                        B_GLOB,
+                        base,
+                        format!("`{t}` names a .{old} source that hipport did not find beside this file or in the directories above it, so it still says .{old} while the renamed sources say .{new}"),
+                        Some("if the file exists, rename the path by hand: relative paths in an include()d file resolve against the including CMakeLists.txt's directory".into()),
+                    );
                 }
             }
         }
@@ -1042,45 +1232,85 @@ fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
-/// The value of a `$<$<COMPILE_LANGUAGE:CUDA>:...>` expression: nvcc flags separated by `;`
-/// (or blanks inside a quoted argument). Returns true when every flag went away and the whole
-/// argument was removed.
-fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool {
-    let t = a.text.as_str();
-    // `COMPILE_LANGUAGE:CUDA>` then `:` and the value up to the matching `>`.
-    let Some(rest) = t[after_cond..].strip_prefix(">:") else {
-        return false;
-    };
-    let vstart = after_cond + 2;
-    let mut depth = 0;
-    let mut vend = t.len();
+/// The `$<...>` expressions of `t`: (offset of `$<`, offset of the matching `>`), in order of
+/// their openings. An unclosed one ends at the end of `t`.
+fn genex_spans(t: &str) -> Vec<(usize, usize)> {
     let b = t.as_bytes();
-    let mut k = vstart;
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut k = 0;
     while k < b.len() {
         if b[k] == b'$' && b.get(k + 1) == Some(&b'<') {
-            depth += 1;
+            open.push(out.len());
+            out.push((k, t.len()));
             k += 2;
             continue;
         }
         if b[k] == b'>' {
-            if depth == 0 {
-                vend = k;
-                break;
+            if let Some(i) = open.pop() {
+                out[i].1 = k;
             }
-            depth -= 1;
         }
         k += 1;
     }
-    let _ = rest;
+    out
+}
+
+/// For the language test `$<COMPILE_LANGUAGE:CUDA>` whose name starts at `pos` and ends at
+/// `cond_end` in `t`, the value it guards: `VALUE` of `$<$<COMPILE_LANGUAGE:CUDA>:VALUE>`, also
+/// when the test is inside `$<AND:...>` or `$<OR:...>` conditions
+/// (`$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:VALUE>`). Returns the value's start and
+/// end, and where the whole conditional expression starts. `None` for anything else (a test
+/// under `$<NOT:...>` guards host code).
+fn guarded_value(t: &str, pos: usize, cond_end: usize) -> Option<(usize, usize, usize)> {
+    let spans = genex_spans(t);
+    let mut cur = *spans
+        .iter()
+        .find(|(o, c)| *o + 2 == pos && *c == cond_end)?;
+    loop {
+        // The innermost expression around `cur`.
+        let parent = spans
+            .iter()
+            .filter(|(o, c)| *o < cur.0 && *c > cur.1)
+            .max_by_key(|(o, _)| *o)
+            .copied()?;
+        if parent.0 + 2 == cur.0 {
+            // `$<COND:VALUE>` with `cur` as its condition.
+            return (t.as_bytes().get(cur.1 + 1) == Some(&b':') && parent.1 < t.len()).then_some((
+                cur.1 + 2,
+                parent.1,
+                parent.0,
+            ));
+        }
+        let name = &t[parent.0 + 2..];
+        if !(name.starts_with("AND:") || name.starts_with("OR:")) {
+            return None;
+        }
+        cur = parent;
+    }
+}
+
+/// Maps the nvcc flags of the value a CUDA language test guards (see [`guarded_value`]): flags
+/// separated by `;` (or blanks inside a quoted argument), a `SHELL:` group among them. `value`
+/// is the value's range in `a.text`; `whole` says whether the conditional expression is the
+/// whole argument. Returns true when every flag went away and the whole argument was removed.
+fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whole: bool) -> bool {
+    let t = a.text.as_str();
+    let (vstart, vend) = value;
     let base = a.content_start;
     let mut words = Vec::new();
     let mut s = vstart;
     for part in t[vstart..vend].split([';', ' ']) {
-        if !part.is_empty() {
+        // `SHELL:-Xcompiler -fopenmp` is one option group: its words are flags as any others.
+        let (skip, part_text) = match part.strip_prefix("SHELL:") {
+            Some(rest) => (6, rest),
+            None => (0, part),
+        };
+        if !part_text.is_empty() {
             words.push(Word {
-                start: base + s,
+                start: base + s + skip,
                 end: base + s + part.len(),
-                text: part.to_string(),
+                text: part_text.to_string(),
                 quote: None,
             });
         }
@@ -1089,20 +1319,16 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool 
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
     let mapped = flags::map_words(&texts, &st.opts.offload_arch, Context::Nvcc, &mut done);
-    let style = if a.quoted {
-        Style::Blank
-    } else {
-        Style::Semicolon
-    };
-    // An unquoted generator expression cannot take blanks, and `;` would split it: quote the
-    // argument when a flag becomes several.
+    // Flags that become several are joined with `;`, which CMake reads as separate options
+    // (a blank would make them one); removals take the `;` or blanks beside them.
+    let style = Style::Semicolon;
     let all_removed = !words.is_empty()
         && mapped.changes.len() == words.len()
         && mapped
             .changes
             .iter()
             .all(|(_, act)| *act == flags::Action::Remove)
-        && vend + 1 >= t.len();
+        && whole;
     if all_removed
         && remove_arg(
             sink,
@@ -1121,6 +1347,7 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, after_cond: usize) -> bool 
         .changes
         .iter()
         .any(|(_, act)| matches!(act, flags::Action::Replace(v) if v.len() > 1));
+    // An unquoted argument would be split at that `;`: it is quoted.
     if multi && !a.quoted {
         sink.edit(a.start, a.start, "\"", B_ARCH.id);
         sink.edit(a.end, a.end, "\"", B_ARCH.id);
@@ -1216,6 +1443,12 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B001" && d.line == 7 && d.message.contains("--use_fast_math")));
+        // The flag reaches host .cpp files too now: the language change says so.
+        assert!(diags.iter().any(|d| d.id == "B007"
+            && d.line == 7
+            && d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("host C++ sources"))));
     }
 
     #[test]
@@ -1223,7 +1456,8 @@ mod tests {
         let src = "project(p CUDA)\nadd_library(k STATIC k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_STANDARD 17)\nset_source_files_properties(a.cpp PROPERTIES LANGUAGE CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -lineinfo --expt-relaxed-constexpr -Xcompiler -Wall\")\n";
         let (out, diags) = run(src, &opts());
         assert!(out.starts_with("project(p CXX)\n"), "{out}");
-        assert!(out.contains("CUDA_SEPARABLE_COMPILATION ON CXX_STANDARD 17)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PRIVATE -fgpu-rdc)\n"), "{out}");
+        // A static library is not linked itself: the link option must reach its consumers.
+        assert!(out.contains("CUDA_SEPARABLE_COMPILATION ON CXX_STANDARD 17)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n"), "{out}");
         assert!(
             out.contains("set_source_files_properties(a.cpp PROPERTIES LANGUAGE CXX)"),
             "{out}"
@@ -1232,7 +1466,72 @@ mod tests {
             out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
             "{out}"
         );
-        assert!(diags.iter().any(|d| d.id == "B013"));
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("of k is PUBLIC"))));
+        // The property stays, and translating the output again adds nothing.
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn separable_compilation_links_privately_only_where_the_target_is_linked() {
+        let src = "project(p CUDA)\nadd_executable(e e.cu)\nadd_library(s SHARED s.cu)\nadd_library(d d.cu)\nset_property(TARGET e s d PROPERTY CUDA_SEPARABLE_COMPILATION ON)\nset_target_properties(other PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run(src, &opts());
+        for (t, scope) in [
+            ("e", "PRIVATE"),
+            ("s", "PRIVATE"),
+            ("d", "PUBLIC"),
+            ("other", "PUBLIC"),
+        ] {
+            assert!(
+                out.contains(&format!("target_compile_options({t} PRIVATE -fgpu-rdc)\ntarget_link_options({t} {scope} -fgpu-rdc)\n")),
+                "{t}: {out}"
+            );
+        }
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn nvcc_flags_in_nested_generator_expressions() {
+        let src = "project(p CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CUDA>,$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>>>:--use_fast_math;-Xptxas=-v>\n  $<$<NOT:$<COMPILE_LANGUAGE:CUDA>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math;--expt-extended-lambda>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:-arch=sm_80>\")\ntarget_compile_options(p $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-lineinfo>)\n";
+        let (out, diags) = run(src, &opts());
+        let expected = "target_compile_options(p PRIVATE\n  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Debug>>:-g>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CXX>,$<COMPILE_LANGUAGE:CXX>>>:-ffast-math>\n  $<$<NOT:$<COMPILE_LANGUAGE:CXX>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CXX>:SHELL:-fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CXX>:-ffast-math>\"\n  \"$<$<COMPILE_LANGUAGE:CXX>:--offload-arch=gfx90a;--offload-arch=gfx1100>\")\n\n# hipport";
+        assert!(out.contains(expected), "{out}");
+        let found = |id: &str, line: usize, text: &str| {
+            diags
+                .iter()
+                .filter(|d| d.id == id && d.line == line && d.message.contains(text))
+                .count()
+        };
+        assert_eq!(found("B001", 5, "`-G` -> `-g`"), 1);
+        // Two language tests guard one value, which is mapped once.
+        assert_eq!(found("B001", 6, "--use_fast_math"), 1);
+        assert_eq!(found("B002", 6, "-Xptxas=-v"), 1);
+        // Under NOT the value is host code: -G stays.
+        assert_eq!(found("B001", 7, "-G"), 0);
+        assert_eq!(found("B001", 8, "`-Xcompiler -fopenmp` -> `-fopenmp`"), 1);
+        assert_eq!(found("B002", 11, "-lineinfo"), 1);
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_flag_variable_renamed_twice_in_one_command_is_reported_once() {
+        let src =
+            "project(p CXX CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Xcompiler -Wall\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
+            "{out}"
+        );
+        let n = diags
+            .iter()
+            .filter(|d| d.id == "B007" && d.message == "CMAKE_CUDA_FLAGS -> CMAKE_CXX_FLAGS")
+            .count();
+        assert_eq!(n, 1, "{diags:#?}");
     }
 
     #[test]
@@ -1253,6 +1552,42 @@ mod tests {
             "{out}"
         );
         assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
+    }
+
+    #[test]
+    fn sources_of_included_files_and_moved_directories() {
+        let mut o = opts();
+        for (a, b) in [
+            ("src/j.cu", "src/j.hip"),
+            ("src/k.cu", "src/k.hip"),
+            ("csrc/cuda/m.cu", "csrc/hip/m.hip"),
+        ] {
+            o.renamed.insert(a.into(), b.into());
+        }
+        // An include()d file: relative paths resolve against the including directory.
+        let src = "set(KSRC\n  ${CMAKE_CURRENT_LIST_DIR}/../src/k.cu\n  src/j.cu\n  src/gone.cu)\n";
+        let (mut edits, diags) =
+            translate_build(BuildKind::CMake, src.as_bytes(), "cmake/sources.cmake", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            "set(KSRC\n  ${CMAKE_CURRENT_LIST_DIR}/../src/k.hip\n  src/j.hip\n  src/gone.cu)\n"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B010" && d.line == 4 && d.message.contains("did not find")),
+            "{diags:#?}"
+        );
+        // A subdirectory naming a source from the top; a glob over a moved directory.
+        let src = "add_library(l ${CMAKE_SOURCE_DIR}/src/k.cu ../src/j.cu)\nfile(GLOB M ${CMAKE_CURRENT_SOURCE_DIR}/../csrc/cuda/*.cu)\n";
+        let (mut edits, _) =
+            translate_build(BuildKind::CMake, src.as_bytes(), "lib/CMakeLists.txt", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert!(
+            out.starts_with("add_library(l ${CMAKE_SOURCE_DIR}/src/k.hip ../src/j.hip)\nfile(GLOB M ${CMAKE_CURRENT_SOURCE_DIR}/../csrc/hip/*.hip)\n"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -1374,6 +1709,21 @@ mod tests {
             (21, Severity::Warning, "CMAKE_CUDA_COMPILER_VERSION belongs to CMake's CUDA language and has no effect on hipcc-compiled code"),
         ];
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn option_commands_left_without_options_go_away() {
+        let src = "project(p CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\ntarget_compile_options(p PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  \"$<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>\")\nadd_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v>)\ntarget_compile_options(p PUBLIC\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  -O2)\n";
+        let (out, diags) = run(src, &opts());
+        // `target_compile_options(p)` would be an error; the others would do nothing.
+        assert!(
+            out.contains("add_executable(p k.cu)\ntarget_compile_options(p PUBLIC\n  -O2)\n"),
+            "{out}"
+        );
+        // Each dropped flag is still reported.
+        assert_eq!(diags.iter().filter(|d| d.id == "B002").count(), 5);
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
     }
 
     #[test]

@@ -1,28 +1,45 @@
 //! Makefiles: nvcc becomes hipcc, nvcc flags and CUDA libraries become hipcc's, renamed sources
 //! and `%.cu` patterns follow the renames.
 
-use super::flags::{self, Context};
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::flags::{self, Action, Context, Mapped};
 use super::text::{self, Sink, Style, Word};
-use super::{BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_PATH};
+use super::{BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH};
 
 /// Translates a Makefile.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
-    let renames = text::renames_from(sink.file(), &opts.renamed);
-    let exts = text::extension_map(&opts.renamed);
-    for (start, end) in logical_lines(src) {
+    let renames = Renames {
+        files: text::renames_from(sink.file(), &opts.renamed),
+        dirs: text::dir_renames_from(sink.file(), &opts.renamed),
+        exts: text::extension_map(&opts.renamed),
+    };
+    let lines = logical_lines(src);
+    let usage = Usage::scan(src, &lines);
+    let mut rocm_path_used = false;
+    let mut first_statement = None;
+    for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
         if trimmed.starts_with('#') || trimmed.is_empty() {
             continue;
         }
-        let words = text::blank_words(src, start, end, true);
+        first_statement.get_or_insert(start);
+        let replaced = foreach_arch_lists(src, start, end, sink, opts);
+        let words: Vec<Word> = text::blank_words(src, start, end, true)
+            .into_iter()
+            .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
+            .collect();
         if words.is_empty() {
             continue;
         }
         let ctx = context_of(&words);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         let mut arch_done = false;
-        let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
+        let mut mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
+        if usage.host_lines.contains(&start) {
+            rocm_path_used |= host_flags(&mut mapped, &texts);
+        }
         let changed: Vec<usize> = mapped
             .changes
             .iter()
@@ -34,9 +51,357 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             if changed.contains(&i) {
                 continue;
             }
-            word(sink, w, i, &words, &renames, &exts);
+            word(sink, w, i, &words, &renames);
         }
     }
+    if rocm_path_used && !usage.values.contains_key("ROCM_PATH") {
+        let at = first_statement.unwrap_or(0);
+        sink.edit(at, at, format!("{ROCM_PATH_DEFAULT}\n"), B_PATH.id);
+    }
+}
+
+/// The definition added to a Makefile whose host compiles and links now name ROCm's directories.
+const ROCM_PATH_DEFAULT: &str = "ROCM_PATH ?= /opt/rocm";
+
+/// A host compiler or linker (g++, ld) gets these words, not hipcc: where nvcc's own flags
+/// would be dropped because hipcc adds HIP's, HIP's are written instead. The CUDA header path
+/// becomes HIP's with the platform macro HIP's headers require
+/// (`-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include`), the library path ROCm's, and `-lcudart`
+/// the HIP runtime, `-lamdhip64`. Returns whether `$(ROCM_PATH)` was written.
+fn host_flags(mapped: &mut Mapped, words: &[&str]) -> bool {
+    let mut used = false;
+    let mut written: BTreeSet<&str> = BTreeSet::new();
+    for n in &mut mapped.notes {
+        let w = words[n.word].trim_matches(|c| c == '"' || c == '\'');
+        let (flag, path) = ["-isystem", "-I", "-L", "-Wl,-rpath,", "-l"]
+            .iter()
+            .find_map(|f| w.strip_prefix(f).map(|p| (*f, p)))
+            .unwrap_or(("", ""));
+        let path = if path.is_empty() {
+            words.get(n.word + 1).copied().unwrap_or("")
+        } else {
+            path
+        };
+        let path = path
+            .trim_matches(|c| c == '"' || c == '\'')
+            .trim_end_matches('/');
+        let new: &[&str] = match flag {
+            "-I" | "-isystem" if n.info.id == B_PATH.id && path.ends_with("/include") => {
+                &["-D__HIP_PLATFORM_AMD__", "-I$(ROCM_PATH)/include"]
+            }
+            "-L" if n.info.id == B_PATH.id
+                && (path.ends_with("/lib64") || path.ends_with("/lib")) =>
+            {
+                &["-L$(ROCM_PATH)/lib"]
+            }
+            "-Wl,-rpath," if n.info.id == B_PATH.id => &["-Wl,-rpath,$(ROCM_PATH)/lib"],
+            "-l" if n.info.id == B_LIB_MAPPED.id && matches!(path, "cudart" | "cudart_static") => {
+                &["-lamdhip64"]
+            }
+            _ => continue,
+        };
+        // Once a line: a second CUDA include path is dropped as before.
+        if !written.insert(new[0]) {
+            continue;
+        }
+        let Some(change) = mapped.changes.iter_mut().find(|c| c.0 == n.word) else {
+            continue;
+        };
+        change.1 = Action::Replace(new.iter().map(|s| s.to_string()).collect());
+        used |= new.iter().any(|s| s.contains("$(ROCM_PATH)"));
+        let shown = if words.get(n.word + 1).is_some() && w == flag {
+            format!("{w} {}", words[n.word + 1])
+        } else {
+            w.to_string()
+        };
+        n.message = format!("`{shown}` -> `{}`", new.join(" "));
+        n.help = Some(if flag == "-l" {
+            "this link is not done by hipcc, which would add the HIP runtime itself".into()
+        } else {
+            format!(
+                "these flags reach a host compiler or linker, not hipcc: HIP's headers need their \
+                 path and the platform macro (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`)"
+            )
+        });
+    }
+    used
+}
+
+/// Which logical lines hand their flags to a host compiler or linker rather than to nvcc.
+struct Usage {
+    /// The values assigned to each variable, joined.
+    values: BTreeMap<String, String>,
+    /// Starts of the lines whose flags reach a host tool: recipes run by one, and assignments
+    /// of variables such a recipe uses (or that nothing here uses and make's built-in rules
+    /// may: any but nvcc's own variables).
+    host_lines: BTreeSet<usize>,
+}
+
+/// Who runs a recipe.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Driver {
+    /// nvcc or hipcc.
+    Device,
+    /// A host compiler or linker (`$(CXX)`, g++, ld).
+    Host,
+    /// Anything else.
+    Other,
+}
+
+impl Usage {
+    fn scan(src: &str, lines: &[(usize, usize)]) -> Usage {
+        let mut values: BTreeMap<String, String> = BTreeMap::new();
+        let mut assigned: Vec<(usize, String)> = Vec::new();
+        let mut recipes: Vec<(usize, &str)> = Vec::new();
+        for &(start, end) in lines {
+            let line = &src[start..end];
+            if line.starts_with('\t') {
+                recipes.push((start, line));
+            } else if let Some((name, value)) = assignment(line) {
+                let v = values.entry(name.to_string()).or_default();
+                v.push(' ');
+                v.push_str(value);
+                assigned.push((start, name.to_string()));
+            }
+        }
+        // Each variable: whether a device or a host recipe reads it, directly or through the
+        // value of another variable.
+        let mut uses: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+        let mut host_lines = BTreeSet::new();
+        for (start, line) in recipes {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let driver = driver(&words, &values, 0);
+            if driver != Driver::Device {
+                host_lines.insert(start);
+            }
+            let mut stack = references(line);
+            let mut seen = BTreeSet::new();
+            while let Some(v) = stack.pop() {
+                if !seen.insert(v.clone()) {
+                    continue;
+                }
+                let u = uses.entry(v.clone()).or_default();
+                if driver == Driver::Device {
+                    u.0 = true;
+                } else {
+                    u.1 = true;
+                }
+                if let Some(value) = values.get(&v) {
+                    stack.extend(references(value));
+                }
+            }
+        }
+        for (start, name) in assigned {
+            let host = match uses.get(&name) {
+                Some(&(_, host)) => host,
+                None => {
+                    let upper = name.to_ascii_uppercase();
+                    !(upper.contains("NVCC") || upper.contains("CUDA") || upper.contains("GENCODE"))
+                }
+            };
+            if host {
+                host_lines.insert(start);
+            }
+        }
+        Usage { values, host_lines }
+    }
+}
+
+/// `NAME = value` (any of make's assignment operators, with `export`/`override` before it):
+/// the name and the value.
+fn assignment(line: &str) -> Option<(&str, &str)> {
+    let mut l = line.trim_start();
+    for kw in ["export ", "override "] {
+        if let Some(rest) = l.strip_prefix(kw) {
+            l = rest.trim_start();
+        }
+    }
+    let name_end = l
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .unwrap_or(l.len());
+    let name = &l[..name_end];
+    let rest = l[name_end..].trim_start();
+    let op = ["::=", ":=", "?=", "+=", "!=", "="]
+        .iter()
+        .find(|op| rest.starts_with(**op))?;
+    (!name.is_empty()).then(|| (name, rest[op.len()..].trim()))
+}
+
+/// The variables a text reads: `$(NAME)` and `${NAME}`.
+fn references(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices('$') {
+        let close = match b.get(i + 1) {
+            Some(b'(') => ')',
+            Some(b'{') => '}',
+            _ => continue,
+        };
+        let rest = &text[i + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .unwrap_or(rest.len());
+        if end > 0 && rest[end..].starts_with(close) {
+            out.push(rest[..end].to_string());
+        }
+    }
+    out
+}
+
+/// Who runs a command line: its first word that names a program, past make's quiet prefixes
+/// and variables that only echo or silence (`$(Q)`, `$(EXEC)`).
+fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: usize) -> Driver {
+    for w in words.iter().take(4) {
+        let w = w.trim_start_matches(['@', '-', '+']);
+        if w.is_empty() {
+            continue;
+        }
+        let var = w
+            .strip_prefix("$(")
+            .and_then(|r| r.strip_suffix(')'))
+            .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+        let Some(var) = var else {
+            let prog = w.rsplit('/').next().unwrap_or(w);
+            return if is_nvcc(w) || prog == "hipcc" {
+                Driver::Device
+            } else if matches!(
+                prog,
+                "g++" | "gcc" | "c++" | "cc" | "clang" | "clang++" | "ld"
+            ) || prog.ends_with("-g++")
+                || prog.ends_with("-gcc")
+            {
+                Driver::Host
+            } else {
+                Driver::Other
+            };
+        };
+        let value = values.get(var).map(|v| v.trim());
+        match value {
+            Some(v) if !v.is_empty() && !v.starts_with('@') && depth < 4 => {
+                let inner: Vec<&str> = v.split_whitespace().collect();
+                if matches!(inner.first(), Some(&"echo")) {
+                    continue;
+                }
+                return driver(&inner, values, depth + 1);
+            }
+            Some(_) => continue,
+            None => {}
+        }
+        return match var {
+            "NVCC" | "HIPCC" => Driver::Device,
+            // make's defaults: CXX is g++, CC is cc.
+            "CXX" | "CC" | "LD" | "LINK" | "LINKER" | "HOST_COMPILER" => Driver::Host,
+            "Q" | "EXEC" | "AT" | "V" | "SILENT" | "QUIET" => continue,
+            _ => Driver::Other,
+        };
+    }
+    Driver::Other
+}
+
+/// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
+/// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
+/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced.
+fn foreach_arch_lists(
+    src: &str,
+    start: usize,
+    end: usize,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let line = &src[start..end];
+    for (pos, _) in line.match_indices("$(foreach ") {
+        let Some(close) = closing_paren(line, pos + 1) else {
+            continue;
+        };
+        let inner = &line[pos + "$(foreach ".len()..close];
+        let Some((_, body)) = split_top_commas(inner) else {
+            continue;
+        };
+        let body = body.trim();
+        // `$(eval VAR += -gencode ...)` bodies append one flag at a time: their words are mapped
+        // where they stand.
+        if body.starts_with("$(eval") || body.starts_with("${eval") {
+            continue;
+        }
+        let words: Vec<&str> = body.split_whitespace().collect();
+        let mut done = false;
+        let m = flags::map_words(&words, &opts.offload_arch, Context::Nvcc, &mut done);
+        let only_arch = !words.is_empty()
+            && m.notes
+                .iter()
+                .all(|n| n.info.id == B_ARCH.id && n.severity.is_none())
+            && (0..words.len()).all(|i| m.changes.iter().any(|c| c.0 == i));
+        let at = start + pos;
+        if !only_arch {
+            if m.notes.iter().any(|n| n.info.id == B_ARCH.id) {
+                sink.diag_as(
+                    B_ARCH,
+                    crate::diag::Severity::Warning,
+                    at,
+                    format!(
+                        "nvcc architecture flags written by `{}` together with other words were left in place",
+                        &line[pos..=close]
+                    ),
+                    Some("hipcc rejects -gencode and -arch=sm_XX: replace the loop with --offload-arch=<gfx> for each AMD target".into()),
+                );
+            }
+            continue;
+        }
+        let flags = flags::offload_flags(&opts.offload_arch).join(" ");
+        if sink.edit(at, start + close + 1, flags.as_str(), B_ARCH.id) {
+            sink.diag(
+                B_ARCH,
+                at,
+                format!(
+                    "nvcc architecture flags written for each architecture of a list (`{}`) -> `{flags}`",
+                    &line[pos..=close]
+                ),
+                Some("NVIDIA architectures have no AMD equivalent: list the gfx targets you ship for (hipport --offload-arch)".into()),
+            );
+            out.push((at, start + close + 1));
+        }
+    }
+    out
+}
+
+/// The offset of the `)` that closes the `(` at `open` in `s`.
+fn closing_paren(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `var,list,body` of a `$(foreach ...)` split at its first two top-level commas: the
+/// variable and list joined, and the body.
+fn split_top_commas(s: &str) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                commas.push(i);
+                if commas.len() == 2 {
+                    return Some((&s[..i], &s[i + 1..]));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Which words are handed to nvcc: an assignment to an NVCC/CUDA flags variable, or a command
@@ -66,14 +431,102 @@ fn is_nvcc(w: &str) -> bool {
     w == "nvcc" || w.ends_with("/bin/nvcc") || w.ends_with("/nvcc") && flags::is_cuda_path(w)
 }
 
-fn word(
-    sink: &mut Sink,
-    w: &Word,
-    i: usize,
-    words: &[Word],
-    renames: &[(String, String)],
-    exts: &std::collections::BTreeMap<String, String>,
-) {
+/// What `--rename` changed, as seen from the Makefile's directory.
+struct Renames {
+    /// Renamed files: old -> new.
+    files: Vec<(String, String)>,
+    /// Moved directories: old -> new, longest first.
+    dirs: Vec<(String, String)>,
+    /// Extension changes: `cu` -> `hip`.
+    exts: BTreeMap<String, String>,
+}
+
+/// Renamed sources, moved directories and source patterns in a word (`$(patsubst %.cu,%.o,a.cu)`
+/// has a pattern and a name); old-style suffix rules (`.SUFFIXES: .cu`, `.cu.o:`). Returns
+/// whether the word named any.
+fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Renames) -> bool {
+    let t = w.text.as_str();
+    let off = w.start + usize::from(w.quote.is_some());
+    let mut done: Vec<(usize, usize)> = Vec::new();
+    for (s, e, new) in text::rename_all(t, &r.files) {
+        if sink.edit(off + s, off + e, new, B_GLOB.id) {
+            done.push((s, e));
+        }
+    }
+    if let Some((s, e, new)) = text::glob_dir_rename(t, &r.dirs) {
+        if !done.iter().any(|d| d.0 < e && s < d.1)
+            && sink.edit(off + s, off + e, new.as_str(), B_GLOB.id)
+        {
+            sink.diag(
+                B_GLOB,
+                off + s,
+                format!(
+                    "pattern `{t}` looks in `{}`, which is now `{new}`",
+                    &t[s..e]
+                ),
+                Some("check that it still selects the moved files".into()),
+            );
+            done.push((s, e));
+        }
+    }
+    let suffixes = words[0].text.trim_end_matches(':') == ".SUFFIXES"
+        && (words[0].text.ends_with(':') || words.get(1).is_some_and(|w| w.text.starts_with(':')));
+    for (old, new) in &r.exts {
+        // `.SUFFIXES: .cu .o` and the suffix rule `.cu.o:` (or `.cu:`) that it enables.
+        let suffix_rule = i == 0 && {
+            let target = t.trim_end_matches(':');
+            let rule = t.ends_with(':') || words.get(1).is_some_and(|w| w.text.starts_with(':'));
+            let parts: Vec<&str> = target.split('.').collect();
+            rule && parts.len() <= 3
+                && parts[0].is_empty()
+                && parts.get(1) == Some(&old.as_str())
+                && parts[2..]
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()))
+        };
+        if suffix_rule || (suffixes && i > 0 && t == format!(".{old}")) {
+            if sink.edit(off + 1, off + 1 + old.len(), new.as_str(), B_GLOB.id) {
+                let what = if suffix_rule { "suffix rule" } else { "suffix" };
+                sink.diag(
+                    B_GLOB,
+                    off,
+                    format!("{what} `{}` names .{old} sources, which are now .{new}", t.trim_end_matches(':')),
+                    Some(format!("check that .SUFFIXES lists .{new} and the rule still matches the renamed files")),
+                );
+            }
+            return true;
+        }
+        for pat in [
+            format!("%.{old}"),
+            format!("*.{old}"),
+            format!(":.{old}="),
+            format!("=.{old}"),
+        ] {
+            for (pos, _) in t.match_indices(&pat) {
+                let ext_at = pos + pat.find('.').unwrap_or(0) + 1;
+                let after = ext_at + old.len();
+                let boundary = after == t.len() || !t.as_bytes()[after].is_ascii_alphanumeric();
+                if !boundary || done.iter().any(|d| d.0 < after && ext_at < d.1) {
+                    continue;
+                }
+                if sink.edit(off + ext_at, off + after, new.as_str(), B_GLOB.id) {
+                    sink.diag(
+                        B_GLOB,
+                        off + pos,
+                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
+                        Some(format!(
+                            "check that the rule still matches the renamed .{new} files"
+                        )),
+                    );
+                    done.push((ext_at, after));
+                }
+            }
+        }
+    }
+    !done.is_empty()
+}
+
+fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames) {
     let t = w.text.as_str();
     if is_nvcc(t) {
         let lead = t.len() - t.trim_start_matches(['@', '-', '+']).len();
@@ -99,39 +552,8 @@ fn word(
         );
         return;
     }
-    if let Some((s, e, new)) = text::rename_in(t, renames) {
-        let off = w.start + usize::from(w.quote.is_some());
-        sink.edit(off + s, off + e, new, B_GLOB.id);
+    if renamed_names(sink, w, i, words, renames) {
         return;
-    }
-    for (old, new) in exts {
-        for pat in [
-            format!("%.{old}"),
-            format!("*.{old}"),
-            format!(":.{old}="),
-            format!("=.{old}"),
-        ] {
-            if let Some(pos) = t.find(&pat) {
-                let ext_at = pos + pat.find('.').unwrap_or(0) + 1;
-                let after = ext_at + old.len();
-                let boundary = after == t.len() || !t.as_bytes()[after].is_ascii_alphanumeric();
-                if !boundary {
-                    continue;
-                }
-                let off = w.start + usize::from(w.quote.is_some());
-                if sink.edit(off + ext_at, off + after, new.as_str(), B_GLOB.id) {
-                    sink.diag(
-                        B_GLOB,
-                        off + pos,
-                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
-                        Some(format!(
-                            "check that the rule still matches the renamed .{new} files"
-                        )),
-                    );
-                }
-                return;
-            }
-        }
     }
     let arch_name = ["sm_", "compute_"]
         .iter()
@@ -278,6 +700,73 @@ mod tests {
             out,
             "NVCCFLAGS = -O3 -ffast-math\r\n\r\nall:\r\n\thipcc $(NVCCFLAGS) a.cu\r\n"
         );
+    }
+
+    #[test]
+    fn foreach_architecture_lists_become_the_amd_targets() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx1100".into()],
+            ..Default::default()
+        };
+        let src = "GENCODE_FLAGS := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nk: k.cu\n\t$(Q)$(NVCC) $(foreach a,$(ARCHS),-arch=sm_$(a)) -c k.cu\nX := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm) -O2)\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(out, "GENCODE_FLAGS := --offload-arch=gfx90a --offload-arch=gfx1100\nk: k.cu\n\t$(Q)$(NVCC) --offload-arch=gfx90a --offload-arch=gfx1100 -c k.cu\nX := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm) -O2)\n");
+        let found: Vec<(usize, crate::diag::Severity)> = diags
+            .iter()
+            .filter(|d| d.id == "B009")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        use crate::diag::Severity::{Note, Warning};
+        assert_eq!(found, [(1, Note), (3, Note), (4, Warning)]);
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn host_compiles_and_links_get_hip_paths_and_the_runtime() {
+        let src = "CUDA_INC := -I$(CUDA_HOME)/include -I$(CUDA_HOME)/samples/common/inc\nCUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -lcublas\nLDFLAGS := -L/usr/local/cuda/lib64 -lcudart\nNVCC := nvcc\n\napp: a.o k.o\n\t$(CXX) -o $@ $^ $(CUDA_LIBS)\na.o: a.cpp\n\t@g++ $(CUDA_INC) -c $< -o $@\nk.o: k.cu\n\t$(NVCC) -c $< -o $@ $(LDFLAGS)\nb.o: b.cpp\n\tg++ -I /usr/local/cuda/include -c $<\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, "ROCM_PATH ?= /opt/rocm\nCUDA_INC := -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\nCUDA_LIBS = -L$(ROCM_PATH)/lib -lamdhip64 -lhipblas\nLDFLAGS :=\nNVCC := hipcc\n\napp: a.o k.o\n\t$(CXX) -o $@ $^ $(CUDA_LIBS)\na.o: a.cpp\n\t@g++ $(CUDA_INC) -c $< -o $@\nk.o: k.cu\n\t$(NVCC) -c $< -o $@ $(LDFLAGS)\nb.o: b.cpp\n\tg++ -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -c $<\n");
+        assert!(diags.iter().any(|d| d.id == "B004"
+            && d.line == 2
+            && d.message == "`-lcudart_static` -> `-lamdhip64`"));
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B004" && d.line == 3 && d.message.contains("dropped")));
+        let (again, _) = run(&out, &BuildOptions::default());
+        assert_eq!(again, out);
+        // A file that sets ROCM_PATH keeps its own.
+        let (out, _) = run(
+            "ROCM_PATH ?= /usr\nCXXFLAGS += -I/usr/local/cuda/include\n",
+            &BuildOptions::default(),
+        );
+        assert_eq!(
+            out,
+            "ROCM_PATH ?= /usr\nCXXFLAGS += -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n"
+        );
+    }
+
+    #[test]
+    fn renamed_sources_in_functions_suffix_rules_and_moved_directories() {
+        let mut o = BuildOptions::default();
+        for (a, b) in [
+            ("proj/a.cu", "proj/a.hip"),
+            ("proj/b.cu", "proj/b.hip"),
+            ("proj/cuda/c.cu", "proj/hip/c.hip"),
+        ] {
+            o.renamed.insert(a.into(), b.into());
+        }
+        let src = "OBJS := $(patsubst %.cu,%.o,a.cu b.cu)\nMORE := $(patsubst %.cu,%.o,$(wildcard cuda/*.cu))\n.SUFFIXES: .cu .o\n.cu.o:\n\tnvcc -c $<\n.cu:\n\tnvcc $< -o $@\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(out, "OBJS := $(patsubst %.hip,%.o,a.hip b.hip)\nMORE := $(patsubst %.hip,%.o,$(wildcard hip/*.hip))\n.SUFFIXES: .hip .o\n.hip.o:\n\thipcc -c $<\n.hip:\n\thipcc $< -o $@\n");
+        let lines: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B010")
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, [1, 2, 2, 2, 3, 4, 6]);
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
     }
 
     #[test]

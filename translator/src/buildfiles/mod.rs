@@ -263,7 +263,8 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "CUDA math libraries have HIP wrappers with the same shape: cublas -> hipblas, curand ->\n\
                   hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, cudnn -> MIOpen,\n\
                   nccl -> rccl, nvToolsExt -> roctx64. cudart is dropped because hipcc links the HIP\n\
-                  runtime (libamdhip64) itself; in CMake CUDA::cudart becomes hip::host.",
+                  runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
+                  ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host.",
     },
     DiagInfo {
         id: "B005",
@@ -281,8 +282,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "path into a CUDA installation",
         explain: "-L/usr/local/cuda/lib64, -I$(CUDA_HOME)/include and similar point at NVIDIA's toolkit,\n\
                   which a ROCm machine does not have. hipport removes them from compiler and linker flags;\n\
-                  hipcc finds HIP's own headers and libraries. Other uses (variables, rpaths in scripts)\n\
-                  are reported for review.",
+                  hipcc finds HIP's own headers and libraries. Where a Makefile hands the flags to a host\n\
+                  compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
+                  LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
+                  (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file. Other uses (variables, rpaths in\n\
+                  scripts) are reported for review.",
     },
     DiagInfo {
         id: "B007",
@@ -293,7 +298,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   every target with hip::device, and marks the HIP sources LANGUAGE CXX. Configure it with\n\
                   hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
                   GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
-                  because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.",
+                  because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.\n\
+                  $<COMPILE_LANGUAGE:CUDA> becomes $<COMPILE_LANGUAGE:CXX>, so what it guarded also\n\
+                  reaches the target's host .cpp files (hipcc compiles those as HIP as well); a flag\n\
+                  that must stay on the GPU sources belongs in their COMPILE_OPTIONS source property.",
     },
     DiagInfo {
         id: "B008",
@@ -316,7 +324,9 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "sm_XX / compute_XX have no AMD equivalent. hipport replaces architecture flags and\n\
                   CUDA_ARCHITECTURES settings with the AMD targets given by --offload-arch (by default\n\
                   gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.\n\
-                  Where it cannot rewrite a flag (a -gencode whose value is appended separately, an\n\
+                  A Makefile's $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) becomes the\n\
+                  --offload-arch= list. Where it cannot rewrite a flag (a -gencode whose value is\n\
+                  appended separately, such a loop that writes other words too, an\n\
                   append() that would need several flags, a flag in a string built by hand, an -arch\n\
                   value it cannot read), the flag stays and the diagnostic is a warning: hipcc rejects\n\
                   -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
@@ -328,8 +338,13 @@ pub const DIAGS: &[DiagInfo] = &[
         name: "cuda-source-pattern",
         severity: Severity::Warning,
         summary: "pattern over CUDA source names",
-        explain: "A glob or pattern rule names CUDA sources by extension (*.cu, %.cu). hipport rewrites the\n\
-                  extension when the sources were renamed; check that the pattern still selects what it should.",
+        explain: "A glob or pattern rule names CUDA sources by extension (*.cu, %.cu, .SUFFIXES: .cu and\n\
+                  suffix rules such as .cu.o:). hipport rewrites the extension when the sources were\n\
+                  renamed, and the directory part of a glob over a directory --rename torch moved\n\
+                  (csrc/cuda/*.cu -> csrc/hip/*.hip); check that the pattern still selects what it should.\n\
+                  A source path in an include()d *.cmake file resolves against the including\n\
+                  CMakeLists.txt's directory, which hipport does not know: it looks beside the file and in\n\
+                  the directories above it, and reports a path it finds nowhere.",
     },
     DiagInfo {
         id: "B011",

@@ -7,7 +7,7 @@
 //! `'nvcc'` key, `nvcc=` or `extra_cuda_cflags=` argument, a variable named like `nvcc_flags` or
 //! given as such a value, `libraries=`), plus literals that name renamed sources.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
@@ -325,6 +325,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: 
     let toks = tokens(src);
     let nvcc = NvccValues::find(src, &toks);
     let renames = text::renames_from(sink.file(), &opts.renamed);
+    let dirs = text::dir_renames_from(sink.file(), &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
@@ -462,6 +463,42 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: 
             let new_base = base_matches[0].1.rsplit('/').next().unwrap_or("");
             sink.edit(content_at, content_at + content.len(), new_base, B_GLOB.id);
             continue;
+        }
+        // A directory name in os.path.join(here, 'cuda', '*.cu') when every moved directory of
+        // that name got the same new one (`--rename torch`: cuda -> hip).
+        if joined_path(&toks, k) && !content.contains(['/', '*']) {
+            let names: BTreeSet<&str> = dirs
+                .iter()
+                .filter(|(o, _)| o.rsplit('/').next() == Some(content.as_str()))
+                .filter_map(|(_, n)| n.rsplit('/').next())
+                .collect();
+            if names.len() == 1 {
+                let new = names.into_iter().next().unwrap_or_default();
+                if new != content
+                    && sink.edit(content_at, content_at + content.len(), new, B_GLOB.id)
+                {
+                    sink.diag(
+                        B_GLOB,
+                        *start,
+                        format!("directory name `{content}` in a joined path -> `{new}`: the `{content}` directories were renamed"),
+                        Some(format!("check that the path means a directory of this tree; `{content}` elsewhere should stay")),
+                    );
+                }
+                continue;
+            }
+        }
+        if let Some((s, e, new)) = text::glob_dir_rename(content, &dirs) {
+            if sink.edit(content_at + s, content_at + e, new.as_str(), B_GLOB.id) {
+                sink.diag(
+                    B_GLOB,
+                    *start,
+                    format!(
+                        "pattern `{content}` looks in `{}`, which is now `{new}`",
+                        &content[s..e]
+                    ),
+                    Some("check that it still selects the moved files".into()),
+                );
+            }
         }
         for (old, new) in &exts {
             let pat = format!("*.{old}");
@@ -814,6 +851,26 @@ setup(
             &BuildOptions::default(),
         );
         assert!(edits.is_empty(), "{edits:?}");
+    }
+
+    #[test]
+    fn globs_follow_moved_directories() {
+        // `--rename torch` moves ext/csrc/cuda/ to ext/csrc/hip/ and renames .cu to .hip.
+        let mut o = BuildOptions::default();
+        for (a, b) in [
+            ("ext/csrc/cuda/k.cu", "ext/csrc/hip/k.hip"),
+            ("ext/csrc/cuda/util.cpp", "ext/csrc/hip/util_hip.cpp"),
+        ] {
+            o.renamed.insert(a.into(), b.into());
+        }
+        let src = "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/cuda/*.cu\") + glob.glob('./csrc/cuda/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'cuda', '*.cu'))\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(out, "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/hip/*.hip\") + glob.glob('./csrc/hip/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'hip', '*.hip'))\n");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B010" && d.line == 2 && d.message.contains("looks in `csrc/cuda`")));
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
     }
 
     #[test]

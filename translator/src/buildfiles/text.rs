@@ -91,6 +91,38 @@ impl Sink {
         true
     }
 
+    /// Whether an edit deletes all of `start..end`.
+    pub(crate) fn removed(&self, start: usize, end: usize) -> bool {
+        self.edits
+            .iter()
+            .any(|e| e.text.is_empty() && e.start <= start && end <= e.end)
+    }
+
+    /// Replaces `start..end`, dropping the edits inside it; nothing happens (false) when an
+    /// edit reaches across either end.
+    pub(crate) fn edit_over(
+        &mut self,
+        start: usize,
+        end: usize,
+        text: impl Into<String>,
+        rule: &str,
+    ) -> bool {
+        let inside = |e: &Edit| {
+            start <= e.start
+                && e.end <= end
+                && !(e.start == e.end && (e.start == start || e.start == end))
+        };
+        if self
+            .edits
+            .iter()
+            .any(|e| !inside(e) && e.start < end && start < e.end)
+        {
+            return false;
+        }
+        self.edits.retain(|e| !inside(e));
+        self.edit(start, end, text, rule)
+    }
+
     /// Whether an edit already covers any byte of `start..end`.
     pub(crate) fn claimed(&self, start: usize, end: usize) -> bool {
         self.edits.iter().any(|e| e.start < end && start < e.end)
@@ -129,7 +161,8 @@ pub(crate) struct Word {
 pub(crate) enum Style {
     /// Separated by blanks (shell, Makefile, CMake arguments and strings).
     Blank,
-    /// Separated by `;` (inside a CMake generator expression or list string).
+    /// Separated by `;` (inside a CMake generator expression or list string), or blanks where
+    /// a quoted one has them.
     Semicolon,
     /// Python string literals separated by commas.
     PyList,
@@ -276,6 +309,11 @@ fn removal_range(src: &str, words: &[Word], i: usize, style: Style) -> (usize, u
                 (w.start, w.end + 1)
             } else if w.start > 0 && b[w.start - 1] == b';' {
                 (w.start - 1, w.end)
+            } else if w.start > 0 && matches!(b[w.start - 1], b' ' | b'\t')
+                || w.end < b.len() && matches!(b[w.end], b' ' | b'\t')
+            {
+                // A quoted list may separate with blanks too.
+                removal_range(src, words, i, Style::Blank)
             } else {
                 (w.start, w.end)
             }
@@ -444,6 +482,99 @@ fn ext(p: &str) -> Option<&str> {
     name.rfind('.').map(|i| &name[i + 1..])
 }
 
+/// Directories that renames moved (`--rename torch`: `csrc/cuda` -> `csrc/hip`), as seen from
+/// the directory of `file`: old -> new, both relative to it, longest first. A directory that
+/// files left for different places is not included.
+pub(crate) fn dir_renames_from(
+    file: &str,
+    renamed: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let mut seen: BTreeMap<&str, Option<&str>> = BTreeMap::new();
+    for (o, n) in renamed {
+        let (mut od, mut nd) = (dir_of(o), dir_of(n));
+        while od != nd && !od.is_empty() && od.matches('/').count() == nd.matches('/').count() {
+            let entry = seen.entry(od).or_insert(Some(nd));
+            if *entry != Some(nd) {
+                *entry = None;
+            }
+            (od, nd) = (dir_of(od), dir_of(nd));
+        }
+    }
+    let dir = dir_of(file);
+    let mut out: Vec<(String, String)> = seen
+        .into_iter()
+        .filter_map(|(o, n)| Some((relative(dir, o), relative(dir, n?))))
+        .collect();
+    out.sort_by_key(|(o, _)| std::cmp::Reverse(o.len()));
+    out
+}
+
+/// For a glob over a directory that was moved (`csrc/cuda/*.cu` after `--rename torch`, also
+/// behind `${CMAKE_CURRENT_SOURCE_DIR}/` or `./`), the byte range inside `text` of the directory
+/// part and its new name.
+pub(crate) fn glob_dir_rename(
+    text: &str,
+    dirs: &[(String, String)],
+) -> Option<(usize, usize, String)> {
+    let wild = text.find(['*', '?', '['])?;
+    let dir_end = text[..wild].rfind('/')?;
+    let mut start = text[..dir_end]
+        .rfind([' ', '"', '\'', '(', '=', ',', ';'])
+        .map_or(0, |p| p + 1);
+    // Past a leading variable (`${DIR}/`, `$(DIR)/`) or `./`.
+    let path = &text[start..dir_end];
+    if path.starts_with('$') {
+        let close = path.find(['}', ')'])?;
+        if path.as_bytes().get(close + 1) != Some(&b'/') {
+            return None;
+        }
+        start += close + 2;
+    } else if path.starts_with("./") {
+        start += 2;
+    }
+    let path = &text[start..dir_end];
+    dirs.iter().find_map(|(old, new)| {
+        let rest = path.strip_prefix(old.as_str())?;
+        (rest.is_empty() || rest.starts_with('/')).then(|| (start, start + old.len(), new.clone()))
+    })
+}
+
+/// Every renamed file a word names (see [`rename_in`]): byte ranges inside `text`, in order,
+/// not overlapping, with their replacements (`$(patsubst %.cu,%.o,a.cu b.cu)` names two).
+pub(crate) fn rename_all(text: &str, renames: &[(String, String)]) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> = Vec::new();
+    let mut from = 0;
+    loop {
+        // The leftmost match of any rename after `from`, judged on the whole word.
+        let next = renames
+            .iter()
+            .filter_map(|r| {
+                let mut at = from;
+                while let Some((s, e, new)) = rename_in(&text[at..], std::slice::from_ref(r)) {
+                    let (s, e) = (at + s, at + e);
+                    if s > at || at == 0 || is_name_start(text, s) {
+                        return Some((s, e, new));
+                    }
+                    at = e;
+                }
+                None
+            })
+            .min_by_key(|m| m.0);
+        let Some(m) = next else { break };
+        from = m.1;
+        out.push(m);
+    }
+    out
+}
+
+fn is_name_start(text: &str, at: usize) -> bool {
+    at == 0
+        || matches!(
+            text.as_bytes()[at - 1],
+            b'"' | b'\'' | b' ' | b'(' | b'=' | b':' | b','
+        )
+}
+
 /// For a word naming a file (maybe behind `${CMAKE_CURRENT_SOURCE_DIR}/`, `./` or `$(SRC_DIR)/`),
 /// the byte range inside `text` of the part to replace and its replacement.
 pub(crate) fn rename_in(
@@ -455,7 +586,7 @@ pub(crate) fn rename_in(
             let before_ok = pos == 0
                 || matches!(
                     text.as_bytes()[pos - 1],
-                    b'/' | b'"' | b'\'' | b' ' | b'(' | b'=' | b':'
+                    b'/' | b'"' | b'\'' | b' ' | b'(' | b'=' | b':' | b','
                 );
             let after = pos + old.len();
             let after_ok = after == text.len()
@@ -519,6 +650,43 @@ mod tests {
         assert_eq!(rename_in("data.cu", &r), None);
         assert_eq!(rename_in("other/a.cu", &r), None);
         assert_eq!(rename_in("'a.cu'", &r), Some((1, 5, "a.hip".into())));
+    }
+
+    #[test]
+    fn every_rename_in_a_word_and_moved_directories() {
+        let r = vec![
+            ("b.cu".to_string(), "b.hip".to_string()),
+            ("a.cu".to_string(), "a.hip".to_string()),
+        ];
+        let found: Vec<(usize, usize)> = rename_all("%.cu,%.o,a.cu b.cu xa.cu)", &r)
+            .into_iter()
+            .map(|m| (m.0, m.1))
+            .collect();
+        assert_eq!(found, [(9, 13), (14, 18)]);
+        let mut renamed = BTreeMap::new();
+        renamed.insert(
+            "p/csrc/cuda/x/k.cu".to_string(),
+            "p/csrc/hip/x/k.hip".to_string(),
+        );
+        renamed.insert("p/a.cu".to_string(), "p/a.hip".to_string());
+        let dirs = dir_renames_from("p/setup.py", &renamed);
+        assert_eq!(
+            dirs,
+            [
+                ("csrc/cuda/x".to_string(), "csrc/hip/x".to_string()),
+                ("csrc/cuda".to_string(), "csrc/hip".to_string())
+            ]
+        );
+        assert_eq!(
+            glob_dir_rename("${D}/csrc/cuda/*.cu", &dirs),
+            Some((5, 14, "csrc/hip".into()))
+        );
+        assert_eq!(
+            glob_dir_rename("csrc/cuda/x/**/*.cu", &dirs),
+            Some((0, 11, "csrc/hip/x".into()))
+        );
+        assert_eq!(glob_dir_rename("csrc/cudax/*.cu", &dirs), None);
+        assert_eq!(glob_dir_rename("other/csrc/cuda/*.cu", &dirs), None);
     }
 
     #[test]

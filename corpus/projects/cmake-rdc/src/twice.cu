@@ -1,0 +1,1 @@
+__device__ float twice(float v) { return 2.0f * v; }
