@@ -919,7 +919,7 @@ pub(crate) fn in_define_body(src: &[u8], at: usize) -> bool {
 
 /// Where the line holding offset `at` begins, back over the lines it continues with `\`: the
 /// first line of a multi-line directive.
-fn logical_line_start(src: &[u8], at: usize) -> usize {
+pub(crate) fn logical_line_start(src: &[u8], at: usize) -> usize {
     let mut start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
     while start > 0 {
         let before = &src[..start - 1];

@@ -1723,11 +1723,15 @@ fn translate_tree_at(
 
 /// Inserts a `// hipport: ID message` comment above each line with an error diagnostic.
 fn annotate(w: &mut Walk) {
+    // Keyed by the line a note goes above: the first line of the diagnostic's logical line, since
+    // a comment between `\\`-continued lines would end a macro or change a string.
     let mut lines: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for d in &w.diags {
         if d.severity == Severity::Error {
+            let at = w.index.line_range(w.src, d.line).start;
+            let first = w.index.position(parse::logical_line_start(w.src, at)).0;
             lines
-                .entry(d.line)
+                .entry(first)
                 .or_default()
                 .push(format!("{} {}", d.id, d.message));
         }

@@ -435,3 +435,24 @@ fn a_symbol_with_a_comma_is_parenthesized_inside_hip_symbol() {
         "{out}"
     );
 }
+
+#[test]
+fn annotations_go_above_a_continued_line_not_inside_it() {
+    let src = "#define REDUCE(v) \\\n  do { v += __shfl_xor_sync(0xffffffff, v, 1); \\\n  } while (0)\n__global__ void f(unsigned m, int v) {\n  const char* s = \"a\\\n  b\"; v = __shfl_sync(m, v, 0);\n}\n";
+    let opts = Options {
+        annotate: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim_start().starts_with("// hipport:") && i > 0 {
+            assert!(
+                !lines[i - 1].ends_with('\\'),
+                "a note splits a continued line:\n{out}"
+            );
+        }
+    }
+    assert!(out.contains("// hipport:"), "{out}");
+}

@@ -1005,7 +1005,11 @@ fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
 /// (`(32 - 1)`); named constants are left to the rules that report their definitions.
 fn literal(a: &Analyzer, n: Node) -> Option<u64> {
     match n.kind_name() {
-        "number_literal" => parse_int(a.text(n)).map(|(v, _)| v),
+        // `32.f` (`blockDim.x / 32.f`, a warp count in floating point) counts as 32.
+        "number_literal" => parse_int(a.text(n)).map(|(v, _)| v).or_else(|| {
+            let t = a.text(n).trim_end_matches(['f', 'F']);
+            (!t.starts_with("0x") && t.parse::<f64>().is_ok_and(|v| v == 32.0)).then_some(32)
+        }),
         "parenthesized_expression" | "binary_expression" => {
             let only_numbers = {
                 let mut stack = vec![n];

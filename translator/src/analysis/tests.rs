@@ -64,6 +64,7 @@ fn h001_lane_and_warp_arithmetic_fires() {
         "int warp = threadIdx.x >> 5;",
         "int nwarps = blockDim.x / 32;",
         "int nwarps = (blockDim.x + 31) / 32;",
+        "float v = (threadIdx.x < (blockDim.x / 32.f)) ? __shfl_sync(~0ull, x[0], 0) : 0.0f;",
         "int tid = threadIdx.x; int l = tid % 32; x[l] = __shfl_sync(~0ull, x[0], 0);",
         "int warp_id = 3; int base = warp_id * 32;",
         "int lane_id = threadIdx.x; if (lane_id == 31) x[0] = 1;",
