@@ -1056,6 +1056,62 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// `auto t = threadIdx.x;` makes `t` HIP's coordinate object, not an `unsigned` (printf then
+    /// prints garbage, `min`/`max` do not resolve): the index is cast where it is copied into an
+    /// `auto` variable. Decided by text: `auto NAME = ` before, `;` or `,` after.
+    fn cast_auto_index(&mut self, at: usize) {
+        let after = &self.src[at..];
+        let len = after
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'.')
+            .count();
+        let member = &after[..len];
+        if !matches!(
+            member.rsplit(|b| *b == b'.').next(),
+            Some(b"x" | b"y" | b"z")
+        ) || member.iter().filter(|b| **b == b'.').count() != 1
+        {
+            return;
+        }
+        let rest = after[len..].trim_ascii_start();
+        if !matches!(rest.first(), Some(b';' | b',')) {
+            return;
+        }
+        let before = self.src[..at].trim_ascii_end();
+        let Some(before) = before.strip_suffix(b"=") else {
+            return;
+        };
+        let stmt_start = before
+            .iter()
+            .rposition(|b| matches!(b, b';' | b'{' | b'}' | b'\n' | b'('))
+            .map_or(0, |i| i + 1);
+        let stmt = &before[stmt_start..];
+        let words = |t: &'a [u8]| -> Vec<&'a [u8]> {
+            t.split(|b| b.is_ascii_whitespace())
+                .filter(|w| !w.is_empty())
+                .collect()
+        };
+        // `auto a = threadIdx.x, b = blockIdx.y;`: the later declarators of an `auto`
+        // declaration are cast too, or the two would deduce different types.
+        let (head, last) = match stmt.iter().rposition(|b| *b == b',') {
+            Some(comma) => {
+                let first_eq = stmt.iter().position(|b| *b == b'=').unwrap_or(stmt.len());
+                (&stmt[..first_eq], &stmt[comma + 1..])
+            }
+            None => (stmt, &stmt[..0]),
+        };
+        let head = words(head);
+        let is_auto = match head.as_slice() {
+            [b"auto", _] => true,
+            [q, b"auto", _] => matches!(*q, b"const" | b"static"),
+            _ => false,
+        } && (last.is_empty() || words(last).len() == 1);
+        if is_auto {
+            self.edits
+                .push(Edit::insert(at, "(unsigned)", "index-cast"));
+        }
+    }
+
     /// Whether every use of macro `name` in the file, outside the directives that define, test or
     /// undefine it, is the mask argument of a `_sync` builtin whose mask the translator widens.
     fn only_masks(&mut self, name: &str) -> bool {
@@ -1100,9 +1156,21 @@ impl<'a> Walk<'a> {
         // `::cudaEventCreate(...)`: the name after the global scope; the `::` stays.
         let (func, call_start) = if SUB_KINDS.of(func) == Sub::Identifier {
             (func, node.start_byte())
-        } else if func.kind_name() == "qualified_identifier" && func.field(FIELDS.scope).is_none() {
-            match func.field(FIELDS.name) {
-                Some(n) if SUB_KINDS.of(n) == Sub::Identifier => (n, n.start_byte()),
+        } else if func.kind_name() == "qualified_identifier" {
+            let scope = func.field(FIELDS.scope);
+            let name = func
+                .field(FIELDS.name)
+                .filter(|n| SUB_KINDS.of(*n) == Sub::Identifier);
+            match (scope, name) {
+                (None, Some(n)) => (n, n.start_byte()),
+                // `std::min(threadIdx.x, n)` is as ambiguous in hipcc as `min(...)`.
+                (Some(s), Some(n))
+                    if node_text(s, self.src) == "std"
+                        && matches!(node_text(n, self.src), "min" | "max") =>
+                {
+                    self.cast_index_args(node);
+                    return;
+                }
                 _ => return,
             }
         } else {
@@ -1446,6 +1514,7 @@ impl<'a> Walk<'a> {
                         let name = self.node_str(n);
                         if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
                             self.has_device_code = true;
+                            self.cast_auto_index(start);
                         }
                         if !name.is_empty() {
                             self.rename_ident(name, start, n.end_byte());

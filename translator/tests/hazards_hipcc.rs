@@ -344,6 +344,14 @@ fn thread_indices_in_min_max_are_ambiguous_without_the_translators_cast() {
     assert!(ok, "{out}\n{err}");
     let (ok, err) = compile(&cc, &out.replace("(unsigned)", ""), &[]);
     assert!(!ok && err.contains("ambiguous"), "{err}");
+    // `std::min` and an `auto` copy passed on to `std::max`.
+    let cuda = "#include <algorithm>\n__global__ void k(unsigned* o) { auto t = threadIdx.x; o[0] = std::min(blockIdx.x, 5u) + std::max(t, 1u); }\n";
+    let out = hipport::translate::translate_source(cuda.as_bytes(), "k.cu", &opts).unwrap();
+    let out = String::from_utf8(out.output).unwrap();
+    let (ok, err) = compile(&cc, &out, &[]);
+    assert!(ok, "{out}\n{err}");
+    let (ok, err) = compile(&cc, &out.replace("(unsigned)", ""), &[]);
+    assert!(!ok && err.contains("no matching function"), "{err}");
 }
 
 #[test]

@@ -456,3 +456,21 @@ fn annotations_go_above_a_continued_line_not_inside_it() {
     }
     assert!(out.contains("// hipport:"), "{out}");
 }
+
+#[test]
+fn thread_indices_are_cast_in_std_min_max_and_auto_copies() {
+    let src = "__global__ void k(unsigned n, int* o) {\n  unsigned a = std::min(threadIdx.x, n);\n  auto tx = threadIdx.x, ty = blockIdx.y;\n  const auto bx = blockDim.x;\n  auto sum = threadIdx.x + 1;\n  unsigned plain = threadIdx.x;\n  printf(\"%u %u\", tx, bx);\n}\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(out.contains("std::min((unsigned)threadIdx.x, n)"), "{out}");
+    assert!(
+        out.contains("auto tx = (unsigned)threadIdx.x, ty = (unsigned)blockIdx.y;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("const auto bx = (unsigned)blockDim.x;"),
+        "{out}"
+    );
+    // An expression converts by itself; a typed variable needs nothing.
+    assert!(out.contains("auto sum = threadIdx.x + 1;"), "{out}");
+    assert!(out.contains("unsigned plain = threadIdx.x;"), "{out}");
+}
