@@ -308,8 +308,9 @@ pub const GRID_SYNC: DiagInfo = DiagInfo {
 A grid-wide barrier (`cooperative_groups::this_grid().sync()`) is valid only in a kernel launched \
 with `hipLaunchCooperativeKernel` (CUDA: `cudaLaunchCooperativeKernel`) on a device whose \
 `hipDeviceAttributeCooperativeLaunch` is set, with no more blocks than can be resident at once. \
-hipport found the grid group but no cooperative launch in the same file; if the kernel is \
-launched with `<<<...>>>` the barrier deadlocks or fails.",
+hipport found the grid group but no cooperative launch in the same file: an error when the file \
+launches the kernel with `<<<...>>>` (the barrier deadlocks or fails), a warning when the launch \
+is elsewhere (another file may launch it cooperatively).",
 };
 
 /// H018: multi-grid groups.

@@ -2085,11 +2085,20 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             // `.thread_rank()` work in any launch, and `block.sync()` is a block barrier.
             let syncs = f.is_none_or(|f| grid_barrier(a, n, a.text(f.node)));
             if syncs && a.first("H017", scope) {
+                // Launched with `<<<...>>>` here: a sure deadlock. Otherwise the launch may be
+                // in another file.
+                let kernel = f.and_then(|f| function_name(a, f.node));
+                let here = kernel.is_some_and(|k| chevron_launched(a.src, k));
+                let (severity, message) = if here {
+                    (Severity::Error, format!("grid group synchronized in `{}`, which this file launches with `<<<...>>>`: grid.sync() needs hipLaunchCooperativeKernel", kernel.unwrap_or_default()))
+                } else {
+                    (Severity::Warning, "grid group synchronized, but this file has no cooperative launch: make sure the kernel is launched with hipLaunchCooperativeKernel wherever it is launched".into())
+                };
                 a.report(
                     &GRID_SYNC,
-                    Severity::Error,
+                    severity,
                     n,
-                    "grid group used, but this file has no cooperative launch: grid.sync() needs hipLaunchCooperativeKernel".into(),
+                    message,
                     Some("launch the kernel with hipLaunchCooperativeKernel after checking hipDeviceAttributeCooperativeLaunch, with no more blocks than fit on the device".into()),
                     vec![],
                 );
@@ -2303,6 +2312,37 @@ fn atomic_pointee(a: &Analyzer, ptr: Node) -> Option<String> {
         _ => return None,
     };
     Some(ty.trim_start_matches("const ").trim().to_string())
+}
+
+/// The name a function definition declares (`k` of `__global__ void k(...)`).
+fn function_name<'a>(a: &Analyzer<'a, '_>, def: Node) -> Option<&'a str> {
+    let mut d = def.field(FIELDS.declarator)?;
+    for _ in 0..4 {
+        if d.kind_name() == "function_declarator" {
+            return d.field(FIELDS.declarator).map(|n| a.text(n));
+        }
+        d = d.field(FIELDS.declarator)?;
+    }
+    None
+}
+
+/// Whether `src` launches kernel `name` with `<<<...>>>` (`name<<<`, `name <<<`, `name<T><<<`).
+fn chevron_launched(src: &[u8], name: &str) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    memchr::memmem::find_iter(src, name.as_bytes()).any(|at| {
+        let end = at + name.len();
+        if (at > 0 && word(src[at - 1])) || src.get(end).is_some_and(|&b| word(b)) {
+            return false;
+        }
+        let rest = src[end..].trim_ascii_start();
+        if rest.starts_with(b"<<<") {
+            return true;
+        }
+        // Template arguments, then the launch, before the statement ends.
+        rest.starts_with(b"<")
+            && memchr::memmem::find(&rest[..rest.len().min(256)], b"<<<")
+                .is_some_and(|l| !rest[..l].contains(&b';') && !rest[..l].contains(&b'{'))
+    })
 }
 
 /// The runtime API functions CUDA's device runtime provides to kernels (besides

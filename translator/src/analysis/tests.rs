@@ -743,6 +743,19 @@ fn h017_grid_sync_needs_cooperative_launch() {
     assert!(has(k, "H017"));
     let launched = format!("{k}void h(int *x) {{ void *args[] = {{&x}}; cudaLaunchCooperativeKernel((void*)k, 1, 1, args); }}\n");
     assert!(!has(&launched, "H017"));
+    // Launched with chevrons here: an error; no launch here: a warning (it may be elsewhere).
+    let severity = |src: &str| {
+        run(src)
+            .into_iter()
+            .find(|d| d.id == "H017")
+            .map(|d| d.severity)
+    };
+    assert_eq!(severity(k), Some(Severity::Warning));
+    let chevrons = format!("{k}void h(int *x) {{ k <<<4, 64>>>(x); }}\n");
+    assert_eq!(severity(&chevrons), Some(Severity::Error));
+    let templated = "template <int N> __global__ void t(int *x) { cg::this_grid().sync(); }\n\
+                     void h(int *x) { t<8><<<4, 64>>>(x); }\n";
+    assert_eq!(severity(templated), Some(Severity::Error));
     // A block barrier next to a grid group is not a grid barrier.
     assert!(!has(
         "__global__ void k(int *x, int n) { cg::grid_group grid = cg::this_grid(); cg::thread_block block = cg::this_thread_block();\n\
