@@ -12,6 +12,7 @@ pub mod diag;
 pub mod doctor;
 pub mod edit;
 pub mod header_mode;
+pub mod headers;
 pub mod lexer;
 pub mod parse;
 pub mod patch;

@@ -230,6 +230,10 @@ pub struct FileOutcome {
     /// Whether the result came from the cache.
     #[serde(skip)]
     pub from_cache: bool,
+    /// Whether the translation read other files (headers' macros), so that a result keyed by
+    /// this file's content alone must not be cached.
+    #[serde(skip)]
+    pub read_other_files: bool,
     /// Whether the run's index vouched for the source, so that it was not even read.
     #[serde(skip)]
     pub unread: bool,
@@ -1172,6 +1176,7 @@ fn process_guarded(
             output: None,
             source_path: f.path(),
             from_cache: false,
+            read_other_files: false,
             unread: false,
             bytes: f.size,
         };
@@ -1214,6 +1219,7 @@ fn process(
         output: None,
         source_path: path.clone(),
         from_cache: false,
+        read_other_files: false,
         unread: false,
         bytes: f.size,
     };
@@ -1354,7 +1360,7 @@ fn process(
             if !trusted && key.is_some() {
                 out_stamp = dest.as_deref().and_then(cache::Stamp::of);
             }
-            if let (Some((c, k)), Some(mut e)) = (key, store) {
+            if let (Some((c, k)), Some(mut e), false) = (key, store, outcome.read_other_files) {
                 e.stamp = out_stamp;
                 if !outcome.from_cache || e.stamp.is_some() {
                     c.put(k, &e);
@@ -1365,7 +1371,8 @@ fn process(
     // What the next run's index holds for this source.
     let record = match (key, f.stamp) {
         (Some((_, k)), Some(stamp))
-            if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) =>
+            if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged)
+                && !outcome.read_other_files =>
         {
             Some(Record {
                 rel: f.rel.clone(),
@@ -1591,6 +1598,7 @@ fn translate_file(
                     outcome.diagnostics.append(&mut r.diagnostics);
                     outcome.parse_errors = r.parse_errors;
                     outcome.renames = r.renames;
+                    outcome.read_other_files = r.read_other_files;
                     *output = Some(r.output);
                 }
                 Err(TranslateError::Parse { source, .. }) => {
@@ -1683,6 +1691,7 @@ fn write_compat_header(
         source_path: dest.clone().unwrap_or_else(|| at_root.clone()),
         needs: None,
         from_cache: false,
+        read_other_files: false,
         unread: false,
         bytes: 0,
     };
@@ -2280,6 +2289,7 @@ pub fn convert_streaming(
             output: None,
             source_path: PathBuf::from(&path),
             from_cache: false,
+            read_other_files: false,
             unread: false,
             bytes: 0,
         };

@@ -144,6 +144,9 @@ pub struct FileResult {
     pub renames: BTreeMap<String, usize>,
     /// Every identifier renamed (CUDA name -> emitted name), including those inside rewritten calls.
     pub aliases: BTreeMap<String, String>,
+    /// Whether the translation read other files (the macros of included headers), so that it
+    /// depends on more than this file's content.
+    pub read_other_files: bool,
 }
 
 macro_rules! diag_info {
@@ -317,6 +320,9 @@ struct Walk<'a> {
     /// HIP headers already included, per conditional scope (parent node id).
     included: HashSet<(usize, String)>,
     has_device_code: bool,
+    /// Object-like macros read from the file's quoted includes (`None` until first needed),
+    /// added to `defines` where the file does not define the name itself.
+    header_macros: Option<HashSet<String>>,
     has_runtime_include: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
@@ -465,6 +471,7 @@ impl<'a> Walk<'a> {
             call_sites: Vec::new(),
             included: HashSet::new(),
             has_device_code: false,
+            header_macros: None,
             has_runtime_include: false,
             dead_from: usize::MAX,
         }
@@ -531,6 +538,7 @@ impl<'a> Walk<'a> {
     fn is_full_mask(&mut self, mask: Node) -> bool {
         let name = node_text(mask, self.src)
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
+        self.load_header_macros(name);
         if let Some(&full) = self.mask_macros.get(name) {
             return full;
         }
@@ -979,9 +987,14 @@ impl<'a> Walk<'a> {
     fn widen_full_mask(&mut self, mask: Node) {
         let mask_text = node_text(mask, self.src);
         let name = mask_text.trim().trim_matches(['(', ')']).trim();
+        self.load_header_macros(name);
+        let from_header = self
+            .header_macros
+            .as_ref()
+            .is_some_and(|h| h.contains(name));
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             None
-        } else if self.defines.contains_key(name) && self.only_masks(name) {
+        } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
             // Every use of the macro is a mask: widen its body, once.
             self.define_spans
                 .get(name)
@@ -1110,6 +1123,40 @@ impl<'a> Walk<'a> {
             self.edits
                 .push(Edit::insert(at, "(unsigned)", "index-cast"));
         }
+    }
+
+    /// Before a mask that names something the file does not define: reads the object-like
+    /// macros of the headers the file includes with quotes (found beside it, then at the input
+    /// root; their own quoted includes too, three levels deep), once per file, into `defines`
+    /// for the names the file does not define itself. `FULL_MASK` from a project's `common.h`.
+    fn load_header_macros(&mut self, name: &str) {
+        if self.header_macros.is_some()
+            || self.defines.contains_key(name)
+            || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            || name.is_empty()
+        {
+            return;
+        }
+        let mut loaded = HashSet::new();
+        let file = std::path::Path::new(self.file);
+        let dir = file
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        // The input root: the file's path without its path relative to the root.
+        let root = self.rel.and_then(|rel| {
+            let up = rel.split('/').count();
+            file.ancestors().nth(up).map(std::path::Path::to_path_buf)
+        });
+        for (macro_name, value) in
+            crate::headers::quoted_include_macros(self.src, &dir, root.as_deref())
+        {
+            if !self.defines.contains_key(&macro_name) {
+                self.defines.insert(macro_name.clone(), value);
+                loaded.insert(macro_name);
+            }
+        }
+        self.header_macros = Some(loaded);
     }
 
     /// Whether every use of macro `name` in the file, outside the directives that define, test or
@@ -1768,6 +1815,7 @@ fn translate_tree_at(
     if opts.annotate {
         annotate(&mut w);
     }
+    let read_other_files = w.header_macros.as_ref().is_some_and(|h| !h.is_empty());
     let Walk {
         mut edits,
         mut diags,
@@ -1787,6 +1835,7 @@ fn translate_tree_at(
         parse_errors,
         renames,
         aliases,
+        read_other_files,
     })
 }
 

@@ -417,3 +417,60 @@ fn a_closed_stdout_pipe_ends_the_run_without_a_panic() {
         );
     }
 }
+
+#[test]
+fn a_mask_macro_from_a_quoted_header_is_known_and_its_changes_are_not_cached_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let src = dir.join("in");
+    fs::create_dir_all(src.join("include")).unwrap();
+    fs::write(
+        src.join("include/defs.h"),
+        "#pragma once\n#define FULL_MASK 0xffffffff\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("k.cu"),
+        "#include \"include/defs.h\"\n__global__ void k(float* x) { float v = x[threadIdx.x];\n  v += __shfl_down_sync(FULL_MASK, v, 1);\n  x[threadIdx.x] = v; }\n",
+    )
+    .unwrap();
+    let cache = dir.join("cache");
+    let run = |out: &str| {
+        let o = hipport(
+            &[
+                "convert",
+                "in",
+                "--out",
+                out,
+                "--force",
+                "--hip-version",
+                "5.2",
+                "--cache-dir",
+                cache.to_str().unwrap(),
+            ],
+            &dir,
+        );
+        (
+            o.status.code(),
+            fs::read_to_string(dir.join(out).join("k.cu")).unwrap(),
+            stderr(&o),
+        )
+    };
+    let (code, out, err) = run("out1");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("__shfl_down(v, 1)"), "{out}\n{err}");
+    // The header changes, the file does not: the translation follows the header.
+    fs::write(
+        src.join("include/defs.h"),
+        "#pragma once\n#define FULL_MASK 0x0000ffff\n",
+    )
+    .unwrap();
+    let (code, out, err) = run("out2");
+    assert_eq!(
+        code,
+        Some(1),
+        "a partial mask is an error at HIP 5.2: {err}"
+    );
+    assert!(out.contains("__shfl_down_sync(FULL_MASK, v, 1)"), "{out}");
+    assert!(err.contains("T009"), "{err}");
+}

@@ -1,0 +1,212 @@
+//! What a file's own headers define: the object-like macros of the headers it includes with
+//! quotes, read by text (no parse) so that a mask macro defined in a project's `common.h` is known
+//! where it is used. Each header is read once per thread; the memo is bounded.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How deep includes of includes are followed.
+const DEPTH: usize = 3;
+
+/// Headers remembered per thread before the memo is emptied (bounds memory on huge trees).
+const MEMO_LIMIT: usize = 4096;
+
+/// Headers larger than this are not read.
+const MAX_HEADER_BYTES: u64 = 4 << 20;
+
+/// One header's object-like macros (name, body) and quoted includes, in source order.
+#[derive(Default)]
+struct Header {
+    macros: Vec<(String, String)>,
+    includes: Vec<String>,
+}
+
+thread_local! {
+    static MEMO: RefCell<HashMap<PathBuf, Option<Arc<Header>>>> = RefCell::new(HashMap::new());
+}
+
+/// The object-like macros (name, body) that the quoted includes of `src` define, directly or
+/// through their own quoted includes, each include looked up beside the including file, then
+/// under `root`. The first definition of a name wins; a name defined differently in two headers
+/// (as in `#ifdef` branches) is left out, since which one applies is not known.
+pub fn quoted_include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut conflicting: Vec<String> = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut queue: Vec<(PathBuf, String, usize)> = quoted_includes(src)
+        .into_iter()
+        .map(|inc| (dir.to_path_buf(), inc, 1))
+        .collect();
+    while let Some((from, inc, depth)) = queue.pop() {
+        let candidates = [Some(from.join(&inc)), root.map(|r| r.join(&inc))];
+        let Some((path, header)) = candidates
+            .into_iter()
+            .flatten()
+            .find_map(|p| read(&p).map(|h| (p, h)))
+        else {
+            continue;
+        };
+        if seen.contains(&path) {
+            continue;
+        }
+        seen.push(path.clone());
+        for (name, body) in &header.macros {
+            match found.iter().find(|(n, _)| n == name) {
+                Some((_, b)) if b != body => conflicting.push(name.clone()),
+                Some(_) => {}
+                None => found.push((name.clone(), body.clone())),
+            }
+        }
+        if depth < DEPTH {
+            let here = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            for i in header.includes.iter().rev() {
+                queue.push((here.clone(), i.clone(), depth + 1));
+            }
+        }
+    }
+    found.retain(|(n, _)| !conflicting.contains(n));
+    found
+}
+
+/// A header's macros and includes, read once per thread.
+fn read(path: &Path) -> Option<Arc<Header>> {
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if let Some(h) = memo.get(path) {
+            return h.clone();
+        }
+        if memo.len() >= MEMO_LIMIT {
+            memo.clear();
+        }
+        let header = std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file() && m.len() <= MAX_HEADER_BYTES)
+            .and_then(|_| std::fs::read(path).ok())
+            .map(|text| {
+                Arc::new(Header {
+                    macros: object_macros(&text),
+                    includes: quoted_includes(&text),
+                })
+            });
+        memo.insert(path.to_path_buf(), header.clone());
+        header
+    })
+}
+
+/// The lines of `text` that are directives, continued lines joined (`\` and the line break
+/// dropped), each without its `#`.
+fn directives(text: &[u8]) -> impl Iterator<Item = String> + '_ {
+    let mut lines = text.split(|b| *b == b'\n').peekable();
+    std::iter::from_fn(move || loop {
+        let line = lines.next()?;
+        let trimmed = line.trim_ascii();
+        let Some(rest) = trimmed.strip_prefix(b"#") else {
+            continue;
+        };
+        let mut joined = String::from_utf8_lossy(rest).into_owned();
+        while joined.ends_with('\\') {
+            joined.pop();
+            match lines.next() {
+                Some(next) => joined.push_str(&String::from_utf8_lossy(next.trim_ascii())),
+                None => break,
+            }
+        }
+        return Some(joined);
+    })
+}
+
+/// The paths of `#include "..."` directives.
+fn quoted_includes(text: &[u8]) -> Vec<String> {
+    directives(text)
+        .filter_map(|d| {
+            let rest = d.trim_start().strip_prefix("include")?.trim_start();
+            let rest = rest.strip_prefix('"')?;
+            let end = rest.find('"')?;
+            let path = &rest[..end];
+            (!path.is_empty() && !path.starts_with('/')).then(|| path.to_string())
+        })
+        .collect()
+}
+
+/// The object-like macros of `text`: name and body, the body without a trailing comment.
+fn object_macros(text: &[u8]) -> Vec<(String, String)> {
+    directives(text)
+        .filter_map(|d| {
+            let rest = d.trim_start().strip_prefix("define")?;
+            if !rest.starts_with([' ', '\t']) {
+                return None;
+            }
+            let rest = rest.trim_start();
+            let len = rest
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            if len == 0 || rest[len..].starts_with('(') {
+                return None;
+            }
+            let body = &rest[len..];
+            let cut = [body.find("//"), body.find("/*")]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(body.len());
+            Some((rest[..len].to_string(), body[..cut].trim().to_string()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn macros_of_quoted_includes_beside_the_file_then_at_the_root_three_deep() {
+        let dir = std::env::temp_dir().join(format!("hipport-headers-{}", std::process::id()));
+        let sub = dir.join("src");
+        std::fs::create_dir_all(sub.join("detail")).unwrap();
+        std::fs::create_dir_all(dir.join("include")).unwrap();
+        std::fs::write(
+            sub.join("defs.h"),
+            "#pragma once\n#define FULL_MASK 0xffffffff // all lanes\n#define SQ(x) ((x)*(x))\n#include \"detail/more.h\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            sub.join("detail/more.h"),
+            "#define WARP \\\n  32\n#include \"../deeper.h\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            sub.join("deeper.h"),
+            "#include \"deepest.h\"\n#define THREE 3\n",
+        )
+        .unwrap();
+        std::fs::write(sub.join("deepest.h"), "#define FOUR 4\n").unwrap();
+        std::fs::write(
+            dir.join("include/common.h"),
+            "#ifdef A\n#define MODE 1\n#else\n#define MODE 2\n#endif\n#define ROOTED 1\n",
+        )
+        .unwrap();
+        let src = b"#include \"defs.h\"\n#include \"include/common.h\"\n#include <cuda.h>\n";
+        let got = quoted_include_macros(src, &sub, Some(&dir));
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(
+            got.contains(&("FULL_MASK".into(), "0xffffffff".into())),
+            "{got:?}"
+        );
+        assert!(got.contains(&("WARP".into(), "32".into())), "{got:?}");
+        assert!(
+            names.contains(&"THREE") && names.contains(&"ROOTED"),
+            "{got:?}"
+        );
+        // A function-like macro, a fourth level, and a name with two definitions are left out.
+        assert!(
+            !names.contains(&"SQ") && !names.contains(&"FOUR") && !names.contains(&"MODE"),
+            "{got:?}"
+        );
+        // Nothing to find: no includes, or includes that are not there.
+        assert!(quoted_include_macros(b"#include \"nope.h\"\n", &sub, None).is_empty());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
