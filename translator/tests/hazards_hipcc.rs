@@ -89,6 +89,26 @@ fn h025_user_float_atomic_max_is_a_redefinition() {
 }
 
 #[test]
+fn h025_vector_compound_operators_are_ambiguous() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "inline __host__ __device__ void operator+=(float3& a, float3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }\n\
+         __global__ void k(float3* p) { float3 v = p[0]; v += v; p[0] = v; }",
+    );
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H025".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("ambiguous"), "{err}");
+    let guarded = src
+        .replace(
+            "inline __host__",
+            "#if !defined(__HIP_PLATFORM_AMD__)\ninline __host__",
+        )
+        .replace("a.z += b.z; }", "a.z += b.z; }\n#endif");
+    let (ok, err) = compile(&cc, &guarded, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h026_register_is_rejected_in_cxx17() {
     let Some(cc) = hipcc() else { return };
     let src = case("__global__ void k(int *x) { register int r = x[0]; x[1] = r; }");

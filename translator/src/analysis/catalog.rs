@@ -463,6 +463,12 @@ CUDA code often carries its own floating-point atomics (`atomicMin(float*, float
 `atomicCAS`. HIP defines these overloads itself, so the user definition fails with \"redefinition \
 of 'atomicMin'\".
 
+Likewise the free compound assignments of the CUDA samples' helper_math.h \
+(`void operator+=(float3& a, float3 b)`, and `-=`, `*=`, `/=` on two vectors of one type): HIP's \
+vector types (`HIP_vector_type`, amd_hip_vector_types.h) have these as members, so `v += w` is \
+\"ambiguous\" in hipcc. Operators with a scalar right-hand side and the binary operators are not \
+affected.
+
 Fix: delete the helper, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`.",
 };
 

@@ -3329,6 +3329,71 @@ fn register(a: &mut Analyzer, n: Node) {
 // ---------------------------------------------------------------------------------------------
 // H025: user functions that HIP already defines
 
+/// Whether `ty` names one of CUDA's vector types (`float3`, `int2`, `uchar4`, ...), which HIP
+/// defines as `HIP_vector_type` with member operators.
+fn is_vector_type(ty: &str) -> bool {
+    let Some(width) = ty.strip_suffix(['1', '2', '3', '4']) else {
+        return false;
+    };
+    matches!(
+        width,
+        "char"
+            | "uchar"
+            | "short"
+            | "ushort"
+            | "int"
+            | "uint"
+            | "long"
+            | "ulong"
+            | "longlong"
+            | "ulonglong"
+            | "float"
+            | "double"
+    )
+}
+
+/// A free compound assignment on a vector type (`void operator+=(float3& a, float3 b)`, as in
+/// the CUDA samples' helper_math.h): HIP's vector types have member `+=`, `-=`, `*=`, `/=`, so
+/// `v += w` becomes ambiguous (H025).
+fn vector_compound_operator(a: &mut Analyzer, n: Node, fd: Node, op: &str) {
+    if !matches!(op, "+=" | "-=" | "*=" | "/=") {
+        return;
+    }
+    let Some(params) = fd.field(FIELDS.parameters) else {
+        return;
+    };
+    let types: Vec<(String, bool)> = crate::parse::named_children(params)
+        .filter(|p| p.kind_name() == "parameter_declaration")
+        .map(|p| {
+            let ty = p
+                .field(FIELDS.type_)
+                .map(|t| super::norm_ws(a.text(t)))
+                .unwrap_or_default();
+            let by_ref = p
+                .field(FIELDS.declarator)
+                .is_some_and(|d| d.kind_name() == "reference_declarator");
+            (ty.trim_start_matches("const ").to_string(), by_ref)
+        })
+        .collect();
+    let [(left, true), (right, _)] = types.as_slice() else {
+        return;
+    };
+    if !is_vector_type(left) || left != right {
+        return;
+    }
+    if hip_compiles(a, n) == Some(false) {
+        return;
+    }
+    a.report(
+        &BUILTIN_CLASH,
+        Severity::Error,
+        n,
+        format!("user-defined `operator{op}({left}&, {right})`: HIP's `{left}` has a member `operator{op}`, so `a {op} b` on two `{left}` values is ambiguous (\"use of overloaded operator '{op}' is ambiguous\")"),
+        Some("guard the helper with `#if !defined(__HIP_PLATFORM_AMD__)` (HIP provides the operator), or delete it".into()),
+        vec![],
+    );
+}
+
 fn builtin_clash(a: &mut Analyzer, n: Node) {
     let Some(decl) = n.field(FIELDS.declarator) else {
         return;
@@ -3347,6 +3412,10 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
         return;
     };
     let name = a.text(name);
+    if let Some(op) = name.strip_prefix("operator") {
+        vector_compound_operator(a, n, fd, op.trim());
+        return;
+    }
     if !matches!(
         name,
         "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicCAS"

@@ -666,6 +666,16 @@ fn h022_half_atomics_and_h045_sixteen_bit_cas_by_target() {
 }
 
 #[test]
+fn h025_vector_compound_operators_clash_with_hips_members() {
+    let src = "inline __host__ __device__ void operator+=(float3& a, float3 b) { a.x += b.x; }\n\
+               inline __host__ __device__ void operator/=(uchar4 &a, const uchar4 b) { a.x /= b.x; }\n\
+               inline __host__ __device__ void operator*=(float3& a, float b) { a.x *= b; }\n\
+               inline __host__ __device__ float3 operator+(float3 a, float3 b) { return a; }\n\
+               struct V { float x; }; inline void operator+=(V& a, V b) { a.x += b.x; }\n";
+    assert_eq!(lines_of(src, "H025"), vec![1, 2]);
+}
+
+#[test]
 fn h013_texture_references_not_objects() {
     let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
                __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
