@@ -1069,6 +1069,34 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// `struct cudaExternalMemoryHandleDesc d;`: HIP's name is a typedef of a differently
+    /// tagged struct (`hipExternalMemoryHandleDesc_st`), which `struct` cannot name; the keyword
+    /// before a renamed type is dropped where the name is used, not declared or defined.
+    fn drop_elaborating_keyword(&mut self, start: usize, end: usize) {
+        let before = &self.src[..start];
+        let trimmed = before.trim_ascii_end();
+        if trimmed.len() == before.len() {
+            return;
+        }
+        let Some(keyword) = [&b"struct"[..], b"enum", b"union"]
+            .into_iter()
+            .find(|k| trimmed.ends_with(k))
+        else {
+            return;
+        };
+        let at = trimmed.len() - keyword.len();
+        if at > 0 && (self.src[at - 1].is_ascii_alphanumeric() || self.src[at - 1] == b'_') {
+            return;
+        }
+        // A definition or a declaration of the tag itself keeps it.
+        let next = self.src[end..].trim_ascii_start().first().copied();
+        if matches!(next, Some(b'{' | b';' | b':') | None) {
+            return;
+        }
+        self.edits
+            .push(Edit::replace(at, start, "", "elaborated-type"));
+    }
+
     /// `auto t = threadIdx.x;` makes `t` HIP's coordinate object, not an `unsigned` (printf then
     /// prints garbage, `min`/`max` do not resolve): the index is cast where it is copied into an
     /// `auto` variable. Decided by text: `auto NAME = ` before, `;` or `,` after.
@@ -1564,7 +1592,15 @@ impl<'a> Walk<'a> {
                             self.cast_auto_index(start);
                         }
                         if !name.is_empty() {
+                            let before = self.edits.len();
                             self.rename_ident(name, start, n.end_byte());
+                            // HIP's `..._st` and `ihip...` names are struct tags themselves.
+                            let tag = self.edits.last().is_some_and(|e| {
+                                e.text.ends_with("_st") || e.text.starts_with("ihip")
+                            });
+                            if self.edits.len() > before && !tag {
+                                self.drop_elaborating_keyword(start, n.end_byte());
+                            }
                         }
                     }
                 }

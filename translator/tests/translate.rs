@@ -474,3 +474,22 @@ fn thread_indices_are_cast_in_std_min_max_and_auto_copies() {
     assert!(out.contains("auto sum = threadIdx.x + 1;"), "{out}");
     assert!(out.contains("unsigned plain = threadIdx.x;"), "{out}");
 }
+
+#[test]
+fn struct_and_enum_keywords_before_renamed_types_are_dropped_where_they_are_used() {
+    let src = "struct cudaDeviceProp;\nvoid f() {\n  struct cudaExternalMemoryHandleDesc d = {};\n  struct  cudaDeviceProp p;\n  enum cudaMemcpyKind k = cudaMemcpyHostToDevice;\n  struct mine m;\n  struct cudaIpcMemHandle_st* h;\n}\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("\n  hipExternalMemoryHandleDesc d = {};"),
+        "{out}"
+    );
+    assert!(out.contains("\n  hipDeviceProp_t p;"), "{out}");
+    assert!(
+        out.contains("\n  hipMemcpyKind k = hipMemcpyHostToDevice;"),
+        "{out}"
+    );
+    assert!(out.contains("\n  struct mine m;"), "{out}");
+    // The declaration of a tag keeps its keyword, and so do HIP names that are tags.
+    assert!(out.starts_with("struct hipDeviceProp_t;"), "{out}");
+    assert!(out.contains("struct hipIpcMemHandle_st* h;"), "{out}");
+}
