@@ -305,6 +305,11 @@ fn h043_integer_hadd_returns_0_or_1_in_hip() {
     let text = device_ir(&cc, &src);
     assert!(text.contains("store i32 1,"), "{text}");
     assert!(!text.contains("store i32 15,"), "{text}");
+    // `__uhadd` overflows in 32 bits: 0xFFFFFFFF and 0xFFFFFFFD give 0x7FFFFFFE, not 0xFFFFFFFE.
+    let src = case("__global__ void k(unsigned* o) { o[0] = __uhadd(0xFFFFFFFFu, 0xFFFFFFFDu); }");
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H043".into(), Severity::Warning)));
+    let text = device_ir(&cc, &src);
+    assert!(text.contains("store i32 2147483646,"), "{text}");
 }
 
 /// Device LLVM IR of `src` at -O2 for gfx90a.

@@ -784,7 +784,9 @@ Some CUDA device intrinsics keep their names in HIP but not their results. HIP's
 ROCm/clr sources) end in `return ((value) >> 1 || sign);`, a logical OR, so they return 0 or 1 \
 instead of the halved sum: `__hadd(10, 20)` is 1, not 15. hipport reports calls whose \
 arguments are integers (literals or variables declared with an integer type); `__hadd` on \
-`__half` values is the half-precision add and is not affected.
+`__half` values is the half-precision add and is not affected. `__uhadd` and `__urhadd`, which \
+CUDA computes without overflow in the intermediate sum, are `(x + y) >> 1` and \
+`(x + y + 1) >> 1` in 32 bits in HIP 5.2.3: sums of 2^32 or more differ (a warning).
 
 In HIP 5 (5.2.3's amd_hip_fp16.h), `__half2`'s members `x` and `y` are `unsigned short`: the \
 raw bit patterns of the two halves. CUDA code that reads `v.x` as a half (`__half2float(v.x)`, \

@@ -836,11 +836,32 @@ fn struct_name<'a>(a: &Analyzer<'a, '_>, member: Node) -> Option<&'a str> {
 /// Whether an expression is an integer: an integer literal, or a variable declared with an
 /// integer type (unknown expressions are not).
 fn integer_valued(a: &Analyzer, x: Node) -> bool {
+    let integer = |t: &str| eval::INTEGER_TYPES.contains(&t.trim_start_matches("const "));
     match x.kind_name() {
         "number_literal" => parse_int(a.text(x)).is_some(),
-        "identifier" => a.lookup(a.text(x), x.start_byte()).is_some_and(|d| {
-            !d.pointer && eval::INTEGER_TYPES.contains(&d.ty_text.trim_start_matches("const "))
-        }),
+        "identifier" => a
+            .lookup(a.text(x), x.start_byte())
+            .is_some_and(|d| !d.pointer && integer(&d.ty_text)),
+        // An element of an integer array or pointer: `lo[i]`.
+        "subscript_expression" => x
+            .field(FIELDS.argument)
+            .filter(|b| b.kind_name() == "identifier")
+            .and_then(|b| a.lookup(a.text(b), b.start_byte()))
+            .is_some_and(|d| (d.pointer || !d.dims.is_empty()) && integer(&d.ty_text)),
+        "cast_expression" => x
+            .field(FIELDS.type_)
+            .is_some_and(|t| integer(&super::norm_ws(a.text(t)))),
+        "binary_expression" => {
+            let arithmetic = x.field(FIELDS.operator).is_some_and(|o| {
+                matches!(
+                    a.text(o),
+                    "+" | "-" | "*" | "/" | "%" | "&" | "|" | "^" | "<<" | ">>"
+                )
+            });
+            arithmetic
+                && x.field(FIELDS.left).is_some_and(|l| integer_valued(a, l))
+                && x.field(FIELDS.right).is_some_and(|r| integer_valued(a, r))
+        }
         "parenthesized_expression" => x.named_child(0).is_some_and(|c| integer_valued(a, c)),
         _ => false,
     }
@@ -1972,6 +1993,17 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 n,
                 format!("`{name}` on integers: HIP's `{name}(int, int)` ends in a logical OR and returns 0 or 1, not the halved sum"),
                 Some(format!("compute it directly: `(int)(((long long)x + y{wide}) >> 1)`")),
+                vec![],
+            );
+        }
+        "__uhadd" | "__urhadd" => {
+            let one = if name == "__uhadd" { "" } else { " + 1" };
+            a.report(
+                &INTRINSIC_RESULT,
+                Severity::Warning,
+                n,
+                format!("`{name}`: CUDA halves the sum without overflow; HIP computes `(x + y{one}) >> 1` in 32 bits, so sums of 2^32 or more come out wrong"),
+                Some(format!("compute it widened: `(unsigned)(((unsigned long long)x + y{one}) >> 1)`")),
                 vec![],
             );
         }

@@ -1498,6 +1498,27 @@ fn h043_integer_halving_adds() {
          int u = __hadd(x[0], b);",
     );
     assert_eq!(lines_of(&src, "H043"), vec![3, 3]);
+    // Integer array elements, casts and arithmetic; half arrays are not integers.
+    let more = "__global__ void k(const int* lo, const int* hi, int* mid, const float* f, const __half* h) {\n\
+                int i = threadIdx.x;\nmid[i] = __hadd(lo[i], hi[i]);\nmid[i] += __rhadd(i, lo[0] + 1);\n\
+                mid[i] += __hadd((int)f[i], i);\n__half q = __hadd(h[0], h[1]);\n\
+                mid[i] += __uhadd(lo[0], hi[0]) + __urhadd(1u, 2u);\n}\n";
+    let found: Vec<(usize, Severity)> = run(more)
+        .into_iter()
+        .filter(|d| d.id == "H043")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    use Severity::{Error, Warning};
+    assert_eq!(
+        found,
+        [
+            (3, Error),
+            (4, Error),
+            (5, Error),
+            (7, Warning),
+            (7, Warning)
+        ]
+    );
 }
 
 #[test]
