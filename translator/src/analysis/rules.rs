@@ -499,6 +499,24 @@ fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
             Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
             vec![],
         );
+        return;
+    }
+    // An architecture put together at run time: a literal that ends in `compute_`/`sm_`, or
+    // formats one (`"-arch=sm_%d%d"`), somewhere in the file.
+    let built = ["compute_\"", "sm_\"", "compute_%", "sm_%"]
+        .iter()
+        .find(|p| memchr::memmem::find(a.src, p.as_bytes()).is_some());
+    if let Some(p) = built {
+        if a.first("H039-built", 0) {
+            a.report(
+                &RTC_ARCH_OPTION,
+                Severity::Warning,
+                opts,
+                format!("the file builds an NVIDIA architecture name at run time (`{}...`), likely for these NVRTC options; hipRTC needs an AMD target", p.trim_end_matches(['"', '%'])),
+                Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
+                vec![],
+            );
+        }
     }
 }
 

@@ -1359,6 +1359,14 @@ fn h039_rtc_options_naming_nvidia_architectures() {
                nvrtcCompileProgram(p, 1, given);\n\
                }\n";
     assert_eq!(ids_at(src, "H039"), vec![(3, Severity::Error)]);
+    // An architecture built at run time: a warning, once, at the first compile.
+    let built = "void f(nvrtcProgram p, int major, int minor) {\n\
+                 std::string arch = \"--gpu-architecture=compute_\" + std::to_string(major * 10 + minor);\n\
+                 const char* o[] = {arch.c_str()};\nnvrtcCompileProgram(p, 1, o);\nnvrtcCompileProgram(p, 1, o);\n}\n";
+    assert_eq!(ids_at(built, "H039"), vec![(4, Severity::Warning)]);
+    let formatted = "void f(nvrtcProgram p, int ma, int mi) { char a[32]; snprintf(a, 32, \"-arch=sm_%d%d\", ma, mi);\n\
+                     const char* o[] = {a}; nvrtcCompileProgram(p, 1, o); }\n";
+    assert_eq!(ids_at(formatted, "H039"), vec![(2, Severity::Warning)]);
 }
 
 // H040 ---------------------------------------------------------------------------------------
