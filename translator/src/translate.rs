@@ -320,6 +320,9 @@ struct Walk<'a> {
     /// HIP headers already included, per conditional scope (parent node id).
     included: HashSet<(usize, String)>,
     has_device_code: bool,
+    /// Where device code was seen (the first [`DEVICE_MARKS`]), to tell whether all of it sits
+    /// in branches for CUDA compilers only.
+    device_marks: Vec<usize>,
     /// Object-like macros read from the file's quoted includes (`None` until first needed),
     /// added to `defines` where the file does not define the name itself.
     header_macros: Option<HashSet<String>>,
@@ -471,6 +474,7 @@ impl<'a> Walk<'a> {
             call_sites: Vec::new(),
             included: HashSet::new(),
             has_device_code: false,
+            device_marks: Vec::new(),
             header_macros: None,
             has_runtime_include: false,
             dead_from: usize::MAX,
@@ -1069,6 +1073,44 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Notes device code at `at`.
+    fn mark_device(&mut self, at: usize) {
+        self.has_device_code = true;
+        if self.device_marks.len() < DEVICE_MARKS {
+            self.device_marks.push(at);
+        }
+    }
+
+    /// Whether every device construct seen lies in a preprocessor branch that tests a CUDA
+    /// compiler macro (`#ifdef __CUDACC__`, `#if defined(__CUDA_ARCH__)`): code that host
+    /// compilers never see, so the runtime include it needs can be for hipcc alone.
+    fn device_code_is_guarded(&self, tree: &Tree) -> bool {
+        if self.device_marks.is_empty() || self.device_marks.len() >= DEVICE_MARKS {
+            return false;
+        }
+        let root = tree.root_node();
+        self.device_marks.iter().all(|&at| {
+            let mut n = root.descendant_for_byte_range(at, at);
+            while let Some(node) = n {
+                if matches!(
+                    node.kind_name(),
+                    "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef"
+                ) {
+                    let rest = &self.src[node.start_byte()..];
+                    let head = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+                    if [&b"__CUDACC__"[..], b"__CUDA_ARCH__", b"__NVCC__"]
+                        .iter()
+                        .any(|m| memchr::memmem::find(head, m).is_some())
+                    {
+                        return true;
+                    }
+                }
+                n = node.parent();
+            }
+            false
+        })
+    }
+
     /// `struct cudaExternalMemoryHandleDesc d;`: HIP's name is a typedef of a differently
     /// tagged struct (`hipExternalMemoryHandleDesc_st`), which `struct` cannot name; the keyword
     /// before a renamed type is dropped where the name is used, not declared or defined.
@@ -1566,12 +1608,12 @@ impl<'a> Walk<'a> {
                 // in a header of host-and-device helpers needs no HIP runtime include).
                 Tk::DeviceKeyword => {
                     if self.src.get(n.start_byte()) == Some(&b'_') {
-                        self.has_device_code = true;
+                        self.mark_device(n.start_byte());
                     }
                 }
                 Tk::Call => {
                     if let Some(config) = parse::launch_config(n, self.src) {
-                        self.has_device_code = true;
+                        self.mark_device(n.start_byte());
                         if self.opts.launch == LaunchStyle::Hip {
                             self.visit_launch(n, config);
                         }
@@ -1588,7 +1630,7 @@ impl<'a> Walk<'a> {
                     if start < self.dead_from && !self.handled.contains(&start) {
                         let name = self.node_str(n);
                         if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
-                            self.has_device_code = true;
+                            self.mark_device(start);
                             self.cast_auto_index(start);
                         }
                         if !name.is_empty() {
@@ -1697,13 +1739,19 @@ impl<'a> Walk<'a> {
         }
         let at = at.min(self.src.len());
         let needs_eol_before = at > 0 && self.src[at - 1] != b'\n';
-        let text = format!(
-            "{}#include <hip/hip_runtime.h>{eol}",
-            if needs_eol_before { eol } else { "" }
-        );
+        let include = if self.device_code_is_guarded(tree) {
+            format!("#if defined(__HIPCC__){eol}#include <hip/hip_runtime.h>{eol}#endif{eol}")
+        } else {
+            format!("#include <hip/hip_runtime.h>{eol}")
+        };
+        let text = format!("{}{include}", if needs_eol_before { eol } else { "" });
         self.edits.push(Edit::insert(at, text, "runtime-include"));
     }
 }
+
+/// How many places of device code a file's walk remembers; with more, the runtime include is
+/// added unguarded without asking where they are.
+const DEVICE_MARKS: usize = 64;
 
 /// Normalizes a relative path (`a/./b/../c` -> `a/c`); `None` when it leaves the root.
 fn normalize_rel(path: &str) -> Option<String> {

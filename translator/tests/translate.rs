@@ -493,3 +493,24 @@ fn struct_and_enum_keywords_before_renamed_types_are_dropped_where_they_are_used
     assert!(out.starts_with("struct hipDeviceProp_t;"), "{out}");
     assert!(out.contains("struct hipIpcMemHandle_st* h;"), "{out}");
 }
+
+#[test]
+fn the_runtime_include_is_for_hipcc_alone_when_all_device_code_is_in_cuda_compiler_branches() {
+    let guarded = "#pragma once\n#ifdef __CUDACC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\nHD inline int lane() {\n#ifdef __CUDA_ARCH__\n  return threadIdx.x & 31;\n#else\n  return 0;\n#endif\n}\n";
+    let r = translate_source(guarded.as_bytes(), "hd.h", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.starts_with(
+            "#pragma once\n#if defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#endif\n"
+        ),
+        "{out}"
+    );
+    // Device code outside such a branch needs the include everywhere.
+    let open = "#pragma once\n__device__ int lane() { return threadIdx.x & 31; }\n";
+    let r = translate_source(open.as_bytes(), "d.h", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.starts_with("#pragma once\n#include <hip/hip_runtime.h>\n__device__"),
+        "{out}"
+    );
+}
