@@ -1680,6 +1680,15 @@ impl<'a> Walk<'a> {
                     .unwrap_or_else(|_| self.src[a..b].to_vec());
                 args.push(String::from_utf8_lossy(&text).into_owned());
             }
+            // An argument already cast to `void**` is not cast again.
+            let mut template = site.template.clone();
+            for (k, arg) in args.iter().enumerate() {
+                let cast = format!("(void**)(${})", k + 1);
+                let compact: String = arg.chars().filter(|c| !c.is_whitespace()).collect();
+                if template.contains(&cast) && compact.starts_with("(void**)") {
+                    template = template.replace(&cast, &format!("${}", k + 1));
+                }
+            }
             // A macro argument with a comma (`HIP_SYMBOL(lut<float, 8>)`) is parenthesized, or
             // the preprocessor takes it for two.
             for (k, arg) in args.iter_mut().enumerate() {
@@ -1688,11 +1697,9 @@ impl<'a> Walk<'a> {
                 }
             }
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-            let template = if is_c_source(self.file) {
-                std::borrow::Cow::Owned(c_casts(&site.template))
-            } else {
-                std::borrow::Cow::Borrowed(site.template.as_str())
-            };
+            if is_c_source(self.file) {
+                template = c_casts(&template);
+            }
             if let Some(text) = expand_template(&template, &refs) {
                 self.edits
                     .retain(|e| !(e.start >= site.start && e.end <= site.end));

@@ -514,3 +514,13 @@ fn the_runtime_include_is_for_hipcc_alone_when_all_device_code_is_in_cuda_compil
         "{out}"
     );
 }
+
+#[test]
+fn an_argument_already_cast_to_void_pointer_pointer_is_not_cast_again() {
+    let src = "void f(float* d, size_t p) { cudaMallocPitch((void**)&d, &p, 64, 4); cudaMallocPitch(&d, &p, 64, 4); cudaMallocPitch((void **) &d, &p, 64, 4); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "void f(float* d, size_t p) { hipMallocPitch((void**)&d, &p, 64, 4); hipMallocPitch((void**)(&d), &p, 64, 4); hipMallocPitch((void **) &d, &p, 64, 4); }\n"
+    );
+}
