@@ -486,6 +486,18 @@ fn h012_runtime_api_calls_do_not_compile_in_device_code() {
 }
 
 #[test]
+fn h028_cache_loads_take_half_pointers_only_in_hip_5() {
+    let Some(cc) = hipcc() else { return };
+    let src = case("#include <hip/hip_fp16.h>\n__global__ void k(const float* f, float* o) { o[0] = __ldcs(f); }");
+    assert!(rules(&src, Version::new(5, 2, 3)).contains(&("H028".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("__ldcs"), "{err}");
+    let half = case("#include <hip/hip_fp16.h>\n__global__ void k(const __half* h, __half* o) { o[0] = __ldcs(h); }");
+    let (ok, err) = compile(&cc, &half, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

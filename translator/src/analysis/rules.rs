@@ -2300,6 +2300,24 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 );
             }
         }
+        // HIP 5.2.3 declares these three for `__half`/`__half2` only (amd_hip_fp16.h).
+        "__ldcg" | "__ldca" | "__ldcs"
+            if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
+                && argv
+                    .first()
+                    .and_then(|p| atomic_pointee(a, *p))
+                    .is_some_and(|t| !matches!(t.as_str(), "__half" | "__half2" | "half" | "half2")) =>
+        {
+            let ty = argv.first().and_then(|p| atomic_pointee(a, *p)).unwrap_or_default();
+            a.report(
+                &CACHE_HINTS,
+                Severity::Error,
+                n,
+                format!("`{name}` on `{ty}`: HIP 5's `{name}` takes `__half`/`__half2` pointers only (amd_hip_fp16.h), so this does not compile; the target is HIP {}", a.opts.hip_version),
+                Some("use a plain load (`*p`), or __builtin_nontemporal_load for streaming data".into()),
+                vec![],
+            )
+        }
         "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" | "__stcg" | "__stcs" | "__stwb"
         | "__stwt" => a.report(
             &CACHE_HINTS,

@@ -676,6 +676,28 @@ fn h025_vector_compound_operators_clash_with_hips_members() {
 }
 
 #[test]
+fn h028_cache_loads_on_non_half_types_are_errors_for_hip_5() {
+    let src = "__global__ void k(const float* f, const __half* h, float* o) {\n\
+               o[0] = __ldcs(&f[1]);\no[1] = __half2float(__ldcg(h));\no[2] = __ldca((const float*)h);\n}\n";
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H028")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Warning};
+    assert_eq!(
+        at(Version::new(5, 2, 3)),
+        [(2, Error), (3, Warning), (4, Error)]
+    );
+    assert_eq!(
+        at(Version::new(6, 2, 0)),
+        [(2, Warning), (3, Warning), (4, Warning)]
+    );
+}
+
+#[test]
 fn h013_texture_references_not_objects() {
     let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
                __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
