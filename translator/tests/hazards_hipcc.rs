@@ -498,6 +498,22 @@ fn h028_cache_loads_take_half_pointers_only_in_hip_5() {
 }
 
 #[test]
+fn h036_texture_descriptor_members_are_missing_in_hip_5_2() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "void f() { cudaTextureDesc d = {}; d.disableTrilinearOptimization = 1; }";
+    assert!(rules(cuda, Version::new(5, 2, 3)).contains(&("H036".into(), Severity::Error)));
+    let (ok, err) = compile(
+        &cc,
+        &case("void f() { hipTextureDesc d = {}; d.disableTrilinearOptimization = 1; }"),
+        &[],
+    );
+    assert!(
+        !ok && err.contains("no member named 'disableTrilinearOptimization'"),
+        "{err}"
+    );
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

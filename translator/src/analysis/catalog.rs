@@ -657,6 +657,10 @@ keeps that name, so `--fix` rewrites `sharedMemPerMultiprocessor` to it.
 `hipPointerAttribute_t` up to HIP 5.4; HIP 5.5 has both names and HIP 6.0 only `type`. For a \
 target before 5.5, `--fix` renames the member to `memoryType`.
 
+`cudaTextureDesc::disableTrilinearOptimization` and `seamlessCubemap` (CUDA 11) are not members \
+of HIP 5.2.3's `hipTextureDesc` (texture_types.h); reported for HIP 5.2 targets, later releases \
+not checked.
+
 Fix: read the value with `hipDeviceGetAttribute` where HIP has the attribute, or target HIP 6.0 \
 or later with `--hip-version`.",
 };

@@ -280,9 +280,13 @@ fn field(a: &mut Analyzer, n: Node) {
     let half2_member = matches!(name, "x" | "y")
         && a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
         && a.names_half2();
+    // `cudaTextureDesc` members HIP 5.2.3's `hipTextureDesc` (texture_types.h) lacks.
+    let texture_desc_member = matches!(name, "disableTrilinearOptimization" | "seamlessCubemap")
+        && a.opts.hip_version < hipport_rules::Version::new(5, 3, 0);
     if !(missing_before_hip6
         || pointer_type_before_5_5
         || half2_member
+        || texture_desc_member
         || matches!(name, "clockRate" | "major" | "minor"))
     {
         return;
@@ -333,6 +337,17 @@ fn field(a: &mut Analyzer, n: Node) {
                 fix,
             );
         }
+        "disableTrilinearOptimization" | "seamlessCubemap" if texture_desc_member => a.report(
+            &DEVICE_PROP_FIELD,
+            Severity::Error,
+            n,
+            format!(
+                "`{name}` is not a member of HIP 5.2.3's hipTextureDesc (CUDA 11 added it to cudaTextureDesc); the target is HIP {}",
+                a.opts.hip_version
+            ),
+            Some("drop the assignment (the sampler then uses the default), or check the target HIP's texture_types.h".into()),
+            vec![],
+        ),
         "type" if pointer_type_before_5_5 && pointer_attributes(a, expr) => a.report(
             &DEVICE_PROP_FIELD,
             Severity::Error,

@@ -698,6 +698,13 @@ fn h028_cache_loads_on_non_half_types_are_errors_for_hip_5() {
 }
 
 #[test]
+fn h036_texture_descriptor_members_hip_5_2_lacks() {
+    let src = "void f(cudaTextureDesc* t) {\ncudaTextureDesc d = {};\nd.disableTrilinearOptimization = 1;\nt->seamlessCubemap = 1;\nd.normalizedCoords = 1;\n}\n";
+    assert_eq!(lines_at(src, "H036", Version::new(5, 2, 3)), vec![3, 4]);
+    assert!(lines_at(src, "H036", Version::new(6, 2, 0)).is_empty());
+}
+
+#[test]
 fn h013_texture_references_not_objects() {
     let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
                __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
