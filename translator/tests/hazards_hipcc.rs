@@ -514,6 +514,15 @@ fn h036_texture_descriptor_members_are_missing_in_hip_5_2() {
 }
 
 #[test]
+fn h043_hisinf_returns_bool_in_hip() {
+    let Some(cc) = hipcc() else { return };
+    let src = case("#include <hip/hip_fp16.h>\n#include <type_traits>\n__global__ void k(const __half* x, int* o) {\n  static_assert(std::is_same<decltype(__hisinf(x[0])), bool>::value, \"bool\");\n  o[0] = __hisinf(x[0]) == -1;\n}");
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H043".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

@@ -791,7 +791,11 @@ instead of the halved sum: `__hadd(10, 20)` is 1, not 15. hipport reports calls 
 arguments are integers (literals or variables declared with an integer type); `__hadd` on \
 `__half` values is the half-precision add and is not affected. `__uhadd` and `__urhadd`, which \
 CUDA computes without overflow in the intermediate sum, are `(x + y) >> 1` and \
-`(x + y + 1) >> 1` in 32 bits in HIP 5.2.3: sums of 2^32 or more differ (a warning).
+`(x + y + 1) >> 1` in 32 bits in HIP 5.2.3: sums of 2^32 or more differ (a warning). CUDA's \
+`__hisinf` returns -1 for negative infinity; HIP's returns a `bool`, so `__hisinf(x) == -1` is \
+never true (an error). A shuffle's source lane written as an offset with a width \
+(`__shfl_sync(m, v, lane + 1, 8)`) wraps within the group of `width` lanes in CUDA; HIP's \
+`__shfl` before 6.2 adds the group's base without wrapping (a warning).
 
 In HIP 5 (5.2.3's amd_hip_fp16.h), `__half2`'s members `x` and `y` are `unsigned short`: the \
 raw bit patterns of the two halves. CUDA code that reads `v.x` as a half (`__half2float(v.x)`, \

@@ -166,6 +166,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if a.names_deviceptr() {
                 deviceptr_arithmetic(a, n);
             }
+            hisinf_sign(a, n);
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
@@ -1944,6 +1945,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     }
     if name.starts_with("__shfl") {
         shuffle_args(a, name, &argv);
+        shuffle_source_offset(a, n, name, &argv);
     }
     match name {
         "cublasGemmEx" | "cublasGemmBatchedEx" | "cublasGemmStridedBatchedEx"
@@ -3196,6 +3198,69 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
 }
 
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.
+/// `__hisinf(x) == -1` (or `< 0`): CUDA's `__hisinf` returns -1 for negative infinity, HIP's
+/// returns a `bool` (H043).
+fn hisinf_sign(a: &mut Analyzer, n: Node) {
+    let Some(op) = n.field(FIELDS.operator).map(|o| a.text(o)) else {
+        return;
+    };
+    let (Some(l), Some(r)) = (n.field(FIELDS.left), n.field(FIELDS.right)) else {
+        return;
+    };
+    let is_hisinf = |x: Node| {
+        x.kind_name() == "call_expression"
+            && x.field(FIELDS.function)
+                .is_some_and(|f| a.text(f) == "__hisinf")
+    };
+    let text = |x: Node| a.text(x).replace(' ', "");
+    let sign_test = (is_hisinf(l)
+        && (matches!(op, "==" | "!=") && text(r) == "-1" || op == "<" && text(r) == "0"))
+        || (is_hisinf(r)
+            && (matches!(op, "==" | "!=") && text(l) == "-1" || op == ">" && text(l) == "0"));
+    if !sign_test {
+        return;
+    }
+    a.report(
+        &INTRINSIC_RESULT,
+        Severity::Error,
+        n,
+        format!("`{}`: CUDA's `__hisinf` returns -1 for negative infinity, HIP's returns a bool (1 for either infinity), so this test is never true", snippet(a.text(n))),
+        Some("test the sign separately: `__hisinf(x) && __hlt(x, __float2half(0.f))`".into()),
+        vec![],
+    );
+}
+
+/// A source lane written as an offset (`lane + 1`) with a width: CUDA wraps it within the
+/// width-sized segment, HIP's `__shfl` before 6.2 adds the segment base without wrapping, so
+/// lanes past the segment's end read the next segment (H043).
+fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let (src, width) = match (name, argv.len()) {
+        ("__shfl_sync", 4) => (argv[2], argv[3]),
+        ("__shfl", 3) => (argv[1], argv[2]),
+        _ => return,
+    };
+    // ROCm's amd_warp_functions.h wraps the lane (`src_lane & (width - 1)`) from the release
+    // that brought the `_sync` builtins (6.2); HIP 5.2.3's does not.
+    if a.text(width).trim() == "warpSize" || a.opts.has_sync_builtins() {
+        return;
+    }
+    let offset = src.kind_name() == "binary_expression"
+        && src
+            .field(FIELDS.operator)
+            .is_some_and(|o| matches!(a.text(o), "+" | "-"));
+    if !offset {
+        return;
+    }
+    a.report(
+        &INTRINSIC_RESULT,
+        Severity::Warning,
+        n,
+        format!("`{}`: CUDA wraps the source lane within each group of `{}` lanes; HIP's `__shfl` before 6.2 does not, so lanes whose `{}` passes the group's end read the next group; the target is HIP {}", snippet(a.text(n)), a.text(width), a.text(src), a.opts.hip_version),
+        Some(format!("wrap it yourself: `({}) % {}` (or `& ({} - 1)` for a power of two)", a.text(src), a.text(width), a.text(width))),
+        vec![],
+    );
+}
+
 /// A ballot compared with the 32-lane full mask (`__ballot_sync(m, p) == 0xffffffff`, "every
 /// lane voted"): a 64-lane wavefront's full ballot is 64 bits wide, so this is never true there.
 fn ballot_compare(a: &mut Analyzer, n: Node, b: &Binary) {

@@ -1559,6 +1559,17 @@ fn h043_integer_halving_adds() {
 }
 
 #[test]
+fn h043_hisinf_sign_and_shuffle_source_offsets() {
+    let src = "__global__ void k(const __half* x, float* o, int lane) {\n\
+               if (__hisinf(x[0]) == -1) o[0] = 1;\nif (__hisinf(x[1])) o[1] = 1;\n\
+               o[2] = __shfl_sync(0xffffffff, o[3], lane + 1, 8);\n\
+               o[4] = __shfl_sync(0xffffffff, o[3], (lane + 1) % 8, 8);\n\
+               o[5] = __shfl_sync(0xffffffff, o[3], lane + 1);\n}\n";
+    assert_eq!(lines_at(src, "H043", Version::new(5, 2, 3)), vec![2, 4]);
+    assert_eq!(lines_at(src, "H043", Version::new(6, 2, 0)), vec![2]);
+}
+
+#[test]
 fn h043_half2_members_before_hip_6() {
     let src = "__global__ void k(const __half2* in, float* out) {\n\
                __half2 v = in[0];\n\
