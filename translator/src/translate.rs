@@ -326,6 +326,9 @@ struct Walk<'a> {
     /// Object-like macros read from the file's quoted includes (`None` until first needed),
     /// added to `defines` where the file does not define the name itself.
     header_macros: Option<HashSet<String>>,
+    /// Constants of the file (`constexpr unsigned kFull = 0xffffffffu;`) added to `defines` as
+    /// masks; not macros, so never edited where they are declared.
+    const_masks: HashSet<String>,
     has_runtime_include: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
@@ -476,6 +479,7 @@ impl<'a> Walk<'a> {
             has_device_code: false,
             device_marks: Vec::new(),
             header_macros: None,
+            const_masks: HashSet::new(),
             has_runtime_include: false,
             dead_from: usize::MAX,
         }
@@ -543,6 +547,12 @@ impl<'a> Walk<'a> {
         let name = node_text(mask, self.src)
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
         self.load_header_macros(name);
+        if !self.defines.contains_key(name) {
+            if let Some(value) = const_initializer(self.src, name) {
+                self.defines.insert(name.to_string(), value);
+                self.const_masks.insert(name.to_string());
+            }
+        }
         if let Some(&full) = self.mask_macros.get(name) {
             return full;
         }
@@ -995,7 +1005,8 @@ impl<'a> Walk<'a> {
         let from_header = self
             .header_macros
             .as_ref()
-            .is_some_and(|h| h.contains(name));
+            .is_some_and(|h| h.contains(name))
+            || self.const_masks.contains(name);
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             None
         } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
@@ -1754,6 +1765,57 @@ impl<'a> Walk<'a> {
         let text = format!("{}{include}", if needs_eol_before { eol } else { "" });
         self.edits.push(Edit::insert(at, text, "runtime-include"));
     }
+}
+
+/// The initializer of the one `const`/`constexpr` declaration of `name` in `src` with an
+/// integer literal value (`constexpr unsigned kFull = 0xffffffffu;` -> `0xffffffffu`); `None`
+/// when there is no such declaration, or more than one.
+fn const_initializer(src: &[u8], name: &str) -> Option<String> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found = None;
+    for at in memchr::memmem::find_iter(src, name.as_bytes()) {
+        let end = at + name.len();
+        if (at > 0 && word(src[at - 1])) || src.get(end).is_some_and(|&b| word(b)) {
+            continue;
+        }
+        let rest = src[end..].trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b"=") else {
+            continue;
+        };
+        if rest.first() == Some(&b'=') {
+            continue;
+        }
+        let Some(stop) = rest.iter().position(|&b| b == b';') else {
+            continue;
+        };
+        let value = rest[..stop].trim_ascii();
+        let stmt_start = src[..at]
+            .iter()
+            .rposition(|&b| matches!(b, b';' | b'{' | b'}' | b'\n'))
+            .map_or(0, |i| i + 1);
+        let head: Vec<&[u8]> = src[stmt_start..at]
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let constant = head.iter().any(|w| matches!(*w, b"const" | b"constexpr"));
+        let literal = value
+            .first()
+            .is_some_and(|b| b.is_ascii_digit() || *b == b'~' || *b == b'-')
+            && value.iter().all(|&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'~' | b'-' | b'(' | b')' | b' ')
+            });
+        if !constant || !literal || value.len() > 40 {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(String::from_utf8_lossy(value).into_owned());
+    }
+    found
 }
 
 /// How many places of device code a file's walk remembers; with more, the runtime include is

@@ -524,3 +524,17 @@ fn an_argument_already_cast_to_void_pointer_pointer_is_not_cast_again() {
         "void f(float* d, size_t p) { hipMallocPitch((void**)&d, &p, 64, 4); hipMallocPitch((void**)(&d), &p, 64, 4); hipMallocPitch((void **) &d, &p, 64, 4); }\n"
     );
 }
+
+#[test]
+fn a_full_mask_constant_of_the_file_becomes_the_plain_builtin_before_hip_62() {
+    let src = "constexpr unsigned kFull = 0xffffffffu;\nstatic const unsigned kHalf = 0x0000ffffu;\n__global__ void k(float* x) { float v = x[0];\n  v += __shfl_down_sync(kFull, v, 1);\n  v += __shfl_down_sync(kHalf, v, 1);\n  x[0] = v; }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("v += __shfl_down(v, 1);"), "{out}");
+    assert!(out.contains("v += __shfl_down_sync(kHalf, v, 1);"), "{out}");
+    assert!(diags.iter().any(|d| d.starts_with("T009:5:")), "{diags:?}");
+    // The constant itself is left as it is.
+    assert!(
+        out.contains("\nconstexpr unsigned kFull = 0xffffffffu;\n"),
+        "{out}"
+    );
+}
