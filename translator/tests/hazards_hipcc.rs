@@ -523,6 +523,19 @@ fn h043_hisinf_returns_bool_in_hip() {
 }
 
 #[test]
+fn h046_lod_fetches_do_not_compile_for_gfx90a() {
+    let Some(cc) = hipcc() else { return };
+    let src = case("__global__ void k(hipTextureObject_t t, float* o) { o[0] = tex2DLod<float>(t, 0.5f, 0.5f, 1.0f); }");
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H046".into(), Severity::Warning)));
+    // `compile` builds for gfx90a.
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(
+        !ok && err.contains("requested image instruction is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

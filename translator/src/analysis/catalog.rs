@@ -831,6 +831,23 @@ Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), com
 `size()`.",
 };
 
+/// H046: texture fetches with an explicit level of detail or gradients, which gfx90a cannot do.
+pub const TEXTURE_LOD: DiagInfo = DiagInfo {
+    id: "H046",
+    name: "texture-lod-gfx90a",
+    severity: Severity::Warning,
+    summary: "Texture fetches with an explicit LOD or gradients: no gfx90a (MI200) code",
+    explain: "\
+`tex2DLod`, `tex2DGrad` and the other `...Lod`/`...Grad` texture fetches compile to image \
+sampling instructions that gfx90a (MI200) does not have: hipcc 5.2.3 stops with \"fatal error: \
+error in backend: requested image instruction is not supported on this GPU\" for \
+`--offload-arch=gfx90a`, while gfx908 and RDNA (gfx1030) compile them. gfx90a is among the \
+default targets hipport writes into build files. Plain `tex2D`/`tex1Dfetch` are not affected.
+
+Fix: drop gfx90a from the targets of the files that use them, or sample the level yourself \
+(bilinear interpolation of a chosen mip level from a plain array).",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -878,4 +895,5 @@ pub const DIAGS: &[DiagInfo] = &[
     INTRINSIC_RESULT,
     CG_MEMBER,
     ATOMIC_OVERLOAD,
+    TEXTURE_LOD,
 ];

@@ -2285,6 +2285,16 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 );
             }
         }
+        _ if name.starts_with("tex") && (name.ends_with("Lod") || name.ends_with("Grad")) => {
+            a.report(
+                &TEXTURE_LOD,
+                Severity::Warning,
+                n,
+                format!("`{name}` samples with an explicit level of detail or gradients, which gfx90a (MI200) has no instruction for: hipcc stops with \"requested image instruction is not supported on this GPU\" for --offload-arch=gfx90a"),
+                Some("build this file without gfx90a, or sample a chosen mip level yourself".into()),
+                vec![],
+            )
+        }
         "cudaFuncSetAttribute" => {
             let is_smem = argv
                 .get(1)

@@ -705,6 +705,15 @@ fn h036_texture_descriptor_members_hip_5_2_lacks() {
 }
 
 #[test]
+fn h046_explicit_lod_and_gradient_fetches() {
+    let src = "__global__ void k(cudaTextureObject_t t, float* o) {\n\
+               o[0] = tex2DLod<float>(t, 0.5f, 0.5f, 1.0f);\n\
+               o[1] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(1, 0), make_float2(0, 1));\n\
+               o[2] = tex2D<float>(t, 0.5f, 0.5f) + tex1Dfetch<float>(t, 1);\n}\n";
+    assert_eq!(lines_of(src, "H046"), vec![2, 3]);
+}
+
+#[test]
 fn h013_texture_references_not_objects() {
     let src = "texture<float, 1, cudaReadModeElementType> tex;\n\
                __global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch(tex, 0) + tex1Dfetch<float>(t, 0); }\n\
