@@ -20,7 +20,7 @@ use hipport_rules::{Database, Version};
 
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
-use crate::parse::{self, KindName};
+use crate::parse;
 use crate::translate::{FileResult, Options, SYNCWARP_REMOVED, WARP_SYNC_HIP};
 
 /// File name of the generated header, written at the root of the output tree.
@@ -241,51 +241,14 @@ impl Layout {
     }
 }
 
-/// The end of the line holding `pos` (after its `\n`), or `pos` when it starts a line.
-fn line_end(src: &[u8], pos: usize) -> usize {
-    if pos > 0 && src.get(pos - 1) == Some(&b'\n') {
-        return pos;
-    }
-    match src[pos.min(src.len())..].iter().position(|&b| b == b'\n') {
-        Some(i) => pos + i + 1,
-        None => src.len(),
-    }
-}
-
 /// Where an include goes in a file that has none: the place translate mode gives
 /// `#include <hip/hip_runtime.h>` (after an include guard's `#define`, then after leading
 /// comments and `#pragma once`).
 fn include_point(src: &[u8], budget: Duration) -> usize {
-    let Ok(tree) = parse::parse(src, budget) else {
-        return 0;
-    };
-    let children: Vec<_> = parse::children(tree.root_node()).collect();
-    let mut at = 0;
-    let mut scope = children.as_slice();
-    let guard;
-    let significant: Vec<_> = children
-        .iter()
-        .filter(|c| c.kind_name() != "comment")
-        .collect();
-    if significant.len() == 1 && significant[0].kind_name() == "preproc_ifdef" {
-        guard = parse::named_children(*significant[0]).collect::<Vec<_>>();
-        scope = guard.as_slice();
-        if let Some(def) = scope.iter().position(|c| c.kind_name() == "preproc_def") {
-            at = line_end(src, scope[def].end_byte());
-            scope = &scope[def + 1..];
-        }
+    match parse::parse(src, budget) {
+        Ok(tree) => crate::translate::include_point(src, &tree),
+        Err(_) => 0,
     }
-    for c in scope {
-        match c.kind_name() {
-            "comment" => at = line_end(src, c.end_byte()),
-            "preproc_call" if parse::text(*c, src).windows(4).any(|w| w == b"once") => {
-                at = line_end(src, c.end_byte())
-            }
-            "identifier" => {}
-            _ => break,
-        }
-    }
-    at.min(src.len())
 }
 
 /// The edit that makes a test of the compiler macro `cuda` at `start..end` (which translate

@@ -1726,36 +1726,7 @@ impl<'a> Walk<'a> {
             return;
         }
         let eol = crate::edit::line_ending(self.src);
-        let root = tree.root_node();
-        let children: Vec<Node> = parse::children(root).collect();
-        let mut at = 0;
-        let mut scope = children.as_slice();
-        // An include guard wraps the whole file: insert after its #define.
-        let guard;
-        let significant: Vec<&Node> = children
-            .iter()
-            .filter(|c| c.kind_name() != "comment")
-            .collect();
-        if significant.len() == 1 && significant[0].kind_name() == "preproc_ifdef" {
-            let g = *significant[0];
-            guard = parse::named_children(g).collect::<Vec<_>>();
-            scope = guard.as_slice();
-            if let Some(def) = scope.iter().position(|c| c.kind_name() == "preproc_def") {
-                at = line_end(self.src, scope[def].end_byte());
-                scope = &scope[def + 1..];
-            }
-        }
-        for c in scope {
-            match c.kind_name() {
-                "comment" => at = line_end(self.src, c.end_byte()),
-                "preproc_call" if node_text(*c, self.src).contains("once") => {
-                    at = line_end(self.src, c.end_byte())
-                }
-                "identifier" => {}
-                _ => break,
-            }
-        }
-        let at = at.min(self.src.len());
+        let at = include_point(self.src, tree);
         let needs_eol_before = at > 0 && self.src[at - 1] != b'\n';
         let include = if self.device_code_is_guarded(tree) {
             format!("#if defined(__HIPCC__){eol}#include <hip/hip_runtime.h>{eol}#endif{eol}")
@@ -1835,6 +1806,38 @@ fn normalize_rel(path: &str) -> Option<String> {
         }
     }
     Some(parts.join("/"))
+}
+
+/// Where a runtime include goes in a file that has none: after an include guard's `#define`
+/// when a guard wraps the whole file, then after leading comments and `#pragma once`.
+pub(crate) fn include_point(src: &[u8], tree: &Tree) -> usize {
+    let children: Vec<Node> = parse::children(tree.root_node()).collect();
+    let mut at = 0;
+    let mut scope = children.as_slice();
+    let guard;
+    let significant: Vec<&Node> = children
+        .iter()
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    if significant.len() == 1 && significant[0].kind_name() == "preproc_ifdef" {
+        guard = parse::named_children(*significant[0]).collect::<Vec<_>>();
+        scope = guard.as_slice();
+        if let Some(def) = scope.iter().position(|c| c.kind_name() == "preproc_def") {
+            at = line_end(src, scope[def].end_byte());
+            scope = &scope[def + 1..];
+        }
+    }
+    for c in scope {
+        match c.kind_name() {
+            "comment" => at = line_end(src, c.end_byte()),
+            "preproc_call" if node_text(*c, src).contains("once") => {
+                at = line_end(src, c.end_byte())
+            }
+            "identifier" => {}
+            _ => break,
+        }
+    }
+    at.min(src.len())
 }
 
 /// The first byte after the line that contains `pos` (or `pos` if it ends a line already).

@@ -3539,6 +3539,16 @@ fn vector_compound_operator(a: &mut Analyzer, n: Node, fd: Node, op: &str) {
     if !is_vector_type(left) || left != right {
         return;
     }
+    clash(
+        a,
+        n,
+        format!("user-defined `operator{op}({left}&, {right})`: HIP's `{left}` has a member `operator{op}`, so `a {op} b` on two `{left}` values is ambiguous (\"use of overloaded operator '{op}' is ambiguous\")"),
+        "guard the helper with `#if !defined(__HIP_PLATFORM_AMD__)` (HIP provides the operator), or delete it",
+    );
+}
+
+/// Reports a user definition that HIP's own clashes with (H025), unless hipcc never sees it.
+fn clash(a: &mut Analyzer, n: Node, message: String, help: &str) {
     if hip_compiles(a, n) == Some(false) {
         return;
     }
@@ -3546,8 +3556,8 @@ fn vector_compound_operator(a: &mut Analyzer, n: Node, fd: Node, op: &str) {
         &BUILTIN_CLASH,
         Severity::Error,
         n,
-        format!("user-defined `operator{op}({left}&, {right})`: HIP's `{left}` has a member `operator{op}`, so `a {op} b` on two `{left}` values is ambiguous (\"use of overloaded operator '{op}' is ambiguous\")"),
-        Some("guard the helper with `#if !defined(__HIP_PLATFORM_AMD__)` (HIP provides the operator), or delete it".into()),
+        message,
+        Some(help.into()),
         vec![],
     );
 }
@@ -3596,16 +3606,11 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     if !pointer || !matches!(ty.as_str(), "float" | "double") {
         return;
     }
-    if hip_compiles(a, n) == Some(false) {
-        return;
-    }
-    a.report(
-        &BUILTIN_CLASH,
-        Severity::Error,
+    clash(
+        a,
         n,
         format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
-        Some("delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`".into()),
-        vec![],
+        "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
     );
 }
 
