@@ -33,7 +33,8 @@ thread_local! {
 /// (as in `#ifdef` branches) is left out, since which one applies is not known.
 pub fn quoted_include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = Vec::new();
-    let mut conflicting: Vec<String> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut conflicting: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut seen: Vec<PathBuf> = Vec::new();
     let mut queue: Vec<(PathBuf, String, usize)> = quoted_includes(src)
         .into_iter()
@@ -53,10 +54,15 @@ pub fn quoted_include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec
         }
         seen.push(path.clone());
         for (name, body) in &header.macros {
-            match found.iter().find(|(n, _)| n == name) {
-                Some((_, b)) if b != body => conflicting.push(name.clone()),
+            match index.get(name) {
+                Some(&i) if found[i].1 != *body => {
+                    conflicting.insert(name.clone());
+                }
                 Some(_) => {}
-                None => found.push((name.clone(), body.clone())),
+                None => {
+                    index.insert(name.clone(), found.len());
+                    found.push((name.clone(), body.clone()));
+                }
             }
         }
         if depth < DEPTH {

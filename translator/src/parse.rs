@@ -765,13 +765,17 @@ pub(crate) struct UserQualifier<'s> {
     /// Whether a definition marks device code (`__device__` or `__global__`) that `shown` does
     /// not carry.
     pub(crate) hidden_device: bool,
+    /// Whether a definition holds `__host__` (host-and-device code, whatever is shown).
+    pub(crate) host: bool,
 }
 
 /// The macros of [`UserQualifier`] defined in `src`.
 pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
-    // Each name with the words of all its definitions (`None` once one is not qualifiers).
+    // Each name with the words of all its definitions (`None` once one is not qualifiers), in
+    // the order first defined.
     type Words<'s> = Option<Vec<&'s [u8]>>;
     let mut found: Vec<(&[u8], Words)> = Vec::new();
+    let mut at: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
     for hit in memchr::memmem::find_iter(src, b"define") {
         let start = logical_line_start(src, hit);
         let head = &src[start..hit];
@@ -795,15 +799,19 @@ pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
             continue;
         }
         let body = qualifier_body(&line[name_len..]);
-        match found.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, words)) => {
+        match at.get(name) {
+            Some(&i) => {
+                let words = &mut found[i].1;
                 if let (Some(all), Some(more)) = (words.as_mut(), body) {
                     all.extend(more);
                 } else {
                     *words = None;
                 }
             }
-            None => found.push((name, body)),
+            None => {
+                at.insert(name, found.len());
+                found.push((name, body));
+            }
         }
     }
     found
@@ -824,6 +832,7 @@ pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
                 name,
                 shown,
                 hidden_device: device && !matches!(shown, b"__global__" | b"__device__"),
+                host: words.contains(&&b"__host__"[..]),
             })
         })
         .collect()
@@ -835,9 +844,11 @@ pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
 pub(crate) fn qualified_by(src: &[u8], start: usize, declarator: usize, names: &[&[u8]]) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut from = start;
+    // Back over the words on the same line only: a macro's own `#define` line or a comment
+    // naming it above a host function does not qualify that function.
     loop {
         let mut i = from;
-        while i > 0 && src[i - 1].is_ascii_whitespace() {
+        while i > 0 && matches!(src[i - 1], b' ' | b'\t') {
             i -= 1;
         }
         let mut w = i;

@@ -326,9 +326,9 @@ struct Walk<'a> {
     /// Object-like macros read from the file's quoted includes (`None` until first needed),
     /// added to `defines` where the file does not define the name itself.
     header_macros: Option<HashSet<String>>,
-    /// Constants of the file (`constexpr unsigned kFull = 0xffffffffu;`) added to `defines` as
-    /// masks; not macros, so never edited where they are declared.
-    const_masks: HashSet<String>,
+    /// The initializers of the file's constants asked about as masks (`constexpr unsigned
+    /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
+    const_values: HashMap<String, Option<String>>,
     has_runtime_include: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
@@ -479,7 +479,7 @@ impl<'a> Walk<'a> {
             has_device_code: false,
             device_marks: Vec::new(),
             header_macros: None,
-            const_masks: HashSet::new(),
+            const_values: HashMap::new(),
             has_runtime_include: false,
             dead_from: usize::MAX,
         }
@@ -548,9 +548,15 @@ impl<'a> Walk<'a> {
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
         self.load_header_macros(name);
         if !self.defines.contains_key(name) {
-            if let Some(value) = const_initializer(self.src, name) {
-                self.defines.insert(name.to_string(), value);
-                self.const_masks.insert(name.to_string());
+            // A constant of the file (`constexpr unsigned kFull = 0xffffffffu;`), read once.
+            let src = self.src;
+            let value = self
+                .const_values
+                .entry(name.to_string())
+                .or_insert_with(|| const_initializer(src, name));
+            if let Some(value) = value {
+                let single = HashMap::from([(name.to_string(), value.clone())]);
+                return is_full_lane_mask_with(mask, self.src, &single);
             }
         }
         if let Some(&full) = self.mask_macros.get(name) {
@@ -1005,8 +1011,7 @@ impl<'a> Walk<'a> {
         let from_header = self
             .header_macros
             .as_ref()
-            .is_some_and(|h| h.contains(name))
-            || self.const_masks.contains(name);
+            .is_some_and(|h| h.contains(name));
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             None
         } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
@@ -1211,10 +1216,16 @@ impl<'a> Walk<'a> {
     /// root; their own quoted includes too, three levels deep), once per file, into `defines`
     /// for the names the file does not define itself. `FULL_MASK` from a project's `common.h`.
     fn load_header_macros(&mut self, name: &str) {
+        // Only a name the file neither defines nor declares (not a literal, not a variable) can
+        // come from a header.
         if self.header_macros.is_some()
             || self.defines.contains_key(name)
+            || self.declared.contains(name)
             || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            || name.is_empty()
+            || !name
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         {
             return;
         }
@@ -1647,10 +1658,12 @@ impl<'a> Walk<'a> {
                         if !name.is_empty() {
                             let before = self.edits.len();
                             self.rename_ident(name, start, n.end_byte());
-                            // HIP's `..._st` and `ihip...` names are struct tags themselves.
-                            let tag = self.edits.last().is_some_and(|e| {
-                                e.text.ends_with("_st") || e.text.starts_with("ihip")
-                            });
+                            // HIP's `..._st` and `ihip...` names are struct tags themselves,
+                            // as are the renames of CUDA's tags (`CUgraphNode_st`).
+                            let tag = name.ends_with("_st")
+                                || self.edits.last().is_some_and(|e| {
+                                    e.text.ends_with("_st") || e.text.starts_with("ihip")
+                                });
                             if self.edits.len() > before && !tag {
                                 self.drop_elaborating_keyword(start, n.end_byte());
                             }
@@ -1971,7 +1984,9 @@ fn translate_tree_at(
     if opts.annotate {
         annotate(&mut w);
     }
-    let read_other_files = w.header_macros.as_ref().is_some_and(|h| !h.is_empty());
+    // A name looked for in the file's headers makes the result depend on them, found or not.
+    let read_other_files =
+        w.header_macros.is_some() && memchr::memmem::find(src, b"include").is_some();
     let Walk {
         mut edits,
         mut diags,

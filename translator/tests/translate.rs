@@ -489,9 +489,11 @@ fn struct_and_enum_keywords_before_renamed_types_are_dropped_where_they_are_used
         "{out}"
     );
     assert!(out.contains("\n  struct mine m;"), "{out}");
-    // The declaration of a tag keeps its keyword, and so do HIP names that are tags.
+    // The declaration of a tag keeps its keyword, and so do the names of tags.
     assert!(out.starts_with("struct hipDeviceProp_t;"), "{out}");
     assert!(out.contains("struct hipIpcMemHandle_st* h;"), "{out}");
+    let (tags, _) = tr("void g() { struct CUgraphNode_st* n; }\n", &hip52());
+    assert!(tags.contains("struct hipGraphNode* n;"), "{tags}");
 }
 
 #[test]
@@ -532,9 +534,42 @@ fn a_full_mask_constant_of_the_file_becomes_the_plain_builtin_before_hip_62() {
     assert!(out.contains("v += __shfl_down(v, 1);"), "{out}");
     assert!(out.contains("v += __shfl_down_sync(kHalf, v, 1);"), "{out}");
     assert!(diags.iter().any(|d| d.starts_with("T009:5:")), "{diags:?}");
+    // From HIP 6.2 the constant is H003's (its declared type is 32 bits): the translator leaves
+    // the call alone whatever comes before it, and drops a full-warp __syncwarp.
+    let later = "constexpr unsigned kFull = 0xffffffffu;\n__global__ void k(float* x) { float v = x[0];\n  __syncwarp(kFull);\n  v += __shfl_down_sync(kFull, v, 1);\n  x[0] = v; }\n";
+    let opts = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let (out62, _) = tr(later, &opts);
+    assert!(
+        out62.contains("v += __shfl_down_sync(kFull, v, 1);"),
+        "{out62}"
+    );
+    assert!(!out62.contains("__syncwarp"), "{out62}");
     // The constant itself is left as it is.
     assert!(
         out.contains("\nconstexpr unsigned kFull = 0xffffffffu;\n"),
         "{out}"
     );
+}
+
+#[test]
+fn headers_are_read_only_for_mask_names_the_file_neither_defines_nor_declares() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("defs.h"), "#define FULL 0xffffffff\n").unwrap();
+    let file = tmp.path().join("k.cu");
+    let file = file.to_str().unwrap();
+    let with = |mask: &str| {
+        let src = format!("#include \"defs.h\"\n__global__ void k(float* x, unsigned m) {{ float v = x[0];\n  v += __shfl_down_sync({mask}, v, 1);\n  x[0] = v; }}\n");
+        translate_source(src.as_bytes(), file, &hip52()).unwrap()
+    };
+    let r = with("FULL");
+    assert!(r.read_other_files);
+    assert!(String::from_utf8(r.output)
+        .unwrap()
+        .contains("__shfl_down(v, 1)"));
+    // A literal or a parameter is not looked for in headers, and the result stays cacheable.
+    assert!(!with("0xffffffff").read_other_files);
+    assert!(!with("m").read_other_files);
 }

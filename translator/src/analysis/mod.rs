@@ -581,11 +581,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         // found without walking up its parents (`Node::parent` searches down from the root).
         let mut scopes: Vec<(u32, Range<usize>)> = Vec::new();
         // Device-qualifier macros of the file that tree-sitter was shown as blanks.
-        let hidden: Vec<&[u8]> = crate::parse::user_qualifier_macros(self.src)
-            .into_iter()
+        let user = crate::parse::user_qualifier_macros(self.src);
+        let hidden: Vec<&[u8]> = user
+            .iter()
             .filter(|m| m.hidden_device)
             .map(|m| m.name)
             .collect();
+        // Macros that make host-and-device code, whatever tree-sitter was shown for them.
+        let host: Vec<&[u8]> = user.iter().filter(|m| m.host).map(|m| m.name).collect();
         for (i, ((&node, &kind), &end)) in flat
             .nodes
             .iter()
@@ -614,7 +617,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                             &hidden,
                         );
                     let maybe_host = hidden_device
-                        || crate::parse::children(node).any(|c| c.kind_name() == "__host__");
+                        || crate::parse::children(node).any(|c| c.kind_name() == "__host__")
+                        || (!host.is_empty()
+                            && crate::parse::qualified_by(
+                                self.src,
+                                node.start_byte(),
+                                node.field(f.declarator)
+                                    .map_or(node.start_byte(), |d| d.start_byte()),
+                                &host,
+                            ));
                     self.funcs.push(Func {
                         node,
                         device: shown || hidden_device,

@@ -617,6 +617,18 @@ fn device_code_behind_qualifier_macros_of_the_file() {
     assert_eq!(lines_of(src, "H012"), vec![3]);
     assert_eq!(lines_of(src, "H021"), vec![4]);
     assert_eq!(lines_of(src, "H001"), vec![7]);
+    // A host function right below the macro's definition, or below a comment naming it, is not
+    // qualified by it; a long macro shown as `__device__` keeps its `__host__`.
+    let host = "__global__ void k(float* p) { p[0] = 1; }\n#define HD __host__ __device__\n\
+                void run(float* p) { k<<<1, 1>>>(p); cudaDeviceSynchronize(); }\n\
+                // not HD\nvoid again(float* p) { cudaDeviceSynchronize(); }\n\
+                #define HOST_DEVICE __host__ __device__\n\
+                HOST_DEVICE inline int last_error() { return (int)cudaGetLastError(); }\n";
+    assert!(
+        lines_of(host, "H012").is_empty(),
+        "{:?}",
+        lines_of(host, "H012")
+    );
 }
 
 #[test]
