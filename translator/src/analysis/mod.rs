@@ -388,6 +388,8 @@ struct Analyzer<'a, 't> {
     names_deviceptr: std::cell::OnceCell<bool>,
     /// Whether the text names `half2` (read at the first question).
     names_half2: std::cell::OnceCell<bool>,
+    /// Whether the text names `__hisinf` (read at the first question).
+    names_hisinf: std::cell::OnceCell<bool>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -432,6 +434,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             pp_branches: std::cell::OnceCell::new(),
             names_deviceptr: std::cell::OnceCell::new(),
             names_half2: std::cell::OnceCell::new(),
+            names_hisinf: std::cell::OnceCell::new(),
         }
     }
 
@@ -440,6 +443,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         *self
             .names_half2
             .get_or_init(|| memchr::memmem::find(self.src, b"half2").is_some())
+    }
+
+    /// Whether the text names `__hisinf`: without it no comparison tests its sign (H043).
+    fn names_hisinf(&self) -> bool {
+        *self
+            .names_hisinf
+            .get_or_init(|| memchr::memmem::find(self.src, b"__hisinf").is_some())
     }
 
     /// Whether the text names `CUdeviceptr`: without it no operand can be one (H042).

@@ -166,7 +166,9 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if a.names_deviceptr() {
                 deviceptr_arithmetic(a, n);
             }
-            hisinf_sign(a, n);
+            if a.names_hisinf() {
+                hisinf_sign(a, n);
+            }
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
