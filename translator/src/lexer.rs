@@ -54,6 +54,24 @@ pub fn identifiers(text: &[u8]) -> Vec<Range<usize>> {
     out
 }
 
+/// Whether `b` can be part of an identifier.
+pub fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Where `name` stands in `text` as a whole word (no identifier byte just before or after), by
+/// text alone: comments and literals included.
+pub fn whole_words<'t>(text: &'t [u8], name: &'t str) -> impl Iterator<Item = usize> + 't {
+    let len = name.len();
+    memchr::memmem::find_iter(text, name.as_bytes())
+        .filter(move |_| len > 0)
+        .filter(move |&at| {
+            let before = at.checked_sub(1).map(|i| text[i]);
+            let after = text.get(at + len).copied();
+            !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +81,13 @@ mod tests {
             .into_iter()
             .map(|r| &t[r])
             .collect()
+    }
+
+    #[test]
+    fn whole_words_skip_longer_names() {
+        let t = b"k<<<1,1>>>(); kk(); k_2(); (k)";
+        assert_eq!(whole_words(t, "k").collect::<Vec<_>>(), vec![0, 28]);
+        assert_eq!(whole_words(t, "").count(), 0);
     }
 
     #[test]

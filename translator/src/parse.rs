@@ -842,7 +842,7 @@ pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
 /// declares its name at `declarator`: it stands among the words before `start` (back to the
 /// previous token that is not a word) or between `start` and `declarator`.
 pub(crate) fn qualified_by(src: &[u8], start: usize, declarator: usize, names: &[&[u8]]) -> bool {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let word = crate::lexer::is_word_byte;
     let mut from = start;
     // Back over the words on the same line only: a macro's own `#define` line or a comment
     // naming it above a host function does not qualify that function.

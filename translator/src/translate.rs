@@ -1755,17 +1755,12 @@ impl<'a> Walk<'a> {
 /// integer literal value (`constexpr unsigned kFull = 0xffffffffu;` -> `0xffffffffu`); `None`
 /// when there is no such declaration, or more than one.
 fn const_initializer(src: &[u8], name: &str) -> Option<String> {
-    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+    if name.is_empty() || !name.bytes().all(lexer::is_word_byte) {
         return None;
     }
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut found = None;
-    for at in memchr::memmem::find_iter(src, name.as_bytes()) {
-        let end = at + name.len();
-        if (at > 0 && word(src[at - 1])) || src.get(end).is_some_and(|&b| word(b)) {
-            continue;
-        }
-        let rest = src[end..].trim_ascii_start();
+    for at in lexer::whole_words(src, name) {
+        let rest = src[at + name.len()..].trim_ascii_start();
         let Some(rest) = rest.strip_prefix(b"=") else {
             continue;
         };

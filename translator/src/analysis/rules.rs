@@ -2425,13 +2425,8 @@ fn function_name<'a>(a: &Analyzer<'a, '_>, def: Node) -> Option<&'a str> {
 
 /// Whether `src` launches kernel `name` with `<<<...>>>` (`name<<<`, `name <<<`, `name<T><<<`).
 fn chevron_launched(src: &[u8], name: &str) -> bool {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    memchr::memmem::find_iter(src, name.as_bytes()).any(|at| {
-        let end = at + name.len();
-        if (at > 0 && word(src[at - 1])) || src.get(end).is_some_and(|&b| word(b)) {
-            return false;
-        }
-        let rest = src[end..].trim_ascii_start();
+    crate::lexer::whole_words(src, name).any(|at| {
+        let rest = src[at + name.len()..].trim_ascii_start();
         if rest.starts_with(b"<<<") {
             return true;
         }
