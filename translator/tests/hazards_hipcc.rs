@@ -630,3 +630,66 @@ fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
     let (ok, err) = compile(&cc, &fixed, &[]);
     assert!(ok, "{err}");
 }
+
+/// Builds `src` into a program with hipcc (gfx90a) and returns what it prints; host code only
+/// runs, so no GPU is needed.
+fn run_host(hipcc: &PathBuf, src: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("case.hip");
+    std::fs::write(&file, src).unwrap();
+    let exe = dir.path().join("case");
+    let out = Command::new(hipcc)
+        .arg("--offload-arch=gfx90a")
+        .arg(&file)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("running hipcc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("running the program");
+    assert!(run.status.success());
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+#[test]
+fn h047_min_max_take_int_on_the_host_and_double_for_mixed_types_on_the_device() {
+    let Some(cc) = hipcc() else { return };
+    // Host: HIP's only host `min`/`max` take `int`.
+    let src = case(
+        "#include <cstdio>\n\
+         int main() {\n\
+           size_t a = size_t(1) << 33, b = size_t(1) << 34;\n\
+           float x = 0.5f, y = 0.75f;\n\
+           double p = 2.5, q = 1.0;\n\
+           size_t m = min(a, b);\n\
+           float n = min(x, y);\n\
+           double o = max(p, q);\n\
+           printf(\"%zu %g %g\\n\", m, n, o);\n\
+         }",
+    );
+    let found = rules(&src, Version::new(6, 4, 0));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|r| **r == ("H047".into(), Severity::Error))
+            .count(),
+        3,
+        "{found:?}"
+    );
+    assert_eq!(run_host(&cc, &src), "0 0 2\n");
+    let fixed = with_fixes(&src, Version::new(6, 4, 0));
+    assert!(fixed.contains("std::min<size_t>(a, b)"), "{fixed}");
+    assert_eq!(run_host(&cc, &fixed), "8589934592 0.5 2.5\n");
+    // Device: `int` with `unsigned` goes through HIP's `double` template.
+    let src = case("__global__ void k(unsigned* o, int r, unsigned n) { o[0] = min(r, n); }");
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H047".into(), Severity::Warning)));
+    assert!(device_ir(&cc, &src).contains("double"));
+    let fixed = with_fixes(&src, Version::new(6, 4, 0));
+    assert!(fixed.contains("min((unsigned)(r), n)"), "{fixed}");
+    let ir = device_ir(&cc, &fixed);
+    assert!(!ir.contains("double") && ir.contains("umin"), "{ir}");
+}

@@ -848,6 +848,40 @@ Fix: drop gfx90a from the targets of the files that use them, or sample the leve
 (bilinear interpolation of a chosen mip level from a plain array).",
 };
 
+/// H047: `min`/`max` calls HIP resolves to another overload than CUDA.
+pub const MIN_MAX_OVERLOAD: DiagInfo = DiagInfo {
+    id: "H047",
+    name: "min-max-overload",
+    severity: Severity::Error,
+    summary:
+        "min/max: HIP's host overload is int-only, and mixed types compute in double on the device",
+    explain: "\
+CUDA's `crt/math_functions.hpp` defines the global `min` and `max` as `static inline __host__ \
+__device__` functions for every arithmetic type, including mixed signedness (`unsigned int \
+min(int, unsigned int)` compares as unsigned), so nvcc accepts them in host code too (clang's \
+CUDA mode keeps them device-only). HIP does not, and both differences compile without a warning:
+
+- Host code: HIP's only host `min`/`max` take `int` (clang's `__clang_hip_math.h`, HIP 5.2.3 \
+to 7.x; wider host overloads exist only behind `__HIP_DEFINE_EXTENDED_HOST_MIN_MAX__`). With \
+hipcc 5.2.3, host `min(0.5f, 0.7f)` returns 0, `max(1ll << 40, 3ll)` returns 3 and \
+`min(size_t(1) << 33, size_t(1) << 34)` returns 0. An error for floating-point and 64-bit \
+arguments, a warning for `unsigned int` (wrong above 2^31 - 1).
+- Device code: two arguments of different types match HIP's template that converts both to \
+`double` (checked in hipcc's device IR). For `int` and `unsigned int`, CUDA compares as \
+unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit values above \
+2^53 are rounded; the result is a `double`. A warning, since the values agree while the signed \
+argument is not negative.
+
+hipport infers the arguments' types from declarations, literals, casts and arithmetic, and stays \
+silent where they are unknown, where CUDA itself finds the call ambiguous (mixed ranks such as \
+`int` and `long`), in files that define their own `min`/`max` or use `std::min`, and in files \
+host compilers build.
+
+Fix (`--fix`): host and `__host__ __device__` code call `std::min<T>(a, b)` with CUDA's \
+overload type `T` (constexpr, so it compiles for the device too); device code converts the \
+signed argument to the unsigned type.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -896,4 +930,5 @@ pub const DIAGS: &[DiagInfo] = &[
     CG_MEMBER,
     ATOMIC_OVERLOAD,
     TEXTURE_LOD,
+    MIN_MAX_OVERLOAD,
 ];

@@ -9,6 +9,7 @@
 
 mod catalog;
 mod eval;
+mod min_max;
 mod python;
 mod rules;
 mod suppress;
@@ -390,6 +391,8 @@ struct Analyzer<'a, 't> {
     names_half2: std::cell::OnceCell<bool>,
     /// Whether the text names `__hisinf` (read at the first question).
     names_hisinf: std::cell::OnceCell<bool>,
+    /// Whether the file has its own `min`/`max` or `std::min` in scope (H047).
+    own_min_max: std::cell::OnceCell<bool>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -435,6 +438,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_deviceptr: std::cell::OnceCell::new(),
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
+            own_min_max: std::cell::OnceCell::new(),
         }
     }
 

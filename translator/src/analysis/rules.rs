@@ -2022,6 +2022,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             vec![],
         ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
+        "min" | "max" => super::min_max::check(a, n, name, &argv),
         "__hadd" | "__rhadd" if argv.len() == 2 && argv.iter().all(|x| integer_valued(a, *x)) => {
             let wide = if name == "__hadd" { "" } else { " + 1" };
             a.report(

@@ -1658,3 +1658,86 @@ fn h044_cooperative_group_members_hip_5_2_lacks() {
     assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5, 6, 6]);
     assert!(at(Version::new(6, 2, 0)).is_empty());
 }
+
+// H047 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h047_host_min_max_on_non_int_types_and_mixed_device_calls() {
+    let src = "#include <cstdio>\n\
+               __global__ void k(unsigned* o, int r, unsigned n, long long a, unsigned long long b) {\n\
+                 o[0] = min(r, n);\n\
+                 o[1] = max(a, b);\n\
+                 o[2] = min(r, r + 1);\n\
+                 o[3] = min(n, 7);\n\
+                 o[4] = min(threadIdx.x, n);\n\
+                 o[5] = min(threadIdx.x, r);\n\
+               }\n\
+               int main() {\n\
+                 size_t a = 1, b = 2;\n\
+                 float x = 0.5f;\n\
+                 int i = 3, j = 4;\n\
+                 unsigned u = 1u;\n\
+                 size_t c = min(a, b);\n\
+                 float y = max(x, 1.0f);\n\
+                 int z = min(i, j);\n\
+                 unsigned w = max(u, 2u);\n\
+                 long q = min(i, a);\n\
+                 float f = min(x, i);\n\
+                 return c + y + z + w + q + f;\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H047"),
+        vec![
+            (3, Severity::Warning),
+            (4, Severity::Warning),
+            (8, Severity::Warning),
+            (15, Severity::Error),
+            (16, Severity::Error),
+            (18, Severity::Warning),
+        ]
+    );
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(out.contains("o[0] = min((unsigned)(r), n);"), "{out}");
+    assert!(
+        out.contains("o[1] = max((unsigned long long)(a), b);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("o[5] = min(threadIdx.x, (unsigned int)(r));"),
+        "{out}"
+    );
+    assert!(out.contains("size_t c = std::min<size_t>(a, b);"), "{out}");
+    assert!(out.contains("float y = std::max<float>(x, 1.0f);"), "{out}");
+    assert!(
+        out.contains("unsigned w = std::max<unsigned>(u, 2u);"),
+        "{out}"
+    );
+}
+
+#[test]
+fn h047_stays_silent_where_another_min_is_in_play() {
+    let host = "int main() { float x = 0.5f, y = 1.0f; float m = min(x, y); return m; }\n";
+    assert_eq!(lines_of(host, "H047"), vec![1]);
+    for prefix in [
+        "using namespace std;\n",
+        "using std::min;\n",
+        "#define min(a, b) ((a) < (b) ? (a) : (b))\n",
+        "template <class T> T min(T a, T b) { return a < b ? a : b; }\n",
+    ] {
+        let src = format!("{prefix}{host}");
+        assert!(lines_of(&src, "H047").is_empty(), "{src}");
+    }
+    // `std::min`, a template argument, a method, and a macro body are not the global function.
+    let src = "#include <algorithm>\n\
+               #define CLAMP(v) min(v, 1.0f)\n\
+               struct S { float min(float a, float b); };\n\
+               int main(S s) { float x = 0.5f, y = 1.0f;\n\
+                 return std::min(x, y) + min<float>(x, y) + s.min(x, y) + CLAMP(x); }\n";
+    assert!(lines_of(src, "H047").is_empty());
+    // Files host compilers build have no CUDA host `min` to port.
+    let tree = crate::parse::parse(host.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions::default();
+    assert!(analyze(host.as_bytes(), &tree, "main.cpp", &opts)
+        .iter()
+        .all(|d| d.id != "H047"));
+}

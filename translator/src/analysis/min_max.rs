@@ -1,0 +1,563 @@
+//! H047: `min`/`max` calls that HIP resolves to another overload than CUDA does.
+//!
+//! CUDA declares `min` and `max` for every arithmetic type and for mixed signedness, on host and
+//! device (`unsigned int min(int, unsigned int)` compares as unsigned). HIP's host side has
+//! `min(int, int)` only, so float and 64-bit arguments are converted to `int`; its device side
+//! sends two arguments of different types to a template that computes in `double`. Both compile
+//! without a word. The rule infers the arguments' types from declarations, literals and casts,
+//! picks CUDA's overload, and reports the calls where HIP's result differs.
+
+use tree_sitter::Node;
+
+use super::Analyzer;
+use crate::diag::Severity;
+use crate::edit::Edit;
+use crate::parse::{Field, KindName, FIELDS};
+
+/// An arithmetic type as overload resolution sees it (integers after promotion).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Arith {
+    /// `rank`: 0 `int` (and anything narrower), 1 `long`, 2 `long long`.
+    Int {
+        rank: u8,
+        unsigned: bool,
+    },
+    Float,
+    Double,
+}
+
+impl Arith {
+    /// The type's C name, for messages and fixes when the code gives no spelling.
+    fn canonical(self) -> &'static str {
+        match self {
+            Arith::Int {
+                rank: 0,
+                unsigned: false,
+            } => "int",
+            Arith::Int {
+                rank: 0,
+                unsigned: true,
+            } => "unsigned int",
+            Arith::Int {
+                rank: 1,
+                unsigned: false,
+            } => "long",
+            Arith::Int {
+                rank: 1,
+                unsigned: true,
+            } => "unsigned long",
+            Arith::Int {
+                unsigned: false, ..
+            } => "long long",
+            Arith::Int { unsigned: true, .. } => "unsigned long long",
+            Arith::Float => "float",
+            Arith::Double => "double",
+        }
+    }
+
+    fn is_signed_int(self) -> bool {
+        matches!(
+            self,
+            Arith::Int {
+                unsigned: false,
+                ..
+            }
+        )
+    }
+}
+
+/// A typed argument: its type and how the code spells it (a typedef such as `size_t` stays).
+#[derive(Clone, Debug)]
+struct Typed {
+    ty: Arith,
+    spelled: String,
+}
+
+impl Typed {
+    fn canonical(ty: Arith) -> Self {
+        Typed {
+            ty,
+            spelled: ty.canonical().to_string(),
+        }
+    }
+}
+
+/// The arithmetic type a declared type names (qualifiers dropped), if it is one.
+fn arith_of_type(text: &str) -> Option<Typed> {
+    let mut t = text.trim();
+    loop {
+        let before = t;
+        for q in [
+            "const ",
+            "volatile ",
+            "static ",
+            "register ",
+            "constexpr ",
+            "std::",
+        ] {
+            t = t.strip_prefix(q).unwrap_or(t).trim_start();
+        }
+        if t == before {
+            break;
+        }
+    }
+    let t = t.strip_suffix(" const").unwrap_or(t);
+    let int = |rank, unsigned| Some(Arith::Int { rank, unsigned });
+    let ty = match t {
+        "int" | "signed" | "signed int" | "short" | "short int" | "signed short"
+        | "unsigned short" | "unsigned short int" | "char" | "signed char" | "unsigned char"
+        | "bool" | "int8_t" | "uint8_t" | "int16_t" | "uint16_t" | "int32_t" => int(0, false),
+        "unsigned" | "unsigned int" | "uint32_t" | "uint" => int(0, true),
+        "long" | "long int" | "signed long" | "int64_t" | "ptrdiff_t" | "ssize_t" | "intptr_t" => {
+            int(1, false)
+        }
+        "unsigned long" | "unsigned long int" | "uint64_t" | "size_t" | "uintptr_t" => int(1, true),
+        "long long" | "long long int" | "signed long long" => int(2, false),
+        "unsigned long long" | "unsigned long long int" => int(2, true),
+        "float" => Some(Arith::Float),
+        "double" => Some(Arith::Double),
+        _ => None,
+    }?;
+    Some(Typed {
+        ty,
+        spelled: t.to_string(),
+    })
+}
+
+/// The type of a numeric literal (C's rules: an unsuffixed decimal is `int` while it fits).
+fn literal_type(text: &str) -> Option<Arith> {
+    let t: String = text
+        .chars()
+        .filter(|&c| c != '\'' && !c.is_whitespace())
+        .collect();
+    let t = t.trim_start_matches(['-', '+']).to_ascii_lowercase();
+    let hex = t.starts_with("0x");
+    if !hex && (t.contains(['.', 'e']) || t.ends_with('f')) {
+        return Some(if t.ends_with('f') {
+            Arith::Float
+        } else {
+            Arith::Double
+        });
+    }
+    if hex && t.contains(['.', 'p']) {
+        return None;
+    }
+    let body = t.trim_end_matches(['u', 'l']);
+    let suffix = &t[body.len()..];
+    let unsigned = suffix.contains('u');
+    let longs = suffix.matches('l').count() as u8;
+    let (value, _) = super::eval::parse_int(body)?;
+    let octal_or_hex = hex || (body.len() > 1 && body.starts_with('0'));
+    let rank = if longs > 0 {
+        longs.min(2)
+    } else if value <= i32::MAX as u64 || (unsigned || octal_or_hex) && value <= u32::MAX as u64 {
+        0
+    } else {
+        1
+    };
+    let unsigned = unsigned || octal_or_hex && longs == 0 && rank == 0 && value > i32::MAX as u64;
+    Some(Arith::Int { rank, unsigned })
+}
+
+/// Whether `n` is a literal that is zero or more (its conversion to unsigned keeps the value).
+fn non_negative_literal(a: &Analyzer, n: Node) -> bool {
+    match n.kind_name() {
+        "number_literal" => !a.text(n).trim_start().starts_with('-'),
+        "char_literal" | "true" | "false" | "sizeof_expression" => true,
+        "parenthesized_expression" => n.named_child(0).is_some_and(|c| non_negative_literal(a, c)),
+        _ => false,
+    }
+}
+
+/// C's usual arithmetic conversions (for an LP64 target).
+fn usual(x: Arith, y: Arith) -> Arith {
+    match (x, y) {
+        (Arith::Double, _) | (_, Arith::Double) => Arith::Double,
+        (Arith::Float, _) | (_, Arith::Float) => Arith::Float,
+        (
+            Arith::Int {
+                rank: r1,
+                unsigned: u1,
+            },
+            Arith::Int {
+                rank: r2,
+                unsigned: u2,
+            },
+        ) => {
+            if u1 == u2 {
+                return Arith::Int {
+                    rank: r1.max(r2),
+                    unsigned: u1,
+                };
+            }
+            let (ru, rs) = if u1 { (r1, r2) } else { (r2, r1) };
+            if ru >= rs {
+                Arith::Int {
+                    rank: ru,
+                    unsigned: true,
+                }
+            } else if ru == 0 {
+                // `long` holds every `unsigned int`.
+                Arith::Int {
+                    rank: rs,
+                    unsigned: false,
+                }
+            } else {
+                Arith::Int {
+                    rank: rs,
+                    unsigned: true,
+                }
+            }
+        }
+    }
+}
+
+/// The type of expression `n`, when declarations, literals and casts decide it.
+fn type_of(a: &Analyzer, n: Node, depth: u8) -> Option<Typed> {
+    if depth > 12 {
+        return None;
+    }
+    match n.kind_name() {
+        "number_literal" => literal_type(a.text(n)).map(Typed::canonical),
+        "char_literal" | "true" | "false" => Some(Typed::canonical(Arith::Int {
+            rank: 0,
+            unsigned: false,
+        })),
+        "sizeof_expression" => Some(Typed {
+            ty: Arith::Int {
+                rank: 1,
+                unsigned: true,
+            },
+            spelled: "size_t".into(),
+        }),
+        "identifier" => {
+            let name = a.text(n);
+            if name == "warpSize" {
+                return Some(Typed::canonical(Arith::Int {
+                    rank: 0,
+                    unsigned: false,
+                }));
+            }
+            let d = a.lookup(name, n.start_byte())?;
+            if d.pointer || !d.dims.is_empty() {
+                return None;
+            }
+            arith_of_type(&d.ty_text)
+        }
+        "subscript_expression" => {
+            let b = n
+                .field(FIELDS.argument)
+                .filter(|b| b.kind_name() == "identifier")?;
+            let d = a.lookup(a.text(b), b.start_byte())?;
+            // One level of indexing into a pointer or a one-dimensional array.
+            if usize::from(d.pointer) + d.dims.len() != 1 {
+                return None;
+            }
+            arith_of_type(&d.ty_text)
+        }
+        "field_expression" => {
+            let obj = n.field(FIELDS.argument).map(|o| a.text(o));
+            let member = n.field(FIELDS.field).map(|f| a.text(f));
+            (matches!(obj, Some("threadIdx" | "blockIdx" | "blockDim" | "gridDim"))
+                && matches!(member, Some("x" | "y" | "z")))
+            .then(|| {
+                Typed::canonical(Arith::Int {
+                    rank: 0,
+                    unsigned: true,
+                })
+            })
+        }
+        "cast_expression" => n
+            .field(FIELDS.type_)
+            .and_then(|t| arith_of_type(&super::norm_ws(a.text(t)))),
+        "call_expression" => {
+            // `static_cast<T>(x)`, or a nested `min`/`max` (of CUDA's overload type).
+            let f = n.field(FIELDS.function)?;
+            if f.kind_name() == "identifier" && matches!(a.text(f), "min" | "max") {
+                let list = n.field(FIELDS.arguments)?;
+                let mut args =
+                    crate::parse::named_children(list).filter(|c| c.kind_name() != "comment");
+                let (x, y) = (args.next()?, args.next()?);
+                if args.next().is_some() {
+                    return None;
+                }
+                return cuda_overload(&type_of(a, x, depth + 1)?, &type_of(a, y, depth + 1)?);
+            }
+            if f.kind_name() != "template_function"
+                || f.field(FIELDS.name).map(|x| a.text(x)) != Some("static_cast")
+            {
+                return None;
+            }
+            let ty = f.field(FIELDS.arguments)?.named_child(0)?;
+            arith_of_type(&super::norm_ws(a.text(ty)))
+        }
+        "parenthesized_expression" => type_of(a, n.named_child(0)?, depth + 1),
+        "unary_expression" => {
+            let op = n.field(FIELDS.operator).map(|o| a.text(o))?;
+            let x = type_of(a, n.field(FIELDS.argument)?, depth + 1)?;
+            match op {
+                "!" => Some(Typed::canonical(Arith::Int {
+                    rank: 0,
+                    unsigned: false,
+                })),
+                "-" | "+" | "~" => Some(x),
+                _ => None,
+            }
+        }
+        "binary_expression" => {
+            let op = n.field(FIELDS.operator).map(|o| a.text(o))?;
+            match op {
+                "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" => {
+                    Some(Typed::canonical(Arith::Int {
+                        rank: 0,
+                        unsigned: false,
+                    }))
+                }
+                "+" | "-" | "*" | "/" | "%" | "&" | "|" | "^" => {
+                    let l = type_of(a, n.field(FIELDS.left)?, depth + 1)?;
+                    let r = type_of(a, n.field(FIELDS.right)?, depth + 1)?;
+                    let ty = usual(l.ty, r.ty);
+                    Some(if l.ty == ty {
+                        l
+                    } else if r.ty == ty {
+                        r
+                    } else {
+                        Typed::canonical(ty)
+                    })
+                }
+                "<<" | ">>" => type_of(a, n.field(FIELDS.left)?, depth + 1),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The overload CUDA's `min`/`max` pick for two arguments, or None where CUDA has no single
+/// best one (mixed ranks, integers with floats: nvcc reports the call as ambiguous).
+fn cuda_overload(x: &Typed, y: &Typed) -> Option<Typed> {
+    match (x.ty, y.ty) {
+        (a, b) if a == b => Some(x.clone()),
+        (Arith::Float | Arith::Double, Arith::Float | Arith::Double) => {
+            Some(if x.ty == Arith::Double { x } else { y }.clone())
+        }
+        (
+            Arith::Int {
+                rank: r1,
+                unsigned: u1,
+            },
+            Arith::Int { rank: r2, .. },
+        ) if r1 == r2 => Some(if u1 { x } else { y }.clone()),
+        _ => None,
+    }
+}
+
+/// Where a call sits: host code, device-only code, or both (`__host__ __device__`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Host,
+    Device,
+    Both,
+}
+
+fn side(a: &Analyzer, call: Node) -> Side {
+    // An extended lambda (`[=] __device__ (int i) { ... }`) inside a host function.
+    let mut p = call.parent();
+    while let Some(n) = p {
+        match n.kind_name() {
+            "lambda_expression" => {
+                let head = n
+                    .field(FIELDS.body)
+                    .map_or(n.byte_range(), |b| n.start_byte()..b.start_byte());
+                let head = String::from_utf8_lossy(&a.src[head]);
+                if head.contains("__device__") {
+                    return if head.contains("__host__") {
+                        Side::Both
+                    } else {
+                        Side::Device
+                    };
+                }
+            }
+            "function_definition" => break,
+            _ => {}
+        }
+        p = n.parent();
+    }
+    match a.func_at(call.start_byte()) {
+        Some(f) if f.device && f.maybe_host => Side::Both,
+        Some(f) if f.device => Side::Device,
+        _ => Side::Host,
+    }
+}
+
+/// Whether the file brings another `min`/`max` into play: its own definition or macro, or
+/// `std::min` through a using-directive (which wins where the argument types agree).
+fn own_min_max(a: &Analyzer) -> bool {
+    *a.own_min_max.get_or_init(|| {
+        let text = a.src;
+        let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
+        if has(b"using namespace std") || has(b"using std::min") || has(b"using std::max") {
+            return true;
+        }
+        if ["min", "max"].iter().any(|m| a.macros.get(m).is_some()) {
+            return true;
+        }
+        a.funcs.iter().any(|f| {
+            let mut d = f.node.field(FIELDS.declarator);
+            while let Some(n) = d {
+                if n.kind_name() == "function_declarator" {
+                    return n
+                        .field(FIELDS.declarator)
+                        .is_some_and(|x| matches!(a.text(x), "min" | "max"));
+                }
+                d = n.field(FIELDS.declarator);
+            }
+            false
+        })
+    })
+}
+
+/// Whether host compilers (not hipcc) build the file: CUDA's host `min` is not theirs either.
+fn host_compiled(file: &str) -> bool {
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(ext, "c" | "cc" | "cpp" | "cxx" | "C" | "c++")
+}
+
+/// H047 for the call `n` of `name` (`min` or `max`) with arguments `argv`.
+pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let [x, y] = argv else { return };
+    let Some(f) = n.field(FIELDS.function) else {
+        return;
+    };
+    // `min(a, b)` or `::min(a, b)`; not `std::min`, `min<T>` or a method.
+    let global = match f.kind_name() {
+        "identifier" => true,
+        "qualified_identifier" => f.field(FIELDS.scope).is_none(),
+        _ => false,
+    };
+    if !global || a.in_macro.is_some() {
+        return;
+    }
+    let (Some(tx), Some(ty)) = (type_of(a, *x, 0), type_of(a, *y, 0)) else {
+        return;
+    };
+    let Some(cuda) = cuda_overload(&tx, &ty) else {
+        return;
+    };
+    if own_min_max(a) {
+        return;
+    }
+    let side = side(a, n);
+    let int = Arith::Int {
+        rank: 0,
+        unsigned: false,
+    };
+    let t = cuda.spelled.as_str();
+    if side != Side::Device && cuda.ty != int && !host_compiled(a.file) {
+        let (severity, what) = match cuda.ty {
+            Arith::Float => (Severity::Error, format!("`{name}(0.5f, 0.7f)` returns 0")),
+            Arith::Double => (Severity::Error, format!("`{name}(0.5, 0.7)` returns 0")),
+            Arith::Int { rank: 0, .. } => (
+                Severity::Warning,
+                "values above 2^31 - 1 turn negative".to_string(),
+            ),
+            Arith::Int { .. } => (
+                Severity::Error,
+                "64-bit values are truncated to 32 bits".to_string(),
+            ),
+        };
+        let place = if side == Side::Both {
+            "`__host__ __device__` code (its host side)"
+        } else {
+            "host code"
+        };
+        let fix = vec![Edit::replace(
+            f.start_byte(),
+            f.end_byte(),
+            format!("std::{name}<{t}>"),
+            "H047",
+        )];
+        a.report(
+            &super::catalog::MIN_MAX_OVERLOAD,
+            severity,
+            n,
+            format!("`{name}` on `{t}` in {place}: CUDA has a host `{name}` for `{t}`; HIP's only host `{name}` takes `int`, so both arguments become `int` and {what}"),
+            Some(format!("call `std::{name}<{t}>(...)`, which compiles on host and device")),
+            fix,
+        );
+        return;
+    }
+    if side == Side::Host || tx.ty == ty.ty {
+        return;
+    }
+    // Device code: two different types go to HIP's `double` template.
+    let Arith::Int {
+        rank,
+        unsigned: true,
+    } = cuda.ty
+    else {
+        return;
+    };
+    let (signed, signed_ty) = if tx.ty.is_signed_int() {
+        (*x, &tx)
+    } else {
+        (*y, &ty)
+    };
+    if non_negative_literal(a, signed) {
+        return;
+    }
+    let s = &signed_ty.spelled;
+    let wide = if rank > 0 {
+        ", and 64-bit values above 2^53 are rounded"
+    } else {
+        ""
+    };
+    let fix = vec![
+        Edit::insert(signed.start_byte(), format!("({t})("), "H047"),
+        Edit::insert(signed.end_byte(), ")", "H047"),
+    ];
+    a.report(
+        &super::catalog::MIN_MAX_OVERLOAD,
+        Severity::Warning,
+        n,
+        format!("`{name}` of `{s}` and `{t}` in device code: CUDA compares both as `{t}`; HIP has no mixed overload and computes in `double`, so the result differs when the `{s}` is negative (and is a `double`){wide}"),
+        Some(format!("convert the `{s}` argument: `({t})({})`", a.text(signed))),
+        fix,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_types_follow_c() {
+        let int = |rank, unsigned| Some(Arith::Int { rank, unsigned });
+        assert_eq!(literal_type("5"), int(0, false));
+        assert_eq!(literal_type("5u"), int(0, true));
+        assert_eq!(literal_type("5UL"), int(1, true));
+        assert_eq!(literal_type("5ll"), int(2, false));
+        assert_eq!(literal_type("0xffffffff"), int(0, true));
+        assert_eq!(literal_type("4294967295"), int(1, false));
+        assert_eq!(literal_type("-1"), int(0, false));
+        assert_eq!(literal_type("0.5f"), Some(Arith::Float));
+        assert_eq!(literal_type("1e3"), Some(Arith::Double));
+        assert_eq!(literal_type("0x1f"), int(0, false));
+    }
+
+    #[test]
+    fn cuda_picks_unsigned_for_mixed_signedness_and_nothing_for_mixed_ranks() {
+        let t = |s: &str| arith_of_type(s).unwrap();
+        let pick = |x: &str, y: &str| cuda_overload(&t(x), &t(y)).map(|c| c.spelled);
+        assert_eq!(pick("int", "uint32_t").as_deref(), Some("uint32_t"));
+        assert_eq!(pick("const size_t", "int64_t").as_deref(), Some("size_t"));
+        assert_eq!(pick("float", "double").as_deref(), Some("double"));
+        assert_eq!(pick("int", "long"), None);
+        assert_eq!(pick("int", "float"), None);
+        assert_eq!(usual(t("unsigned").ty, t("long").ty), t("long").ty);
+        assert_eq!(
+            usual(t("unsigned long").ty, t("long long").ty),
+            t("unsigned long long").ty
+        );
+    }
+}
