@@ -352,6 +352,25 @@ fn h043_half2_members_are_bit_patterns_in_hip_5_and_the_fix_reads_halves() {
     let fixed = with_fixes(&src, Version::new(5, 2, 3));
     assert!(fixed.contains("__half2float(__low2half(v))"), "{fixed}");
     assert!(!device_ir(&cc, &fixed).contains("uitofp"));
+    // Through an element and a pointer.
+    let src = case(
+        "__global__ void k(const __half2* in, float* out) { out[0] = __half2float(in[1].y) + __half2float(in->x); }",
+    )
+    .replace("#include <hip/hip_runtime.h>", "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>");
+    assert_eq!(
+        rules(&src, Version::new(5, 2, 3))
+            .iter()
+            .filter(|r| **r == ("H043".into(), Severity::Error))
+            .count(),
+        2
+    );
+    assert!(device_ir(&cc, &src).contains("uitofp i16"));
+    let fixed = with_fixes(&src, Version::new(5, 2, 3));
+    assert!(
+        fixed.contains("__half2float(__high2half(in[1])) + __half2float(__low2half(*in))"),
+        "{fixed}"
+    );
+    assert!(!device_ir(&cc, &fixed).contains("uitofp"));
 }
 
 #[test]

@@ -801,8 +801,9 @@ In HIP 5 (5.2.3's amd_hip_fp16.h), `__half2`'s members `x` and `y` are `unsigned
 raw bit patterns of the two halves. CUDA code that reads `v.x` as a half (`__half2float(v.x)`, \
 `float lo = v.x`) converts the integer value of the bit pattern instead; later ROCm/clr sources \
 make the members `__half`. hipport reports reads and writes of `.x`/`.y` on variables declared \
-`__half2` when the target is before HIP 6.0, and `--fix` turns reads into `__low2half(v)` / \
-`__high2half(v)`.
+`__half2`, on elements of `__half2` arrays and pointers (`a[i].x`) and through `__half2` pointers \
+(`p->x`, `(*p).x`) when the target is before HIP 6.0, and `--fix` turns reads into \
+`__low2half(v)` / `__high2half(v)` (`__low2half(a[i])`, `__low2half(*p)`).
 
 Fix: compute the average directly, widened so the sum cannot overflow: \
 `(int)(((long long)x + y) >> 1)`, and `(int)(((long long)x + y + 1) >> 1)` for `__rhadd`; read \

@@ -310,9 +310,9 @@ fn field(a: &mut Analyzer, n: Node) {
             let text = a.text(expr).to_string();
             compute_capability(a, expr, &format!("`{text}`"));
         }
-        "x" | "y" if half2_member && half2_object(a, expr) => {
+        "x" | "y" if half2_member && half2_object(a, expr).is_some() => {
             let get = if name == "x" { "__low2half" } else { "__high2half" };
-            let obj = expr.field(FIELDS.argument).map(|o| a.text(o).to_string());
+            let obj = half2_object(a, expr);
             // A read becomes the accessor; a write (`v.x = h`, `v.x++`, `&v.x`) is left to the reader.
             let written = expr.parent().is_some_and(|p| match p.kind_name() {
                 "assignment_expression" => p.field(FIELDS.left) == Some(expr),
@@ -406,11 +406,35 @@ fn object_decl<'t>(a: &Analyzer<'_, 't>, expr: Node, deref: bool) -> Option<Decl
     }
 }
 
-/// Whether the object of member access `expr` is a variable declared `__half2` or `half2`.
-fn half2_object(a: &Analyzer, expr: Node) -> bool {
-    object_decl(a, expr, false).is_some_and(|d| {
-        !d.pointer && matches!(d.ty_text.trim_start_matches("const "), "__half2" | "half2")
-    })
+/// The `__half2` value whose member `expr` reads, as an expression (`v` for `v.x`, `a[i]` for
+/// `a[i].x`, `*p` for `p->x` and `(*p).x`), when declarations show it is a `__half2`.
+fn half2_object(a: &Analyzer, expr: Node) -> Option<String> {
+    let half2 = |d: &Decl| matches!(d.ty_text.trim_start_matches("const "), "__half2" | "half2");
+    let arrow = expr
+        .field(FIELDS.operator)
+        .is_some_and(|o| a.text(o) == "->");
+    let mut o = expr.field(FIELDS.argument)?;
+    while o.kind_name() == "parenthesized_expression" {
+        o = o.named_child(0)?;
+    }
+    // Levels of indirection between the declared variable and the `__half2` value.
+    let (name, levels, text) = match o.kind_name() {
+        "identifier" if arrow => (o, 1, format!("*{}", a.text(o))),
+        "identifier" => (o, 0, a.text(o).to_string()),
+        "pointer_expression" if !arrow && a.text(o).starts_with('*') => {
+            let p = o.named_child(0).filter(|p| p.kind_name() == "identifier")?;
+            (p, 1, a.text(o).to_string())
+        }
+        "subscript_expression" if !arrow => {
+            let b = o
+                .field(FIELDS.argument)
+                .filter(|b| b.kind_name() == "identifier")?;
+            (b, 1, a.text(o).to_string())
+        }
+        _ => return None,
+    };
+    let d = a.lookup(a.text(name), name.start_byte())?;
+    (half2(&d) && usize::from(d.pointer) + d.dims.len() == levels).then_some(text)
 }
 
 /// Whether the object of member access `expr` is a variable declared `cudaPointerAttributes`.

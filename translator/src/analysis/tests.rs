@@ -1598,10 +1598,25 @@ fn h043_half2_members_before_hip_6() {
                v.y = __float2half(1.f);\n\
                out[1] = threadIdx.x + in[0].x;\n}\n";
     let at = |v: Version| lines_at(src, "H043", v);
-    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4]);
+    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5]);
     assert!(at(Version::new(6, 0, 0)).is_empty());
     let out = fixed(src, Version::new(5, 2, 3));
     assert!(out.contains("__half2float(__low2half(v))"), "{out}");
+    // Elements of arrays and pointers, and members through `->` and `(*p)`.
+    assert!(out.contains("threadIdx.x + __low2half(in[0])"), "{out}");
+    let through = "__global__ void k(__half2* p, float* out) { __half2 row[2]; __half2* rows[2];
+                   out[0] = __half2float(p->y) + __half2float((*p).x) + __half2float(row[1].y);
+                   out[1] = __half2float(rows[0].x); }
+";
+    assert_eq!(
+        lines_at(through, "H043", Version::new(5, 2, 3)),
+        vec![2, 2, 2]
+    );
+    let via = fixed(through, Version::new(5, 2, 3));
+    assert!(
+        via.contains("__half2float(__high2half(*p)) + __half2float(__low2half(*p)) + __half2float(__high2half(row[1]))"),
+        "{via}"
+    );
     assert!(
         out.contains("v.y = __float2half(1.f);"),
         "writes are not rewritten: {out}"
@@ -1611,7 +1626,7 @@ fn h043_half2_members_before_hip_6() {
     assert_eq!(lines_at(more, "H043", Version::new(5, 2, 3)).len(), 3);
     let out = fixed(more, Version::new(5, 2, 3));
     assert!(out.contains("v.y++;") && out.contains("&v.x;"), "{out}");
-    assert!(out.contains("__half2float(__high2half((v)))"), "{out}");
+    assert!(out.contains("__half2float(__high2half(v))"), "{out}");
 }
 
 #[test]
