@@ -923,6 +923,18 @@ fn integer_valued(a: &Analyzer, x: Node) -> bool {
                 && x.field(FIELDS.right).is_some_and(|r| integer_valued(a, r))
         }
         "parenthesized_expression" => x.named_child(0).is_some_and(|c| integer_valued(a, c)),
+        // A struct member (`p.lo`, `q->hi`): every member of that name the file declares is an
+        // integer.
+        "field_expression" => x.field(FIELDS.field).is_some_and(|f| {
+            a.decls.get(a.text(f)).is_some_and(|ds| {
+                let mut members = ds
+                    .iter()
+                    .filter(|d| d.decl.kind_name() == "field_declaration")
+                    .peekable();
+                members.peek().is_some()
+                    && members.all(|d| !d.pointer && d.dims.is_empty() && integer(&d.ty_text))
+            })
+        }),
         _ => false,
     }
 }

@@ -1577,6 +1577,19 @@ fn h043_integer_halving_adds() {
             (7, Warning)
         ]
     );
+    // Struct members: integer members are reported, half members (and unknown ones) are not.
+    let members = "struct Range { int lo, hi; };
+struct Pair { __half a, b; };
+                   __global__ void k(Range* r, Pair* p, int* out, __half* h) {
+                   out[0] = __hadd(r->lo, r->hi);
+Range q = r[1];
+out[1] = __rhadd(q.lo, 1);
+                   h[0] = __hadd(p->a, p->b);
+h[1] = __hadd(p[0].a, h[2]);
+out[2] = __hadd(r->width, 1);
+}
+";
+    assert_eq!(lines_of(members, "H043"), vec![4, 6]);
 }
 
 #[test]
