@@ -1300,6 +1300,31 @@ fn softmax_warp_hardcoded32() {
 }
 
 #[test]
+fn row_center_warp_rows_hardcoded32() {
+    run_kernel("row_center_warp_rows_hardcoded32", |k, r| {
+        let f: unsafe extern "C" fn(*const f32, *mut f32, i32, i32) -> i32 =
+            unsafe { k.get("row_center_warp_rows_f32")? };
+        // At least two rows, so some block holds a second row that shares a 64-lane wavefront.
+        let (rows, cols) = (r.usize_in(2, 300), r.usize_in(1, 128));
+        let x = r.vec_f32(rows * cols, -5.0, 5.0);
+        let mut y = nan(rows * cols);
+        launched("row_center_warp_rows_f32", unsafe {
+            f(x.as_ptr(), y.as_mut_ptr(), rows as i32, cols as i32)
+        })?;
+        let mut want = Vec::new();
+        for row in x.chunks(cols) {
+            let mean = row.iter().map(|&v| v as f64).sum::<f64>() / cols as f64;
+            want.extend(row.iter().map(|&v| v as f64 - mean));
+        }
+        check_f32(&format!("{rows}x{cols}"), &y, &want, Tol::F32)?;
+        if unsafe { f(x.as_ptr(), y.as_mut_ptr(), 1, 129) } == 0 {
+            return Err("row_center_warp_rows_f32 accepted 129 columns".into());
+        }
+        Ok(())
+    });
+}
+
+#[test]
 fn gemv_warp_hardcoded32() {
     run_kernel("gemv_warp_hardcoded32", |k, r| {
         let f: unsafe extern "C" fn(*const f32, *const f32, *mut f32, i32, i32) -> i32 =

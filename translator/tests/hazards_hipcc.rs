@@ -712,3 +712,21 @@ fn h047_min_max_take_int_on_the_host_and_double_for_mixed_types_on_the_device() 
     let ir = device_ir(&cc, &fixed);
     assert!(!ir.contains("double") && ir.contains("umin"), "{ir}");
 }
+
+#[test]
+fn h048_a_lane_0_broadcast_reads_the_wavefront_and_width_32_reads_the_row() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "__global__ void k(float* o) { o[threadIdx.y * 32 + threadIdx.x] = __shfl(o[0], 0); }\n\
+         void go(float* o) { dim3 block(32, 8); k<<<1, block>>>(o); }",
+    );
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H048".into(), Severity::Error)));
+    // The permute's byte address starts from the lane's base: 64 lanes (-256) for gfx90a's
+    // default width, a 32-lane row (-128) with width 32.
+    let ir = device_ir(&cc, &src);
+    assert!(ir.contains(", -256") && !ir.contains(", -128"), "{ir}");
+    let fixed = with_fixes(&src, Version::new(6, 4, 0));
+    assert!(fixed.contains("__shfl(o[0], 0, 32)"), "{fixed}");
+    let ir = device_ir(&cc, &fixed);
+    assert!(ir.contains(", -128") && !ir.contains(", -256"), "{ir}");
+}

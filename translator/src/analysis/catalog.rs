@@ -883,6 +883,36 @@ overload type `T` (constexpr, so it compiles for the device too); device code co
 signed argument to the unsigned type.",
 };
 
+/// H048: blocks one warp wide with several rows, whose rows share a 64-lane wavefront.
+pub const WARP_WIDE_ROWS: DiagInfo = DiagInfo {
+    id: "H048",
+    name: "warp-wide-rows",
+    severity: Severity::Error,
+    summary: "Blocks 32 threads wide with several rows: two rows share a 64-lane wavefront",
+    explain: "\
+A common CUDA layout gives each row of a 2-D block one warp: `dim3 block(32, 8)`, with \
+`threadIdx.x` as the lane and `threadIdx.y` as the row. Threads are numbered x first, so a \
+64-lane wavefront (CDNA: MI100, MI200, MI300) holds two rows, and warp operations written for \
+one row see both:
+
+- `__shfl_sync(mask, v, 0)` reads lane 0 of the wavefront: the second row receives the first \
+row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with width \
+`warpSize` = 64). An error.
+- `__shfl_up_sync`/`__shfl_down_sync`: lanes at a row's edge read the other row, where CUDA \
+returns their own value. A warning: reductions that use lane 0's result are unaffected.
+- `__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`: the vote covers both rows. An \
+error.
+
+`__shfl_xor_sync` with lane distances below 32 stays inside a row and is not reported; on RDNA \
+(32-lane wavefronts) the layout ports unchanged. hipport reads the kernels the file launches with \
+such blocks (`dim3(32, N)` or a `dim3` variable initialised so), and the device functions they \
+call, three levels deep.
+
+Fix (`--fix`): shuffles get width 32 (`__shfl_sync(mask, v, 0, 32)`), which confines each to its \
+row on every GPU and means the same in CUDA. Votes need 64-wide blocks, or the row's half of a \
+64-bit ballot.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -932,4 +962,5 @@ pub const DIAGS: &[DiagInfo] = &[
     ATOMIC_OVERLOAD,
     TEXTURE_LOD,
     MIN_MAX_OVERLOAD,
+    WARP_WIDE_ROWS,
 ];

@@ -402,18 +402,9 @@ fn own_min_max(a: &Analyzer) -> bool {
         if ["min", "max"].iter().any(|m| a.macros.get(m).is_some()) {
             return true;
         }
-        a.funcs.iter().any(|f| {
-            let mut d = f.node.field(FIELDS.declarator);
-            while let Some(n) = d {
-                if n.kind_name() == "function_declarator" {
-                    return n
-                        .field(FIELDS.declarator)
-                        .is_some_and(|x| matches!(a.text(x), "min" | "max"));
-                }
-                d = n.field(FIELDS.declarator);
-            }
-            false
-        })
+        a.funcs
+            .iter()
+            .any(|f| matches!(a.function_name(f.node), Some("min" | "max")))
     })
 }
 

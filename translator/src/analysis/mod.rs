@@ -11,6 +11,7 @@ mod catalog;
 mod eval;
 mod min_max;
 mod python;
+mod row_warps;
 mod rules;
 mod suppress;
 
@@ -569,6 +570,22 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether `at` lies in code that runs on the device only (not `__host__ __device__`).
     fn in_device_only(&self, at: usize) -> bool {
         self.func_at(at).is_some_and(|f| f.device && !f.maybe_host)
+    }
+
+    /// The name a function definition declares (`k` for `__global__ void k(...)`), when it is a
+    /// plain identifier.
+    fn function_name(&self, def: Node) -> Option<&'a str> {
+        let mut d = def.field(FIELDS.declarator);
+        while let Some(n) = d {
+            if KINDS.of(n) == K::FunctionDeclarator {
+                return n
+                    .field(FIELDS.declarator)
+                    .filter(|x| x.kind_name() == "identifier")
+                    .map(|x| self.text(x));
+            }
+            d = n.field(FIELDS.declarator);
+        }
+        None
     }
 
     /// The declaration of `name` visible at `at` (the latest preceding one in scope).

@@ -1068,7 +1068,7 @@ pub(super) fn finish(a: &mut Analyzer) {
 // Helpers
 
 /// The function name of a call: the last path segment, without template arguments.
-fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
+pub(super) fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
     let f = call.field(FIELDS.function)?;
     let mut n = f;
     for _ in 0..6 {
@@ -1084,7 +1084,7 @@ fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
 }
 
 /// Arguments of a call (named children of its argument list).
-fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
+pub(super) fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     let Some(list) = call.field(FIELDS.arguments) else {
         return vec![];
     };
@@ -1960,6 +1960,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         let cfg_args: Vec<Node> = crate::parse::named_children(cfg)
             .filter(|x| x.kind_name() != "comment")
             .collect();
+        super::row_warps::launch(a, n, &cfg_args);
         if let Some(smem) = cfg_args.get(2) {
             if let Some(v) = a.eval(*smem) {
                 if v > 65536 {

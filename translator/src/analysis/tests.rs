@@ -1769,3 +1769,53 @@ fn h047_stays_silent_where_another_min_is_in_play() {
         .iter()
         .all(|d| d.id != "H047"));
 }
+
+// H048 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h048_warp_wide_blocks_with_rows() {
+    let src = "__device__ float bcast(float v) { return __shfl_sync(0xffffffff, v, 0); }\n\
+               __device__ float edge(float v) { return __shfl_up_sync(0xffffffff, v, 1) + __shfl_down(v, 2, 32); }\n\
+               __global__ void a(float* o) { o[0] = bcast(o[1]) + edge(o[2]) + __shfl_xor_sync(0xffffffff, o[3], 16); }\n\
+               __global__ void b(float* o) { o[0] = __shfl(o[1], 3, warpSize) + __any_sync(0xffffffff, o[2] > 0); }\n\
+               __global__ void c(float* o) { o[0] = __shfl(o[1], 3); }\n\
+               #define ROWS 4\n\
+               void go(float* o, int rows) {\n\
+                 dim3 blk(32, ROWS);\n\
+                 a<<<1, blk>>>(o);\n\
+                 dim3 tall = dim3(32, rows);\n\
+                 b<<<1, tall>>>(o);\n\
+                 c<<<1, dim3(32, 1)>>>(o);\n\
+                 c<<<1, dim3(64, 4)>>>(o);\n\
+                 c<<<1, 32>>>(o);\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H048"),
+        vec![
+            (1, Severity::Error),
+            (2, Severity::Warning),
+            (4, Severity::Error),
+            (4, Severity::Error),
+        ]
+    );
+    let msg = run(src)
+        .into_iter()
+        .find(|d| d.id == "H048")
+        .map(|d| d.message)
+        .unwrap();
+    assert!(
+        msg.contains("`a`, which line 9 launches") && msg.contains("4 (`ROWS`) rows"),
+        "{msg}"
+    );
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(out.contains("__shfl_sync(0xffffffff, v, 0, 32)"), "{out}");
+    assert!(
+        out.contains("__shfl_up_sync(0xffffffff, v, 1, 32) + __shfl_down(v, 2, 32)"),
+        "{out}"
+    );
+    assert!(out.contains("__shfl(o[1], 3, 32)"), "{out}");
+    // Braces, and a launch through a template kernel.
+    let braces = "template <int N> __global__ void t(float* o) { o[0] = __shfl(o[1], 0); }\n\
+                  void go(float* o) { dim3 blk{32, 2}; t<4><<<1, blk>>>(o); }\n";
+    assert_eq!(lines_of(braces, "H048"), vec![1]);
+}

@@ -1,0 +1,242 @@
+//! H048: kernels launched with blocks one warp wide and several rows (`dim3(32, 8)`).
+//!
+//! CUDA code often gives each row of a 2-D block one warp: `threadIdx.x` is the lane and
+//! `threadIdx.y` the row. A 64-lane wavefront holds two such rows, so a shuffle from a fixed
+//! source lane reads the first row's lane in both, and a vote counts both rows. Shuffles with
+//! lane distances below 32 (`__shfl_xor`) stay inside a row and are not reported. The rule looks
+//! at the kernels the file launches with such blocks, and at the device functions they call.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::Analyzer;
+use crate::diag::Severity;
+use crate::edit::Edit;
+use crate::parse::{Field, KindName, FIELDS};
+
+/// How many levels of device-function calls below a kernel are read.
+const CALL_DEPTH: usize = 3;
+
+/// The launch `call` (a `<<<...>>>` call with configuration arguments `cfg`): when its block is
+/// 32 threads wide with more than one row, reports the row-crossing warp operations of the kernel.
+pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'t>]) {
+    let Some(rows) = cfg.get(1).and_then(|b| rows_of_warp_wide_block(a, *b)) else {
+        return;
+    };
+    let Some(kernel) = call.field(FIELDS.function).and_then(|f| name_of(a, f)) else {
+        return;
+    };
+    let line = a.index.position(a.map(call.start_byte())).0;
+    let launch = Launch {
+        kernel: kernel.to_string(),
+        rows,
+        line,
+    };
+    let mut seen = HashSet::new();
+    let mut todo: Vec<(String, usize)> = vec![(launch.kernel.clone(), 0)];
+    while let Some((name, depth)) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let bodies: Vec<Node> = a
+            .funcs
+            .iter()
+            .filter(|f| f.device && a.function_name(f.node) == Some(name.as_str()))
+            .filter_map(|f| f.node.field(FIELDS.body))
+            .collect();
+        for body in bodies {
+            for c in calls_in(body) {
+                let Some(callee) = super::rules::callee(a, c) else {
+                    continue;
+                };
+                if !warp_op(a, c, callee, &launch) && depth < CALL_DEPTH {
+                    todo.push((callee.to_string(), depth + 1));
+                }
+            }
+        }
+    }
+}
+
+/// The launch whose kernel is being read.
+struct Launch {
+    kernel: String,
+    /// The block's row count as written (`8`, `rows`).
+    rows: String,
+    /// The launch's line.
+    line: usize,
+}
+
+/// The rows of block `b` when it is 32 threads wide with more than one row (or a row count
+/// that is not a constant).
+fn rows_of_warp_wide_block<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<String> {
+    let dims = block_dims(a, b)?;
+    let (x, rest) = dims.split_first()?;
+    if a.eval(*x) != Some(32) {
+        return None;
+    }
+    let many: Vec<Node> = rest
+        .iter()
+        .copied()
+        .filter(|d| a.eval(*d) != Some(1))
+        .collect();
+    match many.as_slice() {
+        [] => None,
+        [one] => Some(match a.eval(*one) {
+            Some(v) if v.to_string() != a.text(*one) => format!("{v} (`{}`)", a.text(*one)),
+            _ => a.text(*one).to_string(),
+        }),
+        _ => Some(
+            many.iter()
+                .map(|d| a.text(*d))
+                .collect::<Vec<_>>()
+                .join(" x "),
+        ),
+    }
+}
+
+/// The dimension expressions of a block: `dim3(x, y)`, or a `dim3` variable initialised with
+/// `(x, y)`, `= dim3(x, y)` or `{x, y}`.
+fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<Node<'t>>> {
+    let list = match b.kind_name() {
+        "call_expression" => dim3_call(a, b)?,
+        "identifier" => {
+            let d = a.lookup(a.text(b), b.start_byte())?;
+            if d.pointer || d.ty_text.trim_start_matches("const ") != "dim3" {
+                return None;
+            }
+            let init = d.init?;
+            match init.kind_name() {
+                "argument_list" | "initializer_list" => init,
+                "call_expression" => dim3_call(a, init)?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(
+        crate::parse::named_children(list)
+            .filter(|n| n.kind_name() != "comment")
+            .collect(),
+    )
+}
+
+/// The argument list of a `dim3(...)` call.
+fn dim3_call<'t>(a: &Analyzer<'_, 't>, call: Node<'t>) -> Option<Node<'t>> {
+    let f = call.field(FIELDS.function)?;
+    (a.text(f) == "dim3")
+        .then(|| call.field(FIELDS.arguments))
+        .flatten()
+}
+
+/// The function a callee expression names (`k`, `k<T>`, `ns::k`).
+fn name_of<'a>(a: &Analyzer<'a, '_>, f: Node) -> Option<&'a str> {
+    let mut n = f;
+    for _ in 0..4 {
+        match n.kind_name() {
+            "identifier" => return Some(a.text(n)),
+            "template_function" | "qualified_identifier" => n = n.field(FIELDS.name)?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The calls in `body`, in source order.
+fn calls_in(body: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut c = body.walk();
+    loop {
+        let n = c.node();
+        if n.kind_name() == "call_expression" {
+            out.push(n);
+        }
+        if c.goto_first_child() {
+            continue;
+        }
+        loop {
+            if c.node() == body {
+                return out;
+            }
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+/// Reports call `c` of `name` when it is a warp operation that crosses rows; false when it is
+/// no warp operation at all (so a device function it names may be read).
+fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) -> bool {
+    let base = name.trim_end_matches("_sync");
+    let sync = usize::from(name.ends_with("_sync"));
+    let (severity, what, help) = match base {
+        "__shfl" | "__shfl_up" | "__shfl_down" => {
+            let argv = super::rules::args(c);
+            // A width of 32 or less keeps the shuffle inside a row.
+            if let Some(w) = argv.get(2 + sync) {
+                let whole_warp = a.text(*w) == "warpSize" || a.eval(*w).is_some_and(|w| w > 32);
+                if !whole_warp {
+                    return true;
+                }
+            } else if argv.len() < 2 + sync {
+                return true;
+            }
+            let (severity, what) = if base == "__shfl" {
+                let src = argv.get(1 + sync).map_or("", |s| a.text(*s));
+                (
+                    Severity::Error,
+                    format!("source lane `{src}` is a lane of the wavefront, so the second row reads the first row's lane"),
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    "the lanes at a row's edge read the neighbouring row where CUDA returns their own value".to_string(),
+                )
+            };
+            let width = if argv.len() == 3 + sync {
+                // Replace a width that does not confine the shuffle.
+                let w = argv[2 + sync];
+                vec![Edit::replace(w.start_byte(), w.end_byte(), "32", "H048")]
+            } else {
+                let args_end = c.field(FIELDS.arguments).map_or(c.end_byte(), |l| l.end_byte());
+                vec![Edit::insert(args_end - 1, ", 32", "H048")]
+            };
+            (
+                severity,
+                what,
+                (
+                    format!("pass width 32 (`{name}(..., 32)`): each row then shuffles within itself on every GPU, as in CUDA"),
+                    width,
+                ),
+            )
+        }
+        "__ballot" | "__any" | "__all" | "__activemask" => (
+            Severity::Error,
+            "the vote covers both rows of the wavefront".to_string(),
+            (
+                "launch 64-wide blocks (one row per wavefront), or keep this row's 32 bits: `(unsigned)(__ballot(p) >> (threadIdx.y % 2 * 32))` where the wavefront has 64 lanes".to_string(),
+                vec![],
+            ),
+        ),
+        _ => return false,
+    };
+    if !a.first("H048", c.start_byte()) {
+        return true;
+    }
+    let (help, fix) = help;
+    let rows = &launch.rows;
+    let (kernel, line) = (&launch.kernel, launch.line);
+    a.report(
+        &super::catalog::WARP_WIDE_ROWS,
+        severity,
+        c,
+        format!("`{name}` in `{kernel}`, which line {line} launches with blocks 32 threads wide and {rows} rows: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two rows, and {what}"),
+        Some(help),
+        fix,
+    );
+    true
+}
