@@ -6,6 +6,8 @@
 //!   the failure can be attributed.
 //! - `cpu32/libNAME.so`, `cpu64/libNAME.so`: g++ against `runtime-tests/hipcpu/include` at warp
 //!   width 32 and 64, from the `--launch hip` translation (only with the `cpu-backend` feature).
+//! - `cpu64-fixed/libNAME.so`: the same at width 64 from that translation with `--fix` (the
+//!   hazards' autofixes applied), for the kernels where `--fix` changes the translation.
 //!   That translation targets the installed HIP, as the hipcc one does, except where the hipcc
 //!   translation needs names the installed HIP lacks (diagnostic T002, e.g. bf16 before HIP 6.0):
 //!   then it targets the HIP version hipcpu implements (`hipcpu/include/hipcpu/common.h`, 6.2),
@@ -39,8 +41,15 @@ struct Kernel {
 
 /// One compile to run.
 enum Job {
-    Hip { kernel: usize },
-    Cpu { kernel: usize, width: u32 },
+    Hip {
+        kernel: usize,
+    },
+    Cpu {
+        kernel: usize,
+        width: u32,
+        /// From the `--fix` translation (`NAME.fixed.cpu.hip`), into `cpu64-fixed/`.
+        fixed: bool,
+    },
     DevInfo,
 }
 
@@ -129,11 +138,13 @@ fn main() {
     meta.push(("compiled".into(), build.to_string()));
 
     // Translation: `keep` launches for hipcc, `hip` launches for the CPU backend.
-    let dirs = ["translated", "hip", "cpu32", "cpu64"].map(|d| out.join(d));
+    let dirs = ["translated", "hip", "cpu32", "cpu64", "cpu64-fixed"].map(|d| out.join(d));
     for d in &dirs {
         std::fs::create_dir_all(d).expect("OUT_DIR is writable");
     }
     let mut translated = vec![[false, false]; kernels.len()];
+    // Kernels whose `--fix` translation differs from the plain CPU one (built into cpu64-fixed).
+    let mut fixed = vec![false; kernels.len()];
     let mut cpu_versions = Vec::new();
     for (i, k) in kernels.iter().enumerate() {
         let path = corpus.join(format!("{}.cu", k.name));
@@ -207,6 +218,37 @@ fn main() {
                 Err(e) => rows.push(row(&k.name, step, "fail", &e.to_string())),
             }
         }
+        if translated[i][1] {
+            // The same translation with the hazards' autofixes, where they change it.
+            let opts = Options {
+                launch: LaunchStyle::Hip,
+                hip_version: cpu_version,
+                fix: true,
+                ..Default::default()
+            };
+            let rel = format!("corpus/kernels/{}.cu", k.name);
+            let plain = out.join("translated").join(format!("{}.cpu.hip", k.name));
+            match translate_source(&src, &rel, &opts) {
+                Ok(res) => {
+                    let text = prepare_cpu(res.output);
+                    if std::fs::read(&plain).ok().as_ref() == Some(&text) {
+                        rows.push(row(
+                            &k.name,
+                            "cpu64-fixed",
+                            "skip",
+                            "--fix changes nothing (the cpu64 program)",
+                        ));
+                    } else {
+                        let dest = out
+                            .join("translated")
+                            .join(format!("{}.fixed.cpu.hip", k.name));
+                        std::fs::write(&dest, &text).expect("OUT_DIR is writable");
+                        fixed[i] = true;
+                    }
+                }
+                Err(e) => rows.push(row(&k.name, "cpu64-fixed", "fail", &e.to_string())),
+            }
+        }
         if cpu_version != hip_version {
             cpu_versions.push(format!("{}={cpu_version}", k.name));
         }
@@ -251,8 +293,15 @@ fn main() {
         } else {
             jobs.push_back(Job::Hip { kernel: i });
         }
-        for width in [32u32, 64] {
-            let step = format!("cpu{width}");
+        for (width, fix) in [(32u32, false), (64, false), (64, true)] {
+            if fix && !fixed[i] {
+                continue;
+            }
+            let step = if fix {
+                "cpu64-fixed".to_string()
+            } else {
+                format!("cpu{width}")
+            };
             if !build {
                 rows.push(row(&k.name, &step, "skip", "not compiled in this build"));
             } else if !cpu_backend {
@@ -276,7 +325,11 @@ fn main() {
                     &format!("the CPU backend has no {lib}"),
                 ));
             } else {
-                jobs.push_back(Job::Cpu { kernel: i, width });
+                jobs.push_back(Job::Cpu {
+                    kernel: i,
+                    width,
+                    fixed: fix,
+                });
             }
         }
     }
@@ -473,13 +526,22 @@ impl Ctx<'_> {
                 }
                 rows
             }
-            Job::Cpu { kernel, width } => {
+            Job::Cpu {
+                kernel,
+                width,
+                fixed,
+            } => {
                 let k = &self.kernels[kernel];
+                let (source, step) = if fixed {
+                    ("fixed.cpu.hip", "cpu64-fixed".to_string())
+                } else {
+                    ("cpu.hip", format!("cpu{width}"))
+                };
                 let src = self
                     .out
                     .join("translated")
-                    .join(format!("{}.cpu.hip", k.name));
-                let dir = self.out.join(format!("cpu{width}"));
+                    .join(format!("{}.{source}", k.name));
+                let dir = self.out.join(&step);
                 let lib = dir.join(format!("lib{}.so", k.name));
                 let _ = std::fs::remove_file(&lib);
                 let mut cmd = self.cpu_command(width);
@@ -496,7 +558,7 @@ impl Ctx<'_> {
                 let secs = t.elapsed().as_secs_f64();
                 vec![row(
                     &k.name,
-                    &format!("cpu{width}"),
+                    &step,
                     if ok { "ok" } else { "fail" },
                     &format!("{detail} ({secs:.1}s)"),
                 )]

@@ -75,8 +75,10 @@ pub enum HarnessError {
 pub enum WarpUse {
     /// No assumption about the warp width.
     Portable,
-    /// Assumes 32 lanes; wrong on 64-lane wavefronts.
+    /// Assumes 32 lanes; wrong on 64-lane wavefronts, also after `hipport --fix`.
     Hardcoded32,
+    /// Assumes 32 lanes; wrong on 64-lane wavefronts until `hipport --fix` repairs it.
+    Hardcoded32Fix,
     /// Hard-codes 32 but computes the same result on 64-lane wavefronts.
     Hardcoded32Benign,
 }
@@ -87,6 +89,7 @@ impl WarpUse {
         match self {
             WarpUse::Portable => "portable",
             WarpUse::Hardcoded32 => "hardcoded32",
+            WarpUse::Hardcoded32Fix => "hardcoded32-fix",
             WarpUse::Hardcoded32Benign => "hardcoded32-benign",
         }
     }
@@ -136,6 +139,7 @@ pub fn read_manifest(path: &Path) -> Result<Vec<Entry>, HarnessError> {
         let warp = match c[3] {
             "portable" => WarpUse::Portable,
             "hardcoded32" => WarpUse::Hardcoded32,
+            "hardcoded32-fix" => WarpUse::Hardcoded32Fix,
             "hardcoded32-benign" => WarpUse::Hardcoded32Benign,
             _ => return Err(bad()),
         };
@@ -212,11 +216,18 @@ pub enum Backend {
     Cpu32,
     /// hipcpu at warp width 64.
     Cpu64,
+    /// hipcpu at warp width 64, the kernel translated with `--fix` (built where that changes it).
+    Cpu64Fixed,
 }
 
 impl Backend {
     /// Every backend, in test order.
-    pub const ALL: [Backend; 3] = [Backend::Hip, Backend::Cpu32, Backend::Cpu64];
+    pub const ALL: [Backend; 4] = [
+        Backend::Hip,
+        Backend::Cpu32,
+        Backend::Cpu64,
+        Backend::Cpu64Fixed,
+    ];
 
     /// Name used for directories, status steps and outcome files.
     pub fn as_str(self) -> &'static str {
@@ -224,6 +235,7 @@ impl Backend {
             Backend::Hip => "hip",
             Backend::Cpu32 => "cpu32",
             Backend::Cpu64 => "cpu64",
+            Backend::Cpu64Fixed => "cpu64-fixed",
         }
     }
 
@@ -232,7 +244,7 @@ impl Backend {
         match self {
             Backend::Hip => device().map(|d| d.warp_size),
             Backend::Cpu32 => Some(32),
-            Backend::Cpu64 => Some(64),
+            Backend::Cpu64 | Backend::Cpu64Fixed => Some(64),
         }
     }
 }
@@ -392,7 +404,13 @@ pub fn seed() -> u64 {
 
 /// Whether the manifest expects this kernel's numerics to fail on a backend.
 fn expect_numeric_failure(entry: &Entry, backend: Backend) -> bool {
-    entry.warp == WarpUse::Hardcoded32 && backend.warp_size() == Some(64)
+    match entry.warp {
+        WarpUse::Hardcoded32 => backend.warp_size() == Some(64),
+        WarpUse::Hardcoded32Fix => {
+            backend.warp_size() == Some(64) && backend != Backend::Cpu64Fixed
+        }
+        WarpUse::Portable | WarpUse::Hardcoded32Benign => false,
+    }
 }
 
 /// Finds the library of `name` for `backend`, or says why there is none.

@@ -28,12 +28,15 @@ fn main() {
     for a in &archs {
         let _ = write!(t, " {a} |");
     }
-    let _ = writeln!(t, " numerics hip | numerics cpu32 | numerics cpu64 |");
+    for b in Backend::ALL {
+        let _ = write!(t, " numerics {b} |");
+    }
+    let _ = writeln!(t);
     let _ = write!(t, "|---|---|---|---|");
     for _ in &archs {
         let _ = write!(t, "---|");
     }
-    let _ = writeln!(t, "---|---|---|");
+    let _ = writeln!(t, "{}", "---|".repeat(Backend::ALL.len()));
     let (mut pass, mut xfail, mut fail, mut skipped) = (0, 0, 0, 0);
     for e in manifest() {
         let get = |step: &str| status.get(&(e.name.clone(), step.to_string()));
