@@ -33,7 +33,8 @@ pub enum BuildKind {
     /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`).
     Makefile,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
-    /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py.
+    /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
+    /// in a JIT build the names of renamed sources.
     Python,
 }
 
@@ -106,8 +107,12 @@ pub fn translate_build(
     opts: &BuildOptions,
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
-    // Most Python files build nothing: only those that name nvcc flags are read.
-    if kind == BuildKind::Python && !setup_py::may_hold_nvcc_flags(src) {
+    // Most Python files build nothing: only those that name nvcc flags are read, and under
+    // renames those that build an extension (their source lists follow the renames).
+    if kind == BuildKind::Python
+        && !setup_py::may_hold_nvcc_flags(src)
+        && (opts.renamed.is_empty() || !setup_py::builds_extension(src))
+    {
         return sink.finish();
     }
     let s = String::from_utf8_lossy(src);
