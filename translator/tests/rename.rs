@@ -162,3 +162,109 @@ fn jit_loader_without_nvcc_flags_follows_renames_and_other_python_is_copied() {
     );
     assert_eq!(out["notes.py"], "SEE = 'kernels/m.cu'\n");
 }
+#[test]
+fn includes_found_through_setup_py_include_dirs_follow_renamed_headers() {
+    let out = convert_checked(&corpus("torch-rename"));
+    let scale = &out["csrc/hip/scale.hip"];
+    assert!(
+        scale.contains("#include \"kernels/launch_hip.h\"\n"),
+        "{scale}"
+    );
+    assert!(scale.contains("#include \"kernels/shape.h\"\n"), "{scale}");
+    assert_eq!(
+        out["csrc/binding.cpp"],
+        read("torch-rename", "csrc/binding.cpp")
+    );
+}
+
+/// A CUDA header (renamed `launch_hip.h` by the torch layout), one that keeps its name, and a
+/// kernel under `src/cuda/` that includes both through an include directory.
+const LAUNCH_H: &str = "#pragma once\n#include <cuda_runtime.h>\ninline void sync_all() { cudaDeviceSynchronize(); }\n";
+const PLAIN_H: &str = "#pragma once\ninline int plain() { return 1; }\n";
+const KERNEL: &str = "#include \"kernels/launch.h\"\n#include \"kernels/plain.h\"\n__global__ void k(float* x) { x[threadIdx.x] = plain(); }\nvoid run(float* x) { k<<<1, 1>>>(x); sync_all(); }\n";
+
+/// The kernel's includes after the conversion, `kernels/launch.h` renamed.
+fn assert_kernel_follows(out: &BTreeMap<String, String>, kernel: &str) {
+    let k = &out[kernel];
+    assert!(k.contains("#include \"kernels/launch_hip.h\"\n"), "{k}");
+    assert!(k.contains("#include \"kernels/plain.h\"\n"), "{k}");
+}
+
+#[test]
+fn includes_found_through_cmake_include_directories_follow_renamed_headers() {
+    let t = tree(&[
+        (
+            "proj/CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_subdirectory(lib)\n",
+        ),
+        (
+            "proj/lib/CMakeLists.txt",
+            "add_library(k src/cuda/k.cu)\n\
+             target_include_directories(k PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)\n",
+        ),
+        ("proj/lib/include/kernels/launch.h", LAUNCH_H),
+        ("proj/lib/include/kernels/plain.h", PLAIN_H),
+        ("proj/lib/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    assert!(out.contains_key("lib/include/kernels/launch_hip.h"));
+    assert_kernel_follows(&out, "lib/src/hip/k.hip");
+}
+
+#[test]
+fn includes_found_through_makefile_include_flags_follow_renamed_headers() {
+    let t = tree(&[
+        (
+            "proj/Makefile",
+            "NVCCFLAGS := -O2 -I$(CURDIR)/common/include\n\
+             k.o: src/cuda/k.cu\n\tnvcc $(NVCCFLAGS) -c $< -o $@\n",
+        ),
+        ("proj/common/include/kernels/launch.h", LAUNCH_H),
+        ("proj/common/include/kernels/plain.h", PLAIN_H),
+        ("proj/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    assert_kernel_follows(&out, "src/hip/k.hip");
+}
+
+#[test]
+fn includes_found_through_jit_extra_include_paths_follow_renamed_headers() {
+    // No setup.py: only the JIT loader names the include directory.
+    let t = tree(&[
+        (
+            "ext/loader.py",
+            "import os\nfrom torch.utils.cpp_extension import load\n\
+             here = os.path.dirname(__file__)\n\
+             m = load('m', [os.path.join(here, 'src', 'cuda', 'k.cu')],\n         \
+             extra_include_paths=[os.path.join(here, 'inc')])\n",
+        ),
+        ("ext/inc/kernels/launch.h", LAUNCH_H),
+        ("ext/inc/kernels/plain.h", PLAIN_H),
+        ("ext/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert_kernel_follows(&out, "src/hip/k.hip");
+}
+
+#[test]
+fn an_include_that_finds_a_file_keeping_its_name_first_is_left_alone() {
+    // `kernels/launch.h` beside the kernel comes before the include directory's renamed one,
+    // as it does for the compiler.
+    let t = tree(&[
+        (
+            "proj/Makefile",
+            "k.o: src/cuda/k.cu\n\tnvcc -Iinclude -c $< -o $@\n",
+        ),
+        ("proj/include/kernels/launch.h", LAUNCH_H),
+        ("proj/include/kernels/plain.h", PLAIN_H),
+        (
+            "proj/src/cuda/kernels/launch.h",
+            "#pragma once\ninline void sync_all() {}\n",
+        ),
+        ("proj/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    assert!(out.contains_key("include/kernels/launch_hip.h"));
+    let k = &out["src/hip/k.hip"];
+    assert!(k.contains("#include \"kernels/launch.h\"\n"), "{k}");
+}

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
-use super::{BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
+use super::{Anchor, BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
 
 /// A Python token that matters here.
 #[derive(Debug, Clone)]
@@ -583,6 +583,162 @@ fn renamed_source(
         }
     }
     false
+}
+
+/// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
+/// elements of a list given as `include_dirs=`, `extra_include_paths=` (any name with `include`
+/// in it, or such a dictionary key), and the paths of `-I` flags in string literals (`"-Idir"`,
+/// `"-I", "dir"`). An element is a literal, `os.path.join` of literals, or `os.path.join(here,
+/// ...)` / `f"{here}/..."` with literals after the first part, taken as this file's directory.
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+    let toks = tokens(src);
+    for (k, t) in toks.iter().enumerate() {
+        match t {
+            Tok::Punct { ch: '[', .. } if names_include_list(&toks, k) => {
+                for elem in list_elements(&toks, k) {
+                    if let Some(p) = element_path(&toks[elem]) {
+                        add(&p, Anchor::File);
+                    }
+                }
+            }
+            Tok::Str {
+                content,
+                triple: false,
+                prefix,
+                ..
+            } if !prefix.contains(['b', 'B']) => {
+                let Some(rest) = content.strip_prefix("-I") else {
+                    continue;
+                };
+                let path = if rest.trim().is_empty() {
+                    // `"-I", "dir"`: the next literal of the list.
+                    match (toks.get(k + 1), toks.get(k + 2)) {
+                        (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
+                            element_path(std::slice::from_ref(next))
+                        }
+                        _ => None,
+                    }
+                } else {
+                    literal_path(rest, prefix)
+                };
+                if let Some(p) = path {
+                    add(&p, Anchor::File);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether the `[` at `open` starts the value of a name or key with `include` in it
+/// (`include_dirs=[`, `extra_include_paths=[`, `"include_dirs": [`, `INCLUDES = [`).
+fn names_include_list(toks: &[Tok], open: usize) -> bool {
+    if open < 2 {
+        return false;
+    }
+    let named = |t: &str| t.to_ascii_lowercase().contains("include");
+    match (&toks[open - 1], &toks[open - 2]) {
+        (Tok::Punct { ch: '=', .. }, Tok::Ident { text, .. }) => named(text),
+        (Tok::Punct { ch: ':', .. }, Tok::Str { content, .. }) => named(content),
+        _ => false,
+    }
+}
+
+/// The token ranges of the elements of the list opened at `open`, split at its top-level commas.
+fn list_elements(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut from = open + 1;
+    for (j, t) in toks.iter().enumerate().skip(open + 1) {
+        match t {
+            Tok::Punct {
+                ch: '(' | '[' | '{',
+                ..
+            } => depth += 1,
+            Tok::Punct {
+                ch: ')' | ']' | '}',
+                ..
+            } if depth == 0 => {
+                if from < j {
+                    out.push(from..j);
+                }
+                return out;
+            }
+            Tok::Punct {
+                ch: ')' | ']' | '}',
+                ..
+            } => depth -= 1,
+            Tok::Punct { ch: ',', .. } if depth == 0 => {
+                if from < j {
+                    out.push(from..j);
+                }
+                from = j + 1;
+            }
+            _ => {}
+        }
+    }
+    Vec::new()
+}
+
+/// The path an element of a list names, relative to this file's directory: a literal, or
+/// `os.path.join(...)` of literals, whose first part may be any expression (the directory).
+fn element_path(elem: &[Tok]) -> Option<String> {
+    match elem {
+        [Tok::Str {
+            content,
+            prefix,
+            triple: false,
+            ..
+        }] => literal_path(content, prefix),
+        [.., Tok::Punct { ch: ')', .. }] => {
+            // `join(` whose `)` ends the element.
+            let open = elem.iter().enumerate().position(|(j, t)| {
+                matches!(t, Tok::Punct { ch: '(', .. })
+                    && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
+            })?;
+            let args = list_elements(elem, open);
+            if args.last().map(|r| r.end) != Some(elem.len() - 1) {
+                return None;
+            }
+            let parts: Vec<Option<&str>> = args
+                .into_iter()
+                .map(|r| match &elem[r] {
+                    [Tok::Str {
+                        content,
+                        prefix,
+                        triple: false,
+                        ..
+                    }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                        Some(content.as_str())
+                    }
+                    _ => None,
+                })
+                .collect();
+            let literal = |p: &[Option<&str>]| {
+                let v: Option<Vec<&str>> = p.iter().copied().collect();
+                v.filter(|v| !v.is_empty()).map(|v| v.join("/"))
+            };
+            match parts.split_first()? {
+                (None, rest) => literal(rest),
+                _ => literal(&parts),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The path a literal's text names: itself, or for an f-string `f"{here}/dir"` the part after
+/// the leading `{...}/`; `None` for other formatted or byte strings.
+fn literal_path(content: &str, prefix: &str) -> Option<String> {
+    if prefix.contains(['b', 'B']) {
+        return None;
+    }
+    if prefix.contains(['f', 'F']) {
+        let rest = content.strip_prefix('{')?;
+        let (_, rest) = rest.split_once("}/")?;
+        return (!rest.contains('{')).then(|| rest.to_string());
+    }
+    Some(content.to_string())
 }
 
 /// Reports the nvcc flags in a string that is not in a list of flags, which hipport leaves as
