@@ -1983,6 +1983,9 @@ pub fn convert_streaming(
         }
         c.build.renamed = renamed.clone();
         c.translate.renamed = Some(std::sync::Arc::new(renamed));
+        // The cache was salted before the renames were known: results made without them (the
+        // same sources converted without --rename) must not serve this run.
+        c.cache = c.cache.as_ref().map(|k| k.with_renames(&c.translate));
         run_cfg = c;
         &run_cfg
     };

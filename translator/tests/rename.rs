@@ -268,3 +268,44 @@ fn an_include_that_finds_a_file_keeping_its_name_first_is_left_alone() {
     let k = &out["src/hip/k.hip"];
     assert!(k.contains("#include \"kernels/launch.h\"\n"), "{k}");
 }
+
+#[test]
+fn a_renaming_run_does_not_reuse_results_cached_without_the_renames() {
+    // The same sources converted first without renames, then with them, through one cache: the
+    // second run's includes must name the renamed headers.
+    let t = tree(&[
+        (
+            "proj/Makefile",
+            "k.o: src/k.cu\n\tnvcc -Iinclude -c $< -o $@\n",
+        ),
+        ("proj/include/kernels/launch.h", LAUNCH_H),
+        ("proj/include/kernels/plain.h", PLAIN_H),
+        ("proj/src/k.cu", KERNEL),
+        ("proj/src/beside.h", LAUNCH_H),
+        (
+            "proj/src/b.cu",
+            "#include \"beside.h\"\nvoid b() { sync_all(); }\n",
+        ),
+    ]);
+    let cache = t.path().join("cache");
+    let run = |out: &str, rename: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .arg("convert")
+            .arg(t.path().join("proj"))
+            .arg("--out")
+            .arg(t.path().join(out))
+            .args(["--rename", rename, "--cache-dir"])
+            .arg(&cache)
+            .output()
+            .expect("hipport runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        snapshot(&t.path().join(out))
+    };
+    let plain = run("plain", "none");
+    assert!(String::from_utf8_lossy(&plain["src/k.cu"]).contains("\"kernels/launch.h\""));
+    let renamed = run("renamed", "torch");
+    let k = String::from_utf8_lossy(&renamed["src/k.hip"]);
+    assert!(k.contains("#include \"kernels/launch_hip.h\"\n"), "{k}");
+    let b = String::from_utf8_lossy(&renamed["src/b.hip"]);
+    assert!(b.contains("#include \"beside_hip.h\"\n"), "{b}");
+}
