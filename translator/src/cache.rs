@@ -379,6 +379,24 @@ impl Cache {
         }
     }
 
+    /// The same cache for a run whose options changed after it was made (a renaming run learns
+    /// its renames and include directories once the tree is listed): keys are salted by the
+    /// options of `opts` that decide which includes are rewritten, so results made without them
+    /// are not reused.
+    pub fn with_renames(&self, opts: &Options) -> Cache {
+        let text = format!(
+            "renamed {:?}\ninclude search {:?}\n",
+            opts.renamed, opts.include_search
+        );
+        let mut h = Xxh3::new();
+        h.update(&self.salt.to_le_bytes());
+        h.update(text.as_bytes());
+        Cache {
+            salt: h.digest128(),
+            ..self.clone()
+        }
+    }
+
     /// The directory entries live in.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -1295,5 +1313,26 @@ mod tests {
         o.parse_budget = std::time::Duration::from_millis(1);
         let c4 = Cache::new("/nonexistent", rules_fingerprint(&[]), &o);
         assert_eq!(k, c4.key("x.cu", "d/x.cu", true, b"cudaMalloc"));
+        // Renames and include directories, learnt after the cache was made, salt it too.
+        let mut o = opts.clone();
+        let renamed = [("a.h".to_string(), "a_hip.h".to_string())];
+        o.renamed = Some(Arc::new(renamed.into_iter().collect()));
+        let renaming = c.with_renames(&o);
+        let k5 = renaming.key("x.cu", "d/x.cu", true, b"cudaMalloc");
+        assert_ne!(k, k5);
+        assert_eq!(
+            k5,
+            c.with_renames(&o)
+                .key("x.cu", "d/x.cu", true, b"cudaMalloc")
+        );
+        o.include_search = Some(Arc::new(crate::includes::IncludeSearch::new(
+            vec!["inc".into()],
+            ["a.h"],
+        )));
+        assert_ne!(
+            k5,
+            c.with_renames(&o)
+                .key("x.cu", "d/x.cu", true, b"cudaMalloc")
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! hipport: port CUDA source trees to HIP.
 //!
 //! Floors, lowest first: [`edit`] and [`diag`] (data types), [`parse`] (tree-sitter), the rewriting
-//! passes ([`translate`], [`buildfiles`]), the analysis passes ([`analysis`]), reports ([`patch`],
+//! passes ([`translate`], [`includes`], [`buildfiles`]), the analysis passes ([`analysis`]), reports ([`patch`],
 //! [`sarif`]), and the project driver ([`project`], [`doctor`]). Nothing below `main.rs` prints.
 
 pub mod analysis;
@@ -13,6 +13,7 @@ pub mod doctor;
 pub mod edit;
 pub mod header_mode;
 pub mod headers;
+pub mod includes;
 pub mod lexer;
 pub mod parse;
 pub mod patch;

@@ -1797,6 +1797,29 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
     out
 }
 
+/// Where includes that may reach renamed files are looked up (see [`crate::includes`]): the
+/// include directories the tree's build files name, in discovery order, and the tree's files.
+/// A build file that cannot be read names none here (its error is reported when it is
+/// processed).
+fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
+    let mut dirs: Vec<String> = Vec::new();
+    for f in found {
+        let path = f.path();
+        let Some(kind) = crate::buildfiles::classify(&path) else {
+            continue;
+        };
+        let Ok(src) = fs::read(&path) else {
+            continue;
+        };
+        for d in crate::buildfiles::include_dirs(kind, &src, &f.rel) {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+    }
+    crate::includes::IncludeSearch::new(dirs, found.iter().map(|f| f.rel.as_str()))
+}
+
 /// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
 fn names_diag(list: &[String], id: &str) -> bool {
     let name = crate::diag::find(id).map(|d| d.name);
@@ -1955,8 +1978,14 @@ pub fn convert_streaming(
         cfg
     } else {
         let mut c = cfg.clone();
+        if let Some((found, _)) = &listed {
+            c.translate.include_search = Some(std::sync::Arc::new(include_search(found)));
+        }
         c.build.renamed = renamed.clone();
         c.translate.renamed = Some(std::sync::Arc::new(renamed));
+        // The cache was salted before the renames were known: results made without them (the
+        // same sources converted without --rename) must not serve this run.
+        c.cache = c.cache.as_ref().map(|k| k.with_renames(&c.translate));
         run_cfg = c;
         &run_cfg
     };

@@ -76,6 +76,9 @@ pub struct Options {
     /// Files the run renames (old path -> new path, relative to the input root, `/`-separated);
     /// includes that reach them are rewritten to match.
     pub renamed: Option<Arc<BTreeMap<String, String>>>,
+    /// Where includes that may reach renamed files are looked up: the build files' include
+    /// directories and the tree's files.
+    pub include_search: Option<Arc<crate::includes::IncludeSearch>>,
     /// Run the hazard analysis and report its diagnostics.
     pub analyze: bool,
     /// Apply the unambiguous autofixes that hazard diagnostics carry.
@@ -92,6 +95,7 @@ impl Default for Options {
             parse_budget: Duration::from_secs(10),
             rules: None,
             renamed: None,
+            include_search: None,
             analyze: true,
             fix: false,
         }
@@ -975,30 +979,8 @@ impl<'a> Walk<'a> {
     /// The include path for `inner` when it reaches a file this run renames.
     fn renamed_include(&self, inner: &str) -> Option<String> {
         let renamed = self.opts.renamed.as_ref()?;
-        let rel = self.rel?;
-        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        let candidates = [
-            normalize_rel(&format!("{dir}/{inner}")),
-            normalize_rel(inner),
-        ];
-        for cand in candidates.into_iter().flatten() {
-            if let Some(new) = renamed.get(&cand) {
-                // Renames keep the number of path components: replace as many as were written.
-                let k = inner.split('/').count();
-                let new_parts: Vec<&str> = new.split('/').collect();
-                let inner_parts: Vec<&str> = inner.split('/').collect();
-                let mut out: Vec<&str> = inner_parts[..k - k.min(new_parts.len())].to_vec();
-                out.extend(&new_parts[new_parts.len() - k.min(new_parts.len())..]);
-                // `..` and `.` written in the include stay as they were.
-                for (o, i) in out.iter_mut().zip(inner_parts.iter()) {
-                    if *i == ".." || *i == "." {
-                        *o = i;
-                    }
-                }
-                return Some(out.join("/"));
-            }
-        }
-        None
+        let search = self.opts.include_search.as_deref();
+        crate::includes::renamed_include(renamed, search, self.rel?, inner)
     }
 
     /// HIP's `_sync` builtins insist on a 64-bit mask: widens the 32-lane full mask, in any
@@ -1800,21 +1782,6 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
 /// How many places of device code a file's walk remembers; with more, the runtime include is
 /// added unguarded without asking where they are.
 const DEVICE_MARKS: usize = 64;
-
-/// Normalizes a relative path (`a/./b/../c` -> `a/c`); `None` when it leaves the root.
-fn normalize_rel(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            _ => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
-}
 
 /// Where a runtime include goes in a file that has none: after an include guard's `#define`
 /// when a guard wraps the whole file, then after leading comments and `#pragma once`.

@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hipport::buildfiles::{classify, offload_archs, translate_build, BuildKind, BuildOptions};
+use hipport::buildfiles::{
+    classify, include_dirs, offload_archs, translate_build, BuildKind, BuildOptions,
+};
 use hipport::diag::Diagnostic;
 use hipport::edit::apply;
 
@@ -283,6 +285,56 @@ fn torch_gelu_setup_py() {
     assert_eq!(offload_archs(out.as_bytes()), vec!["gfx90a"]);
     let (edits, _) = translate_build(BuildKind::SetupPy, out.as_bytes(), "setup.py", &o);
     assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
+fn include_directories_named_by_build_files() {
+    let dirs = |kind, src: &str, file| include_dirs(kind, src.as_bytes(), file);
+    let setup = r#"import os
+here = os.path.dirname(__file__)
+INCLUDES = ["third_party/cutlass/include"]
+setup(ext_modules=[CUDAExtension(
+    "m", ["m.cu"],
+    include_dirs=[os.path.join(here, "csrc", "include"), "gen", os.path.join("a", "b"), f"{here}/fmt", os.path.join(here, name)],
+    extra_compile_args={"cxx": ["-Icxx_inc", "-O3"], "nvcc": ["-I", "nvcc_inc", "-I/usr/local/cuda/include"]},
+)])
+"#;
+    assert_eq!(
+        dirs(BuildKind::SetupPy, setup, "pkg/setup.py"),
+        [
+            "pkg/third_party/cutlass/include",
+            "pkg/csrc/include",
+            "pkg/gen",
+            "pkg/a/b",
+            "pkg/fmt",
+            "pkg/cxx_inc",
+            "pkg/nvcc_inc",
+        ]
+    );
+    // Other Python files are read only when they build an extension.
+    let jit = "from torch.utils.cpp_extension import load\nload('m', ['m.cu'], extra_include_paths=['inc'])\n";
+    assert_eq!(dirs(BuildKind::Python, jit, "jit.py"), ["inc"]);
+    let other = "include_dirs = ['inc']\n";
+    assert!(dirs(BuildKind::Python, other, "x.py").is_empty());
+    let cmake = "include_directories(common ${CMAKE_SOURCE_DIR}/top)\n\
+                 target_include_directories(k SYSTEM PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} \"${CMAKE_CURRENT_LIST_DIR}/inc;../shared\" PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/api> $<INSTALL_INTERFACE:include> ${CUDA_INCLUDE_DIRS} /opt/x)\n";
+    assert_eq!(
+        dirs(BuildKind::CMake, cmake, "lib/CMakeLists.txt"),
+        ["lib/common", "top", "lib", "lib/inc", "shared", "api"]
+    );
+    let make =
+        "CFLAGS := -Iinc -I $(CURDIR)/more -isystem sys -I$(CUDA_HOME)/include # -Icommented\n\
+                all:\n\tnvcc -iquote ../q -c k.cu\n";
+    assert_eq!(
+        dirs(BuildKind::Makefile, make, "sub/Makefile"),
+        ["sub/inc", "sub/more", "sub/sys", "q"]
+    );
+    // The corpus extension names its include directory in setup.py and in the JIT loader.
+    for file in ["setup.py", "jit.py"] {
+        let src = std::fs::read(project("torch-rename").join(file)).unwrap();
+        let kind = classify(Path::new(file)).unwrap();
+        assert_eq!(include_dirs(kind, &src, file), ["csrc/include"], "{file}");
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::diag::Severity;
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
 use super::{
-    BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_GLOB, B_LANGUAGE, B_LIB_MAPPED,
+    Anchor, BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_GLOB, B_LANGUAGE, B_LIB_MAPPED,
     B_LIB_UNMAPPED, B_RDC,
 };
 
@@ -204,6 +204,58 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
         }
     }
     (args, b.len())
+}
+
+/// The include directories of `include_directories(...)` and `target_include_directories(t ...)`
+/// (see [`super::include_dirs`]): relative paths and those behind `${CMAKE_CURRENT_SOURCE_DIR}/`
+/// or `${CMAKE_CURRENT_LIST_DIR}/` are this file's; those behind `${PROJECT_SOURCE_DIR}/` or
+/// `${CMAKE_SOURCE_DIR}/` the root's. `$<BUILD_INTERFACE:...>` is read; other generator
+/// expressions and variables are not.
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+    for cmd in commands(src) {
+        let args = match cmd.name.as_str() {
+            "include_directories" => &cmd.args[..],
+            "target_include_directories" => cmd.args.get(1..).unwrap_or_default(),
+            _ => continue,
+        };
+        for a in args {
+            for item in a.text.split(';') {
+                let mut path = item.trim();
+                if path.is_empty()
+                    || matches!(
+                        path,
+                        "SYSTEM" | "BEFORE" | "AFTER" | "PUBLIC" | "PRIVATE" | "INTERFACE"
+                    )
+                {
+                    continue;
+                }
+                if let Some(inner) = path
+                    .strip_prefix("$<BUILD_INTERFACE:")
+                    .and_then(|p| p.strip_suffix('>'))
+                {
+                    path = inner;
+                }
+                let mut anchor = Anchor::File;
+                for (var, at) in [
+                    ("${CMAKE_CURRENT_SOURCE_DIR}", Anchor::File),
+                    ("${CMAKE_CURRENT_LIST_DIR}", Anchor::File),
+                    ("${PROJECT_SOURCE_DIR}", Anchor::Root),
+                    ("${CMAKE_SOURCE_DIR}", Anchor::Root),
+                ] {
+                    if let Some(rest) = path.strip_prefix(var) {
+                        if rest.is_empty() || rest.starts_with('/') {
+                            path = rest.trim_start_matches('/');
+                            anchor = at;
+                            if path.is_empty() {
+                                path = ".";
+                            }
+                        }
+                    }
+                }
+                add(path, anchor);
+            }
+        }
+    }
 }
 
 /// State carried through one file.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::flags::{self, Action, Context, Mapped};
 use super::text::{self, Sink, Style, Word};
-use super::{BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH};
+use super::{Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH};
 
 /// Translates a Makefile.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
@@ -572,6 +572,37 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames) 
             format!("`{t}` refers to a CUDA installation"),
             Some("ROCm is found by hipcc itself (ROCM_PATH, /opt/rocm)".into()),
         );
+    }
+}
+
+/// The include directories of `-I`, `-iquote` and `-isystem` flags (see
+/// [`super::include_dirs`]), relative to this Makefile's directory (where make runs), also
+/// behind `$(CURDIR)/` or `$(PWD)/`; paths behind other variables are not read.
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+    for (start, end) in logical_lines(src) {
+        let words = text::blank_words(src, start, end, true);
+        for (i, w) in words.iter().enumerate() {
+            let flag = ["-I", "-iquote", "-isystem"]
+                .into_iter()
+                .find(|f| w.text.starts_with(f));
+            let Some(flag) = flag else {
+                continue;
+            };
+            let rest = &w.text[flag.len()..];
+            let path = if rest.is_empty() {
+                match words.get(i + 1) {
+                    Some(next) => next.text.as_str(),
+                    None => continue,
+                }
+            } else {
+                rest
+            };
+            let path = ["$(CURDIR)", "${CURDIR}", "$(PWD)", "${PWD}"]
+                .into_iter()
+                .find_map(|v| path.strip_prefix(v))
+                .map_or(path, |p| p.trim_start_matches('/'));
+            add(if path.is_empty() { "." } else { path }, Anchor::File);
+        }
     }
 }
 

@@ -33,7 +33,8 @@ pub enum BuildKind {
     /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`).
     Makefile,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
-    /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py.
+    /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
+    /// in a JIT build the names of renamed sources.
     Python,
 }
 
@@ -106,8 +107,12 @@ pub fn translate_build(
     opts: &BuildOptions,
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
-    // Most Python files build nothing: only those that name nvcc flags are read.
-    if kind == BuildKind::Python && !setup_py::may_hold_nvcc_flags(src) {
+    // Most Python files build nothing: only those that name nvcc flags are read, and under
+    // renames those that build an extension (their source lists follow the renames).
+    if kind == BuildKind::Python
+        && !setup_py::may_hold_nvcc_flags(src)
+        && (opts.renamed.is_empty() || !setup_py::builds_extension(src))
+    {
         return sink.finish();
     }
     let s = String::from_utf8_lossy(src);
@@ -129,6 +134,58 @@ pub fn translate_build(
         BuildKind::Makefile => make::translate(&s, &mut sink, opts),
     }
     sink.finish()
+}
+
+/// The directories a build file names as include paths, relative to the project root (`/`
+/// separated, `""` for the root), in the order written: setup.py's and JIT builds' `include_dirs`
+/// / `extra_include_paths` lists and `-I` flags, CMake's `include_directories` and
+/// `target_include_directories`, a Makefile's `-I` flags. `file` is the build file's path relative
+/// to the root; a path is taken relative to its directory (behind `${CMAKE_CURRENT_SOURCE_DIR}/`,
+/// `$(CURDIR)/` or `os.path.join(here, ...)` too). Paths hipport cannot resolve (absolute ones,
+/// those behind other variables, those leaving the root) are left out.
+pub fn include_dirs(kind: BuildKind, src: &[u8], file: &str) -> Vec<String> {
+    if kind == BuildKind::Python && !setup_py::builds_extension(src) {
+        return Vec::new();
+    }
+    let Ok(s) = std::str::from_utf8(src) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |path: &str, anchor: Anchor| {
+        if let Some(d) = resolve_dir(file, path, anchor) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    };
+    match kind {
+        BuildKind::SetupPy | BuildKind::Python => setup_py::include_dirs(s, &mut add),
+        BuildKind::CMake => cmake::include_dirs(s, &mut add),
+        BuildKind::Makefile => make::include_dirs(s, &mut add),
+    }
+    out
+}
+
+/// What a path a build file names is relative to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Anchor {
+    /// The build file's directory.
+    File,
+    /// The project root (`${PROJECT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`).
+    Root,
+}
+
+/// `path` as a directory relative to the project root, or `None` when it cannot be resolved.
+fn resolve_dir(file: &str, path: &str, anchor: Anchor) -> Option<String> {
+    let path = path.trim();
+    if path.starts_with('/') || path.contains(['$', '{', '}', '*', '\\']) || path.contains(':') {
+        return None;
+    }
+    let base = match anchor {
+        Anchor::File => text::dir_of(file),
+        Anchor::Root => "",
+    };
+    crate::includes::normalize_rel(&format!("{base}/{path}"))
 }
 
 /// AMD targets a (translated) build file compiles for: `--offload-arch=` values, `GPU_TARGETS`,

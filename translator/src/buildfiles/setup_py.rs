@@ -1,17 +1,19 @@
 //! setup.py for PyTorch extensions: `CUDAExtension` stays (ROCm PyTorch builds it with hipcc);
 //! the string literals of nvcc flag lists, `libraries` lists and source names change. Other
 //! Python files get the nvcc flag lists alone ([`Scope::Jit`]): JIT builds
-//! (`torch.utils.cpp_extension.load`/`load_inline`) hand `extra_cuda_cflags` to hipcc on ROCm.
+//! (`torch.utils.cpp_extension.load`/`load_inline`) hand `extra_cuda_cflags` to hipcc on ROCm;
+//! a file that uses `cpp_extension` also gets its literals naming renamed sources changed, by
+//! the same code as setup.py's ([`renamed_source`]).
 //!
 //! Only string literals are edited, and only inside lists whose role is known (the value of an
 //! `'nvcc'` key, `nvcc=` or `extra_cuda_cflags=` argument, a variable named like `nvcc_flags` or
 //! given as such a value, `libraries=`), plus literals that name renamed sources.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
-use super::{BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
+use super::{Anchor, BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
 
 /// A Python token that matters here.
 #[derive(Debug, Clone)]
@@ -157,11 +159,18 @@ pub(crate) enum Scope {
     /// setup.py: flag lists, appends, `libraries`, sources, `CUDA_HOME`, `TORCH_CUDA_ARCH_LIST`.
     Setup,
     /// Any other Python file: only what is handed to nvcc (hipcc on ROCm), such as the
-    /// `extra_cuda_cflags` of a JIT build.
+    /// `extra_cuda_cflags` of a JIT build, and in a file that uses `cpp_extension` the literals
+    /// that name renamed sources (`load(sources=...)`, a kernel file read for `load_inline`).
     Jit,
 }
 
-/// Whether a Python file names anything this translator reads in [`Scope::Jit`].
+/// Whether a Python file uses `torch.utils.cpp_extension` (`load`, `load_inline`): a JIT build,
+/// whose literals naming renamed sources follow the renames as setup.py's do.
+pub(crate) fn builds_extension(src: &[u8]) -> bool {
+    memchr::memmem::find(src, b"cpp_extension").is_some()
+}
+
+/// Whether a Python file names nvcc flags, which this translator reads in [`Scope::Jit`].
 pub(crate) fn may_hold_nvcc_flags(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"extra_cuda_cflags").is_some()
         || memchr::memmem::find(src, b"nvcc").is_some()
@@ -330,6 +339,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: 
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
+    let jit_build = scope == Scope::Jit && builds_extension(src.as_bytes());
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } => stack.push(k),
@@ -435,95 +445,17 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: 
         if scope == Scope::Jit {
             if nvcc.span[k] && !in_list[k] {
                 unrewritten_flags(sink, opts, content, *start, Context::Nvcc);
+            } else if jit_build {
+                renamed_source(&toks, k, sink, &renames, &dirs, &exts);
             }
             continue;
         }
-        let content_at = quote_at + 1;
         if content == "TORCH_CUDA_ARCH_LIST" {
             torch_arch_list(&toks, k, sink, opts);
             continue;
         }
-        if let Some((s, e, new)) = text::rename_in(content, &renames) {
-            if s == 0 && e == content.len() || content.starts_with("./") && s == 2 {
-                sink.edit(content_at + s, content_at + e, new, B_GLOB.id);
-                continue;
-            }
-        }
-        // A bare file name in os.path.join('csrc', 'kernel.cu'): rename when exactly one renamed
-        // source under this directory has that name.
-        let base_matches: Vec<&(String, String)> = renames
-            .iter()
-            .filter(|(o, _)| {
-                !o.starts_with("../")
-                    && o.rsplit('/').next() == Some(content.as_str())
-                    && o.contains('/')
-            })
-            .collect();
-        if base_matches.len() == 1 && joined_path(&toks, k) {
-            let new_base = base_matches[0].1.rsplit('/').next().unwrap_or("");
-            sink.edit(content_at, content_at + content.len(), new_base, B_GLOB.id);
+        if renamed_source(&toks, k, sink, &renames, &dirs, &exts) {
             continue;
-        }
-        // A directory name in os.path.join(here, 'cuda', '*.cu') when every moved directory of
-        // that name got the same new one (`--rename torch`: cuda -> hip).
-        if joined_path(&toks, k) && !content.contains(['/', '*']) {
-            let names: BTreeSet<&str> = dirs
-                .iter()
-                .filter(|(o, _)| o.rsplit('/').next() == Some(content.as_str()))
-                .filter_map(|(_, n)| n.rsplit('/').next())
-                .collect();
-            if names.len() == 1 {
-                let new = names.into_iter().next().unwrap_or_default();
-                if new != content
-                    && sink.edit(content_at, content_at + content.len(), new, B_GLOB.id)
-                {
-                    sink.diag(
-                        B_GLOB,
-                        *start,
-                        format!("directory name `{content}` in a joined path -> `{new}`: the `{content}` directories were renamed"),
-                        Some(format!("check that the path means a directory of this tree; `{content}` elsewhere should stay")),
-                    );
-                }
-                continue;
-            }
-        }
-        if let Some((s, e, new)) = text::glob_dir_rename(content, &dirs) {
-            if sink.edit(content_at + s, content_at + e, new.as_str(), B_GLOB.id) {
-                sink.diag(
-                    B_GLOB,
-                    *start,
-                    format!(
-                        "pattern `{content}` looks in `{}`, which is now `{new}`",
-                        &content[s..e]
-                    ),
-                    Some("check that it still selects the moved files".into()),
-                );
-            }
-        }
-        for (old, new) in &exts {
-            let pat = format!("*.{old}");
-            if let Some(pos) = content.find(&pat) {
-                if content
-                    .as_bytes()
-                    .get(pos + pat.len())
-                    .is_none_or(|c| !c.is_ascii_alphanumeric())
-                    && sink.edit(
-                        content_at + pos + 2,
-                        content_at + pos + pat.len(),
-                        new.as_str(),
-                        B_GLOB.id,
-                    )
-                {
-                    sink.diag(
-                        B_GLOB,
-                        *start,
-                        format!("pattern `{content}` names .{old} sources, which are now .{new}"),
-                        Some(format!(
-                            "check that it still selects the renamed .{new} files"
-                        )),
-                    );
-                }
-            }
         }
         if flags::is_cuda_path(content) {
             sink.diag(
@@ -545,6 +477,268 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: 
             unrewritten_flags(sink, opts, content, *start, ctx);
         }
     }
+}
+
+/// Renames a string literal (token `k`) that names a renamed source, as seen from this file's
+/// directory: the whole path (`"csrc/k.cu"`, `"./k.cu"`), a bare name or a moved directory name
+/// inside `os.path.join(...)`, a glob over a moved directory or over renamed extensions.
+/// setup.py's `sources=` and a JIT build's `load(sources=...)` (or a path read for `load_inline`)
+/// are read alike. Returns whether nothing else should be done with the literal.
+fn renamed_source(
+    toks: &[Tok],
+    k: usize,
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    dirs: &[(String, String)],
+    exts: &BTreeMap<String, String>,
+) -> bool {
+    let Tok::Str {
+        start,
+        quote_at,
+        content,
+        ..
+    } = &toks[k]
+    else {
+        return false;
+    };
+    let (start, content_at) = (*start, quote_at + 1);
+    if let Some((s, e, new)) = text::rename_in(content, renames) {
+        if s == 0 && e == content.len() || content.starts_with("./") && s == 2 {
+            sink.edit(content_at + s, content_at + e, new, B_GLOB.id);
+            return true;
+        }
+    }
+    // A bare file name in os.path.join('csrc', 'kernel.cu'): rename when exactly one renamed
+    // source under this directory has that name.
+    let base_matches: Vec<&(String, String)> = renames
+        .iter()
+        .filter(|(o, _)| {
+            !o.starts_with("../")
+                && o.rsplit('/').next() == Some(content.as_str())
+                && o.contains('/')
+        })
+        .collect();
+    if base_matches.len() == 1 && joined_path(toks, k) {
+        let new_base = base_matches[0].1.rsplit('/').next().unwrap_or("");
+        sink.edit(content_at, content_at + content.len(), new_base, B_GLOB.id);
+        return true;
+    }
+    // A directory name in os.path.join(here, 'cuda', '*.cu') when every moved directory of
+    // that name got the same new one (`--rename torch`: cuda -> hip).
+    if joined_path(toks, k) && !content.contains(['/', '*']) {
+        let names: BTreeSet<&str> = dirs
+            .iter()
+            .filter(|(o, _)| o.rsplit('/').next() == Some(content.as_str()))
+            .filter_map(|(_, n)| n.rsplit('/').next())
+            .collect();
+        if names.len() == 1 {
+            let new = names.into_iter().next().unwrap_or_default();
+            if new != content && sink.edit(content_at, content_at + content.len(), new, B_GLOB.id) {
+                sink.diag(
+                        B_GLOB,
+                        start,
+                        format!("directory name `{content}` in a joined path -> `{new}`: the `{content}` directories were renamed"),
+                        Some(format!("check that the path means a directory of this tree; `{content}` elsewhere should stay")),
+                    );
+            }
+            return true;
+        }
+    }
+    if let Some((s, e, new)) = text::glob_dir_rename(content, dirs) {
+        if sink.edit(content_at + s, content_at + e, new.as_str(), B_GLOB.id) {
+            sink.diag(
+                B_GLOB,
+                start,
+                format!(
+                    "pattern `{content}` looks in `{}`, which is now `{new}`",
+                    &content[s..e]
+                ),
+                Some("check that it still selects the moved files".into()),
+            );
+        }
+    }
+    for (old, new) in exts {
+        let pat = format!("*.{old}");
+        if let Some(pos) = content.find(&pat) {
+            if content
+                .as_bytes()
+                .get(pos + pat.len())
+                .is_none_or(|c| !c.is_ascii_alphanumeric())
+                && sink.edit(
+                    content_at + pos + 2,
+                    content_at + pos + pat.len(),
+                    new.as_str(),
+                    B_GLOB.id,
+                )
+            {
+                sink.diag(
+                    B_GLOB,
+                    start,
+                    format!("pattern `{content}` names .{old} sources, which are now .{new}"),
+                    Some(format!(
+                        "check that it still selects the renamed .{new} files"
+                    )),
+                );
+            }
+        }
+    }
+    false
+}
+
+/// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
+/// elements of a list given as `include_dirs=`, `extra_include_paths=` (any name with `include`
+/// in it, or such a dictionary key), and the paths of `-I` flags in string literals (`"-Idir"`,
+/// `"-I", "dir"`). An element is a literal, `os.path.join` of literals, or `os.path.join(here,
+/// ...)` / `f"{here}/..."` with literals after the first part, taken as this file's directory.
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+    let toks = tokens(src);
+    for (k, t) in toks.iter().enumerate() {
+        match t {
+            Tok::Punct { ch: '[', .. } if names_include_list(&toks, k) => {
+                for elem in list_elements(&toks, k) {
+                    if let Some(p) = element_path(&toks[elem]) {
+                        add(&p, Anchor::File);
+                    }
+                }
+            }
+            Tok::Str {
+                content,
+                triple: false,
+                prefix,
+                ..
+            } if !prefix.contains(['b', 'B']) => {
+                let Some(rest) = content.strip_prefix("-I") else {
+                    continue;
+                };
+                let path = if rest.trim().is_empty() {
+                    // `"-I", "dir"`: the next literal of the list.
+                    match (toks.get(k + 1), toks.get(k + 2)) {
+                        (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
+                            element_path(std::slice::from_ref(next))
+                        }
+                        _ => None,
+                    }
+                } else {
+                    literal_path(rest, prefix)
+                };
+                if let Some(p) = path {
+                    add(&p, Anchor::File);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether the `[` at `open` starts the value of a name or key with `include` in it
+/// (`include_dirs=[`, `extra_include_paths=[`, `"include_dirs": [`, `INCLUDES = [`).
+fn names_include_list(toks: &[Tok], open: usize) -> bool {
+    if open < 2 {
+        return false;
+    }
+    let named = |t: &str| t.to_ascii_lowercase().contains("include");
+    match (&toks[open - 1], &toks[open - 2]) {
+        (Tok::Punct { ch: '=', .. }, Tok::Ident { text, .. }) => named(text),
+        (Tok::Punct { ch: ':', .. }, Tok::Str { content, .. }) => named(content),
+        _ => false,
+    }
+}
+
+/// The token ranges of the elements of the list opened at `open`, split at its top-level commas.
+fn list_elements(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut from = open + 1;
+    for (j, t) in toks.iter().enumerate().skip(open + 1) {
+        match t {
+            Tok::Punct {
+                ch: '(' | '[' | '{',
+                ..
+            } => depth += 1,
+            Tok::Punct {
+                ch: ')' | ']' | '}',
+                ..
+            } if depth == 0 => {
+                if from < j {
+                    out.push(from..j);
+                }
+                return out;
+            }
+            Tok::Punct {
+                ch: ')' | ']' | '}',
+                ..
+            } => depth -= 1,
+            Tok::Punct { ch: ',', .. } if depth == 0 => {
+                if from < j {
+                    out.push(from..j);
+                }
+                from = j + 1;
+            }
+            _ => {}
+        }
+    }
+    Vec::new()
+}
+
+/// The path an element of a list names, relative to this file's directory: a literal, or
+/// `os.path.join(...)` of literals, whose first part may be any expression (the directory).
+fn element_path(elem: &[Tok]) -> Option<String> {
+    match elem {
+        [Tok::Str {
+            content,
+            prefix,
+            triple: false,
+            ..
+        }] => literal_path(content, prefix),
+        [.., Tok::Punct { ch: ')', .. }] => {
+            // `join(` whose `)` ends the element.
+            let open = elem.iter().enumerate().position(|(j, t)| {
+                matches!(t, Tok::Punct { ch: '(', .. })
+                    && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
+            })?;
+            let args = list_elements(elem, open);
+            if args.last().map(|r| r.end) != Some(elem.len() - 1) {
+                return None;
+            }
+            let parts: Vec<Option<&str>> = args
+                .into_iter()
+                .map(|r| match &elem[r] {
+                    [Tok::Str {
+                        content,
+                        prefix,
+                        triple: false,
+                        ..
+                    }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                        Some(content.as_str())
+                    }
+                    _ => None,
+                })
+                .collect();
+            let literal = |p: &[Option<&str>]| {
+                let v: Option<Vec<&str>> = p.iter().copied().collect();
+                v.filter(|v| !v.is_empty()).map(|v| v.join("/"))
+            };
+            match parts.split_first()? {
+                (None, rest) => literal(rest),
+                _ => literal(&parts),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The path a literal's text names: itself, or for an f-string `f"{here}/dir"` the part after
+/// the leading `{...}/`; `None` for other formatted or byte strings.
+fn literal_path(content: &str, prefix: &str) -> Option<String> {
+    if prefix.contains(['b', 'B']) {
+        return None;
+    }
+    if prefix.contains(['f', 'F']) {
+        let rest = content.strip_prefix('{')?;
+        let (_, rest) = rest.split_once("}/")?;
+        return (!rest.contains('{')).then(|| rest.to_string());
+    }
+    Some(content.to_string())
 }
 
 /// Reports the nvcc flags in a string that is not in a list of flags, which hipport leaves as

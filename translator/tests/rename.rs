@@ -1,0 +1,311 @@
+//! `hipport convert --rename torch` on whole trees: the renamed files, the sources that build
+//! files and JIT loaders name, and the includes that reach renamed headers through the include
+//! directories the build files give. Every run also checks that the input is not modified and
+//! that converting the output again changes nothing.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Every file under `dir`, by its `/`-separated relative path, with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy();
+                out.insert(rel.replace('\\', "/"), fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// `hipport convert <input> --out <out> --rename torch --no-cache`, which must succeed.
+fn convert(input: &Path, out: &Path) {
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args(["--rename", "torch", "--no-cache"])
+        .output()
+        .expect("hipport runs");
+    assert!(
+        o.status.success(),
+        "hipport convert {} failed:\n{}",
+        input.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Converts `input` into a temporary directory, checks that the input is unchanged and that
+/// converting the output again gives it back file for file, and returns the output's files
+/// (without hipport's marker file).
+fn convert_checked(input: &Path) -> BTreeMap<String, String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let before = snapshot(input);
+    let out = tmp.path().join("out");
+    convert(input, &out);
+    assert_eq!(snapshot(input), before, "the input was modified");
+    let again = tmp.path().join("again");
+    convert(&out, &again);
+    let mut first = snapshot(&out);
+    let mut second = snapshot(&again);
+    for s in [&mut first, &mut second] {
+        s.remove(".hipport-output");
+    }
+    for (rel, bytes) in &first {
+        assert_eq!(
+            second.get(rel).map(|b| String::from_utf8_lossy(b)),
+            Some(String::from_utf8_lossy(bytes)),
+            "converting the output again changed {rel}"
+        );
+    }
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        second.keys().collect::<Vec<_>>(),
+        "converting the output again renamed files"
+    );
+    first
+        .into_iter()
+        .map(|(rel, b)| (rel, String::from_utf8(b).unwrap()))
+        .collect()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/projects")
+        .join(name)
+}
+
+/// Writes `files` (relative path, text) under a new temporary directory.
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let p = tmp.path().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    tmp
+}
+
+fn read(name: &str, rel: &str) -> String {
+    fs::read_to_string(corpus(name).join(rel)).unwrap()
+}
+
+#[test]
+fn torch_layout_renames_the_kernel_directory_and_the_cuda_header() {
+    let out = convert_checked(&corpus("torch-rename"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "README.md",
+            "csrc/binding.cpp",
+            "csrc/hip/scale.hip",
+            "csrc/include/kernels/launch_hip.h",
+            "csrc/include/kernels/shape.h",
+            "jit.py",
+            "setup.py",
+        ]
+    );
+    assert_eq!(
+        out["setup.py"],
+        read("torch-rename", "setup.py").replace("csrc/cuda/scale.cu", "csrc/hip/scale.hip")
+    );
+}
+
+#[test]
+fn jit_loaders_name_the_renamed_sources() {
+    let out = convert_checked(&corpus("torch-rename"));
+    let expected = read("torch-rename", "jit.py")
+        .replace(
+            r#"os.path.join(here, "csrc", "cuda", "scale.cu")"#,
+            r#"os.path.join(here, "csrc", "hip", "scale.hip")"#,
+        )
+        .replace(
+            r#"KERNEL_FILE = "csrc/cuda/scale.cu""#,
+            r#"KERNEL_FILE = "csrc/hip/scale.hip""#,
+        );
+    assert_ne!(expected, read("torch-rename", "jit.py"), "update this test");
+    assert_eq!(out["jit.py"], expected);
+}
+
+#[test]
+fn jit_loader_without_nvcc_flags_follows_renames_and_other_python_is_copied() {
+    // No `extra_cuda_cflags`: the file is read for its sources all the same. A Python file that
+    // builds nothing keeps a string that happens to name a renamed file.
+    let t = tree(&[
+        (
+            "ext/build.py",
+            "from torch.utils import cpp_extension\n\
+             m = cpp_extension.load('m', sources=['m.cpp', 'kernels/m.cu'])\n",
+        ),
+        ("ext/m.cpp", "void f();\n"),
+        (
+            "ext/kernels/m.cu",
+            "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n",
+        ),
+        ("ext/notes.py", "SEE = 'kernels/m.cu'\n"),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert_eq!(
+        out["build.py"],
+        "from torch.utils import cpp_extension\n\
+         m = cpp_extension.load('m', sources=['m.cpp', 'kernels/m.hip'])\n"
+    );
+    assert_eq!(out["notes.py"], "SEE = 'kernels/m.cu'\n");
+}
+#[test]
+fn includes_found_through_setup_py_include_dirs_follow_renamed_headers() {
+    let out = convert_checked(&corpus("torch-rename"));
+    let scale = &out["csrc/hip/scale.hip"];
+    assert!(
+        scale.contains("#include \"kernels/launch_hip.h\"\n"),
+        "{scale}"
+    );
+    assert!(scale.contains("#include \"kernels/shape.h\"\n"), "{scale}");
+    assert_eq!(
+        out["csrc/binding.cpp"],
+        read("torch-rename", "csrc/binding.cpp")
+    );
+}
+
+/// A CUDA header (renamed `launch_hip.h` by the torch layout), one that keeps its name, and a
+/// kernel under `src/cuda/` that includes both through an include directory.
+const LAUNCH_H: &str = "#pragma once\n#include <cuda_runtime.h>\ninline void sync_all() { cudaDeviceSynchronize(); }\n";
+const PLAIN_H: &str = "#pragma once\ninline int plain() { return 1; }\n";
+const KERNEL: &str = "#include \"kernels/launch.h\"\n#include \"kernels/plain.h\"\n__global__ void k(float* x) { x[threadIdx.x] = plain(); }\nvoid run(float* x) { k<<<1, 1>>>(x); sync_all(); }\n";
+
+/// The kernel's includes after the conversion, `kernels/launch.h` renamed.
+fn assert_kernel_follows(out: &BTreeMap<String, String>, kernel: &str) {
+    let k = &out[kernel];
+    assert!(k.contains("#include \"kernels/launch_hip.h\"\n"), "{k}");
+    assert!(k.contains("#include \"kernels/plain.h\"\n"), "{k}");
+}
+
+#[test]
+fn includes_found_through_cmake_include_directories_follow_renamed_headers() {
+    let t = tree(&[
+        (
+            "proj/CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_subdirectory(lib)\n",
+        ),
+        (
+            "proj/lib/CMakeLists.txt",
+            "add_library(k src/cuda/k.cu)\n\
+             target_include_directories(k PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)\n",
+        ),
+        ("proj/lib/include/kernels/launch.h", LAUNCH_H),
+        ("proj/lib/include/kernels/plain.h", PLAIN_H),
+        ("proj/lib/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    assert!(out.contains_key("lib/include/kernels/launch_hip.h"));
+    assert_kernel_follows(&out, "lib/src/hip/k.hip");
+}
+
+#[test]
+fn includes_found_through_makefile_include_flags_follow_renamed_headers() {
+    let t = tree(&[
+        (
+            "proj/Makefile",
+            "NVCCFLAGS := -O2 -I$(CURDIR)/common/include\n\
+             k.o: src/cuda/k.cu\n\tnvcc $(NVCCFLAGS) -c $< -o $@\n",
+        ),
+        ("proj/common/include/kernels/launch.h", LAUNCH_H),
+        ("proj/common/include/kernels/plain.h", PLAIN_H),
+        ("proj/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    assert_kernel_follows(&out, "src/hip/k.hip");
+}
+
+#[test]
+fn includes_found_through_jit_extra_include_paths_follow_renamed_headers() {
+    // No setup.py: only the JIT loader names the include directory.
+    let t = tree(&[
+        (
+            "ext/loader.py",
+            "import os\nfrom torch.utils.cpp_extension import load\n\
+             here = os.path.dirname(__file__)\n\
+             m = load('m', [os.path.join(here, 'src', 'cuda', 'k.cu')],\n         \
+             extra_include_paths=[os.path.join(here, 'inc')])\n",
+        ),
+        ("ext/inc/kernels/launch.h", LAUNCH_H),
+        ("ext/inc/kernels/plain.h", PLAIN_H),
+        ("ext/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert_kernel_follows(&out, "src/hip/k.hip");
+}
+
+#[test]
+fn an_include_that_finds_a_file_keeping_its_name_first_is_left_alone() {
+    // `kernels/launch.h` beside the kernel comes before the include directory's renamed one,
+    // as it does for the compiler.
+    let t = tree(&[
+        (
+            "proj/Makefile",
+            "k.o: src/cuda/k.cu\n\tnvcc -Iinclude -c $< -o $@\n",
+        ),
+        ("proj/include/kernels/launch.h", LAUNCH_H),
+        ("proj/include/kernels/plain.h", PLAIN_H),
+        (
+            "proj/src/cuda/kernels/launch.h",
+            "#pragma once\ninline void sync_all() {}\n",
+        ),
+        ("proj/src/cuda/k.cu", KERNEL),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    assert!(out.contains_key("include/kernels/launch_hip.h"));
+    let k = &out["src/hip/k.hip"];
+    assert!(k.contains("#include \"kernels/launch.h\"\n"), "{k}");
+}
+
+#[test]
+fn a_renaming_run_does_not_reuse_results_cached_without_the_renames() {
+    // The same sources converted first without renames, then with them, through one cache: the
+    // second run's includes must name the renamed headers.
+    let t = tree(&[
+        (
+            "proj/Makefile",
+            "k.o: src/k.cu\n\tnvcc -Iinclude -c $< -o $@\n",
+        ),
+        ("proj/include/kernels/launch.h", LAUNCH_H),
+        ("proj/include/kernels/plain.h", PLAIN_H),
+        ("proj/src/k.cu", KERNEL),
+        ("proj/src/beside.h", LAUNCH_H),
+        (
+            "proj/src/b.cu",
+            "#include \"beside.h\"\nvoid b() { sync_all(); }\n",
+        ),
+    ]);
+    let cache = t.path().join("cache");
+    let run = |out: &str, rename: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .arg("convert")
+            .arg(t.path().join("proj"))
+            .arg("--out")
+            .arg(t.path().join(out))
+            .args(["--rename", rename, "--cache-dir"])
+            .arg(&cache)
+            .output()
+            .expect("hipport runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        snapshot(&t.path().join(out))
+    };
+    let plain = run("plain", "none");
+    assert!(String::from_utf8_lossy(&plain["src/k.cu"]).contains("\"kernels/launch.h\""));
+    let renamed = run("renamed", "torch");
+    let k = String::from_utf8_lossy(&renamed["src/k.hip"]);
+    assert!(k.contains("#include \"kernels/launch_hip.h\"\n"), "{k}");
+    let b = String::from_utf8_lossy(&renamed["src/b.hip"]);
+    assert!(b.contains("#include \"beside_hip.h\"\n"), "{b}");
+}
