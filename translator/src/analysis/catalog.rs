@@ -26,7 +26,10 @@ shuffle loops that start at 16 or stop at 32, in shuffles at distance 16 or from
 shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
-warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported.
+warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
+The shuffle findings are dropped in device functions that only kernels this file launches with \
+blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
+and a row that shares a 64-lane wavefront with another is H048's concern.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

@@ -394,6 +394,9 @@ struct Analyzer<'a, 't> {
     names_hisinf: std::cell::OnceCell<bool>,
     /// Whether the file has its own `min`/`max` or `std::min` in scope (H047).
     own_min_max: std::cell::OnceCell<bool>,
+    /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
+    /// threads wide (H048, and H001's findings in such kernels).
+    launches: Vec<(String, bool)>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -440,6 +443,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
+            launches: Vec::new(),
         }
     }
 

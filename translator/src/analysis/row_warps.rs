@@ -18,13 +18,17 @@ use crate::parse::{Field, KindName, FIELDS};
 /// How many levels of device-function calls below a kernel are read.
 const CALL_DEPTH: usize = 3;
 
-/// The launch `call` (a `<<<...>>>` call with configuration arguments `cfg`): when its block is
-/// 32 threads wide with more than one row, reports the row-crossing warp operations of the kernel.
+/// The launch `call` (a `<<<...>>>` call with configuration arguments `cfg`): notes its kernel
+/// and whether its block is 32 threads wide, and when the block also has more than one row,
+/// reports the row-crossing warp operations of the kernel.
 pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'t>]) {
-    let Some(rows) = cfg.get(1).and_then(|b| rows_of_warp_wide_block(a, *b)) else {
+    let Some(kernel) = call.field(FIELDS.function).and_then(|f| name_of(a, f)) else {
         return;
     };
-    let Some(kernel) = call.field(FIELDS.function).and_then(|f| name_of(a, f)) else {
+    let shape = cfg.get(1).map_or(Shape::Other, |b| block_shape(a, *b));
+    a.launches
+        .push((kernel.to_string(), !matches!(shape, Shape::Other)));
+    let Shape::Rows(rows) = shape else {
         return;
     };
     let line = a.index.position(a.map(call.start_byte())).0;
@@ -33,29 +37,93 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
         rows,
         line,
     };
+    for c in reachable_calls(a, kernel) {
+        if let Some(callee) = super::rules::callee(a, c) {
+            warp_op(a, c, callee, &launch);
+        }
+    }
+}
+
+/// The calls in kernel `kernel` and in the device functions it calls, `CALL_DEPTH` deep, with
+/// the bodies they lie in.
+fn reachable<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
     let mut seen = HashSet::new();
-    let mut todo: Vec<(String, usize)> = vec![(launch.kernel.clone(), 0)];
+    let (mut calls, mut bodies) = (Vec::new(), Vec::new());
+    let mut todo: Vec<(String, usize)> = vec![(kernel.to_string(), 0)];
     while let Some((name, depth)) = todo.pop() {
         if !seen.insert(name.clone()) {
             continue;
         }
-        let bodies: Vec<Node> = a
+        let found: Vec<Node> = a
             .funcs
             .iter()
             .filter(|f| f.device && a.function_name(f.node) == Some(name.as_str()))
             .filter_map(|f| f.node.field(FIELDS.body))
             .collect();
-        for body in bodies {
+        for body in found {
             for c in calls_in(body) {
-                let Some(callee) = super::rules::callee(a, c) else {
-                    continue;
-                };
-                if !warp_op(a, c, callee, &launch) && depth < CALL_DEPTH {
+                let callee = super::rules::callee(a, c);
+                if let Some(callee) = callee.filter(|n| !is_warp_op(n) && depth < CALL_DEPTH) {
                     todo.push((callee.to_string(), depth + 1));
                 }
+                calls.push(c);
+            }
+            bodies.push(body);
+        }
+    }
+    (calls, bodies)
+}
+
+fn reachable_calls<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> Vec<Node<'t>> {
+    reachable(a, kernel).0
+}
+
+/// Whether `name` is one of the warp operations this rule reads.
+fn is_warp_op(name: &str) -> bool {
+    matches!(
+        name.trim_end_matches("_sync"),
+        "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" | "__ballot" | "__any" | "__all"
+    ) || name == "__activemask"
+}
+
+/// Drops H001's shuffle findings (reductions from 16, width 32, lane 31) in device functions
+/// that only kernels launched with 32-wide blocks reach: there a warp of the code is a row of
+/// the block, the 32 is the block's width, and the shuffles are right on every wavefront size.
+pub(super) fn finish(a: &mut Analyzer) {
+    if a.origin.is_some() || !a.launches.iter().any(|(_, w32)| *w32) {
+        return;
+    }
+    let shuffle_finding = |d: &crate::diag::Diagnostic| {
+        d.id == "H001" && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
+    };
+    if !a.out.iter().any(shuffle_finding) {
+        return;
+    }
+    // Each reached body, and whether every launch that reaches it is 32 wide.
+    let mut bodies: Vec<(std::ops::Range<usize>, bool)> = Vec::new();
+    let mut kernels: Vec<(String, bool)> = Vec::new();
+    for (k, w32) in &a.launches {
+        match kernels.iter_mut().find(|(n, _)| n == k) {
+            Some(e) => e.1 &= *w32,
+            None => kernels.push((k.clone(), *w32)),
+        }
+    }
+    for (k, w32) in &kernels {
+        for body in reachable(a, k).1 {
+            let r = body.byte_range();
+            match bodies.iter_mut().find(|(b, _)| *b == r) {
+                Some(e) => e.1 &= *w32,
+                None => bodies.push((r, *w32)),
             }
         }
     }
+    let narrow: Vec<std::ops::Range<usize>> = bodies
+        .into_iter()
+        .filter(|(_, w32)| *w32)
+        .map(|(r, _)| r)
+        .collect();
+    a.out
+        .retain(|d| !(shuffle_finding(d) && narrow.iter().any(|r| r.contains(&d.offset))));
 }
 
 /// The launch whose kernel is being read.
@@ -67,14 +135,36 @@ struct Launch {
     line: usize,
 }
 
-/// The rows of block `b` when it is 32 threads wide with more than one row (or a row count
-/// that is not a constant).
-fn rows_of_warp_wide_block<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<String> {
-    let dims = block_dims(a, b)?;
-    let (x, rest) = dims.split_first()?;
-    if a.eval(*x) != Some(32) {
-        return None;
+/// A launch's block, as far as this rule cares.
+enum Shape {
+    /// 32 threads wide, one row (`32`, `dim3(32)`, `dim3(32, 1)`).
+    Warp,
+    /// 32 threads wide with more rows (written as given, or with the value of a constant).
+    Rows(String),
+    /// Any other width, or one not known.
+    Other,
+}
+
+/// The shape of block `b`.
+fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
+    if b.kind_name() == "number_literal" {
+        return if a.eval(b) == Some(32) {
+            Shape::Warp
+        } else {
+            Shape::Other
+        };
     }
+    match block_dims(a, b) {
+        Some(dims) if dims.first().is_some_and(|x| a.eval(*x) == Some(32)) => {
+            rows_of(a, &dims[1..]).map_or(Shape::Warp, Shape::Rows)
+        }
+        _ => Shape::Other,
+    }
+}
+
+/// The rows of a block 32 wide whose other dimensions are `rest`, when there is more than one
+/// (or a row count that is not a constant).
+fn rows_of(a: &Analyzer, rest: &[Node]) -> Option<String> {
     let many: Vec<Node> = rest
         .iter()
         .copied()
@@ -168,9 +258,8 @@ fn calls_in(body: Node) -> Vec<Node> {
     }
 }
 
-/// Reports call `c` of `name` when it is a warp operation that crosses rows; false when it is
-/// no warp operation at all (so a device function it names may be read).
-fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) -> bool {
+/// Reports call `c` of `name` when it is a warp operation that crosses rows.
+fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) {
     let base = name.trim_end_matches("_sync");
     let sync = usize::from(name.ends_with("_sync"));
     let (severity, what, help) = match base {
@@ -180,10 +269,10 @@ fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) -> bool {
             if let Some(w) = argv.get(2 + sync) {
                 let whole_warp = a.text(*w) == "warpSize" || a.eval(*w).is_some_and(|w| w > 32);
                 if !whole_warp {
-                    return true;
+                    return;
                 }
             } else if argv.len() < 2 + sync {
-                return true;
+                return;
             }
             let (severity, what) = if base == "__shfl" {
                 let src = argv.get(1 + sync).map_or("", |s| a.text(*s));
@@ -222,10 +311,10 @@ fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) -> bool {
                 vec![],
             ),
         ),
-        _ => return false,
+        _ => return,
     };
     if !a.first("H048", c.start_byte()) {
-        return true;
+        return;
     }
     let (help, fix) = help;
     let rows = &launch.rows;
@@ -238,5 +327,4 @@ fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) -> bool {
         Some(help),
         fix,
     );
-    true
 }

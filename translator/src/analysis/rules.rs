@@ -1042,6 +1042,7 @@ fn compute_capability(a: &mut Analyzer, n: Node, what: &str) {
 /// Checks that need the whole file.
 pub(super) fn finish(a: &mut Analyzer) {
     cub_default_width(a);
+    super::row_warps::finish(a);
     // Per-warp shared arrays of 32 entries, indexed by lane or warp.
     let mut marked: Vec<usize> = a
         .shared32

@@ -1819,3 +1819,22 @@ fn h048_warp_wide_blocks_with_rows() {
                   void go(float* o) { dim3 blk{32, 2}; t<4><<<1, blk>>>(o); }\n";
     assert_eq!(lines_of(braces, "H048"), vec![1]);
 }
+
+#[test]
+fn h001_shuffle_findings_are_dropped_where_only_32_wide_blocks_reach() {
+    let helper = "__device__ float red(float v) { for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffff, v, d); return v; }\n\
+                  __global__ void rows(float* o) { o[threadIdx.y] = red(o[threadIdx.x]); }\n\
+                  __global__ void flat(float* o) { o[threadIdx.x] = red(o[threadIdx.x]); }\n";
+    // Reached by 32-wide blocks only (two rows, one row): the 16 is half the block's width.
+    let narrow = format!(
+        "{helper}void go(float* o) {{ rows<<<1, dim3(32, 4)>>>(o); flat<<<1, 32>>>(o); }}\n"
+    );
+    assert!(lines_of(&narrow, "H001").is_empty(), "{:?}", run(&narrow));
+    // A 256-thread launch reaches it too: the finding stays.
+    let wide = format!(
+        "{helper}void go(float* o) {{ rows<<<1, dim3(32, 4)>>>(o); flat<<<1, 256>>>(o); }}\n"
+    );
+    assert_eq!(lines_of(&wide, "H001"), vec![1]);
+    // Not launched in this file: nothing is known about its blocks.
+    assert_eq!(lines_of(helper, "H001"), vec![1]);
+}
