@@ -392,6 +392,8 @@ struct Analyzer<'a, 't> {
     names_half2: std::cell::OnceCell<bool>,
     /// Whether the text names `__hisinf` (read at the first question).
     names_hisinf: std::cell::OnceCell<bool>,
+    /// Whether the text names `dim3` (read at the first question).
+    names_dim3: std::cell::OnceCell<bool>,
     /// Whether the file has its own `min`/`max` or `std::min` in scope (H047).
     own_min_max: std::cell::OnceCell<bool>,
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
@@ -442,6 +444,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_deviceptr: std::cell::OnceCell::new(),
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
+            names_dim3: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
         }
@@ -449,23 +452,27 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Whether the text names `half2` (`__half2`, `half2`): without it no `.x` is a half's (H043).
     fn names_half2(&self) -> bool {
-        *self
-            .names_half2
-            .get_or_init(|| memchr::memmem::find(self.src, b"half2").is_some())
+        self.names(&self.names_half2, b"half2")
     }
 
     /// Whether the text names `__hisinf`: without it no comparison tests its sign (H043).
     fn names_hisinf(&self) -> bool {
-        *self
-            .names_hisinf
-            .get_or_init(|| memchr::memmem::find(self.src, b"__hisinf").is_some())
+        self.names(&self.names_hisinf, b"__hisinf")
     }
 
     /// Whether the text names `CUdeviceptr`: without it no operand can be one (H042).
     fn names_deviceptr(&self) -> bool {
-        *self
-            .names_deviceptr
-            .get_or_init(|| memchr::memmem::find(self.src, b"CUdeviceptr").is_some())
+        self.names(&self.names_deviceptr, b"CUdeviceptr")
+    }
+
+    /// Whether the text names `dim3`: without it no variable holds a block shape (H048).
+    fn names_dim3(&self) -> bool {
+        self.names(&self.names_dim3, b"dim3")
+    }
+
+    /// Whether the text holds `needle`, searched once and kept in `cell`.
+    fn names(&self, cell: &std::cell::OnceCell<bool>, needle: &[u8]) -> bool {
+        *cell.get_or_init(|| memchr::memmem::find(self.src, needle).is_some())
     }
 
     /// Whether the text has an `#if`, `#ifdef`, `#ifndef` or `#elif...` directive: without one,

@@ -191,6 +191,10 @@ fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<Node<'t>>> {
     let list = match b.kind_name() {
         "call_expression" => dim3_call(a, b)?,
         "identifier" => {
+            // Most launches pass an `int` thread count: look a name up only where `dim3` is.
+            if !a.names_dim3() {
+                return None;
+            }
             let d = a.lookup(a.text(b), b.start_byte())?;
             if d.pointer || d.ty_text.trim_start_matches("const ") != "dim3" {
                 return None;
