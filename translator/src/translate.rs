@@ -317,6 +317,9 @@ struct Walk<'a> {
     mask_only_macros: HashMap<String, bool>,
     /// Names this file declares (functions, macros, variables, types).
     declared: HashSet<String>,
+    /// Function templates this file declares: a thread index passed to one deduces HIP's
+    /// coordinate type, not `unsigned`.
+    templates: HashSet<String>,
     /// Unknown CUDA-looking names already reported.
     reported_unknown: HashSet<String>,
     /// Call sites whose shape is rewritten after the walk.
@@ -412,6 +415,8 @@ enum Dk {
     Named,
     /// Declares through its `declarator` field.
     Declarator,
+    /// A template: a function template's name is noted.
+    Template,
 }
 
 static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
@@ -428,6 +433,7 @@ static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
             ("type_definition", Dk::Declarator),
             ("declaration", Dk::Declarator),
             ("parameter_declaration", Dk::Declarator),
+            ("template_declaration", Dk::Template),
         ],
     )
 });
@@ -477,6 +483,7 @@ impl<'a> Walk<'a> {
             mask_macros: HashMap::new(),
             mask_only_macros: HashMap::new(),
             declared: HashSet::new(),
+            templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
             included: HashSet::new(),
@@ -1287,7 +1294,7 @@ impl<'a> Walk<'a> {
                 // `std::min(threadIdx.x, n)` is as ambiguous in hipcc as `min(...)`.
                 (Some(s), Some(n))
                     if node_text(s, self.src) == "std"
-                        && matches!(node_text(n, self.src), "min" | "max") =>
+                        && matches!(node_text(n, self.src), "min" | "max" | "clamp") =>
                 {
                     self.cast_index_args(node);
                     return;
@@ -1298,7 +1305,7 @@ impl<'a> Walk<'a> {
             return;
         };
         let name = self.node_str(func);
-        if matches!(name, "printf" | "min" | "max") {
+        if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
@@ -1536,6 +1543,24 @@ impl<'a> Walk<'a> {
                             }
                         }
                         self.declared.insert(name);
+                    }
+                }
+                Dk::Template => {
+                    // `template <...> T f(...)`: the function definition or declaration it holds.
+                    let held = parse::named_children(n)
+                        .find(|c| matches!(c.kind_name(), "function_definition" | "declaration"));
+                    let mut d = held.and_then(|h| h.field(f.declarator));
+                    while let Some(x) = d {
+                        if x.kind_name() == "function_declarator" {
+                            if let Some(name) = x
+                                .field(f.declarator)
+                                .filter(|i| SUB_KINDS.of(*i) == Sub::Identifier)
+                            {
+                                self.templates.insert(self.node_str(name).to_string());
+                            }
+                            break;
+                        }
+                        d = x.field(f.declarator);
                     }
                 }
                 kind @ (Dk::Named | Dk::Declarator) => {

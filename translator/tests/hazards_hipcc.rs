@@ -396,6 +396,24 @@ fn thread_indices_in_min_max_are_ambiguous_without_the_translators_cast() {
     assert!(ok, "{out}\n{err}");
     let (ok, err) = compile(&cc, &out.replace("(unsigned)", ""), &[]);
     assert!(!ok && err.contains("no matching function"), "{err}");
+    // The file's own function templates, and `std::clamp`, deduce from the index too.
+    let cuda = "#include <algorithm>\n\
+                template <typename T> __device__ T clampv(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }\n\
+                template <typename T> __device__ T twice(T x) { T r = x * 2; return r; }\n\
+                __global__ void k(unsigned* o) { o[0] = clampv(threadIdx.x, 0u, 10u) + twice(blockIdx.x) + std::clamp(threadIdx.y, 1u, 4u); }\n";
+    let out = hipport::translate::translate_source(cuda.as_bytes(), "k.cu", &opts).unwrap();
+    let out = String::from_utf8(out.output).unwrap();
+    assert!(
+        out.contains("clampv((unsigned)threadIdx.x, 0u, 10u) + twice((unsigned)blockIdx.x)"),
+        "{out}"
+    );
+    let (ok, err) = compile(&cc, &out, &["-std=c++17"]);
+    assert!(ok, "{out}\n{err}");
+    let (ok, err) = compile(&cc, &out.replace("(unsigned)", ""), &["-std=c++17"]);
+    assert!(
+        !ok && err.contains("no matching function for call to 'clampv'"),
+        "{err}"
+    );
 }
 
 #[test]
