@@ -73,6 +73,9 @@ impl fmt::Display for ArgCount {
 enum Piece {
     Text(String),
     Arg(usize),
+    /// `$&N`: the address of argument N when it names a variable (`&x`, `&ns::x`), else the
+    /// argument as written (already a pointer, as CUDA's C API takes it).
+    AddressOf(usize),
     All,
     From(usize),
 }
@@ -140,7 +143,7 @@ impl CallRewrite {
         }
         if let ArgCount::Exactly(n) | ArgCount::AtLeast(n) = argc {
             if let Some(k) = pieces.iter().find_map(|p| match p {
-                Piece::Arg(k) if *k > n => Some(*k),
+                Piece::Arg(k) | Piece::AddressOf(k) if *k > n => Some(*k),
                 _ => None,
             }) {
                 return Err(format!(
@@ -150,7 +153,7 @@ impl CallRewrite {
         }
         if argc == ArgCount::Any {
             if let Some(k) = pieces.iter().find_map(|p| match p {
-                Piece::Arg(k) => Some(*k),
+                Piece::Arg(k) | Piece::AddressOf(k) => Some(*k),
                 _ => None,
             }) {
                 return Err(format!(
@@ -198,22 +201,51 @@ impl CallRewrite {
         if !self.matches_argc(args.len()) {
             return None;
         }
-        let mut out = String::new();
-        for p in &self.pieces {
-            match p {
-                Piece::Text(t) => out.push_str(t),
-                Piece::Arg(k) => out.push_str(args.get(k - 1)?.trim()),
-                Piece::All => join_into(&mut out, args),
-                Piece::From(k) => join_into(&mut out, args.get(k - 1..).unwrap_or(&[])),
-            }
-        }
-        Some(out)
+        apply_pieces(&self.pieces, args)
     }
 
     /// Orders rules so that the most specific comes first.
     pub(crate) fn specificity(&self) -> (usize, usize, bool) {
         (self.argc.rank(), self.argc.min(), self.hip_before.is_some())
     }
+}
+
+/// Expands call template `template` (`$1`..`$9`, `$*`, `$@N`, `$&N`) over `args`: None when the
+/// template is malformed or names an argument that is missing.
+pub fn expand(template: &str, args: &[&str]) -> Option<String> {
+    apply_pieces(&parse_template(template).ok()?, args)
+}
+
+fn apply_pieces(pieces: &[Piece], args: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    for p in pieces {
+        match p {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Arg(k) => out.push_str(args.get(k - 1)?.trim()),
+            Piece::AddressOf(k) => {
+                let a = args.get(k - 1)?.trim();
+                if is_name(a) {
+                    out.push_str("(const void*)&");
+                }
+                out.push_str(a);
+            }
+            Piece::All => join_into(&mut out, args),
+            Piece::From(k) => join_into(&mut out, args.get(k - 1..).unwrap_or(&[])),
+        }
+    }
+    Some(out)
+}
+
+/// Whether `s` is a plain or scoped name (`x`, `ns::x`, `::x`).
+fn is_name(s: &str) -> bool {
+    let s = s.strip_prefix("::").unwrap_or(s);
+    !s.is_empty()
+        && s.split("::").all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }
 
 fn join_into(out: &mut String, args: &[&str]) {
@@ -255,13 +287,20 @@ fn parse_template(t: &str) -> Result<Vec<Piece>, String> {
                     _ => return Err(format!("`$@` at byte {i} of `{t}` must be followed by 1-9")),
                 }
             }
+            Some('&') => {
+                chars.next();
+                match chars.next() {
+                    Some((_, d @ '1'..='9')) => Piece::AddressOf(d as usize - '0' as usize),
+                    _ => return Err(format!("`$&` at byte {i} of `{t}` must be followed by 1-9")),
+                }
+            }
             Some(d @ '1'..='9') => {
                 chars.next();
                 Piece::Arg(d as usize - '0' as usize)
             }
             _ => {
                 return Err(format!(
-                    "`$` at byte {i} of `{t}` must start `$1`..`$9`, `$*` or `$@N`"
+                    "`$` at byte {i} of `{t}` must start `$1`..`$9`, `$*`, `$@N` or `$&N`"
                 ))
             }
         };

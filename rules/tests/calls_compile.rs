@@ -207,6 +207,86 @@ const CALLS: &[(&str, &str, &[&str])] = &[
         "7",
         &["&g", "&b", "func", "NULL", "0", "0", "0"],
     ),
+    (
+        "cudaGraphAddMemcpyNodeToSymbol",
+        "9",
+        &[
+            "&node",
+            "graph",
+            "deps",
+            "0",
+            "d_scalar",
+            "&h_float",
+            "sizeof(float)",
+            "0",
+            "hipMemcpyHostToDevice",
+        ],
+    ),
+    (
+        "cudaGraphAddMemcpyNodeFromSymbol",
+        "9",
+        &[
+            "&node",
+            "graph",
+            "deps",
+            "0",
+            "&h_float",
+            "d_scalar",
+            "sizeof(float)",
+            "0",
+            "hipMemcpyDeviceToHost",
+        ],
+    ),
+    (
+        "cudaGraphMemcpyNodeSetParamsToSymbol",
+        "6",
+        &[
+            "node",
+            "d_table",
+            "chost",
+            "sizeof(chost)",
+            "0",
+            "hipMemcpyHostToDevice",
+        ],
+    ),
+    (
+        "cudaGraphMemcpyNodeSetParamsFromSymbol",
+        "6",
+        &[
+            "node",
+            "&h_float",
+            "(const void*)&d_scalar",
+            "sizeof(float)",
+            "0",
+            "hipMemcpyDeviceToHost",
+        ],
+    ),
+    (
+        "cudaGraphExecMemcpyNodeSetParamsToSymbol",
+        "7",
+        &[
+            "exec",
+            "node",
+            "d_scalar",
+            "&h_float",
+            "sizeof(float)",
+            "0",
+            "hipMemcpyHostToDevice",
+        ],
+    ),
+    (
+        "cudaGraphExecMemcpyNodeSetParamsFromSymbol",
+        "7",
+        &[
+            "exec",
+            "node",
+            "&h_float",
+            "d_scalar",
+            "sizeof(float)",
+            "0",
+            "hipMemcpyDeviceToHost",
+        ],
+    ),
     ("__shfl_sync", "3+", &["mask", "v", "0"]),
     ("__shfl_up_sync", "3+", &["mask", "v", "1u", "16"]),
     ("__shfl_down_sync", "3+", &["mask", "v", "1u"]),
@@ -221,6 +301,7 @@ const PRELUDE: &str = r#"#include <hip/hip_runtime.h>
 #include <stddef.h>
 __device__ int d_sym;
 __device__ float d_table[16];
+__device__ float d_scalar;
 __global__ void kern(float* p) { if (p) p[0] = 1.0f; }
 template <typename T> __global__ void gemm(T* p) { if (p) p[0] = T(0); }
 "#;
@@ -285,7 +366,8 @@ fn rewrites_compile_with_hipcc_5_2() {
          hipExtent extent = make_hipExtent(4, 4, 4);\n  hipExternalSemaphore_t sem = nullptr;\n  \
          hipExternalSemaphoreSignalParams sig = {{}};\n  hipExternalSemaphoreWaitParams wait = {{}};\n  \
          hipLaunchParams launches[1] = {{}};\n  hipStreamCaptureStatus capture;\n  \
-         unsigned long long capture_id = 0;\n  const hipGraphNode_t* deps = nullptr;\n\
+         unsigned long long capture_id = 0;\n  const hipGraphNode_t* deps = nullptr;\n  \
+         hipGraphNode_t node = nullptr;\n  float h_float = 0;\n\
          {host}  return (int)e + n + g + b + (int)bytes + (vptr != nullptr) + (hp != nullptr) + h_int;\n}}\n"
     );
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("calls_compile");

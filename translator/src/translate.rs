@@ -1731,7 +1731,7 @@ impl<'a> Walk<'a> {
             if is_c_source(self.file) {
                 template = c_casts(&template);
             }
-            if let Some(text) = expand_template(&template, &refs) {
+            if let Some(text) = hipport_rules::calls::expand(&template, &refs) {
                 self.edits
                     .retain(|e| !(e.start >= site.start && e.end <= site.end));
                 self.edits
@@ -2073,39 +2073,4 @@ pub fn c_casts(template: &str) -> String {
         t.replace_range(at..=end, &format!("({ty})({inner})"));
     }
     t
-}
-
-/// Expands a call template: `$1`..`$9` are arguments, `$*` all of them, `$@N` those from N on.
-pub fn expand_template(template: &str, args: &[&str]) -> Option<String> {
-    let mut out = String::new();
-    let b = template.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'$' && i + 1 < b.len() {
-            match b[i + 1] {
-                b'*' => {
-                    out.push_str(&args.join(", "));
-                    i += 2;
-                    continue;
-                }
-                b'@' if i + 2 < b.len() && b[i + 2].is_ascii_digit() => {
-                    let from = (b[i + 2] - b'0') as usize;
-                    let rest = args.get(from.saturating_sub(1)..).unwrap_or(&[]);
-                    out.push_str(&rest.join(", "));
-                    i += 3;
-                    continue;
-                }
-                d if d.is_ascii_digit() => {
-                    out.push_str(args.get((d - b'0') as usize - 1)?);
-                    i += 2;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        let ch = template[i..].chars().next()?;
-        out.push(ch);
-        i += ch.len_utf8();
-    }
-    Some(out)
 }
