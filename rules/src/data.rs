@@ -123,6 +123,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("torch-v1.tsv", true, Table::TorchV1),
     data_file!("extra-runtime.tsv", false),
     data_file!("extra-driver.tsv", false),
+    data_file!("extra-rtc.tsv", false),
     data_file!("extra-device.tsv", false),
     data_file!("extra-cublas.tsv", false),
     data_file!("extra-nvtx.tsv", false),

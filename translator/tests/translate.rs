@@ -573,3 +573,16 @@ fn headers_are_read_only_for_mask_names_the_file_neither_defines_nor_declares() 
     assert!(!with("0xffffffff").read_other_files);
     assert!(!with("m").read_other_files);
 }
+
+#[test]
+fn nvrtc_cubin_loads_hips_code_object_and_trap_becomes_the_builtin() {
+    let src = "#include <nvrtc.h>\nint f(nvrtcProgram p, char* b, size_t* n) { nvrtcGetCUBINSize(p, n); return nvrtcGetCUBIN(p, b); }\n\
+               __global__ void k(int* p) { if (p[0] < 0) __trap(); }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("hiprtcGetCodeSize(p, n); return hiprtcGetCode(p, b);"),
+        "{out}"
+    );
+    assert!(out.contains("__builtin_trap();"), "{out}");
+    assert!(diags.iter().all(|d| !d.starts_with("T00")), "{diags:?}");
+}
