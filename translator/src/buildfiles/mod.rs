@@ -87,6 +87,10 @@ pub struct BuildOptions {
     pub offload_arch: Vec<String>,
     /// Renamed sources: old path -> new path, both relative to the project root, with `/`.
     pub renamed: BTreeMap<String, String>,
+    /// Directories the renames moved whole (`--rename torch`: `csrc/cuda` -> `csrc/hip`), old
+    /// -> new, relative to the root: no file is left under the old path (see [`moved_dirs`]).
+    /// Include directories in or under them follow.
+    pub moved_dirs: BTreeMap<String, String>,
 }
 
 impl Default for BuildOptions {
@@ -94,6 +98,7 @@ impl Default for BuildOptions {
         BuildOptions {
             offload_arch: DEFAULT_OFFLOAD_ARCH.iter().map(|s| s.to_string()).collect(),
             renamed: BTreeMap::new(),
+            moved_dirs: BTreeMap::new(),
         }
     }
 }
@@ -133,7 +138,72 @@ pub fn translate_build(
         BuildKind::CMake => cmake::translate(&s, &mut sink, opts),
         BuildKind::Makefile => make::translate(&s, &mut sink, opts),
     }
+    if !opts.moved_dirs.is_empty() && reads_include_dirs(kind, src) {
+        moved_include_dirs(kind, &s, &mut sink, opts);
+    }
     sink.finish()
+}
+
+/// Whether include directories are read from a file of this kind: build files, and Python files
+/// that build an extension.
+fn reads_include_dirs(kind: BuildKind, src: &[u8]) -> bool {
+    kind != BuildKind::Python || setup_py::builds_extension(src)
+}
+
+/// Calls `add` with each include directory a build file names, as written, with its offset in
+/// `s` where it is written whole, and what it is relative to.
+fn each_include_dir(kind: BuildKind, s: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    match kind {
+        BuildKind::SetupPy | BuildKind::Python => setup_py::include_dirs(s, add),
+        BuildKind::CMake => cmake::include_dirs(s, add),
+        BuildKind::Makefile => make::include_dirs(s, add),
+    }
+}
+
+/// Include directories in directories that moved whole take their new names, the same way in
+/// every kind of build file: the kind's reader finds them, [`text::moved_dir_path`] rewrites them.
+/// A path some other rewrite already changed (a joined path's `cuda` part) is left to it.
+fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &BuildOptions) {
+    let file = sink.file().to_string();
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    each_include_dir(kind, s, &mut |path, at, anchor| {
+        let Some(at) = at else { return };
+        if resolve_dir(&file, path, anchor).is_none() {
+            return;
+        }
+        let base = match anchor {
+            Anchor::File => text::dir_of(&file),
+            Anchor::Root => "",
+        };
+        if let Some(new) = text::moved_dir_path(base, path, &opts.moved_dirs) {
+            edits.push((at, at + path.len(), new));
+        }
+    });
+    for (start, end, new) in edits {
+        sink.edit(start, end, new, B_GLOB.id);
+    }
+}
+
+/// The directories that `renamed` (old -> new, relative to the root) moved whole, old -> new:
+/// every file under the old path went to the same new one, and none of `remaining` (every path
+/// of the tree after the renames, relative to the root) lies under it.
+pub fn moved_dirs<'a>(
+    renamed: &BTreeMap<String, String>,
+    remaining: impl IntoIterator<Item = &'a str>,
+) -> BTreeMap<String, String> {
+    let mut moved: BTreeMap<String, String> =
+        text::dir_renames_from("", renamed).into_iter().collect();
+    if moved.is_empty() {
+        return moved;
+    }
+    for path in remaining {
+        let mut dir = text::dir_of(path);
+        while !dir.is_empty() {
+            moved.remove(dir);
+            dir = text::dir_of(dir);
+        }
+    }
+    moved
 }
 
 /// The directories a build file names as include paths, relative to the project root (`/`
@@ -144,25 +214,20 @@ pub fn translate_build(
 /// `$(CURDIR)/` or `os.path.join(here, ...)` too). Paths hipport cannot resolve (absolute ones,
 /// those behind other variables, those leaving the root) are left out.
 pub fn include_dirs(kind: BuildKind, src: &[u8], file: &str) -> Vec<String> {
-    if kind == BuildKind::Python && !setup_py::builds_extension(src) {
+    if !reads_include_dirs(kind, src) {
         return Vec::new();
     }
     let Ok(s) = std::str::from_utf8(src) else {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
-    let mut add = |path: &str, anchor: Anchor| {
+    each_include_dir(kind, s, &mut |path, _, anchor| {
         if let Some(d) = resolve_dir(file, path, anchor) {
             if !out.contains(&d) {
                 out.push(d);
             }
         }
-    };
-    match kind {
-        BuildKind::SetupPy | BuildKind::Python => setup_py::include_dirs(s, &mut add),
-        BuildKind::CMake => cmake::include_dirs(s, &mut add),
-        BuildKind::Makefile => make::include_dirs(s, &mut add),
-    }
+    });
     out
 }
 
@@ -475,6 +540,29 @@ mod tests {
         let src = b"HIPFLAGS = --offload-arch=gfx90a --offload-arch=gfx1100:xnack-\nset(GPU_TARGETS \"gfx942;gfx90a\" CACHE STRING \"\")\n";
         assert_eq!(offload_archs(src), vec!["gfx1100", "gfx90a", "gfx942"]);
         assert!(offload_archs(b"NVCCFLAGS = -arch=sm_80").is_empty());
+    }
+
+    #[test]
+    fn a_directory_moves_whole_only_when_nothing_is_left_in_it() {
+        let renamed: BTreeMap<String, String> = [
+            ("csrc/cuda/k.cu", "csrc/hip/k.hip"),
+            ("csrc/cuda/x/u.cuh", "csrc/hip/x/u.cuh"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let after = ["csrc/hip/k.hip", "csrc/hip/x/u.cuh", "setup.py"];
+        let moved = moved_dirs(&renamed, after);
+        assert_eq!(
+            moved.into_iter().collect::<Vec<_>>(),
+            [
+                ("csrc/cuda".to_string(), "csrc/hip".to_string()),
+                ("csrc/cuda/x".to_string(), "csrc/hip/x".to_string())
+            ]
+        );
+        let left = after.into_iter().chain(["csrc/cuda/vendored.h"]);
+        let moved = moved_dirs(&renamed, left);
+        assert_eq!(moved.keys().collect::<Vec<_>>(), ["csrc/cuda/x"]);
     }
 
     #[test]

@@ -590,18 +590,20 @@ fn renamed_source(
 /// in it, or such a dictionary key), and the paths of `-I` flags in string literals (`"-Idir"`,
 /// `"-I", "dir"`). An element is a literal, `os.path.join` of literals, or `os.path.join(here,
 /// ...)` / `f"{here}/..."` with literals after the first part, taken as this file's directory.
-pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+/// A path written whole in one literal comes with its offset in `src`.
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     let toks = tokens(src);
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } if names_include_list(&toks, k) => {
                 for elem in list_elements(&toks, k) {
-                    if let Some(p) = element_path(&toks[elem]) {
-                        add(&p, Anchor::File);
+                    if let Some((p, at)) = element_path(&toks[elem]) {
+                        add(&p, at, Anchor::File);
                     }
                 }
             }
             Tok::Str {
+                quote_at,
                 content,
                 triple: false,
                 prefix,
@@ -619,10 +621,15 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
                         _ => None,
                     }
                 } else {
-                    literal_path(rest, prefix)
+                    literal_path(rest, prefix).map(|p| {
+                        (
+                            p.to_string(),
+                            text::offset_in(content, p).map(|o| quote_at + 1 + o),
+                        )
+                    })
                 };
-                if let Some(p) = path {
-                    add(&p, Anchor::File);
+                if let Some((p, at)) = path {
+                    add(&p, at, Anchor::File);
                 }
             }
             _ => {}
@@ -681,15 +688,21 @@ fn list_elements(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
 }
 
 /// The path an element of a list names, relative to this file's directory: a literal, or
-/// `os.path.join(...)` of literals, whose first part may be any expression (the directory).
-fn element_path(elem: &[Tok]) -> Option<String> {
+/// `os.path.join(...)` of literals, whose first part may be any expression (the directory); with
+/// the offset in the file of a path written whole in one literal.
+fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
     match elem {
         [Tok::Str {
+            quote_at,
             content,
             prefix,
             triple: false,
             ..
-        }] => literal_path(content, prefix),
+        }] => {
+            let p = literal_path(content, prefix)?;
+            let at = text::offset_in(content, p).map(|o| quote_at + 1 + o);
+            Some((p.to_string(), at))
+        }
         [.., Tok::Punct { ch: ')', .. }] => {
             // `join(` whose `)` ends the element.
             let open = elem.iter().enumerate().position(|(j, t)| {
@@ -722,6 +735,7 @@ fn element_path(elem: &[Tok]) -> Option<String> {
                 (None, rest) => literal(rest),
                 _ => literal(&parts),
             }
+            .map(|p| (p, None))
         }
         _ => None,
     }
@@ -729,16 +743,16 @@ fn element_path(elem: &[Tok]) -> Option<String> {
 
 /// The path a literal's text names: itself, or for an f-string `f"{here}/dir"` the part after
 /// the leading `{...}/`; `None` for other formatted or byte strings.
-fn literal_path(content: &str, prefix: &str) -> Option<String> {
+fn literal_path<'a>(content: &'a str, prefix: &str) -> Option<&'a str> {
     if prefix.contains(['b', 'B']) {
         return None;
     }
     if prefix.contains(['f', 'F']) {
         let rest = content.strip_prefix('{')?;
         let (_, rest) = rest.split_once("}/")?;
-        return (!rest.contains('{')).then(|| rest.to_string());
+        return (!rest.contains('{')).then_some(rest);
     }
-    Some(content.to_string())
+    Some(content)
 }
 
 /// Reports the nvcc flags in a string that is not in a list of flags, which hipport leaves as
