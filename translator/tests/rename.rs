@@ -450,3 +450,60 @@ fn an_include_dir_that_still_holds_files_keeps_its_name() {
             .replace("csrc/cuda/k.cu", "csrc/hip/k.hip")
     );
 }
+
+#[test]
+fn pathlib_paths_follow_renamed_sources_and_moved_directories() {
+    let setup = r#"from pathlib import Path
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+ROOT = Path(__file__).parent
+setup(
+    name="ext",
+    ext_modules=[
+        CUDAExtension(
+            "ext._C",
+            [str(ROOT / "csrc" / "cuda" / "k.cu"), str(ROOT / "kernels" / "scale.cu"), str(ROOT / "csrc/cuda/k.cu")],
+            include_dirs=[str(Path(__file__).parent / "csrc" / "cuda")],
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
+"#;
+    let jit = r#"from pathlib import Path
+from torch.utils.cpp_extension import load
+
+here = Path(__file__).resolve().parent
+ext = load("ext", sources=[here / "cuda" / "k.cu"])
+same = load("same", sources=[Path(__file__).parent / "cuda" / "k.cu"])
+print("built " + str(here / "ext.so"))
+"#;
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/csrc/jit.py", jit),
+        ("ext/csrc/cuda/k.cu", DIR_KERNEL),
+        ("ext/csrc/cuda/k_util.cuh", DIR_HELPER),
+        (
+            "ext/kernels/scale.cu",
+            DIR_KERNEL
+                .replace("k_util.cuh", "../csrc/cuda/k_util.cuh")
+                .as_str(),
+        ),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert!(out.contains_key("kernels/scale.hip"), "{:?}", out.keys());
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace(r#"/ "cuda" /"#, r#"/ "hip" /"#)
+            .replace(r#""k.cu""#, r#""k.hip""#)
+            .replace(r#""scale.cu""#, r#""scale.hip""#)
+            .replace(r#""csrc/cuda/k.cu""#, r#""csrc/hip/k.hip""#)
+            .replace(r#"/ "csrc" / "cuda")"#, r#"/ "csrc" / "hip")"#)
+    );
+    assert_eq!(
+        out["csrc/jit.py"],
+        jit.replace(r#"/ "cuda" /"#, r#"/ "hip" /"#)
+            .replace(r#""k.cu""#, r#""k.hip""#)
+    );
+}

@@ -703,6 +703,9 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
             let at = text::offset_in(content, p).map(|o| quote_at + 1 + o);
             Some((p.to_string(), at))
         }
+        _ if pathlib_parts(elem).is_some() => {
+            pathlib_parts(elem).map(|parts| (parts.join("/"), None))
+        }
         [.., Tok::Punct { ch: ')', .. }] => {
             // `join(` whose `)` ends the element.
             let open = elem.iter().enumerate().position(|(j, t)| {
@@ -739,6 +742,44 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
         }
         _ => None,
     }
+}
+
+/// The literals of a pathlib path `base / "a" / "b"` (also inside `str(...)`), whose base is
+/// any expression without literals (the directory), in order.
+fn pathlib_parts(elem: &[Tok]) -> Option<Vec<&str>> {
+    let elem = match elem {
+        [Tok::Ident { text, .. }, Tok::Punct { ch: '(', .. }, inner @ .., Tok::Punct { ch: ')', .. }]
+            if text == "str" =>
+        {
+            inner
+        }
+        _ => elem,
+    };
+    let mut parts = Vec::new();
+    let mut end = elem.len();
+    while end >= 2 {
+        match (&elem[end - 2], &elem[end - 1]) {
+            (
+                Tok::Punct { ch: '/', .. },
+                Tok::Str {
+                    content,
+                    prefix,
+                    triple: false,
+                    ..
+                },
+            ) if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                parts.push(content.as_str());
+                end -= 2;
+            }
+            _ => break,
+        }
+    }
+    let head = &elem[..end];
+    if parts.is_empty() || head.is_empty() || head.iter().any(|t| matches!(t, Tok::Str { .. })) {
+        return None;
+    }
+    parts.reverse();
+    Some(parts)
 }
 
 /// The path a literal's text names: itself, or for an f-string `f"{here}/dir"` the part after
@@ -838,8 +879,14 @@ fn append_context(toks: &[Tok], k: usize, nvcc: &NvccValues) -> Option<Context> 
     }
 }
 
-/// Whether string token `k` is an argument of `os.path.join(...)` / `path.join(...)`.
+/// Whether string token `k` is a part of a joined path: an argument of `os.path.join(...)` /
+/// `path.join(...)`, or an operand of pathlib's `/` (`Path(__file__).parent / "cuda" / "k.cu"`;
+/// Python divides no string, so a literal beside `/` is a path part).
 fn joined_path(toks: &[Tok], k: usize) -> bool {
+    let slash = |t: Option<&Tok>| matches!(t, Some(Tok::Punct { ch: '/', .. }));
+    if slash(toks.get(k + 1)) || k > 0 && slash(toks.get(k - 1)) {
+        return true;
+    }
     let mut depth = 0;
     let mut j = k;
     while j > 0 {
@@ -1166,6 +1213,13 @@ host_flags = ["--use_fast_math"]
         assert!(found
             .iter()
             .all(|f| setup_diags.iter().any(|d| (d.line, d.id.as_str()) == *f)));
+    }
+
+    #[test]
+    fn pathlib_include_dirs_are_read() {
+        let src = "from torch.utils.cpp_extension import load\nm = load('m', ['m.cu'], extra_include_paths=[str(HERE / 'csrc' / 'inc'), Path(__file__).parent / 'third', 'a' / 'b'])\n";
+        let dirs = crate::buildfiles::include_dirs(BuildKind::Python, src.as_bytes(), "ext/jit.py");
+        assert_eq!(dirs, ["ext/csrc/inc", "ext/third"]);
     }
 
     #[test]
