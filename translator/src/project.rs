@@ -1797,6 +1797,22 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
     out
 }
 
+/// The Python modules that the tree's builds import (see [`crate::buildfiles::python_helpers`]).
+fn python_helpers(found: &[Box<FoundFile>]) -> BTreeMap<String, String> {
+    let py: std::collections::HashMap<&str, &FoundFile> = found
+        .iter()
+        .filter(|f| f.rel.ends_with(".py"))
+        .map(|f| (f.rel.as_str(), &**f))
+        .collect();
+    let rels: Vec<&str> = found
+        .iter()
+        .map(|f| f.rel.as_str())
+        .filter(|r| py.contains_key(r))
+        .collect();
+    let mut read = |rel: &str| fs::read(py.get(rel)?.path()).ok();
+    crate::buildfiles::python_helpers(&rels, &mut read)
+}
+
 /// The directories the renames move whole (see [`crate::buildfiles::moved_dirs`]), judged on the
 /// tree the run leaves: with `--out`, the listed files under their new names; otherwise (in
 /// place, or a patch for the original tree) also the files on disk that the run does not list
@@ -2026,6 +2042,7 @@ pub fn convert_streaming(
         }
         if let Some((found, _)) = &listed {
             c.build.moved_dirs = moved_dirs(cfg, &root, found, &renamed);
+            c.build.python_helpers = python_helpers(found);
         }
         c.build.renamed = renamed.clone();
         c.translate.renamed = Some(std::sync::Arc::new(renamed));

@@ -507,3 +507,57 @@ print("built " + str(here / "ext.so"))
             .replace(r#""k.cu""#, r#""k.hip""#)
     );
 }
+
+#[test]
+fn python_helpers_a_build_imports_follow_renames_and_other_python_is_copied() {
+    // setup.py takes its source lists from modules it imports; they never mention
+    // cpp_extension. A module nothing builds with keeps its text byte for byte.
+    let setup = "from setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 from sources import CUDA_SOURCES\n\
+                 import build_utils.lists as lists\n\
+                 setup(name='e', ext_modules=[CUDAExtension('e', CUDA_SOURCES + lists.MORE)], cmdclass={'build_ext': BuildExtension})\n";
+    let sources = "CUDA_SOURCES = [\n    \"csrc/cuda/k.cu\",\n    \"csrc/binding.cpp\",\n]\nNOTE = \"see k.cu\"\n";
+    let lists = "from .paths import KERNELS\nMORE = [\"kernels/scale.cu\"] + KERNELS\n";
+    let paths = "KERNELS = ['./kernels/scale.cu']\n";
+    let unrelated =
+        "# Kernels: csrc/cuda/k.cu\nFILES = [\"csrc/cuda/k.cu\", \"kernels/scale.cu\"]\n";
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/sources.py", sources),
+        ("ext/build_utils/__init__.py", ""),
+        ("ext/build_utils/lists.py", lists),
+        ("ext/build_utils/paths.py", paths),
+        ("ext/tools/report.py", unrelated),
+        (
+            "ext/tests/test_sources.py",
+            "import sources\nfrom tools import report\n",
+        ),
+        ("ext/csrc/binding.cpp", "void f();\n"),
+        ("ext/csrc/cuda/k.cu", DIR_KERNEL),
+        ("ext/csrc/cuda/k_util.cuh", DIR_HELPER),
+        (
+            "ext/kernels/scale.cu",
+            "__global__ void s(float* x) { x[threadIdx.x] = 2.f; }\n",
+        ),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert_eq!(out["setup.py"], setup);
+    assert_eq!(
+        out["sources.py"],
+        sources.replace("\"csrc/cuda/k.cu\"", "\"csrc/hip/k.hip\"")
+    );
+    assert_eq!(
+        out["build_utils/lists.py"],
+        lists.replace("kernels/scale.cu", "kernels/scale.hip")
+    );
+    assert_eq!(
+        out["build_utils/paths.py"],
+        paths.replace("kernels/scale.cu", "kernels/scale.hip")
+    );
+    assert_eq!(out["tools/report.py"], unrelated);
+    assert_eq!(
+        out["tests/test_sources.py"],
+        "import sources\nfrom tools import report\n"
+    );
+}

@@ -91,6 +91,10 @@ pub struct BuildOptions {
     /// -> new, relative to the root: no file is left under the old path (see [`moved_dirs`]).
     /// Include directories in or under them follow.
     pub moved_dirs: BTreeMap<String, String>,
+    /// Python modules that builds import (a `sources.py` holding a setup.py's source lists),
+    /// relative to the root, each with the importing build's path: their literals naming
+    /// renamed sources follow, read relative to that build's directory (see [`python_helpers`]).
+    pub python_helpers: BTreeMap<String, String>,
 }
 
 impl Default for BuildOptions {
@@ -99,6 +103,7 @@ impl Default for BuildOptions {
             offload_arch: DEFAULT_OFFLOAD_ARCH.iter().map(|s| s.to_string()).collect(),
             renamed: BTreeMap::new(),
             moved_dirs: BTreeMap::new(),
+            python_helpers: BTreeMap::new(),
         }
     }
 }
@@ -113,10 +118,13 @@ pub fn translate_build(
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
     // Most Python files build nothing: only those that name nvcc flags are read, and under
-    // renames those that build an extension (their source lists follow the renames).
+    // renames those that build an extension or that a build imports (their source lists follow
+    // the renames).
+    let helper_of = opts.python_helpers.get(file);
+    let builds = helper_of.is_some() || reads_include_dirs(kind, src);
     if kind == BuildKind::Python
         && !setup_py::may_hold_nvcc_flags(src)
-        && (opts.renamed.is_empty() || !setup_py::builds_extension(src))
+        && (opts.renamed.is_empty() || !builds)
     {
         return sink.finish();
     }
@@ -133,12 +141,17 @@ pub fn translate_build(
         return sink.finish();
     }
     match kind {
-        BuildKind::SetupPy => setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Setup),
-        BuildKind::Python => setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Jit),
+        BuildKind::SetupPy => {
+            setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Setup, true, file)
+        }
+        BuildKind::Python => {
+            let base = helper_of.map_or(file, String::as_str);
+            setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Jit, builds, base)
+        }
         BuildKind::CMake => cmake::translate(&s, &mut sink, opts),
         BuildKind::Makefile => make::translate(&s, &mut sink, opts),
     }
-    if !opts.moved_dirs.is_empty() && reads_include_dirs(kind, src) {
+    if !opts.moved_dirs.is_empty() && builds {
         moved_include_dirs(kind, &s, &mut sink, opts);
     }
     sink.finish()
@@ -182,6 +195,69 @@ fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &Bu
     for (start, end, new) in edits {
         sink.edit(start, end, new, B_GLOB.id);
     }
+}
+
+/// The Python modules that builds import, each with the path of the build that imports it
+/// (directly or through other such modules): the modules a setup.py or a file using
+/// `cpp_extension` imports, found among `py_files` (the tree's `.py` files, relative to the
+/// root) as Python finds them, absolute imports from the build's directory (the script's, first
+/// on `sys.path`), relative ones from the importing file's. `read` gives a file's bytes; a file
+/// it cannot give imports nothing. Other Python files are not read for sources.
+pub fn python_helpers(
+    py_files: &[&str],
+    read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+) -> BTreeMap<String, String> {
+    let known: std::collections::HashSet<&str> = py_files.iter().copied().collect();
+    let mut builds: Vec<(String, String)> = Vec::new();
+    for f in py_files {
+        let kind = classify(Path::new(f));
+        let Some(src) = read(f) else { continue };
+        if kind == Some(BuildKind::SetupPy) || setup_py::builds_extension(&src) {
+            builds.push((f.to_string(), f.to_string()));
+        }
+    }
+    let is_build: std::collections::HashSet<String> = builds.iter().map(|b| b.0.clone()).collect();
+    let mut helpers: BTreeMap<String, String> = BTreeMap::new();
+    let mut pending = builds;
+    while let Some((file, build)) = pending.pop() {
+        let Some(src) = read(&file) else { continue };
+        let Ok(s) = std::str::from_utf8(&src) else {
+            continue;
+        };
+        for imp in setup_py::imports(s) {
+            let mut dir = if imp.level == 0 {
+                text::dir_of(&build).to_string()
+            } else {
+                text::dir_of(&file).to_string()
+            };
+            for _ in 1..imp.level.max(1) {
+                dir = text::dir_of(&dir).to_string();
+            }
+            let mut module = dir;
+            for part in &imp.module {
+                module = if module.is_empty() {
+                    part.clone()
+                } else {
+                    format!("{module}/{part}")
+                };
+            }
+            let mut candidates = Vec::new();
+            if !imp.module.is_empty() {
+                candidates.push(format!("{module}.py"));
+                candidates.push(format!("{module}/__init__.py"));
+            }
+            candidates.extend(imp.names.iter().map(|n| format!("{module}/{n}.py")));
+            for c in candidates {
+                let c = c.trim_start_matches('/').to_string();
+                if known.contains(c.as_str()) && !is_build.contains(&c) && !helpers.contains_key(&c)
+                {
+                    helpers.insert(c.clone(), build.clone());
+                    pending.push((c, build.clone()));
+                }
+            }
+        }
+    }
+    helpers
 }
 
 /// The directories that `renamed` (old -> new, relative to the root) moved whole, old -> new:

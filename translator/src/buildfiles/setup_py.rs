@@ -170,6 +170,110 @@ pub(crate) fn builds_extension(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"cpp_extension").is_some()
 }
 
+/// A Python `import` or `from ... import` statement.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Import {
+    /// Leading dots of a relative import (0 for an absolute one).
+    pub level: usize,
+    /// The dotted module path, split at its dots (empty for `from . import x`).
+    pub module: Vec<String>,
+    /// The names imported from it (`from m import a, b`), which may be submodules.
+    pub names: Vec<String>,
+}
+
+/// The imports of a Python file, read from its tokens.
+pub(crate) fn imports(src: &str) -> Vec<Import> {
+    let toks = tokens(src);
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    // A dotted name from token `k`: its parts and the token after it.
+    let dotted = |mut k: usize| {
+        let mut parts = Vec::new();
+        while let Some(name) = ident(k).filter(|n| *n != "import") {
+            parts.push(name.to_string());
+            k += 1;
+            if !punct(k, '.') {
+                break;
+            }
+            k += 1;
+        }
+        (parts, k)
+    };
+    let mut out = Vec::new();
+    // Tokens before `skip` belong to a statement already read.
+    let mut skip = 0;
+    for k in 0..toks.len() {
+        if k < skip {
+            continue;
+        }
+        match ident(k) {
+            Some("import") => {
+                let mut j = k + 1;
+                loop {
+                    let (module, next) = dotted(j);
+                    if module.is_empty() {
+                        break;
+                    }
+                    j = next;
+                    if ident(j) == Some("as") {
+                        j += 2;
+                    }
+                    out.push(Import {
+                        level: 0,
+                        module,
+                        names: Vec::new(),
+                    });
+                    if !punct(j, ',') {
+                        break;
+                    }
+                    j += 1;
+                }
+                skip = j;
+            }
+            Some("from") => {
+                let mut j = k + 1;
+                let mut level = 0;
+                while punct(j, '.') {
+                    level += 1;
+                    j += 1;
+                }
+                let (module, next) = dotted(j);
+                j = next;
+                if ident(j) != Some("import") || level == 0 && module.is_empty() {
+                    continue;
+                }
+                j += 1;
+                if punct(j, '(') {
+                    j += 1;
+                }
+                let mut names = Vec::new();
+                while let Some(name) = ident(j) {
+                    names.push(name.to_string());
+                    j += 1;
+                    if ident(j) == Some("as") {
+                        j += 2;
+                    }
+                    if !punct(j, ',') {
+                        break;
+                    }
+                    j += 1;
+                }
+                skip = j;
+                out.push(Import {
+                    level,
+                    module,
+                    names,
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Whether a Python file names nvcc flags, which this translator reads in [`Scope::Jit`].
 pub(crate) fn may_hold_nvcc_flags(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"extra_cuda_cflags").is_some()
@@ -330,16 +434,27 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
 
 /// Translates a setup.py ([`Scope::Setup`]) or the nvcc flags of another Python file
 /// ([`Scope::Jit`]).
-pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: Scope) {
+///
+/// In [`Scope::Jit`], `builds` says whether the file's literals naming renamed sources follow
+/// (a JIT build, or a module a build imports); `base` is a path in the directory those
+/// literals are relative to (the file itself, or the build that imports it).
+pub(crate) fn translate(
+    src: &str,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    scope: Scope,
+    builds: bool,
+    base: &str,
+) {
     let toks = tokens(src);
     let nvcc = NvccValues::find(src, &toks);
-    let renames = text::renames_from(sink.file(), &opts.renamed);
-    let dirs = text::dir_renames_from(sink.file(), &opts.renamed);
+    let renames = text::renames_from(base, &opts.renamed);
+    let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
-    let jit_build = scope == Scope::Jit && builds_extension(src.as_bytes());
+    let jit_build = scope == Scope::Jit && builds;
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } => stack.push(k),
@@ -1213,6 +1328,27 @@ host_flags = ["--use_fast_math"]
         assert!(found
             .iter()
             .all(|f| setup_diags.iter().any(|d| (d.line, d.id.as_str()) == *f)));
+    }
+
+    #[test]
+    fn imports_are_read() {
+        let src = "import os, build_utils.lists as lists\nfrom .paths import (A,\n    B as b)\nfrom . import srcs\nfrom sources import CUDA_SOURCES\nx = 'import fake'\ny = yield from z\n";
+        let got: Vec<(usize, String, String)> = imports(src)
+            .into_iter()
+            .map(|i| (i.level, i.module.join("."), i.names.join(",")))
+            .collect();
+        let want = [
+            (0, "os", ""),
+            (0, "build_utils.lists", ""),
+            (1, "paths", "A,B"),
+            (1, "", "srcs"),
+            (0, "sources", "CUDA_SOURCES"),
+        ];
+        let want: Vec<(usize, String, String)> = want
+            .iter()
+            .map(|(l, m, n)| (*l, m.to_string(), n.to_string()))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]
