@@ -1797,6 +1797,65 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
     out
 }
 
+/// The Python modules that the tree's builds import (see [`crate::buildfiles::python_helpers`]).
+fn python_helpers(found: &[Box<FoundFile>]) -> BTreeMap<String, String> {
+    let py: std::collections::HashMap<&str, &FoundFile> = found
+        .iter()
+        .filter(|f| f.rel.ends_with(".py"))
+        .map(|f| (f.rel.as_str(), &**f))
+        .collect();
+    let rels: Vec<&str> = found
+        .iter()
+        .map(|f| f.rel.as_str())
+        .filter(|r| py.contains_key(r))
+        .collect();
+    let mut read = |rel: &str| fs::read(py.get(rel)?.path()).ok();
+    crate::buildfiles::python_helpers(&rels, &mut read)
+}
+
+/// The directories the renames move whole (see [`crate::buildfiles::moved_dirs`]), judged on the
+/// tree the run leaves: with `--out`, the listed files under their new names; otherwise (in
+/// place, or a patch for the original tree) also the files on disk that the run does not list
+/// (ignored or excluded ones), which stay where they are.
+fn moved_dirs(
+    cfg: &ConvertConfig,
+    root: &Path,
+    found: &[Box<FoundFile>],
+    renamed: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let after = || {
+        found
+            .iter()
+            .map(|f| renamed.get(&f.rel).map_or(f.rel.as_str(), String::as_str))
+    };
+    let moved = crate::buildfiles::moved_dirs(renamed, after());
+    if moved.is_empty() || matches!(cfg.output, OutputMode::Dir(_)) {
+        return moved;
+    }
+    let listed: std::collections::HashSet<&str> = found.iter().map(|f| f.rel.as_str()).collect();
+    let mut left: Vec<String> = Vec::new();
+    for dir in moved.keys() {
+        let mut pending = vec![root.join(dir)];
+        while let Some(d) = pending.pop() {
+            let Ok(entries) = fs::read_dir(&d) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    pending.push(p);
+                } else if let Ok(rel) = p.strip_prefix(root) {
+                    let rel = rel.to_string_lossy().replace('\\', "/");
+                    if !listed.contains(rel.as_str()) {
+                        left.push(rel);
+                    }
+                }
+            }
+        }
+    }
+    crate::buildfiles::moved_dirs(renamed, after().chain(left.iter().map(String::as_str)))
+}
+
 /// Where includes that may reach renamed files are looked up (see [`crate::includes`]): the
 /// include directories the tree's build files name, in discovery order, and the tree's files.
 /// A build file that cannot be read names none here (its error is reported when it is
@@ -1980,6 +2039,10 @@ pub fn convert_streaming(
         let mut c = cfg.clone();
         if let Some((found, _)) = &listed {
             c.translate.include_search = Some(std::sync::Arc::new(include_search(found)));
+        }
+        if let Some((found, _)) = &listed {
+            c.build.moved_dirs = moved_dirs(cfg, &root, found, &renamed);
+            c.build.python_helpers = python_helpers(found);
         }
         c.build.renamed = renamed.clone();
         c.translate.renamed = Some(std::sync::Arc::new(renamed));

@@ -25,6 +25,7 @@ fn opts(renamed: &[(&str, &str)]) -> BuildOptions {
             .iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect(),
+        ..BuildOptions::default()
     }
 }
 

@@ -309,3 +309,255 @@ fn a_renaming_run_does_not_reuse_results_cached_without_the_renames() {
     let b = String::from_utf8_lossy(&renamed["src/b.hip"]);
     assert!(b.contains("#include \"beside_hip.h\"\n"), "{b}");
 }
+
+/// A kernel under `csrc/cuda/` that includes its helper through the include directory
+/// `csrc/cuda`, and the helper (a `.cuh`, which keeps its name but moves with the directory).
+const DIR_KERNEL: &str = "#include \"k_util.cuh\"\n__global__ void k(float* x) { x[threadIdx.x] = one(); }\nvoid run(float* x) { k<<<1, 1>>>(x); }\n";
+const DIR_HELPER: &str = "#pragma once\n__device__ inline float one() { return 1.f; }\n";
+
+#[test]
+fn setup_py_and_jit_include_dirs_follow_a_moved_directory() {
+    let setup = r#"from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+setup(
+    name="ext",
+    ext_modules=[
+        CUDAExtension(
+            "ext._C",
+            ["csrc/cuda/k.cu"],
+            include_dirs=["csrc/cuda", "./csrc/cuda/include", "csrc"],
+            extra_compile_args={"cxx": ["-O2", "-Icsrc/cuda"], "nvcc": ["-O3", "-Icsrc/cuda", "-I", "csrc/cuda"]},
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
+"#;
+    let jit = r#"import os
+from torch.utils.cpp_extension import load
+
+here = os.path.dirname(os.path.abspath(__file__))
+ext = load(
+    "ext",
+    sources=[os.path.join(here, "csrc", "cuda", "k.cu")],
+    extra_include_paths=["csrc/cuda", f"{here}/csrc/cuda", os.path.join(here, "csrc", "cuda")],
+    extra_cuda_cflags=["-Icsrc/cuda"],
+)
+"#;
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/jit.py", jit),
+        ("ext/csrc/cuda/k.cu", DIR_KERNEL),
+        ("ext/csrc/cuda/k_util.cuh", DIR_HELPER),
+        ("ext/csrc/cuda/include/extra.cuh", DIR_HELPER),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert!(out.contains_key("csrc/hip/k_util.cuh"), "{:?}", out.keys());
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace("\"csrc/cuda/k.cu\"", "\"csrc/hip/k.hip\"")
+            .replace("\"csrc/cuda\"", "\"csrc/hip\"")
+            .replace("\"./csrc/cuda/include\"", "\"./csrc/hip/include\"")
+            .replace("\"-Icsrc/cuda\"", "\"-Icsrc/hip\"")
+    );
+    assert_eq!(
+        out["jit.py"],
+        jit.replace("\"k.cu\"", "\"k.hip\"")
+            .replace("\"cuda\"", "\"hip\"")
+            .replace("\"csrc/cuda\"", "\"csrc/hip\"")
+            .replace("{here}/csrc/cuda", "{here}/csrc/hip")
+            .replace("\"-Icsrc/cuda\"", "\"-Icsrc/hip\"")
+    );
+}
+
+#[test]
+fn cmake_and_makefile_include_dirs_follow_a_moved_directory() {
+    let cmake = "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n\
+                 include_directories(csrc/cuda)\n\
+                 add_library(k csrc/cuda/k.cu)\n\
+                 target_include_directories(k PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/csrc/cuda \"${PROJECT_SOURCE_DIR}/csrc/cuda/include\" csrc)\n";
+    let make = "NVCCFLAGS := -O2 -Icsrc/cuda -I$(CURDIR)/csrc/cuda/include\n\
+                CXXFLAGS := -I csrc/cuda\n\
+                k.o: csrc/cuda/k.cu\n\tnvcc $(NVCCFLAGS) -c $< -o $@\n";
+    let t = tree(&[
+        ("proj/CMakeLists.txt", cmake),
+        ("proj/Makefile", make),
+        ("proj/csrc/cuda/k.cu", DIR_KERNEL),
+        ("proj/csrc/cuda/k_util.cuh", DIR_HELPER),
+        ("proj/csrc/cuda/include/extra.cuh", DIR_HELPER),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    let cm = &out["CMakeLists.txt"];
+    assert!(cm.contains("include_directories(csrc/hip)\n"), "{cm}");
+    assert!(cm.contains("add_library(k csrc/hip/k.hip)\n"), "{cm}");
+    assert!(
+        cm.contains("target_include_directories(k PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/csrc/hip \"${PROJECT_SOURCE_DIR}/csrc/hip/include\" csrc)\n"),
+        "{cm}"
+    );
+    let mk = &out["Makefile"];
+    assert!(
+        mk.contains("NVCCFLAGS := -O2 -Icsrc/hip -I$(CURDIR)/csrc/hip/include\n"),
+        "{mk}"
+    );
+    assert!(mk.contains("CXXFLAGS := -I csrc/hip\n"), "{mk}");
+    assert!(mk.contains("k.o: csrc/hip/k.hip\n"), "{mk}");
+}
+
+#[test]
+fn an_include_dir_that_still_holds_files_keeps_its_name() {
+    // In place, with `vendored.h` excluded: it stays in `csrc/cuda/`, so that directory still
+    // exists after the kernel moved to `csrc/hip/`, and the include directory keeps naming it.
+    let setup = "from torch.utils.cpp_extension import CUDAExtension\n\
+                 ext = CUDAExtension('e', ['csrc/cuda/k.cu'], include_dirs=['csrc/cuda'])\n";
+    let make = "k.o: csrc/cuda/k.cu\n\tnvcc -Icsrc/cuda -c $< -o $@\n";
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/Makefile", make),
+        ("ext/csrc/cuda/k.cu", DIR_KERNEL),
+        ("ext/csrc/cuda/k_util.cuh", DIR_HELPER),
+        ("ext/csrc/cuda/vendored.h", "#pragma once\n"),
+    ]);
+    let root = t.path().join("ext");
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&root)
+        .args([
+            "--in-place",
+            "--no-backup",
+            "--rename",
+            "torch",
+            "--no-cache",
+        ])
+        .args(["--exclude", "**/vendored.h"])
+        .output()
+        .expect("hipport runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after = snapshot(&root);
+    assert!(
+        after.contains_key("csrc/cuda/vendored.h"),
+        "{:?}",
+        after.keys()
+    );
+    assert!(after.contains_key("csrc/hip/k.hip"), "{:?}", after.keys());
+    assert_eq!(
+        String::from_utf8_lossy(&after["setup.py"]),
+        setup.replace("'csrc/cuda/k.cu'", "'csrc/hip/k.hip'")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&after["Makefile"]),
+        make.replace("nvcc ", "hipcc ")
+            .replace("csrc/cuda/k.cu", "csrc/hip/k.hip")
+    );
+}
+
+#[test]
+fn pathlib_paths_follow_renamed_sources_and_moved_directories() {
+    let setup = r#"from pathlib import Path
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+ROOT = Path(__file__).parent
+setup(
+    name="ext",
+    ext_modules=[
+        CUDAExtension(
+            "ext._C",
+            [str(ROOT / "csrc" / "cuda" / "k.cu"), str(ROOT / "kernels" / "scale.cu"), str(ROOT / "csrc/cuda/k.cu")],
+            include_dirs=[str(Path(__file__).parent / "csrc" / "cuda")],
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
+"#;
+    let jit = r#"from pathlib import Path
+from torch.utils.cpp_extension import load
+
+here = Path(__file__).resolve().parent
+ext = load("ext", sources=[here / "cuda" / "k.cu"])
+same = load("same", sources=[Path(__file__).parent / "cuda" / "k.cu"])
+print("built " + str(here / "ext.so"))
+"#;
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/csrc/jit.py", jit),
+        ("ext/csrc/cuda/k.cu", DIR_KERNEL),
+        ("ext/csrc/cuda/k_util.cuh", DIR_HELPER),
+        (
+            "ext/kernels/scale.cu",
+            DIR_KERNEL
+                .replace("k_util.cuh", "../csrc/cuda/k_util.cuh")
+                .as_str(),
+        ),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert!(out.contains_key("kernels/scale.hip"), "{:?}", out.keys());
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace(r#"/ "cuda" /"#, r#"/ "hip" /"#)
+            .replace(r#""k.cu""#, r#""k.hip""#)
+            .replace(r#""scale.cu""#, r#""scale.hip""#)
+            .replace(r#""csrc/cuda/k.cu""#, r#""csrc/hip/k.hip""#)
+            .replace(r#"/ "csrc" / "cuda")"#, r#"/ "csrc" / "hip")"#)
+    );
+    assert_eq!(
+        out["csrc/jit.py"],
+        jit.replace(r#"/ "cuda" /"#, r#"/ "hip" /"#)
+            .replace(r#""k.cu""#, r#""k.hip""#)
+    );
+}
+
+#[test]
+fn python_helpers_a_build_imports_follow_renames_and_other_python_is_copied() {
+    // setup.py takes its source lists from modules it imports; they never mention
+    // cpp_extension. A module nothing builds with keeps its text byte for byte.
+    let setup = "from setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 from sources import CUDA_SOURCES\n\
+                 import build_utils.lists as lists\n\
+                 setup(name='e', ext_modules=[CUDAExtension('e', CUDA_SOURCES + lists.MORE)], cmdclass={'build_ext': BuildExtension})\n";
+    let sources = "CUDA_SOURCES = [\n    \"csrc/cuda/k.cu\",\n    \"csrc/binding.cpp\",\n]\nNOTE = \"see k.cu\"\n";
+    let lists = "from .paths import KERNELS\nMORE = [\"kernels/scale.cu\"] + KERNELS\n";
+    let paths = "KERNELS = ['./kernels/scale.cu']\n";
+    let unrelated =
+        "# Kernels: csrc/cuda/k.cu\nFILES = [\"csrc/cuda/k.cu\", \"kernels/scale.cu\"]\n";
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/sources.py", sources),
+        ("ext/build_utils/__init__.py", ""),
+        ("ext/build_utils/lists.py", lists),
+        ("ext/build_utils/paths.py", paths),
+        ("ext/tools/report.py", unrelated),
+        (
+            "ext/tests/test_sources.py",
+            "import sources\nfrom tools import report\n",
+        ),
+        ("ext/csrc/binding.cpp", "void f();\n"),
+        ("ext/csrc/cuda/k.cu", DIR_KERNEL),
+        ("ext/csrc/cuda/k_util.cuh", DIR_HELPER),
+        (
+            "ext/kernels/scale.cu",
+            "__global__ void s(float* x) { x[threadIdx.x] = 2.f; }\n",
+        ),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert_eq!(out["setup.py"], setup);
+    assert_eq!(
+        out["sources.py"],
+        sources.replace("\"csrc/cuda/k.cu\"", "\"csrc/hip/k.hip\"")
+    );
+    assert_eq!(
+        out["build_utils/lists.py"],
+        lists.replace("kernels/scale.cu", "kernels/scale.hip")
+    );
+    assert_eq!(
+        out["build_utils/paths.py"],
+        paths.replace("kernels/scale.cu", "kernels/scale.hip")
+    );
+    assert_eq!(out["tools/report.py"], unrelated);
+    assert_eq!(
+        out["tests/test_sources.py"],
+        "import sources\nfrom tools import report\n"
+    );
+}

@@ -211,7 +211,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
 /// or `${CMAKE_CURRENT_LIST_DIR}/` are this file's; those behind `${PROJECT_SOURCE_DIR}/` or
 /// `${CMAKE_SOURCE_DIR}/` the root's. `$<BUILD_INTERFACE:...>` is read; other generator
 /// expressions and variables are not.
-pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     for cmd in commands(src) {
         let args = match cmd.name.as_str() {
             "include_directories" => &cmd.args[..],
@@ -252,7 +252,8 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
                         }
                     }
                 }
-                add(path, anchor);
+                let at = text::offset_in(&a.text, path).map(|o| a.content_start + o);
+                add(path, at, anchor);
             }
         }
     }

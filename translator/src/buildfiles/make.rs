@@ -578,7 +578,7 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames) 
 /// The include directories of `-I`, `-iquote` and `-isystem` flags (see
 /// [`super::include_dirs`]), relative to this Makefile's directory (where make runs), also
 /// behind `$(CURDIR)/` or `$(PWD)/`; paths behind other variables are not read.
-pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     for (start, end) in logical_lines(src) {
         let words = text::blank_words(src, start, end, true);
         for (i, w) in words.iter().enumerate() {
@@ -589,11 +589,16 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
                 continue;
             };
             let rest = &w.text[flag.len()..];
-            let path = if rest.is_empty() {
+            let holder = if rest.is_empty() {
                 match words.get(i + 1) {
-                    Some(next) => next.text.as_str(),
+                    Some(next) => next,
                     None => continue,
                 }
+            } else {
+                w
+            };
+            let path = if rest.is_empty() {
+                holder.text.as_str()
             } else {
                 rest
             };
@@ -601,7 +606,14 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
                 .into_iter()
                 .find_map(|v| path.strip_prefix(v))
                 .map_or(path, |p| p.trim_start_matches('/'));
-            add(if path.is_empty() { "." } else { path }, Anchor::File);
+            if path.is_empty() {
+                add(".", None, Anchor::File);
+                continue;
+            }
+            // The word's text starts after its quote, if it has one.
+            let text_at = holder.start + usize::from(holder.quote.is_some());
+            let at = text::offset_in(&holder.text, path).map(|o| text_at + o);
+            add(path, at, Anchor::File);
         }
     }
 }

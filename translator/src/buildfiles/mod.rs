@@ -87,6 +87,14 @@ pub struct BuildOptions {
     pub offload_arch: Vec<String>,
     /// Renamed sources: old path -> new path, both relative to the project root, with `/`.
     pub renamed: BTreeMap<String, String>,
+    /// Directories the renames moved whole (`--rename torch`: `csrc/cuda` -> `csrc/hip`), old
+    /// -> new, relative to the root: no file is left under the old path (see [`moved_dirs`]).
+    /// Include directories in or under them follow.
+    pub moved_dirs: BTreeMap<String, String>,
+    /// Python modules that builds import (a `sources.py` holding a setup.py's source lists),
+    /// relative to the root, each with the importing build's path: their literals naming
+    /// renamed sources follow, read relative to that build's directory (see [`python_helpers`]).
+    pub python_helpers: BTreeMap<String, String>,
 }
 
 impl Default for BuildOptions {
@@ -94,6 +102,8 @@ impl Default for BuildOptions {
         BuildOptions {
             offload_arch: DEFAULT_OFFLOAD_ARCH.iter().map(|s| s.to_string()).collect(),
             renamed: BTreeMap::new(),
+            moved_dirs: BTreeMap::new(),
+            python_helpers: BTreeMap::new(),
         }
     }
 }
@@ -108,10 +118,13 @@ pub fn translate_build(
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
     // Most Python files build nothing: only those that name nvcc flags are read, and under
-    // renames those that build an extension (their source lists follow the renames).
+    // renames those that build an extension or that a build imports (their source lists follow
+    // the renames).
+    let helper_of = opts.python_helpers.get(file);
+    let builds = helper_of.is_some() || reads_include_dirs(kind, src);
     if kind == BuildKind::Python
         && !setup_py::may_hold_nvcc_flags(src)
-        && (opts.renamed.is_empty() || !setup_py::builds_extension(src))
+        && (opts.renamed.is_empty() || !builds)
     {
         return sink.finish();
     }
@@ -128,12 +141,145 @@ pub fn translate_build(
         return sink.finish();
     }
     match kind {
-        BuildKind::SetupPy => setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Setup),
-        BuildKind::Python => setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Jit),
+        BuildKind::SetupPy => {
+            setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Setup, true, file)
+        }
+        BuildKind::Python => {
+            let base = helper_of.map_or(file, String::as_str);
+            setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Jit, builds, base)
+        }
         BuildKind::CMake => cmake::translate(&s, &mut sink, opts),
         BuildKind::Makefile => make::translate(&s, &mut sink, opts),
     }
+    if !opts.moved_dirs.is_empty() && builds {
+        moved_include_dirs(kind, &s, &mut sink, opts);
+    }
     sink.finish()
+}
+
+/// Whether include directories are read from a file of this kind: build files, and Python files
+/// that build an extension.
+fn reads_include_dirs(kind: BuildKind, src: &[u8]) -> bool {
+    kind != BuildKind::Python || setup_py::builds_extension(src)
+}
+
+/// Calls `add` with each include directory a build file names, as written, with its offset in
+/// `s` where it is written whole, and what it is relative to.
+fn each_include_dir(kind: BuildKind, s: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    match kind {
+        BuildKind::SetupPy | BuildKind::Python => setup_py::include_dirs(s, add),
+        BuildKind::CMake => cmake::include_dirs(s, add),
+        BuildKind::Makefile => make::include_dirs(s, add),
+    }
+}
+
+/// Include directories in directories that moved whole take their new names, the same way in
+/// every kind of build file: the kind's reader finds them, [`text::moved_dir_path`] rewrites them.
+/// A path some other rewrite already changed (a joined path's `cuda` part) is left to it.
+fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &BuildOptions) {
+    let file = sink.file().to_string();
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    each_include_dir(kind, s, &mut |path, at, anchor| {
+        let Some(at) = at else { return };
+        if resolve_dir(&file, path, anchor).is_none() {
+            return;
+        }
+        let base = match anchor {
+            Anchor::File => text::dir_of(&file),
+            Anchor::Root => "",
+        };
+        if let Some(new) = text::moved_dir_path(base, path, &opts.moved_dirs) {
+            edits.push((at, at + path.len(), new));
+        }
+    });
+    for (start, end, new) in edits {
+        sink.edit(start, end, new, B_GLOB.id);
+    }
+}
+
+/// The Python modules that builds import, each with the path of the build that imports it
+/// (directly or through other such modules): the modules a setup.py or a file using
+/// `cpp_extension` imports, found among `py_files` (the tree's `.py` files, relative to the
+/// root) as Python finds them, absolute imports from the build's directory (the script's, first
+/// on `sys.path`), relative ones from the importing file's. `read` gives a file's bytes; a file
+/// it cannot give imports nothing. Other Python files are not read for sources.
+pub fn python_helpers(
+    py_files: &[&str],
+    read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+) -> BTreeMap<String, String> {
+    let known: std::collections::HashSet<&str> = py_files.iter().copied().collect();
+    let mut builds: Vec<(String, String)> = Vec::new();
+    for f in py_files {
+        let kind = classify(Path::new(f));
+        let Some(src) = read(f) else { continue };
+        if kind == Some(BuildKind::SetupPy) || setup_py::builds_extension(&src) {
+            builds.push((f.to_string(), f.to_string()));
+        }
+    }
+    let is_build: std::collections::HashSet<String> = builds.iter().map(|b| b.0.clone()).collect();
+    let mut helpers: BTreeMap<String, String> = BTreeMap::new();
+    let mut pending = builds;
+    while let Some((file, build)) = pending.pop() {
+        let Some(src) = read(&file) else { continue };
+        let Ok(s) = std::str::from_utf8(&src) else {
+            continue;
+        };
+        for imp in setup_py::imports(s) {
+            let mut dir = if imp.level == 0 {
+                text::dir_of(&build).to_string()
+            } else {
+                text::dir_of(&file).to_string()
+            };
+            for _ in 1..imp.level.max(1) {
+                dir = text::dir_of(&dir).to_string();
+            }
+            let mut module = dir;
+            for part in &imp.module {
+                module = if module.is_empty() {
+                    part.clone()
+                } else {
+                    format!("{module}/{part}")
+                };
+            }
+            let mut candidates = Vec::new();
+            if !imp.module.is_empty() {
+                candidates.push(format!("{module}.py"));
+                candidates.push(format!("{module}/__init__.py"));
+            }
+            candidates.extend(imp.names.iter().map(|n| format!("{module}/{n}.py")));
+            for c in candidates {
+                let c = c.trim_start_matches('/').to_string();
+                if known.contains(c.as_str()) && !is_build.contains(&c) && !helpers.contains_key(&c)
+                {
+                    helpers.insert(c.clone(), build.clone());
+                    pending.push((c, build.clone()));
+                }
+            }
+        }
+    }
+    helpers
+}
+
+/// The directories that `renamed` (old -> new, relative to the root) moved whole, old -> new:
+/// every file under the old path went to the same new one, and none of `remaining` (every path
+/// of the tree after the renames, relative to the root) lies under it.
+pub fn moved_dirs<'a>(
+    renamed: &BTreeMap<String, String>,
+    remaining: impl IntoIterator<Item = &'a str>,
+) -> BTreeMap<String, String> {
+    let mut moved: BTreeMap<String, String> =
+        text::dir_renames_from("", renamed).into_iter().collect();
+    if moved.is_empty() {
+        return moved;
+    }
+    for path in remaining {
+        let mut dir = text::dir_of(path);
+        while !dir.is_empty() {
+            moved.remove(dir);
+            dir = text::dir_of(dir);
+        }
+    }
+    moved
 }
 
 /// The directories a build file names as include paths, relative to the project root (`/`
@@ -144,25 +290,20 @@ pub fn translate_build(
 /// `$(CURDIR)/` or `os.path.join(here, ...)` too). Paths hipport cannot resolve (absolute ones,
 /// those behind other variables, those leaving the root) are left out.
 pub fn include_dirs(kind: BuildKind, src: &[u8], file: &str) -> Vec<String> {
-    if kind == BuildKind::Python && !setup_py::builds_extension(src) {
+    if !reads_include_dirs(kind, src) {
         return Vec::new();
     }
     let Ok(s) = std::str::from_utf8(src) else {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
-    let mut add = |path: &str, anchor: Anchor| {
+    each_include_dir(kind, s, &mut |path, _, anchor| {
         if let Some(d) = resolve_dir(file, path, anchor) {
             if !out.contains(&d) {
                 out.push(d);
             }
         }
-    };
-    match kind {
-        BuildKind::SetupPy | BuildKind::Python => setup_py::include_dirs(s, &mut add),
-        BuildKind::CMake => cmake::include_dirs(s, &mut add),
-        BuildKind::Makefile => make::include_dirs(s, &mut add),
-    }
+    });
     out
 }
 
@@ -475,6 +616,29 @@ mod tests {
         let src = b"HIPFLAGS = --offload-arch=gfx90a --offload-arch=gfx1100:xnack-\nset(GPU_TARGETS \"gfx942;gfx90a\" CACHE STRING \"\")\n";
         assert_eq!(offload_archs(src), vec!["gfx1100", "gfx90a", "gfx942"]);
         assert!(offload_archs(b"NVCCFLAGS = -arch=sm_80").is_empty());
+    }
+
+    #[test]
+    fn a_directory_moves_whole_only_when_nothing_is_left_in_it() {
+        let renamed: BTreeMap<String, String> = [
+            ("csrc/cuda/k.cu", "csrc/hip/k.hip"),
+            ("csrc/cuda/x/u.cuh", "csrc/hip/x/u.cuh"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let after = ["csrc/hip/k.hip", "csrc/hip/x/u.cuh", "setup.py"];
+        let moved = moved_dirs(&renamed, after);
+        assert_eq!(
+            moved.into_iter().collect::<Vec<_>>(),
+            [
+                ("csrc/cuda".to_string(), "csrc/hip".to_string()),
+                ("csrc/cuda/x".to_string(), "csrc/hip/x".to_string())
+            ]
+        );
+        let left = after.into_iter().chain(["csrc/cuda/vendored.h"]);
+        let moved = moved_dirs(&renamed, left);
+        assert_eq!(moved.keys().collect::<Vec<_>>(), ["csrc/cuda/x"]);
     }
 
     #[test]

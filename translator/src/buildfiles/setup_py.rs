@@ -170,6 +170,110 @@ pub(crate) fn builds_extension(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"cpp_extension").is_some()
 }
 
+/// A Python `import` or `from ... import` statement.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Import {
+    /// Leading dots of a relative import (0 for an absolute one).
+    pub level: usize,
+    /// The dotted module path, split at its dots (empty for `from . import x`).
+    pub module: Vec<String>,
+    /// The names imported from it (`from m import a, b`), which may be submodules.
+    pub names: Vec<String>,
+}
+
+/// The imports of a Python file, read from its tokens.
+pub(crate) fn imports(src: &str) -> Vec<Import> {
+    let toks = tokens(src);
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    // A dotted name from token `k`: its parts and the token after it.
+    let dotted = |mut k: usize| {
+        let mut parts = Vec::new();
+        while let Some(name) = ident(k).filter(|n| *n != "import") {
+            parts.push(name.to_string());
+            k += 1;
+            if !punct(k, '.') {
+                break;
+            }
+            k += 1;
+        }
+        (parts, k)
+    };
+    let mut out = Vec::new();
+    // Tokens before `skip` belong to a statement already read.
+    let mut skip = 0;
+    for k in 0..toks.len() {
+        if k < skip {
+            continue;
+        }
+        match ident(k) {
+            Some("import") => {
+                let mut j = k + 1;
+                loop {
+                    let (module, next) = dotted(j);
+                    if module.is_empty() {
+                        break;
+                    }
+                    j = next;
+                    if ident(j) == Some("as") {
+                        j += 2;
+                    }
+                    out.push(Import {
+                        level: 0,
+                        module,
+                        names: Vec::new(),
+                    });
+                    if !punct(j, ',') {
+                        break;
+                    }
+                    j += 1;
+                }
+                skip = j;
+            }
+            Some("from") => {
+                let mut j = k + 1;
+                let mut level = 0;
+                while punct(j, '.') {
+                    level += 1;
+                    j += 1;
+                }
+                let (module, next) = dotted(j);
+                j = next;
+                if ident(j) != Some("import") || level == 0 && module.is_empty() {
+                    continue;
+                }
+                j += 1;
+                if punct(j, '(') {
+                    j += 1;
+                }
+                let mut names = Vec::new();
+                while let Some(name) = ident(j) {
+                    names.push(name.to_string());
+                    j += 1;
+                    if ident(j) == Some("as") {
+                        j += 2;
+                    }
+                    if !punct(j, ',') {
+                        break;
+                    }
+                    j += 1;
+                }
+                skip = j;
+                out.push(Import {
+                    level,
+                    module,
+                    names,
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Whether a Python file names nvcc flags, which this translator reads in [`Scope::Jit`].
 pub(crate) fn may_hold_nvcc_flags(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"extra_cuda_cflags").is_some()
@@ -330,16 +434,27 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
 
 /// Translates a setup.py ([`Scope::Setup`]) or the nvcc flags of another Python file
 /// ([`Scope::Jit`]).
-pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions, scope: Scope) {
+///
+/// In [`Scope::Jit`], `builds` says whether the file's literals naming renamed sources follow
+/// (a JIT build, or a module a build imports); `base` is a path in the directory those
+/// literals are relative to (the file itself, or the build that imports it).
+pub(crate) fn translate(
+    src: &str,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    scope: Scope,
+    builds: bool,
+    base: &str,
+) {
     let toks = tokens(src);
     let nvcc = NvccValues::find(src, &toks);
-    let renames = text::renames_from(sink.file(), &opts.renamed);
-    let dirs = text::dir_renames_from(sink.file(), &opts.renamed);
+    let renames = text::renames_from(base, &opts.renamed);
+    let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
-    let jit_build = scope == Scope::Jit && builds_extension(src.as_bytes());
+    let jit_build = scope == Scope::Jit && builds;
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } => stack.push(k),
@@ -590,18 +705,20 @@ fn renamed_source(
 /// in it, or such a dictionary key), and the paths of `-I` flags in string literals (`"-Idir"`,
 /// `"-I", "dir"`). An element is a literal, `os.path.join` of literals, or `os.path.join(here,
 /// ...)` / `f"{here}/..."` with literals after the first part, taken as this file's directory.
-pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
+/// A path written whole in one literal comes with its offset in `src`.
+pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     let toks = tokens(src);
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } if names_include_list(&toks, k) => {
                 for elem in list_elements(&toks, k) {
-                    if let Some(p) = element_path(&toks[elem]) {
-                        add(&p, Anchor::File);
+                    if let Some((p, at)) = element_path(&toks[elem]) {
+                        add(&p, at, Anchor::File);
                     }
                 }
             }
             Tok::Str {
+                quote_at,
                 content,
                 triple: false,
                 prefix,
@@ -619,10 +736,15 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Anchor)) {
                         _ => None,
                     }
                 } else {
-                    literal_path(rest, prefix)
+                    literal_path(rest, prefix).map(|p| {
+                        (
+                            p.to_string(),
+                            text::offset_in(content, p).map(|o| quote_at + 1 + o),
+                        )
+                    })
                 };
-                if let Some(p) = path {
-                    add(&p, Anchor::File);
+                if let Some((p, at)) = path {
+                    add(&p, at, Anchor::File);
                 }
             }
             _ => {}
@@ -681,15 +803,24 @@ fn list_elements(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
 }
 
 /// The path an element of a list names, relative to this file's directory: a literal, or
-/// `os.path.join(...)` of literals, whose first part may be any expression (the directory).
-fn element_path(elem: &[Tok]) -> Option<String> {
+/// `os.path.join(...)` of literals, whose first part may be any expression (the directory); with
+/// the offset in the file of a path written whole in one literal.
+fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
     match elem {
         [Tok::Str {
+            quote_at,
             content,
             prefix,
             triple: false,
             ..
-        }] => literal_path(content, prefix),
+        }] => {
+            let p = literal_path(content, prefix)?;
+            let at = text::offset_in(content, p).map(|o| quote_at + 1 + o);
+            Some((p.to_string(), at))
+        }
+        _ if pathlib_parts(elem).is_some() => {
+            pathlib_parts(elem).map(|parts| (parts.join("/"), None))
+        }
         [.., Tok::Punct { ch: ')', .. }] => {
             // `join(` whose `)` ends the element.
             let open = elem.iter().enumerate().position(|(j, t)| {
@@ -722,23 +853,62 @@ fn element_path(elem: &[Tok]) -> Option<String> {
                 (None, rest) => literal(rest),
                 _ => literal(&parts),
             }
+            .map(|p| (p, None))
         }
         _ => None,
     }
 }
 
+/// The literals of a pathlib path `base / "a" / "b"` (also inside `str(...)`), whose base is
+/// any expression without literals (the directory), in order.
+fn pathlib_parts(elem: &[Tok]) -> Option<Vec<&str>> {
+    let elem = match elem {
+        [Tok::Ident { text, .. }, Tok::Punct { ch: '(', .. }, inner @ .., Tok::Punct { ch: ')', .. }]
+            if text == "str" =>
+        {
+            inner
+        }
+        _ => elem,
+    };
+    let mut parts = Vec::new();
+    let mut end = elem.len();
+    while end >= 2 {
+        match (&elem[end - 2], &elem[end - 1]) {
+            (
+                Tok::Punct { ch: '/', .. },
+                Tok::Str {
+                    content,
+                    prefix,
+                    triple: false,
+                    ..
+                },
+            ) if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                parts.push(content.as_str());
+                end -= 2;
+            }
+            _ => break,
+        }
+    }
+    let head = &elem[..end];
+    if parts.is_empty() || head.is_empty() || head.iter().any(|t| matches!(t, Tok::Str { .. })) {
+        return None;
+    }
+    parts.reverse();
+    Some(parts)
+}
+
 /// The path a literal's text names: itself, or for an f-string `f"{here}/dir"` the part after
 /// the leading `{...}/`; `None` for other formatted or byte strings.
-fn literal_path(content: &str, prefix: &str) -> Option<String> {
+fn literal_path<'a>(content: &'a str, prefix: &str) -> Option<&'a str> {
     if prefix.contains(['b', 'B']) {
         return None;
     }
     if prefix.contains(['f', 'F']) {
         let rest = content.strip_prefix('{')?;
         let (_, rest) = rest.split_once("}/")?;
-        return (!rest.contains('{')).then(|| rest.to_string());
+        return (!rest.contains('{')).then_some(rest);
     }
-    Some(content.to_string())
+    Some(content)
 }
 
 /// Reports the nvcc flags in a string that is not in a list of flags, which hipport leaves as
@@ -824,8 +994,14 @@ fn append_context(toks: &[Tok], k: usize, nvcc: &NvccValues) -> Option<Context> 
     }
 }
 
-/// Whether string token `k` is an argument of `os.path.join(...)` / `path.join(...)`.
+/// Whether string token `k` is a part of a joined path: an argument of `os.path.join(...)` /
+/// `path.join(...)`, or an operand of pathlib's `/` (`Path(__file__).parent / "cuda" / "k.cu"`;
+/// Python divides no string, so a literal beside `/` is a path part).
 fn joined_path(toks: &[Tok], k: usize) -> bool {
+    let slash = |t: Option<&Tok>| matches!(t, Some(Tok::Punct { ch: '/', .. }));
+    if slash(toks.get(k + 1)) || k > 0 && slash(toks.get(k - 1)) {
+        return true;
+    }
     let mut depth = 0;
     let mut j = k;
     while j > 0 {
@@ -1152,6 +1328,34 @@ host_flags = ["--use_fast_math"]
         assert!(found
             .iter()
             .all(|f| setup_diags.iter().any(|d| (d.line, d.id.as_str()) == *f)));
+    }
+
+    #[test]
+    fn imports_are_read() {
+        let src = "import os, build_utils.lists as lists\nfrom .paths import (A,\n    B as b)\nfrom . import srcs\nfrom sources import CUDA_SOURCES\nx = 'import fake'\ny = yield from z\n";
+        let got: Vec<(usize, String, String)> = imports(src)
+            .into_iter()
+            .map(|i| (i.level, i.module.join("."), i.names.join(",")))
+            .collect();
+        let want = [
+            (0, "os", ""),
+            (0, "build_utils.lists", ""),
+            (1, "paths", "A,B"),
+            (1, "", "srcs"),
+            (0, "sources", "CUDA_SOURCES"),
+        ];
+        let want: Vec<(usize, String, String)> = want
+            .iter()
+            .map(|(l, m, n)| (*l, m.to_string(), n.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn pathlib_include_dirs_are_read() {
+        let src = "from torch.utils.cpp_extension import load\nm = load('m', ['m.cu'], extra_include_paths=[str(HERE / 'csrc' / 'inc'), Path(__file__).parent / 'third', 'a' / 'b'])\n";
+        let dirs = crate::buildfiles::include_dirs(BuildKind::Python, src.as_bytes(), "ext/jit.py");
+        assert_eq!(dirs, ["ext/csrc/inc", "ext/third"]);
     }
 
     #[test]

@@ -430,6 +430,56 @@ pub(crate) fn dir_of(file: &str) -> &str {
     file.rfind('/').map_or("", |p| &file[..p])
 }
 
+/// Where `inner`, a slice of `outer`, starts in it; `None` for any other string.
+pub(crate) fn offset_in(outer: &str, inner: &str) -> Option<usize> {
+    let (o, i) = (outer.as_ptr() as usize, inner.as_ptr() as usize);
+    (o <= i && i + inner.len() <= o + outer.len()).then(|| i - o)
+}
+
+/// The text to write instead of `path`, a directory written relative to `base` (a directory
+/// relative to the root), when the directory it names lies in one that `moved` (old -> new,
+/// relative to the root, see [`super::BuildOptions::moved_dirs`]) moved whole: the written
+/// components that name the moved directory take their new names; `.`, `..` and the components
+/// above `base` stay as written. `None` when nothing changes.
+pub(crate) fn moved_dir_path(
+    base: &str,
+    path: &str,
+    moved: &BTreeMap<String, String>,
+) -> Option<String> {
+    // The resolved path, one component at a time, each with the written component that made it.
+    let mut stack: Vec<(&str, Option<usize>)> = base
+        .split('/')
+        .filter(|c| !c.is_empty())
+        .map(|c| (c, None))
+        .collect();
+    let written: Vec<&str> = path.split('/').collect();
+    for (i, c) in written.iter().enumerate() {
+        match *c {
+            "" | "." => {}
+            ".." => {
+                stack.pop()?;
+            }
+            _ => stack.push((c, Some(i))),
+        }
+    }
+    // The deepest moved directory that holds the path.
+    let (old, new) = (1..=stack.len()).rev().find_map(|n| {
+        let prefix: Vec<&str> = stack[..n].iter().map(|(c, _)| *c).collect();
+        moved.get_key_value(&prefix.join("/"))
+    })?;
+    let new_parts: Vec<&str> = new.split('/').collect();
+    if new_parts.len() != old.split('/').count() {
+        return None;
+    }
+    let mut out = written.clone();
+    for (d, (_, i)) in stack.iter().enumerate().take(new_parts.len()) {
+        if let Some(i) = i {
+            out[*i] = new_parts[d];
+        }
+    }
+    (out != written).then(|| out.join("/"))
+}
+
 /// Renamed sources as seen from the directory of `file`: old -> new, both relative to that
 /// directory. Sources outside it keep root-relative names with `../` steps.
 pub(crate) fn renames_from(
@@ -687,6 +737,30 @@ mod tests {
         );
         assert_eq!(glob_dir_rename("csrc/cudax/*.cu", &dirs), None);
         assert_eq!(glob_dir_rename("other/csrc/cuda/*.cu", &dirs), None);
+    }
+
+    #[test]
+    fn directories_moved_whole_are_renamed_where_written() {
+        let mut moved = BTreeMap::new();
+        moved.insert("csrc/cuda".to_string(), "csrc/hip".to_string());
+        moved.insert("csrc/cuda/x".to_string(), "csrc/hip/x".to_string());
+        let at = |base, path| moved_dir_path(base, path, &moved);
+        assert_eq!(at("", "csrc/cuda").as_deref(), Some("csrc/hip"));
+        assert_eq!(at("", "./csrc/cuda/").as_deref(), Some("./csrc/hip/"));
+        assert_eq!(
+            at("", "csrc/cuda/include").as_deref(),
+            Some("csrc/hip/include")
+        );
+        assert_eq!(at("csrc", "cuda/x").as_deref(), Some("hip/x"));
+        assert_eq!(at("csrc/other", "../cuda").as_deref(), Some("../hip"));
+        // Inside the moved directory the build file moves with it: nothing to change.
+        assert_eq!(at("csrc/cuda", "include"), None);
+        assert_eq!(at("", "csrc/cudax"), None);
+        assert_eq!(at("", "other/cuda"), None);
+        assert_eq!(at("", "../csrc/cuda"), None);
+        let outer = "-Iab";
+        assert_eq!(offset_in(outer, &outer[2..]), Some(2));
+        assert_eq!(offset_in(outer, "ab"), None);
     }
 
     #[test]
