@@ -748,3 +748,44 @@ fn h048_a_lane_0_broadcast_reads_the_wavefront_and_width_32_reads_the_row() {
     let ir = device_ir(&cc, &fixed);
     assert!(ir.contains(", -128") && !ir.contains(", -256"), "{ir}");
 }
+
+#[test]
+fn h043_directed_rounding_conversions_round_to_nearest_or_truncate_in_hip_5() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "#include <hip/hip_fp16.h>\n\
+         __global__ void k(float* f, int* o, int* p) {\n\
+           f[0] = __double2float_rd(0.1);\n\
+           o[0] = __half2int_rd(__float2half(-0.5f));\n\
+           p[0] = __half2int_rn(__float2half(2.75f));\n\
+         }",
+    );
+    let found = rules(&src, Version::new(5, 2, 3));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|r| **r == ("H043".into(), Severity::Warning))
+            .count(),
+        3,
+        "{found:?}"
+    );
+    // Round to nearest gives 0.1f (0x3FB99999A0000000 as a double constant), where rounding
+    // down gives 0x3FB9999980000000; the half conversions truncate -0.5 to 0 and 2.75 to 2.
+    let ir = device_ir(&cc, &src);
+    assert!(ir.contains("0x3FB99999A0000000"), "{ir}");
+    assert!(
+        ir.contains("store i32 0,") && ir.contains("store i32 2,"),
+        "{ir}"
+    );
+    // The fix rounds the exact float value: -1 and 3.
+    let fixed = with_fixes(&src, Version::new(5, 2, 3));
+    assert!(
+        fixed.contains("(int)floorf(__half2float(__float2half(-0.5f)))"),
+        "{fixed}"
+    );
+    let ir = device_ir(&cc, &fixed);
+    assert!(
+        ir.contains("store i32 -1,") && ir.contains("store i32 3,"),
+        "{ir}"
+    );
+}

@@ -808,6 +808,16 @@ make the members `__half`. hipport reports reads and writes of `.x`/`.y` on vari
 (`p->x`, `(*p).x`) when the target is before HIP 6.0, and `--fix` turns reads into \
 `__low2half(v)` / `__high2half(v)` (`__low2half(a[i])`, `__low2half(*p)`).
 
+Conversions that name a rounding mode: HIP 5.2.3's headers convert `__double2float_rd`/`_ru`/`_rz` \
+and the integer-to-float forms (`__int2float_rd`, `__ll2double_ru`, ...) with a plain cast, which \
+rounds to nearest (hipcc folds `__double2float_rd(0.1)` to 0.1f, not the value below); later ROCm \
+headers call OCML's directed conversions, in a release not confirmed here, so these are reported \
+for targets before 6.0, as is `__float2half_rd`/`_ru`/`_rz`. In every release read (HIP 5.2.3 to the \
+newest ROCm/clr headers) half-to-integer conversions truncate whatever the mode (`__half2int_rn` \
+of 2.75 is 2, `__half2int_rd` of -0.5 is 0) and integer-to-half ones round to nearest; those are \
+reported for every target, and `--fix` rewrites half-to-integer ones exactly as \
+`(int)floorf(__half2float(h))` (`rintf` for `_rn`, `ceilf` for `_ru`).
+
 Fix: compute the average directly, widened so the sum cannot overflow: \
 `(int)(((long long)x + y) >> 1)`, and `(int)(((long long)x + y + 1) >> 1)` for `__rhadd`; read \
 half2 members with `__low2half`/`__high2half`.",

@@ -1987,6 +1987,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
     }
+    if name.len() > 4 && matches!(&name[name.len() - 3..], "_rd" | "_ru" | "_rz" | "_rn") {
+        directed_rounding(a, n, name);
+    }
     match name {
         "cublasGemmEx" | "cublasGemmBatchedEx" | "cublasGemmStridedBatchedEx"
             if a.opts.hip_version >= hipport_rules::Version::new(6, 0, 0) =>
@@ -4178,4 +4181,90 @@ mod tests {
         assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
         assert!(!warp_constant_name("blockSize"));
     }
+}
+
+/// H043: conversions with a rounding mode that HIP's headers ignore. HIP 5.2.3 converts
+/// `__double2float_rd` and the integer-to-float `_rd`/`_ru`/`_rz` forms with a plain cast (round
+/// to nearest); later ROCm headers call OCML's directed conversions. Every HIP release read here
+/// (5.2.3 to the newest ROCm/clr headers) truncates half-to-integer conversions whatever the
+/// mode, and rounds integer-to-half to nearest.
+fn directed_rounding(a: &mut Analyzer, n: Node, name: &str) {
+    let (base, mode) = name.split_at(name.len() - 3);
+    let mode = &mode[1..];
+    let Some((from, to)) = base.trim_start_matches("__").split_once('2') else {
+        return;
+    };
+    const INTS: &[&str] = &["int", "uint", "ll", "ull", "short", "ushort"];
+    let hip5 = a.opts.hip_version < hipport_rules::Version::new(6, 0, 0);
+    let what = match (from, to, mode) {
+        // half -> integer: truncation in every release; `_rz` is right.
+        ("half", t, "rn" | "rd" | "ru") if INTS.contains(&t) => "truncates toward zero",
+        // integer -> half: round to nearest in every release.
+        (f, "half", "rd" | "ru" | "rz") if INTS.contains(&f) => {
+            "rounds to nearest (results differ above 2048 in magnitude, where halves are not exact)"
+        }
+        ("float", "half", "rd" | "ru" | "rz") if hip5 => "rounds to nearest in HIP 5",
+        ("double", "float", "rd" | "ru" | "rz") if hip5 => "rounds to nearest in HIP 5",
+        ("int" | "uint", "float", "rd" | "ru" | "rz") if hip5 => {
+            "rounds to nearest in HIP 5 (results differ above 2^24 in magnitude)"
+        }
+        ("ll" | "ull", "float" | "double", "rd" | "ru" | "rz") if hip5 => {
+            "rounds to nearest in HIP 5 (results differ where the value is not exact)"
+        }
+        _ => return,
+    };
+    let want = match mode {
+        "rd" => "down",
+        "ru" => "up",
+        "rz" => "toward zero",
+        _ => "to nearest even",
+    };
+    // Half to integer has an exact form: the half is exact as a float.
+    let (help, fix) = match (from, mode) {
+        ("half", "rn" | "rd" | "ru") => {
+            let round = match mode {
+                "rd" => "floorf",
+                "ru" => "ceilf",
+                _ => "rintf",
+            };
+            let ty = match to {
+                "int" => "int",
+                "uint" => "unsigned int",
+                "ll" => "long long",
+                "ull" => "unsigned long long",
+                "short" => "short",
+                _ => "unsigned short",
+            };
+            let arg = args(n).first().map(|x| a.text(*x).to_string());
+            let fix = arg
+                .map(|x| {
+                    vec![Edit::replace(
+                        n.start_byte(),
+                        n.end_byte(),
+                        format!("({ty}){round}(__half2float({x}))"),
+                        "H043",
+                    )]
+                })
+                .unwrap_or_default();
+            (
+                format!("round the exact float value: `({ty}){round}(__half2float(h))`"),
+                fix,
+            )
+        }
+        _ => (
+            "convert in round-to-nearest and correct by one ulp toward the wanted direction (`nextafterf`), or use the `_rn` form if the mode does not matter".to_string(),
+            vec![],
+        ),
+    };
+    a.report(
+        &INTRINSIC_RESULT,
+        Severity::Warning,
+        n,
+        format!(
+            "`{name}` should round {want}, but HIP's `{name}` {what}; the target is HIP {}",
+            a.opts.hip_version
+        ),
+        Some(help),
+        fix,
+    );
 }

@@ -1838,3 +1838,28 @@ fn h001_shuffle_findings_are_dropped_where_only_32_wide_blocks_reach() {
     // Not launched in this file: nothing is known about its blocks.
     assert_eq!(lines_of(helper, "H001"), vec![1]);
 }
+
+#[test]
+fn h043_directed_rounding_conversions() {
+    let src = kernel(
+        "double d = x[0]; int i = (int)x[1]; __half h = __float2half(x[2]);\n\
+         x[3] = __double2float_rd(d) + __int2float_ru(i) + __ll2double_rz(i);\n\
+         x[4] = __half2int_rd(h) + __half2ll_ru(h) + __half2ushort_rn(h) + __half2int_rz(h);\n\
+         __half q = __int2half_rd(i);\n\
+         x[5] = __float2int_rd(d) + __double2float_rn(d) + __double2int_ru(d);",
+    );
+    assert_eq!(
+        lines_at(&src, "H043", Version::new(5, 2, 3)),
+        vec![3, 3, 3, 4, 4, 4, 5]
+    );
+    // From 6.0 only the half conversions, which no release read rounds as asked.
+    assert_eq!(
+        lines_at(&src, "H043", Version::new(6, 2, 0)),
+        vec![4, 4, 4, 5]
+    );
+    let out = fixed(&src, Version::new(6, 2, 0));
+    assert!(
+        out.contains("(int)floorf(__half2float(h)) + (long long)ceilf(__half2float(h)) + (unsigned short)rintf(__half2float(h)) + __half2int_rz(h)"),
+        "{out}"
+    );
+}
