@@ -4135,54 +4135,6 @@ fn memory_type_compare(a: &mut Analyzer, n: Node, b: &Binary) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
-        let names = [
-            "WARP_SIZE",
-            "kWarpSize",
-            "wave_size",
-            "WAVEFRONT_SIZE",
-            "warpWidth",
-            "WARP_LANES",
-            "threadsPerWarp",
-            "warpSz",
-            "LANES_PER_WARP",
-            "wavefront_width",
-            "LOG_WARP",
-            "warp_log",
-            "WARP_SHIFT",
-            "warpBits",
-            "LANE_BITS",
-            "log2Warp",
-            "LANE_MASK",
-            "warp_mask",
-            "laneIdMask",
-            "W_A_R_P_S_I_Z_E",
-            "blockSize",
-            "N",
-            "kTile",
-            "mask",
-            "shift",
-            "bits",
-            "threads",
-            "size32",
-            "",
-        ];
-        for name in names {
-            let reported = [5, 31, 32, 64]
-                .iter()
-                .any(|&v| warp_size_constant(name, v).is_some());
-            assert!(!reported || warp_constant_name(name), "{name}");
-        }
-        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
-        assert!(!warp_constant_name("blockSize"));
-    }
-}
-
 /// H043: conversions with a rounding mode that HIP's headers ignore. HIP 5.2.3 converts
 /// `__double2float_rd` and the integer-to-float `_rd`/`_ru`/`_rz` forms with a plain cast (round
 /// to nearest); later ROCm headers call OCML's directed conversions. Every HIP release read here
@@ -4267,4 +4219,52 @@ fn directed_rounding(a: &mut Analyzer, n: Node, name: &str) {
         Some(help),
         fix,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
+        let names = [
+            "WARP_SIZE",
+            "kWarpSize",
+            "wave_size",
+            "WAVEFRONT_SIZE",
+            "warpWidth",
+            "WARP_LANES",
+            "threadsPerWarp",
+            "warpSz",
+            "LANES_PER_WARP",
+            "wavefront_width",
+            "LOG_WARP",
+            "warp_log",
+            "WARP_SHIFT",
+            "warpBits",
+            "LANE_BITS",
+            "log2Warp",
+            "LANE_MASK",
+            "warp_mask",
+            "laneIdMask",
+            "W_A_R_P_S_I_Z_E",
+            "blockSize",
+            "N",
+            "kTile",
+            "mask",
+            "shift",
+            "bits",
+            "threads",
+            "size32",
+            "",
+        ];
+        for name in names {
+            let reported = [5, 31, 32, 64]
+                .iter()
+                .any(|&v| warp_size_constant(name, v).is_some());
+            assert!(!reported || warp_constant_name(name), "{name}");
+        }
+        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
+        assert!(!warp_constant_name("blockSize"));
+    }
 }
