@@ -29,7 +29,12 @@ lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and
 warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
 The shuffle findings are dropped in device functions that only kernels this file launches with \
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
-and a row that shares a 64-lane wavefront with another is H048's concern.
+and a row that shares a 64-lane wavefront with another is H048's concern. All findings are \
+dropped in functions whose shuffles (and those of the functions they call) all pass a width of \
+32 and that vote nowhere: such code works on 32-lane segments, which HIP's width argument keeps \
+apart on 64-lane wavefronts. `threadIdx.x < 32` and shared arrays of 32 entries indexed by \
+thread are reported only in functions that do warp-level work (or use `volatile`, the \
+warp-synchronous shared-memory idiom); elsewhere they are 32 bins or the first 32 elements.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

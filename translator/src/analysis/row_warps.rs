@@ -86,11 +86,110 @@ fn is_warp_op(name: &str) -> bool {
     ) || name == "__activemask"
 }
 
+/// H001 findings that the block shapes and shuffle widths of the file show are right on every
+/// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
+pub(super) fn finish(a: &mut Analyzer) {
+    if a.origin.is_some() || !a.out.iter().any(|d| d.id == "H001") {
+        return;
+    }
+    segments(a);
+    narrow_blocks(a);
+}
+
+/// How a device function's warp operations treat the wavefront.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// No shuffles or votes, itself or in what it calls.
+    None,
+    /// Every shuffle passes a width of 32 or less, and there are no votes: the code works on
+    /// 32-lane segments, which a 64-lane wavefront holds two of.
+    Segments,
+    /// A shuffle over the whole wavefront, or a vote.
+    Wavefront,
+}
+
+/// Drops H001's findings in device functions whose warp operations, with those of the
+/// functions they call, all work on 32-lane segments (`__shfl_xor_sync(m, v, o, 32)`): there
+/// `threadIdx.x / 32`, `% 32` and a reduction from 16 name a segment, and HIP's width argument
+/// keeps each shuffle inside it on every wavefront size.
+fn segments(a: &mut Analyzer) {
+    let defs: Vec<(String, std::ops::Range<usize>, Node)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| {
+            let name = a.function_name(f.node)?.to_string();
+            let body = f.node.field(FIELDS.body)?;
+            Some((name, f.node.byte_range(), body))
+        })
+        .collect();
+    if defs.is_empty() {
+        return;
+    }
+    // Each function's own operations and the functions it calls.
+    let mut own: Vec<(Reach, Vec<String>)> = Vec::with_capacity(defs.len());
+    for (_, _, body) in &defs {
+        let mut reach = Reach::None;
+        let mut callees = Vec::new();
+        for c in calls_in(*body) {
+            let Some(name) = super::rules::callee(a, c) else {
+                continue;
+            };
+            if is_warp_op(name) {
+                let sync = usize::from(name.ends_with("_sync"));
+                let segment = name.starts_with("__shfl")
+                    && super::rules::args(c)
+                        .get(2 + sync)
+                        .and_then(|w| a.eval(*w))
+                        .is_some_and(|w| w <= 32);
+                reach = match (reach, segment) {
+                    (Reach::Wavefront, _) | (_, false) => Reach::Wavefront,
+                    _ => Reach::Segments,
+                };
+            } else if defs.iter().any(|(n, _, _)| n == name) {
+                callees.push(name.to_string());
+            }
+        }
+        own.push((reach, callees));
+    }
+    // What each function reaches through its calls (a few rounds cover the call depths seen).
+    let mut reach: Vec<Reach> = own.iter().map(|(r, _)| *r).collect();
+    for _ in 0..4 {
+        let before = reach.clone();
+        for (i, (_, callees)) in own.iter().enumerate() {
+            for c in callees {
+                for (j, (n, _, _)) in defs.iter().enumerate() {
+                    if n == c {
+                        reach[i] = match (reach[i], before[j]) {
+                            (Reach::Wavefront, _) | (_, Reach::Wavefront) => Reach::Wavefront,
+                            (Reach::Segments, _) | (_, Reach::Segments) => Reach::Segments,
+                            _ => Reach::None,
+                        };
+                    }
+                }
+            }
+        }
+        if reach == before {
+            break;
+        }
+    }
+    let segmented: Vec<std::ops::Range<usize>> = defs
+        .iter()
+        .zip(&reach)
+        .filter(|(_, r)| **r == Reach::Segments)
+        .map(|((_, range, _), _)| range.clone())
+        .collect();
+    if !segmented.is_empty() {
+        a.out
+            .retain(|d| !(d.id == "H001" && segmented.iter().any(|r| r.contains(&d.offset))));
+    }
+}
+
 /// Drops H001's shuffle findings (reductions from 16, width 32, lane 31) in device functions
 /// that only kernels launched with 32-wide blocks reach: there a warp of the code is a row of
 /// the block, the 32 is the block's width, and the shuffles are right on every wavefront size.
-pub(super) fn finish(a: &mut Analyzer) {
-    if a.origin.is_some() || !a.launches.iter().any(|(_, w32)| *w32) {
+fn narrow_blocks(a: &mut Analyzer) {
+    if !a.launches.iter().any(|(_, w32)| *w32) {
         return;
     }
     let shuffle_finding = |d: &crate::diag::Diagnostic| {

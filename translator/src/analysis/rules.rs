@@ -1042,7 +1042,6 @@ fn compute_capability(a: &mut Analyzer, n: Node, what: &str) {
 /// Checks that need the whole file.
 pub(super) fn finish(a: &mut Analyzer) {
     cub_default_width(a);
-    super::row_warps::finish(a);
     // Per-warp shared arrays of 32 entries, indexed by lane or warp.
     let mut marked: Vec<usize> = a
         .shared32
@@ -1063,6 +1062,8 @@ pub(super) fn finish(a: &mut Analyzer) {
             vec![],
         );
     }
+    // Last: it drops findings that the file's launches and shuffle widths show are right.
+    super::row_warps::finish(a);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1289,6 +1290,14 @@ fn warp_code(a: &Analyzer, n: Node) -> bool {
         None => std::str::from_utf8(a.src).unwrap_or(""),
     };
     a.file_warp_code || has_warp_markers(text.as_bytes())
+}
+
+/// Whether the function around `n` uses `volatile`: the warp-synchronous shared-memory idiom
+/// (`if (tid < 32) { volatile float* s = sdata; s[tid] += s[tid + 32]; ... }`) has no other
+/// warp marker.
+fn volatile_code(a: &Analyzer, n: Node) -> bool {
+    a.func_at(n.start_byte())
+        .is_some_and(|f| a.text(f.node).contains("volatile"))
 }
 
 /// Whether source text mentions warp-level operations or lane/warp quantities (the markers are
@@ -1557,7 +1566,8 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                 && (is_field_of(a, other, "threadIdx")
                     || other.kind_name() == "identifier"
                         && thread_index_var(a, a.text(other), other.start_byte()))
-                && !block_stride_condition(a, n) =>
+                && !block_stride_condition(a, n)
+                && (warp_code(a, n) || volatile_code(a, n)) =>
         {
             Some((
                 Severity::Warning,
@@ -1775,7 +1785,9 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     let portable = a
         .func_at(n.start_byte())
         .is_some_and(|f| a.text(f.node).contains("warpSize"));
-    if !portable && laneish(a, idx, false) {
+    // Without warp-level work around it, a 32-entry array indexed by thread is a table of 32
+    // bins or words, not one slot per lane.
+    if !portable && laneish(a, idx, false) && warp_code(a, n) {
         a.shared32.insert(key, true);
     }
 }

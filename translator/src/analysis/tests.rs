@@ -170,15 +170,24 @@ fn h001_shuffle_loops_and_arguments() {
 
 #[test]
 fn h001_per_warp_shared_arrays() {
-    let pos = kernel("__shared__ float sums[32];\nint tid = threadIdx.x;\nsums[tid & 7] = x[0];");
+    let pos = kernel(
+        "__shared__ float sums[32];\nint tid = threadIdx.x;\nsums[tid & 7] = __shfl_down_sync(0xffffffffu, x[0], 1);",
+    );
     assert_eq!(
         run(&pos)
             .iter()
-            .filter(|d| d.id == "H001")
+            .filter(|d| d.id == "H001" && d.message.starts_with("shared array"))
             .map(|d| (d.line, d.severity))
             .collect::<Vec<_>>(),
         vec![(2, Severity::Warning)]
     );
+    // Without warp-level work in the function, 32 entries indexed by thread are 32 bins.
+    let bins = kernel(
+        "__shared__ int local[32];\nif (threadIdx.x < 32) local[threadIdx.x] = 0;\n__syncthreads();\n\
+         atomicAdd(&local[(int)x[threadIdx.x] & 31], 1);\n__syncthreads();\n\
+         if (threadIdx.x < 32) x[threadIdx.x] = local[threadIdx.x];",
+    );
+    assert!(!has(&bins, "H001"), "{:?}", run(&bins));
     let named = kernel("__shared__ float warp_sums[32];\nwarp_sums[0] = 1;");
     assert!(has(&named, "H001"));
     // The portable "one slot per warp" idiom, written with warpSize, is not reported.
@@ -1532,7 +1541,18 @@ fn h001_block_stride_loops_over_32_elements_are_not_warp_selection() {
         "for (int t = threadIdx.x; t < 32; t += blockDim.x) x[t] = 0.f;\n\
          if (threadIdx.x < 32) x[0] = 1.f;",
     );
-    assert_eq!(lines_of(&src, "H001"), vec![3]);
+    // The first 32 threads are a warp only where the function does warp-level work (or the
+    // volatile warp-synchronous idiom).
+    assert!(lines_of(&src, "H001").is_empty());
+    let warp = src.replace(
+        "x[0] = 1.f;",
+        "x[0] = __shfl_down_sync(0xffffffffu, x[1], 1);",
+    );
+    assert_eq!(lines_of(&warp, "H001"), vec![3]);
+    let sync = kernel(
+        "volatile float* s = x;\nif (threadIdx.x < 32) s[threadIdx.x] += s[threadIdx.x + 32];",
+    );
+    assert_eq!(lines_of(&sync, "H001"), vec![3]);
 }
 
 #[test]
@@ -1862,4 +1882,30 @@ fn h043_directed_rounding_conversions() {
         out.contains("(int)floorf(__half2float(h)) + (long long)ceilf(__half2float(h)) + (unsigned short)rintf(__half2float(h)) + __half2int_rz(h)"),
         "{out}"
     );
+}
+
+#[test]
+fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
+    let helper = "__device__ float seg_sum(float v) {\n\
+                    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o, 32);\n\
+                    return v;\n}\n";
+    let kernel_text = "__global__ void rows(const float* x, float* out) {\n\
+                         int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n\
+                         int lane = threadIdx.x % 32;\n\
+                         float v = seg_sum(x[threadIdx.x]);\n\
+                         if (lane == 0) out[row] = v;\n}\n";
+    let src = format!("{helper}{kernel_text}");
+    assert!(lines_of(&src, "H001").is_empty(), "{:?}", run(&src));
+    // One shuffle over the whole wavefront (no width) and the 32s are warp sizes again.
+    let whole = src.replace(
+        "v += __shfl_xor_sync(0xffffffff, v, o, 32)",
+        "v += __shfl_xor_sync(0xffffffff, v, o)",
+    );
+    assert!(lines_of(&whole, "H001").len() >= 4, "{:?}", run(&whole));
+    // A vote covers the wavefront too.
+    let vote = src.replace(
+        "if (lane == 0)",
+        "if (__any_sync(0xffffffff, v > 0) && lane == 0)",
+    );
+    assert!(!lines_of(&vote, "H001").is_empty());
 }
