@@ -1418,10 +1418,12 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
         "parenthesized_expression" => n
             .named_child(0)
             .is_some_and(|c| ballot_valued(a, c, depth + 1)),
+        // A variable initialised with a ballot, or with a mask derived from one
+        // (`unsigned after = m & ~((2u << lane) - 1)`).
         "identifier" => a
             .lookup(a.text(n), n.start_byte())
             .and_then(|d| d.init)
-            .is_some_and(|i| is_ballot_call(a, i)),
+            .is_some_and(|i| ballot_valued(a, i, depth + 1)),
         "binary_expression" => {
             let op = n.field(FIELDS.operator).map(|o| a.text(o));
             matches!(op, Some("&" | "|" | "^" | ">>" | "<<"))
@@ -3166,7 +3168,11 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     let Some(value) = n.field(FIELDS.value) else {
         return;
     };
-    if !is_ballot_call(a, value) {
+    // A ballot, or a mask computed from a ballot variable (`m & ~lower`).
+    let derived = !is_ballot_call(a, value)
+        && value.kind_name() == "binary_expression"
+        && ballot_valued(a, value, 0);
+    if !derived && !is_ballot_call(a, value) {
         return;
     }
     let Some(decl) = n.parent().filter(|p| p.kind_name() == "declaration") else {
@@ -3190,13 +3196,16 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         vec![]
     };
     let call = snippet(a.text(value));
+    let what = if derived {
+        "is computed from a ballot, a 64-bit mask in HIP"
+    } else {
+        "returns a 64-bit mask in HIP"
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
         ty,
-        format!(
-            "`{call}` returns a 64-bit mask in HIP; storing it as `{ty_text}` drops lanes 32-63"
-        ),
+        format!("`{call}` {what}; storing it as `{ty_text}` drops lanes 32-63"),
         Some(format!("declare it `{WIDE}`")),
         fix,
     );
@@ -3347,11 +3356,11 @@ fn ballot_compare(a: &mut Analyzer, n: Node, b: &Binary) {
 /// The fix of a 32-bit lane-mask shift: `1u` -> `1ull`, and the type of the variable it
 /// initialises widened when that is a 32-bit declaration of one name; no fix when the mask goes
 /// into a 32-bit variable that cannot be widened here.
-fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node) -> Vec<Edit> {
+fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit> {
     let mut fix = vec![Edit::replace(
         one.start_byte(),
         one.end_byte(),
-        "1ull",
+        format!("{value}ull"),
         "H004",
     )];
     let mut at = shift;
@@ -3395,7 +3404,8 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node) -> Vec<Edit> {
 fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
     let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
-        let Some((1, wide)) = parse_int(a.text(l)) else {
+        // `1u << lane`, and `2u << lane` (the lanes up to and including this one).
+        let Some((one @ (1 | 2), wide)) = parse_int(a.text(l)) else {
             return;
         };
         if wide {
@@ -3426,8 +3436,10 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
                 "`{}` builds a 32-bit lane mask; lanes 32-63 of a 64-lane wavefront overflow it",
                 snippet(a.text(n))
             ),
-            Some("shift `1ull`, and keep the mask in a 64-bit variable".into()),
-            lane_shift_fix(a, n, l),
+            Some(format!(
+                "shift `{one}ull`, and keep the mask in a 64-bit variable"
+            )),
+            lane_shift_fix(a, n, l, one),
         );
     } else if op == ">>" && l.kind_name() == "number_literal" {
         let full = mask_value(l, a.src).is_some_and(|m| m.is_full_32() && !m.wide);

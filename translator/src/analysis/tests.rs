@@ -374,7 +374,8 @@ fn h004_truncated_ballots_and_fixes() {
         .filter(|d| d.id == "H004")
         .map(|d| d.line)
         .collect();
-    assert_eq!(got, vec![3, 4, 5, 6, 7]);
+    // Line 6 twice: `below` stores a mask derived from the ballot, and `1u << lane`.
+    assert_eq!(got, vec![3, 4, 5, 6, 6, 7]);
     let out = fixed(&src, Version::new(6, 4, 0));
     assert!(
         out.contains("unsigned long long ballot = __ballot_sync"),
@@ -1908,4 +1909,23 @@ fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
         "if (__any_sync(0xffffffff, v > 0) && lane == 0)",
     );
     assert!(!lines_of(&vote, "H001").is_empty());
+}
+
+#[test]
+fn h004_masks_derived_from_a_ballot_are_64_bit_too() {
+    let src = "__global__ void next_flag(const int* flags, int* nxt) {\n\
+               unsigned m = __ballot_sync(0xffffffff, flags[threadIdx.x]);\n\
+               unsigned lane = threadIdx.x % warpSize;\n\
+               unsigned after = m & ~((2u << lane) - 1);\n\
+               nxt[threadIdx.x] = __ffs(after);\n}\n";
+    assert_eq!(lines_of(src, "H004"), vec![2, 4, 4, 5]);
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(
+        out.contains("unsigned long long after = m & ~((2ull << lane) - 1);"),
+        "{out}"
+    );
+    assert!(out.contains("__ffsll(after)"), "{out}");
+    // A mask not derived from a ballot is left alone.
+    let plain = "__global__ void k(unsigned* o, unsigned bits) { unsigned low = bits & 0xffu; o[0] = __ffs(low); }\n";
+    assert!(lines_of(plain, "H004").is_empty());
 }
