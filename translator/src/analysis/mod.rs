@@ -399,6 +399,9 @@ struct Analyzer<'a, 't> {
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
     /// threads wide (H048, and H001's findings in such kernels).
     launches: Vec<(String, bool)>,
+    /// Every call, in source order: its start, the function it names, and for a warp operation
+    /// whether it works on 32-lane segments (a shuffle given a width of 32 or less).
+    calls: Vec<(usize, &'a str, Option<bool>)>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -447,6 +450,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_dim3: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
+            calls: Vec::new(),
         }
     }
 

@@ -79,7 +79,7 @@ fn reachable_calls<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> Vec<Node<'t>> {
 }
 
 /// Whether `name` is one of the warp operations this rule reads.
-fn is_warp_op(name: &str) -> bool {
+pub(super) fn is_warp_op(name: &str) -> bool {
     matches!(
         name.trim_end_matches("_sync"),
         "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" | "__ballot" | "__any" | "__all"
@@ -113,76 +113,79 @@ enum Reach {
 /// `threadIdx.x / 32`, `% 32` and a reduction from 16 name a segment, and HIP's width argument
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
-    let defs: Vec<(String, std::ops::Range<usize>, Node)> = a
+    let findings: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| d.offset)
+        .collect();
+    let defs: Vec<(&str, std::ops::Range<usize>, Node)> = a
         .funcs
         .iter()
         .filter(|f| f.device)
         .filter_map(|f| {
-            let name = a.function_name(f.node)?.to_string();
+            let name = a.function_name(f.node)?;
             let body = f.node.field(FIELDS.body)?;
             Some((name, f.node.byte_range(), body))
         })
         .collect();
-    if defs.is_empty() {
-        return;
-    }
-    // Each function's own operations and the functions it calls.
-    let mut own: Vec<(Reach, Vec<String>)> = Vec::with_capacity(defs.len());
-    for (_, _, body) in &defs {
-        let mut reach = Reach::None;
-        let mut callees = Vec::new();
-        for c in calls_in(*body) {
-            let Some(name) = super::rules::callee(a, c) else {
-                continue;
-            };
-            if is_warp_op(name) {
-                let sync = usize::from(name.ends_with("_sync"));
-                let segment = name.starts_with("__shfl")
-                    && super::rules::args(c)
-                        .get(2 + sync)
-                        .and_then(|w| a.eval(*w))
-                        .is_some_and(|w| w <= 32);
-                reach = match (reach, segment) {
-                    (Reach::Wavefront, _) | (_, false) => Reach::Wavefront,
-                    _ => Reach::Segments,
-                };
-            } else if defs.iter().any(|(n, _, _)| n == name) {
-                callees.push(name.to_string());
-            }
-        }
-        own.push((reach, callees));
-    }
-    // What each function reaches through its calls (a few rounds cover the call depths seen).
-    let mut reach: Vec<Reach> = own.iter().map(|(r, _)| *r).collect();
-    for _ in 0..4 {
-        let before = reach.clone();
-        for (i, (_, callees)) in own.iter().enumerate() {
-            for c in callees {
-                for (j, (n, _, _)) in defs.iter().enumerate() {
-                    if n == c {
-                        reach[i] = match (reach[i], before[j]) {
-                            (Reach::Wavefront, _) | (_, Reach::Wavefront) => Reach::Wavefront,
-                            (Reach::Segments, _) | (_, Reach::Segments) => Reach::Segments,
-                            _ => Reach::None,
-                        };
-                    }
-                }
-            }
-        }
-        if reach == before {
-            break;
+    // Only functions holding a finding are classified (with what they call).
+    let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
+    let mut segmented: Vec<std::ops::Range<usize>> = Vec::new();
+    for (name, range, _) in &defs {
+        if findings.iter().any(|o| range.contains(o))
+            && reach_of(a, name, &defs, &mut memo, 0) == Reach::Segments
+        {
+            segmented.push(range.clone());
         }
     }
-    let segmented: Vec<std::ops::Range<usize>> = defs
-        .iter()
-        .zip(&reach)
-        .filter(|(_, r)| **r == Reach::Segments)
-        .map(|((_, range, _), _)| range.clone())
-        .collect();
     if !segmented.is_empty() {
         a.out
             .retain(|d| !(d.id == "H001" && segmented.iter().any(|r| r.contains(&d.offset))));
     }
+}
+
+/// What device function `name` reaches: its own warp operations and those of the functions it
+/// calls, `CALL_DEPTH` deep (memoized; a function on the way is counted as reaching nothing).
+/// Reads the calls the analysis noted, not the tree.
+fn reach_of<'a>(
+    a: &Analyzer<'a, '_>,
+    name: &'a str,
+    defs: &[(&'a str, std::ops::Range<usize>, Node)],
+    memo: &mut std::collections::HashMap<&'a str, Reach>,
+    depth: usize,
+) -> Reach {
+    if let Some(r) = memo.get(name) {
+        return *r;
+    }
+    memo.insert(name, Reach::None);
+    let mut reach = Reach::None;
+    let join = |x: Reach, y: Reach| match (x, y) {
+        (Reach::Wavefront, _) | (_, Reach::Wavefront) => Reach::Wavefront,
+        (Reach::Segments, _) | (_, Reach::Segments) => Reach::Segments,
+        _ => Reach::None,
+    };
+    for (_, range, _) in defs.iter().filter(|(n, _, _)| *n == name) {
+        let from = a.calls.partition_point(|c| c.0 < range.start);
+        for &(at, callee, segment) in &a.calls[from..] {
+            if at >= range.end {
+                break;
+            }
+            match segment {
+                Some(true) => reach = join(reach, Reach::Segments),
+                Some(false) => reach = Reach::Wavefront,
+                None if depth < CALL_DEPTH && defs.iter().any(|(n, _, _)| *n == callee) => {
+                    reach = join(reach, reach_of(a, callee, defs, memo, depth + 1));
+                }
+                None => {}
+            }
+            if reach == Reach::Wavefront {
+                break;
+            }
+        }
+    }
+    memo.insert(name, reach);
+    reach
 }
 
 /// Drops H001's shuffle findings (reductions from 16, width 32, lane 31) in device functions

@@ -1994,6 +1994,15 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     let Some(name) = callee(a, n) else { return };
     // Most calls are none of the functions below: read the arguments only when a rule asks.
     let argv = std::cell::LazyCell::new(|| args(n));
+    let segment = super::row_warps::is_warp_op(name).then(|| {
+        let sync = usize::from(name.ends_with("_sync"));
+        name.starts_with("__shfl")
+            && argv
+                .get(2 + sync)
+                .and_then(|w| a.eval(*w))
+                .is_some_and(|w| w <= 32)
+    });
+    a.calls.push((n.start_byte(), name, segment));
     if MASKED_BUILTINS.contains(&name) {
         sync_mask(a, name, &argv);
     }
