@@ -1617,9 +1617,13 @@ impl<'a> Walk<'a> {
                             .is_ok_and(|body| self.visit_header_macro(body, n.start_byte()));
                     if !header {
                         self.rename_text(text, n.start_byte());
+                        // A body whose brackets do not balance is a fragment of a call: its
+                        // parse (and so whether its launch could be rewritten) would depend on
+                        // the names in it, which the rewrite changes.
                         if self.opts.launch == LaunchStyle::Hip
                             && memchr::memmem::find(text, b"<<<").is_some()
-                            && !self.macro_launches(text, n.start_byte())
+                            && !(brackets_balance(text)
+                                && self.macro_launches(text, n.start_byte()))
                         {
                             self.diag(
                                 &LAUNCH_IN_MACRO,
@@ -1807,6 +1811,27 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
 /// How many places of device code a file's walk remembers; with more, the runtime include is
 /// added unguarded without asking where they are.
 const DEVICE_MARKS: usize = 64;
+
+/// Whether the parentheses, brackets and braces of `text` balance (quotes not considered).
+fn brackets_balance(text: &[u8]) -> bool {
+    let mut depth = [0i64; 3];
+    for &b in text {
+        let (i, d) = match b {
+            b'(' => (0, 1),
+            b')' => (0, -1),
+            b'[' => (1, 1),
+            b']' => (1, -1),
+            b'{' => (2, 1),
+            b'}' => (2, -1),
+            _ => continue,
+        };
+        depth[i] += d;
+        if depth[i] < 0 {
+            return false;
+        }
+    }
+    depth == [0, 0, 0]
+}
 
 /// Where a runtime include goes in a file that has none: after an include guard's `#define`
 /// when a guard wraps the whole file, then after leading comments and `#pragma once`.
