@@ -654,8 +654,10 @@ pub(crate) fn is_calling_convention(word: &str) -> bool {
 
 /// `src` as tree-sitter should see it, offsets and every other byte unchanged: each
 /// `__has_include` path blanked to an identifier of the same length (`____`), so the directive
-/// parses, and each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
-/// literals and directives replaced by what it stands for, padded with spaces.
+/// parses, each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
+/// literals and directives replaced by what it stands for, padded with spaces, and each
+/// alignment qualifier tree-sitter-cuda does not know shown as C++'s `alignas` (see
+/// [`show_alignment`]).
 fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
     let user = user_qualifier_macros(src);
@@ -663,6 +665,8 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let qualifiers = memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
         || memchr::memmem::find(src, b"_CB").is_some()
+        || memchr::memmem::find(src, b"__align__").is_some()
+        || memchr::memmem::find(src, b"__declspec").is_some()
         || !user.is_empty()
         || pragmas;
     if !includes && !qualifiers {
@@ -680,6 +684,12 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             let shown: &[u8] = match QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) {
                 Some((_, shown)) => shown,
                 None if is_calling_convention(std::str::from_utf8(word).unwrap_or("")) => b"",
+                None if matches!(word, b"__align__" | b"__declspec") => {
+                    if !in_directive(src, id.start) {
+                        show_alignment(src, id, &mut out);
+                    }
+                    continue;
+                }
                 None => match user.iter().find(|m| m.name == word) {
                     Some(m) => m.shown,
                     None if word == b"_Pragma" => match pragma_end(src, id.end) {
@@ -701,6 +711,70 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Shows CUDA's alignment qualifiers to tree-sitter as C++'s `alignas`, which it parses in every
+/// place they stand (before or after `struct`, among a declaration's specifiers, in a typedef):
+/// `__align__(16)` as `alignas  (16)` and MSVC's `__declspec(align(16))` (what CUDA's headers
+/// define `__align__` as on Windows) as `alignas         (16) `. `word` is the keyword's range in
+/// `src`; anything else after it (`__declspec(noinline)`, which parses) is left as it is.
+fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
+    let skip = |mut i: usize| {
+        while src.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let open = skip(word.end);
+    if src.get(open) != Some(&b'(') {
+        return;
+    }
+    let (from, close) = if &src[word.clone()] == b"__align__" {
+        (open, None)
+    } else {
+        let inner = skip(open + 1);
+        if !src[inner..].starts_with(b"align") {
+            return;
+        }
+        let paren = skip(inner + b"align".len());
+        if src.get(paren) != Some(&b'(') {
+            return;
+        }
+        let Some(end) = matching_paren(src, paren) else {
+            return;
+        };
+        let close = skip(end + 1);
+        if src.get(close) != Some(&b')') {
+            return;
+        }
+        (paren, Some(close))
+    };
+    // `alignas` is shorter than either keyword, so it fits before the `(` it keeps.
+    let head = &mut out[word.start..from];
+    blank(head);
+    head[..b"alignas".len()].copy_from_slice(b"alignas");
+    if let Some(close) = close {
+        out[close] = b' ';
+    }
+}
+
+/// The offset of the `)` that closes the `(` at `open`, on the same line, when there is one.
+fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in src.iter().enumerate().skip(open) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Replaces every byte but line breaks with a space.
@@ -1091,6 +1165,39 @@ mod tests {
         assert!(qualified_by(t, at(b"T f"), at(b"f()"), &[b"HD"]));
         assert!(qualified_by(t, at(b"static"), at(b"g()"), &[b"HD"]));
         assert!(!qualified_by(t, at(b"int HDX"), at(b"h()"), &[b"HD"]));
+    }
+
+    #[test]
+    fn alignment_qualifiers_are_shown_as_alignas_and_parse() {
+        let src = "struct __align__(16) P { float x; };\n\
+                   typedef struct __align__ (8) { float a; } Q;\n\
+                   struct __declspec( align(16) ) D { int x; };\n\
+                   struct __declspec(dllexport) E { int x; };\n\
+                   #define ALIGNED(n) __align__(n)\n\
+                   __global__ void k() { extern __shared__ __align__(sizeof(float4)) unsigned char raw[]; }\n\
+                   // __align__(4) in a comment\n";
+        let shown = parseable(src.as_bytes());
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.contains("struct alignas  (16) P"), "{shown}");
+        assert!(shown.contains("struct alignas   (8) {"), "{shown}");
+        assert!(
+            shown.contains("struct alignas          (16)   D"),
+            "{shown}"
+        );
+        assert!(shown.contains("__declspec(dllexport)"), "{shown}");
+        assert!(shown.contains("#define ALIGNED(n) __align__(n)"), "{shown}");
+        assert!(
+            shown.contains("__shared__ alignas  (sizeof(float4))"),
+            "{shown}"
+        );
+        assert!(shown.contains("// __align__(4)"), "{shown}");
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
     }
 
     #[test]

@@ -586,3 +586,59 @@ fn nvrtc_cubin_loads_hips_code_object_and_trap_becomes_the_builtin() {
     assert!(out.contains("__builtin_trap();"), "{out}");
     assert!(diags.iter().all(|d| !d.starts_with("T00")), "{diags:?}");
 }
+
+/// Translates `src` with `opts`, checks that a second conversion changes nothing, and returns
+/// the output with the diagnostics as `ID:line:column`.
+fn tr_stable(src: &str, opts: &Options) -> (String, Vec<String>) {
+    let (out, diags) = tr(src, opts);
+    let (again, _) = tr(&out, opts);
+    assert_eq!(again, out, "a second conversion changed the output");
+    (out, diags)
+}
+
+#[test]
+fn align_qualifiers_parse_keep_their_text_and_leave_later_rewrites_intact() {
+    let src = "#include <cuda_runtime.h>\n\
+               struct __align__(16) Particle { float x, y, z, w; };\n\
+               typedef struct __align__(8) { float a, b; } Pair;\n\
+               typedef float __align__(8) Float8;\n\
+               __device__ __align__(8) float g_val[2];\n\
+               struct __declspec(align(16)) Legacy { int x; };\n\
+               struct __attribute__((aligned(16))) Attr { int x; };\n\
+               __global__ void k(Particle* p) {\n  \
+                 extern __shared__ __align__(16) unsigned char raw[];\n  \
+                 __syncwarp();\n  \
+                 p[threadIdx.x] = reinterpret_cast<Particle*>(raw)[0];\n}\n\
+               void run(Particle* p) {\n  \
+                 __align__(16) float h[4];\n  \
+                 k<<<1, 64, 64>>>(p);\n  \
+                 cudaDeviceSynchronize();\n}\n";
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..hip52()
+    };
+    let (out, diags) = tr_stable(src, &opts);
+    assert!(
+        diags.iter().all(|d| !d.starts_with("T008")),
+        "{diags:?}\n{out}"
+    );
+    // The qualifiers keep their text (HIP defines `__align__` itself).
+    for kept in [
+        "struct __align__(16) Particle",
+        "typedef struct __align__(8) { float a, b; } Pair;",
+        "typedef float __align__(8) Float8;",
+        "__device__ __align__(8) float g_val[2];",
+        "struct __declspec(align(16)) Legacy",
+        "extern __shared__ __align__(16) unsigned char raw[];",
+        "__align__(16) float h[4];",
+    ] {
+        assert!(out.contains(kept), "{kept}\n{out}");
+    }
+    // What follows them is still parsed: the full-warp `__syncwarp` goes, the launch is rewritten.
+    assert!(!out.contains("__syncwarp"), "{out}");
+    assert!(
+        out.contains("hipLaunchKernelGGL(k, dim3(1), dim3(64), 64, 0, p);"),
+        "{out}"
+    );
+    assert!(out.contains("hipDeviceSynchronize();"), "{out}");
+}
