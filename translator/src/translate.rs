@@ -1938,7 +1938,7 @@ fn translate_tree_at(
     w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
-    let parse_errors = parse::error_lines(tree);
+    let parse_errors = parse::error_lines(tree, src);
     for &(a, b) in &parse_errors {
         let offset = w.index.line_range(src, a).start;
         let lines = if a == b {
