@@ -10,7 +10,9 @@
 //! and guarded so that CUDA still sees its own text: full warp masks become
 //! `HIPPORT_FULL_WARP_MASK` (64 bits wide on AMD), and tests of compiler macros such as
 //! `#ifdef __CUDACC__` also accept hipcc's (`__HIPCC__`): the header never defines a macro that
-//! is the compiler's to define. Build files are copied as they are.
+//! is the compiler's to define; and an argument with a comma the preprocessor would split on
+//! (`scale<float, 256>`) is parenthesized where a dispatched call takes it. Build files are copied
+//! as they are.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -477,6 +479,18 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             }
         }
     }
+    // An argument holding a comma that no parenthesis encloses (`scale<float, 256>`,
+    // `dim3{1, 2}`) is parenthesized: the preprocessor would split it in two, and the header's
+    // argument-counting macros pick the form by the count. `(scale<float, 256>)` means the same
+    // to CUDA.
+    for args in &result.rule_call_args {
+        for arg in args {
+            if has_macro_level_comma(&src[arg.clone()]) {
+                edits.push(Edit::insert(arg.start, "(", "compat-call-arg"));
+                edits.push(Edit::insert(arg.end, ")", "compat-call-arg"));
+            }
+        }
+    }
     needs.aliases.extend(
         result
             .aliases
@@ -514,7 +528,11 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
         ));
     }
     let mut counts = BTreeMap::new();
-    for e in &edits {
+    // An argument's `(` and `)` are two edits, counted as one.
+    for e in edits
+        .iter()
+        .filter(|e| !(e.rule == "compat-call-arg" && e.text == ")"))
+    {
         let kind = e.rule.trim_start_matches("compat-");
         *counts.entry(kind.to_string()).or_default() += 1;
     }
@@ -523,6 +541,36 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
         needs,
         counts,
     }
+}
+
+/// Whether the preprocessor would see a comma in `arg` (one outside parentheses, string and
+/// character literals and comments), and so split it into two macro arguments.
+fn has_macro_level_comma(arg: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < arg.len() {
+        match arg[i] {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => return true,
+            b'"' | b'\'' => {
+                let quote = arg[i];
+                i += 1;
+                while i < arg.len() && arg[i] != quote {
+                    i += if arg[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if arg.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &arg[i..]).map_or(arg.len(), |e| i + e);
+            }
+            b'/' if arg.get(i + 1) == Some(&b'*') => {
+                i = memchr::memmem::find(&arg[i + 2..], b"*/").map_or(arg.len(), |e| i + 3 + e);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Drops the diagnostics of translate mode that header mode makes untrue: `__syncwarp()` is not
@@ -912,5 +960,46 @@ mod tests {
         );
         let (_, out) = convert_at(src, "k.cu", &o);
         assert!(out.contains("__syncwarp();"), "{out}");
+    }
+
+    #[test]
+    fn arguments_the_preprocessor_would_split_are_parenthesized_at_counted_calls() {
+        let src = "#include <cuda_runtime.h>\n\
+                   template <typename T, int B> __global__ void scale(T* p) {}\n\
+                   void f(int* g, int* b) {\n  \
+                   cudaOccupancyMaxPotentialBlockSize(g, b, scale<float, 256>, 0, 0);\n  \
+                   cudaFuncSetAttribute(scale<float, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, /* a, b */ pick(1, 2));\n  \
+                   cudaOccupancyMaxActiveBlocksPerMultiprocessor(g, (scale<int, 4>), 256, 0);\n  \
+                   cudaMemset(g, sizeof(pair<int, int>) > 8 ? 1 : 0, 4);\n}\n";
+        let (single, out) = convert(src);
+        assert!(
+            out.contains("cudaOccupancyMaxPotentialBlockSize(g, b, (scale<float, 256>), 0, 0);"),
+            "{out}"
+        );
+        assert!(
+            out.contains("cudaFuncSetAttribute((scale<float, 2>), cudaFuncAttributeMaxDynamicSharedMemorySize, /* a, b */ pick(1, 2));"),
+            "{out}"
+        );
+        // Commas inside parentheses, literals and comments are the preprocessor's business
+        // already; calls without counted forms (cudaMemset is a plain alias) are left.
+        assert!(out.contains("(g, (scale<int, 4>), 256, 0);"), "{out}");
+        assert!(
+            out.contains("cudaMemset(g, sizeof(pair<int, int>) > 8"),
+            "{out}"
+        );
+        assert_eq!(
+            single.counts.get("call-arg"),
+            Some(&2),
+            "{:?}",
+            single.counts
+        );
+        // A second run finds the arguments parenthesized and changes nothing.
+        let (again, twice) = convert(&out);
+        assert_eq!(twice, out);
+        assert!(!again.counts.contains_key("call-arg"));
+        assert!(has_macro_level_comma(b"dim3{1, 2}") && has_macro_level_comma(b"[a, b] {}"));
+        assert!(
+            !has_macro_level_comma(b"f(a, b)") && !has_macro_level_comma(b"\"a,b\" ',' // x, y")
+        );
     }
 }

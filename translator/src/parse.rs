@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser, Tree};
 
+mod statement_macros;
+
 /// The grammar hipport parses with.
 pub fn language() -> Language {
     tree_sitter_cuda::LANGUAGE.into()
@@ -48,7 +50,9 @@ fn install_allocator() {
     });
 }
 
-/// Parses `src`, giving up after `budget`.
+/// Parses `src`, giving up after `budget`. Where the first tree has errors and statement macros
+/// without their `;` may explain them (see [`statement_macros`]), the text is parsed again with
+/// those `;` shown, and the tree with fewer errors is kept.
 pub fn parse(src: &[u8], budget: Duration) -> Result<Tree, ParseError> {
     install_allocator();
     PARSER.with(|cell| {
@@ -60,50 +64,75 @@ pub fn parse(src: &[u8], budget: Duration) -> Result<Tree, ParseError> {
             p
         });
         let start = Instant::now();
-        let mut progress = |_: &ParseState| {
-            if start.elapsed() > budget {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        let options = ParseOptions::new().progress_callback(&mut progress);
-        let src = parseable(src);
-        let src = &src[..];
-        let len = src.len();
-        let mut read = |offset: usize, _| {
-            if offset < len {
-                &src[offset..]
-            } else {
-                &[][..]
-            }
-        };
-        let tree = parser.parse_with_options(&mut read, None, Some(options));
-        match tree {
-            Some(t) => Ok(t),
-            None => {
-                parser.reset();
-                if start.elapsed() > budget {
-                    Err(ParseError::Timeout(budget))
-                } else {
-                    Err(ParseError::NoTree)
-                }
-            }
+        let shown = parseable(src);
+        let tree = parse_text(parser, &shown, start, budget)?;
+        if !tree.root_node().has_error() {
+            return Ok(tree);
+        }
+        let slots = statement_macros::semicolon_slots(&shown, &tree);
+        if slots.is_empty() {
+            return Ok(tree);
+        }
+        let mut ended = shown.into_owned();
+        for at in slots {
+            ended[at] = b';';
+        }
+        match parse_text(parser, &ended, start, budget) {
+            Ok(better) if error_count(&better) < error_count(&tree) => Ok(better),
+            _ => Ok(tree),
         }
     })
 }
 
-/// 1-based line ranges (inclusive) of the ERROR and MISSING nodes in a tree, merged.
-pub fn error_lines(tree: &Tree) -> Vec<(usize, usize)> {
+/// Parses `src` with `parser`, giving up once `budget` has passed since `start`.
+fn parse_text(
+    parser: &mut Parser,
+    src: &[u8],
+    start: Instant,
+    budget: Duration,
+) -> Result<Tree, ParseError> {
+    let mut progress = |_: &ParseState| {
+        if start.elapsed() > budget {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut progress);
+    let len = src.len();
+    let mut read = |offset: usize, _| {
+        if offset < len {
+            &src[offset..]
+        } else {
+            &[][..]
+        }
+    };
+    match parser.parse_with_options(&mut read, None, Some(options)) {
+        Some(t) => Ok(t),
+        None => {
+            parser.reset();
+            if start.elapsed() > budget {
+                Err(ParseError::Timeout(budget))
+            } else {
+                Err(ParseError::NoTree)
+            }
+        }
+    }
+}
+
+/// 1-based line ranges (inclusive) of the ERROR and MISSING nodes in a tree of `src`, merged,
+/// less the `;` that statement macros supply (see [`statement_macros`]).
+pub fn error_lines(tree: &Tree, src: &[u8]) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     if !tree.root_node().has_error() {
         return out;
     }
+    let macros = statement_macros::StatementMacros::new(src);
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
         let descend = node.has_error() && !node.is_error() && !node.is_missing();
-        if node.is_error() || node.is_missing() {
+        if node.is_error() || (node.is_missing() && !macros.supplies(node)) {
             let (a, b) = (node.start_position().row + 1, node.end_position().row + 1);
             match out.last_mut() {
                 Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
@@ -654,8 +683,10 @@ pub(crate) fn is_calling_convention(word: &str) -> bool {
 
 /// `src` as tree-sitter should see it, offsets and every other byte unchanged: each
 /// `__has_include` path blanked to an identifier of the same length (`____`), so the directive
-/// parses, and each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
-/// literals and directives replaced by what it stands for, padded with spaces.
+/// parses, each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
+/// literals and directives replaced by what it stands for, padded with spaces, and each
+/// alignment qualifier tree-sitter-cuda does not know shown as C++'s `alignas` (see
+/// [`show_alignment`]).
 fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
     let user = user_qualifier_macros(src);
@@ -663,6 +694,8 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let qualifiers = memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
         || memchr::memmem::find(src, b"_CB").is_some()
+        || memchr::memmem::find(src, b"__align__").is_some()
+        || memchr::memmem::find(src, b"__declspec").is_some()
         || !user.is_empty()
         || pragmas;
     if !includes && !qualifiers {
@@ -680,6 +713,12 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             let shown: &[u8] = match QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) {
                 Some((_, shown)) => shown,
                 None if is_calling_convention(std::str::from_utf8(word).unwrap_or("")) => b"",
+                None if matches!(word, b"__align__" | b"__declspec") => {
+                    if !in_directive(src, id.start) {
+                        show_alignment(src, id, &mut out);
+                    }
+                    continue;
+                }
                 None => match user.iter().find(|m| m.name == word) {
                     Some(m) => m.shown,
                     None if word == b"_Pragma" => match pragma_end(src, id.end) {
@@ -701,6 +740,70 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Shows CUDA's alignment qualifiers to tree-sitter as C++'s `alignas`, which it parses in every
+/// place they stand (before or after `struct`, among a declaration's specifiers, in a typedef):
+/// `__align__(16)` as `alignas  (16)` and MSVC's `__declspec(align(16))` (what CUDA's headers
+/// define `__align__` as on Windows) as `alignas         (16) `. `word` is the keyword's range in
+/// `src`; anything else after it (`__declspec(noinline)`, which parses) is left as it is.
+fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
+    let skip = |mut i: usize| {
+        while src.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let open = skip(word.end);
+    if src.get(open) != Some(&b'(') {
+        return;
+    }
+    let (from, close) = if &src[word.clone()] == b"__align__" {
+        (open, None)
+    } else {
+        let inner = skip(open + 1);
+        if !src[inner..].starts_with(b"align") {
+            return;
+        }
+        let paren = skip(inner + b"align".len());
+        if src.get(paren) != Some(&b'(') {
+            return;
+        }
+        let Some(end) = matching_paren(src, paren) else {
+            return;
+        };
+        let close = skip(end + 1);
+        if src.get(close) != Some(&b')') {
+            return;
+        }
+        (paren, Some(close))
+    };
+    // `alignas` is shorter than either keyword, so it fits before the `(` it keeps.
+    let head = &mut out[word.start..from];
+    blank(head);
+    head[..b"alignas".len()].copy_from_slice(b"alignas");
+    if let Some(close) = close {
+        out[close] = b' ';
+    }
+}
+
+/// The offset of the `)` that closes the `(` at `open`, on the same line, when there is one.
+fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in src.iter().enumerate().skip(open) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Replaces every byte but line breaks with a space.
@@ -1011,7 +1114,7 @@ mod tests {
         assert!(lines[8].contains("\"C10_DEVICE\""));
         let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
         assert!(
-            error_lines(&tree).is_empty(),
+            error_lines(&tree, src.as_bytes()).is_empty(),
             "{}",
             tree.root_node().to_sexp()
         );
@@ -1020,7 +1123,7 @@ mod tests {
                     __global__ void C10_LAUNCH_BOUNDS_1(256) k(float* a) { f<4>(a); }\n";
         let tree = parse(more.as_bytes(), Duration::from_secs(5)).unwrap();
         let sexp = tree.root_node().to_sexp();
-        assert!(error_lines(&tree).is_empty(), "{sexp}");
+        assert!(error_lines(&tree, more.as_bytes()).is_empty(), "{sexp}");
         assert!(sexp.contains("launch_bounds"), "{sexp}");
     }
 
@@ -1072,7 +1175,7 @@ mod tests {
         );
         let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
         assert!(
-            error_lines(&tree).is_empty(),
+            error_lines(&tree, src.as_bytes()).is_empty(),
             "{}",
             tree.root_node().to_sexp()
         );
@@ -1094,6 +1197,72 @@ mod tests {
     }
 
     #[test]
+    fn alignment_qualifiers_are_shown_as_alignas_and_parse() {
+        let src = "struct __align__(16) P { float x; };\n\
+                   typedef struct __align__ (8) { float a; } Q;\n\
+                   struct __declspec( align(16) ) D { int x; };\n\
+                   struct __declspec(dllexport) E { int x; };\n\
+                   #define ALIGNED(n) __align__(n)\n\
+                   __global__ void k() { extern __shared__ __align__(sizeof(float4)) unsigned char raw[]; }\n\
+                   // __align__(4) in a comment\n";
+        let shown = parseable(src.as_bytes());
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.contains("struct alignas  (16) P"), "{shown}");
+        assert!(shown.contains("struct alignas   (8) {"), "{shown}");
+        assert!(
+            shown.contains("struct alignas          (16)   D"),
+            "{shown}"
+        );
+        assert!(shown.contains("__declspec(dllexport)"), "{shown}");
+        assert!(shown.contains("#define ALIGNED(n) __align__(n)"), "{shown}");
+        assert!(
+            shown.contains("__shared__ alignas  (sizeof(float4))"),
+            "{shown}"
+        );
+        assert!(shown.contains("// __align__(4)"), "{shown}");
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+    }
+
+    #[test]
+    fn statement_macros_without_a_semicolon_parse_as_statements() {
+        let src = "#define CHECK(x) do { if ((x) != 0) return; } while (0);\n\
+                   void f(float* p) {\n  CHECK(g(p))\n  float* d;\n  CUDA_CHECK(g(d)) // c\n  k<<<1, 1>>>(d);\n\
+                   \x20 if (p) CHECK(g(p))\n  CUDA_CHECK(g(p))\n}\n";
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(error_lines(&tree, src.as_bytes()).is_empty(), "{sexp}");
+        assert!(
+            sexp.contains("(declaration type: (primitive_type) declarator: (pointer_declarator"),
+            "{sexp}"
+        );
+        assert!(sexp.contains("kernel_call_syntax"), "{sexp}");
+        // The last call before `}` has no blank to show a `;` in: tree-sitter's MISSING `;` is
+        // the one the macro supplies, not an error.
+        assert_eq!(error_count(&tree), 1, "{sexp}");
+
+        // Not statement macros: a lowercase name the file does not define, a macro of the file
+        // whose body needs the `;`, a call outside functions.
+        for bad in [
+            "void f(float* p) {\n  check(g(p))\n  float* d;\n}\n",
+            "#define CHECK(x) do { g(x); } while (0)\nvoid f(float* p) {\n  CHECK(p)\n  float* d;\n}\n",
+            "void f();\n  REGISTER(f)\n  int g;\n",
+        ] {
+            let tree = parse(bad.as_bytes(), Duration::from_secs(5)).unwrap();
+            assert!(
+                !error_lines(&tree, bad.as_bytes()).is_empty(),
+                "{bad}\n{}",
+                tree.root_node().to_sexp()
+            );
+        }
+    }
+
+    #[test]
     fn parses_a_launch() {
         let src = b"__global__ void k(int *x) { x[0] = 1; }\nvoid f(int *x) { k<<<1, 1>>>(x); }\n";
         let tree = parse(src, Duration::from_secs(5)).unwrap();
@@ -1103,7 +1272,7 @@ mod tests {
             tree.root_node().to_sexp()
         );
         assert!(tree.root_node().to_sexp().contains("kernel_call_syntax"));
-        assert!(error_lines(&tree).is_empty());
+        assert!(error_lines(&tree, src).is_empty());
     }
 
     #[test]
@@ -1157,7 +1326,7 @@ mod tests {
     fn reports_error_lines() {
         let src = b"int a;\nint b = ;\n}\n";
         let tree = parse(src, Duration::from_secs(5)).unwrap();
-        assert!(!error_lines(&tree).is_empty());
+        assert!(!error_lines(&tree, src).is_empty());
         assert!(error_count(&tree) > 0);
     }
 }

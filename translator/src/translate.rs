@@ -6,6 +6,7 @@
 
 use crate::parse::{Field, FIELDS};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -151,6 +152,10 @@ pub struct FileResult {
     /// Whether the translation read other files (the macros of included headers), so that it
     /// depends on more than this file's content.
     pub read_other_files: bool,
+    /// The argument ranges of each call of a function that has call rules, rewritten here or
+    /// not: header mode keeps such calls, and its argument-counting macros must see each
+    /// argument as one.
+    pub rule_call_args: Vec<Vec<Range<usize>>>,
 }
 
 macro_rules! diag_info {
@@ -324,6 +329,8 @@ struct Walk<'a> {
     reported_unknown: HashSet<String>,
     /// Call sites whose shape is rewritten after the walk.
     call_sites: Vec<CallSite>,
+    /// The argument ranges of every call of a name with call rules (see [`FileResult`]).
+    rule_call_args: Vec<Vec<Range<usize>>>,
     /// HIP headers already included, per conditional scope (parent node id).
     included: HashSet<(usize, String)>,
     has_device_code: bool,
@@ -486,6 +493,7 @@ impl<'a> Walk<'a> {
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
+            rule_call_args: Vec::new(),
             included: HashSet::new(),
             has_device_code: false,
             device_marks: Vec::new(),
@@ -1401,6 +1409,10 @@ impl<'a> Walk<'a> {
             );
             return;
         }
+        if !self.db.calls(name).is_empty() {
+            self.rule_call_args
+                .push(arg_nodes.iter().map(|n| n.byte_range()).collect());
+        }
         let argc = arg_nodes.len();
         let Some(template) = self.call_rule(name, argc) else {
             return;
@@ -1963,7 +1975,7 @@ fn translate_tree_at(
     w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
-    let parse_errors = parse::error_lines(tree);
+    let parse_errors = parse::error_lines(tree, src);
     for &(a, b) in &parse_errors {
         let offset = w.index.line_range(src, a).start;
         let lines = if a == b {
@@ -2004,6 +2016,7 @@ fn translate_tree_at(
         mut diags,
         renames,
         aliases,
+        rule_call_args,
         ..
     } = w;
     let output = edit::apply(src, &mut edits).map_err(|source| TranslateError::Overlap {
@@ -2019,6 +2032,7 @@ fn translate_tree_at(
         renames,
         aliases,
         read_other_files,
+        rule_call_args,
     })
 }
 

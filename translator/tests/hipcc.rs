@@ -276,6 +276,17 @@ const HEADER_MODE_CASES: &[(&str, &str)] = &[
         "macros.cu",
         "#include <cuda_runtime.h>\n#include <glmlike/setup.hpp>\n#ifdef __CUDACC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\n#ifndef __CUDACC__\n#error not a GPU compiler\n#elif defined(__CUDACC__) && !defined LIB_COMPILER_CUDA && !defined LIB_COMPILER_HIP\n#error the library saw no GPU compiler\n#endif\nHD inline float sq(float x) { return x * x; }\n__global__ void k(float* x) { x[threadIdx.x] = sq(x[threadIdx.x]); }\n",
     ),
+    // Template arguments hold commas the preprocessor splits on: the header's counted macros
+    // would take `scale<float, 256>` for two arguments.
+    (
+        "tmpl.cu",
+        "#include <cuda_runtime.h>\ntemplate <typename T, int B> __global__ void scale(T* p, T a) { p[threadIdx.x] *= a; }\n\
+         int main() {\n  int minGrid, block, perSm;\n\
+         \x20 cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, scale<float, 256>, 0, 0);\n\
+         \x20 cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, scale<float, 256>, 256, 0);\n\
+         \x20 cudaFuncSetAttribute(scale<float, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536);\n\
+         \x20 return 0;\n}\n",
+    ),
     // HIP has no __syncwarp at any version.
     (
         "sw.cu",

@@ -586,3 +586,112 @@ fn nvrtc_cubin_loads_hips_code_object_and_trap_becomes_the_builtin() {
     assert!(out.contains("__builtin_trap();"), "{out}");
     assert!(diags.iter().all(|d| !d.starts_with("T00")), "{diags:?}");
 }
+
+/// Translates `src` with `opts`, checks that a second conversion changes nothing, and returns
+/// the output with the diagnostics as `ID:line:column`.
+fn tr_stable(src: &str, opts: &Options) -> (String, Vec<String>) {
+    let (out, diags) = tr(src, opts);
+    let (again, _) = tr(&out, opts);
+    assert_eq!(again, out, "a second conversion changed the output");
+    (out, diags)
+}
+
+#[test]
+fn align_qualifiers_parse_keep_their_text_and_leave_later_rewrites_intact() {
+    let src = "#include <cuda_runtime.h>\n\
+               struct __align__(16) Particle { float x, y, z, w; };\n\
+               typedef struct __align__(8) { float a, b; } Pair;\n\
+               typedef float __align__(8) Float8;\n\
+               __device__ __align__(8) float g_val[2];\n\
+               struct __declspec(align(16)) Legacy { int x; };\n\
+               struct __attribute__((aligned(16))) Attr { int x; };\n\
+               __global__ void k(Particle* p) {\n  \
+                 extern __shared__ __align__(16) unsigned char raw[];\n  \
+                 __syncwarp();\n  \
+                 p[threadIdx.x] = reinterpret_cast<Particle*>(raw)[0];\n}\n\
+               void run(Particle* p) {\n  \
+                 __align__(16) float h[4];\n  \
+                 k<<<1, 64, 64>>>(p);\n  \
+                 cudaDeviceSynchronize();\n}\n";
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..hip52()
+    };
+    let (out, diags) = tr_stable(src, &opts);
+    assert!(
+        diags.iter().all(|d| !d.starts_with("T008")),
+        "{diags:?}\n{out}"
+    );
+    // The qualifiers keep their text (HIP defines `__align__` itself).
+    for kept in [
+        "struct __align__(16) Particle",
+        "typedef struct __align__(8) { float a, b; } Pair;",
+        "typedef float __align__(8) Float8;",
+        "__device__ __align__(8) float g_val[2];",
+        "struct __declspec(align(16)) Legacy",
+        "extern __shared__ __align__(16) unsigned char raw[];",
+        "__align__(16) float h[4];",
+    ] {
+        assert!(out.contains(kept), "{kept}\n{out}");
+    }
+    // What follows them is still parsed: the full-warp `__syncwarp` goes, the launch is rewritten.
+    assert!(!out.contains("__syncwarp"), "{out}");
+    assert!(
+        out.contains("hipLaunchKernelGGL(k, dim3(1), dim3(64), 64, 0, p);"),
+        "{out}"
+    );
+    assert!(out.contains("hipDeviceSynchronize();"), "{out}");
+}
+
+#[test]
+fn statement_macros_without_a_semicolon_parse_and_what_follows_is_rewritten() {
+    let src = "#include <cuda_runtime.h>\n#include <cusparse.h>\n\
+               #define CHECK_CUSPARSE(x) do { cusparseStatus_t s = (x); if (s != CUSPARSE_STATUS_SUCCESS) return; } while (0);\n\
+               #define CHECK_CUDA(x) { cudaError_t e = (x); if (e != cudaSuccess) return; }\n\
+               __global__ void k(float* p) { p[0] = 1; }\n\
+               void run(float* p) {\n  \
+                 cusparseHandle_t h;\n  \
+                 CHECK_CUSPARSE(cusparseCreate(&h))\n  \
+                 float* d;\n  \
+                 CHECK_CUDA(cudaMalloc(&d, 4)) // allocate\n  \
+                 k<<<1, 64>>>(d);\n  \
+                 CUDA_CHECK(cudaGetLastError())\n  \
+                 cudaStream_t s;\n  \
+                 CHECK_CUSPARSE(cusparseDestroy(h))\n  \
+                 k<<<1, 64, 0, s>>>(p);\n  \
+                 if (p) CHECK_CUDA(cudaFree(d))\n  \
+                 CHECK_CUDA(cudaFree(p))\n}\n";
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..hip52()
+    };
+    let (out, diags) = tr_stable(src, &opts);
+    assert!(
+        diags.iter().all(|d| !d.starts_with("T008")),
+        "{diags:?}\n{out}"
+    );
+    for line in [
+        "  CHECK_CUSPARSE(hipsparseCreate(&h))\n  float* d;\n",
+        "  CHECK_CUDA(hipMalloc(&d, 4)) // allocate\n  hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, d);\n",
+        "  CUDA_CHECK(hipGetLastError())\n  hipStream_t s;\n",
+        "  CHECK_CUSPARSE(hipsparseDestroy(h))\n  hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, s, p);\n",
+        "  if (p) CHECK_CUDA(hipFree(d))\n  CHECK_CUDA(hipFree(p))\n}\n",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+}
+
+#[test]
+fn a_statement_macro_that_needs_its_semicolon_still_gets_the_parse_note() {
+    // `do { } while (0)` without the `;` does not compile: the note stays.
+    let src = "#define CHECK(x) do { if ((x) != 0) return; } while (0)\n\
+               void run(float* p) {\n  \
+                 CHECK(cudaFree(p))\n  \
+                 float* d;\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        diags.iter().any(|d| d.starts_with("T008")),
+        "{diags:?}\n{out}"
+    );
+    assert!(out.contains("CHECK(hipFree(p))"), "{out}");
+}
