@@ -314,29 +314,33 @@ fn h043_integer_hadd_returns_0_or_1_in_hip() {
 
 /// Device LLVM IR of `src` at -O2 for gfx90a.
 fn device_ir(hipcc: &PathBuf, src: &str) -> String {
+    let flags = ["--cuda-device-only", "-O2", "-S", "-emit-llvm"];
+    let (_dir, ir) = build(hipcc, src, &flags, "case.ll");
+    std::fs::read_to_string(&ir).unwrap()
+}
+
+/// Compiles `src` with hipcc for gfx90a and `flags` into `out` in a new temporary directory
+/// (returned with the output's path, so it lives as long as the caller needs it); fails the test
+/// when hipcc does.
+fn build(hipcc: &PathBuf, src: &str, flags: &[&str], out: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("case.hip");
     std::fs::write(&file, src).unwrap();
-    let ir = dir.path().join("case.ll");
-    let out = Command::new(hipcc)
-        .args([
-            "--offload-arch=gfx90a",
-            "--cuda-device-only",
-            "-O2",
-            "-S",
-            "-emit-llvm",
-        ])
+    let target = dir.path().join(out);
+    let run = Command::new(hipcc)
+        .arg("--offload-arch=gfx90a")
+        .args(flags)
         .arg(&file)
         .arg("-o")
-        .arg(&ir)
+        .arg(&target)
         .output()
         .expect("running hipcc");
     assert!(
-        out.status.success(),
+        run.status.success(),
         "{}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&run.stderr)
     );
-    std::fs::read_to_string(&ir).unwrap()
+    (dir, target)
 }
 
 #[test]
@@ -671,22 +675,7 @@ fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
 /// Builds `src` into a program with hipcc (gfx90a) and returns what it prints; host code only
 /// runs, so no GPU is needed.
 fn run_host(hipcc: &PathBuf, src: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("case.hip");
-    std::fs::write(&file, src).unwrap();
-    let exe = dir.path().join("case");
-    let out = Command::new(hipcc)
-        .arg("--offload-arch=gfx90a")
-        .arg(&file)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("running hipcc");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (_dir, exe) = build(hipcc, src, &[], "case");
     let run = Command::new(&exe).output().expect("running the program");
     assert!(run.status.success());
     String::from_utf8_lossy(&run.stdout).into_owned()
