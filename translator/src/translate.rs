@@ -2023,6 +2023,9 @@ fn translate_tree_at(
         file: file.to_string(),
         source,
     })?;
+    if opts.fix {
+        mark_fixed(&mut diags, &edits);
+    }
     diags.sort_by_key(|d| (d.offset, d.id.clone()));
     Ok(FileResult {
         output,
@@ -2034,6 +2037,24 @@ fn translate_tree_at(
         read_other_files,
         rule_call_args,
     })
+}
+
+/// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`
+/// repaired is no longer an error to act on (nor counted as one by the exit status).
+fn mark_fixed(diags: &mut [Diagnostic], applied: &[Edit]) {
+    let done: HashSet<(usize, usize, &str)> = applied
+        .iter()
+        .map(|e| (e.start, e.end, e.text.as_str()))
+        .collect();
+    for d in diags.iter_mut().filter(|d| !d.fix.is_empty()) {
+        if d.fix
+            .iter()
+            .all(|e| done.contains(&(e.start, e.end, e.text.as_str())))
+        {
+            d.severity = Severity::Note;
+            d.message.push_str(" (fixed by --fix)");
+        }
+    }
 }
 
 /// Inserts a `// hipport: ID message` comment above each line with an error diagnostic.

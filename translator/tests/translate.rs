@@ -1,5 +1,6 @@
 //! Unit-level behaviour of the translation pass on small inputs.
 
+use hipport::diag::Severity;
 use hipport::translate::{translate_source, LaunchStyle, Options};
 use hipport_rules::Version;
 
@@ -694,4 +695,32 @@ fn a_statement_macro_that_needs_its_semicolon_still_gets_the_parse_note() {
         "{diags:?}\n{out}"
     );
     assert!(out.contains("CHECK(hipFree(p))"), "{out}");
+}
+
+#[test]
+fn fixed_diagnostics_become_notes_that_say_so() {
+    let src = "__global__ void k(int* o, const int* f) {\n  unsigned m = __ballot_sync(0xffffffff, f[threadIdx.x]);\n  o[0] = __popc(m) + (threadIdx.x % 32);\n}\n";
+    let opts = Options {
+        fix: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let h004: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "H004").collect();
+    assert_eq!(h004.len(), 2);
+    assert!(
+        h004.iter()
+            .all(|d| d.severity == Severity::Note && d.message.ends_with("(fixed by --fix)")),
+        "{h004:?}"
+    );
+    // A finding --fix has no edit for stays an error.
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.id == "H001" && d.severity == Severity::Error));
+    // Without --fix nothing is marked.
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert!(r
+        .diagnostics
+        .iter()
+        .all(|d| !d.message.contains("fixed by --fix")));
 }

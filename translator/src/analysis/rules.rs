@@ -2058,15 +2058,13 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             }
         }
         "__activemask" => {
-            let sev = if a.opts.has_sync_builtins() {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
+            let sev = Severity::Warning;
+            // Before 6.2 the translator writes `__ballot(1)` (calls.tsv), the mask of the lanes
+            // active there: the question of which lanes are converged stays.
             let extra = if a.opts.has_sync_builtins() {
                 ""
             } else {
-                "; it does not exist before HIP 6.2"
+                "; HIP before 6.2 has no `__activemask`, so the port uses `__ballot(1)`, the lanes active there"
             };
             a.report(
                 &THREAD_SCHEDULING,
