@@ -108,6 +108,42 @@ pub fn line_ending(src: &[u8]) -> &'static str {
     }
 }
 
+/// Widens each deletion that empties its line (nothing else on it but blanks, and no other edit
+/// on it) to the whole line with its line break, so a removed statement leaves no blank line
+/// behind (which `git apply` reports as a whitespace error). `edits` must be normalized.
+pub fn drop_emptied_lines(src: &[u8], edits: &mut [Edit]) {
+    let blank = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\r'));
+    for i in 0..edits.len() {
+        let e = &edits[i];
+        if !e.text.is_empty() || e.start == e.end || e.end > src.len() {
+            continue;
+        }
+        let line_start = src[..e.start]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        let Some(nl) = src[e.end..].iter().position(|&c| c == b'\n') else {
+            continue;
+        };
+        let line_end = e.end + nl + 1;
+        // The deletion itself may span lines; what is left of its first and last lines must be
+        // blank, and the line must not have been blank already.
+        if !blank(&src[line_start..e.start]) || !blank(&src[e.end..line_end - 1]) {
+            continue;
+        }
+        let others = edits
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != i && o.end >= line_start && o.start <= line_end);
+        if others {
+            continue;
+        }
+        let e = &mut edits[i];
+        e.start = line_start;
+        e.end = line_end;
+    }
+}
+
 /// Applies edits to `src`; the edits are normalized first.
 pub fn apply(src: &[u8], edits: &mut Vec<Edit>) -> Result<Vec<u8>, OverlapError> {
     normalize(edits)?;
@@ -126,6 +162,28 @@ pub fn apply(src: &[u8], edits: &mut Vec<Edit>) -> Result<Vec<u8>, OverlapError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deletion_that_empties_its_line_takes_the_line() {
+        let src = b"a();\n    b();\n  c(); d();\n\n";
+        // `b();` alone on its line: the line goes. `c();` shares its line: only it goes.
+        let mut edits = vec![
+            Edit::replace(9, 13, "", "r"),
+            Edit::replace(16, 20, "", "r"),
+        ];
+        normalize(&mut edits).unwrap();
+        drop_emptied_lines(src, &mut edits);
+        assert_eq!(apply(src, &mut edits).unwrap(), b"a();\n   d();\n\n");
+        // CRLF, and a line another edit also touches, which is left as it is.
+        let src = b"x\r\n  y;\r\nz\r\n";
+        let mut edits = vec![Edit::replace(5, 7, "", "r")];
+        drop_emptied_lines(src, &mut edits);
+        assert_eq!(apply(src, &mut edits).unwrap(), b"x\r\nz\r\n");
+        let mut edits = vec![Edit::replace(5, 7, "", "r"), Edit::insert(3, "w", "r")];
+        normalize(&mut edits).unwrap();
+        drop_emptied_lines(src, &mut edits);
+        assert_eq!(apply(src, &mut edits).unwrap(), b"x\r\nw  \r\nz\r\n");
+    }
 
     #[test]
     fn applies_in_order_and_keeps_other_bytes() {

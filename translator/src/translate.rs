@@ -2019,13 +2019,16 @@ fn translate_tree_at(
         rule_call_args,
         ..
     } = w;
-    let output = edit::apply(src, &mut edits).map_err(|source| TranslateError::Overlap {
+    let overlap = |source| TranslateError::Overlap {
         file: file.to_string(),
         source,
-    })?;
+    };
+    edit::normalize(&mut edits).map_err(overlap)?;
     if opts.fix {
         mark_fixed(&mut diags, &edits);
     }
+    edit::drop_emptied_lines(src, &mut edits);
+    let output = edit::apply(src, &mut edits).map_err(overlap)?;
     diags.sort_by_key(|d| (d.offset, d.id.clone()));
     Ok(FileResult {
         output,
