@@ -1063,6 +1063,8 @@ impl AtomicWriter {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let tmp = dir.join(format!(".{name}.hipport-{}.tmp", std::process::id()));
+        // `--patch out/x.patch` before `out/` exists: made as `--out` makes its directory.
+        fs::create_dir_all(dir)?;
         let file = fs::File::create(&tmp)?;
         Ok(AtomicWriter {
             path: path.to_path_buf(),

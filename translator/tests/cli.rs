@@ -196,6 +196,22 @@ fn stdout_diff_patch_and_report() {
     );
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(fs::read(tmp.path().join("empty.patch")).unwrap(), b"");
+    // A patch or report in a directory that does not exist yet: the directory is made.
+    let o = hipport(
+        &[
+            "convert",
+            "same",
+            "--check",
+            "--patch",
+            "new/dir/p.patch",
+            "--report",
+            "new/r.json",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(tmp.path().join("new/dir/p.patch").is_file());
+    assert!(tmp.path().join("new/r.json").is_file());
 }
 
 #[test]

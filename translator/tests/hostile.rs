@@ -351,13 +351,15 @@ fn an_output_path_that_is_a_file_or_holds_files_is_refused() {
         "{}",
         stderr(&o)
     );
-    // A patch path in a missing directory fails before anything is converted, naming it.
+    // A patch path that cannot be made (its directory would be a file) fails before anything
+    // is converted, naming it; a missing directory is made (see tests/cli.rs).
     let o = hipport(
-        &["convert", "in", "--out", "o", "--patch", "nope/p.patch"],
+        &["convert", "in", "--out", "o", "--patch", "afile/p.patch"],
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("nope/p.patch"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("afile/p.patch"), "{}", stderr(&o));
+    assert!(!tmp.path().join("o").exists());
 }
 
 /// A tree whose output cannot fit in a few KiB.
