@@ -382,20 +382,74 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         } else {
             "\n"
         };
-        let tail = format!(
-            "{nl}\n# hipport: nvcc compiled the CUDA sources; hipcc compiles the HIP sources as CXX.\n\
-             get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)\n\
-             foreach(_hipport_target IN LISTS _hipport_targets)\n\
-             \x20 get_target_property(_hipport_sources ${{_hipport_target}} SOURCES)\n\
-             \x20 list(FILTER _hipport_sources INCLUDE REGEX \"\\\\.(hip|cu)$\")\n\
-             \x20 if(_hipport_sources)\n\
-             \x20   set_source_files_properties(${{_hipport_sources}} PROPERTIES LANGUAGE CXX)\n\
-             \x20 endif()\n\
-             endforeach()\n"
-        );
+        let tail = format!("{nl}\n{EPILOGUE}");
         sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
     }
 }
+
+/// Appended to a file that defines targets with HIP sources. It compiles those sources as CXX
+/// and gives them, and them alone, what nvcc applied to CUDA sources only: the flags of
+/// `CMAKE_CUDA_FLAGS` and `CMAKE_CUDA_FLAGS_<CONFIG>` (as this directory ends, as CMake reads
+/// them), and each target's options, definitions and include directories behind a CUDA language
+/// test (kept in the target, where no source matches it now). A target property's list splits
+/// such a generator expression at its `;`: the pieces are joined again until its `$<` and `>`
+/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link.
+const EPILOGUE: &str = r#"# hipport: nvcc compiled the CUDA sources; hipcc compiles the HIP sources as CXX. What nvcc
+# applied to the CUDA sources alone (CMAKE_CUDA_FLAGS*, $<COMPILE_LANGUAGE:CUDA>) reaches the HIP
+# sources alone.
+separate_arguments(_hipport_cuda_flags UNIX_COMMAND "${CMAKE_CUDA_FLAGS}")
+set(_hipport_configs DEBUG RELEASE RELWITHDEBINFO MINSIZEREL ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE})
+string(TOUPPER "${_hipport_configs}" _hipport_configs)
+list(REMOVE_DUPLICATES _hipport_configs)
+foreach(_hipport_config IN LISTS _hipport_configs)
+  separate_arguments(_hipport_flags UNIX_COMMAND "${CMAKE_CUDA_FLAGS_${_hipport_config}}")
+  foreach(_hipport_flag IN LISTS _hipport_flags)
+    list(APPEND _hipport_cuda_flags "$<$<CONFIG:${_hipport_config}>:${_hipport_flag}>")
+  endforeach()
+endforeach()
+list(FIND _hipport_cuda_flags -fgpu-rdc _hipport_rdc)
+set(_hipport_all_sources)
+get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
+foreach(_hipport_target IN LISTS _hipport_targets)
+  get_target_property(_hipport_sources ${_hipport_target} SOURCES)
+  list(FILTER _hipport_sources INCLUDE REGEX "\\.(hip|cu)$")
+  if(_hipport_sources)
+    list(APPEND _hipport_all_sources ${_hipport_sources})
+    foreach(_hipport_property COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES)
+      get_target_property(_hipport_values ${_hipport_target} ${_hipport_property})
+      set(_hipport_entry "")
+      foreach(_hipport_piece IN LISTS _hipport_values)
+        set(_hipport_entry "${_hipport_entry}${_hipport_piece}")
+        string(REGEX MATCHALL "\\$<" _hipport_open "${_hipport_entry}")
+        string(REGEX MATCHALL ">" _hipport_close "${_hipport_entry}")
+        list(LENGTH _hipport_open _hipport_open)
+        list(LENGTH _hipport_close _hipport_close)
+        if(_hipport_open GREATER _hipport_close)
+          set(_hipport_entry "${_hipport_entry};")
+        else()
+          if(_hipport_entry MATCHES "COMPILE_LANGUAGE:CUDA>|COMPILE_LANG_AND_ID:CUDA,NVIDIA>")
+            string(REPLACE "$<COMPILE_LANGUAGE:CUDA>" "1" _hipport_entry "${_hipport_entry}")
+            string(REPLACE "$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>" "1" _hipport_entry "${_hipport_entry}")
+            set_property(SOURCE ${_hipport_sources} APPEND PROPERTY ${_hipport_property} "${_hipport_entry}")
+          endif()
+          set(_hipport_entry "")
+        endif()
+      endforeach()
+    endforeach()
+    get_target_property(_hipport_type ${_hipport_target} TYPE)
+    if(_hipport_rdc GREATER -1 AND _hipport_type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$")
+      target_link_options(${_hipport_target} PRIVATE -fgpu-rdc)
+    elseif(_hipport_rdc GREATER -1 AND _hipport_type MATCHES "^(STATIC_LIBRARY|OBJECT_LIBRARY)$")
+      target_link_options(${_hipport_target} INTERFACE -fgpu-rdc)
+    endif()
+  endif()
+endforeach()
+if(_hipport_all_sources)
+  list(REMOVE_DUPLICATES _hipport_all_sources)
+  set_source_files_properties(${_hipport_all_sources} PROPERTIES LANGUAGE CXX)
+  set_property(SOURCE ${_hipport_all_sources} APPEND PROPERTY COMPILE_OPTIONS ${_hipport_cuda_flags})
+endif()
+"#;
 
 /// A command that passes options (`target_compile_options`, `add_link_options`, ...) all of
 /// whose options were removed goes away: `target_compile_options(t)` without a scope and an
@@ -630,28 +684,9 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     );
                 }
                 v if v.starts_with("CMAKE_CUDA_FLAGS") => {
+                    // The variable keeps its name and reaches the HIP sources through the
+                    // epilogue; only its nvcc flags change.
                     let values = &args[var_idx + 1..];
-                    // As CMAKE_CXX_FLAGS, a `set` that replaced the CUDA flags would also drop
-                    // the C++ flags set before it: it keeps them in front.
-                    let keeps_old = values.iter().any(|a| {
-                        a.text.contains("${CMAKE_CUDA_FLAGS")
-                            || a.text.contains("${CMAKE_CXX_FLAGS")
-                    });
-                    if cmd.name == "set" && !keeps_old && values.len() == 1 {
-                        let first = &values[0];
-                        let cxx = v.replacen("CUDA", "CXX", 1);
-                        let at = first.content_start;
-                        if first.start != first.content_start
-                            && sink.edit(at, at, format!("${{{cxx}}} "), B_LANGUAGE.id)
-                        {
-                            sink.diag(
-                                B_LANGUAGE,
-                                first.start,
-                                format!("`set({v} ...)` becomes `set({cxx} \"${{{cxx}}} ...\")`, so the C++ flags set before it stay"),
-                                None,
-                            );
-                        }
-                    }
                     flag_args(st, sink, values, Context::Nvcc);
                 }
                 _ => {}
@@ -807,9 +842,9 @@ fn renamed_source(st: &State, t: &str) -> Option<(usize, usize, String)> {
         .find_map(|r| text::rename_in(t, r).filter(|m| m.0 == 0 || !t[..m.0].ends_with('/')))
 }
 
-/// Variables renamed wherever they appear.
+/// Variables renamed wherever they appear. `CMAKE_CUDA_FLAGS*` keep their names: the epilogue
+/// (see [`EPILOGUE`]) gives their flags to the HIP sources alone, as nvcc had them.
 const RENAMED_VARS: &[(&str, &str)] = &[
-    ("CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS"),
     (
         "CMAKE_CUDA_STANDARD_REQUIRED",
         "CMAKE_CXX_STANDARD_REQUIRED",
@@ -951,7 +986,12 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 }
             }
         }
-        // Generator expressions for the CUDA language.
+        // Generator expressions for the CUDA language. In a source's own properties the test
+        // becomes CXX (the HIP sources compile as CXX). Elsewhere it stays: no source compiles
+        // as CUDA now, so the test keeps what it guards off the host C++ sources, and the
+        // epilogue gives it to the target's HIP sources alone.
+        let on_source = cmd.name == "set_source_files_properties"
+            || (cmd.name == "set_property" && cmd.args.first().is_some_and(|f| f.text == "SOURCE"));
         let mut guarded = Vec::new();
         'tests: for pat in ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA,NVIDIA"] {
             for (pos, _) in t.match_indices(pat) {
@@ -968,18 +1008,32 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                         }
                     }
                 }
-                if sink.edit(base + pos, base + pos + pat.len(), new, B_LANGUAGE.id) {
+                if on_source {
+                    if sink.edit(base + pos, base + pos + pat.len(), new, B_LANGUAGE.id) {
+                        sink.diag(
+                            B_LANGUAGE,
+                            base + pos,
+                            format!("$<{pat}> -> $<{new}>: hipcc compiles HIP sources as CXX"),
+                            None,
+                        );
+                    }
+                } else if value.is_some_and(|v| v.0 < v.1)
+                    && t.as_bytes().get(pos + pat.len()) == Some(&b'>')
+                    && !sink.claimed(base + pos, base + pos + pat.len())
+                {
                     sink.diag(
                         B_LANGUAGE,
                         base + pos,
-                        format!("$<{pat}> -> $<{new}>: hipcc compiles HIP sources as CXX"),
-                        value.filter(|v| v.0 < v.1).map(|_| {
-                            "what it guards now also reaches the target's host C++ sources, \
-                             which hipcc compiles as HIP too (CMake has no test for one source \
-                             file); move a flag that must not reach them to \
-                             set_source_files_properties(... COMPILE_OPTIONS ...) on the HIP sources"
-                                .to_string()
-                        }),
+                        format!(
+                            "$<{pat}> kept: no source compiles as CUDA now, and the end of the \
+                             file gives what it guards to each target's HIP sources alone"
+                        ),
+                        Some(
+                            "host C++ sources do not get it, as they did not from nvcc; what a \
+                             PUBLIC or INTERFACE scope passes on to targets that link this one \
+                             does not reach their HIP sources: repeat it on those targets"
+                                .into(),
+                        ),
                     );
                 }
             }
@@ -987,6 +1041,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         for (pos, _) in t.match_indices("CMAKE_CUDA_").filter(|_| !reported) {
             if !sink.claimed(base + pos, base + pos + 11)
                 && !matches!(cmd.name.as_str(), "set" | "list")
+                && !t[pos..].starts_with("CMAKE_CUDA_FLAGS")
             {
                 let end = t[pos..]
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -1439,7 +1494,13 @@ mod tests {
             out.contains("set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CUDA_STANDARD 14)\n"),
             "{out}"
         );
-        assert!(out.contains("set(CMAKE_CXX_FLAGS \"-DUSE_FOO=1\")\nset(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -ffast-math\")\n"), "{out}");
+        // The CUDA flags stay CUDA's: the epilogue gives them to the HIP sources alone.
+        assert!(
+            out.contains(
+                "set(CMAKE_CXX_FLAGS \"-DUSE_FOO=1\")\nset(CMAKE_CUDA_FLAGS \"-ffast-math\")\n"
+            ),
+            "{out}"
+        );
         // Without a C++ standard of its own, the CUDA one becomes it.
         let (out, _) = run(
             "project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_STANDARD 17)\n",
@@ -1483,12 +1544,12 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("$<$<COMPILE_LANGUAGE:CXX>:-ffast-math>"),
+            out.contains("$<$<COMPILE_LANGUAGE:CUDA>:-ffast-math>"),
             "{out}"
         );
         assert!(
             out.contains(
-                "set_source_files_properties(${_hipport_sources} PROPERTIES LANGUAGE CXX)"
+                "set_source_files_properties(${_hipport_all_sources} PROPERTIES LANGUAGE CXX)"
             ),
             "{out}"
         );
@@ -1496,12 +1557,13 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B001" && d.line == 7 && d.message.contains("--use_fast_math")));
-        // The flag reaches host .cpp files too now: the language change says so.
+        // The test stays, so the flag does not reach host .cpp files: the note says so.
         assert!(diags.iter().any(|d| d.id == "B007"
             && d.line == 7
+            && d.message.contains("$<COMPILE_LANGUAGE:CUDA> kept")
             && d.help
                 .as_deref()
-                .is_some_and(|h| h.contains("host C++ sources"))));
+                .is_some_and(|h| h.contains("host C++ sources do not get it"))));
     }
 
     #[test]
@@ -1516,7 +1578,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
+            out.contains("set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Wall\")"),
             "{out}"
         );
         assert!(diags.iter().any(|d| d.id == "B013"
@@ -1551,7 +1613,7 @@ mod tests {
     fn nvcc_flags_in_nested_generator_expressions() {
         let src = "project(p CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CUDA>,$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>>>:--use_fast_math;-Xptxas=-v>\n  $<$<NOT:$<COMPILE_LANGUAGE:CUDA>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math;--expt-extended-lambda>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:-arch=sm_80>\")\ntarget_compile_options(p $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-lineinfo>)\n";
         let (out, diags) = run(src, &opts());
-        let expected = "target_compile_options(p PRIVATE\n  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Debug>>:-g>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CXX>,$<COMPILE_LANGUAGE:CXX>>>:-ffast-math>\n  $<$<NOT:$<COMPILE_LANGUAGE:CXX>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CXX>:SHELL:-fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CXX>:-ffast-math>\"\n  \"$<$<COMPILE_LANGUAGE:CXX>:--offload-arch=gfx90a;--offload-arch=gfx1100>\")\n\n# hipport";
+        let expected = "target_compile_options(p PRIVATE\n  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-g>\n  $<$<AND:$<CONFIG:Release>,$<OR:$<COMPILE_LANGUAGE:CUDA>,$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>>>:-ffast-math>\n  $<$<NOT:$<COMPILE_LANGUAGE:CUDA>>:-G>\n  \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-fopenmp>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:-ffast-math>\"\n  \"$<$<COMPILE_LANGUAGE:CUDA>:--offload-arch=gfx90a;--offload-arch=gfx1100>\")\n\n# hipport";
         assert!(out.contains(expected), "{out}");
         let found = |id: &str, line: usize, text: &str| {
             diags
@@ -1571,20 +1633,52 @@ mod tests {
         assert_eq!(again, out);
     }
 
+    /// nvcc gave the CUDA flags and the CUDA language's options to the .cu sources only: the
+    /// host .cpp files must not get `-ffast-math` (isnan(0/0) would be false) or CUDA defines.
     #[test]
-    fn a_flag_variable_renamed_twice_in_one_command_is_reported_once() {
+    fn cuda_only_flags_stay_off_host_sources() {
+        let src = "project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} --use_fast_math\")\nset(CMAKE_CUDA_FLAGS_RELEASE \"${CMAKE_CUDA_FLAGS_RELEASE} -Xcompiler -O3\")\nadd_executable(app main.cpp k.cu)\ntarget_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -DIN_CUDA_TU=1>)\ntarget_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:ON_GPU>)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(!out.contains("CMAKE_CXX_FLAGS"), "{out}");
+        assert!(!out.contains("COMPILE_LANGUAGE:CXX"), "{out}");
+        assert!(
+            out.contains("set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -ffast-math\")\nset(CMAKE_CUDA_FLAGS_RELEASE \"${CMAKE_CUDA_FLAGS_RELEASE} -O3\")\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ffast-math -DIN_CUDA_TU=1>)\ntarget_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:ON_GPU>)\n"),
+            "{out}"
+        );
+        assert!(out.ends_with(EPILOGUE), "{out}");
+        // The variable the epilogue reads is not reported as having no effect.
+        assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+        // A source's own LANGUAGE test names the language it compiles as now.
+        let (out, _) = run(
+            "project(p CUDA)\nadd_library(l k.cu)\nset_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS $<$<COMPILE_LANGUAGE:CUDA>:-O3>)\n",
+            &opts(),
+        );
+        assert!(
+            out.contains("COMPILE_OPTIONS $<$<COMPILE_LANGUAGE:CXX>:-O3>)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_cuda_flags_variable_keeps_its_name() {
         let src =
             "project(p CXX CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Xcompiler -Wall\")\n";
         let (out, diags) = run(src, &opts());
         assert!(
-            out.contains("set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -Wall\")"),
+            out.contains("set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Wall\")"),
             "{out}"
         );
-        let n = diags
-            .iter()
-            .filter(|d| d.id == "B007" && d.message == "CMAKE_CUDA_FLAGS -> CMAKE_CXX_FLAGS")
-            .count();
-        assert_eq!(n, 1, "{diags:#?}");
+        // The variable keeps its name (the epilogue reads it): nothing renames it.
+        assert!(
+            !diags.iter().any(|d| d.message.contains("CMAKE_CXX_FLAGS")),
+            "{diags:#?}"
+        );
     }
 
     #[test]
@@ -1600,7 +1694,7 @@ mod tests {
         assert!(out.contains("file(GLOB S src/*.hip)"), "{out}");
         assert!(
             out.contains(
-                "\"$<$<COMPILE_LANGUAGE:CXX>:--offload-arch=gfx90a;--offload-arch=gfx1100>\""
+                "\"$<$<COMPILE_LANGUAGE:CUDA>:--offload-arch=gfx90a;--offload-arch=gfx1100>\""
             ),
             "{out}"
         );
@@ -1659,7 +1753,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("string(APPEND CMAKE_CXX_FLAGS \" -ffast-math\")"),
+            out.contains("string(APPEND CMAKE_CUDA_FLAGS \" -ffast-math\")"),
             "{out}"
         );
         assert!(diags

@@ -497,9 +497,13 @@ pub const DIAGS: &[DiagInfo] = &[
                   hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
                   GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
                   because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.\n\
-                  $<COMPILE_LANGUAGE:CUDA> becomes $<COMPILE_LANGUAGE:CXX>, so what it guarded also\n\
-                  reaches the target's host .cpp files (hipcc compiles those as HIP as well); a flag\n\
-                  that must stay on the GPU sources belongs in their COMPILE_OPTIONS source property.",
+                  What nvcc applied to the CUDA sources alone still reaches the HIP sources alone: CMAKE_CUDA_FLAGS\n\
+                  and CMAKE_CUDA_FLAGS_<CONFIG> keep their names, $<COMPILE_LANGUAGE:CUDA> stays in target\n\
+                  options, definitions and include directories (no source compiles as CUDA now, so host\n\
+                  .cpp files do not get them), and code appended to the file gives both to each target's\n\
+                  .cu/.hip sources as source properties. What a PUBLIC or INTERFACE scope passes on to\n\
+                  other targets does not reach their HIP sources; nor does a .cpp file that was made\n\
+                  LANGUAGE CUDA get them: repeat such flags there by hand.",
     },
     DiagInfo {
         id: "B008",
