@@ -451,7 +451,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "nvcc-only flag left in place",
         explain: "The flag is nvcc's and hipcc does not accept it, but hipport has no safe rewrite for it\n\
                   (for example -ptx or -cubin, which ask for NVIDIA code objects). Replace or remove it by\n\
-                  hand; the build fails until you do.",
+                  hand; the build fails until you do. A -U or -D of one of CUDA's fp16/bf16 switches that\n\
+                  HIP's headers have no counterpart of (__CUDA_NO_BFLOAT16_CONVERSIONS__ and the other\n\
+                  bfloat16 ones, -D__CUDA_NO_HALF2_OPERATORS__) also stays: hipcc accepts it, but it switches\n\
+                  nothing, so the finding is a note for -U and a warning for -D. Those HIP has are renamed\n\
+                  (B001): -U__CUDA_NO_HALF_OPERATORS__ becomes -U__HIP_NO_HALF_OPERATORS__, which ROCm\n\
+                  PyTorch defines for every extension.",
     },
     DiagInfo {
         id: "B004",
