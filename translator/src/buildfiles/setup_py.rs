@@ -150,6 +150,8 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
 enum Role {
     Nvcc,
     Libraries,
+    /// Linker flags (`extra_ldflags=`, `extra_link_args=`), which JIT builds hand to the linker.
+    Link,
     Other,
 }
 
@@ -274,9 +276,11 @@ pub(crate) fn imports(src: &str) -> Vec<Import> {
     out
 }
 
-/// Whether a Python file names nvcc flags, which this translator reads in [`Scope::Jit`].
+/// Whether a Python file names nvcc or JIT linker flags, which this translator reads in
+/// [`Scope::Jit`].
 pub(crate) fn may_hold_nvcc_flags(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"extra_cuda_cflags").is_some()
+        || memchr::memmem::find(src, b"extra_ldflags").is_some()
         || memchr::memmem::find(src, b"nvcc").is_some()
         || memchr::memmem::find(src, b"NVCC").is_some()
 }
@@ -407,6 +411,11 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
             Role::Libraries
         }
         (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), _)
+            if text == "extra_ldflags" || text == "extra_link_args" =>
+        {
+            Role::Link
+        }
+        (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), _)
             if named_nvcc(text) =>
         {
             Role::Nvcc
@@ -461,7 +470,7 @@ pub(crate) fn translate(
             Tok::Punct { ch: ']', .. } => {
                 if let Some(open) = stack.pop() {
                     let role = role_before(&toks, open, &nvcc);
-                    if scope == Scope::Jit && role != Role::Nvcc {
+                    if scope == Scope::Jit && !matches!(role, Role::Nvcc | Role::Link) {
                         continue;
                     }
                     if let Some(words) = string_list(&toks[open + 1..k]) {
@@ -611,14 +620,18 @@ fn renamed_source(
         start,
         quote_at,
         content,
+        prefix,
         ..
     } = &toks[k]
     else {
         return false;
     };
     let (start, content_at) = (*start, quote_at + 1);
+    // The path an f-string names after its leading `{here}/`.
+    let path_from = literal_path(content, prefix).map_or(0, |p| content.len() - p.len());
     if let Some((s, e, new)) = text::rename_in(content, renames) {
-        if s == 0 && e == content.len() || content.starts_with("./") && s == 2 {
+        let rel = &content[path_from..];
+        if s == path_from && e == content.len() || rel.starts_with("./") && s == path_from + 2 {
             sink.edit(content_at + s, content_at + e, new, B_GLOB.id);
             return true;
         }
@@ -831,29 +844,37 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
             if args.last().map(|r| r.end) != Some(elem.len() - 1) {
                 return None;
             }
-            let parts: Vec<Option<&str>> = args
+            // Each literal part with the offset of its text.
+            let parts: Vec<Option<(&str, usize)>> = args
                 .into_iter()
                 .map(|r| match &elem[r] {
                     [Tok::Str {
                         content,
                         prefix,
+                        quote_at,
                         triple: false,
                         ..
                     }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
-                        Some(content.as_str())
+                        Some((content.as_str(), quote_at + 1))
                     }
                     _ => None,
                 })
                 .collect();
-            let literal = |p: &[Option<&str>]| {
-                let v: Option<Vec<&str>> = p.iter().copied().collect();
-                v.filter(|v| !v.is_empty()).map(|v| v.join("/"))
+            // The joined path; a path in a single literal (`join(here, "csrc/cuda")`) is
+            // written whole there.
+            let literal = |p: &[Option<(&str, usize)>]| {
+                let v: Option<Vec<(&str, usize)>> = p.iter().copied().collect();
+                let v = v.filter(|v| !v.is_empty())?;
+                let at = match v[..] {
+                    [(_, at)] => Some(at),
+                    _ => None,
+                };
+                Some((v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/"), at))
             };
             match parts.split_first()? {
                 (None, rest) => literal(rest),
                 _ => literal(&parts),
             }
-            .map(|p| (p, None))
         }
         _ => None,
     }
@@ -1069,7 +1090,7 @@ fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Wo
             }
             text::apply_mapped(sink, src, words, mapped, Style::PyList);
         }
-        Role::Nvcc | Role::Other => {
+        Role::Nvcc | Role::Link | Role::Other => {
             let ctx = if role == Role::Nvcc {
                 Context::Nvcc
             } else {
@@ -1403,5 +1424,27 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         assert!(diags[1].message.contains("an append() takes one flag"));
         assert!(out.contains("cc_flag.append(\"-gencode\")\n"));
         assert!(out.contains("nvcc_flags = [\"-O3\", \"--offload-arch=gfx90a\", "));
+    }
+
+    #[test]
+    fn jit_linker_flags_are_rewritten_like_libraries() {
+        let src = "from torch.utils.cpp_extension import load\nm = load('m', ['m.cpp'], extra_ldflags=['-lcurand', '-L/usr/local/cuda/lib64', '-lcudart'], extra_cflags=['-lcudart'])\nn = load('n', ['n.cpp'], extra_ldflags=[\n    '-lcudart',\n    '-lm',\n])\n";
+        let (mut edits, diags) = translate_build(
+            BuildKind::Python,
+            src.as_bytes(),
+            "jit.py",
+            &BuildOptions::default(),
+        );
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            src.replace(
+                "['-lcurand', '-L/usr/local/cuda/lib64', '-lcudart']",
+                "['-lhiprand']"
+            )
+            .replace("\n    '-lcudart',\n", "\n")
+        );
+        let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        assert_eq!(ids, [(2, "B004"), (2, "B006"), (2, "B004"), (4, "B004")]);
     }
 }
