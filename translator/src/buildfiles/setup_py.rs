@@ -464,6 +464,8 @@ pub(crate) fn translate(
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
     let jit_build = scope == Scope::Jit && builds;
+    // Variables assigned a list that got the `--offload-arch=` flags.
+    let mut arch_lists: HashSet<String> = HashSet::new();
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } => stack.push(k),
@@ -477,7 +479,17 @@ pub(crate) fn translate(
                         for flag in &mut in_list[open + 1..k] {
                             *flag = true;
                         }
-                        list(src, sink, opts, role, &words);
+                        // A list added to a variable whose assigned list already holds the
+                        // AMD targets (`flags += ["-gencode", ...]`) does not repeat them.
+                        let mut arch_done = false;
+                        let target = list_target(&toks, open);
+                        if let Some((name, false)) = &target {
+                            arch_done = arch_lists.contains(name);
+                        }
+                        list(src, sink, opts, role, &words, &mut arch_done);
+                        if let (Some((name, true)), true) = (target, arch_done) {
+                            arch_lists.insert(name);
+                        }
                     }
                 }
             }
@@ -1070,7 +1082,48 @@ fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
     (!words.is_empty()).then_some(words)
 }
 
-fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Word]) {
+/// The variable the list opened at `open` goes to, and whether it is assigned (`x = [`) rather
+/// than added (`x += [`, `x.extend([`).
+fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
+    let prev = |n: usize| open.checked_sub(n).and_then(|k| toks.get(k));
+    match (prev(1), prev(2), prev(3), prev(4)) {
+        (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), before, _) => {
+            // Not a keyword argument (`f(x=[`) nor a dictionary value.
+            let statement = !matches!(
+                before,
+                Some(Tok::Punct {
+                    ch: '(' | ',' | '.',
+                    ..
+                })
+            );
+            statement.then(|| (text.clone(), true))
+        }
+        (
+            Some(Tok::Punct { ch: '=', .. }),
+            Some(Tok::Punct { ch: '+', .. }),
+            Some(Tok::Ident { text, .. }),
+            _,
+        ) => Some((text.clone(), false)),
+        (
+            Some(Tok::Punct { ch: '(', .. }),
+            Some(Tok::Ident { text: m, .. }),
+            Some(Tok::Punct { ch: '.', .. }),
+            Some(Tok::Ident { text, .. }),
+        ) if m == "extend" => Some((text.clone(), false)),
+        _ => None,
+    }
+}
+
+/// Rewrites one list of literals by its role; `arch_done` says whether the AMD targets are
+/// already listed for it (and is set when this list lists them).
+fn list(
+    src: &str,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    role: Role,
+    words: &[Word],
+    arch_done: &mut bool,
+) {
     match role {
         Role::Libraries => {
             let mut mapped = flags::Mapped::default();
@@ -1097,8 +1150,7 @@ fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Wo
                 Context::Any
             };
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-            let mut done = false;
-            let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut done);
+            let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, arch_done);
             text::apply_mapped(sink, src, words, mapped, Style::PyList);
         }
     }
@@ -1446,5 +1498,25 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         );
         let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
         assert_eq!(ids, [(2, "B004"), (2, "B006"), (2, "B004"), (4, "B004")]);
+    }
+
+    #[test]
+    fn lists_added_to_an_arch_list_do_not_repeat_the_targets() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx942".into()],
+            ..Default::default()
+        };
+        let src = "from torch.utils.cpp_extension import load\nextra_cuda_cflags = [\"-O3\", \"-arch=sm_80\"]\nif cuda12:\n    extra_cuda_cflags += [\"-gencode\", \"arch=compute_90a,code=sm_90a\"]\n    extra_cuda_cflags.extend([\"-gencode=arch=compute_90,code=sm_90\", \"-lineinfo\"])\nnvcc_extra = [\"-O2\"]\nnvcc_extra += [\"-arch=sm_80\"]\nm = load(\"m\", [\"m.cu\"], extra_cuda_cflags=extra_cuda_cflags)\n";
+        let (mut edits, diags) = translate_build(BuildKind::Python, src.as_bytes(), "jit.py", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            "from torch.utils.cpp_extension import load\nextra_cuda_cflags = [\"-O3\", \"--offload-arch=gfx90a\", \"--offload-arch=gfx942\"]\nif cuda12:\n    extra_cuda_cflags += []\n    extra_cuda_cflags.extend([])\nnvcc_extra = [\"-O2\"]\nnvcc_extra += [\"--offload-arch=gfx90a\", \"--offload-arch=gfx942\"]\nm = load(\"m\", [\"m.cu\"], extra_cuda_cflags=extra_cuda_cflags)\n"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 4 && d.message.contains("removed")));
+        let (again, _) = translate_build(BuildKind::Python, out.as_bytes(), "jit.py", &o);
+        assert!(again.is_empty(), "{again:?}");
     }
 }
