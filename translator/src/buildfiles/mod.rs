@@ -574,8 +574,12 @@ pub const DIAGS: &[DiagInfo] = &[
         name: "separable-compilation",
         severity: Severity::Note,
         summary: "CUDA separable compilation replaced by -fgpu-rdc",
-        explain: "Relocatable device code (nvcc -rdc=true, CMake CUDA_SEPARABLE_COMPILATION) is -fgpu-rdc\n\
-                  for hipcc, on both the compile and the link line.",
+        explain: "Relocatable device code (nvcc -rdc=true, -dc, CMake CUDA_SEPARABLE_COMPILATION) is\n\
+                  -fgpu-rdc for hipcc, on both the compile and the link line; that rewrite is a note.\n\
+                  nvcc's separate device-link step (-dlink, --device-link) has no hipcc counterpart, so\n\
+                  the command that holds it fails: that finding is a warning. Remove the step and its\n\
+                  object, and do the final link with hipcc -fgpu-rdc --hip-link --offload-arch=<gfx>\n\
+                  over the -fgpu-rdc objects (g++ cannot link them: undefined __hip_fatbin).",
     },
 ];
 
@@ -644,6 +648,22 @@ mod tests {
         let left = after.into_iter().chain(["csrc/cuda/vendored.h"]);
         let moved = moved_dirs(&renamed, left);
         assert_eq!(moved.keys().collect::<Vec<_>>(), ["csrc/cuda/x"]);
+    }
+
+    #[test]
+    fn the_device_link_warning_is_the_one_b013_explains() {
+        let mut done = false;
+        let m = flags::map_words(
+            &["-dlink", "a.o", "-o", "dlink.o"],
+            &[],
+            flags::Context::Nvcc,
+            &mut done,
+        );
+        let n = &m.notes[0];
+        assert_eq!((n.info.id, n.severity), ("B013", Some(Severity::Warning)));
+        assert_eq!(B_RDC.severity, Severity::Note);
+        assert!(B_RDC.explain.contains("-dlink"));
+        assert!(B_RDC.explain.contains("that finding is a warning"));
     }
 
     #[test]
