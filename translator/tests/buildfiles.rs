@@ -751,3 +751,102 @@ fn arbitrary_input_never_panics_and_edits_apply() {
     assert!(edits.is_empty());
     assert_eq!(diags[0].id, "B008");
 }
+
+/// An extension that undefines CUDA's half switches to get `__half` operators: its setup.py
+/// names HIP's switches after the conversion, and with those flags after the ones ROCm PyTorch
+/// adds to every extension (`-D__HIP_NO_HALF_OPERATORS__=1 -D__HIP_NO_HALF_CONVERSIONS__=1`)
+/// the kernel compiles with hipcc, where the CUDA names leave it without operators.
+#[test]
+fn half_operator_switches_take_hip_names_and_the_kernel_compiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    std::fs::create_dir_all(&input).unwrap();
+    let setup = "from setuptools import setup\n\
+        from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+        setup(name=\"h\", ext_modules=[CUDAExtension(\"h\", [\"h.cu\"],\n      \
+        extra_compile_args={\"nvcc\": [\"-O3\", \"-U__CUDA_NO_HALF_OPERATORS__\", \"-U__CUDA_NO_HALF_CONVERSIONS__\", \"-U__CUDA_NO_HALF2_OPERATORS__\", \"-U__CUDA_NO_BFLOAT16_CONVERSIONS__\"]})],\n      \
+        cmdclass={\"build_ext\": BuildExtension})\n";
+    let kernel = "#include <cuda_fp16.h>\n\
+        __global__ void add(__half* o, const __half* a, const __half* b, float s) {\n  \
+        int i = threadIdx.x;\n  o[i] = a[i] * b[i] + __half(s);\n}\n\
+        __global__ void add2(__half2* o, const __half2* a, const __half2* b) {\n  \
+        int i = threadIdx.x;\n  o[i] = a[i] * b[i] + o[i];\n}\n";
+    std::fs::write(input.join("setup.py"), setup).unwrap();
+    std::fs::write(input.join("h.cu"), kernel).unwrap();
+    let bin = env!("CARGO_BIN_EXE_hipport");
+    let out = tmp.path().join("out");
+    let report = run(Command::new(bin)
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--no-cache", "--rename", "torch", "--hip-version", "6.2"]));
+    let converted = std::fs::read_to_string(out.join("setup.py")).unwrap();
+    assert_eq!(
+        converted,
+        setup
+            .replace("\"h.cu\"", "\"h.hip\"")
+            .replace("__CUDA_NO_HALF_OPERATORS__", "__HIP_NO_HALF_OPERATORS__")
+            .replace(
+                "__CUDA_NO_HALF_CONVERSIONS__",
+                "__HIP_NO_HALF_CONVERSIONS__"
+            )
+            .replace(", \"-U__CUDA_NO_HALF2_OPERATORS__\"", "")
+    );
+    assert!(
+        report.contains("HIP's headers have no counterpart of `__CUDA_NO_BFLOAT16_CONVERSIONS__`"),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(input.join("setup.py")).unwrap(),
+        setup
+    );
+    let again = tmp.path().join("again");
+    run(Command::new(bin)
+        .arg("convert")
+        .arg(&out)
+        .arg("--out")
+        .arg(&again)
+        .args(["--no-cache", "--rename", "torch", "--hip-version", "6.2"]));
+    assert_eq!(
+        std::fs::read_to_string(again.join("setup.py")).unwrap(),
+        converted
+    );
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    // The flags of the converted list, after PyTorch's own, as ROCm PyTorch orders them.
+    let flags: Vec<&str> = converted
+        .split('"')
+        .filter(|w| w.starts_with("-U") || w.starts_with("-D"))
+        .collect();
+    let torch = [
+        "-D__HIP_PLATFORM_AMD__=1",
+        "-DUSE_ROCM=1",
+        "-D__HIP_NO_HALF_OPERATORS__=1",
+        "-D__HIP_NO_HALF_CONVERSIONS__=1",
+    ];
+    let compile = |extra: &[&str]| {
+        Command::new("hipcc")
+            .args(["--offload-arch=gfx90a", "-c"])
+            .args(torch)
+            .args(extra)
+            .arg(out.join("h.hip"))
+            .arg("-o")
+            .arg(tmp.path().join("h.o"))
+            .output()
+            .unwrap()
+    };
+    let built = compile(&flags);
+    assert!(
+        built.status.success(),
+        "{flags:?}: {}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    // The CUDA names leave PyTorch's switches on: no operators.
+    let cuda_names = compile(&[
+        "-U__CUDA_NO_HALF_OPERATORS__",
+        "-U__CUDA_NO_HALF_CONVERSIONS__",
+    ]);
+    assert!(!cuda_names.status.success());
+}

@@ -561,3 +561,48 @@ fn python_helpers_a_build_imports_follow_renames_and_other_python_is_copied() {
         "import sources\nfrom tools import report\n"
     );
 }
+
+/// A JIT build naming its kernel with an f-string, its include directory with one literal
+/// holding a slash, and CUDA libraries in `extra_ldflags`: all follow, as in a setup.py.
+#[test]
+fn jit_fstring_paths_joined_include_dirs_and_ldflags_follow() {
+    let jit = r#"import os
+from torch.utils.cpp_extension import load
+_here = os.path.dirname(os.path.abspath(__file__))
+ext = load(
+    name="k",
+    sources=[os.path.join(_here, "csrc", "b.cpp"), f"{_here}/csrc/cuda/k.cu"],
+    extra_include_paths=[os.path.join(_here, "csrc/cuda")],
+    extra_cuda_cflags=["-O3"],
+    extra_ldflags=["-lcublas", "-L/usr/local/cuda/lib64", "-lcudart"],
+)
+"#;
+    let t = tree(&[
+        ("ext/jit.py", jit),
+        (
+            "ext/csrc/cuda/k.cu",
+            "__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\nvoid launch(float* x) { k<<<1, 32>>>(x); cudaDeviceSynchronize(); }\n",
+        ),
+        (
+            "ext/csrc/b.cpp",
+            "#include <torch/extension.h>\nvoid launch(float*);\n",
+        ),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    assert!(out.contains_key("csrc/hip/k.hip"), "{:?}", out.keys());
+    assert_eq!(
+        out["jit.py"],
+        jit.replace(
+            r#"f"{_here}/csrc/cuda/k.cu""#,
+            r#"f"{_here}/csrc/hip/k.hip""#
+        )
+        .replace(
+            r#"os.path.join(_here, "csrc/cuda")"#,
+            r#"os.path.join(_here, "csrc/hip")"#
+        )
+        .replace(
+            r#"["-lcublas", "-L/usr/local/cuda/lib64", "-lcudart"]"#,
+            r#"["-lhipblas"]"#
+        )
+    );
+}

@@ -273,6 +273,158 @@ pub(crate) fn map_library_name(
     None
 }
 
+/// One of CUDA's switches for the operators and conversions of its fp16/bf16 headers, with the
+/// macro HIP's headers test for the same thing.
+struct HalfMacro {
+    /// CUDA's macro (`__CUDA_NO_HALF_OPERATORS__`).
+    cuda: &'static str,
+    /// What `-U<cuda>` becomes (`None`: HIP's headers have no such switch).
+    undef: Option<&'static str>,
+    /// What `-D<cuda>` becomes (`None`: HIP's headers have no such switch).
+    define: Option<&'static str>,
+    /// What HIP does instead, for the diagnostic.
+    hip_side: &'static str,
+}
+
+/// CUDA's fp16/bf16 switches. HIP's `amd_hip_fp16.h` tests `__HIP_NO_HALF_OPERATORS__` (for
+/// `__half` and `__half2` alike) and `__HIP_NO_HALF_CONVERSIONS__`; its bfloat16 headers test
+/// no macro, their operators and conversions are always defined.
+const HALF_MACROS: &[HalfMacro] = &[
+    HalfMacro {
+        cuda: "__CUDA_NO_HALF_OPERATORS__",
+        undef: Some("__HIP_NO_HALF_OPERATORS__"),
+        define: Some("__HIP_NO_HALF_OPERATORS__"),
+        hip_side: "",
+    },
+    HalfMacro {
+        cuda: "__CUDA_NO_HALF_CONVERSIONS__",
+        undef: Some("__HIP_NO_HALF_CONVERSIONS__"),
+        define: Some("__HIP_NO_HALF_CONVERSIONS__"),
+        hip_side: "",
+    },
+    HalfMacro {
+        cuda: "__CUDA_NO_HALF2_OPERATORS__",
+        undef: Some("__HIP_NO_HALF_OPERATORS__"),
+        define: None,
+        hip_side: "HIP's __half2 operators follow __HIP_NO_HALF_OPERATORS__, which also removes the __half ones",
+    },
+    HalfMacro {
+        cuda: "__CUDA_NO_BFLOAT16_OPERATORS__",
+        undef: None,
+        define: None,
+        hip_side: "HIP's bfloat16 operators are always defined",
+    },
+    HalfMacro {
+        cuda: "__CUDA_NO_BFLOAT16_CONVERSIONS__",
+        undef: None,
+        define: None,
+        hip_side: "HIP's bfloat16 conversions are always defined",
+    },
+    HalfMacro {
+        cuda: "__CUDA_NO_BFLOAT162_OPERATORS__",
+        undef: None,
+        define: None,
+        hip_side: "HIP's bfloat16 operators are always defined",
+    },
+    HalfMacro {
+        cuda: "__CUDA_NO_BFLOAT162_CONVERSIONS__",
+        undef: None,
+        define: None,
+        hip_side: "HIP's bfloat16 conversions are always defined",
+    },
+];
+
+/// Why CUDA's half switches need HIP's names under PyTorch.
+const HALF_MACRO_HELP: &str =
+    "ROCm PyTorch compiles extensions with -D__HIP_NO_HALF_OPERATORS__=1 \
+     -D__HIP_NO_HALF_CONVERSIONS__=1, which CUDA's macro names do not undo";
+
+/// `-U`/`-D` of one of CUDA's fp16/bf16 switches (`-U__CUDA_NO_HALF_OPERATORS__`, `-D X=1`,
+/// `-U X`) at word `i`: rewritten to HIP's macro, or reported where HIP has none. Returns the
+/// words consumed, or `None` when the word is no such flag.
+fn half_macro(words: &[&str], i: usize, m: &mut Mapped) -> Option<usize> {
+    let unquote = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+    let w = unquote(words[i]);
+    let (kind, rest) = (w.get(..2)?, w.get(2..)?);
+    if kind != "-U" && kind != "-D" {
+        return None;
+    }
+    // The macro is in this word, or in the next one (`-U X`).
+    let (at, text) = if rest.is_empty() {
+        (i + 1, unquote(words.get(i + 1)?))
+    } else {
+        (i, rest.to_string())
+    };
+    let (name, value) = match text.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (text.as_str(), None),
+    };
+    let hm = HALF_MACROS.iter().find(|h| h.cuda == name)?;
+    let n = at - i + 1;
+    let shown = words[i..i + n].join(" ");
+    let target = if kind == "-U" { hm.undef } else { hm.define };
+    let Some(hip) = target else {
+        let (what, severity) = if kind == "-U" {
+            ("hipcc accepts it, but it enables nothing", Severity::Note)
+        } else {
+            (
+                "hipcc accepts it, but it disables nothing",
+                Severity::Warning,
+            )
+        };
+        m.notes.push(Note {
+            word: i,
+            info: B_FLAG_UNMAPPED,
+            message: format!(
+                "`{shown}` left in place: HIP's headers have no counterpart of `{name}` ({}); {what}",
+                hm.hip_side
+            ),
+            help: Some("remove it once the HIP build no longer needs it".into()),
+            severity: Some(severity),
+        });
+        return Some(n);
+    };
+    // `-U__CUDA_NO_HALF2_OPERATORS__` beside a `-U` of the scalar operators' switch maps to
+    // the same HIP macro: one `-U` is enough.
+    let undone_already = kind == "-U"
+        && hip == "__HIP_NO_HALF_OPERATORS__"
+        && hm.cuda != "__CUDA_NO_HALF_OPERATORS__"
+        && words.iter().enumerate().any(|(j, other)| {
+            let o = unquote(other);
+            j != i && (o == format!("-U{hip}") || o == "-U__CUDA_NO_HALF_OPERATORS__")
+        });
+    if undone_already {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("`{shown}` dropped: {}", hm.hip_side),
+            Some("the -U of __HIP_NO_HALF_OPERATORS__ in the same list enables them"),
+        );
+        return Some(n);
+    }
+    let new = match value {
+        Some(v) => format!("{hip}={v}"),
+        None => hip.to_string(),
+    };
+    let replaced = if at == i { format!("{kind}{new}") } else { new };
+    m.changes.push((at, Action::Replace(vec![replaced])));
+    let extra = if hm.hip_side.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", hm.hip_side)
+    };
+    note(
+        m,
+        at,
+        B_FLAG_MAPPED,
+        format!("`{shown}` -> `{kind}{hip}`: HIP's headers test `{hip}`{extra}"),
+        Some(HALF_MACRO_HELP),
+    );
+    Some(n)
+}
+
 /// The `--offload-arch=` flags for a list of AMD targets.
 pub(crate) fn offload_flags(archs: &[String]) -> Vec<String> {
     archs
@@ -661,6 +813,9 @@ fn map_one(
         }
         return n;
     }
+    if let Some(n) = half_macro(words, i, m) {
+        return n;
+    }
     // Libraries and CUDA paths.
     if let Some(name) = strip.strip_prefix("-l") {
         if let Some((action, info, msg, help)) = map_library_name(name) {
@@ -889,5 +1044,73 @@ mod tests {
             .contains("(not rewritten: an append() takes one flag); hipcc rejects"));
         let n = run(&["--use_fast_math"]).notes.pop().unwrap();
         assert_eq!(n.left_as_is("--use_fast_math", "x").severity, None);
+    }
+
+    #[test]
+    fn half_switches_take_hip_names() {
+        let m = run(&[
+            "-U__CUDA_NO_HALF_OPERATORS__",
+            "-U__CUDA_NO_HALF_CONVERSIONS__",
+            "-U__CUDA_NO_HALF2_OPERATORS__",
+            "-D__CUDA_NO_HALF_OPERATORS__=1",
+            "-U",
+            "__CUDA_NO_HALF_CONVERSIONS__",
+            "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
+            "-D__CUDA_NO_BFLOAT16_OPERATORS__",
+        ]);
+        assert_eq!(
+            m.changes,
+            vec![
+                (
+                    0,
+                    Action::Replace(vec!["-U__HIP_NO_HALF_OPERATORS__".into()])
+                ),
+                (
+                    1,
+                    Action::Replace(vec!["-U__HIP_NO_HALF_CONVERSIONS__".into()])
+                ),
+                (2, Action::Remove),
+                (
+                    3,
+                    Action::Replace(vec!["-D__HIP_NO_HALF_OPERATORS__=1".into()])
+                ),
+                (
+                    5,
+                    Action::Replace(vec!["__HIP_NO_HALF_CONVERSIONS__".into()])
+                ),
+            ]
+        );
+        let found: Vec<(usize, &str, Option<Severity>)> = m
+            .notes
+            .iter()
+            .map(|n| (n.word, n.info.id, n.severity))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (0, "B001", None),
+                (1, "B001", None),
+                (2, "B002", None),
+                (3, "B001", None),
+                (5, "B001", None),
+                (6, "B003", Some(Severity::Note)),
+                (7, "B003", Some(Severity::Warning)),
+            ]
+        );
+        assert!(m.notes[5].message.contains("no counterpart"));
+        // Alone, the half2 switch takes the one HIP has for both; HIP's names stay as they are.
+        let m = run(&["-U__CUDA_NO_HALF2_OPERATORS__"]);
+        assert_eq!(
+            m.changes,
+            [(
+                0,
+                Action::Replace(vec!["-U__HIP_NO_HALF_OPERATORS__".into()])
+            )]
+        );
+        let m = run(&[
+            "-U__HIP_NO_HALF_OPERATORS__",
+            "-D__HIP_NO_HALF_CONVERSIONS__=1",
+        ]);
+        assert!(m.changes.is_empty() && m.notes.is_empty());
     }
 }

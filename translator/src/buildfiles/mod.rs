@@ -451,7 +451,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "nvcc-only flag left in place",
         explain: "The flag is nvcc's and hipcc does not accept it, but hipport has no safe rewrite for it\n\
                   (for example -ptx or -cubin, which ask for NVIDIA code objects). Replace or remove it by\n\
-                  hand; the build fails until you do.",
+                  hand; the build fails until you do. A -U or -D of one of CUDA's fp16/bf16 switches that\n\
+                  HIP's headers have no counterpart of (__CUDA_NO_BFLOAT16_CONVERSIONS__ and the other\n\
+                  bfloat16 ones, -D__CUDA_NO_HALF2_OPERATORS__) also stays: hipcc accepts it, but it switches\n\
+                  nothing, so the finding is a note for -U and a warning for -D. Those HIP has are renamed\n\
+                  (B001): -U__CUDA_NO_HALF_OPERATORS__ becomes -U__HIP_NO_HALF_OPERATORS__, which ROCm\n\
+                  PyTorch defines for every extension.",
     },
     DiagInfo {
         id: "B004",
@@ -573,8 +578,12 @@ pub const DIAGS: &[DiagInfo] = &[
         name: "separable-compilation",
         severity: Severity::Note,
         summary: "CUDA separable compilation replaced by -fgpu-rdc",
-        explain: "Relocatable device code (nvcc -rdc=true, CMake CUDA_SEPARABLE_COMPILATION) is -fgpu-rdc\n\
-                  for hipcc, on both the compile and the link line.",
+        explain: "Relocatable device code (nvcc -rdc=true, -dc, CMake CUDA_SEPARABLE_COMPILATION) is\n\
+                  -fgpu-rdc for hipcc, on both the compile and the link line; that rewrite is a note.\n\
+                  nvcc's separate device-link step (-dlink, --device-link) has no hipcc counterpart, so\n\
+                  the command that holds it fails: that finding is a warning. Remove the step and its\n\
+                  object, and do the final link with hipcc -fgpu-rdc --hip-link --offload-arch=<gfx>\n\
+                  over the -fgpu-rdc objects (g++ cannot link them: undefined __hip_fatbin).",
     },
 ];
 
@@ -643,6 +652,22 @@ mod tests {
         let left = after.into_iter().chain(["csrc/cuda/vendored.h"]);
         let moved = moved_dirs(&renamed, left);
         assert_eq!(moved.keys().collect::<Vec<_>>(), ["csrc/cuda/x"]);
+    }
+
+    #[test]
+    fn the_device_link_warning_is_the_one_b013_explains() {
+        let mut done = false;
+        let m = flags::map_words(
+            &["-dlink", "a.o", "-o", "dlink.o"],
+            &[],
+            flags::Context::Nvcc,
+            &mut done,
+        );
+        let n = &m.notes[0];
+        assert_eq!((n.info.id, n.severity), ("B013", Some(Severity::Warning)));
+        assert_eq!(B_RDC.severity, Severity::Note);
+        assert!(B_RDC.explain.contains("-dlink"));
+        assert!(B_RDC.explain.contains("that finding is a warning"));
     }
 
     #[test]

@@ -150,6 +150,8 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
 enum Role {
     Nvcc,
     Libraries,
+    /// Linker flags (`extra_ldflags=`, `extra_link_args=`), which JIT builds hand to the linker.
+    Link,
     Other,
 }
 
@@ -274,9 +276,11 @@ pub(crate) fn imports(src: &str) -> Vec<Import> {
     out
 }
 
-/// Whether a Python file names nvcc flags, which this translator reads in [`Scope::Jit`].
+/// Whether a Python file names nvcc or JIT linker flags, which this translator reads in
+/// [`Scope::Jit`].
 pub(crate) fn may_hold_nvcc_flags(src: &[u8]) -> bool {
     memchr::memmem::find(src, b"extra_cuda_cflags").is_some()
+        || memchr::memmem::find(src, b"extra_ldflags").is_some()
         || memchr::memmem::find(src, b"nvcc").is_some()
         || memchr::memmem::find(src, b"NVCC").is_some()
 }
@@ -407,6 +411,11 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
             Role::Libraries
         }
         (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), _)
+            if text == "extra_ldflags" || text == "extra_link_args" =>
+        {
+            Role::Link
+        }
+        (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), _)
             if named_nvcc(text) =>
         {
             Role::Nvcc
@@ -455,20 +464,32 @@ pub(crate) fn translate(
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
     let jit_build = scope == Scope::Jit && builds;
+    // Variables assigned a list that got the `--offload-arch=` flags.
+    let mut arch_lists: HashSet<String> = HashSet::new();
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } => stack.push(k),
             Tok::Punct { ch: ']', .. } => {
                 if let Some(open) = stack.pop() {
                     let role = role_before(&toks, open, &nvcc);
-                    if scope == Scope::Jit && role != Role::Nvcc {
+                    if scope == Scope::Jit && !matches!(role, Role::Nvcc | Role::Link) {
                         continue;
                     }
                     if let Some(words) = string_list(&toks[open + 1..k]) {
                         for flag in &mut in_list[open + 1..k] {
                             *flag = true;
                         }
-                        list(src, sink, opts, role, &words);
+                        // A list added to a variable whose assigned list already holds the
+                        // AMD targets (`flags += ["-gencode", ...]`) does not repeat them.
+                        let mut arch_done = false;
+                        let target = list_target(&toks, open);
+                        if let Some((name, false)) = &target {
+                            arch_done = arch_lists.contains(name);
+                        }
+                        list(src, sink, opts, role, &words, &mut arch_done);
+                        if let (Some((name, true)), true) = (target, arch_done) {
+                            arch_lists.insert(name);
+                        }
                     }
                 }
             }
@@ -611,14 +632,18 @@ fn renamed_source(
         start,
         quote_at,
         content,
+        prefix,
         ..
     } = &toks[k]
     else {
         return false;
     };
     let (start, content_at) = (*start, quote_at + 1);
+    // The path an f-string names after its leading `{here}/`.
+    let path_from = literal_path(content, prefix).map_or(0, |p| content.len() - p.len());
     if let Some((s, e, new)) = text::rename_in(content, renames) {
-        if s == 0 && e == content.len() || content.starts_with("./") && s == 2 {
+        let rel = &content[path_from..];
+        if s == path_from && e == content.len() || rel.starts_with("./") && s == path_from + 2 {
             sink.edit(content_at + s, content_at + e, new, B_GLOB.id);
             return true;
         }
@@ -831,29 +856,37 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
             if args.last().map(|r| r.end) != Some(elem.len() - 1) {
                 return None;
             }
-            let parts: Vec<Option<&str>> = args
+            // Each literal part with the offset of its text.
+            let parts: Vec<Option<(&str, usize)>> = args
                 .into_iter()
                 .map(|r| match &elem[r] {
                     [Tok::Str {
                         content,
                         prefix,
+                        quote_at,
                         triple: false,
                         ..
                     }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
-                        Some(content.as_str())
+                        Some((content.as_str(), quote_at + 1))
                     }
                     _ => None,
                 })
                 .collect();
-            let literal = |p: &[Option<&str>]| {
-                let v: Option<Vec<&str>> = p.iter().copied().collect();
-                v.filter(|v| !v.is_empty()).map(|v| v.join("/"))
+            // The joined path; a path in a single literal (`join(here, "csrc/cuda")`) is
+            // written whole there.
+            let literal = |p: &[Option<(&str, usize)>]| {
+                let v: Option<Vec<(&str, usize)>> = p.iter().copied().collect();
+                let v = v.filter(|v| !v.is_empty())?;
+                let at = match v[..] {
+                    [(_, at)] => Some(at),
+                    _ => None,
+                };
+                Some((v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/"), at))
             };
             match parts.split_first()? {
                 (None, rest) => literal(rest),
                 _ => literal(&parts),
             }
-            .map(|p| (p, None))
         }
         _ => None,
     }
@@ -1049,7 +1082,48 @@ fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
     (!words.is_empty()).then_some(words)
 }
 
-fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Word]) {
+/// The variable the list opened at `open` goes to, and whether it is assigned (`x = [`) rather
+/// than added (`x += [`, `x.extend([`).
+fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
+    let prev = |n: usize| open.checked_sub(n).and_then(|k| toks.get(k));
+    match (prev(1), prev(2), prev(3), prev(4)) {
+        (Some(Tok::Punct { ch: '=', .. }), Some(Tok::Ident { text, .. }), before, _) => {
+            // Not a keyword argument (`f(x=[`) nor a dictionary value.
+            let statement = !matches!(
+                before,
+                Some(Tok::Punct {
+                    ch: '(' | ',' | '.',
+                    ..
+                })
+            );
+            statement.then(|| (text.clone(), true))
+        }
+        (
+            Some(Tok::Punct { ch: '=', .. }),
+            Some(Tok::Punct { ch: '+', .. }),
+            Some(Tok::Ident { text, .. }),
+            _,
+        ) => Some((text.clone(), false)),
+        (
+            Some(Tok::Punct { ch: '(', .. }),
+            Some(Tok::Ident { text: m, .. }),
+            Some(Tok::Punct { ch: '.', .. }),
+            Some(Tok::Ident { text, .. }),
+        ) if m == "extend" => Some((text.clone(), false)),
+        _ => None,
+    }
+}
+
+/// Rewrites one list of literals by its role; `arch_done` says whether the AMD targets are
+/// already listed for it (and is set when this list lists them).
+fn list(
+    src: &str,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    role: Role,
+    words: &[Word],
+    arch_done: &mut bool,
+) {
     match role {
         Role::Libraries => {
             let mut mapped = flags::Mapped::default();
@@ -1069,15 +1143,14 @@ fn list(src: &str, sink: &mut Sink, opts: &BuildOptions, role: Role, words: &[Wo
             }
             text::apply_mapped(sink, src, words, mapped, Style::PyList);
         }
-        Role::Nvcc | Role::Other => {
+        Role::Nvcc | Role::Link | Role::Other => {
             let ctx = if role == Role::Nvcc {
                 Context::Nvcc
             } else {
                 Context::Any
             };
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-            let mut done = false;
-            let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut done);
+            let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, arch_done);
             text::apply_mapped(sink, src, words, mapped, Style::PyList);
         }
     }
@@ -1403,5 +1476,47 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         assert!(diags[1].message.contains("an append() takes one flag"));
         assert!(out.contains("cc_flag.append(\"-gencode\")\n"));
         assert!(out.contains("nvcc_flags = [\"-O3\", \"--offload-arch=gfx90a\", "));
+    }
+
+    #[test]
+    fn jit_linker_flags_are_rewritten_like_libraries() {
+        let src = "from torch.utils.cpp_extension import load\nm = load('m', ['m.cpp'], extra_ldflags=['-lcurand', '-L/usr/local/cuda/lib64', '-lcudart'], extra_cflags=['-lcudart'])\nn = load('n', ['n.cpp'], extra_ldflags=[\n    '-lcudart',\n    '-lm',\n])\n";
+        let (mut edits, diags) = translate_build(
+            BuildKind::Python,
+            src.as_bytes(),
+            "jit.py",
+            &BuildOptions::default(),
+        );
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            src.replace(
+                "['-lcurand', '-L/usr/local/cuda/lib64', '-lcudart']",
+                "['-lhiprand']"
+            )
+            .replace("\n    '-lcudart',\n", "\n")
+        );
+        let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        assert_eq!(ids, [(2, "B004"), (2, "B006"), (2, "B004"), (4, "B004")]);
+    }
+
+    #[test]
+    fn lists_added_to_an_arch_list_do_not_repeat_the_targets() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx942".into()],
+            ..Default::default()
+        };
+        let src = "from torch.utils.cpp_extension import load\nextra_cuda_cflags = [\"-O3\", \"-arch=sm_80\"]\nif cuda12:\n    extra_cuda_cflags += [\"-gencode\", \"arch=compute_90a,code=sm_90a\"]\n    extra_cuda_cflags.extend([\"-gencode=arch=compute_90,code=sm_90\", \"-lineinfo\"])\nnvcc_extra = [\"-O2\"]\nnvcc_extra += [\"-arch=sm_80\"]\nm = load(\"m\", [\"m.cu\"], extra_cuda_cflags=extra_cuda_cflags)\n";
+        let (mut edits, diags) = translate_build(BuildKind::Python, src.as_bytes(), "jit.py", &o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            "from torch.utils.cpp_extension import load\nextra_cuda_cflags = [\"-O3\", \"--offload-arch=gfx90a\", \"--offload-arch=gfx942\"]\nif cuda12:\n    extra_cuda_cflags += []\n    extra_cuda_cflags.extend([])\nnvcc_extra = [\"-O2\"]\nnvcc_extra += [\"--offload-arch=gfx90a\", \"--offload-arch=gfx942\"]\nm = load(\"m\", [\"m.cu\"], extra_cuda_cflags=extra_cuda_cflags)\n"
+        );
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 4 && d.message.contains("removed")));
+        let (again, _) = translate_build(BuildKind::Python, out.as_bytes(), "jit.py", &o);
+        assert!(again.is_empty(), "{again:?}");
     }
 }

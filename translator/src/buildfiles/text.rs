@@ -234,11 +234,39 @@ pub(crate) fn apply_mapped(
     }
     for (s, e, rule) in merged {
         let (s, e) = widen_to_continued_line(src, s, e);
+        let s = if style == Style::PyList {
+            comma_before_last(src, s, e)
+        } else {
+            s
+        };
         sink.edit(s, e, "", &rule);
     }
     for n in mapped.notes {
         let at = words[n.word].start;
         sink.note(n, at);
+    }
+}
+
+/// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
+/// also takes the comma before them, which the removal of each element alone does not reach.
+fn comma_before_last(src: &str, s: usize, e: usize) -> usize {
+    let b = src.as_bytes();
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let mut after = e;
+    while after < b.len() && blank(b[after]) {
+        after += 1;
+    }
+    if !matches!(b.get(after), Some(b']' | b')' | b'}')) {
+        return s;
+    }
+    let mut k = s;
+    while k > 0 && blank(b[k - 1]) {
+        k -= 1;
+    }
+    if k > 0 && b[k - 1] == b',' {
+        k - 1
+    } else {
+        s
     }
 }
 
