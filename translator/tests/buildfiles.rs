@@ -575,6 +575,116 @@ fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
     assert_gfx90a_code(&build.join("app"));
 }
 
+/// HIP 6.2 and 6.3 declare the `_sync` warp builtins that the translation keeps only with
+/// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined: the HIP sources get it, the host ones do not, and
+/// other targets get nothing.
+#[test]
+fn cmake_hip_sources_get_the_warp_sync_definition_for_hip_6_2_and_6_3() {
+    if !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("hipcc", "--version"), "hipcc not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)
+project(p LANGUAGES CXX CUDA)
+add_executable(app main.cpp k.cu)
+",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("k.cu"),
+        "__global__ void k(float* x) { x[0] = __shfl_xor_sync(0xffffffff, x[0], 1); }
+void run() { k<<<1, 32>>>(nullptr); }
+",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("main.cpp"),
+        "void run();
+int main() { run(); }
+",
+    )
+    .unwrap();
+    for (hip, wanted) in [
+        ("6.2", true),
+        ("6.3", true),
+        ("6.4", false),
+        ("5.2.3", false),
+    ] {
+        let out = tmp.path().join(format!("out-{hip}"));
+        run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .arg("convert")
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .args([
+                "--offload-arch",
+                "gfx90a",
+                "--hip-version",
+                hip,
+                "--no-cache",
+            ]));
+        let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+        assert_eq!(
+            cmake.contains("COMPILE_DEFINITIONS HIP_ENABLE_WARP_SYNC_BUILTINS"),
+            wanted,
+            "HIP {hip}: {cmake}"
+        );
+        if !wanted {
+            continue;
+        }
+        // Configured (hipcc 5.2.3 here cannot build 6.2's _sync calls): the definition is on the
+        // HIP source's command line alone.
+        let build = tmp.path().join(format!("build-{hip}"));
+        run(Command::new("cmake")
+            .arg("-S")
+            .arg(&out)
+            .arg("-B")
+            .arg(&build)
+            .arg("-DCMAKE_CXX_COMPILER=hipcc")
+            .arg("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"));
+        let commands = std::fs::read_to_string(build.join("compile_commands.json")).unwrap();
+        let line = |file: &str| {
+            commands
+                .lines()
+                .find(|l| l.contains("\"command\"") && l.contains(file))
+                .unwrap_or_else(|| panic!("no command for {file}: {commands}"))
+                .to_string()
+        };
+        assert!(
+            line("k.cu").contains("-DHIP_ENABLE_WARP_SYNC_BUILTINS"),
+            "{commands}"
+        );
+        assert!(
+            !line("main.cpp").contains("HIP_ENABLE_WARP_SYNC_BUILTINS"),
+            "{commands}"
+        );
+        // Translating the output again adds nothing.
+        let again = tmp.path().join(format!("again-{hip}"));
+        run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .arg("convert")
+            .arg(&out)
+            .arg("--out")
+            .arg(&again)
+            .args([
+                "--offload-arch",
+                "gfx90a",
+                "--hip-version",
+                hip,
+                "--no-cache",
+            ]));
+        assert_eq!(
+            std::fs::read_to_string(again.join("CMakeLists.txt")).unwrap(),
+            cmake
+        );
+    }
+}
+
 #[test]
 fn converted_make_stencil_builds_with_hipcc() {
     if !require(tool_works("hipcc", "--version"), "hipcc not found")

@@ -382,7 +382,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         } else {
             "\n"
         };
-        let tail = format!("{nl}\n{EPILOGUE}");
+        let mut tail = format!("{nl}\n{EPILOGUE}");
+        if st.opts.warp_sync_define {
+            tail.push_str(WARP_SYNC_DEFINE);
+        }
         sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
     }
 }
@@ -448,6 +451,14 @@ if(_hipport_all_sources)
   list(REMOVE_DUPLICATES _hipport_all_sources)
   set_source_files_properties(${_hipport_all_sources} PROPERTIES LANGUAGE CXX)
   set_property(SOURCE ${_hipport_all_sources} APPEND PROPERTY COMPILE_OPTIONS ${_hipport_cuda_flags})
+endif()
+"#;
+
+/// Appended after [`EPILOGUE`] when the target HIP (6.2, 6.3) declares the `_sync` warp
+/// builtins only with `HIP_ENABLE_WARP_SYNC_BUILTINS` defined.
+const WARP_SYNC_DEFINE: &str = r#"if(_hipport_all_sources)
+  # hipport: HIP 6.2 and 6.3 declare the *_sync warp builtins only with this definition.
+  set_property(SOURCE ${_hipport_all_sources} APPEND PROPERTY COMPILE_DEFINITIONS HIP_ENABLE_WARP_SYNC_BUILTINS)
 endif()
 "#;
 

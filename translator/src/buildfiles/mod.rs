@@ -95,6 +95,9 @@ pub struct BuildOptions {
     /// relative to the root, each with the importing build's path: their literals naming
     /// renamed sources follow, read relative to that build's directory (see [`python_helpers`]).
     pub python_helpers: BTreeMap<String, String>,
+    /// The target HIP declares the `_sync` warp builtins the translated sources keep only with
+    /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined (6.2, 6.3): CMake gives it to the HIP sources.
+    pub warp_sync_define: bool,
 }
 
 impl Default for BuildOptions {
@@ -104,6 +107,7 @@ impl Default for BuildOptions {
             renamed: BTreeMap::new(),
             moved_dirs: BTreeMap::new(),
             python_helpers: BTreeMap::new(),
+            warp_sync_define: false,
         }
     }
 }
