@@ -51,7 +51,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             if changed.contains(&i) {
                 continue;
             }
-            word(sink, w, i, &words, &renames);
+            word(sink, w, i, &words, &renames, opts.warp_sync_define);
         }
     }
     if rocm_path_used && !usage.values.contains_key("ROCM_PATH") {
@@ -526,17 +526,25 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
     !done.is_empty()
 }
 
-fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames) {
+/// Rewrites one word of a Makefile line. With `warp_sync`, the compiler gets
+/// `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (HIP 6.2 and 6.3 declare the `_sync` warp builtins the port
+/// keeps only with it), where it is not quoted (a quoted command is one word).
+fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, warp_sync: bool) {
     let t = w.text.as_str();
     if is_nvcc(t) {
         let lead = t.len() - t.trim_start_matches(['@', '-', '+']).len();
         let start = w.start + lead + usize::from(w.quote.is_some());
         let end = w.end - usize::from(w.quote.is_some());
-        if sink.edit(start, end, "hipcc", B_COMPILER.id) {
+        let hipcc = if warp_sync && w.quote.is_none() {
+            "hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS"
+        } else {
+            "hipcc"
+        };
+        if sink.edit(start, end, hipcc, B_COMPILER.id) {
             sink.diag(
                 B_COMPILER,
                 start,
-                format!("`{}` -> `hipcc`", &t[lead..]),
+                format!("`{}` -> `{hipcc}`", &t[lead..]),
                 None,
             );
         }
@@ -715,6 +723,23 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B001" && d.help.as_deref().is_some_and(|h| h.contains("libomp"))));
+    }
+
+    #[test]
+    fn hip_6_2_compiles_with_the_warp_sync_definition() {
+        let src = "NVCC := /usr/local/cuda/bin/nvcc\napp: k.cu\n\tnvcc -O2 -o app k.cu\n\t\"nvcc\" --version\n";
+        let opts = BuildOptions {
+            warp_sync_define: true,
+            ..Default::default()
+        };
+        let (out, _) = run(src, &opts);
+        assert_eq!(
+            out,
+            "NVCC := hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS\napp: k.cu\n\thipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS -O2 -o app k.cu\n\t\"hipcc\" --version\n"
+        );
+        // A second run changes nothing; without the option the compiler is plain hipcc.
+        assert_eq!(run(&out, &opts).0, out);
+        assert!(!run(src, &BuildOptions::default()).0.contains("WARP_SYNC"));
     }
 
     #[test]
