@@ -493,6 +493,45 @@ fn converted_cmake_rdc_builds_with_hipcc() {
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.
+/// `hipport convert IN --out OUT --offload-arch gfx90a --hip-version HIP --no-cache`.
+fn convert_at(input: &Path, out: &Path, hip: &str) {
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--hip-version",
+            hip,
+            "--no-cache",
+        ]));
+}
+
+/// Configures the CMake project `src` in `build` with hipcc (and `extra` options); returns its
+/// compile commands and a lookup of the command line that compiles a file.
+fn configure(src: &Path, build: &Path, extra: &[&str]) -> String {
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(src)
+        .arg("-B")
+        .arg(build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc")
+        .arg("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON")
+        .args(extra));
+    std::fs::read_to_string(build.join("compile_commands.json")).unwrap()
+}
+
+/// The compile command for `file` in compile_commands.json text `commands`.
+fn command_for(commands: &str, file: &str) -> String {
+    commands
+        .lines()
+        .find(|l| l.contains("\"command\"") && l.contains(file))
+        .unwrap_or_else(|| panic!("no command for {file}: {commands}"))
+        .to_string()
+}
+
 #[test]
 fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
     if !require(tool_works("hipcc", "--version"), "hipcc not found")
@@ -537,32 +576,12 @@ fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
         std::fs::write(input.join(name), text).unwrap();
     }
     let out = tmp.path().join("out");
-    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .arg("convert")
-        .arg(&input)
-        .arg("--out")
-        .arg(&out)
-        .args(["--offload-arch", "gfx90a", "--hip-version", "5.2.3"]));
+    convert_at(&input, &out, "5.2.3");
     let build = tmp.path().join("build");
-    run(Command::new("cmake")
-        .arg("-S")
-        .arg(&out)
-        .arg("-B")
-        .arg(&build)
-        .arg("-DCMAKE_CXX_COMPILER=hipcc")
-        .arg("-DCMAKE_BUILD_TYPE=Release")
-        .arg("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"));
+    let commands = configure(&out, &build, &["-DCMAKE_BUILD_TYPE=Release"]);
     run(Command::new("cmake").arg("--build").arg(&build));
-    let commands = std::fs::read_to_string(build.join("compile_commands.json")).unwrap();
-    let command_of = |file: &str| {
-        commands
-            .lines()
-            .find(|l| l.contains("\"command\"") && l.contains(file))
-            .unwrap_or_else(|| panic!("no command for {file}: {commands}"))
-            .to_string()
-    };
-    let host = command_of("main.cpp");
-    let gpu = command_of("k.cu");
+    let host = command_for(&commands, "main.cpp");
+    let gpu = command_for(&commands, "k.cu");
     for flag in [
         "-ffast-math",
         "-DIN_CUDA_TU=1",
@@ -617,18 +636,7 @@ int main() { run(); }
         ("5.2.3", false),
     ] {
         let out = tmp.path().join(format!("out-{hip}"));
-        run(Command::new(env!("CARGO_BIN_EXE_hipport"))
-            .arg("convert")
-            .arg(&input)
-            .arg("--out")
-            .arg(&out)
-            .args([
-                "--offload-arch",
-                "gfx90a",
-                "--hip-version",
-                hip,
-                "--no-cache",
-            ]));
+        convert_at(&input, &out, hip);
         let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
         assert_eq!(
             cmake.contains("COMPILE_DEFINITIONS HIP_ENABLE_WARP_SYNC_BUILTINS"),
@@ -640,44 +648,19 @@ int main() { run(); }
         }
         // Configured (hipcc 5.2.3 here cannot build 6.2's _sync calls): the definition is on the
         // HIP source's command line alone.
-        let build = tmp.path().join(format!("build-{hip}"));
-        run(Command::new("cmake")
-            .arg("-S")
-            .arg(&out)
-            .arg("-B")
-            .arg(&build)
-            .arg("-DCMAKE_CXX_COMPILER=hipcc")
-            .arg("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"));
-        let commands = std::fs::read_to_string(build.join("compile_commands.json")).unwrap();
-        let line = |file: &str| {
-            commands
-                .lines()
-                .find(|l| l.contains("\"command\"") && l.contains(file))
-                .unwrap_or_else(|| panic!("no command for {file}: {commands}"))
-                .to_string()
-        };
+        let commands = configure(&out, &tmp.path().join(format!("build-{hip}")), &[]);
+        let define = "HIP_ENABLE_WARP_SYNC_BUILTINS";
         assert!(
-            line("k.cu").contains("-DHIP_ENABLE_WARP_SYNC_BUILTINS"),
+            command_for(&commands, "k.cu").contains(define),
             "{commands}"
         );
         assert!(
-            !line("main.cpp").contains("HIP_ENABLE_WARP_SYNC_BUILTINS"),
+            !command_for(&commands, "main.cpp").contains(define),
             "{commands}"
         );
         // Translating the output again adds nothing.
         let again = tmp.path().join(format!("again-{hip}"));
-        run(Command::new(env!("CARGO_BIN_EXE_hipport"))
-            .arg("convert")
-            .arg(&out)
-            .arg("--out")
-            .arg(&again)
-            .args([
-                "--offload-arch",
-                "gfx90a",
-                "--hip-version",
-                hip,
-                "--no-cache",
-            ]));
+        convert_at(&out, &again, hip);
         assert_eq!(
             std::fs::read_to_string(again.join("CMakeLists.txt")).unwrap(),
             cmake
