@@ -463,6 +463,7 @@ pub(crate) fn translate(
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
+    let mut inline_noted = false;
     let jit_build = scope == Scope::Jit && builds;
     // Variables assigned a list that got the `--offload-arch=` flags.
     let mut arch_lists: HashSet<String> = HashSet::new();
@@ -492,6 +493,21 @@ pub(crate) fn translate(
                         }
                     }
                 }
+            }
+            // CUDA written as Python strings: ROCm PyTorch hipifies it when it builds (names
+            // only), and neither hipport's translation nor its hazard checks see it.
+            Tok::Ident { start, text }
+                if text == "load_inline"
+                    && !inline_noted
+                    && matches!(toks.get(k + 1), Some(Tok::Punct { ch: '(', .. })) =>
+            {
+                inline_noted = true;
+                sink.diag(
+                    B_TORCH,
+                    *start,
+                    "`load_inline` sources are Python strings: ROCm PyTorch renames their CUDA names when it builds them, and hipport neither translates nor checks them (wave64 masks, warp sizes)".into(),
+                    Some("move the CUDA source into a .cu file that `load` builds, or run `hipport check` on a copy of it".into()),
+                );
             }
             _ if scope == Scope::Jit => {}
             Tok::Ident { start, text } if text == "CUDAExtension" && !torch_noted => {
@@ -1498,6 +1514,19 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         );
         let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
         assert_eq!(ids, [(2, "B004"), (2, "B006"), (2, "B004"), (4, "B004")]);
+    }
+
+    #[test]
+    fn load_inline_calls_say_their_strings_are_not_translated() {
+        let src = "from torch.utils.cpp_extension import load_inline\ncuda_src = '__global__ void k() {}'\nm = load_inline('m', cpp_sources='', cuda_sources=cuda_src)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src);
+        let notes: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B011" && d.message.contains("load_inline"))
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(notes, vec![3]);
     }
 
     #[test]
