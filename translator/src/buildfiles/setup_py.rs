@@ -1399,12 +1399,13 @@ host_flags = ["--use_fast_math"]
                 (5, "B002"),
                 (10, "B009"),
                 (10, "B002"),
+                (12, "B011"),
                 (14, "B002"),
                 (14, "B009"),
                 (16, "B009"),
             ]
         );
-        assert!(diags[6].message.contains("not rewritten"), "{:?}", diags[6]);
+        assert!(diags[7].message.contains("not rewritten"), "{:?}", diags[7]);
         // The same lists in a setup.py get the same edits and diagnostics.
         let (setup_edits, setup_diags) =
             translate_build(BuildKind::SetupPy, src.as_bytes(), "jit/setup.py", &o);
