@@ -361,33 +361,34 @@ enum Side {
 }
 
 fn side(a: &Analyzer, call: Node) -> Side {
-    // An extended lambda (`[=] __device__ (int i) { ... }`) inside a host function.
-    let mut p = call.parent();
-    while let Some(n) = p {
-        match n.kind_name() {
-            "lambda_expression" => {
-                let head = n
-                    .field(FIELDS.body)
-                    .map_or(n.byte_range(), |b| n.start_byte()..b.start_byte());
-                let head = String::from_utf8_lossy(&a.src[head]);
-                if head.contains("__device__") {
-                    return if head.contains("__host__") {
-                        Side::Both
-                    } else {
-                        Side::Device
-                    };
-                }
+    let func = a.func_at(call.start_byte());
+    match func {
+        Some(f) if f.device && f.maybe_host => return Side::Both,
+        Some(f) if f.device => return Side::Device,
+        _ => {}
+    }
+    // An extended lambda (`[=] __device__ (int i) { ... }`) inside a host function: only a host
+    // function that names `__device__` can hold one, so the ancestors are read only then.
+    let text = func.map_or("", |f| a.text(f.node));
+    if !text.contains("__device__") {
+        return Side::Host;
+    }
+    for n in crate::parse::ancestors(call).into_iter().rev() {
+        if n.kind_name() == "lambda_expression" {
+            let head = n
+                .field(FIELDS.body)
+                .map_or(n.byte_range(), |b| n.start_byte()..b.start_byte());
+            let head = String::from_utf8_lossy(&a.src[head]);
+            if head.contains("__device__") {
+                return if head.contains("__host__") {
+                    Side::Both
+                } else {
+                    Side::Device
+                };
             }
-            "function_definition" => break,
-            _ => {}
         }
-        p = n.parent();
     }
-    match a.func_at(call.start_byte()) {
-        Some(f) if f.device && f.maybe_host => Side::Both,
-        Some(f) if f.device => Side::Device,
-        _ => Side::Host,
-    }
+    Side::Host
 }
 
 /// Whether the file brings another `min`/`max` into play: its own definition or macro, or

@@ -1784,6 +1784,12 @@ fn h047_stays_silent_where_another_min_is_in_play() {
                int main(S s) { float x = 0.5f, y = 1.0f;\n\
                  return std::min(x, y) + min<float>(x, y) + s.min(x, y) + CLAMP(x); }\n";
     assert!(lines_of(src, "H047").is_empty());
+    // An extended lambda in host code is device code.
+    let lambda = "void run(unsigned n) {\n  auto f = [=] __device__ (int k) { int i = k - 1; return min(i, n); };\n  float x = 0.5f, y = 1.0f;\n  float m = min(x, y);\n}\n";
+    assert_eq!(
+        ids_at(lambda, "H047"),
+        vec![(2, Severity::Warning), (4, Severity::Error)]
+    );
     // Files host compilers build have no CUDA host `min` to port.
     let tree = crate::parse::parse(host.as_bytes(), Duration::from_secs(5)).unwrap();
     let opts = AnalysisOptions::default();
