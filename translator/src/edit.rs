@@ -131,10 +131,9 @@ pub fn drop_emptied_lines(src: &[u8], edits: &mut [Edit]) {
         if !blank(&src[line_start..e.start]) || !blank(&src[e.end..line_end - 1]) {
             continue;
         }
-        let others = edits
-            .iter()
-            .enumerate()
-            .any(|(j, o)| j != i && o.end >= line_start && o.start <= line_end);
+        // Sorted and disjoint: only the neighbours can reach into the line.
+        let others = (i > 0 && edits[i - 1].end >= line_start)
+            || edits.get(i + 1).is_some_and(|o| o.start <= line_end);
         if others {
             continue;
         }

@@ -34,6 +34,21 @@ enum Tok {
     Punct { at: usize, ch: char },
 }
 
+/// How a token changes the bracket depth: +1 opens `(`, `[` or `{`, -1 closes one, 0 otherwise.
+fn nesting(t: &Tok) -> isize {
+    match t {
+        Tok::Punct {
+            ch: '(' | '[' | '{',
+            ..
+        } => 1,
+        Tok::Punct {
+            ch: ')' | ']' | '}',
+            ..
+        } => -1,
+        _ => 0,
+    }
+}
+
 /// Where a token starts.
 fn tok_start(t: &Tok) -> usize {
     match t {
@@ -303,17 +318,7 @@ impl NvccValues {
         let mut d = 0usize;
         for t in toks {
             outer.push(d);
-            match t {
-                Tok::Punct {
-                    ch: '(' | '[' | '{',
-                    ..
-                } => d += 1,
-                Tok::Punct {
-                    ch: ')' | ']' | '}',
-                    ..
-                } => d = d.saturating_sub(1),
-                _ => {}
-            }
+            d = d.saturating_add_signed(nesting(t));
         }
         let statement_ends = |a: &Tok, b: &Tok| {
             let gap = &src[tok_end(a).min(tok_start(b))..tok_start(b)];
@@ -348,14 +353,7 @@ impl NvccValues {
                         ch: ',' | ')' | ']' | '}',
                         ..
                     } if depth == 0 => break,
-                    Tok::Punct {
-                        ch: '(' | '[' | '{',
-                        ..
-                    } => depth += 1,
-                    Tok::Punct {
-                        ch: ')' | ']' | '}',
-                        ..
-                    } => depth -= 1,
+                    t if nesting(t) != 0 => depth = depth.saturating_add_signed(nesting(t)),
                     Tok::Ident { text, .. } => {
                         let attr_or_call =
                             matches!(
@@ -813,25 +811,15 @@ fn list_elements(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
     let mut depth = 0usize;
     let mut from = open + 1;
     for (j, t) in toks.iter().enumerate().skip(open + 1) {
-        match t {
-            Tok::Punct {
-                ch: '(' | '[' | '{',
-                ..
-            } => depth += 1,
-            Tok::Punct {
-                ch: ')' | ']' | '}',
-                ..
-            } if depth == 0 => {
+        match (t, nesting(t)) {
+            (_, -1) if depth == 0 => {
                 if from < j {
                     out.push(from..j);
                 }
                 return out;
             }
-            Tok::Punct {
-                ch: ')' | ']' | '}',
-                ..
-            } => depth -= 1,
-            Tok::Punct { ch: ',', .. } if depth == 0 => {
+            (_, step @ (1 | -1)) => depth = depth.saturating_add_signed(step),
+            (Tok::Punct { ch: ',', .. }, _) if depth == 0 => {
                 if from < j {
                     out.push(from..j);
                 }
