@@ -118,6 +118,11 @@ pub fn drop_emptied_lines(src: &[u8], edits: &mut [Edit]) {
         if !e.text.is_empty() || e.start == e.end || e.end > src.len() {
             continue;
         }
+        // A deletion that takes its line break already took its line; the next line (a blank
+        // one, say) is not its to take.
+        if src[e.end - 1] == b'\n' {
+            continue;
+        }
         let line_start = src[..e.start]
             .iter()
             .rposition(|&c| c == b'\n')
@@ -182,6 +187,15 @@ mod tests {
         normalize(&mut edits).unwrap();
         drop_emptied_lines(src, &mut edits);
         assert_eq!(apply(src, &mut edits).unwrap(), b"x\r\nw  \r\nz\r\n");
+    }
+
+    #[test]
+    fn a_deletion_of_a_whole_line_keeps_the_blank_line_after_it() {
+        let src = b"#include <a.h>\n#include <b.h>\n\nint x;\n";
+        let mut edits = vec![Edit::replace(15, 30, "", "r")];
+        normalize(&mut edits).unwrap();
+        drop_emptied_lines(src, &mut edits);
+        assert_eq!(apply(src, &mut edits).unwrap(), b"#include <a.h>\n\nint x;\n");
     }
 
     #[test]
