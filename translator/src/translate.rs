@@ -59,6 +59,9 @@ pub fn installed_release(major: u16, minor: u16, patch: u64) -> Version {
 /// HIP release that added the `*_sync` warp builtins with 64-bit masks.
 pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
 
+/// The HIP cooperative-groups header, which needs the runtime included before it.
+const COOPERATIVE_GROUPS_HIP: &str = "hip/hip_cooperative_groups.h";
+
 /// Options for translating one file.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -856,10 +859,12 @@ impl<'a> Walk<'a> {
         let Some(new_path) = self.header_target(path.inner, path_node.start_byte(), true) else {
             return;
         };
+        let scope = node.parent().map_or(0, |p| p.id());
         if new_path == "hip/hip_runtime.h" {
             self.has_runtime_include = true;
+        } else if new_path == COOPERATIVE_GROUPS_HIP && !self.has_runtime_include {
+            self.runtime_include_before(node, scope);
         }
-        let scope = node.parent().map_or(0, |p| p.id());
         let is_hip_header = new_path.starts_with("hip/") || new_path != path.inner;
         if is_hip_header && !self.included.insert((scope, new_path.clone())) {
             // A second include of the same HIP header in the same scope: drop the line.
@@ -878,6 +883,25 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// Puts `#include <hip/hip_runtime.h>` on the line before the include `node` (of the HIP
+    /// cooperative-groups header, which HIP 5's release uses `blockDim` and friends in without
+    /// including the runtime: included first, as `<cooperative_groups.h>` may be in CUDA, it
+    /// does not compile). A later runtime include in the same scope then collapses into it.
+    fn runtime_include_before(&mut self, node: Node, scope: usize) {
+        let at = self.src[..node.start_byte()]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let eol = crate::edit::line_ending(self.src);
+        self.edits.push(Edit::insert(
+            at,
+            format!("#include <hip/hip_runtime.h>{eol}"),
+            "runtime-include",
+        ));
+        self.has_runtime_include = true;
+        self.included.insert((scope, "hip/hip_runtime.h".to_string()));
     }
 
     /// Rewrites a macro body that is only a header path (`#define HDR <cub/cub.cuh>`, used as

@@ -75,6 +75,33 @@ fn duplicate_headers_collapse_and_runtime_include_is_added() {
 }
 
 #[test]
+fn the_runtime_include_goes_before_a_cooperative_groups_include_that_comes_first() {
+    // HIP 5's hip_cooperative_groups.h does not include the runtime it needs; the runtime's
+    // include later in the same scope collapses into the one added, with the blank line after it
+    // kept. A second run changes nothing.
+    let src = "#include <cooperative_groups.h>\n#include <cstdio>\n#include <cuda_runtime.h>\n\n__global__ void k() {}\n";
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n#include <cstdio>\n\n__global__ void k() {}\n"
+    );
+    assert_eq!(tr(&out, &hip52()).0, out);
+    // Inside a branch it goes into the branch; with the runtime first nothing is added.
+    let src = "#ifdef USE_CG\n  #include <cooperative_groups.h>\n#endif\n#include <cuda_runtime.h>\n";
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#ifdef USE_CG\n#include <hip/hip_runtime.h>\n  #include <hip/hip_cooperative_groups.h>\n#endif\n#include <hip/hip_runtime.h>\n"
+    );
+    let src = "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n";
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n"
+    );
+}
+
+#[test]
 fn launches_become_hip_launch_kernel_ggl() {
     let opts = Options {
         launch: LaunchStyle::Hip,
