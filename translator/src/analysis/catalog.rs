@@ -79,8 +79,9 @@ so they stop compiling, and a 64-bit constant with no bits above bit 31 names on
 With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport's translator \
 rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
 `__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \
-so those calls are not reported here. `__match_*_sync`, `__reduce_*_sync` and `__uni_sync` have \
-no such rewrite: with a partial or computed mask they are reported as errors.
+so those calls are not reported here. `__match_any_sync` and `__match_all_sync` have no such \
+rewrite: they are reported as errors. `__reduce_*_sync` and `__uni_sync` exist in no HIP release \
+hipport knows, so they are reported as names without a HIP equivalent (T001), not here.
 
 From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling written in the \
 call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \

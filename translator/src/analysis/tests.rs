@@ -357,6 +357,41 @@ fn h003_on_old_hip_leaves_rewritten_builtins_to_the_translator() {
     assert_eq!(lines, vec![4, 6, 7]);
 }
 
+#[test]
+fn h003_says_nothing_about_builtins_no_hip_has_which_the_translator_reports() {
+    // `__reduce_*_sync` and `__uni_sync` exist in no HIP: a word about their masks (or "target
+    // HIP 6.2") would send the user after a call that is not there. T001 names them instead.
+    let src = kernel(
+        "unsigned m = 0xffff;\n\
+         int s = __reduce_add_sync(0xffffffff, (int)x[0]);\n\
+         int t = __reduce_min_sync(m, (int)x[1]);\n\
+         if (__uni_sync(0xffffffff, x[2] > 0)) x[3] = s + t;",
+    );
+    for v in [Version::new(5, 2, 3), Version::new(6, 2, 0), Version::new(6, 4, 0)] {
+        assert!(
+            !run_with(&src, v, true).iter().any(|d| d.id == "H003"),
+            "HIP {v}"
+        );
+        let opts = crate::translate::Options {
+            hip_version: v,
+            ..crate::translate::Options::default()
+        };
+        let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+        let t001: Vec<usize> = t
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "T001")
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(t001, vec![3, 4, 5], "HIP {v}");
+    }
+    // A builtin HIP 6.2 has keeps its report.
+    let src = kernel("unsigned m = 0xffff;\nunsigned long long p = __match_any_sync(m, (int)x[0]);");
+    assert!(run_with(&src, Version::new(6, 4, 0), true)
+        .iter()
+        .any(|d| d.id == "H003"));
+}
+
 // H004 ---------------------------------------------------------------------------------------
 
 #[test]
