@@ -204,8 +204,8 @@ diag_info! {
         "Part of the file could not be parsed",
         "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed.\n\nWhat to do: review the named lines in the output.";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
-        "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins",
-        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.";
+        "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp`, which no HIP has",
+        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` is the exception: no HIP release has it, so a partial one is reported at every version. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place.";
     SYNCWARP_REMOVED = "T010", "syncwarp-removed", Note,
         "`__syncwarp()` was removed: HIP has none",
         "HIP has no `__syncwarp` (ROCm/clr's warp sync header, which adds the other `_sync` builtins in 6.2, leaves it out). Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it as a memory fence between lanes, add `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\")` or restructure.";
@@ -1406,11 +1406,10 @@ impl<'a> Walk<'a> {
                     &WARP_SYNC_MASK,
                     arg_nodes[0].start_byte(),
                     format!(
-                        "`__syncwarp({m})` with a partial mask has no HIP {} equivalent",
-                        self.opts.hip_version
+                        "`__syncwarp({m})` with a partial mask has no HIP equivalent: no HIP release has `__syncwarp`"
                     ),
                     Some(
-                        "restructure so the whole warp synchronizes, or target HIP 6.2 or newer"
+                        "a wavefront runs in lockstep: where the lanes only need each other's memory accesses ordered, put `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); __builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\");` in its place; otherwise restructure so the whole warp synchronizes"
                             .into(),
                     ),
                 );

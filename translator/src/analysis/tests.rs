@@ -490,6 +490,13 @@ fn h005_activemask_partial_syncwarp() {
         .map(|d| (d.id.as_str(), d.line))
         .collect();
     assert!(lines.contains(&("T009", 3)), "{lines:?}");
+    // No HIP has `__syncwarp`: the help must not send the user to a newer one.
+    let t009 = t.diagnostics.iter().find(|d| d.id == "T009").unwrap();
+    let help = t009.help.as_deref().unwrap_or("");
+    assert!(
+        t009.message.contains("no HIP release") && !help.contains("6.2") && help.contains("wave_barrier"),
+        "{t009:?}"
+    );
     assert!(!String::from_utf8(t.output)
         .unwrap()
         .contains("__syncwarp()"));
