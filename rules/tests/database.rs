@@ -188,6 +188,19 @@ fn choices_pick_the_library_column() {
         db.target(&only_hip.cuda, &default),
         Target::Name { .. }
     ));
+    // `curand4`, which HIPIFY's table lacks, follows `--rand` as its neighbours do.
+    let Target::Name { name, .. } = db.target("curand4", &default) else {
+        panic!("curand4 maps")
+    };
+    assert_eq!(name, "hiprand4");
+    let rocrand = Choices {
+        rand: Lib::Roc,
+        ..Choices::default()
+    };
+    let Target::Name { name, .. } = db.target("curand4", &rocrand) else {
+        panic!()
+    };
+    assert_eq!(name, "rocrand4");
     assert_eq!(db.target("not_a_cuda_name", &default), Target::Unknown);
     assert_eq!(
         db.target("cudaMalloc", &default).mapping().unwrap().cuda,
