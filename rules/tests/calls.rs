@@ -64,6 +64,9 @@ const CASES: &[(&str, &str, &str, &[&str], &str)] = &[
     ("__any_sync", "2", "6.2.0", &["0xffffffff", "found"], "__any(found)"),
     ("__all_sync", "2", "6.2.0", &["0xffffffff", "ok"], "__all(ok)"),
     ("__activemask", "0", "6.2.0", &[], "__ballot(1)"),
+    ("__float2bfloat16_rn", "1", "", &["acc * scale"], "__float2bfloat16(acc * scale)"),
+    ("__floats2bfloat162_rn", "2", "", &["v.x", "v.y"], "__float22bfloat162_rn(make_float2(v.x, v.y))"),
+    ("__float2bfloat162_rn", "1", "", &["next()"], "__bfloat162bfloat162(__float2bfloat16(next()))"),
 ];
 
 #[test]

@@ -899,8 +899,10 @@ fn explain(what: &str) -> Result<ExitCode> {
         found = true;
         let v = |x: Option<Version>| x.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
         println!("{} ({} API, {})", m.cuda, m.family, m.section);
+        let calls = db.calls(what);
         match &m.hip {
             Some(h) => println!("  becomes: {h}"),
+            None if !calls.is_empty() => println!("  becomes: nothing by name; calls are rewritten where a call shape below applies (elsewhere hipport reports T001)"),
             None => println!("  becomes: nothing; HIP has no equivalent (hipport reports T001 and leaves the name)"),
         }
         if let Some(r) = &m.roc {
@@ -920,11 +922,20 @@ fn explain(what: &str) -> Result<ExitCode> {
             v(m.hip_experimental)
         );
         println!("  source: {}", m.source);
-        for r in db.calls(what) {
+        for r in calls {
+            let hip = match (r.hip_added, r.hip_before) {
+                (Some(a), Some(b)) => format!("HIP {a} to before {b}"),
+                (Some(a), None) => format!("HIP {a} and later"),
+                (None, Some(b)) => format!("HIP before {b}"),
+                (None, None) => "every HIP".into(),
+            };
             println!(
-                "  call shape ({:?} arguments): {}  [{}]",
+                "  call shape ({:?} arguments, {hip}): {}  [{}]",
                 r.argc, r.template, r.source
             );
+            if !r.note.is_empty() {
+                println!("    check: {}", r.note);
+            }
         }
     }
     for m in db.reverse(what).into_iter().filter(|m| m.cuda != what) {

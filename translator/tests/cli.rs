@@ -404,6 +404,23 @@ fn bad_hipport_toml_names_file_line_and_reason() {
     assert!(!tmp.path().join("ext-hip").exists());
 }
 
+/// `explain` of a name HIP lacks but whose calls are rewritten says so, with the releases each
+/// call shape holds for and what to check.
+#[test]
+fn explain_shows_when_call_shapes_apply_and_what_to_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = hipport(&["explain", "__float2bfloat162_rn"], tmp.path());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("becomes: nothing by name; calls are rewritten"), "{out}");
+    assert!(out.contains("HIP 6.2.0 and later): __bfloat162bfloat162(__float2bfloat16($1))"), "{out}");
+    assert!(out.contains("check: NaN bit patterns"), "{out}");
+    let o = hipport(&["explain", "__shfl_down_sync"], tmp.path());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("HIP 1.6.0 to before 6.2.0): __shfl_down($@2)"), "{out}");
+    assert!(out.contains("check: drops the mask"), "{out}");
+}
+
 /// A reader that closes the pipe before hipport writes (`hipport explain H001 | head`) ends it
 /// quietly: no panic message, on any command that prints.
 #[cfg(unix)]

@@ -102,6 +102,29 @@ fn the_runtime_include_goes_before_a_cooperative_groups_include_that_comes_first
 }
 
 #[test]
+fn bf16_round_to_nearest_conversions_become_the_forms_hip_has() {
+    let src = "#include <cuda_bf16.h>\n__global__ void k(const float2* in, __nv_bfloat162* out, __nv_bfloat16* o, float s) {\n  out[0] = __floats2bfloat162_rn(in[0].x, in[0].y);\n  out[1] = __float2bfloat162_rn(s);\n  o[0] = __float2bfloat16_rn(in[1].x * s);\n}\n";
+    let at = |minor| Options {
+        hip_version: Version::new(6, minor, 0),
+        ..Options::default()
+    };
+    let (out, diags) = tr(src, &at(2));
+    assert!(
+        out.contains("out[0] = __float22bfloat162_rn(make_float2(in[0].x, in[0].y));\n  out[1] = __bfloat162bfloat162(__float2bfloat16(s));\n  o[0] = __float2bfloat16(in[1].x * s);"),
+        "{out}"
+    );
+    assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
+    // HIP 6.0 has __float22bfloat162_rn but not (as dated) __bfloat162bfloat162.
+    let (out, diags) = tr(src, &at(0));
+    assert!(out.contains("__float2bfloat162_rn(s)") && out.contains("o[0] = __float2bfloat16(in[1].x * s)"), "{out}");
+    assert_eq!(diags.iter().filter(|d| d.starts_with("T001")).collect::<Vec<_>>(), vec!["T001:4:12"]);
+    // HIP 5.2 has no bfloat16 type of this kind: every one is reported, none rewritten.
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("__float2bfloat16_rn(in[1].x * s)"), "{out}");
+    assert_eq!(diags.iter().filter(|d| d.starts_with("T001")).count(), 3, "{diags:?}");
+}
+
+#[test]
 fn launches_become_hip_launch_kernel_ggl() {
     let opts = Options {
         launch: LaunchStyle::Hip,
