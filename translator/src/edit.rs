@@ -195,7 +195,10 @@ mod tests {
         let mut edits = vec![Edit::replace(15, 30, "", "r")];
         normalize(&mut edits).unwrap();
         drop_emptied_lines(src, &mut edits);
-        assert_eq!(apply(src, &mut edits).unwrap(), b"#include <a.h>\n\nint x;\n");
+        assert_eq!(
+            apply(src, &mut edits).unwrap(),
+            b"#include <a.h>\n\nint x;\n"
+        );
     }
 
     #[test]

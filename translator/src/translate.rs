@@ -901,7 +901,8 @@ impl<'a> Walk<'a> {
             "runtime-include",
         ));
         self.has_runtime_include = true;
-        self.included.insert((scope, "hip/hip_runtime.h".to_string()));
+        self.included
+            .insert((scope, "hip/hip_runtime.h".to_string()));
     }
 
     /// Rewrites a macro body that is only a header path (`#define HDR <cub/cub.cuh>`, used as

@@ -412,12 +412,21 @@ fn explain_shows_when_call_shapes_apply_and_what_to_check() {
     let o = hipport(&["explain", "__float2bfloat162_rn"], tmp.path());
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(out.contains("becomes: nothing by name; calls are rewritten"), "{out}");
-    assert!(out.contains("HIP 6.2.0 and later): __bfloat162bfloat162(__float2bfloat16($1))"), "{out}");
+    assert!(
+        out.contains("becomes: nothing by name; calls are rewritten"),
+        "{out}"
+    );
+    assert!(
+        out.contains("HIP 6.2.0 and later): __bfloat162bfloat162(__float2bfloat16($1))"),
+        "{out}"
+    );
     assert!(out.contains("check: NaN bit patterns"), "{out}");
     let o = hipport(&["explain", "__shfl_down_sync"], tmp.path());
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("HIP 1.6.0 to before 6.2.0): __shfl_down($@2)"), "{out}");
+    assert!(
+        out.contains("HIP 1.6.0 to before 6.2.0): __shfl_down($@2)"),
+        "{out}"
+    );
     assert!(out.contains("check: drops the mask"), "{out}");
 }
 

@@ -87,7 +87,8 @@ fn the_runtime_include_goes_before_a_cooperative_groups_include_that_comes_first
     );
     assert_eq!(tr(&out, &hip52()).0, out);
     // Inside a branch it goes into the branch; with the runtime first nothing is added.
-    let src = "#ifdef USE_CG\n  #include <cooperative_groups.h>\n#endif\n#include <cuda_runtime.h>\n";
+    let src =
+        "#ifdef USE_CG\n  #include <cooperative_groups.h>\n#endif\n#include <cuda_runtime.h>\n";
     let (out, _) = tr(src, &hip52());
     assert_eq!(
         out,
@@ -116,12 +117,26 @@ fn bf16_round_to_nearest_conversions_become_the_forms_hip_has() {
     assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
     // HIP 6.0 has __float22bfloat162_rn but not (as dated) __bfloat162bfloat162.
     let (out, diags) = tr(src, &at(0));
-    assert!(out.contains("__float2bfloat162_rn(s)") && out.contains("o[0] = __float2bfloat16(in[1].x * s)"), "{out}");
-    assert_eq!(diags.iter().filter(|d| d.starts_with("T001")).collect::<Vec<_>>(), vec!["T001:4:12"]);
+    assert!(
+        out.contains("__float2bfloat162_rn(s)")
+            && out.contains("o[0] = __float2bfloat16(in[1].x * s)"),
+        "{out}"
+    );
+    assert_eq!(
+        diags
+            .iter()
+            .filter(|d| d.starts_with("T001"))
+            .collect::<Vec<_>>(),
+        vec!["T001:4:12"]
+    );
     // HIP 5.2 has no bfloat16 type of this kind: every one is reported, none rewritten.
     let (out, diags) = tr(src, &hip52());
     assert!(out.contains("__float2bfloat16_rn(in[1].x * s)"), "{out}");
-    assert_eq!(diags.iter().filter(|d| d.starts_with("T001")).count(), 3, "{diags:?}");
+    assert_eq!(
+        diags.iter().filter(|d| d.starts_with("T001")).count(),
+        3,
+        "{diags:?}"
+    );
 }
 
 #[test]

@@ -367,7 +367,11 @@ fn h003_says_nothing_about_builtins_no_hip_has_which_the_translator_reports() {
          int t = __reduce_min_sync(m, (int)x[1]);\n\
          if (__uni_sync(0xffffffff, x[2] > 0)) x[3] = s + t;",
     );
-    for v in [Version::new(5, 2, 3), Version::new(6, 2, 0), Version::new(6, 4, 0)] {
+    for v in [
+        Version::new(5, 2, 3),
+        Version::new(6, 2, 0),
+        Version::new(6, 4, 0),
+    ] {
         assert!(
             !run_with(&src, v, true).iter().any(|d| d.id == "H003"),
             "HIP {v}"
@@ -386,7 +390,8 @@ fn h003_says_nothing_about_builtins_no_hip_has_which_the_translator_reports() {
         assert_eq!(t001, vec![3, 4, 5], "HIP {v}");
     }
     // A builtin HIP 6.2 has keeps its report.
-    let src = kernel("unsigned m = 0xffff;\nunsigned long long p = __match_any_sync(m, (int)x[0]);");
+    let src =
+        kernel("unsigned m = 0xffff;\nunsigned long long p = __match_any_sync(m, (int)x[0]);");
     assert!(run_with(&src, Version::new(6, 4, 0), true)
         .iter()
         .any(|d| d.id == "H003"));
@@ -494,7 +499,9 @@ fn h005_activemask_partial_syncwarp() {
     let t009 = t.diagnostics.iter().find(|d| d.id == "T009").unwrap();
     let help = t009.help.as_deref().unwrap_or("");
     assert!(
-        t009.message.contains("no HIP release") && !help.contains("6.2") && help.contains("wave_barrier"),
+        t009.message.contains("no HIP release")
+            && !help.contains("6.2")
+            && help.contains("wave_barrier"),
         "{t009:?}"
     );
     assert!(!String::from_utf8(t.output)
