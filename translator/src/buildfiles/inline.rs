@@ -228,10 +228,10 @@ fn translate_group(
             let v = value_index.line_range(value.text.as_bytes(), l).start;
             index.position(value.file_offset(v)).0
         };
-        d.message = file_lines(&d.message, value_index.lines(), to_file_line);
+        d.message = value.show(&file_lines(&d.message, value_index.lines(), to_file_line));
         d.help = d
             .help
-            .map(|h| file_lines(&h, value_index.lines(), to_file_line));
+            .map(|h| value.show(&file_lines(&h, value_index.lines(), to_file_line)));
         let fix: Option<Vec<Edit>> = d
             .fix
             .iter()
@@ -315,11 +315,12 @@ fn skipped_note(
             line.to_string()
         }
     };
-    let old = value.text.get(e.start..e.end).unwrap_or("");
-    let what = match (old.is_empty(), e.text.is_empty()) {
-        (true, _) => format!("inserting `{}`", short(&e.text)),
-        (false, true) => format!("removing `{}`", short(old)),
-        (false, false) => format!("`{}` -> `{}`", short(old), short(&e.text)),
+    let old = value.show(value.text.get(e.start..e.end).unwrap_or(""));
+    let new = value.show(&e.text);
+    let what = match (old.is_empty(), new.is_empty()) {
+        (true, _) => format!("inserting `{}`", short(&new)),
+        (false, true) => format!("removing `{}`", short(&old)),
+        (false, false) => format!("`{}` -> `{}`", short(&old), short(&new)),
     };
     Diagnostic::at(
         B_INLINE,

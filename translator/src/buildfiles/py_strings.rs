@@ -127,8 +127,8 @@ pub(crate) enum MapError {
     /// An end of the edit falls inside the text one escape sequence writes.
     #[error("the text it changes is partly written as an escape sequence")]
     InsideEscape,
-    /// The edit would change an f-string's `{...}` field, which is Python, not text.
-    #[error("it would change an f-string's `{{...}}` field")]
+    /// The edit would drop or move an f-string's `{...}` field, which is Python, not text.
+    #[error("it would drop an f-string's `{{...}}` field or move it out of the f-string")]
     Field,
     /// The new text cannot be written in the literal.
     #[error("{0}")]
@@ -166,12 +166,35 @@ pub(crate) struct Value {
     forms: Vec<Form>,
     /// Each literal's content (between its quotes) in the file.
     contents: Vec<Range<usize>>,
+    /// The source text of each f-string field (`{n * 2}`), by placeholder number.
+    fields: Vec<String>,
 }
 
-/// The placeholder the translator sees for the `n`th f-string field: a name, which C parses
-/// where a field usually stands (a size, a type, a constant).
+/// The start of the placeholder names the translator sees for f-string fields.
+const PLACEHOLDER: &str = "hipport_field_";
+
+/// The placeholder for the `n`th f-string field: a name, which C parses where a field usually
+/// stands (a size, a type, a constant).
 fn placeholder(n: usize) -> String {
-    format!("hipport_field_{n}")
+    format!("{PLACEHOLDER}{n}")
+}
+
+/// The placeholders in `text`: each one's byte range and number.
+fn placeholders(text: &str) -> Vec<(Range<usize>, usize)> {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(PLACEHOLDER).map(|i| from + i) {
+        let digits = i + PLACEHOLDER.len();
+        let end = digits + b[digits..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let whole = (i == 0 || !ident(b[i - 1])) && b.get(end).is_none_or(|&c| !ident(c));
+        if let (true, Ok(n)) = (whole, text[digits..end].parse()) {
+            out.push((i..end, n));
+        }
+        from = end.max(i + 1);
+    }
+    out
 }
 
 impl Value {
@@ -189,7 +212,6 @@ impl Value {
         let mut i = 0;
         // Start of the verbatim run in progress.
         let mut run = 0;
-        let mut fields = self.units.iter().filter(|u| u.kind == Kind::Field).count();
         while i < b.len() {
             let c = b[i];
             let special = c == b'\\' || form.fmt && (c == b'{' || c == b'}');
@@ -212,8 +234,8 @@ impl Value {
                 (1, "}".to_string(), Kind::Verbatim)
             } else {
                 let len = field_len(&text[i..]).ok_or(DecodeError::OpenField { at: base + i })?;
-                fields += 1;
-                (len, placeholder(fields - 1), Kind::Field)
+                self.fields.push(text[i..i + len].to_string());
+                (len, placeholder(self.fields.len() - 1), Kind::Field)
             };
             let at = self.text.len();
             self.text.push_str(&decoded);
@@ -245,6 +267,42 @@ impl Value {
             kind: Kind::Verbatim,
             lit,
         });
+    }
+
+    /// `text` (a message about the value) with f-string placeholders shown as the fields they
+    /// stand for.
+    pub(crate) fn show(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut pos = 0;
+        for (r, n) in placeholders(text) {
+            if let Some(f) = self.fields.get(n) {
+                out.push_str(&text[pos..r.start]);
+                out.push_str(f);
+                pos = r.end;
+            }
+        }
+        out + &text[pos..]
+    }
+
+    /// `text` written in literal `lit`: escaped for its form, with the placeholders of fields
+    /// written as the fields themselves (only an f-string can hold them).
+    fn write(&self, text: &str, lit: usize) -> Result<String, MapError> {
+        let form = self.forms[lit];
+        let mut out = String::with_capacity(text.len());
+        let mut pos = 0;
+        for (r, n) in placeholders(text) {
+            let Some(f) = self.fields.get(n) else {
+                continue;
+            };
+            if !form.fmt {
+                return Err(MapError::Field);
+            }
+            out.push_str(&form.encode(&text[pos..r.start])?);
+            out.push_str(f);
+            pos = r.end;
+        }
+        out.push_str(&form.encode(&text[pos..])?);
+        Ok(out)
     }
 
     /// Whether the value has no literal.
@@ -291,7 +349,7 @@ impl Value {
                     (None, None) => return Ok(Vec::new()),
                 },
             };
-            return Ok(vec![(at, at, self.forms[lit].encode(text)?)]);
+            return Ok(vec![(at, at, self.write(text, lit)?)]);
         }
         // Every piece with a byte in the range, and the empty ones strictly inside it.
         let touched: Vec<&Unit> = self
@@ -307,9 +365,20 @@ impl Value {
             .collect();
         // Per literal touched: its file range and its index.
         let mut spans: Vec<(usize, usize, usize)> = Vec::new();
+        // A field the edit replaces must come back in its new text (a call rewritten whole).
+        let kept: Vec<usize> = placeholders(text).into_iter().map(|(_, n)| n).collect();
         for u in touched {
             let (s, e) = match u.kind {
-                Kind::Field => return Err(MapError::Field),
+                Kind::Field => {
+                    let n = placeholders(&self.text[u.value.clone()]).first().map(|p| p.1);
+                    if start > u.value.start
+                        || end < u.value.end
+                        || !n.is_some_and(|n| kept.contains(&n))
+                    {
+                        return Err(MapError::Field);
+                    }
+                    (u.src.start, u.src.end)
+                }
                 Kind::Escape if start > u.value.start || end < u.value.end => {
                     return Err(MapError::InsideEscape)
                 }
@@ -327,7 +396,7 @@ impl Value {
         let mut out = Vec::with_capacity(spans.len());
         for (k, (s, e, lit)) in spans.into_iter().enumerate() {
             let new = if k == 0 {
-                self.forms[lit].encode(text)?
+                self.write(text, lit)?
             } else {
                 String::new()
             };
@@ -530,6 +599,31 @@ c""#;
         let field = v.text.find("hipport_field_1").unwrap();
         assert_eq!(v.map_edit(at, field + 3, ""), Err(MapError::Field));
         assert_eq!(v.file_offset(field + 4), src.find("{ptr").unwrap());
+        // A call rewritten whole keeps its field: the placeholder goes back as the field.
+        let call_end = v.text.find("); }").unwrap() + 1;
+        let edits = v
+            .map_edit(at, call_end, "hipFree(hipport_field_1, {0})")
+            .unwrap();
+        assert!(
+            apply(src, edits).contains("; hipFree({ptr!r:>{w}}, {{0}}); }}'"),
+            "{src}"
+        );
+        assert_eq!(
+            v.map_edit(at, call_end, "hipFree(hipport_field_10)"),
+            Err(MapError::Field)
+        );
+        assert_eq!(
+            v.show("`cudaFree(hipport_field_1)` and hipport_field_12"),
+            "`cudaFree({ptr!r:>{w}})` and hipport_field_12"
+        );
+        // Only an f-string can take a field back.
+        let two = "s = f'a{x}' 'b'\n";
+        let v = value(two);
+        assert_eq!(v.text, "ahipport_field_0b");
+        assert_eq!(
+            v.map_edit(v.text.len(), v.text.len(), "hipport_field_0"),
+            Err(MapError::Field)
+        );
         let mut open = Value::default();
         let bad = "f'{x'";
         assert_eq!(
