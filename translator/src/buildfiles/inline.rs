@@ -556,6 +556,11 @@ impl<'a> Reader<'a> {
         if r.is_empty() {
             return;
         }
+        // `*more` in a list or tuple: the entries of `more`.
+        if self.punct(r.start, '*') && r.len() > 1 {
+            self.reach(r.start + 1..r.end, names, out);
+            return;
+        }
         if r.len() == 1 {
             if let Some(name) = self.ident(r.start) {
                 if name == "None" {
@@ -701,6 +706,203 @@ mod tests {
         );
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         assert_eq!(r.renames.values().sum::<usize>(), 1, "{:?}", r.renames);
+    }
+
+    #[test]
+    fn variables_lists_and_concatenations_are_followed() {
+        let src = r##"import textwrap
+from torch.utils.cpp_extension import load_inline
+
+HEADER: str = "#include <cuda_runtime.h>\n"
+unrelated = "cudaMalloc is only named here"
+
+def build():
+    kernels = ("__global__ void a(float* p) { p[0] = 1; }\n"
+               "void launch_a(float* p, cudaStream_t s) { a<<<1, 1, 0, s>>>(p); }\n")
+    kernels += "void sync() { cudaDeviceSynchronize(); }\n"
+    more = [textwrap.dedent("""
+        void copy(float* d, const float* h) { cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice); }
+    """), 'cudaError_t last() { return cudaGetLastError(); }']
+    return load_inline("m", ["void launch_a(float*, cudaStream_t);"], (HEADER + kernels, *more))
+"##;
+        let (out, r) = run(src);
+        let want = src
+            .replace("cuda_runtime.h", "hip/hip_runtime.h")
+            .replace("cudaStream_t", "hipStream_t")
+            .replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
+            .replace("cudaMemcpy", "hipMemcpy")
+            .replace("cudaError_t", "hipError_t")
+            .replace("cudaGetLastError", "hipGetLastError");
+        // `*more` is read through the name, its list like any other.
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert_eq!(out.matches("hipStream_t").count(), 2, "{out}");
+        assert!(out.contains("unrelated = \"cudaMalloc is only named here\""));
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn lists_dedent_and_positional_arguments() {
+        let src = r#"from torch.utils.cpp_extension import load_inline
+import textwrap
+m = load_inline(
+    "m",
+    'cudaStream_t current();',
+    [
+        textwrap.dedent("""
+            void copy(float* d, const float* h) { cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice); }
+        """),
+        'cudaError_t last() { return cudaGetLastError(); }'.strip(),
+    ],
+)
+"#;
+        let (out, r) = run(src);
+        assert_eq!(
+            out,
+            src.replace("cudaStream_t", "hipStream_t")
+                .replace("cudaMemcpy", "hipMemcpy")
+                .replace("cudaError_t", "hipError_t")
+                .replace("cudaGetLastError", "hipGetLastError")
+        );
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    }
+
+    #[test]
+    fn escapes_stay_escapes_and_positions_count_them() {
+        // A C string's `\n` is `\\n` in a plain Python string; the Python `\n` ends C lines.
+        let src = "from torch.utils.cpp_extension import load_inline\nsrc = '__global__ void k(int* o) {\\n  printf(\"lane %d\\\\n\", threadIdx.x); int lane = threadIdx.x % 32; o[lane] = 1;\\n}\\n'\nload_inline('k', '', src)\n";
+        let (out, r) = run(src);
+        assert_eq!(
+            out,
+            src.replace(", threadIdx.x)", ", (unsigned)threadIdx.x)")
+        );
+        assert!(out.contains("printf(\"lane %d\\\\n\""), "{out}");
+        let d = r
+            .diagnostics
+            .iter()
+            .find(|d| d.id == "H001")
+            .expect("the lane index hazard");
+        let line2 = src.lines().nth(1).unwrap();
+        assert_eq!((d.line, d.column), (2, line2.find("32").unwrap() + 1));
+        let shown = d.render(Some(src.as_bytes()), false);
+        assert!(shown.contains(line2), "{shown}");
+    }
+
+    #[test]
+    fn raw_and_one_line_strings_take_only_what_they_can_hold() {
+        // `--annotate` puts a comment line above each error: a plain one-line string gets it
+        // with a `\n` escape, a raw one cannot hold the line break.
+        let src = "from torch.utils.cpp_extension import load_inline\nplain = '__global__ void k(int* o) { int lane = threadIdx.x % 32; o[lane] = 0; }'\nraw = r'__global__ void q(int* o) { int lane = threadIdx.x % 32; o[lane] = 0; cudaDeviceSynchronize(); }'\nload_inline('k', '', [plain, raw])\n";
+        let opts = Options {
+            hip_version: hipport_rules::Version::new(5, 2, 3),
+            annotate: true,
+            ..Options::default()
+        };
+        let r = translate_inline_sources(src.as_bytes(), "jit.py", &opts);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut r.edits.clone()).unwrap()).unwrap();
+        assert!(
+            out.contains("plain = '// hipport: H001 `threadIdx.x % 32` computes"),
+            "{out}"
+        );
+        let plain = out.lines().nth(1).unwrap();
+        assert!(plain.contains("\\n__global__ void k"), "{plain}");
+        assert!(out.contains("raw = r'__global__ void q(int* o) { int lane = threadIdx.x % 32; o[lane] = 0; hipDeviceSynchronize(); }'"), "{out}");
+        let skipped: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.id == "B014").collect();
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert_eq!(skipped[0].line, 3);
+        assert!(
+            skipped[0]
+                .message
+                .contains("a line break, which a one-line raw string cannot hold"),
+            "{}",
+            skipped[0].message
+        );
+    }
+
+    #[test]
+    fn f_strings_keep_their_fields() {
+        let src = r#"from torch.utils.cpp_extension import load_inline
+def build(block, mask):
+    src = f"""
+__global__ void k(float* p) {{
+  float v = p[threadIdx.x];
+  v += __shfl_down_sync(0xffffffff, v, {block // 2});
+  v += __shfl_xor_sync({mask}, v, 1);
+  p[threadIdx.x] = v;
+}}
+void run(float* p, cudaStream_t s) {{ k<<<1, {block}, 0, s>>>(p); cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, {block} * 4); }}
+"""
+    return load_inline("k", "", src)
+"#;
+        let (out, r) = run(src);
+        assert!(out.contains("v += __shfl_down(v, {block // 2});"), "{out}");
+        assert!(out.contains("hipStream_t s) {{ k<<<1, {block}, 0, s>>>(p); hipFuncSetAttribute(reinterpret_cast<const void*>(k), hipFuncAttributeMaxDynamicSharedMemorySize, {block} * 4); }}"), "{out}");
+        // The mask is Python: HIP 5.2.3 cannot take it, and the message shows it as written.
+        let t009 = r.diagnostics.iter().find(|d| d.id == "T009").unwrap();
+        assert_eq!(t009.line, 7);
+        assert!(t009.message.contains("with mask `{mask}`"), "{}", t009.message);
+        assert!(!out.contains("hipport_field"));
+    }
+
+    #[test]
+    fn hazards_land_on_the_python_lines_and_a_second_run_changes_nothing() {
+        let src = r#"from torch.utils.cpp_extension import load_inline
+
+cuda_src = """
+#include <cuda_runtime.h>
+
+__inline__ __device__ float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v += __shfl_xor_sync(0xffffffff, v, offset);
+  return v;
+}
+"""
+
+module = load_inline(name="ws", cpp_sources="", cuda_sources=cuda_src)
+"#;
+        let (out, r) = run(src);
+        let found: Vec<(usize, &str)> = ids(&r);
+        assert!(found.contains(&(7, "H001")), "{found:?}");
+        assert!(out.contains("#include <hip/hip_runtime.h>\n"), "{out}");
+        assert!(out.contains("v += __shfl_xor(v, offset);"), "{out}");
+        let (again, r2) = run(&out);
+        assert_eq!(again, out);
+        assert!(r2.edits.is_empty(), "{:?}", r2.edits);
+        assert!(ids(&r2).contains(&(7, "H001")));
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_noted() {
+        let src = r#"from torch.utils.cpp_extension import load_inline
+import pathlib
+def load_inline(*args, **kwargs):
+    pass
+def build(param, opts):
+    with open("k.cu") as f: text = f.read()
+    fmt = "__global__ void k() {{ int x = {}; }}".format(3)
+    a = load_inline("a", "", text)
+    b = load_inline("b", "", [param, fmt, pathlib.Path("k.cu").read_text(), None])
+    c = load_inline("c", **opts)
+"#;
+        let (out, r) = run(src);
+        assert_eq!(out, src);
+        let notes: Vec<(usize, &str)> = r
+            .diagnostics
+            .iter()
+            .map(|d| (d.line, &d.message[..d.message.find(' ').unwrap()]))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                (6, "`f.read()`"),
+                (7, "`\"__global__"),
+                (9, "`param`,"),
+                (9, "`pathlib.Path(\"k.cu\").read_text()`"),
+            ]
+        );
+        assert!(r.diagnostics.iter().all(|d| d.id == "B014"));
+        assert!(r.diagnostics[0].message.contains("from a file at run time"));
+        assert!(r.diagnostics[1].message.contains("by formatting"));
+        assert!(r.diagnostics[2].message.contains("not assigned a string literal"));
     }
 
     #[test]
