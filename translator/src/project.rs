@@ -1535,6 +1535,7 @@ fn translate_file(
                 }
             }
             outcome.diagnostics.extend(inline.diagnostics);
+            outcome.diagnostics.sort_by_key(|d| d.offset);
             for (family, n) in inline.renames {
                 *outcome.renames.entry(family).or_default() += n;
             }
