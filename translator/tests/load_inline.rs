@@ -126,11 +126,7 @@ else:
         .arg(name)
         .output()
         .expect("python3 runs");
-    assert!(
-        o.status.success(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout).unwrap()
 }
 
@@ -176,17 +172,36 @@ fn inline_cuda_is_translated_and_reported_on_python_lines() {
     // Renamed in the strings, escapes as they were, flags as in any JIT build.
     for (old, new) in [
         ("#include <cuda_runtime.h>", "#include <hip/hip_runtime.h>"),
-        ("__shfl_xor_sync(0xffffffff, v, offset)", "__shfl_xor(v, offset)"),
+        (
+            "__shfl_xor_sync(0xffffffff, v, offset)",
+            "__shfl_xor(v, offset)",
+        ),
         ("cudaStream_t stream;", "hipStream_t stream;"),
-        ("printf(\"row_sum: %s\\n\", cudaGetErrorString(err))", "printf(\"row_sum: %s\\n\", hipGetErrorString(err))"),
-        ("'  if (threadIdx.x % warpSize == 0) printf(\"warp %d\\\\n\", threadIdx.x / 32);\\n'", "'  if (threadIdx.x % warpSize == 0) printf(\"warp %d\\\\n\", threadIdx.x / 32);\\n'"),
-        ("hello<<<1, 64>>>(); cudaDeviceSynchronize();", "hello<<<1, 64>>>(); hipDeviceSynchronize();"),
+        (
+            "printf(\"row_sum: %s\\n\", cudaGetErrorString(err))",
+            "printf(\"row_sum: %s\\n\", hipGetErrorString(err))",
+        ),
+        (
+            "'  if (threadIdx.x % warpSize == 0) printf(\"warp %d\\\\n\", threadIdx.x / 32);\\n'",
+            "'  if (threadIdx.x % warpSize == 0) printf(\"warp %d\\\\n\", threadIdx.x / 32);\\n'",
+        ),
+        (
+            "hello<<<1, 64>>>(); cudaDeviceSynchronize();",
+            "hello<<<1, 64>>>(); hipDeviceSynchronize();",
+        ),
         ("\"--use_fast_math\"", "\"-ffast-math\""),
     ] {
         assert!(JIT.contains(old), "{old}");
         assert!(converted.contains(new), "{new} not in:\n{converted}");
     }
-    for cuda in ["cudaStream", "cudaGet", "cudaError", "cudaSuccess", "cudaDevice", "_sync("] {
+    for cuda in [
+        "cudaStream",
+        "cudaGet",
+        "cudaError",
+        "cudaSuccess",
+        "cudaDevice",
+        "_sync(",
+    ] {
         assert!(!converted.contains(cuda), "{cuda} left in:\n{converted}");
     }
     // The 32-lane reduction and warp index, at their lines of the Python file.

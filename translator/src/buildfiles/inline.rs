@@ -12,7 +12,7 @@
 //! string read from a file, formatted, passed in from elsewhere) or written back (an edit on an
 //! escape sequence or an f-string field) is a note ([`B_INLINE`]).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use super::py_strings::{Form, MapError, Value};
@@ -91,9 +91,20 @@ pub fn translate_inline_sources(src: &[u8], file: &str, opts: &Options) -> Inlin
     let mut seen_opaque: HashSet<(usize, usize)> = HashSet::new();
     for call in reader.calls() {
         let call_line = index.position(tok_start(&toks[call])).0;
-        for (role, expr) in reader.arguments(call) {
+        let Arguments {
+            sources: args,
+            spread,
+        } = reader.arguments(call);
+        // `load_inline(name, **kwargs)`: the sources are in a dictionary hipport does not read.
+        let spread = spread.filter(|_| !args.iter().any(|(role, _)| *role == Role::Cuda));
+        let opaque = spread.clone().map(|r| (Role::Cuda, r));
+        for (role, expr) in args.into_iter().chain(opaque) {
             let mut found = Vec::new();
-            reader.reach(expr, &mut HashSet::new(), &mut found);
+            if spread.as_ref() == Some(&expr) {
+                found.push(Found::Opaque(Opaque::Computed, expr));
+            } else {
+                reader.reach(expr, 0, &mut HashSet::new(), &mut found);
+            }
             for f in found {
                 match f {
                     Found::Literals(lits) => {
@@ -375,13 +386,27 @@ fn opaque_note(
     Diagnostic::at(B_INLINE, file, index, at, message, Some(help))
 }
 
+/// The arguments of one `load_inline` call that may carry sources.
+struct Arguments {
+    /// `cpp_sources` and `cuda_sources`, by keyword or position.
+    sources: Vec<(Role, Range<usize>)>,
+    /// The last `*args` or `**kwargs` argument.
+    spread: Option<Range<usize>>,
+}
+
 /// Reads `load_inline` calls and what their arguments come to.
 struct Reader<'a> {
     src: &'a str,
     toks: &'a [Tok],
     /// Bracket depth before each token.
     depth: Vec<usize>,
+    /// The values each name is assigned by statements of the file, as token ranges.
+    assigned: HashMap<&'a str, Vec<Range<usize>>>,
 }
+
+/// How deep brackets and names are followed: deeper values are noted as computed (a file of
+/// thousands of nested brackets or chained names must not exhaust the stack).
+const MAX_DEPTH: usize = 32;
 
 /// Functions that return their string argument's text (re-indented): `textwrap.dedent(...)`.
 const PASS_THROUGH: &[&str] = &["dedent", "cleandoc", "str"];
@@ -394,7 +419,14 @@ impl<'a> Reader<'a> {
             depth.push(d);
             d = d.saturating_add_signed(nesting(t));
         }
-        Reader { src, toks, depth }
+        let mut r = Reader {
+            src,
+            toks,
+            depth,
+            assigned: HashMap::new(),
+        };
+        r.assigned = r.assignments();
+        r
     }
 
     fn ident(&self, k: usize) -> Option<&str> {
@@ -445,9 +477,11 @@ impl<'a> Reader<'a> {
     }
 
     /// The `cpp_sources` and `cuda_sources` arguments of the call named at `call`, by
-    /// keyword or position (`load_inline(name, cpp_sources, cuda_sources, ...)`).
-    fn arguments(&self, call: usize) -> Vec<(Role, Range<usize>)> {
+    /// keyword or position (`load_inline(name, cpp_sources, cuda_sources, ...)`), and the
+    /// last `*args` or `**kwargs` argument, which may hold them.
+    fn arguments(&self, call: usize) -> Arguments {
         let mut out = Vec::new();
+        let mut spread = None;
         let mut position = 0;
         for arg in self.elements(call + 1) {
             let keyword = match self.ident(arg.start) {
@@ -457,6 +491,7 @@ impl<'a> Reader<'a> {
             if self.punct(arg.start, '*') {
                 // `*args` / `**kwargs`: nothing here to read, and positions are lost.
                 position = usize::MAX;
+                spread = Some(arg);
                 continue;
             }
             let role = match keyword {
@@ -482,35 +517,47 @@ impl<'a> Reader<'a> {
                 out.push((role, value));
             }
         }
-        out
+        Arguments {
+            sources: out,
+            spread,
+        }
     }
 
-    /// What the expression `r` comes to, into `out`; `names` are the variables being followed.
-    fn reach(&self, r: Range<usize>, names: &mut HashSet<String>, out: &mut Vec<Found>) {
+    /// What the expression `r` comes to, into `out`; `names` are the variables being followed,
+    /// `level` how many brackets and names deep `r` is.
+    fn reach(
+        &self,
+        r: Range<usize>,
+        level: usize,
+        names: &mut HashSet<&'a str>,
+        out: &mut Vec<Found>,
+    ) {
         if r.is_empty() {
+            return;
+        }
+        if level > MAX_DEPTH {
+            out.push(Found::Opaque(Opaque::Computed, r));
             return;
         }
         // A bracketed whole: a list or tuple of sources, or parentheses.
         if nesting(&self.toks[r.start]) > 0 && self.close_of(r.start) == Some(r.end - 1) {
             let elems = self.elements(r.start);
-            let tuple = elems.len() != 1
-                || self.punct(r.end - 2, ',')
-                || !self.punct(r.start, '(');
+            let tuple = elems.len() != 1 || self.punct(r.end - 2, ',') || !self.punct(r.start, '(');
             if tuple {
                 for e in elems {
-                    self.reach(e, names, out);
+                    self.reach(e, level + 1, names, out);
                 }
             } else {
-                self.reach(r.start + 1..r.end - 1, names, out);
+                self.reach(r.start + 1..r.end - 1, level + 1, names, out);
             }
             return;
         }
         // Parts joined by `+` at this level; adjacent literal parts are one text.
-        let level = self.depth[r.start];
+        let outer = self.depth[r.start];
         let mut parts = Vec::new();
         let mut from = r.start;
         for j in r.clone() {
-            if self.depth[j] == level && self.punct(j, '+') {
+            if self.depth[j] == outer && self.punct(j, '+') {
                 parts.push(from..j);
                 from = j + 1;
             }
@@ -524,7 +571,7 @@ impl<'a> Reader<'a> {
                     if !run.is_empty() {
                         out.push(Found::Literals(std::mem::take(&mut run)));
                     }
-                    self.reach_other(part, names, out);
+                    self.reach_other(part, level, names, out);
                 }
             }
         }
@@ -552,33 +599,35 @@ impl<'a> Reader<'a> {
     }
 
     /// A part that is not literals: a variable, a pass-through call, or something opaque.
-    fn reach_other(&self, r: Range<usize>, names: &mut HashSet<String>, out: &mut Vec<Found>) {
+    fn reach_other(
+        &self,
+        r: Range<usize>,
+        level: usize,
+        names: &mut HashSet<&'a str>,
+        out: &mut Vec<Found>,
+    ) {
         if r.is_empty() {
             return;
         }
         // `*more` in a list or tuple: the entries of `more`.
         if self.punct(r.start, '*') && r.len() > 1 {
-            self.reach(r.start + 1..r.end, names, out);
+            self.reach(r.start + 1..r.end, level + 1, names, out);
             return;
         }
-        if r.len() == 1 {
-            if let Some(name) = self.ident(r.start) {
-                if name == "None" {
-                    return;
-                }
-                if !names.insert(name.to_string()) {
-                    return;
-                }
-                let values = self.assignments(name);
-                if values.is_empty() {
-                    out.push(Found::Opaque(Opaque::Untraced, r));
-                }
-                for v in values {
-                    self.reach(v, names, out);
-                }
-                names.remove(name);
+        if let (1, Some(Tok::Ident { text: name, .. })) = (r.len(), self.toks.get(r.start)) {
+            if name == "None" || !names.insert(name) {
                 return;
             }
+            match self.assigned.get(name.as_str()) {
+                None => out.push(Found::Opaque(Opaque::Untraced, r)),
+                Some(values) => {
+                    for v in values {
+                        self.reach(v.clone(), level + 1, names, out);
+                    }
+                }
+            }
+            names.remove(name.as_str());
+            return;
         }
         // `textwrap.dedent(x)`, `str(x)`: the argument's text.
         let call = (r.start..r.end).find(|&j| self.punct(j, '('));
@@ -594,7 +643,7 @@ impl<'a> Reader<'a> {
                 && self.close_of(open) == Some(r.end - 1)
                 && args.len() == 1
             {
-                self.reach(args[0].clone(), names, out);
+                self.reach(args[0].clone(), level + 1, names, out);
                 return;
             }
         }
@@ -614,12 +663,15 @@ impl<'a> Reader<'a> {
         out.push(Found::Opaque(why, r));
     }
 
-    /// The values assigned to `name` by statements of this file (`name = ...`, `name: str =
-    /// ...`, `name += ...`), as token ranges.
-    fn assignments(&self, name: &str) -> Vec<Range<usize>> {
-        let mut out = Vec::new();
+    /// The values statements of this file assign to names (`name = ...`, `name: str = ...`,
+    /// `name += ...`), as token ranges.
+    fn assignments(&self) -> HashMap<&'a str, Vec<Range<usize>>> {
+        let mut out: HashMap<&'a str, Vec<Range<usize>>> = HashMap::new();
         for k in 0..self.toks.len() {
-            if self.ident(k) != Some(name) || !self.starts_statement(k) {
+            let Tok::Ident { text: name, .. } = &self.toks[k] else {
+                continue;
+            };
+            if !self.starts_statement(k) {
                 continue;
             }
             let mut j = k + 1;
@@ -647,9 +699,8 @@ impl<'a> Reader<'a> {
             {
                 end += 1;
             }
-            // The last token closes no bracket opened before the value.
             if from < end {
-                out.push(from..end);
+                out.entry(name.as_str()).or_default().push(from..end);
             }
         }
         out
@@ -660,12 +711,16 @@ impl<'a> Reader<'a> {
         if k == 0 {
             return true;
         }
-        let gap = &self.src[tok_end(&self.toks[k - 1]).min(tok_start(&self.toks[k]))..tok_start(&self.toks[k])];
-        gap.contains('\n') && !gap.trim_end_matches([' ', '\t', '\r', '\n']).ends_with('\\')
+        let gap = &self.src
+            [tok_end(&self.toks[k - 1]).min(tok_start(&self.toks[k]))..tok_start(&self.toks[k])];
+        gap.contains('\n')
+            && !gap
+                .trim_end_matches([' ', '\t', '\r', '\n'])
+                .ends_with('\\')
     }
 
     /// Whether token `k` starts a statement: outside brackets, after a line break, a `;` or the
-/// `:` of a compound statement on one line (`with open(p) as f: src = f.read()`).
+    /// `:` of a compound statement on one line (`with open(p) as f: src = f.read()`).
     fn starts_statement(&self, k: usize) -> bool {
         self.depth[k] == 0
             && (self.line_break_before(k)
@@ -839,7 +894,11 @@ void run(float* p, cudaStream_t s) {{ k<<<1, {block}, 0, s>>>(p); cudaFuncSetAtt
         // The mask is Python: HIP 5.2.3 cannot take it, and the message shows it as written.
         let t009 = r.diagnostics.iter().find(|d| d.id == "T009").unwrap();
         assert_eq!(t009.line, 7);
-        assert!(t009.message.contains("with mask `{mask}`"), "{}", t009.message);
+        assert!(
+            t009.message.contains("with mask `{mask}`"),
+            "{}",
+            t009.message
+        );
         assert!(!out.contains("hipport_field"));
     }
 
@@ -897,12 +956,70 @@ def build(param, opts):
                 (7, "`\"__global__"),
                 (9, "`param`,"),
                 (9, "`pathlib.Path(\"k.cu\").read_text()`"),
+                (10, "`**opts`,"),
             ]
         );
         assert!(r.diagnostics.iter().all(|d| d.id == "B014"));
         assert!(r.diagnostics[0].message.contains("from a file at run time"));
         assert!(r.diagnostics[1].message.contains("by formatting"));
-        assert!(r.diagnostics[2].message.contains("not assigned a string literal"));
+        assert!(r.diagnostics[2]
+            .message
+            .contains("not assigned a string literal"));
+    }
+
+    #[test]
+    fn deep_and_broken_input_is_bounded() {
+        let mut src = String::from("from torch.utils.cpp_extension import load_inline\n");
+        for i in 0..5000 {
+            src.push_str(&format!("v{} = v{i}\n", i + 1));
+        }
+        src.push_str("v0 = '__global__ void k() { cudaDeviceSynchronize(); }'\n");
+        src.push_str(&format!(
+            "load_inline('m', '', {}v5000{})\n",
+            "(".repeat(20_000),
+            ")".repeat(20_000)
+        ));
+        src.push_str(
+            "load_inline('n', '', v40)\nload_inline('o', '', v3)\nload_inline('p', '', [\n",
+        );
+        let (out, r) = run(&src);
+        // Three names deep is followed; forty is past the limit, and so are the brackets.
+        assert_eq!(out.matches("hipDeviceSynchronize").count(), 1);
+        let computed = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.contains("is computed"))
+            .count();
+        assert_eq!(computed, 2, "{:?}", r.diagnostics);
+    }
+
+    #[test]
+    fn cut_and_damaged_files_never_panic_and_edits_apply() {
+        let base = r#"from torch.utils.cpp_extension import load_inline
+src = f'''
+__global__ void k(float* p) {{ p[{i}] = __shfl_xor_sync(0xffffffff, p[0], 16); }}\n\N{BULLET} \x41\u00e9
+'''
+m = load_inline('m', r"cudaStream_t s();", [src, 'cudaFree(0);\
+' "x" + src], functions=['k'])
+"#;
+        for cut in 0..=base.len() {
+            if !base.is_char_boundary(cut) {
+                continue;
+            }
+            for tail in ["", "'", "\"\"\"", "{", "\\", ")", "]"] {
+                let src = format!("{}{tail}", &base[..cut]);
+                let r = translate_inline_sources(src.as_bytes(), "f.py", &Options::default());
+                let mut edits = r.edits.clone();
+                assert!(
+                    apply(src.as_bytes(), &mut edits).is_ok(),
+                    "{src:?}: {:?}",
+                    r.edits
+                );
+                for d in &r.diagnostics {
+                    assert!(d.offset <= src.len(), "{d:?}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -912,6 +1029,9 @@ def build(param, opts):
             file_lines("could not parse lines 2-3; see line 1 and outline 2", 5, to),
             "could not parse lines 12-13; see line 11 and outline 2"
         );
-        assert_eq!(file_lines("line 9 of 5, lines", 5, to), "line 9 of 5, lines");
+        assert_eq!(
+            file_lines("line 9 of 5, lines", 5, to),
+            "line 9 of 5, lines"
+        );
     }
 }

@@ -37,7 +37,7 @@ impl Form {
     }
 
     /// `text` written inside a literal of this form so that it reads back as `text`.
-    pub(crate) fn encode(&self, text: &str) -> Result<String, EncodeError> {
+    pub(crate) fn encode(&self, text: &str) -> Result<String, RawError> {
         let mut out = String::with_capacity(text.len());
         for c in text.chars() {
             match c {
@@ -49,13 +49,13 @@ impl Form {
                     // A raw literal has no escapes: a backslash would join the next character,
                     // a quote or (in one line) a line break would end the literal.
                     if c == '\\' {
-                        return Err(EncodeError::RawBackslash);
+                        return Err(RawError::Backslash);
                     }
                     if c == self.quote {
-                        return Err(EncodeError::RawQuote(c));
+                        return Err(RawError::Quote(c));
                     }
                     if !self.triple && matches!(c, '\n' | '\r') {
-                        return Err(EncodeError::RawLineBreak);
+                        return Err(RawError::LineBreak);
                     }
                     out.push(c);
                 }
@@ -107,18 +107,19 @@ impl DecodeError {
     }
 }
 
-/// Why a replacement cannot be written into a literal.
+/// Why a replacement cannot be written into a raw literal (the only kind that cannot take any
+/// text).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum EncodeError {
+pub(crate) enum RawError {
     /// A raw literal cannot escape a backslash.
     #[error("the new text holds a backslash, which a raw string cannot escape")]
-    RawBackslash,
+    Backslash,
     /// A raw literal cannot escape its own quote.
     #[error("the new text holds the string's own quote `{0}`, which a raw string cannot escape")]
-    RawQuote(char),
+    Quote(char),
     /// A one-line raw literal cannot hold a line break.
     #[error("the new text holds a line break, which a one-line raw string cannot hold")]
-    RawLineBreak,
+    LineBreak,
 }
 
 /// Why an edit on a value has no edit on the file.
@@ -132,7 +133,7 @@ pub(crate) enum MapError {
     Field,
     /// The new text cannot be written in the literal.
     #[error("{0}")]
-    Encode(#[from] EncodeError),
+    Raw(#[from] RawError),
 }
 
 /// What a piece of the value comes from.
@@ -187,7 +188,11 @@ fn placeholders(text: &str) -> Vec<(Range<usize>, usize)> {
     let mut from = 0;
     while let Some(i) = text[from..].find(PLACEHOLDER).map(|i| from + i) {
         let digits = i + PLACEHOLDER.len();
-        let end = digits + b[digits..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let end = digits
+            + b[digits..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
         let whole = (i == 0 || !ident(b[i - 1])) && b.get(end).is_none_or(|&c| !ident(c));
         if let (true, Ok(n)) = (whole, text[digits..end].parse()) {
             out.push((i..end, n));
@@ -315,7 +320,9 @@ impl Value {
     pub(crate) fn file_offset(&self, v: usize) -> usize {
         let k = self.units.partition_point(|u| u.value.end <= v);
         match self.units.get(k) {
-            Some(u) if u.kind == Kind::Verbatim => u.src.start + (v.max(u.value.start) - u.value.start),
+            Some(u) if u.kind == Kind::Verbatim => {
+                u.src.start + (v.max(u.value.start) - u.value.start)
+            }
             Some(u) => u.src.start,
             None => self
                 .units
@@ -351,18 +358,12 @@ impl Value {
             };
             return Ok(vec![(at, at, self.write(text, lit)?)]);
         }
-        // Every piece with a byte in the range, and the empty ones strictly inside it.
-        let touched: Vec<&Unit> = self
-            .units
+        // Every piece with a byte in the range, and the empty ones strictly inside it (pieces
+        // are in value order: the first is found by bisection).
+        let first = self.units.partition_point(|u| u.value.end <= start);
+        let touched = self.units[first..]
             .iter()
-            .filter(|u| {
-                if u.value.is_empty() {
-                    start < u.value.start && u.value.start < end
-                } else {
-                    u.value.start < end && start < u.value.end
-                }
-            })
-            .collect();
+            .take_while(|u| u.value.start < end);
         // Per literal touched: its file range and its index.
         let mut spans: Vec<(usize, usize, usize)> = Vec::new();
         // A field the edit replaces must come back in its new text (a call rewritten whole).
@@ -370,7 +371,9 @@ impl Value {
         for u in touched {
             let (s, e) = match u.kind {
                 Kind::Field => {
-                    let n = placeholders(&self.text[u.value.clone()]).first().map(|p| p.1);
+                    let n = placeholders(&self.text[u.value.clone()])
+                        .first()
+                        .map(|p| p.1);
                     if start > u.value.start
                         || end < u.value.end
                         || !n.is_some_and(|n| kept.contains(&n))
@@ -444,7 +447,9 @@ fn escape(s: &str, at: usize) -> Result<(usize, String), DecodeError> {
                 b'u' => 4,
                 _ => 8,
             };
-            let digits = s.get(2..2 + n).filter(|d| d.bytes().all(|d| d.is_ascii_hexdigit()));
+            let digits = s
+                .get(2..2 + n)
+                .filter(|d| d.bytes().all(|d| d.is_ascii_hexdigit()));
             match digits {
                 // Python rejects a short escape; kept as text here.
                 None => Ok((2, s[..2].to_string())),
@@ -539,7 +544,10 @@ c""#;
         let v = value(src);
         assert_eq!(v.text, "a\tbAéA\\\"\\qc");
         // `c` comes after the line continuation, `b` right after the tab's escape.
-        assert_eq!(v.file_offset(v.text.find('c').unwrap()), src.find('c').unwrap());
+        assert_eq!(
+            v.file_offset(v.text.find('c').unwrap()),
+            src.find('c').unwrap()
+        );
         assert_eq!(v.file_offset(2), src.find('b').unwrap());
         // Inside the two bytes of `é` there is no file position of its own.
         let e = v.text.find('é').unwrap();
@@ -557,9 +565,12 @@ c""#;
         let v = value(raw);
         assert_eq!(
             v.map_edit(0, 8, "a\nb"),
-            Err(MapError::Encode(EncodeError::RawLineBreak))
+            Err(MapError::Raw(RawError::LineBreak))
         );
-        assert_eq!(apply(raw, v.map_edit(0, 8, "hipFree").unwrap()), "s = r'hipFree(p);'\n");
+        assert_eq!(
+            apply(raw, v.map_edit(0, 8, "hipFree").unwrap()),
+            "s = r'hipFree(p);'\n"
+        );
         let tri = "s = \"\"\"\ncudaFree(p);\n\"\"\"\n";
         let v = value(tri);
         let edits = v.map_edit(1, 1, "#include <hip/hip_runtime.h>\n").unwrap();

@@ -1503,11 +1503,7 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
             "ext/setup.py",
             &crate::translate::Options::default(),
         );
-        let removed: Vec<&str> = inline
-            .edits
-            .iter()
-            .map(|e| &src[e.start..e.end])
-            .collect();
+        let removed: Vec<&str> = inline.edits.iter().map(|e| &src[e.start..e.end]).collect();
         assert_eq!(removed, ["__syncwarp();"], "{:?}", inline.edits);
     }
 
