@@ -248,3 +248,43 @@ fn translated_inline_cuda_is_python_and_compiles_with_hipcc() {
     let hello = python_value(&converted, "hello_src");
     assert!(hello.contains("printf(\"warp %d\\n\""), "{hello}");
 }
+
+#[test]
+fn check_reports_inline_hazards_and_honours_suppressions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("ops.py");
+    let src = r#"from torch.utils.cpp_extension import load_inline
+kernel = """
+__global__ void k(int* o) {
+  // hipport: allow(H001)
+  int lane = threadIdx.x % 32;
+  o[lane] = threadIdx.x / 32;
+}
+"""
+# hipport: allow(H004)
+other = "__global__ void q(unsigned* o) { unsigned m = __ballot_sync(0xffffffff, 1); o[0] = m; }"
+third = "__global__ void r(unsigned* o) { unsigned m = __ballot_sync(0xffffffff, 1); o[0] = m; }"
+m = load_inline("k", "", [kernel, other, third])
+"#;
+    std::fs::write(&file, src).unwrap();
+    let o = hipport(&["check", file.to_str().unwrap(), "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found: Vec<(String, u64)> = report["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["id"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // Line 5 is allowed inside the string, line 10 by the Python comment above it.
+    assert_eq!(
+        found,
+        [("H001".to_string(), 6), ("H004".to_string(), 11)],
+        "{report}"
+    );
+    assert_eq!(o.status.code(), Some(1), "errors fail the check");
+}

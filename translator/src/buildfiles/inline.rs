@@ -257,6 +257,13 @@ fn translate_group(
             })
             .collect::<Option<Vec<Vec<Edit>>>>()
             .map(|v| v.into_iter().flatten().collect());
+        // A fix that has no place in the Python file was not applied after all.
+        if fix.is_none() {
+            if let Some(m) = d.message.strip_suffix(" (fixed by --fix)") {
+                d.message = m.to_string();
+                d.severity = crate::diag::find(&d.id).map_or(d.severity, |i| i.severity);
+            }
+        }
         d.fix = fix.unwrap_or_default();
         out.diagnostics.push(d);
     }
