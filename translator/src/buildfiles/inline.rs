@@ -91,33 +91,31 @@ pub fn translate_inline_sources(src: &[u8], file: &str, opts: &Options) -> Inlin
     let mut seen_opaque: HashSet<(usize, usize)> = HashSet::new();
     for call in reader.calls() {
         let call_line = index.position(tok_start(&toks[call])).0;
-        let Arguments {
-            sources: args,
-            spread,
-        } = reader.arguments(call);
+        let Arguments { sources, spread } = reader.arguments(call);
+        let mut found: Vec<(Role, Found)> = Vec::new();
         // `load_inline(name, **kwargs)`: the sources are in a dictionary hipport does not read.
-        let spread = spread.filter(|_| !args.iter().any(|(role, _)| *role == Role::Cuda));
-        let opaque = spread.clone().map(|r| (Role::Cuda, r));
-        for (role, expr) in args.into_iter().chain(opaque) {
-            let mut found = Vec::new();
-            if spread.as_ref() == Some(&expr) {
-                found.push(Found::Opaque(Opaque::Computed, expr));
-            } else {
-                reader.reach(expr, 0, &mut HashSet::new(), &mut found);
+        if !sources.iter().any(|(role, _)| *role == Role::Cuda) {
+            if let Some(r) = spread {
+                found.push((Role::Cuda, Found::Opaque(Opaque::Computed, r)));
             }
-            for f in found {
-                match f {
-                    Found::Literals(lits) => {
-                        if seen_groups.insert(lits[0]) {
-                            groups.push((lits, role));
-                        }
+        }
+        for (role, expr) in sources {
+            let mut reached = Vec::new();
+            reader.reach(expr, 0, &mut HashSet::new(), &mut reached);
+            found.extend(reached.into_iter().map(|f| (role, f)));
+        }
+        for (role, f) in found {
+            match f {
+                Found::Literals(lits) => {
+                    if seen_groups.insert(lits[0]) {
+                        groups.push((lits, role));
                     }
-                    Found::Opaque(why, range) => {
-                        if seen_opaque.insert((range.start, range.end)) {
-                            out.diagnostics.push(opaque_note(
-                                s, &toks, &index, file, role, why, range, call_line,
-                            ));
-                        }
+                }
+                Found::Opaque(why, range) => {
+                    if seen_opaque.insert((range.start, range.end)) {
+                        out.diagnostics.push(opaque_note(
+                            s, &toks, &index, file, role, why, range, call_line,
+                        ));
                     }
                 }
             }

@@ -1,5 +1,7 @@
-//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc; and
-//! the nvcc flags that other Python files hand to PyTorch's JIT builds.
+//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc; the
+//! nvcc flags that other Python files hand to PyTorch's JIT builds; and the CUDA those files
+//! hand to `load_inline` as Python strings ([`translate_inline_sources`], a pass of its own
+//! that the driver runs beside [`translate_build`] on Python files).
 //!
 //! Each translator is a pure function from the original bytes to byte-range [`Edit`]s plus
 //! [`Diagnostic`]s, like the source rewriting passes, so the project driver can apply, diff and
@@ -38,7 +40,8 @@ pub enum BuildKind {
     Makefile,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
-    /// in a JIT build the names of renamed sources.
+    /// in a JIT build the names of renamed sources (the strings `load_inline` compiles are
+    /// [`translate_inline_sources`]'s).
     Python,
 }
 
