@@ -1525,6 +1525,20 @@ fn translate_file(
                 d.file = shown.to_string();
                 d
             }));
+            let build_edits = edits.len();
+            // The CUDA in `load_inline` strings, translated like a source; its edits never
+            // touch what the build-file pass rewrote (flag lists), checked all the same.
+            let inline = crate::buildfiles::translate_inline_sources(src, shown, &cfg.translate);
+            for e in inline.edits {
+                if !edits.iter().any(|b| b.start < e.end && e.start < b.end) {
+                    edits.push(e);
+                }
+            }
+            outcome.diagnostics.extend(inline.diagnostics);
+            outcome.diagnostics.sort_by_key(|d| d.offset);
+            for (family, n) in inline.renames {
+                *outcome.renames.entry(family).or_default() += n;
+            }
             match crate::edit::apply(src, &mut edits) {
                 Ok(out) => {
                     outcome.status = if out != src {
@@ -1536,8 +1550,8 @@ fn translate_file(
                         FileStatus::Copied
                     };
                     outcome.edits = report_edits(src, &edits);
-                    if !edits.is_empty() {
-                        *outcome.renames.entry("build".into()).or_default() += edits.len();
+                    if build_edits > 0 {
+                        *outcome.renames.entry("build".into()).or_default() += build_edits;
                     }
                     *output = Some(out);
                 }

@@ -1,5 +1,7 @@
-//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc; and
-//! the nvcc flags that other Python files hand to PyTorch's JIT builds.
+//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc; the
+//! nvcc flags that other Python files hand to PyTorch's JIT builds; and the CUDA those files
+//! hand to `load_inline` as Python strings ([`translate_inline_sources`], a pass of its own
+//! that the driver runs beside [`translate_build`] on Python files).
 //!
 //! Each translator is a pure function from the original bytes to byte-range [`Edit`]s plus
 //! [`Diagnostic`]s, like the source rewriting passes, so the project driver can apply, diff and
@@ -12,9 +14,13 @@
 
 mod cmake;
 mod flags;
+mod inline;
 mod make;
+mod py_strings;
 mod setup_py;
 mod text;
+
+pub use inline::{translate_inline_sources, InlineResult};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,7 +40,8 @@ pub enum BuildKind {
     Makefile,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
-    /// in a JIT build the names of renamed sources.
+    /// in a JIT build the names of renamed sources (the strings `load_inline` compiles are
+    /// [`translate_inline_sources`]'s).
     Python,
 }
 
@@ -424,6 +431,8 @@ pub(crate) static B_TORCH: &DiagInfo = &DIAGS[10];
 pub(crate) static B_COMPILER: &DiagInfo = &DIAGS[11];
 /// CUDA separable compilation replaced by `-fgpu-rdc`.
 pub(crate) static B_RDC: &DiagInfo = &DIAGS[12];
+/// Part of the CUDA in `load_inline`'s Python strings that hipport does not translate.
+pub(crate) static B_INLINE: &DiagInfo = &DIAGS[13];
 
 /// Diagnostics of the build-file translators.
 pub const DIAGS: &[DiagInfo] = &[
@@ -567,7 +576,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   so the names stay. hipport rewrites the flags in that list to hipcc spellings and the\n\
                   library names to HIP libraries. JIT builds (torch.utils.cpp_extension.load and\n\
                   load_inline) likewise hand extra_cuda_cflags to hipcc: those lists are rewritten the same\n\
-                  way in any Python file.",
+                  way in any Python file. The CUDA in load_inline's strings is translated and checked as\n\
+                  a .cu file is; what is not is reported as B014.",
     },
     DiagInfo {
         id: "B012",
@@ -588,6 +598,26 @@ pub const DIAGS: &[DiagInfo] = &[
                   the command that holds it fails: that finding is a warning. Remove the step and its\n\
                   object, and do the final link with hipcc -fgpu-rdc --hip-link --offload-arch=<gfx>\n\
                   over the -fgpu-rdc objects (g++ cannot link them: undefined __hip_fatbin).",
+    },
+    DiagInfo {
+        id: "B014",
+        name: "load-inline-source",
+        severity: Severity::Note,
+        summary: "CUDA in a load_inline string that hipport does not translate",
+        explain: "torch.utils.cpp_extension.load_inline(name, cpp_sources, cuda_sources, ...) compiles C++\n\
+                  and CUDA held in Python strings. hipport translates and checks the string literals that\n\
+                  reach cpp_sources and cuda_sources (by keyword or position) as it does a .cu file:\n\
+                  literals in the call, in a list or tuple there, or assigned to a variable the call names\n\
+                  anywhere in the file (adjacent literals and + between literals make one text;\n\
+                  textwrap.dedent(...) and .strip() are read through). Renames, includes and hazard\n\
+                  diagnostics (H0xx) land on the Python file's lines; new text is escaped for its\n\
+                  literal (quotes, backslashes, line breaks in a one-line string, braces in an f-string).\n\
+                  This note marks what is left: a source read from a file at run time (convert that file\n\
+                  instead), formatted with .format() or %, passed in from elsewhere or otherwise computed;\n\
+                  a string with a \\N{...} escape; and an edit hipport cannot write back: one that would\n\
+                  split an escape sequence, change an f-string's {...} field, or put a backslash, the\n\
+                  quote or a line break into a raw string. ROCm PyTorch still renames CUDA names in these\n\
+                  strings when it builds them, but nothing else: make other changes by hand.",
     },
 ];
 

@@ -17,7 +17,7 @@ use super::{Anchor, BuildOptions, B_CONSTRUCT, B_GLOB, B_PATH, B_TORCH};
 
 /// A Python token that matters here.
 #[derive(Debug, Clone)]
-enum Tok {
+pub(super) enum Tok {
     /// A string literal: span (from its prefix), opening quote offset, content and quote.
     Str {
         start: usize,
@@ -35,7 +35,7 @@ enum Tok {
 }
 
 /// How a token changes the bracket depth: +1 opens `(`, `[` or `{`, -1 closes one, 0 otherwise.
-fn nesting(t: &Tok) -> isize {
+pub(super) fn nesting(t: &Tok) -> isize {
     match t {
         Tok::Punct {
             ch: '(' | '[' | '{',
@@ -50,7 +50,7 @@ fn nesting(t: &Tok) -> isize {
 }
 
 /// Where a token starts.
-fn tok_start(t: &Tok) -> usize {
+pub(super) fn tok_start(t: &Tok) -> usize {
     match t {
         Tok::Str { start, .. } | Tok::Ident { start, .. } => *start,
         Tok::Punct { at, .. } => *at,
@@ -58,7 +58,7 @@ fn tok_start(t: &Tok) -> usize {
 }
 
 /// Where a token ends.
-fn tok_end(t: &Tok) -> usize {
+pub(super) fn tok_end(t: &Tok) -> usize {
     match t {
         Tok::Str { end, .. } => *end,
         Tok::Ident { start, text } => start + text.len(),
@@ -66,7 +66,9 @@ fn tok_end(t: &Tok) -> usize {
     }
 }
 
-fn tokens(src: &str) -> Vec<Tok> {
+/// The tokens of a Python file: string literals, identifiers and punctuation (comments,
+/// numbers and blanks are left out).
+pub(super) fn tokens(src: &str) -> Vec<Tok> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -461,7 +463,6 @@ pub(crate) fn translate(
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
-    let mut inline_noted = false;
     let jit_build = scope == Scope::Jit && builds;
     // Variables assigned a list that got the `--offload-arch=` flags.
     let mut arch_lists: HashSet<String> = HashSet::new();
@@ -491,21 +492,6 @@ pub(crate) fn translate(
                         }
                     }
                 }
-            }
-            // CUDA written as Python strings: ROCm PyTorch hipifies it when it builds (names
-            // only), and neither hipport's translation nor its hazard checks see it.
-            Tok::Ident { start, text }
-                if text == "load_inline"
-                    && !inline_noted
-                    && matches!(toks.get(k + 1), Some(Tok::Punct { ch: '(', .. })) =>
-            {
-                inline_noted = true;
-                sink.diag(
-                    B_TORCH,
-                    *start,
-                    "`load_inline` sources are Python strings: ROCm PyTorch renames their CUDA names when it builds them, and hipport neither translates nor checks them (wave64 masks, warp sizes)".into(),
-                    Some("move the CUDA source into a .cu file that `load` builds, or run `hipport check` on a copy of it".into()),
-                );
             }
             _ if scope == Scope::Jit => {}
             Tok::Ident { start, text } if text == "CUDAExtension" && !torch_noted => {
@@ -1387,13 +1373,12 @@ host_flags = ["--use_fast_math"]
                 (5, "B002"),
                 (10, "B009"),
                 (10, "B002"),
-                (12, "B011"),
                 (14, "B002"),
                 (14, "B009"),
                 (16, "B009"),
             ]
         );
-        assert!(diags[7].message.contains("not rewritten"), "{:?}", diags[7]);
+        assert!(diags[6].message.contains("not rewritten"), "{:?}", diags[6]);
         // The same lists in a setup.py get the same edits and diagnostics.
         let (setup_edits, setup_diags) =
             translate_build(BuildKind::SetupPy, src.as_bytes(), "jit/setup.py", &o);
@@ -1506,16 +1491,20 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
     }
 
     #[test]
-    fn load_inline_calls_say_their_strings_are_not_translated() {
-        let src = "from torch.utils.cpp_extension import load_inline\ncuda_src = '__global__ void k() {}'\nm = load_inline('m', cpp_sources='', cuda_sources=cuda_src)\n";
+    fn load_inline_strings_are_left_to_the_inline_pass() {
+        // Their CUDA is translated by `translate_inline_sources`, which the driver runs on
+        // every Python file; the build-file pass neither edits nor reports them.
+        let src = "from torch.utils.cpp_extension import load_inline\ncuda_src = '__global__ void k() { __syncwarp(); }'\nm = load_inline('m', cpp_sources='', cuda_sources=cuda_src)\n";
         let (out, diags) = run(src, &BuildOptions::default());
         assert_eq!(out, src);
-        let notes: Vec<usize> = diags
-            .iter()
-            .filter(|d| d.id == "B011" && d.message.contains("load_inline"))
-            .map(|d| d.line)
-            .collect();
-        assert_eq!(notes, vec![3]);
+        assert!(diags.is_empty(), "{diags:?}");
+        let inline = crate::buildfiles::translate_inline_sources(
+            src.as_bytes(),
+            "ext/setup.py",
+            &crate::translate::Options::default(),
+        );
+        let removed: Vec<&str> = inline.edits.iter().map(|e| &src[e.start..e.end]).collect();
+        assert_eq!(removed, ["__syncwarp();"], "{:?}", inline.edits);
     }
 
     #[test]
