@@ -34,7 +34,7 @@ fn golden_options(group: &str) -> Options {
 }
 
 /// Groups with committed expected outputs.
-const GOLDEN: &[&str] = &["extension", "programs", "edge"];
+const GOLDEN: &[&str] = &["extension", "programs", "edge", "jit"];
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
