@@ -16,6 +16,7 @@ mod cmake;
 mod flags;
 mod inline;
 mod make;
+mod make_rdc;
 mod py_strings;
 mod setup_py;
 mod text;
