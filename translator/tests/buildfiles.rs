@@ -712,6 +712,59 @@ int main() { run(); }
     }
 }
 
+/// CMake's separable compilation, everywhere (`CMAKE_CUDA_SEPARABLE_COMPILATION`) and per
+/// target, with `CUDA_RESOLVE_DEVICE_SYMBOLS` (nvcc's device link inside a library): the
+/// converted project links a static library of `-fgpu-rdc` objects into an executable (the
+/// device code links there; the property has no effect), a shared library with its own device
+/// link, and a host-only program (every source compiles as HIP through `hip::device`, so the
+/// `-fgpu-rdc` link of the program has device code to link, if empty).
+#[test]
+fn converted_cmake_separable_compilation_and_resolved_device_symbols_build() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for f in ["main.cu", "kernel.cu", "scale.cu"] {
+        std::fs::copy(project("make-dlink").join(f), input.join(f)).unwrap();
+    }
+    std::fs::write(
+        input.join("tool.cpp"),
+        "#include <cstdio>\nint main() { std::puts(\"tool\"); return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(sep LANGUAGES CXX CUDA)\n\
+         set(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n\
+         add_library(kern STATIC kernel.cu scale.cu)\n\
+         set_target_properties(kern PROPERTIES CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n\
+         add_executable(app main.cu)\n\
+         target_link_libraries(app PRIVATE kern)\n\
+         add_executable(tool tool.cpp)\n\
+         add_library(shk SHARED kernel.cu scale.cu)\n\
+         set_target_properties(shk PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n\
+         add_executable(app2 main.cu)\n\
+         target_link_libraries(app2 PRIVATE shk)\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    for exe in ["app", "app2"] {
+        let exe = build.join(exe);
+        assert_gfx90a_code(&exe);
+        check_run(&exe, "dlink: 0 of 65536 wrong");
+    }
+    assert!(run(&mut Command::new(build.join("tool"))).contains("tool"));
+}
+
 #[test]
 fn converted_make_stencil_builds_with_hipcc() {
     if !require(tool_works("hipcc", "--version"), "hipcc not found")
