@@ -914,8 +914,9 @@ mod tests {
             "{out}"
         );
         assert!(rdc_findings(&diags).is_empty());
-        // Relocatable objects and a host tool: only the link that reads the objects changes.
-        let src = "app: main.o kern.o\n\tg++ $^ -o $@ -lcudart\ngen: gen.o\n\tg++ $^ -o $@\nkern.o: kern.cu\n\tnvcc -dc kern.cu\n";
+        // Relocatable objects and a host tool whose object has a rule of its own: only the link
+        // that reads the relocatable objects changes.
+        let src = "app: main.o kern.o\n\tg++ $^ -o $@ -lcudart\ngen: gen.o\n\tg++ $^ -o $@\n%.o: %.cu\n\tnvcc -dc $<\ngen.o: gen.cpp\n\tg++ -O2 -c gen.cpp\n";
         let (out, _) = run(src, &gfx90a());
         assert!(out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\ngen: gen.o\n\tg++ $^ -o $@\n"), "{out}");
         // nvcc compiling and linking at once with -rdc=true gets the link flags it lacks.

@@ -208,10 +208,21 @@ pub(super) fn plan(
     let recipes = recipes(src, lines, values);
     // What the relocatable objects are called: targets of rdc compiles and device links.
     let mut objects: BTreeSet<String> = BTreeSet::new();
+    // Objects a rule of their own compiles otherwise (`gen.o: gen.cpp` with g++): a pattern
+    // rule for relocatable objects does not make them relocatable.
+    let mut plain: BTreeSet<&str> = BTreeSet::new();
     let arch_flags = flags::offload_flags(archs).join(" ");
     for r in &recipes {
         if r.is_rdc_compile() {
             objects.extend(r.rule.targets.iter().filter(|t| *t != "%").cloned());
+        } else if r.has("-c") || r.has("--compile") {
+            plain.extend(
+                r.rule
+                    .targets
+                    .iter()
+                    .filter(|t| !t.contains(['%', '$']))
+                    .map(String::as_str),
+            );
         }
         if !r.is_dlink() {
             continue;
@@ -231,10 +242,9 @@ pub(super) fn plan(
         if !r.links() {
             continue;
         }
-        let reads_objects = r
-            .inputs()
-            .iter()
-            .any(|i| objects.iter().any(|o| matches(o, i)));
+        let reads_objects = r.inputs().iter().any(|i| {
+            objects.contains(*i) || !plain.contains(i) && objects.iter().any(|o| matches(o, i))
+        });
         let device = r.driver == Driver::Device;
         // nvcc -rdc=true a.cu b.cu -o app compiles and links at once.
         if !(reads_objects || device && r.has_rdc()) {
