@@ -827,6 +827,7 @@ fn attempt(cmd: &mut Command) -> (bool, String) {
 /// - hipcc without `-fgpu-rdc` (`--hip-link` alone too): the same undefined `__hip_fatbin`;
 /// - `hipcc -dlink ... -o dlink.o`: clang has no device-link-only step, so hipcc links a
 ///   program (`undefined reference to main`, and `__hip_fatbin`).
+///
 /// There is no partial device link to stand in for nvcc's `dlink.o` either
 /// (`hipcc -fgpu-rdc --hip-link -r` fails: hipcc adds its libraries, `cannot find -lgcc_s`),
 /// so the converted Makefile writes an empty object in its place and links the device code in

@@ -712,7 +712,9 @@ mod tests {
         assert_eq!((n.info.id, n.severity), ("B013", Some(Severity::Warning)));
         assert_eq!(B_RDC.severity, Severity::Note);
         assert!(B_RDC.explain.contains("-dlink"));
-        assert!(B_RDC.explain.contains("among\nother shell commands is left as it is, and fails"));
+        assert!(B_RDC
+            .explain
+            .contains("among\nother shell commands is left as it is, and fails"));
     }
 
     #[test]
