@@ -87,9 +87,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
 }
 
 /// How relocatable device code links with hip-clang.
-const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-link \
-     --offload-arch=<gfx> for each target: g++, and hipcc without -fgpu-rdc, leave \
-     __hip_fatbin undefined";
+const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-link and \
+     --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
+     -fgpu-rdc, leave __hip_fatbin undefined";
 
 /// Applies the separate-compilation plan to the recipe line at `start`: a device-link command
 /// becomes an empty object, a link of relocatable device code gets hipcc's flags. Returns
@@ -886,18 +886,18 @@ mod tests {
     #[test]
     fn separate_compilation_through_variables() {
         // nvcc links with LINK, the device-link object has a variable, the rules use $^ and $@.
-        let src = "NVCC := nvcc\nNVCC_FLAGS += -O2 -rdc=true\nLINK := $(NVCC)\nOBJS := $(patsubst %.cu,%.o,$(wildcard *.cu))\nDLINK_OBJ := gpu_link.o\nLDFLAGS := -L$(CUDA_HOME)/lib64 -lcudart\napp: $(OBJS) $(DLINK_OBJ)\n\t$(LINK) $^ -o $@ $(LDFLAGS)\n$(DLINK_OBJ): $(OBJS)\n\t@$(NVCC) --device-link $^ --output-file $@\n%.o: %.cu\n\t$(NVCC) $(NVCC_FLAGS) -c $< -o $@\n";
+        let src = "NVCC := nvcc\nNVCC_FLAGS += -O2 -rdc=true -arch=sm_80\nLINK := $(NVCC)\nOBJS := $(patsubst %.cu,%.o,$(wildcard *.cu))\nDLINK_OBJ := gpu_link.o\nLDFLAGS := -L$(CUDA_HOME)/lib64 -lcudart\napp: $(OBJS) $(DLINK_OBJ)\n\t$(LINK) $^ -o $@ $(LDFLAGS)\n$(DLINK_OBJ): $(OBJS)\n\t@$(NVCC) --device-link $^ --output-file $@\n%.o: %.cu\n\t$(NVCC) $(NVCC_FLAGS) -c $< -o $@\n";
         let (out, diags) = run(src, &gfx90a());
         assert_eq!(
             out,
-            "NVCC := hipcc\nNVCC_FLAGS += -O2 -fgpu-rdc\nLINK := $(NVCC)\nOBJS := $(patsubst %.cu,%.o,$(wildcard *.cu))\nDLINK_OBJ := gpu_link.o\nLDFLAGS :=\napp: $(OBJS) $(DLINK_OBJ)\n\t$(LINK) -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@ $(LDFLAGS)\n$(DLINK_OBJ): $(OBJS)\n\t@hipcc -x c++ --offload-arch=gfx90a -c /dev/null -o $@\n%.o: %.cu\n\t$(NVCC) $(NVCC_FLAGS) -c $< -o $@\n"
+            "NVCC := hipcc\nNVCC_FLAGS += -O2 -fgpu-rdc --offload-arch=gfx90a\nLINK := $(NVCC)\nOBJS := $(patsubst %.cu,%.o,$(wildcard *.cu))\nDLINK_OBJ := gpu_link.o\nLDFLAGS :=\napp: $(OBJS) $(DLINK_OBJ)\n\t$(LINK) -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@ $(LDFLAGS)\n$(DLINK_OBJ): $(OBJS)\n\t@hipcc -x c++ --offload-arch=gfx90a -c /dev/null -o $@\n%.o: %.cu\n\t$(NVCC) $(NVCC_FLAGS) -c $< -o $@\n"
         );
         assert!(diags.iter().any(|d| d.id == "B013"
             && d.line == 8
             && d.message == "the link of relocatable device code by `$(LINK)` gets `-fgpu-rdc --hip-link --offload-arch=gfx90a`"));
         assert_eq!(run(&out, &gfx90a()).0, out);
         // A host link through a variable: $(CXX) is replaced where it links, not where it compiles.
-        let src = "CUDA_LIBS = -lcudart\nOBJS = $(SRCS:.cu=.o)\nbin/app: $(OBJS)\n\t@$(CXX) -o $@ $(OBJS) $(CUDA_LIBS)\nhost.o: host.cpp\n\t$(CXX) -c host.cpp\n%.o: %.cu\n\tnvcc --device-c $< -o $@\n";
+        let src = "CUDA_LIBS = -lcudart\nOBJS = $(SRCS:.cu=.o)\nbin/app: $(OBJS)\n\t@$(CXX) -o $@ $(OBJS) $(CUDA_LIBS)\nhost.o: host.cpp\n\t$(CXX) -c host.cpp\n%.o: %.cu\n\tnvcc -arch=sm_80 --device-c $< -o $@\n";
         let (out, _) = run(src, &gfx90a());
         assert!(out.contains("\t@hipcc -fgpu-rdc --hip-link --offload-arch=gfx90a -o $@ $(OBJS) $(CUDA_LIBS)\nhost.o: host.cpp\n\t$(CXX) -c host.cpp\n"), "{out}");
         // CUDA_LIBS reaches hipcc only now: the runtime is dropped, not replaced by -lamdhip64.
@@ -916,16 +916,32 @@ mod tests {
         assert!(rdc_findings(&diags).is_empty());
         // Relocatable objects and a host tool whose object has a rule of its own: only the link
         // that reads the relocatable objects changes.
-        let src = "app: main.o kern.o\n\tg++ $^ -o $@ -lcudart\ngen: gen.o\n\tg++ $^ -o $@\n%.o: %.cu\n\tnvcc -dc $<\ngen.o: gen.cpp\n\tg++ -O2 -c gen.cpp\n";
+        let src = "app: main.o kern.o\n\tg++ $^ -o $@ -lcudart\ngen: gen.o\n\tg++ $^ -o $@\n%.o: %.cu\n\tnvcc -arch=sm_80 -dc $<\ngen.o: gen.cpp\n\tg++ -O2 -c gen.cpp\n";
         let (out, _) = run(src, &gfx90a());
         assert!(out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\ngen: gen.o\n\tg++ $^ -o $@\n"), "{out}");
-        // nvcc compiling and linking at once with -rdc=true gets the link flags it lacks.
+        // nvcc compiling and linking at once with -rdc=true gets the link flag it lacks (the
+        // targets are the line's own).
         let (out, diags) = run("app: a.cu b.cu\n\tnvcc -rdc=true -O2 $^ -o $@\n", &gfx90a());
         assert_eq!(
             out,
-            "app: a.cu b.cu\n\thipcc --hip-link --offload-arch=gfx90a -fgpu-rdc -O2 $^ -o $@\n"
+            "app: a.cu b.cu\n\thipcc --hip-link -fgpu-rdc -O2 $^ -o $@\n"
         );
         assert_eq!(rdc_findings(&diags).len(), 1);
+    }
+
+    #[test]
+    fn the_link_names_targets_only_where_the_compiles_do() {
+        // Compiles without targets build for the GPU hipcc finds; a link that named others
+        // would find no device code for them.
+        let src = "app: a.o b.o dlink.o\n\tg++ $^ -o $@\ndlink.o: a.o b.o\n\tnvcc -dlink $^ -o $@\n%.o: %.cu\n\tnvcc -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(
+            out.starts_with("app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link $^ -o $@\n"),
+            "{out}"
+        );
+        let with_arch = src.replace("-dc", "-arch=sm_80 -dc");
+        let (out, _) = run(&with_arch, &gfx90a());
+        assert!(out.starts_with("app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\n"), "{out}");
     }
 
     #[test]
@@ -936,7 +952,7 @@ mod tests {
         let (_, diags) = run(src, &gfx90a());
         assert_eq!(rdc_findings(&diags), [(2, Warning)]);
         // A device link among other shell commands stays as it is: hipcc fails on it.
-        let src = "app: a.o\n\t$(CXX) a.o d.o -o app\nd.o: a.o\n\tnvcc -dlink a.o -o d.o && echo linked\na.o: a.cu\n\tnvcc -dc a.cu\n";
+        let src = "app: a.o\n\t$(CXX) a.o d.o -o app\nd.o: a.o\n\tnvcc -dlink a.o -o d.o && echo linked\na.o: a.cu\n\tnvcc -arch=sm_80 -dc a.cu\n";
         let (out, diags) = run(src, &gfx90a());
         assert!(
             out.contains("\thipcc -dlink a.o -o d.o && echo linked\n"),

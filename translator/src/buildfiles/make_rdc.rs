@@ -237,6 +237,10 @@ pub(super) fn plan(
             plan.stubs.insert(r.start, change);
         }
     }
+    // The link names the targets only where the compiles do: a link for targets the objects
+    // have no device code for fails (`lld: error: target emulation unknown`), and compiles
+    // without targets take the GPU hipcc finds, which the link then finds too.
+    let compiles_name_targets = recipes.iter().any(|r| r.is_rdc_compile() && r.has_arch());
     let mut linked = false;
     for r in &recipes {
         if !r.links() {
@@ -264,7 +268,7 @@ pub(super) fn plan(
         if !r.has("--hip-link") {
             missing.push("--hip-link");
         }
-        if !r.has_arch() && !arch_flags.is_empty() {
+        if compiles_name_targets && !r.has_arch() && !arch_flags.is_empty() {
             missing.push(&arch_flags);
         }
         if missing.is_empty() && device {

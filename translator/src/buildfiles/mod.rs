@@ -602,8 +602,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   command (-dlink, --device-link) write an empty object instead (hipcc -x c++ -c /dev/null\n\
                   -o <its output>), so the rules and links that name that object still work, and gives\n\
                   each link that reads the relocatable objects (a $(CXX)/g++ link becomes hipcc, an\n\
-                  nvcc link gets the flags) -fgpu-rdc --hip-link and the targets; -lcudart and CUDA\n\
-                  library paths on it are dropped. These rewrites are notes. A device-link command among\n\
+                  nvcc link gets the flags) -fgpu-rdc --hip-link, and the targets where the compiles\n\
+                  name them; -lcudart and CUDA library paths on it are dropped. These rewrites are notes. A device-link command among\n\
                   other shell commands is left as it is, and fails; a Makefile that compiles relocatable\n\
                   device code but has no link of it that hipport reads (the objects are archived for a\n\
                   link elsewhere, or the link is in a shape it does not follow) gets a warning: that link\n\
