@@ -603,12 +603,13 @@ pub const DIAGS: &[DiagInfo] = &[
                   -o <its output>), so the rules and links that name that object still work, and gives\n\
                   each link that reads the relocatable objects (a $(CXX)/g++ link becomes hipcc, an\n\
                   nvcc link gets the flags) -fgpu-rdc --hip-link, and the targets where the compiles\n\
-                  name them; -lcudart and CUDA library paths on it are dropped. These rewrites are notes. A device-link command among\n\
-                  other shell commands is left as it is, and fails; a Makefile that compiles relocatable\n\
-                  device code but has no link of it that hipport reads (the objects are archived for a\n\
-                  link elsewhere, or the link is in a shape it does not follow) gets a warning: that link\n\
-                  needs the flags above. In CMake, CUDA_RESOLVE_DEVICE_SYMBOLS does nothing: the device\n\
-                  code is linked where an executable or shared library links with -fgpu-rdc.",
+                  name them; -lcudart and CUDA library paths on it are dropped. These rewrites are\n\
+                  notes. A device-link command among other shell commands is left as it is, and\n\
+                  fails; a Makefile that compiles relocatable device code but has no link of it that\n\
+                  hipport reads (the objects are archived for a link elsewhere, or the link is in a\n\
+                  shape it does not follow) gets a warning: that link needs the flags above. In CMake,\n\
+                  CUDA_RESOLVE_DEVICE_SYMBOLS does nothing: the device code is linked where an\n\
+                  executable or shared library links with -fgpu-rdc.",
     },
     DiagInfo {
         id: "B014",
@@ -714,7 +715,7 @@ mod tests {
         assert!(B_RDC.explain.contains("-dlink"));
         assert!(B_RDC
             .explain
-            .contains("among\nother shell commands is left as it is, and fails"));
+            .contains("among other shell commands is left as it is, and\nfails"));
     }
 
     #[test]
