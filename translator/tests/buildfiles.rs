@@ -240,6 +240,49 @@ fn make_mixed_build_file() {
     assert!(edits.is_empty(), "second pass edited: {edits:?}");
 }
 
+/// Separate compilation: `-dc` objects, an `nvcc -dlink` step and a `$(CXX)` link become
+/// `-fgpu-rdc -c` objects, an empty stand-in for the device-link object and a hipcc link with
+/// `-fgpu-rdc --hip-link` (see `converted_make_dlink_builds_with_hipcc` for why).
+#[test]
+fn make_dlink_build_file() {
+    let o = opts(&[]);
+    let (src, out, diags) = translate("make-dlink", "Makefile", &o);
+    let expected = src
+        .replace("NVCC      ?= $(CUDA_HOME)/bin/nvcc", "NVCC      ?= hipcc")
+        .replace("-arch=sm_80", "--offload-arch=gfx90a")
+        .replace(
+            "$(CXX) $(OBJS) dlink.o -o $@ -L$(CUDA_HOME)/lib64 -lcudart",
+            "hipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $(OBJS) dlink.o -o $@",
+        )
+        .replace(
+            "$(NVCC) $(ARCH) -dlink $^ -o $@",
+            "hipcc -x c++ --offload-arch=gfx90a -c /dev/null -o $@",
+        )
+        .replace("-O2 -dc $<", "-O2 -fgpu-rdc -c $<");
+    assert_ne!(
+        expected, src,
+        "the corpus Makefile changed; update this test"
+    );
+    assert_eq!(out, expected);
+    assert!(has(
+        &diags,
+        "B013",
+        13,
+        "the link of relocatable device code by `$(CXX)` -> `hipcc -fgpu-rdc --hip-link"
+    ));
+    assert!(has(&diags, "B004", 13, "`cudart` dropped"));
+    assert!(has(&diags, "B013", 16, "device-link step"));
+    assert!(has(&diags, "B001", 19, "`-dc` -> `-fgpu-rdc -c`"));
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d.id == "B013" && d.severity != hipport::diag::Severity::Note),
+        "{diags:?}"
+    );
+    let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &o);
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
 #[test]
 fn torch_gelu_setup_py() {
     let o = opts(&[("csrc/gelu_kernel.cu", "csrc/gelu_kernel.hip")]);
@@ -337,6 +380,7 @@ fn every_diagnostic_id_is_in_the_catalog() {
     diags.extend(translate("cmake-rdc", "CMakeLists.txt", &opts(&[])).2);
     diags.extend(translate("make-stencil", "Makefile", &opts(&[])).2);
     diags.extend(translate("make-mixed", "Makefile", &opts(&[])).2);
+    diags.extend(translate("make-dlink", "Makefile", &opts(&[])).2);
     diags.extend(translate("torch-gelu", "setup.py", &opts(&[])).2);
     for d in diags {
         let info =
@@ -668,6 +712,59 @@ int main() { run(); }
     }
 }
 
+/// CMake's separable compilation, everywhere (`CMAKE_CUDA_SEPARABLE_COMPILATION`) and per
+/// target, with `CUDA_RESOLVE_DEVICE_SYMBOLS` (nvcc's device link inside a library): the
+/// converted project links a static library of `-fgpu-rdc` objects into an executable (the
+/// device code links there; the property has no effect), a shared library with its own device
+/// link, and a host-only program (every source compiles as HIP through `hip::device`, so the
+/// `-fgpu-rdc` link of the program has device code to link, if empty).
+#[test]
+fn converted_cmake_separable_compilation_and_resolved_device_symbols_build() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for f in ["main.cu", "kernel.cu", "scale.cu"] {
+        std::fs::copy(project("make-dlink").join(f), input.join(f)).unwrap();
+    }
+    std::fs::write(
+        input.join("tool.cpp"),
+        "#include <cstdio>\nint main() { std::puts(\"tool\"); return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(sep LANGUAGES CXX CUDA)\n\
+         set(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n\
+         add_library(kern STATIC kernel.cu scale.cu)\n\
+         set_target_properties(kern PROPERTIES CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n\
+         add_executable(app main.cu)\n\
+         target_link_libraries(app PRIVATE kern)\n\
+         add_executable(tool tool.cpp)\n\
+         add_library(shk SHARED kernel.cu scale.cu)\n\
+         set_target_properties(shk PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n\
+         add_executable(app2 main.cu)\n\
+         target_link_libraries(app2 PRIVATE shk)\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    for exe in ["app", "app2"] {
+        let exe = build.join(exe);
+        assert_gfx90a_code(&exe);
+        check_run(&exe, "dlink: 0 of 65536 wrong");
+    }
+    assert!(run(&mut Command::new(build.join("tool"))).contains("tool"));
+}
+
 #[test]
 fn converted_make_stencil_builds_with_hipcc() {
     if !require(tool_works("hipcc", "--version"), "hipcc not found")
@@ -705,6 +802,107 @@ fn converted_make_mixed_builds_with_hipcc_and_gxx() {
     let exe = out.join("mixed");
     assert_gfx90a_code(&exe);
     check_run(&exe, "mixed: 0 of 65536 wrong");
+}
+
+/// Runs `cmd` and returns whether it succeeded, with its output.
+fn attempt(cmd: &mut Command) -> (bool, String) {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// Separate compilation with hip-clang (hipcc 5.2.3, clang 15, gfx90a). An `extern __device__`
+/// function defined in one `-fgpu-rdc` object and called from a kernel in another links when
+/// the link is `hipcc -fgpu-rdc --hip-link --offload-arch=gfx90a` over the objects (hipcc adds
+/// `--hip-link` itself when it sees `-fgpu-rdc` on a link; the offload targets must be on the link
+/// line: without them hipcc asks rocm_agent_enumerator for the GPUs present, and with none it
+/// fails, `lld: error: target emulation unknown`; a target the objects were not compiled for
+/// fails the same way). What fails, each checked below on the objects make built:
+/// - `g++` (or any host linker) over the objects: `undefined reference to __hip_fatbin`, the
+///   device code image that only the device link writes;
+/// - hipcc without `-fgpu-rdc` (`--hip-link` alone too): the same undefined `__hip_fatbin`;
+/// - `hipcc -dlink ... -o dlink.o`: clang has no device-link-only step, so hipcc links a
+///   program (`undefined reference to main`, and `__hip_fatbin`).
+///
+/// There is no partial device link to stand in for nvcc's `dlink.o` either
+/// (`hipcc -fgpu-rdc --hip-link -r` fails: hipcc adds its libraries, `cannot find -lgcc_s`),
+/// so the converted Makefile writes an empty object in its place and links the device code in
+/// the final link. Also `-fgpu-rdc --hip-link` on a link that has no relocatable device code
+/// (host objects alone) fails (`target emulation unknown`): only links that read the
+/// relocatable objects are rewritten.
+#[test]
+fn converted_make_dlink_builds_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+        || !require(tool_works("g++", "--version"), "g++ not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("make-dlink");
+    if convert("make-dlink", &out).is_none() {
+        return;
+    }
+    run(Command::new("make").arg("-C").arg(&out));
+    let exe = out.join("dlink");
+    assert_gfx90a_code(&exe);
+    if gpu_present() {
+        check_run(&exe, "dlink: 0 of 65536 wrong");
+    } else {
+        // The program starts (the HIP runtime loads and main runs) and reports the missing
+        // device by name: not a loader or link failure.
+        let r = Command::new(&exe).output().unwrap();
+        let stdout = String::from_utf8_lossy(&r.stdout);
+        assert_eq!(r.status.code(), Some(2), "{r:?}");
+        assert!(stdout.starts_with("runtime error: hipError"), "{r:?}");
+    }
+    let objects = ["main.o", "kernel.o", "scale.o"];
+    let link = |args: &[&str]| {
+        attempt(
+            Command::new(args[0])
+                .current_dir(&out)
+                .args(&args[1..])
+                .args(objects),
+        )
+    };
+    let (ok, text) = link(&["g++", "-o", "gxx-link", "-lamdhip64"]);
+    assert!(!ok && text.contains("__hip_fatbin"), "g++ link: {text}");
+    let (ok, text) = link(&["hipcc", "--offload-arch=gfx90a", "-o", "no-rdc"]);
+    assert!(
+        !ok && text.contains("__hip_fatbin"),
+        "hipcc link without -fgpu-rdc: {text}"
+    );
+    let (ok, text) = link(&["hipcc", "--offload-arch=gfx90a", "-dlink", "-o", "d.o"]);
+    assert!(
+        !ok && text.contains("undefined reference"),
+        "hipcc -dlink: {text}"
+    );
+    let (ok, text) = link(&[
+        "hipcc",
+        "-fgpu-rdc",
+        "--hip-link",
+        "--offload-arch=gfx90a",
+        "-o",
+        "linked",
+    ]);
+    assert!(ok, "hipcc -fgpu-rdc --hip-link: {text}");
+    // Host objects alone: the device link has nothing to link.
+    let (ok, text) = attempt(Command::new("hipcc").current_dir(&out).args([
+        "-fgpu-rdc",
+        "--hip-link",
+        "--offload-arch=gfx90a",
+        "dlink.o",
+        "-o",
+        "empty",
+    ]));
+    assert!(
+        !ok && text.contains("target emulation unknown"),
+        "host objects alone: {text}"
+    );
 }
 
 /// Odd and broken inputs never panic, and their edits always apply: a deterministic generator

@@ -753,6 +753,22 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     )),
                 );
             }
+            "CUDA_RESOLVE_DEVICE_SYMBOLS" if is_on(args.get(k + 1)) => {
+                sink.diag(
+                    B_RDC,
+                    a.start,
+                    "CUDA_RESOLVE_DEVICE_SYMBOLS does nothing with hipcc: there is no device link \
+                     in the library; the device code of -fgpu-rdc objects is linked where an \
+                     executable or shared library is linked with -fgpu-rdc"
+                        .into(),
+                    Some(
+                        "within this project the -fgpu-rdc link option reaches those links; a \
+                         static library of -fgpu-rdc objects linked outside it (g++, another build) \
+                         needs hipcc -fgpu-rdc --hip-link --offload-arch=<gfx> there"
+                            .into(),
+                    ),
+                );
+            }
             "CUDA_SEPARABLE_COMPILATION" if is_on(args.get(k + 1)) && !targets.is_empty() => {
                 let indent = indentation(st.src, cmd.start);
                 let mut text = String::new();
@@ -1575,6 +1591,19 @@ mod tests {
             && d.help
                 .as_deref()
                 .is_some_and(|h| h.contains("host C++ sources do not get it"))));
+    }
+
+    #[test]
+    fn resolve_device_symbols_is_a_note() {
+        let src = "project(p CUDA)\nadd_library(k STATIC k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON\n  CUDA_RESOLVE_DEVICE_SYMBOLS ON)\nset_property(TARGET k PROPERTY CUDA_RESOLVE_DEVICE_SYMBOLS OFF)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("CUDA_RESOLVE_DEVICE_SYMBOLS ON)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n"), "{out}");
+        let found: Vec<(usize, Severity)> = diags
+            .iter()
+            .filter(|d| d.id == "B013" && d.message.contains("CUDA_RESOLVE_DEVICE_SYMBOLS"))
+            .map(|d| (d.line, d.severity))
+            .collect();
+        assert_eq!(found, [(4, Severity::Note)]);
     }
 
     #[test]

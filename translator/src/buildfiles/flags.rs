@@ -688,7 +688,7 @@ fn map_one(
             word: i,
             info: B_RDC,
             message: format!("`{}` is nvcc's separate device-link step, which hipcc has no counterpart of: this command fails", words[i]),
-            help: Some("remove the device-link step and its object, and do the final link with hipcc -fgpu-rdc (g++ cannot link -fgpu-rdc objects)".into()),
+            help: Some("hipcc links device code in the final link: remove the device-link step (or make it write an empty object, as hipport does where the command stands alone on its line) and link the -fgpu-rdc objects with hipcc -fgpu-rdc --hip-link --offload-arch=<gfx> (g++ cannot link them)".into()),
             severity: Some(Severity::Warning),
         });
         return 1;

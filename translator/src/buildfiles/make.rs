@@ -4,8 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::flags::{self, Action, Context, Mapped};
+use super::make_rdc;
 use super::text::{self, Sink, Style, Word};
-use super::{Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH};
+use super::{
+    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH, B_RDC,
+};
 
 /// Translates a Makefile.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
@@ -15,7 +18,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         exts: text::extension_map(&opts.renamed),
     };
     let lines = logical_lines(src);
-    let usage = Usage::scan(src, &lines);
+    let values = variables(src, &lines);
+    let rdc = make_rdc::plan(src, &lines, &values, &opts.offload_arch);
+    let hipcc_links: BTreeSet<usize> = rdc
+        .links
+        .iter()
+        .filter(|(_, l)| l.host)
+        .map(|(at, _)| *at)
+        .collect();
+    let usage = Usage::scan(src, &lines, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
     for &(start, end) in &lines {
@@ -25,6 +36,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             continue;
         }
         first_statement.get_or_insert(start);
+        if separate_compilation(sink, &rdc, start) {
+            continue;
+        }
         let replaced = foreach_arch_lists(src, start, end, sink, opts);
         let words: Vec<Word> = text::blank_words(src, start, end, true)
             .into_iter()
@@ -54,10 +68,63 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
         }
     }
-    if rocm_path_used && !usage.values.contains_key("ROCM_PATH") {
+    if let Some(at) = rdc.unlinked {
+        sink.diag_as(
+            B_RDC,
+            crate::diag::Severity::Warning,
+            at,
+            "relocatable device code is compiled here, but hipport found no link of it to rewrite"
+                .into(),
+            Some(format!(
+                "{RDC_LINK_HELP}; a link in another Makefile or script needs the same"
+            )),
+        );
+    }
+    if rocm_path_used && !values.contains_key("ROCM_PATH") {
         let at = first_statement.unwrap_or(0);
         sink.edit(at, at, format!("{ROCM_PATH_DEFAULT}\n"), B_PATH.id);
     }
+}
+
+/// How relocatable device code links with hip-clang.
+const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-link and \
+     --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
+     -fgpu-rdc, leave __hip_fatbin undefined";
+
+/// Applies the separate-compilation plan to the recipe line at `start`: a device-link command
+/// becomes an empty object, a link of relocatable device code gets hipcc's flags. Returns
+/// whether the line is done (nothing else of it is rewritten).
+fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> bool {
+    if let Some(c) = rdc.stubs.get(&start) {
+        if sink.edit(c.start, c.end, c.text.as_str(), B_RDC.id) {
+            sink.diag(
+                B_RDC,
+                c.start,
+                format!("nvcc's device-link step `{}` -> an empty object", c.shown),
+                Some("hipcc links device code in the final link (-fgpu-rdc --hip-link) and has no separate device-link step; the rule stays so that what names its output still builds, and the object adds nothing to the link".into()),
+            );
+        }
+        return true;
+    }
+    if let Some(l) = rdc.links.get(&start) {
+        let c = &l.change;
+        if sink.edit(c.start, c.end, c.text.as_str(), B_RDC.id) {
+            let message = if l.host {
+                format!(
+                    "the link of relocatable device code by `{}` -> `{}`",
+                    c.shown, c.text
+                )
+            } else {
+                format!(
+                    "the link of relocatable device code by `{}` gets `{}`",
+                    c.shown,
+                    c.text.trim()
+                )
+            };
+            sink.diag(B_RDC, c.start, message, Some(RDC_LINK_HELP.into()));
+        }
+    }
+    false
 }
 
 /// The definition added to a Makefile whose host compiles and links now name ROCm's directories.
@@ -129,17 +196,32 @@ fn host_flags(mapped: &mut Mapped, words: &[&str]) -> bool {
 
 /// Which logical lines hand their flags to a host compiler or linker rather than to nvcc.
 struct Usage {
-    /// The values assigned to each variable, joined.
-    values: BTreeMap<String, String>,
     /// Starts of the lines whose flags reach a host tool: recipes run by one, and assignments
     /// of variables such a recipe uses (or that nothing here uses and make's built-in rules
     /// may: any but nvcc's own variables).
     host_lines: BTreeSet<usize>,
 }
 
+/// The values assigned to each variable of a Makefile, joined (`+=` and a later `=` alike).
+pub(super) fn variables(src: &str, lines: &[(usize, usize)]) -> BTreeMap<String, String> {
+    let mut values: BTreeMap<String, String> = BTreeMap::new();
+    for &(start, end) in lines {
+        let line = &src[start..end];
+        if line.starts_with('\t') {
+            continue;
+        }
+        if let Some((name, value)) = assignment(line) {
+            let v = values.entry(name.to_string()).or_default();
+            v.push(' ');
+            v.push_str(value);
+        }
+    }
+    values
+}
+
 /// Who runs a recipe.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Driver {
+pub(super) enum Driver {
     /// nvcc or hipcc.
     Device,
     /// A host compiler or linker (`$(CXX)`, g++, ld).
@@ -149,18 +231,21 @@ enum Driver {
 }
 
 impl Usage {
-    fn scan(src: &str, lines: &[(usize, usize)]) -> Usage {
-        let mut values: BTreeMap<String, String> = BTreeMap::new();
+    /// `hipcc_links`: recipes that become hipcc links of relocatable device code, whatever
+    /// ran them before (see [`super::make_rdc`]).
+    fn scan(
+        src: &str,
+        lines: &[(usize, usize)],
+        values: &BTreeMap<String, String>,
+        hipcc_links: &BTreeSet<usize>,
+    ) -> Usage {
         let mut assigned: Vec<(usize, String)> = Vec::new();
         let mut recipes: Vec<(usize, &str)> = Vec::new();
         for &(start, end) in lines {
             let line = &src[start..end];
             if line.starts_with('\t') {
                 recipes.push((start, line));
-            } else if let Some((name, value)) = assignment(line) {
-                let v = values.entry(name.to_string()).or_default();
-                v.push(' ');
-                v.push_str(value);
+            } else if let Some((name, _)) = assignment(line) {
                 assigned.push((start, name.to_string()));
             }
         }
@@ -170,7 +255,11 @@ impl Usage {
         let mut host_lines = BTreeSet::new();
         for (start, line) in recipes {
             let words: Vec<&str> = line.split_whitespace().collect();
-            let driver = driver(&words, &values, 0);
+            let driver = if hipcc_links.contains(&start) {
+                Driver::Device
+            } else {
+                driver(&words, values, 0)
+            };
             if driver != Driver::Device {
                 host_lines.insert(start);
             }
@@ -203,13 +292,13 @@ impl Usage {
                 host_lines.insert(start);
             }
         }
-        Usage { values, host_lines }
+        Usage { host_lines }
     }
 }
 
 /// `NAME = value` (any of make's assignment operators, with `export`/`override` before it):
 /// the name and the value.
-fn assignment(line: &str) -> Option<(&str, &str)> {
+pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     let mut l = line.trim_start();
     for kw in ["export ", "override "] {
         if let Some(rest) = l.strip_prefix(kw) {
@@ -228,7 +317,7 @@ fn assignment(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The variables a text reads: `$(NAME)` and `${NAME}`.
-fn references(text: &str) -> Vec<String> {
+pub(super) fn references(text: &str) -> Vec<String> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     for (i, _) in text.match_indices('$') {
@@ -250,8 +339,18 @@ fn references(text: &str) -> Vec<String> {
 
 /// Who runs a command line: its first word that names a program, past make's quiet prefixes
 /// and variables that only echo or silence (`$(Q)`, `$(EXEC)`).
-fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: usize) -> Driver {
-    for w in words.iter().take(4) {
+pub(super) fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: usize) -> Driver {
+    driver_word(words, values, depth).map_or(Driver::Other, |d| d.0)
+}
+
+/// [`driver`], with the index of the word that decides it (the program, or the variable that
+/// names it), or `None` when no word does.
+pub(super) fn driver_word(
+    words: &[&str],
+    values: &BTreeMap<String, String>,
+    depth: usize,
+) -> Option<(Driver, usize)> {
+    for (i, w) in words.iter().enumerate().take(4) {
         let w = w.trim_start_matches(['@', '-', '+']);
         if w.is_empty() {
             continue;
@@ -262,7 +361,7 @@ fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: usize) -> Dr
             .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
         let Some(var) = var else {
             let prog = w.rsplit('/').next().unwrap_or(w);
-            return if is_nvcc(w) || prog == "hipcc" {
+            let d = if is_nvcc(w) || prog == "hipcc" {
                 Driver::Device
             } else if matches!(
                 prog,
@@ -274,6 +373,7 @@ fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: usize) -> Dr
             } else {
                 Driver::Other
             };
+            return Some((d, i));
         };
         let value = values.get(var).map(|v| v.trim());
         match value {
@@ -282,20 +382,21 @@ fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: usize) -> Dr
                 if matches!(inner.first(), Some(&"echo")) {
                     continue;
                 }
-                return driver(&inner, values, depth + 1);
+                return Some((driver(&inner, values, depth + 1), i));
             }
             Some(_) => continue,
             None => {}
         }
-        return match var {
+        let d = match var {
             "NVCC" | "HIPCC" => Driver::Device,
             // make's defaults: CXX is g++, CC is cc.
             "CXX" | "CC" | "LD" | "LINK" | "LINKER" | "HOST_COMPILER" => Driver::Host,
             "Q" | "EXEC" | "AT" | "V" | "SILENT" | "QUIET" => continue,
             _ => Driver::Other,
         };
+        return Some((d, i));
     }
-    Driver::Other
+    None
 }
 
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
@@ -366,7 +467,7 @@ fn foreach_arch_lists(
 }
 
 /// The offset of the `)` that closes the `(` at `open` in `s`.
-fn closing_paren(s: &str, open: usize) -> Option<usize> {
+pub(super) fn closing_paren(s: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (i, c) in s[open..].char_indices() {
         match c {
@@ -426,7 +527,7 @@ fn context_of(words: &[Word]) -> Context {
 }
 
 /// Whether a word names the nvcc driver.
-fn is_nvcc(w: &str) -> bool {
+pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
     w == "nvcc" || w.ends_with("/bin/nvcc") || w.ends_with("/nvcc") && flags::is_cuda_path(w)
 }
@@ -627,7 +728,7 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
 }
 
 /// Byte ranges of the logical lines of a Makefile (backslash-continued lines joined).
-fn logical_lines(src: &str) -> Vec<(usize, usize)> {
+pub(super) fn logical_lines(src: &str) -> Vec<(usize, usize)> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
@@ -742,14 +843,131 @@ mod tests {
         assert!(!run(src, &BuildOptions::default()).0.contains("WARP_SYNC"));
     }
 
+    fn gfx90a() -> BuildOptions {
+        BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            ..Default::default()
+        }
+    }
+
+    /// The ids, lines and severities of the B013 findings.
+    fn rdc_findings(diags: &[crate::diag::Diagnostic]) -> Vec<(usize, crate::diag::Severity)> {
+        diags
+            .iter()
+            .filter(|d| d.id == "B013")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    }
+
     #[test]
-    fn the_device_link_step_is_a_warning() {
-        let src = "a.o: a.cu\n\tnvcc -dc a.cu -o a.o\ndlink.o: a.o\n\tnvcc -dlink a.o -o dlink.o\n";
-        let (out, diags) = run(src, &BuildOptions::default());
-        assert!(out.contains("\thipcc -dlink a.o -o dlink.o\n"), "{out}");
+    fn a_device_link_step_becomes_an_empty_object_and_the_gxx_link_hipcc() {
+        let src = "NVCC = nvcc\nARCH = -arch=sm_70\nOBJS = main.o kernel.o\n\napp: $(OBJS) dlink.o\n\tg++ $(OBJS) dlink.o -o app -L/usr/local/cuda/lib64 -lcudart\ndlink.o: $(OBJS)\n\t$(NVCC) $(ARCH) -dlink $(OBJS) -o dlink.o\n%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\nclean:\n\trm -f *.o dlink.o app\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "NVCC = hipcc\nARCH = --offload-arch=gfx90a\nOBJS = main.o kernel.o\n\napp: $(OBJS) dlink.o\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $(OBJS) dlink.o -o app\ndlink.o: $(OBJS)\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o dlink.o\n%.o: %.cu\n\t$(NVCC) $(ARCH) -fgpu-rdc -c $< -o $@\nclean:\n\trm -f *.o dlink.o app\n"
+        );
+        use crate::diag::Severity::Note;
+        assert_eq!(rdc_findings(&diags), [(6, Note), (8, Note)]);
         assert!(diags.iter().any(|d| d.id == "B013"
-            && d.line == 4
-            && d.severity == crate::diag::Severity::Warning));
+            && d.line == 6
+            && d.message == "the link of relocatable device code by `g++` -> `hipcc -fgpu-rdc --hip-link --offload-arch=gfx90a`"));
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.line == 8
+            && d.message
+                .contains("`$(NVCC) $(ARCH) -dlink $(OBJS) -o dlink.o` -> an empty object")));
+        // The link is hipcc's now: the CUDA runtime and its path go, as on any hipcc line.
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B004" && d.line == 6 && d.message.contains("dropped")));
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn separate_compilation_through_variables() {
+        // nvcc links with LINK, the device-link object has a variable, the rules use $^ and $@.
+        let src = "NVCC := nvcc\nNVCC_FLAGS += -O2 -rdc=true -arch=sm_80\nLINK := $(NVCC)\nOBJS := $(patsubst %.cu,%.o,$(wildcard *.cu))\nDLINK_OBJ := gpu_link.o\nLDFLAGS := -L$(CUDA_HOME)/lib64 -lcudart\napp: $(OBJS) $(DLINK_OBJ)\n\t$(LINK) $^ -o $@ $(LDFLAGS)\n$(DLINK_OBJ): $(OBJS)\n\t@$(NVCC) --device-link $^ --output-file $@\n%.o: %.cu\n\t$(NVCC) $(NVCC_FLAGS) -c $< -o $@\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "NVCC := hipcc\nNVCC_FLAGS += -O2 -fgpu-rdc --offload-arch=gfx90a\nLINK := $(NVCC)\nOBJS := $(patsubst %.cu,%.o,$(wildcard *.cu))\nDLINK_OBJ := gpu_link.o\nLDFLAGS :=\napp: $(OBJS) $(DLINK_OBJ)\n\t$(LINK) -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@ $(LDFLAGS)\n$(DLINK_OBJ): $(OBJS)\n\t@hipcc -x c++ --offload-arch=gfx90a -c /dev/null -o $@\n%.o: %.cu\n\t$(NVCC) $(NVCC_FLAGS) -c $< -o $@\n"
+        );
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.line == 8
+            && d.message == "the link of relocatable device code by `$(LINK)` gets `-fgpu-rdc --hip-link --offload-arch=gfx90a`"));
+        assert_eq!(run(&out, &gfx90a()).0, out);
+        // A host link through a variable: $(CXX) is replaced where it links, not where it compiles.
+        let src = "CUDA_LIBS = -lcudart\nOBJS = $(SRCS:.cu=.o)\nbin/app: $(OBJS)\n\t@$(CXX) -o $@ $(OBJS) $(CUDA_LIBS)\nhost.o: host.cpp\n\t$(CXX) -c host.cpp\n%.o: %.cu\n\tnvcc -arch=sm_80 --device-c $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(out.contains("\t@hipcc -fgpu-rdc --hip-link --offload-arch=gfx90a -o $@ $(OBJS) $(CUDA_LIBS)\nhost.o: host.cpp\n\t$(CXX) -c host.cpp\n"), "{out}");
+        // CUDA_LIBS reaches hipcc only now: the runtime is dropped, not replaced by -lamdhip64.
+        assert!(out.starts_with("CUDA_LIBS =\n"), "{out}");
+    }
+
+    #[test]
+    fn separate_compilation_is_read_only_where_the_makefile_has_it() {
+        // No relocatable device code: a g++ link of nvcc objects stays g++ with the HIP runtime.
+        let src = "app: main.o k.o\n\tg++ main.o k.o -o app -lcudart\nk.o: k.cu\n\tnvcc -c k.cu\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("\tg++ main.o k.o -o app -lamdhip64\n"),
+            "{out}"
+        );
+        assert!(rdc_findings(&diags).is_empty());
+        // Relocatable objects and a host tool whose object has a rule of its own: only the link
+        // that reads the relocatable objects changes.
+        let src = "app: main.o kern.o\n\tg++ $^ -o $@ -lcudart\ngen: gen.o\n\tg++ $^ -o $@\n%.o: %.cu\n\tnvcc -arch=sm_80 -dc $<\ngen.o: gen.cpp\n\tg++ -O2 -c gen.cpp\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\ngen: gen.o\n\tg++ $^ -o $@\n"), "{out}");
+        // nvcc compiling and linking at once with -rdc=true gets the link flag it lacks (the
+        // targets are the line's own).
+        let (out, diags) = run("app: a.cu b.cu\n\tnvcc -rdc=true -O2 $^ -o $@\n", &gfx90a());
+        assert_eq!(
+            out,
+            "app: a.cu b.cu\n\thipcc --hip-link -fgpu-rdc -O2 $^ -o $@\n"
+        );
+        assert_eq!(rdc_findings(&diags).len(), 1);
+    }
+
+    #[test]
+    fn the_link_names_targets_only_where_the_compiles_do() {
+        // Compiles without targets build for the GPU hipcc finds; a link that named others
+        // would find no device code for them.
+        let src = "app: a.o b.o dlink.o\n\tg++ $^ -o $@\ndlink.o: a.o b.o\n\tnvcc -dlink $^ -o $@\n%.o: %.cu\n\tnvcc -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(
+            out.starts_with("app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link $^ -o $@\n"),
+            "{out}"
+        );
+        let with_arch = src.replace("-dc", "-arch=sm_80 -dc");
+        let (out, _) = run(&with_arch, &gfx90a());
+        assert!(out.starts_with("app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\n"), "{out}");
+    }
+
+    #[test]
+    fn relocatable_code_without_a_link_here_is_a_warning() {
+        use crate::diag::Severity::{Note, Warning};
+        // Objects archived for a link elsewhere.
+        let src = "%.o: %.cu\n\tnvcc -dc $< -o $@\nlibk.a: a.o b.o\n\tar rcs $@ $^\n";
+        let (_, diags) = run(src, &gfx90a());
+        assert_eq!(rdc_findings(&diags), [(2, Warning)]);
+        // A device link among other shell commands stays as it is: hipcc fails on it.
+        let src = "app: a.o\n\t$(CXX) a.o d.o -o app\nd.o: a.o\n\tnvcc -dlink a.o -o d.o && echo linked\na.o: a.cu\n\tnvcc -arch=sm_80 -dc a.cu\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("\thipcc -dlink a.o -o d.o && echo linked\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a a.o d.o -o app\n"),
+            "{out}"
+        );
+        assert_eq!(rdc_findings(&diags), [(2, Note), (4, Warning)]);
+        let d = diags
+            .iter()
+            .find(|d| d.id == "B013" && d.line == 4)
+            .unwrap();
+        assert!(d.message.contains("this command fails"), "{}", d.message);
     }
 
     #[test]

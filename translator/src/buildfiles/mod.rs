@@ -16,6 +16,7 @@ mod cmake;
 mod flags;
 mod inline;
 mod make;
+mod make_rdc;
 mod py_strings;
 mod setup_py;
 mod text;
@@ -593,11 +594,22 @@ pub const DIAGS: &[DiagInfo] = &[
         severity: Severity::Note,
         summary: "CUDA separable compilation replaced by -fgpu-rdc",
         explain: "Relocatable device code (nvcc -rdc=true, -dc, CMake CUDA_SEPARABLE_COMPILATION) is\n\
-                  -fgpu-rdc for hipcc, on both the compile and the link line; that rewrite is a note.\n\
-                  nvcc's separate device-link step (-dlink, --device-link) has no hipcc counterpart, so\n\
-                  the command that holds it fails: that finding is a warning. Remove the step and its\n\
-                  object, and do the final link with hipcc -fgpu-rdc --hip-link --offload-arch=<gfx>\n\
-                  over the -fgpu-rdc objects (g++ cannot link them: undefined __hip_fatbin).",
+                  -fgpu-rdc for hipcc, on both the compile and the link line. hip-clang has no separate\n\
+                  device-link step: the link of the -fgpu-rdc objects links their device code, and it must\n\
+                  be hipcc -fgpu-rdc --hip-link --offload-arch=<gfx> for each target (g++, or hipcc without\n\
+                  -fgpu-rdc, fails with undefined __hip_fatbin; hipcc -dlink links a program and fails).\n\
+                  In a Makefile that compiles relocatable device code, hipport makes nvcc's device-link\n\
+                  command (-dlink, --device-link) write an empty object instead (hipcc -x c++ -c /dev/null\n\
+                  -o <its output>), so the rules and links that name that object still work, and gives\n\
+                  each link that reads the relocatable objects (a $(CXX)/g++ link becomes hipcc, an\n\
+                  nvcc link gets the flags) -fgpu-rdc --hip-link, and the targets where the compiles\n\
+                  name them; -lcudart and CUDA library paths on it are dropped. These rewrites are\n\
+                  notes. A device-link command among other shell commands is left as it is, and\n\
+                  fails; a Makefile that compiles relocatable device code but has no link of it that\n\
+                  hipport reads (the objects are archived for a link elsewhere, or the link is in a\n\
+                  shape it does not follow) gets a warning: that link needs the flags above. In CMake,\n\
+                  CUDA_RESOLVE_DEVICE_SYMBOLS does nothing: the device code is linked where an\n\
+                  executable or shared library links with -fgpu-rdc.",
     },
     DiagInfo {
         id: "B014",
@@ -701,7 +713,9 @@ mod tests {
         assert_eq!((n.info.id, n.severity), ("B013", Some(Severity::Warning)));
         assert_eq!(B_RDC.severity, Severity::Note);
         assert!(B_RDC.explain.contains("-dlink"));
-        assert!(B_RDC.explain.contains("that finding is a warning"));
+        assert!(B_RDC
+            .explain
+            .contains("among other shell commands is left as it is, and\nfails"));
     }
 
     #[test]

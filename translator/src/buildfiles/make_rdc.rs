@@ -1,0 +1,668 @@
+//! Separate compilation (relocatable device code) in Makefiles, planned for hip-clang.
+//!
+//! nvcc builds relocatable device code in three steps: `nvcc -dc` (or `-rdc=true -c`) objects,
+//! a device link (`nvcc -dlink a.o b.o -o dlink.o`), and a link of all of them by the host
+//! compiler (`$(CXX) a.o b.o dlink.o -lcudart`) or by nvcc. hip-clang has no separate device
+//! link: `-fgpu-rdc` objects carry device bitcode, and the final link, by hipcc with
+//! `-fgpu-rdc --hip-link` and the offload targets, links the device code as well. What fails
+//! instead, with hipcc 5.2.3, is recorded beside the build test in `tests/buildfiles.rs`.
+//!
+//! [`plan`] reads a Makefile and says which recipes change: a device-link command becomes an
+//! empty object (the rules and links that name its output keep working, and the link gets
+//! nothing from it), and each link of relocatable device code gets hipcc with those flags. The
+//! Makefile translator ([`super::make`]) applies the plan. A Makefile that shows no relocatable
+//! device code (`-dc`, `-rdc=true`, `-fgpu-rdc`, `-dlink`) gets an empty plan.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::flags;
+use super::make::{self, Driver};
+use super::text::{self, Word};
+
+/// What changes in one Makefile, by the start offset of each recipe line.
+#[derive(Debug, Default)]
+pub(super) struct Plan {
+    /// Device-link commands that become an empty object.
+    pub stubs: BTreeMap<usize, Change>,
+    /// Links of relocatable device code that need hipcc's flags.
+    pub links: BTreeMap<usize, Link>,
+    /// Where the Makefile first shows relocatable device code when it has no link of it that
+    /// hipport recognizes (the link is elsewhere, or in a shape not read here).
+    pub unlinked: Option<usize>,
+}
+
+/// One byte-range replacement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Change {
+    /// Start of the replaced bytes.
+    pub start: usize,
+    /// End of the replaced bytes (`start` for an insertion).
+    pub end: usize,
+    /// The new text.
+    pub text: String,
+    /// What was replaced or where text went, for the diagnostic.
+    pub shown: String,
+}
+
+/// A link of relocatable device code that changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Link {
+    /// The edit: the host compiler replaced by hipcc with the flags, or the flags inserted
+    /// after hipcc.
+    pub change: Change,
+    /// Whether a host compiler or linker ran it (it is hipcc's now).
+    pub host: bool,
+}
+
+/// nvcc's and hipcc's flags that make a compile produce relocatable device code.
+const RDC_FLAGS: &[&str] = &["-rdc=true", "--relocatable-device-code=true", "-fgpu-rdc"];
+
+/// Flags that make a command compile, preprocess or device-link rather than link a program.
+const NOT_A_LINK: &[&str] = &[
+    "-c",
+    "--compile",
+    "-dc",
+    "--device-c",
+    "-dlink",
+    "--device-link",
+    "-S",
+    "-E",
+    "-M",
+    "-MM",
+    "-fsyntax-only",
+    "--genco",
+    "-ptx",
+    "--ptx",
+    "-cubin",
+    "--cubin",
+    "-fatbin",
+    "--fatbin",
+    "-lib",
+    "--lib",
+    "--version",
+    "-V",
+];
+
+/// nvcc's name for a device-link output when the command names none.
+const DEFAULT_DLINK_OUTPUT: &str = "a_dlink.o";
+
+/// A rule header: its targets and prerequisites, with variables expanded.
+#[derive(Debug, Default, Clone)]
+struct Rule {
+    targets: Vec<String>,
+    prereqs: Vec<String>,
+}
+
+/// One recipe line, read.
+struct Recipe<'a> {
+    start: usize,
+    words: Vec<Word>,
+    /// Its words with variables expanded.
+    expanded: Vec<String>,
+    driver: Driver,
+    /// The word that names the program.
+    driver_at: Option<usize>,
+    rule: Rule,
+    raw: &'a str,
+}
+
+impl Recipe<'_> {
+    fn has(&self, flag: &str) -> bool {
+        self.expanded.iter().any(|w| w == flag)
+    }
+
+    fn has_rdc(&self) -> bool {
+        RDC_FLAGS.iter().any(|f| self.has(f))
+            || self.expanded.windows(2).any(|p| {
+                matches!(p[0].as_str(), "-rdc" | "--relocatable-device-code") && p[1] == "true"
+            })
+    }
+
+    fn is_dlink(&self) -> bool {
+        self.driver == Driver::Device && (self.has("-dlink") || self.has("--device-link"))
+    }
+
+    fn is_rdc_compile(&self) -> bool {
+        self.driver == Driver::Device
+            && !self.is_dlink()
+            && (self.has("-dc")
+                || self.has("--device-c")
+                || (self.has("-c") || self.has("--compile")) && self.has_rdc())
+    }
+
+    fn links(&self) -> bool {
+        matches!(self.driver, Driver::Host | Driver::Device)
+            && !self
+                .expanded
+                .iter()
+                .any(|w| NOT_A_LINK.contains(&w.as_str()))
+    }
+
+    fn has_arch(&self) -> bool {
+        self.expanded.iter().any(|w| {
+            [
+                "--offload-arch",
+                "-arch",
+                "--gpu-architecture",
+                "-gencode",
+                "--generate-code",
+            ]
+            .iter()
+            .any(|f| w.starts_with(f))
+        })
+    }
+
+    /// What the command reads: its words but the output, and the rule's prerequisites where
+    /// it names them through `$^`, `$+`, `$<` or `$?`.
+    fn inputs(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        let mut skip = false;
+        for w in &self.expanded {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            if w == "-o" {
+                skip = true;
+                continue;
+            }
+            out.push(w);
+        }
+        let automatic = [
+            "$^", "$+", "$<", "$?", "$(^)", "$(+)", "$(<)", "${^}", "${+}",
+        ];
+        if automatic.iter().any(|a| self.raw.contains(a)) {
+            out.extend(self.rule.prereqs.iter().map(String::as_str));
+        }
+        out
+    }
+
+    /// The device-link output as the command writes it (`$@`, `dlink.o`, `$(DLINK)`).
+    fn output(&self) -> Option<&str> {
+        let texts: Vec<&str> = self.words.iter().map(|w| w.text.as_str()).collect();
+        for (i, w) in texts.iter().enumerate() {
+            for flag in ["-o", "--output-file"] {
+                if *w == flag {
+                    return texts.get(i + 1).copied();
+                }
+                if let Some(v) = w.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Plans the changes for relocatable device code in a Makefile (`lines`: its logical lines;
+/// `values`: its variables, see [`make::variables`]).
+pub(super) fn plan(
+    src: &str,
+    lines: &[(usize, usize)],
+    values: &BTreeMap<String, String>,
+    archs: &[String],
+) -> Plan {
+    let mut plan = Plan::default();
+    let Some(evidence) = first_rdc_word(src, lines) else {
+        return plan;
+    };
+    let recipes = recipes(src, lines, values);
+    // What the relocatable objects are called: targets of rdc compiles and device links.
+    let mut objects: BTreeSet<String> = BTreeSet::new();
+    // Objects a rule of their own compiles otherwise (`gen.o: gen.cpp` with g++): a pattern
+    // rule for relocatable objects does not make them relocatable.
+    let mut plain: BTreeSet<&str> = BTreeSet::new();
+    let arch_flags = flags::offload_flags(archs).join(" ");
+    for r in &recipes {
+        if r.is_rdc_compile() {
+            objects.extend(r.rule.targets.iter().filter(|t| *t != "%").cloned());
+        } else if r.has("-c") || r.has("--compile") {
+            plain.extend(
+                r.rule
+                    .targets
+                    .iter()
+                    .filter(|t| !t.contains(['%', '$']))
+                    .map(String::as_str),
+            );
+        }
+        if !r.is_dlink() {
+            continue;
+        }
+        let out = r.output().unwrap_or(DEFAULT_DLINK_OUTPUT);
+        if out == "$@" || out == "$(@)" || out == "${@}" {
+            objects.extend(r.rule.targets.iter().cloned());
+        } else {
+            objects.extend(words_of(out, values));
+        }
+        if let Some(change) = stub(r, out, &arch_flags) {
+            plan.stubs.insert(r.start, change);
+        }
+    }
+    // The link names the targets only where the compiles do: a link for targets the objects
+    // have no device code for fails (`lld: error: target emulation unknown`), and compiles
+    // without targets take the GPU hipcc finds, which the link then finds too.
+    let compiles_name_targets = recipes.iter().any(|r| r.is_rdc_compile() && r.has_arch());
+    let mut linked = false;
+    for r in &recipes {
+        if !r.links() {
+            continue;
+        }
+        let reads_objects = r.inputs().iter().any(|i| {
+            objects.contains(*i) || !plain.contains(i) && objects.iter().any(|o| matches(o, i))
+        });
+        let device = r.driver == Driver::Device;
+        // nvcc -rdc=true a.cu b.cu -o app compiles and links at once.
+        if !(reads_objects || device && r.has_rdc()) {
+            continue;
+        }
+        linked = true;
+        let Some(k) = r.driver_at else {
+            continue;
+        };
+        let w = &r.words[k];
+        let lead = w.text.len() - w.text.trim_start_matches(['@', '-', '+']).len();
+        let start = w.start + lead;
+        let mut missing: Vec<&str> = Vec::new();
+        if !device || !r.has_rdc() {
+            missing.push("-fgpu-rdc");
+        }
+        if !r.has("--hip-link") {
+            missing.push("--hip-link");
+        }
+        if compiles_name_targets && !r.has_arch() && !arch_flags.is_empty() {
+            missing.push(&arch_flags);
+        }
+        if missing.is_empty() && device {
+            continue;
+        }
+        let flags = missing.join(" ");
+        let change = if device {
+            Change {
+                start: w.end,
+                end: w.end,
+                text: format!(" {flags}"),
+                shown: w.text[lead..].to_string(),
+            }
+        } else {
+            Change {
+                start,
+                end: w.end,
+                text: format!("hipcc {flags}"),
+                shown: w.text[lead..].to_string(),
+            }
+        };
+        plan.links.insert(
+            r.start,
+            Link {
+                change,
+                host: !device,
+            },
+        );
+    }
+    if !linked {
+        plan.unlinked = Some(evidence);
+    }
+    plan
+}
+
+/// The device-link command from its program to the end of the line, replaced by an empty
+/// object written to the same output; `None` when the line runs other commands too.
+fn stub(r: &Recipe, out: &str, arch_flags: &str) -> Option<Change> {
+    let k = r.driver_at?;
+    let shell = |w: &Word| {
+        w.quote.is_none()
+            && (matches!(w.text.as_str(), "&&" | "||" | "|" | ";" | "&")
+                || w.text.contains([';', '`', '>', '<'])
+                || w.text.starts_with("$(shell"))
+    };
+    if r.words[k + 1..].iter().any(shell) {
+        return None;
+    }
+    let w = &r.words[k];
+    let lead = w.text.len() - w.text.trim_start_matches(['@', '-', '+']).len();
+    let start = w.start + lead;
+    let end = r.words.last()?.end;
+    let arch = if arch_flags.is_empty() {
+        String::new()
+    } else {
+        format!("{arch_flags} ")
+    };
+    Some(Change {
+        start,
+        end,
+        // An empty C++ file compiled to an object: an input every linker and `ar` accept.
+        // The targets keep hipcc from asking rocm_agent_enumerator for the GPU it has none of.
+        text: format!("hipcc -x c++ {arch}-c /dev/null -o {out}"),
+        shown: r.raw[start - r.start..end - r.start].to_string(),
+    })
+}
+
+/// The offset of the first word that shows relocatable device code.
+fn first_rdc_word(src: &str, lines: &[(usize, usize)]) -> Option<usize> {
+    for &(start, end) in lines {
+        let words = text::blank_words(src, start, end, true);
+        for (i, w) in words.iter().enumerate() {
+            let t = w.text.as_str();
+            let pair = matches!(t, "-rdc" | "--relocatable-device-code")
+                && words.get(i + 1).is_some_and(|n| n.text == "true");
+            if pair
+                || RDC_FLAGS.contains(&t)
+                || matches!(t, "-dc" | "--device-c" | "-dlink" | "--device-link")
+            {
+                return Some(w.start);
+            }
+        }
+    }
+    None
+}
+
+/// The recipe lines, each with the rule it belongs to.
+fn recipes<'a>(
+    src: &'a str,
+    lines: &[(usize, usize)],
+    values: &BTreeMap<String, String>,
+) -> Vec<Recipe<'a>> {
+    let mut out = Vec::new();
+    let mut rule = Rule::default();
+    for &(start, end) in lines {
+        let raw = &src[start..end];
+        if !raw.starts_with('\t') {
+            if let Some(r) = rule_header(raw, values) {
+                rule = r;
+            }
+            continue;
+        }
+        let words = text::blank_words(src, start, end, true);
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let (driver, driver_at) = match make::driver_word(&texts, values, 0) {
+            Some((d, i)) => (d, Some(i)),
+            None => (Driver::Other, None),
+        };
+        let expanded = texts
+            .iter()
+            .flat_map(|w| {
+                split_words(&expand(w, values, 0))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        out.push(Recipe {
+            start,
+            words,
+            expanded,
+            driver,
+            driver_at,
+            rule: rule.clone(),
+            raw,
+        });
+    }
+    out
+}
+
+/// `targets: prerequisites` (also `::`, and a static pattern rule's `targets: pattern: prereqs`,
+/// whose target pattern counts as a target), expanded; `None` for other lines.
+fn rule_header(line: &str, values: &BTreeMap<String, String>) -> Option<Rule> {
+    if make::assignment(line).is_some() {
+        return None;
+    }
+    let first = line.split_whitespace().next()?;
+    if first.starts_with('#')
+        || matches!(
+            first,
+            "ifeq"
+                | "ifneq"
+                | "ifdef"
+                | "ifndef"
+                | "else"
+                | "endif"
+                | "include"
+                | "-include"
+                | "define"
+                | "endef"
+                | "export"
+                | "unexport"
+                | "vpath"
+        )
+    {
+        return None;
+    }
+    let line = line.split('#').next().unwrap_or(line);
+    let colon = top_level(line, ':')?;
+    let rest = line[colon + 1..].trim_start_matches(':');
+    if rest.starts_with('=') {
+        return None;
+    }
+    let rest = rest.split(';').next().unwrap_or(rest);
+    let mut targets: Vec<String> = words_of(&line[..colon], values);
+    let prereqs = match top_level(rest, ':') {
+        Some(second) => {
+            targets.extend(words_of(&rest[..second], values));
+            &rest[second + 1..]
+        }
+        None => rest,
+    };
+    Some(Rule {
+        targets,
+        prereqs: words_of(prereqs, values),
+    })
+}
+
+fn words_of(text: &str, values: &BTreeMap<String, String>) -> Vec<String> {
+    split_words(&expand(text, values, 0))
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The offset of the first `c` outside `$(...)` and `${...}`.
+fn top_level(s: &str, c: char) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            _ if ch == c && depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` with the Makefile's variables expanded: `$(NAME)`, `${NAME}`, substitution
+/// references `$(NAME:.cu=.o)` and `$(patsubst ...)`. What cannot be read here (other
+/// functions, variables set elsewhere, automatic variables) stays as written; a pattern over
+/// words not known here (`$(wildcard *.cu)`) becomes its replacement pattern (`%.o`).
+pub(super) fn expand(text: &str, values: &BTreeMap<String, String>, depth: usize) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    let b = text.as_bytes();
+    while i < text.len() {
+        if b[i] == b'$' && i + 1 < text.len() {
+            if matches!(b[i + 1], b'(' | b'{') {
+                if let Some(close) = make::closing_paren(text, i + 1) {
+                    out.push_str(&expand_ref(&text[i..=close], values, depth));
+                    i = close + 1;
+                    continue;
+                }
+            }
+            // `$$` and automatic variables (`$@`, `$^`) stay.
+            let next = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + 1 + next]);
+            i += 1 + next;
+            continue;
+        }
+        let len = text[i..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&text[i..i + len]);
+        i += len;
+    }
+    out
+}
+
+/// One `$(...)` reference, expanded (see [`expand`]).
+fn expand_ref(whole: &str, values: &BTreeMap<String, String>, depth: usize) -> String {
+    let inner = &whole[2..whole.len() - 1];
+    if depth >= 8 {
+        return whole.to_string();
+    }
+    if let Some(args) = inner.strip_prefix("patsubst ") {
+        let parts = split_commas(args);
+        if let [from, to, text] = parts[..] {
+            let e = |s: &str| expand(s.trim(), values, depth + 1);
+            return patsubst(&e(from), &e(to), &e(text));
+        }
+        return whole.to_string();
+    }
+    let name_end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .unwrap_or(inner.len());
+    let (name, rest) = inner.split_at(name_end);
+    if name.is_empty() {
+        return whole.to_string();
+    }
+    let value = values.get(name).map(|v| expand(v, values, depth + 1));
+    if rest.is_empty() {
+        return value.unwrap_or_else(|| whole.to_string());
+    }
+    // `$(NAME:from=to)`.
+    let Some((from, to)) = rest.strip_prefix(':').and_then(|r| r.split_once('=')) else {
+        return whole.to_string();
+    };
+    let (from, to) = if from.contains('%') {
+        (from.to_string(), to.to_string())
+    } else {
+        (format!("%{from}"), format!("%{to}"))
+    };
+    patsubst(&from, &to, &value.unwrap_or_else(|| whole.to_string()))
+}
+
+/// make's `patsubst` over the words of `text`; a word that still holds a reference or a glob
+/// becomes `to` itself (a pattern that stands for the words it would give).
+fn patsubst(from: &str, to: &str, text: &str) -> String {
+    let (prefix, suffix) = from.split_once('%').unwrap_or((from, ""));
+    let out: Vec<String> = split_words(text)
+        .into_iter()
+        .map(|w| {
+            if from.contains('%')
+                && w.len() >= prefix.len() + suffix.len()
+                && w.starts_with(prefix)
+                && w.ends_with(suffix)
+            {
+                let stem = &w[prefix.len()..w.len() - suffix.len()];
+                to.replacen('%', stem, 1)
+            } else if !from.contains('%') && w == from || w.contains(['$', '*', '%']) {
+                to.to_string()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    out.join(" ")
+}
+
+/// Splits at blanks outside parentheses (`$(wildcard a/*.cu b/*.cu)` is one word).
+fn split_words(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut from = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            _ if c.is_whitespace() && depth == 0 => {
+                if let Some(f) = from.take() {
+                    out.push(&s[f..i]);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        from.get_or_insert(i);
+    }
+    if let Some(f) = from {
+        out.push(&s[f..]);
+    }
+    out
+}
+
+/// Splits at commas outside parentheses.
+fn split_commas(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut from = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&s[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[from..]);
+    out
+}
+
+/// Whether a link input names an object of `target` (a rule target, maybe a `%` pattern). An
+/// input still holding a reference or a pattern matches by its suffix alone.
+fn matches(target: &str, input: &str) -> bool {
+    match target.split_once('%') {
+        Some((prefix, suffix)) => {
+            let unknown = input.contains(['$', '%']);
+            !suffix.is_empty()
+                && input.ends_with(suffix)
+                && (unknown
+                    || input.len() >= prefix.len() + suffix.len() && input.starts_with(prefix))
+        }
+        None => input == target,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn expands_variables_substitutions_and_patsubst() {
+        let v = vars(&[
+            ("SRCS", "a.cu b.cu"),
+            ("OBJS", "$(SRCS:.cu=.o)"),
+            ("DIR", "build"),
+            ("MORE", "$(patsubst %.cu,$(DIR)/%.o,$(SRCS) c.cpp)"),
+            ("GLOBBED", "$(patsubst %.cu,%.o,$(wildcard src/*.cu))"),
+            ("LOOP", "$(LOOP) x"),
+        ]);
+        assert_eq!(expand("$(OBJS) dlink.o", &v, 0), "a.o b.o dlink.o");
+        assert_eq!(expand("${DIR}/%.o", &v, 0), "build/%.o");
+        assert_eq!(expand("$(MORE)", &v, 0), "build/a.o build/b.o c.cpp");
+        assert_eq!(expand("$(GLOBBED)", &v, 0), "%.o");
+        assert_eq!(
+            expand("$@ $^ $$x $(UNKNOWN)", &v, 0),
+            "$@ $^ $$x $(UNKNOWN)"
+        );
+        // A variable that names itself stops expanding instead of looping.
+        assert!(expand("$(LOOP)", &v, 0).ends_with("x x x"));
+        assert!(matches("%.o", "a.o") && matches("build/%.o", "build/a.o"));
+        assert!(!matches("build/%.o", "a.o") && matches("build/%.o", "%.o"));
+        assert!(!matches("%.o", "main.cpp") && !matches("%", "anything"));
+    }
+
+    #[test]
+    fn rule_headers() {
+        let v = vars(&[("OBJS", "a.o b.o")]);
+        let r = rule_header("$(OBJS): %.o: %.cu | dir ; echo", &v).unwrap();
+        assert_eq!(r.targets, ["a.o", "b.o", "%.o"]);
+        assert_eq!(r.prereqs, ["%.cu", "|", "dir"]);
+        assert!(rule_header("X := a:b", &v).is_none());
+        assert!(rule_header("ifeq ($(A),b)", &v).is_none());
+        assert_eq!(rule_header("app:: main.o", &v).unwrap().prereqs, ["main.o"]);
+    }
+}
