@@ -925,3 +925,28 @@ fn h049_nvrtc_options_fail_or_are_ignored_by_hiprtc_and_the_fixes_compile() {
         assert_eq!(got, "ok clean", "{fix}");
     }
 }
+
+#[test]
+fn h041_driver_and_runtime_versions_are_both_hip_version() {
+    let Some(cc) = hipcc() else { return };
+    // H041's explain page: both queries answer HIP_VERSION (not 4, as HIP 5.2.3's header says).
+    let src = case(
+        "#include <cstdio>\nint main() { int d = -1, r = -1;\n\
+         if (hipDriverGetVersion(&d) != hipSuccess || hipRuntimeGetVersion(&r) != hipSuccess) return 2;\n\
+         printf(\"%d %d %d\\n\", d, r, HIP_VERSION); return 0; }",
+    );
+    let (_dir, exe) = build(&cc, &src, &[], "versions");
+    let out = Command::new(&exe)
+        .output()
+        .expect("running the version program");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(v.len(), 3, "{text}");
+    assert!(v[0] == v[2] && v[1] == v[2], "{text}");
+    assert!(v[2].parse::<u32>().is_ok_and(|x| x > 50_000_000), "{text}");
+}

@@ -758,9 +758,10 @@ pub const VERSION_QUERY: DiagInfo = DiagInfo {
     summary: "Runtime or driver version queries compared with CUDA version numbers",
     explain: "\
 `cudaRuntimeGetVersion`, `cudaDriverGetVersion` and `cuDriverGetVersion` become \
-`hipRuntimeGetVersion` and `hipDriverGetVersion`. On AMD GPUs the first returns the HIP \
-runtime's own version (counted like HIP_VERSION, e.g. 60443483 for 6.4), and HIP 5.2.3's header \
-documents that the second always returns 4; neither has any relation to CUDA's numbers. A test \
+`hipRuntimeGetVersion` and `hipDriverGetVersion`. On AMD GPUs both return the HIP runtime's \
+own version, counted like HIP_VERSION (50221153 for Debian's HIP 5.2.3, 60443483 for 6.4; HIP \
+5.2.3's header still documents the driver version as always 4, which is no longer so). Neither \
+has any relation to CUDA's numbers, and the two are equal, so `driver < runtime` checks pass. A test \
 such as `version >= 11020` then passes or fails for reasons unrelated to the features it was \
 written for. hipport reports a query when its function also compares with a number in CUDA's \
 range (9000 to 19999); a value that is only printed is not reported.
