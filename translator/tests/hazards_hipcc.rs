@@ -778,3 +778,175 @@ fn h043_directed_rounding_conversions_round_to_nearest_or_truncate_in_hip_5() {
         "{ir}"
     );
 }
+
+/// A program that compiles a small kernel with hipRTC for gfx90a once per argument, that
+/// argument added to the options, and prints one line per compile: `ok` or `failed`, then
+/// `warned` when the log holds a warning.
+const RTC_DRIVER: &str = r#"#include <hip/hiprtc.h>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+static const char* kSrc =
+    "extern \"C\" __global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }";
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    hiprtcProgram p;
+    if (hiprtcCreateProgram(&p, kSrc, "scale.cu", 0, nullptr, nullptr) != HIPRTC_SUCCESS) return 2;
+    const char* opts[] = {"--gpu-architecture=gfx90a", argv[i]};
+    hiprtcResult r = hiprtcCompileProgram(p, 2, opts);
+    size_t n = 0;
+    hiprtcGetProgramLogSize(p, &n);
+    std::vector<char> log(n + 1, 0);
+    if (n) hiprtcGetProgramLog(p, log.data());
+    printf("%s %s\n", r == HIPRTC_SUCCESS ? "ok" : "failed",
+           strstr(log.data(), "warning:") ? "warned" : "clean");
+    hiprtcDestroyProgram(&p);
+  }
+  return 0;
+}
+"#;
+
+#[test]
+fn h049_nvrtc_options_fail_or_are_ignored_by_hiprtc_and_the_fixes_compile() {
+    let Some(cc) = hipcc() else { return };
+    // Every spelling H049 knows, with a value where it takes one.
+    let options = [
+        "--use_fast_math",
+        "-use_fast_math",
+        "--fmad=true",
+        "--fmad=false",
+        "-fmad=false",
+        "--ftz=true",
+        "--ftz=false",
+        "-ftz=true",
+        "--relocatable-device-code=true",
+        "--relocatable-device-code=false",
+        "-rdc=true",
+        "-rdc=false",
+        "--device-debug",
+        "-G",
+        "--generate-line-info",
+        "-lineinfo",
+        "--disable-warnings",
+        "--prec-div=false",
+        "-prec-div=true",
+        "--prec-sqrt=false",
+        "-prec-sqrt=false",
+        "--maxrregcount=64",
+        "-maxrregcount=32",
+        "--device-as-default-execution-space",
+        "-default-device",
+        "--restrict",
+        "-restrict",
+        "--extensible-whole-program",
+        "-ewp",
+        "--dopt=on",
+        "-dopt=on",
+        "--extra-device-vectorization",
+        "-extra-device-vectorization",
+        "--ptxas-options=-v",
+        "-Xptxas=-v",
+        "--dlink-time-opt",
+        "-dlto",
+        "--device-int128",
+        "-device-int128",
+        "--device-c",
+        "-dc",
+        "--device-w",
+        "-dw",
+        "--builtin-initializer-list=false",
+        "-builtin-move-forward=false",
+        "--diag-suppress=177",
+        "-diag-suppress=177",
+        "--no-display-error-number",
+        "--fdevice-syntax-only",
+        "-pch",
+        "-time=t.csv",
+        "-split-compile=0",
+    ];
+    let list = options
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect::<Vec<_>>()
+        .join(",\n");
+    let src = format!(
+        "#include <hip/hiprtc.h>\nvoid f(hiprtcProgram p) {{\nconst char* o[] = {{\n{list}}};\nnvrtcCompileProgram(p, {}, o);\n}}\n",
+        options.len()
+    );
+    let tree = hipport::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: Version::new(5, 2, 3),
+        fix: true,
+    };
+    let diags: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.cpp", &opts)
+        .into_iter()
+        .filter(|d| d.id == "H049")
+        .collect();
+    // One diagnostic per option, on its own line (the list starts on line 4).
+    let lines: Vec<usize> = diags.iter().map(|d| d.line).collect();
+    assert_eq!(lines, (4..4 + options.len()).collect::<Vec<_>>());
+    let fixes: Vec<String> = diags
+        .iter()
+        .flat_map(|d| d.fix.iter().map(|e| e.text.to_string()))
+        .collect();
+    assert_eq!(fixes.len(), 17, "{fixes:?}");
+
+    let (_dir, exe) = build(&cc, RTC_DRIVER, &[], "rtc");
+    let run = |args: &[String]| -> Vec<String> {
+        let out = Command::new(&exe)
+            .args(args)
+            .output()
+            .expect("running the hipRTC driver");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let results = run(&options.iter().map(|o| o.to_string()).collect::<Vec<_>>());
+    assert_eq!(results.len(), options.len());
+    for ((opt, d), got) in options.iter().zip(&diags).zip(&results) {
+        let want = match d.severity {
+            Severity::Error => "failed",
+            _ => "ok warned",
+        };
+        assert!(
+            got.starts_with(want),
+            "{opt}: analysis says {:?}, hipRTC: {got}",
+            d.severity
+        );
+    }
+    // What --fix writes compiles cleanly.
+    for (fix, got) in fixes.iter().zip(run(&fixes)) {
+        assert_eq!(got, "ok clean", "{fix}");
+    }
+}
+
+#[test]
+fn h041_driver_and_runtime_versions_are_both_hip_version() {
+    let Some(cc) = hipcc() else { return };
+    // H041's explain page: both queries answer HIP_VERSION (not 4, as HIP 5.2.3's header says).
+    let src = case(
+        "#include <cstdio>\nint main() { int d = -1, r = -1;\n\
+         if (hipDriverGetVersion(&d) != hipSuccess || hipRuntimeGetVersion(&r) != hipSuccess) return 2;\n\
+         printf(\"%d %d %d\\n\", d, r, HIP_VERSION); return 0; }",
+    );
+    let (_dir, exe) = build(&cc, &src, &[], "versions");
+    let out = Command::new(&exe)
+        .output()
+        .expect("running the version program");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(v.len(), 3, "{text}");
+    assert!(v[0] == v[2] && v[1] == v[2], "{text}");
+    assert!(v[2].parse::<u32>().is_ok_and(|x| x > 50_000_000), "{text}");
+}

@@ -758,9 +758,10 @@ pub const VERSION_QUERY: DiagInfo = DiagInfo {
     summary: "Runtime or driver version queries compared with CUDA version numbers",
     explain: "\
 `cudaRuntimeGetVersion`, `cudaDriverGetVersion` and `cuDriverGetVersion` become \
-`hipRuntimeGetVersion` and `hipDriverGetVersion`. On AMD GPUs the first returns the HIP \
-runtime's own version (counted like HIP_VERSION, e.g. 60443483 for 6.4), and HIP 5.2.3's header \
-documents that the second always returns 4; neither has any relation to CUDA's numbers. A test \
+`hipRuntimeGetVersion` and `hipDriverGetVersion`. On AMD GPUs both return the HIP runtime's \
+own version, counted like HIP_VERSION (50221153 for Debian's HIP 5.2.3, 60443483 for 6.4; HIP \
+5.2.3's header still documents the driver version as always 4, which is no longer so). Neither \
+has any relation to CUDA's numbers, and the two are equal, so `driver < runtime` checks pass. A test \
 such as `version >= 11020` then passes or fails for reasons unrelated to the features it was \
 written for. hipport reports a query when its function also compares with a number in CUDA's \
 range (9000 to 19999); a value that is only printed is not reported.
@@ -932,6 +933,37 @@ row on every GPU and means the same in CUDA. Votes need 64-wide blocks, or the r
 64-bit ballot.",
 };
 
+/// H049: NVRTC options that hipRTC (clang) rejects or ignores.
+pub const RTC_NVRTC_OPTION: DiagInfo = DiagInfo {
+    id: "H049",
+    name: "rtc-nvrtc-option",
+    severity: Severity::Error,
+    summary: "NVRTC compile options that hipRTC rejects (compilation fails) or ignores",
+    explain: "\
+`nvrtcCompileProgram` becomes `hiprtcCompileProgram`, and its option strings are passed through \
+unchanged. hipRTC hands them to clang, which knows none of NVRTC's own options. With HIP 5.2.3 \
+most of them fail the run-time compilation (`HIPRTC_ERROR_COMPILATION`, with \"unsupported \
+option\" or \"unknown argument\" in the log): `--use_fast_math`, `--fmad=`, `--ftz=`, \
+`--prec-div=`, `--prec-sqrt=`, `-rdc=`/`--relocatable-device-code=`, `-G`/`--device-debug`, \
+`--generate-line-info`, `-maxrregcount=`, `--restrict`, `--device-as-default-execution-space`, \
+`--extensible-whole-program`, `--ptxas-options=`, `--dopt=`, `--disable-warnings`, \
+`--diag-suppress=`, and others. Some short spellings are accepted and ignored with a warning, so \
+the setting is silently lost: `-use_fast_math` (read as `-u se_fast_math`: no fast math), \
+`-lineinfo`, `-default-device` (unmarked functions stay host-only, so kernels that call them do \
+not compile), `-ewp`, `-dlto`, `-Xptxas=`.
+
+hipport reads every string literal of a file that calls `nvrtcCompileProgram` (options are often \
+collected away from the call) and reports those that spell one of these options exactly. An \
+architecture option (`--gpu-architecture=compute_80`) is H039's concern.
+
+Fix (`--fix`): where clang has the same switch the literal is rewritten: `--use_fast_math` to \
+`-ffast-math`, `--fmad=true|false` to `-ffp-contract=fast|off`, `--ftz=true|false` to \
+`-f[no-]gpu-flush-denormals-to-zero`, `-rdc=true|false` to `-f[no-]gpu-rdc`, `-G` to `-g`, \
+`-lineinfo` to `-gline-tables-only`, `--disable-warnings` to `-w`. The others must go (the \
+number of options passed changes with them, so hipport leaves that to you); bound registers with \
+`__launch_bounds__` instead of `-maxrregcount`.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -982,4 +1014,5 @@ pub const DIAGS: &[DiagInfo] = &[
     TEXTURE_LOD,
     MIN_MAX_OVERLOAD,
     WARP_WIDE_ROWS,
+    RTC_NVRTC_OPTION,
 ];

@@ -562,6 +562,221 @@ fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
     }
 }
 
+/// An NVRTC option that hipRTC does not take (H049). hipRTC hands its options to clang; HIP
+/// 5.2.3's clang fails the compilation on most of NVRTC's own spellings ("unsupported option",
+/// "unknown argument") and ignores a few with a warning ("argument unused during compilation").
+struct RtcOption {
+    /// The option as NVRTC spells it, up to the `=` for one that takes a value.
+    name: &'static str,
+    /// Whether it takes `=value`.
+    value: bool,
+    /// Whether HIP 5.2.3's hipRTC fails the compilation on it (else it ignores it).
+    rejected: bool,
+    /// The clang option that does the same, per value (`""` for an option without one).
+    fix: &'static [(&'static str, &'static str)],
+    /// What to do instead when there is no clang option to write.
+    help: &'static str,
+}
+
+/// Says to drop the option.
+const RTC_DROP: &str = "drop it: clang has no counterpart";
+
+/// The NVRTC options H049 knows, long and short spellings (each checked against HIP 5.2.3's
+/// hipRTC by `translator/tests/hazards_hipcc.rs`).
+const RTC_OPTIONS: &[RtcOption] = {
+    const fn o(
+        name: &'static str,
+        value: bool,
+        rejected: bool,
+        fix: &'static [(&'static str, &'static str)],
+        help: &'static str,
+    ) -> RtcOption {
+        RtcOption {
+            name,
+            value,
+            rejected,
+            fix,
+            help,
+        }
+    }
+    const FAST: &[(&str, &str)] = &[("", "-ffast-math")];
+    const FMAD: &[(&str, &str)] = &[
+        ("true", "-ffp-contract=fast"),
+        ("false", "-ffp-contract=off"),
+    ];
+    const FTZ: &[(&str, &str)] = &[
+        ("true", "-fgpu-flush-denormals-to-zero"),
+        ("false", "-fno-gpu-flush-denormals-to-zero"),
+    ];
+    const RDC: &[(&str, &str)] = &[("true", "-fgpu-rdc"), ("false", "-fno-gpu-rdc")];
+    const DEBUG: &[(&str, &str)] = &[("", "-g")];
+    const LINES: &[(&str, &str)] = &[("", "-gline-tables-only")];
+    const QUIET: &[(&str, &str)] = &[("", "-w")];
+    const PREC: &str = "drop it: clang has no per-operation switch (`-ffast-math` relaxes division and square root together)";
+    const REGS: &str =
+        "drop it and bound the registers in the kernel source with `__launch_bounds__`";
+    const DEFAULT_DEVICE: &str = "mark the functions the kernels call `__device__`: without this option hipRTC compiles unmarked functions for the host only";
+    &[
+        o("--use_fast_math", false, true, FAST, ""),
+        o("-use_fast_math", false, false, FAST, ""),
+        o("--fmad", true, true, FMAD, ""),
+        o("-fmad", true, true, FMAD, ""),
+        o("--ftz", true, true, FTZ, ""),
+        o("-ftz", true, true, FTZ, ""),
+        o("--relocatable-device-code", true, true, RDC, ""),
+        o("-rdc", true, true, RDC, ""),
+        o("--device-debug", false, true, DEBUG, ""),
+        o("-G", false, true, DEBUG, ""),
+        o("--generate-line-info", false, true, LINES, ""),
+        o("-lineinfo", false, false, LINES, ""),
+        o("--disable-warnings", false, true, QUIET, ""),
+        o("--prec-div", true, true, &[], PREC),
+        o("-prec-div", true, true, &[], PREC),
+        o("--prec-sqrt", true, true, &[], PREC),
+        o("-prec-sqrt", true, true, &[], PREC),
+        o("--maxrregcount", true, true, &[], REGS),
+        o("-maxrregcount", true, true, &[], REGS),
+        o(
+            "--device-as-default-execution-space",
+            false,
+            true,
+            &[],
+            DEFAULT_DEVICE,
+        ),
+        o("-default-device", false, false, &[], DEFAULT_DEVICE),
+        o("--restrict", false, true, &[], RTC_DROP),
+        o("-restrict", false, true, &[], RTC_DROP),
+        o("--extensible-whole-program", false, true, &[], RTC_DROP),
+        o("-ewp", false, false, &[], RTC_DROP),
+        o("--dopt", true, true, &[], RTC_DROP),
+        o("-dopt", true, false, &[], RTC_DROP),
+        o("--extra-device-vectorization", false, true, &[], RTC_DROP),
+        o("-extra-device-vectorization", false, false, &[], RTC_DROP),
+        o("--ptxas-options", true, true, &[], RTC_DROP),
+        o("-Xptxas", true, false, &[], RTC_DROP),
+        o("--dlink-time-opt", false, true, &[], RTC_DROP),
+        o("-dlto", false, false, &[], RTC_DROP),
+        o("--device-int128", false, true, &[], RTC_DROP),
+        o("-device-int128", false, false, &[], RTC_DROP),
+        o(
+            "--device-c",
+            false,
+            true,
+            &[],
+            "drop it, and add `-fgpu-rdc` to link the code later",
+        ),
+        o(
+            "-dc",
+            false,
+            false,
+            &[],
+            "drop it, and add `-fgpu-rdc` to link the code later",
+        ),
+        o("--device-w", false, true, &[], RTC_DROP),
+        o("-dw", false, false, &[], RTC_DROP),
+        o("--builtin-initializer-list", true, true, &[], RTC_DROP),
+        o("-builtin-move-forward", true, false, &[], RTC_DROP),
+        o(
+            "--diag-suppress",
+            true,
+            true,
+            &[],
+            "drop it, or silence the warning with clang's `-Wno-...`",
+        ),
+        o(
+            "-diag-suppress",
+            true,
+            false,
+            &[],
+            "drop it, or silence the warning with clang's `-Wno-...`",
+        ),
+        o("--no-display-error-number", false, true, &[], RTC_DROP),
+        o("--fdevice-syntax-only", false, true, &[], RTC_DROP),
+        o("-pch", false, true, &[], RTC_DROP),
+        o("-time", true, true, &[], RTC_DROP),
+        o("-split-compile", true, true, &[], RTC_DROP),
+    ]
+};
+
+/// The entry of [`RTC_OPTIONS`] that `opt` (the text of a string literal) spells, with its value.
+fn rtc_option(opt: &str) -> Option<(&'static RtcOption, &str)> {
+    let (name, value) = match opt.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (opt, None),
+    };
+    RTC_OPTIONS
+        .iter()
+        .find(|o| o.name == name && o.value == value.is_some())
+        .map(|o| (o, value.unwrap_or("")))
+}
+
+/// NVRTC options that hipRTC rejects or ignores (H049): every string literal of the file that
+/// spells one, read once, at the first `nvrtcCompileProgram` call (options are often gathered
+/// away from the call: an array, `push_back`, a helper).
+fn rtc_nvrtc_options(a: &mut Analyzer, call: Node) {
+    if !a.first("H049", 0) {
+        return;
+    }
+    let mut root = call;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut stack = vec![root];
+    let mut found = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.kind_name() == "string_literal" {
+            let text = a.text(n);
+            if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                if !inner.contains('\\') {
+                    if let Some((opt, value)) = rtc_option(inner) {
+                        found.push((n, inner, opt, value));
+                    }
+                }
+            }
+            continue;
+        }
+        let mut kids: Vec<Node> = crate::parse::children(n).collect();
+        kids.reverse();
+        stack.extend(kids);
+    }
+    for (n, inner, opt, value) in found {
+        let fix = opt.fix.iter().find(|(v, _)| *v == value).map(|(_, f)| *f);
+        let (severity, what) = if opt.rejected {
+            (
+                Severity::Error,
+                "hipRTC hands it to clang, which rejects it, so run-time compilation fails",
+            )
+        } else {
+            (
+                Severity::Warning,
+                "hipRTC hands it to clang, which ignores it with a warning, so it has no effect",
+            )
+        };
+        let help = match fix {
+            Some(f) => format!("write clang's `{f}` instead"),
+            None => opt.help.to_string(),
+        };
+        let edits = fix
+            .map(|f| {
+                vec![Edit::replace(
+                    n.start_byte() + 1,
+                    n.end_byte() - 1,
+                    f,
+                    "H049",
+                )]
+            })
+            .unwrap_or_default();
+        a.report(
+            &RTC_NVRTC_OPTION,
+            severity,
+            n,
+            format!("`{inner}` is an NVRTC option; {what}"),
+            Some(help),
+            edits,
+        );
+    }
+}
+
 /// The text of an argument, or of the initializer of the variable it names (None when that
 /// variable's declaration is not found or has no initializer).
 fn value_text<'a>(a: &Analyzer<'a, '_>, arg: Node) -> Option<&'a str> {
@@ -2126,6 +2341,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             if let Some(opts) = argv.get(2) {
                 rtc_arch_option(a, *opts);
             }
+            rtc_nvrtc_options(a, n);
         }
         "cudaDeviceGetAttribute" | "cuDeviceGetAttribute" => {
             if let Some(attr) = argv.get(1).map(|x| a.text(*x)) {

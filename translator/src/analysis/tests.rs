@@ -1479,6 +1479,61 @@ fn h039_rtc_options_naming_nvidia_architectures() {
     assert_eq!(ids_at(formatted, "H039"), vec![(2, Severity::Warning)]);
 }
 
+// H049 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h049_nvrtc_options_hiprtc_rejects_or_ignores() {
+    let src = "void f(nvrtcProgram p, bool dbg) {\n\
+               const char* o[] = {\"--gpu-architecture=gfx90a\", \"--use_fast_math\", \"-std=c++17\"};\n\
+               std::vector<const char*> v = {\"-lineinfo\", \"-DFOO=1\"};\n\
+               if (dbg) v.push_back(\"-G\");\n\
+               v.push_back(\"--fmad=false\");\n\
+               v.push_back(\"-maxrregcount=64\");\n\
+               nvrtcCompileProgram(p, 3, o);\n\
+               nvrtcCompileProgram(p, (int)v.size(), v.data());\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H049"),
+        vec![
+            (2, Severity::Error),
+            (3, Severity::Warning),
+            (4, Severity::Error),
+            (5, Severity::Error),
+            (6, Severity::Error),
+        ]
+    );
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(
+        out.contains("{\"--gpu-architecture=gfx90a\", \"-ffast-math\", \"-std=c++17\"}"),
+        "{out}"
+    );
+    assert!(
+        out.contains("{\"-gline-tables-only\", \"-DFOO=1\"}"),
+        "{out}"
+    );
+    assert!(
+        out.contains("v.push_back(\"-g\")") && out.contains("\"-ffp-contract=off\""),
+        "{out}"
+    );
+    // No clang counterpart: reported without a fix.
+    assert!(out.contains("\"-maxrregcount=64\""), "{out}");
+    let d = run(src)
+        .into_iter()
+        .find(|d| d.id == "H049" && d.line == 6)
+        .unwrap();
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap_or("")
+            .contains("__launch_bounds__"),
+        "{d:?}"
+    );
+    // A file that never calls NVRTC, and an option with a value it does not take, are left alone.
+    assert!(ids_at("const char* o[] = {\"--use_fast_math\"};\n", "H049").is_empty());
+    let other = "void f(nvrtcProgram p) { const char* o[] = {\"-G=1\", \"--use_fast_math=1\", \"-fmad\"}; nvrtcCompileProgram(p, 3, o); }\n";
+    assert!(ids_at(other, "H049").is_empty());
+}
+
 // H040 ---------------------------------------------------------------------------------------
 
 #[test]
