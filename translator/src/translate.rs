@@ -181,10 +181,10 @@ macro_rules! diag_info {
 diag_info! {
     UNSUPPORTED = "T001", "no-hip-equivalent", Error,
         "A CUDA API name has no HIP equivalent",
-        "The rules database knows this CUDA name but records no HIP (or roc*) counterpart, so the name is left as it is and the file will not compile for HIP until a person replaces it.\n\nWhat to do: look the name up with `hipport explain NAME`; often a nearby HIP API covers the need, or the feature must be emulated. Add a rule with `--rules FILE` once you have decided.";
+        "The rules database knows this CUDA name but records no HIP (or roc*) counterpart, so the name is left as it is and the file will not compile for HIP until a person replaces it.\n\nWhat to do: look the name up with `hipport explain NAME`; often a nearby HIP API covers the need, or the feature must be emulated. Add a rule with `--rules FILE` once you have decided.\n\nIn a preprocessor branch hipcc never compiles (`#if __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef __HIP_PLATFORM_AMD__`: decided by macros hipcc leaves undefined or defines, not by the file's own), this and the other reports of a CUDA name the target lacks (T002, T003, T007, T009) are notes that name the deciding directive: the name stays, and the output builds.";
     TOO_NEW = "T002", "hip-too-old", Error,
         "The HIP equivalent needs a newer HIP than the target",
-        "The CUDA name has a HIP equivalent, but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has.";
+        "The CUDA name has a HIP equivalent, but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has. In a branch hipcc never compiles (see T001) it is a note.";
     REMOVED = "T003", "hip-removed", Error,
         "The HIP equivalent was removed before the target HIP release",
         "The HIP counterpart of this CUDA name was removed in a release at or before the target. The name is left as it is.\n\nWhat to do: use the replacement named in HIP's release notes, or target an older HIP.";
@@ -1780,6 +1780,46 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Errors about CUDA names that have no HIP form at the target (T001, T002, T003, T007, T009)
+    /// become notes where they sit in a preprocessor branch hipcc never compiles (`#if
+    /// __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef
+    /// __HIP_PLATFORM_AMD__`): the name stays as it is there, and the output still compiles.
+    fn soften_in_skipped_branches(&mut self, tree: &Tree) {
+        const SOFTENED: [&str; 5] = [
+            UNSUPPORTED.id,
+            TOO_NEW.id,
+            REMOVED.id,
+            UNSUPPORTED_HEADER.id,
+            WARP_SYNC_MASK.id,
+        ];
+        for i in 0..self.diags.len() {
+            let d = &self.diags[i];
+            if d.severity != Severity::Error || !SOFTENED.contains(&d.id.as_str()) {
+                continue;
+            }
+            let Some(skip) =
+                crate::analysis::hipcc_skips(self.src, tree, d.offset, &self.declared)
+            else {
+                continue;
+            };
+            let line = self.index.position(skip.directive).0;
+            let why = if skip.condition_holds {
+                "is true under hipcc, which compiles an earlier branch instead"
+            } else {
+                "is false under hipcc"
+            };
+            let d = &mut self.diags[i];
+            d.severity = Severity::Note;
+            d.message.push_str(&format!(
+                "; hipcc does not compile this branch (`{}` on line {line} {why}), so it is left as it is",
+                skip.text
+            ));
+            d.help = Some(
+                "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),
+            );
+        }
+    }
+
     /// Adds `#include <hip/hip_runtime.h>` to a file with device code and no runtime include.
     fn add_runtime_include(&mut self, tree: &Tree) {
         if !self.has_device_code || self.has_runtime_include {
@@ -1999,6 +2039,7 @@ fn translate_tree_at(
     w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
+    w.soften_in_skipped_branches(tree);
     let parse_errors = parse::error_lines(tree, src);
     for &(a, b) in &parse_errors {
         let offset = w.index.line_range(src, a).start;

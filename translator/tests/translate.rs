@@ -789,3 +789,123 @@ fn fixed_diagnostics_become_notes_that_say_so() {
         .iter()
         .all(|d| !d.message.contains("fixed by --fix")));
 }
+
+/// The (ID, severity, line) of each diagnostic of a translation.
+fn severities(src: &str, opts: &Options) -> Vec<(String, Severity, usize)> {
+    let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+    r.diagnostics
+        .iter()
+        .map(|d| (d.id.clone(), d.severity, d.line))
+        .collect()
+}
+
+#[test]
+fn names_hip_lacks_are_notes_in_branches_hipcc_skips_and_errors_elsewhere() {
+    // `__hmax` needs HIP 5.5, `cuda_bf16.h` 6.0: at 5.2.3 both are T002.
+    let src = "\
+#include <cuda_fp16.h>
+#if CUDART_VERSION >= 11000
+#include <cuda_bf16.h>
+#endif
+__device__ half a(half x, half y) {
+#if __CUDA_ARCH__ >= 800
+  return __hmax(x, y);
+#else
+  return x;
+#endif
+}
+__device__ half b(half x, half y) {
+#ifndef __CUDA_ARCH__
+  return x;
+#elif __CUDA_ARCH__ >= 800
+  return __hmax(x, y);
+#else
+  return __hmax(y, x);
+#endif
+}
+__device__ half c(half x, half y) {
+#ifdef __HIP_PLATFORM_AMD__
+  return x;
+#else
+  return __hmax(x, y);
+#endif
+}
+__device__ half d(half x, half y) {
+  return __hmax(x, y);
+}
+";
+    let diags = severities(src, &hip52());
+    let t002: Vec<(Severity, usize)> = diags
+        .iter()
+        .filter(|(id, _, _)| id == "T002")
+        .map(|&(_, s, l)| (s, l))
+        .collect();
+    assert_eq!(
+        t002,
+        [
+            (Severity::Note, 3),
+            (Severity::Note, 7),
+            (Severity::Note, 16),
+            (Severity::Note, 18),
+            (Severity::Note, 25),
+            (Severity::Error, 29),
+        ]
+    );
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let at = |line: usize| {
+        r.diagnostics
+            .iter()
+            .find(|d| d.id == "T002" && d.line == line)
+            .map(|d| d.message.clone())
+            .unwrap()
+    };
+    assert!(
+        at(7).ends_with("hipcc does not compile this branch (`#if __CUDA_ARCH__ >= 800` on line 6 is false under hipcc), so it is left as it is"),
+        "{}",
+        at(7)
+    );
+    // The `#else` of a true `#ifndef __CUDA_ARCH__`: the chain's first branch is the one taken.
+    assert!(
+        at(18).contains("(`#ifndef __CUDA_ARCH__` on line 13 is true under hipcc, which compiles an earlier branch instead)"),
+        "{}",
+        at(18)
+    );
+}
+
+#[test]
+fn names_hip_lacks_stay_errors_where_the_build_decides_the_branch() {
+    // A branch a macro of the file's own decides (a build may define it otherwise), one that
+    // depends on such a macro as well as on a CUDA one, and a CUDA macro the file defines itself.
+    let src = "\
+#include <cuda_fp16.h>
+#ifndef USE_HMAX
+#define USE_HMAX 0
+#endif
+__device__ half a(half x, half y) {
+#if USE_HMAX
+  return __hmax(x, y);
+#elif defined(__CUDA_ARCH__) || defined(FORCE)
+  return __hmax(y, x);
+#endif
+  return x;
+}
+#define CUDART_VERSION 12000
+#if CUDART_VERSION >= 11000
+#include <cuda_bf16.h>
+#endif
+";
+    let diags = severities(src, &hip52());
+    let t002: Vec<(Severity, usize)> = diags
+        .iter()
+        .filter(|(id, _, _)| id == "T002")
+        .map(|&(_, s, l)| (s, l))
+        .collect();
+    assert_eq!(
+        t002,
+        [
+            (Severity::Error, 7),
+            (Severity::Error, 9),
+            (Severity::Error, 15)
+        ]
+    );
+}

@@ -640,6 +640,34 @@ fn h010_h011_say_which_branch() {
 }
 
 #[test]
+fn h011_an_elif_after_a_branch_hipcc_takes_is_never_reached() {
+    let src = "#ifndef __CUDA_ARCH__\nint a;\n#elif __CUDA_ARCH__ >= 800\nint b;\n#else\nint c;\n#endif\n\
+               #if CUDA_VERSION >= 12000\nint d;\n#elif __CUDA_ARCH__ >= 800\nint e;\n#else\nint f;\n#endif\n";
+    let d = run(src);
+    let got: Vec<(&str, usize)> = d.iter().map(|d| (d.id.as_str(), d.line)).collect();
+    assert_eq!(
+        got,
+        vec![("H011", 1), ("H011", 3), ("H010", 8), ("H011", 10)]
+    );
+    // The `#elif` of a taken `#ifndef`: neither it nor the `#else` is reached.
+    assert!(
+        d[1].message.contains(
+            "HIP never gets this far: `#ifndef __CUDA_ARCH__` on line 1 holds under hipcc"
+        ),
+        "{}",
+        d[1].message
+    );
+    assert!(!d[1].message.contains("fallback"), "{}", d[1].message);
+    // After a false `#if`, the `#elif` is judged on its own and HIP goes on to the `#else`.
+    assert!(
+        d[3].message
+            .contains("HIP skips this branch and goes to the #else on line 12 (the fallback path)"),
+        "{}",
+        d[3].message
+    );
+}
+
+#[test]
 fn h010_macro_defined_in_file_is_not_reported() {
     assert!(run("#define CUDA_VERSION 12000\n#if CUDA_VERSION >= 11000\n#endif\n").is_empty());
 }
