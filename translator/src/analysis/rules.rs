@@ -1404,7 +1404,53 @@ fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
             None => return false,
         }
     }
-    n.kind_name() == "call_expression" && callee(a, n).is_some_and(|c| BALLOTS.contains(&c))
+    n.kind_name() == "call_expression"
+        && (callee(a, n).is_some_and(|c| BALLOTS.contains(&c)) || wide_group_vote(a, n))
+}
+
+/// `g.ballot(p)`, `g.match_any(v)` or `g.match_all(v, pred)` on a cooperative group that may
+/// hold more than 32 lanes, for a HIP that has these votes (6.2 on). HIP returns them as
+/// `unsigned long long` with the group's lanes packed from bit 0: a tile of 32 lanes or fewer
+/// fits in 32 bits (as in CUDA), a coalesced group of a 64-lane wavefront or a 64-thread tile
+/// does not.
+fn wide_group_vote(a: &Analyzer, call: Node) -> bool {
+    if !a.opts.has_sync_builtins() {
+        return false;
+    }
+    let Some(f) = call
+        .field(FIELDS.function)
+        .filter(|f| f.kind_name() == "field_expression")
+    else {
+        return false;
+    };
+    if !f
+        .field(FIELDS.field)
+        .is_some_and(|m| matches!(a.text(m), "ballot" | "match_any" | "match_all"))
+    {
+        return false;
+    }
+    let Some(group) = f.field(FIELDS.argument) else {
+        return false;
+    };
+    // A coalesced group's type or maker, or a tile of 64 (`cg::tiled_partition<64>(block)`).
+    let wide = |text: &str| {
+        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        t.contains("coalesced_group")
+            || t.contains("coalesced_threads(")
+            || t.contains("thread_block_tile<64")
+            || t.contains("tiled_partition<64")
+    };
+    match group.kind_name() {
+        "identifier" => a
+            .lookup(a.text(group), group.start_byte())
+            .is_some_and(|d| {
+                !d.pointer
+                    && (wide(&d.ty_text)
+                        || (d.ty_text == "auto" && d.init.is_some_and(|i| wide(a.text(i)))))
+            }),
+        "call_expression" => wide(a.text(group)),
+        _ => false,
+    }
 }
 
 /// Whether `n` holds a 64-bit ballot: a ballot call, a variable initialized from one, or a

@@ -429,6 +429,36 @@ fn h004_truncated_ballots_and_fixes() {
 }
 
 #[test]
+fn h004_group_votes_of_coalesced_groups_are_64_bit_tiles_of_32_are_not() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __global__ void k(const float* x, int* out) {\n\
+               cg::coalesced_group active = cg::coalesced_threads();\n\
+               unsigned votes = active.ballot(x[threadIdx.x] > 0);\n\
+               auto t32 = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               unsigned tile_votes = t32.ballot(x[threadIdx.x] > 0);\n\
+               auto t64 = cg::tiled_partition<64>(cg::this_thread_block());\n\
+               unsigned wide = t64.ballot(x[threadIdx.x] > 0);\n\
+               unsigned same = cg::coalesced_threads().match_any(out[0]);\n\
+               unsigned m; m = active.ballot(x[0] > 1);\n\
+               out[0] = __popc(votes) + __popc(tile_votes) + wide + same + m;\n\
+               }\n";
+    // HIP's votes pack the group's lanes from bit 0: a 32-lane tile fits in 32 bits.
+    assert_eq!(
+        lines_at(src, "H004", Version::new(6, 4, 0)),
+        vec![5, 9, 10, 11, 12]
+    );
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(
+        out.contains("unsigned long long votes = active.ballot("),
+        "{out}"
+    );
+    assert!(out.contains("unsigned tile_votes = t32.ballot("), "{out}");
+    assert!(out.contains("__popcll(votes) + __popc(tile_votes)"), "{out}");
+    // Before 6.2 HIP's groups have no votes at all (H044 says so where it applies): no H004.
+    assert!(lines_at(src, "H004", Version::new(6, 1, 0)).is_empty());
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
