@@ -293,7 +293,23 @@ fn looks_like_cuda(name: &str) -> bool {
             "cublas", "cusparse", "curand", "cufft", "cusolver", "cudnn", "nvtx",
         ]
         .iter()
-        .any(|p| matches!(after(p), Some(c) if c.is_ascii_uppercase() || c == '_'))
+        .any(|p| {
+            matches!(after(p), Some(c) if c.is_ascii_uppercase() || c == '_')
+                || name.strip_prefix(p).is_some_and(library_number)
+        })
+}
+
+/// Whether the rest of a name after a CUDA library's prefix is a number that ends it or runs on
+/// into `_` or a capital (`curand4`, `cublas2_X`): the library's names are spelled so, while
+/// `cufft3d` or `curand2x` read as a person's own words. `cuda11` and `cu2` are not looked at
+/// here: version numbers kept in variables look like that.
+fn library_number(rest: &str) -> bool {
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && rest[digits..]
+            .bytes()
+            .next()
+            .is_none_or(|c| c == b'_' || c.is_ascii_uppercase())
 }
 
 /// Per-file state of the walk.
@@ -2201,4 +2217,31 @@ pub fn c_casts(template: &str) -> String {
         t.replace_range(at..=end, &format!("({ty})({inner})"));
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuda_looking_names_include_library_prefixes_with_numbers() {
+        for name in [
+            "cudaFooBar",
+            "cuFooBar",
+            "curand_foo",
+            "curand4",
+            "curand8",
+            "cufft3_Plan",
+            "nvtx3",
+            "cublas2X",
+        ] {
+            assert!(looks_like_cuda(name), "{name}");
+        }
+        for name in [
+            "cuda11", "cuda_ok", "cu2", "cu12x", "curand", "curandom", "cufft3d", "curand2x",
+            "nv12", "count4", "c4", "n",
+        ] {
+            assert!(!looks_like_cuda(name), "{name}");
+        }
+    }
 }

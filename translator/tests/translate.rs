@@ -909,3 +909,22 @@ __device__ half a(half x, half y) {
         ]
     );
 }
+
+#[test]
+fn unknown_library_names_with_numbers_are_reported_user_names_are_not() {
+    // `curand8` is no cuRAND function (the rules know `curand4`); `cuda11`, `cufft3d` and
+    // `nv12` are a person's own names (from a header of theirs), and `curand2` is declared here.
+    let src = "\
+#include <curand_kernel.h>
+#include \"config.h\"
+__global__ void k(curandStatePhilox4_32_10_t* s, float4* o) {
+  uint4 a = curand4(&s[0]);
+  uint4 b = curand8(&s[0]);
+  int curand2 = 2;
+  o[0] = make_float4(a.x, b.x, cufft3d + nv12, curand2 + cuda11);
+}
+";
+    let (out, diags) = tr(src, &Options::default());
+    assert!(out.contains("uint4 a = hiprand4(&s[0]);"), "{out}");
+    assert_eq!(diags, ["T006:5:13"]);
+}
