@@ -371,6 +371,8 @@ struct Walk<'a> {
 struct CallSite {
     start: usize,
     end: usize,
+    /// The argument list, parentheses included.
+    list: (usize, usize),
     args: Vec<(usize, usize)>,
     template: String,
     rule: String,
@@ -1462,6 +1464,7 @@ impl<'a> Walk<'a> {
         self.call_sites.push(CallSite {
             start: call_start,
             end: node.end_byte(),
+            list: (args.start_byte(), args.end_byte()),
             args: arg_nodes
                 .iter()
                 .map(|n| (n.start_byte(), n.end_byte()))
@@ -1787,7 +1790,8 @@ impl<'a> Walk<'a> {
             if is_c_source(self.file) {
                 template = c_casts(&template);
             }
-            if let Some(text) = hipport_rules::calls::expand(&template, &refs) {
+            let layout = self.layout(&site);
+            if let Some(text) = hipport_rules::calls::expand_in_layout(&template, &refs, &layout) {
                 self.edits
                     .retain(|e| !(e.start >= site.start && e.end <= site.end));
                 self.edits
@@ -1833,6 +1837,31 @@ impl<'a> Walk<'a> {
             d.help = Some(
                 "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),
             );
+        }
+    }
+
+    /// How the arguments of a call site are laid out: what precedes each (after the `(` or the
+    /// comma before it) and the closing `)`.
+    fn layout(&self, site: &CallSite) -> hipport_rules::calls::Layout<'a> {
+        let text = |a: usize, b: usize| -> &'a str {
+            let src: &'a [u8] = self.src;
+            std::str::from_utf8(src.get(a..b).unwrap_or_default()).unwrap_or("")
+        };
+        let (open, close) = (site.list.0 + 1, site.list.1.saturating_sub(1));
+        let mut before = Vec::with_capacity(site.args.len());
+        let mut prev_end = None;
+        for &(a, b) in &site.args {
+            let from = match prev_end {
+                None => open,
+                // After the comma that ends the argument before.
+                Some(end) => comma_outside_comments(&self.src[end..a]).map_or(a, |i| end + i + 1),
+            };
+            before.push(text(from, a));
+            prev_end = Some(b);
+        }
+        hipport_rules::calls::Layout {
+            before,
+            close: text(prev_end.unwrap_or(open), close.max(open)),
         }
     }
 
@@ -2001,6 +2030,25 @@ fn scope_before(src: &[u8], pos: usize) -> String {
         out.push_str("::");
     }
     out
+}
+
+/// Where the comma is in the text between two arguments, passing over comments (which may
+/// hold commas of their own).
+fn comma_outside_comments(between: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < between.len() {
+        match (between[i], between.get(i + 1)) {
+            (b',', _) => return Some(i),
+            (b'/', Some(b'*')) => {
+                i = memchr::memmem::find(&between[i + 2..], b"*/").map_or(between.len(), |e| i + 2 + e + 2);
+            }
+            (b'/', Some(b'/')) => {
+                i = memchr::memchr(b'\n', &between[i..]).map_or(between.len(), |e| i + e + 1);
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Translates one file's bytes.

@@ -928,3 +928,35 @@ __global__ void k(curandStatePhilox4_32_10_t* s, float4* o) {
     assert!(out.contains("uint4 a = hiprand4(&s[0]);"), "{out}");
     assert_eq!(diags, ["T006:5:13"]);
 }
+
+#[test]
+fn a_rewritten_call_keeps_the_line_breaks_of_its_arguments() {
+    let src = "\
+template <typename T, int N> __global__ void kern(T* p) {}
+void f(int n) {
+  cudaFuncSetAttribute(kern<float, 2>,  /* a, b */
+                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       n +
+                           1);
+  cudaFuncSetAttribute(kern<float, 4> /* c, d */,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, n
+  );
+  cudaFuncSetAttribute(kern<float, 8>,  cudaFuncAttributeMaxDynamicSharedMemorySize,n);
+}
+";
+    let (out, _) = tr(src, &Options::default());
+    let want = "\
+template <typename T, int N> __global__ void kern(T* p) {}
+void f(int n) {
+  hipFuncSetAttribute(reinterpret_cast<const void*>(kern<float, 2>),  /* a, b */
+                       hipFuncAttributeMaxDynamicSharedMemorySize,
+                       n +
+                           1);
+  hipFuncSetAttribute(reinterpret_cast<const void*>(kern<float, 4>),
+      hipFuncAttributeMaxDynamicSharedMemorySize, n
+  );
+  hipFuncSetAttribute(reinterpret_cast<const void*>(kern<float, 8>), hipFuncAttributeMaxDynamicSharedMemorySize, n);
+}
+";
+    assert_eq!(out, format!("#include <hip/hip_runtime.h>\n{want}"));
+}
