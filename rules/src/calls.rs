@@ -488,8 +488,12 @@ mod tests {
         let args = ["k", "cudaX", "n +\n      1"];
         // Arguments copied unchanged, one changed by the template, the line breaks kept.
         assert_eq!(
-            expand_in_layout("g(reinterpret_cast<const void*>($1), $2, $3)", &args, &layout)
-                .unwrap(),
+            expand_in_layout(
+                "g(reinterpret_cast<const void*>($1), $2, $3)",
+                &args,
+                &layout
+            )
+            .unwrap(),
             "g(reinterpret_cast<const void*>(k),\n    cudaX, // why\n    n +\n      1\n  )"
         );
         // Reordered: the layout belongs to the positions.

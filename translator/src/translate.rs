@@ -184,7 +184,7 @@ diag_info! {
         "The rules database knows this CUDA name but records no HIP (or roc*) counterpart, so the name is left as it is and the file will not compile for HIP until a person replaces it.\n\nWhat to do: look the name up with `hipport explain NAME`; often a nearby HIP API covers the need, or the feature must be emulated. Add a rule with `--rules FILE` once you have decided.\n\nIn a preprocessor branch hipcc never compiles (`#if __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef __HIP_PLATFORM_AMD__`: decided by macros hipcc leaves undefined or defines, not by the file's own), this and the other reports of a CUDA name the target lacks (T002, T003, T007, T009) are notes that name the deciding directive: the name stays, and the output builds.";
     TOO_NEW = "T002", "hip-too-old", Error,
         "The HIP equivalent needs a newer HIP than the target",
-        "The CUDA name has a HIP equivalent, but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has. In a branch hipcc never compiles (see T001) it is a note.";
+        "The CUDA name has a HIP equivalent (or a call rewrite into HIP calls), but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has. In a branch hipcc never compiles (see T001) it is a note.";
     REMOVED = "T003", "hip-removed", Error,
         "The HIP equivalent was removed before the target HIP release",
         "The HIP counterpart of this CUDA name was removed in a release at or before the target. The name is left as it is.\n\nWhat to do: use the replacement named in HIP's release notes, or target an older HIP.";
@@ -348,6 +348,9 @@ struct Walk<'a> {
     reported_unknown: HashSet<String>,
     /// Call sites whose shape is rewritten after the walk.
     call_sites: Vec<CallSite>,
+    /// Callees (by start) of calls that only a newer HIP than the target has a rewrite for: the
+    /// release it needs and the template.
+    later_rewrites: HashMap<usize, (Version, String)>,
     /// The argument ranges of every call of a name with call rules (see [`FileResult`]).
     rule_call_args: Vec<Vec<Range<usize>>>,
     /// HIP headers already included, per conditional scope (parent node id).
@@ -514,6 +517,7 @@ impl<'a> Walk<'a> {
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
+            later_rewrites: HashMap::new(),
             rule_call_args: Vec::new(),
             included: HashSet::new(),
             has_device_code: false,
@@ -650,6 +654,18 @@ impl<'a> Walk<'a> {
                 }
             }
             Target::Unsupported { mapping, .. } => {
+                if let Some((added, template)) = self.later_rewrites.get(&start).cloned() {
+                    self.diag(
+                        &TOO_NEW,
+                        start,
+                        format!("`{name}` becomes `{template}` only from HIP {added} (`$1` is the first argument); the target is HIP {v}"),
+                        Some(format!(
+                            "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
+                            added.major, added.minor
+                        )),
+                    );
+                    return;
+                }
                 let (message, help) = self.why_not(mapping, &UNSUPPORTED);
                 self.diag(&UNSUPPORTED, start, message, Some(help));
             }
@@ -1457,6 +1473,20 @@ impl<'a> Walk<'a> {
         }
         let argc = arg_nodes.len();
         let Some(template) = self.call_rule(name, argc) else {
+            // A rewrite that a newer HIP than the target allows: the name's report says so.
+            let v = self.opts.hip_version;
+            let later = self
+                .db
+                .calls(name)
+                .iter()
+                .filter(|r| r.matches_argc(argc) && r.hip_added.is_some_and(|a| a > v))
+                .min_by_key(|r| r.hip_added);
+            if let Some(r) = later {
+                self.later_rewrites.insert(
+                    func.start_byte(),
+                    (r.hip_added.unwrap_or(v), r.template.clone()),
+                );
+            }
             return;
         };
         self.handled.insert(func.start_byte());
@@ -1817,8 +1847,7 @@ impl<'a> Walk<'a> {
             if d.severity != Severity::Error || !SOFTENED.contains(&d.id.as_str()) {
                 continue;
             }
-            let Some(skip) =
-                crate::analysis::hipcc_skips(self.src, tree, d.offset, &self.declared)
+            let Some(skip) = crate::analysis::hipcc_skips(self.src, tree, d.offset, &self.declared)
             else {
                 continue;
             };
@@ -2040,7 +2069,8 @@ fn comma_outside_comments(between: &[u8]) -> Option<usize> {
         match (between[i], between.get(i + 1)) {
             (b',', _) => return Some(i),
             (b'/', Some(b'*')) => {
-                i = memchr::memmem::find(&between[i + 2..], b"*/").map_or(between.len(), |e| i + 2 + e + 2);
+                i = memchr::memmem::find(&between[i + 2..], b"*/")
+                    .map_or(between.len(), |e| i + 2 + e + 2);
             }
             (b'/', Some(b'/')) => {
                 i = memchr::memchr(b'\n', &between[i..]).map_or(between.len(), |e| i + e + 1);

@@ -122,21 +122,45 @@ fn bf16_round_to_nearest_conversions_become_the_forms_hip_has() {
             && out.contains("o[0] = __float2bfloat16(in[1].x * s)"),
         "{out}"
     );
+    // The name says which release its rewrite needs (T002), not that HIP has none (T001).
+    let r = translate_source(src.as_bytes(), "t.cu", &at(0)).unwrap();
+    let reports: Vec<(&str, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id.starts_with('T'))
+        .map(|d| (d.id.as_str(), d.line, d.message.as_str()))
+        .collect();
     assert_eq!(
-        diags
-            .iter()
-            .filter(|d| d.starts_with("T001"))
-            .collect::<Vec<_>>(),
-        vec!["T001:4:12"]
+        reports,
+        [(
+            "T002",
+            4,
+            "`__float2bfloat162_rn` becomes `__bfloat162bfloat162(__float2bfloat16($1))` only from HIP 6.2.0 (`$1` is the first argument); the target is HIP 6.0.0"
+        )]
     );
-    // HIP 5.2 has no bfloat16 type of this kind: every one is reported, none rewritten.
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .find(|d| d.id == "T002")
+            .and_then(|d| d.help.as_deref()),
+        Some("target a newer HIP with `--hip-version 6.2`, or avoid `__float2bfloat162_rn`")
+    );
+    let (_, diags) = tr(src, &at(1));
+    assert!(diags.contains(&"T002:4:12".to_string()), "{diags:?}");
+    // HIP 5.2 has no bfloat16 type of this kind: every one is reported, none rewritten, each
+    // with the release its rewrite needs.
     let (out, diags) = tr(src, &hip52());
     assert!(out.contains("__float2bfloat16_rn(in[1].x * s)"), "{out}");
-    assert_eq!(
-        diags.iter().filter(|d| d.starts_with("T001")).count(),
-        3,
-        "{diags:?}"
+    assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
+    for at in ["T002:3:12", "T002:4:12", "T002:5:10"] {
+        assert!(diags.contains(&at.to_string()), "{diags:?}");
+    }
+    // A call with an argument count no rule has gets no such promise.
+    let (_, diags) = tr(
+        "__global__ void k(float* s) { __float2bfloat162_rn(s[0], s[1]); }\n",
+        &at(0),
     );
+    assert_eq!(diags, ["T001:1:31"]);
 }
 
 #[test]

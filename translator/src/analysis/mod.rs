@@ -154,14 +154,18 @@ pub fn hipcc_skips(
         .chain(&["USE_ROCM"])
     {
         if own_names.contains(name) {
-            macros.by_name.entry(name.to_string()).or_default().push(Macro {
-                name: name.to_string(),
-                value: None,
-                full_mask_32: false,
-                body_range: 0..0,
-                body: None,
-                function_like: false,
-            });
+            macros
+                .by_name
+                .entry(name.to_string())
+                .or_default()
+                .push(Macro {
+                    name: name.to_string(),
+                    value: None,
+                    full_mask_32: false,
+                    body_range: 0..0,
+                    body: None,
+                    function_like: false,
+                });
         }
     }
     let (directive, condition_holds) = rules::skipping_directive(node, src, &macros)?;

@@ -3792,7 +3792,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             let rest = &a.src[d.start_byte()..];
             let head = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
             let (line, _) = a.index.position(a.map(d.start_byte()));
-            format!("`{}` on line {line}", snippet(String::from_utf8_lossy(head).trim_end()))
+            format!(
+                "`{}` on line {line}",
+                snippet(String::from_utf8_lossy(head).trim_end())
+            )
         });
     let outcome = |macro_name: &str| -> String {
         if let Some(earlier) = &earlier_taken {

@@ -453,7 +453,10 @@ fn h004_group_votes_of_coalesced_groups_are_64_bit_tiles_of_32_are_not() {
         "{out}"
     );
     assert!(out.contains("unsigned tile_votes = t32.ballot("), "{out}");
-    assert!(out.contains("__popcll(votes) + __popc(tile_votes)"), "{out}");
+    assert!(
+        out.contains("__popcll(votes) + __popc(tile_votes)"),
+        "{out}"
+    );
     // Before 6.2 HIP's groups have no votes at all (H044 says so where it applies): no H004.
     assert!(lines_at(src, "H004", Version::new(6, 1, 0)).is_empty());
 }
