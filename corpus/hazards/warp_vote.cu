@@ -22,6 +22,19 @@ __device__ int atomic_agg_inc_cg(int* ctr) {
   return g.shfl(prev, 0) + g.thread_rank();
 }
 
+// How many lanes of the converged group saw a positive value, and of this lane's 32-thread tile.
+__device__ int positives_cg(float v) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  unsigned votes = g.ballot(v > 0.f);
+  return __popc(votes);
+}
+
+__device__ int positives_tile(float v) {
+  auto t32 = cg::tiled_partition<32>(cg::this_thread_block());
+  unsigned votes = t32.ballot(v > 0.f);
+  return __popc(votes);
+}
+
 __global__ void filter_k(int* dst, int* nres, const int* src, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n && src[i] > 0) dst[atomic_agg_inc(nres)] = src[i];

@@ -216,19 +216,145 @@ pub fn expand(template: &str, args: &[&str]) -> Option<String> {
     apply_pieces(&parse_template(template).ok()?, args)
 }
 
+/// How a call's arguments are laid out in the source, for [`expand_in_layout`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout<'a> {
+    /// The text before each argument: after the `(`, or after the comma that ends the argument
+    /// before it (white space, and any comment there).
+    pub before: Vec<&'a str>,
+    /// The text between the last argument and the closing `)`.
+    pub close: &'a str,
+}
+
+/// Expands `template` over `args` as [`expand`] does, but keeps the line breaks of a call whose
+/// arguments span lines: the n-th argument of the result starts the way the call's n-th argument
+/// did, an argument the template adds past the call's last one starts as that last one did (on a
+/// line of its own where it was on one), and the `)` stays where it was; the template's own text
+/// and the arguments it changes are written as `expand` writes them. A call on one line comes
+/// out exactly as `expand` makes it.
+pub fn expand_in_layout(template: &str, args: &[&str], layout: &Layout) -> Option<String> {
+    let multiline = layout
+        .before
+        .iter()
+        .chain([&layout.close])
+        .any(|s| s.contains('\n'));
+    if !multiline {
+        return expand(template, args);
+    }
+    let pieces = parse_template(template).ok()?;
+    let Some((head, out_args)) = split_arguments(&pieces, args) else {
+        return expand(template, args);
+    };
+    // Past the call's own arguments, each added one starts as the last one did.
+    let extra = match layout.before.last() {
+        Some(last) if last.contains('\n') => {
+            let line = &last[last.rfind('\n').map_or(0, |i| i + 1)..];
+            format!("\n{}", &line[..line.len() - line.trim_start().len()])
+        }
+        _ => " ".to_string(),
+    };
+    let mut out = head;
+    for (j, a) in out_args.iter().enumerate() {
+        if j > 0 {
+            out.push(',');
+        }
+        match layout.before.get(j) {
+            Some(b) => out.push_str(b),
+            None => out.push_str(&extra),
+        }
+        out.push_str(a);
+    }
+    if !out_args.is_empty() || layout.close.contains('\n') {
+        out.push_str(layout.close);
+    }
+    out.push(')');
+    Some(out)
+}
+
+/// A `name(...)` template expanded over `args` as its callee with `(` and its arguments, one
+/// string each (`$*` and `$@N` at the top level give one per argument they stand for); `None`
+/// when the template is not of that form.
+fn split_arguments(pieces: &[Piece], args: &[&str]) -> Option<(String, Vec<String>)> {
+    let mut body = pieces.to_vec();
+    let Some(Piece::Text(first)) = body.first() else {
+        return None;
+    };
+    let open = first.find('(')?;
+    let head = first[..=open].to_string();
+    body[0] = Piece::Text(first[open + 1..].to_string());
+    match body.last_mut() {
+        Some(Piece::Text(t)) if t.ends_with(')') => {
+            t.pop();
+        }
+        _ => return None,
+    }
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    // The argument being built is a `$@N` that stands for no arguments: it is left out.
+    let mut vanished = false;
+    let mut depth = 0i32;
+    for p in &body {
+        match p {
+            Piece::Text(t) => {
+                for c in t.chars() {
+                    match c {
+                        '(' | '[' | '{' => depth += 1,
+                        ')' | ']' | '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            out.push(std::mem::take(&mut cur).trim().to_string());
+                            vanished = false;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    cur.push(c);
+                }
+            }
+            Piece::Arg(k) => cur.push_str(args.get(k - 1)?.trim()),
+            Piece::AddressOf(k) => cur.push_str(&address_of(args.get(k - 1)?)),
+            Piece::All | Piece::From(_) => {
+                let list = match p {
+                    Piece::From(k) => args.get(k - 1..).unwrap_or(&[]),
+                    _ => args,
+                };
+                if depth == 0 && cur.trim().is_empty() {
+                    vanished = list.is_empty();
+                    for (i, a) in list.iter().enumerate() {
+                        if i > 0 {
+                            out.push(std::mem::take(&mut cur).trim().to_string());
+                        }
+                        cur.push_str(a.trim());
+                    }
+                } else {
+                    join_into(&mut cur, list);
+                }
+            }
+        }
+    }
+    let last = cur.trim();
+    if !(last.is_empty() && (vanished || out.is_empty())) {
+        out.push(last.to_string());
+    }
+    Some((head, out))
+}
+
+/// `$&N` of argument `a`: `(const void*)&a` for a plain name, else `a` as written.
+fn address_of(a: &str) -> String {
+    let a = a.trim();
+    if is_name(a) {
+        format!("(const void*)&{a}")
+    } else {
+        a.to_string()
+    }
+}
+
 fn apply_pieces(pieces: &[Piece], args: &[&str]) -> Option<String> {
     let mut out = String::new();
     for p in pieces {
         match p {
             Piece::Text(t) => out.push_str(t),
             Piece::Arg(k) => out.push_str(args.get(k - 1)?.trim()),
-            Piece::AddressOf(k) => {
-                let a = args.get(k - 1)?.trim();
-                if is_name(a) {
-                    out.push_str("(const void*)&");
-                }
-                out.push_str(a);
-            }
+            Piece::AddressOf(k) => out.push_str(&address_of(args.get(k - 1)?)),
             Piece::All => join_into(&mut out, args),
             Piece::From(k) => join_into(&mut out, args.get(k - 1..).unwrap_or(&[])),
         }
@@ -351,6 +477,57 @@ mod tests {
         assert_eq!(r.apply(&["s"]).unwrap(), "g(X(s))");
         assert_eq!(r.apply(&["s", "p", "n"]).unwrap(), "g(X(s), p, n)");
         assert_eq!(r.apply(&[]), None);
+    }
+
+    #[test]
+    fn a_multi_line_call_keeps_its_line_breaks() {
+        let layout = Layout {
+            before: vec!["", "\n    ", " // why\n    "],
+            close: "\n  ",
+        };
+        let args = ["k", "cudaX", "n +\n      1"];
+        // Arguments copied unchanged, one changed by the template, the line breaks kept.
+        assert_eq!(
+            expand_in_layout(
+                "g(reinterpret_cast<const void*>($1), $2, $3)",
+                &args,
+                &layout
+            )
+            .unwrap(),
+            "g(reinterpret_cast<const void*>(k),\n    cudaX, // why\n    n +\n      1\n  )"
+        );
+        // Reordered: the layout belongs to the positions.
+        assert_eq!(
+            expand_in_layout("g($3, $1)", &args, &layout).unwrap(),
+            "g(n +\n      1,\n    k\n  )"
+        );
+        // An argument the template adds past the last starts as the last one did.
+        assert_eq!(
+            expand_in_layout("g($*, 0)", &args, &layout).unwrap(),
+            "g(k,\n    cudaX, // why\n    n +\n      1,\n    0\n  )"
+        );
+        // `$@N` standing for nothing takes its comma with it.
+        let two = Layout {
+            before: vec!["\n  ", "\n  "],
+            close: "",
+        };
+        assert_eq!(
+            expand_in_layout("g(X($1), $@3)", &["a", "b"], &two).unwrap(),
+            "g(\n  X(a))"
+        );
+        assert_eq!(
+            expand_in_layout("g(X($1), $@2)", &["a", "b"], &two).unwrap(),
+            "g(\n  X(a),\n  b)"
+        );
+        // On one line: as `expand` writes it.
+        let flat = Layout {
+            before: vec!["", "  "],
+            close: " ",
+        };
+        assert_eq!(
+            expand_in_layout("g($&1, $2)", &["s", "n"], &flat).unwrap(),
+            "g((const void*)&s, n)"
+        );
     }
 
     #[test]

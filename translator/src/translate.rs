@@ -181,10 +181,10 @@ macro_rules! diag_info {
 diag_info! {
     UNSUPPORTED = "T001", "no-hip-equivalent", Error,
         "A CUDA API name has no HIP equivalent",
-        "The rules database knows this CUDA name but records no HIP (or roc*) counterpart, so the name is left as it is and the file will not compile for HIP until a person replaces it.\n\nWhat to do: look the name up with `hipport explain NAME`; often a nearby HIP API covers the need, or the feature must be emulated. Add a rule with `--rules FILE` once you have decided.";
+        "The rules database knows this CUDA name but records no HIP (or roc*) counterpart, so the name is left as it is and the file will not compile for HIP until a person replaces it.\n\nWhat to do: look the name up with `hipport explain NAME`; often a nearby HIP API covers the need, or the feature must be emulated. Add a rule with `--rules FILE` once you have decided.\n\nIn a preprocessor branch hipcc never compiles (`#if __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef __HIP_PLATFORM_AMD__`: decided by macros hipcc leaves undefined or defines, not by the file's own), this and the other reports of a CUDA name the target lacks (T002, T003, T007, T009) are notes that name the deciding directive: the name stays, and the output builds.";
     TOO_NEW = "T002", "hip-too-old", Error,
         "The HIP equivalent needs a newer HIP than the target",
-        "The CUDA name has a HIP equivalent, but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has.";
+        "The CUDA name has a HIP equivalent (or a call rewrite into HIP calls), but it was added in a HIP release newer than the one given by `--hip-version` (or found installed). hipport leaves the CUDA name in place rather than emit a name that will not compile.\n\nWhat to do: target a newer HIP with `--hip-version`, or rewrite the code with APIs the target release has. In a branch hipcc never compiles (see T001) it is a note.";
     REMOVED = "T003", "hip-removed", Error,
         "The HIP equivalent was removed before the target HIP release",
         "The HIP counterpart of this CUDA name was removed in a release at or before the target. The name is left as it is.\n\nWhat to do: use the replacement named in HIP's release notes, or target an older HIP.";
@@ -293,7 +293,23 @@ fn looks_like_cuda(name: &str) -> bool {
             "cublas", "cusparse", "curand", "cufft", "cusolver", "cudnn", "nvtx",
         ]
         .iter()
-        .any(|p| matches!(after(p), Some(c) if c.is_ascii_uppercase() || c == '_'))
+        .any(|p| {
+            matches!(after(p), Some(c) if c.is_ascii_uppercase() || c == '_')
+                || name.strip_prefix(p).is_some_and(library_number)
+        })
+}
+
+/// Whether the rest of a name after a CUDA library's prefix is a number that ends it or runs on
+/// into `_` or a capital (`curand4`, `cublas2_X`): the library's names are spelled so, while
+/// `cufft3d` or `curand2x` read as a person's own words. `cuda11` and `cu2` are not looked at
+/// here: version numbers kept in variables look like that.
+fn library_number(rest: &str) -> bool {
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && rest[digits..]
+            .bytes()
+            .next()
+            .is_none_or(|c| c == b'_' || c.is_ascii_uppercase())
 }
 
 /// Per-file state of the walk.
@@ -332,6 +348,9 @@ struct Walk<'a> {
     reported_unknown: HashSet<String>,
     /// Call sites whose shape is rewritten after the walk.
     call_sites: Vec<CallSite>,
+    /// Callees (by start) of calls that only a newer HIP than the target has a rewrite for: the
+    /// release it needs and the template.
+    later_rewrites: HashMap<usize, (Version, String)>,
     /// The argument ranges of every call of a name with call rules (see [`FileResult`]).
     rule_call_args: Vec<Vec<Range<usize>>>,
     /// HIP headers already included, per conditional scope (parent node id).
@@ -355,6 +374,8 @@ struct Walk<'a> {
 struct CallSite {
     start: usize,
     end: usize,
+    /// The argument list, parentheses included.
+    list: (usize, usize),
     args: Vec<(usize, usize)>,
     template: String,
     rule: String,
@@ -496,6 +517,7 @@ impl<'a> Walk<'a> {
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
+            later_rewrites: HashMap::new(),
             rule_call_args: Vec::new(),
             included: HashSet::new(),
             has_device_code: false,
@@ -632,6 +654,18 @@ impl<'a> Walk<'a> {
                 }
             }
             Target::Unsupported { mapping, .. } => {
+                if let Some((added, template)) = self.later_rewrites.get(&start).cloned() {
+                    self.diag(
+                        &TOO_NEW,
+                        start,
+                        format!("`{name}` becomes `{template}` only from HIP {added} (`$1` is the first argument); the target is HIP {v}"),
+                        Some(format!(
+                            "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
+                            added.major, added.minor
+                        )),
+                    );
+                    return;
+                }
                 let (message, help) = self.why_not(mapping, &UNSUPPORTED);
                 self.diag(&UNSUPPORTED, start, message, Some(help));
             }
@@ -1439,6 +1473,20 @@ impl<'a> Walk<'a> {
         }
         let argc = arg_nodes.len();
         let Some(template) = self.call_rule(name, argc) else {
+            // A rewrite that a newer HIP than the target allows: the name's report says so.
+            let v = self.opts.hip_version;
+            let later = self
+                .db
+                .calls(name)
+                .iter()
+                .filter(|r| r.matches_argc(argc) && r.hip_added.is_some_and(|a| a > v))
+                .min_by_key(|r| r.hip_added);
+            if let Some(r) = later {
+                self.later_rewrites.insert(
+                    func.start_byte(),
+                    (r.hip_added.unwrap_or(v), r.template.clone()),
+                );
+            }
             return;
         };
         self.handled.insert(func.start_byte());
@@ -1446,6 +1494,7 @@ impl<'a> Walk<'a> {
         self.call_sites.push(CallSite {
             start: call_start,
             end: node.end_byte(),
+            list: (args.start_byte(), args.end_byte()),
             args: arg_nodes
                 .iter()
                 .map(|n| (n.start_byte(), n.end_byte()))
@@ -1771,12 +1820,77 @@ impl<'a> Walk<'a> {
             if is_c_source(self.file) {
                 template = c_casts(&template);
             }
-            if let Some(text) = hipport_rules::calls::expand(&template, &refs) {
+            let layout = self.layout(&site);
+            if let Some(text) = hipport_rules::calls::expand_in_layout(&template, &refs, &layout) {
                 self.edits
                     .retain(|e| !(e.start >= site.start && e.end <= site.end));
                 self.edits
                     .push(Edit::replace(site.start, site.end, text, site.rule));
             }
+        }
+    }
+
+    /// Errors about CUDA names that have no HIP form at the target (T001, T002, T003, T007, T009)
+    /// become notes where they sit in a preprocessor branch hipcc never compiles (`#if
+    /// __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef
+    /// __HIP_PLATFORM_AMD__`): the name stays as it is there, and the output still compiles.
+    fn soften_in_skipped_branches(&mut self, tree: &Tree) {
+        const SOFTENED: [&str; 5] = [
+            UNSUPPORTED.id,
+            TOO_NEW.id,
+            REMOVED.id,
+            UNSUPPORTED_HEADER.id,
+            WARP_SYNC_MASK.id,
+        ];
+        for i in 0..self.diags.len() {
+            let d = &self.diags[i];
+            if d.severity != Severity::Error || !SOFTENED.contains(&d.id.as_str()) {
+                continue;
+            }
+            let Some(skip) = crate::analysis::hipcc_skips(self.src, tree, d.offset, &self.declared)
+            else {
+                continue;
+            };
+            let line = self.index.position(skip.directive).0;
+            let why = if skip.condition_holds {
+                "is true under hipcc, which compiles an earlier branch instead"
+            } else {
+                "is false under hipcc"
+            };
+            let d = &mut self.diags[i];
+            d.severity = Severity::Note;
+            d.message.push_str(&format!(
+                "; hipcc does not compile this branch (`{}` on line {line} {why}), so it is left as it is",
+                skip.text
+            ));
+            d.help = Some(
+                "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),
+            );
+        }
+    }
+
+    /// How the arguments of a call site are laid out: what precedes each (after the `(` or the
+    /// comma before it) and the closing `)`.
+    fn layout(&self, site: &CallSite) -> hipport_rules::calls::Layout<'a> {
+        let text = |a: usize, b: usize| -> &'a str {
+            let src: &'a [u8] = self.src;
+            std::str::from_utf8(src.get(a..b).unwrap_or_default()).unwrap_or("")
+        };
+        let (open, close) = (site.list.0 + 1, site.list.1.saturating_sub(1));
+        let mut before = Vec::with_capacity(site.args.len());
+        let mut prev_end = None;
+        for &(a, b) in &site.args {
+            let from = match prev_end {
+                None => open,
+                // After the comma that ends the argument before.
+                Some(end) => comma_outside_comments(&self.src[end..a]).map_or(a, |i| end + i + 1),
+            };
+            before.push(text(from, a));
+            prev_end = Some(b);
+        }
+        hipport_rules::calls::Layout {
+            before,
+            close: text(prev_end.unwrap_or(open), close.max(open)),
         }
     }
 
@@ -1947,6 +2061,26 @@ fn scope_before(src: &[u8], pos: usize) -> String {
     out
 }
 
+/// Where the comma is in the text between two arguments, passing over comments (which may
+/// hold commas of their own).
+fn comma_outside_comments(between: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < between.len() {
+        match (between[i], between.get(i + 1)) {
+            (b',', _) => return Some(i),
+            (b'/', Some(b'*')) => {
+                i = memchr::memmem::find(&between[i + 2..], b"*/")
+                    .map_or(between.len(), |e| i + 2 + e + 2);
+            }
+            (b'/', Some(b'/')) => {
+                i = memchr::memchr(b'\n', &between[i..]).map_or(between.len(), |e| i + e + 1);
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Translates one file's bytes.
 pub fn translate_source(
     src: &[u8],
@@ -1999,6 +2133,7 @@ fn translate_tree_at(
     w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
+    w.soften_in_skipped_branches(tree);
     let parse_errors = parse::error_lines(tree, src);
     for &(a, b) in &parse_errors {
         let offset = w.index.line_range(src, a).start;
@@ -2160,4 +2295,31 @@ pub fn c_casts(template: &str) -> String {
         t.replace_range(at..=end, &format!("({ty})({inner})"));
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuda_looking_names_include_library_prefixes_with_numbers() {
+        for name in [
+            "cudaFooBar",
+            "cuFooBar",
+            "curand_foo",
+            "curand4",
+            "curand8",
+            "cufft3_Plan",
+            "nvtx3",
+            "cublas2X",
+        ] {
+            assert!(looks_like_cuda(name), "{name}");
+        }
+        for name in [
+            "cuda11", "cuda_ok", "cu2", "cu12x", "curand", "curandom", "cufft3d", "curand2x",
+            "nv12", "count4", "c4", "n",
+        ] {
+            assert!(!looks_like_cuda(name), "{name}");
+        }
+    }
 }

@@ -116,27 +116,51 @@ fn bf16_round_to_nearest_conversions_become_the_forms_hip_has() {
     );
     assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
     // HIP 6.0 has __float22bfloat162_rn but not (as dated) __bfloat162bfloat162.
-    let (out, diags) = tr(src, &at(0));
+    let (out, _) = tr(src, &at(0));
     assert!(
         out.contains("__float2bfloat162_rn(s)")
             && out.contains("o[0] = __float2bfloat16(in[1].x * s)"),
         "{out}"
     );
+    // The name says which release its rewrite needs (T002), not that HIP has none (T001).
+    let r = translate_source(src.as_bytes(), "t.cu", &at(0)).unwrap();
+    let reports: Vec<(&str, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id.starts_with('T'))
+        .map(|d| (d.id.as_str(), d.line, d.message.as_str()))
+        .collect();
     assert_eq!(
-        diags
-            .iter()
-            .filter(|d| d.starts_with("T001"))
-            .collect::<Vec<_>>(),
-        vec!["T001:4:12"]
+        reports,
+        [(
+            "T002",
+            4,
+            "`__float2bfloat162_rn` becomes `__bfloat162bfloat162(__float2bfloat16($1))` only from HIP 6.2.0 (`$1` is the first argument); the target is HIP 6.0.0"
+        )]
     );
-    // HIP 5.2 has no bfloat16 type of this kind: every one is reported, none rewritten.
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .find(|d| d.id == "T002")
+            .and_then(|d| d.help.as_deref()),
+        Some("target a newer HIP with `--hip-version 6.2`, or avoid `__float2bfloat162_rn`")
+    );
+    let (_, diags) = tr(src, &at(1));
+    assert!(diags.contains(&"T002:4:12".to_string()), "{diags:?}");
+    // HIP 5.2 has no bfloat16 type of this kind: every one is reported, none rewritten, each
+    // with the release its rewrite needs.
     let (out, diags) = tr(src, &hip52());
     assert!(out.contains("__float2bfloat16_rn(in[1].x * s)"), "{out}");
-    assert_eq!(
-        diags.iter().filter(|d| d.starts_with("T001")).count(),
-        3,
-        "{diags:?}"
+    assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
+    for at in ["T002:3:12", "T002:4:12", "T002:5:10"] {
+        assert!(diags.contains(&at.to_string()), "{diags:?}");
+    }
+    // A call with an argument count no rule has gets no such promise.
+    let (_, diags) = tr(
+        "__global__ void k(float* s) { __float2bfloat162_rn(s[0], s[1]); }\n",
+        &at(0),
     );
+    assert_eq!(diags, ["T001:1:31"]);
 }
 
 #[test]
@@ -788,4 +812,175 @@ fn fixed_diagnostics_become_notes_that_say_so() {
         .diagnostics
         .iter()
         .all(|d| !d.message.contains("fixed by --fix")));
+}
+
+/// The (ID, severity, line) of each diagnostic of a translation.
+fn severities(src: &str, opts: &Options) -> Vec<(String, Severity, usize)> {
+    let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+    r.diagnostics
+        .iter()
+        .map(|d| (d.id.clone(), d.severity, d.line))
+        .collect()
+}
+
+#[test]
+fn names_hip_lacks_are_notes_in_branches_hipcc_skips_and_errors_elsewhere() {
+    // `__hmax` needs HIP 5.5, `cuda_bf16.h` 6.0: at 5.2.3 both are T002.
+    let src = "\
+#include <cuda_fp16.h>
+#if CUDART_VERSION >= 11000
+#include <cuda_bf16.h>
+#endif
+__device__ half a(half x, half y) {
+#if __CUDA_ARCH__ >= 800
+  return __hmax(x, y);
+#else
+  return x;
+#endif
+}
+__device__ half b(half x, half y) {
+#ifndef __CUDA_ARCH__
+  return x;
+#elif __CUDA_ARCH__ >= 800
+  return __hmax(x, y);
+#else
+  return __hmax(y, x);
+#endif
+}
+__device__ half c(half x, half y) {
+#ifdef __HIP_PLATFORM_AMD__
+  return x;
+#else
+  return __hmax(x, y);
+#endif
+}
+__device__ half d(half x, half y) {
+  return __hmax(x, y);
+}
+";
+    let diags = severities(src, &hip52());
+    let t002: Vec<(Severity, usize)> = diags
+        .iter()
+        .filter(|(id, _, _)| id == "T002")
+        .map(|&(_, s, l)| (s, l))
+        .collect();
+    assert_eq!(
+        t002,
+        [
+            (Severity::Note, 3),
+            (Severity::Note, 7),
+            (Severity::Note, 16),
+            (Severity::Note, 18),
+            (Severity::Note, 25),
+            (Severity::Error, 29),
+        ]
+    );
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let at = |line: usize| {
+        r.diagnostics
+            .iter()
+            .find(|d| d.id == "T002" && d.line == line)
+            .map(|d| d.message.clone())
+            .unwrap()
+    };
+    assert!(
+        at(7).ends_with("hipcc does not compile this branch (`#if __CUDA_ARCH__ >= 800` on line 6 is false under hipcc), so it is left as it is"),
+        "{}",
+        at(7)
+    );
+    // The `#else` of a true `#ifndef __CUDA_ARCH__`: the chain's first branch is the one taken.
+    assert!(
+        at(18).contains("(`#ifndef __CUDA_ARCH__` on line 13 is true under hipcc, which compiles an earlier branch instead)"),
+        "{}",
+        at(18)
+    );
+}
+
+#[test]
+fn names_hip_lacks_stay_errors_where_the_build_decides_the_branch() {
+    // A branch a macro of the file's own decides (a build may define it otherwise), one that
+    // depends on such a macro as well as on a CUDA one, and a CUDA macro the file defines itself.
+    let src = "\
+#include <cuda_fp16.h>
+#ifndef USE_HMAX
+#define USE_HMAX 0
+#endif
+__device__ half a(half x, half y) {
+#if USE_HMAX
+  return __hmax(x, y);
+#elif defined(__CUDA_ARCH__) || defined(FORCE)
+  return __hmax(y, x);
+#endif
+  return x;
+}
+#define CUDART_VERSION 12000
+#if CUDART_VERSION >= 11000
+#include <cuda_bf16.h>
+#endif
+";
+    let diags = severities(src, &hip52());
+    let t002: Vec<(Severity, usize)> = diags
+        .iter()
+        .filter(|(id, _, _)| id == "T002")
+        .map(|&(_, s, l)| (s, l))
+        .collect();
+    assert_eq!(
+        t002,
+        [
+            (Severity::Error, 7),
+            (Severity::Error, 9),
+            (Severity::Error, 15)
+        ]
+    );
+}
+
+#[test]
+fn unknown_library_names_with_numbers_are_reported_user_names_are_not() {
+    // `curand8` is no cuRAND function (the rules know `curand4`); `cuda11`, `cufft3d` and
+    // `nv12` are a person's own names (from a header of theirs), and `curand2` is declared here.
+    let src = "\
+#include <curand_kernel.h>
+#include \"config.h\"
+__global__ void k(curandStatePhilox4_32_10_t* s, float4* o) {
+  uint4 a = curand4(&s[0]);
+  uint4 b = curand8(&s[0]);
+  int curand2 = 2;
+  o[0] = make_float4(a.x, b.x, cufft3d + nv12, curand2 + cuda11);
+}
+";
+    let (out, diags) = tr(src, &Options::default());
+    assert!(out.contains("uint4 a = hiprand4(&s[0]);"), "{out}");
+    assert_eq!(diags, ["T006:5:13"]);
+}
+
+#[test]
+fn a_rewritten_call_keeps_the_line_breaks_of_its_arguments() {
+    let src = "\
+template <typename T, int N> __global__ void kern(T* p) {}
+void f(int n) {
+  cudaFuncSetAttribute(kern<float, 2>,  /* a, b */
+                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       n +
+                           1);
+  cudaFuncSetAttribute(kern<float, 4> /* c, d */,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, n
+  );
+  cudaFuncSetAttribute(kern<float, 8>,  cudaFuncAttributeMaxDynamicSharedMemorySize,n);
+}
+";
+    let (out, _) = tr(src, &Options::default());
+    let want = "\
+template <typename T, int N> __global__ void kern(T* p) {}
+void f(int n) {
+  hipFuncSetAttribute(reinterpret_cast<const void*>(kern<float, 2>),  /* a, b */
+                       hipFuncAttributeMaxDynamicSharedMemorySize,
+                       n +
+                           1);
+  hipFuncSetAttribute(reinterpret_cast<const void*>(kern<float, 4>),
+      hipFuncAttributeMaxDynamicSharedMemorySize, n
+  );
+  hipFuncSetAttribute(reinterpret_cast<const void*>(kern<float, 8>), hipFuncAttributeMaxDynamicSharedMemorySize, n);
+}
+";
+    assert_eq!(out, format!("#include <hip/hip_runtime.h>\n{want}"));
 }

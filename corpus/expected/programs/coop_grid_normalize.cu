@@ -29,7 +29,8 @@ int main() {
   hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, 0);
   hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(normalize), 256, 0);
   void* args[] = {&data, &total, &n};
-  hipError_t err = hipLaunchCooperativeKernel(reinterpret_cast<const void*>((void*)normalize), dim3(sms * per_sm), dim3(256), args, 0, 0);
+  hipError_t err = hipLaunchCooperativeKernel(reinterpret_cast<const void*>((void*)normalize), dim3(sms * per_sm), dim3(256),
+                                                args, 0, 0);
   if (err == hipSuccess) err = hipDeviceSynchronize();
   std::printf("%s\n", hipGetErrorString(err));
   hipFree(data);

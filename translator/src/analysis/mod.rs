@@ -117,6 +117,82 @@ pub fn analyze_flat(
     out
 }
 
+/// A preprocessor branch that hipcc never compiles, and the directive that decides it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedBranch {
+    /// Where the deciding directive starts (`#if`, `#elif`, `#ifdef`, ...).
+    pub directive: usize,
+    /// The directive's first line as written, e.g. `#if __CUDA_ARCH__ >= 800`.
+    pub text: String,
+    /// Whether the directive's condition holds under hipcc: true when hipcc takes an earlier
+    /// branch of the chain (so this `#elif`/`#else` is skipped), false when the branch's own
+    /// condition is false.
+    pub condition_holds: bool,
+}
+
+/// The branch hipcc skips at byte `offset`, judged as H010/H011 judge conditions, but only from
+/// what hipcc itself defines (the CUDA-only macros are undefined, `__HIP_PLATFORM_AMD__` and
+/// friends are defined): a branch that a value of the file's own macros decides is not counted,
+/// since a build may set those differently. `own_names` are the names the file defines or
+/// declares; a CUDA macro the file defines itself is not taken as undefined.
+pub fn hipcc_skips(
+    src: &[u8],
+    tree: &Tree,
+    offset: usize,
+    own_names: &HashSet<String>,
+) -> Option<SkippedBranch> {
+    let node = tree.root_node().descendant_for_byte_range(offset, offset)?;
+    let mut macros = Macros {
+        torch: includes_torch(src),
+        ..Macros::default()
+    };
+    // Only hipcc's own macros matter: those the file defines stay undecided, and every other
+    // name is undecided already (no value recorded).
+    for &name in eval::CUDA_ONLY_MACROS
+        .iter()
+        .chain(eval::HIP_DEFINED_MACROS)
+        .chain(&["USE_ROCM"])
+    {
+        if own_names.contains(name) {
+            macros
+                .by_name
+                .entry(name.to_string())
+                .or_default()
+                .push(Macro {
+                    name: name.to_string(),
+                    value: None,
+                    full_mask_32: false,
+                    body_range: 0..0,
+                    body: None,
+                    function_like: false,
+                });
+        }
+    }
+    let (directive, condition_holds) = rules::skipping_directive(node, src, &macros)?;
+    let rest = &src[directive.start_byte()..];
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    Some(SkippedBranch {
+        directive: directive.start_byte(),
+        text: String::from_utf8_lossy(line).trim_end().to_string(),
+        condition_holds,
+    })
+}
+
+/// Whether the file includes PyTorch headers: it is built as a PyTorch extension, whose ROCm
+/// build defines `USE_ROCM`.
+fn includes_torch(src: &[u8]) -> bool {
+    [
+        &b"<torch/"[..],
+        b"\"torch/",
+        b"<ATen/",
+        b"\"ATen/",
+        b"<c10/",
+        b"\"c10/",
+    ]
+    .iter()
+    .any(|p| memchr::memmem::find(src, p).is_some())
+}
+
 /// Analyzes one file by name: `.py` files with [`analyze_python`], everything else parsed with
 /// tree-sitter-cuda (within `budget`) and [`analyze`]d; suppression comments are applied.
 pub fn analyze_source(
@@ -422,16 +498,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             origin,
             out,
             macros: Rc::new(Macros {
-                torch: [
-                    &b"<torch/"[..],
-                    b"\"torch/",
-                    b"<ATen/",
-                    b"\"ATen/",
-                    b"<c10/",
-                    b"\"c10/",
-                ]
-                .iter()
-                .any(|p| memchr::memmem::find(src, p).is_some()),
+                torch: includes_torch(src),
                 ..Macros::default()
             }),
             decls: Decls::new(src),

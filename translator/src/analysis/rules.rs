@@ -12,7 +12,7 @@ use tree_sitter::Node;
 
 use super::catalog::*;
 use super::eval::{self, mask_value, parse_int, pp_condition};
-use super::{Analyzer, Decl};
+use super::{Analyzer, Decl, Macros};
 use crate::diag::Severity;
 use crate::edit::Edit;
 
@@ -1619,7 +1619,53 @@ fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
             None => return false,
         }
     }
-    n.kind_name() == "call_expression" && callee(a, n).is_some_and(|c| BALLOTS.contains(&c))
+    n.kind_name() == "call_expression"
+        && (callee(a, n).is_some_and(|c| BALLOTS.contains(&c)) || wide_group_vote(a, n))
+}
+
+/// `g.ballot(p)`, `g.match_any(v)` or `g.match_all(v, pred)` on a cooperative group that may
+/// hold more than 32 lanes, for a HIP that has these votes (6.2 on). HIP returns them as
+/// `unsigned long long` with the group's lanes packed from bit 0: a tile of 32 lanes or fewer
+/// fits in 32 bits (as in CUDA), a coalesced group of a 64-lane wavefront or a 64-thread tile
+/// does not.
+fn wide_group_vote(a: &Analyzer, call: Node) -> bool {
+    if !a.opts.has_sync_builtins() {
+        return false;
+    }
+    let Some(f) = call
+        .field(FIELDS.function)
+        .filter(|f| f.kind_name() == "field_expression")
+    else {
+        return false;
+    };
+    if !f
+        .field(FIELDS.field)
+        .is_some_and(|m| matches!(a.text(m), "ballot" | "match_any" | "match_all"))
+    {
+        return false;
+    }
+    let Some(group) = f.field(FIELDS.argument) else {
+        return false;
+    };
+    // A coalesced group's type or maker, or a tile of 64 (`cg::tiled_partition<64>(block)`).
+    let wide = |text: &str| {
+        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        t.contains("coalesced_group")
+            || t.contains("coalesced_threads(")
+            || t.contains("thread_block_tile<64")
+            || t.contains("tiled_partition<64")
+    };
+    match group.kind_name() {
+        "identifier" => a
+            .lookup(a.text(group), group.start_byte())
+            .is_some_and(|d| {
+                !d.pointer
+                    && (wide(&d.ty_text)
+                        || (d.ty_text == "auto" && d.init.is_some_and(|i| wide(a.text(i)))))
+            }),
+        "call_expression" => wide(a.text(group)),
+        _ => false,
+    }
 }
 
 /// Whether `n` holds a 64-bit ballot: a ballot call, a variable initialized from one, or a
@@ -1655,6 +1701,19 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
     if !a.has_pp_branches() {
         return None;
     }
+    skipping_directive(n, a.src, &a.macros).map(|_| false)
+}
+
+/// The conditional directive that keeps hipcc from compiling the code at `n`, with whether its
+/// condition is true under hipcc: false for a branch whose own condition is false (`#if
+/// __CUDA_ARCH__ >= 800`), true for an `#elif`/`#else` after a branch hipcc takes (`#ifndef
+/// __CUDA_ARCH__`). `None` where every enclosing condition is undecided or lets the code in.
+pub(super) fn skipping_directive<'t>(
+    n: Node<'t>,
+    src: &[u8],
+    macros: &Macros,
+) -> Option<(Node<'t>, bool)> {
+    let text = |x: Node| std::str::from_utf8(&src[x.byte_range()]).unwrap_or("");
     let mut child = n;
     // The ancestors, found at once (each `parent` call walks down from the root).
     for x in crate::parse::ancestors(n).into_iter().take(200) {
@@ -1662,24 +1721,24 @@ pub(super) fn hip_compiles(a: &Analyzer, n: Node) -> Option<bool> {
             "preproc_if" | "preproc_elif" => {
                 let cond = x.field(FIELDS.condition);
                 let alt = x.field(FIELDS.alternative);
-                let v = cond.and_then(|c| pp_condition(c, a.src, &a.macros, 0));
+                let v = cond.and_then(|c| pp_condition(c, src, macros, 0));
                 if alt == Some(child) {
                     if v.is_some_and(|v| v != 0) {
-                        return Some(false);
+                        return Some((x, true));
                     }
                 } else if cond != Some(child) && v == Some(0) {
-                    return Some(false);
+                    return Some((x, false));
                 }
             }
             "preproc_ifdef" | "preproc_elifdef" => {
-                let name = x.field(FIELDS.name).map(|c| a.text(c));
-                let negated = x.child(0).is_some_and(|t| a.text(t).ends_with("ifndef"));
+                let name = x.field(FIELDS.name).map(text);
+                let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
                 let alt = x.field(FIELDS.alternative);
-                if let Some(defined) = name.and_then(|n| eval::hip_defined(n, &a.macros)) {
+                if let Some(defined) = name.and_then(|n| eval::hip_defined(n, macros)) {
                     let taken = defined != negated;
                     let in_alt = alt == Some(child);
                     if taken == in_alt {
-                        return Some(false);
+                        return Some((x, taken));
                     }
                 }
             }
@@ -3940,7 +3999,24 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         "#if"
     };
     let alternative = n.field(FIELDS.alternative);
+    // An `#elif` after a branch hipcc takes is never reached, whatever its own condition says.
+    let earlier_taken = (directive == "#elif")
+        .then(|| skipping_directive(n, a.src, &a.macros))
+        .flatten()
+        .filter(|&(_, holds)| holds)
+        .map(|(d, _)| {
+            let rest = &a.src[d.start_byte()..];
+            let head = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+            let (line, _) = a.index.position(a.map(d.start_byte()));
+            format!(
+                "`{}` on line {line}",
+                snippet(String::from_utf8_lossy(head).trim_end())
+            )
+        });
     let outcome = |macro_name: &str| -> String {
+        if let Some(earlier) = &earlier_taken {
+            return format!("{macro_name} is undefined under hipcc, but HIP never gets this far: {earlier} holds under hipcc, so HIP takes that branch and skips this one and every later one");
+        }
         match value {
             Some(0) => {
                 let alt = alternative
@@ -3987,7 +4063,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             arch_outcome,
             if *under_defined {
                 " (device code is compiled with __CUDA_ARCH__ undefined too)"
-            } else if value == Some(0) {
+            } else if value == Some(0) && earlier_taken.is_none() {
                 " (the fallback path)"
             } else {
                 ""

@@ -429,6 +429,39 @@ fn h004_truncated_ballots_and_fixes() {
 }
 
 #[test]
+fn h004_group_votes_of_coalesced_groups_are_64_bit_tiles_of_32_are_not() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __global__ void k(const float* x, int* out) {\n\
+               cg::coalesced_group active = cg::coalesced_threads();\n\
+               unsigned votes = active.ballot(x[threadIdx.x] > 0);\n\
+               auto t32 = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               unsigned tile_votes = t32.ballot(x[threadIdx.x] > 0);\n\
+               auto t64 = cg::tiled_partition<64>(cg::this_thread_block());\n\
+               unsigned wide = t64.ballot(x[threadIdx.x] > 0);\n\
+               unsigned same = cg::coalesced_threads().match_any(out[0]);\n\
+               unsigned m; m = active.ballot(x[0] > 1);\n\
+               out[0] = __popc(votes) + __popc(tile_votes) + wide + same + m;\n\
+               }\n";
+    // HIP's votes pack the group's lanes from bit 0: a 32-lane tile fits in 32 bits.
+    assert_eq!(
+        lines_at(src, "H004", Version::new(6, 4, 0)),
+        vec![5, 9, 10, 11, 12]
+    );
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(
+        out.contains("unsigned long long votes = active.ballot("),
+        "{out}"
+    );
+    assert!(out.contains("unsigned tile_votes = t32.ballot("), "{out}");
+    assert!(
+        out.contains("__popcll(votes) + __popc(tile_votes)"),
+        "{out}"
+    );
+    // Before 6.2 HIP's groups have no votes at all (H044 says so where it applies): no H004.
+    assert!(lines_at(src, "H004", Version::new(6, 1, 0)).is_empty());
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
@@ -636,6 +669,34 @@ fn h010_h011_say_which_branch() {
         d[4].message.contains("depends on the other macros"),
         "{}",
         d[4].message
+    );
+}
+
+#[test]
+fn h011_an_elif_after_a_branch_hipcc_takes_is_never_reached() {
+    let src = "#ifndef __CUDA_ARCH__\nint a;\n#elif __CUDA_ARCH__ >= 800\nint b;\n#else\nint c;\n#endif\n\
+               #if CUDA_VERSION >= 12000\nint d;\n#elif __CUDA_ARCH__ >= 800\nint e;\n#else\nint f;\n#endif\n";
+    let d = run(src);
+    let got: Vec<(&str, usize)> = d.iter().map(|d| (d.id.as_str(), d.line)).collect();
+    assert_eq!(
+        got,
+        vec![("H011", 1), ("H011", 3), ("H010", 8), ("H011", 10)]
+    );
+    // The `#elif` of a taken `#ifndef`: neither it nor the `#else` is reached.
+    assert!(
+        d[1].message.contains(
+            "HIP never gets this far: `#ifndef __CUDA_ARCH__` on line 1 holds under hipcc"
+        ),
+        "{}",
+        d[1].message
+    );
+    assert!(!d[1].message.contains("fallback"), "{}", d[1].message);
+    // After a false `#if`, the `#elif` is judged on its own and HIP goes on to the `#else`.
+    assert!(
+        d[3].message
+            .contains("HIP skips this branch and goes to the #else on line 12 (the fallback path)"),
+        "{}",
+        d[3].message
     );
 }
 
