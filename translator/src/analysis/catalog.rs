@@ -716,16 +716,36 @@ pub const RTC_ARCH_OPTION: DiagInfo = DiagInfo {
     id: "H039",
     name: "rtc-arch-option",
     severity: Severity::Error,
-    summary: "NVRTC options naming an NVIDIA architecture, which hipRTC rejects at run time",
+    summary: "NVRTC options naming an NVIDIA architecture, which hipRTC takes as the AMD target or ignores",
     explain: "\
 `nvrtcCompileProgram` becomes `hiprtcCompileProgram`, and its option strings are passed through \
-unchanged. An option such as `--gpu-architecture=compute_80`, `-arch=sm_90` or \
-`--gpu-architecture=sm_86` names an NVIDIA architecture; hipRTC expects an AMD target there \
-(`gfx90a`, `gfx942`, `gfx1100`, ...), so the program compiles on the host and the run-time \
-compilation fails on every AMD GPU.
+unchanged. What HIP 5.2.3's hipRTC does with an option naming an NVIDIA architecture depends on \
+the spelling (each case run with hipRTC by hipport's tests):
 
-Fix: build the option from the device the kernel will run on: \
-`\"--gpu-architecture=\" + std::string(prop.gcnArchName)` after `hipGetDeviceProperties`.",
+- `--gpu-architecture=compute_80` or `--gpu-architecture=sm_80` (error): hipRTC rewrites \
+`--gpu-architecture=` to `--offload-arch=` and takes the first such option's value as the AMD \
+target. Given first (the usual case), the NVIDIA name aborts the whole process inside \
+`hiprtcCompileProgram` (`munmap_chunk(): invalid pointer`, SIGABRT), not just the compilation; \
+after a `--gpu-architecture=gfx90a` the compilation fails (\"invalid target ID 'compute_80'\").
+- `--gpu-architecture`, `sm_80` as two strings (error): clang rejects `--gpu-architecture` \
+without `=` (\"unsupported option\") and reads `sm_80` as an input file; the compilation fails \
+even with an AMD target given.
+- `-arch=sm_80`, `-arch=compute_80`, or `-arch`, `sm_80` as two strings (warning): clang ignores \
+the option (\"argument unused during compilation\", in the program log) and the code is built \
+for the `--gpu-architecture=gfx...` option if one is given.
+- With no AMD target given (no architecture option, or only an ignored `-arch`), hipRTC asks \
+the HIP runtime for the current device (`hipGetDevice`, then its `gcnArchName`) and compiles for \
+it; with no AMD GPU visible the compilation fails with an empty log. `-arch=gfx90a` is not an \
+AMD target either: only `--gpu-architecture=` and `--offload-arch=` are.
+
+hipport reads every string literal of a file that calls `nvrtcCompileProgram`, and reports a \
+literal that names an architecture, or builds one at run time (`\"--gpu-architecture=compute_\" \
++ std::to_string(major * 10 + minor)`, `\"-arch=sm_%d%d\"`).
+
+Fix: pass the AMD target of the device the kernel will run on, read at run time: \
+`std::string(\"--gpu-architecture=\") + prop.gcnArchName` after `hipGetDeviceProperties(&prop, \
+device)`, first among the options. `--fix` writes nothing: the target is known only at run time, \
+and dropping the option changes the number of options passed.",
 };
 
 /// H040: driver-API loading and linking of NVIDIA code (PTX, cubin, fatbinary).

@@ -515,50 +515,131 @@ fn compares_version(expr: Node) -> bool {
     false
 }
 
-/// The NVRTC options passed as `opts` (written inline, or the initializer of the array it names):
-/// one that names an NVIDIA architecture (`compute_80`, `sm_90`) is reported (H039).
-fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
-    let Some(text) = value_text(a, opts) else {
-        return;
-    };
-    let arch = ["compute_", "sm_"].iter().find_map(|p| {
-        text.match_indices(p).find_map(|(i, _)| {
-            let digits = text[i + p.len()..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count();
-            let before = text[..i].chars().next_back();
-            (digits >= 2 && matches!(before, Some('=' | '"' | ' ')))
-                .then(|| &text[i..i + p.len() + digits])
-        })
-    });
-    if let Some(arch) = arch {
-        a.report(
-            &RTC_ARCH_OPTION,
-            Severity::Error,
-            opts,
-            format!("NVRTC option naming `{arch}` is passed to hipRTC unchanged; it needs an AMD target, so run-time compilation fails"),
-            Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
-            vec![],
-        );
+/// How an NVRTC option string names an NVIDIA architecture (H039).
+#[derive(Clone, Copy, PartialEq)]
+enum NvArch {
+    /// Written out: `compute_80`, `sm_90a`.
+    Written,
+    /// Put together at run time: the literal ends in `compute_`/`sm_` (a number is appended) or
+    /// formats one (`sm_%d%d`).
+    Built,
+}
+
+/// Whether `v`, an option's value, names an NVIDIA architecture.
+fn nv_arch(v: &str) -> Option<NvArch> {
+    let rest = ["compute_", "sm_"].iter().find_map(|p| v.strip_prefix(p))?;
+    if rest.is_empty() || rest.starts_with('%') {
+        return Some(NvArch::Built);
+    }
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let suffix = &rest[digits..];
+    (digits >= 2 && matches!(suffix, "" | "a" | "f")).then_some(NvArch::Written)
+}
+
+/// The string literals of the file that holds `at`, in source order, without their quotes (those
+/// with escapes are left out: an option has none).
+fn file_literals<'a, 't>(a: &Analyzer<'a, 't>, at: Node<'t>) -> Vec<(Node<'t>, &'a str)> {
+    let mut root = at;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut stack = vec![root];
+    let mut found = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.kind_name() == "string_literal" {
+            let inner = a
+                .text(n)
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .filter(|t| !t.contains('\\'));
+            if let Some(inner) = inner {
+                found.push((n, inner));
+            }
+            continue;
+        }
+        let mut kids: Vec<Node> = crate::parse::children(n).collect();
+        kids.reverse();
+        stack.extend(kids);
+    }
+    found
+}
+
+/// The advice for every H039 report: the AMD target comes from the device at run time.
+const RTC_ARCH_HELP: &str = "pass the device's AMD target: `std::string(\"--gpu-architecture=\") + prop.gcnArchName` after `hipGetDeviceProperties(&prop, device)`";
+
+/// NVRTC options naming an NVIDIA architecture (H039): every string literal of the file that
+/// spells one, read once, at the first `nvrtcCompileProgram` call. What HIP 5.2.3's hipRTC does
+/// with each spelling is checked by `translator/tests/hazards_hipcc.rs`: it turns
+/// `--gpu-architecture=X` into `--offload-arch=X` and takes X as the AMD target (the process
+/// aborts, or the compilation fails); clang rejects `--gpu-architecture` without `=`; `-arch`
+/// is ignored with a warning, and hipRTC then compiles for the current device.
+fn rtc_arch_options<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
+    if !a.first("H039", 0) {
         return;
     }
-    // An architecture put together at run time: a literal that ends in `compute_`/`sm_`, or
-    // formats one (`"-arch=sm_%d%d"`), somewhere in the file.
-    let built = ["compute_\"", "sm_\"", "compute_%", "sm_%"]
-        .iter()
-        .find(|p| memchr::memmem::find(a.src, p.as_bytes()).is_some());
-    if let Some(p) = built {
-        if a.first("H039-built", 0) {
-            a.report(
-                &RTC_ARCH_OPTION,
-                Severity::Warning,
-                opts,
-                format!("the file builds an NVIDIA architecture name at run time (`{}...`), likely for these NVRTC options; hipRTC needs an AMD target", p.trim_end_matches(['"', '%'])),
-                Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
-                vec![],
-            );
+    let literals = file_literals(a, call);
+    let mut bare_built = false;
+    let mut skip = None;
+    for (i, &(n, inner)) in literals.iter().enumerate() {
+        if skip == Some(i) {
+            continue;
         }
+        // `"-arch", "sm_80"`: the flag and its value as two strings.
+        let next = literals.get(i + 1).map(|&(_, t)| t);
+        let (flag, arch) = match inner.split_once('=') {
+            Some((f @ ("--gpu-architecture" | "-arch"), v)) => (f, nv_arch(v)),
+            None if matches!(inner, "--gpu-architecture" | "-arch") => {
+                (inner, next.and_then(nv_arch))
+            }
+            _ => {
+                if !bare_built && nv_arch(inner) == Some(NvArch::Built) {
+                    bare_built = true;
+                    a.report(
+                        &RTC_ARCH_OPTION,
+                        Severity::Warning,
+                        n,
+                        format!("`{inner}` builds an NVIDIA architecture name at run time, likely for the NVRTC options; hipRTC needs an AMD target (`gfx90a`, ...)"),
+                        Some(RTC_ARCH_HELP.into()),
+                        vec![],
+                    );
+                }
+                continue;
+            }
+        };
+        let Some(arch) = arch else { continue };
+        let shown = if inner.contains('=') {
+            format!("`{inner}`")
+        } else {
+            skip = Some(i + 1);
+            format!("`{inner} {}` (two strings)", next.unwrap_or(""))
+        };
+        let built = if arch == NvArch::Built {
+            " (built at run time)"
+        } else {
+            ""
+        };
+        let (severity, what) = match (flag, inner.contains('=')) {
+            ("--gpu-architecture", true) => (
+                Severity::Error,
+                "hipRTC makes it `--offload-arch=` and takes the NVIDIA name as the AMD target: HIP 5.2.3 aborts the whole process when it is the first architecture option (`munmap_chunk(): invalid pointer`), and fails the compilation (\"invalid target ID\") after a `gfx` one",
+            ),
+            ("--gpu-architecture", false) => (
+                Severity::Error,
+                "clang rejects `--gpu-architecture` without `=` (\"unsupported option\") and reads the next string as an input file, so run-time compilation fails",
+            ),
+            _ => (
+                Severity::Warning,
+                "hipRTC ignores `-arch` (clang: \"argument unused during compilation\") and compiles for a `--gpu-architecture=gfx...` option if there is one, else for the current device, and fails when no AMD GPU is visible",
+            ),
+        };
+        a.report(
+            &RTC_ARCH_OPTION,
+            severity,
+            n,
+            format!("NVRTC option {shown}{built} names an NVIDIA architecture; {what}"),
+            Some(RTC_ARCH_HELP.into()),
+            vec![],
+        );
     }
 }
 
@@ -713,32 +794,14 @@ fn rtc_option(opt: &str) -> Option<(&'static RtcOption, &str)> {
 /// NVRTC options that hipRTC rejects or ignores (H049): every string literal of the file that
 /// spells one, read once, at the first `nvrtcCompileProgram` call (options are often gathered
 /// away from the call: an array, `push_back`, a helper).
-fn rtc_nvrtc_options(a: &mut Analyzer, call: Node) {
+fn rtc_nvrtc_options<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
     if !a.first("H049", 0) {
         return;
     }
-    let mut root = call;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    let mut stack = vec![root];
-    let mut found = Vec::new();
-    while let Some(n) = stack.pop() {
-        if n.kind_name() == "string_literal" {
-            let text = a.text(n);
-            if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-                if !inner.contains('\\') {
-                    if let Some((opt, value)) = rtc_option(inner) {
-                        found.push((n, inner, opt, value));
-                    }
-                }
-            }
-            continue;
-        }
-        let mut kids: Vec<Node> = crate::parse::children(n).collect();
-        kids.reverse();
-        stack.extend(kids);
-    }
+    let found: Vec<_> = file_literals(a, call)
+        .into_iter()
+        .filter_map(|(n, inner)| rtc_option(inner).map(|(opt, value)| (n, inner, opt, value)))
+        .collect();
     for (n, inner, opt, value) in found {
         let fix = opt.fix.iter().find(|(v, _)| *v == value).map(|(_, f)| *f);
         let (severity, what) = if opt.rejected {
@@ -2338,9 +2401,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         | "cuLinkAddData" | "cuLinkAddData_v2" | "cuLinkAddFile" | "cuLinkAddFile_v2"
         | "cuLinkCreate" | "cuLinkCreate_v2" => nvidia_code(a, n, name, &argv),
         "nvrtcCompileProgram" => {
-            if let Some(opts) = argv.get(2) {
-                rtc_arch_option(a, *opts);
-            }
+            rtc_arch_options(a, n);
             rtc_nvrtc_options(a, n);
         }
         "cudaDeviceGetAttribute" | "cuDeviceGetAttribute" => {

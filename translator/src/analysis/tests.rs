@@ -1461,22 +1461,49 @@ fn h003_preview_builtins_need_their_switch_on_hip_6_2_and_6_3_once_per_file() {
 
 #[test]
 fn h039_rtc_options_naming_nvidia_architectures() {
+    // hipRTC takes `--gpu-architecture=X` as the AMD target (abort or failure: an error), clang
+    // rejects `--gpu-architecture` without `=` (an error), `-arch` is ignored (a warning).
     let src = "void f(nvrtcProgram p, const char** given) {\n\
                const char* a[] = {\"-arch=sm_90\", \"-default-device\"};\n\
                nvrtcCompileProgram(p, 2, a);\n\
-               const char* b[] = {\"--gpu-architecture=gfx90a\", \"-DSM_80=1\"};\n\
-               nvrtcCompileProgram(p, 2, b);\n\
+               const char* b[] = {\"--gpu-architecture=gfx90a\", \"-DSM_80=1\", \"-arch=gfx90a\"};\n\
+               nvrtcCompileProgram(p, 3, b);\n\
                nvrtcCompileProgram(p, 1, given);\n\
+               const char* c[] = {\"--gpu-architecture=compute_80\",\n\
+                                  \"--gpu-architecture\", \"sm_86\",\n\
+                                  \"-arch\", \"compute_90a\", \"-arch=sm_\"};\n\
+               nvrtcCompileProgram(p, 6, c);\n\
                }\n";
-    assert_eq!(ids_at(src, "H039"), vec![(3, Severity::Error)]);
-    // An architecture built at run time: a warning, once, at the first compile.
+    let found: Vec<(usize, usize, Severity)> = run_with(src, Version::new(5, 2, 3), true)
+        .into_iter()
+        .filter(|d| d.id == "H039")
+        .map(|d| (d.line, d.column, d.severity))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (2, 20, Severity::Warning),
+            (7, 20, Severity::Error),
+            (8, 1, Severity::Error),
+            (9, 1, Severity::Warning),
+            (9, 25, Severity::Warning),
+        ]
+    );
+    // Built at run time: reported at the literal, by the option's spelling.
     let built = "void f(nvrtcProgram p, int major, int minor) {\n\
                  std::string arch = \"--gpu-architecture=compute_\" + std::to_string(major * 10 + minor);\n\
                  const char* o[] = {arch.c_str()};\nnvrtcCompileProgram(p, 1, o);\nnvrtcCompileProgram(p, 1, o);\n}\n";
-    assert_eq!(ids_at(built, "H039"), vec![(4, Severity::Warning)]);
+    assert_eq!(ids_at(built, "H039"), vec![(2, Severity::Error)]);
     let formatted = "void f(nvrtcProgram p, int ma, int mi) { char a[32]; snprintf(a, 32, \"-arch=sm_%d%d\", ma, mi);\n\
                      const char* o[] = {a}; nvrtcCompileProgram(p, 1, o); }\n";
-    assert_eq!(ids_at(formatted, "H039"), vec![(2, Severity::Warning)]);
+    assert_eq!(ids_at(formatted, "H039"), vec![(1, Severity::Warning)]);
+    // A bare name put together away from the option: one warning for the file.
+    let bare = "std::string arch(int m) { return std::string(\"--gpu-architecture=\") + \"sm_\" + std::to_string(m); }\n\
+                std::string cap(int m) { return \"compute_\" + std::to_string(m); }\n\
+                void f(nvrtcProgram p, const char** o) { nvrtcCompileProgram(p, 1, o); }\n";
+    assert_eq!(ids_at(bare, "H039"), vec![(1, Severity::Warning)]);
+    // No NVRTC call, no report.
+    assert!(ids_at("const char* o = \"--gpu-architecture=sm_80\";\n", "H039").is_empty());
 }
 
 // H049 ---------------------------------------------------------------------------------------
