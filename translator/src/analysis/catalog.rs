@@ -688,6 +688,14 @@ is 9.0, gfx942 (MI300) 9.4, gfx1030 (RDNA2) 10.3, gfx1100 (RDNA3) 11.0. Every AM
 passes a test written for Volta, Ampere or Hopper, and the code takes a path built for NVIDIA \
 hardware (tensor-core tile shapes, `cp.async` pipelines, 32-lane warps) without any error.
 
+`cudaChooseDevice(&dev, &want)` with `want.major = 8` asks for compute capability 8 or later; \
+HIP's `hipChooseDevice` compares each nonzero field of `want` with `>=`, `major` and `minor` \
+separately, against the GFX IP version, so `major = 8` admits every gfx9 and later GPU, and a \
+device that matches nothing leaves the answer at device 0.
+
+Each test is reported (once per line); the capability queries (the major and minor attributes, \
+`cuDeviceComputeCapability`) once per function.
+
 Fix: branch on what the code needs: the architecture name (`prop.gcnArchName`, for example \
 starting with `gfx9`), an attribute query (`hipDeviceGetAttribute`), the warp size, or \
 `__HIP_PLATFORM_AMD__` at compile time.",

@@ -308,7 +308,20 @@ fn field(a: &mut Analyzer, n: Node) {
         ),
         "major" | "minor" if device_prop(a, expr) && compares_version(expr) => {
             let text = a.text(expr).to_string();
-            compute_capability(a, expr, &format!("`{text}`"));
+            compute_capability(a, expr, &format!("`{text}`"), CapabilityUse::Test);
+        }
+        // `want.major = 8; cudaChooseDevice(&dev, &want)`: a minimum compute capability.
+        "major" | "minor"
+            if memchr::memmem::find(a.src, b"cudaChooseDevice").is_some()
+                && expr.parent().is_some_and(|p| {
+                    p.kind_name() == "assignment_expression"
+                        && p.field(FIELDS.left) == Some(expr)
+                        && p.field(FIELDS.right).is_some_and(|r| a.text(r) != "0")
+                })
+                && device_prop(a, expr) =>
+        {
+            let text = a.text(expr.parent().unwrap_or(expr)).to_string();
+            compute_capability(a, expr, &format!("`{text}`"), CapabilityUse::Choose);
         }
         "x" | "y" if half2_member && half2_object(a, expr).is_some() => {
             let get = if name == "x" { "__low2half" } else { "__high2half" };
@@ -1302,19 +1315,51 @@ fn mem_location(a: &Analyzer, arg: Node) -> bool {
 }
 
 /// Reports a compute-capability read (`what`), once per function.
-fn compute_capability(a: &mut Analyzer, n: Node, what: &str) {
-    let scope = a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte());
-    if !a.first("compute-capability", scope) {
+fn compute_capability(a: &mut Analyzer, n: Node, what: &str, kind: CapabilityUse) {
+    // Every test is its own decision (one report per line); a query is one per function (the
+    // major and minor attributes are read together).
+    let key = match kind {
+        CapabilityUse::Test | CapabilityUse::Choose => {
+            ("compute-capability-test", n.start_position().row)
+        }
+        CapabilityUse::Query => (
+            "compute-capability-query",
+            a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte()),
+        ),
+    };
+    if !a.first(key.0, key.1) {
         return;
     }
+    let (message, help) = match kind {
+        CapabilityUse::Choose => (
+            format!("{what} asks cudaChooseDevice for a CUDA compute capability, but hipChooseDevice compares `major` and `minor` (each with `>=`) with the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): the choice says nothing about NVIDIA features"),
+            "choose by what the code needs: loop over hipGetDeviceCount and test `gcnArchName` or an attribute",
+        ),
+        _ => (
+            format!("{what} reads a CUDA compute capability, but HIP reports the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): a test for Volta, Ampere or Hopper passes on every AMD GPU"),
+            "branch on what the code needs: `gcnArchName` (e.g. starts with \"gfx9\"), a hipDeviceGetAttribute query, the warp size, or `__HIP_PLATFORM_AMD__`",
+        ),
+    };
     a.report(
         &COMPUTE_CAPABILITY,
         Severity::Warning,
         n,
-        format!("{what} reads a CUDA compute capability, but HIP reports the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): a test for Volta, Ampere or Hopper passes on every AMD GPU"),
-        Some("branch on what the code needs: `gcnArchName` (e.g. starts with \"gfx9\"), a hipDeviceGetAttribute query, the warp size, or `__HIP_PLATFORM_AMD__`".into()),
+        message,
+        Some(help.into()),
         vec![],
     );
+}
+
+/// Where H037 finds a compute capability: a test of it, or a query for it.
+#[derive(Clone, Copy)]
+enum CapabilityUse {
+    /// A comparison, switch or version arithmetic on `major`/`minor`.
+    Test,
+    /// A minimum set in the `cudaDeviceProp` a file passes to `cudaChooseDevice`.
+    Choose,
+    /// `cudaDeviceGetAttribute`/`cuDeviceGetAttribute` for the capability, or
+    /// `cuDeviceComputeCapability`.
+    Query,
 }
 
 /// Checks that need the whole file.
@@ -2393,7 +2438,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         {
             cg_member(a, n, name)
         }
-        "cuDeviceComputeCapability" => compute_capability(a, n, "`cuDeviceComputeCapability`"),
+        "cuDeviceComputeCapability" => compute_capability(
+            a,
+            n,
+            "`cuDeviceComputeCapability`",
+            CapabilityUse::Query,
+        ),
         "cudaRuntimeGetVersion" | "cudaDriverGetVersion" | "cuDriverGetVersion" => {
             version_query(a, n, name)
         }
@@ -2411,7 +2461,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     || attr.ends_with("COMPUTE_CAPABILITY_MAJOR")
                     || attr.ends_with("COMPUTE_CAPABILITY_MINOR")
                 {
-                    compute_capability(a, n, &format!("`{attr}`"));
+                    compute_capability(a, n, &format!("`{attr}`"), CapabilityUse::Query);
                 }
             }
         }

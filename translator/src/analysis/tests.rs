@@ -1427,17 +1427,60 @@ fn h036_device_prop_fields_missing_before_hip_6() {
 }
 
 #[test]
-fn h037_compute_capability_tests_once_per_function() {
-    // f only prints the values; g builds and compares a version; h asks for the attribute; k
-    // switches on it.
+fn h037_compute_capability_tests_once_per_line() {
+    // f only prints the values; g builds a version (line 10) and compares one (line 11); h asks
+    // for the attribute; k switches on it.
     assert_eq!(
         ids_at(DEVICE_PROPS, "H037"),
         vec![
             (10, Severity::Warning),
+            (11, Severity::Warning),
             (13, Severity::Warning),
             (14, Severity::Warning)
         ]
     );
+    // Every test in a function is reported (once per line); the major and minor queries are one
+    // reading of the capability.
+    let src = "void f(int d) {\n\
+               int ma, mi; cudaDeviceGetAttribute(&ma, cudaDevAttrComputeCapabilityMajor, d);\n\
+               cudaDeviceGetAttribute(&mi, cudaDevAttrComputeCapabilityMinor, d);\n\
+               cudaDeviceProp prop; cudaGetDeviceProperties(&prop, d);\n\
+               if (prop.major >= 8) use_ampere();\n\
+               else if (prop.major == 7 && prop.minor >= 5) use_turing();\n\
+               if (prop.major < 7) return;\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H037")
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect::<Vec<_>>(),
+        vec![2, 5, 6, 7]
+    );
+}
+
+#[test]
+fn h037_choose_device_by_compute_capability() {
+    let src = "int pick() {\n\
+               cudaDeviceProp want = {};\n\
+               want.major = 8;\n\
+               want.minor = 0;\n\
+               want.totalGlobalMem = 1ull << 34;\n\
+               int dev = -1; cudaChooseDevice(&dev, &want); return dev;\n\
+               }\n";
+    // `want.minor = 0` asks for nothing (hipChooseDevice skips zero fields).
+    assert_eq!(ids_at(src, "H037"), vec![(3, Severity::Warning)]);
+    let msg = run(src)
+        .into_iter()
+        .find(|d| d.id == "H037")
+        .map(|d| d.message)
+        .unwrap();
+    assert!(
+        msg.contains("`want.major = 8` asks cudaChooseDevice"),
+        "{msg}"
+    );
+    // Without cudaChooseDevice, setting the fields is not a test (a struct filled for printing).
+    let plain = "void f(cudaDeviceProp& p) { p.major = 8; }\n";
+    assert!(ids_at(plain, "H037").is_empty());
 }
 
 #[test]
