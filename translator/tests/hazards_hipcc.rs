@@ -672,6 +672,36 @@ fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
     assert!(ok, "{err}");
 }
 
+#[test]
+fn h038_three_argument_graph_update_does_not_compile_and_the_cuda_11_form_does() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "void f(cudaGraphExec_t ge, cudaGraph_t g) {\n\
+                cudaGraphExecUpdateResultInfo info;\n\
+                cudaGraphExecUpdate(ge, g, &info);\n}";
+    let found = rules(cuda, Version::new(5, 2, 3));
+    assert!(
+        found.contains(&("H038".into(), Severity::Error)),
+        "{found:?}"
+    );
+    // The renamed call, even with a struct of the right shape: HIP takes four arguments.
+    let renamed = case(
+        "struct Info { hipGraphExecUpdateResult result; hipGraphNode_t errorNode; };\n\
+         void f(hipGraphExec_t ge, hipGraph_t g) {\n\
+         Info info;\n\
+         hipGraphExecUpdate(ge, g, &info);\n}",
+    );
+    let (ok, err) = compile(&cc, &renamed, &[]);
+    assert!(!ok && err.contains("hipGraphExecUpdate"), "{err}");
+    // The help's form compiles.
+    let fixed = case(
+        "void f(hipGraphExec_t ge, hipGraph_t g) {\n\
+         hipGraphNode_t errorNode; hipGraphExecUpdateResult result;\n\
+         (void)hipGraphExecUpdate(ge, g, &errorNode, &result);\n}",
+    );
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}
+
 /// Builds `src` into a program with hipcc (gfx90a) and returns what it prints; host code only
 /// runs, so no GPU is needed.
 fn run_host(hipcc: &PathBuf, src: &str) -> String {

@@ -706,7 +706,7 @@ pub const NEW_SIGNATURE: DiagInfo = DiagInfo {
     id: "H038",
     name: "new-signature",
     severity: Severity::Error,
-    summary: "CUDA 13 call forms (cudaMemLocation arguments) that HIP's functions do not take",
+    summary: "CUDA 12/13 call forms (cudaMemLocation arguments, the three-argument graph update) that HIP's functions do not take",
     explain: "\
 CUDA 12.2 added `cudaMemPrefetchAsync_v2(ptr, bytes, location, flags, stream)` and \
 `cudaMemAdvise_v2(ptr, bytes, advice, location)`, which take a `cudaMemLocation` instead of a \
@@ -715,8 +715,20 @@ device number, and CUDA 13 gave those forms the plain names. The translator rena
 the prefetch), so the result does not compile; HIPIFY's tables list no HIP name for the `_v2` \
 forms.
 
+CUDA 12.0 changed `cudaGraphExecUpdate(exec, graph, &errorNode, &result)` (and \
+`cuGraphExecUpdate`) to `cudaGraphExecUpdate(exec, graph, &resultInfo)`, with a \
+`cudaGraphExecUpdateResultInfo` holding `result`, `errorNode` and `errorFromNode`. HIP's \
+`hipGraphExecUpdate` (HIP 5.2.3's hip_runtime_api.h, and HIP 6) keeps CUDA 11's four \
+arguments, `(hipGraphExec_t, hipGraph_t, hipGraphNode_t* hErrorNode_out, \
+hipGraphExecUpdateResult* updateResult_out)`, and HIPIFY's tables list no HIP name for the \
+struct, so the renamed three-argument call does not compile (\"no matching function\"). The \
+struct has no HIP counterpart to hold the two outputs, so hipport does not rewrite the call.
+
 Fix: pass the device number, `location.id` when `location.type` is \
-`cudaMemLocationTypeDevice` (`hipCpuDeviceId` for the host), and drop the flags argument.",
+`cudaMemLocationTypeDevice` (`hipCpuDeviceId` for the host), and drop the flags argument. For \
+the graph update, declare `hipGraphNode_t errorNode; hipGraphExecUpdateResult result;`, call \
+`hipGraphExecUpdate(exec, graph, &errorNode, &result)`, and read those where the code read the \
+struct's members.",
 };
 
 /// H039: NVRTC options that name an NVIDIA architecture.

@@ -2598,6 +2598,20 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 );
             }
         }
+        // CUDA 12 gave the graph update a result-info struct in place of CUDA 11's two
+        // out-parameters; HIP (5.2.3 through 6.x) keeps the four-argument form and has no struct.
+        "cudaGraphExecUpdate" | "cuGraphExecUpdate" | "cuGraphExecUpdate_v2" if argv.len() == 3 => {
+            let info = a.text(argv[2]).trim_start_matches('&').to_string();
+            let (node, result) = ("hipGraphNode_t", "hipGraphExecUpdateResult");
+            a.report(
+                &NEW_SIGNATURE,
+                Severity::Error,
+                n,
+                format!("`{name}(exec, graph, &resultInfo)` is the CUDA 12 form; HIP's `hipGraphExecUpdate` takes CUDA 11's four arguments (exec, graph, {node}* errorNode, {result}* result) and has no cudaGraphExecUpdateResultInfo"),
+                Some(format!("declare `{node} errorNode; {result} result;`, call `hipGraphExecUpdate(exec, graph, &errorNode, &result)`, and read `result` and `errorNode` where the code reads `{info}.result` and `{info}.errorNode` (HIP reports no errorFromNode)")),
+                vec![],
+            );
+        }
         "__threadfence_system" => a.report(
             &THREADFENCE_SYSTEM,
             Severity::Warning,

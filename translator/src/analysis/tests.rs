@@ -1503,6 +1503,33 @@ fn h003_preview_builtins_need_their_switch_on_hip_6_2_and_6_3_once_per_file() {
 // H038 - H039 --------------------------------------------------------------------------------
 
 #[test]
+fn h038_three_argument_graph_update_is_the_cuda_12_form() {
+    let src = "void f(cudaGraphExec_t ge, cudaGraph_t g, CUgraphExec de, CUgraph dg) {\n\
+               cudaGraphExecUpdateResultInfo info;\n\
+               cudaGraphExecUpdate(ge, g, &info);\n\
+               cudaGraphNode_t err; cudaGraphExecUpdateResult res;\n\
+               cudaGraphExecUpdate(ge, g, &err, &res);\n\
+               CUgraphExecUpdateResultInfo dinfo;\n\
+               cuGraphExecUpdate(de, dg, &dinfo);\n\
+               }\n";
+    let found: Vec<_> = run(src).into_iter().filter(|d| d.id == "H038").collect();
+    assert_eq!(
+        found
+            .iter()
+            .map(|d| (d.line, d.severity))
+            .collect::<Vec<_>>(),
+        vec![(3, Severity::Error), (7, Severity::Error)]
+    );
+    let help = found[0].help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("hipGraphExecUpdate(exec, graph, &errorNode, &result)")
+            && help.contains("`info.result`"),
+        "{help}"
+    );
+    assert!(found.iter().all(|d| d.fix.is_empty()));
+}
+
+#[test]
 fn h039_rtc_options_naming_nvidia_architectures() {
     // hipRTC takes `--gpu-architecture=X` as the AMD target (abort or failure: an error), clang
     // rejects `--gpu-architecture` without `=` (an error), `-arch` is ignored (a warning).
