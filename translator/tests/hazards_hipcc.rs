@@ -645,6 +645,50 @@ fn h036_device_prop_members_hip_5_lacks_do_not_compile_and_the_fix_does() {
 }
 
 #[test]
+fn h036_the_attributes_the_hip5_help_names_exist_in_hip_5_2() {
+    let Some(cc) = hipcc() else { return };
+    let fields = [
+        "asyncEngineCount",
+        "sharedMemPerBlockOptin",
+        "unifiedAddressing",
+        "maxBlocksPerMultiProcessor",
+        "regsPerMultiprocessor",
+        "maxSurface1D",
+        "persistingL2CacheMaxSize",
+        "uuid",
+    ];
+    let reads: String = fields.iter().map(|f| format!("(void)p.{f};\n")).collect();
+    let cuda =
+        format!("void f(int d) {{\ncudaDeviceProp p; cudaGetDeviceProperties(&p, d);\n{reads}}}\n");
+    let tree = hipport::parse::parse(cuda.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: Version::new(5, 2, 3),
+        fix: true,
+    };
+    let attrs: Vec<String> = analysis::analyze(cuda.as_bytes(), &tree, "case.cu", &opts)
+        .into_iter()
+        .filter(|d| d.id == "H036")
+        .filter_map(|d| {
+            let h = d.help?;
+            let at = h.find("`hipDeviceAttribute")? + 1;
+            Some(h[at..at + h[at..].find('`')?].to_string())
+        })
+        .collect();
+    assert_eq!(attrs.len(), fields.len(), "{attrs:?}");
+    // Every attribute the help names is an enumerator of HIP 5.2.3's hipDeviceAttribute_t.
+    let uses: String = attrs
+        .iter()
+        .map(|a| format!("(void)hipDeviceGetAttribute(&v, {a}, 0);\n"))
+        .collect();
+    let (ok, err) = compile(
+        &cc,
+        &case(&format!("void g() {{ int v = 0;\n{uses}}}")),
+        &[],
+    );
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
     let Some(cc) = hipcc() else { return };
     let cuda = "void f(float* m, cudaStream_t s, int dev) {\n\

@@ -670,8 +670,17 @@ target before 5.5, `--fix` renames the member to `memoryType`.
 of HIP 5.2.3's `hipTextureDesc` (texture_types.h); reported for HIP 5.2 targets, later releases \
 not checked.
 
-Fix: read the value with `hipDeviceGetAttribute` where HIP has the attribute, or target HIP 6.0 \
-or later with `--hip-version`.",
+For the other fields HIP 5 offers no substitute on AMD. HIP 5.2.3's `hipDeviceAttribute_t` \
+names an attribute for each, but its header marks most of them \"Cuda only\" \
+(`hipDeviceAttributeAsyncEngineCount`, `SharedMemPerBlockOptin`, `UnifiedAddressing`, \
+`MaxBlocksPerMultiProcessor`, `Uuid`, the layered and mipmapped texture limits, ...), and HIP \
+5's AMD runtime (hipamd's `hipDeviceGetAttribute`, read in source; not run here, for want of an \
+AMD GPU) has no case for any of them, nor for the unmarked `MaxSurface1D/2D/3D`, \
+`LocalL1CacheSupported` and `MaxRegistersPerMultiprocessor`: the call returns \
+`hipErrorInvalidValue` and leaves the output unset.
+
+Fix: target HIP 6.0 or later with `--hip-version`, where `hipDeviceProp_t` has the members, or \
+do without the value on HIP 5 (the help names the attribute and whether it is marked).",
 };
 
 /// H037: compute-capability tests, which HIP answers with the GFX IP version.

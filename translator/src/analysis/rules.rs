@@ -270,6 +270,32 @@ const PROP_FIELDS_FROM_HIP6: &[&str] = &[
     "reservedSharedMemPerBlock",
 ];
 
+/// The `hipDeviceAttribute_t` HIP 5.2.3 names for a `cudaDeviceProp` field that
+/// `hipDeviceProp_t` lacks before HIP 6.0, and whether its header comment says "Cuda only" (or
+/// "Cuda11 only"). None of them has a case in HIP 5's AMD `hipDeviceGetAttribute`
+/// (hipamd `hip_device_runtime.cpp`), which returns `hipErrorInvalidValue` for them.
+fn hip5_attribute(field: &str) -> (String, bool) {
+    let attr = match field {
+        "regsPerMultiprocessor" => "MaxRegistersPerMultiprocessor".to_string(),
+        _ => {
+            let mut c = field.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        }
+    };
+    let marked = !matches!(
+        field,
+        "maxSurface1D"
+            | "maxSurface2D"
+            | "maxSurface3D"
+            | "localL1CacheSupported"
+            | "regsPerMultiprocessor"
+            | "sharedMemPerMultiprocessor"
+    );
+    (format!("hipDeviceAttribute{attr}"), marked)
+}
+
 /// Member accesses: device-property fields (H021 clockRate, H036, H037).
 fn field(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
@@ -384,8 +410,14 @@ fn field(a: &mut Analyzer, n: Node) {
                     vec![Edit::replace(n.start_byte(), n.end_byte(), HIP5_NAME, "H036")],
                 )
             } else {
+                let (attr, cuda_only) = hip5_attribute(name);
+                let marked = if cuda_only {
+                    "which HIP 5.2.3's header marks \"Cuda only\", "
+                } else {
+                    ""
+                };
                 (
-                    "read it with hipDeviceGetAttribute where HIP has the attribute, or target HIP 6.0 or later (`--hip-version 6.0`)".to_string(),
+                    format!("HIP 5 has no way to read it on AMD: `{attr}`, {marked}has no case in HIP 5's AMD hipDeviceGetAttribute, which returns hipErrorInvalidValue for it; target HIP 6.0 or later (`--hip-version 6.0`), or do without the value"),
                     vec![],
                 )
             };

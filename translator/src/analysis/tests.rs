@@ -1427,6 +1427,31 @@ fn h036_device_prop_fields_missing_before_hip_6() {
 }
 
 #[test]
+fn h036_hip5_help_does_not_promise_an_attribute_amd_does_not_answer() {
+    let src = "void f(int d) {\n\
+               cudaDeviceProp p; cudaGetDeviceProperties(&p, d);\n\
+               int a = p.asyncEngineCount;\n\
+               size_t o = p.sharedMemPerBlockOptin;\n\
+               int r = p.regsPerMultiprocessor;\n\
+               }\n";
+    let helps: Vec<String> = run_with(src, Version::new(5, 2, 3), true)
+        .into_iter()
+        .filter(|d| d.id == "H036")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 3, "{helps:?}");
+    assert!(helps.iter().all(|h| h.contains("hipErrorInvalidValue")
+        && h.contains("--hip-version 6.0")
+        && !h.contains("read it with hipDeviceGetAttribute")));
+    assert!(helps[0].contains(
+        "`hipDeviceAttributeAsyncEngineCount`, which HIP 5.2.3's header marks \"Cuda only\""
+    ));
+    assert!(helps[1].contains("`hipDeviceAttributeSharedMemPerBlockOptin`, which"));
+    // Not marked in the header, but not answered either.
+    assert!(helps[2].contains("`hipDeviceAttributeMaxRegistersPerMultiprocessor`, has no case"));
+}
+
+#[test]
 fn h037_compute_capability_tests_once_per_line() {
     // f only prints the values; g builds a version (line 10) and compares one (line 11); h asks
     // for the attribute; k switches on it.
