@@ -24,6 +24,8 @@ static KernelChoice choose(const cudaDeviceProp& prop) {
     k.tile = 256;
     k.smem = prop.sharedMemPerMultiprocessor / 2;
   }
+  // Volta and Turing: the small tile, double-buffered.
+  if (prop.major == 7) k.smem = 2 * 128 * sizeof(float);
   if (k.smem > prop.sharedMemPerBlockOptin) k.smem = prop.sharedMemPerBlockOptin;
   return k;
 }
@@ -46,4 +48,13 @@ int cc_major(int dev) {
   int major = 0;
   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
   return major;
+}
+
+// Picks a device of compute capability 8.0 or later.
+int pick_ampere() {
+  cudaDeviceProp want = {};
+  want.major = 8;
+  int dev = 0;
+  cudaChooseDevice(&dev, &want);
+  return dev;
 }

@@ -645,6 +645,50 @@ fn h036_device_prop_members_hip_5_lacks_do_not_compile_and_the_fix_does() {
 }
 
 #[test]
+fn h036_the_attributes_the_hip5_help_names_exist_in_hip_5_2() {
+    let Some(cc) = hipcc() else { return };
+    let fields = [
+        "asyncEngineCount",
+        "sharedMemPerBlockOptin",
+        "unifiedAddressing",
+        "maxBlocksPerMultiProcessor",
+        "regsPerMultiprocessor",
+        "maxSurface1D",
+        "persistingL2CacheMaxSize",
+        "uuid",
+    ];
+    let reads: String = fields.iter().map(|f| format!("(void)p.{f};\n")).collect();
+    let cuda =
+        format!("void f(int d) {{\ncudaDeviceProp p; cudaGetDeviceProperties(&p, d);\n{reads}}}\n");
+    let tree = hipport::parse::parse(cuda.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: Version::new(5, 2, 3),
+        fix: true,
+    };
+    let attrs: Vec<String> = analysis::analyze(cuda.as_bytes(), &tree, "case.cu", &opts)
+        .into_iter()
+        .filter(|d| d.id == "H036")
+        .filter_map(|d| {
+            let h = d.help?;
+            let at = h.find("`hipDeviceAttribute")? + 1;
+            Some(h[at..at + h[at..].find('`')?].to_string())
+        })
+        .collect();
+    assert_eq!(attrs.len(), fields.len(), "{attrs:?}");
+    // Every attribute the help names is an enumerator of HIP 5.2.3's hipDeviceAttribute_t.
+    let uses: String = attrs
+        .iter()
+        .map(|a| format!("(void)hipDeviceGetAttribute(&v, {a}, 0);\n"))
+        .collect();
+    let (ok, err) = compile(
+        &cc,
+        &case(&format!("void g() {{ int v = 0;\n{uses}}}")),
+        &[],
+    );
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
     let Some(cc) = hipcc() else { return };
     let cuda = "void f(float* m, cudaStream_t s, int dev) {\n\
@@ -667,6 +711,36 @@ fn h038_location_forms_do_not_compile_and_the_device_forms_do() {
         "void f(float* m, hipStream_t s, int dev) {\n\
          hipMemPrefetchAsync(m, 64, dev, s);\n\
          hipMemAdvise(m, 64, hipMemAdviseSetReadMostly, dev);\n}",
+    );
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn h038_three_argument_graph_update_does_not_compile_and_the_cuda_11_form_does() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "void f(cudaGraphExec_t ge, cudaGraph_t g) {\n\
+                cudaGraphExecUpdateResultInfo info;\n\
+                cudaGraphExecUpdate(ge, g, &info);\n}";
+    let found = rules(cuda, Version::new(5, 2, 3));
+    assert!(
+        found.contains(&("H038".into(), Severity::Error)),
+        "{found:?}"
+    );
+    // The renamed call, even with a struct of the right shape: HIP takes four arguments.
+    let renamed = case(
+        "struct Info { hipGraphExecUpdateResult result; hipGraphNode_t errorNode; };\n\
+         void f(hipGraphExec_t ge, hipGraph_t g) {\n\
+         Info info;\n\
+         hipGraphExecUpdate(ge, g, &info);\n}",
+    );
+    let (ok, err) = compile(&cc, &renamed, &[]);
+    assert!(!ok && err.contains("hipGraphExecUpdate"), "{err}");
+    // The help's form compiles.
+    let fixed = case(
+        "void f(hipGraphExec_t ge, hipGraph_t g) {\n\
+         hipGraphNode_t errorNode; hipGraphExecUpdateResult result;\n\
+         (void)hipGraphExecUpdate(ge, g, &errorNode, &result);\n}",
     );
     let (ok, err) = compile(&cc, &fixed, &[]);
     assert!(ok, "{err}");
@@ -779,32 +853,111 @@ fn h043_directed_rounding_conversions_round_to_nearest_or_truncate_in_hip_5() {
     );
 }
 
-/// A program that compiles a small kernel with hipRTC for gfx90a once per argument, that
-/// argument added to the options, and prints one line per compile: `ok` or `failed`, then
-/// `warned` when the log holds a warning.
-const RTC_DRIVER: &str = r#"#include <hip/hiprtc.h>
+/// A program that compiles a small kernel with hipRTC once per argument, the argument being the
+/// options for that compile separated by `|` (none for an empty argument). Each compile runs in a
+/// child process, since some options abort the process inside hipRTC. It prints one line per
+/// compile: `ok` or `failed`, `warned` when the log holds a warning (else `clean`), and the target
+/// of the code object (`gfx90a`, `-` when there is none); or `crashed` and the signal. The last
+/// line is `devices N`, the number of GPUs the HIP runtime sees.
+const RTC_DRIVER: &str = r#"#include <hip/hip_runtime.h>
+#include <hip/hiprtc.h>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
+#include <sys/wait.h>
+#include <unistd.h>
 static const char* kSrc =
     "extern \"C\" __global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }";
+static void compile(const std::string& arg) {
+  std::vector<std::string> parts;
+  for (size_t b = 0; b < arg.size();) {
+    size_t e = arg.find('|', b);
+    if (e == std::string::npos) e = arg.size();
+    parts.push_back(arg.substr(b, e - b));
+    b = e + 1;
+  }
+  std::vector<const char*> opts;
+  for (const auto& o : parts) opts.push_back(o.c_str());
+  hiprtcProgram p;
+  if (hiprtcCreateProgram(&p, kSrc, "scale.cu", 0, nullptr, nullptr) != HIPRTC_SUCCESS) _exit(2);
+  hiprtcResult r = hiprtcCompileProgram(p, (int)opts.size(), opts.data());
+  size_t n = 0;
+  hiprtcGetProgramLogSize(p, &n);
+  std::vector<char> log(n + 1, 0);
+  if (n) hiprtcGetProgramLog(p, log.data());
+  std::string target = "-";
+  size_t size = 0;
+  if (r == HIPRTC_SUCCESS && hiprtcGetCodeSize(p, &size) == HIPRTC_SUCCESS && size) {
+    std::vector<char> code(size);
+    hiprtcGetCode(p, code.data());
+    const std::string text(code.begin(), code.end()), triple = "amdgcn-amd-amdhsa--";
+    size_t at = text.find(triple);
+    if (at != std::string::npos) {
+      size_t b = at + triple.size(), e = b;
+      while (e < text.size() && (isalnum((unsigned char)text[e]) || text[e] == ':' ||
+                                 text[e] == '+' || text[e] == '-'))
+        ++e;
+      target = text.substr(b, e - b);
+    }
+  }
+  printf("%s %s %s\n", r == HIPRTC_SUCCESS ? "ok" : "failed",
+         strstr(log.data(), "warning:") ? "warned" : "clean", target.c_str());
+  hiprtcDestroyProgram(&p);
+}
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    hiprtcProgram p;
-    if (hiprtcCreateProgram(&p, kSrc, "scale.cu", 0, nullptr, nullptr) != HIPRTC_SUCCESS) return 2;
-    const char* opts[] = {"--gpu-architecture=gfx90a", argv[i]};
-    hiprtcResult r = hiprtcCompileProgram(p, 2, opts);
-    size_t n = 0;
-    hiprtcGetProgramLogSize(p, &n);
-    std::vector<char> log(n + 1, 0);
-    if (n) hiprtcGetProgramLog(p, log.data());
-    printf("%s %s\n", r == HIPRTC_SUCCESS ? "ok" : "failed",
-           strstr(log.data(), "warning:") ? "warned" : "clean");
-    hiprtcDestroyProgram(&p);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+      compile(argv[i]);
+      fflush(stdout);
+      _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return 3;
+    if (WIFSIGNALED(status)) printf("crashed %d\n", WTERMSIG(status));
+    else if (WEXITSTATUS(status) != 0) return 4;
   }
+  int devices = 0;
+  if (hipGetDeviceCount(&devices) != hipSuccess) devices = 0;
+  printf("devices %d\n", devices);
   return 0;
 }
 "#;
+
+/// Builds [`RTC_DRIVER`] and returns a function that runs it on a list of compiles, giving one
+/// line per compile and the number of GPUs it sees.
+fn rtc_driver(
+    cc: &PathBuf,
+) -> (
+    tempfile::TempDir,
+    impl Fn(&[String]) -> (Vec<String>, usize),
+) {
+    let (dir, exe) = build(cc, RTC_DRIVER, &[], "rtc");
+    let run = move |args: &[String]| {
+        let out = Command::new(&exe)
+            .args(args)
+            .output()
+            .expect("running the hipRTC driver");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let devices = lines
+            .pop()
+            .and_then(|l| l.strip_prefix("devices ")?.parse().ok())
+            .expect("the driver's last line counts devices");
+        assert_eq!(lines.len(), args.len(), "{lines:?}");
+        (lines, devices)
+    };
+    (dir, run)
+}
 
 #[test]
 fn h049_nvrtc_options_fail_or_are_ignored_by_hiprtc_and_the_fixes_compile() {
@@ -891,24 +1044,16 @@ fn h049_nvrtc_options_fail_or_are_ignored_by_hiprtc_and_the_fixes_compile() {
         .collect();
     assert_eq!(fixes.len(), 17, "{fixes:?}");
 
-    let (_dir, exe) = build(&cc, RTC_DRIVER, &[], "rtc");
-    let run = |args: &[String]| -> Vec<String> {
-        let out = Command::new(&exe)
-            .args(args)
-            .output()
-            .expect("running the hipRTC driver");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(str::to_string)
+    let (_dir, run) = rtc_driver(&cc);
+    // Each option after an AMD target, as a program would pass it.
+    let after_target = |opts: &[String]| -> Vec<String> {
+        opts.iter()
+            .map(|o| format!("--gpu-architecture=gfx90a|{o}"))
             .collect()
     };
-    let results = run(&options.iter().map(|o| o.to_string()).collect::<Vec<_>>());
-    assert_eq!(results.len(), options.len());
+    let (results, _) = run(&after_target(
+        &options.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+    ));
     for ((opt, d), got) in options.iter().zip(&diags).zip(&results) {
         let want = match d.severity {
             Severity::Error => "failed",
@@ -921,9 +1066,101 @@ fn h049_nvrtc_options_fail_or_are_ignored_by_hiprtc_and_the_fixes_compile() {
         );
     }
     // What --fix writes compiles cleanly.
-    for (fix, got) in fixes.iter().zip(run(&fixes)) {
-        assert_eq!(got, "ok clean", "{fix}");
+    for (fix, got) in fixes.iter().zip(run(&after_target(&fixes)).0) {
+        assert_eq!(got, "ok clean gfx90a", "{fix}");
     }
+}
+
+#[test]
+fn h039_nvrtc_architecture_spellings_abort_fail_or_are_ignored_by_hiprtc() {
+    let Some(cc) = hipcc() else { return };
+    // Every spelling of an NVIDIA architecture option, as the strings a program passes.
+    let spellings: [&[&str]; 6] = [
+        &["-arch=sm_80"],
+        &["-arch", "sm_80"],
+        &["-arch=compute_80"],
+        &["--gpu-architecture=compute_80"],
+        &["--gpu-architecture=sm_80"],
+        &["--gpu-architecture", "sm_80"],
+    ];
+    let arrays: String = spellings
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let list = o.iter().map(|x| format!("\"{x}\"")).collect::<Vec<_>>();
+            format!(
+                "const char* o{i}[] = {{{}}};\nnvrtcCompileProgram(p, {}, o{i});\n",
+                list.join(", "),
+                o.len()
+            )
+        })
+        .collect();
+    let src = format!("#include <nvrtc.h>\nvoid f(nvrtcProgram p) {{\n{arrays}}}\n");
+    let tree = hipport::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: Version::new(5, 2, 3),
+        fix: true,
+    };
+    let diags: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.cpp", &opts)
+        .into_iter()
+        .filter(|d| d.id == "H039")
+        .collect();
+    // One report per spelling, on its array's line (the first is line 3, then every other).
+    let lines: Vec<usize> = diags.iter().map(|d| d.line).collect();
+    assert_eq!(
+        lines,
+        (0..spellings.len()).map(|i| 3 + 2 * i).collect::<Vec<_>>()
+    );
+    assert!(diags.iter().all(|d| d.fix.is_empty()));
+
+    let (_dir, run) = rtc_driver(&cc);
+    let joined: Vec<String> = spellings.iter().map(|o| o.join("|")).collect();
+    let mut compiles = Vec::new();
+    for j in &joined {
+        compiles.push(format!("--gpu-architecture=gfx90a|{j}"));
+        compiles.push(format!("{j}|--gpu-architecture=gfx90a"));
+        compiles.push(j.clone());
+    }
+    // No architecture option; `-arch=` with an AMD name; clang's own spelling.
+    compiles.extend(["", "-arch=gfx90a", "--offload-arch=gfx90a"].map(String::from));
+    let (got, devices) = run(&compiles);
+    // Without an AMD target hipRTC compiles for the current device, which needs a GPU.
+    let current_device = |line: &str| {
+        if devices == 0 {
+            line == "failed clean -"
+        } else {
+            line.starts_with("ok ") && line.contains("gfx")
+        }
+    };
+    for (i, (spelling, d)) in joined.iter().zip(&diags).enumerate() {
+        let (after, before, alone) = (&got[3 * i], &got[3 * i + 1], &got[3 * i + 2]);
+        let aborts = spelling.starts_with("--gpu-architecture=");
+        match d.severity {
+            // Ignored with a warning: the AMD target wins, wherever it is.
+            Severity::Warning => {
+                assert_eq!(after, "ok warned gfx90a", "{spelling}");
+                assert_eq!(before, "ok warned gfx90a", "{spelling}");
+                assert!(current_device(alone), "{spelling}: {alone}");
+            }
+            // Taken as the target: given first it aborts the process, after gfx90a it fails.
+            Severity::Error if aborts => {
+                assert_eq!(after, "failed clean -", "{spelling}");
+                assert_eq!(before, "crashed 6", "{spelling}");
+                assert_eq!(alone, "crashed 6", "{spelling}");
+            }
+            // `--gpu-architecture` without `=`: clang rejects it, target or not.
+            Severity::Error => {
+                assert_eq!(after, "failed clean -", "{spelling}");
+                assert_eq!(before, "failed clean -", "{spelling}");
+                assert_eq!(alone, "failed clean -", "{spelling}");
+            }
+            other => panic!("{spelling}: unexpected severity {other:?}"),
+        }
+    }
+    let n = 3 * joined.len();
+    assert!(current_device(&got[n]), "no option: {}", got[n]);
+    assert!(current_device(&got[n + 1]), "-arch=gfx90a: {}", got[n + 1]);
+    assert_eq!(got[n + 2], "ok clean gfx90a");
 }
 
 #[test]

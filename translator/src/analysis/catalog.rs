@@ -670,8 +670,17 @@ target before 5.5, `--fix` renames the member to `memoryType`.
 of HIP 5.2.3's `hipTextureDesc` (texture_types.h); reported for HIP 5.2 targets, later releases \
 not checked.
 
-Fix: read the value with `hipDeviceGetAttribute` where HIP has the attribute, or target HIP 6.0 \
-or later with `--hip-version`.",
+For the other fields HIP 5 offers no substitute on AMD. HIP 5.2.3's `hipDeviceAttribute_t` \
+names an attribute for each, but its header marks most of them \"Cuda only\" \
+(`hipDeviceAttributeAsyncEngineCount`, `SharedMemPerBlockOptin`, `UnifiedAddressing`, \
+`MaxBlocksPerMultiProcessor`, `Uuid`, the layered and mipmapped texture limits, ...), and HIP \
+5's AMD runtime (hipamd's `hipDeviceGetAttribute`, read in source; not run here, for want of an \
+AMD GPU) has no case for any of them, nor for the unmarked `MaxSurface1D/2D/3D`, \
+`LocalL1CacheSupported` and `MaxRegistersPerMultiprocessor`: the call returns \
+`hipErrorInvalidValue` and leaves the output unset.
+
+Fix: target HIP 6.0 or later with `--hip-version`, where `hipDeviceProp_t` has the members, or \
+do without the value on HIP 5 (the help names the attribute and whether it is marked).",
 };
 
 /// H037: compute-capability tests, which HIP answers with the GFX IP version.
@@ -688,6 +697,14 @@ is 9.0, gfx942 (MI300) 9.4, gfx1030 (RDNA2) 10.3, gfx1100 (RDNA3) 11.0. Every AM
 passes a test written for Volta, Ampere or Hopper, and the code takes a path built for NVIDIA \
 hardware (tensor-core tile shapes, `cp.async` pipelines, 32-lane warps) without any error.
 
+`cudaChooseDevice(&dev, &want)` with `want.major = 8` asks for compute capability 8 or later; \
+HIP's `hipChooseDevice` compares each nonzero field of `want` with `>=`, `major` and `minor` \
+separately, against the GFX IP version, so `major = 8` admits every gfx9 and later GPU, and a \
+device that matches nothing leaves the answer at device 0.
+
+Each test is reported (once per line); the capability queries (the major and minor attributes, \
+`cuDeviceComputeCapability`) once per function.
+
 Fix: branch on what the code needs: the architecture name (`prop.gcnArchName`, for example \
 starting with `gfx9`), an attribute query (`hipDeviceGetAttribute`), the warp size, or \
 `__HIP_PLATFORM_AMD__` at compile time.",
@@ -698,7 +715,7 @@ pub const NEW_SIGNATURE: DiagInfo = DiagInfo {
     id: "H038",
     name: "new-signature",
     severity: Severity::Error,
-    summary: "CUDA 13 call forms (cudaMemLocation arguments) that HIP's functions do not take",
+    summary: "CUDA 12/13 call forms (cudaMemLocation arguments, the three-argument graph update) that HIP's functions do not take",
     explain: "\
 CUDA 12.2 added `cudaMemPrefetchAsync_v2(ptr, bytes, location, flags, stream)` and \
 `cudaMemAdvise_v2(ptr, bytes, advice, location)`, which take a `cudaMemLocation` instead of a \
@@ -707,8 +724,20 @@ device number, and CUDA 13 gave those forms the plain names. The translator rena
 the prefetch), so the result does not compile; HIPIFY's tables list no HIP name for the `_v2` \
 forms.
 
+CUDA 12.0 changed `cudaGraphExecUpdate(exec, graph, &errorNode, &result)` (and \
+`cuGraphExecUpdate`) to `cudaGraphExecUpdate(exec, graph, &resultInfo)`, with a \
+`cudaGraphExecUpdateResultInfo` holding `result`, `errorNode` and `errorFromNode`. HIP's \
+`hipGraphExecUpdate` (HIP 5.2.3's hip_runtime_api.h, and HIP 6) keeps CUDA 11's four \
+arguments, `(hipGraphExec_t, hipGraph_t, hipGraphNode_t* hErrorNode_out, \
+hipGraphExecUpdateResult* updateResult_out)`, and HIPIFY's tables list no HIP name for the \
+struct, so the renamed three-argument call does not compile (\"no matching function\"). The \
+struct has no HIP counterpart to hold the two outputs, so hipport does not rewrite the call.
+
 Fix: pass the device number, `location.id` when `location.type` is \
-`cudaMemLocationTypeDevice` (`hipCpuDeviceId` for the host), and drop the flags argument.",
+`cudaMemLocationTypeDevice` (`hipCpuDeviceId` for the host), and drop the flags argument. For \
+the graph update, declare `hipGraphNode_t errorNode; hipGraphExecUpdateResult result;`, call \
+`hipGraphExecUpdate(exec, graph, &errorNode, &result)`, and read those where the code read the \
+struct's members.",
 };
 
 /// H039: NVRTC options that name an NVIDIA architecture.
@@ -716,16 +745,36 @@ pub const RTC_ARCH_OPTION: DiagInfo = DiagInfo {
     id: "H039",
     name: "rtc-arch-option",
     severity: Severity::Error,
-    summary: "NVRTC options naming an NVIDIA architecture, which hipRTC rejects at run time",
+    summary: "NVRTC options naming an NVIDIA architecture, which hipRTC takes as the AMD target or ignores",
     explain: "\
 `nvrtcCompileProgram` becomes `hiprtcCompileProgram`, and its option strings are passed through \
-unchanged. An option such as `--gpu-architecture=compute_80`, `-arch=sm_90` or \
-`--gpu-architecture=sm_86` names an NVIDIA architecture; hipRTC expects an AMD target there \
-(`gfx90a`, `gfx942`, `gfx1100`, ...), so the program compiles on the host and the run-time \
-compilation fails on every AMD GPU.
+unchanged. What HIP 5.2.3's hipRTC does with an option naming an NVIDIA architecture depends on \
+the spelling (each case run with hipRTC by hipport's tests):
 
-Fix: build the option from the device the kernel will run on: \
-`\"--gpu-architecture=\" + std::string(prop.gcnArchName)` after `hipGetDeviceProperties`.",
+- `--gpu-architecture=compute_80` or `--gpu-architecture=sm_80` (error): hipRTC rewrites \
+`--gpu-architecture=` to `--offload-arch=` and takes the first such option's value as the AMD \
+target. Given first (the usual case), the NVIDIA name aborts the whole process inside \
+`hiprtcCompileProgram` (`munmap_chunk(): invalid pointer`, SIGABRT), not just the compilation; \
+after a `--gpu-architecture=gfx90a` the compilation fails (\"invalid target ID 'compute_80'\").
+- `--gpu-architecture`, `sm_80` as two strings (error): clang rejects `--gpu-architecture` \
+without `=` (\"unsupported option\") and reads `sm_80` as an input file; the compilation fails \
+even with an AMD target given.
+- `-arch=sm_80`, `-arch=compute_80`, or `-arch`, `sm_80` as two strings (warning): clang ignores \
+the option (\"argument unused during compilation\", in the program log) and the code is built \
+for the `--gpu-architecture=gfx...` option if one is given.
+- With no AMD target given (no architecture option, or only an ignored `-arch`), hipRTC asks \
+the HIP runtime for the current device (`hipGetDevice`, then its `gcnArchName`) and compiles for \
+it; with no AMD GPU visible the compilation fails with an empty log. `-arch=gfx90a` is not an \
+AMD target either: only `--gpu-architecture=` and `--offload-arch=` are.
+
+hipport reads every string literal of a file that calls `nvrtcCompileProgram`, and reports a \
+literal that names an architecture, or builds one at run time (`\"--gpu-architecture=compute_\" \
++ std::to_string(major * 10 + minor)`, `\"-arch=sm_%d%d\"`).
+
+Fix: pass the AMD target of the device the kernel will run on, read at run time: \
+`std::string(\"--gpu-architecture=\") + prop.gcnArchName` after `hipGetDeviceProperties(&prop, \
+device)`, first among the options. `--fix` writes nothing: the target is known only at run time, \
+and dropping the option changes the number of options passed.",
 };
 
 /// H040: driver-API loading and linking of NVIDIA code (PTX, cubin, fatbinary).

@@ -270,6 +270,32 @@ const PROP_FIELDS_FROM_HIP6: &[&str] = &[
     "reservedSharedMemPerBlock",
 ];
 
+/// The `hipDeviceAttribute_t` HIP 5.2.3 names for a `cudaDeviceProp` field that
+/// `hipDeviceProp_t` lacks before HIP 6.0, and whether its header comment says "Cuda only" (or
+/// "Cuda11 only"). None of them has a case in HIP 5's AMD `hipDeviceGetAttribute`
+/// (hipamd `hip_device_runtime.cpp`), which returns `hipErrorInvalidValue` for them.
+fn hip5_attribute(field: &str) -> (String, bool) {
+    let attr = match field {
+        "regsPerMultiprocessor" => "MaxRegistersPerMultiprocessor".to_string(),
+        _ => {
+            let mut c = field.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        }
+    };
+    let marked = !matches!(
+        field,
+        "maxSurface1D"
+            | "maxSurface2D"
+            | "maxSurface3D"
+            | "localL1CacheSupported"
+            | "regsPerMultiprocessor"
+            | "sharedMemPerMultiprocessor"
+    );
+    (format!("hipDeviceAttribute{attr}"), marked)
+}
+
 /// Member accesses: device-property fields (H021 clockRate, H036, H037).
 fn field(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
@@ -308,7 +334,20 @@ fn field(a: &mut Analyzer, n: Node) {
         ),
         "major" | "minor" if device_prop(a, expr) && compares_version(expr) => {
             let text = a.text(expr).to_string();
-            compute_capability(a, expr, &format!("`{text}`"));
+            compute_capability(a, expr, &format!("`{text}`"), CapabilityUse::Test);
+        }
+        // `want.major = 8; cudaChooseDevice(&dev, &want)`: a minimum compute capability.
+        "major" | "minor"
+            if memchr::memmem::find(a.src, b"cudaChooseDevice").is_some()
+                && expr.parent().is_some_and(|p| {
+                    p.kind_name() == "assignment_expression"
+                        && p.field(FIELDS.left) == Some(expr)
+                        && p.field(FIELDS.right).is_some_and(|r| a.text(r) != "0")
+                })
+                && device_prop(a, expr) =>
+        {
+            let text = a.text(expr.parent().unwrap_or(expr)).to_string();
+            compute_capability(a, expr, &format!("`{text}`"), CapabilityUse::Choose);
         }
         "x" | "y" if half2_member && half2_object(a, expr).is_some() => {
             let get = if name == "x" { "__low2half" } else { "__high2half" };
@@ -371,8 +410,14 @@ fn field(a: &mut Analyzer, n: Node) {
                     vec![Edit::replace(n.start_byte(), n.end_byte(), HIP5_NAME, "H036")],
                 )
             } else {
+                let (attr, cuda_only) = hip5_attribute(name);
+                let marked = if cuda_only {
+                    "which HIP 5.2.3's header marks \"Cuda only\", "
+                } else {
+                    ""
+                };
                 (
-                    "read it with hipDeviceGetAttribute where HIP has the attribute, or target HIP 6.0 or later (`--hip-version 6.0`)".to_string(),
+                    format!("HIP 5 has no way to read it on AMD: `{attr}`, {marked}has no case in HIP 5's AMD hipDeviceGetAttribute, which returns hipErrorInvalidValue for it; target HIP 6.0 or later (`--hip-version 6.0`), or do without the value"),
                     vec![],
                 )
             };
@@ -515,50 +560,131 @@ fn compares_version(expr: Node) -> bool {
     false
 }
 
-/// The NVRTC options passed as `opts` (written inline, or the initializer of the array it names):
-/// one that names an NVIDIA architecture (`compute_80`, `sm_90`) is reported (H039).
-fn rtc_arch_option(a: &mut Analyzer, opts: Node) {
-    let Some(text) = value_text(a, opts) else {
-        return;
-    };
-    let arch = ["compute_", "sm_"].iter().find_map(|p| {
-        text.match_indices(p).find_map(|(i, _)| {
-            let digits = text[i + p.len()..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count();
-            let before = text[..i].chars().next_back();
-            (digits >= 2 && matches!(before, Some('=' | '"' | ' ')))
-                .then(|| &text[i..i + p.len() + digits])
-        })
-    });
-    if let Some(arch) = arch {
-        a.report(
-            &RTC_ARCH_OPTION,
-            Severity::Error,
-            opts,
-            format!("NVRTC option naming `{arch}` is passed to hipRTC unchanged; it needs an AMD target, so run-time compilation fails"),
-            Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
-            vec![],
-        );
+/// How an NVRTC option string names an NVIDIA architecture (H039).
+#[derive(Clone, Copy, PartialEq)]
+enum NvArch {
+    /// Written out: `compute_80`, `sm_90a`.
+    Written,
+    /// Put together at run time: the literal ends in `compute_`/`sm_` (a number is appended) or
+    /// formats one (`sm_%d%d`).
+    Built,
+}
+
+/// Whether `v`, an option's value, names an NVIDIA architecture.
+fn nv_arch(v: &str) -> Option<NvArch> {
+    let rest = ["compute_", "sm_"].iter().find_map(|p| v.strip_prefix(p))?;
+    if rest.is_empty() || rest.starts_with('%') {
+        return Some(NvArch::Built);
+    }
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let suffix = &rest[digits..];
+    (digits >= 2 && matches!(suffix, "" | "a" | "f")).then_some(NvArch::Written)
+}
+
+/// The string literals of the file that holds `at`, in source order, without their quotes (those
+/// with escapes are left out: an option has none).
+fn file_literals<'a, 't>(a: &Analyzer<'a, 't>, at: Node<'t>) -> Vec<(Node<'t>, &'a str)> {
+    let mut root = at;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut stack = vec![root];
+    let mut found = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.kind_name() == "string_literal" {
+            let inner = a
+                .text(n)
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .filter(|t| !t.contains('\\'));
+            if let Some(inner) = inner {
+                found.push((n, inner));
+            }
+            continue;
+        }
+        let mut kids: Vec<Node> = crate::parse::children(n).collect();
+        kids.reverse();
+        stack.extend(kids);
+    }
+    found
+}
+
+/// The advice for every H039 report: the AMD target comes from the device at run time.
+const RTC_ARCH_HELP: &str = "pass the device's AMD target: `std::string(\"--gpu-architecture=\") + prop.gcnArchName` after `hipGetDeviceProperties(&prop, device)`";
+
+/// NVRTC options naming an NVIDIA architecture (H039): every string literal of the file that
+/// spells one, read once, at the first `nvrtcCompileProgram` call. What HIP 5.2.3's hipRTC does
+/// with each spelling is checked by `translator/tests/hazards_hipcc.rs`: it turns
+/// `--gpu-architecture=X` into `--offload-arch=X` and takes X as the AMD target (the process
+/// aborts, or the compilation fails); clang rejects `--gpu-architecture` without `=`; `-arch`
+/// is ignored with a warning, and hipRTC then compiles for the current device.
+fn rtc_arch_options<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
+    if !a.first("H039", 0) {
         return;
     }
-    // An architecture put together at run time: a literal that ends in `compute_`/`sm_`, or
-    // formats one (`"-arch=sm_%d%d"`), somewhere in the file.
-    let built = ["compute_\"", "sm_\"", "compute_%", "sm_%"]
-        .iter()
-        .find(|p| memchr::memmem::find(a.src, p.as_bytes()).is_some());
-    if let Some(p) = built {
-        if a.first("H039-built", 0) {
-            a.report(
-                &RTC_ARCH_OPTION,
-                Severity::Warning,
-                opts,
-                format!("the file builds an NVIDIA architecture name at run time (`{}...`), likely for these NVRTC options; hipRTC needs an AMD target", p.trim_end_matches(['"', '%'])),
-                Some("build it from the device: \"--gpu-architecture=\" + std::string(prop.gcnArchName)".into()),
-                vec![],
-            );
+    let literals = file_literals(a, call);
+    let mut bare_built = false;
+    let mut skip = None;
+    for (i, &(n, inner)) in literals.iter().enumerate() {
+        if skip == Some(i) {
+            continue;
         }
+        // `"-arch", "sm_80"`: the flag and its value as two strings.
+        let next = literals.get(i + 1).map(|&(_, t)| t);
+        let (flag, arch) = match inner.split_once('=') {
+            Some((f @ ("--gpu-architecture" | "-arch"), v)) => (f, nv_arch(v)),
+            None if matches!(inner, "--gpu-architecture" | "-arch") => {
+                (inner, next.and_then(nv_arch))
+            }
+            _ => {
+                if !bare_built && nv_arch(inner) == Some(NvArch::Built) {
+                    bare_built = true;
+                    a.report(
+                        &RTC_ARCH_OPTION,
+                        Severity::Warning,
+                        n,
+                        format!("`{inner}` builds an NVIDIA architecture name at run time, likely for the NVRTC options; hipRTC needs an AMD target (`gfx90a`, ...)"),
+                        Some(RTC_ARCH_HELP.into()),
+                        vec![],
+                    );
+                }
+                continue;
+            }
+        };
+        let Some(arch) = arch else { continue };
+        let shown = if inner.contains('=') {
+            format!("`{inner}`")
+        } else {
+            skip = Some(i + 1);
+            format!("`{inner} {}` (two strings)", next.unwrap_or(""))
+        };
+        let built = if arch == NvArch::Built {
+            " (built at run time)"
+        } else {
+            ""
+        };
+        let (severity, what) = match (flag, inner.contains('=')) {
+            ("--gpu-architecture", true) => (
+                Severity::Error,
+                "hipRTC makes it `--offload-arch=` and takes the NVIDIA name as the AMD target: HIP 5.2.3 aborts the whole process when it is the first architecture option (`munmap_chunk(): invalid pointer`), and fails the compilation (\"invalid target ID\") after a `gfx` one",
+            ),
+            ("--gpu-architecture", false) => (
+                Severity::Error,
+                "clang rejects `--gpu-architecture` without `=` (\"unsupported option\") and reads the next string as an input file, so run-time compilation fails",
+            ),
+            _ => (
+                Severity::Warning,
+                "hipRTC ignores `-arch` (clang: \"argument unused during compilation\") and compiles for a `--gpu-architecture=gfx...` option if there is one, else for the current device, and fails when no AMD GPU is visible",
+            ),
+        };
+        a.report(
+            &RTC_ARCH_OPTION,
+            severity,
+            n,
+            format!("NVRTC option {shown}{built} names an NVIDIA architecture; {what}"),
+            Some(RTC_ARCH_HELP.into()),
+            vec![],
+        );
     }
 }
 
@@ -713,32 +839,14 @@ fn rtc_option(opt: &str) -> Option<(&'static RtcOption, &str)> {
 /// NVRTC options that hipRTC rejects or ignores (H049): every string literal of the file that
 /// spells one, read once, at the first `nvrtcCompileProgram` call (options are often gathered
 /// away from the call: an array, `push_back`, a helper).
-fn rtc_nvrtc_options(a: &mut Analyzer, call: Node) {
+fn rtc_nvrtc_options<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
     if !a.first("H049", 0) {
         return;
     }
-    let mut root = call;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    let mut stack = vec![root];
-    let mut found = Vec::new();
-    while let Some(n) = stack.pop() {
-        if n.kind_name() == "string_literal" {
-            let text = a.text(n);
-            if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-                if !inner.contains('\\') {
-                    if let Some((opt, value)) = rtc_option(inner) {
-                        found.push((n, inner, opt, value));
-                    }
-                }
-            }
-            continue;
-        }
-        let mut kids: Vec<Node> = crate::parse::children(n).collect();
-        kids.reverse();
-        stack.extend(kids);
-    }
+    let found: Vec<_> = file_literals(a, call)
+        .into_iter()
+        .filter_map(|(n, inner)| rtc_option(inner).map(|(opt, value)| (n, inner, opt, value)))
+        .collect();
     for (n, inner, opt, value) in found {
         let fix = opt.fix.iter().find(|(v, _)| *v == value).map(|(_, f)| *f);
         let (severity, what) = if opt.rejected {
@@ -1239,19 +1347,51 @@ fn mem_location(a: &Analyzer, arg: Node) -> bool {
 }
 
 /// Reports a compute-capability read (`what`), once per function.
-fn compute_capability(a: &mut Analyzer, n: Node, what: &str) {
-    let scope = a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte());
-    if !a.first("compute-capability", scope) {
+fn compute_capability(a: &mut Analyzer, n: Node, what: &str, kind: CapabilityUse) {
+    // Every test is its own decision (one report per line); a query is one per function (the
+    // major and minor attributes are read together).
+    let key = match kind {
+        CapabilityUse::Test | CapabilityUse::Choose => {
+            ("compute-capability-test", n.start_position().row)
+        }
+        CapabilityUse::Query => (
+            "compute-capability-query",
+            a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte()),
+        ),
+    };
+    if !a.first(key.0, key.1) {
         return;
     }
+    let (message, help) = match kind {
+        CapabilityUse::Choose => (
+            format!("{what} asks cudaChooseDevice for a CUDA compute capability, but hipChooseDevice compares `major` and `minor` (each with `>=`) with the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): the choice says nothing about NVIDIA features"),
+            "choose by what the code needs: loop over hipGetDeviceCount and test `gcnArchName` or an attribute",
+        ),
+        _ => (
+            format!("{what} reads a CUDA compute capability, but HIP reports the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): a test for Volta, Ampere or Hopper passes on every AMD GPU"),
+            "branch on what the code needs: `gcnArchName` (e.g. starts with \"gfx9\"), a hipDeviceGetAttribute query, the warp size, or `__HIP_PLATFORM_AMD__`",
+        ),
+    };
     a.report(
         &COMPUTE_CAPABILITY,
         Severity::Warning,
         n,
-        format!("{what} reads a CUDA compute capability, but HIP reports the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3, gfx1100 11.0): a test for Volta, Ampere or Hopper passes on every AMD GPU"),
-        Some("branch on what the code needs: `gcnArchName` (e.g. starts with \"gfx9\"), a hipDeviceGetAttribute query, the warp size, or `__HIP_PLATFORM_AMD__`".into()),
+        message,
+        Some(help.into()),
         vec![],
     );
+}
+
+/// Where H037 finds a compute capability: a test of it, or a query for it.
+#[derive(Clone, Copy)]
+enum CapabilityUse {
+    /// A comparison, switch or version arithmetic on `major`/`minor`.
+    Test,
+    /// A minimum set in the `cudaDeviceProp` a file passes to `cudaChooseDevice`.
+    Choose,
+    /// `cudaDeviceGetAttribute`/`cuDeviceGetAttribute` for the capability, or
+    /// `cuDeviceComputeCapability`.
+    Query,
 }
 
 /// Checks that need the whole file.
@@ -2389,7 +2529,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         {
             cg_member(a, n, name)
         }
-        "cuDeviceComputeCapability" => compute_capability(a, n, "`cuDeviceComputeCapability`"),
+        "cuDeviceComputeCapability" => compute_capability(
+            a,
+            n,
+            "`cuDeviceComputeCapability`",
+            CapabilityUse::Query,
+        ),
         "cudaRuntimeGetVersion" | "cudaDriverGetVersion" | "cuDriverGetVersion" => {
             version_query(a, n, name)
         }
@@ -2397,9 +2542,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         | "cuLinkAddData" | "cuLinkAddData_v2" | "cuLinkAddFile" | "cuLinkAddFile_v2"
         | "cuLinkCreate" | "cuLinkCreate_v2" => nvidia_code(a, n, name, &argv),
         "nvrtcCompileProgram" => {
-            if let Some(opts) = argv.get(2) {
-                rtc_arch_option(a, *opts);
-            }
+            rtc_arch_options(a, n);
             rtc_nvrtc_options(a, n);
         }
         "cudaDeviceGetAttribute" | "cuDeviceGetAttribute" => {
@@ -2409,7 +2552,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     || attr.ends_with("COMPUTE_CAPABILITY_MAJOR")
                     || attr.ends_with("COMPUTE_CAPABILITY_MINOR")
                 {
-                    compute_capability(a, n, &format!("`{attr}`"));
+                    compute_capability(a, n, &format!("`{attr}`"), CapabilityUse::Query);
                 }
             }
         }
@@ -2545,6 +2688,20 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     vec![],
                 );
             }
+        }
+        // CUDA 12 gave the graph update a result-info struct in place of CUDA 11's two
+        // out-parameters; HIP (5.2.3 through 6.x) keeps the four-argument form and has no struct.
+        "cudaGraphExecUpdate" | "cuGraphExecUpdate" | "cuGraphExecUpdate_v2" if argv.len() == 3 => {
+            let info = a.text(argv[2]).trim_start_matches('&').to_string();
+            let (node, result) = ("hipGraphNode_t", "hipGraphExecUpdateResult");
+            a.report(
+                &NEW_SIGNATURE,
+                Severity::Error,
+                n,
+                format!("`{name}(exec, graph, &resultInfo)` is the CUDA 12 form; HIP's `hipGraphExecUpdate` takes CUDA 11's four arguments (exec, graph, {node}* errorNode, {result}* result) and has no cudaGraphExecUpdateResultInfo"),
+                Some(format!("declare `{node} errorNode; {result} result;`, call `hipGraphExecUpdate(exec, graph, &errorNode, &result)`, and read `result` and `errorNode` where the code reads `{info}.result` and `{info}.errorNode` (HIP reports no errorFromNode)")),
+                vec![],
+            );
         }
         "__threadfence_system" => a.report(
             &THREADFENCE_SYSTEM,

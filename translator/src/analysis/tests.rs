@@ -1488,17 +1488,85 @@ fn h036_device_prop_fields_missing_before_hip_6() {
 }
 
 #[test]
-fn h037_compute_capability_tests_once_per_function() {
-    // f only prints the values; g builds and compares a version; h asks for the attribute; k
-    // switches on it.
+fn h036_hip5_help_does_not_promise_an_attribute_amd_does_not_answer() {
+    let src = "void f(int d) {\n\
+               cudaDeviceProp p; cudaGetDeviceProperties(&p, d);\n\
+               int a = p.asyncEngineCount;\n\
+               size_t o = p.sharedMemPerBlockOptin;\n\
+               int r = p.regsPerMultiprocessor;\n\
+               }\n";
+    let helps: Vec<String> = run_with(src, Version::new(5, 2, 3), true)
+        .into_iter()
+        .filter(|d| d.id == "H036")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 3, "{helps:?}");
+    assert!(helps.iter().all(|h| h.contains("hipErrorInvalidValue")
+        && h.contains("--hip-version 6.0")
+        && !h.contains("read it with hipDeviceGetAttribute")));
+    assert!(helps[0].contains(
+        "`hipDeviceAttributeAsyncEngineCount`, which HIP 5.2.3's header marks \"Cuda only\""
+    ));
+    assert!(helps[1].contains("`hipDeviceAttributeSharedMemPerBlockOptin`, which"));
+    // Not marked in the header, but not answered either.
+    assert!(helps[2].contains("`hipDeviceAttributeMaxRegistersPerMultiprocessor`, has no case"));
+}
+
+#[test]
+fn h037_compute_capability_tests_once_per_line() {
+    // f only prints the values; g builds a version (line 10) and compares one (line 11); h asks
+    // for the attribute; k switches on it.
     assert_eq!(
         ids_at(DEVICE_PROPS, "H037"),
         vec![
             (10, Severity::Warning),
+            (11, Severity::Warning),
             (13, Severity::Warning),
             (14, Severity::Warning)
         ]
     );
+    // Every test in a function is reported (once per line); the major and minor queries are one
+    // reading of the capability.
+    let src = "void f(int d) {\n\
+               int ma, mi; cudaDeviceGetAttribute(&ma, cudaDevAttrComputeCapabilityMajor, d);\n\
+               cudaDeviceGetAttribute(&mi, cudaDevAttrComputeCapabilityMinor, d);\n\
+               cudaDeviceProp prop; cudaGetDeviceProperties(&prop, d);\n\
+               if (prop.major >= 8) use_ampere();\n\
+               else if (prop.major == 7 && prop.minor >= 5) use_turing();\n\
+               if (prop.major < 7) return;\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H037")
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect::<Vec<_>>(),
+        vec![2, 5, 6, 7]
+    );
+}
+
+#[test]
+fn h037_choose_device_by_compute_capability() {
+    let src = "int pick() {\n\
+               cudaDeviceProp want = {};\n\
+               want.major = 8;\n\
+               want.minor = 0;\n\
+               want.totalGlobalMem = 1ull << 34;\n\
+               int dev = -1; cudaChooseDevice(&dev, &want); return dev;\n\
+               }\n";
+    // `want.minor = 0` asks for nothing (hipChooseDevice skips zero fields).
+    assert_eq!(ids_at(src, "H037"), vec![(3, Severity::Warning)]);
+    let msg = run(src)
+        .into_iter()
+        .find(|d| d.id == "H037")
+        .map(|d| d.message)
+        .unwrap();
+    assert!(
+        msg.contains("`want.major = 8` asks cudaChooseDevice"),
+        "{msg}"
+    );
+    // Without cudaChooseDevice, setting the fields is not a test (a struct filled for printing).
+    let plain = "void f(cudaDeviceProp& p) { p.major = 8; }\n";
+    assert!(ids_at(plain, "H037").is_empty());
 }
 
 #[test]
@@ -1521,23 +1589,77 @@ fn h003_preview_builtins_need_their_switch_on_hip_6_2_and_6_3_once_per_file() {
 // H038 - H039 --------------------------------------------------------------------------------
 
 #[test]
+fn h038_three_argument_graph_update_is_the_cuda_12_form() {
+    let src = "void f(cudaGraphExec_t ge, cudaGraph_t g, CUgraphExec de, CUgraph dg) {\n\
+               cudaGraphExecUpdateResultInfo info;\n\
+               cudaGraphExecUpdate(ge, g, &info);\n\
+               cudaGraphNode_t err; cudaGraphExecUpdateResult res;\n\
+               cudaGraphExecUpdate(ge, g, &err, &res);\n\
+               CUgraphExecUpdateResultInfo dinfo;\n\
+               cuGraphExecUpdate(de, dg, &dinfo);\n\
+               }\n";
+    let found: Vec<_> = run(src).into_iter().filter(|d| d.id == "H038").collect();
+    assert_eq!(
+        found
+            .iter()
+            .map(|d| (d.line, d.severity))
+            .collect::<Vec<_>>(),
+        vec![(3, Severity::Error), (7, Severity::Error)]
+    );
+    let help = found[0].help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("hipGraphExecUpdate(exec, graph, &errorNode, &result)")
+            && help.contains("`info.result`"),
+        "{help}"
+    );
+    assert!(found.iter().all(|d| d.fix.is_empty()));
+}
+
+#[test]
 fn h039_rtc_options_naming_nvidia_architectures() {
+    // hipRTC takes `--gpu-architecture=X` as the AMD target (abort or failure: an error), clang
+    // rejects `--gpu-architecture` without `=` (an error), `-arch` is ignored (a warning).
     let src = "void f(nvrtcProgram p, const char** given) {\n\
                const char* a[] = {\"-arch=sm_90\", \"-default-device\"};\n\
                nvrtcCompileProgram(p, 2, a);\n\
-               const char* b[] = {\"--gpu-architecture=gfx90a\", \"-DSM_80=1\"};\n\
-               nvrtcCompileProgram(p, 2, b);\n\
+               const char* b[] = {\"--gpu-architecture=gfx90a\", \"-DSM_80=1\", \"-arch=gfx90a\"};\n\
+               nvrtcCompileProgram(p, 3, b);\n\
                nvrtcCompileProgram(p, 1, given);\n\
+               const char* c[] = {\"--gpu-architecture=compute_80\",\n\
+                                  \"--gpu-architecture\", \"sm_86\",\n\
+                                  \"-arch\", \"compute_90a\", \"-arch=sm_\"};\n\
+               nvrtcCompileProgram(p, 6, c);\n\
                }\n";
-    assert_eq!(ids_at(src, "H039"), vec![(3, Severity::Error)]);
-    // An architecture built at run time: a warning, once, at the first compile.
+    let found: Vec<(usize, usize, Severity)> = run_with(src, Version::new(5, 2, 3), true)
+        .into_iter()
+        .filter(|d| d.id == "H039")
+        .map(|d| (d.line, d.column, d.severity))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (2, 20, Severity::Warning),
+            (7, 20, Severity::Error),
+            (8, 1, Severity::Error),
+            (9, 1, Severity::Warning),
+            (9, 25, Severity::Warning),
+        ]
+    );
+    // Built at run time: reported at the literal, by the option's spelling.
     let built = "void f(nvrtcProgram p, int major, int minor) {\n\
                  std::string arch = \"--gpu-architecture=compute_\" + std::to_string(major * 10 + minor);\n\
                  const char* o[] = {arch.c_str()};\nnvrtcCompileProgram(p, 1, o);\nnvrtcCompileProgram(p, 1, o);\n}\n";
-    assert_eq!(ids_at(built, "H039"), vec![(4, Severity::Warning)]);
+    assert_eq!(ids_at(built, "H039"), vec![(2, Severity::Error)]);
     let formatted = "void f(nvrtcProgram p, int ma, int mi) { char a[32]; snprintf(a, 32, \"-arch=sm_%d%d\", ma, mi);\n\
                      const char* o[] = {a}; nvrtcCompileProgram(p, 1, o); }\n";
-    assert_eq!(ids_at(formatted, "H039"), vec![(2, Severity::Warning)]);
+    assert_eq!(ids_at(formatted, "H039"), vec![(1, Severity::Warning)]);
+    // A bare name put together away from the option: one warning for the file.
+    let bare = "std::string arch(int m) { return std::string(\"--gpu-architecture=\") + \"sm_\" + std::to_string(m); }\n\
+                std::string cap(int m) { return \"compute_\" + std::to_string(m); }\n\
+                void f(nvrtcProgram p, const char** o) { nvrtcCompileProgram(p, 1, o); }\n";
+    assert_eq!(ids_at(bare, "H039"), vec![(1, Severity::Warning)]);
+    // No NVRTC call, no report.
+    assert!(ids_at("const char* o = \"--gpu-architecture=sm_80\";\n", "H039").is_empty());
 }
 
 // H049 ---------------------------------------------------------------------------------------
