@@ -443,9 +443,11 @@ fn cuda_setting(
             hip.join(" ")
         )
     };
-    let mut help = String::from(
-        "give the hipcc flags to the HIP compile of these sources (the HIP toolset's options, or the hipcc command line)",
-    );
+    let mut help = String::from(if hip.is_empty() {
+        "it goes with the CUDA build customization"
+    } else {
+        "give the hipcc flags to the HIP compile of these sources (the HIP toolset's options, or the hipcc command line)"
+    });
     if !unmapped.is_empty() {
         help.push_str(&format!(
             "; hipcc rejects `{}`: replace it by hand",
