@@ -94,17 +94,23 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    /// Indexes the line starts of `src`.
+    /// Indexes the line starts of `src`. A UTF-8 byte order mark (Visual Studio writes one) is
+    /// not part of the first line: editors do not show it, so columns there count from after it.
     pub fn new(src: &[u8]) -> LineIndex {
-        let mut starts = vec![0];
+        let first = if src.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        let mut starts = vec![first];
         starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i + 1));
         LineIndex { starts }
     }
 
-    /// 1-based (line, column) of a byte offset.
+    /// 1-based (line, column) of a byte offset (an offset inside a leading BOM is column 1).
     pub fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
-        (line, offset - self.starts[line - 1] + 1)
+        (line, offset.saturating_sub(self.starts[line - 1]) + 1)
     }
 
     /// Byte range of a 1-based line, without its line ending.
@@ -223,6 +229,38 @@ mod tests {
         assert_eq!(idx.position(8), (3, 2));
         assert_eq!(&src[idx.line_range(src, 1)], b"ab");
         assert_eq!(&src[idx.line_range(src, 3)], b"ef");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_line() {
+        let src = b"\xef\xbb\xbfint x;\r\ny";
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.position(0), (1, 1));
+        assert_eq!(idx.position(3), (1, 1));
+        assert_eq!(idx.position(7), (1, 5));
+        assert_eq!(idx.position(11), (2, 1));
+        assert_eq!(&src[idx.line_range(src, 1)], b"int x;");
+        let d = Diagnostic::at(
+            &DiagInfo {
+                id: "T000",
+                name: "test",
+                severity: Severity::Note,
+                summary: "",
+                explain: "",
+            },
+            "a.cu",
+            &idx,
+            7,
+            "m",
+            None,
+        );
+        assert_eq!((d.line, d.column), (1, 5));
+        assert!(
+            d.render(Some(src), false)
+                .contains("1 | int x;\n  |     ^\n"),
+            "{}",
+            d.render(Some(src), false)
+        );
     }
 
     #[test]

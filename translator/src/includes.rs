@@ -56,25 +56,51 @@ impl IncludeSearch {
 /// root), when it reaches a file that `renamed` (old -> new, relative to the root) renames.
 /// Without a `search`, the file's directory and then the root are tried, and only renamed files
 /// are known to exist.
+///
+/// Windows spellings are understood: an include written with backslashes
+/// (`#include "..\common\helper.cuh"`, which MSVC and clang on Windows accept) is looked up
+/// with `/` and rewritten with backslashes; and where no file has the exact name, a renamed file
+/// whose name differs only in ASCII case (`Util.h` for `util.h`, which a case-insensitive file
+/// system finds) is taken, and its new name written as the renames spell it.
 pub fn renamed_include(
     renamed: &BTreeMap<String, String>,
     search: Option<&IncludeSearch>,
     rel: &str,
     inner: &str,
 ) -> Option<String> {
+    let backslashes = inner.contains('\\');
+    let written = inner.replace('\\', "/");
     let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
     let dirs = search.map_or(&[][..], |s| s.dirs());
-    let candidates = std::iter::once(dir)
-        .chain(dirs.iter().map(String::as_str))
-        .chain(std::iter::once(""))
-        .filter_map(|d| normalize_rel(&format!("{d}/{inner}")));
-    for cand in candidates {
+    let candidates = || {
+        std::iter::once(dir)
+            .chain(dirs.iter().map(String::as_str))
+            .chain(std::iter::once(""))
+            .filter_map(|d| normalize_rel(&format!("{d}/{written}")))
+    };
+    let spelled = |new: &str| {
+        let out = rewritten(&written, new);
+        if backslashes {
+            out.replace('/', "\\")
+        } else {
+            out
+        }
+    };
+    for cand in candidates() {
         if let Some(new) = renamed.get(&cand) {
-            return Some(rewritten(inner, new));
+            return Some(spelled(new));
         }
         if search.is_some_and(|s| s.has_file(&cand)) {
             // The compiler finds a file that keeps its name.
             return None;
+        }
+    }
+    for cand in candidates() {
+        if let Some((_, new)) = renamed
+            .iter()
+            .find(|(old, _)| old.eq_ignore_ascii_case(&cand))
+        {
+            return Some(spelled(new));
         }
     }
     None
@@ -82,7 +108,7 @@ pub fn renamed_include(
 
 /// `inner` with as many trailing components of `new` as it has: renames keep the number of path
 /// components. `..` and `.` written in the include stay as they were.
-fn rewritten(inner: &str, new: &str) -> String {
+pub(crate) fn rewritten(inner: &str, new: &str) -> String {
     let inner_parts: Vec<&str> = inner.split('/').collect();
     let new_parts: Vec<&str> = new.split('/').collect();
     let k = inner_parts.len().min(new_parts.len());
@@ -157,6 +183,37 @@ mod tests {
             renamed_include(&r, None, "src/cuda/x.cu", "ops.cu").as_deref(),
             Some("ops.hip")
         );
+    }
+
+    #[test]
+    fn backslash_and_case_insensitive_includes_of_windows_sources() {
+        let r = renamed(&[
+            ("common/util.h", "common/util_hip.h"),
+            ("src/cuda/k.cu", "src/hip/k.hip"),
+        ]);
+        let files = ["common/util.h", "src/cuda/k.cu", "src/cuda/Local.h"];
+        let search = IncludeSearch::new(vec![], files);
+        let at = |inner| renamed_include(&r, Some(&search), "src/cuda/k.cu", inner);
+        assert_eq!(
+            at("..\\..\\common\\util.h").as_deref(),
+            Some("..\\..\\common\\util_hip.h")
+        );
+        assert_eq!(
+            at("..\\..\\Common\\UTIL.h").as_deref(),
+            Some("..\\..\\common\\util_hip.h")
+        );
+        assert_eq!(
+            at("../../common/Util.h").as_deref(),
+            Some("../../common/util_hip.h")
+        );
+        // Mixed separators, as Windows accepts them.
+        assert_eq!(
+            at("..\\../common/util.h").as_deref(),
+            Some("..\\..\\common\\util_hip.h")
+        );
+        assert_eq!(at("Local.h"), None);
+        assert_eq!(at("local.h"), None);
+        assert_eq!(at("..\\..\\common\\missing.h"), None);
     }
 
     #[test]

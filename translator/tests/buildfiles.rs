@@ -324,6 +324,62 @@ fn torch_gelu_setup_py() {
 }
 
 #[test]
+fn vs_vecadd_project_file() {
+    let o = opts(&[("src/vecadd.cu", "src/vecadd.hip")]);
+    let (src, out, diags) = translate("vs-vecadd", "vecadd.vcxproj", &o);
+    assert!(src.starts_with('\u{feff}') && out.starts_with('\u{feff}'));
+    assert!(out.contains("<CudaCompile Include=\"src\\vecadd.hip\" />\r\n"));
+    // The CUDA build is reported where it is written, each nvcc setting with hipcc's flags.
+    assert!(has(&diags, "B015", 30, "`CUDA 11.8.props` is imported"));
+    assert!(has(&diags, "B015", 77, "`CUDA 11.8.targets` is imported"));
+    assert!(has(
+        &diags,
+        "B015",
+        44,
+        "for hipcc use `--offload-arch=gfx90a`"
+    ));
+    assert!(has(
+        &diags,
+        "B015",
+        45,
+        "`GPUDebugInfo` (`true`, nvcc `-G`)"
+    ));
+    assert!(has(&diags, "B015", 61, "for hipcc use `-ffast-math`"));
+    assert!(has(&diags, "B015", 62, "hipcc needs nothing in its place"));
+    assert!(has(
+        &diags,
+        "B015",
+        66,
+        "`CudaCompile` items (here `src\\vecadd.cu`)"
+    ));
+    assert!(has(
+        &diags,
+        "B004",
+        39,
+        "`cudart_static.lib` -> `amdhip64.lib`"
+    ));
+    assert!(has(&diags, "B004", 55, "`cublas.lib` is `hipblas`"));
+    assert!(has(
+        &diags,
+        "B006",
+        40,
+        "`$(CUDA_PATH)\\lib\\x64` -> `$(HIP_PATH)\\lib`"
+    ));
+    assert_eq!(
+        include_dirs(BuildKind::VisualStudio, src.as_bytes(), "vecadd.vcxproj"),
+        ["common"]
+    );
+    // Converting twice changes nothing more.
+    let (edits, _) = translate_build(
+        BuildKind::VisualStudio,
+        out.as_bytes(),
+        "vecadd.vcxproj",
+        &o,
+    );
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+#[test]
 fn include_directories_named_by_build_files() {
     let dirs = |kind, src: &str, file| include_dirs(kind, src.as_bytes(), file);
     let setup = r#"import os

@@ -606,3 +606,62 @@ ext = load(
         )
     );
 }
+
+#[test]
+fn visual_studio_project_follows_renames_and_keeps_bom_and_crlf() {
+    let out = convert_checked(&corpus("vs-vecadd"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "README.md",
+            "common/helper_hip.h",
+            "src/kernel.cuh",
+            "src/main.cpp",
+            "src/vecadd.hip",
+            "vecadd.sln",
+            "vecadd.vcxproj",
+            "vecadd.vcxproj.filters",
+        ]
+    );
+    let project = read("vs-vecadd", "vecadd.vcxproj")
+        .replace("src\\vecadd.cu", "src\\vecadd.hip")
+        .replace("common\\helper.h", "common\\helper_hip.h")
+        .replace("cudart_static.lib", "amdhip64.lib")
+        .replace("cudart.lib", "amdhip64.lib")
+        .replace("$(CUDA_PATH)\\lib\\x64", "$(HIP_PATH)\\lib")
+        .replace("$(CudaToolkitLibDir)", "$(HIP_PATH)\\lib")
+        .replace("$(CUDA_PATH)\\include", "$(HIP_PATH)\\include");
+    assert_eq!(out["vecadd.vcxproj"], project);
+    assert_eq!(
+        out["vecadd.vcxproj.filters"],
+        read("vs-vecadd", "vecadd.vcxproj.filters")
+            .replace("src\\vecadd.cu", "src\\vecadd.hip")
+            .replace("common\\helper.h", "common\\helper_hip.h")
+    );
+    assert_eq!(out["vecadd.sln"], read("vs-vecadd", "vecadd.sln"));
+    // The kernel keeps Visual Studio's BOM and CRLF; the backslash include of a header written
+    // in another case reaches the renamed header; `Kernel.cuh` keeps its name and spelling.
+    let k = &out["src/vecadd.hip"];
+    assert!(k.starts_with("\u{feff}#include <cstdio>\r\n#include <hip/hip_runtime.h>\r\n#include \"..\\common\\helper_hip.h\"\r\n#include \"Kernel.cuh\"\r\n"), "{k}");
+    assert_eq!(k.matches('\n').count(), k.matches("\r\n").count());
+    assert!(out["common/helper_hip.h"].starts_with("\u{feff}#pragma once\r\n"));
+}
+
+#[test]
+fn windows_sources_report_columns_after_the_bom() {
+    let tmp = tree(&[("one.cu", "\u{feff}void f() { cudaFooBar(1); }\r\n")]);
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(tmp.path().join("one.cu"))
+        .args(["--stdout", "--no-cache"])
+        .output()
+        .expect("hipport runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("one.cu:1:12\n"), "{err}");
+    assert!(
+        err.contains("1 | void f() { cudaFooBar(1); }\n  |            ^\n"),
+        "{err}"
+    );
+    assert!(o.stdout.starts_with(b"\xef\xbb\xbfvoid f()"));
+}

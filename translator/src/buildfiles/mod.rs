@@ -1,4 +1,6 @@
-//! Build files: setup.py (PyTorch `CUDAExtension`), CMake and Makefiles, ported to hipcc; the
+//! Build files: setup.py (PyTorch `CUDAExtension`), CMake, Makefiles and Visual Studio projects
+//! (`vcxproj`: what the HIP SDK's layout establishes is rewritten, the CUDA build is reported),
+//! ported to hipcc; the
 //! nvcc flags that other Python files hand to PyTorch's JIT builds; and the CUDA those files
 //! hand to `load_inline` as Python strings ([`translate_inline_sources`], a pass of its own
 //! that the driver runs beside [`translate_build`] on Python files).
@@ -20,6 +22,7 @@ mod make_rdc;
 mod py_strings;
 mod setup_py;
 mod text;
+mod vcxproj;
 
 pub use inline::{translate_inline_sources, InlineResult};
 
@@ -39,6 +42,9 @@ pub enum BuildKind {
     CMake,
     /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`).
     Makefile,
+    /// A Visual Studio project (`*.vcxproj`) or its `*.vcxproj.filters`.
+    #[serde(rename = "vcxproj")]
+    VisualStudio,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
     /// in a JIT build the names of renamed sources (the strings `load_inline` compiles are
@@ -63,9 +69,17 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         "Makefile" | "makefile" | "GNUmakefile" => Some(BuildKind::Makefile),
         _ if name.ends_with(".cmake") => Some(BuildKind::CMake),
         _ if name.ends_with(".mk") => Some(BuildKind::Makefile),
+        _ if is_vs_project(name) => Some(BuildKind::VisualStudio),
         _ if name.ends_with(".py") => Some(BuildKind::Python),
         _ => None,
     }
+}
+
+/// Whether a file name is a Visual Studio C++ project or its filters file (any case: Windows
+/// names are case-insensitive).
+fn is_vs_project(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".vcxproj") || lower.ends_with(".vcxproj.filters")
 }
 
 /// The AMD targets used when nothing else is chosen: CDNA2 (MI200), CDNA3 (MI300), RDNA2
@@ -162,6 +176,10 @@ pub fn translate_build(
         }
         BuildKind::CMake => cmake::translate(&s, &mut sink, opts),
         BuildKind::Makefile => make::translate(&s, &mut sink, opts),
+        BuildKind::VisualStudio => {
+            let filters = file.to_ascii_lowercase().ends_with(".filters");
+            vcxproj::translate(&s, &mut sink, opts, filters)
+        }
     }
     if !opts.moved_dirs.is_empty() && builds {
         moved_include_dirs(kind, &s, &mut sink, opts);
@@ -182,6 +200,7 @@ fn each_include_dir(kind: BuildKind, s: &str, add: &mut dyn FnMut(&str, Option<u
         BuildKind::SetupPy | BuildKind::Python => setup_py::include_dirs(s, add),
         BuildKind::CMake => cmake::include_dirs(s, add),
         BuildKind::Makefile => make::include_dirs(s, add),
+        BuildKind::VisualStudio => vcxproj::include_dirs(s, add),
     }
 }
 
@@ -434,6 +453,8 @@ pub(crate) static B_COMPILER: &DiagInfo = &DIAGS[11];
 pub(crate) static B_RDC: &DiagInfo = &DIAGS[12];
 /// Part of the CUDA in `load_inline`'s Python strings that hipport does not translate.
 pub(crate) static B_INLINE: &DiagInfo = &DIAGS[13];
+/// A Visual Studio project's CUDA build setting, reported with its HIP replacement.
+pub(crate) static B_VS: &DiagInfo = &DIAGS[14];
 
 /// Diagnostics of the build-file translators.
 pub const DIAGS: &[DiagInfo] = &[
@@ -630,6 +651,35 @@ pub const DIAGS: &[DiagInfo] = &[
                   split an escape sequence, change an f-string's {...} field, or put a backslash, the\n\
                   quote or a line break into a raw string. ROCm PyTorch still renames CUDA names in these\n\
                   strings when it builds them, but nothing else: make other changes by hand.",
+    },
+    DiagInfo {
+        id: "B015",
+        name: "visual-studio-cuda",
+        severity: Severity::Warning,
+        summary: "Visual Studio CUDA build setting reported, not rewritten",
+        explain: "Visual Studio projects (.vcxproj) build CUDA through NVIDIA's build customization: an\n\
+                  <Import> of $(VCTargetsPath)\\BuildCustomizations\\CUDA <version>.props and .targets,\n\
+                  CudaCompile items, and nvcc settings on them (CodeGeneration, FastMath, GPUDebugInfo,\n\
+                  GenerateRelocatableDeviceCode, GenerateLineInfo, MaxRegCount, AdditionalOptions). A machine\n\
+                  with the AMD HIP SDK for Windows has no nvcc. AMD's Visual Studio extension (HIP-VS,\n\
+                  https://rocm.docs.amd.com/projects/hip-vs/) adds the platform toolsets `AMD HIP for clang\n\
+                  Compiler` and `AMD HIP for nvcc Compiler`, but its documentation does not give the item\n\
+                  types or property names a project file uses, so hipport does not write them. It reports\n\
+                  each CUDA import, the CudaCompile items, and each nvcc setting with the hipcc flags that\n\
+                  replace it, through the same flag mapping as other build files (compute_80,sm_80 becomes\n\
+                  --offload-arch=<gfx> for each target given with --offload-arch; FastMath -ffast-math;\n\
+                  GPUDebugInfo -g; GenerateRelocatableDeviceCode -fgpu-rdc; -Xptxas and --expt-* need\n\
+                  nothing). Move the sources to the HIP toolset, or to a build step that runs hipcc, and\n\
+                  give it those flags. What hipport does rewrite: Include paths follow --rename (also in\n\
+                  .vcxproj.filters); cudart.lib, cudart_static.lib and cuda.lib in AdditionalDependencies\n\
+                  become amdhip64.lib (the HIP runtime has no static library; amdhip64.lib imports the\n\
+                  DLL that the AMD driver installs); $(CUDA_PATH)\\lib\\x64 and $(CudaToolkitLibDir) in\n\
+                  AdditionalLibraryDirectories become $(HIP_PATH)\\lib, and $(CUDA_PATH)\\include in\n\
+                  AdditionalIncludeDirectories $(HIP_PATH)\\include. The HIP SDK installer sets HIP_PATH,\n\
+                  and clang's MSVC toolchain links amdhip64.lib from <HIP_PATH>\\lib. Host sources that\n\
+                  cl.exe compiles and that include HIP headers also need __HIP_PLATFORM_AMD__ in their\n\
+                  PreprocessorDefinitions. Other CUDA libraries (cublas.lib, ...) are reported with their\n\
+                  HIP names, not rewritten: the names of the HIP SDK's import libraries are not documented.",
     },
 ];
 

@@ -1,0 +1,5 @@
+﻿#include <cstdio>
+
+int run_vecadd();
+
+int main() { return run_vecadd(); }
