@@ -255,7 +255,8 @@ struct ConvertArgs {
     /// Output file names: keep them (none), `.cu` -> `.hip` (hip), or PyTorch's layout (torch).
     #[arg(long, value_enum, default_value = "none")]
     rename: Rename,
-    /// AMD GPU targets for build files, comma-separated (default: gfx90a,gfx942,gfx1030,gfx1100).
+    /// AMD GPU targets for build files, comma-separated (default: gfx90a,gfx942,gfx1030,gfx1100,
+    /// less gfx942 before HIP 6.0 and gfx1100 before HIP 5.5).
     #[arg(long, value_delimiter = ',', value_name = "GFX,...")]
     offload_arch: Vec<String>,
     /// Extra rule files (same formats as rules/data; see rules/README.md), applied over the
@@ -364,9 +365,6 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
             .with_context(|| format!("--hip-version `{v}` is not a version like 6.2"))?,
         None => installed_hip_version().unwrap_or(hipport::translate::NEWEST_HIP),
     };
-    if args.stdout && (args.paths.len() != 1 || !args.paths[0].is_file()) {
-        bail!("--stdout needs exactly one input file");
-    }
     if args.stdout && matches!(args.mode, ConvertMode::Header) {
         bail!(
             "--stdout cannot show --mode header's output: it is two files (the source, which includes \
@@ -378,6 +376,10 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         if !p.exists() {
             bail!("{}: no such file or directory", p.display());
         }
+    }
+    // After the existence check, so that a missing file is named as such.
+    if args.stdout && (args.paths.len() != 1 || !args.paths[0].is_file()) {
+        bail!("--stdout needs exactly one input file");
     }
     let output = if args.in_place {
         OutputMode::InPlace {

@@ -96,6 +96,18 @@ fn output_inside_input_and_foreign_output_dirs_are_refused() {
     let o = hipport(&["convert", "missing-dir"], tmp.path());
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("missing-dir"), "{}", stderr(&o));
+    // With --stdout too the message names the missing path (it said "needs exactly one input
+    // file" when given one), and a directory is still refused as not a single file.
+    let o = hipport(&["convert", "--stdout", "missing.cu"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("missing.cu: no such file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = hipport(&["convert", "--stdout", "ext"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one input file"), "{}", stderr(&o));
 }
 
 #[test]

@@ -565,7 +565,9 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "NVIDIA architectures replaced by AMD targets",
         explain: "sm_XX / compute_XX have no AMD equivalent. hipport replaces architecture flags and\n\
                   CUDA_ARCHITECTURES settings with the AMD targets given by --offload-arch (by default\n\
-                  gfx90a, gfx942, gfx1030 and gfx1100). `hipport doctor` shows the gfx name of each GPU.\n\
+                  gfx90a, gfx942, gfx1030 and gfx1100, less those the --hip-version release cannot\n\
+                  build: gfx942 needs HIP 6.0, gfx1100 HIP 5.5). `hipport doctor` shows the gfx name\n\
+                  of each GPU.\n\
                   A Makefile's $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) becomes the\n\
                   --offload-arch= list. Where it cannot rewrite a flag (a -gencode whose value is\n\
                   appended separately, such a loop that writes other words too, an\n\
