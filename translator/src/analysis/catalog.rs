@@ -109,6 +109,11 @@ Storing the result in `unsigned` or `uint32_t`, counting it with `__popc`, searc
 `__ffs` or `__clz`, or building masks with `1u << lane` silently drops lanes 32-63 on 64-lane \
 GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32.
 
+From HIP 6.2 the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
+`g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \
+A tile of 32 lanes or fewer fits in 32 bits, as in CUDA, and is not reported; a coalesced group \
+(`coalesced_threads()`, which spans the whole 64-lane wavefront) or a 64-thread tile does not fit.
+
 Fix (applied by `--fix` where unambiguous): declare the variable `unsigned long long` (the type \
 HIP's `__ballot` returns; with `uint64_t`, which is `unsigned long` on Linux, a call of `__ffsll` \
 is ambiguous), use `__popcll`, `__ffsll` and `__clzll` (note that `__clzll` counts from bit 63), \
