@@ -455,8 +455,9 @@ pub const FP8_ENCODING: DiagInfo = DiagInfo {
     severity: Severity::Error,
     summary: "FP8 types: the HIP counterparts on gfx94x use a different (FNUZ) encoding",
     explain: "\
-`__nv_fp8_e4m3` and `__nv_fp8_e5m2` are the OCP FP8 formats. Renaming tools map them to \
-`__hip_fp8_e4m3_fnuz` / `__hip_fp8_e5m2_fnuz`, a different encoding (no infinities, one NaN, \
+`__nv_fp8_e4m3` and `__nv_fp8_e5m2` are the OCP FP8 formats. hipport's rules give them no HIP \
+name, so the translator leaves them (T001): the HIP types a port reaches for, \
+`__hip_fp8_e4m3_fnuz` / `__hip_fp8_e5m2_fnuz`, are a different encoding (no infinities, one NaN, \
 exponent bias shifted by one), and MI300 (gfx940-942) supports only FNUZ while gfx12 supports only \
 OCP. Bit patterns stored or exchanged with other software change meaning, and scale factors \
 calibrated for OCP ranges are off by a factor of two.
@@ -529,21 +530,25 @@ streaming data. HIP 5.2.3 declares `__ldcg`, `__ldca` and `__ldcs` for `__half` 
 pointers only (amd_hip_fp16.h): on other types they are an error for a HIP 5 target.",
 };
 
-/// H029: bfloat16 type and conversion differences.
+/// H029: bfloat16 and half conversions that several ROCm releases lack.
 pub const BFLOAT16: DiagInfo = DiagInfo {
     id: "H029",
     name: "bfloat16-type",
-    severity: Severity::Warning,
-    summary: "nv_bfloat16 maps to a different HIP type than __nv_bfloat16",
+    severity: Severity::Note,
+    summary: "bfloat16 and half conversions with a rounding mode that several ROCm releases lack",
     explain: "\
-`__nv_bfloat16` corresponds to HIP's `__hip_bfloat16`, but the typedef `nv_bfloat16` has been \
-mapped to the legacy `hip_bfloat16` struct, an unrelated type with no conversions to or from \
-`__hip_bfloat16`. Code that uses both spellings compiles on CUDA and fails after renaming \
-(error). Some conversion intrinsics (`__float2bfloat16_rd`/`_ru`/`_rz`, `__double2half`) are \
-missing in several ROCm releases (ROCm/hip#3425).
+`__float2bfloat16_rd`, `__float2bfloat16_ru`, `__float2bfloat16_rz` and `__double2half` are \
+missing in several ROCm releases (ROCm/hip#3425). hipport's rules give them no HIP name, so the \
+translator leaves them as they are (T001); this note says why and where to look.
 
-Fix: spell the type `__nv_bfloat16` everywhere, and check each conversion intrinsic against the \
-target ROCm release.",
+The bfloat16 types themselves are not reported: `__nv_bfloat16` and its typedef `nv_bfloat16` \
+(and the `2` forms) all become `__hip_bfloat16` (`__hip_bfloat162`) from HIP 6.0, where \
+hip/hip_bf16.h defines them, and stay, reported as T002, for older targets. (HIPIFY's table maps \
+`__nv_bfloat16` to the legacy `hip_bfloat16` struct, which has no conversions to or from \
+`__hip_bfloat16`; hipport's rules do not, so the two spellings stay one type.)
+
+Fix: convert through float with the rounding written out, or check each intrinsic against the \
+target ROCm's amd_hip_bf16.h / amd_hip_fp16.h.",
 };
 
 /// H030: `torch.cuda.profiler` in Python.

@@ -4565,23 +4565,6 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
                 vec![],
             );
         }
-    } else if t == "nv_bfloat16" || t == "nv_bfloat162" {
-        let mixed = memchr::memmem::find(a.src, b"__nv_bfloat16").is_some();
-        let line = a.index.position(a.map(n.start_byte())).0;
-        if a.first("H029", line) {
-            a.report(
-                &BFLOAT16,
-                if mixed { Severity::Error } else { Severity::Warning },
-                n,
-                if mixed {
-                    format!("`{t}` and `__nv_bfloat16` are used in one file; renamed, they become the unrelated types hip_bfloat16 and __hip_bfloat16")
-                } else {
-                    format!("`{t}` maps to the legacy `hip_bfloat16` struct, not `__hip_bfloat16`")
-                },
-                Some("spell it `__nv_bfloat16`".into()),
-                vec![],
-            );
-        }
     } else if t == "nvtxEventAttributes_t" || t == "nvtxDomainHandle_t" {
         a.report(
             &NVTX,
