@@ -663,7 +663,8 @@ pub const DEVICE_PROP_FIELD: DiagInfo = DiagInfo {
     severity: Severity::Error,
     summary: "Struct members HIP 5 lacks: cudaDeviceProp fields before HIP 6.0, cudaPointerAttributes::type before 5.5",
     explain: "\
-HIP 5.2.3's `hipDeviceProp_t` has 53 members; CUDA 11.8's `cudaDeviceProp` has 80. The 38 others \
+HIP 5.2.3's `hipDeviceProp_t` has 53 members, some of them AMD's own; of the 80 of CUDA 11.8's \
+`cudaDeviceProp`, 38 are not among them: these \
 (`sharedMemPerMultiprocessor`, `regsPerMultiprocessor`, `sharedMemPerBlockOptin`, \
 `maxBlocksPerMultiProcessor`, `persistingL2CacheMaxSize`, `asyncEngineCount`, `uuid`, the \
 texture and surface limits, ...) arrived with HIP 6.0's `hipDeviceProp_tR0600`. Reading one of \
