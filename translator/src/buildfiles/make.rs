@@ -29,12 +29,31 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let usage = Usage::scan(src, &lines, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
+    let mut in_define = false;
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
         if trimmed.starts_with('#') || trimmed.is_empty() {
             continue;
         }
+        // A macro's body is text, not statements: `define`/`endef` bracket it.
+        let mut directives = trimmed
+            .split_whitespace()
+            .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+        let directive = directives.next().unwrap_or("");
+        let body = in_define && !line.starts_with('\t');
+        if directive == "define" {
+            in_define = true;
+        } else if directive == "endef" {
+            in_define = false;
+        }
+        // The variable name of an assignment is no flag (make reads `-rdc=true` alone on a
+        // line as the variable `-rdc` set to `true`).
+        let name_end = if line.starts_with('\t') || body {
+            None
+        } else {
+            assignment_op(line).map(|i| start + i)
+        };
         first_statement.get_or_insert(start);
         if separate_compilation(sink, &rdc, start) {
             continue;
@@ -47,22 +66,44 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if words.is_empty() {
             continue;
         }
-        let ctx = context_of(&words);
-        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        let mut arch_done = false;
-        let mut mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
-        if usage.host_lines.contains(&start) {
-            rocm_path_used |= host_flags(&mut mapped, &texts);
+        // The arguments of plain utilities in a recipe (`echo -dc`, `cp '-dc' x`) are no
+        // compiler's flags.
+        let flag_words: Vec<Word> = if line.starts_with('\t') {
+            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            let utility = utility_args(&texts);
+            words
+                .iter()
+                .zip(utility)
+                .filter(|(_, u)| !u)
+                .map(|(w, _)| w.clone())
+                .collect()
+        } else {
+            words
+                .iter()
+                .filter(|w| name_end.is_none_or(|n| w.start >= n))
+                .cloned()
+                .collect()
+        };
+        let mut changed: BTreeSet<usize> = BTreeSet::new();
+        if !flag_words.is_empty() {
+            let ctx = context_of(&words);
+            let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
+            let mut arch_done = false;
+            let mut mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
+            if usage.host_lines.contains(&start) {
+                rocm_path_used |= host_flags(&mut mapped, &texts);
+            }
+            changed = mapped
+                .changes
+                .iter()
+                .map(|c| c.0)
+                .chain(mapped.notes.iter().map(|n| n.word))
+                .map(|i| flag_words[i].start)
+                .collect();
+            text::apply_mapped(sink, src, &flag_words, mapped, Style::Blank);
         }
-        let changed: Vec<usize> = mapped
-            .changes
-            .iter()
-            .map(|c| c.0)
-            .chain(mapped.notes.iter().map(|n| n.word))
-            .collect();
-        text::apply_mapped(sink, src, &words, mapped, Style::Blank);
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&i) {
+            if changed.contains(&w.start) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -524,6 +565,96 @@ fn context_of(words: &[Word]) -> Context {
         return Context::Nvcc;
     }
     Context::Any
+}
+
+/// Where the operator of a line that make reads as an assignment starts: the first `=` outside
+/// `$(...)` (with the `:`, `::`, `?`, `+` or `!` before it) when no `:` of a rule comes before
+/// it; `None` for rules, directives and other lines.
+fn assignment_op(line: &str) -> Option<usize> {
+    let mut l = line.trim_start();
+    for kw in ["export ", "override ", "private "] {
+        if let Some(rest) = l.strip_prefix(kw) {
+            l = rest.trim_start();
+        }
+    }
+    let first = l.split_whitespace().next().unwrap_or("");
+    if matches!(
+        first,
+        "ifeq"
+            | "ifneq"
+            | "ifdef"
+            | "ifndef"
+            | "else"
+            | "endif"
+            | "define"
+            | "endef"
+            | "include"
+            | "-include"
+            | "sinclude"
+            | "vpath"
+            | "unexport"
+    ) {
+        return None;
+    }
+    let off = line.len() - l.len();
+    let b = l.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'{' if i > 0 && b[i - 1] == b'$' => depth += 1,
+            b'(' | b'{' if depth > 0 => depth += 1,
+            b')' | b'}' if depth > 0 => depth -= 1,
+            b'#' if depth == 0 => return None,
+            b':' if depth == 0 && !l[i..].starts_with(":=") && !l[i..].starts_with("::=") => {
+                return None
+            }
+            b'=' if depth == 0 => {
+                let mut op = i;
+                while op > 0 && matches!(b[op - 1], b':' | b'?' | b'+' | b'!') {
+                    op -= 1;
+                }
+                return Some(off + op);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Programs that take no compiler flags: what they are given is their own argument.
+const UTILITIES: &[&str] = &[
+    "echo", "printf", "cp", "mv", "rm", "ln", "mkdir", "rmdir", "touch", "cat", "sed", "awk",
+    "grep", "test", "[", "install", "tar", "chmod", "ls", "cd", "true", "false", ":",
+];
+
+/// For each word of a recipe line, whether it belongs to a shell command (between `&&`, `||`,
+/// `;` and `|`) run by one of [`UTILITIES`].
+pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut first = true;
+    let mut utility = false;
+    for (i, w) in words.iter().enumerate() {
+        if matches!(*w, "&&" | "||" | ";" | "|") {
+            out.push(false);
+            first = true;
+            continue;
+        }
+        if first {
+            let prog = if i == 0 {
+                w.trim_start_matches(['@', '-', '+'])
+            } else {
+                w
+            };
+            let prog = prog.rsplit('/').next().unwrap_or(prog);
+            utility = UTILITIES.contains(&prog.trim_end_matches(';'));
+            first = false;
+        }
+        out.push(utility);
+        if w.ends_with(';') {
+            first = true;
+        }
+    }
+    out
 }
 
 /// Whether a word names the nvcc driver.

@@ -314,7 +314,8 @@ fn stub(r: &Recipe, out: &str, arch_flags: &str) -> Option<Change> {
                 || w.text.contains([';', '`', '>', '<'])
                 || w.text.starts_with("$(shell"))
     };
-    if r.words[k + 1..].iter().any(shell) {
+    // An output that looks like a flag (`-o -dc`) would be read as one by the next run.
+    if r.words[k + 1..].iter().any(shell) || out.starts_with('-') {
         return None;
     }
     let w = &r.words[k];
