@@ -1187,6 +1187,27 @@ mod tests {
     }
 
     #[test]
+    fn rdc_flags_only_where_a_compiler_reads_them() {
+        // make reads `-rdc=true` alone as the variable `-rdc`; `echo` and `cp` take `-dc` as
+        // their own argument; a name holding `-dc` is no flag; a define's body is text.
+        let src = "-rdc=true\nFLAGS := -dc\nNVCC ?= nvcc\ndefine COMPILE\n$(NVCC) -rdc=true -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; nvcc -dc x.cu -o b.o\n\tcd sub && $(NVCC) -rdc true -c x.cu -o y.o\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "-rdc=true\nFLAGS := -fgpu-rdc -c\nNVCC ?= hipcc\ndefine COMPILE\n$(NVCC) -fgpu-rdc -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; hipcc -fgpu-rdc -c x.cu -o b.o\n\tcd sub && $(NVCC) -fgpu-rdc -c x.cu -o y.o\n"
+        );
+        assert!(diags.iter().any(|d| d.id == "B013"), "{diags:?}");
+        assert_eq!(assignment_op("-rdc=true"), Some(4));
+        assert_eq!(assignment_op("X ::= a"), Some(2));
+        assert_eq!(assignment_op("app: X = -dc"), None);
+        assert_eq!(assignment_op("$(eval X = -dc)"), None);
+        assert_eq!(
+            utility_args(&["@echo", "-dc;", "nvcc", "-dc", "|", "tee", "x"]),
+            [true, true, false, false, false, false, false]
+        );
+    }
+
+    #[test]
     fn foreach_gencode_keeps_closing_parens() {
         let src =
             "$(foreach sm,$(SMS),$(eval GENCODE += -gencode arch=compute_$(sm),code=sm_$(sm)))\n";
