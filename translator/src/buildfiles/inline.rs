@@ -407,6 +407,10 @@ struct Reader<'a> {
     depth: Vec<usize>,
     /// The values each name is assigned by statements of the file, as token ranges.
     assigned: HashMap<&'a str, Vec<Range<usize>>>,
+    /// Names whose values have been followed already: following them again, for another
+    /// call, finds the same literals (each translated once) and notes (each given once), so
+    /// a file of many calls and reassignments is read in linear time.
+    followed: std::cell::RefCell<HashSet<&'a str>>,
 }
 
 /// How deep brackets and names are followed: deeper values are noted as computed (a file of
@@ -429,6 +433,7 @@ impl<'a> Reader<'a> {
             toks,
             depth,
             assigned: HashMap::new(),
+            followed: Default::default(),
         };
         r.assigned = r.assignments();
         r
@@ -626,8 +631,10 @@ impl<'a> Reader<'a> {
             match self.assigned.get(name.as_str()) {
                 None => out.push(Found::Opaque(Opaque::Untraced, r)),
                 Some(values) => {
-                    for v in values {
-                        self.reach(v.clone(), level + 1, names, out);
+                    if self.followed.borrow_mut().insert(name) {
+                        for v in values {
+                            self.reach(v.clone(), level + 1, names, out);
+                        }
                     }
                 }
             }

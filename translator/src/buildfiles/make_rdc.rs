@@ -241,13 +241,16 @@ pub(super) fn plan(
     // have no device code for fails (`lld: error: target emulation unknown`), and compiles
     // without targets take the GPU hipcc finds, which the link then finds too.
     let compiles_name_targets = recipes.iter().any(|r| r.is_rdc_compile() && r.has_arch());
+    // A name matches only itself (a set lookup); only the patterns, which are few, are tried
+    // one by one, so a Makefile of thousands of objects and links is read in linear time.
+    let patterns: Vec<&String> = objects.iter().filter(|o| o.contains('%')).collect();
     let mut linked = false;
     for r in &recipes {
         if !r.links() {
             continue;
         }
         let reads_objects = r.inputs().iter().any(|i| {
-            objects.contains(*i) || !plain.contains(i) && objects.iter().any(|o| matches(o, i))
+            objects.contains(*i) || !plain.contains(i) && patterns.iter().any(|o| matches(o, i))
         });
         let device = r.driver == Driver::Device;
         // nvcc -rdc=true a.cu b.cu -o app compiles and links at once.
