@@ -567,9 +567,11 @@ fn context_of(words: &[Word]) -> Context {
     Context::Any
 }
 
-/// Where the operator of a line that make reads as an assignment starts: the first `=` outside
-/// `$(...)` (with the `:`, `::`, `?`, `+` or `!` before it) when no `:` of a rule comes before
-/// it; `None` for rules, directives and other lines.
+/// Where the words that may be flags start on a line that is not a recipe: at the operator of
+/// an assignment (the first `=` outside `$(...)`, with the `:`, `?`, `+` or `!` before it: the
+/// variable's name is no flag); on a rule's line, at its inline recipe (`;`) or target-specific
+/// assignment, else at the end (targets and prerequisites are files). `None` for directives and
+/// other lines, whose words are all read.
 fn assignment_op(line: &str) -> Option<usize> {
     let mut l = line.trim_start();
     for kw in ["export ", "override ", "private "] {
@@ -599,14 +601,20 @@ fn assignment_op(line: &str) -> Option<usize> {
     let off = line.len() - l.len();
     let b = l.as_bytes();
     let mut depth = 0usize;
+    let mut rule = false;
     for (i, &c) in b.iter().enumerate() {
         match c {
             b'(' | b'{' if i > 0 && b[i - 1] == b'$' => depth += 1,
             b'(' | b'{' if depth > 0 => depth += 1,
             b')' | b'}' if depth > 0 => depth -= 1,
-            b'#' if depth == 0 => return None,
-            b':' if depth == 0 && !l[i..].starts_with(":=") && !l[i..].starts_with("::=") => {
-                return None
+            b'#' if depth == 0 => break,
+            b';' if depth == 0 && rule => return Some(off + i),
+            b':' if depth == 0
+                && !rule
+                && !l[i..].starts_with(":=")
+                && !l[i..].starts_with("::=") =>
+            {
+                rule = true;
             }
             b'=' if depth == 0 => {
                 let mut op = i;
@@ -618,7 +626,7 @@ fn assignment_op(line: &str) -> Option<usize> {
             _ => {}
         }
     }
-    None
+    rule.then_some(line.len())
 }
 
 /// Programs that take no compiler flags: what they are given is their own argument.
@@ -991,6 +999,19 @@ mod tests {
     }
 
     #[test]
+    fn targets_written_by_a_foreach_loop_reach_the_rdc_link() {
+        // The compiles name their targets through a loop, which becomes `--offload-arch=`
+        // flags: the link gets the same targets on the first run, not only on a second.
+        let src = "SMS := 70 80\nGENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nOBJS := a.o b.o\napp: $(OBJS)\n\t$(CXX) $^ -o $@\n%.o: %.cu\n\tnvcc $(GENCODE) -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
     fn a_device_link_step_becomes_an_empty_object_and_the_gxx_link_hipcc() {
         let src = "NVCC = nvcc\nARCH = -arch=sm_70\nOBJS = main.o kernel.o\n\napp: $(OBJS) dlink.o\n\tg++ $(OBJS) dlink.o -o app -L/usr/local/cuda/lib64 -lcudart\ndlink.o: $(OBJS)\n\t$(NVCC) $(ARCH) -dlink $(OBJS) -o dlink.o\n%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\nclean:\n\trm -f *.o dlink.o app\n";
         let (out, diags) = run(src, &gfx90a());
@@ -1199,7 +1220,10 @@ mod tests {
         assert!(diags.iter().any(|d| d.id == "B013"), "{diags:?}");
         assert_eq!(assignment_op("-rdc=true"), Some(4));
         assert_eq!(assignment_op("X ::= a"), Some(2));
-        assert_eq!(assignment_op("app: X = -dc"), None);
+        assert_eq!(assignment_op("app: X = -dc"), Some(7));
+        assert_eq!(assignment_op("app: a.o -dc b.o"), Some(16));
+        assert_eq!(assignment_op("%.o: %.cu ; nvcc -dc $<"), Some(10));
+        assert_eq!(assignment_op("ifeq ($(A),-dc)"), None);
         assert_eq!(assignment_op("$(eval X = -dc)"), None);
         assert_eq!(
             utility_args(&["@echo", "-dc;", "nvcc", "-dc", "|", "tee", "x"]),

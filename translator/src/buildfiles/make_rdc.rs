@@ -148,7 +148,9 @@ impl Recipe<'_> {
                 "--generate-code",
             ]
             .iter()
-            .any(|f| w.starts_with(f))
+            // A loop writing them (`$(foreach sm,$(SMS),-gencode ...)`), which the
+            // translation turns into targets too.
+            .any(|f| w.starts_with(f) || w.starts_with("$(") && w.contains(f))
         })
     }
 
