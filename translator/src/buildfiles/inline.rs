@@ -164,6 +164,18 @@ fn translate_group(
         }
         let content = quote_at + open..end - open;
         let Some(form) = Form::new(prefix, *quote, *triple) else {
+            // `load_inline` joins its sources as text: bytes are an error there, not CUDA.
+            out.diagnostics.push(Diagnostic::at(
+                B_INLINE,
+                file,
+                index,
+                *quote_at,
+                format!(
+                    "this `{}` string of `load_inline` is a bytes literal (`{prefix}`), which `load_inline` cannot join with its text: hipport leaves it as written",
+                    role.arg()
+                ),
+                Some("write it as a str literal (no `b` prefix)".into()),
+            ));
             return;
         };
         if let Err(e) = value.push(s, content, form) {
