@@ -999,6 +999,24 @@ mod tests {
     }
 
     #[test]
+    fn rdc_spellings_continuations_and_crlf() {
+        // `--device-link`, `-rdc true`, a recipe continued on the next line, CRLF line ends.
+        let src = "OBJS = a.o b.o\r\napp: $(OBJS) gpu.o\r\n\tg++ $(OBJS) gpu.o -o app\r\ngpu.o: $(OBJS)\r\n\tnvcc --device-link \\\r\n\t  $(OBJS) -o gpu.o\r\na.o: a.cu\r\n\tnvcc -rdc true -c a.cu -o a.o\r\nb.o: b.cu\r\n\tnvcc --relocatable-device-code=true \\\r\n\t  -c b.cu -o b.o\r\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "OBJS = a.o b.o\r\napp: $(OBJS) gpu.o\r\n\thipcc -fgpu-rdc --hip-link $(OBJS) gpu.o -o app\r\ngpu.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o gpu.o\r\na.o: a.cu\r\n\thipcc -fgpu-rdc -c a.cu -o a.o\r\nb.o: b.cu\r\n\thipcc -fgpu-rdc \\\r\n\t  -c b.cu -o b.o\r\n"
+        );
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.severity == crate::diag::Severity::Warning),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
     fn targets_written_by_a_foreach_loop_reach_the_rdc_link() {
         // The compiles name their targets through a loop, which becomes `--offload-arch=`
         // flags: the link gets the same targets on the first run, not only on a second.
