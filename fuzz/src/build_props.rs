@@ -155,8 +155,10 @@ pub fn check_python(data: &[u8]) -> Result<Vec<u8>, String> {
 /// Checks the properties of a Makefile; returns its output with the default options.
 pub fn check_makefile(data: &[u8]) -> Result<Vec<u8>, String> {
     let mut first = None;
-    let mut renamed = BuildOptions::default();
-    renamed.offload_arch = vec!["gfx90a".into()];
+    let mut renamed = BuildOptions {
+        offload_arch: vec!["gfx90a".into()],
+        ..BuildOptions::default()
+    };
     renamed
         .renamed
         .insert("kernel.cu".into(), "kernel.hip".into());
