@@ -1047,6 +1047,19 @@ m = load_inline('m', r"cudaStream_t s();", [src, 'cudaFree(0);\
     }
 
     #[test]
+    fn crlf_files_continue_one_line_strings() {
+        // A `\` before a CRLF line end continues a one-line string, as before an LF.
+        let src = "from torch.utils.cpp_extension import load_inline\r\nsrc = 'cudaStream_t s; \\\r\ncudaFree(0);'\r\nload_inline('m', '', src)\r\n";
+        let (out, r) = run(src);
+        assert_eq!(
+            out,
+            src.replace("cudaStream_t", "hipStream_t")
+                .replace("cudaFree", "hipFree")
+        );
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    }
+
+    #[test]
     fn file_line_references() {
         let to = |l: usize| l + 10;
         assert_eq!(

@@ -130,12 +130,13 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
         if i >= b.len() {
             break;
         }
-        if b[i] == b'\\' && !raw {
-            i += 2;
-            continue;
-        }
-        if b[i] == b'\\' && raw {
-            i += 2;
+        if b[i] == b'\\' {
+            // The escaped character, or a line continuation (`\\` and CRLF too), raw or not.
+            i += if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') {
+                3
+            } else {
+                2
+            };
             continue;
         }
         if !triple && b[i] == b'\n' {
