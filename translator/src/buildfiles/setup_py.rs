@@ -123,7 +123,6 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
     let quote = b[q];
     let triple = b.len() >= q + 3 && b[q + 1] == quote && b[q + 2] == quote;
     let open = if triple { 3 } else { 1 };
-    let raw = prefix.contains(['r', 'R']);
     let mut i = q + open;
     let content_start = i;
     loop {
