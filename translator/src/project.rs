@@ -1529,11 +1529,26 @@ fn translate_file(
             // The CUDA in `load_inline` strings, translated like a source; its edits never
             // touch what the build-file pass rewrote (flag lists), checked all the same.
             let inline = crate::buildfiles::translate_inline_sources(src, shown, &cfg.translate);
-            for e in inline.edits {
-                if !edits.iter().any(|b| b.start < e.end && e.start < b.end) {
-                    edits.push(e);
-                }
-            }
+            // Against the build edits alone, by bisection (a file of thousands of strings).
+            edits.sort_by_key(|b| (b.start, b.end));
+            let build_ends: Vec<usize> = edits
+                .iter()
+                .scan(0, |end, b| {
+                    *end = b.end.max(*end);
+                    Some(*end)
+                })
+                .collect();
+            let overlaps_build = |e: &crate::edit::Edit| {
+                // The build edits that start before `e` ends, and the furthest end among them.
+                let k = edits.partition_point(|b| b.start < e.end);
+                k > 0 && build_ends[k - 1] > e.start
+            };
+            let keep: Vec<crate::edit::Edit> = inline
+                .edits
+                .into_iter()
+                .filter(|e| !overlaps_build(e))
+                .collect();
+            edits.extend(keep);
             outcome.diagnostics.extend(inline.diagnostics);
             outcome.diagnostics.sort_by_key(|d| d.offset);
             for (family, n) in inline.renames {

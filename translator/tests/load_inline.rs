@@ -288,3 +288,141 @@ m = load_inline("k", "", [kernel, other, third])
     );
     assert_eq!(o.status.code(), Some(1), "errors fail the check");
 }
+
+/// What Python reads in each `src_N = ...` assignment of `file` (evaluated with `n`, `w` and
+/// `ptr` defined, for f-strings), by N; bytes come back as `None`.
+fn python_sources(file: &Path) -> Vec<Option<String>> {
+    let script = r#"
+import ast, json, sys
+data = open(sys.argv[1], "rb").read()
+tree = ast.parse(data)
+text = data.decode("utf-8-sig")
+out = {}
+for node in tree.body:
+    if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "").startswith("src_"):
+        n = int(node.targets[0].id[4:])
+        v = eval(compile(ast.Expression(node.value), "<src>", "eval"), {"n": 64, "w": 8, "ptr": "p"})
+        out[n] = v if isinstance(v, str) else None
+print(json.dumps([out.get(k) for k in range(max(out) + 1)]))
+"#;
+    let o = Command::new("python3")
+        .args(["-W", "ignore", "-c", script])
+        .arg(file)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        file.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Literals of every form around the edits: escapes before them (`\t`, `\\`, `\"`, `\x41`,
+/// octal), line continuations, implicit concatenation across lines with comments between,
+/// f-string braces, non-ASCII text and prefixes in both cases. Python's reading of each output
+/// literal is the translation of Python's reading of the input literal (the runtime include
+/// left out, as the pass leaves it to `load_inline`); bytes literals are not CUDA text for
+/// `load_inline` and stay as they are.
+#[test]
+fn translated_literals_read_back_in_python_as_the_translated_text() {
+    if !have("python3") {
+        return;
+    }
+    let literals = [
+        r#""\tcudaStream_t s;\n""#,
+        r#""\\ cudaFree(0); \\""#,
+        r#""\"x\" cudaFree(0); \"""#,
+        r#"'\x3bcudaFree(0);\x41'"#,
+        r#""\073cudaFree(0);\12cudaStream_t s;\7""#,
+        "\"cudaStream_t \\\n s; cudaFr\\\neeHost(0);\"",
+        "(\"cudaStream_t s;\"  # a comment\n    # another line\n    'cudaFree(0);' \"\"\"\ncudaDeviceSynchronize();\n\"\"\")",
+        r#"f"{{ cudaFree({n}); }}cudaStream_t s[{n}];{{}}""#,
+        r#"f'}}cudaFree(0);{{ {ptr!r:>{w}} cudaStream_t'"#,
+        r#"b"cudaFree(0);""#,
+        r#"u"cudaFree(0);""#,
+        r#"R"cudaFree(0); \d""#,
+        r#"F"{n} cudaFree(0);""#,
+        r#"Rb"cudaFree(0);""#,
+        r#"fR"{n}\ cudaFree(0);""#,
+        r#""é cudaFree(0); 😀 cudaStream_t 中文 s;""#,
+        r#""\u00e9;cudaFree(0);\U0001F600;cudaStream_t s;""#,
+        "'''cudaFree(0); \\''' \" \\\"\"\" cudaStream_t s;'''",
+        "\"\"\"\r\n#include <cuda_runtime.h>\r\nvoid f(cudaStream_t s) { cudaStreamSynchronize(s); }\r\n\"\"\"",
+    ];
+    let mut src =
+        String::from("from torch.utils.cpp_extension import load_inline\nn, w, ptr = 64, 8, 'p'\n");
+    for (i, l) in literals.iter().enumerate() {
+        src.push_str(&format!("src_{i} = {l}\n"));
+    }
+    let names: Vec<String> = (0..literals.len()).map(|i| format!("src_{i}")).collect();
+    src.push_str(&format!(
+        "m = load_inline('m', '', [{}])\n",
+        names.join(", ")
+    ));
+    let opts = hipport::translate::Options {
+        hip_version: hipport_rules::Version::new(5, 2, 3),
+        ..Default::default()
+    };
+    let r = hipport::buildfiles::translate_inline_sources(src.as_bytes(), "jit.py", &opts);
+    let out = hipport::edit::apply(src.as_bytes(), &mut r.edits.clone()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("in.py"), tmp.path().join("out.py"));
+    std::fs::write(&a, &src).unwrap();
+    std::fs::write(&b, &out).unwrap();
+    let (before, after) = (python_sources(&a), python_sources(&b));
+    assert_eq!(before.len(), literals.len());
+    let out_text = String::from_utf8_lossy(&out);
+    for (i, (x, y)) in before.iter().zip(&after).enumerate() {
+        let Some(x) = x else {
+            // Bytes: left as written.
+            assert!(y.is_none(), "{}", literals[i]);
+            assert!(out_text.contains(&format!("src_{i} = {}\n", literals[i])));
+            continue;
+        };
+        let t = hipport::translate::translate_source(x.as_bytes(), "jit.cu", &opts).unwrap();
+        let mut edits: Vec<_> = t
+            .edits
+            .into_iter()
+            .filter(|e| e.rule != "runtime-include")
+            .collect();
+        let want =
+            String::from_utf8(hipport::edit::apply(x.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_ne!(
+            &want, x,
+            "literal {i} has nothing to translate: {}",
+            literals[i]
+        );
+        assert_eq!(
+            y.as_deref(),
+            Some(want.as_str()),
+            "literal {i}: {}\n{out_text}",
+            literals[i]
+        );
+    }
+    // Only the two bytes literals are noted, each on its own line.
+    let noted: Vec<usize> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "B014")
+        .map(|d| d.line)
+        .collect();
+    let bytes_lines: Vec<usize> = literals
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with('b') || l.starts_with("Rb"))
+        .map(|(i, _)| {
+            3 + i
+                + literals[..i]
+                    .iter()
+                    .map(|l| l.matches('\n').count())
+                    .sum::<usize>()
+        })
+        .collect();
+    assert_eq!(noted, bytes_lines, "{:?}", r.diagnostics);
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("bytes literal (`Rb`)")));
+}

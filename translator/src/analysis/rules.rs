@@ -2424,7 +2424,11 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
     }
-    if name.len() > 4 && matches!(&name[name.len() - 3..], "_rd" | "_ru" | "_rz" | "_rn") {
+    if name.len() > 4
+        && ["_rd", "_ru", "_rz", "_rn"]
+            .iter()
+            .any(|r| name.ends_with(r))
+    {
         directed_rounding(a, n, name);
     }
     match name {

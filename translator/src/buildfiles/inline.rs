@@ -164,6 +164,18 @@ fn translate_group(
         }
         let content = quote_at + open..end - open;
         let Some(form) = Form::new(prefix, *quote, *triple) else {
+            // `load_inline` joins its sources as text: bytes are an error there, not CUDA.
+            out.diagnostics.push(Diagnostic::at(
+                B_INLINE,
+                file,
+                index,
+                *quote_at,
+                format!(
+                    "this `{}` string of `load_inline` is a bytes literal (`{prefix}`), which `load_inline` cannot join with its text: hipport leaves it as written",
+                    role.arg()
+                ),
+                Some("write it as a str literal (no `b` prefix)".into()),
+            ));
             return;
         };
         if let Err(e) = value.push(s, content, form) {
@@ -407,6 +419,10 @@ struct Reader<'a> {
     depth: Vec<usize>,
     /// The values each name is assigned by statements of the file, as token ranges.
     assigned: HashMap<&'a str, Vec<Range<usize>>>,
+    /// Names whose values have been followed already: following them again, for another
+    /// call, finds the same literals (each translated once) and notes (each given once), so
+    /// a file of many calls and reassignments is read in linear time.
+    followed: std::cell::RefCell<HashSet<&'a str>>,
 }
 
 /// How deep brackets and names are followed: deeper values are noted as computed (a file of
@@ -429,6 +445,7 @@ impl<'a> Reader<'a> {
             toks,
             depth,
             assigned: HashMap::new(),
+            followed: Default::default(),
         };
         r.assigned = r.assignments();
         r
@@ -626,8 +643,10 @@ impl<'a> Reader<'a> {
             match self.assigned.get(name.as_str()) {
                 None => out.push(Found::Opaque(Opaque::Untraced, r)),
                 Some(values) => {
-                    for v in values {
-                        self.reach(v.clone(), level + 1, names, out);
+                    if self.followed.borrow_mut().insert(name) {
+                        for v in values {
+                            self.reach(v.clone(), level + 1, names, out);
+                        }
                     }
                 }
             }
@@ -1025,6 +1044,19 @@ m = load_inline('m', r"cudaStream_t s();", [src, 'cudaFree(0);\
                 }
             }
         }
+    }
+
+    #[test]
+    fn crlf_files_continue_one_line_strings() {
+        // A `\` before a CRLF line end continues a one-line string, as before an LF.
+        let src = "from torch.utils.cpp_extension import load_inline\r\nsrc = 'cudaStream_t s; \\\r\ncudaFree(0);'\r\nload_inline('m', '', src)\r\n";
+        let (out, r) = run(src);
+        assert_eq!(
+            out,
+            src.replace("cudaStream_t", "hipStream_t")
+                .replace("cudaFree", "hipFree")
+        );
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     }
 
     #[test]

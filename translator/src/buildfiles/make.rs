@@ -29,12 +29,31 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let usage = Usage::scan(src, &lines, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
+    let mut in_define = false;
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
         if trimmed.starts_with('#') || trimmed.is_empty() {
             continue;
         }
+        // A macro's body is text, not statements: `define`/`endef` bracket it.
+        let mut directives = trimmed
+            .split_whitespace()
+            .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+        let directive = directives.next().unwrap_or("");
+        let body = in_define && !line.starts_with('\t');
+        if directive == "define" {
+            in_define = true;
+        } else if directive == "endef" {
+            in_define = false;
+        }
+        // The variable name of an assignment is no flag (make reads `-rdc=true` alone on a
+        // line as the variable `-rdc` set to `true`).
+        let name_end = if line.starts_with('\t') || body {
+            None
+        } else {
+            assignment_op(line).map(|i| start + i)
+        };
         first_statement.get_or_insert(start);
         if separate_compilation(sink, &rdc, start) {
             continue;
@@ -47,22 +66,44 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if words.is_empty() {
             continue;
         }
-        let ctx = context_of(&words);
-        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        let mut arch_done = false;
-        let mut mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
-        if usage.host_lines.contains(&start) {
-            rocm_path_used |= host_flags(&mut mapped, &texts);
+        // The arguments of plain utilities in a recipe (`echo -dc`, `cp '-dc' x`) are no
+        // compiler's flags.
+        let flag_words: Vec<Word> = if line.starts_with('\t') {
+            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            let utility = utility_args(&texts);
+            words
+                .iter()
+                .zip(utility)
+                .filter(|(_, u)| !u)
+                .map(|(w, _)| w.clone())
+                .collect()
+        } else {
+            words
+                .iter()
+                .filter(|w| name_end.is_none_or(|n| w.start >= n))
+                .cloned()
+                .collect()
+        };
+        let mut changed: BTreeSet<usize> = BTreeSet::new();
+        if !flag_words.is_empty() {
+            let ctx = context_of(&words);
+            let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
+            let mut arch_done = false;
+            let mut mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
+            if usage.host_lines.contains(&start) {
+                rocm_path_used |= host_flags(&mut mapped, &texts);
+            }
+            changed = mapped
+                .changes
+                .iter()
+                .map(|c| c.0)
+                .chain(mapped.notes.iter().map(|n| n.word))
+                .map(|i| flag_words[i].start)
+                .collect();
+            text::apply_mapped(sink, src, &flag_words, mapped, Style::Blank);
         }
-        let changed: Vec<usize> = mapped
-            .changes
-            .iter()
-            .map(|c| c.0)
-            .chain(mapped.notes.iter().map(|n| n.word))
-            .collect();
-        text::apply_mapped(sink, src, &words, mapped, Style::Blank);
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&i) {
+            if changed.contains(&w.start) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -526,6 +567,104 @@ fn context_of(words: &[Word]) -> Context {
     Context::Any
 }
 
+/// Where the words that may be flags start on a line that is not a recipe: at the operator of
+/// an assignment (the first `=` outside `$(...)`, with the `:`, `?`, `+` or `!` before it: the
+/// variable's name is no flag); on a rule's line, at its inline recipe (`;`) or target-specific
+/// assignment, else at the end (targets and prerequisites are files). `None` for directives and
+/// other lines, whose words are all read.
+fn assignment_op(line: &str) -> Option<usize> {
+    let mut l = line.trim_start();
+    for kw in ["export ", "override ", "private "] {
+        if let Some(rest) = l.strip_prefix(kw) {
+            l = rest.trim_start();
+        }
+    }
+    let first = l.split_whitespace().next().unwrap_or("");
+    if matches!(
+        first,
+        "ifeq"
+            | "ifneq"
+            | "ifdef"
+            | "ifndef"
+            | "else"
+            | "endif"
+            | "define"
+            | "endef"
+            | "include"
+            | "-include"
+            | "sinclude"
+            | "vpath"
+            | "unexport"
+    ) {
+        return None;
+    }
+    let off = line.len() - l.len();
+    let b = l.as_bytes();
+    let mut depth = 0usize;
+    let mut rule = false;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'{' if i > 0 && b[i - 1] == b'$' => depth += 1,
+            b'(' | b'{' if depth > 0 => depth += 1,
+            b')' | b'}' if depth > 0 => depth -= 1,
+            b'#' if depth == 0 => break,
+            b';' if depth == 0 && rule => return Some(off + i),
+            b':' if depth == 0
+                && !rule
+                && !l[i..].starts_with(":=")
+                && !l[i..].starts_with("::=") =>
+            {
+                rule = true;
+            }
+            b'=' if depth == 0 => {
+                let mut op = i;
+                while op > 0 && matches!(b[op - 1], b':' | b'?' | b'+' | b'!') {
+                    op -= 1;
+                }
+                return Some(off + op);
+            }
+            _ => {}
+        }
+    }
+    rule.then_some(line.len())
+}
+
+/// Programs that take no compiler flags: what they are given is their own argument.
+const UTILITIES: &[&str] = &[
+    "echo", "printf", "cp", "mv", "rm", "ln", "mkdir", "rmdir", "touch", "cat", "sed", "awk",
+    "grep", "test", "[", "install", "tar", "chmod", "ls", "cd", "true", "false", ":",
+];
+
+/// For each word of a recipe line, whether it belongs to a shell command (between `&&`, `||`,
+/// `;` and `|`) run by one of [`UTILITIES`].
+pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut first = true;
+    let mut utility = false;
+    for (i, w) in words.iter().enumerate() {
+        if matches!(*w, "&&" | "||" | ";" | "|") {
+            out.push(false);
+            first = true;
+            continue;
+        }
+        if first {
+            let prog = if i == 0 {
+                w.trim_start_matches(['@', '-', '+'])
+            } else {
+                w
+            };
+            let prog = prog.rsplit('/').next().unwrap_or(prog);
+            utility = UTILITIES.contains(&prog.trim_end_matches(';'));
+            first = false;
+        }
+        out.push(utility);
+        if w.ends_with(';') {
+            first = true;
+        }
+    }
+    out
+}
+
 /// Whether a word names the nvcc driver.
 pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
@@ -860,6 +999,37 @@ mod tests {
     }
 
     #[test]
+    fn rdc_spellings_continuations_and_crlf() {
+        // `--device-link`, `-rdc true`, a recipe continued on the next line, CRLF line ends.
+        let src = "OBJS = a.o b.o\r\napp: $(OBJS) gpu.o\r\n\tg++ $(OBJS) gpu.o -o app\r\ngpu.o: $(OBJS)\r\n\tnvcc --device-link \\\r\n\t  $(OBJS) -o gpu.o\r\na.o: a.cu\r\n\tnvcc -rdc true -c a.cu -o a.o\r\nb.o: b.cu\r\n\tnvcc --relocatable-device-code=true \\\r\n\t  -c b.cu -o b.o\r\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "OBJS = a.o b.o\r\napp: $(OBJS) gpu.o\r\n\thipcc -fgpu-rdc --hip-link $(OBJS) gpu.o -o app\r\ngpu.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o gpu.o\r\na.o: a.cu\r\n\thipcc -fgpu-rdc -c a.cu -o a.o\r\nb.o: b.cu\r\n\thipcc -fgpu-rdc \\\r\n\t  -c b.cu -o b.o\r\n"
+        );
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.severity == crate::diag::Severity::Warning),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn targets_written_by_a_foreach_loop_reach_the_rdc_link() {
+        // The compiles name their targets through a loop, which becomes `--offload-arch=`
+        // flags: the link gets the same targets on the first run, not only on a second.
+        let src = "SMS := 70 80\nGENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nOBJS := a.o b.o\napp: $(OBJS)\n\t$(CXX) $^ -o $@\n%.o: %.cu\n\tnvcc $(GENCODE) -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
     fn a_device_link_step_becomes_an_empty_object_and_the_gxx_link_hipcc() {
         let src = "NVCC = nvcc\nARCH = -arch=sm_70\nOBJS = main.o kernel.o\n\napp: $(OBJS) dlink.o\n\tg++ $(OBJS) dlink.o -o app -L/usr/local/cuda/lib64 -lcudart\ndlink.o: $(OBJS)\n\t$(NVCC) $(ARCH) -dlink $(OBJS) -o dlink.o\n%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\nclean:\n\trm -f *.o dlink.o app\n";
         let (out, diags) = run(src, &gfx90a());
@@ -1053,6 +1223,30 @@ mod tests {
         assert_eq!(lines, [1, 2, 2, 2, 3, 4, 6]);
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);
+    }
+
+    #[test]
+    fn rdc_flags_only_where_a_compiler_reads_them() {
+        // make reads `-rdc=true` alone as the variable `-rdc`; `echo` and `cp` take `-dc` as
+        // their own argument; a name holding `-dc` is no flag; a define's body is text.
+        let src = "-rdc=true\nFLAGS := -dc\nNVCC ?= nvcc\ndefine COMPILE\n$(NVCC) -rdc=true -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; nvcc -dc x.cu -o b.o\n\tcd sub && $(NVCC) -rdc true -c x.cu -o y.o\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "-rdc=true\nFLAGS := -fgpu-rdc -c\nNVCC ?= hipcc\ndefine COMPILE\n$(NVCC) -fgpu-rdc -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; hipcc -fgpu-rdc -c x.cu -o b.o\n\tcd sub && $(NVCC) -fgpu-rdc -c x.cu -o y.o\n"
+        );
+        assert!(diags.iter().any(|d| d.id == "B013"), "{diags:?}");
+        assert_eq!(assignment_op("-rdc=true"), Some(4));
+        assert_eq!(assignment_op("X ::= a"), Some(2));
+        assert_eq!(assignment_op("app: X = -dc"), Some(7));
+        assert_eq!(assignment_op("app: a.o -dc b.o"), Some(16));
+        assert_eq!(assignment_op("%.o: %.cu ; nvcc -dc $<"), Some(10));
+        assert_eq!(assignment_op("ifeq ($(A),-dc)"), None);
+        assert_eq!(assignment_op("$(eval X = -dc)"), None);
+        assert_eq!(
+            utility_args(&["@echo", "-dc;", "nvcc", "-dc", "|", "tee", "x"]),
+            [true, true, false, false, false, false, false]
+        );
     }
 
     #[test]

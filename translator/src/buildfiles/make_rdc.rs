@@ -148,7 +148,9 @@ impl Recipe<'_> {
                 "--generate-code",
             ]
             .iter()
-            .any(|f| w.starts_with(f))
+            // A loop writing them (`$(foreach sm,$(SMS),-gencode ...)`), which the
+            // translation turns into targets too.
+            .any(|f| w.starts_with(f) || w.starts_with("$(") && w.contains(f))
         })
     }
 
@@ -241,13 +243,16 @@ pub(super) fn plan(
     // have no device code for fails (`lld: error: target emulation unknown`), and compiles
     // without targets take the GPU hipcc finds, which the link then finds too.
     let compiles_name_targets = recipes.iter().any(|r| r.is_rdc_compile() && r.has_arch());
+    // A name matches only itself (a set lookup); only the patterns, which are few, are tried
+    // one by one, so a Makefile of thousands of objects and links is read in linear time.
+    let patterns: Vec<&String> = objects.iter().filter(|o| o.contains('%')).collect();
     let mut linked = false;
     for r in &recipes {
         if !r.links() {
             continue;
         }
         let reads_objects = r.inputs().iter().any(|i| {
-            objects.contains(*i) || !plain.contains(i) && objects.iter().any(|o| matches(o, i))
+            objects.contains(*i) || !plain.contains(i) && patterns.iter().any(|o| matches(o, i))
         });
         let device = r.driver == Driver::Device;
         // nvcc -rdc=true a.cu b.cu -o app compiles and links at once.
@@ -314,7 +319,8 @@ fn stub(r: &Recipe, out: &str, arch_flags: &str) -> Option<Change> {
                 || w.text.contains([';', '`', '>', '<'])
                 || w.text.starts_with("$(shell"))
     };
-    if r.words[k + 1..].iter().any(shell) {
+    // An output that looks like a flag (`-o -dc`) would be read as one by the next run.
+    if r.words[k + 1..].iter().any(shell) || out.starts_with('-') {
         return None;
     }
     let w = &r.words[k];

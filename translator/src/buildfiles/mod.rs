@@ -649,10 +649,13 @@ pub const DIAGS: &[DiagInfo] = &[
                   literal (quotes, backslashes, line breaks in a one-line string, braces in an f-string).\n\
                   This note marks what is left: a source read from a file at run time (convert that file\n\
                   instead), formatted with .format() or %, passed in from elsewhere or otherwise computed;\n\
-                  a string with a \\N{...} escape; and an edit hipport cannot write back: one that would\n\
-                  split an escape sequence, change an f-string's {...} field, or put a backslash, the\n\
-                  quote or a line break into a raw string. ROCm PyTorch still renames CUDA names in these\n\
-                  strings when it builds them, but nothing else: make other changes by hand.",
+                  a string with a \\N{...} escape; a bytes literal (b\"...\"), which load_inline cannot\n\
+                  take; and an edit hipport cannot write back: one that would split an escape sequence,\n\
+                  change an f-string's {...} field, put a backslash, the quote or a line break into a raw\n\
+                  string, or join what is left around it (an octal escape such as \\1 with a digit after\n\
+                  it, quotes with the closing quotes of a triple-quoted string). ROCm PyTorch still\n\
+                  renames CUDA names in these strings when it builds them, but nothing else: make other\n\
+                  changes by hand.",
     },
     DiagInfo {
         id: "B015",

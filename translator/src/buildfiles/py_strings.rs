@@ -134,6 +134,13 @@ pub(crate) enum MapError {
     /// The new text cannot be written in the literal.
     #[error("{0}")]
     Raw(#[from] RawError),
+    /// Removing the text would join what is left on either side into something else: an
+    /// octal escape with the digit after it (`\\1` and `2` read `\\12`), a backslash with the
+    /// character after it, or quotes into the literal's closing quotes.
+    #[error(
+        "removing it would join what is left around it into another escape or a closing quote"
+    )]
+    Joins,
 }
 
 /// What a piece of the value comes from.
@@ -148,6 +155,17 @@ enum Kind {
     Field,
 }
 
+/// What an escape sequence would take into itself if text written after it began with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Absorbs {
+    /// Nothing: the sequence is complete (`\\n`, `\\x41`, `\\101`).
+    Nothing,
+    /// An octal digit: `\\1` and `\\12` take up to three.
+    OctalDigit,
+    /// Any character: a backslash left alone before an f-string's `{` (`f"\\{x}"`).
+    Any,
+}
+
 /// A piece of the value and the file bytes that write it.
 #[derive(Clone, Debug)]
 struct Unit {
@@ -156,6 +174,8 @@ struct Unit {
     kind: Kind,
     /// Index of its literal in [`Value::forms`].
     lit: usize,
+    /// For an escape, what it would take from text written right after it.
+    absorbs: Absorbs,
 }
 
 /// The value of adjacent literals, with the map back to the file.
@@ -225,23 +245,34 @@ impl Value {
                 continue;
             }
             self.verbatim(text, base, run..i, lit);
-            let (len, decoded, kind) = if c == b'\\' && form.raw {
-                // `\` and the next character stay as they are, together.
-                let n = text[i + 1..].chars().next().map_or(0, char::len_utf8);
-                (1 + n, text[i..i + 1 + n].to_string(), Kind::Escape)
-            } else if c == b'\\' {
-                let (len, decoded) = escape(&text[i..], base + i)?;
-                (len, decoded, Kind::Escape)
-            } else if b.get(i + 1) == Some(&c) {
-                (2, (c as char).to_string(), Kind::Escape)
-            } else if c == b'}' {
-                // A lone `}` is a syntax error in Python; keep it as text.
-                (1, "}".to_string(), Kind::Verbatim)
-            } else {
-                let len = field_len(&text[i..]).ok_or(DecodeError::OpenField { at: base + i })?;
-                self.fields.push(text[i..i + len].to_string());
-                (len, placeholder(self.fields.len() - 1), Kind::Field)
-            };
+            let mut absorbs = Absorbs::Nothing;
+            let (len, decoded, kind) =
+                if c == b'\\' && form.fmt && matches!(b.get(i + 1), Some(b'{' | b'}')) {
+                    // `\{` in an f-string (raw or not): the backslash is text, the brace starts a
+                    // field or a `{{` (Python reads `f"\{x}"` as a backslash and `x`).
+                    absorbs = Absorbs::Any;
+                    (1, "\\".to_string(), Kind::Escape)
+                } else if c == b'\\' && form.raw {
+                    // `\` and the next character stay as they are, together.
+                    let n = text[i + 1..].chars().next().map_or(0, char::len_utf8);
+                    (1 + n, text[i..i + 1 + n].to_string(), Kind::Escape)
+                } else if c == b'\\' {
+                    let (len, decoded) = escape(&text[i..], base + i)?;
+                    if len < 4 && b.get(i + 1).is_some_and(|d| (b'0'..=b'7').contains(d)) {
+                        absorbs = Absorbs::OctalDigit;
+                    }
+                    (len, decoded, Kind::Escape)
+                } else if b.get(i + 1) == Some(&c) {
+                    (2, (c as char).to_string(), Kind::Escape)
+                } else if c == b'}' {
+                    // A lone `}` is a syntax error in Python; keep it as text.
+                    (1, "}".to_string(), Kind::Verbatim)
+                } else {
+                    let len =
+                        field_len(&text[i..]).ok_or(DecodeError::OpenField { at: base + i })?;
+                    self.fields.push(text[i..i + len].to_string());
+                    (len, placeholder(self.fields.len() - 1), Kind::Field)
+                };
             let at = self.text.len();
             self.text.push_str(&decoded);
             self.units.push(Unit {
@@ -249,6 +280,7 @@ impl Value {
                 src: base + i..base + i + len,
                 kind,
                 lit,
+                absorbs,
             });
             i += len;
             run = i;
@@ -271,6 +303,7 @@ impl Value {
             src: base + range.start..base + range.end,
             kind: Kind::Verbatim,
             lit,
+            absorbs: Absorbs::Nothing,
         });
     }
 
@@ -356,7 +389,8 @@ impl Value {
                     (None, None) => return Ok(Vec::new()),
                 },
             };
-            return Ok(vec![(at, at, self.write(text, lit)?)]);
+            let new = self.guard(at, at, lit, self.write(text, lit)?)?;
+            return Ok(vec![(at, at, new)]);
         }
         // Every piece with a byte in the range, and the empty ones strictly inside it (pieces
         // are in value order: the first is found by bisection).
@@ -403,9 +437,79 @@ impl Value {
             } else {
                 String::new()
             };
-            out.push((s, e, new));
+            out.push((s, e, self.guard(s, e, lit, new)?));
         }
         Ok(out)
+    }
+}
+
+impl Value {
+    /// `new`, written over the file bytes `s..e` of literal `lit`, checked against what stays
+    /// around it: text after a short octal escape that starts with an octal digit gets that
+    /// digit as `\\x3N` (`\\1` then `7` would read `\\17`); what would join a lone backslash, or
+    /// make quotes of a triple-quoted literal close it, is an error.
+    fn guard(&self, s: usize, e: usize, lit: usize, mut new: String) -> Result<String, MapError> {
+        let form = self.forms[lit];
+        let content = self.contents[lit].clone();
+        // The piece holding the last byte kept before the edit (an escape ends there).
+        let before = (s > content.start)
+            .then(|| self.units.partition_point(|u| u.src.end < s))
+            .and_then(|k| self.units.get(k))
+            .filter(|u| u.lit == lit && u.src.start < s);
+        // The piece holding the first byte kept after the edit, and that byte's value offset.
+        let j = self.units.partition_point(|u| u.src.end <= e);
+        let after = self
+            .units
+            .get(j)
+            .filter(|u| u.lit == lit && u.src.start <= e && e < content.end);
+        let next: Option<char> = match (new.chars().next(), after) {
+            (Some(c), _) => Some(c),
+            (None, Some(u)) if u.kind == Kind::Verbatim => self.text
+                [u.value.start + (e - u.src.start)..]
+                .chars()
+                .next(),
+            // An escape or a field starts with `\` or `{`.
+            (None, Some(_)) => Some('\\'),
+            (None, None) => None,
+        };
+        match before.map(|u| u.absorbs) {
+            Some(Absorbs::OctalDigit) if next.is_some_and(|c| c.is_digit(8)) => {
+                if new.is_empty() {
+                    return Err(MapError::Joins);
+                }
+                new = format!("\\x3{}", &new[..1]) + &new[1..];
+            }
+            Some(Absorbs::Any)
+                if !new.is_empty() || after.is_none_or(|u| u.kind == Kind::Verbatim) =>
+            {
+                return Err(MapError::Joins);
+            }
+            _ => {}
+        }
+        // Quotes left on both sides of a removal, in a triple-quoted literal, may close it.
+        if form.triple && new.is_empty() {
+            let q = form.quote;
+            let run_before = before.filter(|u| u.kind == Kind::Verbatim).map_or(0, |u| {
+                self.text[u.value.start..u.value.start + (s - u.src.start)]
+                    .chars()
+                    .rev()
+                    .take_while(|&c| c == q)
+                    .count()
+            });
+            let run_after = match after {
+                None if e >= content.end => 3,
+                Some(u) if u.kind == Kind::Verbatim => self.text
+                    [u.value.start + (e - u.src.start)..u.value.end]
+                    .chars()
+                    .take_while(|&c| c == q)
+                    .count(),
+                _ => 0,
+            };
+            if run_before > 0 && run_before + run_after >= 3 {
+                return Err(MapError::Joins);
+            }
+        }
+        Ok(new)
     }
 }
 
@@ -640,6 +744,68 @@ c""#;
         assert_eq!(
             open.push(bad, 2..4, Form::new("f", '\'', false).unwrap()),
             Err(DecodeError::OpenField { at: 2 })
+        );
+    }
+
+    #[test]
+    fn a_backslash_before_an_f_string_brace_is_text() {
+        // Python reads `f"\{x}"` and `rf"\{x}"` as a backslash and the field.
+        for src in [
+            "s = f'\\{x} cudaFree(0);'\n",
+            "s = rf'\\{x} cudaFree(0);'\n",
+        ] {
+            let v = value(src);
+            assert_eq!(v.text, "\\hipport_field_0 cudaFree(0);", "{src}");
+            let at = v.text.find("cuda").unwrap();
+            assert_eq!(
+                apply(src, v.map_edit(at, at + 4, "hip").unwrap()),
+                src.replace("cuda", "hip")
+            );
+            // Text between the backslash and the brace would be escaped by it.
+            assert_eq!(v.map_edit(1, 1, "x"), Err(MapError::Joins), "{src}");
+        }
+    }
+
+    #[test]
+    fn edits_never_join_what_is_left_around_them() {
+        // A digit after a short octal escape is written `\x3N` (`\1` + `7` would read `\17`);
+        // a removal that would leave one after it is refused.
+        let src = "s = '\\1x7'\n";
+        let v = value(src);
+        assert_eq!(v.text, "\u{1}x7");
+        assert_eq!(
+            apply(src, v.map_edit(1, 2, "7").unwrap()),
+            "s = '\\1\\x377'\n"
+        );
+        assert_eq!(
+            apply(src, v.map_edit(1, 1, "0y").unwrap()),
+            "s = '\\1\\x30yx7'\n"
+        );
+        assert_eq!(v.map_edit(1, 2, ""), Err(MapError::Joins));
+        // A full octal escape takes no more digits.
+        let v = value("s = '\\101x7'\n");
+        assert_eq!(
+            apply("s = '\\101x7'\n", v.map_edit(1, 2, "").unwrap()),
+            "s = '\\1017'\n"
+        );
+        // Quotes that a removal would run together close a triple-quoted literal.
+        let src = "s = \"\"\"a\"\"b\"c\"\"\"\n";
+        let v = value(src);
+        assert_eq!(v.text, "a\"\"b\"c");
+        let b = v.text.find('b').unwrap();
+        assert_eq!(v.map_edit(b, b + 1, ""), Err(MapError::Joins));
+        let c = v.text.find('c').unwrap();
+        assert_eq!(v.map_edit(c, c + 1, ""), Err(MapError::Joins));
+        assert_eq!(
+            apply(src, v.map_edit(b, b + 1, "x").unwrap()),
+            "s = \"\"\"a\"\"x\"c\"\"\"\n"
+        );
+        let src = "s = \"\"\"a\"b\"\"\"\n";
+        let v = value(src);
+        assert_eq!(v.map_edit(2, 3, ""), Err(MapError::Joins));
+        assert_eq!(
+            apply(src, v.map_edit(0, 1, "").unwrap()),
+            "s = \"\"\"\"b\"\"\"\n"
         );
     }
 

@@ -123,19 +123,19 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
     let quote = b[q];
     let triple = b.len() >= q + 3 && b[q + 1] == quote && b[q + 2] == quote;
     let open = if triple { 3 } else { 1 };
-    let raw = prefix.contains(['r', 'R']);
     let mut i = q + open;
     let content_start = i;
     loop {
         if i >= b.len() {
             break;
         }
-        if b[i] == b'\\' && !raw {
-            i += 2;
-            continue;
-        }
-        if b[i] == b'\\' && raw {
-            i += 2;
+        if b[i] == b'\\' {
+            // The escaped character, or a line continuation (`\\` and CRLF too), raw or not.
+            i += if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') {
+                3
+            } else {
+                2
+            };
             continue;
         }
         if !triple && b[i] == b'\n' {

@@ -14,6 +14,11 @@ pub(crate) struct Sink {
     index: LineIndex,
     edits: Vec<Edit>,
     diags: Vec<Diagnostic>,
+    /// The replacements of `edits` (start -> end; they never overlap, so starts are unique)
+    /// and their insertion points, for clash checks in logarithmic time (a Makefile of
+    /// thousands of rules gets thousands of edits).
+    ranges: std::collections::BTreeMap<usize, usize>,
+    points: std::collections::BTreeSet<usize>,
 }
 
 impl Sink {
@@ -24,7 +29,19 @@ impl Sink {
             index: LineIndex::new(src),
             edits: Vec::new(),
             diags: Vec::new(),
+            ranges: Default::default(),
+            points: Default::default(),
         }
+    }
+
+    /// Whether a replacement covers a byte of `start..end` (for an insertion, `start == end`:
+    /// whether one covers the point strictly inside it).
+    fn range_across(&self, start: usize, end: usize) -> bool {
+        let before = if start == end { start } else { end };
+        self.ranges
+            .range(..before)
+            .next_back()
+            .is_some_and(|(_, &e)| e > start)
     }
 
     /// Adds a diagnostic at a byte offset.
@@ -74,18 +91,19 @@ impl Sink {
         text: impl Into<String>,
         rule: &str,
     ) -> bool {
-        let clash = self.edits.iter().any(|e| {
-            if start == end || e.start == e.end {
-                // Insertions clash with an edit that covers their point, or another insertion there.
-                (start == end && e.start == e.end && start == e.start)
-                    || (start == end && e.start < start && start < e.end)
-                    || (e.start == e.end && start < e.start && e.start < end)
-            } else {
-                start < e.end && e.start < end
-            }
-        });
+        // Insertions clash with an edit that covers their point, or another insertion there.
+        let clash = if start == end {
+            self.points.contains(&start) || self.range_across(start, end)
+        } else {
+            self.range_across(start, end) || self.points.range(start + 1..end).next().is_some()
+        };
         if clash {
             return false;
+        }
+        if start == end {
+            self.points.insert(start);
+        } else {
+            self.ranges.insert(start, end);
         }
         self.edits.push(Edit::replace(start, end, text, rule));
         true
@@ -120,6 +138,18 @@ impl Sink {
             return false;
         }
         self.edits.retain(|e| !inside(e));
+        self.ranges = self
+            .edits
+            .iter()
+            .filter(|e| e.start < e.end)
+            .map(|e| (e.start, e.end))
+            .collect();
+        self.points = self
+            .edits
+            .iter()
+            .filter(|e| e.start == e.end)
+            .map(|e| e.start)
+            .collect();
         self.edit(start, end, text, rule)
     }
 
@@ -699,6 +729,43 @@ pub(crate) fn rename_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sink_clashes_are_those_of_a_scan_over_every_edit() {
+        // The indexed check against the rule it replaced, on seeded random edits, with
+        // replacements that reach over earlier ones (`edit_over`) among them.
+        let clash = |edits: &[Edit], start: usize, end: usize| {
+            edits.iter().any(|e| {
+                if start == end || e.start == e.end {
+                    (start == end && e.start == e.end && start == e.start)
+                        || (start == end && e.start < start && start < e.end)
+                        || (e.start == e.end && start < e.start && e.start < end)
+                } else {
+                    start < e.end && e.start < end
+                }
+            })
+        };
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n) as usize
+        };
+        for _ in 0..200 {
+            let mut sink = Sink::new(&[b' '; 64], "f");
+            for _ in 0..40 {
+                let start = next(60);
+                let end = start + [0, 0, 1, 2, 5][next(5)];
+                if next(8) == 0 {
+                    sink.edit_over(start, end, "y", "t");
+                    continue;
+                }
+                let want = !clash(&sink.edits, start, end);
+                assert_eq!(sink.edit(start, end, "x", "t"), want, "{start}..{end}");
+            }
+        }
+    }
 
     #[test]
     fn relative_paths() {

@@ -1,0 +1,361 @@
+//! Properties of the build-file passes on any bytes, beside `props.rs`'s for sources: a Python
+//! file's `load_inline` strings ([`check_python`]) and a Makefile ([`check_makefile`]) never
+//! panic, their edits are in order, inside the input and on character boundaries, diagnostics
+//! point into the input, and a second run changes nothing.
+//!
+//! Included (by `#[path]`) in `translator/tests/fuzz_buildfiles.rs`, which seeds its mutations
+//! from the corpus's JIT module and Makefiles; it needs `props.rs` as `super::props`.
+
+use std::time::Duration;
+
+use hipport::buildfiles::{self, BuildKind, BuildOptions};
+use hipport::diag::Diagnostic;
+use hipport::edit::Edit;
+use hipport::translate::{LaunchStyle, Options};
+use hipport_rules::Version;
+
+/// The option sets a Python file's strings are translated with.
+fn python_options() -> Vec<(&'static str, Options)> {
+    let base = Options {
+        parse_budget: Duration::from_secs(5),
+        ..Options::default()
+    };
+    let mut hip = base.clone();
+    hip.launch = LaunchStyle::Hip;
+    hip.fix = true;
+    hip.hip_version = Version::new(5, 2, 3);
+    let mut annotate = base.clone();
+    annotate.annotate = true;
+    vec![
+        ("default", base),
+        ("hip-launch-fix-5.2", hip),
+        ("annotate", annotate),
+    ]
+}
+
+/// Runs `f`, turning a panic into an error that names the option set.
+fn guarded<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("[{name}] panic: {msg}")
+    })
+}
+
+/// Edits sorted, disjoint, inside `data` and (for UTF-8 text) on character boundaries;
+/// diagnostics inside `data`. Returns the edited bytes.
+fn well_formed(
+    data: &[u8],
+    name: &str,
+    edits: &[Edit],
+    diags: &[Diagnostic],
+) -> Result<Vec<u8>, String> {
+    let text = std::str::from_utf8(data).ok();
+    let mut pos = 0usize;
+    let mut out = Vec::with_capacity(data.len());
+    for e in edits {
+        if e.start < pos || e.end < e.start || e.end > data.len() {
+            return Err(format!(
+                "[{name}] edit {}..{} ({}) out of order or out of bounds (previous end {pos}, len {})",
+                e.start,
+                e.end,
+                e.rule,
+                data.len()
+            ));
+        }
+        if let Some(t) = text {
+            if !t.is_char_boundary(e.start) || !t.is_char_boundary(e.end) {
+                return Err(format!(
+                    "[{name}] edit {}..{} ({}) splits a character",
+                    e.start, e.end, e.rule
+                ));
+            }
+        }
+        out.extend_from_slice(&data[pos..e.start]);
+        out.extend_from_slice(e.text.as_bytes());
+        pos = e.end;
+    }
+    out.extend_from_slice(&data[pos..]);
+    for d in diags {
+        if d.offset > data.len() || d.line == 0 || d.column == 0 {
+            return Err(format!(
+                "[{name}] diagnostic {} at offset {} line {} column {} is outside the input",
+                d.id, d.offset, d.line, d.column
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The build pass's and the `load_inline` pass's edits on a Python file merged as the project
+/// driver merges them (an inline edit that overlaps a build edit is dropped), sorted.
+fn merged(build: Vec<Edit>, inline: Vec<Edit>) -> Vec<Edit> {
+    let mut edits = build;
+    let n = edits.len();
+    for e in inline {
+        if !edits[..n]
+            .iter()
+            .any(|b| b.start < e.end && e.start < b.end)
+        {
+            edits.push(e);
+        }
+    }
+    edits.sort_by(|a, b| a.start.cmp(&b.start).then(a.end.cmp(&b.end)));
+    edits
+}
+
+/// Whether a translation reported a CUDA parse error in a string (`T008`): its rewrites may
+/// change how the parser recovers, so a second pass may differ (as for sources).
+fn parse_trouble(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(|d| d.id == "T008")
+}
+
+/// Checks the properties of a Python file holding `load_inline` strings; returns the output of
+/// the default option set (build and inline edits applied) for further checks.
+pub fn check_python(data: &[u8]) -> Result<Vec<u8>, String> {
+    let build_opts = BuildOptions::default();
+    let mut first = None;
+    for (name, opts) in python_options() {
+        let run = |src: &[u8]| {
+            guarded(name, || {
+                let (mut b, bd) =
+                    buildfiles::translate_build(BuildKind::Python, src, "jit.py", &build_opts);
+                b.sort_by(|x, y| x.start.cmp(&y.start).then(x.end.cmp(&y.end)));
+                let i = buildfiles::translate_inline_sources(src, "jit.py", &opts);
+                (b, bd, i)
+            })
+        };
+        let (build, build_diags, inline) = run(data)?;
+        // The inline edits on their own are already sorted and disjoint.
+        well_formed(data, name, &inline.edits, &inline.diagnostics)?;
+        well_formed(data, name, &build, &build_diags)?;
+        let edits = merged(build, inline.edits.clone());
+        let out = well_formed(data, name, &edits, &[])?;
+        if !opts.annotate && !parse_trouble(&inline.diagnostics) {
+            let (b2, _, i2) = run(&out)?;
+            if let Some(e) = merged(b2, i2.edits).first() {
+                return Err(format!(
+                    "[{name}] not idempotent: a second run edits {}..{} ({}): {:?} -> {:?}",
+                    e.start,
+                    e.end,
+                    e.rule,
+                    String::from_utf8_lossy(&out[e.start..e.end]),
+                    e.text
+                ));
+            }
+        }
+        first.get_or_insert(out);
+    }
+    Ok(first.unwrap_or_default())
+}
+
+/// Checks the properties of a Makefile; returns its output with the default options.
+pub fn check_makefile(data: &[u8]) -> Result<Vec<u8>, String> {
+    let mut first = None;
+    let mut renamed = BuildOptions {
+        offload_arch: vec!["gfx90a".into()],
+        ..BuildOptions::default()
+    };
+    renamed
+        .renamed
+        .insert("kernel.cu".into(), "kernel.hip".into());
+    for (name, opts) in [
+        ("default", BuildOptions::default()),
+        ("renamed-gfx90a", renamed),
+    ] {
+        let run = |src: &[u8]| {
+            guarded(name, || {
+                let (mut e, d) =
+                    buildfiles::translate_build(BuildKind::Makefile, src, "Makefile", &opts);
+                e.sort_by(|x, y| x.start.cmp(&y.start).then(x.end.cmp(&y.end)));
+                (e, d)
+            })
+        };
+        let (edits, diags) = run(data)?;
+        let out = well_formed(data, name, &edits, &diags)?;
+        let (again, _) = run(&out)?;
+        if let Some(e) = again.first() {
+            return Err(format!(
+                "[{name}] not idempotent: a second run edits {}..{} ({}): {:?} -> {:?}",
+                e.start,
+                e.end,
+                e.rule,
+                String::from_utf8_lossy(&out[e.start.min(out.len())..e.end.min(out.len())]),
+                e.text
+            ));
+        }
+        first.get_or_insert(out);
+    }
+    Ok(first.unwrap_or_default())
+}
+
+/// Fragments of Python that upset a string decoder or the search for `load_inline`'s arguments.
+pub const PY_TOKENS: &[&str] = &[
+    "\"",
+    "'",
+    "\"\"\"",
+    "'''",
+    "\\",
+    "\\\n",
+    "\\\r\n",
+    "\\t",
+    "\\\\",
+    "\\\"",
+    "\\'",
+    "\\x41",
+    "\\x4",
+    "\\101",
+    "\\0",
+    "\\1",
+    "7",
+    "\\u00e9",
+    "\\U0001F600",
+    "\\ud800",
+    "\\N{BULLET}",
+    "{",
+    "}",
+    "{{",
+    "}}",
+    "{n}",
+    "{x!r:>{w}}",
+    "f\"",
+    "f'",
+    "r\"",
+    "r'",
+    "rb'",
+    "b\"",
+    "R\"\"\"",
+    "F'",
+    "Rb\"",
+    "u\"",
+    "rf'",
+    "FR\"",
+    "é",
+    "😀",
+    "中文",
+    "\r\n",
+    "\u{feff}",
+    "# ",
+    " + ",
+    "load_inline(",
+    "cuda_sources=",
+    "cpp_sources=",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    "cudaMalloc(",
+    "cudaStream_t",
+    "threadIdx.x % 32",
+    "__shfl_xor_sync(0xffffffff, v, 1)",
+    "\n",
+    "textwrap.dedent(",
+    ".format(",
+    " % ",
+    "**kw",
+    "*xs",
+    "src = ",
+    "\t",
+    "\0",
+    "\\\n    ",
+    "\"\\n\"\n",
+    "#include <cuda_runtime.h>\\n",
+    "k<<<1, 64>>>(p);",
+    "extra_cuda_cflags=['-O3', '--use_fast_math']",
+];
+
+/// Fragments of Makefiles: rdc flags in every spelling, recipes, conditionals, macros.
+pub const MAKE_TOKENS: &[&str] = &[
+    "\t",
+    "\\\n",
+    "\\\r\n",
+    "-dc ",
+    "--device-c ",
+    "-rdc=true ",
+    "-rdc true ",
+    "--relocatable-device-code=true ",
+    "-dlink ",
+    "--device-link ",
+    "-fgpu-rdc ",
+    "-c ",
+    "$(NVCC) ",
+    "nvcc ",
+    "$(CXX) ",
+    "g++ ",
+    "hipcc ",
+    "-o $@ ",
+    "$^ ",
+    "$< ",
+    "%.o: %.cu\n\t",
+    "\ndlink.o: $(OBJS)\n\t$(NVCC) -dlink $^ -o $@\n",
+    "\napp: $(OBJS) dlink.o\n\t$(CXX) $^ -o $@ -lcudart\n",
+    ".RECIPEPREFIX = >\n",
+    "\n> ",
+    "define RULE\n",
+    "endef\n",
+    "ifeq ($(A),b)\n",
+    "else\n",
+    "endif\n",
+    "$(shell echo -dc)",
+    "\"-dc\"",
+    "'-dc'",
+    "a-dc.o ",
+    ";",
+    " && ",
+    "# ",
+    ":",
+    "::",
+    " = ",
+    " := ",
+    " += ",
+    "$(",
+    ")",
+    "${",
+    "}",
+    "$(patsubst %.cu,%.o,$(SRCS))",
+    "$(SRCS:.cu=.o)",
+    "\r\n",
+    "é",
+    "😀",
+    "-arch=sm_80 ",
+    "-gencode arch=compute_80,code=sm_80 ",
+    "-lcudart ",
+    "\n",
+    "$(eval ",
+    "a.o b.o: ",
+    "| dir ",
+    "@",
+    "-",
+    "+",
+    "$$",
+];
+
+/// One to four of `props::mutate`'s byte mutations, then sometimes a fragment of `tokens`.
+pub fn mutate(
+    rng: &mut super::props::Rng,
+    input: &[u8],
+    pool: &[Vec<u8>],
+    tokens: &[&str],
+) -> Vec<u8> {
+    let mut v = if rng.below(3) == 0 {
+        input.to_vec()
+    } else {
+        super::props::mutate(rng, input, pool)
+    };
+    for _ in 0..1 + rng.below(3) {
+        let t = tokens[rng.below(tokens.len())].as_bytes();
+        let mut at = rng.below(v.len() + 1);
+        // Mostly between characters, so that most inputs stay UTF-8 text.
+        if rng.below(8) != 0 {
+            while at > 0 && at < v.len() && (v[at] & 0xC0) == 0x80 {
+                at -= 1;
+            }
+        }
+        v.splice(at..at, t.iter().copied());
+    }
+    v
+}

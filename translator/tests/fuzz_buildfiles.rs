@@ -1,0 +1,416 @@
+//! Robustness of the build-file passes on hostile bytes: Python files whose strings reach
+//! `load_inline`, and Makefiles with relocatable device code. The inputs saved under
+//! `tests/fuzz-inputs/python` and `tests/fuzz-inputs/make` (seeds and campaign finds), a seeded
+//! mutation run on every `cargo test`, outputs that still parse (Python's `ast`, `make -n`), and
+//! the long campaign (`--ignored campaign_buildfiles`), with the properties of
+//! `fuzz/src/build_props.rs`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[path = "../../fuzz/src/props.rs"]
+#[allow(dead_code)]
+mod props;
+
+#[path = "../../fuzz/src/build_props.rs"]
+mod build_props;
+
+/// The two kinds of input, each with its checker, mutation fragments and parse check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Python,
+    Make,
+}
+
+impl Kind {
+    fn check(self, data: &[u8]) -> Result<Vec<u8>, String> {
+        match self {
+            Kind::Python => build_props::check_python(data),
+            Kind::Make => build_props::check_makefile(data),
+        }
+    }
+
+    fn tokens(self) -> &'static [&'static str] {
+        match self {
+            Kind::Python => build_props::PY_TOKENS,
+            Kind::Make => build_props::MAKE_TOKENS,
+        }
+    }
+
+    fn dir(self) -> &'static str {
+        match self {
+            Kind::Python => "python",
+            Kind::Make => "make",
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// Files under `dir` (recursively, sorted) that `keep` accepts.
+fn files(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = rd.filter_map(Result::ok).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files(&p, keep, out);
+        } else if keep(&p) {
+            out.push(p);
+        }
+    }
+}
+
+/// The saved inputs of a kind (`tests/fuzz-inputs/<kind>/`).
+fn saved(kind: Kind) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let dir = root().join("tests/fuzz-inputs").join(kind.dir());
+    files(&dir, &|p| p.extension().is_none_or(|e| e != "md"), &mut out);
+    out
+}
+
+/// The corpus files of a kind: JIT modules, Makefiles.
+fn corpus(kind: Kind) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let keep: &dyn Fn(&Path) -> bool = match kind {
+        Kind::Python => &|p| {
+            p.extension().is_some_and(|e| e == "py")
+                && fs::read(p).is_ok_and(|b| memchr_find(&b, b"load_inline"))
+        },
+        Kind::Make => &|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // Expected outputs are Makefiles too; only inputs seed the mutations.
+            !p.components().any(|c| c.as_os_str() == "expected")
+                && (matches!(name, "Makefile" | "makefile" | "GNUmakefile")
+                    || name.ends_with(".mk"))
+        },
+    };
+    files(&root().join("../corpus"), keep, &mut out);
+    out
+}
+
+fn memchr_find(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The seeds of a kind: corpus files and saved inputs, read.
+fn pool(kind: Kind) -> Vec<Vec<u8>> {
+    let paths: Vec<PathBuf> = corpus(kind).into_iter().chain(saved(kind)).collect();
+    assert!(paths.len() >= 3, "{kind:?} seeds not found: {paths:?}");
+    paths.iter().map(|p| fs::read(p).unwrap()).collect()
+}
+
+#[test]
+fn saved_and_corpus_build_inputs_keep_the_properties() {
+    for kind in [Kind::Python, Kind::Make] {
+        let saved = saved(kind);
+        assert!(saved.len() >= 3, "{kind:?}: {saved:?}");
+        for p in saved.iter().chain(&corpus(kind)) {
+            if let Err(e) = kind.check(&fs::read(p).unwrap()) {
+                panic!("{}: {e}", p.display());
+            }
+        }
+    }
+}
+
+/// Seeded mutations of the JIT module and Makefiles; `HIPPORT_FUZZ_ITERS` and
+/// `HIPPORT_FUZZ_SEED` as in `fuzz_regressions.rs`.
+#[test]
+fn seeded_build_mutations_keep_the_properties() {
+    let iters: usize = std::env::var("HIPPORT_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let seed: u64 = std::env::var("HIPPORT_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed);
+    let scratch = tempfile::tempdir().unwrap();
+    for kind in [Kind::Python, Kind::Make] {
+        let pool = pool(kind);
+        let mut rng = props::Rng::new(seed);
+        for i in 0..iters {
+            let base = &pool[rng.below(pool.len())];
+            let input = build_props::mutate(&mut rng, base, &pool, kind.tokens());
+            if let Err(e) = check_exempting(kind, &input, scratch.path()) {
+                let path = std::env::temp_dir().join(format!("hipport-fuzz-{kind:?}-{seed}-{i}"));
+                let _ = fs::write(&path, &input);
+                panic!(
+                    "{kind:?}, seed {seed}, iteration {i}: {e} (input saved to {})",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Whether `program` runs; under CI a missing tool fails the test.
+fn have(program: &str, arg: &str) -> bool {
+    let ok = Command::new(program)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(!in_ci(), "{program} is required in CI");
+        eprintln!("SKIPPED: {program} is not installed");
+    }
+    ok
+}
+
+/// Whether each Python file parses (`ast.parse` of its bytes, as Python reads a module).
+fn python_parses(paths: &[PathBuf]) -> Vec<bool> {
+    let script = "import ast, sys\nfor p in sys.argv[1:]:\n    try:\n        ast.parse(open(p, 'rb').read())\n        print('ok')\n    except BaseException:\n        print('err')\n";
+    let mut out = Vec::new();
+    for chunk in paths.chunks(200) {
+        let o = Command::new("python3")
+            .arg("-W")
+            .arg("ignore")
+            .arg("-c")
+            .arg(script)
+            .args(chunk)
+            .output()
+            .expect("python3 runs");
+        let text = String::from_utf8_lossy(&o.stdout);
+        let v: Vec<bool> = text.lines().map(|l| l == "ok").collect();
+        assert_eq!(v.len(), chunk.len(), "{text}");
+        out.extend(v);
+    }
+    out
+}
+
+/// The errors GNU make reports while reading a Makefile (`missing separator`, a conditional
+/// without `endif`...), from `make -n` in an empty directory with a shell that does nothing, so
+/// that neither `$(shell ...)` nor a `+` recipe runs anything. A missing file is no syntax
+/// error.
+fn make_syntax_errors(path: &Path) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new("timeout")
+        .args(["10", "make", "-n", "-s", "-f"])
+        .arg(path)
+        .arg("SHELL=/bin/true")
+        .current_dir(dir.path())
+        .output()
+        .expect("make runs");
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.contains("***") && !l.contains("No rule to make target"))
+        .map(|l| {
+            // Without the file name and line, which differ between input and output.
+            l.split("*** ").nth(1).unwrap_or(l).to_string()
+        })
+        .collect()
+}
+
+/// [`Kind::check`], where a Makefile that make cannot read (`missing separator`) need not give
+/// the same output twice: as for sources with parse errors, what the first run rewrote can
+/// change how the rest is read. Other properties hold for it all the same.
+fn check_exempting(kind: Kind, input: &[u8], scratch: &Path) -> Result<Vec<u8>, String> {
+    match kind.check(input) {
+        Err(e) if kind == Kind::Make && e.contains("not idempotent") => {
+            let p = scratch.join("exempt.mk");
+            fs::write(&p, input).unwrap();
+            if make_syntax_errors(&p).is_empty() {
+                Err(e)
+            } else {
+                let (mut edits, _) = hipport::buildfiles::translate_build(
+                    hipport::buildfiles::BuildKind::Makefile,
+                    input,
+                    "Makefile",
+                    &Default::default(),
+                );
+                Ok(hipport::edit::apply(input, &mut edits).map_err(|e| e.to_string())?)
+            }
+        }
+        r => r,
+    }
+}
+
+/// Inputs that Python or make reads without a syntax error give outputs they read too: the
+/// saved inputs, the corpus, and a sample of mutants.
+#[test]
+fn outputs_still_parse_as_python_and_makefiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = props::Rng::new(0xfeed);
+    if have("python3", "--version") {
+        let pool = pool(Kind::Python);
+        let mut inputs: Vec<Vec<u8>> = pool.clone();
+        for _ in 0..60 {
+            let base = &pool[rng.below(pool.len())];
+            inputs.push(build_props::mutate(
+                &mut rng,
+                base,
+                &pool,
+                Kind::Python.tokens(),
+            ));
+        }
+        let mut ins = Vec::new();
+        let mut outs = Vec::new();
+        for (i, data) in inputs.iter().enumerate() {
+            let out = Kind::Python
+                .check(data)
+                .unwrap_or_else(|e| panic!("input {i}: {e}"));
+            let (a, b) = (
+                dir.path().join(format!("in{i}.py")),
+                dir.path().join(format!("out{i}.py")),
+            );
+            fs::write(&a, data).unwrap();
+            fs::write(&b, out).unwrap();
+            ins.push(a);
+            outs.push(b);
+        }
+        let (pi, po) = (python_parses(&ins), python_parses(&outs));
+        let parsed = pi.iter().filter(|b| **b).count();
+        assert!(parsed >= pool.len(), "only {parsed} inputs parse");
+        for k in 0..ins.len() {
+            assert!(
+                !pi[k] || po[k],
+                "{} parses but its output {} does not",
+                ins[k].display(),
+                outs[k].display()
+            );
+        }
+    }
+    if have("make", "--version") {
+        let pool = pool(Kind::Make);
+        let mut inputs: Vec<Vec<u8>> = pool.clone();
+        for _ in 0..40 {
+            let base = &pool[rng.below(pool.len())];
+            inputs.push(build_props::mutate(
+                &mut rng,
+                base,
+                &pool,
+                Kind::Make.tokens(),
+            ));
+        }
+        for (i, data) in inputs.iter().enumerate() {
+            let out = check_exempting(Kind::Make, data, dir.path())
+                .unwrap_or_else(|e| panic!("input {i}: {e}"));
+            let (a, b) = (
+                dir.path().join(format!("in{i}.mk")),
+                dir.path().join(format!("out{i}.mk")),
+            );
+            fs::write(&a, data).unwrap();
+            fs::write(&b, &out).unwrap();
+            let (ei, eo) = (make_syntax_errors(&a), make_syntax_errors(&b));
+            assert!(
+                !ei.is_empty() || eo.is_empty(),
+                "{} reads without errors, its output {} gives {eo:?}",
+                a.display(),
+                b.display()
+            );
+        }
+    }
+}
+
+/// The long campaign over both kinds: `HIPPORT_FUZZ_SECS=300 cargo test --release -p hipport
+/// --test fuzz_buildfiles -- --ignored campaign_buildfiles --nocapture`. Failing inputs go to
+/// `HIPPORT_FUZZ_OUT` (default `target/fuzz-findings`); one input in 400 is also parsed by
+/// Python or make before and after.
+#[test]
+#[ignore]
+fn campaign_buildfiles() {
+    let secs: u64 = std::env::var("HIPPORT_FUZZ_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let seed: u64 = std::env::var("HIPPORT_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        });
+    let out = std::env::var_os("HIPPORT_FUZZ_OUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../target/fuzz-findings"));
+    fs::create_dir_all(&out).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut pools = [pool(Kind::Python), pool(Kind::Make)];
+    let seeds = [pools[0].len(), pools[1].len()];
+    let mut rng = props::Rng::new(seed);
+    let start = Instant::now();
+    let (mut runs, mut found, mut parsed) = (0u64, 0u64, 0u64);
+    let mut kinds = std::collections::BTreeMap::<String, u64>::new();
+    let mut last_report = Instant::now();
+    while start.elapsed() < Duration::from_secs(secs) {
+        let k = rng.below(2);
+        let kind = [Kind::Python, Kind::Make][k];
+        let pool = &pools[k];
+        let base = rng.below(pool.len());
+        let input = build_props::mutate(&mut rng, &pool[base], pool, kind.tokens());
+        runs += 1;
+        let result = check_exempting(kind, &input, scratch.path()).and_then(|output| {
+            if rng.below(400) != 0 {
+                return Ok(());
+            }
+            parsed += 1;
+            let a = scratch.path().join("in");
+            let b = scratch.path().join("out");
+            fs::write(&a, &input).unwrap();
+            fs::write(&b, &output).unwrap();
+            match kind {
+                Kind::Python => {
+                    let p = python_parses(&[a, b]);
+                    if p[0] && !p[1] {
+                        return Err("the input parses as Python, the output does not".into());
+                    }
+                }
+                Kind::Make => {
+                    let eo = make_syntax_errors(&b);
+                    if make_syntax_errors(&a).is_empty() && !eo.is_empty() {
+                        return Err(format!("make reads the input, not the output: {eo:?}"));
+                    }
+                }
+            }
+            Ok(())
+        });
+        match result {
+            Err(e) => {
+                // Findings by kind and rule, not by offset.
+                let shape: String = e
+                    .split(|c: char| c.is_ascii_digit())
+                    .collect::<Vec<_>>()
+                    .join("#");
+                let key: String =
+                    format!("{kind:?} {}", shape.chars().take(70).collect::<String>());
+                let n = kinds.entry(key).or_default();
+                *n += 1;
+                if *n <= 5 {
+                    found += 1;
+                    let ext = if kind == Kind::Python { "py" } else { "mk" };
+                    fs::write(out.join(format!("finding-{seed}-{runs}.{ext}")), &input).unwrap();
+                    fs::write(out.join(format!("finding-{seed}-{runs}.txt")), &e).unwrap();
+                }
+            }
+            Ok(()) => {
+                if pools[k].len() < seeds[k] + 300 && rng.below(30) == 0 {
+                    pools[k].push(input);
+                }
+            }
+        }
+        if last_report.elapsed() > Duration::from_secs(60) {
+            eprintln!(
+                "campaign: {:.0}s, {runs} inputs, {parsed} parsed, {found} findings saved",
+                start.elapsed().as_secs_f64()
+            );
+            last_report = Instant::now();
+        }
+    }
+    let _ = std::panic::take_hook();
+    eprintln!(
+        "campaign seed {seed}: {runs} inputs ({parsed} parsed) in {:.0}s; findings by kind: {kinds:#?}",
+        start.elapsed().as_secs_f64()
+    );
+    assert!(kinds.is_empty(), "findings saved in {}", out.display());
+}
