@@ -2219,6 +2219,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
     match name {
         "warpSize" => warpsize_constexpr(a, n),
+        "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,
             Severity::Warning,
@@ -2271,7 +2272,9 @@ fn version_macro_use(a: &mut Analyzer, n: Node, name: &str) {
     );
 }
 
-fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+/// Where `n` (a warp-size name) stands in a place that needs a constant expression: a template
+/// argument, an array bound, ... (the words for the message), or None for a run-time use.
+fn constant_use(a: &Analyzer, n: Node) -> Option<&'static str> {
     // The ancestors, found at once (each `parent` call walks down from the root).
     let up = crate::parse::ancestors(n);
     // A declaration of something named warpSize (HIP's own header) is not a use.
@@ -2281,7 +2284,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             "init_declarator" | "declaration" | "field_declaration"
         ) && p.field(FIELDS.declarator) == Some(n)
     }) {
-        return;
+        return None;
     }
     let mut child = n;
     let mut what: Option<&str> = None;
@@ -2352,6 +2355,11 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         }
         child = x;
     }
+    what
+}
+
+fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+    let what = constant_use(a, n);
     if let Some(what) = what {
         // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
         let sev = if a.opts.hip_version >= hipport_rules::Version::new(7, 0, 0) {
@@ -2368,6 +2376,27 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// `C10_WARP_SIZE` (PyTorch's c10/macros/Macros.h) in host code where a constant expression is
+/// needed: ROCm builds of PyTorch define it there as `at::cuda::warp_size()`, a run-time query,
+/// and keep the constant for device code only.
+fn c10_warp_size(a: &mut Analyzer, n: Node) {
+    // A file that defines its own (`#define C10_WARP_SIZE 32`) is reported with the constants.
+    if a.macros.get("C10_WARP_SIZE").is_some() || a.in_device_only(n.start_byte()) {
+        return;
+    }
+    let Some(what) = constant_use(a, n) else {
+        return;
+    };
+    a.report(
+        &WARPSIZE_CONSTEXPR,
+        Severity::Error,
+        n,
+        format!("`C10_WARP_SIZE` used as {what} in host code: ROCm builds of PyTorch define it there as `at::cuda::warp_size()`, a run-time query, so this does not compile"),
+        Some("size arrays with `C10_WARP_SIZE_UPPER_BOUND` (or `_LOWER_BOUND` for a count of warps), take launch sizes from `at::cuda::warp_size()`, and pass the warp size to kernels as a template parameter chosen at run time".into()),
+        vec![],
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -4553,6 +4582,8 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
     let t = a.text(n);
     if t == "warpSize" {
         warpsize_constexpr(a, n);
+    } else if t == "C10_WARP_SIZE" {
+        c10_warp_size(a, n);
     } else if t.starts_with("__nv_fp8") {
         let line = a.index.position(a.map(n.start_byte())).0;
         if a.first("H024", line) {
