@@ -477,7 +477,10 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "nvcc flag with no hipcc counterpart removed",
         explain: "Some nvcc options exist only because of NVIDIA's toolchain: -lineinfo, -Xptxas (ptxas is\n\
                   NVIDIA's assembler), --expt-relaxed-constexpr and --expt-extended-lambda (HIP-Clang allows\n\
-                  both by default), -ccbin, -maxrregcount. hipcc rejects them, so hipport removes them.\n\
+                  both by default), -ccbin, -maxrregcount, and the fatbinary and build-speed options of\n\
+                  recent CUDA releases (-Xfatbin, --compress-mode, --split-compile,\n\
+                  -static-global-template-stub, --allow-unsupported-compiler). hipcc rejects them, so\n\
+                  hipport removes them.\n\
                   -maxrregcount changes occupancy: use __launch_bounds__ on the kernel to limit registers.",
     },
     DiagInfo {

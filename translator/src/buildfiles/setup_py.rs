@@ -1133,7 +1133,11 @@ fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
     let all_removed = words.iter().all(|w| sink.removed(w.start, w.end));
     let text = match gap.rfind('\n') {
         Some(nl) => {
-            let eol = if gap[..nl].ends_with('\r') { "\r\n" } else { "\n" };
+            let eol = if gap[..nl].ends_with('\r') {
+                "\r\n"
+            } else {
+                "\n"
+            };
             format!("{eol}{}{flag}", &gap[nl + 1..])
         }
         None if all_removed => flag.trim_end_matches(',').to_string(),
