@@ -202,7 +202,9 @@ of resident blocks per multiprocessor. HIP passes it verbatim to `amdgpu_waves_p
 minimum number of waves per execution unit, which constrains register allocation differently. \
 The HIP documentation says to use MIN_WARPS_PER_EU = MIN_BLOCKS * MAX_THREADS / 32; that formula \
 is disputed (ROCm/hip#3167, #2521), so hipport reports the value it gives and leaves the choice to \
-you. The three-argument CUDA 12 form (with maxBlocksPerCluster) is not accepted by HIP at all \
+you. A value above 8 is more waves than a CDNA SIMD holds (hipcc reports an occupancy of 8 for \
+gfx90a, 16 for gfx1030), which asks the compiler for the smallest register budget per wave, and \
+`(T, 1)` constrains nothing on either side (a note). The three-argument CUDA 12 form (with maxBlocksPerCluster) is not accepted by HIP at all \
 (error).",
 };
 

@@ -4491,6 +4491,10 @@ fn has_token(code: &str, token: &str) -> bool {
     })
 }
 
+/// The most waves one SIMD of a CDNA GPU holds (hipcc reports `Occupancy: 8` for a trivial
+/// gfx90a kernel; gfx1030's is 16).
+const MAX_WAVES_PER_EU_CDNA: i64 = 8;
+
 fn launch_bounds(a: &mut Analyzer, n: Node) {
     let argv: Vec<Node> = crate::parse::named_children(n)
         .filter(|x| x.kind_name() != "comment")
@@ -4507,10 +4511,29 @@ fn launch_bounds(a: &mut Analyzer, n: Node) {
         2 => {
             let t = a.eval(argv[0]);
             let b = a.eval(argv[1]);
+            // One wave per EU is what any launch gets: `(T, 1)` constrains nothing on AMD, as
+            // one block per multiprocessor constrains nothing in CUDA.
+            if b == Some(1) {
+                a.report(
+                    &LAUNCH_BOUNDS,
+                    Severity::Note,
+                    argv[1],
+                    "`__launch_bounds__` second argument `1`: one block per multiprocessor in CUDA, one wave per EU on AMD; neither constrains anything".into(),
+                    Some("leave it, or drop it; do not scale it up with the HIP docs' formula, which would ask for more waves than a SIMD holds".into()),
+                    vec![],
+                );
+                return;
+            }
             let help = match (t, b) {
                 (Some(t), Some(b)) => {
                     let waves = (b * t / 32).max(1);
-                    format!("the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 = {b} * {t} / 32 = {waves}, i.e. `__launch_bounds__({t}, {waves})`; that formula is disputed (ROCm/hip#3167), so measure, or drop the second argument")
+                    // hipcc's occupancy report: at most 8 waves per EU on gfx90a/gfx942, 16 on gfx1030.
+                    let cap = if waves > MAX_WAVES_PER_EU_CDNA {
+                        format!(" ({waves} is more waves than a CDNA SIMD holds, 8, so the compiler would give each wave the smallest register budget: prefer dropping the second argument)")
+                    } else {
+                        String::new()
+                    };
+                    format!("the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 = {b} * {t} / 32 = {waves}, i.e. `__launch_bounds__({t}, {waves})`{cap}; that formula is disputed (ROCm/hip#3167), so measure, or drop the second argument")
                 }
                 _ => "the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 (a disputed formula, ROCm/hip#3167); measure, or drop the second argument".into(),
             };

@@ -634,6 +634,24 @@ fn h009_launch_bounds() {
     assert_eq!(got, vec![(1, Severity::Warning), (2, Severity::Error)]);
     assert!(d[0].help.as_deref().unwrap().contains("= 16"));
     assert!(d[0].help.as_deref().unwrap().contains("3167"));
+    // 16 waves per EU is more than gfx90a's 8: the help says so.
+    assert!(d[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("more waves than a CDNA SIMD holds"));
+    // (64, 2) converts to 4, within what a SIMD holds; (1024, 1) is a note that warns off the
+    // formula's 32.
+    let d = run("__global__ void __launch_bounds__(64, 2) k() {}\n\
+                 __global__ void __launch_bounds__(1024, 1) k1() {}\n");
+    let got: Vec<(usize, Severity)> = d
+        .iter()
+        .filter(|d| d.id == "H009")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(got, vec![(1, Severity::Warning), (2, Severity::Note)]);
+    assert!(!d[0].help.as_deref().unwrap().contains("SIMD holds"));
+    assert!(d[1].help.as_deref().unwrap().contains("do not scale it up"));
 }
 
 // H010, H011 ---------------------------------------------------------------------------------
