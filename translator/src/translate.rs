@@ -2072,6 +2072,11 @@ fn line_end(src: &[u8], pos: usize) -> usize {
 /// Whether the name at `start..end` ends the path of `using namespace a::b;` or of a namespace
 /// alias `namespace n = a::b;`, where tree-sitter sees its last segment as a plain identifier.
 fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
+    // Cheapest test first: the path ends the statement.
+    let after = src[end..].iter().find(|b| !b.is_ascii_whitespace());
+    if after != Some(&b';') {
+        return false;
+    }
     // Back over the qualifiers (`c10::` in `c10::cuda`).
     let mut i = start;
     loop {
@@ -2095,26 +2100,25 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
         }
         i = j;
     }
-    let after = src[end..].iter().find(|b| !b.is_ascii_whitespace());
-    if after != Some(&b';') {
-        return false;
-    }
-    let before = String::from_utf8_lossy(&src[..i]);
-    let before = before.trim_end();
-    if let Some(head) = before.strip_suffix("namespace") {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let before = src[..i].trim_ascii_end();
+    if let Some(head) = before.strip_suffix(b"namespace") {
         // `using namespace`, not an identifier that ends in `namespace`.
-        return head.trim_end().ends_with("using")
-            && !head.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let head = match head.last() {
+            Some(b) if b.is_ascii_whitespace() => head.trim_ascii_end(),
+            _ => return false,
+        };
+        return head
+            .strip_suffix(b"using")
+            .is_some_and(|h| !h.last().is_some_and(|&b| ident(b)));
     }
     // `namespace n = a::b;`
-    let Some(head) = before.strip_suffix('=') else {
+    let Some(head) = before.strip_suffix(b"=") else {
         return false;
     };
-    let head = head.trim_end();
-    let alias_start = head
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |p| p + 1);
-    alias_start < head.len() && head[..alias_start].trim_end().ends_with("namespace")
+    let head = head.trim_ascii_end();
+    let alias_start = head.iter().rposition(|&b| !ident(b)).map_or(0, |p| p + 1);
+    alias_start < head.len() && head[..alias_start].trim_ascii_end().ends_with(b"namespace")
 }
 
 fn scope_before(src: &[u8], pos: usize) -> String {
