@@ -1628,6 +1628,58 @@ fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
     best
 }
 
+/// `scales[i / 32]` with `i` a global thread index (it reads `blockIdx`): the subscript of a
+/// pointer into global memory, read, picks the group of 32 elements `i` falls in (the scale of a
+/// 32-element quantization group), the same on any warp size, not a warp of the block.
+fn group_subscript(a: &Analyzer, n: Node, dividend: Node) -> bool {
+    let mut idx = n;
+    while let Some(p) = idx
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        idx = p;
+    }
+    let Some(list) = idx
+        .parent()
+        .filter(|p| p.kind_name() == "subscript_argument_list")
+    else {
+        return false;
+    };
+    let Some(sub) = list
+        .parent()
+        .filter(|s| s.kind_name() == "subscript_expression")
+    else {
+        return false;
+    };
+    // A read: `out[gid / 32] = sum` stores one result per warp.
+    if sub.parent().is_some_and(|p| {
+        p.kind_name() == "assignment_expression" && p.field(FIELDS.left) == Some(sub)
+    }) {
+        return false;
+    }
+    let Some(arr) = sub
+        .field(FIELDS.argument)
+        .filter(|arr| arr.kind_name() == "identifier")
+    else {
+        return false;
+    };
+    // A pointer (a kernel's argument, global memory), not a per-warp `__shared__` array.
+    if !a
+        .lookup(a.text(arr), arr.start_byte())
+        .is_some_and(|d| d.pointer && d.dims.is_empty())
+    {
+        return false;
+    }
+    let reads_block_idx = |x: Node| a.text(x).contains("blockIdx");
+    match dividend.kind_name() {
+        "identifier" => a
+            .lookup(a.text(dividend), dividend.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(reads_block_idx),
+        _ => reads_block_idx(dividend),
+    }
+}
+
 /// Whether an expression is (built from) a lane or warp quantity (see [`lane_kind`]).
 fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
     lane_kind(a, n, block_dim).is_some()
@@ -1931,6 +1983,9 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         Some(_) => Some(Severity::Warning),
         None => None,
     };
+    if op == "/" && lit_right && value == 32 && group_subscript(a, n, other) {
+        return;
+    }
     let hit: Option<(Severity, String)> = match op {
         "%" | "/" if lit_right && value == 32 => {
             let kind = lane_kind(a, other, true);

@@ -2241,3 +2241,18 @@ fn h004_masks_derived_from_a_ballot_are_64_bit_too() {
     let plain = "__global__ void k(unsigned* o, unsigned bits) { unsigned low = bits & 0xffu; o[0] = __ffs(low); }\n";
     assert!(lines_of(plain, "H004").is_empty());
 }
+
+/// A read of a global array at a global index over 32 is a quantization group's scale, not a
+/// warp; a store of one result per warp there, and a warp index kept in a variable, are warps.
+#[test]
+fn h001_group_scale_reads_are_not_warp_indices() {
+    let src = "__global__ void dq(const float* scales, float* out, int n) {\n\
+               int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               out[i] = scales[i / 32] + scales[(blockIdx.x * blockDim.x + threadIdx.x) / 32];\n\
+               float v = __shfl_xor_sync(0xffffffff, out[i], 1);\n\
+               out[i / 32] = v;\n\
+               int warp = i / 32;\n\
+               out[warp] = scales[threadIdx.x / 32];\n\
+               }\n";
+    assert_eq!(lines_at(src, "H001", Version::new(6, 4, 0)), [5, 6, 7]);
+}
