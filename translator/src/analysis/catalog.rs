@@ -57,7 +57,8 @@ expression), and all of these fail to compile (hipport reports an error when the
 7.0 or newer, a warning before). `__AMDGCN_WAVEFRONT_SIZE` (and \
 `__AMDGCN_WAVEFRONT_SIZE__`) is deprecated by LLVM for the same reason.
 
-PyTorch's `C10_WARP_SIZE` went the same way: ROCm builds of PyTorch define it in host code as \
+PyTorch's `C10_WARP_SIZE` went the same way: recent ROCm builds of PyTorch (older ones defined it \
+as `warpSize`, 64 in host code whatever the GPU) define it in host code as \
 `at::cuda::warp_size()`, a run-time query of the current GPU, and keep a constant (64 on gfx9, \
 32 otherwise) for device code only, so host code that uses it as a constant (a template argument \
 of a kernel launch, an array bound, a constexpr) does not compile, whatever the HIP version. \

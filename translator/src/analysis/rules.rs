@@ -2448,7 +2448,7 @@ fn c10_warp_size(a: &mut Analyzer, n: Node) {
         &WARPSIZE_CONSTEXPR,
         Severity::Error,
         n,
-        format!("`C10_WARP_SIZE` used as {what} in host code: ROCm builds of PyTorch define it there as `at::cuda::warp_size()`, a run-time query, so this does not compile"),
+        format!("`C10_WARP_SIZE` used as {what} in host code: recent ROCm builds of PyTorch define it there as `at::cuda::warp_size()`, a run-time query, so this does not compile (older ones as 64, wrong for 32-lane RDNA GPUs)"),
         Some("size arrays with `C10_WARP_SIZE_UPPER_BOUND` (or `_LOWER_BOUND` for a count of warps), take launch sizes from `at::cuda::warp_size()`, and pass the warp size to kernels as a template parameter chosen at run time".into()),
         vec![],
     );
