@@ -637,6 +637,13 @@ impl<'a> Walk<'a> {
             // `remove_callback_conventions` decides, by text, where one goes.
             return;
         }
+        // `using namespace c10::cuda;` ends in an identifier, not a namespace name.
+        if names_namespace(self.src, start, end) && self.rename_namespace(start, end) {
+            return;
+        }
+        if self.rename_torch_member(name, start, end) {
+            return;
+        }
         let db = self.db;
         let v = self.opts.hip_version;
         match db.target(name, &self.opts.libs) {
@@ -727,6 +734,41 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+    }
+
+    /// Under the torch v1 API, a name written after the qualifiers of a torch v1 rule for the
+    /// whole path (`c10::cuda::CUDACachingAllocator::recordStream`, whose rule
+    /// `cuda::CUDACachingAllocator::recordStream` gives `...::recordStreamMasqueradingAsCUDA`)
+    /// takes that rule's last segment; the qualifiers follow the namespace rules. Returns whether
+    /// such a rule applied (the bare name's rule then does not).
+    fn rename_torch_member(&mut self, name: &str, start: usize, end: usize) -> bool {
+        if self.opts.libs.torch_api != TorchApi::V1 {
+            return false;
+        }
+        let scope = scope_before(self.src, start);
+        if scope.is_empty() {
+            return false;
+        }
+        let segs: Vec<&str> = scope.trim_end_matches("::").split("::").collect();
+        let db = self.db;
+        // The longest written path first.
+        for i in 0..segs.len() {
+            let path = format!("{}::{name}", segs[i..].join("::"));
+            let Some(m) = db.torch_v1(&path) else {
+                continue;
+            };
+            let Some(hip) = m.hip.as_deref() else {
+                return false;
+            };
+            let new = hip.rsplit("::").next().unwrap_or(hip);
+            if new != name {
+                self.edits
+                    .push(Edit::replace(start, end, new, m.family.as_str()));
+                self.count(m.family);
+            }
+            return true;
+        }
+        false
     }
 
     fn why_not(&self, m: &Mapping, info: &DiagInfo) -> (String, String) {
@@ -2027,6 +2069,58 @@ fn line_end(src: &[u8], pos: usize) -> usize {
 }
 
 /// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
+/// Whether the name at `start..end` ends the path of `using namespace a::b;` or of a namespace
+/// alias `namespace n = a::b;`, where tree-sitter sees its last segment as a plain identifier.
+fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
+    // Cheapest test first: the path ends the statement.
+    let after = src[end..].iter().find(|b| !b.is_ascii_whitespace());
+    if after != Some(&b';') {
+        return false;
+    }
+    // Back over the qualifiers (`c10::` in `c10::cuda`).
+    let mut i = start;
+    loop {
+        let mut j = i;
+        while j > 0 && src[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        if j < 2 || &src[j - 2..j] != b"::" {
+            break;
+        }
+        j -= 2;
+        while j > 0 && src[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        let seg_end = j;
+        while j > 0 && (src[j - 1].is_ascii_alphanumeric() || src[j - 1] == b'_') {
+            j -= 1;
+        }
+        if j == seg_end {
+            break;
+        }
+        i = j;
+    }
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let before = src[..i].trim_ascii_end();
+    if let Some(head) = before.strip_suffix(b"namespace") {
+        // `using namespace`, not an identifier that ends in `namespace`.
+        let head = match head.last() {
+            Some(b) if b.is_ascii_whitespace() => head.trim_ascii_end(),
+            _ => return false,
+        };
+        return head
+            .strip_suffix(b"using")
+            .is_some_and(|h| !h.last().is_some_and(|&b| ident(b)));
+    }
+    // `namespace n = a::b;`
+    let Some(head) = before.strip_suffix(b"=") else {
+        return false;
+    };
+    let head = head.trim_ascii_end();
+    let alias_start = head.iter().rposition(|&b| !ident(b)).map_or(0, |p| p + 1);
+    alias_start < head.len() && head[..alias_start].trim_ascii_end().ends_with(b"namespace")
+}
+
 fn scope_before(src: &[u8], pos: usize) -> String {
     let mut parts: Vec<&[u8]> = Vec::new();
     let mut i = pos;

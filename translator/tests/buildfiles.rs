@@ -1133,6 +1133,8 @@ fn half_operator_switches_take_hip_names_and_the_kernel_compiles() {
         converted,
         setup
             .replace("\"h.cu\"", "\"h.hip\"")
+            // HIP 6.2 declares the `_sync` warp builtins only with this macro.
+            .replace("[\"-O3\"", "[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O3\"")
             .replace("__CUDA_NO_HALF_OPERATORS__", "__HIP_NO_HALF_OPERATORS__")
             .replace(
                 "__CUDA_NO_HALF_CONVERSIONS__",
@@ -1196,4 +1198,88 @@ fn half_operator_switches_take_hip_names_and_the_kernel_compiles() {
         "-U__CUDA_NO_HALF_CONVERSIONS__",
     ]);
     assert!(!cuda_names.status.success());
+}
+
+/// nvcc options that LLM extensions pass (fatbinary compression, split compilation, the
+/// template-stub switch, the host-compiler check) and hipcc rejects ("unknown argument",
+/// "unsupported option"): the converted setup.py drops them, and its list compiles.
+#[test]
+fn nvcc_only_packaging_flags_are_dropped_and_the_rest_compiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    std::fs::create_dir_all(&input).unwrap();
+    let rejected = [
+        "-Xfatbin",
+        "-compress-all",
+        "--compress-mode=size",
+        "--split-compile=0",
+        "-static-global-template-stub=false",
+        "--allow-unsupported-compiler",
+    ];
+    let list: Vec<String> = ["-O3"]
+        .iter()
+        .chain(rejected.iter())
+        .chain(["-DNDEBUG"].iter())
+        .map(|f| format!("\"{f}\""))
+        .collect();
+    let setup = format!(
+        "from setuptools import setup\n\
+         from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+         setup(name=\"k\", ext_modules=[CUDAExtension(\"k\", [\"k.cu\"], extra_compile_args={{\"nvcc\": [{}]}})],\n      \
+         cmdclass={{\"build_ext\": BuildExtension}})\n",
+        list.join(", ")
+    );
+    std::fs::write(input.join("setup.py"), &setup).unwrap();
+    std::fs::write(
+        input.join("k.cu"),
+        "__global__ void k(float* x) { x[threadIdx.x] *= 2.f; }\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_hipport");
+    let out = tmp.path().join("out");
+    let report = run(Command::new(bin)
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--no-cache", "--hip-version", "5.2"]));
+    let converted = std::fs::read_to_string(out.join("setup.py")).unwrap();
+    assert!(converted.contains("[\"-O3\", \"-DNDEBUG\"]"), "{converted}");
+    for f in [
+        "-Xfatbin",
+        "--compress-mode=size",
+        "--split-compile=0",
+        "-static-global-template-stub=false",
+        "--allow-unsupported-compiler",
+    ] {
+        assert!(report.contains(&format!("nvcc flag `{f}")), "{f}: {report}");
+    }
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    let compile = |extra: &[&str]| {
+        Command::new("hipcc")
+            .args(["--offload-arch=gfx90a", "-c"])
+            .args(extra)
+            .arg(out.join("k.cu"))
+            .arg("-o")
+            .arg(tmp.path().join("k.o"))
+            .output()
+            .unwrap()
+    };
+    let built = compile(&["-O3", "-DNDEBUG"]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    for f in [
+        &rejected[..2],
+        &rejected[2..3],
+        &rejected[3..4],
+        &rejected[4..5],
+        &rejected[5..],
+    ] {
+        assert!(!compile(f).status.success(), "hipcc accepted {f:?}");
+    }
 }

@@ -984,3 +984,52 @@ void f(int n) {
 ";
     assert_eq!(out, format!("#include <hip/hip_runtime.h>\n{want}"));
 }
+
+/// The torch v1 API renames the caching allocator's namespace and `recordStream` as PyTorch's
+/// own table does (`cuda::CUDACachingAllocator::raw_alloc` ->
+/// `hip::HIPCachingAllocatorMasqueradingAsCUDA::raw_alloc`), and `using namespace c10::cuda;`
+/// follows the `c10::cuda` -> `c10::hip` rule like a qualified name; v2 keeps all of them.
+#[test]
+fn torch_v1_caching_allocator_and_using_directives_follow_the_masquerading_names() {
+    let src = "#include <c10/cuda/CUDACachingAllocator.h>\n\
+               void f(void* d, c10::cuda::CUDAStream s) {\n  \
+               c10::cuda::CUDACachingAllocator::recordStream(d, s);\n  \
+               void* p = c10::cuda::CUDACachingAllocator::raw_alloc(256);\n  \
+               c10::cuda::CUDACachingAllocator::raw_delete(p);\n  \
+               using namespace c10::cuda;\n  \
+               CUDACachingAllocator::emptyCache();\n}\n\
+               namespace cu = c10::cuda;\n\
+               namespace mine { int cuda; }\n\
+               int g() { using namespace mine; return cuda; }\n";
+    let v1 = Options {
+        libs: hipport::translate::Choices {
+            torch_api: hipport::translate::TorchApi::V1,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let (out, _) = tr(src, &v1);
+    assert_eq!(
+        out,
+        "#include <ATen/hip/impl/HIPCachingAllocatorMasqueradingAsCUDA.h>\n\
+         void f(void* d, c10::hip::HIPStreamMasqueradingAsCUDA s) {\n  \
+         c10::hip::HIPCachingAllocatorMasqueradingAsCUDA::recordStreamMasqueradingAsCUDA(d, s);\n  \
+         void* p = c10::hip::HIPCachingAllocatorMasqueradingAsCUDA::raw_alloc(256);\n  \
+         c10::hip::HIPCachingAllocatorMasqueradingAsCUDA::raw_delete(p);\n  \
+         using namespace c10::hip;\n  \
+         HIPCachingAllocatorMasqueradingAsCUDA::emptyCache();\n}\n\
+         namespace cu = c10::hip;\n\
+         namespace mine { int cuda; }\n\
+         int g() { using namespace mine; return cuda; }\n"
+    );
+    // A second run changes nothing.
+    assert_eq!(tr(&out, &v1).0, out);
+    let (v2, _) = tr(src, &hip52());
+    assert_eq!(
+        v2,
+        src.replace(
+            "c10/cuda/CUDACachingAllocator.h",
+            "c10/hip/HIPCachingAllocator.h"
+        )
+    );
+}

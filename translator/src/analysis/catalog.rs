@@ -57,6 +57,14 @@ expression), and all of these fail to compile (hipport reports an error when the
 7.0 or newer, a warning before). `__AMDGCN_WAVEFRONT_SIZE` (and \
 `__AMDGCN_WAVEFRONT_SIZE__`) is deprecated by LLVM for the same reason.
 
+PyTorch's `C10_WARP_SIZE` went the same way: recent ROCm builds of PyTorch (older ones defined it \
+as `warpSize`, 64 in host code whatever the GPU) define it in host code as \
+`at::cuda::warp_size()`, a run-time query of the current GPU, and keep a constant (64 on gfx9, \
+32 otherwise) for device code only, so host code that uses it as a constant (a template argument \
+of a kernel launch, an array bound, a constexpr) does not compile, whatever the HIP version. \
+PyTorch's header names `C10_WARP_SIZE_UPPER_BOUND` and `C10_WARP_SIZE_LOWER_BOUND` for sizes \
+known at compile time.
+
 Fix: take the warp size as a template parameter chosen on the host from \
 `hipDeviceAttributeWarpSize`, or, for device-only constants, select 64 when `__GFX8__` or \
 `__GFX9__` is defined and 32 otherwise. Use `warpSize` only in run-time expressions.",
@@ -200,7 +208,9 @@ of resident blocks per multiprocessor. HIP passes it verbatim to `amdgpu_waves_p
 minimum number of waves per execution unit, which constrains register allocation differently. \
 The HIP documentation says to use MIN_WARPS_PER_EU = MIN_BLOCKS * MAX_THREADS / 32; that formula \
 is disputed (ROCm/hip#3167, #2521), so hipport reports the value it gives and leaves the choice to \
-you. The three-argument CUDA 12 form (with maxBlocksPerCluster) is not accepted by HIP at all \
+you. A value above 8 is more waves than a CDNA SIMD holds (hipcc reports an occupancy of 8 for \
+gfx90a, 16 for gfx1030), which asks the compiler for the smallest register budget per wave, and \
+`(T, 1)` constrains nothing on either side (a note). The three-argument CUDA 12 form (with maxBlocksPerCluster) is not accepted by HIP at all \
 (error).",
 };
 

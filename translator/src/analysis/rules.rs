@@ -1628,6 +1628,58 @@ fn lane_kind(a: &Analyzer, n: Node, block_dim: bool) -> Option<LaneKind> {
     best
 }
 
+/// `scales[i / 32]` with `i` a global thread index (it reads `blockIdx`): the subscript of a
+/// pointer into global memory, read, picks the group of 32 elements `i` falls in (the scale of a
+/// 32-element quantization group), the same on any warp size, not a warp of the block.
+fn group_subscript(a: &Analyzer, n: Node, dividend: Node) -> bool {
+    let mut idx = n;
+    while let Some(p) = idx
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        idx = p;
+    }
+    let Some(list) = idx
+        .parent()
+        .filter(|p| p.kind_name() == "subscript_argument_list")
+    else {
+        return false;
+    };
+    let Some(sub) = list
+        .parent()
+        .filter(|s| s.kind_name() == "subscript_expression")
+    else {
+        return false;
+    };
+    // A read: `out[gid / 32] = sum` stores one result per warp.
+    if sub.parent().is_some_and(|p| {
+        p.kind_name() == "assignment_expression" && p.field(FIELDS.left) == Some(sub)
+    }) {
+        return false;
+    }
+    let Some(arr) = sub
+        .field(FIELDS.argument)
+        .filter(|arr| arr.kind_name() == "identifier")
+    else {
+        return false;
+    };
+    // A pointer (a kernel's argument, global memory), not a per-warp `__shared__` array.
+    if !a
+        .lookup(a.text(arr), arr.start_byte())
+        .is_some_and(|d| d.pointer && d.dims.is_empty())
+    {
+        return false;
+    }
+    let reads_block_idx = |x: Node| a.text(x).contains("blockIdx");
+    match dividend.kind_name() {
+        "identifier" => a
+            .lookup(a.text(dividend), dividend.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(reads_block_idx),
+        _ => reads_block_idx(dividend),
+    }
+}
+
 /// Whether an expression is (built from) a lane or warp quantity (see [`lane_kind`]).
 fn laneish(a: &Analyzer, n: Node, block_dim: bool) -> bool {
     lane_kind(a, n, block_dim).is_some()
@@ -1931,6 +1983,9 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         Some(_) => Some(Severity::Warning),
         None => None,
     };
+    if op == "/" && lit_right && value == 32 && group_subscript(a, n, other) {
+        return;
+    }
     let hit: Option<(Severity, String)> = match op {
         "%" | "/" if lit_right && value == 32 => {
             let kind = lane_kind(a, other, true);
@@ -2219,6 +2274,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
     match name {
         "warpSize" => warpsize_constexpr(a, n),
+        "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,
             Severity::Warning,
@@ -2271,7 +2327,9 @@ fn version_macro_use(a: &mut Analyzer, n: Node, name: &str) {
     );
 }
 
-fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+/// Where `n` (a warp-size name) stands in a place that needs a constant expression: a template
+/// argument, an array bound, ... (the words for the message), or None for a run-time use.
+fn constant_use(a: &Analyzer, n: Node) -> Option<&'static str> {
     // The ancestors, found at once (each `parent` call walks down from the root).
     let up = crate::parse::ancestors(n);
     // A declaration of something named warpSize (HIP's own header) is not a use.
@@ -2281,7 +2339,7 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             "init_declarator" | "declaration" | "field_declaration"
         ) && p.field(FIELDS.declarator) == Some(n)
     }) {
-        return;
+        return None;
     }
     let mut child = n;
     let mut what: Option<&str> = None;
@@ -2352,6 +2410,11 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
         }
         child = x;
     }
+    what
+}
+
+fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+    let what = constant_use(a, n);
     if let Some(what) = what {
         // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
         let sev = if a.opts.hip_version >= hipport_rules::Version::new(7, 0, 0) {
@@ -2368,6 +2431,27 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// `C10_WARP_SIZE` (PyTorch's c10/macros/Macros.h) in host code where a constant expression is
+/// needed: ROCm builds of PyTorch define it there as `at::cuda::warp_size()`, a run-time query,
+/// and keep the constant for device code only.
+fn c10_warp_size(a: &mut Analyzer, n: Node) {
+    // A file that defines its own (`#define C10_WARP_SIZE 32`) is reported with the constants.
+    if a.macros.get("C10_WARP_SIZE").is_some() || a.in_device_only(n.start_byte()) {
+        return;
+    }
+    let Some(what) = constant_use(a, n) else {
+        return;
+    };
+    a.report(
+        &WARPSIZE_CONSTEXPR,
+        Severity::Error,
+        n,
+        format!("`C10_WARP_SIZE` used as {what} in host code: recent ROCm builds of PyTorch define it there as `at::cuda::warp_size()`, a run-time query, so this does not compile (older ones as 64, wrong for 32-lane RDNA GPUs)"),
+        Some("size arrays with `C10_WARP_SIZE_UPPER_BOUND` (or `_LOWER_BOUND` for a count of warps), take launch sizes from `at::cuda::warp_size()`, and pass the warp size to kernels as a template parameter chosen at run time".into()),
+        vec![],
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -4466,6 +4550,10 @@ fn has_token(code: &str, token: &str) -> bool {
     })
 }
 
+/// The most waves one SIMD of a CDNA GPU holds (hipcc reports `Occupancy: 8` for a trivial
+/// gfx90a kernel; gfx1030's is 16).
+const MAX_WAVES_PER_EU_CDNA: i64 = 8;
+
 fn launch_bounds(a: &mut Analyzer, n: Node) {
     let argv: Vec<Node> = crate::parse::named_children(n)
         .filter(|x| x.kind_name() != "comment")
@@ -4482,10 +4570,29 @@ fn launch_bounds(a: &mut Analyzer, n: Node) {
         2 => {
             let t = a.eval(argv[0]);
             let b = a.eval(argv[1]);
+            // One wave per EU is what any launch gets: `(T, 1)` constrains nothing on AMD, as
+            // one block per multiprocessor constrains nothing in CUDA.
+            if b == Some(1) {
+                a.report(
+                    &LAUNCH_BOUNDS,
+                    Severity::Note,
+                    argv[1],
+                    "`__launch_bounds__` second argument `1`: one block per multiprocessor in CUDA, one wave per EU on AMD; neither constrains anything".into(),
+                    Some("leave it, or drop it; do not scale it up with the HIP docs' formula, which would ask for more waves than a SIMD holds".into()),
+                    vec![],
+                );
+                return;
+            }
             let help = match (t, b) {
                 (Some(t), Some(b)) => {
                     let waves = (b * t / 32).max(1);
-                    format!("the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 = {b} * {t} / 32 = {waves}, i.e. `__launch_bounds__({t}, {waves})`; that formula is disputed (ROCm/hip#3167), so measure, or drop the second argument")
+                    // hipcc's occupancy report: at most 8 waves per EU on gfx90a/gfx942, 16 on gfx1030.
+                    let cap = if waves > MAX_WAVES_PER_EU_CDNA {
+                        format!(" ({waves} is more waves than a CDNA SIMD holds, 8, so the compiler would give each wave the smallest register budget: prefer dropping the second argument)")
+                    } else {
+                        String::new()
+                    };
+                    format!("the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 = {b} * {t} / 32 = {waves}, i.e. `__launch_bounds__({t}, {waves})`{cap}; that formula is disputed (ROCm/hip#3167), so measure, or drop the second argument")
                 }
                 _ => "the HIP docs convert it as MIN_BLOCKS * MAX_THREADS / 32 (a disputed formula, ROCm/hip#3167); measure, or drop the second argument".into(),
             };
@@ -4557,6 +4664,8 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
     let t = a.text(n);
     if t == "warpSize" {
         warpsize_constexpr(a, n);
+    } else if t == "C10_WARP_SIZE" {
+        c10_warp_size(a, n);
     } else if t.starts_with("__nv_fp8") {
         let line = a.index.position(a.map(n.start_byte())).0;
         if a.first("H024", line) {

@@ -634,6 +634,24 @@ fn h009_launch_bounds() {
     assert_eq!(got, vec![(1, Severity::Warning), (2, Severity::Error)]);
     assert!(d[0].help.as_deref().unwrap().contains("= 16"));
     assert!(d[0].help.as_deref().unwrap().contains("3167"));
+    // 16 waves per EU is more than gfx90a's 8: the help says so.
+    assert!(d[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("more waves than a CDNA SIMD holds"));
+    // (64, 2) converts to 4, within what a SIMD holds; (1024, 1) is a note that warns off the
+    // formula's 32.
+    let d = run("__global__ void __launch_bounds__(64, 2) k() {}\n\
+                 __global__ void __launch_bounds__(1024, 1) k1() {}\n");
+    let got: Vec<(usize, Severity)> = d
+        .iter()
+        .filter(|d| d.id == "H009")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert_eq!(got, vec![(1, Severity::Warning), (2, Severity::Note)]);
+    assert!(!d[0].help.as_deref().unwrap().contains("SIMD holds"));
+    assert!(d[1].help.as_deref().unwrap().contains("do not scale it up"));
 }
 
 // H010, H011 ---------------------------------------------------------------------------------
@@ -2244,4 +2262,19 @@ fn h004_masks_derived_from_a_ballot_are_64_bit_too() {
     // A mask not derived from a ballot is left alone.
     let plain = "__global__ void k(unsigned* o, unsigned bits) { unsigned low = bits & 0xffu; o[0] = __ffs(low); }\n";
     assert!(lines_of(plain, "H004").is_empty());
+}
+
+/// A read of a global array at a global index over 32 is a quantization group's scale, not a
+/// warp; a store of one result per warp there, and a warp index kept in a variable, are warps.
+#[test]
+fn h001_group_scale_reads_are_not_warp_indices() {
+    let src = "__global__ void dq(const float* scales, float* out, int n) {\n\
+               int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               out[i] = scales[i / 32] + scales[(blockIdx.x * blockDim.x + threadIdx.x) / 32];\n\
+               float v = __shfl_xor_sync(0xffffffff, out[i], 1);\n\
+               out[i / 32] = v;\n\
+               int warp = i / 32;\n\
+               out[warp] = scales[threadIdx.x / 32];\n\
+               }\n";
+    assert_eq!(lines_at(src, "H001", Version::new(6, 4, 0)), [5, 6, 7]);
 }

@@ -610,7 +610,8 @@ fn map_one(
         "-Wno-deprecated-gpu-targets" | "--resource-usage" | "-res-usage" | "-rdc=false"
         | "--relocatable-device-code=false" | "--prec-div=false" | "--prec-div=true" | "-prec-div=false"
         | "-prec-div=true" | "--prec-sqrt=false" | "--prec-sqrt=true" | "-prec-sqrt=false" | "-prec-sqrt=true"
-        | "--default-stream=legacy" | "-default-stream=legacy" | "--Werror=all-warnings" => {
+        | "--default-stream=legacy" | "-default-stream=legacy" | "--Werror=all-warnings"
+        | "--allow-unsupported-compiler" | "-allow-unsupported-compiler" => {
             note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("hipcc has no such option and does not need it"));
             drop_words(m, i, 1);
             return 1;
@@ -746,6 +747,10 @@ fn map_one(
         (&["-cudart", "--cudart"][..], "hipcc links the HIP runtime itself"),
         (&["--diag-suppress", "-diag-suppress", "--diag_suppress"][..], "use clang -Wno-... flags"),
         (&["-maxrregcount", "--maxrregcount"][..], "limit registers with __launch_bounds__ on the kernel instead"),
+        (&["-Xfatbin", "--fatbin-options"][..], "fatbinary is NVIDIA's packager of device code; hipcc bundles code objects without it"),
+        (&["--compress-mode", "-compress-mode"][..], "it sets how nvcc compresses its fatbinary; hipcc has no such option"),
+        (&["--split-compile", "-split-compile", "--split-compile-extended", "-split-compile-extended"][..], "it splits nvcc's device optimization into threads; hipcc has no such option"),
+        (&["-static-global-template-stub", "--static-global-template-stub"][..], "it sets how nvcc emits host stubs of templated kernels; hip-clang has no such option"),
     ] {
         if let Some((_, n)) = flag_value(words, i, names) {
             let warn = names[0] == "-maxrregcount";

@@ -487,6 +487,13 @@ pub(crate) fn translate(
                             arch_done = arch_lists.contains(name);
                         }
                         list(src, sink, opts, role, &words, &mut arch_done);
+                        // A list added to one (`flags += [...]`) gets it from the assigned list.
+                        if role == Role::Nvcc
+                            && opts.warp_sync_define
+                            && !matches!(target, Some((_, false)))
+                        {
+                            warp_sync_flag(src, sink, tok_start(&toks[open]), &words);
+                        }
                         if let (Some((name, true)), true) = (target, arch_done) {
                             arch_lists.insert(name);
                         }
@@ -1104,6 +1111,48 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
     }
 }
 
+/// The macro with which HIP 6.2 and 6.3 declare the `_sync` warp builtins.
+const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+
+/// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
+/// the list already defines it: HIP 6.2 and 6.3 declare the `_sync` warp builtins that the
+/// translated sources keep only with it, and hipcc gets this list.
+fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
+    let Some(first) = words.first() else {
+        return;
+    };
+    if words.iter().any(|w| w.text.contains(WARP_SYNC_MACRO)) {
+        return;
+    }
+    let q = first.quote.unwrap_or('"');
+    let at = open + 1;
+    let gap = &src[at..first.start];
+    let flag = format!("{q}-D{WARP_SYNC_MACRO}{q},");
+    // One flag a line when the list is written so, else in front on the same line.
+    // Every flag removed (`["--expt-relaxed-constexpr"]`): the list holds the macro alone.
+    let all_removed = words.iter().all(|w| sink.removed(w.start, w.end));
+    let text = match gap.rfind('\n') {
+        Some(nl) => {
+            let eol = if gap[..nl].ends_with('\r') {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            format!("{eol}{}{flag}", &gap[nl + 1..])
+        }
+        None if all_removed => flag.trim_end_matches(',').to_string(),
+        None => format!("{flag} "),
+    };
+    if sink.edit(at, at, text, B_TORCH.id) {
+        sink.diag(
+            B_TORCH,
+            first.start,
+            format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 and 6.3 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
+            Some("HIP 6.4 and newer declare them without it; keep it while the extension must build with ROCm 6.2 or 6.3".into()),
+        );
+    }
+}
+
 /// Rewrites one list of literals by its role; `arch_done` says whether the AMD targets are
 /// already listed for it (and is set when this list lists them).
 fn list(
@@ -1525,5 +1574,31 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
             .any(|d| d.id == "B009" && d.line == 4 && d.message.contains("removed")));
         let (again, _) = translate_build(BuildKind::Python, out.as_bytes(), "jit.py", &o);
         assert!(again.is_empty(), "{again:?}");
+    }
+    #[test]
+    fn hip_6_2_nvcc_lists_define_the_warp_sync_builtins() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            warp_sync_define: true,
+            ..Default::default()
+        };
+        let src = "from torch.utils.cpp_extension import CUDAExtension, load\nnvcc_flags = [\n    \"-O3\",\n    \"--expt-relaxed-constexpr\",\n]\nnvcc_flags += [\"-lineinfo\"]\next = CUDAExtension(\"e\", [\"e.cu\"], extra_compile_args={\"cxx\": [\"-O3\"], \"nvcc\": nvcc_flags})\nm = load(\"m\", [\"m.cu\"], extra_cuda_cflags=['--expt-relaxed-constexpr'])\nk = load(\"k\", [\"k.cu\"], extra_cuda_cflags=[\"-O2\", \"-lineinfo\"])\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "from torch.utils.cpp_extension import CUDAExtension, load\nnvcc_flags = [\n    \"-DHIP_ENABLE_WARP_SYNC_BUILTINS\",\n    \"-O3\",\n]\nnvcc_flags += []\next = CUDAExtension(\"e\", [\"e.cu\"], extra_compile_args={\"cxx\": [\"-O3\"], \"nvcc\": nvcc_flags})\nm = load(\"m\", [\"m.cu\"], extra_cuda_cflags=['-DHIP_ENABLE_WARP_SYNC_BUILTINS'])\nk = load(\"k\", [\"k.cu\"], extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O2\"])\n"
+        );
+        let added: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B011" && d.message.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"))
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(added, [3, 8, 9]);
+        // The host compiler's list does not get it, and a second run adds nothing.
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+        // Other HIP versions leave the lists without it.
+        let (plain, _) = run(src, &BuildOptions::default());
+        assert!(!plain.contains("WARP_SYNC"), "{plain}");
     }
 }
