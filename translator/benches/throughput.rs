@@ -45,10 +45,14 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
 }
 
 /// Writes copies of the corpus under `dir` until `mb` megabytes, each copy with its own name and
-/// a distinct first line (so no two files share content).
+/// a distinct first line (so no two files share content). A tree left by an earlier run is
+/// reused only when it was made from the same corpus files (its stamp names their hash).
 fn generate(dir: &Path, mb: u64) -> (Vec<PathBuf>, u64) {
-    let stamp = dir.join(format!(".complete-{mb}"));
     let corpus = corpus();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&corpus, &mut hasher);
+    let print = std::hash::Hasher::finish(&hasher);
+    let stamp = dir.join(format!(".complete-{mb}-{print:016x}"));
     let mut files = Vec::new();
     let mut total = 0u64;
     let fresh = !stamp.exists();
