@@ -1,12 +1,13 @@
-//! In-source suppressions: `// hipport: allow(H001)` on the diagnostic's line or the line above.
+//! In-source suppressions: `// hipport: allow(H001)` on the diagnostic's line, or alone on the
+//! line above (a comment after code covers its own line only, not the next one).
 //!
 //! The list may name IDs or kebab names, separated by commas (`allow(H001, sync-mask-32bit)`);
 //! `allow(all)` silences everything on that line. Block comments work too.
 
 use crate::diag::{Diagnostic, LineIndex};
 
-/// Drops the diagnostics that an `hipport: allow(...)` comment on their line, or on the line
-/// above, names by ID or by name.
+/// Drops the diagnostics that an `hipport: allow(...)` comment on their line, or alone on the
+/// line above, names by ID or by name.
 pub fn apply_suppressions(src: &[u8], diags: &mut Vec<Diagnostic>) {
     if diags.is_empty() || memchr::memmem::find(src, b"hipport:").is_none() {
         return;
@@ -22,9 +23,20 @@ pub fn apply_suppressions(src: &[u8], diags: &mut Vec<Diagnostic>) {
                 return false;
             }
             let text = String::from_utf8_lossy(&src[index.line_range(src, l)]);
-            allowed(&text).iter().any(|a| matches(a, d))
+            (l == d.line || comment_only(&text)) && allowed(&text).iter().any(|a| matches(a, d))
         })
     });
+}
+
+/// Whether the line is only a comment that starts with `hipport:` (`// hipport: ...`,
+/// `/* hipport: ... */`, Python's `# hipport: ...`), the form that covers the line below.
+fn comment_only(line: &str) -> bool {
+    let t = line.trim_start();
+    let body = t
+        .strip_prefix("//")
+        .or_else(|| t.strip_prefix("/*"))
+        .or_else(|| t.strip_prefix('#'));
+    body.is_some_and(|b| b.trim_start().starts_with("hipport:"))
 }
 
 /// The entries of every `hipport: allow(...)` on one line.
@@ -100,6 +112,27 @@ mod tests {
         apply_suppressions(src, &mut d);
         let kept: Vec<(&str, usize)> = d.iter().map(|d| (d.id.as_str(), d.line)).collect();
         assert_eq!(kept, vec![("H002", 1), ("H001", 4)]);
+    }
+
+    #[test]
+    fn a_comment_after_code_covers_only_its_own_line() {
+        let src = b"int a = x % 32; // hipport: allow(H001)
+                    int b = y % 32;
+                    #define W 32 // hipport: allow(H001)
+                    int c = z % 32;
+                    # hipport: allow(H001)
+                    int d = w % 32;
+";
+        let mut d = vec![
+            diag("H001", 1), // its own line: dropped
+            diag("H001", 2), // the comment above follows code: kept
+            diag("H001", 3), // its own line: dropped
+            diag("H001", 4), // the comment above follows a directive: kept
+            diag("H001", 6), // a Python comment alone above: dropped
+        ];
+        apply_suppressions(src, &mut d);
+        let kept: Vec<usize> = d.iter().map(|d| d.line).collect();
+        assert_eq!(kept, vec![2, 4]);
     }
 
     #[test]
