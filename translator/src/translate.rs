@@ -2068,7 +2068,6 @@ fn line_end(src: &[u8], pos: usize) -> usize {
     }
 }
 
-/// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
 /// Whether the name at `start..end` ends the path of `using namespace a::b;` or of a namespace
 /// alias `namespace n = a::b;`, where tree-sitter sees its last segment as a plain identifier.
 fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
@@ -2078,28 +2077,7 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
         return false;
     }
     // Back over the qualifiers (`c10::` in `c10::cuda`).
-    let mut i = start;
-    loop {
-        let mut j = i;
-        while j > 0 && src[j - 1].is_ascii_whitespace() {
-            j -= 1;
-        }
-        if j < 2 || &src[j - 2..j] != b"::" {
-            break;
-        }
-        j -= 2;
-        while j > 0 && src[j - 1].is_ascii_whitespace() {
-            j -= 1;
-        }
-        let seg_end = j;
-        while j > 0 && (src[j - 1].is_ascii_alphanumeric() || src[j - 1] == b'_') {
-            j -= 1;
-        }
-        if j == seg_end {
-            break;
-        }
-        i = j;
-    }
+    let (_, i) = qualifiers_before(src, start);
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let before = src[..i].trim_ascii_end();
     if let Some(head) = before.strip_suffix(b"namespace") {
@@ -2121,7 +2099,9 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
     alias_start < head.len() && head[..alias_start].trim_ascii_end().ends_with(b"namespace")
 }
 
-fn scope_before(src: &[u8], pos: usize) -> String {
+/// The `a::b::` qualifiers written right before byte `pos`, innermost first, and where the
+/// outermost one starts (`pos` when there are none).
+fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
     let mut parts: Vec<&[u8]> = Vec::new();
     let mut i = pos;
     loop {
@@ -2146,6 +2126,12 @@ fn scope_before(src: &[u8], pos: usize) -> String {
         parts.push(&src[j..end]);
         i = j;
     }
+    (parts, i)
+}
+
+/// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
+fn scope_before(src: &[u8], pos: usize) -> String {
+    let (mut parts, _) = qualifiers_before(src, pos);
     parts.reverse();
     let mut out = String::new();
     for p in parts {
