@@ -567,20 +567,10 @@ fn context_of(words: &[Word]) -> Context {
     Context::Any
 }
 
-/// Where the words that may be flags start on a line that is not a recipe: at the operator of
-/// an assignment (the first `=` outside `$(...)`, with the `:`, `?`, `+` or `!` before it: the
-/// variable's name is no flag); on a rule's line, at its inline recipe (`;`) or target-specific
-/// assignment, else at the end (targets and prerequisites are files). `None` for directives and
-/// other lines, whose words are all read.
-fn assignment_op(line: &str) -> Option<usize> {
-    let mut l = line.trim_start();
-    for kw in ["export ", "override ", "private "] {
-        if let Some(rest) = l.strip_prefix(kw) {
-            l = rest.trim_start();
-        }
-    }
-    let first = l.split_whitespace().next().unwrap_or("");
-    if matches!(
+/// Whether a line's first word makes it a directive of make's (a conditional, `define`, an
+/// include, `vpath`, `unexport`), neither a rule nor an assignment.
+pub(super) fn is_directive(first: &str) -> bool {
+    matches!(
         first,
         "ifeq"
             | "ifneq"
@@ -595,7 +585,22 @@ fn assignment_op(line: &str) -> Option<usize> {
             | "sinclude"
             | "vpath"
             | "unexport"
-    ) {
+    )
+}
+
+/// Where the words that may be flags start on a line that is not a recipe: at the operator of
+/// an assignment (the first `=` outside `$(...)`, with the `:`, `?`, `+` or `!` before it: the
+/// variable's name is no flag); on a rule's line, at its inline recipe (`;`) or target-specific
+/// assignment, else at the end (targets and prerequisites are files). `None` for directives and
+/// other lines, whose words are all read.
+fn assignment_op(line: &str) -> Option<usize> {
+    let mut l = line.trim_start();
+    for kw in ["export ", "override ", "private "] {
+        if let Some(rest) = l.strip_prefix(kw) {
+            l = rest.trim_start();
+        }
+    }
+    if is_directive(l.split_whitespace().next().unwrap_or("")) {
         return None;
     }
     let off = line.len() - l.len();

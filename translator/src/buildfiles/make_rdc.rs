@@ -412,24 +412,7 @@ fn rule_header(line: &str, values: &BTreeMap<String, String>) -> Option<Rule> {
         return None;
     }
     let first = line.split_whitespace().next()?;
-    if first.starts_with('#')
-        || matches!(
-            first,
-            "ifeq"
-                | "ifneq"
-                | "ifdef"
-                | "ifndef"
-                | "else"
-                | "endif"
-                | "include"
-                | "-include"
-                | "define"
-                | "endef"
-                | "export"
-                | "unexport"
-                | "vpath"
-        )
-    {
+    if first.starts_with('#') || first == "export" || make::is_directive(first) {
         return None;
     }
     let line = line.split('#').next().unwrap_or(line);
