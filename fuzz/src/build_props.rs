@@ -8,6 +8,8 @@
 
 use std::time::Duration;
 
+use super::props::guarded;
+
 use hipport::buildfiles::{self, BuildKind, BuildOptions};
 use hipport::diag::Diagnostic;
 use hipport::edit::Edit;
@@ -31,18 +33,6 @@ fn python_options() -> Vec<(&'static str, Options)> {
         ("hip-launch-fix-5.2", hip),
         ("annotate", annotate),
     ]
-}
-
-/// Runs `f`, turning a panic into an error that names the option set.
-fn guarded<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
-        let msg = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default();
-        format!("[{name}] panic: {msg}")
-    })
 }
 
 /// Edits sorted, disjoint, inside `data` and (for UTF-8 text) on character boundaries;

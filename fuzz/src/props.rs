@@ -28,6 +28,18 @@ pub fn option_sets() -> Vec<(&'static str, Options)> {
     ]
 }
 
+/// Runs `f`, turning a panic into an error that names the option set.
+pub fn guarded<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("[{name}] panic: {msg}")
+    })
+}
+
 /// Checks the properties on one input; `Err` describes the first one broken.
 pub fn check(data: &[u8]) -> Result<(), String> {
     for (name, opts) in option_sets() {
@@ -38,19 +50,7 @@ pub fn check(data: &[u8]) -> Result<(), String> {
 
 /// Checks the properties on one input with one option set.
 pub fn check_with(data: &[u8], name: &str, opts: &Options) -> Result<(), String> {
-    let run = |src: &[u8]| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            translate::translate_source(src, "fuzz.cu", opts)
-        }))
-        .map_err(|p| {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            format!("[{name}] panic: {msg}")
-        })
-    };
+    let run = |src: &[u8]| guarded(name, || translate::translate_source(src, "fuzz.cu", opts));
     let r = match run(data)? {
         Ok(r) => r,
         // A parse timeout or an overlap is a reported error, not a crash; the driver copies the
