@@ -528,18 +528,19 @@ pub(super) fn closing_paren(s: &str, open: usize) -> Option<usize> {
 /// `var,list,body` of a `$(foreach ...)` split at its first two top-level commas: the
 /// variable and list joined, and the body.
 fn split_top_commas(s: &str) -> Option<(&str, &str)> {
+    let first = top_level(s, ',')?;
+    let second = first + 1 + top_level(&s[first + 1..], ',')?;
+    Some((&s[..second], &s[second + 1..]))
+}
+
+/// The offset of the first `c` outside `$(...)` and `${...}`.
+pub(super) fn top_level(s: &str, c: char) -> Option<usize> {
     let mut depth = 0usize;
-    let mut commas = Vec::new();
-    for (i, c) in s.char_indices() {
-        match c {
+    for (i, ch) in s.char_indices() {
+        match ch {
             '(' | '{' => depth += 1,
             ')' | '}' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                commas.push(i);
-                if commas.len() == 2 {
-                    return Some((&s[..i], &s[i + 1..]));
-                }
-            }
+            _ if ch == c && depth == 0 => return Some(i),
             _ => {}
         }
     }

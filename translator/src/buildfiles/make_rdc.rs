@@ -416,14 +416,14 @@ fn rule_header(line: &str, values: &BTreeMap<String, String>) -> Option<Rule> {
         return None;
     }
     let line = line.split('#').next().unwrap_or(line);
-    let colon = top_level(line, ':')?;
+    let colon = make::top_level(line, ':')?;
     let rest = line[colon + 1..].trim_start_matches(':');
     if rest.starts_with('=') {
         return None;
     }
     let rest = rest.split(';').next().unwrap_or(rest);
     let mut targets: Vec<String> = words_of(&line[..colon], values);
-    let prereqs = match top_level(rest, ':') {
+    let prereqs = match make::top_level(rest, ':') {
         Some(second) => {
             targets.extend(words_of(&rest[..second], values));
             &rest[second + 1..]
@@ -441,20 +441,6 @@ fn words_of(text: &str, values: &BTreeMap<String, String>) -> Vec<String> {
         .into_iter()
         .map(str::to_string)
         .collect()
-}
-
-/// The offset of the first `c` outside `$(...)` and `${...}`.
-fn top_level(s: &str, c: char) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, ch) in s.char_indices() {
-        match ch {
-            '(' | '{' => depth += 1,
-            ')' | '}' => depth = depth.saturating_sub(1),
-            _ if ch == c && depth == 0 => return Some(i),
-            _ => {}
-        }
-    }
-    None
 }
 
 /// `text` with the Makefile's variables expanded: `$(NAME)`, `${NAME}`, substitution
