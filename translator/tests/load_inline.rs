@@ -26,7 +26,7 @@ cuda_src = r"""
 __inline__ __device__ float warp_sum(float v) {
   for (int offset = 16; offset > 0; offset >>= 1)
     v += __shfl_xor_sync(0xffffffff, v, offset);
-  return v;
+  return __shfl_sync(0xffffffff, v, 0);
 }
 
 __global__ void row_sum_kernel(const float* x, float* y, int cols) {

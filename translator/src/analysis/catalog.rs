@@ -30,9 +30,14 @@ warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is n
 The shuffle findings are dropped in device functions that only kernels this file launches with \
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
 and a row that shares a 64-lane wavefront with another is H048's concern. All findings are \
-dropped in functions whose shuffles (and those of the functions they call) all pass a width of \
-32 and that vote nowhere: such code works on 32-lane segments, which HIP's width argument keeps \
-apart on 64-lane wavefronts. `threadIdx.x < 32` and shared arrays of 32 entries indexed by \
+dropped in functions whose shuffles (and those of the functions they call) all stay in 32-lane \
+segments and that vote nowhere: shuffles that pass a width of 32, and xor shuffles whose lane \
+distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
+the lane's half of a 64-lane wavefront. Such code works on both halves of a wavefront \
+independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
+a `WARP_SIZE 32` constant that only such functions use is dropped too. None of this applies in a \
+file that also reads `warpSize` (or `C10_WARP_SIZE`) on the device: lanes counted by the \
+wavefront's size and reductions over 32 lanes mix, and lane 0 of the wavefront reads half a sum. `threadIdx.x < 32` and shared arrays of 32 entries indexed by \
 thread are reported only in functions that do warp-level work (or use `volatile`, the \
 warp-synchronous shared-memory idiom); elsewhere they are 32 bins or the first 32 elements.
 

@@ -476,8 +476,8 @@ struct Analyzer<'a, 't> {
     /// threads wide (H048, and H001's findings in such kernels).
     launches: Vec<(String, bool)>,
     /// Every call, in source order: its start, the function it names, and for a warp operation
-    /// whether it works on 32-lane segments (a shuffle given a width of 32 or less).
-    calls: Vec<(usize, &'a str, Option<bool>)>,
+    /// how it treats a 64-lane wavefront.
+    calls: Vec<(usize, &'a str, Option<row_warps::Lanes>)>,
 }
 
 impl<'a, 't> Analyzer<'a, 't> {

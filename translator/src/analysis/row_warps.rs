@@ -96,14 +96,31 @@ pub(super) fn finish(a: &mut Analyzer) {
     narrow_blocks(a);
 }
 
-/// How a device function's warp operations treat the wavefront.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// How one warp operation treats a 64-lane wavefront.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Lanes {
+    /// A shuffle over the whole wavefront, or a vote.
+    Wavefront,
+    /// A shuffle given a width of 32 or less.
+    Width32,
+    /// An xor shuffle without a width whose lane distance is below 32: it stays in the lane's
+    /// half as a width of 32 would keep it, though nothing says its author meant halves.
+    SmallXor,
+}
+
+/// How a device function's warp operations, with those of what it calls, treat the wavefront
+/// (ordered: joining two takes the later).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Reach {
     /// No shuffles or votes, itself or in what it calls.
     None,
     /// Every shuffle passes a width of 32 or less, and there are no votes: the code works on
     /// 32-lane segments, which a 64-lane wavefront holds two of.
     Segments,
+    /// Segments too, but some shuffle keeps to them only by its small xor distance: counted as
+    /// segment code only where a kernel of the file reaches it (a helper alone may serve
+    /// callers elsewhere that count lanes by `warpSize`).
+    XorSegments,
     /// A shuffle over the whole wavefront, or a vote.
     Wavefront,
 }
@@ -113,6 +130,11 @@ enum Reach {
 /// `threadIdx.x / 32`, `% 32` and a reduction from 16 name a segment, and HIP's width argument
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
+    // Code that also counts lanes by the wavefront's size (`threadIdx.x % warpSize`) mixes the
+    // two: a segment's result read at lane 0 of the wavefront misses the second half.
+    if names_wave_size(a.src) {
+        return;
+    }
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -131,18 +153,239 @@ fn segments(a: &mut Analyzer) {
         .collect();
     // Only functions holding a finding are classified (with what they call).
     let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
+    let mut kernel_reached: Option<Vec<std::ops::Range<usize>>> = None;
+    let shared: &Analyzer = a;
+    let mut is_segment_code = |name, range: &std::ops::Range<usize>| {
+        let a = shared;
+        match reach_of(a, name, &defs, &mut memo, 0) {
+            Reach::Segments => true,
+            Reach::XorSegments => kernel_reached
+                .get_or_insert_with(|| kernel_bodies(a))
+                .iter()
+                .any(|b| range.contains(&b.start)),
+            Reach::None | Reach::Wavefront => false,
+        }
+    };
     let mut segmented: Vec<std::ops::Range<usize>> = Vec::new();
     for (name, range, _) in &defs {
-        if findings.iter().any(|o| range.contains(o))
-            && reach_of(a, name, &defs, &mut memo, 0) == Reach::Segments
-        {
+        if findings.iter().any(|o| range.contains(o)) && is_segment_code(name, range) {
             segmented.push(range.clone());
         }
     }
-    if !segmented.is_empty() {
-        a.out
-            .retain(|d| !(d.id == "H001" && segmented.iter().any(|r| r.contains(&d.offset))));
+    // A constant defined outside functions (`#define WARP_SIZE 32`) that the file's device
+    // functions name, all of them working on segments, is a segment's size.
+    let mut constants: Vec<usize> = Vec::new();
+    for d in shared.out.iter().filter(|d| d.id == "H001") {
+        if defs.iter().any(|(_, r, _)| r.contains(&d.offset)) {
+            continue;
+        }
+        let Some(name) = d
+            .message
+            .strip_prefix('`')
+            .and_then(|m| m.split_once('`'))
+            .map(|(n, _)| n)
+            .filter(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        else {
+            continue;
+        };
+        let users: Vec<(&str, std::ops::Range<usize>)> = defs
+            .iter()
+            .filter(|(_, r, _)| has_word(&a.src[r.clone()], name.as_bytes()))
+            .map(|(n, r, _)| (*n, r.clone()))
+            .collect();
+        if !users.is_empty() && users.iter().all(|(u, r)| is_segment_code(u, r)) {
+            constants.push(d.offset);
+        }
     }
+    if !segmented.is_empty() || !constants.is_empty() {
+        a.out.retain(|d| {
+            !(d.id == "H001"
+                && (segmented.iter().any(|r| r.contains(&d.offset))
+                    || constants.contains(&d.offset)))
+        });
+    }
+    if a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
+        let segment_fns: Vec<&str> = memo
+            .iter()
+            .filter(|(_, r)| matches!(r, Reach::Segments | Reach::XorSegments))
+            .map(|(n, _)| *n)
+            .collect();
+        for (_, range, body) in defs.iter().filter(|(_, r, _)| segmented.contains(r)) {
+            half_branches(a, *body, range.clone(), &segment_fns);
+        }
+    }
+}
+
+/// In segment code, a branch that only the first 32 threads take (`if (warp == 0)`,
+/// `if (threadIdx.x < 32)`) runs half of a 64-lane wavefront; `_sync` shuffles there (or in
+/// the segment functions it calls) keep the full mask the port gave them, while HIP 6.2+
+/// requires a mask to name exactly the lanes that run it (its `__hip_check_mask`, a trap in
+/// builds without NDEBUG).
+fn half_branches<'t>(
+    a: &mut Analyzer<'_, 't>,
+    body: Node<'t>,
+    range: std::ops::Range<usize>,
+    segment_fns: &[&str],
+) {
+    let mut found: Vec<Node<'t>> = Vec::new();
+    let mut cursor = body.walk();
+    'walk: loop {
+        let n = cursor.node();
+        if n.kind_name() == "if_statement" {
+            let cond = n.field(FIELDS.condition).and_then(|c| {
+                if c.kind_name() == "condition_clause" {
+                    c.named_child(0)
+                } else {
+                    Some(c)
+                }
+            });
+            if let (Some(cond), Some(then)) = (cond, n.field(FIELDS.consequence)) {
+                let r = then.byte_range();
+                let from = a.calls.partition_point(|c| c.0 < r.start);
+                let syncs = a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
+                    matches!(c.2, Some(Lanes::Width32 | Lanes::SmallXor)) && c.1.ends_with("_sync")
+                        || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                });
+                if syncs && first_32_test(a, cond, range.start) {
+                    found.push(cond);
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == body {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    for cond in found {
+        let text = a.text(cond).to_string();
+        a.report(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Warning,
+            cond,
+            format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, but the `_sync` shuffles it runs name the whole wavefront: HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap"),
+            Some("pass `__activemask()` as the mask of those shuffles, or let every warp run them".into()),
+            vec![],
+        );
+    }
+}
+
+/// Whether segment function `name` itself calls a `_sync` warp operation.
+fn calls_sync(a: &Analyzer, name: &str) -> bool {
+    a.funcs
+        .iter()
+        .filter(|f| f.device && a.function_name(f.node) == Some(name))
+        .any(|f| {
+            let r = f.node.byte_range();
+            let from = a.calls.partition_point(|c| c.0 < r.start);
+            a.calls[from..]
+                .iter()
+                .take_while(|c| c.0 < r.end)
+                .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
+        })
+}
+
+/// `warp == 0` (a warp index of 32-lane warps: a variable named for warps, or one set to
+/// `threadIdx.x >> 5` or `/ 32`) or `threadIdx.x < 32`.
+fn first_32_test(a: &Analyzer, cond: Node, scope: usize) -> bool {
+    if cond.kind_name() != "binary_expression" {
+        return false;
+    }
+    let (Some(l), Some(op), Some(r)) = (
+        cond.field(FIELDS.left),
+        cond.field(FIELDS.operator).map(|o| a.text(o)),
+        cond.field(FIELDS.right),
+    ) else {
+        return false;
+    };
+    match op {
+        "<" => a.text(l).replace(' ', "") == "threadIdx.x" && a.eval(r) == Some(32),
+        "==" => {
+            let var = match (a.eval(l), a.eval(r)) {
+                (_, Some(0)) => l,
+                (Some(0), _) => r,
+                _ => return false,
+            };
+            if var.kind_name() != "identifier" {
+                return false;
+            }
+            let name = a.text(var);
+            let Some(init) = a
+                .lookup(name, var.start_byte())
+                .filter(|d| d.decl.start_byte() >= scope)
+                .and_then(|d| d.init)
+                .filter(|i| i.kind_name() == "binary_expression")
+            else {
+                return false;
+            };
+            a.text(init).contains("threadIdx")
+                && matches!(
+                    (
+                        init.field(FIELDS.operator).map(|o| a.text(o)),
+                        init.field(FIELDS.right).and_then(|r| a.eval(r)),
+                    ),
+                    (Some(">>"), Some(5)) | (Some("/"), Some(32))
+                )
+        }
+        _ => false,
+    }
+}
+
+/// Whether `word` occurs in `text` on identifier boundaries.
+fn has_word(text: &[u8], word: &[u8]) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    memchr::memmem::find_iter(text, word).any(|i| {
+        (i == 0 || !ident(text[i - 1])) && text.get(i + word.len()).is_none_or(|&b| !ident(b))
+    })
+}
+
+/// The bodies of the file's kernels and of the device functions they call.
+fn kernel_bodies(a: &Analyzer) -> Vec<std::ops::Range<usize>> {
+    let mut bodies = Vec::new();
+    for f in a.funcs.iter().filter(|f| f.device) {
+        let (Some(name), Some(decl)) = (a.function_name(f.node), f.node.field(FIELDS.declarator))
+        else {
+            continue;
+        };
+        if a.src[f.node.start_byte()..decl.start_byte()]
+            .windows(10)
+            .any(|w| w == b"__global__")
+        {
+            bodies.extend(reachable(a, name).1.iter().map(|b| b.byte_range()));
+        }
+    }
+    bodies
+}
+
+/// Whether the text reads the wavefront's size on the device: `warpSize` (not a
+/// `cudaDeviceProp` member) or PyTorch's `C10_WARP_SIZE`.
+fn names_wave_size(src: &[u8]) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // A `//` comment before it on its line.
+    let commented = |i: usize| {
+        let line = memchr::memrchr(b'\n', &src[..i]).map_or(0, |l| l + 1);
+        memchr::memmem::find(&src[line..i], b"//").is_some()
+    };
+    let read = |w: &[u8]| {
+        memchr::memmem::find_iter(src, w).any(|i| {
+            let before = src[..i].trim_ascii_end();
+            (i == 0 || !ident(src[i - 1]))
+                && src.get(i + w.len()).is_none_or(|&b| !ident(b))
+                && !before.ends_with(b".")
+                && !before.ends_with(b"->")
+                && !commented(i)
+        })
+    };
+    read(b"warpSize") || read(b"C10_WARP_SIZE")
 }
 
 /// What device function `name` reaches: its own warp operations and those of the functions it
@@ -160,25 +403,22 @@ fn reach_of<'a>(
     }
     memo.insert(name, Reach::None);
     let mut reach = Reach::None;
-    let join = |x: Reach, y: Reach| match (x, y) {
-        (Reach::Wavefront, _) | (_, Reach::Wavefront) => Reach::Wavefront,
-        (Reach::Segments, _) | (_, Reach::Segments) => Reach::Segments,
-        _ => Reach::None,
-    };
+
     for (_, range, _) in defs.iter().filter(|(n, _, _)| *n == name) {
         let from = a.calls.partition_point(|c| c.0 < range.start);
         for &(at, callee, segment) in &a.calls[from..] {
             if at >= range.end {
                 break;
             }
-            match segment {
-                Some(true) => reach = join(reach, Reach::Segments),
-                Some(false) => reach = Reach::Wavefront,
+            reach = reach.max(match segment {
+                Some(Lanes::Width32) => Reach::Segments,
+                Some(Lanes::SmallXor) => Reach::XorSegments,
+                Some(Lanes::Wavefront) => Reach::Wavefront,
                 None if depth < CALL_DEPTH && defs.iter().any(|(n, _, _)| *n == callee) => {
-                    reach = join(reach, reach_of(a, callee, defs, memo, depth + 1));
+                    reach_of(a, callee, defs, memo, depth + 1)
                 }
-                None => {}
-            }
+                None => Reach::None,
+            });
             if reach == Reach::Wavefront {
                 break;
             }
@@ -186,6 +426,105 @@ fn reach_of<'a>(
     }
     memo.insert(name, reach);
     reach
+}
+
+/// Whether the lane distance `offset` of the xor shuffle `call` is below 32 whatever it
+/// evaluates to: a constant, or the variable of an enclosing loop that starts below 32 and
+/// shrinks (`for (int o = 16; o > 0; o /= 2)`) or grows while below 32 (`m < 32`, `m <= 16`).
+pub(super) fn below_32(a: &Analyzer, call: Node, offset: Node) -> bool {
+    if let Some(v) = a.eval(offset) {
+        return (0..32).contains(&v);
+    }
+    if offset.kind_name() != "identifier" {
+        return false;
+    }
+    let var = a.text(offset);
+    let ancestors = crate::parse::ancestors(call);
+    let Some(lp) = ancestors.iter().find(|p| {
+        p.kind_name() == "for_statement"
+            && p.field(FIELDS.initializer)
+                .is_some_and(|i| loop_start(a, i, var).is_some())
+    }) else {
+        return false;
+    };
+    let Some(start) = lp
+        .field(FIELDS.initializer)
+        .and_then(|i| loop_start(a, i, var))
+    else {
+        return false;
+    };
+    let Some(step) = lp.field(FIELDS.update).and_then(|u| loop_step(a, u, var)) else {
+        return false;
+    };
+    if !(0..32).contains(&start) {
+        return false;
+    }
+    if step == Step::Shrinks {
+        return true;
+    }
+    // A growing loop is bounded by its condition: `m < 32`, `m <= 31`, `m <= 16`.
+    let Some(cond) = lp.field(FIELDS.condition) else {
+        return false;
+    };
+    cond.kind_name() == "binary_expression"
+        && cond.field(FIELDS.left).is_some_and(|l| a.text(l) == var)
+        && match (
+            cond.field(FIELDS.operator).map(|o| a.text(o)),
+            cond.field(FIELDS.right).and_then(|r| a.eval(r)),
+        ) {
+            (Some("<"), Some(k)) => k <= 32,
+            (Some("<="), Some(k)) => k < 32,
+            _ => false,
+        }
+}
+
+/// Which way a loop's update moves its variable.
+#[derive(PartialEq, Eq)]
+enum Step {
+    Shrinks,
+    Grows,
+}
+
+/// How the update `u` of a loop moves `var` (`o /= 2`, `o >>= 1`, `--o`, `o = o / 2`, `m *= 2`).
+fn loop_step(a: &Analyzer, u: Node, var: &str) -> Option<Step> {
+    let by = |op: &str| match op {
+        "/" | ">>" | "-" | "--" => Some(Step::Shrinks),
+        "*" | "<<" | "+" | "++" => Some(Step::Grows),
+        _ => None,
+    };
+    match u.kind_name() {
+        "update_expression" => {
+            (u.field(FIELDS.argument).map(|x| a.text(x)) == Some(var)).then_some(())?;
+            by(a.text(u.field(FIELDS.operator)?))
+        }
+        "assignment_expression" => {
+            (a.text(u.field(FIELDS.left)?) == var).then_some(())?;
+            let op = a.text(u.field(FIELDS.operator)?);
+            if op == "=" {
+                let r = u.field(FIELDS.right)?;
+                (r.kind_name() == "binary_expression"
+                    && r.field(FIELDS.left).map(|l| a.text(l)) == Some(var))
+                .then_some(())?;
+                by(a.text(r.field(FIELDS.operator)?))
+            } else {
+                by(op.strip_suffix('=')?)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The constant a loop initializer (`int o = 16`, `o = 16`) gives `var`.
+fn loop_start(a: &Analyzer, init: Node, var: &str) -> Option<i64> {
+    let (name, value) = match init.kind_name() {
+        "declaration" => {
+            let d = init.field(FIELDS.declarator)?;
+            (d.field(FIELDS.declarator)?, d.field(FIELDS.value)?)
+        }
+        "assignment_expression" => (init.field(FIELDS.left)?, init.field(FIELDS.right)?),
+        _ => return None,
+    };
+    (a.text(name) == var).then(|| a.eval(value)).flatten()
 }
 
 /// Drops H001's shuffle findings (reductions from 16, width 32, lane 31) in device functions

@@ -2494,11 +2494,23 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     let argv = std::cell::LazyCell::new(|| args(n));
     let segment = super::row_warps::is_warp_op(name).then(|| {
         let sync = usize::from(name.ends_with("_sync"));
-        name.starts_with("__shfl")
+        let width = argv.get(2 + sync);
+        use super::row_warps::Lanes;
+        if !name.starts_with("__shfl") {
+            Lanes::Wavefront
+        } else if width.and_then(|w| a.eval(*w)).is_some_and(|w| w <= 32) {
+            Lanes::Width32
+        } else if width.is_none()
+            && name.starts_with("__shfl_xor")
             && argv
-                .get(2 + sync)
-                .and_then(|w| a.eval(*w))
-                .is_some_and(|w| w <= 32)
+                .get(1 + sync)
+                .is_some_and(|o| super::row_warps::below_32(a, n, *o))
+        {
+            // An xor distance below 32 stays in the lane's 32-lane half, as with width 32.
+            Lanes::SmallXor
+        } else {
+            Lanes::Wavefront
+        }
     });
     a.calls.push((n.start_byte(), name, segment));
     if MASKED_BUILTINS.contains(&name) {

@@ -1998,8 +1998,9 @@ fn h001_doubling_shuffle_loops_and_torch_wrappers() {
          for (int i = 1; i <= 16; i <<= 1) v += __shfl_xor_sync(~0ull, v, i);\n\
          for (int i = 1; i < 32; i *= 2) v += WARP_SHFL_XOR(v, i);\n\
          for (int i = 1; i <= 16; i++) x[i] = v;\n\
-         x[0] = v;",
+         x[0] = __any_sync(~0ull, v > 0.f) ? v : 0.f;",
     );
+    // (The vote makes this wavefront code: xor shuffles alone would be 32-lane segments.)
     assert_eq!(lines_of(&src, "H001"), vec![3, 4]);
 }
 
@@ -2177,7 +2178,7 @@ fn h048_warp_wide_blocks_with_rows() {
 
 #[test]
 fn h001_shuffle_findings_are_dropped_where_only_32_wide_blocks_reach() {
-    let helper = "__device__ float red(float v) { for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffff, v, d); return v; }\n\
+    let helper = "__device__ float red(float v) { for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffff, v, d); return v; }\n\
                   __global__ void rows(float* o) { o[threadIdx.y] = red(o[threadIdx.x]); }\n\
                   __global__ void flat(float* o) { o[threadIdx.x] = red(o[threadIdx.x]); }\n";
     // Reached by 32-wide blocks only (two rows, one row): the 16 is half the block's width.
@@ -2231,18 +2232,135 @@ fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
                          if (lane == 0) out[row] = v;\n}\n";
     let src = format!("{helper}{kernel_text}");
     assert!(lines_of(&src, "H001").is_empty(), "{:?}", run(&src));
-    // One shuffle over the whole wavefront (no width) and the 32s are warp sizes again.
+    // Without a width, an xor distance below 32 still stays in the lane's 32-lane half: the
+    // loop's variable starts at 16 and halves, or doubles while below 32, or is a constant.
+    for shuffle in [
+        "v += __shfl_xor_sync(0xffffffff, v, o)",
+        "v += __shfl_xor_sync(0xffffffff, v, 16 >> (4 - o % 5))",
+    ] {
+        let xor = src.replace("v += __shfl_xor_sync(0xffffffff, v, o, 32)", shuffle);
+        let dropped = !xor.contains("o % 5");
+        assert_eq!(
+            lines_of(&xor, "H001").is_empty(),
+            dropped,
+            "{:?}",
+            run(&xor)
+        );
+    }
+    for (from, to) in [
+        (
+            "for (int o = 16; o > 0; o >>= 1)",
+            "for (int o = 1; o < 32; o *= 2)",
+        ),
+        (
+            "for (int o = 16; o > 0; o >>= 1)",
+            "for (int o = 16; o >= 1; o = o / 2)",
+        ),
+        (
+            "for (int o = 16; o > 0; o >>= 1)",
+            "for (int o = 1; o <= 16; o <<= 1)",
+        ),
+    ] {
+        let xor = src
+            .replace(
+                "v += __shfl_xor_sync(0xffffffff, v, o, 32)",
+                "v += __shfl_xor_sync(0xffffffff, v, o)",
+            )
+            .replace(from, to);
+        assert!(lines_of(&xor, "H001").is_empty(), "{to}: {:?}", run(&xor));
+    }
+    // A distance that can reach 32 leaves the half.
+    let far = src
+        .replace(
+            "v += __shfl_xor_sync(0xffffffff, v, o, 32)",
+            "v += __shfl_xor_sync(0xffffffff, v, o)",
+        )
+        .replace(
+            "for (int o = 16; o > 0; o >>= 1)",
+            "for (int o = 1; o <= 32; o *= 2)",
+        );
+    assert!(!lines_of(&far, "H001").is_empty(), "{:?}", run(&far));
+    // One shuffle over the whole wavefront (down, no width) and the 32s are warp sizes again.
     let whole = src.replace(
         "v += __shfl_xor_sync(0xffffffff, v, o, 32)",
-        "v += __shfl_xor_sync(0xffffffff, v, o)",
+        "v += __shfl_down_sync(0xffffffff, v, o)",
     );
     assert!(lines_of(&whole, "H001").len() >= 4, "{:?}", run(&whole));
+    // Lanes counted by `warpSize` elsewhere in the file mix the two sizes: lane 0 of the
+    // wavefront would read only its half's sum.
+    let mixed = src.replace(
+        "int lane = threadIdx.x % 32;",
+        "int lane = threadIdx.x % warpSize;",
+    );
+    assert!(!lines_of(&mixed, "H001").is_empty(), "{:?}", run(&mixed));
+    let prop = format!("{src}int lanes(cudaDeviceProp& p) {{ return p.warpSize; }}\n");
+    assert!(lines_of(&prop, "H001").is_empty(), "{:?}", run(&prop));
+    // A warp-size constant used only by segment code is a segment's size.
+    let constant = format!(
+        "#define WARP_SIZE 32\n{}",
+        src.replace("% 32", "% WARP_SIZE")
+    );
+    assert!(
+        lines_of(&constant, "H001").is_empty(),
+        "{:?}",
+        run(&constant)
+    );
+    let elsewhere =
+        format!("{constant}__global__ void other(int* o) {{ o[threadIdx.x / WARP_SIZE] = 1; }}\n");
+    assert_eq!(
+        lines_of(&elsewhere, "H001"),
+        vec![1],
+        "{:?}",
+        run(&elsewhere)
+    );
     // A vote covers the wavefront too.
     let vote = src.replace(
         "if (lane == 0)",
         "if (__any_sync(0xffffffff, v > 0) && lane == 0)",
     );
     assert!(!lines_of(&vote, "H001").is_empty());
+}
+
+/// Segment code whose second stage runs in the first 32 threads only leaves half of a 64-lane
+/// wavefront idle under `_sync` shuffles with full masks, which HIP 6.2+ checks.
+#[test]
+fn h001_half_wavefront_branches_with_sync_shuffles() {
+    let src = "__device__ float seg(float v) {\n\
+                 for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n\
+                 return v;\n}\n\
+               __global__ void total(const float* x, float* out) {\n\
+                 __shared__ float part[32];\n\
+                 int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n\
+                 float v = seg(x[threadIdx.x]);\n\
+                 if (lane == 0) part[warp] = v;\n\
+                 __syncthreads();\n\
+                 if (warp == 0) {\n\
+                   v = seg(lane < blockDim.x / 32 ? part[lane] : 0.f);\n\
+                   if (lane == 0) out[blockIdx.x] = v;\n\
+                 }\n}\n";
+    assert_eq!(lines_at(src, "H001", Version::new(6, 2, 0)), vec![11]);
+    let d = run_with(src, Version::new(6, 4, 0), false);
+    let w = d.iter().find(|d| d.id == "H001").expect("a finding");
+    assert_eq!((w.severity, w.column), (Severity::Warning, 5), "{w:?}");
+    assert!(w.message.contains("`if (warp == 0)`"), "{}", w.message);
+    // Before 6.2 the port's shuffles have no mask.
+    assert!(lines_at(src, "H001", Version::new(5, 2, 3)).is_empty());
+    for cond in ["threadIdx.x < 32", "(threadIdx.x >> 5) == 0 && lane < 8"] {
+        let other = src.replace("warp == 0", cond);
+        let want: Vec<usize> = if cond.contains("&&") {
+            vec![]
+        } else {
+            vec![11]
+        };
+        assert_eq!(
+            lines_at(&other, "H001", Version::new(6, 2, 0)),
+            want,
+            "{cond}"
+        );
+    }
+    // Every warp running the second stage is fine.
+    let all = src.replace("if (warp == 0) {", "{");
+    assert!(lines_at(&all, "H001", Version::new(6, 2, 0)).is_empty());
 }
 
 #[test]
@@ -2271,7 +2389,7 @@ fn h001_group_scale_reads_are_not_warp_indices() {
     let src = "__global__ void dq(const float* scales, float* out, int n) {\n\
                int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
                out[i] = scales[i / 32] + scales[(blockIdx.x * blockDim.x + threadIdx.x) / 32];\n\
-               float v = __shfl_xor_sync(0xffffffff, out[i], 1);\n\
+               float v = __shfl_sync(0xffffffff, out[i], 1);\n\
                out[i / 32] = v;\n\
                int warp = i / 32;\n\
                out[warp] = scales[threadIdx.x / 32];\n\

@@ -1,4 +1,7 @@
-// Row-wise softmax for short rows: one warp per row, warp-shuffle reductions.
+// Row-wise softmax for short rows: one warp of 32 lanes per row, xor-shuffle reductions.
+// Everything is 32 (WARP_SIZE, blockDim.x / 32, reductions from 16), and nothing reads
+// warpSize: on a 64-lane wavefront each 32-lane half is a row of its own, since an xor
+// distance below 32 never leaves the half, so the kernel is right on every wavefront size.
 #include <cuda_runtime.h>
 #include <float.h>
 
