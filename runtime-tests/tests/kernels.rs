@@ -628,6 +628,60 @@ fn layer_norm_dispatch() {
     });
 }
 
+/// 32-lane code throughout (lane masks of 31, shifts by 5, 32 partials, XOR reductions from
+/// 16): right on 64-lane wavefronts too, whatever the block size.
+#[test]
+fn layer_norm_halves_hardcoded32() {
+    run_kernel("layer_norm_halves_hardcoded32", |k, r| {
+        type LayerNorm = unsafe extern "C" fn(
+            *const f32,
+            *const f32,
+            *const f32,
+            *mut f32,
+            i32,
+            i32,
+            i32,
+        ) -> i32;
+        let f: LayerNorm = unsafe { k.get("layer_norm_halves_f32")? };
+        for threads in [32, 64, 96, 256, 1024] {
+            let (rows, cols) = (r.usize_in(1, 20), r.usize_in(1, 2000));
+            let x = r.vec_f32(rows * cols, -3.0, 5.0);
+            let g = r.vec_f32(cols, 0.5, 1.5);
+            let b = r.vec_f32(cols, -0.5, 0.5);
+            let mut y = nan(rows * cols);
+            launched("layer_norm_halves_f32", unsafe {
+                f(
+                    x.as_ptr(),
+                    g.as_ptr(),
+                    b.as_ptr(),
+                    y.as_mut_ptr(),
+                    rows as i32,
+                    cols as i32,
+                    threads,
+                )
+            })?;
+            let mut want = Vec::with_capacity(rows * cols);
+            for row in x.chunks(cols) {
+                let m = row.iter().map(|&v| v as f64).sum::<f64>() / cols as f64;
+                let var = row.iter().map(|&v| (v as f64 - m).powi(2)).sum::<f64>() / cols as f64;
+                let rs = 1.0 / (var + 1e-5).sqrt();
+                want.extend(
+                    row.iter()
+                        .enumerate()
+                        .map(|(j, &v)| (v as f64 - m) * rs * g[j] as f64 + b[j] as f64),
+                );
+            }
+            check_f32(
+                &format!("{threads} threads, {rows}x{cols}"),
+                &y,
+                &want,
+                1e-4,
+            )?;
+        }
+        Ok(())
+    });
+}
+
 #[test]
 fn stencil_1d() {
     run_kernel("stencil_1d", |k, r| {

@@ -368,3 +368,45 @@ fn truncated_and_corrupted_sources_do_not_panic() {
         }
     }
 }
+
+/// The runtime corpus says which kernels compute wrong results on 64-lane wavefronts (its CPU
+/// backend runs each one at width 64): those must get a wave64 error, and the kernels that are
+/// right there (`portable`, and `hardcoded32-benign`: 32 hard-coded in a way that stays inside
+/// each 32-lane half) none.
+#[test]
+fn wave64_errors_agree_with_the_runtime_corpus() {
+    let dir = corpus().join("../kernels");
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let wave_ids = ["H001", "H004", "H048"];
+    let mut bad = Vec::new();
+    let mut classes = BTreeSet::new();
+    for row in manifest.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (name, warp) = (cols[0], cols[3]);
+        classes.insert(warp);
+        for hip in [Version::new(5, 2, 3), Version::new(6, 4, 0)] {
+            let o = AnalysisOptions {
+                hip_version: hip,
+                fix: false,
+            };
+            let errors: Vec<String> = analyze_file(&dir.join(format!("{name}.cu")), &o)
+                .into_iter()
+                .filter(|d| d.severity == Severity::Error && wave_ids.contains(&d.id.as_str()))
+                .map(|d| format!("{}:{} {}", d.line, d.column, d.id))
+                .collect();
+            let wrong_at_64 = matches!(warp, "hardcoded32" | "hardcoded32-fix");
+            if wrong_at_64 == errors.is_empty() {
+                bad.push(format!("{name} ({warp}, HIP {hip}): {errors:?}"));
+            }
+        }
+    }
+    assert!(
+        classes.contains("hardcoded32") && classes.contains("hardcoded32-benign"),
+        "{classes:?}"
+    );
+    assert!(
+        bad.is_empty(),
+        "wave64 errors disagree with the manifest:\n{}",
+        bad.join("\n")
+    );
+}
