@@ -160,9 +160,8 @@ fn segments(a: &mut Analyzer) {
         match reach_of(a, name, &defs, &mut memo, 0) {
             Reach::Segments => true,
             Reach::XorSegments => kernel_reached
-                .get_or_insert_with(|| kernel_bodies(a))
-                .iter()
-                .any(|b| range.contains(&b.start)),
+                .get_or_insert_with(|| reached_from_kernels(a, &defs))
+                .contains(range),
             Reach::None | Reach::Wavefront => false,
         }
     };
@@ -348,22 +347,38 @@ fn has_word(text: &[u8], word: &[u8]) -> bool {
     })
 }
 
-/// The bodies of the file's kernels and of the device functions they call.
-fn kernel_bodies(a: &Analyzer) -> Vec<std::ops::Range<usize>> {
-    let mut bodies = Vec::new();
-    for f in a.funcs.iter().filter(|f| f.device) {
-        let (Some(name), Some(decl)) = (a.function_name(f.node), f.node.field(FIELDS.declarator))
-        else {
+/// The device functions (of `defs`) that the file's kernels are or call, `CALL_DEPTH` deep,
+/// read from the calls the analysis noted.
+fn reached_from_kernels(
+    a: &Analyzer,
+    defs: &[(&str, std::ops::Range<usize>, Node)],
+) -> Vec<std::ops::Range<usize>> {
+    let mut todo: Vec<(std::ops::Range<usize>, usize)> = defs
+        .iter()
+        .filter(|(_, r, body)| {
+            a.src[r.start..body.start_byte()]
+                .windows(10)
+                .any(|w| w == b"__global__")
+        })
+        .map(|(_, r, _)| (r.clone(), 0))
+        .collect();
+    let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
+    while let Some((range, depth)) = todo.pop() {
+        if seen.contains(&range) {
             continue;
-        };
-        if a.src[f.node.start_byte()..decl.start_byte()]
-            .windows(10)
-            .any(|w| w == b"__global__")
-        {
-            bodies.extend(reachable(a, name).1.iter().map(|b| b.byte_range()));
+        }
+        seen.push(range.clone());
+        if depth == CALL_DEPTH {
+            continue;
+        }
+        let from = a.calls.partition_point(|c| c.0 < range.start);
+        for c in a.calls[from..].iter().take_while(|c| c.0 < range.end) {
+            for (_, r, _) in defs.iter().filter(|(n, _, _)| *n == c.1) {
+                todo.push((r.clone(), depth + 1));
+            }
         }
     }
-    bodies
+    seen
 }
 
 /// Whether the text reads the wavefront's size on the device: `warpSize` (not a
