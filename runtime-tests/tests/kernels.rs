@@ -563,6 +563,30 @@ fn softmax_dispatch() {
     });
 }
 
+/// Row-wise LayerNorm in f64: the outputs, and each row's mean and reciprocal deviation.
+fn layer_norm_ref(
+    x: &[f32],
+    g: &[f32],
+    b: &[f32],
+    cols: usize,
+    eps: f64,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let (mut y, mut means, mut rstds) = (Vec::new(), Vec::new(), Vec::new());
+    for row in x.chunks(cols) {
+        let m = row.iter().map(|&v| v as f64).sum::<f64>() / cols as f64;
+        let var = row.iter().map(|&v| (v as f64 - m).powi(2)).sum::<f64>() / cols as f64;
+        let rs = 1.0 / (var + eps).sqrt();
+        means.push(m);
+        rstds.push(rs);
+        y.extend(
+            row.iter()
+                .enumerate()
+                .map(|(j, &v)| (v as f64 - m) * rs * g[j] as f64 + b[j] as f64),
+        );
+    }
+    (y, means, rstds)
+}
+
 #[test]
 fn layer_norm_dispatch() {
     run_kernel("layer_norm_dispatch", |k, r| {
@@ -602,19 +626,7 @@ fn layer_norm_dispatch() {
                     dt.code(),
                 )
             })?;
-            let (mut wy, mut wm, mut wr) = (Vec::new(), Vec::new(), Vec::new());
-            for row in x.chunks(cols) {
-                let m = row.iter().map(|&v| v as f64).sum::<f64>() / cols as f64;
-                let var = row.iter().map(|&v| (v as f64 - m).powi(2)).sum::<f64>() / cols as f64;
-                let rs = 1.0 / (var + eps as f64).sqrt();
-                wm.push(m);
-                wr.push(rs);
-                wy.extend(
-                    row.iter()
-                        .enumerate()
-                        .map(|(j, &v)| (v as f64 - m) * rs * g[j] as f64 + b[j] as f64),
-                );
-            }
+            let (wy, wm, wr) = layer_norm_ref(&x, &g, &b, cols, eps as f64);
             check_f32(&format!("{dt:?} mean"), &mean, &wm, Tol::F32)?;
             check_f32(&format!("{dt:?} rstd"), &rstd, &wr, 1e-4)?;
             check_f32(
@@ -660,17 +672,7 @@ fn layer_norm_halves_hardcoded32() {
                     threads,
                 )
             })?;
-            let mut want = Vec::with_capacity(rows * cols);
-            for row in x.chunks(cols) {
-                let m = row.iter().map(|&v| v as f64).sum::<f64>() / cols as f64;
-                let var = row.iter().map(|&v| (v as f64 - m).powi(2)).sum::<f64>() / cols as f64;
-                let rs = 1.0 / (var + 1e-5).sqrt();
-                want.extend(
-                    row.iter()
-                        .enumerate()
-                        .map(|(j, &v)| (v as f64 - m) * rs * g[j] as f64 + b[j] as f64),
-                );
-            }
+            let want = layer_norm_ref(&x, &g, &b, cols, 1e-5).0;
             check_f32(
                 &format!("{threads} threads, {rows}x{cols}"),
                 &y,
