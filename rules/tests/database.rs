@@ -701,3 +701,72 @@ fn tensor_op_gemm_algorithm_hints_become_the_default_algorithm() {
         );
     }
 }
+
+#[test]
+fn cublas_status_codes_keep_their_meaning_in_rocblas() {
+    let db = Database::builtin();
+    let roc = Choices {
+        blas: Lib::Roc,
+        ..Choices::default()
+    };
+    let name = |cuda: &str, c: &Choices| match db.target(cuda, c) {
+        Target::Name { name, .. } => Some(name.to_string()),
+        _ => None,
+    };
+    // hipBLAS's rocBLAS backend reads memory_error as ALLOC_FAILED and not_implemented as
+    // NOT_SUPPORTED; HIPIFY's positional pairing had not_implemented and perf_degraded.
+    assert_eq!(
+        name("CUBLAS_STATUS_ALLOC_FAILED", &roc).as_deref(),
+        Some("rocblas_status_memory_error")
+    );
+    assert_eq!(
+        name("CUBLAS_STATUS_NOT_SUPPORTED", &roc).as_deref(),
+        Some("rocblas_status_not_implemented")
+    );
+    // rocBLAS has no status for these: reported, not renamed to another failure's name.
+    for cuda in [
+        "CUBLAS_STATUS_EXECUTION_FAILED",
+        "CUBLAS_STATUS_MAPPING_ERROR",
+    ] {
+        assert!(
+            matches!(db.target(cuda, &roc), Target::Unsupported { .. }),
+            "{cuda}"
+        );
+        assert!(name(cuda, &Choices::default()).is_some(), "{cuda}");
+    }
+    // A status switch over every cuBLAS status must not get two equal case labels.
+    let mut seen = std::collections::HashSet::new();
+    for m in db
+        .mappings()
+        .iter()
+        .filter(|m| m.cuda.starts_with("CUBLAS_STATUS_"))
+    {
+        if let Some(r) = name(&m.cuda, &roc) {
+            assert!(seen.insert(r.clone()), "{} repeats {r}", m.cuda);
+        }
+    }
+}
+
+#[test]
+fn cublaslt_names_and_header_need_hipblaslt() {
+    let db = Database::builtin();
+    for cuda in [
+        "cublasLtMatrixLayout_t",
+        "cublasLtMatrixLayoutOpaque_t",
+        "cublasLtHandle_t",
+    ] {
+        let m = db.lookup(cuda).unwrap();
+        assert_eq!(
+            m.status_for(v("5.2.3")),
+            Availability::TooNew { added: v("5.5.0") },
+            "{cuda}"
+        );
+        assert_eq!(m.status_for(v("6.2")), Availability::Available, "{cuda}");
+    }
+    let h = db.header("cublasLt.h").unwrap();
+    assert_eq!(
+        h.hip_for("cublasLt.h").as_deref(),
+        Some("hipblaslt/hipblaslt.h")
+    );
+    assert_eq!(h.hip_added, Some(v("5.5.0")));
+}
