@@ -807,11 +807,35 @@ impl<'a> Walk<'a> {
                 ),
                 "use the replacement API named in HIP's release notes".into(),
             )
+        } else if let (Some(hip), Some((roc_lib, hip_lib, flag))) =
+            (m.hip.as_deref(), self.roc_choice(m.family))
+        {
+            (
+                format!("`{name}` ({} API) has no {roc_lib} equivalent; {hip_lib} has `{hip}`", m.family),
+                format!("use {hip_lib} for this library (`{flag}`, the default), or replace `{name}` by hand"),
+            )
         } else {
             (
                 format!("`{name}` ({} API) has no HIP equivalent", m.family),
                 format!("see `hipport explain {name}`; replace it by hand or add a rule with `--rules FILE`"),
             )
+        }
+    }
+
+    /// For a CUDA library family the options send to its roc* library (`--fft rocfft`): that
+    /// library's name, the hip* wrapper's, and the option that chooses the wrapper, so that a
+    /// name only the wrapper has is reported as the choice it is.
+    fn roc_choice(&self, family: Family) -> Option<(&'static str, &'static str, &'static str)> {
+        if self.opts.libs.lib_for(family) != Lib::Roc {
+            return None;
+        }
+        match family {
+            Family::Cublas => Some(("rocBLAS", "hipBLAS", "--blas hipblas")),
+            Family::Cusparse => Some(("rocSPARSE", "hipSPARSE", "--sparse hipsparse")),
+            Family::Curand => Some(("rocRAND", "hipRAND", "--rand hiprand")),
+            Family::Cusolver => Some(("rocSOLVER", "hipSOLVER", "--solver hipsolver")),
+            Family::Cufft => Some(("rocFFT", "hipFFT", "--fft hipfft")),
+            _ => None,
         }
     }
 

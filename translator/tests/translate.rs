@@ -1033,3 +1033,56 @@ fn torch_v1_caching_allocator_and_using_directives_follow_the_masquerading_names
         )
     );
 }
+
+/// With a roc* library chosen, a name only the hip* wrapper has is reported as that choice (the
+/// wrapper's name and the option that selects it), not as a name HIP lacks; a cuBLAS status
+/// switch keeps distinct, meaningful rocBLAS case labels.
+#[test]
+fn roc_library_choices_report_what_only_the_hip_wrapper_has() {
+    let src = "#include <cufft.h>\n#include <cublas_v2.h>\n\
+               const char* name(cublasStatus_t s) {\n  switch (s) {\n    \
+               case CUBLAS_STATUS_ALLOC_FAILED: return \"alloc\";\n    \
+               case CUBLAS_STATUS_NOT_SUPPORTED: return \"unsupported\";\n    \
+               case CUBLAS_STATUS_EXECUTION_FAILED: return \"exec\";\n  }\n  return \"?\";\n}\n\
+               int f(cufftHandle p) { return cufftDestroy(p) == CUFFT_SUCCESS; }\n";
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            fft: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("case rocblas_status_memory_error:"), "{out}");
+    assert!(
+        out.contains("case rocblas_status_not_implemented:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("case CUBLAS_STATUS_EXECUTION_FAILED:"),
+        "{out}"
+    );
+    let find = |name: &str| {
+        r.diagnostics
+            .iter()
+            .find(|d| d.id == "T001" && d.message.starts_with(&format!("`{name}`")))
+            .unwrap_or_else(|| panic!("no T001 for {name}: {:?}", r.diagnostics))
+    };
+    let d = find("CUBLAS_STATUS_EXECUTION_FAILED");
+    assert_eq!(
+        d.message,
+        "`CUBLAS_STATUS_EXECUTION_FAILED` (cublas API) has no rocBLAS equivalent; hipBLAS has `HIPBLAS_STATUS_EXECUTION_FAILED`"
+    );
+    assert_eq!(d.line, 7);
+    assert!(d.help.as_deref().unwrap().contains("`--blas hipblas`"));
+    let d = find("CUFFT_SUCCESS");
+    assert!(d
+        .message
+        .contains("no rocFFT equivalent; hipFFT has `HIPFFT_SUCCESS`"));
+    assert!(d.help.as_deref().unwrap().contains("`--fft hipfft`"));
+    // With the default hip* libraries the same source has no T001.
+    let (_, diags) = tr(src, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
+}
