@@ -681,13 +681,20 @@ impl<'a> Walk<'a> {
                 lib,
                 mapping: m,
             } => {
-                // Version data describe the HIP column; roc* names are taken as they are.
+                // The roc* columns count in ROCm releases, which HIP's numbers follow.
                 let status = if lib == Lib::Hip {
                     m.status_for(v)
                 } else {
-                    Availability::Available
+                    m.roc_status_for(v)
                 };
+                if lib == Lib::Roc && status != Availability::Available {
+                    self.roc_not_available(m, &new, status.clone(), start);
+                    if !matches!(status, Availability::Deprecated { .. }) {
+                        return;
+                    }
+                }
                 match status {
+                    _ if lib == Lib::Roc => {}
                     Availability::TooNew { .. } | Availability::Absent { .. } => {
                         let (message, help) = self.why_not(m, &TOO_NEW);
                         self.diag(&TOO_NEW, start, message, Some(help));
@@ -819,6 +826,48 @@ impl<'a> Walk<'a> {
                 format!("`{name}` ({} API) has no HIP equivalent", m.family),
                 format!("see `hipport explain {name}`; replace it by hand or add a rule with `--rules FILE`"),
             )
+        }
+    }
+
+    /// Reports a roc* library name (`--rand rocrand`) that the target release lacks, has removed
+    /// or deprecates: the roc* columns have their own release data.
+    fn roc_not_available(&mut self, m: &Mapping, roc: &str, status: Availability, start: usize) {
+        let name = &m.cuda;
+        let v = self.opts.hip_version;
+        let library = match self.roc_choice(m.family) {
+            Some((library, _, _)) => library,
+            None if m.family == Family::Cudnn => "MIOpen",
+            None => "ROCm",
+        };
+        let wrapper = match (m.hip.as_deref(), self.roc_choice(m.family)) {
+            (Some(hip), Some((_, hip_lib, flag))) if m.status_for(v) == Availability::Available => {
+                format!(", or use {hip_lib}'s `{hip}` (`{flag}`)")
+            }
+            _ => String::new(),
+        };
+        match status {
+            Availability::TooNew { added } => self.diag(
+                &TOO_NEW,
+                start,
+                format!("`{name}` becomes {library}'s `{roc}` only from ROCm {added}; the target is HIP {v}"),
+                Some(format!(
+                    "target a newer release with `--hip-version {}.{}`{wrapper}, or avoid `{name}`",
+                    added.major, added.minor
+                )),
+            ),
+            Availability::Removed { removed } => self.diag(
+                &REMOVED,
+                start,
+                format!("`{name}` maps to {library}'s `{roc}`, which ROCm removed in {removed}; the target is HIP {v}"),
+                Some(format!("use the replacement named in {library}'s release notes{wrapper}")),
+            ),
+            Availability::Deprecated { since, .. } => self.diag(
+                &DEPRECATED,
+                start,
+                format!("`{name}` became `{roc}`, which {library} deprecates since ROCm {since}"),
+                Some(format!("see `hipport explain {name}` and plan a replacement{wrapper}")),
+            ),
+            _ => {}
         }
     }
 

@@ -1086,3 +1086,58 @@ fn roc_library_choices_report_what_only_the_hip_wrapper_has() {
     let (_, diags) = tr(src, &hip52());
     assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
 }
+
+/// roc* names follow their own release columns: rocRAND 5.2 has no `rocrand_set_ordering`, so
+/// `--rand rocrand` for HIP 5.2 reports it (with hipRAND as the way out where hipRAND has the
+/// name) instead of writing a name that does not compile; HIP 6.2 gets the rename.
+#[test]
+fn roc_names_newer_than_the_target_are_reported() {
+    let src = "#include <curand.h>\n\
+               void f(curandGenerator_t g) {\n  \
+               curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_DEFAULT);\n  \
+               curandSetPseudoRandomGeneratorSeed(g, 1ULL);\n}\n\
+               void h(curandGenerator_t* g) { curandCreateGeneratorHost(g, CURAND_RNG_PSEUDO_MTGP32); }\n";
+    let rocrand = |v: Version| Options {
+        hip_version: v,
+        libs: hipport::translate::Choices {
+            rand: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &rocrand(Version::new(5, 2, 3)))
+        .expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_DEFAULT);"),
+        "{out}"
+    );
+    assert!(out.contains("rocrand_set_seed(g, 1ULL);"), "{out}");
+    let t002: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T002").collect();
+    assert_eq!(t002.len(), 3, "{:?}", r.diagnostics);
+    assert_eq!(
+        t002[0].message,
+        "`curandSetGeneratorOrdering` becomes rocRAND's `rocrand_set_ordering` only from ROCm 5.5.0; the target is HIP 5.2.3"
+    );
+    assert_eq!((t002[0].line, t002[0].column), (3, 3));
+    // hipRAND 5.2 has the host generator, so the help names it.
+    let host = t002.iter().find(|d| d.line == 6).unwrap();
+    assert!(
+        host.help
+            .as_deref()
+            .unwrap()
+            .contains("hipRAND's `hiprandCreateGeneratorHost` (`--rand hiprand`)"),
+        "{:?}",
+        host.help
+    );
+    let (out, diags) = tr(src, &rocrand(Version::new(6, 2, 0)));
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        out.contains("rocrand_set_ordering(g, ROCRAND_ORDERING_PSEUDO_DEFAULT);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rocrand_create_generator_host_blocking(g, "),
+        "{out}"
+    );
+}
