@@ -770,3 +770,20 @@ fn cublaslt_names_and_header_need_hipblaslt() {
     );
     assert_eq!(h.hip_added, Some(v("5.5.0")));
 }
+
+#[test]
+fn nvtx_cpp_api_is_reported_not_renamed_to_roctx() {
+    let db = Database::builtin();
+    let hip = |p: &str| db.header(p).and_then(|h| h.hip_for(p));
+    // rocTX has only the C API: the C++ header has no counterpart, its C header and siblings do.
+    assert_eq!(hip("nvtx3/nvtx3.hpp"), None);
+    assert!(db.header("nvtx3/nvtx3.hpp").is_some());
+    assert_eq!(
+        hip("nvtx3/nvToolsExtCuda.h").as_deref(),
+        Some("roctracer/roctx.h")
+    );
+    for m in ["NVTX3_FUNC_RANGE", "NVTX3_FUNC_RANGE_IN"] {
+        let m = db.lookup(m).unwrap();
+        assert_eq!((m.family, m.hip.as_deref()), (Family::Nvtx, None));
+    }
+}
