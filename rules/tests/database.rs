@@ -787,3 +787,48 @@ fn nvtx_cpp_api_is_reported_not_renamed_to_roctx() {
         assert_eq!((m.family, m.hip.as_deref()), (Family::Nvtx, None));
     }
 }
+
+#[test]
+fn cusolver_status_codes_keep_their_meaning_in_rocsolver() {
+    let db = Database::builtin();
+    let roc = Choices {
+        solver: Lib::Roc,
+        ..Choices::default()
+    };
+    let rocm52 = v("5.2.3");
+    let mut seen = std::collections::HashMap::new();
+    for m in db
+        .mappings()
+        .iter()
+        .filter(|m| m.cuda.starts_with("CUSOLVER_STATUS_"))
+    {
+        if let Target::Name { name, .. } = db.target(&m.cuda, &roc) {
+            if let Some(other) = seen.insert(name.to_string(), m.cuda.to_string()) {
+                panic!("{} and {other} both become {name}", m.cuda);
+            }
+        }
+    }
+    assert_eq!(
+        seen.get("rocblas_status_not_implemented")
+            .map(String::as_str),
+        Some("CUSOLVER_STATUS_NOT_SUPPORTED")
+    );
+    for cuda in [
+        "CUSOLVER_STATUS_EXECUTION_FAILED",
+        "CUSOLVER_STATUS_MAPPING_ERROR",
+        "CUSOLVER_STATUS_ZERO_PIVOT",
+    ] {
+        assert!(
+            matches!(db.target(cuda, &roc), Target::Unsupported { .. }),
+            "{cuda}"
+        );
+    }
+    // rocBLAS's memory_error and invalid_handle are as old as rocSOLVER.
+    for cuda in [
+        "CUSOLVER_STATUS_ALLOC_FAILED",
+        "CUSOLVER_STATUS_NOT_INITIALIZED",
+    ] {
+        let m = db.lookup(cuda).unwrap();
+        assert_eq!(m.roc_status_for(rocm52), Availability::Available, "{cuda}");
+    }
+}
