@@ -215,6 +215,9 @@ diag_info! {
     CALL_IN_MACRO = "T013", "call-rewrite-in-macro", Warning,
         "A call whose HIP form needs more than a rename sits in a macro body",
         "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function, so the macro's expansion may not compile or may call the wrong overload.\n\nWhat to do: apply the rewrite the message shows to the macro body by hand, or turn the macro into an inline function.";
+    DUPLICATE_CASE = "T014", "duplicate-case-label", Error,
+        "Two case labels of one switch become the same name",
+        "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -868,6 +871,73 @@ impl<'a> Walk<'a> {
                 Some(format!("see `hipport explain {name}` and plan a replacement{wrapper}")),
             ),
             _ => {}
+        }
+    }
+
+    /// Reports a `case` label whose renamed name another label of the same switch already has
+    /// (`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` beside `CUSOLVER_STATUS_INTERNAL_ERROR`, both
+    /// `HIPSOLVER_STATUS_INTERNAL_ERROR`): the output would not compile (T014).
+    fn duplicate_case_labels(&mut self, tree: &Tree) {
+        if memchr::memmem::find(self.src, b"case").is_none() {
+            return;
+        }
+        let renamed: HashMap<usize, (usize, String)> = self
+            .edits
+            .iter()
+            .filter(|e| e.end > e.start)
+            .map(|e| (e.start, (e.end, e.text.clone())))
+            .collect();
+        // Per switch (by its start), the labels seen: final name -> (CUDA name, offset).
+        let mut switches: HashMap<usize, HashMap<String, (String, usize)>> = HashMap::new();
+        let mut found = Vec::new();
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let n = cursor.node();
+            if n.kind_name() == "case_statement" {
+                let value = n.child_by_field_name("value");
+                let switch = std::iter::successors(n.parent(), |p| p.parent())
+                    .find(|p| p.kind_name() == "switch_statement");
+                if let (Some(value), Some(switch)) = (value, switch) {
+                    let (start, end) = (value.start_byte(), value.end_byte());
+                    let cuda = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+                    let new = match renamed.get(&start) {
+                        Some((e, text)) if *e == end => Some(text.clone()),
+                        _ => None,
+                    };
+                    if let (Some(new), "identifier") = (new, value.kind_name()) {
+                        let labels = switches.entry(switch.start_byte()).or_default();
+                        match labels.get(&new) {
+                            Some((first, at)) if *first != cuda => {
+                                found.push((start, cuda, first.clone(), *at, new));
+                            }
+                            Some(_) => {}
+                            None => {
+                                labels.insert(new, (cuda, start));
+                            }
+                        }
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        for (start, cuda, first, at, new) in found {
+            let line = self.index.position(at).0;
+            self.diag(
+                &DUPLICATE_CASE,
+                start,
+                format!("`{cuda}` becomes `{new}`, which the case for `{first}` on line {line} already is: the switch would have two equal case labels"),
+                Some(format!("remove the case for `{cuda}` or merge it with the one for `{first}`")),
+            );
         }
     }
 
@@ -2287,6 +2357,7 @@ fn translate_tree_at(
     w.finish_call_sites();
     w.add_runtime_include(tree);
     w.soften_in_skipped_branches(tree);
+    w.duplicate_case_labels(tree);
     let parse_errors = parse::error_lines(tree, src);
     for &(a, b) in &parse_errors {
         let offset = w.index.line_range(src, a).start;

@@ -1141,3 +1141,33 @@ fn roc_names_newer_than_the_target_are_reported() {
         "{out}"
     );
 }
+
+/// hipSOLVER has no iterative-refinement statuses, so an error-string switch over every
+/// `cusolverStatus_t` gets two equal case labels after renaming: each later one is reported
+/// (T014) with the earlier one's line; distinct labels, and the same label in another switch,
+/// are not.
+#[test]
+fn case_labels_that_become_one_name_are_reported() {
+    let src = "#include <cusolverDn.h>\n\
+               const char* str(cusolverStatus_t s) {\n  switch (s) {\n    \
+               case CUSOLVER_STATUS_SUCCESS: return \"ok\";\n    \
+               case CUSOLVER_STATUS_INTERNAL_ERROR: return \"internal\";\n    \
+               case CUSOLVER_STATUS_IRS_INTERNAL_ERROR: return \"irs internal\";\n    \
+               default: return \"?\";\n  }\n}\n\
+               int again(cusolverStatus_t s) {\n  switch (s) {\n    \
+               case CUSOLVER_STATUS_IRS_INTERNAL_ERROR: return 1;\n    \
+               default: return 0;\n  }\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let t014: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T014").collect();
+    assert_eq!(t014.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!((t014[0].line, t014[0].column), (6, 10));
+    assert_eq!(
+        t014[0].message,
+        "`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR`, which the case for `CUSOLVER_STATUS_INTERNAL_ERROR` on line 5 already is: the switch would have two equal case labels"
+    );
+    let out = String::from_utf8(r.output).unwrap();
+    assert_eq!(
+        out.matches("case HIPSOLVER_STATUS_INTERNAL_ERROR:").count(),
+        3
+    );
+}
