@@ -218,6 +218,9 @@ diag_info! {
     DUPLICATE_CASE = "T014", "duplicate-case-label", Error,
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
+    ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
+        "The rocBLAS function takes other arguments than the cuBLAS call",
+        "With `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -735,6 +738,9 @@ impl<'a> Walk<'a> {
                     }
                     Availability::Available => {}
                 }
+                if lib == Lib::Roc {
+                    self.roc_call_shape(name, &new, start);
+                }
                 if new != name {
                     let family = m.family;
                     self.aliases.insert(name.to_string(), new.to_string());
@@ -939,6 +945,23 @@ impl<'a> Walk<'a> {
                 Some(format!("remove the case for `{cuda}` or merge it with the one for `{first}`")),
             );
         }
+    }
+
+    /// Reports a cuBLAS call whose rocBLAS counterpart takes a longer parameter list (T015),
+    /// with the rocBLAS form of the call in cuBLAS's argument names.
+    fn roc_call_shape(&mut self, name: &str, roc: &str, start: usize) {
+        let form = match name {
+            "cublasGemmEx" => "handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, C, Ctype, ldc, rocblas_datatype_f32_r, algo, 0, 0",
+            "cublasGemmBatchedEx" => "handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, Carray, Ctype, ldc, batchCount, rocblas_datatype_f32_r, algo, 0, 0",
+            "cublasGemmStridedBatchedEx" => "handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, C, Ctype, ldc, strideC, batchCount, rocblas_datatype_f32_r, algo, 0, 0",
+            _ => return,
+        };
+        self.diag(
+            &ROC_CALL_SHAPE,
+            start,
+            format!("`{name}` becomes `{roc}`, which also takes an output matrix D, a `rocblas_datatype` compute type, `solution_index` and `flags`: `{roc}({form})`"),
+            Some("rewrite the call in that form (D = C computes in place; the compute type as a rocblas_datatype), or use hipBLAS (`--blas hipblas`), which takes cuBLAS's arguments".into()),
+        );
     }
 
     /// For a CUDA library family the options send to its roc* library (`--fft rocfft`): that

@@ -1171,3 +1171,34 @@ fn case_labels_that_become_one_name_are_reported() {
         3
     );
 }
+
+/// `--blas rocblas` renames `cublasGemmEx` to `rocblas_gemm_ex`, whose parameter list is longer
+/// (D, a rocblas_datatype compute type, solution_index, flags): reported with the rocBLAS form.
+#[test]
+fn rocblas_gemm_ex_calls_are_reported_with_their_longer_form() {
+    let src = "#include <cublas_v2.h>\n\
+               void f(cublasHandle_t h, const float* a, const float* b, float* c, int n, float* al, float* be) {\n  \
+               cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, al, a, CUDA_R_32F, n, b, CUDA_R_32F, n, be, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T015")
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!((d.line, d.column), (3, 3));
+    assert!(
+        d.message.contains("`rocblas_gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, C, Ctype, ldc, rocblas_datatype_f32_r, algo, 0, 0)`"),
+        "{}",
+        d.message
+    );
+    // hipBLAS takes cuBLAS's arguments: nothing to report there.
+    let (_, diags) = tr(src, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+}
