@@ -694,7 +694,7 @@ impl<'a> Walk<'a> {
                     m.roc_status_for(v)
                 };
                 if lib == Lib::Roc && status != Availability::Available {
-                    self.roc_not_available(m, &new, status.clone(), start);
+                    self.roc_not_available(m, new, status.clone(), start);
                     if !matches!(status, Availability::Deprecated { .. }) {
                         return;
                     }
@@ -739,7 +739,7 @@ impl<'a> Walk<'a> {
                     Availability::Available => {}
                 }
                 if lib == Lib::Roc {
-                    self.roc_call_shape(name, &new, start);
+                    self.roc_call_shape(name, new, start);
                 }
                 if new != name {
                     let family = m.family;
