@@ -290,6 +290,29 @@ impl Mapping {
         }
         Availability::Available
     }
+
+    /// Whether the roc* library name (rocBLAS, rocRAND, ..., MIOpen) can be used with the ROCm
+    /// release that ships HIP `rocm` (HIP and ROCm share release numbers since ROCm 5; the
+    /// tables' roc columns count in ROCm releases). A missing `roc_added` is taken as "present
+    /// in every release", as for the HIP column.
+    pub fn roc_status_for(&self, rocm: Version) -> Availability {
+        if self.roc.is_none() {
+            return Availability::Missing;
+        }
+        if let Some(removed) = self.roc_removed.filter(|r| *r <= rocm) {
+            return Availability::Removed { removed };
+        }
+        if let Some(added) = self.roc_added.filter(|a| *a > rocm) {
+            return Availability::TooNew { added };
+        }
+        if let Some(since) = self.roc_deprecated.filter(|d| *d <= rocm) {
+            return Availability::Deprecated {
+                since,
+                replacement: None,
+            };
+        }
+        Availability::Available
+    }
 }
 
 /// A CUDA header and the header that replaces it.

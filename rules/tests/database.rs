@@ -701,3 +701,134 @@ fn tensor_op_gemm_algorithm_hints_become_the_default_algorithm() {
         );
     }
 }
+
+#[test]
+fn cublas_status_codes_keep_their_meaning_in_rocblas() {
+    let db = Database::builtin();
+    let roc = Choices {
+        blas: Lib::Roc,
+        ..Choices::default()
+    };
+    let name = |cuda: &str, c: &Choices| match db.target(cuda, c) {
+        Target::Name { name, .. } => Some(name.to_string()),
+        _ => None,
+    };
+    // hipBLAS's rocBLAS backend reads memory_error as ALLOC_FAILED and not_implemented as
+    // NOT_SUPPORTED; HIPIFY's positional pairing had not_implemented and perf_degraded.
+    assert_eq!(
+        name("CUBLAS_STATUS_ALLOC_FAILED", &roc).as_deref(),
+        Some("rocblas_status_memory_error")
+    );
+    assert_eq!(
+        name("CUBLAS_STATUS_NOT_SUPPORTED", &roc).as_deref(),
+        Some("rocblas_status_not_implemented")
+    );
+    // rocBLAS has no status for these: reported, not renamed to another failure's name.
+    for cuda in [
+        "CUBLAS_STATUS_EXECUTION_FAILED",
+        "CUBLAS_STATUS_MAPPING_ERROR",
+    ] {
+        assert!(
+            matches!(db.target(cuda, &roc), Target::Unsupported { .. }),
+            "{cuda}"
+        );
+        assert!(name(cuda, &Choices::default()).is_some(), "{cuda}");
+    }
+    // A status switch over every cuBLAS status must not get two equal case labels.
+    let mut seen = std::collections::HashSet::new();
+    for m in db
+        .mappings()
+        .iter()
+        .filter(|m| m.cuda.starts_with("CUBLAS_STATUS_"))
+    {
+        if let Some(r) = name(&m.cuda, &roc) {
+            assert!(seen.insert(r.clone()), "{} repeats {r}", m.cuda);
+        }
+    }
+}
+
+#[test]
+fn cublaslt_names_and_header_need_hipblaslt() {
+    let db = Database::builtin();
+    for cuda in [
+        "cublasLtMatrixLayout_t",
+        "cublasLtMatrixLayoutOpaque_t",
+        "cublasLtHandle_t",
+    ] {
+        let m = db.lookup(cuda).unwrap();
+        assert_eq!(
+            m.status_for(v("5.2.3")),
+            Availability::TooNew { added: v("5.5.0") },
+            "{cuda}"
+        );
+        assert_eq!(m.status_for(v("6.2")), Availability::Available, "{cuda}");
+    }
+    let h = db.header("cublasLt.h").unwrap();
+    assert_eq!(
+        h.hip_for("cublasLt.h").as_deref(),
+        Some("hipblaslt/hipblaslt.h")
+    );
+    assert_eq!(h.hip_added, Some(v("5.5.0")));
+}
+
+#[test]
+fn nvtx_cpp_api_is_reported_not_renamed_to_roctx() {
+    let db = Database::builtin();
+    let hip = |p: &str| db.header(p).and_then(|h| h.hip_for(p));
+    // rocTX has only the C API: the C++ header has no counterpart, its C header and siblings do.
+    assert_eq!(hip("nvtx3/nvtx3.hpp"), None);
+    assert!(db.header("nvtx3/nvtx3.hpp").is_some());
+    assert_eq!(
+        hip("nvtx3/nvToolsExtCuda.h").as_deref(),
+        Some("roctracer/roctx.h")
+    );
+    for m in ["NVTX3_FUNC_RANGE", "NVTX3_FUNC_RANGE_IN"] {
+        let m = db.lookup(m).unwrap();
+        assert_eq!((m.family, m.hip.as_deref()), (Family::Nvtx, None));
+    }
+}
+
+#[test]
+fn cusolver_status_codes_keep_their_meaning_in_rocsolver() {
+    let db = Database::builtin();
+    let roc = Choices {
+        solver: Lib::Roc,
+        ..Choices::default()
+    };
+    let rocm52 = v("5.2.3");
+    let mut seen = std::collections::HashMap::new();
+    for m in db
+        .mappings()
+        .iter()
+        .filter(|m| m.cuda.starts_with("CUSOLVER_STATUS_"))
+    {
+        if let Target::Name { name, .. } = db.target(&m.cuda, &roc) {
+            if let Some(other) = seen.insert(name.to_string(), m.cuda.to_string()) {
+                panic!("{} and {other} both become {name}", m.cuda);
+            }
+        }
+    }
+    assert_eq!(
+        seen.get("rocblas_status_not_implemented")
+            .map(String::as_str),
+        Some("CUSOLVER_STATUS_NOT_SUPPORTED")
+    );
+    for cuda in [
+        "CUSOLVER_STATUS_EXECUTION_FAILED",
+        "CUSOLVER_STATUS_MAPPING_ERROR",
+        "CUSOLVER_STATUS_ZERO_PIVOT",
+    ] {
+        assert!(
+            matches!(db.target(cuda, &roc), Target::Unsupported { .. }),
+            "{cuda}"
+        );
+    }
+    // rocBLAS's memory_error and invalid_handle are as old as rocSOLVER.
+    for cuda in [
+        "CUSOLVER_STATUS_ALLOC_FAILED",
+        "CUSOLVER_STATUS_NOT_INITIALIZED",
+    ] {
+        let m = db.lookup(cuda).unwrap();
+        assert_eq!(m.roc_status_for(rocm52), Availability::Available, "{cuda}");
+    }
+}

@@ -693,7 +693,9 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
     let user = user_qualifier_macros(src);
     let pragmas = memchr::memmem::find(src, b"_Pragma").is_some();
-    let qualifiers = memchr::memmem::find(src, b"C10_").is_some()
+    let lambdas = lambda_qualifiers(src);
+    let qualifiers = !lambdas.is_empty()
+        || memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
         || memchr::memmem::find(src, b"_CB").is_some()
         || memchr::memmem::find(src, b"__align__").is_some()
@@ -740,8 +742,59 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             slot.fill(b' ');
             slot[..shown.len()].copy_from_slice(shown);
         }
+        for word in lambdas {
+            if !in_directive(src, word.start) {
+                blank(&mut out[word]);
+            }
+        }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// The `__device__` and `__host__` words of CUDA's extended lambdas (`[] __device__ (float x) {
+/// ... }`, `[=] __host__ __device__ (int i) -> int { ... }`, what Thrust calls take with nvcc's
+/// `--extended-lambda`), which tree-sitter-cuda cannot parse: the words between a capture list's
+/// `]` and the `(`, `{`, `->` or `mutable` that follows. Tree-sitter is shown blanks there, so the
+/// lambda and the statement around it parse; the text keeps the words (hip-clang takes them).
+/// `[[attribute]] __device__ void f()` is no lambda (`]]`), and is left alone.
+fn lambda_qualifiers(src: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let skip = |mut i: usize| {
+        while src.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let mut words = Vec::new();
+    for close in memchr::memchr_iter(b']', src) {
+        if close > 0 && src[close - 1] == b']' {
+            continue;
+        }
+        let mut i = skip(close + 1);
+        let mut found = Vec::new();
+        while let Some(word) = [&b"__device__"[..], b"__host__"]
+            .into_iter()
+            .find(|w| src[i..].starts_with(w))
+        {
+            let end = i + word.len();
+            if src
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                break;
+            }
+            found.push(i..end);
+            i = skip(end);
+        }
+        let rest = &src[i.min(src.len())..];
+        let opens = rest.starts_with(b"(")
+            || rest.starts_with(b"{")
+            || rest.starts_with(b"->")
+            || rest.starts_with(b"mutable");
+        if !found.is_empty() && opens {
+            words.extend(found);
+        }
+    }
+    words
 }
 
 /// Shows CUDA's alignment qualifiers to tree-sitter as C++'s `alignas`, which it parses in every
@@ -1226,6 +1279,36 @@ mod tests {
         let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
         assert!(
             error_lines(&tree, src.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+    }
+
+    #[test]
+    fn extended_lambdas_parse_with_their_qualifiers_hidden() {
+        let src = "void f(thrust::device_vector<float>& v, float* out) {\n\
+                   \x20 float s = thrust::transform_reduce(thrust::device, v.begin(), v.end(),\n\
+                   \x20     [] __device__(float x) { return fabsf(x); }, 0.0f, thrust::plus<float>());\n\
+                   \x20 auto g = [=] __host__ __device__ (int i) -> float { return out[i]; };\n\
+                   \x20 auto h = [out] __device__ mutable { return out[0]; };\n\
+                   }\n\
+                   [[nodiscard]] __device__ int one() { return 1; }\n\
+                   float a[4] __device__;\n";
+        let shown = parseable(src.as_bytes());
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.contains("[]           (float x)"), "{shown}");
+        assert!(shown.contains("[=]                     (int i)"), "{shown}");
+        assert!(shown.contains("[out]            mutable"), "{shown}");
+        assert!(
+            shown.contains("[[nodiscard]] __device__ int one"),
+            "{shown}"
+        );
+        assert!(shown.contains("a[4] __device__;"), "{shown}");
+        let lambdas = &src[..src.find("[[").unwrap()];
+        let tree = parse(lambdas.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, lambdas.as_bytes()).is_empty(),
             "{}",
             tree.root_node().to_sexp()
         );

@@ -215,6 +215,12 @@ diag_info! {
     CALL_IN_MACRO = "T013", "call-rewrite-in-macro", Warning,
         "A call whose HIP form needs more than a rename sits in a macro body",
         "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function, so the macro's expansion may not compile or may call the wrong overload.\n\nWhat to do: apply the rewrite the message shows to the macro body by hand, or turn the macro into an inline function.";
+    DUPLICATE_CASE = "T014", "duplicate-case-label", Error,
+        "Two case labels of one switch become the same name",
+        "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
+    ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
+        "The rocBLAS function takes other arguments than the cuBLAS call",
+        "With `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -681,13 +687,20 @@ impl<'a> Walk<'a> {
                 lib,
                 mapping: m,
             } => {
-                // Version data describe the HIP column; roc* names are taken as they are.
+                // The roc* columns count in ROCm releases, which HIP's numbers follow.
                 let status = if lib == Lib::Hip {
                     m.status_for(v)
                 } else {
-                    Availability::Available
+                    m.roc_status_for(v)
                 };
+                if lib == Lib::Roc && status != Availability::Available {
+                    self.roc_not_available(m, new, status.clone(), start);
+                    if !matches!(status, Availability::Deprecated { .. }) {
+                        return;
+                    }
+                }
                 match status {
+                    _ if lib == Lib::Roc => {}
                     Availability::TooNew { .. } | Availability::Absent { .. } => {
                         let (message, help) = self.why_not(m, &TOO_NEW);
                         self.diag(&TOO_NEW, start, message, Some(help));
@@ -724,6 +737,9 @@ impl<'a> Walk<'a> {
                         );
                     }
                     Availability::Available => {}
+                }
+                if lib == Lib::Roc {
+                    self.roc_call_shape(name, new, start);
                 }
                 if new != name {
                     let family = m.family;
@@ -807,11 +823,161 @@ impl<'a> Walk<'a> {
                 ),
                 "use the replacement API named in HIP's release notes".into(),
             )
+        } else if let (Some(hip), Some((roc_lib, hip_lib, flag))) =
+            (m.hip.as_deref(), self.roc_choice(m.family))
+        {
+            (
+                format!("`{name}` ({} API) has no {roc_lib} equivalent; {hip_lib} has `{hip}`", m.family),
+                format!("use {hip_lib} for this library (`{flag}`, the default), or replace `{name}` by hand"),
+            )
         } else {
             (
                 format!("`{name}` ({} API) has no HIP equivalent", m.family),
                 format!("see `hipport explain {name}`; replace it by hand or add a rule with `--rules FILE`"),
             )
+        }
+    }
+
+    /// Reports a roc* library name (`--rand rocrand`) that the target release lacks, has removed
+    /// or deprecates: the roc* columns have their own release data.
+    fn roc_not_available(&mut self, m: &Mapping, roc: &str, status: Availability, start: usize) {
+        let name = &m.cuda;
+        let v = self.opts.hip_version;
+        let library = match self.roc_choice(m.family) {
+            Some((library, _, _)) => library,
+            None if m.family == Family::Cudnn => "MIOpen",
+            None => "ROCm",
+        };
+        let wrapper = match (m.hip.as_deref(), self.roc_choice(m.family)) {
+            (Some(hip), Some((_, hip_lib, flag))) if m.status_for(v) == Availability::Available => {
+                format!(", or use {hip_lib}'s `{hip}` (`{flag}`)")
+            }
+            _ => String::new(),
+        };
+        match status {
+            Availability::TooNew { added } => self.diag(
+                &TOO_NEW,
+                start,
+                format!("`{name}` becomes {library}'s `{roc}` only from ROCm {added}; the target is HIP {v}"),
+                Some(format!(
+                    "target a newer release with `--hip-version {}.{}`{wrapper}, or avoid `{name}`",
+                    added.major, added.minor
+                )),
+            ),
+            Availability::Removed { removed } => self.diag(
+                &REMOVED,
+                start,
+                format!("`{name}` maps to {library}'s `{roc}`, which ROCm removed in {removed}; the target is HIP {v}"),
+                Some(format!("use the replacement named in {library}'s release notes{wrapper}")),
+            ),
+            Availability::Deprecated { since, .. } => self.diag(
+                &DEPRECATED,
+                start,
+                format!("`{name}` became `{roc}`, which {library} deprecates since ROCm {since}"),
+                Some(format!("see `hipport explain {name}` and plan a replacement{wrapper}")),
+            ),
+            _ => {}
+        }
+    }
+
+    /// Reports a `case` label whose renamed name another label of the same switch already has
+    /// (`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` beside `CUSOLVER_STATUS_INTERNAL_ERROR`, both
+    /// `HIPSOLVER_STATUS_INTERNAL_ERROR`): the output would not compile (T014).
+    fn duplicate_case_labels(&mut self, tree: &Tree) {
+        if memchr::memmem::find(self.src, b"case").is_none() {
+            return;
+        }
+        let renamed: HashMap<usize, (usize, String)> = self
+            .edits
+            .iter()
+            .filter(|e| e.end > e.start)
+            .map(|e| (e.start, (e.end, e.text.clone())))
+            .collect();
+        // Per switch (by its start), the labels seen: final name -> (CUDA name, offset).
+        let mut switches: HashMap<usize, HashMap<String, (String, usize)>> = HashMap::new();
+        let mut found = Vec::new();
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let n = cursor.node();
+            if n.kind_name() == "case_statement" {
+                let value = n.child_by_field_name("value");
+                let switch = std::iter::successors(n.parent(), |p| p.parent())
+                    .find(|p| p.kind_name() == "switch_statement");
+                if let (Some(value), Some(switch)) = (value, switch) {
+                    let (start, end) = (value.start_byte(), value.end_byte());
+                    let cuda = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+                    let new = match renamed.get(&start) {
+                        Some((e, text)) if *e == end => Some(text.clone()),
+                        _ => None,
+                    };
+                    if let (Some(new), "identifier") = (new, value.kind_name()) {
+                        let labels = switches.entry(switch.start_byte()).or_default();
+                        match labels.get(&new) {
+                            Some((first, at)) if *first != cuda => {
+                                found.push((start, cuda, first.clone(), *at, new));
+                            }
+                            Some(_) => {}
+                            None => {
+                                labels.insert(new, (cuda, start));
+                            }
+                        }
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        for (start, cuda, first, at, new) in found {
+            let line = self.index.position(at).0;
+            self.diag(
+                &DUPLICATE_CASE,
+                start,
+                format!("`{cuda}` becomes `{new}`, which the case for `{first}` on line {line} already is: the switch would have two equal case labels"),
+                Some(format!("remove the case for `{cuda}` or merge it with the one for `{first}`")),
+            );
+        }
+    }
+
+    /// Reports a cuBLAS call whose rocBLAS counterpart takes a longer parameter list (T015),
+    /// with the rocBLAS form of the call in cuBLAS's argument names.
+    fn roc_call_shape(&mut self, name: &str, roc: &str, start: usize) {
+        let form = match name {
+            "cublasGemmEx" => "handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, C, Ctype, ldc, rocblas_datatype_f32_r, algo, 0, 0",
+            "cublasGemmBatchedEx" => "handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, Carray, Ctype, ldc, batchCount, rocblas_datatype_f32_r, algo, 0, 0",
+            "cublasGemmStridedBatchedEx" => "handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, C, Ctype, ldc, strideC, batchCount, rocblas_datatype_f32_r, algo, 0, 0",
+            _ => return,
+        };
+        self.diag(
+            &ROC_CALL_SHAPE,
+            start,
+            format!("`{name}` becomes `{roc}`, which also takes an output matrix D, a `rocblas_datatype` compute type, `solution_index` and `flags`: `{roc}({form})`"),
+            Some("rewrite the call in that form (D = C computes in place; the compute type as a rocblas_datatype), or use hipBLAS (`--blas hipblas`), which takes cuBLAS's arguments".into()),
+        );
+    }
+
+    /// For a CUDA library family the options send to its roc* library (`--fft rocfft`): that
+    /// library's name, the hip* wrapper's, and the option that chooses the wrapper, so that a
+    /// name only the wrapper has is reported as the choice it is.
+    fn roc_choice(&self, family: Family) -> Option<(&'static str, &'static str, &'static str)> {
+        if self.opts.libs.lib_for(family) != Lib::Roc {
+            return None;
+        }
+        match family {
+            Family::Cublas => Some(("rocBLAS", "hipBLAS", "--blas hipblas")),
+            Family::Cusparse => Some(("rocSPARSE", "hipSPARSE", "--sparse hipsparse")),
+            Family::Curand => Some(("rocRAND", "hipRAND", "--rand hiprand")),
+            Family::Cusolver => Some(("rocSOLVER", "hipSOLVER", "--solver hipsolver")),
+            Family::Cufft => Some(("rocFFT", "hipFFT", "--fft hipfft")),
+            _ => None,
         }
     }
 
@@ -2214,6 +2380,7 @@ fn translate_tree_at(
     w.finish_call_sites();
     w.add_runtime_include(tree);
     w.soften_in_skipped_branches(tree);
+    w.duplicate_case_labels(tree);
     let parse_errors = parse::error_lines(tree, src);
     for &(a, b) in &parse_errors {
         let offset = w.index.line_range(src, a).start;

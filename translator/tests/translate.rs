@@ -1033,3 +1033,172 @@ fn torch_v1_caching_allocator_and_using_directives_follow_the_masquerading_names
         )
     );
 }
+
+/// With a roc* library chosen, a name only the hip* wrapper has is reported as that choice (the
+/// wrapper's name and the option that selects it), not as a name HIP lacks; a cuBLAS status
+/// switch keeps distinct, meaningful rocBLAS case labels.
+#[test]
+fn roc_library_choices_report_what_only_the_hip_wrapper_has() {
+    let src = "#include <cufft.h>\n#include <cublas_v2.h>\n\
+               const char* name(cublasStatus_t s) {\n  switch (s) {\n    \
+               case CUBLAS_STATUS_ALLOC_FAILED: return \"alloc\";\n    \
+               case CUBLAS_STATUS_NOT_SUPPORTED: return \"unsupported\";\n    \
+               case CUBLAS_STATUS_EXECUTION_FAILED: return \"exec\";\n  }\n  return \"?\";\n}\n\
+               int f(cufftHandle p) { return cufftDestroy(p) == CUFFT_SUCCESS; }\n";
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            fft: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("case rocblas_status_memory_error:"), "{out}");
+    assert!(
+        out.contains("case rocblas_status_not_implemented:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("case CUBLAS_STATUS_EXECUTION_FAILED:"),
+        "{out}"
+    );
+    let find = |name: &str| {
+        r.diagnostics
+            .iter()
+            .find(|d| d.id == "T001" && d.message.starts_with(&format!("`{name}`")))
+            .unwrap_or_else(|| panic!("no T001 for {name}: {:?}", r.diagnostics))
+    };
+    let d = find("CUBLAS_STATUS_EXECUTION_FAILED");
+    assert_eq!(
+        d.message,
+        "`CUBLAS_STATUS_EXECUTION_FAILED` (cublas API) has no rocBLAS equivalent; hipBLAS has `HIPBLAS_STATUS_EXECUTION_FAILED`"
+    );
+    assert_eq!(d.line, 7);
+    assert!(d.help.as_deref().unwrap().contains("`--blas hipblas`"));
+    let d = find("CUFFT_SUCCESS");
+    assert!(d
+        .message
+        .contains("no rocFFT equivalent; hipFFT has `HIPFFT_SUCCESS`"));
+    assert!(d.help.as_deref().unwrap().contains("`--fft hipfft`"));
+    // With the default hip* libraries the same source has no T001.
+    let (_, diags) = tr(src, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
+}
+
+/// roc* names follow their own release columns: rocRAND 5.2 has no `rocrand_set_ordering`, so
+/// `--rand rocrand` for HIP 5.2 reports it (with hipRAND as the way out where hipRAND has the
+/// name) instead of writing a name that does not compile; HIP 6.2 gets the rename.
+#[test]
+fn roc_names_newer_than_the_target_are_reported() {
+    let src = "#include <curand.h>\n\
+               void f(curandGenerator_t g) {\n  \
+               curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_DEFAULT);\n  \
+               curandSetPseudoRandomGeneratorSeed(g, 1ULL);\n}\n\
+               void h(curandGenerator_t* g) { curandCreateGeneratorHost(g, CURAND_RNG_PSEUDO_MTGP32); }\n";
+    let rocrand = |v: Version| Options {
+        hip_version: v,
+        libs: hipport::translate::Choices {
+            rand: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &rocrand(Version::new(5, 2, 3)))
+        .expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_DEFAULT);"),
+        "{out}"
+    );
+    assert!(out.contains("rocrand_set_seed(g, 1ULL);"), "{out}");
+    let t002: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T002").collect();
+    assert_eq!(t002.len(), 3, "{:?}", r.diagnostics);
+    assert_eq!(
+        t002[0].message,
+        "`curandSetGeneratorOrdering` becomes rocRAND's `rocrand_set_ordering` only from ROCm 5.5.0; the target is HIP 5.2.3"
+    );
+    assert_eq!((t002[0].line, t002[0].column), (3, 3));
+    // hipRAND 5.2 has the host generator, so the help names it.
+    let host = t002.iter().find(|d| d.line == 6).unwrap();
+    assert!(
+        host.help
+            .as_deref()
+            .unwrap()
+            .contains("hipRAND's `hiprandCreateGeneratorHost` (`--rand hiprand`)"),
+        "{:?}",
+        host.help
+    );
+    let (out, diags) = tr(src, &rocrand(Version::new(6, 2, 0)));
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        out.contains("rocrand_set_ordering(g, ROCRAND_ORDERING_PSEUDO_DEFAULT);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rocrand_create_generator_host_blocking(g, "),
+        "{out}"
+    );
+}
+
+/// hipSOLVER has no iterative-refinement statuses, so an error-string switch over every
+/// `cusolverStatus_t` gets two equal case labels after renaming: each later one is reported
+/// (T014) with the earlier one's line; distinct labels, and the same label in another switch,
+/// are not.
+#[test]
+fn case_labels_that_become_one_name_are_reported() {
+    let src = "#include <cusolverDn.h>\n\
+               const char* str(cusolverStatus_t s) {\n  switch (s) {\n    \
+               case CUSOLVER_STATUS_SUCCESS: return \"ok\";\n    \
+               case CUSOLVER_STATUS_INTERNAL_ERROR: return \"internal\";\n    \
+               case CUSOLVER_STATUS_IRS_INTERNAL_ERROR: return \"irs internal\";\n    \
+               default: return \"?\";\n  }\n}\n\
+               int again(cusolverStatus_t s) {\n  switch (s) {\n    \
+               case CUSOLVER_STATUS_IRS_INTERNAL_ERROR: return 1;\n    \
+               default: return 0;\n  }\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let t014: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T014").collect();
+    assert_eq!(t014.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!((t014[0].line, t014[0].column), (6, 10));
+    assert_eq!(
+        t014[0].message,
+        "`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR`, which the case for `CUSOLVER_STATUS_INTERNAL_ERROR` on line 5 already is: the switch would have two equal case labels"
+    );
+    let out = String::from_utf8(r.output).unwrap();
+    assert_eq!(
+        out.matches("case HIPSOLVER_STATUS_INTERNAL_ERROR:").count(),
+        3
+    );
+}
+
+/// `--blas rocblas` renames `cublasGemmEx` to `rocblas_gemm_ex`, whose parameter list is longer
+/// (D, a rocblas_datatype compute type, solution_index, flags): reported with the rocBLAS form.
+#[test]
+fn rocblas_gemm_ex_calls_are_reported_with_their_longer_form() {
+    let src = "#include <cublas_v2.h>\n\
+               void f(cublasHandle_t h, const float* a, const float* b, float* c, int n, float* al, float* be) {\n  \
+               cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, al, a, CUDA_R_32F, n, b, CUDA_R_32F, n, be, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T015")
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!((d.line, d.column), (3, 3));
+    assert!(
+        d.message.contains("`rocblas_gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, C, Ctype, ldc, rocblas_datatype_f32_r, algo, 0, 0)`"),
+        "{}",
+        d.message
+    );
+    // hipBLAS takes cuBLAS's arguments: nothing to report there.
+    let (_, diags) = tr(src, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+}

@@ -25,7 +25,7 @@ int main() {
   DNN_OK(miopenCreate(&handle));
   miopenTensorDescriptor_t desc;
   DNN_OK(miopenCreateTensorDescriptor(&desc));
-  DNN_OK(cudnnSetTensor4dDescriptor(desc, miopenTensorNCHW, miopenFloat, n, c, h, w));
+  DNN_OK(cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, miopenFloat, n, c, h, w));
   miopenActivationDescriptor_t act;
   DNN_OK(miopenCreateActivationDescriptor(&act));
   DNN_OK(cudnnSetActivationDescriptor(act, miopenActivationRELU, MIOPEN_PROPAGATE_NAN, 0.0));

@@ -1514,6 +1514,30 @@ mod tests {
     }
 
     #[test]
+    fn static_cuda_libraries_become_the_shared_rocm_ones() {
+        let src = "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\nadd_library(k k.cu)\ntarget_link_libraries(k PRIVATE CUDA::cudart_static CUDA::cublas_static CUDA::cublasLt_static CUDA::cusolver_static CUDA::cusparse_static CUDA::cufft_static CUDA::curand_static CUDA::culibos)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(k PRIVATE hip::host roc::hipblas roc::hipblaslt roc::hipsolver roc::hipsparse hip::hipfft hip::hiprand hip::host)"),
+            "{out}"
+        );
+        for package in [
+            "hipblas",
+            "hipblaslt",
+            "hipsolver",
+            "hipsparse",
+            "hipfft",
+            "hiprand",
+        ] {
+            assert!(
+                out.contains(&format!("find_package({package} REQUIRED)")),
+                "{out}"
+            );
+        }
+        assert!(!diags.iter().any(|d| d.id == "B005"), "{diags:?}");
+    }
+
+    #[test]
     fn cuda_standard_and_flags_do_not_clobber_the_cxx_ones() {
         let src = "project(p LANGUAGES CXX CUDA)\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CUDA_STANDARD 14)\nset(CMAKE_CXX_FLAGS \"-DUSE_FOO=1\")\nset(CMAKE_CUDA_FLAGS \"--use_fast_math\")\n";
         let (out, _) = run(src, &BuildOptions::default());

@@ -97,7 +97,9 @@ pub(crate) struct Library {
     pub package: Option<&'static str>,
 }
 
-/// CUDA libraries with HIP counterparts. Target names are those exported by the ROCm packages
+/// CUDA libraries with HIP counterparts. The static variants (`cublas_static`, `CUDA::cusolver_static`)
+/// become the same shared ROCm libraries (ROCm packages ship those shared), and `culibos`, the
+/// helper that CUDA's static libraries need, is dropped with `cudart_static`. Target names are those exported by the ROCm packages
 /// (`hip-config.cmake`: `hip::host`, `hip::amdhip64`; `hiprand-targets.cmake`: `hip::hiprand`;
 /// `hipsparse-targets.cmake`: `roc::hipsparse`; hipBLAS/hipSOLVER/hipBLASLt export `roc::*`,
 /// hipFFT and hipCUB `hip::*`, MIOpen `MIOpen`, RCCL `rccl::rccl`).
@@ -124,6 +126,13 @@ pub(crate) const LIBRARIES: &[Library] = &[
         package: None,
     },
     Library {
+        cuda: "culibos",
+        hip: None,
+        cmake_cuda: "CUDA::culibos",
+        cmake_hip: "hip::host",
+        package: None,
+    },
+    Library {
         cuda: "cuda",
         hip: Some("amdhip64"),
         cmake_cuda: "CUDA::cuda_driver",
@@ -134,6 +143,13 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cuda: "nvrtc",
         hip: Some("hiprtc"),
         cmake_cuda: "CUDA::nvrtc",
+        cmake_hip: "hip::host",
+        package: None,
+    },
+    Library {
+        cuda: "nvrtc_static",
+        hip: Some("hiprtc"),
+        cmake_cuda: "CUDA::nvrtc_static",
         cmake_hip: "hip::host",
         package: None,
     },
@@ -159,9 +175,23 @@ pub(crate) const LIBRARIES: &[Library] = &[
         package: Some("hipblaslt"),
     },
     Library {
+        cuda: "cublasLt_static",
+        hip: Some("hipblaslt"),
+        cmake_cuda: "CUDA::cublasLt_static",
+        cmake_hip: "roc::hipblaslt",
+        package: Some("hipblaslt"),
+    },
+    Library {
         cuda: "curand",
         hip: Some("hiprand"),
         cmake_cuda: "CUDA::curand",
+        cmake_hip: "hip::hiprand",
+        package: Some("hiprand"),
+    },
+    Library {
+        cuda: "curand_static",
+        hip: Some("hiprand"),
+        cmake_cuda: "CUDA::curand_static",
         cmake_hip: "hip::hiprand",
         package: Some("hiprand"),
     },
@@ -173,6 +203,20 @@ pub(crate) const LIBRARIES: &[Library] = &[
         package: Some("hipfft"),
     },
     Library {
+        cuda: "cufft_static",
+        hip: Some("hipfft"),
+        cmake_cuda: "CUDA::cufft_static",
+        cmake_hip: "hip::hipfft",
+        package: Some("hipfft"),
+    },
+    Library {
+        cuda: "cufft_static_nocallback",
+        hip: Some("hipfft"),
+        cmake_cuda: "CUDA::cufft_static_nocallback",
+        cmake_hip: "hip::hipfft",
+        package: Some("hipfft"),
+    },
+    Library {
         cuda: "cusparse",
         hip: Some("hipsparse"),
         cmake_cuda: "CUDA::cusparse",
@@ -180,9 +224,23 @@ pub(crate) const LIBRARIES: &[Library] = &[
         package: Some("hipsparse"),
     },
     Library {
+        cuda: "cusparse_static",
+        hip: Some("hipsparse"),
+        cmake_cuda: "CUDA::cusparse_static",
+        cmake_hip: "roc::hipsparse",
+        package: Some("hipsparse"),
+    },
+    Library {
         cuda: "cusolver",
         hip: Some("hipsolver"),
         cmake_cuda: "CUDA::cusolver",
+        cmake_hip: "roc::hipsolver",
+        package: Some("hipsolver"),
+    },
+    Library {
+        cuda: "cusolver_static",
+        hip: Some("hipsolver"),
+        cmake_cuda: "CUDA::cusolver_static",
         cmake_hip: "roc::hipsolver",
         package: Some("hipsolver"),
     },
@@ -258,7 +316,12 @@ pub(crate) fn map_library_name(
                 Action::Remove,
                 B_LIB_MAPPED,
                 format!("CUDA library `{name}` dropped"),
-                Some("hipcc links the HIP runtime (libamdhip64) itself".to_string()),
+                Some(if name == "culibos" {
+                    "CUDA's static libraries need it; the ROCm libraries that replace them are shared"
+                        .to_string()
+                } else {
+                    "hipcc links the HIP runtime (libamdhip64) itself".to_string()
+                }),
             ),
         });
     }

@@ -1185,6 +1185,22 @@ mod tests {
     }
 
     #[test]
+    fn static_cuda_libraries_link_the_shared_rocm_ones() {
+        let src = "app: k.cu\n\tnvcc -o $@ $< -lcublas_static -lcublasLt_static -lcusolver_static -lcufft_static_nocallback -lculibos -lpthread\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("hipcc -o $@ $< -lhipblas -lhipblaslt -lhipsolver -lhipfft -lpthread\n"),
+            "{out}"
+        );
+        let culibos = diags
+            .iter()
+            .find(|d| d.message == "CUDA library `culibos` dropped")
+            .expect("culibos is reported");
+        assert!(culibos.help.as_deref().unwrap().contains("shared"));
+        assert!(!diags.iter().any(|d| d.id == "B005"), "{diags:?}");
+    }
+
+    #[test]
     fn host_compiles_and_links_get_hip_paths_and_the_runtime() {
         let src = "CUDA_INC := -I$(CUDA_HOME)/include -I$(CUDA_HOME)/samples/common/inc\nCUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -lcublas\nLDFLAGS := -L/usr/local/cuda/lib64 -lcudart\nNVCC := nvcc\n\napp: a.o k.o\n\t$(CXX) -o $@ $^ $(CUDA_LIBS)\na.o: a.cpp\n\t@g++ $(CUDA_INC) -c $< -o $@\nk.o: k.cu\n\t$(NVCC) -c $< -o $@ $(LDFLAGS)\nb.o: b.cpp\n\tg++ -I /usr/local/cuda/include -c $<\n";
         let (out, diags) = run(src, &BuildOptions::default());
