@@ -385,7 +385,13 @@ fn cuda_intrinsics_hipify_lacks_are_reported() {
     assert!(out.contains("__fns(a[1], 0, 2)"), "{out}");
     assert_eq!(
         diags,
-        ["T001:2:10", "T001:3:10", "T001:3:35", "T001:4:10", "T001:4:45"]
+        [
+            "T001:2:10",
+            "T001:3:10",
+            "T001:3:35",
+            "T001:4:10",
+            "T001:4:45"
+        ]
     );
 }
 

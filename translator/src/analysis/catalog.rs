@@ -27,6 +27,9 @@ shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmet
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
+A warp count such as `kThreads / 32` is reported where it initializes a warp-named variable \
+or bounds a `for` loop in a function that numbers its warps by `warpSize`: on 64-lane \
+wavefronts a loop over it reads per-warp entries no warp wrote. \
 The shuffle findings are dropped in device functions that only kernels this file launches with \
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
 and a row that shares a 64-lane wavefront with another is H048's concern. All findings are \

@@ -1986,6 +1986,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     if op == "/" && lit_right && value == 32 && group_subscript(a, n, other) {
         return;
     }
+    if op == "/" && lit_right && value == 32 && lane_kind(a, other, true).is_none() {
+        mixed_warp_count(a, n, lit_node, &expr);
+        return;
+    }
     let hit: Option<(Severity, String)> = match op {
         "%" | "/" if lit_right && value == 32 => {
             let kind = lane_kind(a, other, true);
@@ -2054,6 +2058,55 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             lit_node,
             format!("{msg}; {WAVE_NOTE}"),
             Some("use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into()),
+            vec![],
+        );
+    }
+}
+
+/// `constexpr int kWarps = kThreads / 32;` (or a loop `w < kThreads / 32`) in a function that
+/// numbers its warps by `warpSize` (`threadIdx.x / warpSize`): on 64-lane wavefronts the count is
+/// twice the number of warps, so a loop over it reads per-warp entries no warp wrote. Without
+/// `warpSize` in the function the 32 is a tile or a consistent 32-lane grouping and is left alone.
+fn mixed_warp_count(a: &mut Analyzer, n: Node, lit: Node, expr: &str) {
+    let mut child = n;
+    while let Some(p) = child
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        child = p;
+    }
+    let Some(parent) = child.parent() else {
+        return;
+    };
+    let counts_warps = match parent.kind_name() {
+        "init_declarator" => {
+            parent.field(FIELDS.value) == Some(child)
+                && parent
+                    .field(FIELDS.declarator)
+                    .is_some_and(|d| d.kind_name() == "identifier" && warp_name(a.text(d)))
+        }
+        // `for (int w = 0; w < kThreads / 32; ++w)`
+        "binary_expression" => {
+            parent.field(FIELDS.right) == Some(child)
+                && parent
+                    .field(FIELDS.operator)
+                    .is_some_and(|o| matches!(a.text(o), "<" | "<="))
+                && parent.parent().is_some_and(|f| {
+                    f.kind_name() == "for_statement" && f.field(FIELDS.condition) == Some(parent)
+                })
+        }
+        _ => false,
+    };
+    let uses_warp_size = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| super::python::has_word(a.text(f.node).as_bytes(), b"warpSize"));
+    if counts_warps && uses_warp_size {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            lit,
+            format!("`{expr}` counts warps of 32 threads, but this function numbers its warps by `warpSize`: on 64-lane wavefronts there are half as many warps, and a loop over this count reads entries no warp wrote; {WAVE_NOTE}"),
+            Some("count warps with `/ warpSize` at run time (an array may keep `/ 32` entries, the most any target needs), or make the warp size a template parameter chosen on the host".into()),
             vec![],
         );
     }

@@ -99,6 +99,41 @@ fn h001_unrelated_32_is_silent() {
 }
 
 #[test]
+fn h001_warp_count_by_32_beside_warp_size_indexing() {
+    // Partial sums stored at `threadIdx.x / warpSize` but summed over `kThreads / 32` warps: on
+    // 64-lane wavefronts entries 4..7 were never written.
+    let src = "template <int kThreads>\n\
+               __global__ void block_sum(const float* in, float* out) {\n\
+               constexpr int kWarps = kThreads / 32;\n\
+               __shared__ float red[kThreads / 32];\n\
+               float v = in[threadIdx.x];\n\
+               for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n\
+               if (threadIdx.x % warpSize == 0) red[threadIdx.x / warpSize] = v;\n\
+               __syncthreads();\n\
+               float s = 0.f;\n\
+               for (int w = 0; w < kWarps; ++w) s += red[w];\n\
+               for (int w = 0; w < (kThreads / 32); ++w) s += red[w];\n\
+               out[blockIdx.x] = s;\n}\n";
+    // The count and the loop bound; the array bound (room for the most warps) is not reported.
+    assert_eq!(lines_of(src, "H001"), [3, 11]);
+    // Without `warpSize` the same count goes with 32-lane groups throughout (or a tile of 32).
+    let consistent = src
+        .replace("warpSize / 2", "16")
+        .replace("% warpSize", "% 32")
+        .replace("/ warpSize", "/ 32");
+    let counted: Vec<_> = run(&consistent)
+        .into_iter()
+        .filter(|d| d.message.contains("numbers its warps"))
+        .collect();
+    assert!(counted.is_empty(), "{counted:?}");
+    // A count of tiles, not warps, beside warpSize is not reported.
+    let tiles = kernel(
+        "int lane = threadIdx.x % warpSize; constexpr int kTiles = 256 / 32; x[lane] = kTiles;",
+    );
+    assert!(lines_of(&tiles, "H001").is_empty());
+}
+
+#[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
     let src = "__global__ void mark(unsigned *bits, const int *x, int n) {\n\
