@@ -4579,7 +4579,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     } else {
         format!("replace: {}", found.join("; "))
     };
-    let shown = snippet(code.trim_matches('"'));
+    let shown = snippet(&asm_template_text(a, n));
     a.report(
         &INLINE_PTX,
         Severity::Error,
@@ -4588,6 +4588,30 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         Some(help),
         vec![],
     );
+}
+
+/// An asm statement's template as the assembler sees it, for a message: the pieces of a
+/// concatenated string (`"mma.sync... " "{%0, ...}"`) joined without their quotes, and the
+/// `\n`/`\t` escapes that separate instructions shown as spaces.
+fn asm_template_text(a: &Analyzer, n: Node) -> String {
+    let Some(code) = n.field(FIELDS.assembly_code) else {
+        return String::new();
+    };
+    let joined: String = if code.kind_name() == "concatenated_string" {
+        crate::parse::named_children(code)
+            .map(|piece| match piece.kind_name() {
+                "string_literal" => a.text(piece).trim_matches('"'),
+                _ => a.text(piece),
+            })
+            .collect()
+    } else {
+        a.text(code).trim_matches('"').to_string()
+    };
+    joined
+        .replace("\\n", " ")
+        .replace("\\t", " ")
+        .trim()
+        .to_string()
 }
 
 /// Whether `token` occurs in asm text at the start of a word (so `red.` does not match

@@ -600,6 +600,27 @@ fn h006_inline_ptx_with_hints() {
     );
 }
 
+#[test]
+fn h006_message_shows_the_template_as_the_assembler_reads_it() {
+    // Adjacent literals are one template, and `\n` separates instructions: the message showed
+    // `... .f32 " "{%0,...` and `16;\n` before.
+    let src = "__device__ void m(float* d, unsigned a, unsigned s, const void* g) {\n\
+               asm volatile(\"mma.sync.aligned.m16n8k16 \"\n  \"{%0}, {%1};\\n\" : \"+f\"(d[0]) : \"r\"(a));\n\
+               asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" :: \"r\"(s), \"l\"(g));\n}\n";
+    let msgs: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H006")
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            "inline PTX `mma.sync.aligned.m16n8k16 {%0}, {%1};` cannot be assembled for AMD GPUs",
+            "inline PTX `cp.async.cg.shared.global [%0], [%1], 16;` cannot be assembled for AMD GPUs"
+        ]
+    );
+}
+
 // H007, H008 ---------------------------------------------------------------------------------
 
 #[test]
