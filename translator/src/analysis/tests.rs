@@ -678,6 +678,27 @@ fn header_hazards_follow_a_header_path_held_in_a_macro() {
 // H009 ---------------------------------------------------------------------------------------
 
 #[test]
+fn h009_template_parameter_is_not_another_functions_constant() {
+    // `kThreads` in the bounds is the template's parameter (512 at the launch); a local of the
+    // same name in another function used to be read for it, and the help suggested
+    // `__launch_bounds__(64, 4)`, which fails the 512-thread launch.
+    let src = "template <int kThreads>\n\
+               __global__ void __launch_bounds__(kThreads, 2) k(float* x) { x[threadIdx.x] = 0.f; }\n\
+               void setup() { constexpr int kThreads = 64; (void)kThreads; }\n\
+               constexpr int kBlock = 128;\n\
+               __global__ void __launch_bounds__(kBlock, 2) k2(float* x) { x[0] = 0.f; }\n\
+               void run(float* x) { k<512><<<1, 512>>>(x); }\n";
+    let helps: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H009")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 2);
+    assert!(!helps[0].contains("64"), "{}", helps[0]);
+    assert!(helps[1].contains("2 * 128 / 32 = 8"), "{}", helps[1]);
+}
+
+#[test]
 fn h009_launch_bounds() {
     let d = run("__global__ void __launch_bounds__(256, 2) k() {}\n\
                  __global__ void __launch_bounds__(128, 4, 2) k2() {}\n\
