@@ -577,6 +577,58 @@ fn h046_lod_fetches_do_not_compile_for_gfx90a() {
 }
 
 #[test]
+fn h050_ballot_of_a_nan_test_crashes_hipcc_5_2() {
+    let Some(cc) = hipcc() else { return };
+    let version = Command::new(&cc)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    if !version.lines().any(|l| l.starts_with("HIP version: 5.2")) {
+        eprintln!("skipping: the claim is about HIP 5.2's hipcc:\n{version}");
+        return;
+    }
+    let kernel = |pred: &str| {
+        case(&format!(
+            "__global__ void k(const float* in, const double* dd, int* o) {{\n\
+             float v = in[threadIdx.x]; double d = dd[threadIdx.x];\n\
+             o[0] = (int){pred};\n}}"
+        ))
+    };
+    for pred in [
+        "__ballot(isnan(v))",
+        "__ballot(v != v)",
+        "__ballot(!(v == v))",
+        "__ballot(isnan(d))",
+    ] {
+        let src = kernel(pred);
+        assert!(
+            rules(&src, Version::new(5, 2, 3)).contains(&("H050".into(), Severity::Error)),
+            "{pred}"
+        );
+        let (ok, err) = compile(&cc, &src, &[]);
+        assert!(!ok && err.contains("Cannot select"), "{pred}: {err}");
+    }
+    // The help's bit tests, an ordered compare and `__any` of a NaN test compile, unreported.
+    for pred in [
+        "__ballot((__float_as_uint(v) << 1) > 0xff000000u)",
+        "__ballot(((unsigned long long)__double_as_longlong(d) << 1) > 0xffe0000000000000ull)",
+        "__ballot(v < 0.f)",
+        "__any(isnan(v))",
+    ] {
+        let src = kernel(pred);
+        assert!(
+            !rules(&src, Version::new(5, 2, 3))
+                .iter()
+                .any(|(id, _)| id == "H050"),
+            "{pred}"
+        );
+        let (ok, err) = compile(&cc, &src, &[]);
+        assert!(ok, "{pred}: {err}");
+    }
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

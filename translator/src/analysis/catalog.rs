@@ -942,6 +942,27 @@ Fix: drop gfx90a from the targets of the files that use them, or sample the leve
 (bilinear interpolation of a chosen mip level from a plain array).",
 };
 
+/// H050: a ballot of a NaN test, which HIP 5.2.3's hipcc cannot compile.
+pub const BALLOT_NAN: DiagInfo = DiagInfo {
+    id: "H050",
+    name: "ballot-nan-test",
+    severity: Severity::Error,
+    summary: "A ballot of a NaN test: HIP 5.2.3's hipcc crashes on it",
+    explain: "\
+`__ballot_sync(mask, isnan(v))` (also `__ballot`, `v != v`, `!(v == v)`, `__isnanf`, a double's \
+`isnan`, or a `bool` variable initialized with one of them) compiles to an unordered float \
+compare inside the wave ballot, which HIP 5.2.3's hipcc (clang 15) cannot select: it stops with \
+\"fatal error: error in backend: Cannot select: ... setuo\" for gfx90a and gfx1030 alike. A \
+ballot of an ordered compare (`v < 0.f`), of `isinf`, of a predicate that also holds an ordered \
+compare (`v < 0.f || v != v`), and `__any`/`__all` of a NaN test compile. hipport reports it as \
+an error for targets before HIP 5.3 and as a note for newer ones, whose compilers were not \
+checked.
+
+Fix: test the bits, which is an integer compare: `(__float_as_uint(v) << 1) > 0xff000000u` is \
+true exactly for a float NaN, and `((unsigned long long)__double_as_longlong(d) << 1) > 0xffe0000000000000ull` for \
+a double.",
+};
+
 /// H047: `min`/`max` calls HIP resolves to another overload than CUDA.
 pub const MIN_MAX_OVERLOAD: DiagInfo = DiagInfo {
     id: "H047",
@@ -1088,4 +1109,5 @@ pub const DIAGS: &[DiagInfo] = &[
     MIN_MAX_OVERLOAD,
     WARP_WIDE_ROWS,
     RTC_NVRTC_OPTION,
+    BALLOT_NAN,
 ];

@@ -2554,6 +2554,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 .is_some_and(|w| w <= 32)
     });
     a.calls.push((n.start_byte(), name, segment));
+    if matches!(name, "__ballot" | "__ballot_sync") {
+        ballot_of_nan_test(a, name, &argv);
+    }
     if MASKED_BUILTINS.contains(&name) {
         sync_mask(a, name, &argv);
     }
@@ -3007,6 +3010,94 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     if name.starts_with("nvtx") {
         nvtx_call(a, n, name);
     }
+}
+
+/// H050: a ballot whose predicate is a NaN test (`isnan(v)`, `v != v`, `!(v == v)`, or a
+/// variable initialized with one): an unordered float compare, which HIP 5.2.3's hipcc cannot
+/// select inside `llvm.amdgcn.ballot` ("Cannot select: ... setuo"), for gfx90a and gfx1030.
+/// `__any`/`__all` of the same predicate compile.
+fn ballot_of_nan_test(a: &mut Analyzer, name: &str, argv: &[Node]) {
+    let Some(&pred) = argv.last() else {
+        return;
+    };
+    let nan_test = |x: Node| -> bool {
+        let text = super::norm_ws(a.text(x));
+        let calls = ["isnan", "__isnan", "__isnanf", "isunordered", "__hisnan"];
+        if calls.iter().any(|c| {
+            memchr::memmem::find_iter(text.as_bytes(), c.as_bytes()).any(|i| {
+                let before = text[..i].chars().next_back();
+                let after = text[i + c.len()..].trim_start();
+                before.is_none_or(|b| !(b.is_ascii_alphanumeric() || b == '_'))
+                    && after.starts_with('(')
+            })
+        }) {
+            // `__hisnan` tests a half; only the float and double tests are unordered compares.
+            return !text.contains("__hisnan(");
+        }
+        self_compare(a, x)
+    };
+    let mut found = nan_test(pred);
+    if !found && pred.kind_name() == "identifier" {
+        found = a
+            .lookup(a.text(pred), pred.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(nan_test);
+    }
+    if !found {
+        return;
+    }
+    let verified = a.opts.hip_version < hipport_rules::Version::new(5, 3, 0);
+    a.report(
+        &BALLOT_NAN,
+        if verified { Severity::Error } else { Severity::Note },
+        pred,
+        if verified {
+            format!("a NaN test in `{name}`: HIP 5.2.3's hipcc stops with \"Cannot select: ... setuo\" (an unordered float compare inside a ballot), for gfx90a and gfx1030 alike; the target is HIP {}", a.opts.hip_version)
+        } else {
+            format!("a NaN test in `{name}`: HIP 5.2.3's hipcc stops with \"Cannot select: ... setuo\" on it (later releases not checked); the target is HIP {}", a.opts.hip_version)
+        },
+        Some("test the bits instead: `(__float_as_uint(v) << 1) > 0xff000000u` is true exactly for a float NaN (`((unsigned long long)__double_as_longlong(d) << 1) > 0xffe0000000000000ull` for a double)".into()),
+        vec![],
+    );
+}
+
+/// `x != x` or `!(x == x)` with the same operand on both sides (true only for a NaN), also
+/// somewhere inside `n` (`v < 0 || v != v`).
+fn self_compare(a: &Analyzer, n: Node) -> bool {
+    let mut stack = vec![n];
+    let mut budget = 128;
+    while let Some(x) = stack.pop() {
+        budget -= 1;
+        if budget == 0 {
+            return false;
+        }
+        if x.kind_name() == "binary_expression" {
+            let op = x.field(FIELDS.operator).map(|o| a.text(o));
+            if let (Some(op @ ("!=" | "==")), Some(l), Some(r)) =
+                (op, x.field(FIELDS.left), x.field(FIELDS.right))
+            {
+                let same = super::norm_ws(a.text(l)) == super::norm_ws(a.text(r));
+                let negated = || {
+                    let mut up = x;
+                    while let Some(p) = up
+                        .parent()
+                        .filter(|p| p.kind_name() == "parenthesized_expression")
+                    {
+                        up = p;
+                    }
+                    up.parent().is_some_and(|p| {
+                        p.kind_name() == "unary_expression"
+                            && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "!")
+                    })
+                };
+                if same && (op == "!=" || negated()) {
+                    return true;
+                }
+            }
+        }
+        stack.extend(crate::parse::named_children(x));
+    }
+    false
 }
 
 /// Whether `name` (visible at `at`) is a texture or surface reference.

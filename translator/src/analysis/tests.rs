@@ -621,6 +621,37 @@ fn h006_message_shows_the_template_as_the_assembler_reads_it() {
     );
 }
 
+// H050 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h050_ballot_of_a_nan_test() {
+    let src = "__global__ void k(const float* x, const double* y, unsigned long long* o) {\n\
+               float v = x[threadIdx.x]; double d = y[threadIdx.x];\n\
+               o[0] = __ballot_sync(0xffffffffull, isnan(v));\n\
+               o[1] = __ballot(v != v) | __ballot(!(v == v)) | __ballot(std::isnan(d));\n\
+               bool bad = __isnanf(v);\n\
+               o[2] = __ballot_sync(~0ull, bad);\n\
+               o[3] = __ballot(v < 0.f) | __ballot(isinf(v)) | __ballot(v != x[0]);\n\
+               o[4] = __any_sync(~0ull, isnan(v)) + __all(v != v) + __ballot(my_isnan_count > 0);\n\
+               }\n";
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H050")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Note};
+    assert_eq!(
+        at(Version::new(5, 2, 3)),
+        [(3, Error), (4, Error), (4, Error), (4, Error), (6, Error)]
+    );
+    assert_eq!(
+        at(Version::new(6, 4, 0)),
+        [(3, Note), (4, Note), (4, Note), (4, Note), (6, Note)]
+    );
+}
+
 // H007, H008 ---------------------------------------------------------------------------------
 
 #[test]
