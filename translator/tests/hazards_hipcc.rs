@@ -629,6 +629,37 @@ fn h050_ballot_of_a_nan_test_crashes_hipcc_5_2() {
 }
 
 #[test]
+fn grid_constant_is_removed_because_hipcc_rejects_it() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "#include <cuda_runtime.h>\n\
+                struct P { const float* x; float* y; int n; };\n\
+                __global__ void k(const __grid_constant__ P p) {\n\
+                  const P* q = &p;\n\
+                  if (threadIdx.x < q->n) q->y[threadIdx.x] = q->x[threadIdx.x];\n\
+                }\n";
+    // Kept as CUDA wrote it, hipcc stops at the qualifier.
+    let (ok, err) = compile(
+        &cc,
+        &cuda.replace("<cuda_runtime.h>", "<hip/hip_runtime.h>"),
+        &[],
+    );
+    assert!(
+        !ok && err.contains("unknown type name '__grid_constant__'"),
+        "{err}"
+    );
+    let opts = hipport::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Default::default()
+    };
+    let out = hipport::translate::translate_source(cuda.as_bytes(), "k.cu", &opts).unwrap();
+    let text = String::from_utf8(out.output).unwrap();
+    assert!(text.contains("__global__ void k(const P p)"), "{text}");
+    assert!(out.diagnostics.iter().all(|d| d.id != "T001"));
+    let (ok, err) = compile(&cc, &text, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).
