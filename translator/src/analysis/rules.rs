@@ -4636,6 +4636,14 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "`ld.global.nc` -> `__ldg()` or a plain load",
         ),
         (
+            ".L1::no_allocate",
+            "`L1::no_allocate` (streaming, not kept in L1) -> `__builtin_nontemporal_load()`",
+        ),
+        (
+            ".L1::evict_first",
+            "`L1::evict_first` (streaming) -> `__builtin_nontemporal_load()`/`__builtin_nontemporal_store()`",
+        ),
+        (
             "membar",
             "`membar` -> `__threadfence()` / `__threadfence_block()`",
         ),

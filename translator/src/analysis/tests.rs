@@ -598,6 +598,11 @@ fn h006_inline_ptx_with_hints() {
         help.contains("cp.async") && !help.contains("atomic"),
         "{help}"
     );
+    // A streaming load: plain `__ldg` would drop the hint that AMD's nontemporal load keeps.
+    let nc = "__device__ float4 ld(const float4* p) { float4 v; asm volatile(\"ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];\" : \"=f\"(v.x), \"=f\"(v.y), \"=f\"(v.z), \"=f\"(v.w) : \"l\"(p)); return v; }\n";
+    let d = run(nc);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(help.contains("__builtin_nontemporal_load()"), "{help}");
 }
 
 #[test]
