@@ -660,6 +660,52 @@ fn grid_constant_is_removed_because_hipcc_rejects_it() {
 }
 
 #[test]
+fn h028_nontemporal_builtins_take_clang_vectors_not_float4() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = case(
+        "__global__ void k(const float4* p, float4* o) { o[0] = __ldcs(p); __stcs(o + 1, p[1]); }",
+    );
+    let helps: Vec<String> = {
+        let tree = hipport::parse::parse(cuda.as_bytes(), Duration::from_secs(5)).unwrap();
+        let opts = AnalysisOptions {
+            hip_version: Version::new(6, 4, 0),
+            fix: false,
+        };
+        analysis::analyze(cuda.as_bytes(), &tree, "case.hip", &opts)
+            .into_iter()
+            .filter(|d| d.id == "H028")
+            .filter_map(|d| d.help)
+            .collect()
+    };
+    assert_eq!(helps.len(), 2);
+    assert!(
+        helps.iter().all(|h| h.contains("ext_vector_type(4)")),
+        "{helps:?}"
+    );
+    // What the help warns about, and what it offers instead.
+    let (ok, err) = compile(
+        &cc,
+        &case("__global__ void k(const float4* p, float4* o) { o[0] = __builtin_nontemporal_load(p); }"),
+        &[],
+    );
+    assert!(
+        !ok && err.contains("nontemporal builtin must be a pointer"),
+        "{err}"
+    );
+    let (ok, err) = compile(
+        &cc,
+        &case(
+            "typedef float v4 __attribute__((ext_vector_type(4)));\n\
+               __global__ void k(const float4* p, float4* o) {\n\
+               v4 v = __builtin_nontemporal_load(reinterpret_cast<const v4*>(p));\n\
+               __builtin_nontemporal_store(v, reinterpret_cast<v4*>(o));\n}",
+        ),
+        &[],
+    );
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

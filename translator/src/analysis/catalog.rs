@@ -539,8 +539,9 @@ AMD compilers load all data through L1 and L2, so `__ldg` is accepted but is a p
 cache-operator intrinsics `__ldcg`, `__ldca`, `__ldcs`, `__ldlu`, `__ldcv`, `__stcg`, `__stcs`, \
 `__stwb` and `__stwt` have no HIP mapping in many ROCm releases (warning): replace them with plain \
 loads and stores, or with `__builtin_nontemporal_load`/`__builtin_nontemporal_store` for \
-streaming data. HIP 5.2.3 declares `__ldcg`, `__ldca` and `__ldcs` for `__half` and `__half2` \
-pointers only (amd_hip_fp16.h): on other types they are an error for a HIP 5 target.",
+streaming data (on scalars and clang vector types: HIP's `float4` and `int4` are structs, which \
+hipcc rejects there, so load them through `float __attribute__((ext_vector_type(4)))`). \
+HIP 5.2.3 declares `__ldcg`, `__ldca` and `__ldcs` for `__half` and `__half2` pointers only (amd_hip_fp16.h): on other types they are an error for a HIP 5 target.",
 };
 
 /// H029: bfloat16 and half conversions that several ROCm releases lack.

@@ -2982,7 +2982,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 Severity::Error,
                 n,
                 format!("`{name}` on `{ty}`: HIP 5's `{name}` takes `__half`/`__half2` pointers only (amd_hip_fp16.h), so this does not compile; the target is HIP {}", a.opts.hip_version),
-                Some("use a plain load (`*p`), or __builtin_nontemporal_load for streaming data".into()),
+                Some(format!("use a plain load (`*p`), or __builtin_nontemporal_load for streaming data ({NONTEMPORAL_TYPES})")),
                 vec![],
             )
         }
@@ -2992,7 +2992,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Severity::Warning,
             n,
             format!("`{name}` is a cache-operator intrinsic with no HIP mapping in many ROCm releases"),
-            Some("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data".into()),
+            Some(format!("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data ({NONTEMPORAL_TYPES})")),
             vec![],
         ),
         "__float2bfloat16_rd" | "__float2bfloat16_ru" | "__float2bfloat16_rz" | "__double2half" => {
@@ -3099,6 +3099,10 @@ fn self_compare(a: &Analyzer, n: Node) -> bool {
     }
     false
 }
+
+/// What clang's nontemporal builtins take (hipcc 5.2.3 rejects HIP's `float4`, a struct: "must be
+/// a pointer to integer, float, pointer, or a vector of such types").
+const NONTEMPORAL_TYPES: &str = "they take scalars and clang vectors, not HIP's float4/int4 structs: load those through `float __attribute__((ext_vector_type(4)))`";
 
 /// Whether `name` (visible at `at`) is a texture or surface reference.
 fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
@@ -4637,11 +4641,11 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         ),
         (
             ".L1::no_allocate",
-            "`L1::no_allocate` (streaming, not kept in L1) -> `__builtin_nontemporal_load()`",
+            "`L1::no_allocate` (streaming, not kept in L1) -> `__builtin_nontemporal_load()` on scalars or clang vectors (not HIP's `float4`, a struct)",
         ),
         (
             ".L1::evict_first",
-            "`L1::evict_first` (streaming) -> `__builtin_nontemporal_load()`/`__builtin_nontemporal_store()`",
+            "`L1::evict_first` (streaming) -> `__builtin_nontemporal_load()`/`__builtin_nontemporal_store()` on scalars or clang vectors (not HIP's `float4`, a struct)",
         ),
         (
             "membar",
