@@ -467,11 +467,12 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
                     needs.calls.push(name);
                 }
             }
-            // The header defines `__syncwarp`, `CUDART_CB` and `CUDA_CB`.
+            // The header defines `__syncwarp`, `CUDART_CB`, `CUDA_CB` and `__grid_constant__`.
             "launch"
             | "runtime-include"
             | "syncwarp-removed"
             | "callback-convention"
+            | "grid-constant"
             | "macro-align" => {}
             _ => {
                 // A renamed compiler macro (`__CUDACC__` -> `__HIPCC__`): its tests accept both.
@@ -615,7 +616,9 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     s.push_str(
         "\n// CUDA's calling-convention markers mean nothing on AMD.\n\
          #ifndef CUDART_CB\n#define CUDART_CB\n#endif\n\
-         #ifndef CUDA_CB\n#define CUDA_CB\n#endif\n",
+         #ifndef CUDA_CB\n#define CUDA_CB\n#endif\n\
+         // Nor does __grid_constant__: kernel parameters are read-only on AMD as well.\n\
+         #ifndef __grid_constant__\n#define __grid_constant__\n#endif\n",
     );
     s.push_str(
         "\n// HIP has no __syncwarp. A wavefront runs in lockstep, so what is left of it is the\n\

@@ -904,6 +904,7 @@ fn explain(what: &str) -> Result<ExitCode> {
         let calls = db.calls(what);
         match &m.hip {
             Some(h) => println!("  becomes: {h}"),
+            None if what == hipport::translate::GRID_CONSTANT => println!("  becomes: nothing; hipport removes it (kernel parameters are read-only on AMD too; header mode's hipport_compat.h defines it empty)"),
             None if !calls.is_empty() => println!("  becomes: nothing by name; calls are rewritten where a call shape below applies (elsewhere hipport reports T001)"),
             None => println!("  becomes: nothing; HIP has no equivalent (hipport reports T001 and leaves the name)"),
         }

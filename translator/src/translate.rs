@@ -442,6 +442,10 @@ static WALKED_KINDS: LazyLock<parse::KindSet> = LazyLock::new(|| {
     })
 });
 
+/// CUDA's `__grid_constant__` parameter qualifier, which the translation removes (see
+/// `Translator::remove_grid_constant`).
+pub const GRID_CONSTANT: &str = "__grid_constant__";
+
 /// What the declaration pass does with a node kind.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Dk {
@@ -1330,6 +1334,20 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Removes `__grid_constant__` with the blanks after it: `const __grid_constant__ Params p`
+    /// becomes `const Params p`. CUDA's qualifier lets a kernel take the address of a `const`
+    /// parameter without a copy; HIP has no such qualifier (hipcc: an error) and a kernel's
+    /// parameters are read-only there too, so the parameter without it behaves the same.
+    fn remove_grid_constant(&mut self, start: usize, end: usize) {
+        let blanks = self.src[end..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        self.edits
+            .push(Edit::replace(start, end + blanks, "", "grid-constant"));
+        self.count(Family::Device);
+    }
+
     /// `threadIdx.x` and its kin are objects with a conversion to `unsigned` in HIP's headers
     /// (5.2.3's `__HIP_Coordinates`), not `unsigned` values: clang cannot pass one to `printf`
     /// ("cannot compile this non-scalar arg to printf yet") and finds `min`/`max` ambiguous. As
@@ -1959,7 +1977,9 @@ impl<'a> Walk<'a> {
                             self.mark_device(start);
                             self.cast_auto_index(start);
                         }
-                        if !name.is_empty() {
+                        if name == GRID_CONSTANT {
+                            self.remove_grid_constant(start, n.end_byte());
+                        } else if !name.is_empty() {
                             let before = self.edits.len();
                             self.rename_ident(name, start, n.end_byte());
                             // HIP's `..._st` and `ihip...` names are struct tags themselves,

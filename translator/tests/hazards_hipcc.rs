@@ -577,6 +577,135 @@ fn h046_lod_fetches_do_not_compile_for_gfx90a() {
 }
 
 #[test]
+fn h050_ballot_of_a_nan_test_crashes_hipcc_5_2() {
+    let Some(cc) = hipcc() else { return };
+    let version = Command::new(&cc)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    if !version.lines().any(|l| l.starts_with("HIP version: 5.2")) {
+        eprintln!("skipping: the claim is about HIP 5.2's hipcc:\n{version}");
+        return;
+    }
+    let kernel = |pred: &str| {
+        case(&format!(
+            "__global__ void k(const float* in, const double* dd, int* o) {{\n\
+             float v = in[threadIdx.x]; double d = dd[threadIdx.x];\n\
+             o[0] = (int){pred};\n}}"
+        ))
+    };
+    for pred in [
+        "__ballot(isnan(v))",
+        "__ballot(v != v)",
+        "__ballot(!(v == v))",
+        "__ballot(isnan(d))",
+    ] {
+        let src = kernel(pred);
+        assert!(
+            rules(&src, Version::new(5, 2, 3)).contains(&("H050".into(), Severity::Error)),
+            "{pred}"
+        );
+        let (ok, err) = compile(&cc, &src, &[]);
+        assert!(!ok && err.contains("Cannot select"), "{pred}: {err}");
+    }
+    // The help's bit tests, an ordered compare and `__any` of a NaN test compile, unreported.
+    for pred in [
+        "__ballot((__float_as_uint(v) << 1) > 0xff000000u)",
+        "__ballot(((unsigned long long)__double_as_longlong(d) << 1) > 0xffe0000000000000ull)",
+        "__ballot(v < 0.f)",
+        "__any(isnan(v))",
+    ] {
+        let src = kernel(pred);
+        assert!(
+            !rules(&src, Version::new(5, 2, 3))
+                .iter()
+                .any(|(id, _)| id == "H050"),
+            "{pred}"
+        );
+        let (ok, err) = compile(&cc, &src, &[]);
+        assert!(ok, "{pred}: {err}");
+    }
+}
+
+#[test]
+fn grid_constant_is_removed_because_hipcc_rejects_it() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "#include <cuda_runtime.h>\n\
+                struct P { const float* x; float* y; int n; };\n\
+                __global__ void k(const __grid_constant__ P p) {\n\
+                  const P* q = &p;\n\
+                  if (threadIdx.x < q->n) q->y[threadIdx.x] = q->x[threadIdx.x];\n\
+                }\n";
+    // Kept as CUDA wrote it, hipcc stops at the qualifier.
+    let (ok, err) = compile(
+        &cc,
+        &cuda.replace("<cuda_runtime.h>", "<hip/hip_runtime.h>"),
+        &[],
+    );
+    assert!(
+        !ok && err.contains("unknown type name '__grid_constant__'"),
+        "{err}"
+    );
+    let opts = hipport::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Default::default()
+    };
+    let out = hipport::translate::translate_source(cuda.as_bytes(), "k.cu", &opts).unwrap();
+    let text = String::from_utf8(out.output).unwrap();
+    assert!(text.contains("__global__ void k(const P p)"), "{text}");
+    assert!(out.diagnostics.iter().all(|d| d.id != "T001"));
+    let (ok, err) = compile(&cc, &text, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn h028_nontemporal_builtins_take_clang_vectors_not_float4() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = case(
+        "__global__ void k(const float4* p, float4* o) { o[0] = __ldcs(p); __stcs(o + 1, p[1]); }",
+    );
+    let helps: Vec<String> = {
+        let tree = hipport::parse::parse(cuda.as_bytes(), Duration::from_secs(5)).unwrap();
+        let opts = AnalysisOptions {
+            hip_version: Version::new(6, 4, 0),
+            fix: false,
+        };
+        analysis::analyze(cuda.as_bytes(), &tree, "case.hip", &opts)
+            .into_iter()
+            .filter(|d| d.id == "H028")
+            .filter_map(|d| d.help)
+            .collect()
+    };
+    assert_eq!(helps.len(), 2);
+    assert!(
+        helps.iter().all(|h| h.contains("ext_vector_type(4)")),
+        "{helps:?}"
+    );
+    // What the help warns about, and what it offers instead.
+    let (ok, err) = compile(
+        &cc,
+        &case("__global__ void k(const float4* p, float4* o) { o[0] = __builtin_nontemporal_load(p); }"),
+        &[],
+    );
+    assert!(
+        !ok && err.contains("nontemporal builtin must be a pointer"),
+        "{err}"
+    );
+    let (ok, err) = compile(
+        &cc,
+        &case(
+            "typedef float v4 __attribute__((ext_vector_type(4)));\n\
+               __global__ void k(const float4* p, float4* o) {\n\
+               v4 v = __builtin_nontemporal_load(reinterpret_cast<const v4*>(p));\n\
+               __builtin_nontemporal_store(v, reinterpret_cast<v4*>(o));\n}",
+        ),
+        &[],
+    );
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h003_sync_builtins_are_missing_before_hip_6_2() {
     let Some(cc) = hipcc() else { return };
     // Only meaningful on a HIP older than 6.2 (the Debian package is 5.2.3).

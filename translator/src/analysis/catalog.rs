@@ -27,6 +27,9 @@ shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmet
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
+A warp count such as `kThreads / 32` is reported where it initializes a warp-named variable \
+or bounds a `for` loop in a function that numbers its warps by `warpSize`: on 64-lane \
+wavefronts a loop over it reads per-warp entries no warp wrote. \
 The shuffle findings are dropped in device functions that only kernels this file launches with \
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
 and a row that shares a 64-lane wavefront with another is H048's concern. All findings are \
@@ -541,8 +544,9 @@ AMD compilers load all data through L1 and L2, so `__ldg` is accepted but is a p
 cache-operator intrinsics `__ldcg`, `__ldca`, `__ldcs`, `__ldlu`, `__ldcv`, `__stcg`, `__stcs`, \
 `__stwb` and `__stwt` have no HIP mapping in many ROCm releases (warning): replace them with plain \
 loads and stores, or with `__builtin_nontemporal_load`/`__builtin_nontemporal_store` for \
-streaming data. HIP 5.2.3 declares `__ldcg`, `__ldca` and `__ldcs` for `__half` and `__half2` \
-pointers only (amd_hip_fp16.h): on other types they are an error for a HIP 5 target.",
+streaming data (on scalars and clang vector types: HIP's `float4` and `int4` are structs, which \
+hipcc rejects there, so load them through `float __attribute__((ext_vector_type(4)))`). \
+HIP 5.2.3 declares `__ldcg`, `__ldca` and `__ldcs` for `__half` and `__half2` pointers only (amd_hip_fp16.h): on other types they are an error for a HIP 5 target.",
 };
 
 /// H029: bfloat16 and half conversions that several ROCm releases lack.
@@ -944,6 +948,27 @@ Fix: drop gfx90a from the targets of the files that use them, or sample the leve
 (bilinear interpolation of a chosen mip level from a plain array).",
 };
 
+/// H050: a ballot of a NaN test, which HIP 5.2.3's hipcc cannot compile.
+pub const BALLOT_NAN: DiagInfo = DiagInfo {
+    id: "H050",
+    name: "ballot-nan-test",
+    severity: Severity::Error,
+    summary: "A ballot of a NaN test: HIP 5.2.3's hipcc crashes on it",
+    explain: "\
+`__ballot_sync(mask, isnan(v))` (also `__ballot`, `v != v`, `!(v == v)`, `__isnanf`, a double's \
+`isnan`, or a `bool` variable initialized with one of them) compiles to an unordered float \
+compare inside the wave ballot, which HIP 5.2.3's hipcc (clang 15) cannot select: it stops with \
+\"fatal error: error in backend: Cannot select: ... setuo\" for gfx90a and gfx1030 alike. A \
+ballot of an ordered compare (`v < 0.f`), of `isinf`, of a predicate that also holds an ordered \
+compare (`v < 0.f || v != v`), and `__any`/`__all` of a NaN test compile. hipport reports it as \
+an error for targets before HIP 5.3 and as a note for newer ones, whose compilers were not \
+checked.
+
+Fix: test the bits, which is an integer compare: `(__float_as_uint(v) << 1) > 0xff000000u` is \
+true exactly for a float NaN, and `((unsigned long long)__double_as_longlong(d) << 1) > 0xffe0000000000000ull` for \
+a double.",
+};
+
 /// H047: `min`/`max` calls HIP resolves to another overload than CUDA.
 pub const MIN_MAX_OVERLOAD: DiagInfo = DiagInfo {
     id: "H047",
@@ -1090,4 +1115,5 @@ pub const DIAGS: &[DiagInfo] = &[
     MIN_MAX_OVERLOAD,
     WARP_WIDE_ROWS,
     RTC_NVRTC_OPTION,
+    BALLOT_NAN,
 ];

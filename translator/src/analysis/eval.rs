@@ -123,11 +123,18 @@ impl Eval<'_, '_, '_, '_> {
                     return Some(v);
                 }
                 let decls = self.decls?.get(name)?;
-                // A file-wide or local constant with a literal initializer, declared once.
-                if decls.len() != 1 || !decls[0].constant || decls[0].pointer {
+                // A file-wide or local constant with a literal initializer, the only declaration
+                // of the name visible here: a local of another function (`constexpr int
+                // kThreads = 64;` beside a template's `kThreads` parameter) is not this name.
+                let at = n.start_byte();
+                let mut visible = decls.iter().filter(|x| x.scope.contains(&at));
+                let (Some(decl), None) = (visible.next(), visible.next()) else {
+                    return None;
+                };
+                if !decl.constant || decl.pointer {
                     return None;
                 }
-                self.int_at(decls[0].init?, d)
+                self.int_at(decl.init?, d)
             }
             "qualified_identifier" => None,
             _ => None,

@@ -712,7 +712,7 @@ fn top_level_until(text: &[u8], stop: u8) -> &[u8] {
 }
 
 /// Whether `word` occurs in `text` on identifier boundaries.
-fn has_word(text: &[u8], word: &[u8]) -> bool {
+pub(super) fn has_word(text: &[u8], word: &[u8]) -> bool {
     memchr::memmem::find_iter(text, word).any(|i| {
         (i == 0 || !is_ident(text[i - 1]) && text[i - 1] != b'.')
             && text.get(i + word.len()).is_none_or(|&b| !is_ident(b))

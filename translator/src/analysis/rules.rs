@@ -1986,6 +1986,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     if op == "/" && lit_right && value == 32 && group_subscript(a, n, other) {
         return;
     }
+    if op == "/" && lit_right && value == 32 && lane_kind(a, other, true).is_none() {
+        mixed_warp_count(a, n, lit_node, &expr);
+        return;
+    }
     let hit: Option<(Severity, String)> = match op {
         "%" | "/" if lit_right && value == 32 => {
             let kind = lane_kind(a, other, true);
@@ -2054,6 +2058,55 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             lit_node,
             format!("{msg}; {WAVE_NOTE}"),
             Some("use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into()),
+            vec![],
+        );
+    }
+}
+
+/// `constexpr int kWarps = kThreads / 32;` (or a loop `w < kThreads / 32`) in a function that
+/// numbers its warps by `warpSize` (`threadIdx.x / warpSize`): on 64-lane wavefronts the count is
+/// twice the number of warps, so a loop over it reads per-warp entries no warp wrote. Without
+/// `warpSize` in the function the 32 is a tile or a consistent 32-lane grouping and is left alone.
+fn mixed_warp_count(a: &mut Analyzer, n: Node, lit: Node, expr: &str) {
+    let mut child = n;
+    while let Some(p) = child
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        child = p;
+    }
+    let Some(parent) = child.parent() else {
+        return;
+    };
+    let counts_warps = match parent.kind_name() {
+        "init_declarator" => {
+            parent.field(FIELDS.value) == Some(child)
+                && parent
+                    .field(FIELDS.declarator)
+                    .is_some_and(|d| d.kind_name() == "identifier" && warp_name(a.text(d)))
+        }
+        // `for (int w = 0; w < kThreads / 32; ++w)`
+        "binary_expression" => {
+            parent.field(FIELDS.right) == Some(child)
+                && parent
+                    .field(FIELDS.operator)
+                    .is_some_and(|o| matches!(a.text(o), "<" | "<="))
+                && parent.parent().is_some_and(|f| {
+                    f.kind_name() == "for_statement" && f.field(FIELDS.condition) == Some(parent)
+                })
+        }
+        _ => false,
+    };
+    let uses_warp_size = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| super::python::has_word(a.text(f.node).as_bytes(), b"warpSize"));
+    if counts_warps && uses_warp_size {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            lit,
+            format!("`{expr}` counts warps of 32 threads, but this function numbers its warps by `warpSize`: on 64-lane wavefronts there are half as many warps, and a loop over this count reads entries no warp wrote; {WAVE_NOTE}"),
+            Some("count warps with `/ warpSize` at run time (an array may keep `/ 32` entries, the most any target needs), or make the warp size a template parameter chosen on the host".into()),
             vec![],
         );
     }
@@ -2513,6 +2566,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         }
     });
     a.calls.push((n.start_byte(), name, segment));
+    if matches!(name, "__ballot" | "__ballot_sync") {
+        ballot_of_nan_test(a, name, &argv);
+    }
     if MASKED_BUILTINS.contains(&name) {
         sync_mask(a, name, &argv);
     }
@@ -2938,7 +2994,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 Severity::Error,
                 n,
                 format!("`{name}` on `{ty}`: HIP 5's `{name}` takes `__half`/`__half2` pointers only (amd_hip_fp16.h), so this does not compile; the target is HIP {}", a.opts.hip_version),
-                Some("use a plain load (`*p`), or __builtin_nontemporal_load for streaming data".into()),
+                Some(format!("use a plain load (`*p`), or __builtin_nontemporal_load for streaming data ({NONTEMPORAL_TYPES})")),
                 vec![],
             )
         }
@@ -2948,7 +3004,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Severity::Warning,
             n,
             format!("`{name}` is a cache-operator intrinsic with no HIP mapping in many ROCm releases"),
-            Some("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data".into()),
+            Some(format!("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data ({NONTEMPORAL_TYPES})")),
             vec![],
         ),
         "__float2bfloat16_rd" | "__float2bfloat16_ru" | "__float2bfloat16_rz" | "__double2half" => {
@@ -2967,6 +3023,98 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         nvtx_call(a, n, name);
     }
 }
+
+/// H050: a ballot whose predicate is a NaN test (`isnan(v)`, `v != v`, `!(v == v)`, or a
+/// variable initialized with one): an unordered float compare, which HIP 5.2.3's hipcc cannot
+/// select inside `llvm.amdgcn.ballot` ("Cannot select: ... setuo"), for gfx90a and gfx1030.
+/// `__any`/`__all` of the same predicate compile.
+fn ballot_of_nan_test(a: &mut Analyzer, name: &str, argv: &[Node]) {
+    let Some(&pred) = argv.last() else {
+        return;
+    };
+    let nan_test = |x: Node| -> bool {
+        let text = super::norm_ws(a.text(x));
+        let calls = ["isnan", "__isnan", "__isnanf", "isunordered", "__hisnan"];
+        if calls.iter().any(|c| {
+            memchr::memmem::find_iter(text.as_bytes(), c.as_bytes()).any(|i| {
+                let before = text[..i].chars().next_back();
+                let after = text[i + c.len()..].trim_start();
+                before.is_none_or(|b| !(b.is_ascii_alphanumeric() || b == '_'))
+                    && after.starts_with('(')
+            })
+        }) {
+            // `__hisnan` tests a half; only the float and double tests are unordered compares.
+            return !text.contains("__hisnan(");
+        }
+        self_compare(a, x)
+    };
+    let mut found = nan_test(pred);
+    if !found && pred.kind_name() == "identifier" {
+        found = a
+            .lookup(a.text(pred), pred.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(nan_test);
+    }
+    if !found {
+        return;
+    }
+    let verified = a.opts.hip_version < hipport_rules::Version::new(5, 3, 0);
+    a.report(
+        &BALLOT_NAN,
+        if verified { Severity::Error } else { Severity::Note },
+        pred,
+        if verified {
+            format!("a NaN test in `{name}`: HIP 5.2.3's hipcc stops with \"Cannot select: ... setuo\" (an unordered float compare inside a ballot), for gfx90a and gfx1030 alike; the target is HIP {}", a.opts.hip_version)
+        } else {
+            format!("a NaN test in `{name}`: HIP 5.2.3's hipcc stops with \"Cannot select: ... setuo\" on it (later releases not checked); the target is HIP {}", a.opts.hip_version)
+        },
+        Some("test the bits instead: `(__float_as_uint(v) << 1) > 0xff000000u` is true exactly for a float NaN (`((unsigned long long)__double_as_longlong(d) << 1) > 0xffe0000000000000ull` for a double)".into()),
+        vec![],
+    );
+}
+
+/// `x != x` or `!(x == x)` with the same operand on both sides (true only for a NaN), also
+/// somewhere inside `n` (`v < 0 || v != v`).
+fn self_compare(a: &Analyzer, n: Node) -> bool {
+    let mut stack = vec![n];
+    let mut budget = 128;
+    while let Some(x) = stack.pop() {
+        budget -= 1;
+        if budget == 0 {
+            return false;
+        }
+        if x.kind_name() == "binary_expression" {
+            let op = x.field(FIELDS.operator).map(|o| a.text(o));
+            if let (Some(op @ ("!=" | "==")), Some(l), Some(r)) =
+                (op, x.field(FIELDS.left), x.field(FIELDS.right))
+            {
+                let same = super::norm_ws(a.text(l)) == super::norm_ws(a.text(r));
+                let negated = || {
+                    let mut up = x;
+                    while let Some(p) = up
+                        .parent()
+                        .filter(|p| p.kind_name() == "parenthesized_expression")
+                    {
+                        up = p;
+                    }
+                    up.parent().is_some_and(|p| {
+                        p.kind_name() == "unary_expression"
+                            && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "!")
+                    })
+                };
+                if same && (op == "!=" || negated()) {
+                    return true;
+                }
+            }
+        }
+        stack.extend(crate::parse::named_children(x));
+    }
+    false
+}
+
+/// What clang's nontemporal builtins take (hipcc 5.2.3 rejects HIP's `float4`, a struct: "must be
+/// a pointer to integer, float, pointer, or a vector of such types").
+const NONTEMPORAL_TYPES: &str = "they take scalars and clang vectors, not HIP's float4/int4 structs: load those through `float __attribute__((ext_vector_type(4)))`";
 
 /// Whether `name` (visible at `at`) is a texture or surface reference.
 fn texture_ref(a: &Analyzer, name: &str, at: usize) -> bool {
@@ -4504,6 +4652,14 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "`ld.global.nc` -> `__ldg()` or a plain load",
         ),
         (
+            ".L1::no_allocate",
+            "`L1::no_allocate` (streaming, not kept in L1) -> `__builtin_nontemporal_load()` on scalars or clang vectors (not HIP's `float4`, a struct)",
+        ),
+        (
+            ".L1::evict_first",
+            "`L1::evict_first` (streaming) -> `__builtin_nontemporal_load()`/`__builtin_nontemporal_store()` on scalars or clang vectors (not HIP's `float4`, a struct)",
+        ),
+        (
             "membar",
             "`membar` -> `__threadfence()` / `__threadfence_block()`",
         ),
@@ -4538,7 +4694,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     } else {
         format!("replace: {}", found.join("; "))
     };
-    let shown = snippet(code.trim_matches('"'));
+    let shown = snippet(&asm_template_text(a, n));
     a.report(
         &INLINE_PTX,
         Severity::Error,
@@ -4547,6 +4703,30 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         Some(help),
         vec![],
     );
+}
+
+/// An asm statement's template as the assembler sees it, for a message: the pieces of a
+/// concatenated string (`"mma.sync... " "{%0, ...}"`) joined without their quotes, and the
+/// `\n`/`\t` escapes that separate instructions shown as spaces.
+fn asm_template_text(a: &Analyzer, n: Node) -> String {
+    let Some(code) = n.field(FIELDS.assembly_code) else {
+        return String::new();
+    };
+    let joined: String = if code.kind_name() == "concatenated_string" {
+        crate::parse::named_children(code)
+            .map(|piece| match piece.kind_name() {
+                "string_literal" => a.text(piece).trim_matches('"'),
+                _ => a.text(piece),
+            })
+            .collect()
+    } else {
+        a.text(code).trim_matches('"').to_string()
+    };
+    joined
+        .replace("\\n", " ")
+        .replace("\\t", " ")
+        .trim()
+        .to_string()
 }
 
 /// Whether `token` occurs in asm text at the start of a word (so `red.` does not match

@@ -99,6 +99,41 @@ fn h001_unrelated_32_is_silent() {
 }
 
 #[test]
+fn h001_warp_count_by_32_beside_warp_size_indexing() {
+    // Partial sums stored at `threadIdx.x / warpSize` but summed over `kThreads / 32` warps: on
+    // 64-lane wavefronts entries 4..7 were never written.
+    let src = "template <int kThreads>\n\
+               __global__ void block_sum(const float* in, float* out) {\n\
+               constexpr int kWarps = kThreads / 32;\n\
+               __shared__ float red[kThreads / 32];\n\
+               float v = in[threadIdx.x];\n\
+               for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n\
+               if (threadIdx.x % warpSize == 0) red[threadIdx.x / warpSize] = v;\n\
+               __syncthreads();\n\
+               float s = 0.f;\n\
+               for (int w = 0; w < kWarps; ++w) s += red[w];\n\
+               for (int w = 0; w < (kThreads / 32); ++w) s += red[w];\n\
+               out[blockIdx.x] = s;\n}\n";
+    // The count and the loop bound; the array bound (room for the most warps) is not reported.
+    assert_eq!(lines_of(src, "H001"), [3, 11]);
+    // Without `warpSize` the same count goes with 32-lane groups throughout (or a tile of 32).
+    let consistent = src
+        .replace("warpSize / 2", "16")
+        .replace("% warpSize", "% 32")
+        .replace("/ warpSize", "/ 32");
+    let counted: Vec<_> = run(&consistent)
+        .into_iter()
+        .filter(|d| d.message.contains("numbers its warps"))
+        .collect();
+    assert!(counted.is_empty(), "{counted:?}");
+    // A count of tiles, not warps, beside warpSize is not reported.
+    let tiles = kernel(
+        "int lane = threadIdx.x % warpSize; constexpr int kTiles = 256 / 32; x[lane] = kTiles;",
+    );
+    assert!(lines_of(&tiles, "H001").is_empty());
+}
+
+#[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
     let src = "__global__ void mark(unsigned *bits, const int *x, int n) {\n\
@@ -563,6 +598,63 @@ fn h006_inline_ptx_with_hints() {
         help.contains("cp.async") && !help.contains("atomic"),
         "{help}"
     );
+    // A streaming load: plain `__ldg` would drop the hint that AMD's nontemporal load keeps.
+    let nc = "__device__ float4 ld(const float4* p) { float4 v; asm volatile(\"ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];\" : \"=f\"(v.x), \"=f\"(v.y), \"=f\"(v.z), \"=f\"(v.w) : \"l\"(p)); return v; }\n";
+    let d = run(nc);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(help.contains("__builtin_nontemporal_load()"), "{help}");
+}
+
+#[test]
+fn h006_message_shows_the_template_as_the_assembler_reads_it() {
+    // Adjacent literals are one template, and `\n` separates instructions: the message showed
+    // `... .f32 " "{%0,...` and `16;\n` before.
+    let src = "__device__ void m(float* d, unsigned a, unsigned s, const void* g) {\n\
+               asm volatile(\"mma.sync.aligned.m16n8k16 \"\n  \"{%0}, {%1};\\n\" : \"+f\"(d[0]) : \"r\"(a));\n\
+               asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" :: \"r\"(s), \"l\"(g));\n}\n";
+    let msgs: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H006")
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            "inline PTX `mma.sync.aligned.m16n8k16 {%0}, {%1};` cannot be assembled for AMD GPUs",
+            "inline PTX `cp.async.cg.shared.global [%0], [%1], 16;` cannot be assembled for AMD GPUs"
+        ]
+    );
+}
+
+// H050 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h050_ballot_of_a_nan_test() {
+    let src = "__global__ void k(const float* x, const double* y, unsigned long long* o) {\n\
+               float v = x[threadIdx.x]; double d = y[threadIdx.x];\n\
+               o[0] = __ballot_sync(0xffffffffull, isnan(v));\n\
+               o[1] = __ballot(v != v) | __ballot(!(v == v)) | __ballot(std::isnan(d));\n\
+               bool bad = __isnanf(v);\n\
+               o[2] = __ballot_sync(~0ull, bad);\n\
+               o[3] = __ballot(v < 0.f) | __ballot(isinf(v)) | __ballot(v != x[0]);\n\
+               o[4] = __any_sync(~0ull, isnan(v)) + __all(v != v) + __ballot(my_isnan_count > 0);\n\
+               }\n";
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H050")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Note};
+    assert_eq!(
+        at(Version::new(5, 2, 3)),
+        [(3, Error), (4, Error), (4, Error), (4, Error), (6, Error)]
+    );
+    assert_eq!(
+        at(Version::new(6, 4, 0)),
+        [(3, Note), (4, Note), (4, Note), (4, Note), (6, Note)]
+    );
 }
 
 // H007, H008 ---------------------------------------------------------------------------------
@@ -620,6 +712,27 @@ fn header_hazards_follow_a_header_path_held_in_a_macro() {
 }
 
 // H009 ---------------------------------------------------------------------------------------
+
+#[test]
+fn h009_template_parameter_is_not_another_functions_constant() {
+    // `kThreads` in the bounds is the template's parameter (512 at the launch); a local of the
+    // same name in another function used to be read for it, and the help suggested
+    // `__launch_bounds__(64, 4)`, which fails the 512-thread launch.
+    let src = "template <int kThreads>\n\
+               __global__ void __launch_bounds__(kThreads, 2) k(float* x) { x[threadIdx.x] = 0.f; }\n\
+               void setup() { constexpr int kThreads = 64; (void)kThreads; }\n\
+               constexpr int kBlock = 128;\n\
+               __global__ void __launch_bounds__(kBlock, 2) k2(float* x) { x[0] = 0.f; }\n\
+               void run(float* x) { k<512><<<1, 512>>>(x); }\n";
+    let helps: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H009")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 2);
+    assert!(!helps[0].contains("64"), "{}", helps[0]);
+    assert!(helps[1].contains("2 * 128 / 32 = 8"), "{}", helps[1]);
+}
 
 #[test]
 fn h009_launch_bounds() {
