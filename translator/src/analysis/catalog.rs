@@ -41,8 +41,9 @@ independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as o
 a `WARP_SIZE 32` constant that only such functions use is dropped too. None of this applies in a \
 file that also reads `warpSize` (or `C10_WARP_SIZE`) on the device: lanes counted by the \
 wavefront's size and reductions over 32 lanes mix, and lane 0 of the wavefront reads half a sum. `threadIdx.x < 32` and shared arrays of 32 entries indexed by \
-thread are reported only in functions that do warp-level work (or use `volatile`, the \
-warp-synchronous shared-memory idiom); elsewhere they are 32 bins or the first 32 elements.
+thread are reported only in functions that do warp-level work; elsewhere they are 32 bins or \
+the first 32 elements (and the volatile warp-synchronous idiom, `if (tid < 32) { s[tid] += \
+s[tid + 32]; ... }`, runs those threads in lockstep inside one wavefront of either width).
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

@@ -1699,14 +1699,6 @@ fn warp_code(a: &Analyzer, n: Node) -> bool {
     a.file_warp_code || has_warp_markers(text.as_bytes())
 }
 
-/// Whether the function around `n` uses `volatile`: the warp-synchronous shared-memory idiom
-/// (`if (tid < 32) { volatile float* s = sdata; s[tid] += s[tid + 32]; ... }`) has no other
-/// warp marker.
-fn volatile_code(a: &Analyzer, n: Node) -> bool {
-    a.func_at(n.start_byte())
-        .is_some_and(|f| a.text(f.node).contains("volatile"))
-}
-
 /// Whether source text mentions warp-level operations or lane/warp quantities (the markers are
 /// ASCII, so bytes that are not UTF-8 neither make nor hide one).
 pub(super) fn has_warp_markers(text: &[u8]) -> bool {
@@ -2042,7 +2034,7 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                     || other.kind_name() == "identifier"
                         && thread_index_var(a, a.text(other), other.start_byte()))
                 && !block_stride_condition(a, n)
-                && (warp_code(a, n) || volatile_code(a, n)) =>
+                && warp_code(a, n) =>
         {
             Some((
                 Severity::Warning,
