@@ -130,11 +130,6 @@ enum Reach {
 /// `threadIdx.x / 32`, `% 32` and a reduction from 16 name a segment, and HIP's width argument
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
-    // Code that also counts lanes by the wavefront's size (`threadIdx.x % warpSize`) mixes the
-    // two: a segment's result read at lane 0 of the wavefront misses the second half.
-    if names_wave_size(a.src) {
-        return;
-    }
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -153,17 +148,22 @@ fn segments(a: &mut Analyzer) {
         .collect();
     // Only functions holding a finding are classified (with what they call).
     let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
-    let mut kernel_reached: Option<Vec<std::ops::Range<usize>>> = None;
+    let mut graph: Option<CallGraph> = None;
     let shared: &Analyzer = a;
     let mut is_segment_code = |name, range: &std::ops::Range<usize>| {
         let a = shared;
-        match reach_of(a, name, &defs, &mut memo, 0) {
-            Reach::Segments => true,
-            Reach::XorSegments => kernel_reached
-                .get_or_insert_with(|| reached_from_kernels(a, &defs))
-                .contains(range),
-            Reach::None | Reach::Wavefront => false,
+        let reach = reach_of(a, name, &defs, &mut memo, 0);
+        if !matches!(reach, Reach::Segments | Reach::XorSegments) {
+            return false;
         }
+        let g = graph.get_or_insert_with(|| CallGraph::new(a, &defs));
+        // Code that also counts lanes by the wavefront's size (`threadIdx.x % warpSize`) in the
+        // functions it calls or that reach it mixes the two: a segment's result read at lane 0
+        // of the wavefront misses the second half.
+        if g.mixes_wave_size(a, &defs, range) {
+            return false;
+        }
+        reach == Reach::Segments || g.kernel_reached(range)
     };
     let mut segmented: Vec<std::ops::Range<usize>> = Vec::new();
     for (name, range, _) in &defs {
@@ -347,21 +347,79 @@ fn has_word(text: &[u8], word: &[u8]) -> bool {
     })
 }
 
-/// The device functions (of `defs`) that the file's kernels are or call, `CALL_DEPTH` deep,
-/// read from the calls the analysis noted.
-fn reached_from_kernels(
+/// The file's device functions (by their ranges in `defs`) as the noted calls link them.
+struct CallGraph {
+    /// What each kernel is and calls, `CALL_DEPTH` deep.
+    kernels: Vec<Vec<std::ops::Range<usize>>>,
+    /// Whether `warpSize` is read outside every function (in a macro body, say): then no
+    /// function can be told apart from it.
+    file_scope_wave_size: bool,
+    /// The functions whose text reads the wavefront's size.
+    wave_size_fns: Vec<std::ops::Range<usize>>,
+}
+
+type Defs<'a, 't> = [(&'a str, std::ops::Range<usize>, Node<'t>)];
+
+impl CallGraph {
+    fn new(a: &Analyzer, defs: &Defs) -> CallGraph {
+        let kernels = defs
+            .iter()
+            .filter(|(_, r, body)| {
+                a.src[r.start..body.start_byte()]
+                    .windows(10)
+                    .any(|w| w == b"__global__")
+            })
+            .map(|(_, r, _)| reached(a, defs, r.clone()))
+            .collect();
+        let wave_size_fns: Vec<std::ops::Range<usize>> = defs
+            .iter()
+            .map(|(_, r, _)| r.clone())
+            .filter(|r| names_wave_size(&a.src[r.clone()]))
+            .collect();
+        // Blank out the functions and look again.
+        let mut rest = a.src.to_vec();
+        for (_, r, _) in defs {
+            rest[r.clone()].fill(b' ');
+        }
+        CallGraph {
+            kernels,
+            file_scope_wave_size: names_wave_size(&rest),
+            wave_size_fns,
+        }
+    }
+
+    /// Whether a kernel of the file is or calls the function at `range`.
+    fn kernel_reached(&self, range: &std::ops::Range<usize>) -> bool {
+        self.kernels.iter().any(|k| k.contains(range))
+    }
+
+    /// Whether the function at `range`, what it calls, or a kernel that reaches it (with all
+    /// that kernel calls) reads the wavefront's size.
+    fn mixes_wave_size(&self, a: &Analyzer, defs: &Defs, range: &std::ops::Range<usize>) -> bool {
+        if self.file_scope_wave_size {
+            return true;
+        }
+        if self.wave_size_fns.is_empty() {
+            return false;
+        }
+        let reads = |r: &std::ops::Range<usize>| self.wave_size_fns.contains(r);
+        reached(a, defs, range.clone()).iter().any(reads)
+            || self
+                .kernels
+                .iter()
+                .filter(|k| k.contains(range))
+                .any(|k| k.iter().any(reads))
+    }
+}
+
+/// The function at `start` and the functions of `defs` it calls, `CALL_DEPTH` deep, read
+/// from the calls the analysis noted.
+fn reached(
     a: &Analyzer,
-    defs: &[(&str, std::ops::Range<usize>, Node)],
+    defs: &Defs,
+    start: std::ops::Range<usize>,
 ) -> Vec<std::ops::Range<usize>> {
-    let mut todo: Vec<(std::ops::Range<usize>, usize)> = defs
-        .iter()
-        .filter(|(_, r, body)| {
-            a.src[r.start..body.start_byte()]
-                .windows(10)
-                .any(|w| w == b"__global__")
-        })
-        .map(|(_, r, _)| (r.clone(), 0))
-        .collect();
+    let mut todo = vec![(start, 0)];
     let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
     while let Some((range, depth)) = todo.pop() {
         if seen.contains(&range) {
