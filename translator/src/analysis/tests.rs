@@ -2409,6 +2409,14 @@ fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
     assert!(!lines_of(&mixed, "H001").is_empty(), "{:?}", run(&mixed));
     let prop = format!("{src}int lanes(cudaDeviceProp& p) {{ return p.warpSize; }}\n");
     assert!(lines_of(&prop, "H001").is_empty(), "{:?}", run(&prop));
+    // A kernel of the same file that neither calls nor is these functions may read warpSize.
+    let other = format!(
+        "{src}__global__ void flags(int* f) {{ if (threadIdx.x % warpSize == 0) f[blockIdx.x] = 1; }}\n"
+    );
+    assert!(lines_of(&other, "H001").is_empty(), "{:?}", run(&other));
+    // A macro that reads it could be anywhere.
+    let macro_ = format!("#define LANE (threadIdx.x % warpSize)\n{src}");
+    assert!(!lines_of(&macro_, "H001").is_empty(), "{:?}", run(&macro_));
     // A warp-size constant used only by segment code is a segment's size.
     let constant = format!(
         "#define WARP_SIZE 32\n{}",
