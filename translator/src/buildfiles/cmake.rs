@@ -995,7 +995,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         }
         for (var, lib) in LIBRARY_VARS {
             for (pos, _) in t.match_indices(var) {
-                if let Some(l) = flags::library(lib).filter(|l| shipped(st, sink, l, var, base + pos)) {
+                if let Some(l) =
+                    flags::library(lib).filter(|l| shipped(st, sink, l, var, base + pos))
+                {
                     if sink.edit(
                         base + pos,
                         base + pos + var.len(),
