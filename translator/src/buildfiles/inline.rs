@@ -1218,6 +1218,26 @@ e = load_inline("e", "", two)
     }
 
     #[test]
+    fn f_strings_that_reuse_their_quote_in_a_field() {
+        // Python 3.12 (PEP 701): a field's expression may hold strings in the literal's own
+        // quote. They belong to the field: the literal goes on after them.
+        let src = r#"from torch.utils.cpp_extension import load_inline
+cfg = {"n": 4, "name": "k"}
+src = f"__global__ void {cfg["name"]}(float* p) {{ p[{cfg["n"]}] = 0; }} void s() {{ cudaDeviceSynchronize(); }}"
+tag = f"{cfg["name"]:'>8} {f"{cfg["n"]}"}" "cudaMalloc stays: not a source"
+more = f'void run(cudaStream_t s) {{ {cfg['name']}<<<1, 64, 0, s>>>(nullptr); }}'
+m = load_inline("m", "", [src, more])
+"#;
+        let (out, r) = run(src);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert_eq!(
+            out,
+            src.replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
+                .replace("cudaStream_t", "hipStream_t")
+        );
+    }
+
+    #[test]
     fn deep_and_broken_input_is_bounded() {
         let mut src = String::from("from torch.utils.cpp_extension import load_inline\n");
         for i in 0..5000 {
