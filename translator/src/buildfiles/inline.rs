@@ -4,9 +4,10 @@
 //! `torch.utils.cpp_extension.load_inline(name, cpp_sources, cuda_sources, ...)` writes its
 //! strings to files and compiles them (with hipcc on ROCm PyTorch, which renames CUDA names but
 //! sees no wave64 hazard). Here the string literals that reach `cpp_sources` and `cuda_sources`
-//! are found with [`super::setup_py`]'s tokenizer: literals in the call, in a list or tuple
-//! there, or assigned to a variable the call names (anywhere in the file; adjacent literals and
-//! `+` between them make one text). Each text is decoded ([`super::py_strings`]), translated by
+//! are found with [`super::setup_py`]'s tokenizer: literals in the call (named `load_inline`,
+//! through its module, or by an import alias), in a list or tuple there, or assigned to a
+//! variable the call names (anywhere in the file, chained and unpacking assignments included;
+//! adjacent literals and `+` between them make one text). Each text is decoded ([`super::py_strings`]), translated by
 //! [`crate::translate::translate_source`] with the run's options (hazard analysis included), and
 //! the edits and diagnostics are mapped back to the Python file. What cannot be followed (a
 //! string read from a file, formatted, passed in from elsewhere) or written back (an edit on an
@@ -242,6 +243,12 @@ fn translate_group(
         *out.renames.entry(family).or_default() += n;
     }
     for mut d in r.diagnostics {
+        if d.id == "H003"
+            && d.message
+                .contains("only when HIP_ENABLE_WARP_SYNC_BUILTINS")
+        {
+            d.help = Some(JIT_WARP_SYNC_HELP.into());
+        }
         let at = value.file_offset(d.offset);
         let (line, column) = index.position(at);
         d.file = file.to_string();
@@ -281,6 +288,13 @@ fn translate_group(
         out.diagnostics.push(d);
     }
 }
+
+/// The help of the HIP 6.2/6.3 note on `_sync` warp builtins (H003) in a `load_inline` string.
+/// PyTorch's `cpp_extension` puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS=1` in the flags it gives hipcc
+/// for every `load`/`load_inline` build (`COMMON_HIPCC_FLAGS`) in recent releases: torch 2.9 has
+/// it, the 2.5 line and older do not (the releases between were not checked). So the call is not
+/// changed, and the note says which torch needs the flag.
+const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to an extra_cuda_cflags list the call has), or target HIP 6.4, where the builtins are on by default";
 
 /// `text` with its references to lines of the string (`line 4`, `lines 4-6`) turned into lines
 /// of the Python file; `lines` is the string's line count.
@@ -1235,6 +1249,31 @@ m = load_inline("m", "", [src, more])
             src.replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
                 .replace("cudaStream_t", "hipStream_t")
         );
+    }
+
+    #[test]
+    fn warp_sync_builtins_on_hip_6_2_name_the_torch_that_defines_them() {
+        let src = "from torch.utils.cpp_extension import load_inline\nsrc = '__device__ float f(float v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }'\nload_inline('m', '', src)\n";
+        for (hip, noted) in [((6, 2, 0), true), ((6, 3, 0), true), ((6, 4, 0), false)] {
+            let opts = Options {
+                hip_version: hipport_rules::Version::new(hip.0, hip.1, hip.2),
+                ..Options::default()
+            };
+            let r = translate_inline_sources(src.as_bytes(), "jit.py", &opts);
+            let notes: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.id == "H003").collect();
+            assert_eq!(
+                notes.len(),
+                usize::from(noted),
+                "{hip:?}: {:?}",
+                r.diagnostics
+            );
+            if noted {
+                assert_eq!(notes[0].line, 2);
+                assert_eq!(notes[0].help.as_deref(), Some(JIT_WARP_SYNC_HELP));
+            }
+            // The call itself is left as written: torch 2.9 defines the macro.
+            assert!(r.edits.is_empty(), "{:?}", r.edits);
+        }
     }
 
     #[test]
