@@ -411,6 +411,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         Rename::Torch => project::RenameMode::Torch,
     };
     cfg.build.warp_sync_define = hipport::header_mode::needs_warp_sync_define(hip_version);
+    cfg.build.hip_version = hip_version;
     cfg.build.offload_arch = if args.offload_arch.is_empty() {
         hipport::buildfiles::default_offload_arch(hip_version)
     } else {

@@ -426,3 +426,138 @@ fn translated_literals_read_back_in_python_as_the_translated_text() {
         .iter()
         .any(|d| d.message.contains("bytes literal (`Rb`)")));
 }
+
+/// A JIT module that reaches `load_inline` through an import alias and a module attribute, with
+/// its sources in chained, unpacking and augmented assignments and an f-string.
+const ALIASED: &str = r#"import os
+from torch.utils.cpp_extension import load_inline as jit_inline
+from torch.utils import cpp_extension
+
+BLOCK = 256
+header = common = """
+#include <cuda_runtime.h>
+"""
+cpp_src, cuda_src = "void run(float* p, int n);", f"""
+__global__ void scale(float* p, int n) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] *= 2.0f;
+}}
+void run(float* p, int n) {{
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  scale<<<(n + {BLOCK} - 1) / {BLOCK}, {BLOCK}, 0, s>>>(p, n);
+  cudaStreamSynchronize(s);
+  cudaStreamDestroy(s);
+}}
+"""
+cuda_src += "cudaError_t last() { return cudaGetLastError(); }\n"
+a = jit_inline("a", cpp_src, header + cuda_src, functions=["run"])
+b = cpp_extension.load_inline("b", "", common + "void sync() { cudaDeviceSynchronize(); }\n")
+"#;
+
+/// Runs `module` with a stand-in `torch.utils.cpp_extension` whose `load_inline` records the
+/// CUDA text each call would compile (its `cuda_sources` joined as `load_inline` joins them).
+fn recorded_cuda(module: &Path, dir: &Path) -> Vec<String> {
+    let stub = dir.join("stub/torch/utils");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(dir.join("stub/torch/__init__.py"), "").unwrap();
+    std::fs::write(stub.join("__init__.py"), "").unwrap();
+    std::fs::write(
+        stub.join("cpp_extension.py"),
+        r#"import json, os
+def load_inline(name, cpp_sources, cuda_sources=None, **kwargs):
+    if isinstance(cuda_sources, str):
+        cuda_sources = [cuda_sources]
+    with open(os.environ["RECORD"], "a") as f:
+        f.write(json.dumps("\n".join(cuda_sources or [])) + "\n")
+"#,
+    )
+    .unwrap();
+    let record = dir.join(format!(
+        "{}.jsonl",
+        module
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+    ));
+    let o = Command::new("python3")
+        .arg(module)
+        .env("PYTHONPATH", dir.join("stub"))
+        .env("RECORD", &record)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn aliased_calls_and_unpacked_sources_are_translated_and_compile() {
+    if !have("python3") || !have("hipcc") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("aliased");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(input.join("ops.py"), ALIASED).unwrap();
+    let out = tmp.path().join("out");
+    let o = convert(&input, &out);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("B014"), "{stderr}");
+    let converted = std::fs::read_to_string(out.join("ops.py")).unwrap();
+    for cuda in [
+        "cudaStream",
+        "cudaGet",
+        "cudaError",
+        "cudaDevice",
+        "cuda_runtime",
+    ] {
+        assert!(!converted.contains(cuda), "{cuda} left in:\n{converted}");
+    }
+    let before = recorded_cuda(&input.join("ops.py"), tmp.path());
+    let after = recorded_cuda(&out.join("ops.py"), tmp.path());
+    assert_eq!(before.len(), 2);
+    assert_eq!(after.len(), 2);
+    for (k, (cuda, hip)) in before.iter().zip(&after).enumerate() {
+        let (ok, _) = hipcc(cuda, tmp.path(), &format!("cuda{k}"));
+        assert!(!ok, "call {k}: the CUDA text already compiles as HIP");
+        let (ok, log) = hipcc(hip, tmp.path(), &format!("hip{k}"));
+        assert!(ok, "call {k} does not compile:\n{hip}\n{log}");
+    }
+}
+
+#[test]
+fn warp_sync_builtins_for_hip_6_2_name_the_torch_that_defines_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("sync");
+    std::fs::create_dir_all(&input).unwrap();
+    let src = "from torch.utils.cpp_extension import load_inline\nsrc = '__device__ float f(float v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }'\nm = load_inline('m', '', src)\n";
+    std::fs::write(input.join("ops.py"), src).unwrap();
+    let out = tmp.path().join("out");
+    let o = hipport(&[
+        "convert",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--hip-version",
+        "6.2",
+        "--no-cache",
+        "--fail-on",
+        "never",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("note[H003]"), "{stderr}");
+    assert!(stderr.contains("ops.py:2:"), "{stderr}");
+    assert!(
+        stderr.contains("ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS"),
+        "{stderr}"
+    );
+    // The call is left as written: no flag list is invented for it.
+    assert_eq!(std::fs::read_to_string(out.join("ops.py")).unwrap(), src);
+}

@@ -899,6 +899,30 @@ const LIBRARY_VARS: &[(&str, &str)] = &[
     ("${CUDA_CUDA_LIBRARY}", "cuda"),
 ];
 
+/// Whether the target HIP release ships `lib` (named `name` in the file, at byte `at`); where it
+/// does not (hipBLASLt before ROCm 5.5), the name stays, no `find_package` is added for it, and
+/// an error says why: the package cannot be found there, as the sources' calls are not available.
+fn shipped(st: &State, sink: &mut Sink, lib: &flags::Library, name: &str, at: usize) -> bool {
+    let hip = st.opts.hip_version;
+    let Some(added) = lib.hip_added.filter(|a| *a > hip) else {
+        return true;
+    };
+    let package = lib.package.unwrap_or(lib.cmake_hip);
+    sink.diag(
+        B_LIB_UNMAPPED,
+        at,
+        format!(
+            "`{name}` would become {} (find_package({package})), which HIP {hip} lacks: {package} first shipped in ROCm {}.{}",
+            lib.cmake_hip, added.major, added.minor
+        ),
+        Some(format!(
+            "target HIP {}.{} or later (--hip-version), or port the code that uses the library",
+            added.major, added.minor
+        )),
+    );
+    false
+}
+
 /// Rewrites that apply to any argument of any command.
 fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
     let mut plain_flags = Vec::new();
@@ -922,6 +946,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         ) && !a.quoted
         {
             if let Some(lib) = flags::library(t) {
+                if !shipped(st, sink, lib, t, a.start) {
+                    continue;
+                }
                 if sink.edit(a.start, a.end, lib.cmake_hip, B_LIB_MAPPED.id) {
                     sink.diag(
                         B_LIB_MAPPED,
@@ -943,6 +970,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 .map_or(t.len(), |e| pos + e);
             let target = &t[pos..end];
             match flags::library_by_target(target) {
+                Some(lib) if !shipped(st, sink, lib, target, base + pos) => {}
                 Some(lib) => {
                     if sink.edit(base + pos, base + end, lib.cmake_hip, B_LIB_MAPPED.id) {
                         sink.diag(
@@ -967,7 +995,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         }
         for (var, lib) in LIBRARY_VARS {
             for (pos, _) in t.match_indices(var) {
-                if let Some(l) = flags::library(lib) {
+                if let Some(l) =
+                    flags::library(lib).filter(|l| shipped(st, sink, l, var, base + pos))
+                {
                     if sink.edit(
                         base + pos,
                         base + pos + var.len(),
@@ -1535,6 +1565,49 @@ mod tests {
             );
         }
         assert!(!diags.iter().any(|d| d.id == "B005"), "{diags:?}");
+    }
+
+    #[test]
+    fn libraries_a_target_release_lacks_are_reported_not_found() {
+        // hipBLASLt first shipped in ROCm 5.5: for HIP 5.2 its package cannot be found.
+        let src = "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\nadd_library(k k.cu)\ntarget_link_libraries(k PRIVATE CUDA::cublas CUDA::cublasLt_static cublasLt)\n";
+        let old = BuildOptions {
+            hip_version: hipport_rules::Version::new(5, 2, 3),
+            ..opts()
+        };
+        let (out, diags) = run(src, &old);
+        assert!(out.contains("find_package(hipblas REQUIRED)"), "{out}");
+        assert!(!out.contains("hipblaslt"), "{out}");
+        assert!(
+            out.contains("PRIVATE roc::hipblas CUDA::cublasLt_static cublasLt)"),
+            "{out}"
+        );
+        let lacking: Vec<_> = diags.iter().filter(|d| d.id == "B005").collect();
+        assert_eq!(lacking.len(), 2, "{diags:?}");
+        assert!(
+            lacking[0]
+                .message
+                .contains("which HIP 5.2.3 lacks: hipblaslt first shipped in ROCm 5.5"),
+            "{}",
+            lacking[0].message
+        );
+        // From 5.5 on the package is found.
+        let new = BuildOptions {
+            hip_version: hipport_rules::Version::new(5, 5, 0),
+            ..opts()
+        };
+        let (out, diags) = run(src, &new);
+        assert!(out.contains("find_package(hipblaslt REQUIRED)"), "{out}");
+        assert!(!diags.iter().any(|d| d.id == "B005"), "{diags:?}");
+    }
+
+    #[test]
+    fn library_releases_agree_with_the_rules_database() {
+        let db = hipport_rules::Database::builtin();
+        let header = db.header("cublasLt.h").expect("the cublasLt.h row");
+        let lt = flags::library("cublasLt").unwrap();
+        assert_eq!(lt.hip_added, header.hip_added);
+        assert!(lt.hip_added.is_some());
     }
 
     #[test]

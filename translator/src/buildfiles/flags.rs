@@ -4,6 +4,7 @@
 //! command-line words, and [`map_words`] says which words change and why.
 
 use crate::diag::{DiagInfo, Severity};
+use hipport_rules::Version;
 
 use super::{
     B_ARCH, B_FLAG_DROPPED, B_FLAG_MAPPED, B_FLAG_UNMAPPED, B_LIB_MAPPED, B_LIB_UNMAPPED, B_PATH,
@@ -95,6 +96,10 @@ pub(crate) struct Library {
     pub cmake_hip: &'static str,
     /// The CMake package to find for it (`None`: part of `hip`).
     pub package: Option<&'static str>,
+    /// The first HIP (ROCm) release that ships the HIP library (`None`: every release hipport
+    /// targets), as `rules/data/extra-headers.tsv` records for its header: a build for an older
+    /// release cannot find its package.
+    pub hip_added: Option<Version>,
 }
 
 /// CUDA libraries with HIP counterparts. The static variants (`cublas_static`, `CUDA::cusolver_static`)
@@ -110,6 +115,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cudart",
         cmake_hip: "hip::host",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "cudart_static",
@@ -117,6 +123,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cudart_static",
         cmake_hip: "hip::host",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "cudadevrt",
@@ -124,6 +131,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cudadevrt",
         cmake_hip: "hip::host",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "culibos",
@@ -131,6 +139,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::culibos",
         cmake_hip: "hip::host",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "cuda",
@@ -138,6 +147,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cuda_driver",
         cmake_hip: "hip::amdhip64",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "nvrtc",
@@ -145,6 +155,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::nvrtc",
         cmake_hip: "hip::host",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "nvrtc_static",
@@ -152,6 +163,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::nvrtc_static",
         cmake_hip: "hip::host",
         package: None,
+        hip_added: None,
     },
     Library {
         cuda: "cublas",
@@ -159,6 +171,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cublas",
         cmake_hip: "roc::hipblas",
         package: Some("hipblas"),
+        hip_added: None,
     },
     Library {
         cuda: "cublas_static",
@@ -166,6 +179,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cublas_static",
         cmake_hip: "roc::hipblas",
         package: Some("hipblas"),
+        hip_added: None,
     },
     Library {
         cuda: "cublasLt",
@@ -173,6 +187,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cublasLt",
         cmake_hip: "roc::hipblaslt",
         package: Some("hipblaslt"),
+        hip_added: Some(Version::new(5, 5, 0)),
     },
     Library {
         cuda: "cublasLt_static",
@@ -180,6 +195,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cublasLt_static",
         cmake_hip: "roc::hipblaslt",
         package: Some("hipblaslt"),
+        hip_added: Some(Version::new(5, 5, 0)),
     },
     Library {
         cuda: "curand",
@@ -187,6 +203,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::curand",
         cmake_hip: "hip::hiprand",
         package: Some("hiprand"),
+        hip_added: None,
     },
     Library {
         cuda: "curand_static",
@@ -194,6 +211,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::curand_static",
         cmake_hip: "hip::hiprand",
         package: Some("hiprand"),
+        hip_added: None,
     },
     Library {
         cuda: "cufft",
@@ -201,6 +219,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cufft",
         cmake_hip: "hip::hipfft",
         package: Some("hipfft"),
+        hip_added: None,
     },
     Library {
         cuda: "cufft_static",
@@ -208,6 +227,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cufft_static",
         cmake_hip: "hip::hipfft",
         package: Some("hipfft"),
+        hip_added: None,
     },
     Library {
         cuda: "cufft_static_nocallback",
@@ -215,6 +235,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cufft_static_nocallback",
         cmake_hip: "hip::hipfft",
         package: Some("hipfft"),
+        hip_added: None,
     },
     Library {
         cuda: "cusparse",
@@ -222,6 +243,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cusparse",
         cmake_hip: "roc::hipsparse",
         package: Some("hipsparse"),
+        hip_added: None,
     },
     Library {
         cuda: "cusparse_static",
@@ -229,6 +251,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cusparse_static",
         cmake_hip: "roc::hipsparse",
         package: Some("hipsparse"),
+        hip_added: None,
     },
     Library {
         cuda: "cusolver",
@@ -236,6 +259,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cusolver",
         cmake_hip: "roc::hipsolver",
         package: Some("hipsolver"),
+        hip_added: None,
     },
     Library {
         cuda: "cusolver_static",
@@ -243,6 +267,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::cusolver_static",
         cmake_hip: "roc::hipsolver",
         package: Some("hipsolver"),
+        hip_added: None,
     },
     Library {
         cuda: "cudnn",
@@ -250,6 +275,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDNN::cudnn",
         cmake_hip: "MIOpen",
         package: Some("miopen"),
+        hip_added: None,
     },
     Library {
         cuda: "nccl",
@@ -257,6 +283,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "NCCL::nccl",
         cmake_hip: "rccl::rccl",
         package: Some("rccl"),
+        hip_added: None,
     },
     Library {
         cuda: "nvToolsExt",
@@ -264,6 +291,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
         cmake_cuda: "CUDA::nvToolsExt",
         cmake_hip: "roctx64",
         package: None,
+        hip_added: None,
     },
 ];
 

@@ -4,9 +4,10 @@
 //! `torch.utils.cpp_extension.load_inline(name, cpp_sources, cuda_sources, ...)` writes its
 //! strings to files and compiles them (with hipcc on ROCm PyTorch, which renames CUDA names but
 //! sees no wave64 hazard). Here the string literals that reach `cpp_sources` and `cuda_sources`
-//! are found with [`super::setup_py`]'s tokenizer: literals in the call, in a list or tuple
-//! there, or assigned to a variable the call names (anywhere in the file; adjacent literals and
-//! `+` between them make one text). Each text is decoded ([`super::py_strings`]), translated by
+//! are found with [`super::setup_py`]'s tokenizer: literals in the call (named `load_inline`,
+//! through its module, or by an import alias), in a list or tuple there, or assigned to a
+//! variable the call names (anywhere in the file, chained and unpacking assignments included;
+//! adjacent literals and `+` between them make one text). Each text is decoded ([`super::py_strings`]), translated by
 //! [`crate::translate::translate_source`] with the run's options (hazard analysis included), and
 //! the edits and diagnostics are mapped back to the Python file. What cannot be followed (a
 //! string read from a file, formatted, passed in from elsewhere) or written back (an edit on an
@@ -59,6 +60,9 @@ enum Opaque {
     Formatted,
     /// A name with no assignment in this file (a parameter, an import).
     Untraced,
+    /// A name unpacked from a value that is not a tuple or list of as many literal elements as
+    /// there are names (`a, b = make()`).
+    Unpacked,
     /// Any other expression.
     Computed,
 }
@@ -239,6 +243,12 @@ fn translate_group(
         *out.renames.entry(family).or_default() += n;
     }
     for mut d in r.diagnostics {
+        if d.id == "H003"
+            && d.message
+                .contains("only when HIP_ENABLE_WARP_SYNC_BUILTINS")
+        {
+            d.help = Some(JIT_WARP_SYNC_HELP.into());
+        }
         let at = value.file_offset(d.offset);
         let (line, column) = index.position(at);
         d.file = file.to_string();
@@ -278,6 +288,13 @@ fn translate_group(
         out.diagnostics.push(d);
     }
 }
+
+/// The help of the HIP 6.2/6.3 note on `_sync` warp builtins (H003) in a `load_inline` string.
+/// PyTorch's `cpp_extension` puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS=1` in the flags it gives hipcc
+/// for every `load`/`load_inline` build (`COMMON_HIPCC_FLAGS`) in recent releases: torch 2.9 has
+/// it, the 2.5 line and older do not (the releases between were not checked). So the call is not
+/// changed, and the note says which torch needs the flag.
+const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to an extra_cuda_cflags list the call has), or target HIP 6.4, where the builtins are on by default";
 
 /// `text` with its references to lines of the string (`line 4`, `lines 4-6`) turned into lines
 /// of the Python file; `lines` is the string's line count.
@@ -395,6 +412,10 @@ fn opaque_note(
             format!("`{text}`, the `{arg}` of `load_inline` (line {call_line}), is not assigned a string literal in this file: hipport does not translate or check it"),
             "assign the string literal to it in this file, or move the CUDA into a .cu file that `load` builds".to_string(),
         ),
+        Opaque::Unpacked => (
+            format!("`{text}` is unpacked into several names, one of which is the `{arg}` of `load_inline` (line {call_line}), and is not a tuple of as many values: hipport does not translate or check it"),
+            "assign the string literal to that name on its own (`cu = \"\"\"...\"\"\"`), or move the CUDA into a .cu file that `load` builds".to_string(),
+        ),
         Opaque::Computed => (
             format!("`{text}`, the `{arg}` of `load_inline` (line {call_line}), is computed: hipport does not translate or check it"),
             "give `load_inline` string literals (or variables assigned them), or move the CUDA into a .cu file that `load` builds".to_string(),
@@ -417,12 +438,25 @@ struct Reader<'a> {
     toks: &'a [Tok],
     /// Bracket depth before each token.
     depth: Vec<usize>,
-    /// The values each name is assigned by statements of the file, as token ranges.
-    assigned: HashMap<&'a str, Vec<Range<usize>>>,
+    /// The values each name is assigned by statements of the file.
+    assigned: HashMap<&'a str, Vec<Assigned>>,
+    /// The names calls of `load_inline` use: `load_inline` and its import aliases
+    /// (`from torch.utils.cpp_extension import load_inline as jit_inline`).
+    call_names: HashSet<&'a str>,
     /// Names whose values have been followed already: following them again, for another
     /// call, finds the same literals (each translated once) and notes (each given once), so
     /// a file of many calls and reassignments is read in linear time.
     followed: std::cell::RefCell<HashSet<&'a str>>,
+}
+
+/// What a statement assigns to one name, as a token range.
+#[derive(Clone, Debug)]
+enum Assigned {
+    /// The whole value (`a = ...`, `a = b = ...`, `a += ...`) or its element for this name
+    /// (`a, b = "...", "..."`).
+    Value(Range<usize>),
+    /// The value of an unpacking that cannot be split by name (`a, b = make()`).
+    Unpacked(Range<usize>),
 }
 
 /// How deep brackets and names are followed: deeper values are noted as computed (a file of
@@ -445,9 +479,11 @@ impl<'a> Reader<'a> {
             toks,
             depth,
             assigned: HashMap::new(),
+            call_names: HashSet::new(),
             followed: Default::default(),
         };
         r.assigned = r.assignments();
+        r.call_names = r.call_names();
         r
     }
 
@@ -468,15 +504,52 @@ impl<'a> Reader<'a> {
         (open + 1..self.toks.len()).find(|&j| self.depth[j] == d + 1 && nesting(&self.toks[j]) < 0)
     }
 
-    /// The `load_inline` identifiers of calls (not of a definition `def load_inline(`).
+    /// The `load_inline` identifiers (or aliases) of calls (not of a definition
+    /// `def load_inline(`). `ext.load_inline(...)` after `import torch.utils.cpp_extension as
+    /// ext` and `cpp_extension.load_inline(...)` name it as it is; an alias is a call only
+    /// where it is not an attribute (`jit_inline(...)`, not `x.jit_inline(...)`).
     fn calls(&self) -> Vec<usize> {
         (0..self.toks.len())
             .filter(|&k| {
-                self.ident(k) == Some("load_inline")
-                    && self.punct(k + 1, '(')
+                self.ident(k).is_some_and(|n| {
+                    n == "load_inline"
+                        || self.call_names.contains(n) && !self.punct(k.wrapping_sub(1), '.')
+                }) && self.punct(k + 1, '(')
                     && (k == 0 || self.ident(k - 1) != Some("def"))
             })
             .collect()
+    }
+
+    /// The names that `load_inline` is imported or assigned as: `from ...cpp_extension import
+    /// load_inline as X` and `X = <module>.load_inline` (or `X = load_inline`).
+    fn call_names(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        let toks = self.toks;
+        for k in 0..toks.len() {
+            if self.ident(k) != Some("load_inline") {
+                continue;
+            }
+            // `import ..., load_inline as X` (in a `from` import, in or out of parentheses).
+            if self.ident(k + 1) == Some("as") {
+                if let Some(Tok::Ident { text, .. }) = toks.get(k + 2) {
+                    out.insert(text.as_str());
+                }
+                continue;
+            }
+            // `X = load_inline` / `X = torch.utils.cpp_extension.load_inline`, the whole value.
+            let mut j = k;
+            while j >= 2 && self.punct(j - 1, '.') && self.ident(j - 2).is_some() {
+                j -= 2;
+            }
+            let ends_statement = k + 1 == toks.len() || self.line_break_before(k + 1);
+            if ends_statement && j >= 2 && self.punct(j - 1, '=') && self.starts_statement(j - 2) {
+                if let Some(Tok::Ident { text, .. }) = toks.get(j - 2) {
+                    out.insert(text.as_str());
+                }
+            }
+        }
+        out.remove("load_inline");
+        out
     }
 
     /// The top-level comma-separated token ranges between the bracket at `open` and its close.
@@ -645,7 +718,12 @@ impl<'a> Reader<'a> {
                 Some(values) => {
                     if self.followed.borrow_mut().insert(name) {
                         for v in values {
-                            self.reach(v.clone(), level + 1, names, out);
+                            match v {
+                                Assigned::Value(v) => self.reach(v.clone(), level + 1, names, out),
+                                Assigned::Unpacked(v) => {
+                                    out.push(Found::Opaque(Opaque::Unpacked, v.clone()))
+                                }
+                            }
                         }
                     }
                 }
@@ -687,34 +765,72 @@ impl<'a> Reader<'a> {
         out.push(Found::Opaque(why, r));
     }
 
-    /// The values statements of this file assign to names (`name = ...`, `name: str = ...`,
-    /// `name += ...`), as token ranges.
-    fn assignments(&self) -> HashMap<&'a str, Vec<Range<usize>>> {
-        let mut out: HashMap<&'a str, Vec<Range<usize>>> = HashMap::new();
+    /// The values statements of this file assign to names: `name = ...`, `name: str = ...`,
+    /// `name += ...`, chained `a = b = ...` (each name the value) and unpacking
+    /// `a, b = x, y` (each name its element; [`Assigned::Unpacked`] where the value is not a
+    /// tuple or list of as many elements).
+    fn assignments(&self) -> HashMap<&'a str, Vec<Assigned>> {
+        let mut out: HashMap<&'a str, Vec<Assigned>> = HashMap::new();
         for k in 0..self.toks.len() {
-            let Tok::Ident { text: name, .. } = &self.toks[k] else {
-                continue;
-            };
-            if !self.starts_statement(k) {
+            let opens = self.punct(k, '(') || self.punct(k, '[');
+            if self.ident(k).is_none() && !opens || !self.starts_statement(k) {
                 continue;
             }
-            let mut j = k + 1;
-            if self.punct(j, ':') {
-                // An annotation: up to its `=`.
-                while j < self.toks.len()
-                    && self.depth[j] >= self.depth[k]
-                    && !(self.depth[j] == self.depth[k] && self.punct(j, '='))
-                    && !self.line_break_before(j)
-                {
-                    j += 1;
+            // The target lists, each followed by its `=`, and where the value starts.
+            let mut targets: Vec<Vec<&'a str>> = Vec::new();
+            let mut j = k;
+            loop {
+                let mut names = Vec::new();
+                // `(a, b) = ...` / `[a, b] = ...`: the names inside the brackets.
+                let close = (self.punct(j, '(') || self.punct(j, '['))
+                    .then(|| self.close_of(j))
+                    .flatten();
+                let mut t = if close.is_some() { j + 1 } else { j };
+                while let Some(Tok::Ident { text, .. }) = self.toks.get(t) {
+                    names.push(text.as_str());
+                    t += 1;
+                    if !self.punct(t, ',') {
+                        break;
+                    }
+                    t += 1;
                 }
-            } else if self.punct(j, '+') {
-                j += 1;
+                if let Some(c) = close {
+                    if t != c {
+                        break;
+                    }
+                    t = c + 1;
+                }
+                if names.is_empty() {
+                    break;
+                }
+                if targets.is_empty() && names.len() == 1 {
+                    if self.punct(t, ':') {
+                        // An annotation: up to its `=`.
+                        while t < self.toks.len()
+                            && self.depth[t] >= self.depth[k]
+                            && !(self.depth[t] == self.depth[k] && self.punct(t, '='))
+                            && !self.line_break_before(t)
+                        {
+                            t += 1;
+                        }
+                    } else if self.punct(t, '+') {
+                        t += 1;
+                    }
+                }
+                if !self.punct(t, '=') || self.punct(t + 1, '=') || self.line_break_before(t) {
+                    break;
+                }
+                targets.push(names);
+                j = t + 1;
+                // An augmented assignment has one target.
+                if self.punct(t - 1, '+') {
+                    break;
+                }
             }
-            if !self.punct(j, '=') || self.punct(j + 1, '=') {
+            if targets.is_empty() {
                 continue;
             }
-            let from = j + 1;
+            let from = j;
             let mut end = from;
             while end < self.toks.len()
                 && self.depth[end] >= self.depth[k]
@@ -723,11 +839,65 @@ impl<'a> Reader<'a> {
             {
                 end += 1;
             }
-            if from < end {
-                out.entry(name.as_str()).or_default().push(from..end);
+            if from >= end {
+                continue;
+            }
+            for names in targets {
+                if let [name] = names[..] {
+                    out.entry(name)
+                        .or_default()
+                        .push(Assigned::Value(from..end));
+                    continue;
+                }
+                let elems = self.unpacked(from..end);
+                match elems.filter(|e| e.len() == names.len()) {
+                    Some(elems) => {
+                        for (name, e) in names.into_iter().zip(elems) {
+                            out.entry(name).or_default().push(Assigned::Value(e));
+                        }
+                    }
+                    None => {
+                        for name in names {
+                            out.entry(name)
+                                .or_default()
+                                .push(Assigned::Unpacked(from..end));
+                        }
+                    }
+                }
             }
         }
         out
+    }
+
+    /// The elements of a value that unpacking splits by position: a bare tuple (`x, y`) or one
+    /// bracketed tuple or list (`(x, y)`, `[x, y]`); `None` for anything else or a starred
+    /// element (`*rest`), whose place is not known.
+    fn unpacked(&self, r: Range<usize>) -> Option<Vec<Range<usize>>> {
+        let outer = self.depth[r.start];
+        let bracketed = nesting(&self.toks[r.start]) > 0
+            && self.close_of(r.start) == Some(r.end - 1)
+            && !self.punct(r.start, '{');
+        let elems = if bracketed {
+            self.elements(r.start)
+        } else {
+            let mut out = Vec::new();
+            let mut from = r.start;
+            for j in r.clone() {
+                if self.depth[j] == outer && self.punct(j, ',') {
+                    out.push(from..j);
+                    from = j + 1;
+                }
+            }
+            if from < r.end {
+                out.push(from..r.end);
+            }
+            out
+        };
+        let single = elems.len() == 1 && !bracketed && !self.punct(r.end - 1, ',');
+        if single || elems.iter().any(|e| self.punct(e.start, '*')) {
+            return None;
+        }
+        Some(elems)
     }
 
     /// Whether a line break (not a `\` continuation) separates token `k` from the one before.
@@ -989,6 +1159,121 @@ def build(param, opts):
         assert!(r.diagnostics[2]
             .message
             .contains("not assigned a string literal"));
+    }
+
+    #[test]
+    fn aliases_and_module_attributes_name_the_call() {
+        let src = r#"from torch.utils.cpp_extension import load_inline as jit_inline
+import torch.utils.cpp_extension as ext
+from torch.utils import cpp_extension
+build = cpp_extension.load_inline
+a = jit_inline("a", "", "void f() { cudaDeviceSynchronize(); }")
+b = ext.load_inline("b", "", "cudaStream_t s;")
+c = cpp_extension.load_inline(name="c", cpp_sources="", cuda_sources="cudaEvent_t e;")
+d = build("d", "", "cudaError_t r;")
+e = other.jit_inline("e", "", "cudaFree(0);")
+"#;
+        let (out, r) = run(src);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        for renamed in [
+            "hipDeviceSynchronize",
+            "hipStream_t",
+            "hipEvent_t",
+            "hipError_t",
+        ] {
+            assert!(out.contains(renamed), "{renamed}: {out}");
+        }
+        // An attribute of another object named like the alias is not the call.
+        assert!(
+            out.contains("other.jit_inline(\"e\", \"\", \"cudaFree(0);\")"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn chained_and_unpacked_assignments_are_followed() {
+        let src = r#"from torch.utils.cpp_extension import load_inline
+kernel = shared = """
+__global__ void k(float* p) { p[0] = 1; }
+void run(float* p, cudaStream_t s) { k<<<1, 1, 0, s>>>(p); }
+"""
+cpp, cu = "void run(float*, cudaStream_t);", """
+void sync() { cudaDeviceSynchronize(); }
+"""
+(h, g) = ['cudaEvent_t e;', "cudaError_t err;"]
+cu += "void last() { cudaGetLastError(); }\n"
+left, right = make_sources()
+one, two = "cudaFree(0);"
+a = load_inline("a", cpp, cu)
+b = load_inline("b", h, [g, shared])
+c = load_inline("c", "", kernel)
+d = load_inline("d", left, right)
+e = load_inline("e", "", two)
+"#;
+        let (out, r) = run(src);
+        let want = src
+            .replace("cudaStream_t", "hipStream_t")
+            .replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
+            .replace("cudaEvent_t", "hipEvent_t")
+            .replace("cudaError_t", "hipError_t")
+            .replace("cudaGetLastError", "hipGetLastError");
+        assert_eq!(out, want);
+        // What cannot be split by name is noted at its value, once per value.
+        let notes: Vec<(usize, &str)> = r
+            .diagnostics
+            .iter()
+            .map(|d| (d.line, d.id.as_str()))
+            .collect();
+        assert_eq!(notes, [(11, "B014"), (12, "B014")], "{:?}", r.diagnostics);
+        assert!(r.diagnostics[0]
+            .message
+            .contains("is unpacked into several names"));
+        assert!(r.diagnostics[0].message.starts_with("`make_sources()`"));
+    }
+
+    #[test]
+    fn f_strings_that_reuse_their_quote_in_a_field() {
+        // Python 3.12 (PEP 701): a field's expression may hold strings in the literal's own
+        // quote. They belong to the field: the literal goes on after them.
+        let src = r#"from torch.utils.cpp_extension import load_inline
+cfg = {"n": 4, "name": "k"}
+src = f"__global__ void {cfg["name"]}(float* p) {{ p[{cfg["n"]}] = 0; }} void s() {{ cudaDeviceSynchronize(); }}"
+tag = f"{cfg["name"]:'>8} {f"{cfg["n"]}"}" "cudaMalloc stays: not a source"
+more = f'void run(cudaStream_t s) {{ {cfg['name']}<<<1, 64, 0, s>>>(nullptr); }}'
+m = load_inline("m", "", [src, more])
+"#;
+        let (out, r) = run(src);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert_eq!(
+            out,
+            src.replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
+                .replace("cudaStream_t", "hipStream_t")
+        );
+    }
+
+    #[test]
+    fn warp_sync_builtins_on_hip_6_2_name_the_torch_that_defines_them() {
+        let src = "from torch.utils.cpp_extension import load_inline\nsrc = '__device__ float f(float v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }'\nload_inline('m', '', src)\n";
+        for (hip, noted) in [((6, 2, 0), true), ((6, 3, 0), true), ((6, 4, 0), false)] {
+            let opts = Options {
+                hip_version: hipport_rules::Version::new(hip.0, hip.1, hip.2),
+                ..Options::default()
+            };
+            let r = translate_inline_sources(src.as_bytes(), "jit.py", &opts);
+            let notes: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.id == "H003").collect();
+            assert_eq!(
+                notes.len(),
+                usize::from(noted),
+                "{hip:?}: {:?}",
+                r.diagnostics
+            );
+            if noted {
+                assert_eq!(notes[0].line, 2);
+                assert_eq!(notes[0].help.as_deref(), Some(JIT_WARP_SYNC_HELP));
+            }
+            // The call itself is left as written: torch 2.9 defines the macro.
+            assert!(r.edits.is_empty(), "{:?}", r.edits);
+        }
     }
 
     #[test]

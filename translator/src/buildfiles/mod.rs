@@ -121,6 +121,9 @@ pub struct BuildOptions {
     /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined (6.2, 6.3): CMake gives it to the HIP sources,
     /// Makefiles to hipcc, setup.py and JIT builds to their nvcc lists.
     pub warp_sync_define: bool,
+    /// The target HIP release: CMake finds a library's package only where that release ships
+    /// the library (hipBLASLt from 5.5).
+    pub hip_version: hipport_rules::Version,
 }
 
 impl Default for BuildOptions {
@@ -131,6 +134,7 @@ impl Default for BuildOptions {
             moved_dirs: BTreeMap::new(),
             python_helpers: BTreeMap::new(),
             warp_sync_define: false,
+            hip_version: crate::translate::NEWEST_HIP,
         }
     }
 }
@@ -515,7 +519,10 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA library with no HIP counterpart",
         explain: "Libraries such as nvJPEG, NPP, cuFile or NVML have no HIP wrapper that hipport knows of.\n\
                   The reference is left in place and the link fails on ROCm until the code using it is\n\
-                  ported or removed.",
+                  ported or removed. In CMake this is also reported for a library the target HIP\n\
+                  release does not ship yet (cuBLASLt's hipBLASLt first shipped in ROCm 5.5): no\n\
+                  find_package() is added for it, since that release cannot find the package; target\n\
+                  the release that ships it with --hip-version.",
     },
     DiagInfo {
         id: "B006",

@@ -574,25 +574,69 @@ fn escape(s: &str, at: usize) -> Result<(usize, String), DecodeError> {
 }
 
 /// The length of the f-string field at the start of `s` (`{` up to its `}`), or `None` when
-/// it does not close. Brackets nest; quotes inside the expression are skipped over.
+/// it does not close. Brackets nest; strings in the expression are skipped whole, whatever
+/// their quote (Python 3.12 allows the literal's own, `f"{x["k"]}"`); after a top-level `:`
+/// the format specification is text with nested fields (`{x:'>{w}}`).
 fn field_len(s: &str) -> Option<usize> {
+    field_len_at(s, 0)
+}
+
+/// [`field_len`] for a field `level` format specifications deep; past a few levels (which
+/// Python itself refuses) the field counts as open, so hostile input cannot exhaust the stack.
+fn field_len_at(s: &str, level: usize) -> Option<usize> {
+    if level > 4 {
+        return None;
+    }
     let b = s.as_bytes();
     let mut depth = 0usize;
-    let mut i = 0;
+    let mut spec = false;
+    let mut i = 1;
     while i < b.len() {
-        match b[i] {
-            b'{' | b'[' | b'(' => depth += 1,
-            b'}' | b']' | b')' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(i + 1);
+        let c = b[i];
+        if spec {
+            match c {
+                b'{' => {
+                    i += field_len_at(&s[i..], level + 1)?;
+                    continue;
                 }
+                b'}' => return Some(i + 1),
+                b'\\' => i += 1,
+                _ => {}
             }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' if depth == 0 => return Some(i + 1),
+            b'}' => depth -= 1,
+            b':' if depth == 0 => spec = true,
+            b'\\' => i += 1,
             q @ (b'\'' | b'"') => {
-                let close = b[i + 1..].iter().position(|&c| c == q)?;
-                i += close + 1;
+                i += quoted_len(&b[i..], q)?;
+                continue;
             }
             _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The length of the string literal at the start of `b` (at its quote `q`), escapes and
+/// triple quotes included; `None` when it does not close.
+fn quoted_len(b: &[u8], q: u8) -> Option<usize> {
+    let triple = b.len() >= 3 && b[1] == q && b[2] == q;
+    let open = if triple { 3 } else { 1 };
+    let mut i = open;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i] == q && (!triple || b.len() >= i + 3 && b[i + 1] == q && b[i + 2] == q) {
+            return Some(i + open);
         }
         i += 1;
     }
@@ -745,6 +789,19 @@ c""#;
             open.push(bad, 2..4, Form::new("f", '\'', false).unwrap()),
             Err(DecodeError::OpenField { at: 2 })
         );
+    }
+
+    #[test]
+    fn fields_hold_strings_in_any_quote_and_format_specs() {
+        // `f"{d["k"]}"` (Python 3.12), a fill character that is a quote, nested fields.
+        let src = "s = f\"a{d[\"k\"]}b{x:'>{w}}c{f\"{y}\"}d\"\n";
+        let v = value(src);
+        assert_eq!(v.text, "ahipport_field_0bhipport_field_1chipport_field_2d");
+        assert_eq!(v.show("hipport_field_1"), "{x:'>{w}}");
+        assert_eq!(field_len("{x"), None);
+        assert_eq!(field_len("{x[\"}\"]}"), Some(8));
+        let deep = format!("{}{}", "{x:".repeat(100), "}".repeat(100));
+        assert_eq!(field_len(&deep), None);
     }
 
     #[test]

@@ -117,17 +117,37 @@ pub(super) fn tokens(src: &str) -> Vec<Tok> {
     out
 }
 
+/// How deeply f-strings nested in replacement fields are read as f-strings; deeper ones are
+/// read as plain literals, so that hostile input cannot exhaust the stack.
+const MAX_FSTRING_NESTING: usize = 8;
+
 /// A string literal whose prefix starts at `start` and quote at `q`.
 fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
+    string_nested(src, start, q, prefix, 0)
+}
+
+/// [`string`] for a literal `level` f-string replacement fields deep.
+fn string_nested(src: &str, start: usize, q: usize, prefix: &str, level: usize) -> (Tok, usize) {
     let b = src.as_bytes();
     let quote = b[q];
     let triple = b.len() >= q + 3 && b[q + 1] == quote && b[q + 2] == quote;
     let open = if triple { 3 } else { 1 };
+    let fmt = prefix.contains(['f', 'F']) && level < MAX_FSTRING_NESTING;
     let mut i = q + open;
     let content_start = i;
     loop {
         if i >= b.len() {
             break;
+        }
+        if fmt && b[i] == b'{' {
+            if b.get(i + 1) == Some(&b'{') {
+                i += 2;
+            } else {
+                // A replacement field: Python 3.12 lets its expression hold strings in the
+                // literal's own quote (`f"{x["k"]}"`), which must not end the literal.
+                i = field_end(src, i, quote, triple, level);
+            }
+            continue;
         }
         if b[i] == b'\\' {
             // The escaped character, or a line continuation (`\\` and CRLF too), raw or not.
@@ -149,7 +169,9 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
         i += 1;
     }
     let content_end = i.min(b.len());
-    let end = (i + open).min(b.len());
+    // An unterminated one-line literal ends before its line break, which still ends the line.
+    let closed = i < b.len() && b[i] == quote;
+    let end = if closed { i + open } else { i }.min(b.len());
     let tok = Tok::Str {
         start,
         quote_at: q,
@@ -160,6 +182,73 @@ fn string(src: &str, start: usize, q: usize, prefix: &str) -> (Tok, usize) {
         prefix: prefix.to_string(),
     };
     (tok, end)
+}
+
+/// Where the f-string replacement field that opens at `src[open] == '{'` ends: after its `}`,
+/// or, in broken input, at the line break (in a one-line literal), the literal's closing quote
+/// in its format specification, or the end of the file, where the literal's own scan goes on.
+/// Strings in the expression are read whole, whatever their quote; `level` is the f-string
+/// nesting depth of the literal that holds the field.
+fn field_end(src: &str, open: usize, quote: u8, triple: bool, level: usize) -> usize {
+    let b = src.as_bytes();
+    if level >= MAX_FSTRING_NESTING {
+        // Too deep to follow: the brace is read as text.
+        return open + 1;
+    }
+    let closes = |i: usize| {
+        b[i] == quote && (!triple || b.len() >= i + 3 && b[i + 1] == quote && b[i + 2] == quote)
+    };
+    let mut depth = 0usize;
+    // In the format specification (after a top-level `:`): text with nested fields.
+    let mut spec = false;
+    let mut i = open + 1;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' && !triple {
+            return i;
+        }
+        if spec {
+            match c {
+                b'{' => {
+                    i = field_end(src, i, quote, triple, level + 1);
+                    continue;
+                }
+                b'}' => return i + 1,
+                b'\\' => i += 1,
+                _ if closes(i) => return i,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' if depth == 0 => return i + 1,
+            b'}' => depth -= 1,
+            b':' if depth == 0 => spec = true,
+            b'\\' => i += 1,
+            b'\'' | b'"' => {
+                // A string in the expression, with its prefix letters.
+                let mut s = i;
+                while s > open + 1 && b[s - 1].is_ascii_alphabetic() && i - s < 2 {
+                    s -= 1;
+                }
+                let pre = &src[s..i];
+                let pre = if pre.chars().all(|c| "rRbBuUfF".contains(c)) {
+                    pre
+                } else {
+                    ""
+                };
+                let (_, end) = string_nested(src, s, i, pre, level + 1);
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
 }
 
 /// The role of a list, from what precedes its `[`.
@@ -1440,6 +1529,34 @@ host_flags = ["--use_fast_math"]
         assert!(found
             .iter()
             .all(|f| setup_diags.iter().any(|d| (d.line, d.id.as_str()) == *f)));
+    }
+
+    #[test]
+    fn f_string_fields_do_not_end_the_literal() {
+        let strings = |src: &str| -> Vec<String> {
+            tokens(src)
+                .into_iter()
+                .filter_map(|t| match t {
+                    Tok::Str { start, end, .. } => Some(src[start..end].to_string()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let src =
+            "a = f\"{x[\"k\"]}-{y:'^9}\" + 'next'\nb = rf'{z['q']!r}' f\"{f\"{f\"{1}\"}\"}\"\n";
+        assert_eq!(
+            strings(src),
+            [
+                "f\"{x[\"k\"]}-{y:'^9}\"",
+                "'next'",
+                "rf'{z['q']!r}'",
+                "f\"{f\"{f\"{1}\"}\"}\""
+            ]
+        );
+        // An unclosed field ends with its line in a one-line literal; deep nesting is bounded.
+        assert_eq!(strings("a = f\"{x\nb = 'c'\n")[1], "'c'");
+        let deep = format!("f\"{}\"\nz = 'ok'\n", "{f\"".repeat(5000));
+        assert_eq!(strings(&deep).last().unwrap(), "'ok'");
     }
 
     #[test]
