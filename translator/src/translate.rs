@@ -888,55 +888,46 @@ impl<'a> Walk<'a> {
     /// (`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` beside `CUSOLVER_STATUS_INTERNAL_ERROR`, both
     /// `HIPSOLVER_STATUS_INTERNAL_ERROR`): the output would not compile (T014).
     fn duplicate_case_labels(&mut self, tree: &Tree) {
-        if memchr::memmem::find(self.src, b"case").is_none() {
-            return;
-        }
-        let renamed: HashMap<usize, (usize, String)> = self
+        // A renamed label is an edit right after the word `case`: without two, nothing to do.
+        let mut labels: Vec<(usize, usize, String)> = self
             .edits
             .iter()
-            .filter(|e| e.end > e.start)
-            .map(|e| (e.start, (e.end, e.text.clone())))
+            .filter(|e| e.end > e.start && follows_case(self.src, e.start))
+            .map(|e| (e.start, e.end, e.text.clone()))
             .collect();
+        if labels.len() < 2 {
+            return;
+        }
+        labels.sort_by_key(|l| l.0);
         // Per switch (by its start), the labels seen: final name -> (CUDA name, offset).
         let mut switches: HashMap<usize, HashMap<String, (String, usize)>> = HashMap::new();
         let mut found = Vec::new();
-        let mut cursor = tree.walk();
-        'walk: loop {
-            let n = cursor.node();
-            if n.kind_name() == "case_statement" {
-                let value = n.child_by_field_name("value");
-                let switch = std::iter::successors(n.parent(), |p| p.parent())
-                    .find(|p| p.kind_name() == "switch_statement");
-                if let (Some(value), Some(switch)) = (value, switch) {
-                    let (start, end) = (value.start_byte(), value.end_byte());
-                    let cuda = String::from_utf8_lossy(&self.src[start..end]).into_owned();
-                    let new = match renamed.get(&start) {
-                        Some((e, text)) if *e == end => Some(text.clone()),
-                        _ => None,
-                    };
-                    if let (Some(new), "identifier") = (new, value.kind_name()) {
-                        let labels = switches.entry(switch.start_byte()).or_default();
-                        match labels.get(&new) {
-                            Some((first, at)) if *first != cuda => {
-                                found.push((start, cuda, first.clone(), *at, new));
-                            }
-                            Some(_) => {}
-                            None => {
-                                labels.insert(new, (cuda, start));
-                            }
-                        }
-                    }
-                }
-            }
-            if cursor.goto_first_child() {
+        let root = tree.root_node();
+        for (start, end, new) in labels {
+            let Some(value) = root
+                .descendant_for_byte_range(start, end)
+                .filter(|v| v.kind_name() == "identifier" && v.byte_range() == (start..end))
+            else {
                 continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
+            };
+            let case = value.parent().filter(|c| {
+                c.kind_name() == "case_statement" && c.child_by_field_name("value") == Some(value)
+            });
+            let Some(switch) = case.and_then(|c| {
+                std::iter::successors(c.parent(), |p| p.parent())
+                    .find(|p| p.kind_name() == "switch_statement")
+            }) else {
+                continue;
+            };
+            let cuda = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+            let labels = switches.entry(switch.start_byte()).or_default();
+            match labels.get(&new) {
+                Some((first, at)) if *first != cuda => {
+                    found.push((start, cuda, first.clone(), *at, new));
                 }
-                if !cursor.goto_parent() {
-                    break 'walk;
+                Some(_) => {}
+                None => {
+                    labels.insert(new, (cuda, start));
                 }
             }
         }
@@ -2562,6 +2553,16 @@ pub fn c_casts(template: &str) -> String {
         t.replace_range(at..=end, &format!("({ty})({inner})"));
     }
     t
+}
+
+/// Whether the text before `at` ends with the keyword `case` (and blanks).
+fn follows_case(src: &[u8], at: usize) -> bool {
+    let before = src[..at].trim_ascii_end();
+    before.len() < at
+        && before.ends_with(b"case")
+        && before[..before.len() - 4]
+            .last()
+            .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
 }
 
 #[cfg(test)]
