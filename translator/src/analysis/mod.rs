@@ -9,6 +9,7 @@
 
 mod catalog;
 mod eval;
+mod merge;
 mod min_max;
 mod python;
 mod row_warps;
@@ -30,6 +31,7 @@ use crate::edit::Edit;
 use crate::parse::{Flat, KindName, KindTable};
 
 pub use catalog::DIAGS;
+pub use merge::merge_restated;
 pub use python::analyze_python;
 pub use suppress::apply_suppressions;
 

@@ -2990,22 +2990,58 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             )
         }
-        "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" | "__stcg" | "__stcs" | "__stwb"
-        | "__stwt" => a.report(
-            &CACHE_HINTS,
-            Severity::Warning,
-            n,
-            format!("`{name}` is a cache-operator intrinsic with no HIP mapping in many ROCm releases"),
-            Some(format!("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data ({NONTEMPORAL_TYPES})")),
-            vec![],
-        ),
+        // Mapped to themselves by the rules (HIPIFY: HIP 1.9.0), and declared for every type
+        // from HIP 6; HIP 5.2.3's `__half` forms just dereference the pointer.
+        "__ldcg" | "__ldca" | "__ldcs"
+            if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
+                && argv.first().and_then(|p| atomic_pointee(a, *p)).is_some() =>
+        {
+            a.report(
+                &CACHE_HINTS,
+                Severity::Note,
+                n,
+                format!("`{name}` on a `__half`/`__half2` pointer is a plain load in HIP 5 (amd_hip_fp16.h): the cache hint is dropped; the target is HIP {}", a.opts.hip_version),
+                None,
+                vec![],
+            )
+        }
+        "__ldcg" | "__ldca" | "__ldcs" if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0) => {
+            a.report(
+                &CACHE_HINTS,
+                Severity::Warning,
+                n,
+                format!("`{name}`: HIP 5 declares it for `__half`/`__half2` pointers only (amd_hip_fp16.h), and hipport cannot see this pointer's type; the target is HIP {}", a.opts.hip_version),
+                Some(format!("on other types use a plain load (`*p`), or __builtin_nontemporal_load for streaming data ({NONTEMPORAL_TYPES})")),
+                vec![],
+            )
+        }
+        "__ldcg" | "__ldca" | "__ldcs" => {}
+        // The rules give these no HIP name (HIPIFY lists them as unsupported), so the
+        // translation pass reports T001 here too; `merge_restated` keeps this report, whose
+        // help says what to write instead, at T001's severity.
+        "__ldlu" | "__ldcv" | "__stcg" | "__stcs" | "__stwb" | "__stwt" => {
+            let kind = if name.starts_with("__ld") { "load" } else { "store" };
+            let instead = if kind == "load" {
+                "a plain load (`*p`), or __builtin_nontemporal_load for streaming data"
+            } else {
+                "a plain store (`*p = v`), or __builtin_nontemporal_store for streaming data"
+            };
+            a.report(
+                &CACHE_HINTS,
+                Severity::Warning,
+                n,
+                format!("`{name}` is a cache-operator {kind} that HIP does not have (no HIP equivalent in the rules database)"),
+                Some(format!("use {instead} ({NONTEMPORAL_TYPES})")),
+                vec![],
+            )
+        }
         "__float2bfloat16_rd" | "__float2bfloat16_ru" | "__float2bfloat16_rz" | "__double2half" => {
             a.report(
                 &BFLOAT16,
                 Severity::Note,
                 n,
-                format!("`{name}` is missing in several ROCm releases (ROCm/hip#3425)"),
-                Some("check the target ROCm's amd_hip_bf16.h / amd_hip_fp16.h, or convert through float with explicit rounding".into()),
+                format!("`{name}` has no HIP equivalent in the rules database: HIP 5.2.3 lacks it, as several ROCm releases do (ROCm/hip#3425), so it stays as it is"),
+                Some("convert through float with the rounding written out, or check the target ROCm's amd_hip_bf16.h / amd_hip_fp16.h and add a rule with `--rules FILE`".into()),
                 vec![],
             )
         }
@@ -3717,9 +3753,9 @@ fn nvtx_call(a: &mut Analyzer, n: Node, name: &str) {
             Severity::Warning,
             n,
             format!(
-                "`{name}` has no rocTX equivalent (domains, attributes and naming are NVTX-only)"
+                "`{name}` has no rocTX (or HIP) equivalent: domains, attributes and naming are NVTX-only"
             ),
-            Some("replace with roctxRangePushA/roctxRangePop/roctxMarkA, or drop".into()),
+            Some("replace with roctxRangePushA/roctxRangePop/roctxMarkA (roctracer/roctx.h, -lroctx64), or drop it".into()),
             vec![],
         ),
     }
@@ -4547,8 +4583,16 @@ fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
             &NVTX,
             Severity::Warning,
             n,
-            format!("`<{p}>` is NVTX; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)"),
-            None,
+            if p == "nvtx3/nvtx3.hpp" {
+                format!("`<{p}>` is NVTX3's C++ API (`nvtx3::scoped_range`, `NVTX3_FUNC_RANGE`), which rocTX has no counterpart of; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)")
+            } else {
+                format!("`<{p}>` is NVTX; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)")
+            },
+            Some(if p == "nvtx3/nvtx3.hpp" {
+                "include roctracer/roctx.h instead and wrap roctxRangePushA/roctxRangePop in a small scoped struct of your own; link -lroctx64".into()
+            } else {
+                "include roctracer/roctx.h and link -lroctx64; nvtxRangePushA, nvtxRangePop and nvtxMarkA have rocTX counterparts".into()
+            }),
             vec![],
         ),
         _ => {}
@@ -4857,7 +4901,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
                 &FP8_ENCODING,
                 Severity::Error,
                 n,
-                format!("`{t}` is OCP FP8; its HIP counterpart on MI300 (gfx94x) is the FNUZ encoding, with different bit patterns, ranges and NaN/Inf"),
+                format!("`{t}` is OCP FP8, which has no HIP equivalent in the rules database: the FP8 types HIP offers on MI300 (gfx94x, `__hip_fp8_e4m3_fnuz`) use the FNUZ encoding, with different bit patterns, ranges and NaN/Inf"),
                 Some("choose the FP8 format per target, convert at the boundaries, and test round trips".into()),
                 vec![],
             );
@@ -4867,8 +4911,8 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
             &NVTX,
             Severity::Warning,
             n,
-            format!("`{t}` is NVTX-only (no rocTX equivalent)"),
-            Some("use plain rocTX ranges (roctxRangePushA/roctxRangePop)".into()),
+            format!("`{t}` is NVTX-only: it has no rocTX (or HIP) equivalent"),
+            Some("use plain rocTX ranges (roctxRangePushA/roctxRangePop, roctracer/roctx.h, -lroctx64)".into()),
             vec![],
         );
     }
