@@ -151,3 +151,72 @@ fn the_same_report_twice_on_one_line_is_shown_once() {
         .collect();
     assert_eq!(got, ["H036@2:19 error"]);
 }
+
+#[test]
+fn cluster_dims_parses_and_clusters_get_one_clear_error_each() {
+    // devtest-repros/clusters_gridconst.cu: `__cluster_dims__(2, 1, 1)` made line 15 unparseable
+    // (T008 beside T001), and `cudaLaunchKernelEx` was only "not in the rules database" (T006).
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/hazards/cluster_scale.cu"
+    ))
+    .unwrap();
+    let got: Vec<String> = summary(&src, V62)
+        .into_iter()
+        .filter(|g| !g.starts_with("H022"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "H051@8:17 error",
+            "H051@9:7 error",
+            "H051@9:35 error",
+            "T002@25:3 error",
+            "T002@29:3 error",
+            "H051@30:16 error",
+            "T002@36:10 error",
+        ]
+    );
+    let d = diags(&src, V62);
+    assert!(
+        d.iter()
+            .all(|d| d.id != "T006" && d.id != "T008" && d.id != "T001"),
+        "{d:#?}"
+    );
+    let first = &d[0];
+    assert!(
+        first.message.contains("`__cluster_dims__`") && first.message.contains("no AMD equivalent"),
+        "{first:#?}"
+    );
+    assert!(
+        d.iter().any(|d| d.message == "`cudaLaunchKernelEx` becomes `hipLaunchKernelEx` only from HIP 7.0.0; the target is HIP 6.2.0"),
+        "{d:#?}"
+    );
+    // The kernel after `__cluster_dims__(...)` parses: its launch is still rewritten with
+    // `--launch hip`, and the attribute's text stays.
+    let opts = Options {
+        hip_version: Version::new(7, 0, 0),
+        launch: hipport::translate::LaunchStyle::Hip,
+        ..Options::default()
+    };
+    let src2 =
+        format!("{src}void go(float* x, float* o, int n) {{ cluster_sum<<<4, 64>>>(x, o, n); }}\n");
+    let r = translate_source(src2.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("__global__ void __cluster_dims__(2, 1, 1) cluster_sum("),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipLaunchKernelGGL(cluster_sum, dim3(4), dim3(64), 0, 0, x, o, n)"),
+        "{out}"
+    );
+    // HIP 7.0 has the extensible launch: the config, the attribute type and the call map.
+    assert!(out.contains("hipLaunchConfig_t cfg = {};"), "{out}");
+    assert!(out.contains("hipLaunchAttribute attr[1];"), "{out}");
+    assert!(
+        out.contains("return hipLaunchKernelEx(&cfg, scale, y, a, n);"),
+        "{out}"
+    );
+    assert!(r.parse_errors.is_empty(), "{:?}", r.parse_errors);
+}

@@ -980,6 +980,31 @@ true exactly for a float NaN, and `((unsigned long long)__double_as_longlong(d) 
 a double.",
 };
 
+/// H051: thread-block clusters (sm_90), which AMD GPUs do not have.
+pub const THREAD_BLOCK_CLUSTER: DiagInfo = DiagInfo {
+    id: "H051",
+    name: "thread-block-cluster",
+    severity: Severity::Error,
+    summary: "Thread-block clusters (sm_90): no AMD equivalent",
+    explain: "\
+Hopper (sm_90) groups thread blocks into clusters: `__cluster_dims__(x, y, z)` on a kernel, the \
+launch attribute `cudaLaunchAttributeClusterDimension` (`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`) \
+for `cudaLaunchKernelEx`, the `cudaFuncAttribute...Cluster...` attributes, \
+`cudaOccupancyMaxActiveClusters`, and in the kernel `cooperative_groups::this_cluster()` with \
+its `cluster_group` (`sync()`, `map_shared_rank()`: distributed shared memory, one block reading \
+another's). AMD GPUs have no level between the block and the grid and no way for a block to \
+address another block's LDS, and no HIP release has these names (the rules give them no HIP \
+equivalent), so they stay as they are and the output does not compile. This report takes the \
+place of T001 there: one report per name, an error (a note in a branch hipcc never compiles).
+
+hipport shows `__cluster_dims__(...)` to its parser as blanks, so the kernel it stands before \
+still parses (and its other rewrites apply).
+
+Fix: launch without clusters. Make each block self-contained (a larger block, up to 1024 \
+threads, where the cluster shared data), or exchange data between blocks through global memory: \
+atomics, a cooperative launch with a grid sync, or a second kernel.",
+};
+
 /// H047: `min`/`max` calls HIP resolves to another overload than CUDA.
 pub const MIN_MAX_OVERLOAD: DiagInfo = DiagInfo {
     id: "H047",
@@ -1127,4 +1152,5 @@ pub const DIAGS: &[DiagInfo] = &[
     WARP_WIDE_ROWS,
     RTC_NVRTC_OPTION,
     BALLOT_NAN,
+    THREAD_BLOCK_CLUSTER,
 ];

@@ -96,6 +96,7 @@ pub fn analyze_flat(
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
         a.collect(flat);
         a.check(flat);
+        rules::cluster_dims(&mut a);
         a.finish();
         std::mem::take(&mut a.macros)
     };

@@ -2313,10 +2313,17 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
 
 fn identifier(a: &mut Analyzer, n: Node) {
     // Every name below begins with one of these (most identifiers are passed over here).
-    if !matches!(a.src.get(n.start_byte()), Some(b'w' | b'_' | b'C' | b'n')) {
+    if !matches!(
+        a.src.get(n.start_byte()),
+        Some(b'w' | b'_' | b'C' | b'n' | b'c' | b't')
+    ) {
         return;
     }
     let name = a.text(n);
+    if is_cluster_name(a, name) {
+        cluster(a, n, name);
+        return;
+    }
     match name {
         "warpSize" => warpsize_constexpr(a, n),
         "C10_WARP_SIZE" => c10_warp_size(a, n),
@@ -4890,7 +4897,9 @@ fn namespace(a: &mut Analyzer, n: Node) {
 
 fn type_identifier(a: &mut Analyzer, n: Node) {
     let t = a.text(n);
-    if t == "warpSize" {
+    if is_cluster_name(a, t) {
+        cluster(a, n, t);
+    } else if t == "warpSize" {
         warpsize_constexpr(a, n);
     } else if t == "C10_WARP_SIZE" {
         c10_warp_size(a, n);
@@ -5085,5 +5094,60 @@ mod tests {
         }
         assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
         assert!(!warp_constant_name("blockSize"));
+    }
+}
+
+/// H051: whether `name` belongs to CUDA's thread-block clusters: a runtime or driver name with
+/// `Cluster` in it (`cudaLaunchAttributeClusterDimension`, `cudaOccupancyMaxActiveClusters`,
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`), or cooperative groups' `this_cluster` and
+/// `cluster_group` in a file that uses cooperative groups.
+fn is_cluster_name(a: &Analyzer, name: &str) -> bool {
+    if name == "this_cluster" || name == "cluster_group" {
+        return memchr::memmem::find(a.src, b"cooperative_groups").is_some()
+            || memchr::memmem::find(a.src, b"cg::").is_some();
+    }
+    (name.starts_with("cuda") && name.contains("Cluster"))
+        || (name.starts_with("cu")
+            && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
+            && name.contains("Cluster"))
+        || (name.starts_with("CU_") && name.contains("CLUSTER"))
+}
+
+/// H051: a thread-block cluster name (see [`is_cluster_name`]), or `__cluster_dims__` at `at`.
+fn cluster(a: &mut Analyzer, n: Node, name: &str) {
+    let at = n.start_byte();
+    cluster_at(a, at, name);
+}
+
+/// H051 at byte `at` of the analysed text.
+pub(super) fn cluster_at(a: &mut Analyzer, at: usize, name: &str) {
+    let help = if name.contains("Attribute") || name.contains("ATTRIBUTE") {
+        "drop the cluster attribute from the launch configuration, and the cluster code from the kernel: make each block self-contained, or exchange data between blocks through global memory"
+    } else if name == "__cluster_dims__" {
+        "remove `__cluster_dims__(...)` and the cluster code in the kernel: make each block self-contained, or exchange data between blocks through global memory"
+    } else {
+        "launch without clusters: make each block self-contained, or exchange data between blocks through global memory (atomics, a grid sync, or a second kernel)"
+    };
+    a.report_at(
+        &THREAD_BLOCK_CLUSTER,
+        Severity::Error,
+        at,
+        format!("`{name}`: thread-block clusters (sm_90) have no AMD equivalent (no level between the block and the grid, no distributed shared memory), and HIP has no such name"),
+        Some(help.into()),
+        vec![],
+    );
+}
+
+/// H051: each `__cluster_dims__(...)` outside comments, literals and directives. The parser is
+/// shown it as blanks (`parse::parseable`), so no node holds it and the node rules never see it.
+pub(super) fn cluster_dims(a: &mut Analyzer) {
+    if memchr::memmem::find(a.src, b"__cluster_dims__").is_none() {
+        return;
+    }
+    for id in crate::lexer::identifiers(a.src) {
+        if &a.src[id.clone()] == b"__cluster_dims__" && !crate::parse::in_directive(a.src, id.start)
+        {
+            cluster_at(a, id.start, "__cluster_dims__");
+        }
     }
 }
