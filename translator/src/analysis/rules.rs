@@ -5049,54 +5049,6 @@ fn directed_rounding(a: &mut Analyzer, n: Node, name: &str) {
     );
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
-        let names = [
-            "WARP_SIZE",
-            "kWarpSize",
-            "wave_size",
-            "WAVEFRONT_SIZE",
-            "warpWidth",
-            "WARP_LANES",
-            "threadsPerWarp",
-            "warpSz",
-            "LANES_PER_WARP",
-            "wavefront_width",
-            "LOG_WARP",
-            "warp_log",
-            "WARP_SHIFT",
-            "warpBits",
-            "LANE_BITS",
-            "log2Warp",
-            "LANE_MASK",
-            "warp_mask",
-            "laneIdMask",
-            "W_A_R_P_S_I_Z_E",
-            "blockSize",
-            "N",
-            "kTile",
-            "mask",
-            "shift",
-            "bits",
-            "threads",
-            "size32",
-            "",
-        ];
-        for name in names {
-            let reported = [5, 31, 32, 64]
-                .iter()
-                .any(|&v| warp_size_constant(name, v).is_some());
-            assert!(!reported || warp_constant_name(name), "{name}");
-        }
-        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
-        assert!(!warp_constant_name("blockSize"));
-    }
-}
-
 /// H051: whether `name` belongs to CUDA's thread-block clusters: a runtime or driver name with
 /// `Cluster` in it (`cudaLaunchAttributeClusterDimension`, `cudaOccupancyMaxActiveClusters`,
 /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`), or cooperative groups' `this_cluster` and
@@ -5149,5 +5101,53 @@ pub(super) fn cluster_dims(a: &mut Analyzer) {
         {
             cluster_at(a, id.start, "__cluster_dims__");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
+        let names = [
+            "WARP_SIZE",
+            "kWarpSize",
+            "wave_size",
+            "WAVEFRONT_SIZE",
+            "warpWidth",
+            "WARP_LANES",
+            "threadsPerWarp",
+            "warpSz",
+            "LANES_PER_WARP",
+            "wavefront_width",
+            "LOG_WARP",
+            "warp_log",
+            "WARP_SHIFT",
+            "warpBits",
+            "LANE_BITS",
+            "log2Warp",
+            "LANE_MASK",
+            "warp_mask",
+            "laneIdMask",
+            "W_A_R_P_S_I_Z_E",
+            "blockSize",
+            "N",
+            "kTile",
+            "mask",
+            "shift",
+            "bits",
+            "threads",
+            "size32",
+            "",
+        ];
+        for name in names {
+            let reported = [5, 31, 32, 64]
+                .iter()
+                .any(|&v| warp_size_constant(name, v).is_some());
+            assert!(!reported || warp_constant_name(name), "{name}");
+        }
+        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
+        assert!(!warp_constant_name("blockSize"));
     }
 }
