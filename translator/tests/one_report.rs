@@ -220,3 +220,13 @@ fn cluster_dims_parses_and_clusters_get_one_clear_error_each() {
     );
     assert!(r.parse_errors.is_empty(), "{:?}", r.parse_errors);
 }
+
+#[test]
+fn a_variable_of_the_users_named_like_a_cluster_api_is_not_reported() {
+    let src = "void f() {\n  int cudaClusterCount = 2;\n  g(cudaClusterCount);\n}\n";
+    assert!(
+        !summary(src, V62).iter().any(|g| g.starts_with("H051")),
+        "{:?}",
+        summary(src, V62)
+    );
+}

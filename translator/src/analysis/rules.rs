@@ -2320,7 +2320,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
         return;
     }
     let name = a.text(n);
-    if is_cluster_name(a, name) {
+    if is_cluster_name(a, name) && a.lookup(name, n.start_byte()).is_none() {
         cluster(a, n, name);
         return;
     }
