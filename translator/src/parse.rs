@@ -700,6 +700,7 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         || memchr::memmem::find(src, b"_CB").is_some()
         || memchr::memmem::find(src, b"__align__").is_some()
         || memchr::memmem::find(src, b"__declspec").is_some()
+        || memchr::memmem::find(src, b"__cluster_dims__").is_some()
         || !user.is_empty()
         || pragmas;
     if !includes && !qualifiers {
@@ -717,6 +718,14 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             let shown: &[u8] = match QUALIFIER_MACROS.iter().find(|(m, _)| *m == word) {
                 Some((_, shown)) => shown,
                 None if is_calling_convention(std::str::from_utf8(word).unwrap_or("")) => b"",
+                None if word == b"__cluster_dims__" => {
+                    if let Some(end) = attribute_args_end(src, id.end) {
+                        if !in_directive(src, id.start) {
+                            blank(&mut out[id.start..end]);
+                        }
+                    }
+                    continue;
+                }
                 None if matches!(word, b"__align__" | b"__declspec") => {
                     if !in_directive(src, id.start) {
                         show_alignment(src, id, &mut out);
@@ -869,6 +878,35 @@ fn blank(text: &mut [u8]) {
 }
 
 /// The end of the `("...")` after a `_Pragma` ending at `at`, when it is exactly that.
+/// The end of the parenthesized arguments of an attribute-like macro (`__cluster_dims__(2, 1,
+/// 1)`) whose name ends at `at`: the byte after the matching `)`, on the same line or a continued
+/// one; `None` without a `(` or a match.
+fn attribute_args_end(src: &[u8], at: usize) -> Option<usize> {
+    let mut i = at;
+    while src.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+        i += 1;
+    }
+    if src.get(i) != Some(&b'(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    while let Some(&b) = src.get(i) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b';' | b'{' | b'}' | b'"' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 fn pragma_end(src: &[u8], at: usize) -> Option<usize> {
     let skip = |mut i: usize| {
         while src.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {

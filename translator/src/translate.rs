@@ -2422,6 +2422,7 @@ fn translate_tree_at(
         w.diags.extend(found);
     }
     crate::analysis::apply_suppressions(src, &mut w.diags);
+    crate::analysis::merge_restated(&mut w.diags);
     if opts.annotate {
         annotate(&mut w);
     }

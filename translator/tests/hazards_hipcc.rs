@@ -667,8 +667,10 @@ fn h028_nontemporal_builtins_take_clang_vectors_not_float4() {
     );
     let helps: Vec<String> = {
         let tree = hipport::parse::parse(cuda.as_bytes(), Duration::from_secs(5)).unwrap();
+        // HIP 5: `__ldcs` on a `float4` does not compile there (HIP 6 declares it for every
+        // type, and it is not reported); `__stcs` has no HIP equivalent at any version.
         let opts = AnalysisOptions {
-            hip_version: Version::new(6, 4, 0),
+            hip_version: Version::new(5, 2, 3),
             fix: false,
         };
         analysis::analyze(cuda.as_bytes(), &tree, "case.hip", &opts)
@@ -682,6 +684,20 @@ fn h028_nontemporal_builtins_take_clang_vectors_not_float4() {
         helps.iter().all(|h| h.contains("ext_vector_type(4)")),
         "{helps:?}"
     );
+    // What the report says in T001's place: HIP has no `__stcs` (nor the other stores).
+    for store in ["__stcs", "__stcg", "__stwt", "__stwb"] {
+        let (ok, err) = compile(
+            &cc,
+            &case(&format!(
+                "__global__ void k(float* o) {{ {store}(o, 1.f); }}"
+            )),
+            &[],
+        );
+        assert!(
+            !ok && err.contains(&format!("use of undeclared identifier '{store}'")),
+            "{err}"
+        );
+    }
     // What the help warns about, and what it offers instead.
     let (ok, err) = compile(
         &cc,

@@ -203,7 +203,8 @@ NVTX (`nvToolsExt.h`, `nvtx3/`) is NVIDIA's annotation library; ROCm's equivalen
 `roctxRangePushA`, `nvtxRangePop` -> `roctxRangePop`, `nvtxMarkA` -> `roctxMarkA`, \
 `nvtxRangeStartA` -> `roctxRangeStartA`, `nvtxRangeEnd` -> `roctxRangeStop`. Domains, event \
 attributes (`nvtxEventAttributes_t`, `nvtxRangePushEx`), resource naming and payloads have no \
-rocTX counterpart and need review.",
+rocTX counterpart and need review: such a name stays as it is, and this report takes the place of \
+T001 there (one report per name, an error; a note in a branch hipcc never compiles).",
 };
 
 /// H009: `__launch_bounds__` with a second or third argument.
@@ -286,7 +287,8 @@ pub const TEXTURE_REFERENCE: DiagInfo = DiagInfo {
     explain: "\
 Texture and surface references (`texture<T, dim, mode>` globals bound with `cudaBindTexture*`, \
 read with `tex1Dfetch(ref, i)`; `surface<>`) were removed in CUDA 12, and HIP's `hipTexRef*` API is \
-deprecated; texture support also depends on `hipDeviceAttributeImageSupport` (absent when \
+deprecated (this report takes the place of T004's deprecation warning on `cudaBindTexture` and \
+friends); texture support also depends on `hipDeviceAttributeImageSupport` (absent when \
 `__HIP_NO_IMAGE_SUPPORT` is set).
 
 Fix: use texture objects (`cudaTextureObject_t` / `hipTextureObject_t`), or, when the texture was \
@@ -476,7 +478,8 @@ pub const FP8_ENCODING: DiagInfo = DiagInfo {
     summary: "FP8 types: the HIP counterparts on gfx94x use a different (FNUZ) encoding",
     explain: "\
 `__nv_fp8_e4m3` and `__nv_fp8_e5m2` are the OCP FP8 formats. hipport's rules give them no HIP \
-name, so the translator leaves them (T001): the HIP types a port reaches for, \
+name, so the translator leaves them (this report takes the place of T001 there): the HIP \
+types a port reaches for, \
 `__hip_fp8_e4m3_fnuz` / `__hip_fp8_e5m2_fnuz`, are a different encoding (no infinities, one NaN, \
 exponent bias shifted by one), and MI300 (gfx940-942) supports only FNUZ while gfx12 supports only \
 OCP. Bit patterns stored or exchanged with other software change meaning, and scale factors \
@@ -542,13 +545,20 @@ pub const CACHE_HINTS: DiagInfo = DiagInfo {
     severity: Severity::Note,
     summary: "__ldg and cache-hint loads/stores: no-ops or missing on AMD",
     explain: "\
-AMD compilers load all data through L1 and L2, so `__ldg` is accepted but is a plain load. The \
-cache-operator intrinsics `__ldcg`, `__ldca`, `__ldcs`, `__ldlu`, `__ldcv`, `__stcg`, `__stcs`, \
-`__stwb` and `__stwt` have no HIP mapping in many ROCm releases (warning): replace them with plain \
-loads and stores, or with `__builtin_nontemporal_load`/`__builtin_nontemporal_store` for \
-streaming data (on scalars and clang vector types: HIP's `float4` and `int4` are structs, which \
-hipcc rejects there, so load them through `float __attribute__((ext_vector_type(4)))`). \
-HIP 5.2.3 declares `__ldcg`, `__ldca` and `__ldcs` for `__half` and `__half2` pointers only (amd_hip_fp16.h): on other types they are an error for a HIP 5 target.",
+AMD compilers load all data through L1 and L2, so `__ldg` is accepted but is a plain load (note).
+
+`__ldlu`, `__ldcv`, `__stcg`, `__stcs`, `__stwb` and `__stwt` have no HIP equivalent (the rules \
+database, after HIPIFY, gives them none), so they stay as they are and the output does not \
+compile. This report takes the place of T001 there: one report per call, an error (a note in a \
+branch hipcc never compiles). Replace them with plain loads and stores, or with \
+`__builtin_nontemporal_load`/`__builtin_nontemporal_store` for streaming data (on scalars and \
+clang vector types: HIP's `float4` and `int4` are structs, which hipcc rejects there, so load \
+them through `float __attribute__((ext_vector_type(4)))`).
+
+`__ldcg`, `__ldca` and `__ldcs` keep their names. HIP 5.2.3 declares them for `__half` and \
+`__half2` pointers only (amd_hip_fp16.h), where they are plain loads (note): on other types they \
+are an error for a HIP 5 target, and a warning where hipport cannot see the pointer's type. From \
+HIP 6 they are not reported.",
 };
 
 /// H029: bfloat16 and half conversions that several ROCm releases lack.
@@ -560,7 +570,7 @@ pub const BFLOAT16: DiagInfo = DiagInfo {
     explain: "\
 `__float2bfloat16_rd`, `__float2bfloat16_ru`, `__float2bfloat16_rz` and `__double2half` are \
 missing in several ROCm releases (ROCm/hip#3425). hipport's rules give them no HIP name, so the \
-translator leaves them as they are (T001); this note says why and where to look.
+translator leaves them as they are. This report takes the place of T001 there (one report per name, at T001's severity: an error, or a note in a branch hipcc never compiles) and says why and where to look.
 
 The bfloat16 types themselves are not reported: `__nv_bfloat16` and its typedef `nv_bfloat16` \
 (and the `2` forms) all become `__hip_bfloat16` (`__hip_bfloat162`) from HIP 6.0, where \
@@ -971,6 +981,31 @@ true exactly for a float NaN, and `((unsigned long long)__double_as_longlong(d) 
 a double.",
 };
 
+/// H051: thread-block clusters (sm_90), which AMD GPUs do not have.
+pub const THREAD_BLOCK_CLUSTER: DiagInfo = DiagInfo {
+    id: "H051",
+    name: "thread-block-cluster",
+    severity: Severity::Error,
+    summary: "Thread-block clusters (sm_90): no AMD equivalent",
+    explain: "\
+Hopper (sm_90) groups thread blocks into clusters: `__cluster_dims__(x, y, z)` on a kernel, the \
+launch attribute `cudaLaunchAttributeClusterDimension` (`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`) \
+for `cudaLaunchKernelEx`, the `cudaFuncAttribute...Cluster...` attributes, \
+`cudaOccupancyMaxActiveClusters`, and in the kernel `cooperative_groups::this_cluster()` with \
+its `cluster_group` (`sync()`, `map_shared_rank()`: distributed shared memory, one block reading \
+another's). AMD GPUs have no level between the block and the grid and no way for a block to \
+address another block's LDS, and no HIP release has these names (the rules give them no HIP \
+equivalent), so they stay as they are and the output does not compile. This report takes the \
+place of T001 there: one report per name, an error (a note in a branch hipcc never compiles).
+
+hipport shows `__cluster_dims__(...)` to its parser as blanks, so the kernel it stands before \
+still parses (and its other rewrites apply).
+
+Fix: launch without clusters. Make each block self-contained (a larger block, up to 1024 \
+threads, where the cluster shared data), or exchange data between blocks through global memory: \
+atomics, a cooperative launch with a grid sync, or a second kernel.",
+};
+
 /// H047: `min`/`max` calls HIP resolves to another overload than CUDA.
 pub const MIN_MAX_OVERLOAD: DiagInfo = DiagInfo {
     id: "H047",
@@ -1118,4 +1153,5 @@ pub const DIAGS: &[DiagInfo] = &[
     WARP_WIDE_ROWS,
     RTC_NVRTC_OPTION,
     BALLOT_NAN,
+    THREAD_BLOCK_CLUSTER,
 ];

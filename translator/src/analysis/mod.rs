@@ -9,6 +9,7 @@
 
 mod catalog;
 mod eval;
+mod merge;
 mod min_max;
 mod python;
 mod row_warps;
@@ -30,6 +31,7 @@ use crate::edit::Edit;
 use crate::parse::{Flat, KindName, KindTable};
 
 pub use catalog::DIAGS;
+pub use merge::merge_restated;
 pub use python::analyze_python;
 pub use suppress::apply_suppressions;
 
@@ -94,6 +96,7 @@ pub fn analyze_flat(
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
         a.collect(flat);
         a.check(flat);
+        rules::cluster_dims(&mut a);
         a.finish();
         std::mem::take(&mut a.macros)
     };

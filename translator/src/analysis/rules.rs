@@ -2313,10 +2313,17 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
 
 fn identifier(a: &mut Analyzer, n: Node) {
     // Every name below begins with one of these (most identifiers are passed over here).
-    if !matches!(a.src.get(n.start_byte()), Some(b'w' | b'_' | b'C' | b'n')) {
+    if !matches!(
+        a.src.get(n.start_byte()),
+        Some(b'w' | b'_' | b'C' | b'n' | b'c' | b't')
+    ) {
         return;
     }
     let name = a.text(n);
+    if is_cluster_name(a, name) && a.lookup(name, n.start_byte()).is_none() {
+        cluster(a, n, name);
+        return;
+    }
     match name {
         "warpSize" => warpsize_constexpr(a, n),
         "C10_WARP_SIZE" => c10_warp_size(a, n),
@@ -2990,22 +2997,58 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             )
         }
-        "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" | "__stcg" | "__stcs" | "__stwb"
-        | "__stwt" => a.report(
-            &CACHE_HINTS,
-            Severity::Warning,
-            n,
-            format!("`{name}` is a cache-operator intrinsic with no HIP mapping in many ROCm releases"),
-            Some(format!("use a plain load/store, or __builtin_nontemporal_load/__builtin_nontemporal_store for streaming data ({NONTEMPORAL_TYPES})")),
-            vec![],
-        ),
+        // Mapped to themselves by the rules (HIPIFY: HIP 1.9.0), and declared for every type
+        // from HIP 6; HIP 5.2.3's `__half` forms just dereference the pointer.
+        "__ldcg" | "__ldca" | "__ldcs"
+            if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0)
+                && argv.first().and_then(|p| atomic_pointee(a, *p)).is_some() =>
+        {
+            a.report(
+                &CACHE_HINTS,
+                Severity::Note,
+                n,
+                format!("`{name}` on a `__half`/`__half2` pointer is a plain load in HIP 5 (amd_hip_fp16.h): the cache hint is dropped; the target is HIP {}", a.opts.hip_version),
+                None,
+                vec![],
+            )
+        }
+        "__ldcg" | "__ldca" | "__ldcs" if a.opts.hip_version < hipport_rules::Version::new(6, 0, 0) => {
+            a.report(
+                &CACHE_HINTS,
+                Severity::Warning,
+                n,
+                format!("`{name}`: HIP 5 declares it for `__half`/`__half2` pointers only (amd_hip_fp16.h), and hipport cannot see this pointer's type; the target is HIP {}", a.opts.hip_version),
+                Some(format!("on other types use a plain load (`*p`), or __builtin_nontemporal_load for streaming data ({NONTEMPORAL_TYPES})")),
+                vec![],
+            )
+        }
+        "__ldcg" | "__ldca" | "__ldcs" => {}
+        // The rules give these no HIP name (HIPIFY lists them as unsupported), so the
+        // translation pass reports T001 here too; `merge_restated` keeps this report, whose
+        // help says what to write instead, at T001's severity.
+        "__ldlu" | "__ldcv" | "__stcg" | "__stcs" | "__stwb" | "__stwt" => {
+            let kind = if name.starts_with("__ld") { "load" } else { "store" };
+            let instead = if kind == "load" {
+                "a plain load (`*p`), or __builtin_nontemporal_load for streaming data"
+            } else {
+                "a plain store (`*p = v`), or __builtin_nontemporal_store for streaming data"
+            };
+            a.report(
+                &CACHE_HINTS,
+                Severity::Warning,
+                n,
+                format!("`{name}` is a cache-operator {kind} that HIP does not have (no HIP equivalent in the rules database)"),
+                Some(format!("use {instead} ({NONTEMPORAL_TYPES})")),
+                vec![],
+            )
+        }
         "__float2bfloat16_rd" | "__float2bfloat16_ru" | "__float2bfloat16_rz" | "__double2half" => {
             a.report(
                 &BFLOAT16,
                 Severity::Note,
                 n,
-                format!("`{name}` is missing in several ROCm releases (ROCm/hip#3425)"),
-                Some("check the target ROCm's amd_hip_bf16.h / amd_hip_fp16.h, or convert through float with explicit rounding".into()),
+                format!("`{name}` has no HIP equivalent in the rules database: HIP 5.2.3 lacks it, as several ROCm releases do (ROCm/hip#3425), so it stays as it is"),
+                Some("convert through float with the rounding written out, or check the target ROCm's amd_hip_bf16.h / amd_hip_fp16.h and add a rule with `--rules FILE`".into()),
                 vec![],
             )
         }
@@ -3717,9 +3760,9 @@ fn nvtx_call(a: &mut Analyzer, n: Node, name: &str) {
             Severity::Warning,
             n,
             format!(
-                "`{name}` has no rocTX equivalent (domains, attributes and naming are NVTX-only)"
+                "`{name}` has no rocTX (or HIP) equivalent: domains, attributes and naming are NVTX-only"
             ),
-            Some("replace with roctxRangePushA/roctxRangePop/roctxMarkA, or drop".into()),
+            Some("replace with roctxRangePushA/roctxRangePop/roctxMarkA (roctracer/roctx.h, -lroctx64), or drop it".into()),
             vec![],
         ),
     }
@@ -4547,8 +4590,16 @@ fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
             &NVTX,
             Severity::Warning,
             n,
-            format!("`<{p}>` is NVTX; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)"),
-            None,
+            if p == "nvtx3/nvtx3.hpp" {
+                format!("`<{p}>` is NVTX3's C++ API (`nvtx3::scoped_range`, `NVTX3_FUNC_RANGE`), which rocTX has no counterpart of; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)")
+            } else {
+                format!("`<{p}>` is NVTX; ROCm's annotation library is rocTX (roctracer/roctx.h, -lroctx64)")
+            },
+            Some(if p == "nvtx3/nvtx3.hpp" {
+                "include roctracer/roctx.h instead and wrap roctxRangePushA/roctxRangePop in a small scoped struct of your own; link -lroctx64".into()
+            } else {
+                "include roctracer/roctx.h and link -lroctx64; nvtxRangePushA, nvtxRangePop and nvtxMarkA have rocTX counterparts".into()
+            }),
             vec![],
         ),
         _ => {}
@@ -4846,7 +4897,9 @@ fn namespace(a: &mut Analyzer, n: Node) {
 
 fn type_identifier(a: &mut Analyzer, n: Node) {
     let t = a.text(n);
-    if t == "warpSize" {
+    if is_cluster_name(a, t) {
+        cluster(a, n, t);
+    } else if t == "warpSize" {
         warpsize_constexpr(a, n);
     } else if t == "C10_WARP_SIZE" {
         c10_warp_size(a, n);
@@ -4857,7 +4910,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
                 &FP8_ENCODING,
                 Severity::Error,
                 n,
-                format!("`{t}` is OCP FP8; its HIP counterpart on MI300 (gfx94x) is the FNUZ encoding, with different bit patterns, ranges and NaN/Inf"),
+                format!("`{t}` is OCP FP8, which has no HIP equivalent in the rules database: the FP8 types HIP offers on MI300 (gfx94x, `__hip_fp8_e4m3_fnuz`) use the FNUZ encoding, with different bit patterns, ranges and NaN/Inf"),
                 Some("choose the FP8 format per target, convert at the boundaries, and test round trips".into()),
                 vec![],
             );
@@ -4867,8 +4920,8 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
             &NVTX,
             Severity::Warning,
             n,
-            format!("`{t}` is NVTX-only (no rocTX equivalent)"),
-            Some("use plain rocTX ranges (roctxRangePushA/roctxRangePop)".into()),
+            format!("`{t}` is NVTX-only: it has no rocTX (or HIP) equivalent"),
+            Some("use plain rocTX ranges (roctxRangePushA/roctxRangePop, roctracer/roctx.h, -lroctx64)".into()),
             vec![],
         );
     }
@@ -4994,6 +5047,61 @@ fn directed_rounding(a: &mut Analyzer, n: Node, name: &str) {
         Some(help),
         fix,
     );
+}
+
+/// H051: whether `name` belongs to CUDA's thread-block clusters: a runtime or driver name with
+/// `Cluster` in it (`cudaLaunchAttributeClusterDimension`, `cudaOccupancyMaxActiveClusters`,
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`), or cooperative groups' `this_cluster` and
+/// `cluster_group` in a file that uses cooperative groups.
+fn is_cluster_name(a: &Analyzer, name: &str) -> bool {
+    if name == "this_cluster" || name == "cluster_group" {
+        return memchr::memmem::find(a.src, b"cooperative_groups").is_some()
+            || memchr::memmem::find(a.src, b"cg::").is_some();
+    }
+    (name.starts_with("cuda") && name.contains("Cluster"))
+        || (name.starts_with("cu")
+            && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
+            && name.contains("Cluster"))
+        || (name.starts_with("CU_") && name.contains("CLUSTER"))
+}
+
+/// H051: a thread-block cluster name (see [`is_cluster_name`]), or `__cluster_dims__` at `at`.
+fn cluster(a: &mut Analyzer, n: Node, name: &str) {
+    let at = n.start_byte();
+    cluster_at(a, at, name);
+}
+
+/// H051 at byte `at` of the analysed text.
+pub(super) fn cluster_at(a: &mut Analyzer, at: usize, name: &str) {
+    let help = if name.contains("Attribute") || name.contains("ATTRIBUTE") {
+        "drop the cluster attribute from the launch configuration, and the cluster code from the kernel: make each block self-contained, or exchange data between blocks through global memory"
+    } else if name == "__cluster_dims__" {
+        "remove `__cluster_dims__(...)` and the cluster code in the kernel: make each block self-contained, or exchange data between blocks through global memory"
+    } else {
+        "launch without clusters: make each block self-contained, or exchange data between blocks through global memory (atomics, a grid sync, or a second kernel)"
+    };
+    a.report_at(
+        &THREAD_BLOCK_CLUSTER,
+        Severity::Error,
+        at,
+        format!("`{name}`: thread-block clusters (sm_90) have no AMD equivalent (no level between the block and the grid, no distributed shared memory), and HIP has no such name"),
+        Some(help.into()),
+        vec![],
+    );
+}
+
+/// H051: each `__cluster_dims__(...)` outside comments, literals and directives. The parser is
+/// shown it as blanks (`parse::parseable`), so no node holds it and the node rules never see it.
+pub(super) fn cluster_dims(a: &mut Analyzer) {
+    if memchr::memmem::find(a.src, b"__cluster_dims__").is_none() {
+        return;
+    }
+    for id in crate::lexer::identifiers(a.src) {
+        if &a.src[id.clone()] == b"__cluster_dims__" && !crate::parse::in_directive(a.src, id.start)
+        {
+            cluster_at(a, id.start, "__cluster_dims__");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,106 @@
+//! One construct, one diagnostic: where a hazard rule and the translation pass report the same
+//! fact about the same name (`__stcs` has no HIP equivalent: T001 from the rules database, H028
+//! from the cache-hint rule), the hazard's report, which says why and what to use instead, is
+//! kept, and the translation pass's is folded into it. Reports of different facts at one place
+//! (a HIP release too old, T002, beside a linker input AMD cannot run, H040) all stay.
+
+use crate::diag::{Diagnostic, Severity};
+
+/// Hazard IDs whose report at a name restates a translation report there, with the translation
+/// IDs it restates: the name has no HIP (or rocTX) equivalent, or HIP deprecates it.
+const RESTATES: &[(&str, &[&str])] = &[
+    // Cache-operator intrinsics HIP lacks (`__stcs`, `__stwt`, `__ldlu`, ...).
+    ("H028", &["T001"]),
+    // bf16/half conversions with a rounding mode HIP lacks (`__float2bfloat16_rz`).
+    ("H029", &["T001"]),
+    // NVTX names and headers rocTX lacks (`nvtxDomainCreateA`, `<nvtx3/nvtx3.hpp>`).
+    ("H008", &["T001", "T007"]),
+    // libcu++'s asynchronous-copy headers (`<cuda/pipeline>`, `<cuda/barrier>`).
+    ("H015", &["T007"]),
+    // Texture references: HIP deprecates them, which H013 says along with CUDA 12's removal.
+    ("H013", &["T004"]),
+    // OCP FP8 types, which hipport maps to nothing (H024 says what HIP has instead).
+    ("H024", &["T001"]),
+    // Thread-block clusters (`cudaLaunchAttributeClusterDimension`, `__cluster_dims__`).
+    ("H051", &["T001"]),
+];
+
+/// What `soften_in_skipped_branches` appends to a report in a branch hipcc never compiles.
+const SKIPPED_BRANCH: &str = "; hipcc does not compile this branch";
+
+/// Folds each translation report that a hazard report at the same offset restates into that
+/// hazard report: the hazard keeps its message and help, takes the higher severity of the two
+/// (the translation pass knows the output will not compile), and where the translation pass
+/// found the name in a branch hipcc never compiles, becomes a note that says so.
+pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
+    let mut drop = vec![false; diags.len()];
+    for h in 0..diags.len() {
+        let Some((_, restated)) = RESTATES.iter().find(|(id, _)| *id == diags[h].id) else {
+            continue;
+        };
+        for t in 0..diags.len() {
+            if drop[t]
+                || !restated.contains(&diags[t].id.as_str())
+                || !same_subject(&diags[h], &diags[t])
+            {
+                continue;
+            }
+            drop[t] = true;
+            let (t_severity, t_message, t_help) = (
+                diags[t].severity,
+                diags[t].message.clone(),
+                diags[t].help.clone(),
+            );
+            let kept = &mut diags[h];
+            if let Some(at) = t_message.find(SKIPPED_BRANCH) {
+                kept.severity = Severity::Note;
+                kept.message.push_str(&t_message[at..]);
+                kept.help = t_help;
+            } else {
+                kept.severity = kept.severity.max(t_severity);
+            }
+        }
+    }
+    // The same report twice on one line (`p.x < b ? p.x : b` names `x` twice): once is enough.
+    for i in 0..diags.len() {
+        if drop[i] || !diags[i].fix.is_empty() {
+            continue;
+        }
+        let twice = (0..i).any(|j| {
+            !drop[j]
+                && diags[j].fix.is_empty()
+                && diags[j].id == diags[i].id
+                && diags[j].line == diags[i].line
+                && diags[j].message == diags[i].message
+        });
+        drop[i] = twice;
+    }
+    let mut i = 0;
+    diags.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+}
+
+/// Whether a hazard report and a translation report are about one construct: the same place, or
+/// the same line where the translation report's subject (its first `quoted` name, such as a header
+/// path) is quoted in the hazard's message (`<cuda/pipeline>` beside `cuda/pipeline`).
+fn same_subject(hazard: &Diagnostic, translation: &Diagnostic) -> bool {
+    if hazard.offset == translation.offset {
+        return true;
+    }
+    if hazard.line != translation.line || hazard.file != translation.file {
+        return false;
+    }
+    let Some(subject) = translation
+        .message
+        .split('`')
+        .nth(1)
+        .filter(|s| !s.is_empty())
+    else {
+        return false;
+    };
+    hazard.message.contains(&format!("`{subject}`"))
+        || hazard.message.contains(&format!("`<{subject}>`"))
+        || hazard.message.contains(&format!("`\"{subject}\"`"))
+}
