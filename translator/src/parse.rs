@@ -877,7 +877,6 @@ fn blank(text: &mut [u8]) {
     }
 }
 
-/// The end of the `("...")` after a `_Pragma` ending at `at`, when it is exactly that.
 /// The end of the parenthesized arguments of an attribute-like macro (`__cluster_dims__(2, 1,
 /// 1)`) whose name ends at `at`: the byte after the matching `)`, on the same line or a continued
 /// one; `None` without a `(` or a match.
@@ -907,6 +906,7 @@ fn attribute_args_end(src: &[u8], at: usize) -> Option<usize> {
     None
 }
 
+/// The end of the `("...")` after a `_Pragma` ending at `at`, when it is exactly that.
 fn pragma_end(src: &[u8], at: usize) -> Option<usize> {
     let skip = |mut i: usize| {
         while src.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {

@@ -473,6 +473,8 @@ struct Analyzer<'a, 't> {
     names_hisinf: std::cell::OnceCell<bool>,
     /// Whether the text names `dim3` (read at the first question).
     names_dim3: std::cell::OnceCell<bool>,
+    /// Whether the text names clusters (read at the first question).
+    names_cluster: std::cell::OnceCell<bool>,
     /// Whether the file has its own `min`/`max` or `std::min` in scope (H047).
     own_min_max: std::cell::OnceCell<bool>,
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
@@ -518,6 +520,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
             names_dim3: std::cell::OnceCell::new(),
+            names_cluster: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
             calls: Vec::new(),
@@ -542,6 +545,15 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether the text names `dim3`: without it no variable holds a block shape (H048).
     fn names_dim3(&self) -> bool {
         self.names(&self.names_dim3, b"dim3")
+    }
+
+    /// Whether the text names thread-block clusters (`Cluster`, `CLUSTER`, `cluster`): without
+    /// it no identifier is one of H051's.
+    fn names_cluster(&self) -> bool {
+        *self.names_cluster.get_or_init(|| {
+            memchr::memmem::find(self.src, b"luster").is_some()
+                || memchr::memmem::find(self.src, b"LUSTER").is_some()
+        })
     }
 
     /// Whether the text holds `needle`, searched once and kept in `cell`.

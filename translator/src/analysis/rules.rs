@@ -2313,14 +2313,15 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
 
 fn identifier(a: &mut Analyzer, n: Node) {
     // Every name below begins with one of these (most identifiers are passed over here).
-    if !matches!(
-        a.src.get(n.start_byte()),
-        Some(b'w' | b'_' | b'C' | b'n' | b'c' | b't')
-    ) {
+    // (`c` and `t` begin only cluster names, read in files that speak of clusters.)
+    let first = a.src.get(n.start_byte());
+    if !matches!(first, Some(b'w' | b'_' | b'C' | b'n'))
+        && !(matches!(first, Some(b'c' | b't')) && a.names_cluster())
+    {
         return;
     }
     let name = a.text(n);
-    if is_cluster_name(a, name) && a.lookup(name, n.start_byte()).is_none() {
+    if a.names_cluster() && is_cluster_name(a, name) && a.lookup(name, n.start_byte()).is_none() {
         cluster(a, n, name);
         return;
     }
