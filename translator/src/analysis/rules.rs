@@ -2315,9 +2315,9 @@ fn identifier(a: &mut Analyzer, n: Node) {
     // Every name below begins with one of these (most identifiers are passed over here).
     // (`c` and `t` begin only cluster names, read in files that speak of clusters.)
     let first = a.src.get(n.start_byte());
-    if !matches!(first, Some(b'w' | b'_' | b'C' | b'n'))
-        && !(matches!(first, Some(b'c' | b't')) && a.names_cluster())
-    {
+    let read = matches!(first, Some(b'w' | b'_' | b'C' | b'n'))
+        || matches!(first, Some(b'c' | b't')) && a.names_cluster();
+    if !read {
         return;
     }
     let name = a.text(n);
