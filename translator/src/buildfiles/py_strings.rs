@@ -584,44 +584,18 @@ fn field_len(s: &str) -> Option<usize> {
 /// [`field_len`] for a field `level` format specifications deep; past a few levels (which
 /// Python itself refuses) the field counts as open, so hostile input cannot exhaust the stack.
 fn field_len_at(s: &str, level: usize) -> Option<usize> {
-    if level > 4 {
-        return None;
-    }
+    use super::setup_py::{Field, FieldEnd};
     let b = s.as_bytes();
-    let mut depth = 0usize;
-    let mut spec = false;
-    let mut i = 1;
-    while i < b.len() {
-        let c = b[i];
-        if spec {
-            match c {
-                b'{' => {
-                    i += field_len_at(&s[i..], level + 1)?;
-                    continue;
-                }
-                b'}' => return Some(i + 1),
-                b'\\' => i += 1,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' => depth = depth.saturating_sub(1),
-            b'}' if depth == 0 => return Some(i + 1),
-            b'}' => depth -= 1,
-            b':' if depth == 0 => spec = true,
-            b'\\' => i += 1,
-            q @ (b'\'' | b'"') => {
-                i += quoted_len(&b[i..], q)?;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
+    let field = Field {
+        too_deep: |_| FieldEnd::Open,
+        max_level: 5,
+        edge: |_, _| false,
+        string: |_, i, _| quoted_len(&b[i..], b[i]).map(|n| i + n),
+    };
+    match field.scan(b, 0, level) {
+        FieldEnd::Closed(e) => Some(e),
+        _ => None,
     }
-    None
 }
 
 /// The length of the string literal at the start of `b` (at its quote `q`), escapes and

@@ -191,64 +191,124 @@ fn string_nested(src: &str, start: usize, q: usize, prefix: &str, level: usize) 
 /// nesting depth of the literal that holds the field.
 fn field_end(src: &str, open: usize, quote: u8, triple: bool, level: usize) -> usize {
     let b = src.as_bytes();
-    if level >= MAX_FSTRING_NESTING {
-        // Too deep to follow: the brace is read as text.
-        return open + 1;
-    }
     let closes = |i: usize| {
         b[i] == quote && (!triple || b.len() >= i + 3 && b[i + 1] == quote && b[i + 2] == quote)
     };
-    let mut depth = 0usize;
-    // In the format specification (after a top-level `:`): text with nested fields.
-    let mut spec = false;
-    let mut i = open + 1;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\n' && !triple {
-            return i;
+    let field = Field {
+        // Too deep to follow: the brace is read as text.
+        too_deep: |open| FieldEnd::Skip(open + 1),
+        max_level: MAX_FSTRING_NESTING,
+        edge: |i, spec| b[i] == b'\n' && !triple || spec && closes(i),
+        string: |open, i, level| {
+            // A string in the expression, with its prefix letters.
+            let mut s = i;
+            while s > open + 1 && b[s - 1].is_ascii_alphabetic() && i - s < 2 {
+                s -= 1;
+            }
+            let pre = &src[s..i];
+            let pre = if pre.chars().all(|c| "rRbBuUfF".contains(c)) {
+                pre
+            } else {
+                ""
+            };
+            Some(string_nested(src, s, i, pre, level + 1).1)
+        },
+    };
+    match field.scan(b, open, level) {
+        FieldEnd::Closed(e) | FieldEnd::Stopped(e) | FieldEnd::Skip(e) => e,
+        FieldEnd::Open => b.len(),
+    }
+}
+
+/// How an f-string replacement field ends (see [`Field::scan`]).
+pub(super) enum FieldEnd {
+    /// At its `}`: the byte after it.
+    Closed(usize),
+    /// At a byte the caller's `edge` stops at, before the field closes.
+    Stopped(usize),
+    /// Not read (too deep): go on from here, the brace read as text.
+    Skip(usize),
+    /// At the end of the text, or in a string that does not close.
+    Open,
+}
+
+/// An f-string replacement field scanner: brackets nest, strings in the expression are read
+/// whole (`string` gives the end of the one whose quote is at `i`, in the field opening at
+/// `open`, or `None` when it does not close), and after a top-level `:` the format
+/// specification is text with nested fields, `max_level` deep. Serves the setup.py tokenizer
+/// (over source text) and the reading of literals' values (over their contents).
+pub(super) struct Field<T, E, S>
+where
+    T: Fn(usize) -> FieldEnd,
+    E: Fn(usize, bool) -> bool,
+    S: Fn(usize, usize, usize) -> Option<usize>,
+{
+    /// What a field past `max_level` gives.
+    pub too_deep: T,
+    /// How many format specifications deep fields are read.
+    pub max_level: usize,
+    /// Whether to stop at byte `i` (in the format specification or not) before the field closes.
+    pub edge: E,
+    /// The end of the string whose quote is at `i` in the field opening at `open`, `level` deep.
+    pub string: S,
+}
+
+impl<T, E, S> Field<T, E, S>
+where
+    T: Fn(usize) -> FieldEnd,
+    E: Fn(usize, bool) -> bool,
+    S: Fn(usize, usize, usize) -> Option<usize>,
+{
+    /// Reads the field that opens at `b[open] == '{'`, `level` deep.
+    pub fn scan(&self, b: &[u8], open: usize, level: usize) -> FieldEnd {
+        if level >= self.max_level {
+            return (self.too_deep)(open);
         }
-        if spec {
+        let mut depth = 0usize;
+        // In the format specification (after a top-level `:`): text with nested fields.
+        let mut spec = false;
+        let mut i = open + 1;
+        while i < b.len() {
+            let c = b[i];
+            if (self.edge)(i, spec) {
+                return FieldEnd::Stopped(i);
+            }
+            if spec {
+                match c {
+                    b'{' => {
+                        match self.scan(b, i, level + 1) {
+                            FieldEnd::Closed(e) | FieldEnd::Skip(e) => i = e,
+                            other => return other,
+                        }
+                        continue;
+                    }
+                    b'}' => return FieldEnd::Closed(i + 1),
+                    b'\\' => i += 1,
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
             match c {
-                b'{' => {
-                    i = field_end(src, i, quote, triple, level + 1);
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' => depth = depth.saturating_sub(1),
+                b'}' if depth == 0 => return FieldEnd::Closed(i + 1),
+                b'}' => depth -= 1,
+                b':' if depth == 0 => spec = true,
+                b'\\' => i += 1,
+                b'\'' | b'"' => {
+                    match (self.string)(open, i, level) {
+                        Some(end) => i = end,
+                        None => return FieldEnd::Open,
+                    }
                     continue;
                 }
-                b'}' => return i + 1,
-                b'\\' => i += 1,
-                _ if closes(i) => return i,
                 _ => {}
             }
             i += 1;
-            continue;
         }
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' => depth = depth.saturating_sub(1),
-            b'}' if depth == 0 => return i + 1,
-            b'}' => depth -= 1,
-            b':' if depth == 0 => spec = true,
-            b'\\' => i += 1,
-            b'\'' | b'"' => {
-                // A string in the expression, with its prefix letters.
-                let mut s = i;
-                while s > open + 1 && b[s - 1].is_ascii_alphabetic() && i - s < 2 {
-                    s -= 1;
-                }
-                let pre = &src[s..i];
-                let pre = if pre.chars().all(|c| "rRbBuUfF".contains(c)) {
-                    pre
-                } else {
-                    ""
-                };
-                let (_, end) = string_nested(src, s, i, pre, level + 1);
-                i = end;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
+        FieldEnd::Open
     }
-    b.len()
 }
 
 /// The role of a list, from what precedes its `[`.
