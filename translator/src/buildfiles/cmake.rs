@@ -848,7 +848,7 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
-    let mapped = flags::map_words(&texts, &st.opts.offload_arch, ctx, &mut done);
+    let mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
 }
 
@@ -1483,7 +1483,7 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whol
     }
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
-    let mapped = flags::map_words(&texts, &st.opts.offload_arch, Context::Nvcc, &mut done);
+    let mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
     // Flags that become several are joined with `;`, which CMake reads as separate options
     // (a blank would make them one); removals take the `;` or blanks beside them.
     let style = Style::Semicolon;

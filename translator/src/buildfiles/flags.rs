@@ -364,6 +364,32 @@ pub(crate) fn map_library_name(
     None
 }
 
+/// [`map_library_name`] for a target HIP release: a library that release does not ship yet
+/// (hipBLASLt before ROCm 5.5) keeps its name, with an error that says why.
+pub(crate) fn map_library_for(
+    name: &str,
+    hip: Version,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    if let Some((lib, added)) = library(name).and_then(|l| Some((l, l.hip_added?))) {
+        if added > hip {
+            let new = lib.hip.unwrap_or(lib.cuda);
+            return Some((
+                Action::Replace(vec![name.to_string()]),
+                B_LIB_UNMAPPED,
+                format!(
+                    "CUDA library `{name}` would become `{new}`, which HIP {hip} lacks: it first shipped in ROCm {}.{}",
+                    added.major, added.minor
+                ),
+                Some(format!(
+                    "target HIP {}.{} or later (--hip-version), or port the code that uses the library",
+                    added.major, added.minor
+                )),
+            ));
+        }
+    }
+    map_library_name(name)
+}
+
 /// One of CUDA's switches for the operators and conversions of its fp16/bf16 headers, with the
 /// macro HIP's headers test for the same thing.
 struct HalfMacro {
@@ -584,7 +610,7 @@ fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option
 /// already produced the offload-arch list (later arch flags then go away).
 pub(crate) fn map_words(
     words: &[&str],
-    archs: &[String],
+    opts: &super::BuildOptions,
     ctx: Context,
     arch_done: &mut bool,
 ) -> Mapped {
@@ -592,7 +618,7 @@ pub(crate) fn map_words(
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
-        let n = map_one(words, i, archs, ctx, arch_done, &mut m);
+        let n = map_one(words, i, opts, ctx, arch_done, &mut m);
         i += n.max(1);
         let _ = w;
     }
@@ -663,11 +689,12 @@ fn arch_words(
 fn map_one(
     words: &[&str],
     i: usize,
-    archs: &[String],
+    opts: &super::BuildOptions,
     ctx: Context,
     arch_done: &mut bool,
     m: &mut Mapped,
 ) -> usize {
+    let archs = &opts.offload_arch[..];
     let w = words[i];
     let strip = w.trim_matches(|c| c == '"' || c == '\'');
     // Replacements one-for-one.
@@ -914,7 +941,7 @@ fn map_one(
     }
     // Libraries and CUDA paths.
     if let Some(name) = strip.strip_prefix("-l") {
-        if let Some((action, info, msg, help)) = map_library_name(name) {
+        if let Some((action, info, msg, help)) = map_library_for(name, opts.hip_version) {
             let action = match action {
                 Action::Replace(v) => {
                     Action::Replace(v.into_iter().map(|l| format!("-l{l}")).collect())
@@ -1038,12 +1065,11 @@ mod tests {
 
     fn run(words: &[&str]) -> Mapped {
         let mut done = false;
-        map_words(
-            words,
-            &["gfx90a".to_string(), "gfx1100".to_string()],
-            Context::Nvcc,
-            &mut done,
-        )
+        let opts = super::super::BuildOptions {
+            offload_arch: vec!["gfx90a".to_string(), "gfx1100".to_string()],
+            ..Default::default()
+        };
+        map_words(words, &opts, Context::Nvcc, &mut done)
     }
 
     #[test]
@@ -1095,9 +1121,13 @@ mod tests {
     #[test]
     fn any_context_leaves_short_flags() {
         let mut done = false;
+        let opts = super::super::BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            ..Default::default()
+        };
         let m = map_words(
             &["-G", "-O2", "-arch", "x86_64"],
-            &["gfx90a".into()],
+            &opts,
             Context::Any,
             &mut done,
         );

@@ -89,7 +89,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let ctx = context_of(&words);
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = false;
-            let mut mapped = flags::map_words(&texts, &opts.offload_arch, ctx, &mut arch_done);
+            let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
             if usage.host_lines.contains(&start) {
                 rocm_path_used |= host_flags(&mut mapped, &texts);
             }
@@ -468,7 +468,7 @@ fn foreach_arch_lists(
         }
         let words: Vec<&str> = body.split_whitespace().collect();
         let mut done = false;
-        let m = flags::map_words(&words, &opts.offload_arch, Context::Nvcc, &mut done);
+        let m = flags::map_words(&words, opts, Context::Nvcc, &mut done);
         let only_arch = !words.is_empty()
             && m.notes
                 .iter()
@@ -1182,6 +1182,30 @@ mod tests {
         assert_eq!(found, [(1, Note), (3, Note), (4, Warning)]);
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);
+    }
+
+    /// hipBLASLt first shipped in ROCm 5.5: an older target keeps `-lcublasLt`, with an error.
+    #[test]
+    fn libraries_a_target_hip_lacks_keep_their_names() {
+        let src = "app: k.cu\n\tnvcc -o $@ $< -lcublas -lcublasLt\n";
+        let old = BuildOptions {
+            hip_version: hipport_rules::Version::new(5, 2, 3),
+            ..Default::default()
+        };
+        let (out, diags) = run(src, &old);
+        assert!(
+            out.contains("hipcc -o $@ $< -lhipblas -lcublasLt\n"),
+            "{out}"
+        );
+        let err = diags.iter().find(|d| d.id == "B005").expect("B005");
+        assert!(err.message.contains("ROCm 5.5"), "{}", err.message);
+        let new = BuildOptions {
+            hip_version: hipport_rules::Version::new(5, 5, 0),
+            ..Default::default()
+        };
+        let (out, diags) = run(src, &new);
+        assert!(out.contains("-lhipblas -lhipblaslt\n"), "{out}");
+        assert!(!diags.iter().any(|d| d.id == "B005"), "{diags:?}");
     }
 
     #[test]

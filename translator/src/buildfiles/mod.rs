@@ -519,10 +519,10 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA library with no HIP counterpart",
         explain: "Libraries such as nvJPEG, NPP, cuFile or NVML have no HIP wrapper that hipport knows of.\n\
                   The reference is left in place and the link fails on ROCm until the code using it is\n\
-                  ported or removed. In CMake this is also reported for a library the target HIP\n\
-                  release does not ship yet (cuBLASLt's hipBLASLt first shipped in ROCm 5.5): no\n\
-                  find_package() is added for it, since that release cannot find the package; target\n\
-                  the release that ships it with --hip-version.",
+                  ported or removed. It is also reported for a library the target HIP release does\n\
+                  not ship yet (cuBLASLt's hipBLASLt first shipped in ROCm 5.5): the name stays (in\n\
+                  CMake, Makefiles and setup.py), and CMake gets no find_package() for it, since that\n\
+                  release cannot find the package; target the release that ships it with --hip-version.",
     },
     DiagInfo {
         id: "B006",
@@ -771,9 +771,13 @@ mod tests {
     #[test]
     fn the_device_link_warning_is_the_one_b013_explains() {
         let mut done = false;
+        let opts = BuildOptions {
+            offload_arch: vec![],
+            ..Default::default()
+        };
         let m = flags::map_words(
             &["-dlink", "a.o", "-o", "dlink.o"],
-            &[],
+            &opts,
             flags::Context::Nvcc,
             &mut done,
         );

@@ -687,7 +687,7 @@ pub(crate) fn translate(
             .filter(|&ctx| !in_list[k] && (scope == Scope::Setup || ctx == Context::Nvcc));
         if let Some(ctx) = appended {
             let mut done = false;
-            let mapped = flags::map_words(&[content.as_str()], &opts.offload_arch, ctx, &mut done);
+            let mapped = flags::map_words(&[content.as_str()], opts, ctx, &mut done);
             if !mapped.notes.is_empty() {
                 let singles = mapped
                     .changes
@@ -1095,7 +1095,7 @@ fn literal_path<'a>(content: &'a str, prefix: &str) -> Option<&'a str> {
 fn unrewritten_flags(sink: &mut Sink, opts: &BuildOptions, content: &str, at: usize, ctx: Context) {
     let words: Vec<&str> = content.split_whitespace().collect();
     let mut done = false;
-    let mapped = flags::map_words(&words, &opts.offload_arch, ctx, &mut done);
+    let mapped = flags::map_words(&words, opts, ctx, &mut done);
     for n in mapped.notes {
         let flag = words[n.word];
         sink.note(
@@ -1316,7 +1316,9 @@ fn list(
         Role::Libraries => {
             let mut mapped = flags::Mapped::default();
             for (i, w) in words.iter().enumerate() {
-                if let Some((action, info, message, help)) = flags::map_library_name(&w.text) {
+                if let Some((action, info, message, help)) =
+                    flags::map_library_for(&w.text, opts.hip_version)
+                {
                     if info.id != super::B_LIB_UNMAPPED.id {
                         mapped.changes.push((i, action));
                     }
@@ -1338,7 +1340,7 @@ fn list(
                 Context::Any
             };
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-            let mapped = flags::map_words(&texts, &opts.offload_arch, ctx, arch_done);
+            let mapped = flags::map_words(&texts, opts, ctx, arch_done);
             text::apply_mapped(sink, src, words, mapped, Style::PyList);
         }
     }
@@ -1428,6 +1430,26 @@ setup(
             .iter()
             .any(|d| d.id == "B005" && d.message.contains("nvjpeg")));
         assert!(diags.iter().any(|d| d.id == "B002" && d.line == 7));
+    }
+
+    /// A library the target HIP does not ship yet keeps its name in `libraries=[...]`.
+    #[test]
+    fn libraries_follow_the_target_hip() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\nCUDAExtension(name='m', sources=['k.cu'], libraries=['cublas', 'cublasLt'])\n";
+        let o = BuildOptions {
+            hip_version: hipport_rules::Version::new(5, 2, 3),
+            ..Default::default()
+        };
+        let (out, diags) = run(src, &o);
+        assert!(out.contains("libraries=['hipblas', 'cublasLt']"), "{out}");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B005" && d.message.contains("ROCm 5.5")),
+            "{diags:?}"
+        );
+        let (out, _) = run(src, &BuildOptions::default());
+        assert!(out.contains("libraries=['hipblas', 'hipblaslt']"), "{out}");
     }
 
     #[test]

@@ -416,7 +416,7 @@ fn cuda_setting(
     }
     let refs: Vec<&str> = words.iter().map(String::as_str).collect();
     let mut arch_done = false;
-    let mapped = flags::map_words(&refs, &opts.offload_arch, Context::Nvcc, &mut arch_done);
+    let mapped = flags::map_words(&refs, opts, Context::Nvcc, &mut arch_done);
     let mut hip: Vec<String> = Vec::new();
     for (i, w) in words.iter().enumerate() {
         match mapped.changes.iter().rev().find(|(k, _)| *k == i) {
