@@ -6,8 +6,6 @@
 //! Included (by `#[path]`) in `translator/tests/fuzz_buildfiles.rs`, which seeds its mutations
 //! from the corpus's JIT module and Makefiles; it needs `props.rs` as `super::props`.
 
-use std::time::Duration;
-
 use super::props::guarded;
 
 use hipport::buildfiles::{self, BuildKind, BuildOptions};
@@ -16,23 +14,16 @@ use hipport::edit::Edit;
 use hipport::translate::{LaunchStyle, Options};
 use hipport_rules::Version;
 
-/// The option sets a Python file's strings are translated with.
+/// The option sets a Python file's strings are translated with: the source files' sets, with
+/// the installed HIP's patch release for the HIP-launch one.
 fn python_options() -> Vec<(&'static str, Options)> {
-    let base = Options {
-        parse_budget: Duration::from_secs(5),
-        ..Options::default()
-    };
-    let mut hip = base.clone();
-    hip.launch = LaunchStyle::Hip;
-    hip.fix = true;
-    hip.hip_version = Version::new(5, 2, 3);
-    let mut annotate = base.clone();
-    annotate.annotate = true;
-    vec![
-        ("default", base),
-        ("hip-launch-fix-5.2", hip),
-        ("annotate", annotate),
-    ]
+    let mut sets = super::props::option_sets();
+    for (_, o) in &mut sets {
+        if o.launch == LaunchStyle::Hip {
+            o.hip_version = Version::new(5, 2, 3);
+        }
+    }
+    sets
 }
 
 /// Edits sorted, disjoint, inside `data` and (for UTF-8 text) on character boundaries;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod campaign;
 #[path = "../../fuzz/src/props.rs"]
 #[allow(dead_code)]
 mod props;
@@ -317,31 +318,15 @@ fn outputs_still_parse_as_python_and_makefiles() {
 #[test]
 #[ignore]
 fn campaign_buildfiles() {
-    let secs: u64 = std::env::var("HIPPORT_FUZZ_SECS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let seed: u64 = std::env::var("HIPPORT_FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        });
-    let out = std::env::var_os("HIPPORT_FUZZ_OUT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../target/fuzz-findings"));
-    fs::create_dir_all(&out).unwrap();
+    let mut c = campaign::Campaign::from_env();
+    let (secs, seed) = (c.secs, c.seed);
     let scratch = tempfile::tempdir().unwrap();
     std::panic::set_hook(Box::new(|_| {}));
     let mut pools = [pool(Kind::Python), pool(Kind::Make)];
     let seeds = [pools[0].len(), pools[1].len()];
     let mut rng = props::Rng::new(seed);
     let start = Instant::now();
-    let (mut runs, mut found, mut parsed) = (0u64, 0u64, 0u64);
-    let mut kinds = std::collections::BTreeMap::<String, u64>::new();
+    let (mut runs, mut parsed) = (0u64, 0u64);
     let mut last_report = Instant::now();
     while start.elapsed() < Duration::from_secs(secs) {
         let k = rng.below(2);
@@ -384,14 +369,8 @@ fn campaign_buildfiles() {
                     .join("#");
                 let key: String =
                     format!("{kind:?} {}", shape.chars().take(70).collect::<String>());
-                let n = kinds.entry(key).or_default();
-                *n += 1;
-                if *n <= 5 {
-                    found += 1;
-                    let ext = if kind == Kind::Python { "py" } else { "mk" };
-                    fs::write(out.join(format!("finding-{seed}-{runs}.{ext}")), &input).unwrap();
-                    fs::write(out.join(format!("finding-{seed}-{runs}.txt")), &e).unwrap();
-                }
+                let ext = if kind == Kind::Python { "py" } else { "mk" };
+                c.record(key, runs, ext, &input, &e);
             }
             Ok(()) => {
                 if pools[k].len() < seeds[k] + 300 && rng.below(30) == 0 {
@@ -401,16 +380,18 @@ fn campaign_buildfiles() {
         }
         if last_report.elapsed() > Duration::from_secs(60) {
             eprintln!(
-                "campaign: {:.0}s, {runs} inputs, {parsed} parsed, {found} findings saved",
-                start.elapsed().as_secs_f64()
+                "campaign: {:.0}s, {runs} inputs, {parsed} parsed, {} findings saved",
+                start.elapsed().as_secs_f64(),
+                c.found
             );
             last_report = Instant::now();
         }
     }
     let _ = std::panic::take_hook();
     eprintln!(
-        "campaign seed {seed}: {runs} inputs ({parsed} parsed) in {:.0}s; findings by kind: {kinds:#?}",
-        start.elapsed().as_secs_f64()
+        "campaign seed {seed}: {runs} inputs ({parsed} parsed) in {:.0}s; findings by kind: {:#?}",
+        start.elapsed().as_secs_f64(),
+        c.kinds
     );
-    assert!(kinds.is_empty(), "findings saved in {}", out.display());
+    assert!(c.kinds.is_empty(), "findings saved in {}", c.out.display());
 }

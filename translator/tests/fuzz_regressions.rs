@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod campaign;
 #[path = "../../fuzz/src/props.rs"]
 mod props;
 
@@ -128,30 +129,14 @@ fn seeded_mutations_keep_the_properties() {
 #[test]
 #[ignore]
 fn campaign() {
-    let secs: u64 = std::env::var("HIPPORT_FUZZ_SECS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let seed: u64 = std::env::var("HIPPORT_FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        });
-    let out = std::env::var_os("HIPPORT_FUZZ_OUT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fuzz-findings"));
-    fs::create_dir_all(&out).unwrap();
+    let mut c = campaign::Campaign::from_env();
+    let (secs, seed) = (c.secs, c.seed);
     std::panic::set_hook(Box::new(|_| {}));
     let mut pool = corpus_files();
     let seeds = pool.len();
     let mut rng = props::Rng::new(seed);
     let start = Instant::now();
-    let (mut runs, mut found, mut bytes) = (0u64, 0u64, 0u64);
-    let mut kinds = std::collections::BTreeMap::<String, u64>::new();
+    let (mut runs, mut bytes) = (0u64, 0u64);
     let mut last_report = Instant::now();
     while start.elapsed() < Duration::from_secs(secs) {
         let base = &pool[rng.below(pool.len())];
@@ -159,34 +144,29 @@ fn campaign() {
         runs += 1;
         bytes += input.len() as u64;
         if let Err(e) = props::check(&input) {
-            let kind: String = e.chars().take(60).collect();
-            let n = kinds.entry(kind).or_default();
-            *n += 1;
-            if *n <= 5 {
-                found += 1;
-                fs::write(out.join(format!("finding-{seed}-{runs}.cu")), &input).unwrap();
-                fs::write(out.join(format!("finding-{seed}-{runs}.txt")), &e).unwrap();
-            }
+            c.record(e.chars().take(60).collect(), runs, "cu", &input, &e);
         } else if pool.len() < seeds + 400 && rng.below(50) == 0 {
             // Keep some mutants as new bases, so mutations stack over time.
             pool.push(input);
         }
         if last_report.elapsed() > Duration::from_secs(60) {
             eprintln!(
-                "campaign: {:.0}s, {runs} inputs, {:.1} MB, {found} findings saved",
+                "campaign: {:.0}s, {runs} inputs, {:.1} MB, {} findings saved",
                 start.elapsed().as_secs_f64(),
-                bytes as f64 / 1e6
+                bytes as f64 / 1e6,
+                c.found
             );
             last_report = Instant::now();
         }
     }
     let _ = std::panic::take_hook();
     eprintln!(
-        "campaign seed {seed}: {runs} inputs ({:.1} MB) in {:.0}s; findings by kind: {kinds:#?}",
+        "campaign seed {seed}: {runs} inputs ({:.1} MB) in {:.0}s; findings by kind: {:#?}",
         bytes as f64 / 1e6,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        c.kinds
     );
-    assert!(kinds.is_empty(), "findings saved in {}", out.display());
+    assert!(c.kinds.is_empty(), "findings saved in {}", c.out.display());
 }
 
 /// Found by the campaign: a `%` in a header under a `dir/*` pattern was substituted again, so
