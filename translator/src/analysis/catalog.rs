@@ -34,7 +34,8 @@ The shuffle findings are dropped in device functions that only kernels this file
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
 and a row that shares a 64-lane wavefront with another is H048's concern. All findings are \
 dropped in functions whose shuffles (and those of the functions they call) all stay in 32-lane \
-segments and that vote nowhere: shuffles that pass a width of 32, and xor shuffles whose lane \
+segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
+`WARP_SHFL_*` wrappers), and xor shuffles whose lane \
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
 the lane's half of a 64-lane wavefront. Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \

@@ -78,12 +78,22 @@ fn reachable_calls<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> Vec<Node<'t>> {
     reachable(a, kernel).0
 }
 
-/// Whether `name` is one of the warp operations this rule reads.
+/// Whether `name` is one of the warp operations this rule reads: the builtins, and the
+/// wrappers PyTorch's ATen/cuda/DeviceUtils.cuh gives them (`WARP_SHFL_XOR(v, m, width)`,
+/// which take no mask first and become the maskless HIP builtins on ROCm).
 pub(super) fn is_warp_op(name: &str) -> bool {
     matches!(
         name.trim_end_matches("_sync"),
         "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" | "__ballot" | "__any" | "__all"
-    ) || name == "__activemask"
+    ) || matches!(
+        name,
+        "__activemask"
+            | "WARP_SHFL"
+            | "WARP_SHFL_UP"
+            | "WARP_SHFL_DOWN"
+            | "WARP_SHFL_XOR"
+            | "WARP_BALLOT"
+    )
 }
 
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every

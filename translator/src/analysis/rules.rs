@@ -2549,12 +2549,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         let sync = usize::from(name.ends_with("_sync"));
         let width = argv.get(2 + sync);
         use super::row_warps::Lanes;
-        if !name.starts_with("__shfl") {
+        if !name.starts_with("__shfl") && !name.starts_with("WARP_SHFL") {
             Lanes::Wavefront
         } else if width.and_then(|w| a.eval(*w)).is_some_and(|w| w <= 32) {
             Lanes::Width32
         } else if width.is_none()
-            && name.starts_with("__shfl_xor")
+            && (name.starts_with("__shfl_xor") || name == "WARP_SHFL_XOR")
             && argv
                 .get(1 + sync)
                 .is_some_and(|o| super::row_warps::below_32(a, n, *o))

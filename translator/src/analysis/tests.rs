@@ -2391,6 +2391,28 @@ fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
             .replace(from, to);
         assert!(lines_of(&xor, "H001").is_empty(), "{to}: {:?}", run(&xor));
     }
+    // PyTorch's wrappers (ATen/cuda/DeviceUtils.cuh) take the value first and no mask.
+    for shuffle in [
+        "v += WARP_SHFL_XOR(v, o, 32)",
+        "v += WARP_SHFL_DOWN(v, o, 32)",
+        "v += WARP_SHFL_XOR(v, o)",
+    ] {
+        let torch = src.replace("v += __shfl_xor_sync(0xffffffff, v, o, 32)", shuffle);
+        assert!(
+            lines_of(&torch, "H001").is_empty(),
+            "{shuffle}: {:?}",
+            run(&torch)
+        );
+    }
+    let torch_whole = src.replace(
+        "v += __shfl_xor_sync(0xffffffff, v, o, 32)",
+        "v += WARP_SHFL_DOWN(v, o)",
+    );
+    assert!(
+        lines_of(&torch_whole, "H001").len() >= 4,
+        "{:?}",
+        run(&torch_whole)
+    );
     // A distance that can reach 32 leaves the half.
     let far = src
         .replace(
