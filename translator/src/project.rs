@@ -1917,18 +1917,20 @@ fn names_diag(list: &[String], id: &str) -> bool {
         .any(|x| x.eq_ignore_ascii_case(id) || Some(x.as_str()) == name)
 }
 
-/// Drops `--allow`ed diagnostics and raises `--deny`ed ones to errors.
+/// Drops `--allow`ed diagnostics and raises `--deny`ed ones to errors, then folds what a
+/// hazard report restates into it ([`crate::analysis::merge_restated`]): each ID acts as it
+/// would alone (`--allow T001` leaves the hazard's own report of a name HIP lacks as it was).
 fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
-    if cfg.allow.is_empty() && cfg.deny.is_empty() {
-        return;
-    }
     for f in files {
-        f.diagnostics.retain(|d| !names_diag(&cfg.allow, &d.id));
-        for d in &mut f.diagnostics {
-            if names_diag(&cfg.deny, &d.id) {
-                d.severity = Severity::Error;
+        if !cfg.allow.is_empty() || !cfg.deny.is_empty() {
+            f.diagnostics.retain(|d| !names_diag(&cfg.allow, &d.id));
+            for d in &mut f.diagnostics {
+                if names_diag(&cfg.deny, &d.id) {
+                    d.severity = Severity::Error;
+                }
             }
         }
+        crate::analysis::merge_restated(&mut f.diagnostics);
     }
 }
 

@@ -2358,11 +2358,15 @@ pub fn translate_tree(
     file: &str,
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
-    translate_tree_at(src, tree, file, None, opts)
+    let mut r = translate_tree_at(src, tree, file, None, opts)?;
+    crate::analysis::merge_restated(&mut r.diagnostics);
+    Ok(r)
 }
 
 /// Translates one file that lives at `rel` (relative to the input root), so that includes of
-/// files the run renames can follow them.
+/// files the run renames can follow them. Its diagnostics are not yet merged (see
+/// [`crate::analysis::merge_restated`]): a run drops `--allow`ed IDs first, so that allowing
+/// one of two reports of a construct leaves the other as it was.
 pub fn translate_source_at(
     src: &[u8],
     file: &str,
@@ -2422,7 +2426,6 @@ fn translate_tree_at(
         w.diags.extend(found);
     }
     crate::analysis::apply_suppressions(src, &mut w.diags);
-    crate::analysis::merge_restated(&mut w.diags);
     if opts.annotate {
         annotate(&mut w);
     }

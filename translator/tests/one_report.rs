@@ -230,3 +230,38 @@ fn a_variable_of_the_users_named_like_a_cluster_api_is_not_reported() {
         summary(src, V62)
     );
 }
+
+/// `--allow` and `--deny` act on each ID as if the reports had not been folded: allowing the
+/// translation report leaves the hazard's own, allowing the hazard leaves the translation's.
+#[test]
+fn allow_and_deny_act_on_each_id_of_a_folded_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("a.cu"),
+        "__global__ void k(float* o, float v) {\n  __stcs(&o[0], v);\n}\n",
+    )
+    .unwrap();
+    let shown = |flags: &[&str]| -> Vec<String> {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .args(["convert", "ext", "--out", "o", "--force"])
+            .args(flags)
+            .current_dir(tmp.path())
+            .output()
+            .expect("hipport runs");
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| l.contains("]: "))
+            .map(|l| l.split("]: ").next().unwrap_or_default().to_string() + "]")
+            .collect()
+    };
+    assert_eq!(shown(&[]), ["error[H028]"]);
+    assert_eq!(shown(&["--allow", "T001"]), ["warning[H028]"]);
+    assert_eq!(shown(&["--allow", "H028"]), ["error[T001]"]);
+    assert_eq!(
+        shown(&["--deny", "H028", "--allow", "T001"]),
+        ["error[H028]"]
+    );
+    assert!(shown(&["--allow", "T001", "--allow", "H028"]).is_empty());
+}
