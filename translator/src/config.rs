@@ -59,6 +59,8 @@ pub struct ProjectConfig {
     pub allow: Vec<String>,
     /// Diagnostic IDs or names to raise to errors.
     pub deny: Vec<String>,
+    /// Macros the HIP build defines (`defines = ["USE_ROCM"]`, as `--define`).
+    pub defines: Vec<crate::analysis::Define>,
 }
 
 impl ProjectConfig {
@@ -84,6 +86,8 @@ struct Raw {
     allow: Vec<String>,
     #[serde(default)]
     deny: Vec<String>,
+    #[serde(default)]
+    defines: Vec<Spanned<String>>,
     #[serde(default)]
     rename: BTreeMap<Spanned<String>, Spanned<RenameValue>>,
     #[serde(default)]
@@ -204,12 +208,19 @@ pub fn parse(path: &Path, text: &str) -> Result<ProjectConfig, ConfigError> {
             ));
         }
     }
+    let mut defines = Vec::new();
+    for d in &raw.defines {
+        let define = crate::analysis::Define::parse(d.get_ref())
+            .map_err(|r| invalid_at(path, text, d.span().start, r))?;
+        defines.push(define);
+    }
     Ok(ProjectConfig {
         path: path.to_path_buf(),
         rule_files,
         inline_rules: (!rows.is_empty()).then(|| (format!("{name} (inline)"), rows)),
         allow: raw.allow,
         deny: raw.deny,
+        defines,
     })
 }
 
@@ -308,5 +319,23 @@ mod tests {
         assert!(r.contains("cannot read rule file /p/missing.tsv"), "{r}");
         let (l, c, _) = invalid("allow = [\n  \"H001\",\n  3,\n]\n");
         assert_eq!((l, c), (3, 3));
+        let (l, c, r) = invalid("defines = [\"USE_ROCM\",\n  \"LEVEL=high\"]\n");
+        assert_eq!((l, c), (2, 3));
+        assert!(r.contains("`high` is not an integer"), "{r}");
+    }
+
+    #[test]
+    fn defines_are_read_with_their_values() {
+        let c = parse(
+            Path::new("/p/hipport.toml"),
+            "defines = [\"USE_ROCM\", \"LEVEL=2\"]\n",
+        )
+        .unwrap();
+        let got: Vec<(&str, i64)> = c
+            .defines
+            .iter()
+            .map(|d| (d.name.as_str(), d.value))
+            .collect();
+        assert_eq!(got, [("USE_ROCM", 1), ("LEVEL", 2)]);
     }
 }

@@ -158,6 +158,10 @@ struct CheckArgs {
     /// Report this diagnostic ID or name as an error (repeatable).
     #[arg(long, value_name = "ID")]
     deny: Vec<String>,
+    /// A macro the HIP build defines, as `-D` gives it (`USE_ROCM`, `NAME=2`; repeatable):
+    /// branches it decides are judged as hipcc compiles them.
+    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    defines: Vec<hipport::analysis::Define>,
     /// Leave out paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
@@ -215,6 +219,10 @@ struct ConvertArgs {
     /// Report this diagnostic ID or name as an error (repeatable).
     #[arg(long, value_name = "ID")]
     deny: Vec<String>,
+    /// A macro the HIP build defines, as `-D` gives it (`USE_ROCM`, `NAME=2`; repeatable):
+    /// branches it decides are judged as hipcc compiles them.
+    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    defines: Vec<hipport::analysis::Define>,
     /// Apply the unambiguous autofixes of hazard diagnostics (64-bit lane masks, ...).
     #[arg(long)]
     fix: bool,
@@ -400,6 +408,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     cfg.excludes = args.exclude.clone();
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
+    cfg.translate.defines = defines_for(&args.defines, &args.paths);
     cfg.translate.fix = args.fix;
     cfg.mode = match args.mode {
         ConvertMode::Translate => project::Mode::Translate,
@@ -705,6 +714,9 @@ fn project_rules(
     for c in hipport::config::load_for_inputs(inputs)? {
         cfg.allow.splice(0..0, c.allow.iter().cloned());
         cfg.deny.splice(0..0, c.deny.iter().cloned());
+        cfg.translate
+            .defines
+            .splice(0..0, c.defines.iter().cloned());
         texts.extend(c.rule_texts());
     }
     for f in cli_rule_files {
@@ -723,6 +735,26 @@ fn project_rules(
     Ok(texts)
 }
 
+/// The command line's `--define`s, then what the project shows its build defines (a name given
+/// on the command line keeps its value).
+fn defines_for(
+    cli: &[hipport::analysis::Define],
+    paths: &[PathBuf],
+) -> Vec<hipport::analysis::Define> {
+    let mut defines = cli.to_vec();
+    for d in project::project_defines(paths) {
+        if !defines.iter().any(|x| x.name == d.name) {
+            defines.push(d);
+        }
+    }
+    defines
+}
+
+/// Reads a `--define` value (see [`hipport::analysis::Define::parse`]).
+fn parse_define(text: &str) -> Result<hipport::analysis::Define, String> {
+    hipport::analysis::Define::parse(text)
+}
+
 fn check(args: CheckArgs) -> Result<ExitCode> {
     for p in &args.paths {
         if !p.exists() {
@@ -733,6 +765,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     cfg.excludes = args.exclude.clone();
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
+    cfg.translate.defines = defines_for(&args.defines, &args.paths);
     cfg.translate.hip_version = parse_hip_version(args.hip_version.as_ref())?;
     project_rules(&args.paths, &args.rule_files, &mut cfg)?;
     let report = project::convert(&cfg, false)?;

@@ -528,3 +528,54 @@ fn a_mask_macro_from_a_quoted_header_is_known_and_its_changes_are_not_cached_ove
     assert!(out.contains("__shfl_down_sync(FULL_MASK, v, 1)"), "{out}");
     assert!(err.contains("T009"), "{err}");
 }
+
+/// Branches that a macro of the HIP build decides: `-D USE_ROCM`, a `hipport.toml`'s
+/// `defines`, and a `setup.py` building with PyTorch's cpp_extension (which passes
+/// `-DUSE_ROCM=1` to hipcc) make a header's `#ifndef USE_ROCM` branch one hipcc skips.
+#[test]
+fn build_defines_from_the_command_line_config_and_setup_py() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ext = tmp.path().join("ext");
+    fs::create_dir_all(ext.join("csrc")).unwrap();
+    fs::write(
+        ext.join("csrc/compat.cuh"),
+        "#pragma once\n#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
+         __device__ inline int warp_of(int t) { return t / WARP_SIZE; }\n",
+    )
+    .unwrap();
+    let h001 = |args: &[&str]| -> bool {
+        let mut all = vec!["check"];
+        all.extend_from_slice(args);
+        let o = hipport(&all, tmp.path());
+        String::from_utf8_lossy(&o.stdout).contains("[H001]")
+    };
+    assert!(h001(&["ext"]), "plain hipcc does not define USE_ROCM");
+    assert!(!h001(&["ext", "-D", "USE_ROCM"]));
+    assert!(!h001(&["ext", "--define", "USE_ROCM=1"]));
+    fs::write(ext.join("hipport.toml"), "defines = [\"USE_ROCM\"]\n").unwrap();
+    assert!(!h001(&["ext"]));
+    fs::remove_file(ext.join("hipport.toml")).unwrap();
+    // A PyTorch extension's setup.py, found from the input or a directory above it.
+    fs::write(
+        ext.join("setup.py"),
+        "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+         setup(name='e', ext_modules=[CUDAExtension('e', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n",
+    )
+    .unwrap();
+    assert!(!h001(&["ext"]));
+    assert!(!h001(&["ext/csrc"]));
+    assert!(!h001(&["ext/csrc/compat.cuh"]));
+    fs::write(
+        ext.join("setup.py"),
+        "from setuptools import setup\nsetup(name='e')\n",
+    )
+    .unwrap();
+    assert!(h001(&["ext"]));
+    let o = hipport(&["check", "ext", "-D", "9X"], tmp.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`9X` is not a macro name"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -48,6 +48,7 @@ fn opts() -> AnalysisOptions {
     AnalysisOptions {
         hip_version: Version::new(6, 4, 0),
         fix: true,
+        ..AnalysisOptions::default()
     }
 }
 
@@ -56,6 +57,7 @@ fn corpus_report(hip: Version) -> String {
     let o = AnalysisOptions {
         hip_version: hip,
         fix: true,
+        ..AnalysisOptions::default()
     };
     let mut lines = Vec::new();
     for f in &sources(&corpus()) {
@@ -151,6 +153,7 @@ fn clean_kernels_raise_no_errors() {
         let o = AnalysisOptions {
             hip_version: hip,
             fix: false,
+            ..AnalysisOptions::default()
         };
         for f in &files {
             let errors: Vec<String> = analyze_file(f, &o)
@@ -227,6 +230,7 @@ fn old_hip_has_no_mask_fixes_on_full_masks() {
     let o = AnalysisOptions {
         hip_version: Version::new(5, 2, 3),
         fix: true,
+        ..AnalysisOptions::default()
     };
     for f in sources(&corpus()) {
         if f.extension().unwrap() == "py" {
@@ -388,6 +392,7 @@ fn wave64_errors_agree_with_the_runtime_corpus() {
             let o = AnalysisOptions {
                 hip_version: hip,
                 fix: false,
+                ..AnalysisOptions::default()
             };
             let errors: Vec<String> = analyze_file(&dir.join(format!("{name}.cu")), &o)
                 .into_iter()

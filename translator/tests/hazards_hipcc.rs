@@ -52,6 +52,7 @@ fn rules(src: &str, hip: Version) -> Vec<(String, Severity)> {
     let opts = AnalysisOptions {
         hip_version: hip,
         fix: true,
+        ..AnalysisOptions::default()
     };
     analysis::analyze(src.as_bytes(), &tree, "case.hip", &opts)
         .into_iter()
@@ -65,6 +66,7 @@ fn with_fixes(src: &str, hip: Version) -> String {
     let opts = AnalysisOptions {
         hip_version: hip,
         fix: true,
+        ..AnalysisOptions::default()
     };
     let mut edits: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.hip", &opts)
         .into_iter()
@@ -672,6 +674,7 @@ fn h028_nontemporal_builtins_take_clang_vectors_not_float4() {
         let opts = AnalysisOptions {
             hip_version: Version::new(5, 2, 3),
             fix: false,
+            ..AnalysisOptions::default()
         };
         analysis::analyze(cuda.as_bytes(), &tree, "case.hip", &opts)
             .into_iter()
@@ -809,6 +812,7 @@ fn h036_the_attributes_the_hip5_help_names_exist_in_hip_5_2() {
     let opts = AnalysisOptions {
         hip_version: Version::new(5, 2, 3),
         fix: true,
+        ..AnalysisOptions::default()
     };
     let attrs: Vec<String> = analysis::analyze(cuda.as_bytes(), &tree, "case.cu", &opts)
         .into_iter()
@@ -1175,6 +1179,7 @@ fn h049_nvrtc_options_fail_or_are_ignored_by_hiprtc_and_the_fixes_compile() {
     let opts = AnalysisOptions {
         hip_version: Version::new(5, 2, 3),
         fix: true,
+        ..AnalysisOptions::default()
     };
     let diags: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.cpp", &opts)
         .into_iter()
@@ -1245,6 +1250,7 @@ fn h039_nvrtc_architecture_spellings_abort_fail_or_are_ignored_by_hiprtc() {
     let opts = AnalysisOptions {
         hip_version: Version::new(5, 2, 3),
         fix: true,
+        ..AnalysisOptions::default()
     };
     let diags: Vec<_> = analysis::analyze(src.as_bytes(), &tree, "case.cpp", &opts)
         .into_iter()

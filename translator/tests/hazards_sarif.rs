@@ -20,6 +20,7 @@ fn corpus_diagnostics() -> Vec<Diagnostic> {
     let opts = AnalysisOptions {
         hip_version: Version::new(6, 4, 0),
         fix: true,
+        ..AnalysisOptions::default()
     };
     let mut all = Vec::new();
     let mut names: Vec<_> = std::fs::read_dir(&dir)

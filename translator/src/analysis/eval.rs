@@ -26,8 +26,8 @@ pub(super) const CUDA_ONLY_MACROS: &[&str] = &[
 ];
 
 /// Macros that are defined when hipcc compiles for AMD. `__CUDACC__` is here because hipport's
-/// translator renames it to `__HIPCC__`. (`USE_ROCM`, which PyTorch's ROCm builds define, counts in
-/// files that include PyTorch headers: see `hip_defined`.)
+/// translator renames it to `__HIPCC__`. (What the build defines, such as `USE_ROCM` in PyTorch's
+/// ROCm builds, counts too: see `hip_defined`.)
 pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
     "__HIPCC__",
     "__HIP__",
@@ -45,8 +45,8 @@ pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) {
         Some(true)
-    } else if name == "USE_ROCM" && macros.torch {
-        // PyTorch's ROCm build defines it for extensions; plain hipcc does not.
+    } else if macros.build.iter().any(|d| d.name == name) {
+        // The build defines it (PyTorch's ROCm build defines USE_ROCM; plain hipcc does not).
         Some(true)
     } else {
         None
@@ -373,8 +373,14 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             let name = text(n);
             match hip_defined(name, macros) {
                 Some(false) => Some(0),
-                // Defined as 1 by the compiler or the build.
-                Some(true) => Some(1),
+                // Defined by the compiler (as 1) or the build.
+                Some(true) => Some(
+                    macros
+                        .build
+                        .iter()
+                        .find(|d| d.name == name)
+                        .map_or(1, |d| d.value),
+                ),
                 None => macros.value(name),
             }
         }

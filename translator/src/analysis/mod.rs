@@ -35,6 +35,44 @@ pub use merge::merge_restated;
 pub use python::analyze_python;
 pub use suppress::apply_suppressions;
 
+/// A macro the HIP build defines (`--define USE_ROCM`, `-DNAME=2`), so that preprocessor
+/// branches it decides are judged as hipcc will compile them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Define {
+    /// The macro's name.
+    pub name: String,
+    /// Its value in `#if` (1 when none is given).
+    pub value: i64,
+}
+
+impl Define {
+    /// Reads `NAME` or `NAME=VALUE` (an integer), as `-D` takes them; the error says why not.
+    pub fn parse(text: &str) -> Result<Define, String> {
+        let (name, value) = match text.split_once('=') {
+            Some((n, v)) => {
+                let v = v.trim();
+                let value = eval::parse_int(v)
+                    .map(|(v, _)| v as i64)
+                    .ok_or_else(|| format!("`{text}`: the value `{v}` is not an integer"))?;
+                (n.trim(), value)
+            }
+            None => (text.trim(), 1),
+        };
+        let ident = name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !ident {
+            return Err(format!("`{text}`: `{name}` is not a macro name"));
+        }
+        Ok(Define {
+            name: name.to_string(),
+            value,
+        })
+    }
+}
+
 /// What the analysis targets and whether it computes autofixes.
 #[derive(Clone, Debug)]
 pub struct AnalysisOptions {
@@ -42,6 +80,8 @@ pub struct AnalysisOptions {
     pub hip_version: Version,
     /// Attach autofix edits to diagnostics (left empty otherwise).
     pub fix: bool,
+    /// Macros the HIP build defines.
+    pub defines: Vec<Define>,
 }
 
 impl Default for AnalysisOptions {
@@ -50,6 +90,7 @@ impl Default for AnalysisOptions {
         AnalysisOptions {
             hip_version: Version::new(6, 4, 0),
             fix: false,
+            defines: Vec::new(),
         }
     }
 }
@@ -137,16 +178,18 @@ pub struct SkippedBranch {
 /// what hipcc itself defines (the CUDA-only macros are undefined, `__HIP_PLATFORM_AMD__` and
 /// friends are defined): a branch that a value of the file's own macros decides is not counted,
 /// since a build may set those differently. `own_names` are the names the file defines or
-/// declares; a CUDA macro the file defines itself is not taken as undefined.
+/// declares; a CUDA macro the file defines itself is not taken as undefined. `defines` are the
+/// macros the build defines (see [`Define`]).
 pub fn hipcc_skips(
     src: &[u8],
     tree: &Tree,
     offset: usize,
     own_names: &HashSet<String>,
+    defines: &[Define],
 ) -> Option<SkippedBranch> {
     let node = tree.root_node().descendant_for_byte_range(offset, offset)?;
     let mut macros = Macros {
-        torch: includes_torch(src),
+        build: build_defines(src, defines),
         ..Macros::default()
     };
     // Only hipcc's own macros matter: those the file defines stay undecided, and every other
@@ -181,8 +224,20 @@ pub fn hipcc_skips(
     })
 }
 
-/// Whether the file includes PyTorch headers: it is built as a PyTorch extension, whose ROCm
-/// build defines `USE_ROCM`.
+/// The macros the build defines for a file: `defines`, and `USE_ROCM` where the file includes
+/// PyTorch headers (it is built as a PyTorch extension, whose ROCm build defines it).
+fn build_defines(src: &[u8], defines: &[Define]) -> Vec<Define> {
+    let mut build = defines.to_vec();
+    if includes_torch(src) && !build.iter().any(|d| d.name == "USE_ROCM") {
+        build.push(Define {
+            name: "USE_ROCM".into(),
+            value: 1,
+        });
+    }
+    build
+}
+
+/// Whether the file includes PyTorch headers.
 fn includes_torch(src: &[u8]) -> bool {
     [
         &b"<torch/"[..],
@@ -311,9 +366,9 @@ impl MacroBody {
 #[derive(Clone, Default)]
 struct Macros {
     by_name: HashMap<String, Vec<Macro>>,
-    /// The file includes PyTorch headers: it is built as a PyTorch extension, whose ROCm build
-    /// defines `USE_ROCM` (plain hipcc does not).
-    torch: bool,
+    /// What the build defines (see [`build_defines`]): `USE_ROCM` in a PyTorch extension's
+    /// ROCm build, which plain hipcc does not define.
+    build: Vec<Define>,
 }
 
 impl Macros {
@@ -503,7 +558,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             origin,
             out,
             macros: Rc::new(Macros {
-                torch: includes_torch(src),
+                build: build_defines(src, &opts.defines),
                 ..Macros::default()
             }),
             decls: Decls::new(src),

@@ -3,10 +3,16 @@
 use super::*;
 
 fn run_with(src: &str, hip: Version, fix: bool) -> Vec<Diagnostic> {
+    run_defined(src, hip, fix, &[])
+}
+
+/// Analyzes `src` for a build that defines `defines` (`NAME` or `NAME=VALUE`).
+fn run_defined(src: &str, hip: Version, fix: bool, defines: &[&str]) -> Vec<Diagnostic> {
     let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
     let opts = AnalysisOptions {
         hip_version: hip,
         fix,
+        defines: defines.iter().map(|d| Define::parse(d).unwrap()).collect(),
     };
     analyze(src.as_bytes(), &tree, "t.cu", &opts)
 }
@@ -2140,6 +2146,67 @@ fn use_rocm_is_defined_only_in_pytorch_extension_files() {
     // PyTorch's ROCm build does.
     let ext = format!("#include <torch/extension.h>\n{body}");
     assert_eq!(sev(&ext), Some(Severity::Note));
+    // So does a build given `--define USE_ROCM`.
+    let defined = run_defined(body, Version::new(6, 4, 0), false, &["USE_ROCM"]);
+    let h003 = defined.iter().find(|d| d.id == "H003").map(|d| d.severity);
+    assert_eq!(h003, Some(Severity::Note), "{defined:?}");
+}
+
+/// Macros the build defines decide `#if`, `#ifdef` and `#ifndef` as hipcc sees them, with their
+/// values; a macro the file defines itself stays undecided.
+#[test]
+fn build_defines_decide_branches() {
+    let src = "#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
+               __global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n";
+    let h001 = |defines: &[&str]| -> Vec<usize> {
+        run_defined(src, Version::new(6, 4, 0), false, defines)
+            .into_iter()
+            .filter(|d| d.id == "H001")
+            .map(|d| d.line)
+            .collect()
+    };
+    assert_eq!(h001(&[]), vec![2]);
+    assert!(h001(&["USE_ROCM"]).is_empty());
+    assert!(
+        h001(&["USE_ROCM=0"]).is_empty(),
+        "#ifndef asks only whether it is defined"
+    );
+    assert_eq!(h001(&["OTHER"]), vec![2]);
+    let by_value = src.replace("#ifndef USE_ROCM", "#if LEGACY_WARPS > 1");
+    let at = |defines: &[&str]| {
+        run_defined(&by_value, Version::new(6, 4, 0), false, defines)
+            .iter()
+            .any(|d| d.id == "H001")
+    };
+    assert!(at(&[]), "undecided: reported");
+    assert!(at(&["LEGACY_WARPS=2"]));
+    assert!(
+        !at(&["LEGACY_WARPS=1"]),
+        "false under the build: not compiled"
+    );
+    let own = format!("#define USE_ROCM\n{src}");
+    assert!(
+        run_defined(&own, Version::new(6, 4, 0), false, &["USE_ROCM"])
+            .iter()
+            .any(|d| d.id == "H001")
+    );
+}
+
+#[test]
+fn define_values_are_read_as_dash_d_gives_them() {
+    assert_eq!(
+        Define::parse("USE_ROCM"),
+        Ok(Define {
+            name: "USE_ROCM".into(),
+            value: 1
+        })
+    );
+    assert_eq!(Define::parse("LEVEL=0x10").map(|d| d.value), Ok(16));
+    assert!(Define::parse("2FAST")
+        .unwrap_err()
+        .contains("not a macro name"));
+    assert!(Define::parse("A=b").unwrap_err().contains("not an integer"));
+    assert!(Define::parse("").is_err());
 }
 
 // H044 ---------------------------------------------------------------------------------------
