@@ -89,8 +89,18 @@ fn warp_sync_builtins_need_hip_6_2() {
         );
         assert_eq!(m.status_for(v("6.2.0")), Availability::Available, "{name}");
     }
+    // HIP's 7.0 changelog: "Added warp level primitives: __syncwarp and reduce intrinsics".
+    for name in ["__syncwarp", "__reduce_add_sync", "__reduce_xor_sync"] {
+        let m = db.lookup(name).unwrap();
+        assert_eq!(
+            m.status_for(v("6.4.0")),
+            Availability::TooNew { added: v("7.0.0") },
+            "{name}"
+        );
+        assert_eq!(m.status_for(v("7.0.0")), Availability::Available, "{name}");
+    }
     assert_eq!(
-        db.lookup("__syncwarp").unwrap().status_for(v("6.4.0")),
+        db.lookup("__uni_sync").unwrap().status_for(v("7.0.0")),
         Availability::Missing
     );
 }

@@ -59,6 +59,10 @@ pub fn installed_release(major: u16, minor: u16, patch: u64) -> Version {
 /// HIP release that added the `*_sync` warp builtins with 64-bit masks.
 pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
 
+/// The first HIP with `__syncwarp` and the `__reduce_*_sync` warp reductions (HIP's changelog
+/// for 7.0; ROCm/clr's amd_warp_sync_functions.h, with 64-bit masks).
+pub const SYNCWARP_HIP: Version = Version::new(7, 0, 0);
+
 /// The HIP cooperative-groups header, which needs the runtime included before it.
 const COOPERATIVE_GROUPS_HIP: &str = "hip/hip_cooperative_groups.h";
 
@@ -208,11 +212,11 @@ diag_info! {
         "Part of the file could not be parsed",
         "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed.\n\nWhat to do: review the named lines in the output.";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
-        "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp`, which no HIP has",
-        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` is the exception: no HIP release has it, so a partial one is reported at every version. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place.";
+        "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
+        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
     SYNCWARP_REMOVED = "T010", "syncwarp-removed", Note,
-        "`__syncwarp()` was removed: HIP has none",
-        "HIP has no `__syncwarp` (ROCm/clr's warp sync header, which adds the other `_sync` builtins in 6.2, leaves it out). Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it to order the lanes' memory accesses (one lane writes shared memory, another reads it), put `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); __builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\");` in its place (what `--mode header` defines `__syncwarp` as), or restructure.";
+        "`__syncwarp()` was removed: HIP before 7.0 has none",
+        "HIP before 7.0 has no `__syncwarp` (ROCm/clr's warp sync header, which adds the other `_sync` builtins in 6.2, added it in 7.0; with `--hip-version 7.0` it is kept). Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it to order the lanes' memory accesses (one lane writes shared memory, another reads it), put `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); __builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\");` in its place (what `--mode header` defines `__syncwarp` as), or restructure.";
     LAUNCH_IN_MACRO = "T011", "launch-in-macro", Note,
         "A kernel launch inside a macro body was kept as `<<<...>>>`",
         "With `--launch hip`, launches are rewritten to `hipLaunchKernelGGL`, but this launch sits inside a `#define` body, which hipport does not rewrite. hip-clang accepts `<<<...>>>`, so the code still compiles with hipcc; other compilers need the macro rewritten by hand.";
@@ -1597,7 +1601,9 @@ impl<'a> Walk<'a> {
             self.cast_index_args(node);
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
+        let reduce = name.starts_with("__reduce_") && name.ends_with("_sync");
         if warp.is_none()
+            && !reduce
             && !matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
             && self.db.calls(name).is_empty()
         {
@@ -1644,14 +1650,24 @@ impl<'a> Walk<'a> {
             }
             return;
         }
-        if matches!(name, "__match_any_sync" | "__match_all_sync")
-            && self.opts.hip_version >= WARP_SYNC_HIP
+        // HIP 7.0 added `__syncwarp` and `__reduce_*_sync`, whose masks are 64-bit like the rest.
+        let declared = if name == "__syncwarp" || reduce {
+            SYNCWARP_HIP
+        } else {
+            WARP_SYNC_HIP
+        };
+        if (reduce || matches!(name, "__match_any_sync" | "__match_all_sync" | "__syncwarp"))
+            && self.opts.hip_version >= declared
         {
             if let Some(mask) = arg_nodes.first() {
                 self.widen_full_mask(*mask);
             }
+            if name == "__syncwarp" {
+                self.handled.insert(func.start_byte());
+                return;
+            }
         }
-        // HIP has no `__syncwarp` at any version (ROCm/clr's amd_warp_sync_functions.h defines the
+        // HIP before 7.0 has no `__syncwarp` (ROCm/clr's amd_warp_sync_functions.h defined the
         // other `_sync` builtins only): a full-warp one is dropped, a partial one reported.
         if name == "__syncwarp" {
             self.handled.insert(func.start_byte());
@@ -1662,7 +1678,8 @@ impl<'a> Walk<'a> {
                     &WARP_SYNC_MASK,
                     arg_nodes[0].start_byte(),
                     format!(
-                        "`__syncwarp({m})` with a partial mask has no HIP equivalent: no HIP release has `__syncwarp`"
+                        "`__syncwarp({m})` with a partial mask has no HIP {} equivalent: `__syncwarp` came with HIP 7.0",
+                        self.opts.hip_version
                     ),
                     Some(
                         "a wavefront runs in lockstep: where the lanes only need each other's memory accesses ordered, put `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); __builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\");` in its place; otherwise restructure so the whole warp synchronizes"

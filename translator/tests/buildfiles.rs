@@ -694,11 +694,11 @@ fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
     assert_gfx90a_code(&build.join("app"));
 }
 
-/// HIP 6.2 and 6.3 declare the `_sync` warp builtins that the translation keeps only with
+/// HIP 6.2 to 6.4 declare the `_sync` warp builtins that the translation keeps only with
 /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined: the HIP sources get it, the host ones do not, and
 /// other targets get nothing.
 #[test]
-fn cmake_hip_sources_get_the_warp_sync_definition_for_hip_6_2_and_6_3() {
+fn cmake_hip_sources_get_the_warp_sync_definition_for_hip_6_2_to_6_4() {
     if !require(tool_works("cmake", "--version"), "cmake not found")
         || !require(tool_works("hipcc", "--version"), "hipcc not found")
     {
@@ -732,7 +732,8 @@ int main() { run(); }
     for (hip, wanted) in [
         ("6.2", true),
         ("6.3", true),
-        ("6.4", false),
+        ("6.4", true),
+        ("7.0", false),
         ("5.2.3", false),
     ] {
         let out = tmp.path().join(format!("out-{hip}"));

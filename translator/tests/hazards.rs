@@ -44,9 +44,10 @@ fn analyze_file(path: &Path, opts: &AnalysisOptions) -> Vec<Diagnostic> {
     diags
 }
 
+/// HIP 7.0, the first release with the `_sync` builtins on by default, with fixes.
 fn opts() -> AnalysisOptions {
     AnalysisOptions {
-        hip_version: Version::new(6, 4, 0),
+        hip_version: Version::new(7, 0, 0),
         fix: true,
         ..AnalysisOptions::default()
     }

@@ -89,7 +89,7 @@ pub const SYNC_MASK_32: DiagInfo = DiagInfo {
     summary: "A 32-bit or partial lane mask passed to a *_sync warp builtin",
     explain: "\
 HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_*_sync` \
-(ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 6.4) take \
+(ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 7.0) take \
 a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
 64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0` or an `unsigned` variable: all 32-bit, \
 so they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
@@ -99,19 +99,19 @@ With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport
 rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
 `__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \
 so those calls are not reported here. `__match_any_sync` and `__match_all_sync` have no such \
-rewrite: they are reported as errors. `__reduce_*_sync` and `__uni_sync` exist in no HIP release \
-hipport knows, so they are reported as names without a HIP equivalent (T001), not here.
+rewrite: they are reported as errors. `__reduce_*_sync` (HIP 7.0 added them) and `__uni_sync` \
+have no HIP equivalent in the rules, so they are reported as such (T001), not here.
 
 From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling written in the \
 call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \
-`0xffffffffffffffffull`, so only the rest is reported here. HIP has no `__syncwarp` at all: the \
-translator drops a full-warp one (wavefronts execute in lockstep) and reports a partial one.
+`0xffffffffffffffffull`, so only the rest is reported here. HIP before 7.0 has no `__syncwarp`: \
+the translator drops a full-warp one (wavefronts execute in lockstep) and reports a partial one.
 
 Fix (HIP >= 6.2, applied by `--fix`): declare mask variables `unsigned long long`, and write \
 masks in function-like macros as `~0ull`. Partial masks need review: decide which of the 64 \
 lanes must take part.
 
-With a HIP 6.2 or 6.3 target the first `_sync` call of a file also gets a note: those releases \
+With a HIP 6.2, 6.3 or 6.4 target the first `_sync` call of a file also gets a note: those releases \
 declare the builtins only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, so code with correct \
 64-bit masks still needs `-DHIP_ENABLE_WARP_SYNC_BUILTINS`.",
 };

@@ -85,7 +85,7 @@ pub struct AnalysisOptions {
 }
 
 impl Default for AnalysisOptions {
-    /// HIP 6.4 (the first release with the `_sync` builtins on by default), no fixes.
+    /// HIP 6.4 (the newest release the rules date in full), no fixes.
     fn default() -> Self {
         AnalysisOptions {
             hip_version: Version::new(6, 4, 0),

@@ -70,6 +70,14 @@ const WIDENED_BY_TRANSLATOR: &[&str] = &[
     "__all_sync",
     "__match_any_sync",
     "__match_all_sync",
+    // From HIP 7.0 (see `FROM_HIP_7`).
+    "__syncwarp",
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
 ];
 
 /// Calls that return a lane mask (64-bit in HIP).
@@ -3327,8 +3335,12 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
 
 /// `_sync` builtins that no HIP release the rules know has, in any form: the translator reports
 /// the name (T001), and a word about the mask would suggest that the call exists.
-const NO_HIP_FORM: &[&str] = &[
-    "__uni_sync",
+const NO_HIP_FORM: &[&str] = &["__uni_sync"];
+
+/// `_sync` builtins that came with HIP 7.0 (`SYNCWARP_HIP`): for older targets the translator
+/// reports the name (T002) or drops a full-warp `__syncwarp`, so only 7.0+ masks are read here.
+const FROM_HIP_7: &[&str] = &[
+    "__syncwarp",
     "__reduce_add_sync",
     "__reduce_min_sync",
     "__reduce_max_sync",
@@ -3344,10 +3356,12 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
         return;
     }
     let has_sync = a.opts.has_sync_builtins();
+    if FROM_HIP_7.contains(&name) && a.opts.hip_version < crate::translate::SYNCWARP_HIP {
+        return;
+    }
     // Before HIP 6.2 the translator rewrites these calls itself (full masks) and reports the
-    // masks it cannot drop (T009), so they are not reported twice here; `__syncwarp`, which no
-    // HIP has, at every version.
-    if (!has_sync || name == "__syncwarp") && TRANSLATOR_REWRITES.contains(&name) {
+    // masks it cannot drop (T009), so they are not reported twice here.
+    if !has_sync && TRANSLATOR_REWRITES.contains(&name) {
         return;
     }
     if !has_sync {
@@ -3366,8 +3380,8 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             &SYNC_MASK_32,
             Severity::Note,
             enclosing_call(mask),
-            format!("`{name}`: HIP 6.2 and 6.3 declare the _sync warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined; the target is HIP {}", a.opts.hip_version),
-            Some("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS, or target HIP 6.4, where they are on by default".into()),
+            format!("`{name}`: HIP 6.2 to 6.4 declare the _sync warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined; the target is HIP {}", a.opts.hip_version),
+            Some("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS, or target HIP 7.0, where they are on by default".into()),
             vec![],
         );
     }
@@ -3567,11 +3581,10 @@ fn enclosing_call(mask: Node) -> Node {
         .unwrap_or(mask)
 }
 
-/// On ROCm 6.2 and 6.3 the `_sync` builtins are a preview that must be switched on.
+/// On ROCm 6.2 to 6.4 the `_sync` builtins are a preview that must be switched on.
 fn preview_note(a: &Analyzer) -> &'static str {
-    let v = a.opts.hip_version;
-    if v >= hipport_rules::Version::new(6, 2, 0) && v < hipport_rules::Version::new(6, 4, 0) {
-        "; on HIP 6.2 and 6.3 also compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS"
+    if crate::header_mode::needs_warp_sync_define(a.opts.hip_version) {
+        "; on HIP 6.2 to 6.4 also compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS"
     } else {
         ""
     }

@@ -17,8 +17,9 @@ fn run_defined(src: &str, hip: Version, fix: bool, defines: &[&str]) -> Vec<Diag
     analyze(src.as_bytes(), &tree, "t.cu", &opts)
 }
 
+/// Analyzes `src` for HIP 7.0, the first release with the `_sync` builtins on by default.
 fn run(src: &str) -> Vec<Diagnostic> {
-    run_with(src, Version::new(6, 4, 0), true)
+    run_with(src, Version::new(7, 0, 0), true)
 }
 
 fn has(src: &str, id: &str) -> bool {
@@ -329,10 +330,11 @@ fn h003_masks_on_hip_6_4_with_fixes() {
         out.contains("__shfl_xor_sync(~0ull, v, 1);\nuint64_t m64"),
         "{out}"
     );
+    // Besides those two, only HIP 6.4's note that the builtins need their switch (line 4).
     assert!(!t
         .diagnostics
         .iter()
-        .any(|d| d.id == "H003" && d.line != 7 && d.line != 8));
+        .any(|d| d.id == "H003" && d.line != 7 && d.line != 8 && d.severity != Severity::Note));
 }
 
 /// Functional casts are masks too: `uint32_t(-1)` is widened like `0xffffffff`, and a computed
@@ -399,9 +401,10 @@ fn h003_on_old_hip_leaves_rewritten_builtins_to_the_translator() {
 }
 
 #[test]
-fn h003_says_nothing_about_builtins_no_hip_has_which_the_translator_reports() {
-    // `__reduce_*_sync` and `__uni_sync` exist in no HIP: a word about their masks (or "target
-    // HIP 6.2") would send the user after a call that is not there. T001 names them instead.
+fn h003_says_nothing_about_builtins_the_target_lacks_which_the_translator_reports() {
+    // `__uni_sync` exists in no HIP and `__reduce_*_sync` only from 7.0: for older targets a word
+    // about their masks (or "target HIP 6.2") would send the user after a call that is not
+    // there. The translator names them instead (T001; T002 with the release that has them).
     let src = kernel(
         "unsigned m = 0xffff;\n\
          int s = __reduce_add_sync(0xffffffff, (int)x[0]);\n\
@@ -422,14 +425,26 @@ fn h003_says_nothing_about_builtins_no_hip_has_which_the_translator_reports() {
             ..crate::translate::Options::default()
         };
         let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
-        let t001: Vec<usize> = t
+        let named: Vec<(&str, usize)> = t
             .diagnostics
             .iter()
-            .filter(|d| d.id == "T001")
-            .map(|d| d.line)
+            .filter(|d| d.id == "T001" || d.id == "T002")
+            .map(|d| (d.id.as_str(), d.line))
             .collect();
-        assert_eq!(t001, vec![3, 4, 5], "HIP {v}");
+        assert_eq!(
+            named,
+            vec![("T002", 3), ("T002", 4), ("T001", 5)],
+            "HIP {v}"
+        );
     }
+    // HIP 7.0 has the reductions, with 64-bit masks: the variable `m` is reported, the full
+    // mask the translator widens is not.
+    let h003: Vec<usize> = run_with(&src, Version::new(7, 0, 0), true)
+        .iter()
+        .filter(|d| d.id == "H003")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(h003, vec![4]);
     // A builtin HIP 6.2 has keeps its report.
     let src =
         kernel("unsigned m = 0xffff;\nunsigned long long p = __match_any_sync(m, (int)x[0]);");
@@ -556,8 +571,15 @@ fn h005_activemask_partial_syncwarp() {
         .filter(|d| d.id == "H005")
         .map(|d| (d.id, d.line))
         .collect();
-    // The partial `__syncwarp` (line 3) is the translator's to report: no HIP has `__syncwarp`.
-    assert_eq!(got, vec![("H005".into(), 2)]);
+    // HIP 7.0 has `__syncwarp`, so its partial mask is reported as for the other builtins.
+    assert_eq!(got, vec![("H005".into(), 2), ("H005".into(), 3)]);
+    // Before 7.0 the partial `__syncwarp` (line 3) is the translator's to report.
+    let before: Vec<usize> = run_with(&src, Version::new(6, 4, 0), true)
+        .into_iter()
+        .filter(|d| d.id == "H005")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(before, vec![2]);
     let opts = crate::translate::Options {
         hip_version: Version::new(6, 4, 0),
         ..crate::translate::Options::default()
@@ -569,11 +591,11 @@ fn h005_activemask_partial_syncwarp() {
         .map(|d| (d.id.as_str(), d.line))
         .collect();
     assert!(lines.contains(&("T009", 3)), "{lines:?}");
-    // No HIP has `__syncwarp`: the help must not send the user to a newer one.
+    // HIP 6.x has no `__syncwarp`: the help must not send the user to 6.2.
     let t009 = t.diagnostics.iter().find(|d| d.id == "T009").unwrap();
     let help = t009.help.as_deref().unwrap_or("");
     assert!(
-        t009.message.contains("no HIP release")
+        t009.message.contains("came with HIP 7.0")
             && !help.contains("6.2")
             && help.contains("wave_barrier"),
         "{t009:?}"
@@ -1737,12 +1759,14 @@ fn h037_choose_device_by_compute_capability() {
 }
 
 #[test]
-fn h003_preview_builtins_need_their_switch_on_hip_6_2_and_6_3_once_per_file() {
+fn h003_preview_builtins_need_their_switch_on_hip_6_2_to_6_4_once_per_file() {
     let src = "__global__ void k(float* v) {\n  unsigned long long m = ~0ull;\n  v[0] += __shfl_xor_sync(m, v[0], 1);\n  v[1] = __any_sync(m, v[0] > 0);\n}\n";
     for (hip, want) in [
         (Version::new(6, 2, 0), vec![(3, Severity::Note)]),
         (Version::new(6, 3, 1), vec![(3, Severity::Note)]),
-        (Version::new(6, 4, 0), vec![]),
+        // HIP's 7.0 changelog: "enabled by default" (6.4 still needs the macro).
+        (Version::new(6, 4, 0), vec![(3, Severity::Note)]),
+        (Version::new(7, 0, 0), vec![]),
     ] {
         let got: Vec<(usize, Severity)> = run_with(src, hip, true)
             .into_iter()

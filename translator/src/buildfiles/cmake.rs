@@ -454,10 +454,10 @@ if(_hipport_all_sources)
 endif()
 "#;
 
-/// Appended after [`EPILOGUE`] when the target HIP (6.2, 6.3) declares the `_sync` warp
+/// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
 /// builtins only with `HIP_ENABLE_WARP_SYNC_BUILTINS` defined.
 const WARP_SYNC_DEFINE: &str = r#"if(_hipport_all_sources)
-  # hipport: HIP 6.2 and 6.3 declare the *_sync warp builtins only with this definition.
+  # hipport: HIP 6.2 to 6.4 declare the *_sync warp builtins only with this definition.
   set_property(SOURCE ${_hipport_all_sources} APPEND PROPERTY COMPILE_DEFINITIONS HIP_ENABLE_WARP_SYNC_BUILTINS)
 endif()
 "#;

@@ -294,7 +294,7 @@ fn translate_group(
 /// for every `load`/`load_inline` build (`COMMON_HIPCC_FLAGS`) in recent releases: torch 2.9 has
 /// it, the 2.5 line and older do not (the releases between were not checked). So the call is not
 /// changed, and the note says which torch needs the flag.
-const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to an extra_cuda_cflags list the call has), or target HIP 6.4, where the builtins are on by default";
+const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to an extra_cuda_cflags list the call has), or target HIP 7.0, where the builtins are on by default";
 
 /// `text` with its references to lines of the string (`line 4`, `lines 4-6`) turned into lines
 /// of the Python file; `lines` is the string's line count.
@@ -1254,7 +1254,12 @@ m = load_inline("m", "", [src, more])
     #[test]
     fn warp_sync_builtins_on_hip_6_2_name_the_torch_that_defines_them() {
         let src = "from torch.utils.cpp_extension import load_inline\nsrc = '__device__ float f(float v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }'\nload_inline('m', '', src)\n";
-        for (hip, noted) in [((6, 2, 0), true), ((6, 3, 0), true), ((6, 4, 0), false)] {
+        for (hip, noted) in [
+            ((6, 2, 0), true),
+            ((6, 3, 0), true),
+            ((6, 4, 0), true),
+            ((7, 0, 0), false),
+        ] {
             let opts = Options {
                 hip_version: hipport_rules::Version::new(hip.0, hip.1, hip.2),
                 ..Options::default()

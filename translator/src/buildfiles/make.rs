@@ -773,7 +773,7 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
 }
 
 /// Rewrites one word of a Makefile line. With `warp_sync`, the compiler gets
-/// `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (HIP 6.2 and 6.3 declare the `_sync` warp builtins the port
+/// `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (HIP 6.2 to 6.4 declare the `_sync` warp builtins the port
 /// keeps only with it), where it is not quoted (a quoted command is one word).
 fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, warp_sync: bool) {
     let t = w.text.as_str();

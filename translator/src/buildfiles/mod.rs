@@ -118,7 +118,7 @@ pub struct BuildOptions {
     /// renamed sources follow, read relative to that build's directory (see [`python_helpers`]).
     pub python_helpers: BTreeMap<String, String>,
     /// The target HIP declares the `_sync` warp builtins the translated sources keep only with
-    /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined (6.2, 6.3): CMake gives it to the HIP sources,
+    /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined (6.2 to 6.4): CMake gives it to the HIP sources,
     /// Makefiles to hipcc, setup.py and JIT builds to their nvcc lists.
     pub warp_sync_define: bool,
     /// The target HIP release: CMake finds a library's package only where that release ships
@@ -611,7 +611,7 @@ pub const DIAGS: &[DiagInfo] = &[
                   so the names stay. hipport rewrites the flags in that list to hipcc spellings and the\n\
                   library names to HIP libraries. JIT builds (torch.utils.cpp_extension.load and\n\
                   load_inline) likewise hand extra_cuda_cflags to hipcc: those lists are rewritten the same\n\
-                  way in any Python file. For --hip-version 6.2 and 6.3 each such list also gets\n\
+                  way in any Python file. For --hip-version 6.2 to 6.4 each such list also gets\n\
                   -DHIP_ENABLE_WARP_SYNC_BUILTINS first, since those releases declare the _sync warp\n\
                   builtins the port keeps only with it. The CUDA in load_inline's strings is translated\n\
                   and checked as a .cu file is; what is not is reported as B014.",

@@ -1260,11 +1260,11 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
     }
 }
 
-/// The macro with which HIP 6.2 and 6.3 declare the `_sync` warp builtins.
+/// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
 const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
 
 /// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
-/// the list already defines it: HIP 6.2 and 6.3 declare the `_sync` warp builtins that the
+/// the list already defines it: HIP 6.2 to 6.4 declare the `_sync` warp builtins that the
 /// translated sources keep only with it, and hipcc gets this list.
 fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
     let Some(first) = words.first() else {
@@ -1296,8 +1296,8 @@ fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
         sink.diag(
             B_TORCH,
             first.start,
-            format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 and 6.3 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
-            Some("HIP 6.4 and newer declare them without it; keep it while the extension must build with ROCm 6.2 or 6.3".into()),
+            format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
+            Some("HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4".into()),
         );
     }
 }
