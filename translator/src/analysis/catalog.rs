@@ -128,7 +128,7 @@ Storing the result in `unsigned` or `uint32_t`, counting it with `__popc`, searc
 `__ffs` or `__clz`, or building masks with `1u << lane` silently drops lanes 32-63 on 64-lane \
 GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32.
 
-From HIP 6.2 the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
+From HIP 6.2 (with `HIP_ENABLE_WARP_SYNC_BUILTINS` before 7.0) the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
 `g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \
 A tile of 32 lanes or fewer fits in 32 bits, as in CUDA, and is not reported; a coalesced group \
 (`coalesced_threads()`, which spans the whole 64-lane wavefront) or a 64-thread tile does not fit.
@@ -927,17 +927,21 @@ pub const CG_MEMBER: DiagInfo = DiagInfo {
     id: "H044",
     name: "cg-member-missing",
     severity: Severity::Error,
-    summary: "Cooperative-groups members that HIP 5.2.3 does not have",
+    summary: "Cooperative-groups members that the target HIP does not have",
     explain: "\
 HIP 5.2.3's cooperative groups (amd_hip_cooperative_groups.h) give groups `size`, \
 `thread_rank`, `sync`, `group_index`, `thread_index`, `is_valid` and the tile shuffles, and \
-nothing else: a tile's `ballot`, `any`, `all`, `match_any` and `match_all`, `meta_group_rank` \
-and `meta_group_size`, CUDA 12's `num_threads` and `dim_threads`, a grid's `num_blocks`, \
-`block_rank`, `block_index` and `dim_blocks`, a block's `group_dim`, and the functions \
-`labeled_partition` and `binary_partition` do not compile there (\"no member named ...\"). \
-hipport reports them, on variables declared as a group (or `auto` from `tiled_partition`, \
-`this_thread_block`, `coalesced_threads`, `this_grid`), when the target is HIP 5.2; for newer \
-targets check the release's header.
+nothing else. Later releases added, by HIP's changelogs and headers: `meta_group_rank` and \
+`meta_group_size` in 5.7; a tile's or coalesced group's `ballot`, `any`, `all`, `match_any` and \
+`match_all`, and `binary_partition`, in 6.2 (declared in 6.2 to 6.4 only when \
+`HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, like the `_sync` builtins they call; on by default \
+from 7.0); a block's and grid's `group_dim` by 6.2 (the release between 5.3 and 6.2 that added \
+it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `block_rank` in \
+7.12. CUDA 12's `dim_threads`, a grid's `num_blocks`, `block_index` and `dim_blocks`, and \
+`labeled_partition` are in no HIP release. A member the target lacks does not compile (\"no \
+member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
+`tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
+`--hip-version`, and for HIP 6.2 to 6.4 notes once per file that the votes need the macro.
 
 Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
 `meta_group_rank()` as `thread_rank() / tile size` of the parent, and `num_threads()` as \

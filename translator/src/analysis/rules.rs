@@ -1294,8 +1294,35 @@ fn grid_barrier(a: &Analyzer, n: Node, body: &str) -> bool {
     }
 }
 
-/// A cooperative-groups member HIP 5.2.3 lacks (H044): a method of a variable declared as a
-/// group, or the partition functions, qualified with the namespace.
+/// The cooperative-groups votes, which HIP declares with its `_sync` builtins (6.2 to 6.4: only
+/// with `HIP_ENABLE_WARP_SYNC_BUILTINS`).
+const CG_VOTES: [&str; 6] = [
+    "ballot",
+    "any",
+    "all",
+    "match_any",
+    "match_all",
+    "binary_partition",
+];
+
+/// The first HIP release whose cooperative groups have member `name` (`None`: none has it), from
+/// HIP's changelogs and ROCm/clr's amd_hip_cooperative_groups.h. `group_dim` is absent from
+/// 5.2.3 and present in the 6.2 headers; the release between that added it is not known, so 6.2.
+fn cg_member_added(name: &str) -> Option<hipport_rules::Version> {
+    use hipport_rules::Version;
+    match name {
+        "meta_group_rank" | "meta_group_size" => Some(Version::new(5, 7, 0)),
+        "ballot" | "any" | "all" | "match_any" | "match_all" | "binary_partition" | "group_dim" => {
+            Some(Version::new(6, 2, 0))
+        }
+        "num_threads" => Some(Version::new(7, 0, 0)),
+        "block_rank" => Some(Version::new(7, 12, 0)),
+        _ => None,
+    }
+}
+
+/// A cooperative-groups member the target HIP lacks (H044): a method of a variable declared as
+/// a group, or the partition functions, qualified with the namespace.
 fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
     let Some(f) = n.field(FIELDS.function) else {
         return;
@@ -1331,16 +1358,41 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
         }
         _ => false,
     };
-    if is_group {
+    if !is_group {
+        return;
+    }
+    let hip = a.opts.hip_version;
+    let added = cg_member_added(name);
+    if added.is_some_and(|v| hip >= v) {
+        // Declared, but only with the switch of the `_sync` builtins (6.2 to 6.4): said once.
+        if !a.first("cg-vote-preview", 0) {
+            return;
+        }
         a.report(
             &CG_MEMBER,
-            Severity::Error,
+            Severity::Note,
             n,
-            format!("`{name}` is not in HIP 5.2.3's cooperative groups; the target is HIP {}", a.opts.hip_version),
-            Some("use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(); or target a newer HIP".into()),
+            format!("`{name}`: HIP 6.2 to 6.4 declare the cooperative-groups votes only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined; the target is HIP {hip}"),
+            Some("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS, or target HIP 7.0, where they are on by default".into()),
             vec![],
         );
+        return;
     }
+    let since = match added {
+        Some(v) => format!("HIP {}.{} added it", v.major, v.minor),
+        None => "no HIP release has it".to_string(),
+    };
+    a.report(
+        &CG_MEMBER,
+        Severity::Error,
+        n,
+        format!("`{name}` is not in HIP {hip}'s cooperative groups ({since})"),
+        Some(match added {
+            Some(_) => "use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(); or target a newer HIP".into(),
+            None => "use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size()".into(),
+        }),
+        vec![],
+    );
 }
 
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
@@ -2689,7 +2741,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"
         | "binary_partition" | "num_blocks" | "block_rank" | "block_index" | "dim_blocks"
         | "group_dim"
-            if a.opts.hip_version < hipport_rules::Version::new(5, 3, 0) =>
+            if cg_member_added(name).is_none_or(|v| a.opts.hip_version < v)
+                || crate::header_mode::needs_warp_sync_define(a.opts.hip_version)
+                    && CG_VOTES.contains(&name) =>
         {
             cg_member(a, n, name)
         }

@@ -2245,9 +2245,44 @@ fn h044_cooperative_group_members_hip_5_2_lacks() {
                cg::grid_group grid = cg::this_grid(); o[4] = grid.num_blocks() + grid.block_rank();\n\
                }\n\
                struct S { bool any(int); }; __device__ bool h(S s) { return s.any(1); }\n";
-    let at = |v: Version| lines_at(src, "H044", v);
-    assert_eq!(at(Version::new(5, 2, 3)), vec![3, 4, 5, 6, 6]);
-    assert!(at(Version::new(6, 2, 0)).is_empty());
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H044")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Note};
+    assert_eq!(
+        at(Version::new(5, 2, 3)),
+        [(3, Error), (4, Error), (5, Error), (6, Error), (6, Error)]
+    );
+    // 6.2 to 6.4 have the votes behind HIP_ENABLE_WARP_SYNC_BUILTINS (a note); `num_threads`
+    // came with 7.0, `block_rank` with 7.12, and no release has `labeled_partition` or
+    // `num_blocks`.
+    let from_6_2 = [(3, Note), (4, Error), (5, Error), (6, Error), (6, Error)];
+    assert_eq!(at(Version::new(6, 2, 0)), from_6_2);
+    assert_eq!(at(Version::new(6, 4, 0)), from_6_2);
+    assert_eq!(
+        at(Version::new(7, 0, 0)),
+        [(5, Error), (6, Error), (6, Error)]
+    );
+    let d = run_with(src, Version::new(7, 0, 0), false);
+    let msg = |needle: &str| {
+        d.iter()
+            .find(|d| d.id == "H044" && d.message.starts_with(needle))
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
+    };
+    assert!(msg("`block_rank`").contains("HIP 7.12 added it"), "{d:?}");
+    assert!(
+        msg("`num_blocks`").contains("no HIP release has it"),
+        "{d:?}"
+    );
+    // `meta_group_rank` came with 5.7.
+    let meta = "__global__ void k(int* o) { auto t = cg::tiled_partition<16>(cg::this_thread_block()); o[0] = t.meta_group_rank(); }\n";
+    assert_eq!(lines_at(meta, "H044", Version::new(5, 6, 0)), [1]);
+    assert!(lines_at(meta, "H044", Version::new(5, 7, 0)).is_empty());
 }
 
 // H047 ---------------------------------------------------------------------------------------
