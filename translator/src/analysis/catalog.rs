@@ -998,9 +998,10 @@ launch attribute `cudaLaunchAttributeClusterDimension` (`CU_LAUNCH_ATTRIBUTE_CLU
 for `cudaLaunchKernelEx`, the `cudaFuncAttribute...Cluster...` attributes, \
 `cudaOccupancyMaxActiveClusters`, and in the kernel `cooperative_groups::this_cluster()` with \
 its `cluster_group` (`sync()`, `map_shared_rank()`: distributed shared memory, one block reading \
-another's). AMD GPUs have no level between the block and the grid and no way for a block to \
-address another block's LDS, and no HIP release has these names (the rules give them no HIP \
-equivalent), so they stay as they are and the output does not compile. This report takes the \
+another's). AMD GPUs before gfx1250 have no level between the block and the grid and no way for a block \
+to address another block's LDS, and no released HIP through 7.2 has these names (the rules give \
+them no HIP equivalent; HIP's 7.13 preview adds `hipLaunchAttributeClusterDimension` for \
+gfx1250 only), so they stay as they are and the output does not compile. This report takes the \
 place of T001 there: one report per name, an error (a note in a branch hipcc never compiles).
 
 hipport shows `__cluster_dims__(...)` to its parser as blanks, so the kernel it stands before \
