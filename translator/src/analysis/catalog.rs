@@ -567,10 +567,13 @@ pub const BFLOAT16: DiagInfo = DiagInfo {
     id: "H029",
     name: "bfloat16-type",
     severity: Severity::Note,
-    summary: "bfloat16 and half conversions with a rounding mode that several ROCm releases lack",
+    summary: "bfloat16 and half conversions with a rounding mode that HIP lacks",
     explain: "\
-`__float2bfloat16_rd`, `__float2bfloat16_ru`, `__float2bfloat16_rz` and `__double2half` are \
-missing in several ROCm releases (ROCm/hip#3425). hipport's rules give them no HIP name, so the \
+`__float2bfloat16_rd`, `__float2bfloat16_ru` and `__float2bfloat16_rz` are in no AMD release's \
+amd_hip_bf16.h that hipport's authors could read (ROCm/clr and rocm-systems, 6.0 through 7.x; \
+ROCm/hip#3425), and `__double2half` in none of AMD's fp16 headers read. (`__float2bfloat16_rn` \
+is missing too, but it is the same round-to-nearest-even conversion as `__float2bfloat16`, which \
+it becomes from HIP 6.0.) hipport's rules give them no HIP name, so the \
 translator leaves them as they are. This report takes the place of T001 there (one report per name, at T001's severity: an error, or a note in a branch hipcc never compiles) and says why and where to look.
 
 The bfloat16 types themselves are not reported: `__nv_bfloat16` and its typedef `nv_bfloat16` \

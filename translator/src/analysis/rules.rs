@@ -3110,7 +3110,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 &BFLOAT16,
                 Severity::Note,
                 n,
-                format!("`{name}` has no HIP equivalent in the rules database: HIP 5.2.3 lacks it, as several ROCm releases do (ROCm/hip#3425), so it stays as it is"),
+                format!("`{name}` has no HIP equivalent in the rules database: no AMD release read (5.2.3, and 6.0 through 7.x) declares it (ROCm/hip#3425), so it stays as it is"),
                 Some("convert through float with the rounding written out, or check the target ROCm's amd_hip_bf16.h / amd_hip_fp16.h and add a rule with `--rules FILE`".into()),
                 vec![],
             )
