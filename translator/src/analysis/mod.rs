@@ -139,8 +139,22 @@ pub fn analyze_flat(
         a.check(flat);
         rules::cluster_dims(&mut a);
         a.finish();
-        std::mem::take(&mut a.macros)
+        // The bodies of macros defined in branches hipcc skips (`#ifndef USE_ROCM`).
+        let skipped: HashSet<usize> = a
+            .macros
+            .values()
+            .flatten()
+            .filter_map(|m| m.body.as_ref())
+            .map(|b| b.start)
+            .filter(|&at| {
+                tree.root_node()
+                    .descendant_for_byte_range(at, at)
+                    .is_some_and(|n| rules::hip_compiles(&a, n) == Some(false))
+            })
+            .collect();
+        (std::mem::take(&mut a.macros), skipped)
     };
+    let (macros, skipped) = macros;
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
     // Whether the file does warp-level work (read once, and only for a file with macro bodies).
     let mut file_warp_code = None;
@@ -150,6 +164,7 @@ pub fn analyze_flat(
         let mut a = Analyzer::new(&body.text, file, opts, index, Some(body.origin()), &mut out);
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
+        a.macro_skipped = skipped.contains(&body.start);
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
         a.collect(&body_flat);
@@ -505,6 +520,12 @@ struct Analyzer<'a, 't> {
     funcs: Vec<Func<'t>>,
     /// Name of the macro whose body this analyzer reads.
     in_macro: Option<String>,
+    /// The macro body being analysed is defined in a branch hipcc skips: its errors are notes.
+    macro_skipped: bool,
+    /// Object-like macros defined as `warpSize` in a branch hipcc may compile (`#define
+    /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
+    /// their uses as uses of `warpSize`.
+    warp_size_aliases: Vec<(String, usize)>,
     /// The file launches a kernel cooperatively somewhere.
     cooperative_launch: bool,
     /// Keys of "report once" diagnostics already emitted.
@@ -564,6 +585,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             decls: Decls::new(src),
             funcs: Vec::new(),
             in_macro: None,
+            macro_skipped: false,
+            warp_size_aliases: Vec::new(),
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
@@ -657,8 +680,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut severity = severity;
         let mut message = message;
         if severity == Severity::Error
-            && self.origin.is_none()
-            && rules::hip_compiles(self, node) == Some(false)
+            && (self.macro_skipped
+                || self.origin.is_none() && rules::hip_compiles(self, node) == Some(false))
         {
             severity = Severity::Note;
             message.push_str(
@@ -875,6 +898,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         if let Some(v) = value_node {
             let body_text = &self.src[v.byte_range()];
+            if !function_like
+                && self.origin.is_none()
+                && body_text
+                    .iter()
+                    .filter(|b| !b.is_ascii_whitespace() && !matches!(b, b'(' | b')'))
+                    .eq(b"warpSize".iter())
+                && rules::hip_compiles(self, node) != Some(false)
+            {
+                self.warp_size_aliases
+                    .push((name.clone(), node.start_byte()));
+            }
             let literal = self.origin.is_none().then(|| int_literal_body(body_text));
             if let Some(lit) = literal.flatten() {
                 // A lone integer (`#define TILE 64`, the commonest body): no rule fires on it,

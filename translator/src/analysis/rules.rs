@@ -2372,6 +2372,15 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
 // H002: warpSize as a compile-time constant
 
 fn identifier(a: &mut Analyzer, n: Node) {
+    if !a.warp_size_aliases.is_empty() {
+        let name = a.text(n);
+        if let Some(&(_, at)) = a.warp_size_aliases.iter().find(|(m, _)| m == name) {
+            if n.start_byte() > at {
+                warpsize_constexpr(a, n, name);
+            }
+            return;
+        }
+    }
     // Every name below begins with one of these (most identifiers are passed over here).
     // (`c` and `t` begin only cluster names, read in files that speak of clusters.)
     let first = a.src.get(n.start_byte());
@@ -2386,7 +2395,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
         return;
     }
     match name {
-        "warpSize" => warpsize_constexpr(a, n),
+        "warpSize" => warpsize_constexpr(a, n, "warpSize"),
         "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,
@@ -2508,6 +2517,19 @@ fn constant_use(a: &Analyzer, n: Node) -> Option<&'static str> {
                 }
                 break;
             }
+            // `if constexpr (N > warpSize)`: the condition clause of a constexpr `if`.
+            "condition_clause" => {
+                if x.parent().is_some_and(|i| {
+                    i.kind_name() == "if_statement"
+                        && i.field(FIELDS.condition) == Some(x)
+                        && a.text(i)
+                            .strip_prefix("if")
+                            .is_some_and(|r| r.trim_start().starts_with("constexpr"))
+                }) {
+                    what = Some("an `if constexpr` condition");
+                }
+                break;
+            }
             "compound_statement"
             | "expression_statement"
             | "function_definition"
@@ -2526,7 +2548,8 @@ fn constant_use(a: &Analyzer, n: Node) -> Option<&'static str> {
     what
 }
 
-fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
+/// `warpSize`, or a macro defined as it (`name`), where a constant expression is needed.
+fn warpsize_constexpr(a: &mut Analyzer, n: Node, name: &str) {
     let what = constant_use(a, n);
     if let Some(what) = what {
         // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
@@ -2539,7 +2562,11 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node) {
             &WARPSIZE_CONSTEXPR,
             sev,
             n,
-            format!("`warpSize` used as {what}: it is not a compile-time constant from ROCm 7.0"),
+            if name == "warpSize" {
+                format!("`warpSize` used as {what}: it is not a compile-time constant from ROCm 7.0")
+            } else {
+                format!("`{name}` (defined as `warpSize` for hipcc) used as {what}: `warpSize` is not a compile-time constant from ROCm 7.0")
+            },
             Some("pass the warp size as a template parameter chosen on the host (hipDeviceAttributeWarpSize), or select 64 under __GFX8__/__GFX9__ and 32 otherwise".into()),
             vec![],
         );
@@ -4968,7 +4995,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
     if is_cluster_name(a, t) {
         cluster(a, n, t);
     } else if t == "warpSize" {
-        warpsize_constexpr(a, n);
+        warpsize_constexpr(a, n, "warpSize");
     } else if t == "C10_WARP_SIZE" {
         c10_warp_size(a, n);
     } else if t.starts_with("__nv_fp8") {

@@ -249,6 +249,68 @@ fn h001_per_warp_shared_arrays() {
 
 // H002 ---------------------------------------------------------------------------------------
 
+/// A macro defined as `warpSize` for hipcc (`#define WARP_SIZE warpSize` on the ROCm side of
+/// `#ifndef USE_ROCM`) is `warpSize` wherever it is used, `if constexpr` included; one in a
+/// branch hipcc skips is not.
+#[test]
+fn h002_macros_defined_as_warpsize() {
+    let src = "#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
+               template <typename T, int lanes = WARP_SIZE>\n\
+               __device__ T sum(T v) {\n\
+                 static_assert(lanes <= WARP_SIZE);\n\
+                 if constexpr (lanes > 16) { v += v; }\n\
+                 return v;\n}\n\
+               template <int B> __device__ int warps() {\n\
+                 if constexpr (B > WARP_SIZE) { return B / WARP_SIZE; } else { return 1; }\n}\n\
+               __global__ void k(int* o) { o[threadIdx.x % WARP_SIZE] = warps<256>(); }\n";
+    let h002 = |defines: &[&str]| -> Vec<usize> {
+        run_defined(src, Version::new(7, 0, 0), false, defines)
+            .into_iter()
+            .filter(|d| d.id == "H002")
+            .map(|d| d.line)
+            .collect()
+    };
+    // Lines 6 (template default), 8 (static_assert), 13 (if constexpr); the run-time uses on
+    // lines 13 and 15 are fine.
+    assert_eq!(h002(&["USE_ROCM"]), [6, 8, 13]);
+    assert_eq!(
+        h002(&[]),
+        [6, 8, 13],
+        "undecided: the hipcc build may take it"
+    );
+    let d = run_defined(src, Version::new(7, 0, 0), false, &["USE_ROCM"]);
+    let first = d.iter().find(|d| d.id == "H002").unwrap();
+    assert!(
+        first.message.contains(
+            "`WARP_SIZE` (defined as `warpSize` for hipcc) used as a template parameter default"
+        ),
+        "{first:?}"
+    );
+    // Defined so only for CUDA: not hipcc's.
+    let cuda_only = src.replace("#ifndef USE_ROCM", "#ifdef USE_ROCM");
+    assert!(
+        run_defined(&cuda_only, Version::new(7, 0, 0), false, &["USE_ROCM"])
+            .iter()
+            .all(|d| d.id != "H002"),
+    );
+}
+
+/// A hazard in the body of a macro defined in a branch hipcc skips is a note.
+#[test]
+fn macro_bodies_in_skipped_branches_are_notes() {
+    let src = "#ifndef USE_ROCM\n#define SHFL(v, m) __shfl_xor_sync(uint32_t(-1), v, m)\n#else\n#define SHFL(v, m) __shfl_xor(v, m)\n#endif\n\
+               __global__ void k(float* o) { o[0] = SHFL(o[1], 1); }\n";
+    let h003 = |defines: &[&str]| -> Vec<Severity> {
+        run_defined(src, Version::new(7, 0, 0), false, defines)
+            .into_iter()
+            .filter(|d| d.id == "H003")
+            .map(|d| d.severity)
+            .collect()
+    };
+    assert_eq!(h003(&[]), [Severity::Error]);
+    assert_eq!(h003(&["USE_ROCM"]), [Severity::Note]);
+}
+
 #[test]
 fn h002_warpsize_as_constant() {
     for body in [
