@@ -408,7 +408,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     cfg.excludes = args.exclude.clone();
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
-    cfg.translate.defines = defines_for(&args.defines, &args.paths);
+    cfg.translate.defines = defines_for(&args.defines, &args.paths, args.quiet);
     cfg.translate.fix = args.fix;
     cfg.mode = match args.mode {
         ConvertMode::Translate => project::Mode::Translate,
@@ -740,10 +740,19 @@ fn project_rules(
 fn defines_for(
     cli: &[hipport::analysis::Define],
     paths: &[PathBuf],
+    quiet: bool,
 ) -> Vec<hipport::analysis::Define> {
     let mut defines = cli.to_vec();
-    for d in project::project_defines(paths) {
+    for (d, why) in project::project_defines(paths) {
         if !defines.iter().any(|x| x.name == d.name) {
+            if !quiet {
+                eprintln!(
+                    "hipport: {} counts as defined: {} builds with torch.utils.cpp_extension, which passes -D{}=1 to hipcc",
+                    d.name,
+                    why.display(),
+                    d.name
+                );
+            }
             defines.push(d);
         }
     }
@@ -765,7 +774,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     cfg.excludes = args.exclude.clone();
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
-    cfg.translate.defines = defines_for(&args.defines, &args.paths);
+    cfg.translate.defines = defines_for(&args.defines, &args.paths, false);
     cfg.translate.hip_version = parse_hip_version(args.hip_version.as_ref())?;
     project_rules(&args.paths, &args.rule_files, &mut cfg)?;
     let report = project::convert(&cfg, false)?;

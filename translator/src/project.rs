@@ -1910,51 +1910,52 @@ fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
     crate::includes::IncludeSearch::new(dirs, found.iter().map(|f| f.rel.as_str()))
 }
 
-/// The macros the HIP build of `inputs` defines that hipport can tell from the project: a
+/// The macros the HIP build of `inputs` defines that hipport can tell from the project, each with
+/// the file that shows it: a
 /// `setup.py` that builds with PyTorch's `torch.utils.cpp_extension` (in an input directory, the
 /// directory of an input file, or up to three directories above, stopping at a repository's
 /// root) means `USE_ROCM`, which that module passes to hipcc for every source.
-pub fn project_defines(inputs: &[PathBuf]) -> Vec<crate::analysis::Define> {
+pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf)> {
     let torch_setup = |dir: &Path| {
         fs::read(dir.join("setup.py")).is_ok_and(|t| {
             memchr::memmem::find(&t, b"cpp_extension").is_some()
                 && memchr::memmem::find(&t, b"torch").is_some()
         })
     };
-    let found = inputs.iter().any(|input| {
+    let found = inputs.iter().find_map(|input| {
         let start = if input.is_dir() {
             Some(input.as_path())
         } else {
             input.parent()
         };
-        let Some(start) = start.map(|d| {
+        let start = start.map(|d| {
             if d.as_os_str().is_empty() {
                 Path::new(".")
             } else {
                 d
             }
-        }) else {
-            return false;
-        };
+        })?;
         let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
         for dir in start.ancestors().take(4) {
             if torch_setup(dir) {
-                return true;
+                return Some(dir.join("setup.py"));
             }
             if dir.join(".git").exists() {
                 break;
             }
         }
-        false
+        None
     });
-    if found {
-        vec![crate::analysis::Define {
-            name: "USE_ROCM".into(),
-            value: 1,
-        }]
-    } else {
-        Vec::new()
-    }
+    found
+        .map(|setup| {
+            let define = crate::analysis::Define {
+                name: "USE_ROCM".into(),
+                value: 1,
+            };
+            (define, setup)
+        })
+        .into_iter()
+        .collect()
 }
 
 /// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).

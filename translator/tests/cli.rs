@@ -563,6 +563,13 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
     )
     .unwrap();
     assert!(!h001(&["ext"]));
+    let o = hipport(&["check", "ext/csrc"], tmp.path());
+    assert!(
+        stderr(&o).contains("USE_ROCM counts as defined: ")
+            && stderr(&o).contains("setup.py builds with torch.utils.cpp_extension"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!h001(&["ext/csrc"]));
     assert!(!h001(&["ext/csrc/compat.cuh"]));
     fs::write(
