@@ -945,7 +945,12 @@ it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `bl
 `labeled_partition` are in no HIP release. A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
-`--hip-version`, and for HIP 6.2 to 6.4 notes once per file that the votes need the macro.
+`--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \
+that those releases' headers build a tile's vote mask as `mask << (thread_rank() / size * size)` \
+with the thread's rank in the block: from the 65th thread of a block the shift reaches 64, so \
+votes in blocks of more than 64 threads read the wrong lanes (or, with an empty mask, trap in \
+builds without NDEBUG). Newer headers take the rank modulo `warpSize`; the first release with \
+that fix is not known.
 
 Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
 `meta_group_rank()` as `thread_rank() / tile size` of the parent, and `num_threads()` as \

@@ -1370,10 +1370,10 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
         }
         a.report(
             &CG_MEMBER,
-            Severity::Note,
+            Severity::Warning,
             n,
-            format!("`{name}`: HIP 6.2 to 6.4 declare the cooperative-groups votes only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined; the target is HIP {hip}"),
-            Some("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS, or target HIP 7.0, where they are on by default".into()),
+            format!("`{name}`: HIP 6.2 to 6.4 declare the cooperative-groups votes only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined, and their headers shift a tile's vote mask by the thread's rank in the block, not in its wavefront: in blocks of more than 64 threads the votes go wrong (or trap in builds without NDEBUG); the target is HIP {hip}"),
+            Some("compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS and keep such votes in blocks of at most 64 threads, or vote with __ballot on the wavefront and take the tile's bits; newer headers take the rank modulo warpSize (the release is not known)".into()),
             vec![],
         );
         return;
