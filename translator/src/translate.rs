@@ -985,9 +985,11 @@ impl<'a> Walk<'a> {
     }
 
     /// Renames the namespace segment at `start..end` by the namespace rules (`cub` ->
-    /// `hipcub`, `thrust::cuda` -> `thrust::hip`); returns whether a rule applied.
+    /// `hipcub`, `thrust::cuda` -> `thrust::hip`; `cuda::std` -> `std` drops the written
+    /// `cuda::`); returns whether a rule applied.
     fn rename_namespace(&mut self, start: usize, end: usize) -> bool {
         let name = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+        let (quals, _) = qualifiers_before(self.src, start);
         let scope = scope_before(self.src, start);
         let db = self.db;
         // The longest written path that has a rule wins (`thrust::cuda` before `cuda`).
@@ -1004,6 +1006,23 @@ impl<'a> Walk<'a> {
             if path == name && hip.contains("::") && hip != name {
                 // A rule for a whole path does not apply to a bare segment.
                 continue;
+            }
+            let dropped = path.matches("::").count().saturating_sub(hip.matches("::").count());
+            if path != name && dropped > 0 && path.ends_with(hip) && new_last == name {
+                // The HIP path is a shorter tail of the written one: remove the leading
+                // qualifiers (`quals` runs innermost first), from the outermost kept-out one to
+                // the first segment that stays.
+                let base = self.src.as_ptr() as usize;
+                let offset = |q: &[u8]| q.as_ptr() as usize - base;
+                let from = quals.last().map_or(start, |q| offset(q));
+                let to = match quals.len().checked_sub(dropped) {
+                    Some(0) | None => start,
+                    Some(k) => offset(quals[k - 1]),
+                };
+                self.edits.push(Edit::replace(from, to, "", "namespace"));
+                // Only libcu++'s `cuda::std` has such a rule; its headers are the header family.
+                self.count(Family::Header);
+                return true;
             }
             if new_last != name {
                 self.edits
