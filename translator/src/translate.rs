@@ -1007,7 +1007,10 @@ impl<'a> Walk<'a> {
                 // A rule for a whole path does not apply to a bare segment.
                 continue;
             }
-            let dropped = path.matches("::").count().saturating_sub(hip.matches("::").count());
+            let dropped = path
+                .matches("::")
+                .count()
+                .saturating_sub(hip.matches("::").count());
             if path != name && dropped > 0 && path.ends_with(hip) && new_last == name {
                 // The HIP path is a shorter tail of the written one: remove the leading
                 // qualifiers (`quals` runs innermost first), from the outermost kept-out one to

@@ -443,13 +443,21 @@ int main() {\n  float* x;\n  cudaMalloc(&x, 64 * sizeof(float));\n\
     };
     let r = hipport::translate::translate_source(src.as_bytes(), "lib.cu", &opts).unwrap();
     let out = String::from_utf8(r.output).unwrap();
-    assert!(!out.contains("cuda::std") && !out.contains("cuda/std"), "{out}");
+    assert!(
+        !out.contains("cuda::std") && !out.contains("cuda/std"),
+        "{out}"
+    );
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("lib.hip");
     std::fs::write(&path, &out).unwrap();
     let status = Command::new(&hipcc)
-        .args(["-std=c++17", "--offload-arch=gfx90a", "--offload-arch=gfx1030", "-c"])
+        .args([
+            "-std=c++17",
+            "--offload-arch=gfx90a",
+            "--offload-arch=gfx1030",
+            "-c",
+        ])
         .arg(&path)
         .arg("-o")
         .arg(tmp.path().join("lib.o"))
