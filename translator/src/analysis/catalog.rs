@@ -378,8 +378,14 @@ managed memory migrates pages only when XNACK is enabled (`HSA_XNACK=1`), which 
 MI200 (gfx90a) and MI300 (gfx942) but not on MI50/MI100 (gfx906, gfx908). Without XNACK managed \
 allocations stay in host memory and kernels read them over the interconnect, many times slower.
 
+A `__managed__` variable is registered by the program's startup code: with HIP 5.2.3 (Debian's \
+libamdhip64) a program that has one dies with a segmentation fault in `__hipRegisterManagedVar` \
+before `main` on a machine without a GPU (checked with hipcc 5.2.3), where a program without one \
+gets an error code from its first HIP call; CPU-only test runs of such a binary crash.
+
 Fix: run with `HSA_XNACK=1` on GPUs that support it and build for the `:xnack+` target, or use \
-explicit device allocations and copies.",
+explicit device allocations and copies (a `__device__` variable and `hipMemcpyToSymbol` in place \
+of a `__managed__` one).",
 };
 
 /// H020: `__threadfence_system`.
