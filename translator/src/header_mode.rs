@@ -460,6 +460,9 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
                 "HIPPORT_FULL_WARP_MASK",
                 "compat-mask",
             )),
+            // `(unsigned)` before a thread or block index passed to `printf`, `min` or `max`: what
+            // the index is in CUDA, and what HIP's index objects need there.
+            "index-cast" => edits.push(Edit::insert(e.start, e.text.clone(), "compat-index-cast")),
             // `cub` is aliased next to the hipCUB include; other namespaces need a human.
             "namespace" => {}
             r if r.starts_with("call:") => {

@@ -265,6 +265,11 @@ const HEADER_MODE_CASES: &[(&str, &str)] = &[
         "cb.cu",
         "#include <cuda_runtime.h>\n#include <cstdio>\nstatic void CUDART_CB done(cudaStream_t s, cudaError_t st, void*) { std::printf(\"%d\\n\", (int)st); }\nvoid go(cudaStream_t s) {\n  cudaEvent_t e;\n  cudaEventCreate(&e, cudaEventDisableTiming);\n  cudaStreamAddCallback(s, done, nullptr, 0);\n}\n",
     ),
+    // Thread and block indices passed to printf and min: HIP's index objects need a cast.
+    (
+        "idx.cu",
+        "#include <cstdio>\n__global__ void k(int n) {\n  if (threadIdx.x == 0) printf(\"block %u of %u, n %d\\n\", blockIdx.x, gridDim.x, min(blockDim.x, n));\n}\n",
+    ),
     // A call with no arguments.
     (
         "a.cu",
