@@ -1012,6 +1012,15 @@ impl<'a> Walk<'a> {
                 .count()
                 .saturating_sub(hip.matches("::").count());
             if path != name && dropped > 0 && path.ends_with(hip) && new_last == name {
+                // A name the rules keep under the longer path (`cuda::std::atomic`: its header
+                // stays, and ROCm's libhipcxx provides it there) keeps its qualifiers.
+                if let Some(next) = segment_after(self.src, end) {
+                    let longer = format!("{path}::{next}");
+                    let keep = db.namespace_for(&longer, &self.opts.libs);
+                    if keep.is_some_and(|r| r.hip.as_deref() == Some(longer.as_str())) {
+                        return true;
+                    }
+                }
                 // The HIP path is a shorter tail of the written one: remove the leading
                 // qualifiers (`quals` runs innermost first), from the outermost kept-out one to
                 // the first segment that stays.
@@ -2355,6 +2364,22 @@ fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
         i = j;
     }
     (parts, i)
+}
+
+/// The name after the `::` that follows byte `pos` (`atomic` in `std::atomic<int>` from the end
+/// of `std`), if any.
+fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
+    let rest = src.get(pos..)?;
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let rest = rest.strip_prefix(b"::")?;
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    std::str::from_utf8(&rest[..len])
+        .ok()
+        .filter(|s| !s.is_empty())
 }
 
 /// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
