@@ -599,6 +599,23 @@ fn compile_for(hipcc: &PathBuf, src: &str, arch: &str, flags: &[&str]) -> (bool,
 }
 
 #[test]
+fn h006_trap_and_sleep_hints_compile() {
+    let Some(cc) = hipcc() else { return };
+    let ptx = case("__global__ void k(int* f) {\n  if (!f[0]) asm(\"trap;\");\n  asm volatile(\"nanosleep.u32 %0;\" :: \"r\"(f[1]));\n}");
+    assert!(rules(&ptx, Version::new(6, 4, 0)).contains(&("H006".into(), Severity::Error)));
+    // What the hints name compiles; CUDA's `__trap` does not exist in HIP.
+    let hinted = case("__global__ void k(int* f) {\n  if (!f[0]) __builtin_trap();\n  __builtin_amdgcn_s_sleep(2);\n}");
+    let (ok, err) = compile(&cc, &hinted, &[]);
+    assert!(ok, "{err}");
+    let (ok, err) = compile(
+        &cc,
+        &case("__global__ void k(int* f) { if (!f[0]) __trap(); }"),
+        &[],
+    );
+    assert!(!ok && err.contains("__trap"), "{err}");
+}
+
+#[test]
 fn h052_texture_and_surface_objects_do_not_compile_for_mi300() {
     let Some(cc) = hipcc() else { return };
     let sampled = case(

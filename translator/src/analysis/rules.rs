@@ -4815,6 +4815,11 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "`cp.async` -> ordinary loads into shared memory + __syncthreads()",
         ),
         ("lop3", "`lop3` -> plain bitwise operators"),
+        ("trap", "`trap` -> `__builtin_trap()` (HIP has no `__trap`)"),
+        (
+            "nanosleep",
+            "`nanosleep` -> `__builtin_amdgcn_s_sleep(n)` (about 64*n clocks, n a constant)",
+        ),
         ("red.", "`red`/`atom` -> atomic builtins"),
     ];
     let found: Vec<&str> = hints
