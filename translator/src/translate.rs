@@ -990,7 +990,11 @@ impl<'a> Walk<'a> {
     fn rename_namespace(&mut self, start: usize, end: usize) -> bool {
         let name = String::from_utf8_lossy(&self.src[start..end]).into_owned();
         let (quals, _) = qualifiers_before(self.src, start);
-        let scope = scope_before(self.src, start);
+        let scope: String = quals
+            .iter()
+            .rev()
+            .map(|q| format!("{}::", String::from_utf8_lossy(q)))
+            .collect();
         let db = self.db;
         // The longest written path that has a rule wins (`thrust::cuda` before `cuda`).
         let full = format!("{scope}{name}");
