@@ -134,11 +134,20 @@ fn check(db: &Database) -> Vec<(String, bool)> {
             continue;
         }
         if seen.insert(hip.clone()) {
-            let found = PathBuf::from("/usr/include").join(&hip).is_file();
+            // A standard C++ header (libcu++'s `cuda/std/limits` becomes `limits`) is the C++
+            // library's, not HIP's.
+            let found = PathBuf::from("/usr/include").join(&hip).is_file() || std_header(&hip);
             out.push((hip, found));
         }
     }
     out
+}
+
+/// Whether `name` is a header of an installed C++ standard library (`/usr/include/c++/<version>/`).
+fn std_header(name: &str) -> bool {
+    std::fs::read_dir("/usr/include/c++")
+        .map(|rd| rd.flatten().any(|e| e.path().join(name).is_file()))
+        .unwrap_or(false)
 }
 
 #[test]

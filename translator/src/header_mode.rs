@@ -361,6 +361,15 @@ fn macro_test_edit(
     }
 }
 
+/// Whether an include's path (`<cuda/std/limits>`, with its brackets or quotes) is libcu++'s.
+fn is_libcudacxx(path: &[u8]) -> bool {
+    let inner = path
+        .strip_prefix(b"<")
+        .or_else(|| path.strip_prefix(b"\""))
+        .unwrap_or(path);
+    inner.starts_with(b"cuda/std/")
+}
+
 /// Turns a full translation of a file into single-source edits and the header's needs.
 ///
 /// `result` must come from translating `src` with `opts` (any launch style).
@@ -375,6 +384,9 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
         match e.rule.as_str() {
             // Includes hipport guarded already (a second run) stay as they are.
             "include-dedup" | "header" if layout.is_guarded(e.start) => {}
+            // libcu++'s headers stay: header mode keeps the `cuda::std::` names they declare
+            // (ROCm's libhipcxx provides both), which the standard header would not.
+            "header" if is_libcudacxx(&src[e.start..e.end]) => {}
             "include-dedup" | "header" => {
                 // Guard the include: CUDA keeps its header, AMD gets the HIP one.
                 let line_start = src[..e.start]
@@ -460,6 +472,9 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
                 "HIPPORT_FULL_WARP_MASK",
                 "compat-mask",
             )),
+            // `(unsigned)` before a thread or block index passed to `printf`, `min` or `max`: what
+            // the index is in CUDA, and what HIP's index objects need there.
+            "index-cast" => edits.push(Edit::insert(e.start, e.text.clone(), "compat-index-cast")),
             // `cub` is aliased next to the hipCUB include; other namespaces need a human.
             "namespace" => {}
             r if r.starts_with("call:") => {
@@ -797,6 +812,17 @@ mod tests {
             out.starts_with("#include \"hipport_compat.h\"\r\n__global__"),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn libcudacxx_includes_and_names_stay() {
+        let src = "#include <cuda/std/limits>\n#include <cuda_runtime.h>\n__global__ void k(float* x) { x[0] = cuda::std::numeric_limits<float>::max(); }\n";
+        let (_, out) = convert(src);
+        assert!(
+            out.starts_with("#include <cuda/std/limits>\n#include \"hipport_compat.h\"\n"),
+            "{out}"
+        );
+        assert!(out.contains("cuda::std::numeric_limits"), "{out}");
     }
 
     #[test]

@@ -985,10 +985,16 @@ impl<'a> Walk<'a> {
     }
 
     /// Renames the namespace segment at `start..end` by the namespace rules (`cub` ->
-    /// `hipcub`, `thrust::cuda` -> `thrust::hip`); returns whether a rule applied.
+    /// `hipcub`, `thrust::cuda` -> `thrust::hip`; `cuda::std` -> `std` drops the written
+    /// `cuda::`); returns whether a rule applied.
     fn rename_namespace(&mut self, start: usize, end: usize) -> bool {
         let name = String::from_utf8_lossy(&self.src[start..end]).into_owned();
-        let scope = scope_before(self.src, start);
+        let (quals, _) = qualifiers_before(self.src, start);
+        let scope: String = quals
+            .iter()
+            .rev()
+            .map(|q| format!("{}::", String::from_utf8_lossy(q)))
+            .collect();
         let db = self.db;
         // The longest written path that has a rule wins (`thrust::cuda` before `cuda`).
         let full = format!("{scope}{name}");
@@ -1004,6 +1010,35 @@ impl<'a> Walk<'a> {
             if path == name && hip.contains("::") && hip != name {
                 // A rule for a whole path does not apply to a bare segment.
                 continue;
+            }
+            let dropped = path
+                .matches("::")
+                .count()
+                .saturating_sub(hip.matches("::").count());
+            if path != name && dropped > 0 && path.ends_with(hip) && new_last == name {
+                // A name the rules keep under the longer path (`cuda::std::atomic`: its header
+                // stays, and ROCm's libhipcxx provides it there) keeps its qualifiers.
+                if let Some(next) = segment_after(self.src, end) {
+                    let longer = format!("{path}::{next}");
+                    let keep = db.namespace_for(&longer, &self.opts.libs);
+                    if keep.is_some_and(|r| r.hip.as_deref() == Some(longer.as_str())) {
+                        return true;
+                    }
+                }
+                // The HIP path is a shorter tail of the written one: remove the leading
+                // qualifiers (`quals` runs innermost first), from the outermost kept-out one to
+                // the first segment that stays.
+                let base = self.src.as_ptr() as usize;
+                let offset = |q: &[u8]| q.as_ptr() as usize - base;
+                let from = quals.last().map_or(start, |q| offset(q));
+                let to = match quals.len().checked_sub(dropped) {
+                    Some(0) | None => start,
+                    Some(k) => offset(quals[k - 1]),
+                };
+                self.edits.push(Edit::replace(from, to, "", "namespace"));
+                // Only libcu++'s `cuda::std` has such a rule; its headers are the header family.
+                self.count(Family::Header);
+                return true;
             }
             if new_last != name {
                 self.edits
@@ -2333,6 +2368,22 @@ fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
         i = j;
     }
     (parts, i)
+}
+
+/// The name after the `::` that follows byte `pos` (`atomic` in `std::atomic<int>` from the end
+/// of `std`), if any.
+fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
+    let rest = src.get(pos..)?;
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let rest = rest.strip_prefix(b"::")?;
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    std::str::from_utf8(&rest[..len])
+        .ok()
+        .filter(|s| !s.is_empty())
 }
 
 /// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.

@@ -578,6 +578,78 @@ fn h046_lod_fetches_do_not_compile_for_gfx90a() {
     );
 }
 
+/// Compiles `src` as HIP for `arch` only, with extra flags; returns (success, stderr).
+fn compile_for(hipcc: &PathBuf, src: &str, arch: &str, flags: &[&str]) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("case.hip");
+    std::fs::write(&file, src).unwrap();
+    let out = Command::new(hipcc)
+        .arg(format!("--offload-arch={arch}"))
+        .arg("-c")
+        .args(flags)
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("case.o"))
+        .output()
+        .expect("running hipcc");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn h006_trap_and_sleep_hints_compile() {
+    let Some(cc) = hipcc() else { return };
+    let ptx = case("__global__ void k(int* f) {\n  if (!f[0]) asm(\"trap;\");\n  asm volatile(\"nanosleep.u32 %0;\" :: \"r\"(f[1]));\n}");
+    assert!(rules(&ptx, Version::new(6, 4, 0)).contains(&("H006".into(), Severity::Error)));
+    // What the hints name compiles; CUDA's `__trap` does not exist in HIP.
+    let hinted = case("__global__ void k(int* f) {\n  if (!f[0]) __builtin_trap();\n  __builtin_amdgcn_s_sleep(2);\n}");
+    let (ok, err) = compile(&cc, &hinted, &[]);
+    assert!(ok, "{err}");
+    let (ok, err) = compile(
+        &cc,
+        &case("__global__ void k(int* f) { if (!f[0]) __trap(); }"),
+        &[],
+    );
+    assert!(!ok && err.contains("__trap"), "{err}");
+}
+
+#[test]
+fn h052_texture_and_surface_objects_do_not_compile_for_mi300() {
+    let Some(cc) = hipcc() else { return };
+    let sampled = case(
+        "__global__ void k(hipTextureObject_t t, float* o) {\n\
+         o[0] = tex2D<float>(t, 0.5f, 0.5f);\n  o[1] = tex3D<float>(t, 0.5f, 0.5f, 0.5f);\n}",
+    );
+    let fetched = case(
+        "__global__ void k(hipTextureObject_t t, hipSurfaceObject_t s, float* o) {\n\
+         o[0] = tex1Dfetch<float>(t, 3);\n  surf2Dwrite(o[1], s, 4, 1);\n}",
+    );
+    for src in [&sampled, &fetched] {
+        let found = rules(src, Version::new(6, 4, 0));
+        let h052: Vec<_> = found.iter().filter(|(id, _)| id == "H052").collect();
+        // The first call of each function, as a warning.
+        assert_eq!(h052, [&("H052".to_string(), Severity::Warning)], "{src}");
+        // gfx90a (MI200) has image instructions.
+        let (ok, err) = compile(&cc, src, &[]);
+        assert!(ok, "{src}\n{err}");
+    }
+    // MI300: hipcc 5.2.3's backend stops on the sampling fetches...
+    let (ok, err) = compile_for(&cc, &sampled, "gfx940", &[]);
+    assert!(
+        !ok && err.contains("requested image instruction is not supported"),
+        "{err}"
+    );
+    // ...and with the macro later HIP headers define for gfx940-gfx942, every texture and
+    // surface function is unavailable.
+    let (ok, err) = compile_for(&cc, &fetched, "gfx940", &["-D__HIP_NO_IMAGE_SUPPORT=1"]);
+    assert!(
+        !ok && err.contains("The image/texture API not supported on the device"),
+        "{err}"
+    );
+}
+
 #[test]
 fn h050_ballot_of_a_nan_test_crashes_hipcc_5_2() {
     let Some(cc) = hipcc() else { return };

@@ -265,6 +265,11 @@ const HEADER_MODE_CASES: &[(&str, &str)] = &[
         "cb.cu",
         "#include <cuda_runtime.h>\n#include <cstdio>\nstatic void CUDART_CB done(cudaStream_t s, cudaError_t st, void*) { std::printf(\"%d\\n\", (int)st); }\nvoid go(cudaStream_t s) {\n  cudaEvent_t e;\n  cudaEventCreate(&e, cudaEventDisableTiming);\n  cudaStreamAddCallback(s, done, nullptr, 0);\n}\n",
     ),
+    // Thread and block indices passed to printf and min: HIP's index objects need a cast.
+    (
+        "idx.cu",
+        "#include <cstdio>\n__global__ void k(int n) {\n  if (threadIdx.x == 0) printf(\"block %u of %u, n %d\\n\", blockIdx.x, gridDim.x, min(blockDim.x, n));\n}\n",
+    ),
     // A call with no arguments.
     (
         "a.cu",
@@ -408,4 +413,64 @@ fn header_mode_dispatches_zero_and_more_arguments() {
     if let Err(e) = hipcc_compile(&hipcc, &src, &obj) {
         panic!("hipcc:\n{e}");
     }
+}
+
+/// libcu++ code that uses only the parts with a device-usable standard form (limits, tuple,
+/// complex, cmath, array, functional, optional, cstdint): translated, it compiles with hipcc as
+/// C++17 for both targets, with `cuda::std` turned into `std` and the headers into the standard
+/// ones.
+#[test]
+fn translated_libcudacxx_std_code_compiles() {
+    let Some(hipcc) = hipcc() else { return };
+    let src = "#include <cuda/std/limits>\n#include <cuda/std/tuple>\n#include <cuda/std/complex>\n\
+#include <cuda/std/cmath>\n#include <cuda/std/array>\n#include <cuda/std/functional>\n\
+#include <cuda/std/optional>\n#include <cuda/std/cstdint>\n#include <cuda/std/type_traits>\n\
+#include <cuda_runtime.h>\n\
+namespace cs = cuda::std;\n\
+__device__ cuda::std::tuple<float, float> order(float a, float b) {\n\
+  return a < b ? cuda::std::make_tuple(a, b) : cuda::std::make_tuple(b, a);\n}\n\
+__global__ void k(float* x, cuda::std::complex<float>* z, cuda::std::int64_t* q, int n) {\n\
+  static_assert(cuda::std::is_same<cs::int32_t, int>::value, \"int32_t\");\n\
+  int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+  if (i >= n) return;\n\
+  float lo = -cuda::std::numeric_limits<float>::infinity();\n\
+  auto t = order(x[i], lo);\n\
+  z[i] *= cuda::std::polar(1.0f, cuda::std::get<0>(t));\n\
+  cuda::std::array<float, 2> a{cuda::std::fmax(x[i], 0.f), cs::abs(z[i])};\n\
+  cuda::std::optional<float> o = a[1];\n\
+  x[i] = cuda::std::plus<float>{}(a[0], o.value_or(0.f));\n\
+  q[i] = cuda::std::numeric_limits<cuda::std::int64_t>::max();\n}\n\
+int main() {\n  float* x;\n  cudaMalloc(&x, 64 * sizeof(float));\n\
+  k<<<1, 64>>>(x, nullptr, nullptr, 64);\n  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;\n}\n";
+    let opts = Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Options::default()
+    };
+    let r = hipport::translate::translate_source(src.as_bytes(), "lib.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        !out.contains("cuda::std") && !out.contains("cuda/std"),
+        "{out}"
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("lib.hip");
+    std::fs::write(&path, &out).unwrap();
+    let status = Command::new(&hipcc)
+        .args([
+            "-std=c++17",
+            "--offload-arch=gfx90a",
+            "--offload-arch=gfx1030",
+            "-c",
+        ])
+        .arg(&path)
+        .arg("-o")
+        .arg(tmp.path().join("lib.o"))
+        .output()
+        .expect("hipcc runs");
+    assert!(
+        status.status.success(),
+        "hipcc failed on\n{out}\n{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
 }

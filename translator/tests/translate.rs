@@ -1222,3 +1222,22 @@ fn rocblas_gemm_ex_calls_are_reported_with_their_longer_form() {
     let (_, diags) = tr(src, &hip52());
     assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
 }
+
+#[test]
+fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
+    let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n#include <limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST std::numeric_limits<float>::lowest()\nusing cplx = std::complex<float>;\nnamespace cs = std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::std::numeric_limits<float>::max() + std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace std;\n}\n"
+    );
+    // The atomics keep their includes and names (ROCm's libhipcxx provides both), reported:
+    // std::atomic is not usable in device code.
+    assert_eq!(
+        diags.iter().filter(|d| d.starts_with("T007:")).count(),
+        2,
+        "{diags:?}"
+    );
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out, "a second run changes nothing");
+}

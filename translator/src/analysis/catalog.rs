@@ -379,8 +379,14 @@ managed memory migrates pages only when XNACK is enabled (`HSA_XNACK=1`), which 
 MI200 (gfx90a) and MI300 (gfx942) but not on MI50/MI100 (gfx906, gfx908). Without XNACK managed \
 allocations stay in host memory and kernels read them over the interconnect, many times slower.
 
+A `__managed__` variable is registered by the program's startup code: with HIP 5.2.3 (Debian's \
+libamdhip64) a program that has one dies with a segmentation fault in `__hipRegisterManagedVar` \
+before `main` on a machine without a GPU (checked with hipcc 5.2.3), where a program without one \
+gets an error code from its first HIP call; CPU-only test runs of such a binary crash.
+
 Fix: run with `HSA_XNACK=1` on GPUs that support it and build for the `:xnack+` target, or use \
-explicit device allocations and copies.",
+explicit device allocations and copies (a `__device__` variable and `hipMemcpyToSymbol` in place \
+of a `__managed__` one).",
 };
 
 /// H020: `__threadfence_system`.
@@ -967,11 +973,37 @@ pub const TEXTURE_LOD: DiagInfo = DiagInfo {
 `tex2DLod`, `tex2DGrad` and the other `...Lod`/`...Grad` texture fetches compile to image \
 sampling instructions that gfx90a (MI200) does not have: hipcc 5.2.3 stops with \"fatal error: \
 error in backend: requested image instruction is not supported on this GPU\" for \
-`--offload-arch=gfx90a`, while gfx908 and RDNA (gfx1030) compile them. gfx90a is among the \
-default targets hipport writes into build files. Plain `tex2D`/`tex1Dfetch` are not affected.
+`--offload-arch=gfx90a`, while gfx908 and RDNA (gfx1030) compile them; MI300 (gfx94x) has no \
+image instructions at all (H052). gfx90a is among the default targets hipport writes into build \
+files. Plain `tex2D`/`tex1Dfetch` are not affected.
 
 Fix: drop gfx90a from the targets of the files that use them, or sample the level yourself \
 (bilinear interpolation of a chosen mip level from a plain array).",
+};
+
+/// H052: texture and surface object reads and writes, which MI300 (gfx94x) cannot do.
+pub const TEXTURE_MI300: DiagInfo = DiagInfo {
+    id: "H052",
+    name: "texture-mi300",
+    severity: Severity::Warning,
+    summary: "Texture and surface object reads and writes: no MI300 (gfx94x) code",
+    explain: "\
+MI300 GPUs (gfx940, gfx941, gfx942) have no image instructions, so nothing that goes through the \
+texture unit compiles for them: hipcc 5.2.3 stops on `tex1D`/`tex2D`/`tex3D` and the layered and \
+cubemap fetches with \"fatal error: error in backend: requested image instruction is not \
+supported on this GPU\" for `--offload-arch=gfx940`, and later HIP headers define \
+`__HIP_NO_IMAGE_SUPPORT` for gfx940-gfx942, which marks every texture and surface function \
+(`tex1Dfetch` and `surf2Dwrite` too) unavailable: \"The image/texture API not supported on the \
+device\". gfx942 is among the default targets hipport writes into build files from HIP 6.0. \
+The host side (`hipCreateTextureObject`, arrays) is not affected, and at run time \
+`hipDeviceAttributeImageSupport` says whether a device has images. hipport reports the first \
+such call in each function; `...Lod`/`...Grad` fetches are reported as H046, and fail on MI300 \
+as well.
+
+Fix: build the files that use textures or surfaces without gfx94x, or, for MI300, read the data \
+from global memory through a `const __restrict__` pointer (with a pitched or linear layout), \
+doing by hand what the texture did: clamping or wrapping the coordinates and interpolating \
+between neighbours for linear filtering.",
 };
 
 /// H050: a ballot of a NaN test, which HIP 5.2.3's hipcc cannot compile.
@@ -1164,6 +1196,7 @@ pub const DIAGS: &[DiagInfo] = &[
     CG_MEMBER,
     ATOMIC_OVERLOAD,
     TEXTURE_LOD,
+    TEXTURE_MI300,
     MIN_MAX_OVERLOAD,
     WARP_WIDE_ROWS,
     RTC_NVRTC_OPTION,

@@ -2839,7 +2839,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             )
         }
         "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered" | "texCubemap"
-        | "surf1Dread" | "surf2Dread" | "surf3Dread" | "surf1Dwrite" | "surf2Dwrite" | "surf3Dwrite" => {
+        | "texCubemapLayered" | "tex2Dgather" | "surf1Dread" | "surf2Dread" | "surf3Dread"
+        | "surf1Dwrite" | "surf2Dwrite" | "surf3Dwrite" | "surf1DLayeredread"
+        | "surf2DLayeredread" | "surf1DLayeredwrite" | "surf2DLayeredwrite" => {
             let is_ref = argv.iter().any(|x| {
                 x.kind_name() == "identifier" && texture_ref(a, a.text(*x), x.start_byte())
             });
@@ -2852,6 +2854,26 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     Some("pass a cudaTextureObject_t instead, or read the array directly".into()),
                     vec![],
                 );
+            } else {
+                let scope = a.func_at(n.start_byte()).map_or(0, |f| f.node.start_byte());
+                if a.first("H052", scope) {
+                    let sampled = name.starts_with("tex") && name != "tex1Dfetch";
+                    a.report(
+                        &TEXTURE_MI300,
+                        Severity::Warning,
+                        n,
+                        format!(
+                            "`{name}` needs the texture unit's image instructions, which MI300 (gfx940, gfx941, gfx942) does not have: {}",
+                            if sampled {
+                                "hipcc stops there (\"requested image instruction is not supported on this GPU\"), and later HIP headers declare the texture and surface functions unavailable"
+                            } else {
+                                "HIP's headers from ROCm 6 declare the texture and surface functions unavailable there (\"The image/texture API not supported on the device\")"
+                            }
+                        ),
+                        Some("leave gfx94x out of this file's targets (hipport puts gfx942 in build files from HIP 6.0), or read the data from global memory through a `const __restrict__` pointer, interpolating by hand where the texture filtered".into()),
+                        vec![],
+                    );
+                }
             }
         }
         "memcpy_async" | "__pipeline_memcpy_async" | "__pipeline_commit" | "__pipeline_wait_prior"
@@ -4820,6 +4842,11 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "`cp.async` -> ordinary loads into shared memory + __syncthreads()",
         ),
         ("lop3", "`lop3` -> plain bitwise operators"),
+        ("trap", "`trap` -> `__builtin_trap()` (HIP has no `__trap`)"),
+        (
+            "nanosleep",
+            "`nanosleep` -> `__builtin_amdgcn_s_sleep(n)` (about 64*n clocks, n a constant)",
+        ),
         ("red.", "`red`/`atom` -> atomic builtins"),
     ];
     let found: Vec<&str> = hints
