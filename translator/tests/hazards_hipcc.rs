@@ -1410,3 +1410,32 @@ fn h041_driver_and_runtime_versions_are_both_hip_version() {
     assert!(v[0] == v[2] && v[1] == v[2], "{text}");
     assert!(v[2].parse::<u32>().is_ok_and(|x| x > 50_000_000), "{text}");
 }
+
+/// HIP 5.2.3's `hrcp`/`h2rcp` compile to a call its device libraries do not define, so the
+/// device link fails; the division H043's help suggests builds.
+#[test]
+fn h043_hrcp_does_not_link_with_hip_5_2_and_the_division_does() {
+    let Some(cc) = hipcc() else { return };
+    let src = format!(
+        "{HEADER}#include <hip/hip_fp16.h>\n__global__ void k(__half* a, __half2* b) {{ a[1] = hrcp(a[0]); b[1] = h2rcp(b[0]); }}\n"
+    );
+    let found = rules(&src, Version::new(5, 2, 3));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|r| **r == ("H043".to_string(), Severity::Error))
+            .count(),
+        2,
+        "{found:?}"
+    );
+    assert!(!rules(&src, Version::new(6, 0, 0))
+        .iter()
+        .any(|r| r.0 == "H043"));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("__llvm_amdgcn_rcp_f16"), "{err}");
+    let fixed = src
+        .replace("hrcp(a[0])", "__hdiv(__float2half(1.0f), a[0])")
+        .replace("h2rcp(b[0])", "__h2div(__float2half2_rn(1.0f), b[0])");
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}

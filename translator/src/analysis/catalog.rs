@@ -907,7 +907,11 @@ CUDA computes without overflow in the intermediate sum, are `(x + y) >> 1` and \
 `__hisinf` returns -1 for negative infinity; HIP's returns a `bool`, so `__hisinf(x) == -1` is \
 never true (an error). A shuffle's source lane written as an offset with a width \
 (`__shfl_sync(m, v, lane + 1, 8)`) wraps within the group of `width` lanes in CUDA; HIP's \
-`__shfl` before 6.2 adds the group's base without wrapping (a warning).
+`__shfl` before 6.2 adds the group's base without wrapping (a warning). HIP 5.2.3's `hrcp` and \
+`h2rcp` call `__llvm_amdgcn_rcp_f16`, which its device libraries do not define: the code \
+compiles but the device link fails (\"undefined hidden symbol\"); headers of later releases (by \
+5.6) define it, so these are reported for targets before 5.6 (divide instead: \
+`__hdiv(__float2half(1.0f), x)`).
 
 In HIP 5 (5.2.3's amd_hip_fp16.h), `__half2`'s members `x` and `y` are `unsigned short`: the \
 raw bit patterns of the two halves. CUDA code that reads `v.x` as a half (`__half2float(v.x)`, \

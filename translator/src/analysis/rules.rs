@@ -2671,6 +2671,25 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         directed_rounding(a, n, name);
     }
     match name {
+        // HIP 5.2.3's hrcp/h2rcp call `__llvm_amdgcn_rcp_f16`, which its device libraries do
+        // not define (lld: "undefined hidden symbol"; checked with hipcc 5.2.3); later headers
+        // (by 5.6, which marks it deprecated) define it as a division.
+        "hrcp" | "h2rcp" if a.opts.hip_version < hipport_rules::Version::new(5, 6, 0) => {
+            let one = if name == "hrcp" {
+                "__float2half(1.0f)"
+            } else {
+                "__float2half2_rn(1.0f)"
+            };
+            let div = if name == "hrcp" { "__hdiv" } else { "__h2div" };
+            a.report(
+                &INTRINSIC_RESULT,
+                Severity::Error,
+                n,
+                format!("`{name}` compiles but does not link with HIP {}: its definition calls `__llvm_amdgcn_rcp_f16`, which HIP 5.2.3's device libraries lack (\"undefined hidden symbol\"); headers of later releases (by 5.6) define it", a.opts.hip_version),
+                Some(format!("divide instead: `{div}({one}, x)`")),
+                vec![],
+            );
+        }
         "cublasGemmEx" | "cublasGemmBatchedEx" | "cublasGemmStridedBatchedEx"
             if a.opts.hip_version >= hipport_rules::Version::new(6, 0, 0) =>
         {
