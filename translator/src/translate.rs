@@ -1024,6 +1024,11 @@ impl<'a> Walk<'a> {
                     if keep.is_some_and(|r| r.hip.as_deref() == Some(longer.as_str())) {
                         return true;
                     }
+                } else if self.includes_kept_libcupp_header() {
+                    // `using namespace cuda::std;` beside a header that stays (`<cuda/std/atomic>`):
+                    // as `std`, the unqualified `atomic<int>` would be std's, host-only in HIP
+                    // device code.
+                    return true;
                 }
                 // The HIP path is a shorter tail of the written one: remove the leading
                 // qualifiers (`quals` runs innermost first), from the outermost kept-out one to
@@ -1048,6 +1053,23 @@ impl<'a> Walk<'a> {
             return true;
         }
         false
+    }
+
+    /// Whether the file includes a libcu++ header that stays as it is (`<cuda/std/atomic>`: the
+    /// rules give it no standard-library form), whose names keep `cuda::std::`.
+    fn includes_kept_libcupp_header(&self) -> bool {
+        memchr::memmem::find_iter(self.src, b"cuda/std/").any(|at| {
+            let rest = &self.src[at..];
+            let len = rest
+                .iter()
+                .position(|&b| matches!(b, b'>' | b'"' | b'\n'))
+                .unwrap_or(rest.len());
+            std::str::from_utf8(&rest[..len]).is_ok_and(|path| {
+                self.db
+                    .header_for(path, &self.opts.libs)
+                    .is_some_and(|h| h.hip.is_none() && !h.cuda.ends_with('*'))
+            })
+        })
     }
 
     /// Renames identifiers inside a macro body or other opaque text at `base`.

@@ -1229,8 +1229,10 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let (out, diags) = tr(src, &hip52());
     assert_eq!(
         out,
-        "#include <hip/hip_runtime.h>\n#include <limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST std::numeric_limits<float>::lowest()\nusing cplx = std::complex<float>;\nnamespace cs = std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::std::numeric_limits<float>::max() + std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace std;\n}\n"
+        "#include <hip/hip_runtime.h>\n#include <limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST std::numeric_limits<float>::lowest()\nusing cplx = std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::std::numeric_limits<float>::max() + std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n"
     );
+    // The namespace itself (`namespace cs = cuda::std;`, `using namespace cuda::std;`) stays
+    // too beside `<cuda/std/atomic>`: as `std`, `cs::atomic` would be std's.
     // The atomics keep their includes and names (ROCm's libhipcxx provides both), reported:
     // std::atomic is not usable in device code.
     assert_eq!(
@@ -1240,4 +1242,20 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     );
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out, "a second run changes nothing");
+}
+
+/// `using namespace cuda::std;` becomes `using namespace std;`, except beside a libcu++ header
+/// that stays (`<cuda/std/atomic>`), whose names keep `cuda::std::`: there `atomic<int>` would
+/// otherwise name std's, whose members are host functions in HIP device code.
+#[test]
+fn using_namespace_cuda_std_stays_beside_headers_that_stay() {
+    let kept = "#include <cuda/std/atomic>\nusing namespace cuda::std;\n__global__ void k(atomic<int>* a) { a->fetch_add(1); }\n";
+    let (out, _) = tr(kept, &Options::default());
+    assert!(out.contains("using namespace cuda::std;"), "{out}");
+    let plain = "#include <cuda/std/limits>\nusing namespace cuda::std;\n__global__ void k(int* a) { a[0] = numeric_limits<int>::max(); }\n";
+    let (out, _) = tr(plain, &Options::default());
+    assert!(
+        out.contains("using namespace std;") && out.contains("#include <limits>"),
+        "{out}"
+    );
 }
