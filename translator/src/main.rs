@@ -714,9 +714,12 @@ fn project_rules(
     for c in hipport::config::load_for_inputs(inputs)? {
         cfg.allow.splice(0..0, c.allow.iter().cloned());
         cfg.deny.splice(0..0, c.deny.iter().cloned());
-        cfg.translate
-            .defines
-            .splice(0..0, c.defines.iter().cloned());
+        // The command line's value of a name wins over the file's.
+        for d in &c.defines {
+            if !cfg.translate.defines.iter().any(|x| x.name == d.name) {
+                cfg.translate.defines.push(d.clone());
+            }
+        }
         texts.extend(c.rule_texts());
     }
     for f in cli_rule_files {

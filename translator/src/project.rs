@@ -1911,7 +1911,7 @@ fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
 }
 
 /// The macros the HIP build of `inputs` defines that hipport can tell from the project, each with
-/// the file that shows it: a
+/// the file that shows it (for all inputs, or none: a run applies one set): a
 /// `setup.py` that builds with PyTorch's `torch.utils.cpp_extension` (in an input directory, the
 /// directory of an input file, or up to three directories above, stopping at a repository's
 /// root) means `USE_ROCM`, which that module passes to hipcc for every source.
@@ -1922,35 +1922,44 @@ pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, Path
                 && memchr::memmem::find(&t, b"torch").is_some()
         })
     };
-    let found = inputs.iter().find_map(|input| {
-        let start = if input.is_dir() {
-            Some(input.as_path())
-        } else {
-            input.parent()
-        };
-        let start = start.map(|d| {
-            if d.as_os_str().is_empty() {
-                Path::new(".")
+    // Every input must be built by such a setup.py: the run applies one set of macros to all.
+    let setups: Vec<Option<PathBuf>> = inputs
+        .iter()
+        .map(|input| {
+            let start = if input.is_dir() {
+                Some(input.as_path())
             } else {
-                d
+                input.parent()
+            };
+            let start = start.map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })?;
+            let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+            for dir in start.ancestors().take(4) {
+                if torch_setup(dir) {
+                    return Some(dir.join("setup.py"));
+                }
+                if dir.join(".git").exists() {
+                    break;
+                }
             }
-        })?;
-        let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-        for dir in start.ancestors().take(4) {
-            if torch_setup(dir) {
-                return Some(dir.join("setup.py"));
-            }
-            if dir.join(".git").exists() {
-                break;
-            }
-        }
+            None
+        })
+        .collect();
+    let found = if setups.iter().all(Option::is_some) {
+        setups.into_iter().flatten().next()
+    } else {
         None
-    });
+    };
     found
         .map(|setup| {
             let define = crate::analysis::Define {
                 name: "USE_ROCM".into(),
-                value: 1,
+                value: Some(1),
             };
             (define, setup)
         })

@@ -63,6 +63,17 @@ pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
 /// for 7.0; ROCm/clr's amd_warp_sync_functions.h, with 64-bit masks).
 pub const SYNCWARP_HIP: Version = Version::new(7, 0, 0);
 
+/// The warp builtins HIP 7.0 added ([`SYNCWARP_HIP`]), whose masks are 64-bit like the rest.
+pub const SYNC_FROM_HIP_7: &[&str] = &[
+    "__syncwarp",
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
+];
+
 /// The HIP cooperative-groups header, which needs the runtime included before it.
 const COOPERATIVE_GROUPS_HIP: &str = "hip/hip_cooperative_groups.h";
 
@@ -1658,7 +1669,7 @@ impl<'a> Walk<'a> {
             self.cast_index_args(node);
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
-        let reduce = name.starts_with("__reduce_") && name.ends_with("_sync");
+        let reduce = name != "__syncwarp" && SYNC_FROM_HIP_7.contains(&name);
         if warp.is_none()
             && !reduce
             && !matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
@@ -2587,9 +2598,12 @@ fn mark_fixed(diags: &mut [Diagnostic], applied: &[Edit]) {
 /// Inserts a `// hipport: ID message` comment above each line with an error diagnostic.
 fn annotate(w: &mut Walk) {
     // Keyed by the line a note goes above: the first line of the diagnostic's logical line, since
-    // a comment between `\\`-continued lines would end a macro or change a string.
+    // a comment between `\\`-continued lines would end a macro or change a string. One comment
+    // per construct: the reports a run shows, with restated ones folded.
     let mut lines: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    for d in &w.diags {
+    let mut shown = w.diags.clone();
+    crate::analysis::merge_restated(&mut shown);
+    for d in &shown {
         if d.severity == Severity::Error {
             let at = w.index.line_range(w.src, d.line).start;
             let first = w.index.position(parse::logical_line_start(w.src, at)).0;

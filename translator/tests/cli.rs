@@ -554,6 +554,20 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
     assert!(!h001(&["ext", "--define", "USE_ROCM=1"]));
     fs::write(ext.join("hipport.toml"), "defines = [\"USE_ROCM\"]\n").unwrap();
     assert!(!h001(&["ext"]));
+    // The command line's value wins over the file's.
+    fs::write(
+        ext.join("csrc/level.cuh"),
+        "#if LEVEL > 1\n#define WARP_SIZE 32\n#endif\n__global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n",
+    )
+    .unwrap();
+    fs::write(
+        ext.join("hipport.toml"),
+        "defines = [\"USE_ROCM\", \"LEVEL=2\"]\n",
+    )
+    .unwrap();
+    assert!(h001(&["ext"]));
+    assert!(!h001(&["ext", "-D", "LEVEL=1"]));
+    fs::remove_file(ext.join("csrc/level.cuh")).unwrap();
     fs::remove_file(ext.join("hipport.toml")).unwrap();
     // A PyTorch extension's setup.py, found from the input or a directory above it.
     fs::write(
@@ -572,6 +586,15 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
     );
     assert!(!h001(&["ext/csrc"]));
     assert!(!h001(&["ext/csrc/compat.cuh"]));
+    // One set of macros serves a run: an input no such setup.py builds turns it off.
+    let other = tmp.path().join("other");
+    fs::create_dir_all(&other).unwrap();
+    fs::write(
+        other.join("k.cu"),
+        "__global__ void k(int* o) { o[0] = 1; }\n",
+    )
+    .unwrap();
+    assert!(h001(&["ext", "other"]));
     fs::write(
         ext.join("setup.py"),
         "from setuptools import setup\nsetup(name='e')\n",

@@ -265,3 +265,51 @@ fn allow_and_deny_act_on_each_id_of_a_folded_report() {
     );
     assert!(shown(&["--allow", "T001", "--allow", "H028"]).is_empty());
 }
+
+/// `--annotate` writes one comment per construct, the report a run shows.
+#[test]
+fn annotations_follow_the_folded_report() {
+    let opts = Options {
+        annotate: true,
+        ..Options::default()
+    };
+    let src = "__global__ void k(float* o, float v) {\n  __stcs(&o[0], v);\n}\n";
+    let out = String::from_utf8(
+        translate_source(src.as_bytes(), "t.cu", &opts)
+            .expect("translates")
+            .output,
+    )
+    .unwrap();
+    let comments: Vec<&str> = out.lines().filter(|l| l.contains("// hipport:")).collect();
+    assert_eq!(comments.len(), 1, "{out}");
+    assert!(comments[0].contains("H028"), "{out}");
+}
+
+/// `load_inline` sources in a Python file follow `--allow` as `.cu` files do.
+#[test]
+fn allow_acts_on_each_id_in_load_inline_sources_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("jit.py"),
+        "from torch.utils.cpp_extension import load_inline\nsrc = '__global__ void k(float* o, float v) { __stcs(&o[0], v); }'\nload_inline('m', '', cuda_sources=src)\n",
+    )
+    .unwrap();
+    let shown = |flags: &[&str]| -> Vec<String> {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .args(["convert", "ext", "--out", "o", "--force"])
+            .args(flags)
+            .current_dir(tmp.path())
+            .output()
+            .expect("hipport runs");
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| l.contains("]: ") && (l.contains("[H028]") || l.contains("[T001]")))
+            .map(|l| l.split("]: ").next().unwrap_or_default().to_string() + "]")
+            .collect()
+    };
+    assert_eq!(shown(&[]), ["error[H028]"]);
+    assert_eq!(shown(&["--allow", "T001"]), ["warning[H028]"]);
+    assert_eq!(shown(&["--allow", "H028"]), ["error[T001]"]);
+}

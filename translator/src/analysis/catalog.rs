@@ -100,8 +100,10 @@ With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport
 rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
 `__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \
 so those calls are not reported here. `__match_any_sync` and `__match_all_sync` have no such \
-rewrite: they are reported as errors. `__reduce_*_sync` (HIP 7.0 added them) and `__uni_sync` \
-have no HIP equivalent in the rules, so they are reported as such (T001), not here.
+rewrite: they are reported as errors. `__uni_sync` has no HIP equivalent (T001), and \
+`__syncwarp` and the `__reduce_*_sync` reductions came with HIP 7.0: for older targets the \
+translator reports them (T002; a full-warp `__syncwarp` is dropped), and from 7.0 their masks \
+are read here like the others.
 
 From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling written in the \
 call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \

@@ -374,13 +374,10 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             match hip_defined(name, macros) {
                 Some(false) => Some(0),
                 // Defined by the compiler (as 1) or the build.
-                Some(true) => Some(
-                    macros
-                        .build
-                        .iter()
-                        .find(|d| d.name == name)
-                        .map_or(1, |d| d.value),
-                ),
+                Some(true) => match macros.build.iter().find(|d| d.name == name) {
+                    Some(d) => d.value,
+                    None => Some(1),
+                },
                 None => macros.value(name),
             }
         }

@@ -41,22 +41,23 @@ pub use suppress::apply_suppressions;
 pub struct Define {
     /// The macro's name.
     pub name: String,
-    /// Its value in `#if` (1 when none is given).
-    pub value: i64,
+    /// Its value in `#if`: 1 when none is given, `None` for a value that is not an integer
+    /// (`-D TORCH_EXTENSION_NAME=my_ext`: defined, but `#if` on it stays undecided).
+    pub value: Option<i64>,
 }
 
 impl Define {
-    /// Reads `NAME` or `NAME=VALUE` (an integer), as `-D` takes them; the error says why not.
+    /// Reads `NAME` or `NAME=VALUE`, as `-D` takes them; the error says why not.
     pub fn parse(text: &str) -> Result<Define, String> {
         let (name, value) = match text.split_once('=') {
             Some((n, v)) => {
                 let v = v.trim();
                 let value = eval::parse_int(v)
-                    .map(|(v, _)| v as i64)
-                    .ok_or_else(|| format!("`{text}`: the value `{v}` is not an integer"))?;
+                    .filter(|&(v, _)| i64::try_from(v).is_ok())
+                    .map(|(v, _)| v as i64);
                 (n.trim(), value)
             }
-            None => (text.trim(), 1),
+            None => (text.trim(), Some(1)),
         };
         let ident = name
             .bytes()
@@ -246,7 +247,7 @@ fn build_defines(src: &[u8], defines: &[Define]) -> Vec<Define> {
     if includes_torch(src) && !build.iter().any(|d| d.name == "USE_ROCM") {
         build.push(Define {
             name: "USE_ROCM".into(),
-            value: 1,
+            value: Some(1),
         });
     }
     build

@@ -32,13 +32,6 @@ const MASKED_BUILTINS: &[&str] = &[
     "__uni_sync",
     "__match_any_sync",
     "__match_all_sync",
-    "__syncwarp",
-    "__reduce_add_sync",
-    "__reduce_min_sync",
-    "__reduce_max_sync",
-    "__reduce_and_sync",
-    "__reduce_or_sync",
-    "__reduce_xor_sync",
 ];
 
 /// The type lane masks are widened to: what HIP's `__ballot` returns. (`uint64_t` is
@@ -70,14 +63,6 @@ const WIDENED_BY_TRANSLATOR: &[&str] = &[
     "__all_sync",
     "__match_any_sync",
     "__match_all_sync",
-    // From HIP 7.0 (see `FROM_HIP_7`).
-    "__syncwarp",
-    "__reduce_add_sync",
-    "__reduce_min_sync",
-    "__reduce_max_sync",
-    "__reduce_and_sync",
-    "__reduce_or_sync",
-    "__reduce_xor_sync",
 ];
 
 /// Calls that return a lane mask (64-bit in HIP).
@@ -2656,7 +2641,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     if matches!(name, "__ballot" | "__ballot_sync") {
         ballot_of_nan_test(a, name, &argv);
     }
-    if MASKED_BUILTINS.contains(&name) {
+    if MASKED_BUILTINS.contains(&name) || FROM_HIP_7.contains(&name) {
         sync_mask(a, name, &argv);
     }
     if name.starts_with("__shfl") {
@@ -3460,16 +3445,9 @@ fn atomic_float_type(a: &Analyzer, argv: &[Node]) -> Option<String> {
 const NO_HIP_FORM: &[&str] = &["__uni_sync"];
 
 /// `_sync` builtins that came with HIP 7.0 (`SYNCWARP_HIP`): for older targets the translator
-/// reports the name (T002) or drops a full-warp `__syncwarp`, so only 7.0+ masks are read here.
-const FROM_HIP_7: &[&str] = &[
-    "__syncwarp",
-    "__reduce_add_sync",
-    "__reduce_min_sync",
-    "__reduce_max_sync",
-    "__reduce_and_sync",
-    "__reduce_or_sync",
-    "__reduce_xor_sync",
-];
+/// reports the name (T002) or drops a full-warp `__syncwarp`, so only 7.0+ masks are read here;
+/// their masks are lane masks, widened by the translator, like the others.
+use crate::translate::SYNC_FROM_HIP_7 as FROM_HIP_7;
 
 /// H003 (and H005 for partial `__syncwarp`): the mask argument of a `_sync` builtin.
 fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
@@ -3550,7 +3528,9 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 // The translator rewrites full-mask calls to the unsynchronized builtins.
                 return;
             }
-            if a.origin.is_none() && WIDENED_BY_TRANSLATOR.contains(&name) {
+            if a.origin.is_none()
+                && (WIDENED_BY_TRANSLATOR.contains(&name) || FROM_HIP_7.contains(&name))
+            {
                 // The translator widens it to the 64-bit full mask (`widen_full_mask`).
                 return;
             }

@@ -200,7 +200,16 @@ fn translate_group(
     if value.is_empty() {
         return;
     }
-    let r = match translate::translate_source(value.text.as_bytes(), file, opts) {
+    // torch's load/load_inline pass -DUSE_ROCM=1 to hipcc, as its setup.py builds do; the
+    // reports stay unmerged until the run has applied --allow/--deny.
+    let mut jit = opts.clone();
+    if !jit.defines.iter().any(|d| d.name == "USE_ROCM") {
+        jit.defines.push(crate::analysis::Define {
+            name: "USE_ROCM".into(),
+            value: Some(1),
+        });
+    }
+    let r = match translate::translate_source_at(value.text.as_bytes(), file, file, &jit) {
         Ok(r) => r,
         Err(e) => {
             let at = value.file_offset(0);
