@@ -1988,6 +1988,12 @@ fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
             }
         }
         crate::analysis::merge_restated(&mut f.diagnostics);
+        // A denied ID stays an error whatever it was folded with.
+        for d in &mut f.diagnostics {
+            if names_diag(&cfg.deny, &d.id) {
+                d.severity = Severity::Error;
+            }
+        }
     }
 }
 
