@@ -231,6 +231,22 @@ fn a_variable_of_the_users_named_like_a_cluster_api_is_not_reported() {
     );
 }
 
+/// Converts `ext/` (under `dir`) with `flags`; the `severity[ID]` of each diagnostic shown whose
+/// ID is H028 or T001.
+fn shown_in(dir: &std::path::Path, flags: &[&str]) -> Vec<String> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["convert", "ext", "--out", "o", "--force"])
+        .args(flags)
+        .current_dir(dir)
+        .output()
+        .expect("hipport runs");
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.contains("]: ") && (l.contains("[H028]") || l.contains("[T001]")))
+        .map(|l| l.split("]: ").next().unwrap_or_default().to_string() + "]")
+        .collect()
+}
+
 /// `--allow` and `--deny` act on each ID as if the reports had not been folded: allowing the
 /// translation report leaves the hazard's own, allowing the hazard leaves the translation's.
 #[test]
@@ -243,19 +259,7 @@ fn allow_and_deny_act_on_each_id_of_a_folded_report() {
         "__global__ void k(float* o, float v) {\n  __stcs(&o[0], v);\n}\n",
     )
     .unwrap();
-    let shown = |flags: &[&str]| -> Vec<String> {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
-            .args(["convert", "ext", "--out", "o", "--force"])
-            .args(flags)
-            .current_dir(tmp.path())
-            .output()
-            .expect("hipport runs");
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .filter(|l| l.contains("]: "))
-            .map(|l| l.split("]: ").next().unwrap_or_default().to_string() + "]")
-            .collect()
-    };
+    let shown = |flags: &[&str]| shown_in(tmp.path(), flags);
     assert_eq!(shown(&[]), ["error[H028]"]);
     assert_eq!(shown(&["--allow", "T001"]), ["warning[H028]"]);
     assert_eq!(shown(&["--allow", "H028"]), ["error[T001]"]);
@@ -296,19 +300,7 @@ fn allow_acts_on_each_id_in_load_inline_sources_too() {
         "from torch.utils.cpp_extension import load_inline\nsrc = '__global__ void k(float* o, float v) { __stcs(&o[0], v); }'\nload_inline('m', '', cuda_sources=src)\n",
     )
     .unwrap();
-    let shown = |flags: &[&str]| -> Vec<String> {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
-            .args(["convert", "ext", "--out", "o", "--force"])
-            .args(flags)
-            .current_dir(tmp.path())
-            .output()
-            .expect("hipport runs");
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .filter(|l| l.contains("]: ") && (l.contains("[H028]") || l.contains("[T001]")))
-            .map(|l| l.split("]: ").next().unwrap_or_default().to_string() + "]")
-            .collect()
-    };
+    let shown = |flags: &[&str]| shown_in(tmp.path(), flags);
     assert_eq!(shown(&[]), ["error[H028]"]);
     assert_eq!(shown(&["--allow", "T001"]), ["warning[H028]"]);
     assert_eq!(shown(&["--allow", "H028"]), ["error[T001]"]);
