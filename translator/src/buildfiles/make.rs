@@ -19,7 +19,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     };
     let lines = logical_lines(src);
     let values = variables(src, &lines);
-    let rdc = make_rdc::plan(src, &lines, &values, &opts.offload_arch);
+    let rdc = make_rdc::plan(src, &lines, &values, opts);
     let hipcc_links: BTreeSet<usize> = rdc
         .links
         .iter()
@@ -55,8 +55,17 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             assignment_op(line).map(|i| start + i)
         };
         first_statement.get_or_insert(start);
-        if separate_compilation(sink, &rdc, start) {
-            continue;
+        match separate_compilation(sink, &rdc, start) {
+            Rdc::Other => {}
+            Rdc::Done => continue,
+            Rdc::Output(at) => {
+                // The stub's output, kept as written, is read as on any other line.
+                let words = text::blank_words(src, start, end, true);
+                if let Some(i) = words.iter().position(|w| w.start == at) {
+                    word(sink, &words[i], i, &words, &renames, false);
+                }
+                continue;
+            }
         }
         let replaced = foreach_arch_lists(src, start, end, sink, opts);
         let words: Vec<Word> = text::blank_words(src, start, end, true)
@@ -92,6 +101,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
             if usage.host_lines.contains(&start) {
                 rocm_path_used |= host_flags(&mut mapped, &texts);
+            }
+            // What the mapping writes (the value `-Xcompiler=X` unwraps) is a word of the
+            // line to the next run: it is rewritten as one now (renames, nvcc).
+            for (_, action) in &mut mapped.changes {
+                if let Action::Replace(v) = action {
+                    for new in v.iter_mut() {
+                        *new = word_text(new, &words, &renames, opts.warp_sync_define);
+                    }
+                }
             }
             changed = mapped
                 .changes
@@ -132,12 +150,40 @@ const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-l
      --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
      -fgpu-rdc, leave __hip_fatbin undefined";
 
+/// What [`separate_compilation`] did to a recipe line.
+enum Rdc {
+    /// Nothing that ends the line's translation.
+    Other,
+    /// The line is done: nothing else of it is rewritten.
+    Done,
+    /// The line is done but for the word that starts here (a device link's output, kept).
+    Output(usize),
+}
+
 /// Applies the separate-compilation plan to the recipe line at `start`: a device-link command
-/// becomes an empty object, a link of relocatable device code gets hipcc's flags. Returns
-/// whether the line is done (nothing else of it is rewritten).
-fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> bool {
-    if let Some(c) = rdc.stubs.get(&start) {
-        if sink.edit(c.start, c.end, c.text.as_str(), B_RDC.id) {
+/// becomes an empty object, a link of relocatable device code gets hipcc's flags.
+fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> Rdc {
+    if let Some(&at) = rdc.left.get(&start) {
+        sink.diag_as(
+            B_RDC,
+            crate::diag::Severity::Warning,
+            at,
+            "nvcc's device-link step writes an output named like a flag; the command was left as it is".into(),
+            Some(format!("name its output (-o dlink.o), then remove the step; {RDC_LINK_HELP}")),
+        );
+        return Rdc::Done;
+    }
+    if let Some(stub) = rdc.stubs.get(&start) {
+        let c = &stub.change;
+        let done = match stub.output {
+            // The command up to its output, and what follows the output.
+            Some((from, to)) => {
+                sink.edit(c.start, from, c.text.as_str(), B_RDC.id)
+                    && (to == c.end || sink.edit(to, c.end, "", B_RDC.id))
+            }
+            None => sink.edit(c.start, c.end, c.text.as_str(), B_RDC.id),
+        };
+        if done {
             sink.diag(
                 B_RDC,
                 c.start,
@@ -145,7 +191,10 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
                 Some("hipcc links device code in the final link (-fgpu-rdc --hip-link) and has no separate device-link step; the rule stays so that what names its output still builds, and the object adds nothing to the link".into()),
             );
         }
-        return true;
+        return match stub.output {
+            Some((from, _)) => Rdc::Output(from),
+            None => Rdc::Done,
+        };
     }
     if let Some(l) = rdc.links.get(&start) {
         let c = &l.change;
@@ -165,7 +214,7 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
             sink.diag(B_RDC, c.start, message, Some(RDC_LINK_HELP.into()));
         }
     }
-    false
+    Rdc::Other
 }
 
 /// The definition added to a Makefile whose host compiles and links now name ROCm's directories.
@@ -549,7 +598,7 @@ pub(super) fn top_level(s: &str, c: char) -> Option<usize> {
 
 /// Which words are handed to nvcc: an assignment to an NVCC/CUDA flags variable, or a command
 /// line that starts with nvcc.
-fn context_of(words: &[Word]) -> Context {
+pub(super) fn context_of(words: &[Word]) -> Context {
     let first = words[0].text.as_str();
     let var = first.trim_end_matches([':', '?', '+', '=', '!']);
     let is_assign = words
@@ -772,12 +821,35 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
     !done.is_empty()
 }
 
+/// `t`, a word the flag mapping writes, rewritten as a word of the line `words` is (see
+/// [`word`]).
+fn word_text(t: &str, words: &[Word], r: &Renames, warp_sync: bool) -> String {
+    if !t.contains(['.', '/', '%', 'n']) {
+        // No file name, pattern or compiler.
+        return t.to_string();
+    }
+    let mut scratch = Sink::new(t.as_bytes(), "");
+    let w = Word {
+        start: 0,
+        end: t.len(),
+        text: t.to_string(),
+        quote: None,
+    };
+    word(&mut scratch, &w, words.len(), words, r, warp_sync);
+    let (mut edits, _) = scratch.finish();
+    crate::edit::apply(t.as_bytes(), &mut edits)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| t.to_string())
+}
+
 /// Rewrites one word of a Makefile line. With `warp_sync`, the compiler gets
 /// `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (HIP 6.2 and 6.3 declare the `_sync` warp builtins the port
 /// keeps only with it), where it is not quoted (a quoted command is one word).
 fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, warp_sync: bool) {
     let t = w.text.as_str();
-    if is_nvcc(t) {
+    // make's `@`, `-` and `+` prefix a recipe's first word only: elsewhere `-.../nvcc` is a flag.
+    if is_nvcc(t) && (i == 0 || !t.starts_with(['@', '-', '+'])) {
         let lead = t.len() - t.trim_start_matches(['@', '-', '+']).len();
         let start = w.start + lead + usize::from(w.quote.is_some());
         let end = w.end - usize::from(w.quote.is_some());
@@ -1020,6 +1092,74 @@ mod tests {
             "{diags:?}"
         );
         assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn a_device_links_output_keeps_its_spelling_and_follows_renames() {
+        // The output word stays as written (quotes and all) and is read as on any other line:
+        // the substitution in it follows the rename on the first run, not on a second.
+        let mut opts = gfx90a();
+        opts.renamed
+            .insert("proj/kernel.cu".into(), "proj/kernel.hip".into());
+        let src = "OBJS = a.o kernel.o\r\napp: $(OBJS) dlink.o\r\n\tg++ $(OBJS) dlink.o -o app\r\ndlink.o: $(OBJS)\r\n\tnvcc -dlink $(OBJS) -o \"dlink$(SRCS:.cu=.o).o\" -lcudart\r\n%.o: %.cu\r\n\tnvcc -dc $< -o $@\r\n";
+        let (out, diags) = run(src, &opts);
+        assert_eq!(
+            out,
+            "OBJS = a.o kernel.o\r\napp: $(OBJS) dlink.o\r\n\thipcc -fgpu-rdc --hip-link $(OBJS) dlink.o -o app\r\ndlink.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o \"dlink$(SRCS:.hip=.o).o\"\r\n%.o: %.hip\r\n\thipcc -fgpu-rdc -c $< -o $@\r\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B010" && d.line == 5),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts).0, out);
+    }
+
+    #[test]
+    fn a_device_link_writing_a_flag_named_output_is_left_whole() {
+        // `-o -lcudart x.o` writes `-lcudart`: dropping the flag would change the output, and
+        // the next run would stub what this one kept.
+        let src = "app: a.o dlink.o\n\tg++ $^ -o $@\ndlink.o: a.o\n\tnvcc -dlink a.o -o -lcudart dlink.o\na.o: a.cu\n\tnvcc -dc a.cu -o a.o\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("\tnvcc -dlink a.o -o -lcudart dlink.o\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link $^ -o $@\n"),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.line == 4
+            && d.severity == crate::diag::Severity::Warning
+            && d.message.contains("named like a flag")));
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn a_program_variable_is_read_past_flags_before_the_program() {
+        // NVCC's value starts with `-dlink` (through CUDA_HOME): the compile is still an rdc
+        // compile, so the link is rewritten on the first run, as on the second (where NVCC is
+        // hipcc). `-L$(CUDA_HOME)/lib64` expands without a blank after -L.
+        let src = "CUDA_HOME ?=-dlink  /usr/local/cuda\nNVCC ?= $(CUDA_HOME)/bin/nvcc\napp: a.o\n\t$(CXX) a.o -o $@ -L$(CUDA_HOME)/lib64\n%.o: %.cu\n\t@$(NVCC) -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "CUDA_HOME ?=-dlink  /usr/local/cuda\nNVCC ?= hipcc\napp: a.o\n\thipcc -fgpu-rdc --hip-link a.o -o $@\n%.o: %.cu\n\t@$(NVCC) -fgpu-rdc -c $< -o $@\n"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn a_flag_ending_in_nvcc_is_no_compiler() {
+        // `-Xcompiler X` leaves X: a word `-.../bin/nvcc` past the command is a flag, not the
+        // program with make's `-` prefix.
+        let src = "FLAGS := -Xcompiler -$(CUDA_PATH)/bin/nvcc\nall:\n\t-nvcc -c a.cu\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc -c a.cu\n"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
 
     #[test]
