@@ -339,6 +339,16 @@ pub(crate) fn library(name: &str) -> Option<&'static Library> {
     LIBRARIES.iter().find(|l| l.cuda == name)
 }
 
+/// The link name of a CUDA library that [`map_library_name`] knows, given in any case (a
+/// Windows import library `CUBLAS.lib` is `cublas`).
+pub(crate) fn link_name(name: &str) -> Option<&'static str> {
+    LIBRARIES
+        .iter()
+        .map(|l| l.cuda)
+        .chain(UNMAPPED_LIBRARIES.iter().copied())
+        .find(|n| n.eq_ignore_ascii_case(name))
+}
+
 /// Looks up a CUDA library by its CMake target name (`CUDA::cublas`).
 pub(crate) fn library_by_target(target: &str) -> Option<&'static Library> {
     LIBRARIES.iter().find(|l| l.cmake_cuda == target)
