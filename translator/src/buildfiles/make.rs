@@ -67,11 +67,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 continue;
             }
         }
-        let replaced = foreach_arch_lists(src, start, end, sink, opts);
+        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
         let words: Vec<Word> = text::blank_words(src, start, end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
             .collect();
+        // A loop's variable and list are no flags (mapped, they would make it another loop).
+        let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
         if words.is_empty() {
             continue;
         }
@@ -83,13 +85,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             words
                 .iter()
                 .zip(utility)
-                .filter(|(_, u)| !u)
+                .filter(|(w, u)| !u && flag_words_of(w))
                 .map(|(w, _)| w.clone())
                 .collect()
         } else {
             words
                 .iter()
-                .filter(|w| name_end.is_none_or(|n| w.start >= n))
+                .filter(|w| name_end.is_none_or(|n| w.start >= n) && flag_words_of(w))
                 .cloned()
                 .collect()
         };
@@ -491,24 +493,30 @@ pub(super) fn driver_word(
 
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
 /// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
-/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced.
+/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced, and those of the loops'
+/// variables and lists (from `$(foreach` to the comma before the body).
 fn foreach_arch_lists(
     src: &str,
     start: usize,
     end: usize,
     sink: &mut Sink,
     opts: &BuildOptions,
-) -> Vec<(usize, usize)> {
+) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
     let mut out = Vec::new();
+    let mut loops = Vec::new();
     let line = &src[start..end];
     for (pos, _) in line.match_indices("$(foreach ") {
         let Some(close) = closing_paren(line, pos + 1) else {
             continue;
         };
         let inner = &line[pos + "$(foreach ".len()..close];
-        let Some((_, body)) = split_top_commas(inner) else {
+        let Some((head, body)) = split_top_commas(inner) else {
             continue;
         };
+        loops.push((
+            start + pos,
+            start + pos + "$(foreach ".len() + head.len() + 1,
+        ));
         let body = body.trim();
         // `$(eval VAR += -gencode ...)` bodies append one flag at a time: their words are mapped
         // where they stand.
@@ -553,7 +561,7 @@ fn foreach_arch_lists(
             out.push((at, start + close + 1));
         }
     }
-    out
+    (out, loops)
 }
 
 /// The offset of the `)` that closes the `(` at `open` in `s`.
@@ -723,6 +731,22 @@ pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
 /// Whether a word names the nvcc driver.
 pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
+    // A piece of a reference cut at its blanks (`2)/bin/nvcc` of `$(CUDA 1 2)/bin/nvcc`) is
+    // no program: replaced, it would lose its closing parenthesis.
+    let mut depth = 0i32;
+    for c in w.chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    if depth != 0 {
+        return false;
+    }
     w == "nvcc" || w.ends_with("/bin/nvcc") || w.ends_with("/nvcc") && flags::is_cuda_path(w)
 }
 
@@ -1160,6 +1184,15 @@ mod tests {
             "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc -c a.cu\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_loops_head_and_cut_references_are_no_flags_or_compilers() {
+        // The flag in the loop's variable stays (mapped, it would make the next run see an
+        // architecture loop); `2)/bin/nvcc` is a piece of a reference, not nvcc.
+        let src = "G := $(foreach -gencode arch=compute_80,code=sm_80 sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nH := -$(CUDA 1 2)/bin/nvcc\n";
+        let (out, _) = run(src, &gfx90a());
+        assert_eq!(out, src);
     }
 
     #[test]

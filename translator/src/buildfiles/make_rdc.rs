@@ -422,7 +422,9 @@ fn mapped_values(
             } else {
                 Context::Any
             };
-            let words = split_words(v);
+            // Cut as the translation cuts the line (blanks, quotes), not as make expands it.
+            let cut = text::blank_words(v, 0, v.len(), true);
+            let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
             let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
             // nvcc becomes hipcc there too (`NVCC = $(CUDA_HOME)/bin/nvcc`).
             let joined: Vec<String> = m
