@@ -18,15 +18,16 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         exts: text::extension_map(&opts.renamed),
     };
     let lines = logical_lines(src);
-    let values = variables(src, &lines);
-    let rdc = make_rdc::plan(src, &lines, &values, opts);
+    let recipes = recipe_lines(src, &lines);
+    let values = variables(src, &lines, &recipes);
+    let rdc = make_rdc::plan(src, &lines, &recipes, &values, opts);
     let hipcc_links: BTreeSet<usize> = rdc
         .links
         .iter()
         .filter(|(_, l)| l.host)
         .map(|(at, _)| *at)
         .collect();
-    let usage = Usage::scan(src, &lines, &values, &hipcc_links);
+    let usage = Usage::scan(src, &lines, &recipes, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
     let mut in_define = false;
@@ -36,12 +37,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if trimmed.starts_with('#') || trimmed.is_empty() {
             continue;
         }
+        // Where a recipe line's command starts, past its prefix.
+        let command = recipes.get(&start).copied();
+        let recipe = command.is_some();
         // A macro's body is text, not statements: `define`/`endef` bracket it.
         let mut directives = trimmed
             .split_whitespace()
             .skip_while(|w| matches!(*w, "override" | "export" | "private"));
         let directive = directives.next().unwrap_or("");
-        let body = in_define && !line.starts_with('\t');
+        let body = in_define && !recipe;
         if directive == "define" {
             in_define = true;
         } else if directive == "endef" {
@@ -49,7 +53,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         }
         // The variable name of an assignment is no flag (make reads `-rdc=true` alone on a
         // line as the variable `-rdc` set to `true`).
-        let name_end = if line.starts_with('\t') || body {
+        let name_end = if recipe || body {
             None
         } else {
             assignment_op(line).map(|i| start + i)
@@ -60,7 +64,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             Rdc::Done => continue,
             Rdc::Output(at) => {
                 // The stub's output, kept as written, is read as on any other line.
-                let words = text::blank_words(src, start, end, true);
+                let words = text::blank_words(src, command.unwrap_or(start), end, true);
                 if let Some(i) = words.iter().position(|w| w.start == at) {
                     word(sink, &words[i], i, &words, &renames, false);
                 }
@@ -68,7 +72,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             }
         }
         let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
-        let words: Vec<Word> = text::blank_words(src, start, end, true)
+        let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
             .collect();
@@ -79,7 +83,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         }
         // The arguments of plain utilities in a recipe (`echo -dc`, `cp '-dc' x`) are no
         // compiler's flags.
-        let flag_words: Vec<Word> = if line.starts_with('\t') {
+        let flag_words: Vec<Word> = if recipe {
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
             let utility = utility_args(&texts);
             words
@@ -122,8 +126,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 .collect();
             text::apply_mapped(sink, src, &flag_words, mapped, Style::Blank);
         }
+        // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
+        let assigned_name = |w: &Word| {
+            !recipe && !body && name_end.is_some_and(|n| w.end <= n) && assignment(line).is_some()
+        };
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) {
+            if changed.contains(&w.start) || assigned_name(w) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -294,12 +302,69 @@ struct Usage {
     host_lines: BTreeSet<usize>,
 }
 
+/// The recipe lines of a Makefile, by start offset, each with where its command starts (past
+/// the recipe prefix).
+pub(super) type Recipes = BTreeMap<usize, usize>;
+
+/// The logical lines make reads as recipe lines: those that start with the recipe prefix (a
+/// tab, or the first character `.RECIPEPREFIX` is set to, from that line on) after a rule's
+/// header, until an assignment or a directive other than a conditional ends the rule. A
+/// prefixed line elsewhere is a makefile line to make (`\tNAME = value` sets a variable). In a
+/// `define`, prefixed lines stay recipe text.
+pub(super) fn recipe_lines(src: &str, lines: &[(usize, usize)]) -> Recipes {
+    let mut out = Recipes::new();
+    let mut prefix = '\t';
+    let (mut in_rule, mut in_define) = (false, false);
+    for &(start, end) in lines {
+        let line = &src[start..end];
+        if line.starts_with(prefix) && (in_rule || in_define) {
+            out.insert(start, start + prefix.len_utf8());
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let first = trimmed
+            .split_whitespace()
+            .find(|w| !matches!(*w, "override" | "export" | "private"))
+            .unwrap_or("");
+        if in_define {
+            in_define = first != "endef";
+            continue;
+        }
+        if matches!(
+            first,
+            "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif"
+        ) {
+            continue;
+        }
+        if let Some((name, value)) = assignment(line) {
+            if name == ".RECIPEPREFIX" {
+                prefix = value.chars().next().unwrap_or('\t');
+            }
+            in_rule = false;
+        } else if first == "define" {
+            (in_define, in_rule) = (true, false);
+        } else if is_directive(first) {
+            in_rule = false;
+        } else if top_level(line.split('#').next().unwrap_or(line), ':').is_some() {
+            in_rule = true;
+        }
+    }
+    out
+}
+
 /// The values assigned to each variable of a Makefile, joined (`+=` and a later `=` alike).
-pub(super) fn variables(src: &str, lines: &[(usize, usize)]) -> BTreeMap<String, String> {
+pub(super) fn variables(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+) -> BTreeMap<String, String> {
     let mut values: BTreeMap<String, String> = BTreeMap::new();
     for &(start, end) in lines {
         let line = &src[start..end];
-        if line.starts_with('\t') {
+        if recipes.contains_key(&start) {
             continue;
         }
         if let Some((name, value)) = assignment(line) {
@@ -328,6 +393,7 @@ impl Usage {
     fn scan(
         src: &str,
         lines: &[(usize, usize)],
+        recipe_at: &Recipes,
         values: &BTreeMap<String, String>,
         hipcc_links: &BTreeSet<usize>,
     ) -> Usage {
@@ -335,8 +401,8 @@ impl Usage {
         let mut recipes: Vec<(usize, &str)> = Vec::new();
         for &(start, end) in lines {
             let line = &src[start..end];
-            if line.starts_with('\t') {
-                recipes.push((start, line));
+            if let Some(&command) = recipe_at.get(&start) {
+                recipes.push((start, &src[command..end]));
             } else if let Some((name, _)) = assignment(line) {
                 assigned.push((start, name.to_string()));
             }
@@ -1193,6 +1259,30 @@ mod tests {
         let src = "G := $(foreach -gencode arch=compute_80,code=sm_80 sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nH := -$(CUDA 1 2)/bin/nvcc\n";
         let (out, _) = run(src, &gfx90a());
         assert_eq!(out, src);
+    }
+
+    #[test]
+    fn recipe_lines_follow_rules_and_the_recipe_prefix() {
+        // A tab line after an assignment sets a variable (make reads it so); a rule starts the
+        // recipes again, `.RECIPEPREFIX` changes their prefix, conditionals keep the rule.
+        let src = "X = 1\n\tY = -lcudart\napp: a.o\n\tg++ a.o -lcudart\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc = -lcudart\n.RECIPEPREFIX = >\n%.o: %.cu\n> nvcc -c $< -o $@\n";
+        let lines = logical_lines(src);
+        let recipes = recipe_lines(src, &lines);
+        let starts: Vec<usize> = recipes
+            .keys()
+            .map(|s| src[..*s].lines().count() + 1)
+            .collect();
+        assert_eq!(starts, [4, 6, 12]);
+        assert_eq!(
+            &src[recipes[lines.last().map(|l| &l.0).unwrap()]..],
+            " nvcc -c $< -o $@\n"
+        );
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc -c $< -o $@\n"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
 
     #[test]

@@ -221,6 +221,7 @@ impl Recipe<'_> {
 pub(super) fn plan(
     src: &str,
     lines: &[(usize, usize)],
+    recipe_at: &make::Recipes,
     values: &BTreeMap<String, String>,
     opts: &BuildOptions,
 ) -> Plan {
@@ -234,7 +235,7 @@ pub(super) fn plan(
         return plan;
     };
     let mapped = mapped_values(values, opts);
-    let recipes = recipes(src, lines, values, &mapped, opts);
+    let recipes = recipes(src, lines, recipe_at, values, &mapped, opts);
     let values = &mapped;
     // What the relocatable objects are called: targets of rdc compiles and device links.
     let mut objects: BTreeSet<String> = BTreeSet::new();
@@ -447,6 +448,7 @@ fn mapped_values(
 fn recipes<'a>(
     src: &'a str,
     lines: &[(usize, usize)],
+    recipe_at: &make::Recipes,
     values: &BTreeMap<String, String>,
     mapped: &BTreeMap<String, String>,
     opts: &BuildOptions,
@@ -455,13 +457,13 @@ fn recipes<'a>(
     let mut rule = Rule::default();
     for &(start, end) in lines {
         let raw = &src[start..end];
-        if !raw.starts_with('\t') {
+        let Some(&command) = recipe_at.get(&start) else {
             if let Some(r) = rule_header(raw, mapped) {
                 rule = r;
             }
             continue;
-        }
-        let words = text::blank_words(src, start, end, true);
+        };
+        let words = text::blank_words(src, command, end, true);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         let (driver, driver_at) = match make::driver_word(&texts, values, 0) {
             Some((d, i)) => (d, Some(i)),
