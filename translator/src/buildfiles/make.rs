@@ -573,10 +573,14 @@ fn foreach_arch_lists(
     let line = &src[start..end];
     for (pos, _) in line.match_indices("$(foreach ") {
         let Some(close) = closing_paren(line, pos + 1) else {
+            // Not a loop hipport can read: none of it is read as flags.
+            loops.push((start + pos, end));
             continue;
         };
         let inner = &line[pos + "$(foreach ".len()..close];
         let Some((head, body)) = split_top_commas(inner) else {
+            // Not a loop hipport can read: none of it is read as flags.
+            loops.push((start + pos, start + close + 1));
             continue;
         };
         loops.push((
@@ -1283,6 +1287,16 @@ mod tests {
             "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc -c $< -o $@\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_word_before_a_line_continuation_keeps_it() {
+        let src = "app: a.o\n\t$(CXX) a.o -o app -L/usr/local/cuda/lib64\\\n\t  -lcudart\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "ROCM_PATH ?= /opt/rocm\napp: a.o\n\t$(CXX) a.o -o app -L$(ROCM_PATH)/lib\\\n\t  -lamdhip64\n"
+        );
     }
 
     #[test]
