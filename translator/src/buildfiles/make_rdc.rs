@@ -477,7 +477,13 @@ fn recipes<'a>(
         } else {
             make::context_of(&words)
         };
-        let flags_left = flags::map_words(&texts, opts, ctx, &mut false).applied(&texts);
+        let mut flags_left = flags::map_words(&texts, opts, ctx, &mut false).applied(&texts);
+        // nvcc is hipcc there too (`$(CUDA_HOME)/bin/nvcc` among the words).
+        for (i, w) in &mut flags_left {
+            if make::is_nvcc(w) && (*i == 0 || !w.starts_with(['@', '-', '+'])) {
+                *w = "hipcc".to_string();
+            }
+        }
         let expanded = flags_left
             .iter()
             .flat_map(|(i, w)| {

@@ -13,3 +13,7 @@ dlink.o: $(OBJS)
 
 %.o: %.cu
 	@$(NVCC) -dc $< -o $@
+
+# The CUDA compiler named as a word of a link (not its program) is hipcc to the plan as well.
+app2: $(OBJS)
+	$(CXX) $(OBJS) -o $@ $(CUDA_HOME)/bin/nvcc
