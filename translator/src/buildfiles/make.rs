@@ -557,6 +557,9 @@ pub(super) fn driver_word(
     None
 }
 
+/// Byte ranges of a Makefile.
+type Ranges = Vec<(usize, usize)>;
+
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
 /// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
 /// AMD targets' `--offload-arch=` flags. Returns the ranges replaced, and those of the loops'
@@ -567,7 +570,7 @@ fn foreach_arch_lists(
     end: usize,
     sink: &mut Sink,
     opts: &BuildOptions,
-) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+) -> (Ranges, Ranges) {
     let mut out = Vec::new();
     let mut loops = Vec::new();
     let line = &src[start..end];
