@@ -262,6 +262,8 @@ pub(super) fn plan(
         if out == "$@" || out == "$(@)" || out == "${@}" {
             objects.extend(r.rule.targets.iter().cloned());
         } else {
+            // As the translation leaves it (an output named `nvcc` is `hipcc` then).
+            let out = if make::is_nvcc(out) { "hipcc" } else { out };
             objects.extend(words_of(out, values));
         }
         if out.starts_with('-') {
