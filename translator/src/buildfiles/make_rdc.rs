@@ -235,7 +235,7 @@ pub(super) fn plan(
         return plan;
     };
     let mapped = mapped_values(values, opts);
-    let recipes = recipes(src, lines, recipe_at, values, &mapped, opts);
+    let recipes = recipes(src, lines, recipe_at, &mapped, opts);
     let values = &mapped;
     // What the relocatable objects are called: targets of rdc compiles and device links.
     let mut objects: BTreeSet<String> = BTreeSet::new();
@@ -406,7 +406,6 @@ fn first_rdc_word(src: &str, lines: &[(usize, usize)], opts: &BuildOptions) -> O
     None
 }
 
-/// The recipe lines, each with the rule it belongs to.
 /// The variables' values with their flags and compiler as the translation leaves them
 /// (`-Xcompiler -dc` is `-fgpu-rdc -c`, nvcc hipcc): what a second run reads.
 fn mapped_values(
@@ -445,13 +444,12 @@ fn mapped_values(
         .collect()
 }
 
-/// The recipe lines, each with the rule it belongs to: `values` as written decide who runs a
-/// command, `mapped` (see [`mapped_values`]) are expanded in its words.
+/// The recipe lines, each with the rule it belongs to, read with the variables as the
+/// translation leaves them (`mapped`, see [`mapped_values`]).
 fn recipes<'a>(
     src: &'a str,
     lines: &[(usize, usize)],
     recipe_at: &make::Recipes,
-    values: &BTreeMap<String, String>,
     mapped: &BTreeMap<String, String>,
     opts: &BuildOptions,
 ) -> Vec<Recipe<'a>> {
@@ -467,7 +465,9 @@ fn recipes<'a>(
         };
         let words = text::blank_words(src, command, end, true);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        let (driver, driver_at) = match make::driver_word(&texts, values, 0) {
+        // Who runs it as the translation leaves the variables (`NVCC = <garbled>/bin/nvcc` is
+        // hipcc then).
+        let (driver, driver_at) = match make::driver_word(&texts, mapped, 0) {
             Some((d, i)) => (d, Some(i)),
             None => (Driver::Other, None),
         };
