@@ -20,7 +20,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let lines = logical_lines(src);
     let recipes = recipe_lines(src, &lines);
     let values = variables(src, &lines, &recipes);
-    let rdc = make_rdc::plan(src, &lines, &recipes, &values, opts);
+    let rdc = make_rdc::plan(src, &lines, &recipes, opts);
     let hipcc_links: BTreeSet<usize> = rdc
         .links
         .iter()
@@ -186,6 +186,7 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
     if let Some(stub) = rdc.stubs.get(&start) {
         let c = &stub.change;
         let done = match stub.output {
+            _ if stub.done => false,
             // The command up to its output, and what follows the output.
             Some((from, to)) => {
                 sink.edit(c.start, from, c.text.as_str(), B_RDC.id)

@@ -58,6 +58,9 @@ pub(super) struct Stub {
     /// keeps it in place, so that it is read (and renamed) as on any other line and a second
     /// run finds nothing to change in it.
     pub output: Option<(usize, usize)>,
+    /// The command is the stub already (an output word that holds `-dlink` keeps the line a
+    /// device link to the next run): nothing is written.
+    pub done: bool,
 }
 
 /// A link of relocatable device code that changes.
@@ -222,7 +225,6 @@ pub(super) fn plan(
     src: &str,
     lines: &[(usize, usize)],
     recipe_at: &make::Recipes,
-    values: &BTreeMap<String, String>,
     opts: &BuildOptions,
 ) -> Plan {
     let mut plan = Plan::default();
@@ -234,7 +236,7 @@ pub(super) fn plan(
     let Some(evidence) = first_rdc_word(src, lines, opts) else {
         return plan;
     };
-    let mapped = mapped_values(values, opts);
+    let mapped = mapped_values(src, lines, recipe_at, opts);
     let recipes = recipes(src, lines, recipe_at, &mapped, opts);
     let values = &mapped;
     // What the relocatable objects are called: targets of rdc compiles and device links.
@@ -371,6 +373,7 @@ fn stub(r: &Recipe, out: &str, out_word: Option<usize>, arch_flags: &str) -> Opt
     // targets keep hipcc from asking rocm_agent_enumerator for the GPU it has none of.
     let command = format!("hipcc -x c++ {arch}-c /dev/null -o ");
     let output = out_word.map(|k| (r.words[k].start, r.words[k].end));
+    let done = output.is_some_and(|(from, _)| r.raw[start - r.start..from - r.start] == command);
     Some(Stub {
         change: Change {
             start,
@@ -382,6 +385,7 @@ fn stub(r: &Recipe, out: &str, out_word: Option<usize>, arch_flags: &str) -> Opt
             shown: r.raw[start - r.start..end - r.start].to_string(),
         },
         output,
+        done,
     })
 }
 
@@ -409,39 +413,45 @@ fn first_rdc_word(src: &str, lines: &[(usize, usize)], opts: &BuildOptions) -> O
 /// The variables' values with their flags and compiler as the translation leaves them
 /// (`-Xcompiler -dc` is `-fgpu-rdc -c`, nvcc hipcc): what a second run reads.
 fn mapped_values(
-    values: &BTreeMap<String, String>,
+    src: &str,
+    lines: &[(usize, usize)],
+    recipe_at: &make::Recipes,
     opts: &BuildOptions,
 ) -> BTreeMap<String, String> {
-    values
-        .iter()
-        .map(|(name, v)| {
-            let upper = name.to_ascii_uppercase();
-            let ctx = if ["NVCC", "CUDA", "GENCODE"]
-                .iter()
-                .any(|n| upper.contains(n))
-            {
-                Context::Nvcc
-            } else {
-                Context::Any
-            };
-            // Cut as the translation cuts the line (blanks, quotes), not as make expands it.
-            let cut = text::blank_words(v, 0, v.len(), true);
-            let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
-            let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
+    let mut values: BTreeMap<String, String> = BTreeMap::new();
+    for &(start, end) in lines {
+        if recipe_at.contains_key(&start) {
+            continue;
+        }
+        let Some((name, v)) = make::assignment(&src[start..end]) else {
+            continue;
+        };
+        let upper = name.to_ascii_uppercase();
+        let ctx = if ["NVCC", "CUDA", "GENCODE"]
+            .iter()
+            .any(|n| upper.contains(n))
+        {
+            Context::Nvcc
+        } else {
+            Context::Any
+        };
+        // Each assignment cut as the translation cuts its line (blanks, quotes), not as make
+        // expands it.
+        let cut = text::blank_words(v, 0, v.len(), true);
+        let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
+        let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
+        let value = values.entry(name.to_string()).or_default();
+        for (_, w) in m {
+            value.push(' ');
             // nvcc becomes hipcc there too (`NVCC = $(CUDA_HOME)/bin/nvcc`).
-            let joined: Vec<String> = m
-                .into_iter()
-                .map(|(_, w)| {
-                    if make::is_nvcc(&w) && !w.starts_with(['@', '-', '+']) {
-                        "hipcc".to_string()
-                    } else {
-                        w
-                    }
-                })
-                .collect();
-            (name.clone(), format!(" {}", joined.join(" ")))
-        })
-        .collect()
+            if make::is_nvcc(&w) && !w.starts_with(['@', '-', '+']) {
+                value.push_str("hipcc");
+            } else {
+                value.push_str(&w);
+            }
+        }
+    }
+    values
 }
 
 /// The recipe lines, each with the rule it belongs to, read with the variables as the
