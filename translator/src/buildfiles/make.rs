@@ -805,6 +805,11 @@ pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
 /// Whether a word names the nvcc driver.
 pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
+    // Make's and the shell's punctuation is no part of a program's path (`:/bin/nvcc` is a
+    // rule's colon and a prerequisite): replaced, the line would read otherwise.
+    if w.contains([':', '=', ';', ',', '\'', '"', '<', '>', '|', '&']) {
+        return false;
+    }
     // A piece of a reference cut at its blanks (`2)/bin/nvcc` of `$(CUDA 1 2)/bin/nvcc`) is
     // no program: replaced, it would lose its closing parenthesis.
     let mut depth = 0i32;

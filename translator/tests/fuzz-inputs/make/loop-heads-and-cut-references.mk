@@ -14,3 +14,5 @@ dlink.o: a.o
 	$(NVCC) $(GENCODE_FLAGS) -dlink $^ -o $@
 %.o: %.cu
 	@$(NVCC) -dc $< -o $@
+# `:/bin/nvcc` is a rule's colon and a prerequisite, not the compiler (seed 12).
+HOSTFLAGS :/bin/nvcc -Xcompiler -lcudart
