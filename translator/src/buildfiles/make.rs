@@ -1256,11 +1256,11 @@ mod tests {
     fn a_flag_ending_in_nvcc_is_no_compiler() {
         // `-Xcompiler X` leaves X: a word `-.../bin/nvcc` past the command is a flag, not the
         // program with make's `-` prefix.
-        let src = "FLAGS := -Xcompiler -$(CUDA_PATH)/bin/nvcc\nall:\n\t-nvcc -c a.cu\n";
+        let src = "FLAGS := -Xcompiler -$(CUDA_PATH)/bin/nvcc\nall:\n\t-nvcc -c a.cu\nX :/bin/nvcc -Xcompiler -g\n";
         let (out, _) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc -c a.cu\n"
+            "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc -c a.cu\nX :/bin/nvcc -Xcompiler -g\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
