@@ -271,7 +271,7 @@ pub(super) fn plan(
         if out.starts_with('-') {
             let at = out_word.map_or(r.start, |k| r.words[k].start);
             plan.left.insert(r.start, at);
-        } else if let Some(change) = stub(r, out, out_word, &arch_flags) {
+        } else if let Some(change) = stub(r, out, out_word, &arch_flags, opts) {
             plan.stubs.insert(r.start, change);
         }
     }
@@ -348,16 +348,29 @@ pub(super) fn plan(
 /// The device-link command from its program to the end of the line, replaced by an empty
 /// object written to the same output (`out`, word `out_word` where it is one); `None` when the
 /// line runs other commands too.
-fn stub(r: &Recipe, out: &str, out_word: Option<usize>, arch_flags: &str) -> Option<Stub> {
+fn stub(
+    r: &Recipe,
+    out: &str,
+    out_word: Option<usize>,
+    arch_flags: &str,
+    opts: &BuildOptions,
+) -> Option<Stub> {
     debug_assert!(!out.starts_with('-'), "left in place by the plan");
     let k = r.driver_at?;
-    let shell = |w: &Word| {
-        w.quote.is_none()
-            && (matches!(w.text.as_str(), "&&" | "||" | "|" | ";" | "&")
-                || w.text.contains([';', '`', '>', '<'])
-                || w.text.starts_with("$(shell"))
+    let shell_text = |t: &str| {
+        matches!(t, "&&" | "||" | "|" | ";" | "&")
+            || t.contains([';', '`', '>', '<'])
+            || t.starts_with("$(shell")
     };
-    if r.words[k + 1..].iter().any(shell) {
+    // Read as the translation leaves the words (`-gencode arch=..,code=sm_;80` goes whole).
+    let texts: Vec<&str> = r.words.iter().map(|w| w.text.as_str()).collect();
+    let mapped = flags::map_words(&texts, opts, make::context_of(&r.words), &mut false);
+    let shell = |j: usize| match mapped.changes.iter().find(|c| c.0 == j).map(|c| &c.1) {
+        Some(flags::Action::Remove) => false,
+        Some(flags::Action::Replace(v)) => v.iter().any(|t| shell_text(t)),
+        None => r.words[j].quote.is_none() && shell_text(&r.words[j].text),
+    };
+    if (k + 1..r.words.len()).any(shell) {
         return None;
     }
     let w = &r.words[k];
