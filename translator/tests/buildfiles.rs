@@ -590,6 +590,76 @@ fn converted_cmake_rdc_builds_with_hipcc() {
     }
 }
 
+/// An old-style FindCUDA project (`find_package(CUDA)`, `cuda_add_executable`, the
+/// `${CUDA_..._LIBRARY}` variables) for HIP 5.2: the libraries Debian's ROCm ships become their
+/// targets (hiprand, hipsparse: their package files are in /usr/lib/x86_64-linux-gnu/cmake) and
+/// the executable links them; cuBLASLt, which HIP 5.2 lacks, stays with B005 (it expands to
+/// nothing without FindCUDA) instead of a `find_package(hipblaslt)` that cannot succeed.
+#[test]
+fn converted_findcuda_project_links_the_hip_libraries() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("findcuda");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.10)\nproject(app CXX)\nfind_package(CUDA REQUIRED)\ncuda_add_executable(app main.cu)\ntarget_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_curand_LIBRARY} ${CUDA_cusparse_LIBRARY} ${CUDA_cublasLt_LIBRARY})\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("main.cu"),
+        "#include <cstdio>\n#include <cuda_runtime.h>\n__global__ void fill(float* x) { x[threadIdx.x] = 1.0f; }\nint main() {\n  float* d;\n  cudaMalloc(&d, 64 * sizeof(float));\n  fill<<<1, 64>>>(d);\n  cudaDeviceSynchronize();\n  cudaFree(d);\n  printf(\"findcuda: done\\n\");\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("findcuda-hip");
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--hip-version",
+            "5.2",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    // The B005 error is the exit status 1.
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error[B005]: `${CUDA_cublasLt_LIBRARY}`"),
+        "{stderr}"
+    );
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        cmake.contains("find_package(hiprand REQUIRED)\nfind_package(hipsparse REQUIRED)\n"),
+        "{cmake}"
+    );
+    assert!(!cmake.contains("hipblaslt"), "{cmake}");
+    let build = tmp.path().join("build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc"));
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let exe = build.join("app");
+    assert_gfx90a_code(&exe);
+    let needed = run(Command::new("readelf").arg("-d").arg(&exe));
+    for lib in ["libhiprand.so", "libhipsparse.so", "libamdhip64.so"] {
+        assert!(needed.contains(lib), "{lib} not linked:\n{needed}");
+    }
+    check_run(&exe, "findcuda: done");
+}
+
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.

@@ -884,20 +884,24 @@ const RENAMED_VARS: &[(&str, &str)] = &[
     ("CUDAToolkit_INCLUDE_DIRS", "hip_INCLUDE_DIRS"),
 ];
 
-/// FindCUDA library variables and the target that replaces each.
-const LIBRARY_VARS: &[(&str, &str)] = &[
-    ("${CUDA_LIBRARIES}", "cudart"),
-    ("${CUDA_CUDART_LIBRARY}", "cudart"),
-    ("${CUDA_cudart_static_LIBRARY}", "cudart"),
-    ("${CUDA_CUBLAS_LIBRARIES}", "cublas"),
-    ("${CUDA_cublas_LIBRARY}", "cublas"),
-    ("${CUDA_curand_LIBRARY}", "curand"),
-    ("${CUDA_CUFFT_LIBRARIES}", "cufft"),
-    ("${CUDA_cufft_LIBRARY}", "cufft"),
-    ("${CUDA_cusparse_LIBRARY}", "cusparse"),
-    ("${CUDA_cusolver_LIBRARY}", "cusolver"),
-    ("${CUDA_CUDA_LIBRARY}", "cuda"),
-];
+/// What a FindCUDA library variable (`CUDA_CUBLAS_LIBRARIES`, `CUDA_cufft_LIBRARY`; FindCUDAToolkit
+/// sets `CUDA_<lib>_LIBRARY` cache variables such as `CUDA_cublasLt_LIBRARY` too) names: the CUDA
+/// library's link name, or `Err(stem)` for a library variable of a name hipport does not know
+/// (`CUDA_nvcuvid_LIBRARY`). `None` for other variables.
+fn findcuda_library(var: &str) -> Option<Result<&'static str, &str>> {
+    if var == "CUDA_LIBRARIES" {
+        return Some(Ok("cudart"));
+    }
+    let rest = var.strip_prefix("CUDA_")?;
+    let stem = rest
+        .strip_suffix("_LIBRARY")
+        .or_else(|| rest.strip_suffix("_LIBRARIES"))
+        .filter(|s| !s.is_empty())?;
+    Some(match stem.to_ascii_lowercase().as_str() {
+        "cuda" | "cuda_driver" => Ok("cuda"),
+        _ => flags::link_name(stem).ok_or(stem),
+    })
+}
 
 /// Whether the target HIP release ships `lib` (named `name` in the file, at byte `at`); where it
 /// does not (hipBLASLt before ROCm 5.5), the name stays, no `find_package` is added for it, and
@@ -993,27 +997,47 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 ),
             }
         }
-        for (var, lib) in LIBRARY_VARS {
-            for (pos, _) in t.match_indices(var) {
-                if let Some(l) =
-                    flags::library(lib).filter(|l| shipped(st, sink, l, var, base + pos))
+        for (pos, _) in t.match_indices("${CUDA_") {
+            let Some(close) = t[pos..].find('}').map(|c| pos + c) else {
+                continue;
+            };
+            let var = &t[pos..=close];
+            let Some(found) = findcuda_library(&var[2..var.len() - 1]) else {
+                continue;
+            };
+            let lib = match found {
+                Ok(name) => flags::library(name),
+                Err(_) => None,
+            };
+            let Some(lib) = lib else {
+                // A CUDA library without a HIP counterpart: the variable is empty without
+                // FindCUDA, so the link would lose it silently.
+                let (message, help) = match found
+                    .ok()
+                    .and_then(|n| flags::map_library_for(n, st.opts.hip_version))
                 {
-                    if sink.edit(
-                        base + pos,
-                        base + pos + var.len(),
-                        l.cmake_hip,
-                        B_LIB_MAPPED.id,
-                    ) {
-                        sink.diag(
-                            B_LIB_MAPPED,
-                            base + pos,
-                            format!("{var} -> {}", l.cmake_hip),
-                            None,
-                        );
-                        if let Some(p) = l.package {
-                            st.packages.insert(p);
-                        }
-                    }
+                    Some((_, _, m, h)) => (format!("{var}: {m}"), h),
+                    None => (
+                        format!("{var} names a CUDA library hipport knows no HIP counterpart of"),
+                        Some("remove the dependency or port the code that uses it".to_string()),
+                    ),
+                };
+                sink.diag(B_LIB_UNMAPPED, base + pos, message, help);
+                continue;
+            };
+            if !shipped(st, sink, lib, var, base + pos) {
+                continue;
+            }
+            if sink.edit(base + pos, base + close + 1, lib.cmake_hip, B_LIB_MAPPED.id) {
+                sink.diag(
+                    B_LIB_MAPPED,
+                    base + pos,
+                    format!("{var} -> {}", lib.cmake_hip),
+                    lib.package
+                        .map(|p| format!("found with find_package({p} REQUIRED)")),
+                );
+                if let Some(p) = lib.package {
+                    st.packages.insert(p);
                 }
             }
         }
@@ -1896,6 +1920,43 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDA_NVCC_FLAGS")));
+    }
+
+    #[test]
+    fn findcuda_library_variables_map_by_release() {
+        // Each FindCUDA library variable (and FindCUDAToolkit's CUDA_<lib>_LIBRARY cache
+        // variables) becomes the HIP target with its package; cuBLASLt's only where the target
+        // HIP ships hipBLASLt (ROCm 5.5), else it stays with B005; one without a counterpart
+        // (cupti) or unknown to hipport (nvcuvid) is B005 too, never dropped in silence.
+        let src = "find_package(CUDA REQUIRED)\ncuda_add_executable(app main.cu)\ntarget_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES} ${CUDA_cublasLt_LIBRARY} ${CUDA_cufft_LIBRARY} ${CUDA_curand_LIBRARY} ${CUDA_cusparse_LIBRARY} ${CUDA_cusolver_LIBRARY})\ntarget_link_libraries(app ${CUDA_cupti_LIBRARY} ${CUDA_nvcuvid_LIBRARY} ${CUDA_CUDA_LIBRARY})\n";
+        let at = |major, minor| BuildOptions {
+            hip_version: hipport_rules::Version::new(major, minor, 0),
+            ..opts()
+        };
+        let (out, diags) = run(src, &at(5, 2));
+        assert!(out.contains("target_link_libraries(app hip::host roc::hipblas ${CUDA_cublasLt_LIBRARY} hip::hipfft hip::hiprand roc::hipsparse roc::hipsolver)\n"), "{out}");
+        assert!(out.contains("target_link_libraries(app ${CUDA_cupti_LIBRARY} ${CUDA_nvcuvid_LIBRARY} hip::amdhip64)\n"), "{out}");
+        assert!(out.contains("find_package(hipblas REQUIRED)\nfind_package(hipfft REQUIRED)\nfind_package(hiprand REQUIRED)\nfind_package(hipsolver REQUIRED)\nfind_package(hipsparse REQUIRED)\n"), "{out}");
+        assert!(!out.contains("hipblaslt"), "{out}");
+        let b005: Vec<(usize, &str)> = diags
+            .iter()
+            .filter(|d| d.id == "B005")
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(b005.len(), 3, "{b005:?}");
+        assert!(b005[0].1.contains("${CUDA_cublasLt_LIBRARY}") && b005[0].1.contains("ROCm 5.5"));
+        assert!(
+            b005[1].1.contains("${CUDA_cupti_LIBRARY}") && b005[1].1.contains("no HIP counterpart")
+        );
+        assert!(b005[2].1.contains("${CUDA_nvcuvid_LIBRARY}"));
+        let (out, diags) = run(src, &at(6, 0));
+        assert!(
+            out.contains("roc::hipblas roc::hipblaslt hip::hipfft"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hipblaslt REQUIRED)\n"), "{out}");
+        assert_eq!(diags.iter().filter(|d| d.id == "B005").count(), 2);
+        assert_eq!(run(&out, &at(6, 0)).0, out);
     }
 
     #[test]

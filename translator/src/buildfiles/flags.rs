@@ -74,6 +74,22 @@ pub(crate) struct Mapped {
     pub notes: Vec<Note>,
 }
 
+impl Mapped {
+    /// The words of `words` (the list this mapped) with the changes made, each with the index
+    /// of the word it comes from: what a second conversion reads.
+    pub(crate) fn applied(&self, words: &[&str]) -> Vec<(usize, String)> {
+        let mut out = Vec::with_capacity(words.len());
+        for (k, w) in words.iter().enumerate() {
+            match self.changes.iter().find(|c| c.0 == k).map(|c| &c.1) {
+                Some(Action::Replace(v)) => out.extend(v.iter().map(|n| (k, n.clone()))),
+                Some(Action::Remove) => {}
+                None => out.push((k, w.to_string())),
+            }
+        }
+        out
+    }
+}
+
 /// How sure we are that a word list is given to nvcc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Context {
@@ -321,6 +337,16 @@ pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
 /// Looks up a CUDA library by link name.
 pub(crate) fn library(name: &str) -> Option<&'static Library> {
     LIBRARIES.iter().find(|l| l.cuda == name)
+}
+
+/// The link name of a CUDA library that [`map_library_name`] knows, given in any case (a
+/// Windows import library `CUBLAS.lib` is `cublas`).
+pub(crate) fn link_name(name: &str) -> Option<&'static str> {
+    LIBRARIES
+        .iter()
+        .map(|l| l.cuda)
+        .chain(UNMAPPED_LIBRARIES.iter().copied())
+        .find(|n| n.eq_ignore_ascii_case(name))
 }
 
 /// Looks up a CUDA library by its CMake target name (`CUDA::cublas`).
@@ -580,13 +606,48 @@ pub(crate) fn is_cuda_path(p: &str) -> bool {
     })
 }
 
-/// Splits the value of `-Xcompiler` into host compiler flags.
+/// Splits the value of `-Xcompiler` into host compiler flags, at commas and blanks outside
+/// `$(...)` and `${...}` (a Makefile reference is one flag, whatever it holds).
 fn host_flags(v: &str) -> Vec<String> {
-    v.trim_matches(|c| c == '"' || c == '\'')
-        .split([',', ' '])
+    let v = v.trim_matches(|c| c == '"' || c == '\'');
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0usize, 0);
+    for (i, c) in v.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            ',' | ' ' if depth == 0 => {
+                out.push(&v[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&v[from..]);
+    out.into_iter()
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// The flags of an `-Xcompiler` value (word `at`) as hipcc takes them: each mapped as a flag of
+/// the same list is (`-Xcompiler -lcudart` gives `-lcudart`, which hipcc does not need), so that
+/// what the unwrapping leaves is already the fixed point of a second conversion. The inner
+/// findings are reported at `at`.
+fn pass_through(
+    flags: &[String],
+    at: usize,
+    opts: &super::BuildOptions,
+    ctx: Context,
+    arch_done: &mut bool,
+    m: &mut Mapped,
+) -> Vec<String> {
+    let inner: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let mapped = map_words(&inner, opts, ctx, arch_done);
+    let out = mapped.applied(&inner).into_iter().map(|(_, w)| w).collect();
+    m.notes
+        .extend(mapped.notes.into_iter().map(|n| Note { word: at, ..n }));
+    out
 }
 
 /// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
@@ -833,7 +894,35 @@ fn map_one(
     }
     // Host-compiler pass-through.
     if let Some((v, n)) = flag_value(words, i, &["-Xcompiler", "--compiler-options"]) {
-        let flags = v.map(host_flags).unwrap_or_default();
+        let mut inner = Mapped::default();
+        let flags = pass_through(
+            &v.map(host_flags).unwrap_or_default(),
+            i,
+            opts,
+            ctx,
+            arch_done,
+            &mut inner,
+        );
+        let left = inner
+            .notes
+            .iter()
+            .any(|n| n.severity == Some(Severity::Warning));
+        m.notes.extend(inner.notes);
+        if left {
+            // Its value holds a flag hipcc rejects, left as it is (a `-gencode` whose value
+            // follows the -Xcompiler value): unwrapped, the next run would read it otherwise.
+            note(
+                m,
+                i,
+                B_FLAG_UNMAPPED,
+                format!(
+                    "nvcc flag `{}` left in place: its value holds a flag hipport cannot rewrite",
+                    words[i..i + n].join(" ")
+                ),
+                Some("hipcc takes host flags directly: write them without -Xcompiler, with --offload-arch=<gfx> for an architecture"),
+            );
+            return n;
+        }
         if flags.is_empty() {
             drop_words(m, i, n);
         } else {
@@ -1116,6 +1205,37 @@ mod tests {
                 (4, Action::Remove),
             ]
         );
+    }
+
+    #[test]
+    fn xcompiler_values_are_mapped_as_flags() {
+        // What -Xcompiler unwraps is already what a second conversion leaves.
+        let m = run(&[
+            "-Xcompiler",
+            "-lcudart",
+            "-Xcompiler=-dc,-Wall",
+            "-Xcompiler",
+            "-lcublas",
+        ]);
+        assert_eq!(
+            m.changes,
+            vec![
+                (0, Action::Remove),
+                (1, Action::Remove),
+                (
+                    2,
+                    Action::Replace(vec!["-fgpu-rdc".into(), "-c".into(), "-Wall".into()])
+                ),
+                (3, Action::Replace(vec!["-lhipblas".into()])),
+                (4, Action::Remove),
+            ]
+        );
+        // The inner findings point at the -Xcompiler word.
+        assert!(m.notes.iter().any(|n| n.word == 0 && n.info.id == "B004"));
+        assert!(m
+            .notes
+            .iter()
+            .any(|n| n.word == 3 && n.message.contains("hipblas")));
     }
 
     #[test]

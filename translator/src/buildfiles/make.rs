@@ -18,15 +18,16 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         exts: text::extension_map(&opts.renamed),
     };
     let lines = logical_lines(src);
-    let values = variables(src, &lines);
-    let rdc = make_rdc::plan(src, &lines, &values, &opts.offload_arch);
+    let recipes = recipe_lines(src, &lines);
+    let values = variables(src, &lines, &recipes);
+    let rdc = make_rdc::plan(src, &lines, &recipes, opts);
     let hipcc_links: BTreeSet<usize> = rdc
         .links
         .iter()
         .filter(|(_, l)| l.host)
         .map(|(at, _)| *at)
         .collect();
-    let usage = Usage::scan(src, &lines, &values, &hipcc_links);
+    let usage = Usage::scan(src, &lines, &recipes, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
     let mut in_define = false;
@@ -36,12 +37,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if trimmed.starts_with('#') || trimmed.is_empty() {
             continue;
         }
+        // Where a recipe line's command starts, past its prefix.
+        let command = recipes.get(&start).copied();
+        let recipe = command.is_some();
         // A macro's body is text, not statements: `define`/`endef` bracket it.
         let mut directives = trimmed
             .split_whitespace()
             .skip_while(|w| matches!(*w, "override" | "export" | "private"));
         let directive = directives.next().unwrap_or("");
-        let body = in_define && !line.starts_with('\t');
+        let body = in_define && !recipe;
         if directive == "define" {
             in_define = true;
         } else if directive == "endef" {
@@ -49,38 +53,49 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         }
         // The variable name of an assignment is no flag (make reads `-rdc=true` alone on a
         // line as the variable `-rdc` set to `true`).
-        let name_end = if line.starts_with('\t') || body {
+        let name_end = if recipe || body {
             None
         } else {
             assignment_op(line).map(|i| start + i)
         };
         first_statement.get_or_insert(start);
-        if separate_compilation(sink, &rdc, start) {
-            continue;
+        match separate_compilation(sink, &rdc, start) {
+            Rdc::Other => {}
+            Rdc::Done => continue,
+            Rdc::Output(at) => {
+                // The stub's output, kept as written, is read as on any other line.
+                let words = text::blank_words(src, command.unwrap_or(start), end, true);
+                if let Some(i) = words.iter().position(|w| w.start == at) {
+                    word(sink, &words[i], i, &words, &renames, false);
+                }
+                continue;
+            }
         }
-        let replaced = foreach_arch_lists(src, start, end, sink, opts);
-        let words: Vec<Word> = text::blank_words(src, start, end, true)
+        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
+        let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
             .collect();
+        // A loop's variable and list are no flags (mapped, they would make it another loop).
+        let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
         if words.is_empty() {
             continue;
         }
         // The arguments of plain utilities in a recipe (`echo -dc`, `cp '-dc' x`) are no
         // compiler's flags.
-        let flag_words: Vec<Word> = if line.starts_with('\t') {
+        let flag_words: Vec<Word> = if recipe {
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
             let utility = utility_args(&texts);
             words
                 .iter()
                 .zip(utility)
-                .filter(|(_, u)| !u)
+                .filter(|(w, u)| !u && flag_words_of(w))
                 .map(|(w, _)| w.clone())
                 .collect()
         } else {
             words
                 .iter()
-                .filter(|w| name_end.is_none_or(|n| w.start >= n))
+                .filter(|w| name_end.is_none_or(|n| w.start >= n) && flag_words_of(w))
                 .cloned()
                 .collect()
         };
@@ -93,6 +108,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             if usage.host_lines.contains(&start) {
                 rocm_path_used |= host_flags(&mut mapped, &texts);
             }
+            // What the mapping writes (the value `-Xcompiler=X` unwraps) is a word of the
+            // line to the next run: it is rewritten as one now (renames, nvcc).
+            for (_, action) in &mut mapped.changes {
+                if let Action::Replace(v) = action {
+                    for new in v.iter_mut() {
+                        *new = word_text(new, &words, &renames, opts.warp_sync_define);
+                    }
+                }
+            }
             changed = mapped
                 .changes
                 .iter()
@@ -102,8 +126,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 .collect();
             text::apply_mapped(sink, src, &flag_words, mapped, Style::Blank);
         }
+        // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
+        let assigned_name = |w: &Word| {
+            !recipe && !body && name_end.is_some_and(|n| w.end <= n) && assignment(line).is_some()
+        };
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) {
+            if changed.contains(&w.start) || assigned_name(w) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -132,12 +160,41 @@ const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-l
      --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
      -fgpu-rdc, leave __hip_fatbin undefined";
 
+/// What [`separate_compilation`] did to a recipe line.
+enum Rdc {
+    /// Nothing that ends the line's translation.
+    Other,
+    /// The line is done: nothing else of it is rewritten.
+    Done,
+    /// The line is done but for the word that starts here (a device link's output, kept).
+    Output(usize),
+}
+
 /// Applies the separate-compilation plan to the recipe line at `start`: a device-link command
-/// becomes an empty object, a link of relocatable device code gets hipcc's flags. Returns
-/// whether the line is done (nothing else of it is rewritten).
-fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> bool {
-    if let Some(c) = rdc.stubs.get(&start) {
-        if sink.edit(c.start, c.end, c.text.as_str(), B_RDC.id) {
+/// becomes an empty object, a link of relocatable device code gets hipcc's flags.
+fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> Rdc {
+    if let Some(&at) = rdc.left.get(&start) {
+        sink.diag_as(
+            B_RDC,
+            crate::diag::Severity::Warning,
+            at,
+            "nvcc's device-link step writes an output named like a flag; the command was left as it is".into(),
+            Some(format!("name its output (-o dlink.o), then remove the step; {RDC_LINK_HELP}")),
+        );
+        return Rdc::Done;
+    }
+    if let Some(stub) = rdc.stubs.get(&start) {
+        let c = &stub.change;
+        let done = match stub.output {
+            _ if stub.done => false,
+            // The command up to its output, and what follows the output.
+            Some((from, to)) => {
+                sink.edit(c.start, from, c.text.as_str(), B_RDC.id)
+                    && (to == c.end || sink.edit(to, c.end, "", B_RDC.id))
+            }
+            None => sink.edit(c.start, c.end, c.text.as_str(), B_RDC.id),
+        };
+        if done {
             sink.diag(
                 B_RDC,
                 c.start,
@@ -145,7 +202,10 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
                 Some("hipcc links device code in the final link (-fgpu-rdc --hip-link) and has no separate device-link step; the rule stays so that what names its output still builds, and the object adds nothing to the link".into()),
             );
         }
-        return true;
+        return match stub.output {
+            Some((from, _)) => Rdc::Output(from),
+            None => Rdc::Done,
+        };
     }
     if let Some(l) = rdc.links.get(&start) {
         let c = &l.change;
@@ -165,7 +225,7 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
             sink.diag(B_RDC, c.start, message, Some(RDC_LINK_HELP.into()));
         }
     }
-    false
+    Rdc::Other
 }
 
 /// The definition added to a Makefile whose host compiles and links now name ROCm's directories.
@@ -243,12 +303,69 @@ struct Usage {
     host_lines: BTreeSet<usize>,
 }
 
+/// The recipe lines of a Makefile, by start offset, each with where its command starts (past
+/// the recipe prefix).
+pub(super) type Recipes = BTreeMap<usize, usize>;
+
+/// The logical lines make reads as recipe lines: those that start with the recipe prefix (a
+/// tab, or the first character `.RECIPEPREFIX` is set to, from that line on) after a rule's
+/// header, until an assignment or a directive other than a conditional ends the rule. A
+/// prefixed line elsewhere is a makefile line to make (`\tNAME = value` sets a variable). In a
+/// `define`, prefixed lines stay recipe text.
+pub(super) fn recipe_lines(src: &str, lines: &[(usize, usize)]) -> Recipes {
+    let mut out = Recipes::new();
+    let mut prefix = '\t';
+    let (mut in_rule, mut in_define) = (false, false);
+    for &(start, end) in lines {
+        let line = &src[start..end];
+        if line.starts_with(prefix) && (in_rule || in_define) {
+            out.insert(start, start + prefix.len_utf8());
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let first = trimmed
+            .split_whitespace()
+            .find(|w| !matches!(*w, "override" | "export" | "private"))
+            .unwrap_or("");
+        if in_define {
+            in_define = first != "endef";
+            continue;
+        }
+        if matches!(
+            first,
+            "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif"
+        ) {
+            continue;
+        }
+        if let Some((name, value)) = assignment(line) {
+            if name == ".RECIPEPREFIX" {
+                prefix = value.chars().next().unwrap_or('\t');
+            }
+            in_rule = false;
+        } else if first == "define" {
+            (in_define, in_rule) = (true, false);
+        } else if is_directive(first) {
+            in_rule = false;
+        } else if top_level(line.split('#').next().unwrap_or(line), ':').is_some() {
+            in_rule = true;
+        }
+    }
+    out
+}
+
 /// The values assigned to each variable of a Makefile, joined (`+=` and a later `=` alike).
-pub(super) fn variables(src: &str, lines: &[(usize, usize)]) -> BTreeMap<String, String> {
+pub(super) fn variables(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+) -> BTreeMap<String, String> {
     let mut values: BTreeMap<String, String> = BTreeMap::new();
     for &(start, end) in lines {
         let line = &src[start..end];
-        if line.starts_with('\t') {
+        if recipes.contains_key(&start) {
             continue;
         }
         if let Some((name, value)) = assignment(line) {
@@ -277,6 +394,7 @@ impl Usage {
     fn scan(
         src: &str,
         lines: &[(usize, usize)],
+        recipe_at: &Recipes,
         values: &BTreeMap<String, String>,
         hipcc_links: &BTreeSet<usize>,
     ) -> Usage {
@@ -284,8 +402,8 @@ impl Usage {
         let mut recipes: Vec<(usize, &str)> = Vec::new();
         for &(start, end) in lines {
             let line = &src[start..end];
-            if line.starts_with('\t') {
-                recipes.push((start, line));
+            if let Some(&command) = recipe_at.get(&start) {
+                recipes.push((start, &src[command..end]));
             } else if let Some((name, _)) = assignment(line) {
                 assigned.push((start, name.to_string()));
             }
@@ -440,26 +558,39 @@ pub(super) fn driver_word(
     None
 }
 
+/// Byte ranges of a Makefile.
+type Ranges = Vec<(usize, usize)>;
+
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
 /// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
-/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced.
+/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced, and those of the loops'
+/// variables and lists (from `$(foreach` to the comma before the body).
 fn foreach_arch_lists(
     src: &str,
     start: usize,
     end: usize,
     sink: &mut Sink,
     opts: &BuildOptions,
-) -> Vec<(usize, usize)> {
+) -> (Ranges, Ranges) {
     let mut out = Vec::new();
+    let mut loops = Vec::new();
     let line = &src[start..end];
     for (pos, _) in line.match_indices("$(foreach ") {
         let Some(close) = closing_paren(line, pos + 1) else {
+            // Not a loop hipport can read: none of it is read as flags.
+            loops.push((start + pos, end));
             continue;
         };
         let inner = &line[pos + "$(foreach ".len()..close];
-        let Some((_, body)) = split_top_commas(inner) else {
+        let Some((head, body)) = split_top_commas(inner) else {
+            // Not a loop hipport can read: none of it is read as flags.
+            loops.push((start + pos, start + close + 1));
             continue;
         };
+        loops.push((
+            start + pos,
+            start + pos + "$(foreach ".len() + head.len() + 1,
+        ));
         let body = body.trim();
         // `$(eval VAR += -gencode ...)` bodies append one flag at a time: their words are mapped
         // where they stand.
@@ -504,7 +635,7 @@ fn foreach_arch_lists(
             out.push((at, start + close + 1));
         }
     }
-    out
+    (out, loops)
 }
 
 /// The offset of the `)` that closes the `(` at `open` in `s`.
@@ -549,7 +680,7 @@ pub(super) fn top_level(s: &str, c: char) -> Option<usize> {
 
 /// Which words are handed to nvcc: an assignment to an NVCC/CUDA flags variable, or a command
 /// line that starts with nvcc.
-fn context_of(words: &[Word]) -> Context {
+pub(super) fn context_of(words: &[Word]) -> Context {
     let first = words[0].text.as_str();
     let var = first.trim_end_matches([':', '?', '+', '=', '!']);
     let is_assign = words
@@ -674,6 +805,27 @@ pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
 /// Whether a word names the nvcc driver.
 pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
+    // Make's and the shell's punctuation is no part of a program's path (`:/bin/nvcc` is a
+    // rule's colon and a prerequisite): replaced, the line would read otherwise.
+    if w.contains([':', '=', ';', ',', '\'', '"', '<', '>', '|', '&']) {
+        return false;
+    }
+    // A piece of a reference cut at its blanks (`2)/bin/nvcc` of `$(CUDA 1 2)/bin/nvcc`) is
+    // no program: replaced, it would lose its closing parenthesis.
+    let mut depth = 0i32;
+    for c in w.chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    if depth != 0 {
+        return false;
+    }
     w == "nvcc" || w.ends_with("/bin/nvcc") || w.ends_with("/nvcc") && flags::is_cuda_path(w)
 }
 
@@ -772,12 +924,35 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
     !done.is_empty()
 }
 
+/// `t`, a word the flag mapping writes, rewritten as a word of the line `words` is (see
+/// [`word`]).
+fn word_text(t: &str, words: &[Word], r: &Renames, warp_sync: bool) -> String {
+    if !t.contains(['.', '/', '%', 'n']) {
+        // No file name, pattern or compiler.
+        return t.to_string();
+    }
+    let mut scratch = Sink::new(t.as_bytes(), "");
+    let w = Word {
+        start: 0,
+        end: t.len(),
+        text: t.to_string(),
+        quote: None,
+    };
+    word(&mut scratch, &w, words.len(), words, r, warp_sync);
+    let (mut edits, _) = scratch.finish();
+    crate::edit::apply(t.as_bytes(), &mut edits)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| t.to_string())
+}
+
 /// Rewrites one word of a Makefile line. With `warp_sync`, the compiler gets
 /// `-DHIP_ENABLE_WARP_SYNC_BUILTINS` (HIP 6.2 to 6.4 declare the `_sync` warp builtins the port
 /// keeps only with it), where it is not quoted (a quoted command is one word).
 fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, warp_sync: bool) {
     let t = w.text.as_str();
-    if is_nvcc(t) {
+    // make's `@`, `-` and `+` prefix a recipe's first word only: elsewhere `-.../nvcc` is a flag.
+    if is_nvcc(t) && (i == 0 || !t.starts_with(['@', '-', '+'])) {
         let lead = t.len() - t.trim_start_matches(['@', '-', '+']).len();
         let start = w.start + lead + usize::from(w.quote.is_some());
         let end = w.end - usize::from(w.quote.is_some());
@@ -1020,6 +1195,117 @@ mod tests {
             "{diags:?}"
         );
         assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn a_device_links_output_keeps_its_spelling_and_follows_renames() {
+        // The output word stays as written (quotes and all) and is read as on any other line:
+        // the substitution in it follows the rename on the first run, not on a second.
+        let mut opts = gfx90a();
+        opts.renamed
+            .insert("proj/kernel.cu".into(), "proj/kernel.hip".into());
+        let src = "OBJS = a.o kernel.o\r\napp: $(OBJS) dlink.o\r\n\tg++ $(OBJS) dlink.o -o app\r\ndlink.o: $(OBJS)\r\n\tnvcc -dlink $(OBJS) -o \"dlink$(SRCS:.cu=.o).o\" -lcudart\r\n%.o: %.cu\r\n\tnvcc -dc $< -o $@\r\n";
+        let (out, diags) = run(src, &opts);
+        assert_eq!(
+            out,
+            "OBJS = a.o kernel.o\r\napp: $(OBJS) dlink.o\r\n\thipcc -fgpu-rdc --hip-link $(OBJS) dlink.o -o app\r\ndlink.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o \"dlink$(SRCS:.hip=.o).o\"\r\n%.o: %.hip\r\n\thipcc -fgpu-rdc -c $< -o $@\r\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B010" && d.line == 5),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts).0, out);
+    }
+
+    #[test]
+    fn a_device_link_writing_a_flag_named_output_is_left_whole() {
+        // `-o -lcudart x.o` writes `-lcudart`: dropping the flag would change the output, and
+        // the next run would stub what this one kept.
+        let src = "app: a.o dlink.o\n\tg++ $^ -o $@\ndlink.o: a.o\n\tnvcc -dlink a.o -o -lcudart dlink.o\na.o: a.cu\n\tnvcc -dc a.cu -o a.o\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("\tnvcc -dlink a.o -o -lcudart dlink.o\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link $^ -o $@\n"),
+            "{out}"
+        );
+        assert!(diags.iter().any(|d| d.id == "B013"
+            && d.line == 4
+            && d.severity == crate::diag::Severity::Warning
+            && d.message.contains("named like a flag")));
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn a_program_variable_is_read_past_flags_before_the_program() {
+        // NVCC's value starts with `-dlink` (through CUDA_HOME): the compile is still an rdc
+        // compile, so the link is rewritten on the first run, as on the second (where NVCC is
+        // hipcc). `-L$(CUDA_HOME)/lib64` expands without a blank after -L.
+        let src = "CUDA_HOME ?=-dlink  /usr/local/cuda\nNVCC ?= $(CUDA_HOME)/bin/nvcc\napp: a.o\n\t$(CXX) a.o -o $@ -L$(CUDA_HOME)/lib64\n%.o: %.cu\n\t@$(NVCC) -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "CUDA_HOME ?=-dlink  /usr/local/cuda\nNVCC ?= hipcc\napp: a.o\n\thipcc -fgpu-rdc --hip-link a.o -o $@\n%.o: %.cu\n\t@$(NVCC) -fgpu-rdc -c $< -o $@\n"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    #[test]
+    fn a_flag_ending_in_nvcc_is_no_compiler() {
+        // `-Xcompiler X` leaves X: a word `-.../bin/nvcc` past the command is a flag, not the
+        // program with make's `-` prefix.
+        let src = "FLAGS := -Xcompiler -$(CUDA_PATH)/bin/nvcc\nall:\n\t-nvcc -c a.cu\nX :/bin/nvcc -Xcompiler -g\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc -c a.cu\nX :/bin/nvcc -Xcompiler -g\n"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_loops_head_and_cut_references_are_no_flags_or_compilers() {
+        // The flag in the loop's variable stays (mapped, it would make the next run see an
+        // architecture loop); `2)/bin/nvcc` is a piece of a reference, not nvcc.
+        let src = "G := $(foreach -gencode arch=compute_80,code=sm_80 sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nH := -$(CUDA 1 2)/bin/nvcc\n";
+        let (out, _) = run(src, &gfx90a());
+        assert_eq!(out, src);
+    }
+
+    #[test]
+    fn recipe_lines_follow_rules_and_the_recipe_prefix() {
+        // A tab line after an assignment sets a variable (make reads it so); a rule starts the
+        // recipes again, `.RECIPEPREFIX` changes their prefix, conditionals keep the rule.
+        let src = "X = 1\n\tY = -lcudart\napp: a.o\n\tg++ a.o -lcudart\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc = -lcudart\n.RECIPEPREFIX = >\n%.o: %.cu\n> nvcc -c $< -o $@\n";
+        let lines = logical_lines(src);
+        let recipes = recipe_lines(src, &lines);
+        let starts: Vec<usize> = recipes
+            .keys()
+            .map(|s| src[..*s].lines().count() + 1)
+            .collect();
+        assert_eq!(starts, [4, 6, 12]);
+        assert_eq!(
+            &src[recipes[lines.last().map(|l| &l.0).unwrap()]..],
+            " nvcc -c $< -o $@\n"
+        );
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc -c $< -o $@\n"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_word_before_a_line_continuation_keeps_it() {
+        let src = "app: a.o\n\t$(CXX) a.o -o app -L/usr/local/cuda/lib64\\\n\t  -lcudart\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "ROCM_PATH ?= /opt/rocm\napp: a.o\n\t$(CXX) a.o -o app -L$(ROCM_PATH)/lib\\\n\t  -lamdhip64\n"
+        );
     }
 
     #[test]

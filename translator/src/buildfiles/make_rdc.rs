@@ -15,17 +15,22 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::flags;
+use super::flags::{self, Context};
 use super::make::{self, Driver};
 use super::text::{self, Word};
+use super::BuildOptions;
 
 /// What changes in one Makefile, by the start offset of each recipe line.
 #[derive(Debug, Default)]
 pub(super) struct Plan {
     /// Device-link commands that become an empty object.
-    pub stubs: BTreeMap<usize, Change>,
+    pub stubs: BTreeMap<usize, Stub>,
     /// Links of relocatable device code that need hipcc's flags.
     pub links: BTreeMap<usize, Link>,
+    /// Device-link commands whose output looks like a flag (`-o -lcudart x.o`): no word of
+    /// them is rewritten, since mapping the flag would change what the command writes (and
+    /// what the next run makes of it). By line start: the offset of the output.
+    pub left: BTreeMap<usize, usize>,
     /// Where the Makefile first shows relocatable device code when it has no link of it that
     /// hipport recognizes (the link is elsewhere, or in a shape not read here).
     pub unlinked: Option<usize>,
@@ -42,6 +47,20 @@ pub(super) struct Change {
     pub text: String,
     /// What was replaced or where text went, for the diagnostic.
     pub shown: String,
+}
+
+/// A device-link command that becomes an empty object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Stub {
+    /// The command replaced; where `output` is kept, the text up to it (ending in `-o `).
+    pub change: Change,
+    /// The output word (`-o WORD`) as written, quotes and all: its start and end. The stub
+    /// keeps it in place, so that it is read (and renamed) as on any other line and a second
+    /// run finds nothing to change in it.
+    pub output: Option<(usize, usize)>,
+    /// The command is the stub already (an output word that holds `-dlink` keeps the line a
+    /// device link to the next run): nothing is written.
+    pub done: bool,
 }
 
 /// A link of relocatable device code that changes.
@@ -167,6 +186,10 @@ impl Recipe<'_> {
                 skip = true;
                 continue;
             }
+            // Flags are no inputs (a device link writing `-o -dc` names no object `-dc`).
+            if w.starts_with('-') {
+                continue;
+            }
             out.push(w);
         }
         let automatic = [
@@ -178,16 +201,17 @@ impl Recipe<'_> {
         out
     }
 
-    /// The device-link output as the command writes it (`$@`, `dlink.o`, `$(DLINK)`).
-    fn output(&self) -> Option<&str> {
+    /// The device-link output as the command writes it (`$@`, `dlink.o`, `$(DLINK)`), with
+    /// the index of its word where it is a word of its own (`-o WORD`).
+    fn output(&self) -> Option<(&str, Option<usize>)> {
         let texts: Vec<&str> = self.words.iter().map(|w| w.text.as_str()).collect();
         for (i, w) in texts.iter().enumerate() {
             for flag in ["-o", "--output-file"] {
                 if *w == flag {
-                    return texts.get(i + 1).copied();
+                    return texts.get(i + 1).map(|t| (*t, Some(i + 1)));
                 }
                 if let Some(v) = w.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
-                    return Some(v);
+                    return Some((v, None));
                 }
             }
         }
@@ -200,14 +224,21 @@ impl Recipe<'_> {
 pub(super) fn plan(
     src: &str,
     lines: &[(usize, usize)],
-    values: &BTreeMap<String, String>,
-    archs: &[String],
+    recipe_at: &make::Recipes,
+    opts: &BuildOptions,
 ) -> Plan {
     let mut plan = Plan::default();
-    let Some(evidence) = first_rdc_word(src, lines) else {
+    let archs = &opts.offload_arch;
+    let hint = ["rdc", "-dc", "device-c", "dlink", "device-link"];
+    if !hint.iter().any(|h| src.contains(h)) {
+        return plan;
+    }
+    let Some(evidence) = first_rdc_word(src, lines, opts) else {
         return plan;
     };
-    let recipes = recipes(src, lines, values);
+    let mapped = mapped_values(src, lines, recipe_at, opts);
+    let recipes = recipes(src, lines, recipe_at, &mapped, opts);
+    let values = &mapped;
     // What the relocatable objects are called: targets of rdc compiles and device links.
     let mut objects: BTreeSet<String> = BTreeSet::new();
     // Objects a rule of their own compiles otherwise (`gen.o: gen.cpp` with g++): a pattern
@@ -229,13 +260,18 @@ pub(super) fn plan(
         if !r.is_dlink() {
             continue;
         }
-        let out = r.output().unwrap_or(DEFAULT_DLINK_OUTPUT);
+        let (out, out_word) = r.output().unwrap_or((DEFAULT_DLINK_OUTPUT, None));
         if out == "$@" || out == "$(@)" || out == "${@}" {
             objects.extend(r.rule.targets.iter().cloned());
         } else {
+            // As the translation leaves it (an output named `nvcc` is `hipcc` then).
+            let out = if make::is_nvcc(out) { "hipcc" } else { out };
             objects.extend(words_of(out, values));
         }
-        if let Some(change) = stub(r, out, &arch_flags) {
+        if out.starts_with('-') {
+            let at = out_word.map_or(r.start, |k| r.words[k].start);
+            plan.left.insert(r.start, at);
+        } else if let Some(change) = stub(r, out, out_word, &arch_flags, opts) {
             plan.stubs.insert(r.start, change);
         }
     }
@@ -310,17 +346,31 @@ pub(super) fn plan(
 }
 
 /// The device-link command from its program to the end of the line, replaced by an empty
-/// object written to the same output; `None` when the line runs other commands too.
-fn stub(r: &Recipe, out: &str, arch_flags: &str) -> Option<Change> {
+/// object written to the same output (`out`, word `out_word` where it is one); `None` when the
+/// line runs other commands too.
+fn stub(
+    r: &Recipe,
+    out: &str,
+    out_word: Option<usize>,
+    arch_flags: &str,
+    opts: &BuildOptions,
+) -> Option<Stub> {
+    debug_assert!(!out.starts_with('-'), "left in place by the plan");
     let k = r.driver_at?;
-    let shell = |w: &Word| {
-        w.quote.is_none()
-            && (matches!(w.text.as_str(), "&&" | "||" | "|" | ";" | "&")
-                || w.text.contains([';', '`', '>', '<'])
-                || w.text.starts_with("$(shell"))
+    let shell_text = |t: &str| {
+        matches!(t, "&&" | "||" | "|" | ";" | "&")
+            || t.contains([';', '`', '>', '<'])
+            || t.starts_with("$(shell")
     };
-    // An output that looks like a flag (`-o -dc`) would be read as one by the next run.
-    if r.words[k + 1..].iter().any(shell) || out.starts_with('-') {
+    // Read as the translation leaves the words (`-gencode arch=..,code=sm_;80` goes whole).
+    let texts: Vec<&str> = r.words.iter().map(|w| w.text.as_str()).collect();
+    let mapped = flags::map_words(&texts, opts, make::context_of(&r.words), &mut false);
+    let shell = |j: usize| match mapped.changes.iter().find(|c| c.0 == j).map(|c| &c.1) {
+        Some(flags::Action::Remove) => false,
+        Some(flags::Action::Replace(v)) => v.iter().any(|t| shell_text(t)),
+        None => r.words[j].quote.is_none() && shell_text(&r.words[j].text),
+    };
+    if (k + 1..r.words.len()).any(shell) {
         return None;
     }
     let w = &r.words[k];
@@ -332,64 +382,148 @@ fn stub(r: &Recipe, out: &str, arch_flags: &str) -> Option<Change> {
     } else {
         format!("{arch_flags} ")
     };
-    Some(Change {
-        start,
-        end,
-        // An empty C++ file compiled to an object: an input every linker and `ar` accept.
-        // The targets keep hipcc from asking rocm_agent_enumerator for the GPU it has none of.
-        text: format!("hipcc -x c++ {arch}-c /dev/null -o {out}"),
-        shown: r.raw[start - r.start..end - r.start].to_string(),
+    // An empty C++ file compiled to an object: an input every linker and `ar` accept. The
+    // targets keep hipcc from asking rocm_agent_enumerator for the GPU it has none of.
+    let command = format!("hipcc -x c++ {arch}-c /dev/null -o ");
+    let output = out_word.map(|k| (r.words[k].start, r.words[k].end));
+    let done = output.is_some_and(|(from, _)| r.raw[start - r.start..from - r.start] == command);
+    Some(Stub {
+        change: Change {
+            start,
+            end,
+            text: match output {
+                Some(_) => command,
+                None => format!("{command}{out}"),
+            },
+            shown: r.raw[start - r.start..end - r.start].to_string(),
+        },
+        output,
+        done,
     })
 }
 
-/// The offset of the first word that shows relocatable device code.
-fn first_rdc_word(src: &str, lines: &[(usize, usize)]) -> Option<usize> {
+/// The offset of the first word that shows relocatable device code, as the translation leaves
+/// it (`-Xcompiler=-rdc=true` is `-fgpu-rdc`).
+fn first_rdc_word(src: &str, lines: &[(usize, usize)], opts: &BuildOptions) -> Option<usize> {
     for &(start, end) in lines {
         let words = text::blank_words(src, start, end, true);
-        for (i, w) in words.iter().enumerate() {
-            let t = w.text.as_str();
-            let pair = matches!(t, "-rdc" | "--relocatable-device-code")
-                && words.get(i + 1).is_some_and(|n| n.text == "true");
-            if pair
-                || RDC_FLAGS.contains(&t)
-                || matches!(t, "-dc" | "--device-c" | "-dlink" | "--device-link")
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let mapped = flags::map_words(&texts, opts, Context::Any, &mut false).applied(&texts);
+        for (i, t) in mapped {
+            if RDC_FLAGS.contains(&t.as_str())
+                || matches!(
+                    t.as_str(),
+                    "-dc" | "--device-c" | "-dlink" | "--device-link"
+                )
             {
-                return Some(w.start);
+                return Some(words[i].start);
             }
         }
     }
     None
 }
 
-/// The recipe lines, each with the rule it belongs to.
+/// The variables' values with their flags and compiler as the translation leaves them
+/// (`-Xcompiler -dc` is `-fgpu-rdc -c`, nvcc hipcc): what a second run reads.
+fn mapped_values(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipe_at: &make::Recipes,
+    opts: &BuildOptions,
+) -> BTreeMap<String, String> {
+    let mut values: BTreeMap<String, String> = BTreeMap::new();
+    for &(start, end) in lines {
+        if recipe_at.contains_key(&start) {
+            continue;
+        }
+        let Some((name, v)) = make::assignment(&src[start..end]) else {
+            continue;
+        };
+        let upper = name.to_ascii_uppercase();
+        let ctx = if ["NVCC", "CUDA", "GENCODE"]
+            .iter()
+            .any(|n| upper.contains(n))
+        {
+            Context::Nvcc
+        } else {
+            Context::Any
+        };
+        // Each assignment cut as the translation cuts its line (blanks, quotes), not as make
+        // expands it.
+        let cut = text::blank_words(v, 0, v.len(), true);
+        let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
+        let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
+        let value = values.entry(name.to_string()).or_default();
+        for (_, w) in m {
+            value.push(' ');
+            // nvcc becomes hipcc there too (`NVCC = $(CUDA_HOME)/bin/nvcc`).
+            if make::is_nvcc(&w) && !w.starts_with(['@', '-', '+']) {
+                value.push_str("hipcc");
+            } else {
+                value.push_str(&w);
+            }
+        }
+    }
+    values
+}
+
+/// The recipe lines, each with the rule it belongs to, read with the variables as the
+/// translation leaves them (`mapped`, see [`mapped_values`]).
 fn recipes<'a>(
     src: &'a str,
     lines: &[(usize, usize)],
-    values: &BTreeMap<String, String>,
+    recipe_at: &make::Recipes,
+    mapped: &BTreeMap<String, String>,
+    opts: &BuildOptions,
 ) -> Vec<Recipe<'a>> {
     let mut out = Vec::new();
     let mut rule = Rule::default();
     for &(start, end) in lines {
         let raw = &src[start..end];
-        if !raw.starts_with('\t') {
-            if let Some(r) = rule_header(raw, values) {
+        let Some(&command) = recipe_at.get(&start) else {
+            if let Some(r) = rule_header(raw, mapped) {
                 rule = r;
             }
             continue;
-        }
-        let words = text::blank_words(src, start, end, true);
+        };
+        let words = text::blank_words(src, command, end, true);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        let (driver, driver_at) = match make::driver_word(&texts, values, 0) {
+        // Who runs it as the translation leaves the variables (`NVCC = <garbled>/bin/nvcc` is
+        // hipcc then).
+        let (driver, driver_at) = match make::driver_word(&texts, mapped, 0) {
             Some((d, i)) => (d, Some(i)),
             None => (Driver::Other, None),
         };
-        let expanded = texts
+        // The words as the translation leaves them (`-Xcompiler=-rdc=true` is `-fgpu-rdc`,
+        // `-L$(CUDA_HOME)/lib64` goes), then expanded: what this run plans is what a second
+        // run plans on its output.
+        let ctx = if words.is_empty() {
+            Context::Any
+        } else {
+            make::context_of(&words)
+        };
+        let mut flags_left = flags::map_words(&texts, opts, ctx, &mut false).applied(&texts);
+        // nvcc is hipcc there too (`$(CUDA_HOME)/bin/nvcc` among the words).
+        for (i, w) in &mut flags_left {
+            if make::is_nvcc(w) && (*i == 0 || !w.starts_with(['@', '-', '+'])) {
+                *w = "hipcc".to_string();
+            }
+        }
+        let expanded = flags_left
             .iter()
-            .flat_map(|w| {
-                split_words(&expand(w, values, 0))
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>()
+            .flat_map(|(i, w)| {
+                let program = w.trim_start_matches(['@', '-', '+']);
+                let program_var = Some(*i) == driver_at && program.starts_with('$');
+                let e = expand(if program_var { program } else { w }, mapped, 0);
+                let mut words = split_words(&e);
+                if program_var {
+                    // Flags a program variable's value holds before the program
+                    // (`NVCC = $(CUDA_HOME)/bin/nvcc` with `CUDA_HOME = -dc /x`) are not the
+                    // command's: they stay whatever the translation makes of the program.
+                    let flags = words.iter().take_while(|w| w.starts_with('-')).count();
+                    words.drain(..flags);
+                }
+                words.into_iter().map(str::to_string).collect::<Vec<_>>()
             })
             .collect();
         out.push(Recipe {
@@ -494,7 +628,10 @@ fn expand_ref(whole: &str, values: &BTreeMap<String, String>, depth: usize) -> S
     if name.is_empty() {
         return whole.to_string();
     }
-    let value = values.get(name).map(|v| expand(v, values, depth + 1));
+    // make drops the blanks that start a value (`-L$(DIR)/lib` with `DIR = /x` is `-L/x/lib`).
+    let value = values
+        .get(name)
+        .map(|v| expand(v.trim_start(), values, depth + 1));
     if rest.is_empty() {
         return value.unwrap_or_else(|| whole.to_string());
     }
@@ -616,6 +753,9 @@ mod tests {
             ("LOOP", "$(LOOP) x"),
         ]);
         assert_eq!(expand("$(OBJS) dlink.o", &v, 0), "a.o b.o dlink.o");
+        // Values as `make::variables` joins them, with a blank before each.
+        let joined = vars(&[("DIR", " /x")]);
+        assert_eq!(expand("-L$(DIR)/lib", &joined, 0), "-L/x/lib");
         assert_eq!(expand("${DIR}/%.o", &v, 0), "build/%.o");
         assert_eq!(expand("$(MORE)", &v, 0), "build/a.o build/b.o c.cpp");
         assert_eq!(expand("$(GLOBBED)", &v, 0), "%.o");

@@ -455,6 +455,10 @@ pub(crate) fn blank_words(src: &str, start: usize, end: usize, comments: bool) -
             // A quoted word followed by more characters is one word (shell concatenation).
         }
         while i < end && !b[i].is_ascii_whitespace() {
+            // A line continuation ends the word (`-L$(CUDA)/lib64\`): it belongs to the line.
+            if b[i] == b'\\' && i + 1 < end && (b[i + 1] == b'\n' || b[i + 1] == b'\r') {
+                break;
+            }
             if b[i] == b'"' || b[i] == b'\'' {
                 let q = b[i];
                 i += 1;

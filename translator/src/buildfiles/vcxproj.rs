@@ -242,7 +242,7 @@ pub(crate) fn translate(s: &str, sink: &mut Sink, opts: &BuildOptions, filters: 
                 } else if in_cuda {
                     // Deeper inside a CudaCompile item: nothing nvcc reads that we map.
                 } else if name == "AdditionalDependencies" {
-                    libraries(s, sink, start, end);
+                    libraries(s, sink, start, end, opts);
                 } else if name == "AdditionalLibraryDirectories" {
                     directories(s, sink, start, end, Dirs::Lib);
                 } else if name == "AdditionalIncludeDirectories" {
@@ -494,8 +494,9 @@ fn remove_entry(s: &str, sink: &mut Sink, start: usize, end: usize, a: usize, b:
 }
 
 /// Rewrites `AdditionalDependencies`: the CUDA runtime and driver libraries become
-/// `amdhip64.lib` (once); other CUDA libraries are reported.
-fn libraries(s: &str, sink: &mut Sink, start: usize, end: usize) {
+/// `amdhip64.lib` (once); other CUDA libraries are reported, through the same mapping as the
+/// other build files' (a library the target HIP does not ship yet is an error, B005).
+fn libraries(s: &str, sink: &mut Sink, start: usize, end: usize, opts: &BuildOptions) {
     if s[start..end].contains('&') {
         return;
     }
@@ -551,23 +552,15 @@ fn libraries(s: &str, sink: &mut Sink, start: usize, end: usize) {
             }
             _ => {
                 // The link name as flags.rs knows it (`cublas`, `nvrtc`, `cublasLt`).
-                let Some((action, info, _, _)) = LINK_NAMES
-                    .iter()
-                    .find(|n| n.eq_ignore_ascii_case(stem))
-                    .and_then(|n| flags::map_library_name(n))
+                let Some((name, (action, info, message, help))) = flags::link_name(stem)
+                    .and_then(|n| Some((n, flags::map_library_for(n, opts.hip_version)?)))
                 else {
                     continue;
                 };
                 if info.id == B_LIB_UNMAPPED.id {
-                    sink.diag(
-                        B_LIB_UNMAPPED,
-                        a,
-                        format!("CUDA library `{entry}` has no HIP counterpart"),
-                        Some(
-                            "remove the dependency or port the code that uses it by hand"
-                                .to_string(),
-                        ),
-                    );
+                    // No HIP counterpart, or none in the target release: as in a Makefile.
+                    let message = message.replacen(&format!("`{name}`"), &format!("`{entry}`"), 1);
+                    sink.diag(B_LIB_UNMAPPED, a, message, help);
                 } else if let Action::Replace(new) = action {
                     sink.diag_as(
                         B_LIB_MAPPED,
@@ -587,32 +580,6 @@ fn libraries(s: &str, sink: &mut Sink, start: usize, end: usize) {
         }
     }
 }
-
-/// Link names of the CUDA libraries that [`flags::map_library_name`] knows (its tables, by
-/// their `-l` names).
-const LINK_NAMES: &[&str] = &[
-    "cublas",
-    "cublas_static",
-    "cublasLt",
-    "curand",
-    "cufft",
-    "cusparse",
-    "cusolver",
-    "cudnn",
-    "nccl",
-    "nvrtc",
-    "nvToolsExt",
-    "nvjpeg",
-    "nppc",
-    "nppial",
-    "nppicc",
-    "nppig",
-    "nppist",
-    "nvml",
-    "cufile",
-    "nvjitlink",
-    "cufftw",
-];
 
 /// Which list of directories.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -920,6 +887,63 @@ mod tests {
         let (out, d) = run(src, "proj/app.vcxproj.filters", &opts());
         assert!(out.contains("Include=\"src\\kernel.hip\""));
         assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn libraries_the_target_hip_lacks_are_errors_as_in_makefiles() {
+        // cuBLASLt's hipBLASLt first shipped with ROCm 5.5: for HIP 5.2 the entry is an error
+        // (B005), as `-lcublasLt` is in a Makefile; from 5.5 it is reported with its HIP name.
+        let src = "<Project><ItemDefinitionGroup><Link><AdditionalDependencies>cudart.lib;CUBLASLT.lib;cublas.lib;nvml.lib</AdditionalDependencies></Link></ItemDefinitionGroup></Project>";
+        let old = BuildOptions {
+            hip_version: hipport_rules::Version::new(5, 2, 3),
+            ..BuildOptions::default()
+        };
+        let (out, d) = run(src, "p/app.vcxproj", &old);
+        assert!(
+            out.contains("<AdditionalDependencies>amdhip64.lib;CUBLASLT.lib;cublas.lib;nvml.lib<"),
+            "{out}"
+        );
+        let lt = d
+            .iter()
+            .find(|d| d.message.contains("CUBLASLT.lib"))
+            .unwrap();
+        assert_eq!((lt.id.as_str(), lt.severity), ("B005", Severity::Error));
+        assert!(
+            lt.message.contains("hipblaslt") && lt.message.contains("ROCm 5.5"),
+            "{}",
+            lt.message
+        );
+        let blas = d
+            .iter()
+            .find(|d| d.message.contains("`cublas.lib`"))
+            .unwrap();
+        assert_eq!(
+            (blas.id.as_str(), blas.severity),
+            ("B004", Severity::Warning)
+        );
+        let nvml = d.iter().find(|d| d.message.contains("`nvml.lib`")).unwrap();
+        assert_eq!(nvml.id, "B005");
+        // The Makefile gets the same verdict from the same function.
+        let (_, md) = super::super::translate_build(
+            super::super::BuildKind::Makefile,
+            b"app: a.o\n\tg++ a.o -lcublasLt\n",
+            "p/Makefile",
+            &old,
+        );
+        assert!(md
+            .iter()
+            .any(|d| d.id == "B005" && d.message.contains("ROCm 5.5")));
+        let new = BuildOptions {
+            hip_version: hipport_rules::Version::new(6, 0, 0),
+            ..BuildOptions::default()
+        };
+        let (_, d) = run(src, "p/app.vcxproj", &new);
+        let lt = d
+            .iter()
+            .find(|d| d.message.contains("CUBLASLT.lib"))
+            .unwrap();
+        assert_eq!((lt.id.as_str(), lt.severity), ("B004", Severity::Warning));
+        assert!(lt.message.contains("`hipblaslt` in HIP"), "{}", lt.message);
     }
 
     #[test]
