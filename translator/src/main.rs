@@ -470,7 +470,13 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         }
     }
 
-    let mut sink = CliSink::new(&args, hip_version.to_string())?;
+    let defines = cfg
+        .translate
+        .defines
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut sink = CliSink::new(&args, hip_version.to_string(), defines)?;
     let streamed = project::convert_streaming(&cfg, args.stdout, &mut sink)?;
     let report = sink.finish(streamed)?;
     print_summary(&report, &cfg, &args);
@@ -509,6 +515,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
 struct CliSink<'a> {
     args: &'a ConvertArgs,
     hip_version: String,
+    defines: Vec<String>,
     progress: hipport::progress::Progress,
     patch: Option<project::AtomicWriter>,
     report: Option<project::AtomicWriter>,
@@ -521,7 +528,11 @@ struct CliSink<'a> {
 }
 
 impl<'a> CliSink<'a> {
-    fn new(args: &'a ConvertArgs, hip_version: String) -> Result<CliSink<'a>> {
+    fn new(
+        args: &'a ConvertArgs,
+        hip_version: String,
+        defines: Vec<String>,
+    ) -> Result<CliSink<'a>> {
         let open = |p: &PathBuf, what: &str| {
             project::AtomicWriter::create(p)
                 .with_context(|| format!("cannot write {what} {}", p.display()))
@@ -533,6 +544,7 @@ impl<'a> CliSink<'a> {
         Ok(CliSink {
             args,
             hip_version,
+            defines,
             progress: if args.quiet {
                 hipport::progress::Progress::off()
             } else {
@@ -564,6 +576,7 @@ impl<'a> CliSink<'a> {
         let report = RunReport {
             hipport_version: env!("CARGO_PKG_VERSION").to_string(),
             hip_version: self.hip_version.clone(),
+            defines: self.defines.clone(),
             root: s.root.display().to_string(),
             files: std::mem::take(&mut self.kept),
             summary: s.summary,
@@ -599,6 +612,7 @@ impl<'a> CliSink<'a> {
         let head = serde_json::json!({
             "hipport_version": env!("CARGO_PKG_VERSION"),
             "hip_version": self.hip_version,
+            "defines": self.defines,
             "root": root.display().to_string(),
         });
         let head = serde_json::to_string_pretty(&head)?;

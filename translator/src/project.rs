@@ -279,6 +279,9 @@ pub struct RunReport {
     pub hipport_version: String,
     /// HIP release targeted.
     pub hip_version: String,
+    /// The macros the run took as defined by the HIP build (`NAME` or `NAME=VALUE`), from
+    /// `--define`, `hipport.toml` and a PyTorch `setup.py`: they decide which branches count.
+    pub defines: Vec<String>,
     /// The input root that relative paths start from.
     pub root: String,
     /// Per-file outcomes, in discovery order.
@@ -2511,6 +2514,12 @@ pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, Proj
     Ok(RunReport {
         hipport_version: env!("CARGO_PKG_VERSION").to_string(),
         hip_version: cfg.translate.hip_version.to_string(),
+        defines: cfg
+            .translate
+            .defines
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
         root: s.root.display().to_string(),
         files: files.0,
         summary: s.summary,

@@ -585,6 +585,20 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
         stderr(&o)
     );
     assert!(!h001(&["ext/csrc"]));
+    // The report records what the run took as defined.
+    let o = hipport(
+        &[
+            "convert", "ext", "--check", "--report", "r.json", "-D", "LEVEL=2",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.code().is_some(), "{}", stderr(&o));
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        report["defines"],
+        serde_json::json!(["LEVEL=2", "USE_ROCM"])
+    );
     assert!(!h001(&["ext/csrc/compat.cuh"]));
     // One set of macros serves a run: an input no such setup.py builds turns it off.
     let other = tmp.path().join("other");

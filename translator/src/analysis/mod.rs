@@ -46,6 +46,18 @@ pub struct Define {
     pub value: Option<i64>,
 }
 
+impl std::fmt::Display for Define {
+    /// `NAME` for the value 1 given by default, else `NAME=VALUE` (`NAME=?` for one that is not
+    /// an integer).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.value {
+            Some(1) => write!(f, "{}", self.name),
+            Some(v) => write!(f, "{}={v}", self.name),
+            None => write!(f, "{}=?", self.name),
+        }
+    }
+}
+
 impl Define {
     /// Reads `NAME` or `NAME=VALUE`, as `-D` takes them; the error says why not.
     pub fn parse(text: &str) -> Result<Define, String> {
