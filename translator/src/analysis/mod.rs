@@ -153,16 +153,16 @@ pub fn analyze_flat(
         rules::cluster_dims(&mut a);
         a.finish();
         // The bodies of macros defined in branches hipcc skips (`#ifndef USE_ROCM`).
-        let skipped: HashSet<usize> = a
+        let skipped: HashMap<usize, String> = a
             .macros
             .values()
             .flatten()
             .filter_map(|m| m.body.as_ref())
-            .map(|b| b.start)
-            .filter(|&at| {
-                tree.root_node()
-                    .descendant_for_byte_range(at, at)
-                    .is_some_and(|n| rules::hip_compiles(&a, n) == Some(false))
+            .filter_map(|b| {
+                let n = tree
+                    .root_node()
+                    .descendant_for_byte_range(b.start, b.start)?;
+                Some((b.start, a.skip_reason(n)?))
             })
             .collect();
         (std::mem::take(&mut a.macros), skipped)
@@ -177,7 +177,7 @@ pub fn analyze_flat(
         let mut a = Analyzer::new(&body.text, file, opts, index, Some(body.origin()), &mut out);
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
-        a.macro_skipped = skipped.contains(&body.start);
+        a.macro_skipped = skipped.get(&body.start).cloned();
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
         a.collect(&body_flat);
@@ -534,7 +534,7 @@ struct Analyzer<'a, 't> {
     /// Name of the macro whose body this analyzer reads.
     in_macro: Option<String>,
     /// The macro body being analysed is defined in a branch hipcc skips: its errors are notes.
-    macro_skipped: bool,
+    macro_skipped: Option<String>,
     /// Object-like macros defined as `warpSize` in a branch hipcc may compile (`#define
     /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
     /// their uses as uses of `warpSize`.
@@ -598,7 +598,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             decls: Decls::new(src),
             funcs: Vec::new(),
             in_macro: None,
-            macro_skipped: false,
+            macro_skipped: None,
             warp_size_aliases: Vec::new(),
             cooperative_launch: false,
             once: HashSet::new(),
@@ -692,16 +692,39 @@ impl<'a, 't> Analyzer<'a, 't> {
     ) {
         let mut severity = severity;
         let mut message = message;
-        if severity == Severity::Error
-            && (self.macro_skipped
-                || self.origin.is_none() && rules::hip_compiles(self, node) == Some(false))
-        {
-            severity = Severity::Note;
-            message.push_str(
-                " (HIP does not compile this: it sits in a preprocessor branch that is false under hipcc)",
-            );
+        if severity == Severity::Error {
+            let why = match &self.macro_skipped {
+                Some(why) => Some(why.clone()),
+                None if self.origin.is_none() => self.skip_reason(node),
+                None => None,
+            };
+            if let Some(why) = why {
+                severity = Severity::Note;
+                message.push_str(&format!(" (HIP does not compile this: {why})"));
+            }
         }
         self.report_at(info, severity, node.start_byte(), message, help, fix);
+    }
+
+    /// Why hipcc skips the branch holding `node` (of the file's own tree), in the words the
+    /// translator uses: "`#ifndef USE_ROCM` on line 19 is false under hipcc".
+    fn skip_reason(&self, node: Node) -> Option<String> {
+        if !self.has_pp_branches() {
+            return None;
+        }
+        let (directive, holds) = rules::skipping_directive(node, self.src, &self.macros)?;
+        let rest = &self.src[directive.start_byte()..];
+        let head = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        let line = self.index.position(directive.start_byte()).0;
+        let why = if holds {
+            "is true under hipcc, which compiles an earlier branch instead"
+        } else {
+            "is false under hipcc"
+        };
+        Some(format!(
+            "`{}` on line {line} {why}",
+            String::from_utf8_lossy(head).trim_end()
+        ))
     }
 
     /// Emits a diagnostic at byte `at` of `src`.
