@@ -160,7 +160,7 @@ struct CheckArgs {
     deny: Vec<String>,
     /// A macro the HIP build defines, as `-D` gives it (`USE_ROCM`, `NAME=2`; repeatable):
     /// branches it decides are judged as hipcc compiles them.
-    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = hipport::analysis::Define::parse)]
     defines: Vec<hipport::analysis::Define>,
     /// Leave out paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
@@ -221,7 +221,7 @@ struct ConvertArgs {
     deny: Vec<String>,
     /// A macro the HIP build defines, as `-D` gives it (`USE_ROCM`, `NAME=2`; repeatable):
     /// branches it decides are judged as hipcc compiles them.
-    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = hipport::analysis::Define::parse)]
     defines: Vec<hipport::analysis::Define>,
     /// Apply the unambiguous autofixes of hazard diagnostics (64-bit lane masks, ...).
     #[arg(long)]
@@ -774,11 +774,6 @@ fn defines_for(
         }
     }
     defines
-}
-
-/// Reads a `--define` value (see [`hipport::analysis::Define::parse`]).
-fn parse_define(text: &str) -> Result<hipport::analysis::Define, String> {
-    hipport::analysis::Define::parse(text)
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode> {

@@ -1669,7 +1669,7 @@ impl<'a> Walk<'a> {
             self.cast_index_args(node);
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
-        let reduce = name != "__syncwarp" && SYNC_FROM_HIP_7.contains(&name);
+        let reduce = name.starts_with("__reduce_") && SYNC_FROM_HIP_7.contains(&name);
         if warp.is_none()
             && !reduce
             && !matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
@@ -2167,17 +2167,11 @@ impl<'a> Walk<'a> {
             ) else {
                 continue;
             };
-            let line = self.index.position(skip.directive).0;
-            let why = if skip.condition_holds {
-                "is true under hipcc, which compiles an earlier branch instead"
-            } else {
-                "is false under hipcc"
-            };
+            let why = skip.reason(&self.index);
             let d = &mut self.diags[i];
             d.severity = Severity::Note;
             d.message.push_str(&format!(
-                "; hipcc does not compile this branch (`{}` on line {line} {why}), so it is left as it is",
-                skip.text
+                "; hipcc does not compile this branch ({why}), so it is left as it is"
             ));
             d.help = Some(
                 "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),

@@ -243,13 +243,31 @@ pub fn hipcc_skips(
         }
     }
     let (directive, condition_holds) = rules::skipping_directive(node, src, &macros)?;
-    let rest = &src[directive.start_byte()..];
-    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
-    Some(SkippedBranch {
-        directive: directive.start_byte(),
-        text: String::from_utf8_lossy(line).trim_end().to_string(),
-        condition_holds,
-    })
+    Some(SkippedBranch::new(src, directive, condition_holds))
+}
+
+impl SkippedBranch {
+    fn new(src: &[u8], directive: Node, condition_holds: bool) -> SkippedBranch {
+        let rest = &src[directive.start_byte()..];
+        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        SkippedBranch {
+            directive: directive.start_byte(),
+            text: String::from_utf8_lossy(line).trim_end().to_string(),
+            condition_holds,
+        }
+    }
+
+    /// Why hipcc skips the branch, as reports say it: "`#ifndef USE_ROCM` on line 19 is false
+    /// under hipcc" (`index` is the file's).
+    pub fn reason(&self, index: &LineIndex) -> String {
+        let line = index.position(self.directive).0;
+        let why = if self.condition_holds {
+            "is true under hipcc, which compiles an earlier branch instead"
+        } else {
+            "is false under hipcc"
+        };
+        format!("`{}` on line {line} {why}", self.text)
+    }
 }
 
 /// The macros the build defines for a file: `defines`, and `USE_ROCM` where the file includes
@@ -713,18 +731,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return None;
         }
         let (directive, holds) = rules::skipping_directive(node, self.src, &self.macros)?;
-        let rest = &self.src[directive.start_byte()..];
-        let head = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
-        let line = self.index.position(directive.start_byte()).0;
-        let why = if holds {
-            "is true under hipcc, which compiles an earlier branch instead"
-        } else {
-            "is false under hipcc"
-        };
-        Some(format!(
-            "`{}` on line {line} {why}",
-            String::from_utf8_lossy(head).trim_end()
-        ))
+        Some(SkippedBranch::new(self.src, directive, holds).reason(self.index))
     }
 
     /// Emits a diagnostic at byte `at` of `src`.

@@ -657,16 +657,7 @@ impl<'a> Reader<'a> {
             return;
         }
         // Parts joined by `+` at this level; adjacent literal parts are one text.
-        let outer = self.depth[r.start];
-        let mut parts = Vec::new();
-        let mut from = r.start;
-        for j in r.clone() {
-            if self.depth[j] == outer && self.punct(j, '+') {
-                parts.push(from..j);
-                from = j + 1;
-            }
-        }
-        parts.push(from..r.end);
+        let parts = self.split_top(r.clone(), '+');
         let mut run: Vec<usize> = Vec::new();
         for part in parts {
             match self.literal_part(part.clone()) {
@@ -878,28 +869,35 @@ impl<'a> Reader<'a> {
         out
     }
 
+    /// The pieces of `r` between the `sep` punctuation at `r`'s own nesting level (the last
+    /// piece may be empty).
+    fn split_top(&self, r: Range<usize>, sep: char) -> Vec<Range<usize>> {
+        let outer = self.depth[r.start];
+        let mut pieces = Vec::new();
+        let mut from = r.start;
+        for j in r.clone() {
+            if self.depth[j] == outer && self.punct(j, sep) {
+                pieces.push(from..j);
+                from = j + 1;
+            }
+        }
+        pieces.push(from..r.end);
+        pieces
+    }
+
     /// The elements of a value that unpacking splits by position: a bare tuple (`x, y`) or one
     /// bracketed tuple or list (`(x, y)`, `[x, y]`); `None` for anything else or a starred
     /// element (`*rest`), whose place is not known.
     fn unpacked(&self, r: Range<usize>) -> Option<Vec<Range<usize>>> {
-        let outer = self.depth[r.start];
         let bracketed = nesting(&self.toks[r.start]) > 0
             && self.close_of(r.start) == Some(r.end - 1)
             && !self.punct(r.start, '{');
         let elems = if bracketed {
             self.elements(r.start)
         } else {
-            let mut out = Vec::new();
-            let mut from = r.start;
-            for j in r.clone() {
-                if self.depth[j] == outer && self.punct(j, ',') {
-                    out.push(from..j);
-                    from = j + 1;
-                }
-            }
-            if from < r.end {
-                out.push(from..r.end);
-            }
+            // A trailing comma (`x, y,`) ends no further element.
+            let mut out = self.split_top(r.clone(), ',');
+            out.pop_if(|last| last.start == last.end);
             out
         };
         let single = elems.len() == 1 && !bracketed && !self.punct(r.end - 1, ',');
