@@ -80,6 +80,28 @@ fn main() {
         "ABSENT_INDEX",
         absent.iter().map(|a| &*a.hip).collect(),
     );
+    let renamed = db.renamed_list();
+    let _ = writeln!(
+        out,
+        "pub(crate) static RENAMED: [Renamed; {}] = [",
+        renamed.len()
+    );
+    for r in renamed {
+        let _ = writeln!(
+            out,
+            "rn({:?}, {:?}, {}, {:?}),",
+            &*r.hip,
+            &*r.renamed,
+            version(r.since),
+            &*r.source
+        );
+    }
+    out.push_str("];\n");
+    index(
+        &mut out,
+        "RENAMED_INDEX",
+        renamed.iter().map(|r| &*r.hip).collect(),
+    );
     // Call rewrites: per CUDA name, in the order the loader left them (most specific first).
     let calls = db.all_calls();
     let _ = writeln!(

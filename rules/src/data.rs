@@ -12,10 +12,12 @@
 //! | [`NAMESPACE_COLUMNS`] | namespace mappings |
 //! | [`CALL_COLUMNS`] | call-shape rewrites |
 //! | [`ABSENT_COLUMNS`] | HIP names missing from a release's headers |
+//! | [`RENAMED_COLUMNS`] | HIP names a later release spells differently |
 
 use crate::calls::{ArgCount, CallRewrite};
 use crate::{
-    Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope, RuleError, Text, Version,
+    Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope, Renamed, RuleError, Text,
+    Version,
 };
 
 /// Column names of a name-mapping file, in order.
@@ -66,6 +68,9 @@ pub const CALL_COLUMNS: &[&str] = &[
 
 /// Column names of a file listing HIP names absent from a release's installed headers.
 pub const ABSENT_COLUMNS: &[&str] = &["hip", "absent_in", "source"];
+
+/// Column names of a file listing HIP names that a later release spells differently.
+pub const RENAMED_COLUMNS: &[&str] = &["hip", "renamed", "since", "source"];
 
 /// Which table of the database a file's name mappings belong to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +138,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("namespaces.tsv", false),
     data_file!("calls.tsv", false),
     data_file!("hip-absent.tsv", false),
+    data_file!("hip-renamed.tsv", true),
 ];
 
 /// The embedded data files as (file name, contents), in load order.
@@ -159,6 +165,8 @@ pub struct RuleSet {
     pub calls: Vec<CallRewrite>,
     /// HIP names absent from a release's headers: (name, release, source).
     pub absent: Vec<(String, Version, String)>,
+    /// HIP names spelled differently from a release on.
+    pub renamed: Vec<Renamed>,
     /// Whether the mappings came from the short `cuda hip` format (family not given).
     pub simple: bool,
 }
@@ -171,6 +179,7 @@ enum Format {
     Namespace,
     Call,
     Absent,
+    Renamed,
 }
 
 fn opt(s: &str) -> Option<Text> {
@@ -208,6 +217,9 @@ fn format_of(cols: &[&str]) -> Option<Format> {
     if cols == ABSENT_COLUMNS {
         return Some(Format::Absent);
     }
+    if cols == RENAMED_COLUMNS {
+        return Some(Format::Renamed);
+    }
     None
 }
 
@@ -220,6 +232,7 @@ fn known_formats() -> String {
         NAMESPACE_COLUMNS,
         CALL_COLUMNS,
         ABSENT_COLUMNS,
+        RENAMED_COLUMNS,
     ]
     .iter()
     .map(|c| format!("`{}`", c.join(" ")))
@@ -292,7 +305,11 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
         if fields[0].trim().is_empty() {
             return Err(bad(format!(
                 "the `{}` column is empty",
-                if fmt == Format::Absent { "hip" } else { "cuda" }
+                if matches!(fmt, Format::Absent | Format::Renamed) {
+                    "hip"
+                } else {
+                    "cuda"
+                }
             )));
         }
         let spaced =
@@ -435,6 +452,19 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     .ok_or_else(|| bad("column `absent_in` is empty".to_string()))?;
                 out.absent
                     .push((fields[0].to_string(), v, fields[2].to_string()));
+            }
+            Format::Renamed => {
+                let since = version(2, "since")?
+                    .ok_or_else(|| bad("column `since` is empty".to_string()))?;
+                if fields[1].trim().is_empty() {
+                    return Err(bad("the `renamed` column is empty".to_string()));
+                }
+                out.renamed.push(Renamed {
+                    hip: fields[0].to_string().into(),
+                    renamed: fields[1].to_string().into(),
+                    since,
+                    source: fields[3].to_string().into(),
+                });
             }
         }
     }

@@ -562,6 +562,12 @@ impl Keyed for Absent {
     }
 }
 
+impl Keyed for Renamed {
+    fn key(&self) -> &str {
+        &self.hip
+    }
+}
+
 /// How a table finds a row by name: a perfect hash built at build time for the embedded
 /// tables, a hash map once rules read at run time change the table.
 #[derive(Clone, Debug)]
@@ -740,6 +746,20 @@ pub struct Absent {
     pub source: Text,
 }
 
+/// A HIP name that a later release spells differently (hipBLAS 3.0 dropped the `_v2` suffix of
+/// the API its 2.x releases offered under `_v2` names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Renamed {
+    /// The HIP name in the tables.
+    pub hip: Text,
+    /// Its spelling from `since` on.
+    pub renamed: Text,
+    /// The first release with the new spelling.
+    pub since: Version,
+    /// Where the fact comes from.
+    pub source: Text,
+}
+
 /// The whole database: name, header, namespace and call-shape rules.
 #[derive(Clone, Debug, Default)]
 pub struct Database {
@@ -750,6 +770,7 @@ pub struct Database {
     namespaces: Cow<'static, [NamespaceMapping]>,
     calls: NameMap<Vec<CallRewrite>>,
     absent: Table<Absent>,
+    renamed: Table<Renamed>,
 }
 
 /// The pre-built embedded tables (see `build.rs`), for [`Database::from_static`].
@@ -760,6 +781,7 @@ pub(crate) struct StaticTables {
     pub(crate) torch_v1_headers: HeaderTable,
     pub(crate) namespaces: &'static [NamespaceMapping],
     pub(crate) absent: Table<Absent>,
+    pub(crate) renamed: Table<Renamed>,
 }
 
 impl Database {
@@ -775,6 +797,7 @@ impl Database {
             namespaces: Cow::Borrowed(t.namespaces),
             calls,
             absent: t.absent,
+            renamed: t.renamed,
         }
     }
 
@@ -810,6 +833,9 @@ impl Database {
                 source: source.into(),
             };
             self.absent.add(row, |_, _| true);
+        }
+        for row in rules.renamed {
+            self.renamed.add(row, |_, _| true);
         }
         for mut m in rules.mappings {
             if rules.simple && m.section == data::SIMPLE_NO_FAMILY {
@@ -934,6 +960,24 @@ impl Database {
         }
     }
 
+    /// What a CUDA name becomes under `choices` when targeting HIP release `hip`: as
+    /// [`Database::target`], with a HIP name spelled as that release spells it
+    /// ([`Database::hip_spelling`]).
+    pub fn target_for(&self, cuda: &str, choices: &Choices, hip: Version) -> Target<'_> {
+        match self.target(cuda, choices) {
+            Target::Name {
+                name,
+                lib: Lib::Hip,
+                mapping,
+            } => Target::Name {
+                name: self.hip_spelling(name, hip),
+                lib: Lib::Hip,
+                mapping,
+            },
+            t => t,
+        }
+    }
+
     /// The mapping for a CUDA header path as written in an include: an exact rule, else the
     /// longest `dir/*` pattern covering it (use [`HeaderMapping::hip_for`] for the new path).
     pub fn header(&self, cuda: &str) -> Option<&HeaderMapping> {
@@ -1014,6 +1058,20 @@ impl Database {
     /// The release in which a HIP name (or header path) is recorded as absent, with the source.
     pub fn absent_in(&self, hip: &str) -> Option<(Version, &str)> {
         self.absent.get(hip).map(|a| (a.absent_in, &*a.source))
+    }
+
+    /// Every HIP name a later release spells differently, in load order.
+    pub fn renamed_list(&self) -> &[Renamed] {
+        self.renamed.rows()
+    }
+
+    /// How HIP release `hip` spells the HIP name `name`: the table's spelling, or the later one
+    /// from `hip-renamed.tsv` once the release has it.
+    pub fn hip_spelling<'a>(&'a self, name: &'a str, hip: Version) -> &'a str {
+        match self.renamed.get(name) {
+            Some(r) if r.since <= hip => &r.renamed,
+            _ => name,
+        }
     }
 
     /// Every mapping of the main table, in load order.

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::data::{HEADER_COLUMNS, MAPPING_COLUMNS};
+use crate::data::{HEADER_COLUMNS, MAPPING_COLUMNS, RENAMED_COLUMNS};
 use crate::Family;
 
 /// Errors while generating.
@@ -70,6 +70,20 @@ fn banner(family: &str, input: &str) -> String {
     )
 }
 
+/// Why the hipBLAS `_v2` names are renamed from HIP 7.0 on.
+const HIPBLAS_V3_SOURCE: &str = "hipBLAS 3.0.0 (ROCm 7.0.0) made the HIPBLAS_V2 API (hipDataType, hipComplex, hipblasComputeType_t) its only API, under the names without `_v2`; its hipblas.h declares no `_v2` function (changelog and header in ROCm/rocm-libraries projects/hipblas)";
+
+/// The hipBLAS 3.0 name of a hipBLAS 2.x `_v2` function (`hipblasGemmEx_v2` -> `hipblasGemmEx`,
+/// `hipblasCaxpy_v2_64` -> `hipblasCaxpy_64`), or `None` for any other name.
+fn hipblas_v3_name(hip: &str) -> Option<String> {
+    let rest = hip.strip_prefix("hipblas")?;
+    if let Some(base) = rest.strip_suffix("_v2") {
+        return Some(format!("hipblas{base}"));
+    }
+    rest.strip_suffix("_v2_64")
+        .map(|base| format!("hipblas{base}_64"))
+}
+
 /// Maps a header table's `api` column to a family.
 fn header_family(api: &str) -> Family {
     match api {
@@ -93,6 +107,7 @@ fn header_family(api: &str) -> Family {
 pub fn generate(shared_data: &Path) -> Result<Vec<(String, String)>, GenerateError> {
     let mut out: BTreeMap<String, String> = BTreeMap::new();
 
+    let mut renamed: BTreeMap<String, String> = BTreeMap::new();
     let api_path = shared_data.join("hipify-api-mappings.tsv");
     let api = read(&api_path)?;
     let api_name = api_path.display().to_string();
@@ -143,7 +158,22 @@ pub fn generate(shared_data: &Path) -> Result<Vec<(String, String)>, GenerateErr
         ];
         text.push_str(&row.join("\t"));
         text.push('\n');
+        if let Some(plain) = hipblas_v3_name(fields[3]) {
+            renamed.insert(fields[3].to_string(), plain);
+        }
     }
+    let mut text = format!(
+        "# hipport rules: HIP names that a later release spells differently.\n\
+         # Generated from ../shared/data/hipify-api-mappings.tsv by `cargo run -p hipport-rules --bin generate-rules`.\n\
+         # Do not edit by hand: change the generator or the facts, then regenerate.\n\
+         # From `since` on, a rule whose HIP name is `hip` writes `renamed` instead.\n{}\n",
+        RENAMED_COLUMNS.join("\t")
+    );
+    for (hip, plain) in &renamed {
+        text.push_str(&[hip.as_str(), plain, "7.0.0", HIPBLAS_V3_SOURCE].join("\t"));
+        text.push('\n');
+    }
+    out.insert("hip-renamed.tsv".into(), text);
 
     let hdr_path = shared_data.join("hipify-headers.tsv");
     let hdr = read(&hdr_path)?;

@@ -21,7 +21,9 @@ mod prebuilt {
     use std::borrow::Cow::Borrowed;
 
     use crate::calls::ArgCount;
-    use crate::{phf, Absent, Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope};
+    use crate::{
+        phf, Absent, Family, HeaderMapping, Mapping, NamespaceMapping, NamespaceScope, Renamed,
+    };
     use crate::{Text, Version};
 
     /// A call rewrite: cuda, argc, template, hip_added, hip_before, source, note.
@@ -124,6 +126,20 @@ mod prebuilt {
         }
     }
 
+    const fn rn(
+        hip: &'static str,
+        renamed: &'static str,
+        since: Version,
+        source: &'static str,
+    ) -> Renamed {
+        Renamed {
+            hip: Borrowed(hip),
+            renamed: Borrowed(renamed),
+            since,
+            source: Borrowed(source),
+        }
+    }
+
     include!(concat!(env!("OUT_DIR"), "/prebuilt.rs"));
 }
 
@@ -150,6 +166,7 @@ impl Database {
                 ),
                 namespaces: &prebuilt::NAMESPACES,
                 absent: Table::new_static(&prebuilt::ABSENT, &prebuilt::ABSENT_INDEX),
+                renamed: Table::new_static(&prebuilt::RENAMED, &prebuilt::RENAMED_INDEX),
             };
             Database::from_static(tables, calls)
         })

@@ -574,6 +574,7 @@ fn err_formats() -> String {
         NAMESPACE_COLUMNS,
         CALL_COLUMNS,
         ABSENT_COLUMNS,
+        RENAMED_COLUMNS,
     ]
     .iter()
     .map(|c| format!("`{}`", c.join(" ")))
@@ -841,4 +842,68 @@ fn cusolver_status_codes_keep_their_meaning_in_rocsolver() {
         let m = db.lookup(cuda).unwrap();
         assert_eq!(m.roc_status_for(rocm52), Availability::Available, "{cuda}");
     }
+}
+
+#[test]
+fn hipblas_v2_names_lose_their_suffix_from_hip_7() {
+    let db = Database::builtin();
+    let default = Choices::default();
+    let at = |cuda: &str, hip: &str| match db.target_for(cuda, &default, v(hip)) {
+        Target::Name { name, .. } => name.to_string(),
+        t => panic!("{cuda} maps: {t:?}"),
+    };
+    // hipBLAS 2.x (ROCm 6.0-6.4) spells the hipDataType API with `_v2`; hipBLAS 3.0 (ROCm 7.0)
+    // has only that API, under the plain names.
+    assert_eq!(at("cublasGemmEx", "6.4.0"), "hipblasGemmEx_v2");
+    assert_eq!(at("cublasGemmEx", "7.0.0"), "hipblasGemmEx");
+    assert_eq!(at("cublasCaxpy_v2", "7.2.0"), "hipblasCaxpy");
+    assert_eq!(at("cublasCaxpy_v2_64", "6.2.0"), "hipblasCaxpy_v2_64");
+    assert_eq!(at("cublasCaxpy_v2_64", "7.0.0"), "hipblasCaxpy_64");
+    // Names without `_v2` and other families are untouched, and `target` keeps the table's name.
+    assert_eq!(at("cublasSgemm", "7.0.0"), "hipblasSgemm");
+    assert_eq!(
+        at("cudaStreamGetCaptureInfo_v2", "7.0.0"),
+        "hipStreamGetCaptureInfo_v2"
+    );
+    let Target::Name { name, .. } = db.target("cublasGemmEx", &default) else {
+        panic!()
+    };
+    assert_eq!(name, "hipblasGemmEx_v2");
+    // The roc column is never respelled.
+    let roc = Choices {
+        blas: Lib::Roc,
+        ..Choices::default()
+    };
+    let Target::Name { name, .. } = db.target_for("cublasGemmEx", &roc, v("7.0.0")) else {
+        panic!()
+    };
+    assert_eq!(name, "rocblas_gemm_ex");
+    // Every `_v2` HIP name of hipBLAS in the tables has a renamed row.
+    for m in db.mappings() {
+        if let Some(hip) = m.hip.as_deref() {
+            if hip.starts_with("hipblas") && (hip.ends_with("_v2") || hip.ends_with("_v2_64")) {
+                assert_ne!(db.hip_spelling(hip, v("7.0.0")), hip, "{hip}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_user_file_can_add_a_renamed_name() {
+    let db = Database::builtin()
+        .with_overrides(&[(
+            "mine.tsv",
+            "hip\trenamed\tsince\tsource\nhipMalloc\thipMallocNew\t9.1.0\tmy note\n",
+        )])
+        .unwrap();
+    assert_eq!(db.hip_spelling("hipMalloc", v("9.0.0")), "hipMalloc");
+    assert_eq!(db.hip_spelling("hipMalloc", v("9.1.0")), "hipMallocNew");
+    let err = Database::builtin()
+        .with_overrides(&[("bad.tsv", "hip\trenamed\tsince\tsource\nhipX\t\t7.0.0\tx\n")])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("bad.tsv:2") && err.contains("`renamed` column is empty"),
+        "{err}"
+    );
 }

@@ -66,7 +66,15 @@ fn generated_tables_keep_every_input_row() {
     };
     // Every API row and every header row of the HIPIFY tables, none dropped or merged.
     assert_eq!(
-        rows("", &["headers.tsv", "torch-v1.tsv", "torch-v2.tsv"]),
+        rows(
+            "",
+            &[
+                "headers.tsv",
+                "hip-renamed.tsv",
+                "torch-v1.tsv",
+                "torch-v2.tsv"
+            ]
+        ),
         8932
     );
     assert_eq!(rows("headers.tsv", &[]), 60);

@@ -529,7 +529,7 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
                 needs
                     .aliases
                     .entry(name.clone())
-                    .or_insert_with(|| h.to_string());
+                    .or_insert_with(|| db.hip_spelling(h, opts.hip_version).to_string());
             }
         }
     }
@@ -695,7 +695,8 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     for name in dispatched.iter().copied() {
         let plain = db
             .lookup(name)
-            .and_then(|m| m.hip.as_deref().map(str::to_string))
+            .and_then(|m| m.hip.as_deref())
+            .map(|h| db.hip_spelling(h, hip).to_string())
             .unwrap_or_else(|| name.clone());
         let body = |n: usize| {
             let params: Vec<String> = (1..=n).map(|i| format!("a{i}")).collect();

@@ -675,7 +675,7 @@ impl<'a> Walk<'a> {
         }
         let db = self.db;
         let v = self.opts.hip_version;
-        match db.target(name, &self.opts.libs) {
+        match db.target_for(name, &self.opts.libs, v) {
             Target::Unknown => {
                 if looks_like_cuda(name)
                     && !self.declared.contains(name)

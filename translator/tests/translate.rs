@@ -1259,3 +1259,40 @@ fn using_namespace_cuda_std_stays_beside_headers_that_stay() {
         "{out}"
     );
 }
+
+#[test]
+fn hipblas_v2_calls_are_spelled_as_the_target_hipblas_spells_them() {
+    // A cuBLAS program as PyTorch extensions write it: GemmEx with CUDA 11 compute types, a
+    // complex Level-1 call, and a function pointer (renamed without a call).
+    let src = "#include <cublas_v2.h>\n\
+               void f(cublasHandle_t h, const void* a, void* c, cuComplex* x, int n) {\n  \
+               float one = 1.f, zero = 0.f;\n  \
+               cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, CUDA_R_16F, n, a, CUDA_R_16F, n, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n  \
+               cublasCaxpy(h, n, x, x, 1, x, 1);\n  \
+               auto p = &cublasCscal;\n}\n";
+    let at = |major, minor| Options {
+        hip_version: Version::new(major, minor, 0),
+        ..Options::default()
+    };
+    // hipBLAS 2.x (ROCm 6.0 to 6.4) offers the hipDataType/hipblasComputeType_t API as `_v2`.
+    let (out, diags) = tr(src, &at(6, 4));
+    assert!(
+        out.contains("hipblasGemmEx_v2(h, HIPBLAS_OP_N")
+            && out.contains("hipblasCaxpy_v2(h, n")
+            && out.contains("&hipblasCscal_v2;")
+            && out.contains("HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT"),
+        "{out}"
+    );
+    assert!(diags.iter().any(|d| d.starts_with("H034:4:")), "{diags:?}");
+    // hipBLAS 3.0 (ROCm 7.0) has only that API, under the plain names.
+    let (out, diags) = tr(src, &at(7, 0));
+    assert!(
+        out.contains("hipblasGemmEx(h, HIPBLAS_OP_N")
+            && out.contains("hipblasCaxpy(h, n")
+            && out.contains("&hipblasCscal;")
+            && !out.contains("_v2"),
+        "{out}"
+    );
+    assert!(diags.iter().any(|d| d.starts_with("H034:4:")), "{diags:?}");
+    assert!(!diags.iter().any(|d| d.starts_with('T')), "{diags:?}");
+}

@@ -676,9 +676,11 @@ pub const BLAS_COMPUTE_TYPE: DiagInfo = DiagInfo {
 `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` take a \
 `cublasComputeType_t`. hipBLAS took a `hipblasDatatype_t` there until ROCm 6.0, then offered \
 `hipblasComputeType_t` through the `_v2` functions (or with `HIPBLAS_V2` defined) while \
-deprecating the old interface, and hipBLAS 7.0 changed the ABI again and dropped \
-`hipblasDatatype_t`. Translated code is therefore tied to the hipBLAS release it was translated \
-for: pin it with `--hip-version` and build against that ROCm. Mixing `HIP_R_16BF` and \
+deprecating the old interface, and hipBLAS 3.0 (ROCm 7.0) dropped `hipblasDatatype_t` and made \
+that API its only one, under the names without `_v2`. hipport writes `hipblasGemmEx_v2` for \
+HIP 6.0 to 6.4 and `hipblasGemmEx` from HIP 7.0 on (the same for all 200-odd `_v2` names of \
+hipBLAS 2.x, see `rules/data/hip-renamed.tsv`). Translated code is therefore tied to the hipBLAS \
+release it was translated for: pin it with `--hip-version` and build against that ROCm. Mixing `HIP_R_16BF` and \
 `HIPBLAS_R_16BF` in one call gives overload errors.
 
 `CUBLAS_COMPUTE_32F_FAST_TF32` maps to `HIPBLAS_COMPUTE_32F_FAST_TF32`, which the rocBLAS \

@@ -2678,17 +2678,20 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         "cublasGemmEx" | "cublasGemmBatchedEx" | "cublasGemmStridedBatchedEx"
             if a.opts.hip_version >= hipport_rules::Version::new(6, 0, 0) =>
         {
-            a.report(
-                &BLAS_COMPUTE_TYPE,
-                Severity::Warning,
-                n,
-                format!(
-                    "`{name}` becomes the hipBLAS `_v2` call, whose compute-type parameter changed in ROCm 6.0 (`hipblasComputeType_t`) and whose ABI changed again in hipBLAS 7.0; this output is tied to HIP {}",
-                    a.opts.hip_version
-                ),
-                Some("build against the ROCm release given to --hip-version, and pass HIPBLAS_COMPUTE_* compute types with HIP_R_* data types".into()),
-                vec![],
-            );
+            let v = a.opts.hip_version;
+            let hip = name.replacen("cublas", "hipblas", 1);
+            let (message, help) = if v >= hipport_rules::Version::new(7, 0, 0) {
+                (
+                    format!("`{name}` becomes `{hip}`, which takes `hipDataType` and `hipblasComputeType_t` only from hipBLAS 3.0 (ROCm 7.0); hipBLAS 2.x (ROCm 6.x) spells this call `{hip}_v2`, so this output is tied to ROCm 7 and later (HIP {v})"),
+                    "for ROCm 6.x convert with `--hip-version 6.4`; pass HIPBLAS_COMPUTE_* compute types with HIP_R_* data types".to_string(),
+                )
+            } else {
+                (
+                    format!("`{name}` becomes `{hip}_v2`, the hipBLAS 2.x (ROCm 6.0 to 6.4) call that takes `hipblasComputeType_t`; hipBLAS 3.0 (ROCm 7.0) has no `_v2` names and calls it `{hip}`, so this output is tied to ROCm 6.x (HIP {v})"),
+                    "for ROCm 7 convert with `--hip-version 7.0`; pass HIPBLAS_COMPUTE_* compute types with HIP_R_* data types".to_string(),
+                )
+            };
+            a.report(&BLAS_COMPUTE_TYPE, Severity::Warning, n, message, Some(help), vec![]);
         }
         "__popc" | "__ffs" | "__clz" => {
             if let Some(arg) = argv.first() {
