@@ -321,3 +321,25 @@ fn stdout_is_refused_in_header_mode_with_what_to_do_instead() {
     let help = String::from_utf8_lossy(&o.stdout);
     assert!(help.contains("translate mode only"), "{help}");
 }
+
+#[test]
+fn header_mode_spells_hipblas_names_as_the_target_release() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    let gemm = "#include <cublas_v2.h>\nvoid g(cublasHandle_t h, const void* a, void* c, int n) {\n  float one = 1.f;\n  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, CUDA_R_32F, n, a, CUDA_R_32F, n, &one, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    write(&src, &[("g.cu", gemm)]);
+    for (minor, major, want) in [(4, 6, "hipblasGemmEx_v2"), (0, 7, "hipblasGemmEx")] {
+        let out = tmp.path().join(format!("out{major}{minor}"));
+        let mut cfg = header_cfg(&src, OutputMode::Dir(out.clone()));
+        cfg.translate.hip_version = Version::new(major, minor, 0);
+        project::convert(&cfg, false).unwrap();
+        let all: String = tree(&out)
+            .into_iter()
+            .map(|(_, b)| String::from_utf8(b).unwrap())
+            .collect();
+        assert!(
+            all.contains(&format!("#define cublasGemmEx {want}\n")),
+            "HIP {major}.{minor}: {all}"
+        );
+    }
+}
