@@ -139,6 +139,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("calls.tsv", false),
     data_file!("hip-absent.tsv", false),
     data_file!("hip-renamed.tsv", true),
+    data_file!("extra-renamed.tsv", false),
 ];
 
 /// The embedded data files as (file name, contents), in load order.

@@ -907,3 +907,31 @@ fn a_user_file_can_add_a_renamed_name() {
         "{err}"
     );
 }
+
+#[test]
+fn hip_7_memset_node_params_and_per_library_headers() {
+    let db = Database::builtin();
+    let default = Choices::default();
+    let name = |cuda: &str, hip: &str| match db.target_for(cuda, &default, v(hip)) {
+        Target::Name { name, .. } => name.to_string(),
+        t => panic!("{cuda}: {t:?}"),
+    };
+    assert_eq!(
+        name("CUDA_MEMSET_NODE_PARAMS", "6.4.0"),
+        "HIP_MEMSET_NODE_PARAMS"
+    );
+    assert_eq!(name("CUDA_MEMSET_NODE_PARAMS", "7.0.0"), "hipMemsetParams");
+    assert_eq!(
+        name("CUDA_MEMSET_NODE_PARAMS_v1", "7.2.0"),
+        "hipMemsetParams"
+    );
+    // The top-level compatibility wrappers are not written.
+    for (cuda, hip) in [
+        ("cublas_api.h", "hipblas/hipblas.h"),
+        ("cusparse_v2.h", "hipsparse/hipsparse.h"),
+        ("cusolverSp.h", "hipsolver/hipsolver.h"),
+        ("cusolverRf.h", "hipsolver/hipsolver.h"),
+    ] {
+        assert_eq!(db.header(cuda).unwrap().hip.as_deref(), Some(hip), "{cuda}");
+    }
+}
