@@ -366,6 +366,9 @@ struct Walk<'a> {
     mask_only_macros: HashMap<String, bool>,
     /// Names this file declares (functions, macros, variables, types).
     declared: HashSet<String>,
+    /// Where this file declares or defines a function under a name the rules know (a project's
+    /// own `__shfl_down_sync` overload or ROCm shim): that name is the project's, left as it is.
+    own_functions: Vec<usize>,
     /// Function templates this file declares: a thread index passed to one deduces HIP's
     /// coordinate type, not `unsigned`.
     templates: HashSet<String>,
@@ -543,6 +546,7 @@ impl<'a> Walk<'a> {
             mask_macros: HashMap::new(),
             mask_only_macros: HashMap::new(),
             declared: HashSet::new(),
+            own_functions: Vec::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -1966,6 +1970,12 @@ impl<'a> Walk<'a> {
                             if !self.declared.contains(name) {
                                 self.declared.insert(name.to_string());
                             }
+                            if SUB_KINDS.of(d) == Sub::Identifier
+                                && n.kind_name() == "function_declarator"
+                                && self.db.lookup(name).is_some()
+                            {
+                                self.own_functions.push(d.start_byte());
+                            }
                         }
                     }
                 }
@@ -2047,11 +2057,19 @@ impl<'a> Walk<'a> {
                 }
                 Tk::Namespace => {
                     let (start, end) = (n.start_byte(), n.end_byte());
-                    self.rename_namespace(start, end);
+                    // The name a namespace alias declares is the project's own
+                    // (`namespace cub = hipcub;` in a ROCm branch): renaming it would
+                    // redefine the namespace it names.
+                    if !declares_namespace_alias(self.src, start, end) {
+                        self.rename_namespace(start, end);
+                    }
                 }
                 Tk::Ident => {
                     let start = n.start_byte();
-                    if start < self.dead_from && !self.handled.contains(&start) {
+                    if start < self.dead_from
+                        && !self.handled.contains(&start)
+                        && !self.own_functions.contains(&start)
+                    {
                         let name = self.node_str(n);
                         if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
                             self.mark_device(start);
@@ -2334,6 +2352,21 @@ fn line_end(src: &[u8], pos: usize) -> usize {
         Some(i) => pos + i + 1,
         None => src.len(),
     }
+}
+
+/// Whether the name at `start..end` is the one a namespace alias declares (`cub` in
+/// `namespace cub = hipcub;`).
+fn declares_namespace_alias(src: &[u8], start: usize, end: usize) -> bool {
+    let after = src[end..].trim_ascii_start();
+    if !after.starts_with(b"=") || after.starts_with(b"==") {
+        return false;
+    }
+    let before = src[..start].trim_ascii_end();
+    before.strip_suffix(b"namespace").is_some_and(|head| {
+        !head
+            .last()
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    })
 }
 
 /// Whether the name at `start..end` ends the path of `using namespace a::b;` or of a namespace

@@ -313,21 +313,21 @@ fn header_paths_held_in_macros_are_translated_other_strings_are_not() {
     assert!(diags.is_empty(), "{diags:?}");
     // A header with no HIP counterpart is reported where the macro writes it.
     let (out, diags) = tr(
-        "\n#define DLP_HDR <device_launch_parameters.h>\n#include DLP_HDR\n",
+        "\n#define DLP_HDR <texture_fetch_functions.h>\n#include DLP_HDR\n",
         &Options::default(),
     );
-    assert!(out.contains("<device_launch_parameters.h>"), "{out}");
+    assert!(out.contains("<texture_fetch_functions.h>"), "{out}");
     assert_eq!(diags, ["T007:2:17"]);
 }
 
 #[test]
 fn has_include_tests_ask_about_the_hip_header_and_parse() {
-    let src = "#if __has_include(<cuda_bf16.h>) && defined(X)\n#include <cuda_bf16.h>\n#elif __has_include_next ( \"cub/cub.cuh\" )\n#include \"cub/cub.cuh\"\n#endif\n#define HAS_RT __has_include(<cuda_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_egl_interop.h>) || __has_include(<device_launch_parameters.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n";
+    let src = "#if __has_include(<cuda_bf16.h>) && defined(X)\n#include <cuda_bf16.h>\n#elif __has_include_next ( \"cub/cub.cuh\" )\n#include \"cub/cub.cuh\"\n#endif\n#define HAS_RT __has_include(<cuda_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_egl_interop.h>) || __has_include(<texture_fetch_functions.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n";
     let r = translate_source(src.as_bytes(), "t.cu", &Options::default()).unwrap();
     let out = String::from_utf8(r.output).unwrap();
     assert_eq!(
         out,
-        "#include <hip/hip_runtime.h>\n#if __has_include(<hip/hip_bf16.h>) && defined(X)\n#include <hip/hip_bf16.h>\n#elif __has_include_next ( \"hipcub/hipcub.hpp\" )\n#include \"hipcub/hipcub.hpp\"\n#endif\n#define HAS_RT __has_include(<hip/hip_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_egl_interop.h>) || __has_include(<device_launch_parameters.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n"
+        "#include <hip/hip_runtime.h>\n#if __has_include(<hip/hip_bf16.h>) && defined(X)\n#include <hip/hip_bf16.h>\n#elif __has_include_next ( \"hipcub/hipcub.hpp\" )\n#include \"hipcub/hipcub.hpp\"\n#endif\n#define HAS_RT __has_include(<hip/hip_runtime.h>)\n// __has_include(<cuda_fp16.h>) in a comment\nconst char* s = \"__has_include(<cuda_fp16.h>)\";\n#if __has_include(<cuda_egl_interop.h>) || __has_include(<texture_fetch_functions.h>)\n#endif\n__global__ void k(int* p) { p[0] = 0; }\n"
     );
     // The tests parse (no T008), and one whose header HIP lacks stays without a report: on HIP it
     // is false, and the code it guards has its own way without the header.
@@ -1295,4 +1295,45 @@ fn hipblas_v2_calls_are_spelled_as_the_target_hipblas_spells_them() {
     );
     assert!(diags.iter().any(|d| d.starts_with("H034:4:")), "{diags:?}");
     assert!(!diags.iter().any(|d| d.starts_with('T')), "{diags:?}");
+}
+
+#[test]
+fn a_namespace_alias_keeps_the_name_it_declares() {
+    // The ROCm branch of mamba and causal-conv1d: renaming the alias would make it
+    // `namespace hipcub = hipcub;`, which hipcc rejects ("redefinition of 'hipcub'").
+    let src = "#include <hipcub/hipcub.hpp>\nnamespace cub = hipcub;\nnamespace other = cub;\nnamespace inner = cub::detail;\nusing namespace cub;\nbool same(int a, int b) { return a == b; }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("namespace cub = hipcub;\nnamespace other = hipcub;\nnamespace inner = hipcub::detail;\nusing namespace hipcub;\n"),
+        "{out}"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
+fn device_launch_parameters_h_becomes_the_runtime_header() {
+    let src = "#include \"cuda_runtime.h\"\n#include \"device_launch_parameters.h\"\n__global__ void k(float* p) { p[threadIdx.x] = 1.f; }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#include \"hip/hip_runtime.h\"\n__global__ void k(float* p) { p[threadIdx.x] = 1.f; }\n"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
+fn a_project_function_named_like_a_cuda_builtin_keeps_its_name_where_it_is_defined() {
+    // pytorch_scatter's own `__shfl_down_sync` overload for its half type, and a ROCm shim:
+    // the definitions are the project's, not uses of CUDA's builtin (no T002 there); the calls
+    // are still translated.
+    let src = "struct H { float h; };\n__device__ inline H __shfl_down_sync(const unsigned mask, const H var, const unsigned delta) {\n  return H{__shfl_down_sync(mask, var.h, delta)};\n}\n__device__ float __shfl_xor_sync(unsigned, float v, int lane);\n__global__ void k(float* p) { p[0] = __shfl_xor_sync(0xffffffffu, p[0], 1); }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("__device__ inline H __shfl_down_sync(const unsigned mask")
+            && out.contains("__device__ float __shfl_xor_sync(unsigned, float v, int lane);")
+            && out.contains("p[0] = __shfl_xor(p[0], 1);"),
+        "{out}"
+    );
+    // Only the call with a mask parameter is reported (T009), not the two definitions.
+    assert_eq!(diags, ["T009:3:29"], "{out}");
 }
