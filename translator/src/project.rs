@@ -1922,10 +1922,7 @@ fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
 /// root) means `USE_ROCM`, which that module passes to hipcc for every source.
 pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf)> {
     let torch_setup = |dir: &Path| {
-        fs::read(dir.join("setup.py")).is_ok_and(|t| {
-            memchr::memmem::find(&t, b"cpp_extension").is_some()
-                && memchr::memmem::find(&t, b"torch").is_some()
-        })
+        fs::read(dir.join("setup.py")).is_ok_and(|t| crate::buildfiles::builds_with_torch(&t))
     };
     // Every input must be built by such a setup.py: the run applies one set of macros to all.
     let setups: Vec<Option<PathBuf>> = inputs

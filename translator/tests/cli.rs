@@ -711,3 +711,39 @@ fn undefines_win_over_config_and_setup_py_and_the_last_flag_wins() {
     let check: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(check["undefines"], serde_json::json!(["USE_ROCM"]));
 }
+
+/// A setup.py counts as a PyTorch build (and `USE_ROCM` as defined) by its code: an import of
+/// `torch.utils.cpp_extension` in a comment, or `torch` in a string, does not count; an aliased
+/// import that is used does.
+#[test]
+fn setup_py_counts_by_its_code_not_its_comments_or_strings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ext = tmp.path().join("ext");
+    fs::create_dir_all(&ext).unwrap();
+    fs::write(
+        ext.join("compat.cuh"),
+        "#pragma once\n#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
+         __device__ inline int warp_of(int t) { return t / WARP_SIZE; }\n",
+    )
+    .unwrap();
+    let run = |setup: &str| -> (bool, String) {
+        fs::write(ext.join("setup.py"), setup).unwrap();
+        let o = hipport(&["check", "ext"], tmp.path());
+        (
+            String::from_utf8_lossy(&o.stdout).contains("[H001]"),
+            stderr(&o),
+        )
+    };
+    let (h001, err) = run("from setuptools import setup, Extension\n\
+         # from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+         setup(name='e', ext_modules=[Extension('e', ['e.c'])])\n");
+    assert!(h001 && !err.contains("counts as defined"), "{err}");
+    let (h001, err) = run("from setuptools import setup\n\
+         setup(name='e', description='a torch cpp_extension demo, built without torch')\n");
+    assert!(h001 && !err.contains("counts as defined"), "{err}");
+    let (h001, err) = run(
+        "from setuptools import setup\nimport torch.utils.cpp_extension as ce\n\
+         setup(name='e', ext_modules=[ce.CUDAExtension('e', ['k.cu'])], cmdclass={'build_ext': ce.BuildExtension})\n",
+    );
+    assert!(!h001 && err.contains("USE_ROCM counts as defined"), "{err}");
+}
