@@ -863,7 +863,9 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
                 })
                 .collect();
             let root = format!("file://{}/", report.root.trim_end_matches('/'));
-            let sarif = hipport::sarif::to_sarif(&diags, Some(&root), env!("CARGO_PKG_VERSION"));
+            let mut sarif =
+                hipport::sarif::to_sarif(&diags, Some(&root), env!("CARGO_PKG_VERSION"));
+            hipport::sarif::record_macros(&mut sarif, &report.defines, &report.undefines);
             serde_json::to_writer_pretty(&mut out, &sarif)?;
             writeln!(out)?;
         }

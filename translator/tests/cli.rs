@@ -710,6 +710,26 @@ fn undefines_win_over_config_and_setup_py_and_the_last_flag_wins() {
     );
     let check: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(check["undefines"], serde_json::json!(["USE_ROCM"]));
+    // So does SARIF, in the run's property bag.
+    let o = hipport(
+        &[
+            "check", "ext", "-D", "LEVEL=2", "-U", "USE_ROCM", "--format", "sarif",
+        ],
+        tmp.path(),
+    );
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let props = &sarif["runs"][0]["properties"];
+    assert_eq!(props["defines"], serde_json::json!(["LEVEL=2"]));
+    assert_eq!(props["undefines"], serde_json::json!(["USE_ROCM"]));
+    let o = hipport(&["check", "ext", "--format", "sarif"], tmp.path());
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let props = &sarif["runs"][0]["properties"];
+    assert_eq!(
+        props["defines"],
+        serde_json::json!(["USE_ROCM"]),
+        "from setup.py"
+    );
+    assert_eq!(props["undefines"], serde_json::json!([]));
 }
 
 /// A setup.py counts as a PyTorch build (and `USE_ROCM` as defined) by its code: an import of
