@@ -59,7 +59,8 @@ pub struct ProjectConfig {
     pub allow: Vec<String>,
     /// Diagnostic IDs or names to raise to errors.
     pub deny: Vec<String>,
-    /// Macros the HIP build defines (`defines = ["USE_ROCM"]`, as `--define`).
+    /// Macros the HIP build defines (`defines = ["USE_ROCM"]`, as `--define`), then those it
+    /// leaves undefined (`undefines = ["USE_ROCM"]`, as `--undefine`); each name at most once.
     pub defines: Vec<crate::analysis::Define>,
 }
 
@@ -88,6 +89,8 @@ struct Raw {
     deny: Vec<String>,
     #[serde(default)]
     defines: Vec<Spanned<String>>,
+    #[serde(default)]
+    undefines: Vec<Spanned<String>>,
     #[serde(default)]
     rename: BTreeMap<Spanned<String>, Spanned<RenameValue>>,
     #[serde(default)]
@@ -214,6 +217,15 @@ pub fn parse(path: &Path, text: &str) -> Result<ProjectConfig, ConfigError> {
             .map_err(|r| invalid_at(path, text, d.span().start, r))?;
         defines.push(define);
     }
+    for d in &raw.undefines {
+        let undefine = crate::analysis::Define::parse_undefine(d.get_ref())
+            .map_err(|r| invalid_at(path, text, d.span().start, r))?;
+        if defines.iter().any(|x| x.name == undefine.name) {
+            let reason = format!("`{}` is in both `defines` and `undefines`", undefine.name);
+            return Err(invalid_at(path, text, d.span().start, reason));
+        }
+        defines.push(undefine);
+    }
     Ok(ProjectConfig {
         path: path.to_path_buf(),
         rule_files,
@@ -337,5 +349,27 @@ mod tests {
             .map(|d| (d.name.as_str(), d.value))
             .collect();
         assert_eq!(got, [("USE_ROCM", Some(1)), ("LEVEL", Some(2))]);
+    }
+
+    #[test]
+    fn undefines_are_read_after_the_defines() {
+        let c = parse(
+            Path::new("/p/hipport.toml"),
+            "defines = [\"LEVEL=2\"]\nundefines = [\"USE_ROCM\"]\n",
+        )
+        .unwrap();
+        let got: Vec<(&str, bool)> = c
+            .defines
+            .iter()
+            .map(|d| (d.name.as_str(), d.undefined))
+            .collect();
+        assert_eq!(got, [("LEVEL", false), ("USE_ROCM", true)]);
+        let (l, c, r) =
+            invalid("defines = [\"USE_ROCM\"]\nundefines = [\"LEVEL\", \"USE_ROCM\"]\n");
+        assert_eq!((l, c), (2, 23));
+        assert!(r.contains("both `defines` and `undefines`"), "{r}");
+        let (l, _, r) = invalid("undefines = [\"USE_ROCM=1\"]\n");
+        assert_eq!(l, 1);
+        assert!(r.contains("without a value"), "{r}");
     }
 }

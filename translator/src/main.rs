@@ -162,6 +162,10 @@ struct CheckArgs {
     /// branches it decides are judged as hipcc compiles them.
     #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = hipport::analysis::Define::parse)]
     defines: Vec<hipport::analysis::Define>,
+    /// A macro the HIP build does not define, as `-U` gives it (repeatable): it wins over
+    /// hipcc's own macros, hipport.toml and a PyTorch setup.py; of `-D` and `-U`, the last wins.
+    #[arg(long = "undefine", short = 'U', value_name = "NAME", value_parser = hipport::analysis::Define::parse_undefine)]
+    undefines: Vec<hipport::analysis::Define>,
     /// Leave out paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
@@ -223,6 +227,10 @@ struct ConvertArgs {
     /// branches it decides are judged as hipcc compiles them.
     #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]", value_parser = hipport::analysis::Define::parse)]
     defines: Vec<hipport::analysis::Define>,
+    /// A macro the HIP build does not define, as `-U` gives it (repeatable): it wins over
+    /// hipcc's own macros, hipport.toml and a PyTorch setup.py; of `-D` and `-U`, the last wins.
+    #[arg(long = "undefine", short = 'U', value_name = "NAME", value_parser = hipport::analysis::Define::parse_undefine)]
+    undefines: Vec<hipport::analysis::Define>,
     /// Apply the unambiguous autofixes of hazard diagnostics (64-bit lane masks, ...).
     #[arg(long)]
     fix: bool,
@@ -408,7 +416,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     cfg.excludes = args.exclude.clone();
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
-    cfg.translate.defines = defines_for(&args.defines, &args.paths, args.quiet);
+    cfg.translate.defines = args.defines.clone();
     cfg.translate.fix = args.fix;
     cfg.mode = match args.mode {
         ConvertMode::Translate => project::Mode::Translate,
@@ -456,6 +464,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     };
 
     let rule_texts = project_rules(&args.paths, &args.rule_files, &mut cfg)?;
+    add_project_defines(&mut cfg.translate.defines, &args.paths, args.quiet);
     cfg.jobs = args.jobs;
     // Edits and diffs are read back from the cache only for the outputs that show them.
     cfg.details = args.diff || args.patch.is_some() || args.report.is_some();
@@ -470,13 +479,8 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         }
     }
 
-    let defines = cfg
-        .translate
-        .defines
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    let mut sink = CliSink::new(&args, hip_version.to_string(), defines)?;
+    let (defines, undefines) = project::report_defines(&cfg.translate.defines);
+    let mut sink = CliSink::new(&args, hip_version.to_string(), defines, undefines)?;
     let streamed = project::convert_streaming(&cfg, args.stdout, &mut sink)?;
     let report = sink.finish(streamed)?;
     print_summary(&report, &cfg, &args);
@@ -516,6 +520,7 @@ struct CliSink<'a> {
     args: &'a ConvertArgs,
     hip_version: String,
     defines: Vec<String>,
+    undefines: Vec<String>,
     progress: hipport::progress::Progress,
     patch: Option<project::AtomicWriter>,
     report: Option<project::AtomicWriter>,
@@ -532,6 +537,7 @@ impl<'a> CliSink<'a> {
         args: &'a ConvertArgs,
         hip_version: String,
         defines: Vec<String>,
+        undefines: Vec<String>,
     ) -> Result<CliSink<'a>> {
         let open = |p: &PathBuf, what: &str| {
             project::AtomicWriter::create(p)
@@ -545,6 +551,7 @@ impl<'a> CliSink<'a> {
             args,
             hip_version,
             defines,
+            undefines,
             progress: if args.quiet {
                 hipport::progress::Progress::off()
             } else {
@@ -577,6 +584,7 @@ impl<'a> CliSink<'a> {
             hipport_version: env!("CARGO_PKG_VERSION").to_string(),
             hip_version: self.hip_version.clone(),
             defines: self.defines.clone(),
+            undefines: self.undefines.clone(),
             root: s.root.display().to_string(),
             files: std::mem::take(&mut self.kept),
             summary: s.summary,
@@ -613,6 +621,7 @@ impl<'a> CliSink<'a> {
             "hipport_version": env!("CARGO_PKG_VERSION"),
             "hip_version": self.hip_version,
             "defines": self.defines,
+            "undefines": self.undefines,
             "root": root.display().to_string(),
         });
         let head = serde_json::to_string_pretty(&head)?;
@@ -752,14 +761,35 @@ fn project_rules(
     Ok(texts)
 }
 
-/// The command line's `--define`s, then what the project shows its build defines (a name given
-/// on the command line keeps its value).
-fn defines_for(
-    cli: &[hipport::analysis::Define],
+/// The command line's `-D`s and `-U`s in the order given, one per name: the last of a name wins,
+/// as compilers read them (`matches` tells their positions).
+fn command_line_defines(
+    matches: Option<&clap::ArgMatches>,
+    defines: &[hipport::analysis::Define],
+    undefines: &[hipport::analysis::Define],
+) -> Vec<hipport::analysis::Define> {
+    let at = |id: &str| matches.and_then(|m| m.indices_of(id)).into_iter().flatten();
+    let mut given: Vec<(usize, &hipport::analysis::Define)> = at("defines")
+        .zip(defines)
+        .chain(at("undefines").zip(undefines))
+        .collect();
+    given.sort_by_key(|&(i, _)| i);
+    let mut out: Vec<hipport::analysis::Define> = Vec::new();
+    for (_, d) in given {
+        out.retain(|x| x.name != d.name);
+        out.push(d.clone());
+    }
+    out
+}
+
+/// Adds what the project shows its build defines to `defines` (the command line's and
+/// hipport.toml's): a name they define or undefine keeps what they say, and the run says which
+/// setup.py it read unless `quiet`.
+fn add_project_defines(
+    defines: &mut Vec<hipport::analysis::Define>,
     paths: &[PathBuf],
     quiet: bool,
-) -> Vec<hipport::analysis::Define> {
-    let mut defines = cli.to_vec();
+) {
     for (d, why) in project::project_defines(paths) {
         if !defines.iter().any(|x| x.name == d.name) {
             if !quiet {
@@ -773,7 +803,6 @@ fn defines_for(
             defines.push(d);
         }
     }
-    defines
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode> {
@@ -786,9 +815,10 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     cfg.excludes = args.exclude.clone();
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
-    cfg.translate.defines = defines_for(&args.defines, &args.paths, false);
+    cfg.translate.defines = args.defines.clone();
     cfg.translate.hip_version = parse_hip_version(args.hip_version.as_ref())?;
     project_rules(&args.paths, &args.rule_files, &mut cfg)?;
+    add_project_defines(&mut cfg.translate.defines, &args.paths, false);
     let report = project::convert(&cfg, false)?;
     let mut out = std::io::stdout().lock();
     match args.format {
@@ -833,7 +863,9 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
                 })
                 .collect();
             let root = format!("file://{}/", report.root.trim_end_matches('/'));
-            let sarif = hipport::sarif::to_sarif(&diags, Some(&root), env!("CARGO_PKG_VERSION"));
+            let mut sarif =
+                hipport::sarif::to_sarif(&diags, Some(&root), env!("CARGO_PKG_VERSION"));
+            hipport::sarif::record_macros(&mut sarif, &report.defines, &report.undefines);
             serde_json::to_writer_pretty(&mut out, &sarif)?;
             writeln!(out)?;
         }
@@ -1062,7 +1094,10 @@ fn quiet_on_closed_pipe() {
 fn main() -> ExitCode {
     #[cfg(unix)]
     quiet_on_closed_pipe();
-    let cli = match Cli::try_parse() {
+    let parsed = <Cli as clap::CommandFactory>::command()
+        .try_get_matches()
+        .and_then(|m| Ok((<Cli as clap::FromArgMatches>::from_arg_matches(&m)?, m)));
+    let (cli, matches) = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -1070,9 +1105,16 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let sub = matches.subcommand().map(|(_, m)| m);
     let result = match cli.command {
-        Command::Convert(args) => convert(*args),
-        Command::Check(args) => check(args),
+        Command::Convert(mut args) => {
+            args.defines = command_line_defines(sub, &args.defines, &args.undefines);
+            convert(*args)
+        }
+        Command::Check(mut args) => {
+            args.defines = command_line_defines(sub, &args.defines, &args.undefines);
+            check(args)
+        }
         Command::Doctor {
             tree,
             format,

@@ -282,6 +282,8 @@ pub struct RunReport {
     /// The macros the run took as defined by the HIP build (`NAME` or `NAME=VALUE`), from
     /// `--define`, `hipport.toml` and a PyTorch `setup.py`: they decide which branches count.
     pub defines: Vec<String>,
+    /// The macros the run took as not defined (`--undefine`, `hipport.toml`'s `undefines`).
+    pub undefines: Vec<String>,
     /// The input root that relative paths start from.
     pub root: String,
     /// Per-file outcomes, in discovery order.
@@ -1920,10 +1922,7 @@ fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
 /// root) means `USE_ROCM`, which that module passes to hipcc for every source.
 pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf)> {
     let torch_setup = |dir: &Path| {
-        fs::read(dir.join("setup.py")).is_ok_and(|t| {
-            memchr::memmem::find(&t, b"cpp_extension").is_some()
-                && memchr::memmem::find(&t, b"torch").is_some()
-        })
+        fs::read(dir.join("setup.py")).is_ok_and(|t| crate::buildfiles::builds_with_torch(&t))
     };
     // Every input must be built by such a setup.py: the run applies one set of macros to all.
     let setups: Vec<Option<PathBuf>> = inputs
@@ -1963,11 +1962,20 @@ pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, Path
             let define = crate::analysis::Define {
                 name: "USE_ROCM".into(),
                 value: Some(1),
+                undefined: false,
             };
             (define, setup)
         })
         .into_iter()
         .collect()
+}
+
+/// The run's macros as reports list them: those defined (`NAME`, `NAME=VALUE`), then the names
+/// left undefined.
+pub fn report_defines(defines: &[crate::analysis::Define]) -> (Vec<String>, Vec<String>) {
+    let (undefined, defined): (Vec<_>, Vec<_>) = defines.iter().partition(|d| d.undefined);
+    let names = |v: Vec<&crate::analysis::Define>| v.iter().map(ToString::to_string).collect();
+    (names(defined), names(undefined))
 }
 
 /// Whether `id` names the diagnostic (by ID, case-insensitive, or by its kebab-case name).
@@ -2511,15 +2519,12 @@ impl Sink for Collect {
 pub fn convert(cfg: &ConvertConfig, keep_output: bool) -> Result<RunReport, ProjectError> {
     let mut files = Collect(Vec::new());
     let s = convert_streaming(cfg, keep_output, &mut files)?;
+    let (defines, undefines) = report_defines(&cfg.translate.defines);
     Ok(RunReport {
         hipport_version: env!("CARGO_PKG_VERSION").to_string(),
         hip_version: cfg.translate.hip_version.to_string(),
-        defines: cfg
-            .translate
-            .defines
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
+        defines,
+        undefines,
         root: s.root.display().to_string(),
         files: files.0,
         summary: s.summary,

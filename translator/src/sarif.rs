@@ -145,6 +145,16 @@ pub fn to_sarif(diags: &[Diagnostic], root_uri: Option<&str>, tool_version: &str
     })
 }
 
+/// Records in `log`'s run the macros the run assumed (as the JSON report's `defines` and
+/// `undefines`: `NAME` or `NAME=VALUE`, and names left undefined), in the run's property bag
+/// (SARIF 2.1.0 `run.properties`, a property bag), since they decide which
+/// preprocessor branches were judged compiled and so which results there are.
+pub fn record_macros(log: &mut Value, defines: &[String], undefines: &[String]) {
+    if let Some(run) = log["runs"].get_mut(0) {
+        run["properties"] = json!({ "defines": defines, "undefines": undefines });
+    }
+}
+
 /// The `reportingDescriptor` of one diagnostic kind.
 fn rule(info: &DiagInfo) -> Value {
     let first_paragraph = info

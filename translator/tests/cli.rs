@@ -623,3 +623,147 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
         stderr(&o)
     );
 }
+
+/// `-U NAME` undefines a macro over hipport.toml's `defines` and a setup.py's implied `USE_ROCM`
+/// (whose message is then not printed); of `-D` and `-U` the last wins; reports record it, and the
+/// cache does not serve one run's results to the other.
+#[test]
+fn undefines_win_over_config_and_setup_py_and_the_last_flag_wins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ext = tmp.path().join("ext");
+    fs::create_dir_all(ext.join("csrc")).unwrap();
+    fs::write(
+        ext.join("csrc/compat.cuh"),
+        "#pragma once\n#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
+         __device__ inline int warp_of(int t) { return t / WARP_SIZE; }\n",
+    )
+    .unwrap();
+    fs::write(
+        ext.join("setup.py"),
+        "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+         setup(name='e', ext_modules=[CUDAExtension('e', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| -> (bool, String) {
+        let mut all = vec!["check", "ext"];
+        all.extend_from_slice(args);
+        let o = hipport(&all, tmp.path());
+        (
+            String::from_utf8_lossy(&o.stdout).contains("[H001]"),
+            stderr(&o),
+        )
+    };
+    let (h001, err) = run(&[]);
+    assert!(!h001 && err.contains("USE_ROCM counts as defined"), "{err}");
+    let (h001, err) = run(&["-U", "USE_ROCM"]);
+    assert!(h001, "{err}");
+    assert!(!err.contains("counts as defined"), "{err}");
+    assert!(run(&["--undefine", "USE_ROCM"]).0);
+    // The last of -D and -U for a name wins, as compilers read them.
+    assert!(run(&["-D", "USE_ROCM", "-U", "USE_ROCM"]).0);
+    assert!(!run(&["-U", "USE_ROCM", "-D", "USE_ROCM"]).0);
+    assert!(run(&["-DUSE_ROCM", "-UUSE_ROCM"]).0);
+    // Over hipport.toml's defines; and hipport.toml's own undefines.
+    fs::write(ext.join("hipport.toml"), "defines = [\"USE_ROCM\"]\n").unwrap();
+    assert!(!run(&[]).0);
+    assert!(run(&["-U", "USE_ROCM"]).0);
+    fs::write(ext.join("hipport.toml"), "undefines = [\"USE_ROCM\"]\n").unwrap();
+    let (h001, err) = run(&[]);
+    assert!(h001 && !err.contains("counts as defined"), "{err}");
+    assert!(!run(&["-D", "USE_ROCM"]).0, "the command line wins");
+    fs::remove_file(ext.join("hipport.toml")).unwrap();
+    // -U takes no value.
+    let (_, err) = run(&["-U", "USE_ROCM=1"]);
+    assert!(err.contains("without a value"), "{err}");
+    // Reports record it, and a cached run with -D does not answer for one with -U.
+    let cache = tmp.path().join("cache");
+    let report = |flag: &str, name: &str| -> serde_json::Value {
+        let o = hipport(
+            &[
+                "convert",
+                "ext",
+                "--check",
+                "--cache-dir",
+                cache.to_str().unwrap(),
+                "--report",
+                name,
+                flag,
+                "USE_ROCM",
+            ],
+            tmp.path(),
+        );
+        assert!(o.status.code().is_some(), "{}", stderr(&o));
+        serde_json::from_str(&fs::read_to_string(tmp.path().join(name)).unwrap()).unwrap()
+    };
+    let h001_in = |r: &serde_json::Value| r.to_string().contains("\"H001\"");
+    let defined = report("-D", "d.json");
+    assert_eq!(defined["defines"], serde_json::json!(["USE_ROCM"]));
+    assert_eq!(defined["undefines"], serde_json::json!([]));
+    assert!(!h001_in(&defined));
+    let undefined = report("-U", "u.json");
+    assert_eq!(undefined["defines"], serde_json::json!([]));
+    assert_eq!(undefined["undefines"], serde_json::json!(["USE_ROCM"]));
+    assert!(h001_in(&undefined), "{undefined}");
+    let o = hipport(
+        &["check", "ext", "-U", "USE_ROCM", "--format", "json"],
+        tmp.path(),
+    );
+    let check: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(check["undefines"], serde_json::json!(["USE_ROCM"]));
+    // So does SARIF, in the run's property bag.
+    let o = hipport(
+        &[
+            "check", "ext", "-D", "LEVEL=2", "-U", "USE_ROCM", "--format", "sarif",
+        ],
+        tmp.path(),
+    );
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let props = &sarif["runs"][0]["properties"];
+    assert_eq!(props["defines"], serde_json::json!(["LEVEL=2"]));
+    assert_eq!(props["undefines"], serde_json::json!(["USE_ROCM"]));
+    let o = hipport(&["check", "ext", "--format", "sarif"], tmp.path());
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let props = &sarif["runs"][0]["properties"];
+    assert_eq!(
+        props["defines"],
+        serde_json::json!(["USE_ROCM"]),
+        "from setup.py"
+    );
+    assert_eq!(props["undefines"], serde_json::json!([]));
+}
+
+/// A setup.py counts as a PyTorch build (and `USE_ROCM` as defined) by its code: an import of
+/// `torch.utils.cpp_extension` in a comment, or `torch` in a string, does not count; an aliased
+/// import that is used does.
+#[test]
+fn setup_py_counts_by_its_code_not_its_comments_or_strings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ext = tmp.path().join("ext");
+    fs::create_dir_all(&ext).unwrap();
+    fs::write(
+        ext.join("compat.cuh"),
+        "#pragma once\n#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
+         __device__ inline int warp_of(int t) { return t / WARP_SIZE; }\n",
+    )
+    .unwrap();
+    let run = |setup: &str| -> (bool, String) {
+        fs::write(ext.join("setup.py"), setup).unwrap();
+        let o = hipport(&["check", "ext"], tmp.path());
+        (
+            String::from_utf8_lossy(&o.stdout).contains("[H001]"),
+            stderr(&o),
+        )
+    };
+    let (h001, err) = run("from setuptools import setup, Extension\n\
+         # from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+         setup(name='e', ext_modules=[Extension('e', ['e.c'])])\n");
+    assert!(h001 && !err.contains("counts as defined"), "{err}");
+    let (h001, err) = run("from setuptools import setup\n\
+         setup(name='e', description='a torch cpp_extension demo, built without torch')\n");
+    assert!(h001 && !err.contains("counts as defined"), "{err}");
+    let (h001, err) = run(
+        "from setuptools import setup\nimport torch.utils.cpp_extension as ce\n\
+         setup(name='e', ext_modules=[ce.CUDAExtension('e', ['k.cu'])], cmdclass={'build_ext': ce.BuildExtension})\n",
+    );
+    assert!(!h001 && err.contains("USE_ROCM counts as defined"), "{err}");
+}

@@ -218,6 +218,28 @@ fn h010_h011_cuda_macros_are_undefined_under_hipcc() {
     assert!(ok, "{err}");
 }
 
+/// `-U` as hipport reads it: of `-D X` and `-U X` the last wins, clang applies `-U __HIPCC__`
+/// after its own definition, and hip_common.h defines `__HIP_PLATFORM_AMD__` again after `-U`.
+#[test]
+fn undefines_win_over_the_compilers_macros_but_not_the_headers() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "#ifdef USE_ROCM\n#error USE_ROCM defined\n#endif\n\
+         #ifndef __HIPCC__\n#error __HIPCC__ undefined\n#endif\n\
+         #ifndef __HIP_PLATFORM_AMD__\n#error __HIP_PLATFORM_AMD__ undefined\n#endif\n\
+         __global__ void k(int* o) { o[0] = 1; }\n",
+    );
+    let (ok, err) = compile(&cc, &src, &["-DUSE_ROCM", "-UUSE_ROCM"]);
+    assert!(ok, "{err}");
+    let (ok, err) = compile(&cc, &src, &["-UUSE_ROCM", "-DUSE_ROCM"]);
+    assert!(!ok && err.contains("USE_ROCM defined"), "{err}");
+    let (ok, err) = compile(&cc, &src, &["-U__HIP_PLATFORM_AMD__"]);
+    assert!(ok, "{err}");
+    let (ok, err) = compile(&cc, &src, &["-U__HIPCC__"]);
+    assert!(!ok && err.contains("__HIPCC__ undefined"), "{err}");
+    assert!(!err.contains("__HIP_PLATFORM_AMD__ undefined"), "{err}");
+}
+
 #[test]
 fn h010_cuda_version_macros_in_code_do_not_compile() {
     let Some(cc) = hipcc() else { return };

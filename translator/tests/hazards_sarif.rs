@@ -74,6 +74,19 @@ fn corpus_sarif_is_valid_sarif_2_1_0() {
 }
 
 #[test]
+fn the_macros_the_run_assumed_are_recorded_in_the_runs_property_bag() {
+    let diags = corpus_diagnostics();
+    let mut log = hipport::sarif::to_sarif(&diags, Some("file:///work/project/"), "0.1.0");
+    assert!(log["runs"][0].get("properties").is_none());
+    let defines = ["USE_ROCM".to_string(), "LEVEL=2".to_string()];
+    hipport::sarif::record_macros(&mut log, &defines, &["LEGACY".to_string()]);
+    validate(&log);
+    let props = &log["runs"][0]["properties"];
+    assert_eq!(props["defines"], serde_json::json!(["USE_ROCM", "LEVEL=2"]));
+    assert_eq!(props["undefines"], serde_json::json!(["LEGACY"]));
+}
+
+#[test]
 fn schema_rejects_broken_logs() {
     // The validator really checks: a result without a message, and a bad level, are rejected.
     let diags = corpus_diagnostics();

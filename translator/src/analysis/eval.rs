@@ -36,16 +36,31 @@ pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
     "__CUDACC__",
 ];
 
-/// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros, `Some(true)` for the
-/// HIP platform macros, `None` for anything else or anything the file defines itself.
+/// The macros of [`HIP_DEFINED_MACROS`] that HIP's headers define (hip_common.h, when the
+/// compiler defines `__HIP__`), so that `-U` on the command line does not remove them.
+const HIP_HEADER_MACROS: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"];
+
+/// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros and names the build
+/// undefines (`-U`), `Some(true)` for the HIP platform macros, `None` for anything else or
+/// anything the file defines itself.
 pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
+    // The port tests `__HIPCC__` where the source tests `__CUDACC__` (which hipcc never
+    // defines), so `-U __HIPCC__` decides both and `-U __CUDACC__` neither. HIP's own headers
+    // (hip_common.h, which every HIP source includes) define the platform macros again.
+    let undefined = |n: &str| {
+        let n = if n == "__CUDACC__" { "__HIPCC__" } else { n };
+        !HIP_HEADER_MACROS.contains(&n) && macros.build.iter().any(|d| d.undefined && d.name == n)
+    };
     if macros.get(name).is_some() {
         None
+    } else if undefined(name) {
+        // `-U` comes after hipcc's own `-D`s, as clang reads them, and after PyTorch's.
+        Some(false)
     } else if CUDA_ONLY_MACROS.contains(&name) {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) {
         Some(true)
-    } else if macros.build.iter().any(|d| d.name == name) {
+    } else if macros.build.iter().any(|d| !d.undefined && d.name == name) {
         // The build defines it (PyTorch's ROCm build defines USE_ROCM; plain hipcc does not).
         Some(true)
     } else {
@@ -374,7 +389,7 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             match hip_defined(name, macros) {
                 Some(false) => Some(0),
                 // Defined by the compiler (as 1) or the build.
-                Some(true) => match macros.build.iter().find(|d| d.name == name) {
+                Some(true) => match macros.build.iter().find(|d| !d.undefined && d.name == name) {
                     Some(d) => d.value,
                     None => Some(1),
                 },

@@ -35,8 +35,9 @@ pub use merge::merge_restated;
 pub use python::analyze_python;
 pub use suppress::apply_suppressions;
 
-/// A macro the HIP build defines (`--define USE_ROCM`, `-DNAME=2`), so that preprocessor
-/// branches it decides are judged as hipcc will compile them.
+/// A macro the HIP build defines (`--define USE_ROCM`, `-DNAME=2`), or leaves undefined
+/// (`--undefine USE_ROCM`), so that preprocessor branches it decides are judged as hipcc will
+/// compile them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Define {
     /// The macro's name.
@@ -44,13 +45,16 @@ pub struct Define {
     /// Its value in `#if`: 1 when none is given, `None` for a value that is not an integer
     /// (`-D TORCH_EXTENSION_NAME=my_ext`: defined, but `#if` on it stays undecided).
     pub value: Option<i64>,
+    /// `-U NAME`: the build does not define the name, whatever hipcc or PyTorch would.
+    pub undefined: bool,
 }
 
 impl std::fmt::Display for Define {
-    /// `NAME` for the value 1 given by default, else `NAME=VALUE` (`NAME=?` for one that is not
-    /// an integer).
+    /// `NAME` for the value 1 given by default (and for an undefined name), else `NAME=VALUE`
+    /// (`NAME=?` for one that is not an integer).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.value {
+            _ if self.undefined => write!(f, "{}", self.name),
             Some(1) => write!(f, "{}", self.name),
             Some(v) => write!(f, "{}={v}", self.name),
             None => write!(f, "{}=?", self.name),
@@ -82,6 +86,19 @@ impl Define {
         Ok(Define {
             name: name.to_string(),
             value,
+            undefined: false,
+        })
+    }
+
+    /// Reads `NAME` as `-U` takes it: a name the build leaves undefined.
+    pub fn parse_undefine(text: &str) -> Result<Define, String> {
+        if text.contains('=') {
+            return Err(format!("`{text}`: -U takes a macro name without a value"));
+        }
+        Ok(Define {
+            value: None,
+            undefined: true,
+            ..Define::parse(text)?
         })
     }
 }
@@ -278,6 +295,7 @@ fn build_defines(src: &[u8], defines: &[Define]) -> Vec<Define> {
         build.push(Define {
             name: "USE_ROCM".into(),
             value: Some(1),
+            undefined: false,
         });
     }
     build

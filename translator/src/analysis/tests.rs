@@ -2284,13 +2284,92 @@ fn build_defines_decide_branches() {
     );
 }
 
+/// `-U NAME` (`Define::parse_undefine`): `#ifdef` false, `#ifndef` true, `defined()` 0 and
+/// `#if NAME` 0, over PyTorch's implied `USE_ROCM` and over the macros the compiler defines
+/// itself (not those HIP's headers define).
+#[test]
+fn undefined_names_decide_branches_as_not_defined() {
+    let run_u = |src: &str, undefines: &[&str]| -> Vec<usize> {
+        let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        let opts = AnalysisOptions {
+            hip_version: Version::new(6, 4, 0),
+            fix: false,
+            defines: undefines
+                .iter()
+                .map(|d| Define::parse_undefine(d).unwrap())
+                .collect(),
+        };
+        analyze(src.as_bytes(), &tree, "t.cu", &opts)
+            .into_iter()
+            .filter(|d| d.id == "H001")
+            .map(|d| d.line)
+            .collect()
+    };
+    let tail = "__global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n";
+    let with = |cond: &str| {
+        format!("{cond}\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n{tail}")
+    };
+    // A PyTorch extension's file counts as built with USE_ROCM unless the build says otherwise.
+    let torch = format!("#include <torch/extension.h>\n{}", with("#ifndef USE_ROCM"));
+    assert!(run_u(&torch, &[]).is_empty());
+    assert_eq!(run_u(&torch, &["USE_ROCM"]), vec![3]);
+    // `#if NAME`, `#if defined(NAME)` and `#ifdef NAME` read 0 (the 32 branch is not compiled);
+    // `#ifndef NAME` is true (its `#else`, with the 32, is not compiled). Undecided without -U.
+    for cond in [
+        "#if LEVEL",
+        "#if defined(LEVEL) && LEVEL > 1",
+        "#ifdef LEVEL",
+        "#if !(!LEVEL)",
+    ] {
+        let gated = with(cond);
+        assert_eq!(run_u(&gated, &[]), vec![2], "{cond}: undecided");
+        assert!(run_u(&gated, &["LEVEL"]).is_empty(), "{cond}: not compiled");
+        assert_eq!(run_u(&gated, &["OTHER"]), vec![2], "{cond}: another name");
+    }
+    let not = format!(
+        "#ifndef LEVEL\n#define WARP_SIZE warpSize\n#else\n#define WARP_SIZE 32\n#endif\n{tail}"
+    );
+    assert_eq!(run_u(&not, &[]), vec![4]);
+    assert!(run_u(&not, &["LEVEL"]).is_empty());
+    // The compiler's own macros: clang applies -U after them. HIP's headers define the platform
+    // macros again, so -U does not remove those.
+    let hipcc = with("#ifndef __HIPCC__");
+    assert!(run_u(&hipcc, &[]).is_empty());
+    assert_eq!(run_u(&hipcc, &["__HIPCC__"]), vec![2]);
+    let amd = with("#ifndef __HIP_PLATFORM_AMD__");
+    assert!(run_u(&amd, &[]).is_empty());
+    assert!(run_u(&amd, &["__HIP_PLATFORM_AMD__"]).is_empty());
+    // The port tests `__HIPCC__` beside `__CUDACC__`, so only `-U __HIPCC__` undefines it.
+    let cudacc = with("#ifndef __CUDACC__");
+    assert!(run_u(&cudacc, &[]).is_empty());
+    assert!(run_u(&cudacc, &["__CUDACC__"]).is_empty());
+    assert_eq!(run_u(&cudacc, &["__HIPCC__"]), vec![2]);
+    // A name the file defines itself is the file's to decide.
+    let own = format!("#define USE_ROCM 1\n{}", with("#ifndef USE_ROCM"));
+    assert_eq!(run_u(&own, &["USE_ROCM"]), vec![3]);
+}
+
+#[test]
+fn undefines_take_a_name_without_a_value() {
+    let u = Define::parse_undefine("USE_ROCM").unwrap();
+    assert!(u.undefined && u.name == "USE_ROCM");
+    assert_eq!(u.to_string(), "USE_ROCM");
+    assert!(Define::parse_undefine("USE_ROCM=1")
+        .unwrap_err()
+        .contains("without a value"));
+    assert!(Define::parse_undefine("9X")
+        .unwrap_err()
+        .contains("not a macro name"));
+}
+
 #[test]
 fn define_values_are_read_as_dash_d_gives_them() {
     assert_eq!(
         Define::parse("USE_ROCM"),
         Ok(Define {
             name: "USE_ROCM".into(),
-            value: Some(1)
+            value: Some(1),
+            undefined: false,
         })
     );
     assert_eq!(Define::parse("LEVEL=0x10").map(|d| d.value), Ok(Some(16)));

@@ -207,6 +207,7 @@ fn translate_group(
         jit.defines.push(crate::analysis::Define {
             name: "USE_ROCM".into(),
             value: Some(1),
+            undefined: false,
         });
     }
     let r = match translate::translate_source_at(value.text.as_bytes(), file, file, &jit) {

@@ -76,6 +76,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
             .collect();
+        // A Windows path to nvcc with blanks is one program, not several words.
+        let words = if body { words } else { join_spaced_nvcc(words) };
         // A loop's variable and list are no flags (mapped, they would make it another loop).
         let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
         if words.is_empty() {
@@ -130,8 +132,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let assigned_name = |w: &Word| {
             !recipe && !body && name_end.is_some_and(|n| w.end <= n) && assignment(line).is_some()
         };
+        // Outside recipes and assignments (a rule's targets and prerequisites) `b:/bin/nvcc` is
+        // the rule `b` and no Windows drive.
+        let rule_colon =
+            |w: &Word| !recipe && !body && assignment(line).is_none() && has_drive(&w.text);
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) || assigned_name(w) {
+            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -537,7 +543,11 @@ pub(super) fn driver_word(
         let value = values.get(var).map(|v| v.trim());
         match value {
             Some(v) if !v.is_empty() && !v.starts_with('@') && depth < 4 => {
-                let inner: Vec<&str> = v.split_whitespace().collect();
+                let mut inner: Vec<&str> = v.split_whitespace().collect();
+                let unquoted: Vec<(&str, bool)> = inner.iter().map(|w| (*w, false)).collect();
+                if let Some((a, b)) = spaced_nvcc_span(&unquoted) {
+                    inner.splice(a..=b, ["nvcc"]);
+                }
                 if matches!(inner.first(), Some(&"echo")) {
                     continue;
                 }
@@ -802,9 +812,72 @@ pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
     out
 }
 
-/// Whether a word names the nvcc driver.
+/// Whether a word starts with a Windows drive (`C:/`, `C:\`).
+fn has_drive(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'/' | b'\\')
+}
+
+/// Whether a path ends in nvcc's program (`/bin/nvcc`, Windows' `\bin\nvcc.exe`), or is it.
+fn nvcc_program(w: &str) -> bool {
+    let w = w
+        .get(w.len().saturating_sub(4)..)
+        .filter(|e| e.eq_ignore_ascii_case(".exe"))
+        .map_or(w, |_| &w[..w.len() - 4]);
+    w == "nvcc"
+        || ["/bin/nvcc", "\\bin\\nvcc"].iter().any(|end| {
+            w.len() >= end.len()
+                && w.is_char_boundary(w.len() - end.len())
+                && w[w.len() - end.len()..].eq_ignore_ascii_case(end)
+        })
+}
+
+/// Where a Windows path to nvcc written with blanks and without quotes (`NVCC = C:/Program
+/// Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8/bin/nvcc`) lies among a line's words (each
+/// with whether it is quoted): its first and last word. Cut at its blanks, no one word is the
+/// program.
+fn spaced_nvcc_span(words: &[(&str, bool)]) -> Option<(usize, usize)> {
+    let first = words
+        .iter()
+        .position(|&(t, quoted)| !quoted && has_drive(t) && !nvcc_program(t))?;
+    for (j, &(t, quoted)) in words.iter().enumerate().skip(first + 1) {
+        if quoted || t.starts_with('-') || t.contains(['$', '=', ';', ':', '"', '\'']) {
+            return None;
+        }
+        if nvcc_program(t) {
+            return Some((first, j));
+        }
+    }
+    None
+}
+
+/// `words` with a Windows path to nvcc written with blanks (see [`spaced_nvcc_span`]) made one
+/// word, which [`is_nvcc`] names.
+pub(super) fn join_spaced_nvcc(mut words: Vec<Word>) -> Vec<Word> {
+    let texts: Vec<(&str, bool)> = words
+        .iter()
+        .map(|w| (w.text.as_str(), w.quote.is_some()))
+        .collect();
+    if let Some((a, b)) = spaced_nvcc_span(&texts) {
+        let parts: Vec<Word> = words.drain(a..=b).collect();
+        let text: Vec<&str> = parts.iter().map(|w| w.text.as_str()).collect();
+        let joined = Word {
+            start: parts[0].start,
+            end: parts[parts.len() - 1].end,
+            text: text.join(" "),
+            quote: None,
+        };
+        words.insert(a, joined);
+    }
+    words
+}
+
+/// Whether a word names the nvcc driver (`nvcc`, `/usr/local/cuda/bin/nvcc`,
+/// `C:/CUDA/v11.8/bin/nvcc.exe`).
 pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
+    // A drive's colon is no rule's.
+    let w = if has_drive(w) { &w[2..] } else { w };
     // Make's and the shell's punctuation is no part of a program's path (`:/bin/nvcc` is a
     // rule's colon and a prerequisite): replaced, the line would read otherwise.
     if w.contains([':', '=', ';', ',', '\'', '"', '<', '>', '|', '&']) {
@@ -826,7 +899,7 @@ pub(super) fn is_nvcc(w: &str) -> bool {
     if depth != 0 {
         return false;
     }
-    w == "nvcc" || w.ends_with("/bin/nvcc") || w.ends_with("/nvcc") && flags::is_cuda_path(w)
+    nvcc_program(w) || w.ends_with("/nvcc") && flags::is_cuda_path(w)
 }
 
 /// What `--rename` changed, as seen from the Makefile's directory.
@@ -1161,6 +1234,49 @@ mod tests {
         // A second run changes nothing; without the option the compiler is plain hipcc.
         assert_eq!(run(&out, &opts).0, out);
         assert!(!run(src, &BuildOptions::default()).0.contains("WARP_SYNC"));
+    }
+
+    #[test]
+    fn windows_nvcc_paths_become_hipcc() {
+        let src = "NVCC = C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8/bin/nvcc\n\
+                   NVCC_EXE = \"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8/bin/nvcc.exe\"\n\
+                   NVCC_BS := C:\\CUDA\\v11.8\\bin\\nvcc.exe # here\n\
+                   NVCC_UP ?= D:/CUDA/bin/NVCC.EXE\n\
+                   TOOL = C:/Program Files/app/bin/tool -O2\n\
+                   k.o: k.cu\n\
+                   \tC:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8/bin/nvcc -c $< -o $@\n\
+                   \tnvcc.exe --version\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert_eq!(
+            out,
+            "NVCC = hipcc\nNVCC_EXE = \"hipcc\"\nNVCC_BS := hipcc # here\nNVCC_UP ?= hipcc\n\
+             TOOL = C:/Program Files/app/bin/tool -O2\n\
+             k.o: k.cu\n\thipcc -c $< -o $@\n\thipcc --version\n"
+        );
+        let b012: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.id == "B012")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(
+            b012.contains(
+                &"`C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8/bin/nvcc` -> `hipcc`"
+            ),
+            "{b012:?}"
+        );
+        // A second run changes nothing.
+        let (again, _) = run(&out, &gfx90a());
+        assert_eq!(again, out);
+        // A path cut at a blank is no program on its own, a flag ends the search, and a rule's
+        // colon is no drive's.
+        for keep in [
+            "X = Toolkit/CUDA/bin/tool\n",
+            "X = C:/Program Files -o bin/nvcc\n",
+            "b:/bin/nvcc\n\ttouch b\n",
+            "a: C:/Program b:/bin/nvcc\n",
+        ] {
+            assert_eq!(run(keep, &gfx90a()).0, keep);
+        }
     }
 
     fn gfx90a() -> BuildOptions {

@@ -450,7 +450,7 @@ fn mapped_values(
         };
         // Each assignment cut as the translation cuts its line (blanks, quotes), not as make
         // expands it.
-        let cut = text::blank_words(v, 0, v.len(), true);
+        let cut = make::join_spaced_nvcc(text::blank_words(v, 0, v.len(), true));
         let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
         let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
         let value = values.entry(name.to_string()).or_default();
@@ -486,7 +486,7 @@ fn recipes<'a>(
             }
             continue;
         };
-        let words = text::blank_words(src, command, end, true);
+        let words = make::join_spaced_nvcc(text::blank_words(src, command, end, true));
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         // Who runs it as the translation leaves the variables (`NVCC = <garbled>/bin/nvcc` is
         // hipcc then).

@@ -233,6 +233,13 @@ fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &Bu
     }
 }
 
+/// Whether a setup.py builds a PyTorch extension with `torch.utils.cpp_extension` (whose ROCm
+/// build passes `-DUSE_ROCM=1` to hipcc): its code, not its comments or strings, imports it and
+/// uses `CUDAExtension`, `CppExtension`, `BuildExtension`, `load` or `load_inline`.
+pub fn builds_with_torch(src: &[u8]) -> bool {
+    setup_py::builds_with_cpp_extension(&String::from_utf8_lossy(src))
+}
+
 /// The Python modules that builds import, each with the path of the build that imports it
 /// (directly or through other such modules): the modules a setup.py or a file using
 /// `cpp_extension` imports, found among `py_files` (the tree's `.py` files, relative to the

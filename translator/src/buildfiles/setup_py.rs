@@ -347,11 +347,22 @@ pub(crate) struct Import {
     pub module: Vec<String>,
     /// The names imported from it (`from m import a, b`), which may be submodules.
     pub names: Vec<String>,
+    /// The name the file binds: one for each of `names` (its `as` alias, else the name itself),
+    /// and for `import m as a` the alias alone (`import m` binds none: `m` is used dotted).
+    pub bound: Vec<String>,
+    /// `from m import *`.
+    pub star: bool,
+    /// The statement's bytes.
+    pub span: std::ops::Range<usize>,
 }
 
 /// The imports of a Python file, read from its tokens.
 pub(crate) fn imports(src: &str) -> Vec<Import> {
-    let toks = tokens(src);
+    imports_in(&tokens(src))
+}
+
+/// The imports among a Python file's tokens (see [`imports`]).
+fn imports_in(toks: &[Tok]) -> Vec<Import> {
     let ident = |k: usize| match toks.get(k) {
         Some(Tok::Ident { text, .. }) => Some(text.as_str()),
         _ => None,
@@ -386,13 +397,18 @@ pub(crate) fn imports(src: &str) -> Vec<Import> {
                         break;
                     }
                     j = next;
+                    let mut bound = Vec::new();
                     if ident(j) == Some("as") {
+                        bound.extend(ident(j + 1).map(str::to_string));
                         j += 2;
                     }
                     out.push(Import {
                         level: 0,
                         module,
                         names: Vec::new(),
+                        bound,
+                        star: false,
+                        span: tok_start(&toks[k])..tok_end(&toks[j.min(toks.len()) - 1]),
                     });
                     if !punct(j, ',') {
                         break;
@@ -414,15 +430,20 @@ pub(crate) fn imports(src: &str) -> Vec<Import> {
                     continue;
                 }
                 j += 1;
-                if punct(j, '(') {
+                let star = punct(j, '*');
+                if punct(j, '(') || star {
                     j += 1;
                 }
                 let mut names = Vec::new();
-                while let Some(name) = ident(j) {
+                let mut bound = Vec::new();
+                while let Some(name) = ident(j).filter(|_| !star) {
                     names.push(name.to_string());
                     j += 1;
                     if ident(j) == Some("as") {
+                        bound.push(ident(j + 1).unwrap_or(name).to_string());
                         j += 2;
+                    } else {
+                        bound.push(name.to_string());
                     }
                     if !punct(j, ',') {
                         break;
@@ -434,12 +455,92 @@ pub(crate) fn imports(src: &str) -> Vec<Import> {
                     level,
                     module,
                     names,
+                    bound,
+                    star,
+                    span: tok_start(&toks[k])..tok_end(&toks[j.min(toks.len()) - 1]),
                 });
             }
             _ => {}
         }
     }
     out
+}
+
+/// What `torch.utils.cpp_extension` builds with: the extension kinds, the build command and
+/// the JIT loaders.
+const CPP_EXTENSION_API: &[&str] = &[
+    "CUDAExtension",
+    "CppExtension",
+    "BuildExtension",
+    "load",
+    "load_inline",
+];
+
+/// Whether a Python file builds with `torch.utils.cpp_extension`: its code (not its comments or
+/// strings) imports the module or names from it (`from torch.utils.cpp_extension import ...`,
+/// `import torch.utils.cpp_extension as ce`, `from torch.utils import cpp_extension`) and, after
+/// the import, uses one of [`CPP_EXTENSION_API`] by its imported name or through the module.
+pub(crate) fn builds_with_cpp_extension(src: &str) -> bool {
+    if !src.contains("cpp_extension") {
+        return false;
+    }
+    let toks = tokens(src);
+    let imports = imports_in(&toks);
+    let path = ["torch", "utils", "cpp_extension"];
+    // Names bound to the API itself, and dotted paths that reach the module.
+    let mut direct: HashSet<&str> = HashSet::new();
+    let mut modules: Vec<Vec<&str>> = Vec::new();
+    for imp in imports.iter().filter(|i| i.level == 0) {
+        let from = !imp.names.is_empty() || imp.star;
+        if imp.module == path && from {
+            let pairs = imp.names.iter().zip(&imp.bound);
+            direct.extend(
+                pairs
+                    .filter(|(n, _)| CPP_EXTENSION_API.contains(&n.as_str()))
+                    .map(|(_, b)| b.as_str()),
+            );
+            if imp.star {
+                direct.extend(CPP_EXTENSION_API);
+            }
+        } else if imp.module == path {
+            match imp.bound.first() {
+                Some(alias) => modules.push(vec![alias.as_str()]),
+                None => modules.push(path.to_vec()),
+            }
+        } else if imp.module == path[..2] {
+            let pairs = imp.names.iter().zip(&imp.bound);
+            for (_, b) in pairs.filter(|(n, _)| *n == "cpp_extension") {
+                modules.push(vec![b.as_str()]);
+            }
+        }
+    }
+    if direct.is_empty() && modules.is_empty() {
+        return false;
+    }
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let dot = |k: usize| matches!(toks.get(k), Some(Tok::Punct { ch: '.', .. }));
+    let first_import = imports.iter().map(|i| i.span.start).min().unwrap_or(0);
+    (0..toks.len()).any(|k| {
+        let at = tok_start(&toks[k]);
+        if at < first_import
+            || (k > 0 && dot(k - 1))
+            || imports.iter().any(|i| i.span.contains(&at))
+        {
+            return false;
+        }
+        let Some(name) = ident(k) else { return false };
+        direct.contains(name)
+            || modules.iter().any(|m| {
+                let n = m.len();
+                m.iter().enumerate().all(|(i, part)| {
+                    ident(k + 2 * i) == Some(part) && (i + 1 == n || dot(k + 2 * i + 1))
+                }) && dot(k + 2 * n - 1)
+                    && ident(k + 2 * n).is_some_and(|api| CPP_EXTENSION_API.contains(&api))
+            })
+    })
 }
 
 /// Whether a Python file names nvcc or JIT linker flags, which this translator reads in
@@ -1660,6 +1761,51 @@ host_flags = ["--use_fast_math"]
             .map(|(l, m, n)| (*l, m.to_string(), n.to_string()))
             .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn cpp_extension_builds_are_told_by_their_code() {
+        let yes = |src: &str| builds_with_cpp_extension(src);
+        let setup = "setup(name='e', ext_modules=[CUDAExtension('e', ['k.cu'])], cmdclass={'build_ext': BuildExtension})\n";
+        // The usual import, and each other form that reaches the module.
+        assert!(yes(&format!(
+            "from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n{setup}"
+        )));
+        assert!(yes(&format!("from torch.utils.cpp_extension import (\n    BuildExtension,\n    CUDAExtension,\n)\n{setup}")));
+        assert!(yes(&format!(
+            "from torch.utils.cpp_extension import *\n{setup}"
+        )));
+        assert!(yes("from torch.utils.cpp_extension import CppExtension as Ext\nsetup(ext_modules=[Ext('e', ['e.cpp'])])\n"));
+        assert!(yes("import torch.utils.cpp_extension as ce\nsetup(ext_modules=[ce.CUDAExtension('e', ['k.cu'])])\n"));
+        assert!(yes("from torch.utils import cpp_extension\nm = cpp_extension.load_inline('m', cpp_sources=[''])\n"));
+        assert!(yes(
+            "from torch.utils import cpp_extension as cx\nm = cx.load('m', ['k.cu'])\n"
+        ));
+        assert!(yes(
+            "import torch.utils.cpp_extension\nm = torch.utils.cpp_extension.load('m', ['k.cu'])\n"
+        ));
+        // Commented out, or only in strings: no.
+        assert!(!yes(&format!("# from torch.utils.cpp_extension import BuildExtension, CUDAExtension\nfrom setuptools import Extension as CUDAExtension\nBuildExtension = None\n{setup}")));
+        assert!(!yes("\"\"\"Builds with torch.utils.cpp_extension's CUDAExtension.\"\"\"\nfrom setuptools import setup\nsetup(name='torch_cpp_extension_demo')\n"));
+        assert!(!yes(
+            "s = 'from torch.utils.cpp_extension import load'\nload = print\nload(s)\n"
+        ));
+        // Imported but none of the build names used, or the import not of torch's module.
+        assert!(!yes(
+            "from torch.utils.cpp_extension import CUDA_HOME\nprint(CUDA_HOME)\n"
+        ));
+        assert!(!yes(
+            "from torch.utils.cpp_extension import BuildExtension\n"
+        ));
+        assert!(!yes(
+            "import torch.utils.cpp_extension as ce\nprint(ce.CUDA_HOME, other.load)\n"
+        ));
+        assert!(!yes(
+            "from mylib.cpp_extension import load\nimport torch\nload('x')\n"
+        ));
+        assert!(!yes(
+            "from torch.utils.cpp_extension import load\nimport json\njson.load(f)\n"
+        ));
     }
 
     #[test]
