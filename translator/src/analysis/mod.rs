@@ -12,6 +12,7 @@ mod eval;
 mod merge;
 mod min_max;
 mod python;
+pub(crate) use python::cuda_only_spans;
 mod row_warps;
 mod rules;
 mod suppress;

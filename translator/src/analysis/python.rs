@@ -581,6 +581,164 @@ impl<'a> Flow<'a> {
     }
 }
 
+/// Which build a condition's truth picks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Side {
+    /// True exactly on ROCm PyTorch (`torch.version.hip`, `HIP_BUILD = bool(torch.version.hip)`).
+    Rocm,
+    /// True exactly on CUDA PyTorch (`not torch.version.hip`, `torch.version.hip is None`).
+    Cuda,
+}
+
+impl Side {
+    fn flip(self) -> Side {
+        match self {
+            Side::Rocm => Side::Cuda,
+            Side::Cuda => Side::Rocm,
+        }
+    }
+}
+
+/// Strips blanks and the brackets around a whole expression.
+fn unwrap_parens(mut t: &[u8]) -> &[u8] {
+    loop {
+        t = t.trim_ascii();
+        if t.first() == Some(&b'(') && t.last() == Some(&b')') {
+            // Only when the first bracket closes at the end.
+            let mut depth = 0i32;
+            let closes_at_end = t.iter().enumerate().all(|(i, &b)| {
+                match b {
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => depth -= 1,
+                    _ => {}
+                }
+                depth > 0 || i == t.len() - 1
+            });
+            if closes_at_end {
+                t = &t[1..t.len() - 1];
+                continue;
+            }
+        }
+        return t;
+    }
+}
+
+/// Which build the truth of condition `cond` (blanked code) picks, when it is exactly a ROCm
+/// test: `torch.version.hip` (or `torch.version.cuda`, or a name assigned such a test) alone,
+/// negated with `not`, compared with `None`, or wrapped in `bool(...)` or `True if ... else
+/// False`. `names` are such names with their side. A condition that also tests something else
+/// (`torch.version.hip and args.fast`) picks no build.
+fn side_of(cond: &[u8], names: &[(String, Side)]) -> Option<Side> {
+    let t = unwrap_parens(cond);
+    if let Some(rest) = t.strip_prefix(b"not") {
+        if rest.first().is_some_and(|&b| !is_ident(b)) {
+            return side_of(rest, names).map(Side::flip);
+        }
+    }
+    if let Some(inner) = t.strip_prefix(b"bool(").and_then(|r| r.strip_suffix(b")")) {
+        return side_of(inner, names);
+    }
+    if has_top_level_word(t, b"and") || has_top_level_word(t, b"or") {
+        return None;
+    }
+    // `True if C else False`.
+    let ternary = t
+        .strip_prefix(b"True")
+        .and_then(|r| r.strip_prefix(b" if "))
+        .and_then(|r| r.strip_suffix(b"False"))
+        .and_then(|r| r.trim_ascii_end().strip_suffix(b" else"));
+    if let Some(c) = ternary {
+        return side_of(c, names);
+    }
+    // `X is not None`, `X is None`, `X != None`, `X == None`.
+    for (op, keep) in [
+        (&b" is not None"[..], true),
+        (b" != None", true),
+        (b" is None", false),
+        (b" == None", false),
+    ] {
+        if let Some(x) = t.strip_suffix(op) {
+            return side_of(x, names).map(|s| if keep { s } else { s.flip() });
+        }
+    }
+    match t {
+        b"torch.version.hip" | b"IS_HIP_EXTENSION" => Some(Side::Rocm),
+        b"torch.version.cuda" => Some(Side::Cuda),
+        _ => names
+            .iter()
+            .find(|(n, _)| n.as_bytes() == t)
+            .map(|&(_, side)| side),
+    }
+}
+
+/// The parts of a Python file that run only on CUDA builds of PyTorch: the body of an `if`/`elif`
+/// whose condition is true exactly on CUDA (`if not torch.version.hip:`, `if torch.version.hip is
+/// None:`, `if not HIP_BUILD:` where `HIP_BUILD = bool(torch.version.hip)`), and each later
+/// `elif`/`else` of a chain with a condition true exactly on ROCm (`if torch.version.hip: ...
+/// else: <here>`). Each part is a byte range of the body with the offset of the header that
+/// decides it. Conditions that test anything else as well decide nothing.
+pub(crate) fn cuda_only_spans(src: &[u8]) -> Vec<(std::ops::Range<usize>, usize)> {
+    if memchr::memmem::find(src, b"version.").is_none()
+        && memchr::memmem::find(src, b"IS_HIP_EXTENSION").is_none()
+    {
+        return Vec::new();
+    }
+    let code = blank_strings_and_comments(src);
+    let flow = Flow::new(&code);
+    // Names assigned an exact ROCm or CUDA test, in file order.
+    let mut names: Vec<(String, Side)> = Vec::new();
+    for k in 0..flow.stmts.len() {
+        let text = flow.text(k);
+        let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
+        let rest = text[name_len..].trim_ascii_start();
+        if name_len == 0 || rest.first() != Some(&b'=') || rest.get(1) == Some(&b'=') {
+            continue;
+        }
+        if let Some(side) = side_of(&rest[1..], &names) {
+            names.push((
+                String::from_utf8_lossy(&text[..name_len]).into_owned(),
+                side,
+            ));
+        }
+    }
+    let side = |k: usize| flow.condition(k).and_then(|c| side_of(c, &names));
+    let mut out: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
+    for k in 0..flow.stmts.len() {
+        let keyword = flow.keyword(k);
+        if !matches!(keyword, b"if" | b"elif" | b"else") {
+            continue;
+        }
+        let decider = if side(k) == Some(Side::Cuda) {
+            Some(k)
+        } else {
+            flow.chain(k, true)
+                .into_iter()
+                .find(|&p| side(p) == Some(Side::Rocm))
+        };
+        let (Some(decider), Some((_, colon))) = (decider, flow.header(k)) else {
+            continue;
+        };
+        let s = flow.stmts[k];
+        let body = if code[colon + 1..s.end].trim_ascii().is_empty() {
+            let last = flow.stmts[k + 1..]
+                .iter()
+                .take_while(|t| t.indent > s.indent)
+                .last();
+            match last {
+                Some(last) => flow.stmts[k + 1].start..last.end,
+                None => continue,
+            }
+        } else {
+            colon + 1..s.end
+        };
+        if out.last().is_some_and(|(r, _)| r.end >= body.end) {
+            continue; // inside a part already found
+        }
+        out.push((body, flow.stmts[decider].start));
+    }
+    out
+}
+
 /// The logical lines of blanked code (see [`Stmt`]).
 fn statements(code: &[u8]) -> Vec<Stmt> {
     let mut out = Vec::new();
@@ -737,6 +895,29 @@ fn has_top_level_word(text: &[u8], word: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cuda_only_spans_follow_exact_rocm_tests() {
+        let spans = |src: &str| -> Vec<(String, usize)> {
+            cuda_only_spans(src.as_bytes())
+                .into_iter()
+                .map(|(r, at)| (src[r].to_string(), src[..at].lines().count() + 1))
+                .collect()
+        };
+        let src = "IS_ROCM = torch.version.hip is not None\nIS_CUDA = not IS_ROCM\nOTHER = torch.version.hip and x\nif IS_ROCM:\n    a = 1\nelif y:\n    b = 2\nelse:\n    c = 3\n    d = 4\nif IS_CUDA:\n    e = 5\nif (torch.version.cuda): f = 6\nif OTHER:\n    g = 7\nelse:\n    h = 8\nrocm = True if (torch.version.hip is not None) else False\nif rocm == 1:\n    i = 9\nelse:\n    j = 10\nif not rocm:\n    k = 11\n";
+        assert_eq!(
+            spans(src),
+            [
+                ("b = 2".to_string(), 4),
+                ("c = 3\n    d = 4".to_string(), 4),
+                ("e = 5".to_string(), 11),
+                (" f = 6".to_string(), 13),
+                ("k = 11".to_string(), 23),
+            ]
+        );
+        // A test in a string or a comment decides nothing.
+        assert!(spans("s = 'if torch.version.hip:'\n# if not torch.version.hip:\nif x:\n    y = 1\nelse:\n    z = 2\n").is_empty());
+    }
 
     fn ids(src: &str) -> Vec<(String, usize, Severity)> {
         analyze_python(src.as_bytes(), "t.py")

@@ -171,6 +171,9 @@ pub fn translate_build(
         );
         return sink.finish();
     }
+    if matches!(kind, BuildKind::SetupPy | BuildKind::Python) {
+        sink.leave_cuda_only(crate::analysis::cuda_only_spans(src));
+    }
     match kind {
         BuildKind::SetupPy => {
             setup_py::translate(&s, &mut sink, opts, setup_py::Scope::Setup, true, file)
@@ -467,6 +470,8 @@ pub(crate) static B_RDC: &DiagInfo = &DIAGS[12];
 pub(crate) static B_INLINE: &DiagInfo = &DIAGS[13];
 /// A Visual Studio project's CUDA build setting, reported with its HIP replacement.
 pub(crate) static B_VS: &DiagInfo = &DIAGS[14];
+/// Python build code that runs only on CUDA PyTorch, left as it is.
+pub(crate) static B_CUDA_ONLY: &DiagInfo = &DIAGS[15];
 
 /// Diagnostics of the build-file translators.
 pub const DIAGS: &[DiagInfo] = &[
@@ -705,6 +710,22 @@ pub const DIAGS: &[DiagInfo] = &[
                   cl.exe compiles and that include HIP headers also need __HIP_PLATFORM_AMD__ in their\n\
                   PreprocessorDefinitions. Other CUDA libraries (cublas.lib, ...) are reported with their\n\
                   HIP names, not rewritten: the names of the HIP SDK's import libraries are not documented.",
+    },
+    DiagInfo {
+        id: "B016",
+        name: "cuda-only-python-branch",
+        severity: Severity::Note,
+        summary: "Python build code that runs only on CUDA PyTorch, left as it is",
+        explain: "A setup.py or JIT build that already has a ROCm path tells the two builds apart with\n\
+                  torch.version.hip (or a name assigned from it: HIP_BUILD = bool(torch.version.hip),\n\
+                  IS_HIP_EXTENSION). Code in the branch ROCm PyTorch never takes is left as it is: the\n\
+                  `else` of `if torch.version.hip:` (and each later `elif`), and the body of\n\
+                  `if not torch.version.hip:`, `if torch.version.hip is None:` or `if torch.version.cuda:`.\n\
+                  Its nvcc flags are not rewritten and its CUDA_HOME uses and -gencode flags are not\n\
+                  reported, since they never reach hipcc; source paths that name renamed files still\n\
+                  follow the renames. This note says which lines were left and which test decides them.\n\
+                  A condition that tests something else as well (`torch.version.hip and args.fast`)\n\
+                  decides nothing: both of its branches are translated.",
     },
 ];
 

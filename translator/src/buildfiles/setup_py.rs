@@ -691,6 +691,32 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
     }
 }
 
+/// Whether the line holding `at` (a logical line: brackets joined) reads `torch.version.hip`.
+fn statement_tests_rocm(src: &str, at: usize) -> bool {
+    let b = src.as_bytes();
+    let mut start = src[..at].rfind('\n').map_or(0, |p| p + 1);
+    let mut end = src[at..].find('\n').map_or(src.len(), |p| at + p);
+    // Widen to the brackets that hold `at`, a few lines each way.
+    for _ in 0..8 {
+        let depth: i32 = b[start..end]
+            .iter()
+            .map(|&c| match c {
+                b'(' | b'[' | b'{' => 1,
+                b')' | b']' | b'}' => -1,
+                _ => 0,
+            })
+            .sum();
+        if depth > 0 && end < src.len() {
+            end = src[end + 1..].find('\n').map_or(src.len(), |p| end + 1 + p);
+        } else if depth < 0 && start > 0 {
+            start = src[..start - 1].rfind('\n').map_or(0, |p| p + 1);
+        } else {
+            break;
+        }
+    }
+    src[start..end].contains("torch.version.hip")
+}
+
 /// Translates a setup.py ([`Scope::Setup`]) or the nvcc flags of another Python file
 /// ([`Scope::Jit`]).
 ///
@@ -707,6 +733,7 @@ pub(crate) fn translate(
 ) {
     let toks = tokens(src);
     let nvcc = NvccValues::find(src, &toks);
+    let imports = imports_in(&toks);
     let renames = text::renames_from(base, &opts.renamed);
     let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
@@ -755,7 +782,13 @@ pub(crate) fn translate(
                 torch_noted = true;
                 sink.diag(B_TORCH, *start, "CUDAExtension kept: on ROCm PyTorch it compiles the GPU sources with hipcc".into(), Some("build with a ROCm PyTorch (torch.version.hip set); PYTORCH_ROCM_ARCH is ignored while extra_compile_args['nvcc'] names --offload-arch".into()));
             }
-            Tok::Ident { start, text } if text == "CUDA_HOME" => {
+            // Importing the name uses nothing, and a statement that tests ROCm itself
+            // (`WITH_CUDA = CUDA_HOME is not None or torch.version.hip`) has its ROCm answer.
+            Tok::Ident { start, text }
+                if text == "CUDA_HOME"
+                    && !imports.iter().any(|i| i.span.contains(start))
+                    && !statement_tests_rocm(src, *start) =>
+            {
                 sink.diag(B_CONSTRUCT, *start, "CUDA_HOME is None on ROCm PyTorch".into(), Some("use torch.utils.cpp_extension.ROCM_HOME, or guard with `if torch.version.hip`".into()));
             }
             _ => {}
@@ -1460,6 +1493,42 @@ mod tests {
             String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap(),
             diags,
         )
+    }
+
+    #[test]
+    fn branches_only_cuda_pytorch_takes_are_left_alone() {
+        let mut o = BuildOptions::default();
+        o.renamed
+            .insert("ext/csrc/k.cu".into(), "ext/csrc/k.hip".into());
+        // mamba/causal-conv1d's shape: a name assigned from torch.version.hip, tested both ways.
+        let src = "import torch\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension, CUDA_HOME\nHIP_BUILD = bool(torch.version.hip)\nWITH_CUDA = CUDA_HOME is not None or torch.version.hip\nnvcc = [\"-O3\", \"--use_fast_math\"]\nif HIP_BUILD:\n    nvcc += [\"-DNDEBUG\"]\nelse:\n    print(CUDA_HOME)\n    nvcc += [\"--expt-relaxed-constexpr\"]\n    nvcc.append(\"-gencode\")\n    srcs = [\"csrc/k.cu\"]\nif not torch.version.hip: nvcc.append(\"-lineinfo\")\nif torch.version.hip and WITH_CUDA:\n    pass\nelse:\n    nvcc += [\"-lineinfo\"]\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            src.replacen("\"--use_fast_math\"", "\"-ffast-math\"", 1)
+                .replacen("\"csrc/k.cu\"", "\"csrc/k.hip\"", 1)
+                // A condition that tests something else as well decides nothing.
+                .replacen("    nvcc += [\"-lineinfo\"]\n", "    nvcc += []\n", 1)
+        );
+        let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        assert_eq!(
+            ids,
+            [
+                (2, "B011"),
+                (5, "B001"),
+                (6, "B016"),
+                (13, "B016"),
+                (17, "B002")
+            ],
+            "{diags:#?}"
+        );
+        let note = diags.iter().find(|d| d.id == "B016").unwrap();
+        assert!(
+            note.message
+                .starts_with("lines 9-12 run only on CUDA PyTorch (the test on line 6"),
+            "{}",
+            note.message
+        );
     }
 
     #[test]

@@ -19,6 +19,9 @@ pub(crate) struct Sink {
     /// thousands of rules gets thousands of edits).
     ranges: std::collections::BTreeMap<usize, usize>,
     points: std::collections::BTreeSet<usize>,
+    /// Code that runs only on CUDA builds of PyTorch (see [`Sink::leave_cuda_only`]): byte
+    /// ranges, the offset of the test deciding each, and whether anything was left there.
+    cuda_only: Vec<(std::ops::Range<usize>, usize, bool)>,
 }
 
 impl Sink {
@@ -31,6 +34,33 @@ impl Sink {
             diags: Vec::new(),
             ranges: Default::default(),
             points: Default::default(),
+            cuda_only: Vec::new(),
+        }
+    }
+
+    /// Leaves alone the code in `spans` (byte ranges with the offset of the test that decides
+    /// each, from [`crate::analysis::cuda_only_spans`]), which runs only on CUDA builds of
+    /// PyTorch: no edits and no reports there, except for source paths that follow renamed
+    /// files (B010); one B016 note per range that had something says so.
+    pub(crate) fn leave_cuda_only(&mut self, spans: Vec<(std::ops::Range<usize>, usize)>) {
+        self.cuda_only = spans.into_iter().map(|(r, at)| (r, at, false)).collect();
+    }
+
+    /// Whether `offset` is in code left alone for `rule`; marks the range as used.
+    fn left_alone(&mut self, offset: usize, rule: &str) -> bool {
+        if self.cuda_only.is_empty() || rule == "B010" || rule == "B016" {
+            return false;
+        }
+        match self
+            .cuda_only
+            .iter_mut()
+            .find(|(r, _, _)| r.contains(&offset))
+        {
+            Some(span) => {
+                span.2 = true;
+                true
+            }
+            None => false,
         }
     }
 
@@ -52,6 +82,9 @@ impl Sink {
         message: String,
         help: Option<String>,
     ) {
+        if self.left_alone(offset, info.id) {
+            return;
+        }
         self.diags.push(Diagnostic::at(
             info,
             &self.file,
@@ -71,9 +104,12 @@ impl Sink {
         message: String,
         help: Option<String>,
     ) {
+        let before = self.diags.len();
         self.diag(info, offset, message, help);
-        if let Some(d) = self.diags.last_mut() {
-            d.severity = severity;
+        if self.diags.len() > before {
+            if let Some(d) = self.diags.last_mut() {
+                d.severity = severity;
+            }
         }
     }
 
@@ -91,6 +127,9 @@ impl Sink {
         text: impl Into<String>,
         rule: &str,
     ) -> bool {
+        if self.left_alone(start, rule) {
+            return false;
+        }
         // Insertions clash with an edit that covers their point, or another insertion there.
         let clash = if start == end {
             self.points.contains(&start) || self.range_across(start, end)
@@ -125,6 +164,9 @@ impl Sink {
         text: impl Into<String>,
         rule: &str,
     ) -> bool {
+        if self.left_alone(start, rule) {
+            return false;
+        }
         let inside = |e: &Edit| {
             start <= e.start
                 && e.end <= end
@@ -165,6 +207,22 @@ impl Sink {
 
     /// The edits and diagnostics, edits sorted by position, diagnostics by line.
     pub(crate) fn finish(mut self) -> (Vec<Edit>, Vec<Diagnostic>) {
+        for (range, at, used) in std::mem::take(&mut self.cuda_only) {
+            if !used {
+                continue;
+            }
+            let (test, _) = self.index.position(at);
+            let (first, _) = self.index.position(range.start);
+            let (last, _) = self
+                .index
+                .position(range.end.saturating_sub(1).max(range.start));
+            self.diag(
+                super::B_CUDA_ONLY,
+                at,
+                format!("lines {first}-{last} run only on CUDA PyTorch (the test on line {test} sends ROCm elsewhere): their nvcc flags and CUDA paths are left as they are"),
+                None,
+            );
+        }
         self.edits
             .sort_by(|a, b| a.start.cmp(&b.start).then(a.end.cmp(&b.end)));
         self.diags
