@@ -44,10 +44,16 @@ impl Note {
             // Already says that it stays and what hipcc makes of it.
         } else if self.info.id == B_ARCH.id {
             let rejects = hipcc_rejects(flag);
-            self.message = format!("{} (not rewritten: {why}); {rejects}", self.message);
+            self.message = format!(
+                "{}, but hipport left it as it is (not rewritten: {why}); {rejects}",
+                self.message
+            );
             self.severity = Some(Severity::Warning);
         } else {
-            self.message = format!("{} (not rewritten: {why})", self.message);
+            self.message = format!(
+                "{}, but hipport left it as it is (not rewritten: {why}): make the change by hand",
+                self.message
+            );
         }
         self
     }
@@ -606,6 +612,22 @@ pub(crate) fn is_cuda_path(p: &str) -> bool {
     })
 }
 
+/// Whether `flag` is a GCC host option that clang does not accept: hipcc 5.2.3 (clang 15)
+/// stops with "unknown argument" on each (`-fno-gnu-unique` is in the 3D Gaussian splatting
+/// rasterizer's setup.py and its forks; `-fabi-version=11` in older PyTorch-era builds).
+fn gcc_only(flag: &str) -> bool {
+    matches!(
+        flag,
+        "-fno-gnu-unique"
+            | "-fgnu-unique"
+            | "-fconcepts"
+            | "-fno-enforce-eh-specs"
+            | "-fno-keep-inline-dllexport"
+    ) || flag.starts_with("-fabi-version=")
+        || flag.starts_with("-fipa-")
+        || flag.starts_with("-fno-ipa-")
+}
+
 /// Splits the value of `-Xcompiler` into host compiler flags, at commas and blanks outside
 /// `$(...)` and `${...}` (a Makefile reference is one flag, whatever it holds).
 fn host_flags(v: &str) -> Vec<String> {
@@ -786,6 +808,13 @@ fn map_one(
             drop_words(m, i, 1);
             return 1;
         }
+        // GCC host flags that nvcc hands to g++ but clang, which compiles HIP's host code,
+        // rejects ("unknown argument"; hipcc 5.2.3 checked each).
+        _ if ctx == Context::Nvcc && gcc_only(strip) => {
+            note(m, i, B_FLAG_DROPPED, format!("host compiler flag `{strip}` dropped: clang, which compiles the host code under hipcc, rejects it (`unknown argument`)"), Some("it is a GCC option; a host file g++ compiles can keep it in the `cxx` flags"));
+            drop_words(m, i, 1);
+            return 1;
+        }
         "-Wno-deprecated-gpu-targets" | "--resource-usage" | "-res-usage" | "-rdc=false"
         | "--relocatable-device-code=false" | "--prec-div=false" | "--prec-div=true" | "-prec-div=false"
         | "-prec-div=true" | "--prec-sqrt=false" | "--prec-sqrt=true" | "-prec-sqrt=false" | "-prec-sqrt=true"
@@ -929,15 +958,29 @@ fn map_one(
             m.changes.push((i, Action::Replace(flags.clone())));
             drop_words(m, i + 1, n - 1);
         }
+        let (info, message) = if flags.is_empty() {
+            (
+                B_FLAG_DROPPED,
+                format!(
+                    "nvcc flag `{}` dropped: hipcc needs none of its host flags",
+                    words[i..i + n].join(" ")
+                ),
+            )
+        } else {
+            (
+                B_FLAG_MAPPED,
+                format!(
+                    "nvcc flag `{}` -> `{}`",
+                    words[i..i + n].join(" "),
+                    flags.join(" ")
+                ),
+            )
+        };
         note(
             m,
             i,
-            B_FLAG_MAPPED,
-            format!(
-                "nvcc flag `{}` -> `{}`",
-                words[i..i + n].join(" "),
-                flags.join(" ")
-            ),
+            info,
+            message,
             Some(if flags.iter().any(|f| f.starts_with("-fopenmp")) {
                 "hipcc passes host flags to clang directly; clang's -fopenmp uses LLVM's OpenMP runtime (libomp, e.g. the libomp-dev package), not GCC's libgomp: drop -lgomp"
             } else {

@@ -774,6 +774,20 @@ pub(crate) fn translate(
                         if let (Some((name, true)), true) = (target, arch_done) {
                             arch_lists.insert(name);
                         }
+                    } else if role == Role::Nvcc {
+                        // A list that also holds computed elements (`"-I" + os.path.join(...)`):
+                        // each run of literals between them is a list of flags of its own.
+                        let mut arch_done = false;
+                        for run in literal_runs(&toks, open) {
+                            let words = string_list(&toks[run.clone()]).unwrap_or_default();
+                            if words.is_empty() {
+                                continue;
+                            }
+                            for flag in &mut in_list[run] {
+                                *flag = true;
+                            }
+                            list(src, sink, opts, role, &words, &mut arch_done);
+                        }
                     }
                 }
             }
@@ -974,6 +988,35 @@ fn renamed_source(
             return true;
         }
     }
+    // A file name built in an f-string inside a joined path (`f'{name}_cuda.cu'` in
+    // `os.path.join(here, 'cuda', ...)`): when renamed sources end with its literal tail, the
+    // extension follows them, or the path would name a file that no longer exists.
+    if prefix.contains(['f', 'F']) && content.contains('{') && joined_path(toks, k) {
+        let tail = content.rsplit('}').next().unwrap_or("");
+        for (old, new) in exts {
+            let dot_old = format!(".{old}");
+            let renamed_like = |o: &String| o.rsplit('/').next().is_some_and(|b| b.ends_with(tail));
+            if tail.ends_with(&dot_old)
+                && tail.len() > dot_old.len()
+                && !tail.contains(['/', '*'])
+                && renames.iter().any(|(o, _)| renamed_like(o))
+                && sink.edit(
+                    content_at + content.len() - old.len(),
+                    content_at + content.len(),
+                    new.as_str(),
+                    B_GLOB.id,
+                )
+            {
+                sink.diag(
+                    B_GLOB,
+                    start,
+                    format!("file name `{content}` in a joined path ends like renamed .{old} sources, which are now .{new}"),
+                    Some(format!("check that the path still names the renamed .{new} files")),
+                );
+                return true;
+            }
+        }
+    }
     if let Some((s, e, new)) = text::glob_dir_rename(content, dirs) {
         if sink.edit(content_at + s, content_at + e, new.as_str(), B_GLOB.id) {
             sink.diag(
@@ -1105,6 +1148,24 @@ fn list_elements(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
         }
     }
     Vec::new()
+}
+
+/// The token ranges of the runs of plain string elements of the list opened at `open`
+/// (with the commas between them), split at every other element.
+fn literal_runs(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut current: Option<std::ops::Range<usize>> = None;
+    for elem in list_elements(toks, open) {
+        let plain = elem.len() == 1
+            && matches!(&toks[elem.start], Tok::Str { triple: false, prefix, .. } if !prefix.contains(['b', 'B', 'f', 'F']));
+        match (plain, current.as_mut()) {
+            (true, Some(run)) => run.end = elem.end,
+            (true, None) => current = Some(elem),
+            (false, _) => runs.extend(current.take()),
+        }
+    }
+    runs.extend(current);
+    runs
 }
 
 /// The path an element of a list names, relative to this file's directory: a literal, or
@@ -1496,6 +1557,35 @@ mod tests {
     }
 
     #[test]
+    fn a_file_name_built_in_an_f_string_follows_the_renamed_sources() {
+        // pytorch_scatter/sparse/cluster: `osp.join(dir, 'cuda', f'{name}_cuda.cu')`.
+        let mut o = BuildOptions::default();
+        for (old, new) in [
+            ("ext/csrc/cuda/add_cuda.cu", "ext/csrc/hip/add_cuda.hip"),
+            ("ext/csrc/cuda/mul_cuda.cu", "ext/csrc/hip/mul_cuda.hip"),
+        ] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        o.moved_dirs
+            .insert("ext/csrc/cuda".into(), "ext/csrc/hip".into());
+        let src = "import os.path as osp\nfrom torch.utils.cpp_extension import CUDAExtension\nfor name in ['add', 'mul']:\n    path = osp.join('csrc', 'cuda', f'{name}_cuda.cu')\n    other = osp.join('csrc', f'{name}_other.cu')\n    label = f'{name}_cuda.cu'\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("path = osp.join('csrc', 'hip', f'{name}_cuda.hip')")
+                // No renamed source ends with `_other.cu`, and a label is not a joined path.
+                && out.contains("other = osp.join('csrc', f'{name}_other.cu')")
+                && out.contains("label = f'{name}_cuda.cu'"),
+            "{out}"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B010" && d.line == 4 && d.message.contains("now .hip")),
+            "{diags:#?}"
+        );
+    }
+
+    #[test]
     fn branches_only_cuda_pytorch_takes_are_left_alone() {
         let mut o = BuildOptions::default();
         o.renamed
@@ -1585,7 +1675,8 @@ setup(
             !out.contains("nvcc_flags.append('--expt-relaxed-constexpr')"),
             "{out}"
         );
-        assert!(out.contains("['-fno-gnu-unique']"), "{out}");
+        // clang, which compiles the host code under hipcc, rejects the GCC flag.
+        assert!(out.contains("\"nvcc\": nvcc_flags + []}"), "{out}");
         assert!(
             out.contains("sources=[\"csrc/binding.cpp\", \"csrc/kernel.hip\"]"),
             "{out}"
@@ -1647,19 +1738,25 @@ setup(
     }
 
     #[test]
-    fn flags_in_computed_lists_are_reported() {
-        let src = "args = {'nvcc': ['-O3', '-arch=sm_' + str(cc), '--use_fast_math']}\n";
-        let (edits, diags) = translate_build(
-            BuildKind::SetupPy,
-            src.as_bytes(),
-            "setup.py",
-            &BuildOptions::default(),
+    fn flags_in_computed_lists_are_reported_and_literals_beside_them_rewritten() {
+        // The computed element is reported; the literals around it are flags of the same list
+        // (the 3D Gaussian splatting rasterizer: `["-Xcompiler", "-fno-gnu-unique", "-I" + ...]`).
+        let src = "args = {'nvcc': ['-O3', '-arch=sm_' + str(cc), '--use_fast_math']}\nmore = {'nvcc': ['-Xcompiler', '-fno-gnu-unique', '-I' + os.path.join(here, 'x')]}\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "args = {'nvcc': ['-O3', '-arch=sm_' + str(cc), '-ffast-math']}\nmore = {'nvcc': ['-I' + os.path.join(here, 'x')]}\n"
         );
-        assert!(edits.is_empty(), "{edits:?}");
         assert!(
-            diags.iter().any(|d| d.id == "B001"
-                && d.message.contains("--use_fast_math")
-                && d.message.contains("not rewritten")),
+            diags.iter().any(|d| d.id == "B009"
+                && d.line == 1
+                && d.severity == crate::diag::Severity::Warning),
+            "{diags:?}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B002"
+                && d.line == 2
+                && d.message.contains("`-fno-gnu-unique` dropped: clang")),
             "{diags:?}"
         );
     }
