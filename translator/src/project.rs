@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::cache::{self, Cache};
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
+use crate::header_facts::HeaderFacts;
 use crate::patch;
 use crate::translate::{self, TranslateError};
 use crate::tree_index::{self, Record};
@@ -1261,11 +1262,19 @@ fn process(
         }
     };
     outcome.bytes = src.len() as u64;
-    let key = cfg
-        .cache
+    // What the project headers the file includes define as `warpSize` (H002): part of its
+    // result, so part of its cache key.
+    let header_aliases = cfg
+        .translate
+        .header_facts
         .as_ref()
-        .filter(|_| cacheable)
-        .map(|c| (c, c.key(&f.rel, &shown, f.translate, &src)));
+        .filter(|_| f.translate && crate::buildfiles::classify(&path).is_none())
+        .map(|h| h.warp_aliases(&src, &f.rel))
+        .unwrap_or_default();
+    let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
+        let k = c.key(&f.rel, &shown, f.translate, &src);
+        (c, cache::key_with_headers(k, &header_aliases))
+    });
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
     // something needs it. The output file is trusted by its stamp when it is the one this
@@ -1300,7 +1309,16 @@ fn process(
         }
         output = take_entry(&mut outcome, e).or(rebuilt);
     } else {
-        translate_file(cfg, f, &path, &shown, &src, &mut outcome, &mut output);
+        translate_file(
+            cfg,
+            f,
+            &path,
+            &shown,
+            &src,
+            &header_aliases,
+            &mut outcome,
+            &mut output,
+        );
         if key.is_some() && matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) {
             // Translated bytes that the edits rebuild from the source are not stored twice.
             let changed = output.as_ref().filter(|o| **o != src);
@@ -1508,6 +1526,7 @@ fn translate_file(
     path: &Path,
     shown: &str,
     src: &[u8],
+    header_aliases: &[crate::analysis::HeaderAlias],
     outcome: &mut FileOutcome,
     output: &mut Option<Vec<u8>>,
 ) {
@@ -1595,7 +1614,14 @@ fn translate_file(
                 format!("{shown} looks binary (it contains NUL bytes); copied without translation"),
             ));
         } else {
-            match translate::translate_source_at(src, shown, &f.rel, &cfg.translate) {
+            let r = translate::translate_source_with_headers(
+                src,
+                shown,
+                &f.rel,
+                &cfg.translate,
+                header_aliases,
+            );
+            match r {
                 Ok(mut r) => {
                     if cfg.mode == Mode::Header {
                         let single =
@@ -2099,6 +2125,17 @@ impl<R, I> Drop for Unblock<'_, R, I> {
 /// How many chunks discovery may find ahead of the workers.
 const CHUNKS_AHEAD: usize = 64;
 
+/// The run's store of what its project headers define (see [`crate::header_facts`]), with the
+/// include directories where the run knows them.
+fn header_facts(cfg: &ConvertConfig, root: &Path) -> std::sync::Arc<HeaderFacts> {
+    std::sync::Arc::new(HeaderFacts::new(
+        root.to_path_buf(),
+        cfg.translate.include_search.clone(),
+        cfg.translate.defines.clone(),
+        cfg.translate.parse_budget,
+    ))
+}
+
 /// Runs a whole conversion, handing each outcome to `sink` in discovery order. One thread finds
 /// the files ([`discover_each`]) and hands them, in chunks, to worker threads that translate them
 /// (one parser each); at most [`CHUNKS_AHEAD`] chunks wait for a worker and [`REORDER_WINDOW`]
@@ -2132,8 +2169,13 @@ pub fn convert_streaming(
         .map(|(found, _)| compute_renames(cfg, found))
         .unwrap_or_default();
     let run_cfg;
-    let cfg = if renamed.is_empty() {
+    let cfg = if renamed.is_empty() && !cfg.translate.analyze {
         cfg
+    } else if renamed.is_empty() {
+        let mut c = cfg.clone();
+        c.translate.header_facts = Some(header_facts(&c, &root));
+        run_cfg = c;
+        &run_cfg
     } else {
         let mut c = cfg.clone();
         if let Some((found, _)) = &listed {
@@ -2148,6 +2190,9 @@ pub fn convert_streaming(
         // The cache was salted before the renames were known: results made without them (the
         // same sources converted without --rename) must not serve this run.
         c.cache = c.cache.as_ref().map(|k| k.with_renames(&c.translate));
+        if c.translate.analyze {
+            c.translate.header_facts = Some(header_facts(&c, &root));
+        }
         run_cfg = c;
         &run_cfg
     };

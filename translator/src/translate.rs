@@ -105,6 +105,9 @@ pub struct Options {
     /// Macros the HIP build defines (`--define`): branches they decide are judged as hipcc
     /// compiles them.
     pub defines: Vec<crate::analysis::Define>,
+    /// What the run's project headers define as `warpSize`, for the files that include them
+    /// (H002); `None` outside a run over a tree.
+    pub header_facts: Option<Arc<crate::header_facts::HeaderFacts>>,
 }
 
 impl Default for Options {
@@ -121,6 +124,7 @@ impl Default for Options {
             analyze: true,
             fix: false,
             defines: Vec::new(),
+            header_facts: None,
         }
     }
 }
@@ -2465,7 +2469,7 @@ pub fn translate_tree(
     file: &str,
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
-    let mut r = translate_tree_at(src, tree, file, None, opts)?;
+    let mut r = translate_tree_at(src, tree, file, None, opts, None)?;
     crate::analysis::merge_restated(&mut r.diagnostics);
     Ok(r)
 }
@@ -2484,7 +2488,24 @@ pub fn translate_source_at(
         file: file.to_string(),
         source,
     })?;
-    translate_tree_at(src, &tree, file, Some(rel), opts)
+    translate_tree_at(src, &tree, file, Some(rel), opts, None)
+}
+
+/// [`translate_source_at`] given what the project headers the file includes define as
+/// `warpSize` (see [`crate::header_facts::HeaderFacts::warp_aliases`]), where the caller has
+/// looked that up already (for the cache key).
+pub fn translate_source_with_headers(
+    src: &[u8],
+    file: &str,
+    rel: &str,
+    opts: &Options,
+    header_aliases: &[crate::analysis::HeaderAlias],
+) -> Result<FileResult, TranslateError> {
+    let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
+        file: file.to_string(),
+        source,
+    })?;
+    translate_tree_at(src, &tree, file, Some(rel), opts, Some(header_aliases))
 }
 
 fn translate_tree_at(
@@ -2493,6 +2514,7 @@ fn translate_tree_at(
     file: &str,
     rel: Option<&str>,
     opts: &Options,
+    header_aliases: Option<&[crate::analysis::HeaderAlias]>,
 ) -> Result<FileResult, TranslateError> {
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
@@ -2524,7 +2546,24 @@ fn translate_tree_at(
             fix: opts.fix,
             defines: opts.defines.clone(),
         };
-        let mut found = crate::analysis::analyze_flat(src, tree, &flat, &w.index, file, &aopts);
+        let looked_up;
+        let header_aliases = match (header_aliases, rel, &opts.header_facts) {
+            (Some(h), _, _) => h,
+            (None, Some(rel), Some(facts)) => {
+                looked_up = facts.warp_aliases(src, rel);
+                &looked_up
+            }
+            _ => &[],
+        };
+        let mut found = crate::analysis::analyze_flat_with(
+            src,
+            tree,
+            &flat,
+            &w.index,
+            file,
+            &aopts,
+            header_aliases,
+        );
         crate::analysis::apply_suppressions(src, &mut found);
         if opts.fix {
             for d in &mut found {

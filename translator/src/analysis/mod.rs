@@ -144,10 +144,41 @@ pub fn analyze_flat(
     file: &str,
     opts: &AnalysisOptions,
 ) -> Vec<Diagnostic> {
+    analyze_flat_with(src, tree, flat, index, file, opts, &[])
+}
+
+/// A macro that a project header the file includes defines as `warpSize` for the HIP build
+/// (`#define WARP_SIZE warpSize` under `USE_ROCM` in vLLM's `cuda_compat.h`): H002 reads its
+/// uses in the including file as uses of `warpSize`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeaderAlias {
+    /// The macro's name.
+    pub name: String,
+    /// The header that defines it, relative to the input root.
+    pub header: String,
+    /// The line of the definition in that header (1-based).
+    pub line: usize,
+    /// Where the `#include` that brings it in starts in the including file: uses before it
+    /// do not see it.
+    pub after: usize,
+}
+
+/// [`analyze_flat`] for a file that includes project headers which define macros as
+/// `warpSize` (`header_aliases`, see [`HeaderAlias`]; found by [`crate::header_facts`]).
+pub fn analyze_flat_with(
+    src: &[u8],
+    tree: &Tree,
+    flat: &Flat,
+    index: &LineIndex,
+    file: &str,
+    opts: &AnalysisOptions,
+    header_aliases: &[HeaderAlias],
+) -> Vec<Diagnostic> {
     debug_assert!(flat.nodes.first() == Some(&tree.root_node()));
     let mut out = Vec::new();
     let macros = {
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
+        a.header_aliases = header_aliases;
         a.collect(flat);
         a.check(flat);
         rules::cluster_dims(&mut a);
@@ -187,6 +218,18 @@ pub fn analyze_flat(
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
     out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
     out
+}
+
+/// The object-like macros a file (a project header) defines as `warpSize` in a branch hipcc may
+/// compile, each with the offset of its `#define`, as H002 finds them within one file;
+/// `tree` must be the tree-sitter-cuda parse of `src`.
+pub fn warp_size_aliases(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec<(String, usize)> {
+    let flat = Flat::of_kinds(tree.root_node(), &ANALYZED_KINDS);
+    let index = LineIndex::new(src);
+    let mut out = Vec::new();
+    let mut a = Analyzer::new(src, "", opts, &index, None, &mut out);
+    a.collect(&flat);
+    std::mem::take(&mut a.warp_size_aliases)
 }
 
 /// A preprocessor branch that hipcc never compiles, and the directive that decides it.
@@ -557,6 +600,9 @@ struct Analyzer<'a, 't> {
     /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
     /// their uses as uses of `warpSize`.
     warp_size_aliases: Vec<(String, usize)>,
+    /// Macros defined as `warpSize` in the project headers the file includes (see
+    /// [`HeaderAlias`]); empty for macro bodies.
+    header_aliases: &'a [HeaderAlias],
     /// The file launches a kernel cooperatively somewhere.
     cooperative_launch: bool,
     /// Keys of "report once" diagnostics already emitted.
@@ -618,6 +664,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             in_macro: None,
             macro_skipped: None,
             warp_size_aliases: Vec::new(),
+            header_aliases: &[],
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
