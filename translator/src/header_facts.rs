@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::analysis::{AnalysisOptions, Define, HeaderAlias};
+use crate::cache::Stamp;
 use crate::diag::LineIndex;
 use crate::includes::{normalize_rel, IncludeSearch};
 
@@ -31,6 +32,18 @@ struct Header {
     includes: Vec<String>,
     /// Macros it defines as `warpSize` in a branch hipcc may compile, with the line of each.
     aliases: Vec<(String, usize)>,
+    /// Its stamp when it was read (see [`crate::tree_index`]).
+    stamp: Option<Stamp>,
+}
+
+/// What a file took from the project headers it includes.
+#[derive(Debug, Default)]
+pub struct Taken {
+    /// The macros they define as `warpSize`.
+    pub aliases: Vec<HeaderAlias>,
+    /// Every header reached (relative to the root), with its stamp when read: the file's result
+    /// holds while they are unchanged.
+    pub headers: Vec<(String, Option<Stamp>)>,
 }
 
 /// The facts of a tree's headers, read lazily, once per run, shared by the run's workers.
@@ -78,13 +91,14 @@ impl HeaderFacts {
     /// (relative to the root), includes with quotes, directly or through other headers (at
     /// most [`DEPTH`] deep, each header once). The first definition of a name wins. Headers not
     /// found, or outside the root, add nothing.
-    pub fn warp_aliases(&self, src: &[u8], rel: &str) -> Vec<HeaderAlias> {
+    pub fn warp_aliases(&self, src: &[u8], rel: &str) -> Taken {
+        let mut taken = Taken::default();
         if memchr::memmem::find(src, b"include").is_none() {
-            return Vec::new();
+            return taken;
         }
         let direct = quoted_includes(src);
         if direct.is_empty() {
-            return Vec::new();
+            return taken;
         }
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut found: Vec<HeaderAlias> = Vec::new();
@@ -101,6 +115,7 @@ impl HeaderFacts {
             if !seen.insert(hrel.clone()) {
                 continue;
             }
+            taken.headers.push((hrel.clone(), header.stamp));
             for (name, line) in &header.aliases {
                 if !found.iter().any(|h| h.name == *name) {
                     found.push(HeaderAlias {
@@ -118,7 +133,14 @@ impl HeaderFacts {
                 }
             }
         }
-        found
+        taken.aliases = found;
+        taken
+    }
+
+    /// The stamp header `rel` had when this run read it, reading it now if it has not (`None`
+    /// when there is no such file, or off Unix).
+    pub fn stamp(&self, rel: &str) -> Option<Stamp> {
+        self.header(rel)?.stamp
     }
 
     /// Where include `inc`, written in a file of directory `from`, lands, and that header's
@@ -164,7 +186,9 @@ impl HeaderFacts {
             return None;
         }
         let text = std::fs::read(&path).ok()?;
-        Some(Arc::new(facts_of(&text, &self.opts, self.budget)))
+        let mut h = facts_of(&text, &self.opts, self.budget);
+        h.stamp = Stamp::of_metadata(&meta);
+        Some(Arc::new(h))
     }
 }
 
@@ -182,7 +206,11 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
                 .collect();
         }
     }
-    Header { includes, aliases }
+    Header {
+        includes,
+        aliases,
+        stamp: None,
+    }
 }
 
 /// The `#include "..."` directives of `text`: where each starts and the path written.

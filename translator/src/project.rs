@@ -1236,9 +1236,20 @@ fn process(
     let cacheable = cfg.cache.is_some() && f.translate && cfg.mode == Mode::Translate;
     // The index vouches for the source and its output is as hipport left it: nothing to read
     // or write, the result is the head in the index.
-    if let Some(r) =
-        indexed.filter(|r| cacheable && !cfg.details && !keep_output && !moved && r.vouches_for(f))
-    {
+    let header_stamp = |rel: &str| {
+        cfg.translate
+            .header_facts
+            .as_ref()
+            .and_then(|h| h.stamp(rel))
+    };
+    if let Some(r) = indexed.filter(|r| {
+        cacheable
+            && !cfg.details
+            && !keep_output
+            && !moved
+            && r.vouches_for(f)
+            && r.headers_hold(header_stamp)
+    }) {
         if let Some(head) = cache::decode_head(&r.head) {
             let output_ok = match &cfg.output {
                 OutputMode::Dir(_) => output_untouched(dest.as_deref(), &head),
@@ -1264,16 +1275,17 @@ fn process(
     outcome.bytes = src.len() as u64;
     // What the project headers the file includes define as `warpSize` (H002): part of its
     // result, so part of its cache key.
-    let header_aliases = cfg
+    let taken = cfg
         .translate
         .header_facts
         .as_ref()
         .filter(|_| f.translate && crate::buildfiles::classify(&path).is_none())
         .map(|h| h.warp_aliases(&src, &f.rel))
         .unwrap_or_default();
+    let header_aliases = &taken.aliases;
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);
-        (c, cache::key_with_headers(k, &header_aliases))
+        (c, cache::key_with_headers(k, header_aliases))
     });
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
@@ -1315,7 +1327,7 @@ fn process(
             &path,
             &shown,
             &src,
-            &header_aliases,
+            header_aliases,
             &mut outcome,
             &mut output,
         );
@@ -1392,8 +1404,14 @@ fn process(
         }
     }
     // What the next run's index holds for this source.
-    let record = match (key, f.stamp) {
-        (Some((_, k)), Some(stamp))
+    // The headers the result took facts from, each with its stamp (none: not indexed).
+    let headers: Option<Vec<(String, cache::Stamp)>> = taken
+        .headers
+        .into_iter()
+        .map(|(rel, stamp)| Some((rel, stamp?)))
+        .collect();
+    let record = match (key, f.stamp, headers) {
+        (Some((_, k)), Some(stamp), Some(headers))
             if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged)
                 && !outcome.read_other_files =>
         {
@@ -1410,6 +1428,7 @@ fn process(
                     &outcome.renames,
                     out_stamp.as_ref(),
                 ),
+                headers,
             })
         }
         _ => None,

@@ -2550,7 +2550,7 @@ fn translate_tree_at(
         let header_aliases = match (header_aliases, rel, &opts.header_facts) {
             (Some(h), _, _) => h,
             (None, Some(rel), Some(facts)) => {
-                looked_up = facts.warp_aliases(src, rel);
+                looked_up = facts.warp_aliases(src, rel).aliases;
                 &looked_up
             }
             _ => &[],
