@@ -197,7 +197,7 @@ impl HeaderFacts {
 fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
     let includes = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
     let mut aliases = Vec::new();
-    if memchr::memmem::find(text, b"warpSize").is_some() {
+    if defines_warp_size(text) {
         if let Ok(tree) = crate::parse::parse(text, budget) {
             let index = LineIndex::new(text);
             aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
@@ -211,6 +211,21 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
         aliases,
         stamp: None,
     }
+}
+
+/// Whether `warpSize` appears in a `#define` of `text` (its logical line, continued lines
+/// joined, starts with `#define`): only then is the header parsed.
+fn defines_warp_size(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b"warpSize").any(|at| {
+        // Back to the start of the logical line: over line breaks escaped with `\`.
+        let mut start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+        while start >= 2 && text[..start - 1].trim_ascii_end().ends_with(b"\\") {
+            start = memchr::memrchr(b'\n', &text[..start - 1]).map_or(0, |i| i + 1);
+        }
+        let line = text[start..at].trim_ascii_start();
+        line.strip_prefix(b"#")
+            .is_some_and(|r| r.trim_ascii_start().starts_with(b"define"))
+    })
 }
 
 /// The `#include "..."` directives of `text`: where each starts and the path written.
@@ -249,4 +264,22 @@ fn quoted_includes(text: &[u8]) -> Vec<(usize, String)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_and_warpsize_definitions_are_found_by_text() {
+        let text = b"#include \"a.h\"\n  #  include \"sub/b.cuh\" // c\nint x; #include \"no.h\"\n\
+#include <cuda.h>\n#include \"/abs.h\"\n#include \"unterminated\n#define X 1\n";
+        let got: Vec<String> = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
+        assert_eq!(got, ["a.h", "sub/b.cuh"]);
+        assert_eq!(quoted_includes(text)[1].0, 15);
+        assert!(defines_warp_size(b"#ifdef USE_ROCM\n  # define WS (warpSize)\n#endif\n"));
+        assert!(defines_warp_size(b"#define WS \\\n   warpSize\n"));
+        assert!(!defines_warp_size(b"int n = warpSize;\n// #define-like text\n"));
+        assert!(!defines_warp_size(b"#define A 1\nint w = warpSize;\n"));
+    }
 }
