@@ -56,8 +56,11 @@ pub struct HeaderFacts {
     opts: AnalysisOptions,
     budget: Duration,
     /// Header (relative to the root) -> its facts, `None` where there is no such file.
-    memo: Mutex<HashMap<String, Arc<OnceLock<Option<Arc<Header>>>>>>,
+    memo: Mutex<HashMap<String, Slot>>,
 }
+
+/// A header's facts, filled by the first worker that asks.
+type Slot = Arc<OnceLock<Option<Arc<Header>>>>;
 
 impl std::fmt::Debug for HeaderFacts {
     // Options print into the cache's salt: what the headers say is keyed per file instead.
@@ -277,9 +280,13 @@ mod tests {
         let got: Vec<String> = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
         assert_eq!(got, ["a.h", "sub/b.cuh"]);
         assert_eq!(quoted_includes(text)[1].0, 15);
-        assert!(defines_warp_size(b"#ifdef USE_ROCM\n  # define WS (warpSize)\n#endif\n"));
+        assert!(defines_warp_size(
+            b"#ifdef USE_ROCM\n  # define WS (warpSize)\n#endif\n"
+        ));
         assert!(defines_warp_size(b"#define WS \\\n   warpSize\n"));
-        assert!(!defines_warp_size(b"int n = warpSize;\n// #define-like text\n"));
+        assert!(!defines_warp_size(
+            b"int n = warpSize;\n// #define-like text\n"
+        ));
         assert!(!defines_warp_size(b"#define A 1\nint w = warpSize;\n"));
     }
 }

@@ -1326,8 +1326,7 @@ fn process(
             f,
             &path,
             &shown,
-            &src,
-            header_aliases,
+            (&src, header_aliases),
             &mut outcome,
             &mut output,
         );
@@ -1538,14 +1537,14 @@ pub(crate) fn read_whole(
     Ok(buf)
 }
 
-/// Translates (or analyses) one file's bytes into `outcome` and `output`, with its diff.
+/// Translates (or analyses) one file's bytes (with what the project headers it includes define
+/// as `warpSize`) into `outcome` and `output`, with its diff.
 fn translate_file(
     cfg: &ConvertConfig,
     f: &FoundFile,
     path: &Path,
     shown: &str,
-    src: &[u8],
-    header_aliases: &[crate::analysis::HeaderAlias],
+    (src, header_aliases): (&[u8], &[crate::analysis::HeaderAlias]),
     outcome: &mut FileOutcome,
     output: &mut Option<Vec<u8>>,
 ) {
