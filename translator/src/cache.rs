@@ -335,22 +335,18 @@ pub fn rules_fingerprint(extra: &[(&str, &str)]) -> u128 {
 }
 
 /// `key` for a file whose result took facts from the project headers it includes (macros they
-/// define as `warpSize`, see [`crate::header_facts`]): a header that changes what it defines
-/// changes the key of every file that includes it. Without such facts, `key` itself.
-pub fn key_with_headers(key: u128, aliases: &[crate::analysis::HeaderAlias]) -> u128 {
-    if aliases.is_empty() {
+/// define as `warpSize`, their device functions with warp-level work; see
+/// [`crate::header_facts`]): a header that changes what it says changes the key of every file
+/// that includes it. Without such facts, `key` itself.
+pub fn key_with_headers(key: u128, included: &crate::analysis::Included) -> u128 {
+    if included.is_empty() {
         return key;
     }
     let mut h = Xxh3::new();
     h.update(&key.to_le_bytes());
-    for a in aliases {
-        for s in [a.name.as_str(), a.header.as_str()] {
-            h.update(&(s.len() as u64).to_le_bytes());
-            h.update(s.as_bytes());
-        }
-        h.update(&(a.line as u64).to_le_bytes());
-        h.update(&(a.after as u64).to_le_bytes());
-    }
+    let text = format!("{included:?}");
+    h.update(&(text.len() as u64).to_le_bytes());
+    h.update(text.as_bytes());
     h.digest128()
 }
 

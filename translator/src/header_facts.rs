@@ -1,12 +1,14 @@
 //! What a project's own headers tell the files that include them: the macros a header defines as
 //! `warpSize` for the HIP build (`#define WARP_SIZE warpSize` under `USE_ROCM` in vLLM's
 //! `cuda_compat.h`), so that H002 reads `WARP_SIZE` in a template default of a `.cu` that includes
-//! it as the `warpSize` it is under hipcc.
+//! it as the `warpSize` it is under hipcc; and how its device functions with warp-level work
+//! treat a 64-lane wavefront, so that H001 knows a `.cu` whose kernels reduce 32-lane segments
+//! with a header's `segmentSum` for segment code.
 //!
 //! Sits above [`crate::analysis`] (which finds such macros within one file) and
 //! [`crate::includes`] (which says where an include lands). One [`HeaderFacts`] serves a whole
 //! run: each header is read at most once, by whichever worker asks first, and its facts are
-//! shared. A header without the bytes `warpSize` is never parsed; a file with no quoted include
+//! shared. A header with neither `warpSize` in a `#define` nor a warp operation is never parsed; a file with no quoted include
 //! never asks.
 
 use std::collections::{HashMap, HashSet};
@@ -14,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use crate::analysis::{AnalysisOptions, Define, HeaderAlias};
+use crate::analysis::{AnalysisOptions, Define, HeaderAlias, HeaderFunction, Included};
 use crate::cache::Stamp;
 use crate::diag::LineIndex;
 use crate::includes::{normalize_rel, IncludeSearch};
@@ -32,6 +34,8 @@ struct Header {
     includes: Vec<String>,
     /// Macros it defines as `warpSize` in a branch hipcc may compile, with the line of each.
     aliases: Vec<(String, usize)>,
+    /// Its device functions that do warp-level work (H001's segment code).
+    functions: Vec<HeaderFunction>,
     /// Its stamp when it was read (see [`crate::tree_index`]).
     stamp: Option<Stamp>,
 }
@@ -39,8 +43,9 @@ struct Header {
 /// What a file took from the project headers it includes.
 #[derive(Debug, Default)]
 pub struct Taken {
-    /// The macros they define as `warpSize`.
-    pub aliases: Vec<HeaderAlias>,
+    /// The macros they define as `warpSize`, and their device functions that do warp-level
+    /// work.
+    pub included: Included,
     /// Every header reached (relative to the root), with its stamp when read: the file's result
     /// holds while they are unchanged.
     pub headers: Vec<(String, Option<Stamp>)>,
@@ -90,11 +95,12 @@ impl HeaderFacts {
         }
     }
 
-    /// The macros defined as `warpSize` in the project headers that `src`, the file at `rel`
-    /// (relative to the root), includes with quotes, directly or through other headers (at
-    /// most [`DEPTH`] deep, each header once). The first definition of a name wins. Headers not
-    /// found, or outside the root, add nothing.
-    pub fn warp_aliases(&self, src: &[u8], rel: &str) -> Taken {
+    /// What the project headers that `src`, the file at `rel` (relative to the root), includes
+    /// with quotes, directly or through other headers (at most [`DEPTH`] deep, each header
+    /// once), tell its analysis: the macros they define as `warpSize` and their device
+    /// functions with warp-level work, with the headers reached. The first definition of a
+    /// name wins. Headers not found, or outside the root, add nothing.
+    pub fn for_file(&self, src: &[u8], rel: &str) -> Taken {
         let mut taken = Taken::default();
         if memchr::memmem::find(src, b"include").is_none() {
             return taken;
@@ -119,6 +125,11 @@ impl HeaderFacts {
                 continue;
             }
             taken.headers.push((hrel.clone(), header.stamp));
+            for f in &header.functions {
+                if !taken.included.functions.iter().any(|g| g.name == f.name) {
+                    taken.included.functions.push(f.clone());
+                }
+            }
             for (name, line) in &header.aliases {
                 if !found.iter().any(|h| h.name == *name) {
                     found.push(HeaderAlias {
@@ -136,7 +147,7 @@ impl HeaderFacts {
                 }
             }
         }
-        taken.aliases = found;
+        taken.included.warp_aliases = found;
         taken
     }
 
@@ -200,21 +211,43 @@ impl HeaderFacts {
 fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
     let includes = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
     let mut aliases = Vec::new();
-    if defines_warp_size(text) {
+    let mut functions = Vec::new();
+    let aliased = defines_warp_size(text);
+    let warp_work = WARP_OPS
+        .iter()
+        .any(|w| memchr::memmem::find(text, w).is_some());
+    if aliased || warp_work {
         if let Ok(tree) = crate::parse::parse(text, budget) {
-            let index = LineIndex::new(text);
-            aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
-                .into_iter()
-                .map(|(name, at)| (name, index.position(at).0))
-                .collect();
+            if aliased {
+                let index = LineIndex::new(text);
+                aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
+                    .into_iter()
+                    .map(|(name, at)| (name, index.position(at).0))
+                    .collect();
+            }
+            if warp_work {
+                functions = crate::analysis::segment_functions(text, &tree, opts);
+            }
         }
     }
     Header {
         includes,
         aliases,
+        functions,
         stamp: None,
     }
 }
+
+/// The texts without which a header has no warp operation H001 reads (shuffles, votes and
+/// PyTorch's wrappers of them).
+const WARP_OPS: [&[u8]; 6] = [
+    b"__shfl",
+    b"__ballot",
+    b"__any",
+    b"__all",
+    b"__activemask",
+    b"WARP_",
+];
 
 /// Whether `warpSize` appears in a `#define` of `text` (its logical line, continued lines
 /// joined, starts with `#define`): only then is the header parsed.

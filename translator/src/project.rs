@@ -1273,19 +1273,19 @@ fn process(
         }
     };
     outcome.bytes = src.len() as u64;
-    // What the project headers the file includes define as `warpSize` (H002): part of its
-    // result, so part of its cache key.
+    // What the project headers the file includes tell its analysis (H002's `warpSize` macros,
+    // H001's segment functions): part of its result, so part of its cache key.
     let taken = cfg
         .translate
         .header_facts
         .as_ref()
         .filter(|_| f.translate && crate::buildfiles::classify(&path).is_none())
-        .map(|h| h.warp_aliases(&src, &f.rel))
+        .map(|h| h.for_file(&src, &f.rel))
         .unwrap_or_default();
-    let header_aliases = &taken.aliases;
+    let included = &taken.included;
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);
-        (c, cache::key_with_headers(k, header_aliases))
+        (c, cache::key_with_headers(k, included))
     });
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
@@ -1326,7 +1326,7 @@ fn process(
             f,
             &path,
             &shown,
-            (&src, header_aliases),
+            (&src, included),
             &mut outcome,
             &mut output,
         );
@@ -1537,14 +1537,14 @@ pub(crate) fn read_whole(
     Ok(buf)
 }
 
-/// Translates (or analyses) one file's bytes (with what the project headers it includes define
-/// as `warpSize`) into `outcome` and `output`, with its diff.
+/// Translates (or analyses) one file's bytes (with what the project headers it includes tell
+/// its analysis) into `outcome` and `output`, with its diff.
 fn translate_file(
     cfg: &ConvertConfig,
     f: &FoundFile,
     path: &Path,
     shown: &str,
-    (src, header_aliases): (&[u8], &[crate::analysis::HeaderAlias]),
+    (src, included): (&[u8], &crate::analysis::Included),
     outcome: &mut FileOutcome,
     output: &mut Option<Vec<u8>>,
 ) {
@@ -1637,7 +1637,7 @@ fn translate_file(
                 shown,
                 &f.rel,
                 &cfg.translate,
-                header_aliases,
+                included,
             );
             match r {
                 Ok(mut r) => {

@@ -2491,21 +2491,21 @@ pub fn translate_source_at(
     translate_tree_at(src, &tree, file, Some(rel), opts, None)
 }
 
-/// [`translate_source_at`] given what the project headers the file includes define as
-/// `warpSize` (see [`crate::header_facts::HeaderFacts::warp_aliases`]), where the caller has
-/// looked that up already (for the cache key).
+/// [`translate_source_at`] given what the project headers the file includes tell its analysis
+/// (see [`crate::header_facts::HeaderFacts::for_file`]), where the caller has looked that
+/// up already (for the cache key).
 pub fn translate_source_with_headers(
     src: &[u8],
     file: &str,
     rel: &str,
     opts: &Options,
-    header_aliases: &[crate::analysis::HeaderAlias],
+    included: &crate::analysis::Included,
 ) -> Result<FileResult, TranslateError> {
     let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
         file: file.to_string(),
         source,
     })?;
-    translate_tree_at(src, &tree, file, Some(rel), opts, Some(header_aliases))
+    translate_tree_at(src, &tree, file, Some(rel), opts, Some(included))
 }
 
 fn translate_tree_at(
@@ -2514,7 +2514,7 @@ fn translate_tree_at(
     file: &str,
     rel: Option<&str>,
     opts: &Options,
-    header_aliases: Option<&[crate::analysis::HeaderAlias]>,
+    included: Option<&crate::analysis::Included>,
 ) -> Result<FileResult, TranslateError> {
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
@@ -2547,23 +2547,17 @@ fn translate_tree_at(
             defines: opts.defines.clone(),
         };
         let looked_up;
-        let header_aliases = match (header_aliases, rel, &opts.header_facts) {
+        let none = crate::analysis::Included::default();
+        let included = match (included, rel, &opts.header_facts) {
             (Some(h), _, _) => h,
             (None, Some(rel), Some(facts)) => {
-                looked_up = facts.warp_aliases(src, rel).aliases;
+                looked_up = facts.for_file(src, rel).included;
                 &looked_up
             }
-            _ => &[],
+            _ => &none,
         };
-        let mut found = crate::analysis::analyze_flat_with(
-            src,
-            tree,
-            &flat,
-            &w.index,
-            file,
-            &aopts,
-            header_aliases,
-        );
+        let mut found =
+            crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);
         crate::analysis::apply_suppressions(src, &mut found);
         if opts.fix {
             for d in &mut found {

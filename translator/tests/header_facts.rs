@@ -202,3 +202,106 @@ fn a_cached_rerun_sees_a_change_of_the_header_alone() {
     settle();
     assert_eq!(run().0, Vec::<usize>::new());
 }
+
+/// A kernel that works on 32-lane rows with a reduction from a header (`segSum`).
+const ROWS: &str = "#include \"seg.cuh\"\n\
+__global__ void rows(const float* x, float* y, int n) {\n\
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n\
+  int lane = threadIdx.x & 31;\n\
+  float s = 0.f;\n\
+  for (int i = lane; i < n; i += 32) s += x[row * n + i];\n\
+  s = segSum(s);\n\
+  if (lane == 0) y[row] = s;\n\
+}\n";
+
+/// A header reduction: `shfl` is the shuffle line inside the loop from 16 down.
+fn seg_header(shfl: &str) -> String {
+    format!(
+        "#pragma once\n\
+__device__ __forceinline__ float segSum(float v) {{\n\
+  for (int o = 16; o > 0; o >>= 1)\n\
+    {shfl}\n\
+  return v;\n\
+}}\n"
+    )
+}
+
+/// The lines of H001 reports on file `rel`.
+fn h001(cfg: &ConvertConfig, rel: &str) -> Vec<usize> {
+    let report = convert(cfg, false).unwrap();
+    let f = report.files.iter().find(|f| f.path == rel).unwrap();
+    f.diagnostics
+        .iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| d.line)
+        .collect()
+}
+
+#[test]
+fn lane_math_of_a_kernel_that_reduces_segments_with_a_header_function_is_segment_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "k.cu", ROWS);
+    // Width 32: each shuffle stays in its 32-lane segment on any wavefront, so `/ 32` and
+    // `& 31` name a segment and its lane.
+    write(
+        root,
+        "seg.cuh",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32);"),
+    );
+    assert_eq!(h001(&config(root), "k.cu"), Vec::<usize>::new());
+    // The same kernel with the function in the file agrees.
+    let one = ROWS.replace(
+        "#include \"seg.cuh\"\n",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32);").replace("#pragma once\n", ""),
+    );
+    write(root, "one.cu", &one);
+    assert_eq!(h001(&config(root), "one.cu"), Vec::<usize>::new());
+    // A shuffle down over the whole wavefront: lanes 32-63 reach into the next row.
+    write(
+        root,
+        "seg.cuh",
+        &seg_header("v += __shfl_down_sync(0xffffffff, v, o);"),
+    );
+    assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
+    // Segments in name, but the header also counts lanes by the wavefront's size.
+    write(
+        root,
+        "seg.cuh",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32) + (warpSize > 32 ? 0.f : 0.f);"),
+    );
+    assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
+    // Without the header, nothing is known of `segSum`: the findings stay.
+    fs::remove_file(root.join("seg.cuh")).unwrap();
+    assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
+}
+
+#[test]
+fn a_cached_rerun_sees_a_header_function_change_from_segments_to_the_wavefront() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(&root, "k.cu", ROWS);
+    write(
+        &root,
+        "seg.cuh",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32);"),
+    );
+    let cache_dir = dir.path().join("cache");
+    let run = || {
+        let mut cfg = config(&root);
+        cfg.cache = Some(hipport::cache::Cache::new(
+            &cache_dir,
+            hipport::cache::rules_fingerprint(&[]),
+            &cfg.translate,
+        ));
+        h001(&cfg, "k.cu")
+    };
+    assert_eq!(run(), Vec::<usize>::new());
+    assert_eq!(run(), Vec::<usize>::new());
+    write(
+        &root,
+        "seg.cuh",
+        &seg_header("v += __shfl_down_sync(0xffffffff, v, o);"),
+    );
+    assert_eq!(run(), [3, 4]);
+}

@@ -144,7 +144,7 @@ pub fn analyze_flat(
     file: &str,
     opts: &AnalysisOptions,
 ) -> Vec<Diagnostic> {
-    analyze_flat_with(src, tree, flat, index, file, opts, &[])
+    analyze_flat_with(src, tree, flat, index, file, opts, &Included::default())
 }
 
 /// A macro that a project header the file includes defines as `warpSize` for the HIP build
@@ -163,8 +163,49 @@ pub struct HeaderAlias {
     pub after: usize,
 }
 
+/// How a device function of a project header treats a 64-lane wavefront, with the functions of
+/// that header it calls: H001 reads a call of it from an including file as it reads a call of a
+/// function of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SegmentReach {
+    /// Every shuffle passes a width of 32 or less, and there are no votes: it works on 32-lane
+    /// segments.
+    Segments,
+    /// Segments, some of them kept only by a small xor distance.
+    XorSegments,
+    /// A shuffle over the whole wavefront, a vote, or a read of the wavefront's size.
+    Wavefront,
+}
+
+/// A device function a project header defines that does warp-level work (see
+/// [`SegmentReach`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeaderFunction {
+    /// The function's name.
+    pub name: String,
+    /// How it treats a 64-lane wavefront.
+    pub reach: SegmentReach,
+}
+
+/// What the project headers a file includes tell its analysis (found by
+/// [`crate::header_facts`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Included {
+    /// Macros defined as `warpSize` for the HIP build (H002).
+    pub warp_aliases: Vec<HeaderAlias>,
+    /// Device functions that do warp-level work (H001's segment code).
+    pub functions: Vec<HeaderFunction>,
+}
+
+impl Included {
+    /// Whether the headers told nothing.
+    pub fn is_empty(&self) -> bool {
+        self.warp_aliases.is_empty() && self.functions.is_empty()
+    }
+}
+
 /// [`analyze_flat`] for a file that includes project headers which define macros as
-/// `warpSize` (`header_aliases`, see [`HeaderAlias`]; found by [`crate::header_facts`]).
+/// `warpSize` or device functions that do warp-level work (`included`).
 pub fn analyze_flat_with(
     src: &[u8],
     tree: &Tree,
@@ -172,13 +213,14 @@ pub fn analyze_flat_with(
     index: &LineIndex,
     file: &str,
     opts: &AnalysisOptions,
-    header_aliases: &[HeaderAlias],
+    included: &Included,
 ) -> Vec<Diagnostic> {
     debug_assert!(flat.nodes.first() == Some(&tree.root_node()));
     let mut out = Vec::new();
     let macros = {
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
-        a.header_aliases = header_aliases;
+        a.header_aliases = &included.warp_aliases;
+        a.header_functions = &included.functions;
         a.collect(flat);
         a.check(flat);
         rules::cluster_dims(&mut a);
@@ -230,6 +272,18 @@ pub fn warp_size_aliases(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec
     let mut a = Analyzer::new(src, "", opts, &index, None, &mut out);
     a.collect(&flat);
     std::mem::take(&mut a.warp_size_aliases)
+}
+
+/// The device functions a file (a project header) defines that do warp-level work, and how
+/// each treats a 64-lane wavefront with the functions of the file it calls.
+pub fn segment_functions(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec<HeaderFunction> {
+    let flat = Flat::of_kinds(tree.root_node(), &ANALYZED_KINDS);
+    let index = LineIndex::new(src);
+    let mut out = Vec::new();
+    let mut a = Analyzer::new(src, "", opts, &index, None, &mut out);
+    a.collect(&flat);
+    a.check(&flat);
+    row_warps::function_reaches(&a)
 }
 
 /// A preprocessor branch that hipcc never compiles, and the directive that decides it.
@@ -603,6 +657,8 @@ struct Analyzer<'a, 't> {
     /// Macros defined as `warpSize` in the project headers the file includes (see
     /// [`HeaderAlias`]); empty for macro bodies.
     header_aliases: &'a [HeaderAlias],
+    /// Device functions with warp-level work in the project headers the file includes.
+    header_functions: &'a [HeaderFunction],
     /// The file launches a kernel cooperatively somewhere.
     cooperative_launch: bool,
     /// Keys of "report once" diagnostics already emitted.
@@ -665,6 +721,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             macro_skipped: None,
             warp_size_aliases: Vec::new(),
             header_aliases: &[],
+            header_functions: &[],
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
