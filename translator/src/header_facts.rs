@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use crate::analysis::{AnalysisOptions, Define, HeaderAlias, HeaderFunction, Included};
+use crate::analysis::{AnalysisOptions, Define, HeaderAlias, HeaderFunction};
 use crate::cache::Stamp;
 use crate::diag::LineIndex;
 use crate::includes::{normalize_rel, IncludeSearch};
@@ -34,18 +34,30 @@ struct Header {
     includes: Vec<String>,
     /// Macros it defines as `warpSize` in a branch hipcc may compile, with the line of each.
     aliases: Vec<(String, usize)>,
-    /// Its device functions that do warp-level work (H001's segment code).
-    functions: Vec<HeaderFunction>,
+    /// Where it has warp operations: a digest of its text, the text, and its device functions
+    /// that do warp-level work (H001's segment code), found at the first question.
+    warp_work: Option<WarpWork>,
     /// Its stamp when it was read (see [`crate::tree_index`]).
     stamp: Option<Stamp>,
+}
+
+/// A header with warp operations: what H001 may ask of it.
+#[derive(Debug)]
+struct WarpWork {
+    digest: u64,
+    text: Vec<u8>,
+    functions: OnceLock<Vec<HeaderFunction>>,
 }
 
 /// What a file took from the project headers it includes.
 #[derive(Debug, Default)]
 pub struct Taken {
-    /// The macros they define as `warpSize`, and their device functions that do warp-level
-    /// work.
-    pub included: Included,
+    /// The macros they define as `warpSize`.
+    pub aliases: Vec<HeaderAlias>,
+    /// The headers reached that have warp operations (relative to the root), with a digest of
+    /// each one's text: their device functions are read only where H001 asks
+    /// ([`HeaderFacts::functions`]), but the result depends on them all the same.
+    pub warp_headers: Vec<(String, u64)>,
     /// Every header reached (relative to the root), with its stamp when read: the file's result
     /// holds while they are unchanged.
     pub headers: Vec<(String, Option<Stamp>)>,
@@ -125,10 +137,8 @@ impl HeaderFacts {
                 continue;
             }
             taken.headers.push((hrel.clone(), header.stamp));
-            for f in &header.functions {
-                if !taken.included.functions.iter().any(|g| g.name == f.name) {
-                    taken.included.functions.push(f.clone());
-                }
+            if let Some(w) = &header.warp_work {
+                taken.warp_headers.push((hrel.clone(), w.digest));
             }
             for (name, line) in &header.aliases {
                 if !found.iter().any(|h| h.name == *name) {
@@ -147,8 +157,29 @@ impl HeaderFacts {
                 }
             }
         }
-        taken.included.warp_aliases = found;
+        taken.aliases = found;
         taken
+    }
+
+    /// The device functions with warp-level work of the headers a file reached (`taken`), each
+    /// header analysed once per run, at the first question; the first definition of a name wins.
+    pub fn functions(&self, taken: &Taken) -> Vec<HeaderFunction> {
+        let mut out: Vec<HeaderFunction> = Vec::new();
+        for (rel, _) in &taken.warp_headers {
+            let Some(h) = self.header(rel) else { continue };
+            let Some(w) = &h.warp_work else { continue };
+            let fns = w.functions.get_or_init(|| {
+                crate::parse::parse(&w.text, self.budget)
+                    .map(|tree| crate::analysis::segment_functions(&w.text, &tree, &self.opts))
+                    .unwrap_or_default()
+            });
+            for f in fns {
+                if !out.iter().any(|g| g.name == f.name) {
+                    out.push(f.clone());
+                }
+            }
+        }
+        out
     }
 
     /// The stamp header `rel` had when this run read it, reading it now if it has not (`None`
@@ -211,29 +242,27 @@ impl HeaderFacts {
 fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
     let includes = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
     let mut aliases = Vec::new();
-    let mut functions = Vec::new();
-    let aliased = defines_warp_size(text);
-    let warp_work = WARP_OPS
-        .iter()
-        .any(|w| memchr::memmem::find(text, w).is_some());
-    if aliased || warp_work {
+    if defines_warp_size(text) {
         if let Ok(tree) = crate::parse::parse(text, budget) {
-            if aliased {
-                let index = LineIndex::new(text);
-                aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
-                    .into_iter()
-                    .map(|(name, at)| (name, index.position(at).0))
-                    .collect();
-            }
-            if warp_work {
-                functions = crate::analysis::segment_functions(text, &tree, opts);
-            }
+            let index = LineIndex::new(text);
+            aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
+                .into_iter()
+                .map(|(name, at)| (name, index.position(at).0))
+                .collect();
         }
     }
+    let warp_work = WARP_OPS
+        .iter()
+        .any(|w| memchr::memmem::find(text, w).is_some())
+        .then(|| WarpWork {
+            digest: xxhash_rust::xxh3::xxh3_64(text),
+            text: text.to_vec(),
+            functions: OnceLock::new(),
+        });
     Header {
         includes,
         aliases,
-        functions,
+        warp_work,
         stamp: None,
     }
 }

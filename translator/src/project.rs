@@ -1282,10 +1282,21 @@ fn process(
         .filter(|_| f.translate && crate::buildfiles::classify(&path).is_none())
         .map(|h| h.for_file(&src, &f.rel))
         .unwrap_or_default();
-    let included = &taken.included;
+    let load = || {
+        cfg.translate
+            .header_facts
+            .as_ref()
+            .map(|h| h.functions(&taken))
+            .unwrap_or_default()
+    };
+    let included = crate::analysis::Included {
+        warp_aliases: &taken.aliases,
+        functions: (!taken.warp_headers.is_empty())
+            .then_some(&load as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
+    };
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);
-        (c, cache::key_with_headers(k, included))
+        (c, cache::key_with_headers(k, &taken))
     });
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
@@ -1544,7 +1555,7 @@ fn translate_file(
     f: &FoundFile,
     path: &Path,
     shown: &str,
-    (src, included): (&[u8], &crate::analysis::Included),
+    (src, included): (&[u8], crate::analysis::Included),
     outcome: &mut FileOutcome,
     output: &mut Option<Vec<u8>>,
 ) {

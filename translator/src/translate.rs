@@ -2499,7 +2499,7 @@ pub fn translate_source_with_headers(
     file: &str,
     rel: &str,
     opts: &Options,
-    included: &crate::analysis::Included,
+    included: crate::analysis::Included,
 ) -> Result<FileResult, TranslateError> {
     let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
         file: file.to_string(),
@@ -2514,7 +2514,7 @@ fn translate_tree_at(
     file: &str,
     rel: Option<&str>,
     opts: &Options,
-    included: Option<&crate::analysis::Included>,
+    included: Option<crate::analysis::Included>,
 ) -> Result<FileResult, TranslateError> {
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
@@ -2546,16 +2546,18 @@ fn translate_tree_at(
             fix: opts.fix,
             defines: opts.defines.clone(),
         };
-        let looked_up;
-        let none = crate::analysis::Included::default();
-        let included = match (included, rel, &opts.header_facts) {
-            (Some(h), _, _) => h,
-            (None, Some(rel), Some(facts)) => {
-                looked_up = facts.for_file(src, rel).included;
-                &looked_up
-            }
-            _ => &none,
+        // Without what the caller looked up, the file's headers are read here.
+        let taken = match (included, rel, &opts.header_facts) {
+            (None, Some(rel), Some(facts)) => Some((facts, facts.for_file(src, rel))),
+            _ => None,
         };
+        let load = taken.as_ref().map(|(facts, t)| move || facts.functions(t));
+        let included = included.unwrap_or_else(|| crate::analysis::Included {
+            warp_aliases: taken.as_ref().map_or(&[], |(_, t)| &t.aliases),
+            functions: load
+                .as_ref()
+                .map(|l| l as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
+        });
         let mut found =
             crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);
         crate::analysis::apply_suppressions(src, &mut found);

@@ -144,7 +144,7 @@ pub fn analyze_flat(
     file: &str,
     opts: &AnalysisOptions,
 ) -> Vec<Diagnostic> {
-    analyze_flat_with(src, tree, flat, index, file, opts, &Included::default())
+    analyze_flat_with(src, tree, flat, index, file, opts, Included::default())
 }
 
 /// A macro that a project header the file includes defines as `warpSize` for the HIP build
@@ -189,19 +189,13 @@ pub struct HeaderFunction {
 
 /// What the project headers a file includes tell its analysis (found by
 /// [`crate::header_facts`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Included {
+#[derive(Clone, Copy, Default)]
+pub struct Included<'h> {
     /// Macros defined as `warpSize` for the HIP build (H002).
-    pub warp_aliases: Vec<HeaderAlias>,
-    /// Device functions that do warp-level work (H001's segment code).
-    pub functions: Vec<HeaderFunction>,
-}
-
-impl Included {
-    /// Whether the headers told nothing.
-    pub fn is_empty(&self) -> bool {
-        self.warp_aliases.is_empty() && self.functions.is_empty()
-    }
+    pub warp_aliases: &'h [HeaderAlias],
+    /// Their device functions that do warp-level work (H001's segment code): asked for only
+    /// where the file has an H001 finding.
+    pub functions: Option<&'h dyn Fn() -> Vec<HeaderFunction>>,
 }
 
 /// [`analyze_flat`] for a file that includes project headers which define macros as
@@ -213,14 +207,14 @@ pub fn analyze_flat_with(
     index: &LineIndex,
     file: &str,
     opts: &AnalysisOptions,
-    included: &Included,
+    included: Included,
 ) -> Vec<Diagnostic> {
     debug_assert!(flat.nodes.first() == Some(&tree.root_node()));
     let mut out = Vec::new();
     let macros = {
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
-        a.header_aliases = &included.warp_aliases;
-        a.header_functions = &included.functions;
+        a.header_aliases = included.warp_aliases;
+        a.header_functions = included.functions;
         a.collect(flat);
         a.check(flat);
         rules::cluster_dims(&mut a);
@@ -657,8 +651,10 @@ struct Analyzer<'a, 't> {
     /// Macros defined as `warpSize` in the project headers the file includes (see
     /// [`HeaderAlias`]); empty for macro bodies.
     header_aliases: &'a [HeaderAlias],
-    /// Device functions with warp-level work in the project headers the file includes.
-    header_functions: &'a [HeaderFunction],
+    /// Device functions with warp-level work in the project headers the file includes, read
+    /// at the first question.
+    header_functions: Option<&'a dyn Fn() -> Vec<HeaderFunction>>,
+    header_functions_read: std::cell::OnceCell<Vec<HeaderFunction>>,
     /// The file launches a kernel cooperatively somewhere.
     cooperative_launch: bool,
     /// Keys of "report once" diagnostics already emitted.
@@ -721,7 +717,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             macro_skipped: None,
             warp_size_aliases: Vec::new(),
             header_aliases: &[],
-            header_functions: &[],
+            header_functions: None,
+            header_functions_read: std::cell::OnceCell::new(),
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
@@ -737,6 +734,14 @@ impl<'a, 't> Analyzer<'a, 't> {
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
             calls: Vec::new(),
+        }
+    }
+
+    /// The device functions with warp-level work of the project headers the file includes.
+    fn header_functions(&self) -> &[HeaderFunction] {
+        match self.header_functions {
+            Some(load) => self.header_functions_read.get_or_init(load),
+            None => &[],
         }
     }
 

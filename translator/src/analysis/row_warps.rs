@@ -493,24 +493,24 @@ fn reach_of<'a>(
             if at >= range.end {
                 break;
             }
-            reach =
-                reach.max(match segment {
-                    Some(Lanes::Width32) => Reach::Segments,
-                    Some(Lanes::SmallXor) => Reach::XorSegments,
-                    Some(Lanes::Wavefront) => Reach::Wavefront,
-                    None if depth < CALL_DEPTH && defs.iter().any(|(n, _, _)| *n == callee) => {
-                        reach_of(a, callee, defs, memo, depth + 1)
-                    }
-                    // A function of a project header the file includes, as that header showed it.
-                    None => a.header_functions.iter().find(|f| f.name == callee).map_or(
-                        Reach::None,
-                        |f| match f.reach {
-                            SegmentReach::Segments => Reach::Segments,
-                            SegmentReach::XorSegments => Reach::XorSegments,
-                            SegmentReach::Wavefront => Reach::Wavefront,
-                        },
-                    ),
-                });
+            reach = reach.max(match segment {
+                Some(Lanes::Width32) => Reach::Segments,
+                Some(Lanes::SmallXor) => Reach::XorSegments,
+                Some(Lanes::Wavefront) => Reach::Wavefront,
+                None if depth < CALL_DEPTH && defs.iter().any(|(n, _, _)| *n == callee) => {
+                    reach_of(a, callee, defs, memo, depth + 1)
+                }
+                // A function of a project header the file includes, as that header showed it.
+                None => a
+                    .header_functions()
+                    .iter()
+                    .find(|f| f.name == callee)
+                    .map_or(Reach::None, |f| match f.reach {
+                        SegmentReach::Segments => Reach::Segments,
+                        SegmentReach::XorSegments => Reach::XorSegments,
+                        SegmentReach::Wavefront => Reach::Wavefront,
+                    }),
+            });
             if reach == Reach::Wavefront {
                 break;
             }
