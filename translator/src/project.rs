@@ -2154,8 +2154,8 @@ impl<R, I> Drop for Unblock<'_, R, I> {
 /// How many chunks discovery may find ahead of the workers.
 const CHUNKS_AHEAD: usize = 64;
 
-/// The run's store of what its project headers define (see [`crate::header_facts`]), with the
-/// include directories where the run knows them.
+/// The run's store of what its project headers tell the files that include them (see
+/// [`crate::header_facts`]), with the include directories where the run knows them.
 fn header_facts(cfg: &ConvertConfig, root: &Path) -> std::sync::Arc<HeaderFacts> {
     std::sync::Arc::new(HeaderFacts::new(
         root.to_path_buf(),

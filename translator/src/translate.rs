@@ -105,8 +105,8 @@ pub struct Options {
     /// Macros the HIP build defines (`--define`): branches they decide are judged as hipcc
     /// compiles them.
     pub defines: Vec<crate::analysis::Define>,
-    /// What the run's project headers define as `warpSize`, for the files that include them
-    /// (H002); `None` outside a run over a tree.
+    /// What the run's project headers tell the analysis of the files that include them (H002's
+    /// `warpSize` macros, H001's segment functions); `None` outside a run over a tree.
     pub header_facts: Option<Arc<crate::header_facts::HeaderFacts>>,
 }
 
