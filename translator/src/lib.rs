@@ -11,6 +11,7 @@ pub mod config;
 pub mod diag;
 pub mod doctor;
 pub mod edit;
+pub mod header_facts;
 pub mod header_mode;
 pub mod headers;
 pub mod includes;

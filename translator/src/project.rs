@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::cache::{self, Cache};
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
+use crate::header_facts::HeaderFacts;
 use crate::patch;
 use crate::translate::{self, TranslateError};
 use crate::tree_index::{self, Record};
@@ -1237,9 +1238,20 @@ fn process(
     let cacheable = cfg.cache.is_some() && f.translate && cfg.mode == Mode::Translate;
     // The index vouches for the source and its output is as hipport left it: nothing to read
     // or write, the result is the head in the index.
-    if let Some(r) =
-        indexed.filter(|r| cacheable && !cfg.details && !keep_output && !moved && r.vouches_for(f))
-    {
+    let header_stamp = |rel: &str| {
+        cfg.translate
+            .header_facts
+            .as_ref()
+            .and_then(|h| h.stamp(rel))
+    };
+    if let Some(r) = indexed.filter(|r| {
+        cacheable
+            && !cfg.details
+            && !keep_output
+            && !moved
+            && r.vouches_for(f)
+            && r.headers_hold(header_stamp)
+    }) {
         if let Some(head) = cache::decode_head(&r.head) {
             let output_ok = match &cfg.output {
                 OutputMode::Dir(_) => output_untouched(dest.as_deref(), &head),
@@ -1263,11 +1275,31 @@ fn process(
         }
     };
     outcome.bytes = src.len() as u64;
-    let key = cfg
-        .cache
+    // What the project headers the file includes tell its analysis (H002's `warpSize` macros,
+    // H001's segment functions): part of its result, so part of its cache key.
+    let taken = cfg
+        .translate
+        .header_facts
         .as_ref()
-        .filter(|_| cacheable)
-        .map(|c| (c, c.key(&f.rel, &shown, f.translate, &src)));
+        .filter(|_| f.translate && crate::buildfiles::classify(&path).is_none())
+        .map(|h| h.for_file(&src, &f.rel))
+        .unwrap_or_default();
+    let load = || {
+        cfg.translate
+            .header_facts
+            .as_ref()
+            .map(|h| h.functions(&taken))
+            .unwrap_or_default()
+    };
+    let included = crate::analysis::Included {
+        warp_aliases: &taken.aliases,
+        functions: (!taken.warp_headers.is_empty())
+            .then_some(&load as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
+    };
+    let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
+        let k = c.key(&f.rel, &shown, f.translate, &src);
+        (c, cache::key_with_headers(k, &taken))
+    });
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
     // something needs it. The output file is trusted by its stamp when it is the one this
@@ -1302,7 +1334,15 @@ fn process(
         }
         output = take_entry(&mut outcome, e).or(rebuilt);
     } else {
-        translate_file(cfg, f, &path, &shown, &src, &mut outcome, &mut output);
+        translate_file(
+            cfg,
+            f,
+            &path,
+            &shown,
+            (&src, included),
+            &mut outcome,
+            &mut output,
+        );
         if key.is_some() && matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged) {
             // Translated bytes that the edits rebuild from the source are not stored twice.
             let changed = output.as_ref().filter(|o| **o != src);
@@ -1376,8 +1416,14 @@ fn process(
         }
     }
     // What the next run's index holds for this source.
-    let record = match (key, f.stamp) {
-        (Some((_, k)), Some(stamp))
+    // The headers the result took facts from, each with its stamp (none: not indexed).
+    let headers: Option<Vec<(String, cache::Stamp)>> = taken
+        .headers
+        .into_iter()
+        .map(|(rel, stamp)| Some((rel, stamp?)))
+        .collect();
+    let record = match (key, f.stamp, headers) {
+        (Some((_, k)), Some(stamp), Some(headers))
             if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged)
                 && !outcome.read_other_files =>
         {
@@ -1394,6 +1440,7 @@ fn process(
                     &outcome.renames,
                     out_stamp.as_ref(),
                 ),
+                headers,
             })
         }
         _ => None,
@@ -1503,13 +1550,14 @@ pub(crate) fn read_whole(
     Ok(buf)
 }
 
-/// Translates (or analyses) one file's bytes into `outcome` and `output`, with its diff.
+/// Translates (or analyses) one file's bytes (with what the project headers it includes tell
+/// its analysis) into `outcome` and `output`, with its diff.
 fn translate_file(
     cfg: &ConvertConfig,
     f: &FoundFile,
     path: &Path,
     shown: &str,
-    src: &[u8],
+    (src, included): (&[u8], crate::analysis::Included),
     outcome: &mut FileOutcome,
     output: &mut Option<Vec<u8>>,
 ) {
@@ -1597,7 +1645,14 @@ fn translate_file(
                 format!("{shown} looks binary (it contains NUL bytes); copied without translation"),
             ));
         } else {
-            match translate::translate_source_at(src, shown, &f.rel, &cfg.translate) {
+            let r = translate::translate_source_with_headers(
+                src,
+                shown,
+                &f.rel,
+                &cfg.translate,
+                included,
+            );
+            match r {
                 Ok(mut r) => {
                     if cfg.mode == Mode::Header {
                         let single =
@@ -2107,6 +2162,17 @@ impl<R, I> Drop for Unblock<'_, R, I> {
 /// How many chunks discovery may find ahead of the workers.
 const CHUNKS_AHEAD: usize = 64;
 
+/// The run's store of what its project headers tell the files that include them (see
+/// [`crate::header_facts`]), with the include directories where the run knows them.
+fn header_facts(cfg: &ConvertConfig, root: &Path) -> std::sync::Arc<HeaderFacts> {
+    std::sync::Arc::new(HeaderFacts::new(
+        root.to_path_buf(),
+        cfg.translate.include_search.clone(),
+        cfg.translate.defines.clone(),
+        cfg.translate.parse_budget,
+    ))
+}
+
 /// Runs a whole conversion, handing each outcome to `sink` in discovery order. One thread finds
 /// the files ([`discover_each`]) and hands them, in chunks, to worker threads that translate them
 /// (one parser each); at most [`CHUNKS_AHEAD`] chunks wait for a worker and [`REORDER_WINDOW`]
@@ -2140,8 +2206,13 @@ pub fn convert_streaming(
         .map(|(found, _)| compute_renames(cfg, found))
         .unwrap_or_default();
     let run_cfg;
-    let cfg = if renamed.is_empty() {
+    let cfg = if renamed.is_empty() && !cfg.translate.analyze {
         cfg
+    } else if renamed.is_empty() {
+        let mut c = cfg.clone();
+        c.translate.header_facts = Some(header_facts(&c, &root));
+        run_cfg = c;
+        &run_cfg
     } else {
         let mut c = cfg.clone();
         if let Some((found, _)) = &listed {
@@ -2156,6 +2227,9 @@ pub fn convert_streaming(
         // The cache was salted before the renames were known: results made without them (the
         // same sources converted without --rename) must not serve this run.
         c.cache = c.cache.as_ref().map(|k| k.with_renames(&c.translate));
+        if c.translate.analyze {
+            c.translate.header_facts = Some(header_facts(&c, &root));
+        }
         run_cfg = c;
         &run_cfg
     };

@@ -105,6 +105,9 @@ pub struct Options {
     /// Macros the HIP build defines (`--define`): branches they decide are judged as hipcc
     /// compiles them.
     pub defines: Vec<crate::analysis::Define>,
+    /// What the run's project headers tell the analysis of the files that include them (H002's
+    /// `warpSize` macros, H001's segment functions); `None` outside a run over a tree.
+    pub header_facts: Option<Arc<crate::header_facts::HeaderFacts>>,
 }
 
 impl Default for Options {
@@ -121,6 +124,7 @@ impl Default for Options {
             analyze: true,
             fix: false,
             defines: Vec::new(),
+            header_facts: None,
         }
     }
 }
@@ -2498,7 +2502,7 @@ pub fn translate_tree(
     file: &str,
     opts: &Options,
 ) -> Result<FileResult, TranslateError> {
-    let mut r = translate_tree_at(src, tree, file, None, opts)?;
+    let mut r = translate_tree_at(src, tree, file, None, opts, None)?;
     crate::analysis::merge_restated(&mut r.diagnostics);
     Ok(r)
 }
@@ -2517,7 +2521,24 @@ pub fn translate_source_at(
         file: file.to_string(),
         source,
     })?;
-    translate_tree_at(src, &tree, file, Some(rel), opts)
+    translate_tree_at(src, &tree, file, Some(rel), opts, None)
+}
+
+/// [`translate_source_at`] given what the project headers the file includes tell its analysis
+/// (see [`crate::header_facts::HeaderFacts::for_file`]), where the caller has looked that
+/// up already (for the cache key).
+pub fn translate_source_with_headers(
+    src: &[u8],
+    file: &str,
+    rel: &str,
+    opts: &Options,
+    included: crate::analysis::Included,
+) -> Result<FileResult, TranslateError> {
+    let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
+        file: file.to_string(),
+        source,
+    })?;
+    translate_tree_at(src, &tree, file, Some(rel), opts, Some(included))
 }
 
 fn translate_tree_at(
@@ -2526,6 +2547,7 @@ fn translate_tree_at(
     file: &str,
     rel: Option<&str>,
     opts: &Options,
+    included: Option<crate::analysis::Included>,
 ) -> Result<FileResult, TranslateError> {
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
@@ -2557,7 +2579,20 @@ fn translate_tree_at(
             fix: opts.fix,
             defines: opts.defines.clone(),
         };
-        let mut found = crate::analysis::analyze_flat(src, tree, &flat, &w.index, file, &aopts);
+        // Without what the caller looked up, the file's headers are read here.
+        let taken = match (included, rel, &opts.header_facts) {
+            (None, Some(rel), Some(facts)) => Some((facts, facts.for_file(src, rel))),
+            _ => None,
+        };
+        let load = taken.as_ref().map(|(facts, t)| move || facts.functions(t));
+        let included = included.unwrap_or_else(|| crate::analysis::Included {
+            warp_aliases: taken.as_ref().map_or(&[], |(_, t)| &t.aliases),
+            functions: load
+                .as_ref()
+                .map(|l| l as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
+        });
+        let mut found =
+            crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);
         crate::analysis::apply_suppressions(src, &mut found);
         if opts.fix {
             for d in &mut found {

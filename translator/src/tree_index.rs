@@ -21,7 +21,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::cache::{Stamp, R, W};
 use crate::project::{AtomicWriter, FoundFile};
 
-const MAGIC: &[u8; 8] = b"HIPPI\x00\x02\x00";
+const MAGIC: &[u8; 8] = b"HIPPI\x00\x03\x00";
 
 /// How long a source must have been unchanged when it was read for its stamp to be trusted.
 const SETTLED_NS: u128 = 1_000_000_000;
@@ -41,6 +41,9 @@ pub struct Record {
     pub key: u128,
     /// The head of its cache entry ([`crate::cache::encode_head`]).
     pub head: Vec<u8>,
+    /// The project headers its result took facts from (see [`crate::header_facts`]), relative
+    /// to the root, with their stamps when read: the record holds while they are unchanged.
+    pub headers: Vec<(String, Stamp)>,
 }
 
 impl Record {
@@ -50,6 +53,14 @@ impl Record {
             && self.translate == f.translate
             && f.stamp == Some(self.stamp)
             && self.stamp.changed_ns() + SETTLED_NS < self.read_at
+    }
+
+    /// Whether every header the result took facts from is as it was when read (`now` gives a
+    /// header's stamp in this run), settled as the source must be.
+    pub fn headers_hold(&self, now: impl Fn(&str) -> Option<Stamp>) -> bool {
+        self.headers.iter().all(|(rel, stamp)| {
+            now(rel) == Some(*stamp) && stamp.changed_ns() + SETTLED_NS < self.read_at
+        })
     }
 }
 
@@ -179,6 +190,11 @@ fn encode(r: &Record) -> Vec<u8> {
     w.wide(r.read_at);
     w.wide(r.key);
     w.b(&r.head);
+    w.n(r.headers.len() as u64);
+    for (rel, stamp) in &r.headers {
+        w.b(rel.as_bytes());
+        w.stamp(stamp);
+    }
     w.0
 }
 
@@ -191,7 +207,14 @@ fn decode(p: &[u8]) -> Option<Record> {
         read_at: r.wide()?,
         key: r.wide()?,
         head: r.b()?.to_vec(),
+        headers: Vec::new(),
     };
+    let mut record = record;
+    let n = r.n()?;
+    for _ in 0..n {
+        let rel = r.s()?;
+        record.headers.push((rel, r.stamp()?));
+    }
     r.0.is_empty().then_some(record)
 }
 
@@ -207,6 +230,10 @@ mod tests {
             read_at: 99_000_000_000,
             key: 0x1234 << 70,
             head: b"head bytes".to_vec(),
+            headers: vec![(
+                "inc/compat.h".into(),
+                Stamp::from_words([1, 9, 3, 4, 5, 6, 7]),
+            )],
         }
     }
 
@@ -269,5 +296,21 @@ mod tests {
             ..r.clone()
         };
         assert!(!racy.vouches_for(&f(Some(r.stamp))));
+    }
+
+    #[test]
+    fn a_record_holds_only_while_its_headers_are_unchanged() {
+        let r = record("a/b.cu");
+        let (rel, stamp) = r.headers[0].clone();
+        assert!(r.headers_hold(|h| (h == rel).then_some(stamp)));
+        // Changed, gone, or read within a second of its last change.
+        let changed = Stamp::from_words([1, 9, 3, 4, 5, 6, 8]);
+        assert!(!r.headers_hold(|_| Some(changed)));
+        assert!(!r.headers_hold(|_| None));
+        let racy = Record {
+            read_at: stamp.changed_ns() + 500_000_000,
+            ..r.clone()
+        };
+        assert!(!racy.headers_hold(|_| Some(stamp)));
     }
 }

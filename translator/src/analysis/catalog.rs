@@ -39,7 +39,10 @@ segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, 
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
 the lane's half of a 64-lane wavefront. Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
-a `WARP_SIZE 32` constant that only such functions use is dropped too. None of this applies where \
+a `WARP_SIZE 32` constant that only such functions use is dropped too. The functions called may \
+be defined in a project header the file includes with quotes (a `.cuh` with the reduction, a \
+`.cu` with the lane math): the header's own shuffles and votes decide, as in the file. \
+None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
 `C10_WARP_SIZE`): lanes counted by the wavefront's size and reductions over 32 lanes mix, and \
 lane 0 of the wavefront reads half a sum. `threadIdx.x < 32` and shared arrays of 32 entries indexed by \
@@ -64,7 +67,9 @@ pub const WARPSIZE_CONSTEXPR: DiagInfo = DiagInfo {
 Before ROCm 7.0 HIP's `warpSize` was a compile-time constant, so ported code used it as a \
 template argument, an array bound, in static_assert, in a constexpr initializer or `if constexpr` \
 condition, or as a case label; so does code that reaches it through a macro (`#define WARP_SIZE \
-warpSize` on the ROCm side of `#ifndef USE_ROCM`, which hipport follows). From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
+warpSize` on the ROCm side of `#ifndef USE_ROCM`, which hipport follows, in the file itself or \
+in a project header it includes with quotes, directly or through other headers; the report then \
+names the header and line of the definition). From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
 expression), and all of these fail to compile (hipport reports an error when the target HIP is \
 7.0 or newer, a warning before). `__AMDGCN_WAVEFRONT_SIZE` (and \
 `__AMDGCN_WAVEFRONT_SIZE__`) is deprecated by LLVM for the same reason.

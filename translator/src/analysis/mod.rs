@@ -162,10 +162,77 @@ pub fn analyze_flat(
     file: &str,
     opts: &AnalysisOptions,
 ) -> Vec<Diagnostic> {
+    analyze_flat_with(src, tree, flat, index, file, opts, Included::default())
+}
+
+/// A macro that a project header the file includes defines as `warpSize` for the HIP build
+/// (`#define WARP_SIZE warpSize` under `USE_ROCM` in vLLM's `cuda_compat.h`): H002 reads its
+/// uses in the including file as uses of `warpSize`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeaderAlias {
+    /// The macro's name.
+    pub name: String,
+    /// The header that defines it, relative to the input root.
+    pub header: String,
+    /// The line of the definition in that header (1-based).
+    pub line: usize,
+    /// Where the `#include` that brings it in starts in the including file: uses before it
+    /// do not see it.
+    pub after: usize,
+}
+
+/// How a device function of a project header treats a 64-lane wavefront, with the functions of
+/// that header it calls: H001 reads a call of it from an including file as it reads a call of a
+/// function of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SegmentReach {
+    /// Every shuffle passes a width of 32 or less, and there are no votes: it works on 32-lane
+    /// segments.
+    Segments,
+    /// Segments, some of them kept only by a small xor distance.
+    XorSegments,
+    /// A shuffle over the whole wavefront, a vote, or a read of the wavefront's size.
+    Wavefront,
+}
+
+/// A device function a project header defines that does warp-level work (see
+/// [`SegmentReach`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeaderFunction {
+    /// The function's name.
+    pub name: String,
+    /// How it treats a 64-lane wavefront.
+    pub reach: SegmentReach,
+}
+
+/// What the project headers a file includes tell its analysis (found by
+/// [`crate::header_facts`]).
+#[derive(Clone, Copy, Default)]
+pub struct Included<'h> {
+    /// Macros defined as `warpSize` for the HIP build (H002).
+    pub warp_aliases: &'h [HeaderAlias],
+    /// Their device functions that do warp-level work (H001's segment code): asked for only
+    /// where the file has an H001 finding.
+    pub functions: Option<&'h dyn Fn() -> Vec<HeaderFunction>>,
+}
+
+/// [`analyze_flat`] for a file that includes project headers which define macros as
+/// `warpSize` or device functions that do warp-level work (`included`).
+pub fn analyze_flat_with(
+    src: &[u8],
+    tree: &Tree,
+    flat: &Flat,
+    index: &LineIndex,
+    file: &str,
+    opts: &AnalysisOptions,
+    included: Included,
+) -> Vec<Diagnostic> {
     debug_assert!(flat.nodes.first() == Some(&tree.root_node()));
     let mut out = Vec::new();
     let macros = {
         let mut a = Analyzer::new(src, file, opts, index, None, &mut out);
+        a.header_aliases = included.warp_aliases;
+        a.header_functions = included.functions;
         a.collect(flat);
         a.check(flat);
         rules::cluster_dims(&mut a);
@@ -205,6 +272,30 @@ pub fn analyze_flat(
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
     out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
     out
+}
+
+/// The object-like macros a file (a project header) defines as `warpSize` in a branch hipcc may
+/// compile, each with the offset of its `#define`, as H002 finds them within one file;
+/// `tree` must be the tree-sitter-cuda parse of `src`.
+pub fn warp_size_aliases(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec<(String, usize)> {
+    let flat = Flat::of_kinds(tree.root_node(), &ANALYZED_KINDS);
+    let index = LineIndex::new(src);
+    let mut out = Vec::new();
+    let mut a = Analyzer::new(src, "", opts, &index, None, &mut out);
+    a.collect(&flat);
+    std::mem::take(&mut a.warp_size_aliases)
+}
+
+/// The device functions a file (a project header) defines that do warp-level work, and how
+/// each treats a 64-lane wavefront with the functions of the file it calls.
+pub fn segment_functions(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec<HeaderFunction> {
+    let flat = Flat::of_kinds(tree.root_node(), &ANALYZED_KINDS);
+    let index = LineIndex::new(src);
+    let mut out = Vec::new();
+    let mut a = Analyzer::new(src, "", opts, &index, None, &mut out);
+    a.collect(&flat);
+    a.check(&flat);
+    row_warps::function_reaches(&a)
 }
 
 /// A preprocessor branch that hipcc never compiles, and the directive that decides it.
@@ -576,6 +667,13 @@ struct Analyzer<'a, 't> {
     /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
     /// their uses as uses of `warpSize`.
     warp_size_aliases: Vec<(String, usize)>,
+    /// Macros defined as `warpSize` in the project headers the file includes (see
+    /// [`HeaderAlias`]); empty for macro bodies.
+    header_aliases: &'a [HeaderAlias],
+    /// Device functions with warp-level work in the project headers the file includes, read
+    /// at the first question.
+    header_functions: Option<&'a dyn Fn() -> Vec<HeaderFunction>>,
+    header_functions_read: std::cell::OnceCell<Vec<HeaderFunction>>,
     /// The file launches a kernel cooperatively somewhere.
     cooperative_launch: bool,
     /// Keys of "report once" diagnostics already emitted.
@@ -637,6 +735,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             in_macro: None,
             macro_skipped: None,
             warp_size_aliases: Vec::new(),
+            header_aliases: &[],
+            header_functions: None,
+            header_functions_read: std::cell::OnceCell::new(),
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
@@ -652,6 +753,14 @@ impl<'a, 't> Analyzer<'a, 't> {
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
             calls: Vec::new(),
+        }
+    }
+
+    /// The device functions with warp-level work of the project headers the file includes.
+    fn header_functions(&self) -> &[HeaderFunction] {
+        match self.header_functions {
+            Some(load) => self.header_functions_read.get_or_init(load),
+            None => &[],
         }
     }
 

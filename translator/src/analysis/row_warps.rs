@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::Analyzer;
+use super::{Analyzer, SegmentReach};
 use crate::diag::Severity;
 use crate::edit::Edit;
 use crate::parse::{Field, KindName, FIELDS};
@@ -500,7 +500,16 @@ fn reach_of<'a>(
                 None if depth < CALL_DEPTH && defs.iter().any(|(n, _, _)| *n == callee) => {
                     reach_of(a, callee, defs, memo, depth + 1)
                 }
-                None => Reach::None,
+                // A function of a project header the file includes, as that header showed it.
+                None => a
+                    .header_functions()
+                    .iter()
+                    .find(|f| f.name == callee)
+                    .map_or(Reach::None, |f| match f.reach {
+                        SegmentReach::Segments => Reach::Segments,
+                        SegmentReach::XorSegments => Reach::XorSegments,
+                        SegmentReach::Wavefront => Reach::Wavefront,
+                    }),
             });
             if reach == Reach::Wavefront {
                 break;
@@ -509,6 +518,49 @@ fn reach_of<'a>(
     }
     memo.insert(name, reach);
     reach
+}
+
+/// The device functions of the file that do warp-level work, each with how it treats a 64-lane
+/// wavefront (with what it calls): segment code that reads the wavefront's size, itself or in
+/// what it calls, counts as wavefront code (a caller elsewhere cannot tell the two apart).
+pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
+    let defs: Vec<(&str, std::ops::Range<usize>, Node)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| {
+            let name = a.function_name(f.node)?;
+            let body = f.node.field(FIELDS.body)?;
+            Some((name, f.node.byte_range(), body))
+        })
+        .collect();
+    let mut memo = std::collections::HashMap::new();
+    let mut out: Vec<super::HeaderFunction> = Vec::new();
+    for (name, range, _) in &defs {
+        let reach = match reach_of(a, name, &defs, &mut memo, 0) {
+            Reach::None => continue,
+            Reach::Wavefront => SegmentReach::Wavefront,
+            r => {
+                let wave = reached(a, &defs, range.clone())
+                    .iter()
+                    .any(|r| names_wave_size(&a.src[r.clone()]));
+                match (wave, r) {
+                    (true, _) => SegmentReach::Wavefront,
+                    (false, Reach::Segments) => SegmentReach::Segments,
+                    (false, _) => SegmentReach::XorSegments,
+                }
+            }
+        };
+        // Overloads and definitions in branches: the widest of them counts.
+        match out.iter_mut().find(|f| f.name == *name) {
+            Some(f) => f.reach = f.reach.max(reach),
+            None => out.push(super::HeaderFunction {
+                name: name.to_string(),
+                reach,
+            }),
+        }
+    }
+    out
 }
 
 /// Whether the lane distance `offset` of the xor shuffle `call` is below 32 whatever it

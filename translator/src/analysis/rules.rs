@@ -2361,7 +2361,18 @@ fn identifier(a: &mut Analyzer, n: Node) {
         let name = a.text(n);
         if let Some(&(_, at)) = a.warp_size_aliases.iter().find(|(m, _)| m == name) {
             if n.start_byte() > at {
-                warpsize_constexpr(a, n, name);
+                warpsize_constexpr(a, n, name, None);
+            }
+            return;
+        }
+    }
+    if !a.header_aliases.is_empty() {
+        let name = a.text(n);
+        let aliases = a.header_aliases;
+        if let Some(h) = aliases.iter().find(|h| h.name == name) {
+            // A file that defines the name itself decides it by its own definitions.
+            if n.start_byte() > h.after && a.macros.get(name).is_none() {
+                warpsize_constexpr(a, n, name, Some(h));
             }
             return;
         }
@@ -2380,7 +2391,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
         return;
     }
     match name {
-        "warpSize" => warpsize_constexpr(a, n, "warpSize"),
+        "warpSize" => warpsize_constexpr(a, n, "warpSize", None),
         "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,
@@ -2533,8 +2544,9 @@ fn constant_use(a: &Analyzer, n: Node) -> Option<&'static str> {
     what
 }
 
-/// `warpSize`, or a macro defined as it (`name`), where a constant expression is needed.
-fn warpsize_constexpr(a: &mut Analyzer, n: Node, name: &str) {
+/// `warpSize`, or a macro defined as it (`name`, in the file or in the project header `from`),
+/// where a constant expression is needed.
+fn warpsize_constexpr(a: &mut Analyzer, n: Node, name: &str, from: Option<&super::HeaderAlias>) {
     let what = constant_use(a, n);
     if let Some(what) = what {
         // Still a constant before ROCm 7.0: a warning there, an error when targeting 7.0+.
@@ -2549,6 +2561,8 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node, name: &str) {
             n,
             if name == "warpSize" {
                 format!("`warpSize` used as {what}: it is not a compile-time constant from ROCm 7.0")
+            } else if let Some(h) = from {
+                format!("`{name}` (defined as `warpSize` for hipcc in {}:{}) used as {what}: `warpSize` is not a compile-time constant from ROCm 7.0", h.header, h.line)
             } else {
                 format!("`{name}` (defined as `warpSize` for hipcc) used as {what}: `warpSize` is not a compile-time constant from ROCm 7.0")
             },
@@ -5024,7 +5038,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
     if is_cluster_name(a, t) {
         cluster(a, n, t);
     } else if t == "warpSize" {
-        warpsize_constexpr(a, n, "warpSize");
+        warpsize_constexpr(a, n, "warpSize", None);
     } else if t == "C10_WARP_SIZE" {
         c10_warp_size(a, n);
     } else if t.starts_with("__nv_fp8") {

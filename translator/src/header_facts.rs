@@ -1,0 +1,354 @@
+//! What a project's own headers tell the files that include them: the macros a header defines as
+//! `warpSize` for the HIP build (`#define WARP_SIZE warpSize` under `USE_ROCM` in vLLM's
+//! `cuda_compat.h`), so that H002 reads `WARP_SIZE` in a template default of a `.cu` that includes
+//! it as the `warpSize` it is under hipcc; and how its device functions with warp-level work
+//! treat a 64-lane wavefront, so that H001 knows a `.cu` whose kernels reduce 32-lane segments
+//! with a header's `segmentSum` for segment code.
+//!
+//! Sits above [`crate::analysis`] (which finds such macros within one file) and
+//! [`crate::includes`] (which says where an include lands). One [`HeaderFacts`] serves a whole
+//! run: each header is read at most once, by whichever worker asks first, and its facts are
+//! shared. A header with neither `warpSize` in a `#define` nor a warp operation is never parsed; a file with no quoted include
+//! never asks.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use crate::analysis::{AnalysisOptions, Define, HeaderAlias, HeaderFunction};
+use crate::cache::Stamp;
+use crate::diag::LineIndex;
+use crate::includes::{normalize_rel, IncludeSearch};
+
+/// How deep includes of includes are followed.
+const DEPTH: usize = 8;
+
+/// Headers larger than this are not read.
+const MAX_HEADER_BYTES: u64 = 4 << 20;
+
+/// What one header holds that matters to the files including it.
+#[derive(Debug, Default)]
+struct Header {
+    /// Its quoted includes, as written (`/`-separated).
+    includes: Vec<String>,
+    /// Macros it defines as `warpSize` in a branch hipcc may compile, with the line of each.
+    aliases: Vec<(String, usize)>,
+    /// Where it has warp operations: a digest of its text, the text, and its device functions
+    /// that do warp-level work (H001's segment code), found at the first question.
+    warp_work: Option<WarpWork>,
+    /// Its stamp when it was read (see [`crate::tree_index`]).
+    stamp: Option<Stamp>,
+}
+
+/// A header with warp operations: what H001 may ask of it.
+#[derive(Debug)]
+struct WarpWork {
+    digest: u64,
+    text: Vec<u8>,
+    functions: OnceLock<Vec<HeaderFunction>>,
+}
+
+/// What a file took from the project headers it includes.
+#[derive(Debug, Default)]
+pub struct Taken {
+    /// The macros they define as `warpSize`.
+    pub aliases: Vec<HeaderAlias>,
+    /// The headers reached that have warp operations (relative to the root), with a digest of
+    /// each one's text: their device functions are read only where H001 asks
+    /// ([`HeaderFacts::functions`]), but the result depends on them all the same.
+    pub warp_headers: Vec<(String, u64)>,
+    /// Every header reached (relative to the root), with its stamp when read: the file's result
+    /// holds while they are unchanged.
+    pub headers: Vec<(String, Option<Stamp>)>,
+}
+
+/// The facts of a tree's headers, read lazily, once per run, shared by the run's workers.
+pub struct HeaderFacts {
+    /// The input root (headers outside it are not read).
+    root: PathBuf,
+    /// The build files' include directories and the tree's files, where the run knows them.
+    search: Option<Arc<IncludeSearch>>,
+    /// How the HIP build is judged (`--define`), and the parse budget of a header.
+    opts: AnalysisOptions,
+    budget: Duration,
+    /// Header (relative to the root) -> its facts, `None` where there is no such file.
+    memo: Mutex<HashMap<String, Slot>>,
+}
+
+/// A header's facts, filled by the first worker that asks.
+type Slot = Arc<OnceLock<Option<Arc<Header>>>>;
+
+impl std::fmt::Debug for HeaderFacts {
+    // Options print into the cache's salt: what the headers say is keyed per file instead.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HeaderFacts")
+    }
+}
+
+impl HeaderFacts {
+    /// The facts of the headers under `root`, looked up through `search` where given (else
+    /// beside the including file, then at the root), with the HIP build's `defines`.
+    pub fn new(
+        root: PathBuf,
+        search: Option<Arc<IncludeSearch>>,
+        defines: Vec<Define>,
+        budget: Duration,
+    ) -> HeaderFacts {
+        HeaderFacts {
+            root,
+            search,
+            opts: AnalysisOptions {
+                defines,
+                ..AnalysisOptions::default()
+            },
+            budget,
+            memo: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// What the project headers that `src`, the file at `rel` (relative to the root), includes
+    /// with quotes, directly or through other headers (at most [`DEPTH`] deep, each header
+    /// once), tell its analysis: the macros they define as `warpSize` and their device
+    /// functions with warp-level work, with the headers reached. The first definition of a
+    /// name wins. Headers not found, or outside the root, add nothing.
+    pub fn for_file(&self, src: &[u8], rel: &str) -> Taken {
+        let mut taken = Taken::default();
+        if memchr::memmem::find(src, b"include").is_none() {
+            return taken;
+        }
+        let direct = quoted_includes(src);
+        if direct.is_empty() {
+            return taken;
+        }
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        let mut found: Vec<HeaderAlias> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        // (directory of the including header, include as written, depth, the file's include)
+        let mut queue: std::collections::VecDeque<(String, String, usize, usize)> = direct
+            .into_iter()
+            .map(|(at, inc)| (dir.clone(), inc, 1, at))
+            .collect();
+        while let Some((from, inc, depth, at)) = queue.pop_front() {
+            let Some((hrel, header)) = self.resolve(&from, &inc) else {
+                continue;
+            };
+            if !seen.insert(hrel.clone()) {
+                continue;
+            }
+            taken.headers.push((hrel.clone(), header.stamp));
+            if let Some(w) = &header.warp_work {
+                taken.warp_headers.push((hrel.clone(), w.digest));
+            }
+            for (name, line) in &header.aliases {
+                if !found.iter().any(|h| h.name == *name) {
+                    found.push(HeaderAlias {
+                        name: name.clone(),
+                        header: hrel.clone(),
+                        line: *line,
+                        after: at,
+                    });
+                }
+            }
+            if depth < DEPTH {
+                let here = hrel.rsplit_once('/').map_or("", |(d, _)| d);
+                for i in &header.includes {
+                    queue.push_back((here.to_string(), i.clone(), depth + 1, at));
+                }
+            }
+        }
+        taken.aliases = found;
+        taken
+    }
+
+    /// The device functions with warp-level work of the headers a file reached (`taken`), each
+    /// header analysed once per run, at the first question; the first definition of a name wins.
+    pub fn functions(&self, taken: &Taken) -> Vec<HeaderFunction> {
+        let mut out: Vec<HeaderFunction> = Vec::new();
+        for (rel, _) in &taken.warp_headers {
+            let Some(h) = self.header(rel) else { continue };
+            let Some(w) = &h.warp_work else { continue };
+            let fns = w.functions.get_or_init(|| {
+                crate::parse::parse(&w.text, self.budget)
+                    .map(|tree| crate::analysis::segment_functions(&w.text, &tree, &self.opts))
+                    .unwrap_or_default()
+            });
+            for f in fns {
+                if !out.iter().any(|g| g.name == f.name) {
+                    out.push(f.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// The stamp header `rel` had when this run read it, reading it now if it has not (`None`
+    /// when there is no such file, or off Unix).
+    pub fn stamp(&self, rel: &str) -> Option<Stamp> {
+        self.header(rel)?.stamp
+    }
+
+    /// Where include `inc`, written in a file of directory `from`, lands, and that header's
+    /// facts: beside the file, in the include directories, at the root; the first that exists.
+    fn resolve(&self, from: &str, inc: &str) -> Option<(String, Arc<Header>)> {
+        let inc = inc.replace('\\', "/");
+        let dirs = self.search.as_deref().map_or(&[][..], |s| s.dirs());
+        let candidates = std::iter::once(from)
+            .chain(dirs.iter().map(String::as_str))
+            .chain(std::iter::once(""))
+            .filter_map(|d| normalize_rel(&format!("{d}/{inc}")));
+        for cand in candidates {
+            if self.search.as_deref().is_some_and(|s| !s.has_file(&cand)) {
+                continue;
+            }
+            if let Some(h) = self.header(&cand) {
+                return Some((cand, h));
+            }
+        }
+        None
+    }
+
+    /// The facts of the header at `rel`, read at the first question.
+    fn header(&self, rel: &str) -> Option<Arc<Header>> {
+        let cell = {
+            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            match memo.get(rel) {
+                Some(c) => Arc::clone(c),
+                None => {
+                    let c = Arc::new(OnceLock::new());
+                    memo.insert(rel.to_string(), Arc::clone(&c));
+                    c
+                }
+            }
+        };
+        cell.get_or_init(|| self.read(rel)).clone()
+    }
+
+    fn read(&self, rel: &str) -> Option<Arc<Header>> {
+        let path = self.root.join(rel);
+        let meta = std::fs::metadata(&path).ok()?;
+        if !meta.is_file() || meta.len() > MAX_HEADER_BYTES {
+            return None;
+        }
+        let text = std::fs::read(&path).ok()?;
+        let mut h = facts_of(&text, &self.opts, self.budget);
+        h.stamp = Stamp::of_metadata(&meta);
+        Some(Arc::new(h))
+    }
+}
+
+/// A header's facts from its text: its quoted includes, and, where it names `warpSize` at all,
+/// the macros it defines as it (parsed, judged as within one file).
+fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
+    let includes = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
+    let mut aliases = Vec::new();
+    if defines_warp_size(text) {
+        if let Ok(tree) = crate::parse::parse(text, budget) {
+            let index = LineIndex::new(text);
+            aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
+                .into_iter()
+                .map(|(name, at)| (name, index.position(at).0))
+                .collect();
+        }
+    }
+    let warp_work = WARP_OPS
+        .iter()
+        .any(|w| memchr::memmem::find(text, w).is_some())
+        .then(|| WarpWork {
+            digest: xxhash_rust::xxh3::xxh3_64(text),
+            text: text.to_vec(),
+            functions: OnceLock::new(),
+        });
+    Header {
+        includes,
+        aliases,
+        warp_work,
+        stamp: None,
+    }
+}
+
+/// The texts without which a header has no warp operation H001 reads (shuffles, votes and
+/// PyTorch's wrappers of them).
+const WARP_OPS: [&[u8]; 6] = [
+    b"__shfl",
+    b"__ballot",
+    b"__any",
+    b"__all",
+    b"__activemask",
+    b"WARP_",
+];
+
+/// Whether `warpSize` appears in a `#define` of `text` (its logical line, continued lines
+/// joined, starts with `#define`): only then is the header parsed.
+fn defines_warp_size(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b"warpSize").any(|at| {
+        // Back to the start of the logical line: over line breaks escaped with `\`.
+        let mut start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+        while start >= 2 && text[..start - 1].trim_ascii_end().ends_with(b"\\") {
+            start = memchr::memrchr(b'\n', &text[..start - 1]).map_or(0, |i| i + 1);
+        }
+        let line = text[start..at].trim_ascii_start();
+        line.strip_prefix(b"#")
+            .is_some_and(|r| r.trim_ascii_start().starts_with(b"define"))
+    })
+}
+
+/// The `#include "..."` directives of `text`: where each starts and the path written.
+fn quoted_includes(text: &[u8]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let blanks = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    for hash in memchr::memchr_iter(b'#', text) {
+        let rest = &text[hash + 1..];
+        let Some(rest) = rest[blanks(rest)..].strip_prefix(b"include") else {
+            continue;
+        };
+        // Only a `#` that opens its line (after blanks) starts a directive.
+        let line_start = text[..hash]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if blanks(&text[line_start..hash]) != hash - line_start {
+            continue;
+        }
+        let rest = &rest[blanks(rest)..];
+        let Some(rest) = rest.strip_prefix(b"\"") else {
+            continue;
+        };
+        let end = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\n')
+            .unwrap_or(rest.len());
+        if rest.get(end) != Some(&b'"') || end == 0 {
+            continue;
+        }
+        let Ok(path) = std::str::from_utf8(&rest[..end]) else {
+            continue;
+        };
+        if !path.starts_with('/') {
+            out.push((line_start, path.to_string()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_and_warpsize_definitions_are_found_by_text() {
+        let text = b"#include \"a.h\"\n  #  include \"sub/b.cuh\" // c\nint x; #include \"no.h\"\n\
+#include <cuda.h>\n#include \"/abs.h\"\n#include \"unterminated\n#define X 1\n";
+        let got: Vec<String> = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
+        assert_eq!(got, ["a.h", "sub/b.cuh"]);
+        assert_eq!(quoted_includes(text)[1].0, 15);
+        assert!(defines_warp_size(
+            b"#ifdef USE_ROCM\n  # define WS (warpSize)\n#endif\n"
+        ));
+        assert!(defines_warp_size(b"#define WS \\\n   warpSize\n"));
+        assert!(!defines_warp_size(
+            b"int n = warpSize;\n// #define-like text\n"
+        ));
+        assert!(!defines_warp_size(b"#define A 1\nint w = warpSize;\n"));
+    }
+}

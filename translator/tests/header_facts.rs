@@ -1,0 +1,307 @@
+//! H002 across files: a `.cu` that uses `WARP_SIZE` from a project header that defines it as
+//! `warpSize` for hipcc (vLLM's `cuda_compat.h` shape) gets H002 where it uses it as a
+//! compile-time constant, and the cache and run index do not serve a result made before the
+//! header changed.
+
+use std::fs;
+use std::path::Path;
+
+use hipport::project::{convert, ConvertConfig, OutputMode};
+
+/// The compat header of the shape vLLM ships: 32 for CUDA, `warpSize` for ROCm.
+const COMPAT: &str = "#pragma once\n\
+#ifndef USE_ROCM\n\
+  #define WARP_SIZE 32\n\
+#else\n\
+  #define WARP_SIZE warpSize\n\
+#endif\n";
+
+/// A kernel file with a template default, a constexpr and a static_assert on `WARP_SIZE`,
+/// and a run-time use (line 9), which stays silent.
+fn kernel(include: &str) -> String {
+    format!(
+        "#include \"{include}\"\n\
+template <int NUM_THREADS = WARP_SIZE * 4>\n\
+__global__ void k(float* out) {{\n\
+  constexpr int NUM_WARPS = NUM_THREADS / WARP_SIZE;\n\
+  static_assert(NUM_THREADS % WARP_SIZE == 0, \"whole warps\");\n\
+  __shared__ float red[NUM_WARPS];\n\
+  red[0] = 0.f;\n\
+  __syncthreads();\n\
+  out[threadIdx.x] = red[threadIdx.x / WARP_SIZE];\n\
+}}\n"
+    )
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+fn config(root: &Path) -> ConvertConfig {
+    let mut cfg = ConvertConfig::new(vec![root.to_path_buf()], OutputMode::Nothing);
+    cfg.translate.hip_version = hipport_rules::Version::new(7, 0, 0);
+    cfg
+}
+
+/// (line, message) of the H002 reports on file `rel`.
+fn h002(cfg: &ConvertConfig, rel: &str) -> Vec<(usize, String)> {
+    let report = convert(cfg, false).unwrap();
+    let f = report
+        .files
+        .iter()
+        .find(|f| f.path == rel)
+        .unwrap_or_else(|| panic!("{rel} not converted"));
+    f.diagnostics
+        .iter()
+        .filter(|d| d.id == "H002")
+        .map(|d| (d.line, d.message.clone()))
+        .collect()
+}
+
+fn lines(found: &[(usize, String)]) -> Vec<usize> {
+    found.iter().map(|(l, _)| *l).collect()
+}
+
+#[test]
+fn compile_time_uses_of_a_header_macro_defined_as_warpsize_are_h002() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "csrc/cuda_compat.h", COMPAT);
+    write(root, "csrc/attention/attn.cu", &kernel("../cuda_compat.h"));
+    let found = h002(&config(root), "csrc/attention/attn.cu");
+    assert_eq!(lines(&found), [2, 4, 5], "{found:?}");
+    assert!(
+        found[0].1.contains("template parameter default")
+            && found[1].1.contains("constexpr initializer")
+            && found[2].1.contains("static_assert condition"),
+        "{found:?}"
+    );
+    // The message names the header and the line of the definition.
+    assert!(
+        found.iter().all(|(_, m)| m
+            .contains("`WARP_SIZE` (defined as `warpSize` for hipcc in csrc/cuda_compat.h:5)")),
+        "{found:?}"
+    );
+    // Before ROCm 7.0 `warpSize` was still a constant: warnings there.
+    let mut cfg = config(root);
+    cfg.translate.hip_version = hipport_rules::Version::new(6, 2, 0);
+    let report = convert(&cfg, false).unwrap();
+    let sev: Vec<_> = report
+        .diagnostics()
+        .filter(|d| d.id == "H002" && d.file.ends_with("attn.cu"))
+        .map(|d| d.severity)
+        .collect();
+    assert_eq!(sev, vec![hipport::diag::Severity::Warning; 3]);
+}
+
+#[test]
+fn through_a_header_that_includes_it_and_through_an_include_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "csrc/cuda_compat.h", COMPAT);
+    // reduction_utils.cuh includes the compat header, which includes reduction_utils.cuh back
+    // (guarded by #pragma once in a real tree): the cycle is followed once.
+    write(
+        root,
+        "csrc/reduction_utils.cuh",
+        "#pragma once\n#include \"cuda_compat.h\"\n#include \"reduction_utils.cuh\"\n",
+    );
+    let compat_cycle = format!("{COMPAT}#include \"reduction_utils.cuh\"\n");
+    write(root, "csrc/cuda_compat.h", &compat_cycle);
+    write(root, "csrc/ops/a.cu", &kernel("../reduction_utils.cuh"));
+    let found = h002(&config(root), "csrc/ops/a.cu");
+    assert_eq!(lines(&found), [2, 4, 5], "{found:?}");
+    assert!(found[0].1.contains("csrc/cuda_compat.h:5"), "{found:?}");
+}
+
+#[test]
+fn a_definition_in_a_branch_hipcc_skips_a_missing_header_or_one_outside_the_tree_adds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    // `__HIP_PLATFORM_AMD__` is defined by hipcc: the `warpSize` side is CUDA's alone.
+    write(
+        &root,
+        "skipped.h",
+        "#ifndef __HIP_PLATFORM_AMD__\n#define WARP_SIZE warpSize\n#else\n#define WARP_SIZE 64\n#endif\n",
+    );
+    write(&root, "a.cu", &kernel("skipped.h"));
+    // Not found anywhere.
+    write(&root, "b.cu", &kernel("missing/cuda_compat.h"));
+    // Found, but outside the input tree.
+    write(dir.path(), "outside/cuda_compat.h", COMPAT);
+    write(&root, "c.cu", &kernel("../outside/cuda_compat.h"));
+    let cfg = config(&root);
+    for f in ["a.cu", "b.cu", "c.cu"] {
+        assert_eq!(h002(&cfg, f), [], "{f}");
+    }
+    // A file that defines the name itself is judged by its own definition.
+    let own = kernel("../outside/cuda_compat.h").replace(
+        "#include \"../outside/cuda_compat.h\"\n",
+        "#include \"cuda_compat.h\"\n#undef WARP_SIZE\n#define WARP_SIZE 64\n",
+    );
+    write(&root, "cuda_compat.h", COMPAT);
+    write(&root, "d.cu", &own);
+    assert_eq!(h002(&cfg, "d.cu"), []);
+    // The same include found beside the file does count.
+    write(&root, "e.cu", &kernel("cuda_compat.h"));
+    assert_eq!(lines(&h002(&cfg, "e.cu")), [2, 4, 5]);
+}
+
+#[test]
+fn a_cached_rerun_sees_a_change_of_the_header_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(
+        &root,
+        "cuda_compat.h",
+        "#pragma once\n#define WARP_SIZE 32\n",
+    );
+    write(&root, "k.cu", &kernel("cuda_compat.h"));
+    let cache_dir = dir.path().join("cache");
+    let run = || {
+        let mut cfg = config(&root);
+        cfg.details = false;
+        cfg.cache = Some(hipport::cache::Cache::new(
+            &cache_dir,
+            hipport::cache::rules_fingerprint(&[]),
+            &cfg.translate,
+        ));
+        let report = convert(&cfg, false).unwrap();
+        let f = report.files.iter().find(|f| f.path == "k.cu").unwrap();
+        let lines: Vec<usize> = f
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "H002")
+            .map(|d| d.line)
+            .collect();
+        (lines, f.from_cache)
+    };
+    // A settled tree, so that the run index vouches for unchanged files.
+    let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
+    settle();
+    assert_eq!(run(), (vec![], false));
+    assert_eq!(run(), (vec![], true));
+    // The header alone changes: the file's result follows.
+    write(&root, "cuda_compat.h", COMPAT);
+    settle();
+    assert_eq!(run(), (vec![2, 4, 5], false));
+    assert_eq!(run(), (vec![2, 4, 5], true));
+    // The definition moves down a line: the message names the new line.
+    write(&root, "cuda_compat.h", &format!("\n{COMPAT}"));
+    settle();
+    let (found, cached) = run();
+    assert_eq!((found, cached), (vec![2, 4, 5], false));
+    // And back.
+    write(
+        &root,
+        "cuda_compat.h",
+        "#pragma once\n#define WARP_SIZE 32\n",
+    );
+    settle();
+    assert_eq!(run().0, Vec::<usize>::new());
+}
+
+/// A kernel that works on 32-lane rows with a reduction from a header (`segSum`).
+const ROWS: &str = "#include \"seg.cuh\"\n\
+__global__ void rows(const float* x, float* y, int n) {\n\
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n\
+  int lane = threadIdx.x & 31;\n\
+  float s = 0.f;\n\
+  for (int i = lane; i < n; i += 32) s += x[row * n + i];\n\
+  s = segSum(s);\n\
+  if (lane == 0) y[row] = s;\n\
+}\n";
+
+/// A header reduction: `shfl` is the shuffle line inside the loop from 16 down.
+fn seg_header(shfl: &str) -> String {
+    format!(
+        "#pragma once\n\
+__device__ __forceinline__ float segSum(float v) {{\n\
+  for (int o = 16; o > 0; o >>= 1)\n\
+    {shfl}\n\
+  return v;\n\
+}}\n"
+    )
+}
+
+/// The lines of H001 reports on file `rel`.
+fn h001(cfg: &ConvertConfig, rel: &str) -> Vec<usize> {
+    let report = convert(cfg, false).unwrap();
+    let f = report.files.iter().find(|f| f.path == rel).unwrap();
+    f.diagnostics
+        .iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| d.line)
+        .collect()
+}
+
+#[test]
+fn lane_math_of_a_kernel_that_reduces_segments_with_a_header_function_is_segment_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "k.cu", ROWS);
+    // Width 32: each shuffle stays in its 32-lane segment on any wavefront, so `/ 32` and
+    // `& 31` name a segment and its lane.
+    write(
+        root,
+        "seg.cuh",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32);"),
+    );
+    assert_eq!(h001(&config(root), "k.cu"), Vec::<usize>::new());
+    // The same kernel with the function in the file agrees.
+    let one = ROWS.replace(
+        "#include \"seg.cuh\"\n",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32);").replace("#pragma once\n", ""),
+    );
+    write(root, "one.cu", &one);
+    assert_eq!(h001(&config(root), "one.cu"), Vec::<usize>::new());
+    // A shuffle down over the whole wavefront: lanes 32-63 reach into the next row.
+    write(
+        root,
+        "seg.cuh",
+        &seg_header("v += __shfl_down_sync(0xffffffff, v, o);"),
+    );
+    assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
+    // Segments in name, but the header also counts lanes by the wavefront's size.
+    write(
+        root,
+        "seg.cuh",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32) + (warpSize > 32 ? 0.f : 0.f);"),
+    );
+    assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
+    // Without the header, nothing is known of `segSum`: the findings stay.
+    fs::remove_file(root.join("seg.cuh")).unwrap();
+    assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
+}
+
+#[test]
+fn a_cached_rerun_sees_a_header_function_change_from_segments_to_the_wavefront() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(&root, "k.cu", ROWS);
+    write(
+        &root,
+        "seg.cuh",
+        &seg_header("v += __shfl_xor_sync(0xffffffff, v, o, 32);"),
+    );
+    let cache_dir = dir.path().join("cache");
+    let run = || {
+        let mut cfg = config(&root);
+        cfg.cache = Some(hipport::cache::Cache::new(
+            &cache_dir,
+            hipport::cache::rules_fingerprint(&[]),
+            &cfg.translate,
+        ));
+        h001(&cfg, "k.cu")
+    };
+    assert_eq!(run(), Vec::<usize>::new());
+    assert_eq!(run(), Vec::<usize>::new());
+    write(
+        &root,
+        "seg.cuh",
+        &seg_header("v += __shfl_down_sync(0xffffffff, v, o);"),
+    );
+    assert_eq!(run(), [3, 4]);
+}
