@@ -2186,6 +2186,7 @@ impl<'a> Walk<'a> {
                 d.offset,
                 &self.declared,
                 &self.opts.defines,
+                self.opts.hip_version,
             ) else {
                 continue;
             };

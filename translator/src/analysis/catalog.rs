@@ -1161,6 +1161,28 @@ number of options passed changes with them, so hipport leaves that to you); boun
 `__launch_bounds__` instead of `-maxrregcount`.",
 };
 
+/// H053: `__HIP_PLATFORM_HCC__`, which ROCm 6.0 removed, deciding a preprocessor branch.
+pub const PLATFORM_HCC: DiagInfo = DiagInfo {
+    id: "H053",
+    name: "hip-platform-hcc",
+    severity: Severity::Warning,
+    summary:
+        "__HIP_PLATFORM_HCC__ in #if/#ifdef: undefined from ROCm 6.0, the HIP branch is skipped",
+    explain: "\
+Code written for older ROCm tells HIP from CUDA with `#ifdef __HIP_PLATFORM_HCC__` (`#define \
+WARP_SIZE 64` for HIP, 32 in the `#else`). HIP's headers defined that name beside \
+`__HIP_PLATFORM_AMD__` up to ROCm 5.7 (HIP 5.2.3's hip_common.h defines both); ROCm 6.0 removed \
+the long-deprecated name. With HIP 6.0 and later the test is false, so hipcc compiles the other \
+branch, often the CUDA one with its 32-lane assumptions, and nothing warns. hipport judges the \
+condition for the `--hip-version` target (the name counts as defined only before 6.0, or where \
+`-D __HIP_PLATFORM_HCC__` says the build defines it) and reports it when the target skips the \
+branch it guards. `__HIP_PLATFORM_NVCC__` (HIP on NVIDIA) went the same way; it is false on AMD in \
+every release.
+
+Fix: test `__HIP_PLATFORM_AMD__` (defined by HIP 5.x and later), `__HIPCC__` or the build's \
+`USE_ROCM` instead.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1215,4 +1237,5 @@ pub const DIAGS: &[DiagInfo] = &[
     RTC_NVRTC_OPTION,
     BALLOT_NAN,
     THREAD_BLOCK_CLUSTER,
+    PLATFORM_HCC,
 ];

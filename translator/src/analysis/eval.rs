@@ -36,6 +36,12 @@ pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
     "__CUDACC__",
 ];
 
+/// The first HIP release whose headers no longer define `__HIP_PLATFORM_HCC__` (ROCm 6.0
+/// removed the long-deprecated name; HIP 5.2.3's hip_common.h still defines it beside
+/// `__HIP_PLATFORM_AMD__`).
+pub(crate) const PLATFORM_HCC_REMOVED: hipport_rules::Version =
+    hipport_rules::Version::new(6, 0, 0);
+
 /// The macros of [`HIP_DEFINED_MACROS`] that HIP's headers define (hip_common.h, when the
 /// compiler defines `__HIP__`), so that `-U` on the command line does not remove them.
 const HIP_HEADER_MACROS: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"];
@@ -43,7 +49,7 @@ const HIP_HEADER_MACROS: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC
 /// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros and names the build
 /// undefines (`-U`), `Some(true)` for the HIP platform macros, `None` for anything else or
 /// anything the file defines itself.
-pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
+pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     // The port tests `__HIPCC__` where the source tests `__CUDACC__` (which hipcc never
     // defines), so `-U __HIPCC__` decides both and `-U __CUDACC__` neither. HIP's own headers
     // (hip_common.h, which every HIP source includes) define the platform macros again.
@@ -53,6 +59,16 @@ pub(super) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     };
     if macros.get(name).is_some() {
         None
+    } else if name == "__HIP_PLATFORM_HCC__" && !macros.platform_hcc {
+        // ROCm 6.0 removed it from HIP's headers: defined only where the build defines it.
+        Some(
+            macros
+                .build
+                .iter()
+                .rev()
+                .find(|d| d.name == name)
+                .is_some_and(|d| !d.undefined),
+        )
     } else if undefined(name) {
         // `-U` comes after hipcc's own `-D`s, as clang reads them, and after PyTorch's.
         Some(false)

@@ -316,17 +316,19 @@ pub struct SkippedBranch {
 /// friends are defined): a branch that a value of the file's own macros decides is not counted,
 /// since a build may set those differently. `own_names` are the names the file defines or
 /// declares; a CUDA macro the file defines itself is not taken as undefined. `defines` are the
-/// macros the build defines (see [`Define`]).
+/// macros the build defines (see [`Define`]); `hip` the target release.
 pub fn hipcc_skips(
     src: &[u8],
     tree: &Tree,
     offset: usize,
     own_names: &HashSet<String>,
     defines: &[Define],
+    hip: Version,
 ) -> Option<SkippedBranch> {
     let node = tree.root_node().descendant_for_byte_range(offset, offset)?;
     let mut macros = Macros {
         build: build_defines(src, defines),
+        platform_hcc: hip < eval::PLATFORM_HCC_REMOVED,
         ..Macros::default()
     };
     // Only hipcc's own macros matter: those the file defines stay undecided, and every other
@@ -525,6 +527,8 @@ struct Macros {
     /// What the build defines (see [`build_defines`]): `USE_ROCM` in a PyTorch extension's
     /// ROCm build, which plain hipcc does not define.
     build: Vec<Define>,
+    /// Whether HIP's headers still define `__HIP_PLATFORM_HCC__` (releases before 6.0).
+    platform_hcc: bool,
 }
 
 impl Macros {
@@ -728,6 +732,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             out,
             macros: Rc::new(Macros {
                 build: build_defines(src, &opts.defines),
+                platform_hcc: opts.hip_version < eval::PLATFORM_HCC_REMOVED,
                 ..Macros::default()
             }),
             decls: Decls::new(src),

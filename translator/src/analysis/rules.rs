@@ -4611,6 +4611,14 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         .find(|(id, _)| VERSION_MACROS.contains(&id.as_str()) && a.macros.get(id).is_none());
     let version_outcome = version.map(|(id, _)| outcome(id));
     let arch_outcome = outcome("__CUDA_ARCH__");
+    let hcc_outcome = outcome("__HIP_PLATFORM_HCC__").replacen(
+        "is undefined under hipcc",
+        &format!(
+            "was removed in ROCm 6.0 (undefined with HIP {})",
+            a.opts.hip_version
+        ),
+        1,
+    );
     if let Some(out) = version_outcome {
         let msg = format!("`{directive} {cond_text}`: {out}");
         a.report(
@@ -4619,6 +4627,24 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             cond,
             msg,
             Some("check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into()),
+            vec![],
+        );
+    }
+    if value == Some(0)
+        && earlier_taken.is_none()
+        && ids.iter().any(|(id, _)| id == "__HIP_PLATFORM_HCC__")
+        && !hip_tested_later(a, n)
+        && eval::hip_defined("__HIP_PLATFORM_HCC__", &a.macros) == Some(false)
+    {
+        a.report(
+            &PLATFORM_HCC,
+            Severity::Warning,
+            cond,
+            format!("`{directive} {cond_text}`: {hcc_outcome}"),
+            Some(
+                "test `__HIP_PLATFORM_AMD__` (or `__HIPCC__`, or the build's `USE_ROCM`) instead"
+                    .into(),
+            ),
             vec![],
         );
     }
@@ -4653,6 +4679,29 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     }
 }
 
+/// Whether a later `#elif` of the chain of `n` tests for HIP by a name hipcc defines
+/// (`#if defined(__HIP_PLATFORM_HCC__) ... #elif defined(__HIP_PLATFORM_AMD__)`), so that HIP
+/// still finds its branch.
+fn hip_tested_later(a: &Analyzer, n: Node) -> bool {
+    let mut alt = n.field(FIELDS.alternative);
+    while let Some(x) = alt {
+        if x.kind_name() != "preproc_elif" {
+            return false;
+        }
+        if let Some(c) = x.field(FIELDS.condition) {
+            let t = a.text(c);
+            if ["__HIP_PLATFORM_AMD__", "__HIPCC__", "__HIP__", "USE_ROCM"]
+                .iter()
+                .any(|m| t.contains(m))
+            {
+                return true;
+            }
+        }
+        alt = x.field(FIELDS.alternative);
+    }
+    false
+}
+
 fn pp_ifdef(a: &mut Analyzer, n: Node) {
     let Some(name) = n.field(FIELDS.name) else {
         return;
@@ -4668,7 +4717,18 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
     } else {
         "skips this branch"
     };
-    if VERSION_MACROS.contains(&id) {
+    if id == "__HIP_PLATFORM_HCC__" {
+        if eval::hip_defined(id, &a.macros) == Some(false) && (negated || !hip_tested_later(a, n)) {
+            a.report(
+                &PLATFORM_HCC,
+                Severity::Warning,
+                name,
+                format!("`{directive} {id}`: ROCm 6.0 removed {id}, so with HIP {} HIP {taken}", a.opts.hip_version),
+                Some("test `__HIP_PLATFORM_AMD__` (or `__HIPCC__`, or the build's `USE_ROCM`) instead".into()),
+                vec![],
+            );
+        }
+    } else if VERSION_MACROS.contains(&id) {
         a.report(
             &VERSION_MACRO,
             Severity::Warning,

@@ -2832,3 +2832,24 @@ fn h001_group_scale_reads_are_not_warp_indices() {
                }\n";
     assert_eq!(lines_at(src, "H001", Version::new(6, 4, 0)), [5, 6, 7]);
 }
+
+#[test]
+fn h053_hip_platform_hcc_is_undefined_from_hip_6() {
+    let src = "#ifdef __HIP_PLATFORM_HCC__\n#define WAVE_SIZE 64\n#else\n#define WAVE_SIZE 32\n#endif\n__global__ void k(float* p) {\n  float v = p[threadIdx.x];\n  for (int o = WAVE_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n  if (threadIdx.x % WAVE_SIZE == 0) p[0] = v;\n}\n";
+    let ids = |hip, defines: &[&str]| -> Vec<(String, usize)> {
+        run_defined(src, hip, false, defines)
+            .into_iter()
+            .filter(|d| d.id == "H053" || d.id == "H001")
+            .map(|d| (d.id, d.line))
+            .collect()
+    };
+    // HIP 5.2.3's hip_common.h still defines it: the 64-lane branch is compiled.
+    assert_eq!(ids(Version::new(5, 2, 3), &[]), []);
+    // From 6.0 the test is false: the 32-lane branch is what hipcc compiles.
+    assert_eq!(
+        ids(Version::new(6, 0, 0), &[]),
+        [("H053".to_string(), 1), ("H001".to_string(), 4)]
+    );
+    // A build that defines it itself keeps the HIP branch.
+    assert_eq!(ids(Version::new(7, 0, 0), &["__HIP_PLATFORM_HCC__"]), []);
+}
