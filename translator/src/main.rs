@@ -1035,9 +1035,12 @@ fn explain(what: &str) -> Result<ExitCode> {
     if let Some(h) = db.header(what) {
         found = true;
         let hip = h.hip_for(what);
+        let becomes = match hip.as_deref() {
+            Some(h) => format!("becomes {h}"),
+            None => "has no HIP equivalent: the include is kept and reported (T007)".to_string(),
+        };
         println!(
-            "header {what} becomes {}{}",
-            hip.as_deref().unwrap_or("nothing (no HIP equivalent)"),
+            "header {what} {becomes}{}",
             if h.is_pattern() {
                 format!(" (rule {})", h.cuda)
             } else {

@@ -23,6 +23,8 @@ const RESTATES: &[(&str, &[&str])] = &[
     ("H024", &["T001"]),
     // Thread-block clusters (`cudaLaunchAttributeClusterDimension`, `__cluster_dims__`).
     ("H051", &["T001"]),
+    // The warp matrix header (`<mma.h>`), which HIP lacks: H014 says what to use instead.
+    ("H014", &["T007"]),
 ];
 
 /// What `soften_in_skipped_branches` appends to a report in a branch hipcc never compiles.
@@ -101,6 +103,6 @@ fn same_subject(hazard: &Diagnostic, translation: &Diagnostic) -> bool {
         return false;
     };
     hazard.message.contains(&format!("`{subject}`"))
-        || hazard.message.contains(&format!("`<{subject}>`"))
+        || hazard.message.contains(&format!("<{subject}>`"))
         || hazard.message.contains(&format!("`\"{subject}\"`"))
 }
