@@ -660,6 +660,57 @@ fn converted_findcuda_project_links_the_hip_libraries() {
     check_run(&exe, "findcuda: done");
 }
 
+/// A CUDA library linked in a subdirectory's CMakeLists.txt (the top file has `project()` and
+/// `add_subdirectory()`): the subdirectory finds the package of the HIP target it now names, so
+/// configure does not stop with "links to: roc::hipsparse but the target was not found", and
+/// the executable in the top directory links hipSPARSE through the library.
+#[test]
+fn converted_subdirectory_finds_the_packages_of_its_library_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join("src")).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_subdirectory(src)\nadd_executable(app main.cu)\ntarget_link_libraries(app PRIVATE k)\n",
+        ),
+        (
+            "src/CMakeLists.txt",
+            "add_library(k STATIC k.cu)\ntarget_link_libraries(k PUBLIC cusparse ${CUDA_LIBRARIES})\n",
+        ),
+        (
+            "src/k.cu",
+            "#include <cusparse.h>\nint k() { cusparseHandle_t h; return cusparseCreate(&h) == CUSPARSE_STATUS_SUCCESS; }\n",
+        ),
+        (
+            "main.cu",
+            "#include <cstdio>\nint k();\n__global__ void g() {}\nint main() { g<<<1, 1>>>(); std::printf(\"%d\\n\", k()); }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let sub = std::fs::read_to_string(out.join("src/CMakeLists.txt")).unwrap();
+    assert!(
+        sub.starts_with("add_library(k STATIC k.cu)\nfind_package(hip REQUIRED)\nfind_package(hipsparse REQUIRED)\ntarget_link_libraries(k PUBLIC roc::hipsparse hip::host)\n"),
+        "{sub}"
+    );
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let exe = build.join("app");
+    assert_gfx90a_code(&exe);
+    let needed = run(Command::new("readelf").arg("-d").arg(&exe));
+    assert!(needed.contains("libhipsparse.so"), "{needed}");
+}
+
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.

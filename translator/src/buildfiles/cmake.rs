@@ -285,6 +285,27 @@ struct State<'a> {
     /// `(target, command)` pairs that already pass `-fgpu-rdc` (`target_compile_options` or
     /// `target_link_options`): a translated file is not given them again.
     rdc_done: BTreeSet<(String, String)>,
+    /// The command being translated (an index into the file's commands).
+    current: usize,
+    /// The first command that names a HIP library target (see [`State::uses_library`]).
+    first_library_use: Option<usize>,
+    /// Whether a `hip::` target of the `hip` package itself (`hip::host`) replaced a name.
+    hip_targets: bool,
+}
+
+impl State<'_> {
+    /// Records that the current command now names `lib`'s HIP target: the file must find its
+    /// package (or, for `hip::host` and the like, `hip`) before that command.
+    fn uses_library(&mut self, lib: &flags::Library) {
+        match lib.package {
+            Some(p) => {
+                self.packages.insert(p);
+            }
+            None if lib.cmake_hip.starts_with("hip::") => self.hip_targets = true,
+            None => return,
+        }
+        self.first_library_use.get_or_insert(self.current);
+    }
 }
 
 /// Translates a CMake file.
@@ -323,6 +344,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         gpu_sources: false,
         linked: Default::default(),
         rdc_done: BTreeSet::new(),
+        current: 0,
+        first_library_use: None,
+        hip_targets: false,
     };
     let cmds = commands(src);
     for c in &cmds {
@@ -345,6 +369,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         }
     }
     for i in 0..cmds.len() {
+        st.current = i;
         command(&mut st, sink, &cmds[i]);
         let tested = cuda_version_tests(src, sink, &cmds, i);
         general(&mut st, sink, &cmds[i], &tested);
@@ -366,6 +391,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         lines.extend(
             st.packages
                 .iter()
+                .filter(|p| !finds_package(&cmds, p))
                 .map(|p| format!("find_package({p} REQUIRED)")),
         );
         lines.push("link_libraries(hip::device)".to_string());
@@ -375,6 +401,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         } else {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
+    }
+    if !st.cuda_lang {
+        find_library_packages(&st, sink, &cmds);
     }
     if st.has_targets && (st.cuda_lang || st.gpu_sources) && !src.contains("_hipport_targets") {
         let nl = if src.ends_with('\n') || src.is_empty() {
@@ -387,6 +416,67 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             tail.push_str(WARP_SYNC_DEFINE);
         }
         sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
+    }
+}
+
+/// Whether the file already calls `find_package(name ...)`.
+fn finds_package(cmds: &[Command], name: &str) -> bool {
+    cmds.iter()
+        .any(|c| c.name == "find_package" && c.args.first().is_some_and(|a| a.text == name))
+}
+
+/// A file without a CUDA language or package (a subdirectory's CMakeLists.txt, an included
+/// `*.cmake`) that now names HIP library targets finds their packages itself, before the first
+/// command that names one (outside any `if`/`foreach`/`function` around it, so that every
+/// later use sees them): an imported target is visible only in the directory that found it and
+/// below, so a `find_package` in the top file after `add_subdirectory`, or none at all, leaves
+/// `roc::hipblas` "not found". Finding a package again where a parent found it is harmless
+/// (its targets file returns early when they exist).
+fn find_library_packages(st: &State, sink: &mut Sink, cmds: &[Command]) {
+    let Some(first) = st.first_library_use else {
+        return;
+    };
+    let mut wanted: Vec<&str> = Vec::new();
+    if st.hip_targets {
+        wanted.push("hip");
+    }
+    wanted.extend(st.packages.iter().copied());
+    wanted.retain(|p| !finds_package(cmds, p));
+    if wanted.is_empty() {
+        return;
+    }
+    // The outermost block that holds the first use.
+    let mut open: Vec<usize> = Vec::new();
+    for (j, c) in cmds.iter().enumerate().take(first) {
+        match c.name.as_str() {
+            "if" | "foreach" | "while" | "function" | "macro" | "block" => open.push(j),
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let at = cmds[open.first().copied().unwrap_or(first)].start;
+    let line_start = st.src[..at].rfind('\n').map_or(0, |p| p + 1);
+    let indent = indentation(st.src, at);
+    let text: String = wanted
+        .iter()
+        .map(|p| format!("{indent}find_package({p} REQUIRED)\n"))
+        .collect();
+    if sink.edit(line_start, line_start, text, B_LIB_MAPPED.id) {
+        sink.diag(
+            B_LIB_MAPPED,
+            at,
+            format!(
+                "{} added: this file links their HIP targets, and an imported target is only visible in the directory that found its package and below",
+                wanted
+                    .iter()
+                    .map(|p| format!("find_package({p})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None,
+        );
     }
 }
 
@@ -631,7 +721,9 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     format!("target_link_libraries({} roc::hipblas)", t.text),
                     B_LIB_MAPPED.id,
                 );
-                st.packages.insert("hipblas");
+                if let Some(lib) = flags::library("cublas") {
+                    st.uses_library(lib);
+                }
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
@@ -960,9 +1052,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                         format!("CUDA library `{t}` -> {}", lib.cmake_hip),
                         None,
                     );
-                    if let Some(p) = lib.package {
-                        st.packages.insert(p);
-                    }
+                    st.uses_library(lib);
                 }
                 continue;
             }
@@ -984,9 +1074,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                             lib.package
                                 .map(|p| format!("found with find_package({p} REQUIRED)")),
                         );
-                        if let Some(p) = lib.package {
-                            st.packages.insert(p);
-                        }
+                        st.uses_library(lib);
                     }
                 }
                 None => sink.diag(
@@ -1036,9 +1124,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     lib.package
                         .map(|p| format!("found with find_package({p} REQUIRED)")),
                 );
-                if let Some(p) = lib.package {
-                    st.packages.insert(p);
-                }
+                st.uses_library(lib);
             }
         }
         for (old, new) in RENAMED_VARS {
@@ -2086,5 +2172,38 @@ mod tests {
         assert_eq!(empty_version_test("VERSION_EQUAL", "0", true), Some(true));
         assert_eq!(empty_version_test("GREATER", "11", false), Some(false));
         assert_eq!(empty_version_test("STREQUAL", "11", true), None);
+    }
+
+    #[test]
+    fn a_file_without_the_cuda_language_finds_the_packages_of_the_targets_it_links() {
+        // A subdirectory's file: the top file has project() and add_subdirectory().
+        let src = "add_library(k STATIC k.cu)\nif(WITH_BLAS)\n  foreach(t k)\n    target_link_libraries(${t} PUBLIC cublas ${CUDA_LIBRARIES})\n  endforeach()\nendif()\ntarget_link_libraries(k PUBLIC CUDA::cufft cublas)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.starts_with("add_library(k STATIC k.cu)\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hipfft REQUIRED)\nif(WITH_BLAS)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("target_link_libraries(k PUBLIC hip::hipfft roc::hipblas)"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B004"
+                && d.line == 2
+                && d.message.starts_with(
+                    "find_package(hip), find_package(hipblas), find_package(hipfft) added"
+                )),
+            "{diags:?}"
+        );
+        // Idempotent: the second conversion finds nothing to add.
+        assert_eq!(run(&out, &opts()).0, out);
+        // A package the file already finds is not found again; nothing that needs one, nothing.
+        let src = "find_package(hipblas REQUIRED)\ntarget_link_libraries(k PUBLIC cublas)\n";
+        assert_eq!(
+            run(src, &opts()).0,
+            "find_package(hipblas REQUIRED)\ntarget_link_libraries(k PUBLIC roc::hipblas)\n"
+        );
+        let src = "add_library(k STATIC k.cpp)\ntarget_link_libraries(k PUBLIC m)\n";
+        assert_eq!(run(src, &opts()).0, src);
     }
 }
