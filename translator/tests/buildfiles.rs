@@ -711,6 +711,70 @@ fn converted_subdirectory_finds_the_packages_of_its_library_targets() {
     assert!(needed.contains("libhipsparse.so"), "{needed}");
 }
 
+/// A project with HIP sources of its own beside its CUDA ones (3D Gaussian splatting's
+/// rasterizer, with the HIP test taken out): the appended code compiles the ported `.cu` source
+/// as CXX and leaves the project's `.hip` sources alone, whether CMake's HIP language compiles
+/// them (`LANGUAGE HIP`, which this CMake cannot enable without ROCm's hip-lang: generating
+/// fails then, after the configure step that the properties are read in) or nothing does. Before,
+/// every `.hip` source was made `LANGUAGE CXX` and lost its `HIP_ARCHITECTURES`.
+#[test]
+fn converted_cmake_leaves_the_projects_own_hip_sources_alone() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    for dir in ["hip", "cuda"] {
+        std::fs::create_dir_all(input.join(dir)).unwrap();
+    }
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.20)\nproject(P LANGUAGES CXX CUDA)\nadd_library(HipK STATIC hip/k.hip hip/host.cpp)\nadd_library(CudaK STATIC cuda/k.cu)\n",
+        ),
+        ("hip/k.hip", "__global__ void hk() {}\n"),
+        ("hip/host.cpp", "int host() { return 1; }\n"),
+        ("cuda/k.cu", "__global__ void ck() {}\nvoid run() { ck<<<1, 1>>>(); }\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let probe = "foreach(s hip/k.hip cuda/k.cu)\n  get_source_file_property(l ${s} LANGUAGE)\n  message(STATUS \"LANGUAGE of ${s} = ${l}\")\nendforeach()\n";
+    let cmake = out.join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&cmake).unwrap();
+    std::fs::write(&cmake, format!("{text}{probe}")).unwrap();
+    let build = tmp.path().join("build");
+    let log = run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc"));
+    assert!(log.contains("LANGUAGE of hip/k.hip = \n"), "{log}");
+    assert!(log.contains("LANGUAGE of cuda/k.cu = CXX"), "{log}");
+    run(Command::new("cmake").arg("--build").arg(&build));
+    // The project's HIP language compiles a source it marks HIP: it keeps that language.
+    let marked = format!("{text}{probe}").replace(
+        "add_library(HipK",
+        "set_source_files_properties(hip/k.hip PROPERTIES LANGUAGE HIP)\nadd_library(HipK",
+    );
+    std::fs::write(&cmake, marked).unwrap();
+    let (_, log) = attempt(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&out)
+            .arg("-B")
+            .arg(tmp.path().join("build-hip"))
+            .arg("-DCMAKE_CXX_COMPILER=hipcc"),
+    );
+    assert!(log.contains("LANGUAGE of hip/k.hip = HIP"), "{log}");
+    assert!(log.contains("LANGUAGE of cuda/k.cu = CXX"), "{log}");
+}
+
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.

@@ -368,7 +368,27 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             _ => {}
         }
     }
+    let kept = hip_guarded_branches(&cmds);
+    for &(header, from, to) in &kept {
+        let (start, end) = (cmds[from].start, cmds[to - 1].end);
+        let body = &src[start..end];
+        if body.contains("CUDA") || body.contains(".cu") {
+            let line = src[..cmds[header].start].matches('\n').count() + 1;
+            sink.diag(
+                B_LANGUAGE,
+                start,
+                format!(
+                    "CUDA build left as it is: this branch runs only when the project's own HIP path (the `{}()` on line {line}) is not taken",
+                    cmds[header].name
+                ),
+                Some("build with the project's HIP path; to port the CUDA branch instead, remove the HIP test and convert again".into()),
+            );
+        }
+    }
     for i in 0..cmds.len() {
+        if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
+            continue;
+        }
         st.current = i;
         command(&mut st, sink, &cmds[i]);
         let tested = cuda_version_tests(src, sink, &cmds, i);
@@ -411,12 +431,69 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         } else {
             "\n"
         };
-        let mut tail = format!("{nl}\n{EPILOGUE}");
+        let mut tail = format!("{nl}\n{}", epilogue(&st.exts));
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
         sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
     }
+}
+
+/// Whether an `if()` argument names the project's own HIP path: a word with a `HIP` or `ROCM`
+/// part (`HIP_FOUND`, `hip_FOUND`, `USE_HIP`, `WITH_ROCM`, `${CMAKE_HIP_COMPILER}`), not a
+/// library's (`HIPBLAS_FOUND`).
+fn names_hip_path(a: &Arg) -> bool {
+    !a.bracket
+        && a.text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("HIP") || w.eq_ignore_ascii_case("ROCM"))
+}
+
+/// The branches of `if()`s that run only when the project's own HIP path is not taken:
+/// `(header, first, end)` with the `if`/`elseif` whose condition names it and the command range
+/// `first..end` of the branch. After `if(HIP_FOUND)` (or `if(USE_ROCM AND ...)`), those are
+/// the `elseif()`/`else()` branches; after `if(NOT USE_HIP)` (`NOT` directly before the HIP word,
+/// with `AND` only), the `if` body. A condition with `OR` is not read. hipport leaves such
+/// branches as they are: the project builds for AMD GPUs through its own HIP path, and porting
+/// the CUDA branch (its `project(... CUDA)`, the code appended for its sources) would change
+/// the HIP path too.
+fn hip_guarded_branches(cmds: &[Command]) -> Vec<(usize, usize, usize)> {
+    let mut out: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        if !matches!(c.name.as_str(), "if" | "elseif")
+            || out.iter().any(|&(_, from, to)| (from..to).contains(&i))
+        {
+            continue;
+        }
+        let args = &c.args;
+        if args.iter().any(|a| !a.quoted && a.text == "OR") {
+            continue;
+        }
+        let Some(k) = args.iter().position(names_hip_path) else {
+            continue;
+        };
+        let negated = k > 0 && arg_is(&args[k - 1], "NOT");
+        let (end, _) = branch(cmds, i);
+        let Some(mut end) = end else { continue };
+        if negated {
+            if end > i + 1 {
+                out.push((i, i + 1, end));
+            }
+            continue;
+        }
+        // Every later branch of this if(), to its endif().
+        let first = end + 1;
+        while cmds[end].name != "endif" {
+            match branch(cmds, end).0 {
+                Some(e) => end = e,
+                None => break,
+            }
+        }
+        if cmds[end].name == "endif" && end > first {
+            out.push((i, first, end));
+        }
+    }
+    out
 }
 
 /// Whether the file already calls `find_package(name ...)`.
@@ -486,7 +563,10 @@ fn find_library_packages(st: &State, sink: &mut Sink, cmds: &[Command]) {
 /// them), and each target's options, definitions and include directories behind a CUDA language
 /// test (kept in the target, where no source matches it now). A target property's list splits
 /// such a generator expression at its `;`: the pieces are joined again until its `$<` and `>`
-/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link.
+/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link. The sources are those
+/// hipport ported: `.cu`, and `.hip` only where it renamed `.cu` sources to `.hip` (see
+/// [`epilogue`]); a source that CMake's own HIP language compiles (`LANGUAGE HIP`, or a `.hip`
+/// source with HIP enabled) is the project's own and keeps its language and properties.
 const EPILOGUE: &str = r#"# hipport: nvcc compiled the CUDA sources; hipcc compiles the HIP sources as CXX. What nvcc
 # applied to the CUDA sources alone (CMAKE_CUDA_FLAGS*, $<COMPILE_LANGUAGE:CUDA>) reaches the HIP
 # sources alone.
@@ -501,11 +581,19 @@ foreach(_hipport_config IN LISTS _hipport_configs)
   endforeach()
 endforeach()
 list(FIND _hipport_cuda_flags -fgpu-rdc _hipport_rdc)
+get_property(_hipport_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+list(FIND _hipport_languages HIP _hipport_hip_enabled)
 set(_hipport_all_sources)
 get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
 foreach(_hipport_target IN LISTS _hipport_targets)
   get_target_property(_hipport_sources ${_hipport_target} SOURCES)
   list(FILTER _hipport_sources INCLUDE REGEX "\\.(hip|cu)$")
+  foreach(_hipport_source IN LISTS _hipport_sources)
+    get_source_file_property(_hipport_language ${_hipport_source} LANGUAGE)
+    if(_hipport_language STREQUAL "HIP" OR (NOT _hipport_language AND _hipport_hip_enabled GREATER -1 AND _hipport_source MATCHES "\\.hip$"))
+      list(REMOVE_ITEM _hipport_sources ${_hipport_source})
+    endif()
+  endforeach()
   if(_hipport_sources)
     list(APPEND _hipport_all_sources ${_hipport_sources})
     foreach(_hipport_property COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES)
@@ -543,6 +631,17 @@ if(_hipport_all_sources)
   set_property(SOURCE ${_hipport_all_sources} APPEND PROPERTY COMPILE_OPTIONS ${_hipport_cuda_flags})
 endif()
 "#;
+
+/// [`EPILOGUE`] for the extensions of the sources hipport ported: `.cu`, and the extension
+/// `.cu` sources were renamed to when that is `.hip` (`exts` maps old to new extensions).
+fn epilogue(exts: &std::collections::BTreeMap<String, String>) -> String {
+    let ported = if exts.get("cu").is_some_and(|e| e == "hip") {
+        "hip|cu"
+    } else {
+        "cu"
+    };
+    EPILOGUE.replacen("\\.(hip|cu)$", &format!("\\.({ported})$"), 1)
+}
 
 /// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
 /// builtins only with `HIP_ENABLE_WARP_SYNC_BUILTINS` defined.
@@ -1032,7 +1131,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         let reported = version_tested.contains(&k);
         let t = a.text.as_str();
         let base = a.content_start;
-        if t.ends_with(".cu") || t.ends_with(".hip") || t.contains("*.cu") {
+        // A `.hip` source is the project's own: hipport renames `.cu` sources, which the file
+        // names by their old names.
+        if t.ends_with(".cu") || t.contains("*.cu") {
             st.gpu_sources = true;
         }
         // Plain library names given to the linker.
@@ -1896,7 +1997,8 @@ mod tests {
             out.contains("target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ffast-math -DIN_CUDA_TU=1>)\ntarget_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:ON_GPU>)\n"),
             "{out}"
         );
-        assert!(out.ends_with(EPILOGUE), "{out}");
+        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(out.contains("INCLUDE REGEX \"\\\\.(cu)$\")"), "{out}");
         // The variable the epilogue reads is not reported as having no effect.
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
         let (again, _) = run(&out, &opts());
@@ -1946,6 +2048,37 @@ mod tests {
             "{out}"
         );
         assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
+        // The renamed sources are `.hip` now: the appended code looks for both.
+        assert!(out.contains("INCLUDE REGEX \"\\\\.(hip|cu)$\")"), "{out}");
+    }
+
+    /// A project with its own HIP path (3D Gaussian splatting's rasterizer): the CUDA branches
+    /// that run only when that path is not taken stay as they are (a note each), and the
+    /// project's own `.hip` sources are not given to the appended code.
+    #[test]
+    fn branches_behind_the_projects_own_hip_path_are_left_alone() {
+        let src = "cmake_minimum_required(VERSION 3.20)\nproject(R LANGUAGES CXX)\nfind_package(HIP)\nif(HIP_FOUND)\n  project(R LANGUAGES HIP)\nelse()\n  project(R LANGUAGES CUDA)\nendif()\nif(USE_HIP)\n  add_library(HipK hip/k.hip)\nelseif(WITH_CUDA)\n  add_library(CudaK cuda/k.cu)\n  set_target_properties(CudaK PROPERTIES CUDA_ARCHITECTURES \"70;75\")\nelse()\n  target_link_libraries(x cublas)\nendif()\nif(NOT USE_ROCM AND WITH_CUDA)\n  set(CMAKE_CUDA_ARCHITECTURES 70)\nelse()\n  add_library(HipL hip/l.hip)\nendif()\n";
+        let (out, diags) = run(src, &opts());
+        assert_eq!(out, src);
+        let lines: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B007" && d.message.contains("own HIP path"))
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, [7, 12, 18], "{diags:#?}");
+        assert_eq!(diags.len(), 3, "{diags:#?}");
+        // Outside such a branch the CUDA build is ported; a condition with OR is not read.
+        let src = "project(R LANGUAGES CXX CUDA)\nif(USE_HIP OR X)\nelse()\n  add_library(CudaK cuda/k.cu)\nendif()\nadd_library(HipK hip/k.hip)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.starts_with("project(R LANGUAGES CXX)\nset(GPU_TARGETS"),
+            "{out}"
+        );
+        assert!(out.contains("_hipport_hip_enabled GREATER -1"), "{out}");
+        assert_eq!(run(&out, &opts()).0, out);
+        // A file whose only GPU sources are its own `.hip` ones gets nothing appended.
+        let src = "project(R LANGUAGES CXX)\nadd_library(HipK hip/k.hip)\n";
+        assert_eq!(run(src, &opts()).0, src);
     }
 
     #[test]
