@@ -775,6 +775,63 @@ fn converted_cmake_leaves_the_projects_own_hip_sources_alone() {
     assert!(log.contains("LANGUAGE of cuda/k.cu = CXX"), "{log}");
 }
 
+/// tiny-cuda-nn's `CUDA_NVCC_FLAGS`, which the project passes on itself with
+/// `$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>`: its flags reach hipcc on the HIP source
+/// after conversion, so no B008 says they no longer reach the compiler, and the flag hipcc does
+/// not take leaves no empty `list(APPEND CUDA_NVCC_FLAGS "")` behind.
+#[test]
+fn converted_cmake_nvcc_flags_passed_on_by_the_project_reach_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nlist(APPEND CUDA_NVCC_FLAGS \"-Xcompiler=-fno-strict-aliasing\")\nlist(APPEND CUDA_NVCC_FLAGS \"--expt-relaxed-constexpr\")\nadd_library(k STATIC k.cu)\ntarget_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("k.cu"),
+        "__global__ void k(float* x) { x[0] = 1.0f; }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--hip-version",
+            "5.2.3",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("B008"), "{stderr}");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        cmake.contains(
+            "list(APPEND CUDA_NVCC_FLAGS \"-fno-strict-aliasing\")\nadd_library(k STATIC k.cu)\n"
+        ),
+        "{cmake}"
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let gpu = command_for(&commands, "k.cu");
+    assert!(gpu.contains("-fno-strict-aliasing"), "{gpu}");
+    assert!(gpu.contains("--offload-arch=gfx90a"), "{gpu}");
+}
+
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.

@@ -291,6 +291,12 @@ struct State<'a> {
     first_library_use: Option<usize>,
     /// Whether a `hip::` target of the `hip` package itself (`hip::host`) replaced a name.
     hip_targets: bool,
+    /// Whether a command passes `${CUDA_NVCC_FLAGS}` on (see [`nvcc_flags_variable`]).
+    nvcc_flags_read: bool,
+    /// Whether the file uses FindCUDA (`find_package(CUDA)`, `cuda_add_*()`, `cuda_compile*()`).
+    findcuda_macros: bool,
+    /// Whether `CUDA_NVCC_FLAGS` was reported in this file.
+    nvcc_flags_reported: bool,
 }
 
 impl State<'_> {
@@ -347,8 +353,18 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         current: 0,
         first_library_use: None,
         hip_targets: false,
+        nvcc_flags_read: false,
+        findcuda_macros: false,
+        nvcc_flags_reported: false,
     };
     let cmds = commands(src);
+    st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
+    st.findcuda_macros = cmds.iter().any(|c| {
+        c.name.starts_with("cuda_add_")
+            || c.name.starts_with("cuda_compile")
+            || c.name == "cuda_wrap_srcs"
+            || (c.name == "find_package" && c.args.first().is_some_and(|a| a.text == "CUDA"))
+    });
     for c in &cmds {
         let Some(name) = c.args.first() else { continue };
         match c.name.as_str() {
@@ -394,6 +410,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let tested = cuda_version_tests(src, sink, &cmds, i);
         general(&mut st, sink, &cmds[i], &tested);
         drop_emptied(src, sink, &cmds[i]);
+        drop_emptied_items(src, sink, &cmds[i]);
     }
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
@@ -679,6 +696,75 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
     }
 }
 
+/// A list element whose flags all went away goes too (`list(APPEND CUDA_NVCC_FLAGS "")` would
+/// add an empty element), and so does a `list(APPEND|PREPEND V ...)` left with none. A `set()`
+/// keeps its last element: `set(V)` unsets `V` where the original set it.
+fn drop_emptied_items(src: &str, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let (first, whole) = match cmd.name.as_str() {
+        "list"
+            if args
+                .first()
+                .is_some_and(|a| arg_is(a, "APPEND") || arg_is(a, "PREPEND")) =>
+        {
+            (2, true)
+        }
+        "set" => (1, false),
+        _ => return,
+    };
+    let items: Vec<&Arg> = args
+        .iter()
+        .skip(first)
+        .take_while(|a| !(arg_is(a, "PARENT_SCOPE") || arg_is(a, "CACHE")))
+        .collect();
+    if items.is_empty() || items.iter().any(|a| a.bracket) {
+        return;
+    }
+    let emptied: Vec<bool> = items
+        .iter()
+        .map(|a| {
+            if a.quoted {
+                a.content_start < a.content_end && sink.emptied(src, a.content_start, a.content_end)
+            } else {
+                sink.removed(a.start, a.end)
+            }
+        })
+        .collect();
+    if !emptied.iter().any(|&e| e) {
+        return;
+    }
+    if emptied.iter().all(|&e| e) {
+        if whole {
+            let (s, e) = command_line(src, cmd);
+            sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+        }
+        return;
+    }
+    for (a, _) in items.iter().zip(&emptied).filter(|(a, &e)| e && a.quoted) {
+        let (s, e) = arg_span(src, a);
+        sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+    }
+}
+
+/// The range of an argument with the blanks before it, or its whole line when it is alone on
+/// it (see [`remove_arg`]).
+fn arg_span(src: &str, a: &Arg) -> (usize, usize) {
+    let b = src.as_bytes();
+    let mut s = a.start;
+    while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
+        s -= 1;
+    }
+    let mut e = a.end;
+    while e < b.len() && (b[e] == b' ' || b[e] == b'\t' || b[e] == b'\r') {
+        e += 1;
+    }
+    if s > 0 && b[s - 1] == b'\n' && b.get(e) == Some(&b'\n') {
+        (s, e + 1)
+    } else {
+        (s, a.end)
+    }
+}
+
 /// The range of a command, widened to its whole line when nothing else is on it.
 fn command_line(src: &str, cmd: &Command) -> (usize, usize) {
     let line_start = src[..cmd.start].rfind('\n').map_or(0, |p| p + 1);
@@ -874,16 +960,7 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 }
                 "CUDA_NVCC_FLAGS" => {
                     flag_args(st, sink, &args[var_idx + 1..], Context::Nvcc);
-                    sink.diag(
-                        B_CONSTRUCT,
-                        var.start,
-                        "CUDA_NVCC_FLAGS belongs to FindCUDA and no longer reaches the compiler"
-                            .into(),
-                        Some(
-                            "move these flags to target_compile_options() or add_compile_options()"
-                                .into(),
-                        ),
-                    );
+                    nvcc_flags_variable(st, sink, var.start);
                 }
                 v if v.starts_with("CMAKE_CUDA_FLAGS") => {
                     // The variable keeps its name and reaches the HIP sources through the
@@ -900,6 +977,56 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
         | "set_tests_properties" => properties(st, sink, cmd),
         _ => {}
     }
+}
+
+/// `CUDA_NVCC_FLAGS` set or appended to. FindCUDA's `cuda_add_*()`/`cuda_compile*()` macros
+/// passed it to nvcc; CMake's CUDA language never read it. So a file that passes it on itself
+/// (`target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>)`, which
+/// still reaches hipcc through the appended code) gets nothing; one that uses FindCUDA's macros
+/// and does not pass it on loses it (a warning, once); one that does neither gets a note, once:
+/// another file (a subdirectory) may pass it on, and otherwise it had no effect before either.
+fn nvcc_flags_variable(st: &mut State, sink: &mut Sink, at: usize) {
+    if st.nvcc_flags_read || st.nvcc_flags_reported {
+        return;
+    }
+    st.nvcc_flags_reported = true;
+    let help = "pass it on where the targets are made: target_compile_options(t PRIVATE \
+                $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>) reaches the HIP sources alone";
+    if st.findcuda_macros {
+        sink.diag(
+            B_CONSTRUCT,
+            at,
+            "CUDA_NVCC_FLAGS no longer reaches the compiler: FindCUDA's cuda_add_*() macros passed \
+             it to nvcc, and nothing in this file passes it on"
+                .into(),
+            Some(help.into()),
+        );
+    } else {
+        sink.diag_as(
+            B_CONSTRUCT,
+            Severity::Note,
+            at,
+            "CUDA_NVCC_FLAGS is FindCUDA's, and nothing in this file passes it on: it reaches \
+             hipcc only where another file does (CMake's CUDA language never read it)"
+                .into(),
+            Some(help.into()),
+        );
+    }
+}
+
+/// Whether a command reads `${CUDA_NVCC_FLAGS}`, other than a `set()`/`list()` of the variable
+/// itself (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -O3")`).
+fn reads_nvcc_flags(cmd: &Command) -> bool {
+    let var = match cmd.name.as_str() {
+        "set" => cmd.args.first(),
+        "list" => cmd.args.get(1),
+        _ => None,
+    };
+    !var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS")
+        && cmd
+            .args
+            .iter()
+            .any(|a| !a.bracket && a.text.contains("${CUDA_NVCC_FLAGS}"))
 }
 
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
@@ -2231,7 +2358,12 @@ mod tests {
             out.contains("list(APPEND GEN_FLAGS \"-gencode\")\n"),
             "{out}"
         );
-        assert!(out.contains("list(APPEND CUDA_NVCC_FLAGS)\n"), "{out}");
+        // The emptied list(APPEND) goes; the variable is FindCUDA's, in a file that does not use
+        // FindCUDA: a note.
+        assert!(!out.contains("CUDA_NVCC_FLAGS"), "{out}");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 5 && d.severity == Severity::Note));
         let found: Vec<(usize, &str, Severity)> = diags
             .iter()
             .filter(|d| d.id != "B008")
@@ -2338,5 +2470,40 @@ mod tests {
         );
         let src = "add_library(k STATIC k.cpp)\ntarget_link_libraries(k PUBLIC m)\n";
         assert_eq!(run(src, &opts()).0, src);
+    }
+
+    /// tiny-cuda-nn: CUDA_NVCC_FLAGS passed on by the project itself still reaches hipcc (no
+    /// finding); emptied list elements and lists go.
+    #[test]
+    fn nvcc_flags_passed_on_by_the_project_are_not_reported() {
+        use crate::diag::Severity;
+        let src = "project(p LANGUAGES CXX CUDA)\nlist(APPEND CUDA_NVCC_FLAGS \"-Xcompiler=-mf16c\")\nlist(APPEND CUDA_NVCC_FLAGS \"--expt-relaxed-constexpr\")\nlist(APPEND CUDA_NVCC_FLAGS \"--extended-lambda -lineinfo\" -O3 \"-lineinfo\")\nset(CUDA_NVCC_FLAGS \"--expt-relaxed-constexpr\")\nadd_library(k k.cu)\ntarget_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("link_libraries(hip::device)\nlist(APPEND CUDA_NVCC_FLAGS \"-mf16c\")\nlist(APPEND CUDA_NVCC_FLAGS -O3)\nset(CUDA_NVCC_FLAGS \"\")\nadd_library(k k.cu)\n"),
+            "{out}"
+        );
+        assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
+        assert_eq!(run(&out, &opts()).0, out);
+        // FindCUDA's macros read it: without them, nothing does here (one warning per file).
+        let src = "find_package(CUDA)\nset(CUDA_NVCC_FLAGS -O3)\nlist(APPEND CUDA_NVCC_FLAGS -g)\ncuda_add_library(k k.cu)\n";
+        let (_, diags) = run(src, &opts());
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B008")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        assert_eq!(found, [(2, Severity::Warning)], "{diags:#?}");
+        // A file that neither uses FindCUDA nor passes it on: a note (a subdirectory may).
+        let (_, diags) = run(
+            "project(p CUDA)\nlist(APPEND CUDA_NVCC_FLAGS -g)\nadd_subdirectory(src)\n",
+            &opts(),
+        );
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B008")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        assert_eq!(found, [(2, Severity::Note)], "{diags:#?}");
     }
 }
