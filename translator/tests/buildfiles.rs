@@ -832,6 +832,51 @@ fn converted_cmake_nvcc_flags_passed_on_by_the_project_reach_hipcc() {
     assert!(gpu.contains("--offload-arch=gfx90a"), "{gpu}");
 }
 
+/// tiny-cuda-nn derives `MIN_GPU_ARCH` from `CMAKE_CUDA_ARCHITECTURES` and compiles a source
+/// only for Volta and later: the converted project keeps the `set()`, so that source is still
+/// built, and the variable gives hipcc no NVIDIA architecture (the source compiles as CXX for
+/// the `GPU_TARGETS`).
+#[test]
+fn converted_cmake_keeps_the_architectures_the_project_derives_sources_from() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 86 75)\nlist(SORT CMAKE_CUDA_ARCHITECTURES)\nlist(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)\nset(SOURCES base.cu)\nif(MIN_GPU_ARCH GREATER_EQUAL 70)\n  list(APPEND SOURCES fused.cu)\nendif()\nadd_library(k STATIC ${SOURCES})\ntarget_compile_definitions(k PRIVATE MIN_GPU_ARCH=${MIN_GPU_ARCH})\n",
+        ),
+        ("base.cu", "__global__ void base(float* x) { x[0] = 1.0f; }\n"),
+        (
+            "fused.cu",
+            "#if MIN_GPU_ARCH != 75\n#error MIN_GPU_ARCH lost its value\n#endif\n__global__ void fused(float* x) { x[0] = 2.0f; }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        cmake.contains("set(CMAKE_CUDA_ARCHITECTURES 86 75)\n"),
+        "{cmake}"
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let fused = command_for(&commands, "fused.cu");
+    assert!(fused.contains("--offload-arch=gfx90a"), "{fused}");
+    for nvidia in ["sm_", "compute_", "arch=75", "arch=86"] {
+        assert!(!fused.contains(nvidia), "{nvidia} in {fused}");
+    }
+}
+
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.

@@ -297,6 +297,11 @@ struct State<'a> {
     findcuda_macros: bool,
     /// Whether `CUDA_NVCC_FLAGS` was reported in this file.
     nvcc_flags_reported: bool,
+    /// The architecture variables the file sets and reads, each with its first reader (line,
+    /// command): their `set()` stays (see [`architecture_readers`]).
+    arch_readers: std::collections::BTreeMap<String, (usize, String)>,
+    /// The kept architecture variables reported so far.
+    arch_reported: BTreeSet<String>,
 }
 
 impl State<'_> {
@@ -356,8 +361,11 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         nvcc_flags_read: false,
         findcuda_macros: false,
         nvcc_flags_reported: false,
+        arch_readers: Default::default(),
+        arch_reported: BTreeSet::new(),
     };
     let cmds = commands(src);
+    st.arch_readers = architecture_readers(src, &cmds);
     st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
     st.findcuda_macros = cmds.iter().any(|c| {
         c.name.starts_with("cuda_add_")
@@ -916,6 +924,25 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             let var_idx = usize::from(cmd.name == "list");
             let Some(var) = args.get(var_idx) else { return };
             match var.text.as_str() {
+                "CMAKE_CUDA_ARCHITECTURES" | "CUDA_ARCHITECTURES"
+                    if cmd.name == "set" && st.arch_readers.contains_key(&var.text) =>
+                {
+                    let (line, reader) = st.arch_readers[&var.text].clone();
+                    if st.arch_reported.insert(var.text.clone()) {
+                        sink.diag(
+                            B_ARCH,
+                            cmd.start,
+                            format!(
+                                "{} kept: `{reader}` on line {line} reads it, and what the project derives from it (a minimum architecture, a source list) would change without it; it has no effect on hipcc-compiled sources",
+                                var.text
+                            ),
+                            Some(format!(
+                                "AMD targets come from GPU_TARGETS ({}); check what the project derives from the NVIDIA architectures",
+                                st.opts.offload_arch.join(";")
+                            )),
+                        );
+                    }
+                }
                 "CMAKE_CUDA_ARCHITECTURES" | "CUDA_ARCHITECTURES" if cmd.name == "set" => {
                     let (s, e) = command_line(src, cmd);
                     if sink.edit(s, e, "", B_ARCH.id) {
@@ -1012,6 +1039,98 @@ fn nvcc_flags_variable(st: &mut State, sink: &mut Sink, at: usize) {
             Some(help.into()),
         );
     }
+}
+
+/// The NVIDIA architecture variables (`CMAKE_CUDA_ARCHITECTURES`, `CUDA_ARCHITECTURES`) that the
+/// file both sets and reads for its own logic, each with the first command that reads it: its
+/// line and text. tiny-cuda-nn takes `list(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)` and
+/// compiles `fully_fused_mlp.cu` only `if(MIN_GPU_ARCH GREATER_EQUAL 70)`: deleting the `set()`
+/// would drop that source silently. The variable does nothing to hipcc-compiled sources (CMake
+/// reads it for the CUDA language alone, which the port removes), so keeping it is harmless.
+/// A read is `${VAR}`, `list(GET|LENGTH|FIND|JOIN|SUBLIST VAR ...)`, `foreach(... IN LISTS VAR)`,
+/// or `if()` operands compared or tested with `IN_LIST`; `if(VAR)`, `if(NOT VAR)` and
+/// `if(DEFINED VAR)`, which guard a default, and `set()`/`list()` that change it are not.
+fn architecture_readers(
+    src: &str,
+    cmds: &[Command],
+) -> std::collections::BTreeMap<String, (usize, String)> {
+    const OPS: &[&str] = &[
+        "IN_LIST",
+        "STREQUAL",
+        "EQUAL",
+        "LESS",
+        "GREATER",
+        "LESS_EQUAL",
+        "GREATER_EQUAL",
+        "MATCHES",
+        "VERSION_LESS",
+        "VERSION_GREATER",
+        "VERSION_EQUAL",
+        "VERSION_LESS_EQUAL",
+        "VERSION_GREATER_EQUAL",
+    ];
+    let mut out = std::collections::BTreeMap::new();
+    for var in ["CMAKE_CUDA_ARCHITECTURES", "CUDA_ARCHITECTURES"] {
+        let sets = cmds
+            .iter()
+            .any(|c| c.name == "set" && c.args.first().is_some_and(|a| arg_is(a, var)));
+        if !sets {
+            continue;
+        }
+        let expansion = format!("${{{var}}}");
+        let reads = |c: &Command| -> bool {
+            let own = match c.name.as_str() {
+                "set" => c.args.first(),
+                "list" => c.args.get(1),
+                _ => None,
+            }
+            .is_some_and(|a| arg_is(a, var));
+            let args = &c.args;
+            let expanded = args
+                .iter()
+                .any(|a| !a.bracket && a.text.contains(&expansion));
+            match c.name.as_str() {
+                "set" if own => false,
+                "list" if own => args.first().is_some_and(|a| {
+                    matches!(
+                        a.text.as_str(),
+                        "GET" | "LENGTH" | "FIND" | "JOIN" | "SUBLIST"
+                    )
+                }),
+                "if" | "elseif" | "while" => {
+                    expanded
+                        || args.iter().enumerate().any(|(k, a)| {
+                            arg_is(a, var)
+                                && [k.checked_sub(1), Some(k + 1)]
+                                    .into_iter()
+                                    .flatten()
+                                    .filter_map(|j| args.get(j))
+                                    .any(|o| OPS.iter().any(|op| arg_is(o, op)))
+                        })
+                }
+                "foreach" => {
+                    expanded
+                        || args
+                            .iter()
+                            .skip_while(|a| !arg_is(a, "LISTS"))
+                            .any(|a| arg_is(a, var))
+                }
+                _ => expanded,
+            }
+        };
+        if let Some(c) = cmds.iter().find(|c| reads(c)) {
+            let line = src[..c.start].matches('\n').count() + 1;
+            let mut text = src[c.start..c.end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if text.chars().count() > 60 {
+                text = text.chars().take(57).collect::<String>() + "...";
+            }
+            out.insert(var.to_string(), (line, text));
+        }
+    }
+    out
 }
 
 /// Whether a command reads `${CUDA_NVCC_FLAGS}`, other than a `set()`/`list()` of the variable
@@ -1434,7 +1553,13 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         for (pos, _) in t.match_indices("CMAKE_CUDA_").filter(|_| !reported) {
+            // A variable the file sets and reads keeps its value (see `architecture_readers`).
+            let kept = st.arch_readers.keys().any(|v| {
+                t[pos..].starts_with(v.as_str())
+                    && !t[pos + v.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            });
             if !sink.claimed(base + pos, base + pos + 11)
+                && !kept
                 && !matches!(cmd.name.as_str(), "set" | "list")
                 && !t[pos..].starts_with("CMAKE_CUDA_FLAGS")
             {
@@ -2505,5 +2630,44 @@ mod tests {
             .map(|d| (d.line, d.severity))
             .collect();
         assert_eq!(found, [(2, Severity::Note)], "{diags:#?}");
+    }
+
+    /// tiny-cuda-nn derives a minimum architecture and a source list from
+    /// CMAKE_CUDA_ARCHITECTURES: the set() stays (one note), and its readers get no B008.
+    #[test]
+    fn architectures_the_project_reads_are_kept() {
+        use crate::diag::Severity;
+        let src = "project(p LANGUAGES CXX CUDA)\nif(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 75 86)\nendif()\nset(CMAKE_CUDA_ARCHITECTURES 80)\nlist(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)\nmessage(STATUS \"Targeting ${CMAKE_CUDA_ARCHITECTURES}\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("  set(CMAKE_CUDA_ARCHITECTURES 75 86)\nendif()\nset(CMAKE_CUDA_ARCHITECTURES 80)\n"), "{out}");
+        let arch: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B009" || d.id == "B008")
+            .map(|d| (d.id.as_str(), d.line, d.severity))
+            .collect();
+        assert_eq!(arch, [("B009", 3, Severity::Note)], "{diags:#?}");
+        assert!(
+            diags.iter().any(|d| d.message.contains(
+                "`list(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)` on line 6 reads it"
+            )),
+            "{diags:#?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        // Guards of a default and changes are not reads: the set() goes.
+        let src = "if(NOT CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 70)\nendif()\nlist(APPEND CMAKE_CUDA_ARCHITECTURES 80)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(!out.contains("set(CMAKE_CUDA_ARCHITECTURES"), "{out}");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 2 && d.message.contains("removed")));
+        // A read of a variable the file does not set is still reported.
+        let (_, diags) = run(
+            "list(GET CMAKE_CUDA_ARCHITECTURES 0 A)\nmessage(${CMAKE_CUDA_ARCHITECTURES})\n",
+            &opts(),
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == 2),
+            "{diags:#?}"
+        );
     }
 }

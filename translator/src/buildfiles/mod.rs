@@ -597,7 +597,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   value it cannot read), the flag stays and the diagnostic is a warning: hipcc rejects\n\
                   -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
                   15 ignores with a warning, building for no AMD target. Replace it with\n\
-                  --offload-arch=<gfx> by hand.",
+                  --offload-arch=<gfx> by hand.\n\
+                  A CMake file that sets CMAKE_CUDA_ARCHITECTURES and also reads it (list(GET ...),\n\
+                  ${CMAKE_CUDA_ARCHITECTURES}, IN_LIST, a comparison) keeps the set(), with a note naming\n\
+                  the first reader: what the project derives from it (a minimum architecture, the sources\n\
+                  it compiles) keeps its value, and the variable has no effect on hipcc-compiled sources.",
     },
     DiagInfo {
         id: "B010",
