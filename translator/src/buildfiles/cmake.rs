@@ -1141,7 +1141,7 @@ fn reads_nvcc_flags(cmd: &Command) -> bool {
         "list" => cmd.args.get(1),
         _ => None,
     };
-    !var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS")
+    var.is_none_or(|v| v.text != "CUDA_NVCC_FLAGS")
         && cmd
             .args
             .iter()
@@ -2610,6 +2610,9 @@ mod tests {
         );
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
         assert_eq!(run(&out, &opts()).0, out);
+        // A blank element was never a flag: it stays (CMake's own modules have some).
+        let src = "set(CMAKE_CXX_LINKER_WRAPPER_FLAG \"-Xlinker\" \" \")\nlist(APPEND F \" \")\n";
+        assert_eq!(run(src, &opts()).0, src);
         // FindCUDA's macros read it: without them, nothing does here (one warning per file).
         let src = "find_package(CUDA)\nset(CUDA_NVCC_FLAGS -O3)\nlist(APPEND CUDA_NVCC_FLAGS -g)\ncuda_add_library(k k.cu)\n";
         let (_, diags) = run(src, &opts());
