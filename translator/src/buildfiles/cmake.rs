@@ -411,6 +411,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     }
     for i in 0..cmds.len() {
         if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
+            // Renamed sources are no longer under their old names: paths follow.
+            for a in cmds[i].args.iter().filter(|a| !a.bracket) {
+                if let Some((s, e, new)) = renamed_source(&st, &a.text) {
+                    sink.edit(a.content_start + s, a.content_start + e, new, B_GLOB.id);
+                }
+            }
             continue;
         }
         st.current = i;
@@ -2328,6 +2334,11 @@ mod tests {
         );
         assert!(out.contains("_hipport_hip_enabled GREATER -1"), "{out}");
         assert_eq!(run(&out, &opts()).0, out);
+        // Source paths in a branch left alone follow the renames.
+        let mut o = opts();
+        o.renamed.insert("cuda/k.cu".into(), "cuda/k.hip".into());
+        let src = "if(USE_HIP)\nelse()\n  project(R LANGUAGES CUDA)\n  add_library(CudaK cuda/k.cu)\nendif()\n";
+        assert_eq!(run(src, &o).0, src.replace("k.cu", "k.hip"));
         // A file whose only GPU sources are its own `.hip` ones gets nothing appended.
         let src = "project(R LANGUAGES CXX)\nadd_library(HipK hip/k.hip)\n";
         assert_eq!(run(src, &opts()).0, src);
