@@ -660,6 +660,223 @@ fn converted_findcuda_project_links_the_hip_libraries() {
     check_run(&exe, "findcuda: done");
 }
 
+/// A CUDA library linked in a subdirectory's CMakeLists.txt (the top file has `project()` and
+/// `add_subdirectory()`): the subdirectory finds the package of the HIP target it now names, so
+/// configure does not stop with "links to: roc::hipsparse but the target was not found", and
+/// the executable in the top directory links hipSPARSE through the library.
+#[test]
+fn converted_subdirectory_finds_the_packages_of_its_library_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join("src")).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_subdirectory(src)\nadd_executable(app main.cu)\ntarget_link_libraries(app PRIVATE k)\n",
+        ),
+        (
+            "src/CMakeLists.txt",
+            "add_library(k STATIC k.cu)\ntarget_link_libraries(k PUBLIC cusparse ${CUDA_LIBRARIES})\n",
+        ),
+        (
+            "src/k.cu",
+            "#include <cusparse.h>\nint k() { cusparseHandle_t h; return cusparseCreate(&h) == CUSPARSE_STATUS_SUCCESS; }\n",
+        ),
+        (
+            "main.cu",
+            "#include <cstdio>\nint k();\n__global__ void g() {}\nint main() { g<<<1, 1>>>(); std::printf(\"%d\\n\", k()); }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let sub = std::fs::read_to_string(out.join("src/CMakeLists.txt")).unwrap();
+    assert!(
+        sub.starts_with("add_library(k STATIC k.cu)\nfind_package(hip REQUIRED)\nfind_package(hipsparse REQUIRED)\ntarget_link_libraries(k PUBLIC roc::hipsparse hip::host)\n"),
+        "{sub}"
+    );
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let exe = build.join("app");
+    assert_gfx90a_code(&exe);
+    let needed = run(Command::new("readelf").arg("-d").arg(&exe));
+    assert!(needed.contains("libhipsparse.so"), "{needed}");
+}
+
+/// A project with HIP sources of its own beside its CUDA ones (3D Gaussian splatting's
+/// rasterizer, with the HIP test taken out): the appended code compiles the ported `.cu` source
+/// as CXX and leaves the project's `.hip` sources alone, whether CMake's HIP language compiles
+/// them (`LANGUAGE HIP`, which this CMake cannot enable without ROCm's hip-lang: generating
+/// fails then, after the configure step that the properties are read in) or nothing does. Before,
+/// every `.hip` source was made `LANGUAGE CXX` and lost its `HIP_ARCHITECTURES`.
+#[test]
+fn converted_cmake_leaves_the_projects_own_hip_sources_alone() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    for dir in ["hip", "cuda"] {
+        std::fs::create_dir_all(input.join(dir)).unwrap();
+    }
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.20)\nproject(P LANGUAGES CXX CUDA)\nadd_library(HipK STATIC hip/k.hip hip/host.cpp)\nadd_library(CudaK STATIC cuda/k.cu)\n",
+        ),
+        ("hip/k.hip", "__global__ void hk() {}\n"),
+        ("hip/host.cpp", "int host() { return 1; }\n"),
+        ("cuda/k.cu", "__global__ void ck() {}\nvoid run() { ck<<<1, 1>>>(); }\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let probe = "foreach(s hip/k.hip cuda/k.cu)\n  get_source_file_property(l ${s} LANGUAGE)\n  message(STATUS \"LANGUAGE of ${s} = ${l}\")\nendforeach()\n";
+    let cmake = out.join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&cmake).unwrap();
+    std::fs::write(&cmake, format!("{text}{probe}")).unwrap();
+    let build = tmp.path().join("build");
+    let log = run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc"));
+    assert!(log.contains("LANGUAGE of hip/k.hip = \n"), "{log}");
+    assert!(log.contains("LANGUAGE of cuda/k.cu = CXX"), "{log}");
+    run(Command::new("cmake").arg("--build").arg(&build));
+    // The project's HIP language compiles a source it marks HIP: it keeps that language.
+    let marked = format!("{text}{probe}").replace(
+        "add_library(HipK",
+        "set_source_files_properties(hip/k.hip PROPERTIES LANGUAGE HIP)\nadd_library(HipK",
+    );
+    std::fs::write(&cmake, marked).unwrap();
+    let (_, log) = attempt(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&out)
+            .arg("-B")
+            .arg(tmp.path().join("build-hip"))
+            .arg("-DCMAKE_CXX_COMPILER=hipcc"),
+    );
+    assert!(log.contains("LANGUAGE of hip/k.hip = HIP"), "{log}");
+    assert!(log.contains("LANGUAGE of cuda/k.cu = CXX"), "{log}");
+}
+
+/// tiny-cuda-nn's `CUDA_NVCC_FLAGS`, which the project passes on itself with
+/// `$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>`: its flags reach hipcc on the HIP source
+/// after conversion, so no B008 says they no longer reach the compiler, and the flag hipcc does
+/// not take leaves no empty `list(APPEND CUDA_NVCC_FLAGS "")` behind.
+#[test]
+fn converted_cmake_nvcc_flags_passed_on_by_the_project_reach_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nlist(APPEND CUDA_NVCC_FLAGS \"-Xcompiler=-fno-strict-aliasing\")\nlist(APPEND CUDA_NVCC_FLAGS \"--expt-relaxed-constexpr\")\nadd_library(k STATIC k.cu)\ntarget_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("k.cu"),
+        "__global__ void k(float* x) { x[0] = 1.0f; }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--hip-version",
+            "5.2.3",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("B008"), "{stderr}");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        cmake.contains(
+            "list(APPEND CUDA_NVCC_FLAGS \"-fno-strict-aliasing\")\nadd_library(k STATIC k.cu)\n"
+        ),
+        "{cmake}"
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let gpu = command_for(&commands, "k.cu");
+    assert!(gpu.contains("-fno-strict-aliasing"), "{gpu}");
+    assert!(gpu.contains("--offload-arch=gfx90a"), "{gpu}");
+}
+
+/// tiny-cuda-nn derives `MIN_GPU_ARCH` from `CMAKE_CUDA_ARCHITECTURES` and compiles a source
+/// only for Volta and later: the converted project keeps the `set()`, so that source is still
+/// built, and the variable gives hipcc no NVIDIA architecture (the source compiles as CXX for
+/// the `GPU_TARGETS`).
+#[test]
+fn converted_cmake_keeps_the_architectures_the_project_derives_sources_from() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 86 75)\nlist(SORT CMAKE_CUDA_ARCHITECTURES)\nlist(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)\nset(SOURCES base.cu)\nif(MIN_GPU_ARCH GREATER_EQUAL 70)\n  list(APPEND SOURCES fused.cu)\nendif()\nadd_library(k STATIC ${SOURCES})\ntarget_compile_definitions(k PRIVATE MIN_GPU_ARCH=${MIN_GPU_ARCH})\n",
+        ),
+        ("base.cu", "__global__ void base(float* x) { x[0] = 1.0f; }\n"),
+        (
+            "fused.cu",
+            "#if MIN_GPU_ARCH != 75\n#error MIN_GPU_ARCH lost its value\n#endif\n__global__ void fused(float* x) { x[0] = 2.0f; }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        cmake.contains("set(CMAKE_CUDA_ARCHITECTURES 86 75)\n"),
+        "{cmake}"
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let fused = command_for(&commands, "fused.cu");
+    assert!(fused.contains("--offload-arch=gfx90a"), "{fused}");
+    for nvidia in ["sm_", "compute_", "arch=75", "arch=86"] {
+        assert!(!fused.contains(nvidia), "{nvidia} in {fused}");
+    }
+}
+
 /// nvcc gave the CUDA flags (`CMAKE_CUDA_FLAGS*`, `$<COMPILE_LANGUAGE:CUDA>` options and
 /// definitions) to the `.cu` sources only: after conversion hipcc compiles the host `.cpp`
 /// without them (`-ffast-math` there made isnan(0/0) false) and the HIP source with them.

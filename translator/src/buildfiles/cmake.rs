@@ -285,6 +285,38 @@ struct State<'a> {
     /// `(target, command)` pairs that already pass `-fgpu-rdc` (`target_compile_options` or
     /// `target_link_options`): a translated file is not given them again.
     rdc_done: BTreeSet<(String, String)>,
+    /// The command being translated (an index into the file's commands).
+    current: usize,
+    /// The first command that names a HIP library target (see [`State::uses_library`]).
+    first_library_use: Option<usize>,
+    /// Whether a `hip::` target of the `hip` package itself (`hip::host`) replaced a name.
+    hip_targets: bool,
+    /// Whether a command passes `${CUDA_NVCC_FLAGS}` on (see [`nvcc_flags_variable`]).
+    nvcc_flags_read: bool,
+    /// Whether the file uses FindCUDA (`find_package(CUDA)`, `cuda_add_*()`, `cuda_compile*()`).
+    findcuda_macros: bool,
+    /// Whether `CUDA_NVCC_FLAGS` was reported in this file.
+    nvcc_flags_reported: bool,
+    /// The architecture variables the file sets and reads, each with its first reader (line,
+    /// command): their `set()` stays (see [`architecture_readers`]).
+    arch_readers: std::collections::BTreeMap<String, (usize, String)>,
+    /// The kept architecture variables reported so far.
+    arch_reported: BTreeSet<String>,
+}
+
+impl State<'_> {
+    /// Records that the current command now names `lib`'s HIP target: the file must find its
+    /// package (or, for `hip::host` and the like, `hip`) before that command.
+    fn uses_library(&mut self, lib: &flags::Library) {
+        match lib.package {
+            Some(p) => {
+                self.packages.insert(p);
+            }
+            None if lib.cmake_hip.starts_with("hip::") => self.hip_targets = true,
+            None => return,
+        }
+        self.first_library_use.get_or_insert(self.current);
+    }
 }
 
 /// Translates a CMake file.
@@ -323,8 +355,24 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         gpu_sources: false,
         linked: Default::default(),
         rdc_done: BTreeSet::new(),
+        current: 0,
+        first_library_use: None,
+        hip_targets: false,
+        nvcc_flags_read: false,
+        findcuda_macros: false,
+        nvcc_flags_reported: false,
+        arch_readers: Default::default(),
+        arch_reported: BTreeSet::new(),
     };
     let cmds = commands(src);
+    st.arch_readers = architecture_readers(src, &cmds);
+    st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
+    st.findcuda_macros = cmds.iter().any(|c| {
+        c.name.starts_with("cuda_add_")
+            || c.name.starts_with("cuda_compile")
+            || c.name == "cuda_wrap_srcs"
+            || (c.name == "find_package" && c.args.first().is_some_and(|a| a.text == "CUDA"))
+    });
     for c in &cmds {
         let Some(name) = c.args.first() else { continue };
         match c.name.as_str() {
@@ -344,11 +392,39 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             _ => {}
         }
     }
+    let kept = hip_guarded_branches(&cmds);
+    for &(header, from, to) in &kept {
+        let (start, end) = (cmds[from].start, cmds[to - 1].end);
+        let body = &src[start..end];
+        if body.contains("CUDA") || body.contains(".cu") {
+            let line = src[..cmds[header].start].matches('\n').count() + 1;
+            sink.diag(
+                B_LANGUAGE,
+                start,
+                format!(
+                    "CUDA build left as it is: this branch runs only when the project's own HIP path (the `{}()` on line {line}) is not taken",
+                    cmds[header].name
+                ),
+                Some("build with the project's HIP path; to port the CUDA branch instead, remove the HIP test and convert again".into()),
+            );
+        }
+    }
     for i in 0..cmds.len() {
+        if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
+            // Renamed sources are no longer under their old names: paths follow.
+            for a in cmds[i].args.iter().filter(|a| !a.bracket) {
+                if let Some((s, e, new)) = renamed_source(&st, &a.text) {
+                    sink.edit(a.content_start + s, a.content_start + e, new, B_GLOB.id);
+                }
+            }
+            continue;
+        }
+        st.current = i;
         command(&mut st, sink, &cmds[i]);
         let tested = cuda_version_tests(src, sink, &cmds, i);
         general(&mut st, sink, &cmds[i], &tested);
         drop_emptied(src, sink, &cmds[i]);
+        drop_emptied_items(src, sink, &cmds[i]);
     }
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
@@ -366,6 +442,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         lines.extend(
             st.packages
                 .iter()
+                .filter(|p| !finds_package(&cmds, p))
                 .map(|p| format!("find_package({p} REQUIRED)")),
         );
         lines.push("link_libraries(hip::device)".to_string());
@@ -376,17 +453,138 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
     }
+    if !st.cuda_lang {
+        find_library_packages(&st, sink, &cmds);
+    }
     if st.has_targets && (st.cuda_lang || st.gpu_sources) && !src.contains("_hipport_targets") {
         let nl = if src.ends_with('\n') || src.is_empty() {
             ""
         } else {
             "\n"
         };
-        let mut tail = format!("{nl}\n{EPILOGUE}");
+        let mut tail = format!("{nl}\n{}", epilogue(&st.exts));
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
         sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
+    }
+}
+
+/// Whether an `if()` argument names the project's own HIP path: a word with a `HIP` or `ROCM`
+/// part (`HIP_FOUND`, `hip_FOUND`, `USE_HIP`, `WITH_ROCM`, `${CMAKE_HIP_COMPILER}`), not a
+/// library's (`HIPBLAS_FOUND`).
+fn names_hip_path(a: &Arg) -> bool {
+    !a.bracket
+        && a.text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("HIP") || w.eq_ignore_ascii_case("ROCM"))
+}
+
+/// The branches of `if()`s that run only when the project's own HIP path is not taken:
+/// `(header, first, end)` with the `if`/`elseif` whose condition names it and the command range
+/// `first..end` of the branch. After `if(HIP_FOUND)` (or `if(USE_ROCM AND ...)`), those are
+/// the `elseif()`/`else()` branches; after `if(NOT USE_HIP)` (`NOT` directly before the HIP word,
+/// with `AND` only), the `if` body. A condition with `OR` is not read. hipport leaves such
+/// branches as they are: the project builds for AMD GPUs through its own HIP path, and porting
+/// the CUDA branch (its `project(... CUDA)`, the code appended for its sources) would change
+/// the HIP path too.
+fn hip_guarded_branches(cmds: &[Command]) -> Vec<(usize, usize, usize)> {
+    let mut out: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        if !matches!(c.name.as_str(), "if" | "elseif")
+            || out.iter().any(|&(_, from, to)| (from..to).contains(&i))
+        {
+            continue;
+        }
+        let args = &c.args;
+        if args.iter().any(|a| !a.quoted && a.text == "OR") {
+            continue;
+        }
+        let Some(k) = args.iter().position(names_hip_path) else {
+            continue;
+        };
+        let negated = k > 0 && arg_is(&args[k - 1], "NOT");
+        let (end, _) = branch(cmds, i);
+        let Some(mut end) = end else { continue };
+        if negated {
+            if end > i + 1 {
+                out.push((i, i + 1, end));
+            }
+            continue;
+        }
+        // Every later branch of this if(), to its endif().
+        let first = end + 1;
+        while cmds[end].name != "endif" {
+            match branch(cmds, end).0 {
+                Some(e) => end = e,
+                None => break,
+            }
+        }
+        if cmds[end].name == "endif" && end > first {
+            out.push((i, first, end));
+        }
+    }
+    out
+}
+
+/// Whether the file already calls `find_package(name ...)`.
+fn finds_package(cmds: &[Command], name: &str) -> bool {
+    cmds.iter()
+        .any(|c| c.name == "find_package" && c.args.first().is_some_and(|a| a.text == name))
+}
+
+/// A file without a CUDA language or package (a subdirectory's CMakeLists.txt, an included
+/// `*.cmake`) that now names HIP library targets finds their packages itself, before the first
+/// command that names one (outside any `if`/`foreach`/`function` around it, so that every
+/// later use sees them): an imported target is visible only in the directory that found it and
+/// below, so a `find_package` in the top file after `add_subdirectory`, or none at all, leaves
+/// `roc::hipblas` "not found". Finding a package again where a parent found it is harmless
+/// (its targets file returns early when they exist).
+fn find_library_packages(st: &State, sink: &mut Sink, cmds: &[Command]) {
+    let Some(first) = st.first_library_use else {
+        return;
+    };
+    let mut wanted: Vec<&str> = Vec::new();
+    if st.hip_targets {
+        wanted.push("hip");
+    }
+    wanted.extend(st.packages.iter().copied());
+    wanted.retain(|p| !finds_package(cmds, p));
+    if wanted.is_empty() {
+        return;
+    }
+    // The outermost block that holds the first use.
+    let mut open: Vec<usize> = Vec::new();
+    for (j, c) in cmds.iter().enumerate().take(first) {
+        match c.name.as_str() {
+            "if" | "foreach" | "while" | "function" | "macro" | "block" => open.push(j),
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let at = cmds[open.first().copied().unwrap_or(first)].start;
+    let line_start = st.src[..at].rfind('\n').map_or(0, |p| p + 1);
+    let indent = indentation(st.src, at);
+    let text: String = wanted
+        .iter()
+        .map(|p| format!("{indent}find_package({p} REQUIRED)\n"))
+        .collect();
+    if sink.edit(line_start, line_start, text, B_LIB_MAPPED.id) {
+        sink.diag(
+            B_LIB_MAPPED,
+            at,
+            format!(
+                "{} added: this file links their HIP targets, and an imported target is only visible in the directory that found its package and below",
+                wanted
+                    .iter()
+                    .map(|p| format!("find_package({p})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None,
+        );
     }
 }
 
@@ -396,7 +594,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
 /// them), and each target's options, definitions and include directories behind a CUDA language
 /// test (kept in the target, where no source matches it now). A target property's list splits
 /// such a generator expression at its `;`: the pieces are joined again until its `$<` and `>`
-/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link.
+/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link. The sources are those
+/// hipport ported: `.cu`, and `.hip` only where it renamed `.cu` sources to `.hip` (see
+/// [`epilogue`]); a source that CMake's own HIP language compiles (`LANGUAGE HIP`, or a `.hip`
+/// source with HIP enabled) is the project's own and keeps its language and properties.
 const EPILOGUE: &str = r#"# hipport: nvcc compiled the CUDA sources; hipcc compiles the HIP sources as CXX. What nvcc
 # applied to the CUDA sources alone (CMAKE_CUDA_FLAGS*, $<COMPILE_LANGUAGE:CUDA>) reaches the HIP
 # sources alone.
@@ -411,11 +612,19 @@ foreach(_hipport_config IN LISTS _hipport_configs)
   endforeach()
 endforeach()
 list(FIND _hipport_cuda_flags -fgpu-rdc _hipport_rdc)
+get_property(_hipport_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+list(FIND _hipport_languages HIP _hipport_hip_enabled)
 set(_hipport_all_sources)
 get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
 foreach(_hipport_target IN LISTS _hipport_targets)
   get_target_property(_hipport_sources ${_hipport_target} SOURCES)
   list(FILTER _hipport_sources INCLUDE REGEX "\\.(hip|cu)$")
+  foreach(_hipport_source IN LISTS _hipport_sources)
+    get_source_file_property(_hipport_language ${_hipport_source} LANGUAGE)
+    if(_hipport_language STREQUAL "HIP" OR (NOT _hipport_language AND _hipport_hip_enabled GREATER -1 AND _hipport_source MATCHES "\\.hip$"))
+      list(REMOVE_ITEM _hipport_sources ${_hipport_source})
+    endif()
+  endforeach()
   if(_hipport_sources)
     list(APPEND _hipport_all_sources ${_hipport_sources})
     foreach(_hipport_property COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES)
@@ -454,6 +663,17 @@ if(_hipport_all_sources)
 endif()
 "#;
 
+/// [`EPILOGUE`] for the extensions of the sources hipport ported: `.cu`, and the extension
+/// `.cu` sources were renamed to when that is `.hip` (`exts` maps old to new extensions).
+fn epilogue(exts: &std::collections::BTreeMap<String, String>) -> String {
+    let ported = if exts.get("cu").is_some_and(|e| e == "hip") {
+        "hip|cu"
+    } else {
+        "cu"
+    };
+    EPILOGUE.replacen("\\.(hip|cu)$", &format!("\\.({ported})$"), 1)
+}
+
 /// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
 /// builtins only with `HIP_ENABLE_WARP_SYNC_BUILTINS` defined.
 const WARP_SYNC_DEFINE: &str = r#"if(_hipport_all_sources)
@@ -487,6 +707,75 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
     if any && all_removed {
         let (s, e) = command_line(src, cmd);
         sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+    }
+}
+
+/// A list element whose flags all went away goes too (`list(APPEND CUDA_NVCC_FLAGS "")` would
+/// add an empty element), and so does a `list(APPEND|PREPEND V ...)` left with none. A `set()`
+/// keeps its last element: `set(V)` unsets `V` where the original set it.
+fn drop_emptied_items(src: &str, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let (first, whole) = match cmd.name.as_str() {
+        "list"
+            if args
+                .first()
+                .is_some_and(|a| arg_is(a, "APPEND") || arg_is(a, "PREPEND")) =>
+        {
+            (2, true)
+        }
+        "set" => (1, false),
+        _ => return,
+    };
+    let items: Vec<&Arg> = args
+        .iter()
+        .skip(first)
+        .take_while(|a| !(arg_is(a, "PARENT_SCOPE") || arg_is(a, "CACHE")))
+        .collect();
+    if items.is_empty() || items.iter().any(|a| a.bracket) {
+        return;
+    }
+    let emptied: Vec<bool> = items
+        .iter()
+        .map(|a| {
+            if a.quoted {
+                a.content_start < a.content_end && sink.emptied(src, a.content_start, a.content_end)
+            } else {
+                sink.removed(a.start, a.end)
+            }
+        })
+        .collect();
+    if !emptied.iter().any(|&e| e) {
+        return;
+    }
+    if emptied.iter().all(|&e| e) {
+        if whole {
+            let (s, e) = command_line(src, cmd);
+            sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+        }
+        return;
+    }
+    for (a, _) in items.iter().zip(&emptied).filter(|(a, &e)| e && a.quoted) {
+        let (s, e) = arg_span(src, a);
+        sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+    }
+}
+
+/// The range of an argument with the blanks before it, or its whole line when it is alone on
+/// it (see [`remove_arg`]).
+fn arg_span(src: &str, a: &Arg) -> (usize, usize) {
+    let b = src.as_bytes();
+    let mut s = a.start;
+    while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
+        s -= 1;
+    }
+    let mut e = a.end;
+    while e < b.len() && (b[e] == b' ' || b[e] == b'\t' || b[e] == b'\r') {
+        e += 1;
+    }
+    if s > 0 && b[s - 1] == b'\n' && b.get(e) == Some(&b'\n') {
+        (s, e + 1)
+    } else {
+        (s, a.end)
     }
 }
 
@@ -631,7 +920,9 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     format!("target_link_libraries({} roc::hipblas)", t.text),
                     B_LIB_MAPPED.id,
                 );
-                st.packages.insert("hipblas");
+                if let Some(lib) = flags::library("cublas") {
+                    st.uses_library(lib);
+                }
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
@@ -639,6 +930,25 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             let var_idx = usize::from(cmd.name == "list");
             let Some(var) = args.get(var_idx) else { return };
             match var.text.as_str() {
+                "CMAKE_CUDA_ARCHITECTURES" | "CUDA_ARCHITECTURES"
+                    if cmd.name == "set" && st.arch_readers.contains_key(&var.text) =>
+                {
+                    let (line, reader) = st.arch_readers[&var.text].clone();
+                    if st.arch_reported.insert(var.text.clone()) {
+                        sink.diag(
+                            B_ARCH,
+                            cmd.start,
+                            format!(
+                                "{} kept: `{reader}` on line {line} reads it, and what the project derives from it (a minimum architecture, a source list) would change without it; it has no effect on hipcc-compiled sources",
+                                var.text
+                            ),
+                            Some(format!(
+                                "AMD targets come from GPU_TARGETS ({}); check what the project derives from the NVIDIA architectures",
+                                st.opts.offload_arch.join(";")
+                            )),
+                        );
+                    }
+                }
                 "CMAKE_CUDA_ARCHITECTURES" | "CUDA_ARCHITECTURES" if cmd.name == "set" => {
                     let (s, e) = command_line(src, cmd);
                     if sink.edit(s, e, "", B_ARCH.id) {
@@ -683,16 +993,7 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 }
                 "CUDA_NVCC_FLAGS" => {
                     flag_args(st, sink, &args[var_idx + 1..], Context::Nvcc);
-                    sink.diag(
-                        B_CONSTRUCT,
-                        var.start,
-                        "CUDA_NVCC_FLAGS belongs to FindCUDA and no longer reaches the compiler"
-                            .into(),
-                        Some(
-                            "move these flags to target_compile_options() or add_compile_options()"
-                                .into(),
-                        ),
-                    );
+                    nvcc_flags_variable(st, sink, var.start);
                 }
                 v if v.starts_with("CMAKE_CUDA_FLAGS") => {
                     // The variable keeps its name and reaches the HIP sources through the
@@ -709,6 +1010,148 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
         | "set_tests_properties" => properties(st, sink, cmd),
         _ => {}
     }
+}
+
+/// `CUDA_NVCC_FLAGS` set or appended to. FindCUDA's `cuda_add_*()`/`cuda_compile*()` macros
+/// passed it to nvcc; CMake's CUDA language never read it. So a file that passes it on itself
+/// (`target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>)`, which
+/// still reaches hipcc through the appended code) gets nothing; one that uses FindCUDA's macros
+/// and does not pass it on loses it (a warning, once); one that does neither gets a note, once:
+/// another file (a subdirectory) may pass it on, and otherwise it had no effect before either.
+fn nvcc_flags_variable(st: &mut State, sink: &mut Sink, at: usize) {
+    if st.nvcc_flags_read || st.nvcc_flags_reported {
+        return;
+    }
+    st.nvcc_flags_reported = true;
+    let help = "pass it on where the targets are made: target_compile_options(t PRIVATE \
+                $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>) reaches the HIP sources alone";
+    if st.findcuda_macros {
+        sink.diag(
+            B_CONSTRUCT,
+            at,
+            "CUDA_NVCC_FLAGS no longer reaches the compiler: FindCUDA's cuda_add_*() macros passed \
+             it to nvcc, and nothing in this file passes it on"
+                .into(),
+            Some(help.into()),
+        );
+    } else {
+        sink.diag_as(
+            B_CONSTRUCT,
+            Severity::Note,
+            at,
+            "CUDA_NVCC_FLAGS is FindCUDA's, and nothing in this file passes it on: it reaches \
+             hipcc only where another file does (CMake's CUDA language never read it)"
+                .into(),
+            Some(help.into()),
+        );
+    }
+}
+
+/// The NVIDIA architecture variables (`CMAKE_CUDA_ARCHITECTURES`, `CUDA_ARCHITECTURES`) that the
+/// file both sets and reads for its own logic, each with the first command that reads it: its
+/// line and text. tiny-cuda-nn takes `list(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)` and
+/// compiles `fully_fused_mlp.cu` only `if(MIN_GPU_ARCH GREATER_EQUAL 70)`: deleting the `set()`
+/// would drop that source silently. The variable does nothing to hipcc-compiled sources (CMake
+/// reads it for the CUDA language alone, which the port removes), so keeping it is harmless.
+/// A read is `${VAR}`, `list(GET|LENGTH|FIND|JOIN|SUBLIST VAR ...)`, `foreach(... IN LISTS VAR)`,
+/// or `if()` operands compared or tested with `IN_LIST`; `if(VAR)`, `if(NOT VAR)` and
+/// `if(DEFINED VAR)`, which guard a default, and `set()`/`list()` that change it are not.
+fn architecture_readers(
+    src: &str,
+    cmds: &[Command],
+) -> std::collections::BTreeMap<String, (usize, String)> {
+    const OPS: &[&str] = &[
+        "IN_LIST",
+        "STREQUAL",
+        "EQUAL",
+        "LESS",
+        "GREATER",
+        "LESS_EQUAL",
+        "GREATER_EQUAL",
+        "MATCHES",
+        "VERSION_LESS",
+        "VERSION_GREATER",
+        "VERSION_EQUAL",
+        "VERSION_LESS_EQUAL",
+        "VERSION_GREATER_EQUAL",
+    ];
+    let mut out = std::collections::BTreeMap::new();
+    for var in ["CMAKE_CUDA_ARCHITECTURES", "CUDA_ARCHITECTURES"] {
+        let sets = cmds
+            .iter()
+            .any(|c| c.name == "set" && c.args.first().is_some_and(|a| arg_is(a, var)));
+        if !sets {
+            continue;
+        }
+        let expansion = format!("${{{var}}}");
+        let reads = |c: &Command| -> bool {
+            let own = match c.name.as_str() {
+                "set" => c.args.first(),
+                "list" => c.args.get(1),
+                _ => None,
+            }
+            .is_some_and(|a| arg_is(a, var));
+            let args = &c.args;
+            let expanded = args
+                .iter()
+                .any(|a| !a.bracket && a.text.contains(&expansion));
+            match c.name.as_str() {
+                "set" if own => false,
+                "list" if own => args.first().is_some_and(|a| {
+                    matches!(
+                        a.text.as_str(),
+                        "GET" | "LENGTH" | "FIND" | "JOIN" | "SUBLIST"
+                    )
+                }),
+                "if" | "elseif" | "while" => {
+                    expanded
+                        || args.iter().enumerate().any(|(k, a)| {
+                            arg_is(a, var)
+                                && [k.checked_sub(1), Some(k + 1)]
+                                    .into_iter()
+                                    .flatten()
+                                    .filter_map(|j| args.get(j))
+                                    .any(|o| OPS.iter().any(|op| arg_is(o, op)))
+                        })
+                }
+                "foreach" => {
+                    expanded
+                        || args
+                            .iter()
+                            .skip_while(|a| !arg_is(a, "LISTS"))
+                            .any(|a| arg_is(a, var))
+                }
+                _ => expanded,
+            }
+        };
+        if let Some(c) = cmds.iter().find(|c| reads(c)) {
+            let line = src[..c.start].matches('\n').count() + 1;
+            let mut text = src[c.start..c.end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if text.chars().count() > 60 {
+                text = text.chars().take(57).collect::<String>() + "...";
+            }
+            out.insert(var.to_string(), (line, text));
+        }
+    }
+    out
+}
+
+/// Whether a command reads `${CUDA_NVCC_FLAGS}`, other than a `set()`/`list()` of the variable
+/// itself (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -O3")`).
+fn reads_nvcc_flags(cmd: &Command) -> bool {
+    let var = match cmd.name.as_str() {
+        "set" => cmd.args.first(),
+        "list" => cmd.args.get(1),
+        _ => None,
+    };
+    var.is_none_or(|v| v.text != "CUDA_NVCC_FLAGS")
+        && cmd
+            .args
+            .iter()
+            .any(|a| !a.bracket && a.text.contains("${CUDA_NVCC_FLAGS}"))
 }
 
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
@@ -940,7 +1383,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         let reported = version_tested.contains(&k);
         let t = a.text.as_str();
         let base = a.content_start;
-        if t.ends_with(".cu") || t.ends_with(".hip") || t.contains("*.cu") {
+        // A `.hip` source is the project's own: hipport renames `.cu` sources, which the file
+        // names by their old names.
+        if t.ends_with(".cu") || t.contains("*.cu") {
             st.gpu_sources = true;
         }
         // Plain library names given to the linker.
@@ -960,9 +1405,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                         format!("CUDA library `{t}` -> {}", lib.cmake_hip),
                         None,
                     );
-                    if let Some(p) = lib.package {
-                        st.packages.insert(p);
-                    }
+                    st.uses_library(lib);
                 }
                 continue;
             }
@@ -984,9 +1427,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                             lib.package
                                 .map(|p| format!("found with find_package({p} REQUIRED)")),
                         );
-                        if let Some(p) = lib.package {
-                            st.packages.insert(p);
-                        }
+                        st.uses_library(lib);
                     }
                 }
                 None => sink.diag(
@@ -1036,9 +1477,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     lib.package
                         .map(|p| format!("found with find_package({p} REQUIRED)")),
                 );
-                if let Some(p) = lib.package {
-                    st.packages.insert(p);
-                }
+                st.uses_library(lib);
             }
         }
         for (old, new) in RENAMED_VARS {
@@ -1120,7 +1559,13 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         for (pos, _) in t.match_indices("CMAKE_CUDA_").filter(|_| !reported) {
+            // A variable the file sets and reads keeps its value (see `architecture_readers`).
+            let kept = st.arch_readers.keys().any(|v| {
+                t[pos..].starts_with(v.as_str())
+                    && !t[pos + v.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            });
             if !sink.claimed(base + pos, base + pos + 11)
+                && !kept
                 && !matches!(cmd.name.as_str(), "set" | "list")
                 && !t[pos..].starts_with("CMAKE_CUDA_FLAGS")
             {
@@ -1810,7 +2255,8 @@ mod tests {
             out.contains("target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ffast-math -DIN_CUDA_TU=1>)\ntarget_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:ON_GPU>)\n"),
             "{out}"
         );
-        assert!(out.ends_with(EPILOGUE), "{out}");
+        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(out.contains("INCLUDE REGEX \"\\\\.(cu)$\")"), "{out}");
         // The variable the epilogue reads is not reported as having no effect.
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
         let (again, _) = run(&out, &opts());
@@ -1860,6 +2306,42 @@ mod tests {
             "{out}"
         );
         assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
+        // The renamed sources are `.hip` now: the appended code looks for both.
+        assert!(out.contains("INCLUDE REGEX \"\\\\.(hip|cu)$\")"), "{out}");
+    }
+
+    /// A project with its own HIP path (3D Gaussian splatting's rasterizer): the CUDA branches
+    /// that run only when that path is not taken stay as they are (a note each), and the
+    /// project's own `.hip` sources are not given to the appended code.
+    #[test]
+    fn branches_behind_the_projects_own_hip_path_are_left_alone() {
+        let src = "cmake_minimum_required(VERSION 3.20)\nproject(R LANGUAGES CXX)\nfind_package(HIP)\nif(HIP_FOUND)\n  project(R LANGUAGES HIP)\nelse()\n  project(R LANGUAGES CUDA)\nendif()\nif(USE_HIP)\n  add_library(HipK hip/k.hip)\nelseif(WITH_CUDA)\n  add_library(CudaK cuda/k.cu)\n  set_target_properties(CudaK PROPERTIES CUDA_ARCHITECTURES \"70;75\")\nelse()\n  target_link_libraries(x cublas)\nendif()\nif(NOT USE_ROCM AND WITH_CUDA)\n  set(CMAKE_CUDA_ARCHITECTURES 70)\nelse()\n  add_library(HipL hip/l.hip)\nendif()\n";
+        let (out, diags) = run(src, &opts());
+        assert_eq!(out, src);
+        let lines: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B007" && d.message.contains("own HIP path"))
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, [7, 12, 18], "{diags:#?}");
+        assert_eq!(diags.len(), 3, "{diags:#?}");
+        // Outside such a branch the CUDA build is ported; a condition with OR is not read.
+        let src = "project(R LANGUAGES CXX CUDA)\nif(USE_HIP OR X)\nelse()\n  add_library(CudaK cuda/k.cu)\nendif()\nadd_library(HipK hip/k.hip)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.starts_with("project(R LANGUAGES CXX)\nset(GPU_TARGETS"),
+            "{out}"
+        );
+        assert!(out.contains("_hipport_hip_enabled GREATER -1"), "{out}");
+        assert_eq!(run(&out, &opts()).0, out);
+        // Source paths in a branch left alone follow the renames.
+        let mut o = opts();
+        o.renamed.insert("cuda/k.cu".into(), "cuda/k.hip".into());
+        let src = "if(USE_HIP)\nelse()\n  project(R LANGUAGES CUDA)\n  add_library(CudaK cuda/k.cu)\nendif()\n";
+        assert_eq!(run(src, &o).0, src.replace("k.cu", "k.hip"));
+        // A file whose only GPU sources are its own `.hip` ones gets nothing appended.
+        let src = "project(R LANGUAGES CXX)\nadd_library(HipK hip/k.hip)\n";
+        assert_eq!(run(src, &opts()).0, src);
     }
 
     #[test]
@@ -2012,7 +2494,12 @@ mod tests {
             out.contains("list(APPEND GEN_FLAGS \"-gencode\")\n"),
             "{out}"
         );
-        assert!(out.contains("list(APPEND CUDA_NVCC_FLAGS)\n"), "{out}");
+        // The emptied list(APPEND) goes; the variable is FindCUDA's, in a file that does not use
+        // FindCUDA: a note.
+        assert!(!out.contains("CUDA_NVCC_FLAGS"), "{out}");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B008" && d.line == 5 && d.severity == Severity::Note));
         let found: Vec<(usize, &str, Severity)> = diags
             .iter()
             .filter(|d| d.id != "B008")
@@ -2086,5 +2573,115 @@ mod tests {
         assert_eq!(empty_version_test("VERSION_EQUAL", "0", true), Some(true));
         assert_eq!(empty_version_test("GREATER", "11", false), Some(false));
         assert_eq!(empty_version_test("STREQUAL", "11", true), None);
+    }
+
+    #[test]
+    fn a_file_without_the_cuda_language_finds_the_packages_of_the_targets_it_links() {
+        // A subdirectory's file: the top file has project() and add_subdirectory().
+        let src = "add_library(k STATIC k.cu)\nif(WITH_BLAS)\n  foreach(t k)\n    target_link_libraries(${t} PUBLIC cublas ${CUDA_LIBRARIES})\n  endforeach()\nendif()\ntarget_link_libraries(k PUBLIC CUDA::cufft cublas)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.starts_with("add_library(k STATIC k.cu)\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hipfft REQUIRED)\nif(WITH_BLAS)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("target_link_libraries(k PUBLIC hip::hipfft roc::hipblas)"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B004"
+                && d.line == 2
+                && d.message.starts_with(
+                    "find_package(hip), find_package(hipblas), find_package(hipfft) added"
+                )),
+            "{diags:?}"
+        );
+        // Idempotent: the second conversion finds nothing to add.
+        assert_eq!(run(&out, &opts()).0, out);
+        // A package the file already finds is not found again; nothing that needs one, nothing.
+        let src = "find_package(hipblas REQUIRED)\ntarget_link_libraries(k PUBLIC cublas)\n";
+        assert_eq!(
+            run(src, &opts()).0,
+            "find_package(hipblas REQUIRED)\ntarget_link_libraries(k PUBLIC roc::hipblas)\n"
+        );
+        let src = "add_library(k STATIC k.cpp)\ntarget_link_libraries(k PUBLIC m)\n";
+        assert_eq!(run(src, &opts()).0, src);
+    }
+
+    /// tiny-cuda-nn: CUDA_NVCC_FLAGS passed on by the project itself still reaches hipcc (no
+    /// finding); emptied list elements and lists go.
+    #[test]
+    fn nvcc_flags_passed_on_by_the_project_are_not_reported() {
+        use crate::diag::Severity;
+        let src = "project(p LANGUAGES CXX CUDA)\nlist(APPEND CUDA_NVCC_FLAGS \"-Xcompiler=-mf16c\")\nlist(APPEND CUDA_NVCC_FLAGS \"--expt-relaxed-constexpr\")\nlist(APPEND CUDA_NVCC_FLAGS \"--extended-lambda -lineinfo\" -O3 \"-lineinfo\")\nset(CUDA_NVCC_FLAGS \"--expt-relaxed-constexpr\")\nadd_library(k k.cu)\ntarget_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_NVCC_FLAGS}>)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("link_libraries(hip::device)\nlist(APPEND CUDA_NVCC_FLAGS \"-mf16c\")\nlist(APPEND CUDA_NVCC_FLAGS -O3)\nset(CUDA_NVCC_FLAGS \"\")\nadd_library(k k.cu)\n"),
+            "{out}"
+        );
+        assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
+        assert_eq!(run(&out, &opts()).0, out);
+        // A blank element was never a flag: it stays (CMake's own modules have some).
+        let src = "set(CMAKE_CXX_LINKER_WRAPPER_FLAG \"-Xlinker\" \" \")\nlist(APPEND F \" \")\n";
+        assert_eq!(run(src, &opts()).0, src);
+        // FindCUDA's macros read it: without them, nothing does here (one warning per file).
+        let src = "find_package(CUDA)\nset(CUDA_NVCC_FLAGS -O3)\nlist(APPEND CUDA_NVCC_FLAGS -g)\ncuda_add_library(k k.cu)\n";
+        let (_, diags) = run(src, &opts());
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B008")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        assert_eq!(found, [(2, Severity::Warning)], "{diags:#?}");
+        // A file that neither uses FindCUDA nor passes it on: a note (a subdirectory may).
+        let (_, diags) = run(
+            "project(p CUDA)\nlist(APPEND CUDA_NVCC_FLAGS -g)\nadd_subdirectory(src)\n",
+            &opts(),
+        );
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B008")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        assert_eq!(found, [(2, Severity::Note)], "{diags:#?}");
+    }
+
+    /// tiny-cuda-nn derives a minimum architecture and a source list from
+    /// CMAKE_CUDA_ARCHITECTURES: the set() stays (one note), and its readers get no B008.
+    #[test]
+    fn architectures_the_project_reads_are_kept() {
+        use crate::diag::Severity;
+        let src = "project(p LANGUAGES CXX CUDA)\nif(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 75 86)\nendif()\nset(CMAKE_CUDA_ARCHITECTURES 80)\nlist(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)\nmessage(STATUS \"Targeting ${CMAKE_CUDA_ARCHITECTURES}\")\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("  set(CMAKE_CUDA_ARCHITECTURES 75 86)\nendif()\nset(CMAKE_CUDA_ARCHITECTURES 80)\n"), "{out}");
+        let arch: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B009" || d.id == "B008")
+            .map(|d| (d.id.as_str(), d.line, d.severity))
+            .collect();
+        assert_eq!(arch, [("B009", 3, Severity::Note)], "{diags:#?}");
+        assert!(
+            diags.iter().any(|d| d.message.contains(
+                "`list(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)` on line 6 reads it"
+            )),
+            "{diags:#?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        // Guards of a default and changes are not reads: the set() goes.
+        let src = "if(NOT CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 70)\nendif()\nlist(APPEND CMAKE_CUDA_ARCHITECTURES 80)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(!out.contains("set(CMAKE_CUDA_ARCHITECTURES"), "{out}");
+        assert!(diags
+            .iter()
+            .any(|d| d.id == "B009" && d.line == 2 && d.message.contains("removed")));
+        // A read of a variable the file does not set is still reported.
+        let (_, diags) = run(
+            "list(GET CMAKE_CUDA_ARCHITECTURES 0 A)\nmessage(${CMAKE_CUDA_ARCHITECTURES})\n",
+            &opts(),
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == 2),
+            "{diags:#?}"
+        );
     }
 }

@@ -564,9 +564,13 @@ pub const DIAGS: &[DiagInfo] = &[
                   and CMAKE_CUDA_FLAGS_<CONFIG> keep their names, $<COMPILE_LANGUAGE:CUDA> stays in target\n\
                   options, definitions and include directories (no source compiles as CUDA now, so host\n\
                   .cpp files do not get them), and code appended to the file gives both to each target's\n\
-                  .cu/.hip sources as source properties. What a PUBLIC or INTERFACE scope passes on to\n\
-                  other targets does not reach their HIP sources; nor does a .cpp file that was made\n\
-                  LANGUAGE CUDA get them: repeat such flags there by hand.",
+                  ported sources (.cu, or the .hip ones they were renamed to) as source properties. What a\n\
+                  PUBLIC or INTERFACE scope passes on to other targets does not reach their HIP sources;\n\
+                  nor does a .cpp file that was made LANGUAGE CUDA get them: repeat such flags there by\n\
+                  hand. A project with a HIP path of its own keeps it: the branches of an if() that run\n\
+                  only when that path is not taken (the else() of if(HIP_FOUND) or if(USE_ROCM), the body\n\
+                  of if(NOT USE_HIP)) are left as they are, with this note, and .hip sources that CMake's\n\
+                  HIP language compiles keep their language and properties.",
     },
     DiagInfo {
         id: "B008",
@@ -598,7 +602,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   value it cannot read), the flag stays and the diagnostic is a warning: hipcc rejects\n\
                   -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
                   15 ignores with a warning, building for no AMD target. Replace it with\n\
-                  --offload-arch=<gfx> by hand.",
+                  --offload-arch=<gfx> by hand.\n\
+                  A CMake file that sets CMAKE_CUDA_ARCHITECTURES and also reads it (list(GET ...),\n\
+                  ${CMAKE_CUDA_ARCHITECTURES}, IN_LIST, a comparison) keeps the set(), with a note naming\n\
+                  the first reader: what the project derives from it (a minimum architecture, the sources\n\
+                  it compiles) keeps its value, and the variable has no effect on hipcc-compiled sources.",
     },
     DiagInfo {
         id: "B010",

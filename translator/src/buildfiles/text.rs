@@ -155,6 +155,20 @@ impl Sink {
             .any(|e| e.text.is_empty() && e.start <= start && end <= e.end)
     }
 
+    /// Whether edits delete every byte of `start..end` in `src` but blanks: a quoted list
+    /// element whose flags all went away (`"--expt-relaxed-constexpr -lineinfo"`). A blank element (`" "`) was never a flag, so it is not emptied.
+    pub(crate) fn emptied(&self, src: &str, start: usize, end: usize) -> bool {
+        let b = src.as_bytes();
+        b[start..end].iter().any(|c| !c.is_ascii_whitespace())
+            && (start..end).all(|i| {
+                src.as_bytes()[i].is_ascii_whitespace()
+                    || self
+                        .edits
+                        .iter()
+                        .any(|e| e.text.is_empty() && e.start <= i && i < e.end)
+            })
+    }
+
     /// Replaces `start..end`, dropping the edits inside it; nothing happens (false) when an
     /// edit reaches across either end.
     pub(crate) fn edit_over(
