@@ -2202,6 +2202,46 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// In a file that tests `USE_ROCM` without a build that decides it (no `-D`/`-U`, no
+    /// PyTorch include, as in a project header such as vLLM's cuda_compat.h), an error or
+    /// warning on a line hipcc would skip with `USE_ROCM` defined says so in its help: PyTorch's
+    /// ROCm builds define it, and `-D USE_ROCM` tells hipport.
+    fn hint_use_rocm(&mut self, tree: &Tree) {
+        if self.opts.defines.iter().any(|d| d.name == "USE_ROCM")
+            || memchr::memmem::find(self.src, b"USE_ROCM").is_none()
+        {
+            return;
+        }
+        let mut with = self.opts.defines.clone();
+        with.push(crate::analysis::Define {
+            name: "USE_ROCM".into(),
+            value: Some(1),
+            undefined: false,
+        });
+        for i in 0..self.diags.len() {
+            if self.diags[i].severity < Severity::Warning {
+                continue;
+            }
+            let Some(skip) = crate::analysis::hipcc_skips(
+                self.src,
+                tree,
+                self.diags[i].offset,
+                &self.declared,
+                &with,
+                self.opts.hip_version,
+            ) else {
+                continue;
+            };
+            let why = skip.reason(&self.index);
+            let hint = format!("a PyTorch ROCm build defines USE_ROCM, and then hipcc skips this line ({why}): if this file is built so, pass `-D USE_ROCM`");
+            let d = &mut self.diags[i];
+            d.help = Some(match d.help.take() {
+                Some(h) => format!("{h}; {hint}"),
+                None => hint,
+            });
+        }
+    }
+
     /// How the arguments of a call site are laid out: what precedes each (after the `(` or the
     /// comma before it) and the closing `)`.
     fn layout(&self, site: &CallSite) -> hipport_rules::calls::Layout<'a> {
@@ -2602,6 +2642,7 @@ fn translate_tree_at(
         }
         w.diags.extend(found);
     }
+    w.hint_use_rocm(tree);
     crate::analysis::apply_suppressions(src, &mut w.diags);
     if opts.annotate {
         annotate(&mut w);

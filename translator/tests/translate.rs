@@ -1337,3 +1337,29 @@ fn a_project_function_named_like_a_cuda_builtin_keeps_its_name_where_it_is_defin
     // Only the call with a mask parameter is reported (T009), not the two definitions.
     assert_eq!(diags, ["T009:3:29"], "{out}");
 }
+
+#[test]
+fn a_header_that_tests_use_rocm_says_what_defining_it_would_skip() {
+    // vLLM's cuda_compat.h shape: no PyTorch include, so nothing decides USE_ROCM here.
+    let src = "#ifndef USE_ROCM\n#define SHFL(v, o) __shfl_xor_sync(0xffffffff, v, o)\n#else\n#define SHFL(v, o) __shfl_xor(v, o)\n#endif\n";
+    let r = translate_source(src.as_bytes(), "compat.h", &hip52()).unwrap();
+    let t002 = r.diagnostics.iter().find(|d| d.id == "T002").expect("T002");
+    assert!(
+        t002.help.as_deref().is_some_and(|h| h.contains(
+            "a PyTorch ROCm build defines USE_ROCM, and then hipcc skips this line (`#ifndef USE_ROCM` on line 1"
+        ) && h.contains("pass `-D USE_ROCM`")),
+        "{t002:?}"
+    );
+    // With the define given, the report is a note about the skipped branch, without the hint.
+    let opts = Options {
+        defines: vec![hipport::analysis::Define::parse("USE_ROCM").unwrap()],
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "compat.h", &opts).unwrap();
+    let t002 = r.diagnostics.iter().find(|d| d.id == "T002").expect("T002");
+    assert_eq!(t002.severity, Severity::Note);
+    assert!(
+        !t002.help.as_deref().unwrap_or("").contains("-D USE_ROCM"),
+        "{t002:?}"
+    );
+}
