@@ -694,7 +694,9 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let user = user_qualifier_macros(src);
     let pragmas = memchr::memmem::find(src, b"_Pragma").is_some();
     let lambdas = lambda_qualifiers(src);
+    let idioms = cpp_idioms(src);
     let qualifiers = !lambdas.is_empty()
+        || !idioms.is_empty()
         || memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
         || memchr::memmem::find(src, b"_CB").is_some()
@@ -756,8 +758,97 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
                 blank(&mut out[word]);
             }
         }
+        for (range, fill) in idioms {
+            out[range].fill(fill);
+        }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// C++ forms tree-sitter-cuda cannot parse, with what to show it instead (same length, so
+/// offsets stay): the blanks of a conversion operator called as a member (`x.operator __half()`,
+/// `p->operator float()`) become `_`, one name (`operator___half`); and the `typename` of a
+/// functional cast of a dependent type that starts a statement and is used at once
+/// (`typename Ktraits::BlockLoadT(smem).Load(...)`, the CUB temporary-object idiom) becomes
+/// blanks. The text itself is not changed.
+fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let mut out = Vec::new();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    for at in memchr::memmem::find_iter(src, b"operator") {
+        let before = src[..at].trim_ascii_end();
+        let member = before.ends_with(b".") || before.ends_with(b"->");
+        let end = at + b"operator".len();
+        let gap = src[end..]
+            .iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count();
+        if !member || gap == 0 || !src.get(end + gap).is_some_and(|&b| ident(b)) {
+            continue;
+        }
+        // One type name, then the call: `x.operator float()`.
+        let name = src[end + gap..].iter().take_while(|&&b| ident(b)).count();
+        if src[end + gap + name..].trim_ascii_start().starts_with(b"(") {
+            out.push((end..end + gap, b'_'));
+        }
+    }
+    for at in memchr::memmem::find_iter(src, b"typename") {
+        let end = at + b"typename".len();
+        if at > 0 && ident(src[at - 1]) || src.get(end).is_some_and(|&b| ident(b)) {
+            continue;
+        }
+        // At the start of a statement.
+        let before = src[..at].trim_ascii_end();
+        if !matches!(before.last(), None | Some(b';' | b'{' | b'}')) {
+            continue;
+        }
+        // A qualified name, its argument list, then `.` or `->` at once.
+        let mut i = end;
+        let mut qualified = false;
+        loop {
+            while src.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+                i += 1;
+            }
+            let n = src[i..].iter().take_while(|&&b| ident(b)).count();
+            if n == 0 {
+                break;
+            }
+            i += n;
+            if src[i..].starts_with(b"::") {
+                i += 2;
+                qualified = true;
+            } else {
+                break;
+            }
+        }
+        while src.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        if !qualified || src.get(i) != Some(&b'(') {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut close = None;
+        for (k, &b) in src[i..].iter().enumerate().take(4096) {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i + k);
+                        break;
+                    }
+                }
+                b';' | b'{' | b'}' => break,
+                _ => {}
+            }
+        }
+        let Some(close) = close else { continue };
+        let rest = src[close + 1..].trim_ascii_start();
+        if rest.starts_with(b".") || rest.starts_with(b"->") {
+            out.push((at..end, b' '));
+        }
+    }
+    out
 }
 
 /// The `__device__` and `__host__` words of CUDA's extended lambdas (`[] __device__ (float x) {
