@@ -1322,6 +1322,12 @@ impl<'a> Walk<'a> {
                 ),
                 _ => return Some(t),
             },
+            None if self.uses_nothing_from(inner) => {
+                let (_, _, fallback) = UNUSED_HEADER_FALLBACKS
+                    .iter()
+                    .find(|(h, _, _)| *h == inner)?;
+                return Some(fallback.to_string());
+            }
             None => (
                 &UNSUPPORTED_HEADER,
                 format!("CUDA header `{inner}` has no HIP equivalent"),
@@ -1335,6 +1341,24 @@ impl<'a> Walk<'a> {
             self.diag(info, at, message, Some(help));
         }
         None
+    }
+
+    /// Whether `inner` is one of [`UNUSED_HEADER_FALLBACKS`] and the file names none of what it
+    /// declares (the 3D Gaussian splatting rasterizer includes `cooperative_groups/reduce.h` and
+    /// calls only `cg::this_grid()` and `cg::this_thread_block()`).
+    fn uses_nothing_from(&self, inner: &str) -> bool {
+        let Some((_, names, _)) = UNUSED_HEADER_FALLBACKS.iter().find(|(h, _, _)| *h == inner)
+        else {
+            return false;
+        };
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        !names.iter().any(|name| {
+            memchr::memmem::find_iter(self.src, name.as_bytes()).any(|i| {
+                let end = i + name.len();
+                (i == 0 || !ident(self.src[i - 1]) && self.src[i - 1] != b'/')
+                    && self.src.get(end).is_none_or(|&b| !ident(b) && b != b'.')
+            })
+        })
     }
 
     /// The include path for `inner` when it reaches a file this run renames.
@@ -2398,6 +2422,38 @@ fn line_end(src: &[u8], pos: usize) -> usize {
         None => src.len(),
     }
 }
+
+/// CUDA headers HIP lacks that declare only a few names, with those names and the HIP header
+/// that declares the rest of their family: an include of one whose names the file never uses
+/// becomes that header (HIP 5.2.3's hip/amd_detail/amd_hip_cooperative_groups.h declares no
+/// `reduce` or `inclusive_scan`; see rules/data/extra-headers.tsv).
+const UNUSED_HEADER_FALLBACKS: &[(&str, &[&str], &str)] = &[
+    (
+        "cooperative_groups/reduce.h",
+        &[
+            "reduce",
+            "reduce_update_async",
+            "reduce_store_async",
+            "plus",
+            "less",
+            "greater",
+            "bit_and",
+            "bit_or",
+            "bit_xor",
+        ],
+        "hip/hip_cooperative_groups.h",
+    ),
+    (
+        "cooperative_groups/scan.h",
+        &[
+            "inclusive_scan",
+            "exclusive_scan",
+            "inclusive_scan_update_async",
+            "exclusive_scan_update_async",
+        ],
+        "hip/hip_cooperative_groups.h",
+    ),
+];
 
 /// Whether the name at `start..end` is the one a namespace alias declares (`cub` in
 /// `namespace cub = hipcub;`).

@@ -474,3 +474,36 @@ int main() {\n  float* x;\n  cudaMalloc(&x, 64 * sizeof(float));\n\
         String::from_utf8_lossy(&status.stderr)
     );
 }
+
+/// An include of `cooperative_groups/reduce.h` in a file that calls nothing it declares (the
+/// 3D Gaussian splatting rasterizer) becomes HIP's cooperative-groups header, and the file
+/// compiles; one that calls `cg::reduce` keeps the include and a T007 error.
+#[test]
+fn an_unused_cooperative_groups_reduce_include_compiles() {
+    let Some(hipcc) = hipcc() else { return };
+    let src = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* x) {\n  auto block = cg::this_thread_block();\n  x[cg::this_grid().thread_rank()] = 1.f;\n  block.sync();\n}\n";
+    let opts = Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Options::default()
+    };
+    let r = hipport::translate::translate_source(src.as_bytes(), "k.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert!(!out.contains("reduce.h"), "{out}");
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("k.hip");
+    std::fs::write(&path, &out).unwrap();
+    if let Err(e) = hipcc_compile(&hipcc, &path, &tmp.path().join("k.o")) {
+        panic!("{e}\n{out}");
+    }
+    let used = src.replace(
+        "  block.sync();\n",
+        "  float s = cg::reduce(cg::tiled_partition<32>(block), x[0], cg::plus<float>());\n",
+    );
+    let r = hipport::translate::translate_source(used.as_bytes(), "k.cu", &opts).unwrap();
+    assert!(
+        r.diagnostics.iter().any(|d| d.id == "T007" && d.line == 2),
+        "{:?}",
+        r.diagnostics
+    );
+}
