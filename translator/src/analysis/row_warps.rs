@@ -862,6 +862,223 @@ impl Guard<'_, '_, '_> {
     }
 }
 
+/// For `threadIdx.x < 32` at `n` as (a conjunct of) an `if` condition: why a shuffle in the
+/// branch is wrong on 64-lane wavefronts, where lanes 32-63 do not run the branch: an xor or
+/// down shuffle there whose distance reaches 32 (a constant, `warpSize`-derived, or a loop's
+/// variable that starts from or is bounded by the wavefront's size) reads those lanes.
+pub(super) fn half_branch_shuffle(a: &Analyzer, n: Node) -> Option<String> {
+    let mut child = n;
+    let mut p = n.parent()?;
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() == "condition_clause" {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() != "if_statement" || p.field(FIELDS.condition) != Some(child) {
+        return None;
+    }
+    let then = p.field(FIELDS.consequence)?;
+    let mut found = None;
+    let mut cursor = then.walk();
+    'walk: loop {
+        let c = cursor.node();
+        if c.kind_name() == "call_expression" {
+            if let Some(why) = far_shuffle(a, c) {
+                found = Some(why);
+                break;
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == then {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    found
+}
+
+/// An xor or down shuffle `call` whose distance reaches 32 on 64-lane wavefronts (and that no
+/// width of 32 or less keeps in the first half): the reason, in words.
+fn far_shuffle(a: &Analyzer, call: Node) -> Option<String> {
+    let f = call.field(FIELDS.function)?;
+    let name = a.text(f);
+    let base = name.trim_end_matches("_sync").trim_end_matches("_SYNC");
+    if !matches!(
+        base,
+        "__shfl_xor" | "__shfl_down" | "WARP_SHFL_XOR" | "WARP_SHFL_DOWN"
+    ) {
+        return None;
+    }
+    let argv: Vec<Node> = crate::parse::named_children(call.field(FIELDS.arguments)?)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    let sync = usize::from(name.ends_with("_sync"));
+    if argv
+        .get(2 + sync)
+        .and_then(|w| a.eval(*w))
+        .is_some_and(|w| w <= 32)
+    {
+        return None;
+    }
+    let off = *argv.get(1 + sync)?;
+    let off_text = a.text(off);
+    let wrong = "reads lanes 32-63, which do not run the branch: the result is wrong";
+    if a.eval(off).is_some_and(|v| v >= 32) || names_wave_size(off_text.as_bytes()) {
+        return Some(format!(
+            "the `{name}` inside at distance `{off_text}` {wrong}"
+        ));
+    }
+    if off.kind_name() != "identifier" {
+        return None;
+    }
+    let lp = crate::parse::ancestors(call).into_iter().find(|p| {
+        p.kind_name() == "for_statement"
+            && p.field(FIELDS.initializer)
+                .is_some_and(|i| loop_init(a, i, off_text).is_some())
+    })?;
+    let start = loop_init(a, lp.field(FIELDS.initializer)?, off_text)?;
+    let bound = lp.field(FIELDS.condition);
+    let from_wave = names_wave_size(a.text(start).as_bytes());
+    if from_wave
+        || a.eval(start).is_some_and(|v| v >= 32)
+        || bound.is_some_and(|b| names_wave_size(a.text(b).as_bytes()))
+    {
+        let how = if from_wave || a.eval(start).is_some() {
+            format!("starts at `{}`", a.text(start))
+        } else {
+            format!("runs while `{}`", a.text(bound?))
+        };
+        return Some(format!(
+            "the `{name}` inside at distance `{off_text}` (which {how}) reaches 32 on 64-lane wavefronts and {wrong}"
+        ));
+    }
+    None
+}
+
+/// The value a loop initializer (`int o = warpSize / 2`, `o = 16`) gives `var`.
+fn loop_init<'t>(a: &Analyzer, init: Node<'t>, var: &str) -> Option<Node<'t>> {
+    let (name, value) = match init.kind_name() {
+        "declaration" => {
+            let d = init.field(FIELDS.declarator)?;
+            (d.field(FIELDS.declarator)?, d.field(FIELDS.value)?)
+        }
+        "assignment_expression" => (init.field(FIELDS.left)?, init.field(FIELDS.right)?),
+        _ => return None,
+    };
+    (a.text(name) == var).then_some(value)
+}
+
+/// `threadIdx.x % 32 == 0 ? smem[i] : init` (`n` is the `%`): a lane-0-of-each-warp test that
+/// only chooses which lanes read a value, with no call or write in the read and no shuffle of
+/// the result later in the function. On 64-lane wavefronts it picks lanes 0 and 32, a superset
+/// of lane 0. The predicate and the read, as text.
+pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
+    let mut child = n;
+    let mut p = n.parent()?;
+    while p.kind_name() == "parenthesized_expression" {
+        child = p;
+        p = p.parent()?;
+    }
+    let (l, op, r) = (
+        p.field(FIELDS.left)?,
+        p.field(FIELDS.operator)?,
+        p.field(FIELDS.right)?,
+    );
+    let zero = if l == child { r } else { l };
+    if a.text(op) != "==" || a.eval(zero) != Some(0) {
+        return None;
+    }
+    let pred = p;
+    child = p;
+    p = p.parent()?;
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() != "conditional_expression" || p.field(FIELDS.condition) != Some(child) {
+        return None;
+    }
+    let read = p.field(FIELDS.consequence)?;
+    if !matches!(
+        read.kind_name(),
+        "subscript_expression" | "field_expression" | "identifier"
+    ) {
+        return None;
+    }
+    // No call and no write inside the read.
+    let mut cursor = read.walk();
+    'walk: loop {
+        let c = cursor.node();
+        if matches!(
+            c.kind_name(),
+            "call_expression" | "assignment_expression" | "update_expression"
+        ) {
+            return None;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == read {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // The variable it lands in, and no shuffle of that variable later in the function.
+    let mut top = p;
+    while let Some(q) = top
+        .parent()
+        .filter(|q| q.kind_name() == "parenthesized_expression")
+    {
+        top = q;
+    }
+    let dest = top.parent()?;
+    let var = match dest.kind_name() {
+        "assignment_expression" if dest.field(FIELDS.right) == Some(top) => dest.field(FIELDS.left),
+        "init_declarator" if dest.field(FIELDS.value) == Some(top) => dest.field(FIELDS.declarator),
+        _ => None,
+    }
+    .filter(|v| v.kind_name() == "identifier")?;
+    let func = a.func_at(n.start_byte())?.node;
+    let var = a.text(var).as_bytes();
+    let rest = &a.src[top.end_byte()..func.end_byte()];
+    let shuffled = memchr::memmem::find_iter(rest, b"__shfl")
+        .chain(memchr::memmem::find_iter(rest, b"WARP_SHFL"))
+        .any(|i| {
+            let call = &rest[i..];
+            let end = memchr::memchr(b';', call).unwrap_or(call.len());
+            has_word(&call[..end], var)
+        });
+    if shuffled {
+        return None;
+    }
+    Some((a.text(pred).to_string(), a.text(read).to_string()))
+}
+
 /// The condition of an `if` or `?:`, without its `condition_clause`.
 fn cond<'t>(p: Node<'t>) -> Option<Node<'t>> {
     p.field(FIELDS.condition).and_then(|c| {

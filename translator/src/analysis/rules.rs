@@ -2031,6 +2031,16 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         "%" | "/" if lit_right && value == 32 => {
             let kind = lane_kind(a, other, true);
             strength(a, kind).map(|sev| {
+                let read = (op == "%" && sev == Severity::Error && kind != Some(LaneKind::Named))
+                    .then(|| super::row_warps::lane0_read(a, n))
+                    .flatten();
+                if let Some((pred, value)) = read {
+                    let (pred, value) = (snippet(&pred), snippet(&value));
+                    return (
+                        Severity::Warning,
+                        format!("`{pred}` picks lane 0 of each 32-lane warp, and lanes 0 and 32 of a 64-lane wavefront; here it only chooses which lanes read `{value}` (no write, and no shuffle of the result), so the extra reader is harmless where every reader gets the same value and later code takes it from one lane"),
+                    );
+                }
                 let msg = if op == "%" {
                     format!("`{expr}` computes a lane index for 32-lane warps")
                 } else if kind == Some(LaneKind::BlockDim) {
@@ -2081,10 +2091,16 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                 && !block_stride_condition(a, n)
                 && warp_code(a, n) =>
         {
-            Some((
-                Severity::Warning,
-                format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA"),
-            ))
+            Some(match super::row_warps::half_branch_shuffle(a, n) {
+                Some(why) if op == "<" => (
+                    Severity::Error,
+                    format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA, and {why}"),
+                ),
+                _ => (
+                    Severity::Warning,
+                    format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA"),
+                ),
+            })
         }
         _ => None,
     };

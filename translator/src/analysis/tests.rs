@@ -2908,6 +2908,96 @@ fn h001_guarded_shifts_in_32_lane_segments_are_segment_code() {
     assert_eq!(ids_at(scan, "H001"), vec![(3, Severity::Error)]);
 }
 
+/// `threadIdx.x < 32` around a shuffle whose distance reaches 32 on 64-lane wavefronts reads
+/// lanes that do not run the branch (tiny-cuda-nn's reduce_sum): an error, not a warning.
+#[test]
+fn h001_first_32_threads_around_a_wave_sized_shuffle_is_an_error() {
+    let src = "__global__ void block_sum(const float *in, float *out) {\n\
+                 __shared__ float s[64];\n\
+                 s[threadIdx.x] = in[threadIdx.x];\n\
+                 __syncthreads();\n\
+                 if (threadIdx.x < 32) {\n\
+                   float v = s[threadIdx.x] + s[threadIdx.x + 32];\n\
+                   for (int off = warpSize / 2; off > 0; off /= 2)\n\
+                     v += __shfl_xor_sync(0xffffffff, v, off);\n\
+                   if (threadIdx.x == 0) out[blockIdx.x] = v;\n\
+                 }\n}\n";
+    let d = run(src);
+    let e = d
+        .iter()
+        .find(|d| d.id == "H001" && d.line == 5)
+        .expect("a finding");
+    assert_eq!(e.severity, Severity::Error, "{e:?}");
+    assert!(e.message.contains("reads lanes 32-63"), "{}", e.message);
+    for (from, to) in [
+        (
+            "for (int off = warpSize / 2; off > 0; off /= 2)",
+            "for (int off = 1; off < warpSize; off *= 2)",
+        ),
+        (
+            "v += __shfl_xor_sync(0xffffffff, v, off);",
+            "v += __shfl_down_sync(0xffffffff, v, 32) + __shfl_xor_sync(0xffffffff, v, off);",
+        ),
+        (
+            "if (threadIdx.x < 32) {",
+            "if (threadIdx.x < 32 && blockIdx.x > 0) {",
+        ),
+    ] {
+        let other = src.replace(from, to);
+        assert_ne!(other, src);
+        assert_eq!(
+            ids_at(&other, "H001").first(),
+            Some(&(5, Severity::Error)),
+            "{to}"
+        );
+    }
+    // Shuffles that stay below distance 32, or a width of 32, keep the warning.
+    for (from, to) in [
+        ("int off = warpSize / 2", "int off = 16"),
+        (
+            "__shfl_xor_sync(0xffffffff, v, off)",
+            "__shfl_xor_sync(0xffffffff, v, off, 32)",
+        ),
+    ] {
+        let other = src.replace(from, to);
+        let h = run(&other);
+        let w = h
+            .iter()
+            .find(|d| d.id == "H001" && d.line == 5)
+            .expect("a finding");
+        assert_eq!(w.severity, Severity::Warning, "{to}: {w:?}");
+    }
+}
+
+/// mamba's `threadIdx.x % 32 == 0 ? smem[...] : init`: a read by lane 0 of each warp, which on
+/// a 64-lane wavefront is read by lanes 0 and 32 as well; a warning. Where the value read is
+/// shuffled, or the predicate guards a write, it stays an error.
+#[test]
+fn h001_lane_0_reads_are_a_warning() {
+    let src = "__global__ void scan(const float2 *x, float2 *out, int chunk) {\n\
+                 __shared__ float2 prefix[64];\n\
+                 float2 running;\n\
+                 running = chunk > 0 && threadIdx.x % 32 == 0 ? prefix[threadIdx.x / warpSize] : make_float2(1.f, 0.f);\n\
+                 float v = x[threadIdx.x].x;\n\
+                 v += __shfl_up_sync(0xffffffff, v, 1);\n\
+                 out[threadIdx.x] = make_float2(v + running.x, running.y);\n\
+               }\n";
+    let d = run(src);
+    let w = d.iter().find(|d| d.id == "H001").expect("a finding");
+    assert_eq!((w.line, w.severity), (4, Severity::Warning), "{w:?}");
+    assert!(w.message.contains("lanes 0 and 32"), "{}", w.message);
+    for (from, to) in [
+        ("v += __shfl_up_sync(0xffffffff, v, 1);", "v += __shfl_up_sync(0xffffffff, running.x, 1);"),
+        ("prefix[threadIdx.x / warpSize]", "prefix[atomicAdd(&chunk, 1)]"),
+        ("running = chunk > 0 && threadIdx.x % 32 == 0 ? prefix[threadIdx.x / warpSize] : make_float2(1.f, 0.f);",
+         "if (threadIdx.x % 32 == 0) prefix[0] = x[0];"),
+    ] {
+        let other = src.replace(from, to);
+        assert_ne!(other, src);
+        assert_eq!(ids_at(&other, "H001"), vec![(4, Severity::Error)], "{to}");
+    }
+}
+
 #[test]
 fn h001_half_wavefront_branches_with_sync_shuffles() {
     let src = "__device__ float seg(float v) {\n\
