@@ -660,15 +660,25 @@ pub(super) fn guarded_shift<'t>(
     };
     let name = a.text(var);
     let guard = Guard { a, delta, up };
+    // In a loop's body, a read before the shuffle sees the previous iteration's result.
+    let looped = scope.parent().is_some_and(|p| {
+        matches!(
+            p.kind_name(),
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+        )
+    });
     let mut reads = 0;
     let mut cursor = scope.walk();
     'walk: loop {
         let n = cursor.node();
-        if n.start_byte() >= call.end_byte() && n.kind_name() == "identifier" && a.text(n) == name {
+        let outside =
+            n.start_byte() >= call.end_byte() || looped && n.end_byte() <= call.start_byte();
+        if outside && n.kind_name() == "identifier" && a.text(n) == name {
             let written = n.parent().is_some_and(|p| {
                 p.kind_name() == "assignment_expression"
                     && p.field(FIELDS.left) == Some(n)
                     && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("=")
+                    || p.kind_name() == "init_declarator" && p.field(FIELDS.declarator) == Some(n)
             });
             if !written {
                 if !guard.covers(n, scope) {
@@ -677,7 +687,7 @@ pub(super) fn guarded_shift<'t>(
                 reads += 1;
             }
         }
-        if n.end_byte() > call.end_byte() && cursor.goto_first_child() {
+        if (looped || n.end_byte() > call.end_byte()) && cursor.goto_first_child() {
             continue;
         }
         loop {

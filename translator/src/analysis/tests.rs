@@ -2888,6 +2888,10 @@ fn h001_guarded_shifts_in_32_lane_segments_are_segment_code() {
             "t = __shfl_up_sync(0xffffffff, v, i);",
             "t = __shfl_up_sync(0xffffffff, v, i); out[row] = t;",
         ),
+        (
+            "t = __shfl_up_sync(0xffffffff, v, i);",
+            "out[row] = t; t = __shfl_up_sync(0xffffffff, v, i);",
+        ),
     ] {
         let mut other = src.replace(from, to);
         if to.contains("all = row") {
