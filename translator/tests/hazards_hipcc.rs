@@ -1038,6 +1038,50 @@ fn h047_min_max_take_int_on_the_host_and_double_for_mixed_types_on_the_device() 
 }
 
 #[test]
+fn h047_a_vector_member_is_unsigned_too() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "__global__ void k(unsigned* o, int w) {\n\
+           uint2 p = {blockIdx.x * 16, 0u};\n\
+           o[0] = min(p.x + 16, w);\n\
+         }",
+    );
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H047".into(), Severity::Warning)));
+    assert!(device_ir(&cc, &src).contains("double"));
+    let fixed = with_fixes(&src, Version::new(6, 4, 0));
+    assert!(
+        fixed.contains("min(p.x + 16, (unsigned int)(w))"),
+        "{fixed}"
+    );
+    let ir = device_ir(&cc, &fixed);
+    assert!(!ir.contains("double") && ir.contains("umin"), "{ir}");
+}
+
+#[test]
+fn h035_a_half_shuffle_through_an_alias_is_ambiguous() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "#include <hip/hip_fp16.h>\n\
+         #include <type_traits>\n\
+         template <typename T> __global__ void k(T* p) {\n\
+           using shfl_t = typename std::conditional<std::is_same<T, __half>::value, __half, T>::type;\n\
+           T v = p[threadIdx.x];\n\
+           p[threadIdx.x] = __shfl_xor((shfl_t)v, 1);\n\
+         }\n\
+         template __global__ void k<__half>(__half*);",
+    );
+    assert!(rules(&src, Version::new(5, 2, 3)).contains(&("H035".into(), Severity::Warning)));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("ambiguous"), "{err}");
+    let float = src.replace(
+        "template __global__ void k<__half>(__half*);",
+        "template __global__ void k<float>(float*);",
+    );
+    let (ok, err) = compile(&cc, &float, &[]);
+    assert!(ok, "{err}");
+}
+
+#[test]
 fn h048_a_lane_0_broadcast_reads_the_wavefront_and_width_32_reads_the_row() {
     let Some(cc) = hipcc() else { return };
     let src = case(

@@ -37,7 +37,10 @@ dropped in functions whose shuffles (and those of the functions they call) all s
 segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
 `WARP_SHFL_*` wrappers), and xor shuffles whose lane \
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
-the lane's half of a 64-lane wavefront. Such code works on both halves of a wavefront \
+the lane's half of a 64-lane wavefront, and `__shfl_up`/`__shfl_down` by less than 32 whose \
+result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
+the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
+`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
 a `WARP_SIZE 32` constant that only such functions use is dropped too. The functions called may \
 be defined in a project header the file includes with quotes (a `.cuh` with the reduction, a \
@@ -48,7 +51,14 @@ the function, what it calls, or a kernel that reaches it also reads `warpSize` (
 lane 0 of the wavefront reads half a sum. `threadIdx.x < 32` and shared arrays of 32 entries indexed by \
 thread are reported only in functions that do warp-level work; elsewhere they are 32 bins or \
 the first 32 elements (and the volatile warp-synchronous idiom, `if (tid < 32) { s[tid] += \
-s[tid + 32]; ... }`, runs those threads in lockstep inside one wavefront of either width).
+s[tid + 32]; ... }`, runs those threads in lockstep inside one wavefront of either width). \
+`threadIdx.x < 32` is a warning, and an error where the branch holds an xor or down shuffle \
+whose distance reaches 32 on 64-lane wavefronts (32 or more, `warpSize`-derived, or a loop \
+variable starting from or bounded by `warpSize`, with no width of 32): its first step reads \
+lanes 32-63, which do not run the branch. `threadIdx.x % 32 == 0` as the condition of a `?:` \
+that only reads a value (no call, no write) into a variable the function never shuffles is a \
+warning: on a 64-lane wavefront lanes 0 and 32 both read it, a superset of lane 0, which is \
+harmless when every reader gets the same value and later code takes it from one lane.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \
@@ -703,6 +713,12 @@ CUDA overloads the warp shuffles for `__half`, `__half2` and `__nv_bfloat16`; HI
 only 32- and 64-bit integers, float and double (\"half-float shuffles are not supported\"). With \
 HIP 5.2.3 `__shfl_xor(h, 1)` on a `__half` fails with \"call to '__shfl_xor' is ambiguous\".
 
+A value declared with or cast to a half type is an error. A value cast to (or declared as) a \
+type alias whose `using` or `typedef` earlier in the file names `__half`, `half`, `at::Half`, \
+`c10::Half`, `__nv_bfloat16` or `__hip_bfloat16` (`using float_t = \
+std::conditional<std::is_same<T, at::Half>::value, __half, T>::type`) is a warning: the shuffle \
+fails to compile in the instantiations where the alias is a half type.
+
 Fix: shuffle the bits, `__ushort_as_half(__shfl_xor(__half_as_ushort(h), 1))` (for `__half2`, \
 through a 32-bit integer), or shuffle the value converted to float.",
 };
@@ -1090,7 +1106,8 @@ unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit 
 2^53 are rounded; the result is a `double`. A warning, since the values agree while the signed \
 argument is not negative.
 
-hipport infers the arguments' types from declarations, literals, casts and arithmetic, and stays \
+hipport infers the arguments' types from declarations, literals, casts, arithmetic and the \
+members of CUDA vector types (`p.x` of a `uint2` is `unsigned int`, of a `dim3` too), and stays \
 silent where they are unknown, where CUDA itself finds the call ambiguous (mixed ranks such as \
 `int` and `long`), in files that define their own `min`/`max` or use `std::min`, and in files \
 host compilers build.

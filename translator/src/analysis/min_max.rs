@@ -124,6 +124,38 @@ fn arith_of_type(text: &str) -> Option<Typed> {
     })
 }
 
+/// The element type of a CUDA vector type (`uint2` → `unsigned int`, `dim3` → `unsigned int`),
+/// so that `p.x` of a `uint2 p` is typed as CUDA's headers declare it.
+fn vector_element(text: &str) -> Option<&'static str> {
+    let mut t = text.trim();
+    while let Some(rest) = t
+        .strip_prefix("const ")
+        .or_else(|| t.strip_prefix("volatile "))
+    {
+        t = rest.trim_start();
+    }
+    let t = t.strip_suffix(" const").unwrap_or(t);
+    if t == "dim3" {
+        return Some("unsigned int");
+    }
+    let base = t.strip_suffix(['1', '2', '3', '4'])?;
+    Some(match base {
+        "uint" => "unsigned int",
+        "int" => "int",
+        "uchar" => "unsigned char",
+        "char" => "signed char",
+        "ushort" => "unsigned short",
+        "short" => "short",
+        "ulong" => "unsigned long",
+        "long" => "long",
+        "ulonglong" => "unsigned long long",
+        "longlong" => "long long",
+        "float" => "float",
+        "double" => "double",
+        _ => return None,
+    })
+}
+
 /// The type of a numeric literal (C's rules: an unsuffixed decimal is `int` while it fits).
 fn literal_type(text: &str) -> Option<Arith> {
     let t: String = text
@@ -256,16 +288,31 @@ fn type_of(a: &Analyzer, n: Node, depth: u8) -> Option<Typed> {
             arith_of_type(&d.ty_text)
         }
         "field_expression" => {
-            let obj = n.field(FIELDS.argument).map(|o| a.text(o));
+            let obj = n.field(FIELDS.argument)?;
             let member = n.field(FIELDS.field).map(|f| a.text(f));
-            (matches!(obj, Some("threadIdx" | "blockIdx" | "blockDim" | "gridDim"))
-                && matches!(member, Some("x" | "y" | "z")))
-            .then(|| {
-                Typed::canonical(Arith::Int {
-                    rank: 0,
-                    unsigned: true,
-                })
-            })
+            if !matches!(member, Some("x" | "y" | "z" | "w")) {
+                return None;
+            }
+            if matches!(
+                a.text(obj),
+                "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+            ) {
+                return (member != Some("w")).then(|| {
+                    Typed::canonical(Arith::Int {
+                        rank: 0,
+                        unsigned: true,
+                    })
+                });
+            }
+            // A member of a vector variable (`uint2 p; p.x`): the vector's element type.
+            if obj.kind_name() != "identifier" {
+                return None;
+            }
+            let d = a.lookup(a.text(obj), obj.start_byte())?;
+            if d.pointer || !d.dims.is_empty() {
+                return None;
+            }
+            arith_of_type(vector_element(&d.ty_text)?)
         }
         "cast_expression" => n
             .field(FIELDS.type_)

@@ -116,6 +116,10 @@ pub(super) enum Lanes {
     /// An xor shuffle without a width whose lane distance is below 32: it stays in the lane's
     /// half as a width of 32 would keep it, though nothing says its author meant halves.
     SmallXor,
+    /// A `__shfl_up`/`__shfl_down` by less than 32 whose result is read only where a lane
+    /// index within 32 (`row & 31`) says the source lane is in the same 32 lanes
+    /// (`lane >= i`, `lane + i < 32`): a segmented scan, right on either wavefront size.
+    GuardedShift,
 }
 
 /// How a device function's warp operations, with those of what it calls, treat the wavefront
@@ -252,7 +256,10 @@ fn half_branches<'t>(
                 let r = then.byte_range();
                 let from = a.calls.partition_point(|c| c.0 < r.start);
                 let syncs = a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
-                    matches!(c.2, Some(Lanes::Width32 | Lanes::SmallXor)) && c.1.ends_with("_sync")
+                    matches!(
+                        c.2,
+                        Some(Lanes::Width32 | Lanes::SmallXor | Lanes::GuardedShift)
+                    ) && c.1.ends_with("_sync")
                         || segment_fns.contains(&c.1) && calls_sync(a, c.1)
                 });
                 if syncs && first_32_test(a, cond, range.start) {
@@ -494,7 +501,7 @@ fn reach_of<'a>(
                 break;
             }
             reach = reach.max(match segment {
-                Some(Lanes::Width32) => Reach::Segments,
+                Some(Lanes::Width32 | Lanes::GuardedShift) => Reach::Segments,
                 Some(Lanes::SmallXor) => Reach::XorSegments,
                 Some(Lanes::Wavefront) => Reach::Wavefront,
                 None if depth < CALL_DEPTH && defs.iter().any(|(n, _, _)| *n == callee) => {
@@ -611,6 +618,512 @@ pub(super) fn below_32(a: &Analyzer, call: Node, offset: Node) -> bool {
             (Some("<="), Some(k)) => k < 32,
             _ => false,
         }
+}
+
+/// Whether the `__shfl_up` (`up`) or `__shfl_down` `call` by `delta` stays in 32-lane segments
+/// by its guards: the delta is below 32, the result goes to a variable, and every later read of
+/// that variable in the enclosing block sits where a segment lane index (`x & 31`, `x % 32`)
+/// keeps the source lane in the reader's segment: `if (lane >= i)`, `lane >= i && ...` for up;
+/// `lane + i < 32`, `lane < 32 - i`, or after `lane == 31 || ...` (for 1) for down.
+pub(super) fn guarded_shift<'t>(
+    a: &Analyzer<'_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+    up: bool,
+) -> bool {
+    if !below_32(a, call, delta) {
+        return false;
+    }
+    let Some(parent) = call.parent() else {
+        return false;
+    };
+    let var = match parent.kind_name() {
+        "assignment_expression"
+            if parent.field(FIELDS.right) == Some(call)
+                && parent.field(FIELDS.operator).map(|o| a.text(o)) == Some("=") =>
+        {
+            parent.field(FIELDS.left)
+        }
+        "init_declarator" if parent.field(FIELDS.value) == Some(call) => {
+            parent.field(FIELDS.declarator)
+        }
+        _ => None,
+    };
+    let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
+        return false;
+    };
+    let Some(scope) = crate::parse::ancestors(call)
+        .into_iter()
+        .find(|p| p.kind_name() == "compound_statement")
+    else {
+        return false;
+    };
+    let name = a.text(var);
+    let guard = Guard { a, delta, up };
+    // In a loop's body, a read before the shuffle sees the previous iteration's result.
+    let looped = scope.parent().is_some_and(|p| {
+        matches!(
+            p.kind_name(),
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+        )
+    });
+    let mut reads = 0;
+    let mut cursor = scope.walk();
+    'walk: loop {
+        let n = cursor.node();
+        let outside =
+            n.start_byte() >= call.end_byte() || looped && n.end_byte() <= call.start_byte();
+        if outside && n.kind_name() == "identifier" && a.text(n) == name {
+            let written = n.parent().is_some_and(|p| {
+                p.kind_name() == "assignment_expression"
+                    && p.field(FIELDS.left) == Some(n)
+                    && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("=")
+                    || p.kind_name() == "init_declarator" && p.field(FIELDS.declarator) == Some(n)
+            });
+            if !written {
+                if !guard.covers(n, scope) {
+                    return false;
+                }
+                reads += 1;
+            }
+        }
+        if (looped || n.end_byte() > call.end_byte()) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == scope {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    reads > 0
+}
+
+/// The lane tests that keep a shifted shuffle's source in the reader's 32-lane segment.
+struct Guard<'x, 'a, 't> {
+    a: &'x Analyzer<'a, 't>,
+    delta: Node<'t>,
+    up: bool,
+}
+
+impl Guard<'_, '_, '_> {
+    /// Whether the read `n` runs only where the guard holds, within `scope`.
+    fn covers(&self, n: Node, scope: Node) -> bool {
+        let mut child = n;
+        while let Some(p) = child.parent() {
+            if p == scope {
+                return false;
+            }
+            let held = match p.kind_name() {
+                "if_statement" if p.field(FIELDS.consequence) == Some(child) => {
+                    cond(p).is_some_and(|c| self.holds(c))
+                }
+                "if_statement" if p.field(FIELDS.alternative) == Some(child) => {
+                    cond(p).is_some_and(|c| self.fails(c))
+                }
+                "conditional_expression" if p.field(FIELDS.consequence) == Some(child) => {
+                    cond(p).is_some_and(|c| self.holds(c))
+                }
+                "binary_expression" if p.field(FIELDS.right) == Some(child) => {
+                    match p.field(FIELDS.operator).map(|o| self.a.text(o)) {
+                        Some("&&") => p.field(FIELDS.left).is_some_and(|l| self.holds(l)),
+                        Some("||") => p.field(FIELDS.left).is_some_and(|l| self.fails(l)),
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if held {
+                return true;
+            }
+            child = p;
+        }
+        false
+    }
+
+    /// Whether `c` being true keeps the source lane in the segment (a conjunct of it does).
+    fn holds(&self, c: Node) -> bool {
+        let c = unparen(c);
+        let Some((l, op, r)) = self.binary(c) else {
+            return false;
+        };
+        if op == "&&" {
+            return self.holds(l) || self.holds(r);
+        }
+        let (lane, op, bound) = if self.segment_lane_or_sum(l) {
+            (l, op, r)
+        } else if self.segment_lane_or_sum(r) {
+            (r, flip(op), l)
+        } else {
+            return false;
+        };
+        self.in_segment(lane, op, bound)
+    }
+
+    /// Whether `c` being false keeps the source lane in the segment (every disjunct's does).
+    fn fails(&self, c: Node) -> bool {
+        let c = unparen(c);
+        let Some((l, op, r)) = self.binary(c) else {
+            return false;
+        };
+        if op == "||" {
+            return self.fails(l) || self.fails(r);
+        }
+        let (lane, op, bound) = if self.segment_lane_or_sum(l) {
+            (l, op, r)
+        } else if self.segment_lane_or_sum(r) {
+            (r, flip(op), l)
+        } else {
+            return false;
+        };
+        let negated = match op {
+            "<" => ">=",
+            "<=" => ">",
+            ">" => "<=",
+            ">=" => "<",
+            "==" => "!=",
+            "!=" => "==",
+            _ => return false,
+        };
+        self.in_segment(lane, negated, bound)
+    }
+
+    /// `lane OP bound` (or `lane + delta OP bound` for down) keeps the source in the segment.
+    fn in_segment(&self, lane: Node, op: &str, bound: Node) -> bool {
+        let a = self.a;
+        let d = squash(a.text(self.delta));
+        let dv = a.eval(self.delta);
+        let b = squash(a.text(bound));
+        let bv = a.eval(bound);
+        let plain = self.segment_lane(lane);
+        if self.up {
+            // lane >= d, lane > d - 1, lane != 0 (d == 1)
+            plain
+                && match op {
+                    ">=" => b == d || bv.is_some() && bv == dv,
+                    ">" => b == format!("{d}-1") || bv.is_some_and(|b| dv == Some(b + 1)),
+                    "!=" => dv == Some(1) && bv == Some(0),
+                    _ => false,
+                }
+        } else {
+            // lane + d < 32, lane < 32 - d, lane != 31 (d == 1)
+            let sum = !plain && {
+                let lane = unparen(lane);
+                self.binary(lane).is_some_and(|(x, o, y)| {
+                    o == "+"
+                        && (self.segment_lane(x) && squash(a.text(y)) == d
+                            || self.segment_lane(y) && squash(a.text(x)) == d)
+                })
+            };
+            match (op, sum) {
+                ("<", true) => bv == Some(32),
+                ("<=", true) => bv == Some(31),
+                ("<", false) => b == format!("32-{d}") || dv.is_some_and(|d| bv == Some(32 - d)),
+                ("<=", false) => b == format!("31-{d}") || dv.is_some_and(|d| bv == Some(31 - d)),
+                ("!=", false) => dv == Some(1) && bv == Some(31),
+                _ => false,
+            }
+        }
+    }
+
+    fn binary<'t>(&self, n: Node<'t>) -> Option<(Node<'t>, &str, Node<'t>)> {
+        if n.kind_name() != "binary_expression" {
+            return None;
+        }
+        Some((
+            n.field(FIELDS.left)?,
+            self.a.text(n.field(FIELDS.operator)?),
+            n.field(FIELDS.right)?,
+        ))
+    }
+
+    fn segment_lane_or_sum(&self, n: Node) -> bool {
+        let n = unparen(n);
+        self.segment_lane(n)
+            || self
+                .binary(n)
+                .is_some_and(|(x, o, y)| o == "+" && (self.segment_lane(x) || self.segment_lane(y)))
+    }
+
+    /// A lane index within 32 lanes: `x & 31`, `x % 32`, or a variable set to one.
+    fn segment_lane(&self, n: Node) -> bool {
+        let a = self.a;
+        let n = unparen(n);
+        let masked = |e: Node| {
+            self.binary(unparen(e)).is_some_and(|(x, o, y)| match o {
+                "&" => a.eval(y) == Some(31) || a.eval(x) == Some(31),
+                "%" => a.eval(y) == Some(32),
+                _ => false,
+            })
+        };
+        if n.kind_name() == "identifier" {
+            return a
+                .lookup(a.text(n), n.start_byte())
+                .and_then(|d| d.init)
+                .is_some_and(masked);
+        }
+        masked(n)
+    }
+}
+
+/// For `threadIdx.x < 32` at `n` as (a conjunct of) an `if` condition: why a shuffle in the
+/// branch is wrong on 64-lane wavefronts, where lanes 32-63 do not run the branch: an xor or
+/// down shuffle there whose distance reaches 32 (a constant, `warpSize`-derived, or a loop's
+/// variable that starts from or is bounded by the wavefront's size) reads those lanes.
+pub(super) fn half_branch_shuffle(a: &Analyzer, n: Node) -> Option<String> {
+    let mut child = n;
+    let mut p = n.parent()?;
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() == "condition_clause" {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() != "if_statement" || p.field(FIELDS.condition) != Some(child) {
+        return None;
+    }
+    let then = p.field(FIELDS.consequence)?;
+    let mut found = None;
+    let mut cursor = then.walk();
+    'walk: loop {
+        let c = cursor.node();
+        if c.kind_name() == "call_expression" {
+            if let Some(why) = far_shuffle(a, c) {
+                found = Some(why);
+                break;
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == then {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    found
+}
+
+/// An xor or down shuffle `call` whose distance reaches 32 on 64-lane wavefronts (and that no
+/// width of 32 or less keeps in the first half): the reason, in words.
+fn far_shuffle(a: &Analyzer, call: Node) -> Option<String> {
+    let f = call.field(FIELDS.function)?;
+    let name = a.text(f);
+    let base = name.trim_end_matches("_sync").trim_end_matches("_SYNC");
+    if !matches!(
+        base,
+        "__shfl_xor" | "__shfl_down" | "WARP_SHFL_XOR" | "WARP_SHFL_DOWN"
+    ) {
+        return None;
+    }
+    let argv: Vec<Node> = crate::parse::named_children(call.field(FIELDS.arguments)?)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    let sync = usize::from(name.ends_with("_sync"));
+    if argv
+        .get(2 + sync)
+        .and_then(|w| a.eval(*w))
+        .is_some_and(|w| w <= 32)
+    {
+        return None;
+    }
+    let off = *argv.get(1 + sync)?;
+    let off_text = a.text(off);
+    let wrong = "reads lanes 32-63, which do not run the branch: the result is wrong";
+    if a.eval(off).is_some_and(|v| v >= 32) || names_wave_size(off_text.as_bytes()) {
+        return Some(format!(
+            "the `{name}` inside at distance `{off_text}` {wrong}"
+        ));
+    }
+    if off.kind_name() != "identifier" {
+        return None;
+    }
+    let lp = crate::parse::ancestors(call).into_iter().find(|p| {
+        p.kind_name() == "for_statement"
+            && p.field(FIELDS.initializer)
+                .is_some_and(|i| loop_init(a, i, off_text).is_some())
+    })?;
+    let start = loop_init(a, lp.field(FIELDS.initializer)?, off_text)?;
+    let bound = lp.field(FIELDS.condition);
+    let from_wave = names_wave_size(a.text(start).as_bytes());
+    if from_wave
+        || a.eval(start).is_some_and(|v| v >= 32)
+        || bound.is_some_and(|b| names_wave_size(a.text(b).as_bytes()))
+    {
+        let how = if from_wave || a.eval(start).is_some() {
+            format!("starts at `{}`", a.text(start))
+        } else {
+            format!("runs while `{}`", a.text(bound?))
+        };
+        return Some(format!(
+            "the `{name}` inside at distance `{off_text}` (which {how}) reaches 32 on 64-lane wavefronts and {wrong}"
+        ));
+    }
+    None
+}
+
+/// The value a loop initializer (`int o = warpSize / 2`, `o = 16`) gives `var`.
+fn loop_init<'t>(a: &Analyzer, init: Node<'t>, var: &str) -> Option<Node<'t>> {
+    let (name, value) = match init.kind_name() {
+        "declaration" => {
+            let d = init.field(FIELDS.declarator)?;
+            (d.field(FIELDS.declarator)?, d.field(FIELDS.value)?)
+        }
+        "assignment_expression" => (init.field(FIELDS.left)?, init.field(FIELDS.right)?),
+        _ => return None,
+    };
+    (a.text(name) == var).then_some(value)
+}
+
+/// `threadIdx.x % 32 == 0 ? smem[i] : init` (`n` is the `%`): a lane-0-of-each-warp test that
+/// only chooses which lanes read a value, with no call or write in the read and no shuffle of
+/// the result later in the function. On 64-lane wavefronts it picks lanes 0 and 32, a superset
+/// of lane 0. The predicate and the read, as text.
+pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
+    let mut child = n;
+    let mut p = n.parent()?;
+    while p.kind_name() == "parenthesized_expression" {
+        child = p;
+        p = p.parent()?;
+    }
+    let (l, op, r) = (
+        p.field(FIELDS.left)?,
+        p.field(FIELDS.operator)?,
+        p.field(FIELDS.right)?,
+    );
+    let zero = if l == child { r } else { l };
+    if a.text(op) != "==" || a.eval(zero) != Some(0) {
+        return None;
+    }
+    let pred = p;
+    child = p;
+    p = p.parent()?;
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.kind_name() != "conditional_expression" || p.field(FIELDS.condition) != Some(child) {
+        return None;
+    }
+    let read = p.field(FIELDS.consequence)?;
+    if !matches!(
+        read.kind_name(),
+        "subscript_expression" | "field_expression" | "identifier"
+    ) {
+        return None;
+    }
+    // No call and no write inside the read.
+    let mut cursor = read.walk();
+    'walk: loop {
+        let c = cursor.node();
+        if matches!(
+            c.kind_name(),
+            "call_expression" | "assignment_expression" | "update_expression"
+        ) {
+            return None;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == read {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // The variable it lands in, and no shuffle of that variable later in the function.
+    let mut top = p;
+    while let Some(q) = top
+        .parent()
+        .filter(|q| q.kind_name() == "parenthesized_expression")
+    {
+        top = q;
+    }
+    let dest = top.parent()?;
+    let var = match dest.kind_name() {
+        "assignment_expression" if dest.field(FIELDS.right) == Some(top) => dest.field(FIELDS.left),
+        "init_declarator" if dest.field(FIELDS.value) == Some(top) => dest.field(FIELDS.declarator),
+        _ => None,
+    }
+    .filter(|v| v.kind_name() == "identifier")?;
+    let func = a.func_at(n.start_byte())?.node;
+    let var = a.text(var).as_bytes();
+    let rest = &a.src[top.end_byte()..func.end_byte()];
+    let shuffled = memchr::memmem::find_iter(rest, b"__shfl")
+        .chain(memchr::memmem::find_iter(rest, b"WARP_SHFL"))
+        .any(|i| {
+            let call = &rest[i..];
+            let end = memchr::memchr(b';', call).unwrap_or(call.len());
+            has_word(&call[..end], var)
+        });
+    if shuffled {
+        return None;
+    }
+    Some((a.text(pred).to_string(), a.text(read).to_string()))
+}
+
+/// The condition of an `if` or `?:`, without its `condition_clause`.
+fn cond<'t>(p: Node<'t>) -> Option<Node<'t>> {
+    p.field(FIELDS.condition).and_then(|c| {
+        if c.kind_name() == "condition_clause" {
+            c.named_child(0)
+        } else {
+            Some(c)
+        }
+    })
+}
+
+/// The comparison with its operands swapped (`a < b` is `b > a`).
+fn flip(op: &str) -> &str {
+    match op {
+        "<" => ">",
+        ">" => "<",
+        "<=" => ">=",
+        ">=" => "<=",
+        o => o,
+    }
+}
+
+fn unparen(mut n: Node) -> Node {
+    while n.kind_name() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
+/// Text without spaces, for comparing expressions.
+fn squash(t: &str) -> String {
+    t.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// Which way a loop's update moves its variable.

@@ -2031,6 +2031,16 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         "%" | "/" if lit_right && value == 32 => {
             let kind = lane_kind(a, other, true);
             strength(a, kind).map(|sev| {
+                let read = (op == "%" && sev == Severity::Error && kind != Some(LaneKind::Named))
+                    .then(|| super::row_warps::lane0_read(a, n))
+                    .flatten();
+                if let Some((pred, value)) = read {
+                    let (pred, value) = (snippet(&pred), snippet(&value));
+                    return (
+                        Severity::Warning,
+                        format!("`{pred}` picks lane 0 of each 32-lane warp, and lanes 0 and 32 of a 64-lane wavefront; here it only chooses which lanes read `{value}` (no write, and no shuffle of the result), so the extra reader is harmless where every reader gets the same value and later code takes it from one lane"),
+                    );
+                }
                 let msg = if op == "%" {
                     format!("`{expr}` computes a lane index for 32-lane warps")
                 } else if kind == Some(LaneKind::BlockDim) {
@@ -2081,10 +2091,16 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                 && !block_stride_condition(a, n)
                 && warp_code(a, n) =>
         {
-            Some((
-                Severity::Warning,
-                format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA"),
-            ))
+            Some(match super::row_warps::half_branch_shuffle(a, n) {
+                Some(why) if op == "<" => (
+                    Severity::Error,
+                    format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA, and {why}"),
+                ),
+                _ => (
+                    Severity::Warning,
+                    format!("`{expr}` selects the first 32 threads, one warp on NVIDIA but half a wavefront on CDNA"),
+                ),
+            })
         }
         _ => None,
     };
@@ -2647,6 +2663,13 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         {
             // An xor distance below 32 stays in the lane's 32-lane half, as with width 32.
             Lanes::SmallXor
+        } else if width.is_none()
+            && (name.starts_with("__shfl_up") || name.starts_with("__shfl_down"))
+            && argv.get(1 + sync).is_some_and(|d| {
+                super::row_warps::guarded_shift(a, n, *d, name.starts_with("__shfl_up"))
+            })
+        {
+            Lanes::GuardedShift
         } else {
             Lanes::Wavefront
         }
@@ -3768,6 +3791,82 @@ fn value_type(a: &Analyzer, n: Node) -> Option<String> {
     (element == (d.pointer || !d.dims.is_empty())).then_some(d.ty_text)
 }
 
+/// A shuffled value cast to (`(float_t)v`, `static_cast<float_t>(v)`) or declared as a type
+/// alias whose `using`/`typedef` before it names a half type (`using float_t =
+/// std::conditional<..., __half, scalar_t>::type`): the alias, and the half type it names.
+fn half_alias(a: &Analyzer, value: Node) -> Option<(String, &'static str)> {
+    let ty = match value.kind_name() {
+        "cast_expression" => a.text(value.field(FIELDS.type_)?).to_string(),
+        "call_expression" => {
+            let f = value.field(FIELDS.function)?;
+            if f.kind_name() != "template_function"
+                || f.field(FIELDS.name).map(|x| a.text(x)) != Some("static_cast")
+            {
+                return None;
+            }
+            a.text(f.field(FIELDS.arguments)?.named_child(0)?)
+                .to_string()
+        }
+        "identifier" => {
+            let d = a.lookup(a.text(value), value.start_byte())?;
+            if d.pointer || !d.dims.is_empty() {
+                return None;
+            }
+            d.ty_text
+        }
+        _ => return None,
+    };
+    let ty = ty.trim();
+    let ty = ty.strip_prefix("const ").unwrap_or(ty).trim();
+    if ty.is_empty()
+        || !ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        || HALF_ALIAS_TARGETS.contains(&ty)
+    {
+        return None;
+    }
+    let src = &a.src[..value.start_byte()];
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    for at in memchr::memmem::find_iter(src, ty.as_bytes()) {
+        let end = at + ty.len();
+        if at > 0 && ident(src[at - 1]) || src.get(end).is_some_and(|&b| ident(b)) {
+            continue;
+        }
+        let before = src[..at].trim_ascii_end();
+        let after = src[end..].trim_ascii_start();
+        let stmt_start = memchr::memrchr3(b';', b'{', b'}', before).map_or(0, |i| i + 1);
+        // `using T = ...;` or `typedef ... T;`
+        let def = if before.ends_with(b"using") && after.starts_with(b"=") {
+            let rest = &src[end..];
+            &rest[..memchr::memchr(b';', rest).unwrap_or(rest.len())]
+        } else if after.starts_with(b";")
+            && before[stmt_start..]
+                .trim_ascii_start()
+                .starts_with(b"typedef")
+        {
+            &before[stmt_start..]
+        } else {
+            continue;
+        };
+        if let Some(half) = HALF_ALIAS_TARGETS
+            .iter()
+            .find(|h| super::python::has_word(def, h.as_bytes()))
+        {
+            return Some((ty.to_string(), half));
+        }
+    }
+    None
+}
+
+/// The half types an alias may name (H035 through an alias).
+const HALF_ALIAS_TARGETS: &[&str] = &[
+    "__half",
+    "half",
+    "at::Half",
+    "c10::Half",
+    "__nv_bfloat16",
+    "__hip_bfloat16",
+];
+
 fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let sync = name.ends_with("_sync");
     let base = name.trim_end_matches("_sync");
@@ -3779,6 +3878,15 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
                 Severity::Error,
                 *value,
                 format!("`{name}` on a `{ty}` value: HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
+                Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
+                vec![],
+            );
+        } else if let Some((alias, half)) = half_alias(a, *value) {
+            a.report(
+                &HALF_SHUFFLE,
+                Severity::Warning,
+                *value,
+                format!("`{name}` on a `{alias}` value, and the file's alias `{alias}` names `{half}`: where it is `{half}`, HIP's shuffles have no half-precision overloads (HIP 5.2: \"call is ambiguous\")"),
                 Some("shuffle the bits (`__ushort_as_half(__shfl_xor(__half_as_ushort(v), m))`) or a float copy".into()),
                 vec![],
             );

@@ -1577,6 +1577,43 @@ fn h035_half_shuffles() {
 }
 
 #[test]
+fn h035_half_shuffles_through_a_type_alias() {
+    // pytorch_scatter's shape: the alias is `__half` for the at::Half instantiation.
+    let src = "#include <cuda_fp16.h>\n\
+               #include <type_traits>\n\
+               template <typename scalar_t> __global__ void k(scalar_t *p) {\n\
+                 using float_t = typename std::conditional<std::is_same<scalar_t, __half>::value, __half, scalar_t>::type;\n\
+                 typedef half half_t;\n\
+                 using wide_t = float;\n\
+                 scalar_t v = p[threadIdx.x];\n\
+                 half_t h = p[0];\n\
+                 for (int i = 1; i < warpSize; i *= 2) {\n\
+                   scalar_t t = __shfl_up_sync(0xffffffff, (float_t)v, i);\n\
+                   h = __shfl_xor_sync(0xffffffff, h, i);\n\
+                   v += __shfl_down_sync(0xffffffff, static_cast<wide_t>(v), i) + t;\n\
+                 }\n\
+                 p[threadIdx.x] = v + h;\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H035"),
+        vec![(10, Severity::Warning), (11, Severity::Warning)]
+    );
+    let d = run(src);
+    let w = d.iter().find(|d| d.id == "H035").unwrap();
+    assert!(
+        w.message.contains("alias `float_t` names `__half`"),
+        "{}",
+        w.message
+    );
+    // An alias defined after the shuffle, or of another name, does not count.
+    let later = "__global__ void k(float *p) {\n\
+                 float v = __shfl_xor_sync(0xffffffff, (float_t)p[0], 1);\n\
+                 p[0] = v;\n}\n\
+               using float_t = __half;\n";
+    assert!(!has(later, "H035"));
+}
+
+#[test]
 fn every_rule_kind_is_a_kind_of_the_grammar() {
     let lang = crate::parse::language();
     for (k, _) in super::rules::RULE_KINDS {
@@ -2499,6 +2536,34 @@ fn h047_host_min_max_on_non_int_types_and_mixed_device_calls() {
 }
 
 #[test]
+fn h047_vector_members_have_their_element_types() {
+    // `uint2 p; min(p.x + 16, W)`: the member is `unsigned int`, so HIP picks the double
+    // overload as for a plain `unsigned` (checked with hipcc in realuser's t.hip).
+    let src = "__global__ void k(unsigned* o, int W, int2 q, const uint4 u, dim3 d, float2 f) {\n\
+                 uint2 p = { blockIdx.x * 16, blockIdx.y * 16 };\n\
+                 o[0] = min(p.x + 16, W);\n\
+                 o[1] = max(W, u.w);\n\
+                 o[2] = min(d.z, W);\n\
+                 o[3] = min(q.x, W);\n\
+                 o[4] = min(p.y, 16u);\n\
+                 o[5] = (unsigned)fminf(f.x, 1.0f);\n\
+               }\n";
+    assert_eq!(
+        ids_at(src, "H047"),
+        vec![
+            (3, Severity::Warning),
+            (4, Severity::Warning),
+            (5, Severity::Warning)
+        ]
+    );
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(
+        out.contains("o[0] = min(p.x + 16, (unsigned int)(W));"),
+        "{out}"
+    );
+}
+
+#[test]
 fn h047_stays_silent_where_another_min_is_in_play() {
     let host = "int main() { float x = 0.5f, y = 1.0f; float m = min(x, y); return m; }\n";
     assert_eq!(lines_of(host, "H047"), vec![1]);
@@ -2759,6 +2824,184 @@ fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
 
 /// Segment code whose second stage runs in the first 32 threads only leaves half of a 64-lane
 /// wavefront idle under `_sync` shuffles with full masks, which HIP 6.2+ checks.
+/// A segmented scan over aligned groups of 32 lanes (pytorch_scatter's segment_coo): every
+/// shifted shuffle's result is read only where `lane = row & 31` keeps the source lane in the
+/// reader's group, so it runs on each half of a 64-lane wavefront as on a 32-lane warp.
+#[test]
+fn h001_guarded_shifts_in_32_lane_segments_are_segment_code() {
+    let src =
+        "__global__ void seg_sum(const long long *key, const float *val, float *out, int n) {\n\
+                 int row = blockIdx.x * blockDim.x + threadIdx.x;\n\
+                 int lane = row & (32 - 1);\n\
+                 if (row < n) {\n\
+                   long long k = key[row], kn;\n\
+                   float v = val[row], t;\n\
+                   for (int i = 1; i < 32; i *= 2) {\n\
+                     t = __shfl_up_sync(0xffffffff, v, i);\n\
+                     kn = __shfl_up_sync(0xffffffff, k, i);\n\
+                     if (lane >= i && k == kn) v += t;\n\
+                   }\n\
+                   kn = __shfl_down_sync(0xffffffff, k, 1);\n\
+                   if (lane == 32 - 1 || row + 1 >= n || k != kn) atomicAdd(out + k, v);\n\
+                 }\n}\n";
+    assert!(lines_of(src, "H001").is_empty(), "{:?}", run(src));
+    // Other spellings of the same guards.
+    for (from, to) in [
+        (
+            "if (lane >= i && k == kn) v += t;",
+            "if (i <= lane) { if (k == kn) v += t; }",
+        ),
+        ("int lane = row & (32 - 1);", "const int lane = row % 32;"),
+        ("lane == 32 - 1 ||", "lane + 1 >= 32 ||"),
+        (
+            "if (lane == 32 - 1 || row + 1 >= n || k != kn) atomicAdd(out + k, v);",
+            "if (lane < 32 - 1 && k == kn) v = 0.f; else atomicAdd(out + k, v);",
+        ),
+    ] {
+        let other = src.replace(from, to);
+        assert_ne!(other, src);
+        assert!(
+            lines_of(&other, "H001").is_empty(),
+            "{to}: {:?}",
+            run(&other)
+        );
+    }
+    // Without the guard, a guard the wrong way, or a lane counted over the whole block, a read
+    // crosses into the other half of a 64-lane wavefront: the findings stay errors.
+    for (from, to) in [
+        ("if (lane >= i && k == kn) v += t;", "if (k == kn) v += t;"),
+        (
+            "if (lane >= i && k == kn) v += t;",
+            "if (lane < i && k == kn) v += t;",
+        ),
+        (
+            "if (lane >= i && k == kn) v += t;",
+            "if (lane >= i || k == kn) v += t;",
+        ),
+        ("lane == 32 - 1 ||", ""),
+        ("lane == 32 - 1 ||", "lane == 30 ||"),
+        (
+            "int lane = row & (32 - 1);",
+            "int lane = row & (32 - 1), all = row;",
+        ),
+        (
+            "t = __shfl_up_sync(0xffffffff, v, i);",
+            "t = __shfl_up_sync(0xffffffff, v, i); out[row] = t;",
+        ),
+        (
+            "t = __shfl_up_sync(0xffffffff, v, i);",
+            "out[row] = t; t = __shfl_up_sync(0xffffffff, v, i);",
+        ),
+    ] {
+        let mut other = src.replace(from, to);
+        if to.contains("all = row") {
+            other = other.replace("if (lane >= i &&", "if (all >= i &&");
+        }
+        assert_ne!(other, src);
+        let errors: Vec<_> = run(&other)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity == Severity::Error)
+            .collect();
+        assert!(!errors.is_empty(), "{to}");
+    }
+    // An unguarded inclusive scan (realuser's repro 01) is wrong on 64 lanes and stays an error.
+    let scan = "__global__ void k(float *p) {\n\
+                  float v = p[threadIdx.x];\n\
+                  for (int i = 1; i < 32; i *= 2) v += __shfl_up_sync(0xffffffff, v, i);\n\
+                  p[threadIdx.x] = v;\n}\n";
+    assert_eq!(ids_at(scan, "H001"), vec![(3, Severity::Error)]);
+}
+
+/// `threadIdx.x < 32` around a shuffle whose distance reaches 32 on 64-lane wavefronts reads
+/// lanes that do not run the branch (tiny-cuda-nn's reduce_sum): an error, not a warning.
+#[test]
+fn h001_first_32_threads_around_a_wave_sized_shuffle_is_an_error() {
+    let src = "__global__ void block_sum(const float *in, float *out) {\n\
+                 __shared__ float s[64];\n\
+                 s[threadIdx.x] = in[threadIdx.x];\n\
+                 __syncthreads();\n\
+                 if (threadIdx.x < 32) {\n\
+                   float v = s[threadIdx.x] + s[threadIdx.x + 32];\n\
+                   for (int off = warpSize / 2; off > 0; off /= 2)\n\
+                     v += __shfl_xor_sync(0xffffffff, v, off);\n\
+                   if (threadIdx.x == 0) out[blockIdx.x] = v;\n\
+                 }\n}\n";
+    let d = run(src);
+    let e = d
+        .iter()
+        .find(|d| d.id == "H001" && d.line == 5)
+        .expect("a finding");
+    assert_eq!(e.severity, Severity::Error, "{e:?}");
+    assert!(e.message.contains("reads lanes 32-63"), "{}", e.message);
+    for (from, to) in [
+        (
+            "for (int off = warpSize / 2; off > 0; off /= 2)",
+            "for (int off = 1; off < warpSize; off *= 2)",
+        ),
+        (
+            "v += __shfl_xor_sync(0xffffffff, v, off);",
+            "v += __shfl_down_sync(0xffffffff, v, 32) + __shfl_xor_sync(0xffffffff, v, off);",
+        ),
+        (
+            "if (threadIdx.x < 32) {",
+            "if (threadIdx.x < 32 && blockIdx.x > 0) {",
+        ),
+    ] {
+        let other = src.replace(from, to);
+        assert_ne!(other, src);
+        assert_eq!(
+            ids_at(&other, "H001").first(),
+            Some(&(5, Severity::Error)),
+            "{to}"
+        );
+    }
+    // Shuffles that stay below distance 32, or a width of 32, keep the warning.
+    for (from, to) in [
+        ("int off = warpSize / 2", "int off = 16"),
+        (
+            "__shfl_xor_sync(0xffffffff, v, off)",
+            "__shfl_xor_sync(0xffffffff, v, off, 32)",
+        ),
+    ] {
+        let other = src.replace(from, to);
+        let h = run(&other);
+        let w = h
+            .iter()
+            .find(|d| d.id == "H001" && d.line == 5)
+            .expect("a finding");
+        assert_eq!(w.severity, Severity::Warning, "{to}: {w:?}");
+    }
+}
+
+/// mamba's `threadIdx.x % 32 == 0 ? smem[...] : init`: a read by lane 0 of each warp, which on
+/// a 64-lane wavefront is read by lanes 0 and 32 as well; a warning. Where the value read is
+/// shuffled, or the predicate guards a write, it stays an error.
+#[test]
+fn h001_lane_0_reads_are_a_warning() {
+    let src = "__global__ void scan(const float2 *x, float2 *out, int chunk) {\n\
+                 __shared__ float2 prefix[64];\n\
+                 float2 running;\n\
+                 running = chunk > 0 && threadIdx.x % 32 == 0 ? prefix[threadIdx.x / warpSize] : make_float2(1.f, 0.f);\n\
+                 float v = x[threadIdx.x].x;\n\
+                 v += __shfl_up_sync(0xffffffff, v, 1);\n\
+                 out[threadIdx.x] = make_float2(v + running.x, running.y);\n\
+               }\n";
+    let d = run(src);
+    let w = d.iter().find(|d| d.id == "H001").expect("a finding");
+    assert_eq!((w.line, w.severity), (4, Severity::Warning), "{w:?}");
+    assert!(w.message.contains("lanes 0 and 32"), "{}", w.message);
+    for (from, to) in [
+        ("v += __shfl_up_sync(0xffffffff, v, 1);", "v += __shfl_up_sync(0xffffffff, running.x, 1);"),
+        ("prefix[threadIdx.x / warpSize]", "prefix[atomicAdd(&chunk, 1)]"),
+        ("running = chunk > 0 && threadIdx.x % 32 == 0 ? prefix[threadIdx.x / warpSize] : make_float2(1.f, 0.f);",
+         "if (threadIdx.x % 32 == 0) prefix[0] = x[0];"),
+    ] {
+        let other = src.replace(from, to);
+        assert_ne!(other, src);
+        assert_eq!(ids_at(&other, "H001"), vec![(4, Severity::Error)], "{to}");
+    }
+}
+
 #[test]
 fn h001_half_wavefront_branches_with_sync_shuffles() {
     let src = "__device__ float seg(float v) {\n\
