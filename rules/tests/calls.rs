@@ -33,6 +33,7 @@ const CASES: &[(&str, &str, &str, &[&str], &str)] = &[
     ("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "4", "", &["&n", "k", "256", "0"], "hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, reinterpret_cast<const void*>(k), 256, 0)"),
     ("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "5", "", &["&n", "k", "256", "0", "f"], "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, reinterpret_cast<const void*>(k), 256, 0, f)"),
     ("cudaMallocPitch", "4", "", &["&d", "&pitch", "w", "h"], "hipMallocPitch((void**)(&d), &pitch, w, h)"),
+    ("cudaMemPrefetchAsync", "5", "", &["p", "n", "loc", "0", "s"], "hipMemPrefetchAsync_v2(p, n, loc, 0, s)"),
     ("cudaHostGetDevicePointer", "3", "", &["&dp", "hp", "0"], "hipHostGetDevicePointer((void**)(&dp), hp, 0)"),
     ("cudaMalloc3DArray", "3", "", &["&arr", "&desc", "extent"], "hipMalloc3DArray(&arr, &desc, extent, 0)"),
     ("cudaSignalExternalSemaphoresAsync", "3", "", &["&sem", "&params", "1"], "hipSignalExternalSemaphoresAsync(&sem, &params, 1, 0)"),

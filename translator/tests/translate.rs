@@ -1376,3 +1376,29 @@ fn member_conversion_operators_and_cub_temporaries_parse() {
         "{out}"
     );
 }
+
+#[test]
+fn cuda_13_prefetch_with_a_location_becomes_hip_7_1s_v2_form() {
+    let src = "#include <cuda_runtime.h>\nvoid f(float* p, size_t n, cudaStream_t s) {\n  cudaMemLocation loc;\n  loc.type = cudaMemLocationTypeDevice;\n  loc.id = 0;\n  cudaMemPrefetchAsync(p, n, loc, 0, s);\n  cudaMemAdvise_v2(p, n, cudaMemAdviseSetReadMostly, loc);\n  cudaMemPrefetchAsync(p, n, 0, s);\n}\n";
+    let at = |major, minor| Options {
+        hip_version: Version::new(major, minor, 0),
+        ..Options::default()
+    };
+    let (out, diags) = tr(src, &at(7, 1));
+    assert!(
+        out.contains("hipMemPrefetchAsync_v2(p, n, loc, 0, s);")
+            && out.contains("hipMemAdvise_v2(p, n, hipMemAdviseSetReadMostly, loc);")
+            && out.contains("hipMemPrefetchAsync(p, n, 0, s);"),
+        "{out}"
+    );
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d.starts_with("H038") || d.starts_with('T')),
+        "{diags:?}"
+    );
+    // Before 7.1 the location form has no HIP call: H038 on the prefetch, T002 on the `_v2` name.
+    let (_, diags) = tr(src, &at(6, 4));
+    assert!(diags.iter().any(|d| d.starts_with("H038:6:")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.starts_with("T002:7:")), "{diags:?}");
+}

@@ -800,7 +800,10 @@ CUDA 12.2 added `cudaMemPrefetchAsync_v2(ptr, bytes, location, flags, stream)` a
 device number, and CUDA 13 gave those forms the plain names. The translator renames the call to \
 `hipMemPrefetchAsync`/`hipMemAdvise`, whose HIP forms take `int device` (and four arguments for \
 the prefetch), so the result does not compile; HIPIFY's tables list no HIP name for the `_v2` \
-forms.
+forms. HIP 7.1 added `hipMemPrefetchAsync_v2` and `hipMemAdvise_v2` with CUDA's parameters: from \
+`--hip-version 7.1` the `_v2` names map to them and a five-argument `cudaMemPrefetchAsync` \
+becomes `hipMemPrefetchAsync_v2` (a four-argument `cudaMemAdvise` with a location cannot be told \
+from the device form by its arguments, so it is still reported, pointing at `hipMemAdvise_v2`).
 
 CUDA 12.0 changed `cudaGraphExecUpdate(exec, graph, &errorNode, &result)` (and \
 `cuGraphExecUpdate`) to `cudaGraphExecUpdate(exec, graph, &resultInfo)`, with a \

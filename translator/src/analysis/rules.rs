@@ -2983,19 +2983,27 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 Some("run with HSA_XNACK=1 on an xnack+ target, or use hipMalloc and explicit copies".into()),
                 vec![],
             );
-            // CUDA 13's forms take a cudaMemLocation where HIP takes a device number.
+            // CUDA 13's forms take a cudaMemLocation where HIP takes a device number; HIP 7.1's
+            // `_v2` functions take the location (the prefetch is rewritten to it from 7.1).
+            let v2 = a.opts.hip_version >= hipport_rules::Version::new(7, 1, 0);
             let location = match name {
-                "cudaMemPrefetchAsync" if argv.len() == 5 => argv.get(2),
+                "cudaMemPrefetchAsync" if argv.len() == 5 && !v2 => argv.get(2),
                 "cudaMemAdvise" => argv.get(3).filter(|x| mem_location(a, **x)),
                 _ => None,
             };
             if let Some(loc) = location {
+                let hip = name.replacen("cuda", "hip", 1);
+                let help = if v2 {
+                    format!("call `{hip}_v2`, which HIP 7.1 added with CUDA 13's parameters")
+                } else {
+                    format!("pass the device (`location.id`, or hipCpuDeviceId for the host) and drop the flags argument, or target HIP 7.1, whose `{hip}_v2` takes the location")
+                };
                 a.report(
                     &NEW_SIGNATURE,
                     Severity::Error,
                     *loc,
-                    format!("`{name}` with a cudaMemLocation is the CUDA 13 form; HIP's `{}` takes a device number", name.replacen("cuda", "hip", 1)),
-                    Some("pass the device (`location.id`, or hipCpuDeviceId for the host) and drop the flags argument".into()),
+                    format!("`{name}` with a cudaMemLocation is the CUDA 13 form; HIP's `{hip}` takes a device number"),
+                    Some(help),
                     vec![],
                 );
             }
