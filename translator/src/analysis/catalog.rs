@@ -223,7 +223,14 @@ NVTX (`nvToolsExt.h`, `nvtx3/`) is NVIDIA's annotation library; ROCm's equivalen
 `nvtxRangeStartA` -> `roctxRangeStartA`, `nvtxRangeEnd` -> `roctxRangeStop`. Domains, event \
 attributes (`nvtxEventAttributes_t`, `nvtxRangePushEx`), resource naming and payloads have no \
 rocTX counterpart and need review: such a name stays as it is, and this report takes the place of \
-T001 there (one report per name, an error; a note in a branch hipcc never compiles).",
+T001 there (one report per name, an error; a note in a branch hipcc never compiles).
+
+ROCm 7.0 to 7.2 deprecate ROCTracer and with it `roctracer/roctx.h` and `roctx64`; ROCm 7.2.1 ends \
+their support (ROCTracer's README). They still ship in 7.2, so hipport writes them for every \
+target. ROCprofiler-SDK's rocTX (`rocprofiler-sdk-roctx/roctx.h`, CMake package \
+`rocprofiler-sdk-roctx`), which PyTorch's ROCm build already prefers, declares the same \
+`roctxRangePushA`, `roctxRangePop`, `roctxMarkA`, `roctxRangeStartA` and `roctxRangeStop`: \
+switch the include and the library to it for the releases after 7.2.",
 };
 
 /// H009: `__launch_bounds__` with a second or third argument.
