@@ -756,14 +756,26 @@ impl Guard<'_, '_, '_> {
         if op == "&&" {
             return self.holds(l) || self.holds(r);
         }
-        let (lane, op, bound) = if self.segment_lane_or_sum(l) {
-            (l, op, r)
-        } else if self.segment_lane_or_sum(r) {
-            (r, flip(op), l)
-        } else {
+        let Some((lane, op, bound)) = self.lane_first(l, op, r) else {
             return false;
         };
         self.in_segment(lane, op, bound)
+    }
+
+    /// The comparison `l op r` written with the lane (or lane plus distance) on the left.
+    fn lane_first<'t, 'o>(
+        &self,
+        l: Node<'t>,
+        op: &'o str,
+        r: Node<'t>,
+    ) -> Option<(Node<'t>, &'o str, Node<'t>)> {
+        if self.segment_lane_or_sum(l) {
+            Some((l, op, r))
+        } else if self.segment_lane_or_sum(r) {
+            Some((r, flip(op), l))
+        } else {
+            None
+        }
     }
 
     /// Whether `c` being false keeps the source lane in the segment (every disjunct's does).
@@ -775,11 +787,7 @@ impl Guard<'_, '_, '_> {
         if op == "||" {
             return self.fails(l) || self.fails(r);
         }
-        let (lane, op, bound) = if self.segment_lane_or_sum(l) {
-            (l, op, r)
-        } else if self.segment_lane_or_sum(r) {
-            (r, flip(op), l)
-        } else {
+        let Some((lane, op, bound)) = self.lane_first(l, op, r) else {
             return false;
         };
         let negated = match op {
