@@ -45,6 +45,9 @@ struct Command {
     end: usize,
     /// Arguments, in order.
     args: Vec<Arg>,
+    /// Whether its closing parenthesis was found: the file may end inside it (an unbalanced
+    /// parenthesis, an unterminated quote or bracket), which CMake cannot read.
+    closed: bool,
 }
 
 /// Splits CMake source into commands. Unbalanced input ends the scan early rather than failing.
@@ -69,12 +72,13 @@ fn commands(src: &str) -> Vec<Command> {
                 j += 1;
             }
             if j < b.len() && b[j] == b'(' {
-                let (args, end) = arguments(src, j + 1);
+                let (args, end, closed) = arguments(src, j + 1);
                 out.push(Command {
                     name,
                     start: s,
                     end,
                     args,
+                    closed,
                 });
                 i = end;
             }
@@ -107,8 +111,9 @@ fn bracket_open(s: &str) -> Option<usize> {
     (b.get(1 + eq) == Some(&b'[')).then_some(eq + 2)
 }
 
-/// Arguments from `i` (after the opening parenthesis) to the matching `)`.
-fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
+/// Arguments from `i` (after the opening parenthesis) to the matching `)`, the offset after it
+/// and whether it was found (or the file ended first).
+fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize, bool) {
     let b = src.as_bytes();
     let mut args = Vec::new();
     let mut depth = 0;
@@ -123,7 +128,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
             }
             b')' => {
                 if depth == 0 {
-                    return (args, i + 1);
+                    return (args, i + 1, true);
                 }
                 depth -= 1;
                 i += 1;
@@ -203,7 +208,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
             }
         }
     }
-    (args, b.len())
+    (args, b.len(), false)
 }
 
 /// The include directories of `include_directories(...)` and `target_include_directories(t ...)`
@@ -409,7 +414,26 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             );
         }
     }
+    // A file that ends inside a command (an unbalanced parenthesis, an unterminated quote or
+    // bracket) is one CMake cannot read. That command is left as it is: what was inserted after
+    // it (or appended at the end of the file) would become its arguments, and the next run
+    // would read them as such.
+    let unclosed = cmds.last().filter(|c| !c.closed);
+    if let Some(c) = unclosed {
+        sink.diag(
+            B_CONSTRUCT,
+            c.start,
+            format!(
+                "the file ends inside `{}(`, which CMake cannot read: the command is left as it is",
+                c.name
+            ),
+            Some("close the command (its parenthesis, quote or bracket) and convert again".into()),
+        );
+    }
     for i in 0..cmds.len() {
+        if !cmds[i].closed {
+            continue;
+        }
         if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
             // Renamed sources are no longer under their old names: paths follow.
             for a in cmds[i].args.iter().filter(|a| !a.bracket) {
@@ -448,7 +472,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         lines.push("link_libraries(hip::device)".to_string());
         let body = lines.join(&format!("\n{indent}"));
         if replace {
-            sink.edit(start, end, body, B_LANGUAGE.id);
+            // The package's arguments go with it, with what was rewritten in them.
+            sink.edit_over(start, end, body, B_LANGUAGE.id);
         } else {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
@@ -456,7 +481,11 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     if !st.cuda_lang {
         find_library_packages(&st, sink, &cmds);
     }
-    if st.has_targets && (st.cuda_lang || st.gpu_sources) && !src.contains("_hipport_targets") {
+    if st.has_targets
+        && (st.cuda_lang || st.gpu_sources)
+        && unclosed.is_none()
+        && !src.contains("_hipport_targets")
+    {
         let nl = if src.ends_with('\n') || src.is_empty() {
             ""
         } else {
@@ -2683,5 +2712,42 @@ mod tests {
             diags.iter().any(|d| d.id == "B008" && d.line == 2),
             "{diags:#?}"
         );
+    }
+
+    #[test]
+    fn a_command_the_file_ends_inside_is_left_alone() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_library(k STATIC k.cu)\nset_source_files_properties(a.cpp\n";
+        let (out, diags) = run(src, &opts());
+        // The language is still replaced; nothing is appended inside the open command.
+        assert!(out.contains("find_package(hip REQUIRED)"), "{out}");
+        assert!(!out.contains("_hipport_targets"), "{out}");
+        assert!(
+            out.ends_with("set_source_files_properties(a.cpp\n"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == 3),
+            "{diags:#?}"
+        );
+        // Closed, it gets one.
+        let (out, _) = run(&format!("{src})\n"), &opts());
+        assert!(out.contains("_hipport_targets"), "{out}");
+        // Nothing is inserted after it either: it would become its arguments.
+        let src = "add_library(k STATIC k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON \"-arch=sm_80)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.ends_with("CUDA_SEPARABLE_COMPILATION ON \"-arch=sm_80)\n"),
+            "{out}"
+        );
+        assert!(!out.contains("-fgpu-rdc"), "{out}");
+    }
+
+    #[test]
+    fn a_replaced_cuda_package_takes_its_rewritten_arguments_along() {
+        let src = "project(app CXX)\nfind_package(CUDA REQUIRED -gencode arch=compute_70,code=sm_70)\ncuda_add_executable(app main.cu)\n";
+        let (out, _) = run(src, &opts());
+        assert!(!out.contains("find_package(CUDA"), "{out}");
+        assert!(!out.contains("--offload-arch"), "{out}");
+        assert!(out.contains("find_package(hip REQUIRED)\n"), "{out}");
     }
 }
