@@ -466,6 +466,7 @@ pub const CMAKE_TOKENS: &[&str] = &[
     "😀",
     "中文",
     "\0",
+    "\x0c",
 ];
 
 /// One to four of `props::mutate`'s byte mutations, then sometimes a fragment of `tokens`.

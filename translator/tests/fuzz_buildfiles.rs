@@ -387,7 +387,8 @@ fn outputs_still_parse_as_python_makefiles_and_cmake() {
 /// --test fuzz_buildfiles -- --ignored campaign_buildfiles --nocapture`. Failing inputs go to
 /// `HIPPORT_FUZZ_OUT` (default `target/fuzz-findings`); one input in 400 is also parsed by
 /// Python, make or CMake before and after. `HIPPORT_FUZZ_KINDS` (`python,make,cmake`) picks
-/// the kinds.
+/// the kinds; `HIPPORT_FUZZ_LAST` names a file each input is written to before it runs, to find
+/// the one that took a campaign down (an abort, the memory exhausted).
 #[test]
 #[ignore]
 fn campaign_buildfiles() {
@@ -406,6 +407,7 @@ fn campaign_buildfiles() {
     let mut pools = KINDS.map(pool);
     let seeds: [usize; 3] = std::array::from_fn(|k| pools[k].len());
     let mut rng = props::Rng::new(seed);
+    let last_input = std::env::var_os("HIPPORT_FUZZ_LAST").map(PathBuf::from);
     let start = Instant::now();
     let (mut runs, mut parsed) = (0u64, 0u64);
     let mut last_report = Instant::now();
@@ -416,6 +418,9 @@ fn campaign_buildfiles() {
         let base = rng.below(pool.len());
         let input = build_props::mutate(&mut rng, &pool[base], pool, kind.tokens());
         runs += 1;
+        if let Some(last) = &last_input {
+            fs::write(last, &input).unwrap();
+        }
         let result = check_exempting(kind, &input, scratch.path()).and_then(|output| {
             if rng.below(400) != 0 {
                 return Ok(());
@@ -496,6 +501,20 @@ fn check_one_file() {
         .find(|k| k.dir() == wanted)
         .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
     let data = fs::read(&path).unwrap();
+    if kind == Kind::CMake {
+        // The first run's output and diagnostics, to see what a second run disagrees with.
+        let (mut edits, diags) = hipport::buildfiles::translate_build(
+            hipport::buildfiles::BuildKind::CMake,
+            &data,
+            "CMakeLists.txt",
+            &Default::default(),
+        );
+        let out = hipport::edit::apply(&data, &mut edits).unwrap();
+        println!("{}\n----", String::from_utf8_lossy(&out));
+        for d in diags {
+            println!("{}:{}: {}", d.id, d.line, d.message);
+        }
+    }
     match kind.check(&data) {
         Ok(out) => println!("{}\nOK", String::from_utf8_lossy(&out)),
         Err(e) => panic!("{e}"),

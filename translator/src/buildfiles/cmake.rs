@@ -186,8 +186,10 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize, bool) {
                     if c == b'>' && genex > 0 {
                         genex -= 1;
                     } else if genex == 0
-                        && (c.is_ascii_whitespace() || c == b'(' || c == b')' || c == b'#')
+                        && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'(' | b')' | b'#')
                     {
+                        // CMake's separators, which the arms above consume: a form feed or
+                        // vertical tab is part of the argument, as it is to CMake.
                         break;
                     } else if c == b'\\' {
                         i += 1;
@@ -437,7 +439,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
             // Renamed sources are no longer under their old names: paths follow.
             for a in cmds[i].args.iter().filter(|a| !a.bracket) {
-                if let Some((s, e, new)) = renamed_source(&st, &a.text) {
+                for (s, e, new) in renamed_sources(&st, &a.text) {
                     sink.edit(a.content_start + s, a.content_start + e, new, B_GLOB.id);
                 }
             }
@@ -1324,6 +1326,19 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
 }
 
+/// Every renamed source an argument names (a quoted one may hold several: `"a.cu b.cu"`), in
+/// order, each as [`renamed_source`] finds it in the rest of the argument.
+fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    // A match ends before a separator (`rename_in`), so the rest starts at one.
+    while let Some((s, e, new)) = t.get(from..).and_then(|rest| renamed_source(st, rest)) {
+        out.push((from + s, from + e, new));
+        from += e;
+    }
+    out
+}
+
 /// A renamed source a CMake argument names: relative to this file's directory (also behind
 /// `${CMAKE_CURRENT_SOURCE_DIR}/`), to the top for `${CMAKE_SOURCE_DIR}/`, and, in a `*.cmake`
 /// file, a plain relative path found from a directory above it.
@@ -1613,9 +1628,11 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         // Renamed sources and source patterns.
-        if let Some((s, e, new)) = renamed_source(st, t) {
-            sink.edit(base + s, base + e, new, B_GLOB.id);
-        } else {
+        let renamed = renamed_sources(st, t);
+        for (s, e, new) in &renamed {
+            sink.edit(base + s, base + e, new.as_str(), B_GLOB.id);
+        }
+        if renamed.is_empty() {
             if let Some((s, e, new)) = text::glob_dir_rename(t, &st.dirs) {
                 if sink.edit(base + s, base + e, new.as_str(), B_GLOB.id) {
                     sink.diag(
@@ -1629,38 +1646,40 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
                 }
             }
-            for (old, new) in &st.exts {
-                let pat = format!("*.{old}");
-                if let Some(pos) = t.find(&pat) {
-                    let after = pos + pat.len();
-                    if t.as_bytes()
-                        .get(after)
-                        .is_none_or(|c| !c.is_ascii_alphanumeric())
-                        && sink.edit(base + pos + 2, base + after, new.as_str(), B_GLOB.id)
-                    {
-                        sink.diag(
-                            B_GLOB,
-                            base + pos,
-                            format!("pattern `{t}` names .{old} sources, which are now .{new}"),
-                            Some(format!(
-                                "check that it still selects the renamed .{new} files"
-                            )),
-                        );
-                    }
-                } else if !st.ancestor_renames.is_empty()
-                    && t.ends_with(&format!(".{old}"))
-                    && !t.contains(['*', '?', '<'])
-                    && t.matches('$').count()
-                        == usize::from(t.starts_with("${CMAKE_CURRENT_LIST_DIR}/"))
+        }
+        // A pattern beside a renamed source in one argument (`"*.cu kernel.cu"`) follows too.
+        for (old, new) in &st.exts {
+            let pat = format!("*.{old}");
+            if let Some(pos) = t.find(&pat) {
+                let after = pos + pat.len();
+                if t.as_bytes()
+                    .get(after)
+                    .is_none_or(|c| !c.is_ascii_alphanumeric())
+                    && sink.edit(base + pos + 2, base + after, new.as_str(), B_GLOB.id)
                 {
-                    // A source path of an include()d file that no directory resolves.
                     sink.diag(
+                        B_GLOB,
+                        base + pos,
+                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
+                        Some(format!(
+                            "check that it still selects the renamed .{new} files"
+                        )),
+                    );
+                }
+            } else if renamed.is_empty()
+                && !st.ancestor_renames.is_empty()
+                && t.ends_with(&format!(".{old}"))
+                && !t.contains(['*', '?', '<'])
+                && t.matches('$').count()
+                    == usize::from(t.starts_with("${CMAKE_CURRENT_LIST_DIR}/"))
+            {
+                // A source path of an include()d file that no directory resolves.
+                sink.diag(
                         B_GLOB,
                         base,
                         format!("`{t}` names a .{old} source that hipport did not find beside this file or in the directories above it, so it still says .{old} while the renamed sources say .{new}"),
                         Some("if the file exists, rename the path by hand: relative paths in an include()d file resolve against the including CMakeLists.txt's directory".into()),
                     );
-                }
             }
         }
         plain_flags.push(a.clone());
@@ -2749,5 +2768,38 @@ mod tests {
         assert!(!out.contains("find_package(CUDA"), "{out}");
         assert!(!out.contains("--offload-arch"), "{out}");
         assert!(out.contains("find_package(hip REQUIRED)\n"), "{out}");
+    }
+
+    #[test]
+    fn every_renamed_source_of_a_quoted_argument_follows() {
+        let mut o = opts();
+        for (old, new) in [("kernel.cu", "kernel.hip"), ("src/k.cu", "src/k.hip")] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        let src = "set(S \"kernel.cu ${CMAKE_CURRENT_SOURCE_DIR}/src/k.cu\")\n";
+        let (out, _) = run(src, &o);
+        assert!(
+            out.contains("\"kernel.hip ${CMAKE_CURRENT_SOURCE_DIR}/src/k.hip\""),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_pattern_beside_a_renamed_source_follows_the_renames() {
+        let mut o = opts();
+        o.renamed.insert("kernel.cu".into(), "kernel.hip".into());
+        let (out, _) = run("file(GLOB S \"*.cu kernel.cu\")\n", &o);
+        assert!(out.contains("\"*.hip kernel.hip\""), "{out}");
+    }
+
+    #[test]
+    fn a_form_feed_is_part_of_an_argument_as_in_cmake() {
+        // It ended an argument without being consumed: the lexer pushed empty arguments until
+        // memory ran out.
+        let cmds = commands("if(NOT DEFINED A\x0cB)\nset(CMAKE_CUDA_ARCHITECTURES\x0b 80)\n");
+        assert_eq!(cmds.len(), 2);
+        let texts: Vec<&str> = cmds[0].args.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(texts, ["NOT", "DEFINED", "A\x0cB"]);
+        assert_eq!(cmds[1].args[0].text, "CMAKE_CUDA_ARCHITECTURES\x0b");
     }
 }
