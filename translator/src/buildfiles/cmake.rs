@@ -89,6 +89,27 @@ fn commands(src: &str) -> Vec<Command> {
     out
 }
 
+/// Whether the file ends inside a bracket comment (`#[[` without its `]]`) outside commands:
+/// anything appended to it would be commented out.
+fn ends_in_bracket_comment(src: &str, cmds: &[Command]) -> bool {
+    let b = src.as_bytes();
+    let mut i = cmds.last().map_or(0, |c| c.end);
+    while i < b.len() {
+        if b[i] == b'#' {
+            let end = skip_comment(src, i);
+            if end == b.len() && bracket_open(&src[i + 1..]).is_some() {
+                let len = bracket_open(&src[i + 1..]).unwrap_or(2);
+                let close = format!("]{}]", "=".repeat(len - 2));
+                return !src[i + 1 + len..].contains(&close);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
 fn skip_comment(src: &str, i: usize) -> usize {
     let b = src.as_bytes();
     if let Some(len) = bracket_open(&src[i + 1..]) {
@@ -421,6 +442,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     // it (or appended at the end of the file) would become its arguments, and the next run
     // would read them as such.
     let unclosed = cmds.last().filter(|c| !c.closed);
+    let open_comment = unclosed.is_none() && ends_in_bracket_comment(src, &cmds);
+    if open_comment {
+        sink.diag(
+            B_CONSTRUCT,
+            src.len(),
+            "the file ends inside a bracket comment (`#[[` without `]]`): nothing is added at its end".into(),
+            Some("close the comment and convert again".into()),
+        );
+    }
     if let Some(c) = unclosed {
         sink.diag(
             B_CONSTRUCT,
@@ -486,7 +516,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     if st.has_targets
         && (st.cuda_lang || st.gpu_sources)
         && unclosed.is_none()
-        && !src.contains("_hipport_targets")
+        && !open_comment
+        && !cmds.iter().any(|c| {
+            c.name == "get_property" && c.args.first().is_some_and(|a| a.text == "_hipport_targets")
+        })
     {
         let nl = if src.ends_with('\n') || src.is_empty() {
             ""
@@ -1196,7 +1229,13 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
             .collect(),
         _ => Vec::new(),
     };
-    for (k, a) in args.iter().enumerate() {
+    // Property names come after `PROPERTIES` / `PROPERTY`: a target or source before it that is
+    // named like one (`LANGUAGE`) is none.
+    let names_from = args
+        .iter()
+        .position(|a| !a.bracket && matches!(a.text.as_str(), "PROPERTIES" | "PROPERTY"))
+        .map_or(args.len(), |p| p + 1);
+    for (k, a) in args.iter().enumerate().skip(names_from) {
         match a.text.as_str() {
             "LANGUAGE" => {
                 if let Some(v) = args.get(k + 1).filter(|v| v.text == "CUDA") {
@@ -1331,10 +1370,12 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
 fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     let mut from = 0;
-    // A match ends before a separator (`rename_in`), so the rest starts at one.
-    while let Some((s, e, new)) = t.get(from..).and_then(|rest| renamed_source(st, rest)) {
-        out.push((from + s, from + e, new));
-        from += e;
+    // Each item of the list (blanks, `;`) on its own, so that none hides another.
+    for item in t.split([' ', ';', '\t', '\r', '\n']) {
+        if let Some((s, e, new)) = renamed_source(st, item) {
+            out.push((from + s, from + e, new));
+        }
+        from += item.len() + 1;
     }
     out
 }
@@ -2748,6 +2789,9 @@ mod tests {
             diags.iter().any(|d| d.id == "B008" && d.line == 3),
             "{diags:#?}"
         );
+        let (out, diags) = run(&format!("{src})\n#[[ open"), &opts());
+        assert!(!out.contains("_hipport_targets"), "{out}");
+        assert!(diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
         // Closed, it gets one.
         let (out, _) = run(&format!("{src})\n"), &opts());
         assert!(out.contains("_hipport_targets"), "{out}");
@@ -2776,10 +2820,13 @@ mod tests {
         for (old, new) in [("kernel.cu", "kernel.hip"), ("src/k.cu", "src/k.hip")] {
             o.renamed.insert(old.into(), new.into());
         }
-        let src = "set(S \"kernel.cu ${CMAKE_CURRENT_SOURCE_DIR}/src/k.cu\")\n";
+        let src =
+            "set(S \"kernel.cu ${CMAKE_CURRENT_SOURCE_DIR}/src/k.cu\" \"src/k.cu;kernel.cu\")\n";
         let (out, _) = run(src, &o);
         assert!(
-            out.contains("\"kernel.hip ${CMAKE_CURRENT_SOURCE_DIR}/src/k.hip\""),
+            out.contains(
+                "\"kernel.hip ${CMAKE_CURRENT_SOURCE_DIR}/src/k.hip\" \"src/k.hip;kernel.hip\""
+            ),
             "{out}"
         );
     }
@@ -2801,5 +2848,30 @@ mod tests {
         let texts: Vec<&str> = cmds[0].args.iter().map(|a| a.text.as_str()).collect();
         assert_eq!(texts, ["NOT", "DEFINED", "A\x0cB"]);
         assert_eq!(cmds[1].args[0].text, "CMAKE_CUDA_ARCHITECTURES\x0b");
+    }
+
+    #[test]
+    fn the_epilogue_is_there_when_its_own_command_is() {
+        // A word that names one of its variables elsewhere is not the epilogue.
+        let src = "find_package(CUDA _hipport_targets)\ncuda_add_executable(a a.cu)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("get_property(_hipport_targets DIRECTORY"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn property_names_come_after_the_properties_keyword() {
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET(CUDA_SEPARABLE_COMPILATION ON)LANGUAGE CUDA)\nset_target_properties(LANGUAGE CUDA PROPERTIES CUDA_STANDARD 17)\n";
+        let (out, _) = run(src, &opts());
+        assert!(!out.contains("target_compile_options("), "{out}");
+        assert!(out.contains("LANGUAGE CUDA)\n"), "{out}");
+        assert!(
+            out.contains("(LANGUAGE CUDA PROPERTIES CXX_STANDARD 17)"),
+            "{out}"
+        );
     }
 }
