@@ -1361,8 +1361,32 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
-    let mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
+    let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
+    keep_unwrapped_values(&words, &mut mapped);
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+}
+
+/// A flag unwrapped to the word after it (`-Xcompiler X` to `X`: the flag word becomes `X` and
+/// `X` goes) is written as the flag word's removal: `X` stays where it is, with what else was
+/// rewritten in it (a renamed variable such as `${CUDA_INCLUDE_DIRS}`), which would otherwise
+/// clash with its removal and be left to the next run.
+fn keep_unwrapped_values(words: &[Word], mapped: &mut flags::Mapped) {
+    let changes = std::mem::take(&mut mapped.changes);
+    let mut k = 0;
+    while k < changes.len() {
+        let (i, act) = &changes[k];
+        if let (flags::Action::Replace(new), Some((j, flags::Action::Remove))) =
+            (act, changes.get(k + 1))
+        {
+            if *j == i + 1 && new.len() == 1 && words.get(*j).is_some_and(|w| w.text == new[0]) {
+                mapped.changes.push((*i, flags::Action::Remove));
+                k += 2;
+                continue;
+            }
+        }
+        mapped.changes.push(changes[k].clone());
+        k += 1;
+    }
 }
 
 /// Every renamed source an argument names (a quoted one may hold several: `"a.cu b.cu"`), in
@@ -2041,7 +2065,8 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whol
     }
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
-    let mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+    let mut mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+    keep_unwrapped_values(&words, &mut mapped);
     // Flags that become several are joined with `;`, which CMake reads as separate options
     // (a blank would make them one); removals take the `;` or blanks beside them.
     let style = Style::Semicolon;
@@ -2873,5 +2898,21 @@ mod tests {
             out.contains("(LANGUAGE CUDA PROPERTIES CXX_STANDARD 17)"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn an_unwrapped_value_keeps_its_renamed_variable() {
+        let src = "set(CMAKE_CUDA_FLAGS \"-Xcompiler ${CUDA_INCLUDE_DIRS} -O3\")\nlist(APPEND CUDA_NVCC_FLAGS -Xcompiler CUDA_INCLUDE_DIRS)\ntarget_compile_options(t PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler ${CUDA_INCLUDE_DIRS}>\" -Xcompiler -fopenmp)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("set(CMAKE_CUDA_FLAGS \"${hip_INCLUDE_DIRS} -O3\")\nlist(APPEND CUDA_NVCC_FLAGS hip_INCLUDE_DIRS)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:${hip_INCLUDE_DIRS}>\" -fopenmp)"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
     }
 }
