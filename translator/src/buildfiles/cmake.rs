@@ -1218,6 +1218,36 @@ fn reads_nvcc_flags(cmd: &Command) -> bool {
             .any(|a| !a.bracket && a.text.contains("${CUDA_NVCC_FLAGS}"))
 }
 
+/// Whether a word can name a target that options are given to: CMake's target name characters
+/// (letters, digits, `_`, `.`, `+`, `-`, not first) or a variable's value, and nothing the
+/// conversion rewrites (a flag, a path or pattern, a `CUDA::` target, a renamed variable, a
+/// FindCUDA library variable),
+/// which would name another target in the options it inserts and on the next run.
+fn is_target_name(t: &str) -> bool {
+    let mut rest = t;
+    while let Some(p) = rest.find("${") {
+        let Some(e) = rest[p..].find('}') else {
+            return false;
+        };
+        if !rest[..p]
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_.+-".contains(&c))
+        {
+            return false;
+        }
+        if findcuda_library(&rest[p + 2..p + e]).is_some() {
+            return false;
+        }
+        rest = &rest[p + e + 1..];
+    }
+    !t.is_empty()
+        && !t.starts_with('-')
+        && rest
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_.+-".contains(&c))
+        && !RENAMED_VARS.iter().any(|(old, _)| t.contains(old))
+}
+
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
 fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
     let args = &cmd.args;
@@ -1286,7 +1316,7 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 let indent = indentation(st.src, cmd.start);
                 let mut text = String::new();
                 let mut archived = Vec::new();
-                for t in &targets {
+                for t in targets.iter().filter(|t| is_target_name(&t.text)) {
                     let t = t.text.as_str();
                     let done = |c: &str| st.rdc_done.contains(&(t.to_string(), c.to_string()));
                     if !done("target_compile_options") {
@@ -2913,6 +2943,18 @@ mod tests {
             "{out}"
         );
         let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn rdc_options_go_to_words_that_name_targets() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run(src, &o);
+        assert!(out.contains(")\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\ntarget_compile_options(${PROJECT_NAME}_ops PRIVATE -fgpu-rdc)\ntarget_link_options(${PROJECT_NAME}_ops PUBLIC -fgpu-rdc)\n"), "{out}");
+        assert_eq!(out.matches("target_compile_options(").count(), 2, "{out}");
+        let (again, _) = run(&out, &o);
         assert_eq!(again, out);
     }
 }
