@@ -482,6 +482,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         drop_emptied(src, sink, &cmds[i]);
         drop_emptied_items(src, sink, &cmds[i]);
     }
+    // The language block, where it goes at the very end of the file (after a last `project()`
+    // with no newline), goes with the epilogue: two insertions at one point clash.
+    let mut at_end = String::new();
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
         let indent = indentation(src, start);
@@ -506,6 +509,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if replace {
             // The package's arguments go with it, with what was rewritten in them.
             sink.edit_over(start, end, body, B_LANGUAGE.id);
+        } else if start == src.len() {
+            at_end = format!("\n{indent}{body}");
         } else {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
@@ -513,14 +518,14 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     if !st.cuda_lang {
         find_library_packages(&st, sink, &cmds);
     }
-    if st.has_targets
+    let epilogue_due = st.has_targets
         && (st.cuda_lang || st.gpu_sources)
         && unclosed.is_none()
         && !open_comment
         && !cmds.iter().any(|c| {
             c.name == "get_property" && c.args.first().is_some_and(|a| a.text == "_hipport_targets")
-        })
-    {
+        });
+    if epilogue_due {
         let nl = if src.ends_with('\n') || src.is_empty() {
             ""
         } else {
@@ -530,7 +535,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
-        sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
+        sink.edit(src.len(), src.len(), at_end + &tail, B_LANGUAGE.id);
+    } else if !at_end.is_empty() {
+        sink.edit(src.len(), src.len(), at_end, B_LANGUAGE.id);
     }
 }
 
@@ -1393,7 +1400,45 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     let mut done = false;
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
     keep_unwrapped_values(&words, &mut mapped);
+    supersede_inner_edits(sink, &words, &mut mapped);
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+}
+
+/// A flag word replaced or removed whole takes along what was rewritten inside it (a renamed
+/// source in `-rdc=src/k.cu`, a renamed variable): those edits would clash with its own and
+/// leave it to the next run. What it becomes gets the variables' new names.
+fn supersede_inner_edits(sink: &mut Sink, words: &[Word], mapped: &mut flags::Mapped) {
+    for (i, act) in &mut mapped.changes {
+        let w = &words[*i];
+        sink.drop_inside(w.start, w.end);
+        if let flags::Action::Replace(new) = act {
+            for n in new.iter_mut() {
+                *n = with_renamed_vars(n);
+            }
+        }
+    }
+}
+
+/// `t` with the variables of [`RENAMED_VARS`] renamed, as whole names.
+fn with_renamed_vars(t: &str) -> String {
+    let mut out = t.to_string();
+    for (old, new) in RENAMED_VARS {
+        let mut from = 0;
+        while let Some(p) = out[from..].find(old).map(|p| from + p) {
+            let before = p == 0 || !is_ident(out.as_bytes()[p - 1]);
+            let after = out
+                .as_bytes()
+                .get(p + old.len())
+                .is_none_or(|&c| !is_ident(c) || (old.ends_with("FLAGS") && c == b'_'));
+            if before && after {
+                out.replace_range(p..p + old.len(), new);
+                from = p + new.len();
+            } else {
+                from = p + old.len();
+            }
+        }
+    }
+    out
 }
 
 /// A flag unwrapped to the word after it (`-Xcompiler X` to `X`: the flag word becomes `X` and
@@ -1745,21 +1790,24 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         // A pattern beside a renamed source in one argument (`"*.cu kernel.cu"`) follows too.
         for (old, new) in &st.exts {
             let pat = format!("*.{old}");
-            if let Some(pos) = t.find(&pat) {
-                let after = pos + pat.len();
-                if t.as_bytes()
-                    .get(after)
-                    .is_none_or(|c| !c.is_ascii_alphanumeric())
-                    && sink.edit(base + pos + 2, base + after, new.as_str(), B_GLOB.id)
-                {
-                    sink.diag(
-                        B_GLOB,
-                        base + pos,
-                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
-                        Some(format!(
-                            "check that it still selects the renamed .{new} files"
-                        )),
-                    );
+            if t.contains(&pat) {
+                // Each pattern of the argument (`*.cu*.cu`, `"a/*.cu b/*.cu"`).
+                for (pos, _) in t.match_indices(&pat) {
+                    let after = pos + pat.len();
+                    if t.as_bytes()
+                        .get(after)
+                        .is_none_or(|c| !c.is_ascii_alphanumeric())
+                        && sink.edit(base + pos + 2, base + after, new.as_str(), B_GLOB.id)
+                    {
+                        sink.diag(
+                            B_GLOB,
+                            base + pos,
+                            format!("pattern `{t}` names .{old} sources, which are now .{new}"),
+                            Some(format!(
+                                "check that it still selects the renamed .{new} files"
+                            )),
+                        );
+                    }
                 }
             } else if renamed.is_empty()
                 && !st.ancestor_renames.is_empty()
@@ -2097,6 +2145,7 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whol
     let mut done = false;
     let mut mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
     keep_unwrapped_values(&words, &mut mapped);
+    supersede_inner_edits(sink, &words, &mut mapped);
     // Flags that become several are joined with `;`, which CMake reads as separate options
     // (a blank would make them one); removals take the `;` or blanks beside them.
     let style = Style::Semicolon;
@@ -2954,6 +3003,35 @@ mod tests {
         let (out, _) = run(src, &o);
         assert!(out.contains(")\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\ntarget_compile_options(${PROJECT_NAME}_ops PRIVATE -fgpu-rdc)\ntarget_link_options(${PROJECT_NAME}_ops PUBLIC -fgpu-rdc)\n"), "{out}");
         assert_eq!(out.matches("target_compile_options(").count(), 2, "{out}");
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_last_project_without_a_newline_gets_the_block_and_the_epilogue() {
+        let src = "add_executable(a a.cu)\nproject(p CUDA)";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("project(p)\nset(GPU_TARGETS")
+                || out.contains("project(p CXX)\nset(GPU_TARGETS"),
+            "{out}"
+        );
+        assert!(
+            out.contains("link_libraries(hip::device)\n\n# hipport"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_flag_rewritten_whole_takes_the_edits_inside_it_along() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        let src = "t(-rdc=src/k.cu \"-arch=sm_\\\"src/k.cu\" -Xcompiler=-I${CUDA_INCLUDE_DIRS})\nfile(GLOB S *.cu*.cu)\n";
+        let (out, _) = run(src, &o);
+        assert!(out.contains("-I${hip_INCLUDE_DIRS})"), "{out}");
+        assert!(out.contains("file(GLOB S *.hip*.hip)"), "{out}");
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);
     }

@@ -209,6 +209,15 @@ impl Sink {
         self.edit(start, end, text, rule)
     }
 
+    /// Drops the edits inside `start..end` (a word that is about to be replaced or removed
+    /// whole, with what was rewritten in it).
+    pub(crate) fn drop_inside(&mut self, start: usize, end: usize) {
+        self.edits
+            .retain(|e| !(start <= e.start && e.end <= end && e.start < e.end));
+        self.ranges
+            .retain(|&s, e| !(start <= s && *e <= end && s < *e));
+    }
+
     /// Whether an edit already covers any byte of `start..end`.
     pub(crate) fn claimed(&self, start: usize, end: usize) -> bool {
         self.edits.iter().any(|e| e.start < end && start < e.end)
