@@ -460,8 +460,15 @@ fn campaign_buildfiles() {
                     .split(|c: char| c.is_ascii_digit())
                     .collect::<Vec<_>>()
                     .join("#");
-                let key: String =
-                    format!("{kind:?} {}", shape.chars().take(70).collect::<String>());
+                // The rule an edit names (`edits 1..2 (B013): ...`) tells findings apart too.
+                let rule = e
+                    .split_once(" (")
+                    .and_then(|(_, r)| r.split_once(')'))
+                    .map_or("", |(r, _)| r);
+                let key: String = format!(
+                    "{kind:?} {} {rule}",
+                    shape.chars().take(70).collect::<String>()
+                );
                 c.record(key, runs, kind.ext(), &input, &e);
             }
             Ok(()) => {

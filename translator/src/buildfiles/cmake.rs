@@ -463,7 +463,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         );
     }
     for i in 0..cmds.len() {
-        if !cmds[i].closed {
+        // A test of the project's own HIP path stays as written: rewritten, it might no longer
+        // read as one to the next run.
+        if !cmds[i].closed || kept.iter().any(|&(header, _, _)| header == i) {
             continue;
         }
         if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
@@ -482,9 +484,6 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         drop_emptied(src, sink, &cmds[i]);
         drop_emptied_items(src, sink, &cmds[i]);
     }
-    // The language block, where it goes at the very end of the file (after a last `project()`
-    // with no newline), goes with the epilogue: two insertions at one point clash.
-    let mut at_end = String::new();
     if st.cuda_lang {
         let (start, end, replace) = st.block.unwrap_or((0, 0, false));
         let indent = indentation(src, start);
@@ -509,8 +508,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if replace {
             // The package's arguments go with it, with what was rewritten in them.
             sink.edit_over(start, end, body, B_LANGUAGE.id);
-        } else if start == src.len() {
-            at_end = format!("\n{indent}{body}");
+        } else if start == end {
+            // At the very end of the file (after a last `project()` with no newline) the
+            // epilogue follows it there.
+            sink.insert_after(start, &format!("\n{indent}{body}"), B_LANGUAGE.id);
         } else {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
@@ -535,9 +536,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
-        sink.edit(src.len(), src.len(), at_end + &tail, B_LANGUAGE.id);
-    } else if !at_end.is_empty() {
-        sink.edit(src.len(), src.len(), at_end, B_LANGUAGE.id);
+        // After what else ends the file (options after a last command with no newline).
+        sink.insert_after(src.len(), &tail, B_LANGUAGE.id);
     }
 }
 
@@ -1268,9 +1268,14 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
     };
     // Property names come after `PROPERTIES` / `PROPERTY`: a target or source before it that is
     // named like one (`LANGUAGE`) is none.
+    let keyword = if cmd.name == "set_property" {
+        "PROPERTY"
+    } else {
+        "PROPERTIES"
+    };
     let names_from = args
         .iter()
-        .position(|a| !a.bracket && matches!(a.text.as_str(), "PROPERTIES" | "PROPERTY"))
+        .position(|a| !a.bracket && a.text == keyword)
         .map_or(args.len(), |p| p + 1);
     for (k, a) in args.iter().enumerate().skip(names_from) {
         match a.text.as_str() {
@@ -3034,5 +3039,24 @@ mod tests {
         assert!(out.contains("file(GLOB S *.hip*.hip)"), "{out}");
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_hip_test_and_options_ending_the_file_stay_as_the_next_run_reads_them() {
+        let src =
+            "if(${CUDA_CUBLAS_LIBRARIES}HIP)\nelse()\n  target_link_libraries(k cublas)\nendif()\n";
+        let (out, _) = run(src, &opts());
+        assert_eq!(out, src);
+        let src = "add_library(k k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON)";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("ON)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n\n# hipport"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+        let src = "add_library(k k.cu)\nset_property(TARGET(PROPERTIES LANGUAGE CUDA)CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run(src, &opts());
+        assert!(out.contains("(PROPERTIES LANGUAGE CUDA)CUDA_SEP"), "{out}");
     }
 }

@@ -209,6 +209,18 @@ impl Sink {
         self.edit(start, end, text, rule)
     }
 
+    /// Inserts `text` at `at` after what an earlier insertion there inserts (two insertions at
+    /// one point clash otherwise: the end of a file gets several).
+    pub(crate) fn insert_after(&mut self, at: usize, text: &str, rule: &str) -> bool {
+        match self.edits.iter_mut().find(|e| e.start == at && e.end == at) {
+            Some(e) => {
+                e.text.push_str(text);
+                true
+            }
+            None => self.edit(at, at, text, rule),
+        }
+    }
+
     /// Drops the edits inside `start..end` (a word that is about to be replaced or removed
     /// whole, with what was rewritten in it).
     pub(crate) fn drop_inside(&mut self, start: usize, end: usize) {
