@@ -3059,4 +3059,14 @@ mod tests {
         let (out, _) = run(src, &opts());
         assert!(out.contains("(PROPERTIES LANGUAGE CUDA)CUDA_SEP"), "{out}");
     }
+
+    #[test]
+    fn overlapping_removals_remove_what_they_cover_together() {
+        let src = "target_compile_options(t PRIVATE -O2 -expt-relaxed-constexpr $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\n";
+        let (out, _) = run(src, &opts());
+        assert_eq!(out, "target_compile_options(t PRIVATE -O2)\n");
+        // All of them removed, the command goes.
+        let (out, _) = run(&src.replace(" -O2", ""), &opts());
+        assert_eq!(out, "");
+    }
 }

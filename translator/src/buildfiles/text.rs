@@ -136,6 +136,32 @@ impl Sink {
         } else {
             self.range_across(start, end) || self.points.range(start + 1..end).next().is_some()
         };
+        let text = text.into();
+        if clash
+            && text.is_empty()
+            && start < end
+            && self.points.range(start + 1..end).next().is_none()
+        {
+            // Deletions that overlap (two flags' removals, each with the blank between them)
+            // delete what they cover together; a deletion is otherwise left to the next run.
+            let overlaps = |e: &Edit| e.start < end && start < e.end;
+            if self
+                .edits
+                .iter()
+                .filter(|e| overlaps(e))
+                .all(|e| e.text.is_empty() && e.start < e.end)
+            {
+                let (mut s, mut t) = (start, end);
+                for e in self.edits.iter().filter(|e| overlaps(e)) {
+                    (s, t) = (s.min(e.start), t.max(e.end));
+                }
+                self.edits.retain(|e| !overlaps(e));
+                self.ranges.retain(|&a, b| !(a < end && start < *b));
+                self.ranges.insert(s, t);
+                self.edits.push(Edit::replace(s, t, "", rule));
+                return true;
+            }
+        }
         if clash {
             return false;
         }
