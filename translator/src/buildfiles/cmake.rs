@@ -1328,7 +1328,16 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 let indent = indentation(st.src, cmd.start);
                 let mut text = String::new();
                 let mut archived = Vec::new();
-                for t in targets.iter().filter(|t| is_target_name(&t.text)) {
+                // Nor a word named like a source that hipport renamed, before or after (the
+                // conversion renames `kernel.cu`, the next run reads `kernel.hip`).
+                let named = |t: &&&Arg| {
+                    is_target_name(&t.text)
+                        && !st.exts.iter().any(|(old, new)| {
+                            t.text.ends_with(&format!(".{old}"))
+                                || t.text.ends_with(&format!(".{new}"))
+                        })
+                };
+                for t in targets.iter().filter(named) {
                     let t = t.text.as_str();
                     let done = |c: &str| st.rdc_done.contains(&(t.to_string(), c.to_string()));
                     if !done("target_compile_options") {
@@ -3004,7 +3013,7 @@ mod tests {
     fn rdc_options_go_to_words_that_name_targets() {
         let mut o = opts();
         o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
-        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} src/k.cu PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
         let (out, _) = run(src, &o);
         assert!(out.contains(")\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\ntarget_compile_options(${PROJECT_NAME}_ops PRIVATE -fgpu-rdc)\ntarget_link_options(${PROJECT_NAME}_ops PUBLIC -fgpu-rdc)\n"), "{out}");
         assert_eq!(out.matches("target_compile_options(").count(), 2, "{out}");
