@@ -204,7 +204,17 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize, bool) {
                         i += 2;
                         continue;
                     }
-                    if c == b'>' && genex > 0 {
+                    if c == b'"' {
+                        // A quoted part of an unquoted argument (`-DMSG="a b"`) is in it, blanks
+                        // and all, as CMake reads it.
+                        i += 1;
+                        while i < b.len() && b[i] != b'"' {
+                            if b[i] == b'\\' {
+                                i += 1;
+                            }
+                            i += 1;
+                        }
+                    } else if c == b'>' && genex > 0 {
                         genex -= 1;
                     } else if genex == 0
                         && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'(' | b')' | b'#')
@@ -1242,7 +1252,8 @@ fn is_target_name(t: &str) -> bool {
         {
             return false;
         }
-        if findcuda_library(&rest[p + 2..p + e]).is_some() {
+        let var = &rest[p + 2..p + e];
+        if findcuda_library(var).is_some() || !var.bytes().all(is_ident) {
             return false;
         }
         rest = &rest[p + e + 1..];
@@ -1253,6 +1264,9 @@ fn is_target_name(t: &str) -> bool {
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || b"_.+-".contains(&c))
         && !RENAMED_VARS.iter().any(|(old, _)| t.contains(old))
+        // CUDA's variables are rewritten, and CMake's own (`CMAKE_CUDA_STANDARD`) name no target.
+        && !t.contains("{CUDA")
+        && !t.contains("CMAKE_")
 }
 
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
@@ -3013,7 +3027,7 @@ mod tests {
     fn rdc_options_go_to_words_that_name_targets() {
         let mut o = opts();
         o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
-        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} src/k.cu PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} src/k.cu ${${CUDA_curand_LIBRARY}} CMAKE_CUDA_STANDARD PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
         let (out, _) = run(src, &o);
         assert!(out.contains(")\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\ntarget_compile_options(${PROJECT_NAME}_ops PRIVATE -fgpu-rdc)\ntarget_link_options(${PROJECT_NAME}_ops PUBLIC -fgpu-rdc)\n"), "{out}");
         assert_eq!(out.matches("target_compile_options(").count(), 2, "{out}");
@@ -3077,5 +3091,15 @@ mod tests {
         // All of them removed, the command goes.
         let (out, _) = run(&src.replace(" -O2", ""), &opts());
         assert_eq!(out, "");
+    }
+
+    #[test]
+    fn a_quoted_part_of_an_unquoted_argument_is_in_it() {
+        let cmds = commands(
+            "add_definitions(-DMSG=\"a b\" x)\nset(F a\"${F} -lineinfo -Xcompiler -Wall\")\n",
+        );
+        let texts: Vec<&str> = cmds[0].args.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(texts, ["-DMSG=\"a b\"", "x"]);
+        assert_eq!(cmds[1].args.len(), 2);
     }
 }
