@@ -1263,7 +1263,9 @@ fn is_target_name(t: &str) -> bool {
         && rest
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || b"_.+-".contains(&c))
-        && !RENAMED_VARS.iter().any(|(old, _)| t.contains(old))
+        && !RENAMED_VARS
+            .iter()
+            .any(|(old, new)| t.contains(old) || t.contains(new))
         // CUDA's variables are rewritten, and CMake's own (`CMAKE_CUDA_STANDARD`) name no target.
         && !t.contains("{CUDA")
         && !t.contains("CMAKE_")
@@ -3027,7 +3029,7 @@ mod tests {
     fn rdc_options_go_to_words_that_name_targets() {
         let mut o = opts();
         o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
-        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} src/k.cu ${${CUDA_curand_LIBRARY}} CMAKE_CUDA_STANDARD PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} src/k.cu ${${CUDA_curand_LIBRARY}} CMAKE_CUDA_STANDARD k${CUDA_INCLUDE_DIRS} PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
         let (out, _) = run(src, &o);
         assert!(out.contains(")\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\ntarget_compile_options(${PROJECT_NAME}_ops PRIVATE -fgpu-rdc)\ntarget_link_options(${PROJECT_NAME}_ops PUBLIC -fgpu-rdc)\n"), "{out}");
         assert_eq!(out.matches("target_compile_options(").count(), 2, "{out}");

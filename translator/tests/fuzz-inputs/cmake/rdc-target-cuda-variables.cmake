@@ -3,3 +3,4 @@
 # options under their old names, then under their new ones on the next run.
 set_property(TARGET ${${CUDA_curand_LIBRARY}} PROPERTY CUDA_SEPARABLE_COMPILATION ON)
 set_property(TARGET()CMAKE_CUDA_STANDARD PROPERTY CUDA_SEPARABLE_COMPILATION ON)
+set_property(TARGET cublas${CUDA_INCLUDE_DIRS} PROPERTY CUDA_SEPARABLE_COMPILATION ON)
