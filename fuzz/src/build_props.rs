@@ -1,10 +1,10 @@
 //! Properties of the build-file passes on any bytes, beside `props.rs`'s for sources: a Python
-//! file's `load_inline` strings ([`check_python`]) and a Makefile ([`check_makefile`]) never
-//! panic, their edits are in order, inside the input and on character boundaries, diagnostics
+//! file's `load_inline` strings ([`check_python`]), a Makefile ([`check_makefile`]) and a CMake
+//! file ([`check_cmake`]) never panic, their edits are in order, inside the input and on character boundaries, diagnostics
 //! point into the input, and a second run changes nothing.
 //!
 //! Included (by `#[path]`) in `translator/tests/fuzz_buildfiles.rs`, which seeds its mutations
-//! from the corpus's JIT module and Makefiles; it needs `props.rs` as `super::props`.
+//! from the corpus's JIT module, Makefiles and CMake files; it needs `props.rs` as `super::props`.
 
 use super::props::guarded;
 
@@ -135,28 +135,51 @@ pub fn check_python(data: &[u8]) -> Result<Vec<u8>, String> {
 
 /// Checks the properties of a Makefile; returns its output with the default options.
 pub fn check_makefile(data: &[u8]) -> Result<Vec<u8>, String> {
-    let mut first = None;
+    check_build(
+        data,
+        BuildKind::Makefile,
+        "Makefile",
+        &[("kernel.cu", "kernel.hip")],
+    )
+}
+
+/// The option sets a build file is translated with: the defaults, and a project where `renames`
+/// (sources renamed to `.hip`) were renamed and gfx90a is the target.
+fn build_option_sets(renames: &[(&str, &str)]) -> [(&'static str, BuildOptions); 2] {
     let mut renamed = BuildOptions {
         offload_arch: vec!["gfx90a".into()],
         ..BuildOptions::default()
     };
-    renamed
-        .renamed
-        .insert("kernel.cu".into(), "kernel.hip".into());
-    for (name, opts) in [
+    for (old, new) in renames {
+        renamed.renamed.insert(old.to_string(), new.to_string());
+    }
+    [
         ("default", BuildOptions::default()),
         ("renamed-gfx90a", renamed),
-    ] {
+    ]
+}
+
+/// Translates `data` as a build file of `kind` named `file` with each option set (`renames` for
+/// the second), checks that the edits are well formed and that a second run edits nothing;
+/// returns the first set's output.
+fn check_build(
+    data: &[u8],
+    kind: BuildKind,
+    file: &str,
+    renames: &[(&str, &str)],
+) -> Result<Vec<u8>, String> {
+    let mut first = None;
+    for (set, opts) in build_option_sets(renames) {
+        let name = format!("{set} {file}");
         let run = |src: &[u8]| {
-            guarded(name, || {
-                let (mut e, d) =
-                    buildfiles::translate_build(BuildKind::Makefile, src, "Makefile", &opts);
+            guarded(&name, || {
+                let (mut e, d) = buildfiles::translate_build(kind, src, file, &opts);
                 e.sort_by(|x, y| x.start.cmp(&y.start).then(x.end.cmp(&y.end)));
                 (e, d)
             })
         };
         let (edits, diags) = run(data)?;
-        let out = well_formed(data, name, &edits, &diags)?;
+        let out = well_formed(data, &name, &edits, &diags)?;
         let (again, _) = run(&out)?;
         if let Some(e) = again.first() {
             return Err(format!(
@@ -171,6 +194,17 @@ pub fn check_makefile(data: &[u8]) -> Result<Vec<u8>, String> {
         first.get_or_insert(out);
     }
     Ok(first.unwrap_or_default())
+}
+
+/// Checks the properties of a CMake file, read as a project's `CMakeLists.txt` and as a
+/// `cmake/cuda.cmake` script (whose renamed sources are looked up from its ancestors too);
+/// returns the `CMakeLists.txt` output with the default options. The renamed project has
+/// `kernel.cu` beside the `CMakeLists.txt` and `src/k.cu` under it.
+pub fn check_cmake(data: &[u8]) -> Result<Vec<u8>, String> {
+    let renames = [("kernel.cu", "kernel.hip"), ("src/k.cu", "src/k.hip")];
+    let out = check_build(data, BuildKind::CMake, "CMakeLists.txt", &renames)?;
+    check_build(data, BuildKind::CMake, "cmake/cuda.cmake", &renames)?;
+    Ok(out)
 }
 
 /// Fragments of Python that upset a string decoder or the search for `load_inline`'s arguments.
@@ -313,6 +347,126 @@ pub const MAKE_TOKENS: &[&str] = &[
     "-",
     "+",
     "$$",
+];
+
+/// Fragments of CMake: the CUDA language, packages, targets and variables in their spellings,
+/// generator expressions, HIP guards, and the syntax around arguments (quotes, brackets,
+/// references, escapes, comments).
+pub const CMAKE_TOKENS: &[&str] = &[
+    "project(x LANGUAGES CUDA)\n",
+    "project(x LANGUAGES CXX CUDA)",
+    "project(x CUDA)",
+    "enable_language(CUDA)\n",
+    "find_package(CUDA)\n",
+    "find_package(CUDA REQUIRED)",
+    "find_package(CUDAToolkit)\n",
+    "find_package(CUDAToolkit REQUIRED)",
+    "find_package(HIP)",
+    "find_package(hip REQUIRED)",
+    "find_package(hipblas REQUIRED)",
+    "CUDA::cublas",
+    "CUDA::cudart",
+    "CUDA::cufft ",
+    "hip::device",
+    "cuda_add_library(",
+    "cuda_add_executable(app main.cu)",
+    "cuda_compile(",
+    "add_library(k STATIC kernel.cu)\n",
+    "add_executable(app main.cpp src/k.cu)\n",
+    "add_library(s SHARED s.cu)",
+    "set(CMAKE_CUDA_ARCHITECTURES 80)",
+    "set(CMAKE_CUDA_ARCHITECTURES 70 80)\n",
+    "CMAKE_CUDA_ARCHITECTURES",
+    "list(GET CMAKE_CUDA_ARCHITECTURES 0 A)\n",
+    "CUDA_ARCHITECTURES",
+    "CMAKE_CUDA_FLAGS",
+    "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} --use_fast_math\")\n",
+    "string(APPEND CMAKE_CUDA_FLAGS \" -lineinfo\")",
+    "CMAKE_CUDA_STANDARD",
+    "CMAKE_CUDA_COMPILER",
+    "list(APPEND CUDA_NVCC_FLAGS ",
+    "set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3)",
+    "${CUDA_NVCC_FLAGS}",
+    "CUDA_SEPARABLE_COMPILATION ON",
+    "CUDA_RESOLVE_DEVICE_SYMBOLS ON",
+    "set_target_properties(k PROPERTIES ",
+    "set_property(TARGET k PROPERTY ",
+    "set_source_files_properties(a.cpp PROPERTIES LANGUAGE CUDA)",
+    "target_link_libraries(t PUBLIC cublas cudart)",
+    "target_link_libraries(k PRIVATE ",
+    "${CUDA_LIBRARIES}",
+    "${CUDA_CUBLAS_LIBRARIES}",
+    "${CUDA_curand_LIBRARY}",
+    "${CUDA_INCLUDE_DIRS}",
+    "${CUDAToolkit_VERSION}",
+    "CUDA_VERSION VERSION_LESS 11.0",
+    "target_compile_options(k PRIVATE ",
+    "$<$<COMPILE_LANGUAGE:CUDA>:",
+    "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>",
+    "$<$<NOT:$<COMPILE_LANGUAGE:CUDA>>:",
+    "$<",
+    ">",
+    "--use_fast_math",
+    "-gencode arch=compute_80,code=sm_80",
+    "-arch=sm_80",
+    "-Xcompiler -Wall",
+    "--expt-relaxed-constexpr",
+    "-rdc=true",
+    "-lineinfo",
+    "SHELL:",
+    "file(GLOB S src/*.cu)\n",
+    "${CMAKE_CURRENT_SOURCE_DIR}/",
+    "kernel.cu",
+    "src/k.cu",
+    ".cu",
+    ".hip",
+    "_hipport_targets",
+    "if(",
+    "if(USE_HIP)\n",
+    "if(NOT USE_ROCM)\n",
+    "elseif(WITH_CUDA)\n",
+    "else()\n",
+    "else()",
+    "endif()\n",
+    "endif()",
+    "foreach(a 70 80)\n",
+    "endforeach()\n",
+    "function(f)\n",
+    "endfunction()\n",
+    "macro(m)\n",
+    "endmacro()\n",
+    "message(FATAL_ERROR \"no\")\n",
+    "HIP_FOUND",
+    "USE_ROCM",
+    "hip_FOUND",
+    "HIPBLAS_FOUND",
+    "\"",
+    "\\\"",
+    "[[",
+    "]]",
+    "[=[",
+    "]=]",
+    "#[[",
+    "#[==[",
+    "# ",
+    "${",
+    "$ENV{",
+    "}",
+    "(",
+    ")",
+    "\\",
+    "\\\n",
+    ";",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u{feff}",
+    "é",
+    "😀",
+    "中文",
+    "\0",
+    "\x0c",
 ];
 
 /// One to four of `props::mutate`'s byte mutations, then sometimes a fragment of `tokens`.

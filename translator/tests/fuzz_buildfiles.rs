@@ -1,9 +1,9 @@
 //! Robustness of the build-file passes on hostile bytes: Python files whose strings reach
-//! `load_inline`, and Makefiles with relocatable device code. The inputs saved under
-//! `tests/fuzz-inputs/python` and `tests/fuzz-inputs/make` (seeds and campaign finds), a seeded
-//! mutation run on every `cargo test`, outputs that still parse (Python's `ast`, `make -n`), and
-//! the long campaign (`--ignored campaign_buildfiles`), with the properties of
-//! `fuzz/src/build_props.rs`.
+//! `load_inline`, Makefiles with relocatable device code, and CMake files. The inputs saved under
+//! `tests/fuzz-inputs/python`, `tests/fuzz-inputs/make` and `tests/fuzz-inputs/cmake` (seeds and
+//! campaign finds), a seeded mutation run on every `cargo test`, outputs that still parse
+//! (Python's `ast`, `make -n`, CMake's reader), and the long campaign (`--ignored
+//! campaign_buildfiles`), with the properties of `fuzz/src/build_props.rs`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,18 +18,23 @@ mod props;
 #[path = "../../fuzz/src/build_props.rs"]
 mod build_props;
 
-/// The two kinds of input, each with its checker, mutation fragments and parse check.
+/// The kinds of input, each with its checker, mutation fragments and parse check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Python,
     Make,
+    CMake,
 }
+
+/// Every kind, in the order the campaign's pools are kept.
+const KINDS: [Kind; 3] = [Kind::Python, Kind::Make, Kind::CMake];
 
 impl Kind {
     fn check(self, data: &[u8]) -> Result<Vec<u8>, String> {
         match self {
             Kind::Python => build_props::check_python(data),
             Kind::Make => build_props::check_makefile(data),
+            Kind::CMake => build_props::check_cmake(data),
         }
     }
 
@@ -37,6 +42,7 @@ impl Kind {
         match self {
             Kind::Python => build_props::PY_TOKENS,
             Kind::Make => build_props::MAKE_TOKENS,
+            Kind::CMake => build_props::CMAKE_TOKENS,
         }
     }
 
@@ -44,6 +50,16 @@ impl Kind {
         match self {
             Kind::Python => "python",
             Kind::Make => "make",
+            Kind::CMake => "cmake",
+        }
+    }
+
+    /// The extension a finding is saved with.
+    fn ext(self) -> &'static str {
+        match self {
+            Kind::Python => "py",
+            Kind::Make => "mk",
+            Kind::CMake => "cmake",
         }
     }
 }
@@ -74,7 +90,7 @@ fn saved(kind: Kind) -> Vec<PathBuf> {
     out
 }
 
-/// The corpus files of a kind: JIT modules, Makefiles.
+/// The corpus files of a kind: JIT modules, Makefiles, CMake files.
 fn corpus(kind: Kind) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let keep: &dyn Fn(&Path) -> bool = match kind {
@@ -88,6 +104,11 @@ fn corpus(kind: Kind) -> Vec<PathBuf> {
             !p.components().any(|c| c.as_os_str() == "expected")
                 && (matches!(name, "Makefile" | "makefile" | "GNUmakefile")
                     || name.ends_with(".mk"))
+        },
+        Kind::CMake => &|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            !p.components().any(|c| c.as_os_str() == "expected")
+                && (name == "CMakeLists.txt" || name.ends_with(".cmake"))
         },
     };
     files(&root().join("../corpus"), keep, &mut out);
@@ -107,7 +128,7 @@ fn pool(kind: Kind) -> Vec<Vec<u8>> {
 
 #[test]
 fn saved_and_corpus_build_inputs_keep_the_properties() {
-    for kind in [Kind::Python, Kind::Make] {
+    for kind in KINDS {
         let saved = saved(kind);
         assert!(saved.len() >= 3, "{kind:?}: {saved:?}");
         for p in saved.iter().chain(&corpus(kind)) {
@@ -118,7 +139,7 @@ fn saved_and_corpus_build_inputs_keep_the_properties() {
     }
 }
 
-/// Seeded mutations of the JIT module and Makefiles; `HIPPORT_FUZZ_ITERS` and
+/// Seeded mutations of the JIT module, Makefiles and CMake files; `HIPPORT_FUZZ_ITERS` and
 /// `HIPPORT_FUZZ_SEED` as in `fuzz_regressions.rs`.
 #[test]
 fn seeded_build_mutations_keep_the_properties() {
@@ -131,7 +152,7 @@ fn seeded_build_mutations_keep_the_properties() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5eed);
     let scratch = tempfile::tempdir().unwrap();
-    for kind in [Kind::Python, Kind::Make] {
+    for kind in KINDS {
         let pool = pool(kind);
         let mut rng = props::Rng::new(seed);
         for i in 0..iters {
@@ -210,6 +231,28 @@ fn make_syntax_errors(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Whether CMake reads `data` without a parse error (unbalanced parentheses, an unterminated
+/// quote or bracket, two commands on a line). CMake reads a whole file before it runs any of
+/// it, so `cmake -P` on the file behind a `return()` (after a byte-order mark, which CMake
+/// skips only at the start) parses it all and runs nothing.
+fn cmake_parses(data: &[u8], scratch: &Path) -> bool {
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    let (bom, rest) = match data.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => (&[][..], data),
+    };
+    let script = [bom, b"return()\n", rest].concat();
+    let path = scratch.join("parse-check.cmake");
+    fs::write(&path, script).unwrap();
+    let o = Command::new("timeout")
+        .args(["10", "cmake", "-P"])
+        .arg(&path)
+        .current_dir(scratch)
+        .output()
+        .expect("cmake runs");
+    o.status.success()
+}
+
 /// [`Kind::check`], where a Makefile that make cannot read (`missing separator`) need not give
 /// the same output twice: as for sources with parse errors, what the first run rewrote can
 /// change how the rest is read. Other properties hold for it all the same.
@@ -234,10 +277,10 @@ fn check_exempting(kind: Kind, input: &[u8], scratch: &Path) -> Result<Vec<u8>, 
     }
 }
 
-/// Inputs that Python or make reads without a syntax error give outputs they read too: the
-/// saved inputs, the corpus, and a sample of mutants.
+/// Inputs that Python, make or CMake reads without a syntax error give outputs they read too:
+/// the saved inputs, the corpus, and a sample of mutants.
 #[test]
-fn outputs_still_parse_as_python_and_makefiles() {
+fn outputs_still_parse_as_python_makefiles_and_cmake() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = props::Rng::new(0xfeed);
     if have("python3", "--version") {
@@ -309,12 +352,43 @@ fn outputs_still_parse_as_python_and_makefiles() {
             );
         }
     }
+    if have("cmake", "--version") {
+        let pool = pool(Kind::CMake);
+        let mut inputs: Vec<Vec<u8>> = pool.clone();
+        for _ in 0..40 {
+            let base = &pool[rng.below(pool.len())];
+            inputs.push(build_props::mutate(
+                &mut rng,
+                base,
+                &pool,
+                Kind::CMake.tokens(),
+            ));
+        }
+        let mut read = 0;
+        for (i, data) in inputs.iter().enumerate() {
+            let out = Kind::CMake
+                .check(data)
+                .unwrap_or_else(|e| panic!("input {i}: {e}"));
+            if cmake_parses(data, dir.path()) {
+                read += 1;
+                assert!(
+                    cmake_parses(&out, dir.path()),
+                    "CMake reads input {i}, not its output:\n{}\n----\n{}",
+                    String::from_utf8_lossy(data),
+                    String::from_utf8_lossy(&out)
+                );
+            }
+        }
+        assert!(read >= pool.len(), "only {read} CMake inputs parse");
+    }
 }
 
-/// The long campaign over both kinds: `HIPPORT_FUZZ_SECS=300 cargo test --release -p hipport
+/// The long campaign over every kind: `HIPPORT_FUZZ_SECS=300 cargo test --release -p hipport
 /// --test fuzz_buildfiles -- --ignored campaign_buildfiles --nocapture`. Failing inputs go to
 /// `HIPPORT_FUZZ_OUT` (default `target/fuzz-findings`); one input in 400 is also parsed by
-/// Python or make before and after.
+/// Python, make or CMake before and after. `HIPPORT_FUZZ_KINDS` (`python,make,cmake`) picks
+/// the kinds; `HIPPORT_FUZZ_LAST` names a file each input is written to before it runs, to find
+/// the one that took a campaign down (an abort, the memory exhausted).
 #[test]
 #[ignore]
 fn campaign_buildfiles() {
@@ -322,19 +396,31 @@ fn campaign_buildfiles() {
     let (secs, seed) = (c.secs, c.seed);
     let scratch = tempfile::tempdir().unwrap();
     std::panic::set_hook(Box::new(|_| {}));
-    let mut pools = [pool(Kind::Python), pool(Kind::Make)];
-    let seeds = [pools[0].len(), pools[1].len()];
+    let wanted = std::env::var("HIPPORT_FUZZ_KINDS").unwrap_or_default();
+    let kinds: Vec<usize> = (0..KINDS.len())
+        .filter(|&k| wanted.is_empty() || wanted.split(',').any(|w| w.trim() == KINDS[k].dir()))
+        .collect();
+    assert!(
+        !kinds.is_empty(),
+        "HIPPORT_FUZZ_KINDS={wanted} names no kind"
+    );
+    let mut pools = KINDS.map(pool);
+    let seeds: [usize; 3] = std::array::from_fn(|k| pools[k].len());
     let mut rng = props::Rng::new(seed);
+    let last_input = std::env::var_os("HIPPORT_FUZZ_LAST").map(PathBuf::from);
     let start = Instant::now();
     let (mut runs, mut parsed) = (0u64, 0u64);
     let mut last_report = Instant::now();
     while start.elapsed() < Duration::from_secs(secs) {
-        let k = rng.below(2);
-        let kind = [Kind::Python, Kind::Make][k];
+        let k = kinds[rng.below(kinds.len())];
+        let kind = KINDS[k];
         let pool = &pools[k];
         let base = rng.below(pool.len());
         let input = build_props::mutate(&mut rng, &pool[base], pool, kind.tokens());
         runs += 1;
+        if let Some(last) = &last_input {
+            fs::write(last, &input).unwrap();
+        }
         let result = check_exempting(kind, &input, scratch.path()).and_then(|output| {
             if rng.below(400) != 0 {
                 return Ok(());
@@ -357,6 +443,13 @@ fn campaign_buildfiles() {
                         return Err(format!("make reads the input, not the output: {eo:?}"));
                     }
                 }
+                Kind::CMake => {
+                    if cmake_parses(&input, scratch.path())
+                        && !cmake_parses(&output, scratch.path())
+                    {
+                        return Err("CMake reads the input, not the output".into());
+                    }
+                }
             }
             Ok(())
         });
@@ -367,10 +460,16 @@ fn campaign_buildfiles() {
                     .split(|c: char| c.is_ascii_digit())
                     .collect::<Vec<_>>()
                     .join("#");
-                let key: String =
-                    format!("{kind:?} {}", shape.chars().take(70).collect::<String>());
-                let ext = if kind == Kind::Python { "py" } else { "mk" };
-                c.record(key, runs, ext, &input, &e);
+                // The rule an edit names (`edits 1..2 (B013): ...`) tells findings apart too.
+                let rule = e
+                    .split_once(" (")
+                    .and_then(|(_, r)| r.split_once(')'))
+                    .map_or("", |(r, _)| r);
+                let key: String = format!(
+                    "{kind:?} {} {rule}",
+                    shape.chars().take(70).collect::<String>()
+                );
+                c.record(key, runs, kind.ext(), &input, &e);
             }
             Ok(()) => {
                 if pools[k].len() < seeds[k] + 300 && rng.below(30) == 0 {
@@ -394,4 +493,37 @@ fn campaign_buildfiles() {
         c.kinds
     );
     assert!(c.kinds.is_empty(), "findings saved in {}", c.out.display());
+}
+
+/// Checks one file, for minimising a finding by hand: `HIPPORT_FUZZ_FILE=path
+/// HIPPORT_FUZZ_KIND=cmake cargo test -p hipport --test fuzz_buildfiles -- --ignored
+/// check_one_file --nocapture` prints the output and the first property broken.
+#[test]
+#[ignore]
+fn check_one_file() {
+    let path = std::env::var("HIPPORT_FUZZ_FILE").expect("HIPPORT_FUZZ_FILE names the input");
+    let wanted = std::env::var("HIPPORT_FUZZ_KIND").unwrap_or_else(|_| "cmake".into());
+    let kind = KINDS
+        .into_iter()
+        .find(|k| k.dir() == wanted)
+        .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
+    let data = fs::read(&path).unwrap();
+    if kind == Kind::CMake {
+        // The first run's output and diagnostics, to see what a second run disagrees with.
+        let (mut edits, diags) = hipport::buildfiles::translate_build(
+            hipport::buildfiles::BuildKind::CMake,
+            &data,
+            "CMakeLists.txt",
+            &Default::default(),
+        );
+        let out = hipport::edit::apply(&data, &mut edits).unwrap();
+        println!("{}\n----", String::from_utf8_lossy(&out));
+        for d in diags {
+            println!("{}:{}: {}", d.id, d.line, d.message);
+        }
+    }
+    match kind.check(&data) {
+        Ok(out) => println!("{}\nOK", String::from_utf8_lossy(&out)),
+        Err(e) => panic!("{e}"),
+    }
 }

@@ -45,6 +45,9 @@ struct Command {
     end: usize,
     /// Arguments, in order.
     args: Vec<Arg>,
+    /// Whether its closing parenthesis was found: the file may end inside it (an unbalanced
+    /// parenthesis, an unterminated quote or bracket), which CMake cannot read.
+    closed: bool,
 }
 
 /// Splits CMake source into commands. Unbalanced input ends the scan early rather than failing.
@@ -69,12 +72,13 @@ fn commands(src: &str) -> Vec<Command> {
                 j += 1;
             }
             if j < b.len() && b[j] == b'(' {
-                let (args, end) = arguments(src, j + 1);
+                let (args, end, closed) = arguments(src, j + 1);
                 out.push(Command {
                     name,
                     start: s,
                     end,
                     args,
+                    closed,
                 });
                 i = end;
             }
@@ -83,6 +87,27 @@ fn commands(src: &str) -> Vec<Command> {
         i += 1;
     }
     out
+}
+
+/// Whether the file ends inside a bracket comment (`#[[` without its `]]`) outside commands:
+/// anything appended to it would be commented out.
+fn ends_in_bracket_comment(src: &str, cmds: &[Command]) -> bool {
+    let b = src.as_bytes();
+    let mut i = cmds.last().map_or(0, |c| c.end);
+    while i < b.len() {
+        if b[i] == b'#' {
+            let end = skip_comment(src, i);
+            if end == b.len() && bracket_open(&src[i + 1..]).is_some() {
+                let len = bracket_open(&src[i + 1..]).unwrap_or(2);
+                let close = format!("]{}]", "=".repeat(len - 2));
+                return !src[i + 1 + len..].contains(&close);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 fn skip_comment(src: &str, i: usize) -> usize {
@@ -107,8 +132,9 @@ fn bracket_open(s: &str) -> Option<usize> {
     (b.get(1 + eq) == Some(&b'[')).then_some(eq + 2)
 }
 
-/// Arguments from `i` (after the opening parenthesis) to the matching `)`.
-fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
+/// Arguments from `i` (after the opening parenthesis) to the matching `)`, the offset after it
+/// and whether it was found (or the file ended first).
+fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize, bool) {
     let b = src.as_bytes();
     let mut args = Vec::new();
     let mut depth = 0;
@@ -123,7 +149,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
             }
             b')' => {
                 if depth == 0 {
-                    return (args, i + 1);
+                    return (args, i + 1, true);
                 }
                 depth -= 1;
                 i += 1;
@@ -178,11 +204,23 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
                         i += 2;
                         continue;
                     }
-                    if c == b'>' && genex > 0 {
+                    if c == b'"' {
+                        // A quoted part of an unquoted argument (`-DMSG="a b"`) is in it, blanks
+                        // and all, as CMake reads it.
+                        i += 1;
+                        while i < b.len() && b[i] != b'"' {
+                            if b[i] == b'\\' {
+                                i += 1;
+                            }
+                            i += 1;
+                        }
+                    } else if c == b'>' && genex > 0 {
                         genex -= 1;
                     } else if genex == 0
-                        && (c.is_ascii_whitespace() || c == b'(' || c == b')' || c == b'#')
+                        && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'(' | b')' | b'#')
                     {
+                        // CMake's separators, which the arms above consume: a form feed or
+                        // vertical tab is part of the argument, as it is to CMake.
                         break;
                     } else if c == b'\\' {
                         i += 1;
@@ -203,7 +241,7 @@ fn arguments(src: &str, mut i: usize) -> (Vec<Arg>, usize) {
             }
         }
     }
-    (args, b.len())
+    (args, b.len(), false)
 }
 
 /// The include directories of `include_directories(...)` and `target_include_directories(t ...)`
@@ -409,11 +447,41 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             );
         }
     }
+    // A file that ends inside a command (an unbalanced parenthesis, an unterminated quote or
+    // bracket) is one CMake cannot read. That command is left as it is: what was inserted after
+    // it (or appended at the end of the file) would become its arguments, and the next run
+    // would read them as such.
+    let unclosed = cmds.last().filter(|c| !c.closed);
+    let open_comment = unclosed.is_none() && ends_in_bracket_comment(src, &cmds);
+    if open_comment {
+        sink.diag(
+            B_CONSTRUCT,
+            src.len(),
+            "the file ends inside a bracket comment (`#[[` without `]]`): nothing is added at its end".into(),
+            Some("close the comment and convert again".into()),
+        );
+    }
+    if let Some(c) = unclosed {
+        sink.diag(
+            B_CONSTRUCT,
+            c.start,
+            format!(
+                "the file ends inside `{}(`, which CMake cannot read: the command is left as it is",
+                c.name
+            ),
+            Some("close the command (its parenthesis, quote or bracket) and convert again".into()),
+        );
+    }
     for i in 0..cmds.len() {
+        // A test of the project's own HIP path stays as written: rewritten, it might no longer
+        // read as one to the next run.
+        if !cmds[i].closed || kept.iter().any(|&(header, _, _)| header == i) {
+            continue;
+        }
         if kept.iter().any(|&(_, from, to)| (from..to).contains(&i)) {
             // Renamed sources are no longer under their old names: paths follow.
             for a in cmds[i].args.iter().filter(|a| !a.bracket) {
-                if let Some((s, e, new)) = renamed_source(&st, &a.text) {
+                for (s, e, new) in renamed_sources(&st, &a.text) {
                     sink.edit(a.content_start + s, a.content_start + e, new, B_GLOB.id);
                 }
             }
@@ -448,7 +516,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         lines.push("link_libraries(hip::device)".to_string());
         let body = lines.join(&format!("\n{indent}"));
         if replace {
-            sink.edit(start, end, body, B_LANGUAGE.id);
+            // The package's arguments go with it, with what was rewritten in them.
+            sink.edit_over(start, end, body, B_LANGUAGE.id);
+        } else if start == end {
+            // At the very end of the file (after a last `project()` with no newline) the
+            // epilogue follows it there.
+            sink.insert_after(start, &format!("\n{indent}{body}"), B_LANGUAGE.id);
         } else {
             sink.edit(start, end, format!("\n{indent}{body}"), B_LANGUAGE.id);
         }
@@ -456,7 +529,14 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     if !st.cuda_lang {
         find_library_packages(&st, sink, &cmds);
     }
-    if st.has_targets && (st.cuda_lang || st.gpu_sources) && !src.contains("_hipport_targets") {
+    let epilogue_due = st.has_targets
+        && (st.cuda_lang || st.gpu_sources)
+        && unclosed.is_none()
+        && !open_comment
+        && !cmds.iter().any(|c| {
+            c.name == "get_property" && c.args.first().is_some_and(|a| a.text == "_hipport_targets")
+        });
+    if epilogue_due {
         let nl = if src.ends_with('\n') || src.is_empty() {
             ""
         } else {
@@ -466,7 +546,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
-        sink.edit(src.len(), src.len(), tail, B_LANGUAGE.id);
+        // After what else ends the file (options after a last command with no newline).
+        sink.insert_after(src.len(), &tail, B_LANGUAGE.id);
     }
 }
 
@@ -1154,6 +1235,42 @@ fn reads_nvcc_flags(cmd: &Command) -> bool {
             .any(|a| !a.bracket && a.text.contains("${CUDA_NVCC_FLAGS}"))
 }
 
+/// Whether a word can name a target that options are given to: CMake's target name characters
+/// (letters, digits, `_`, `.`, `+`, `-`, not first) or a variable's value, and nothing the
+/// conversion rewrites (a flag, a path or pattern, a `CUDA::` target, a renamed variable, a
+/// FindCUDA library variable),
+/// which would name another target in the options it inserts and on the next run.
+fn is_target_name(t: &str) -> bool {
+    let mut rest = t;
+    while let Some(p) = rest.find("${") {
+        let Some(e) = rest[p..].find('}') else {
+            return false;
+        };
+        if !rest[..p]
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_.+-".contains(&c))
+        {
+            return false;
+        }
+        let var = &rest[p + 2..p + e];
+        if findcuda_library(var).is_some() || !var.bytes().all(is_ident) {
+            return false;
+        }
+        rest = &rest[p + e + 1..];
+    }
+    !t.is_empty()
+        && !t.starts_with('-')
+        && rest
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_.+-".contains(&c))
+        && !RENAMED_VARS
+            .iter()
+            .any(|(old, new)| t.contains(old) || t.contains(new))
+        // CUDA's variables are rewritten, and CMake's own (`CMAKE_CUDA_STANDARD`) name no target.
+        && !t.contains("{CUDA")
+        && !t.contains("CMAKE_")
+}
+
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
 fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
     let args = &cmd.args;
@@ -1165,7 +1282,18 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
             .collect(),
         _ => Vec::new(),
     };
-    for (k, a) in args.iter().enumerate() {
+    // Property names come after `PROPERTIES` / `PROPERTY`: a target or source before it that is
+    // named like one (`LANGUAGE`) is none.
+    let keyword = if cmd.name == "set_property" {
+        "PROPERTY"
+    } else {
+        "PROPERTIES"
+    };
+    let names_from = args
+        .iter()
+        .position(|a| !a.bracket && a.text == keyword)
+        .map_or(args.len(), |p| p + 1);
+    for (k, a) in args.iter().enumerate().skip(names_from) {
         match a.text.as_str() {
             "LANGUAGE" => {
                 if let Some(v) = args.get(k + 1).filter(|v| v.text == "CUDA") {
@@ -1216,7 +1344,16 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 let indent = indentation(st.src, cmd.start);
                 let mut text = String::new();
                 let mut archived = Vec::new();
-                for t in &targets {
+                // Nor a word named like a source that hipport renamed, before or after (the
+                // conversion renames `kernel.cu`, the next run reads `kernel.hip`).
+                let named = |t: &&&Arg| {
+                    is_target_name(&t.text)
+                        && !st.exts.iter().any(|(old, new)| {
+                            t.text.ends_with(&format!(".{old}"))
+                                || t.text.ends_with(&format!(".{new}"))
+                        })
+                };
+                for t in targets.iter().filter(named) {
                     let t = t.text.as_str();
                     let done = |c: &str| st.rdc_done.contains(&(t.to_string(), c.to_string()));
                     if !done("target_compile_options") {
@@ -1291,8 +1428,85 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
-    let mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
+    let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
+    keep_unwrapped_values(&words, &mut mapped);
+    supersede_inner_edits(sink, &words, &mut mapped);
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+}
+
+/// A flag word replaced or removed whole takes along what was rewritten inside it (a renamed
+/// source in `-rdc=src/k.cu`, a renamed variable): those edits would clash with its own and
+/// leave it to the next run. What it becomes gets the variables' new names.
+fn supersede_inner_edits(sink: &mut Sink, words: &[Word], mapped: &mut flags::Mapped) {
+    for (i, act) in &mut mapped.changes {
+        let w = &words[*i];
+        sink.drop_inside(w.start, w.end);
+        if let flags::Action::Replace(new) = act {
+            for n in new.iter_mut() {
+                *n = with_renamed_vars(n);
+            }
+        }
+    }
+}
+
+/// `t` with the variables of [`RENAMED_VARS`] renamed, as whole names.
+fn with_renamed_vars(t: &str) -> String {
+    let mut out = t.to_string();
+    for (old, new) in RENAMED_VARS {
+        let mut from = 0;
+        while let Some(p) = out[from..].find(old).map(|p| from + p) {
+            let before = p == 0 || !is_ident(out.as_bytes()[p - 1]);
+            let after = out
+                .as_bytes()
+                .get(p + old.len())
+                .is_none_or(|&c| !is_ident(c) || (old.ends_with("FLAGS") && c == b'_'));
+            if before && after {
+                out.replace_range(p..p + old.len(), new);
+                from = p + new.len();
+            } else {
+                from = p + old.len();
+            }
+        }
+    }
+    out
+}
+
+/// A flag unwrapped to the word after it (`-Xcompiler X` to `X`: the flag word becomes `X` and
+/// `X` goes) is written as the flag word's removal: `X` stays where it is, with what else was
+/// rewritten in it (a renamed variable such as `${CUDA_INCLUDE_DIRS}`), which would otherwise
+/// clash with its removal and be left to the next run.
+fn keep_unwrapped_values(words: &[Word], mapped: &mut flags::Mapped) {
+    let changes = std::mem::take(&mut mapped.changes);
+    let mut k = 0;
+    while k < changes.len() {
+        let (i, act) = &changes[k];
+        if let (flags::Action::Replace(new), Some((j, flags::Action::Remove))) =
+            (act, changes.get(k + 1))
+        {
+            if *j == i + 1 && new.len() == 1 && words.get(*j).is_some_and(|w| w.text == new[0]) {
+                mapped.changes.push((*i, flags::Action::Remove));
+                k += 2;
+                continue;
+            }
+        }
+        mapped.changes.push(changes[k].clone());
+        k += 1;
+    }
+}
+
+/// Every renamed source an argument names (a quoted one may hold several: `"a.cu b.cu"`), in
+/// order, each as [`renamed_source`] finds it in the rest of the argument.
+fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    // Each item of the list (blanks, `;`) on its own, so that none hides another.
+    for item in t.split([' ', ';', '\t', '\r', '\n']) {
+        if let Some((s, e, new)) = renamed_source(st, item) {
+            out.push((from + s, from + e, new));
+        }
+        from += item.len() + 1;
+    }
+    out
 }
 
 /// A renamed source a CMake argument names: relative to this file's directory (also behind
@@ -1584,9 +1798,11 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             }
         }
         // Renamed sources and source patterns.
-        if let Some((s, e, new)) = renamed_source(st, t) {
-            sink.edit(base + s, base + e, new, B_GLOB.id);
-        } else {
+        let renamed = renamed_sources(st, t);
+        for (s, e, new) in &renamed {
+            sink.edit(base + s, base + e, new.as_str(), B_GLOB.id);
+        }
+        if renamed.is_empty() {
             if let Some((s, e, new)) = text::glob_dir_rename(t, &st.dirs) {
                 if sink.edit(base + s, base + e, new.as_str(), B_GLOB.id) {
                     sink.diag(
@@ -1600,9 +1816,13 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
                 }
             }
-            for (old, new) in &st.exts {
-                let pat = format!("*.{old}");
-                if let Some(pos) = t.find(&pat) {
+        }
+        // A pattern beside a renamed source in one argument (`"*.cu kernel.cu"`) follows too.
+        for (old, new) in &st.exts {
+            let pat = format!("*.{old}");
+            if t.contains(&pat) {
+                // Each pattern of the argument (`*.cu*.cu`, `"a/*.cu b/*.cu"`).
+                for (pos, _) in t.match_indices(&pat) {
                     let after = pos + pat.len();
                     if t.as_bytes()
                         .get(after)
@@ -1618,20 +1838,21 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                             )),
                         );
                     }
-                } else if !st.ancestor_renames.is_empty()
-                    && t.ends_with(&format!(".{old}"))
-                    && !t.contains(['*', '?', '<'])
-                    && t.matches('$').count()
-                        == usize::from(t.starts_with("${CMAKE_CURRENT_LIST_DIR}/"))
-                {
-                    // A source path of an include()d file that no directory resolves.
-                    sink.diag(
+                }
+            } else if renamed.is_empty()
+                && !st.ancestor_renames.is_empty()
+                && t.ends_with(&format!(".{old}"))
+                && !t.contains(['*', '?', '<'])
+                && t.matches('$').count()
+                    == usize::from(t.starts_with("${CMAKE_CURRENT_LIST_DIR}/"))
+            {
+                // A source path of an include()d file that no directory resolves.
+                sink.diag(
                         B_GLOB,
                         base,
                         format!("`{t}` names a .{old} source that hipport did not find beside this file or in the directories above it, so it still says .{old} while the renamed sources say .{new}"),
                         Some("if the file exists, rename the path by hand: relative paths in an include()d file resolve against the including CMakeLists.txt's directory".into()),
                     );
-                }
             }
         }
         plain_flags.push(a.clone());
@@ -1952,7 +2173,9 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whol
     }
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
-    let mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+    let mut mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+    keep_unwrapped_values(&words, &mut mapped);
+    supersede_inner_edits(sink, &words, &mut mapped);
     // Flags that become several are joined with `;`, which CMake reads as separate options
     // (a blank would make them one); removals take the `;` or blanks beside them.
     let style = Style::Semicolon;
@@ -2683,5 +2906,202 @@ mod tests {
             diags.iter().any(|d| d.id == "B008" && d.line == 2),
             "{diags:#?}"
         );
+    }
+
+    #[test]
+    fn a_command_the_file_ends_inside_is_left_alone() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_library(k STATIC k.cu)\nset_source_files_properties(a.cpp\n";
+        let (out, diags) = run(src, &opts());
+        // The language is still replaced; nothing is appended inside the open command.
+        assert!(out.contains("find_package(hip REQUIRED)"), "{out}");
+        assert!(!out.contains("_hipport_targets"), "{out}");
+        assert!(
+            out.ends_with("set_source_files_properties(a.cpp\n"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == 3),
+            "{diags:#?}"
+        );
+        let (out, diags) = run(&format!("{src})\n#[[ open"), &opts());
+        assert!(!out.contains("_hipport_targets"), "{out}");
+        assert!(diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
+        // Closed, it gets one.
+        let (out, _) = run(&format!("{src})\n"), &opts());
+        assert!(out.contains("_hipport_targets"), "{out}");
+        // Nothing is inserted after it either: it would become its arguments.
+        let src = "add_library(k STATIC k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON \"-arch=sm_80)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.ends_with("CUDA_SEPARABLE_COMPILATION ON \"-arch=sm_80)\n"),
+            "{out}"
+        );
+        assert!(!out.contains("-fgpu-rdc"), "{out}");
+    }
+
+    #[test]
+    fn a_replaced_cuda_package_takes_its_rewritten_arguments_along() {
+        let src = "project(app CXX)\nfind_package(CUDA REQUIRED -gencode arch=compute_70,code=sm_70)\ncuda_add_executable(app main.cu)\n";
+        let (out, _) = run(src, &opts());
+        assert!(!out.contains("find_package(CUDA"), "{out}");
+        assert!(!out.contains("--offload-arch"), "{out}");
+        assert!(out.contains("find_package(hip REQUIRED)\n"), "{out}");
+    }
+
+    #[test]
+    fn every_renamed_source_of_a_quoted_argument_follows() {
+        let mut o = opts();
+        for (old, new) in [("kernel.cu", "kernel.hip"), ("src/k.cu", "src/k.hip")] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        let src =
+            "set(S \"kernel.cu ${CMAKE_CURRENT_SOURCE_DIR}/src/k.cu\" \"src/k.cu;kernel.cu\")\n";
+        let (out, _) = run(src, &o);
+        assert!(
+            out.contains(
+                "\"kernel.hip ${CMAKE_CURRENT_SOURCE_DIR}/src/k.hip\" \"src/k.hip;kernel.hip\""
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_pattern_beside_a_renamed_source_follows_the_renames() {
+        let mut o = opts();
+        o.renamed.insert("kernel.cu".into(), "kernel.hip".into());
+        let (out, _) = run("file(GLOB S \"*.cu kernel.cu\")\n", &o);
+        assert!(out.contains("\"*.hip kernel.hip\""), "{out}");
+    }
+
+    #[test]
+    fn a_form_feed_is_part_of_an_argument_as_in_cmake() {
+        // It ended an argument without being consumed: the lexer pushed empty arguments until
+        // memory ran out.
+        let cmds = commands("if(NOT DEFINED A\x0cB)\nset(CMAKE_CUDA_ARCHITECTURES\x0b 80)\n");
+        assert_eq!(cmds.len(), 2);
+        let texts: Vec<&str> = cmds[0].args.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(texts, ["NOT", "DEFINED", "A\x0cB"]);
+        assert_eq!(cmds[1].args[0].text, "CMAKE_CUDA_ARCHITECTURES\x0b");
+    }
+
+    #[test]
+    fn the_epilogue_is_there_when_its_own_command_is() {
+        // A word that names one of its variables elsewhere is not the epilogue.
+        let src = "find_package(CUDA _hipport_targets)\ncuda_add_executable(a a.cu)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("get_property(_hipport_targets DIRECTORY"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn property_names_come_after_the_properties_keyword() {
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET(CUDA_SEPARABLE_COMPILATION ON)LANGUAGE CUDA)\nset_target_properties(LANGUAGE CUDA PROPERTIES CUDA_STANDARD 17)\n";
+        let (out, _) = run(src, &opts());
+        assert!(!out.contains("target_compile_options("), "{out}");
+        assert!(out.contains("LANGUAGE CUDA)\n"), "{out}");
+        assert!(
+            out.contains("(LANGUAGE CUDA PROPERTIES CXX_STANDARD 17)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn an_unwrapped_value_keeps_its_renamed_variable() {
+        let src = "set(CMAKE_CUDA_FLAGS \"-Xcompiler ${CUDA_INCLUDE_DIRS} -O3\")\nlist(APPEND CUDA_NVCC_FLAGS -Xcompiler CUDA_INCLUDE_DIRS)\ntarget_compile_options(t PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler ${CUDA_INCLUDE_DIRS}>\" -Xcompiler -fopenmp)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("set(CMAKE_CUDA_FLAGS \"${hip_INCLUDE_DIRS} -O3\")\nlist(APPEND CUDA_NVCC_FLAGS hip_INCLUDE_DIRS)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:${hip_INCLUDE_DIRS}>\" -fopenmp)"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn rdc_options_go_to_words_that_name_targets() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET k ${PROJECT_NAME}_ops src/*.cu -arch=sm_80 CUDA::cublas ${CUDA_LIBRARIES} src/k.cu ${${CUDA_curand_LIBRARY}} CMAKE_CUDA_STANDARD k${CUDA_INCLUDE_DIRS} PROPERTY CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run(src, &o);
+        assert!(out.contains(")\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\ntarget_compile_options(${PROJECT_NAME}_ops PRIVATE -fgpu-rdc)\ntarget_link_options(${PROJECT_NAME}_ops PUBLIC -fgpu-rdc)\n"), "{out}");
+        assert_eq!(out.matches("target_compile_options(").count(), 2, "{out}");
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_last_project_without_a_newline_gets_the_block_and_the_epilogue() {
+        let src = "add_executable(a a.cu)\nproject(p CUDA)";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("project(p)\nset(GPU_TARGETS")
+                || out.contains("project(p CXX)\nset(GPU_TARGETS"),
+            "{out}"
+        );
+        assert!(
+            out.contains("link_libraries(hip::device)\n\n# hipport"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_flag_rewritten_whole_takes_the_edits_inside_it_along() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        let src = "t(-rdc=src/k.cu \"-arch=sm_\\\"src/k.cu\" -Xcompiler=-I${CUDA_INCLUDE_DIRS})\nfile(GLOB S *.cu*.cu)\n";
+        let (out, _) = run(src, &o);
+        assert!(out.contains("-I${hip_INCLUDE_DIRS})"), "{out}");
+        assert!(out.contains("file(GLOB S *.hip*.hip)"), "{out}");
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_hip_test_and_options_ending_the_file_stay_as_the_next_run_reads_them() {
+        let src =
+            "if(${CUDA_CUBLAS_LIBRARIES}HIP)\nelse()\n  target_link_libraries(k cublas)\nendif()\n";
+        let (out, _) = run(src, &opts());
+        assert_eq!(out, src);
+        let src = "add_library(k k.cu)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON)";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("ON)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n\n# hipport"),
+            "{out}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+        let src = "add_library(k k.cu)\nset_property(TARGET(PROPERTIES LANGUAGE CUDA)CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run(src, &opts());
+        assert!(out.contains("(PROPERTIES LANGUAGE CUDA)CUDA_SEP"), "{out}");
+    }
+
+    #[test]
+    fn overlapping_removals_remove_what_they_cover_together() {
+        let src = "target_compile_options(t PRIVATE -O2 -expt-relaxed-constexpr $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\n";
+        let (out, _) = run(src, &opts());
+        assert_eq!(out, "target_compile_options(t PRIVATE -O2)\n");
+        // All of them removed, the command goes.
+        let (out, _) = run(&src.replace(" -O2", ""), &opts());
+        assert_eq!(out, "");
+    }
+
+    #[test]
+    fn a_quoted_part_of_an_unquoted_argument_is_in_it() {
+        let cmds = commands(
+            "add_definitions(-DMSG=\"a b\" x)\nset(F a\"${F} -lineinfo -Xcompiler -Wall\")\n",
+        );
+        let texts: Vec<&str> = cmds[0].args.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(texts, ["-DMSG=\"a b\"", "x"]);
+        assert_eq!(cmds[1].args.len(), 2);
     }
 }

@@ -136,6 +136,32 @@ impl Sink {
         } else {
             self.range_across(start, end) || self.points.range(start + 1..end).next().is_some()
         };
+        let text = text.into();
+        if clash
+            && text.is_empty()
+            && start < end
+            && self.points.range(start + 1..end).next().is_none()
+        {
+            // Deletions that overlap (two flags' removals, each with the blank between them)
+            // delete what they cover together; a deletion is otherwise left to the next run.
+            let overlaps = |e: &Edit| e.start < end && start < e.end;
+            if self
+                .edits
+                .iter()
+                .filter(|e| overlaps(e))
+                .all(|e| e.text.is_empty() && e.start < e.end)
+            {
+                let (mut s, mut t) = (start, end);
+                for e in self.edits.iter().filter(|e| overlaps(e)) {
+                    (s, t) = (s.min(e.start), t.max(e.end));
+                }
+                self.edits.retain(|e| !overlaps(e));
+                self.ranges.retain(|&a, b| !(a < end && start < *b));
+                self.ranges.insert(s, t);
+                self.edits.push(Edit::replace(s, t, "", rule));
+                return true;
+            }
+        }
         if clash {
             return false;
         }
@@ -207,6 +233,27 @@ impl Sink {
             .map(|e| e.start)
             .collect();
         self.edit(start, end, text, rule)
+    }
+
+    /// Inserts `text` at `at` after what an earlier insertion there inserts (two insertions at
+    /// one point clash otherwise: the end of a file gets several).
+    pub(crate) fn insert_after(&mut self, at: usize, text: &str, rule: &str) -> bool {
+        match self.edits.iter_mut().find(|e| e.start == at && e.end == at) {
+            Some(e) => {
+                e.text.push_str(text);
+                true
+            }
+            None => self.edit(at, at, text, rule),
+        }
+    }
+
+    /// Drops the edits inside `start..end` (a word that is about to be replaced or removed
+    /// whole, with what was rewritten in it).
+    pub(crate) fn drop_inside(&mut self, start: usize, end: usize) {
+        self.edits
+            .retain(|e| !(start <= e.start && e.end <= end && e.start < e.end));
+        self.ranges
+            .retain(|&s, e| !(start <= s && *e <= end && s < *e));
     }
 
     /// Whether an edit already covers any byte of `start..end`.

@@ -1,0 +1,18 @@
+# Seed: the FindCUDA module's macros, variables and libraries, a CUDA version test, nvcc flags
+# in lists and strings.
+cmake_minimum_required(VERSION 3.10)
+project(app CXX)
+find_package(CUDA REQUIRED)
+set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 -gencode arch=compute_70,code=sm_70)
+list(APPEND CUDA_NVCC_FLAGS "-Xcompiler=-mf16c" "--extended-lambda -lineinfo" -O3)
+if(CUDA_VERSION VERSION_LESS 11.0)
+  message(FATAL_ERROR "CUDA 11 or newer")
+endif()
+cuda_add_executable(app main.cu kernel.cu)
+cuda_add_library(k STATIC src/k.cu)
+target_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES} ${CUDA_curand_LIBRARY})
+include_directories(${CUDA_INCLUDE_DIRS})
+string(APPEND CMAKE_CUDA_FLAGS " --use_fast_math")
+foreach(a 70 80)
+  list(APPEND NVCC_FLAGS -gencode arch=compute_${a},code=sm_${a})
+endforeach()

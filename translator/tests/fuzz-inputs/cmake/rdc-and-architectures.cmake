@@ -1,0 +1,22 @@
+# Seed: separable compilation in properties, architectures set and read, CUDA flags variables,
+# the CUDA language enabled on its own, a language property on a C++ source.
+cmake_minimum_required(VERSION 3.18)
+project(p LANGUAGES CXX)
+enable_language(CUDA)
+find_package(CUDAToolkit REQUIRED)
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  set(CMAKE_CUDA_ARCHITECTURES 75 86)
+endif()
+list(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)
+set(CMAKE_CUDA_STANDARD 17)
+set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -lineinfo --expt-relaxed-constexpr -Xcompiler -Wall")
+add_library(k STATIC kernel.cu)
+add_library(s SHARED s.cu)
+set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON
+  CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+set_property(TARGET k s PROPERTY CUDA_SEPARABLE_COMPILATION ON)
+set_source_files_properties(a.cpp PROPERTIES LANGUAGE CUDA)
+target_compile_options(k PRIVATE -rdc=true)
+target_link_libraries(k PUBLIC CUDA::cufft CUDA::nvjpeg)
+add_executable(app main.cpp)
+target_link_libraries(app PRIVATE k)
