@@ -884,19 +884,8 @@ fn indentation(src: &str, at: usize) -> String {
 
 /// Removes an argument with the blanks before it, or its whole line when it is alone on it.
 fn remove_arg(sink: &mut Sink, src: &str, a: &Arg, rule: &str) -> bool {
-    let b = src.as_bytes();
-    let mut s = a.start;
-    while s > 0 && (b[s - 1] == b' ' || b[s - 1] == b'\t') {
-        s -= 1;
-    }
-    let mut e = a.end;
-    while e < b.len() && (b[e] == b' ' || b[e] == b'\t' || b[e] == b'\r') {
-        e += 1;
-    }
-    if s > 0 && b[s - 1] == b'\n' && b.get(e) == Some(&b'\n') {
-        return sink.edit(s, e + 1, "", rule);
-    }
-    sink.edit(s, a.end, "", rule)
+    let (s, e) = arg_span(src, a);
+    sink.edit(s, e, "", rule)
 }
 
 fn arg_is(a: &Arg, s: &str) -> bool {
