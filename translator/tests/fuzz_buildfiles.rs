@@ -277,6 +277,16 @@ fn check_exempting(kind: Kind, input: &[u8], scratch: &Path) -> Result<Vec<u8>, 
     }
 }
 
+/// The seeds of `pool` and `n` mutants of them.
+fn with_mutants(kind: Kind, pool: &[Vec<u8>], n: usize, rng: &mut props::Rng) -> Vec<Vec<u8>> {
+    let mut inputs = pool.to_vec();
+    for _ in 0..n {
+        let base = &pool[rng.below(pool.len())];
+        inputs.push(build_props::mutate(rng, base, pool, kind.tokens()));
+    }
+    inputs
+}
+
 /// Inputs that Python, make or CMake reads without a syntax error give outputs they read too:
 /// the saved inputs, the corpus, and a sample of mutants.
 #[test]
@@ -285,16 +295,7 @@ fn outputs_still_parse_as_python_makefiles_and_cmake() {
     let mut rng = props::Rng::new(0xfeed);
     if have("python3", "--version") {
         let pool = pool(Kind::Python);
-        let mut inputs: Vec<Vec<u8>> = pool.clone();
-        for _ in 0..60 {
-            let base = &pool[rng.below(pool.len())];
-            inputs.push(build_props::mutate(
-                &mut rng,
-                base,
-                &pool,
-                Kind::Python.tokens(),
-            ));
-        }
+        let inputs = with_mutants(Kind::Python, &pool, 60, &mut rng);
         let mut ins = Vec::new();
         let mut outs = Vec::new();
         for (i, data) in inputs.iter().enumerate() {
@@ -324,16 +325,7 @@ fn outputs_still_parse_as_python_makefiles_and_cmake() {
     }
     if have("make", "--version") {
         let pool = pool(Kind::Make);
-        let mut inputs: Vec<Vec<u8>> = pool.clone();
-        for _ in 0..40 {
-            let base = &pool[rng.below(pool.len())];
-            inputs.push(build_props::mutate(
-                &mut rng,
-                base,
-                &pool,
-                Kind::Make.tokens(),
-            ));
-        }
+        let inputs = with_mutants(Kind::Make, &pool, 40, &mut rng);
         for (i, data) in inputs.iter().enumerate() {
             let out = check_exempting(Kind::Make, data, dir.path())
                 .unwrap_or_else(|e| panic!("input {i}: {e}"));
@@ -354,16 +346,7 @@ fn outputs_still_parse_as_python_makefiles_and_cmake() {
     }
     if have("cmake", "--version") {
         let pool = pool(Kind::CMake);
-        let mut inputs: Vec<Vec<u8>> = pool.clone();
-        for _ in 0..40 {
-            let base = &pool[rng.below(pool.len())];
-            inputs.push(build_props::mutate(
-                &mut rng,
-                base,
-                &pool,
-                Kind::CMake.tokens(),
-            ));
-        }
+        let inputs = with_mutants(Kind::CMake, &pool, 40, &mut rng);
         let mut read = 0;
         for (i, data) in inputs.iter().enumerate() {
             let out = Kind::CMake
