@@ -61,6 +61,9 @@ pub struct Taken {
     /// Every header reached (relative to the root), with its stamp when read: the file's result
     /// holds while they are unchanged.
     pub headers: Vec<(String, Option<Stamp>)>,
+    /// The places an include was looked for and no header was found (relative to the root):
+    /// the file's result holds while none of them appears.
+    pub absent: Vec<String>,
 }
 
 /// The facts of a tree's headers, read lazily, once per run, shared by the run's workers.
@@ -130,7 +133,7 @@ impl HeaderFacts {
             .map(|(at, inc)| (dir.clone(), inc, 1, at))
             .collect();
         while let Some((from, inc, depth, at)) = queue.pop_front() {
-            let Some((hrel, header)) = self.resolve(&from, &inc) else {
+            let Some((hrel, header)) = self.resolve(&from, &inc, &mut taken.absent) else {
                 continue;
             };
             if !seen.insert(hrel.clone()) {
@@ -188,9 +191,21 @@ impl HeaderFacts {
         self.header(rel)?.stamp
     }
 
+    /// Whether a header at `rel` is one this run reads (it exists, is not too large, and is in
+    /// the tree's files where the run knows them).
+    pub fn present(&self, rel: &str) -> bool {
+        self.search.as_deref().is_none_or(|s| s.has_file(rel)) && self.header(rel).is_some()
+    }
+
     /// Where include `inc`, written in a file of directory `from`, lands, and that header's
     /// facts: beside the file, in the include directories, at the root; the first that exists.
-    fn resolve(&self, from: &str, inc: &str) -> Option<(String, Arc<Header>)> {
+    /// The places looked at before, where there is no header, are added to `absent`.
+    fn resolve(
+        &self,
+        from: &str,
+        inc: &str,
+        absent: &mut Vec<String>,
+    ) -> Option<(String, Arc<Header>)> {
         let inc = inc.replace('\\', "/");
         let dirs = self.search.as_deref().map_or(&[][..], |s| s.dirs());
         let candidates = std::iter::once(from)
@@ -198,11 +213,13 @@ impl HeaderFacts {
             .chain(std::iter::once(""))
             .filter_map(|d| normalize_rel(&format!("{d}/{inc}")));
         for cand in candidates {
-            if self.search.as_deref().is_some_and(|s| !s.has_file(&cand)) {
-                continue;
+            if self.search.as_deref().is_none_or(|s| s.has_file(&cand)) {
+                if let Some(h) = self.header(&cand) {
+                    return Some((cand, h));
+                }
             }
-            if let Some(h) = self.header(&cand) {
-                return Some((cand, h));
+            if !absent.contains(&cand) {
+                absent.push(cand);
             }
         }
         None

@@ -1238,19 +1238,16 @@ fn process(
     let cacheable = cfg.cache.is_some() && f.translate && cfg.mode == Mode::Translate;
     // The index vouches for the source and its output is as hipport left it: nothing to read
     // or write, the result is the head in the index.
-    let header_stamp = |rel: &str| {
-        cfg.translate
-            .header_facts
-            .as_ref()
-            .and_then(|h| h.stamp(rel))
-    };
+    let facts = cfg.translate.header_facts.as_ref();
+    let header_stamp = |rel: &str| facts.and_then(|h| h.stamp(rel));
+    let header_present = |rel: &str| facts.is_some_and(|h| h.present(rel));
     if let Some(r) = indexed.filter(|r| {
         cacheable
             && !cfg.details
             && !keep_output
             && !moved
             && r.vouches_for(f)
-            && r.headers_hold(header_stamp)
+            && r.headers_hold(header_stamp, header_present)
     }) {
         if let Some(head) = cache::decode_head(&r.head) {
             let output_ok = match &cfg.output {
@@ -1441,6 +1438,7 @@ fn process(
                     out_stamp.as_ref(),
                 ),
                 headers,
+                absent: taken.absent,
             })
         }
         _ => None,

@@ -21,7 +21,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::cache::{Stamp, R, W};
 use crate::project::{AtomicWriter, FoundFile};
 
-const MAGIC: &[u8; 8] = b"HIPPI\x00\x03\x00";
+const MAGIC: &[u8; 8] = b"HIPPI\x00\x04\x00";
 
 /// How long a source must have been unchanged when it was read for its stamp to be trusted.
 const SETTLED_NS: u128 = 1_000_000_000;
@@ -44,6 +44,9 @@ pub struct Record {
     /// The project headers its result took facts from (see [`crate::header_facts`]), relative
     /// to the root, with their stamps when read: the record holds while they are unchanged.
     pub headers: Vec<(String, Stamp)>,
+    /// Where its includes were looked for and found no header (relative to the root): the
+    /// record holds while none appears there.
+    pub absent: Vec<String>,
 }
 
 impl Record {
@@ -56,11 +59,16 @@ impl Record {
     }
 
     /// Whether every header the result took facts from is as it was when read (`now` gives a
-    /// header's stamp in this run), settled as the source must be.
-    pub fn headers_hold(&self, now: impl Fn(&str) -> Option<Stamp>) -> bool {
+    /// header's stamp in this run), settled as the source must be, and no header has appeared
+    /// where an include found none (`present` says whether one is there in this run).
+    pub fn headers_hold(
+        &self,
+        now: impl Fn(&str) -> Option<Stamp>,
+        present: impl Fn(&str) -> bool,
+    ) -> bool {
         self.headers.iter().all(|(rel, stamp)| {
             now(rel) == Some(*stamp) && stamp.changed_ns() + SETTLED_NS < self.read_at
-        })
+        }) && !self.absent.iter().any(|rel| present(rel))
     }
 }
 
@@ -195,6 +203,10 @@ fn encode(r: &Record) -> Vec<u8> {
         w.b(rel.as_bytes());
         w.stamp(stamp);
     }
+    w.n(r.absent.len() as u64);
+    for rel in &r.absent {
+        w.b(rel.as_bytes());
+    }
     w.0
 }
 
@@ -208,12 +220,17 @@ fn decode(p: &[u8]) -> Option<Record> {
         key: r.wide()?,
         head: r.b()?.to_vec(),
         headers: Vec::new(),
+        absent: Vec::new(),
     };
     let mut record = record;
     let n = r.n()?;
     for _ in 0..n {
         let rel = r.s()?;
         record.headers.push((rel, r.stamp()?));
+    }
+    let n = r.n()?;
+    for _ in 0..n {
+        record.absent.push(r.s()?);
     }
     r.0.is_empty().then_some(record)
 }
@@ -234,6 +251,7 @@ mod tests {
                 "inc/compat.h".into(),
                 Stamp::from_words([1, 9, 3, 4, 5, 6, 7]),
             )],
+            absent: vec!["a/compat.h".into()],
         }
     }
 
@@ -302,15 +320,19 @@ mod tests {
     fn a_record_holds_only_while_its_headers_are_unchanged() {
         let r = record("a/b.cu");
         let (rel, stamp) = r.headers[0].clone();
-        assert!(r.headers_hold(|h| (h == rel).then_some(stamp)));
+        let none = |_: &str| false;
+        assert!(r.headers_hold(|h| (h == rel).then_some(stamp), none));
         // Changed, gone, or read within a second of its last change.
         let changed = Stamp::from_words([1, 9, 3, 4, 5, 6, 8]);
-        assert!(!r.headers_hold(|_| Some(changed)));
-        assert!(!r.headers_hold(|_| None));
+        assert!(!r.headers_hold(|_| Some(changed), none));
+        assert!(!r.headers_hold(|_| None, none));
         let racy = Record {
             read_at: stamp.changed_ns() + 500_000_000,
             ..r.clone()
         };
-        assert!(!racy.headers_hold(|_| Some(stamp)));
+        assert!(!racy.headers_hold(|_| Some(stamp), none));
+        // A header has appeared where an include found none.
+        assert!(!r.headers_hold(|_| Some(stamp), |h| h == "a/compat.h"));
+        assert!(r.headers_hold(|_| Some(stamp), |h| h == "inc/compat.h"));
     }
 }

@@ -305,3 +305,52 @@ fn a_cached_rerun_sees_a_header_function_change_from_segments_to_the_wavefront()
     );
     assert_eq!(run(), [3, 4]);
 }
+
+#[test]
+fn a_cached_rerun_sees_a_header_that_was_missing_or_one_that_now_comes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(&root, "src/k.cu", &kernel("cuda_compat.h"));
+    let cache_dir = dir.path().join("cache");
+    let run = || {
+        let mut cfg = config(&root);
+        cfg.details = false;
+        cfg.cache = Some(hipport::cache::Cache::new(
+            &cache_dir,
+            hipport::cache::rules_fingerprint(&[]),
+            &cfg.translate,
+        ));
+        let report = convert(&cfg, false).unwrap();
+        let f = report.files.iter().find(|f| f.path == "src/k.cu").unwrap();
+        let lines: Vec<usize> = f
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "H002")
+            .map(|d| d.line)
+            .collect();
+        (lines, f.from_cache)
+    };
+    let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
+    settle();
+    // The include names no file yet: nothing is known of `WARP_SIZE`.
+    assert_eq!(run(), (vec![], false));
+    assert_eq!(run(), (vec![], true));
+    // The header appears at the root, where the include finds it: the next run reads it.
+    write(&root, "cuda_compat.h", COMPAT);
+    settle();
+    assert_eq!(run(), (vec![2, 4, 5], false));
+    assert_eq!(run(), (vec![2, 4, 5], true));
+    // A header of the same name beside the file comes first: its facts are the file's.
+    write(
+        &root,
+        "src/cuda_compat.h",
+        "#pragma once\n#define WARP_SIZE 32\n",
+    );
+    settle();
+    assert_eq!(run(), (vec![], false));
+    assert_eq!(run(), (vec![], true));
+    // And it goes again: the root one counts once more (the cache holds that result already).
+    fs::remove_file(root.join("src/cuda_compat.h")).unwrap();
+    settle();
+    assert_eq!(run().0, [2, 4, 5]);
+}
