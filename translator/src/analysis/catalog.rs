@@ -1210,6 +1210,34 @@ Fix: test `__HIP_PLATFORM_AMD__` (defined by HIP 5.x and later), `__HIPCC__` or 
 `USE_ROCM` instead.",
 };
 
+/// H054: a launch's error read with `cudaGetLastError` only after another runtime call, which
+/// before HIP 7.0 replaced it.
+pub const LAST_ERROR: DiagInfo = DiagInfo {
+    id: "H054",
+    name: "last-error-replaced",
+    severity: Severity::Warning,
+    summary: "cudaGetLastError after another runtime call: before HIP 7.0 a launch error is lost",
+    explain: "\
+A kernel launch returns nothing: a bad configuration (grid or block too large, too much shared \
+memory) is reported only through the thread's last error, which CUDA keeps until \
+`cudaGetLastError` reads it, whatever succeeds in between. Before HIP 7.0, `hipGetLastError` \
+returned the status of the thread's last HIP call instead, success included (ROCm's \
+hip-7-changes: `hipMalloc` fails, `hipSetDevice` succeeds, `hipGetLastError` gave `hipSuccess`; \
+the old behaviour lives on as `hipExtGetLastError`). So `k<<<g, b>>>(...); \
+cudaDeviceSynchronize(); CHECK(cudaGetLastError());` stops on a bad launch with CUDA and HIP 7.0, \
+and passes with HIP 6.x and older: the synchronisation succeeds (nothing ran) and its \
+`hipSuccess` is what the check reads. hipport reports a check (`cudaGetLastError` or \
+`cudaPeekAtLastError` whose value is used, `C10_CUDA_KERNEL_LAUNCH_CHECK()`, or a macro of the \
+file that calls one of them) that follows a launch in the same host function with another \
+`cuda*` runtime call in between, for `--hip-version` targets before 7.0. A second launch in \
+between replaces the first one's status the same way, and PyTorch operations between launch and \
+check (which launch kernels of their own) too; hipport does not report those.
+
+Fix: check right after each launch (`C10_CUDA_KERNEL_LAUNCH_CHECK()` or \
+`CHECK(cudaGetLastError())` as the next statement), then synchronise and check the \
+synchronisation's own result for errors of the kernel's run; or build for ROCm 7.0 or later.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1265,4 +1293,5 @@ pub const DIAGS: &[DiagInfo] = &[
     BALLOT_NAN,
     THREAD_BLOCK_CLUSTER,
     PLATFORM_HCC,
+    LAST_ERROR,
 ];

@@ -9,6 +9,7 @@
 
 mod catalog;
 mod eval;
+mod last_error;
 mod merge;
 mod min_max;
 mod python;
@@ -703,6 +704,8 @@ struct Analyzer<'a, 't> {
     names_dim3: std::cell::OnceCell<bool>,
     /// Whether the text names clusters (read at the first question).
     names_cluster: std::cell::OnceCell<bool>,
+    /// Whether the text can hold a last-error check (read at the first question).
+    names_last_error: std::cell::OnceCell<bool>,
     /// Whether the file has its own `min`/`max` or `std::min` in scope (H047).
     own_min_max: std::cell::OnceCell<bool>,
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
@@ -755,6 +758,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_hisinf: std::cell::OnceCell::new(),
             names_dim3: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
+            names_last_error: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
             calls: Vec::new(),
@@ -782,6 +786,14 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether the text names `CUdeviceptr`: without it no operand can be one (H042).
     fn names_deviceptr(&self) -> bool {
         self.names(&self.names_deviceptr, b"CUdeviceptr")
+    }
+
+    /// Whether the text reads the last error (`cudaGetLastError`, `C10_CUDA_KERNEL_LAUNCH_CHECK`):
+    /// without it there is no check for H054.
+    fn names_last_error(&self) -> bool {
+        *self
+            .names_last_error
+            .get_or_init(|| last_error::names_check(self.src))
     }
 
     /// Whether the text names `dim3`: without it no variable holds a block shape (H048).

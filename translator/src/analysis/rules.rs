@@ -215,7 +215,12 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
         Group::Template => template_width(a, n),
         Group::FieldIdentifier => field(a, n),
         Group::Subscript => shared32_use(a, n),
-        Group::FunctionDefinition => builtin_clash(a, n),
+        Group::FunctionDefinition => {
+            builtin_clash(a, n);
+            if a.names_last_error() {
+                super::last_error::function(a, n);
+            }
+        }
         _ => {}
     }
 }

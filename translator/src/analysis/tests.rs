@@ -3096,3 +3096,41 @@ fn h053_hip_platform_hcc_is_undefined_from_hip_6() {
     // A build that defines it itself keeps the HIP branch.
     assert_eq!(ids(Version::new(7, 0, 0), &["__HIP_PLATFORM_HCC__"]), []);
 }
+
+#[test]
+fn h054_a_check_after_another_runtime_call_loses_the_launch_error_before_hip_7() {
+    // PyTorch's shape: the launch inside a dispatch lambda, the check after it.
+    let src = "__global__ void k(float* p) { p[threadIdx.x] = 0.f; }\n\
+               void direct(float* p, cudaStream_t s) {\n\
+               AT_DISPATCH_FLOATING_TYPES(t, \"k\", [&] { k<<<1, 64, 0, s>>>(p); });\n\
+               C10_CUDA_KERNEL_LAUNCH_CHECK();\n\
+               }\n\
+               void synced(float* p, cudaStream_t s) {\n\
+               AT_DISPATCH_FLOATING_TYPES(t, \"k\", [&] { k<<<1, 64, 0, s>>>(p); });\n\
+               C10_CUDA_CHECK(cudaStreamSynchronize(s));\n\
+               C10_CUDA_KERNEL_LAUNCH_CHECK();\n\
+               }\n\
+               int status(float* p) {\n\
+               k<<<1, 64>>>(p);\n\
+               cudaDeviceSynchronize();\n\
+               cudaError_t e = cudaGetLastError();\n\
+               return e == cudaSuccess ? cudaGetErrorString(e)[0] : 1;\n\
+               }\n\
+               int no_launch(float* p) {\n\
+               cudaMemset(p, 0, 4);\n\
+               return cudaGetLastError();\n\
+               }\n";
+    assert_eq!(lines_at(src, "H054", Version::new(6, 4, 0)), [9, 14]);
+    assert_eq!(lines_at(src, "H054", Version::new(5, 2, 3)), [9, 14]);
+    // HIP 7.0 keeps the last error as CUDA does.
+    assert_eq!(
+        lines_at(src, "H054", Version::new(7, 0, 0)),
+        Vec::<usize>::new()
+    );
+    let d = run_with(src, Version::new(6, 4, 0), false);
+    let m = &d.iter().find(|d| d.id == "H054").unwrap().message;
+    assert!(
+        m.contains("`cudaStreamSynchronize` on line 8") && m.contains("launch on line 7"),
+        "{m}"
+    );
+}
