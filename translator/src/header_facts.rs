@@ -39,6 +39,9 @@ struct Header {
     warp_work: Option<WarpWork>,
     /// Its stamp when it was read (see [`crate::tree_index`]).
     stamp: Option<Stamp>,
+    /// The macros it defines in conditional code that hipcc's view decides (`#if
+    /// defined(__HIPCC__)` / `#define MY_HIP 1`), as defines and undefines.
+    platform: Vec<Define>,
 }
 
 /// A header with warp operations: what H001 may ask of it.
@@ -61,6 +64,9 @@ pub struct Taken {
     /// Every header reached (relative to the root), with its stamp when read: the file's result
     /// holds while they are unchanged.
     pub headers: Vec<(String, Option<Stamp>)>,
+    /// The macros they define in conditional code that hipcc's view decides, as defines (and
+    /// undefines) for the including file's branches; the first header to define a name wins.
+    pub defines: Vec<Define>,
     /// The places an include was looked for and no header was found (relative to the root):
     /// the file's result holds while none of them appears.
     pub absent: Vec<String>,
@@ -142,6 +148,11 @@ impl HeaderFacts {
             taken.headers.push((hrel.clone(), header.stamp));
             if let Some(w) = &header.warp_work {
                 taken.warp_headers.push((hrel.clone(), w.digest));
+            }
+            for d in &header.platform {
+                if !taken.defines.iter().any(|x| x.name == d.name) {
+                    taken.defines.push(d.clone());
+                }
             }
             for (name, line) in &header.aliases {
                 if !found.iter().any(|h| h.name == *name) {
@@ -259,13 +270,27 @@ impl HeaderFacts {
 fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
     let includes = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
     let mut aliases = Vec::new();
-    if defines_warp_size(text) {
+    let mut platform = Vec::new();
+    let warp = defines_warp_size(text);
+    let decides = platform_test(text);
+    if warp || decides {
         if let Ok(tree) = crate::parse::parse(text, budget) {
-            let index = LineIndex::new(text);
-            aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
-                .into_iter()
-                .map(|(name, at)| (name, index.position(at).0))
-                .collect();
+            if warp {
+                let index = LineIndex::new(text);
+                aliases = crate::analysis::warp_size_aliases(text, &tree, opts)
+                    .into_iter()
+                    .map(|(name, at)| (name, index.position(at).0))
+                    .collect();
+            }
+            if decides {
+                platform = crate::analysis::HipccView::new(
+                    text,
+                    tree.root_node(),
+                    &opts.defines,
+                    opts.hip_version,
+                )
+                .decided();
+            }
         }
     }
     let warp_work = WARP_OPS
@@ -281,7 +306,17 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
         aliases,
         warp_work,
         stamp: None,
+        platform,
     }
+}
+
+/// Whether `text` may define macros from a test of the platform: a conditional directive and a
+/// `#define`, with `HIP` or `ROCM` somewhere (`__HIPCC__`, `__HIP_PLATFORM_AMD__`, `USE_ROCM`).
+/// Only then is a header parsed for [`Header::platform`].
+fn platform_test(text: &[u8]) -> bool {
+    (memchr::memmem::find(text, b"HIP").is_some() || memchr::memmem::find(text, b"ROCM").is_some())
+        && memchr::memmem::find(text, b"#if").is_some()
+        && memchr::memmem::find(text, b"define").is_some()
 }
 
 /// The texts without which a header has no warp operation H001 reads (shuffles, votes and

@@ -1292,6 +1292,7 @@ fn process(
         warp_aliases: &taken.aliases,
         functions: (!taken.warp_headers.is_empty())
             .then_some(&load as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
+        defines: &taken.defines,
     };
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);

@@ -225,7 +225,7 @@ diag_info! {
         "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
     PARSE_ERROR = "T008", "parse-error", Note,
         "Part of the file could not be parsed",
-        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed.\n\nWhat to do: review the named lines in the output.";
+        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
         "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
@@ -371,8 +371,13 @@ struct Walk<'a> {
     /// Names this file declares (functions, macros, variables, types).
     declared: HashSet<String>,
     /// Where this file declares or defines a function under a name the rules know (a project's
-    /// own `__shfl_down_sync` overload or ROCm shim): that name is the project's, left as it is.
+    /// own `__shfl_down_sync` overload or ROCm shim), or `#define`s such a name as a HIP one
+    /// (`#define cudaMalloc hipMalloc`, a project's own CUDA-to-HIP header): that name is the
+    /// project's, left as it is.
     own_functions: Vec<usize>,
+    /// The names of those functions: a use calls the project's function, so that a name HIP
+    /// lacks (`__vsubss4` in a project's own HIP header) is no loss.
+    own_function_names: HashSet<String>,
     /// Function templates this file declares: a thread index passed to one deduces HIP's
     /// coordinate type, not `unsigned`.
     templates: HashSet<String>,
@@ -551,6 +556,7 @@ impl<'a> Walk<'a> {
             mask_only_macros: HashMap::new(),
             declared: HashSet::new(),
             own_functions: Vec::new(),
+            own_function_names: HashSet::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -697,6 +703,7 @@ impl<'a> Walk<'a> {
                     );
                 }
             }
+            Target::Unsupported { .. } if self.own_function_names.contains(name) => {}
             Target::Unsupported { mapping, .. } => {
                 if let Some((added, template)) = self.later_rewrites.get(&start).cloned() {
                     self.diag(
@@ -1939,13 +1946,55 @@ impl<'a> Walk<'a> {
         self.edits.push(Edit::replace(last_end, end, tail, rule));
     }
 
+    /// Whether directive `def` defines `name`, a name the rules know, as HIP code: its body
+    /// names HIP (`hipMalloc`, `HIPBLAS_OP_N`, `__shfl_xor(...)` for `__shfl_xor_sync`), as a
+    /// project's own CUDA-to-HIP header does. Renaming the defined name would define the HIP
+    /// name as itself (`#define hipMalloc hipMalloc`), hiding HIP's own macros.
+    fn defines_as_hip(&self, def: Node, name: Node) -> bool {
+        let name = self.node_str(name);
+        let Some(body) = def.field(FIELDS.value) else {
+            return false;
+        };
+        let hip = match self
+            .db
+            .target_for(name, &self.opts.libs, self.opts.hip_version)
+        {
+            Target::Name { name, .. } => Some(name),
+            Target::Unknown => return false,
+            _ => None,
+        };
+        let body = &self.src[body.byte_range()];
+        lexer::identifiers(body).into_iter().any(|r| {
+            let id = std::str::from_utf8(&body[r]).unwrap_or("");
+            Some(id) == hip
+                || ["hip", "HIP", "__hip", "roc", "ROC", "__builtin_amdgcn"]
+                    .iter()
+                    .any(|p| id.len() > p.len() && id.starts_with(p))
+        })
+    }
+
     fn collect_declarations(&mut self, flat: &Flat) {
         let f = &*FIELDS;
+        let view = std::cell::OnceCell::new();
+        // A file that `#define`s a CUDA name as HIP code is a project's own CUDA-to-HIP header:
+        // every CUDA name it defines is its own (`#define __trap() abort()` beside
+        // `#define cudaMalloc hipMalloc`).
+        let mut shim = false;
+        let mut defined_cuda_names = Vec::new();
         for (&n, &kind) in flat.nodes.iter().zip(&flat.kinds) {
             match DECL_KINDS.get(kind) {
                 Dk::Other => {}
                 kind @ (Dk::Define | Dk::FunctionDefine) => {
                     if let Some(name) = n.field(f.name) {
+                        if self.db.lookup(self.node_str(name)).is_some() {
+                            shim |= self.defines_as_hip(n, name);
+                            if in_hip_branch(n, self.src) {
+                                // `#if MY_HIP` / `#define __syncwarp() ...`: the project's own.
+                                self.own_functions.push(name.start_byte());
+                            } else {
+                                defined_cuda_names.push(name.start_byte());
+                            }
+                        }
                         let name = self.node_str(name).to_string();
                         if kind == Dk::Define {
                             if let Some(v) = n.field(f.value) {
@@ -1960,9 +2009,36 @@ impl<'a> Walk<'a> {
                                 let lead = raw.len() - raw.trim_start().len();
                                 let start = v.start_byte() + lead;
                                 let value = raw.trim().to_string();
-                                self.define_spans
-                                    .insert(name.clone(), (start, start + value.len()));
-                                self.defines.insert(name.clone(), value);
+                                // Of two definitions, the one hipcc compiles counts
+                                // (`#if defined(__HIPCC__)` / `#else` pairs).
+                                let keep = match self.define_spans.get(&name) {
+                                    None => true,
+                                    Some(&(old, _)) => {
+                                        let view = view.get_or_init(|| {
+                                            let mut root = n;
+                                            while let Some(p) = root.parent() {
+                                                root = p;
+                                            }
+                                            (
+                                                root,
+                                                crate::analysis::HipccView::new(
+                                                    self.src,
+                                                    root,
+                                                    &self.opts.defines,
+                                                    self.opts.hip_version,
+                                                ),
+                                            )
+                                        });
+                                        let skipped =
+                                            |at| view.1.skips(self.src, view.0, at).is_some();
+                                        !skipped(start) || skipped(old)
+                                    }
+                                };
+                                if keep {
+                                    self.define_spans
+                                        .insert(name.clone(), (start, start + value.len()));
+                                    self.defines.insert(name.clone(), value);
+                                }
                             }
                         }
                         self.declared.insert(name);
@@ -2003,11 +2079,15 @@ impl<'a> Walk<'a> {
                                 && self.db.lookup(name).is_some()
                             {
                                 self.own_functions.push(d.start_byte());
+                                self.own_function_names.insert(name.to_string());
                             }
                         }
                     }
                 }
             }
+        }
+        if shim {
+            self.own_functions.extend(defined_cuda_names);
         }
     }
 
@@ -2196,6 +2276,7 @@ impl<'a> Walk<'a> {
             UNSUPPORTED_HEADER.id,
             WARP_SYNC_MASK.id,
         ];
+        let view = std::cell::OnceCell::new();
         for i in 0..self.diags.len() {
             let d = &self.diags[i];
             // A call form left for a human in a macro body (T013) matters no more there.
@@ -2204,14 +2285,15 @@ impl<'a> Walk<'a> {
             if !softened {
                 continue;
             }
-            let Some(skip) = crate::analysis::hipcc_skips(
-                self.src,
-                tree,
-                d.offset,
-                &self.declared,
-                &self.opts.defines,
-                self.opts.hip_version,
-            ) else {
+            let view = view.get_or_init(|| {
+                crate::analysis::HipccView::new(
+                    self.src,
+                    tree.root_node(),
+                    &self.opts.defines,
+                    self.opts.hip_version,
+                )
+            });
+            let Some(skip) = view.skips(self.src, tree.root_node(), d.offset) else {
                 continue;
             };
             let why = skip.reason(&self.index);
@@ -2242,18 +2324,20 @@ impl<'a> Walk<'a> {
             value: Some(1),
             undefined: false,
         });
+        let view = std::cell::OnceCell::new();
         for i in 0..self.diags.len() {
             if self.diags[i].severity < Severity::Warning {
                 continue;
             }
-            let Some(skip) = crate::analysis::hipcc_skips(
-                self.src,
-                tree,
-                self.diags[i].offset,
-                &self.declared,
-                &with,
-                self.opts.hip_version,
-            ) else {
+            let view = view.get_or_init(|| {
+                crate::analysis::HipccView::new(
+                    self.src,
+                    tree.root_node(),
+                    &with,
+                    self.opts.hip_version,
+                )
+            });
+            let Some(skip) = view.skips(self.src, tree.root_node(), self.diags[i].offset) else {
                 continue;
             };
             let why = skip.reason(&self.index);
@@ -2312,6 +2396,28 @@ impl<'a> Walk<'a> {
 /// The initializer of the one `const`/`constexpr` declaration of `name` in `src` with an
 /// integer literal value (`constexpr unsigned kFull = 0xffffffffu;` -> `0xffffffffu`); `None`
 /// when there is no such declaration, or more than one.
+/// Whether `name`, declared at `decl`, is neither assigned, incremented nor has its address
+/// taken anywhere else in `src` (read by text, so any such use of the name anywhere counts).
+fn never_changed(src: &[u8], name: &str, decl: usize) -> bool {
+    lexer::whole_words(src, name)
+        .filter(|&at| at != decl)
+        .all(|at| {
+            let after = src[at + name.len()..].trim_ascii_start();
+            let before = src[..at].trim_ascii_end();
+            let assigned = match after {
+                [b'=', b'=', ..] => false,
+                [b'=', ..] | [b'+' | b'-', b'+' | b'-', ..] => true,
+                [b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^', b'=', ..] => true,
+                [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
+                _ => false,
+            };
+            let before_changes = before.ends_with(b"++")
+                || before.ends_with(b"--")
+                || (before.ends_with(b"&") && !before.ends_with(b"&&"));
+            !assigned && !before_changes
+        })
+}
+
 fn const_initializer(src: &[u8], name: &str) -> Option<String> {
     if name.is_empty() || !name.bytes().all(lexer::is_word_byte) {
         return None;
@@ -2337,7 +2443,9 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
             .split(|b| b.is_ascii_whitespace())
             .filter(|w| !w.is_empty())
             .collect();
-        let constant = head.iter().any(|w| matches!(*w, b"const" | b"constexpr"));
+        let constant = head.iter().any(|w| matches!(*w, b"const" | b"constexpr"))
+            // A local declared with a literal and never changed (`unsigned mask = 0xffffffff;`).
+            || (!head.is_empty() && never_changed(src, name, at));
         let literal = value
             .first()
             .is_some_and(|b| b.is_ascii_digit() || *b == b'~' || *b == b'-')
@@ -2646,6 +2754,33 @@ fn translate_tree_at(
     opts: &Options,
     included: Option<crate::analysis::Included>,
 ) -> Result<FileResult, TranslateError> {
+    // Without what the caller looked up, the file's headers are read here.
+    let taken = match (&included, rel, &opts.header_facts) {
+        (None, Some(rel), Some(facts)) => Some((facts, facts.for_file(src, rel))),
+        _ => None,
+    };
+    // Macros the headers define from a test of the platform decide the file's branches as
+    // the build's defines do; the command line's own say wins.
+    let header_defines = match &included {
+        Some(i) => i.defines,
+        None => taken.as_ref().map_or(&[][..], |(_, t)| &t.defines),
+    };
+    let with_headers;
+    let opts = if header_defines.is_empty() {
+        opts
+    } else {
+        let mut defines: Vec<crate::analysis::Define> = header_defines
+            .iter()
+            .filter(|d| !opts.defines.iter().any(|o| o.name == d.name))
+            .cloned()
+            .collect();
+        defines.extend(opts.defines.iter().cloned());
+        with_headers = Options {
+            defines,
+            ..opts.clone()
+        };
+        &with_headers
+    };
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
@@ -2666,7 +2801,7 @@ fn translate_tree_at(
         w.diag(
             &PARSE_ERROR,
             offset,
-            format!("could not parse {lines}; renames there were applied, other rewrites may be missing"),
+            format!("could not parse {lines}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
             Some("review these lines in the output".into()),
         );
     }
@@ -2676,17 +2811,13 @@ fn translate_tree_at(
             fix: opts.fix,
             defines: opts.defines.clone(),
         };
-        // Without what the caller looked up, the file's headers are read here.
-        let taken = match (included, rel, &opts.header_facts) {
-            (None, Some(rel), Some(facts)) => Some((facts, facts.for_file(src, rel))),
-            _ => None,
-        };
         let load = taken.as_ref().map(|(facts, t)| move || facts.functions(t));
         let included = included.unwrap_or_else(|| crate::analysis::Included {
             warp_aliases: taken.as_ref().map_or(&[], |(_, t)| &t.aliases),
             functions: load
                 .as_ref()
                 .map(|l| l as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
+            defines: &[],
         });
         let mut found =
             crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);
@@ -2788,6 +2919,25 @@ fn annotate(w: &mut Walk) {
         }
         w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
     }
+}
+
+/// Whether `n` lies in a preprocessor branch whose condition names HIP, ROCm or AMD (`#if
+/// MY_HIP`, `#ifdef USE_ROCM`, `#elif defined(__HIP_PLATFORM_AMD__)`), of either polarity.
+fn in_hip_branch(n: Node, src: &[u8]) -> bool {
+    parse::ancestors(n).into_iter().any(|x| {
+        matches!(
+            x.kind_name(),
+            "preproc_if" | "preproc_elif" | "preproc_ifdef" | "preproc_elifdef"
+        ) && x
+            .child_by_field_name("condition")
+            .or_else(|| x.child_by_field_name("name"))
+            .is_some_and(|c| {
+                let t = parse::text(c, src).to_ascii_lowercase();
+                memchr::memmem::find(&t, b"hip").is_some()
+                    || memchr::memmem::find(&t, b"rocm").is_some()
+                    || memchr::memmem::find(&t, b"amd").is_some()
+            })
+    })
 }
 
 /// Whether `file` is C source (`.c`), where call templates' C++ casts and `nullptr` do not

@@ -354,3 +354,67 @@ fn a_cached_rerun_sees_a_header_that_was_missing_or_one_that_now_comes_first() {
     settle();
     assert_eq!(run().0, [2, 4, 5]);
 }
+
+#[test]
+fn a_platform_macro_a_header_derives_from_hipcc_decides_the_including_files_branches() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(
+        &root,
+        "compat.cuh",
+        "#pragma once\n\
+         #if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)\n\
+         #define MY_HIP 1\n\
+         #else\n\
+         #define MY_HIP 0\n\
+         #define MY_CUDA_ONLY\n\
+         #endif\n",
+    );
+    write(
+        &root,
+        "k.cu",
+        "#include \"compat.cuh\"\n\
+         #if MY_HIP\n\
+         #include <hip/hip_runtime.h>\n\
+         #else\n\
+         #include <mma.h>\n\
+         #endif\n\
+         __device__ unsigned ld(const unsigned* p) {\n\
+         #ifdef MY_CUDA_ONLY\n\
+         unsigned v; asm volatile(\"ld.global.cs.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p)); return v;\n\
+         #else\n\
+         return __builtin_nontemporal_load(p);\n\
+         #endif\n\
+         }\n",
+    );
+    let report = convert(&config(&root), false).unwrap();
+    let f = report.files.iter().find(|f| f.path == "k.cu").unwrap();
+    let errors: Vec<(String, usize)> = f
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == hipport::diag::Severity::Error)
+        .map(|d| (d.id.clone(), d.line))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let notes: Vec<(String, usize)> = f
+        .diagnostics
+        .iter()
+        .map(|d| (d.id.clone(), d.line))
+        .collect();
+    assert!(
+        notes.contains(&("H014".into(), 5)) && notes.contains(&("H006".into(), 9)),
+        "{notes:?}"
+    );
+    // Without the header's test of the platform, both arms are undecided: errors again.
+    write(
+        &root,
+        "compat.cuh",
+        "#pragma once\n#define MY_HIP 0\n#define MY_CUDA_ONLY\n",
+    );
+    let report = convert(&config(&root), false).unwrap();
+    let f = report.files.iter().find(|f| f.path == "k.cu").unwrap();
+    assert!(f
+        .diagnostics
+        .iter()
+        .any(|d| d.id == "H006" && d.severity == hipport::diag::Severity::Error));
+}

@@ -1402,3 +1402,116 @@ fn cuda_13_prefetch_with_a_location_becomes_hip_7_1s_v2_form() {
     assert!(diags.iter().any(|d| d.starts_with("H038:6:")), "{diags:?}");
     assert!(diags.iter().any(|d| d.starts_with("T002:7:")), "{diags:?}");
 }
+
+#[test]
+fn a_platform_macro_the_file_derives_from_hipcc_decides_its_branches() {
+    // Single-source code keyed on the file's own `ON_HIP`, defined from `__HIPCC__`: what the
+    // CUDA arms name is left there, as notes; the HIP arm's 32-lane full mask is the one widened.
+    let src = "\
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
+#define ON_HIP 1
+#define LANES_ALL 0xffffffffull
+#else
+#define ON_HIP 0
+#define LANES_ALL 0xffffffffu
+#endif
+#if ON_HIP
+#include <hip/hip_runtime.h>
+#else
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#endif
+__global__ void k(float* x) {
+  float v = x[threadIdx.x];
+#if !ON_HIP
+  __nv_bfloat16 b = __float2bfloat16(v);
+#endif
+  x[threadIdx.x] = __shfl_sync(LANES_ALL, v, 0);
+}
+";
+    let opts = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("#define LANES_ALL 0xffffffffffffffffull\n#else\n#define ON_HIP 0\n#define LANES_ALL 0xffffffffu\n"),
+        "{out}"
+    );
+    let d = severities(src, &hip52());
+    let t002: Vec<(Severity, usize)> = d
+        .iter()
+        .filter(|(id, _, _)| id == "T002")
+        .map(|&(_, s, l)| (s, l))
+        .collect();
+    assert!(
+        !t002.is_empty()
+            && t002
+                .iter()
+                .all(|&(s, l)| s == Severity::Note && (l == 12 || l == 17)),
+        "{t002:?}"
+    );
+    // Where the derivation is undecided (a name a build may set), the arms stay errors.
+    let open = src.replace(
+        "defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)",
+        "defined(MY_BUILD)",
+    );
+    let d = severities(&open, &hip52());
+    assert!(
+        d.iter()
+            .any(|(id, s, _)| id == "T002" && *s == Severity::Error),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn a_projects_own_cuda_to_hip_header_keeps_the_cuda_names_it_defines() {
+    // The shape of a project's vendor header for HIP builds: CUDA names defined as HIP ones,
+    // and beside them CUDA names defined as plain code. Renaming the defined names would
+    // define HIP's names as themselves (`#define hipHostMallocMapped hipHostMallocMapped`).
+    let src = "\
+#include <hip/hip_runtime.h>
+#define cudaHostAllocMapped hipHostMallocMapped
+#define cudaMallocHost(ptr, size) hipHostMalloc(ptr, size, hipHostMallocDefault)
+#define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)
+#define __trap() do { abort(); } while (0)
+#define CUBLAS_TF32_TENSOR_OP_MATH 0
+static __device__ int __vsubss4(int a, int b) { return a - b; }
+static __device__ int twice(int a) { return __vsubss4(a, -a); }
+";
+    let (out, diags) = tr(src, &hip52());
+    assert_eq!(out, src);
+    assert!(diags.is_empty(), "{diags:?}");
+    // A file that defines a CUDA name as something else, with no HIP in sight, is CUDA code:
+    // its names are renamed as before.
+    let (out, _) = tr("#define cudaStreamFast cudaStreamNonBlocking\n", &hip52());
+    assert_eq!(out, "#define cudaStreamFast hipStreamNonBlocking\n");
+    let (out, _) = tr("#define cudaMemcpyDefault 4\n", &hip52());
+    assert_eq!(out, "#define hipMemcpyDefault 4\n");
+    // A CUDA name defined in a branch for HIP builds is the project's too.
+    let own = "#if MY_HIP\n#define __syncwarp() do {} while (0)\n#endif\n";
+    let (out, diags) = tr(own, &hip52());
+    assert_eq!((out.as_str(), diags), (own, vec![]));
+}
+
+#[test]
+fn a_local_full_mask_never_changed_is_a_full_mask() {
+    let src = "__global__ void k(int* d) {\n  int v = d[threadIdx.x];\n  unsigned int mask = 0xffffffff;\n  d[threadIdx.x] = __shfl_up_sync(mask, v, 1, 32);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("__shfl_up(v, 1, 32)"), "{out}");
+    assert!(diags.iter().all(|d| !d.starts_with("T009")), "{diags:?}");
+    // Changed afterwards (or its address taken): not known, so reported and left.
+    for change in ["mask &= 3;", "mask = 1;", "set(&mask);", "mask++;"] {
+        let changed = src.replace(
+            "  d[threadIdx.x] =",
+            &format!("  {change}\n  d[threadIdx.x] ="),
+        );
+        let (out, diags) = tr(&changed, &hip52());
+        assert!(out.contains("__shfl_up_sync(mask"), "{change}: {out}");
+        assert!(
+            diags.iter().any(|d| d.starts_with("T009")),
+            "{change}: {diags:?}"
+        );
+    }
+}

@@ -1238,6 +1238,29 @@ Fix: check right after each launch (`C10_CUDA_KERNEL_LAUNCH_CHECK()` or \
 synchronisation's own result for errors of the kernel's run; or build for ROCm 7.0 or later.",
 };
 
+/// H055: a warp size of 64 fixed for AMD, which RDNA GPUs (32-lane wavefronts) break.
+pub const WARP_SIZE_64: DiagInfo = DiagInfo {
+    id: "H055",
+    name: "warp-size-64",
+    severity: Severity::Warning,
+    summary: "A warp size fixed at 64 for AMD: RDNA GPUs run 32-lane wavefronts",
+    explain: "\
+Code ported to ROCm by hand often fixes the warp size at 64 for HIP (`#ifdef USE_ROCM` / `#define \
+WARP_SIZE 64`), since MI-series (CDNA) GPUs run 64-lane wavefronts. RDNA GPUs (Radeon RX \
+6000/7000/9000, Radeon PRO, gfx10 to gfx12) run 32 lanes: there `warpSize` is 32, \
+`__AMDGCN_WAVEFRONT_SIZE` is 32, a reduction that starts at offset 32 adds each lane to itself \
+(a shuffle from beyond the wavefront returns the lane's own value), `lane == 63` is never true, \
+and per-warp arrays get half their slots written. hipport's build files target gfx1030 and \
+gfx1100 by default, so such a build runs there. hipport reports an object-like macro or \
+constant named as a warp size (`WARP_SIZE`, `kWarpSize`, `WAVEFRONT_SIZE`) defined as 64 in code \
+hipcc compiles, unless a condition around it names the architecture (`__GFX9__`, `__gfx90a__`, \
+`__AMDGCN_WAVEFRONT_SIZE`, `CDNA`).
+
+Fix: use `warpSize` (a run-time value on AMD), or choose 64 only for CDNA targets: `#if \
+defined(__GFX9__)` (gfx9 is CDNA and Vega, all wave64), else 32; or build only for CDNA \
+(`--offload-arch gfx90a,gfx942`).",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1294,4 +1317,5 @@ pub const DIAGS: &[DiagInfo] = &[
     THREAD_BLOCK_CLUSTER,
     PLATFORM_HCC,
     LAST_ERROR,
+    WARP_SIZE_64,
 ];

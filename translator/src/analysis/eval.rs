@@ -57,9 +57,13 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
         let n = if n == "__CUDACC__" { "__HIPCC__" } else { n };
         !HIP_HEADER_MACROS.contains(&n) && macros.build.iter().any(|d| d.undefined && d.name == n)
     };
-    if macros.get(name).is_some() {
-        None
-    } else if name == "__HIP_PLATFORM_HCC__" && !macros.platform_hcc {
+    match macros.defined_here(name) {
+        Some(true) => return Some(true),
+        None => return None,
+        // Not defined by the file where hipcc compiles it: the compiler and the build decide.
+        Some(false) => {}
+    }
+    if name == "__HIP_PLATFORM_HCC__" && !macros.platform_hcc {
         // ROCm 6.0 removed it from HIP's headers: defined only where the build defines it.
         Some(
             macros
@@ -72,12 +76,13 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     } else if undefined(name) {
         // `-U` comes after hipcc's own `-D`s, as clang reads them, and after PyTorch's.
         Some(false)
+    } else if macros.build.iter().any(|d| !d.undefined && d.name == name) {
+        // The build defines it (PyTorch's ROCm build defines USE_ROCM; plain hipcc does not),
+        // a CUDA macro too where the build says so (`-D __CUDA_ARCH__=800` for a HIP shim).
+        Some(true)
     } else if CUDA_ONLY_MACROS.contains(&name) {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) {
-        Some(true)
-    } else if macros.build.iter().any(|d| !d.undefined && d.name == name) {
-        // The build defines it (PyTorch's ROCm build defines USE_ROCM; plain hipcc does not).
         Some(true)
     } else {
         None
@@ -404,6 +409,8 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             let name = text(n);
             match hip_defined(name, macros) {
                 Some(false) => Some(0),
+                // Defined by the file, where hipcc compiles the definition.
+                Some(true) if macros.defined_here(name) == Some(true) => macros.value(name),
                 // Defined by the compiler (as 1) or the build.
                 Some(true) => match macros.build.iter().find(|d| !d.undefined && d.name == name) {
                     Some(d) => d.value,

@@ -27,6 +27,9 @@ const RESTATES: &[(&str, &[&str])] = &[
     ("H014", &["T007"]),
 ];
 
+/// What the analysis appends to an error in a branch hipcc never compiles.
+const HAZARD_SKIPPED: &str = " (HIP does not compile this: ";
+
 /// What `soften_in_skipped_branches` appends to a report in a branch hipcc never compiles.
 const SKIPPED_BRANCH: &str = "; hipcc does not compile this branch";
 
@@ -56,7 +59,10 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
             let kept = &mut diags[h];
             if let Some(at) = t_message.find(SKIPPED_BRANCH) {
                 kept.severity = Severity::Note;
-                kept.message.push_str(&t_message[at..]);
+                // The hazard's message may say so already, from the analysis's own reading.
+                if !kept.message.contains(HAZARD_SKIPPED) {
+                    kept.message.push_str(&t_message[at..]);
+                }
                 kept.help = t_help;
             } else {
                 kept.severity = kept.severity.max(t_severity);

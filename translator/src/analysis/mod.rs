@@ -215,6 +215,9 @@ pub struct Included<'h> {
     /// Their device functions that do warp-level work (H001's segment code): asked for only
     /// where the file has an H001 finding.
     pub functions: Option<&'h dyn Fn() -> Vec<HeaderFunction>>,
+    /// Macros they define from a test of the platform (`MY_HIP` from `__HIPCC__`), as defines
+    /// for the file's own branches (see [`HipccView::decided`]).
+    pub defines: &'h [Define],
 }
 
 /// [`analyze_flat`] for a file that includes project headers which define macros as
@@ -312,50 +315,107 @@ pub struct SkippedBranch {
     pub condition_holds: bool,
 }
 
-/// The branch hipcc skips at byte `offset`, judged as H010/H011 judge conditions, but only from
-/// what hipcc itself defines (the CUDA-only macros are undefined, `__HIP_PLATFORM_AMD__` and
-/// friends are defined): a branch that a value of the file's own macros decides is not counted,
-/// since a build may set those differently. `own_names` are the names the file defines or
-/// declares; a CUDA macro the file defines itself is not taken as undefined. `defines` are the
-/// macros the build defines (see [`Define`]); `hip` the target release.
-pub fn hipcc_skips(
-    src: &[u8],
-    tree: &Tree,
-    offset: usize,
-    own_names: &HashSet<String>,
-    defines: &[Define],
-    hip: Version,
-) -> Option<SkippedBranch> {
-    let node = tree.root_node().descendant_for_byte_range(offset, offset)?;
-    let mut macros = Macros {
-        build: build_defines(src, defines),
-        platform_hcc: hip < eval::PLATFORM_HCC_REMOVED,
-        ..Macros::default()
-    };
-    // Only hipcc's own macros matter: those the file defines stay undecided, and every other
-    // name is undecided already (no value recorded).
-    for &name in eval::CUDA_ONLY_MACROS
-        .iter()
-        .chain(eval::HIP_DEFINED_MACROS)
-        .chain(&["USE_ROCM"])
-    {
-        if own_names.contains(name) {
-            macros
-                .by_name
-                .entry(name.to_string())
-                .or_default()
-                .push(Macro {
-                    name: name.to_string(),
-                    value: None,
-                    full_mask_32: false,
-                    body_range: 0..0,
-                    body: None,
-                    function_like: false,
-                });
+/// How hipcc sees a file's preprocessor branches, judged as H010/H011 judge conditions: the
+/// CUDA-only macros are undefined, `__HIP_PLATFORM_AMD__` and friends are defined, the build's
+/// `defines` count, and so do the file's own macros where hipcc surely compiles their
+/// definitions (`#if defined(__HIPCC__)` around `#define MY_HIP 1`) or surely skips every one.
+/// A definition whose branch is undecided, or a name the file `#undef`s, decides nothing.
+pub struct HipccView {
+    macros: Macros,
+}
+
+impl HipccView {
+    /// Reads the file's macro definitions in order (each judged with those before it).
+    pub fn new(src: &[u8], root: Node, defines: &[Define], hip: Version) -> HipccView {
+        let mut macros = Macros {
+            build: build_defines(src, defines),
+            platform_hcc: hip < eval::PLATFORM_HCC_REMOVED,
+            undefs: undefined_names(src),
+            ..Macros::default()
+        };
+        if memchr::memmem::find(src, b"define").is_some() {
+            let mut cursor = root.walk();
+            let mut stack = vec![root];
+            while let Some(n) = stack.pop() {
+                let kind = n.kind_name();
+                if kind == "preproc_def" || kind == "preproc_function_def" {
+                    if let Some(m) = plain_macro(src, n, &macros) {
+                        macros.by_name.entry(m.name.clone()).or_default().push(m);
+                    }
+                    continue;
+                }
+                let first = stack.len();
+                stack.extend(n.children(&mut cursor).filter(|c| c.child_count() > 0));
+                stack[first..].reverse();
+            }
         }
+        HipccView { macros }
     }
-    let (directive, condition_holds) = rules::skipping_directive(node, src, &macros)?;
-    Some(SkippedBranch::new(src, directive, condition_holds))
+
+    /// The object-like macros the file defines in conditional code that hipcc's view decides
+    /// (`#if defined(__HIPCC__)` / `#define MY_HIP 1`), as the defines (or `-U`s, where hipcc
+    /// skips every definition) they amount to for a file that includes this one.
+    pub fn decided(&self) -> Vec<Define> {
+        let mut out: Vec<Define> = Vec::new();
+        for (name, defs) in &self.macros.by_name {
+            if defs.iter().any(|d| d.function_like) || !defs.iter().any(|d| d.conditional) {
+                continue;
+            }
+            match self.macros.defined_here(name) {
+                Some(true) => out.push(Define {
+                    name: name.clone(),
+                    value: defs.iter().find(|d| d.live == Some(true)).and_then(|d| {
+                        if d.body_range.is_empty() {
+                            Some(1)
+                        } else {
+                            d.value
+                        }
+                    }),
+                    undefined: false,
+                }),
+                Some(false) => out.push(Define {
+                    name: name.clone(),
+                    value: None,
+                    undefined: true,
+                }),
+                None => {}
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    /// The branch hipcc skips at byte `offset` of the file (whose tree's root is `root`), if any.
+    pub fn skips(&self, src: &[u8], root: Node, offset: usize) -> Option<SkippedBranch> {
+        let node = root.descendant_for_byte_range(offset, offset)?;
+        let (directive, condition_holds) = rules::skipping_directive(node, src, &self.macros)?;
+        Some(SkippedBranch::new(src, directive, condition_holds))
+    }
+}
+
+/// Definition `n` as [`HipccView`] reads it: its name, whether hipcc compiles it, and, where
+/// it surely does, the value of a body that is one integer literal.
+fn plain_macro(src: &[u8], n: Node, macros: &Macros) -> Option<Macro> {
+    let name = std::str::from_utf8(&src[n.field(FIELDS.name)?.byte_range()]).ok()?;
+    let function_like = n.kind_name() == "preproc_function_def";
+    let value_node = n.field(FIELDS.value);
+    let body_range = value_node.map_or(n.end_byte()..n.end_byte(), |v| v.byte_range());
+    let live = rules::hip_live(n, src, macros);
+    // A default (`#ifndef N` / `#define N 0`) is no value: a build may define the name otherwise.
+    let value = value_node
+        .filter(|_| !function_like && live == Some(true))
+        .and_then(|v| int_literal_body(&src[v.byte_range()]))
+        .map(|(v, _)| v as i64);
+    Some(Macro {
+        name: name.to_string(),
+        value,
+        full_mask_32: false,
+        body_range,
+        body: None,
+        function_like,
+        live,
+        conditional: rules::under_condition(n, src, macros),
+    })
 }
 
 impl SkippedBranch {
@@ -499,6 +559,12 @@ struct Macro {
     body: Option<MacroBody>,
     /// Function-like macro.
     function_like: bool,
+    /// Whether hipcc compiles the definition: `Some(false)` in a branch it skips, `Some(true)`
+    /// where every enclosing condition is decided and lets it in, `None` where one is undecided.
+    live: Option<bool>,
+    /// Whether a conditional directive other than an include guard encloses the definition
+    /// (read only by [`HipccView`]).
+    conditional: bool,
 }
 
 /// A macro body parsed on its own inside a wrapper function.
@@ -530,6 +596,8 @@ struct Macros {
     build: Vec<Define>,
     /// Whether HIP's headers still define `__HIP_PLATFORM_HCC__` (releases before 6.0).
     platform_hcc: bool,
+    /// Names the file `#undef`s: where they are defined is not read (see [`Macros::defined_here`]).
+    undefs: HashSet<String>,
 }
 
 impl Macros {
@@ -537,20 +605,116 @@ impl Macros {
         self.by_name.values()
     }
 
-    /// The value of an object-like macro, when every definition agrees.
+    /// The value of an object-like macro, when every definition hipcc may compile agrees.
     fn value(&self, name: &str) -> Option<i64> {
         let defs = self.by_name.get(name)?;
-        let first = defs.first()?;
+        let mut live = defs.iter().filter(|d| d.live != Some(false));
+        let first = live.next()?;
         if first.function_like {
             return None;
         }
         let v = first.value?;
-        defs.iter().all(|d| d.value == Some(v)).then_some(v)
+        live.all(|d| d.value == Some(v)).then_some(v)
     }
 
+    /// The file's definition of `name`: the first one hipcc may compile, else the first.
     fn get(&self, name: &str) -> Option<&Macro> {
-        self.by_name.get(name).and_then(|v| v.first())
+        let defs = self.by_name.get(name)?;
+        defs.iter()
+            .find(|d| d.live != Some(false))
+            .or_else(|| defs.first())
     }
+
+    /// Whether the file's own definitions of `name` make it defined under hipcc: `Some(true)`
+    /// where one is compiled for sure, `Some(false)` where hipcc skips every one (or the file
+    /// has none), `None` where that is undecided.
+    fn defined_here(&self, name: &str) -> Option<bool> {
+        if self.undefs.contains(name) {
+            return None;
+        }
+        let Some(defs) = self.by_name.get(name) else {
+            return Some(false);
+        };
+        if defs.iter().any(|d| d.live == Some(true)) {
+            Some(true)
+        } else if defs.iter().all(|d| d.live == Some(false)) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// The type aliases `src` declares with `typedef T NAME;` or `using NAME = T;` (one name, no
+/// braces), read by text: name to the aliased type with its blanks normalized.
+fn type_aliases(src: &[u8]) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let word_at = |i: usize| i == 0 || !(src[i - 1].is_ascii_alphanumeric() || src[i - 1] == b'_');
+    for (kw, using) in [(&b"typedef"[..], false), (&b"using"[..], true)] {
+        for at in memchr::memmem::find_iter(src, kw) {
+            if !word_at(at) {
+                continue;
+            }
+            let rest = &src[at + kw.len()..];
+            let Some(end) = rest.iter().position(|&b| b == b';') else {
+                continue;
+            };
+            let Ok(decl) = std::str::from_utf8(&rest[..end]) else {
+                continue;
+            };
+            if decl.contains(['{', '}', '(', '#', ',']) || !decl.starts_with(char::is_whitespace) {
+                continue;
+            }
+            let (name, ty) = if using {
+                let Some((name, ty)) = decl.split_once('=') else {
+                    continue;
+                };
+                (name.trim(), ty)
+            } else {
+                let decl = decl.trim_end();
+                let cut = decl
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(0, |i| i + 1);
+                (&decl[cut..], &decl[..cut])
+            };
+            let ty = norm_ws(ty.trim());
+            if !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !ty.is_empty()
+            {
+                out.entry(name.to_string()).or_insert(ty);
+            }
+        }
+    }
+    out
+}
+
+/// The names `src` `#undef`s.
+fn undefined_names(src: &[u8]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for at in memchr::memmem::find_iter(src, b"undef") {
+        let before = src[..at].iter().rev().find(|b| !matches!(b, b' ' | b'\t'));
+        if before != Some(&b'#') {
+            continue;
+        }
+        let rest = &src[at + 5..];
+        let blank = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        if blank == 0 {
+            continue;
+        }
+        let name: Vec<u8> = rest[blank..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .copied()
+            .collect();
+        if !name.is_empty() {
+            out.insert(String::from_utf8_lossy(&name).into_owned());
+        }
+    }
+    out
 }
 
 /// A declared variable or parameter.
@@ -706,6 +870,9 @@ struct Analyzer<'a, 't> {
     names_cluster: std::cell::OnceCell<bool>,
     /// Whether the text can hold a last-error check (read at the first question).
     names_last_error: std::cell::OnceCell<bool>,
+    /// The file's type aliases (`typedef unsigned int U32;`, `using mask_t = unsigned;`), name
+    /// to aliased type (read at the first question).
+    type_aliases: std::cell::OnceCell<HashMap<String, String>>,
     /// Whether the file has its own `min`/`max` or `std::min` in scope (H047).
     own_min_max: std::cell::OnceCell<bool>,
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
@@ -736,6 +903,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             macros: Rc::new(Macros {
                 build: build_defines(src, &opts.defines),
                 platform_hcc: opts.hip_version < eval::PLATFORM_HCC_REMOVED,
+                undefs: undefined_names(src),
                 ..Macros::default()
             }),
             decls: Decls::new(src),
@@ -759,6 +927,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_dim3: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
             names_last_error: std::cell::OnceCell::new(),
+            type_aliases: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
             calls: Vec::new(),
@@ -794,6 +963,22 @@ impl<'a, 't> Analyzer<'a, 't> {
         *self
             .names_last_error
             .get_or_init(|| last_error::names_check(self.src))
+    }
+
+    /// Whether `ty` is a 32-bit integer type, directly or through the file's aliases of it.
+    fn is_32bit(&self, ty: &str) -> bool {
+        let aliases = self.type_aliases.get_or_init(|| type_aliases(self.src));
+        let mut ty = ty;
+        for _ in 0..4 {
+            if rules::is_32bit_type(ty) {
+                return true;
+            }
+            match aliases.get(ty.trim_start_matches("const ")) {
+                Some(t) => ty = t,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Whether the text names `dim3`: without it no variable holds a block shape (H048).
@@ -1076,6 +1261,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         let body_range = value_node
             .map(|v| v.byte_range())
             .unwrap_or(node.end_byte()..node.end_byte());
+        let live = if self.origin.is_none() && self.has_pp_branches() {
+            rules::hip_live(node, self.src, &self.macros)
+        } else {
+            Some(true).filter(|_| self.origin.is_none())
+        };
         let mut m = Macro {
             name: name.clone(),
             value: None,
@@ -1083,6 +1273,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             body_range: body_range.clone(),
             body: None,
             function_like,
+            live,
+            conditional: false,
         };
         if let Some(v) = value_node {
             let body_text = &self.src[v.byte_range()];

@@ -1313,34 +1313,62 @@ fn cg_member_added(name: &str) -> Option<hipport_rules::Version> {
 
 /// A cooperative-groups member the target HIP lacks (H044): a method of a variable declared as
 /// a group, or the partition functions, qualified with the namespace.
+/// Whether `name` is declared earlier in the function holding `at` as a cooperative-groups
+/// tile with its type written out (`cg::thread_block_tile<32> warp = ...`), which the parser
+/// reads as comparisons (`(cg::thread_block_tile < 32) > (warp = ...)`), so no declaration
+/// records it.
+fn tile_declared_before(a: &Analyzer, name: &str, at: usize) -> bool {
+    let Some(func) = a.func_at(at) else {
+        return false;
+    };
+    let text = &a.src[func.node.start_byte()..at];
+    let needle = b"thread_block_tile<";
+    memchr::memmem::find_iter(text, needle).any(|i| {
+        let rest = &text[i + needle.len()..];
+        // The template arguments, then the declared name.
+        let Some(close) = rest.iter().position(|&b| b == b'>') else {
+            return false;
+        };
+        let after = rest[close + 1..].trim_ascii_start();
+        after.starts_with(name.as_bytes())
+            && !after
+                .get(name.len())
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    })
+}
+
 fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
     let Some(f) = n.field(FIELDS.function) else {
         return;
     };
     let is_group = match f.kind_name() {
-        "field_expression" => f
-            .field(FIELDS.argument)
-            .filter(|o| o.kind_name() == "identifier")
-            .and_then(|o| a.lookup(a.text(o), o.start_byte()))
-            .is_some_and(|d| {
-                const GROUPS: [&str; 5] = [
-                    "thread_block_tile",
-                    "coalesced_group",
-                    "thread_group",
-                    "thread_block",
-                    "grid_group",
-                ];
-                const MAKERS: [&str; 4] = [
-                    "tiled_partition",
-                    "this_thread_block",
-                    "coalesced_threads",
-                    "this_grid",
-                ];
-                GROUPS.iter().any(|g| d.ty_text.contains(g))
-                    || (d.ty_text == "auto"
-                        && d.init
-                            .is_some_and(|i| MAKERS.iter().any(|m| a.text(i).contains(m))))
-            }),
+        "field_expression" => {
+            f.field(FIELDS.argument)
+                .filter(|o| o.kind_name() == "identifier")
+                .is_some_and(|o| tile_declared_before(a, a.text(o), o.start_byte()))
+                || f.field(FIELDS.argument)
+                    .filter(|o| o.kind_name() == "identifier")
+                    .and_then(|o| a.lookup(a.text(o), o.start_byte()))
+                    .is_some_and(|d| {
+                        const GROUPS: [&str; 5] = [
+                            "thread_block_tile",
+                            "coalesced_group",
+                            "thread_group",
+                            "thread_block",
+                            "grid_group",
+                        ];
+                        const MAKERS: [&str; 4] = [
+                            "tiled_partition",
+                            "this_thread_block",
+                            "coalesced_threads",
+                            "this_grid",
+                        ];
+                        GROUPS.iter().any(|g| d.ty_text.contains(g))
+                            || (d.ty_text == "auto"
+                                && d.init
+                                    .is_some_and(|i| MAKERS.iter().any(|m| a.text(i).contains(m))))
+                    })
+        }
         // `cg::labeled_partition(...)`, `cooperative_groups::binary_partition(...)`
         "qualified_identifier" | "template_function" => {
             matches!(name, "labeled_partition" | "binary_partition")
@@ -1593,6 +1621,32 @@ fn warp_name(name: &str) -> bool {
 }
 
 /// A name in lower case without its `_`s, as the name checks below compare it.
+/// Whether `name` counts warps (`WARPS_PER_BLOCK`, `num_warps`, `nWarps`, `warp_count`) rather
+/// than indexing one.
+fn warp_count_name(name: &str) -> bool {
+    let l = squashed(name);
+    l.contains("warps") || l.contains("numwarp") || l.contains("nwarp") || l.contains("warpcount")
+}
+
+/// Whether `n` lies in a kernel launch's configuration (`<<<grid, WARPS * 32>>>`), a
+/// `__launch_bounds__`, or a `dim3` block shape.
+fn in_launch_shape(n: Node) -> bool {
+    let mut x = n;
+    for _ in 0..8 {
+        let Some(p) = x.parent() else {
+            return false;
+        };
+        match p.kind_name() {
+            "kernel_call_syntax" | "launch_bounds" => return true,
+            "call_expression" | "init_declarator" | "declaration" | "compound_statement" => {
+                return false
+            }
+            _ => x = p,
+        }
+    }
+    false
+}
+
 fn squashed(name: &str) -> String {
     name.chars()
         .filter(|c| *c != '_')
@@ -1831,7 +1885,8 @@ fn snippet(s: &str) -> String {
 }
 
 /// A 32-bit integer type as written in CUDA code.
-fn is_32bit_type(ty: &str) -> bool {
+pub(super) fn is_32bit_type(ty: &str) -> bool {
+    let ty = ty.strip_prefix("std::").unwrap_or(ty);
     matches!(
         ty,
         "unsigned"
@@ -1842,6 +1897,14 @@ fn is_32bit_type(ty: &str) -> bool {
             | "int32_t"
             | "signed int"
             | "signed"
+            // The common project spellings (nvdiffrast's and CUTLASS-era `U32`, kernels' `u32`).
+            | "U32"
+            | "u32"
+            | "uint32"
+            | "UINT32"
+            | "S32"
+            | "s32"
+            | "int32"
     )
 }
 
@@ -1983,6 +2046,71 @@ pub(super) fn skipping_directive<'t>(
     None
 }
 
+/// Whether a conditional directive other than an include guard (`#ifndef G` around the file's
+/// first `#define G`) encloses `n`.
+pub(super) fn under_condition(n: Node, src: &[u8], macros: &Macros) -> bool {
+    let text = |x: Node| std::str::from_utf8(&src[x.byte_range()]).unwrap_or("");
+    crate::parse::ancestors(n)
+        .into_iter()
+        .any(|x| match x.kind_name() {
+            "preproc_if" | "preproc_elif" | "preproc_elifdef" => true,
+            "preproc_ifdef" => {
+                let name = x.field(FIELDS.name).map(text).unwrap_or("");
+                let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
+                let guard = negated
+                    && x.field(FIELDS.alternative).is_none()
+                    && macros
+                        .by_name
+                        .get(name)
+                        .and_then(|d| d.first())
+                        .is_some_and(|d| x.byte_range().contains(&d.body_range.start));
+                !guard
+            }
+            _ => false,
+        })
+}
+
+/// Whether hipcc compiles the code at `n` (a definition, read in pass 1 with the macros defined
+/// before it): `Some(false)` where an enclosing branch is skipped, `Some(true)` where every
+/// enclosing condition is decided and lets it in, `None` where one is undecided. An include
+/// guard (`#ifndef G` around the file's first `#define G`) lets it in.
+pub(super) fn hip_live(n: Node, src: &[u8], macros: &Macros) -> Option<bool> {
+    if skipping_directive(n, src, macros).is_some() {
+        return Some(false);
+    }
+    let text = |x: Node| std::str::from_utf8(&src[x.byte_range()]).unwrap_or("");
+    let mut child = n;
+    for x in crate::parse::ancestors(n).into_iter().take(200) {
+        match x.kind_name() {
+            "preproc_if" | "preproc_elif" => {
+                let cond = x.field(FIELDS.condition);
+                if cond != Some(child)
+                    && cond.and_then(|c| pp_condition(c, src, macros, 0)).is_none()
+                {
+                    return None;
+                }
+            }
+            "preproc_ifdef" | "preproc_elifdef" => {
+                let name = x.field(FIELDS.name).map(text).unwrap_or("");
+                let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
+                let guard = negated
+                    && x.field(FIELDS.alternative).is_none()
+                    && macros
+                        .by_name
+                        .get(name)
+                        .and_then(|d| d.first())
+                        .is_some_and(|d| x.byte_range().contains(&d.body_range.start));
+                if !guard && eval::hip_defined(name, macros).is_none() {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        child = x;
+    }
+    Some(true)
+}
+
 /// Whether `cond` is the condition of a loop that strides by the block (`for (t = threadIdx.x;
 /// t < 32; t += blockDim.x)`): it visits 32 elements with the whole block, not one warp.
 fn block_stride_condition(a: &Analyzer, cond: Node) -> bool {
@@ -2072,10 +2200,21 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             && matches!(other.kind_name(), "identifier" | "field_expression")
             && warp_name(a.text(other)) =>
         {
-            Some((
-                Severity::Error,
-                format!("`{expr}` multiplies a warp index by a warp size of 32"),
-            ))
+            if warp_count_name(a.text(other)) {
+                // `WARPS_PER_BLOCK * 32` threads: a block size, valid at any wavefront width.
+                // Where it sizes a launch or a block it is no warp-size assumption of its own.
+                (!in_launch_shape(n)).then(|| {
+                    (
+                        Severity::Warning,
+                        format!("`{expr}` counts the threads of warps of 32"),
+                    )
+                })
+            } else {
+                Some((
+                    Severity::Error,
+                    format!("`{expr}` multiplies a warp index by a warp size of 32"),
+                ))
+            }
         }
         "==" | "!=" | "<" | "<=" | ">" | ">="
             if (value == 31 || value == 32) && other_is_lane_named =>
@@ -2240,6 +2379,43 @@ fn warp_constant_name(name: &str) -> bool {
     ["warp", "wave", "lane"].iter().any(|p| l.contains(p))
 }
 
+/// H055: `#define WARP_SIZE 64` in code hipcc compiles, with no architecture test around it.
+fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
+    if hip_compiles(a, def) == Some(false) {
+        return;
+    }
+    const ARCH_TESTS: [&str; 7] = [
+        "GFX9",
+        "gfx9",
+        "WAVEFRONT_SIZE",
+        "CDNA",
+        "WAVE64",
+        "wave64",
+        "__GFX",
+    ];
+    let arch_guarded = crate::parse::ancestors(def).into_iter().any(|x| {
+        matches!(
+            x.kind_name(),
+            "preproc_if" | "preproc_elif" | "preproc_ifdef" | "preproc_elifdef"
+        ) && x
+            .field(FIELDS.condition)
+            .or_else(|| x.field(FIELDS.name))
+            .is_some_and(|c| ARCH_TESTS.iter().any(|t| a.text(c).contains(t)))
+    });
+    if arch_guarded {
+        return;
+    }
+    let at = value.start_byte() + a.text(value).len() - a.text(value).trim_start().len();
+    a.report_at(
+        &WARP_SIZE_64,
+        Severity::Warning,
+        at,
+        format!("`{name}` fixes the warp size at 64 for hipcc; RDNA GPUs (Radeon, gfx10 to gfx12) run 32-lane wavefronts"),
+        Some("use `warpSize`, or choose 64 only under `#if defined(__GFX9__)` (CDNA and Vega) and 32 otherwise".into()),
+        vec![],
+    );
+}
+
 fn warp_size_constant(name: &str, value: i64) -> Option<String> {
     let l = squashed(name);
     if value == 32 && warp_size_name(name) {
@@ -2319,6 +2495,9 @@ fn define(a: &mut Analyzer, n: Node) {
         .get(name)
         .and_then(|defs| defs.iter().find(|m| m.body_range == value.byte_range()))
         .and_then(|m| m.value);
+    if v == Some(64) && warp_size_name(name) && a.origin.is_none() {
+        wave64_constant(a, n, value, name);
+    }
     if let Some(v) = v {
         if let Some(msg) = warp_size_constant(name, v) {
             // The CUDA side of an already ported pair (`#if ...HIP... 64 #else 32`) never
@@ -3657,7 +3836,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 None
             };
             if let Some(d) = var {
-                if is_32bit_type(&d.ty_text) && !d.pointer {
+                if a.is_32bit(&d.ty_text) && !d.pointer {
                     let fix = widen_decl_fix(a, &d);
                     let what = if has_sync {
                         "is declared `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask"
@@ -3678,7 +3857,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     return;
                 }
             }
-            if let Some(ty) = cast_type(a, mask).filter(|t| has_sync && is_32bit_type(t)) {
+            if let Some(ty) = cast_type(a, mask).filter(|t| has_sync && a.is_32bit(t)) {
                 a.report(
                     &SYNC_MASK_32,
                     Severity::Error,
@@ -4173,7 +4352,7 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         return;
     };
     let ty_text = super::norm_ws(a.text(ty));
-    if !is_32bit_type(&ty_text) {
+    if !a.is_32bit(&ty_text) {
         return;
     }
     let single = {
@@ -4212,7 +4391,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     let Some(d) = a.lookup(a.text(l), l.start_byte()) else {
         return;
     };
-    if !is_32bit_type(&d.ty_text) || d.pointer {
+    if !a.is_32bit(&d.ty_text) || d.pointer {
         return;
     }
     let fix = widen_decl_fix(a, &d);
@@ -4243,7 +4422,7 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
         return;
     };
     let ty_text = super::norm_ws(a.text(ty));
-    if !is_32bit_type(&ty_text) {
+    if !a.is_32bit(&ty_text) {
         return;
     }
     a.report(
@@ -4365,7 +4544,7 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
                 let Some(ty) = decl.field(FIELDS.type_) else {
                     break;
                 };
-                if !is_32bit_type(&super::norm_ws(a.text(ty))) {
+                if !a.is_32bit(&super::norm_ws(a.text(ty))) {
                     break;
                 }
                 let mut c = decl.walk();
@@ -4380,7 +4559,7 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
                     .field(FIELDS.left)
                     .filter(|x| x.kind_name() == "identifier")
                     .and_then(|x| a.lookup(a.text(x), x.start_byte()))
-                    .is_some_and(|d| !d.pointer && is_32bit_type(&d.ty_text));
+                    .is_some_and(|d| !d.pointer && a.is_32bit(&d.ty_text));
                 if narrow {
                     return vec![];
                 }
@@ -4976,8 +5155,11 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     {
         return;
     }
-    // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine.
-    let body = code.trim_start_matches('"').trim_start();
+    // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine. Its first instruction is read
+    // from the template as the assembler gets it (escaped newlines and continued lines read
+    // as blanks: `asm("\n \` then `v_mul_i32_i24 ...`).
+    let template = asm_template_text(a, n);
+    let body = template.trim_start();
     let gcn = [
         "v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_",
     ]
@@ -5084,7 +5266,10 @@ fn asm_template_text(a: &Analyzer, n: Node) -> String {
     } else {
         a.text(code).trim_matches('"').to_string()
     };
+    // Lines continued with a backslash are one line to the compiler (translation phase 2).
     joined
+        .replace("\\\r\n", "")
+        .replace("\\\n", "")
         .replace("\\n", " ")
         .replace("\\t", " ")
         .trim()

@@ -2381,9 +2381,16 @@ fn undefined_names_decide_branches_as_not_defined() {
     assert!(run_u(&cudacc, &[]).is_empty());
     assert!(run_u(&cudacc, &["__CUDACC__"]).is_empty());
     assert_eq!(run_u(&cudacc, &["__HIPCC__"]), vec![2]);
-    // A name the file defines itself is the file's to decide.
+    // A name the file defines itself is the file's to decide: its `#define` comes after the
+    // command line's `-U`, so the 32 branch is not compiled.
     let own = format!("#define USE_ROCM 1\n{}", with("#ifndef USE_ROCM"));
-    assert_eq!(run_u(&own, &["USE_ROCM"]), vec![3]);
+    assert!(run_u(&own, &["USE_ROCM"]).is_empty());
+    // Unless the file also `#undef`s it somewhere: then its definitions decide nothing.
+    let undone = format!(
+        "#define USE_ROCM 1\n#undef USE_ROCM\n{}",
+        with("#ifndef USE_ROCM")
+    );
+    assert_eq!(run_u(&undone, &["USE_ROCM"]), vec![4]);
 }
 
 #[test]
@@ -3133,4 +3140,56 @@ fn h054_a_check_after_another_runtime_call_loses_the_launch_error_before_hip_7()
         m.contains("`cudaStreamSynchronize` on line 8") && m.contains("launch on line 7"),
         "{m}"
     );
+}
+
+#[test]
+fn h044_a_tile_declared_with_its_type_written_out_is_a_group() {
+    // `cg::thread_block_tile<32> warp = ...` parses as comparisons; its votes are still a tile's.
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __global__ void k(const int* p, int* out) {\n\
+               cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               bool v = p[threadIdx.x] > 0;\n\
+               if (warp.any(v)) out[0] = 1;\n\
+               if (warp.all(v) && warp.thread_rank() == 0) out[1] = 1;\n\
+               int warp2 = 3;\n\
+               }\n";
+    assert_eq!(lines_at(src, "H044", Version::new(5, 2, 3)), [6, 7]);
+}
+
+#[test]
+fn h006_amd_assembly_written_on_continued_lines_is_not_ptx() {
+    let src = "__device__ int f(int a, int b, int c) {\n  int t;\n  asm(\"\\n \\\n      v_mul_i32_i24 %1, %2, %3 \\n \\\n      v_add_u32 %0, %1, %0 \\n \\\n      \"\n      : \"+v\"(c), \"=&v\"(t) : \"v\"(a), \"v\"(b));\n  return c;\n}\n__device__ unsigned g(const unsigned* p) {\n  unsigned v;\n  asm(\"\\n \\\n      ld.global.cs.u32 %0, [%1]; \\n \\\n      \" : \"=r\"(v) : \"l\"(p));\n  return v;\n}\n";
+    assert_eq!(lines_at(src, "H006", Version::new(6, 4, 0)), [12]);
+}
+
+#[test]
+fn h004_a_ballot_kept_in_an_alias_of_a_32_bit_type_drops_lanes() {
+    let src = "typedef unsigned int lane_bits;\nusing mask32_t = lane_bits;\nusing wide_t = unsigned long long;\n\
+               __global__ void k(const int* p, int* o) {\n\
+               bool act = p[threadIdx.x] > 0;\n\
+               lane_bits a = __ballot_sync(~0u, act);\n\
+               mask32_t b = __ballot_sync(~0u, act);\n\
+               wide_t c = __ballot_sync(~0ull, act);\n\
+               U32 d = __ballot_sync(~0u, act);\n\
+               o[threadIdx.x] = (int)(a + b + c + d);\n\
+               }\n";
+    assert_eq!(lines_at(src, "H004", Version::new(6, 4, 0)), [6, 7, 9]);
+}
+
+#[test]
+fn h001_a_count_of_warps_times_32_sizing_a_launch_is_not_a_warp_index() {
+    let src = "#define WARPS 4\n__global__ void k(float* p) {\n\
+               __shared__ float part[WARPS * 32];\n\
+               int warp_id = threadIdx.x / 32;\n\
+               part[threadIdx.x] = p[warp_id * 32];\n\
+               }\n\
+               void go(float* p, int n) { k<<<n, WARPS * 32>>>(p); }\n";
+    let d = run_with(src, Version::new(6, 4, 0), false);
+    let h001: Vec<(usize, Severity)> = d
+        .iter()
+        .filter(|d| d.id == "H001" && d.message.contains("* 32"))
+        .map(|d| (d.line, d.severity))
+        .collect();
+    // The shared array's count is a warning; the warp index times 32 an error; the launch nothing.
+    assert_eq!(h001, [(3, Severity::Warning), (5, Severity::Error)]);
 }
