@@ -5,7 +5,8 @@
 //! kernel launch reports a bad configuration (grid, block, shared memory size) only there, so
 //! `k<<<...>>>(...); cudaDeviceSynchronize(); CHECK(cudaGetLastError());` sees the launch's error
 //! with CUDA and HIP 7.0, and `hipSuccess` from the synchronisation with HIP 6.x and older.
-//! The rule reads each host function's body in source order.
+//! The rule notes the launches, runtime calls and checks of host code as the analysis visits
+//! them, and reads them function by function at the end.
 
 use tree_sitter::Node;
 
@@ -27,7 +28,8 @@ const TORCH_CHECK: &str = "C10_CUDA_KERNEL_LAUNCH_CHECK";
 const NO_STATUS: &[&str] = &["cudaGetErrorString", "cudaGetErrorName"];
 
 /// What a call in a host function's body does to the last error.
-enum Event<'a> {
+#[derive(Clone, Copy)]
+pub(super) enum Event<'a> {
     Launch(usize),
     Call(usize, &'a str),
     Check(usize, &'a str),
@@ -39,36 +41,40 @@ pub(super) fn names_check(src: &[u8]) -> bool {
         || memchr::memmem::find(src, TORCH_CHECK.as_bytes()).is_some()
 }
 
-/// Reports the checks in host function `def` that read the last error after another runtime
-/// call has replaced a launch's status (HIP targets before 7.0).
-pub(super) fn function<'t>(a: &mut Analyzer<'_, 't>, def: Node<'t>) {
+/// Notes what call `n` does to the last error, for [`finish`] (in a file that can hold a check,
+/// for targets before HIP 7.0, in host code).
+pub(super) fn call<'a, 't>(a: &mut Analyzer<'a, 't>, n: Node<'t>) {
     if a.opts.hip_version >= CUDA_LIKE_FROM
         || a.in_macro.is_some()
-        || a.in_device_only(def.start_byte())
+        || a.in_device_only(n.start_byte())
     {
         return;
     }
-    let Some(body) = def.field(FIELDS.body) else {
+    let Some(func) = a.func_at(n.start_byte()) else {
         return;
     };
-    let checks = check_macros(a);
-    let mut events = Vec::new();
-    let mut cursor = body.walk();
-    let mut stack = vec![body];
-    // Pre-order, children in source order: an outer call comes before the calls in its arguments.
-    while let Some(n) = stack.pop() {
-        if n.kind_name() == "call_expression" {
-            if let Some(e) = event(a, n, &checks) {
-                events.push(e);
-            }
-        }
-        let first = stack.len();
-        stack.extend(n.named_children(&mut cursor));
-        stack[first..].reverse();
+    if a.last_error_checks.get().is_none() {
+        let checks = check_macros(a);
+        let _ = a.last_error_checks.set(checks);
     }
+    if let Some(e) = event(a, n) {
+        a.last_error_events.push((func.node.start_byte(), e));
+    }
+}
+
+/// Reports the checks that read the last error after another runtime call has replaced a
+/// launch's status, function by function (the events are in source order).
+pub(super) fn finish(a: &mut Analyzer) {
+    let events = std::mem::take(&mut a.last_error_events);
+    let mut func = usize::MAX;
     let mut launch: Option<usize> = None;
     let mut since: Option<(usize, &str)> = None;
-    for e in events {
+    for (f, e) in events {
+        if f != func {
+            func = f;
+            launch = None;
+            since = None;
+        }
         match e {
             Event::Launch(at) => {
                 if launch.is_none() || since.is_some() {
@@ -114,7 +120,7 @@ fn report(a: &mut Analyzer, check: usize, reader: &str, launch: usize, call: usi
 }
 
 /// What call `n` does to the last error, if anything.
-fn event<'a>(a: &Analyzer<'a, '_>, n: Node, checks: &[String]) -> Option<Event<'a>> {
+fn event<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<Event<'a>> {
     if crate::parse::launch_config(n, a.src).is_some() {
         return Some(Event::Launch(n.start_byte()));
     }
@@ -122,6 +128,7 @@ fn event<'a>(a: &Analyzer<'a, '_>, n: Node, checks: &[String]) -> Option<Event<'
     if READERS.contains(&name) {
         return value_used(a, n).then_some(Event::Check(n.start_byte(), name));
     }
+    let checks = a.last_error_checks.get().map_or(&[][..], |c| &c[..]);
     if name == TORCH_CHECK || checks.iter().any(|c| c == name) {
         return Some(Event::Check(n.start_byte(), "cudaGetLastError"));
     }

@@ -870,6 +870,11 @@ struct Analyzer<'a, 't> {
     names_cluster: std::cell::OnceCell<bool>,
     /// Whether the text can hold a last-error check (read at the first question).
     names_last_error: std::cell::OnceCell<bool>,
+    /// The file's macros that read the last error (H054; read at the first question).
+    last_error_checks: std::cell::OnceCell<Vec<String>>,
+    /// H054's launches, runtime calls and checks in host code, with the start of the function
+    /// holding each, in source order.
+    last_error_events: Vec<(usize, last_error::Event<'a>)>,
     /// The file's type aliases (`typedef unsigned int U32;`, `using mask_t = unsigned;`), name
     /// to aliased type (read at the first question).
     type_aliases: std::cell::OnceCell<HashMap<String, String>>,
@@ -927,6 +932,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_dim3: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
             names_last_error: std::cell::OnceCell::new(),
+            last_error_checks: std::cell::OnceCell::new(),
+            last_error_events: Vec::new(),
             type_aliases: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),

@@ -169,7 +169,12 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
                 memory_type_compare(a, n, &b);
             }
         }
-        Group::Call => call(a, n),
+        Group::Call => {
+            if a.names_last_error() {
+                super::last_error::call(a, n);
+            }
+            call(a, n)
+        }
         Group::For => shuffle_loop(a, n),
         Group::InitLike => {
             warp_constant(a, n);
@@ -215,12 +220,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
         Group::Template => template_width(a, n),
         Group::FieldIdentifier => field(a, n),
         Group::Subscript => shared32_use(a, n),
-        Group::FunctionDefinition => {
-            builtin_clash(a, n);
-            if a.names_last_error() {
-                super::last_error::function(a, n);
-            }
-        }
+        Group::FunctionDefinition => builtin_clash(a, n),
         _ => {}
     }
 }
@@ -1475,6 +1475,7 @@ enum CapabilityUse {
 /// Checks that need the whole file.
 pub(super) fn finish(a: &mut Analyzer) {
     cub_default_width(a);
+    super::last_error::finish(a);
     // Per-warp shared arrays of 32 entries, indexed by lane or warp.
     let mut marked: Vec<usize> = a
         .shared32
