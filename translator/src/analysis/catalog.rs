@@ -1261,6 +1261,25 @@ defined(__GFX9__)` (gfx9 is CDNA and Vega, all wave64), else 32; or build only f
 (`--offload-arch gfx90a,gfx942`).",
 };
 
+/// H056: a mask-less shuffle given a lane mask first, as a `_sync` builtin takes it.
+pub const SHUFFLE_MASK_AS_VALUE: DiagInfo = DiagInfo {
+    id: "H056",
+    name: "shuffle-mask-as-value",
+    severity: Severity::Error,
+    summary: "__shfl_down(MASK, v, d): the mask-less shuffle shuffles the mask",
+    explain: "\
+HIP before 6.2 has only the mask-less shuffles, `__shfl(var, src, width)`, `__shfl_up`, \
+`__shfl_down` and `__shfl_xor(var, delta, width)`, and hand-ported ROCm branches sometimes keep the \
+`_sync` builtin's argument order: `__shfl_down(FULL_MASK, val, offset)`. That compiles (the mask \
+converts to the value's type) and is wrong everywhere: the value shuffled is the constant mask, \
+`val` is read as the lane distance and `offset` as the width. hipport reports a mask-less shuffle \
+whose first argument is a full lane mask (`0xffffffff`, `~0u`, `-1`, or a macro named as a mask \
+with such a value) and that has three or four arguments.
+
+Fix: drop the mask (`__shfl_down(val, offset)`), or, for HIP 6.2 and later, call the `_sync` \
+form with a 64-bit mask.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1318,4 +1337,5 @@ pub const DIAGS: &[DiagInfo] = &[
     PLATFORM_HCC,
     LAST_ERROR,
     WARP_SIZE_64,
+    SHUFFLE_MASK_AS_VALUE,
 ];

@@ -2832,6 +2832,11 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     let Some(name) = callee(a, n) else { return };
     // Most calls are none of the functions below: read the arguments only when a rule asks.
     let argv = std::cell::LazyCell::new(|| args(n));
+    if matches!(name, "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor")
+        && matches!(argv.len(), 3 | 4)
+    {
+        mask_as_value(a, n, name, &argv);
+    }
     let segment = super::row_warps::is_warp_op(name).then(|| {
         let sync = usize::from(name.ends_with("_sync"));
         let width = argv.get(2 + sync);
@@ -2859,6 +2864,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Lanes::Wavefront
         }
     });
+    // A warp operation in a branch hipcc skips (the CUDA arm beside a ROCm one) does not
+    // decide how the function treats a wavefront.
+    let segment = match segment {
+        Some(_) if hip_compiles(a, n) == Some(false) => None,
+        s => s,
+    };
     a.calls.push((n.start_byte(), name, segment));
     if matches!(name, "__ballot" | "__ballot_sync") {
         ballot_of_nan_test(a, name, &argv);
@@ -4130,6 +4141,40 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
             );
         }
     }
+}
+
+/// H056: a mask-less shuffle called with a `_sync` builtin's arguments (`__shfl_down(FULL_MASK,
+/// v, o)`): the mask is the value shuffled, `v` the distance and `o` the width.
+fn mask_as_value(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let first = argv[0];
+    let text = a.text(first).trim();
+    let is_mask = eval::mask_value(first, a.src).is_some_and(|m| m.is_full_32() || m.is_full_64())
+        || (first.kind_name() == "identifier"
+            && text.to_ascii_uppercase().contains("MASK")
+            && a.macros
+                .get(text)
+                .is_some_and(|m| m.full_mask_32 || m.value == Some(-1)));
+    if !is_mask {
+        return;
+    }
+    let rest: Vec<&str> = argv[1..].iter().map(|x| a.text(*x)).collect();
+    let (param, role) = if name == "__shfl" {
+        ("src_lane", "source lane")
+    } else {
+        ("delta", "distance")
+    };
+    a.report(
+        &SHUFFLE_MASK_AS_VALUE,
+        Severity::Error,
+        n,
+        format!(
+            "`{name}({text}, {})` passes a lane mask first, as `{name}_sync` takes it: `{name}(var, {param}, width)` takes no mask, so it shuffles `{text}` itself, with `{}` as the {role}",
+            rest.join(", "),
+            rest[0]
+        ),
+        Some(format!("drop the mask (`{name}({})`), or call `{name}_sync` (HIP 6.2 and later)", rest.join(", "))),
+        vec![],
+    );
 }
 
 fn profiler(a: &mut Analyzer, n: Node, name: &str) {
