@@ -1534,6 +1534,7 @@ pub(super) fn args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
 /// (`(32 - 1)`); named constants are left to the rules that report their definitions.
 fn literal(a: &Analyzer, n: Node) -> Option<u64> {
     match n.kind_name() {
+        "identifier" => launch_argument(a, n),
         // `32.f` (`blockDim.x / 32.f`, a warp count in floating point) counts as 32.
         "number_literal" => parse_int(a.text(n)).map(|(v, _)| v).or_else(|| {
             let t = a.text(n).trim_end_matches(['f', 'F']);
@@ -3557,6 +3558,69 @@ fn function_name<'a>(a: &Analyzer<'a, '_>, def: Node) -> Option<&'a str> {
             return d.field(FIELDS.declarator).map(|n| a.text(n));
         }
         d = d.field(FIELDS.declarator)?;
+    }
+    None
+}
+
+/// The value of kernel parameter `n` where every use of the kernel's name in the file, other
+/// than its definition, is a `<<<...>>>` launch passing the same integer literal there
+/// (`shfl_scan<<<g, b, s>>>(data, 32, sums)` for `int width`).
+fn launch_argument(a: &Analyzer, n: Node) -> Option<u64> {
+    let d = a.lookup(a.text(n), n.start_byte()).filter(|d| d.param)?;
+    let list = d
+        .decl
+        .parent()
+        .filter(|p| p.kind_name() == "parameter_list")?;
+    let index = crate::parse::named_children(list)
+        .filter(|c| c.kind_name() != "comment")
+        .position(|c| c == d.decl)?;
+    let def = list.parent()?.parent()?;
+    if def.kind_name() != "function_definition" || !a.in_device_only(def.start_byte()) {
+        return None;
+    }
+    let kernel = function_name(a, def)?;
+    let own = def.field(FIELDS.declarator)?.start_byte()..def.end_byte();
+    let mut value = None;
+    for at in crate::lexer::whole_words(a.src, kernel) {
+        if own.contains(&at) {
+            continue;
+        }
+        let rest = a.src[at + kernel.len()..].trim_ascii_start();
+        let rest = rest.strip_prefix(b"<<<")?;
+        let close = memchr::memmem::find(rest, b">>>")?;
+        let rest = rest[close + 3..].trim_ascii_start().strip_prefix(b"(")?;
+        let args = top_level_args(rest)?;
+        let arg = std::str::from_utf8(args.get(index)?).ok()?.trim();
+        let (v, _) = parse_int(arg)?;
+        if value.is_some_and(|x| x != v) {
+            return None;
+        }
+        value = Some(v);
+    }
+    value
+}
+
+/// The arguments of a call up to its closing `)` (`text` starts after the `(`), split at the
+/// commas outside brackets; `None` when the `)` is not found.
+fn top_level_args(text: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' if depth == 0 => {
+                out.push(&text[start..i]);
+                return Some(out);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            b';' => return None,
+            _ => {}
+        }
     }
     None
 }
