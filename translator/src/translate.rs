@@ -2081,6 +2081,11 @@ impl<'a> Walk<'a> {
                                 self.own_functions.push(d.start_byte());
                                 self.own_function_names.insert(name.to_string());
                             }
+                            // `typedef __hip_bfloat16 nv_bfloat16;` in a CUDA-to-HIP header.
+                            if n.kind_name() == "type_definition" && self.db.lookup(name).is_some()
+                            {
+                                defined_cuda_names.push(d.start_byte());
+                            }
                         }
                     }
                 }

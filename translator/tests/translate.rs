@@ -1477,6 +1477,7 @@ fn a_projects_own_cuda_to_hip_header_keeps_the_cuda_names_it_defines() {
 #define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)
 #define __trap() do { abort(); } while (0)
 #define CUBLAS_TF32_TENSOR_OP_MATH 0
+typedef __hip_bfloat16 nv_bfloat16;
 static __device__ int __vsubss4(int a, int b) { return a - b; }
 static __device__ int twice(int a) { return __vsubss4(a, -a); }
 ";
