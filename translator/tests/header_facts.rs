@@ -149,6 +149,27 @@ fn a_definition_in_a_branch_hipcc_skips_a_missing_header_or_one_outside_the_tree
     assert_eq!(lines(&h002(&cfg, "e.cu")), [2, 4, 5]);
 }
 
+/// A run with the cache in `cache_dir` (the run index on): the H002 lines of file `rel`, and
+/// whether its result came from the cache.
+fn cached_h002(root: &Path, cache_dir: &Path, rel: &str) -> (Vec<usize>, bool) {
+    let mut cfg = config(root);
+    cfg.details = false;
+    cfg.cache = Some(hipport::cache::Cache::new(
+        cache_dir,
+        hipport::cache::rules_fingerprint(&[]),
+        &cfg.translate,
+    ));
+    let report = convert(&cfg, false).unwrap();
+    let f = report.files.iter().find(|f| f.path == rel).unwrap();
+    let lines = f
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "H002")
+        .map(|d| d.line)
+        .collect();
+    (lines, f.from_cache)
+}
+
 #[test]
 fn a_cached_rerun_sees_a_change_of_the_header_alone() {
     let dir = tempfile::tempdir().unwrap();
@@ -160,24 +181,7 @@ fn a_cached_rerun_sees_a_change_of_the_header_alone() {
     );
     write(&root, "k.cu", &kernel("cuda_compat.h"));
     let cache_dir = dir.path().join("cache");
-    let run = || {
-        let mut cfg = config(&root);
-        cfg.details = false;
-        cfg.cache = Some(hipport::cache::Cache::new(
-            &cache_dir,
-            hipport::cache::rules_fingerprint(&[]),
-            &cfg.translate,
-        ));
-        let report = convert(&cfg, false).unwrap();
-        let f = report.files.iter().find(|f| f.path == "k.cu").unwrap();
-        let lines: Vec<usize> = f
-            .diagnostics
-            .iter()
-            .filter(|d| d.id == "H002")
-            .map(|d| d.line)
-            .collect();
-        (lines, f.from_cache)
-    };
+    let run = || cached_h002(&root, &cache_dir, "k.cu");
     // A settled tree, so that the run index vouches for unchanged files.
     let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
     settle();
@@ -312,24 +316,7 @@ fn a_cached_rerun_sees_a_header_that_was_missing_or_one_that_now_comes_first() {
     let root = dir.path().join("tree");
     write(&root, "src/k.cu", &kernel("cuda_compat.h"));
     let cache_dir = dir.path().join("cache");
-    let run = || {
-        let mut cfg = config(&root);
-        cfg.details = false;
-        cfg.cache = Some(hipport::cache::Cache::new(
-            &cache_dir,
-            hipport::cache::rules_fingerprint(&[]),
-            &cfg.translate,
-        ));
-        let report = convert(&cfg, false).unwrap();
-        let f = report.files.iter().find(|f| f.path == "src/k.cu").unwrap();
-        let lines: Vec<usize> = f
-            .diagnostics
-            .iter()
-            .filter(|d| d.id == "H002")
-            .map(|d| d.line)
-            .collect();
-        (lines, f.from_cache)
-    };
+    let run = || cached_h002(&root, &cache_dir, "src/k.cu");
     let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
     settle();
     // The include names no file yet: nothing is known of `WARP_SIZE`.

@@ -2048,26 +2048,28 @@ pub(super) fn skipping_directive<'t>(
     None
 }
 
+/// Whether `#ifdef`-like directive `x` is an include guard: `#ifndef G` with no `#else`, around
+/// the file's first `#define G`.
+fn include_guard(x: Node, src: &[u8], macros: &Macros) -> bool {
+    let text = |x: Node| std::str::from_utf8(&src[x.byte_range()]).unwrap_or("");
+    let name = x.field(FIELDS.name).map(text).unwrap_or("");
+    x.child(0).is_some_and(|t| text(t).ends_with("ifndef"))
+        && x.field(FIELDS.alternative).is_none()
+        && macros
+            .by_name
+            .get(name)
+            .and_then(|d| d.first())
+            .is_some_and(|d| x.byte_range().contains(&d.body_range.start))
+}
+
 /// Whether a conditional directive other than an include guard (`#ifndef G` around the file's
 /// first `#define G`) encloses `n`.
 pub(super) fn under_condition(n: Node, src: &[u8], macros: &Macros) -> bool {
-    let text = |x: Node| std::str::from_utf8(&src[x.byte_range()]).unwrap_or("");
     crate::parse::ancestors(n)
         .into_iter()
         .any(|x| match x.kind_name() {
             "preproc_if" | "preproc_elif" | "preproc_elifdef" => true,
-            "preproc_ifdef" => {
-                let name = x.field(FIELDS.name).map(text).unwrap_or("");
-                let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
-                let guard = negated
-                    && x.field(FIELDS.alternative).is_none()
-                    && macros
-                        .by_name
-                        .get(name)
-                        .and_then(|d| d.first())
-                        .is_some_and(|d| x.byte_range().contains(&d.body_range.start));
-                !guard
-            }
+            "preproc_ifdef" => !include_guard(x, src, macros),
             _ => false,
         })
 }
@@ -2094,15 +2096,7 @@ pub(super) fn hip_live(n: Node, src: &[u8], macros: &Macros) -> Option<bool> {
             }
             "preproc_ifdef" | "preproc_elifdef" => {
                 let name = x.field(FIELDS.name).map(text).unwrap_or("");
-                let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
-                let guard = negated
-                    && x.field(FIELDS.alternative).is_none()
-                    && macros
-                        .by_name
-                        .get(name)
-                        .and_then(|d| d.first())
-                        .is_some_and(|d| x.byte_range().contains(&d.body_range.start));
-                if !guard && eval::hip_defined(name, macros).is_none() {
+                if !include_guard(x, src, macros) && eval::hip_defined(name, macros).is_none() {
                     return None;
                 }
             }
