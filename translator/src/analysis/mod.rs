@@ -870,6 +870,11 @@ struct Analyzer<'a, 't> {
     names_cluster: std::cell::OnceCell<bool>,
     /// Whether the text can hold a last-error check (read at the first question).
     names_last_error: std::cell::OnceCell<bool>,
+    /// Whether the text launches a kernel with `<<<` (read at the first question).
+    names_launch: std::cell::OnceCell<bool>,
+    /// Kernel parameters' values from the file's launches, by kernel start and parameter name
+    /// (names that are no parameter too).
+    launch_arguments: std::cell::RefCell<HashMap<(usize, &'a str), Option<u64>>>,
     /// The file's macros that read the last error (H054; read at the first question).
     last_error_checks: std::cell::OnceCell<Vec<String>>,
     /// H054's launches, runtime calls and checks in host code, with the start of the function
@@ -933,6 +938,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_cluster: std::cell::OnceCell::new(),
             names_last_error: std::cell::OnceCell::new(),
             last_error_checks: std::cell::OnceCell::new(),
+            names_launch: std::cell::OnceCell::new(),
+            launch_arguments: std::cell::RefCell::new(HashMap::new()),
             last_error_events: Vec::new(),
             type_aliases: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
@@ -970,6 +977,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         *self
             .names_last_error
             .get_or_init(|| last_error::names_check(self.src))
+    }
+
+    /// Whether the text launches a kernel with `<<<`: without it no kernel parameter has a value
+    /// from a launch.
+    fn names_launch(&self) -> bool {
+        self.names(&self.names_launch, b"<<<")
     }
 
     /// Whether `ty` is a 32-bit integer type, directly or through the file's aliases of it.

@@ -3560,26 +3560,56 @@ fn function_name<'a>(a: &Analyzer<'a, '_>, def: Node) -> Option<&'a str> {
 /// than its definition, is a `<<<...>>>` launch passing the same integer literal there
 /// (`shfl_scan<<<g, b, s>>>(data, 32, sums)` for `int width`).
 fn launch_argument(a: &Analyzer, n: Node) -> Option<u64> {
-    let d = a.lookup(a.text(n), n.start_byte()).filter(|d| d.param)?;
-    let list = d
-        .decl
-        .parent()
-        .filter(|p| p.kind_name() == "parameter_list")?;
-    let index = crate::parse::named_children(list)
-        .filter(|c| c.kind_name() != "comment")
-        .position(|c| c == d.decl)?;
-    let def = list.parent()?.parent()?;
-    if def.kind_name() != "function_definition" || !a.in_device_only(def.start_byte()) {
+    // Cheap tests first: a launch in the file, and a kernel around `n` with a parameter of its
+    // name (read from the parameter list, not looked up), each answer kept.
+    if !a.names_launch() {
         return None;
     }
-    let kernel = function_name(a, def)?;
-    let own = def.field(FIELDS.declarator)?.start_byte()..def.end_byte();
+    let func = a
+        .func_at(n.start_byte())
+        .filter(|f| f.device && !f.maybe_host)?;
+    let key = (func.node.start_byte(), a.text(n));
+    if let Some(&v) = a.launch_arguments.borrow().get(&key) {
+        return v;
+    }
+    let v = kernel_parameter_value(a, func.node, key.1);
+    a.launch_arguments.borrow_mut().insert(key, v);
+    v
+}
+
+/// [`launch_argument`] for parameter `name` of kernel `def`.
+fn kernel_parameter_value(a: &Analyzer, def: Node, name: &str) -> Option<u64> {
+    let mut fd = def.field(FIELDS.declarator)?;
+    for _ in 0..4 {
+        if fd.kind_name() == "function_declarator" {
+            break;
+        }
+        fd = fd.field(FIELDS.declarator)?;
+    }
+    let index = crate::parse::named_children(fd.field(FIELDS.parameters)?)
+        .filter(|c| c.kind_name() != "comment")
+        .position(|p| {
+            p.field(FIELDS.declarator)
+                .is_some_and(|d| d.kind_name() == "identifier" && a.text(d) == name)
+        })?;
+    let kernel = a.text(fd.field(FIELDS.declarator)?);
+    launches_pass(a.src, kernel, index, fd.start_byte()..def.end_byte())
+}
+
+/// The integer every use of `kernel` in `src` outside `own` passes as argument `index`, where
+/// each such use is a `<<<...>>>` launch.
+fn launches_pass(
+    src: &[u8],
+    kernel: &str,
+    index: usize,
+    own: std::ops::Range<usize>,
+) -> Option<u64> {
     let mut value = None;
-    for at in crate::lexer::whole_words(a.src, kernel) {
+    for at in crate::lexer::whole_words(src, kernel) {
         if own.contains(&at) {
             continue;
         }
-        let rest = a.src[at + kernel.len()..].trim_ascii_start();
+        let rest = src[at + kernel.len()..].trim_ascii_start();
         let rest = rest.strip_prefix(b"<<<")?;
         let close = memchr::memmem::find(rest, b">>>")?;
         let rest = rest[close + 3..].trim_ascii_start().strip_prefix(b"(")?;
