@@ -792,12 +792,18 @@ fn add_project_defines(
 ) {
     for (d, why) in project::project_defines(paths) {
         if !defines.iter().any(|x| x.name == d.name) {
-            if !quiet {
+            if !quiet && d.name == "USE_ROCM" {
                 eprintln!(
                     "hipport: {} counts as defined: {} builds with torch.utils.cpp_extension, which passes -D{}=1 to hipcc",
                     d.name,
                     why.display(),
                     d.name
+                );
+            } else if !quiet {
+                eprintln!(
+                    "hipport: {} counts as defined: {} adds it to define_macros for ROCm builds of PyTorch",
+                    d,
+                    why.display(),
                 );
             }
             defines.push(d);

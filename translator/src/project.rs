@@ -1973,7 +1973,8 @@ fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
 /// the file that shows it (for all inputs, or none: a run applies one set): a
 /// `setup.py` that builds with PyTorch's `torch.utils.cpp_extension` (in an input directory, the
 /// directory of an input file, or up to three directories above, stopping at a repository's
-/// root) means `USE_ROCM`, which that module passes to hipcc for every source.
+/// root) means `USE_ROCM`, which that module passes to hipcc for every source, and the macros
+/// it adds to `define_macros` only for ROCm builds of PyTorch.
 pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf)> {
     let torch_setup = |dir: &Path| {
         fs::read(dir.join("setup.py")).is_ok_and(|t| crate::buildfiles::builds_with_torch(&t))
@@ -2011,17 +2012,30 @@ pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, Path
     } else {
         None
     };
-    found
-        .map(|setup| {
+    let Some(setup) = found else {
+        return Vec::new();
+    };
+    let mut out = vec![(
+        crate::analysis::Define {
+            name: "USE_ROCM".into(),
+            value: Some(1),
+            undefined: false,
+        },
+        setup.clone(),
+    )];
+    // And what it adds to `define_macros` for ROCm builds only (`MMCV_WITH_HIP`, `WITH_HIP`).
+    let text = fs::read(&setup).unwrap_or_default();
+    for (name, value) in crate::analysis::rocm_define_macros(&text) {
+        if !out.iter().any(|(d, _)| d.name == name) {
             let define = crate::analysis::Define {
-                name: "USE_ROCM".into(),
-                value: Some(1),
+                name,
+                value,
                 undefined: false,
             };
-            (define, setup)
-        })
-        .into_iter()
-        .collect()
+            out.push((define, setup.clone()));
+        }
+    }
+    out
 }
 
 /// The run's macros as reports list them: those defined (`NAME`, `NAME=VALUE`), then the names

@@ -767,3 +767,47 @@ fn setup_py_counts_by_its_code_not_its_comments_or_strings() {
     );
     assert!(!h001 && err.contains("USE_ROCM counts as defined"), "{err}");
 }
+
+#[test]
+fn a_macro_setup_py_adds_for_rocm_builds_decides_branches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ext = tmp.path().join("ext");
+    fs::create_dir_all(ext.join("csrc")).unwrap();
+    fs::write(
+        ext.join("csrc/k.cu"),
+        "#ifdef MY_WITH_HIP\n#define WARP_SIZE warpSize\n#else\n#define WARP_SIZE 32\n#endif\n\
+         __global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n",
+    )
+    .unwrap();
+    let setup = |body: &str| {
+        fs::write(
+            ext.join("setup.py"),
+            format!(
+                "import torch\nfrom setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 define_macros = []\n{body}\
+                 setup(name='e', ext_modules=[CUDAExtension('e', ['csrc/k.cu'], define_macros=define_macros)], cmdclass={{'build_ext': BuildExtension}})\n"
+            ),
+        )
+        .unwrap();
+    };
+    let errors =
+        |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).contains("error[H001]");
+    setup("if torch.version.hip is not None:\n    define_macros += [('MY_WITH_HIP', None)]\n");
+    let o = hipport(&["check", "ext"], tmp.path());
+    assert!(
+        !errors(&o)
+            && stderr(&o).contains("MY_WITH_HIP counts as defined: ")
+            && stderr(&o).contains("adds it to define_macros for ROCm builds"),
+        "{}",
+        stderr(&o)
+    );
+    // Added for CUDA builds only: the 32 branch is what hipcc compiles.
+    setup("if torch.version.hip is None:\n    define_macros += [('MY_WITH_HIP', None)]\n");
+    let o = hipport(&["check", "ext"], tmp.path());
+    assert!(
+        errors(&o) && !stderr(&o).contains("MY_WITH_HIP counts"),
+        "{}",
+        stderr(&o)
+    );
+}

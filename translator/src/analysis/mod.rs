@@ -35,6 +35,7 @@ use crate::parse::{Flat, KindName, KindTable};
 pub use catalog::DIAGS;
 pub use merge::merge_restated;
 pub use python::analyze_python;
+pub(crate) use python::rocm_define_macros;
 pub use suppress::apply_suppressions;
 
 /// A macro the HIP build defines (`--define USE_ROCM`, `-DNAME=2`), or leaves undefined

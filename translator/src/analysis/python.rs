@@ -877,6 +877,212 @@ pub(super) fn has_word(text: &[u8], word: &[u8]) -> bool {
     })
 }
 
+/// Splits `text` at each `word` outside brackets (`a or b or c` at `or`).
+fn split_top_level<'t>(text: &'t [u8], word: &[u8]) -> Vec<&'t [u8]> {
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0
+                && text[i..].starts_with(word)
+                && (i == 0 || !is_ident(text[i - 1]))
+                && text.get(i + word.len()).is_none_or(|&b| !is_ident(b)) =>
+            {
+                out.push(&text[start..i]);
+                i += word.len();
+                start = i;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// Whether condition `cond` holds on a ROCm build of PyTorch: `Some(true)` where a test of
+/// `torch.version.hip` (directly or through `names`, which hold one) makes it so, `Some(false)`
+/// where such a test rules it out, `None` where it is not decided. In `A and B`, a ROCm test
+/// beside conditions it cannot judge (`ROCM_HOME is not None`) counts as holding: what a ROCm
+/// build sets up.
+fn holds_on_rocm(cond: &[u8], names: &[(String, bool)], depth: usize) -> Option<bool> {
+    if depth > 16 {
+        return None;
+    }
+    let t = unwrap_parens(cond);
+    let ternary = t
+        .strip_prefix(b"True")
+        .and_then(|r| r.strip_prefix(b" if "))
+        .and_then(|r| r.strip_suffix(b"False"))
+        .and_then(|r| r.trim_ascii_end().strip_suffix(b" else"));
+    if let Some(c) = ternary {
+        return holds_on_rocm(c, names, depth + 1);
+    }
+    let ors = split_top_level(t, b"or");
+    if ors.len() > 1 {
+        let v: Vec<Option<bool>> = ors
+            .iter()
+            .map(|x| holds_on_rocm(x, names, depth + 1))
+            .collect();
+        return if v.contains(&Some(true)) {
+            Some(true)
+        } else if v.iter().all(|x| *x == Some(false)) {
+            Some(false)
+        } else {
+            None
+        };
+    }
+    let ands = split_top_level(t, b"and");
+    if ands.len() > 1 {
+        let v: Vec<Option<bool>> = ands
+            .iter()
+            .map(|x| holds_on_rocm(x, names, depth + 1))
+            .collect();
+        return if v.contains(&Some(false)) {
+            Some(false)
+        } else if v.contains(&Some(true)) {
+            Some(true)
+        } else {
+            None
+        };
+    }
+    if let Some(rest) = t.strip_prefix(b"not") {
+        if rest.first().is_some_and(|&b| !is_ident(b)) {
+            return holds_on_rocm(rest, names, depth + 1).map(|v| !v);
+        }
+    }
+    if let Some((_, v)) = names.iter().find(|(n, _)| n.as_bytes() == t) {
+        return Some(*v);
+    }
+    side_of(t, &[]).map(|side| side == Side::Rocm)
+}
+
+/// The macros a setup.py adds to `define_macros` only for ROCm builds of PyTorch: `('NAME',
+/// VALUE)` tuples added in a block that runs on ROCm (under `if torch.version.hip:`, under `if
+/// is_rocm_pytorch:` where that name holds such a test, or in the `else` of a CUDA test), with
+/// the value `#if` reads (`None` and no value: 1; a string or number holding an integer; else
+/// none).
+pub(crate) fn rocm_define_macros(src: &[u8]) -> Vec<(String, Option<i64>)> {
+    if memchr::memmem::find(src, b"define_macros").is_none()
+        || memchr::memmem::find(src, b"version.hip").is_none()
+            && memchr::memmem::find(src, b"IS_HIP_EXTENSION").is_none()
+    {
+        return Vec::new();
+    }
+    let code = blank_strings_and_comments(src);
+    let flow = Flow::new(&code);
+    // Names assigned a test of the build, in file order (a later test wins).
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for k in 0..flow.stmts.len() {
+        let text = flow.text(k);
+        let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
+        let rest = text[name_len..].trim_ascii_start();
+        if name_len == 0 || rest.first() != Some(&b'=') || rest.get(1) == Some(&b'=') {
+            continue;
+        }
+        if !flow.mentions_hip(&rest[1..]) {
+            continue;
+        }
+        if let Some(v) = holds_on_rocm(&rest[1..], &names, 0) {
+            let name = String::from_utf8_lossy(&text[..name_len]).into_owned();
+            names.retain(|(n, _)| *n != name);
+            names.push((name, v));
+        }
+    }
+    // Whether block header `k` lets a ROCm build in, and whether it tests the build at all.
+    let header = |k: usize| -> Option<(bool, bool)> {
+        let keyword = flow.keyword(k);
+        let mut tested = false;
+        if matches!(keyword, b"elif" | b"else") {
+            for p in flow.chain(k, true) {
+                let c = flow.condition(p)?;
+                tested |= flow.mentions_hip(c);
+                if holds_on_rocm(c, &names, 0)? {
+                    return Some((false, tested));
+                }
+            }
+        }
+        match keyword {
+            b"if" | b"elif" => {
+                let c = flow.condition(k)?;
+                Some((holds_on_rocm(c, &names, 0)?, tested || flow.mentions_hip(c)))
+            }
+            b"else" => Some((true, tested)),
+            // Other blocks (`try`, `with`, `for`, `def`) run as their parents do.
+            _ => Some((true, false)),
+        }
+    };
+    let mut out: Vec<(String, Option<i64>)> = Vec::new();
+    for k in 0..flow.stmts.len() {
+        let text = flow.text(k);
+        if !text.starts_with(b"define_macros") {
+            continue;
+        }
+        // Every enclosing block must let a ROCm build in, and one of them must test for it.
+        let mut on_rocm = true;
+        let mut tested = false;
+        let mut p = flow.parent(k);
+        while let Some(h) = p {
+            match header(h) {
+                Some((true, t)) => tested |= t,
+                _ => {
+                    on_rocm = false;
+                    break;
+                }
+            }
+            p = flow.parent(h);
+        }
+        if !on_rocm || !tested {
+            continue;
+        }
+        let s = flow.stmts[k];
+        for (name, value) in macro_tuples(&src[s.start..s.end]) {
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, value));
+            }
+        }
+    }
+    out
+}
+
+/// The `('NAME', VALUE)` tuples written in `text` (the literal source of a statement).
+fn macro_tuples(text: &[u8]) -> Vec<(String, Option<i64>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(open) = text[i..].iter().position(|&b| b == b'(').map(|o| o + i) {
+        i = open + 1;
+        let rest = text[open + 1..].trim_ascii_start();
+        let Some(&q) = rest.first().filter(|&&b| b == b'\'' || b == b'"') else {
+            continue;
+        };
+        let Some(end) = rest[1..].iter().position(|&b| b == q) else {
+            break;
+        };
+        let name = &rest[1..1 + end];
+        if name.is_empty() || !name.iter().all(|&b| is_ident(b)) {
+            continue;
+        }
+        let after = rest[end + 2..].trim_ascii_start();
+        let Some(after) = after.strip_prefix(b",") else {
+            continue;
+        };
+        let close = after.iter().position(|&b| b == b')').unwrap_or(after.len());
+        let raw = std::str::from_utf8(&after[..close]).unwrap_or("").trim();
+        let value = if raw == "None" || raw.is_empty() {
+            Some(1)
+        } else {
+            raw.trim_matches(['\'', '"']).parse::<i64>().ok()
+        };
+        out.push((String::from_utf8_lossy(name).into_owned(), value));
+    }
+    out
+}
+
 /// Whether `word` occurs in `text` outside brackets.
 fn has_top_level_word(text: &[u8], word: &[u8]) -> bool {
     let mut depth = 0i32;
@@ -895,6 +1101,28 @@ fn has_top_level_word(text: &[u8], word: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn define_macros_added_for_rocm_builds_are_read() {
+        let setup = b"import torch\nfrom torch.utils.cpp_extension import ROCM_HOME\n\
+define_macros = [('ALWAYS', None)]\n\
+is_rocm_pytorch = False\n\
+try:\n    is_rocm_pytorch = True if ((torch.version.hip is not None) and (ROCM_HOME is not None)) else False\nexcept ImportError:\n    pass\n\
+if is_rocm_pytorch or torch.cuda.is_available():\n    if is_rocm_pytorch:\n        define_macros += [('MY_WITH_HIP', None), (\"LEVEL\", '2')]\n    define_macros += [('MY_WITH_GPU', None)]\n\
+if torch.version.hip is None:\n    define_macros.append(('CUDA_ONLY', None))\nelse:\n    define_macros.append(('HIP_ELSE', 'x'))\n\
+if os.getenv('FAST'):\n    define_macros.append(('FAST', None))\n";
+        assert_eq!(
+            rocm_define_macros(setup),
+            [
+                ("MY_WITH_HIP".to_string(), Some(1)),
+                ("LEVEL".to_string(), Some(2)),
+                ("MY_WITH_GPU".to_string(), Some(1)),
+                ("HIP_ELSE".to_string(), None),
+            ]
+        );
+        // Without a test of the build, nothing is read.
+        assert!(rocm_define_macros(b"define_macros = [('X', None)]\n").is_empty());
+    }
 
     #[test]
     fn cuda_only_spans_follow_exact_rocm_tests() {
