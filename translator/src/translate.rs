@@ -225,7 +225,7 @@ diag_info! {
         "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
     PARSE_ERROR = "T008", "parse-error", Note,
         "Part of the file could not be parsed",
-        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
+        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
         "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
@@ -2809,6 +2809,15 @@ fn translate_tree_at(
             format!("could not parse {lines}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
             Some("review these lines in the output".into()),
         );
+        // In a function with warp operations, what the checks may have missed is what matters
+        // most on 64-lane wavefronts: a warning, not a note.
+        if let Some(op) = warp_op_near(tree, src, offset) {
+            let d = w.diags.last_mut().expect("just added");
+            d.severity = Severity::Warning;
+            d.message
+                .push_str(&format!(" (the function holds warp operations: `{op}`)"));
+            d.help = Some("review these lines by hand for 64-lane wavefronts; braces around a loop or `if` body chosen by `#if`/`#else` let the parser read it".into());
+        }
     }
     if opts.analyze {
         let aopts = crate::analysis::AnalysisOptions {
@@ -2942,6 +2951,38 @@ fn in_hip_branch(n: Node, src: &[u8]) -> bool {
                     || memchr::memmem::find(&t, b"rocm").is_some()
                     || memchr::memmem::find(&t, b"amd").is_some()
             })
+    })
+}
+
+/// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around
+/// byte `at`, or in the 40 lines from `at` where no function definition holds it.
+fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], at: usize) -> Option<&'s str> {
+    let node = tree.root_node().descendant_for_byte_range(at, at)?;
+    let range = parse::ancestors(node)
+        .into_iter()
+        .find(|x| x.kind_name() == "function_definition")
+        .map(|f| f.byte_range())
+        .unwrap_or_else(|| {
+            let end = memchr::memchr_iter(b'\n', &src[at..])
+                .nth(40)
+                .map_or(src.len(), |i| at + i);
+            at..end
+        });
+    let text = &src[range.clone()];
+    lexer::identifiers(text).into_iter().find_map(|r| {
+        let id = std::str::from_utf8(&src[range.start + r.start..range.start + r.end]).ok()?;
+        let warp = [
+            "__shfl",
+            "__ballot",
+            "__activemask",
+            "__syncwarp",
+            "__match_any",
+            "__match_all",
+        ]
+        .iter()
+        .any(|p| id.starts_with(p))
+            || matches!(id, "__any" | "__all" | "__any_sync" | "__all_sync");
+        warp.then_some(id)
     })
 }
 

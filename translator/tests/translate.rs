@@ -1516,3 +1516,27 @@ fn a_local_full_mask_never_changed_is_a_full_mask() {
         );
     }
 }
+
+#[test]
+fn an_unparsed_loop_in_a_function_with_warp_operations_is_a_warning() {
+    let src = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2)\n#if defined(USE_XOR)\n    v += __shfl_xor_sync(0xffffffff, v, o);\n#else\n    v += __shfl_down_sync(0xffffffff, v, o);\n#endif\n  return v;\n}\n";
+    let d = severities(src, &Options::default());
+    let t008: Vec<&(String, Severity, usize)> =
+        d.iter().filter(|(id, _, _)| id == "T008").collect();
+    assert!(
+        !t008.is_empty() && t008.iter().all(|(_, s, _)| *s == Severity::Warning),
+        "{d:?}"
+    );
+    // Without warp operations it stays a note.
+    let plain = src
+        .replace("__shfl_xor_sync(0xffffffff, v, o)", "o")
+        .replace("__shfl_down_sync(0xffffffff, v, o)", "1");
+    let d = severities(&plain, &Options::default());
+    assert!(
+        d.iter()
+            .filter(|(id, _, _)| id == "T008")
+            .all(|(_, s, _)| *s == Severity::Note),
+        "{d:?}"
+    );
+    assert!(d.iter().any(|(id, _, _)| id == "T008"), "{d:?}");
+}
