@@ -765,6 +765,142 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A loop or `if` body without braces that `#if`/`#else` chooses (`for (...)` then `#ifdef X` /
+/// one statement / `#else` / another / `#endif`), which tree-sitter cannot parse: the byte
+/// ranges of its directive lines and of each arm's lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ChosenBody {
+    /// The loop or `if` header line before it.
+    pub header: std::ops::Range<usize>,
+    /// The `#if`, `#elif`, `#else` and `#endif` lines.
+    pub directives: Vec<std::ops::Range<usize>>,
+    /// The lines between them, arm by arm.
+    pub arms: Vec<std::ops::Range<usize>>,
+}
+
+/// The bodies of `src` that `#if`/`#else` chooses right after a `for`, `while`, `if` or `else`
+/// header that ends its line (see [`ChosenBody`]).
+pub(crate) fn chosen_bodies(src: &[u8]) -> Vec<ChosenBody> {
+    let mut lines: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', src) {
+        lines.push(start..nl + 1);
+        start = nl + 1;
+    }
+    if start < src.len() {
+        lines.push(start..src.len());
+    }
+    let trimmed = |r: &std::ops::Range<usize>| src[r.clone()].trim_ascii();
+    let directive = |r: &std::ops::Range<usize>| -> Option<&[u8]> {
+        let t = trimmed(r).strip_prefix(b"#")?.trim_ascii_start();
+        let n = t.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        Some(&t[..n])
+    };
+    let mut out = Vec::new();
+    let mut prev: Option<usize> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let t = trimmed(&lines[i]);
+        if t.is_empty() || t.starts_with(b"//") {
+            i += 1;
+            continue;
+        }
+        let opens = matches!(directive(&lines[i]), Some(b"if" | b"ifdef" | b"ifndef"));
+        let header = prev.is_some_and(|p| {
+            let h = trimmed(&lines[p]);
+            let h = h.strip_prefix(b"}").map_or(h, <[u8]>::trim_ascii_start);
+            let word = |w: &[u8]| {
+                h.starts_with(w)
+                    && h.get(w.len())
+                        .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            };
+            (word(b"for") || word(b"while") || word(b"if") || word(b"else"))
+                && (h.ends_with(b")") || h.ends_with(b"else"))
+                && !h.starts_with(b"#")
+        });
+        if opens && header {
+            // The matching `#else`/`#elif`/`#endif` at depth 0.
+            let mut directives = vec![lines[i].clone()];
+            let mut arms = Vec::new();
+            let mut arm_start = lines[i].end;
+            let mut depth = 0usize;
+            let mut j = i + 1;
+            let mut closed = false;
+            while j < lines.len() {
+                match directive(&lines[j]) {
+                    Some(b"if" | b"ifdef" | b"ifndef") => depth += 1,
+                    Some(b"endif") if depth > 0 => depth -= 1,
+                    Some(d @ (b"else" | b"elif" | b"elifdef" | b"elifndef" | b"endif"))
+                        if depth == 0 =>
+                    {
+                        arms.push(arm_start..lines[j].start);
+                        directives.push(lines[j].clone());
+                        arm_start = lines[j].end;
+                        if d == b"endif" {
+                            closed = true;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            if closed {
+                let header = lines[prev.unwrap_or(i)].clone();
+                out.push(ChosenBody {
+                    header,
+                    directives,
+                    arms,
+                });
+                prev = None;
+                i = j + 1;
+                continue;
+            }
+        }
+        if !t.starts_with(b"#") {
+            prev = Some(i);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `src` with each of `bodies` reduced to one arm (`arms[i]` for body `i`): the directive lines
+/// and the other arms become blanks, line ends kept, so offsets stay.
+pub(crate) fn keep_arms(src: &[u8], bodies: &[ChosenBody], arms: &[usize]) -> Vec<u8> {
+    let mut out = src.to_vec();
+    for (b, &kept) in bodies.iter().zip(arms) {
+        for d in &b.directives {
+            blank_lines(&mut out[d.clone()]);
+        }
+        for (k, a) in b.arms.iter().enumerate() {
+            if k != kept {
+                blank_lines(&mut out[a.clone()]);
+            }
+        }
+    }
+    out
+}
+
+/// `src` with the header line of each of `bodies` blank: the directives then stand among
+/// statements, where tree-sitter reads them (to judge which arms hipcc compiles).
+pub(crate) fn without_headers(src: &[u8], bodies: &[ChosenBody]) -> Vec<u8> {
+    let mut out = src.to_vec();
+    for b in bodies {
+        blank_lines(&mut out[b.header.clone()]);
+    }
+    out
+}
+
+/// Blanks `text` but for its line ends.
+fn blank_lines(text: &mut [u8]) {
+    for b in text {
+        if *b != b'\n' && *b != b'\r' {
+            *b = b' ';
+        }
+    }
+}
+
 /// C++ forms tree-sitter-cuda cannot parse, with what to show it instead (same length, so
 /// offsets stay): the blanks of a conversion operator called as a member (`x.operator __half()`,
 /// `p->operator float()`) become `_`, one name (`operator___half`); and the `typename` of a

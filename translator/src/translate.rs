@@ -225,7 +225,7 @@ diag_info! {
         "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
     PARSE_ERROR = "T008", "parse-error", Note,
         "Part of the file could not be parsed",
-        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
+        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code. A loop or `if` body chosen by `#if`/`#else` without braces is the exception: each arm hipcc may compile is analysed in a copy of the file where it stands alone, and the note says so.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
         "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
@@ -2796,29 +2796,8 @@ fn translate_tree_at(
     w.soften_in_skipped_branches(tree);
     w.duplicate_case_labels(tree);
     let parse_errors = parse::error_lines(tree, src);
-    for &(a, b) in &parse_errors {
-        let offset = w.index.line_range(src, a).start;
-        let lines = if a == b {
-            format!("line {a}")
-        } else {
-            format!("lines {a}-{b}")
-        };
-        w.diag(
-            &PARSE_ERROR,
-            offset,
-            format!("could not parse {lines}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
-            Some("review these lines in the output".into()),
-        );
-        // In a function with warp operations, what the checks may have missed is what matters
-        // most on 64-lane wavefronts: a warning, not a note.
-        if let Some(op) = warp_op_near(tree, src, offset) {
-            let d = w.diags.last_mut().expect("just added");
-            d.severity = Severity::Warning;
-            d.message
-                .push_str(&format!(" (the function holds warp operations: `{op}`)"));
-            d.help = Some("review these lines by hand for 64-lane wavefronts; braces around a loop or `if` body chosen by `#if`/`#else` let the parser read it".into());
-        }
-    }
+    // The bodies chosen by `#if` whose arms the analysis read on their own.
+    let mut arms_checked: Vec<std::ops::Range<usize>> = Vec::new();
     if opts.analyze {
         let aopts = crate::analysis::AnalysisOptions {
             hip_version: opts.hip_version,
@@ -2835,6 +2814,47 @@ fn translate_tree_at(
         });
         let mut found =
             crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);
+        // Bodies chosen by `#if`/`#else` without braces do not parse: each arm is analysed in a
+        // copy of the file where it stands alone, and what that finds is added.
+        let bodies = if parse_errors.is_empty() {
+            Vec::new()
+        } else {
+            parse::chosen_bodies(src)
+        };
+        if !bodies.is_empty() {
+            let live = live_arms(src, &bodies, opts);
+            let rounds = live.iter().map(Vec::len).max().unwrap_or(0);
+            for round in 0..rounds {
+                let chosen: Vec<usize> = live
+                    .iter()
+                    .map(|arms| arms[round.min(arms.len() - 1)])
+                    .collect();
+                let variant = parse::keep_arms(src, &bodies, &chosen);
+                let Ok(vtree) = parse::parse(&variant, opts.parse_budget) else {
+                    continue;
+                };
+                if parse::error_count(&vtree) >= parse::error_count(tree) {
+                    continue;
+                }
+                arms_checked = bodies
+                    .iter()
+                    .map(|b| b.header.start..b.directives.last().map_or(b.header.end, |d| d.end))
+                    .collect();
+                let vflat = Flat::of_kinds(vtree.root_node(), &WALKED_KINDS);
+                let more = crate::analysis::analyze_flat_with(
+                    &variant, &vtree, &vflat, &w.index, file, &aopts, included,
+                );
+                for mut d in more {
+                    if !found
+                        .iter()
+                        .any(|f| f.id == d.id && f.offset == d.offset && f.message == d.message)
+                    {
+                        d.fix.clear();
+                        found.push(d);
+                    }
+                }
+            }
+        }
         crate::analysis::apply_suppressions(src, &mut found);
         if opts.fix {
             for d in &mut found {
@@ -2842,6 +2862,43 @@ fn translate_tree_at(
             }
         }
         w.diags.extend(found);
+    }
+    for &(a, b) in &parse_errors {
+        let offset = w.index.line_range(src, a).start;
+        let lines = if a == b {
+            format!("line {a}")
+        } else {
+            format!("lines {a}-{b}")
+        };
+        let line = w.index.line_range(src, a);
+        if arms_checked
+            .iter()
+            .any(|r| r.start < line.end && line.start < r.end)
+        {
+            // A body chosen by `#if` without braces: each arm was analysed on its own.
+            w.diag(
+                &PARSE_ERROR,
+                offset,
+                format!("could not parse {lines} as written (a loop or `if` body chosen by `#if`/`#else`); each arm was checked for hazards on its own, renames were applied, other rewrites may be missing"),
+                Some("review these lines in the output; braces around the body let the parser read it".into()),
+            );
+            continue;
+        }
+        w.diag(
+            &PARSE_ERROR,
+            offset,
+            format!("could not parse {lines}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
+            Some("review these lines in the output".into()),
+        );
+        // In a function with warp operations, what the checks may have missed is what matters
+        // most on 64-lane wavefronts: a warning, not a note.
+        if let Some(op) = warp_op_near(tree, src, offset) {
+            let d = w.diags.last_mut().expect("just added");
+            d.severity = Severity::Warning;
+            d.message
+                .push_str(&format!(" (the function holds warp operations: `{op}`)"));
+            d.help = Some("review these lines by hand for 64-lane wavefronts; braces around a loop or `if` body chosen by `#if`/`#else` let the parser read it".into());
+        }
     }
     w.hint_use_rocm(tree);
     crate::analysis::apply_suppressions(src, &mut w.diags);
@@ -2952,6 +3009,37 @@ fn in_hip_branch(n: Node, src: &[u8]) -> bool {
                     || memchr::memmem::find(&t, b"amd").is_some()
             })
     })
+}
+
+/// The arms of each of `bodies` that hipcc may compile (every arm where that is undecided, the
+/// first where none is left), read from a copy of `src` whose loop headers are blank, so that
+/// the directives parse.
+fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Vec<usize>> {
+    let all = |b: &parse::ChosenBody| (0..b.arms.len()).collect::<Vec<usize>>();
+    let text = parse::without_headers(src, bodies);
+    let Ok(tree) = parse::parse(&text, opts.parse_budget) else {
+        return bodies.iter().map(all).collect();
+    };
+    let view =
+        crate::analysis::HipccView::new(&text, tree.root_node(), &opts.defines, opts.hip_version);
+    bodies
+        .iter()
+        .map(|b| {
+            let arms: Vec<usize> = (0..b.arms.len())
+                .filter(|&k| {
+                    let a = &b.arms[k];
+                    let first =
+                        a.start + text[a.clone()].len() - text[a.clone()].trim_ascii_start().len();
+                    first >= a.end || view.skips(&text, tree.root_node(), first).is_none()
+                })
+                .collect();
+            if arms.is_empty() {
+                vec![0]
+            } else {
+                arms
+            }
+        })
+        .collect()
 }
 
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around

@@ -1519,7 +1519,7 @@ fn a_local_full_mask_never_changed_is_a_full_mask() {
 
 #[test]
 fn an_unparsed_loop_in_a_function_with_warp_operations_is_a_warning() {
-    let src = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2)\n#if defined(USE_XOR)\n    v += __shfl_xor_sync(0xffffffff, v, o);\n#else\n    v += __shfl_down_sync(0xffffffff, v, o);\n#endif\n  return v;\n}\n";
+    let src = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2) v += @ __shfl_down_sync(0xffffffff, v, o);\n  return v;\n}\n";
     let d = severities(src, &Options::default());
     let t008: Vec<&(String, Severity, usize)> =
         d.iter().filter(|(id, _, _)| id == "T008").collect();
@@ -1528,15 +1528,44 @@ fn an_unparsed_loop_in_a_function_with_warp_operations_is_a_warning() {
         "{d:?}"
     );
     // Without warp operations it stays a note.
-    let plain = src
-        .replace("__shfl_xor_sync(0xffffffff, v, o)", "o")
-        .replace("__shfl_down_sync(0xffffffff, v, o)", "1");
+    let plain = src.replace("__shfl_down_sync(0xffffffff, v, o)", "o");
     let d = severities(&plain, &Options::default());
+    assert!(d.iter().any(|(id, _, _)| id == "T008"), "{d:?}");
     assert!(
         d.iter()
             .filter(|(id, _, _)| id == "T008")
             .all(|(_, s, _)| *s == Severity::Note),
         "{d:?}"
     );
-    assert!(d.iter().any(|(id, _, _)| id == "T008"), "{d:?}");
+}
+
+#[test]
+fn each_arm_of_a_loop_body_chosen_by_if_is_checked_on_its_own() {
+    // The loop does not parse as written; each arm is analysed in a copy where it stands alone.
+    let src = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2)\n#if defined(USE_XOR)\n    v += __shfl_xor_sync(0xffffffff, v, o);\n#else\n    v += __shfl_down_sync(0xffffffff, v, o);\n#endif\n  return v;\n}\n__global__ void k(const float* x, float* y) {\n  float v = warp_sum(x[threadIdx.x]);\n  if (threadIdx.x % warpSize == 0) y[threadIdx.x / warpSize] = v;\n}\n";
+    let d = severities(src, &Options::default());
+    assert!(
+        d.iter()
+            .any(|(id, s, l)| id == "H001" && *s == Severity::Error && *l == 2),
+        "{d:?}"
+    );
+    let t008 = d.iter().find(|(id, _, _)| id == "T008").expect("T008");
+    assert_eq!(t008.1, Severity::Note);
+    // Only the arms hipcc may compile are read: with the build's define, the width-32 shuffle
+    // of the HIP arm (32-lane segments) and not the CUDA arm's full-warp one.
+    let seg = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2)\n#ifdef MY_HIP\n    v += __shfl_down(v, o, 32);\n#else\n    v += __shfl_down_sync(0xffffffff, v, o);\n#endif\n  return v;\n}\n__global__ void k(const float* x, float* y) {\n  float v = warp_sum(x[threadIdx.x]);\n  if ((threadIdx.x & 31) == 0) y[threadIdx.x >> 5] = v;\n}\n";
+    let h001_errors = |opts: &Options| {
+        translate_source(seg.as_bytes(), "t.cu", opts)
+            .expect("translates")
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "H001" && d.severity == Severity::Error)
+            .count()
+    };
+    assert!(h001_errors(&Options::default()) > 0);
+    let hip = Options {
+        defines: vec![hipport::analysis::Define::parse("MY_HIP").unwrap()],
+        ..Options::default()
+    };
+    assert_eq!(h001_errors(&hip), 0);
 }
