@@ -1571,3 +1571,100 @@ fn nvcc_only_packaging_flags_are_dropped_and_the_rest_compiles() {
         assert!(!compile(f).status.success(), "hipcc accepted {f:?}");
     }
 }
+
+/// cuda-samples' Makefile idioms: `$(addprefix -Xcompiler ,$(CCFLAGS))` is rewritten whole
+/// (make stops on `$(addprefix $(CCFLAGS)))`, a partial edit), and nvcc's `--threads N`, which
+/// hipcc 5.2.3 rejects (`unsupported option '--threads'`), goes from a variable that is no nvcc
+/// list by name. The converted Makefile is read by make and builds with hipcc.
+#[test]
+fn makefile_host_flag_prefixes_and_nvcc_threads_build_with_hipcc() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("sample");
+    std::fs::create_dir_all(&input).unwrap();
+    let makefile = "NVCC := nvcc -ccbin g++\n\
+                    CCFLAGS := -Wall -fPIC\n\
+                    ALL_CCFLAGS := -m64\n\
+                    ALL_CCFLAGS += $(addprefix -Xcompiler ,$(CCFLAGS))\n\
+                    ALL_CCFLAGS += $(addprefix -Xcompiler ,$(EXTRA_CCFLAGS))\n\
+                    ALL_CCFLAGS += ${addprefix -Xptxas ,-v}\n\
+                    ALL_CCFLAGS += --std=c++14 -O2 --threads 0\n\
+                    GENCODE_FLAGS := -gencode arch=compute_80,code=sm_80\n\
+                    \n\
+                    twice: twice.o\n\
+                    \t$(NVCC) $(ALL_CCFLAGS) $(GENCODE_FLAGS) -o $@ $+\n\
+                    twice.o: twice.cu\n\
+                    \t$(NVCC) $(ALL_CCFLAGS) --threads=2 -t 2 $(GENCODE_FLAGS) -o $@ -c $<\n";
+    std::fs::write(input.join("Makefile"), makefile).unwrap();
+    std::fs::write(
+        input.join("twice.cu"),
+        "#include <cstdio>\n\
+         __global__ void twice(float* x) { x[threadIdx.x] *= 2.f; }\n\
+         int main() { std::printf(\"built\\n\"); return 0; }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let report = run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--no-cache",
+            "--max-shown",
+            "50",
+        ]));
+    let converted = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    for line in [
+        "ALL_CCFLAGS += $(CCFLAGS)\n",
+        "ALL_CCFLAGS += $(EXTRA_CCFLAGS)\n",
+        "ALL_CCFLAGS += \n",
+        "ALL_CCFLAGS += --std=c++14 -O2\n",
+        "\t$(NVCC) $(ALL_CCFLAGS) $(GENCODE_FLAGS) -o $@ -c $<\n",
+    ] {
+        assert!(converted.contains(line), "{line:?} not in:\n{converted}");
+    }
+    for text in [
+        "`$(addprefix -Xcompiler ,$(CCFLAGS))` -> `$(CCFLAGS)`",
+        "`${addprefix -Xptxas ,-v}` dropped",
+        "nvcc flag `--threads 0` dropped",
+        "nvcc flag `--threads=2` dropped",
+        "nvcc flag `-t 2` dropped",
+    ] {
+        assert!(report.contains(text), "{text:?} not in:\n{report}");
+    }
+    // A second conversion finds nothing more to change.
+    let src = converted.as_bytes();
+    let (edits, _) = translate_build(BuildKind::Makefile, src, "Makefile", &opts(&[]));
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+    if !require(tool_works("make", "--version"), "make not found") {
+        return;
+    }
+    // make reads both Makefiles; the converted one hands hipcc no nvcc option.
+    run(Command::new("make").arg("-n").arg("-C").arg(&input));
+    let commands = run(Command::new("make").arg("-n").arg("-C").arg(&out));
+    assert!(
+        commands.contains("hipcc -m64 -Wall -fPIC --std=c++14 -O2 --offload-arch=gfx90a"),
+        "{commands}"
+    );
+    for nvcc_only in ["-Xcompiler", "-Xptxas", "--threads", "-t 2", "-ccbin"] {
+        assert!(!commands.contains(nvcc_only), "{nvcc_only} in {commands}");
+    }
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("twice"));
+    // What the conversion removed is what hipcc rejects.
+    let (ok, text) = attempt(
+        Command::new("hipcc")
+            .current_dir(&out)
+            .args(["--offload-arch=gfx90a", "--threads", "0", "-c", "twice.cu"])
+            .args(["-o", "rejected.o"]),
+    );
+    assert!(
+        !ok && text.contains("unsupported option '--threads'"),
+        "{text}"
+    );
+}

@@ -672,12 +672,138 @@ fn pass_through(
     out
 }
 
+/// Makefile calls `$(addprefix FLAG ,LIST)` on the line `src[start..end]` whose prefix is an
+/// nvcc flag (every cuda-samples Makefile has `$(addprefix -Xcompiler ,$(CCFLAGS))`), each
+/// rewritten or left as a whole, since make cannot take a partial edit inside a function call:
+/// `-Xcompiler` goes (hipcc takes host flags directly, so the call becomes its mapped list), a
+/// flag hipcc has no use for (`-Xptxas`) takes the call with it, and any other flag hipport
+/// would change stays with a note. Returns the byte ranges of the calls, none of whose words
+/// is a flag of the line.
+pub(crate) fn make_addprefix_calls(
+    src: &str,
+    start: usize,
+    end: usize,
+    sink: &mut super::text::Sink,
+    opts: &super::BuildOptions,
+) -> Vec<(usize, usize)> {
+    let line = &src[start..end];
+    let mut out = Vec::new();
+    for open in ["$(addprefix ", "${addprefix "] {
+        for (pos, _) in line.match_indices(open) {
+            let Some(close) = super::make::closing_paren(line, pos + 1) else {
+                continue;
+            };
+            let args = &line[pos + open.len()..close];
+            let Some(comma) = super::make::top_level(args, ',') else {
+                continue;
+            };
+            let (prefix, list) = (&args[..comma], &args[comma + 1..]);
+            let flag = prefix.trim();
+            if !flag.starts_with('-') || flag.contains(char::is_whitespace) {
+                continue;
+            }
+            let (at, call) = (start + pos, &line[pos..=close]);
+            out.push((at, start + close + 1));
+            if let Some(new) = addprefix_rewrite(flag, prefix, list, call, at, sink, opts) {
+                sink.edit(at, start + close + 1, new, B_FLAG_MAPPED.id);
+            }
+        }
+    }
+    out
+}
+
+/// What `$(addprefix PREFIX,LIST)` (the whole `call`, at byte `at`) becomes with its nvcc flag
+/// `flag` mapped, its findings reported; `None` where it stays as it is.
+fn addprefix_rewrite(
+    flag: &str,
+    prefix: &str,
+    list: &str,
+    call: &str,
+    at: usize,
+    sink: &mut super::text::Sink,
+    opts: &super::BuildOptions,
+) -> Option<String> {
+    // The prefix ends in a blank (`-Xcompiler -Wall`) or in `=` (`-Xcompiler=-Wall`): anything
+    // else glues the flag to each word, which is no flag of nvcc's either.
+    let name = match flag.strip_suffix('=') {
+        Some(n) => n,
+        None if prefix.ends_with(char::is_whitespace) => flag,
+        None => return None,
+    };
+    if matches!(name, "-Xcompiler" | "--compiler-options") {
+        let values: Vec<String> = list.split_whitespace().flat_map(host_flags).collect();
+        let mut inner = Mapped::default();
+        let flags = pass_through(&values, 0, opts, Context::Nvcc, &mut false, &mut inner);
+        if inner
+            .notes
+            .iter()
+            .any(|n| n.severity == Some(Severity::Warning))
+        {
+            sink.diag(
+                B_FLAG_UNMAPPED,
+                at,
+                format!("`{call}` left in place: its list holds a flag hipport cannot rewrite"),
+                Some("hipcc takes host flags directly: write them without -Xcompiler".into()),
+            );
+            return None;
+        }
+        let new = flags.join(" ");
+        for n in inner.notes {
+            sink.note(n, at);
+        }
+        let shown = if new.is_empty() {
+            "nothing: hipcc needs none of its host flags".to_string()
+        } else {
+            format!("`{new}`")
+        };
+        sink.diag(
+            B_FLAG_MAPPED,
+            at,
+            format!("`{call}` -> {shown}"),
+            Some("hipcc passes host flags to clang directly, without -Xcompiler".into()),
+        );
+        return Some(new);
+    }
+    // Any other flag: mapped before a stand-in value, as one word of each pair would be.
+    let words = [name, "VALUE"];
+    let m = map_words(&words, opts, Context::Nvcc, &mut false);
+    let dropped = m.changes.len() == 2 && m.changes.iter().all(|c| c.1 == Action::Remove);
+    let first = m.notes.into_iter().next()?;
+    if dropped && first.info.id == B_FLAG_DROPPED.id {
+        sink.diag(
+            B_FLAG_DROPPED,
+            at,
+            format!("`{call}` dropped: nvcc flag `{name}` has no use in hipcc"),
+            first.help,
+        );
+        return Some(String::new());
+    }
+    sink.diag_as(
+        B_FLAG_UNMAPPED,
+        Severity::Warning,
+        at,
+        format!(
+            "`{call}` left in place: hipport does not rewrite nvcc flag `{name}` inside a make function, and hipcc may reject it"
+        ),
+        Some(format!(
+            "write the call by hand with what hipcc takes{}",
+            first.help.map(|h| format!(" ({h})")).unwrap_or_default()
+        )),
+    );
+    None
+}
+
 /// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
 /// Returns (value, words consumed).
 fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option<&'a str>, usize)> {
     let w = words[i];
     for n in names {
         if w == *n {
+            // A next word that starts with a comma is the rest of a make function's arguments
+            // (`$(addprefix -Xcompiler ,$(CCFLAGS))`), no value of the flag.
+            if words.get(i + 1).is_some_and(|v| v.starts_with(',')) {
+                return Some((None, 1));
+            }
             return Some((words.get(i + 1).copied(), 2.min(words.len() - i)));
         }
         if let Some(rest) = w.strip_prefix(n) {
@@ -766,6 +892,27 @@ fn arch_words(
         format!("nvcc architecture flag `{shown}` -> `{}`", offload_flags(archs).join(" ")),
         Some("NVIDIA architectures have no AMD equivalent: list the gfx targets you ship for (hipport --offload-arch)"),
     );
+}
+
+/// Why nvcc's `--threads` goes, and what does its work with hipcc.
+const THREADS_HELP: &str = "it sets how many threads nvcc compiles the architectures of one \
+     file with; hipcc (clang) rejects it (`unsupported option '--threads'`): compile several files \
+     at once with make -j or ninja instead";
+
+/// nvcc's parallel compilation option at `i` (`--threads N`, `--threads=N`, `-t N`, `-t=N`):
+/// the words it takes. `--threads` is nvcc's wherever it stands (clang and gcc have no such
+/// option); `-t` outside a list known to be nvcc's only with a count after it (the linker's
+/// `-t` takes no value).
+fn threads(words: &[&str], i: usize, ctx: Context) -> Option<usize> {
+    if let Some((_, n)) = flag_value(words, i, &["--threads"]) {
+        return Some(n);
+    }
+    let (v, n) = flag_value(words, i, &["-t"])?;
+    let count = v.is_some_and(|v| {
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())
+    });
+    (ctx == Context::Nvcc && v.is_some() || count).then_some(n)
 }
 
 /// Maps the word at `i`; returns how many words it consumed.
@@ -1132,17 +1279,17 @@ fn map_one(
             }
             _ => {}
         }
-        if let Some((_, n)) = flag_value(words, i, &["--threads", "-t"]) {
-            drop_words(m, i, n);
-            note(
-                m,
-                i,
-                B_FLAG_DROPPED,
-                format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
-                Some("use -parallel-jobs=N with hipcc"),
-            );
-            return n;
-        }
+    }
+    if let Some(n) = threads(words, i, ctx) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+            Some(THREADS_HELP),
+        );
+        return n;
     }
     // Other nvcc-only spellings left alone but reported.
     if strip.starts_with("--expt-")
@@ -1296,6 +1443,45 @@ mod tests {
         );
         assert!(m.changes.is_empty(), "{:?}", m.changes);
     }
+    #[test]
+    fn nvcc_threads_go_in_any_list() {
+        // cuda-samples' `ALL_CCFLAGS += --std=c++11 -O3 --threads 0` is no list known to be
+        // nvcc's, and hipcc still rejects the option.
+        let mut done = false;
+        let opts = super::super::BuildOptions::default();
+        let words = [
+            "--threads",
+            "0",
+            "-O3",
+            "--threads=4",
+            "-t",
+            "8",
+            "-t=2",
+            "-t",
+            "x.o",
+            "-t",
+        ];
+        let m = map_words(&words, &opts, Context::Any, &mut done);
+        let dropped: Vec<usize> = m.changes.iter().map(|c| c.0).collect();
+        assert_eq!(dropped, [0, 1, 3, 4, 5, 6], "{:?}", m.changes);
+        assert!(m.changes.iter().all(|c| c.1 == Action::Remove));
+        assert_eq!(m.notes.len(), 4);
+        assert!(m.notes[0].message.contains("`--threads 0` dropped"));
+        // In nvcc's own list `-t` takes whatever follows.
+        let m = run(&["-t", "$(JOBS)"]);
+        assert_eq!(m.changes, [(0, Action::Remove), (1, Action::Remove)]);
+    }
+
+    #[test]
+    fn a_make_argument_after_a_flag_is_no_value_of_it() {
+        // `$(addprefix -Xcompiler ,$(CCFLAGS))` cut at blanks: `,$(CCFLAGS))` is the rest of
+        // addprefix's arguments; only the flag's own word may change.
+        let m = run(&["$(addprefix", "-Xcompiler", ",$(CCFLAGS))"]);
+        assert_eq!(m.changes, [(1, Action::Remove)]);
+        let m = run(&["$(addprefix", "-Xptxas", ",-v)"]);
+        assert_eq!(m.changes, [(1, Action::Remove)]);
+    }
+
     #[test]
     fn arch_flags_left_in_place_are_warnings() {
         // A rewritten architecture flag is a note; one left as hipcc will see it is a warning.

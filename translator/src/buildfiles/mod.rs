@@ -495,8 +495,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   NVIDIA's assembler), --expt-relaxed-constexpr and --expt-extended-lambda (HIP-Clang allows\n\
                   both by default), -ccbin, -maxrregcount, and the fatbinary and build-speed options of\n\
                   recent CUDA releases (-Xfatbin, --compress-mode, --split-compile,\n\
-                  -static-global-template-stub, --allow-unsupported-compiler). hipcc rejects them, so\n\
-                  hipport removes them.\n\
+                  -static-global-template-stub, --allow-unsupported-compiler, nvcc's parallel\n\
+                  compilation --threads N). hipcc rejects them, so hipport removes them.\n\
                   -maxrregcount changes occupancy: use __launch_bounds__ on the kernel to limit registers.",
     },
     DiagInfo {
