@@ -1668,3 +1668,47 @@ fn makefile_host_flag_prefixes_and_nvcc_threads_build_with_hipcc() {
         "{text}"
     );
 }
+
+/// A make function call whose prefix is an nvcc flag is rewritten whole or left whole, never
+/// cut at its blanks: what hipcc takes without the flag, nothing for a flag it has no use for,
+/// and a warning where hipport cannot say what hipcc should get.
+#[test]
+fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
+    let src = "H := $(addprefix -Xcompiler ,-lcudart -fopenmp)\n\
+               I := $(addprefix -Xcompiler=,-Wall)\n\
+               F := $(addprefix -gencode ,$(ARCHS))\n\
+               K := $(addprefix -Xcompiler ,-gencode)\n\
+               J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
+               P := $(addprefix -Xptxas ,-v -O3)\n";
+    let (mut edits, diags) =
+        translate_build(BuildKind::Makefile, src.as_bytes(), "Makefile", &opts(&[]));
+    let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    assert_eq!(
+        out,
+        "H := -fopenmp\n\
+         I := -Wall\n\
+         F := $(addprefix -gencode ,$(ARCHS))\n\
+         K := $(addprefix -Xcompiler ,-gencode)\n\
+         J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
+         P := \n"
+    );
+    let found: Vec<(usize, &str, hipport::diag::Severity)> = diags
+        .iter()
+        .map(|d| (d.line, d.id.as_str(), d.severity))
+        .collect();
+    use hipport::diag::Severity::{Note, Warning};
+    assert_eq!(
+        found,
+        [
+            (1, "B001", Note),
+            (1, "B004", Note),
+            (2, "B001", Note),
+            (3, "B003", Warning),
+            (4, "B003", Warning),
+            (6, "B002", Note),
+        ],
+        "{diags:#?}"
+    );
+    let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &opts(&[]));
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}

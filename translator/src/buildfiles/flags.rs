@@ -739,8 +739,9 @@ fn addprefix_rewrite(
             .iter()
             .any(|n| n.severity == Some(Severity::Warning))
         {
-            sink.diag(
+            sink.diag_as(
                 B_FLAG_UNMAPPED,
+                Severity::Warning,
                 at,
                 format!("`{call}` left in place: its list holds a flag hipport cannot rewrite"),
                 Some("hipcc takes host flags directly: write them without -Xcompiler".into()),
