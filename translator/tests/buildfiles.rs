@@ -1712,3 +1712,121 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
     let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &opts(&[]));
     assert!(edits.is_empty(), "second pass edited: {edits:?}");
 }
+
+/// `--rename torch` follows include directories written as mmcv and pytorch3d write them:
+/// appended one by one through `os.path.abspath(...)`, extended, inserted, or held in a variable
+/// passed as `include_dirs=`. Includes reach the renamed headers and the moved `cuda/`
+/// directories take their new names, so hipcc compiles the op with the converted paths; a path
+/// hipport cannot read, or one it reads but cannot rewrite, is a warning, not a silent miss.
+#[test]
+fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    let files = [
+        (
+            "lib/shared/check.h",
+            "#pragma once\n#include <cuda_runtime.h>\n\
+             inline bool ok(cudaError_t e) { return e == cudaSuccess; }\n",
+        ),
+        (
+            "lib/shared/cuda/lanes.cuh",
+            "#pragma once\n__device__ inline float half_of(float v) { return v * 0.5f; }\n",
+        ),
+        (
+            "lib/extra/cuda/scale.cuh",
+            "#pragma once\n#define SCALE 3.0f\n",
+        ),
+        (
+            "lib/kernels/cuda/halve.cu",
+            "#include \"check.h\"\n#include \"lanes.cuh\"\n#include \"scale.cuh\"\n\
+             __global__ void halve(float* x) { x[threadIdx.x] = half_of(x[threadIdx.x]) * SCALE; }\n\
+             bool run(float* x) { halve<<<1, 64>>>(x); return ok(cudaGetLastError()); }\n",
+        ),
+        (
+            "setup.py",
+            "import glob\nimport os\nimport os.path as osp\n\
+             from setuptools import setup\n\
+             from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\n\
+             here = osp.dirname(osp.abspath(__file__))\n\
+             shared = osp.join(here, 'lib', 'shared')\n\
+             LIB, PART = 'lib', 'extra'\n\
+             dirs = [shared]\n\
+             dirs.append(os.path.abspath('./lib/shared/cuda'))\n\
+             dirs.extend([osp.realpath('lib/extra/cuda')])\n\
+             dirs.insert(0, osp.join(here, 'lib', 'extra/cuda'))\n\
+             dirs += [os.path.join(LIB, PART)]\n\
+             setup(name='halve', ext_modules=[CUDAExtension('halve._C', glob.glob('lib/kernels/cuda/*.cu'),\n      \
+             include_dirs=dirs)], cmdclass={'build_ext': BuildExtension})\n",
+        ),
+    ];
+    for (name, text) in files {
+        let path = input.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let report = run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--rename",
+            "torch",
+            "--offload-arch",
+            "gfx90a",
+            "--no-cache",
+        ])
+        .args(["--max-shown", "50"]));
+    let setup = std::fs::read_to_string(out.join("setup.py")).unwrap();
+    for line in [
+        "dirs.append(os.path.abspath('./lib/shared/hip'))\n",
+        "dirs.extend([osp.realpath('lib/extra/hip')])\n",
+        // Written in parts: read, not rewritten (the warning below says so).
+        "dirs.insert(0, osp.join(here, 'lib', 'extra/cuda'))\n",
+    ] {
+        assert!(setup.contains(line), "{line:?} not in:\n{setup}");
+    }
+    let op = std::fs::read_to_string(out.join("lib/kernels/hip/halve.hip")).unwrap();
+    assert!(
+        op.contains("#include \"check_hip.h\"\n#include \"lanes.cuh\"\n#include \"scale.cuh\"\n"),
+        "{op}"
+    );
+    for text in [
+        "include directory `osp.join(here, 'lib', 'extra/cuda')` names `lib/extra/cuda`, which moved to `lib/extra/hip`, but it is written in parts",
+        "include directory `os.path.join(LIB, PART)` is not one hipport can read",
+    ] {
+        assert!(report.contains(text), "{text:?} not in:\n{report}");
+    }
+    // The directories the converted setup.py names are those the op compiles with.
+    let dirs = include_dirs(BuildKind::SetupPy, setup.as_bytes(), "setup.py");
+    assert_eq!(
+        dirs,
+        [
+            "lib/shared",
+            "lib/shared/hip",
+            "lib/extra/hip",
+            "lib/extra/cuda"
+        ]
+    );
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    let compile = |dirs: &[String]| {
+        attempt(
+            Command::new("hipcc")
+                .current_dir(&out)
+                .args(["--offload-arch=gfx90a", "-c", "lib/kernels/hip/halve.hip"])
+                .args(dirs.iter().map(|d| format!("-I{d}")))
+                .args(["-o", "halve.o"]),
+        )
+    };
+    let (ok, text) = compile(&dirs);
+    assert!(ok, "{text}");
+    // The paths as the project wrote them no longer reach the moved headers.
+    let stale: Vec<String> = ["lib/shared", "lib/shared/cuda", "lib/extra/cuda"]
+        .map(String::from)
+        .to_vec();
+    let (ok, text) = compile(&stale);
+    assert!(!ok && text.contains("file not found"), "{text}");
+}

@@ -917,6 +917,76 @@ pub(crate) fn translate(
             unrewritten_flags(sink, opts, content, *start, ctx);
         }
     }
+    if scope == Scope::Setup || jit_build {
+        stale_include_dirs(src, &toks, sink, opts, base);
+    }
+}
+
+/// Under renames that move or rename what sources include (`--rename torch`: `cuda/`
+/// directories, headers with CUDA code), warns of the include directories hipport cannot follow:
+/// an element of an include list it cannot read (`os.path.join(ROOT, SUB, "cuda")`), whose
+/// includes were looked up without it, and a directory that moved but is written in parts no
+/// rewrite changed. Either may leave includes and include paths stale.
+fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptions, base: &str) {
+    let moves_headers = opts
+        .renamed
+        .iter()
+        .any(|(o, n)| text::dir_of(o) != text::dir_of(n) || !o.ends_with(".cu"));
+    if !moves_headers {
+        return;
+    }
+    // Each finding with the element's range and whether an edit there settles it.
+    let mut found: Vec<(usize, usize, String, bool)> = Vec::new();
+    each_include_element(src, toks, &mut |elem, path| {
+        let (Some(first), Some(last)) = (elem.first(), elem.last()) else {
+            return;
+        };
+        let (start, end) = (tok_start(first), tok_end(last));
+        let shown = &src[start..end];
+        match path {
+            // A path built in the project (a literal in it, a join): not a package's directory
+            // (`np.get_include()`), which no rename touches.
+            None if elem.iter().any(|t| {
+                matches!(t, Tok::Str { .. }) || matches!(t, Tok::Ident { text, .. } if text == "join")
+            }) =>
+            {
+                found.push((
+                start,
+                end,
+                format!(
+                    "include directory `{shown}` is not one hipport can read: includes were looked up without it, and it was not renamed"
+                ),
+                false,
+            ))
+            }
+            Some((p, None)) => {
+                if let Some(new) =
+                    text::moved_dir_path(text::dir_of(base), &p, &opts.moved_dirs)
+                {
+                    found.push((
+                        start,
+                        end,
+                        format!(
+                            "include directory `{shown}` names `{p}`, which moved to `{new}`, but it is written in parts that were not rewritten"
+                        ),
+                        true,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    });
+    for (at, end, message, settled_by_edit) in found {
+        if settled_by_edit && sink.claimed(at, end) {
+            continue;
+        }
+        sink.diag(
+            B_GLOB,
+            at,
+            message,
+            Some("after --rename, check the includes that reach renamed headers through it and the path itself; a literal path or os.path.join of literals is followed".into()),
+        );
+    }
 }
 
 /// Renames a string literal (token `k`) that names a renamed source, as seen from this file's
@@ -1061,55 +1131,211 @@ fn renamed_source(
 /// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
 /// elements of a list given as `include_dirs=`, `extra_include_paths=` (any name with `include`
 /// in it, or such a dictionary key), and the paths of `-I` flags in string literals (`"-Idir"`,
-/// `"-I", "dir"`). An element is a literal, `os.path.join` of literals, or `os.path.join(here,
-/// ...)` / `f"{here}/..."` with literals after the first part, taken as this file's directory.
+/// `"-I", "dir"`). See [`each_include_element`] for the elements read.
 /// A path written whole in one literal comes with its offset in `src`.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     let toks = tokens(src);
+    each_include_element(src, &toks, &mut |_, path| {
+        if let Some((p, at)) = path {
+            add(&p, at, Anchor::File);
+        }
+    });
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str {
+            quote_at,
+            content,
+            triple: false,
+            prefix,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        if prefix.contains(['b', 'B']) {
+            continue;
+        }
+        let Some(rest) = content.strip_prefix("-I") else {
+            continue;
+        };
+        let path = if rest.trim().is_empty() {
+            // `"-I", "dir"`: the next literal of the list.
+            match (toks.get(k + 1), toks.get(k + 2)) {
+                (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
+                    element_path(std::slice::from_ref(next))
+                }
+                _ => None,
+            }
+        } else {
+            literal_path(rest, prefix).map(|p| {
+                (
+                    p.to_string(),
+                    text::offset_in(content, p).map(|o| quote_at + 1 + o),
+                )
+            })
+        };
+        if let Some((p, at)) = path {
+            add(&p, at, Anchor::File);
+        }
+    }
+}
+
+/// Calls `f` with each element of the include directory lists of a Python build (its tokens),
+/// and the path it names where hipport can read it (see [`element_path`]), with the offset of
+/// a path written whole in one literal. The lists are those given as `include_dirs=` or
+/// `extra_include_paths=` (any name with `include` in it, or such a dictionary key), and those
+/// of a variable passed so (`include_dirs=dirs`) or named with `include`: its assigned list,
+/// `+=` lists, `.extend([...])` and the element of each `.append(x)`/`.insert(i, x)` (mmcv
+/// appends `os.path.abspath('./mmcv/ops/csrc/common')` one by one). An element that is a
+/// variable assigned one path in the file (`include_dirs = [extensions_dir]`) names that path.
+fn each_include_element(
+    src: &str,
+    toks: &[Tok],
+    f: &mut dyn FnMut(&[Tok], Option<(String, Option<usize>)>),
+) {
+    let names = include_list_names(toks);
+    let paths = path_variables(src, toks);
+    let mut read = |elem: &[Tok]| {
+        let path = match elem {
+            [Tok::Ident { text, .. }] => paths.get(text.as_str()).cloned().flatten(),
+            _ => element_path(elem),
+        };
+        f(elem, path);
+    };
     for (k, t) in toks.iter().enumerate() {
         match t {
-            Tok::Punct { ch: '[', .. } if names_include_list(&toks, k) => {
-                for elem in list_elements(&toks, k) {
-                    if let Some((p, at)) = element_path(&toks[elem]) {
-                        add(&p, at, Anchor::File);
-                    }
+            Tok::Punct { ch: '[' | '(', .. }
+                if names_include_list(toks, k) || named_list(toks, k, &names) =>
+            {
+                for elem in list_elements(toks, k) {
+                    read(&toks[elem]);
                 }
             }
-            Tok::Str {
-                quote_at,
-                content,
-                triple: false,
-                prefix,
-                ..
-            } if !prefix.contains(['b', 'B']) => {
-                let Some(rest) = content.strip_prefix("-I") else {
-                    continue;
+            Tok::Ident { text, .. } if names.contains(text.as_str()) => {
+                let method = match (toks.get(k + 1), toks.get(k + 2), toks.get(k + 3)) {
+                    (
+                        Some(Tok::Punct { ch: '.', .. }),
+                        Some(Tok::Ident { text: m, .. }),
+                        Some(Tok::Punct { ch: '(', .. }),
+                    ) => m.as_str(),
+                    _ => continue,
                 };
-                let path = if rest.trim().is_empty() {
-                    // `"-I", "dir"`: the next literal of the list.
-                    match (toks.get(k + 1), toks.get(k + 2)) {
-                        (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
-                            element_path(std::slice::from_ref(next))
-                        }
-                        _ => None,
-                    }
-                } else {
-                    literal_path(rest, prefix).map(|p| {
-                        (
-                            p.to_string(),
-                            text::offset_in(content, p).map(|o| quote_at + 1 + o),
-                        )
-                    })
+                let args = list_elements(toks, k + 3);
+                let elem = match (method, &args[..]) {
+                    ("append", [x]) | ("insert", [_, x]) => x.clone(),
+                    // `insert(0, x)`: numbers are no tokens, so the index leaves an empty
+                    // first argument.
+                    ("insert", [x]) => x.clone(),
+                    _ => continue,
                 };
-                if let Some((p, at)) = path {
-                    add(&p, at, Anchor::File);
-                }
+                read(&toks[elem]);
             }
             _ => {}
         }
     }
 }
 
+/// The variables whose value a build passes as include directories: those given as the value
+/// of a keyword or dictionary key with `include` in its name (`include_dirs=dirs`,
+/// `"include_dirs": dirs`), and any variable with `include` in its name.
+fn include_list_names(toks: &[Tok]) -> BTreeSet<&str> {
+    let named = |t: &str| t.to_ascii_lowercase().contains("include");
+    let mut out = BTreeSet::new();
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Ident { text, .. } = t else { continue };
+        if named(text) {
+            out.insert(text.as_str());
+            continue;
+        }
+        // `NAME` right after `include_dirs=` or `"include_dirs":`, alone as the value.
+        let ends_value = matches!(
+            toks.get(k + 1),
+            None | Some(Tok::Punct {
+                ch: ',' | ')' | '}',
+                ..
+            })
+        );
+        let keyed = k >= 2
+            && match (&toks[k - 1], &toks[k - 2]) {
+                (Tok::Punct { ch: '=', .. }, Tok::Ident { text: key, .. }) => named(key),
+                (Tok::Punct { ch: ':', .. }, Tok::Str { content, .. }) => named(content),
+                _ => false,
+            };
+        if keyed && ends_value {
+            out.insert(text.as_str());
+        }
+    }
+    out
+}
+
+/// Whether the `[` or `(` at `open` holds elements of a named include list: `NAME = [`,
+/// `NAME += [`, `NAME.extend([` / `NAME.extend((` with `NAME` in `names`.
+fn named_list(toks: &[Tok], open: usize, names: &BTreeSet<&str>) -> bool {
+    let name_at = |j: usize| matches!(toks.get(j), Some(Tok::Ident { text, .. }) if names.contains(text.as_str()));
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let ident =
+        |j: usize, s: &str| matches!(toks.get(j), Some(Tok::Ident { text, .. }) if text == s);
+    let is_list = punct(open, '[');
+    if open >= 2 && is_list && punct(open - 1, '=') {
+        // `NAME = [` (not `==`) or `NAME += [`.
+        return name_at(open - 2) || open >= 3 && punct(open - 2, '+') && name_at(open - 3);
+    }
+    // `NAME.extend([` or `NAME.extend((`.
+    open >= 4
+        && punct(open - 1, '(')
+        && ident(open - 2, "extend")
+        && punct(open - 3, '.')
+        && name_at(open - 4)
+        && (is_list || punct(open, '('))
+}
+
+/// Variables assigned a path once in the file (`extensions_dir = os.path.join(this_dir, "csrc")`):
+/// the path, read as an include list element is (see [`element_path`]). A variable assigned
+/// more than once, or anything else, maps to `None`.
+fn path_variables<'a>(
+    src: &str,
+    toks: &'a [Tok],
+) -> BTreeMap<&'a str, Option<(String, Option<usize>)>> {
+    // Whether a line ends between token `j - 1` and token `j` (not at a backslash).
+    let line_break_between = |j: usize| {
+        let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
+        gap.contains('\n')
+            && !gap
+                .trim_end_matches(['\n', '\r', ' ', '\t'])
+                .ends_with('\\')
+    };
+    let mut out: BTreeMap<&str, Option<(String, Option<usize>)>> = BTreeMap::new();
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Ident { text, .. } = t else { continue };
+        let assigned = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '=', .. }))
+            && !matches!(toks.get(k + 2), Some(Tok::Punct { ch: '=', .. }))
+            && !matches!(
+                toks.get(k.wrapping_sub(1)),
+                Some(Tok::Punct { ch: '.', .. })
+            );
+        if !assigned {
+            continue;
+        }
+        // The value runs to the end of its line, outside brackets.
+        let mut depth = 0isize;
+        let mut end = k + 2;
+        while end < toks.len() {
+            let t = &toks[end];
+            if depth == 0 && end > k + 2 && line_break_between(end) {
+                break;
+            }
+            depth += nesting(t);
+            if depth < 0 {
+                break;
+            }
+            end += 1;
+        }
+        let value = element_path(&toks[(k + 2).min(end)..end]);
+        out.entry(text.as_str())
+            .and_modify(|v| *v = None)
+            .or_insert(value);
+    }
+    out
+}
 /// Whether the `[` at `open` starts the value of a name or key with `include` in it
 /// (`include_dirs=[`, `extra_include_paths=[`, `"include_dirs": [`, `INCLUDES = [`).
 fn names_include_list(toks: &[Tok], open: usize) -> bool {
@@ -1172,6 +1398,9 @@ fn literal_runs(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
 /// `os.path.join(...)` of literals, whose first part may be any expression (the directory); with
 /// the offset in the file of a path written whole in one literal.
 fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
+    if let Some(inner) = path_call_argument(elem) {
+        return element_path(inner);
+    }
     match elem {
         [Tok::Str {
             quote_at,
@@ -1229,6 +1458,29 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
                 _ => literal(&parts),
             }
         }
+        _ => None,
+    }
+}
+
+/// The argument of a call that keeps the path it is given, `os.path.abspath(x)`,
+/// `osp.realpath(x)`, `os.path.normpath(x)` (relative paths taken from the directory setup.py
+/// runs in, its own), when it is the whole element.
+fn path_call_argument(elem: &[Tok]) -> Option<&[Tok]> {
+    let open = elem
+        .iter()
+        .position(|t| matches!(t, Tok::Punct { ch: '(', .. }))?;
+    let callee = &elem[..open];
+    let Some(Tok::Ident { text, .. }) = callee.last() else {
+        return None;
+    };
+    let dotted = callee
+        .iter()
+        .all(|t| matches!(t, Tok::Ident { .. } | Tok::Punct { ch: '.', .. }));
+    if !dotted || !matches!(text.as_str(), "abspath" | "realpath" | "normpath") {
+        return None;
+    }
+    match &list_elements(elem, open)[..] {
+        [arg] if arg.end + 1 == elem.len() => Some(&elem[arg.clone()]),
         _ => None,
     }
 }
