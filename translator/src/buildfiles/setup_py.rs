@@ -954,7 +954,7 @@ fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOpti
                 start,
                 end,
                 format!(
-                    "include directory `{shown}` is not one hipport can read: includes were looked up without it, and it was not renamed"
+                    "include directory `{shown}` is not one hipport can read: includes were looked up without it, so those that reach renamed headers through it may be stale"
                 ),
                 false,
             ))
@@ -1087,17 +1087,14 @@ fn renamed_source(
             }
         }
     }
+    // A glob over a moved directory or renamed extensions: one note for what was rewritten,
+    // which the tree's renames decided (the pattern selects the files it selected before).
+    let mut changes: Vec<(usize, usize, String)> = Vec::new();
+    let mut why: Vec<String> = Vec::new();
     if let Some((s, e, new)) = text::glob_dir_rename(content, dirs) {
         if sink.edit(content_at + s, content_at + e, new.as_str(), B_GLOB.id) {
-            sink.diag(
-                B_GLOB,
-                start,
-                format!(
-                    "pattern `{content}` looks in `{}`, which is now `{new}`",
-                    &content[s..e]
-                ),
-                Some("check that it still selects the moved files".into()),
-            );
+            why.push(format!("`{}` is now `{new}`", &content[s..e]));
+            changes.push((s, e, new));
         }
     }
     for (old, new) in exts {
@@ -1114,16 +1111,27 @@ fn renamed_source(
                     B_GLOB.id,
                 )
             {
-                sink.diag(
-                    B_GLOB,
-                    start,
-                    format!("pattern `{content}` names .{old} sources, which are now .{new}"),
-                    Some(format!(
-                        "check that it still selects the renamed .{new} files"
-                    )),
-                );
+                why.push(format!("the .{old} sources are now .{new}"));
+                changes.push((pos + 2, pos + pat.len(), new.clone()));
             }
         }
+    }
+    if !changes.is_empty() {
+        changes.sort();
+        let mut rewritten = content.clone();
+        for (s, e, new) in changes.iter().rev() {
+            rewritten.replace_range(*s..*e, new);
+        }
+        sink.diag_as(
+            B_GLOB,
+            crate::diag::Severity::Note,
+            start,
+            format!(
+                "pattern `{content}` -> `{rewritten}`: {}",
+                why.join(" and ")
+            ),
+            None,
+        );
     }
     false
 }
@@ -2038,9 +2046,23 @@ setup(
         let src = "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/cuda/*.cu\") + glob.glob('./csrc/cuda/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'cuda', '*.cu'))\n";
         let (out, diags) = run(src, &o);
         assert_eq!(out, "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/hip/*.hip\") + glob.glob('./csrc/hip/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'hip', '*.hip'))\n");
-        assert!(diags
+        // What the renames decided is rewritten, and said once per pattern, as a note.
+        let found: Vec<(usize, &str, crate::diag::Severity)> = diags
             .iter()
-            .any(|d| d.id == "B010" && d.line == 2 && d.message.contains("looks in `csrc/cuda`")));
+            .filter(|d| d.id == "B010")
+            .map(|d| (d.line, d.message.as_str(), d.severity))
+            .collect();
+        use crate::diag::Severity::{Note, Warning};
+        assert_eq!(
+            found,
+            [
+                (2, "pattern `csrc/cuda/*.cu` -> `csrc/hip/*.hip`: `csrc/cuda` is now `csrc/hip` and the .cu sources are now .hip", Note),
+                (2, "pattern `./csrc/cuda/*.cpp` -> `./csrc/hip/*.cpp`: `csrc/cuda` is now `csrc/hip`", Note),
+                (3, "directory name `cuda` in a joined path -> `hip`: the `cuda` directories were renamed", Warning),
+                (3, "pattern `*.cu` -> `*.hip`: the .cu sources are now .hip", Note),
+            ],
+            "{diags:#?}"
+        );
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);
     }
