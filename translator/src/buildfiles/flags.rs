@@ -38,21 +38,37 @@ pub(crate) struct Note {
 
 impl Note {
     /// The note for a flag that stays as it is (`flag`, the word it is about), `why` saying
-    /// why. An architecture flag that stays is one hipcc rejects: that is a warning.
+    /// why: what the mapping would have done becomes what to do by hand, so the note does not
+    /// claim a change that was not made. An architecture flag that stays is one hipcc rejects:
+    /// that is a warning. A finding that already says the flag stays is kept as it is.
     pub(crate) fn left_as_is(mut self, flag: &str, why: &str) -> Note {
-        if self.severity.is_some() {
+        let flag = flag.trim_matches(|c| c == '"' || c == '\'');
+        if self.severity.is_some()
+            || [B_FLAG_UNMAPPED.id, B_LIB_UNMAPPED.id].contains(&self.info.id)
+        {
             // Already says that it stays and what hipcc makes of it.
         } else if self.info.id == B_ARCH.id {
             let rejects = hipcc_rejects(flag);
             self.message = format!(
-                "{}, but hipport left it as it is (not rewritten: {why}); {rejects}",
-                self.message
+                "nvcc architecture flag `{flag}` left as it is (not rewritten: {why}); {rejects}"
             );
             self.severity = Some(Severity::Warning);
         } else {
+            // The replacement the mapping names (`... -> `-ffast-math``), if any.
+            let to = self
+                .message
+                .split_once(" -> `")
+                .and_then(|(_, rest)| rest.split_once('`'))
+                .map(|(to, _)| to);
+            let change = match to {
+                Some(to) if self.info.id == B_LIB_MAPPED.id => {
+                    format!("the HIP library is `{to}`")
+                }
+                Some(to) => format!("hipcc takes `{to}` instead"),
+                None => "hipport drops it where it rewrites a list of flags".to_string(),
+            };
             self.message = format!(
-                "{}, but hipport left it as it is (not rewritten: {why}): make the change by hand",
-                self.message
+                "`{flag}` left as it is (not rewritten: {why}): {change}; make the change by hand"
             );
         }
         self
@@ -1515,9 +1531,12 @@ mod tests {
         assert_eq!(n.severity, None);
         let n = n.left_as_is("-arch=sm_80", "an append() takes one flag");
         assert_eq!(n.severity, Some(Severity::Warning));
-        assert!(n
-            .message
-            .contains("(not rewritten: an append() takes one flag); hipcc rejects"));
+        assert_eq!(
+            n.message,
+            "nvcc architecture flag `-arch=sm_80` left as it is (not rewritten: an append() \
+             takes one flag); hipcc rejects it (newer clang: `unsupported option '-arch'`) or \
+             ignores it with a warning (clang 15), and either way it names no AMD target"
+        );
         let n = run(&["--use_fast_math"]).notes.pop().unwrap();
         assert_eq!(n.left_as_is("--use_fast_math", "x").severity, None);
     }

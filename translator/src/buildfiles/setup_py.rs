@@ -882,8 +882,11 @@ pub(crate) fn translate(
         if sink.claimed(*quote_at, *end) {
             continue;
         }
+        // A flag-like string a statement tests for (`arg.startswith("-ccbin")`,
+        // `"-G" in flags`) is no flag given to anything.
+        let tested = tested_for(&toks, k);
         if scope == Scope::Jit {
-            if nvcc.span[k] && !in_list[k] {
+            if nvcc.span[k] && !in_list[k] && !tested {
                 unrewritten_flags(sink, opts, content, *start, Context::Nvcc);
             } else if jit_build {
                 renamed_source(&toks, k, sink, &renames, &dirs, &exts);
@@ -908,7 +911,7 @@ pub(crate) fn translate(
         }
         // nvcc flags in strings hipport cannot rewrite safely (lists built with `+`, f-strings,
         // function arguments) are reported.
-        if !in_list[k] {
+        if !in_list[k] && !tested {
             let ctx = if nvcc.span[k] {
                 Context::Nvcc
             } else {
@@ -920,6 +923,51 @@ pub(crate) fn translate(
     if scope == Scope::Setup || jit_build {
         stale_include_dirs(src, &toks, sink, opts, base);
     }
+}
+
+/// Whether the string literal at `k` is something a statement tests for rather than a value it
+/// passes on: an operand of `==`, `!=`, `in` or `not in`, or the argument of a string method
+/// that looks for it (`arg.startswith("-ccbin")`, also given a tuple of such literals).
+fn tested_for(toks: &[Tok], k: usize) -> bool {
+    let punct =
+        |j: usize, c: char| j < toks.len() && matches!(&toks[j], Tok::Punct { ch, .. } if *ch == c);
+    let ident = |j: usize, names: &[&str]| {
+        j < toks.len()
+            && matches!(&toks[j], Tok::Ident { text, .. } if names.contains(&text.as_str()))
+    };
+    let compared_after = punct(k + 1, '=') && punct(k + 2, '=')
+        || punct(k + 1, '!') && punct(k + 2, '=')
+        || ident(k + 1, &["in", "not"]);
+    let compared_before = k >= 2 && punct(k - 1, '=') && (punct(k - 2, '=') || punct(k - 2, '!'));
+    // Back over the other literals of a tuple argument: `("-ccbin", "--compiler-bindir")`.
+    let mut j = k;
+    while j >= 2 && punct(j - 1, ',') && matches!(toks[j - 2], Tok::Str { .. }) {
+        j -= 2;
+    }
+    let tuple = j >= 1 && punct(j - 1, '(') && j >= 2 && punct(j - 2, '(');
+    let open = if tuple { j - 1 } else { j };
+    let searched = open >= 3
+        && punct(open - 1, '(')
+        && ident(
+            open - 2,
+            &[
+                "startswith",
+                "endswith",
+                "find",
+                "rfind",
+                "index",
+                "rindex",
+                "count",
+                "removeprefix",
+                "removesuffix",
+                "partition",
+                "rpartition",
+                "split",
+                "rsplit",
+            ],
+        )
+        && punct(open - 3, '.');
+    compared_after || compared_before || searched
 }
 
 /// Under renames that move or rename what sources include (`--rename torch`: `cuda/`
@@ -2018,6 +2066,38 @@ setup(
                 && d.line == 2
                 && d.message.contains("`-fno-gnu-unique` dropped: clang")),
             "{diags:?}"
+        );
+    }
+
+    #[test]
+    fn flags_left_in_strings_say_what_to_do_and_tests_for_flags_are_not_flags() {
+        // pytorch3d's setup.py: the format string is a flag appended later; the other
+        // literals are what a statement looks for.
+        let src = "CC_arg = \"-ccbin={}\".format(CC)\n\
+                   if any(arg.startswith(\"-ccbin\") for arg in nvcc_args): pass\n\
+                   if \"-lineinfo\" in nvcc_args or nvcc_args[0] != '-lineinfo': pass\n\
+                   if a.endswith((\"-ccbin\", \"--use_fast_math\")) or '-lineinfo' not in b: pass\n\
+                   fast = '--use_fast_math' if f else '-O3'\n\
+                   nvcc_args.append(CC_arg)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src);
+        let found: Vec<(usize, &str)> =
+            diags.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    1,
+                    "`-ccbin={}` left as it is (not rewritten: the string is not in a list of \
+                     flags): hipport drops it where it rewrites a list of flags; make the change \
+                     by hand"
+                ),
+                (
+                    5,
+                    "`--use_fast_math` left as it is (not rewritten: the string is not in a list \
+                     of flags): hipcc takes `-ffast-math` instead; make the change by hand"
+                ),
+            ]
         );
     }
 
