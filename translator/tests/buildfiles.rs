@@ -1830,3 +1830,48 @@ fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
     let (ok, text) = compile(&stale);
     assert!(!ok && text.contains("file not found"), "{text}");
 }
+
+/// nvcc's `--threads N` (`-t N`), which hipcc rejects, goes from each kind of build file that
+/// hands flags to hipcc, with a B002 note where it stood.
+#[test]
+fn nvcc_threads_go_from_every_kind_of_build_file() {
+    let cases = [
+        (
+            BuildKind::CMake,
+            "CMakeLists.txt",
+            "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -O2 --threads 0\")\n\
+             target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--threads=4> -t 2)\n",
+            // A command left with no options goes.
+            "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -O2\")\n",
+        ),
+        (
+            BuildKind::SetupPy,
+            "setup.py",
+            "from torch.utils.cpp_extension import CUDAExtension\n\
+             e = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O3', '--threads', '4']})\n",
+            "from torch.utils.cpp_extension import CUDAExtension\n\
+             e = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O3']})\n",
+        ),
+        (
+            BuildKind::Python,
+            "jit.py",
+            "from torch.utils.cpp_extension import load\n\
+             m = load('m', ['k.cu'], extra_cuda_cflags=['-O3', '-t', '3', '--threads=2'])\n",
+            "from torch.utils.cpp_extension import load\n\
+             m = load('m', ['k.cu'], extra_cuda_cflags=['-O3'])\n",
+        ),
+    ];
+    for (kind, file, src, expected) in cases {
+        let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, &opts(&[]));
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(out, expected, "{file}");
+        let threads = diags
+            .iter()
+            .filter(|d| d.id == "B002" && d.message.contains("-t"))
+            .count();
+        let written = src.matches("--threads").count()
+            + src.matches("-t ").count()
+            + src.matches("'-t'").count();
+        assert_eq!(threads, written, "{file}: {diags:#?}");
+    }
+}
