@@ -1679,7 +1679,9 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
                F := $(addprefix -gencode ,$(ARCHS))\n\
                K := $(addprefix -Xcompiler ,-gencode)\n\
                J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
-               P := $(addprefix -Xptxas ,-v -O3)\n";
+               P := $(addprefix -Xptxas ,-v -O3)\n\
+               N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
+               C := $(addprefix -Xcompiler ,-Wall \\\n  -O2) -lineinfo\n";
     let (mut edits, diags) =
         translate_build(BuildKind::Makefile, src.as_bytes(), "Makefile", &opts(&[]));
     let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
@@ -1690,7 +1692,9 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
          F := $(addprefix -gencode ,$(ARCHS))\n\
          K := $(addprefix -Xcompiler ,-gencode)\n\
          J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
-         P := \n"
+         P := \n\
+         N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
+         C := $(addprefix -Xcompiler ,-Wall \\\n  -O2)\n"
     );
     let found: Vec<(usize, &str, hipport::diag::Severity)> = diags
         .iter()
@@ -1706,6 +1710,8 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
             (3, "B003", Warning),
             (4, "B003", Warning),
             (6, "B002", Note),
+            (8, "B003", Warning),
+            (9, "B002", Note),
         ],
         "{diags:#?}"
     );

@@ -703,102 +703,129 @@ pub(crate) fn make_addprefix_calls(
     opts: &super::BuildOptions,
 ) -> Vec<(usize, usize)> {
     let line = &src[start..end];
-    let mut out = Vec::new();
-    for open in ["$(addprefix ", "${addprefix "] {
-        for (pos, _) in line.match_indices(open) {
-            let Some(close) = super::make::closing_paren(line, pos + 1) else {
-                continue;
-            };
-            let args = &line[pos + open.len()..close];
-            let Some(comma) = super::make::top_level(args, ',') else {
-                continue;
-            };
-            let (prefix, list) = (&args[..comma], &args[comma + 1..]);
-            let flag = prefix.trim();
-            if !flag.starts_with('-') || flag.contains(char::is_whitespace) {
-                continue;
-            }
-            let (at, call) = (start + pos, &line[pos..=close]);
-            out.push((at, start + close + 1));
-            if let Some(new) = addprefix_rewrite(flag, prefix, list, call, at, sink, opts) {
-                sink.edit(at, start + close + 1, new, B_FLAG_MAPPED.id);
+    let mut calls: Vec<(usize, usize)> = ["$(addprefix ", "${addprefix "]
+        .iter()
+        .flat_map(|open| line.match_indices(open).map(|(pos, _)| (pos, open.len())))
+        .collect();
+    calls.sort();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (pos, head) in calls {
+        // A call inside one already read is part of that one's list.
+        if out.iter().any(|r| r.0 <= start + pos && start + pos < r.1) {
+            continue;
+        }
+        let Some(close) = super::make::closing_paren(line, pos + 1) else {
+            continue;
+        };
+        let args = &line[pos + head..close];
+        let Some(comma) = super::make::top_level(args, ',') else {
+            continue;
+        };
+        let (prefix, list) = (&args[..comma], &args[comma + 1..]);
+        let flag = prefix.trim();
+        if !flag.starts_with('-') || flag.contains(char::is_whitespace) {
+            continue;
+        }
+        let (at, to) = (start + pos, start + close + 1);
+        out.push((at, to));
+        if list.contains("addprefix") {
+            // Calls nested in calls are left as written.
+            continue;
+        }
+        let (new, findings) = addprefix_rewrite(flag, prefix, list, &line[pos..=close], opts);
+        if new.is_none_or(|new| sink.edit(at, to, new, B_FLAG_MAPPED.id)) {
+            for n in findings {
+                sink.note(n, at);
             }
         }
     }
     out
 }
 
-/// What `$(addprefix PREFIX,LIST)` (the whole `call`, at byte `at`) becomes with its nvcc flag
-/// `flag` mapped, its findings reported; `None` where it stays as it is.
+/// What `$(addprefix PREFIX,LIST)` (the whole `call`) becomes with its nvcc flag `flag`
+/// mapped (`None`: it stays as it is), with the findings to report at the call.
 fn addprefix_rewrite(
     flag: &str,
     prefix: &str,
     list: &str,
     call: &str,
-    at: usize,
-    sink: &mut super::text::Sink,
     opts: &super::BuildOptions,
-) -> Option<String> {
+) -> (Option<String>, Vec<Note>) {
+    let finding = |info: &'static DiagInfo, severity, message, help: Option<String>| Note {
+        word: 0,
+        info,
+        message,
+        help,
+        severity,
+    };
     // The prefix ends in a blank (`-Xcompiler -Wall`) or in `=` (`-Xcompiler=-Wall`): anything
     // else glues the flag to each word, which is no flag of nvcc's either.
     let name = match flag.strip_suffix('=') {
         Some(n) => n,
         None if prefix.ends_with(char::is_whitespace) => flag,
-        None => return None,
+        None => return (None, Vec::new()),
     };
     if matches!(name, "-Xcompiler" | "--compiler-options") {
-        let values: Vec<String> = list.split_whitespace().flat_map(host_flags).collect();
+        // The list's words as make splits them, each a value nvcc splits at commas (both at
+        // once, outside references).
+        let values = host_flags(&list.replace('\t', " "));
         let mut inner = Mapped::default();
         let flags = pass_through(&values, 0, opts, Context::Nvcc, &mut false, &mut inner);
-        if inner
+        // A list continued on the next line is left whole: its words would lose their places.
+        let why = if list.contains(['\\', '\n']) {
+            Some("its list goes on past the line")
+        } else if inner
             .notes
             .iter()
             .any(|n| n.severity == Some(Severity::Warning))
         {
-            sink.diag_as(
+            Some("its list holds a flag hipport cannot rewrite")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let left = finding(
                 B_FLAG_UNMAPPED,
-                Severity::Warning,
-                at,
-                format!("`{call}` left in place: its list holds a flag hipport cannot rewrite"),
+                Some(Severity::Warning),
+                format!("`{call}` left in place: {why}"),
                 Some("hipcc takes host flags directly: write them without -Xcompiler".into()),
             );
-            return None;
+            return (None, vec![left]);
         }
         let new = flags.join(" ");
-        for n in inner.notes {
-            sink.note(n, at);
-        }
         let shown = if new.is_empty() {
             "nothing: hipcc needs none of its host flags".to_string()
         } else {
             format!("`{new}`")
         };
-        sink.diag(
+        let mut found = vec![finding(
             B_FLAG_MAPPED,
-            at,
+            None,
             format!("`{call}` -> {shown}"),
             Some("hipcc passes host flags to clang directly, without -Xcompiler".into()),
-        );
-        return Some(new);
+        )];
+        found.extend(inner.notes);
+        return (Some(new), found);
     }
     // Any other flag: mapped before a stand-in value, as one word of each pair would be.
     let words = [name, "VALUE"];
     let m = map_words(&words, opts, Context::Nvcc, &mut false);
     let dropped = m.changes.len() == 2 && m.changes.iter().all(|c| c.1 == Action::Remove);
-    let first = m.notes.into_iter().next()?;
+    let Some(first) = m.notes.into_iter().next() else {
+        return (None, Vec::new());
+    };
     if dropped && first.info.id == B_FLAG_DROPPED.id {
-        sink.diag(
+        let gone = finding(
             B_FLAG_DROPPED,
-            at,
+            None,
             format!("`{call}` dropped: nvcc flag `{name}` has no use in hipcc"),
             first.help,
         );
-        return Some(String::new());
+        return (Some(String::new()), vec![gone]);
     }
-    sink.diag_as(
+    let left = finding(
         B_FLAG_UNMAPPED,
-        Severity::Warning,
-        at,
+        Some(Severity::Warning),
         format!(
             "`{call}` left in place: hipport does not rewrite nvcc flag `{name}` inside a make function, and hipcc may reject it"
         ),
@@ -807,7 +834,7 @@ fn addprefix_rewrite(
             first.help.map(|h| format!(" ({h})")).unwrap_or_default()
         )),
     );
-    None
+    (None, vec![left])
 }
 
 /// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
