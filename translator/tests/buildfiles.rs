@@ -1710,6 +1710,7 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
             (3, "B003", Warning),
             (4, "B003", Warning),
             (6, "B002", Note),
+            (7, "B003", Warning),
             (8, "B003", Warning),
             (9, "B002", Note),
         ],

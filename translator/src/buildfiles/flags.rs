@@ -728,10 +728,6 @@ pub(crate) fn make_addprefix_calls(
         }
         let (at, to) = (start + pos, start + close + 1);
         out.push((at, to));
-        if list.contains("addprefix") {
-            // Calls nested in calls are left as written.
-            continue;
-        }
         let (new, findings) = addprefix_rewrite(flag, prefix, list, &line[pos..=close], opts);
         if new.is_none_or(|new| sink.edit(at, to, new, B_FLAG_MAPPED.id)) {
             for n in findings {
@@ -771,9 +767,12 @@ fn addprefix_rewrite(
         let values = host_flags(&list.replace('\t', " "));
         let mut inner = Mapped::default();
         let flags = pass_through(&values, 0, opts, Context::Nvcc, &mut false, &mut inner);
-        // A list continued on the next line is left whole: its words would lose their places.
+        // A list continued on the next line, or holding a make function call (a reference with
+        // blanks: the next run would cut it at them), is left whole.
         let why = if list.contains(['\\', '\n']) {
             Some("its list goes on past the line")
+        } else if values.iter().any(|v| v.contains(char::is_whitespace)) {
+            Some("its list holds a make function call")
         } else if inner
             .notes
             .iter()
