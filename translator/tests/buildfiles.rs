@@ -1681,7 +1681,8 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
                J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
                P := $(addprefix -Xptxas ,-v -O3)\n\
                N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
-               C := $(addprefix -Xcompiler ,-Wall \\\n  -O2) -lineinfo\n";
+               C := $(addprefix -Xcompiler ,-Wall \\\n  -O2) -lineinfo\n\
+               R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n";
     let (mut edits, diags) =
         translate_build(BuildKind::Makefile, src.as_bytes(), "Makefile", &opts(&[]));
     let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
@@ -1694,7 +1695,8 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
          J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
          P := \n\
          N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
-         C := $(addprefix -Xcompiler ,-Wall \\\n  -O2)\n"
+         C := $(addprefix -Xcompiler ,-Wall \\\n  -O2)\n\
+         R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n"
     );
     let found: Vec<(usize, &str, hipport::diag::Severity)> = diags
         .iter()
@@ -1713,6 +1715,7 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
             (7, "B003", Warning),
             (8, "B003", Warning),
             (9, "B002", Note),
+            (10, "B003", Warning),
         ],
         "{diags:#?}"
     );

@@ -767,12 +767,26 @@ fn addprefix_rewrite(
         let values = host_flags(&list.replace('\t', " "));
         let mut inner = Mapped::default();
         let flags = pass_through(&values, 0, opts, Context::Nvcc, &mut false, &mut inner);
-        // A list continued on the next line, or holding a make function call (a reference with
-        // blanks: the next run would cut it at them), is left whole.
+        // What is unwrapped is read by the next run as words of the line (cut at blanks,
+        // renamed, mapped): only flags and plain variable references are unwrapped, already as
+        // that run leaves them. A list continued on the next line is left whole too.
+        let plain_reference = |v: &str| {
+            let name = v
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| v.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+            name.is_some_and(|n| {
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+        };
+        let plain = |v: &String| {
+            v.starts_with('-') && !v.contains(['$', '"', '\'', '\\', '(', ')', '{', '}'])
+                || plain_reference(v)
+        };
         let why = if list.contains(['\\', '\n']) {
             Some("its list goes on past the line")
-        } else if values.iter().any(|v| v.contains(char::is_whitespace)) {
-            Some("its list holds a make function call")
+        } else if !values.iter().all(plain) {
+            Some("its list holds more than flags and variable references")
         } else if inner
             .notes
             .iter()

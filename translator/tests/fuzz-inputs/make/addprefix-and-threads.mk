@@ -8,6 +8,7 @@ ALL_CCFLAGS += $(addprefix -Xptxas ,-v) $(addprefix -gencode ,$(ARCHS))
 ALL_CCFLAGS += $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-O2)) $(addprefix -I,$(DIRS))
 ALL_CCFLAGS += $(addprefix -Xcompiler ,-Wextra \
   -O2) --threads 0
+ALL_CCFLAGS += $(addprefix -Xcompiler ,$(SRCS:.cu=.o)) $(addprefix -Xcompiler ,$$(X) k.cu)
 ALL_LDFLAGS := $(ALL_CCFLAGS) $(addprefix -Xlinker ,$(LDFLAGS))
 
 k.o: k.cu
