@@ -1235,6 +1235,9 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
     }
 }
 
+/// A path read from a build: its text, and its offset in the file where one literal holds it whole.
+type ReadPath = (String, Option<usize>);
+
 /// Calls `f` with each element of the include directory lists of a Python build (its tokens),
 /// and the path it names where hipport can read it (see [`element_path`]), with the offset of
 /// a path written whole in one literal. The lists are those given as `include_dirs=` or
@@ -1243,11 +1246,7 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
 /// `+=` lists, `.extend([...])` and the element of each `.append(x)`/`.insert(i, x)` (mmcv
 /// appends `os.path.abspath('./mmcv/ops/csrc/common')` one by one). An element that is a
 /// variable assigned one path in the file (`include_dirs = [extensions_dir]`) names that path.
-fn each_include_element(
-    src: &str,
-    toks: &[Tok],
-    f: &mut dyn FnMut(&[Tok], Option<(String, Option<usize>)>),
-) {
+fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Option<ReadPath>)) {
     let names = include_list_names(toks);
     let paths = path_variables(src, toks);
     let mut read = |elem: &[Tok]| {
@@ -1347,10 +1346,7 @@ fn named_list(toks: &[Tok], open: usize, names: &BTreeSet<&str>) -> bool {
 /// Variables assigned a path once in the file (`extensions_dir = os.path.join(this_dir, "csrc")`):
 /// the path, read as an include list element is (see [`element_path`]). A variable assigned
 /// more than once, or anything else, maps to `None`.
-fn path_variables<'a>(
-    src: &str,
-    toks: &'a [Tok],
-) -> BTreeMap<&'a str, Option<(String, Option<usize>)>> {
+fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<ReadPath>> {
     // Whether a line ends between token `j - 1` and token `j` (not at a backslash).
     let line_break_between = |j: usize| {
         let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
@@ -1359,7 +1355,7 @@ fn path_variables<'a>(
                 .trim_end_matches(['\n', '\r', ' ', '\t'])
                 .ends_with('\\')
     };
-    let mut out: BTreeMap<&str, Option<(String, Option<usize>)>> = BTreeMap::new();
+    let mut out: BTreeMap<&str, Option<ReadPath>> = BTreeMap::new();
     for (k, t) in toks.iter().enumerate() {
         let Tok::Ident { text, .. } = t else { continue };
         let assigned = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '=', .. }))
