@@ -856,9 +856,14 @@ fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option
     let w = words[i];
     for n in names {
         if w == *n {
-            // A next word that starts with a comma is the rest of a make function's arguments
-            // (`$(addprefix -Xcompiler ,$(CCFLAGS))`), no value of the flag.
-            if words.get(i + 1).is_some_and(|v| v.starts_with(',')) {
+            // After a function call's head, a next word that starts with a comma is the rest of
+            // the call's arguments (`$(addprefix -Xcompiler ,$(CCFLAGS))`), no value of the flag.
+            let call_head = i > 0 && {
+                let before = words[i - 1];
+                (before.starts_with("$(") || before.starts_with("${"))
+                    && !before.contains([')', '}'])
+            };
+            if call_head && words.get(i + 1).is_some_and(|v| v.starts_with(',')) {
                 return Some((None, 1));
             }
             return Some((words.get(i + 1).copied(), 2.min(words.len() - i)));
@@ -1537,6 +1542,15 @@ mod tests {
         assert_eq!(m.changes, [(1, Action::Remove)]);
         let m = run(&["$(addprefix", "-Xptxas", ",-v)"]);
         assert_eq!(m.changes, [(1, Action::Remove)]);
+        // Elsewhere the word is the value, which nvcc splits at commas.
+        let m = run(&["-O2", "-Xcompiler", ",-Wall"]);
+        assert_eq!(
+            m.changes,
+            [
+                (1, Action::Replace(vec!["-Wall".into()])),
+                (2, Action::Remove)
+            ]
+        );
     }
 
     #[test]
