@@ -1760,11 +1760,12 @@ fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
              here = osp.dirname(osp.abspath(__file__))\n\
              shared = osp.join(here, 'lib', 'shared')\n\
              LIB, PART = 'lib', 'extra'\n\
+             lanes = osp.join(here, 'lib', 'shared/cuda')\n\
              dirs = [shared]\n\
              dirs.append(os.path.abspath('./lib/shared/cuda'))\n\
              dirs.extend([osp.realpath('lib/extra/cuda')])\n\
              dirs.insert(0, osp.join(here, 'lib', 'extra/cuda'))\n\
-             dirs += [os.path.join(LIB, PART)]\n\
+             dirs += [os.path.join(LIB, PART), lanes]\n\
              setup(name='halve', ext_modules=[CUDAExtension('halve._C', glob.glob('lib/kernels/cuda/*.cu'),\n      \
              include_dirs=dirs)], cmdclass={'build_ext': BuildExtension})\n",
         ),
@@ -1792,8 +1793,10 @@ fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
     for line in [
         "dirs.append(os.path.abspath('./lib/shared/hip'))\n",
         "dirs.extend([osp.realpath('lib/extra/hip')])\n",
-        // Written in parts: read, not rewritten (the warning below says so).
-        "dirs.insert(0, osp.join(here, 'lib', 'extra/cuda'))\n",
+        // Written in parts: each literal takes its components' new names.
+        "dirs.insert(0, osp.join(here, 'lib', 'extra/hip'))\n",
+        // Held in a variable and written in parts: read, not rewritten (a warning says so).
+        "lanes = osp.join(here, 'lib', 'shared/cuda')\n",
     ] {
         assert!(setup.contains(line), "{line:?} not in:\n{setup}");
     }
@@ -1803,7 +1806,7 @@ fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
         "{op}"
     );
     for text in [
-        "include directory `osp.join(here, 'lib', 'extra/cuda')` names `lib/extra/cuda`, which moved to `lib/extra/hip`, but it is written in parts",
+        "include directory `lanes` names `lib/shared/cuda`, which moved to `lib/shared/hip`, but it is written in parts",
         "include directory `os.path.join(LIB, PART)` is not one hipport can read",
     ] {
         assert!(report.contains(text), "{text:?} not in:\n{report}");
@@ -1816,7 +1819,7 @@ fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
             "lib/shared",
             "lib/shared/hip",
             "lib/extra/hip",
-            "lib/extra/cuda"
+            "lib/shared/cuda"
         ]
     );
     if !require(tool_works("hipcc", "--version"), "hipcc not found") {

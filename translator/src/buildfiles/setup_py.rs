@@ -983,51 +983,69 @@ fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOpti
     if !moves_headers {
         return;
     }
-    // Each finding with the element's range and whether an edit there settles it.
-    let mut found: Vec<(usize, usize, String, bool)> = Vec::new();
+    // Each element's range, with the parts to rewrite, or the warning to give.
+    let mut found: Vec<(usize, usize, Result<Vec<(usize, usize, String)>, String>)> = Vec::new();
     each_include_element(src, toks, &mut |elem, path| {
         let (Some(first), Some(last)) = (elem.first(), elem.last()) else {
             return;
         };
         let (start, end) = (tok_start(first), tok_end(last));
         let shown = &src[start..end];
+        // A path built in the project (a literal in it, a join), not a package's directory
+        // (`np.get_include()`), which no rename touches.
+        let built = elem.iter().any(|t| {
+            matches!(t, Tok::Str { .. }) || matches!(t, Tok::Ident { text, .. } if text == "join")
+        });
         match path {
-            // A path built in the project (a literal in it, a join): not a package's directory
-            // (`np.get_include()`), which no rename touches.
-            None if elem.iter().any(|t| {
-                matches!(t, Tok::Str { .. }) || matches!(t, Tok::Ident { text, .. } if text == "join")
-            }) =>
-            {
-                found.push((
-                start,
-                end,
-                format!(
+            None if built => {
+                let message = format!(
                     "include directory `{shown}` is not one hipport can read: includes were looked up without it, so those that reach renamed headers through it may be stale"
-                ),
-                false,
-            ))
+                );
+                found.push((start, end, Err(message)));
             }
             Some((p, None)) => {
-                if let Some(new) =
-                    text::moved_dir_path(text::dir_of(base), &p, &opts.moved_dirs)
-                {
-                    found.push((
-                        start,
-                        end,
-                        format!(
-                            "include directory `{shown}` names `{p}`, which moved to `{new}`, but it is written in parts that were not rewritten"
-                        ),
-                        true,
-                    ));
-                }
+                let Some(new) = text::moved_dir_path(text::dir_of(base), &p, &opts.moved_dirs)
+                else {
+                    return;
+                };
+                // Written in the literals of a join: each takes its own components' new names.
+                let inner = path_call_argument(elem).unwrap_or(elem);
+                let parts = join_literals(inner)
+                    .filter(|v| v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/") == p);
+                let edits = parts.map(|parts| {
+                    let mut new_parts = new.split('/');
+                    let mut edits = Vec::new();
+                    for (old, at) in parts {
+                        let n = old.split('/').count();
+                        let text = new_parts.by_ref().take(n).collect::<Vec<_>>().join("/");
+                        if text != old {
+                            edits.push((at, at + old.len(), text));
+                        }
+                    }
+                    edits
+                });
+                let message = format!(
+                    "include directory `{shown}` names `{p}`, which moved to `{new}`, but it is written in parts that were not rewritten"
+                );
+                found.push((start, end, edits.ok_or(message)));
             }
             _ => {}
         }
     });
-    for (at, end, message, settled_by_edit) in found {
-        if settled_by_edit && sink.claimed(at, end) {
+    for (at, end, outcome) in found {
+        // A part another rewrite changed (a joined path's `cuda`) is left to it.
+        if outcome.is_ok() && sink.claimed(at, end) {
             continue;
         }
+        let message = match outcome {
+            Ok(edits) => {
+                for (s, e, text) in edits {
+                    sink.edit(s, e, text, B_GLOB.id);
+                }
+                continue;
+            }
+            Err(message) => message,
+        };
         sink.diag(
             B_GLOB,
             at,
@@ -1469,48 +1487,53 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
             pathlib_parts(elem).map(|parts| (parts.join("/"), None))
         }
         [.., Tok::Punct { ch: ')', .. }] => {
-            // `join(` whose `)` ends the element.
-            let open = elem.iter().enumerate().position(|(j, t)| {
-                matches!(t, Tok::Punct { ch: '(', .. })
-                    && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
-            })?;
-            let args = list_elements(elem, open);
-            if args.last().map(|r| r.end) != Some(elem.len() - 1) {
-                return None;
-            }
-            // Each literal part with the offset of its text.
-            let parts: Vec<Option<(&str, usize)>> = args
-                .into_iter()
-                .map(|r| match &elem[r] {
-                    [Tok::Str {
-                        content,
-                        prefix,
-                        quote_at,
-                        triple: false,
-                        ..
-                    }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
-                        Some((content.as_str(), quote_at + 1))
-                    }
-                    _ => None,
-                })
-                .collect();
             // The joined path; a path in a single literal (`join(here, "csrc/cuda")`) is
             // written whole there.
-            let literal = |p: &[Option<(&str, usize)>]| {
-                let v: Option<Vec<(&str, usize)>> = p.iter().copied().collect();
-                let v = v.filter(|v| !v.is_empty())?;
-                let at = match v[..] {
-                    [(_, at)] => Some(at),
-                    _ => None,
-                };
-                Some((v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/"), at))
+            let v = join_literals(elem).filter(|v| !v.is_empty())?;
+            let at = match v[..] {
+                [(_, at)] => Some(at),
+                _ => None,
             };
-            match parts.split_first()? {
-                (None, rest) => literal(rest),
-                _ => literal(&parts),
-            }
+            Some((v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/"), at))
         }
         _ => None,
+    }
+}
+
+/// The literal parts of `os.path.join(...)` (the whole element), whose first part may be any
+/// expression (the directory), each with the offset of its text; `None` when a later part is no
+/// plain literal.
+fn join_literals(elem: &[Tok]) -> Option<Vec<(&str, usize)>> {
+    if !matches!(elem.last(), Some(Tok::Punct { ch: ')', .. })) {
+        return None;
+    }
+    // `join(` whose `)` ends the element.
+    let open = elem.iter().enumerate().position(|(j, t)| {
+        matches!(t, Tok::Punct { ch: '(', .. })
+            && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
+    })?;
+    let args = list_elements(elem, open);
+    if args.last().map(|r| r.end) != Some(elem.len() - 1) {
+        return None;
+    }
+    let parts: Vec<Option<(&str, usize)>> = args
+        .into_iter()
+        .map(|r| match &elem[r] {
+            [Tok::Str {
+                content,
+                prefix,
+                quote_at,
+                triple: false,
+                ..
+            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                Some((content.as_str(), quote_at + 1))
+            }
+            _ => None,
+        })
+        .collect();
+    match parts.split_first()? {
+        (None, rest) => rest.iter().copied().collect(),
+        _ => parts.iter().copied().collect(),
     }
 }
 
