@@ -1682,13 +1682,14 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
                P := $(addprefix -Xptxas ,-v -O3)\n\
                N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
                C := $(addprefix -Xcompiler ,-Wall \\\n  -O2) -lineinfo\n\
-               R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n";
+               R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n\
+               G := $(addprefix -Xptxas ,-v)nvcc $(addprefix -Xcompiler ,-rdc=true)\n";
     let (mut edits, diags) =
         translate_build(BuildKind::Makefile, src.as_bytes(), "Makefile", &opts(&[]));
     let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
     assert_eq!(
         out,
-        "H := -fopenmp\n\
+        "H := $(addprefix -Xcompiler ,-lcudart -fopenmp)\n\
          I := -Wall\n\
          F := $(addprefix -gencode ,$(ARCHS))\n\
          K := $(addprefix -Xcompiler ,-gencode)\n\
@@ -1696,7 +1697,8 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
          P := \n\
          N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
          C := $(addprefix -Xcompiler ,-Wall \\\n  -O2)\n\
-         R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n"
+         R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n\
+         G := $(addprefix -Xptxas ,-v)nvcc $(addprefix -Xcompiler ,-rdc=true)\n"
     );
     let found: Vec<(usize, &str, hipport::diag::Severity)> = diags
         .iter()
@@ -1706,8 +1708,7 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
     assert_eq!(
         found,
         [
-            (1, "B001", Note),
-            (1, "B004", Note),
+            (1, "B003", Warning),
             (2, "B001", Note),
             (3, "B003", Warning),
             (4, "B003", Warning),
@@ -1716,6 +1717,8 @@ fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
             (8, "B003", Warning),
             (9, "B002", Note),
             (10, "B003", Warning),
+            (11, "B003", Warning),
+            (11, "B003", Warning),
         ],
         "{diags:#?}"
     );

@@ -691,10 +691,11 @@ fn pass_through(
 /// Makefile calls `$(addprefix FLAG ,LIST)` on the line `src[start..end]` whose prefix is an
 /// nvcc flag (every cuda-samples Makefile has `$(addprefix -Xcompiler ,$(CCFLAGS))`), each
 /// rewritten or left as a whole, since make cannot take a partial edit inside a function call:
-/// `-Xcompiler` goes (hipcc takes host flags directly, so the call becomes its mapped list), a
-/// flag hipcc has no use for (`-Xptxas`) takes the call with it, and any other flag hipport
-/// would change stays with a note. Returns the byte ranges of the calls, none of whose words
-/// is a flag of the line.
+/// `-Xcompiler` goes (hipcc takes host flags directly, so the call becomes its list, where
+/// that list is host flags hipcc takes as they are and plain variable references), a flag hipcc
+/// has no use for (`-Xptxas`) takes the call with it, and a call hipport leaves that hipcc may
+/// reject is a warning. What a rewrite writes is already what the next run leaves. Returns the
+/// byte ranges of the calls, none of whose words is a flag of the line.
 pub(crate) fn make_addprefix_calls(
     src: &str,
     start: usize,
@@ -728,7 +729,13 @@ pub(crate) fn make_addprefix_calls(
         }
         let (at, to) = (start + pos, start + close + 1);
         out.push((at, to));
-        let (new, findings) = addprefix_rewrite(flag, prefix, list, &line[pos..=close], opts);
+        // A call glued to other text (`$(addprefix -Xptxas ,-v)x`) is part of a longer word.
+        let blank_or =
+            |c: Option<char>, also: char| c.is_none_or(|c| c.is_whitespace() || c == also);
+        let glued = !blank_or(line[..pos].chars().next_back(), '=')
+            || !blank_or(line[close + 1..].chars().next(), ' ');
+        let call = &line[pos..=close];
+        let (new, findings) = addprefix_rewrite(flag, prefix, list, call, glued, opts);
         if new.is_none_or(|new| sink.edit(at, to, new, B_FLAG_MAPPED.id)) {
             for n in findings {
                 sink.note(n, at);
@@ -745,6 +752,7 @@ fn addprefix_rewrite(
     prefix: &str,
     list: &str,
     call: &str,
+    glued: bool,
     opts: &super::BuildOptions,
 ) -> (Option<String>, Vec<Note>) {
     let finding = |info: &'static DiagInfo, severity, message, help: Option<String>| Note {
@@ -783,16 +791,22 @@ fn addprefix_rewrite(
             v.starts_with('-') && !v.contains(['$', '"', '\'', '\\', '(', ')', '{', '}'])
                 || plain_reference(v)
         };
-        let why = if list.contains(['\\', '\n']) {
+        // Nor what the mapping changes or what decides separate compilation, which the
+        // next run's reading of the Makefile (its link plan) would then see for the first time.
+        let separate = |v: &String| {
+            ["rdc", "dlink", "device-link", "device-c"]
+                .iter()
+                .any(|w| v.contains(w))
+                || v == "-dc"
+        };
+        let why = if glued {
+            Some("it is glued to other text")
+        } else if list.contains(['\\', '\n']) {
             Some("its list goes on past the line")
         } else if !values.iter().all(plain) {
             Some("its list holds more than flags and variable references")
-        } else if inner
-            .notes
-            .iter()
-            .any(|n| n.severity == Some(Severity::Warning))
-        {
-            Some("its list holds a flag hipport cannot rewrite")
+        } else if !inner.notes.is_empty() || values.iter().any(separate) {
+            Some("its list holds nvcc flags of its own")
         } else {
             None
         };
@@ -811,13 +825,12 @@ fn addprefix_rewrite(
         } else {
             format!("`{new}`")
         };
-        let mut found = vec![finding(
+        let found = vec![finding(
             B_FLAG_MAPPED,
             None,
             format!("`{call}` -> {shown}"),
             Some("hipcc passes host flags to clang directly, without -Xcompiler".into()),
         )];
-        found.extend(inner.notes);
         return (Some(new), found);
     }
     // Any other flag: mapped before a stand-in value, as one word of each pair would be.
@@ -827,7 +840,7 @@ fn addprefix_rewrite(
     let Some(first) = m.notes.into_iter().next() else {
         return (None, Vec::new());
     };
-    if dropped && first.info.id == B_FLAG_DROPPED.id {
+    if dropped && first.info.id == B_FLAG_DROPPED.id && !glued {
         let gone = finding(
             B_FLAG_DROPPED,
             None,
