@@ -983,8 +983,10 @@ fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOpti
     if !moves_headers {
         return;
     }
-    // Each element's range, with the parts to rewrite, or the warning to give.
-    let mut found: Vec<(usize, usize, Result<Vec<(usize, usize, String)>, String>)> = Vec::new();
+    // Each element's range, with the parts to rewrite (byte range, new text), or the warning
+    // to give.
+    type Outcome = Result<Vec<(usize, usize, String)>, String>;
+    let mut found: Vec<(usize, usize, Outcome)> = Vec::new();
     each_include_element(src, toks, &mut |elem, path| {
         let (Some(first), Some(last)) = (elem.first(), elem.last()) else {
             return;
