@@ -1571,3 +1571,323 @@ fn nvcc_only_packaging_flags_are_dropped_and_the_rest_compiles() {
         assert!(!compile(f).status.success(), "hipcc accepted {f:?}");
     }
 }
+
+/// cuda-samples' Makefile idioms: `$(addprefix -Xcompiler ,$(CCFLAGS))` is rewritten whole
+/// (make stops on `$(addprefix $(CCFLAGS)))`, a partial edit), and nvcc's `--threads N`, which
+/// hipcc 5.2.3 rejects (`unsupported option '--threads'`), goes from a variable that is no nvcc
+/// list by name. The converted Makefile is read by make and builds with hipcc.
+#[test]
+fn makefile_host_flag_prefixes_and_nvcc_threads_build_with_hipcc() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("sample");
+    std::fs::create_dir_all(&input).unwrap();
+    let makefile = "NVCC := nvcc -ccbin g++\n\
+                    CCFLAGS := -Wall -fPIC\n\
+                    ALL_CCFLAGS := -m64\n\
+                    ALL_CCFLAGS += $(addprefix -Xcompiler ,$(CCFLAGS))\n\
+                    ALL_CCFLAGS += $(addprefix -Xcompiler ,$(EXTRA_CCFLAGS))\n\
+                    ALL_CCFLAGS += ${addprefix -Xptxas ,-v}\n\
+                    ALL_CCFLAGS += --std=c++14 -O2 --threads 0\n\
+                    GENCODE_FLAGS := -gencode arch=compute_80,code=sm_80\n\
+                    \n\
+                    twice: twice.o\n\
+                    \t$(NVCC) $(ALL_CCFLAGS) $(GENCODE_FLAGS) -o $@ $+\n\
+                    twice.o: twice.cu\n\
+                    \t$(NVCC) $(ALL_CCFLAGS) --threads=2 -t 2 $(GENCODE_FLAGS) -o $@ -c $<\n";
+    std::fs::write(input.join("Makefile"), makefile).unwrap();
+    std::fs::write(
+        input.join("twice.cu"),
+        "#include <cstdio>\n\
+         __global__ void twice(float* x) { x[threadIdx.x] *= 2.f; }\n\
+         int main() { std::printf(\"built\\n\"); return 0; }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let report = run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--no-cache",
+            "--max-shown",
+            "50",
+        ]));
+    let converted = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    for line in [
+        "ALL_CCFLAGS += $(CCFLAGS)\n",
+        "ALL_CCFLAGS += $(EXTRA_CCFLAGS)\n",
+        "ALL_CCFLAGS += \n",
+        "ALL_CCFLAGS += --std=c++14 -O2\n",
+        "\t$(NVCC) $(ALL_CCFLAGS) $(GENCODE_FLAGS) -o $@ -c $<\n",
+    ] {
+        assert!(converted.contains(line), "{line:?} not in:\n{converted}");
+    }
+    for text in [
+        "`$(addprefix -Xcompiler ,$(CCFLAGS))` -> `$(CCFLAGS)`",
+        "`${addprefix -Xptxas ,-v}` dropped",
+        "nvcc flag `--threads 0` dropped",
+        "nvcc flag `--threads=2` dropped",
+        "nvcc flag `-t 2` dropped",
+    ] {
+        assert!(report.contains(text), "{text:?} not in:\n{report}");
+    }
+    // A second conversion finds nothing more to change.
+    let src = converted.as_bytes();
+    let (edits, _) = translate_build(BuildKind::Makefile, src, "Makefile", &opts(&[]));
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+    if !require(tool_works("make", "--version"), "make not found") {
+        return;
+    }
+    // make reads both Makefiles; the converted one hands hipcc no nvcc option.
+    run(Command::new("make").arg("-n").arg("-C").arg(&input));
+    let commands = run(Command::new("make").arg("-n").arg("-C").arg(&out));
+    assert!(
+        commands.contains("hipcc -m64 -Wall -fPIC --std=c++14 -O2 --offload-arch=gfx90a"),
+        "{commands}"
+    );
+    for nvcc_only in ["-Xcompiler", "-Xptxas", "--threads", "-t 2", "-ccbin"] {
+        assert!(!commands.contains(nvcc_only), "{nvcc_only} in {commands}");
+    }
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("twice"));
+    // What the conversion removed is what hipcc rejects.
+    let (ok, text) = attempt(
+        Command::new("hipcc")
+            .current_dir(&out)
+            .args(["--offload-arch=gfx90a", "--threads", "0", "-c", "twice.cu"])
+            .args(["-o", "rejected.o"]),
+    );
+    assert!(
+        !ok && text.contains("unsupported option '--threads'"),
+        "{text}"
+    );
+}
+
+/// A make function call whose prefix is an nvcc flag is rewritten whole or left whole, never
+/// cut at its blanks: what hipcc takes without the flag, nothing for a flag it has no use for,
+/// and a warning where hipport cannot say what hipcc should get.
+#[test]
+fn make_calls_prefixing_nvcc_flags_are_rewritten_or_left_whole() {
+    let src = "H := $(addprefix -Xcompiler ,-lcudart -fopenmp)\n\
+               I := $(addprefix -Xcompiler=,-Wall)\n\
+               F := $(addprefix -gencode ,$(ARCHS))\n\
+               K := $(addprefix -Xcompiler ,-gencode)\n\
+               J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
+               P := $(addprefix -Xptxas ,-v -O3)\n\
+               N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
+               C := $(addprefix -Xcompiler ,-Wall \\\n  -O2) -lineinfo\n\
+               R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n\
+               G := $(addprefix -Xptxas ,-v)nvcc $(addprefix -Xcompiler ,-rdc=true)\n";
+    let (mut edits, diags) =
+        translate_build(BuildKind::Makefile, src.as_bytes(), "Makefile", &opts(&[]));
+    let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    assert_eq!(
+        out,
+        "H := $(addprefix -Xcompiler ,-lcudart -fopenmp)\n\
+         I := -Wall\n\
+         F := $(addprefix -gencode ,$(ARCHS))\n\
+         K := $(addprefix -Xcompiler ,-gencode)\n\
+         J := $(addprefix -I,$(DIRS)) $(addprefix -Xlinker ,$(LDFLAGS))\n\
+         P := \n\
+         N := $(addprefix -Xcompiler ,$(addprefix -Xcompiler ,-Wall))\n\
+         C := $(addprefix -Xcompiler ,-Wall \\\n  -O2)\n\
+         R := $(addprefix -Xcompiler ,$(SRCS:.cu=.o) k.cu)\n\
+         G := $(addprefix -Xptxas ,-v)nvcc $(addprefix -Xcompiler ,-rdc=true)\n"
+    );
+    let found: Vec<(usize, &str, hipport::diag::Severity)> = diags
+        .iter()
+        .map(|d| (d.line, d.id.as_str(), d.severity))
+        .collect();
+    use hipport::diag::Severity::{Note, Warning};
+    assert_eq!(
+        found,
+        [
+            (1, "B003", Warning),
+            (2, "B001", Note),
+            (3, "B003", Warning),
+            (4, "B003", Warning),
+            (6, "B002", Note),
+            (7, "B003", Warning),
+            (8, "B003", Warning),
+            (9, "B002", Note),
+            (10, "B003", Warning),
+            (11, "B003", Warning),
+            (11, "B003", Warning),
+        ],
+        "{diags:#?}"
+    );
+    let (edits, _) = translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &opts(&[]));
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+}
+
+/// `--rename torch` follows include directories written as mmcv and pytorch3d write them:
+/// appended one by one through `os.path.abspath(...)`, extended, inserted, or held in a variable
+/// passed as `include_dirs=`. Includes reach the renamed headers and the moved `cuda/`
+/// directories take their new names, so hipcc compiles the op with the converted paths; a path
+/// hipport cannot read, or one it reads but cannot rewrite, is a warning, not a silent miss.
+#[test]
+fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    let files = [
+        (
+            "lib/shared/check.h",
+            "#pragma once\n#include <cuda_runtime.h>\n\
+             inline bool ok(cudaError_t e) { return e == cudaSuccess; }\n",
+        ),
+        (
+            "lib/shared/cuda/lanes.cuh",
+            "#pragma once\n__device__ inline float half_of(float v) { return v * 0.5f; }\n",
+        ),
+        (
+            "lib/extra/cuda/scale.cuh",
+            "#pragma once\n#define SCALE 3.0f\n",
+        ),
+        (
+            "lib/kernels/cuda/halve.cu",
+            "#include \"check.h\"\n#include \"lanes.cuh\"\n#include \"scale.cuh\"\n\
+             __global__ void halve(float* x) { x[threadIdx.x] = half_of(x[threadIdx.x]) * SCALE; }\n\
+             bool run(float* x) { halve<<<1, 64>>>(x); return ok(cudaGetLastError()); }\n",
+        ),
+        (
+            "setup.py",
+            "import glob\nimport os\nimport os.path as osp\n\
+             from setuptools import setup\n\
+             from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\n\
+             here = osp.dirname(osp.abspath(__file__))\n\
+             shared = osp.join(here, 'lib', 'shared')\n\
+             LIB, PART = 'lib', 'extra'\n\
+             lanes = osp.join(here, 'lib', 'shared/cuda')\n\
+             dirs = [shared]\n\
+             dirs.append(os.path.abspath('./lib/shared/cuda'))\n\
+             dirs.extend([osp.realpath('lib/extra/cuda')])\n\
+             dirs.insert(0, osp.join(here, 'lib', 'extra/cuda'))\n\
+             dirs += [os.path.join(LIB, PART), lanes]\n\
+             setup(name='halve', ext_modules=[CUDAExtension('halve._C', glob.glob('lib/kernels/cuda/*.cu'),\n      \
+             include_dirs=dirs)], cmdclass={'build_ext': BuildExtension})\n",
+        ),
+    ];
+    for (name, text) in files {
+        let path = input.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let report = run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--rename",
+            "torch",
+            "--offload-arch",
+            "gfx90a",
+            "--no-cache",
+        ])
+        .args(["--max-shown", "50"]));
+    let setup = std::fs::read_to_string(out.join("setup.py")).unwrap();
+    for line in [
+        "dirs.append(os.path.abspath('./lib/shared/hip'))\n",
+        "dirs.extend([osp.realpath('lib/extra/hip')])\n",
+        // Written in parts: each literal takes its components' new names.
+        "dirs.insert(0, osp.join(here, 'lib', 'extra/hip'))\n",
+        // Held in a variable and written in parts: read, not rewritten (a warning says so).
+        "lanes = osp.join(here, 'lib', 'shared/cuda')\n",
+    ] {
+        assert!(setup.contains(line), "{line:?} not in:\n{setup}");
+    }
+    let op = std::fs::read_to_string(out.join("lib/kernels/hip/halve.hip")).unwrap();
+    assert!(
+        op.contains("#include \"check_hip.h\"\n#include \"lanes.cuh\"\n#include \"scale.cuh\"\n"),
+        "{op}"
+    );
+    for text in [
+        "include directory `lanes` names `lib/shared/cuda`, which moved to `lib/shared/hip`, but it is written in parts",
+        "include directory `os.path.join(LIB, PART)` is not one hipport can read",
+    ] {
+        assert!(report.contains(text), "{text:?} not in:\n{report}");
+    }
+    // The directories the converted setup.py names are those the op compiles with.
+    let dirs = include_dirs(BuildKind::SetupPy, setup.as_bytes(), "setup.py");
+    assert_eq!(
+        dirs,
+        [
+            "lib/shared",
+            "lib/shared/hip",
+            "lib/extra/hip",
+            "lib/shared/cuda"
+        ]
+    );
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    let compile = |dirs: &[String]| {
+        attempt(
+            Command::new("hipcc")
+                .current_dir(&out)
+                .args(["--offload-arch=gfx90a", "-c", "lib/kernels/hip/halve.hip"])
+                .args(dirs.iter().map(|d| format!("-I{d}")))
+                .args(["-o", "halve.o"]),
+        )
+    };
+    let (ok, text) = compile(&dirs);
+    assert!(ok, "{text}");
+    // The paths as the project wrote them no longer reach the moved headers.
+    let stale: Vec<String> = ["lib/shared", "lib/shared/cuda", "lib/extra/cuda"]
+        .map(String::from)
+        .to_vec();
+    let (ok, text) = compile(&stale);
+    assert!(!ok && text.contains("file not found"), "{text}");
+}
+
+/// nvcc's `--threads N` (`-t N`), which hipcc rejects, goes from each kind of build file that
+/// hands flags to hipcc, with a B002 note where it stood.
+#[test]
+fn nvcc_threads_go_from_every_kind_of_build_file() {
+    let cases = [
+        (
+            BuildKind::CMake,
+            "CMakeLists.txt",
+            "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -O2 --threads 0\")\n\
+             target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--threads=4> -t 2)\n",
+            // A command left with no options goes.
+            "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -O2\")\n",
+        ),
+        (
+            BuildKind::SetupPy,
+            "setup.py",
+            "from torch.utils.cpp_extension import CUDAExtension\n\
+             e = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O3', '--threads', '4']})\n",
+            "from torch.utils.cpp_extension import CUDAExtension\n\
+             e = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O3']})\n",
+        ),
+        (
+            BuildKind::Python,
+            "jit.py",
+            "from torch.utils.cpp_extension import load\n\
+             m = load('m', ['k.cu'], extra_cuda_cflags=['-O3', '-t', '3', '--threads=2'])\n",
+            "from torch.utils.cpp_extension import load\n\
+             m = load('m', ['k.cu'], extra_cuda_cflags=['-O3'])\n",
+        ),
+    ];
+    for (kind, file, src, expected) in cases {
+        let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, &opts(&[]));
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        assert_eq!(out, expected, "{file}");
+        let threads = diags
+            .iter()
+            .filter(|d| d.id == "B002" && d.message.contains("-t"))
+            .count();
+        let written = src.matches("--threads").count()
+            + src.matches("-t ").count()
+            + src.matches("'-t'").count();
+        assert_eq!(threads, written, "{file}: {diags:#?}");
+    }
+}

@@ -38,21 +38,37 @@ pub(crate) struct Note {
 
 impl Note {
     /// The note for a flag that stays as it is (`flag`, the word it is about), `why` saying
-    /// why. An architecture flag that stays is one hipcc rejects: that is a warning.
+    /// why: what the mapping would have done becomes what to do by hand, so the note does not
+    /// claim a change that was not made. An architecture flag that stays is one hipcc rejects:
+    /// that is a warning. A finding that already says the flag stays is kept as it is.
     pub(crate) fn left_as_is(mut self, flag: &str, why: &str) -> Note {
-        if self.severity.is_some() {
+        let flag = flag.trim_matches(|c| c == '"' || c == '\'');
+        if self.severity.is_some()
+            || [B_FLAG_UNMAPPED.id, B_LIB_UNMAPPED.id].contains(&self.info.id)
+        {
             // Already says that it stays and what hipcc makes of it.
         } else if self.info.id == B_ARCH.id {
             let rejects = hipcc_rejects(flag);
             self.message = format!(
-                "{}, but hipport left it as it is (not rewritten: {why}); {rejects}",
-                self.message
+                "nvcc architecture flag `{flag}` left as it is (not rewritten: {why}); {rejects}"
             );
             self.severity = Some(Severity::Warning);
         } else {
+            // The replacement the mapping names (`... -> `-ffast-math``), if any.
+            let to = self
+                .message
+                .split_once(" -> `")
+                .and_then(|(_, rest)| rest.split_once('`'))
+                .map(|(to, _)| to);
+            let change = match to {
+                Some(to) if self.info.id == B_LIB_MAPPED.id => {
+                    format!("the HIP library is `{to}`")
+                }
+                Some(to) => format!("hipcc takes `{to}` instead"),
+                None => "hipport drops it where it rewrites a list of flags".to_string(),
+            };
             self.message = format!(
-                "{}, but hipport left it as it is (not rewritten: {why}): make the change by hand",
-                self.message
+                "`{flag}` left as it is (not rewritten: {why}): {change}; make the change by hand"
             );
         }
         self
@@ -672,12 +688,197 @@ fn pass_through(
     out
 }
 
+/// Makefile calls `$(addprefix FLAG ,LIST)` on the line `src[start..end]` whose prefix is an
+/// nvcc flag (every cuda-samples Makefile has `$(addprefix -Xcompiler ,$(CCFLAGS))`), each
+/// rewritten or left as a whole, since make cannot take a partial edit inside a function call:
+/// `-Xcompiler` goes (hipcc takes host flags directly, so the call becomes its list, where
+/// that list is host flags hipcc takes as they are and plain variable references), a flag hipcc
+/// has no use for (`-Xptxas`) takes the call with it, and a call hipport leaves that hipcc may
+/// reject is a warning. What a rewrite writes is already what the next run leaves. Returns the
+/// byte ranges of the calls, none of whose words is a flag of the line.
+pub(crate) fn make_addprefix_calls(
+    src: &str,
+    start: usize,
+    end: usize,
+    sink: &mut super::text::Sink,
+    opts: &super::BuildOptions,
+) -> Vec<(usize, usize)> {
+    let line = &src[start..end];
+    let mut calls: Vec<(usize, usize)> = ["$(addprefix ", "${addprefix "]
+        .iter()
+        .flat_map(|open| line.match_indices(open).map(|(pos, _)| (pos, open.len())))
+        .collect();
+    calls.sort();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (pos, head) in calls {
+        // A call inside one already read is part of that one's list.
+        if out.iter().any(|r| r.0 <= start + pos && start + pos < r.1) {
+            continue;
+        }
+        let Some(close) = super::make::closing_paren(line, pos + 1) else {
+            continue;
+        };
+        let args = &line[pos + head..close];
+        let Some(comma) = super::make::top_level(args, ',') else {
+            continue;
+        };
+        let (prefix, list) = (&args[..comma], &args[comma + 1..]);
+        let flag = prefix.trim();
+        if !flag.starts_with('-') || flag.contains(char::is_whitespace) {
+            continue;
+        }
+        let (at, to) = (start + pos, start + close + 1);
+        out.push((at, to));
+        // A call glued to other text (`$(addprefix -Xptxas ,-v)x`) is part of a longer word.
+        let blank_or =
+            |c: Option<char>, also: char| c.is_none_or(|c| c.is_whitespace() || c == also);
+        let glued = !blank_or(line[..pos].chars().next_back(), '=')
+            || !blank_or(line[close + 1..].chars().next(), ' ');
+        let call = &line[pos..=close];
+        let (new, findings) = addprefix_rewrite(flag, prefix, list, call, glued, opts);
+        if new.is_none_or(|new| sink.edit(at, to, new, B_FLAG_MAPPED.id)) {
+            for n in findings {
+                sink.note(n, at);
+            }
+        }
+    }
+    out
+}
+
+/// What `$(addprefix PREFIX,LIST)` (the whole `call`) becomes with its nvcc flag `flag`
+/// mapped (`None`: it stays as it is), with the findings to report at the call.
+fn addprefix_rewrite(
+    flag: &str,
+    prefix: &str,
+    list: &str,
+    call: &str,
+    glued: bool,
+    opts: &super::BuildOptions,
+) -> (Option<String>, Vec<Note>) {
+    let finding = |info: &'static DiagInfo, severity, message, help: Option<String>| Note {
+        word: 0,
+        info,
+        message,
+        help,
+        severity,
+    };
+    // The prefix ends in a blank (`-Xcompiler -Wall`) or in `=` (`-Xcompiler=-Wall`): anything
+    // else glues the flag to each word, which is no flag of nvcc's either.
+    let name = match flag.strip_suffix('=') {
+        Some(n) => n,
+        None if prefix.ends_with(char::is_whitespace) => flag,
+        None => return (None, Vec::new()),
+    };
+    if matches!(name, "-Xcompiler" | "--compiler-options") {
+        // The list's words as make splits them, each a value nvcc splits at commas (both at
+        // once, outside references).
+        let values = host_flags(&list.replace('\t', " "));
+        let mut inner = Mapped::default();
+        let flags = pass_through(&values, 0, opts, Context::Nvcc, &mut false, &mut inner);
+        // What is unwrapped is read by the next run as words of the line (cut at blanks,
+        // renamed, mapped): only flags and plain variable references are unwrapped, already as
+        // that run leaves them. A list continued on the next line is left whole too.
+        let plain_reference = |v: &str| {
+            let name = v
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| v.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+            name.is_some_and(|n| {
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+        };
+        let plain = |v: &String| {
+            v.starts_with('-') && !v.contains(['$', '"', '\'', '\\', '(', ')', '{', '}'])
+                || plain_reference(v)
+        };
+        // Nor what the mapping changes or what decides separate compilation, which the
+        // next run's reading of the Makefile (its link plan) would then see for the first time.
+        let separate = |v: &String| {
+            ["rdc", "dlink", "device-link", "device-c"]
+                .iter()
+                .any(|w| v.contains(w))
+                || v == "-dc"
+        };
+        let why = if glued {
+            Some("it is glued to other text")
+        } else if list.contains(['\\', '\n']) {
+            Some("its list goes on past the line")
+        } else if !values.iter().all(plain) {
+            Some("its list holds more than flags and variable references")
+        } else if !inner.notes.is_empty() || values.iter().any(separate) {
+            Some("its list holds nvcc flags of its own")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let left = finding(
+                B_FLAG_UNMAPPED,
+                Some(Severity::Warning),
+                format!("`{call}` left in place: {why}"),
+                Some("hipcc takes host flags directly: write them without -Xcompiler".into()),
+            );
+            return (None, vec![left]);
+        }
+        let new = flags.join(" ");
+        let shown = if new.is_empty() {
+            "nothing: hipcc needs none of its host flags".to_string()
+        } else {
+            format!("`{new}`")
+        };
+        let found = vec![finding(
+            B_FLAG_MAPPED,
+            None,
+            format!("`{call}` -> {shown}"),
+            Some("hipcc passes host flags to clang directly, without -Xcompiler".into()),
+        )];
+        return (Some(new), found);
+    }
+    // Any other flag: mapped before a stand-in value, as one word of each pair would be.
+    let words = [name, "VALUE"];
+    let m = map_words(&words, opts, Context::Nvcc, &mut false);
+    let dropped = m.changes.len() == 2 && m.changes.iter().all(|c| c.1 == Action::Remove);
+    let Some(first) = m.notes.into_iter().next() else {
+        return (None, Vec::new());
+    };
+    if dropped && first.info.id == B_FLAG_DROPPED.id && !glued {
+        let gone = finding(
+            B_FLAG_DROPPED,
+            None,
+            format!("`{call}` dropped: nvcc flag `{name}` has no use in hipcc"),
+            first.help,
+        );
+        return (Some(String::new()), vec![gone]);
+    }
+    let left = finding(
+        B_FLAG_UNMAPPED,
+        Some(Severity::Warning),
+        format!(
+            "`{call}` left in place: hipport does not rewrite nvcc flag `{name}` inside a make function, and hipcc may reject it"
+        ),
+        Some(format!(
+            "write the call by hand with what hipcc takes{}",
+            first.help.map(|h| format!(" ({h})")).unwrap_or_default()
+        )),
+    );
+    (None, vec![left])
+}
+
 /// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
 /// Returns (value, words consumed).
 fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option<&'a str>, usize)> {
     let w = words[i];
     for n in names {
         if w == *n {
+            // After a function call's head, a next word that starts with a comma is the rest of
+            // the call's arguments (`$(addprefix -Xcompiler ,$(CCFLAGS))`), no value of the flag.
+            let call_head = i > 0 && {
+                let before = words[i - 1];
+                (before.starts_with("$(") || before.starts_with("${"))
+                    && !before.contains([')', '}'])
+            };
+            if call_head && words.get(i + 1).is_some_and(|v| v.starts_with(',')) {
+                return Some((None, 1));
+            }
             return Some((words.get(i + 1).copied(), 2.min(words.len() - i)));
         }
         if let Some(rest) = w.strip_prefix(n) {
@@ -766,6 +967,27 @@ fn arch_words(
         format!("nvcc architecture flag `{shown}` -> `{}`", offload_flags(archs).join(" ")),
         Some("NVIDIA architectures have no AMD equivalent: list the gfx targets you ship for (hipport --offload-arch)"),
     );
+}
+
+/// Why nvcc's `--threads` goes, and what does its work with hipcc.
+const THREADS_HELP: &str = "it sets how many threads nvcc compiles the architectures of one \
+     file with; hipcc (clang) rejects it (`unsupported option '--threads'`): compile several files \
+     at once with make -j or ninja instead";
+
+/// nvcc's parallel compilation option at `i` (`--threads N`, `--threads=N`, `-t N`, `-t=N`):
+/// the words it takes. `--threads` is nvcc's wherever it stands (clang and gcc have no such
+/// option); `-t` outside a list known to be nvcc's only with a count after it (the linker's
+/// `-t` takes no value).
+fn threads(words: &[&str], i: usize, ctx: Context) -> Option<usize> {
+    if let Some((_, n)) = flag_value(words, i, &["--threads"]) {
+        return Some(n);
+    }
+    let (v, n) = flag_value(words, i, &["-t"])?;
+    let count = v.is_some_and(|v| {
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())
+    });
+    (ctx == Context::Nvcc && v.is_some() || count).then_some(n)
 }
 
 /// Maps the word at `i`; returns how many words it consumed.
@@ -1132,17 +1354,17 @@ fn map_one(
             }
             _ => {}
         }
-        if let Some((_, n)) = flag_value(words, i, &["--threads", "-t"]) {
-            drop_words(m, i, n);
-            note(
-                m,
-                i,
-                B_FLAG_DROPPED,
-                format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
-                Some("use -parallel-jobs=N with hipcc"),
-            );
-            return n;
-        }
+    }
+    if let Some(n) = threads(words, i, ctx) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+            Some(THREADS_HELP),
+        );
+        return n;
     }
     // Other nvcc-only spellings left alone but reported.
     if strip.starts_with("--expt-")
@@ -1297,6 +1519,54 @@ mod tests {
         assert!(m.changes.is_empty(), "{:?}", m.changes);
     }
     #[test]
+    fn nvcc_threads_go_in_any_list() {
+        // cuda-samples' `ALL_CCFLAGS += --std=c++11 -O3 --threads 0` is no list known to be
+        // nvcc's, and hipcc still rejects the option.
+        let mut done = false;
+        let opts = super::super::BuildOptions::default();
+        let words = [
+            "--threads",
+            "0",
+            "-O3",
+            "--threads=4",
+            "-t",
+            "8",
+            "-t=2",
+            "-t",
+            "x.o",
+            "-t",
+        ];
+        let m = map_words(&words, &opts, Context::Any, &mut done);
+        let dropped: Vec<usize> = m.changes.iter().map(|c| c.0).collect();
+        assert_eq!(dropped, [0, 1, 3, 4, 5, 6], "{:?}", m.changes);
+        assert!(m.changes.iter().all(|c| c.1 == Action::Remove));
+        assert_eq!(m.notes.len(), 4);
+        assert!(m.notes[0].message.contains("`--threads 0` dropped"));
+        // In nvcc's own list `-t` takes whatever follows.
+        let m = run(&["-t", "$(JOBS)"]);
+        assert_eq!(m.changes, [(0, Action::Remove), (1, Action::Remove)]);
+    }
+
+    #[test]
+    fn a_make_argument_after_a_flag_is_no_value_of_it() {
+        // `$(addprefix -Xcompiler ,$(CCFLAGS))` cut at blanks: `,$(CCFLAGS))` is the rest of
+        // addprefix's arguments; only the flag's own word may change.
+        let m = run(&["$(addprefix", "-Xcompiler", ",$(CCFLAGS))"]);
+        assert_eq!(m.changes, [(1, Action::Remove)]);
+        let m = run(&["$(addprefix", "-Xptxas", ",-v)"]);
+        assert_eq!(m.changes, [(1, Action::Remove)]);
+        // Elsewhere the word is the value, which nvcc splits at commas.
+        let m = run(&["-O2", "-Xcompiler", ",-Wall"]);
+        assert_eq!(
+            m.changes,
+            [
+                (1, Action::Replace(vec!["-Wall".into()])),
+                (2, Action::Remove)
+            ]
+        );
+    }
+
+    #[test]
     fn arch_flags_left_in_place_are_warnings() {
         // A rewritten architecture flag is a note; one left as hipcc will see it is a warning.
         let m = run(&["-O3", "-gencode=arch=compute_80,code=sm_80", "-gencode"]);
@@ -1328,9 +1598,12 @@ mod tests {
         assert_eq!(n.severity, None);
         let n = n.left_as_is("-arch=sm_80", "an append() takes one flag");
         assert_eq!(n.severity, Some(Severity::Warning));
-        assert!(n
-            .message
-            .contains("(not rewritten: an append() takes one flag); hipcc rejects"));
+        assert_eq!(
+            n.message,
+            "nvcc architecture flag `-arch=sm_80` left as it is (not rewritten: an append() \
+             takes one flag); hipcc rejects it (newer clang: `unsupported option '-arch'`) or \
+             ignores it with a warning (clang 15), and either way it names no AMD target"
+        );
         let n = run(&["--use_fast_math"]).notes.pop().unwrap();
         assert_eq!(n.left_as_is("--use_fast_math", "x").severity, None);
     }

@@ -582,7 +582,8 @@ fn foreach_arch_lists(
     sink: &mut Sink,
     opts: &BuildOptions,
 ) -> (Ranges, Ranges) {
-    let mut out = Vec::new();
+    // `$(addprefix -Xcompiler ,X)` is rewritten whole, or left whole.
+    let mut out = flags::make_addprefix_calls(src, start, end, sink, opts);
     let mut loops = Vec::new();
     let line = &src[start..end];
     for (pos, _) in line.match_indices("$(foreach ") {

@@ -495,8 +495,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   NVIDIA's assembler), --expt-relaxed-constexpr and --expt-extended-lambda (HIP-Clang allows\n\
                   both by default), -ccbin, -maxrregcount, and the fatbinary and build-speed options of\n\
                   recent CUDA releases (-Xfatbin, --compress-mode, --split-compile,\n\
-                  -static-global-template-stub, --allow-unsupported-compiler). hipcc rejects them, so\n\
-                  hipport removes them.\n\
+                  -static-global-template-stub, --allow-unsupported-compiler, nvcc's parallel\n\
+                  compilation --threads N). hipcc rejects them, so hipport removes them.\n\
                   -maxrregcount changes occupancy: use __launch_bounds__ on the kernel to limit registers.",
     },
     DiagInfo {
@@ -617,6 +617,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   suffix rules such as .cu.o:). hipport rewrites the extension when the sources were\n\
                   renamed, and the directory part of a glob over a directory --rename torch moved\n\
                   (csrc/cuda/*.cu -> csrc/hip/*.hip); check that the pattern still selects what it should.\n\
+                  In setup.py and Python builds a glob rewritten so is a note, since the tree's renames\n\
+                  decided it; there a warning says what hipport could not follow: a directory name in a\n\
+                  joined path renamed by its name alone, or, under renames that move headers, an include\n\
+                  directory it cannot read or a moved one written in parts it does not rewrite.\n\
                   A source path in an include()d *.cmake file resolves against the including\n\
                   CMakeLists.txt's directory, which hipport does not know: it looks beside the file and in\n\
                   the directories above it, and reports a path it finds nowhere.",

@@ -882,8 +882,11 @@ pub(crate) fn translate(
         if sink.claimed(*quote_at, *end) {
             continue;
         }
+        // A flag-like string a statement tests for (`arg.startswith("-ccbin")`,
+        // `"-G" in flags`) is no flag given to anything.
+        let tested = tested_for(&toks, k);
         if scope == Scope::Jit {
-            if nvcc.span[k] && !in_list[k] {
+            if nvcc.span[k] && !in_list[k] && !tested {
                 unrewritten_flags(sink, opts, content, *start, Context::Nvcc);
             } else if jit_build {
                 renamed_source(&toks, k, sink, &renames, &dirs, &exts);
@@ -908,7 +911,7 @@ pub(crate) fn translate(
         }
         // nvcc flags in strings hipport cannot rewrite safely (lists built with `+`, f-strings,
         // function arguments) are reported.
-        if !in_list[k] {
+        if !in_list[k] && !tested {
             let ctx = if nvcc.span[k] {
                 Context::Nvcc
             } else {
@@ -916,6 +919,141 @@ pub(crate) fn translate(
             };
             unrewritten_flags(sink, opts, content, *start, ctx);
         }
+    }
+    if scope == Scope::Setup || jit_build {
+        stale_include_dirs(src, &toks, sink, opts, base);
+    }
+}
+
+/// Whether the string literal at `k` is something a statement tests for rather than a value it
+/// passes on: an operand of `==`, `!=`, `in` or `not in`, or the argument of a string method
+/// that looks for it (`arg.startswith("-ccbin")`, also given a tuple of such literals).
+fn tested_for(toks: &[Tok], k: usize) -> bool {
+    let punct =
+        |j: usize, c: char| j < toks.len() && matches!(&toks[j], Tok::Punct { ch, .. } if *ch == c);
+    let ident = |j: usize, names: &[&str]| {
+        j < toks.len()
+            && matches!(&toks[j], Tok::Ident { text, .. } if names.contains(&text.as_str()))
+    };
+    let compared_after = punct(k + 1, '=') && punct(k + 2, '=')
+        || punct(k + 1, '!') && punct(k + 2, '=')
+        || ident(k + 1, &["in", "not"]);
+    let compared_before = k >= 2 && punct(k - 1, '=') && (punct(k - 2, '=') || punct(k - 2, '!'));
+    // Back over the other literals of a tuple argument: `("-ccbin", "--compiler-bindir")`.
+    let mut j = k;
+    while j >= 2 && punct(j - 1, ',') && matches!(toks[j - 2], Tok::Str { .. }) {
+        j -= 2;
+    }
+    let tuple = j >= 1 && punct(j - 1, '(') && j >= 2 && punct(j - 2, '(');
+    let open = if tuple { j - 1 } else { j };
+    let searched = open >= 3
+        && punct(open - 1, '(')
+        && ident(
+            open - 2,
+            &[
+                "startswith",
+                "endswith",
+                "find",
+                "rfind",
+                "index",
+                "rindex",
+                "count",
+                "removeprefix",
+                "removesuffix",
+                "partition",
+                "rpartition",
+                "split",
+                "rsplit",
+            ],
+        )
+        && punct(open - 3, '.');
+    compared_after || compared_before || searched
+}
+
+/// Under renames that move or rename what sources include (`--rename torch`: `cuda/`
+/// directories, headers with CUDA code), warns of the include directories hipport cannot follow:
+/// an element of an include list it cannot read (`os.path.join(ROOT, SUB, "cuda")`), whose
+/// includes were looked up without it, and a directory that moved but is written in parts no
+/// rewrite changed. Either may leave includes and include paths stale.
+fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptions, base: &str) {
+    let moves_headers = opts
+        .renamed
+        .iter()
+        .any(|(o, n)| text::dir_of(o) != text::dir_of(n) || !o.ends_with(".cu"));
+    if !moves_headers {
+        return;
+    }
+    // Each element's range, with the parts to rewrite (byte range, new text), or the warning
+    // to give.
+    type Outcome = Result<Vec<(usize, usize, String)>, String>;
+    let mut found: Vec<(usize, usize, Outcome)> = Vec::new();
+    each_include_element(src, toks, &mut |elem, path| {
+        let (Some(first), Some(last)) = (elem.first(), elem.last()) else {
+            return;
+        };
+        let (start, end) = (tok_start(first), tok_end(last));
+        let shown = &src[start..end];
+        // A path built in the project (a literal in it, a join), not a package's directory
+        // (`np.get_include()`), which no rename touches.
+        let built = elem.iter().any(|t| {
+            matches!(t, Tok::Str { .. }) || matches!(t, Tok::Ident { text, .. } if text == "join")
+        });
+        match path {
+            None if built => {
+                let message = format!(
+                    "include directory `{shown}` is not one hipport can read: includes were looked up without it, so those that reach renamed headers through it may be stale"
+                );
+                found.push((start, end, Err(message)));
+            }
+            Some((p, None)) => {
+                let Some(new) = text::moved_dir_path(text::dir_of(base), &p, &opts.moved_dirs)
+                else {
+                    return;
+                };
+                // Written in the literals of a join: each takes its own components' new names.
+                let inner = path_call_argument(elem).unwrap_or(elem);
+                let parts = join_literals(inner)
+                    .filter(|v| v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/") == p);
+                let edits = parts.map(|parts| {
+                    let mut new_parts = new.split('/');
+                    let mut edits = Vec::new();
+                    for (old, at) in parts {
+                        let n = old.split('/').count();
+                        let text = new_parts.by_ref().take(n).collect::<Vec<_>>().join("/");
+                        if text != old {
+                            edits.push((at, at + old.len(), text));
+                        }
+                    }
+                    edits
+                });
+                let message = format!(
+                    "include directory `{shown}` names `{p}`, which moved to `{new}`, but it is written in parts that were not rewritten"
+                );
+                found.push((start, end, edits.ok_or(message)));
+            }
+            _ => {}
+        }
+    });
+    for (at, end, outcome) in found {
+        // A part another rewrite changed (a joined path's `cuda`) is left to it.
+        if outcome.is_ok() && sink.claimed(at, end) {
+            continue;
+        }
+        let message = match outcome {
+            Ok(edits) => {
+                for (s, e, text) in edits {
+                    sink.edit(s, e, text, B_GLOB.id);
+                }
+                continue;
+            }
+            Err(message) => message,
+        };
+        sink.diag(
+            B_GLOB,
+            at,
+            message,
+            Some("after --rename, check the includes that reach renamed headers through it and the path itself; a literal path or os.path.join of literals is followed".into()),
+        );
     }
 }
 
@@ -1017,17 +1155,14 @@ fn renamed_source(
             }
         }
     }
+    // A glob over a moved directory or renamed extensions: one note for what was rewritten,
+    // which the tree's renames decided (the pattern selects the files it selected before).
+    let mut changes: Vec<(usize, usize, String)> = Vec::new();
+    let mut why: Vec<String> = Vec::new();
     if let Some((s, e, new)) = text::glob_dir_rename(content, dirs) {
         if sink.edit(content_at + s, content_at + e, new.as_str(), B_GLOB.id) {
-            sink.diag(
-                B_GLOB,
-                start,
-                format!(
-                    "pattern `{content}` looks in `{}`, which is now `{new}`",
-                    &content[s..e]
-                ),
-                Some("check that it still selects the moved files".into()),
-            );
+            why.push(format!("`{}` is now `{new}`", &content[s..e]));
+            changes.push((s, e, new));
         }
     }
     for (old, new) in exts {
@@ -1044,16 +1179,27 @@ fn renamed_source(
                     B_GLOB.id,
                 )
             {
-                sink.diag(
-                    B_GLOB,
-                    start,
-                    format!("pattern `{content}` names .{old} sources, which are now .{new}"),
-                    Some(format!(
-                        "check that it still selects the renamed .{new} files"
-                    )),
-                );
+                why.push(format!("the .{old} sources are now .{new}"));
+                changes.push((pos + 2, pos + pat.len(), new.clone()));
             }
         }
+    }
+    if !changes.is_empty() {
+        changes.sort();
+        let mut rewritten = content.clone();
+        for (s, e, new) in changes.iter().rev() {
+            rewritten.replace_range(*s..*e, new);
+        }
+        sink.diag_as(
+            B_GLOB,
+            crate::diag::Severity::Note,
+            start,
+            format!(
+                "pattern `{content}` -> `{rewritten}`: {}",
+                why.join(" and ")
+            ),
+            None,
+        );
     }
     false
 }
@@ -1061,55 +1207,207 @@ fn renamed_source(
 /// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
 /// elements of a list given as `include_dirs=`, `extra_include_paths=` (any name with `include`
 /// in it, or such a dictionary key), and the paths of `-I` flags in string literals (`"-Idir"`,
-/// `"-I", "dir"`). An element is a literal, `os.path.join` of literals, or `os.path.join(here,
-/// ...)` / `f"{here}/..."` with literals after the first part, taken as this file's directory.
+/// `"-I", "dir"`). See [`each_include_element`] for the elements read.
 /// A path written whole in one literal comes with its offset in `src`.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     let toks = tokens(src);
+    each_include_element(src, &toks, &mut |_, path| {
+        if let Some((p, at)) = path {
+            add(&p, at, Anchor::File);
+        }
+    });
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str {
+            quote_at,
+            content,
+            triple: false,
+            prefix,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        if prefix.contains(['b', 'B']) {
+            continue;
+        }
+        let Some(rest) = content.strip_prefix("-I") else {
+            continue;
+        };
+        let path = if rest.trim().is_empty() {
+            // `"-I", "dir"`: the next literal of the list.
+            match (toks.get(k + 1), toks.get(k + 2)) {
+                (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
+                    element_path(std::slice::from_ref(next))
+                }
+                _ => None,
+            }
+        } else {
+            literal_path(rest, prefix).map(|p| {
+                (
+                    p.to_string(),
+                    text::offset_in(content, p).map(|o| quote_at + 1 + o),
+                )
+            })
+        };
+        if let Some((p, at)) = path {
+            add(&p, at, Anchor::File);
+        }
+    }
+}
+
+/// A path read from a build: its text, and its offset in the file where one literal holds it whole.
+type ReadPath = (String, Option<usize>);
+
+/// Calls `f` with each element of the include directory lists of a Python build (its tokens),
+/// and the path it names where hipport can read it (see [`element_path`]), with the offset of
+/// a path written whole in one literal. The lists are those given as `include_dirs=` or
+/// `extra_include_paths=` (any name with `include` in it, or such a dictionary key), and those
+/// of a variable passed so (`include_dirs=dirs`) or named with `include`: its assigned list,
+/// `+=` lists, `.extend([...])` and the element of each `.append(x)`/`.insert(i, x)` (mmcv
+/// appends `os.path.abspath('./mmcv/ops/csrc/common')` one by one). An element that is a
+/// variable assigned one path in the file (`include_dirs = [extensions_dir]`) names that path.
+fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Option<ReadPath>)) {
+    let names = include_list_names(toks);
+    let paths = path_variables(src, toks);
+    let mut read = |elem: &[Tok]| {
+        let path = match elem {
+            [Tok::Ident { text, .. }] => paths.get(text.as_str()).cloned().flatten(),
+            _ => element_path(elem),
+        };
+        f(elem, path);
+    };
     for (k, t) in toks.iter().enumerate() {
         match t {
-            Tok::Punct { ch: '[', .. } if names_include_list(&toks, k) => {
-                for elem in list_elements(&toks, k) {
-                    if let Some((p, at)) = element_path(&toks[elem]) {
-                        add(&p, at, Anchor::File);
-                    }
+            Tok::Punct { ch: '[' | '(', .. }
+                if names_include_list(toks, k) || named_list(toks, k, &names) =>
+            {
+                for elem in list_elements(toks, k) {
+                    read(&toks[elem]);
                 }
             }
-            Tok::Str {
-                quote_at,
-                content,
-                triple: false,
-                prefix,
-                ..
-            } if !prefix.contains(['b', 'B']) => {
-                let Some(rest) = content.strip_prefix("-I") else {
-                    continue;
+            Tok::Ident { text, .. } if names.contains(text.as_str()) => {
+                let method = match (toks.get(k + 1), toks.get(k + 2), toks.get(k + 3)) {
+                    (
+                        Some(Tok::Punct { ch: '.', .. }),
+                        Some(Tok::Ident { text: m, .. }),
+                        Some(Tok::Punct { ch: '(', .. }),
+                    ) => m.as_str(),
+                    _ => continue,
                 };
-                let path = if rest.trim().is_empty() {
-                    // `"-I", "dir"`: the next literal of the list.
-                    match (toks.get(k + 1), toks.get(k + 2)) {
-                        (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
-                            element_path(std::slice::from_ref(next))
-                        }
-                        _ => None,
-                    }
-                } else {
-                    literal_path(rest, prefix).map(|p| {
-                        (
-                            p.to_string(),
-                            text::offset_in(content, p).map(|o| quote_at + 1 + o),
-                        )
-                    })
+                let args = list_elements(toks, k + 3);
+                let elem = match (method, &args[..]) {
+                    ("append", [x]) | ("insert", [_, x]) => x.clone(),
+                    // `insert(0, x)`: numbers are no tokens, so the index leaves an empty
+                    // first argument.
+                    ("insert", [x]) => x.clone(),
+                    _ => continue,
                 };
-                if let Some((p, at)) = path {
-                    add(&p, at, Anchor::File);
-                }
+                read(&toks[elem]);
             }
             _ => {}
         }
     }
 }
 
+/// The variables whose value a build passes as include directories: those given as the value
+/// of a keyword or dictionary key with `include` in its name (`include_dirs=dirs`,
+/// `"include_dirs": dirs`), and any variable with `include` in its name.
+fn include_list_names(toks: &[Tok]) -> BTreeSet<&str> {
+    let named = |t: &str| t.to_ascii_lowercase().contains("include");
+    let mut out = BTreeSet::new();
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Ident { text, .. } = t else { continue };
+        if named(text) {
+            out.insert(text.as_str());
+            continue;
+        }
+        // `NAME` right after `include_dirs=` or `"include_dirs":`, alone as the value.
+        let ends_value = matches!(
+            toks.get(k + 1),
+            None | Some(Tok::Punct {
+                ch: ',' | ')' | '}',
+                ..
+            })
+        );
+        let keyed = k >= 2
+            && match (&toks[k - 1], &toks[k - 2]) {
+                (Tok::Punct { ch: '=', .. }, Tok::Ident { text: key, .. }) => named(key),
+                (Tok::Punct { ch: ':', .. }, Tok::Str { content, .. }) => named(content),
+                _ => false,
+            };
+        if keyed && ends_value {
+            out.insert(text.as_str());
+        }
+    }
+    out
+}
+
+/// Whether the `[` or `(` at `open` holds elements of a named include list: `NAME = [`,
+/// `NAME += [`, `NAME.extend([` / `NAME.extend((` with `NAME` in `names`.
+fn named_list(toks: &[Tok], open: usize, names: &BTreeSet<&str>) -> bool {
+    let name_at = |j: usize| matches!(toks.get(j), Some(Tok::Ident { text, .. }) if names.contains(text.as_str()));
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let ident =
+        |j: usize, s: &str| matches!(toks.get(j), Some(Tok::Ident { text, .. }) if text == s);
+    let is_list = punct(open, '[');
+    if open >= 2 && is_list && punct(open - 1, '=') {
+        // `NAME = [` (not `==`) or `NAME += [`.
+        return name_at(open - 2) || open >= 3 && punct(open - 2, '+') && name_at(open - 3);
+    }
+    // `NAME.extend([` or `NAME.extend((`.
+    open >= 4
+        && punct(open - 1, '(')
+        && ident(open - 2, "extend")
+        && punct(open - 3, '.')
+        && name_at(open - 4)
+        && (is_list || punct(open, '('))
+}
+
+/// Variables assigned a path once in the file (`extensions_dir = os.path.join(this_dir, "csrc")`):
+/// the path, read as an include list element is (see [`element_path`]). A variable assigned
+/// more than once, or anything else, maps to `None`.
+fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<ReadPath>> {
+    // Whether a line ends between token `j - 1` and token `j` (not at a backslash).
+    let line_break_between = |j: usize| {
+        let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
+        gap.contains('\n')
+            && !gap
+                .trim_end_matches(['\n', '\r', ' ', '\t'])
+                .ends_with('\\')
+    };
+    let mut out: BTreeMap<&str, Option<ReadPath>> = BTreeMap::new();
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Ident { text, .. } = t else { continue };
+        let assigned = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '=', .. }))
+            && !matches!(toks.get(k + 2), Some(Tok::Punct { ch: '=', .. }))
+            && !matches!(
+                toks.get(k.wrapping_sub(1)),
+                Some(Tok::Punct { ch: '.', .. })
+            );
+        if !assigned {
+            continue;
+        }
+        // The value runs to the end of its line, outside brackets.
+        let mut depth = 0isize;
+        let mut end = k + 2;
+        while end < toks.len() {
+            let t = &toks[end];
+            if depth == 0 && end > k + 2 && line_break_between(end) {
+                break;
+            }
+            depth += nesting(t);
+            if depth < 0 {
+                break;
+            }
+            end += 1;
+        }
+        let value = element_path(&toks[(k + 2).min(end)..end]);
+        out.entry(text.as_str())
+            .and_modify(|v| *v = None)
+            .or_insert(value);
+    }
+    out
+}
 /// Whether the `[` at `open` starts the value of a name or key with `include` in it
 /// (`include_dirs=[`, `extra_include_paths=[`, `"include_dirs": [`, `INCLUDES = [`).
 fn names_include_list(toks: &[Tok], open: usize) -> bool {
@@ -1172,6 +1470,9 @@ fn literal_runs(toks: &[Tok], open: usize) -> Vec<std::ops::Range<usize>> {
 /// `os.path.join(...)` of literals, whose first part may be any expression (the directory); with
 /// the offset in the file of a path written whole in one literal.
 fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
+    if let Some(inner) = path_call_argument(elem) {
+        return element_path(inner);
+    }
     match elem {
         [Tok::Str {
             quote_at,
@@ -1188,47 +1489,75 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
             pathlib_parts(elem).map(|parts| (parts.join("/"), None))
         }
         [.., Tok::Punct { ch: ')', .. }] => {
-            // `join(` whose `)` ends the element.
-            let open = elem.iter().enumerate().position(|(j, t)| {
-                matches!(t, Tok::Punct { ch: '(', .. })
-                    && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
-            })?;
-            let args = list_elements(elem, open);
-            if args.last().map(|r| r.end) != Some(elem.len() - 1) {
-                return None;
-            }
-            // Each literal part with the offset of its text.
-            let parts: Vec<Option<(&str, usize)>> = args
-                .into_iter()
-                .map(|r| match &elem[r] {
-                    [Tok::Str {
-                        content,
-                        prefix,
-                        quote_at,
-                        triple: false,
-                        ..
-                    }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
-                        Some((content.as_str(), quote_at + 1))
-                    }
-                    _ => None,
-                })
-                .collect();
             // The joined path; a path in a single literal (`join(here, "csrc/cuda")`) is
             // written whole there.
-            let literal = |p: &[Option<(&str, usize)>]| {
-                let v: Option<Vec<(&str, usize)>> = p.iter().copied().collect();
-                let v = v.filter(|v| !v.is_empty())?;
-                let at = match v[..] {
-                    [(_, at)] => Some(at),
-                    _ => None,
-                };
-                Some((v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/"), at))
+            let v = join_literals(elem).filter(|v| !v.is_empty())?;
+            let at = match v[..] {
+                [(_, at)] => Some(at),
+                _ => None,
             };
-            match parts.split_first()? {
-                (None, rest) => literal(rest),
-                _ => literal(&parts),
-            }
+            Some((v.iter().map(|(c, _)| *c).collect::<Vec<_>>().join("/"), at))
         }
+        _ => None,
+    }
+}
+
+/// The literal parts of `os.path.join(...)` (the whole element), whose first part may be any
+/// expression (the directory), each with the offset of its text; `None` when a later part is no
+/// plain literal.
+fn join_literals(elem: &[Tok]) -> Option<Vec<(&str, usize)>> {
+    if !matches!(elem.last(), Some(Tok::Punct { ch: ')', .. })) {
+        return None;
+    }
+    // `join(` whose `)` ends the element.
+    let open = elem.iter().enumerate().position(|(j, t)| {
+        matches!(t, Tok::Punct { ch: '(', .. })
+            && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
+    })?;
+    let args = list_elements(elem, open);
+    if args.last().map(|r| r.end) != Some(elem.len() - 1) {
+        return None;
+    }
+    let parts: Vec<Option<(&str, usize)>> = args
+        .into_iter()
+        .map(|r| match &elem[r] {
+            [Tok::Str {
+                content,
+                prefix,
+                quote_at,
+                triple: false,
+                ..
+            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                Some((content.as_str(), quote_at + 1))
+            }
+            _ => None,
+        })
+        .collect();
+    match parts.split_first()? {
+        (None, rest) => rest.iter().copied().collect(),
+        _ => parts.iter().copied().collect(),
+    }
+}
+
+/// The argument of a call that keeps the path it is given, `os.path.abspath(x)`,
+/// `osp.realpath(x)`, `os.path.normpath(x)` (relative paths taken from the directory setup.py
+/// runs in, its own), when it is the whole element.
+fn path_call_argument(elem: &[Tok]) -> Option<&[Tok]> {
+    let open = elem
+        .iter()
+        .position(|t| matches!(t, Tok::Punct { ch: '(', .. }))?;
+    let callee = &elem[..open];
+    let Some(Tok::Ident { text, .. }) = callee.last() else {
+        return None;
+    };
+    let dotted = callee
+        .iter()
+        .all(|t| matches!(t, Tok::Ident { .. } | Tok::Punct { ch: '.', .. }));
+    if !dotted || !matches!(text.as_str(), "abspath" | "realpath" | "normpath") {
+        return None;
+    }
+    match &list_elements(elem, open)[..] {
+        [arg] if arg.end + 1 == elem.len() => Some(&elem[arg.clone()]),
         _ => None,
     }
 }
@@ -1762,6 +2091,38 @@ setup(
     }
 
     #[test]
+    fn flags_left_in_strings_say_what_to_do_and_tests_for_flags_are_not_flags() {
+        // pytorch3d's setup.py: the format string is a flag appended later; the other
+        // literals are what a statement looks for.
+        let src = "CC_arg = \"-ccbin={}\".format(CC)\n\
+                   if any(arg.startswith(\"-ccbin\") for arg in nvcc_args): pass\n\
+                   if \"-lineinfo\" in nvcc_args or nvcc_args[0] != '-lineinfo': pass\n\
+                   if a.endswith((\"-ccbin\", \"--use_fast_math\")) or '-lineinfo' not in b: pass\n\
+                   fast = '--use_fast_math' if f else '-O3'\n\
+                   nvcc_args.append(CC_arg)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src);
+        let found: Vec<(usize, &str)> =
+            diags.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    1,
+                    "`-ccbin={}` left as it is (not rewritten: the string is not in a list of \
+                     flags): hipport drops it where it rewrites a list of flags; make the change \
+                     by hand"
+                ),
+                (
+                    5,
+                    "`--use_fast_math` left as it is (not rewritten: the string is not in a list \
+                     of flags): hipcc takes `-ffast-math` instead; make the change by hand"
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn lists_of_other_things_are_left_alone() {
         let src = "x = ['-O3', '-arch', 'x86_64']\ny = [1, '--use_fast_math']\n";
         let (edits, _) = translate_build(
@@ -1786,9 +2147,23 @@ setup(
         let src = "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/cuda/*.cu\") + glob.glob('./csrc/cuda/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'cuda', '*.cu'))\n";
         let (out, diags) = run(src, &o);
         assert_eq!(out, "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/hip/*.hip\") + glob.glob('./csrc/hip/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'hip', '*.hip'))\n");
-        assert!(diags
+        // What the renames decided is rewritten, and said once per pattern, as a note.
+        let found: Vec<(usize, &str, crate::diag::Severity)> = diags
             .iter()
-            .any(|d| d.id == "B010" && d.line == 2 && d.message.contains("looks in `csrc/cuda`")));
+            .filter(|d| d.id == "B010")
+            .map(|d| (d.line, d.message.as_str(), d.severity))
+            .collect();
+        use crate::diag::Severity::{Note, Warning};
+        assert_eq!(
+            found,
+            [
+                (2, "pattern `csrc/cuda/*.cu` -> `csrc/hip/*.hip`: `csrc/cuda` is now `csrc/hip` and the .cu sources are now .hip", Note),
+                (2, "pattern `./csrc/cuda/*.cpp` -> `./csrc/hip/*.cpp`: `csrc/cuda` is now `csrc/hip`", Note),
+                (3, "directory name `cuda` in a joined path -> `hip`: the `cuda` directories were renamed", Warning),
+                (3, "pattern `*.cu` -> `*.hip`: the .cu sources are now .hip", Note),
+            ],
+            "{diags:#?}"
+        );
         let (again, _) = run(&out, &o);
         assert_eq!(again, out);
     }
