@@ -1505,3 +1505,34 @@ fn h043_hrcp_does_not_link_with_hip_5_2_and_the_division_does() {
     let (ok, err) = compile(&cc, &fixed, &[]);
     assert!(ok, "{err}");
 }
+
+#[test]
+fn h057_memset_params_by_position_fill_other_members_before_hip_7() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "#include <cuda_runtime.h>\n\
+                constexpr cudaMemsetParams p = {nullptr, 0, 7u, 4u, 256, 1};\n\
+                static_assert(p.value == 7u, \"the value, in CUDA's order\");\n";
+    assert!(rules(cuda, Version::new(5, 2, 3)).contains(&("H057".into(), Severity::Error)));
+    assert!(!rules(cuda, Version::new(7, 0, 0))
+        .iter()
+        .any(|(id, _)| id == "H057"));
+    let opts = hipport::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Default::default()
+    };
+    let hip = String::from_utf8(
+        hipport::translate::translate_source(cuda.as_bytes(), "case.cu", &opts)
+            .unwrap()
+            .output,
+    )
+    .unwrap();
+    // HIP 5.2.3's hipMemsetParams is {dst, elementSize, height, pitch, value, width}: the 7
+    // lands in `height`, and the assertion on `value` fails.
+    let (ok, err) = compile(&cc, &hip, &[]);
+    assert!(
+        !ok && (err.contains("static_assert") || err.contains("static assertion")),
+        "{err}"
+    );
+    let (ok, err) = compile(&cc, &hip.replace("p.value == 7u", "p.height == 7u"), &[]);
+    assert!(ok, "{err}");
+}

@@ -1280,6 +1280,27 @@ Fix: drop the mask (`__shfl_down(val, offset)`), or, for HIP 6.2 and later, call
 form with a 64-bit mask.",
 };
 
+/// H057: `cudaMemsetParams` initialized by position, whose HIP members before 7.0 come in
+/// another order.
+pub const MEMSET_PARAMS_ORDER: DiagInfo = DiagInfo {
+    id: "H057",
+    name: "memset-params-order",
+    severity: Severity::Error,
+    summary: "cudaMemsetParams initialized by position: hipMemsetParams orders its members differently before HIP 7.0",
+    explain: "\
+A memset node of a CUDA graph takes a `cudaMemsetParams` `{dst, pitch, value, elementSize, width, \
+height}`. Before HIP 7.0, `hipMemsetParams` declares the same members in another order, `{dst, \
+elementSize, height, pitch, value, width}` (HIP 5.2.3's hip_runtime_api.h; ROCm's hip-7-changes \
+document quotes both and says 7.0 changed it to CUDA's order). An aggregate initialized by \
+position, `cudaMemsetParams p = {ptr, 0, 0, 4, n, 1};`, therefore puts the pitch into \
+`elementSize`, the value into `height` and so on: with constants it compiles and the node sets \
+the wrong bytes. hipport reports such initializers for `--hip-version` targets before 7.0; \
+members set by name, and designated initializers, are not reported.
+
+Fix: set the members by name (`p.dst = ptr; p.value = 0; p.elementSize = 4; p.width = n; \
+p.height = 1; p.pitch = 0;`), which is right for every release; or build for ROCm 7.0 or later.",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1338,4 +1359,5 @@ pub const DIAGS: &[DiagInfo] = &[
     LAST_ERROR,
     WARP_SIZE_64,
     SHUFFLE_MASK_AS_VALUE,
+    MEMSET_PARAMS_ORDER,
 ];

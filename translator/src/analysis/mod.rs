@@ -873,6 +873,8 @@ struct Analyzer<'a, 't> {
     names_last_error: std::cell::OnceCell<bool>,
     /// Whether the text launches a kernel with `<<<` (read at the first question).
     names_launch: std::cell::OnceCell<bool>,
+    /// Whether the text names `cudaMemsetParams` (read at the first question).
+    names_memset_params: std::cell::OnceCell<bool>,
     /// Kernel parameters' values from the file's launches, by kernel start and parameter name
     /// (names that are no parameter too).
     launch_arguments: std::cell::RefCell<HashMap<(usize, &'a str), Option<u64>>>,
@@ -940,6 +942,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_last_error: std::cell::OnceCell::new(),
             last_error_checks: std::cell::OnceCell::new(),
             names_launch: std::cell::OnceCell::new(),
+            names_memset_params: std::cell::OnceCell::new(),
             launch_arguments: std::cell::RefCell::new(HashMap::new()),
             last_error_events: Vec::new(),
             type_aliases: std::cell::OnceCell::new(),
@@ -984,6 +987,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// from a launch.
     fn names_launch(&self) -> bool {
         self.names(&self.names_launch, b"<<<")
+    }
+
+    /// Whether the text names `cudaMemsetParams`: without it no initializer is one (H057).
+    fn names_memset_params(&self) -> bool {
+        self.names(&self.names_memset_params, b"cudaMemsetParams")
     }
 
     /// Whether `ty` is a 32-bit integer type, directly or through the file's aliases of it.

@@ -177,6 +177,9 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
         }
         Group::For => shuffle_loop(a, n),
         Group::InitLike => {
+            if a.names_memset_params() {
+                memset_params_order(a, n);
+            }
             warp_constant(a, n);
             ballot_store(a, n);
             if a.names_deviceptr() {
@@ -4261,6 +4264,48 @@ fn mask_as_value(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             rest[0]
         ),
         Some(format!("drop the mask (`{name}({})`), or call `{name}_sync` (HIP 6.2 and later)", rest.join(", "))),
+        vec![],
+    );
+}
+
+/// The first HIP release whose `hipMemsetParams` lists its members in CUDA's order.
+const MEMSET_PARAMS_CUDA_ORDER: hipport_rules::Version = hipport_rules::Version::new(7, 0, 0);
+
+/// H057: `cudaMemsetParams p = {dst, pitch, value, elementSize, width, height};` initialized by
+/// position, where before HIP 7.0 `hipMemsetParams` orders its members differently.
+fn memset_params_order(a: &mut Analyzer, n: Node) {
+    if n.kind_name() != "init_declarator" || a.opts.hip_version >= MEMSET_PARAMS_CUDA_ORDER {
+        return;
+    }
+    let Some(list) = n
+        .field(FIELDS.value)
+        .filter(|v| v.kind_name() == "initializer_list")
+    else {
+        return;
+    };
+    let Some(decl) = n.parent().filter(|p| p.kind_name() == "declaration") else {
+        return;
+    };
+    let ty = decl.field(FIELDS.type_).map(|t| a.text(t)).unwrap_or("");
+    if !ty.ends_with("cudaMemsetParams") {
+        return;
+    }
+    let elems: Vec<Node> = crate::parse::named_children(list)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    if elems.len() < 2 || elems.iter().any(|e| e.kind_name() == "initializer_pair") {
+        return;
+    }
+    a.report(
+        &MEMSET_PARAMS_ORDER,
+        Severity::Error,
+        list,
+        format!(
+            "`cudaMemsetParams` initialized by position: before HIP 7.0, `hipMemsetParams` lists its members as {{dst, elementSize, height, pitch, value, width}}, not CUDA's {{dst, pitch, value, elementSize, width, height}}, so these {} values land in other members; the target is HIP {}",
+            elems.len(),
+            a.opts.hip_version
+        ),
+        Some("set the members by name (`p.dst = ...; p.value = ...;`), which is right for every release, or target HIP 7.0 or later".into()),
         vec![],
     );
 }
