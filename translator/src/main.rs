@@ -434,6 +434,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     } else {
         args.offload_arch.clone()
     };
+    cfg.translate.targets = (!args.offload_arch.is_empty()).then(|| args.offload_arch.clone());
     if !args.extensions.is_empty() {
         cfg.extensions = args
             .extensions

@@ -108,6 +108,10 @@ pub struct Options {
     /// What the run's project headers tell the analysis of the files that include them (H002's
     /// `warpSize` macros, H001's segment functions); `None` outside a run over a tree.
     pub header_facts: Option<Arc<crate::header_facts::HeaderFacts>>,
+    /// The AMD targets the user chose for the build (`--offload-arch`), if any: hazards of the
+    /// GPUs left out (MI300's missing texture units, H052; RDNA's 32-lane wavefronts, H055) are
+    /// not reported.
+    pub targets: Option<Vec<String>>,
 }
 
 impl Default for Options {
@@ -125,6 +129,7 @@ impl Default for Options {
             fix: false,
             defines: Vec::new(),
             header_facts: None,
+            targets: None,
         }
     }
 }
@@ -2856,6 +2861,9 @@ fn translate_tree_at(
             }
         }
         crate::analysis::apply_suppressions(src, &mut found);
+        if let Some(targets) = &opts.targets {
+            found.retain(|d| crate::analysis::concerns_targets(&d.id, targets));
+        }
         if opts.fix {
             for d in &mut found {
                 w.edits.append(&mut d.fix.clone());

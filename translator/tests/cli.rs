@@ -811,3 +811,35 @@ fn a_macro_setup_py_adds_for_rocm_builds_decides_branches() {
         stderr(&o)
     );
 }
+
+#[test]
+fn hazards_of_gpus_left_out_of_offload_arch_are_not_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("k.cu"),
+        "#ifdef __HIP_PLATFORM_AMD__\n#define WARP_SIZE 64\n#else\n#define WARP_SIZE 32\n#endif\n\
+         __global__ void k(cudaTextureObject_t t, float* o) {\n\
+         o[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x) + WARP_SIZE;\n}\n",
+    )
+    .unwrap();
+    let ids = |arch: &str| {
+        let o = hipport(
+            &[
+                "convert",
+                "k.cu",
+                "--check",
+                "--hip-version",
+                "6.2",
+                "--offload-arch",
+                arch,
+            ],
+            tmp.path(),
+        );
+        let out = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+        (out.contains("[H052]"), out.contains("[H055]"))
+    };
+    assert_eq!(ids("gfx90a"), (false, false));
+    assert_eq!(ids("gfx90a,gfx942"), (true, false));
+    assert_eq!(ids("gfx1100"), (false, true));
+    assert_eq!(ids("gfx942,gfx1030"), (true, true));
+}

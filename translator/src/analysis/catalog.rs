@@ -1039,6 +1039,8 @@ The host side (`hipCreateTextureObject`, arrays) is not affected, and at run tim
 such call in each function; `...Lod`/`...Grad` fetches are reported as H046, and fail on MI300 \
 as well.
 
+hipport leaves this out where `--offload-arch` names no gfx94x target.
+
 Fix: build the files that use textures or surfaces without gfx94x, or, for MI300, read the data \
 from global memory through a `const __restrict__` pointer (with a pitched or linear layout), \
 doing by hand what the texture did: clamping or wrapping the coordinates and interpolating \
@@ -1254,7 +1256,7 @@ and per-warp arrays get half their slots written. hipport's build files target g
 gfx1100 by default, so such a build runs there. hipport reports an object-like macro or \
 constant named as a warp size (`WARP_SIZE`, `kWarpSize`, `WAVEFRONT_SIZE`) defined as 64 in code \
 hipcc compiles, unless a condition around it names the architecture (`__GFX9__`, `__gfx90a__`, \
-`__AMDGCN_WAVEFRONT_SIZE`, `CDNA`).
+`__AMDGCN_WAVEFRONT_SIZE`, `CDNA`), and not where `--offload-arch` names no RDNA target.
 
 Fix: use `warpSize` (a run-time value on AMD), or choose 64 only for CDNA targets: `#if \
 defined(__GFX9__)` (gfx9 is CDNA and Vega, all wave64), else 32; or build only for CDNA \

@@ -690,6 +690,22 @@ fn type_aliases(src: &[u8]) -> HashMap<String, String> {
     out
 }
 
+/// Whether hazard `id` concerns a build for the AMD `targets` (`gfx90a`, ...): H052 (texture
+/// units) only where an MI300 (gfx94x) is among them, H055 (a warp size of 64) only where an RDNA
+/// GPU (gfx10 to gfx12) is; every other hazard always.
+pub fn concerns_targets(id: &str, targets: &[String]) -> bool {
+    let any = |prefixes: &[&str]| {
+        targets
+            .iter()
+            .any(|t| prefixes.iter().any(|p| t.trim().starts_with(p)))
+    };
+    match id {
+        "H052" => any(&["gfx94"]),
+        "H055" => any(&["gfx10", "gfx11", "gfx12"]),
+        _ => true,
+    }
+}
+
 /// The names `src` `#undef`s.
 fn undefined_names(src: &[u8]) -> HashSet<String> {
     let mut out = HashSet::new();
