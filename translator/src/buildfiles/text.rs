@@ -248,12 +248,15 @@ impl Sink {
     }
 
     /// Drops the edits inside `start..end` (a word that is about to be replaced or removed
-    /// whole, with what was rewritten in it).
-    pub(crate) fn drop_inside(&mut self, start: usize, end: usize) {
-        self.edits
-            .retain(|e| !(start <= e.start && e.end <= end && e.start < e.end));
+    /// whole, with what was rewritten in it) and returns them, in order.
+    pub(crate) fn drop_inside(&mut self, start: usize, end: usize) -> Vec<Edit> {
+        let inside = |e: &Edit| start <= e.start && e.end <= end && e.start < e.end;
+        let mut dropped: Vec<Edit> = self.edits.iter().filter(|e| inside(e)).cloned().collect();
+        dropped.sort_by_key(|e| e.start);
+        self.edits.retain(|e| !inside(e));
         self.ranges
             .retain(|&s, e| !(start <= s && *e <= end && s < *e));
+        dropped
     }
 
     /// Whether an edit already covers any byte of `start..end`.
