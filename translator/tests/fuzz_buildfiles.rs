@@ -491,14 +491,15 @@ fn check_one_file() {
         .find(|k| k.dir() == wanted)
         .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
     let data = fs::read(&path).unwrap();
-    if kind == Kind::CMake {
+    let build = match kind {
+        Kind::CMake => Some((hipport::buildfiles::BuildKind::CMake, "CMakeLists.txt")),
+        Kind::Make => Some((hipport::buildfiles::BuildKind::Makefile, "Makefile")),
+        Kind::Python => None,
+    };
+    if let Some((build_kind, file)) = build {
         // The first run's output and diagnostics, to see what a second run disagrees with.
-        let (mut edits, diags) = hipport::buildfiles::translate_build(
-            hipport::buildfiles::BuildKind::CMake,
-            &data,
-            "CMakeLists.txt",
-            &Default::default(),
-        );
+        let (mut edits, diags) =
+            hipport::buildfiles::translate_build(build_kind, &data, file, &Default::default());
         let out = hipport::edit::apply(&data, &mut edits).unwrap();
         println!("{}\n----", String::from_utf8_lossy(&out));
         for d in diags {

@@ -1665,14 +1665,26 @@ fn keep_unwrapped_values(words: &[Word], mapped: &mut flags::Mapped) {
 fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     let mut from = 0;
-    // Each item of the list (blanks, `;`) on its own, so that none hides another.
+    // Each item of the list (blanks, `;`) on its own, so that none hides another, and every
+    // source of an item (`src/k.cu"src/k.cu"`, an unquoted argument with a quoted part).
     for item in t.split([' ', ';', '\t', '\r', '\n']) {
-        if let Some((s, e, new)) = renamed_source(st, item) {
-            out.push((from + s, from + e, new));
-        }
+        sources_in(st, item, from, &mut out);
         from += item.len() + 1;
     }
     out
+}
+
+/// Every renamed source in `item` (at `base` in its argument), in order: a rename found first
+/// may lie after another one's (`src/k.cu"kernel.cu"`), which is looked for before it.
+fn sources_in(st: &State, item: &str, base: usize, out: &mut Vec<(usize, usize, String)>) {
+    let mut at = 0;
+    while let Some((s, e, new)) = renamed_source(st, &item[at..]) {
+        if s > 0 {
+            sources_in(st, &item[at..at + s], base + at, out);
+        }
+        out.push((base + at + s, base + at + e, new));
+        at += e;
+    }
 }
 
 /// A renamed source a CMake argument names: relative to this file's directory (also behind

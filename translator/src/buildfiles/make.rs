@@ -72,9 +72,14 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             }
         }
         let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
+        // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
+        // to the first closer it finds: the words from its opening on are pieces of it, left
+        // as they are (`$(B)/bin/nvcc` rewritten to `hipcc` would take that closer away).
+        let open_reference = unterminated_reference(&src[start..end]).map(|o| start + o);
         let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
+            .filter(|w| open_reference.is_none_or(|o| w.end <= o))
             .collect();
         // A Windows path to nvcc with blanks is one program, not several words.
         let words = if body { words } else { join_spaced_nvcc(words) };
@@ -462,7 +467,9 @@ impl Usage {
 }
 
 /// `NAME = value` (any of make's assignment operators, with `export`/`override` before it):
-/// the name and the value.
+/// the name and the value. A line continuation that ends the value (the line after it is
+/// blank) is no part of it: read as one, `-dc\` would be no flag, while the translated
+/// `-fgpu-rdc -c\` would be `-fgpu-rdc` and no compile to the next run.
 pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     let mut l = line.trim_start();
     for kw in ["export ", "override "] {
@@ -478,7 +485,15 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     let op = ["::=", ":=", "?=", "+=", "!=", "="]
         .iter()
         .find(|op| rest.starts_with(**op))?;
-    (!name.is_empty()).then(|| (name, rest[op.len()..].trim()))
+    let mut value = rest[op.len()..].trim();
+    while let Some(cut) = value.strip_suffix('\\') {
+        let end = text::offset_in(line, value).map_or(line.len(), |o| o + value.len());
+        if !line[end..].starts_with(['\n', '\r']) {
+            break;
+        }
+        value = cut.trim();
+    }
+    (!name.is_empty()).then_some((name, value))
 }
 
 /// The variables a text reads: `$(NAME)` and `${NAME}`.
@@ -646,6 +661,27 @@ fn foreach_arch_lists(
         }
     }
     (out, loops)
+}
+
+/// The offset of the first `$(` or `${` of `s` that does not close in it.
+fn unterminated_reference(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'$' && b[i + 1] == b'$' {
+            i += 2;
+            continue;
+        }
+        if b[i] == b'$' && matches!(b[i + 1], b'(' | b'{') {
+            match closing_paren(s, i + 1) {
+                Some(close) => i = close + 1,
+                None => return Some(i),
+            }
+            continue;
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The offset of the `)` that closes the `(` at `open` in `s`.
