@@ -51,22 +51,17 @@ struct Command {
 }
 
 /// Splits CMake source into commands. Unbalanced input ends the scan early rather than failing.
-/// Between commands CMake reads blanks, line ends and comments alone: on a line where anything
-/// else stands (a word not followed by `(`, a stray quote), the rest of the line holds no
-/// command, so that removing a command after such a word (`Y set(...)(x)`) does not make the
-/// word a command to the next run.
+/// A word that is no command (not followed by `(`, which CMake cannot read) followed by blanks
+/// and another word makes the rest of its line no commands: removing a command after such a
+/// word (`Y set(...)(x)`) would make the word a command to the next run.
 fn commands(src: &str) -> Vec<Command> {
     let b = src.as_bytes();
     let mut out = Vec::new();
-    let mut i = if src.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut i = 0;
     while i < b.len() {
         let c = b[i];
         if c == b'#' {
             i = skip_comment(src, i);
-            continue;
-        }
-        if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
-            i += 1;
             continue;
         }
         if c.is_ascii_alphabetic() || c == b'_' {
@@ -89,10 +84,12 @@ fn commands(src: &str) -> Vec<Command> {
                     closed,
                 });
                 i = end;
-                continue;
+            } else if j > i && j < b.len() && (b[j].is_ascii_alphabetic() || b[j] == b'_') {
+                i = src[j..].find('\n').map_or(b.len(), |p| j + p + 1);
             }
+            continue;
         }
-        i = src[i..].find('\n').map_or(b.len(), |p| i + p + 1);
+        i += 1;
     }
     out
 }

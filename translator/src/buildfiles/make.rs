@@ -73,13 +73,19 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         }
         let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
         // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
-        // to the first closer it finds: the words from its opening on are pieces of it, left
-        // as they are (`$(B)/bin/nvcc` rewritten to `hipcc` would take that closer away).
+        // to the first closer after it, wherever that is (make stops with "unterminated
+        // variable reference" only where there is none): the word of its opening and the
+        // words after it that hold a closer are left as they are (`$(B)/bin/nvcc` rewritten to
+        // `hipcc` would take the closer away).
         let open_reference = unterminated_reference(&src[start..end]).map(|o| start + o);
         let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
-            .filter(|w| open_reference.is_none_or(|o| w.end <= o))
+            .filter(|w| {
+                open_reference.is_none_or(|o| {
+                    w.end <= o || w.start > o && !src[w.start..w.end].contains([')', '}'])
+                })
+            })
             .collect();
         // A Windows path to nvcc with blanks is one program, not several words.
         let words = if body { words } else { join_spaced_nvcc(words) };
