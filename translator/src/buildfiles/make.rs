@@ -77,20 +77,22 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         // variable reference" only where there is none): the word of its opening and the
         // words after it that hold a closer are left as they are (`$(B)/bin/nvcc` rewritten to
         // `hipcc` would take the closer away).
+        // They stay words of the line, which its other words are read beside.
         let open_reference = unterminated_reference(&src[start..end]).map(|o| start + o);
+        let in_reference = |w: &Word| {
+            open_reference.is_some_and(|o| {
+                w.end > o && (w.start <= o || src[w.start..w.end].contains([')', '}']))
+            })
+        };
         let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
-            .filter(|w| {
-                open_reference.is_none_or(|o| {
-                    w.end <= o || w.start > o && !src[w.start..w.end].contains([')', '}'])
-                })
-            })
             .collect();
         // A Windows path to nvcc with blanks is one program, not several words.
         let words = if body { words } else { join_spaced_nvcc(words) };
         // A loop's variable and list are no flags (mapped, they would make it another loop).
-        let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
+        let flag_words_of =
+            |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1) && !in_reference(w);
         if words.is_empty() {
             continue;
         }
@@ -148,7 +150,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let rule_colon =
             |w: &Word| !recipe && !body && assignment(line).is_none() && has_drive(&w.text);
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) {
+            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) || in_reference(w) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);

@@ -268,7 +268,7 @@ pub(super) fn plan(
             let out = if make::is_nvcc(out) { "hipcc" } else { out };
             objects.extend(words_of(out, values));
         }
-        if out.starts_with('-') {
+        if looks_like_flag(out) {
             let at = out_word.map_or(r.start, |k| r.words[k].start);
             plan.left.insert(r.start, at);
         } else if let Some(change) = stub(r, out, out_word, &arch_flags, opts) {
@@ -345,6 +345,16 @@ pub(super) fn plan(
     plan
 }
 
+/// Whether a device link's output holds a flag: it starts with one, or a piece of it does
+/// behind a quote or a blank (`-o " --relocatable-device-code=true`, the quote unclosed), which
+/// the next run would read among the stub's compile flags.
+fn looks_like_flag(out: &str) -> bool {
+    out.starts_with('-')
+        || out
+            .split_whitespace()
+            .any(|p| p.trim_start_matches(['"', '\'']).starts_with('-'))
+}
+
 /// The device-link command from its program to the end of the line, replaced by an empty
 /// object written to the same output (`out`, word `out_word` where it is one); `None` when the
 /// line runs other commands too.
@@ -355,7 +365,7 @@ fn stub(
     arch_flags: &str,
     opts: &BuildOptions,
 ) -> Option<Stub> {
-    debug_assert!(!out.starts_with('-'), "left in place by the plan");
+    debug_assert!(!looks_like_flag(out), "left in place by the plan");
     let k = r.driver_at?;
     let shell_text = |t: &str| {
         matches!(t, "&&" | "||" | "|" | ";" | "&")
