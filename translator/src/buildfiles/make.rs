@@ -91,8 +91,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         // A Windows path to nvcc with blanks is one program, not several words.
         let words = if body { words } else { join_spaced_nvcc(words) };
         // A loop's variable and list are no flags (mapped, they would make it another loop).
-        let flag_words_of =
-            |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1) && !in_reference(w);
+        let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
         if words.is_empty() {
             continue;
         }
@@ -120,6 +119,25 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = false;
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
+            // Past a reference that does not close on the line, a flag that takes a bracket
+            // along or writes one (`-code=(` removed) changes where make, and the next run,
+            // close it: the line's flags are left as they are.
+            let brackets = |t: &str| t.matches(['(', ')', '{', '}']).count();
+            if open_reference.is_some_and(|o| {
+                mapped.changes.iter().any(|(i, act)| {
+                    let w = &flag_words[*i];
+                    let now = brackets(&src[w.start..w.end]);
+                    w.end > o
+                        && match act {
+                            Action::Remove => now > 0,
+                            Action::Replace(v) => {
+                                v.iter().map(|t| brackets(t)).sum::<usize>() != now
+                            }
+                        }
+                })
+            }) {
+                mapped = Mapped::default();
+            }
             if usage.host_lines.contains(&start) {
                 rocm_path_used |= host_flags(&mut mapped, &texts);
             }

@@ -681,14 +681,17 @@ fn patsubst(from: &str, to: &str, text: &str) -> String {
     out.join(" ")
 }
 
-/// Splits at blanks outside parentheses (`$(wildcard a/*.cu b/*.cu)` is one word).
+/// Splits at blanks outside references (`$(wildcard a/*.cu b/*.cu)` is one word); a bracket
+/// outside one is a character (`( -fgpu-rdc` is two words, as make splits them).
 fn split_words(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut from = None;
+    let mut prev = ' ';
     for (i, c) in s.char_indices() {
+        let after_dollar = std::mem::replace(&mut prev, c) == '$';
         match c {
-            '(' | '{' => depth += 1,
+            '(' | '{' if depth > 0 || after_dollar => depth += 1,
             ')' | '}' => depth = depth.saturating_sub(1),
             _ if c.is_whitespace() && depth == 0 => {
                 if let Some(f) = from.take() {
