@@ -3292,4 +3292,99 @@ mod tests {
         assert_eq!(texts, ["-DMSG=\"a b\"", "x"]);
         assert_eq!(cmds[1].args.len(), 2);
     }
+
+    /// Runs the conversion twice: the first output and its diagnostics, after checking that
+    /// the second run changes nothing.
+    fn run_fixed(src: &str, opts: &BuildOptions) -> (String, Vec<crate::diag::Diagnostic>) {
+        let (out, diags) = run(src, opts);
+        let (again, _) = run(&out, opts);
+        assert_eq!(again, out, "not a fixed point: {src:?}");
+        (out, diags)
+    }
+
+    #[test]
+    fn a_flag_list_reaching_a_word_with_a_quote_is_left_with_a_warning() {
+        let src = "target_compile_options(k PRIVATE -lineinfo -Xcompiler -DMSG=\"a b\")
+target_compile_options(k PRIVATE -lineinfo -DMSG=\"a b\")
+";
+        let (out, diags) = run_fixed(src, &opts());
+        // The first list is left whole (its -Xcompiler takes the quoted word along); the
+        // second, whose quoted word is not changed, loses -lineinfo.
+        assert_eq!(
+            out,
+            "target_compile_options(k PRIVATE -lineinfo -Xcompiler -DMSG=\"a b\")
+target_compile_options(k PRIVATE -DMSG=\"a b\")
+"
+        );
+        let left: Vec<_> = diags.iter().filter(|d| d.id == "B003").collect();
+        assert_eq!(left.len(), 1, "{diags:?}");
+        assert_eq!(left[0].line, 1);
+        assert!(
+            left[0].message.contains("`-DMSG=\"a b\"` holds a quote"),
+            "{}",
+            left[0].message
+        );
+    }
+
+    #[test]
+    fn an_unwrapped_xcompiler_value_keeps_what_was_rewritten_in_it() {
+        let src = "project(p CXX CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Xcompiler=-I${CUDA_INCLUDE_DIRS},-fPIC\")\nlist(APPEND CUDA_NVCC_FLAGS -Xcompiler=CUDA::cublas)\n";
+        let (out, diags) = run_fixed(src, &opts());
+        assert!(
+            out.contains(
+                "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -I${hip_INCLUDE_DIRS} -fPIC\")\n"
+            ),
+            "{out}"
+        );
+        // The target mapped in the value is found, as where it is written alone.
+        assert!(
+            out.contains("list(APPEND CUDA_NVCC_FLAGS roc::hipblas)\n"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hipblas REQUIRED)"), "{out}");
+        assert!(
+            diags.iter().any(|d| d.id == "B004" && d.line == 3),
+            "{diags:?}"
+        );
+    }
+
+    #[test]
+    fn property_targets_are_names_not_flags() {
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET -Xcompiler=k PROPERTY CUDA_SEPARABLE_COMPILATION ON)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run_fixed(src, &opts());
+        assert!(
+            out.contains("set_property(TARGET -Xcompiler=k PROPERTY CUDA_SEPARABLE_COMPILATION ON)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_cxx_standard_is_looked_for_in_the_converted_file() {
+        // A mention that the conversion replaces does not keep the CUDA standard's name.
+        let src = "set(CMAKE_CUDA_STANDARD 17)\nset(CMAKE_CUDA_FLAGS \"-arch=sm_70 -DSTD=CMAKE_CXX_STANDARD\")\n";
+        let (out, _) = run_fixed(src, &opts());
+        assert!(out.starts_with("set(CMAKE_CUDA_STANDARD 17)\n"), "{out}");
+        let src = "set(CMAKE_CUDA_STANDARD 17)\nset(CMAKE_CUDA_FLAGS \"-gencode=arch=compute_70,code=CMAKE_CXX_STANDARD\")\n";
+        let (out, _) = run_fixed(src, &opts());
+        assert!(out.starts_with("set(CMAKE_CXX_STANDARD 17)\n"), "{out}");
+    }
+
+    #[test]
+    fn a_stray_word_and_another_end_the_commands_of_their_line() {
+        let cmds = commands("Y set(A)\nset(B)\nY $ set(C)\n");
+        let names: Vec<&str> = cmds.iter().map(|c| c.args[0].text.as_str()).collect();
+        assert_eq!(names, ["B", "C"]);
+    }
+
+    #[test]
+    fn every_renamed_source_of_a_list_item_is_renamed() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        o.renamed.insert("kernel.cu".into(), "kernel.hip".into());
+        let (out, _) = run_fixed("add_library(k src/k.cu\"kernel.cu\")\n", &o);
+        assert!(
+            out.starts_with("add_library(k src/k.hip\"kernel.hip\")\n"),
+            "{out}"
+        );
+    }
 }

@@ -1775,4 +1775,50 @@ mod tests {
             "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=gfx942))\n"
         );
     }
+
+    /// Runs the conversion twice: the first output, after checking that the second run
+    /// changes nothing.
+    fn run_fixed(src: &str, opts: &BuildOptions) -> String {
+        let (out, _) = run(src, opts);
+        let (again, _) = run(&out, opts);
+        assert_eq!(again, out, "not a fixed point: {src:?}");
+        out
+    }
+
+    #[test]
+    fn a_value_ends_before_a_continuation_that_ends_it() {
+        assert_eq!(assignment("FLAGS= -dc\\\n"), Some(("FLAGS", "-dc")));
+        assert_eq!(assignment("FLAGS= -dc\\\r\n  \\\n"), Some(("FLAGS", "-dc")));
+        // A backslash that ends the line without a line end after it is the value's.
+        assert_eq!(assignment("P = a\\"), Some(("P", "a\\")));
+        let src = "FLAGS= -dc\\\n\no:\n\t$(NVCC) $(FLAGS)\nx: o\n\tg++ $^\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        // The compile of `o` is relocatable, so its link is hipcc's.
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link $^\n"), "{out}");
+    }
+
+    #[test]
+    fn the_words_of_a_reference_that_does_not_close_keep_its_closer() {
+        let src = "run:\n\t./$(T      ?= $(CUDA_PATH)/bin/nvcc -lineinfo\n\tnvcc -c a.cu\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        // `$(CUDA_PATH)/bin/nvcc` holds the `)` make closes the reference with; -lineinfo goes.
+        assert_eq!(
+            out,
+            "run:\n\t./$(T      ?= $(CUDA_PATH)/bin/nvcc\n\thipcc -c a.cu\n"
+        );
+        // A flag that takes a bracket along would close the reference: the line stays.
+        let src = "X := $(A -code ( -lineinfo %.cu)\n";
+        assert_eq!(run_fixed(src, &BuildOptions::default()), src);
+    }
+
+    #[test]
+    fn flags_beside_a_bare_bracket_are_read_as_make_splits_them() {
+        let src = "NVCCFLAGS=( -code ) -rdc=true\na.o: a.cu\n\tnvcc $(NVCCFLAGS) -c a.cu -o a.o\napp: a.o\n\tg++ a.o -o app\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert!(out.starts_with("NVCCFLAGS=() -fgpu-rdc\n"), "{out}");
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link a.o -o app\n"),
+            "{out}"
+        );
+    }
 }

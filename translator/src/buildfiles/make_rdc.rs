@@ -793,4 +793,12 @@ mod tests {
         assert!(rule_header("ifeq ($(A),b)", &v).is_none());
         assert_eq!(rule_header("app:: main.o", &v).unwrap().prereqs, ["main.o"]);
     }
+
+    #[test]
+    fn words_split_at_blanks_outside_references() {
+        assert_eq!(
+            split_words("$(wildcard a/*.cu b/*.cu) ( -fgpu-rdc ${X y}z"),
+            ["$(wildcard a/*.cu b/*.cu)", "(", "-fgpu-rdc", "${X y}z"]
+        );
+    }
 }
