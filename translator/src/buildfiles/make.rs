@@ -19,6 +19,39 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     };
     let lines = logical_lines(src);
     let recipes = recipe_lines(src, &lines);
+    // Lines make reads only once expanded, where a value they read holds a colon (the rule's),
+    // and the assignments of what they read, stay. (Where none does, make finds no separator
+    // in them either way.)
+    let mut held_lines: Ranges = Vec::new();
+    let mut held_vars: BTreeSet<String> = BTreeSet::new();
+    for (s, e) in separator_from_expansion(src, &lines, &recipes) {
+        let mut vars: BTreeSet<String> = BTreeSet::new();
+        let mut colon = false;
+        let mut reads = references(&src[s..e]);
+        while let Some(name) = reads.pop() {
+            if !vars.insert(name.clone()) {
+                continue;
+            }
+            for &(a, b) in lines.iter().filter(|l| !recipes.contains_key(&l.0)) {
+                if let Some((n, v)) = assignment(&src[a..b]).filter(|(n, _)| *n == name) {
+                    colon |= v.contains(':') && n == name;
+                    reads.extend(references(v));
+                }
+            }
+        }
+        if colon {
+            held_lines.push((s, e));
+            held_vars.extend(vars);
+        }
+    }
+    for &(at, _) in &held_lines {
+        sink.diag(
+            B_CONSTRUCT,
+            at,
+            "make finds what this line is (a rule, where a reference holds a colon) only once its references are expanded: it is left as it is, with the values it reads, since a rewritten value could take that colon away".into(),
+            Some("write the rule's colon (or the assignment) on the line itself and convert again".into()),
+        );
+    }
     let values = variables(src, &lines, &recipes);
     let rdc = make_rdc::plan(src, &lines, &recipes, opts);
     let hipcc_links: BTreeSet<usize> = rdc
@@ -35,6 +68,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let line = &src[start..end];
         let trimmed = line.trim_start();
         if trimmed.starts_with('#') || trimmed.is_empty() {
+            continue;
+        }
+        let held = |(name, _): (&str, &str)| held_vars.contains(name);
+        if held_lines.iter().any(|l| l.0 == start)
+            || !recipes.contains_key(&start) && assignment(line).is_some_and(held)
+        {
             continue;
         }
         // Where a recipe line's command starts, past its prefix.
@@ -490,6 +529,100 @@ impl Usage {
         }
         Usage { host_lines }
     }
+}
+
+/// The words of a list with `mapped`'s changes made, as [`text::apply_mapped`] writes them
+/// (see [`flags::Mapped::applied`]): the closers that end a changed word and belong to an
+/// enclosing reference (the `)` of `$( -code )`, taken as -code's value) stay, a word of their
+/// own, as they stay in the text.
+pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
+    let mut out = Vec::with_capacity(words.len());
+    for (k, w) in words.iter().enumerate() {
+        let Some(act) = mapped.changes.iter().find(|c| c.0 == k).map(|c| &c.1) else {
+            out.push((k, w.to_string()));
+            continue;
+        };
+        if let Action::Replace(v) = act {
+            out.extend(v.iter().map(|n| (k, n.clone())));
+        }
+        let closers = &w[w.len() - text::excess_closers(w)..];
+        if !closers.is_empty() {
+            out.push((k, closers.to_string()));
+        }
+    }
+    out
+}
+
+/// The lines that make reads only once their references are expanded: outside recipes,
+/// macro bodies and directives, neither an assignment nor a rule by its own text (no `:`
+/// outside references), but text beside references (`NVCC ?g++ = $(CUDA_HOME)/bin/nvcc`,
+/// `)\t$(NVCC) $(ARCH) ...`). make reads it as a rule when a reference brings a colon (a
+/// missing separator otherwise), so what the conversion rewrites in that reference or in the
+/// variables it reads (`-gencode ::arch=...` becoming `--offload-arch=`) changes how make
+/// reads the line. A line of references alone (`$(eval ...)`, `$(foreach ...)`) is no such
+/// line.
+fn separator_from_expansion(src: &str, lines: &[(usize, usize)], recipes: &Recipes) -> Ranges {
+    let mut out = Vec::new();
+    let mut in_define = false;
+    for &(start, end) in lines {
+        if recipes.contains_key(&start) {
+            continue;
+        }
+        let line = &src[start..end];
+        let mut words = line
+            .split_whitespace()
+            .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+        let first = words.next().unwrap_or("");
+        if first == "define" {
+            in_define = true;
+        } else if first == "endef" {
+            in_define = false;
+        }
+        // An assignment's name is one word to make (`NVCC ?g++ = x` is none); a rule has its
+        // colon.
+        let assigns = assignment_op(line).is_some_and(|op| {
+            let name = line[..op]
+                .split_whitespace()
+                .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+            name.count() == 1
+        });
+        if in_define
+            || is_directive(first)
+            || first.starts_with('#')
+            || assigns
+            || top_level(line, ':').is_some()
+        {
+            continue;
+        }
+        let b = line.as_bytes();
+        let (mut depth, mut references, mut text) = (0usize, false, false);
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'$' && matches!(b.get(i + 1), Some(b'(' | b'{')) {
+                depth += 1;
+                references = true;
+                i += 2;
+                continue;
+            }
+            if depth > 0 {
+                match c {
+                    b'(' | b'{' => depth += 1,
+                    b')' | b'}' => depth -= 1,
+                    _ => {}
+                }
+            } else if c == b'#' {
+                break;
+            } else if !c.is_ascii_whitespace() && c != b'\\' {
+                text = true;
+            }
+            i += 1;
+        }
+        if references && text {
+            out.push((start, end));
+        }
+    }
+    out
 }
 
 /// `NAME = value` (any of make's assignment operators, with `export`/`override` before it):
@@ -1820,5 +1953,27 @@ mod tests {
             out.contains("\thipcc -fgpu-rdc --hip-link a.o -o app\n"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_line_read_only_once_expanded_stays_with_the_values_it_reads() {
+        let src = "ARCH := -gencode ::arch=compute_80,code=sm_80\n)\t$(NVCC) $(ARCH) -c a.cu\nF := -lineinfo\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src.replace("F := -lineinfo", "F :="));
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == 2),
+            "{diags:?}"
+        );
+        // Assignments, rules, directives and lines of references alone are read as usual.
+        let src = "export P := $(X)/bin\n$(T): $(O)\n\tnvcc -c a.cu\n$(foreach v,$(L),$(eval $(v)))\ninclude $(D)\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -c a.cu\n"), "{out}");
+    }
+
+    #[test]
+    fn a_flag_before_a_recipes_program_is_read_as_translated() {
+        let src = "p: k.o\n\t-rdc= g++ k.o\nk.o:\n\tnvcc -dc k.cu\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link k.o\n"), "{out}");
     }
 }

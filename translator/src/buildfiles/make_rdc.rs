@@ -418,7 +418,10 @@ fn first_rdc_word(src: &str, lines: &[(usize, usize)], opts: &BuildOptions) -> O
     for &(start, end) in lines {
         let words = text::blank_words(src, start, end, true);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        let mapped = flags::map_words(&texts, opts, Context::Any, &mut false).applied(&texts);
+        let mapped = make::applied(
+            &flags::map_words(&texts, opts, Context::Any, &mut false),
+            &texts,
+        );
         for (i, t) in mapped {
             if RDC_FLAGS.contains(&t.as_str())
                 || matches!(
@@ -462,7 +465,7 @@ fn mapped_values(
         // expands it.
         let cut = make::join_spaced_nvcc(text::blank_words(v, 0, v.len(), true));
         let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
-        let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
+        let m = make::applied(&flags::map_words(&words, opts, ctx, &mut false), &words);
         let value = values.entry(name.to_string()).or_default();
         for (_, w) in m {
             value.push(' ');
@@ -498,12 +501,6 @@ fn recipes<'a>(
         };
         let words = make::join_spaced_nvcc(text::blank_words(src, command, end, true));
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        // Who runs it as the translation leaves the variables (`NVCC = <garbled>/bin/nvcc` is
-        // hipcc then).
-        let (driver, driver_at) = match make::driver_word(&texts, mapped, 0) {
-            Some((d, i)) => (d, Some(i)),
-            None => (Driver::Other, None),
-        };
         // The words as the translation leaves them (`-Xcompiler=-rdc=true` is `-fgpu-rdc`,
         // `-L$(CUDA_HOME)/lib64` goes), then expanded: what this run plans is what a second
         // run plans on its output.
@@ -512,7 +509,16 @@ fn recipes<'a>(
         } else {
             make::context_of(&words)
         };
-        let mut flags_left = flags::map_words(&texts, opts, ctx, &mut false).applied(&texts);
+        let mut flags_left =
+            make::applied(&flags::map_words(&texts, opts, ctx, &mut false), &texts);
+        // Who runs it as the translation leaves the words (a flag before the program goes)
+        // and the variables (`NVCC = <garbled>/bin/nvcc` is hipcc then): the index of the
+        // word as written.
+        let left: Vec<&str> = flags_left.iter().map(|(_, w)| w.as_str()).collect();
+        let (driver, driver_at) = match make::driver_word(&left, mapped, 0) {
+            Some((d, j)) => (d, Some(flags_left[j].0)),
+            None => (Driver::Other, None),
+        };
         // nvcc is hipcc there too (`$(CUDA_HOME)/bin/nvcc` among the words).
         for (i, w) in &mut flags_left {
             if make::is_nvcc(w) && (*i == 0 || !w.starts_with(['@', '-', '+'])) {

@@ -448,7 +448,7 @@ fn widen_to_continued_line(src: &str, s: usize, e: usize) -> (usize, usize) {
 }
 
 /// How many trailing `)`/`}` of `text` have no opener in it.
-fn excess_closers(text: &str) -> usize {
+pub(crate) fn excess_closers(text: &str) -> usize {
     let mut depth: i64 = 0;
     let mut excess = 0;
     for c in text.chars() {
