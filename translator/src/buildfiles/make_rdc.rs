@@ -385,7 +385,12 @@ fn stub(
     }
     let w = &r.words[k];
     let lead = w.text.len() - w.text.trim_start_matches(['@', '-', '+']).len();
-    let start = w.start + lead;
+    // Words before the program that the translation changes (a flag it drops, which the plan
+    // reads the program past) go with the command: left, the next run would map them.
+    let start = match mapped.changes.iter().map(|c| c.0).filter(|&j| j < k).min() {
+        Some(j) => r.words[j].start,
+        None => w.start + lead,
+    };
     let end = r.words.last()?.end;
     let arch = if arch_flags.is_empty() {
         String::new()

@@ -367,6 +367,10 @@ pub(crate) fn apply_mapped(
                 };
                 sink.edit(w.start, w.end, text, rule_of(*i));
             }
+            // A word of closers alone (the `)` of `$(NVCC -code )`, taken as a flag's value)
+            // keeps them and the blanks before it: removing those would glue the closers to
+            // the word before (`$(NVCC)`), which a second run reads as another word.
+            Action::Remove if w.start == w.end => {}
             Action::Remove => {
                 let (s, e) = removal_range(src, words, *i, style);
                 removals.push((s, e, rule_of(*i).to_string()));
@@ -386,6 +390,14 @@ pub(crate) fn apply_mapped(
     }
     for (s, e, rule) in merged {
         let (s, e) = widen_to_continued_line(src, s, e);
+        // A blank after a backslash stays: removed with what follows it to the end of the
+        // line, it would make the backslash a line continuation (`\ -cudart`).
+        let b = src.as_bytes();
+        let s = if s > 0 && b[s - 1] == b'\\' && s < e && matches!(b[s], b' ' | b'\t') {
+            s + 1
+        } else {
+            s
+        };
         let s = if style == Style::PyList {
             comma_before_last(src, s, e)
         } else {

@@ -1,0 +1,6 @@
+# Found by the campaign of 2026-12-05 (seed 108), minimised: -code took the `)` of `$(NVCC -code )`
+# as its value; its removal took the blank before the `)`, which then closed `$(NVCC)`, a
+# device compile to the next run. A word of closers alone keeps the blanks before it.
+:
+	$(NVCC -code ) -rdc=true
+o:
