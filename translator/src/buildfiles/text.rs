@@ -337,6 +337,7 @@ pub(crate) fn apply_mapped(
     };
     // A word such as `code=sm_$(sm)))` ends with closers that belong to the enclosing
     // expression: they stay.
+    let original = words;
     let words: Vec<Word> = words
         .iter()
         .map(|w| {
@@ -349,6 +350,7 @@ pub(crate) fn apply_mapped(
             w
         })
         .collect();
+    let ends: Vec<usize> = original.iter().map(|w| w.end).collect();
     let words = &words[..];
     let mut removals: Vec<(usize, usize, String)> = Vec::new();
     for (i, action) in &mapped.changes {
@@ -367,10 +369,15 @@ pub(crate) fn apply_mapped(
                 };
                 sink.edit(w.start, w.end, text, rule_of(*i));
             }
-            // A word of closers alone (the `)` of `$(NVCC -code )`, taken as a flag's value)
-            // keeps them and the blanks before it: removing those would glue the closers to
-            // the word before (`$(NVCC)`), which a second run reads as another word.
-            Action::Remove if w.start == w.end => {}
+            // A word that ends in closers of an expression a word before it opens (the `)` of
+            // `$(NVCC -code +)`, `+)` taken as a flag's value) keeps them and the blanks before
+            // it: removing those would glue the closers to that word (`$(NVCC)`), which a
+            // second run reads as another word.
+            Action::Remove if w.end < ends[*i] && opened_before(&words[..*i], &mapped) => {
+                if w.start < w.end {
+                    removals.push((w.start, w.end, rule_of(*i).to_string()));
+                }
+            }
             Action::Remove => {
                 let (s, e) = removal_range(src, words, *i, style);
                 removals.push((s, e, rule_of(*i).to_string()));
@@ -409,6 +416,23 @@ pub(crate) fn apply_mapped(
         let at = words[n.word].start;
         sink.note(n, at);
     }
+}
+
+/// Whether the last of `words` that `mapped` keeps opens a bracket it does not close.
+fn opened_before(words: &[Word], mapped: &Mapped) -> bool {
+    let removed = |k: usize| {
+        mapped
+            .changes
+            .iter()
+            .any(|(j, a)| *j == k && *a == Action::Remove)
+    };
+    (0..words.len())
+        .rev()
+        .find(|&k| !removed(k))
+        .is_some_and(|k| {
+            let t = &words[k].text;
+            t.matches(['(', '{']).count() > t.matches([')', '}']).count()
+        })
 }
 
 /// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
