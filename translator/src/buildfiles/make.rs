@@ -1948,7 +1948,7 @@ mod tests {
     fn flags_beside_a_bare_bracket_are_read_as_make_splits_them() {
         let src = "NVCCFLAGS=( -code ) -rdc=true\na.o: a.cu\n\tnvcc $(NVCCFLAGS) -c a.cu -o a.o\napp: a.o\n\tg++ a.o -o app\n";
         let out = run_fixed(src, &BuildOptions::default());
-        assert!(out.starts_with("NVCCFLAGS=() -fgpu-rdc\n"), "{out}");
+        assert!(out.starts_with("NVCCFLAGS=( ) -fgpu-rdc\n"), "{out}");
         assert!(
             out.contains("\thipcc -fgpu-rdc --hip-link a.o -o app\n"),
             "{out}"

@@ -373,6 +373,9 @@ pub(crate) fn apply_mapped(
             // `$(NVCC -code +)`, `+)` taken as a flag's value) keeps them and the blanks before
             // it: removing those would glue the closers to that word (`$(NVCC)`), which a
             // second run reads as another word.
+            // Closers alone stay with their blanks wherever they are (`$(NVCC) -code )` with
+            // `--hip-link` inserted after the program would read `--hip-link)`).
+            Action::Remove if w.start == w.end => {}
             Action::Remove if w.end < ends[*i] && opened_before(&words[..*i], &mapped) => {
                 if w.start < w.end {
                     removals.push((w.start, w.end, rule_of(*i).to_string()));
