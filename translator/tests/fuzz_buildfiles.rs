@@ -491,14 +491,15 @@ fn check_one_file() {
         .find(|k| k.dir() == wanted)
         .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
     let data = fs::read(&path).unwrap();
-    if kind == Kind::CMake {
+    let build = match kind {
+        Kind::CMake => Some((hipport::buildfiles::BuildKind::CMake, "CMakeLists.txt")),
+        Kind::Make => Some((hipport::buildfiles::BuildKind::Makefile, "Makefile")),
+        Kind::Python => None,
+    };
+    if let Some((build_kind, file)) = build {
         // The first run's output and diagnostics, to see what a second run disagrees with.
-        let (mut edits, diags) = hipport::buildfiles::translate_build(
-            hipport::buildfiles::BuildKind::CMake,
-            &data,
-            "CMakeLists.txt",
-            &Default::default(),
-        );
+        let (mut edits, diags) =
+            hipport::buildfiles::translate_build(build_kind, &data, file, &Default::default());
         let out = hipport::edit::apply(&data, &mut edits).unwrap();
         println!("{}\n----", String::from_utf8_lossy(&out));
         for d in diags {
@@ -509,4 +510,85 @@ fn check_one_file() {
         Ok(out) => println!("{}\nOK", String::from_utf8_lossy(&out)),
         Err(e) => panic!("{e}"),
     }
+}
+
+/// The failure of `input` as a key that survives removing bytes: the property and rule broken,
+/// with the offsets left out (digits collapsed), or `None` when the properties hold.
+fn failure_key(kind: Kind, input: &[u8], scratch: &Path) -> Option<String> {
+    let e = check_exempting(kind, input, scratch).err()?;
+    let mut key = String::new();
+    let mut digit = false;
+    for c in e.chars() {
+        if c.is_ascii_digit() {
+            if !digit {
+                key.push('#');
+            }
+            digit = true;
+        } else {
+            key.push(c);
+            digit = false;
+        }
+    }
+    Some(key)
+}
+
+/// Removes chunks of `units` (halving the chunk size down to one) while `keeps` holds of what
+/// is left; returns what is left.
+fn shrink(mut units: Vec<Vec<u8>>, keeps: &mut dyn FnMut(&[u8]) -> bool) -> Vec<Vec<u8>> {
+    let mut chunk = units.len().div_ceil(2).max(1);
+    loop {
+        let mut at = 0;
+        while at < units.len() {
+            let end = (at + chunk).min(units.len());
+            let candidate: Vec<u8> = units[..at]
+                .iter()
+                .chain(&units[end..])
+                .flatten()
+                .copied()
+                .collect();
+            if keeps(&candidate) {
+                units.drain(at..end);
+            } else {
+                at = end;
+            }
+        }
+        if chunk == 1 {
+            return units;
+        }
+        chunk = chunk.div_ceil(2);
+    }
+}
+
+/// Shrinks a finding to a smaller input that fails the same way (the same property and rule),
+/// a start for minimising it by hand: `HIPPORT_FUZZ_FILE=path HIPPORT_FUZZ_KIND=cmake cargo
+/// test -p hipport --test fuzz_buildfiles -- --ignored shrink_one_file --nocapture` prints it
+/// (lines dropped first, then bytes).
+#[test]
+#[ignore]
+fn shrink_one_file() {
+    let path = std::env::var("HIPPORT_FUZZ_FILE").expect("HIPPORT_FUZZ_FILE names the input");
+    let wanted = std::env::var("HIPPORT_FUZZ_KIND").unwrap_or_else(|_| "cmake".into());
+    let kind = KINDS
+        .into_iter()
+        .find(|k| k.dir() == wanted)
+        .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
+    let scratch = tempfile::tempdir().unwrap();
+    let data = fs::read(&path).unwrap();
+    let key = failure_key(kind, &data, scratch.path()).expect("the input fails");
+    let mut keeps = |c: &[u8]| failure_key(kind, c, scratch.path()).as_ref() == Some(&key);
+    let mut cur = data;
+    loop {
+        let before = cur.len();
+        let lines: Vec<Vec<u8>> = cur
+            .split_inclusive(|&b| b == b'\n')
+            .map(<[u8]>::to_vec)
+            .collect();
+        cur = shrink(lines, &mut keeps).concat();
+        let bytes: Vec<Vec<u8>> = cur.iter().map(|&b| vec![b]).collect();
+        cur = shrink(bytes, &mut keeps).concat();
+        if cur.len() == before {
+            break;
+        }
+    }
+    println!("{key}\n----\n{}", String::from_utf8_lossy(&cur));
 }

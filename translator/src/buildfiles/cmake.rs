@@ -11,8 +11,8 @@ use crate::diag::Severity;
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_GLOB, B_LANGUAGE, B_LIB_MAPPED,
-    B_LIB_UNMAPPED, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_FLAG_UNMAPPED, B_GLOB, B_LANGUAGE,
+    B_LIB_MAPPED, B_LIB_UNMAPPED, B_RDC,
 };
 
 /// One argument of a command.
@@ -51,6 +51,9 @@ struct Command {
 }
 
 /// Splits CMake source into commands. Unbalanced input ends the scan early rather than failing.
+/// A word that is no command (not followed by `(`, which CMake cannot read) followed by blanks
+/// and another word makes the rest of its line no commands: removing a command after such a
+/// word (`Y set(...)(x)`) would make the word a command to the next run.
 fn commands(src: &str) -> Vec<Command> {
     let b = src.as_bytes();
     let mut out = Vec::new();
@@ -81,6 +84,8 @@ fn commands(src: &str) -> Vec<Command> {
                     closed,
                 });
                 i = end;
+            } else if j > i && j < b.len() && (b[j].is_ascii_alphabetic() || b[j] == b'_') {
+                i = src[j..].find('\n').map_or(b.len(), |p| j + p + 1);
             }
             continue;
         }
@@ -340,6 +345,8 @@ struct State<'a> {
     arch_readers: std::collections::BTreeMap<String, (usize, String)>,
     /// The kept architecture variables reported so far.
     arch_reported: BTreeSet<String>,
+    /// The CUDA standard variables left as they are (see [`cuda_std_kept`]).
+    cuda_std_kept: BTreeSet<&'static str>,
 }
 
 impl State<'_> {
@@ -359,7 +366,63 @@ impl State<'_> {
 
 /// Translates a CMake file.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+    let kept = cuda_std_kept(src, sink.file(), opts);
+    translate_keeping(src, sink, opts, kept);
+}
+
+/// The variables of the CUDA standard (`CMAKE_CUDA_STANDARD`, `..._REQUIRED`,
+/// `CMAKE_CUDA_EXTENSIONS`) that keep their names: those whose C++ counterpart the file names
+/// itself (`set(CMAKE_CXX_STANDARD 17)`), which the CUDA one must not clobber. The C++ name is
+/// looked for in the file as translated with the CUDA names kept, so that a mention the
+/// translation rewrites away (`-arch=sm_CMAKE_CXX_STANDARD`) counts on neither run.
+fn cuda_std_kept(src: &str, file: &str, opts: &BuildOptions) -> BTreeSet<&'static str> {
+    let mentions = |text: &str, name: &str| {
+        text.match_indices(name).any(|(p, _)| {
+            (p == 0 || !is_ident(text.as_bytes()[p - 1]))
+                && text
+                    .as_bytes()
+                    .get(p + name.len())
+                    .is_none_or(|&c| !is_ident(c))
+        })
+    };
+    let candidates: BTreeSet<&'static str> = RENAMED_VARS
+        .iter()
+        .filter(|(old, new)| {
+            (old.starts_with("CMAKE_CUDA_STANDARD") || old.starts_with("CMAKE_CUDA_EXTENSIONS"))
+                && src.contains(old)
+                && mentions(src, new)
+        })
+        .map(|(old, _)| *old)
+        .collect();
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut scratch = Sink::new(src.as_bytes(), file);
+    translate_keeping(src, &mut scratch, opts, candidates.clone());
+    let (mut edits, _) = scratch.finish();
+    let Ok(out) = crate::edit::apply(src.as_bytes(), &mut edits) else {
+        return candidates;
+    };
+    let out = String::from_utf8_lossy(&out);
+    candidates
+        .into_iter()
+        .filter(|old| {
+            RENAMED_VARS
+                .iter()
+                .any(|(o, new)| o == old && mentions(&out, new))
+        })
+        .collect()
+}
+
+/// Translates a CMake file, leaving the CUDA standard variables of `cuda_std_kept` as they are.
+fn translate_keeping(
+    src: &str,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    cuda_std_kept: BTreeSet<&'static str>,
+) {
     let mut st = State {
+        cuda_std_kept,
         src,
         opts,
         renames: text::renames_from(sink.file(), &opts.renamed),
@@ -1061,16 +1124,8 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                         Some("remove it; hipcc is chosen with -DCMAKE_CXX_COMPILER=hipcc".into()),
                     );
                 }
-                "CUDA_NVCC_FLAGS" => {
-                    flag_args(st, sink, &args[var_idx + 1..], Context::Nvcc);
-                    nvcc_flags_variable(st, sink, var.start);
-                }
-                v if v.starts_with("CMAKE_CUDA_FLAGS") => {
-                    // The variable keeps its name and reaches the HIP sources through the
-                    // epilogue; only its nvcc flags change.
-                    let values = &args[var_idx + 1..];
-                    flag_args(st, sink, values, Context::Nvcc);
-                }
+                // Its flags are mapped by `general`, after what else is rewritten in them.
+                "CUDA_NVCC_FLAGS" => nvcc_flags_variable(st, sink, var.start),
                 _ => {}
             }
         }
@@ -1260,17 +1315,31 @@ fn is_target_name(t: &str) -> bool {
         && !t.contains("CMAKE_")
 }
 
+/// The arguments of `set_target_properties(...)` and `set_property(TARGET ...)` that name the
+/// targets (none for other commands). They are names, not flags: none is mapped as one, which
+/// would make it a name only to the next run (`-Xcompiler=k` to `k`).
+fn property_targets(cmd: &Command) -> std::ops::Range<usize> {
+    let args = &cmd.args;
+    let upto = |from: usize, stop: &[&str]| {
+        let n = args[from..]
+            .iter()
+            .take_while(|a| !stop.contains(&a.text.as_str()))
+            .count();
+        from..from + n
+    };
+    match cmd.name.as_str() {
+        "set_target_properties" => upto(0, &["PROPERTIES"]),
+        "set_property" if args.first().is_some_and(|a| a.text == "TARGET") => {
+            upto(1, &["PROPERTY", "APPEND", "APPEND_STRING"])
+        }
+        _ => 0..0,
+    }
+}
+
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
 fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
     let args = &cmd.args;
-    let targets: Vec<&Arg> = match cmd.name.as_str() {
-        "set_target_properties" => args.iter().take_while(|a| a.text != "PROPERTIES").collect(),
-        "set_property" if args.first().is_some_and(|a| a.text == "TARGET") => args[1..]
-            .iter()
-            .take_while(|a| a.text != "PROPERTY" && a.text != "APPEND" && a.text != "APPEND_STRING")
-            .collect(),
-        _ => Vec::new(),
-    };
+    let targets: Vec<&Arg> = args[property_targets(cmd)].iter().collect();
     // Property names come after `PROPERTIES` / `PROPERTY`: a target or source before it that is
     // named like one (`LANGUAGE`) is none.
     let keyword = if cmd.name == "set_property" {
@@ -1393,13 +1462,13 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
 }
 
 /// Maps nvcc flags in arguments (unquoted words, and blank-separated words inside quoted ones).
+/// An argument the flags are not read from (a bracket argument, one holding a generator
+/// expression) and a word holding a quote or a backslash stay in the list as opaque words (see
+/// [`leave_opaque`]), so that no flag takes the word after them as its value.
 fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     let mut words: Vec<Word> = Vec::new();
     for a in args {
-        if a.bracket || a.text.contains("$<") {
-            continue;
-        }
-        if a.quoted {
+        if a.quoted && !a.text.contains("$<") {
             words.extend(text::blank_words(
                 st.src,
                 a.content_start,
@@ -1410,7 +1479,7 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
             words.push(Word {
                 start: a.start,
                 end: a.end,
-                text: a.text.clone(),
+                text: st.src[a.start..a.end].to_string(),
                 quote: None,
             });
         }
@@ -1418,22 +1487,127 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
+    if leave_opaque(sink, &words, &mut mapped) {
+        return;
+    }
     keep_unwrapped_values(&words, &mut mapped);
-    supersede_inner_edits(sink, &words, &mut mapped);
+    supersede_inner_edits(sink, st.src, &words, &mut mapped);
     text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+}
+
+/// Whether CMake reads a word of a flag list otherwise than as the flag its text spells: a
+/// bracket argument, a generator expression (whose value is mapped on its own, see
+/// [`genex_flags`]), or a word holding a quote or a backslash (`a" "b`, an unquoted argument
+/// with a quoted part; `-DX=\"y\"` in a quoted one). Rewriting such a word can move where an
+/// argument or the command ends (a quote dropped from `-Xcompiler=m" "x`).
+fn opaque(word: &str) -> bool {
+    word.starts_with('[') || word.contains("$<") || word.contains(['"', '\\'])
+}
+
+/// Where the mapping of a list changes an opaque word (see [`opaque`]), or a flag of which it
+/// is the value, the list stays as it is, with a warning: a flag and its value are changed
+/// together, so no change of the list is kept. Returns whether it was left.
+fn leave_opaque(sink: &mut Sink, words: &[Word], mapped: &mut flags::Mapped) -> bool {
+    let reached = mapped.changes.iter().find_map(|(i, act)| {
+        let writes_opaque = match act {
+            flags::Action::Replace(new) => new.iter().any(|n| opaque(n)),
+            flags::Action::Remove => false,
+        };
+        (opaque(&words[*i].text) || writes_opaque).then_some(*i)
+    });
+    let Some(i) = reached else { return false };
+    // The opaque word itself: the changed one, or the value after it.
+    let w = words[i..]
+        .iter()
+        .find(|w| opaque(&w.text))
+        .unwrap_or(&words[i]);
+    let shown: String = w.text.chars().take(40).collect();
+    sink.diag(
+        B_FLAG_UNMAPPED,
+        w.start,
+        format!(
+            "nvcc flags of this list left as they are: `{shown}` holds a quote, a backslash or a generator expression, which hipport does not rewrite"
+        ),
+        Some("write each flag as a plain word (or a quoted argument) and convert again".into()),
+    );
+    mapped.changes.clear();
+    mapped.notes.clear();
+    true
 }
 
 /// A flag word replaced or removed whole takes along what was rewritten inside it (a renamed
 /// source in `-rdc=src/k.cu`, a renamed variable): those edits would clash with its own and
-/// leave it to the next run. What it becomes gets the variables' new names.
-fn supersede_inner_edits(sink: &mut Sink, words: &[Word], mapped: &mut flags::Mapped) {
-    for (i, act) in &mut mapped.changes {
-        let w = &words[*i];
-        sink.drop_inside(w.start, w.end);
-        if let flags::Action::Replace(new) = act {
-            for n in new.iter_mut() {
-                *n = with_renamed_vars(n);
+/// leave it to the next run. What it becomes gets the variables' new names. A word it becomes
+/// that is written in it, or in the words it consumes (the value of `-Xcompiler=X` or
+/// `-Xcompiler X`, kept), keeps the rewrites made inside it there (`${CUDA_LIBRARIES}` mapped,
+/// a `CUDA::` target), as a second run would make them.
+fn supersede_inner_edits(sink: &mut Sink, src: &str, words: &[Word], mapped: &mut flags::Mapped) {
+    let inner: Vec<Vec<crate::edit::Edit>> = mapped
+        .changes
+        .iter()
+        .map(|(i, _)| sink.drop_inside(words[*i].start, words[*i].end))
+        .collect();
+    let removed: BTreeSet<usize> = mapped
+        .changes
+        .iter()
+        .filter(|(_, act)| *act == flags::Action::Remove)
+        .map(|(i, _)| *i)
+        .collect();
+    let inner_of = |i: usize| -> &[crate::edit::Edit] {
+        mapped
+            .changes
+            .iter()
+            .position(|(j, _)| *j == i)
+            .map_or(&[], |k| &inner[k])
+    };
+    let mut replaced: Vec<(usize, Vec<String>)> = Vec::new();
+    for (i, act) in &mapped.changes {
+        let flags::Action::Replace(new) = act else {
+            continue;
+        };
+        // The word and the removed words right after it: where its new words may be written.
+        let mut from: Vec<usize> = vec![*i];
+        while removed.contains(&(from[from.len() - 1] + 1)) {
+            from.push(from[from.len() - 1] + 1);
+        }
+        let (mut k, mut at) = (0, words[*i].start);
+        let mut out = Vec::with_capacity(new.len());
+        for n in new {
+            let mut found = None;
+            while k < from.len() && found.is_none() && !n.is_empty() {
+                let w = &words[from[k]];
+                let s = at.max(w.start);
+                match src[s..w.end].find(n.as_str()) {
+                    Some(p) => found = Some((from[k], s + p)),
+                    None => k += 1,
+                }
             }
+            match found {
+                Some((wi, p)) => {
+                    let end = p + n.len();
+                    let mut t = String::new();
+                    let mut pos = p;
+                    for e in inner_of(wi).iter().filter(|e| p <= e.start && e.end <= end) {
+                        t.push_str(&src[pos..e.start]);
+                        t.push_str(&e.text);
+                        pos = e.end;
+                    }
+                    t.push_str(&src[pos..end]);
+                    out.push(t);
+                    at = end;
+                }
+                None => {
+                    // Not written there (mapped): the search starts over for the next one.
+                    (k, at) = (0, words[*i].start);
+                    out.push(with_renamed_vars(n));
+                }
+            }
+        }
+        replaced.push((*i, out));
+    }
+    for (i, out) in replaced {
+        if let Some((_, act)) = mapped.changes.iter_mut().find(|(j, _)| *j == i) {
+            *act = flags::Action::Replace(out);
         }
     }
 }
@@ -1488,14 +1662,26 @@ fn keep_unwrapped_values(words: &[Word], mapped: &mut flags::Mapped) {
 fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     let mut from = 0;
-    // Each item of the list (blanks, `;`) on its own, so that none hides another.
+    // Each item of the list (blanks, `;`) on its own, so that none hides another, and every
+    // source of an item (`src/k.cu"src/k.cu"`, an unquoted argument with a quoted part).
     for item in t.split([' ', ';', '\t', '\r', '\n']) {
-        if let Some((s, e, new)) = renamed_source(st, item) {
-            out.push((from + s, from + e, new));
-        }
+        sources_in(st, item, from, &mut out);
         from += item.len() + 1;
     }
     out
+}
+
+/// Every renamed source in `item` (at `base` in its argument), in order: a rename found first
+/// may lie after another one's (`src/k.cu"kernel.cu"`), which is looked for before it.
+fn sources_in(st: &State, item: &str, base: usize, out: &mut Vec<(usize, usize, String)>) {
+    let mut at = 0;
+    while let Some((s, e, new)) = renamed_source(st, &item[at..]) {
+        if s > 0 {
+            sources_in(st, &item[at..at + s], base + at, out);
+        }
+        out.push((base + at + s, base + at + e, new));
+        at += e;
+    }
 }
 
 /// A renamed source a CMake argument names: relative to this file's directory (also behind
@@ -1578,8 +1764,11 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
     let mut plain_flags = Vec::new();
     // A variable renamed twice in one command (`set(V "${V} ...")`) is reported once.
     let mut renamed_vars: Vec<&str> = Vec::new();
+    let targets = property_targets(cmd);
     for (k, a) in cmd.args.iter().enumerate() {
         if a.bracket {
+            // Kept among the flags as a word of its own (see `flag_args`).
+            plain_flags.push(a.clone());
             continue;
         }
         // A compared CUDA version has its own finding (see `cuda_version_tests`).
@@ -1685,13 +1874,8 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         }
         for (old, new) in RENAMED_VARS {
             // A file that sets its C++ standard keeps it: the CUDA one is left, without effect.
-            if old.starts_with("CMAKE_CUDA_STANDARD") || old.starts_with("CMAKE_CUDA_EXTENSIONS") {
-                let src = st.src;
-                if src.match_indices(new).any(|(p, _)| {
-                    !src[p + new.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                }) {
-                    continue;
-                }
+            if st.cuda_std_kept.contains(old) {
+                continue;
             }
             for (pos, _) in t.match_indices(old) {
                 let before = pos == 0 || !is_ident(t.as_bytes()[pos - 1]);
@@ -1844,18 +2028,24 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
             }
         }
-        plain_flags.push(a.clone());
+        if !targets.contains(&k) {
+            plain_flags.push(a.clone());
+        }
     }
-    // nvcc-only flags anywhere in the command, but for the variables of nvcc's flags, which
-    // `command` maps (`list(APPEND NVCC_FLAGS -gencode ...)` is mapped here).
+    // nvcc-only flags anywhere in the command; the values of the variables of nvcc's flags
+    // (`CUDA_NVCC_FLAGS`, `CMAKE_CUDA_FLAGS*`, which keep their names and reach the HIP sources
+    // through the epilogue) are nvcc's. After the rewrites above, so that a flag word that
+    // keeps a value (`-Xcompiler=${CUDA_LIBRARIES}`) keeps what was rewritten in it.
+    let var_idx = usize::from(cmd.name == "list");
     let var = match cmd.name.as_str() {
-        "set" => cmd.args.first(),
-        "list" => cmd.args.get(1),
+        "set" | "list" => cmd.args.get(var_idx),
         _ => None,
     };
     let nvcc_var =
         var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS" || v.text.starts_with("CMAKE_CUDA_FLAGS"));
-    if !nvcc_var {
+    if nvcc_var {
+        flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc);
+    } else {
         flag_args(st, sink, &plain_flags, Context::Any);
     }
 }
@@ -2140,6 +2330,12 @@ fn guarded_value(t: &str, pos: usize, cond_end: usize) -> Option<(usize, usize, 
 /// whole argument. Returns true when every flag went away and the whole argument was removed.
 fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whole: bool) -> bool {
     let t = a.text.as_str();
+    if !a.quoted && t.contains('"') {
+        // An unquoted argument with a quoted part (`x"$<...:-arch=sm_80>"`): its quotes decide
+        // where the command ends, and quoting it whole (for a flag that becomes several) or
+        // rewriting inside it would move that end.
+        return false;
+    }
     let (vstart, vend) = value;
     let base = a.content_start;
     let mut words = Vec::new();
@@ -2163,8 +2359,11 @@ fn genex_flags(st: &State, sink: &mut Sink, a: &Arg, value: (usize, usize), whol
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
     let mut mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+    if leave_opaque(sink, &words, &mut mapped) {
+        return false;
+    }
     keep_unwrapped_values(&words, &mut mapped);
-    supersede_inner_edits(sink, &words, &mut mapped);
+    supersede_inner_edits(sink, st.src, &words, &mut mapped);
     // Flags that become several are joined with `;`, which CMake reads as separate options
     // (a blank would make them one); removals take the `;` or blanks beside them.
     let style = Style::Semicolon;
@@ -3092,5 +3291,100 @@ mod tests {
         let texts: Vec<&str> = cmds[0].args.iter().map(|a| a.text.as_str()).collect();
         assert_eq!(texts, ["-DMSG=\"a b\"", "x"]);
         assert_eq!(cmds[1].args.len(), 2);
+    }
+
+    /// Runs the conversion twice: the first output and its diagnostics, after checking that
+    /// the second run changes nothing.
+    fn run_fixed(src: &str, opts: &BuildOptions) -> (String, Vec<crate::diag::Diagnostic>) {
+        let (out, diags) = run(src, opts);
+        let (again, _) = run(&out, opts);
+        assert_eq!(again, out, "not a fixed point: {src:?}");
+        (out, diags)
+    }
+
+    #[test]
+    fn a_flag_list_reaching_a_word_with_a_quote_is_left_with_a_warning() {
+        let src = "target_compile_options(k PRIVATE -lineinfo -Xcompiler -DMSG=\"a b\")
+target_compile_options(k PRIVATE -lineinfo -DMSG=\"a b\")
+";
+        let (out, diags) = run_fixed(src, &opts());
+        // The first list is left whole (its -Xcompiler takes the quoted word along); the
+        // second, whose quoted word is not changed, loses -lineinfo.
+        assert_eq!(
+            out,
+            "target_compile_options(k PRIVATE -lineinfo -Xcompiler -DMSG=\"a b\")
+target_compile_options(k PRIVATE -DMSG=\"a b\")
+"
+        );
+        let left: Vec<_> = diags.iter().filter(|d| d.id == "B003").collect();
+        assert_eq!(left.len(), 1, "{diags:?}");
+        assert_eq!(left[0].line, 1);
+        assert!(
+            left[0].message.contains("`-DMSG=\"a b\"` holds a quote"),
+            "{}",
+            left[0].message
+        );
+    }
+
+    #[test]
+    fn an_unwrapped_xcompiler_value_keeps_what_was_rewritten_in_it() {
+        let src = "project(p CXX CUDA)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -Xcompiler=-I${CUDA_INCLUDE_DIRS},-fPIC\")\nlist(APPEND CUDA_NVCC_FLAGS -Xcompiler=CUDA::cublas)\n";
+        let (out, diags) = run_fixed(src, &opts());
+        assert!(
+            out.contains(
+                "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -I${hip_INCLUDE_DIRS} -fPIC\")\n"
+            ),
+            "{out}"
+        );
+        // The target mapped in the value is found, as where it is written alone.
+        assert!(
+            out.contains("list(APPEND CUDA_NVCC_FLAGS roc::hipblas)\n"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hipblas REQUIRED)"), "{out}");
+        assert!(
+            diags.iter().any(|d| d.id == "B004" && d.line == 3),
+            "{diags:?}"
+        );
+    }
+
+    #[test]
+    fn property_targets_are_names_not_flags() {
+        let src = "add_library(k STATIC k.cu)\nset_property(TARGET -Xcompiler=k PROPERTY CUDA_SEPARABLE_COMPILATION ON)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n";
+        let (out, _) = run_fixed(src, &opts());
+        assert!(
+            out.contains("set_property(TARGET -Xcompiler=k PROPERTY CUDA_SEPARABLE_COMPILATION ON)\nset_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\ntarget_compile_options(k PRIVATE -fgpu-rdc)\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_cxx_standard_is_looked_for_in_the_converted_file() {
+        // A mention that the conversion replaces does not keep the CUDA standard's name.
+        let src = "set(CMAKE_CUDA_STANDARD 17)\nset(CMAKE_CUDA_FLAGS \"-arch=sm_70 -DSTD=CMAKE_CXX_STANDARD\")\n";
+        let (out, _) = run_fixed(src, &opts());
+        assert!(out.starts_with("set(CMAKE_CUDA_STANDARD 17)\n"), "{out}");
+        let src = "set(CMAKE_CUDA_STANDARD 17)\nset(CMAKE_CUDA_FLAGS \"-gencode=arch=compute_70,code=CMAKE_CXX_STANDARD\")\n";
+        let (out, _) = run_fixed(src, &opts());
+        assert!(out.starts_with("set(CMAKE_CXX_STANDARD 17)\n"), "{out}");
+    }
+
+    #[test]
+    fn a_stray_word_and_another_end_the_commands_of_their_line() {
+        let cmds = commands("Y set(A)\nset(B)\nY $ set(C)\n");
+        let names: Vec<&str> = cmds.iter().map(|c| c.args[0].text.as_str()).collect();
+        assert_eq!(names, ["B", "C"]);
+    }
+
+    #[test]
+    fn every_renamed_source_of_a_list_item_is_renamed() {
+        let mut o = opts();
+        o.renamed.insert("src/k.cu".into(), "src/k.hip".into());
+        o.renamed.insert("kernel.cu".into(), "kernel.hip".into());
+        let (out, _) = run_fixed("add_library(k src/k.cu\"kernel.cu\")\n", &o);
+        assert!(
+            out.starts_with("add_library(k src/k.hip\"kernel.hip\")\n"),
+            "{out}"
+        );
     }
 }

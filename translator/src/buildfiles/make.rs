@@ -19,6 +19,39 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     };
     let lines = logical_lines(src);
     let recipes = recipe_lines(src, &lines);
+    // Lines make reads only once expanded, where a value they read holds a colon (the rule's),
+    // and the assignments of what they read, stay. (Where none does, make finds no separator
+    // in them either way.)
+    let mut held_lines: Ranges = Vec::new();
+    let mut held_vars: BTreeSet<String> = BTreeSet::new();
+    for (s, e) in separator_from_expansion(src, &lines, &recipes) {
+        let mut vars: BTreeSet<String> = BTreeSet::new();
+        let mut colon = false;
+        let mut reads = references(&src[s..e]);
+        while let Some(name) = reads.pop() {
+            if !vars.insert(name.clone()) {
+                continue;
+            }
+            for &(a, b) in lines.iter().filter(|l| !recipes.contains_key(&l.0)) {
+                if let Some((n, v)) = assignment(&src[a..b]).filter(|(n, _)| *n == name) {
+                    colon |= v.contains(':') && n == name;
+                    reads.extend(references(v));
+                }
+            }
+        }
+        if colon {
+            held_lines.push((s, e));
+            held_vars.extend(vars);
+        }
+    }
+    for &(at, _) in &held_lines {
+        sink.diag(
+            B_CONSTRUCT,
+            at,
+            "make finds what this line is (a rule, where a reference holds a colon) only once its references are expanded: it is left as it is, with the values it reads, since a rewritten value could take that colon away".into(),
+            Some("write the rule's colon (or the assignment) on the line itself and convert again".into()),
+        );
+    }
     let values = variables(src, &lines, &recipes);
     let rdc = make_rdc::plan(src, &lines, &recipes, opts);
     let hipcc_links: BTreeSet<usize> = rdc
@@ -35,6 +68,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let line = &src[start..end];
         let trimmed = line.trim_start();
         if trimmed.starts_with('#') || trimmed.is_empty() {
+            continue;
+        }
+        let held = |(name, _): (&str, &str)| held_vars.contains(name);
+        if held_lines.iter().any(|l| l.0 == start)
+            || !recipes.contains_key(&start) && assignment(line).is_some_and(held)
+        {
             continue;
         }
         // Where a recipe line's command starts, past its prefix.
@@ -72,6 +111,18 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             }
         }
         let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
+        // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
+        // to the first closer after it, wherever that is (make stops with "unterminated
+        // variable reference" only where there is none): the word of its opening and the
+        // words after it that hold a closer are left as they are (`$(B)/bin/nvcc` rewritten to
+        // `hipcc` would take the closer away).
+        // They stay words of the line, which its other words are read beside.
+        let open_reference = unterminated_reference(&src[start..end]).map(|o| start + o);
+        let in_reference = |w: &Word| {
+            open_reference.is_some_and(|o| {
+                w.end > o && (w.start <= o || src[w.start..w.end].contains([')', '}']))
+            })
+        };
         let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
@@ -107,6 +158,25 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = false;
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
+            // Past a reference that does not close on the line, a flag that takes a bracket
+            // along or writes one (`-code=(` removed) changes where make, and the next run,
+            // close it: the line's flags are left as they are.
+            let brackets = |t: &str| t.matches(['(', ')', '{', '}']).count();
+            if open_reference.is_some_and(|o| {
+                mapped.changes.iter().any(|(i, act)| {
+                    let w = &flag_words[*i];
+                    let now = brackets(&src[w.start..w.end]);
+                    w.end > o
+                        && match act {
+                            Action::Remove => now > 0,
+                            Action::Replace(v) => {
+                                v.iter().map(|t| brackets(t)).sum::<usize>() != now
+                            }
+                        }
+                })
+            }) {
+                mapped = Mapped::default();
+            }
             if usage.host_lines.contains(&start) {
                 rocm_path_used |= host_flags(&mut mapped, &texts);
             }
@@ -137,7 +207,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let rule_colon =
             |w: &Word| !recipe && !body && assignment(line).is_none() && has_drive(&w.text);
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) {
+            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) || in_reference(w) {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -461,8 +531,104 @@ impl Usage {
     }
 }
 
+/// The words of a list with `mapped`'s changes made, as [`text::apply_mapped`] writes them
+/// (see [`flags::Mapped::applied`]): the closers that end a changed word and belong to an
+/// enclosing reference (the `)` of `$( -code )`, taken as -code's value) stay, a word of their
+/// own, as they stay in the text.
+pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
+    let mut out = Vec::with_capacity(words.len());
+    for (k, w) in words.iter().enumerate() {
+        let Some(act) = mapped.changes.iter().find(|c| c.0 == k).map(|c| &c.1) else {
+            out.push((k, w.to_string()));
+            continue;
+        };
+        if let Action::Replace(v) = act {
+            out.extend(v.iter().map(|n| (k, n.clone())));
+        }
+        let closers = &w[w.len() - text::excess_closers(w)..];
+        if !closers.is_empty() {
+            out.push((k, closers.to_string()));
+        }
+    }
+    out
+}
+
+/// The lines that make reads only once their references are expanded: outside recipes,
+/// macro bodies and directives, neither an assignment nor a rule by its own text (no `:`
+/// outside references), but text beside references (`NVCC ?g++ = $(CUDA_HOME)/bin/nvcc`,
+/// `)\t$(NVCC) $(ARCH) ...`). make reads it as a rule when a reference brings a colon (a
+/// missing separator otherwise), so what the conversion rewrites in that reference or in the
+/// variables it reads (`-gencode ::arch=...` becoming `--offload-arch=`) changes how make
+/// reads the line. A line of references alone (`$(eval ...)`, `$(foreach ...)`) is no such
+/// line.
+fn separator_from_expansion(src: &str, lines: &[(usize, usize)], recipes: &Recipes) -> Ranges {
+    let mut out = Vec::new();
+    let mut in_define = false;
+    for &(start, end) in lines {
+        if recipes.contains_key(&start) {
+            continue;
+        }
+        let line = &src[start..end];
+        let mut words = line
+            .split_whitespace()
+            .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+        let first = words.next().unwrap_or("");
+        if first == "define" {
+            in_define = true;
+        } else if first == "endef" {
+            in_define = false;
+        }
+        // An assignment's name is one word to make (`NVCC ?g++ = x` is none); a rule has its
+        // colon.
+        let assigns = assignment_op(line).is_some_and(|op| {
+            let name = line[..op]
+                .split_whitespace()
+                .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+            name.count() == 1
+        });
+        if in_define
+            || is_directive(first)
+            || first.starts_with('#')
+            || assigns
+            || top_level(line, ':').is_some()
+        {
+            continue;
+        }
+        let b = line.as_bytes();
+        let (mut depth, mut references, mut text) = (0usize, false, false);
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'$' && matches!(b.get(i + 1), Some(b'(' | b'{')) {
+                depth += 1;
+                references = true;
+                i += 2;
+                continue;
+            }
+            if depth > 0 {
+                match c {
+                    b'(' | b'{' => depth += 1,
+                    b')' | b'}' => depth -= 1,
+                    _ => {}
+                }
+            } else if c == b'#' {
+                break;
+            } else if !c.is_ascii_whitespace() && c != b'\\' {
+                text = true;
+            }
+            i += 1;
+        }
+        if references && text {
+            out.push((start, end));
+        }
+    }
+    out
+}
+
 /// `NAME = value` (any of make's assignment operators, with `export`/`override` before it):
-/// the name and the value.
+/// the name and the value. A line continuation that ends the value (the line after it is
+/// blank) is no part of it: read as one, `-dc\` would be no flag, while the translated
+/// `-fgpu-rdc -c\` would be `-fgpu-rdc` and no compile to the next run.
 pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     let mut l = line.trim_start();
     for kw in ["export ", "override "] {
@@ -478,7 +644,15 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     let op = ["::=", ":=", "?=", "+=", "!=", "="]
         .iter()
         .find(|op| rest.starts_with(**op))?;
-    (!name.is_empty()).then(|| (name, rest[op.len()..].trim()))
+    let mut value = rest[op.len()..].trim();
+    while let Some(cut) = value.strip_suffix('\\') {
+        let end = text::offset_in(line, value).map_or(line.len(), |o| o + value.len());
+        if !line[end..].starts_with(['\n', '\r']) {
+            break;
+        }
+        value = cut.trim();
+    }
+    (!name.is_empty()).then_some((name, value))
 }
 
 /// The variables a text reads: `$(NAME)` and `${NAME}`.
@@ -647,6 +821,27 @@ fn foreach_arch_lists(
         }
     }
     (out, loops)
+}
+
+/// The offset of the first `$(` or `${` of `s` that does not close in it.
+fn unterminated_reference(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'$' && b[i + 1] == b'$' {
+            i += 2;
+            continue;
+        }
+        if b[i] == b'$' && matches!(b[i + 1], b'(' | b'{') {
+            match closing_paren(s, i + 1) {
+                Some(close) => i = close + 1,
+                None => return Some(i),
+            }
+            continue;
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The offset of the `)` that closes the `(` at `open` in `s`.
@@ -1713,5 +1908,73 @@ mod tests {
             out,
             "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=gfx942))\n"
         );
+    }
+
+    /// Runs the conversion twice: the first output, after checking that the second run
+    /// changes nothing.
+    fn run_fixed(src: &str, opts: &BuildOptions) -> String {
+        let (out, _) = run(src, opts);
+        let (again, _) = run(&out, opts);
+        assert_eq!(again, out, "not a fixed point: {src:?}");
+        out
+    }
+
+    #[test]
+    fn a_value_ends_before_a_continuation_that_ends_it() {
+        assert_eq!(assignment("FLAGS= -dc\\\n"), Some(("FLAGS", "-dc")));
+        assert_eq!(assignment("FLAGS= -dc\\\r\n  \\\n"), Some(("FLAGS", "-dc")));
+        // A backslash that ends the line without a line end after it is the value's.
+        assert_eq!(assignment("P = a\\"), Some(("P", "a\\")));
+        let src = "FLAGS= -dc\\\n\no:\n\t$(NVCC) $(FLAGS)\nx: o\n\tg++ $^\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        // The compile of `o` is relocatable, so its link is hipcc's.
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link $^\n"), "{out}");
+    }
+
+    #[test]
+    fn the_words_of_a_reference_that_does_not_close_keep_its_closer() {
+        let src = "run:\n\t./$(T      ?= $(CUDA_PATH)/bin/nvcc -lineinfo\n\tnvcc -c a.cu\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        // `$(CUDA_PATH)/bin/nvcc` holds the `)` make closes the reference with; -lineinfo goes.
+        assert_eq!(
+            out,
+            "run:\n\t./$(T      ?= $(CUDA_PATH)/bin/nvcc\n\thipcc -c a.cu\n"
+        );
+        // A flag that takes a bracket along would close the reference: the line stays.
+        let src = "X := $(A -code ( -lineinfo %.cu)\n";
+        assert_eq!(run_fixed(src, &BuildOptions::default()), src);
+    }
+
+    #[test]
+    fn flags_beside_a_bare_bracket_are_read_as_make_splits_them() {
+        let src = "NVCCFLAGS=( -code ) -rdc=true\na.o: a.cu\n\tnvcc $(NVCCFLAGS) -c a.cu -o a.o\napp: a.o\n\tg++ a.o -o app\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert!(out.starts_with("NVCCFLAGS=( ) -fgpu-rdc\n"), "{out}");
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link a.o -o app\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_line_read_only_once_expanded_stays_with_the_values_it_reads() {
+        let src = "ARCH := -gencode ::arch=compute_80,code=sm_80\n)\t$(NVCC) $(ARCH) -c a.cu\nF := -lineinfo\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src.replace("F := -lineinfo", "F :="));
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == 2),
+            "{diags:?}"
+        );
+        // Assignments, rules, directives and lines of references alone are read as usual.
+        let src = "export P := $(X)/bin\n$(T): $(O)\n\tnvcc -c a.cu\n$(foreach v,$(L),$(eval $(v)))\ninclude $(D)\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -c a.cu\n"), "{out}");
+    }
+
+    #[test]
+    fn a_flag_before_a_recipes_program_is_read_as_translated() {
+        let src = "p: k.o\n\t-rdc= g++ k.o\nk.o:\n\tnvcc -dc k.cu\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link k.o\n"), "{out}");
     }
 }

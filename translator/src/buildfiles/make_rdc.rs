@@ -268,7 +268,7 @@ pub(super) fn plan(
             let out = if make::is_nvcc(out) { "hipcc" } else { out };
             objects.extend(words_of(out, values));
         }
-        if out.starts_with('-') {
+        if looks_like_flag(out) {
             let at = out_word.map_or(r.start, |k| r.words[k].start);
             plan.left.insert(r.start, at);
         } else if let Some(change) = stub(r, out, out_word, &arch_flags, opts) {
@@ -345,6 +345,16 @@ pub(super) fn plan(
     plan
 }
 
+/// Whether a device link's output holds a flag: it starts with one, or a piece of it does
+/// behind a quote or a blank (`-o " --relocatable-device-code=true`, the quote unclosed), which
+/// the next run would read among the stub's compile flags.
+fn looks_like_flag(out: &str) -> bool {
+    out.starts_with('-')
+        || out
+            .split_whitespace()
+            .any(|p| p.trim_start_matches(['"', '\'']).starts_with('-'))
+}
+
 /// The device-link command from its program to the end of the line, replaced by an empty
 /// object written to the same output (`out`, word `out_word` where it is one); `None` when the
 /// line runs other commands too.
@@ -355,7 +365,7 @@ fn stub(
     arch_flags: &str,
     opts: &BuildOptions,
 ) -> Option<Stub> {
-    debug_assert!(!out.starts_with('-'), "left in place by the plan");
+    debug_assert!(!looks_like_flag(out), "left in place by the plan");
     let k = r.driver_at?;
     let shell_text = |t: &str| {
         matches!(t, "&&" | "||" | "|" | ";" | "&")
@@ -375,7 +385,12 @@ fn stub(
     }
     let w = &r.words[k];
     let lead = w.text.len() - w.text.trim_start_matches(['@', '-', '+']).len();
-    let start = w.start + lead;
+    // Words before the program that the translation changes (a flag it drops, which the plan
+    // reads the program past) go with the command: left, the next run would map them.
+    let start = match mapped.changes.iter().map(|c| c.0).filter(|&j| j < k).min() {
+        Some(j) => r.words[j].start,
+        None => w.start + lead,
+    };
     let end = r.words.last()?.end;
     let arch = if arch_flags.is_empty() {
         String::new()
@@ -408,7 +423,10 @@ fn first_rdc_word(src: &str, lines: &[(usize, usize)], opts: &BuildOptions) -> O
     for &(start, end) in lines {
         let words = text::blank_words(src, start, end, true);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        let mapped = flags::map_words(&texts, opts, Context::Any, &mut false).applied(&texts);
+        let mapped = make::applied(
+            &flags::map_words(&texts, opts, Context::Any, &mut false),
+            &texts,
+        );
         for (i, t) in mapped {
             if RDC_FLAGS.contains(&t.as_str())
                 || matches!(
@@ -452,7 +470,7 @@ fn mapped_values(
         // expands it.
         let cut = make::join_spaced_nvcc(text::blank_words(v, 0, v.len(), true));
         let words: Vec<&str> = cut.iter().map(|w| w.text.as_str()).collect();
-        let m = flags::map_words(&words, opts, ctx, &mut false).applied(&words);
+        let m = make::applied(&flags::map_words(&words, opts, ctx, &mut false), &words);
         let value = values.entry(name.to_string()).or_default();
         for (_, w) in m {
             value.push(' ');
@@ -488,12 +506,6 @@ fn recipes<'a>(
         };
         let words = make::join_spaced_nvcc(text::blank_words(src, command, end, true));
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        // Who runs it as the translation leaves the variables (`NVCC = <garbled>/bin/nvcc` is
-        // hipcc then).
-        let (driver, driver_at) = match make::driver_word(&texts, mapped, 0) {
-            Some((d, i)) => (d, Some(i)),
-            None => (Driver::Other, None),
-        };
         // The words as the translation leaves them (`-Xcompiler=-rdc=true` is `-fgpu-rdc`,
         // `-L$(CUDA_HOME)/lib64` goes), then expanded: what this run plans is what a second
         // run plans on its output.
@@ -502,7 +514,16 @@ fn recipes<'a>(
         } else {
             make::context_of(&words)
         };
-        let mut flags_left = flags::map_words(&texts, opts, ctx, &mut false).applied(&texts);
+        let mut flags_left =
+            make::applied(&flags::map_words(&texts, opts, ctx, &mut false), &texts);
+        // Who runs it as the translation leaves the words (a flag before the program goes)
+        // and the variables (`NVCC = <garbled>/bin/nvcc` is hipcc then): the index of the
+        // word as written.
+        let left: Vec<&str> = flags_left.iter().map(|(_, w)| w.as_str()).collect();
+        let (driver, driver_at) = match make::driver_word(&left, mapped, 0) {
+            Some((d, j)) => (d, Some(flags_left[j].0)),
+            None => (Driver::Other, None),
+        };
         // nvcc is hipcc there too (`$(CUDA_HOME)/bin/nvcc` among the words).
         for (i, w) in &mut flags_left {
             if make::is_nvcc(w) && (*i == 0 || !w.starts_with(['@', '-', '+'])) {
@@ -671,14 +692,17 @@ fn patsubst(from: &str, to: &str, text: &str) -> String {
     out.join(" ")
 }
 
-/// Splits at blanks outside parentheses (`$(wildcard a/*.cu b/*.cu)` is one word).
+/// Splits at blanks outside references (`$(wildcard a/*.cu b/*.cu)` is one word); a bracket
+/// outside one is a character (`( -fgpu-rdc` is two words, as make splits them).
 fn split_words(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut from = None;
+    let mut prev = ' ';
     for (i, c) in s.char_indices() {
+        let after_dollar = std::mem::replace(&mut prev, c) == '$';
         match c {
-            '(' | '{' => depth += 1,
+            '(' | '{' if depth > 0 || after_dollar => depth += 1,
             ')' | '}' => depth = depth.saturating_sub(1),
             _ if c.is_whitespace() && depth == 0 => {
                 if let Some(f) = from.take() {
@@ -779,5 +803,13 @@ mod tests {
         assert!(rule_header("X := a:b", &v).is_none());
         assert!(rule_header("ifeq ($(A),b)", &v).is_none());
         assert_eq!(rule_header("app:: main.o", &v).unwrap().prereqs, ["main.o"]);
+    }
+
+    #[test]
+    fn words_split_at_blanks_outside_references() {
+        assert_eq!(
+            split_words("$(wildcard a/*.cu b/*.cu) ( -fgpu-rdc ${X y}z"),
+            ["$(wildcard a/*.cu b/*.cu)", "(", "-fgpu-rdc", "${X y}z"]
+        );
     }
 }

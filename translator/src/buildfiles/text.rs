@@ -248,12 +248,15 @@ impl Sink {
     }
 
     /// Drops the edits inside `start..end` (a word that is about to be replaced or removed
-    /// whole, with what was rewritten in it).
-    pub(crate) fn drop_inside(&mut self, start: usize, end: usize) {
-        self.edits
-            .retain(|e| !(start <= e.start && e.end <= end && e.start < e.end));
+    /// whole, with what was rewritten in it) and returns them, in order.
+    pub(crate) fn drop_inside(&mut self, start: usize, end: usize) -> Vec<Edit> {
+        let inside = |e: &Edit| start <= e.start && e.end <= end && e.start < e.end;
+        let mut dropped: Vec<Edit> = self.edits.iter().filter(|e| inside(e)).cloned().collect();
+        dropped.sort_by_key(|e| e.start);
+        self.edits.retain(|e| !inside(e));
         self.ranges
             .retain(|&s, e| !(start <= s && *e <= end && s < *e));
+        dropped
     }
 
     /// Whether an edit already covers any byte of `start..end`.
@@ -334,6 +337,7 @@ pub(crate) fn apply_mapped(
     };
     // A word such as `code=sm_$(sm)))` ends with closers that belong to the enclosing
     // expression: they stay.
+    let original = words;
     let words: Vec<Word> = words
         .iter()
         .map(|w| {
@@ -346,6 +350,7 @@ pub(crate) fn apply_mapped(
             w
         })
         .collect();
+    let ends: Vec<usize> = original.iter().map(|w| w.end).collect();
     let words = &words[..];
     let mut removals: Vec<(usize, usize, String)> = Vec::new();
     for (i, action) in &mapped.changes {
@@ -363,6 +368,18 @@ pub(crate) fn apply_mapped(
                     _ => new.join(" "),
                 };
                 sink.edit(w.start, w.end, text, rule_of(*i));
+            }
+            // A word that ends in closers of an expression a word before it opens (the `)` of
+            // `$(NVCC -code +)`, `+)` taken as a flag's value) keeps them and the blanks before
+            // it: removing those would glue the closers to that word (`$(NVCC)`), which a
+            // second run reads as another word.
+            // Closers alone stay with their blanks wherever they are (`$(NVCC) -code )` with
+            // `--hip-link` inserted after the program would read `--hip-link)`).
+            Action::Remove if w.start == w.end => {}
+            Action::Remove if w.end < ends[*i] && opened_before(&words[..*i], &mapped) => {
+                if w.start < w.end {
+                    removals.push((w.start, w.end, rule_of(*i).to_string()));
+                }
             }
             Action::Remove => {
                 let (s, e) = removal_range(src, words, *i, style);
@@ -383,6 +400,14 @@ pub(crate) fn apply_mapped(
     }
     for (s, e, rule) in merged {
         let (s, e) = widen_to_continued_line(src, s, e);
+        // A blank after a backslash stays: removed with what follows it to the end of the
+        // line, it would make the backslash a line continuation (`\ -cudart`).
+        let b = src.as_bytes();
+        let s = if s > 0 && b[s - 1] == b'\\' && s < e && matches!(b[s], b' ' | b'\t') {
+            s + 1
+        } else {
+            s
+        };
         let s = if style == Style::PyList {
             comma_before_last(src, s, e)
         } else {
@@ -394,6 +419,23 @@ pub(crate) fn apply_mapped(
         let at = words[n.word].start;
         sink.note(n, at);
     }
+}
+
+/// Whether the last of `words` that `mapped` keeps opens a bracket it does not close.
+fn opened_before(words: &[Word], mapped: &Mapped) -> bool {
+    let removed = |k: usize| {
+        mapped
+            .changes
+            .iter()
+            .any(|(j, a)| *j == k && *a == Action::Remove)
+    };
+    (0..words.len())
+        .rev()
+        .find(|&k| !removed(k))
+        .is_some_and(|k| {
+            let t = &words[k].text;
+            t.matches(['(', '{']).count() > t.matches([')', '}']).count()
+        })
 }
 
 /// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
@@ -445,7 +487,7 @@ fn widen_to_continued_line(src: &str, s: usize, e: usize) -> (usize, usize) {
 }
 
 /// How many trailing `)`/`}` of `text` have no opener in it.
-fn excess_closers(text: &str) -> usize {
+pub(crate) fn excess_closers(text: &str) -> usize {
     let mut depth: i64 = 0;
     let mut excess = 0;
     for c in text.chars() {
