@@ -329,13 +329,11 @@ impl<'a> Flow<'a> {
             hip_names: vec!["IS_HIP_EXTENSION".to_string()],
         };
         for k in 0..flow.stmts.len() {
-            let text = flow.text(k);
-            let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
-            let rest = text[name_len..].trim_ascii_start();
-            let assigned = rest.first() == Some(&b'=') && rest.get(1) != Some(&b'=');
-            if name_len > 0 && assigned && flow.mentions_hip(&rest[1..]) {
-                flow.hip_names
-                    .push(String::from_utf8_lossy(&text[..name_len]).into_owned());
+            if let Some((name, value)) = assignment(flow.text(k)) {
+                if flow.mentions_hip(value) {
+                    flow.hip_names
+                        .push(String::from_utf8_lossy(name).into_owned());
+                }
             }
         }
         flow
@@ -688,17 +686,11 @@ pub(crate) fn cuda_only_spans(src: &[u8]) -> Vec<(std::ops::Range<usize>, usize)
     // Names assigned an exact ROCm or CUDA test, in file order.
     let mut names: Vec<(String, Side)> = Vec::new();
     for k in 0..flow.stmts.len() {
-        let text = flow.text(k);
-        let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
-        let rest = text[name_len..].trim_ascii_start();
-        if name_len == 0 || rest.first() != Some(&b'=') || rest.get(1) == Some(&b'=') {
+        let Some((name, value)) = assignment(flow.text(k)) else {
             continue;
-        }
-        if let Some(side) = side_of(&rest[1..], &names) {
-            names.push((
-                String::from_utf8_lossy(&text[..name_len]).into_owned(),
-                side,
-            ));
+        };
+        if let Some(side) = side_of(value, &names) {
+            names.push((String::from_utf8_lossy(name).into_owned(), side));
         }
     }
     let side = |k: usize| flow.condition(k).and_then(|c| side_of(c, &names));
@@ -877,6 +869,14 @@ pub(super) fn has_word(text: &[u8], word: &[u8]) -> bool {
     })
 }
 
+/// A statement `NAME = VALUE` (not `==`): the name and the value.
+fn assignment(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
+    let rest = text[name_len..].trim_ascii_start();
+    (name_len > 0 && rest.first() == Some(&b'=') && rest.get(1) != Some(&b'='))
+        .then(|| (&text[..name_len], &rest[1..]))
+}
+
 /// Splits `text` at each `word` outside brackets (`a or b or c` at `or`).
 fn split_top_level<'t>(text: &'t [u8], word: &[u8]) -> Vec<&'t [u8]> {
     let mut depth = 0i32;
@@ -979,17 +979,14 @@ pub(crate) fn rocm_define_macros(src: &[u8]) -> Vec<(String, Option<i64>)> {
     // Names assigned a test of the build, in file order (a later test wins).
     let mut names: Vec<(String, bool)> = Vec::new();
     for k in 0..flow.stmts.len() {
-        let text = flow.text(k);
-        let name_len = text.iter().take_while(|&&b| is_ident(b)).count();
-        let rest = text[name_len..].trim_ascii_start();
-        if name_len == 0 || rest.first() != Some(&b'=') || rest.get(1) == Some(&b'=') {
+        let Some((name, value)) = assignment(flow.text(k)) else {
+            continue;
+        };
+        if !flow.mentions_hip(value) {
             continue;
         }
-        if !flow.mentions_hip(&rest[1..]) {
-            continue;
-        }
-        if let Some(v) = holds_on_rocm(&rest[1..], &names, 0) {
-            let name = String::from_utf8_lossy(&text[..name_len]).into_owned();
+        if let Some(v) = holds_on_rocm(value, &names, 0) {
+            let name = String::from_utf8_lossy(name).into_owned();
             names.retain(|(n, _)| *n != name);
             names.push((name, v));
         }

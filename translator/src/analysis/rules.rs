@@ -2378,6 +2378,11 @@ fn warp_constant_name(name: &str) -> bool {
     ["warp", "wave", "lane"].iter().any(|p| l.contains(p))
 }
 
+/// Where the text of macro body `value` starts, past its leading blanks.
+fn body_start(a: &Analyzer, value: Node) -> usize {
+    value.start_byte() + a.text(value).len() - a.text(value).trim_start().len()
+}
+
 /// H055: `#define WARP_SIZE 64` in code hipcc compiles, with no architecture test around it.
 fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
     if hip_compiles(a, def) == Some(false) {
@@ -2404,7 +2409,7 @@ fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
     if arch_guarded {
         return;
     }
-    let at = value.start_byte() + a.text(value).len() - a.text(value).trim_start().len();
+    let at = body_start(a, value);
     a.report_at(
         &WARP_SIZE_64,
         Severity::Warning,
@@ -2504,7 +2509,7 @@ fn define(a: &mut Analyzer, n: Node) {
             if a.origin.is_none() && hip_compiles(a, n) == Some(false) {
                 return;
             }
-            let at = value.start_byte() + a.text(value).len() - a.text(value).trim_start().len();
+            let at = body_start(a, value);
             a.report_at(
                 &WARP_SIZE_32,
                 Severity::Error,
