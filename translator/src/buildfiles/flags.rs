@@ -865,6 +865,13 @@ fn addprefix_rewrite(
 
 /// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
 /// Returns (value, words consumed).
+/// Whether `word` opens more `$(`/`${` references than it closes.
+fn opens_unclosed_reference(word: &str) -> bool {
+    let opened = word.matches("$(").count() + word.matches("${").count();
+    let closed = word.matches(')').count() + word.matches('}').count();
+    opened > closed
+}
+
 fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option<&'a str>, usize)> {
     let w = words[i];
     for n in names {
@@ -1224,7 +1231,20 @@ fn map_one(
         (&["--split-compile", "-split-compile", "--split-compile-extended", "-split-compile-extended"][..], "it splits nvcc's device optimization into threads; hipcc has no such option"),
         (&["-static-global-template-stub", "--static-global-template-stub"][..], "it sets how nvcc emits host stubs of templated kernels; hip-clang has no such option"),
     ] {
-        if let Some((_, n)) = flag_value(words, i, names) {
+        if let Some((value, n)) = flag_value(words, i, names) {
+            // A value that opens a make or CMake reference closed only after a blank
+            // (`-ccbin g$(addprefix -Xcompiler ,$(CCFLAGS))`) is not one word: dropping the word
+            // would leave the reference's rest. The flag stays, said so.
+            if value.is_some_and(opens_unclosed_reference) && n == 2 {
+                m.notes.push(Note {
+                    word: i,
+                    info: B_FLAG_UNMAPPED,
+                    message: format!("nvcc flag `{}` left in place: its value opens a reference that closes after a blank", words[i]),
+                    help: Some(format!("remove `{}` and its value by hand ({help})", words[i])),
+                    severity: Some(Severity::Warning),
+                });
+                return n;
+            }
             let warn = names[0] == "-maxrregcount";
             drop_words(m, i, n);
             note(
