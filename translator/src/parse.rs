@@ -765,6 +765,53 @@ fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(out)
 }
 
+/// What the conditional directives around `n` test, innermost first: the condition of each
+/// enclosing `#if`/`#elif`, the name of each `#ifdef`/`#ifndef`/`#elifdef`.
+pub(crate) fn directive_tests(n: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    ancestors(n)
+        .into_iter()
+        .filter_map(|x| match x.kind_name() {
+            "preproc_if" | "preproc_elif" => x.child_by_field_name("condition"),
+            "preproc_ifdef" | "preproc_elifdef" => x.child_by_field_name("name"),
+            _ => None,
+        })
+}
+
+/// What a [`walk_subtree`] visit asks for next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Visit {
+    /// Go on into the node's children.
+    Descend,
+    /// Go on past the node, without its children.
+    Skip,
+    /// End the walk.
+    Stop,
+}
+
+/// Visits `root` and the nodes below it in pre-order (source order), as `visit` asks; returns
+/// whether a visit stopped the walk.
+pub(crate) fn walk_subtree<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> Visit) -> bool {
+    let mut cursor = root.walk();
+    loop {
+        match visit(cursor.node()) {
+            Visit::Stop => return true,
+            Visit::Descend if cursor.goto_first_child() => continue,
+            _ => {}
+        }
+        loop {
+            if cursor.node() == root {
+                return false;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+        }
+    }
+}
+
 /// A loop or `if` body without braces that `#if`/`#else` chooses (`for (...)` then `#ifdef X` /
 /// one statement / `#else` / another / `#endif`), which tree-sitter cannot parse: the byte
 /// ranges of its directive lines and of each arm's lines.

@@ -3003,19 +3003,11 @@ fn annotate(w: &mut Walk) {
 /// Whether `n` lies in a preprocessor branch whose condition names HIP, ROCm or AMD (`#if
 /// MY_HIP`, `#ifdef USE_ROCM`, `#elif defined(__HIP_PLATFORM_AMD__)`), of either polarity.
 fn in_hip_branch(n: Node, src: &[u8]) -> bool {
-    parse::ancestors(n).into_iter().any(|x| {
-        matches!(
-            x.kind_name(),
-            "preproc_if" | "preproc_elif" | "preproc_ifdef" | "preproc_elifdef"
-        ) && x
-            .child_by_field_name("condition")
-            .or_else(|| x.child_by_field_name("name"))
-            .is_some_and(|c| {
-                let t = parse::text(c, src).to_ascii_lowercase();
-                memchr::memmem::find(&t, b"hip").is_some()
-                    || memchr::memmem::find(&t, b"rocm").is_some()
-                    || memchr::memmem::find(&t, b"amd").is_some()
-            })
+    parse::directive_tests(n).any(|c| {
+        let t = parse::text(c, src).to_ascii_lowercase();
+        ["hip", "rocm", "amd"]
+            .iter()
+            .any(|w| memchr::memmem::find(&t, w.as_bytes()).is_some())
     })
 }
 

@@ -478,18 +478,24 @@ fn campaign_buildfiles() {
     assert!(c.kinds.is_empty(), "findings saved in {}", c.out.display());
 }
 
-/// Checks one file, for minimising a finding by hand: `HIPPORT_FUZZ_FILE=path
-/// HIPPORT_FUZZ_KIND=cmake cargo test -p hipport --test fuzz_buildfiles -- --ignored
-/// check_one_file --nocapture` prints the output and the first property broken.
-#[test]
-#[ignore]
-fn check_one_file() {
+/// The file and kind `HIPPORT_FUZZ_FILE` and `HIPPORT_FUZZ_KIND` name (cmake by default).
+fn one_file() -> (String, Kind) {
     let path = std::env::var("HIPPORT_FUZZ_FILE").expect("HIPPORT_FUZZ_FILE names the input");
     let wanted = std::env::var("HIPPORT_FUZZ_KIND").unwrap_or_else(|_| "cmake".into());
     let kind = KINDS
         .into_iter()
         .find(|k| k.dir() == wanted)
         .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
+    (path, kind)
+}
+
+/// Checks one file, for minimising a finding by hand: `HIPPORT_FUZZ_FILE=path
+/// HIPPORT_FUZZ_KIND=cmake cargo test -p hipport --test fuzz_buildfiles -- --ignored
+/// check_one_file --nocapture` prints the output and the first property broken.
+#[test]
+#[ignore]
+fn check_one_file() {
+    let (path, kind) = one_file();
     let data = fs::read(&path).unwrap();
     let build = match kind {
         Kind::CMake => Some((hipport::buildfiles::BuildKind::CMake, "CMakeLists.txt")),
@@ -566,12 +572,7 @@ fn shrink(mut units: Vec<Vec<u8>>, keeps: &mut dyn FnMut(&[u8]) -> bool) -> Vec<
 #[test]
 #[ignore]
 fn shrink_one_file() {
-    let path = std::env::var("HIPPORT_FUZZ_FILE").expect("HIPPORT_FUZZ_FILE names the input");
-    let wanted = std::env::var("HIPPORT_FUZZ_KIND").unwrap_or_else(|_| "cmake".into());
-    let kind = KINDS
-        .into_iter()
-        .find(|k| k.dir() == wanted)
-        .expect("HIPPORT_FUZZ_KIND is python, make or cmake");
+    let (path, kind) = one_file();
     let scratch = tempfile::tempdir().unwrap();
     let data = fs::read(&path).unwrap();
     let key = failure_key(kind, &data, scratch.path()).expect("the input fails");

@@ -335,20 +335,16 @@ impl HipccView {
             ..Macros::default()
         };
         if memchr::memmem::find(src, b"define").is_some() {
-            let mut cursor = root.walk();
-            let mut stack = vec![root];
-            while let Some(n) = stack.pop() {
+            crate::parse::walk_subtree(root, |n| {
                 let kind = n.kind_name();
                 if kind == "preproc_def" || kind == "preproc_function_def" {
                     if let Some(m) = plain_macro(src, n, &macros) {
                         macros.by_name.entry(m.name.clone()).or_default().push(m);
                     }
-                    continue;
+                    return crate::parse::Visit::Skip;
                 }
-                let first = stack.len();
-                stack.extend(n.children(&mut cursor).filter(|c| c.child_count() > 0));
-                stack[first..].reverse();
-            }
+                crate::parse::Visit::Descend
+            });
         }
         HipccView { macros }
     }

@@ -328,6 +328,7 @@ impl<'a> Flow<'a> {
             stmts,
             hip_names: vec!["IS_HIP_EXTENSION".to_string()],
         };
+        // In file order: a name assigned from an earlier one (`b = a`) stands for a test too.
         for k in 0..flow.stmts.len() {
             if let Some((name, value)) = assignment(flow.text(k)) {
                 if flow.mentions_hip(value) {
@@ -337,6 +338,11 @@ impl<'a> Flow<'a> {
             }
         }
         flow
+    }
+
+    /// The statements `NAME = VALUE` (not `==`), in file order: each name and value.
+    fn assignments(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + '_ {
+        (0..self.stmts.len()).filter_map(|k| assignment(self.text(k)))
     }
 
     fn text(&self, k: usize) -> &'a [u8] {
@@ -685,10 +691,7 @@ pub(crate) fn cuda_only_spans(src: &[u8]) -> Vec<(std::ops::Range<usize>, usize)
     let flow = Flow::new(&code);
     // Names assigned an exact ROCm or CUDA test, in file order.
     let mut names: Vec<(String, Side)> = Vec::new();
-    for k in 0..flow.stmts.len() {
-        let Some((name, value)) = assignment(flow.text(k)) else {
-            continue;
-        };
+    for (name, value) in flow.assignments() {
         if let Some(side) = side_of(value, &names) {
             names.push((String::from_utf8_lossy(name).into_owned(), side));
         }
@@ -978,10 +981,7 @@ pub(crate) fn rocm_define_macros(src: &[u8]) -> Vec<(String, Option<i64>)> {
     let flow = Flow::new(&code);
     // Names assigned a test of the build, in file order (a later test wins).
     let mut names: Vec<(String, bool)> = Vec::new();
-    for k in 0..flow.stmts.len() {
-        let Some((name, value)) = assignment(flow.text(k)) else {
-            continue;
-        };
+    for (name, value) in flow.assignments() {
         if !flow.mentions_hip(value) {
             continue;
         }

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 use super::{Analyzer, SegmentReach};
 use crate::diag::Severity;
 use crate::edit::Edit;
-use crate::parse::{Field, KindName, FIELDS};
+use crate::parse::{walk_subtree, Field, KindName, Visit, FIELDS};
 
 /// How many levels of device-function calls below a kernel are read.
 const CALL_DEPTH: usize = 3;
@@ -241,9 +241,7 @@ fn half_branches<'t>(
     segment_fns: &[&str],
 ) {
     let mut found: Vec<Node<'t>> = Vec::new();
-    let mut cursor = body.walk();
-    'walk: loop {
-        let n = cursor.node();
+    walk_subtree(body, |n| {
         if n.kind_name() == "if_statement" {
             let cond = n.field(FIELDS.condition).and_then(|c| {
                 if c.kind_name() == "condition_clause" {
@@ -267,21 +265,8 @@ fn half_branches<'t>(
                 }
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == body {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+        Visit::Descend
+    });
     for cond in found {
         let text = a.text(cond).to_string();
         a.report(
@@ -668,9 +653,7 @@ pub(super) fn guarded_shift<'t>(
         )
     });
     let mut reads = 0;
-    let mut cursor = scope.walk();
-    'walk: loop {
-        let n = cursor.node();
+    let unguarded = walk_subtree(scope, |n| {
         let outside =
             n.start_byte() >= call.end_byte() || looped && n.end_byte() <= call.start_byte();
         if outside && n.kind_name() == "identifier" && a.text(n) == name {
@@ -682,25 +665,19 @@ pub(super) fn guarded_shift<'t>(
             });
             if !written {
                 if !guard.covers(n, scope) {
-                    return false;
+                    return Visit::Stop;
                 }
                 reads += 1;
             }
         }
-        if (looped || n.end_byte() > call.end_byte()) && cursor.goto_first_child() {
-            continue;
+        if looped || n.end_byte() > call.end_byte() {
+            Visit::Descend
+        } else {
+            Visit::Skip
         }
-        loop {
-            if cursor.node() == scope {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
+    });
+    if unguarded {
+        return false;
     }
     reads > 0
 }
@@ -903,30 +880,15 @@ pub(super) fn half_branch_shuffle(a: &Analyzer, n: Node) -> Option<String> {
     }
     let then = p.field(FIELDS.consequence)?;
     let mut found = None;
-    let mut cursor = then.walk();
-    'walk: loop {
-        let c = cursor.node();
+    walk_subtree(then, |c| {
         if c.kind_name() == "call_expression" {
             if let Some(why) = far_shuffle(a, c) {
                 found = Some(why);
-                break;
+                return Visit::Stop;
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == then {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+        Visit::Descend
+    });
     found
 }
 
@@ -1042,29 +1004,18 @@ pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
         return None;
     }
     // No call and no write inside the read.
-    let mut cursor = read.walk();
-    'walk: loop {
-        let c = cursor.node();
+    let writes = walk_subtree(read, |c| {
         if matches!(
             c.kind_name(),
             "call_expression" | "assignment_expression" | "update_expression"
         ) {
-            return None;
+            Visit::Stop
+        } else {
+            Visit::Descend
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == read {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
+    });
+    if writes {
+        return None;
     }
     // The variable it lands in, and no shuffle of that variable later in the function.
     let mut top = p;

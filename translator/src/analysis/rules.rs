@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use crate::parse::{Field, KindName, KindTable, FIELDS};
+use crate::parse::{Field, KindName, KindTable, Visit, FIELDS};
 use tree_sitter::Node;
 
 use super::catalog::*;
@@ -1850,32 +1850,20 @@ fn thread_index_var(a: &Analyzer, name: &str, at: usize) -> bool {
 
 /// Whether the subtree contains a call whose name starts with `prefix`.
 fn contains_call(a: &Analyzer, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
-    let mut cursor = n.walk();
     let mut budget = 20_000;
-    loop {
-        let x = cursor.node();
+    let mut found = false;
+    crate::parse::walk_subtree(n, |x| {
         budget -= 1;
         if budget == 0 {
-            return false;
+            return Visit::Stop;
         }
         if x.kind_name() == "call_expression" && callee(a, x).is_some_and(pred) {
-            return true;
+            found = true;
+            return Visit::Stop;
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == n {
-                return false;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return false;
-            }
-        }
-    }
+        Visit::Descend
+    });
+    found
 }
 
 /// Shortens source text for messages.
@@ -2397,15 +2385,8 @@ fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
         "wave64",
         "__GFX",
     ];
-    let arch_guarded = crate::parse::ancestors(def).into_iter().any(|x| {
-        matches!(
-            x.kind_name(),
-            "preproc_if" | "preproc_elif" | "preproc_ifdef" | "preproc_elifdef"
-        ) && x
-            .field(FIELDS.condition)
-            .or_else(|| x.field(FIELDS.name))
-            .is_some_and(|c| ARCH_TESTS.iter().any(|t| a.text(c).contains(t)))
-    });
+    let arch_guarded = crate::parse::directive_tests(def)
+        .any(|c| ARCH_TESTS.iter().any(|t| a.text(c).contains(t)));
     if arch_guarded {
         return;
     }
