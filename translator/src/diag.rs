@@ -155,6 +155,12 @@ impl Diagnostic {
 
     /// Renders the diagnostic the way rustc does: header, location, source line, caret, help.
     pub fn render(&self, src: Option<&[u8]>, color: bool) -> String {
+        self.render_with(src, color, &[])
+    }
+
+    /// Renders the diagnostic, with a note listing the other lines of its file that have the same
+    /// finding (see [`fold_repeats`]).
+    fn render_with(&self, src: Option<&[u8]>, color: bool, also: &[usize]) -> String {
         let (red, yellow, cyan, bold, reset) = if color {
             (
                 "\x1b[1;31m",
@@ -193,11 +199,92 @@ impl Diagnostic {
                 " ".repeat(caret_col)
             ));
         }
+        if !also.is_empty() {
+            const LISTED: usize = 8;
+            let mut lines: Vec<String> = also.iter().take(LISTED).map(|l| l.to_string()).collect();
+            if also.len() > LISTED {
+                lines.push(format!("and {} more", also.len() - LISTED));
+            }
+            let (places, word) = match also.len() {
+                1 => ("1 more place".to_string(), "line"),
+                n => (format!("{n} more places"), "lines"),
+            };
+            out.push_str(&format!(
+                "{pad} {cyan}={reset} {bold}note{reset}: the same in {places} of this file: {word} {}\n",
+                lines.join(", ")
+            ));
+        }
         if let Some(help) = &self.help {
             out.push_str(&format!("{pad} {cyan}={reset} {bold}help{reset}: {help}\n"));
         }
         out
     }
+
+    /// Whether `other` reports the same finding in the same words (at another place).
+    pub fn same_finding(&self, other: &Diagnostic) -> bool {
+        self.id == other.id
+            && self.severity == other.severity
+            && self.file == other.file
+            && self.message == other.message
+            && self.help == other.help
+    }
+}
+
+/// A diagnostic shown once for every place of its file that has the same finding.
+#[derive(Debug)]
+pub struct Folded<'a> {
+    /// The first place.
+    pub first: &'a Diagnostic,
+    /// Lines of the other places, in order, each once.
+    pub also: Vec<usize>,
+    /// How many diagnostics this one stands for.
+    pub count: usize,
+}
+
+impl Folded<'_> {
+    /// Renders the first place in full and the others as a list of lines.
+    pub fn render(&self, src: Option<&[u8]>, color: bool) -> String {
+        self.first.render_with(src, color, &self.also)
+    }
+}
+
+/// Folds repeats of one finding (same ID, severity, file, message and help) into the first, so a
+/// text report says a thing once per file instead of once per call; order is kept.
+pub fn fold_repeats<'a>(diags: impl IntoIterator<Item = &'a Diagnostic>) -> Vec<Folded<'a>> {
+    let mut out: Vec<Folded<'a>> = Vec::new();
+    let mut groups: std::collections::HashMap<(&str, &str, &str), Vec<usize>> =
+        std::collections::HashMap::new();
+    for d in diags {
+        let slots = groups
+            .entry((d.file.as_str(), d.id.as_str(), d.message.as_str()))
+            .or_default();
+        match slots
+            .iter()
+            .copied()
+            .find(|&i| out[i].first.same_finding(d))
+        {
+            Some(i) => {
+                let f = &mut out[i];
+                f.count += 1;
+                f.also.push(d.line);
+            }
+            None => {
+                slots.push(out.len());
+                out.push(Folded {
+                    first: d,
+                    also: Vec::new(),
+                    count: 1,
+                });
+            }
+        }
+    }
+    for f in &mut out {
+        let first = f.first.line;
+        f.also.sort_unstable();
+        f.also.dedup();
+        f.also.retain(|&l| l != first);
+    }
+    out
 }
 
 /// Every diagnostic kind hipport knows, for `explain` and SARIF.

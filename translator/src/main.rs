@@ -692,11 +692,16 @@ impl project::Sink for CliSink<'_> {
         let limit = self.args.max_shown;
         let quiet = self.args.quiet;
         let kept = &mut self.kept_by_severity;
+        // A repeat of a finding of this file goes with its first place, taking no slot.
+        let mut firsts = std::collections::HashMap::new();
         o.diagnostics.retain(|d| {
-            let slot = &mut kept[d.severity as usize];
-            let wanted = (!quiet || d.severity == Severity::Error) && *slot < limit;
-            *slot += wanted as usize;
-            wanted
+            let key = (d.severity, d.id.clone(), d.message.clone(), d.help.clone());
+            *firsts.entry(key).or_insert_with(|| {
+                let slot = &mut kept[d.severity as usize];
+                let wanted = (!quiet || d.severity == Severity::Error) && *slot < limit;
+                *slot += wanted as usize;
+                wanted
+            })
         });
         if !o.diagnostics.is_empty() {
             o.edits = Vec::new();
@@ -835,7 +840,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
                 let src = (!f.diagnostics.is_empty())
                     .then(|| std::fs::read(&f.source_path).ok())
                     .flatten();
-                for d in &f.diagnostics {
+                for d in diag::fold_repeats(&f.diagnostics) {
                     writeln!(
                         out,
                         "{}",
@@ -905,23 +910,20 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
     let mut err = std::io::stderr().lock();
     let mut diags: Vec<_> = report.diagnostics().collect();
     diags.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    let shown = if args.quiet {
-        diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .take(args.max_shown)
-            .collect::<Vec<_>>()
-    } else {
-        diags.iter().take(args.max_shown).collect()
-    };
+    let shown: Vec<_> = diag::fold_repeats(diags)
+        .into_iter()
+        .filter(|d| !args.quiet || d.first.severity == Severity::Error)
+        .take(args.max_shown)
+        .collect();
     for d in &shown {
+        let first = d.first;
         let src = report
             .files
             .iter()
-            .find(|f| f.diagnostics.iter().any(|x| std::ptr::eq(x, **d)))
+            .find(|f| f.diagnostics.iter().any(|x| std::ptr::eq(x, first)))
             .and_then(|f| std::fs::read(&f.source_path).ok());
         let src = src.filter(|s| {
-            !s.contains(&0) && d.line > 0 && d.line <= s.split(|&b| b == b'\n').count()
+            !s.contains(&0) && first.line > 0 && first.line <= s.split(|&b| b == b'\n').count()
         });
         let _ = writeln!(err, "{}", d.render(src.as_deref(), color));
     }
@@ -929,11 +931,12 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
         return;
     }
     let total: usize = report.summary.diagnostics_by_severity.values().sum();
-    if total > shown.len() {
+    let shown_sites: usize = shown.iter().map(|d| d.count).sum();
+    if total > shown_sites {
         let _ = writeln!(
             err,
             "... and {} more diagnostics (see --report)",
-            total - shown.len()
+            total - shown_sites
         );
     }
     let s = &report.summary;

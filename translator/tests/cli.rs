@@ -843,3 +843,75 @@ fn hazards_of_gpus_left_out_of_offload_arch_are_not_reported() {
     assert_eq!(ids("gfx1100"), (false, true));
     assert_eq!(ids("gfx942,gfx1030"), (true, true));
 }
+
+/// Three `__syncwarp()` calls and three shuffles with one 32-bit mask: one finding each, said
+/// once per file with the other lines, while JSON keeps every place.
+const REPEATS: &str = "#include <cuda_runtime.h>\n\
+__device__ float f(float v, unsigned mask) {\n\
+  v += __shfl_xor_sync(mask, v, 1);\n\
+  v += __shfl_xor_sync(mask, v, 2);\n\
+  v += __shfl_xor_sync(mask, v, 4);\n\
+  return v;\n\
+}\n\
+__device__ void g(float* s) {\n\
+  s[0] = 1;\n\
+  __syncwarp();\n\
+  s[1] = 2;\n\
+  __syncwarp();\n\
+  s[2] = 3;\n\
+  __syncwarp();\n\
+}\n";
+
+#[test]
+fn repeated_findings_are_said_once_per_file_with_their_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("r.cu"), REPEATS).unwrap();
+    let o = hipport(&["check", "r.cu", "--hip-version", "6.2"], tmp.path());
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(out.matches("note[T010]").count(), 1, "{out}");
+    assert!(
+        out.contains("= note: the same in 2 more places of this file: lines 12, 14"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("error[H003]: lane mask `mask`").count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("lines 4, 5"), "{out}");
+    // The counts are of places, not of folded reports.
+    assert!(
+        stderr(&o).contains("3 errors, 0 warnings, 4 notes"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = hipport(
+        &["check", "r.cu", "--hip-version", "6.2", "--format", "json"],
+        tmp.path(),
+    );
+    let json = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(json.matches("\"id\": \"T010\"").count(), 3, "{json}");
+
+    // convert's summary folds the same way, and a repeat takes no place of --max-shown.
+    let o = hipport(
+        &[
+            "convert",
+            "r.cu",
+            "--out",
+            "o",
+            "--hip-version",
+            "6.2",
+            "--max-shown",
+            "3",
+        ],
+        tmp.path(),
+    );
+    let e = stderr(&o);
+    assert_eq!(e.matches("error[H003]").count(), 1, "{e}");
+    assert_eq!(e.matches("note[T010]").count(), 1, "{e}");
+    assert!(
+        e.contains("lines 12, 14") && e.contains("lines 4, 5"),
+        "{e}"
+    );
+}
