@@ -1339,12 +1339,13 @@ fn a_header_that_tests_use_rocm_says_what_defining_it_would_skip() {
     // vLLM's cuda_compat.h shape: no PyTorch include, so nothing decides USE_ROCM here.
     let src = "#ifndef USE_ROCM\n#define SHFL(v, o) __shfl_xor_sync(0xffffffff, v, o)\n#else\n#define SHFL(v, o) __shfl_xor(v, o)\n#endif\n";
     let r = translate_source(src.as_bytes(), "compat.h", &hip52()).unwrap();
-    let t002 = r.diagnostics.iter().find(|d| d.id == "T002").expect("T002");
+    // The body is only renamed (T013), to a name HIP 5.2 lacks (T002, folded in with its hint).
+    let report = r.diagnostics.iter().find(|d| d.id == "T013").expect("T013");
     assert!(
-        t002.help.as_deref().is_some_and(|h| h.contains(
+        report.help.as_deref().is_some_and(|h| h.contains(
             "a PyTorch ROCm build defines USE_ROCM, and then hipcc skips this line (`#ifndef USE_ROCM` on line 1"
         ) && h.contains("pass `-D USE_ROCM`")),
-        "{t002:?}"
+        "{report:?}"
     );
     // With the define given, the report is a note about the skipped branch, without the hint.
     let opts = Options {
@@ -1352,11 +1353,11 @@ fn a_header_that_tests_use_rocm_says_what_defining_it_would_skip() {
         ..hip52()
     };
     let r = translate_source(src.as_bytes(), "compat.h", &opts).unwrap();
-    let t002 = r.diagnostics.iter().find(|d| d.id == "T002").expect("T002");
-    assert_eq!(t002.severity, Severity::Note);
+    let report = r.diagnostics.iter().find(|d| d.id == "T013").expect("T013");
+    assert_eq!(report.severity, Severity::Note);
     assert!(
-        !t002.help.as_deref().unwrap_or("").contains("-D USE_ROCM"),
-        "{t002:?}"
+        !report.help.as_deref().unwrap_or("").contains("-D USE_ROCM"),
+        "{report:?}"
     );
 }
 
@@ -1568,4 +1569,45 @@ fn each_arm_of_a_loop_body_chosen_by_if_is_checked_on_its_own() {
         ..Options::default()
     };
     assert_eq!(h001_errors(&hip), 0);
+}
+
+#[test]
+fn one_report_for_a_sync_builtin_the_target_lacks_in_a_macro_body_or_with_no_plain_form() {
+    // In a macro body `__shfl_sync` is only renamed, so HIP 5.2 lacks it: T013 shows the form
+    // to write and says the body does not compile as it is; T002 would say half of that again.
+    let src = "#define SHFL(m, v, l) __shfl_sync(m, v, l)\n\
+               __device__ unsigned long long peers(int key) {\n  return __match_any_sync(0xffffffffffffffffull, key);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let ids: Vec<String> = r
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}", d.id, d.line))
+        .collect();
+    assert_eq!(ids, ["T013:1", "H003:3"], "{:?}", r.diagnostics);
+    let t013 = &r.diagnostics[0];
+    assert_eq!(t013.severity, Severity::Error);
+    assert!(
+        t013.message
+            .ends_with("as written, it does not compile: `__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3"),
+        "{}",
+        t013.message
+    );
+    assert_eq!(r.diagnostics[1].severity, Severity::Error);
+    // From 6.2 the name exists: T013 is a warning about the mask, and nothing is folded.
+    let r = translate_source(
+        src.as_bytes(),
+        "t.cu",
+        &Options {
+            hip_version: Version::new(6, 2, 0),
+            ..Options::default()
+        },
+    )
+    .expect("translates");
+    assert!(
+        r.diagnostics
+            .iter()
+            .all(|d| d.id != "T002" && !d.message.contains("as written")),
+        "{:?}",
+        r.diagnostics
+    );
 }

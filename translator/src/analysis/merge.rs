@@ -6,26 +6,65 @@
 
 use crate::diag::{Diagnostic, Severity};
 
+/// A report that restates, at one name, what reports of other IDs say there.
+struct Restates {
+    /// The ID kept.
+    id: &'static str,
+    /// The IDs folded into it.
+    restated: &'static [&'static str],
+    /// Words the kept report's message must hold, where the ID also reports other facts.
+    when: Option<&'static str>,
+    /// Whether the kept message gains the folded one, where it does not say that fact itself.
+    append: bool,
+}
+
 /// Hazard IDs whose report at a name restates a translation report there, with the translation
 /// IDs it restates: the name has no HIP (or rocTX) equivalent, or HIP deprecates it.
-const RESTATES: &[(&str, &[&str])] = &[
+const RESTATES: &[Restates] = &[
     // Cache-operator intrinsics HIP lacks (`__stcs`, `__stwt`, `__ldlu`, ...).
-    ("H028", &["T001"]),
+    Restates::of("H028", &["T001"]),
     // bf16/half conversions with a rounding mode HIP lacks (`__float2bfloat16_rz`).
-    ("H029", &["T001"]),
+    Restates::of("H029", &["T001"]),
     // NVTX names and headers rocTX lacks (`nvtxDomainCreateA`, `<nvtx3/nvtx3.hpp>`).
-    ("H008", &["T001", "T007"]),
+    Restates::of("H008", &["T001", "T007"]),
     // libcu++'s asynchronous-copy headers (`<cuda/pipeline>`, `<cuda/barrier>`).
-    ("H015", &["T007"]),
+    Restates::of("H015", &["T007"]),
     // Texture references: HIP deprecates them, which H013 says along with CUDA 12's removal.
-    ("H013", &["T004"]),
+    Restates::of("H013", &["T004"]),
     // OCP FP8 types, which hipport maps to nothing (H024 says what HIP has instead).
-    ("H024", &["T001"]),
+    Restates::of("H024", &["T001"]),
     // Thread-block clusters (`cudaLaunchAttributeClusterDimension`, `__cluster_dims__`).
-    ("H051", &["T001"]),
+    Restates::of("H051", &["T001"]),
     // The warp matrix header (`<mma.h>`), which HIP lacks: H014 says what to use instead.
-    ("H014", &["T007"]),
+    Restates::of("H014", &["T007"]),
+    // `__match_any_sync` before HIP 6.2: H003 says there is no unsynchronized form to use.
+    Restates {
+        id: "H003",
+        restated: &["T002"],
+        when: Some("does not exist before HIP"),
+        append: false,
+    },
+    // A call in a macro body that is only renamed, to a name the target HIP lacks
+    // (`__shfl_sync` before 6.2): T013 shows the form to write by hand, and says why it matters.
+    Restates {
+        id: "T013",
+        restated: &["T002"],
+        when: None,
+        append: true,
+    },
 ];
+
+impl Restates {
+    /// A hazard report that restates the given translation reports, whatever its message.
+    const fn of(id: &'static str, restated: &'static [&'static str]) -> Restates {
+        Restates {
+            id,
+            restated,
+            when: None,
+            append: false,
+        }
+    }
+}
 
 /// What the analysis appends to an error in a branch hipcc never compiles.
 const HAZARD_SKIPPED: &str = " (HIP does not compile this: ";
@@ -40,12 +79,16 @@ const SKIPPED_BRANCH: &str = "; hipcc does not compile this branch";
 pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
     let mut drop = vec![false; diags.len()];
     for h in 0..diags.len() {
-        let Some((_, restated)) = RESTATES.iter().find(|(id, _)| *id == diags[h].id) else {
+        let Some(rule) = RESTATES
+            .iter()
+            .find(|r| r.id == diags[h].id && r.when.is_none_or(|w| diags[h].message.contains(w)))
+        else {
             continue;
         };
         for t in 0..diags.len() {
             if drop[t]
-                || !restated.contains(&diags[t].id.as_str())
+                || t == h
+                || !rule.restated.contains(&diags[t].id.as_str())
                 || !same_subject(&diags[h], &diags[t])
             {
                 continue;
@@ -57,6 +100,15 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
                 diags[t].help.clone(),
             );
             let kept = &mut diags[h];
+            if rule.append {
+                let fact = t_message.split(SKIPPED_BRANCH).next().unwrap_or_default();
+                kept.message
+                    .push_str(&format!("; as written, it does not compile: {fact}"));
+                // The folded report's way out stays one, and so does any hint it gives.
+                if let (Some(h), Some(t)) = (&mut kept.help, &t_help) {
+                    h.push_str(&format!("; or {t}"));
+                }
+            }
             if let Some(at) = t_message.find(SKIPPED_BRANCH) {
                 kept.severity = Severity::Note;
                 // The hazard's message may say so already, from the analysis's own reading.
