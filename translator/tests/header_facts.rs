@@ -405,3 +405,53 @@ fn a_platform_macro_a_header_derives_from_hipcc_decides_the_including_files_bran
         .iter()
         .any(|d| d.id == "H006" && d.severity == hipport::diag::Severity::Error));
 }
+
+/// (ID, line) of every report on `rel`.
+fn reports(cfg: &ConvertConfig, rel: &str) -> Vec<(String, usize)> {
+    let report = convert(cfg, false).unwrap();
+    let f = report.files.iter().find(|f| f.path == rel).unwrap();
+    f.diagnostics
+        .iter()
+        .map(|d| (d.id.clone(), d.line))
+        .collect()
+}
+
+#[test]
+fn a_cuda_only_macro_a_hip_shim_header_defines_counts_in_the_including_files() {
+    // llama.cpp's vendors/hip.h shape: the project's HIP build defines `__CUDA_ARCH__` itself,
+    // so `#ifdef __CUDA_ARCH__` is taken under hipcc and H011 would say the opposite.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(
+        &root,
+        "vendors/hip.h",
+        "#pragma once\n#include <hip/hip_runtime.h>\n#define __CUDA_ARCH__ 1300\n#define CUDART_VERSION 12000\n",
+    );
+    let kernel = "#include \"vendors/hip.h\"\n\
+                  #ifdef __CUDA_ARCH__\n\
+                  #define TAG __CUDA_ARCH__\n\
+                  #else\n\
+                  #define TAG 0\n\
+                  #endif\n\
+                  #if CUDART_VERSION >= 11000\n\
+                  #define NEW 1\n\
+                  #endif\n\
+                  __global__ void k(int* o) { o[0] = TAG; }\n";
+    write(&root, "k.cu", kernel);
+    let found = reports(&config(&root), "k.cu");
+    assert!(
+        !found.iter().any(|(id, _)| id == "H011" || id == "H010"),
+        "{found:?}"
+    );
+    // A header that only tests the name, or defines it in a branch hipcc skips, decides nothing.
+    write(
+        &root,
+        "vendors/hip.h",
+        "#pragma once\n#ifndef __HIPCC__\n#define __CUDA_ARCH__ 1300\n#endif\n#ifdef __CUDA_ARCH__\n#endif\n",
+    );
+    let found = reports(&config(&root), "k.cu");
+    assert!(
+        found.contains(&("H011".into(), 2)) && found.contains(&("H010".into(), 7)),
+        "{found:?}"
+    );
+}

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::{Decls, Macros};
 
 /// Macros that nvcc defines and hipcc does not: they read as 0 in `#if`.
-pub(super) const CUDA_ONLY_MACROS: &[&str] = &[
+pub(crate) const CUDA_ONLY_MACROS: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
     "__CUDACC_VER_MAJOR__",

@@ -33,6 +33,7 @@ use crate::edit::Edit;
 use crate::parse::{Flat, KindName, KindTable};
 
 pub use catalog::DIAGS;
+pub(crate) use eval::CUDA_ONLY_MACROS;
 pub use merge::merge_restated;
 pub use python::analyze_python;
 pub(crate) use python::rocm_define_macros;
@@ -350,12 +351,16 @@ impl HipccView {
     }
 
     /// The object-like macros the file defines in conditional code that hipcc's view decides
-    /// (`#if defined(__HIPCC__)` / `#define MY_HIP 1`), as the defines (or `-U`s, where hipcc
-    /// skips every definition) they amount to for a file that includes this one.
+    /// (`#if defined(__HIPCC__)` / `#define MY_HIP 1`), and the CUDA-only macros it defines
+    /// anywhere (a HIP shim's `#define __CUDA_ARCH__ 1300`), as the defines (or `-U`s, where
+    /// hipcc skips every definition) they amount to for a file that includes this one.
     pub fn decided(&self) -> Vec<Define> {
         let mut out: Vec<Define> = Vec::new();
         for (name, defs) in &self.macros.by_name {
-            if defs.iter().any(|d| d.function_like) || !defs.iter().any(|d| d.conditional) {
+            let cuda_only = eval::CUDA_ONLY_MACROS.contains(&name.as_str());
+            if defs.iter().any(|d| d.function_like)
+                || !(cuda_only || defs.iter().any(|d| d.conditional))
+            {
                 continue;
             }
             match self.macros.defined_here(name) {

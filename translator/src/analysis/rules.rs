@@ -5073,7 +5073,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     let cond_text = snippet(a.text(cond));
     let version = ids
         .iter()
-        .find(|(id, _)| VERSION_MACROS.contains(&id.as_str()) && a.macros.get(id).is_none());
+        .find(|(id, _)| VERSION_MACROS.contains(&id.as_str()) && undefined_for_hipcc(a, id));
     let version_outcome = version.map(|(id, _)| outcome(id));
     let arch_outcome = outcome("__CUDA_ARCH__");
     let hcc_outcome = outcome("__HIP_PLATFORM_HCC__").replacen(
@@ -5115,7 +5115,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     }
     let arch = ids
         .iter()
-        .find(|(id, _)| id == "__CUDA_ARCH__" && a.macros.get(id).is_none());
+        .find(|(id, _)| id == "__CUDA_ARCH__" && undefined_for_hipcc(a, id));
     if let Some((_, under_defined)) = arch {
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
@@ -5142,6 +5142,13 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do
+/// the build (`-D __CUDA_ARCH__=800`) or a project header it includes (a HIP shim's
+/// `#define __CUDA_ARCH__ 1300`).
+fn undefined_for_hipcc(a: &Analyzer, name: &str) -> bool {
+    a.macros.get(name).is_none() && eval::hip_defined(name, &a.macros) != Some(true)
 }
 
 /// Whether a later `#elif` of the chain of `n` tests for HIP by a name hipcc defines
@@ -5172,7 +5179,7 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
         return;
     };
     let id = a.text(name);
-    if a.macros.get(id).is_some() {
+    if !undefined_for_hipcc(a, id) {
         return;
     }
     let directive = n.child(0).map(|t| a.text(t)).unwrap_or("#ifdef");
