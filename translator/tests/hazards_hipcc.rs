@@ -1536,3 +1536,42 @@ fn h057_memset_params_by_position_fill_other_members_before_hip_7() {
     let (ok, err) = compile(&cc, &hip.replace("p.value == 7u", "p.height == 7u"), &[]);
     assert!(ok, "{err}");
 }
+
+#[test]
+fn h058_half_raw_braces_convert_a_number_in_hip() {
+    let Some(cc) = hipcc() else { return };
+    let cuda = "#include <cuda_fp16.h>\n\
+                constexpr __half_raw inf = {0x7C00};\n\
+                __device__ __half2 pair() { __half2_raw r = {0xFC00, 0xFC00}; return __half2(r); }\n\
+                __device__ __half bits() { __half_raw r; r.x = 0x7C00; return __half(r); }\n";
+    let found = rules(cuda, Version::new(5, 2, 3));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|r| **r == ("H058".into(), Severity::Error))
+            .count(),
+        2,
+        "{found:?}"
+    );
+    let opts = hipport::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Default::default()
+    };
+    let hip = String::from_utf8(
+        hipport::translate::translate_source(cuda.as_bytes(), "case.cu", &opts)
+            .unwrap()
+            .output,
+    )
+    .unwrap();
+    // HIP takes the bits as the number 31744 (a finite half), not as +infinity.
+    let value = hip.replace(
+        "__device__ __half2 pair()",
+        "static_assert(inf.data == 31744, \"converted as a number\");\n__device__ __half2 pair()",
+    );
+    let without_pair = value.replace("__half2_raw r = {0xFC00, 0xFC00};", "__half2_raw r;");
+    let (ok, err) = compile(&cc, &without_pair, &[]);
+    assert!(ok, "{err}\n{without_pair}");
+    // Two values do not compile in HIP 5.2.3, and member by member (the help's form) does.
+    let (ok, err) = compile(&cc, &hip, &[]);
+    assert!(!ok && err.contains("excess elements"), "{err}");
+}

@@ -1282,6 +1282,28 @@ Fix: drop the mask (`__shfl_down(val, offset)`), or, for HIP 6.2 and later, call
 form with a 64-bit mask.",
 };
 
+/// H058: `__half_raw` / `__half2_raw` built from bits with braces, which HIP reads as a value.
+pub const HALF_RAW_INIT: DiagInfo = DiagInfo {
+    id: "H058",
+    name: "half-raw-init",
+    severity: Severity::Error,
+    summary: "__half_raw initialized with braces: HIP's first member is a _Float16, so the bits become a value",
+    explain: "\
+CUDA's `__half_raw` is `struct { unsigned short x; }`, so `__half_raw inf = {0x7C00};` builds a \
+half from its bit pattern (here +infinity), a common way to write half constants (DeepSpeed's \
+reduction initial values do it). HIP's `__half_raw` is a union whose first member is `_Float16 \
+data`, with `unsigned short x` second (HIP 5.2.3's amd_hip_fp16.h, and later releases), so the \
+same braces initialize `data` and convert the number: `{0x7C00}` is 31744.0, and `{0xFC00}`, \
+meant as -infinity, is +64512.0. It compiles without a warning. `__half2_raw` is the same story \
+(HIP 5 puts a `_Float16` pair first and rejects two values as excess elements; later releases \
+put two `__half_raw` members first, which convert each value).
+
+hipport reports brace initializers of both types (`__half_raw h = {bits};`, `__half_raw{bits}`) \
+whose values are not floating literals or zero. Set the bits by name instead, `__half_raw h; \
+h.x = 0x7C00;`, which is right with both toolkits, or use `__ushort_as_half(0x7C00)` in device \
+code.",
+};
+
 /// H057: `cudaMemsetParams` initialized by position, whose HIP members before 7.0 come in
 /// another order.
 pub const MEMSET_PARAMS_ORDER: DiagInfo = DiagInfo {
@@ -1362,4 +1384,5 @@ pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_64,
     SHUFFLE_MASK_AS_VALUE,
     MEMSET_PARAMS_ORDER,
+    HALF_RAW_INIT,
 ];

@@ -4254,6 +4254,82 @@ fn mask_as_value(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     );
 }
 
+/// H058: `__half_raw h = {0x7C00};` (or `__half_raw{...}`, `__half2_raw r = {a, b}`): CUDA's
+/// raw types hold `unsigned short` bits, HIP's put a `_Float16` first, so braces give a value.
+fn half_raw_init(a: &mut Analyzer, ty: Node, name: &str) {
+    let Some(parent) = ty.parent() else {
+        return;
+    };
+    let lists: Vec<Node> = match parent.kind_name() {
+        "compound_literal_expression" => parent.field(FIELDS.value).into_iter().collect(),
+        "declaration" => crate::parse::named_children(parent)
+            .filter(|d| d.kind_name() == "init_declarator")
+            .filter_map(|d| d.field(FIELDS.value))
+            .collect(),
+        _ => return,
+    };
+    for list in lists {
+        if list.kind_name() != "initializer_list" {
+            continue;
+        }
+        let elems: Vec<Node> = crate::parse::named_children(list)
+            .filter(|c| c.kind_name() != "comment")
+            .collect();
+        // Members set by name, a value in a floating literal, and zero (the same bits as 0.0)
+        // mean the same in both.
+        let suspect = |e: &Node| {
+            let t = a.text(*e).trim();
+            e.kind_name() != "initializer_pair"
+                && !(e.kind_name() == "number_literal" && (is_float_literal(t) || is_zero(t)))
+        };
+        let Some(first) = elems.iter().find(|e| suspect(e)) else {
+            continue;
+        };
+        let shown = snippet(a.text(*first));
+        let (what, fix) = if name == "__half_raw" {
+            (
+                "`_Float16 data` before `unsigned short x`".to_string(),
+                format!("set the bits by name (`__half_raw r; r.x = {shown};`), or use `__ushort_as_half({shown})` in device code"),
+            )
+        } else {
+            (
+                "a `_Float16` pair before the `unsigned short` bits (HIP 5; later releases two `__half_raw`s)".to_string(),
+                format!("set the bits by name (`__half2_raw r; r.x = {shown}; r.y = ...;`)"),
+            )
+        };
+        a.report(
+            &HALF_RAW_INIT,
+            Severity::Error,
+            list,
+            format!(
+                "`{name}` initialized with braces from `{shown}`: CUDA's `{name}` holds `unsigned short` bits, HIP's holds {what}, so the braces convert the number to half precision instead of taking it as a bit pattern{}",
+                if name == "__half2_raw" && elems.len() > 1 {
+                    " (HIP 5.2.3's hipcc rejects two values: excess elements)"
+                } else {
+                    ""
+                }
+            ),
+            Some(fix),
+            vec![],
+        );
+    }
+}
+
+/// Whether a number literal is a floating one (`1.0f`, `1e3`, `0x1p4`), not an integer.
+fn is_float_literal(t: &str) -> bool {
+    let hex = t.starts_with("0x") || t.starts_with("0X");
+    t.contains('.') || (hex && t.contains(['p', 'P'])) || (!hex && t.contains(['e', 'E', 'f', 'F']))
+}
+
+/// Whether a number literal is zero in any spelling (`0`, `0x0000`, `0u`).
+fn is_zero(t: &str) -> bool {
+    let digits = t
+        .trim_start_matches("0x")
+        .trim_start_matches("0X")
+        .trim_end_matches(['u', 'U', 'l', 'L']);
+    !digits.is_empty() && digits.bytes().all(|b| b == b'0')
+}
+
 /// The first HIP release whose `hipMemsetParams` lists its members in CUDA's order.
 const MEMSET_PARAMS_CUDA_ORDER: hipport_rules::Version = hipport_rules::Version::new(7, 0, 0);
 
@@ -5579,6 +5655,8 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
         warpsize_constexpr(a, n, "warpSize", None);
     } else if t == "C10_WARP_SIZE" {
         c10_warp_size(a, n);
+    } else if t == "__half_raw" || t == "__half2_raw" {
+        half_raw_init(a, n, t);
     } else if t.starts_with("__nv_fp8") {
         let line = a.index.position(a.map(n.start_byte())).0;
         if a.first("H024", line) {
