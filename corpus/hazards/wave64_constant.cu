@@ -4,8 +4,10 @@
 
 #if defined(__HIP_PLATFORM_AMD__)
 #define WARP_SIZE 64
+constexpr int hw_warp_size = 64;
 #else
 #define WARP_SIZE 32
+constexpr int hw_warp_size = 32;
 #endif
 
 // Chosen by architecture: right on both.
@@ -19,7 +21,7 @@ __global__ void row_sums(const float* in, float* out, int cols) {
   float v = 0.f;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) v += in[blockIdx.x * cols + c];
   for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-  if (threadIdx.x % WARP_SIZE == 0) atomicAdd(&out[blockIdx.x], v);
+  if (threadIdx.x % WARP_SIZE == 0 && threadIdx.x / hw_warp_size < 32) atomicAdd(&out[blockIdx.x], v);
 }
 
 __global__ void row_max(const float* in, float* out) {

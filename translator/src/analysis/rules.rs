@@ -2371,7 +2371,8 @@ fn body_start(a: &Analyzer, value: Node) -> usize {
     value.start_byte() + a.text(value).len() - a.text(value).trim_start().len()
 }
 
-/// H055: `#define WARP_SIZE 64` in code hipcc compiles, with no architecture test around it.
+/// H055: `#define WARP_SIZE 64` (or `constexpr int kWarpSize = 64;`) in code hipcc compiles,
+/// with no architecture test around it.
 fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
     if hip_compiles(a, def) == Some(false) {
         return;
@@ -2450,6 +2451,10 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
     let Some(v) = literal(a, value).map(|v| v as i64) else {
         return;
     };
+    if v == 64 && warp_size_name(a.text(name)) && a.origin.is_none() {
+        // `constexpr int hw_warp_size = 64;` on the ROCm side, as a `#define` would be.
+        wave64_constant(a, n, value, a.text(name));
+    }
     if let Some(msg) = warp_size_constant(a.text(name), v) {
         a.report(
             &WARP_SIZE_32,
