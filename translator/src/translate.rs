@@ -383,6 +383,10 @@ struct Walk<'a> {
     /// The names of those functions: a use calls the project's function, so that a name HIP
     /// lacks (`__vsubss4` in a project's own HIP header) is no loss.
     own_function_names: HashSet<String>,
+    /// CUDA type names this file typedefs to a type whose HIP name is that of the typedef
+    /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
+    /// redeclare HIP's type as something else, so the name stays the project's in this file.
+    own_types: HashSet<String>,
     /// Function templates this file declares: a thread index passed to one deduces HIP's
     /// coordinate type, not `unsigned`.
     templates: HashSet<String>,
@@ -562,6 +566,7 @@ impl<'a> Walk<'a> {
             declared: HashSet::new(),
             own_functions: Vec::new(),
             own_function_names: HashSet::new(),
+            own_types: HashSet::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -1978,6 +1983,29 @@ impl<'a> Walk<'a> {
         })
     }
 
+    /// Whether typedef `def` of CUDA name `name` names, in its type, `name`'s HIP name or a
+    /// CUDA name renamed to it (`typedef struct hipStream_t* CUstream;`).
+    fn typedef_names_its_hip_name(&self, def: Node, name: &str) -> bool {
+        let Target::Name { name: hip, .. } =
+            self.db
+                .target_for(name, &self.opts.libs, self.opts.hip_version)
+        else {
+            return false;
+        };
+        let Some(ty) = def.field(FIELDS.type_) else {
+            return false;
+        };
+        let text = &self.src[ty.byte_range()];
+        lexer::identifiers(text).into_iter().any(|r| {
+            let id = std::str::from_utf8(&text[r]).unwrap_or("");
+            id == hip
+                || matches!(
+                    self.db.target_for(id, &self.opts.libs, self.opts.hip_version),
+                    Target::Name { name, .. } if name == hip
+                )
+        })
+    }
+
     fn collect_declarations(&mut self, flat: &Flat) {
         let f = &*FIELDS;
         let view = std::cell::OnceCell::new();
@@ -2073,7 +2101,14 @@ impl<'a> Walk<'a> {
                     } else {
                         f.declarator
                     };
-                    if let Some(d) = n.field(field) {
+                    let mut d = n.field(field);
+                    // `typedef struct X* NAME;`: the name is under the pointer declarators.
+                    while let Some(p) = d.filter(|p| {
+                        n.kind_name() == "type_definition" && p.kind_name() == "pointer_declarator"
+                    }) {
+                        d = p.field(f.declarator);
+                    }
+                    if let Some(d) = d {
                         if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName) {
                             let name = self.node_str(d);
                             if !self.declared.contains(name) {
@@ -2090,6 +2125,9 @@ impl<'a> Walk<'a> {
                             if n.kind_name() == "type_definition" && self.db.lookup(name).is_some()
                             {
                                 defined_cuda_names.push(d.start_byte());
+                                if self.typedef_names_its_hip_name(n, name) {
+                                    self.own_types.insert(name.to_string());
+                                }
                             }
                         }
                     }
@@ -2187,6 +2225,7 @@ impl<'a> Walk<'a> {
                     if start < self.dead_from
                         && !self.handled.contains(&start)
                         && !self.own_functions.contains(&start)
+                        && (self.own_types.is_empty() || !self.own_types.contains(self.node_str(n)))
                     {
                         let name = self.node_str(n);
                         if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {

@@ -1611,3 +1611,24 @@ fn one_report_for_a_sync_builtin_the_target_lacks_in_a_macro_body_or_with_no_pla
         r.diagnostics
     );
 }
+
+#[test]
+fn a_typedef_of_a_cuda_name_to_its_own_hip_name_keeps_the_projects_name() {
+    // warp-ctc's public header: renamed, the second typedef would read
+    // `typedef struct hipStream_t* hipStream_t;`, which redeclares HIP's type.
+    let src = "#ifdef __CUDACC__\ntypedef struct CUstream_st* CUstream;\n#else\ntypedef struct hipStream_t* CUstream;\n#endif\nstruct Options { CUstream stream; };\n";
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#ifdef __HIPCC__\ntypedef struct ihipStream_t* CUstream;\n#else\ntypedef struct hipStream_t* CUstream;\n#endif\nstruct Options { CUstream stream; };\n"
+    );
+    // A forward declaration of CUDA's own typedef becomes HIP's.
+    let (out, _) = tr(
+        "typedef struct CUstream_st* cudaStream_t;\nvoid f(cudaStream_t s);\n",
+        &hip52(),
+    );
+    assert_eq!(
+        out,
+        "typedef struct ihipStream_t* hipStream_t;\nvoid f(hipStream_t s);\n"
+    );
+}
