@@ -249,6 +249,9 @@ diag_info! {
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
         "The rocBLAS function takes other arguments than the cuBLAS call",
         "With `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
+    COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
+        "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
+        "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -2006,6 +2009,35 @@ impl<'a> Walk<'a> {
         })
     }
 
+    /// `#define __CUDACC__` (T016): removed, since hipcc defines `__HIPCC__` itself and the
+    /// renamed line would redefine it as empty. Returns whether `def` was one.
+    fn defines_compiler_macro(&mut self, def: Node) -> bool {
+        let Some(name) = def.field(FIELDS.name) else {
+            return false;
+        };
+        if self.node_str(name) != "__CUDACC__" || def.start_byte() >= self.dead_from {
+            return false;
+        }
+        // The directive's own line, its line break kept (the node holds it).
+        let end = def.end_byte();
+        let keep_break = self.src[..end].ends_with(b"\n");
+        let end = if keep_break { end - 1 } else { end };
+        self.edits.push(Edit::replace(
+            def.start_byte(),
+            end,
+            "",
+            "compiler-macro-defined",
+        ));
+        self.handled.insert(name.start_byte());
+        self.diag(
+            &COMPILER_MACRO_DEFINED,
+            def.start_byte(),
+            "`#define __CUDACC__` removed: hipcc defines `__HIPCC__` itself, and the renamed line would redefine it as empty".to_string(),
+            None,
+        );
+        true
+    }
+
     fn collect_declarations(&mut self, flat: &Flat) {
         let f = &*FIELDS;
         let view = std::cell::OnceCell::new();
@@ -2018,6 +2050,9 @@ impl<'a> Walk<'a> {
             match DECL_KINDS.get(kind) {
                 Dk::Other => {}
                 kind @ (Dk::Define | Dk::FunctionDefine) => {
+                    if kind == Dk::Define && self.defines_compiler_macro(n) {
+                        continue;
+                    }
                     if let Some(name) = n.field(f.name) {
                         if self.db.lookup(self.node_str(name)).is_some() {
                             shim |= self.defines_as_hip(n, name);

@@ -1632,3 +1632,18 @@ fn a_typedef_of_a_cuda_name_to_its_own_hip_name_keeps_the_projects_name() {
         "typedef struct ihipStream_t* hipStream_t;\nvoid f(hipStream_t s);\n"
     );
 }
+
+#[test]
+fn a_define_of_cudacc_is_removed_not_renamed_into_hipccs_own_macro() {
+    let src = "#include <cuda_runtime.h>\n#define __CUDACC__\n#include <cooperative_groups.h>\n#ifdef __CUDACC__\nint on_device;\n#endif\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        !out.contains("#define __HIPCC__") && !out.contains("__CUDACC__"),
+        "{out}"
+    );
+    assert!(out.contains("#ifdef __HIPCC__\nint on_device;"), "{out}");
+    assert!(diags.contains(&"T016:2:1".to_string()), "{diags:?}");
+    let (again, diags) = tr(&out, &hip52());
+    assert_eq!(again, out);
+    assert!(!diags.iter().any(|d| d.starts_with("T016")));
+}
