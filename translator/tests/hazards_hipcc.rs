@@ -1575,3 +1575,20 @@ fn h058_half_raw_braces_convert_a_number_in_hip() {
     let (ok, err) = compile(&cc, &hip, &[]);
     assert!(!ok && err.contains("excess elements"), "{err}");
 }
+
+#[test]
+fn h016_block_tile_memory_has_no_hip_counterpart() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "#include <hip/hip_cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+         __global__ void k(float* out) {\n  __shared__ cg::block_tile_memory<256> scratch;\n  auto cta = cg::this_thread_block(scratch);\n  out[0] = cta.size();\n}",
+    );
+    for hip in [Version::new(5, 2, 3), Version::new(7, 0, 0)] {
+        assert!(
+            rules(&src, hip).contains(&("H016".into(), Severity::Error)),
+            "{hip}"
+        );
+    }
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(!ok && err.contains("block_tile_memory"), "{err}");
+}

@@ -357,7 +357,10 @@ pub const TILE_WIDTH: DiagInfo = DiagInfo {
     explain: "\
 `tiled_partition<N>` and `thread_block_tile<N>` require N to be a power of two no larger than the \
 wavefront: 64 on CDNA (MI100, MI200, MI300), 32 on RDNA. A 64-wide tile works only on CDNA \
-(warning); wider tiles work nowhere (error).",
+(warning); wider tiles work nowhere (error). CUDA 12's `block_tile_memory` (`experimental` in \
+CUDA 11), the scratch space that lets a tile span several warps (`this_thread_block(scratch)`, \
+`tiled_partition<128>`), has no HIP counterpart and is reported as an error too: HIP's \
+cooperative groups define no such type.",
 };
 
 /// H017: grid synchronization without a cooperative launch.

@@ -5662,6 +5662,15 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
         c10_warp_size(a, n);
     } else if t == "__half_raw" || t == "__half2_raw" {
         half_raw_init(a, n, t);
+    } else if t == "block_tile_memory" {
+        a.report(
+            &TILE_WIDTH,
+            Severity::Error,
+            n,
+            "`block_tile_memory` backs cooperative-groups tiles wider than a warp (CUDA 12, `experimental` in 11); HIP's cooperative groups have no such type, and their tiles are at most one wavefront wide".to_string(),
+            Some("split the work into tiles of at most 32 lanes (what every AMD GPU runs), combining their results through shared memory, and call `this_thread_block()` without an argument".into()),
+            vec![],
+        );
     } else if t.starts_with("__nv_fp8") {
         let line = a.index.position(a.map(n.start_byte())).0;
         if a.first("H024", line) {
