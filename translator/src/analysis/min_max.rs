@@ -191,12 +191,26 @@ fn literal_type(text: &str) -> Option<Arith> {
     Some(Arith::Int { rank, unsigned })
 }
 
+/// The body of object-like macro `name` of the file, trimmed, where it is one number literal.
+fn macro_literal<'s>(a: &Analyzer<'s, '_>, name: &str) -> Option<&'s str> {
+    let m = a.macros.get(name).filter(|m| !m.function_like)?;
+    let body = std::str::from_utf8(a.src.get(m.body_range.clone())?)
+        .ok()?
+        .trim();
+    literal_type(body).is_some().then_some(body)
+}
+
 /// Whether `n` is a literal that is zero or more (its conversion to unsigned keeps the value).
 fn non_negative_literal(a: &Analyzer, n: Node) -> bool {
     match n.kind_name() {
         "number_literal" => !a.text(n).trim_start().starts_with('-'),
         "char_literal" | "true" | "false" | "sizeof_expression" => true,
         "parenthesized_expression" => n.named_child(0).is_some_and(|c| non_negative_literal(a, c)),
+        // `#define BOX 1024`, as the literal it stands for.
+        "identifier" => {
+            a.lookup(a.text(n), n.start_byte()).is_none()
+                && macro_literal(a, a.text(n)).is_some_and(|t| !t.starts_with('-'))
+        }
         _ => false,
     }
 }
@@ -270,7 +284,11 @@ fn type_of(a: &Analyzer, n: Node, depth: u8) -> Option<Typed> {
                     unsigned: false,
                 }));
             }
-            let d = a.lookup(name, n.start_byte())?;
+            let Some(d) = a.lookup(name, n.start_byte()) else {
+                // An object-like macro whose body is one literal (`#define BOX 1024`) has the
+                // literal's type.
+                return literal_type(macro_literal(a, name)?).map(Typed::canonical);
+            };
             if d.pointer || !d.dims.is_empty() {
                 return None;
             }

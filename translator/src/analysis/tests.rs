@@ -2571,6 +2571,20 @@ fn h047_vector_members_have_their_element_types() {
 }
 
 #[test]
+fn h047_an_object_like_macro_of_one_literal_has_the_literals_type() {
+    // simple-knn: `min(P, (b + 1) * BOX_SIZE)` with `#define BOX_SIZE 1024` and `uint32_t P`.
+    let src = "#include <cstdint>\n#define BOX 1024\n#define SCALE 0.5f\n#define EXPR (BOX + 1)\n\
+               __global__ void k(uint32_t P, int b, float* o) {\n\
+                 o[0] = min(P, (b + 1) * BOX);\n\
+                 o[1] = min(P, BOX);\n\
+                 o[2] = fminf(SCALE, o[3]);\n\
+                 o[4] = min(P, EXPR);\n\
+               }\n";
+    // Alone, the macro is a non-negative literal, which keeps its value as unsigned (as `7` does).
+    assert_eq!(ids_at(src, "H047"), vec![(6, Severity::Warning)]);
+}
+
+#[test]
 fn h047_stays_silent_where_another_min_is_in_play() {
     let host = "int main() { float x = 0.5f, y = 1.0f; float m = min(x, y); return m; }\n";
     assert_eq!(lines_of(host, "H047"), vec![1]);
