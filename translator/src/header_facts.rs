@@ -42,6 +42,9 @@ struct Header {
     /// The macros it defines in conditional code that hipcc's view decides (`#if
     /// defined(__HIPCC__)` / `#define MY_HIP 1`), as defines and undefines.
     platform: Vec<Define>,
+    /// Its qualifier macros (`#define DS_D_INLINE __device__ __forceinline__`), as `#define`
+    /// lines tree-sitter is to know them by in the files that include it.
+    qualifiers: Vec<u8>,
 }
 
 /// A header with warp operations: what H001 may ask of it.
@@ -70,6 +73,8 @@ pub struct Taken {
     /// The places an include was looked for and no header was found (relative to the root):
     /// the file's result holds while none of them appears.
     pub absent: Vec<String>,
+    /// Their qualifier macros, as `#define` lines (see [`crate::parse::parse_with_qualifiers`]).
+    pub qualifiers: Vec<u8>,
 }
 
 /// The facts of a tree's headers, read lazily, once per run, shared by the run's workers.
@@ -154,6 +159,7 @@ impl HeaderFacts {
                     taken.defines.push(d.clone());
                 }
             }
+            taken.qualifiers.extend_from_slice(&header.qualifiers);
             for (name, line) in &header.aliases {
                 if !found.iter().any(|h| h.name == *name) {
                     found.push(HeaderAlias {
@@ -307,6 +313,7 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
         warp_work,
         stamp: None,
         platform,
+        qualifiers: crate::parse::qualifier_defines(text),
     }
 }
 

@@ -54,6 +54,16 @@ fn install_allocator() {
 /// without their `;` may explain them (see [`statement_macros`]), the text is parsed again with
 /// those `;` shown, and the tree with fewer errors is kept.
 pub fn parse(src: &[u8], budget: Duration) -> Result<Tree, ParseError> {
+    parse_with_qualifiers(src, budget, b"")
+}
+
+/// [`parse`], knowing the qualifier macros that `headers` (`#define` lines, from the project
+/// headers the file includes: DeepSpeed's `DS_D_INLINE`) define, as the file's own.
+pub fn parse_with_qualifiers(
+    src: &[u8],
+    budget: Duration,
+    headers: &[u8],
+) -> Result<Tree, ParseError> {
     install_allocator();
     PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -64,7 +74,7 @@ pub fn parse(src: &[u8], budget: Duration) -> Result<Tree, ParseError> {
             p
         });
         let start = Instant::now();
-        let shown = parseable(src);
+        let shown = parseable(src, headers);
         let tree = parse_text(parser, &shown, start, budget)?;
         if !tree.root_node().has_error() {
             return Ok(tree);
@@ -689,9 +699,17 @@ pub(crate) fn is_calling_convention(word: &str) -> bool {
 /// literals and directives replaced by what it stands for, padded with spaces, and each
 /// alignment qualifier tree-sitter-cuda does not know shown as C++'s `alignas` (see
 /// [`show_alignment`]).
-fn parseable(src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
-    let user = user_qualifier_macros(src);
+    let mut user = user_qualifier_macros(src);
+    if !headers.is_empty() {
+        // The file's own definition of a name wins over a header's.
+        let theirs: Vec<UserQualifier> = user_qualifier_macros(headers)
+            .into_iter()
+            .filter(|h| !user.iter().any(|m| m.name == h.name))
+            .collect();
+        user.extend(theirs);
+    }
     let pragmas = memchr::memmem::find(src, b"_Pragma").is_some();
     let lambdas = lambda_qualifiers(src);
     let idioms = cpp_idioms(src);
@@ -1239,6 +1257,31 @@ pub(crate) struct UserQualifier<'s> {
     pub(crate) host: bool,
 }
 
+/// The qualifier macros of `src` ([`user_qualifier_macros`]) as `#define` lines that give each
+/// the same [`UserQualifier`] in another file: a header's, for the files that include it.
+pub(crate) fn qualifier_defines(src: &[u8]) -> Vec<u8> {
+    if memchr::memmem::find(src, b"define").is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for m in user_qualifier_macros(src) {
+        out.extend_from_slice(b"#define ");
+        out.extend_from_slice(m.name);
+        for (word, has) in [
+            (m.shown, !m.shown.is_empty()),
+            (b"__device__" as &[u8], m.hidden_device),
+            (b"__host__", m.host && m.shown != b"__host__"),
+        ] {
+            if has {
+                out.push(b' ');
+                out.extend_from_slice(word);
+            }
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
 /// The macros of [`UserQualifier`] defined in `src`.
 pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
     // Each name with the words of all its definitions (`None` once one is not qualifiers), in
@@ -1456,7 +1499,7 @@ mod tests {
                    CUTLASS_HOST_DEVICE int one() { return 1; }\n\
                    void CUDART_CB done(void* u) {}\n\
                    // C10_DEVICE in a comment\nconst char* s = \"C10_DEVICE\";\n";
-        let shown = parseable(src.as_bytes());
+        let shown = parseable(src.as_bytes(), b"");
         let shown = std::str::from_utf8(&shown).unwrap();
         assert_eq!(shown.len(), src.len());
         let lines: Vec<&str> = shown.lines().collect();
@@ -1524,7 +1567,7 @@ mod tests {
             ],
             "a function-like macro, a value and a body with a type are not qualifiers"
         );
-        let shown = parseable(src.as_bytes());
+        let shown = parseable(src.as_bytes(), b"");
         let shown = std::str::from_utf8(&shown).unwrap();
         assert_eq!(shown.len(), src.len());
         assert!(shown.contains("\n   float sq"), "{shown}");
@@ -1572,7 +1615,7 @@ mod tests {
                    #define ALIGNED(n) __align__(n)\n\
                    __global__ void k() { extern __shared__ __align__(sizeof(float4)) unsigned char raw[]; }\n\
                    // __align__(4) in a comment\n";
-        let shown = parseable(src.as_bytes());
+        let shown = parseable(src.as_bytes(), b"");
         let shown = std::str::from_utf8(&shown).unwrap();
         assert_eq!(shown.len(), src.len());
         assert!(shown.contains("struct alignas  (16) P"), "{shown}");
@@ -1606,7 +1649,7 @@ mod tests {
                    }\n\
                    [[nodiscard]] __device__ int one() { return 1; }\n\
                    float a[4] __device__;\n";
-        let shown = parseable(src.as_bytes());
+        let shown = parseable(src.as_bytes(), b"");
         let shown = std::str::from_utf8(&shown).unwrap();
         assert_eq!(shown.len(), src.len());
         assert!(shown.contains("[]           (float x)"), "{shown}");

@@ -1293,6 +1293,7 @@ fn process(
         functions: (!taken.warp_headers.is_empty())
             .then_some(&load as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
         defines: &taken.defines,
+        qualifiers: &taken.qualifiers,
     };
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);

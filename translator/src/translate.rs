@@ -2823,10 +2823,12 @@ pub fn translate_source_with_headers(
     opts: &Options,
     included: crate::analysis::Included,
 ) -> Result<FileResult, TranslateError> {
-    let tree = parse::parse(src, opts.parse_budget).map_err(|source| TranslateError::Parse {
-        file: file.to_string(),
-        source,
-    })?;
+    let tree = parse::parse_with_qualifiers(src, opts.parse_budget, included.qualifiers).map_err(
+        |source| TranslateError::Parse {
+            file: file.to_string(),
+            source,
+        },
+    )?;
     translate_tree_at(src, &tree, file, Some(rel), opts, Some(included))
 }
 
@@ -2890,6 +2892,7 @@ fn translate_tree_at(
                 .as_ref()
                 .map(|l| l as &dyn Fn() -> Vec<crate::analysis::HeaderFunction>),
             defines: &[],
+            qualifiers: &[],
         });
         let mut found =
             crate::analysis::analyze_flat_with(src, tree, &flat, &w.index, file, &aopts, included);

@@ -455,3 +455,30 @@ fn a_cuda_only_macro_a_hip_shim_header_defines_counts_in_the_including_files() {
         "{found:?}"
     );
 }
+
+#[test]
+fn qualifier_macros_of_an_included_header_parse_as_qualifiers() {
+    // DeepSpeed: `DS_D_INLINE` comes from ds_kernel_utils.h; without it every function of the
+    // including header was a parse error (T008).
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(
+        &root,
+        "includes/utils.h",
+        "#pragma once\n#define DS_D_INLINE __device__ __forceinline__\n#define HD __host__ __device__\n",
+    );
+    write(
+        &root,
+        "includes/red.h",
+        "#pragma once\n#include \"utils.h\"\n\
+         DS_D_INLINE float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n  return v;\n}\n\
+         HD inline int twice(int x) { return 2 * x; }\n",
+    );
+    let found = reports(&config(&root), "includes/red.h");
+    assert!(!found.iter().any(|(id, _)| id == "T008"), "{found:?}");
+    assert!(found.contains(&("H001".into(), 4)), "{found:?}");
+    // Without the header's definition the same text does not parse.
+    write(&root, "includes/utils.h", "#pragma once\n");
+    let found = reports(&config(&root), "includes/red.h");
+    assert!(found.iter().any(|(id, _)| id == "T008"), "{found:?}");
+}

@@ -220,6 +220,9 @@ pub struct Included<'h> {
     /// Macros they define from a test of the platform (`MY_HIP` from `__HIPCC__`), as defines
     /// for the file's own branches (see [`HipccView::decided`]).
     pub defines: &'h [Define],
+    /// Their qualifier macros, as `#define` lines the file is parsed with (see
+    /// [`crate::parse::parse_with_qualifiers`]).
+    pub qualifiers: &'h [u8],
 }
 
 /// [`analyze_flat`] for a file that includes project headers which define macros as
