@@ -559,8 +559,14 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
 /// evaluates to: a constant, or the variable of an enclosing loop that starts below 32 and
 /// shrinks (`for (int o = 16; o > 0; o /= 2)`) or grows while below 32 (`m < 32`, `m <= 16`).
 pub(super) fn below_32(a: &Analyzer, call: Node, offset: Node) -> bool {
+    at_most(a, call, offset, 31)
+}
+
+/// Whether the lane distance `offset` of shuffle `call` is at most `limit` (below 32) whatever
+/// it evaluates to (see [`below_32`]).
+fn at_most(a: &Analyzer, call: Node, offset: Node, limit: i64) -> bool {
     if let Some(v) = a.eval(offset) {
-        return (0..32).contains(&v);
+        return (0..=limit).contains(&v);
     }
     if offset.kind_name() != "identifier" {
         return false;
@@ -583,7 +589,7 @@ pub(super) fn below_32(a: &Analyzer, call: Node, offset: Node) -> bool {
     let Some(step) = lp.field(FIELDS.update).and_then(|u| loop_step(a, u, var)) else {
         return false;
     };
-    if !(0..32).contains(&start) {
+    if !(0..=limit).contains(&start) {
         return false;
     }
     if step == Step::Shrinks {
@@ -599,8 +605,8 @@ pub(super) fn below_32(a: &Analyzer, call: Node, offset: Node) -> bool {
             cond.field(FIELDS.operator).map(|o| a.text(o)),
             cond.field(FIELDS.right).and_then(|r| a.eval(r)),
         ) {
-            (Some("<"), Some(k)) => k <= 32,
-            (Some("<="), Some(k)) => k < 32,
+            (Some("<"), Some(k)) => k <= limit + 1,
+            (Some("<="), Some(k)) => k <= limit,
             _ => false,
         }
 }
@@ -609,7 +615,9 @@ pub(super) fn below_32(a: &Analyzer, call: Node, offset: Node) -> bool {
 /// by its guards: the delta is below 32, the result goes to a variable, and every later read of
 /// that variable in the enclosing block sits where a segment lane index (`x & 31`, `x % 32`)
 /// keeps the source lane in the reader's segment: `if (lane >= i)`, `lane >= i && ...` for up;
-/// `lane + i < 32`, `lane < 32 - i`, or after `lane == 31 || ...` (for 1) for down.
+/// `lane + i < 32`, `lane < 32 - i`, `lane == 0`, `tid < i` (`i` at most 16), or after
+/// `lane == 31 || ...` (for 1) for down. A down-shuffle reduction tree (see [`down_tree`]) whose
+/// result is read only at a segment's lane 0 stays in segments too.
 pub(super) fn guarded_shift<'t>(
     a: &Analyzer<'_, 't>,
     call: Node<'t>,
@@ -622,6 +630,7 @@ pub(super) fn guarded_shift<'t>(
     let Some(parent) = call.parent() else {
         return false;
     };
+    let guard = Guard { a, call, delta, up };
     let var = match parent.kind_name() {
         "assignment_expression"
             if parent.field(FIELDS.right) == Some(call)
@@ -635,16 +644,33 @@ pub(super) fn guarded_shift<'t>(
         _ => None,
     };
     let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
+        return !up && down_tree(a, &guard, call, delta);
+    };
+    let Some(scope) = enclosing_block(call) else {
         return false;
     };
-    let Some(scope) = crate::parse::ancestors(call)
+    reads_guarded(a, &guard, a.text(var), call, scope, 1) == Some(true)
+}
+
+/// The innermost block around `n`.
+fn enclosing_block(n: Node) -> Option<Node> {
+    crate::parse::ancestors(n)
         .into_iter()
         .find(|p| p.kind_name() == "compound_statement")
-    else {
-        return false;
-    };
-    let name = a.text(var);
-    let guard = Guard { a, delta, up };
+}
+
+/// Whether every read of `name` after `after` in `scope` (and, in a loop's body, before it)
+/// sits where `guard` holds; a `return name;` of a device function counts as guarded where every
+/// call of the function (`depth` levels up) assigns the result to a variable read only there.
+/// `None` when there is no read at all.
+fn reads_guarded<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    name: &str,
+    after: Node<'t>,
+    scope: Node<'t>,
+    depth: u8,
+) -> Option<bool> {
     // In a loop's body, a read before the shuffle sees the previous iteration's result.
     let looped = scope.parent().is_some_and(|p| {
         matches!(
@@ -653,38 +679,179 @@ pub(super) fn guarded_shift<'t>(
         )
     });
     let mut reads = 0;
+    // After a write, the rest of the write's block reads the new value, not this one.
+    let mut killed: Vec<std::ops::Range<usize>> = Vec::new();
     let unguarded = walk_subtree(scope, |n| {
         let outside =
-            n.start_byte() >= call.end_byte() || looped && n.end_byte() <= call.start_byte();
+            n.start_byte() >= after.end_byte() || looped && n.end_byte() <= after.start_byte();
         if outside && n.kind_name() == "identifier" && a.text(n) == name {
-            let written = n.parent().is_some_and(|p| {
+            let written = n.parent().filter(|p| {
                 p.kind_name() == "assignment_expression"
                     && p.field(FIELDS.left) == Some(n)
                     && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("=")
                     || p.kind_name() == "init_declarator" && p.field(FIELDS.declarator) == Some(n)
             });
-            if !written {
-                if !guard.covers(n, scope) {
+            if let Some(w) = written {
+                if n.start_byte() >= after.end_byte() {
+                    if let Some(block) = enclosing_block(w) {
+                        killed.push(w.end_byte()..block.end_byte());
+                    }
+                }
+            } else if !killed.iter().any(|k| k.contains(&n.start_byte())) {
+                let returned = n
+                    .parent()
+                    .is_some_and(|p| p.kind_name() == "return_statement");
+                let guarded = guard.covers(n, scope)
+                    || returned && depth > 0 && result_guarded(a, guard, n, depth - 1);
+                if !guarded {
                     return Visit::Stop;
                 }
                 reads += 1;
             }
         }
-        if looped || n.end_byte() > call.end_byte() {
+        if looped || n.end_byte() > after.end_byte() {
             Visit::Descend
         } else {
             Visit::Skip
         }
     });
     if unguarded {
+        Some(false)
+    } else {
+        (reads > 0).then_some(true)
+    }
+}
+
+/// Whether the value returned at `ret` (in a device function of the file) is, at every call
+/// of that function, assigned to a variable that is read only where `guard` holds.
+fn result_guarded<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    ret: Node<'t>,
+    depth: u8,
+) -> bool {
+    let Some(func) = a.func_at(ret.start_byte()).filter(|f| f.device) else {
+        return false;
+    };
+    let Some(name) = a.function_name(func.node) else {
+        return false;
+    };
+    let root = {
+        let mut r = func.node;
+        while let Some(p) = r.parent() {
+            r = p;
+        }
+        r
+    };
+    // The calls of the function (the visit has not reached those after it yet).
+    let mut sites = Vec::new();
+    walk_subtree(root, |n| {
+        if n.kind_name() == "call_expression"
+            && n.field(FIELDS.function).is_some_and(|f| a.text(f) == name)
+        {
+            sites.push(n);
+        }
+        Visit::Descend
+    });
+    let mut calls = 0;
+    for call in sites {
+        let Some(parent) = call.parent() else {
+            return false;
+        };
+        let var = match parent.kind_name() {
+            "assignment_expression"
+                if parent.field(FIELDS.right) == Some(call)
+                    && parent.field(FIELDS.operator).map(|o| a.text(o)) == Some("=") =>
+            {
+                parent.field(FIELDS.left)
+            }
+            "init_declarator" if parent.field(FIELDS.value) == Some(call) => {
+                parent.field(FIELDS.declarator)
+            }
+            _ => None,
+        };
+        let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
+            return false;
+        };
+        let Some(scope) = enclosing_block(call) else {
+            return false;
+        };
+        if reads_guarded(a, guard, a.text(var), call, scope, depth) != Some(true) {
+            return false;
+        }
+        calls += 1;
+    }
+    calls > 0
+}
+
+/// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
+/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, so lane 0 of each
+/// 32 lanes only ever combines values of its own 32 (16 + 8 + 4 + 2 + 1 = 31). It stays in
+/// segments where the result, `v` after the loop, is read only at a segment's lane 0.
+fn down_tree<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+) -> bool {
+    if delta.kind_name() != "identifier" || !at_most(a, call, delta, 16) {
         return false;
     }
-    reads > 0
+    let o = a.text(delta);
+    let ancestors = crate::parse::ancestors(call);
+    let Some(lp) = ancestors.iter().find(|p| {
+        p.kind_name() == "for_statement"
+            && p.field(FIELDS.initializer)
+                .is_some_and(|i| loop_start(a, i, o).is_some())
+    }) else {
+        return false;
+    };
+    // Halving: `o /= 2`, `o >>= 1`, `o = o / 2`.
+    let halves = lp.field(FIELDS.update).is_some_and(|u| {
+        let t = squash(a.text(u));
+        t == format!("{o}/=2")
+            || t == format!("{o}>>=1")
+            || t == format!("{o}={o}/2")
+            || t == format!("{o}={o}>>1")
+    });
+    if !halves {
+        return false;
+    }
+    // The shuffled value is the variable the statement accumulates into.
+    let Some(value) = crate::parse::named_children(call.field(FIELDS.arguments).unwrap_or(call))
+        .filter(|c| c.kind_name() != "comment")
+        .nth(usize::from(
+            a.text(call.field(FIELDS.function).unwrap_or(call))
+                .ends_with("_sync"),
+        ))
+        .filter(|v| v.kind_name() == "identifier")
+    else {
+        return false;
+    };
+    let v = a.text(value);
+    let Some(assign) = ancestors
+        .iter()
+        .take_while(|p| p.kind_name() != "expression_statement")
+        .find(|p| p.kind_name() == "assignment_expression")
+    else {
+        return false;
+    };
+    if assign.field(FIELDS.left).map(|l| a.text(l)) != Some(v) {
+        return false;
+    }
+    let Some(scope) = lp
+        .parent()
+        .filter(|p| p.kind_name() == "compound_statement")
+    else {
+        return false;
+    };
+    reads_guarded(a, guard, v, *lp, scope, 1) == Some(true)
 }
 
 /// The lane tests that keep a shifted shuffle's source in the reader's 32-lane segment.
 struct Guard<'x, 'a, 't> {
     a: &'x Analyzer<'a, 't>,
+    call: Node<'t>,
     delta: Node<'t>,
     up: bool,
 }
@@ -732,6 +899,9 @@ impl Guard<'_, '_, '_> {
         };
         if op == "&&" {
             return self.holds(l) || self.holds(r);
+        }
+        if self.below_distance(l, op, r) {
+            return true;
         }
         let Some((lane, op, bound)) = self.lane_first(l, op, r) else {
             return false;
@@ -812,9 +982,53 @@ impl Guard<'_, '_, '_> {
                 ("<", false) => b == format!("32-{d}") || dv.is_some_and(|d| bv == Some(32 - d)),
                 ("<=", false) => b == format!("31-{d}") || dv.is_some_and(|d| bv == Some(31 - d)),
                 ("!=", false) => dv == Some(1) && bv == Some(31),
+                // The segment's first lane reads below 32 whatever the distance.
+                ("==", false) => bv == Some(0),
                 _ => false,
             }
         }
+    }
+
+    /// `tid < d` (or `d > tid`) for a down shuffle by at most 16, `tid` a thread's index in its
+    /// block: the reader is one of the first 16 lanes and its source, `tid + d`, is below 32 (a
+    /// tree reduction's guard, warp-ctc's CTAReduce).
+    fn below_distance(&self, l: Node, op: &str, r: Node) -> bool {
+        let a = self.a;
+        let (tid, bound) = match op {
+            "<" => (l, r),
+            ">" => (r, l),
+            _ => return false,
+        };
+        !self.up
+            && squash(a.text(bound)) == squash(a.text(self.delta))
+            && at_most(a, self.call, self.delta, 16)
+            && self.thread_index(tid)
+    }
+
+    /// `threadIdx.x`, a variable set to it, a segment lane, or a parameter named as a thread's
+    /// index (`tid`, `lane`, `thread_id`).
+    fn thread_index(&self, n: Node) -> bool {
+        let a = self.a;
+        let n = unparen(n);
+        if squash(a.text(n)) == "threadIdx.x" || self.segment_lane(n) {
+            return true;
+        }
+        if n.kind_name() != "identifier" {
+            return false;
+        }
+        let name = a.text(n);
+        let Some(d) = a.lookup(name, n.start_byte()) else {
+            return false;
+        };
+        if let Some(init) = d.init {
+            return squash(a.text(init)) == "threadIdx.x";
+        }
+        let l = name.to_ascii_lowercase().replace('_', "");
+        d.param
+            && matches!(
+                l.as_str(),
+                "tid" | "lane" | "laneid" | "threadid" | "thread" | "threadidx"
+            )
     }
 
     fn binary<'t>(&self, n: Node<'t>) -> Option<(Node<'t>, &str, Node<'t>)> {

@@ -2794,12 +2794,27 @@ fn h001_is_dropped_where_every_shuffle_works_on_32_lane_segments() {
             "for (int o = 1; o <= 32; o *= 2)",
         );
     assert!(!lines_of(&far, "H001").is_empty(), "{:?}", run(&far));
-    // One shuffle over the whole wavefront (down, no width) and the 32s are warp sizes again.
-    let whole = src.replace(
+    // A down-shuffle tree over the whole wavefront (no width) whose result is read only at a
+    // segment's lane 0 combines that segment's 32 values alone (16 + 8 + 4 + 2 + 1 = 31):
+    // right on 64 lanes too (realuser2's F7, simulated).
+    let tree = src.replace(
         "v += __shfl_xor_sync(0xffffffff, v, o, 32)",
         "v += __shfl_down_sync(0xffffffff, v, o)",
     );
-    assert!(lines_of(&whole, "H001").len() >= 4, "{:?}", run(&whole));
+    assert!(lines_of(&tree, "H001").is_empty(), "{:?}", run(&tree));
+    // Read at every lane, it is a shuffle over the whole wavefront, and the 32s are warp sizes
+    // again; so where the distance only shrinks by one (lane 0 then reads lanes past 31).
+    for (from, to) in [
+        ("if (lane == 0) out[row] = v;", "out[row] = v;"),
+        ("o >>= 1", "o--"),
+    ] {
+        let whole = tree.replace(from, to);
+        assert!(
+            lines_of(&whole, "H001").len() >= 4,
+            "{to}: {:?}",
+            run(&whole)
+        );
+    }
     // Lanes counted by `warpSize` elsewhere in the file mix the two sizes: lane 0 of the
     // wavefront would read only its half's sum.
     let mixed = src.replace(
@@ -3099,7 +3114,7 @@ fn h001_group_scale_reads_are_not_warp_indices() {
 
 #[test]
 fn h053_hip_platform_hcc_is_undefined_from_hip_6() {
-    let src = "#ifdef __HIP_PLATFORM_HCC__\n#define WAVE_SIZE 64\n#else\n#define WAVE_SIZE 32\n#endif\n__global__ void k(float* p) {\n  float v = p[threadIdx.x];\n  for (int o = WAVE_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n  if (threadIdx.x % WAVE_SIZE == 0) p[0] = v;\n}\n";
+    let src = "#ifdef __HIP_PLATFORM_HCC__\n#define WAVE_SIZE 64\n#else\n#define WAVE_SIZE 32\n#endif\n__global__ void k(float* p) {\n  float v = p[threadIdx.x];\n  for (int o = WAVE_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n  if (threadIdx.x == 0) p[0] = v;\n}\n";
     let ids = |hip, defines: &[&str]| -> Vec<(String, usize)> {
         run_defined(src, hip, false, defines)
             .into_iter()
@@ -3210,7 +3225,7 @@ fn h001_a_count_of_warps_times_32_sizing_a_launch_is_not_a_warp_index() {
 
 #[test]
 fn h001_a_warp_operation_in_a_branch_hipcc_skips_does_not_make_live_code_wavefront_code() {
-    let src = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2) {\n#ifdef MY_HIP\n    v += __shfl_down(v, o, 32);\n#else\n    v += __shfl_down_sync(0xffffffff, v, o);\n#endif\n  }\n  return v;\n}\n__global__ void k(const float* x, float* y) {\n  float v = warp_sum(x[threadIdx.x]);\n  if ((threadIdx.x & 31) == 0) y[threadIdx.x >> 5] = v;\n}\n";
+    let src = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2) {\n#ifdef MY_HIP\n    v += __shfl_down(v, o, 32);\n#else\n    v += __shfl_up_sync(0xffffffff, v, o);\n#endif\n  }\n  return v;\n}\n__global__ void k(const float* x, float* y) {\n  float v = warp_sum(x[threadIdx.x]);\n  if ((threadIdx.x & 31) == 0) y[threadIdx.x >> 5] = v;\n}\n";
     let h001 = |defines: &[&str]| -> Vec<usize> {
         run_defined(src, Version::new(6, 4, 0), false, defines)
             .into_iter()
@@ -3236,4 +3251,89 @@ fn h001_a_kernel_parameter_every_launch_passes_as_32_counts_as_32() {
     // Launched with another width too, or with a value hipport cannot see: not known.
     assert!(lines(&with("scan<<<1, 256>>>(d, 32); scan<<<1, 256>>>(d, 16);")).is_empty());
     assert!(lines(&with("int w = 32; scan<<<1, 256>>>(d, w);")).is_empty());
+}
+
+/// The classic two-stage block reduction written in 32s (realuser2's F7: every 32 a segment's,
+/// the down-shuffle tree's result read only at a segment's lane 0, through the helper's
+/// return) and warp-ctc's CTAReduce (a tree guarded by `tid < offset`, realuser3's G-i) are
+/// right on 64-lane wavefronts: no H001. Reading the tree's result elsewhere is not.
+#[test]
+fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
+    let block = "__device__ float warp_sum(float v) {\n\
+                   for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n\
+                   return v;\n}\n\
+                 __global__ void block_sum(const float* x, float* out, int n) {\n\
+                   __shared__ float partial[32];\n\
+                   int tid = threadIdx.x;\n\
+                   int lane = tid % 32, warp = tid / 32;\n\
+                   float v = x[blockIdx.x * blockDim.x + tid];\n\
+                   v = warp_sum(v);\n\
+                   if (lane == 0) partial[warp] = v;\n\
+                   __syncthreads();\n\
+                   if (warp == 0) {\n\
+                     v = lane < blockDim.x / 32 ? partial[lane] : 0.f;\n\
+                     v = warp_sum(v);\n\
+                     if (lane == 0) atomicAdd(out, v);\n\
+                   }\n}\n";
+    assert!(lines_of(block, "H001").is_empty(), "{:?}", run(block));
+    // A broadcast of the sum from the wavefront's lane 0 (flash-attention's shape), a read
+    // by every lane, or the first stage's result read again after its block: wrong on 64 lanes.
+    for (from, to) in [
+        (
+            "if (lane == 0) partial[warp] = v;",
+            "v = __shfl_sync(0xffffffff, v, 0); partial[warp] = v;",
+        ),
+        ("if (lane == 0) partial[warp] = v;", "partial[tid] = v;"),
+        (
+            "if (lane == 0) atomicAdd(out, v);\n}",
+            "if (lane == 0) atomicAdd(out, v);\n}\nout[1 + tid] = v;",
+        ),
+        ("int lane = tid % 32,", "int lane = tid % 64,"),
+    ] {
+        let other = block.replace(from, to);
+        assert_ne!(other, block);
+        assert!(
+            run(&other)
+                .iter()
+                .any(|d| d.id == "H001" && d.severity == Severity::Error),
+            "{to}: {:?}",
+            run(&other)
+        );
+    }
+    let cta = "const int warp_size = 32;\n\
+               template <int NT>\n\
+               __device__ float cta_sum(int tid, float x, float* s, int count) {\n\
+                 s[tid] = x;\n\
+                 __syncthreads();\n\
+                 for (int offset = NT / 2; offset >= warp_size; offset /= 2) {\n\
+                   if (tid + offset < count && tid < offset) { x += s[offset + tid]; s[tid] = x; }\n\
+                   __syncthreads();\n\
+                 }\n\
+                 for (int offset = warp_size / 2; offset > 0; offset /= 2) {\n\
+                   float sh = __shfl_down_sync(0xFFFFFFFF, x, offset);\n\
+                   if (tid + offset < count && tid < offset) x += sh;\n\
+                 }\n\
+                 return x;\n}\n\
+               __global__ void k(const float* in, float* out, int n) {\n\
+                 __shared__ float s[128];\n\
+                 float r = cta_sum<128>(threadIdx.x, in[threadIdx.x], s, n);\n\
+                 if (threadIdx.x == 0) out[0] = r;\n}\n";
+    assert!(lines_of(cta, "H001").is_empty(), "{:?}", run(cta));
+    // The guard must bound the reader by the distance, and the distance must stay at most 16.
+    for (from, to) in [
+        ("&& tid < offset) x += sh;", ") x += sh;"),
+        ("&& tid < offset) x += sh;", "&& tid < count) x += sh;"),
+        (
+            "offset = warp_size / 2; offset > 0;",
+            "offset = warp_size - 1; offset > 0;",
+        ),
+    ] {
+        let other = cta.replace(from, to);
+        assert_ne!(other, cta);
+        assert!(
+            !lines_of(&other, "H001").is_empty(),
+            "{to}: {:?}",
+            run(&other)
+        );
+    }
 }
