@@ -665,3 +665,114 @@ fn windows_sources_report_columns_after_the_bom() {
     );
     assert!(o.stdout.starts_with(b"\xef\xbb\xbfvoid f()"));
 }
+
+/// Whether `python3` runs; under `CI=true` a missing one fails the test.
+fn have_python() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "python3 is required in CI"
+        );
+        eprintln!("SKIPPED: python3 is not installed");
+    }
+    ok
+}
+
+/// A `cuda` directory that is a Python package (an `__init__.py`, or named in setup.py's
+/// `packages=`) keeps its name under `--rename torch`, with everything in it: the sources there
+/// are renamed in place, so `import pkg.cuda`, `packages=[...]` and paths relative to the
+/// package's own modules keep working. A `cuda` directory holding no Python still moves.
+#[test]
+fn a_python_package_named_cuda_keeps_its_name() {
+    let setup = r#"import glob, os.path as osp
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+HERE = osp.dirname(osp.abspath(__file__))
+setup(
+    name="geo",
+    packages=["geo", "geo.cuda", "geo.ns.cuda"],
+    ext_modules=[CUDAExtension("geo._C",
+        glob.glob(osp.join(HERE, "geo", "cuda", "csrc", "*.cu"))
+        + ["geo/ns/cuda/n.cu", "kernels/cuda/other.cu"])],
+    cmdclass={"build_ext": BuildExtension},
+)
+"#;
+    let backend = r#"import glob, os
+from torch.utils.cpp_extension import load
+PATH = os.path.dirname(os.path.abspath(__file__))
+def build():
+    return load(name="geo_jit", sources=glob.glob(os.path.join(PATH, "csrc/*.cu")))
+"#;
+    let kernel = "__global__ void k(float* x) { x[threadIdx.x] *= 2.f; }\n\
+                  void launch(float* x) { k<<<1, 64>>>(x); cudaDeviceSynchronize(); }\n";
+    let t = tree(&[
+        ("proj/setup.py", setup),
+        ("proj/geo/__init__.py", "from geo.cuda import scale\n"),
+        ("proj/geo/api.py", "from .cuda.backend import build\nfrom geo.ns.cuda.consts import NAME\n"),
+        ("proj/geo/cuda/__init__.py", "def scale(x):\n    return x\n"),
+        ("proj/geo/cuda/backend.py", backend),
+        ("proj/geo/cuda/csrc/k.cu", kernel),
+        // A namespace package: no `__init__.py`, named in `packages=` only.
+        ("proj/geo/ns/cuda/consts.py", "NAME = 'n'\n"),
+        ("proj/geo/ns/cuda/n.cu", kernel),
+        ("proj/kernels/cuda/other.cu", kernel),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "geo/__init__.py",
+            "geo/api.py",
+            "geo/cuda/__init__.py",
+            "geo/cuda/backend.py",
+            "geo/cuda/csrc/k.hip",
+            "geo/ns/cuda/consts.py",
+            "geo/ns/cuda/n.hip",
+            "kernels/hip/other.hip",
+            "setup.py",
+        ]
+    );
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace(r#""csrc", "*.cu""#, r#""csrc", "*.hip""#)
+            .replace("geo/ns/cuda/n.cu", "geo/ns/cuda/n.hip")
+            .replace("kernels/cuda/other.cu", "kernels/hip/other.hip")
+    );
+    assert_eq!(
+        out["geo/cuda/backend.py"],
+        backend.replace("csrc/*.cu", "csrc/*.hip")
+    );
+    if !have_python() {
+        return;
+    }
+    // The output's packages import as the input's do (`geo.ns.cuda` has no `__init__.py`: a
+    // namespace package).
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, text) in &out {
+        let p = tmp.path().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    fs::write(
+        tmp.path().join("geo/cuda/backend.py"),
+        "def build():\n    pass\n",
+    )
+    .unwrap();
+    let o = Command::new("python3")
+        .args(["-c", "import geo.api, geo.cuda; print(geo.cuda.scale(2))"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "2\n");
+}

@@ -243,6 +243,17 @@ pub fn builds_with_torch(src: &[u8]) -> bool {
     setup_py::builds_with_cpp_extension(&String::from_utf8_lossy(src))
 }
 
+/// The directories a setup.py (`file`, relative to the root) names as Python packages in
+/// `packages=[...]`, relative to the root: `--rename torch` keeps their names, since Python
+/// imports them by name.
+pub fn python_package_dirs(src: &[u8], file: &str) -> Vec<String> {
+    let dir = text::dir_of(file);
+    setup_py::package_dirs(&String::from_utf8_lossy(src))
+        .into_iter()
+        .map(|p| if dir.is_empty() { p } else { format!("{dir}/{p}") })
+        .collect()
+}
+
 /// The Python modules that builds import, each with the path of the build that imports it
 /// (directly or through other such modules): the modules a setup.py or a file using
 /// `cpp_extension` imports, found among `py_files` (the tree's `.py` files, relative to the

@@ -1107,7 +1107,15 @@ fn renamed_source(
     }
     // A directory name in os.path.join(here, 'cuda', '*.cu') when every moved directory of
     // that name got the same new one (`--rename torch`: cuda -> hip).
-    if joined_path(toks, k) && !content.contains(['/', '*']) {
+    // Not where the literals before it name a directory that keeps its name (a Python package
+    // `pkg/cuda` beside moved `cuda` directories): a renamed source under it kept that part.
+    let kept = join_prefix(toks, k).is_some_and(|p| {
+        let p = format!("{p}/");
+        renames
+            .iter()
+            .any(|(o, n)| o.starts_with(&p) && n.starts_with(&p))
+    });
+    if joined_path(toks, k) && !content.contains(['/', '*']) && !kept {
         let names: BTreeSet<&str> = dirs
             .iter()
             .filter(|(o, _)| o.rsplit('/').next() == Some(content.as_str()))
@@ -1202,6 +1210,48 @@ fn renamed_source(
         );
     }
     false
+}
+
+/// The Python packages a setup.py names in `packages=[...]` (or a tuple), as directories
+/// relative to its own: `"pkg.cuda"` is `pkg/cuda`, under the directory that `package_dir={"":
+/// "src"}` gives the root package where the file says so.
+pub(crate) fn package_dirs(src: &str) -> Vec<String> {
+    let toks = tokens(src);
+    let ident = |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let string = |k: usize| match toks.get(k) {
+        Some(Tok::Str { content, prefix, .. }) if !prefix.contains(['f', 'F', 'b', 'B']) => {
+            Some(content.as_str())
+        }
+        _ => None,
+    };
+    // `package_dir={"": "src"}`: where the root package's modules are.
+    let mut root = "";
+    for k in 0..toks.len() {
+        if ident(k, "package_dir") && punct(k + 1, '=') && punct(k + 2, '{') && string(k + 3) == Some("") && punct(k + 4, ':') {
+            if let Some(dir) = string(k + 5) {
+                root = dir.trim_start_matches("./").trim_end_matches('/');
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for k in 0..toks.len() {
+        if !(ident(k, "packages") && punct(k + 1, '=') && (punct(k + 2, '[') || punct(k + 2, '('))) {
+            continue;
+        }
+        let mut j = k + 3;
+        while let Some(name) = string(j) {
+            let path = name.replace('.', "/");
+            if !name.is_empty() && !name.contains(['/', '\\', '*']) {
+                out.push(if root.is_empty() { path } else { format!("{root}/{path}") });
+            }
+            if !punct(j + 1, ',') {
+                break;
+            }
+            j += 2;
+        }
+    }
+    out
 }
 
 /// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
@@ -1720,6 +1770,50 @@ fn joined_path(toks: &[Tok], k: usize) -> bool {
         }
     }
     false
+}
+
+/// The path that the literal arguments of `os.path.join(...)` up to and including the literal
+/// at `k` name (`join(here, "pkg", "cuda", ...)` at `"cuda"`: `pkg/cuda`); the first argument
+/// may be any expression (the directory). `None` outside a join or after another expression.
+fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
+    let mut depth = 0;
+    let mut j = k;
+    let open = loop {
+        j = j.checked_sub(1)?;
+        match &toks[j] {
+            Tok::Punct { ch: ')' | ']' | '}', .. } => depth += 1,
+            Tok::Punct { ch: '(' | '[' | '{', .. } if depth > 0 => depth -= 1,
+            Tok::Punct { ch: '(', .. } => break j,
+            Tok::Punct { ch: '[' | '{', .. } => return None,
+            _ => {}
+        }
+    };
+    if !matches!(toks.get(open.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join") {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for (n, arg) in list_elements(toks, open).into_iter().enumerate() {
+        let (lit, last) = match &toks[arg.clone()] {
+            [Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                (Some(content.as_str()), arg.start == k)
+            }
+            _ => (None, false),
+        };
+        match lit {
+            Some(c) => parts.push(c),
+            None if n == 0 => {}
+            None => return None,
+        }
+        if last {
+            return Some(parts.join("/"));
+        }
+    }
+    None
 }
 
 /// The words of a list made only of single-line string literals and commas.
