@@ -712,7 +712,10 @@ def build():
     let t = tree(&[
         ("proj/setup.py", setup),
         ("proj/geo/__init__.py", "from geo.cuda import scale\n"),
-        ("proj/geo/api.py", "from .cuda.backend import build\nfrom geo.ns.cuda.consts import NAME\n"),
+        (
+            "proj/geo/api.py",
+            "from .cuda.backend import build\nfrom geo.ns.cuda.consts import NAME\n",
+        ),
         ("proj/geo/cuda/__init__.py", "def scale(x):\n    return x\n"),
         ("proj/geo/cuda/backend.py", backend),
         ("proj/geo/cuda/csrc/k.cu", kernel),
@@ -769,10 +772,100 @@ def build():
         .current_dir(tmp.path())
         .output()
         .unwrap();
-    assert!(
-        o.status.success(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "2\n");
+}
+
+/// `hipport convert <input> --out <out> --rename torch --no-cache`: its stderr (the report).
+fn convert_report(input: &Path, out: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args(["--rename", "torch", "--no-cache"])
+        .output()
+        .expect("hipport runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// OpenMMLab's `make_cuda_ext(name, module, sources)` joins each source under the module's
+/// directory (`os.path.join(*module.split('.'), src)`): its literals follow the renames there,
+/// given by keyword or by position, in `sources` and `sources_cuda`. A helper that joins in a
+/// way hipport does not read leaves its literals, with a warning naming the renamed file.
+#[test]
+fn sources_a_helper_joins_under_the_module_directory_follow_renames() {
+    let setup = r#"import os
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+
+def make_cuda_ext(name, module, sources, sources_cuda=[]):
+    return CUDAExtension(
+        name='{}.{}'.format(module, name),
+        sources=[os.path.join(*module.split('.'), p) for p in sources + sources_cuda])
+
+
+def make_ext(name, where, srcs):
+    return CUDAExtension(name=name, sources=[os.path.join(where, s) for s in srcs])
+
+
+setup(
+    name='det',
+    ext_modules=[
+        make_cuda_ext(name='roi_cuda', module='det.ops.roi',
+                      sources=['src/roi.cpp', './src/plain.cpp'],
+                      sources_cuda=['src/roi_kernel.cu']),
+        make_cuda_ext('nms_cuda', 'det.ops.nms', ['src/nms_kernel.cu']),
+        make_ext('other', 'det/ops/other', ['src/other_kernel.cu']),
+    ],
+    cmdclass={'build_ext': BuildExtension},
+)
+"#;
+    let kernel =
+        "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n\
+                  void launch(float* x, cudaStream_t s) { k<<<1, 64, 0, s>>>(x); }\n";
+    let binding = "#include <cuda_runtime.h>\nvoid launch(float* x, cudaStream_t s);\n\
+                   void run(float* x) { launch(x, 0); }\n";
+    let t = tree(&[
+        ("det/setup.py", setup),
+        ("det/det/__init__.py", ""),
+        ("det/det/ops/roi/src/roi.cpp", binding),
+        (
+            "det/det/ops/roi/src/plain.cpp",
+            "int plain() { return 1; }\n",
+        ),
+        ("det/det/ops/roi/src/roi_kernel.cu", kernel),
+        ("det/det/ops/nms/src/nms_kernel.cu", kernel),
+        ("det/det/ops/other/src/other_kernel.cu", kernel),
+    ]);
+    let out = convert_checked(&t.path().join("det"));
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace("'src/roi.cpp'", "'src/roi_hip.cpp'")
+            .replace("'src/roi_kernel.cu'", "'src/roi_kernel.hip'")
+            .replace("'src/nms_kernel.cu'", "'src/nms_kernel.hip'")
+    );
+    for f in [
+        "det/ops/roi/src/roi_hip.cpp",
+        "det/ops/roi/src/plain.cpp",
+        "det/ops/roi/src/roi_kernel.hip",
+        "det/ops/nms/src/nms_kernel.hip",
+    ] {
+        assert!(out.contains_key(f), "{f} missing: {:?}", out.keys());
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let report = convert_report(&t.path().join("det"), &tmp.path().join("out"));
+    assert!(
+        report.contains("warning[B010]: `src/other_kernel.cu` names no renamed source from this file's directory, but `det/ops/other/src/other_kernel.cu` was renamed to `det/ops/other/src/other_kernel.hip`"),
+        "{report}"
+    );
+    assert_eq!(
+        report.matches("joins its sources under").count(),
+        2,
+        "{report}"
+    );
+    assert!(report.contains("note[B010]: `src/roi.cpp` -> `src/roi_hip.cpp`: `make_cuda_ext` joins its sources under `det/ops/roi` (its module)"), "{report}");
 }

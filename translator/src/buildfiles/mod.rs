@@ -250,7 +250,13 @@ pub fn python_package_dirs(src: &[u8], file: &str) -> Vec<String> {
     let dir = text::dir_of(file);
     setup_py::package_dirs(&String::from_utf8_lossy(src))
         .into_iter()
-        .map(|p| if dir.is_empty() { p } else { format!("{dir}/{p}") })
+        .map(|p| {
+            if dir.is_empty() {
+                p
+            } else {
+                format!("{dir}/{p}")
+            }
+        })
         .collect()
 }
 

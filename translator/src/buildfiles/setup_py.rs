@@ -737,6 +737,12 @@ pub(crate) fn translate(
     let renames = text::renames_from(base, &opts.renamed);
     let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
+    let under_module = if scope == Scope::Setup {
+        module_joined_sources(&toks)
+    } else {
+        BTreeMap::new()
+    };
+    let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
@@ -888,8 +894,11 @@ pub(crate) fn translate(
         if scope == Scope::Jit {
             if nvcc.span[k] && !in_list[k] && !tested {
                 unrewritten_flags(sink, opts, content, *start, Context::Nvcc);
-            } else if jit_build {
-                renamed_source(&toks, k, sink, &renames, &dirs, &exts);
+            } else if jit_build
+                && !renamed_source(&toks, k, sink, &renames, &dirs, &exts)
+                && !sink.claimed(*quote_at, *end)
+            {
+                unresolved_source(sink, &renames, content, *start);
             }
             continue;
         }
@@ -897,7 +906,22 @@ pub(crate) fn translate(
             torch_arch_list(&toks, k, sink, opts);
             continue;
         }
+        if let Some((dir, call)) = under_module.get(&k) {
+            module_source(
+                sink,
+                &renames,
+                content,
+                *quote_at + 1,
+                dir,
+                call,
+                &mut noted_calls,
+            );
+            continue;
+        }
         if renamed_source(&toks, k, sink, &renames, &dirs, &exts) {
+            continue;
+        }
+        if !sink.claimed(*quote_at, *end) && unresolved_source(sink, &renames, content, *start) {
             continue;
         }
         if flags::is_cuda_path(content) {
@@ -1217,18 +1241,24 @@ fn renamed_source(
 /// "src"}` gives the root package where the file says so.
 pub(crate) fn package_dirs(src: &str) -> Vec<String> {
     let toks = tokens(src);
-    let ident = |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
+    let ident =
+        |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
     let string = |k: usize| match toks.get(k) {
-        Some(Tok::Str { content, prefix, .. }) if !prefix.contains(['f', 'F', 'b', 'B']) => {
-            Some(content.as_str())
-        }
+        Some(Tok::Str {
+            content, prefix, ..
+        }) if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
         _ => None,
     };
     // `package_dir={"": "src"}`: where the root package's modules are.
     let mut root = "";
     for k in 0..toks.len() {
-        if ident(k, "package_dir") && punct(k + 1, '=') && punct(k + 2, '{') && string(k + 3) == Some("") && punct(k + 4, ':') {
+        if ident(k, "package_dir")
+            && punct(k + 1, '=')
+            && punct(k + 2, '{')
+            && string(k + 3) == Some("")
+            && punct(k + 4, ':')
+        {
             if let Some(dir) = string(k + 5) {
                 root = dir.trim_start_matches("./").trim_end_matches('/');
             }
@@ -1236,14 +1266,19 @@ pub(crate) fn package_dirs(src: &str) -> Vec<String> {
     }
     let mut out = Vec::new();
     for k in 0..toks.len() {
-        if !(ident(k, "packages") && punct(k + 1, '=') && (punct(k + 2, '[') || punct(k + 2, '('))) {
+        if !(ident(k, "packages") && punct(k + 1, '=') && (punct(k + 2, '[') || punct(k + 2, '(')))
+        {
             continue;
         }
         let mut j = k + 3;
         while let Some(name) = string(j) {
             let path = name.replace('.', "/");
             if !name.is_empty() && !name.contains(['/', '\\', '*']) {
-                out.push(if root.is_empty() { path } else { format!("{root}/{path}") });
+                out.push(if root.is_empty() {
+                    path
+                } else {
+                    format!("{root}/{path}")
+                });
             }
             if !punct(j + 1, ',') {
                 break;
@@ -1252,6 +1287,208 @@ pub(crate) fn package_dirs(src: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The source literals that a helper function joins under a module's directory, by token:
+/// OpenMMLab's `make_cuda_ext(name, module, sources)` (mmdetection, mmdet3d, OpenPCDet, ...)
+/// builds `os.path.join(*module.split('.'), src)` for each of `sources`, so
+/// `make_cuda_ext(module='pkg.ops', sources=['src/k.cu'])` names `pkg/ops/src/k.cu`. A helper is
+/// any function of the file whose body joins `*P.split('.')` for one of its parameters `P`;
+/// its list arguments are the parameters named `sources...`. Each literal comes with the
+/// directory (`pkg/ops`), and the helper's name with the token of the call.
+fn module_joined_sources(toks: &[Tok]) -> BTreeMap<usize, (String, (String, usize))> {
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    // The parameter names of each `def NAME(...)`, where they end, and where the next `def` is.
+    let defs: Vec<(usize, &str, usize)> = (0..toks.len())
+        .filter(|&k| ident(k) == Some("def") && punct(k + 2, '('))
+        .filter_map(|k| Some((k, ident(k + 1)?, k + 2)))
+        .collect();
+    // name -> (index of the module parameter, indices and names of the source parameters)
+    let mut helpers: BTreeMap<&str, (usize, String, Vec<(usize, String)>)> = BTreeMap::new();
+    for (n, &(_, name, open)) in defs.iter().enumerate() {
+        let params: Vec<String> = list_elements(toks, open)
+            .into_iter()
+            .map(|r| match &toks[r] {
+                [Tok::Ident { text, .. }, ..] => text.clone(),
+                _ => String::new(),
+            })
+            .collect();
+        let body_end = defs.get(n + 1).map_or(toks.len(), |d| d.0);
+        // `join(*P.split('.')`
+        let module = (open..body_end).find_map(|j| {
+            let p = ident(j + 3)?;
+            (ident(j) == Some("join")
+                && punct(j + 1, '(')
+                && punct(j + 2, '*')
+                && punct(j + 4, '.')
+                && ident(j + 5) == Some("split")
+                && punct(j + 6, '(')
+                && matches!(toks.get(j + 7), Some(Tok::Str { content, .. }) if content == "."))
+            .then_some(p)
+        });
+        let Some(module) = module else { continue };
+        let Some(at) = params.iter().position(|p| p == module) else {
+            continue;
+        };
+        let sources: Vec<(usize, String)> = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.starts_with("sources"))
+            .map(|(i, p)| (i, p.clone()))
+            .collect();
+        if !sources.is_empty() {
+            helpers.insert(name, (at, module.to_string(), sources));
+        }
+    }
+    let mut out = BTreeMap::new();
+    if helpers.is_empty() {
+        return out;
+    }
+    for k in 0..toks.len() {
+        let Some((module_at, module_name, sources)) = ident(k).and_then(|n| helpers.get(n)) else {
+            continue;
+        };
+        if !punct(k + 1, '(') || k > 0 && (punct(k - 1, '.') || ident(k - 1) == Some("def")) {
+            continue;
+        }
+        let args = list_elements(toks, k + 1);
+        // Each argument by the parameter it fills: keyword, else position.
+        let named = |r: &std::ops::Range<usize>| match (ident(r.start), punct(r.start + 1, '=')) {
+            (Some(name), true) if !punct(r.start + 2, '=') => Some(name),
+            _ => None,
+        };
+        let value = |r: &std::ops::Range<usize>| {
+            if named(r).is_some() {
+                r.start + 2..r.end
+            } else {
+                r.clone()
+            }
+        };
+        let arg_for = |index: usize, name: &str| {
+            args.iter()
+                .find(|r| named(r) == Some(name))
+                .or_else(|| args.get(index).filter(|r| named(r).is_none()))
+                .map(&value)
+        };
+        let Some(m) = arg_for(*module_at, module_name) else {
+            continue;
+        };
+        let dir = match &toks[m] {
+            [Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }] if prefix.is_empty() && !content.is_empty() && !content.contains(['/', '{']) => {
+                content.replace('.', "/")
+            }
+            _ => continue,
+        };
+        for (index, name) in sources {
+            let Some(list) = arg_for(*index, name) else {
+                continue;
+            };
+            if !punct(list.start, '[') || !punct(list.end.wrapping_sub(1), ']') {
+                continue;
+            }
+            for elem in list_elements(toks, list.start) {
+                if let [Tok::Str {
+                    prefix,
+                    triple: false,
+                    ..
+                }] = &toks[elem.clone()]
+                {
+                    if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") {
+                        let call = (ident(k).unwrap_or("").to_string(), k);
+                        out.insert(elem.start, (dir.clone(), call));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Renames a source literal that a helper joins under directory `dir` (see
+/// [`module_joined_sources`]): the part after `dir/` of the new name, when the file stays under
+/// it; a warning when it left it. `at` is where the literal's text starts; the first rename
+/// of a call (one not yet in `noted`) gets a note saying where its sources were read.
+fn module_source(
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    content: &str,
+    at: usize,
+    dir: &str,
+    call: &(String, usize),
+    noted: &mut HashSet<(String, usize)>,
+) {
+    let helper = &call.0;
+    let rel = content.strip_prefix("./").unwrap_or(content);
+    let skip = content.len() - rel.len();
+    let full = format!("{dir}/{rel}");
+    let Some((_, new)) = renames.iter().find(|(o, _)| *o == full) else {
+        return;
+    };
+    match new.strip_prefix(&format!("{dir}/")) {
+        Some(tail) => {
+            if sink.edit(at + skip, at + content.len(), tail, B_GLOB.id) && noted.insert(call.clone())
+            {
+                sink.diag_as(
+                    B_GLOB,
+                    crate::diag::Severity::Note,
+                    at - 1,
+                    format!("`{content}` -> `{tail}`: `{helper}` joins its sources under `{dir}` (its module), where `{full}` is now `{new}`; the call's other renamed sources follow the same way"),
+                    None,
+                );
+            }
+        }
+        None => sink.diag(
+            B_GLOB,
+            at - 1,
+            format!("`{content}`, which `{helper}` joins under `{dir}`, was renamed to `{new}`, outside that directory"),
+            Some("name the new file relative to the module's directory by hand".into()),
+        ),
+    }
+}
+
+/// Warns of a literal naming a source file (`'src/k.cu'`) that is no renamed source as seen
+/// from this file's directory while one whose path ends the same way was renamed: the path is
+/// joined to a directory in code hipport does not follow (a helper function), so it may name a
+/// file that no longer exists. Returns whether it warned.
+fn unresolved_source(
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    content: &str,
+    at: usize,
+) -> bool {
+    const SOURCES: &[&str] = &["cu", "cpp", "cc", "cxx", "c", "h", "hpp", "cuh"];
+    let rel = content.strip_prefix("./").unwrap_or(content);
+    let named_source = rel
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && SOURCES.contains(&ext))
+        && !rel.contains(['*', '{', ' ', '\\'])
+        && !rel.starts_with(['/', '-']);
+    if !named_source || renames.iter().any(|(o, _)| o == rel) {
+        return false;
+    }
+    let tail = format!("/{rel}");
+    let Some((old, new)) = renames
+        .iter()
+        .find(|(o, _)| o.ends_with(&tail) && !o.starts_with("../"))
+    else {
+        return false;
+    };
+    sink.diag(
+        B_GLOB,
+        at,
+        format!("`{content}` names no renamed source from this file's directory, but `{old}` was renamed to `{new}`: if code joins it to a directory hipport does not follow, it names a file that no longer exists"),
+        Some("rename it by hand where it means that file".into()),
+    );
+    true
 }
 
 /// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
@@ -1781,8 +2018,14 @@ fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
     let open = loop {
         j = j.checked_sub(1)?;
         match &toks[j] {
-            Tok::Punct { ch: ')' | ']' | '}', .. } => depth += 1,
-            Tok::Punct { ch: '(' | '[' | '{', .. } if depth > 0 => depth -= 1,
+            Tok::Punct {
+                ch: ')' | ']' | '}',
+                ..
+            } => depth += 1,
+            Tok::Punct {
+                ch: '(' | '[' | '{',
+                ..
+            } if depth > 0 => depth -= 1,
             Tok::Punct { ch: '(', .. } => break j,
             Tok::Punct { ch: '[' | '{', .. } => return None,
             _ => {}
