@@ -1861,11 +1861,11 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
         if cfg.rename == RenameMode::Torch {
             // A `cuda` directory that is a Python package keeps its name: `import pkg.cuda`.
             let root = root_dir_of(&f.path(), &f.rel);
-            for i in 0..n - 1 {
-                if parts[i] == "cuda" {
+            for (i, p) in parts.iter_mut().enumerate().take(n - 1) {
+                if p == "cuda" {
                     let dir = f.rel.split('/').take(i + 1).collect::<Vec<_>>().join("/");
                     if !packages.contains(&dir) && !root.join(&dir).join("__init__.py").is_file() {
-                        parts[i] = "hip".into();
+                        *p = "hip".into();
                     }
                 }
             }

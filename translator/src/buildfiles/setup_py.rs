@@ -675,6 +675,12 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
             Some(Tok::Punct { ch: '+', .. }),
             Some(Tok::Ident { text, .. }),
         ) if named_nvcc(text) => Role::Nvcc,
+        // `nvcc_args + [...]`: what is added to nvcc's flags.
+        (Some(Tok::Punct { ch: '+', .. }), Some(Tok::Ident { text, .. }), _)
+            if named_nvcc(text) && !matches!(prev(3), Some(Tok::Punct { ch: '.', .. })) =>
+        {
+            Role::Nvcc
+        }
         (Some(Tok::Punct { ch: '(', .. }), Some(Tok::Ident { text, .. }), _)
             if text == "extend" =>
         {
@@ -693,6 +699,12 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
 
 /// Whether the line holding `at` (a logical line: brackets joined) reads `torch.version.hip`.
 fn statement_tests_rocm(src: &str, at: usize) -> bool {
+    statement_at(src, at).contains("torch.version.hip")
+}
+
+/// The logical line holding `at`: its physical line widened to the brackets around `at`, a
+/// few lines each way.
+fn statement_at(src: &str, at: usize) -> &str {
     let b = src.as_bytes();
     let mut start = src[..at].rfind('\n').map_or(0, |p| p + 1);
     let mut end = src[at..].find('\n').map_or(src.len(), |p| at + p);
@@ -714,7 +726,7 @@ fn statement_tests_rocm(src: &str, at: usize) -> bool {
             break;
         }
     }
-    src[start..end].contains("torch.version.hip")
+    &src[start..end]
 }
 
 /// Translates a setup.py ([`Scope::Setup`]) or the nvcc flags of another Python file
@@ -780,12 +792,23 @@ pub(crate) fn translate(
                         if let (Some((name, true)), true) = (target, arch_done) {
                             arch_lists.insert(name);
                         }
-                    } else if role == Role::Nvcc {
+                    } else if role == Role::Nvcc || scope == Scope::Setup {
+                        // `["--threads", nvcc_threads]`: the flag and its computed count go.
+                        let ctx = if role == Role::Nvcc {
+                            Context::Nvcc
+                        } else {
+                            Context::Any
+                        };
+                        threads_with_computed_count(src, &toks, open, sink, opts, ctx);
+                        if role != Role::Nvcc {
+                            continue;
+                        }
                         // A list that also holds computed elements (`"-I" + os.path.join(...)`):
                         // each run of literals between them is a list of flags of its own.
                         let mut arch_done = false;
                         for run in literal_runs(&toks, open) {
-                            let words = string_list(&toks[run.clone()]).unwrap_or_default();
+                            let mut words = string_list(&toks[run.clone()]).unwrap_or_default();
+                            words.retain(|w| !sink.claimed(w.start, w.end));
                             if words.is_empty() {
                                 continue;
                             }
@@ -946,6 +969,113 @@ pub(crate) fn translate(
     }
     if scope == Scope::Setup || jit_build {
         stale_include_dirs(src, &toks, sink, opts, base);
+        hip_names_of_cuda_sources(&toks, sink, &renames);
+        nvcc_probes(src, &toks, sink);
+    }
+}
+
+/// Functions that look for a program or run a command: `shutil.which`, distutils'
+/// `find_executable`, and subprocess's and os's runners.
+const PROBES: &[&str] = &[
+    "which",
+    "find_executable",
+    "call",
+    "check_call",
+    "check_output",
+    "run",
+    "Popen",
+    "getoutput",
+    "getstatusoutput",
+    "system",
+    "popen",
+];
+
+/// Warns where a build looks for nvcc (`shutil.which("nvcc")`, `subprocess.call(["nvcc"])`,
+/// `os.system("nvcc --version")`): a ROCm machine has none, so what the probe gates (nerfacc's
+/// `if cuda_toolkit_available(): _C = load(...)`) never runs there, and the port is silently
+/// disabled. A statement that also tests `torch.version.hip` or names `hipcc` has its ROCm
+/// answer.
+fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let probe = |k: usize| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if PROBES.contains(&text.as_str()));
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str { start, content, .. } = t else {
+            continue;
+        };
+        let program = content.split(' ').next().unwrap_or("");
+        if !matches!(program, "nvcc" | "nvcc.exe") {
+            continue;
+        }
+        // `probe("nvcc ...")` or `probe(["nvcc", ...])`.
+        let called = k >= 2 && punct(k - 1, '(') && probe(k - 2)
+            || k >= 3 && punct(k - 1, '[') && punct(k - 2, '(') && probe(k - 3);
+        if !called {
+            continue;
+        }
+        let statement = statement_at(src, *start);
+        if statement.contains("torch.version.hip") || statement.contains("hipcc") {
+            continue;
+        }
+        sink.diag(
+            B_CONSTRUCT,
+            *start,
+            "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
+            Some("on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)".into()),
+        );
+    }
+}
+
+/// Warns of a literal naming `X.hip` in a file that also names `X.cu` (a ROCm branch's
+/// sources, `["spatial.hip", ...] if is_rocm else ["spatial.cu", ...]`) where this run writes
+/// no `X.hip`: the project expects PyTorch's hipify to have made it from `X.cu`, and the ROCm
+/// build then looks for a file the output lacks.
+fn hip_names_of_cuda_sources(toks: &[Tok], sink: &mut Sink, renames: &[(String, String)]) {
+    let literals: HashSet<&str> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Str { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    for t in toks {
+        let Tok::Str {
+            start,
+            content,
+            prefix,
+            triple: false,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        let Some(stem) = content.strip_suffix(".hip") else {
+            continue;
+        };
+        if stem.is_empty()
+            || stem.ends_with('/')
+            || content.contains(['*', '{', ' '])
+            || prefix.contains(['f', 'F', 'b', 'B'])
+        {
+            continue;
+        }
+        let cu = format!("{stem}.cu");
+        if !literals.contains(cu.as_str()) {
+            continue;
+        }
+        let rel = cu.strip_prefix("./").unwrap_or(&cu);
+        let hip = content.strip_prefix("./").unwrap_or(content);
+        let (message, help) = match renames.iter().find(|(o, _)| o == rel) {
+            Some((_, new)) if new == hip => continue,
+            Some((_, new)) => (
+                format!("`{content}` names the HIP port of `{cu}`, which this run writes as `{new}`"),
+                "name the file the run writes, or convert with --rename hip, which keeps directories".to_string(),
+            ),
+            None => (
+                format!("`{content}` names the HIP port of `{cu}`, which is not in the output: without --rename, `{cu}` keeps its name"),
+                "convert with --rename hip (or --rename torch), which writes the .cu sources as .hip".to_string(),
+            ),
+        };
+        sink.diag(B_GLOB, *start, message, Some(help));
     }
 }
 
@@ -1307,8 +1437,9 @@ fn module_joined_sources(toks: &[Tok]) -> BTreeMap<usize, (String, (String, usiz
         .filter(|&k| ident(k) == Some("def") && punct(k + 2, '('))
         .filter_map(|k| Some((k, ident(k + 1)?, k + 2)))
         .collect();
-    // name -> (index of the module parameter, indices and names of the source parameters)
-    let mut helpers: BTreeMap<&str, (usize, String, Vec<(usize, String)>)> = BTreeMap::new();
+    // name -> (index and name of the module parameter, indices and names of the source ones)
+    type Params = Vec<(usize, String)>;
+    let mut helpers: BTreeMap<&str, (usize, String, Params)> = BTreeMap::new();
     for (n, &(_, name, open)) in defs.iter().enumerate() {
         let params: Vec<String> = list_elements(toks, open)
             .into_iter()
@@ -2057,6 +2188,71 @@ fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// Drops nvcc's parallel compilation flag from the list opened at `open` where its count is an
+/// expression (`nvcc_args + ["--threads", nvcc_threads]`, apex's and flash-attention's
+/// `append_nvcc_threads`): hipcc rejects `--threads`, and the count alone would be taken for an
+/// input file. Both elements go, with the note the flag mapping gives `--threads N`; `-t`
+/// only in a list known to be nvcc's (`ctx`).
+fn threads_with_computed_count(
+    src: &str,
+    toks: &[Tok],
+    open: usize,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    ctx: Context,
+) {
+    let elems = list_elements(toks, open);
+    let literal = |r: &std::ops::Range<usize>| match &toks[r.clone()] {
+        [Tok::Str {
+            content,
+            prefix,
+            triple: false,
+            ..
+        }] if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
+        _ => None,
+    };
+    let span = |r: &std::ops::Range<usize>| (tok_start(&toks[r.start]), tok_end(&toks[r.end - 1]));
+    let mut i = 0;
+    while i + 1 < elems.len() {
+        let (flag, count) = (&elems[i], &elems[i + 1]);
+        let is_flag =
+            literal(flag).is_some_and(|f| f == "--threads" || f == "-t" && ctx == Context::Nvcc);
+        if !is_flag || literal(count).is_some() {
+            i += 1;
+            continue;
+        }
+        let (s, _) = span(flag);
+        let (cs, ce) = span(count);
+        let words = [literal(flag).unwrap_or_default(), &src[cs..ce]];
+        let mapped = flags::map_words(&words, opts, ctx, &mut false);
+        let dropped = mapped.changes.len() == 2
+            && mapped
+                .changes
+                .iter()
+                .all(|(_, a)| matches!(a, flags::Action::Remove));
+        if !dropped {
+            i += 1;
+            continue;
+        }
+        // With the comma after the pair, or before it when it ends the list.
+        let (from, to) = match (elems.get(i + 2), i.checked_sub(1).map(|p| &elems[p])) {
+            (Some(next), _) => (s, span(next).0),
+            (None, Some(prev)) => (span(prev).1, ce),
+            (None, None) => {
+                let comma = matches!(toks.get(count.end), Some(Tok::Punct { ch: ',', .. }));
+                (s, if comma { ce + 1 } else { ce })
+            }
+        };
+        let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
+        if sink.edit(from, to, "", rule) {
+            for n in mapped.notes {
+                sink.note(n, s);
+            }
+        }
+        i += 2;
+    }
 }
 
 /// The words of a list made only of single-line string literals and commas.
