@@ -2286,7 +2286,7 @@ fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
 }
 
 /// The variable the list opened at `open` goes to, and whether it is assigned (`x = [`) rather
-/// than added (`x += [`, `x.extend([`).
+/// than added (`x += [`, `x.extend([`, `x + [`).
 fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
     let prev = |n: usize| open.checked_sub(n).and_then(|k| toks.get(k));
     match (prev(1), prev(2), prev(3), prev(4)) {
@@ -2313,6 +2313,12 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
             Some(Tok::Punct { ch: '.', .. }),
             Some(Tok::Ident { text, .. }),
         ) if m == "extend" => Some((text.clone(), false)),
+        // `nvcc_flags + [...]`: added to the variable's list.
+        (Some(Tok::Punct { ch: '+', .. }), Some(Tok::Ident { text, .. }), before, _)
+            if !matches!(before, Some(Tok::Punct { ch: '.', .. })) =>
+        {
+            Some((text.clone(), false))
+        }
         _ => None,
     }
 }
@@ -2994,6 +3000,26 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         let (again, _) = translate_build(BuildKind::Python, out.as_bytes(), "jit.py", &o);
         assert!(again.is_empty(), "{again:?}");
     }
+    #[test]
+    fn a_list_added_to_nvcc_flags_is_one_of_nvcc_flags() {
+        // apex's `append_nvcc_threads`: what `nvcc_args + [...]` adds reaches nvcc, and the
+        // list it is added to already has the HIP 6.2 define.
+        let o = BuildOptions {
+            warp_sync_define: true,
+            ..BuildOptions::default()
+        };
+        let src = "nvcc_args = [\"-O3\"]\ndef more(nvcc_args, n):\n    return nvcc_args + [\"--use_fast_math\", \"--threads\", n]\nother = flags + [\"-t\", n]\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "nvcc_args = [\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O3\"]\ndef more(nvcc_args, n):\n    return nvcc_args + [\"-ffast-math\"]\nother = flags + [\"-t\", n]\n"
+        );
+        let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        // The linker's `-t` in a list that is not nvcc's takes no count: it stays.
+        assert_eq!(ids, [(1, "B011"), (3, "B001"), (3, "B002")], "{diags:#?}");
+        assert_eq!(diags[2].message, "nvcc flag `--threads n` dropped");
+    }
+
     #[test]
     fn hip_6_2_nvcc_lists_define_the_warp_sync_builtins() {
         let o = BuildOptions {
