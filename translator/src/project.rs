@@ -1855,13 +1855,19 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
     } else {
         vec![false; found.len()]
     };
+    let packages = python_package_dirs(found);
     for (f, changed) in found.iter().zip(changed) {
         let mut parts: Vec<String> = f.rel.split('/').map(str::to_string).collect();
         let n = parts.len();
         if cfg.rename == RenameMode::Torch {
-            for p in parts.iter_mut().take(n - 1) {
+            // A `cuda` directory that is a Python package keeps its name: `import pkg.cuda`.
+            let root = root_dir_of(&f.path(), &f.rel);
+            for (i, p) in parts.iter_mut().enumerate().take(n - 1) {
                 if p == "cuda" {
-                    *p = "hip".into();
+                    let dir = f.rel.split('/').take(i + 1).collect::<Vec<_>>().join("/");
+                    if !packages.contains(&dir) && !root.join(&dir).join("__init__.py").is_file() {
+                        *p = "hip".into();
+                    }
                 }
             }
         }
@@ -1883,6 +1889,24 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
         let new_rel = parts.join("/");
         if new_rel != f.rel {
             out.insert(f.rel.clone(), new_rel);
+        }
+    }
+    out
+}
+
+/// The directories of the tree that are Python packages or hold Python modules: those of its
+/// `.py` files and those its setup.py files name in `packages=` (a package whose `__init__.py`
+/// the run leaves out is found on disk by [`compute_renames`]).
+fn python_package_dirs(found: &[Box<FoundFile>]) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for f in found.iter().filter(|f| f.rel.ends_with(".py")) {
+        if let Some((dir, _)) = f.rel.rsplit_once('/') {
+            out.insert(dir.to_string());
+        }
+        if f.rel.rsplit('/').next() == Some("setup.py") {
+            if let Ok(src) = fs::read(f.path()) {
+                out.extend(crate::buildfiles::python_package_dirs(&src, &f.rel));
+            }
         }
     }
     out

@@ -665,3 +665,207 @@ fn windows_sources_report_columns_after_the_bom() {
     );
     assert!(o.stdout.starts_with(b"\xef\xbb\xbfvoid f()"));
 }
+
+/// Whether `python3` runs; under `CI=true` a missing one fails the test.
+fn have_python() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "python3 is required in CI"
+        );
+        eprintln!("SKIPPED: python3 is not installed");
+    }
+    ok
+}
+
+/// A `cuda` directory that is a Python package (an `__init__.py`, or named in setup.py's
+/// `packages=`) keeps its name under `--rename torch`, with everything in it: the sources there
+/// are renamed in place, so `import pkg.cuda`, `packages=[...]` and paths relative to the
+/// package's own modules keep working. A `cuda` directory holding no Python still moves.
+#[test]
+fn a_python_package_named_cuda_keeps_its_name() {
+    let setup = r#"import glob, os.path as osp
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+HERE = osp.dirname(osp.abspath(__file__))
+setup(
+    name="geo",
+    packages=["geo", "geo.cuda", "geo.ns.cuda"],
+    ext_modules=[CUDAExtension("geo._C",
+        glob.glob(osp.join(HERE, "geo", "cuda", "csrc", "*.cu"))
+        + ["geo/ns/cuda/n.cu", "kernels/cuda/other.cu"])],
+    cmdclass={"build_ext": BuildExtension},
+)
+"#;
+    let backend = r#"import glob, os
+from torch.utils.cpp_extension import load
+PATH = os.path.dirname(os.path.abspath(__file__))
+def build():
+    return load(name="geo_jit", sources=glob.glob(os.path.join(PATH, "csrc/*.cu")))
+"#;
+    let kernel = "__global__ void k(float* x) { x[threadIdx.x] *= 2.f; }\n\
+                  void launch(float* x) { k<<<1, 64>>>(x); cudaDeviceSynchronize(); }\n";
+    let t = tree(&[
+        ("proj/setup.py", setup),
+        ("proj/geo/__init__.py", "from geo.cuda import scale\n"),
+        (
+            "proj/geo/api.py",
+            "from .cuda.backend import build\nfrom geo.ns.cuda.consts import NAME\n",
+        ),
+        ("proj/geo/cuda/__init__.py", "def scale(x):\n    return x\n"),
+        ("proj/geo/cuda/backend.py", backend),
+        ("proj/geo/cuda/csrc/k.cu", kernel),
+        // A namespace package: no `__init__.py`, named in `packages=` only.
+        ("proj/geo/ns/cuda/consts.py", "NAME = 'n'\n"),
+        ("proj/geo/ns/cuda/n.cu", kernel),
+        ("proj/kernels/cuda/other.cu", kernel),
+    ]);
+    let out = convert_checked(&t.path().join("proj"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "geo/__init__.py",
+            "geo/api.py",
+            "geo/cuda/__init__.py",
+            "geo/cuda/backend.py",
+            "geo/cuda/csrc/k.hip",
+            "geo/ns/cuda/consts.py",
+            "geo/ns/cuda/n.hip",
+            "kernels/hip/other.hip",
+            "setup.py",
+        ]
+    );
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace(r#""csrc", "*.cu""#, r#""csrc", "*.hip""#)
+            .replace("geo/ns/cuda/n.cu", "geo/ns/cuda/n.hip")
+            .replace("kernels/cuda/other.cu", "kernels/hip/other.hip")
+    );
+    assert_eq!(
+        out["geo/cuda/backend.py"],
+        backend.replace("csrc/*.cu", "csrc/*.hip")
+    );
+    if !have_python() {
+        return;
+    }
+    // The output's packages import as the input's do (`geo.ns.cuda` has no `__init__.py`: a
+    // namespace package).
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, text) in &out {
+        let p = tmp.path().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    fs::write(
+        tmp.path().join("geo/cuda/backend.py"),
+        "def build():\n    pass\n",
+    )
+    .unwrap();
+    let o = Command::new("python3")
+        .args(["-c", "import geo.api, geo.cuda; print(geo.cuda.scale(2))"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "2\n");
+}
+
+/// `hipport convert <input> --out <out> --rename torch --no-cache`: its stderr (the report).
+fn convert_report(input: &Path, out: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args(["--rename", "torch", "--no-cache"])
+        .output()
+        .expect("hipport runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// OpenMMLab's `make_cuda_ext(name, module, sources)` joins each source under the module's
+/// directory (`os.path.join(*module.split('.'), src)`): its literals follow the renames there,
+/// given by keyword or by position, in `sources` and `sources_cuda`. A helper that joins in a
+/// way hipport does not read leaves its literals, with a warning naming the renamed file.
+#[test]
+fn sources_a_helper_joins_under_the_module_directory_follow_renames() {
+    let setup = r#"import os
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+
+def make_cuda_ext(name, module, sources, sources_cuda=[]):
+    return CUDAExtension(
+        name='{}.{}'.format(module, name),
+        sources=[os.path.join(*module.split('.'), p) for p in sources + sources_cuda])
+
+
+def make_ext(name, where, srcs):
+    return CUDAExtension(name=name, sources=[os.path.join(where, s) for s in srcs])
+
+
+setup(
+    name='det',
+    ext_modules=[
+        make_cuda_ext(name='roi_cuda', module='det.ops.roi',
+                      sources=['src/roi.cpp', './src/plain.cpp'],
+                      sources_cuda=['src/roi_kernel.cu']),
+        make_cuda_ext('nms_cuda', 'det.ops.nms', ['src/nms_kernel.cu']),
+        make_ext('other', 'det/ops/other', ['src/other_kernel.cu']),
+    ],
+    cmdclass={'build_ext': BuildExtension},
+)
+"#;
+    let kernel =
+        "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n\
+                  void launch(float* x, cudaStream_t s) { k<<<1, 64, 0, s>>>(x); }\n";
+    let binding = "#include <cuda_runtime.h>\nvoid launch(float* x, cudaStream_t s);\n\
+                   void run(float* x) { launch(x, 0); }\n";
+    let t = tree(&[
+        ("det/setup.py", setup),
+        ("det/det/__init__.py", ""),
+        ("det/det/ops/roi/src/roi.cpp", binding),
+        (
+            "det/det/ops/roi/src/plain.cpp",
+            "int plain() { return 1; }\n",
+        ),
+        ("det/det/ops/roi/src/roi_kernel.cu", kernel),
+        ("det/det/ops/nms/src/nms_kernel.cu", kernel),
+        ("det/det/ops/other/src/other_kernel.cu", kernel),
+    ]);
+    let out = convert_checked(&t.path().join("det"));
+    assert_eq!(
+        out["setup.py"],
+        setup
+            .replace("'src/roi.cpp'", "'src/roi_hip.cpp'")
+            .replace("'src/roi_kernel.cu'", "'src/roi_kernel.hip'")
+            .replace("'src/nms_kernel.cu'", "'src/nms_kernel.hip'")
+    );
+    for f in [
+        "det/ops/roi/src/roi_hip.cpp",
+        "det/ops/roi/src/plain.cpp",
+        "det/ops/roi/src/roi_kernel.hip",
+        "det/ops/nms/src/nms_kernel.hip",
+    ] {
+        assert!(out.contains_key(f), "{f} missing: {:?}", out.keys());
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let report = convert_report(&t.path().join("det"), &tmp.path().join("out"));
+    assert!(
+        report.contains("warning[B010]: `src/other_kernel.cu` names no renamed source from this file's directory, but `det/ops/other/src/other_kernel.cu` was renamed to `det/ops/other/src/other_kernel.hip`"),
+        "{report}"
+    );
+    assert_eq!(
+        report.matches("joins its sources under").count(),
+        2,
+        "{report}"
+    );
+    assert!(report.contains("note[B010]: `src/roi.cpp` -> `src/roi_hip.cpp`: `make_cuda_ext` joins its sources under `det/ops/roi` (its module)"), "{report}");
+}

@@ -642,8 +642,21 @@ fn side_of(cond: &[u8], names: &[(String, Side)]) -> Option<Side> {
     if let Some(inner) = t.strip_prefix(b"bool(").and_then(|r| r.strip_suffix(b")")) {
         return side_of(inner, names);
     }
-    if has_top_level_word(t, b"and") || has_top_level_word(t, b"or") {
+    if has_top_level_word(t, b"or") {
         return None;
+    }
+    if has_top_level_word(t, b"and") {
+        // `torch.version.hip is not None and ROCM_HOME is not None`: what every ROCm build that
+        // can compile an extension has set up decides nothing; anything else tested beside
+        // the build does.
+        let rest: Vec<&[u8]> = split_top_level(t, b"and")
+            .into_iter()
+            .filter(|c| !rocm_set_up(c))
+            .collect();
+        return match rest[..] {
+            [c] if !has_top_level_word(c, b"and") => side_of(c, names).filter(|s| *s == Side::Rocm),
+            _ => None,
+        };
     }
     // `True if C else False`.
     let ternary = t
@@ -673,6 +686,24 @@ fn side_of(cond: &[u8], names: &[(String, Side)]) -> Option<Side> {
             .find(|(n, _)| n.as_bytes() == t)
             .map(|&(_, side)| side),
     }
+}
+
+/// Whether condition `c` holds on every ROCm build of PyTorch that can compile an extension:
+/// `ROCM_HOME is not None` (also `!= None`, `bool(ROCM_HOME)`, `ROCM_HOME` alone), which
+/// `torch.utils.cpp_extension` sets from the ROCm installation it builds with.
+fn rocm_set_up(c: &[u8]) -> bool {
+    let t = unwrap_parens(c);
+    let t = t
+        .strip_prefix(b"bool(")
+        .and_then(|r| r.strip_suffix(b")"))
+        .map_or(t, unwrap_parens);
+    let t = t
+        .strip_suffix(b" is not None")
+        .or_else(|| t.strip_suffix(b" != None"))
+        .map_or(t, unwrap_parens);
+    t == b"ROCM_HOME"
+        || t == b"cpp_extension.ROCM_HOME"
+        || t == b"torch.utils.cpp_extension.ROCM_HOME"
 }
 
 /// The parts of a Python file that run only on CUDA builds of PyTorch: the body of an `if`/`elif`
@@ -1119,6 +1150,20 @@ if os.getenv('FAST'):\n    define_macros.append(('FAST', None))\n";
         );
         // Without a test of the build, nothing is read.
         assert!(rocm_define_macros(b"define_macros = [('X', None)]\n").is_empty());
+    }
+
+    #[test]
+    fn a_rocm_test_beside_rocm_home_picks_the_build() {
+        // simple-knn's shape: the name is assigned under a version check, the ROCm test sits
+        // beside `ROCM_HOME is not None`, which every ROCm build that compiles has.
+        let src = "is_rocm = False\nif TORCH_MAJOR > 1:\n  is_rocm = True if ((torch.version.hip is not None) and (ROCM_HOME is not None)) else False\ndef get_sources():\n    if is_rocm:\n        return ['a.hip']\n    else:\n        return ['a.cu']\nfast = torch.version.hip and ROCM_HOME and args.fast\nif fast:\n    x = 1\nelse:\n    y = 2\nif bool(ROCM_HOME) and not torch.version.hip:\n    z = 3\nelse:\n    w = 4\n";
+        let spans: Vec<&str> = cuda_only_spans(src.as_bytes())
+            .into_iter()
+            .map(|(r, _)| &src[r])
+            .collect();
+        // Beside anything else the test decides nothing; a CUDA test beside ROCM_HOME is no
+        // test of the build either (ROCM_HOME is unset there).
+        assert_eq!(spans, ["return ['a.cu']"]);
     }
 
     #[test]

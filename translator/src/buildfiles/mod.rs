@@ -243,6 +243,23 @@ pub fn builds_with_torch(src: &[u8]) -> bool {
     setup_py::builds_with_cpp_extension(&String::from_utf8_lossy(src))
 }
 
+/// The directories a setup.py (`file`, relative to the root) names as Python packages in
+/// `packages=[...]`, relative to the root: `--rename torch` keeps their names, since Python
+/// imports them by name.
+pub fn python_package_dirs(src: &[u8], file: &str) -> Vec<String> {
+    let dir = text::dir_of(file);
+    setup_py::package_dirs(&String::from_utf8_lossy(src))
+        .into_iter()
+        .map(|p| {
+            if dir.is_empty() {
+                p
+            } else {
+                format!("{dir}/{p}")
+            }
+        })
+        .collect()
+}
+
 /// The Python modules that builds import, each with the path of the build that imports it
 /// (directly or through other such modules): the modules a setup.py or a file using
 /// `cpp_extension` imports, found among `py_files` (the tree's `.py` files, relative to the
@@ -583,7 +600,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   CUDAToolkit_VERSION, CUDA_VERSION, ...) are empty in the HIP build, and if() compares an\n\
                   empty version as 0: `VERSION_LESS 11.8` is true, `VERSION_GREATER 12` false, and LESS or\n\
                   GREATER on an empty value false. The finding names the branch taken; it is an error when\n\
-                  that branch is a message(FATAL_ERROR) or message(SEND_ERROR), which stops configuring.",
+                  that branch is a message(FATAL_ERROR) or message(SEND_ERROR), which stops configuring.\n\
+                  A setup.py or JIT build that looks for nvcc (shutil.which('nvcc'), subprocess.call(['nvcc']),\n\
+                  os.system('nvcc --version')) finds none on a ROCm machine, so what the probe gates (a\n\
+                  load() of the extension) is skipped there without a word: test torch.version.hip (ROCm\n\
+                  PyTorch builds with hipcc, from torch.utils.cpp_extension.ROCM_HOME) instead.",
     },
     DiagInfo {
         id: "B009",
@@ -620,7 +641,12 @@ pub const DIAGS: &[DiagInfo] = &[
                   In setup.py and Python builds a glob rewritten so is a note, since the tree's renames\n\
                   decided it; there a warning says what hipport could not follow: a directory name in a\n\
                   joined path renamed by its name alone, or, under renames that move headers, an include\n\
-                  directory it cannot read or a moved one written in parts it does not rewrite.\n\
+                  directory it cannot read or a moved one written in parts it does not rewrite; a source\n\
+                  literal that names no renamed file from the build's directory while a renamed file's\n\
+                  path ends with it (joined to a directory by code hipport does not follow); and a\n\
+                  ROCm branch's X.hip where the file also names X.cu and the run writes no X.hip (convert\n\
+                  with --rename hip). Sources that OpenMMLab's make_cuda_ext(name, module, sources) joins\n\
+                  under module.split('.') are read under that directory and follow the renames.\n\
                   A source path in an include()d *.cmake file resolves against the including\n\
                   CMakeLists.txt's directory, which hipport does not know: it looks beside the file and in\n\
                   the directories above it, and reports a path it finds nowhere.",
@@ -737,7 +763,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   reported, since they never reach hipcc; source paths that name renamed files still\n\
                   follow the renames. This note says which lines were left and which test decides them.\n\
                   A condition that tests something else as well (`torch.version.hip and args.fast`)\n\
-                  decides nothing: both of its branches are translated.",
+                  decides nothing: both of its branches are translated. `ROCM_HOME is not None` beside\n\
+                  the test tests nothing else: every ROCm build that compiles has it.",
     },
 ];
 

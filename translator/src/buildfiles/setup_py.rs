@@ -675,6 +675,12 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
             Some(Tok::Punct { ch: '+', .. }),
             Some(Tok::Ident { text, .. }),
         ) if named_nvcc(text) => Role::Nvcc,
+        // `nvcc_args + [...]`: what is added to nvcc's flags.
+        (Some(Tok::Punct { ch: '+', .. }), Some(Tok::Ident { text, .. }), _)
+            if named_nvcc(text) && !matches!(prev(3), Some(Tok::Punct { ch: '.', .. })) =>
+        {
+            Role::Nvcc
+        }
         (Some(Tok::Punct { ch: '(', .. }), Some(Tok::Ident { text, .. }), _)
             if text == "extend" =>
         {
@@ -693,6 +699,12 @@ fn role_before(toks: &[Tok], open: usize, nvcc: &NvccValues) -> Role {
 
 /// Whether the line holding `at` (a logical line: brackets joined) reads `torch.version.hip`.
 fn statement_tests_rocm(src: &str, at: usize) -> bool {
+    statement_at(src, at).contains("torch.version.hip")
+}
+
+/// The logical line holding `at`: its physical line widened to the brackets around `at`, a
+/// few lines each way.
+fn statement_at(src: &str, at: usize) -> &str {
     let b = src.as_bytes();
     let mut start = src[..at].rfind('\n').map_or(0, |p| p + 1);
     let mut end = src[at..].find('\n').map_or(src.len(), |p| at + p);
@@ -714,7 +726,7 @@ fn statement_tests_rocm(src: &str, at: usize) -> bool {
             break;
         }
     }
-    src[start..end].contains("torch.version.hip")
+    &src[start..end]
 }
 
 /// Translates a setup.py ([`Scope::Setup`]) or the nvcc flags of another Python file
@@ -737,6 +749,12 @@ pub(crate) fn translate(
     let renames = text::renames_from(base, &opts.renamed);
     let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
+    let under_module = if scope == Scope::Setup {
+        module_joined_sources(&toks)
+    } else {
+        BTreeMap::new()
+    };
+    let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
@@ -774,12 +792,23 @@ pub(crate) fn translate(
                         if let (Some((name, true)), true) = (target, arch_done) {
                             arch_lists.insert(name);
                         }
-                    } else if role == Role::Nvcc {
+                    } else if role == Role::Nvcc || scope == Scope::Setup {
+                        // `["--threads", nvcc_threads]`: the flag and its computed count go.
+                        let ctx = if role == Role::Nvcc {
+                            Context::Nvcc
+                        } else {
+                            Context::Any
+                        };
+                        threads_with_computed_count(src, &toks, open, sink, opts, ctx);
+                        if role != Role::Nvcc {
+                            continue;
+                        }
                         // A list that also holds computed elements (`"-I" + os.path.join(...)`):
                         // each run of literals between them is a list of flags of its own.
                         let mut arch_done = false;
                         for run in literal_runs(&toks, open) {
-                            let words = string_list(&toks[run.clone()]).unwrap_or_default();
+                            let mut words = string_list(&toks[run.clone()]).unwrap_or_default();
+                            words.retain(|w| !sink.claimed(w.start, w.end));
                             if words.is_empty() {
                                 continue;
                             }
@@ -888,8 +917,11 @@ pub(crate) fn translate(
         if scope == Scope::Jit {
             if nvcc.span[k] && !in_list[k] && !tested {
                 unrewritten_flags(sink, opts, content, *start, Context::Nvcc);
-            } else if jit_build {
-                renamed_source(&toks, k, sink, &renames, &dirs, &exts);
+            } else if jit_build
+                && !renamed_source(&toks, k, sink, &renames, &dirs, &exts)
+                && !sink.claimed(*quote_at, *end)
+            {
+                unresolved_source(sink, &renames, content, *start);
             }
             continue;
         }
@@ -897,7 +929,22 @@ pub(crate) fn translate(
             torch_arch_list(&toks, k, sink, opts);
             continue;
         }
+        if let Some((dir, call)) = under_module.get(&k) {
+            module_source(
+                sink,
+                &renames,
+                content,
+                *quote_at + 1,
+                dir,
+                call,
+                &mut noted_calls,
+            );
+            continue;
+        }
         if renamed_source(&toks, k, sink, &renames, &dirs, &exts) {
+            continue;
+        }
+        if !sink.claimed(*quote_at, *end) && unresolved_source(sink, &renames, content, *start) {
             continue;
         }
         if flags::is_cuda_path(content) {
@@ -922,6 +969,113 @@ pub(crate) fn translate(
     }
     if scope == Scope::Setup || jit_build {
         stale_include_dirs(src, &toks, sink, opts, base);
+        hip_names_of_cuda_sources(&toks, sink, &renames);
+        nvcc_probes(src, &toks, sink);
+    }
+}
+
+/// Functions that look for a program or run a command: `shutil.which`, distutils'
+/// `find_executable`, and subprocess's and os's runners.
+const PROBES: &[&str] = &[
+    "which",
+    "find_executable",
+    "call",
+    "check_call",
+    "check_output",
+    "run",
+    "Popen",
+    "getoutput",
+    "getstatusoutput",
+    "system",
+    "popen",
+];
+
+/// Warns where a build looks for nvcc (`shutil.which("nvcc")`, `subprocess.call(["nvcc"])`,
+/// `os.system("nvcc --version")`): a ROCm machine has none, so what the probe gates (nerfacc's
+/// `if cuda_toolkit_available(): _C = load(...)`) never runs there, and the port is silently
+/// disabled. A statement that also tests `torch.version.hip` or names `hipcc` has its ROCm
+/// answer.
+fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let probe = |k: usize| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if PROBES.contains(&text.as_str()));
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str { start, content, .. } = t else {
+            continue;
+        };
+        let program = content.split(' ').next().unwrap_or("");
+        if !matches!(program, "nvcc" | "nvcc.exe") {
+            continue;
+        }
+        // `probe("nvcc ...")` or `probe(["nvcc", ...])`.
+        let called = k >= 2 && punct(k - 1, '(') && probe(k - 2)
+            || k >= 3 && punct(k - 1, '[') && punct(k - 2, '(') && probe(k - 3);
+        if !called {
+            continue;
+        }
+        let statement = statement_at(src, *start);
+        if statement.contains("torch.version.hip") || statement.contains("hipcc") {
+            continue;
+        }
+        sink.diag(
+            B_CONSTRUCT,
+            *start,
+            "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
+            Some("on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)".into()),
+        );
+    }
+}
+
+/// Warns of a literal naming `X.hip` in a file that also names `X.cu` (a ROCm branch's
+/// sources, `["spatial.hip", ...] if is_rocm else ["spatial.cu", ...]`) where this run writes
+/// no `X.hip`: the project expects PyTorch's hipify to have made it from `X.cu`, and the ROCm
+/// build then looks for a file the output lacks.
+fn hip_names_of_cuda_sources(toks: &[Tok], sink: &mut Sink, renames: &[(String, String)]) {
+    let literals: HashSet<&str> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Str { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    for t in toks {
+        let Tok::Str {
+            start,
+            content,
+            prefix,
+            triple: false,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        let Some(stem) = content.strip_suffix(".hip") else {
+            continue;
+        };
+        if stem.is_empty()
+            || stem.ends_with('/')
+            || content.contains(['*', '{', ' '])
+            || prefix.contains(['f', 'F', 'b', 'B'])
+        {
+            continue;
+        }
+        let cu = format!("{stem}.cu");
+        if !literals.contains(cu.as_str()) {
+            continue;
+        }
+        let rel = cu.strip_prefix("./").unwrap_or(&cu);
+        let hip = content.strip_prefix("./").unwrap_or(content);
+        let (message, help) = match renames.iter().find(|(o, _)| o == rel) {
+            Some((_, new)) if new == hip => continue,
+            Some((_, new)) => (
+                format!("`{content}` names the HIP port of `{cu}`, which this run writes as `{new}`"),
+                "name the file the run writes, or convert with --rename hip, which keeps directories".to_string(),
+            ),
+            None => (
+                format!("`{content}` names the HIP port of `{cu}`, which is not in the output: without --rename, `{cu}` keeps its name"),
+                "convert with --rename hip (or --rename torch), which writes the .cu sources as .hip".to_string(),
+            ),
+        };
+        sink.diag(B_GLOB, *start, message, Some(help));
     }
 }
 
@@ -1107,7 +1261,15 @@ fn renamed_source(
     }
     // A directory name in os.path.join(here, 'cuda', '*.cu') when every moved directory of
     // that name got the same new one (`--rename torch`: cuda -> hip).
-    if joined_path(toks, k) && !content.contains(['/', '*']) {
+    // Not where the literals before it name a directory that keeps its name (a Python package
+    // `pkg/cuda` beside moved `cuda` directories): a renamed source under it kept that part.
+    let kept = join_prefix(toks, k).is_some_and(|p| {
+        let p = format!("{p}/");
+        renames
+            .iter()
+            .any(|(o, n)| o.starts_with(&p) && n.starts_with(&p))
+    });
+    if joined_path(toks, k) && !content.contains(['/', '*']) && !kept {
         let names: BTreeSet<&str> = dirs
             .iter()
             .filter(|(o, _)| o.rsplit('/').next() == Some(content.as_str()))
@@ -1202,6 +1364,262 @@ fn renamed_source(
         );
     }
     false
+}
+
+/// The Python packages a setup.py names in `packages=[...]` (or a tuple), as directories
+/// relative to its own: `"pkg.cuda"` is `pkg/cuda`, under the directory that `package_dir={"":
+/// "src"}` gives the root package where the file says so.
+pub(crate) fn package_dirs(src: &str) -> Vec<String> {
+    let toks = tokens(src);
+    let ident =
+        |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let string = |k: usize| match toks.get(k) {
+        Some(Tok::Str {
+            content, prefix, ..
+        }) if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
+        _ => None,
+    };
+    // `package_dir={"": "src"}`: where the root package's modules are.
+    let mut root = "";
+    for k in 0..toks.len() {
+        if ident(k, "package_dir")
+            && punct(k + 1, '=')
+            && punct(k + 2, '{')
+            && string(k + 3) == Some("")
+            && punct(k + 4, ':')
+        {
+            if let Some(dir) = string(k + 5) {
+                root = dir.trim_start_matches("./").trim_end_matches('/');
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for k in 0..toks.len() {
+        if !(ident(k, "packages") && punct(k + 1, '=') && (punct(k + 2, '[') || punct(k + 2, '(')))
+        {
+            continue;
+        }
+        let mut j = k + 3;
+        while let Some(name) = string(j) {
+            let path = name.replace('.', "/");
+            if !name.is_empty() && !name.contains(['/', '\\', '*']) {
+                out.push(if root.is_empty() {
+                    path
+                } else {
+                    format!("{root}/{path}")
+                });
+            }
+            if !punct(j + 1, ',') {
+                break;
+            }
+            j += 2;
+        }
+    }
+    out
+}
+
+/// The source literals that a helper function joins under a module's directory, by token:
+/// OpenMMLab's `make_cuda_ext(name, module, sources)` (mmdetection, mmdet3d, OpenPCDet, ...)
+/// builds `os.path.join(*module.split('.'), src)` for each of `sources`, so
+/// `make_cuda_ext(module='pkg.ops', sources=['src/k.cu'])` names `pkg/ops/src/k.cu`. A helper is
+/// any function of the file whose body joins `*P.split('.')` for one of its parameters `P`;
+/// its list arguments are the parameters named `sources...`. Each literal comes with the
+/// directory (`pkg/ops`), and the helper's name with the token of the call.
+fn module_joined_sources(toks: &[Tok]) -> BTreeMap<usize, (String, (String, usize))> {
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    // The parameter names of each `def NAME(...)`, where they end, and where the next `def` is.
+    let defs: Vec<(usize, &str, usize)> = (0..toks.len())
+        .filter(|&k| ident(k) == Some("def") && punct(k + 2, '('))
+        .filter_map(|k| Some((k, ident(k + 1)?, k + 2)))
+        .collect();
+    // name -> (index and name of the module parameter, indices and names of the source ones)
+    type Params = Vec<(usize, String)>;
+    let mut helpers: BTreeMap<&str, (usize, String, Params)> = BTreeMap::new();
+    for (n, &(_, name, open)) in defs.iter().enumerate() {
+        let params: Vec<String> = list_elements(toks, open)
+            .into_iter()
+            .map(|r| match &toks[r] {
+                [Tok::Ident { text, .. }, ..] => text.clone(),
+                _ => String::new(),
+            })
+            .collect();
+        let body_end = defs.get(n + 1).map_or(toks.len(), |d| d.0);
+        // `join(*P.split('.')`
+        let module = (open..body_end).find_map(|j| {
+            let p = ident(j + 3)?;
+            (ident(j) == Some("join")
+                && punct(j + 1, '(')
+                && punct(j + 2, '*')
+                && punct(j + 4, '.')
+                && ident(j + 5) == Some("split")
+                && punct(j + 6, '(')
+                && matches!(toks.get(j + 7), Some(Tok::Str { content, .. }) if content == "."))
+            .then_some(p)
+        });
+        let Some(module) = module else { continue };
+        let Some(at) = params.iter().position(|p| p == module) else {
+            continue;
+        };
+        let sources: Vec<(usize, String)> = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.starts_with("sources"))
+            .map(|(i, p)| (i, p.clone()))
+            .collect();
+        if !sources.is_empty() {
+            helpers.insert(name, (at, module.to_string(), sources));
+        }
+    }
+    let mut out = BTreeMap::new();
+    if helpers.is_empty() {
+        return out;
+    }
+    for k in 0..toks.len() {
+        let Some((module_at, module_name, sources)) = ident(k).and_then(|n| helpers.get(n)) else {
+            continue;
+        };
+        if !punct(k + 1, '(') || k > 0 && (punct(k - 1, '.') || ident(k - 1) == Some("def")) {
+            continue;
+        }
+        let args = list_elements(toks, k + 1);
+        // Each argument by the parameter it fills: keyword, else position.
+        let named = |r: &std::ops::Range<usize>| match (ident(r.start), punct(r.start + 1, '=')) {
+            (Some(name), true) if !punct(r.start + 2, '=') => Some(name),
+            _ => None,
+        };
+        let value = |r: &std::ops::Range<usize>| {
+            if named(r).is_some() {
+                r.start + 2..r.end
+            } else {
+                r.clone()
+            }
+        };
+        let arg_for = |index: usize, name: &str| {
+            args.iter()
+                .find(|r| named(r) == Some(name))
+                .or_else(|| args.get(index).filter(|r| named(r).is_none()))
+                .map(&value)
+        };
+        let Some(m) = arg_for(*module_at, module_name) else {
+            continue;
+        };
+        let dir = match &toks[m] {
+            [Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }] if prefix.is_empty() && !content.is_empty() && !content.contains(['/', '{']) => {
+                content.replace('.', "/")
+            }
+            _ => continue,
+        };
+        for (index, name) in sources {
+            let Some(list) = arg_for(*index, name) else {
+                continue;
+            };
+            if !punct(list.start, '[') || !punct(list.end.wrapping_sub(1), ']') {
+                continue;
+            }
+            for elem in list_elements(toks, list.start) {
+                if let [Tok::Str {
+                    prefix,
+                    triple: false,
+                    ..
+                }] = &toks[elem.clone()]
+                {
+                    if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") {
+                        let call = (ident(k).unwrap_or("").to_string(), k);
+                        out.insert(elem.start, (dir.clone(), call));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Renames a source literal that a helper joins under directory `dir` (see
+/// [`module_joined_sources`]): the part after `dir/` of the new name, when the file stays under
+/// it; a warning when it left it. `at` is where the literal's text starts; the first rename
+/// of a call (one not yet in `noted`) gets a note saying where its sources were read.
+fn module_source(
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    content: &str,
+    at: usize,
+    dir: &str,
+    call: &(String, usize),
+    noted: &mut HashSet<(String, usize)>,
+) {
+    let helper = &call.0;
+    let rel = content.strip_prefix("./").unwrap_or(content);
+    let skip = content.len() - rel.len();
+    let full = format!("{dir}/{rel}");
+    let Some((_, new)) = renames.iter().find(|(o, _)| *o == full) else {
+        return;
+    };
+    match new.strip_prefix(&format!("{dir}/")) {
+        Some(tail) => {
+            if sink.edit(at + skip, at + content.len(), tail, B_GLOB.id) && noted.insert(call.clone())
+            {
+                sink.diag_as(
+                    B_GLOB,
+                    crate::diag::Severity::Note,
+                    at - 1,
+                    format!("`{content}` -> `{tail}`: `{helper}` joins its sources under `{dir}` (its module), where `{full}` is now `{new}`; the call's other renamed sources follow the same way"),
+                    None,
+                );
+            }
+        }
+        None => sink.diag(
+            B_GLOB,
+            at - 1,
+            format!("`{content}`, which `{helper}` joins under `{dir}`, was renamed to `{new}`, outside that directory"),
+            Some("name the new file relative to the module's directory by hand".into()),
+        ),
+    }
+}
+
+/// Warns of a literal naming a source file (`'src/k.cu'`) that is no renamed source as seen
+/// from this file's directory while one whose path ends the same way was renamed: the path is
+/// joined to a directory in code hipport does not follow (a helper function), so it may name a
+/// file that no longer exists. Returns whether it warned.
+fn unresolved_source(
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    content: &str,
+    at: usize,
+) -> bool {
+    const SOURCES: &[&str] = &["cu", "cpp", "cc", "cxx", "c", "h", "hpp", "cuh"];
+    let rel = content.strip_prefix("./").unwrap_or(content);
+    let named_source = rel
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && SOURCES.contains(&ext))
+        && !rel.contains(['*', '{', ' ', '\\'])
+        && !rel.starts_with(['/', '-']);
+    if !named_source || renames.iter().any(|(o, _)| o == rel) {
+        return false;
+    }
+    let tail = format!("/{rel}");
+    let Some((old, new)) = renames
+        .iter()
+        .find(|(o, _)| o.ends_with(&tail) && !o.starts_with("../"))
+    else {
+        return false;
+    };
+    sink.diag(
+        B_GLOB,
+        at,
+        format!("`{content}` names no renamed source from this file's directory, but `{old}` was renamed to `{new}`: if code joins it to a directory hipport does not follow, it names a file that no longer exists"),
+        Some("rename it by hand where it means that file".into()),
+    );
+    true
 }
 
 /// The include directories a setup.py or JIT build names (see [`super::include_dirs`]): the
@@ -1722,6 +2140,121 @@ fn joined_path(toks: &[Tok], k: usize) -> bool {
     false
 }
 
+/// The path that the literal arguments of `os.path.join(...)` up to and including the literal
+/// at `k` name (`join(here, "pkg", "cuda", ...)` at `"cuda"`: `pkg/cuda`); the first argument
+/// may be any expression (the directory). `None` outside a join or after another expression.
+fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
+    let mut depth = 0;
+    let mut j = k;
+    let open = loop {
+        j = j.checked_sub(1)?;
+        match &toks[j] {
+            Tok::Punct {
+                ch: ')' | ']' | '}',
+                ..
+            } => depth += 1,
+            Tok::Punct {
+                ch: '(' | '[' | '{',
+                ..
+            } if depth > 0 => depth -= 1,
+            Tok::Punct { ch: '(', .. } => break j,
+            Tok::Punct { ch: '[' | '{', .. } => return None,
+            _ => {}
+        }
+    };
+    if !matches!(toks.get(open.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join") {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for (n, arg) in list_elements(toks, open).into_iter().enumerate() {
+        let (lit, last) = match &toks[arg.clone()] {
+            [Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                (Some(content.as_str()), arg.start == k)
+            }
+            _ => (None, false),
+        };
+        match lit {
+            Some(c) => parts.push(c),
+            None if n == 0 => {}
+            None => return None,
+        }
+        if last {
+            return Some(parts.join("/"));
+        }
+    }
+    None
+}
+
+/// Drops nvcc's parallel compilation flag from the list opened at `open` where its count is an
+/// expression (`nvcc_args + ["--threads", nvcc_threads]`, apex's and flash-attention's
+/// `append_nvcc_threads`): hipcc rejects `--threads`, and the count alone would be taken for an
+/// input file. Both elements go, with the note the flag mapping gives `--threads N`; `-t`
+/// only in a list known to be nvcc's (`ctx`).
+fn threads_with_computed_count(
+    src: &str,
+    toks: &[Tok],
+    open: usize,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    ctx: Context,
+) {
+    let elems = list_elements(toks, open);
+    let literal = |r: &std::ops::Range<usize>| match &toks[r.clone()] {
+        [Tok::Str {
+            content,
+            prefix,
+            triple: false,
+            ..
+        }] if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
+        _ => None,
+    };
+    let span = |r: &std::ops::Range<usize>| (tok_start(&toks[r.start]), tok_end(&toks[r.end - 1]));
+    let mut i = 0;
+    while i + 1 < elems.len() {
+        let (flag, count) = (&elems[i], &elems[i + 1]);
+        let is_flag =
+            literal(flag).is_some_and(|f| f == "--threads" || f == "-t" && ctx == Context::Nvcc);
+        if !is_flag || literal(count).is_some() {
+            i += 1;
+            continue;
+        }
+        let (s, _) = span(flag);
+        let (cs, ce) = span(count);
+        let words = [literal(flag).unwrap_or_default(), &src[cs..ce]];
+        let mapped = flags::map_words(&words, opts, ctx, &mut false);
+        let dropped = mapped.changes.len() == 2
+            && mapped
+                .changes
+                .iter()
+                .all(|(_, a)| matches!(a, flags::Action::Remove));
+        if !dropped {
+            i += 1;
+            continue;
+        }
+        // With the comma after the pair, or before it when it ends the list.
+        let (from, to) = match (elems.get(i + 2), i.checked_sub(1).map(|p| &elems[p])) {
+            (Some(next), _) => (s, span(next).0),
+            (None, Some(prev)) => (span(prev).1, ce),
+            (None, None) => {
+                let comma = matches!(toks.get(count.end), Some(Tok::Punct { ch: ',', .. }));
+                (s, if comma { ce + 1 } else { ce })
+            }
+        };
+        let rule = mapped.notes.first().map_or("B002", |n| n.info.id);
+        if sink.edit(from, to, "", rule) {
+            for n in mapped.notes {
+                sink.note(n, s);
+            }
+        }
+        i += 2;
+    }
+}
+
 /// The words of a list made only of single-line string literals and commas.
 fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
     let mut words = Vec::new();
@@ -1753,7 +2286,7 @@ fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
 }
 
 /// The variable the list opened at `open` goes to, and whether it is assigned (`x = [`) rather
-/// than added (`x += [`, `x.extend([`).
+/// than added (`x += [`, `x.extend([`, `x + [`).
 fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
     let prev = |n: usize| open.checked_sub(n).and_then(|k| toks.get(k));
     match (prev(1), prev(2), prev(3), prev(4)) {
@@ -1780,6 +2313,12 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
             Some(Tok::Punct { ch: '.', .. }),
             Some(Tok::Ident { text, .. }),
         ) if m == "extend" => Some((text.clone(), false)),
+        // `nvcc_flags + [...]`: added to the variable's list.
+        (Some(Tok::Punct { ch: '+', .. }), Some(Tok::Ident { text, .. }), before, _)
+            if !matches!(before, Some(Tok::Punct { ch: '.', .. })) =>
+        {
+            Some((text.clone(), false))
+        }
         _ => None,
     }
 }
@@ -2461,6 +3000,26 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         let (again, _) = translate_build(BuildKind::Python, out.as_bytes(), "jit.py", &o);
         assert!(again.is_empty(), "{again:?}");
     }
+    #[test]
+    fn a_list_added_to_nvcc_flags_is_one_of_nvcc_flags() {
+        // apex's `append_nvcc_threads`: what `nvcc_args + [...]` adds reaches nvcc, and the
+        // list it is added to already has the HIP 6.2 define.
+        let o = BuildOptions {
+            warp_sync_define: true,
+            ..BuildOptions::default()
+        };
+        let src = "nvcc_args = [\"-O3\"]\ndef more(nvcc_args, n):\n    return nvcc_args + [\"--use_fast_math\", \"--threads\", n]\nother = flags + [\"-t\", n]\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "nvcc_args = [\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O3\"]\ndef more(nvcc_args, n):\n    return nvcc_args + [\"-ffast-math\"]\nother = flags + [\"-t\", n]\n"
+        );
+        let ids: Vec<(usize, &str)> = diags.iter().map(|d| (d.line, d.id.as_str())).collect();
+        // The linker's `-t` in a list that is not nvcc's takes no count: it stays.
+        assert_eq!(ids, [(1, "B011"), (3, "B001"), (3, "B002")], "{diags:#?}");
+        assert_eq!(diags[2].message, "nvcc flag `--threads n` dropped");
+    }
+
     #[test]
     fn hip_6_2_nvcc_lists_define_the_warp_sync_builtins() {
         let o = BuildOptions {

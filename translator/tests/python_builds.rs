@@ -1,0 +1,283 @@
+//! `hipport convert` on small PyTorch extension trees whose Python build code has a shape of its
+//! own: a setup.py ROCm branch naming the `.hip` files PyTorch's hipify would write, nvcc's
+//! `--threads` with a computed count, and a JIT build gated on finding nvcc. The outputs are
+//! checked as text, with their diagnostics, and parsed with python3 (skipped with `SKIPPED:`
+//! where it is missing, a failure under `CI=true`).
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+/// Writes `files` (relative path, text) under a new temporary directory.
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let p = tmp.path().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    tmp
+}
+
+/// What a run reported: its text report (stderr) and its diagnostics.
+struct Run {
+    report: String,
+    diags: Vec<serde_json::Value>,
+}
+
+impl Run {
+    /// The diagnostics of the file whose path ends with `file`, as `(id, line, message)`.
+    fn findings(&self, file: &str) -> Vec<(String, u64, String)> {
+        self.diags
+            .iter()
+            .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file)))
+            .map(|d| {
+                (
+                    d["id"].as_str().unwrap_or("").to_string(),
+                    d["line"].as_u64().unwrap_or(0),
+                    d["message"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// `hipport convert <input> --out <out> --no-cache --report ...` with `args`, which must
+/// succeed.
+fn convert(input: &Path, out: &Path, args: &[&str]) -> Run {
+    let json = out.with_extension("json");
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .arg("--report")
+        .arg(&json)
+        .arg("--no-cache")
+        .args(args)
+        .output()
+        .expect("hipport runs");
+    let report = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{report}");
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    let diags = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
+        .collect();
+    Run { report, diags }
+}
+
+/// Whether `python3` runs; under `CI=true` a missing one fails the test.
+fn have_python() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "python3 is required in CI"
+        );
+        eprintln!("SKIPPED: python3 is not installed");
+    }
+    ok
+}
+
+/// Parses `path` with python3's `ast`: the output is still Python.
+fn assert_parses(path: &Path) {
+    if !have_python() {
+        return;
+    }
+    let o = Command::new("python3")
+        .args(["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+const KERNEL: &str = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n\
+                      void launch(float* x) { k<<<1, 64>>>(x); cudaDeviceSynchronize(); }\n";
+
+/// simple-knn's shape: the ROCm branch names `knn.hip`, which only a renaming run writes, and
+/// the test is a name assigned `torch.version.hip is not None and ROCM_HOME is not None` under a
+/// version check: its `else` runs only on CUDA PyTorch (B016) and keeps its nvcc flags.
+#[test]
+fn a_rocm_branch_naming_hip_files_needs_a_renaming_run() {
+    let setup = r#"import torch
+from setuptools import setup
+from torch.utils.cpp_extension import CUDAExtension, BuildExtension, ROCM_HOME
+
+MAJOR = int(torch.__version__.split('.')[0])
+is_rocm = False
+if MAJOR >= 1:
+    is_rocm = True if ((torch.version.hip is not None) and (ROCM_HOME is not None)) else False
+
+def sources():
+    if is_rocm:
+        return ["knn.hip", "ext.cpp"]
+    else:
+        return ["knn.cu", "ext.cpp"]
+
+def nvcc_args():
+    if is_rocm:
+        return ["-O3"]
+    else:
+        return ["-O3", "--use_fast_math"]
+
+setup(name="knn", ext_modules=[CUDAExtension("knn._C", sources(),
+      extra_compile_args={"nvcc": nvcc_args()})], cmdclass={"build_ext": BuildExtension})
+"#;
+    let t = tree(&[
+        ("knn/setup.py", setup),
+        ("knn/knn.cu", KERNEL),
+        ("knn/ext.cpp", "void launch(float*);\n"),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("knn"), &out, &[]);
+    let found = run.findings("setup.py");
+    assert!(
+        found.contains(&(
+            "B010".into(),
+            12,
+            "`knn.hip` names the HIP port of `knn.cu`, which is not in the output: without --rename, `knn.cu` keeps its name".into()
+        )),
+        "{found:#?}"
+    );
+    assert!(
+        run.report
+            .contains("help: convert with --rename hip (or --rename torch)"),
+        "{}",
+        run.report
+    );
+    // The CUDA branch is read as PyTorch runs it: left alone, with one note at the test.
+    assert!(
+        found.iter().any(|(id, line, m)| id == "B016"
+            && *line == 17
+            && m.contains("20 run only on CUDA PyTorch")),
+        "{found:#?}"
+    );
+    assert_eq!(fs::read_to_string(out.join("setup.py")).unwrap(), setup);
+    assert!(out.join("knn.cu").is_file());
+
+    // A renaming run writes the file the ROCm branch names: nothing to say.
+    let renamed = t.path().join("renamed");
+    let run = convert(&t.path().join("knn"), &renamed, &["--rename", "hip"]);
+    assert!(renamed.join("knn.hip").is_file());
+    assert!(!run.report.contains("names the HIP port"), "{}", run.report);
+    assert_parses(&renamed.join("setup.py"));
+}
+
+/// apex's and flash-attention's `append_nvcc_threads`: `nvcc_args + ["--threads", n]` is a list
+/// of nvcc flags; the flag goes with its computed count, as `--threads 4` does elsewhere.
+#[test]
+fn nvcc_threads_with_a_computed_count_are_dropped() {
+    let setup = r#"import os
+from setuptools import setup
+from torch.utils.cpp_extension import CUDAExtension, BuildExtension
+
+def append_nvcc_threads(nvcc_extra_args):
+    nvcc_threads = os.getenv("NVCC_THREADS") or "4"
+    return nvcc_extra_args + ["--threads", nvcc_threads]
+
+def with_jobs(nvcc_flags, jobs):
+    return nvcc_flags + ["-O3", "-t", jobs, "--use_fast_math"]
+
+# Not nvcc's: the linker's -t takes no count.
+link = ["-t", os.getenv("TRACE")]
+setup(name="e", ext_modules=[CUDAExtension("e", ["k.cu"],
+      extra_compile_args={"nvcc": append_nvcc_threads(with_jobs(["-O2"], "2"))})],
+      cmdclass={"build_ext": BuildExtension})
+"#;
+    let t = tree(&[("e/setup.py", setup), ("e/k.cu", KERNEL)]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("e"), &out, &[]);
+    assert_eq!(
+        fs::read_to_string(out.join("setup.py")).unwrap(),
+        setup
+            .replace(
+                r#"nvcc_extra_args + ["--threads", nvcc_threads]"#,
+                "nvcc_extra_args + []"
+            )
+            .replace(
+                r#"["-O3", "-t", jobs, "--use_fast_math"]"#,
+                r#"["-O3", "-ffast-math"]"#
+            )
+    );
+    let found = run.findings("setup.py");
+    assert!(
+        found.contains(&(
+            "B002".into(),
+            7,
+            "nvcc flag `--threads nvcc_threads` dropped".into()
+        )),
+        "{found:#?}"
+    );
+    assert!(
+        found.contains(&("B002".into(), 10, "nvcc flag `-t jobs` dropped".into())),
+        "{found:#?}"
+    );
+    assert!(!found.iter().any(|(_, line, _)| *line == 13), "{found:#?}");
+    assert_parses(&out.join("setup.py"));
+}
+
+/// nerfacc's shape: a JIT build runs only where `nvcc` is found, which a ROCm machine never
+/// has. The probes are warnings (B008) in a file that builds; a probe whose statement also asks
+/// for ROCm, and one in a file that builds nothing, are not.
+#[test]
+fn a_jit_build_gated_on_finding_nvcc_is_reported() {
+    let backend = r#"import glob, os, shutil, subprocess
+from subprocess import DEVNULL, call
+import torch
+from torch.utils.cpp_extension import load
+
+def toolkit_available():
+    try:
+        call(["nvcc"], stdout=DEVNULL, stderr=DEVNULL)
+        return True
+    except FileNotFoundError:
+        return False
+
+def version():
+    return subprocess.check_output("nvcc --version", shell=True)
+
+def usable():
+    return torch.version.hip is not None or shutil.which("nvcc") is not None
+
+PATH = os.path.dirname(os.path.abspath(__file__))
+if shutil.which("nvcc") and toolkit_available():
+    _C = load(name="k", sources=glob.glob(os.path.join(PATH, "csrc/*.cu")))
+"#;
+    let tool = "import shutil\nHAVE_NVCC = shutil.which(\"nvcc\") is not None\n";
+    let t = tree(&[
+        ("p/backend.py", backend),
+        ("p/tools.py", tool),
+        ("p/csrc/k.cu", KERNEL),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("p"), &out, &[]);
+    let found = run.findings("backend.py");
+    let probes: Vec<u64> = found
+        .iter()
+        .filter(|(id, _, _)| id == "B008")
+        .map(|(_, line, _)| *line)
+        .collect();
+    assert_eq!(probes, [8, 14, 20], "{}", run.report);
+    assert!(
+        run.report.contains(
+            "warning[B008]: the build looks for nvcc here, which a ROCm machine does not have"
+        ),
+        "{}",
+        run.report
+    );
+    assert!(run.findings("tools.py").is_empty(), "{}", run.report);
+    assert_eq!(fs::read_to_string(out.join("backend.py")).unwrap(), backend);
+    assert_parses(&out.join("backend.py"));
+}
