@@ -106,6 +106,10 @@ pub(super) fn finish(a: &mut Analyzer) {
     narrow_blocks(a);
 }
 
+/// Words of the H001 report on a broadcast in segment code, which dropping the segment code's
+/// findings keeps.
+pub(super) const SEGMENT_BROADCAST: &str = "broadcasts from lane 0 of the wavefront, but";
+
 /// How one warp operation treats a 64-lane wavefront.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Lanes {
@@ -213,6 +217,7 @@ fn segments(a: &mut Analyzer) {
     if !segmented.is_empty() || !constants.is_empty() {
         a.out.retain(|d| {
             !(d.id == "H001"
+                && !d.message.contains(SEGMENT_BROADCAST)
                 && (segmented.iter().any(|r| r.contains(&d.offset))
                     || constants.contains(&d.offset)))
         });
@@ -630,7 +635,13 @@ pub(super) fn guarded_shift<'t>(
     let Some(parent) = call.parent() else {
         return false;
     };
-    let guard = Guard { a, call, delta, up };
+    let guard = Guard {
+        a,
+        call,
+        delta,
+        up,
+        tree: false,
+    };
     let var = match parent.kind_name() {
         "assignment_expression"
             if parent.field(FIELDS.right) == Some(call)
@@ -644,7 +655,11 @@ pub(super) fn guarded_shift<'t>(
         _ => None,
     };
     let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
-        return !up && down_tree(a, &guard, call, delta);
+        let tree = Guard {
+            tree: true,
+            ..guard
+        };
+        return !up && down_tree(a, &tree, call, delta);
     };
     let Some(scope) = enclosing_block(call) else {
         return false;
@@ -702,7 +717,9 @@ fn reads_guarded<'t>(
                     .parent()
                     .is_some_and(|p| p.kind_name() == "return_statement");
                 let guarded = guard.covers(n, scope)
-                    || returned && depth > 0 && result_guarded(a, guard, n, depth - 1);
+                    || returned && depth > 0 && result_guarded(a, guard, n, depth - 1)
+                    || guard.tree && lane0_broadcast(a, n).is_some()
+                    || segment_shuffle_value(a, n);
                 if !guarded {
                     return Visit::Stop;
                 }
@@ -784,6 +801,108 @@ fn result_guarded<'t>(
     calls > 0
 }
 
+/// Where identifier `n` is the value of a broadcast from lane 0 without a width
+/// (`__shfl_sync(m, v, 0)`, `__shfl(v, 0)`): that call.
+fn lane0_broadcast<'t>(a: &Analyzer<'_, 't>, n: Node<'t>) -> Option<Node<'t>> {
+    let list = n.parent().filter(|p| p.kind_name() == "argument_list")?;
+    let call = list
+        .parent()
+        .filter(|p| p.kind_name() == "call_expression")?;
+    let name = a.text(call.field(FIELDS.function)?);
+    let sync = match name {
+        "__shfl" => 0,
+        "__shfl_sync" => 1,
+        _ => return None,
+    };
+    let args: Vec<Node> = crate::parse::named_children(list)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    (args.len() == 2 + sync && args[sync] == n && a.eval(args[1 + sync]) == Some(0)).then_some(call)
+}
+
+/// Whether identifier `n` is the value a shuffle with a width of 32 or less moves
+/// (`__shfl_sync(m, v, 0, 32)`): it reads within the reader's segment, as on NVIDIA.
+fn segment_shuffle_value(a: &Analyzer, n: Node) -> bool {
+    let Some(list) = n.parent().filter(|p| p.kind_name() == "argument_list") else {
+        return false;
+    };
+    let Some(call) = list.parent().filter(|p| p.kind_name() == "call_expression") else {
+        return false;
+    };
+    let name = call.field(FIELDS.function).map_or("", |f| a.text(f));
+    if !name.starts_with("__shfl") {
+        return false;
+    }
+    let sync = usize::from(name.ends_with("_sync"));
+    let args: Vec<Node> = crate::parse::named_children(list)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    args.len() == 3 + sync
+        && args[sync] == n
+        && a.eval(args[2 + sync])
+            .is_some_and(|w| (1..=32).contains(&w))
+}
+
+/// `__shfl_sync(m, v, 0)` (no width) where `v` holds the result of a down-shuffle tree over
+/// 32-lane segments (see [`down_tree`]): each segment's sum sits at the segment's lane 0, but
+/// the broadcast reads the wavefront's lane 0, so on 64 lanes the second segment gets the
+/// first one's (flash-attention's layer norm). The message for H001, with the place of the
+/// closing parenthesis a width of 32 goes before.
+pub(super) fn segment_broadcast<'t>(
+    a: &Analyzer<'_, 't>,
+    call: Node<'t>,
+) -> Option<(String, usize)> {
+    let list = call.field(FIELDS.arguments)?;
+    let value = crate::parse::named_children(list)
+        .filter(|c| c.kind_name() != "comment")
+        .find(|c| c.kind_name() == "identifier" && lane0_broadcast(a, *c) == Some(call))?;
+    let v = a.text(value);
+    let func = a.func_at(call.start_byte())?;
+    let body = func.node.field(FIELDS.body)?;
+    let mut tree = false;
+    walk_subtree(body, |n| {
+        if n.start_byte() >= call.start_byte() {
+            return Visit::Stop;
+        }
+        if n.kind_name() == "call_expression" {
+            let name = n.field(FIELDS.function).map(|f| a.text(f)).unwrap_or("");
+            let sync = usize::from(name == "__shfl_down_sync");
+            if name == "__shfl_down" || name == "__shfl_down_sync" {
+                let args: Vec<Node> = n
+                    .field(FIELDS.arguments)
+                    .map(|l| {
+                        crate::parse::named_children(l)
+                            .filter(|c| c.kind_name() != "comment")
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if args.len() == 2 + sync
+                    && a.text(args[sync]) == v
+                    && guarded_shift(a, n, args[1 + sync], false)
+                {
+                    tree = true;
+                    return Visit::Stop;
+                }
+            }
+        }
+        Visit::Descend
+    });
+    tree.then(|| {
+        (
+            format!(
+                "`{}` {SEGMENT_BROADCAST} the reduction before it leaves each 32-lane segment's result at that segment's lane 0: on 64-lane wavefronts lanes 32-63 get the first segment's value",
+                squash_blanks(a.text(call))
+            ),
+            list.end_byte() - 1,
+        )
+    })
+}
+
+/// `t` on one line, its runs of blanks made one space.
+fn squash_blanks(t: &str) -> String {
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
 /// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, so lane 0 of each
 /// 32 lanes only ever combines values of its own 32 (16 + 8 + 4 + 2 + 1 = 31). It stays in
@@ -854,6 +973,10 @@ struct Guard<'x, 'a, 't> {
     call: Node<'t>,
     delta: Node<'t>,
     up: bool,
+    /// For a down-shuffle tree's result: a broadcast of it from lane 0 without a width is
+    /// reported on its own (see [`segment_broadcast`]), not a reason to call the code
+    /// wavefront code.
+    tree: bool,
 }
 
 impl Guard<'_, '_, '_> {

@@ -2849,6 +2849,25 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             })
         {
             Lanes::GuardedShift
+        } else if width.is_none()
+            && matches!(name, "__shfl" | "__shfl_sync")
+            && hip_compiles(a, n) != Some(false)
+        {
+            match super::row_warps::segment_broadcast(a, n) {
+                Some((msg, close)) => {
+                    a.report(
+                        &WARP_SIZE_32,
+                        Severity::Error,
+                        n,
+                        format!("{msg}; {WAVE_NOTE}"),
+                        Some("pass a width of 32, which broadcasts from each segment's lane 0: `__shfl_sync(mask, v, 0, 32)`".into()),
+                        vec![Edit::insert(close, ", 32", "H001")],
+                    );
+                    // With the width, the segments are what it works on.
+                    Lanes::Width32
+                }
+                None => Lanes::Wavefront,
+            }
         } else {
             Lanes::Wavefront
         }

@@ -3337,3 +3337,32 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
         );
     }
 }
+
+/// flash-attention's layer norm shape (realuser3's G-q): 32-lane rows reduced by a down tree,
+/// then the row's total broadcast with `__shfl_sync(m, s, 0)`. The lane math and the tree are
+/// right on 64 lanes; the broadcast reads the wavefront's lane 0, so the second row gets the
+/// first one's total: one error there, with the width-32 fix, and none on the rest.
+#[test]
+fn h001_a_broadcast_after_a_segment_tree_is_the_one_error() {
+    let src = "__global__ void rows(float* x, int cols) {\n\
+                 const unsigned lane = threadIdx.x % 32;\n\
+                 const unsigned row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n\
+                 float v = x[row * cols + lane];\n\
+                 float s = v;\n\
+                 for (int it = 16; it > 0; it /= 2) s += __shfl_down_sync(0xffffffffu, s, it);\n\
+                 s = __shfl_sync(0xffffffffu, s, 0);\n\
+                 x[row * cols + lane] = v / s;\n}\n";
+    assert_eq!(ids_at(src, "H001"), vec![(7, Severity::Error)]);
+    let out = fixed(src, Version::new(6, 4, 0));
+    assert!(
+        out.contains("s = __shfl_sync(0xffffffffu, s, 0, 32);"),
+        "{out}"
+    );
+    assert!(lines_of(&out, "H001").is_empty(), "{:?}", run(&out));
+    // Broadcasting from another lane, or a value no tree made, is not this case.
+    let other = src.replace(
+        "s = __shfl_sync(0xffffffffu, s, 0);",
+        "s = __shfl_sync(0xffffffffu, v, 0);",
+    );
+    assert!(ids_at(&other, "H001").len() >= 3, "{:?}", run(&other));
+}
