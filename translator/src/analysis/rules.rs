@@ -3950,11 +3950,24 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             };
             if let Some(d) = var {
                 if a.is_32bit(&d.ty_text) && !d.pointer {
-                    let fix = widen_decl_fix(a, &d);
+                    // `0xffffffff >> (32 - n)`: a wider type keeps the 32-lane value.
+                    let built_for_32 = d.init.filter(|i| mask_built_for_32(a.text(*i)));
+                    let fix = if built_for_32.is_some() {
+                        vec![]
+                    } else {
+                        widen_decl_fix(a, &d)
+                    };
                     let what = if has_sync {
                         "is declared `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask"
                     } else {
                         "is declared `{ty}`, and the _sync builtins do not exist before HIP 6.2"
+                    };
+                    let help = match built_for_32 {
+                        Some(init) => format!(
+                            "declare the mask `{WIDE}` and compute it for 64 lanes: its value, `{}`, is built for 32 and still leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`)",
+                            snippet(a.text(init))
+                        ),
+                        None => format!("declare the mask `{WIDE}`"),
                     };
                     a.report(
                         &SYNC_MASK_32,
@@ -3964,7 +3977,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                             "lane mask `{mask_text}` passed to `{name}` {}",
                             what.replace("{ty}", &d.ty_text)
                         ),
-                        Some(format!("declare the mask `{WIDE}`")),
+                        Some(help),
                         if has_sync { fix } else { vec![] },
                     );
                     return;
@@ -4276,6 +4289,19 @@ fn mask_as_value(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         Some(format!("drop the mask (`{name}({})`), or call `{name}_sync` (HIP 6.2 and later)", rest.join(", "))),
         vec![],
     );
+}
+
+/// Whether a mask's initializer computes it for 32 lanes: the 32-bit full mask shifted
+/// (`0xffffffff >> n`, cuda-samples' reduce7), or lane counts taken modulo 32 (`& 31`, `32 - n`).
+fn mask_built_for_32(init: &str) -> bool {
+    let t: String = init
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let full32 =
+        t.contains("0xffffffff") && !t.contains("0xffffffffffffffff") && !t.contains("ull");
+    full32 && (t.contains(">>") || t.contains("<<")) || t.contains("&31") || t.contains("32-")
 }
 
 /// H058: `__half_raw h = {0x7C00};` (or `__half_raw{...}`, `__half2_raw r = {a, b}`): CUDA's

@@ -3366,3 +3366,26 @@ fn h001_a_broadcast_after_a_segment_tree_is_the_one_error() {
     );
     assert!(ids_at(&other, "H001").len() >= 3, "{:?}", run(&other));
 }
+
+/// cuda-samples' reduce7: a mask computed for 32 lanes (`0xffffffff >> n`) stays a 32-lane
+/// value in a wider type, so the help says to compute it for 64 lanes and no fix only widens it.
+#[test]
+fn h003_a_mask_computed_for_32_lanes_needs_more_than_a_wider_type() {
+    let src = "__global__ void k(float* p, int size) {\n\
+                 unsigned int n = size & 31;\n\
+                 const unsigned int mask = 0xffffffff >> (32 - n);\n\
+                 p[0] = __shfl_down_sync(mask, p[0], 1);\n\
+                 unsigned int all = 0xffffffff;\n\
+                 p[1] = __shfl_down_sync(all, p[1], 1);\n\
+               }\n";
+    let d = run_with(src, Version::new(7, 0, 0), true);
+    let h003: Vec<_> = d.iter().filter(|d| d.id == "H003").collect();
+    let computed = h003.iter().find(|d| d.line == 4).expect("H003 on line 4");
+    assert!(
+        computed.help.as_deref().is_some_and(
+            |h| h.contains("compute it for 64 lanes") && h.contains("0xffffffff >> (32 - n)")
+        ),
+        "{computed:?}"
+    );
+    assert!(computed.fix.is_empty(), "{computed:?}");
+}
