@@ -1198,6 +1198,7 @@ impl<'a> Walk<'a> {
             return;
         };
         let Some(new_path) = self.header_target(path.inner, path_node.start_byte(), true) else {
+            self.cooperative_groups_beside(node, path.inner);
             return;
         };
         let scope = node.parent().map_or(0, |p| p.id());
@@ -1224,6 +1225,46 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// CUDA's `<cooperative_groups/reduce.h>` and `scan.h` include `<cooperative_groups.h>`;
+    /// HIP has neither (T007), so where the file includes no cooperative-groups header of its own,
+    /// the HIP one goes on the line before the kept include `node`: the file's other `cg::` names
+    /// stay declared when the reported include goes.
+    fn cooperative_groups_beside(&mut self, node: Node, inner: &str) {
+        if !matches!(
+            inner,
+            "cooperative_groups/reduce.h" | "cooperative_groups/scan.h"
+        ) || memchr::memmem::find(self.src, b"cooperative_groups.h").is_some()
+        {
+            return;
+        }
+        let scope = node.parent().map_or(0, |p| p.id());
+        if !self
+            .included
+            .insert((scope, COOPERATIVE_GROUPS_HIP.to_string()))
+        {
+            return;
+        }
+        let at = self.src[..node.start_byte()]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let eol = crate::edit::line_ending(self.src);
+        // HIP 5's header needs the runtime's before it (see `runtime_include_before`).
+        let runtime = if self.has_runtime_include {
+            String::new()
+        } else {
+            self.has_runtime_include = true;
+            self.included
+                .insert((scope, "hip/hip_runtime.h".to_string()));
+            format!("#include <hip/hip_runtime.h>{eol}")
+        };
+        self.edits.push(Edit::insert(
+            at,
+            format!("{runtime}#include <{COOPERATIVE_GROUPS_HIP}>{eol}"),
+            "cooperative-groups-include",
+        ));
     }
 
     /// Puts `#include <hip/hip_runtime.h>` on the line before the include `node` (of the HIP
