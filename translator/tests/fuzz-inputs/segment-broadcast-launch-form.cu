@@ -1,0 +1,43 @@
+// Found by the campaign of 2026-12-05 afternoon: the broadcast fix (a width of 32) was dropped
+// with the findings of kernels launched 32 wide in the first run and applied in the second.
+// Per-row statistics with one warp per row of a 2-D block (dim3(32, 8)): threadIdx.x is the
+// lane, threadIdx.y the row. On 64-lane wavefronts two rows share a wavefront.
+#include <cuda_runtime.h>
+
+#define FULL 0xffffffffu
+
+__device__ float row_max(float v) {
+    // Lane distances below 32 stay inside the row: not a hazard.
+    for (int d = 16; d > 0; d >>= 1) v = fmaxf(v, __shfl_xor_sync(FULL, v, d));
+    return v;
+}
+
+__device__ float row_total(float v) {
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(FULL, v, d);
+    return __shfl_sync(FULL, v, 0);
+}
+
+__global__ void rothrust::w_stats(const float* x, float* mx, float* sum, int* positive, int cols) {
+    int row = blockIdx.x * blockDim.y + threadIdx.y;
+    float v = threadIdx.x < cols ? x[row * cols + threadIdx.x] : 0.f;
+    float m = row_max(v);
+    float s = row_total(v);
+    unsigned votes = __ballot_sync(FULL, v > 0.f);
+    if (threadIdx.x == 0) {
+        mx[row] = m;
+        sum[row] = s;
+        positive[row] = __popc(votes);
+    }
+}
+
+// Launched with a 1-D block: its 32 rows... are one row; nothing to report here.
+__global__ void row_sum_1d(const float* x, float* sum, int cols) {
+    float v = threadIdx.x < cols ? x[blockIdx.x * cols + threadIdx.x] : 0.f;
+    sum[blockIdx.x] = row_total(v);
+}
+
+void launch(const float* x, float* mx, float* sum, int* positive, int rows, int cols) {
+    dim3 block(32, 8);
+    row_stats<<<(rows + 7) / 8, block>>>(x, mx, sum, positive, cols);
+    row_sum_1d<<<rows, 32>>>(x, sum, cols);
+}
