@@ -104,6 +104,18 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     segments(a);
     narrow_blocks(a);
+    // H048 says the same of a broadcast in blocks with rows, with the same fix: once is enough.
+    let rows: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == super::catalog::WARP_WIDE_ROWS.id)
+        .map(|d| d.offset)
+        .collect();
+    if !rows.is_empty() {
+        a.out.retain(|d| {
+            !(d.id == "H001" && d.message.contains(SEGMENT_BROADCAST) && rows.contains(&d.offset))
+        });
+    }
 }
 
 /// Words of the H001 report on a broadcast in segment code, which dropping the segment code's
