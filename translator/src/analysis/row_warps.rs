@@ -772,16 +772,20 @@ fn result_guarded<'t>(
         }
         r
     };
-    // The calls of the function (the visit has not reached those after it yet).
-    let mut sites = Vec::new();
-    walk_subtree(root, |n| {
-        if n.kind_name() == "call_expression"
-            && n.field(FIELDS.function).is_some_and(|f| a.text(f) == name)
-        {
-            sites.push(n);
-        }
-        Visit::Descend
-    });
+    // The calls of the function (the visit has not reached those after it yet), found from
+    // where the text names it.
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let sites: Vec<Node> = memchr::memmem::find_iter(a.src, name.as_bytes())
+        .filter(|&at| {
+            (at == 0 || !word(a.src[at - 1]))
+                && a.src.get(at + name.len()).is_none_or(|&b| !word(b))
+        })
+        .filter_map(|at| {
+            let id = root.descendant_for_byte_range(at, at + name.len())?;
+            let call = id.parent().filter(|p| p.kind_name() == "call_expression")?;
+            (call.field(FIELDS.function) == Some(id)).then_some(call)
+        })
+        .collect();
     let mut calls = 0;
     for call in sites {
         let Some(parent) = call.parent() else {
