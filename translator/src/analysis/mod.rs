@@ -1175,9 +1175,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut d = def.field(FIELDS.declarator);
         while let Some(n) = d {
             if KINDS.of(n) == K::FunctionDeclarator {
+                // A method defined in its class (`__device__ static T reduce(...)`) too.
                 return n
                     .field(FIELDS.declarator)
-                    .filter(|x| x.kind_name() == "identifier")
+                    .filter(|x| matches!(x.kind_name(), "identifier" | "field_identifier"))
                     .map(|x| self.text(x));
             }
             d = n.field(FIELDS.declarator);

@@ -719,7 +719,17 @@ fn reads_guarded<'t>(
                     || p.kind_name() == "init_declarator" && p.field(FIELDS.declarator) == Some(n)
             });
             if let Some(w) = written {
-                if n.start_byte() >= after.end_byte() {
+                // A write in a preprocessor arm that does not hold `after` (the other arm of
+                // `#if CUDART_VERSION < 9000`) is not one that code after it must follow.
+                let other_arm = crate::parse::ancestors(w)
+                    .into_iter()
+                    .take_while(|p| *p != scope)
+                    .any(|p| {
+                        p.kind_name().starts_with("preproc_")
+                            && !(p.start_byte() <= after.start_byte()
+                                && after.end_byte() <= p.end_byte())
+                    });
+                if n.start_byte() >= after.end_byte() && !other_arm {
                     if let Some(block) = enclosing_block(w) {
                         killed.push(w.end_byte()..block.end_byte());
                     }

@@ -3319,6 +3319,22 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
                  float r = cta_sum<128>(threadIdx.x, in[threadIdx.x], s, n);\n\
                  if (threadIdx.x == 0) out[0] = r;\n}\n";
     assert!(lines_of(cta, "H001").is_empty(), "{:?}", run(cta));
+    // warp-ctc's own shape: a static method of a class template, the shuffle chosen by
+    // `#if CUDART_VERSION < 9000` (hipcc takes the mask-less arm; the other arm's write is not
+    // one the guarded read must follow).
+    let method = cta
+        .replace(
+            "template <int NT>\n__device__ float cta_sum(",
+            "template <int NT>\nstruct Cta {\n__device__ static float sum(",
+        )
+        .replace("return x;\n}\n", "return x;\n}\n};\n")
+        .replace("cta_sum<128>(", "Cta<128>::sum(")
+        .replace(
+            "float sh = __shfl_down_sync(0xFFFFFFFF, x, offset);\n",
+            "float sh;\n#if CUDART_VERSION < 9000\nsh = __shfl_down(x, offset);\n#else\nsh = __shfl_down_sync(0xFFFFFFFF, x, offset);\n#endif\n",
+        );
+    assert!(method.contains("struct Cta") && method.contains("#if CUDART_VERSION"), "{method}");
+    assert!(lines_of(&method, "H001").is_empty(), "{method}\n{:?}", run(&method));
     // The guard must bound the reader by the distance, and the distance must stay at most 16.
     for (from, to) in [
         ("&& tid < offset) x += sh;", ") x += sh;"),
