@@ -718,7 +718,12 @@ fn reads_guarded<'t>(
                     && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("=")
                     || p.kind_name() == "init_declarator" && p.field(FIELDS.declarator) == Some(n)
             });
-            if let Some(w) = written {
+            // `float sh;` declares it: no read.
+            let declared = n.parent().is_some_and(|p| {
+                p.kind_name() == "declaration" && p.field(FIELDS.declarator) == Some(n)
+            });
+            if declared {
+            } else if let Some(w) = written {
                 // A write in a preprocessor arm that does not hold `after` (the other arm of
                 // `#if CUDART_VERSION < 9000`) is not one that code after it must follow.
                 let other_arm = crate::parse::ancestors(w)

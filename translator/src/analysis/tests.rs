@@ -3333,8 +3333,15 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
             "float sh = __shfl_down_sync(0xFFFFFFFF, x, offset);\n",
             "float sh;\n#if CUDART_VERSION < 9000\nsh = __shfl_down(x, offset);\n#else\nsh = __shfl_down_sync(0xFFFFFFFF, x, offset);\n#endif\n",
         );
-    assert!(method.contains("struct Cta") && method.contains("#if CUDART_VERSION"), "{method}");
-    assert!(lines_of(&method, "H001").is_empty(), "{method}\n{:?}", run(&method));
+    assert!(
+        method.contains("struct Cta") && method.contains("#if CUDART_VERSION"),
+        "{method}"
+    );
+    assert!(
+        lines_of(&method, "H001").is_empty(),
+        "{method}\n{:?}",
+        run(&method)
+    );
     // The guard must bound the reader by the distance, and the distance must stay at most 16.
     for (from, to) in [
         ("&& tid < offset) x += sh;", ") x += sh;"),
