@@ -372,14 +372,16 @@ pub(crate) fn apply_mapped(
             // A word that ends in closers of an expression a word before it opens (the `)` of
             // `$(NVCC -code +)`, `+)` taken as a flag's value) keeps them and the blanks before
             // it: removing those would glue the closers to that word (`$(NVCC)`), which a
-            // second run reads as another word.
-            // Closers alone stay with their blanks wherever they are (`$(NVCC) -code )` with
-            // `--hip-link` inserted after the program would read `--hip-link)`).
+            // second run reads as another word. So do closers that close nothing on the line
+            // (`$(NVCC) -code <)` with `--hip-link` inserted after the program would read
+            // `--hip-link)`). Closers alone stay with their blanks wherever they are.
             Action::Remove if w.start == w.end => {}
-            Action::Remove if w.end < ends[*i] && opened_before(&words[..*i], &mapped) => {
-                if w.start < w.end {
-                    removals.push((w.start, w.end, rule_of(*i).to_string()));
-                }
+            Action::Remove
+                if w.end < ends[*i]
+                    && (opened_before(&words[..*i], &mapped)
+                        || stray_closers(src, w.end, ends[*i])) =>
+            {
+                removals.push((w.start, w.end, rule_of(*i).to_string()));
             }
             Action::Remove => {
                 let (s, e) = removal_range(src, words, *i, style);
@@ -436,6 +438,34 @@ fn opened_before(words: &[Word], mapped: &Mapped) -> bool {
             let t = &words[k].text;
             t.matches(['(', '{']).count() > t.matches([')', '}']).count()
         })
+}
+
+/// Whether some of the closers at `src[at..end]` close nothing opened before them on their
+/// logical line (backslash-continued lines joined), as [`excess_closers`] counts brackets.
+fn stray_closers(src: &str, at: usize, end: usize) -> bool {
+    let b = src.as_bytes();
+    let (mut start, mut k) = (0, at);
+    while let Some(nl) = src[..k].rfind('\n') {
+        let before = src[..nl].strip_suffix('\r').unwrap_or(&src[..nl]);
+        if !before.ends_with('\\') {
+            start = nl + 1;
+            break;
+        }
+        k = nl;
+    }
+    let mut depth = 0usize;
+    for &c in &b[start..at] {
+        match c {
+            b'(' | b'{' => depth += 1,
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    b[at..end]
+        .iter()
+        .filter(|c| matches!(c, b')' | b'}'))
+        .count()
+        > depth
 }
 
 /// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
