@@ -196,8 +196,22 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         // the rule `b` and no Windows drive.
         let rule_colon =
             |w: &Word| !recipe && !body && assignment(line).is_none() && has_drive(&w.text);
+        // A rule's targets and prerequisites are file names, no program (a rule `nvcc k.o:`
+        // renamed `hipcc k.o:` would name another target to the plan of the next run).
+        let rule_file = |w: &Word| {
+            !recipe
+                && !body
+                && assignment(line).is_none()
+                && name_end.is_some_and(|n| w.end <= n)
+                && is_nvcc(&w.text)
+        };
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) || in_reference(w) {
+            if changed.contains(&w.start)
+                || assigned_name(w)
+                || rule_colon(w)
+                || rule_file(w)
+                || in_reference(w)
+            {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
