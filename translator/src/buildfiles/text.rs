@@ -516,21 +516,25 @@ fn widen_to_continued_line(src: &str, s: usize, e: usize) -> (usize, usize) {
     (s, e)
 }
 
-/// How many trailing `)`/`}` of `text` have no opener in it.
+/// How many trailing `)`/`}` of `text` have no opener in it: of `<)$(CXX)` none (its last
+/// closer closes `$(CXX`; the stray one is no trailing one), of `$(A))` one.
 pub(crate) fn excess_closers(text: &str) -> usize {
-    let mut depth: i64 = 0;
+    let mut depth = 0usize;
+    // The closers without an opener in the run of closers the text ends with so far; once
+    // one has none, the ones after it have none either.
     let mut excess = 0;
     for c in text.chars() {
         match c {
-            '(' | '{' => depth += 1,
             ')' | '}' if depth > 0 => depth -= 1,
             ')' | '}' => excess += 1,
-            _ => {}
+            '(' | '{' => {
+                depth += 1;
+                excess = 0;
+            }
+            _ => excess = 0,
         }
     }
-    // Only closers at the very end can be cut off.
-    let trailing = text.len() - text.trim_end_matches([')', '}']).len();
-    excess.min(trailing)
+    excess
 }
 
 /// The bytes to delete to remove word `i` with its separator.
@@ -1051,6 +1055,19 @@ mod tests {
         let outer = "-Iab";
         assert_eq!(offset_in(outer, &outer[2..]), Some(2));
         assert_eq!(offset_in(outer, "ab"), None);
+    }
+
+    #[test]
+    fn excess_closers_are_those_that_end_a_word_and_close_nothing_in_it() {
+        let n = |t: &str| excess_closers(t);
+        assert_eq!(
+            [n("$(A))"), n("code=sm_$(sm)))"), n("+)"), n(")")],
+            [1, 2, 1, 1]
+        );
+        assert_eq!(
+            [n("<)$(CXX)"), n(")()"), n("){}"), n("a)b"), n("$(A)")],
+            [0; 5]
+        );
     }
 
     #[test]
