@@ -100,7 +100,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 continue;
             }
         }
-        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
+        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts, &values);
         // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
         // to the first closer after it, wherever that is (make stops with "unterminated
         // variable reference" only where there is none): the word of its opening and the
@@ -782,9 +782,10 @@ fn foreach_arch_lists(
     end: usize,
     sink: &mut Sink,
     opts: &BuildOptions,
+    values: &BTreeMap<String, String>,
 ) -> (Ranges, Ranges) {
     // `$(addprefix -Xcompiler ,X)` is rewritten whole, or left whole.
-    let mut out = flags::make_addprefix_calls(src, start, end, sink, opts);
+    let mut out = flags::make_addprefix_calls(src, start, end, sink, opts, values);
     let mut loops = Vec::new();
     let line = &src[start..end];
     for (pos, _) in line.match_indices("$(foreach ") {
