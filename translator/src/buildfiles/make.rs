@@ -24,26 +24,54 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     // in them either way.)
     let mut held_lines: Ranges = Vec::new();
     let mut held_vars: BTreeSet<String> = BTreeSet::new();
+    // Assignments whose name make computes (`C$(X)UDA_HOME ?= a: b`) and whose value holds a
+    // colon: they may set any variable that no assignment names as written.
+    let computed: Ranges = lines
+        .iter()
+        .filter(|l| !recipes.contains_key(&l.0) && !bodies.contains(&l.0))
+        .filter(|&&(a, b)| {
+            let line = &src[a..b];
+            assignment(line).is_none()
+                && assignment_op(line).is_some_and(|op| {
+                    let name = line[..op].trim();
+                    name.contains('$')
+                        && !name.contains(char::is_whitespace)
+                        && rule_colon(name).is_none()
+                        && line[op..].contains(':')
+                })
+        })
+        .copied()
+        .collect();
     for (s, e) in separator_from_expansion(src, &lines, &recipes, &bodies) {
         let mut vars: BTreeSet<String> = BTreeSet::new();
         let mut colon = false;
+        let mut unknown = false;
         let mut reads = references(&src[s..e]);
         while let Some(name) = reads.pop() {
             if !vars.insert(name.clone()) {
                 continue;
             }
+            let mut found = false;
             for &(a, b) in lines.iter().filter(|l| !recipes.contains_key(&l.0)) {
                 if let Some((n, v)) = assignment(&src[a..b]).filter(|(n, _)| *n == name) {
                     colon |= v.contains(':') && n == name;
+                    found = true;
                     reads.extend(references(v));
                 }
             }
+            unknown |= !found;
+        }
+        if unknown && !computed.is_empty() {
+            colon = true;
+            held_lines.extend(computed.iter().copied());
         }
         if colon {
             held_lines.push((s, e));
             held_vars.extend(vars);
         }
     }
+    held_lines.sort();
+    held_lines.dedup();
     for &(at, _) in &held_lines {
         sink.diag(
             B_CONSTRUCT,
@@ -454,7 +482,7 @@ pub(super) fn layout(src: &str, lines: &[(usize, usize)]) -> Layout {
             (defines, in_rule) = (1, false);
         } else if is_directive(first) {
             in_rule = false;
-        } else if top_level(line.split('#').next().unwrap_or(line), ':').is_some() {
+        } else if rule_colon(line.split('#').next().unwrap_or(line)).is_some() {
             in_rule = true;
         }
     }
@@ -614,11 +642,7 @@ fn separator_from_expansion(
                 .skip_while(|w| matches!(*w, "override" | "export" | "private"));
             name.count() == 1
         });
-        if is_directive(first)
-            || first.starts_with('#')
-            || assigns
-            || top_level(line, ':').is_some()
-        {
+        if is_directive(first) || first.starts_with('#') || assigns || rule_colon(line).is_some() {
             continue;
         }
         let b = line.as_bytes();
@@ -898,7 +922,25 @@ fn split_top_commas(s: &str) -> Option<(&str, &str)> {
     Some((&s[..second], &s[second + 1..]))
 }
 
-/// The offset of the first `c` outside `$(...)` and `${...}`.
+/// Where the first `:` of `s` outside make's references (`$(...)`, `${...}`, inside which
+/// brackets nest) is: a rule's colon, as make finds it. A bracket outside a reference is a
+/// character to make (`a (x: y` is a rule of the targets `a` and `(x`).
+pub(super) fn rule_colon(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            ':' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The offset of the first `c` outside brackets (a function's arguments, which make splits
+/// at commas outside them).
 pub(super) fn top_level(s: &str, c: char) -> Option<usize> {
     let mut depth = 0usize;
     for (i, ch) in s.char_indices() {

@@ -576,14 +576,14 @@ fn rule_header(line: &str, values: &BTreeMap<String, String>) -> Option<Rule> {
         return None;
     }
     let line = line.split('#').next().unwrap_or(line);
-    let colon = make::top_level(line, ':')?;
+    let colon = make::rule_colon(line)?;
     let rest = line[colon + 1..].trim_start_matches(':');
     if rest.starts_with('=') {
         return None;
     }
     let rest = rest.split(';').next().unwrap_or(rest);
     let mut targets: Vec<String> = words_of(&line[..colon], values);
-    let prereqs = match make::top_level(rest, ':') {
+    let prereqs = match make::rule_colon(rest) {
         Some(second) => {
             targets.extend(words_of(&rest[..second], values));
             &rest[second + 1..]
