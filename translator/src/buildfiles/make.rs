@@ -599,10 +599,15 @@ pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
             out.push((k, w.to_string()));
             continue;
         };
+        let closers = &w[w.len() - text::excess_closers(w)..];
         if let Action::Replace(v) = act {
             out.extend(v.iter().map(|n| (k, n.clone())));
+            // A replacement that carries the closers is written without them, which then
+            // follow it: one word, as written.
+            if !closers.is_empty() && v.last().is_some_and(|n| n.ends_with(closers)) {
+                continue;
+            }
         }
-        let closers = &w[w.len() - text::excess_closers(w)..];
         if !closers.is_empty() {
             out.push((k, closers.to_string()));
         }
@@ -1700,6 +1705,17 @@ mod tests {
             "p:\n\tdefine RULE\n-rdc= g++ .o\ndefine M\ndefine N\nendef\n-fgpu-rdc\nendef\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_replaced_word_keeps_one_copy_of_its_closers() {
+        // `-Xcompiler=-O2)` is `-O2)` mapped; the `)` that closes `$(eval` stays after the
+        // word as well, so the replacement is written without it.
+        let src = "Y += $(eval Z += -Xcompiler=-O2)\n";
+        assert_eq!(
+            run_fixed(src, &BuildOptions::default()),
+            "Y += $(eval Z += -O2)\n"
+        );
     }
 
     #[test]

@@ -367,6 +367,13 @@ pub(crate) fn apply_mapped(
                     (Style::Semicolon, None) => new.join(";"),
                     _ => new.join(" "),
                 };
+                // The closers cut off the word stay after it: a replacement that carries them
+                // (`-Xcompiler ,$(F))` unwrapped is `$(F))`) is written without them.
+                let closers = &src[w.end..ends[*i]];
+                let text = match text.strip_suffix(closers) {
+                    Some(t) if w.quote.is_none() && !closers.is_empty() => t.to_string(),
+                    _ => text,
+                };
                 sink.edit(w.start, w.end, text, rule_of(*i));
             }
             // A word that ends in closers of an expression a word before it opens (the `)` of
