@@ -958,10 +958,27 @@ pub(crate) fn map_words(
     let mut m = Mapped::default();
     let mut i = 0;
     while i < words.len() {
-        let w = words[i];
-        let n = map_one(words, i, opts, ctx, arch_done, &mut m);
-        i += n.max(1);
-        let _ = w;
+        let (changes, notes, arch) = (m.changes.len(), m.notes.len(), *arch_done);
+        let n = map_one(words, i, opts, ctx, arch_done, &mut m).max(1);
+        // A flag whose value word opens a make or CMake reference closed only after a blank
+        // (`-rdc g$(addprefix -Xcompiler ,$(F))`) is not read whole: changed, it would leave
+        // the reference's rest, which the next run reads as flags. It stays, said so.
+        if m.changes.len() > changes && (i + 1..i + n).any(|k| opens_unclosed_reference(words[k])) {
+            m.changes.truncate(changes);
+            m.notes.truncate(notes);
+            *arch_done = arch;
+            m.notes.push(Note {
+                word: i,
+                info: B_FLAG_UNMAPPED,
+                message: format!(
+                    "nvcc flag `{}` left in place: its value opens a reference that closes after a blank",
+                    words[i]
+                ),
+                help: Some(format!("rewrite `{}` and its value by hand", words[i])),
+                severity: Some(Severity::Warning),
+            });
+        }
+        i += n;
     }
     m
 }
