@@ -3,5 +3,4 @@
 # the next run unwrapped. Any flag whose value word opens a reference that closes after a blank
 # stays, with a B003 warning (the `-ccbin` case of ccbin-value-opens-reference.mk, for all).
 A := -rdc g$(addprefix -Xcompiler ,$(CCFLA))
-B := -Xcompiler $(addprefix -Xcompiler ,$(CCFLA))
 k:
