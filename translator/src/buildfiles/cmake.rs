@@ -558,7 +558,11 @@ fn translate_keeping(
         drop_emptied_items(src, sink, &cmds[i]);
     }
     if st.cuda_lang {
-        let (start, end, replace) = st.block.unwrap_or((0, 0, false));
+        // With no `project()` or `find_package(CUDA)` to hold it, the block opens the file
+        // (after a byte-order mark), a line of its own: `\n` before it there would glue it to
+        // the file's first command, which CMake does not read.
+        let opening = usize::from(src.starts_with('\u{feff}')) * '\u{feff}'.len_utf8();
+        let (start, end, replace) = st.block.unwrap_or((opening, opening, false));
         let indent = indentation(src, start);
         let mut lines = vec![
             format!(
@@ -581,6 +585,8 @@ fn translate_keeping(
         if replace {
             // The package's arguments go with it, with what was rewritten in them.
             sink.edit_over(start, end, body, B_LANGUAGE.id);
+        } else if st.block.is_none() {
+            sink.insert_after(start, &format!("{body}\n"), B_LANGUAGE.id);
         } else if start == end {
             // At the very end of the file (after a last `project()` with no newline) the
             // epilogue follows it there.

@@ -695,13 +695,15 @@ fn pass_through(
 /// that list is host flags hipcc takes as they are and plain variable references), a flag hipcc
 /// has no use for (`-Xptxas`) takes the call with it, and a call hipport leaves that hipcc may
 /// reject is a warning. What a rewrite writes is already what the next run leaves. Returns the
-/// byte ranges of the calls, none of whose words is a flag of the line.
+/// byte ranges of the calls, none of whose words is a flag of the line. `values`: the
+/// Makefile's variables (see `make::variables`), which the list's references read.
 pub(crate) fn make_addprefix_calls(
     src: &str,
     start: usize,
     end: usize,
     sink: &mut super::text::Sink,
     opts: &super::BuildOptions,
+    values: &std::collections::BTreeMap<String, String>,
 ) -> Vec<(usize, usize)> {
     let line = &src[start..end];
     let mut calls: Vec<(usize, usize)> = ["$(addprefix ", "${addprefix "]
@@ -715,11 +717,16 @@ pub(crate) fn make_addprefix_calls(
         if out.iter().any(|r| r.0 <= start + pos && start + pos < r.1) {
             continue;
         }
+        // A call hipport cannot read (no closer, as it pairs brackets, or no comma) is left
+        // as it is, none of its words read as flags: `-Xcompiler=,` dropped from
+        // `${addprefix -Xcompiler=,k(-fPIC}` would leave make a call of one argument.
         let Some(close) = super::make::closing_paren(line, pos + 1) else {
+            out.push((start + pos, end));
             continue;
         };
         let args = &line[pos + head..close];
         let Some(comma) = super::make::top_level(args, ',') else {
+            out.push((start + pos, start + close + 1));
             continue;
         };
         let (prefix, list) = (&args[..comma], &args[comma + 1..]);
@@ -732,10 +739,22 @@ pub(crate) fn make_addprefix_calls(
         // A call glued to other text (`$(addprefix -Xptxas ,-v)x`) is part of a longer word.
         let blank_or =
             |c: Option<char>, also: char| c.is_none_or(|c| c.is_whitespace() || c == also);
-        let glued = !blank_or(line[..pos].chars().next_back(), '=')
+        // An `=` before it is no glue where it is the assignment's (`X=$(addprefix ...)`),
+        // and glue in a word (`-ccbin =$(addprefix ...)`, which the flag takes as its value).
+        let opens_value = super::make::assignment(line)
+            .and_then(|(_, value)| super::text::offset_in(line, value))
+            .is_some_and(|v| v == pos);
+        let glued = !(opens_value || blank_or(line[..pos].chars().next_back(), ' '))
             || !blank_or(line[close + 1..].chars().next(), ' ');
         let call = &line[pos..=close];
-        let (new, findings) = addprefix_rewrite(flag, prefix, list, call, glued, opts);
+        let call = Call {
+            flag,
+            prefix,
+            list,
+            text: call,
+            glued,
+        };
+        let (new, findings) = addprefix_rewrite(&call, opts, values);
         if new.is_none_or(|new| sink.edit(at, to, new, B_FLAG_MAPPED.id)) {
             for n in findings {
                 sink.note(n, at);
@@ -745,16 +764,33 @@ pub(crate) fn make_addprefix_calls(
     out
 }
 
+/// One `$(addprefix PREFIX,LIST)` call of a Makefile line.
+#[derive(Clone, Copy)]
+struct Call<'a> {
+    /// The prefix without its blanks: an nvcc flag.
+    flag: &'a str,
+    prefix: &'a str,
+    list: &'a str,
+    /// The whole call.
+    text: &'a str,
+    /// Whether it is glued to other text, part of a longer word.
+    glued: bool,
+}
+
 /// What `$(addprefix PREFIX,LIST)` (the whole `call`) becomes with its nvcc flag `flag`
 /// mapped (`None`: it stays as it is), with the findings to report at the call.
 fn addprefix_rewrite(
-    flag: &str,
-    prefix: &str,
-    list: &str,
-    call: &str,
-    glued: bool,
+    call: &Call,
     opts: &super::BuildOptions,
+    vars: &std::collections::BTreeMap<String, String>,
 ) -> (Option<String>, Vec<Note>) {
+    let Call {
+        flag,
+        prefix,
+        list,
+        text: call,
+        glued,
+    } = *call;
     let finding = |info: &'static DiagInfo, severity, message, help: Option<String>| Note {
         word: 0,
         info,
@@ -793,11 +829,16 @@ fn addprefix_rewrite(
         };
         // Nor what the mapping changes or what decides separate compilation, which the
         // next run's reading of the Makefile (its link plan) would then see for the first time.
+        // A reference's value counts too (`$(CCFLAGS)` holding `--device-link`): unwrapped,
+        // it would make the next run's plan read it as the command's flag.
         let separate = |v: &String| {
-            ["rdc", "dlink", "device-link", "device-c"]
-                .iter()
-                .any(|w| v.contains(w))
-                || v == "-dc"
+            let expanded = super::make_rdc::expand(v, vars, 0);
+            expanded.split_whitespace().any(|v| {
+                ["rdc", "dlink", "device-link", "device-c"]
+                    .iter()
+                    .any(|w| v.contains(w))
+                    || v == "-dc"
+            })
         };
         let why = if glued {
             Some("it is glued to other text")
@@ -863,15 +904,24 @@ fn addprefix_rewrite(
     (None, vec![left])
 }
 
-/// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
-/// Returns (value, words consumed).
-/// Whether `word` opens more `$(`/`${` references than it closes.
+/// Whether `word` opens a `$(`/`${` reference it does not close, as make reads brackets:
+/// inside a reference each bracket nests, outside one a bracket is a character (`}$(addprefix`
+/// opens one).
 fn opens_unclosed_reference(word: &str) -> bool {
-    let opened = word.matches("$(").count() + word.matches("${").count();
-    let closed = word.matches(')').count() + word.matches('}').count();
-    opened > closed
+    let b = word.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
+/// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
+/// Returns (value, words consumed).
 fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option<&'a str>, usize)> {
     let w = words[i];
     for n in names {
@@ -908,10 +958,27 @@ pub(crate) fn map_words(
     let mut m = Mapped::default();
     let mut i = 0;
     while i < words.len() {
-        let w = words[i];
-        let n = map_one(words, i, opts, ctx, arch_done, &mut m);
-        i += n.max(1);
-        let _ = w;
+        let (changes, notes, arch) = (m.changes.len(), m.notes.len(), *arch_done);
+        let n = map_one(words, i, opts, ctx, arch_done, &mut m).max(1);
+        // A flag whose value word opens a make or CMake reference closed only after a blank
+        // (`-rdc g$(addprefix -Xcompiler ,$(F))`) is not read whole: changed, it would leave
+        // the reference's rest, which the next run reads as flags. It stays, said so.
+        if m.changes.len() > changes && (i + 1..i + n).any(|k| opens_unclosed_reference(words[k])) {
+            m.changes.truncate(changes);
+            m.notes.truncate(notes);
+            *arch_done = arch;
+            m.notes.push(Note {
+                word: i,
+                info: B_FLAG_UNMAPPED,
+                message: format!(
+                    "nvcc flag `{}` left in place: its value opens a reference that closes after a blank",
+                    words[i]
+                ),
+                help: Some(format!("rewrite `{}` and its value by hand", words[i])),
+                severity: Some(Severity::Warning),
+            });
+        }
+        i += n;
     }
     m
 }

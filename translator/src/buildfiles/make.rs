@@ -18,32 +18,60 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         exts: text::extension_map(&opts.renamed),
     };
     let lines = logical_lines(src);
-    let recipes = recipe_lines(src, &lines);
+    let Layout { recipes, bodies } = layout(src, &lines);
     // Lines make reads only once expanded, where a value they read holds a colon (the rule's),
     // and the assignments of what they read, stay. (Where none does, make finds no separator
     // in them either way.)
     let mut held_lines: Ranges = Vec::new();
     let mut held_vars: BTreeSet<String> = BTreeSet::new();
-    for (s, e) in separator_from_expansion(src, &lines, &recipes) {
+    // Assignments whose name make computes (`C$(X)UDA_HOME ?= a: b`) and whose value holds a
+    // colon: they may set any variable that no assignment names as written.
+    let computed: Ranges = lines
+        .iter()
+        .filter(|l| !recipes.contains_key(&l.0) && !bodies.contains(&l.0))
+        .filter(|&&(a, b)| {
+            let line = &src[a..b];
+            assignment(line).is_none()
+                && assignment_op(line).is_some_and(|op| {
+                    let name = line[..op].trim();
+                    name.contains('$')
+                        && !name.contains(char::is_whitespace)
+                        && rule_colon(name).is_none()
+                        && line[op..].contains(':')
+                })
+        })
+        .copied()
+        .collect();
+    for (s, e) in separator_from_expansion(src, &lines, &recipes, &bodies) {
         let mut vars: BTreeSet<String> = BTreeSet::new();
         let mut colon = false;
+        let mut unknown = false;
         let mut reads = references(&src[s..e]);
         while let Some(name) = reads.pop() {
             if !vars.insert(name.clone()) {
                 continue;
             }
+            let mut found = false;
             for &(a, b) in lines.iter().filter(|l| !recipes.contains_key(&l.0)) {
                 if let Some((n, v)) = assignment(&src[a..b]).filter(|(n, _)| *n == name) {
                     colon |= v.contains(':') && n == name;
+                    found = true;
                     reads.extend(references(v));
                 }
             }
+            unknown |= !found;
+        }
+        if unknown && !computed.is_empty() {
+            colon = true;
+            held_lines.extend(computed.iter().copied());
         }
         if colon {
             held_lines.push((s, e));
             held_vars.extend(vars);
         }
     }
+    held_lines.sort();
+    held_lines.dedup();
     for &(at, _) in &held_lines {
         sink.diag(
             B_CONSTRUCT,
@@ -63,7 +91,6 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let usage = Usage::scan(src, &lines, &recipes, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
-    let mut in_define = false;
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
@@ -79,17 +106,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         // Where a recipe line's command starts, past its prefix.
         let command = recipes.get(&start).copied();
         let recipe = command.is_some();
-        // A macro's body is text, not statements: `define`/`endef` bracket it.
-        let mut directives = trimmed
-            .split_whitespace()
-            .skip_while(|w| matches!(*w, "override" | "export" | "private"));
-        let directive = directives.next().unwrap_or("");
-        let body = in_define && !recipe;
-        if directive == "define" {
-            in_define = true;
-        } else if directive == "endef" {
-            in_define = false;
-        }
+        // A macro's body is text, not statements.
+        let body = bodies.contains(&start);
         // The variable name of an assignment is no flag (make reads `-rdc=true` alone on a
         // line as the variable `-rdc` set to `true`).
         let name_end = if recipe || body {
@@ -110,7 +128,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 continue;
             }
         }
-        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts);
+        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts, &values);
         // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
         // to the first closer after it, wherever that is (make stops with "unterminated
         // variable reference" only where there is none): the word of its opening and the
@@ -206,8 +224,22 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         // the rule `b` and no Windows drive.
         let rule_colon =
             |w: &Word| !recipe && !body && assignment(line).is_none() && has_drive(&w.text);
+        // A rule's targets and prerequisites are file names, no program (a rule `nvcc k.o:`
+        // renamed `hipcc k.o:` would name another target to the plan of the next run).
+        let rule_file = |w: &Word| {
+            !recipe
+                && !body
+                && assignment(line).is_none()
+                && name_end.is_some_and(|n| w.end <= n)
+                && is_nvcc(&w.text)
+        };
         for (i, w) in words.iter().enumerate() {
-            if changed.contains(&w.start) || assigned_name(w) || rule_colon(w) || in_reference(w) {
+            if changed.contains(&w.start)
+                || assigned_name(w)
+                || rule_colon(w)
+                || rule_file(w)
+                || in_reference(w)
+            {
                 continue;
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
@@ -383,22 +415,51 @@ struct Usage {
 /// the recipe prefix).
 pub(super) type Recipes = BTreeMap<usize, usize>;
 
-/// The logical lines make reads as recipe lines: those that start with the recipe prefix (a
-/// tab, or the first character `.RECIPEPREFIX` is set to, from that line on) after a rule's
-/// header, until an assignment or a directive other than a conditional ends the rule. A
-/// prefixed line elsewhere is a makefile line to make (`\tNAME = value` sets a variable). In a
-/// `define`, prefixed lines stay recipe text.
-pub(super) fn recipe_lines(src: &str, lines: &[(usize, usize)]) -> Recipes {
-    let mut out = Recipes::new();
+/// How make reads each logical line of a Makefile: which are recipe lines and which are the
+/// body of a `define` (text, neither statements nor recipes). One reader for every pass.
+pub(super) struct Layout {
+    /// The recipe lines.
+    pub(super) recipes: Recipes,
+    /// The start offsets of the lines of `define` bodies that are no recipe lines, between
+    /// the `define` and its `endef` (both excluded).
+    pub(super) bodies: BTreeSet<usize>,
+}
+
+/// Reads the lines of a Makefile as make does (see [`Layout`]). Recipe lines are those that
+/// start with the recipe prefix (a tab, or the first character `.RECIPEPREFIX` is set to, from
+/// that line on) after a rule's header, until an assignment or a directive other than a
+/// conditional ends the rule; such a line is a recipe line whatever it holds (`\tdefine X`
+/// starts no macro). A prefixed line elsewhere is a makefile line to make (`\tNAME = value`
+/// sets a variable). In a `define` body prefixed lines stay recipe text, only an unprefixed
+/// `endef` ends it, and an unprefixed `define` nests another.
+pub(super) fn layout(src: &str, lines: &[(usize, usize)]) -> Layout {
+    let mut out = Layout {
+        recipes: Recipes::new(),
+        bodies: BTreeSet::new(),
+    };
     let mut prefix = '\t';
-    let (mut in_rule, mut in_define) = (false, false);
+    let mut in_rule = false;
+    let mut defines = 0usize;
     for &(start, end) in lines {
         let line = &src[start..end];
-        if line.starts_with(prefix) && (in_rule || in_define) {
-            out.insert(start, start + prefix.len_utf8());
+        if line.starts_with(prefix) && (in_rule || defines > 0) {
+            out.recipes.insert(start, start + prefix.len_utf8());
             continue;
         }
         let trimmed = line.trim_start();
+        if defines > 0 {
+            // make looks for `define` and `endef` as the line's first word, with no
+            // `override` or `export` before them.
+            match trimmed.split_whitespace().next() {
+                Some("define") => defines += 1,
+                Some("endef") => defines -= 1,
+                _ => {}
+            }
+            if defines > 0 {
+                out.bodies.insert(start);
+            }
+            continue;
+        }
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
@@ -406,10 +467,6 @@ pub(super) fn recipe_lines(src: &str, lines: &[(usize, usize)]) -> Recipes {
             .split_whitespace()
             .find(|w| !matches!(*w, "override" | "export" | "private"))
             .unwrap_or("");
-        if in_define {
-            in_define = first != "endef";
-            continue;
-        }
         if matches!(
             first,
             "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif"
@@ -422,10 +479,10 @@ pub(super) fn recipe_lines(src: &str, lines: &[(usize, usize)]) -> Recipes {
             }
             in_rule = false;
         } else if first == "define" {
-            (in_define, in_rule) = (true, false);
+            (defines, in_rule) = (1, false);
         } else if is_directive(first) {
             in_rule = false;
-        } else if top_level(line.split('#').next().unwrap_or(line), ':').is_some() {
+        } else if rule_colon(line.split('#').next().unwrap_or(line)).is_some() {
             in_rule = true;
         }
     }
@@ -542,10 +599,15 @@ pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
             out.push((k, w.to_string()));
             continue;
         };
+        let closers = &w[w.len() - text::excess_closers(w)..];
         if let Action::Replace(v) = act {
             out.extend(v.iter().map(|n| (k, n.clone())));
+            // A replacement that carries the closers is written without them, which then
+            // follow it: one word, as written.
+            if !closers.is_empty() && v.last().is_some_and(|n| n.ends_with(closers)) {
+                continue;
+            }
         }
-        let closers = &w[w.len() - text::excess_closers(w)..];
         if !closers.is_empty() {
             out.push((k, closers.to_string()));
         }
@@ -561,11 +623,15 @@ pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
 /// variables it reads (`-gencode ::arch=...` becoming `--offload-arch=`) changes how make
 /// reads the line. A line of references alone (`$(eval ...)`, `$(foreach ...)`) is no such
 /// line.
-fn separator_from_expansion(src: &str, lines: &[(usize, usize)], recipes: &Recipes) -> Ranges {
+fn separator_from_expansion(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> Ranges {
     let mut out = Vec::new();
-    let mut in_define = false;
     for &(start, end) in lines {
-        if recipes.contains_key(&start) {
+        if recipes.contains_key(&start) || bodies.contains(&start) {
             continue;
         }
         let line = &src[start..end];
@@ -573,11 +639,6 @@ fn separator_from_expansion(src: &str, lines: &[(usize, usize)], recipes: &Recip
             .split_whitespace()
             .skip_while(|w| matches!(*w, "override" | "export" | "private"));
         let first = words.next().unwrap_or("");
-        if first == "define" {
-            in_define = true;
-        } else if first == "endef" {
-            in_define = false;
-        }
         // An assignment's name is one word to make (`NVCC ?g++ = x` is none); a rule has its
         // colon.
         let assigns = assignment_op(line).is_some_and(|op| {
@@ -586,12 +647,7 @@ fn separator_from_expansion(src: &str, lines: &[(usize, usize)], recipes: &Recip
                 .skip_while(|w| matches!(*w, "override" | "export" | "private"));
             name.count() == 1
         });
-        if in_define
-            || is_directive(first)
-            || first.starts_with('#')
-            || assigns
-            || top_level(line, ':').is_some()
-        {
+        if is_directive(first) || first.starts_with('#') || assigns || rule_colon(line).is_some() {
             continue;
         }
         let b = line.as_bytes();
@@ -755,9 +811,10 @@ fn foreach_arch_lists(
     end: usize,
     sink: &mut Sink,
     opts: &BuildOptions,
+    values: &BTreeMap<String, String>,
 ) -> (Ranges, Ranges) {
     // `$(addprefix -Xcompiler ,X)` is rewritten whole, or left whole.
-    let mut out = flags::make_addprefix_calls(src, start, end, sink, opts);
+    let mut out = flags::make_addprefix_calls(src, start, end, sink, opts, values);
     let mut loops = Vec::new();
     let line = &src[start..end];
     for (pos, _) in line.match_indices("$(foreach ") {
@@ -870,7 +927,25 @@ fn split_top_commas(s: &str) -> Option<(&str, &str)> {
     Some((&s[..second], &s[second + 1..]))
 }
 
-/// The offset of the first `c` outside `$(...)` and `${...}`.
+/// Where the first `:` of `s` outside make's references (`$(...)`, `${...}`, inside which
+/// brackets nest) is: a rule's colon, as make finds it. A bracket outside a reference is a
+/// character to make (`a (x: y` is a rule of the targets `a` and `(x`).
+pub(super) fn rule_colon(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            ':' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The offset of the first `c` outside brackets (a function's arguments, which make splits
+/// at commas outside them).
 pub(super) fn top_level(s: &str, c: char) -> Option<usize> {
     let mut depth = 0usize;
     for (i, ch) in s.char_indices() {
@@ -1592,7 +1667,7 @@ mod tests {
         // recipes again, `.RECIPEPREFIX` changes their prefix, conditionals keep the rule.
         let src = "X = 1\n\tY = -lcudart\napp: a.o\n\tg++ a.o -lcudart\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc = -lcudart\n.RECIPEPREFIX = >\n%.o: %.cu\n> nvcc -c $< -o $@\n";
         let lines = logical_lines(src);
-        let recipes = recipe_lines(src, &lines);
+        let recipes = layout(src, &lines).recipes;
         let starts: Vec<usize> = recipes
             .keys()
             .map(|s| src[..*s].lines().count() + 1)
@@ -1608,6 +1683,39 @@ mod tests {
             "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc -c $< -o $@\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_prefixed_define_in_a_rule_is_a_recipe_and_defines_nest() {
+        // `\tdefine RULE` in a rule is a recipe line: the line after it sets the variable
+        // `-rdc` (dropped as a flag, `g++ .o` would be a missing separator). An unprefixed
+        // `define` in a body nests, so `-rdc=true` is still body text, a flag.
+        let src = "p:\n\tdefine RULE\n-rdc= g++ .o\ndefine M\ndefine N\nendef\n-rdc=true\nendef\n";
+        let lines = logical_lines(src);
+        let layout = layout(src, &lines);
+        let at = |n: usize| lines[n - 1].0;
+        assert_eq!(layout.recipes.keys().copied().collect::<Vec<_>>(), [at(2)]);
+        assert_eq!(
+            layout.bodies.iter().copied().collect::<Vec<_>>(),
+            [at(5), at(6), at(7)]
+        );
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "p:\n\tdefine RULE\n-rdc= g++ .o\ndefine M\ndefine N\nendef\n-fgpu-rdc\nendef\n"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_replaced_word_keeps_one_copy_of_its_closers() {
+        // `-Xcompiler=-O2)` is `-O2)` mapped; the `)` that closes `$(eval` stays after the
+        // word as well, so the replacement is written without it.
+        let src = "Y += $(eval Z += -Xcompiler=-O2)\n";
+        assert_eq!(
+            run_fixed(src, &BuildOptions::default()),
+            "Y += $(eval Z += -O2)\n"
+        );
     }
 
     #[test]

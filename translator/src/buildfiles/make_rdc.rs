@@ -118,6 +118,8 @@ struct Recipe<'a> {
     words: Vec<Word>,
     /// Its words with variables expanded.
     expanded: Vec<String>,
+    /// The index in `expanded` of the program's word (no input of the command).
+    program: Option<usize>,
     driver: Driver,
     /// The word that names the program.
     driver_at: Option<usize>,
@@ -173,13 +175,13 @@ impl Recipe<'_> {
         })
     }
 
-    /// What the command reads: its words but the output, and the rule's prerequisites where
-    /// it names them through `$^`, `$+`, `$<` or `$?`.
+    /// What the command reads: its words but the program and the output, and the rule's
+    /// prerequisites where it names them through `$^`, `$+`, `$<` or `$?`.
     fn inputs(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
         let mut skip = false;
-        for w in &self.expanded {
-            if std::mem::take(&mut skip) {
+        for (k, w) in self.expanded.iter().enumerate() {
+            if std::mem::take(&mut skip) || Some(k) == self.program {
                 continue;
             }
             if w == "-o" {
@@ -530,27 +532,30 @@ fn recipes<'a>(
                 *w = "hipcc".to_string();
             }
         }
-        let expanded = flags_left
-            .iter()
-            .flat_map(|(i, w)| {
-                let program = w.trim_start_matches(['@', '-', '+']);
-                let program_var = Some(*i) == driver_at && program.starts_with('$');
-                let e = expand(if program_var { program } else { w }, mapped, 0);
-                let mut words = split_words(&e);
-                if program_var {
-                    // Flags a program variable's value holds before the program
-                    // (`NVCC = $(CUDA_HOME)/bin/nvcc` with `CUDA_HOME = -dc /x`) are not the
-                    // command's: they stay whatever the translation makes of the program.
-                    let flags = words.iter().take_while(|w| w.starts_with('-')).count();
-                    words.drain(..flags);
-                }
-                words.into_iter().map(str::to_string).collect::<Vec<_>>()
-            })
-            .collect();
+        let mut expanded: Vec<String> = Vec::new();
+        let mut program = None;
+        for (i, w) in &flags_left {
+            let name = w.trim_start_matches(['@', '-', '+']);
+            let program_var = Some(*i) == driver_at && name.starts_with('$');
+            let e = expand(if program_var { name } else { w }, mapped, 0);
+            let mut words = split_words(&e);
+            if program_var {
+                // Flags a program variable's value holds before the program
+                // (`NVCC = $(CUDA_HOME)/bin/nvcc` with `CUDA_HOME = -dc /x`) are not the
+                // command's: they stay whatever the translation makes of the program.
+                let flags = words.iter().take_while(|w| w.starts_with('-')).count();
+                words.drain(..flags);
+            }
+            if Some(*i) == driver_at && program.is_none() && !words.is_empty() {
+                program = Some(expanded.len());
+            }
+            expanded.extend(words.into_iter().map(str::to_string));
+        }
         out.push(Recipe {
             start,
             words,
             expanded,
+            program,
             driver,
             driver_at,
             rule: rule.clone(),
@@ -571,14 +576,14 @@ fn rule_header(line: &str, values: &BTreeMap<String, String>) -> Option<Rule> {
         return None;
     }
     let line = line.split('#').next().unwrap_or(line);
-    let colon = make::top_level(line, ':')?;
+    let colon = make::rule_colon(line)?;
     let rest = line[colon + 1..].trim_start_matches(':');
     if rest.starts_with('=') {
         return None;
     }
     let rest = rest.split(';').next().unwrap_or(rest);
     let mut targets: Vec<String> = words_of(&line[..colon], values);
-    let prereqs = match make::top_level(rest, ':') {
+    let prereqs = match make::rule_colon(rest) {
         Some(second) => {
             targets.extend(words_of(&rest[..second], values));
             &rest[second + 1..]

@@ -367,19 +367,28 @@ pub(crate) fn apply_mapped(
                     (Style::Semicolon, None) => new.join(";"),
                     _ => new.join(" "),
                 };
+                // The closers cut off the word stay after it: a replacement that carries them
+                // (`-Xcompiler ,$(F))` unwrapped is `$(F))`) is written without them.
+                let closers = &src[w.end..ends[*i]];
+                let text = match text.strip_suffix(closers) {
+                    Some(t) if w.quote.is_none() && !closers.is_empty() => t.to_string(),
+                    _ => text,
+                };
                 sink.edit(w.start, w.end, text, rule_of(*i));
             }
             // A word that ends in closers of an expression a word before it opens (the `)` of
             // `$(NVCC -code +)`, `+)` taken as a flag's value) keeps them and the blanks before
             // it: removing those would glue the closers to that word (`$(NVCC)`), which a
-            // second run reads as another word.
-            // Closers alone stay with their blanks wherever they are (`$(NVCC) -code )` with
-            // `--hip-link` inserted after the program would read `--hip-link)`).
+            // second run reads as another word. So do closers that close nothing on the line
+            // (`$(NVCC) -code <)` with `--hip-link` inserted after the program would read
+            // `--hip-link)`). Closers alone stay with their blanks wherever they are.
             Action::Remove if w.start == w.end => {}
-            Action::Remove if w.end < ends[*i] && opened_before(&words[..*i], &mapped) => {
-                if w.start < w.end {
-                    removals.push((w.start, w.end, rule_of(*i).to_string()));
-                }
+            Action::Remove
+                if w.end < ends[*i]
+                    && (opened_before(&words[..*i], &mapped)
+                        || stray_closers(src, w.end, ends[*i])) =>
+            {
+                removals.push((w.start, w.end, rule_of(*i).to_string()));
             }
             Action::Remove => {
                 let (s, e) = removal_range(src, words, *i, style);
@@ -438,6 +447,34 @@ fn opened_before(words: &[Word], mapped: &Mapped) -> bool {
         })
 }
 
+/// Whether some of the closers at `src[at..end]` close nothing opened before them on their
+/// logical line (backslash-continued lines joined), as [`excess_closers`] counts brackets.
+fn stray_closers(src: &str, at: usize, end: usize) -> bool {
+    let b = src.as_bytes();
+    let (mut start, mut k) = (0, at);
+    while let Some(nl) = src[..k].rfind('\n') {
+        let before = src[..nl].strip_suffix('\r').unwrap_or(&src[..nl]);
+        if !before.ends_with('\\') {
+            start = nl + 1;
+            break;
+        }
+        k = nl;
+    }
+    let mut depth = 0usize;
+    for &c in &b[start..at] {
+        match c {
+            b'(' | b'{' => depth += 1,
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    b[at..end]
+        .iter()
+        .filter(|c| matches!(c, b')' | b'}'))
+        .count()
+        > depth
+}
+
 /// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
 /// also takes the comma before them, which the removal of each element alone does not reach.
 fn comma_before_last(src: &str, s: usize, e: usize) -> usize {
@@ -486,21 +523,25 @@ fn widen_to_continued_line(src: &str, s: usize, e: usize) -> (usize, usize) {
     (s, e)
 }
 
-/// How many trailing `)`/`}` of `text` have no opener in it.
+/// How many trailing `)`/`}` of `text` have no opener in it: of `<)$(CXX)` none (its last
+/// closer closes `$(CXX`; the stray one is no trailing one), of `$(A))` one.
 pub(crate) fn excess_closers(text: &str) -> usize {
-    let mut depth: i64 = 0;
+    let mut depth = 0usize;
+    // The closers without an opener in the run of closers the text ends with so far; once
+    // one has none, the ones after it have none either.
     let mut excess = 0;
     for c in text.chars() {
         match c {
-            '(' | '{' => depth += 1,
             ')' | '}' if depth > 0 => depth -= 1,
             ')' | '}' => excess += 1,
-            _ => {}
+            '(' | '{' => {
+                depth += 1;
+                excess = 0;
+            }
+            _ => excess = 0,
         }
     }
-    // Only closers at the very end can be cut off.
-    let trailing = text.len() - text.trim_end_matches([')', '}']).len();
-    excess.min(trailing)
+    excess
 }
 
 /// The bytes to delete to remove word `i` with its separator.
@@ -1021,6 +1062,19 @@ mod tests {
         let outer = "-Iab";
         assert_eq!(offset_in(outer, &outer[2..]), Some(2));
         assert_eq!(offset_in(outer, "ab"), None);
+    }
+
+    #[test]
+    fn excess_closers_are_those_that_end_a_word_and_close_nothing_in_it() {
+        let n = |t: &str| excess_closers(t);
+        assert_eq!(
+            [n("$(A))"), n("code=sm_$(sm)))"), n("+)"), n(")")],
+            [1, 2, 1, 1]
+        );
+        assert_eq!(
+            [n("<)$(CXX)"), n(")()"), n("){}"), n("a)b"), n("$(A)")],
+            [0; 5]
+        );
     }
 
     #[test]
