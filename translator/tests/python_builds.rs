@@ -161,7 +161,7 @@ setup(name="knn", ext_modules=[CUDAExtension("knn._C", sources(),
     assert!(
         found.iter().any(|(id, line, m)| id == "B016"
             && *line == 17
-            && m.contains("20 run only on CUDA PyTorch")),
+            && m.contains("line 20 runs only on CUDA PyTorch")),
         "{found:#?}"
     );
     assert_eq!(fs::read_to_string(out.join("setup.py")).unwrap(), setup);
@@ -280,4 +280,24 @@ if shutil.which("nvcc") and toolkit_available():
     assert!(run.findings("tools.py").is_empty(), "{}", run.report);
     assert_eq!(fs::read_to_string(out.join("backend.py")).unwrap(), backend);
     assert_parses(&out.join("backend.py"));
+}
+
+#[test]
+fn a_one_line_cuda_only_branch_is_said_as_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("setup.py"),
+        "import torch\nfrom torch.utils.cpp_extension import CUDAExtension\nif torch.version.hip is not None:\n    args = [\"-O3\"]\nelse:\n    args = [\"-O3\", \"--use_fast_math\"]\next = CUDAExtension(\"x\", [\"x.cu\"], extra_compile_args={\"nvcc\": args})\n",
+    )
+    .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["check", "."])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("note[B016]: line 6 runs only on CUDA PyTorch (the test on line 3"),
+        "{out}"
+    );
 }

@@ -283,7 +283,11 @@ impl Sink {
             self.diag(
                 super::B_CUDA_ONLY,
                 at,
-                format!("lines {first}-{last} run only on CUDA PyTorch (the test on line {test} sends ROCm elsewhere): their nvcc flags and CUDA paths are left as they are"),
+                if first == last {
+                    format!("line {first} runs only on CUDA PyTorch (the test on line {test} sends ROCm elsewhere): its nvcc flags and CUDA paths are left as they are")
+                } else {
+                    format!("lines {first}-{last} run only on CUDA PyTorch (the test on line {test} sends ROCm elsewhere): their nvcc flags and CUDA paths are left as they are")
+                },
                 None,
             );
         }
