@@ -75,6 +75,20 @@ fn with_fixes(src: &str, hip: Version) -> String {
     String::from_utf8(hipport::edit::apply(src.as_bytes(), &mut edits).unwrap()).unwrap()
 }
 
+/// `cuda` as hipport translates it for HIP 5.2.3.
+fn translated_for_hip_5_2(cuda: &str) -> String {
+    let opts = hipport::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Default::default()
+    };
+    String::from_utf8(
+        hipport::translate::translate_source(cuda.as_bytes(), "case.cu", &opts)
+            .unwrap()
+            .output,
+    )
+    .unwrap()
+}
+
 const HEADER: &str = "#include <hip/hip_runtime.h>\n#include <cstdint>\n";
 
 fn case(body: &str) -> String {
@@ -1516,16 +1530,7 @@ fn h057_memset_params_by_position_fill_other_members_before_hip_7() {
     assert!(!rules(cuda, Version::new(7, 0, 0))
         .iter()
         .any(|(id, _)| id == "H057"));
-    let opts = hipport::translate::Options {
-        hip_version: Version::new(5, 2, 3),
-        ..Default::default()
-    };
-    let hip = String::from_utf8(
-        hipport::translate::translate_source(cuda.as_bytes(), "case.cu", &opts)
-            .unwrap()
-            .output,
-    )
-    .unwrap();
+    let hip = translated_for_hip_5_2(cuda);
     // HIP 5.2.3's hipMemsetParams is {dst, elementSize, height, pitch, value, width}: the 7
     // lands in `height`, and the assertion on `value` fails.
     let (ok, err) = compile(&cc, &hip, &[]);
@@ -1553,16 +1558,7 @@ fn h058_half_raw_braces_convert_a_number_in_hip() {
         2,
         "{found:?}"
     );
-    let opts = hipport::translate::Options {
-        hip_version: Version::new(5, 2, 3),
-        ..Default::default()
-    };
-    let hip = String::from_utf8(
-        hipport::translate::translate_source(cuda.as_bytes(), "case.cu", &opts)
-            .unwrap()
-            .output,
-    )
-    .unwrap();
+    let hip = translated_for_hip_5_2(cuda);
     // HIP takes the bits as the number 31744 (a finite half), not as +infinity.
     let value = hip.replace(
         "__device__ __half2 pair()",

@@ -654,6 +654,25 @@ pub(super) fn guarded_shift<'t>(
         up,
         tree: false,
     };
+    let Some(var) = assigned_variable(a, call, parent) else {
+        let tree = Guard {
+            tree: true,
+            ..guard
+        };
+        return !up && down_tree(a, &tree, call, delta);
+    };
+    let Some(scope) = enclosing_block(call) else {
+        return false;
+    };
+    reads_guarded(a, &guard, a.text(var), call, scope, 1) == Some(true)
+}
+
+/// The variable `call` is stored into by its `parent`: `v = call` or `T v = call`.
+fn assigned_variable<'t>(
+    a: &Analyzer<'_, 't>,
+    call: Node<'t>,
+    parent: Node<'t>,
+) -> Option<Node<'t>> {
     let var = match parent.kind_name() {
         "assignment_expression"
             if parent.field(FIELDS.right) == Some(call)
@@ -666,17 +685,7 @@ pub(super) fn guarded_shift<'t>(
         }
         _ => None,
     };
-    let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
-        let tree = Guard {
-            tree: true,
-            ..guard
-        };
-        return !up && down_tree(a, &tree, call, delta);
-    };
-    let Some(scope) = enclosing_block(call) else {
-        return false;
-    };
-    reads_guarded(a, &guard, a.text(var), call, scope, 1) == Some(true)
+    var.filter(|v| v.kind_name() == "identifier")
 }
 
 /// The innermost block around `n`.
@@ -803,22 +812,7 @@ fn result_guarded<'t>(
         .collect();
     let mut calls = 0;
     for call in sites {
-        let Some(parent) = call.parent() else {
-            return false;
-        };
-        let var = match parent.kind_name() {
-            "assignment_expression"
-                if parent.field(FIELDS.right) == Some(call)
-                    && parent.field(FIELDS.operator).map(|o| a.text(o)) == Some("=") =>
-            {
-                parent.field(FIELDS.left)
-            }
-            "init_declarator" if parent.field(FIELDS.value) == Some(call) => {
-                parent.field(FIELDS.declarator)
-            }
-            _ => None,
-        };
-        let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
+        let Some(var) = call.parent().and_then(|p| assigned_variable(a, call, p)) else {
             return false;
         };
         let Some(scope) = enclosing_block(call) else {
