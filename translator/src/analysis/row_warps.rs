@@ -731,8 +731,7 @@ fn reads_guarded<'t>(
             let declared = n.parent().is_some_and(|p| {
                 p.kind_name() == "declaration" && p.field(FIELDS.declarator) == Some(n)
             });
-            if declared {
-            } else if let Some(w) = written {
+            if let Some(w) = written {
                 // A write in a preprocessor arm that does not hold `after` (the other arm of
                 // `#if CUDART_VERSION < 9000`) is not one that code after it must follow.
                 let other_arm = crate::parse::ancestors(w)
@@ -748,7 +747,7 @@ fn reads_guarded<'t>(
                         killed.push(w.end_byte()..block.end_byte());
                     }
                 }
-            } else if !killed.iter().any(|k| k.contains(&n.start_byte())) {
+            } else if !declared && !killed.iter().any(|k| k.contains(&n.start_byte())) {
                 let returned = n
                     .parent()
                     .is_some_and(|p| p.kind_name() == "return_statement");
