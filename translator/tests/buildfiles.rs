@@ -1891,3 +1891,80 @@ fn nvcc_threads_go_from_every_kind_of_build_file() {
         assert_eq!(threads, written, "{file}: {diags:#?}");
     }
 }
+
+/// A project whose CUDA is optional (warp-ctc: `find_package(CUDA QUIET)`, a CPU library when
+/// `CUDA_FOUND` is false) keeps both builds after conversion: configured with g++ it builds the
+/// CPU library, and with hipcc the GPU one from the HIP source.
+#[test]
+fn converted_cmake_with_optional_cuda_still_builds_without_it() {
+    if !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("g++", "--version"), "g++ not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(opt CXX)\n\
+             find_package(CUDA 9.0 QUIET)\n\
+             option(WITH_GPU \"build the GPU library\" ${CUDA_FOUND})\n\
+             if(WITH_GPU)\n\
+             \x20 cuda_add_library(scale STATIC scale.cu)\n\
+             \x20 target_compile_definitions(scale PUBLIC SCALE_ON_GPU)\n\
+             else()\n\
+             \x20 add_library(scale STATIC scale.cpp)\n\
+             endif()\n\
+             add_executable(app main.cpp)\n\
+             target_link_libraries(app scale)\n",
+        ),
+        (
+            "scale.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             int scale(float* x, int n) { twice<<<1, n>>>(x); return cudaGetLastError() == cudaSuccess; }\n",
+        ),
+        (
+            "scale.cpp",
+            "int scale(float* x, int n) { for (int i = 0; i < n; ++i) x[i] *= 2.0f; return 1; }\n",
+        ),
+        (
+            "main.cpp",
+            "#include <cstdio>\nint scale(float* x, int n);\n\
+             int main(int argc, char**) {\n\
+             \x20 float x[2] = {1, 2};\n\
+             #ifdef SCALE_ON_GPU\n  if (argc > 1) return scale(x, 2);\n  std::puts(\"gpu\");\n\
+             #else\n  int ok = scale(x, 2);\n  std::printf(\"cpu %d %g\\n\", ok, x[1]);\n#endif\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let converted = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(!converted.contains("REQUIRED"), "{converted}");
+    // Without hipcc: the CPU build, as the CUDA project had without CUDA.
+    let cpu = tmp.path().join("cpu");
+    let log = run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&cpu)
+        .arg("-DCMAKE_CXX_COMPILER=g++"));
+    assert!(log.contains("Building without HIP"), "{log}");
+    run(Command::new("cmake").arg("--build").arg(&cpu));
+    let printed = run(&mut Command::new(cpu.join("app")));
+    assert_eq!(printed, "cpu 1 4\n");
+    // With hipcc: the HIP library, compiled for the AMD target.
+    let gpu = tmp.path().join("gpu");
+    let commands = configure(&out, &gpu, &[]);
+    run(Command::new("cmake").arg("--build").arg(&gpu));
+    let hip = command_for(&commands, "scale.cu");
+    assert!(hip.contains("SCALE_ON_GPU"), "{hip}");
+    assert_gfx90a_code(&gpu.join("app"));
+}

@@ -347,6 +347,8 @@ struct State<'a> {
     arch_reported: BTreeSet<String>,
     /// The CUDA standard variables left as they are (see [`cuda_std_kept`]).
     cuda_std_kept: BTreeSet<&'static str>,
+    /// Whether CUDA is optional here (see [`cuda_optional`]): HIP is then looked for, not required.
+    optional: bool,
 }
 
 impl State<'_> {
@@ -464,8 +466,10 @@ fn translate_keeping(
         nvcc_flags_reported: false,
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
+        optional: false,
     };
     let cmds = commands(src);
+    st.optional = cuda_optional(&cmds);
     st.arch_readers = architecture_readers(src, &cmds);
     st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
     st.findcuda_macros = cmds.iter().any(|c| {
@@ -564,23 +568,42 @@ fn translate_keeping(
         let opening = usize::from(src.starts_with('\u{feff}')) * '\u{feff}'.len_utf8();
         let (start, end, replace) = st.block.unwrap_or((opening, opening, false));
         let indent = indentation(src, start);
-        let mut lines = vec![
-            format!(
-                "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
-                st.opts.offload_arch.join(";")
-            ),
-            "if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")".to_string(),
-            "  message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
-            "endif()".to_string(),
-            "find_package(hip REQUIRED)".to_string(),
-        ];
-        lines.extend(
-            st.packages
-                .iter()
-                .filter(|p| !finds_package(&cmds, p))
-                .map(|p| format!("find_package({p} REQUIRED)")),
+        let targets = format!(
+            "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
+            st.opts.offload_arch.join(";")
         );
-        lines.push("link_libraries(hip::device)".to_string());
+        let packages = st
+            .packages
+            .iter()
+            .filter(|p| !finds_package(&cmds, p))
+            .map(|p| format!("find_package({p} REQUIRED)"));
+        let mut lines = vec![targets];
+        if st.optional {
+            // Built without CUDA before when it was not found: built without HIP now when hipcc
+            // is not the compiler or the package is missing, and with it otherwise.
+            lines.extend([
+                format!("if({HIPCC_COMPILER})"),
+                format!("  {OPTIONAL_HIP}"),
+                "endif()".to_string(),
+                "if(hip_FOUND)".to_string(),
+            ]);
+            lines.extend(packages.map(|p| format!("  {p}")));
+            lines.extend([
+                "  link_libraries(hip::device)".to_string(),
+                "else()".to_string(),
+                "  message(STATUS \"Building without HIP: it needs the hip package and -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
+                "endif()".to_string(),
+            ]);
+        } else {
+            lines.extend([
+                format!("if(NOT {HIPCC_COMPILER})"),
+                "  message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
+                "endif()".to_string(),
+                "find_package(hip REQUIRED)".to_string(),
+            ]);
+            lines.extend(packages);
+            lines.push("link_libraries(hip::device)".to_string());
+        }
         let body = lines.join(&format!("\n{indent}"));
         if replace {
             // The package's arguments go with it, with what was rewritten in them.
@@ -675,6 +698,40 @@ fn hip_guarded_branches(cmds: &[Command]) -> Vec<(usize, usize, usize)> {
         }
     }
     out
+}
+
+/// The test that the C++ compiler can build HIP sources (hipcc, or a clang that is ROCm's).
+const HIPCC_COMPILER: &str = "CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\"";
+
+/// The optional search for HIP that replaces an optional `find_package(CUDA)`.
+const OPTIONAL_HIP: &str = "find_package(hip QUIET)";
+
+/// Whether the file treats CUDA as optional: no `find_package(CUDA|CUDAToolkit)` says
+/// `REQUIRED`, and the file tests what it found (`CUDA_FOUND`, `CUDAToolkit_FOUND`), so it has a
+/// path without CUDA (a CPU-only build) that a required HIP would take away.
+fn cuda_optional(cmds: &[Command]) -> bool {
+    let mut finds = cmds.iter().filter(|c| {
+        c.name == "find_package"
+            && c.args
+                .first()
+                .is_some_and(|a| a.text == "CUDA" || a.text == "CUDAToolkit")
+    });
+    let mut any = false;
+    let none_required = finds.all(|c| {
+        any = true;
+        !c.args.iter().any(|a| a.text == "REQUIRED")
+    });
+    any && none_required
+        && cmds.iter().any(|c| {
+            c.args.iter().any(|a| {
+                !a.bracket
+                    && ["CUDA_FOUND", "CUDAToolkit_FOUND"].iter().any(|name| {
+                        crate::lexer::whole_words(a.text.as_bytes(), name)
+                            .next()
+                            .is_some()
+                    })
+            })
+        })
 }
 
 /// Whether the file already calls `find_package(name ...)`.
@@ -1005,6 +1062,17 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             if first.text == "CUDA" || first.text == "CUDAToolkit" {
                 st.cuda_lang = true;
                 match st.block {
+                    Some((_, _, true)) if st.optional => {
+                        let indent = indentation(st.src, cmd.start);
+                        sink.edit(
+                            cmd.start,
+                            cmd.end,
+                            format!(
+                                "if({HIPCC_COMPILER})\n{indent}  {OPTIONAL_HIP}\n{indent}endif()"
+                            ),
+                            B_LANGUAGE.id,
+                        );
+                    }
                     Some((_, _, true)) => {
                         sink.edit(
                             cmd.start,
@@ -1015,7 +1083,11 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     }
                     _ => st.block = Some((cmd.start, cmd.end, true)),
                 }
-                sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip REQUIRED)", first.text), Some("configure with -DCMAKE_CXX_COMPILER=hipcc; GPU_TARGETS picks the AMD targets".into()));
+                if st.optional {
+                    sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip QUIET): optional, as CUDA was (the file tests {}_FOUND)", first.text, first.text), Some("configure with -DCMAKE_CXX_COMPILER=hipcc for the HIP build; with another compiler the file builds as it did without CUDA".into()));
+                } else {
+                    sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip REQUIRED)", first.text), Some("configure with -DCMAKE_CXX_COMPILER=hipcc; GPU_TARGETS picks the AMD targets".into()));
+                }
             } else if matches!(
                 first.text.as_str(),
                 "CUDNN" | "cuDNN" | "NCCL" | "nccl" | "cudnn"
@@ -1273,6 +1345,10 @@ fn architecture_readers(
 /// Whether a command reads `${CUDA_NVCC_FLAGS}`, other than a `set()`/`list()` of the variable
 /// itself (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -O3")`).
 fn reads_nvcc_flags(cmd: &Command) -> bool {
+    // A message only prints the flags: nothing compiles with them.
+    if cmd.name == "message" {
+        return false;
+    }
     let var = match cmd.name.as_str() {
         "set" => cmd.args.first(),
         "list" => cmd.args.get(1),
@@ -3023,6 +3099,50 @@ mod tests {
         );
         let src = "add_library(k STATIC k.cpp)\ntarget_link_libraries(k PUBLIC m)\n";
         assert_eq!(run(src, &opts()).0, src);
+    }
+
+    /// warp-ctc: CUDA found only if present (no REQUIRED, and the file tests CUDA_FOUND) leaves
+    /// a CPU-only build; HIP is then looked for the same way, never required. A file that does
+    /// not test what it found, or one find that is REQUIRED, still requires HIP.
+    #[test]
+    fn optional_cuda_becomes_optional_hip() {
+        let src = "project(ctc)\nFIND_PACKAGE(CUDA 6.5 QUIET)\noption(WITH_GPU \"gpu\" ${CUDA_FOUND})\nMESSAGE(STATUS \"flags ${CUDA_NVCC_FLAGS}\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -O2\")\nif(WITH_GPU)\n  CUDA_ADD_LIBRARY(ctc SHARED a.cu)\n  target_link_libraries(ctc ${CUDA_curand_LIBRARY})\nelse()\n  add_library(ctc SHARED a.cpp)\nendif()\nfind_package(CUDA QUIET)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.starts_with("project(ctc)\nset(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\nif(CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")\n  find_package(hip QUIET)\nendif()\nif(hip_FOUND)\n  find_package(hiprand REQUIRED)\n  link_libraries(hip::device)\nelse()\n  message(STATUS \"Building without HIP: it needs the hip package and -DCMAKE_CXX_COMPILER=hipcc\")\nendif()\noption(WITH_GPU \"gpu\" ${hip_FOUND})\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\nendif()\nif(CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")\n  find_package(hip QUIET)\nendif()\n"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("REQUIRED)\nfind_package(hip") && !out.contains("FATAL_ERROR \"HIP"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B007"
+                && d.line == 2
+                && d.message
+                    .starts_with("find_package(CUDA) -> find_package(hip QUIET): optional")),
+            "{diags:?}"
+        );
+        // Printing the flags passes them to no compiler: they are still reported as unused.
+        assert!(
+            diags.iter().any(|d| d.id == "B008"
+                && d.message
+                    .starts_with("CUDA_NVCC_FLAGS no longer reaches the compiler")),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        for required in [
+            "find_package(CUDA QUIET)\ncuda_add_library(k k.cu)\n",
+            "find_package(CUDA REQUIRED)\nif(CUDA_FOUND)\n  cuda_add_library(k k.cu)\nendif()\n",
+            "find_package(CUDA)\nfind_package(CUDA 11 REQUIRED)\nif(CUDA_FOUND)\n  cuda_add_library(k k.cu)\nendif()\n",
+        ] {
+            let out = run(required, &opts()).0;
+            assert!(out.contains("find_package(hip REQUIRED)") && !out.contains("hip QUIET"), "{out}");
+        }
     }
 
     /// tiny-cuda-nn: CUDA_NVCC_FLAGS passed on by the project itself still reaches hipcc (no

@@ -587,7 +587,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   hand. A project with a HIP path of its own keeps it: the branches of an if() that run\n\
                   only when that path is not taken (the else() of if(HIP_FOUND) or if(USE_ROCM), the body\n\
                   of if(NOT USE_HIP)) are left as they are, with this note, and .hip sources that CMake's\n\
-                  HIP language compiles keep their language and properties.",
+                  HIP language compiles keep their language and properties. Where CUDA was optional\n\
+                  (no find_package(CUDA) says REQUIRED and the file tests CUDA_FOUND, as a project with a\n\
+                  CPU-only build does), HIP is optional too: find_package(hip QUIET) runs only with\n\
+                  hipcc as the compiler, CUDA_FOUND becomes hip_FOUND, and with another compiler the\n\
+                  project configures as it did without CUDA.",
     },
     DiagInfo {
         id: "B008",
