@@ -557,7 +557,7 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
     // The command line's value wins over the file's.
     fs::write(
         ext.join("csrc/level.cuh"),
-        "#if LEVEL > 1\n#define WARP_SIZE 32\n#endif\n__global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n",
+        "#if LEVEL > 1\n#define WARP_SIZE 32\n#endif\n__global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = __shfl_sync(~0u, o[0], 0); }\n",
     )
     .unwrap();
     fs::write(
@@ -776,7 +776,7 @@ fn a_macro_setup_py_adds_for_rocm_builds_decides_branches() {
     fs::write(
         ext.join("csrc/k.cu"),
         "#ifdef MY_WITH_HIP\n#define WARP_SIZE warpSize\n#else\n#define WARP_SIZE 32\n#endif\n\
-         __global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n",
+         __global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = __shfl_sync(~0u, o[0], 0); }\n",
     )
     .unwrap();
     let setup = |body: &str| {

@@ -42,7 +42,12 @@ result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the 
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
-a `WARP_SIZE 32` constant that only such functions use is dropped too. The functions called may \
+a `WARP_SIZE 32` constant that only such functions use is dropped too. So is one that the \
+file's functions name without any warp-level work (no shuffle, vote, warp barrier, match, \
+cooperative-groups tile, CUB warp primitive or inline assembly, in them or in what they call or \
+the macros they use, and the constant not passed to a function defined elsewhere): there the 32 \
+is a block's extent or a group of threads sharing a table, right on 64-lane wavefronts, and \
+`warpSize` in its place would change what the code computes. The functions called may \
 be defined in a project header the file includes with quotes (a `.cuh` with the reduction, a \
 `.cu` with the lane math): the header's own shuffles and votes decide, as in the file. \
 None of this applies where \

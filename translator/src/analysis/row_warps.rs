@@ -104,6 +104,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     segments(a);
     narrow_blocks(a);
+    idle_constants(a);
     // H048 says the same of a broadcast in blocks with rows, with the same fix: once is enough.
     let rows: Vec<usize> = a
         .out
@@ -116,6 +117,171 @@ pub(super) fn finish(a: &mut Analyzer) {
             !(d.id == "H001" && d.message.contains(SEGMENT_BROADCAST) && rows.contains(&d.offset))
         });
     }
+}
+
+/// Text that names a warp-level operation: a shuffle, vote, lane mask query, warp barrier,
+/// match or reduce builtin, a cooperative-groups tile, a CUB warp primitive, or inline assembly
+/// (PTX has its own).
+fn names_warp_op(text: &[u8]) -> bool {
+    const OPS: &[&str] = &[
+        "__shfl",
+        "__ballot",
+        "__any",
+        "__all",
+        "__activemask",
+        "__syncwarp",
+        "__match",
+        "__reduce_",
+        "__lane_id",
+        "tiled_partition",
+        "thread_block_tile",
+        "WarpReduce",
+        "WarpScan",
+        "WarpExchange",
+        "asm",
+    ];
+    OPS.iter()
+        .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
+}
+
+/// Drops H001's findings on warp-size constants defined outside functions (`#define WARP_SIZE
+/// 32`) that functions of the file name, none of which does warp-level work, itself or in the
+/// functions and macros it uses: the 32 is then the extent of a block or a group of threads
+/// sharing a table (a load stride, a sub-histogram), which stays right on 64-lane wavefronts,
+/// and `warpSize` in its place would change what the code computes. A constant no function
+/// of the file names, or that a header's device helper names, keeps its finding: users
+/// elsewhere may do the warp work.
+fn idle_constants(a: &mut Analyzer) {
+    let defs: Vec<(&str, std::ops::Range<usize>)> = a
+        .funcs
+        .iter()
+        .filter_map(|f| Some((a.function_name(f.node)?, f.node.byte_range())))
+        .collect();
+    let in_function = |at: usize| defs.iter().any(|(_, r)| r.contains(&at));
+    let header = !matches!(
+        a.file.rsplit_once('.').map_or("", |(_, e)| e),
+        "cu" | "cpp" | "cc" | "cxx" | "c" | "hip"
+    );
+    let candidates: Vec<(usize, String)> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001" && !in_function(d.offset))
+        .filter_map(|d| {
+            let name = d.message.strip_prefix('`')?.split_once('`')?.0;
+            name.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                .then(|| (d.offset, name.to_string()))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    // Macros of the file: their names with their bodies' text.
+    let macros: Vec<(&str, &[u8])> = a
+        .macros
+        .values()
+        .flatten()
+        .map(|m| (m.name.as_str(), &a.src[m.body_range.clone()]))
+        .collect();
+    let warp_macros: Vec<&str> = macros
+        .iter()
+        .filter(|(_, body)| names_warp_op(body))
+        .map(|(n, _)| *n)
+        .collect();
+    let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+    let mut idle: Vec<usize> = Vec::new();
+    for (offset, name) in &candidates {
+        // The constant and the macros that expand to it (`WARP_SIZE (1 << LOG2_WARP_SIZE)`).
+        let mut names: Vec<&str> = vec![name.as_str()];
+        for _ in 0..3 {
+            for (m, body) in &macros {
+                if !names.contains(m) && names.iter().any(|n| has_word(body, n.as_bytes())) {
+                    names.push(m);
+                }
+            }
+        }
+        let users: Vec<&(&str, std::ops::Range<usize>)> = defs
+            .iter()
+            .filter(|(_, r)| {
+                names
+                    .iter()
+                    .any(|n| has_word(&a.src[r.clone()], n.as_bytes()))
+            })
+            .collect();
+        if users.is_empty() {
+            continue;
+        }
+        // A header's device helper (`warp_of(t)`) serves includers whose warp work it cannot see.
+        let helper_for_others = |r: &std::ops::Range<usize>| {
+            let head = &a.src[r.start..r.end.min(r.start + 4096)];
+            let head = &head[..memchr::memchr(b'{', head).unwrap_or(head.len())];
+            header && memchr::memmem::find(head, b"__global__").is_none()
+        };
+        let busy = users.iter().any(|(f, r)| {
+            helper_for_others(r) || warp_work(a, f, r, &defs, &warp_macros, &names, &mut memo, 0)
+        });
+        if !busy {
+            idle.push(*offset);
+        }
+    }
+    if !idle.is_empty() {
+        a.out
+            .retain(|d| !(d.id == "H001" && idle.contains(&d.offset)));
+    }
+}
+
+/// Whether function `name` (defined at `range`) does warp-level work: it names a warp
+/// operation or a macro of the file that does, calls a function of the file that does (a few
+/// levels deep) or one of an included header that does, or passes one of `names` (the warp-size
+/// constant) to a function the file does not define, which may use it as a warp's width.
+#[allow(clippy::too_many_arguments)]
+fn warp_work<'a>(
+    a: &Analyzer<'a, '_>,
+    name: &'a str,
+    range: &std::ops::Range<usize>,
+    defs: &[(&'a str, std::ops::Range<usize>)],
+    warp_macros: &[&str],
+    names: &[&str],
+    memo: &mut std::collections::HashMap<&'a str, bool>,
+    depth: usize,
+) -> bool {
+    if let Some(&w) = memo.get(name) {
+        return w;
+    }
+    memo.insert(name, false);
+    let text = &a.src[range.clone()];
+    let mut busy = names_warp_op(text) || warp_macros.iter().any(|m| has_word(text, m.as_bytes()));
+    if !busy {
+        let from = a.calls.partition_point(|c| c.0 < range.start);
+        for &(at, callee, op) in &a.calls[from..] {
+            if at >= range.end {
+                break;
+            }
+            let own: Vec<&(&str, std::ops::Range<usize>)> =
+                defs.iter().filter(|(n, _)| *n == callee).collect();
+            busy = op.is_some()
+                || if !own.is_empty() {
+                    depth < CALL_DEPTH
+                        && own.iter().any(|(n, r)| {
+                            warp_work(a, n, r, defs, warp_macros, names, memo, depth + 1)
+                        })
+                } else {
+                    a.header_functions().iter().any(|f| f.name == callee)
+                        || names.iter().any(|n| {
+                            let end = a.src[at..range.end]
+                                .iter()
+                                .position(|&b| b == b';' || b == b'{')
+                                .map_or(range.end, |p| at + p);
+                            has_word(&a.src[at..end], n.as_bytes())
+                        })
+                };
+            if busy {
+                break;
+            }
+        }
+    }
+    memo.insert(name, busy);
+    busy
 }
 
 /// Words of the H001 report on a broadcast in segment code, which dropping the segment code's

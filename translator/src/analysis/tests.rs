@@ -156,6 +156,54 @@ fn h001_bitmap_idiom_is_at_most_a_warning() {
         .any(|d| d.id == "H001" && d.severity == Severity::Error));
 }
 
+/// A warp-size constant that the file's functions use with no warp-level work (a block's x
+/// extent used as a load stride, threads grouped to share a sub-histogram) is right on 64-lane
+/// wavefronts: no H001, whose help would change what the code computes. Warp work in the
+/// function, in a function or macro it uses, or the constant passed to a function defined
+/// elsewhere keeps it; so does a constant no function of the file names.
+#[test]
+fn h001_warp_size_constants_without_warp_work_are_not_reported() {
+    let stride = "#define LOG2_WARP_SIZE 5U\n\
+                  #define WARP_SIZE (1U << LOG2_WARP_SIZE)\n\
+                  __global__ void k(const float* w, float* o, int g) {\n\
+                  \x20 unsigned* mine = nullptr; mine += (threadIdx.x >> LOG2_WARP_SIZE) * 256;\n\
+                  \x20 o[threadIdx.x] = w[g * WARP_SIZE + threadIdx.x];\n\
+                  }\n\
+                  void launch(const float* w, float* o) { k<<<1, 4 * WARP_SIZE>>>(w, o, 2); }\n";
+    let h001 = |src: &str| -> Vec<usize> {
+        run(src)
+            .into_iter()
+            .filter(|d| d.id == "H001")
+            .map(|d| d.line)
+            .collect()
+    };
+    assert!(h001(stride).is_empty(), "{:?}", run(stride));
+    // Warp work beside the constant, in a helper the kernel calls, or in a macro it uses.
+    let direct = stride.replace(
+        "o[threadIdx.x] =",
+        "o[threadIdx.x] = __shfl_sync(~0u, w[0], 0) +",
+    );
+    assert_eq!(h001(&direct), vec![1, 2]);
+    let helper = format!(
+        "__device__ float b(float v) {{ return __shfl_sync(~0u, v, 0); }}\n{}",
+        stride.replace("o[threadIdx.x] =", "o[threadIdx.x] = b(w[0]) +")
+    );
+    assert_eq!(h001(&helper), vec![2, 3]);
+    let mac = format!(
+        "#define BCAST(v) __shfl_sync(~0u, v, 0)\n{}",
+        stride.replace("o[threadIdx.x] =", "o[threadIdx.x] = BCAST(w[0]) +")
+    );
+    assert_eq!(h001(&mac), vec![2, 3]);
+    // Passed to a function the file does not define, which may treat it as a warp's width.
+    let passed = stride.replace(
+        "o[threadIdx.x] =",
+        "o[threadIdx.x] = reduce_all(w[0], WARP_SIZE) +",
+    );
+    assert_eq!(h001(&passed), vec![1, 2]);
+    // No function of the file names it: a header's constant, for its includers.
+    assert_eq!(h001("#define WARP_SIZE 32\n"), vec![1]);
+}
+
 #[test]
 fn h001_defines_constants_and_macro_bodies() {
     let src = "#define WARP_SIZE 32\n\
@@ -164,7 +212,7 @@ fn h001_defines_constants_and_macro_bodies() {
                #define TILE 32\n\
                #define NUM_WARPS 32\n\
                constexpr int kWarpSize = 32;\n\
-               template <int WARPSIZE = 32> __device__ int f() { return WARPSIZE; }\n\
+               template <int WARPSIZE = 32> __device__ int f(int v) { return __shfl_sync(~0u, v, 0, WARPSIZE); }\n\
                enum { THREADS_PER_WARP = 32 };\n";
     let got: Vec<usize> = run(src)
         .into_iter()
@@ -2292,7 +2340,7 @@ fn use_rocm_is_defined_only_in_pytorch_extension_files() {
 #[test]
 fn build_defines_decide_branches() {
     let src = "#ifndef USE_ROCM\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n\
-               __global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n";
+               __global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = __shfl_sync(~0u, o[0], 0); }\n";
     let h001 = |defines: &[&str]| -> Vec<usize> {
         run_defined(src, Version::new(6, 4, 0), false, defines)
             .into_iter()
@@ -2342,7 +2390,8 @@ fn undefined_names_decide_branches_as_not_defined() {
             .map(|d| d.line)
             .collect()
     };
-    let tail = "__global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = 1; }\n";
+    let tail =
+        "__global__ void k(int* o) { o[threadIdx.x / WARP_SIZE] = __shfl_sync(~0u, o[0], 0); }\n";
     let with = |cond: &str| {
         format!("{cond}\n#define WARP_SIZE 32\n#else\n#define WARP_SIZE warpSize\n#endif\n{tail}")
     };
