@@ -165,8 +165,12 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
-                ballot_compare(a, n, &b);
+                if b.value == 0xffff_ffff {
+                    ballot_compare(a, n, b.op, b.other);
+                }
                 memory_type_compare(a, n, &b);
+            } else if let Some((op, other)) = full_mask_macro_operand(a, n) {
+                ballot_compare(a, n, op, other);
             }
         }
         Group::Call => {
@@ -4792,13 +4796,33 @@ fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     );
 }
 
+/// A comparison one of whose operands is a macro of the file defined as the 32-lane full mask
+/// (`#define FULL_MASK 0xffffffff`): its operator and the other operand.
+fn full_mask_macro_operand<'a, 't>(
+    a: &Analyzer<'a, 't>,
+    n: Node<'t>,
+) -> Option<(&'a str, Node<'t>)> {
+    let op = a.text(n.field(FIELDS.operator)?);
+    if !matches!(op, "==" | "!=") {
+        return None;
+    }
+    let (l, r) = (n.field(FIELDS.left)?, n.field(FIELDS.right)?);
+    let full = |x: Node| {
+        x.kind_name() == "identifier" && a.macros.get(a.text(x)).is_some_and(|m| m.full_mask_32)
+    };
+    if full(r) {
+        Some((op, l))
+    } else if full(l) {
+        Some((op, r))
+    } else {
+        None
+    }
+}
+
 /// A ballot compared with the 32-lane full mask (`__ballot_sync(m, p) == 0xffffffff`, "every
 /// lane voted"): a 64-lane wavefront's full ballot is 64 bits wide, so this is never true there.
-fn ballot_compare(a: &mut Analyzer, n: Node, b: &Binary) {
-    if !matches!(b.op, "==" | "!=") || b.value != 0xffff_ffff {
-        return;
-    }
-    if !ballot_valued(a, b.other, 0) {
+fn ballot_compare(a: &mut Analyzer, n: Node, op: &str, other: Node) {
+    if !matches!(op, "==" | "!=") || !ballot_valued(a, other, 0) {
         return;
     }
     a.report(

@@ -654,6 +654,28 @@ fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     assert!(clz.help.as_deref().unwrap().contains("63 - __clzll(b)"));
 }
 
+/// A ballot compared with a macro of the file that is the 32-lane full mask (`FULL_MASK`) is
+/// the same comparison as with the literal: never true on 64 lanes. Other macros are not.
+#[test]
+fn h004_ballot_compared_with_a_full_mask_macro() {
+    let src = format!(
+        "#define FULL_MASK 0xffffffff\n#define SOME 0x0000ffff\n{}",
+        kernel(
+            "unsigned long long b = __ballot_sync(FULL_MASK, x[threadIdx.x] > 0);\n\
+             if (b == FULL_MASK) x[0] = 1;\n\
+             if (FULL_MASK != __ballot_sync(FULL_MASK, x[1] > 0)) x[0] = 2;\n\
+             if (b == SOME) x[0] = 3;\n\
+             if (x[2] == FULL_MASK) x[0] = 4;"
+        )
+    );
+    let d: Vec<usize> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H004" && d.message.contains("compares a ballot"))
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(d, vec![5, 6], "{:?}", run(&src));
+}
+
 #[test]
 fn h004_portable_masks_are_silent() {
     let src = kernel(
