@@ -82,7 +82,8 @@ pub const WARPSIZE_CONSTEXPR: DiagInfo = DiagInfo {
 Before ROCm 7.0 HIP's `warpSize` was a compile-time constant, so ported code used it as a \
 template argument, an array bound, in static_assert, in a constexpr initializer or `if constexpr` \
 condition, or as a case label; so does code that reaches it through a macro (`#define WARP_SIZE \
-warpSize` on the ROCm side of `#ifndef USE_ROCM`, which hipport follows, in the file itself or \
+warpSize` on the ROCm side of `#ifndef USE_ROCM`, or an expression of it such as `#define \
+NUM_WARPS (1024 / warpSize)`, which hipport follows, in the file itself or \
 in a project header it includes with quotes, directly or through other headers; the report then \
 names the header and line of the definition). From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
 expression), and all of these fail to compile (hipport reports an error when the target HIP is \

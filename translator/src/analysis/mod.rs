@@ -1328,12 +1328,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         if let Some(v) = value_node {
             let body_text = &self.src[v.byte_range()];
+            // `#define WARP_SIZE warpSize`, or an expression of it (`(1024 / warpSize)`).
             if !function_like
                 && self.origin.is_none()
-                && body_text
-                    .iter()
-                    .filter(|b| !b.is_ascii_whitespace() && !matches!(b, b'(' | b')'))
-                    .eq(b"warpSize".iter())
+                && crate::lexer::whole_words(body_text, "warpSize")
+                    .next()
+                    .is_some()
                 && rules::hip_compiles(self, node) != Some(false)
             {
                 self.warp_size_aliases

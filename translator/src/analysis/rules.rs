@@ -2758,7 +2758,14 @@ fn warpsize_constexpr(a: &mut Analyzer, n: Node, name: &str, from: Option<&super
             } else if let Some(h) = from {
                 format!("`{name}` (defined as `warpSize` for hipcc in {}:{}) used as {what}: `warpSize` is not a compile-time constant from ROCm 7.0", h.header, h.line)
             } else {
-                format!("`{name}` (defined as `warpSize` for hipcc) used as {what}: `warpSize` is not a compile-time constant from ROCm 7.0")
+                let exact = a.macros.get(name).is_some_and(|m| {
+                    a.src[m.body_range.clone()]
+                        .iter()
+                        .filter(|b| !b.is_ascii_whitespace() && !matches!(b, b'(' | b')'))
+                        .eq(b"warpSize".iter())
+                });
+                let how = if exact { "as" } else { "from" };
+                format!("`{name}` (defined {how} `warpSize` for hipcc) used as {what}: `warpSize` is not a compile-time constant from ROCm 7.0")
             },
             Some("pass the warp size as a template parameter chosen on the host (hipDeviceAttributeWarpSize), or select 64 under __GFX8__/__GFX9__ and 32 otherwise".into()),
             vec![],

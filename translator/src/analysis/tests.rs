@@ -334,6 +334,19 @@ fn h002_macros_defined_as_warpsize() {
         ),
         "{first:?}"
     );
+    // An expression of it (`(1024 / warpSize)`, a warp count) as an array bound: the same.
+    let count = "#define NUM_WARPS (1024 / warpSize)\n#define LANE (threadIdx.x % warpSize)\n\
+                 __global__ void k(float* o) { __shared__ float s[NUM_WARPS]; s[LANE] = 0; o[0] = s[NUM_WARPS - 1]; }\n";
+    let d: Vec<Diagnostic> = run_defined(count, Version::new(7, 0, 0), false, &[])
+        .into_iter()
+        .filter(|d| d.id == "H002")
+        .collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].message
+            .starts_with("`NUM_WARPS` (defined from `warpSize` for hipcc) used as an array bound"),
+        "{d:?}"
+    );
     // Defined so only for CUDA: not hipcc's.
     let cuda_only = src.replace("#ifndef USE_ROCM", "#ifdef USE_ROCM");
     assert!(
