@@ -132,6 +132,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("extra-device.tsv", false),
     data_file!("extra-cublas.tsv", false),
     data_file!("extra-curand.tsv", false),
+    data_file!("extra-cufft.tsv", false),
     data_file!("extra-cusolver.tsv", false),
     data_file!("extra-nvtx.tsv", false),
     data_file!("extra-headers.tsv", false),

@@ -62,6 +62,10 @@ fn hand_written_rows_correct_the_tables() {
         db.lookup("__nv_bfloat162").unwrap().hip.as_deref(),
         Some("__hip_bfloat162")
     );
+    // cuFFT Xt names HIPIFY leaves without a HIP name, from hipFFT 6.0.
+    let xt = db.lookup("cufftXtMakePlanMany").unwrap();
+    assert_eq!(xt.hip.as_deref(), Some("hipfftXtMakePlanMany"));
+    assert_eq!(xt.hip_added, Some(v("6.0.0")));
     // Rows without a hand-written correction keep the HIPIFY facts.
     assert_eq!(
         db.lookup("cudaDevAttrClockRate").unwrap().hip.as_deref(),

@@ -269,7 +269,11 @@ compiles, so in `#if` they read as 0 and `#ifdef` is false. Version guards there
 select the oldest-CUDA branch (or the non-CUDA branch), and renaming them to a HIP or PyTorch \
 version macro is worse, because those count in a different number space (HIP_VERSION is e.g. \
 60443483, TORCH_HIP_VERSION 604). hipport evaluates the condition with these macros undefined \
-and says which branch HIP takes. Used in code (`printf(\"%d\", CUDART_VERSION)`, \
+and says which branch HIP takes. The same holds for the version macros of CUDA's libraries, \
+which their HIP counterparts do not define: `CUDNN_MAJOR`/`CUDNN_VERSION` (MIOpen), \
+`CUBLAS_VER_MAJOR` (hipBLAS), `CUSPARSE_VERSION`, `CUFFT_VERSION`, `CURAND_VERSION`, \
+`CUSOLVER_VERSION` and `__CUDA_BF16_TYPES_EXIST__` (cuda_bf16.h; hip_bf16.h defines no such \
+name), so a bfloat16 path or a cuDNN 7 feature in such a branch silently drops out. Used in code (`printf(\"%d\", CUDART_VERSION)`, \
 `m.attr(\"cuda\") = CUDA_VERSION`), the name is undeclared and the line does not compile: an \
 error, unless hipcc skips the line anyway.
 

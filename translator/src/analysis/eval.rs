@@ -7,7 +7,8 @@ use tree_sitter::Node;
 
 use super::{Decls, Macros};
 
-/// Macros that nvcc defines and hipcc does not: they read as 0 in `#if`.
+/// Macros that nvcc or CUDA's library headers define and hipcc with HIP's headers does not:
+/// they read as 0 in `#if`.
 pub(crate) const CUDA_ONLY_MACROS: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
@@ -23,6 +24,28 @@ pub(crate) const CUDA_ONLY_MACROS: &[&str] = &[
     "__NVCOMPILER",
     "__HIP_PLATFORM_NVIDIA__",
     "__HIP_PLATFORM_NVCC__",
+    // Defined by CUDA's library headers, whose HIP counterparts (hip_bf16.h, MIOpen, hipBLAS,
+    // hipSPARSE, hipFFT, hipRAND, hipSOLVER) define other names or none.
+    "__CUDA_BF16_TYPES_EXIST__",
+    "CUDNN_MAJOR",
+    "CUDNN_MINOR",
+    "CUDNN_PATCHLEVEL",
+    "CUDNN_VERSION",
+    "CUBLAS_VER_MAJOR",
+    "CUBLAS_VER_MINOR",
+    "CUBLAS_VER_PATCH",
+    "CUBLAS_VERSION",
+    "CUSPARSE_VER_MAJOR",
+    "CUSPARSE_VER_MINOR",
+    "CUSPARSE_VERSION",
+    "CUFFT_VER_MAJOR",
+    "CUFFT_VER_MINOR",
+    "CUFFT_VERSION",
+    "CURAND_VER_MAJOR",
+    "CURAND_VERSION",
+    "CUSOLVER_VER_MAJOR",
+    "CUSOLVER_VER_MINOR",
+    "CUSOLVER_VERSION",
 ];
 
 /// Macros that are defined when hipcc compiles for AMD. `__CUDACC__` is here because hipport's

@@ -74,7 +74,7 @@ const BALLOTS: &[&str] = &[
     "__match_all_sync",
 ];
 
-/// Version macros (H010); `__CUDA_ARCH__` is H011.
+/// Version macros of CUDA and of its libraries (H010); `__CUDA_ARCH__` is H011.
 const VERSION_MACROS: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
@@ -83,6 +83,26 @@ const VERSION_MACROS: &[&str] = &[
     "__CUDACC_VER_BUILD__",
     "__CUDA_API_VER_MAJOR__",
     "__CUDA_API_VER_MINOR__",
+    "__CUDA_BF16_TYPES_EXIST__",
+    "CUDNN_MAJOR",
+    "CUDNN_MINOR",
+    "CUDNN_PATCHLEVEL",
+    "CUDNN_VERSION",
+    "CUBLAS_VER_MAJOR",
+    "CUBLAS_VER_MINOR",
+    "CUBLAS_VER_PATCH",
+    "CUBLAS_VERSION",
+    "CUSPARSE_VER_MAJOR",
+    "CUSPARSE_VER_MINOR",
+    "CUSPARSE_VERSION",
+    "CUFFT_VER_MAJOR",
+    "CUFFT_VER_MINOR",
+    "CUFFT_VERSION",
+    "CURAND_VER_MAJOR",
+    "CURAND_VERSION",
+    "CUSOLVER_VER_MAJOR",
+    "CUSOLVER_VER_MINOR",
+    "CUSOLVER_VERSION",
 ];
 
 /// The rule group of each node kind `visit` has rules for: most nodes (punctuation, keywords,

@@ -2162,6 +2162,33 @@ fn h010_version_macros_used_in_code() {
     );
 }
 
+/// Version macros of CUDA's libraries (`CUDNN_MAJOR`, `CUBLAS_VER_MAJOR`,
+/// `__CUDA_BF16_TYPES_EXIST__`) are undefined with HIP's libraries: H010 says which branch HIP
+/// takes; a file or build that defines one decides it.
+#[test]
+fn h010_library_version_macros() {
+    let src = "#if defined(__CUDA_BF16_TYPES_EXIST__)\nint bf = 2;\n#else\nint bf = 0;\n#endif\n\
+               #if CUDNN_MAJOR >= 7\nint groups = 1;\n#endif\n\
+               #if CUBLAS_VER_MAJOR >= 12\nint v12 = 1;\n#endif\n\
+               #if THRUST_VERSION >= 100000\nint t = 1;\n#endif\n";
+    let h010: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H010")
+        .map(|d| format!("{}: {}", d.line, d.message))
+        .collect();
+    assert_eq!(h010.len(), 3, "{h010:?}");
+    assert!(h010[0].starts_with("1: `#if defined(__CUDA_BF16_TYPES_EXIST__)`: __CUDA_BF16_TYPES_EXIST__ is undefined under hipcc, so this condition is false: HIP skips this branch and goes to the #else on line 3"), "{h010:?}");
+    assert!(h010[1].starts_with("6: `#if CUDNN_MAJOR >= 7`"), "{h010:?}");
+    assert!(
+        h010[2].starts_with("9: `#if CUBLAS_VER_MAJOR >= 12`"),
+        "{h010:?}"
+    );
+    let defined = format!("#define CUDNN_MAJOR 8\n{src}");
+    assert!(run(&defined)
+        .iter()
+        .all(|d| d.id != "H010" || !d.message.contains("CUDNN_MAJOR")));
+}
+
 #[test]
 fn h037_driver_compute_capability_query() {
     let src = "int cc(CUdevice d) { int maj, min; cuDeviceComputeCapability(&maj, &min, d); return maj >= 7; }\n";
