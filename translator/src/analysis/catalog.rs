@@ -42,7 +42,9 @@ result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the 
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
-a `WARP_SIZE 32` constant that only such functions use is dropped too. So is one that the \
+a `WARP_SIZE 32` constant that only such functions use is dropped too, and so is one chosen \
+under a test of the target's wavefront size or architecture (`#if __AMDGCN_WAVEFRONT_SIZE == 32`, \
+the `#else` of `#ifdef __GFX9__`). So is one that the \
 file's functions name without any warp-level work (no shuffle, vote, warp barrier, match, \
 cooperative-groups tile, CUB warp primitive or inline assembly, in them or in what they call or \
 the macros they use, and the constant not passed to a function defined elsewhere): there the 32 \
@@ -269,7 +271,10 @@ compiles, so in `#if` they read as 0 and `#ifdef` is false. Version guards there
 select the oldest-CUDA branch (or the non-CUDA branch), and renaming them to a HIP or PyTorch \
 version macro is worse, because those count in a different number space (HIP_VERSION is e.g. \
 60443483, TORCH_HIP_VERSION 604). hipport evaluates the condition with these macros undefined \
-and says which branch HIP takes. The same holds for the version macros of CUDA's libraries, \
+and says which branch HIP takes; where that branch holds an `#error` (`#if CUDA_VERSION < 8000` \
+/ `#error \"CUDA >= 8.0 is required\"`), hipcc stops there and the report is an error. A test \
+inside a branch hipcc skips (the CUDA side of the project's own `#ifdef USE_ROCM`) is not \
+reported. The same holds for the version macros of CUDA's libraries, \
 which their HIP counterparts do not define: `CUDNN_MAJOR`/`CUDNN_VERSION` (MIOpen), \
 `CUBLAS_VER_MAJOR` (hipBLAS), `CUSPARSE_VERSION`, `CUFFT_VERSION`, `CURAND_VERSION`, \
 `CUSOLVER_VERSION` and `__CUDA_BF16_TYPES_EXIST__` (cuda_bf16.h; hip_bf16.h defines no such \

@@ -2395,24 +2395,30 @@ fn body_start(a: &Analyzer, value: Node) -> usize {
     value.start_byte() + a.text(value).len() - a.text(value).trim_start().len()
 }
 
-/// H055: `#define WARP_SIZE 64` (or `constexpr int kWarpSize = 64;`) in code hipcc compiles,
-/// with no architecture test around it.
-fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
-    if hip_compiles(a, def) == Some(false) {
-        return;
-    }
-    const ARCH_TESTS: [&str; 7] = [
+/// Whether a directive around `def` tests the target's wavefront size or architecture
+/// (`#if __AMDGCN_WAVEFRONT_SIZE == 32`, `#ifdef __GFX9__`): a warp size chosen there is the
+/// target's own, 32 or 64.
+fn wave_size_tested(a: &Analyzer, def: Node) -> bool {
+    const ARCH_TESTS: [&str; 8] = [
         "GFX9",
         "gfx9",
         "WAVEFRONT_SIZE",
         "CDNA",
         "WAVE64",
         "wave64",
+        "wave32",
         "__GFX",
     ];
-    let arch_guarded = crate::parse::directive_tests(def)
-        .any(|c| ARCH_TESTS.iter().any(|t| a.text(c).contains(t)));
-    if arch_guarded {
+    crate::parse::directive_tests(def).any(|c| ARCH_TESTS.iter().any(|t| a.text(c).contains(t)))
+}
+
+/// H055: `#define WARP_SIZE 64` (or `constexpr int kWarpSize = 64;`) in code hipcc compiles,
+/// with no architecture test around it.
+fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
+    if hip_compiles(a, def) == Some(false) {
+        return;
+    }
+    if wave_size_tested(a, def) {
         return;
     }
     let at = body_start(a, value);
@@ -2479,7 +2485,7 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         // `constexpr int hw_warp_size = 64;` on the ROCm side, as a `#define` would be.
         wave64_constant(a, n, value, a.text(name));
     }
-    if let Some(msg) = warp_size_constant(a.text(name), v) {
+    if let Some(msg) = warp_size_constant(a.text(name), v).filter(|_| !wave_size_tested(a, n)) {
         a.report(
             &WARP_SIZE_32,
             Severity::Error,
@@ -2516,7 +2522,7 @@ fn define(a: &mut Analyzer, n: Node) {
         if let Some(msg) = warp_size_constant(name, v) {
             // The CUDA side of an already ported pair (`#if ...HIP... 64 #else 32`) never
             // reaches hipcc.
-            if a.origin.is_none() && hip_compiles(a, n) == Some(false) {
+            if a.origin.is_none() && hip_compiles(a, n) == Some(false) || wave_size_tested(a, n) {
                 return;
             }
             let at = body_start(a, value);
@@ -5196,6 +5202,20 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     let Some(cond) = n.field(FIELDS.condition) else {
         return;
     };
+    // A test in a branch hipcc skips (the CUDA side of `#ifdef USE_ROCM`) decides nothing; an
+    // `#elif` after a branch hipcc takes is still read (it is never reached, which is said).
+    let mut head = n;
+    while let Some(p) = head.parent().filter(|p| {
+        matches!(
+            p.kind_name(),
+            "preproc_if" | "preproc_elif" | "preproc_ifdef" | "preproc_elifdef"
+        ) && p.field(FIELDS.alternative) == Some(head)
+    }) {
+        head = p;
+    }
+    if hip_compiles(a, head) == Some(false) {
+        return;
+    }
     let mut ids: Vec<(String, bool)> = Vec::new(); // (name, under defined())
     let mut stack = vec![(cond, false)];
     while let Some((x, def)) = stack.pop() {
@@ -5262,10 +5282,20 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         1,
     );
     if let Some(out) = version_outcome {
-        let msg = format!("`{directive} {cond_text}`: {out}");
+        let stop = earlier_taken
+            .is_none()
+            .then(|| error_taken(a, n, value))
+            .flatten();
+        let (severity, msg) = match stop {
+            Some(line) => (
+                Severity::Error,
+                format!("`{directive} {cond_text}`: {out}, and hipcc stops at its `#error` on line {line}"),
+            ),
+            None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
+        };
         a.report(
             &VERSION_MACRO,
-            Severity::Warning,
+            severity,
             cond,
             msg,
             Some("check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into()),
@@ -5319,6 +5349,28 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// The line of an `#error` directly in the branch of conditional `n` that hipcc takes, given the
+/// value of its condition under hipcc (`value`): its own body when true, its `#else` when false.
+fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
+    let alternative = n.field(FIELDS.alternative);
+    let body: Vec<Node> = match value? {
+        0 => {
+            let alt = alternative.filter(|x| x.kind_name() == "preproc_else")?;
+            crate::parse::named_children(alt).collect()
+        }
+        _ => crate::parse::named_children(n)
+            .filter(|c| Some(*c) != alternative && Some(*c) != n.field(FIELDS.condition))
+            .collect(),
+    };
+    body.into_iter()
+        .find(|c| {
+            c.kind_name() == "preproc_call"
+                && c.named_child(0)
+                    .is_some_and(|d| a.text(d).split_whitespace().collect::<String>() == "#error")
+        })
+        .map(|c| a.index.position(a.map(c.start_byte())).0)
 }
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do

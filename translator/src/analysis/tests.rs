@@ -986,6 +986,47 @@ fn h010_h011_say_which_branch() {
     );
 }
 
+/// faiss's DeviceDefs: a warp size chosen by the target's wavefront size is right (no H001); a
+/// CUDA version test in the CUDA side of the project's own ROCm switch decides nothing for
+/// hipcc when the build defines it; where hipcc takes a branch that holds `#error`, H010 is an
+/// error that says so.
+#[test]
+fn h010_h001_wave_size_choices_dead_tests_and_error_branches() {
+    let src =
+        "#ifdef USE_AMD_ROCM\n#if __AMDGCN_WAVEFRONT_SIZE == 32u\nconstexpr int kWarpSize = 32;\n\
+               #else\nconstexpr int kWarpSize = 64;\n#endif\n#else\n#if CUDA_VERSION < 8000\n\
+               #error \"CUDA >= 8.0 is required\"\n#endif\nconstexpr int kWarpSize = 32;\n#endif\n\
+               #if defined(__GFX9__)\n#define LANES 64\n#else\n#define WARP_SIZE 32\n#endif\n";
+    let at = |defines: &[&str]| -> Vec<(String, usize, Severity)> {
+        run_defined(src, Version::new(6, 4, 0), false, defines)
+            .into_iter()
+            .filter(|d| matches!(d.id.as_str(), "H001" | "H010"))
+            .map(|d| (d.id, d.line, d.severity))
+            .collect()
+    };
+    assert_eq!(
+        at(&[]),
+        vec![
+            ("H010".to_string(), 8, Severity::Error),
+            ("H001".to_string(), 11, Severity::Error)
+        ]
+    );
+    let d = run_defined(src, Version::new(6, 4, 0), false, &[]);
+    let h010 = d.iter().find(|d| d.id == "H010").unwrap();
+    assert!(
+        h010.message
+            .ends_with("HIP takes this branch, and hipcc stops at its `#error` on line 9"),
+        "{}",
+        h010.message
+    );
+    // With the project's ROCm switch defined, the CUDA side is not compiled: its test says
+    // nothing, its constant is a note.
+    assert_eq!(
+        at(&["USE_AMD_ROCM"]),
+        vec![("H001".to_string(), 11, Severity::Note)]
+    );
+}
+
 #[test]
 fn h011_an_elif_after_a_branch_hipcc_takes_is_never_reached() {
     let src = "#ifndef __CUDA_ARCH__\nint a;\n#elif __CUDA_ARCH__ >= 800\nint b;\n#else\nint c;\n#endif\n\
