@@ -1968,3 +1968,64 @@ fn converted_cmake_with_optional_cuda_still_builds_without_it() {
     assert!(hip.contains("SCALE_ON_GPU"), "{hip}");
     assert_gfx90a_code(&gpu.join("app"));
 }
+
+/// libSGM: FindCUDA's `cuda_add_library(name sources... STATIC OPTIONS ...)` takes its keywords
+/// anywhere and gives the options to nvcc for the CUDA sources; converted, CMake configures and
+/// hipcc builds the static library with the options on its HIP source alone (J-a).
+#[test]
+fn converted_findcuda_library_keywords_and_options_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(ja CXX)\n\
+             find_package(CUDA REQUIRED)\n\
+             cuda_add_library(k k.cu host.cpp STATIC OPTIONS -Xcompiler -Wall -DK_VALUE=3 RELEASE -DK_RELEASE)\n\
+             add_executable(app main.cpp)\n\
+             target_link_libraries(app k)\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             int k_value() { return K_VALUE; }\n",
+        ),
+        (
+            "host.cpp",
+            "#ifdef K_VALUE\n#error nvcc options reached a host source\n#endif\nint host_value() { return 1; }\n",
+        ),
+        (
+            "main.cpp",
+            "int k_value();\nint host_value();\nint main() { return k_value() + host_value() == 4 ? 0 : 1; }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let converted = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        converted.contains("add_library(k STATIC k.cu host.cpp)"),
+        "{converted}"
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &["-DCMAKE_BUILD_TYPE=Release"]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let hip = command_for(&commands, "k.cu");
+    assert!(
+        hip.contains("-DK_VALUE=3") && hip.contains("-DK_RELEASE") && hip.contains("-Wall"),
+        "{hip}"
+    );
+    let host = command_for(&commands, "host.cpp");
+    assert!(!host.contains("K_VALUE"), "{host}");
+    assert!(build.join("libk.a").exists());
+}

@@ -349,6 +349,9 @@ struct State<'a> {
     cuda_std_kept: BTreeSet<&'static str>,
     /// Whether CUDA is optional here (see [`cuda_optional`]): HIP is then looked for, not required.
     optional: bool,
+    /// The `cuda_add_*()` commands (indices into the file's commands): where nothing else says
+    /// where the `find_package(hip)` block goes, it goes under the condition they share.
+    gpu_targets: Vec<usize>,
 }
 
 impl State<'_> {
@@ -467,6 +470,7 @@ fn translate_keeping(
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
         optional: false,
+        gpu_targets: Vec::new(),
     };
     let cmds = commands(src);
     st.optional = cuda_optional(&cmds);
@@ -484,10 +488,17 @@ fn translate_keeping(
             "add_executable" | "cuda_add_executable" => {
                 st.linked.insert(name.text.clone(), true);
             }
-            "add_library" | "cuda_add_library" => {
+            "add_library" => {
                 let kind = c.args.get(1).map_or("", |a| a.text.as_str());
                 st.linked
                     .insert(name.text.clone(), matches!(kind, "SHARED" | "MODULE"));
+            }
+            // FindCUDA takes its keywords anywhere among the sources.
+            "cuda_add_library" => {
+                let shared = c.args[1..]
+                    .iter()
+                    .any(|a| arg_is(a, "SHARED") || arg_is(a, "MODULE"));
+                st.linked.insert(name.text.clone(), shared);
             }
             "target_compile_options" | "target_link_options"
                 if c.args.iter().any(|a| a.text == "-fgpu-rdc") =>
@@ -1111,9 +1122,8 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             sink.edit(cmd.start, cmd.start + cmd.name.len(), new, B_LANGUAGE.id);
             st.has_targets = true;
             st.cuda_lang = true;
-            if let Some(a) = args.iter().find(|a| arg_is(a, "OPTIONS")) {
-                sink.diag(B_CONSTRUCT, a.start, format!("{}(... OPTIONS ...) passes nvcc options; add_executable/add_library has no such keyword", cmd.name), Some("move the options to target_compile_options()".into()));
-            }
+            st.gpu_targets.push(st.current);
+            findcuda_target_arguments(st, sink, cmd);
         }
         "cuda_include_directories" => {
             sink.edit(
@@ -1212,6 +1222,169 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
         | "set_source_files_properties"
         | "set_tests_properties" => properties(st, sink, cmd),
         _ => {}
+    }
+}
+
+/// The keywords FindCUDA's `cuda_add_executable()`/`cuda_add_library()` take anywhere among the
+/// sources and pass on right after the target name, the only place where `add_executable()` and
+/// `add_library()` read them (elsewhere they are sources that do not exist).
+const FINDCUDA_TARGET_KEYWORDS: &[&str] = &[
+    "WIN32",
+    "MACOSX_BUNDLE",
+    "EXCLUDE_FROM_ALL",
+    "STATIC",
+    "SHARED",
+    "MODULE",
+];
+
+/// The configurations whose name among FindCUDA's `OPTIONS` gives the options after it to that
+/// configuration alone.
+const FINDCUDA_CONFIGS: &[&str] = &["DEBUG", "RELEASE", "MINSIZEREL", "RELWITHDEBINFO"];
+
+/// Whether an argument is one of [`FINDCUDA_TARGET_KEYWORDS`].
+fn is_target_keyword(a: &Arg) -> bool {
+    !a.bracket && FINDCUDA_TARGET_KEYWORDS.contains(&a.text.as_str())
+}
+
+/// The index of the `OPTIONS` keyword of a `cuda_add_executable()`/`cuda_add_library()`: the
+/// arguments after it (but keywords) are nvcc options, not sources.
+fn findcuda_options(cmd: &Command) -> Option<usize> {
+    if !matches!(
+        cmd.name.as_str(),
+        "cuda_add_executable" | "cuda_add_library"
+    ) {
+        return None;
+    }
+    cmd.args
+        .iter()
+        .skip(1)
+        .position(|a| arg_is(a, "OPTIONS"))
+        .map(|p| p + 1)
+}
+
+/// The arguments of FindCUDA's `cuda_add_executable()`/`cuda_add_library()` that
+/// `add_executable()`/`add_library()` read otherwise: its keywords (`STATIC`, `SHARED`,
+/// `EXCLUDE_FROM_ALL`, ..., see [`FINDCUDA_TARGET_KEYWORDS`]) move right after the target name,
+/// and its `OPTIONS`, which FindCUDA gave to nvcc for the CUDA sources alone, go to a
+/// `target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:...>)` after it, mapped to
+/// hipcc's flags (a configuration's name among them, `DEBUG -g`, makes the options after it that
+/// configuration's): the end of the file gives what that test guards to the target's HIP sources.
+/// Options hipport cannot wrap so (a quote, a generator expression, a `;`) stay, with a warning.
+fn findcuda_target_arguments(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let src = st.src;
+    let args = &cmd.args;
+    let Some(name) = args.first() else { return };
+    let lead = args[1..]
+        .iter()
+        .take_while(|a| is_target_keyword(a))
+        .count();
+    let options_at = findcuda_options(cmd);
+    let late: Vec<&Arg> = args[1 + lead..options_at.unwrap_or(args.len())]
+        .iter()
+        .filter(|a| is_target_keyword(a))
+        .collect();
+    let mut moved: Vec<&str> = late.iter().map(|a| a.text.as_str()).collect();
+    if let Some(k) = options_at {
+        let rest = &args[k + 1..];
+        let simple = |a: &Arg| {
+            !a.bracket
+                && !a.text.contains("$<")
+                && !a
+                    .text
+                    .contains(['"', '\\', ';', '>', ' ', '\t', '\r', '\n'])
+        };
+        if is_target_name(&name.text) && rest.iter().all(simple) {
+            // The options, each group with its configuration.
+            let mut groups: Vec<(Option<&str>, Vec<&Arg>)> = vec![(None, Vec::new())];
+            let mut keywords: Vec<&str> = Vec::new();
+            for a in rest {
+                if is_target_keyword(a) {
+                    keywords.push(&a.text);
+                } else if arg_is(a, "OPTIONS") {
+                } else if !a.quoted && FINDCUDA_CONFIGS.contains(&a.text.as_str()) {
+                    groups.push((Some(&a.text), Vec::new()));
+                } else if let Some(g) = groups.last_mut() {
+                    g.1.push(a);
+                }
+            }
+            let mut wrapped: Vec<String> = Vec::new();
+            let mut notes = Vec::new();
+            for (config, group) in &groups {
+                let texts: Vec<&str> = group.iter().map(|a| a.text.as_str()).collect();
+                let mut done = false;
+                let mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+                for (_, w) in mapped.applied(&texts) {
+                    let w = with_renamed_vars(&w);
+                    wrapped.push(match config {
+                        Some(c) => format!("$<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:{c}>:{w}>>"),
+                        None => format!("$<$<COMPILE_LANGUAGE:CUDA>:{w}>"),
+                    });
+                }
+                notes.extend(mapped.notes.into_iter().map(|n| {
+                    let at = group[n.word].start;
+                    (n, at)
+                }));
+            }
+            let (s, _) = arg_span(src, &args[k]);
+            let e = args.last().map_or(args[k].end, |a| a.end);
+            if sink.edit(s, e, "", B_LANGUAGE.id) {
+                moved.extend(keywords);
+                let indent = indentation(src, cmd.start);
+                if !wrapped.is_empty() {
+                    sink.insert_after(
+                        cmd.end,
+                        &format!(
+                            "\n{indent}target_compile_options({} PRIVATE {})",
+                            name.text,
+                            wrapped.join(" ")
+                        ),
+                        B_LANGUAGE.id,
+                    );
+                }
+                for (n, at) in notes {
+                    sink.note(n, at);
+                }
+                sink.diag(
+                    B_LANGUAGE,
+                    args[k].start,
+                    format!(
+                        "{}(... OPTIONS ...) -> target_compile_options({} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:...>): FindCUDA gave them to nvcc for the CUDA sources alone",
+                        cmd.name, name.text
+                    ),
+                    None,
+                );
+            }
+        } else {
+            sink.diag(
+                B_CONSTRUCT,
+                args[k].start,
+                format!(
+                    "{}(... OPTIONS ...) passes nvcc options, which hipport does not move here (a quote, a generator expression, a `;` or a target name it does not read); add_executable/add_library has no such keyword",
+                    cmd.name
+                ),
+                Some("move the options to target_compile_options() and convert again".into()),
+            );
+        }
+    }
+    if !moved.is_empty() {
+        let text: String = moved.iter().map(|k| format!(" {k}")).collect();
+        // Inserted first: a keyword is removed only once it has its new place.
+        if sink.edit(name.end, name.end, text, B_LANGUAGE.id) {
+            for a in late {
+                remove_arg(sink, src, a, B_LANGUAGE.id);
+            }
+            sink.diag(
+                B_LANGUAGE,
+                name.end,
+                format!(
+                    "{} moved right after the target name: {}() reads it only there, where {}() took it anywhere",
+                    moved.join(" "),
+                    if cmd.name == "cuda_add_executable" { "add_executable" } else { "add_library" },
+                    cmd.name
+                ),
+                None,
+            );
+        }
     }
 }
 
@@ -2110,7 +2283,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
             }
         }
-        if !targets.contains(&k) {
+        // FindCUDA's nvcc options went to a command of their own (see
+        // `findcuda_target_arguments`).
+        if !targets.contains(&k) && findcuda_options(cmd).is_none_or(|o| k < o) {
             plain_flags.push(a.clone());
         }
     }
@@ -3512,5 +3687,38 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
             out.starts_with("add_library(k src/k.hip\"kernel.hip\")\n"),
             "{out}"
         );
+    }
+
+    /// libSGM: FindCUDA takes `STATIC`/`SHARED` (and `EXCLUDE_FROM_ALL`, `WIN32`, ...) anywhere
+    /// among the sources; `add_library()` reads them only right after the name (J-a). Its
+    /// `OPTIONS`, nvcc's for the CUDA sources, become that target's CUDA-only options.
+    #[test]
+    fn findcuda_target_keywords_move_after_the_name_and_options_become_cuda_options() {
+        let src = "find_package(CUDA REQUIRED)\nCUDA_ADD_LIBRARY(sgm stereo_sgm.cpp ${STEREOSRCS} STATIC)\ncuda_add_library(dyn a.cu SHARED EXCLUDE_FROM_ALL)\ncuda_add_executable(app WIN32 main.cu MACOSX_BUNDLE)\n  cuda_add_library(k k.cu OPTIONS -Xcompiler -fopenmp DEBUG -G RELEASE -DFAST STATIC) # k\ncuda_add_library(q q.cu OPTIONS \"-O3 -g\")\n";
+        let (out, diags) = run(src, &opts());
+        for line in [
+            "\nadd_library(sgm STATIC stereo_sgm.cpp ${STEREOSRCS})\n",
+            "\nadd_library(dyn SHARED EXCLUDE_FROM_ALL a.cu)\n",
+            "\nadd_executable(app MACOSX_BUNDLE WIN32 main.cu)\n",
+            "\n  add_library(k STATIC k.cu)\n  target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fopenmp> $<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:DEBUG>:-g>> $<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:RELEASE>:-DFAST>>) # k\n",
+            // Quoted options with blanks are left, said so.
+            "\nadd_library(q q.cu OPTIONS \"-O3 -g\")\n",
+        ] {
+            assert!(out.contains(line), "{line:?} in\n{out}");
+        }
+        assert!(
+            diags.iter().any(|d| d.id == "B007"
+                && d.line == 2
+                && d.message
+                    .starts_with("STATIC moved right after the target name")),
+            "{diags:?}"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B008" && d.line == 6 && d.message.contains("OPTIONS")),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
     }
 }
