@@ -2029,3 +2029,68 @@ fn converted_findcuda_library_keywords_and_options_build_with_hipcc() {
     assert!(!host.contains("K_VALUE"), "{host}");
     assert!(build.join("libk.a").exists());
 }
+
+/// thundersvm: the top file finds CUDA only `if (USE_CUDA)`, and a subdirectory uses
+/// `cuda_add_library()` only under that condition. Converted, the CPU configuration
+/// (`-DUSE_CUDA=OFF`, g++) still configures and builds, and the GPU one builds with hipcc (J-p).
+#[test]
+fn converted_subdirectory_with_conditional_findcuda_targets_keeps_the_cpu_build() {
+    if !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("g++", "--version"), "g++ not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(jp C CXX)\n\
+             option(USE_CUDA \"Compile with CUDA\" ON)\n\
+             if (USE_CUDA)\n\
+             \x20   find_package(CUDA REQUIRED)\n\
+             endif ()\n\
+             add_subdirectory(sub)\n",
+        ),
+        (
+            "sub/CMakeLists.txt",
+            "file(GLOB SRC *.c*)\n\
+             if (USE_CUDA)\n\
+             \x20   cuda_add_library(jp SHARED ${SRC})\n\
+             else ()\n\
+             \x20   list(FILTER SRC EXCLUDE REGEX \".*\\\\.cu$\")\n\
+             \x20   add_library(jp SHARED ${SRC})\n\
+             endif ()\n",
+        ),
+        (
+            "sub/k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             void run_gpu(float* x) { twice<<<1, 1>>>(x); }\n",
+        ),
+        ("sub/cpu.cpp", "int cpu_value() { return 1; }\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cpu = tmp.path().join("cpu");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&cpu)
+        .arg("-DUSE_CUDA=OFF")
+        .arg("-DCMAKE_CXX_COMPILER=g++"));
+    run(Command::new("cmake").arg("--build").arg(&cpu));
+    assert!(cpu.join("sub/libjp.so").exists());
+    let gpu = tmp.path().join("gpu");
+    let commands = configure(&out, &gpu, &[]);
+    run(Command::new("cmake").arg("--build").arg(&gpu));
+    command_for(&commands, "k.cu");
+    assert_gfx90a_code(&gpu.join("sub/libjp.so"));
+}

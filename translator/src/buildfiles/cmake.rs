@@ -577,8 +577,28 @@ fn translate_keeping(
         // (after a byte-order mark), a line of its own: `\n` before it there would glue it to
         // the file's first command, which CMake does not read.
         let opening = usize::from(src.starts_with('\u{feff}')) * '\u{feff}'.len_utf8();
+        // Nothing names the CUDA language or package, but targets use FindCUDA's macros (a
+        // subdirectory's file): the block goes under the condition they share, so that a build
+        // that skips them (`if(USE_CUDA)` off, a CPU build with g++) still configures.
+        let shared = st
+            .block
+            .is_none()
+            .then(|| {
+                // A HIP library target named outside the branch is found outside it too.
+                let mut inner = st.gpu_targets.clone();
+                inner.extend(st.first_library_use);
+                inner.sort_unstable();
+                shared_branch(&cmds, &inner)
+            })
+            .flatten();
+        if let Some(b) = shared {
+            st.block = Some((cmds[b].end, cmds[b].end, false));
+        }
         let (start, end, replace) = st.block.unwrap_or((opening, opening, false));
-        let indent = indentation(src, start);
+        let indent = match shared {
+            Some(b) => branch_indentation(src, &cmds, b),
+            None => indentation(src, start),
+        };
         let targets = format!(
             "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
             st.opts.offload_arch.join(";")
@@ -651,6 +671,57 @@ fn translate_keeping(
         }
         // After what else ends the file (options after a last command with no newline).
         sink.insert_after(src.len(), &tail, B_LANGUAGE.id);
+    }
+}
+
+/// The `if()`/`elseif()`/`else()` whose branch holds every command of `inner` (indices into
+/// `cmds`), the innermost such branch, when there is one; branches inside a `foreach`,
+/// `while`, `function`, `macro` or `block` are not looked at (the block would run there again,
+/// or not at all).
+fn shared_branch(cmds: &[Command], inner: &[usize]) -> Option<usize> {
+    // The branches open at each command, outermost first, up to the first other block.
+    let mut open: Vec<(bool, usize)> = Vec::new();
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    let mut next = inner.iter().copied().peekable();
+    for (j, c) in cmds.iter().enumerate() {
+        if next.peek() == Some(&j) {
+            next.next();
+            chains.push(
+                open.iter()
+                    .take_while(|(is_if, _)| *is_if)
+                    .map(|&(_, k)| k)
+                    .collect(),
+            );
+        }
+        match c.name.as_str() {
+            "if" => open.push((true, j)),
+            "elseif" | "else" => {
+                if let Some(top) = open.last_mut().filter(|t| t.0) {
+                    top.1 = j;
+                }
+            }
+            "foreach" | "while" | "function" | "macro" | "block" => open.push((false, j)),
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let first = chains.first()?;
+    let common = (0..first.len())
+        .take_while(|&d| chains.iter().all(|c| c.get(d) == first.get(d)))
+        .count();
+    common.checked_sub(1).map(|d| first[d])
+}
+
+/// The indentation of the commands in the branch that `cmds[b]` opens: that of its first
+/// command, or two blanks more than its own where it has none.
+fn branch_indentation(src: &str, cmds: &[Command], b: usize) -> String {
+    match cmds.get(b + 1) {
+        Some(c) if !matches!(c.name.as_str(), "elseif" | "else" | "endif") => {
+            indentation(src, c.start)
+        }
+        _ => format!("{}  ", indentation(src, cmds[b].start)),
     }
 }
 
@@ -3720,5 +3791,42 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
             "{diags:?}"
         );
         assert_eq!(run(&out, &opts()).0, out);
+    }
+
+    /// thundersvm: a subdirectory uses `cuda_add_library()` only under `if (USE_CUDA)`; the
+    /// compiler check and `find_package(hip REQUIRED)` go under that condition too, so that the
+    /// CPU configuration (`-DUSE_CUDA=OFF`, g++) still configures (J-p).
+    #[test]
+    fn findcuda_targets_under_one_condition_get_the_hip_block_there() {
+        let src = "file(GLOB SRC *.c*)\nif (USE_CUDA)\n    if (SHARED)\n        cuda_add_library(a SHARED ${SRC})\n    endif()\n    cuda_add_library(b ${SRC})\nelse ()\n    add_library(a SHARED cpu.cpp)\nendif ()\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.starts_with("file(GLOB SRC *.c*)\nif (USE_CUDA)\n    set(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\n    if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")\n      message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")\n    endif()\n    find_package(hip REQUIRED)\n    link_libraries(hip::device)\n    if (SHARED)\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        // A loop in the branch: the block goes before it.
+        let (out, _) = run("if(A)\n  foreach(t a b)\n    cuda_add_library(${t} ${t}.cu)\n  endforeach()\nendif()\n", &opts());
+        assert!(out.starts_with("if(A)\n  set(GPU_TARGETS"), "{out}");
+        // The else branch's own target.
+        let (out, _) = run(
+            "if(NOT USE_CPU)\nelse()\ncuda_add_library(b b.cu)\nendif()\n",
+            &opts(),
+        );
+        assert!(
+            out.starts_with("if(NOT USE_CPU)\nelse()\nset(GPU_TARGETS"),
+            "{out}"
+        );
+        // No branch holds them all (or one is in a loop, or a CUDA library is linked outside
+        // it): the block opens the file, as before.
+        for src in [
+            "if(A)\n  cuda_add_library(a a.cu)\nendif()\nif(A)\n  cuda_add_library(b b.cu)\nendif()\n",
+            "if(A)\n  cuda_add_library(a a.cu)\nendif()\ncuda_add_library(b b.cu)\n",
+            "foreach(t a b)\n  if(A)\n    cuda_add_library(${t} ${t}.cu)\n  endif()\nendforeach()\n",
+            "if(A)\n  cuda_add_library(a a.cu)\nendif()\ntarget_link_libraries(a ${CUDA_CUBLAS_LIBRARIES})\n",
+        ] {
+            let out = run(src, &opts()).0;
+            assert!(out.starts_with("set(GPU_TARGETS"), "{out}");
+        }
     }
 }
