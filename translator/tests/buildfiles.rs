@@ -2094,3 +2094,56 @@ fn converted_subdirectory_with_conditional_findcuda_targets_keeps_the_cpu_build(
     command_for(&commands, "k.cu");
     assert_gfx90a_code(&gpu.join("sub/libjp.so"));
 }
+
+/// thundersvm with `--rename hip`: the kernels of `file(GLOB_RECURSE SRC *.c*)` become `.hip`,
+/// which the pattern does not match; converted, CMake still compiles them into the library (J-q).
+#[test]
+fn converted_glob_keeps_the_kernels_renamed_to_hip() {
+    if !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("hipcc", "--version"), "hipcc not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(jq CXX)\n\
+             find_package(CUDA REQUIRED)\n\
+             file(GLOB_RECURSE SRC *.c*)\n\
+             cuda_add_library(jq SHARED ${SRC})\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             void run_gpu(float* x) { twice<<<1, 1>>>(x); }\n",
+        ),
+        ("host.cpp", "int host_value() { return 1; }\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--rename",
+            "hip",
+            "--offload-arch",
+            "gfx90a",
+            "--hip-version",
+            "5.2.3",
+            "--no-cache",
+        ]));
+    assert!(out.join("k.hip").exists());
+    let commands = configure(&out, &tmp.path().join("build"), &[]);
+    command_for(&commands, "k.hip");
+    command_for(&commands, "host.cpp");
+}

@@ -1218,6 +1218,13 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
+        "file"
+            if args
+                .first()
+                .is_some_and(|a| arg_is(a, "GLOB") || arg_is(a, "GLOB_RECURSE")) =>
+        {
+            renamed_out_of_globs(st, sink, cmd);
+        }
         "set" | "list" => {
             let var_idx = usize::from(cmd.name == "list");
             let Some(var) = args.get(var_idx) else { return };
@@ -1455,6 +1462,125 @@ fn findcuda_target_arguments(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 ),
                 None,
             );
+        }
+    }
+}
+
+/// `file(GLOB|GLOB_RECURSE var patterns...)`: a pattern that matched sources the conversion
+/// renamed and no longer matches their new names (thundersvm's `*.c*` with `--rename hip`: the
+/// `.hip` kernels drop out of the library silently) gets a pattern for the new extension beside
+/// it (`*.c* *.hip`), with a warning (B010); one that cannot (an argument of several patterns, a
+/// name without an extension) gets the warning alone. Patterns that name the old extension
+/// (`*.cu`) are renamed in place elsewhere (see [`general`]).
+fn renamed_out_of_globs(st: &State, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let recurse = arg_is(&args[0], "GLOB_RECURSE");
+    let matches = |pattern: &str, name: &str| {
+        globset::Glob::new(pattern).is_ok_and(|g| g.compile_matcher().is_match(name))
+    };
+    let mut patterns: Vec<&Arg> = Vec::new();
+    let mut k = 2;
+    while k < args.len() {
+        let a = &args[k];
+        if ["LIST_DIRECTORIES", "RELATIVE"]
+            .iter()
+            .any(|w| arg_is(a, w))
+        {
+            k += 2;
+            continue;
+        }
+        if !a.bracket
+            && !a.text.contains("$<")
+            && !["CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"]
+                .iter()
+                .any(|w| arg_is(a, w))
+        {
+            patterns.push(a);
+        }
+        k += 1;
+    }
+    let items: Vec<&str> = patterns
+        .iter()
+        .flat_map(|a| a.text.split(';'))
+        .filter(|i| !i.is_empty())
+        .collect();
+    for a in &patterns {
+        let several = a.text.split(';').filter(|i| !i.is_empty()).count() > 1;
+        for item in a.text.split(';').filter(|i| !i.is_empty()) {
+            let (dir, name) = item.rsplit_once('/').unwrap_or(("", item));
+            // Named by its old extension: renamed in place.
+            if st.exts.keys().any(|old| {
+                name.match_indices(&format!(".{old}")).any(|(p, _)| {
+                    name.as_bytes()
+                        .get(p + old.len() + 1)
+                        .is_none_or(|c| !c.is_ascii_alphanumeric())
+                })
+            }) {
+                continue;
+            }
+            let local = ["${CMAKE_CURRENT_SOURCE_DIR}", "${CMAKE_CURRENT_LIST_DIR}"]
+                .iter()
+                .find_map(|v| dir.strip_prefix(v))
+                .unwrap_or(dir)
+                .trim_start_matches('/');
+            let known = !local.contains(['$', '*', '?', '[']);
+            let lost = st.renames.iter().find(|(old, new)| {
+                let (odir, oname) = old.rsplit_once('/').unwrap_or(("", old));
+                let nname = new.rsplit('/').next().unwrap_or(new);
+                let here = !known
+                    || odir == local
+                    || (recurse
+                        && !odir.starts_with("..")
+                        && (local.is_empty() || odir.starts_with(&format!("{local}/"))));
+                here && matches(name, oname)
+                    && !matches(name, nname)
+                    && !items
+                        .iter()
+                        .any(|i| matches(i.rsplit('/').next().unwrap_or(i), nname))
+            });
+            let Some((old, new)) = lost else { continue };
+            let old_ext = old.rsplit('.').next().unwrap_or("");
+            let new_ext = new.rsplit('.').next().unwrap_or("");
+            let added = name.rfind('.').map(|p| {
+                let dir_part = &item[..item.len() - name.len()];
+                format!("{dir_part}{}.{new_ext}", &name[..p])
+            });
+            let added = added.filter(|p| {
+                !several
+                    && matches(
+                        p.rsplit('/').next().unwrap_or(p),
+                        new.rsplit('/').next().unwrap_or(new),
+                    )
+            });
+            let text = added.as_ref().map(|p| {
+                if a.quoted {
+                    format!(" \"{p}\"")
+                } else {
+                    format!(" {p}")
+                }
+            });
+            let inserted = text.is_some_and(|t| sink.edit(a.end, a.end, t, B_GLOB.id));
+            match added {
+                Some(added) if inserted => {
+                    sink.diag(
+                        B_GLOB,
+                        a.start,
+                        format!(
+                            "pattern `{item}` matched the .{old_ext} sources, renamed to .{new_ext}, and no longer does: `{added}` added beside it"
+                        ),
+                        Some(format!("check that it selects the renamed .{new_ext} files and nothing else")),
+                    );
+                }
+                _ => sink.diag(
+                    B_GLOB,
+                    a.start,
+                    format!(
+                        "pattern `{item}` matched the .{old_ext} sources, renamed to .{new_ext}, and no longer does: `{old}` is now `{new}`"
+                    ),
+                    Some(format!("add a pattern for the renamed .{new_ext} files")),
+                ),
+            }
+            break;
         }
     }
 }
@@ -3827,6 +3953,46 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
         ] {
             let out = run(src, &opts()).0;
             assert!(out.starts_with("set(GPU_TARGETS"), "{out}");
+        }
+    }
+
+    /// thundersvm with `--rename hip`: `file(GLOB_RECURSE SRC *.c*)` matched the `.cu` kernels
+    /// and not the `.hip` ones they became; the pattern for the new extension is added beside it,
+    /// with a warning, never silently lost (J-q).
+    #[test]
+    fn globs_that_lose_renamed_sources_get_a_pattern_for_the_new_extension() {
+        let mut o = opts();
+        o.renamed
+            .insert("kernel/k.cu".into(), "kernel/k.hip".into());
+        o.renamed.insert("src/s.cu".into(), "src/s.hip".into());
+        let cases = [
+            ("file(GLOB_RECURSE SRC *.c*)\n", "file(GLOB_RECURSE SRC *.c* *.hip)\n"),
+            (
+                "file(GLOB SRC CONFIGURE_DEPENDS \"${CMAKE_CURRENT_SOURCE_DIR}/src/*.c?\")\n",
+                "file(GLOB SRC CONFIGURE_DEPENDS \"${CMAKE_CURRENT_SOURCE_DIR}/src/*.c?\" \"${CMAKE_CURRENT_SOURCE_DIR}/src/*.hip\")\n",
+            ),
+            (
+                "file(GLOB_RECURSE K RELATIVE ${X} kernel/k*)\n",
+                "file(GLOB_RECURSE K RELATIVE ${X} kernel/k*)\n",
+            ),
+            // Not where a renamed source was.
+            ("file(GLOB SRC lib/*.c*)\n", "file(GLOB SRC lib/*.c*)\n"),
+            // Already selects the new names.
+            ("file(GLOB_RECURSE SRC *.c* *.hip)\n", "file(GLOB_RECURSE SRC *.c* *.hip)\n"),
+            // Names the old extension: renamed in place.
+            ("file(GLOB SRC src/*.cu)\n", "file(GLOB SRC src/*.hip)\n"),
+            // Several patterns in one argument: the warning alone.
+            ("file(GLOB SRC \"*.cpp;src/*.c*\")\n", "file(GLOB SRC \"*.cpp;src/*.c*\")\n"),
+        ];
+        for (src, want) in cases {
+            let (out, diags) = run(src, &o);
+            assert_eq!(out, want, "{src}");
+            assert_eq!(run(&out, &o).0, out);
+            let warned = diags
+                .iter()
+                .any(|d| d.id == "B010" && d.message.contains("no longer does"));
+            let lost = src.contains("SRC *.c*)") || src.contains(".c?") || src.contains(";");
+            assert_eq!(warned, lost, "{src}: {diags:?}");
         }
     }
 }
