@@ -1936,6 +1936,7 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
             });
         }
     }
+    let (words, listed) = list_elements(words);
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
@@ -1944,7 +1945,43 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     keep_unwrapped_values(&words, &mut mapped);
     supersede_inner_edits(sink, st.src, &words, &mut mapped);
-    text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+    // In a `;`-list a flag that becomes several is several elements, and a removed one takes
+    // its `;` along.
+    let style = if listed {
+        Style::Semicolon
+    } else {
+        Style::Blank
+    };
+    text::apply_mapped(sink, st.src, &words, mapped, style);
+}
+
+/// The words of a flag list with each CMake list (`"-arch=sm_35;--compiler-options;-O2"`,
+/// `-O2;-g`) split into its elements, each a flag of its own, and whether any was split.
+/// A word with a quote, a backslash (`\;` is no separator), a bracket or a generator
+/// expression stays whole (see [`opaque`]).
+fn list_elements(words: Vec<Word>) -> (Vec<Word>, bool) {
+    let mut out = Vec::with_capacity(words.len());
+    let mut listed = false;
+    for w in words {
+        if w.quote.is_some() || opaque(&w.text) || !w.text.contains(';') {
+            out.push(w);
+            continue;
+        }
+        listed = true;
+        let mut at = w.start;
+        for part in w.text.split(';') {
+            if !part.is_empty() {
+                out.push(Word {
+                    start: at,
+                    end: at + part.len(),
+                    text: part.to_string(),
+                    quote: None,
+                });
+            }
+            at += part.len() + 1;
+        }
+    }
+    (out, listed)
 }
 
 /// Whether CMake reads a word of a flag list otherwise than as the flag its text spells: a
@@ -3994,5 +4031,24 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
             let lost = src.contains("SRC *.c*)") || src.contains(".c?") || src.contains(";");
             assert_eq!(warned, lost, "{src}: {diags:?}");
         }
+    }
+
+    /// CudaSift: one list string holds several nvcc flags; each element is mapped on its own,
+    /// the arch flag becoming two elements, and the host flags kept (J-e).
+    #[test]
+    fn list_strings_of_nvcc_flags_are_mapped_element_by_element() {
+        let src = "list(APPEND CUDA_NVCC_FLAGS \"-arch=sm_35;--compiler-options;-O2;-DVERBOSE\")\nlist(APPEND CUDA_NVCC_FLAGS \"-lineinfo;-Xptxas;-v\")\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};-lineinfo;-O3)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -lineinfo -O3\")\n";
+        let (out, diags) = run(src, &opts());
+        assert_eq!(
+            out,
+            "list(APPEND CUDA_NVCC_FLAGS \"--offload-arch=gfx90a;--offload-arch=gfx1100;-O2;-DVERBOSE\")\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};-O3)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -O3\")\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B009"
+                && d.message
+                    .starts_with("nvcc architecture flag `-arch=sm_35` ->")),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
     }
 }
