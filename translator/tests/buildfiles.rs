@@ -2147,3 +2147,70 @@ fn converted_glob_keeps_the_kernels_renamed_to_hip() {
     command_for(&commands, "k.hip");
     command_for(&commands, "host.cpp");
 }
+
+/// `check` names the AMD targets `convert` writes for the same tree and `--hip-version` (B009 in
+/// a Makefile, `GPU_TARGETS` in CMake: gfx90a and gfx1030 for HIP 5.2.3, not the newest
+/// release's list), and takes `--offload-arch` as `convert` does (J-i, M4).
+#[test]
+fn check_and_convert_name_the_same_offload_targets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("Makefile"),
+        "app: k.cu\n\tnvcc -arch=sm_70 -o app k.cu\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "project(p CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 70)\nadd_executable(app k.cu)\n",
+    )
+    .unwrap();
+    std::fs::write(input.join("k.cu"), "__global__ void k() {}\n").unwrap();
+    let hipport = || Command::new(env!("CARGO_BIN_EXE_hipport"));
+    let b009 = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("[B009]"))
+            .map(str::to_string)
+            .collect()
+    };
+    for (arch, want) in [(None, "gfx90a;gfx1030"), (Some("gfx1100"), "gfx1100")] {
+        let mut check = hipport();
+        check
+            .arg("check")
+            .arg(&input)
+            .args(["--hip-version", "5.2.3"]);
+        let mut convert = hipport();
+        convert
+            .arg("convert")
+            .arg(&input)
+            .arg("--out")
+            .arg(
+                tmp.path()
+                    .join(format!("out-{}", arch.unwrap_or("default"))),
+            )
+            .args(["--hip-version", "5.2.3", "--no-cache", "--max-shown", "100"]);
+        if let Some(a) = arch {
+            check.args(["--offload-arch", a]);
+            convert.args(["--offload-arch", a]);
+        }
+        let checked = b009(&run(&mut check));
+        let converted = b009(&run(&mut convert));
+        assert_eq!(checked, converted);
+        assert_eq!(checked.len(), 2, "{checked:?}");
+        let flags = want
+            .split(';')
+            .map(|t| format!("--offload-arch={t}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            checked[0].ends_with(&format!("({want})"))
+                || checked[1].ends_with(&format!("({want})")),
+            "{checked:?}"
+        );
+        assert!(
+            checked.iter().any(|l| l.ends_with(&format!("`{flags}`"))),
+            "{checked:?}"
+        );
+    }
+}
