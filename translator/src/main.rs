@@ -169,6 +169,10 @@ struct CheckArgs {
     /// Leave out paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
+    /// AMD GPU targets, as for convert (default: gfx90a,gfx942,gfx1030,gfx1100, less gfx942
+    /// before HIP 6.0 and gfx1100 before HIP 5.5).
+    #[arg(long, value_delimiter = ',', value_name = "GFX,...")]
+    offload_arch: Vec<String>,
     /// Extra rule files, applied over the built-in rules and any hipport.toml.
     #[arg(long = "rules", value_name = "FILE")]
     rule_files: Vec<PathBuf>,
@@ -427,14 +431,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         Rename::Hip => project::RenameMode::Hip,
         Rename::Torch => project::RenameMode::Torch,
     };
-    cfg.build.warp_sync_define = hipport::header_mode::needs_warp_sync_define(hip_version);
-    cfg.build.hip_version = hip_version;
-    cfg.build.offload_arch = if args.offload_arch.is_empty() {
-        hipport::buildfiles::default_offload_arch(hip_version)
-    } else {
-        args.offload_arch.clone()
-    };
-    cfg.translate.targets = (!args.offload_arch.is_empty()).then(|| args.offload_arch.clone());
+    set_targets(&mut cfg, hip_version, &args.offload_arch);
     if !args.extensions.is_empty() {
         cfg.extensions = args
             .extensions
@@ -723,6 +720,21 @@ fn over_threshold(fail_on: FailOn, report: &RunReport) -> bool {
     matches!((threshold, report.max_severity()), (Some(t), Some(m)) if m >= t)
 }
 
+/// The target HIP release and AMD GPU targets (`--offload-arch`, else those the release can
+/// build) of `convert` and `check` alike, so that what `check` reports (B009's targets, the
+/// hazards of GPUs left out) is what `convert` writes.
+fn set_targets(cfg: &mut ConvertConfig, hip_version: Version, offload_arch: &[String]) {
+    cfg.build.warp_sync_define = hipport::header_mode::needs_warp_sync_define(hip_version);
+    cfg.build.hip_version = hip_version;
+    cfg.build.offload_arch = if offload_arch.is_empty() {
+        hipport::buildfiles::default_offload_arch(hip_version)
+    } else {
+        offload_arch.to_vec()
+    };
+    cfg.translate.targets = (!offload_arch.is_empty()).then(|| offload_arch.to_vec());
+    cfg.translate.hip_version = hip_version;
+}
+
 fn parse_hip_version(v: Option<&String>) -> Result<Version> {
     Ok(match v {
         Some(v) => Version::parse(v)
@@ -828,7 +840,8 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
     cfg.translate.defines = args.defines.clone();
-    cfg.translate.hip_version = parse_hip_version(args.hip_version.as_ref())?;
+    let hip_version = parse_hip_version(args.hip_version.as_ref())?;
+    set_targets(&mut cfg, hip_version, &args.offload_arch);
     project_rules(&args.paths, &args.rule_files, &mut cfg)?;
     add_project_defines(&mut cfg.translate.defines, &args.paths, false);
     let report = project::convert(&cfg, false)?;

@@ -1968,3 +1968,249 @@ fn converted_cmake_with_optional_cuda_still_builds_without_it() {
     assert!(hip.contains("SCALE_ON_GPU"), "{hip}");
     assert_gfx90a_code(&gpu.join("app"));
 }
+
+/// libSGM: FindCUDA's `cuda_add_library(name sources... STATIC OPTIONS ...)` takes its keywords
+/// anywhere and gives the options to nvcc for the CUDA sources; converted, CMake configures and
+/// hipcc builds the static library with the options on its HIP source alone (J-a).
+#[test]
+fn converted_findcuda_library_keywords_and_options_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(ja CXX)\n\
+             find_package(CUDA REQUIRED)\n\
+             cuda_add_library(k k.cu host.cpp STATIC OPTIONS -Xcompiler -Wall -DK_VALUE=3 RELEASE -DK_RELEASE)\n\
+             add_executable(app main.cpp)\n\
+             target_link_libraries(app k)\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             int k_value() { return K_VALUE; }\n",
+        ),
+        (
+            "host.cpp",
+            "#ifdef K_VALUE\n#error nvcc options reached a host source\n#endif\nint host_value() { return 1; }\n",
+        ),
+        (
+            "main.cpp",
+            "int k_value();\nint host_value();\nint main() { return k_value() + host_value() == 4 ? 0 : 1; }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let converted = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        converted.contains("add_library(k STATIC k.cu host.cpp)"),
+        "{converted}"
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &["-DCMAKE_BUILD_TYPE=Release"]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let hip = command_for(&commands, "k.cu");
+    assert!(
+        hip.contains("-DK_VALUE=3") && hip.contains("-DK_RELEASE") && hip.contains("-Wall"),
+        "{hip}"
+    );
+    let host = command_for(&commands, "host.cpp");
+    assert!(!host.contains("K_VALUE"), "{host}");
+    assert!(build.join("libk.a").exists());
+}
+
+/// thundersvm: the top file finds CUDA only `if (USE_CUDA)`, and a subdirectory uses
+/// `cuda_add_library()` only under that condition. Converted, the CPU configuration
+/// (`-DUSE_CUDA=OFF`, g++) still configures and builds, and the GPU one builds with hipcc (J-p).
+#[test]
+fn converted_subdirectory_with_conditional_findcuda_targets_keeps_the_cpu_build() {
+    if !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("g++", "--version"), "g++ not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(jp C CXX)\n\
+             option(USE_CUDA \"Compile with CUDA\" ON)\n\
+             if (USE_CUDA)\n\
+             \x20   find_package(CUDA REQUIRED)\n\
+             endif ()\n\
+             add_subdirectory(sub)\n",
+        ),
+        (
+            "sub/CMakeLists.txt",
+            "file(GLOB SRC *.c*)\n\
+             if (USE_CUDA)\n\
+             \x20   cuda_add_library(jp SHARED ${SRC})\n\
+             else ()\n\
+             \x20   list(FILTER SRC EXCLUDE REGEX \".*\\\\.cu$\")\n\
+             \x20   add_library(jp SHARED ${SRC})\n\
+             endif ()\n",
+        ),
+        (
+            "sub/k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             void run_gpu(float* x) { twice<<<1, 1>>>(x); }\n",
+        ),
+        ("sub/cpu.cpp", "int cpu_value() { return 1; }\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cpu = tmp.path().join("cpu");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&cpu)
+        .arg("-DUSE_CUDA=OFF")
+        .arg("-DCMAKE_CXX_COMPILER=g++"));
+    run(Command::new("cmake").arg("--build").arg(&cpu));
+    assert!(cpu.join("sub/libjp.so").exists());
+    let gpu = tmp.path().join("gpu");
+    let commands = configure(&out, &gpu, &[]);
+    run(Command::new("cmake").arg("--build").arg(&gpu));
+    command_for(&commands, "k.cu");
+    assert_gfx90a_code(&gpu.join("sub/libjp.so"));
+}
+
+/// thundersvm with `--rename hip`: the kernels of `file(GLOB_RECURSE SRC *.c*)` become `.hip`,
+/// which the pattern does not match; converted, CMake still compiles them into the library (J-q).
+#[test]
+fn converted_glob_keeps_the_kernels_renamed_to_hip() {
+    if !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("hipcc", "--version"), "hipcc not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.10)\n\
+             project(jq CXX)\n\
+             find_package(CUDA REQUIRED)\n\
+             file(GLOB_RECURSE SRC *.c*)\n\
+             cuda_add_library(jq SHARED ${SRC})\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             void run_gpu(float* x) { twice<<<1, 1>>>(x); }\n",
+        ),
+        ("host.cpp", "int host_value() { return 1; }\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--rename",
+            "hip",
+            "--offload-arch",
+            "gfx90a",
+            "--hip-version",
+            "5.2.3",
+            "--no-cache",
+        ]));
+    assert!(out.join("k.hip").exists());
+    let commands = configure(&out, &tmp.path().join("build"), &[]);
+    command_for(&commands, "k.hip");
+    command_for(&commands, "host.cpp");
+}
+
+/// `check` names the AMD targets `convert` writes for the same tree and `--hip-version` (B009 in
+/// a Makefile, `GPU_TARGETS` in CMake: gfx90a and gfx1030 for HIP 5.2.3, not the newest
+/// release's list), and takes `--offload-arch` as `convert` does (J-i, M4).
+#[test]
+fn check_and_convert_name_the_same_offload_targets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("Makefile"),
+        "app: k.cu\n\tnvcc -arch=sm_70 -o app k.cu\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("CMakeLists.txt"),
+        "project(p CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 70)\nadd_executable(app k.cu)\n",
+    )
+    .unwrap();
+    std::fs::write(input.join("k.cu"), "__global__ void k() {}\n").unwrap();
+    let hipport = || Command::new(env!("CARGO_BIN_EXE_hipport"));
+    let b009 = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("[B009]"))
+            .map(str::to_string)
+            .collect()
+    };
+    for (arch, want) in [(None, "gfx90a;gfx1030"), (Some("gfx1100"), "gfx1100")] {
+        let mut check = hipport();
+        check
+            .arg("check")
+            .arg(&input)
+            .args(["--hip-version", "5.2.3"]);
+        let mut convert = hipport();
+        convert
+            .arg("convert")
+            .arg(&input)
+            .arg("--out")
+            .arg(
+                tmp.path()
+                    .join(format!("out-{}", arch.unwrap_or("default"))),
+            )
+            .args(["--hip-version", "5.2.3", "--no-cache", "--max-shown", "100"]);
+        if let Some(a) = arch {
+            check.args(["--offload-arch", a]);
+            convert.args(["--offload-arch", a]);
+        }
+        let checked = b009(&run(&mut check));
+        let converted = b009(&run(&mut convert));
+        assert_eq!(checked, converted);
+        assert_eq!(checked.len(), 2, "{checked:?}");
+        let flags = want
+            .split(';')
+            .map(|t| format!("--offload-arch={t}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            checked[0].ends_with(&format!("({want})"))
+                || checked[1].ends_with(&format!("({want})")),
+            "{checked:?}"
+        );
+        assert!(
+            checked.iter().any(|l| l.ends_with(&format!("`{flags}`"))),
+            "{checked:?}"
+        );
+    }
+}

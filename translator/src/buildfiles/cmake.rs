@@ -349,6 +349,9 @@ struct State<'a> {
     cuda_std_kept: BTreeSet<&'static str>,
     /// Whether CUDA is optional here (see [`cuda_optional`]): HIP is then looked for, not required.
     optional: bool,
+    /// The `cuda_add_*()` commands (indices into the file's commands): where nothing else says
+    /// where the `find_package(hip)` block goes, it goes under the condition they share.
+    gpu_targets: Vec<usize>,
 }
 
 impl State<'_> {
@@ -467,6 +470,7 @@ fn translate_keeping(
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
         optional: false,
+        gpu_targets: Vec::new(),
     };
     let cmds = commands(src);
     st.optional = cuda_optional(&cmds);
@@ -484,10 +488,17 @@ fn translate_keeping(
             "add_executable" | "cuda_add_executable" => {
                 st.linked.insert(name.text.clone(), true);
             }
-            "add_library" | "cuda_add_library" => {
+            "add_library" => {
                 let kind = c.args.get(1).map_or("", |a| a.text.as_str());
                 st.linked
                     .insert(name.text.clone(), matches!(kind, "SHARED" | "MODULE"));
+            }
+            // FindCUDA takes its keywords anywhere among the sources.
+            "cuda_add_library" => {
+                let shared = c.args[1..]
+                    .iter()
+                    .any(|a| arg_is(a, "SHARED") || arg_is(a, "MODULE"));
+                st.linked.insert(name.text.clone(), shared);
             }
             "target_compile_options" | "target_link_options"
                 if c.args.iter().any(|a| a.text == "-fgpu-rdc") =>
@@ -566,8 +577,28 @@ fn translate_keeping(
         // (after a byte-order mark), a line of its own: `\n` before it there would glue it to
         // the file's first command, which CMake does not read.
         let opening = usize::from(src.starts_with('\u{feff}')) * '\u{feff}'.len_utf8();
+        // Nothing names the CUDA language or package, but targets use FindCUDA's macros (a
+        // subdirectory's file): the block goes under the condition they share, so that a build
+        // that skips them (`if(USE_CUDA)` off, a CPU build with g++) still configures.
+        let shared = st
+            .block
+            .is_none()
+            .then(|| {
+                // A HIP library target named outside the branch is found outside it too.
+                let mut inner = st.gpu_targets.clone();
+                inner.extend(st.first_library_use);
+                inner.sort_unstable();
+                shared_branch(&cmds, &inner)
+            })
+            .flatten();
+        if let Some(b) = shared {
+            st.block = Some((cmds[b].end, cmds[b].end, false));
+        }
         let (start, end, replace) = st.block.unwrap_or((opening, opening, false));
-        let indent = indentation(src, start);
+        let indent = match shared {
+            Some(b) => branch_indentation(src, &cmds, b),
+            None => indentation(src, start),
+        };
         let targets = format!(
             "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
             st.opts.offload_arch.join(";")
@@ -640,6 +671,57 @@ fn translate_keeping(
         }
         // After what else ends the file (options after a last command with no newline).
         sink.insert_after(src.len(), &tail, B_LANGUAGE.id);
+    }
+}
+
+/// The `if()`/`elseif()`/`else()` whose branch holds every command of `inner` (indices into
+/// `cmds`), the innermost such branch, when there is one; branches inside a `foreach`,
+/// `while`, `function`, `macro` or `block` are not looked at (the block would run there again,
+/// or not at all).
+fn shared_branch(cmds: &[Command], inner: &[usize]) -> Option<usize> {
+    // The branches open at each command, outermost first, up to the first other block.
+    let mut open: Vec<(bool, usize)> = Vec::new();
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    let mut next = inner.iter().copied().peekable();
+    for (j, c) in cmds.iter().enumerate() {
+        if next.peek() == Some(&j) {
+            next.next();
+            chains.push(
+                open.iter()
+                    .take_while(|(is_if, _)| *is_if)
+                    .map(|&(_, k)| k)
+                    .collect(),
+            );
+        }
+        match c.name.as_str() {
+            "if" => open.push((true, j)),
+            "elseif" | "else" => {
+                if let Some(top) = open.last_mut().filter(|t| t.0) {
+                    top.1 = j;
+                }
+            }
+            "foreach" | "while" | "function" | "macro" | "block" => open.push((false, j)),
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let first = chains.first()?;
+    let common = (0..first.len())
+        .take_while(|&d| chains.iter().all(|c| c.get(d) == first.get(d)))
+        .count();
+    common.checked_sub(1).map(|d| first[d])
+}
+
+/// The indentation of the commands in the branch that `cmds[b]` opens: that of its first
+/// command, or two blanks more than its own where it has none.
+fn branch_indentation(src: &str, cmds: &[Command], b: usize) -> String {
+    match cmds.get(b + 1) {
+        Some(c) if !matches!(c.name.as_str(), "elseif" | "else" | "endif") => {
+            indentation(src, c.start)
+        }
+        _ => format!("{}  ", indentation(src, cmds[b].start)),
     }
 }
 
@@ -1111,9 +1193,8 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             sink.edit(cmd.start, cmd.start + cmd.name.len(), new, B_LANGUAGE.id);
             st.has_targets = true;
             st.cuda_lang = true;
-            if let Some(a) = args.iter().find(|a| arg_is(a, "OPTIONS")) {
-                sink.diag(B_CONSTRUCT, a.start, format!("{}(... OPTIONS ...) passes nvcc options; add_executable/add_library has no such keyword", cmd.name), Some("move the options to target_compile_options()".into()));
-            }
+            st.gpu_targets.push(st.current);
+            findcuda_target_arguments(st, sink, cmd);
         }
         "cuda_include_directories" => {
             sink.edit(
@@ -1137,6 +1218,13 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
+        "file"
+            if args
+                .first()
+                .is_some_and(|a| arg_is(a, "GLOB") || arg_is(a, "GLOB_RECURSE")) =>
+        {
+            renamed_out_of_globs(st, sink, cmd);
+        }
         "set" | "list" => {
             let var_idx = usize::from(cmd.name == "list");
             let Some(var) = args.get(var_idx) else { return };
@@ -1212,6 +1300,288 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
         | "set_source_files_properties"
         | "set_tests_properties" => properties(st, sink, cmd),
         _ => {}
+    }
+}
+
+/// The keywords FindCUDA's `cuda_add_executable()`/`cuda_add_library()` take anywhere among the
+/// sources and pass on right after the target name, the only place where `add_executable()` and
+/// `add_library()` read them (elsewhere they are sources that do not exist).
+const FINDCUDA_TARGET_KEYWORDS: &[&str] = &[
+    "WIN32",
+    "MACOSX_BUNDLE",
+    "EXCLUDE_FROM_ALL",
+    "STATIC",
+    "SHARED",
+    "MODULE",
+];
+
+/// The configurations whose name among FindCUDA's `OPTIONS` gives the options after it to that
+/// configuration alone.
+const FINDCUDA_CONFIGS: &[&str] = &["DEBUG", "RELEASE", "MINSIZEREL", "RELWITHDEBINFO"];
+
+/// Whether an argument is one of [`FINDCUDA_TARGET_KEYWORDS`].
+fn is_target_keyword(a: &Arg) -> bool {
+    !a.bracket && FINDCUDA_TARGET_KEYWORDS.contains(&a.text.as_str())
+}
+
+/// The index of the `OPTIONS` keyword of a `cuda_add_executable()`/`cuda_add_library()`: the
+/// arguments after it (but keywords) are nvcc options, not sources.
+fn findcuda_options(cmd: &Command) -> Option<usize> {
+    if !matches!(
+        cmd.name.as_str(),
+        "cuda_add_executable" | "cuda_add_library"
+    ) {
+        return None;
+    }
+    cmd.args
+        .iter()
+        .skip(1)
+        .position(|a| arg_is(a, "OPTIONS"))
+        .map(|p| p + 1)
+}
+
+/// The arguments of FindCUDA's `cuda_add_executable()`/`cuda_add_library()` that
+/// `add_executable()`/`add_library()` read otherwise: its keywords (`STATIC`, `SHARED`,
+/// `EXCLUDE_FROM_ALL`, ..., see [`FINDCUDA_TARGET_KEYWORDS`]) move right after the target name,
+/// and its `OPTIONS`, which FindCUDA gave to nvcc for the CUDA sources alone, go to a
+/// `target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:...>)` after it, mapped to
+/// hipcc's flags (a configuration's name among them, `DEBUG -g`, makes the options after it that
+/// configuration's): the end of the file gives what that test guards to the target's HIP sources.
+/// Options hipport cannot wrap so (a quote, a generator expression, a `;`) stay, with a warning.
+fn findcuda_target_arguments(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let src = st.src;
+    let args = &cmd.args;
+    let Some(name) = args.first() else { return };
+    let lead = args[1..]
+        .iter()
+        .take_while(|a| is_target_keyword(a))
+        .count();
+    let options_at = findcuda_options(cmd);
+    let late: Vec<&Arg> = args[1 + lead..options_at.unwrap_or(args.len())]
+        .iter()
+        .filter(|a| is_target_keyword(a))
+        .collect();
+    let mut moved: Vec<&str> = late.iter().map(|a| a.text.as_str()).collect();
+    if let Some(k) = options_at {
+        let rest = &args[k + 1..];
+        let simple = |a: &Arg| {
+            !a.bracket
+                && !a.text.contains("$<")
+                && !a
+                    .text
+                    .contains(['"', '\\', ';', '>', ' ', '\t', '\r', '\n'])
+        };
+        if is_target_name(&name.text) && rest.iter().all(simple) {
+            // The options, each group with its configuration.
+            let mut groups: Vec<(Option<&str>, Vec<&Arg>)> = vec![(None, Vec::new())];
+            let mut keywords: Vec<&str> = Vec::new();
+            for a in rest {
+                if is_target_keyword(a) {
+                    keywords.push(&a.text);
+                } else if arg_is(a, "OPTIONS") {
+                } else if !a.quoted && FINDCUDA_CONFIGS.contains(&a.text.as_str()) {
+                    groups.push((Some(&a.text), Vec::new()));
+                } else if let Some(g) = groups.last_mut() {
+                    g.1.push(a);
+                }
+            }
+            let mut wrapped: Vec<String> = Vec::new();
+            let mut notes = Vec::new();
+            for (config, group) in &groups {
+                let texts: Vec<&str> = group.iter().map(|a| a.text.as_str()).collect();
+                let mut done = false;
+                let mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+                for (_, w) in mapped.applied(&texts) {
+                    let w = with_renamed_vars(&w);
+                    wrapped.push(match config {
+                        Some(c) => format!("$<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:{c}>:{w}>>"),
+                        None => format!("$<$<COMPILE_LANGUAGE:CUDA>:{w}>"),
+                    });
+                }
+                notes.extend(mapped.notes.into_iter().map(|n| {
+                    let at = group[n.word].start;
+                    (n, at)
+                }));
+            }
+            let (s, _) = arg_span(src, &args[k]);
+            let e = args.last().map_or(args[k].end, |a| a.end);
+            if sink.edit(s, e, "", B_LANGUAGE.id) {
+                moved.extend(keywords);
+                let indent = indentation(src, cmd.start);
+                if !wrapped.is_empty() {
+                    sink.insert_after(
+                        cmd.end,
+                        &format!(
+                            "\n{indent}target_compile_options({} PRIVATE {})",
+                            name.text,
+                            wrapped.join(" ")
+                        ),
+                        B_LANGUAGE.id,
+                    );
+                }
+                for (n, at) in notes {
+                    sink.note(n, at);
+                }
+                sink.diag(
+                    B_LANGUAGE,
+                    args[k].start,
+                    format!(
+                        "{}(... OPTIONS ...) -> target_compile_options({} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:...>): FindCUDA gave them to nvcc for the CUDA sources alone",
+                        cmd.name, name.text
+                    ),
+                    None,
+                );
+            }
+        } else {
+            sink.diag(
+                B_CONSTRUCT,
+                args[k].start,
+                format!(
+                    "{}(... OPTIONS ...) passes nvcc options, which hipport does not move here (a quote, a generator expression, a `;` or a target name it does not read); add_executable/add_library has no such keyword",
+                    cmd.name
+                ),
+                Some("move the options to target_compile_options() and convert again".into()),
+            );
+        }
+    }
+    if !moved.is_empty() {
+        let text: String = moved.iter().map(|k| format!(" {k}")).collect();
+        // Inserted first: a keyword is removed only once it has its new place.
+        if sink.edit(name.end, name.end, text, B_LANGUAGE.id) {
+            for a in late {
+                remove_arg(sink, src, a, B_LANGUAGE.id);
+            }
+            sink.diag(
+                B_LANGUAGE,
+                name.end,
+                format!(
+                    "{} moved right after the target name: {}() reads it only there, where {}() took it anywhere",
+                    moved.join(" "),
+                    if cmd.name == "cuda_add_executable" { "add_executable" } else { "add_library" },
+                    cmd.name
+                ),
+                None,
+            );
+        }
+    }
+}
+
+/// `file(GLOB|GLOB_RECURSE var patterns...)`: a pattern that matched sources the conversion
+/// renamed and no longer matches their new names (thundersvm's `*.c*` with `--rename hip`: the
+/// `.hip` kernels drop out of the library silently) gets a pattern for the new extension beside
+/// it (`*.c* *.hip`), with a warning (B010); one that cannot (an argument of several patterns, a
+/// name without an extension) gets the warning alone. Patterns that name the old extension
+/// (`*.cu`) are renamed in place elsewhere (see [`general`]).
+fn renamed_out_of_globs(st: &State, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let recurse = arg_is(&args[0], "GLOB_RECURSE");
+    let matches = |pattern: &str, name: &str| {
+        globset::Glob::new(pattern).is_ok_and(|g| g.compile_matcher().is_match(name))
+    };
+    let mut patterns: Vec<&Arg> = Vec::new();
+    let mut k = 2;
+    while k < args.len() {
+        let a = &args[k];
+        if ["LIST_DIRECTORIES", "RELATIVE"]
+            .iter()
+            .any(|w| arg_is(a, w))
+        {
+            k += 2;
+            continue;
+        }
+        if !a.bracket
+            && !a.text.contains("$<")
+            && !["CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"]
+                .iter()
+                .any(|w| arg_is(a, w))
+        {
+            patterns.push(a);
+        }
+        k += 1;
+    }
+    let items: Vec<&str> = patterns
+        .iter()
+        .flat_map(|a| a.text.split(';'))
+        .filter(|i| !i.is_empty())
+        .collect();
+    for a in &patterns {
+        let several = a.text.split(';').filter(|i| !i.is_empty()).count() > 1;
+        for item in a.text.split(';').filter(|i| !i.is_empty()) {
+            let (dir, name) = item.rsplit_once('/').unwrap_or(("", item));
+            // Named by its old extension: renamed in place.
+            if st.exts.keys().any(|old| {
+                name.match_indices(&format!(".{old}")).any(|(p, _)| {
+                    name.as_bytes()
+                        .get(p + old.len() + 1)
+                        .is_none_or(|c| !c.is_ascii_alphanumeric())
+                })
+            }) {
+                continue;
+            }
+            let local = ["${CMAKE_CURRENT_SOURCE_DIR}", "${CMAKE_CURRENT_LIST_DIR}"]
+                .iter()
+                .find_map(|v| dir.strip_prefix(v))
+                .unwrap_or(dir)
+                .trim_start_matches('/');
+            let known = !local.contains(['$', '*', '?', '[']);
+            let lost = st.renames.iter().find(|(old, new)| {
+                let (odir, oname) = old.rsplit_once('/').unwrap_or(("", old));
+                let nname = new.rsplit('/').next().unwrap_or(new);
+                let here = !known
+                    || odir == local
+                    || (recurse
+                        && !odir.starts_with("..")
+                        && (local.is_empty() || odir.starts_with(&format!("{local}/"))));
+                here && matches(name, oname)
+                    && !matches(name, nname)
+                    && !items
+                        .iter()
+                        .any(|i| matches(i.rsplit('/').next().unwrap_or(i), nname))
+            });
+            let Some((old, new)) = lost else { continue };
+            let old_ext = old.rsplit('.').next().unwrap_or("");
+            let new_ext = new.rsplit('.').next().unwrap_or("");
+            let added = name.rfind('.').map(|p| {
+                let dir_part = &item[..item.len() - name.len()];
+                format!("{dir_part}{}.{new_ext}", &name[..p])
+            });
+            let added = added.filter(|p| {
+                !several
+                    && matches(
+                        p.rsplit('/').next().unwrap_or(p),
+                        new.rsplit('/').next().unwrap_or(new),
+                    )
+            });
+            let text = added.as_ref().map(|p| {
+                if a.quoted {
+                    format!(" \"{p}\"")
+                } else {
+                    format!(" {p}")
+                }
+            });
+            let inserted = text.is_some_and(|t| sink.edit(a.end, a.end, t, B_GLOB.id));
+            match added {
+                Some(added) if inserted => {
+                    sink.diag(
+                        B_GLOB,
+                        a.start,
+                        format!(
+                            "pattern `{item}` matched the .{old_ext} sources, renamed to .{new_ext}, and no longer does: `{added}` added beside it"
+                        ),
+                        Some(format!("check that it selects the renamed .{new_ext} files and nothing else")),
+                    );
+                }
+                _ => sink.diag(
+                    B_GLOB,
+                    a.start,
+                    format!(
+                        "pattern `{item}` matched the .{old_ext} sources, renamed to .{new_ext}, and no longer does: `{old}` is now `{new}`"
+                    ),
+                    Some(format!("add a pattern for the renamed .{new_ext} files")),
+                ),
+            }
+            break;
+        }
     }
 }
 
@@ -1566,6 +1936,7 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
             });
         }
     }
+    let (words, listed) = list_elements(words);
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut done = false;
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
@@ -1574,7 +1945,43 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     keep_unwrapped_values(&words, &mut mapped);
     supersede_inner_edits(sink, st.src, &words, &mut mapped);
-    text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+    // In a `;`-list a flag that becomes several is several elements, and a removed one takes
+    // its `;` along.
+    let style = if listed {
+        Style::Semicolon
+    } else {
+        Style::Blank
+    };
+    text::apply_mapped(sink, st.src, &words, mapped, style);
+}
+
+/// The words of a flag list with each CMake list (`"-arch=sm_35;--compiler-options;-O2"`,
+/// `-O2;-g`) split into its elements, each a flag of its own, and whether any was split.
+/// A word with a quote, a backslash (`\;` is no separator), a bracket or a generator
+/// expression stays whole (see [`opaque`]).
+fn list_elements(words: Vec<Word>) -> (Vec<Word>, bool) {
+    let mut out = Vec::with_capacity(words.len());
+    let mut listed = false;
+    for w in words {
+        if w.quote.is_some() || opaque(&w.text) || !w.text.contains(';') {
+            out.push(w);
+            continue;
+        }
+        listed = true;
+        let mut at = w.start;
+        for part in w.text.split(';') {
+            if !part.is_empty() {
+                out.push(Word {
+                    start: at,
+                    end: at + part.len(),
+                    text: part.to_string(),
+                    quote: None,
+                });
+            }
+            at += part.len() + 1;
+        }
+    }
+    (out, listed)
 }
 
 /// Whether CMake reads a word of a flag list otherwise than as the flag its text spells: a
@@ -2110,7 +2517,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
             }
         }
-        if !targets.contains(&k) {
+        // FindCUDA's nvcc options went to a command of their own (see
+        // `findcuda_target_arguments`).
+        if !targets.contains(&k) && findcuda_options(cmd).is_none_or(|o| k < o) {
             plain_flags.push(a.clone());
         }
     }
@@ -3512,5 +3921,134 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
             out.starts_with("add_library(k src/k.hip\"kernel.hip\")\n"),
             "{out}"
         );
+    }
+
+    /// libSGM: FindCUDA takes `STATIC`/`SHARED` (and `EXCLUDE_FROM_ALL`, `WIN32`, ...) anywhere
+    /// among the sources; `add_library()` reads them only right after the name (J-a). Its
+    /// `OPTIONS`, nvcc's for the CUDA sources, become that target's CUDA-only options.
+    #[test]
+    fn findcuda_target_keywords_move_after_the_name_and_options_become_cuda_options() {
+        let src = "find_package(CUDA REQUIRED)\nCUDA_ADD_LIBRARY(sgm stereo_sgm.cpp ${STEREOSRCS} STATIC)\ncuda_add_library(dyn a.cu SHARED EXCLUDE_FROM_ALL)\ncuda_add_executable(app WIN32 main.cu MACOSX_BUNDLE)\n  cuda_add_library(k k.cu OPTIONS -Xcompiler -fopenmp DEBUG -G RELEASE -DFAST STATIC) # k\ncuda_add_library(q q.cu OPTIONS \"-O3 -g\")\n";
+        let (out, diags) = run(src, &opts());
+        for line in [
+            "\nadd_library(sgm STATIC stereo_sgm.cpp ${STEREOSRCS})\n",
+            "\nadd_library(dyn SHARED EXCLUDE_FROM_ALL a.cu)\n",
+            "\nadd_executable(app MACOSX_BUNDLE WIN32 main.cu)\n",
+            "\n  add_library(k STATIC k.cu)\n  target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fopenmp> $<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:DEBUG>:-g>> $<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:RELEASE>:-DFAST>>) # k\n",
+            // Quoted options with blanks are left, said so.
+            "\nadd_library(q q.cu OPTIONS \"-O3 -g\")\n",
+        ] {
+            assert!(out.contains(line), "{line:?} in\n{out}");
+        }
+        assert!(
+            diags.iter().any(|d| d.id == "B007"
+                && d.line == 2
+                && d.message
+                    .starts_with("STATIC moved right after the target name")),
+            "{diags:?}"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B008" && d.line == 6 && d.message.contains("OPTIONS")),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+    }
+
+    /// thundersvm: a subdirectory uses `cuda_add_library()` only under `if (USE_CUDA)`; the
+    /// compiler check and `find_package(hip REQUIRED)` go under that condition too, so that the
+    /// CPU configuration (`-DUSE_CUDA=OFF`, g++) still configures (J-p).
+    #[test]
+    fn findcuda_targets_under_one_condition_get_the_hip_block_there() {
+        let src = "file(GLOB SRC *.c*)\nif (USE_CUDA)\n    if (SHARED)\n        cuda_add_library(a SHARED ${SRC})\n    endif()\n    cuda_add_library(b ${SRC})\nelse ()\n    add_library(a SHARED cpu.cpp)\nendif ()\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.starts_with("file(GLOB SRC *.c*)\nif (USE_CUDA)\n    set(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\n    if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")\n      message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")\n    endif()\n    find_package(hip REQUIRED)\n    link_libraries(hip::device)\n    if (SHARED)\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        // A loop in the branch: the block goes before it.
+        let (out, _) = run("if(A)\n  foreach(t a b)\n    cuda_add_library(${t} ${t}.cu)\n  endforeach()\nendif()\n", &opts());
+        assert!(out.starts_with("if(A)\n  set(GPU_TARGETS"), "{out}");
+        // The else branch's own target.
+        let (out, _) = run(
+            "if(NOT USE_CPU)\nelse()\ncuda_add_library(b b.cu)\nendif()\n",
+            &opts(),
+        );
+        assert!(
+            out.starts_with("if(NOT USE_CPU)\nelse()\nset(GPU_TARGETS"),
+            "{out}"
+        );
+        // No branch holds them all (or one is in a loop, or a CUDA library is linked outside
+        // it): the block opens the file, as before.
+        for src in [
+            "if(A)\n  cuda_add_library(a a.cu)\nendif()\nif(A)\n  cuda_add_library(b b.cu)\nendif()\n",
+            "if(A)\n  cuda_add_library(a a.cu)\nendif()\ncuda_add_library(b b.cu)\n",
+            "foreach(t a b)\n  if(A)\n    cuda_add_library(${t} ${t}.cu)\n  endif()\nendforeach()\n",
+            "if(A)\n  cuda_add_library(a a.cu)\nendif()\ntarget_link_libraries(a ${CUDA_CUBLAS_LIBRARIES})\n",
+        ] {
+            let out = run(src, &opts()).0;
+            assert!(out.starts_with("set(GPU_TARGETS"), "{out}");
+        }
+    }
+
+    /// thundersvm with `--rename hip`: `file(GLOB_RECURSE SRC *.c*)` matched the `.cu` kernels
+    /// and not the `.hip` ones they became; the pattern for the new extension is added beside it,
+    /// with a warning, never silently lost (J-q).
+    #[test]
+    fn globs_that_lose_renamed_sources_get_a_pattern_for_the_new_extension() {
+        let mut o = opts();
+        o.renamed
+            .insert("kernel/k.cu".into(), "kernel/k.hip".into());
+        o.renamed.insert("src/s.cu".into(), "src/s.hip".into());
+        let cases = [
+            ("file(GLOB_RECURSE SRC *.c*)\n", "file(GLOB_RECURSE SRC *.c* *.hip)\n"),
+            (
+                "file(GLOB SRC CONFIGURE_DEPENDS \"${CMAKE_CURRENT_SOURCE_DIR}/src/*.c?\")\n",
+                "file(GLOB SRC CONFIGURE_DEPENDS \"${CMAKE_CURRENT_SOURCE_DIR}/src/*.c?\" \"${CMAKE_CURRENT_SOURCE_DIR}/src/*.hip\")\n",
+            ),
+            (
+                "file(GLOB_RECURSE K RELATIVE ${X} kernel/k*)\n",
+                "file(GLOB_RECURSE K RELATIVE ${X} kernel/k*)\n",
+            ),
+            // Not where a renamed source was.
+            ("file(GLOB SRC lib/*.c*)\n", "file(GLOB SRC lib/*.c*)\n"),
+            // Already selects the new names.
+            ("file(GLOB_RECURSE SRC *.c* *.hip)\n", "file(GLOB_RECURSE SRC *.c* *.hip)\n"),
+            // Names the old extension: renamed in place.
+            ("file(GLOB SRC src/*.cu)\n", "file(GLOB SRC src/*.hip)\n"),
+            // Several patterns in one argument: the warning alone.
+            ("file(GLOB SRC \"*.cpp;src/*.c*\")\n", "file(GLOB SRC \"*.cpp;src/*.c*\")\n"),
+        ];
+        for (src, want) in cases {
+            let (out, diags) = run(src, &o);
+            assert_eq!(out, want, "{src}");
+            assert_eq!(run(&out, &o).0, out);
+            let warned = diags
+                .iter()
+                .any(|d| d.id == "B010" && d.message.contains("no longer does"));
+            let lost = src.contains("SRC *.c*)") || src.contains(".c?") || src.contains(";");
+            assert_eq!(warned, lost, "{src}: {diags:?}");
+        }
+    }
+
+    /// CudaSift: one list string holds several nvcc flags; each element is mapped on its own,
+    /// the arch flag becoming two elements, and the host flags kept (J-e).
+    #[test]
+    fn list_strings_of_nvcc_flags_are_mapped_element_by_element() {
+        let src = "list(APPEND CUDA_NVCC_FLAGS \"-arch=sm_35;--compiler-options;-O2;-DVERBOSE\")\nlist(APPEND CUDA_NVCC_FLAGS \"-lineinfo;-Xptxas;-v\")\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};-lineinfo;-O3)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -lineinfo -O3\")\n";
+        let (out, diags) = run(src, &opts());
+        assert_eq!(
+            out,
+            "list(APPEND CUDA_NVCC_FLAGS \"--offload-arch=gfx90a;--offload-arch=gfx1100;-O2;-DVERBOSE\")\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};-O3)\nset(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -O3\")\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B009"
+                && d.message
+                    .starts_with("nvcc architecture flag `-arch=sm_35` ->")),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
     }
 }

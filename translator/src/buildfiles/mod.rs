@@ -653,7 +653,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   under module.split('.') are read under that directory and follow the renames.\n\
                   A source path in an include()d *.cmake file resolves against the including\n\
                   CMakeLists.txt's directory, which hipport does not know: it looks beside the file and in\n\
-                  the directories above it, and reports a path it finds nowhere.",
+                  the directories above it, and reports a path it finds nowhere. A CMake file(GLOB) pattern\n\
+                  that matched renamed sources without naming their extension (*.c*) and no longer matches\n\
+                  their new names gets a pattern for the new extension beside it (*.c* *.hip), or, where\n\
+                  it cannot (several patterns in one argument), the warning alone.",
     },
     DiagInfo {
         id: "B011",
