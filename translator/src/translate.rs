@@ -2980,7 +2980,7 @@ fn translate_tree_at(
         }
         crate::analysis::apply_suppressions(src, &mut found);
         if let Some(targets) = &opts.targets {
-            found.retain(|d| crate::analysis::concerns_targets(&d.id, targets));
+            crate::analysis::fit_to_targets(&mut found, targets);
         }
         if opts.fix {
             for d in &mut found {

@@ -710,6 +710,36 @@ pub fn concerns_targets(id: &str, targets: &[String]) -> bool {
     }
 }
 
+/// Fits the findings of a file to the AMD targets the user chose (`--offload-arch`): those of
+/// GPUs left out are dropped ([`concerns_targets`]), and where no target runs 64-lane
+/// wavefronts (RDNA only: gfx10, gfx11, gfx12) the 64-lane hazards (H001, H004's and H048's
+/// wavefront findings) become notes without fixes: they would matter only on CDNA or GCN.
+pub fn fit_to_targets(found: &mut Vec<Diagnostic>, targets: &[String]) {
+    found.retain(|d| concerns_targets(&d.id, targets));
+    let wave64 = targets.iter().any(|t| {
+        let t = t.trim();
+        ["gfx6", "gfx7", "gfx8", "gfx9"]
+            .iter()
+            .any(|p| t.starts_with(p))
+    });
+    if wave64 || targets.is_empty() {
+        return;
+    }
+    for d in found.iter_mut() {
+        let wave_hazard = d.id == catalog::WARP_WIDE_ROWS.id
+            || d.message.contains(rules::WAVE_NOTE)
+            || d.message.contains("lanes 32-63");
+        if wave_hazard && d.severity != Severity::Note {
+            d.severity = Severity::Note;
+            d.fix.clear();
+            d.message.push_str(&format!(
+                " (no target of --offload-arch {} runs 64-lane wavefronts)",
+                targets.join(",")
+            ));
+        }
+    }
+}
+
 /// The names `src` `#undef`s.
 fn undefined_names(src: &[u8]) -> HashSet<String> {
     let mut out = HashSet::new();

@@ -17,7 +17,7 @@ use crate::diag::Severity;
 use crate::edit::Edit;
 
 /// Appended to warp-size messages.
-const WAVE_NOTE: &str =
+pub(super) const WAVE_NOTE: &str =
     "CDNA GPUs (MI100, MI200, MI300) run 64-lane wavefronts; only RDNA runs 32 lanes";
 
 /// `_sync` warp builtins whose first argument is a lane mask.

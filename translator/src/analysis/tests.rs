@@ -295,6 +295,33 @@ fn h001_per_warp_shared_arrays() {
     assert!(!has(&other, "H001"));
 }
 
+/// With only RDNA targets (`--offload-arch gfx1100`), the 64-lane hazards are notes without
+/// fixes; a CDNA target among them, or no targets given, keeps them as they are.
+#[test]
+fn wave64_hazards_are_notes_for_rdna_only_targets() {
+    let src = kernel(
+        "int warp = threadIdx.x / 32, lane = threadIdx.x % 32;\n\
+         unsigned b = __ballot_sync(0xffffffff, x[lane] > 0);\n\
+         x[warp] = __popc(b);",
+    );
+    let errors = |targets: &[&str]| -> usize {
+        let mut d = run(&src);
+        super::fit_to_targets(
+            &mut d,
+            &targets.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+        );
+        d.iter().filter(|d| d.severity == Severity::Error).count()
+    };
+    assert!(errors(&[]) >= 3);
+    assert_eq!(errors(&["gfx1100", "gfx90a"]), errors(&[]));
+    assert_eq!(errors(&["gfx1100"]), 0);
+    let mut d = run(&src);
+    super::fit_to_targets(&mut d, &["gfx1030".to_string()]);
+    assert!(d.iter().filter(|d| d.id == "H001").all(|d| d.fix.is_empty()
+        && d.message
+            .ends_with("(no target of --offload-arch gfx1030 runs 64-lane wavefronts)")));
+}
+
 // H002 ---------------------------------------------------------------------------------------
 
 /// A macro defined as `warpSize` for hipcc (`#define WARP_SIZE warpSize` on the ROCm side of
