@@ -23,7 +23,7 @@ use hipport_rules::{Database, Version};
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
 use crate::parse;
-use crate::translate::{FileResult, Options, SYNCWARP_REMOVED, WARP_SYNC_HIP};
+use crate::translate::{FileResult, Options, SYNCWARP_FENCED, WARP_SYNC_HIP};
 
 /// File name of the generated header, written at the root of the output tree.
 pub const COMPAT_HEADER: &str = "hipport_compat.h";
@@ -486,7 +486,7 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             // The header defines `__syncwarp`, `CUDART_CB`, `CUDA_CB` and `__grid_constant__`.
             "launch"
             | "runtime-include"
-            | "syncwarp-removed"
+            | "syncwarp-fenced"
             | "callback-convention"
             | "grid-constant"
             | "macro-align" => {}
@@ -597,10 +597,10 @@ fn has_macro_level_comma(arg: &[u8]) -> bool {
 }
 
 /// Drops the diagnostics of translate mode that header mode makes untrue: `__syncwarp()` is not
-/// removed (the header defines it), and the header defines `HIP_ENABLE_WARP_SYNC_BUILTINS`.
+/// replaced (the header defines it), and the header defines `HIP_ENABLE_WARP_SYNC_BUILTINS`.
 pub fn adjust_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.retain(|d| {
-        d.id != SYNCWARP_REMOVED.id
+        d.id != SYNCWARP_FENCED.id
             && !(d.id == "H003"
                 && d.severity == Severity::Note
                 && d.message.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"))
