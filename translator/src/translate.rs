@@ -487,6 +487,9 @@ struct Walk<'a> {
     /// Object-like macros read from the file's quoted includes (`None` until first needed),
     /// added to `defines` where the file does not define the name itself.
     header_macros: Option<HashSet<String>>,
+    /// Whether a quoted include of a CUDA header name was looked for among the project's files
+    /// (see `finds_project_file`): the result then depends on more than this file.
+    looked_for_project_headers: bool,
     /// The initializers of the file's constants asked about as masks (`constexpr unsigned
     /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
     const_values: HashMap<String, Option<String>>,
@@ -655,6 +658,7 @@ impl<'a> Walk<'a> {
             has_device_code: false,
             device_marks: Vec::new(),
             header_macros: None,
+            looked_for_project_headers: false,
             const_values: HashMap::new(),
             has_runtime_include: false,
             dead_from: usize::MAX,
@@ -1303,6 +1307,14 @@ impl<'a> Walk<'a> {
         let Some(path) = parse::HeaderPath::parse(self.node_str(path_node)) else {
             return;
         };
+        if path.open == '"'
+            && self.db.header_for(path.inner, &self.opts.libs).is_some()
+            && self.finds_project_file(path.inner)
+        {
+            // `#include "cuda.h"` naming the project's own `cuda.h` (darknet's): the compiler
+            // finds that file first, and it is translated as a project header.
+            return;
+        }
         let Some(new_path) = self.header_target(path.inner, path_node.start_byte(), true) else {
             self.cooperative_groups_beside(node, path.inner);
             return;
@@ -1331,6 +1343,25 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// Whether the quoted include `inner` finds a file of the project, looked up as the compiler
+    /// does: beside the including file, then in the include directories the build files name
+    /// (where the run knows them).
+    fn finds_project_file(&mut self, inner: &str) -> bool {
+        self.looked_for_project_headers = true;
+        let written = inner.replace('\\', "/");
+        let file = std::path::Path::new(self.file);
+        if file.parent().is_some_and(|d| d.join(&written).is_file()) {
+            return true;
+        }
+        let Some(search) = self.opts.include_search.as_deref() else {
+            return false;
+        };
+        search.dirs().iter().any(|d| {
+            crate::includes::normalize_rel(&format!("{d}/{written}"))
+                .is_some_and(|rel| search.has_file(&rel))
+        })
     }
 
     /// CUDA's `<cooperative_groups/reduce.h>` and `scan.h` include `<cooperative_groups.h>`;
@@ -3140,8 +3171,8 @@ fn translate_tree_at(
         annotate(&mut w);
     }
     // A name looked for in the file's headers makes the result depend on them, found or not.
-    let read_other_files =
-        w.header_macros.is_some() && memchr::memmem::find(src, b"include").is_some();
+    let read_other_files = w.looked_for_project_headers
+        || w.header_macros.is_some() && memchr::memmem::find(src, b"include").is_some();
     let Walk {
         mut edits,
         mut diags,
@@ -3403,5 +3434,45 @@ mod tests {
         assert_eq!(count("x(a)"), None);
         let (args, end) = call_args(b"(k<N, M>, a) + 1").unwrap();
         assert_eq!((args, end), (vec![1..8, 9..11], 12));
+    }
+
+    #[test]
+    fn a_quoted_cuda_header_name_that_finds_a_project_file_stays() {
+        let tmp = tempfile::tempdir().unwrap();
+        let src = "#include \"cuda.h\"\n#include \"cublas_v2.h\"\n__global__ void k() {}\n";
+        let k = tmp.path().join("src/k.cu");
+        std::fs::create_dir_all(k.parent().unwrap()).unwrap();
+        let file = k.to_str().unwrap();
+        let opts = Options::default();
+        // No such file in the tree: CUDA's headers.
+        let r = translate_source(src.as_bytes(), file, &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(
+            !out.contains("\"cuda.h\"") && out.contains("hipblas"),
+            "{out}"
+        );
+        // A `cuda.h` beside the file (darknet's): the compiler finds it; it stays, and the
+        // result depends on that file.
+        std::fs::write(tmp.path().join("src/cuda.h"), "#define BLOCK 512\n").unwrap();
+        let r = translate_source(src.as_bytes(), file, &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(out.contains("#include \"cuda.h\"\n"), "{out}");
+        assert!(!out.contains("cublas_v2.h") && r.read_other_files, "{out}");
+        // In an include directory the build files name (`-Iinc`), where the run knows them.
+        std::fs::remove_file(tmp.path().join("src/cuda.h")).unwrap();
+        let opts = Options {
+            include_search: Some(Arc::new(crate::includes::IncludeSearch::new(
+                vec!["inc".into()],
+                ["src/k.cu", "inc/cublas_v2.h"],
+            ))),
+            ..Options::default()
+        };
+        let r = translate_source_at(src.as_bytes(), file, "src/k.cu", &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(out.contains("#include \"cublas_v2.h\"\n"), "{out}");
+        assert!(!out.contains("\"cuda.h\""), "{out}");
+        // Angle brackets name the system's header.
+        let r = translate_source(b"#include <cuda.h>\n", file, &Options::default()).unwrap();
+        assert!(!String::from_utf8(r.output).unwrap().contains("cuda.h"));
     }
 }
