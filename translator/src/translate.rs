@@ -2139,6 +2139,23 @@ impl<'a> Walk<'a> {
         self.edits.push(Edit::replace(last_end, end, tail, rule));
     }
 
+    /// A launch kept as `<<<...>>>` whose chevrons were written with blanks inside (`k << < g, b
+    /// >> > (x)`, clang-format's spacing, which nvcc takes and hipcc does not): written `<<<` and
+    /// `>>>` (see [`parse::spaced_launches`]).
+    fn close_up_chevrons(&mut self, config: Node) {
+        let tokens = parse::children(config);
+        let ends = [tokens.as_slice().first(), tokens.as_slice().last()];
+        for (tok, ch, text) in [(ends[0], b'<', "<<<"), (ends[1], b'>', ">>>")] {
+            let Some(at) = tok.map(|t| t.start_byte()) else {
+                continue;
+            };
+            if let Some(r) = parse::chevrons(self.src, at, ch).filter(|r| r.len() > 3) {
+                self.edits
+                    .push(Edit::replace(r.start, r.end, text, "launch-chevrons"));
+            }
+        }
+    }
+
     /// Whether directive `def` defines `name`, a name the rules know, as HIP code: its body
     /// names HIP (`hipMalloc`, `HIPBLAS_OP_N`, `__shfl_xor(...)` for `__shfl_xor_sync`), as a
     /// project's own CUDA-to-HIP header does. Renaming the defined name would define the HIP
@@ -2419,8 +2436,12 @@ impl<'a> Walk<'a> {
                 Tk::Call => {
                     if let Some(config) = parse::launch_config(n, self.src) {
                         self.mark_device(n.start_byte());
+                        let before = self.edits.len();
                         if self.opts.launch == LaunchStyle::Hip {
                             self.visit_launch(n, config);
+                        }
+                        if self.edits.len() == before {
+                            self.close_up_chevrons(config);
                         }
                     } else {
                         self.visit_call(n);

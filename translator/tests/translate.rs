@@ -1735,3 +1735,34 @@ fn a_cooperative_groups_reduce_include_alone_brings_hips_cooperative_groups() {
     let (out, _) = tr(&both, &hip52());
     assert_eq!(out.matches("hip_cooperative_groups.h").count(), 1, "{out}");
 }
+
+#[test]
+fn launches_with_spaced_chevrons_are_closed_up_or_rewritten() {
+    // clang-format's spacing (thundersvm, kaolin): nvcc takes it, hipcc does not.
+    let src = "__global__ void k(float* p, int n) {}\n\
+void run(float* p, int n, size_t smem) {\n  k << < 1, n, smem >> > (p, n);\n  k<<<1, n>> >(p, n);\n\
+  std::vector<std::vector<std::pair<int, int>> > v;\n  int s = n << 2, t = n >> 1;\n}\n";
+    let opts = Options {
+        launch: LaunchStyle::Keep,
+        ..hip52()
+    };
+    let (out, _) = tr(src, &opts);
+    assert!(
+        out.contains("  k <<< 1, n, smem >>> (p, n);\n  k<<<1, n>>>(p, n);\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("std::pair<int, int>> > v;") && out.contains("n << 2, t = n >> 1;"),
+        "{out}"
+    );
+    assert_eq!(tr(&out, &opts).0, out);
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..hip52()
+    };
+    let (out, _) = tr(src, &opts);
+    assert!(
+        out.contains("  hipLaunchKernelGGL(k, dim3(1), dim3(n), smem, 0, p, n);\n  hipLaunchKernelGGL(k, dim3(1), dim3(n), 0, 0, p, n);\n"),
+        "{out}"
+    );
+}
