@@ -2046,6 +2046,32 @@ fn h040_nvidia_code_loaded_or_linked() {
     assert_eq!(before, want);
 }
 
+#[test]
+fn h040_module_paths_are_followed_through_macros_and_constants() {
+    let src = "#define KERNEL_FILE \"compare.ptx\"\n#define OTHER KERNEL_FILE\n\
+               static const char* kFile = OTHER;\n\
+               void f(CUmodule* m, const char* path) {\n\
+               cuModuleLoad(m, KERNEL_FILE);\n\
+               cuModuleLoad(m, kFile);\n\
+               cuModuleLoad(m, path);\n\
+               cuModuleLoad(m, \"k.hsaco\");\n\
+               }\n";
+    let got: Vec<(usize, Severity)> = run_with(src, Version::new(6, 2, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H040")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    // A path it cannot follow (a parameter) is a note: CUDA's module files are NVIDIA code.
+    assert_eq!(
+        got,
+        [
+            (5, Severity::Error),
+            (6, Severity::Error),
+            (7, Severity::Note)
+        ]
+    );
+}
+
 // H041, and H010 / H037 in code ---------------------------------------------------------------
 
 #[test]
