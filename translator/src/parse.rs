@@ -1039,10 +1039,13 @@ fn blank_lines(text: &mut [u8]) {
 /// `p->operator float()`) become `_`, one name (`operator___half`); and the `typename` of a
 /// functional cast of a dependent type that starts a statement and is used at once
 /// (`typename Ktraits::BlockLoadT(smem).Load(...)`, the CUB temporary-object idiom) becomes
-/// blanks. The text itself is not changed.
+/// blanks; so does the `template` (and an `extern` before it) of an explicit instantiation of a
+/// class template (`template class W<64>;`, which ends every libSGM kernel file): what is left,
+/// `class W<64>;`, parses. The text itself is not changed.
 fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     let mut out = Vec::new();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    out.extend(class_instantiations(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -1115,6 +1118,58 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         let rest = src[close + 1..].trim_ascii_start();
         if rest.starts_with(b".") || rest.starts_with(b"->") {
             out.push((at..end, b' '));
+        }
+    }
+    out
+}
+
+/// The `template` words (with an `extern` before one) of the explicit instantiations of class
+/// templates in `src` (`template class W<64>;`, `extern template struct ns::W<1, 2>;`), to show
+/// tree-sitter as blanks (see [`cpp_idioms`]): each starts a statement, names `class`, `struct`
+/// or `union` next, then a name with template arguments and a `;`, no body.
+fn class_instantiations(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(src, b"template") {
+        let end = at + b"template".len();
+        if at > 0 && ident(src[at - 1]) || src.get(end).is_some_and(|&b| ident(b)) {
+            continue;
+        }
+        let mut from = at;
+        let mut before = src[..at].trim_ascii_end();
+        if before.ends_with(b"extern")
+            && !before[..before.len() - 6].last().is_some_and(|&b| ident(b))
+        {
+            from = before.len() - 6;
+            before = before[..from].trim_ascii_end();
+        }
+        // At the start of a statement or of a line.
+        let line_start = src[..from]
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .all(|b| b.is_ascii_whitespace());
+        if !line_start && !matches!(before.last(), None | Some(b';' | b'{' | b'}')) {
+            continue;
+        }
+        let rest = src[end..].trim_ascii_start();
+        let key = rest.iter().take_while(|&&b| ident(b)).count();
+        if !matches!(&rest[..key], b"class" | b"struct" | b"union") {
+            continue;
+        }
+        // A name with template arguments, then `;`: no `{`, `(` or `=` on the way.
+        let stmt = &rest[key..];
+        let Some(semi) = stmt.iter().take(512).position(|&b| b == b';') else {
+            continue;
+        };
+        let decl = &stmt[..semi];
+        if decl.contains(&b'<')
+            && decl.trim_ascii_end().ends_with(b">")
+            && !decl
+                .iter()
+                .any(|b| matches!(b, b'{' | b'}' | b'(' | b'=' | b'#'))
+        {
+            out.push((from..end, b' '));
         }
     }
     out
@@ -1535,6 +1590,31 @@ pub(crate) fn in_directive(src: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explicit_class_template_instantiations_parse() {
+        let src = b"template <unsigned N> struct W { void f(); };\n\
+                    template class W< 64>;\ntemplate class W<128>;\n\
+                    extern template struct ns::W<1, 2>; template union U<float>;\n\
+                    __global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        let shown = parseable(src, b"");
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.windows(22).any(|w| w == b"         class W< 64>;"));
+        // Not a template declaration, nor a class with a body.
+        for other in [
+            &b"template <class T> class V;"[..],
+            b"template class X<1> { };",
+            b"f(template class);",
+        ] {
+            assert!(class_instantiations(other).is_empty(), "{other:?}");
+        }
+    }
 
     #[test]
     fn spaced_launch_chevrons_are_found_in_pairs_and_nothing_else() {
