@@ -1253,6 +1253,19 @@ fn h023_shared_memory_sizes() {
     assert_eq!(got, vec![2, 4, 6]);
 }
 
+#[test]
+fn h023_a_file_constant_named_in_a_launch_macro_is_read() {
+    // Marlin's launch macro: the opt-in size is a constant of the file; a local of a function
+    // (line 6) is not the macro's name.
+    let src = "const int SHARED_MEM = 96 * 1024;\n\
+               #define SET(N, M) cudaFuncSetAttribute(k<N, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, SHARED_MEM);\n\
+               #define SMALL cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, LOCAL);\n\
+               #define UNKNOWN cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, NOWHERE);\n\
+               void f() { SET(1, 2) }\n\
+               void g() { const int LOCAL = 100000; SMALL }\n";
+    assert_eq!(lines_of(src, "H023"), vec![2]);
+}
+
 // H024 - H029 --------------------------------------------------------------------------------
 
 #[test]
