@@ -466,6 +466,13 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             }
             // For HIP < 6.2 the header maps the `_sync` builtins to the mask-less forms.
             "warp-sync" => {}
+            // `k << < g, b >> > (x)` written `<<<`/`>>>`, which both compilers take.
+            "launch-chevrons" => edits.push(Edit::replace(
+                e.start,
+                e.end,
+                e.text.clone(),
+                "compat-launch-chevrons",
+            )),
             "warp-mask-64" => edits.push(Edit::replace(
                 e.start,
                 e.end,
@@ -879,6 +886,15 @@ mod tests {
         let (again, out2) = convert(&out);
         assert_eq!(out2, out);
         assert!(again.edits.is_empty(), "{:?}", again.edits);
+    }
+
+    #[test]
+    fn spaced_launch_chevrons_are_closed_up() {
+        let src = "#include <cuda_runtime.h>\n__global__ void k(float* p) {}\n\
+                   void go(float* p) { k << < 1, 64 >> > (p); }\n";
+        let (_, out) = convert(src);
+        assert!(out.contains("k <<< 1, 64 >>> (p);"), "{out}");
+        assert_eq!(convert(&out).1, out);
     }
 
     #[test]
