@@ -23,7 +23,7 @@ use hipport_rules::{Database, Version};
 use crate::diag::{DiagInfo, Diagnostic, Severity};
 use crate::edit::Edit;
 use crate::parse;
-use crate::translate::{FileResult, Options, SYNCWARP_REMOVED, WARP_SYNC_HIP};
+use crate::translate::{FileResult, Options, SYNCWARP_FENCED, WARP_SYNC_HIP};
 
 /// File name of the generated header, written at the root of the output tree.
 pub const COMPAT_HEADER: &str = "hipport_compat.h";
@@ -466,6 +466,13 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             }
             // For HIP < 6.2 the header maps the `_sync` builtins to the mask-less forms.
             "warp-sync" => {}
+            // `k << < g, b >> > (x)` written `<<<`/`>>>`, which both compilers take.
+            "launch-chevrons" => edits.push(Edit::replace(
+                e.start,
+                e.end,
+                e.text.clone(),
+                "compat-launch-chevrons",
+            )),
             "warp-mask-64" => edits.push(Edit::replace(
                 e.start,
                 e.end,
@@ -486,7 +493,7 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             // The header defines `__syncwarp`, `CUDART_CB`, `CUDA_CB` and `__grid_constant__`.
             "launch"
             | "runtime-include"
-            | "syncwarp-removed"
+            | "syncwarp-fenced"
             | "callback-convention"
             | "grid-constant"
             | "macro-align" => {}
@@ -597,10 +604,10 @@ fn has_macro_level_comma(arg: &[u8]) -> bool {
 }
 
 /// Drops the diagnostics of translate mode that header mode makes untrue: `__syncwarp()` is not
-/// removed (the header defines it), and the header defines `HIP_ENABLE_WARP_SYNC_BUILTINS`.
+/// replaced (the header defines it), and the header defines `HIP_ENABLE_WARP_SYNC_BUILTINS`.
 pub fn adjust_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.retain(|d| {
-        d.id != SYNCWARP_REMOVED.id
+        d.id != SYNCWARP_FENCED.id
             && !(d.id == "H003"
                 && d.severity == Severity::Note
                 && d.message.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"))
@@ -879,6 +886,15 @@ mod tests {
         let (again, out2) = convert(&out);
         assert_eq!(out2, out);
         assert!(again.edits.is_empty(), "{:?}", again.edits);
+    }
+
+    #[test]
+    fn spaced_launch_chevrons_are_closed_up() {
+        let src = "#include <cuda_runtime.h>\n__global__ void k(float* p) {}\n\
+                   void go(float* p) { k << < 1, 64 >> > (p); }\n";
+        let (_, out) = convert(src);
+        assert!(out.contains("k <<< 1, 64 >>> (p);"), "{out}");
+        assert_eq!(convert(&out).1, out);
     }
 
     #[test]

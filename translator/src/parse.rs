@@ -426,12 +426,73 @@ pub fn ancestors<'t>(n: Node<'t>) -> Vec<Node<'t>> {
 
 /// The launch configuration (`<<<...>>>`) child of a call whose text is in `src`, if any.
 pub fn launch_config<'t>(call: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
-    // `<<<` is one token of the configuration: a call whose text lacks it has none, and most
-    // calls are read no further.
+    // `<<<` (or `<< <`, see [`spaced_launches`]) opens the configuration: a call whose text
+    // lacks `<<` has none, and most calls are read no further.
     static LAUNCH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<<<"));
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<<"));
     LAUNCH.find(src.get(call.byte_range())?)?;
     children(call).find(|ch| ch.kind_name() == "kernel_call_syntax")
+}
+
+/// The byte ranges of launch chevrons written with blanks inside (`k << < g, b >> > (x)`, as
+/// clang-format spaces them; nvcc takes it, clang does not), opener and closer in pairs: three
+/// `<` with only blanks between (which no other C++ has but `operator<< <T>`), and the first
+/// three `>` with only blanks between after them, outside brackets, before a `;`; one of the two
+/// spaced. Tree-sitter is shown `<<<` and
+/// `>>>` there, and the translator writes them so.
+pub(crate) fn spaced_launches(src: &[u8]) -> Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    let mut out: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+    let operator = |at: usize| src[..at].trim_ascii_end().ends_with(b"operator");
+    for at in memchr::memmem::find_iter(src, b"<<") {
+        if out.last().is_some_and(|(_, close)| at < close.end)
+            || at > 0 && src[at - 1] == b'<'
+            || operator(at)
+        {
+            continue;
+        }
+        let Some(open) = chevrons(src, at, b'<') else {
+            continue;
+        };
+        // The closer: outside brackets, before the statement ends.
+        let mut depth = 0usize;
+        let mut i = open.end;
+        let close = loop {
+            match src.get(i) {
+                Some(b'(' | b'[' | b'{') => depth += 1,
+                Some(b')' | b']' | b'}') if depth > 0 => depth -= 1,
+                Some(b'>') if depth == 0 => match chevrons(src, i, b'>') {
+                    Some(r) => break Some(r),
+                    None => {
+                        i += src[i..].iter().take_while(|&&b| b == b'>').count();
+                        continue;
+                    }
+                },
+                None | Some(b';' | b')' | b']' | b'}') => break None,
+                _ => {}
+            }
+            i += 1;
+        };
+        if let Some(close) = close.filter(|c| open.len() > 3 || c.len() > 3) {
+            out.push((open, close));
+        }
+    }
+    out
+}
+
+/// Three `ch`s from `at`, with only spaces or tabs between them and no fourth after:
+/// their range.
+pub(crate) fn chevrons(src: &[u8], at: usize, ch: u8) -> Option<std::ops::Range<usize>> {
+    let mut seen = 0;
+    let mut i = at;
+    while seen < 3 {
+        match src.get(i)? {
+            &b if b == ch => seen += 1,
+            b' ' | b'\t' if seen > 0 => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    (src.get(i) != Some(&ch) && src.get(i) != Some(&b'=')).then_some(at..i)
 }
 
 /// The children of `n`, as `Node::children` lists them, without a cursor (see `csrc/flat.c`).
@@ -723,10 +784,17 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || memchr::memmem::find(src, b"__cluster_dims__").is_some()
         || !user.is_empty()
         || pragmas;
-    if !includes && !qualifiers {
+    let launches = spaced_launches(src);
+    if !includes && !qualifiers && launches.is_empty() {
         return std::borrow::Cow::Borrowed(src);
     }
     let mut out = src.to_vec();
+    for (open, close) in &launches {
+        for (r, shown) in [(open, b"<<<"), (close, b">>>")] {
+            out[r.clone()].fill(b' ');
+            out[r.start..r.start + 3].copy_from_slice(shown);
+        }
+    }
     if includes {
         for (at, path) in has_include_paths(src) {
             out[at..at + path.len].fill(b'_');
@@ -971,10 +1039,13 @@ fn blank_lines(text: &mut [u8]) {
 /// `p->operator float()`) become `_`, one name (`operator___half`); and the `typename` of a
 /// functional cast of a dependent type that starts a statement and is used at once
 /// (`typename Ktraits::BlockLoadT(smem).Load(...)`, the CUB temporary-object idiom) becomes
-/// blanks. The text itself is not changed.
+/// blanks; so does the `template` (and an `extern` before it) of an explicit instantiation of a
+/// class template (`template class W<64>;`, which ends every libSGM kernel file): what is left,
+/// `class W<64>;`, parses. The text itself is not changed.
 fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     let mut out = Vec::new();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    out.extend(class_instantiations(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -1047,6 +1118,58 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         let rest = src[close + 1..].trim_ascii_start();
         if rest.starts_with(b".") || rest.starts_with(b"->") {
             out.push((at..end, b' '));
+        }
+    }
+    out
+}
+
+/// The `template` words (with an `extern` before one) of the explicit instantiations of class
+/// templates in `src` (`template class W<64>;`, `extern template struct ns::W<1, 2>;`), to show
+/// tree-sitter as blanks (see [`cpp_idioms`]): each starts a statement, names `class`, `struct`
+/// or `union` next, then a name with template arguments and a `;`, no body.
+fn class_instantiations(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(src, b"template") {
+        let end = at + b"template".len();
+        if at > 0 && ident(src[at - 1]) || src.get(end).is_some_and(|&b| ident(b)) {
+            continue;
+        }
+        let mut from = at;
+        let mut before = src[..at].trim_ascii_end();
+        if before.ends_with(b"extern")
+            && !before[..before.len() - 6].last().is_some_and(|&b| ident(b))
+        {
+            from = before.len() - 6;
+            before = before[..from].trim_ascii_end();
+        }
+        // At the start of a statement or of a line.
+        let line_start = src[..from]
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .all(|b| b.is_ascii_whitespace());
+        if !line_start && !matches!(before.last(), None | Some(b';' | b'{' | b'}')) {
+            continue;
+        }
+        let rest = src[end..].trim_ascii_start();
+        let key = rest.iter().take_while(|&&b| ident(b)).count();
+        if !matches!(&rest[..key], b"class" | b"struct" | b"union") {
+            continue;
+        }
+        // A name with template arguments, then `;`: no `{`, `(` or `=` on the way.
+        let stmt = &rest[key..];
+        let Some(semi) = stmt.iter().take(512).position(|&b| b == b';') else {
+            continue;
+        };
+        let decl = &stmt[..semi];
+        if decl.contains(&b'<')
+            && decl.trim_ascii_end().ends_with(b">")
+            && !decl
+                .iter()
+                .any(|b| matches!(b, b'{' | b'}' | b'(' | b'=' | b'#'))
+        {
+            out.push((from..end, b' '));
         }
     }
     out
@@ -1467,6 +1590,56 @@ pub(crate) fn in_directive(src: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explicit_class_template_instantiations_parse() {
+        let src = b"template <unsigned N> struct W { void f(); };\n\
+                    template class W< 64>;\ntemplate class W<128>;\n\
+                    extern template struct ns::W<1, 2>; template union U<float>;\n\
+                    __global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        let shown = parseable(src, b"");
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.windows(22).any(|w| w == b"         class W< 64>;"));
+        // Not a template declaration, nor a class with a body.
+        for other in [
+            &b"template <class T> class V;"[..],
+            b"template class X<1> { };",
+            b"f(template class);",
+        ] {
+            assert!(class_instantiations(other).is_empty(), "{other:?}");
+        }
+    }
+
+    #[test]
+    fn spaced_launch_chevrons_are_found_in_pairs_and_nothing_else() {
+        let src = b"k << < g, b >> > (x); f(a << 2, b >> 1); k<<<1, 1>>>(y);\n\
+                    std::vector<std::vector<int>> > v; os << \"<\" ; operator<< <T>(o, t);\n\
+                    k <<<f(a > b), dim3(1, 1)>> > (z); m << <1, 2>>>(w);";
+        let text = |r: &std::ops::Range<usize>| std::str::from_utf8(&src[r.clone()]).unwrap();
+        let found: Vec<(&str, &str)> = spaced_launches(src)
+            .iter()
+            .map(|(o, c)| (text(o), text(c)))
+            .collect();
+        assert_eq!(found, [("<< <", ">> >"), ("<<<", ">> >"), ("<< <", ">>>")]);
+        let shown = parseable(src, b"");
+        assert!(
+            shown.starts_with(b"k <<<  g, b >>>  (x);"),
+            "{:?}",
+            String::from_utf8_lossy(&shown)
+        );
+        let tree = parse(
+            b"void f() { k << < 1, n, s >> > (p, n); }",
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        assert!(!tree.root_node().has_error());
+    }
 
     #[test]
     fn has_include_tests_parse_and_their_paths_are_found() {

@@ -59,6 +59,10 @@ pub fn installed_release(major: u16, minor: u16, patch: u64) -> Version {
 /// HIP release that added the `*_sync` warp builtins with 64-bit masks.
 pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
 
+/// What a full-warp `__syncwarp()` becomes before HIP 7.0 (as HIP 7.0 defines it): a wavefront
+/// fence on each side of a wave barrier, as one expression so that it stands wherever the call did.
+pub const WAVEFRONT_SYNC: &str = "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
+
 /// The first HIP with `__syncwarp` and the `__reduce_*_sync` warp reductions (HIP's changelog
 /// for 7.0; ROCm/clr's amd_warp_sync_functions.h, with 64-bit masks).
 pub const SYNCWARP_HIP: Version = Version::new(7, 0, 0);
@@ -233,10 +237,10 @@ diag_info! {
         "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code. A loop or `if` body chosen by `#if`/`#else` without braces is the exception: each arm hipcc may compile is analysed in a copy of the file where it stands alone, and the note says so.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
-        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one is removed (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
-    SYNCWARP_REMOVED = "T010", "syncwarp-removed", Note,
-        "`__syncwarp()` was removed: HIP before 7.0 has none",
-        "HIP before 7.0 has no `__syncwarp` (ROCm/clr's warp sync header, which adds the other `_sync` builtins in 6.2, added it in 7.0; with `--hip-version 7.0` it is kept). Threads of an AMD wavefront execute in lockstep, so a full-warp `__syncwarp()` is removed. If the code relied on it to order the lanes' memory accesses (one lane writes shared memory, another reads it), put `__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); __builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\");` in its place (what `--mode header` defines `__syncwarp` as), or restructure.";
+        "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one becomes a wavefront fence pair (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
+    SYNCWARP_FENCED = "T010", "syncwarp-fenced", Note,
+        "`__syncwarp()` became a wavefront fence pair: HIP before 7.0 has none",
+        "HIP before 7.0 has no `__syncwarp` (ROCm/clr's warp sync header, which adds the other `_sync` builtins in 6.2, added it in 7.0; with `--hip-version 7.0` it is kept). A full-warp `__syncwarp()` (no mask, or a full one) becomes `(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))`, one expression that stands wherever the call stood (HIP 7.0's own `__syncwarp` does the same). Removing it would not do: a wavefront runs in lockstep, but without the fences the compiler itself moves a shared-memory load of another lane's slot above the store, and every lane reads stale memory.\n\nWhat to do: nothing; the note says where the call was replaced.";
     LAUNCH_IN_MACRO = "T011", "launch-in-macro", Note,
         "A kernel launch inside a macro body was kept as `<<<...>>>`",
         "With `--launch hip`, launches are rewritten to `hipLaunchKernelGGL`, but this launch sits inside a `#define` body, which hipport does not rewrite. hip-clang accepts `<<<...>>>`, so the code still compiles with hipcc; other compilers need the macro rewritten by hand.";
@@ -280,37 +284,109 @@ const WARP_SYNC: &[(&str, &str)] = &[
 /// The number of arguments of the call whose argument list starts `rest` (after the callee's
 /// name), or None when `rest` does not start with a complete `( ... )`.
 fn arg_count(rest: &[u8]) -> Option<usize> {
-    let rest = &rest[rest.iter().position(|b| !b.is_ascii_whitespace())?..];
-    if rest.first() != Some(&b'(') {
+    call_args(rest).map(|(args, _)| args.len())
+}
+
+/// The argument ranges of the call whose argument list starts `rest` (after the callee's name),
+/// split at top-level commas only (not inside brackets or template arguments: `k<N, M>` is one),
+/// and the offset just past its `)`; None when `rest` does not start with a complete `( ... )`.
+fn call_args(rest: &[u8]) -> Option<(Vec<Range<usize>>, usize)> {
+    let open = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    if rest[open] != b'(' {
         return None;
     }
-    let (mut depth, mut commas, mut empty) = (0usize, 0usize, true);
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
+    let mut args = Vec::new();
+    let (mut depth, mut arg_start) = (0usize, open + 1);
+    let mut i = open;
     while i < rest.len() {
-        let b = rest[i];
-        if let Some(q) = quote {
-            if b == b'\\' {
-                i += 1;
-            } else if b == q {
-                quote = None;
-            }
-        } else {
-            match b {
-                b'"' | b'\'' => quote = Some(b),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(if empty { 0 } else { commas + 1 });
+        match rest[i] {
+            b'"' | b'\'' => i = literal_end(rest, i)?,
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    let blank = |r: &Range<usize>| {
+                        rest[r.clone()]
+                            .iter()
+                            .all(|b| b.is_ascii_whitespace() || *b == b'\\')
+                    };
+                    let last = arg_start..i;
+                    if !args.is_empty() || !blank(&last) {
+                        args.push(last);
                     }
+                    return Some((args, i + 1));
                 }
-                b',' if depth == 1 => commas += 1,
-                _ => {}
             }
-            if depth >= 1 && i > 0 && !b.is_ascii_whitespace() && b != b'\\' {
-                empty = false;
+            b'<' if depth >= 1 => {
+                if let Some(close) = template_args_end(rest, i) {
+                    i = close;
+                }
             }
+            b',' if depth == 1 => {
+                args.push(arg_start..i);
+                arg_start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset of the quote that closes the string or character literal opened at `at`.
+fn literal_end(text: &[u8], at: usize) -> Option<usize> {
+    let q = text[at];
+    let mut i = at + 1;
+    while i < text.len() {
+        match text[i] {
+            b'\\' => i += 1,
+            b if b == q => return Some(i),
+            b'\n' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset of the `>` that closes the template arguments opened by the `<` at `lt`, when that
+/// `<` reads as one: a name right before it (`k<N, M>`, not `a < b` or `x << 2`), and its `>`
+/// found before anything a template argument list cannot hold (`;`, braces, an unmatched `)`,
+/// `&&`, `||`). A comparison such as `f(a<b, c>d)` is read as template arguments too.
+fn template_args_end(text: &[u8], lt: usize) -> Option<usize> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let name_len = text[..lt].iter().rev().take_while(|&&b| ident(b)).count();
+    if name_len == 0 || text[lt - name_len].is_ascii_digit() {
+        return None;
+    }
+    let (mut angles, mut parens) = (1usize, 0usize);
+    let mut i = lt + 1;
+    if matches!(text.get(i), Some(b'<' | b'=')) {
+        return None;
+    }
+    while i < text.len() {
+        let next = text.get(i + 1).copied();
+        match text[i] {
+            b'"' | b'\'' => i = literal_end(text, i)?,
+            b'(' | b'[' => parens += 1,
+            b')' | b']' => parens = parens.checked_sub(1)?,
+            b';' | b'{' | b'}' => return None,
+            b'&' if next == Some(b'&') => return None,
+            b'|' if next == Some(b'|') => return None,
+            b'<' if parens == 0 => {
+                if next == Some(b'<') {
+                    i += 1;
+                } else if i > 0 && ident(text[i - 1]) {
+                    angles += 1;
+                }
+            }
+            b'>' if parens == 0 && (i == 0 || text[i - 1] != b'-') => {
+                angles -= 1;
+                if angles == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
         }
         i += 1;
     }
@@ -411,6 +487,9 @@ struct Walk<'a> {
     /// Object-like macros read from the file's quoted includes (`None` until first needed),
     /// added to `defines` where the file does not define the name itself.
     header_macros: Option<HashSet<String>>,
+    /// Whether a quoted include of a CUDA header name was looked for among the project's files
+    /// (see `finds_project_file`): the result then depends on more than this file.
+    looked_for_project_headers: bool,
     /// The initializers of the file's constants asked about as masks (`constexpr unsigned
     /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
     const_values: HashMap<String, Option<String>>,
@@ -579,6 +658,7 @@ impl<'a> Walk<'a> {
             has_device_code: false,
             device_marks: Vec::new(),
             header_macros: None,
+            looked_for_project_headers: false,
             const_values: HashMap::new(),
             has_runtime_include: false,
             dead_from: usize::MAX,
@@ -1122,10 +1202,40 @@ impl<'a> Walk<'a> {
             if followed_by_scope && self.rename_namespace(base + tok.start, base + tok.end) {
                 continue;
             }
+            if name == "__syncwarp" && self.fence_syncwarp_in_text(text, base, tok.clone()) {
+                continue;
+            }
             self.rename_ident(name, base + tok.start, base + tok.end);
             self.call_in_macro(name, base + tok.start, arg_count(&text[tok.end..]));
         }
         self.realign_continuations(text, base, first_edit);
+    }
+
+    /// A mask-less `__syncwarp()` in a macro body or other opaque text at `base`, before HIP 7.0:
+    /// the wavefront fence pair takes its place, as in code (T010). Returns whether it did.
+    fn fence_syncwarp_in_text(&mut self, text: &[u8], base: usize, tok: Range<usize>) -> bool {
+        if self.opts.hip_version >= SYNCWARP_HIP {
+            return false;
+        }
+        let Some((args, end)) = call_args(&text[tok.end..]) else {
+            return false;
+        };
+        if !args.is_empty() {
+            return false;
+        }
+        let (start, end) = (base + tok.start, base + tok.end + end);
+        self.edits
+            .push(Edit::replace(start, end, WAVEFRONT_SYNC, "syncwarp-fenced"));
+        self.diag(
+            &SYNCWARP_FENCED,
+            start,
+            format!(
+                "`__syncwarp()` became a wavefront fence pair: HIP {} has no `__syncwarp`",
+                self.opts.hip_version
+            ),
+            None,
+        );
+        true
     }
 
     /// A function with a call rewrite for the target, named in a macro body, where only renames
@@ -1197,6 +1307,14 @@ impl<'a> Walk<'a> {
         let Some(path) = parse::HeaderPath::parse(self.node_str(path_node)) else {
             return;
         };
+        if path.open == '"'
+            && self.db.header_for(path.inner, &self.opts.libs).is_some()
+            && self.finds_project_file(path.inner)
+        {
+            // `#include "cuda.h"` naming the project's own `cuda.h` (darknet's): the compiler
+            // finds that file first, and it is translated as a project header.
+            return;
+        }
         let Some(new_path) = self.header_target(path.inner, path_node.start_byte(), true) else {
             self.cooperative_groups_beside(node, path.inner);
             return;
@@ -1225,6 +1343,25 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// Whether the quoted include `inner` finds a file of the project, looked up as the compiler
+    /// does: beside the including file, then in the include directories the build files name
+    /// (where the run knows them).
+    fn finds_project_file(&mut self, inner: &str) -> bool {
+        self.looked_for_project_headers = true;
+        let written = inner.replace('\\', "/");
+        let file = std::path::Path::new(self.file);
+        if file.parent().is_some_and(|d| d.join(&written).is_file()) {
+            return true;
+        }
+        let Some(search) = self.opts.include_search.as_deref() else {
+            return false;
+        };
+        search.dirs().iter().any(|d| {
+            crate::includes::normalize_rel(&format!("{d}/{written}"))
+                .is_some_and(|rel| search.has_file(&rel))
+        })
     }
 
     /// CUDA's `<cooperative_groups/reduce.h>` and `scan.h` include `<cooperative_groups.h>`;
@@ -1849,19 +1986,21 @@ impl<'a> Walk<'a> {
                 );
                 return;
             }
-            let parent = node.parent();
-            let (start, end, text) = match parent {
-                Some(p) if p.kind_name() == "expression_statement" => {
-                    (p.start_byte(), p.end_byte(), "")
-                }
-                _ => (node.start_byte(), node.end_byte(), "(void)0"),
-            };
-            self.edits
-                .push(Edit::replace(start, end, text, "syncwarp-removed"));
-            self.diag(
-                &SYNCWARP_REMOVED,
+            // Not removed: without the fences the compiler moves another lane's shared-memory
+            // load above the store. One expression, so it stands wherever the call stood.
+            self.edits.push(Edit::replace(
                 node.start_byte(),
-                format!("`__syncwarp()` removed: HIP {} has no `__syncwarp`, and wavefronts run in lockstep", self.opts.hip_version),
+                node.end_byte(),
+                WAVEFRONT_SYNC,
+                "syncwarp-fenced",
+            ));
+            self.diag(
+                &SYNCWARP_FENCED,
+                node.start_byte(),
+                format!(
+                    "`__syncwarp()` became a wavefront fence pair: HIP {} has no `__syncwarp`",
+                    self.opts.hip_version
+                ),
                 None,
             );
             return;
@@ -1998,6 +2137,23 @@ impl<'a> Walk<'a> {
             open_paren_end
         };
         self.edits.push(Edit::replace(last_end, end, tail, rule));
+    }
+
+    /// A launch kept as `<<<...>>>` whose chevrons were written with blanks inside (`k << < g, b
+    /// >> > (x)`, clang-format's spacing, which nvcc takes and hipcc does not): written `<<<` and
+    /// `>>>` (see [`parse::spaced_launches`]).
+    fn close_up_chevrons(&mut self, config: Node) {
+        let tokens = parse::children(config);
+        let ends = [tokens.as_slice().first(), tokens.as_slice().last()];
+        for (tok, ch, text) in [(ends[0], b'<', "<<<"), (ends[1], b'>', ">>>")] {
+            let Some(at) = tok.map(|t| t.start_byte()) else {
+                continue;
+            };
+            if let Some(r) = parse::chevrons(self.src, at, ch).filter(|r| r.len() > 3) {
+                self.edits
+                    .push(Edit::replace(r.start, r.end, text, "launch-chevrons"));
+            }
+        }
     }
 
     /// Whether directive `def` defines `name`, a name the rules know, as HIP code: its body
@@ -2280,8 +2436,12 @@ impl<'a> Walk<'a> {
                 Tk::Call => {
                     if let Some(config) = parse::launch_config(n, self.src) {
                         self.mark_device(n.start_byte());
+                        let before = self.edits.len();
                         if self.opts.launch == LaunchStyle::Hip {
                             self.visit_launch(n, config);
+                        }
+                        if self.edits.len() == before {
+                            self.close_up_chevrons(config);
                         }
                     } else {
                         self.visit_call(n);
@@ -3032,8 +3192,8 @@ fn translate_tree_at(
         annotate(&mut w);
     }
     // A name looked for in the file's headers makes the result depend on them, found or not.
-    let read_other_files =
-        w.header_macros.is_some() && memchr::memmem::find(src, b"include").is_some();
+    let read_other_files = w.looked_for_project_headers
+        || w.header_macros.is_some() && memchr::memmem::find(src, b"include").is_some();
     let Walk {
         mut edits,
         mut diags,
@@ -3272,5 +3432,68 @@ mod tests {
         ] {
             assert!(!looks_like_cuda(name), "{name}");
         }
+    }
+
+    #[test]
+    fn call_arguments_split_at_top_level_commas_not_inside_template_arguments() {
+        let count = |s: &str| arg_count(s.as_bytes());
+        assert_eq!(count("(k<N, M>, attr, SHARED_MEM);"), Some(3));
+        assert_eq!(count("(k<A<B, C>, D>, x)"), Some(2));
+        assert_eq!(count("(ns::k<T, (N > 4)>, x)"), Some(2));
+        assert_eq!(count("( \\\n   k<N>, a, b)"), Some(3));
+        assert_eq!(count("(k<(N, 1)>, a, b)"), Some(3));
+        // Comparisons and shifts are not template arguments.
+        assert_eq!(count("(a < b, c > d)"), Some(2));
+        assert_eq!(count("(x<<2, y >> 1)"), Some(2));
+        assert_eq!(count("(i<n && j>0, p->q)"), Some(2));
+        assert_eq!(count("(p->x<y, z)"), Some(2));
+        assert_eq!(count("(1<2, 3>4)"), Some(2));
+        assert_eq!(count("(\"a, b\", ',')"), Some(2));
+        assert_eq!(count("()"), Some(0));
+        assert_eq!(count(" ( \\\n )"), Some(0));
+        assert_eq!(count("(a, b"), None);
+        assert_eq!(count("x(a)"), None);
+        let (args, end) = call_args(b"(k<N, M>, a) + 1").unwrap();
+        assert_eq!((args, end), (vec![1..8, 9..11], 12));
+    }
+
+    #[test]
+    fn a_quoted_cuda_header_name_that_finds_a_project_file_stays() {
+        let tmp = tempfile::tempdir().unwrap();
+        let src = "#include \"cuda.h\"\n#include \"cublas_v2.h\"\n__global__ void k() {}\n";
+        let k = tmp.path().join("src/k.cu");
+        std::fs::create_dir_all(k.parent().unwrap()).unwrap();
+        let file = k.to_str().unwrap();
+        let opts = Options::default();
+        // No such file in the tree: CUDA's headers.
+        let r = translate_source(src.as_bytes(), file, &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(
+            !out.contains("\"cuda.h\"") && out.contains("hipblas"),
+            "{out}"
+        );
+        // A `cuda.h` beside the file (darknet's): the compiler finds it; it stays, and the
+        // result depends on that file.
+        std::fs::write(tmp.path().join("src/cuda.h"), "#define BLOCK 512\n").unwrap();
+        let r = translate_source(src.as_bytes(), file, &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(out.contains("#include \"cuda.h\"\n"), "{out}");
+        assert!(!out.contains("cublas_v2.h") && r.read_other_files, "{out}");
+        // In an include directory the build files name (`-Iinc`), where the run knows them.
+        std::fs::remove_file(tmp.path().join("src/cuda.h")).unwrap();
+        let opts = Options {
+            include_search: Some(Arc::new(crate::includes::IncludeSearch::new(
+                vec!["inc".into()],
+                ["src/k.cu", "inc/cublas_v2.h"],
+            ))),
+            ..Options::default()
+        };
+        let r = translate_source_at(src.as_bytes(), file, "src/k.cu", &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(out.contains("#include \"cublas_v2.h\"\n"), "{out}");
+        assert!(!out.contains("\"cuda.h\""), "{out}");
+        // Angle brackets name the system's header.
+        let r = translate_source(b"#include <cuda.h>\n", file, &Options::default()).unwrap();
+        assert!(!String::from_utf8(r.output).unwrap().contains("cuda.h"));
     }
 }

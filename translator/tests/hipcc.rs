@@ -507,3 +507,64 @@ fn an_unused_cooperative_groups_reduce_include_compiles() {
         r.diagnostics
     );
 }
+
+/// A full-warp `__syncwarp()` translated for HIP before 7.0 keeps a shared-memory exchange in
+/// order: in hipcc's `-O3` assembly the store of a lane's slot comes before the load of another
+/// lane's. With the call removed (hipport before J-s), hipcc 5.2.3 moved the load above the store
+/// on gfx90a and gfx1030, and every lane read stale memory.
+#[test]
+fn a_translated_syncwarp_keeps_the_shared_memory_store_before_the_load() {
+    let Some(hipcc) = hipcc() else {
+        return;
+    };
+    let cuda = "#include <cuda_runtime.h>\n#define SYNC() __syncwarp()\n\
+                __global__ void xchg(const int* in, int* out) {\n  __shared__ int s[512];\n  int t = threadIdx.x;\n\
+                \x20 s[t] = in[t] * 3;\n  __syncwarp();\n  out[t] = s[t + 16];\n}\n\
+                __global__ void forms(int* out) {\n  __shared__ int s[64];\n  int t = threadIdx.x;\n\
+                \x20 s[t] = t;\n  if (t < 64) __syncwarp(0xffffffff);\n  SYNC();\n  out[t] = (__syncwarp(), s[t ^ 1]);\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    for hip in [Version::new(5, 2, 3), Version::new(6, 2, 0)] {
+        let opts = Options {
+            hip_version: hip,
+            ..Options::default()
+        };
+        let out = hipport::translate::translate_source(cuda.as_bytes(), "x.cu", &opts).unwrap();
+        let text = String::from_utf8(out.output).unwrap();
+        assert!(!text.contains("__syncwarp"), "{text}");
+        let file = dir.path().join("x.hip");
+        std::fs::write(&file, &text).unwrap();
+        for arch in ["gfx90a", "gfx1030"] {
+            let asm = dir.path().join(format!("x-{arch}.s"));
+            let o = Command::new(&hipcc)
+                .args([
+                    &format!("--offload-arch={arch}"),
+                    "-O3",
+                    "-S",
+                    "--cuda-device-only",
+                ])
+                .arg(&file)
+                .arg("-o")
+                .arg(&asm)
+                .output()
+                .expect("hipcc runs");
+            assert!(
+                o.status.success(),
+                "{arch}: {}\n{text}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let asm = std::fs::read_to_string(&asm).unwrap();
+            // The kernel's own instructions: from its label to the end of its function.
+            let body = asm
+                .split("_Z4xchgPKiPi:")
+                .nth(1)
+                .and_then(|b| b.split(".Lfunc_end").next())
+                .expect("the xchg kernel in the assembly");
+            let write = body.find("ds_write_b32").expect("a shared-memory store");
+            let read = body.find("ds_read_b32").expect("a shared-memory load");
+            assert!(
+                write < read,
+                "HIP {hip}, {arch}: the load of another lane's slot comes before the store:\n{body}"
+            );
+        }
+    }
+}

@@ -198,8 +198,77 @@ fn warp_sync_builtins_follow_the_target_hip() {
         "{out}"
     );
     assert!(out.contains("#define FULL 0xffffffffffffffffull"), "{out}");
-    // No HIP has `__syncwarp` (ROCm/clr's warp sync header leaves it out): dropped at 6.2 too.
+    // HIP 6.2 has no `__syncwarp` either (it came with 7.0): a fence pair at 6.2 too.
     assert!(!out.contains("__syncwarp"), "{out}");
+}
+
+#[test]
+fn full_warp_syncwarp_becomes_a_wavefront_fence_pair_wherever_it_stands() {
+    let fence = hipport::translate::WAVEFRONT_SYNC;
+    let src = "#define FULL 0xffffffffu
+#define SYNC() __syncwarp()
+#define SYNC2 do { __syncwarp(); } while (0)
+\
+__global__ void k(const int* in, int* out) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+\
+  s[t] = in[t];
+  __syncwarp();
+  out[t] = s[t ^ 1];
+  if (t < 64) __syncwarp(FULL);
+\
+  int x = (__syncwarp(0xffffffff), s[t ^ 2]);
+  SYNC();
+  SYNC2;
+  out[t] += x;
+}
+";
+    for hip in [Version::new(5, 2, 3), Version::new(6, 2, 0)] {
+        let opts = Options {
+            hip_version: hip,
+            ..Options::default()
+        };
+        let (out, diags) = tr(src, &opts);
+        assert!(!out.contains("__syncwarp"), "{out}");
+        assert!(
+            out.contains(&format!("#define SYNC() {fence}\n"))
+                && out.contains(&format!("do {{ {fence}; }} while (0)"))
+                && out.contains(&format!("  {fence};\n  out[t] = s[t ^ 1];"))
+                && out.contains(&format!("if (t < 64) {fence};"))
+                && out.contains(&format!("int x = ({fence}, s[t ^ 2]);")),
+            "{out}"
+        );
+        assert_eq!(
+            diags.iter().filter(|d| d.starts_with("T010:")).count(),
+            5,
+            "{diags:?}"
+        );
+        assert!(!diags.iter().any(|d| d.starts_with("T002:")), "{diags:?}");
+        // Converting the output again changes nothing.
+        assert_eq!(tr(&out, &opts).0, out);
+    }
+    // HIP 7.0 has its own `__syncwarp` (the same fences): it stays, its mask widened.
+    let (out, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(7, 0, 0),
+            ..Options::default()
+        },
+    );
+    assert!(!out.contains("amdgcn"), "{out}");
+    assert!(out.contains("  __syncwarp();\n") && out.contains("#define SYNC() __syncwarp()"));
+    assert!(!diags.iter().any(|d| d.starts_with("T010:")), "{diags:?}");
+}
+
+#[test]
+fn a_call_rule_in_a_macro_body_counts_template_arguments_as_one_argument() {
+    // `k<N, M>` is one argument: the three-argument rule applies, and T013 says so.
+    let src = "template <int A, int B> __global__ void k(float* o) {}\n\
+#define SET(N, M) cudaFuncSetAttribute(k<N, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("hipFuncSetAttribute(k<N, M>,"), "{out}");
+    assert!(diags.iter().any(|d| d.starts_with("T013:2:")), "{diags:?}");
 }
 
 #[test]
@@ -1665,4 +1734,35 @@ fn a_cooperative_groups_reduce_include_alone_brings_hips_cooperative_groups() {
     let both = format!("#include <cooperative_groups.h>\n{src}");
     let (out, _) = tr(&both, &hip52());
     assert_eq!(out.matches("hip_cooperative_groups.h").count(), 1, "{out}");
+}
+
+#[test]
+fn launches_with_spaced_chevrons_are_closed_up_or_rewritten() {
+    // clang-format's spacing (thundersvm, kaolin): nvcc takes it, hipcc does not.
+    let src = "__global__ void k(float* p, int n) {}\n\
+void run(float* p, int n, size_t smem) {\n  k << < 1, n, smem >> > (p, n);\n  k<<<1, n>> >(p, n);\n\
+  std::vector<std::vector<std::pair<int, int>> > v;\n  int s = n << 2, t = n >> 1;\n}\n";
+    let opts = Options {
+        launch: LaunchStyle::Keep,
+        ..hip52()
+    };
+    let (out, _) = tr(src, &opts);
+    assert!(
+        out.contains("  k <<< 1, n, smem >>> (p, n);\n  k<<<1, n>>>(p, n);\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("std::pair<int, int>> > v;") && out.contains("n << 2, t = n >> 1;"),
+        "{out}"
+    );
+    assert_eq!(tr(&out, &opts).0, out);
+    let opts = Options {
+        launch: LaunchStyle::Hip,
+        ..hip52()
+    };
+    let (out, _) = tr(src, &opts);
+    assert!(
+        out.contains("  hipLaunchKernelGGL(k, dim3(1), dim3(n), smem, 0, p, n);\n  hipLaunchKernelGGL(k, dim3(1), dim3(n), 0, 0, p, n);\n"),
+        "{out}"
+    );
 }

@@ -890,8 +890,10 @@ pub const NVIDIA_CODE_OBJECT: DiagInfo = DiagInfo {
     severity: Severity::Error,
     summary: "Loading or JIT-linking PTX, cubin or fatbinary, which AMD GPUs cannot run",
     explain: "\
-The driver API loads and links NVIDIA code: `cuModuleLoad(&m, \"kernels.ptx\")`, \
-`cuModuleLoadData` on PTX text, and `cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
+The driver API loads and links NVIDIA code: `cuModuleLoad(&m, \"kernels.ptx\")` (the path \
+written there, or through the file's macro or constant: `#define KERNEL_FILE \"compare.ptx\"`; \
+a path hipport cannot follow to a name, such as a parameter, gets a note, since a CUDA module \
+file is NVIDIA code whatever its name), `cuModuleLoadData` on PTX text, and `cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
 `_CUBIN`, `_FATBINARY`, `_OBJECT`, `_LIBRARY` or `_NVVM`. The calls are renamed to \
 `hipModuleLoad`, `hipModuleLoadData` and `hiprtcLinkAdd*`, which compile, but on an AMD GPU \
 a module is an AMD code object (an ELF file for the `amdgcn` target) and hipRTC's linker takes \

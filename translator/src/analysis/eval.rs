@@ -181,7 +181,10 @@ impl Eval<'_, '_, '_, '_> {
                 if let Some(v) = self.macros.value(name) {
                     return Some(v);
                 }
-                let decls = self.decls?.get(name)?;
+                let Some(decls) = self.decls.and_then(|d| d.get(name)) else {
+                    // In a macro body: a constant of the file around it.
+                    return self.macros.constants.get(name).copied();
+                };
                 // A file-wide or local constant with a literal initializer, the only declaration
                 // of the name visible here: a local of another function (`constexpr int
                 // kThreads = 64;` beside a template's `kThreads` parameter) is not this name.

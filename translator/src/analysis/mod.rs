@@ -259,7 +259,12 @@ pub fn analyze_flat_with(
                 Some((b.start, a.skip_reason(n)?))
             })
             .collect();
-        (std::mem::take(&mut a.macros), skipped)
+        let constants = file_constants(&a);
+        let mut macros = std::mem::take(&mut a.macros);
+        if !constants.is_empty() {
+            Rc::make_mut(&mut macros).constants = constants;
+        }
+        (macros, skipped)
     };
     let (macros, skipped) = macros;
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
@@ -280,6 +285,39 @@ pub fn analyze_flat_with(
     }
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
     out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
+    out
+}
+
+/// The file-wide constants with an integer value (`const int SHARED_MEM = 96 * 1024;`, the only
+/// file-wide declaration of the name) that the file's macro bodies name, with their values.
+fn file_constants(a: &Analyzer) -> HashMap<String, i64> {
+    let mut out = HashMap::new();
+    let mut seen = HashSet::new();
+    for body in a.macros.values().flatten().filter_map(|m| m.body.as_ref()) {
+        for id in crate::lexer::identifiers(&body.text) {
+            let Ok(name) = std::str::from_utf8(&body.text[id]) else {
+                continue;
+            };
+            if !seen.insert(name.to_string()) || a.macros.get(name).is_some() {
+                continue;
+            }
+            let Some(decls) = a.decls.get(name) else {
+                continue;
+            };
+            let mut file_wide = decls
+                .iter()
+                .filter(|d| d.scope.start == 0 && d.scope.end >= a.src.len());
+            if let (Some(d), None) = (file_wide.next(), file_wide.next()) {
+                if let Some(v) = d
+                    .init
+                    .filter(|_| d.constant && !d.pointer)
+                    .and_then(|i| a.eval(i))
+                {
+                    out.insert(name.to_string(), v);
+                }
+            }
+        }
+    }
     out
 }
 
@@ -603,6 +641,9 @@ struct Macros {
     platform_hcc: bool,
     /// Names the file `#undef`s: where they are defined is not read (see [`Macros::defined_here`]).
     undefs: HashSet<String>,
+    /// The values of the file-wide integer constants that macro bodies name (Marlin's
+    /// `SHARED_MEM` in its launch macro), read with the file: a body's analyzer sees only the body.
+    constants: HashMap<String, i64>,
 }
 
 impl Macros {

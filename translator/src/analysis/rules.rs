@@ -910,16 +910,30 @@ fn rtc_nvrtc_options<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
     }
 }
 
-/// The text of an argument, or of the initializer of the variable it names (None when that
-/// variable's declaration is not found or has no initializer).
+/// The text an argument stands for: a name followed to the initializer of its declaration or to
+/// the body of the file's object-like macro (`#define KERNEL_FILE "compare.ptx"`), a few steps
+/// deep; `None` for a name that leads to neither.
 fn value_text<'a>(a: &Analyzer<'a, '_>, arg: Node) -> Option<&'a str> {
-    match arg.kind_name() {
-        "identifier" => a
-            .lookup(a.text(arg), arg.start_byte())
-            .and_then(|d| d.init)
-            .map(|init| a.text(init)),
-        _ => Some(a.text(arg)),
+    let mut text = a.text(arg);
+    for _ in 0..4 {
+        let name = text.trim();
+        let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !is_name {
+            return Some(text);
+        }
+        if let Some(init) = a.lookup(name, arg.start_byte()).and_then(|d| d.init) {
+            text = a.text(init);
+            continue;
+        }
+        // A macro body's analyzer holds the body, not the file the macro's range is in.
+        let m = a
+            .macros
+            .get(name)
+            .filter(|m| !m.function_like && a.origin.is_none())?;
+        text = std::str::from_utf8(a.src.get(m.body_range.clone())?).ok()?;
     }
+    None
 }
 
 /// Driver-API calls that load or link NVIDIA code (H040): a module file named `.ptx`, `.cubin` or
@@ -969,6 +983,22 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             vec![],
         );
         return;
+    }
+    // A path hipport cannot follow to a literal (a parameter, a member): CUDA's module files are
+    // NVIDIA code all the same (gpu-burn's `compare.ptx`, passed on from a macro).
+    if let Some(path) = argv.get(1).filter(|_| name == "cuModuleLoad") {
+        let literal = value_text(a, *path).is_some_and(|t| t.trim_start().starts_with('"'));
+        if !literal {
+            a.report(
+                &NVIDIA_CODE_OBJECT,
+                Severity::Note,
+                n,
+                format!("`cuModuleLoad` loads the module file `{}`, which hipport cannot follow to a name: a CUDA module file is PTX, a cubin or a fatbinary, NVIDIA code that AMD GPUs cannot run", a.text(*path)),
+                Some("load an AMD code object instead: `hipcc --genco --offload-arch=gfx90a kernels.hip -o kernels.hsaco` for hipModuleLoad".into()),
+                vec![],
+            );
+            return;
+        }
     }
     let options = match name {
         "cuLinkCreate" | "cuLinkCreate_v2" => argv.first(),

@@ -1404,6 +1404,19 @@ fn h023_shared_memory_sizes() {
     assert_eq!(got, vec![2, 4, 6]);
 }
 
+#[test]
+fn h023_a_file_constant_named_in_a_launch_macro_is_read() {
+    // Marlin's launch macro: the opt-in size is a constant of the file; a local of a function
+    // (line 6) is not the macro's name.
+    let src = "const int SHARED_MEM = 96 * 1024;\n\
+               #define SET(N, M) cudaFuncSetAttribute(k<N, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, SHARED_MEM);\n\
+               #define SMALL cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, LOCAL);\n\
+               #define UNKNOWN cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, NOWHERE);\n\
+               void f() { SET(1, 2) }\n\
+               void g() { const int LOCAL = 100000; SMALL }\n";
+    assert_eq!(lines_of(src, "H023"), vec![2]);
+}
+
 // H024 - H029 --------------------------------------------------------------------------------
 
 #[test]
@@ -2195,6 +2208,32 @@ fn h040_nvidia_code_loaded_or_linked() {
         .collect();
     let want = [3, 5, 8, 9, 11].map(|l| (l, Severity::Error));
     assert_eq!(before, want);
+}
+
+#[test]
+fn h040_module_paths_are_followed_through_macros_and_constants() {
+    let src = "#define KERNEL_FILE \"compare.ptx\"\n#define OTHER KERNEL_FILE\n\
+               static const char* kFile = OTHER;\n\
+               void f(CUmodule* m, const char* path) {\n\
+               cuModuleLoad(m, KERNEL_FILE);\n\
+               cuModuleLoad(m, kFile);\n\
+               cuModuleLoad(m, path);\n\
+               cuModuleLoad(m, \"k.hsaco\");\n\
+               }\n";
+    let got: Vec<(usize, Severity)> = run_with(src, Version::new(6, 2, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H040")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    // A path it cannot follow (a parameter) is a note: CUDA's module files are NVIDIA code.
+    assert_eq!(
+        got,
+        [
+            (5, Severity::Error),
+            (6, Severity::Error),
+            (7, Severity::Note)
+        ]
+    );
 }
 
 // H041, and H010 / H037 in code ---------------------------------------------------------------

@@ -2978,7 +2978,7 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
             &crate::translate::Options::default(),
         );
         let removed: Vec<&str> = inline.edits.iter().map(|e| &src[e.start..e.end]).collect();
-        assert_eq!(removed, ["__syncwarp();"], "{:?}", inline.edits);
+        assert_eq!(removed, ["__syncwarp()"], "{:?}", inline.edits);
     }
 
     #[test]
