@@ -301,3 +301,55 @@ fn a_one_line_cuda_only_branch_is_said_as_one_line() {
         "{out}"
     );
 }
+
+/// A setup.py whose include directory is a formatted `-I` flag (`"-I{}".format(...)`, as
+/// Pointnet2's): under `--rename torch` the headers it reaches are renamed, so the includes
+/// through it must follow (H-c); one hipport cannot read is a warning, never silent.
+#[test]
+fn includes_through_a_formatted_include_flag_follow_renamed_headers() {
+    let header = "#pragma once\n#include <cuda_runtime.h>\n#define CHECK() cudaGetLastError()\n";
+    let kernel = "#include \"cuda_utils.h\"\n__global__ void k(float* p) { p[0] = 1.f; }\nvoid launch(float* p) { k<<<1, 1>>>(p); CHECK(); }\n";
+    let setup = |flag: &str| {
+        format!(
+            "import glob\nimport os.path as osp\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\nroot = \"csrc\"\nthis_dir = osp.dirname(osp.abspath(__file__))\nsetup(\n    name=\"ext\",\n    ext_modules=[\n        CUDAExtension(\n            name=\"ext._C\",\n            sources=glob.glob(\"{{}}/src/*.cu\".format(root)),\n            extra_compile_args={{\"nvcc\": [\"-O2\", {flag}]}},\n        )\n    ],\n    cmdclass={{\"build_ext\": BuildExtension}},\n)\n"
+        )
+    };
+    for flag in [
+        "\"-I{}\".format(\"{}/include\".format(root))",
+        "\"-I{}\".format(osp.join(this_dir, \"csrc/include\"))",
+        "\"-I{}/include\".format(osp.join(this_dir, root))",
+        "\"-I\" + osp.join(this_dir, root, \"include\")",
+    ] {
+        let src = tree(&[
+            ("setup.py", &setup(flag)),
+            ("csrc/include/cuda_utils.h", header),
+            ("csrc/src/k.cu", kernel),
+        ]);
+        let out = src.path().with_extension("out");
+        let run = convert(src.path(), &out, &["--rename", "torch"]);
+        assert!(out.join("csrc/include/cuda_utils_hip.h").exists(), "{flag}");
+        let k = fs::read_to_string(out.join("csrc/src/k.hip")).unwrap();
+        assert!(
+            k.contains("#include \"cuda_utils_hip.h\""),
+            "{flag}: {k}\n{}",
+            run.report
+        );
+    }
+    // A directory no reading can know: the includes through it may be stale, which is said.
+    let src = tree(&[
+        ("setup.py", &setup("\"-I{}\".format(os.environ[\"INC\"])")),
+        ("csrc/include/cuda_utils.h", header),
+        ("csrc/src/k.cu", kernel),
+    ]);
+    let out = src.path().with_extension("out");
+    let run = convert(src.path(), &out, &["--rename", "torch"]);
+    assert!(
+        run.findings("setup.py")
+            .iter()
+            .any(|(id, line, m)| id == "B010"
+                && *line == 14
+                && m.contains("is not one hipport can read")),
+        "{}",
+        run.report
+    );
+}

@@ -1634,43 +1634,6 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
             add(&p, at, Anchor::File);
         }
     });
-    for (k, t) in toks.iter().enumerate() {
-        let Tok::Str {
-            quote_at,
-            content,
-            triple: false,
-            prefix,
-            ..
-        } = t
-        else {
-            continue;
-        };
-        if prefix.contains(['b', 'B']) {
-            continue;
-        }
-        let Some(rest) = content.strip_prefix("-I") else {
-            continue;
-        };
-        let path = if rest.trim().is_empty() {
-            // `"-I", "dir"`: the next literal of the list.
-            match (toks.get(k + 1), toks.get(k + 2)) {
-                (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
-                    element_path(std::slice::from_ref(next))
-                }
-                _ => None,
-            }
-        } else {
-            literal_path(rest, prefix).map(|p| {
-                (
-                    p.to_string(),
-                    text::offset_in(content, p).map(|o| quote_at + 1 + o),
-                )
-            })
-        };
-        if let Some((p, at)) = path {
-            add(&p, at, Anchor::File);
-        }
-    }
 }
 
 /// A path read from a build: its text, and its offset in the file where one literal holds it whole.
@@ -1688,10 +1651,7 @@ fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Optio
     let names = include_list_names(toks);
     let paths = path_variables(src, toks);
     let mut read = |elem: &[Tok]| {
-        let path = match elem {
-            [Tok::Ident { text, .. }] => paths.get(text.as_str()).cloned().flatten(),
-            _ => element_path(elem),
-        };
+        let path = expr_path(elem, &paths, 0);
         f(elem, path);
     };
     for (k, t) in toks.iter().enumerate() {
@@ -1725,6 +1685,7 @@ fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Optio
             _ => {}
         }
     }
+    include_flags(src, toks, &paths, f);
 }
 
 /// The variables whose value a build passes as include directories: those given as the value
@@ -1784,16 +1745,8 @@ fn named_list(toks: &[Tok], open: usize, names: &BTreeSet<&str>) -> bool {
 /// Variables assigned a path once in the file (`extensions_dir = os.path.join(this_dir, "csrc")`):
 /// the path, read as an include list element is (see [`element_path`]). A variable assigned
 /// more than once, or anything else, maps to `None`.
-fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<ReadPath>> {
-    // Whether a line ends between token `j - 1` and token `j` (not at a backslash).
-    let line_break_between = |j: usize| {
-        let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
-        gap.contains('\n')
-            && !gap
-                .trim_end_matches(['\n', '\r', ' ', '\t'])
-                .ends_with('\\')
-    };
-    let mut out: BTreeMap<&str, Option<ReadPath>> = BTreeMap::new();
+fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> PathVariables<'a> {
+    let mut out: PathVariables = BTreeMap::new();
     for (k, t) in toks.iter().enumerate() {
         let Tok::Ident { text, .. } = t else { continue };
         let assigned = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '=', .. }))
@@ -1810,7 +1763,7 @@ fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<Re
         let mut end = k + 2;
         while end < toks.len() {
             let t = &toks[end];
-            if depth == 0 && end > k + 2 && line_break_between(end) {
+            if depth == 0 && end > k + 2 && line_break_before(src, toks, end) {
                 break;
             }
             depth += nesting(t);
@@ -1819,13 +1772,225 @@ fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<Re
             }
             end += 1;
         }
-        let value = element_path(&toks[(k + 2).min(end)..end]);
+        let value = expr_path(&toks[(k + 2).min(end)..end], &out, 0);
         out.entry(text.as_str())
             .and_modify(|v| *v = None)
             .or_insert(value);
     }
     out
 }
+/// Calls `f` with the `-I` flags of string literals anywhere in a Python build and the path
+/// each names where hipport can read it (see [`expr_path`]): the path part of `"-I", dir` and
+/// `"-I" + dir`, and the whole flag of `"-Idir"` and `"-I{}".format(dir)`.
+fn include_flags(
+    src: &str,
+    toks: &[Tok],
+    paths: &PathVariables,
+    f: &mut dyn FnMut(&[Tok], Option<ReadPath>),
+) {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str {
+            quote_at,
+            content,
+            triple: false,
+            prefix,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        if prefix.contains(['b', 'B']) {
+            continue;
+        }
+        let Some(rest) = content.strip_prefix("-I") else {
+            continue;
+        };
+        if let Some(end) = format_call_end(toks, k) {
+            // `"-I{}".format(os.path.join(here, "include"))`: the flag is the whole call.
+            let plain = prefix.is_empty() || prefix.eq_ignore_ascii_case("r");
+            let path = plain
+                .then(|| formatted(rest, &toks[k..end], paths, 0))
+                .flatten()
+                .map(|p| (p, None));
+            f(&toks[k..end], path);
+        } else if rest.trim().is_empty() {
+            // `"-I", "dir"` (the next element of the list) or `"-I" + dir`.
+            if punct(k + 1, ',') || punct(k + 1, '+') {
+                let end = element_end(src, toks, k + 2);
+                if end > k + 2 {
+                    let elem = &toks[k + 2..end];
+                    f(elem, expr_path(elem, paths, 0));
+                }
+            }
+        } else {
+            let path = literal_path(rest, prefix).map(|p| {
+                (
+                    p.to_string(),
+                    text::offset_in(content, p).map(|o| quote_at + 1 + o),
+                )
+            });
+            f(&toks[k..=k], path);
+        }
+    }
+}
+
+/// Whether a line ends between token `j - 1` and token `j` (not at a backslash).
+fn line_break_before(src: &str, toks: &[Tok], j: usize) -> bool {
+    let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
+    gap.contains('\n')
+        && !gap
+            .trim_end_matches(['\n', '\r', ' ', '\t'])
+            .ends_with('\\')
+}
+
+/// One past the last token of the expression that starts at `from`: up to a top-level `,` or
+/// `:`, a bracket that closes outside it, or the end of its line outside brackets.
+fn element_end(src: &str, toks: &[Tok], from: usize) -> usize {
+    let mut depth = 0isize;
+    for (j, t) in toks.iter().enumerate().skip(from) {
+        if depth == 0 && j > from && line_break_before(src, toks, j) {
+            return j;
+        }
+        depth += nesting(t);
+        if depth < 0 || depth == 0 && matches!(t, Tok::Punct { ch: ',' | ':', .. }) {
+            return j;
+        }
+    }
+    toks.len()
+}
+
+/// One past the `)` of `.format(...)` right after the literal at `k`; `None` otherwise.
+fn format_call_end(toks: &[Tok], k: usize) -> Option<usize> {
+    let dot = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '.', .. }));
+    let name = matches!(toks.get(k + 2), Some(Tok::Ident { text, .. }) if text == "format");
+    let open = matches!(toks.get(k + 3), Some(Tok::Punct { ch: '(', .. }));
+    if !(dot && name && open) {
+        return None;
+    }
+    let mut depth = 0isize;
+    for (j, t) in toks.iter().enumerate().skip(k + 3) {
+        depth += nesting(t);
+        if depth == 0 {
+            return Some(j + 1);
+        }
+    }
+    None
+}
+
+/// Variables assigned one path in the file (see [`path_variables`]).
+type PathVariables<'a> = BTreeMap<&'a str, Option<ReadPath>>;
+
+/// How deeply [`expr_path`] reads nested expressions (formats of joins of formats).
+const EXPR_DEPTH: usize = 16;
+
+/// The path an expression names, relative to this file's directory, where hipport can read
+/// it: what [`element_path`] reads, a variable assigned such a path once (`paths`), a join
+/// whose later parts are such paths, and a `str.format` call whose fields are
+/// (`"{}/include".format(root)`); see [`formatted`].
+fn expr_path(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<ReadPath> {
+    if depth > EXPR_DEPTH {
+        return None;
+    }
+    if let [Tok::Ident { text, .. }] = elem {
+        return paths.get(text.as_str()).cloned().flatten();
+    }
+    if let Some(p) = element_path(elem) {
+        return Some(p);
+    }
+    if let [Tok::Str {
+        content, prefix, ..
+    }, ..] = elem
+    {
+        let end = format_call_end(elem, 0)?;
+        let plain = prefix.is_empty() || prefix.eq_ignore_ascii_case("r");
+        return (end == elem.len() && plain)
+            .then(|| formatted(content, elem, paths, depth + 1))
+            .flatten()
+            .map(|p| (p, None));
+    }
+    joined(elem, paths, depth + 1).map(|p| (p, None))
+}
+
+/// `os.path.join(dir, a, b)` (the whole element) whose parts after the first are paths
+/// [`expr_path`] reads; the first part is read too, and where it cannot be, it is the
+/// directory (as in [`join_literals`]).
+fn joined(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
+    if !matches!(elem.last(), Some(Tok::Punct { ch: ')', .. })) {
+        return None;
+    }
+    let open = elem.iter().enumerate().position(|(j, t)| {
+        matches!(t, Tok::Punct { ch: '(', .. })
+            && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
+    })?;
+    let args = list_elements(elem, open);
+    if args.last().map(|r| r.end) != Some(elem.len() - 1) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for (n, r) in args.into_iter().enumerate() {
+        match expr_path(&elem[r], paths, depth) {
+            Some((p, _)) => parts.push(p),
+            None if n == 0 => {}
+            None => return None,
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The text of `template` (a literal's content, or the part of it after a flag) formatted by
+/// the `.format(...)` call that `call` (the literal and the call) holds, where each field is
+/// `{}` or `{N}` and its argument a path [`expr_path`] reads. A leading field it cannot read,
+/// followed by `/`, is the directory (`"{}/include".format(this_dir)` names `include`).
+fn formatted(template: &str, call: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
+    if depth > EXPR_DEPTH {
+        return None;
+    }
+    let open = 3;
+    let args = list_elements(call, open);
+    if args
+        .last()
+        .map_or(call.len() != open + 2, |r| r.end + 1 != call.len())
+    {
+        return None;
+    }
+    let values: Vec<Option<String>> = args
+        .iter()
+        .map(|r| expr_path(&call[r.clone()], paths, depth).map(|(p, _)| p))
+        .collect();
+    let mut out = String::new();
+    let mut next = 0usize;
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let (c, after) = (rest.as_bytes()[i], &rest[i + 1..]);
+        if after.as_bytes().first() == Some(&c) {
+            out.push(c as char);
+            rest = &after[1..];
+            continue;
+        }
+        if c == b'}' {
+            return None;
+        }
+        let close = after.find('}')?;
+        let field = &after[..close];
+        let n = if field.is_empty() {
+            next += 1;
+            next - 1
+        } else {
+            field.parse::<usize>().ok()?
+        };
+        rest = &after[close + 1..];
+        match values.get(n)? {
+            Some(v) => out.push_str(v),
+            None if out.is_empty() && rest.starts_with('/') => rest = &rest[1..],
+            None => return None,
+        }
+    }
+    out.push_str(rest);
+    (!out.is_empty()).then_some(out)
+}
+
 /// Whether the `[` at `open` starts the value of a name or key with `include` in it
 /// (`include_dirs=[`, `extra_include_paths=[`, `"include_dirs": [`, `INCLUDES = [`).
 fn names_include_list(toks: &[Tok], open: usize) -> bool {
