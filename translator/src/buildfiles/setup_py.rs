@@ -749,10 +749,10 @@ pub(crate) fn translate(
     let renames = text::renames_from(base, &opts.renamed);
     let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
-    let under_module = if scope == Scope::Setup {
-        module_joined_sources(&toks)
+    let (under_module, package_data) = if scope == Scope::Setup {
+        (module_joined_sources(&toks), package_data_files(&toks))
     } else {
-        BTreeMap::new()
+        (BTreeMap::new(), BTreeMap::new())
     };
     let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
     let mut in_list = vec![false; toks.len()];
@@ -927,6 +927,19 @@ pub(crate) fn translate(
         }
         if content == "TORCH_CUDA_ARCH_LIST" {
             torch_arch_list(&toks, k, sink, opts);
+            continue;
+        }
+        if let Some(pkg) = package_data.get(&k) {
+            // Named relative to its package, as setuptools reads them.
+            let in_pkg = format!("{}/{pkg}/package_data", text::dir_of(base));
+            let in_pkg = in_pkg.trim_start_matches('/');
+            let pkg_renames = text::renames_from(in_pkg, &opts.renamed);
+            let pkg_dirs = text::dir_renames_from(in_pkg, &opts.renamed);
+            if !renamed_source(&toks, k, sink, &pkg_renames, &pkg_dirs, &exts)
+                && !sink.claimed(*quote_at, *end)
+            {
+                unresolved_source(sink, &pkg_renames, content, *start);
+            }
             continue;
         }
         if let Some((dir, call)) = under_module.get(&k) {
@@ -1288,33 +1301,12 @@ fn renamed_source(
             return true;
         }
     }
-    // A file name built in an f-string inside a joined path (`f'{name}_cuda.cu'` in
-    // `os.path.join(here, 'cuda', ...)`): when renamed sources end with its literal tail, the
-    // extension follows them, or the path would name a file that no longer exists.
-    if prefix.contains(['f', 'F']) && content.contains('{') && joined_path(toks, k) {
-        let tail = content.rsplit('}').next().unwrap_or("");
-        for (old, new) in exts {
-            let dot_old = format!(".{old}");
-            let renamed_like = |o: &String| o.rsplit('/').next().is_some_and(|b| b.ends_with(tail));
-            if tail.ends_with(&dot_old)
-                && tail.len() > dot_old.len()
-                && !tail.contains(['/', '*'])
-                && renames.iter().any(|(o, _)| renamed_like(o))
-                && sink.edit(
-                    content_at + content.len() - old.len(),
-                    content_at + content.len(),
-                    new.as_str(),
-                    B_GLOB.id,
-                )
-            {
-                sink.diag(
-                    B_GLOB,
-                    start,
-                    format!("file name `{content}` in a joined path ends like renamed .{old} sources, which are now .{new}"),
-                    Some(format!("check that the path still names the renamed .{new} files")),
-                );
-                return true;
-            }
+    // A file name computed inside a joined path (`f'{name}_cuda.cu'`, `"{}.cu".format(name)`
+    // in `os.path.join(here, 'cuda', ...)`) follows the sources it names.
+    let computed = prefix.contains(['f', 'F']) || format_call_end(toks, k).is_some();
+    if computed && content.contains('{') && joined_path(toks, k) {
+        if let Some(done) = computed_file_name(toks, k, sink, renames) {
+            return done;
         }
     }
     // A glob over a moved directory or renamed extensions: one note for what was rewritten,
@@ -1366,6 +1358,93 @@ fn renamed_source(
     false
 }
 
+/// A file name computed in a joined path (token `k`: `f'{name}_cuda.cu'`, `"{}.cpp".format(n)`
+/// in `os.path.join(here, "cuda", ...)`): the renamed sources it may name (those in a directory
+/// the join's literal parts end with, whose names start and end as its text does around its
+/// fields) decide. When they were all renamed the same way (`ops.cu` -> `ops.hip`, `ops.cpp` ->
+/// `ops_hip.cpp`), its literal end follows, or the path would name a file that no longer
+/// exists; when they differ, it is a warning. `None` when no renamed source matches.
+fn computed_file_name(
+    toks: &[Tok],
+    k: usize,
+    sink: &mut Sink,
+    renames: &[(String, String)],
+) -> Option<bool> {
+    let Tok::Str {
+        start,
+        quote_at,
+        content,
+        ..
+    } = &toks[k]
+    else {
+        return None;
+    };
+    let head = &content[..content.find('{')?];
+    let tail = &content[content.rfind('}')? + 1..];
+    if head.contains('/') || tail.contains(['/', '*', '{']) || !tail.contains('.') {
+        return None;
+    }
+    let dir = join_parts(toks, k, false)?;
+    let in_dir = |o: &str| {
+        let d = text::dir_of(o);
+        dir.is_empty() || d == dir || d.ends_with(&format!("/{dir}"))
+    };
+    // Each matching source's name, with the new end of its name (`None`: renamed otherwise).
+    let mut ends: BTreeMap<Option<&str>, Vec<(&str, &str)>> = BTreeMap::new();
+    for (o, n) in renames {
+        let base = o.rsplit('/').next().unwrap_or(o);
+        let new_base = n.rsplit('/').next().unwrap_or(n);
+        if o.starts_with("../")
+            || !in_dir(o)
+            || base.len() <= head.len() + tail.len()
+            || !base.starts_with(head)
+            || !base.ends_with(tail)
+        {
+            continue;
+        }
+        let stem = &base[..base.len() - tail.len()];
+        let end = new_base.strip_prefix(stem);
+        ends.entry(end).or_default().push((base, new_base));
+    }
+    let at = quote_at + 1 + content.len() - tail.len();
+    let one = match ends.first_key_value() {
+        None => return None,
+        Some((end, files)) if ends.len() == 1 => end.zip(files.first()),
+        Some(_) => None,
+    };
+    match one {
+        Some((end, &(o, n))) => {
+            if end == tail {
+                return Some(false);
+            }
+            let new = format!("{}{end}", &content[..content.len() - tail.len()]);
+            if sink.edit(at, at + tail.len(), end, B_GLOB.id) {
+                sink.diag(
+                    B_GLOB,
+                    *start,
+                    format!("file name `{content}` in a joined path -> `{new}`: the sources it names were renamed (`{o}` -> `{n}`)"),
+                    Some("check that the path still names the renamed files".into()),
+                );
+            }
+            Some(true)
+        }
+        None => {
+            let shown: Vec<String> = ends
+                .values()
+                .filter_map(|f| f.first())
+                .map(|(o, n)| format!("`{o}` -> `{n}`"))
+                .collect();
+            sink.diag(
+                B_GLOB,
+                *start,
+                format!("file name `{content}` in a joined path is computed, and the sources it may name were renamed in different ways ({}): it is left as it is, so it may name a file that no longer exists", shown.join(", ")),
+                Some("name the renamed files by hand, or convert this package with --rename none".into()),
+            );
+            Some(true)
+        }
+    }
+}
+
 /// The Python packages a setup.py names in `packages=[...]` (or a tuple), as directories
 /// relative to its own: `"pkg.cuda"` is `pkg/cuda`, under the directory that `package_dir={"":
 /// "src"}` gives the root package where the file says so.
@@ -1374,26 +1453,7 @@ pub(crate) fn package_dirs(src: &str) -> Vec<String> {
     let ident =
         |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
-    let string = |k: usize| match toks.get(k) {
-        Some(Tok::Str {
-            content, prefix, ..
-        }) if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
-        _ => None,
-    };
-    // `package_dir={"": "src"}`: where the root package's modules are.
-    let mut root = "";
-    for k in 0..toks.len() {
-        if ident(k, "package_dir")
-            && punct(k + 1, '=')
-            && punct(k + 2, '{')
-            && string(k + 3) == Some("")
-            && punct(k + 4, ':')
-        {
-            if let Some(dir) = string(k + 5) {
-                root = dir.trim_start_matches("./").trim_end_matches('/');
-            }
-        }
-    }
+    let root = package_root(&toks);
     let mut out = Vec::new();
     for k in 0..toks.len() {
         if !(ident(k, "packages") && punct(k + 1, '=') && (punct(k + 2, '[') || punct(k + 2, '(')))
@@ -1401,19 +1461,93 @@ pub(crate) fn package_dirs(src: &str) -> Vec<String> {
             continue;
         }
         let mut j = k + 3;
-        while let Some(name) = string(j) {
-            let path = name.replace('.', "/");
-            if !name.is_empty() && !name.contains(['/', '\\', '*']) {
-                out.push(if root.is_empty() {
-                    path
-                } else {
-                    format!("{root}/{path}")
-                });
-            }
+        while let Some(name) = plain_string(&toks, j) {
+            out.extend(package_path(root, name));
             if !punct(j + 1, ',') {
                 break;
             }
             j += 2;
+        }
+    }
+    out
+}
+
+/// The string of token `k` when it is a plain literal (no f-string, no bytes).
+fn plain_string(toks: &[Tok], k: usize) -> Option<&str> {
+    match toks.get(k) {
+        Some(Tok::Str {
+            content, prefix, ..
+        }) if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
+        _ => None,
+    }
+}
+
+/// Where a setup.py's root package lives, relative to it: the directory `package_dir={"":
+/// "src"}` gives, or its own (`""`).
+fn package_root(toks: &[Tok]) -> &str {
+    let ident =
+        |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut root = "";
+    for k in 0..toks.len() {
+        if ident(k, "package_dir")
+            && punct(k + 1, '=')
+            && punct(k + 2, '{')
+            && plain_string(toks, k + 3) == Some("")
+            && punct(k + 4, ':')
+        {
+            if let Some(dir) = plain_string(toks, k + 5) {
+                root = dir.trim_start_matches("./").trim_end_matches('/');
+            }
+        }
+    }
+    root
+}
+
+/// The directory of the package named `name` (`"pkg.ops"` is `pkg/ops`) under the root
+/// package's directory `root`; `None` for no package name.
+fn package_path(root: &str, name: &str) -> Option<String> {
+    if name.is_empty() || name.contains(['/', '\\', '*']) {
+        return None;
+    }
+    let path = name.replace('.', "/");
+    Some(if root.is_empty() {
+        path
+    } else {
+        format!("{root}/{path}")
+    })
+}
+
+/// The literals of a setup.py's `package_data={"pkg": ["csrc/k.cu", ...]}` (a list or tuple
+/// per package), by token, each with its package's directory relative to the setup.py:
+/// setuptools reads those paths relative to the package, so a renamed source they ship is
+/// looked up there. The `""` key (every package) is left out.
+fn package_data_files(toks: &[Tok]) -> BTreeMap<usize, String> {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let root = package_root(toks);
+    let mut out = BTreeMap::new();
+    for k in 0..toks.len() {
+        let named = matches!(&toks[k], Tok::Ident { text, .. } if text == "package_data");
+        if !(named && punct(k + 1, '=') && punct(k + 2, '{')) {
+            continue;
+        }
+        // `KEY: [..]` pairs, split at the dictionary's top-level commas.
+        for pair in list_elements(toks, k + 2) {
+            let (Some(key), true) = (
+                plain_string(toks, pair.start),
+                punct(pair.start + 1, ':')
+                    && (punct(pair.start + 2, '[') || punct(pair.start + 2, '(')),
+            ) else {
+                continue;
+            };
+            let Some(dir) = package_path(root, key) else {
+                continue;
+            };
+            for elem in list_elements(toks, pair.start + 2) {
+                if elem.len() == 1 && plain_string(toks, elem.start).is_some() {
+                    out.insert(elem.start, dir.clone());
+                }
+            }
         }
     }
     out
@@ -2309,6 +2443,14 @@ fn joined_path(toks: &[Tok], k: usize) -> bool {
 /// at `k` name (`join(here, "pkg", "cuda", ...)` at `"cuda"`: `pkg/cuda`); the first argument
 /// may be any expression (the directory). `None` outside a join or after another expression.
 fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
+    join_parts(toks, k, true)
+}
+
+/// The path that the literal arguments of `os.path.join(...)` before the argument holding
+/// token `k` name (`join(here, "cuda", "{}.cu".format(n))` at the format: `cuda`), or with
+/// `including`, up to and including the literal at `k` when it is an argument alone (see
+/// [`join_prefix`]).
+fn join_parts(toks: &[Tok], k: usize, including: bool) -> Option<String> {
     let mut depth = 0;
     let mut j = k;
     let open = loop {
@@ -2332,6 +2474,9 @@ fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
     }
     let mut parts = Vec::new();
     for (n, arg) in list_elements(toks, open).into_iter().enumerate() {
+        if !including && arg.contains(&k) {
+            return Some(parts.join("/"));
+        }
         let (lit, last) = match &toks[arg.clone()] {
             [Tok::Str {
                 content,
@@ -2611,9 +2756,78 @@ mod tests {
             "{out}"
         );
         assert!(
-            diags
+            diags.iter().any(|d| d.id == "B010"
+                && d.line == 4
+                && d.message.contains("-> `{name}_cuda.hip`")),
+            "{diags:#?}"
+        );
+    }
+
+    #[test]
+    fn a_file_name_formatted_in_a_joined_path_follows_the_renamed_sources() {
+        // KNN_CUDA's JIT build: `os.path.join(csrc, "cuda", "{}.cu".format(name))` (H-f).
+        let mut o = BuildOptions::default();
+        for (old, new) in [
+            ("ext/csrc/cuda/ops.cu", "ext/csrc/hip/ops.hip"),
+            ("ext/csrc/cuda/ops.cpp", "ext/csrc/hip/ops_hip.cpp"),
+            ("ext/csrc/cuda/mixed.cc", "ext/csrc/hip/mixed.cc"),
+            ("ext/csrc/cuda/other_k.cc", "ext/csrc/hip/other_k_hip.cc"),
+        ] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        o.moved_dirs
+            .insert("ext/csrc/cuda".into(), "ext/csrc/hip".into());
+        let src = "import os\nfrom torch.utils.cpp_extension import load\ncsrc = os.path.join(os.path.dirname(__file__), 'csrc')\nsrcs = [os.path.join(csrc, 'cuda', '{}.cpp'.format(n)), os.path.join(csrc, 'cuda', '{0}.cu'.format(n))]\nmore = os.path.join(csrc, 'cuda', '{}.cc'.format(n))\nload(name=n, sources=srcs + [more])\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("srcs = [os.path.join(csrc, 'hip', '{}_hip.cpp'.format(n)), os.path.join(csrc, 'hip', '{0}.hip'.format(n))]"),
+            "{out}"
+        );
+        // `mixed.cc` kept its name, `other_k.cc` did not: the name is left, with a warning.
+        assert!(out.contains("'{}.cc'.format(n)"), "{out}");
+        assert!(
+            diags.iter().any(|d| d.id == "B010"
+                && d.line == 5
+                && d.message.contains("renamed in different ways")),
+            "{diags:#?}"
+        );
+        // Converting the output again changes nothing.
+        let mut again = BuildOptions::default();
+        again.renamed.clear();
+        let (twice, _) = run(&out, &again);
+        assert_eq!(twice, out);
+    }
+
+    #[test]
+    fn package_data_paths_follow_renamed_sources_of_their_package() {
+        // KNN_CUDA's setup.py ships the JIT build's sources, named relative to the package (H-f).
+        let mut o = BuildOptions::default();
+        for (old, new) in [
+            (
+                "ext/knn_cuda/csrc/cuda/knn.cu",
+                "ext/knn_cuda/csrc/hip/knn.hip",
+            ),
+            (
+                "ext/knn_cuda/csrc/cuda/knn.cpp",
+                "ext/knn_cuda/csrc/hip/knn_hip.cpp",
+            ),
+        ] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        o.moved_dirs.insert(
+            "ext/knn_cuda/csrc/cuda".into(),
+            "ext/knn_cuda/csrc/hip".into(),
+        );
+        let src = "from setuptools import setup\nsetup(name='knn_cuda', packages=['knn_cuda'], package_data={'knn_cuda': ['csrc/cuda/knn.cu', 'csrc/cuda/knn.cpp', 'csrc/cuda/*.cu']})\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("package_data={'knn_cuda': ['csrc/hip/knn.hip', 'csrc/hip/knn_hip.cpp', 'csrc/hip/*.hip']}"),
+            "{out}"
+        );
+        assert!(
+            !diags
                 .iter()
-                .any(|d| d.id == "B010" && d.line == 4 && d.message.contains("now .hip")),
+                .any(|d| d.message.contains("names no renamed source")),
             "{diags:#?}"
         );
     }
