@@ -14,7 +14,7 @@
 //! (`scale<float, 256>`) is parenthesized where a dispatched call takes it. Build files are copied
 //! as they are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::time::Duration;
 
@@ -94,6 +94,10 @@ pub struct Needs {
     pub hip_headers: Vec<String>,
     /// Namespace aliases (`cub` -> `hipcub`).
     pub namespaces: BTreeMap<String, String>,
+    /// CUDA names the file `#define`s where hipcc compiles it (a project's own ROCm shim:
+    /// `#if defined(USE_ROCM)` / `#define __shfl_xor_sync(m, v, l) __shfl_xor(v, l)`): the
+    /// header leaves them to the project, whose definition would redefine its own.
+    pub defined: BTreeSet<String>,
 }
 
 impl Needs {
@@ -118,6 +122,7 @@ impl Needs {
         }
         self.namespaces
             .extend(other.namespaces.iter().map(|(a, b)| (a.clone(), b.clone())));
+        self.defined.extend(other.defined.iter().cloned());
     }
 }
 
@@ -550,6 +555,7 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             "compat-include",
         ));
     }
+    needs.defined = shim_defines(src, opts);
     let mut counts = BTreeMap::new();
     // An argument's `(` and `)` are two edits, counted as one.
     for e in edits
@@ -564,6 +570,49 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
         needs,
         counts,
     }
+}
+
+/// The CUDA names (those the rules know, the `_sync` warp builtins, `__syncwarp`) that `src`
+/// `#define`s in a branch hipcc compiles (or may compile: its condition is undecided), for
+/// [`Needs::defined`]. A file hipport cannot parse keeps none: the header then defines them.
+fn shim_defines(src: &[u8], opts: &Options) -> BTreeSet<String> {
+    let mut found: Vec<(usize, String)> = Vec::new();
+    for line in logical_lines(src) {
+        let Some(("define", kw)) = directive(src, &line) else {
+            continue;
+        };
+        let rest = &src[kw.end..line.end];
+        let from = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let len = rest[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let Ok(name) = std::str::from_utf8(&rest[from..from + len]) else {
+            continue;
+        };
+        let cuda = name.ends_with("_sync")
+            || name == "__syncwarp"
+            || (!name.is_empty() && opts.db().lookup(name).is_some());
+        if cuda && !is_compiler_macro(name) {
+            found.push((kw.start, name.to_string()));
+        }
+    }
+    if found.is_empty() {
+        return BTreeSet::new();
+    }
+    let Ok(tree) = parse::parse(src, opts.parse_budget) else {
+        return BTreeSet::new();
+    };
+    let root = tree.root_node();
+    let view = crate::analysis::HipccView::new(src, root, &opts.defines, opts.hip_version);
+    found
+        .into_iter()
+        .filter(|(at, _)| view.skips(src, root, *at).is_none())
+        .map(|(_, name)| name)
+        .collect()
 }
 
 /// Whether the preprocessor would see a comma in `arg` (one outside parentheses, string and
@@ -636,7 +685,7 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
          // Nor does __grid_constant__: kernel parameters are read-only on AMD as well.\n\
          #ifndef __grid_constant__\n#define __grid_constant__\n#endif\n",
     );
-    if hip < crate::translate::SYNCWARP_HIP {
+    if hip < crate::translate::SYNCWARP_HIP && !needs.defined.contains("__syncwarp") {
         s.push_str(
         "\n// HIP before 7.0 has no __syncwarp. A wavefront runs in lockstep, so what is left of it is the\n\
          // ordering of the lanes' memory accesses: a wavefront fence on each side of a wave barrier.\n\
@@ -663,6 +712,10 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
             ("__any_sync", "__any"),
             ("__all_sync", "__all"),
         ] {
+            if needs.defined.contains(sync) {
+                s.push_str(&format!("// {sync}: defined by the project.\n"));
+                continue;
+            }
             s.push_str(&format!("#define {sync}(mask, ...) {plain}(__VA_ARGS__)\n"));
         }
     }
@@ -674,7 +727,7 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     let dispatched: Vec<&String> = needs
         .calls
         .iter()
-        .filter(|n| zero(n).is_some() || some(n))
+        .filter(|n| (zero(n).is_some() || some(n)) && !needs.defined.contains(*n))
         .collect();
     let counted: Vec<&String> = dispatched.iter().copied().filter(|n| some(n)).collect();
     if !counted.is_empty() {
@@ -728,7 +781,12 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     let aliases: Vec<_> = needs
         .aliases
         .iter()
-        .filter(|(cuda, h)| !dispatched.contains(cuda) && cuda != h && !is_compiler_macro(cuda))
+        .filter(|(cuda, h)| {
+            !dispatched.contains(cuda)
+                && cuda != h
+                && !is_compiler_macro(cuda)
+                && !needs.defined.contains(*cuda)
+        })
         .collect();
     if !aliases.is_empty() {
         s.push('\n');
@@ -764,6 +822,35 @@ mod tests {
 
     fn convert(src: &str) -> (SingleSource, String) {
         convert_at(src, "k.cu", &opts(5, 2))
+    }
+
+    #[test]
+    fn names_a_project_shim_defines_for_hipcc_are_left_to_it() {
+        // exllamav2's compat.cuh (M3): the header's own alias would be redefined by it, an error
+        // under -Werror.
+        let shim = "#pragma once\n#if defined(USE_ROCM)\n#define __shfl_xor_sync(mask, var, laneMask) __shfl_xor(var, laneMask)\n#endif\n#ifndef USE_ROCM\n#define __shfl_down_sync(m, v, d) my_down(v, d)\n#endif\n#define cudaFree(p) my_free(p)\n";
+        let mut o = opts(5, 2);
+        o.defines = vec![crate::analysis::Define::parse("USE_ROCM").unwrap()];
+        let (single, _) = convert_at(shim, "compat.cuh", &o);
+        // The `#ifndef USE_ROCM` side is skipped by hipcc: that name stays the header's.
+        assert_eq!(
+            single
+                .needs
+                .defined
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            ["__shfl_xor_sync", "cudaFree"]
+        );
+        let mut needs = single.needs.clone();
+        needs.aliases.insert("cudaFree".into(), "hipFree".into());
+        let h = compat_header(&needs, o.db(), o.hip_version);
+        assert!(!h.contains("#define __shfl_xor_sync"), "{h}");
+        assert!(!h.contains("#define cudaFree"), "{h}");
+        assert!(
+            h.contains("#define __shfl_down_sync(mask, ...) __shfl_down(__VA_ARGS__)\n"),
+            "{h}"
+        );
     }
 
     #[test]
