@@ -721,10 +721,13 @@ impl<'a> InputWalk<'a> {
         if entry.file_name() == OUTPUT_MARKER || is_temporary(entry.file_name()) {
             return None;
         }
-        // Header mode writes the compatibility header at the root itself: the one a run left
-        // there is not an input.
+        // Header mode writes the compatibility headers itself (at the root, in Python
+        // packages): one a run left there is not an input.
         if self.cfg.mode == Mode::Header
-            && rel == crate::header_mode::COMPAT_HEADER
+            && rel.rsplit('/').next() == Some(crate::header_mode::COMPAT_HEADER)
+            && crate::header_mode::package_header(&rel, |d| {
+                self.root.join(d).join("__init__.py").is_file()
+            }) == rel
             && generated_header_at(&path)
         {
             return None;
@@ -1845,8 +1848,17 @@ fn translate_file(
             match r {
                 Ok(mut r) => {
                     if cfg.mode == Mode::Header {
-                        let single =
-                            crate::header_mode::single_source(src, &f.rel, &r, &cfg.translate);
+                        let root = root_dir_of(&f.path(), &f.rel);
+                        let header = crate::header_mode::package_header(&f.rel, |d| {
+                            root.join(d).join("__init__.py").is_file()
+                        });
+                        let single = crate::header_mode::single_source_at(
+                            src,
+                            &f.rel,
+                            &header,
+                            &r,
+                            &cfg.translate,
+                        );
                         let mut edits = single.edits;
                         // What the summary counts is what was done to the file: header mode
                         // renames nothing in it.
@@ -1942,25 +1954,30 @@ fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
         .collect()
 }
 
-/// Writes the single-source compatibility header for everything the files need. It is changed
-/// (and written, in place) only when it differs from the one at the input root; a file of that
-/// name that hipport did not generate is never overwritten.
+/// Writes the single-source compatibility header for everything the files need at `rel`
+/// (relative to the root: the root's, or a Python package's, see
+/// [`crate::header_mode::package_header`]). It is changed (and written, in place) only when it
+/// differs from the one in the input tree; a file of that name that hipport did not generate is
+/// never overwritten. One inside a Python package gets a warning: a setup.py that ships the
+/// package's sources as `package_data` must list it too, and header mode leaves build files as
+/// they are.
 fn write_compat_header(
     cfg: &ConvertConfig,
     root: &Path,
     needs: &crate::header_mode::Needs,
+    rel: &str,
 ) -> FileOutcome {
-    use crate::header_mode::{compat_header, is_generated, COMPAT_HEADER};
+    use crate::header_mode::{compat_header, is_generated, BUILD_FILES_KEPT, COMPAT_HEADER};
     let text = compat_header(needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
-    let at_root = root.join(COMPAT_HEADER);
+    let at_root = root.join(rel);
     let existing = fs::read(&at_root).ok();
     let dest = match &cfg.output {
-        OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
+        OutputMode::Dir(out) => Some(out.join(rel)),
         OutputMode::InPlace { .. } => Some(at_root.clone()),
         OutputMode::Nothing => None,
     };
     let mut outcome = FileOutcome {
-        path: COMPAT_HEADER.to_string(),
+        path: rel.to_string(),
         renamed_to: None,
         status: FileStatus::Changed,
         edits: Vec::new(),
@@ -1992,8 +2009,22 @@ fn write_compat_header(
             return outcome;
         }
         Some(old) if *old == text => outcome.status = FileStatus::Unchanged,
-        Some(old) => outcome.diff = patch::file_diff(COMPAT_HEADER, old, &text),
-        None => outcome.diff = patch::new_file_diff(COMPAT_HEADER, &text),
+        Some(old) => outcome.diff = patch::file_diff(rel, old, &text),
+        None => outcome.diff = patch::new_file_diff(rel, &text),
+    }
+    if let Some((package, _)) = rel.rsplit_once('/').filter(|(p, _)| !ships_header(root, p)) {
+        let shown = dest.as_deref().unwrap_or(&at_root).display().to_string();
+        let mut d = file_diag(
+            &BUILD_FILES_KEPT,
+            &shown,
+            format!("{COMPAT_HEADER} is written in the Python package `{package}`, whose sources include it: an installed package has it only if the build ships it, and a setup.py `package_data` list of the sources must name it too (build files are copied unchanged)"),
+        );
+        d.severity = Severity::Warning;
+        d.help = Some(format!(
+            "add \"{}\" to the package's package_data (the path is relative to the package), or ship it with include_package_data and MANIFEST.in",
+            COMPAT_HEADER
+        ));
+        outcome.diagnostics.push(d);
     }
     let write = match (&cfg.output, dest) {
         (OutputMode::Dir(_), Some(dest)) => Some(dest),
@@ -2011,6 +2042,26 @@ fn write_compat_header(
         }
     }
     outcome
+}
+
+/// Whether a packaging file above the Python package at `package` (its `setup.py`,
+/// `setup.cfg`, `pyproject.toml` or `MANIFEST.in`, up to the root) names the compatibility
+/// header, so that the installed package has it.
+fn ships_header(root: &Path, package: &str) -> bool {
+    let mut dir = Some(package);
+    while let Some(d) = dir {
+        let d = d.rsplit_once('/').map(|(p, _)| p);
+        let at = d.map_or_else(|| root.to_path_buf(), |d| root.join(d));
+        for name in ["setup.py", "setup.cfg", "pyproject.toml", "MANIFEST.in"] {
+            if fs::read(at.join(name)).is_ok_and(|t| {
+                memchr::memmem::find(&t, crate::header_mode::COMPAT_HEADER.as_bytes()).is_some()
+            }) {
+                return true;
+            }
+        }
+        dir = d;
+    }
+    false
 }
 
 /// The input root a file at `path` with relative path `rel` lives under.
@@ -2488,10 +2539,12 @@ pub fn convert_streaming(
                 needs.borrow_mut().merge(&n);
             }
             // The note that build files are kept is given once, on the first of them.
-            let kept = crate::header_mode::BUILD_FILES_KEPT.id;
-            if o.diagnostics.iter().any(|d| d.id == kept) {
+            let kept = |d: &Diagnostic| {
+                d.id == crate::header_mode::BUILD_FILES_KEPT.id && d.severity == Severity::Note
+            };
+            if o.diagnostics.iter().any(kept) {
                 if build_note_given {
-                    o.diagnostics.retain(|d| d.id != kept);
+                    o.diagnostics.retain(|d| !kept(d));
                 }
                 build_note_given = true;
             }
@@ -2806,8 +2859,16 @@ pub fn convert_streaming(
     }
     if cfg.mode == Mode::Header {
         let all = needs.borrow().clone();
-        let o = write_compat_header(cfg, &root, &all);
-        emit(o, &mut summary, None)?;
+        let at_root = [crate::header_mode::COMPAT_HEADER.to_string()];
+        let places: Vec<&String> = if all.headers.is_empty() {
+            at_root.iter().collect()
+        } else {
+            all.headers.iter().collect()
+        };
+        for rel in places {
+            let o = write_compat_header(cfg, &root, &all, rel);
+            emit(o, &mut summary, None)?;
+        }
     }
     if let Some(files) = output_files {
         // What this run's files replaced: a report of the output directory, not a file of the

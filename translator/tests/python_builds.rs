@@ -71,16 +71,21 @@ fn convert(input: &Path, out: &Path, args: &[&str]) -> Run {
 
 /// Whether `python3` runs; under `CI=true` a missing one fails the test.
 fn have_python() -> bool {
-    let ok = Command::new("python3")
+    have_tool("python3")
+}
+
+/// Whether `program --version` runs; under `CI=true` a missing one fails the test.
+fn have_tool(program: &str) -> bool {
+    let ok = Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
-            "python3 is required in CI"
+            "{program} is required in CI"
         );
-        eprintln!("SKIPPED: python3 is not installed");
+        eprintln!("SKIPPED: {program} is not installed");
     }
     ok
 }
@@ -349,6 +354,78 @@ fn includes_through_a_formatted_include_flag_follow_renamed_headers() {
             .any(|(id, line, m)| id == "B010"
                 && *line == 14
                 && m.contains("is not one hipport can read")),
+        "{}",
+        run.report
+    );
+}
+
+/// `--mode header` on a Python package whose JIT build compiles its sources where pip installed
+/// them (KNN_CUDA's layout, H-h): the header goes inside the package, where the sources'
+/// relative include finds it in the installed copy too, and the run says that the package's
+/// `package_data` must ship it, unless a packaging file names it already.
+#[test]
+fn header_mode_puts_the_header_inside_the_python_package() {
+    let kernel = "#include <cuda_runtime.h>\n__global__ void k(float* p) { p[threadIdx.x] = 1.f; }\nvoid fill(float* p) { k<<<1, 64>>>(p); cudaDeviceSynchronize(); }\n";
+    let init = "import os\nfrom torch.utils.cpp_extension import load\n_here = os.path.dirname(__file__)\n_ext = load(name='ops', sources=[os.path.join(_here, 'csrc', 'cuda', 'ops.cu')])\n";
+    let setup = |data: &str| {
+        format!("from setuptools import setup\nsetup(name='mypkg', packages=['mypkg'], package_data={{'mypkg': [{data}]}})\n")
+    };
+    let src = tree(&[
+        ("setup.py", &setup("'csrc/cuda/ops.cu'")),
+        ("mypkg/__init__.py", init),
+        ("mypkg/csrc/cuda/ops.cu", kernel),
+        ("tools/bench.cu", kernel),
+    ]);
+    let out = src.path().with_extension("out");
+    let run = convert(src.path(), &out, &["--mode", "header"]);
+    let ops = fs::read_to_string(out.join("mypkg/csrc/cuda/ops.cu")).unwrap();
+    assert!(
+        ops.starts_with("#include \"../../hipport_compat.h\"\n"),
+        "{ops}"
+    );
+    assert!(out.join("mypkg/hipport_compat.h").exists());
+    // A source outside any package keeps the header at the root.
+    let bench = fs::read_to_string(out.join("tools/bench.cu")).unwrap();
+    assert!(
+        bench.starts_with("#include \"../hipport_compat.h\"\n"),
+        "{bench}"
+    );
+    assert!(out.join("hipport_compat.h").exists());
+    let warned: Vec<_> = run
+        .findings("mypkg/hipport_compat.h")
+        .into_iter()
+        .filter(|(id, _, m)| id == "T030" && m.contains("Python package `mypkg`"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{}", run.report);
+    // The installed layout (the package's files and package_data, nothing else) compiles.
+    if have_tool("hipcc") {
+        let site = tempfile::tempdir().unwrap();
+        let pkg = site.path().join("mypkg");
+        fs::create_dir_all(pkg.join("csrc/cuda")).unwrap();
+        fs::copy(
+            out.join("mypkg/hipport_compat.h"),
+            pkg.join("hipport_compat.h"),
+        )
+        .unwrap();
+        fs::write(pkg.join("csrc/cuda/ops.cu"), &ops).unwrap();
+        let o = Command::new("hipcc")
+            .args(["--offload-arch=gfx90a", "-x", "hip", "-c", "ops.cu", "-o"])
+            .arg(site.path().join("ops.o"))
+            .current_dir(pkg.join("csrc/cuda"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // A setup.py that ships the header already: nothing to say.
+    let src = tree(&[
+        ("setup.py", &setup("'csrc/cuda/ops.cu', 'hipport_compat.h'")),
+        ("mypkg/__init__.py", init),
+        ("mypkg/csrc/cuda/ops.cu", kernel),
+    ]);
+    let out = src.path().with_extension("out");
+    let run = convert(src.path(), &out, &["--mode", "header"]);
+    assert!(
+        run.findings("hipport_compat.h").is_empty(),
         "{}",
         run.report
     );
