@@ -14,7 +14,7 @@
 //! (`scale<float, 256>`) is parenthesized where a dispatched call takes it. Build files are copied
 //! as they are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::time::Duration;
 
@@ -49,7 +49,7 @@ pub const BUILD_FILES_KEPT: DiagInfo = DiagInfo {
     name: "header-mode-build-files-kept",
     severity: Severity::Note,
     summary: "Header mode copies build files unchanged: they keep building for CUDA only",
-    explain: "`--mode header` keeps a tree building with nvcc: its sources stay CUDA and gain HIP support through the generated `hipport_compat.h`. Build files (CMakeLists.txt, *.cmake, Makefiles, setup.py, nvcc flags in Python build scripts) are therefore copied as they are, since converting them would make the tree HIP-only. The note is given once per run, on the first such file.\n\nWhat to do: build for CUDA as before. To build for AMD, compile the CUDA sources as HIP with hipcc, for example `hipcc -x hip --offload-arch=gfx90a -c kernel.cu` (with CMake: `enable_language(HIP)` and `set_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)` behind an option of your own); or run `hipport convert` in translate mode (the default) for a HIP-only tree whose build files are converted too.",
+    explain: "`--mode header` keeps a tree building with nvcc: its sources stay CUDA and gain HIP support through the generated `hipport_compat.h`. Build files (CMakeLists.txt, *.cmake, Makefiles, setup.py, nvcc flags in Python build scripts) are therefore copied as they are, since converting them would make the tree HIP-only. The note is given once per run, on the first such file.\n\nWhat to do: build for CUDA as before. To build for AMD, compile the CUDA sources as HIP with hipcc, for example `hipcc -x hip --offload-arch=gfx90a -c kernel.cu` (with CMake: `enable_language(HIP)` and `set_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)` behind an option of your own); or run `hipport convert` in translate mode (the default) for a HIP-only tree whose build files are converted too.\n\nThe same ID is a warning on a `hipport_compat.h` written inside a Python package (the topmost directory with an `__init__.py` above a source that includes it): an installed package's JIT build compiles its sources where pip put them, so the header must ship with the package, and setup.py, copied unchanged, does not list it. Add `\"hipport_compat.h\"` to the package's `package_data` (or ship it through `include_package_data` and MANIFEST.in); the warning is not given once a packaging file names it.",
 };
 
 /// Diagnostics of header mode.
@@ -94,6 +94,13 @@ pub struct Needs {
     pub hip_headers: Vec<String>,
     /// Namespace aliases (`cub` -> `hipcub`).
     pub namespaces: BTreeMap<String, String>,
+    /// CUDA names the file `#define`s where hipcc compiles it (a project's own ROCm shim:
+    /// `#if defined(USE_ROCM)` / `#define __shfl_xor_sync(m, v, l) __shfl_xor(v, l)`): the
+    /// header leaves them to the project, whose definition would redefine its own.
+    pub defined: BTreeSet<String>,
+    /// Where the file includes the header from (its path relative to the root): one is
+    /// written at each place the files name.
+    pub headers: BTreeSet<String>,
 }
 
 impl Needs {
@@ -118,6 +125,8 @@ impl Needs {
         }
         self.namespaces
             .extend(other.namespaces.iter().map(|(a, b)| (a.clone(), b.clone())));
+        self.defined.extend(other.defined.iter().cloned());
+        self.headers.extend(other.headers.iter().cloned());
     }
 }
 
@@ -132,10 +141,20 @@ pub struct SingleSource {
     pub counts: BTreeMap<String, usize>,
 }
 
-/// Relative include path from the file at `rel` to the header at the output root.
-fn include_path(rel: &str) -> String {
-    let depth = rel.matches('/').count();
-    format!("{}{COMPAT_HEADER}", "../".repeat(depth))
+/// Relative include path from the file at `rel` to the header at `header` (both relative to
+/// the root).
+fn include_path(rel: &str, header: &str) -> String {
+    let from: Vec<&str> = rel.split('/').collect();
+    let from = &from[..from.len() - 1];
+    let to: Vec<&str> = header.split('/').collect();
+    let common = from
+        .iter()
+        .zip(&to[..to.len() - 1])
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut parts: Vec<&str> = vec![".."; from.len() - common];
+    parts.extend(&to[common..]);
+    parts.join("/")
 }
 
 /// Whether `name` looks like a macro the compiler defines (`__CUDACC__`): such a name is never
@@ -198,6 +217,8 @@ struct Layout {
     guarded: Vec<bool>,
     /// Whether the file includes `hipport_compat.h` already.
     has_compat_include: bool,
+    /// The path of its first include of `hipport_compat.h`, as written.
+    compat_include: Option<String>,
 }
 
 impl Layout {
@@ -206,6 +227,7 @@ impl Layout {
         let mut guarded = Vec::with_capacity(lines.len());
         let mut stack: Vec<bool> = Vec::new();
         let mut has_compat_include = false;
+        let mut compat_include = None;
         let mentions_amd =
             |r: &Range<usize>| memchr::memmem::find(&src[r.clone()], b"HIPPORT_AMD").is_some();
         for line in &lines {
@@ -225,6 +247,7 @@ impl Layout {
                     let path = rest.trim().trim_matches(['<', '>', '"']);
                     if path.rsplit('/').next() == Some(COMPAT_HEADER) {
                         has_compat_include = true;
+                        compat_include.get_or_insert_with(|| path.to_string());
                     }
                 }
                 _ => {}
@@ -234,6 +257,7 @@ impl Layout {
             lines,
             guarded,
             has_compat_include,
+            compat_include,
         }
     }
 
@@ -370,10 +394,24 @@ fn is_libcudacxx(path: &[u8]) -> bool {
     inner.starts_with(b"cuda/std/")
 }
 
-/// Turns a full translation of a file into single-source edits and the header's needs.
+/// Turns a full translation of a file into single-source edits and the header's needs, with
+/// the header at the root.
 ///
 /// `result` must come from translating `src` with `opts` (any launch style).
 pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options) -> SingleSource {
+    single_source_at(src, rel, COMPAT_HEADER, result, opts)
+}
+
+/// [`single_source`] with the header at `header` (relative to the root, like `rel`): inside
+/// the Python package that ships the file (see [`package_header`]), or at the root.
+pub fn single_source_at(
+    src: &[u8],
+    rel: &str,
+    header: &str,
+    result: &FileResult,
+    opts: &Options,
+) -> SingleSource {
+    let include_path = |rel: &str| include_path(rel, header);
     let mut needs = Needs::default();
     let mut edits = Vec::new();
     let layout = Layout::of(src);
@@ -557,6 +595,16 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
             "compat-include",
         ));
     }
+    needs.defined = shim_defines(src, opts);
+    if let Some(path) = &layout.compat_include {
+        // A second run: the header stays where the file's include finds it.
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        needs
+            .headers
+            .extend(crate::includes::normalize_rel(&format!("{dir}/{path}")));
+    } else if edits.iter().any(|e| e.text.contains(COMPAT_HEADER)) {
+        needs.headers.insert(header.to_string());
+    }
     let mut counts = BTreeMap::new();
     // An argument's `(` and `)` are two edits, counted as one.
     for e in edits
@@ -571,6 +619,68 @@ pub fn single_source(src: &[u8], rel: &str, result: &FileResult, opts: &Options)
         needs,
         counts,
     }
+}
+
+/// The CUDA names (those the rules know, the `_sync` warp builtins, `__syncwarp`) that `src`
+/// `#define`s in a branch hipcc compiles (or may compile: its condition is undecided), for
+/// [`Needs::defined`]. A file hipport cannot parse keeps none: the header then defines them.
+fn shim_defines(src: &[u8], opts: &Options) -> BTreeSet<String> {
+    let mut found: Vec<(usize, String)> = Vec::new();
+    for line in logical_lines(src) {
+        let Some(("define", kw)) = directive(src, &line) else {
+            continue;
+        };
+        let rest = &src[kw.end..line.end];
+        let from = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let len = rest[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let Ok(name) = std::str::from_utf8(&rest[from..from + len]) else {
+            continue;
+        };
+        let cuda = name.ends_with("_sync")
+            || name == "__syncwarp"
+            || (!name.is_empty() && opts.db().lookup(name).is_some());
+        if cuda && !is_compiler_macro(name) {
+            found.push((kw.start, name.to_string()));
+        }
+    }
+    if found.is_empty() {
+        return BTreeSet::new();
+    }
+    let Ok(tree) = parse::parse(src, opts.parse_budget) else {
+        return BTreeSet::new();
+    };
+    let root = tree.root_node();
+    let view = crate::analysis::HipccView::new(src, root, &opts.defines, opts.hip_version);
+    found
+        .into_iter()
+        .filter(|(at, _)| view.skips(src, root, *at).is_none())
+        .map(|(_, name)| name)
+        .collect()
+}
+
+/// Where the header of the file at `rel` goes: in the topmost Python package above it (a
+/// directory with an `__init__.py`, `is_package` says which), whose installed copy ships the
+/// file and can ship the header (a JIT build compiles the package's sources where pip put them,
+/// so a header outside the package is not there); at the root for other files.
+pub fn package_header(rel: &str, is_package: impl Fn(&str) -> bool) -> String {
+    let mut dir = String::new();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for part in &parts[..parts.len() - 1] {
+        if !dir.is_empty() {
+            dir.push('/');
+        }
+        dir.push_str(part);
+        if is_package(&dir) {
+            return format!("{dir}/{COMPAT_HEADER}");
+        }
+    }
+    COMPAT_HEADER.to_string()
 }
 
 /// Whether the preprocessor would see a comma in `arg` (one outside parentheses, string and
@@ -643,7 +753,7 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
          // Nor does __grid_constant__: kernel parameters are read-only on AMD as well.\n\
          #ifndef __grid_constant__\n#define __grid_constant__\n#endif\n",
     );
-    if hip < crate::translate::SYNCWARP_HIP {
+    if hip < crate::translate::SYNCWARP_HIP && !needs.defined.contains("__syncwarp") {
         s.push_str(
         "\n// HIP before 7.0 has no __syncwarp. A wavefront runs in lockstep, so what is left of it is the\n\
          // ordering of the lanes' memory accesses: a wavefront fence on each side of a wave barrier.\n\
@@ -670,6 +780,10 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
             ("__any_sync", "__any"),
             ("__all_sync", "__all"),
         ] {
+            if needs.defined.contains(sync) {
+                s.push_str(&format!("// {sync}: defined by the project.\n"));
+                continue;
+            }
             s.push_str(&format!("#define {sync}(mask, ...) {plain}(__VA_ARGS__)\n"));
         }
     }
@@ -681,7 +795,7 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     let dispatched: Vec<&String> = needs
         .calls
         .iter()
-        .filter(|n| zero(n).is_some() || some(n))
+        .filter(|n| (zero(n).is_some() || some(n)) && !needs.defined.contains(*n))
         .collect();
     let counted: Vec<&String> = dispatched.iter().copied().filter(|n| some(n)).collect();
     if !counted.is_empty() {
@@ -735,7 +849,12 @@ pub fn compat_header(needs: &Needs, db: &Database, hip: Version) -> String {
     let aliases: Vec<_> = needs
         .aliases
         .iter()
-        .filter(|(cuda, h)| !dispatched.contains(cuda) && cuda != h && !is_compiler_macro(cuda))
+        .filter(|(cuda, h)| {
+            !dispatched.contains(cuda)
+                && cuda != h
+                && !is_compiler_macro(cuda)
+                && !needs.defined.contains(*cuda)
+        })
         .collect();
     if !aliases.is_empty() {
         s.push('\n');
@@ -771,6 +890,35 @@ mod tests {
 
     fn convert(src: &str) -> (SingleSource, String) {
         convert_at(src, "k.cu", &opts(5, 2))
+    }
+
+    #[test]
+    fn names_a_project_shim_defines_for_hipcc_are_left_to_it() {
+        // exllamav2's compat.cuh (M3): the header's own alias would be redefined by it, an error
+        // under -Werror.
+        let shim = "#pragma once\n#if defined(USE_ROCM)\n#define __shfl_xor_sync(mask, var, laneMask) __shfl_xor(var, laneMask)\n#endif\n#ifndef USE_ROCM\n#define __shfl_down_sync(m, v, d) my_down(v, d)\n#endif\n#define cudaFree(p) my_free(p)\n";
+        let mut o = opts(5, 2);
+        o.defines = vec![crate::analysis::Define::parse("USE_ROCM").unwrap()];
+        let (single, _) = convert_at(shim, "compat.cuh", &o);
+        // The `#ifndef USE_ROCM` side is skipped by hipcc: that name stays the header's.
+        assert_eq!(
+            single
+                .needs
+                .defined
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            ["__shfl_xor_sync", "cudaFree"]
+        );
+        let mut needs = single.needs.clone();
+        needs.aliases.insert("cudaFree".into(), "hipFree".into());
+        let h = compat_header(&needs, o.db(), o.hip_version);
+        assert!(!h.contains("#define __shfl_xor_sync"), "{h}");
+        assert!(!h.contains("#define cudaFree"), "{h}");
+        assert!(
+            h.contains("#define __shfl_down_sync(mask, ...) __shfl_down(__VA_ARGS__)\n"),
+            "{h}"
+        );
     }
 
     #[test]

@@ -355,8 +355,23 @@ pub const INTERNAL_ERROR: DiagInfo = DiagInfo {
     explain: "Converting this file stopped on an internal error of hipport (a panic), which no input should cause. Nothing was written for the file; the other files were converted as usual, and the input was not modified.\n\nWhat to do: please report it with the file (or a smaller file that shows the same message) and the message printed above the diagnostic, which names the place in hipport's source.",
 };
 
+/// An output file an earlier run wrote for a source this run no longer converts.
+pub const STALE_OUTPUT: DiagInfo = DiagInfo {
+    id: "T024",
+    name: "stale-output-file",
+    severity: Severity::Warning,
+    summary: "An output file from an earlier run has no source any more",
+    explain: "hipport records in the output directory's `.hipport-output` file which files a run wrote there. When a later run into the same directory no longer converts the source of one (it was deleted, renamed or excluded since), the old output would stay beside the new ones, and a build that globs the directory (`glob.glob(\"src/*.cu\")`, CMake's `file(GLOB)`) would compile both. A file still as hipport wrote it is removed, and the run lists it in a note; one that changed since hipport wrote it (an edit of yours) is kept, with this warning.\n\nWhat to do: delete the file if it is no longer wanted, or move your changes to the source it came from.",
+};
+
 /// Diagnostics of the driver.
-pub const DIAGS: &[DiagInfo] = &[BINARY_SKIPPED, PARSE_TIMEOUT, IO_FAILED, INTERNAL_ERROR];
+pub const DIAGS: &[DiagInfo] = &[
+    BINARY_SKIPPED,
+    PARSE_TIMEOUT,
+    IO_FAILED,
+    INTERNAL_ERROR,
+    STALE_OUTPUT,
+];
 
 /// Files found, and (path, error) pairs for entries that could not be read.
 /// Each file is boxed: the list grows without a known end, and growing a list of pointers copies
@@ -706,10 +721,13 @@ impl<'a> InputWalk<'a> {
         if entry.file_name() == OUTPUT_MARKER || is_temporary(entry.file_name()) {
             return None;
         }
-        // Header mode writes the compatibility header at the root itself: the one a run left
-        // there is not an input.
+        // Header mode writes the compatibility headers itself (at the root, in Python
+        // packages): one a run left there is not an input.
         if self.cfg.mode == Mode::Header
-            && rel == crate::header_mode::COMPAT_HEADER
+            && rel.rsplit('/').next() == Some(crate::header_mode::COMPAT_HEADER)
+            && crate::header_mode::package_header(&rel, |d| {
+                self.root.join(d).join("__init__.py").is_file()
+            }) == rel
             && generated_header_at(&path)
         {
             return None;
@@ -943,14 +961,189 @@ pub fn prepare_output_dir(cfg: &ConvertConfig, out: &Path) -> Result<(), Project
         path: out.display().to_string(),
         source,
     })?;
-    fs::write(
-        out.join(OUTPUT_MARKER),
-        "This directory was written by `hipport convert`; hipport may overwrite it.\n",
-    )
-    .map_err(|source| ProjectError::Output {
+    // A marker already there keeps the list of the files the last run wrote (see
+    // [`OutputFiles`]) until this run's replaces it.
+    if out.join(OUTPUT_MARKER).is_file() {
+        return Ok(());
+    }
+    fs::write(out.join(OUTPUT_MARKER), MARKER_HEAD).map_err(|source| ProjectError::Output {
         path: out.join(OUTPUT_MARKER).display().to_string(),
         source,
     })
+}
+
+/// The first line of the output marker.
+const MARKER_HEAD: &str =
+    "This directory was written by `hipport convert`; hipport may overwrite it.\n";
+
+/// The line of the output marker before its list of files.
+const MARKER_LIST: &str = "# Files the last run wrote (stamp, path): the next run removes those it no longer writes, while unchanged.\n";
+
+/// The files a run writes into an output directory, recorded in its marker ([`OUTPUT_MARKER`])
+/// with their stamps, so that the next run can tell which output files have no source any more
+/// (deleted, renamed or excluded since): those still as hipport wrote them are removed, so that
+/// a build globbing the directory does not compile stale copies beside the new files; those
+/// changed since are kept, with a warning ([`STALE_OUTPUT`]). This run's files are held as
+/// hashes of their paths (8 bytes each); the lists are streamed.
+struct OutputFiles {
+    /// The output directory.
+    out: PathBuf,
+    /// The new marker, written as outcomes come.
+    marker: Option<AtomicWriter>,
+    /// Hashes of the output paths of every file of this run (written or not).
+    this_run: std::collections::HashSet<u64>,
+}
+
+impl OutputFiles {
+    /// Starts the record of a run into `out` (`None` when the marker cannot be written: then
+    /// nothing is removed, and the old marker stays).
+    fn start(out: &Path) -> Option<OutputFiles> {
+        let mut marker = AtomicWriter::create(&out.join(OUTPUT_MARKER)).ok()?;
+        marker.write_all(MARKER_HEAD.as_bytes()).ok()?;
+        marker.write_all(MARKER_LIST.as_bytes()).ok()?;
+        Some(OutputFiles {
+            out: out.to_path_buf(),
+            marker: Some(marker),
+            this_run: std::collections::HashSet::new(),
+        })
+    }
+
+    /// Records the output of one outcome (its path relative to the output directory).
+    fn add(&mut self, rel: &str, written: bool) {
+        self.this_run
+            .insert(xxhash_rust::xxh3::xxh3_64(rel.as_bytes()));
+        if !written {
+            return;
+        }
+        if let Some(stamp) = cache::Stamp::of(&self.out.join(rel)) {
+            self.line(rel, &stamp);
+        }
+    }
+
+    /// Appends the marker's line for `rel` (paths that would break a line are left out, and
+    /// so never removed).
+    fn line(&mut self, rel: &str, stamp: &cache::Stamp) {
+        if rel.contains(['\n', '\r', '\t']) {
+            return;
+        }
+        let mut w = cache::W(Vec::new());
+        w.stamp(stamp);
+        let mut line = String::with_capacity(w.0.len() * 2 + rel.len() + 2);
+        for b in &w.0 {
+            line.push_str(&format!("{b:02x}"));
+        }
+        line.push('\t');
+        line.push_str(rel);
+        line.push('\n');
+        if self
+            .marker
+            .as_mut()
+            .is_some_and(|m| m.write_all(line.as_bytes()).is_err())
+        {
+            self.marker = None;
+        }
+    }
+
+    /// Compares the last run's list with this run's: removes the files still as the last run
+    /// left them that this run did not write, and puts the new marker in place. Returns the
+    /// diagnostics saying what was removed and what was kept.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        let mut removed = Vec::new();
+        let mut kept = Vec::new();
+        let marker_path = self.out.join(OUTPUT_MARKER);
+        if self.marker.is_some() {
+            if let Ok(f) = fs::File::open(&marker_path) {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(f).lines().skip(2) {
+                    let Ok(line) = line else { break };
+                    let Some((stamp, rel)) = parse_marker_line(&line) else {
+                        continue;
+                    };
+                    let hash = xxhash_rust::xxh3::xxh3_64(rel.as_bytes());
+                    let path = self.out.join(rel);
+                    if self.this_run.contains(&hash) || !safe_rel(rel) {
+                        continue;
+                    }
+                    match cache::Stamp::of(&path) {
+                        None => {}
+                        Some(now) if now == stamp && fs::remove_file(&path).is_ok() => {
+                            remove_empty_dirs(&self.out, rel);
+                            removed.push(rel.to_string());
+                        }
+                        Some(_) => {
+                            // Kept on the list: the warning comes again until it is dealt with.
+                            self.line(rel, &stamp);
+                            kept.push(rel.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(m) = self.marker.take() {
+            let _ = m.finish();
+        }
+        let shown = |rel: &str| self.out.join(rel).display().to_string();
+        let mut out = Vec::new();
+        if !removed.is_empty() {
+            let mut d = file_diag(
+                &STALE_OUTPUT,
+                &marker_path.display().to_string(),
+                format!(
+                    "removed {} output file{} of an earlier run whose source{} this run no longer converts: {}",
+                    removed.len(),
+                    if removed.len() == 1 { "" } else { "s" },
+                    if removed.len() == 1 { "" } else { "s" },
+                    removed.join(", ")
+                ),
+            );
+            d.severity = Severity::Note;
+            out.push(d);
+        }
+        for rel in kept {
+            let mut d = file_diag(
+                &STALE_OUTPUT,
+                &shown(&rel),
+                format!("{rel} was written by an earlier run for a source this run no longer converts, and changed since: kept"),
+            );
+            d.help = Some("delete it if it is no longer wanted: a build that globs its directory compiles it beside the new files".into());
+            out.push(d);
+        }
+        out
+    }
+}
+
+/// The stamp and path of one line of the output marker's list.
+fn parse_marker_line(line: &str) -> Option<(cache::Stamp, &str)> {
+    let (hex, rel) = line.split_once('\t')?;
+    if hex.len() % 2 != 0 || !hex.is_ascii() {
+        return None;
+    }
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
+        .collect::<Option<_>>()?;
+    let stamp = cache::R(&bytes).stamp()?;
+    Some((stamp, rel))
+}
+
+/// Whether a path from the marker stays inside the output directory (relative, no `..`).
+fn safe_rel(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.starts_with('/')
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// Removes the directories of `rel` under `out` that its removal left empty, deepest first.
+fn remove_empty_dirs(out: &Path, rel: &str) {
+    let mut dir = Path::new(rel).parent();
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        if fs::remove_dir(out.join(d)).is_err() {
+            break;
+        }
+        dir = d.parent();
+    }
 }
 
 /// An absolute form of a path that may not exist yet (its existing ancestor canonicalized).
@@ -1655,8 +1848,17 @@ fn translate_file(
             match r {
                 Ok(mut r) => {
                     if cfg.mode == Mode::Header {
-                        let single =
-                            crate::header_mode::single_source(src, &f.rel, &r, &cfg.translate);
+                        let root = root_dir_of(&f.path(), &f.rel);
+                        let header = crate::header_mode::package_header(&f.rel, |d| {
+                            root.join(d).join("__init__.py").is_file()
+                        });
+                        let single = crate::header_mode::single_source_at(
+                            src,
+                            &f.rel,
+                            &header,
+                            &r,
+                            &cfg.translate,
+                        );
                         let mut edits = single.edits;
                         // What the summary counts is what was done to the file: header mode
                         // renames nothing in it.
@@ -1752,25 +1954,30 @@ fn report_edits(src: &[u8], edits: &[Edit]) -> Vec<ReportEdit> {
         .collect()
 }
 
-/// Writes the single-source compatibility header for everything the files need. It is changed
-/// (and written, in place) only when it differs from the one at the input root; a file of that
-/// name that hipport did not generate is never overwritten.
+/// Writes the single-source compatibility header for everything the files need at `rel`
+/// (relative to the root: the root's, or a Python package's, see
+/// [`crate::header_mode::package_header`]). It is changed (and written, in place) only when it
+/// differs from the one in the input tree; a file of that name that hipport did not generate is
+/// never overwritten. One inside a Python package gets a warning: a setup.py that ships the
+/// package's sources as `package_data` must list it too, and header mode leaves build files as
+/// they are.
 fn write_compat_header(
     cfg: &ConvertConfig,
     root: &Path,
     needs: &crate::header_mode::Needs,
+    rel: &str,
 ) -> FileOutcome {
-    use crate::header_mode::{compat_header, is_generated, COMPAT_HEADER};
+    use crate::header_mode::{compat_header, is_generated, BUILD_FILES_KEPT, COMPAT_HEADER};
     let text = compat_header(needs, cfg.translate.db(), cfg.translate.hip_version).into_bytes();
-    let at_root = root.join(COMPAT_HEADER);
+    let at_root = root.join(rel);
     let existing = fs::read(&at_root).ok();
     let dest = match &cfg.output {
-        OutputMode::Dir(out) => Some(out.join(COMPAT_HEADER)),
+        OutputMode::Dir(out) => Some(out.join(rel)),
         OutputMode::InPlace { .. } => Some(at_root.clone()),
         OutputMode::Nothing => None,
     };
     let mut outcome = FileOutcome {
-        path: COMPAT_HEADER.to_string(),
+        path: rel.to_string(),
         renamed_to: None,
         status: FileStatus::Changed,
         edits: Vec::new(),
@@ -1802,8 +2009,22 @@ fn write_compat_header(
             return outcome;
         }
         Some(old) if *old == text => outcome.status = FileStatus::Unchanged,
-        Some(old) => outcome.diff = patch::file_diff(COMPAT_HEADER, old, &text),
-        None => outcome.diff = patch::new_file_diff(COMPAT_HEADER, &text),
+        Some(old) => outcome.diff = patch::file_diff(rel, old, &text),
+        None => outcome.diff = patch::new_file_diff(rel, &text),
+    }
+    if let Some((package, _)) = rel.rsplit_once('/').filter(|(p, _)| !ships_header(root, p)) {
+        let shown = dest.as_deref().unwrap_or(&at_root).display().to_string();
+        let mut d = file_diag(
+            &BUILD_FILES_KEPT,
+            &shown,
+            format!("{COMPAT_HEADER} is written in the Python package `{package}`, whose sources include it: an installed package has it only if the build ships it, and a setup.py `package_data` list of the sources must name it too (build files are copied unchanged)"),
+        );
+        d.severity = Severity::Warning;
+        d.help = Some(format!(
+            "add \"{}\" to the package's package_data (the path is relative to the package), or ship it with include_package_data and MANIFEST.in",
+            COMPAT_HEADER
+        ));
+        outcome.diagnostics.push(d);
     }
     let write = match (&cfg.output, dest) {
         (OutputMode::Dir(_), Some(dest)) => Some(dest),
@@ -1821,6 +2042,26 @@ fn write_compat_header(
         }
     }
     outcome
+}
+
+/// Whether a packaging file above the Python package at `package` (its `setup.py`,
+/// `setup.cfg`, `pyproject.toml` or `MANIFEST.in`, up to the root) names the compatibility
+/// header, so that the installed package has it.
+fn ships_header(root: &Path, package: &str) -> bool {
+    let mut dir = Some(package);
+    while let Some(d) = dir {
+        let d = d.rsplit_once('/').map(|(p, _)| p);
+        let at = d.map_or_else(|| root.to_path_buf(), |d| root.join(d));
+        for name in ["setup.py", "setup.cfg", "pyproject.toml", "MANIFEST.in"] {
+            if fs::read(at.join(name)).is_ok_and(|t| {
+                memchr::memmem::find(&t, crate::header_mode::COMPAT_HEADER.as_bytes()).is_some()
+            }) {
+                return true;
+            }
+        }
+        dir = d;
+    }
+    false
 }
 
 /// The input root a file at `path` with relative path `rel` lives under.
@@ -2281,6 +2522,10 @@ pub fn convert_streaming(
     let (files, bytes) = listed_totals.unwrap_or_default();
     sink.start(&root, files, bytes);
     let mut summary = Summary::default();
+    let mut output_files = match &cfg.output {
+        OutputMode::Dir(out) => OutputFiles::start(out),
+        _ => None,
+    };
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
     let mut build_note_given = false;
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
@@ -2294,15 +2539,21 @@ pub fn convert_streaming(
                 needs.borrow_mut().merge(&n);
             }
             // The note that build files are kept is given once, on the first of them.
-            let kept = crate::header_mode::BUILD_FILES_KEPT.id;
-            if o.diagnostics.iter().any(|d| d.id == kept) {
+            let kept = |d: &Diagnostic| {
+                d.id == crate::header_mode::BUILD_FILES_KEPT.id && d.severity == Severity::Note
+            };
+            if o.diagnostics.iter().any(kept) {
                 if build_note_given {
-                    o.diagnostics.retain(|d| d.id != kept);
+                    o.diagnostics.retain(|d| !kept(d));
                 }
                 build_note_given = true;
             }
             apply_allow_deny(cfg, std::slice::from_mut(&mut o));
             summary.add(&o);
+            if let Some(files) = output_files.as_mut() {
+                let rel = o.renamed_to.as_deref().unwrap_or(&o.path);
+                files.add(rel, o.status != FileStatus::Failed);
+            }
             sink.file(o)
         };
     // As many workers as cores, but no more than there are files when that is known.
@@ -2608,8 +2859,46 @@ pub fn convert_streaming(
     }
     if cfg.mode == Mode::Header {
         let all = needs.borrow().clone();
-        let o = write_compat_header(cfg, &root, &all);
-        emit(o, &mut summary, None)?;
+        let at_root = [crate::header_mode::COMPAT_HEADER.to_string()];
+        let places: Vec<&String> = if all.headers.is_empty() {
+            at_root.iter().collect()
+        } else {
+            all.headers.iter().collect()
+        };
+        for rel in places {
+            let o = write_compat_header(cfg, &root, &all, rel);
+            emit(o, &mut summary, None)?;
+        }
+    }
+    if let Some(files) = output_files {
+        // What this run's files replaced: a report of the output directory, not a file of the
+        // inputs (its diagnostics count, the file does not).
+        let diagnostics = files.finish();
+        if !diagnostics.is_empty() {
+            for d in &diagnostics {
+                *summary
+                    .diagnostics_by_severity
+                    .entry(d.severity.as_str().to_string())
+                    .or_default() += 1;
+            }
+            sink.file(FileOutcome {
+                path: OUTPUT_MARKER.to_string(),
+                renamed_to: None,
+                needs: None,
+                status: FileStatus::Changed,
+                edits: Vec::new(),
+                diagnostics,
+                parse_errors: Vec::new(),
+                renames: BTreeMap::new(),
+                diff: Vec::new(),
+                output: None,
+                source_path: PathBuf::from(OUTPUT_MARKER),
+                from_cache: false,
+                read_other_files: false,
+                unread: false,
+                bytes: 0,
+            })?;
+        }
     }
     summary.bytes_read = found_bytes.into_inner();
     summary.elapsed_seconds = start.elapsed().as_secs_f64();
@@ -2649,6 +2938,74 @@ pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rerun_removes_the_outputs_of_sources_gone_since_and_keeps_edited_ones() {
+        // H-i: a glob build of the output would compile a stale copy beside the renamed file.
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t");
+        let o = dir.path().join("o");
+        fs::create_dir_all(t.join("sub")).unwrap();
+        let kernel =
+            "__global__ void b(float* p) { p[0] = 2; }\nvoid run_b(float* p) { b<<<1, 1>>>(p); }\n";
+        fs::write(t.join("y.cu"), kernel).unwrap();
+        fs::write(t.join("sub/w.cu"), kernel).unwrap();
+        fs::write(t.join("main.cpp"), "int main() { return 0; }\n").unwrap();
+        let mut cfg = ConvertConfig::new(vec![t.clone()], OutputMode::Dir(o.clone()));
+        cfg.cache = None;
+        let stale = |r: &RunReport| -> Vec<(Severity, String)> {
+            r.files
+                .iter()
+                .flat_map(|f| &f.diagnostics)
+                .filter(|d| d.id == STALE_OUTPUT.id)
+                .map(|d| (d.severity, d.message.clone()))
+                .collect()
+        };
+        let first = convert(&cfg, false).unwrap();
+        assert!(stale(&first).is_empty());
+        assert!(o.join("y.cu").exists() && o.join("sub/w.cu").exists());
+        // A rename and a deletion in the tree; a file of the user's in the output.
+        fs::rename(t.join("y.cu"), t.join("z.cu")).unwrap();
+        fs::remove_dir_all(t.join("sub")).unwrap();
+        fs::write(o.join("notes.txt"), "mine\n").unwrap();
+        let second = convert(&cfg, false).unwrap();
+        assert!(!o.join("y.cu").exists() && !o.join("sub").exists());
+        assert!(o.join("z.cu").exists() && o.join("notes.txt").exists());
+        assert_eq!(
+            stale(&second),
+            [(
+                Severity::Note,
+                "removed 2 output files of an earlier run whose sources this run no longer converts: sub/w.cu, y.cu".to_string()
+            )]
+        );
+        assert_eq!(second.summary.files_scanned, 2);
+        // An output edited since hipport wrote it is kept, with a warning, run after run.
+        fs::write(o.join("z.cu"), "// edited\n").unwrap();
+        fs::rename(t.join("z.cu"), t.join("q.cu")).unwrap();
+        for _ in 0..2 {
+            let third = convert(&cfg, false).unwrap();
+            assert_eq!(fs::read_to_string(o.join("z.cu")).unwrap(), "// edited\n");
+            let warned = stale(&third);
+            assert!(
+                warned.len() == 1
+                    && warned[0].0 == Severity::Warning
+                    && warned[0]
+                        .1
+                        .starts_with("z.cu was written by an earlier run"),
+                "{warned:?}"
+            );
+        }
+        // Nothing else of the output was touched.
+        let mut left: Vec<String> = fs::read_dir(&o)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [OUTPUT_MARKER, "main.cpp", "notes.txt", "q.cu", "z.cu"]
+        );
+    }
 
     #[test]
     fn python_jit_flags_are_rewritten_and_other_python_files_copied() {

@@ -71,16 +71,21 @@ fn convert(input: &Path, out: &Path, args: &[&str]) -> Run {
 
 /// Whether `python3` runs; under `CI=true` a missing one fails the test.
 fn have_python() -> bool {
-    let ok = Command::new("python3")
+    have_tool("python3")
+}
+
+/// Whether `program --version` runs; under `CI=true` a missing one fails the test.
+fn have_tool(program: &str) -> bool {
+    let ok = Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
-            "python3 is required in CI"
+            "{program} is required in CI"
         );
-        eprintln!("SKIPPED: python3 is not installed");
+        eprintln!("SKIPPED: {program} is not installed");
     }
     ok
 }
@@ -299,5 +304,129 @@ fn a_one_line_cuda_only_branch_is_said_as_one_line() {
     assert!(
         out.contains("note[B016]: line 6 runs only on CUDA PyTorch (the test on line 3"),
         "{out}"
+    );
+}
+
+/// A setup.py whose include directory is a formatted `-I` flag (`"-I{}".format(...)`, as
+/// Pointnet2's): under `--rename torch` the headers it reaches are renamed, so the includes
+/// through it must follow (H-c); one hipport cannot read is a warning, never silent.
+#[test]
+fn includes_through_a_formatted_include_flag_follow_renamed_headers() {
+    let header = "#pragma once\n#include <cuda_runtime.h>\n#define CHECK() cudaGetLastError()\n";
+    let kernel = "#include \"cuda_utils.h\"\n__global__ void k(float* p) { p[0] = 1.f; }\nvoid launch(float* p) { k<<<1, 1>>>(p); CHECK(); }\n";
+    let setup = |flag: &str| {
+        format!(
+            "import glob\nimport os.path as osp\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\nroot = \"csrc\"\nthis_dir = osp.dirname(osp.abspath(__file__))\nsetup(\n    name=\"ext\",\n    ext_modules=[\n        CUDAExtension(\n            name=\"ext._C\",\n            sources=glob.glob(\"{{}}/src/*.cu\".format(root)),\n            extra_compile_args={{\"nvcc\": [\"-O2\", {flag}]}},\n        )\n    ],\n    cmdclass={{\"build_ext\": BuildExtension}},\n)\n"
+        )
+    };
+    for flag in [
+        "\"-I{}\".format(\"{}/include\".format(root))",
+        "\"-I{}\".format(osp.join(this_dir, \"csrc/include\"))",
+        "\"-I{}/include\".format(osp.join(this_dir, root))",
+        "\"-I\" + osp.join(this_dir, root, \"include\")",
+    ] {
+        let src = tree(&[
+            ("setup.py", &setup(flag)),
+            ("csrc/include/cuda_utils.h", header),
+            ("csrc/src/k.cu", kernel),
+        ]);
+        let out = src.path().with_extension("out");
+        let run = convert(src.path(), &out, &["--rename", "torch"]);
+        assert!(out.join("csrc/include/cuda_utils_hip.h").exists(), "{flag}");
+        let k = fs::read_to_string(out.join("csrc/src/k.hip")).unwrap();
+        assert!(
+            k.contains("#include \"cuda_utils_hip.h\""),
+            "{flag}: {k}\n{}",
+            run.report
+        );
+    }
+    // A directory no reading can know: the includes through it may be stale, which is said.
+    let src = tree(&[
+        ("setup.py", &setup("\"-I{}\".format(os.environ[\"INC\"])")),
+        ("csrc/include/cuda_utils.h", header),
+        ("csrc/src/k.cu", kernel),
+    ]);
+    let out = src.path().with_extension("out");
+    let run = convert(src.path(), &out, &["--rename", "torch"]);
+    assert!(
+        run.findings("setup.py")
+            .iter()
+            .any(|(id, line, m)| id == "B010"
+                && *line == 14
+                && m.contains("is not one hipport can read")),
+        "{}",
+        run.report
+    );
+}
+
+/// `--mode header` on a Python package whose JIT build compiles its sources where pip installed
+/// them (KNN_CUDA's layout, H-h): the header goes inside the package, where the sources'
+/// relative include finds it in the installed copy too, and the run says that the package's
+/// `package_data` must ship it, unless a packaging file names it already.
+#[test]
+fn header_mode_puts_the_header_inside_the_python_package() {
+    let kernel = "#include <cuda_runtime.h>\n__global__ void k(float* p) { p[threadIdx.x] = 1.f; }\nvoid fill(float* p) { k<<<1, 64>>>(p); cudaDeviceSynchronize(); }\n";
+    let init = "import os\nfrom torch.utils.cpp_extension import load\n_here = os.path.dirname(__file__)\n_ext = load(name='ops', sources=[os.path.join(_here, 'csrc', 'cuda', 'ops.cu')])\n";
+    let setup = |data: &str| {
+        format!("from setuptools import setup\nsetup(name='mypkg', packages=['mypkg'], package_data={{'mypkg': [{data}]}})\n")
+    };
+    let src = tree(&[
+        ("setup.py", &setup("'csrc/cuda/ops.cu'")),
+        ("mypkg/__init__.py", init),
+        ("mypkg/csrc/cuda/ops.cu", kernel),
+        ("tools/bench.cu", kernel),
+    ]);
+    let out = src.path().with_extension("out");
+    let run = convert(src.path(), &out, &["--mode", "header"]);
+    let ops = fs::read_to_string(out.join("mypkg/csrc/cuda/ops.cu")).unwrap();
+    assert!(
+        ops.starts_with("#include \"../../hipport_compat.h\"\n"),
+        "{ops}"
+    );
+    assert!(out.join("mypkg/hipport_compat.h").exists());
+    // A source outside any package keeps the header at the root.
+    let bench = fs::read_to_string(out.join("tools/bench.cu")).unwrap();
+    assert!(
+        bench.starts_with("#include \"../hipport_compat.h\"\n"),
+        "{bench}"
+    );
+    assert!(out.join("hipport_compat.h").exists());
+    let warned: Vec<_> = run
+        .findings("mypkg/hipport_compat.h")
+        .into_iter()
+        .filter(|(id, _, m)| id == "T030" && m.contains("Python package `mypkg`"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{}", run.report);
+    // The installed layout (the package's files and package_data, nothing else) compiles.
+    if have_tool("hipcc") {
+        let site = tempfile::tempdir().unwrap();
+        let pkg = site.path().join("mypkg");
+        fs::create_dir_all(pkg.join("csrc/cuda")).unwrap();
+        fs::copy(
+            out.join("mypkg/hipport_compat.h"),
+            pkg.join("hipport_compat.h"),
+        )
+        .unwrap();
+        fs::write(pkg.join("csrc/cuda/ops.cu"), &ops).unwrap();
+        let o = Command::new("hipcc")
+            .args(["--offload-arch=gfx90a", "-x", "hip", "-c", "ops.cu", "-o"])
+            .arg(site.path().join("ops.o"))
+            .current_dir(pkg.join("csrc/cuda"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // A setup.py that ships the header already: nothing to say.
+    let src = tree(&[
+        ("setup.py", &setup("'csrc/cuda/ops.cu', 'hipport_compat.h'")),
+        ("mypkg/__init__.py", init),
+        ("mypkg/csrc/cuda/ops.cu", kernel),
+    ]);
+    let out = src.path().with_extension("out");
+    let run = convert(src.path(), &out, &["--mode", "header"]);
+    assert!(
+        run.findings("hipport_compat.h").is_empty(),
+        "{}",
+        run.report
     );
 }

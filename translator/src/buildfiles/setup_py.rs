@@ -749,10 +749,10 @@ pub(crate) fn translate(
     let renames = text::renames_from(base, &opts.renamed);
     let dirs = text::dir_renames_from(base, &opts.renamed);
     let exts = text::extension_map(&opts.renamed);
-    let under_module = if scope == Scope::Setup {
-        module_joined_sources(&toks)
+    let (under_module, package_data) = if scope == Scope::Setup {
+        (module_joined_sources(&toks), package_data_files(&toks))
     } else {
-        BTreeMap::new()
+        (BTreeMap::new(), BTreeMap::new())
     };
     let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
     let mut in_list = vec![false; toks.len()];
@@ -927,6 +927,19 @@ pub(crate) fn translate(
         }
         if content == "TORCH_CUDA_ARCH_LIST" {
             torch_arch_list(&toks, k, sink, opts);
+            continue;
+        }
+        if let Some(pkg) = package_data.get(&k) {
+            // Named relative to its package, as setuptools reads them.
+            let in_pkg = format!("{}/{pkg}/package_data", text::dir_of(base));
+            let in_pkg = in_pkg.trim_start_matches('/');
+            let pkg_renames = text::renames_from(in_pkg, &opts.renamed);
+            let pkg_dirs = text::dir_renames_from(in_pkg, &opts.renamed);
+            if !renamed_source(&toks, k, sink, &pkg_renames, &pkg_dirs, &exts)
+                && !sink.claimed(*quote_at, *end)
+            {
+                unresolved_source(sink, &pkg_renames, content, *start);
+            }
             continue;
         }
         if let Some((dir, call)) = under_module.get(&k) {
@@ -1288,33 +1301,12 @@ fn renamed_source(
             return true;
         }
     }
-    // A file name built in an f-string inside a joined path (`f'{name}_cuda.cu'` in
-    // `os.path.join(here, 'cuda', ...)`): when renamed sources end with its literal tail, the
-    // extension follows them, or the path would name a file that no longer exists.
-    if prefix.contains(['f', 'F']) && content.contains('{') && joined_path(toks, k) {
-        let tail = content.rsplit('}').next().unwrap_or("");
-        for (old, new) in exts {
-            let dot_old = format!(".{old}");
-            let renamed_like = |o: &String| o.rsplit('/').next().is_some_and(|b| b.ends_with(tail));
-            if tail.ends_with(&dot_old)
-                && tail.len() > dot_old.len()
-                && !tail.contains(['/', '*'])
-                && renames.iter().any(|(o, _)| renamed_like(o))
-                && sink.edit(
-                    content_at + content.len() - old.len(),
-                    content_at + content.len(),
-                    new.as_str(),
-                    B_GLOB.id,
-                )
-            {
-                sink.diag(
-                    B_GLOB,
-                    start,
-                    format!("file name `{content}` in a joined path ends like renamed .{old} sources, which are now .{new}"),
-                    Some(format!("check that the path still names the renamed .{new} files")),
-                );
-                return true;
-            }
+    // A file name computed inside a joined path (`f'{name}_cuda.cu'`, `"{}.cu".format(name)`
+    // in `os.path.join(here, 'cuda', ...)`) follows the sources it names.
+    let computed = prefix.contains(['f', 'F']) || format_call_end(toks, k).is_some();
+    if computed && content.contains('{') && joined_path(toks, k) {
+        if let Some(done) = computed_file_name(toks, k, sink, renames) {
+            return done;
         }
     }
     // A glob over a moved directory or renamed extensions: one note for what was rewritten,
@@ -1366,6 +1358,93 @@ fn renamed_source(
     false
 }
 
+/// A file name computed in a joined path (token `k`: `f'{name}_cuda.cu'`, `"{}.cpp".format(n)`
+/// in `os.path.join(here, "cuda", ...)`): the renamed sources it may name (those in a directory
+/// the join's literal parts end with, whose names start and end as its text does around its
+/// fields) decide. When they were all renamed the same way (`ops.cu` -> `ops.hip`, `ops.cpp` ->
+/// `ops_hip.cpp`), its literal end follows, or the path would name a file that no longer
+/// exists; when they differ, it is a warning. `None` when no renamed source matches.
+fn computed_file_name(
+    toks: &[Tok],
+    k: usize,
+    sink: &mut Sink,
+    renames: &[(String, String)],
+) -> Option<bool> {
+    let Tok::Str {
+        start,
+        quote_at,
+        content,
+        ..
+    } = &toks[k]
+    else {
+        return None;
+    };
+    let head = &content[..content.find('{')?];
+    let tail = &content[content.rfind('}')? + 1..];
+    if head.contains('/') || tail.contains(['/', '*', '{']) || !tail.contains('.') {
+        return None;
+    }
+    let dir = join_parts(toks, k, false)?;
+    let in_dir = |o: &str| {
+        let d = text::dir_of(o);
+        dir.is_empty() || d == dir || d.ends_with(&format!("/{dir}"))
+    };
+    // Each matching source's name, with the new end of its name (`None`: renamed otherwise).
+    let mut ends: BTreeMap<Option<&str>, Vec<(&str, &str)>> = BTreeMap::new();
+    for (o, n) in renames {
+        let base = o.rsplit('/').next().unwrap_or(o);
+        let new_base = n.rsplit('/').next().unwrap_or(n);
+        if o.starts_with("../")
+            || !in_dir(o)
+            || base.len() <= head.len() + tail.len()
+            || !base.starts_with(head)
+            || !base.ends_with(tail)
+        {
+            continue;
+        }
+        let stem = &base[..base.len() - tail.len()];
+        let end = new_base.strip_prefix(stem);
+        ends.entry(end).or_default().push((base, new_base));
+    }
+    let at = quote_at + 1 + content.len() - tail.len();
+    let one = match ends.first_key_value() {
+        None => return None,
+        Some((end, files)) if ends.len() == 1 => end.zip(files.first()),
+        Some(_) => None,
+    };
+    match one {
+        Some((end, &(o, n))) => {
+            if end == tail {
+                return Some(false);
+            }
+            let new = format!("{}{end}", &content[..content.len() - tail.len()]);
+            if sink.edit(at, at + tail.len(), end, B_GLOB.id) {
+                sink.diag(
+                    B_GLOB,
+                    *start,
+                    format!("file name `{content}` in a joined path -> `{new}`: the sources it names were renamed (`{o}` -> `{n}`)"),
+                    Some("check that the path still names the renamed files".into()),
+                );
+            }
+            Some(true)
+        }
+        None => {
+            let shown: Vec<String> = ends
+                .values()
+                .filter_map(|f| f.first())
+                .map(|(o, n)| format!("`{o}` -> `{n}`"))
+                .collect();
+            sink.diag(
+                B_GLOB,
+                *start,
+                format!("file name `{content}` in a joined path is computed, and the sources it may name were renamed in different ways ({}): it is left as it is, so it may name a file that no longer exists", shown.join(", ")),
+                Some("name the renamed files by hand, or convert this package with --rename none".into()),
+            );
+            Some(true)
+        }
+    }
+}
+
 /// The Python packages a setup.py names in `packages=[...]` (or a tuple), as directories
 /// relative to its own: `"pkg.cuda"` is `pkg/cuda`, under the directory that `package_dir={"":
 /// "src"}` gives the root package where the file says so.
@@ -1374,26 +1453,7 @@ pub(crate) fn package_dirs(src: &str) -> Vec<String> {
     let ident =
         |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
-    let string = |k: usize| match toks.get(k) {
-        Some(Tok::Str {
-            content, prefix, ..
-        }) if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
-        _ => None,
-    };
-    // `package_dir={"": "src"}`: where the root package's modules are.
-    let mut root = "";
-    for k in 0..toks.len() {
-        if ident(k, "package_dir")
-            && punct(k + 1, '=')
-            && punct(k + 2, '{')
-            && string(k + 3) == Some("")
-            && punct(k + 4, ':')
-        {
-            if let Some(dir) = string(k + 5) {
-                root = dir.trim_start_matches("./").trim_end_matches('/');
-            }
-        }
-    }
+    let root = package_root(&toks);
     let mut out = Vec::new();
     for k in 0..toks.len() {
         if !(ident(k, "packages") && punct(k + 1, '=') && (punct(k + 2, '[') || punct(k + 2, '(')))
@@ -1401,19 +1461,93 @@ pub(crate) fn package_dirs(src: &str) -> Vec<String> {
             continue;
         }
         let mut j = k + 3;
-        while let Some(name) = string(j) {
-            let path = name.replace('.', "/");
-            if !name.is_empty() && !name.contains(['/', '\\', '*']) {
-                out.push(if root.is_empty() {
-                    path
-                } else {
-                    format!("{root}/{path}")
-                });
-            }
+        while let Some(name) = plain_string(&toks, j) {
+            out.extend(package_path(root, name));
             if !punct(j + 1, ',') {
                 break;
             }
             j += 2;
+        }
+    }
+    out
+}
+
+/// The string of token `k` when it is a plain literal (no f-string, no bytes).
+fn plain_string(toks: &[Tok], k: usize) -> Option<&str> {
+    match toks.get(k) {
+        Some(Tok::Str {
+            content, prefix, ..
+        }) if !prefix.contains(['f', 'F', 'b', 'B']) => Some(content.as_str()),
+        _ => None,
+    }
+}
+
+/// Where a setup.py's root package lives, relative to it: the directory `package_dir={"":
+/// "src"}` gives, or its own (`""`).
+fn package_root(toks: &[Tok]) -> &str {
+    let ident =
+        |k: usize, name: &str| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if text == name);
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut root = "";
+    for k in 0..toks.len() {
+        if ident(k, "package_dir")
+            && punct(k + 1, '=')
+            && punct(k + 2, '{')
+            && plain_string(toks, k + 3) == Some("")
+            && punct(k + 4, ':')
+        {
+            if let Some(dir) = plain_string(toks, k + 5) {
+                root = dir.trim_start_matches("./").trim_end_matches('/');
+            }
+        }
+    }
+    root
+}
+
+/// The directory of the package named `name` (`"pkg.ops"` is `pkg/ops`) under the root
+/// package's directory `root`; `None` for no package name.
+fn package_path(root: &str, name: &str) -> Option<String> {
+    if name.is_empty() || name.contains(['/', '\\', '*']) {
+        return None;
+    }
+    let path = name.replace('.', "/");
+    Some(if root.is_empty() {
+        path
+    } else {
+        format!("{root}/{path}")
+    })
+}
+
+/// The literals of a setup.py's `package_data={"pkg": ["csrc/k.cu", ...]}` (a list or tuple
+/// per package), by token, each with its package's directory relative to the setup.py:
+/// setuptools reads those paths relative to the package, so a renamed source they ship is
+/// looked up there. The `""` key (every package) is left out.
+fn package_data_files(toks: &[Tok]) -> BTreeMap<usize, String> {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let root = package_root(toks);
+    let mut out = BTreeMap::new();
+    for k in 0..toks.len() {
+        let named = matches!(&toks[k], Tok::Ident { text, .. } if text == "package_data");
+        if !(named && punct(k + 1, '=') && punct(k + 2, '{')) {
+            continue;
+        }
+        // `KEY: [..]` pairs, split at the dictionary's top-level commas.
+        for pair in list_elements(toks, k + 2) {
+            let (Some(key), true) = (
+                plain_string(toks, pair.start),
+                punct(pair.start + 1, ':')
+                    && (punct(pair.start + 2, '[') || punct(pair.start + 2, '(')),
+            ) else {
+                continue;
+            };
+            let Some(dir) = package_path(root, key) else {
+                continue;
+            };
+            for elem in list_elements(toks, pair.start + 2) {
+                if elem.len() == 1 && plain_string(toks, elem.start).is_some() {
+                    out.insert(elem.start, dir.clone());
+                }
+            }
         }
     }
     out
@@ -1634,43 +1768,6 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
             add(&p, at, Anchor::File);
         }
     });
-    for (k, t) in toks.iter().enumerate() {
-        let Tok::Str {
-            quote_at,
-            content,
-            triple: false,
-            prefix,
-            ..
-        } = t
-        else {
-            continue;
-        };
-        if prefix.contains(['b', 'B']) {
-            continue;
-        }
-        let Some(rest) = content.strip_prefix("-I") else {
-            continue;
-        };
-        let path = if rest.trim().is_empty() {
-            // `"-I", "dir"`: the next literal of the list.
-            match (toks.get(k + 1), toks.get(k + 2)) {
-                (Some(Tok::Punct { ch: ',', .. }), Some(next)) => {
-                    element_path(std::slice::from_ref(next))
-                }
-                _ => None,
-            }
-        } else {
-            literal_path(rest, prefix).map(|p| {
-                (
-                    p.to_string(),
-                    text::offset_in(content, p).map(|o| quote_at + 1 + o),
-                )
-            })
-        };
-        if let Some((p, at)) = path {
-            add(&p, at, Anchor::File);
-        }
-    }
 }
 
 /// A path read from a build: its text, and its offset in the file where one literal holds it whole.
@@ -1688,10 +1785,7 @@ fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Optio
     let names = include_list_names(toks);
     let paths = path_variables(src, toks);
     let mut read = |elem: &[Tok]| {
-        let path = match elem {
-            [Tok::Ident { text, .. }] => paths.get(text.as_str()).cloned().flatten(),
-            _ => element_path(elem),
-        };
+        let path = expr_path(elem, &paths, 0);
         f(elem, path);
     };
     for (k, t) in toks.iter().enumerate() {
@@ -1725,6 +1819,7 @@ fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Optio
             _ => {}
         }
     }
+    include_flags(src, toks, &paths, f);
 }
 
 /// The variables whose value a build passes as include directories: those given as the value
@@ -1784,16 +1879,8 @@ fn named_list(toks: &[Tok], open: usize, names: &BTreeSet<&str>) -> bool {
 /// Variables assigned a path once in the file (`extensions_dir = os.path.join(this_dir, "csrc")`):
 /// the path, read as an include list element is (see [`element_path`]). A variable assigned
 /// more than once, or anything else, maps to `None`.
-fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<ReadPath>> {
-    // Whether a line ends between token `j - 1` and token `j` (not at a backslash).
-    let line_break_between = |j: usize| {
-        let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
-        gap.contains('\n')
-            && !gap
-                .trim_end_matches(['\n', '\r', ' ', '\t'])
-                .ends_with('\\')
-    };
-    let mut out: BTreeMap<&str, Option<ReadPath>> = BTreeMap::new();
+fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> PathVariables<'a> {
+    let mut out: PathVariables = BTreeMap::new();
     for (k, t) in toks.iter().enumerate() {
         let Tok::Ident { text, .. } = t else { continue };
         let assigned = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '=', .. }))
@@ -1810,7 +1897,7 @@ fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<Re
         let mut end = k + 2;
         while end < toks.len() {
             let t = &toks[end];
-            if depth == 0 && end > k + 2 && line_break_between(end) {
+            if depth == 0 && end > k + 2 && line_break_before(src, toks, end) {
                 break;
             }
             depth += nesting(t);
@@ -1819,13 +1906,225 @@ fn path_variables<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, Option<Re
             }
             end += 1;
         }
-        let value = element_path(&toks[(k + 2).min(end)..end]);
+        let value = expr_path(&toks[(k + 2).min(end)..end], &out, 0);
         out.entry(text.as_str())
             .and_modify(|v| *v = None)
             .or_insert(value);
     }
     out
 }
+/// Calls `f` with the `-I` flags of string literals anywhere in a Python build and the path
+/// each names where hipport can read it (see [`expr_path`]): the path part of `"-I", dir` and
+/// `"-I" + dir`, and the whole flag of `"-Idir"` and `"-I{}".format(dir)`.
+fn include_flags(
+    src: &str,
+    toks: &[Tok],
+    paths: &PathVariables,
+    f: &mut dyn FnMut(&[Tok], Option<ReadPath>),
+) {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Str {
+            quote_at,
+            content,
+            triple: false,
+            prefix,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        if prefix.contains(['b', 'B']) {
+            continue;
+        }
+        let Some(rest) = content.strip_prefix("-I") else {
+            continue;
+        };
+        if let Some(end) = format_call_end(toks, k) {
+            // `"-I{}".format(os.path.join(here, "include"))`: the flag is the whole call.
+            let plain = prefix.is_empty() || prefix.eq_ignore_ascii_case("r");
+            let path = plain
+                .then(|| formatted(rest, &toks[k..end], paths, 0))
+                .flatten()
+                .map(|p| (p, None));
+            f(&toks[k..end], path);
+        } else if rest.trim().is_empty() {
+            // `"-I", "dir"` (the next element of the list) or `"-I" + dir`.
+            if punct(k + 1, ',') || punct(k + 1, '+') {
+                let end = element_end(src, toks, k + 2);
+                if end > k + 2 {
+                    let elem = &toks[k + 2..end];
+                    f(elem, expr_path(elem, paths, 0));
+                }
+            }
+        } else {
+            let path = literal_path(rest, prefix).map(|p| {
+                (
+                    p.to_string(),
+                    text::offset_in(content, p).map(|o| quote_at + 1 + o),
+                )
+            });
+            f(&toks[k..=k], path);
+        }
+    }
+}
+
+/// Whether a line ends between token `j - 1` and token `j` (not at a backslash).
+fn line_break_before(src: &str, toks: &[Tok], j: usize) -> bool {
+    let gap = &src[tok_end(&toks[j - 1])..tok_start(&toks[j])];
+    gap.contains('\n')
+        && !gap
+            .trim_end_matches(['\n', '\r', ' ', '\t'])
+            .ends_with('\\')
+}
+
+/// One past the last token of the expression that starts at `from`: up to a top-level `,` or
+/// `:`, a bracket that closes outside it, or the end of its line outside brackets.
+fn element_end(src: &str, toks: &[Tok], from: usize) -> usize {
+    let mut depth = 0isize;
+    for (j, t) in toks.iter().enumerate().skip(from) {
+        if depth == 0 && j > from && line_break_before(src, toks, j) {
+            return j;
+        }
+        depth += nesting(t);
+        if depth < 0 || depth == 0 && matches!(t, Tok::Punct { ch: ',' | ':', .. }) {
+            return j;
+        }
+    }
+    toks.len()
+}
+
+/// One past the `)` of `.format(...)` right after the literal at `k`; `None` otherwise.
+fn format_call_end(toks: &[Tok], k: usize) -> Option<usize> {
+    let dot = matches!(toks.get(k + 1), Some(Tok::Punct { ch: '.', .. }));
+    let name = matches!(toks.get(k + 2), Some(Tok::Ident { text, .. }) if text == "format");
+    let open = matches!(toks.get(k + 3), Some(Tok::Punct { ch: '(', .. }));
+    if !(dot && name && open) {
+        return None;
+    }
+    let mut depth = 0isize;
+    for (j, t) in toks.iter().enumerate().skip(k + 3) {
+        depth += nesting(t);
+        if depth == 0 {
+            return Some(j + 1);
+        }
+    }
+    None
+}
+
+/// Variables assigned one path in the file (see [`path_variables`]).
+type PathVariables<'a> = BTreeMap<&'a str, Option<ReadPath>>;
+
+/// How deeply [`expr_path`] reads nested expressions (formats of joins of formats).
+const EXPR_DEPTH: usize = 16;
+
+/// The path an expression names, relative to this file's directory, where hipport can read
+/// it: what [`element_path`] reads, a variable assigned such a path once (`paths`), a join
+/// whose later parts are such paths, and a `str.format` call whose fields are
+/// (`"{}/include".format(root)`); see [`formatted`].
+fn expr_path(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<ReadPath> {
+    if depth > EXPR_DEPTH {
+        return None;
+    }
+    if let [Tok::Ident { text, .. }] = elem {
+        return paths.get(text.as_str()).cloned().flatten();
+    }
+    if let Some(p) = element_path(elem) {
+        return Some(p);
+    }
+    if let [Tok::Str {
+        content, prefix, ..
+    }, ..] = elem
+    {
+        let end = format_call_end(elem, 0)?;
+        let plain = prefix.is_empty() || prefix.eq_ignore_ascii_case("r");
+        return (end == elem.len() && plain)
+            .then(|| formatted(content, elem, paths, depth + 1))
+            .flatten()
+            .map(|p| (p, None));
+    }
+    joined(elem, paths, depth + 1).map(|p| (p, None))
+}
+
+/// `os.path.join(dir, a, b)` (the whole element) whose parts after the first are paths
+/// [`expr_path`] reads; the first part is read too, and where it cannot be, it is the
+/// directory (as in [`join_literals`]).
+fn joined(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
+    if !matches!(elem.last(), Some(Tok::Punct { ch: ')', .. })) {
+        return None;
+    }
+    let open = elem.iter().enumerate().position(|(j, t)| {
+        matches!(t, Tok::Punct { ch: '(', .. })
+            && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
+    })?;
+    let args = list_elements(elem, open);
+    if args.last().map(|r| r.end) != Some(elem.len() - 1) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for (n, r) in args.into_iter().enumerate() {
+        match expr_path(&elem[r], paths, depth) {
+            Some((p, _)) => parts.push(p),
+            None if n == 0 => {}
+            None => return None,
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The text of `template` (a literal's content, or the part of it after a flag) formatted by
+/// the `.format(...)` call that `call` (the literal and the call) holds, where each field is
+/// `{}` or `{N}` and its argument a path [`expr_path`] reads. A leading field it cannot read,
+/// followed by `/`, is the directory (`"{}/include".format(this_dir)` names `include`).
+fn formatted(template: &str, call: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
+    if depth > EXPR_DEPTH {
+        return None;
+    }
+    let open = 3;
+    let args = list_elements(call, open);
+    if args
+        .last()
+        .map_or(call.len() != open + 2, |r| r.end + 1 != call.len())
+    {
+        return None;
+    }
+    let values: Vec<Option<String>> = args
+        .iter()
+        .map(|r| expr_path(&call[r.clone()], paths, depth).map(|(p, _)| p))
+        .collect();
+    let mut out = String::new();
+    let mut next = 0usize;
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let (c, after) = (rest.as_bytes()[i], &rest[i + 1..]);
+        if after.as_bytes().first() == Some(&c) {
+            out.push(c as char);
+            rest = &after[1..];
+            continue;
+        }
+        if c == b'}' {
+            return None;
+        }
+        let close = after.find('}')?;
+        let field = &after[..close];
+        let n = if field.is_empty() {
+            next += 1;
+            next - 1
+        } else {
+            field.parse::<usize>().ok()?
+        };
+        rest = &after[close + 1..];
+        match values.get(n)? {
+            Some(v) => out.push_str(v),
+            None if out.is_empty() && rest.starts_with('/') => rest = &rest[1..],
+            None => return None,
+        }
+    }
+    out.push_str(rest);
+    (!out.is_empty()).then_some(out)
+}
+
 /// Whether the `[` at `open` starts the value of a name or key with `include` in it
 /// (`include_dirs=[`, `extra_include_paths=[`, `"include_dirs": [`, `INCLUDES = [`).
 fn names_include_list(toks: &[Tok], open: usize) -> bool {
@@ -2144,6 +2443,14 @@ fn joined_path(toks: &[Tok], k: usize) -> bool {
 /// at `k` name (`join(here, "pkg", "cuda", ...)` at `"cuda"`: `pkg/cuda`); the first argument
 /// may be any expression (the directory). `None` outside a join or after another expression.
 fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
+    join_parts(toks, k, true)
+}
+
+/// The path that the literal arguments of `os.path.join(...)` before the argument holding
+/// token `k` name (`join(here, "cuda", "{}.cu".format(n))` at the format: `cuda`), or with
+/// `including`, up to and including the literal at `k` when it is an argument alone (see
+/// [`join_prefix`]).
+fn join_parts(toks: &[Tok], k: usize, including: bool) -> Option<String> {
     let mut depth = 0;
     let mut j = k;
     let open = loop {
@@ -2167,6 +2474,9 @@ fn join_prefix(toks: &[Tok], k: usize) -> Option<String> {
     }
     let mut parts = Vec::new();
     for (n, arg) in list_elements(toks, open).into_iter().enumerate() {
+        if !including && arg.contains(&k) {
+            return Some(parts.join("/"));
+        }
         let (lit, last) = match &toks[arg.clone()] {
             [Tok::Str {
                 content,
@@ -2446,9 +2756,78 @@ mod tests {
             "{out}"
         );
         assert!(
-            diags
+            diags.iter().any(|d| d.id == "B010"
+                && d.line == 4
+                && d.message.contains("-> `{name}_cuda.hip`")),
+            "{diags:#?}"
+        );
+    }
+
+    #[test]
+    fn a_file_name_formatted_in_a_joined_path_follows_the_renamed_sources() {
+        // KNN_CUDA's JIT build: `os.path.join(csrc, "cuda", "{}.cu".format(name))` (H-f).
+        let mut o = BuildOptions::default();
+        for (old, new) in [
+            ("ext/csrc/cuda/ops.cu", "ext/csrc/hip/ops.hip"),
+            ("ext/csrc/cuda/ops.cpp", "ext/csrc/hip/ops_hip.cpp"),
+            ("ext/csrc/cuda/mixed.cc", "ext/csrc/hip/mixed.cc"),
+            ("ext/csrc/cuda/other_k.cc", "ext/csrc/hip/other_k_hip.cc"),
+        ] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        o.moved_dirs
+            .insert("ext/csrc/cuda".into(), "ext/csrc/hip".into());
+        let src = "import os\nfrom torch.utils.cpp_extension import load\ncsrc = os.path.join(os.path.dirname(__file__), 'csrc')\nsrcs = [os.path.join(csrc, 'cuda', '{}.cpp'.format(n)), os.path.join(csrc, 'cuda', '{0}.cu'.format(n))]\nmore = os.path.join(csrc, 'cuda', '{}.cc'.format(n))\nload(name=n, sources=srcs + [more])\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("srcs = [os.path.join(csrc, 'hip', '{}_hip.cpp'.format(n)), os.path.join(csrc, 'hip', '{0}.hip'.format(n))]"),
+            "{out}"
+        );
+        // `mixed.cc` kept its name, `other_k.cc` did not: the name is left, with a warning.
+        assert!(out.contains("'{}.cc'.format(n)"), "{out}");
+        assert!(
+            diags.iter().any(|d| d.id == "B010"
+                && d.line == 5
+                && d.message.contains("renamed in different ways")),
+            "{diags:#?}"
+        );
+        // Converting the output again changes nothing.
+        let mut again = BuildOptions::default();
+        again.renamed.clear();
+        let (twice, _) = run(&out, &again);
+        assert_eq!(twice, out);
+    }
+
+    #[test]
+    fn package_data_paths_follow_renamed_sources_of_their_package() {
+        // KNN_CUDA's setup.py ships the JIT build's sources, named relative to the package (H-f).
+        let mut o = BuildOptions::default();
+        for (old, new) in [
+            (
+                "ext/knn_cuda/csrc/cuda/knn.cu",
+                "ext/knn_cuda/csrc/hip/knn.hip",
+            ),
+            (
+                "ext/knn_cuda/csrc/cuda/knn.cpp",
+                "ext/knn_cuda/csrc/hip/knn_hip.cpp",
+            ),
+        ] {
+            o.renamed.insert(old.into(), new.into());
+        }
+        o.moved_dirs.insert(
+            "ext/knn_cuda/csrc/cuda".into(),
+            "ext/knn_cuda/csrc/hip".into(),
+        );
+        let src = "from setuptools import setup\nsetup(name='knn_cuda', packages=['knn_cuda'], package_data={'knn_cuda': ['csrc/cuda/knn.cu', 'csrc/cuda/knn.cpp', 'csrc/cuda/*.cu']})\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("package_data={'knn_cuda': ['csrc/hip/knn.hip', 'csrc/hip/knn_hip.cpp', 'csrc/hip/*.hip']}"),
+            "{out}"
+        );
+        assert!(
+            !diags
                 .iter()
-                .any(|d| d.id == "B010" && d.line == 4 && d.message.contains("now .hip")),
+                .any(|d| d.message.contains("names no renamed source")),
             "{diags:#?}"
         );
     }
