@@ -5298,9 +5298,15 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         }
     };
     let cond_text = snippet(a.text(cond));
-    let version = ids
-        .iter()
-        .find(|(id, _)| VERSION_MACROS.contains(&id.as_str()) && undefined_for_hipcc(a, id));
+    // A condition that also names HIP or ROCm (`__CUDA_ARCH__ < 700 || defined(USE_ROCM)`) was
+    // written with hipcc in mind: which branch HIP takes is the author's choice.
+    let hip_aware = ids.iter().any(|(id, _)| {
+        let u = id.to_ascii_uppercase();
+        (u.contains("HIP") || u.contains("ROCM")) && id != "__HIP_PLATFORM_HCC__"
+    });
+    let version = ids.iter().find(|(id, _)| {
+        !hip_aware && VERSION_MACROS.contains(&id.as_str()) && undefined_for_hipcc(a, id)
+    });
     let version_outcome = version.map(|(id, _)| outcome(id));
     let arch_outcome = outcome("__CUDA_ARCH__");
     let hcc_outcome = outcome("__HIP_PLATFORM_HCC__").replacen(
@@ -5352,7 +5358,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
     }
     let arch = ids
         .iter()
-        .find(|(id, _)| id == "__CUDA_ARCH__" && undefined_for_hipcc(a, id));
+        .find(|(id, _)| !hip_aware && id == "__CUDA_ARCH__" && undefined_for_hipcc(a, id));
     if let Some((_, under_defined)) = arch {
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"

@@ -1054,6 +1054,22 @@ fn h010_h001_wave_size_choices_dead_tests_and_error_branches() {
     );
 }
 
+/// A condition that names HIP or ROCm beside the CUDA macro was written for hipcc: no H010 or
+/// H011 (exllamav2's `#if __CUDA_ARCH__ < 700 || defined(USE_ROCM)`).
+#[test]
+fn h010_h011_conditions_that_name_hip_are_the_authors_choice() {
+    let src = "#if __CUDA_ARCH__ < 700 || defined(USE_ROCM)\nint a;\n#endif\n\
+               #if CUDA_VERSION >= 11000 || defined(__HIP_PLATFORM_AMD__)\nint b;\n#endif\n\
+               #if defined(__CUDA_ARCH__) && !defined(__HIPCC__)\nint c;\n#endif\n\
+               #if __CUDA_ARCH__ >= 800\nint d;\n#endif\n";
+    let got: Vec<(String, usize)> = run(src)
+        .into_iter()
+        .filter(|d| matches!(d.id.as_str(), "H010" | "H011"))
+        .map(|d| (d.id, d.line))
+        .collect();
+    assert_eq!(got, vec![("H011".to_string(), 10)]);
+}
+
 #[test]
 fn h011_an_elif_after_a_branch_hipcc_takes_is_never_reached() {
     let src = "#ifndef __CUDA_ARCH__\nint a;\n#elif __CUDA_ARCH__ >= 800\nint b;\n#else\nint c;\n#endif\n\
