@@ -141,7 +141,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 w.end > o && (w.start <= o || src[w.start..w.end].contains([')', '}']))
             })
         };
-        let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
+        let words = text::blank_words(src, command.unwrap_or(start), end, true);
+        let words = match name_end {
+            Some(op) => split_assignment(src, words, op),
+            None => words,
+        };
+        let words: Vec<Word> = words
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
             .collect();
@@ -709,6 +714,40 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
         value = cut.trim();
     }
     (!name.is_empty()).then_some((name, value))
+}
+
+/// `words`, the words of a line, with the word that holds the assignment operator at `op` cut
+/// into the name, the operator and the value's words: make needs no blanks around it
+/// (`NVCC=nvcc` is `NVCC = nvcc`), so each is read as it is where they are written. Words are
+/// left as they are where no operator is at `op` (a rule's end) or it lies in a quoted word.
+pub(super) fn split_assignment(src: &str, words: Vec<Word>, op: usize) -> Vec<Word> {
+    let Some(len) = ["::=", ":=", "?=", "+=", "!=", "="]
+        .iter()
+        .find(|o| src[op..].starts_with(**o))
+        .map(|o| o.len())
+    else {
+        return words;
+    };
+    let op_end = op + len;
+    let mut out = Vec::with_capacity(words.len() + 2);
+    for w in words {
+        if w.quote.is_some() || !(w.start <= op && op_end <= w.end) || w.end - w.start == len {
+            out.push(w);
+            continue;
+        }
+        let piece = |s: usize, e: usize| Word {
+            start: s,
+            end: e,
+            text: src[s..e].to_string(),
+            quote: None,
+        };
+        if w.start < op {
+            out.push(piece(w.start, op));
+        }
+        out.push(piece(op, op_end));
+        out.extend(text::blank_words(src, op_end, w.end, true));
+    }
+    out
 }
 
 /// The variables a text reads: `$(NAME)` and `${NAME}`.
@@ -1353,7 +1392,12 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
 /// behind `$(CURDIR)/` or `$(PWD)/`; paths behind other variables are not read.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     for (start, end) in logical_lines(src) {
+        let line = &src[start..end];
         let words = text::blank_words(src, start, end, true);
+        let words = match assignment_op(line).filter(|_| assignment(line).is_some()) {
+            Some(op) => split_assignment(src, words, start + op),
+            None => words,
+        };
         for (i, w) in words.iter().enumerate() {
             let flag = ["-I", "-iquote", "-isystem"]
                 .into_iter()
@@ -2084,5 +2128,20 @@ mod tests {
         let src = "p: k.o\n\t-rdc= g++ k.o\nk.o:\n\tnvcc -dc k.cu\n";
         let out = run_fixed(src, &BuildOptions::default());
         assert!(out.contains("\thipcc -fgpu-rdc --hip-link k.o\n"), "{out}");
+    }
+
+    #[test]
+    fn assignments_without_blanks_around_the_operator_are_ported() {
+        let src = "NVCC=nvcc\nN2:=$(CUDA_PATH)/bin/nvcc\nN3?=${CUDAPATH}/bin/nvcc\nNVCCFLAGS+=-O3 -ptx\nCFLAGS=-I/usr/local/cuda/include -O2\nk.o: NVCC=nvcc\nk.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -c k.cu\nh.o: h.c\n\tgcc $(CFLAGS) -c h.c\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "ROCM_PATH ?= /opt/rocm\nNVCC=hipcc\nN2:=hipcc\nN3?=hipcc\nNVCCFLAGS+=-O3 -ptx\nCFLAGS=-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -O2\nk.o: NVCC=hipcc\nk.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -c k.cu\nh.o: h.c\n\tgcc $(CFLAGS) -c h.c\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B003" && d.line == 4),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
 }
