@@ -152,6 +152,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             .collect();
         // A Windows path to nvcc with blanks is one program, not several words.
         let words = if body { words } else { join_spaced_nvcc(words) };
+        // A flag that a make call glued to it computes (`-arch=sm_$(subst .,,$(CC))`) is one
+        // word: the call is rewritten whole or left whole.
+        let words = join_glued_calls(src, words, &replaced);
         // A loop's variable and list are no flags (mapped, they would make it another loop).
         let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
         if words.is_empty() {
@@ -1182,6 +1185,63 @@ pub(super) fn join_spaced_nvcc(mut words: Vec<Word>) -> Vec<Word> {
     words
 }
 
+/// `words` with each word that opens a make reference after other text and does not close it
+/// (`-arch=sm_$(subst` of `-arch=sm_$(subst .,,$(COMPUTE))`) joined with the words up to the
+/// one that closes it: to the shell the call's result is glued to the flag, and a flag cut
+/// inside the call would leave the call's rest (`.,,$(COMPUTE))`) to the shell. A reference
+/// that does not close on the line, or a call over a range already rewritten (`replaced`),
+/// leaves the words as they are; so do words that are no flag or flag's value (`$(foreach`,
+/// `sm,$(SMS),$(eval`), whose arguments are read one by one.
+pub(super) fn join_glued_calls(src: &str, words: Vec<Word>, replaced: &Ranges) -> Vec<Word> {
+    // The depth of references after `t`, starting at `depth`.
+    let depth_after = |t: &str, mut depth: usize| {
+        let b = t.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'(' | b'{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+                b')' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        depth
+    };
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        // A flag (`-arch=sm_$(subst`) or a flag's value (`arch=compute_$(subst`); not the
+        // arguments of a call around it (`sm,$(SMS),$(eval`), nor an `$(eval`, whose words
+        // are make's statements.
+        let glued = w.quote.is_none()
+            && w.text
+                .find('$')
+                .is_some_and(|d| d > 0 && (w.text.starts_with('-') || w.text[..d].contains('=')))
+            && !w.text.contains("$(eval")
+            && !w.text.contains("${eval");
+        let mut depth = if glued { depth_after(&w.text, 0) } else { 0 };
+        let mut k = i;
+        while depth > 0 && k + 1 < words.len() && words[k + 1].quote.is_none() {
+            k += 1;
+            depth = depth_after(&words[k].text, depth);
+        }
+        let (start, end) = (w.start, words[k].end);
+        let over_replaced = replaced.iter().any(|r| r.0 < end && start < r.1);
+        if k == i || depth > 0 || over_replaced {
+            out.push(w.clone());
+            i += 1;
+            continue;
+        }
+        out.push(Word {
+            start,
+            end,
+            text: src[start..end].to_string(),
+            quote: None,
+        });
+        i = k + 1;
+    }
+    out
+}
+
 /// Whether a word names the nvcc driver (`nvcc`, `/usr/local/cuda/bin/nvcc`,
 /// `C:/CUDA/v11.8/bin/nvcc.exe`).
 pub(super) fn is_nvcc(w: &str) -> bool {
@@ -2143,5 +2203,22 @@ mod tests {
             "{diags:?}"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn a_flag_a_make_call_computes_is_rewritten_with_the_whole_call() {
+        let src = "C ?= 7.0\n$(eval EF += -arch=sm_$(subst .,,$(C)))\nGF := -gencode arch=compute_$(subst .,,$(C)),code=sm_$(subst .,, $(C))\n%.o: %.cu\n\t${NVCC} -arch=compute_$(subst .,,${C}) -c $< -o $@\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            ..Default::default()
+        };
+        let out = run_fixed(src, &opts);
+        assert_eq!(
+            out,
+            "C ?= 7.0\n$(eval EF += --offload-arch=gfx90a)\nGF := --offload-arch=gfx90a\n%.o: %.cu\n\t${NVCC} --offload-arch=gfx90a -c $< -o $@\n"
+        );
+        // A call that does not close on the line, or a flag that only starts with one, stays.
+        let src = "F := -I$(shell dirname $(CURDIR))/include $(foreach d,$(D),-I$(d))\n";
+        assert_eq!(run_fixed(src, &opts), src);
     }
 }
