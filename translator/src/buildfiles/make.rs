@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::flags::{self, Action, Context, Mapped};
+use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_LIB_UNMAPPED,
+    B_PATH, B_RDC,
 };
 
 /// Translates a Makefile.
@@ -253,6 +254,16 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
         }
     }
+    link_name_lists(
+        src,
+        &lines,
+        &recipes,
+        &bodies,
+        &held_lines,
+        &held_vars,
+        sink,
+        opts,
+    );
     if let Some(at) = rdc.unlinked {
         sink.diag_as(
             B_RDC,
@@ -275,6 +286,185 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
 const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-link and \
      --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
      -fgpu-rdc, leave __hip_fatbin undefined";
+
+/// How a Makefile reads a variable, as far as library names in its value go.
+#[derive(Default)]
+struct NameUses {
+    /// A read that makes each word of the value an `-l` flag: `$(X:%=-l%)`,
+    /// `$(addprefix -l,$(X))`, `$(patsubst %,-l%,$(X))`, or `-l$(X)`, shown as written.
+    link: Option<String>,
+    /// `-l$(X)` is among them: the value is one library's name, and no value leaves `-l` alone.
+    glued: bool,
+    /// Another read (`$(X)` in a list of files, `ifeq ($(X),...)`), shown as written.
+    other: Option<String>,
+}
+
+/// How each variable of a Makefile is read (see [`NameUses`]): `$(NAME)`, `${NAME}` and
+/// substitution references `$(NAME:a=b)`; function calls themselves are no variable.
+fn name_uses(src: &str) -> BTreeMap<String, NameUses> {
+    let b = src.as_bytes();
+    let mut out: BTreeMap<String, NameUses> = BTreeMap::new();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'$' && b[i + 1] == b'$' {
+            i += 2;
+            continue;
+        }
+        if b[i] != b'$' || !matches!(b[i + 1], b'(' | b'{') {
+            i += 1;
+            continue;
+        }
+        let at = i;
+        i += 2;
+        let rest = &src[i..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .unwrap_or(rest.len());
+        let Some(close) = closing_paren(src, at + 1) else {
+            continue;
+        };
+        if len == 0 {
+            continue;
+        }
+        let name = &rest[..len];
+        let shown = src[at..=close].to_string();
+        let before = src[..at].trim_end_matches([' ', '\t']);
+        let after = &src[close + 1..];
+        let link = match b[i + len] {
+            b')' | b'}' => {
+                // `-l$(X)`, where `-l` starts a word.
+                let glued = src[..at].strip_suffix("-l").is_some_and(|w| {
+                    w.is_empty() || w.ends_with([' ', '\t', '\n', '=', '"', '\''])
+                });
+                // The call's `$(`, where the reference is its list.
+                let call = ["addprefix -l,", "patsubst %,-l%,"]
+                    .iter()
+                    .find_map(|f| {
+                        let w = before.strip_suffix(f)?;
+                        w.ends_with(['(', '{']).then(|| w.len().checked_sub(2))?
+                    })
+                    .filter(|c| b[*c] == b'$' && after.starts_with([')', '}']));
+                if glued {
+                    let e = out.entry(name.to_string()).or_default();
+                    e.glued = true;
+                    Some(format!("-l{shown}"))
+                } else {
+                    call.map(|c| src[c..close + 2].to_string())
+                }
+            }
+            b':' => (src[i + len + 1..close].trim() == "%=-l%").then(|| shown.clone()),
+            // A function call: its arguments' references are read on their own.
+            _ => continue,
+        };
+        let e = out.entry(name.to_string()).or_default();
+        match link {
+            Some(l) => {
+                e.link.get_or_insert(l);
+            }
+            None => {
+                e.other.get_or_insert(shown);
+            }
+        }
+    }
+    out
+}
+
+/// Library names that the Makefile makes `-l` flags of itself (nccl-tests'
+/// `LIBRARIES += curand nccl` read as `$(LIBRARIES:%=-l%)`, `CUDARTLIB ?= cudart` read as
+/// `-l$(CUDARTLIB)`): in a variable read only that way, each CUDA library's name becomes its HIP
+/// library's, as `-lcurand` does (cudart becomes amdhip64, the HIP runtime, since the `-l` is
+/// written anyway); in one also read otherwise, the names stay, with a warning.
+#[allow(clippy::too_many_arguments)]
+fn link_name_lists(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+    held_lines: &Ranges,
+    held_vars: &BTreeSet<String>,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+) {
+    let uses = name_uses(src);
+    for &(start, end) in lines {
+        if recipes.contains_key(&start)
+            || bodies.contains(&start)
+            || held_lines.iter().any(|l| l.0 == start)
+        {
+            continue;
+        }
+        let line = &src[start..end];
+        let Some((name, value)) = assignment(line) else {
+            continue;
+        };
+        let Some(NameUses {
+            link: Some(link),
+            glued,
+            other,
+        }) = uses.get(name)
+        else {
+            continue;
+        };
+        if held_vars.contains(name) {
+            continue;
+        }
+        let Some(from) = text::offset_in(line, value).map(|o| start + o) else {
+            continue;
+        };
+        let words = text::blank_words(src, from, from + value.len(), true);
+        let mut mapped = Mapped::default();
+        for (k, w) in words.iter().enumerate() {
+            if w.quote.is_some() {
+                continue;
+            }
+            let Some((action, info, message, help)) =
+                flags::map_library_for(&w.text, opts.hip_version)
+            else {
+                continue;
+            };
+            let runtime = matches!(w.text.as_str(), "cudart" | "cudart_static");
+            let (action, message) = match action {
+                Action::Remove if runtime => (
+                    Action::Replace(vec!["amdhip64".into()]),
+                    format!("CUDA library `{}` -> `amdhip64`", w.text),
+                ),
+                a => (a, message),
+            };
+            let why = format!("`{name}` is linked as `-l` flags (`{link}`)");
+            let note = Note {
+                word: k,
+                info,
+                message,
+                help: Some(match help {
+                    Some(h) => format!("{why}; {h}"),
+                    None => why.clone(),
+                }),
+                severity: None,
+            };
+            if info.id == B_LIB_UNMAPPED.id {
+                mapped.notes.push(note);
+                continue;
+            }
+            let left = match (&other, &action) {
+                (Some(o), _) => Some(format!("`{name}` is also read as `{o}`")),
+                (None, Action::Remove) if *glued => Some(format!(
+                    "`{name}` is linked as `-l{}`, which an empty value leaves alone",
+                    link.trim_start_matches("-l")
+                )),
+                _ => None,
+            };
+            if let Some(why) = left {
+                let mut note = note.left_as_is(&w.text, &why);
+                note.severity = Some(crate::diag::Severity::Warning);
+                mapped.notes.push(note);
+                continue;
+            }
+            mapped.changes.push((k, action));
+            mapped.notes.push(note);
+        }
+        text::apply_mapped(sink, src, &words, mapped, Style::Blank);
+    }
+}
 
 /// What [`separate_compilation`] did to a recipe line.
 enum Rdc {
@@ -2220,5 +2410,31 @@ mod tests {
         // A call that does not close on the line, or a flag that only starts with one, stays.
         let src = "F := -I$(shell dirname $(CURDIR))/include $(foreach d,$(D),-I$(d))\n";
         assert_eq!(run_fixed(src, &opts), src);
+    }
+
+    #[test]
+    fn library_names_the_makefile_links_as_l_flags_are_mapped() {
+        let src = "RT ?= cudart\nLIBRARIES += curand nccl nvToolsExt culibos\nLDLIBS := -l$(RT) $(LIBRARIES:%=-l%) $(addprefix -l,$(M))\nM = cublas nvidia-ml\nB = cufft\nC = cudadevrt\nifeq ($(B),cufft)\nLDLIBS += -l$(B) -l$(C)\nendif\napp: app.o\n\tg++ -o $@ $^ $(LDLIBS)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "RT ?= amdhip64\nLIBRARIES += hiprand rccl roctx64\nLDLIBS := -l$(RT) $(LIBRARIES:%=-l%) $(addprefix -l,$(M))\nM = hipblas nvidia-ml\nB = cufft\nC = cudadevrt\nifeq ($(B),cufft)\nLDLIBS += -l$(B) -l$(C)\nendif\napp: app.o\n\tg++ -o $@ $^ $(LDLIBS)\n"
+        );
+        let at = |id: &str, line: usize, sev: crate::diag::Severity| {
+            diags
+                .iter()
+                .any(|d| d.id == id && d.line == line && d.severity == sev)
+        };
+        use crate::diag::Severity::{Error, Note, Warning};
+        assert!(
+            at("B004", 1, Note) && at("B004", 2, Note) && at("B004", 4, Note),
+            "{diags:?}"
+        );
+        // nvidia-ml has no HIP library; B is also read by ifeq; C's -l$(C) needs a name.
+        assert!(
+            at("B005", 4, Error) && at("B004", 5, Warning) && at("B004", 6, Warning),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
 }
