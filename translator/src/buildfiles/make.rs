@@ -92,6 +92,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let usage = Usage::scan(src, &lines, &recipes, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
+    let conds = conditionals(src, &lines, &recipes, &bodies);
+    // The variables that hold the AMD targets, each with the conditionals around the line
+    // that gave them (see [`Conditionals`]) and that line's number.
+    let mut arch_given: Vec<(String, Nesting, usize)> = Vec::new();
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
@@ -129,7 +133,24 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 continue;
             }
         }
-        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts, &values);
+        let (replaced, loops, given) = foreach_arch_lists(src, start, end, sink, opts, &values);
+        let stack = conds.get(&start).cloned().unwrap_or_default();
+        let line_no = src[..start].matches('\n').count() + 1;
+        arch_given.extend(given.into_iter().map(|g| (g, stack.clone(), line_no)));
+        // An assignment's variable and operator.
+        let assigned = name_end.and_then(|n| Some((assignment(line)?.0, operator_at(&src[n..])?)));
+        // An append to a variable that holds the AMD targets wherever this line is read
+        // (`GENCODE_FLAGS += -gencode ...` after cuda-samples' loop, which now gives them)
+        // lists them once: its architecture flags go.
+        let appended_to = assigned
+            .filter(|(_, op)| *op == "+=")
+            .and_then(|(n, _)| {
+                arch_given
+                    .iter()
+                    .find(|g| g.0 == n && stack.starts_with(&g.1))
+            })
+            .map(|g| (g.0.clone(), g.2));
+        let mut gives_targets = false;
         // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
         // to the first closer after it, wherever that is (make stops with "unterminated
         // variable reference" only where there is none): the word of its opening and the
@@ -183,7 +204,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if !flag_words.is_empty() {
             let ctx = context_of(&words);
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
-            let mut arch_done = false;
+            let mut arch_done = appended_to.is_some();
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
             // Past a reference that does not close on the line, a flag that takes a bracket
             // along or writes one (`-code=(` removed) changes where make, and the next run,
@@ -207,6 +228,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             if usage.host_lines.contains(&start) {
                 rocm_path_used |= host_flags(&mut mapped, &texts);
             }
+            gives_targets = mapped.changes.iter().any(|(_, a)| {
+                matches!(a, Action::Replace(v) if v.iter().any(|w| w.starts_with("--offload-arch=")))
+            });
+            let given_at = appended_to.as_ref().map(|(n, l)| {
+                format!("`{n}` already holds the AMD targets, from line {l}: they are listed once")
+            });
+            fold_arch_notes(src, &flag_words, &mut mapped, given_at);
             // What the mapping writes (the value `-Xcompiler=X` unwraps) is a word of the
             // line to the next run: it is rewritten as one now (renames, nvcc).
             for (_, action) in &mut mapped.changes {
@@ -224,6 +252,14 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 .map(|i| flag_words[i].start)
                 .collect();
             text::apply_mapped(sink, src, &flag_words, mapped, Style::Blank);
+        }
+        if let Some((name, op)) = assigned {
+            if gives_targets && appended_to.is_none() {
+                arch_given.push((name.to_string(), stack.clone(), line_no));
+            } else if !gives_targets && op != "+=" {
+                // Set anew: what gave it the targets before no longer counts.
+                arch_given.retain(|g| g.0 != name);
+            }
         }
         // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
         let assigned_name = |w: &Word| {
@@ -895,9 +931,7 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
         .unwrap_or(l.len());
     let name = &l[..name_end];
     let rest = l[name_end..].trim_start();
-    let op = ["::=", ":=", "?=", "+=", "!=", "="]
-        .iter()
-        .find(|op| rest.starts_with(**op))?;
+    let op = operator_at(rest)?;
     let mut value = rest[op.len()..].trim();
     while let Some(cut) = value.strip_suffix('\\') {
         let end = text::offset_in(line, value).map_or(line.len(), |o| o + value.len());
@@ -909,16 +943,129 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     (!name.is_empty()).then_some((name, value))
 }
 
+/// make's assignment operators.
+const ASSIGNMENT_OPS: [&str; 6] = ["::=", ":=", "?=", "+=", "!=", "="];
+
+/// The assignment operator `s` starts with.
+fn operator_at(s: &str) -> Option<&'static str> {
+    ASSIGNMENT_OPS.iter().copied().find(|o| s.starts_with(o))
+}
+
+/// The conditionals around each line of a Makefile, by start offset: for each `ifeq`/`ifneq`/
+/// `ifdef`/`ifndef` it lies in, outermost first, which one (its offset) and which branch of it
+/// (0 before its first `else`). A line whose list starts with another line's is read whenever
+/// that one is.
+type Conditionals = BTreeMap<usize, Nesting>;
+
+/// The conditionals around one line (see [`Conditionals`]).
+type Nesting = Vec<(usize, usize)>;
+
+/// Reads the conditionals of a Makefile (see [`Conditionals`]); recipe lines and macro bodies
+/// hold none of make's.
+fn conditionals(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> Conditionals {
+    let mut out = Conditionals::new();
+    let mut stack: Nesting = Vec::new();
+    for &(start, end) in lines {
+        out.insert(start, stack.clone());
+        if recipes.contains_key(&start) || bodies.contains(&start) {
+            continue;
+        }
+        let mut words = src[start..end].split_whitespace();
+        match words.next().unwrap_or("") {
+            "ifeq" | "ifneq" | "ifdef" | "ifndef" => stack.push((start, 0)),
+            "else" => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+            }
+            "endif" => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The architecture findings of one list of flags (`mapped`, of `words`) made one: a continued
+/// assignment of a `-gencode` per line (nccl-tests' `NVCC_GENCODE`) is one change, the AMD
+/// targets written once, with the lines it spans. `given`: why the list's architecture flags
+/// all go (the variable already holds the targets), which replaces the help.
+fn fold_arch_notes(src: &str, words: &[Word], mapped: &mut Mapped, given: Option<String>) {
+    let arch: Vec<usize> = (0..mapped.notes.len())
+        .filter(|&k| {
+            let n = &mapped.notes[k];
+            n.info.id == B_ARCH.id
+                && n.severity.is_none()
+                && n.message.starts_with("nvcc architecture flag `")
+        })
+        .collect();
+    let Some(&first) = arch.first() else {
+        return;
+    };
+    if let Some(help) = given {
+        for &k in &arch {
+            mapped.notes[k].help = Some(help.clone());
+        }
+    }
+    if arch.len() < 2 {
+        return;
+    }
+    let shown = |m: &str| m.split('`').nth(1).unwrap_or("").to_string();
+    let flags: Vec<String> = arch
+        .iter()
+        .map(|&k| format!("`{}`", shown(&mapped.notes[k].message)))
+        .collect();
+    let to = arch.iter().find_map(|&k| {
+        let m = &mapped.notes[k].message;
+        m.split_once(" -> `")
+            .map(|(_, t)| t.trim_end_matches('`').to_string())
+    });
+    let line = |k: usize| {
+        let at = words[mapped.notes[k].word].start;
+        src[..at].matches('\n').count() + 1
+    };
+    let (a, b) = (line(first), line(arch[arch.len() - 1]));
+    let lines = if a == b {
+        String::new()
+    } else {
+        format!(" (lines {a}-{b})")
+    };
+    let done = match to {
+        Some(to) => format!("-> `{to}`"),
+        None => "removed".to_string(),
+    };
+    let message = format!(
+        "{} nvcc architecture flags{lines}: {} {done}",
+        arch.len(),
+        flags.join(", ")
+    );
+    let help = arch
+        .iter()
+        .find_map(|&k| mapped.notes[k].message.contains(" -> `").then_some(k))
+        .map_or(first, |k| k)
+        .to_owned();
+    let help = mapped.notes[help].help.clone();
+    mapped.notes[first].message = message;
+    mapped.notes[first].help = help;
+    let mut k = 0;
+    mapped.notes.retain(|_| {
+        k += 1;
+        k - 1 == first || !arch.contains(&(k - 1))
+    });
+}
+
 /// `words`, the words of a line, with the word that holds the assignment operator at `op` cut
 /// into the name, the operator and the value's words: make needs no blanks around it
 /// (`NVCC=nvcc` is `NVCC = nvcc`), so each is read as it is where they are written. Words are
 /// left as they are where no operator is at `op` (a rule's end) or it lies in a quoted word.
 pub(super) fn split_assignment(src: &str, words: Vec<Word>, op: usize) -> Vec<Word> {
-    let Some(len) = ["::=", ":=", "?=", "+=", "!=", "="]
-        .iter()
-        .find(|o| src[op..].starts_with(**o))
-        .map(|o| o.len())
-    else {
+    let Some(len) = operator_at(&src[op..]).map(str::len) else {
         return words;
     };
     let op_end = op + len;
@@ -1035,8 +1182,10 @@ type Ranges = Vec<(usize, usize)>;
 
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
 /// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
-/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced, and those of the loops'
-/// variables and lists (from `$(foreach` to the comma before the body).
+/// AMD targets' `--offload-arch=` flags (`$(eval VAR += -gencode ...)` for each, one
+/// `$(eval VAR += --offload-arch=...)`). Returns the ranges replaced, those of the loops'
+/// variables and lists (from `$(foreach` to the comma before the body), and the variables
+/// such an `$(eval` now gives the AMD targets.
 fn foreach_arch_lists(
     src: &str,
     start: usize,
@@ -1044,7 +1193,8 @@ fn foreach_arch_lists(
     sink: &mut Sink,
     opts: &BuildOptions,
     values: &BTreeMap<String, String>,
-) -> (Ranges, Ranges) {
+) -> (Ranges, Ranges, Vec<String>) {
+    let mut given = Vec::new();
     // `$(addprefix -Xcompiler ,X)` is rewritten whole, or left whole.
     let mut out = flags::make_addprefix_calls(src, start, end, sink, opts, values);
     let mut loops = Vec::new();
@@ -1066,12 +1216,27 @@ fn foreach_arch_lists(
             start + pos + "$(foreach ".len() + head.len() + 1,
         ));
         let body = body.trim();
-        // `$(eval VAR += -gencode ...)` bodies append one flag at a time: their words are mapped
-        // where they stand.
-        if body.starts_with("$(eval") || body.starts_with("${eval") {
+        // `$(eval VAR += -gencode ...)` appends a flag for each architecture: where it appends
+        // architecture flags alone, the loop becomes one append of the AMD targets (mapped
+        // where they stand, the list would be appended once per architecture). Other bodies'
+        // words are mapped where they stand.
+        let eval = ["$(eval ", "${eval "]
+            .iter()
+            .find_map(|o| body.strip_prefix(o))
+            .and_then(|e| e.strip_suffix([')', '}']))
+            .and_then(|e| {
+                let (name, words) = e.split_once("+=")?;
+                let name = name.trim();
+                let plain = !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+                plain.then_some((name, words))
+            });
+        if (body.starts_with("$(eval") || body.starts_with("${eval")) && eval.is_none() {
             continue;
         }
-        let words: Vec<&str> = body.split_whitespace().collect();
+        let words: Vec<&str> = eval.map_or(body, |(_, w)| w).split_whitespace().collect();
         let mut done = false;
         let m = flags::map_words(&words, opts, Context::Nvcc, &mut done);
         let only_arch = !words.is_empty()
@@ -1080,6 +1245,10 @@ fn foreach_arch_lists(
                 .all(|n| n.info.id == B_ARCH.id && n.severity.is_none())
             && (0..words.len()).all(|i| m.changes.iter().any(|c| c.0 == i));
         let at = start + pos;
+        if !only_arch && eval.is_some() {
+            // Mapped where they stand.
+            continue;
+        }
         if !only_arch {
             if m.notes.iter().any(|n| n.info.id == B_ARCH.id) {
                 sink.diag_as(
@@ -1096,6 +1265,13 @@ fn foreach_arch_lists(
             continue;
         }
         let flags = flags::offload_flags(&opts.offload_arch).join(" ");
+        let flags = match eval {
+            Some((name, _)) => {
+                given.push(name.to_string());
+                format!("$(eval {name} += {flags})")
+            }
+            None => flags,
+        };
         if sink.edit(at, start + close + 1, flags.as_str(), B_ARCH.id) {
             sink.diag(
                 B_ARCH,
@@ -1109,7 +1285,7 @@ fn foreach_arch_lists(
             out.push((at, start + close + 1));
         }
     }
-    (out, loops)
+    (out, loops, given)
 }
 
 /// The offset of the first `$(` or `${` of `s` that does not close in it.
@@ -2306,9 +2482,51 @@ mod tests {
                 ..Default::default()
             },
         );
+        assert_eq!(out, "$(eval GENCODE += --offload-arch=gfx942)\n");
+        // A body with other flags is mapped where it stands.
+        let src = "$(foreach sm,$(SMS),$(eval GENCODE += -lineinfo -gencode arch=compute_$(sm),code=sm_$(sm)))\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx942".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            run_fixed(src, &opts),
+            "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=gfx942))\n"
+        );
+    }
+
+    #[test]
+    fn the_amd_targets_are_appended_once() {
+        let src = "SMS ?= 70 80\nifeq ($(GF),)\n$(foreach sm,$(SMS),$(eval GF += -gencode arch=compute_$(sm),code=sm_$(sm)))\nifeq ($(SMS),)\nGF += -gencode arch=compute_50,code=compute_50\nendif\nHI := $(lastword $(sort $(SMS)))\nifneq ($(HI),)\nGF += -gencode arch=compute_$(HI),code=compute_$(HI)\nendif\nendif\nifeq ($(X),1)\nG2 += -arch=sm_70\nelse\nG2 += -arch=sm_80\nendif\nG3 = -arch=sm_70\nG3 = -O2\nG3 += -arch=sm_80\nk.o: k.cu\n\tnvcc $(GF) $(G2) $(G3) -c k.cu\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx942".into()],
+            ..Default::default()
+        };
+        let (out, diags) = run(src, &opts);
         assert_eq!(
             out,
-            "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=gfx942))\n"
+            "SMS ?= 70 80\nifeq ($(GF),)\n$(eval GF += --offload-arch=gfx942)\nifeq ($(SMS),)\nGF +=\nendif\nHI := $(lastword $(sort $(SMS)))\nifneq ($(HI),)\nGF +=\nendif\nendif\nifeq ($(X),1)\nG2 += --offload-arch=gfx942\nelse\nG2 += --offload-arch=gfx942\nendif\nG3 = --offload-arch=gfx942\nG3 = -O2\nG3 += --offload-arch=gfx942\nk.o: k.cu\n\thipcc $(GF) $(G2) $(G3) -c k.cu\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B009"
+                && d.line == 5
+                && d.help.as_deref().is_some_and(|h| h.contains("from line 3"))),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts).0, out);
+    }
+
+    #[test]
+    fn one_note_for_the_architecture_flags_of_one_assignment() {
+        let src = "NVCC_GENCODE ?= -gencode=arch=compute_60,code=sm_60 \\\n  -gencode=arch=compute_70,code=sm_70 \\\n  -gencode=arch=compute_80,code=sm_80\nk.o: k.cu\n\tnvcc $(NVCC_GENCODE) -c k.cu\n";
+        let (_, diags) = run(src, &BuildOptions::default());
+        let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
+        assert_eq!(arch.len(), 1, "{diags:?}");
+        assert!(
+            arch[0].message.starts_with(
+                "3 nvcc architecture flags (lines 1-3): `-gencode=arch=compute_60,code=sm_60`, "
+            ),
+            "{diags:?}"
         );
     }
 
