@@ -226,7 +226,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 mapped = Mapped::default();
             }
             if usage.host_lines.contains(&start) {
-                rocm_path_used |= host_flags(&mut mapped, &texts);
+                rocm_path_used |= host_flags(&mut mapped, &texts, usage.c_lines.contains(&start));
             }
             gives_targets = mapped.changes.iter().any(|(_, a)| {
                 matches!(a, Action::Replace(v) if v.iter().any(|w| w.starts_with("--offload-arch=")))
@@ -570,6 +570,13 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
     Rdc::Other
 }
 
+/// What a C compiler (`$(CC)`, gcc) given HIP's include path must be told: the ported C
+/// sources that include HIP's library headers do not compile as C (hipport cannot see from the
+/// Makefile which sources it compiles).
+const C_SOURCES_HELP: &str = "a C compiler reads them: HIP's runtime headers compile as C, but \
+     some of HIP's library headers do not (hipRAND's: `unknown type name '__half'`): compile the C \
+     sources that now include one as C++ (g++, or hipcc -x c++)";
+
 /// The definition added to a Makefile whose host compiles and links now name ROCm's directories.
 const ROCM_PATH_DEFAULT: &str = "ROCM_PATH ?= /opt/rocm";
 
@@ -577,8 +584,9 @@ const ROCM_PATH_DEFAULT: &str = "ROCM_PATH ?= /opt/rocm";
 /// would be dropped because hipcc adds HIP's, HIP's are written instead. The CUDA header path
 /// becomes HIP's with the platform macro HIP's headers require
 /// (`-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include`), the library path ROCm's, and `-lcudart`
-/// the HIP runtime, `-lamdhip64`. Returns whether `$(ROCM_PATH)` was written.
-fn host_flags(mapped: &mut Mapped, words: &[&str]) -> bool {
+/// the HIP runtime, `-lamdhip64`. Returns whether `$(ROCM_PATH)` was written. `c`: a C
+/// compiler reads the words, which the include path's finding says (see [`C_SOURCES_HELP`]).
+fn host_flags(mapped: &mut Mapped, words: &[&str], c: bool) -> bool {
     let mut used = false;
     let mut written: BTreeSet<&str> = BTreeSet::new();
     for n in &mut mapped.notes {
@@ -628,9 +636,14 @@ fn host_flags(mapped: &mut Mapped, words: &[&str]) -> bool {
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
         } else {
+            let c = if c && flag != "-L" && flag != "-Wl,-rpath," {
+                format!("; {C_SOURCES_HELP}")
+            } else {
+                String::new()
+            };
             format!(
                 "these flags reach a host compiler or linker, not hipcc: HIP's headers need their \
-                 path and the platform macro (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`)"
+                 path and the platform macro (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`){c}"
             )
         });
     }
@@ -643,6 +656,10 @@ struct Usage {
     /// of variables such a recipe uses (or that nothing here uses and make's built-in rules
     /// may: any but nvcc's own variables).
     host_lines: BTreeSet<usize>,
+    /// Those of them a C compiler reads: recipes run by `$(CC)`, gcc, cc or clang, the
+    /// assignments of variables they read, and `CFLAGS` where no recipe reads it (make's
+    /// built-in rule for `.c` files does).
+    c_lines: BTreeSet<usize>,
 }
 
 /// The recipe lines of a Makefile, by start offset, each with where its command starts (past
@@ -779,6 +796,7 @@ impl Usage {
         // value of another variable.
         let mut uses: BTreeMap<String, (bool, bool)> = BTreeMap::new();
         let mut host_lines = BTreeSet::new();
+        let (mut c_lines, mut c_vars) = (BTreeSet::new(), BTreeSet::new());
         for (start, line) in recipes {
             let words: Vec<&str> = line.split_whitespace().collect();
             let driver = if hipcc_links.contains(&start) {
@@ -789,11 +807,18 @@ impl Usage {
             if driver != Driver::Device {
                 host_lines.insert(start);
             }
+            let c = driver == Driver::Host && c_compiler(&words, values);
+            if c {
+                c_lines.insert(start);
+            }
             let mut stack = references(line);
             let mut seen = BTreeSet::new();
             while let Some(v) = stack.pop() {
                 if !seen.insert(v.clone()) {
                     continue;
+                }
+                if c {
+                    c_vars.insert(v.clone());
                 }
                 let u = uses.entry(v.clone()).or_default();
                 if driver == Driver::Device {
@@ -817,8 +842,14 @@ impl Usage {
             if host {
                 host_lines.insert(start);
             }
+            if c_vars.contains(&name) || name == "CFLAGS" && !uses.contains_key(&name) {
+                c_lines.insert(start);
+            }
         }
-        Usage { host_lines }
+        Usage {
+            host_lines,
+            c_lines,
+        }
     }
 }
 
@@ -1175,6 +1206,30 @@ pub(super) fn driver_word(
         return Some((d, i));
     }
     None
+}
+
+/// Whether a host command line (see [`driver_word`]) runs a C compiler: `$(CC)` (make's `cc`
+/// unless set otherwise), gcc, cc, clang.
+fn c_compiler(words: &[&str], values: &BTreeMap<String, String>) -> bool {
+    let Some((_, i)) = driver_word(words, values, 0) else {
+        return false;
+    };
+    let mut w = words[i].trim_start_matches(['@', '-', '+']).to_string();
+    for _ in 0..4 {
+        let var = w
+            .strip_prefix("$(")
+            .and_then(|r| r.strip_suffix(')'))
+            .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+        let Some(var) = var else {
+            break;
+        };
+        match values.get(var).and_then(|v| v.split_whitespace().next()) {
+            Some(first) => w = first.to_string(),
+            None => return var == "CC",
+        }
+    }
+    let prog = w.rsplit('/').next().unwrap_or(&w);
+    matches!(prog, "gcc" | "cc" | "clang") || prog.ends_with("-gcc")
 }
 
 /// Byte ranges of a Makefile.
@@ -2654,5 +2709,23 @@ mod tests {
             "{diags:?}"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn hip_include_paths_for_a_c_compiler_say_which_headers_c_cannot_compile() {
+        let src = "CC = gcc\nCFLAGS = -I/usr/local/cuda/include\nCXXFLAGS = -I/usr/local/cuda/include\nOPTS=-I/usr/local/cuda/include\nrng.o: rng.c\n\t$(CC) $(CFLAGS) -c rng.c\nm.o: m.cpp\n\tg++ $(CXXFLAGS) -c m.cpp\nc.o: c.c\n\tcc $(OPTS) -c c.c\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("CFLAGS = -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n"),
+            "{out}"
+        );
+        let c_help = |line: usize| {
+            diags.iter().any(|d| {
+                d.id == "B006"
+                    && d.line == line
+                    && d.help.as_deref().is_some_and(|h| h.contains("hipRAND"))
+            })
+        };
+        assert!(c_help(2) && !c_help(3) && c_help(4), "{diags:#?}");
     }
 }
