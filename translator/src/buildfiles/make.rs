@@ -1091,6 +1091,18 @@ fn fold_arch_notes(src: &str, words: &[Word], mapped: &mut Mapped, given: Option
     });
 }
 
+/// The words of the logical line `src[start..end]`, an assignment's cut at its operator
+/// whether or not blanks surround it (see [`split_assignment`]): for the passes that read
+/// every line alike (include directories, relocatable device code).
+pub(super) fn line_words(src: &str, start: usize, end: usize) -> Vec<Word> {
+    let line = &src[start..end];
+    let words = text::blank_words(src, start, end, true);
+    match assignment_op(line).filter(|_| assignment(line).is_some()) {
+        Some(op) => split_assignment(src, words, start + op),
+        None => words,
+    }
+}
+
 /// `words`, the words of a line, with the word that holds the assignment operator at `op` cut
 /// into the name, the operator and the value's words: make needs no blanks around it
 /// (`NVCC=nvcc` is `NVCC = nvcc`), so each is read as it is where they are written. Words are
@@ -1873,12 +1885,7 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
 /// behind `$(CURDIR)/` or `$(PWD)/`; paths behind other variables are not read.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     for (start, end) in logical_lines(src) {
-        let line = &src[start..end];
-        let words = text::blank_words(src, start, end, true);
-        let words = match assignment_op(line).filter(|_| assignment(line).is_some()) {
-            Some(op) => split_assignment(src, words, start + op),
-            None => words,
-        };
+        let words = line_words(src, start, end);
         for (i, w) in words.iter().enumerate() {
             let flag = ["-I", "-iquote", "-isystem"]
                 .into_iter()
@@ -2666,6 +2673,10 @@ mod tests {
             "{diags:?}"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+        // Relocatable device code set so is planned as with blanks: the link becomes hipcc's.
+        let src = "NVCCFLAGS=-dc\napp: a.o\n\tg++ -o app a.o\na.o: a.cu\n\tnvcc $(NVCCFLAGS) a.cu -o a.o\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link "), "{out}");
     }
 
     #[test]
