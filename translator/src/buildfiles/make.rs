@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::flags::{self, Action, Context, Mapped};
+use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_PATH, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_LIB_UNMAPPED,
+    B_PATH, B_RDC,
 };
 
 /// Translates a Makefile.
@@ -91,6 +92,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let usage = Usage::scan(src, &lines, &recipes, &values, &hipcc_links);
     let mut rocm_path_used = false;
     let mut first_statement = None;
+    let conds = conditionals(src, &lines, &recipes, &bodies);
+    // The variables that hold the AMD targets, each with the conditionals around the line
+    // that gave them (see [`Conditionals`]) and that line's number.
+    let mut arch_given: Vec<(String, Nesting, usize)> = Vec::new();
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
@@ -128,7 +133,24 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 continue;
             }
         }
-        let (replaced, loops) = foreach_arch_lists(src, start, end, sink, opts, &values);
+        let (replaced, loops, given) = foreach_arch_lists(src, start, end, sink, opts, &values);
+        let stack = conds.get(&start).cloned().unwrap_or_default();
+        let line_no = src[..start].matches('\n').count() + 1;
+        arch_given.extend(given.into_iter().map(|g| (g, stack.clone(), line_no)));
+        // An assignment's variable and operator.
+        let assigned = name_end.and_then(|n| Some((assignment(line)?.0, operator_at(&src[n..])?)));
+        // An append to a variable that holds the AMD targets wherever this line is read
+        // (`GENCODE_FLAGS += -gencode ...` after cuda-samples' loop, which now gives them)
+        // lists them once: its architecture flags go.
+        let appended_to = assigned
+            .filter(|(_, op)| *op == "+=")
+            .and_then(|(n, _)| {
+                arch_given
+                    .iter()
+                    .find(|g| g.0 == n && stack.starts_with(&g.1))
+            })
+            .map(|g| (g.0.clone(), g.2));
+        let mut gives_targets = false;
         // A reference that does not close on its line (`$(A ?= $(B)/bin/nvcc`) runs, to make,
         // to the first closer after it, wherever that is (make stops with "unterminated
         // variable reference" only where there is none): the word of its opening and the
@@ -141,12 +163,20 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 w.end > o && (w.start <= o || src[w.start..w.end].contains([')', '}']))
             })
         };
-        let words: Vec<Word> = text::blank_words(src, command.unwrap_or(start), end, true)
+        let words = text::blank_words(src, command.unwrap_or(start), end, true);
+        let words = match name_end {
+            Some(op) => split_assignment(src, words, op),
+            None => words,
+        };
+        let words: Vec<Word> = words
             .into_iter()
             .filter(|w| !replaced.iter().any(|r| r.0 <= w.start && w.end <= r.1))
             .collect();
         // A Windows path to nvcc with blanks is one program, not several words.
         let words = if body { words } else { join_spaced_nvcc(words) };
+        // A flag that a make call glued to it computes (`-arch=sm_$(subst .,,$(CC))`) is one
+        // word: the call is rewritten whole or left whole.
+        let words = join_glued_calls(src, words, &replaced);
         // A loop's variable and list are no flags (mapped, they would make it another loop).
         let flag_words_of = |w: &Word| !loops.iter().any(|r| r.0 <= w.start && w.start < r.1);
         if words.is_empty() {
@@ -174,7 +204,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if !flag_words.is_empty() {
             let ctx = context_of(&words);
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
-            let mut arch_done = false;
+            let mut arch_done = appended_to.is_some();
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
             // Past a reference that does not close on the line, a flag that takes a bracket
             // along or writes one (`-code=(` removed) changes where make, and the next run,
@@ -196,8 +226,15 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 mapped = Mapped::default();
             }
             if usage.host_lines.contains(&start) {
-                rocm_path_used |= host_flags(&mut mapped, &texts);
+                rocm_path_used |= host_flags(&mut mapped, &texts, usage.c_lines.contains(&start));
             }
+            gives_targets = mapped.changes.iter().any(|(_, a)| {
+                matches!(a, Action::Replace(v) if v.iter().any(|w| w.starts_with("--offload-arch=")))
+            });
+            let given_at = appended_to.as_ref().map(|(n, l)| {
+                format!("`{n}` already holds the AMD targets, from line {l}: they are listed once")
+            });
+            fold_arch_notes(src, &flag_words, &mut mapped, given_at);
             // What the mapping writes (the value `-Xcompiler=X` unwraps) is a word of the
             // line to the next run: it is rewritten as one now (renames, nvcc).
             for (_, action) in &mut mapped.changes {
@@ -215,6 +252,14 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 .map(|i| flag_words[i].start)
                 .collect();
             text::apply_mapped(sink, src, &flag_words, mapped, Style::Blank);
+        }
+        if let Some((name, op)) = assigned {
+            if gives_targets && appended_to.is_none() {
+                arch_given.push((name.to_string(), stack.clone(), line_no));
+            } else if !gives_targets && op != "+=" {
+                // Set anew: what gave it the targets before no longer counts.
+                arch_given.retain(|g| g.0 != name);
+            }
         }
         // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
         let assigned_name = |w: &Word| {
@@ -245,6 +290,16 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
         }
     }
+    link_name_lists(
+        src,
+        &lines,
+        &recipes,
+        &bodies,
+        &held_lines,
+        &held_vars,
+        sink,
+        opts,
+    );
     if let Some(at) = rdc.unlinked {
         sink.diag_as(
             B_RDC,
@@ -267,6 +322,185 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
 const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-link and \
      --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
      -fgpu-rdc, leave __hip_fatbin undefined";
+
+/// How a Makefile reads a variable, as far as library names in its value go.
+#[derive(Default)]
+struct NameUses {
+    /// A read that makes each word of the value an `-l` flag: `$(X:%=-l%)`,
+    /// `$(addprefix -l,$(X))`, `$(patsubst %,-l%,$(X))`, or `-l$(X)`, shown as written.
+    link: Option<String>,
+    /// `-l$(X)` is among them: the value is one library's name, and no value leaves `-l` alone.
+    glued: bool,
+    /// Another read (`$(X)` in a list of files, `ifeq ($(X),...)`), shown as written.
+    other: Option<String>,
+}
+
+/// How each variable of a Makefile is read (see [`NameUses`]): `$(NAME)`, `${NAME}` and
+/// substitution references `$(NAME:a=b)`; function calls themselves are no variable.
+fn name_uses(src: &str) -> BTreeMap<String, NameUses> {
+    let b = src.as_bytes();
+    let mut out: BTreeMap<String, NameUses> = BTreeMap::new();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'$' && b[i + 1] == b'$' {
+            i += 2;
+            continue;
+        }
+        if b[i] != b'$' || !matches!(b[i + 1], b'(' | b'{') {
+            i += 1;
+            continue;
+        }
+        let at = i;
+        i += 2;
+        let rest = &src[i..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .unwrap_or(rest.len());
+        let Some(close) = closing_paren(src, at + 1) else {
+            continue;
+        };
+        if len == 0 {
+            continue;
+        }
+        let name = &rest[..len];
+        let shown = src[at..=close].to_string();
+        let before = src[..at].trim_end_matches([' ', '\t']);
+        let after = &src[close + 1..];
+        let link = match b[i + len] {
+            b')' | b'}' => {
+                // `-l$(X)`, where `-l` starts a word.
+                let glued = src[..at].strip_suffix("-l").is_some_and(|w| {
+                    w.is_empty() || w.ends_with([' ', '\t', '\n', '=', '"', '\''])
+                });
+                // The call's `$(`, where the reference is its list.
+                let call = ["addprefix -l,", "patsubst %,-l%,"]
+                    .iter()
+                    .find_map(|f| {
+                        let w = before.strip_suffix(f)?;
+                        w.ends_with(['(', '{']).then(|| w.len().checked_sub(2))?
+                    })
+                    .filter(|c| b[*c] == b'$' && after.starts_with([')', '}']));
+                if glued {
+                    let e = out.entry(name.to_string()).or_default();
+                    e.glued = true;
+                    Some(format!("-l{shown}"))
+                } else {
+                    call.map(|c| src[c..close + 2].to_string())
+                }
+            }
+            b':' => (src[i + len + 1..close].trim() == "%=-l%").then(|| shown.clone()),
+            // A function call: its arguments' references are read on their own.
+            _ => continue,
+        };
+        let e = out.entry(name.to_string()).or_default();
+        match link {
+            Some(l) => {
+                e.link.get_or_insert(l);
+            }
+            None => {
+                e.other.get_or_insert(shown);
+            }
+        }
+    }
+    out
+}
+
+/// Library names that the Makefile makes `-l` flags of itself (nccl-tests'
+/// `LIBRARIES += curand nccl` read as `$(LIBRARIES:%=-l%)`, `CUDARTLIB ?= cudart` read as
+/// `-l$(CUDARTLIB)`): in a variable read only that way, each CUDA library's name becomes its HIP
+/// library's, as `-lcurand` does (cudart becomes amdhip64, the HIP runtime, since the `-l` is
+/// written anyway); in one also read otherwise, the names stay, with a warning.
+#[allow(clippy::too_many_arguments)]
+fn link_name_lists(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+    held_lines: &Ranges,
+    held_vars: &BTreeSet<String>,
+    sink: &mut Sink,
+    opts: &BuildOptions,
+) {
+    let uses = name_uses(src);
+    for &(start, end) in lines {
+        if recipes.contains_key(&start)
+            || bodies.contains(&start)
+            || held_lines.iter().any(|l| l.0 == start)
+        {
+            continue;
+        }
+        let line = &src[start..end];
+        let Some((name, value)) = assignment(line) else {
+            continue;
+        };
+        let Some(NameUses {
+            link: Some(link),
+            glued,
+            other,
+        }) = uses.get(name)
+        else {
+            continue;
+        };
+        if held_vars.contains(name) {
+            continue;
+        }
+        let Some(from) = text::offset_in(line, value).map(|o| start + o) else {
+            continue;
+        };
+        let words = text::blank_words(src, from, from + value.len(), true);
+        let mut mapped = Mapped::default();
+        for (k, w) in words.iter().enumerate() {
+            if w.quote.is_some() {
+                continue;
+            }
+            let Some((action, info, message, help)) =
+                flags::map_library_for(&w.text, opts.hip_version)
+            else {
+                continue;
+            };
+            let runtime = matches!(w.text.as_str(), "cudart" | "cudart_static");
+            let (action, message) = match action {
+                Action::Remove if runtime => (
+                    Action::Replace(vec!["amdhip64".into()]),
+                    format!("CUDA library `{}` -> `amdhip64`", w.text),
+                ),
+                a => (a, message),
+            };
+            let why = format!("`{name}` is linked as `-l` flags (`{link}`)");
+            let note = Note {
+                word: k,
+                info,
+                message,
+                help: Some(match help {
+                    Some(h) => format!("{why}; {h}"),
+                    None => why.clone(),
+                }),
+                severity: None,
+            };
+            if info.id == B_LIB_UNMAPPED.id {
+                mapped.notes.push(note);
+                continue;
+            }
+            let left = match (&other, &action) {
+                (Some(o), _) => Some(format!("`{name}` is also read as `{o}`")),
+                (None, Action::Remove) if *glued => Some(format!(
+                    "`{name}` is linked as `-l{}`, which an empty value leaves alone",
+                    link.trim_start_matches("-l")
+                )),
+                _ => None,
+            };
+            if let Some(why) = left {
+                let mut note = note.left_as_is(&w.text, &why);
+                note.severity = Some(crate::diag::Severity::Warning);
+                mapped.notes.push(note);
+                continue;
+            }
+            mapped.changes.push((k, action));
+            mapped.notes.push(note);
+        }
+        text::apply_mapped(sink, src, &words, mapped, Style::Blank);
+    }
+}
 
 /// What [`separate_compilation`] did to a recipe line.
 enum Rdc {
@@ -336,6 +570,13 @@ fn separate_compilation(sink: &mut Sink, rdc: &make_rdc::Plan, start: usize) -> 
     Rdc::Other
 }
 
+/// What a C compiler (`$(CC)`, gcc) given HIP's include path must be told: the ported C
+/// sources that include HIP's library headers do not compile as C (hipport cannot see from the
+/// Makefile which sources it compiles).
+const C_SOURCES_HELP: &str = "a C compiler reads them: HIP's runtime headers compile as C, but \
+     some of HIP's library headers do not (hipRAND's: `unknown type name '__half'`): compile the C \
+     sources that now include one as C++ (g++, or hipcc -x c++)";
+
 /// The definition added to a Makefile whose host compiles and links now name ROCm's directories.
 const ROCM_PATH_DEFAULT: &str = "ROCM_PATH ?= /opt/rocm";
 
@@ -343,8 +584,9 @@ const ROCM_PATH_DEFAULT: &str = "ROCM_PATH ?= /opt/rocm";
 /// would be dropped because hipcc adds HIP's, HIP's are written instead. The CUDA header path
 /// becomes HIP's with the platform macro HIP's headers require
 /// (`-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include`), the library path ROCm's, and `-lcudart`
-/// the HIP runtime, `-lamdhip64`. Returns whether `$(ROCM_PATH)` was written.
-fn host_flags(mapped: &mut Mapped, words: &[&str]) -> bool {
+/// the HIP runtime, `-lamdhip64`. Returns whether `$(ROCM_PATH)` was written. `c`: a C
+/// compiler reads the words, which the include path's finding says (see [`C_SOURCES_HELP`]).
+fn host_flags(mapped: &mut Mapped, words: &[&str], c: bool) -> bool {
     let mut used = false;
     let mut written: BTreeSet<&str> = BTreeSet::new();
     for n in &mut mapped.notes {
@@ -394,9 +636,14 @@ fn host_flags(mapped: &mut Mapped, words: &[&str]) -> bool {
         n.help = Some(if flag == "-l" {
             "this link is not done by hipcc, which would add the HIP runtime itself".into()
         } else {
+            let c = if c && flag != "-L" && flag != "-Wl,-rpath," {
+                format!("; {C_SOURCES_HELP}")
+            } else {
+                String::new()
+            };
             format!(
                 "these flags reach a host compiler or linker, not hipcc: HIP's headers need their \
-                 path and the platform macro (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`)"
+                 path and the platform macro (ROCM_PATH defaults to /opt/rocm: `{ROCM_PATH_DEFAULT}`){c}"
             )
         });
     }
@@ -409,6 +656,10 @@ struct Usage {
     /// of variables such a recipe uses (or that nothing here uses and make's built-in rules
     /// may: any but nvcc's own variables).
     host_lines: BTreeSet<usize>,
+    /// Those of them a C compiler reads: recipes run by `$(CC)`, gcc, cc or clang, the
+    /// assignments of variables they read, and `CFLAGS` where no recipe reads it (make's
+    /// built-in rule for `.c` files does).
+    c_lines: BTreeSet<usize>,
 }
 
 /// The recipe lines of a Makefile, by start offset, each with where its command starts (past
@@ -545,6 +796,7 @@ impl Usage {
         // value of another variable.
         let mut uses: BTreeMap<String, (bool, bool)> = BTreeMap::new();
         let mut host_lines = BTreeSet::new();
+        let (mut c_lines, mut c_vars) = (BTreeSet::new(), BTreeSet::new());
         for (start, line) in recipes {
             let words: Vec<&str> = line.split_whitespace().collect();
             let driver = if hipcc_links.contains(&start) {
@@ -555,11 +807,18 @@ impl Usage {
             if driver != Driver::Device {
                 host_lines.insert(start);
             }
+            let c = driver == Driver::Host && c_compiler(&words, values);
+            if c {
+                c_lines.insert(start);
+            }
             let mut stack = references(line);
             let mut seen = BTreeSet::new();
             while let Some(v) = stack.pop() {
                 if !seen.insert(v.clone()) {
                     continue;
+                }
+                if c {
+                    c_vars.insert(v.clone());
                 }
                 let u = uses.entry(v.clone()).or_default();
                 if driver == Driver::Device {
@@ -583,8 +842,14 @@ impl Usage {
             if host {
                 host_lines.insert(start);
             }
+            if c_vars.contains(&name) || name == "CFLAGS" && !uses.contains_key(&name) {
+                c_lines.insert(start);
+            }
         }
-        Usage { host_lines }
+        Usage {
+            host_lines,
+            c_lines,
+        }
     }
 }
 
@@ -697,9 +962,7 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
         .unwrap_or(l.len());
     let name = &l[..name_end];
     let rest = l[name_end..].trim_start();
-    let op = ["::=", ":=", "?=", "+=", "!=", "="]
-        .iter()
-        .find(|op| rest.starts_with(**op))?;
+    let op = operator_at(rest)?;
     let mut value = rest[op.len()..].trim();
     while let Some(cut) = value.strip_suffix('\\') {
         let end = text::offset_in(line, value).map_or(line.len(), |o| o + value.len());
@@ -709,6 +972,165 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
         value = cut.trim();
     }
     (!name.is_empty()).then_some((name, value))
+}
+
+/// make's assignment operators.
+const ASSIGNMENT_OPS: [&str; 6] = ["::=", ":=", "?=", "+=", "!=", "="];
+
+/// The assignment operator `s` starts with.
+fn operator_at(s: &str) -> Option<&'static str> {
+    ASSIGNMENT_OPS.iter().copied().find(|o| s.starts_with(o))
+}
+
+/// The conditionals around each line of a Makefile, by start offset: for each `ifeq`/`ifneq`/
+/// `ifdef`/`ifndef` it lies in, outermost first, which one (its offset) and which branch of it
+/// (0 before its first `else`). A line whose list starts with another line's is read whenever
+/// that one is.
+type Conditionals = BTreeMap<usize, Nesting>;
+
+/// The conditionals around one line (see [`Conditionals`]).
+type Nesting = Vec<(usize, usize)>;
+
+/// Reads the conditionals of a Makefile (see [`Conditionals`]); recipe lines and macro bodies
+/// hold none of make's.
+fn conditionals(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> Conditionals {
+    let mut out = Conditionals::new();
+    let mut stack: Nesting = Vec::new();
+    for &(start, end) in lines {
+        out.insert(start, stack.clone());
+        if recipes.contains_key(&start) || bodies.contains(&start) {
+            continue;
+        }
+        let mut words = src[start..end].split_whitespace();
+        match words.next().unwrap_or("") {
+            "ifeq" | "ifneq" | "ifdef" | "ifndef" => stack.push((start, 0)),
+            "else" => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+            }
+            "endif" => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The architecture findings of one list of flags (`mapped`, of `words`) made one: a continued
+/// assignment of a `-gencode` per line (nccl-tests' `NVCC_GENCODE`) is one change, the AMD
+/// targets written once, with the lines it spans. `given`: why the list's architecture flags
+/// all go (the variable already holds the targets), which replaces the help.
+fn fold_arch_notes(src: &str, words: &[Word], mapped: &mut Mapped, given: Option<String>) {
+    let arch: Vec<usize> = (0..mapped.notes.len())
+        .filter(|&k| {
+            let n = &mapped.notes[k];
+            n.info.id == B_ARCH.id
+                && n.severity.is_none()
+                && n.message.starts_with("nvcc architecture flag `")
+        })
+        .collect();
+    let Some(&first) = arch.first() else {
+        return;
+    };
+    if let Some(help) = given {
+        for &k in &arch {
+            mapped.notes[k].help = Some(help.clone());
+        }
+    }
+    if arch.len() < 2 {
+        return;
+    }
+    let shown = |m: &str| m.split('`').nth(1).unwrap_or("").to_string();
+    let flags: Vec<String> = arch
+        .iter()
+        .map(|&k| format!("`{}`", shown(&mapped.notes[k].message)))
+        .collect();
+    let to = arch.iter().find_map(|&k| {
+        let m = &mapped.notes[k].message;
+        m.split_once(" -> `")
+            .map(|(_, t)| t.trim_end_matches('`').to_string())
+    });
+    let line = |k: usize| {
+        let at = words[mapped.notes[k].word].start;
+        src[..at].matches('\n').count() + 1
+    };
+    let (a, b) = (line(first), line(arch[arch.len() - 1]));
+    let lines = if a == b {
+        String::new()
+    } else {
+        format!(" (lines {a}-{b})")
+    };
+    let done = match to {
+        Some(to) => format!("-> `{to}`"),
+        None => "removed".to_string(),
+    };
+    let message = format!(
+        "{} nvcc architecture flags{lines}: {} {done}",
+        arch.len(),
+        flags.join(", ")
+    );
+    let help = arch
+        .iter()
+        .find_map(|&k| mapped.notes[k].message.contains(" -> `").then_some(k))
+        .map_or(first, |k| k)
+        .to_owned();
+    let help = mapped.notes[help].help.clone();
+    mapped.notes[first].message = message;
+    mapped.notes[first].help = help;
+    let mut k = 0;
+    mapped.notes.retain(|_| {
+        k += 1;
+        k - 1 == first || !arch.contains(&(k - 1))
+    });
+}
+
+/// The words of the logical line `src[start..end]`, an assignment's cut at its operator
+/// whether or not blanks surround it (see [`split_assignment`]): for the passes that read
+/// every line alike (include directories, relocatable device code).
+pub(super) fn line_words(src: &str, start: usize, end: usize) -> Vec<Word> {
+    let line = &src[start..end];
+    let words = text::blank_words(src, start, end, true);
+    match assignment_op(line).filter(|_| assignment(line).is_some()) {
+        Some(op) => split_assignment(src, words, start + op),
+        None => words,
+    }
+}
+
+/// `words`, the words of a line, with the word that holds the assignment operator at `op` cut
+/// into the name, the operator and the value's words: make needs no blanks around it
+/// (`NVCC=nvcc` is `NVCC = nvcc`), so each is read as it is where they are written. Words are
+/// left as they are where no operator is at `op` (a rule's end) or it lies in a quoted word.
+pub(super) fn split_assignment(src: &str, words: Vec<Word>, op: usize) -> Vec<Word> {
+    let Some(len) = operator_at(&src[op..]).map(str::len) else {
+        return words;
+    };
+    let op_end = op + len;
+    let mut out = Vec::with_capacity(words.len() + 2);
+    for w in words {
+        if w.quote.is_some() || !(w.start <= op && op_end <= w.end) || w.end - w.start == len {
+            out.push(w);
+            continue;
+        }
+        let piece = |s: usize, e: usize| Word {
+            start: s,
+            end: e,
+            text: src[s..e].to_string(),
+            quote: None,
+        };
+        if w.start < op {
+            out.push(piece(w.start, op));
+        }
+        out.push(piece(op, op_end));
+        out.extend(text::blank_words(src, op_end, w.end, true));
+    }
+    out
 }
 
 /// The variables a text reads: `$(NAME)` and `${NAME}`.
@@ -798,13 +1220,39 @@ pub(super) fn driver_word(
     None
 }
 
+/// Whether a host command line (see [`driver_word`]) runs a C compiler: `$(CC)` (make's `cc`
+/// unless set otherwise), gcc, cc, clang.
+fn c_compiler(words: &[&str], values: &BTreeMap<String, String>) -> bool {
+    let Some((_, i)) = driver_word(words, values, 0) else {
+        return false;
+    };
+    let mut w = words[i].trim_start_matches(['@', '-', '+']).to_string();
+    for _ in 0..4 {
+        let var = w
+            .strip_prefix("$(")
+            .and_then(|r| r.strip_suffix(')'))
+            .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+        let Some(var) = var else {
+            break;
+        };
+        match values.get(var).and_then(|v| v.split_whitespace().next()) {
+            Some(first) => w = first.to_string(),
+            None => return var == "CC",
+        }
+    }
+    let prog = w.rsplit('/').next().unwrap_or(&w);
+    matches!(prog, "gcc" | "cc" | "clang") || prog.ends_with("-gcc")
+}
+
 /// Byte ranges of a Makefile.
 type Ranges = Vec<(usize, usize)>;
 
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
 /// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
-/// AMD targets' `--offload-arch=` flags. Returns the ranges replaced, and those of the loops'
-/// variables and lists (from `$(foreach` to the comma before the body).
+/// AMD targets' `--offload-arch=` flags (`$(eval VAR += -gencode ...)` for each, one
+/// `$(eval VAR += --offload-arch=...)`). Returns the ranges replaced, those of the loops'
+/// variables and lists (from `$(foreach` to the comma before the body), and the variables
+/// such an `$(eval` now gives the AMD targets.
 fn foreach_arch_lists(
     src: &str,
     start: usize,
@@ -812,7 +1260,8 @@ fn foreach_arch_lists(
     sink: &mut Sink,
     opts: &BuildOptions,
     values: &BTreeMap<String, String>,
-) -> (Ranges, Ranges) {
+) -> (Ranges, Ranges, Vec<String>) {
+    let mut given = Vec::new();
     // `$(addprefix -Xcompiler ,X)` is rewritten whole, or left whole.
     let mut out = flags::make_addprefix_calls(src, start, end, sink, opts, values);
     let mut loops = Vec::new();
@@ -834,12 +1283,27 @@ fn foreach_arch_lists(
             start + pos + "$(foreach ".len() + head.len() + 1,
         ));
         let body = body.trim();
-        // `$(eval VAR += -gencode ...)` bodies append one flag at a time: their words are mapped
-        // where they stand.
-        if body.starts_with("$(eval") || body.starts_with("${eval") {
+        // `$(eval VAR += -gencode ...)` appends a flag for each architecture: where it appends
+        // architecture flags alone, the loop becomes one append of the AMD targets (mapped
+        // where they stand, the list would be appended once per architecture). Other bodies'
+        // words are mapped where they stand.
+        let eval = ["$(eval ", "${eval "]
+            .iter()
+            .find_map(|o| body.strip_prefix(o))
+            .and_then(|e| e.strip_suffix([')', '}']))
+            .and_then(|e| {
+                let (name, words) = e.split_once("+=")?;
+                let name = name.trim();
+                let plain = !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+                plain.then_some((name, words))
+            });
+        if (body.starts_with("$(eval") || body.starts_with("${eval")) && eval.is_none() {
             continue;
         }
-        let words: Vec<&str> = body.split_whitespace().collect();
+        let words: Vec<&str> = eval.map_or(body, |(_, w)| w).split_whitespace().collect();
         let mut done = false;
         let m = flags::map_words(&words, opts, Context::Nvcc, &mut done);
         let only_arch = !words.is_empty()
@@ -848,6 +1312,10 @@ fn foreach_arch_lists(
                 .all(|n| n.info.id == B_ARCH.id && n.severity.is_none())
             && (0..words.len()).all(|i| m.changes.iter().any(|c| c.0 == i));
         let at = start + pos;
+        if !only_arch && eval.is_some() {
+            // Mapped where they stand.
+            continue;
+        }
         if !only_arch {
             if m.notes.iter().any(|n| n.info.id == B_ARCH.id) {
                 sink.diag_as(
@@ -864,6 +1332,13 @@ fn foreach_arch_lists(
             continue;
         }
         let flags = flags::offload_flags(&opts.offload_arch).join(" ");
+        let flags = match eval {
+            Some((name, _)) => {
+                given.push(name.to_string());
+                format!("$(eval {name} += {flags})")
+            }
+            None => flags,
+        };
         if sink.edit(at, start + close + 1, flags.as_str(), B_ARCH.id) {
             sink.diag(
                 B_ARCH,
@@ -877,7 +1352,7 @@ fn foreach_arch_lists(
             out.push((at, start + close + 1));
         }
     }
-    (out, loops)
+    (out, loops, given)
 }
 
 /// The offset of the first `$(` or `${` of `s` that does not close in it.
@@ -1143,6 +1618,63 @@ pub(super) fn join_spaced_nvcc(mut words: Vec<Word>) -> Vec<Word> {
     words
 }
 
+/// `words` with each word that opens a make reference after other text and does not close it
+/// (`-arch=sm_$(subst` of `-arch=sm_$(subst .,,$(COMPUTE))`) joined with the words up to the
+/// one that closes it: to the shell the call's result is glued to the flag, and a flag cut
+/// inside the call would leave the call's rest (`.,,$(COMPUTE))`) to the shell. A reference
+/// that does not close on the line, or a call over a range already rewritten (`replaced`),
+/// leaves the words as they are; so do words that are no flag or flag's value (`$(foreach`,
+/// `sm,$(SMS),$(eval`), whose arguments are read one by one.
+pub(super) fn join_glued_calls(src: &str, words: Vec<Word>, replaced: &Ranges) -> Vec<Word> {
+    // The depth of references after `t`, starting at `depth`.
+    let depth_after = |t: &str, mut depth: usize| {
+        let b = t.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'(' | b'{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+                b')' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        depth
+    };
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        // A flag (`-arch=sm_$(subst`) or a flag's value (`arch=compute_$(subst`); not the
+        // arguments of a call around it (`sm,$(SMS),$(eval`), nor an `$(eval`, whose words
+        // are make's statements.
+        let glued = w.quote.is_none()
+            && w.text
+                .find('$')
+                .is_some_and(|d| d > 0 && (w.text.starts_with('-') || w.text[..d].contains('=')))
+            && !w.text.contains("$(eval")
+            && !w.text.contains("${eval");
+        let mut depth = if glued { depth_after(&w.text, 0) } else { 0 };
+        let mut k = i;
+        while depth > 0 && k + 1 < words.len() && words[k + 1].quote.is_none() {
+            k += 1;
+            depth = depth_after(&words[k].text, depth);
+        }
+        let (start, end) = (w.start, words[k].end);
+        let over_replaced = replaced.iter().any(|r| r.0 < end && start < r.1);
+        if k == i || depth > 0 || over_replaced {
+            out.push(w.clone());
+            i += 1;
+            continue;
+        }
+        out.push(Word {
+            start,
+            end,
+            text: src[start..end].to_string(),
+            quote: None,
+        });
+        i = k + 1;
+    }
+    out
+}
+
 /// Whether a word names the nvcc driver (`nvcc`, `/usr/local/cuda/bin/nvcc`,
 /// `C:/CUDA/v11.8/bin/nvcc.exe`).
 pub(super) fn is_nvcc(w: &str) -> bool {
@@ -1353,7 +1885,7 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
 /// behind `$(CURDIR)/` or `$(PWD)/`; paths behind other variables are not read.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     for (start, end) in logical_lines(src) {
-        let words = text::blank_words(src, start, end, true);
+        let words = line_words(src, start, end);
         for (i, w) in words.iter().enumerate() {
             let flag = ["-I", "-iquote", "-isystem"]
                 .into_iter()
@@ -2012,9 +2544,51 @@ mod tests {
                 ..Default::default()
             },
         );
+        assert_eq!(out, "$(eval GENCODE += --offload-arch=gfx942)\n");
+        // A body with other flags is mapped where it stands.
+        let src = "$(foreach sm,$(SMS),$(eval GENCODE += -lineinfo -gencode arch=compute_$(sm),code=sm_$(sm)))\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx942".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            run_fixed(src, &opts),
+            "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=gfx942))\n"
+        );
+    }
+
+    #[test]
+    fn the_amd_targets_are_appended_once() {
+        let src = "SMS ?= 70 80\nifeq ($(GF),)\n$(foreach sm,$(SMS),$(eval GF += -gencode arch=compute_$(sm),code=sm_$(sm)))\nifeq ($(SMS),)\nGF += -gencode arch=compute_50,code=compute_50\nendif\nHI := $(lastword $(sort $(SMS)))\nifneq ($(HI),)\nGF += -gencode arch=compute_$(HI),code=compute_$(HI)\nendif\nendif\nifeq ($(X),1)\nG2 += -arch=sm_70\nelse\nG2 += -arch=sm_80\nendif\nG3 = -arch=sm_70\nG3 = -O2\nG3 += -arch=sm_80\nk.o: k.cu\n\tnvcc $(GF) $(G2) $(G3) -c k.cu\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx942".into()],
+            ..Default::default()
+        };
+        let (out, diags) = run(src, &opts);
         assert_eq!(
             out,
-            "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=gfx942))\n"
+            "SMS ?= 70 80\nifeq ($(GF),)\n$(eval GF += --offload-arch=gfx942)\nifeq ($(SMS),)\nGF +=\nendif\nHI := $(lastword $(sort $(SMS)))\nifneq ($(HI),)\nGF +=\nendif\nendif\nifeq ($(X),1)\nG2 += --offload-arch=gfx942\nelse\nG2 += --offload-arch=gfx942\nendif\nG3 = --offload-arch=gfx942\nG3 = -O2\nG3 += --offload-arch=gfx942\nk.o: k.cu\n\thipcc $(GF) $(G2) $(G3) -c k.cu\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B009"
+                && d.line == 5
+                && d.help.as_deref().is_some_and(|h| h.contains("from line 3"))),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &opts).0, out);
+    }
+
+    #[test]
+    fn one_note_for_the_architecture_flags_of_one_assignment() {
+        let src = "NVCC_GENCODE ?= -gencode=arch=compute_60,code=sm_60 \\\n  -gencode=arch=compute_70,code=sm_70 \\\n  -gencode=arch=compute_80,code=sm_80\nk.o: k.cu\n\tnvcc $(NVCC_GENCODE) -c k.cu\n";
+        let (_, diags) = run(src, &BuildOptions::default());
+        let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
+        assert_eq!(arch.len(), 1, "{diags:?}");
+        assert!(
+            arch[0].message.starts_with(
+                "3 nvcc architecture flags (lines 1-3): `-gencode=arch=compute_60,code=sm_60`, "
+            ),
+            "{diags:?}"
         );
     }
 
@@ -2084,5 +2658,85 @@ mod tests {
         let src = "p: k.o\n\t-rdc= g++ k.o\nk.o:\n\tnvcc -dc k.cu\n";
         let out = run_fixed(src, &BuildOptions::default());
         assert!(out.contains("\thipcc -fgpu-rdc --hip-link k.o\n"), "{out}");
+    }
+
+    #[test]
+    fn assignments_without_blanks_around_the_operator_are_ported() {
+        let src = "NVCC=nvcc\nN2:=$(CUDA_PATH)/bin/nvcc\nN3?=${CUDAPATH}/bin/nvcc\nNVCCFLAGS+=-O3 -ptx\nCFLAGS=-I/usr/local/cuda/include -O2\nk.o: NVCC=nvcc\nk.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -c k.cu\nh.o: h.c\n\tgcc $(CFLAGS) -c h.c\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "ROCM_PATH ?= /opt/rocm\nNVCC=hipcc\nN2:=hipcc\nN3?=hipcc\nNVCCFLAGS+=-O3 -ptx\nCFLAGS=-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -O2\nk.o: NVCC=hipcc\nk.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -c k.cu\nh.o: h.c\n\tgcc $(CFLAGS) -c h.c\n"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B003" && d.line == 4),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+        // Relocatable device code set so is planned as with blanks: the link becomes hipcc's.
+        let src = "NVCCFLAGS=-dc\napp: a.o\n\tg++ -o app a.o\na.o: a.cu\n\tnvcc $(NVCCFLAGS) a.cu -o a.o\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -fgpu-rdc --hip-link "), "{out}");
+    }
+
+    #[test]
+    fn a_flag_a_make_call_computes_is_rewritten_with_the_whole_call() {
+        let src = "C ?= 7.0\n$(eval EF += -arch=sm_$(subst .,,$(C)))\nGF := -gencode arch=compute_$(subst .,,$(C)),code=sm_$(subst .,, $(C))\n%.o: %.cu\n\t${NVCC} -arch=compute_$(subst .,,${C}) -c $< -o $@\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            ..Default::default()
+        };
+        let out = run_fixed(src, &opts);
+        assert_eq!(
+            out,
+            "C ?= 7.0\n$(eval EF += --offload-arch=gfx90a)\nGF := --offload-arch=gfx90a\n%.o: %.cu\n\t${NVCC} --offload-arch=gfx90a -c $< -o $@\n"
+        );
+        // A call that does not close on the line, or a flag that only starts with one, stays.
+        let src = "F := -I$(shell dirname $(CURDIR))/include $(foreach d,$(D),-I$(d))\n";
+        assert_eq!(run_fixed(src, &opts), src);
+    }
+
+    #[test]
+    fn library_names_the_makefile_links_as_l_flags_are_mapped() {
+        let src = "RT ?= cudart\nLIBRARIES += curand nccl nvToolsExt culibos\nLDLIBS := -l$(RT) $(LIBRARIES:%=-l%) $(addprefix -l,$(M))\nM = cublas nvidia-ml\nB = cufft\nC = cudadevrt\nifeq ($(B),cufft)\nLDLIBS += -l$(B) -l$(C)\nendif\napp: app.o\n\tg++ -o $@ $^ $(LDLIBS)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "RT ?= amdhip64\nLIBRARIES += hiprand rccl roctx64\nLDLIBS := -l$(RT) $(LIBRARIES:%=-l%) $(addprefix -l,$(M))\nM = hipblas nvidia-ml\nB = cufft\nC = cudadevrt\nifeq ($(B),cufft)\nLDLIBS += -l$(B) -l$(C)\nendif\napp: app.o\n\tg++ -o $@ $^ $(LDLIBS)\n"
+        );
+        let at = |id: &str, line: usize, sev: crate::diag::Severity| {
+            diags
+                .iter()
+                .any(|d| d.id == id && d.line == line && d.severity == sev)
+        };
+        use crate::diag::Severity::{Error, Note, Warning};
+        assert!(
+            at("B004", 1, Note) && at("B004", 2, Note) && at("B004", 4, Note),
+            "{diags:?}"
+        );
+        // nvidia-ml has no HIP library; B is also read by ifeq; C's -l$(C) needs a name.
+        assert!(
+            at("B005", 4, Error) && at("B004", 5, Warning) && at("B004", 6, Warning),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    #[test]
+    fn hip_include_paths_for_a_c_compiler_say_which_headers_c_cannot_compile() {
+        let src = "CC = gcc\nCFLAGS = -I/usr/local/cuda/include\nCXXFLAGS = -I/usr/local/cuda/include\nOPTS=-I/usr/local/cuda/include\nrng.o: rng.c\n\t$(CC) $(CFLAGS) -c rng.c\nm.o: m.cpp\n\tg++ $(CXXFLAGS) -c m.cpp\nc.o: c.c\n\tcc $(OPTS) -c c.c\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("CFLAGS = -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n"),
+            "{out}"
+        );
+        let c_help = |line: usize| {
+            diags.iter().any(|d| {
+                d.id == "B006"
+                    && d.line == line
+                    && d.help.as_deref().is_some_and(|h| h.contains("hipRAND"))
+            })
+        };
+        assert!(c_help(2) && !c_help(3) && c_help(4), "{diags:#?}");
     }
 }

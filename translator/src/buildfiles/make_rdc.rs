@@ -423,7 +423,8 @@ fn stub(
 /// it (`-Xcompiler=-rdc=true` is `-fgpu-rdc`).
 fn first_rdc_word(src: &str, lines: &[(usize, usize)], opts: &BuildOptions) -> Option<usize> {
     for &(start, end) in lines {
-        let words = text::blank_words(src, start, end, true);
+        // `NVCCFLAGS=-dc` is `NVCCFLAGS = -dc`.
+        let words = make::line_words(src, start, end);
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         let mapped = make::applied(
             &flags::map_words(&texts, opts, Context::Any, &mut false),

@@ -539,7 +539,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, cudnn -> MIOpen,\n\
                   nccl -> rccl, nvToolsExt -> roctx64. cudart is dropped because hipcc links the HIP\n\
                   runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
-                  ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host.",
+                  ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host.\n\
+                  A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
+                  $(addprefix -l,$(LIBS)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
+                  the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
+                  finding is a warning: change them by hand where they are link names.",
     },
     DiagInfo {
         id: "B005",
