@@ -1165,7 +1165,10 @@ one row see both:
 row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with width \
 `warpSize` = 64). An error.
 - `__shfl_up_sync`/`__shfl_down_sync`: lanes at a row's edge read the other row, where CUDA \
-returns their own value. A warning: reductions that use lane 0's result are unaffected.
+returns their own value. A warning; not reported where the code shows it is unaffected: a \
+reduction tree (the distance halving from at most 16) whose result only each row's lane 0 reads \
+(`threadIdx.x == 0`, a lane `% 32 == 0`, through a helper's return too) or broadcasts from \
+lane 0 (reported there), and shifts guarded to stay in the row.
 - `__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`: the vote covers both rows. An \
 error.
 

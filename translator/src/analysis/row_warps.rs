@@ -751,6 +751,10 @@ fn at_most(a: &Analyzer, call: Node, offset: Node, limit: i64) -> bool {
     if let Some(v) = a.eval(offset) {
         return (0..=limit).contains(&v);
     }
+    // `1 << i`: at most `limit` while `i` is at most its log2.
+    if let Some(exp) = power_of_two(a, offset) {
+        return limit >= 1 && at_most(a, call, exp, i64::from(limit.ilog2()));
+    }
     if offset.kind_name() != "identifier" {
         return false;
     }
@@ -794,6 +798,17 @@ fn at_most(a: &Analyzer, call: Node, offset: Node, limit: i64) -> bool {
         }
 }
 
+/// The exponent of a power of two written `1 << i` (`1u << i`, in parentheses or not).
+fn power_of_two<'t>(a: &Analyzer, n: Node<'t>) -> Option<Node<'t>> {
+    let n = unparen(n);
+    (n.kind_name() == "binary_expression"
+        && n.field(FIELDS.operator).map(|o| a.text(o)) == Some("<<")
+        && n.field(FIELDS.left).and_then(|l| a.eval(l)) == Some(1))
+    .then(|| n.field(FIELDS.right))
+    .flatten()
+    .map(unparen)
+}
+
 /// Whether the `__shfl_up` (`up`) or `__shfl_down` `call` by `delta` stays in 32-lane segments
 /// by its guards: the delta is below 32, the result goes to a variable, and every later read of
 /// that variable in the enclosing block sits where a segment lane index (`x & 31`, `x % 32`)
@@ -807,6 +822,17 @@ pub(super) fn guarded_shift<'t>(
     delta: Node<'t>,
     up: bool,
 ) -> bool {
+    guarded_shift_in(a, call, delta, up, false)
+}
+
+/// [`guarded_shift`], in a kernel whose blocks are 32 threads wide when `rows` is set.
+fn guarded_shift_in<'t>(
+    a: &Analyzer<'_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+    up: bool,
+    rows: bool,
+) -> bool {
     if !below_32(a, call, delta) {
         return false;
     }
@@ -819,6 +845,7 @@ pub(super) fn guarded_shift<'t>(
         delta,
         up,
         tree: false,
+        rows,
     };
     let Some(var) = assigned_variable(a, call, parent) else {
         let tree = Guard {
@@ -1103,10 +1130,13 @@ fn down_tree<'t>(
     call: Node<'t>,
     delta: Node<'t>,
 ) -> bool {
-    if delta.kind_name() != "identifier" || !at_most(a, call, delta, 16) {
+    // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one.
+    let exp = power_of_two(a, delta);
+    let var = exp.unwrap_or(delta);
+    if var.kind_name() != "identifier" || !at_most(a, call, delta, 16) {
         return false;
     }
-    let o = a.text(delta);
+    let o = a.text(var);
     let ancestors = crate::parse::ancestors(call);
     let Some(lp) = ancestors.iter().find(|p| {
         p.kind_name() == "for_statement"
@@ -1115,13 +1145,20 @@ fn down_tree<'t>(
     }) else {
         return false;
     };
-    // Halving: `o /= 2`, `o >>= 1`, `o = o / 2`.
+    // Halving: `o /= 2`, `o >>= 1`, `o = o / 2`; for `1 << i`, `i--`, `--i`, `i -= 1`.
     let halves = lp.field(FIELDS.update).is_some_and(|u| {
         let t = squash(a.text(u));
-        t == format!("{o}/=2")
-            || t == format!("{o}>>=1")
-            || t == format!("{o}={o}/2")
-            || t == format!("{o}={o}>>1")
+        if exp.is_some() {
+            t == format!("{o}--")
+                || t == format!("--{o}")
+                || t == format!("{o}-=1")
+                || t == format!("{o}={o}-1")
+        } else {
+            t == format!("{o}/=2")
+                || t == format!("{o}>>=1")
+                || t == format!("{o}={o}/2")
+                || t == format!("{o}={o}>>1")
+        }
     });
     if !halves {
         return false;
@@ -1167,6 +1204,9 @@ struct Guard<'x, 'a, 't> {
     /// reported on its own (see [`segment_broadcast`]), not a reason to call the code
     /// wavefront code.
     tree: bool,
+    /// The kernel's blocks are 32 threads wide (H048's rows): `threadIdx.x` is then a lane of
+    /// the row, and `threadIdx.x == 0` each row's lane 0.
+    rows: bool,
 }
 
 impl Guard<'_, '_, '_> {
@@ -1213,13 +1253,23 @@ impl Guard<'_, '_, '_> {
         if op == "&&" {
             return self.holds(l) || self.holds(r);
         }
-        if self.below_distance(l, op, r) {
+        if self.below_distance(l, op, r) || (op == "==" && self.block_lane_0(l, r)) {
             return true;
         }
         let Some((lane, op, bound)) = self.lane_first(l, op, r) else {
             return false;
         };
         self.in_segment(lane, op, bound)
+    }
+
+    /// `threadIdx.x == 0` (or `tid == 0`) for a down shuffle in blocks 32 threads wide: each
+    /// row's lane 0, which reads below 32 whatever the distance. (In wider blocks it is one
+    /// thread reading a reduction its author may have meant for the whole wavefront.)
+    fn block_lane_0(&self, l: Node, r: Node) -> bool {
+        let zero = |n: Node| self.a.eval(n) == Some(0);
+        self.rows
+            && !self.up
+            && (self.thread_index(l) && zero(r) || self.thread_index(r) && zero(l))
     }
 
     /// The comparison `l op r` written with the lane (or lane plus distance) on the left.
@@ -1246,6 +1296,9 @@ impl Guard<'_, '_, '_> {
         };
         if op == "||" {
             return self.fails(l) || self.fails(r);
+        }
+        if op == "!=" && self.block_lane_0(l, r) {
+            return true;
         }
         let Some((lane, op, bound)) = self.lane_first(l, op, r) else {
             return false;
@@ -1842,7 +1895,7 @@ fn calls_in(body: Node) -> Vec<Node> {
 }
 
 /// Reports call `c` of `name` when it is a warp operation that crosses rows.
-fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) {
+fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launch) {
     let base = name.trim_end_matches("_sync");
     let sync = usize::from(name.ends_with("_sync"));
     let (severity, what, help) = match base {
@@ -1855,6 +1908,10 @@ fn warp_op(a: &mut Analyzer, c: Node, name: &str, launch: &Launch) {
                     return;
                 }
             } else if argv.len() < 2 + sync {
+                return;
+            } else if base == "__shfl_down" && guarded_shift_in(a, c, argv[1 + sync], false, true) {
+                // A reduction whose result only each row's lane 0 reads (or a guarded shift)
+                // never reads the other row where it matters.
                 return;
             }
             let (severity, what) = if base == "__shfl" {

@@ -2854,6 +2854,26 @@ fn h047_stays_silent_where_another_min_is_in_play() {
 
 // H048 ---------------------------------------------------------------------------------------
 
+/// llm-awq's GEMV: a down-shuffle tree (`1 << i`, `i` from 4 down) in a helper whose result
+/// only each row's `threadIdx.x == 0` reads is right on 64-lane wavefronts: no H048. Read by
+/// every lane of the row, it is reported.
+#[test]
+fn h048_row_reduction_read_at_each_rows_lane_0() {
+    let src = "__device__ float warp_sum(float s) {\n\
+               \x20 for (int i = 4; i >= 0; i--) s += __shfl_down_sync(0xffffffff, s, 1 << i);\n\
+               \x20 return s;\n}\n\
+               __global__ void rows(const float* x, float* out) {\n\
+               \x20 float s = warp_sum(x[threadIdx.y * 32 + threadIdx.x]);\n\
+               \x20 if (threadIdx.x == 0) out[threadIdx.y] = s;\n}\n\
+               void launch(const float* x, float* out) { dim3 t(32, 4); rows<<<1, t>>>(x, out); }\n";
+    assert!(lines_of(src, "H048").is_empty(), "{:?}", run(src));
+    let every = src.replace(
+        "if (threadIdx.x == 0) out[threadIdx.y] = s;",
+        "out[threadIdx.y * 32 + threadIdx.x] = s;",
+    );
+    assert_eq!(lines_of(&every, "H048"), vec![2]);
+}
+
 #[test]
 fn h048_warp_wide_blocks_with_rows() {
     let src = "__device__ float bcast(float v) { return __shfl_sync(0xffffffff, v, 0); }\n\
