@@ -323,14 +323,16 @@ persistent kernel with a work queue), or flatten the recursion.",
 pub const TEXTURE_REFERENCE: DiagInfo = DiagInfo {
     id: "H013",
     name: "texture-reference",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "Texture or surface references (texture<>, surface<>, cudaBindTexture)",
     explain: "\
 Texture and surface references (`texture<T, dim, mode>` globals bound with `cudaBindTexture*`, \
 read with `tex1Dfetch(ref, i)`; `surface<>`) were removed in CUDA 12, and HIP's `hipTexRef*` API is \
 deprecated (this report takes the place of T004's deprecation warning on `cudaBindTexture` and \
 friends); texture support also depends on `hipDeviceAttributeImageSupport` (absent when \
-`__HIP_NO_IMAGE_SUPPORT` is set).
+`__HIP_NO_IMAGE_SUPPORT` is set). HIP still builds them (HIP 5.2.3 to 7.x, with deprecation \
+warnings), so the declaration of each reference is a warning and its uses (binding, fetches) are \
+notes.
 
 Fix: use texture objects (`cudaTextureObject_t` / `hipTextureObject_t`), or, when the texture was \
 used only for cached read-only loads, plain loads through a `const __restrict__` pointer or \

@@ -3144,9 +3144,10 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         "cudaBindTexture" | "cudaBindTexture2D" | "cudaBindTextureToArray"
         | "cudaBindTextureToMipmappedArray" | "cudaUnbindTexture" | "cudaGetTextureReference"
         | "cudaGetTextureAlignmentOffset" | "cudaBindSurfaceToArray" | "cudaGetSurfaceReference" => {
+            // A use of a reference its declaration reports (a warning: HIP still builds them).
             a.report(
                 &TEXTURE_REFERENCE,
-                Severity::Error,
+                Severity::Note,
                 n,
                 format!("`{name}` works on texture/surface references, deprecated in HIP and removed in CUDA 12"),
                 Some("use texture objects (cudaCreateTextureObject), or plain `const __restrict__` loads".into()),
@@ -3163,7 +3164,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             if is_ref {
                 a.report(
                     &TEXTURE_REFERENCE,
-                    Severity::Error,
+                    Severity::Note,
                     n,
                     format!("`{name}` reads through a texture/surface reference"),
                     Some("pass a cudaTextureObject_t instead, or read the array directly".into()),
@@ -5020,9 +5021,9 @@ fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             if matches!(name, "texture" | "surface") {
                 a.report(
                     &TEXTURE_REFERENCE,
-                    Severity::Error,
+                    Severity::Warning,
                     n,
-                    format!("`{}` declares a {name} reference: removed in CUDA 12 and deprecated in HIP", snippet(a.text(ty))),
+                    format!("`{}` declares a {name} reference: removed in CUDA 12 and deprecated in HIP, which still builds it", snippet(a.text(ty))),
                     Some("use a texture object (cudaTextureObject_t), or read the array through a `const __restrict__` pointer".into()),
                     vec![],
                 );
