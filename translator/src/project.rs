@@ -1028,9 +1028,11 @@ impl OutputFiles {
         }
         let mut w = cache::W(Vec::new());
         w.stamp(stamp);
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
         let mut line = String::with_capacity(w.0.len() * 2 + rel.len() + 2);
-        for b in &w.0 {
-            line.push_str(&format!("{b:02x}"));
+        for &b in &w.0 {
+            line.push(char::from(DIGITS[usize::from(b >> 4)]));
+            line.push(char::from(DIGITS[usize::from(b & 15)]));
         }
         line.push('\t');
         line.push_str(rel);
