@@ -330,13 +330,16 @@ fn platform_test(text: &[u8]) -> bool {
 /// Whether `text` `#define`s a macro only nvcc defines (a HIP shim's `#define __CUDA_ARCH__
 /// 1300`), which then counts as defined in the files that include it.
 fn defines_cuda_only(text: &[u8]) -> bool {
-    crate::analysis::CUDA_ONLY_MACROS.iter().any(|name| {
-        memchr::memmem::find_iter(text, name.as_bytes()).any(|at| {
-            let line = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
-            let before = text[line..at].trim_ascii();
-            before.starts_with(b"#") && before[1..].trim_ascii_start() == b"define"
+    let names = crate::analysis::CUDA_ONLY_MACROS.iter();
+    names
+        .chain(crate::analysis::LIBRARY_VERSION_MACROS)
+        .any(|name| {
+            memchr::memmem::find_iter(text, name.as_bytes()).any(|at| {
+                let line = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+                let before = text[line..at].trim_ascii();
+                before.starts_with(b"#") && before[1..].trim_ascii_start() == b"define"
+            })
         })
-    })
 }
 
 /// The texts without which a header has no warp operation H001 reads (shuffles, votes and

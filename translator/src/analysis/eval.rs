@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use super::{Decls, Macros};
 
-/// Macros that nvcc or CUDA's library headers define and hipcc with HIP's headers does not:
-/// they read as 0 in `#if`.
+/// Macros that nvcc defines and hipcc does not: they read as 0 in `#if` (with
+/// [`LIBRARY_VERSION_MACROS`]).
 pub(crate) const CUDA_ONLY_MACROS: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
@@ -24,8 +24,12 @@ pub(crate) const CUDA_ONLY_MACROS: &[&str] = &[
     "__NVCOMPILER",
     "__HIP_PLATFORM_NVIDIA__",
     "__HIP_PLATFORM_NVCC__",
-    // Defined by CUDA's library headers, whose HIP counterparts (hip_bf16.h, MIOpen, hipBLAS,
-    // hipSPARSE, hipFFT, hipRAND, hipSOLVER) define other names or none.
+];
+
+/// Version macros of CUDA's library headers, whose HIP counterparts (hip_bf16.h, MIOpen,
+/// hipBLAS, hipSPARSE, hipFFT, hipRAND, hipSOLVER) define other names or none: undefined under
+/// hipcc as [`CUDA_ONLY_MACROS`] are.
+pub(crate) const LIBRARY_VERSION_MACROS: &[&str] = &[
     "__CUDA_BF16_TYPES_EXIST__",
     "CUDNN_MAJOR",
     "CUDNN_MINOR",
@@ -103,7 +107,7 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
         // The build defines it (PyTorch's ROCm build defines USE_ROCM; plain hipcc does not),
         // a CUDA macro too where the build says so (`-D __CUDA_ARCH__=800` for a HIP shim).
         Some(true)
-    } else if CUDA_ONLY_MACROS.contains(&name) {
+    } else if CUDA_ONLY_MACROS.contains(&name) || LIBRARY_VERSION_MACROS.contains(&name) {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) {
         Some(true)

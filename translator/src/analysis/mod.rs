@@ -33,7 +33,7 @@ use crate::edit::Edit;
 use crate::parse::{Flat, KindName, KindTable};
 
 pub use catalog::DIAGS;
-pub(crate) use eval::CUDA_ONLY_MACROS;
+pub(crate) use eval::{CUDA_ONLY_MACROS, LIBRARY_VERSION_MACROS};
 pub use merge::merge_restated;
 pub use python::analyze_python;
 pub(crate) use python::rocm_define_macros;
@@ -398,7 +398,8 @@ impl HipccView {
     pub fn decided(&self) -> Vec<Define> {
         let mut out: Vec<Define> = Vec::new();
         for (name, defs) in &self.macros.by_name {
-            let cuda_only = eval::CUDA_ONLY_MACROS.contains(&name.as_str());
+            let cuda_only = eval::CUDA_ONLY_MACROS.contains(&name.as_str())
+                || eval::LIBRARY_VERSION_MACROS.contains(&name.as_str());
             if defs.iter().any(|d| d.function_like)
                 || !(cuda_only || defs.iter().any(|d| d.conditional))
             {

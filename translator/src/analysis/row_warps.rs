@@ -119,28 +119,28 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
 }
 
-/// Text that names a warp-level operation: a shuffle, vote, lane mask query, warp barrier,
-/// match or reduce builtin, a cooperative-groups tile, a CUB warp primitive, or inline assembly
-/// (PTX has its own).
+/// Warp-level operations by the text that names them: shuffles, votes, lane mask queries, warp
+/// barriers, match and reduce builtins, cooperative-groups tiles.
+pub(super) const WARP_OPS: &[&str] = &[
+    "__shfl",
+    "__ballot",
+    "__any",
+    "__all",
+    "__activemask",
+    "__syncwarp",
+    "__match_",
+    "__reduce_",
+    "tiled_partition",
+    "thread_block_tile",
+];
+
+/// Text that names a warp-level operation ([`WARP_OPS`], `__lane_id`, a CUB warp primitive,
+/// or inline assembly: PTX has its own).
 fn names_warp_op(text: &[u8]) -> bool {
-    const OPS: &[&str] = &[
-        "__shfl",
-        "__ballot",
-        "__any",
-        "__all",
-        "__activemask",
-        "__syncwarp",
-        "__match",
-        "__reduce_",
-        "__lane_id",
-        "tiled_partition",
-        "thread_block_tile",
-        "WarpReduce",
-        "WarpScan",
-        "WarpExchange",
-        "asm",
-    ];
-    OPS.iter()
+    const MORE: &[&str] = &["__lane_id", "WarpReduce", "WarpScan", "WarpExchange", "asm"];
+    WARP_OPS
+        .iter()
+        .chain(MORE)
         .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
 }
 

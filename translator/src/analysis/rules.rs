@@ -74,7 +74,8 @@ const BALLOTS: &[&str] = &[
     "__match_all_sync",
 ];
 
-/// Version macros of CUDA and of its libraries (H010); `__CUDA_ARCH__` is H011.
+/// Version macros of CUDA (H010, with those of its libraries, [`eval::LIBRARY_VERSION_MACROS`]);
+/// `__CUDA_ARCH__` is H011.
 const VERSION_MACROS: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
@@ -83,26 +84,6 @@ const VERSION_MACROS: &[&str] = &[
     "__CUDACC_VER_BUILD__",
     "__CUDA_API_VER_MAJOR__",
     "__CUDA_API_VER_MINOR__",
-    "__CUDA_BF16_TYPES_EXIST__",
-    "CUDNN_MAJOR",
-    "CUDNN_MINOR",
-    "CUDNN_PATCHLEVEL",
-    "CUDNN_VERSION",
-    "CUBLAS_VER_MAJOR",
-    "CUBLAS_VER_MINOR",
-    "CUBLAS_VER_PATCH",
-    "CUBLAS_VERSION",
-    "CUSPARSE_VER_MAJOR",
-    "CUSPARSE_VER_MINOR",
-    "CUSPARSE_VERSION",
-    "CUFFT_VER_MAJOR",
-    "CUFFT_VER_MINOR",
-    "CUFFT_VERSION",
-    "CURAND_VER_MAJOR",
-    "CURAND_VERSION",
-    "CUSOLVER_VER_MAJOR",
-    "CUSOLVER_VER_MINOR",
-    "CUSOLVER_VERSION",
 ];
 
 /// The rule group of each node kind `visit` has rules for: most nodes (punctuation, keywords,
@@ -1865,28 +1846,9 @@ fn warp_code(a: &Analyzer, n: Node) -> bool {
 /// Whether source text mentions warp-level operations or lane/warp quantities (the markers are
 /// ASCII, so bytes that are not UTF-8 neither make nor hide one).
 pub(super) fn has_warp_markers(text: &[u8]) -> bool {
-    const MARKERS: &[&str] = &[
-        "__shfl",
-        "__ballot",
-        "__any",
-        "__all",
-        "__activemask",
-        "__syncwarp",
-        "__match_",
-        "__reduce_",
-        "warpSize",
-        "tiled_partition",
-        "thread_block_tile",
-        "lane",
-        "Lane",
-        "warp",
-        "Warp",
-        "WARP",
-        "LANE",
-    ];
-    MARKERS
-        .iter()
-        .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
+    const QUANTITIES: &[&str] = &["warpSize", "lane", "Lane", "warp", "Warp", "WARP", "LANE"];
+    let found = |m: &&str| memchr::memmem::find(text, m.as_bytes()).is_some();
+    super::row_warps::WARP_OPS.iter().any(found) || QUANTITIES.iter().any(found)
 }
 
 /// A variable whose initializer reads `threadIdx` (e.g. `int tid = threadIdx.x;`).
@@ -5306,7 +5268,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         (u.contains("HIP") || u.contains("ROCM")) && id != "__HIP_PLATFORM_HCC__"
     });
     let version = ids.iter().find(|(id, _)| {
-        !hip_aware && VERSION_MACROS.contains(&id.as_str()) && undefined_for_hipcc(a, id)
+        !hip_aware
+            && (VERSION_MACROS.contains(&id.as_str())
+                || eval::LIBRARY_VERSION_MACROS.contains(&id.as_str()))
+            && undefined_for_hipcc(a, id)
     });
     let version_outcome = version.map(|(id, _)| outcome(id));
     let arch_outcome = outcome("__CUDA_ARCH__");
