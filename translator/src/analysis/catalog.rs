@@ -47,7 +47,10 @@ under a test of the target's wavefront size or architecture (`#if __AMDGCN_WAVEF
 the `#else` of `#ifdef __GFX9__`). So is one that the \
 file's functions name without any warp-level work (no shuffle, vote, warp barrier, match, \
 cooperative-groups tile, CUB warp primitive or inline assembly, in them or in what they call or \
-the macros they use, and the constant not passed to a function defined elsewhere): there the 32 \
+the macros they use, and the constant not passed to a function defined elsewhere), or whose warp-level work the constant \
+does not reach (no statement that names it, or a variable set from it by arithmetic such as \
+`lane = tid % WARP_SIZE`, also names a warp operation, a function doing one, or a variable \
+holding one's result; a load stride beside an unrelated reduction): there the 32 \
 is a block's extent or a group of threads sharing a table, right on 64-lane wavefronts, and \
 `warpSize` in its place would change what the code computes. The functions called may \
 be defined in a project header the file includes with quotes (a `.cuh` with the reduction, a \

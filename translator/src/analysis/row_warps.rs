@@ -152,11 +152,13 @@ fn names_warp_op(text: &[u8]) -> bool {
 /// of the file names, or that a header's device helper names, keeps its finding: users
 /// elsewhere may do the warp work.
 fn idle_constants(a: &mut Analyzer) {
-    let defs: Vec<(&str, std::ops::Range<usize>)> = a
+    let nodes: Vec<(&str, Node)> = a
         .funcs
         .iter()
-        .filter_map(|f| Some((a.function_name(f.node)?, f.node.byte_range())))
+        .filter_map(|f| Some((a.function_name(f.node)?, f.node)))
         .collect();
+    let defs: Vec<(&str, std::ops::Range<usize>)> =
+        nodes.iter().map(|(n, f)| (*n, f.byte_range())).collect();
     let in_function = |at: usize| defs.iter().any(|(_, r)| r.contains(&at));
     let header = !matches!(
         a.file.rsplit_once('.').map_or("", |(_, e)| e),
@@ -218,7 +220,16 @@ fn idle_constants(a: &mut Analyzer) {
             header && memchr::memmem::find(head, b"__global__").is_none()
         };
         let busy = users.iter().any(|(f, r)| {
-            helper_for_others(r) || warp_work(a, f, r, &defs, &warp_macros, &names, &mut memo, 0)
+            helper_for_others(r)
+                || warp_work(a, f, r, &defs, &warp_macros, &names, &mut memo, 0) && {
+                    let node = nodes
+                        .iter()
+                        .find(|(_, n)| n.byte_range() == *r)
+                        .map(|x| x.1);
+                    node.is_none_or(|node| {
+                        feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
+                    })
+                }
         });
         if !busy {
             idle.push(*offset);
@@ -228,6 +239,133 @@ fn idle_constants(a: &mut Analyzer) {
         a.out
             .retain(|d| !(d.id == "H001" && idle.contains(&d.offset)));
     }
+}
+
+/// Whether, in function `f` that does warp-level work, the constant (`names`) reaches it: a
+/// statement that names the constant, or a variable set from it (`lane = tid % WARP_SIZE`),
+/// also names a warp operation or a warp macro, calls a device function of the file that does
+/// warp-level work (`if (warp == 0) s = warp_sum(s);`, a loop from `WARP_SIZE / 2` around a
+/// shuffle), or reads a variable holding such work's result (`if (lane == 0) out[w] = s;`).
+/// A load stride beside an unrelated reduction does not.
+fn feeds_warp_work<'a>(
+    a: &Analyzer<'a, '_>,
+    f: Node,
+    names: &[&str],
+    defs: &[(&'a str, std::ops::Range<usize>)],
+    warp_macros: &[&str],
+    memo: &mut std::collections::HashMap<&'a str, bool>,
+) -> bool {
+    let Some(body) = f.field(FIELDS.body) else {
+        return true;
+    };
+    // The constant and the variables set from it, in two passes for chains.
+    let mut derived: Vec<&str> = names.to_vec();
+    for _ in 0..2 {
+        walk_subtree(body, |n| {
+            let (left, value) = match n.kind_name() {
+                "init_declarator" => (n.field(FIELDS.declarator), n.field(FIELDS.value)),
+                "assignment_expression"
+                    if n.field(FIELDS.operator).map(|o| a.text(o)) == Some("=") =>
+                {
+                    (n.field(FIELDS.left), n.field(FIELDS.right))
+                }
+                _ => return Visit::Descend,
+            };
+            // Set from the constant by arithmetic (`tid % WARP_SIZE`), not a value loaded at
+            // an index it computes (`w[g * WARP_SIZE + tid]`).
+            if let (Some(l), Some(v)) = (left, value) {
+                let mut feeds = false;
+                walk_subtree(v, |x| {
+                    if x.kind_name() == "subscript_expression" {
+                        return Visit::Skip;
+                    }
+                    feeds |= x.kind_name() == "identifier" && derived.contains(&a.text(x));
+                    Visit::Descend
+                });
+                if l.kind_name() == "identifier" && feeds && !derived.contains(&a.text(l)) {
+                    derived.push(a.text(l));
+                }
+            }
+            Visit::Descend
+        });
+    }
+    // Device functions of the file that do warp-level work (kernels are launched, not called).
+    let warp_fns: Vec<&str> = defs
+        .iter()
+        .filter(|(n, r)| {
+            let head = &a.src[r.start..r.end.min(r.start + 4096)];
+            let head = &head[..memchr::memchr(b'{', head).unwrap_or(head.len())];
+            memchr::memmem::find(head, b"__global__").is_none()
+                && memo.get(n).copied().unwrap_or(false)
+        })
+        .map(|(n, _)| *n)
+        .collect();
+    let warp_text = |text: &[u8]| {
+        names_warp_op(text)
+            || warp_macros
+                .iter()
+                .chain(&warp_fns)
+                .any(|m| has_word(text, m.as_bytes()))
+    };
+    // Variables that hold a result of warp-level work (`v = warp_sum(v)`).
+    let mut warp_values: Vec<(&str, usize)> = Vec::new();
+    walk_subtree(body, |n| {
+        let (left, value) = match n.kind_name() {
+            "init_declarator" => (n.field(FIELDS.declarator), n.field(FIELDS.value)),
+            "assignment_expression" => (n.field(FIELDS.left), n.field(FIELDS.right)),
+            _ => return Visit::Descend,
+        };
+        if let (Some(l), Some(v)) = (left, value) {
+            if l.kind_name() == "identifier" && warp_text(a.text(v).as_bytes()) {
+                warp_values.push((a.text(l), n.end_byte()));
+            }
+        }
+        Visit::Descend
+    });
+    let mut feeds = false;
+    walk_subtree(body, |n| {
+        if feeds {
+            return Visit::Stop;
+        }
+        if n.kind_name() != "identifier" || !derived.contains(&a.text(n)) {
+            return Visit::Descend;
+        }
+        let statement = crate::parse::ancestors(n).into_iter().find(|p| {
+            matches!(
+                p.kind_name(),
+                "expression_statement"
+                    | "declaration"
+                    | "return_statement"
+                    | "if_statement"
+                    | "for_statement"
+                    | "while_statement"
+                    | "do_statement"
+                    | "switch_statement"
+            )
+        });
+        let at = statement.unwrap_or(n);
+        let text = a.text(at).as_bytes();
+        // The constant itself passed to a function the file does not define, which may use it
+        // as a warp's width.
+        let passed_out = names.contains(&a.text(n))
+            && crate::parse::ancestors(n)
+                .into_iter()
+                .take_while(|p| Some(*p) != statement)
+                .filter(|p| p.kind_name() == "call_expression")
+                .any(|c| {
+                    super::rules::callee(a, c)
+                        .is_some_and(|name| !defs.iter().any(|(d, _)| *d == name))
+                });
+        // Or the statement also reads a result of warp-level work (`if (lane == 0) out[warp]
+        // = v;` after `v = warp_sum(v)`).
+        feeds = passed_out
+            || warp_text(text)
+            || warp_values
+                .iter()
+                .any(|&(v, set)| set <= at.start_byte() && has_word(text, v.as_bytes()));
+        Visit::Descend
+    });
+    feeds
 }
 
 /// Whether function `name` (defined at `range`) does warp-level work: it names a warp

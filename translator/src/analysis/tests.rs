@@ -202,6 +202,21 @@ fn h001_warp_size_constants_without_warp_work_are_not_reported() {
     assert_eq!(h001(&passed), vec![1, 2]);
     // No function of the file names it: a header's constant, for its includers.
     assert_eq!(h001("#define WARP_SIZE 32\n"), vec![1]);
+    // Beside a reduction the constant does not reach (llm-awq: a load stride, then a tree
+    // whose distances are its own): not reported. Where the lanes it counts pick who writes
+    // a wavefront reduction's result, it is.
+    let red = "#define WARP_SIZE 32\n\
+               __device__ float wsum(float v) { for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o); return v; }\n\
+               __global__ void k(const float* w, float* out) {\n\
+               \x20 float s = w[blockIdx.x * WARP_SIZE + threadIdx.x];\n\
+               \x20 s = wsum(s);\n\
+               \x20 if (threadIdx.x == 0) out[blockIdx.x] = s;\n}\n";
+    assert!(h001(red).is_empty(), "{:?}", run(red));
+    let lanes = red.replace(
+        "if (threadIdx.x == 0) out[blockIdx.x] = s;",
+        "int lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;\n  if (lane == 0) out[warp] = s;",
+    );
+    assert_eq!(h001(&lanes), vec![1], "{:?}", run(&lanes));
 }
 
 #[test]
