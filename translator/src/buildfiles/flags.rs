@@ -616,6 +616,13 @@ pub(crate) fn is_cuda_path(p: &str) -> bool {
         "CUDA_DIR",
         "CUDA_TOOLKIT_ROOT_DIR",
         "CUDAToolkit_ROOT",
+        // Other names projects give it (gpu-burn's CUDAPATH, older SDK makefiles').
+        "CUDAPATH",
+        "CUDA_INSTALL_PATH",
+        "CUDA_TOOLKIT_PATH",
+        "CUDA_TOOLKIT_DIR",
+        "CUDA_PREFIX",
+        "CUDADIR",
     ]
     .iter()
     .any(|v| {
@@ -1481,6 +1488,8 @@ mod tests {
             "/usr/local/cuda/lib64",
             "/opt/cuda",
             "$(CUDA_HOME)/include",
+            "${CUDAPATH}/include",
+            "$(CUDA_INSTALL_PATH)/lib64",
             "${CUDA_PATH}/lib64",
             "$CUDA_ROOT/bin",
             "$ENV{CUDA_DIR}/include",
