@@ -508,6 +508,8 @@ fn recipes<'a>(
             continue;
         };
         let words = make::join_spaced_nvcc(text::blank_words(src, command, end, true));
+        // Read as the translation reads them: a make call glued to a flag is part of it.
+        let words = make::join_glued_calls(src, words, &Vec::new());
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         // The words as the translation leaves them (`-Xcompiler=-rdc=true` is `-fgpu-rdc`,
         // `-L$(CUDA_HOME)/lib64` goes), then expanded: what this run plans is what a second
