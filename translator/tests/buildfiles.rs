@@ -469,6 +469,15 @@ fn tool_works(program: &str, arg: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Writes each `(path, text)` of `files` under `dir`, with the directories they need.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
 /// Runs a command, failing the test with its output when it fails.
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
@@ -693,9 +702,7 @@ fn converted_subdirectory_finds_the_packages_of_its_library_targets() {
             "#include <cstdio>\nint k();\n__global__ void g() {}\nint main() { g<<<1, 1>>>(); std::printf(\"%d\\n\", k()); }\n",
         ),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let sub = std::fs::read_to_string(out.join("src/CMakeLists.txt")).unwrap();
@@ -739,9 +746,7 @@ fn converted_cmake_leaves_the_projects_own_hip_sources_alone() {
         ("hip/host.cpp", "int host() { return 1; }\n"),
         ("cuda/k.cu", "__global__ void ck() {}\nvoid run() { ck<<<1, 1>>>(); }\n"),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let probe = "foreach(s hip/k.hip cuda/k.cu)\n  get_source_file_property(l ${s} LANGUAGE)\n  message(STATUS \"LANGUAGE of ${s} = ${l}\")\nendforeach()\n";
@@ -858,9 +863,7 @@ fn converted_cmake_keeps_the_architectures_the_project_derives_sources_from() {
             "#if MIN_GPU_ARCH != 75\n#error MIN_GPU_ARCH lost its value\n#endif\n__global__ void fused(float* x) { x[0] = 2.0f; }\n",
         ),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
@@ -960,9 +963,7 @@ fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
              int main() { double z = 0; std::printf(\"%d\\n\", std::isnan(z / z)); run(); }\n",
         ),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let build = tmp.path().join("build");
@@ -1942,9 +1943,7 @@ fn converted_cmake_with_optional_cuda_still_builds_without_it() {
              #else\n  int ok = scale(x, 2);\n  std::printf(\"cpu %d %g\\n\", ok, x[1]);\n#endif\n}\n",
         ),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let converted = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
@@ -2008,9 +2007,7 @@ fn converted_findcuda_library_keywords_and_options_build_with_hipcc() {
             "int k_value();\nint host_value();\nint main() { return k_value() + host_value() == 4 ? 0 : 1; }\n",
         ),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let converted = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
@@ -2074,9 +2071,7 @@ fn converted_subdirectory_with_conditional_findcuda_targets_keeps_the_cpu_build(
         ),
         ("sub/cpu.cpp", "int cpu_value() { return 1; }\n"),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     convert_at(&input, &out, "5.2.3");
     let cpu = tmp.path().join("cpu");
@@ -2125,9 +2120,7 @@ fn converted_glob_keeps_the_kernels_renamed_to_hip() {
         ),
         ("host.cpp", "int host_value() { return 1; }\n"),
     ];
-    for (name, text) in files {
-        std::fs::write(input.join(name), text).unwrap();
-    }
+    write_files(&input, &files);
     let out = tmp.path().join("out");
     run(Command::new(env!("CARGO_BIN_EXE_hipport"))
         .arg("convert")

@@ -28,20 +28,7 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// `hipport convert <input> --out <out> --rename torch --no-cache`, which must succeed.
 fn convert(input: &Path, out: &Path) {
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .arg("convert")
-        .arg(input)
-        .arg("--out")
-        .arg(out)
-        .args(["--rename", "torch", "--no-cache"])
-        .output()
-        .expect("hipport runs");
-    assert!(
-        o.status.success(),
-        "hipport convert {} failed:\n{}",
-        input.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    convert_report(input, out);
 }
 
 /// Converts `input` into a temporary directory, checks that the input is unchanged and that
@@ -786,7 +773,12 @@ fn convert_report(input: &Path, out: &Path) -> String {
         .args(["--rename", "torch", "--no-cache"])
         .output()
         .expect("hipport runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "hipport convert {} failed:\n{}",
+        input.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 

@@ -197,39 +197,25 @@ fn idle_constants(a: &mut Analyzer) {
         let mut names: Vec<&str> = vec![name.as_str()];
         for _ in 0..3 {
             for (m, body) in &macros {
-                if !names.contains(m) && names.iter().any(|n| has_word(body, n.as_bytes())) {
+                if !names.contains(m) && names.iter().any(|n| has_word(body, n)) {
                     names.push(m);
                 }
             }
         }
-        let users: Vec<&(&str, std::ops::Range<usize>)> = defs
+        let users: Vec<&(&str, Node)> = nodes
             .iter()
-            .filter(|(_, r)| {
-                names
-                    .iter()
-                    .any(|n| has_word(&a.src[r.clone()], n.as_bytes()))
-            })
+            .filter(|(_, f)| names.iter().any(|n| has_word(a.text(*f).as_bytes(), n)))
             .collect();
         if users.is_empty() {
             continue;
         }
-        // A header's device helper (`warp_of(t)`) serves includers whose warp work it cannot see.
-        let helper_for_others = |r: &std::ops::Range<usize>| {
-            let head = &a.src[r.start..r.end.min(r.start + 4096)];
-            let head = &head[..memchr::memchr(b'{', head).unwrap_or(head.len())];
-            header && memchr::memmem::find(head, b"__global__").is_none()
-        };
-        let busy = users.iter().any(|(f, r)| {
-            helper_for_others(r)
-                || warp_work(a, f, r, &defs, &warp_macros, &names, &mut memo, 0) && {
-                    let node = nodes
-                        .iter()
-                        .find(|(_, n)| n.byte_range() == *r)
-                        .map(|x| x.1);
-                    node.is_none_or(|node| {
-                        feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
-                    })
-                }
+        // A header's device helper (`warp_of(t)`) serves includers whose warp work it cannot
+        // see; a function that does warp-level work counts where the constant reaches it.
+        let busy = users.iter().any(|&&(f, node)| {
+            let r = node.byte_range();
+            header && !is_kernel(a, &r)
+                || warp_work(a, f, &r, &defs, &warp_macros, &names, &mut memo, 0)
+                    && feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
         });
         if !busy {
             idle.push(*offset);
@@ -262,18 +248,9 @@ fn feeds_warp_work<'a>(
     let mut derived: Vec<&str> = names.to_vec();
     for _ in 0..2 {
         walk_subtree(body, |n| {
-            let (left, value) = match n.kind_name() {
-                "init_declarator" => (n.field(FIELDS.declarator), n.field(FIELDS.value)),
-                "assignment_expression"
-                    if n.field(FIELDS.operator).map(|o| a.text(o)) == Some("=") =>
-                {
-                    (n.field(FIELDS.left), n.field(FIELDS.right))
-                }
-                _ => return Visit::Descend,
-            };
             // Set from the constant by arithmetic (`tid % WARP_SIZE`), not a value loaded at
-            // an index it computes (`w[g * WARP_SIZE + tid]`).
-            if let (Some(l), Some(v)) = (left, value) {
+            // an index it computes (`w[g * WARP_SIZE + tid]`), nor accumulated (`s += ...`).
+            if let Some((l, v, "=")) = stored(a, n) {
                 let mut feeds = false;
                 walk_subtree(v, |x| {
                     if x.kind_name() == "subscript_expression" {
@@ -292,12 +269,7 @@ fn feeds_warp_work<'a>(
     // Device functions of the file that do warp-level work (kernels are launched, not called).
     let warp_fns: Vec<&str> = defs
         .iter()
-        .filter(|(n, r)| {
-            let head = &a.src[r.start..r.end.min(r.start + 4096)];
-            let head = &head[..memchr::memchr(b'{', head).unwrap_or(head.len())];
-            memchr::memmem::find(head, b"__global__").is_none()
-                && memo.get(n).copied().unwrap_or(false)
-        })
+        .filter(|(n, r)| !is_kernel(a, r) && memo.get(n).copied().unwrap_or(false))
         .map(|(n, _)| *n)
         .collect();
     let warp_text = |text: &[u8]| {
@@ -305,17 +277,12 @@ fn feeds_warp_work<'a>(
             || warp_macros
                 .iter()
                 .chain(&warp_fns)
-                .any(|m| has_word(text, m.as_bytes()))
+                .any(|m| has_word(text, m))
     };
     // Variables that hold a result of warp-level work (`v = warp_sum(v)`).
     let mut warp_values: Vec<(&str, usize)> = Vec::new();
     walk_subtree(body, |n| {
-        let (left, value) = match n.kind_name() {
-            "init_declarator" => (n.field(FIELDS.declarator), n.field(FIELDS.value)),
-            "assignment_expression" => (n.field(FIELDS.left), n.field(FIELDS.right)),
-            _ => return Visit::Descend,
-        };
-        if let (Some(l), Some(v)) = (left, value) {
+        if let Some((l, v, _)) = stored(a, n) {
             if l.kind_name() == "identifier" && warp_text(a.text(v).as_bytes()) {
                 warp_values.push((a.text(l), n.end_byte()));
             }
@@ -330,7 +297,8 @@ fn feeds_warp_work<'a>(
         if n.kind_name() != "identifier" || !derived.contains(&a.text(n)) {
             return Visit::Descend;
         }
-        let statement = crate::parse::ancestors(n).into_iter().find(|p| {
+        let ancestors = crate::parse::ancestors(n);
+        let statement = ancestors.iter().copied().find(|p| {
             matches!(
                 p.kind_name(),
                 "expression_statement"
@@ -348,12 +316,12 @@ fn feeds_warp_work<'a>(
         // The constant itself passed to a function the file does not define, which may use it
         // as a warp's width.
         let passed_out = names.contains(&a.text(n))
-            && crate::parse::ancestors(n)
-                .into_iter()
-                .take_while(|p| Some(*p) != statement)
+            && ancestors
+                .iter()
+                .take_while(|p| Some(**p) != statement)
                 .filter(|p| p.kind_name() == "call_expression")
                 .any(|c| {
-                    super::rules::callee(a, c)
+                    super::rules::callee(a, *c)
                         .is_some_and(|name| !defs.iter().any(|(d, _)| *d == name))
                 });
         // Or the statement also reads a result of warp-level work (`if (lane == 0) out[warp]
@@ -362,10 +330,31 @@ fn feeds_warp_work<'a>(
             || warp_text(text)
             || warp_values
                 .iter()
-                .any(|&(v, set)| set <= at.start_byte() && has_word(text, v.as_bytes()));
+                .any(|&(v, set)| set <= at.start_byte() && has_word(text, v));
         Visit::Descend
     });
     feeds
+}
+
+/// Whether the function defined at `range` is a kernel (`__global__` before its body).
+fn is_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
+    let head = &a.src[range.start..range.end.min(range.start + 4096)];
+    let head = &head[..memchr::memchr(b'{', head).unwrap_or(head.len())];
+    memchr::memmem::find(head, b"__global__").is_some()
+}
+
+/// What `n` stores, where it is `T v = value` or `v op= value`: the target, the value and the
+/// operator (`=` for a declaration).
+fn stored<'a, 'n>(a: &Analyzer<'a, '_>, n: Node<'n>) -> Option<(Node<'n>, Node<'n>, &'a str)> {
+    match n.kind_name() {
+        "init_declarator" => Some((n.field(FIELDS.declarator)?, n.field(FIELDS.value)?, "=")),
+        "assignment_expression" => Some((
+            n.field(FIELDS.left)?,
+            n.field(FIELDS.right)?,
+            a.text(n.field(FIELDS.operator)?),
+        )),
+        _ => None,
+    }
 }
 
 /// Whether function `name` (defined at `range`) does warp-level work: it names a warp
@@ -388,7 +377,7 @@ fn warp_work<'a>(
     }
     memo.insert(name, false);
     let text = &a.src[range.clone()];
-    let mut busy = names_warp_op(text) || warp_macros.iter().any(|m| has_word(text, m.as_bytes()));
+    let mut busy = names_warp_op(text) || warp_macros.iter().any(|m| has_word(text, m));
     if !busy {
         let from = a.calls.partition_point(|c| c.0 < range.start);
         for &(at, callee, op) in &a.calls[from..] {
@@ -410,7 +399,7 @@ fn warp_work<'a>(
                                 .iter()
                                 .position(|&b| b == b';' || b == b'{')
                                 .map_or(range.end, |p| at + p);
-                            has_word(&a.src[at..end], n.as_bytes())
+                            has_word(&a.src[at..end], n)
                         })
                 };
             if busy {
@@ -523,7 +512,7 @@ fn segments(a: &mut Analyzer) {
         };
         let users: Vec<(&str, std::ops::Range<usize>)> = defs
             .iter()
-            .filter(|(_, r, _)| has_word(&a.src[r.clone()], name.as_bytes()))
+            .filter(|(_, r, _)| has_word(&a.src[r.clone()], name))
             .map(|(n, r, _)| (*n, r.clone()))
             .collect();
         if !users.is_empty() && users.iter().all(|(u, r)| is_segment_code(u, r)) {
@@ -663,11 +652,8 @@ fn first_32_test(a: &Analyzer, cond: Node, scope: usize) -> bool {
 }
 
 /// Whether `word` occurs in `text` on identifier boundaries.
-fn has_word(text: &[u8], word: &[u8]) -> bool {
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    memchr::memmem::find_iter(text, word).any(|i| {
-        (i == 0 || !ident(text[i - 1])) && text.get(i + word.len()).is_none_or(|&b| !ident(b))
-    })
+fn has_word(text: &[u8], word: &str) -> bool {
+    crate::lexer::whole_words(text, word).next().is_some()
 }
 
 /// The file's device functions (by their ranges in `defs`) as the noted calls link them.
@@ -1751,7 +1737,7 @@ pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
     }
     .filter(|v| v.kind_name() == "identifier")?;
     let func = a.func_at(n.start_byte())?.node;
-    let var = a.text(var).as_bytes();
+    let var = a.text(var);
     let rest = &a.src[top.end_byte()..func.end_byte()];
     let shuffled = memchr::memmem::find_iter(rest, b"__shfl")
         .chain(memchr::memmem::find_iter(rest, b"WARP_SHFL"))

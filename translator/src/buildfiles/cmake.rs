@@ -792,18 +792,19 @@ const OPTIONAL_HIP: &str = "find_package(hip QUIET)";
 /// `REQUIRED`, and the file tests what it found (`CUDA_FOUND`, `CUDAToolkit_FOUND`), so it has a
 /// path without CUDA (a CPU-only build) that a required HIP would take away.
 fn cuda_optional(cmds: &[Command]) -> bool {
-    let mut finds = cmds.iter().filter(|c| {
-        c.name == "find_package"
-            && c.args
-                .first()
-                .is_some_and(|a| a.text == "CUDA" || a.text == "CUDAToolkit")
-    });
-    let mut any = false;
-    let none_required = finds.all(|c| {
-        any = true;
-        !c.args.iter().any(|a| a.text == "REQUIRED")
-    });
-    any && none_required
+    let finds: Vec<&Command> = cmds
+        .iter()
+        .filter(|c| {
+            c.name == "find_package"
+                && c.args
+                    .first()
+                    .is_some_and(|a| a.text == "CUDA" || a.text == "CUDAToolkit")
+        })
+        .collect();
+    !finds.is_empty()
+        && finds
+            .iter()
+            .all(|c| !c.args.iter().any(|a| a.text == "REQUIRED"))
         && cmds.iter().any(|c| {
             c.args.iter().any(|a| {
                 !a.bracket

@@ -2734,16 +2734,22 @@ mod tests {
         )
     }
 
+    /// Build options whose run renamed the `(old, new)` sources.
+    fn renamed_options(renames: &[(&str, &str)]) -> BuildOptions {
+        let mut o = BuildOptions::default();
+        for (old, new) in renames {
+            o.renamed.insert(old.to_string(), new.to_string());
+        }
+        o
+    }
+
     #[test]
     fn a_file_name_built_in_an_f_string_follows_the_renamed_sources() {
         // pytorch_scatter/sparse/cluster: `osp.join(dir, 'cuda', f'{name}_cuda.cu')`.
-        let mut o = BuildOptions::default();
-        for (old, new) in [
+        let mut o = renamed_options(&[
             ("ext/csrc/cuda/add_cuda.cu", "ext/csrc/hip/add_cuda.hip"),
             ("ext/csrc/cuda/mul_cuda.cu", "ext/csrc/hip/mul_cuda.hip"),
-        ] {
-            o.renamed.insert(old.into(), new.into());
-        }
+        ]);
         o.moved_dirs
             .insert("ext/csrc/cuda".into(), "ext/csrc/hip".into());
         let src = "import os.path as osp\nfrom torch.utils.cpp_extension import CUDAExtension\nfor name in ['add', 'mul']:\n    path = osp.join('csrc', 'cuda', f'{name}_cuda.cu')\n    other = osp.join('csrc', f'{name}_other.cu')\n    label = f'{name}_cuda.cu'\n";
@@ -2766,15 +2772,12 @@ mod tests {
     #[test]
     fn a_file_name_formatted_in_a_joined_path_follows_the_renamed_sources() {
         // KNN_CUDA's JIT build: `os.path.join(csrc, "cuda", "{}.cu".format(name))` (H-f).
-        let mut o = BuildOptions::default();
-        for (old, new) in [
+        let mut o = renamed_options(&[
             ("ext/csrc/cuda/ops.cu", "ext/csrc/hip/ops.hip"),
             ("ext/csrc/cuda/ops.cpp", "ext/csrc/hip/ops_hip.cpp"),
             ("ext/csrc/cuda/mixed.cc", "ext/csrc/hip/mixed.cc"),
             ("ext/csrc/cuda/other_k.cc", "ext/csrc/hip/other_k_hip.cc"),
-        ] {
-            o.renamed.insert(old.into(), new.into());
-        }
+        ]);
         o.moved_dirs
             .insert("ext/csrc/cuda".into(), "ext/csrc/hip".into());
         let src = "import os\nfrom torch.utils.cpp_extension import load\ncsrc = os.path.join(os.path.dirname(__file__), 'csrc')\nsrcs = [os.path.join(csrc, 'cuda', '{}.cpp'.format(n)), os.path.join(csrc, 'cuda', '{0}.cu'.format(n))]\nmore = os.path.join(csrc, 'cuda', '{}.cc'.format(n))\nload(name=n, sources=srcs + [more])\n";
@@ -2801,8 +2804,7 @@ mod tests {
     #[test]
     fn package_data_paths_follow_renamed_sources_of_their_package() {
         // KNN_CUDA's setup.py ships the JIT build's sources, named relative to the package (H-f).
-        let mut o = BuildOptions::default();
-        for (old, new) in [
+        let mut o = renamed_options(&[
             (
                 "ext/knn_cuda/csrc/cuda/knn.cu",
                 "ext/knn_cuda/csrc/hip/knn.hip",
@@ -2811,9 +2813,7 @@ mod tests {
                 "ext/knn_cuda/csrc/cuda/knn.cpp",
                 "ext/knn_cuda/csrc/hip/knn_hip.cpp",
             ),
-        ] {
-            o.renamed.insert(old.into(), new.into());
-        }
+        ]);
         o.moved_dirs.insert(
             "ext/knn_cuda/csrc/cuda".into(),
             "ext/knn_cuda/csrc/hip".into(),
@@ -3055,13 +3055,10 @@ setup(
     #[test]
     fn globs_follow_moved_directories() {
         // `--rename torch` moves ext/csrc/cuda/ to ext/csrc/hip/ and renames .cu to .hip.
-        let mut o = BuildOptions::default();
-        for (a, b) in [
+        let o = renamed_options(&[
             ("ext/csrc/cuda/k.cu", "ext/csrc/hip/k.hip"),
             ("ext/csrc/cuda/util.cpp", "ext/csrc/hip/util_hip.cpp"),
-        ] {
-            o.renamed.insert(a.into(), b.into());
-        }
+        ]);
         let src = "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/cuda/*.cu\") + glob.glob('./csrc/cuda/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'cuda', '*.cu'))\n";
         let (out, diags) = run(src, &o);
         assert_eq!(out, "import glob, os\nsrcs = glob.glob('csrc/*.cpp') + glob.glob(\"csrc/hip/*.hip\") + glob.glob('./csrc/hip/*.cpp')\nsrcs += glob.glob(os.path.join(here, 'csrc', 'hip', '*.hip'))\n");
