@@ -466,6 +466,10 @@ struct Walk<'a> {
     /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
     /// redeclare HIP's type as something else, so the name stays the project's in this file.
     own_types: HashSet<String>,
+    /// CUDA names this file `#define`s whatever the build (`#define CUDART_INF_F
+    /// __int_as_float(0x7f800000)` without math_constants.h): where the target HIP lacks the
+    /// name, the project's macro serves hipcc as it is, so the name stays, unreported.
+    defined_here: HashSet<String>,
     /// Function templates this file declares: a thread index passed to one deduces HIP's
     /// coordinate type, not `unsigned`.
     templates: HashSet<String>,
@@ -649,6 +653,7 @@ impl<'a> Walk<'a> {
             own_functions: Vec::new(),
             own_function_names: HashSet::new(),
             own_types: HashSet::new(),
+            defined_here: HashSet::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -796,7 +801,8 @@ impl<'a> Walk<'a> {
                     );
                 }
             }
-            Target::Unsupported { .. } if self.own_function_names.contains(name) => {}
+            Target::Unsupported { .. }
+                if self.own_function_names.contains(name) || self.defined_here.contains(name) => {}
             Target::Unsupported { mapping, .. } => {
                 if let Some((added, template)) = self.later_rewrites.get(&start).cloned() {
                     self.diag(
@@ -832,6 +838,14 @@ impl<'a> Walk<'a> {
                 }
                 match status {
                     _ if lib == Lib::Roc => {}
+                    Availability::TooNew { .. }
+                    | Availability::Absent { .. }
+                    | Availability::Removed { .. }
+                    | Availability::Missing
+                        if self.defined_here.contains(name) =>
+                    {
+                        return;
+                    }
                     Availability::TooNew { .. } | Availability::Absent { .. } => {
                         let (message, help) = self.why_not(m, &TOO_NEW);
                         self.diag(&TOO_NEW, start, message, Some(help));
@@ -872,7 +886,7 @@ impl<'a> Walk<'a> {
                 if lib == Lib::Roc {
                     self.roc_call_shape(name, new, start);
                 }
-                if new != name {
+                if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
                     self.aliases.insert(name.to_string(), new.to_string());
                     self.edits
@@ -2257,6 +2271,10 @@ impl<'a> Walk<'a> {
                                 // `#if MY_HIP` / `#define __syncwarp() ...`: the project's own.
                                 self.own_functions.push(name.start_byte());
                             } else {
+                                let text = self.node_str(name);
+                                if defined_whatever_the_build(n, text, self.src) {
+                                    self.defined_here.insert(text.to_string());
+                                }
                                 defined_cuda_names.push(name.start_byte());
                             }
                         }
@@ -3280,6 +3298,63 @@ fn annotate(w: &mut Walk) {
 
 /// Whether `n` lies in a preprocessor branch whose condition names HIP, ROCm or AMD (`#if
 /// MY_HIP`, `#ifdef USE_ROCM`, `#elif defined(__HIP_PLATFORM_AMD__)`), of either polarity.
+/// Whether the `#define` of `name` at `n` holds in every build: no conditional directive
+/// around it but an include guard or `#ifndef` of the name itself. Such a macro is the
+/// project's under hipcc too; one in a CPU-only branch (`#ifndef WITH_CUDA` / `#define
+/// cudaStream_t int`) is not, and follows the renames of the code it stands in for.
+fn defined_whatever_the_build(n: Node, name: &str, src: &[u8]) -> bool {
+    parse::ancestors(n)
+        .into_iter()
+        .all(|x| match x.kind_name() {
+            "preproc_if" | "preproc_elif" | "preproc_elifdef" | "preproc_else" => false,
+            "preproc_ifdef" => {
+                let negated = x.child(0).is_some_and(|t| t.kind_name() == "#ifndef");
+                let Some(tested) = x.child_by_field_name("name") else {
+                    return false;
+                };
+                let tested = parse::text(tested, src);
+                // An include guard: `#ifndef X` whose first line defines `X`.
+                let guard = parse::named_children(x)
+                    .nth(1)
+                    .filter(|d| d.kind_name() == "preproc_def")
+                    .and_then(|d| d.child_by_field_name("name"))
+                    .is_some_and(|g| parse::text(g, src) == tested);
+                negated && (tested == name.as_bytes() || guard)
+            }
+            _ => true,
+        })
+}
+
+/// Whether the byte at `at` lies in an `#if`/`#elif` line that already names `new` (`#if
+/// defined(__CUDACC__) || defined(__HIPCC__)`): the condition holds for both compilers as
+/// written, and the renamed one would test the same name twice.
+fn condition_names(src: &[u8], at: usize, new: &str) -> bool {
+    let continued = |end: usize| src[..end].trim_ascii_end().ends_with(b"\\");
+    // The directive's first line, across `\` continuations.
+    let mut start = memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1);
+    while start > 0 && continued(start - 1) {
+        start = memchr::memrchr(b'\n', &src[..start - 1]).map_or(0, |i| i + 1);
+    }
+    let Some(rest) = src[start..].trim_ascii_start().strip_prefix(b"#") else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    if !(rest.starts_with(b"if") || rest.starts_with(b"elif")) {
+        return false;
+    }
+    let mut end = at;
+    loop {
+        match memchr::memchr(b'\n', &src[end..]) {
+            Some(i) if continued(end + i) => end += i + 1,
+            Some(i) => break end += i,
+            None => break end = src.len(),
+        }
+    }
+    crate::lexer::whole_words(&src[start..end], new)
+        .next()
+        .is_some()
+}
+
 fn in_hip_branch(n: Node, src: &[u8]) -> bool {
     parse::directive_tests(n).any(|c| {
         let t = parse::text(c, src).to_ascii_lowercase();

@@ -1766,3 +1766,48 @@ void run(float* p, int n, size_t smem) {\n  k << < 1, n, smem >> > (p, n);\n  k<
         "{out}"
     );
 }
+
+#[test]
+fn a_macro_the_file_defines_in_every_build_serves_where_hip_lacks_the_name() {
+    // The project's own constant under CUDA's name: HIP 5.2 has no HIP_PI_F, but the
+    // project's macro needs none, so the names stay and nothing is reported.
+    let src = "#ifndef MATH_CUH\n#define MATH_CUH\n#ifndef CUDART_PI_F\n#define CUDART_PI_F 3.14159f\n#endif\n#define CUDART_INF_F __int_as_float(0x7f800000)\n__device__ float f() { return CUDART_PI_F + CUDART_INF_F; }\n#endif\n";
+    let (out, diags) = tr(src, &hip52());
+    let with_runtime = src.replacen(
+        "#define MATH_CUH\n",
+        "#define MATH_CUH\n#include <hip/hip_runtime.h>\n",
+        1,
+    );
+    assert_eq!(out, with_runtime);
+    assert!(diags.is_empty(), "{diags:?}");
+    // Where HIP has the name, it is renamed at the definition and the uses alike.
+    let hip62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    let (out, _) = tr(src, &hip62);
+    assert_eq!(out, with_runtime.replace("CUDART_", "HIP_"));
+    // Defined only in some builds, the name is not the project's under hipcc: reported.
+    let src = "#ifndef WITH_CUDA\n#define CUDART_PI_F 3.14159f\n#endif\n__device__ float g() { return CUDART_PI_F; }\n";
+    let (_, diags) = tr(src, &hip52());
+    assert!(diags.iter().any(|d| d.starts_with("T002")), "{diags:?}");
+    let src = "#ifndef CUDART_PI_F\n#include <math_constants.h>\n#else\n#define CUDART_PI_F 3.14159f\n#endif\n";
+    let (_, diags) = tr(src, &hip52());
+    assert!(diags.iter().any(|d| d.starts_with("T002")), "{diags:?}");
+}
+
+#[test]
+fn a_condition_that_names_both_compilers_is_left_as_it_is() {
+    for src in [
+        "#if defined(__CUDACC__) || defined(__HIPCC__)\n#define HD __host__ __device__\n#endif\n",
+        "#if defined(__HIPCC__) || \\\n    defined(__CUDACC__)\n#define HD __host__ __device__\n#endif\n",
+    ] {
+        let (out, _) = tr(src, &hip52());
+        assert_eq!(out, src);
+    }
+    let (out, _) = tr(
+        "#if defined(__CUDACC__)\n#define HD __host__ __device__\n#endif\n",
+        &hip52(),
+    );
+    assert!(out.starts_with("#if defined(__HIPCC__)\n"), "{out}");
+}
