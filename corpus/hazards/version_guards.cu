@@ -44,3 +44,19 @@ __host__ __device__ inline int device_or_host() {
 #if CUDART_VERSION < 10000
 #error "CUDA 10 or newer is required"
 #endif
+
+// A tensor-core tile whose #else only tells the CUDA build it is skipped: hipcc takes the #else
+// and the kernel stores the zeros it started with (H011 error).
+__global__ void tile_dot(const unsigned* a, const unsigned* b, float* c) {
+  float acc[2] = {0.f, 0.f};
+  unsigned x = a[threadIdx.x], y = b[threadIdx.x];
+#if __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1}, {%2}, {%3}, {%0,%1};"
+               : "+f"(acc[0]), "+f"(acc[1])
+               : "r"(x), "r"(y));
+#else
+#pragma message("tile_dot needs sm_80")
+#endif
+  c[2 * threadIdx.x] = acc[0];
+  c[2 * threadIdx.x + 1] = acc[1];
+}

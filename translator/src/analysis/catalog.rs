@@ -300,6 +300,11 @@ pub const CUDA_ARCH: DiagInfo = DiagInfo {
 code too, so `#ifdef __CUDA_ARCH__` device/host splits take the host branch everywhere, and \
 feature gates such as `#if __CUDA_ARCH__ >= 700` take the fallback path.
 
+It is an error where that path stops the build (an `#error`), or where, inside a function, the \
+`#else` hipcc takes holds no code (only a `#pragma message` or a comment) while the skipped branch \
+computes: hipcc then builds a kernel that skips the work, such as a tensor-core `mma` in `asm`, \
+and leaves its results unset.
+
 Fix: use `__HIP_DEVICE_COMPILE__` to tell device from host compilation, and `__gfx*__` / \
 `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features.",
 };

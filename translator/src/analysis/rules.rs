@@ -5331,25 +5331,38 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         } else {
             "use `__gfx*__` / `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features, `__HIP_DEVICE_COMPILE__` for device code"
         };
-        let msg = format!(
-            "`{directive} {cond_text}`: {}{}",
-            arch_outcome,
-            if *under_defined {
-                " (device code is compiled with __CUDA_ARCH__ undefined too)"
-            } else if value == Some(0) && earlier_taken.is_none() {
-                " (the fallback path)"
-            } else {
-                ""
-            }
-        );
-        a.report(
-            &CUDA_ARCH,
-            Severity::Warning,
-            cond,
-            msg,
-            Some(help.into()),
-            vec![],
-        );
+        // The branch hipcc takes instead: one that stops the build, or one with no code where
+        // the skipped branch computes (torchsparse's `#else #pragma message(...)` after the
+        // tensor-core `asm`), which builds a kernel that leaves its results unwritten.
+        let falls = value == Some(0) && earlier_taken.is_none() && !*under_defined;
+        let stop = falls.then(|| error_taken(a, n, value)).flatten();
+        let empty = falls
+            .then(|| empty_fallback(a, n))
+            .flatten()
+            .filter(|_| stop.is_none());
+        let (severity, tail) = match (stop, empty) {
+            (Some(line), _) => (
+                Severity::Error,
+                format!(", and hipcc stops at its `#error` on line {line}"),
+            ),
+            (None, Some(_)) => (
+                Severity::Error,
+                ", which holds no code: under hipcc the function skips this work and leaves what it computes unset".to_string(),
+            ),
+            _ if *under_defined => (
+                Severity::Warning,
+                " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
+            ),
+            _ if falls => (Severity::Warning, " (the fallback path)".to_string()),
+            _ => (Severity::Warning, String::new()),
+        };
+        let help = if empty.is_some() {
+            "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none"
+        } else {
+            help
+        };
+        let msg = format!("`{directive} {cond_text}`: {arch_outcome}{tail}");
+        a.report(&CUDA_ARCH, severity, cond, msg, Some(help.into()), vec![]);
     }
 }
 
@@ -5373,6 +5386,26 @@ fn error_taken(a: &Analyzer, n: Node, value: Option<i64>) -> Option<usize> {
                     .is_some_and(|d| a.text(d).split_whitespace().collect::<String>() == "#error")
         })
         .map(|c| a.index.position(a.map(c.start_byte())).0)
+}
+
+/// The line of the `#else` of conditional `n`, inside a function, where that `#else` holds no
+/// code (nothing, comments, `#pragma message`, `#warning`) and the branch it stands in for
+/// does: hipcc, taking the `#else`, compiles the function without that work.
+fn empty_fallback(a: &Analyzer, n: Node) -> Option<usize> {
+    let alt = n
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_else")?;
+    crate::parse::ancestors(n)
+        .into_iter()
+        .find(|p| p.kind_name() == "function_definition")?;
+    let quiet = |c: &Node| matches!(c.kind_name(), "comment" | "preproc_call");
+    if !crate::parse::named_children(alt).all(|c| quiet(&c)) {
+        return None;
+    }
+    let computes = crate::parse::named_children(n)
+        .filter(|c| Some(*c) != Some(alt) && Some(*c) != n.field(FIELDS.condition))
+        .any(|c| !quiet(&c) && !c.kind_name().starts_with("preproc_"));
+    computes.then(|| a.index.position(a.map(alt.start_byte())).0)
 }
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do

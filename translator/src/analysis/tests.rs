@@ -1114,6 +1114,47 @@ fn h011_an_elif_after_a_branch_hipcc_takes_is_never_reached() {
 }
 
 #[test]
+fn h011_is_an_error_where_the_else_hipcc_takes_computes_nothing() {
+    let body = |alt: &str| {
+        format!(
+            "__global__ void k(float *c) {{\n  float acc = 0.f;\n#if __CUDA_ARCH__ >= 800\n  asm volatile(\"mma.sync ...\" : \"+f\"(acc));\n#else\n{alt}#endif\n  c[threadIdx.x] = acc;\n}}\n"
+        )
+    };
+    let h011 = |src: &str| run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    // Only a message for the CUDA build, or nothing at all: the kernel stores zeros on AMD.
+    for alt in [
+        "  #pragma message(\"needs sm_80\")\n",
+        "  // not supported\n",
+        "",
+    ] {
+        let d = h011(&body(alt));
+        assert_eq!(d.severity, Severity::Error, "{alt:?}: {}", d.message);
+        assert!(d.message.contains("holds no code"), "{}", d.message);
+        assert!(!d.message.contains("fallback"), "{}", d.message);
+    }
+    // An `#error` there stops hipcc: an error that says so.
+    let d = h011(&body("#error \"needs sm_80\"\n"));
+    assert_eq!(d.severity, Severity::Error);
+    assert!(
+        d.message.contains("hipcc stops at its `#error` on line 6"),
+        "{}",
+        d.message
+    );
+    // A real fallback, or no #else at all (an optional speed-up), stays a warning.
+    for src in [
+        body("  acc = slow_mma(acc);\n"),
+        "__global__ void k(float *c) {\n#if __CUDA_ARCH__ >= 700\n  __nanosleep(10);\n#endif\n  c[0] = 1.f;\n}\n"
+            .to_string(),
+    ] {
+        let d = h011(&src);
+        assert_eq!(d.severity, Severity::Warning, "{src}");
+    }
+    // Outside functions the skipped code is a definition hipcc then lacks: the build says so.
+    let d = h011("#if __CUDA_ARCH__ >= 800\n__device__ int f() { return 1; }\n#else\n#pragma message(\"no\")\n#endif\n");
+    assert_eq!(d.severity, Severity::Warning);
+}
+
+#[test]
 fn h010_macro_defined_in_file_is_not_reported() {
     assert!(run("#define CUDA_VERSION 12000\n#if CUDA_VERSION >= 11000\n#endif\n").is_empty());
 }
