@@ -179,7 +179,9 @@ AMD GPUs do not have Volta-style independent thread scheduling: the lanes of a w
 lock step with an execution mask. Code that relies on divergent lanes making progress on their \
 own (spin locks taken per lane), on `__activemask()` naming exactly the converged lanes, on \
 `__syncwarp(mask)` with a partial mask, or on `coalesced_threads()` groups may compute a different \
-set of lanes or deadlock. `__activemask` and the `_sync` builtins also need HIP 6.2 or newer.
+set of lanes or deadlock. `__activemask` and the `_sync` builtins also need HIP 6.2 or newer. \
+A coalesced group used only as a leader and its followers (the warp-aggregated atomic: rank 0 adds \
+`size()`, `shfl(x, 0)` hands the result out) is right for any set of lanes and is not reported.
 
 Fix: review the code: make the full wavefront take part, or compute the participating lanes \
 explicitly with a 64-bit `__ballot`.",

@@ -672,7 +672,7 @@ fn rtc_arch_options<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>) {
         let (severity, what) = match (flag, inner.contains('=')) {
             ("--gpu-architecture", true) => (
                 Severity::Error,
-                "hipRTC makes it `--offload-arch=` and takes the NVIDIA name as the AMD target: HIP 5.2.3 aborts the whole process when it is the first architecture option (`munmap_chunk(): invalid pointer`), and fails the compilation (\"invalid target ID\") after a `gfx` one",
+                "hipRTC makes it `--offload-arch=` and takes the NVIDIA name as the AMD target, which no AMD GPU has, so run-time compilation fails (HIP 5.2.3, as tested: \"invalid target ID\" after a `gfx` option, and the whole process aborts when it is the first architecture option, `munmap_chunk(): invalid pointer`)",
             ),
             ("--gpu-architecture", false) => (
                 Severity::Error,
@@ -3009,7 +3009,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             );
         }
-        "coalesced_threads" => a.report(
+        "coalesced_threads" if !leader_group(a, n) => a.report(
             &THREAD_SCHEDULING,
             Severity::Warning,
             n,
@@ -3665,6 +3665,51 @@ fn launches_pass(
         value = Some(v);
     }
     value
+}
+
+/// Whether `coalesced_threads()` call `n` starts a group its function uses only as a leader
+/// and its followers (the warp-aggregated atomic: `g.thread_rank() == 0` adds `g.size()`,
+/// `g.shfl(res, 0)` hands the result out): that is right whichever lanes the group holds, on
+/// 32 or 64 lanes, so scheduling cannot change the result.
+fn leader_group(a: &Analyzer, n: Node) -> bool {
+    let Some(decl) = n.parent().filter(|p| p.kind_name() == "init_declarator") else {
+        return false;
+    };
+    let Some(name) = decl.field(FIELDS.declarator).map(|d| a.text(d)) else {
+        return false;
+    };
+    let Some(body) = crate::parse::ancestors(n)
+        .into_iter()
+        .find(|p| p.kind_name() == "function_definition")
+        .and_then(|f| f.field(FIELDS.body))
+    else {
+        return false;
+    };
+    let text = &a.src[body.byte_range()];
+    let declared_at = decl.start_byte() - body.start_byte();
+    crate::lexer::whole_words(text, name)
+        .filter(|&at| at != declared_at)
+        .all(|at| {
+            let rest = text[at + name.len()..].trim_ascii_start();
+            let Some(member) = rest.strip_prefix(b".") else {
+                return false;
+            };
+            let member = member.trim_ascii_start();
+            let word = member
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            let Some(args) = member[word..].trim_ascii_start().strip_prefix(b"(") else {
+                return false;
+            };
+            match &member[..word] {
+                b"thread_rank" | b"size" | b"num_threads" | b"sync" => true,
+                b"shfl" => {
+                    top_level_args(args).is_some_and(|v| v.len() == 2 && v[1].trim_ascii() == b"0")
+                }
+                _ => false,
+            }
+        })
 }
 
 /// The arguments of a call up to its closing `)` (`text` starts after the `(`), split at the

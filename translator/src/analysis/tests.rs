@@ -650,6 +650,33 @@ fn h004_truncated_ballots_and_fixes() {
 }
 
 #[test]
+fn h005_spares_a_coalesced_group_used_only_as_leader_and_followers() {
+    let agg = |tail: &str| {
+        format!(
+            "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+             __device__ int agg_inc(int* counter) {{\n\
+             cg::coalesced_group g = cg::coalesced_threads();\n\
+             int res = 0;\n\
+             if (g.thread_rank() == 0) res = atomicAdd(counter, g.size());\n\
+             res = g.shfl(res, 0);\n\
+             {tail}\n\
+             return res + g.thread_rank();\n}}\n"
+        )
+    };
+    let h005 = |src: &str| run(src).iter().filter(|d| d.id == "H005").count();
+    // The warp-aggregated atomic is right for any set of lanes.
+    assert_eq!(h005(&agg("")), 0);
+    // A vote, a read from another rank, or the group passed on: the lanes matter.
+    for tail in [
+        "res += __popc(g.ballot(res > 1));",
+        "res = g.shfl(res, 1);",
+        "res += count(g);",
+    ] {
+        assert_eq!(h005(&agg(tail)), 1, "{tail}");
+    }
+}
+
+#[test]
 fn h004_group_votes_of_coalesced_groups_are_64_bit_tiles_of_32_are_not() {
     let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
                __global__ void k(const float* x, int* out) {\n\
