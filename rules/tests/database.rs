@@ -66,6 +66,11 @@ fn hand_written_rows_correct_the_tables() {
     let xt = db.lookup("cufftXtMakePlanMany").unwrap();
     assert_eq!(xt.hip.as_deref(), Some("hipfftXtMakePlanMany"));
     assert_eq!(xt.hip_added, Some(v("6.0.0")));
+    // CUDA 12's name for cudaGetDeviceProperties (its header #defines the one as the other).
+    assert_eq!(
+        db.lookup("cudaGetDeviceProperties_v2").unwrap().hip.as_deref(),
+        Some("hipGetDeviceProperties")
+    );
     // cuBLAS's status text: HIPIFY names only rocBLAS's function; hipBLAS has had its own since 4.3.
     let status_text = db.lookup("cublasGetStatusString").unwrap();
     assert_eq!(status_text.hip.as_deref(), Some("hipblasStatusToString"));
