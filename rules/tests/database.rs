@@ -68,7 +68,10 @@ fn hand_written_rows_correct_the_tables() {
     assert_eq!(xt.hip_added, Some(v("6.0.0")));
     // CUDA 12's name for cudaGetDeviceProperties (its header #defines the one as the other).
     assert_eq!(
-        db.lookup("cudaGetDeviceProperties_v2").unwrap().hip.as_deref(),
+        db.lookup("cudaGetDeviceProperties_v2")
+            .unwrap()
+            .hip
+            .as_deref(),
         Some("hipGetDeviceProperties")
     );
     // cuBLAS's status text: HIPIFY names only rocBLAS's function; hipBLAS has had its own since 4.3.
@@ -358,7 +361,16 @@ fn header_rules_and_patterns() {
         Some("hiprand/hiprand_kernel.h")
     );
     // Known, but no HIP counterpart.
-    for p in ["mma.h", "cuda_fp8.h", "cuda/std/atomic", "cuda/pipeline"] {
+    for p in [
+        "mma.h",
+        "cuda_fp8.h",
+        "cuda/std/atomic",
+        "cuda/pipeline",
+        "THC/THC.h",
+        "THCUNN/THCUNN.h",
+        "cutlass/gemm/device/gemm.h",
+        "cute/tensor.hpp",
+    ] {
         let h = db.header(p).unwrap_or_else(|| panic!("{p} is known"));
         assert!(h.hip.is_none(), "{p}");
     }
