@@ -5318,7 +5318,31 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 || eval::LIBRARY_VERSION_MACROS.contains(&id.as_str()))
             && undefined_for_hipcc(a, id)
     });
-    let version_outcome = version.map(|(id, _)| outcome(id));
+    let arch = ids
+        .iter()
+        .find(|(id, _)| !hip_aware && id == "__CUDA_ARCH__" && undefined_for_hipcc(a, id));
+    // Both in one condition (`CUDA_VERSION >= 11000 && __CUDA_ARCH__ >= 800`): one report. H011
+    // keeps it where its branch computes nothing; H010 says it for both names otherwise, but a
+    // device/host test (`defined(__CUDA_ARCH__)`) keeps H011's own help.
+    let arch_empty = arch.is_some_and(|(_, under)| !*under)
+        && value == Some(0)
+        && earlier_taken.is_none()
+        && error_taken(a, n, value).is_none()
+        && empty_fallback(a, n).is_some();
+    let version = version.filter(|_| !arch_empty);
+    let merged = version.is_some() && arch.is_some_and(|(_, under)| !*under);
+    let arch = arch.filter(|_| !merged);
+    let version_outcome = version.map(|(id, _)| {
+        if merged {
+            outcome(&format!("{id} and __CUDA_ARCH__")).replacen(
+                " is undefined",
+                " are undefined",
+                1,
+            )
+        } else {
+            outcome(id)
+        }
+    });
     let arch_outcome = outcome("__CUDA_ARCH__");
     let hcc_outcome = outcome("__HIP_PLATFORM_HCC__").replacen(
         "is undefined under hipcc",
@@ -5367,9 +5391,6 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
-    let arch = ids
-        .iter()
-        .find(|(id, _)| !hip_aware && id == "__CUDA_ARCH__" && undefined_for_hipcc(a, id));
     if let Some((_, under_defined)) = arch {
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"

@@ -1182,6 +1182,42 @@ fn h011_is_an_error_where_the_else_hipcc_takes_computes_nothing() {
 }
 
 #[test]
+fn h010_and_h011_on_one_condition_are_one_report() {
+    let src = |cond: &str, alt: &str| {
+        format!("__global__ void k(float *x) {{\n#if {cond}\n  x[0] = 1;\n#else\n{alt}#endif\n}}\n")
+    };
+    let ids = |s: &str| {
+        run(s)
+            .into_iter()
+            .filter(|d| d.id == "H010" || d.id == "H011")
+            .map(|d| (d.id, d.severity, d.message))
+            .collect::<Vec<_>>()
+    };
+    let d = ids(&src(
+        "CUDA_VERSION >= 11000 && __CUDA_ARCH__ >= 800",
+        "  x[0] = 2;\n",
+    ));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "H010");
+    assert!(
+        d[0].2
+            .contains("CUDA_VERSION and __CUDA_ARCH__ are undefined under hipcc"),
+        "{}",
+        d[0].2
+    );
+    // An #else with no code: H011's error alone.
+    let d = ids(&src("CUDA_VERSION >= 11000 && __CUDA_ARCH__ >= 800", ""));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].1), ("H011", Severity::Error));
+    // A device/host test keeps both: H011's help is about __HIP_DEVICE_COMPILE__.
+    let d = ids(&src(
+        "defined(__CUDA_ARCH__) && CUDA_VERSION >= 11000",
+        "  x[0] = 2;\n",
+    ));
+    assert_eq!(d.len(), 2, "{d:?}");
+}
+
+#[test]
 fn h010_macro_defined_in_file_is_not_reported() {
     assert!(run("#define CUDA_VERSION 12000\n#if CUDA_VERSION >= 11000\n#endif\n").is_empty());
 }
