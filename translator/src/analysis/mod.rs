@@ -969,6 +969,8 @@ struct Analyzer<'a, 't> {
     names_dim3: std::cell::OnceCell<bool>,
     /// Whether the text names clusters (read at the first question).
     names_cluster: std::cell::OnceCell<bool>,
+    /// Whether the file declares a `warpSize` of its own (read at the first question).
+    own_warp_size: std::cell::OnceCell<bool>,
     /// Whether the text can hold a last-error check (read at the first question).
     names_last_error: std::cell::OnceCell<bool>,
     /// Whether the text launches a kernel with `<<<` (read at the first question).
@@ -1039,6 +1041,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_hisinf: std::cell::OnceCell::new(),
             names_dim3: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
+            own_warp_size: std::cell::OnceCell::new(),
             names_last_error: std::cell::OnceCell::new(),
             last_error_checks: std::cell::OnceCell::new(),
             names_launch: std::cell::OnceCell::new(),
@@ -1121,6 +1124,42 @@ impl<'a, 't> Analyzer<'a, 't> {
         *self.names_cluster.get_or_init(|| {
             memchr::memmem::find(self.src, b"luster").is_some()
                 || memchr::memmem::find(self.src, b"LUSTER").is_some()
+        })
+    }
+
+    /// Whether the file declares or assigns a `warpSize` of its own (`constexpr int warpSize =
+    /// 32;`, a parameter `int warpSize = 32`): that name then is the project's constant, which
+    /// shadows HIP's, and no question about HIP's `warpSize` applies to it.
+    pub(super) fn own_warp_size(&self) -> bool {
+        *self.own_warp_size.get_or_init(|| {
+            let src = self.src;
+            const TYPES: &[&[u8]] = &[
+                b"int",
+                b"unsigned",
+                b"long",
+                b"short",
+                b"auto",
+                b"const",
+                b"constexpr",
+            ];
+            crate::lexer::whole_words(src, "warpSize").any(|at| {
+                let line = memchr::memrchr(b'\n', &src[..at]).map_or(0, |l| l + 1);
+                if memchr::memmem::find(&src[line..at], b"//").is_some() {
+                    return false;
+                }
+                // A declaration: a type word before it, and `=`, `;`, `,` or `)` after it.
+                let after = src[at + "warpSize".len()..].trim_ascii_start();
+                let before = src[..at].trim_ascii_end();
+                let word = before
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count();
+                let word = &before[before.len() - word..];
+                (TYPES.contains(&word) || word.ends_with(b"_t"))
+                    && (after.starts_with(b"=") && !after.starts_with(b"==")
+                        || after.first().is_some_and(|b| b";,)".contains(b)))
+            })
         })
     }
 

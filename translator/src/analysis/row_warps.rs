@@ -683,7 +683,7 @@ impl CallGraph {
         let wave_size_fns: Vec<std::ops::Range<usize>> = defs
             .iter()
             .map(|(_, r, _)| r.clone())
-            .filter(|r| names_wave_size(&a.src[r.clone()]))
+            .filter(|r| names_wave_size(a, &a.src[r.clone()]))
             .collect();
         // Blank out the functions and look again.
         let mut rest = a.src.to_vec();
@@ -692,7 +692,7 @@ impl CallGraph {
         }
         CallGraph {
             kernels,
-            file_scope_wave_size: names_wave_size(&rest),
+            file_scope_wave_size: names_wave_size(a, &rest),
             wave_size_fns,
         }
     }
@@ -749,8 +749,9 @@ fn reached(
 }
 
 /// Whether the text reads the wavefront's size on the device: `warpSize` (not a
-/// `cudaDeviceProp` member) or PyTorch's `C10_WARP_SIZE`.
-fn names_wave_size(src: &[u8]) -> bool {
+/// `cudaDeviceProp` member, nor the file's own constant of that name) or PyTorch's
+/// `C10_WARP_SIZE`.
+fn names_wave_size(a: &Analyzer, src: &[u8]) -> bool {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     // A `//` comment before it on its line.
     let commented = |i: usize| {
@@ -767,7 +768,7 @@ fn names_wave_size(src: &[u8]) -> bool {
                 && !commented(i)
         })
     };
-    read(b"warpSize") || read(b"C10_WARP_SIZE")
+    read(b"warpSize") && !a.own_warp_size() || read(b"C10_WARP_SIZE")
 }
 
 /// What device function `name` reaches: its own warp operations and those of the functions it
@@ -842,7 +843,7 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
             r => {
                 let wave = reached(a, &defs, range.clone())
                     .iter()
-                    .any(|r| names_wave_size(&a.src[r.clone()]));
+                    .any(|r| names_wave_size(a, &a.src[r.clone()]));
                 match (wave, r) {
                     (true, _) => SegmentReach::Wavefront,
                     (false, Reach::Segments) => SegmentReach::Segments,
@@ -1622,7 +1623,7 @@ fn far_shuffle(a: &Analyzer, call: Node) -> Option<String> {
     let off = *argv.get(1 + sync)?;
     let off_text = a.text(off);
     let wrong = "reads lanes 32-63, which do not run the branch: the result is wrong";
-    if a.eval(off).is_some_and(|v| v >= 32) || names_wave_size(off_text.as_bytes()) {
+    if a.eval(off).is_some_and(|v| v >= 32) || names_wave_size(a, off_text.as_bytes()) {
         return Some(format!(
             "the `{name}` inside at distance `{off_text}` {wrong}"
         ));
@@ -1637,10 +1638,10 @@ fn far_shuffle(a: &Analyzer, call: Node) -> Option<String> {
     })?;
     let start = loop_init(a, lp.field(FIELDS.initializer)?, off_text)?;
     let bound = lp.field(FIELDS.condition);
-    let from_wave = names_wave_size(a.text(start).as_bytes());
+    let from_wave = names_wave_size(a, a.text(start).as_bytes());
     if from_wave
         || a.eval(start).is_some_and(|v| v >= 32)
-        || bound.is_some_and(|b| names_wave_size(a.text(b).as_bytes()))
+        || bound.is_some_and(|b| names_wave_size(a, a.text(b).as_bytes()))
     {
         let how = if from_wave || a.eval(start).is_some() {
             format!("starts at `{}`", a.text(start))
@@ -2027,7 +2028,8 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
             let argv = super::rules::args(c);
             // A width of 32 or less keeps the shuffle inside a row.
             if let Some(w) = argv.get(2 + sync) {
-                let whole_warp = a.text(*w) == "warpSize" || a.eval(*w).is_some_and(|w| w > 32);
+                let whole_warp = a.text(*w) == "warpSize" && !a.own_warp_size()
+                    || a.eval(*w).is_some_and(|w| w > 32);
                 if !whole_warp {
                     return;
                 }

@@ -2478,12 +2478,18 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         wave64_constant(a, n, value, a.text(name));
     }
     if let Some(msg) = warp_size_constant(a.text(name), v).filter(|_| !wave_size_tested(a, n)) {
+        let help = if a.text(name) == "warpSize" {
+            // `constexpr int warpSize = 32;`: the file's own, hiding HIP's.
+            "this `warpSize` is the code's own and hides HIP's (64 on CDNA): rename it, use HIP's `warpSize` where the code means the wavefront, and pass a width of 32 to shuffles meant for 32-lane segments"
+        } else {
+            "use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize"
+        };
         a.report(
             &WARP_SIZE_32,
             Severity::Error,
             value,
             format!("{msg}; {WAVE_NOTE}"),
-            Some("use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize".into()),
+            Some(help.into()),
             vec![],
         );
     }
@@ -2603,7 +2609,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
         return;
     }
     match name {
-        "warpSize" => warpsize_constexpr(a, n, "warpSize", None),
+        "warpSize" if !a.own_warp_size() => warpsize_constexpr(a, n, "warpSize", None),
         "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,
@@ -4847,7 +4853,7 @@ fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     };
     // ROCm's amd_warp_functions.h wraps the lane (`src_lane & (width - 1)`) from the release
     // that brought the `_sync` builtins (6.2); HIP 5.2.3's does not.
-    if a.text(width).trim() == "warpSize" || a.opts.has_sync_builtins() {
+    if a.text(width).trim() == "warpSize" && !a.own_warp_size() || a.opts.has_sync_builtins() {
         return;
     }
     let offset = src.kind_name() == "binary_expression"
@@ -5905,7 +5911,7 @@ fn type_identifier(a: &mut Analyzer, n: Node) {
     let t = a.text(n);
     if is_cluster_name(a, t) {
         cluster(a, n, t);
-    } else if t == "warpSize" {
+    } else if t == "warpSize" && !a.own_warp_size() {
         warpsize_constexpr(a, n, "warpSize", None);
     } else if t == "C10_WARP_SIZE" {
         c10_warp_size(a, n);

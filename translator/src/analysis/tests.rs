@@ -1218,6 +1218,31 @@ fn h010_and_h011_on_one_condition_are_one_report() {
 }
 
 #[test]
+fn a_warp_size_of_the_files_own_is_not_hips() {
+    let src = "__global__ void k(const float* x, float* out) {\n\
+               constexpr int warpSize = 32;\n\
+               __shared__ float part[256 / warpSize];\n\
+               float v = x[threadIdx.x];\n\
+               for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o, 32);\n\
+               if (threadIdx.x % warpSize == 0) part[threadIdx.x / warpSize] = v;\n\
+               }\n";
+    let d = run_with(src, Version::new(7, 0, 0), false);
+    // HIP's warpSize is no constant from ROCm 7, but this one is the code's own; and the
+    // code works on 32-lane segments, right on 64-lane wavefronts, as with any other name.
+    assert!(d.iter().all(|d| d.id != "H002" && d.id != "H001"), "{d:?}");
+    // Shuffles across the whole wavefront: its 32 is reported, with a help that does not say
+    // "use warpSize".
+    let d = run(&src.replace(
+        "for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o, 32);",
+        "v += __shfl_xor_sync(0xffffffff, v, warpSize);",
+    ));
+    let h001: Vec<_> = d.iter().filter(|d| d.id == "H001").collect();
+    assert!(!h001.is_empty(), "{d:?}");
+    let help = h001[0].help.as_deref().unwrap_or("");
+    assert!(help.contains("hides HIP's"), "{help}");
+}
+
+#[test]
 fn h010_macro_defined_in_file_is_not_reported() {
     assert!(run("#define CUDA_VERSION 12000\n#if CUDA_VERSION >= 11000\n#endif\n").is_empty());
 }
