@@ -2893,6 +2893,10 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
     let (_, i) = qualifiers_before(src, start);
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let before = src[..i].trim_ascii_end();
+    // A path from the global namespace: `using namespace ::cuda::std;`.
+    let before = before
+        .strip_suffix(b"::")
+        .map_or(before, <[u8]>::trim_ascii_end);
     if let Some(head) = before.strip_suffix(b"namespace") {
         // `using namespace`, not an identifier that ends in `namespace`.
         let head = match head.last() {
@@ -2913,7 +2917,9 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
 }
 
 /// The `a::b::` qualifiers written right before byte `pos`, innermost first, and where the
-/// outermost one starts (`pos` when there are none).
+/// outermost one starts (`pos` when there are none). A leading `::` (the global namespace,
+/// `::cuda::std::uint8_t`) ends them: the word before it, a keyword or a type (`const
+/// ::cuda::std::uint8_t`, `return ::cuda::std::get<0>(t)`), qualifies nothing.
 fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
     let mut parts: Vec<&[u8]> = Vec::new();
     let mut i = pos;
@@ -2925,21 +2931,67 @@ fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
         if j < 2 || &src[j - 2..j] != b"::" {
             break;
         }
+        let spaced_after = j < i;
         j -= 2;
+        let colons = j;
         while j > 0 && src[j - 1].is_ascii_whitespace() {
             j -= 1;
+        }
+        // `T ::name`, blanks before the `::` but none after: the global namespace's.
+        if j < colons && !spaced_after {
+            break;
         }
         let end = j;
         while j > 0 && (src[j - 1].is_ascii_alphanumeric() || src[j - 1] == b'_') {
             j -= 1;
         }
-        if j == end {
+        if j == end || is_keyword(&src[j..end]) {
             break;
         }
         parts.push(&src[j..end]);
         i = j;
     }
     (parts, i)
+}
+
+/// Whether `word` is a C++ or CUDA keyword that can stand before a global `::name`
+/// (`return ::f()`, `const ::T x`, `__device__ ::T f()`), and so is never a qualifier.
+fn is_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"return"
+            | b"const"
+            | b"volatile"
+            | b"static"
+            | b"extern"
+            | b"inline"
+            | b"constexpr"
+            | b"typename"
+            | b"using"
+            | b"namespace"
+            | b"new"
+            | b"delete"
+            | b"throw"
+            | b"case"
+            | b"else"
+            | b"do"
+            | b"friend"
+            | b"virtual"
+            | b"mutable"
+            | b"decltype"
+            | b"sizeof"
+            | b"co_return"
+            | b"co_yield"
+            | b"__device__"
+            | b"__host__"
+            | b"__global__"
+            | b"__forceinline__"
+            | b"__inline__"
+            | b"__noinline__"
+            | b"__shared__"
+            | b"__constant__"
+            | b"__managed__"
+    )
 }
 
 /// The name after the `::` that follows byte `pos` (`atomic` in `std::atomic<int>` from the end

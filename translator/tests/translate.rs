@@ -1309,6 +1309,39 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     assert_eq!(again, out, "a second run changes nothing");
 }
 
+/// `::cuda::std::` (from the global namespace) after a keyword or a type follows the include's
+/// replacement as `cuda::std::` does (K-f, N-f): the word before the leading `::` is no
+/// qualifier, so `const ::cuda::std::uint8_t` is not read as the path `const::cuda::std`.
+#[test]
+fn global_cuda_std_paths_after_keywords_and_types_become_std() {
+    let src = "#include <cuda/std/cstdint>\n#include <cuda/std/array>\n#include <cuda/std/tuple>\nnamespace app::cuda {\n\
+               struct G { __device__ ::cuda::std::tuple<int&> operator()(int &p) const { return {p}; } };\n\
+               __device__ const ::cuda::std::uint8_t *at(const void *p, int i) {\n\
+               \x20 return static_cast<const ::cuda::std::uint8_t *>(p) + i;\n}\n\
+               __device__ ::cuda::std::uint8_t *at_mut(void *p) { return static_cast<::cuda::std::uint8_t *>(p); }\n\
+               __global__ void k(const void *in, int *out, int v) {\n\
+               \x20 const ::cuda::std::array<int, 2> a{1, 2};\n\
+               \x20 out[0] = *at(in, 0) + a[0] + ::cuda::std::get<0>(G{}(v)) + cuda::std::get<0>(G{}(v));\n}\n\
+               using namespace ::cuda::std;\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(!out.contains("cuda::std"), "{out}");
+    for line in [
+        "struct G { __device__ ::std::tuple<int&> operator()",
+        "__device__ const ::std::uint8_t *at(",
+        "static_cast<const ::std::uint8_t *>(p)",
+        "__device__ ::std::uint8_t *at_mut(void *p) { return static_cast<::std::uint8_t *>(p); }",
+        "  const ::std::array<int, 2> a{1, 2};",
+        "+ ::std::get<0>(G{}(v)) + std::get<0>(G{}(v));",
+        "using namespace ::std;",
+        "namespace app::cuda {",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(diags.is_empty(), "{diags:?}");
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out, "a second run changes nothing");
+}
+
 /// `using namespace cuda::std;` becomes `using namespace std;`, except beside a libcu++ header
 /// that stays (`<cuda/std/atomic>`), whose names keep `cuda::std::`: there `atomic<int>` would
 /// otherwise name std's, whose members are host functions in HIP device code.
