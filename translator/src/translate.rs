@@ -498,6 +498,10 @@ struct Walk<'a> {
     /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
     const_values: HashMap<String, Option<String>>,
     has_runtime_include: bool,
+    /// Whether a name of the CUDA runtime, driver or device API was renamed in code or a macro
+    /// body (`cudaGetLastError`, `cudaError_t`), device code or not: HIP declares the new
+    /// names in `hip/hip_runtime.h`.
+    uses_runtime_names: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
 }
@@ -666,6 +670,7 @@ impl<'a> Walk<'a> {
             looked_for_project_headers: false,
             const_values: HashMap::new(),
             has_runtime_include: false,
+            uses_runtime_names: false,
             dead_from: usize::MAX,
         }
     }
@@ -888,6 +893,13 @@ impl<'a> Walk<'a> {
                 }
                 if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
+                    // Code or a macro body, not a directive's test (`#if defined(__CUDACC__)`).
+                    if matches!(family, Family::Runtime | Family::Driver | Family::Device)
+                        && (!parse::in_directive(self.src, start)
+                            || parse::in_define_body(self.src, start))
+                    {
+                        self.uses_runtime_names = true;
+                    }
                     self.aliases.insert(name.to_string(), new.to_string());
                     self.edits
                         .push(Edit::replace(start, end, new, family.as_str()));
@@ -2680,7 +2692,11 @@ impl<'a> Walk<'a> {
 
     /// Adds `#include <hip/hip_runtime.h>` to a file with device code and no runtime include.
     fn add_runtime_include(&mut self, tree: &Tree) {
-        if !self.has_device_code || self.has_runtime_include {
+        // nvcc puts `cuda_runtime.h` before every `.cu` file, so a host-only `.cu` (or a
+        // `.cuh` it includes) may use the runtime's names without an include of its own (K-h);
+        // hipcc puts only clang's wrapper there, without `hipError_t` or `hipGetLastError`.
+        let implicit = self.uses_runtime_names && is_nvcc_source(self.file);
+        if !(self.has_device_code || implicit) || self.has_runtime_include {
             return;
         }
         let eol = crate::edit::line_ending(self.src);
@@ -3477,6 +3493,14 @@ fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], at: usize) -> Option<&'s str> {
             || matches!(id, "__any" | "__all" | "__any_sync" | "__all_sync");
         warp.then_some(id)
     })
+}
+
+/// Whether `file` is CUDA source (`.cu`) or a CUDA header (`.cuh`): what nvcc compiles with
+/// `cuda_runtime.h` included first, whatever the file includes itself.
+fn is_nvcc_source(file: &str) -> bool {
+    std::path::Path::new(file)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("cu") || e.eq_ignore_ascii_case("cuh"))
 }
 
 /// Whether `file` is C source (`.c`), where call templates' C++ casts and `nullptr` do not

@@ -5,7 +5,12 @@ use hipport::translate::{translate_source, LaunchStyle, Options};
 use hipport_rules::Version;
 
 fn tr(src: &str, opts: &Options) -> (String, Vec<String>) {
-    let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+    tr_at("t.cu", src, opts)
+}
+
+/// [`tr`] for a file of another name (a header: `t.h`).
+fn tr_at(file: &str, src: &str, opts: &Options) -> (String, Vec<String>) {
+    let r = translate_source(src.as_bytes(), file, opts).expect("translates");
     let diags = r
         .diagnostics
         .iter()
@@ -37,7 +42,7 @@ fn macro_bodies_and_conditions_are_renamed_version_macros_are_not() {
     let (out, _) = tr(src, &Options::default());
     assert_eq!(
         out,
-        "#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) puts(\"cudaSuccess\"); } while (0)\n#if CUDA_VERSION >= 11000 && defined(hipStreamPerThread)\n#endif\n"
+        "#include <hip/hip_runtime.h>\n#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) puts(\"cudaSuccess\"); } while (0)\n#if CUDA_VERSION >= 11000 && defined(hipStreamPerThread)\n#endif\n"
     );
 }
 
@@ -491,7 +496,7 @@ fn callback_calling_conventions_are_removed() {
     let (out, diags) = tr(src, &hip52());
     assert_eq!(
         out,
-        "void done(hipStream_t s, hipError_t e, void* u) {}\nvoid host_fn(void* u) {}\n#define CB \n"
+        "#include <hip/hip_runtime.h>\nvoid done(hipStream_t s, hipError_t e, void* u) {}\nvoid host_fn(void* u) {}\n#define CB \n"
     );
     assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
     // A second run finds nothing left to remove.
@@ -563,11 +568,14 @@ fn call_rewrites_apply_after_the_global_scope_and_use_c_casts_in_c_files() {
     let (out, _) = tr(src, &hip52());
     assert_eq!(
         out,
-        "void f(hipEvent_t e, hipStream_t s) { ::hipEventCreateWithFlags(&e, hipEventDisableTiming); ::hipStreamWaitEvent(s, e, 0); }\n"
+        "#include <hip/hip_runtime.h>\nvoid f(hipEvent_t e, hipStream_t s) { ::hipEventCreateWithFlags(&e, hipEventDisableTiming); ::hipStreamWaitEvent(s, e, 0); }\n"
     );
     // A scope other than the global one is someone else's function: renamed, not reshaped.
     let (out, _) = tr("void f() { ns::cudaStreamWaitEvent(s, e); }\n", &hip52());
-    assert_eq!(out, "void f() { ns::hipStreamWaitEvent(s, e); }\n");
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\nvoid f() { ns::hipStreamWaitEvent(s, e); }\n"
+    );
     let c = "#include <cuda.h>\nint up(CUdeviceptr d, const float* h, size_t n) { return cuMemcpyHtoD(d, h, n) == CUDA_SUCCESS; }\n\
              void g(cudaGraph_t g) { cudaGraphExec_t x; cudaGraphInstantiate(&x, g); }\n";
     let r = translate_source(c.as_bytes(), "t.c", &hip52()).unwrap();
@@ -665,7 +673,7 @@ fn struct_and_enum_keywords_before_renamed_types_are_dropped_where_they_are_used
     );
     assert!(out.contains("\n  struct mine m;"), "{out}");
     // The declaration of a tag keeps its keyword, and so do the names of tags.
-    assert!(out.starts_with("struct hipDeviceProp_t;"), "{out}");
+    assert!(out.contains("\nstruct hipDeviceProp_t;"), "{out}");
     assert!(out.contains("struct hipIpcMemHandle_st* h;"), "{out}");
     let (tags, _) = tr("void g() { struct CUgraphNode_st* n; }\n", &hip52());
     assert!(tags.contains("struct hipGraphNode* n;"), "{tags}");
@@ -1309,6 +1317,38 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     assert_eq!(again, out, "a second run changes nothing");
 }
 
+/// A host-only `.cu` file relies on nvcc's implicit `cuda_runtime.h` (K-h): one that uses the
+/// runtime's names gets `#include <hip/hip_runtime.h>`, as a file with device code does; a
+/// `.cpp` file does not (its host compiler never had the implicit include), nor a `.cu` file
+/// that uses no CUDA name, nor one that includes the runtime itself.
+#[test]
+fn host_only_cu_files_that_use_runtime_names_get_the_runtime_include() {
+    let src = "#include <stdio.h>\n\nint check_last(const char *what) {\n  cudaError_t err = cudaGetLastError();\n  if (err != cudaSuccess) {\n    fprintf(stderr, \"%s: %s\\n\", what, cudaGetErrorString(err));\n    return 1;\n  }\n  return 0;\n}\n";
+    let out = |file: &str, text: &str| {
+        let r = translate_source(text.as_bytes(), file, &hip52()).expect("translates");
+        String::from_utf8(r.output).unwrap()
+    };
+    for file in ["launch.cu", "sub/check.cuh"] {
+        let got = out(file, src);
+        assert!(
+            got.starts_with("#include <hip/hip_runtime.h>\n#include <stdio.h>\n\nint check_last"),
+            "{file}: {got}"
+        );
+        assert!(got.contains("hipError_t err = hipGetLastError();"), "{got}");
+        assert_eq!(out(file, &got), got, "a second run changes nothing");
+    }
+    let host = out("launch.cpp", src);
+    assert!(!host.contains("hip_runtime.h"), "{host}");
+    assert!(host.contains("hipGetLastError"), "{host}");
+    let plain = "#include <math.h>\nfloat f(float x) { return sqrtf(x); }\n";
+    assert_eq!(out("plain.cu", plain), plain);
+    let own = "#include <cuda_runtime.h>\nint f() { return cudaGetLastError(); }\n";
+    assert_eq!(
+        out("own.cu", own),
+        "#include <hip/hip_runtime.h>\nint f() { return hipGetLastError(); }\n"
+    );
+}
+
 /// `::cuda::std::` (from the global namespace) after a keyword or a type follows the include's
 /// replacement as `cuda::std::` does (K-f, N-f): the word before the leading `::` is no
 /// qualifier, so `const ::cuda::std::uint8_t` is not read as the path `const::cuda::std`.
@@ -1589,7 +1629,11 @@ static __device__ int twice(int a) { return __vsubss4(a, -a); }
     assert!(diags.is_empty(), "{diags:?}");
     // A file that defines a CUDA name as something else, with no HIP in sight, is CUDA code:
     // its names are renamed as before.
-    let (out, _) = tr("#define cudaStreamFast cudaStreamNonBlocking\n", &hip52());
+    let (out, _) = tr_at(
+        "t.h",
+        "#define cudaStreamFast cudaStreamNonBlocking\n",
+        &hip52(),
+    );
     assert_eq!(out, "#define cudaStreamFast hipStreamNonBlocking\n");
     let (out, _) = tr("#define cudaMemcpyDefault 4\n", &hip52());
     assert_eq!(out, "#define hipMemcpyDefault 4\n");
@@ -1719,13 +1763,14 @@ fn a_typedef_of_a_cuda_name_to_its_own_hip_name_keeps_the_projects_name() {
     // warp-ctc's public header: renamed, the second typedef would read
     // `typedef struct hipStream_t* hipStream_t;`, which redeclares HIP's type.
     let src = "#ifdef __CUDACC__\ntypedef struct CUstream_st* CUstream;\n#else\ntypedef struct hipStream_t* CUstream;\n#endif\nstruct Options { CUstream stream; };\n";
-    let (out, _) = tr(src, &hip52());
+    let (out, _) = tr_at("ctc.h", src, &hip52());
     assert_eq!(
         out,
         "#ifdef __HIPCC__\ntypedef struct ihipStream_t* CUstream;\n#else\ntypedef struct hipStream_t* CUstream;\n#endif\nstruct Options { CUstream stream; };\n"
     );
     // A forward declaration of CUDA's own typedef becomes HIP's.
-    let (out, _) = tr(
+    let (out, _) = tr_at(
+        "t.h",
         "typedef struct CUstream_st* cudaStream_t;\nvoid f(cudaStream_t s);\n",
         &hip52(),
     );
