@@ -756,7 +756,8 @@ pub(crate) fn is_calling_convention(word: &str) -> bool {
 
 /// `src` as tree-sitter should see it, offsets and every other byte unchanged: each
 /// `__has_include` path blanked to an identifier of the same length (`____`), so the directive
-/// parses, each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
+/// parses, each `#pragma` line between a loop's header and its body blanked (see
+/// [`pragmas_before_bodies`]), each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
 /// literals and directives replaced by what it stands for, padded with spaces, and each
 /// alignment qualifier tree-sitter-cuda does not know shown as C++'s `alignas` (see
 /// [`show_alignment`]).
@@ -772,6 +773,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         user.extend(theirs);
     }
     let pragmas = memchr::memmem::find(src, b"_Pragma").is_some();
+    let loop_pragmas = pragmas_before_bodies(src);
     let lambdas = lambda_qualifiers(src);
     let idioms = cpp_idioms(src);
     let qualifiers = !lambdas.is_empty()
@@ -785,10 +787,13 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || !user.is_empty()
         || pragmas;
     let launches = spaced_launches(src);
-    if !includes && !qualifiers && launches.is_empty() {
+    if !includes && !qualifiers && launches.is_empty() && loop_pragmas.is_empty() {
         return std::borrow::Cow::Borrowed(src);
     }
     let mut out = src.to_vec();
+    for line in loop_pragmas {
+        blank(&mut out[line]);
+    }
     for (open, close) in &launches {
         for (r, shown) in [(open, b"<<<"), (close, b">>>")] {
             out[r.clone()].fill(b' ');
@@ -1579,6 +1584,85 @@ pub(crate) fn logical_line_start(src: &[u8], at: usize) -> usize {
     start
 }
 
+/// The lines of the `#pragma` directives that stand between a `for`, `while`, `if`, `switch`,
+/// `else` or `do` header and its body (`for (...)` / `#pragma unroll` / `for (...) stmt;`, the
+/// MAGMA idiom): tree-sitter takes a directive among statements only, so there the header gets
+/// an empty body and the loop below it stands alone. A pragma changes no code the passes read;
+/// tree-sitter is shown blanks there.
+pub(crate) fn pragmas_before_bodies(src: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let is_pragma = |line: &[u8]| {
+        line.trim_ascii()
+            .strip_prefix(b"#")
+            .map(<[u8]>::trim_ascii_start)
+            .and_then(|t| t.strip_prefix(b"pragma"))
+            .is_some_and(|t| !t.first().is_some_and(|&b| crate::lexer::is_word_byte(b)))
+    };
+    for hit in memchr::memmem::find_iter(src, b"pragma") {
+        let start = memchr::memrchr(b'\n', &src[..hit]).map_or(0, |i| i + 1);
+        let end = statement_macros::logical_line_end(src, hit);
+        if !is_pragma(&src[start..end]) {
+            continue;
+        }
+        // Back over blanks and the pragmas stacked above this one.
+        let mut before = src[..start].trim_ascii_end();
+        loop {
+            let line = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+            if !is_pragma(&before[line..]) {
+                break;
+            }
+            before = before[..line].trim_ascii_end();
+        }
+        if ends_control_header(before) {
+            out.push(start..end);
+        }
+    }
+    out
+}
+
+/// Whether `text` ends with the header of a statement that takes a body: `for (...)`,
+/// `while (...)`, `if (...)` (`if constexpr (...)`), `switch (...)`, `else` or `do`.
+fn ends_control_header(text: &[u8]) -> bool {
+    let word_before = |t: &[u8]| -> (usize, usize) {
+        let t = t.trim_ascii_end();
+        let n = t
+            .iter()
+            .rev()
+            .take_while(|&&b| crate::lexer::is_word_byte(b))
+            .count();
+        (t.len() - n, t.len())
+    };
+    let (a, b) = word_before(text);
+    if matches!(&text[a..b], b"else" | b"do") {
+        return true;
+    }
+    if text.last() != Some(&b')') {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut open = None;
+    for (i, &c) in text.iter().enumerate().rev().take(4096) {
+        match c {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(open) = open else { return false };
+    let (mut a, mut b) = word_before(&text[..open]);
+    if &text[a..b] == b"constexpr" {
+        (a, b) = word_before(&text[..a]);
+    }
+    let keyword = matches!(&text[a..b], b"for" | b"while" | b"if" | b"switch");
+    keyword && (a == 0 || !crate::lexer::is_word_byte(text[a - 1]))
+}
+
 /// Whether offset `at` is on a preprocessor directive's line (or a line it continues).
 pub(crate) fn in_directive(src: &[u8], at: usize) -> bool {
     let line = &src[logical_line_start(src, at)..];
@@ -1933,6 +2017,40 @@ mod tests {
             field_id("name"),
             language().field_id_for_name("name").unwrap().get()
         );
+    }
+
+    /// N-d: `#pragma unroll` between a `for` header and its body without braces (MAGMA's
+    /// sgemm) parses, the inner loop as the outer one's body; a pragma among statements stays.
+    #[test]
+    fn pragmas_between_a_loop_header_and_its_body_parse() {
+        let src = "__global__ void k(unsigned *out, const float *x) {\n  unsigned r[4];\n  int n;\n\
+                   \x20 #pragma unroll\n  for (n = 0; n < 4; n++)\n    #pragma unroll\n    # pragma nounroll\n\
+                   \x20   for (int m = 0; m < f(1, (2)); m++)\n      r[n] = __ballot_sync(0xffffffff, x[n] > 0.f);\n\
+                   \x20 if constexpr (sizeof(int) == 4)\n#pragma unroll\n    while (n--) out[n] = r[n];\n\
+                   \x20 else\n  #pragma unroll 2\n    for (;;) break;\n}\n";
+        let shown = parseable(src.as_bytes(), b"");
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines[3], "  #pragma unroll", "among statements: kept");
+        for i in [5, 6, 10, 13] {
+            assert!(lines[i].trim().is_empty(), "{i}: {}", lines[i]);
+        }
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(error_lines(&tree, src.as_bytes()).is_empty(), "{sexp}");
+        assert!(
+            sexp.contains("(for_statement initializer: (assignment_expression")
+                && sexp.contains("body: (for_statement"),
+            "{sexp}"
+        );
+        for other in [
+            &b"x = 1;\n#pragma unroll\nfor (;;) {}"[..],
+            b"f(a)\n#pragma once",
+            b"my_for(a)\n#pragma unroll",
+        ] {
+            assert!(pragmas_before_bodies(other).is_empty(), "{other:?}");
+        }
     }
 
     #[test]

@@ -1317,6 +1317,29 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     assert_eq!(again, out, "a second run changes nothing");
 }
 
+/// `#pragma unroll` between a loop's header and its unbraced body (MAGMA's sgemm, N-d) parses:
+/// no T008 note, the pragmas stay in the output, and the checks read the loop body (a ballot
+/// stored in an `unsigned` there is still reported).
+#[test]
+fn a_pragma_between_a_loop_header_and_its_body_parses() {
+    let src = "__global__ void k(unsigned *out, const float *x) {\n    unsigned s = 0;\n    int m, n;\n\
+               \x20   #pragma unroll\n    for (n = 0; n < 4; n++)\n        #pragma unroll\n\
+               \x20       for (m = 0; m < 4; m++)\n            s = __ballot_sync(0xffffffff, x[m + n] > 0.f);\n\
+               \x20   out[threadIdx.x] = s;\n}\n";
+    let checked = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let (out, diags) = tr(src, &checked);
+    assert!(!diags.iter().any(|d| d.starts_with("T008")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.starts_with("H00")), "{diags:?}");
+    assert_eq!(
+        out.matches("#pragma unroll\n").count(),
+        2,
+        "the pragmas stay: {out}"
+    );
+}
+
 /// A host-only `.cu` file relies on nvcc's implicit `cuda_runtime.h` (K-h): one that uses the
 /// runtime's names gets `#include <hip/hip_runtime.h>`, as a file with device code does; a
 /// `.cpp` file does not (its host compiler never had the implicit include), nor a `.cu` file
