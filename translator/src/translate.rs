@@ -3264,7 +3264,8 @@ fn translate_tree_at(
         );
         // In a function with warp operations, what the checks may have missed is what matters
         // most on 64-lane wavefronts: a warning, not a note.
-        if let Some(op) = warp_op_near(tree, src, offset) {
+        let unparsed = offset..w.index.line_range(src, b).end;
+        if let Some(op) = warp_op_near(tree, src, unparsed) {
             let d = w.diags.last_mut().expect("just added");
             d.severity = Severity::Warning;
             d.message
@@ -3464,19 +3465,15 @@ fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Ve
 }
 
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around
-/// byte `at`, or in the 40 lines from `at` where no function definition holds it.
-fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], at: usize) -> Option<&'s str> {
+/// the lines `unparsed` (byte range) that did not parse, or in those lines where no function
+/// definition holds them: a function that parsed after them was checked, and is not named (R6).
+fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], unparsed: Range<usize>) -> Option<&'s str> {
+    let at = unparsed.start;
     let node = tree.root_node().descendant_for_byte_range(at, at)?;
-    let range = parse::ancestors(node)
-        .into_iter()
+    let range = std::iter::once(node)
+        .chain(parse::ancestors(node))
         .find(|x| x.kind_name() == "function_definition")
-        .map(|f| f.byte_range())
-        .unwrap_or_else(|| {
-            let end = memchr::memchr_iter(b'\n', &src[at..])
-                .nth(40)
-                .map_or(src.len(), |i| at + i);
-            at..end
-        });
+        .map_or(unparsed, |f| f.byte_range());
     let text = &src[range.clone()];
     lexer::identifiers(text).into_iter().find_map(|r| {
         let id = std::str::from_utf8(&src[range.start + r.start..range.start + r.end]).ok()?;

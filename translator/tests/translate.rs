@@ -1317,6 +1317,71 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     assert_eq!(again, out, "a second run changes nothing");
 }
 
+/// The T008 parse notes and their warnings on `hip52()` with the analysis on: (line, severity).
+fn parse_notes(src: &str) -> Vec<(usize, Severity)> {
+    let opts = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
+    r.diagnostics
+        .iter()
+        .filter(|d| d.id == "T008")
+        .map(|d| (d.line, d.severity))
+        .collect()
+}
+
+/// A macro that stands as a whole `if`/`while` condition (`if IN_RANGE(i, n) {`, Q2) parses:
+/// no T008 note for each use, and the checks read the body.
+#[test]
+fn a_macro_written_as_an_if_or_while_condition_parses() {
+    let src = "#define IN_RANGE(x, n) (x >= 0 && x < n)\n#define MORE (n > 0)\n\
+               __global__ void k(const float *in, float *out, unsigned *v, int n) {\n\
+               \x20 int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               \x20 if IN_RANGE(i, n) {\n    out[i] = in[i] * 2.f;\n  } else if IN_RANGE(i, 2 * n)\n    out[i] = 0;\n\
+               \x20 while MORE { n--; }\n  do { n++; } while IN_RANGE(n, 4);\n\
+               \x20 switch IN_RANGE(i, n){ default: break; }\n\
+               \x20 if IN_RANGE(i, n) { unsigned m = __ballot_sync(0xffffffff, in[i] > 0.f); v[i] = m; }\n\
+               \x20 // if this (comment) stays\n}\n";
+    assert_eq!(parse_notes(src), []);
+    let opts = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let (out, diags) = tr(src, &opts);
+    assert!(
+        out.contains("  if IN_RANGE(i, n) {\n"),
+        "the text stays: {out}"
+    );
+    assert!(diags.iter().any(|d| d.starts_with("H004:12:")), "{diags:?}");
+}
+
+/// Macros that open and close a namespace (`BEGIN_NS` / `END_NS`, moderngpu's
+/// `BEGIN_MGPU_NAMESPACE`) and qualifier macros do not cost a T008 note per use (R6; from a
+/// project header: `tests/header_facts.rs`); and where a line does not parse
+/// outside any function, the T008 note does not name the warp operation of the next function,
+/// which parsed and was checked.
+#[test]
+fn namespace_macros_parse_and_parse_notes_name_only_their_own_function() {
+    let ns = "#pragma once\n#define BEGIN_NS namespace mine { // ours\n#define END_NS }\n#define HD __host__ __device__\n";
+    let body = "BEGIN_NS\nHD inline int twice(int x) { return 2 * x; }\n\
+                __global__ void vote(const int *x, unsigned long long *out) {\n\
+                \x20 unsigned long long m = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n  out[0] = m;\n}\nEND_NS\n";
+    assert_eq!(parse_notes(&format!("{ns}{body}")), []);
+    // Unbalanced (the closer written as `}`): left as it was.
+    let open_only = "#define BEGIN_NS namespace mine {\nBEGIN_NS\nint f();\n}\n";
+    assert_eq!(parse_notes(open_only).len(), 1);
+    // A line that does not parse, outside any function, before a kernel with a ballot.
+    let before = "DECLARE(a, b) int c;\nint twice(int x) { return 2 * x; }\n\
+                  __global__ void vote(const int *x, unsigned long long *out) {\n\
+                  \x20 out[0] = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n}\n";
+    assert_eq!(parse_notes(before), [(1, Severity::Note)]);
+    // Inside the kernel: a warning.
+    let inside = "__global__ void vote(const int *x, unsigned long long *out) {\n  @@;\n\
+                  \x20 out[0] = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n}\n";
+    assert_eq!(parse_notes(inside), [(2, Severity::Warning)]);
+}
+
 /// `#pragma unroll` between a loop's header and its unbraced body (MAGMA's sgemm, N-d) parses:
 /// no T008 note, the pragmas stay in the output, and the checks read the loop body (a ballot
 /// stored in an `unsigned` there is still reported).
