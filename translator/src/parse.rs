@@ -756,22 +756,29 @@ pub(crate) fn is_calling_convention(word: &str) -> bool {
 
 /// `src` as tree-sitter should see it, offsets and every other byte unchanged: each
 /// `__has_include` path blanked to an identifier of the same length (`____`), so the directive
-/// parses, each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
+/// parses, each `#pragma` line between a loop's header and its body blanked (see
+/// [`pragmas_before_bodies`]), the uses of the file's and `headers`' [`ScopeMacro`]s blanked
+/// where they balance, each macro of [`QUALIFIER_MACROS`] and [`CALLING_CONVENTIONS`] outside comments,
 /// literals and directives replaced by what it stands for, padded with spaces, and each
 /// alignment qualifier tree-sitter-cuda does not know shown as C++'s `alignas` (see
 /// [`show_alignment`]).
 fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
     let mut user = user_qualifier_macros(src);
+    let mut scopes = scope_macros(src);
     if !headers.is_empty() {
         // The file's own definition of a name wins over a header's.
+        let own = |name: &[u8]| object_like_defines(src).any(|(n, _)| n == name);
         let theirs: Vec<UserQualifier> = user_qualifier_macros(headers)
             .into_iter()
             .filter(|h| !user.iter().any(|m| m.name == h.name))
             .collect();
         user.extend(theirs);
+        scopes.extend(scope_macros(headers).into_iter().filter(|h| !own(h.name)));
     }
+    let scope_uses = balanced_scope_uses(src, &scopes);
     let pragmas = memchr::memmem::find(src, b"_Pragma").is_some();
+    let loop_pragmas = pragmas_before_bodies(src);
     let lambdas = lambda_qualifiers(src);
     let idioms = cpp_idioms(src);
     let qualifiers = !lambdas.is_empty()
@@ -785,10 +792,21 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || !user.is_empty()
         || pragmas;
     let launches = spaced_launches(src);
-    if !includes && !qualifiers && launches.is_empty() {
+    if !includes
+        && !qualifiers
+        && launches.is_empty()
+        && loop_pragmas.is_empty()
+        && scope_uses.is_empty()
+    {
         return std::borrow::Cow::Borrowed(src);
     }
     let mut out = src.to_vec();
+    for name in scope_uses {
+        blank(&mut out[name]);
+    }
+    for line in loop_pragmas {
+        blank(&mut out[line]);
+    }
     for (open, close) in &launches {
         for (r, shown) in [(open, b"<<<"), (close, b">>>")] {
             out[r.clone()].fill(b' ');
@@ -1046,6 +1064,7 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     let mut out = Vec::new();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     out.extend(class_instantiations(src));
+    out.extend(macro_conditions(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -1118,6 +1137,87 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         let rest = src[close + 1..].trim_ascii_start();
         if rest.starts_with(b".") || rest.starts_with(b"->") {
             out.push((at..end, b' '));
+        }
+    }
+    out
+}
+
+/// The conditions of `if`, `while` and `switch` written as a macro without parentheses of their
+/// own (`if IN_RANGE(i, n) {`, where `#define IN_RANGE(x, n) (x >= 0 && x < n)`; `while
+/// MORE {`), which C++ allows only once the macro is expanded: tree-sitter is shown the
+/// parentheses in the blanks around the macro (`if(IN_RANGE(i, n)){`), or, where no blank
+/// follows it, the macro's name as blanks, its arguments then standing as the condition
+/// (`if         (i, n){`). A word after the keyword is never C++ but for `constexpr` and
+/// `consteval`; what follows the macro must start a statement, not go on with an operator.
+fn macro_conditions(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let word = crate::lexer::is_word_byte;
+    let blanks = |mut i: usize| {
+        while matches!(src.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let mut out = Vec::new();
+    let mut identifiers: Option<Vec<std::ops::Range<usize>>> = None;
+    let keywords = [&b"if"[..], b"while", b"switch"];
+    for key in keywords {
+        for at in memchr::memmem::find_iter(src, key) {
+            let end = at + key.len();
+            if at > 0 && word(src[at - 1]) || !matches!(src.get(end), Some(b' ' | b'\t')) {
+                continue;
+            }
+            let name = blanks(end);
+            let name_end = name + src[name..].iter().take_while(|&&b| word(b)).count();
+            if name_end == name
+                || src[name].is_ascii_digit()
+                || matches!(&src[name..name_end], b"constexpr" | b"consteval")
+            {
+                continue;
+            }
+            // The arguments of a function-like macro, on its line.
+            let mut close = None;
+            let open = blanks(name_end);
+            if src.get(open) == Some(&b'(') {
+                let mut depth = 0usize;
+                for (k, &b) in src[open..].iter().enumerate().take(4096) {
+                    match b {
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                close = Some(open + k);
+                                break;
+                            }
+                        }
+                        b'\n' | b';' | b'{' | b'}' => break,
+                        _ => {}
+                    }
+                }
+                if close.is_none() {
+                    continue;
+                }
+            }
+            let after = close.map_or(name_end, |c| c + 1);
+            let next = blanks(after);
+            let starts_statement = match src.get(next) {
+                None | Some(b'{' | b';' | b'\n' | b'\r') => true,
+                Some(b'/') => matches!(src.get(next + 1), Some(b'/' | b'*')),
+                Some(&b) => word(b) && next > after,
+            };
+            if !starts_statement || in_directive(src, at) {
+                continue;
+            }
+            // The keyword is code, not a comment's or a literal's word.
+            let ids = identifiers.get_or_insert_with(|| crate::lexer::identifiers(src));
+            if ids.binary_search_by_key(&at, |r| r.start).is_err() {
+                continue;
+            }
+            if next > after {
+                out.push((end..end + 1, b'('));
+                out.push((after..after + 1, b')'));
+            } else if close.is_some() {
+                out.push((name..name_end, b' '));
+            }
         }
     }
     out
@@ -1380,8 +1480,9 @@ pub(crate) struct UserQualifier<'s> {
     pub(crate) host: bool,
 }
 
-/// The qualifier macros of `src` ([`user_qualifier_macros`]) as `#define` lines that give each
-/// the same [`UserQualifier`] in another file: a header's, for the files that include it.
+/// The qualifier macros of `src` ([`user_qualifier_macros`]) and its [`ScopeMacro`]s as
+/// `#define` lines that give each the same [`UserQualifier`] or [`ScopeMacro`] in another file:
+/// a header's, for the files that include it.
 pub(crate) fn qualifier_defines(src: &[u8]) -> Vec<u8> {
     if memchr::memmem::find(src, b"define").is_none() {
         return Vec::new();
@@ -1402,6 +1503,17 @@ pub(crate) fn qualifier_defines(src: &[u8]) -> Vec<u8> {
         }
         out.push(b'\n');
     }
+    for m in scope_macros(src) {
+        out.extend_from_slice(b"#define ");
+        out.extend_from_slice(m.name);
+        for _ in 0..m.opens {
+            out.extend_from_slice(b" namespace _ {");
+        }
+        for _ in 0..m.closes {
+            out.extend_from_slice(b" }");
+        }
+        out.push(b'\n');
+    }
     out
 }
 
@@ -1412,29 +1524,8 @@ pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
     type Words<'s> = Option<Vec<&'s [u8]>>;
     let mut found: Vec<(&[u8], Words)> = Vec::new();
     let mut at: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
-    for hit in memchr::memmem::find_iter(src, b"define") {
-        let start = logical_line_start(src, hit);
-        let head = &src[start..hit];
-        let head = head.trim_ascii();
-        if head != b"#" && !(head.starts_with(b"#") && head[1..].trim_ascii().is_empty()) {
-            continue;
-        }
-        let line_end = memchr::memchr(b'\n', &src[hit..]).map_or(src.len(), |e| hit + e);
-        let line = &src[hit + b"define".len()..line_end];
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.first().is_some_and(|b| matches!(b, b' ' | b'\t')) || line.ends_with(b"\\") {
-            continue;
-        }
-        let line = line.trim_ascii_start();
-        let name_len = line
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-            .count();
-        let name = &line[..name_len];
-        if name.is_empty() || name[0].is_ascii_digit() || line.get(name_len) == Some(&b'(') {
-            continue;
-        }
-        let body = qualifier_body(&line[name_len..]);
+    for (name, body) in object_like_defines(src) {
+        let body = qualifier_body(body);
         match at.get(name) {
             Some(&i) => {
                 let words = &mut found[i].1;
@@ -1472,6 +1563,147 @@ pub(crate) fn user_qualifier_macros(src: &[u8]) -> Vec<UserQualifier<'_>> {
             })
         })
         .collect()
+}
+
+/// The object-like macros `src` defines on one line each (`#define NAME body`), with their
+/// bodies as written (a trailing comment included), in order.
+fn object_like_defines(src: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    memchr::memmem::find_iter(src, b"define").filter_map(move |hit| {
+        let start = logical_line_start(src, hit);
+        let head = src[start..hit].trim_ascii();
+        if head != b"#" && !(head.starts_with(b"#") && head[1..].trim_ascii().is_empty()) {
+            return None;
+        }
+        let line_end = memchr::memchr(b'\n', &src[hit..]).map_or(src.len(), |e| hit + e);
+        let line = &src[hit + b"define".len()..line_end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.first().is_some_and(|b| matches!(b, b' ' | b'\t')) || line.ends_with(b"\\") {
+            return None;
+        }
+        let line = line.trim_ascii_start();
+        let name_len = line
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let name = &line[..name_len];
+        if name.is_empty() || name[0].is_ascii_digit() || line.get(name_len) == Some(&b'(') {
+            return None;
+        }
+        Some((name, &line[name_len..]))
+    })
+}
+
+/// An object-like macro that opens or closes a scope (`#define BEGIN_NS namespace mine {`,
+/// `#define END_NS }`, moderngpu's `BEGIN_MGPU_NAMESPACE`): tree-sitter sees a stray name where
+/// the braces should be, and cannot parse the declarations around it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ScopeMacro<'s> {
+    /// The macro's name.
+    pub(crate) name: &'s [u8],
+    /// How many scopes its body opens (`namespace a {`, `extern "C" {`).
+    pub(crate) opens: usize,
+    /// How many it closes (`}`).
+    pub(crate) closes: usize,
+}
+
+/// The [`ScopeMacro`]s `src` defines: bodies of `namespace NAME {` (`NAME` qualified or none),
+/// `extern "C" {` and `}`, in any number, and nothing else. A name defined twice differently is
+/// left out.
+pub(crate) fn scope_macros(src: &[u8]) -> Vec<ScopeMacro<'_>> {
+    let mut out: Vec<ScopeMacro> = Vec::new();
+    let mut conflicting: Vec<&[u8]> = Vec::new();
+    for (name, body) in object_like_defines(src) {
+        let cut = memchr::memmem::find(body, b"//")
+            .into_iter()
+            .chain(memchr::memmem::find(body, b"/*"))
+            .min()
+            .unwrap_or(body.len());
+        let scope = scope_body(body[..cut].trim_ascii()).map(|(opens, closes)| ScopeMacro {
+            name,
+            opens,
+            closes,
+        });
+        match (out.iter().position(|m| m.name == name), scope) {
+            (Some(i), Some(m)) if out[i] == m => {}
+            (Some(i), _) => {
+                out.remove(i);
+                conflicting.push(name);
+            }
+            (None, Some(m)) if !conflicting.contains(&name) => out.push(m),
+            (None, _) => conflicting.push(name),
+        }
+    }
+    out
+}
+
+/// The scopes a macro body opens and closes, when it is only `namespace a::b {`, `extern "C" {`
+/// and `}`; `None` for anything else (an empty body included).
+fn scope_body(mut body: &[u8]) -> Option<(usize, usize)> {
+    let (mut opens, mut closes) = (0, 0);
+    let word = |t: &[u8]| {
+        t.iter()
+            .take_while(|&&b| crate::lexer::is_word_byte(b))
+            .count()
+    };
+    while !body.is_empty() {
+        if let Some(rest) = body.strip_prefix(b"}") {
+            closes += 1;
+            body = rest.trim_ascii_start();
+            continue;
+        }
+        let rest = if let Some(rest) = body.strip_prefix(b"extern") {
+            rest.trim_ascii_start().strip_prefix(b"\"C\"")?
+        } else {
+            let rest = body.strip_prefix(b"namespace")?;
+            if rest.first().is_some_and(|&b| crate::lexer::is_word_byte(b)) {
+                return None;
+            }
+            // An optional, maybe qualified, name.
+            let mut rest = rest.trim_ascii_start();
+            loop {
+                let n = word(rest);
+                rest = rest[n..].trim_ascii_start();
+                match rest.strip_prefix(b"::") {
+                    Some(more) if n > 0 => rest = more.trim_ascii_start(),
+                    _ => break,
+                }
+            }
+            rest
+        };
+        body = rest
+            .trim_ascii_start()
+            .strip_prefix(b"{")?
+            .trim_ascii_start();
+        opens += 1;
+    }
+    (opens + closes > 0 && (opens == 0 || closes == 0)).then_some((opens, closes))
+}
+
+/// The uses of `macros` in `src` outside directives, comments and literals, when the scopes
+/// they open and close balance: the ranges to show tree-sitter as blanks (the braces gone on
+/// both sides, the declarations between them parse as the file's own).
+fn balanced_scope_uses(src: &[u8], macros: &[ScopeMacro]) -> Vec<std::ops::Range<usize>> {
+    if macros.is_empty() {
+        return Vec::new();
+    }
+    let (mut opens, mut closes) = (0, 0);
+    let mut uses = Vec::new();
+    for id in crate::lexer::identifiers(src) {
+        let Some(m) = macros.iter().find(|m| m.name == &src[id.clone()]) else {
+            continue;
+        };
+        if in_directive(src, id.start) {
+            continue;
+        }
+        opens += m.opens;
+        closes += m.closes;
+        uses.push(id);
+    }
+    if opens == closes {
+        uses
+    } else {
+        Vec::new()
+    }
 }
 
 /// Whether one of the macros `names` qualifies the declaration that starts at `start` and
@@ -1577,6 +1809,85 @@ pub(crate) fn logical_line_start(src: &[u8], at: usize) -> usize {
         start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
     }
     start
+}
+
+/// The lines of the `#pragma` directives that stand between a `for`, `while`, `if`, `switch`,
+/// `else` or `do` header and its body (`for (...)` / `#pragma unroll` / `for (...) stmt;`, the
+/// MAGMA idiom): tree-sitter takes a directive among statements only, so there the header gets
+/// an empty body and the loop below it stands alone. A pragma changes no code the passes read;
+/// tree-sitter is shown blanks there.
+pub(crate) fn pragmas_before_bodies(src: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let is_pragma = |line: &[u8]| {
+        line.trim_ascii()
+            .strip_prefix(b"#")
+            .map(<[u8]>::trim_ascii_start)
+            .and_then(|t| t.strip_prefix(b"pragma"))
+            .is_some_and(|t| !t.first().is_some_and(|&b| crate::lexer::is_word_byte(b)))
+    };
+    for hit in memchr::memmem::find_iter(src, b"pragma") {
+        let start = memchr::memrchr(b'\n', &src[..hit]).map_or(0, |i| i + 1);
+        let end = statement_macros::logical_line_end(src, hit);
+        if !is_pragma(&src[start..end]) {
+            continue;
+        }
+        // Back over blanks and the pragmas stacked above this one.
+        let mut before = src[..start].trim_ascii_end();
+        loop {
+            let line = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+            if !is_pragma(&before[line..]) {
+                break;
+            }
+            before = before[..line].trim_ascii_end();
+        }
+        if ends_control_header(before) {
+            out.push(start..end);
+        }
+    }
+    out
+}
+
+/// Whether `text` ends with the header of a statement that takes a body: `for (...)`,
+/// `while (...)`, `if (...)` (`if constexpr (...)`), `switch (...)`, `else` or `do`.
+fn ends_control_header(text: &[u8]) -> bool {
+    let word_before = |t: &[u8]| -> (usize, usize) {
+        let t = t.trim_ascii_end();
+        let n = t
+            .iter()
+            .rev()
+            .take_while(|&&b| crate::lexer::is_word_byte(b))
+            .count();
+        (t.len() - n, t.len())
+    };
+    let (a, b) = word_before(text);
+    if matches!(&text[a..b], b"else" | b"do") {
+        return true;
+    }
+    if text.last() != Some(&b')') {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut open = None;
+    for (i, &c) in text.iter().enumerate().rev().take(4096) {
+        match c {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(open) = open else { return false };
+    let (mut a, mut b) = word_before(&text[..open]);
+    if &text[a..b] == b"constexpr" {
+        (a, b) = word_before(&text[..a]);
+    }
+    let keyword = matches!(&text[a..b], b"for" | b"while" | b"if" | b"switch");
+    keyword && (a == 0 || !crate::lexer::is_word_byte(text[a - 1]))
 }
 
 /// Whether offset `at` is on a preprocessor directive's line (or a line it continues).
@@ -1932,6 +2243,90 @@ mod tests {
         assert_eq!(
             field_id("name"),
             language().field_id_for_name("name").unwrap().get()
+        );
+    }
+
+    /// N-d: `#pragma unroll` between a `for` header and its body without braces (MAGMA's
+    /// sgemm) parses, the inner loop as the outer one's body; a pragma among statements stays.
+    #[test]
+    fn pragmas_between_a_loop_header_and_its_body_parse() {
+        let src = "__global__ void k(unsigned *out, const float *x) {\n  unsigned r[4];\n  int n;\n\
+                   \x20 #pragma unroll\n  for (n = 0; n < 4; n++)\n    #pragma unroll\n    # pragma nounroll\n\
+                   \x20   for (int m = 0; m < f(1, (2)); m++)\n      r[n] = __ballot_sync(0xffffffff, x[n] > 0.f);\n\
+                   \x20 if constexpr (sizeof(int) == 4)\n#pragma unroll\n    while (n--) out[n] = r[n];\n\
+                   \x20 else\n  #pragma unroll 2\n    for (;;) break;\n}\n";
+        let shown = parseable(src.as_bytes(), b"");
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines[3], "  #pragma unroll", "among statements: kept");
+        for i in [5, 6, 10, 13] {
+            assert!(lines[i].trim().is_empty(), "{i}: {}", lines[i]);
+        }
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(error_lines(&tree, src.as_bytes()).is_empty(), "{sexp}");
+        assert!(
+            sexp.contains("(for_statement initializer: (assignment_expression")
+                && sexp.contains("body: (for_statement"),
+            "{sexp}"
+        );
+        for other in [
+            &b"x = 1;\n#pragma unroll\nfor (;;) {}"[..],
+            b"f(a)\n#pragma once",
+            b"my_for(a)\n#pragma unroll",
+        ] {
+            assert!(pragmas_before_bodies(other).is_empty(), "{other:?}");
+        }
+    }
+
+    #[test]
+    fn scope_macros_are_only_namespace_and_extern_braces() {
+        let src = b"#define A namespace a {\n#define B namespace a::b { namespace c { /* x */\n\
+                    #  define C }}\n#define D extern \"C\" {\n#define E namespace {\n\
+                    #define F struct x {\n#define G } namespace b {\n#define H\n#define I(x) }\n\
+                    #define J }\n#define J int\n#define K namespacex {\n";
+        let got: Vec<(&str, usize, usize)> = scope_macros(src)
+            .iter()
+            .map(|m| (std::str::from_utf8(m.name).unwrap(), m.opens, m.closes))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("A", 1, 0),
+                ("B", 2, 0),
+                ("C", 0, 2),
+                ("D", 1, 0),
+                ("E", 1, 0)
+            ]
+        );
+        let defines = String::from_utf8(qualifier_defines(src)).unwrap();
+        assert!(
+            defines.contains("#define B namespace _ { namespace _ {\n#define C } }\n"),
+            "{defines}"
+        );
+        // Shown as blanks where they balance, not in directives.
+        let uses = b"#define O namespace o {\n#define X }\nO\nint f();\nX\n#define Y O\n";
+        let shown = parseable(uses, b"");
+        assert!(shown
+            .starts_with(b"#define O namespace o {\n#define X }\n \nint f();\n \n#define Y O\n"));
+        assert!(!parse(uses, Duration::from_secs(5))
+            .unwrap()
+            .root_node()
+            .has_error());
+        let unbalanced = b"#define O namespace o {\nO\nint f();\n";
+        assert_eq!(&parseable(unbalanced, b"")[..], &unbalanced[..]);
+    }
+
+    #[test]
+    fn macro_conditions_are_shown_parenthesised() {
+        let src = b"void f() { if M(a, (b)) { } while N {} if M(a)\n g(); if M(a){}\n\
+                    if constexpr (x) {} if (a) {} if M(a) + 1 {} }\n";
+        let shown = parseable(src, b"");
+        assert_eq!(
+            std::str::from_utf8(&shown).unwrap(),
+            "void f() { if(M(a, (b))){ } while(N){} if  (a)\n g(); if  (a){}\n\
+             if constexpr (x) {} if (a) {} if M(a) + 1 {} }\n"
         );
     }
 

@@ -498,6 +498,10 @@ struct Walk<'a> {
     /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
     const_values: HashMap<String, Option<String>>,
     has_runtime_include: bool,
+    /// Whether a name of the CUDA runtime, driver or device API was renamed in code or a macro
+    /// body (`cudaGetLastError`, `cudaError_t`), device code or not: HIP declares the new
+    /// names in `hip/hip_runtime.h`.
+    uses_runtime_names: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
 }
@@ -666,6 +670,7 @@ impl<'a> Walk<'a> {
             looked_for_project_headers: false,
             const_values: HashMap::new(),
             has_runtime_include: false,
+            uses_runtime_names: false,
             dead_from: usize::MAX,
         }
     }
@@ -888,6 +893,13 @@ impl<'a> Walk<'a> {
                 }
                 if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
+                    // Code or a macro body, not a directive's test (`#if defined(__CUDACC__)`).
+                    if matches!(family, Family::Runtime | Family::Driver | Family::Device)
+                        && (!parse::in_directive(self.src, start)
+                            || parse::in_define_body(self.src, start))
+                    {
+                        self.uses_runtime_names = true;
+                    }
                     self.aliases.insert(name.to_string(), new.to_string());
                     self.edits
                         .push(Edit::replace(start, end, new, family.as_str()));
@@ -2680,7 +2692,11 @@ impl<'a> Walk<'a> {
 
     /// Adds `#include <hip/hip_runtime.h>` to a file with device code and no runtime include.
     fn add_runtime_include(&mut self, tree: &Tree) {
-        if !self.has_device_code || self.has_runtime_include {
+        // nvcc puts `cuda_runtime.h` before every `.cu` file, so a host-only `.cu` (or a
+        // `.cuh` it includes) may use the runtime's names without an include of its own (K-h);
+        // hipcc puts only clang's wrapper there, without `hipError_t` or `hipGetLastError`.
+        let implicit = self.uses_runtime_names && is_nvcc_source(self.file);
+        if !(self.has_device_code || implicit) || self.has_runtime_include {
             return;
         }
         let eol = crate::edit::line_ending(self.src);
@@ -2893,6 +2909,10 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
     let (_, i) = qualifiers_before(src, start);
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let before = src[..i].trim_ascii_end();
+    // A path from the global namespace: `using namespace ::cuda::std;`.
+    let before = before
+        .strip_suffix(b"::")
+        .map_or(before, <[u8]>::trim_ascii_end);
     if let Some(head) = before.strip_suffix(b"namespace") {
         // `using namespace`, not an identifier that ends in `namespace`.
         let head = match head.last() {
@@ -2913,7 +2933,9 @@ fn names_namespace(src: &[u8], start: usize, end: usize) -> bool {
 }
 
 /// The `a::b::` qualifiers written right before byte `pos`, innermost first, and where the
-/// outermost one starts (`pos` when there are none).
+/// outermost one starts (`pos` when there are none). A leading `::` (the global namespace,
+/// `::cuda::std::uint8_t`) ends them: the word before it, a keyword or a type (`const
+/// ::cuda::std::uint8_t`, `return ::cuda::std::get<0>(t)`), qualifies nothing.
 fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
     let mut parts: Vec<&[u8]> = Vec::new();
     let mut i = pos;
@@ -2925,21 +2947,67 @@ fn qualifiers_before(src: &[u8], pos: usize) -> (Vec<&[u8]>, usize) {
         if j < 2 || &src[j - 2..j] != b"::" {
             break;
         }
+        let spaced_after = j < i;
         j -= 2;
+        let colons = j;
         while j > 0 && src[j - 1].is_ascii_whitespace() {
             j -= 1;
+        }
+        // `T ::name`, blanks before the `::` but none after: the global namespace's.
+        if j < colons && !spaced_after {
+            break;
         }
         let end = j;
         while j > 0 && (src[j - 1].is_ascii_alphanumeric() || src[j - 1] == b'_') {
             j -= 1;
         }
-        if j == end {
+        if j == end || is_keyword(&src[j..end]) {
             break;
         }
         parts.push(&src[j..end]);
         i = j;
     }
     (parts, i)
+}
+
+/// Whether `word` is a C++ or CUDA keyword that can stand before a global `::name`
+/// (`return ::f()`, `const ::T x`, `__device__ ::T f()`), and so is never a qualifier.
+fn is_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"return"
+            | b"const"
+            | b"volatile"
+            | b"static"
+            | b"extern"
+            | b"inline"
+            | b"constexpr"
+            | b"typename"
+            | b"using"
+            | b"namespace"
+            | b"new"
+            | b"delete"
+            | b"throw"
+            | b"case"
+            | b"else"
+            | b"do"
+            | b"friend"
+            | b"virtual"
+            | b"mutable"
+            | b"decltype"
+            | b"sizeof"
+            | b"co_return"
+            | b"co_yield"
+            | b"__device__"
+            | b"__host__"
+            | b"__global__"
+            | b"__forceinline__"
+            | b"__inline__"
+            | b"__noinline__"
+            | b"__shared__"
+            | b"__constant__"
+            | b"__managed__"
+    )
 }
 
 /// The name after the `::` that follows byte `pos` (`atomic` in `std::atomic<int>` from the end
@@ -3196,7 +3264,8 @@ fn translate_tree_at(
         );
         // In a function with warp operations, what the checks may have missed is what matters
         // most on 64-lane wavefronts: a warning, not a note.
-        if let Some(op) = warp_op_near(tree, src, offset) {
+        let unparsed = offset..w.index.line_range(src, b).end;
+        if let Some(op) = warp_op_near(tree, src, unparsed) {
             let d = w.diags.last_mut().expect("just added");
             d.severity = Severity::Warning;
             d.message
@@ -3396,19 +3465,15 @@ fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Ve
 }
 
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around
-/// byte `at`, or in the 40 lines from `at` where no function definition holds it.
-fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], at: usize) -> Option<&'s str> {
+/// the lines `unparsed` (byte range) that did not parse, or in those lines where no function
+/// definition holds them: a function that parsed after them was checked, and is not named (R6).
+fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], unparsed: Range<usize>) -> Option<&'s str> {
+    let at = unparsed.start;
     let node = tree.root_node().descendant_for_byte_range(at, at)?;
-    let range = parse::ancestors(node)
-        .into_iter()
+    let range = std::iter::once(node)
+        .chain(parse::ancestors(node))
         .find(|x| x.kind_name() == "function_definition")
-        .map(|f| f.byte_range())
-        .unwrap_or_else(|| {
-            let end = memchr::memchr_iter(b'\n', &src[at..])
-                .nth(40)
-                .map_or(src.len(), |i| at + i);
-            at..end
-        });
+        .map_or(unparsed, |f| f.byte_range());
     let text = &src[range.clone()];
     lexer::identifiers(text).into_iter().find_map(|r| {
         let id = std::str::from_utf8(&src[range.start + r.start..range.start + r.end]).ok()?;
@@ -3425,6 +3490,14 @@ fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], at: usize) -> Option<&'s str> {
             || matches!(id, "__any" | "__all" | "__any_sync" | "__all_sync");
         warp.then_some(id)
     })
+}
+
+/// Whether `file` is CUDA source (`.cu`) or a CUDA header (`.cuh`): what nvcc compiles with
+/// `cuda_runtime.h` included first, whatever the file includes itself.
+fn is_nvcc_source(file: &str) -> bool {
+    std::path::Path::new(file)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("cu") || e.eq_ignore_ascii_case("cuh"))
 }
 
 /// Whether `file` is C source (`.c`), where call templates' C++ casts and `nullptr` do not

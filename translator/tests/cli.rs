@@ -286,7 +286,8 @@ fn gitignore_exclude_binary_and_odd_bytes() {
     );
     assert_eq!(
         fs::read(out.join("odd.cu")).unwrap(),
-        b"\xef\xbb\xbf// caf\xe9 \xff\r\nvoid f() { hipDeviceSynchronize();\t \r\n}\r\n"
+        b"\xef\xbb\xbf// caf\xe9 \xff\r\n#include <hip/hip_runtime.h>\r\nvoid f() { hipDeviceSynchronize();\t \r\n}\r\n",
+        "a host-only .cu gets the runtime include nvcc gave it (K-h), with the file's line ends"
     );
     assert!(
         stderr(&o).contains("2 copied"),

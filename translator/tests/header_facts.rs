@@ -482,3 +482,29 @@ fn qualifier_macros_of_an_included_header_parse_as_qualifiers() {
     let found = reports(&config(&root), "includes/red.h");
     assert!(found.iter().any(|(id, _)| id == "T008"), "{found:?}");
 }
+
+#[test]
+fn namespace_macros_of_an_included_header_parse() {
+    // moderngpu (R6): `BEGIN_MGPU_NAMESPACE` / `END_MGPU_NAMESPACE` and `MGPU_HOST_DEVICE` come
+    // from meta.hxx; without them each use was a T008 note.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    write(
+        &root,
+        "ns.hxx",
+        "#pragma once\n#define BEGIN_NS namespace mine { // ours\n#define END_NS }\n#define HD __host__ __device__\n",
+    );
+    write(
+        &root,
+        "k.cu",
+        "#include \"ns.hxx\"\nBEGIN_NS\nHD inline int twice(int x) { return 2 * x; }\n\
+         __global__ void vote(const int *x, unsigned *out) {\n  unsigned m = __ballot_sync(0xffffffff, x[threadIdx.x] > 0);\n  out[0] = twice(m);\n}\nEND_NS\n",
+    );
+    let found = reports(&config(&root), "k.cu");
+    assert!(!found.iter().any(|(id, _)| id == "T008"), "{found:?}");
+    assert!(found.contains(&("H004".into(), 5)), "{found:?}");
+    // Without the header's definitions the same text does not parse.
+    write(&root, "ns.hxx", "#pragma once\n");
+    let found = reports(&config(&root), "k.cu");
+    assert!(found.iter().any(|(id, _)| id == "T008"), "{found:?}");
+}

@@ -67,7 +67,8 @@ fn invalid_utf8_and_nul_bytes_are_preserved_or_skipped_with_a_note() {
     let out = tmp.path().join("out");
     assert_eq!(
         fs::read(out.join("utf8.cu")).unwrap(),
-        b"// \xff\xfe\nvoid f\xe9() { hipDeviceSynchronize(); const char *s = \"\xc0\xaf\"; }\n\xe2\x82"
+        b"// \xff\xfe\n#include <hip/hip_runtime.h>\nvoid f\xe9() { hipDeviceSynchronize(); const char *s = \"\xc0\xaf\"; }\n\xe2\x82",
+        "a host-only .cu gets the runtime include nvcc gave it (K-h)"
     );
     let got = fs::read(out.join("late-nul.cu")).unwrap();
     let want = late
@@ -75,6 +76,7 @@ fn invalid_utf8_and_nul_bytes_are_preserved_or_skipped_with_a_note() {
         .map(|l| String::from_utf8_lossy(l).replace("cuda", "hip"))
         .collect::<Vec<_>>()
         .join("\n");
+    let want = format!("#include <hip/hip_runtime.h>\n{want}");
     assert_eq!(
         String::from_utf8_lossy(&got),
         want,
@@ -191,10 +193,15 @@ fn ten_thousand_deep_nesting_does_not_overflow() {
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     let got = fs::read_to_string(tmp.path().join("out/deep.cu")).unwrap();
     assert!(got.contains("hipFree(p)") && got.contains("hipDeviceSynchronize()"));
+    let include = "#include <hip/hip_runtime.h>\n";
+    assert!(
+        got.starts_with(include),
+        "a host-only .cu gets the runtime include (K-h)"
+    );
     assert_eq!(
         got.len() + 2,
-        src.len(),
-        "only the two renames changed the length"
+        src.len() + include.len(),
+        "only the two renames and the include changed the length"
     );
 }
 

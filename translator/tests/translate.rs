@@ -5,7 +5,12 @@ use hipport::translate::{translate_source, LaunchStyle, Options};
 use hipport_rules::Version;
 
 fn tr(src: &str, opts: &Options) -> (String, Vec<String>) {
-    let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+    tr_at("t.cu", src, opts)
+}
+
+/// [`tr`] for a file of another name (a header: `t.h`).
+fn tr_at(file: &str, src: &str, opts: &Options) -> (String, Vec<String>) {
+    let r = translate_source(src.as_bytes(), file, opts).expect("translates");
     let diags = r
         .diagnostics
         .iter()
@@ -37,7 +42,7 @@ fn macro_bodies_and_conditions_are_renamed_version_macros_are_not() {
     let (out, _) = tr(src, &Options::default());
     assert_eq!(
         out,
-        "#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) puts(\"cudaSuccess\"); } while (0)\n#if CUDA_VERSION >= 11000 && defined(hipStreamPerThread)\n#endif\n"
+        "#include <hip/hip_runtime.h>\n#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) puts(\"cudaSuccess\"); } while (0)\n#if CUDA_VERSION >= 11000 && defined(hipStreamPerThread)\n#endif\n"
     );
 }
 
@@ -491,7 +496,7 @@ fn callback_calling_conventions_are_removed() {
     let (out, diags) = tr(src, &hip52());
     assert_eq!(
         out,
-        "void done(hipStream_t s, hipError_t e, void* u) {}\nvoid host_fn(void* u) {}\n#define CB \n"
+        "#include <hip/hip_runtime.h>\nvoid done(hipStream_t s, hipError_t e, void* u) {}\nvoid host_fn(void* u) {}\n#define CB \n"
     );
     assert!(!diags.iter().any(|d| d.starts_with("T001")), "{diags:?}");
     // A second run finds nothing left to remove.
@@ -563,11 +568,14 @@ fn call_rewrites_apply_after_the_global_scope_and_use_c_casts_in_c_files() {
     let (out, _) = tr(src, &hip52());
     assert_eq!(
         out,
-        "void f(hipEvent_t e, hipStream_t s) { ::hipEventCreateWithFlags(&e, hipEventDisableTiming); ::hipStreamWaitEvent(s, e, 0); }\n"
+        "#include <hip/hip_runtime.h>\nvoid f(hipEvent_t e, hipStream_t s) { ::hipEventCreateWithFlags(&e, hipEventDisableTiming); ::hipStreamWaitEvent(s, e, 0); }\n"
     );
     // A scope other than the global one is someone else's function: renamed, not reshaped.
     let (out, _) = tr("void f() { ns::cudaStreamWaitEvent(s, e); }\n", &hip52());
-    assert_eq!(out, "void f() { ns::hipStreamWaitEvent(s, e); }\n");
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\nvoid f() { ns::hipStreamWaitEvent(s, e); }\n"
+    );
     let c = "#include <cuda.h>\nint up(CUdeviceptr d, const float* h, size_t n) { return cuMemcpyHtoD(d, h, n) == CUDA_SUCCESS; }\n\
              void g(cudaGraph_t g) { cudaGraphExec_t x; cudaGraphInstantiate(&x, g); }\n";
     let r = translate_source(c.as_bytes(), "t.c", &hip52()).unwrap();
@@ -665,7 +673,7 @@ fn struct_and_enum_keywords_before_renamed_types_are_dropped_where_they_are_used
     );
     assert!(out.contains("\n  struct mine m;"), "{out}");
     // The declaration of a tag keeps its keyword, and so do the names of tags.
-    assert!(out.starts_with("struct hipDeviceProp_t;"), "{out}");
+    assert!(out.contains("\nstruct hipDeviceProp_t;"), "{out}");
     assert!(out.contains("struct hipIpcMemHandle_st* h;"), "{out}");
     let (tags, _) = tr("void g() { struct CUgraphNode_st* n; }\n", &hip52());
     assert!(tags.contains("struct hipGraphNode* n;"), "{tags}");
@@ -1309,6 +1317,159 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     assert_eq!(again, out, "a second run changes nothing");
 }
 
+/// The T008 parse notes and their warnings on `hip52()` with the analysis on: (line, severity).
+fn parse_notes(src: &str) -> Vec<(usize, Severity)> {
+    let opts = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
+    r.diagnostics
+        .iter()
+        .filter(|d| d.id == "T008")
+        .map(|d| (d.line, d.severity))
+        .collect()
+}
+
+/// A macro that stands as a whole `if`/`while` condition (`if IN_RANGE(i, n) {`, Q2) parses:
+/// no T008 note for each use, and the checks read the body.
+#[test]
+fn a_macro_written_as_an_if_or_while_condition_parses() {
+    let src = "#define IN_RANGE(x, n) (x >= 0 && x < n)\n#define MORE (n > 0)\n\
+               __global__ void k(const float *in, float *out, unsigned *v, int n) {\n\
+               \x20 int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               \x20 if IN_RANGE(i, n) {\n    out[i] = in[i] * 2.f;\n  } else if IN_RANGE(i, 2 * n)\n    out[i] = 0;\n\
+               \x20 while MORE { n--; }\n  do { n++; } while IN_RANGE(n, 4);\n\
+               \x20 switch IN_RANGE(i, n){ default: break; }\n\
+               \x20 if IN_RANGE(i, n) { unsigned m = __ballot_sync(0xffffffff, in[i] > 0.f); v[i] = m; }\n\
+               \x20 // if this (comment) stays\n}\n";
+    assert_eq!(parse_notes(src), []);
+    let opts = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let (out, diags) = tr(src, &opts);
+    assert!(
+        out.contains("  if IN_RANGE(i, n) {\n"),
+        "the text stays: {out}"
+    );
+    assert!(diags.iter().any(|d| d.starts_with("H004:12:")), "{diags:?}");
+}
+
+/// Macros that open and close a namespace (`BEGIN_NS` / `END_NS`, moderngpu's
+/// `BEGIN_MGPU_NAMESPACE`) and qualifier macros do not cost a T008 note per use (R6; from a
+/// project header: `tests/header_facts.rs`); and where a line does not parse
+/// outside any function, the T008 note does not name the warp operation of the next function,
+/// which parsed and was checked.
+#[test]
+fn namespace_macros_parse_and_parse_notes_name_only_their_own_function() {
+    let ns = "#pragma once\n#define BEGIN_NS namespace mine { // ours\n#define END_NS }\n#define HD __host__ __device__\n";
+    let body = "BEGIN_NS\nHD inline int twice(int x) { return 2 * x; }\n\
+                __global__ void vote(const int *x, unsigned long long *out) {\n\
+                \x20 unsigned long long m = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n  out[0] = m;\n}\nEND_NS\n";
+    assert_eq!(parse_notes(&format!("{ns}{body}")), []);
+    // Unbalanced (the closer written as `}`): left as it was.
+    let open_only = "#define BEGIN_NS namespace mine {\nBEGIN_NS\nint f();\n}\n";
+    assert_eq!(parse_notes(open_only).len(), 1);
+    // A line that does not parse, outside any function, before a kernel with a ballot.
+    let before = "DECLARE(a, b) int c;\nint twice(int x) { return 2 * x; }\n\
+                  __global__ void vote(const int *x, unsigned long long *out) {\n\
+                  \x20 out[0] = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n}\n";
+    assert_eq!(parse_notes(before), [(1, Severity::Note)]);
+    // Inside the kernel: a warning.
+    let inside = "__global__ void vote(const int *x, unsigned long long *out) {\n  @@;\n\
+                  \x20 out[0] = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n}\n";
+    assert_eq!(parse_notes(inside), [(2, Severity::Warning)]);
+}
+
+/// `#pragma unroll` between a loop's header and its unbraced body (MAGMA's sgemm, N-d) parses:
+/// no T008 note, the pragmas stay in the output, and the checks read the loop body (a ballot
+/// stored in an `unsigned` there is still reported).
+#[test]
+fn a_pragma_between_a_loop_header_and_its_body_parses() {
+    let src = "__global__ void k(unsigned *out, const float *x) {\n    unsigned s = 0;\n    int m, n;\n\
+               \x20   #pragma unroll\n    for (n = 0; n < 4; n++)\n        #pragma unroll\n\
+               \x20       for (m = 0; m < 4; m++)\n            s = __ballot_sync(0xffffffff, x[m + n] > 0.f);\n\
+               \x20   out[threadIdx.x] = s;\n}\n";
+    let checked = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let (out, diags) = tr(src, &checked);
+    assert!(!diags.iter().any(|d| d.starts_with("T008")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.starts_with("H00")), "{diags:?}");
+    assert_eq!(
+        out.matches("#pragma unroll\n").count(),
+        2,
+        "the pragmas stay: {out}"
+    );
+}
+
+/// A host-only `.cu` file relies on nvcc's implicit `cuda_runtime.h` (K-h): one that uses the
+/// runtime's names gets `#include <hip/hip_runtime.h>`, as a file with device code does; a
+/// `.cpp` file does not (its host compiler never had the implicit include), nor a `.cu` file
+/// that uses no CUDA name, nor one that includes the runtime itself.
+#[test]
+fn host_only_cu_files_that_use_runtime_names_get_the_runtime_include() {
+    let src = "#include <stdio.h>\n\nint check_last(const char *what) {\n  cudaError_t err = cudaGetLastError();\n  if (err != cudaSuccess) {\n    fprintf(stderr, \"%s: %s\\n\", what, cudaGetErrorString(err));\n    return 1;\n  }\n  return 0;\n}\n";
+    let out = |file: &str, text: &str| {
+        let r = translate_source(text.as_bytes(), file, &hip52()).expect("translates");
+        String::from_utf8(r.output).unwrap()
+    };
+    for file in ["launch.cu", "sub/check.cuh"] {
+        let got = out(file, src);
+        assert!(
+            got.starts_with("#include <hip/hip_runtime.h>\n#include <stdio.h>\n\nint check_last"),
+            "{file}: {got}"
+        );
+        assert!(got.contains("hipError_t err = hipGetLastError();"), "{got}");
+        assert_eq!(out(file, &got), got, "a second run changes nothing");
+    }
+    let host = out("launch.cpp", src);
+    assert!(!host.contains("hip_runtime.h"), "{host}");
+    assert!(host.contains("hipGetLastError"), "{host}");
+    let plain = "#include <math.h>\nfloat f(float x) { return sqrtf(x); }\n";
+    assert_eq!(out("plain.cu", plain), plain);
+    let own = "#include <cuda_runtime.h>\nint f() { return cudaGetLastError(); }\n";
+    assert_eq!(
+        out("own.cu", own),
+        "#include <hip/hip_runtime.h>\nint f() { return hipGetLastError(); }\n"
+    );
+}
+
+/// `::cuda::std::` (from the global namespace) after a keyword or a type follows the include's
+/// replacement as `cuda::std::` does (K-f, N-f): the word before the leading `::` is no
+/// qualifier, so `const ::cuda::std::uint8_t` is not read as the path `const::cuda::std`.
+#[test]
+fn global_cuda_std_paths_after_keywords_and_types_become_std() {
+    let src = "#include <cuda/std/cstdint>\n#include <cuda/std/array>\n#include <cuda/std/tuple>\nnamespace app::cuda {\n\
+               struct G { __device__ ::cuda::std::tuple<int&> operator()(int &p) const { return {p}; } };\n\
+               __device__ const ::cuda::std::uint8_t *at(const void *p, int i) {\n\
+               \x20 return static_cast<const ::cuda::std::uint8_t *>(p) + i;\n}\n\
+               __device__ ::cuda::std::uint8_t *at_mut(void *p) { return static_cast<::cuda::std::uint8_t *>(p); }\n\
+               __global__ void k(const void *in, int *out, int v) {\n\
+               \x20 const ::cuda::std::array<int, 2> a{1, 2};\n\
+               \x20 out[0] = *at(in, 0) + a[0] + ::cuda::std::get<0>(G{}(v)) + cuda::std::get<0>(G{}(v));\n}\n\
+               using namespace ::cuda::std;\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(!out.contains("cuda::std"), "{out}");
+    for line in [
+        "struct G { __device__ ::std::tuple<int&> operator()",
+        "__device__ const ::std::uint8_t *at(",
+        "static_cast<const ::std::uint8_t *>(p)",
+        "__device__ ::std::uint8_t *at_mut(void *p) { return static_cast<::std::uint8_t *>(p); }",
+        "  const ::std::array<int, 2> a{1, 2};",
+        "+ ::std::get<0>(G{}(v)) + std::get<0>(G{}(v));",
+        "using namespace ::std;",
+        "namespace app::cuda {",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(diags.is_empty(), "{diags:?}");
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out, "a second run changes nothing");
+}
+
 /// `using namespace cuda::std;` becomes `using namespace std;`, except beside a libcu++ header
 /// that stays (`<cuda/std/atomic>`), whose names keep `cuda::std::`: there `atomic<int>` would
 /// otherwise name std's, whose members are host functions in HIP device code.
@@ -1556,7 +1717,11 @@ static __device__ int twice(int a) { return __vsubss4(a, -a); }
     assert!(diags.is_empty(), "{diags:?}");
     // A file that defines a CUDA name as something else, with no HIP in sight, is CUDA code:
     // its names are renamed as before.
-    let (out, _) = tr("#define cudaStreamFast cudaStreamNonBlocking\n", &hip52());
+    let (out, _) = tr_at(
+        "t.h",
+        "#define cudaStreamFast cudaStreamNonBlocking\n",
+        &hip52(),
+    );
     assert_eq!(out, "#define cudaStreamFast hipStreamNonBlocking\n");
     let (out, _) = tr("#define cudaMemcpyDefault 4\n", &hip52());
     assert_eq!(out, "#define hipMemcpyDefault 4\n");
@@ -1686,13 +1851,14 @@ fn a_typedef_of_a_cuda_name_to_its_own_hip_name_keeps_the_projects_name() {
     // warp-ctc's public header: renamed, the second typedef would read
     // `typedef struct hipStream_t* hipStream_t;`, which redeclares HIP's type.
     let src = "#ifdef __CUDACC__\ntypedef struct CUstream_st* CUstream;\n#else\ntypedef struct hipStream_t* CUstream;\n#endif\nstruct Options { CUstream stream; };\n";
-    let (out, _) = tr(src, &hip52());
+    let (out, _) = tr_at("ctc.h", src, &hip52());
     assert_eq!(
         out,
         "#ifdef __HIPCC__\ntypedef struct ihipStream_t* CUstream;\n#else\ntypedef struct hipStream_t* CUstream;\n#endif\nstruct Options { CUstream stream; };\n"
     );
     // A forward declaration of CUDA's own typedef becomes HIP's.
-    let (out, _) = tr(
+    let (out, _) = tr_at(
+        "t.h",
         "typedef struct CUstream_st* cudaStream_t;\nvoid f(cudaStream_t s);\n",
         &hip52(),
     );

@@ -117,8 +117,9 @@ fn statement_macros(src: &[u8]) -> HashMap<&[u8], bool> {
     out
 }
 
-/// Where the directive whose `define` is at `at` ends: the line break that no `\` continues.
-fn logical_line_end(src: &[u8], at: usize) -> usize {
+/// Where the directive whose `define` (or other word) is at `at` ends: the line break that no
+/// `\` continues.
+pub(super) fn logical_line_end(src: &[u8], at: usize) -> usize {
     let mut from = at;
     loop {
         let Some(nl) = memchr::memchr(b'\n', &src[from..]).map(|e| from + e) else {
