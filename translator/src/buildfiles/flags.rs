@@ -412,12 +412,45 @@ pub(crate) fn map_library_name(
     None
 }
 
+/// HIP libraries whose functions older releases ship inside another library, with the first
+/// release that has the library of its own. hipRTC: HIP 5.2.3 has no libhiprtc.so, its
+/// `hiprtc*` functions are in libamdhip64 (`nm -D libamdhip64.so.5`); HIP's hip_rtc.md names
+/// the separate library from HIP 5.3 on ("For HIP 5.3 the soname is set to 5 (hiprtc.so.5)"),
+/// and HIP 7.0 removes the functions from libamdhip64 (ROCm/clr CHANGELOG.md, "Removal of
+/// hiprtc symbols from hip library"), so from 5.3 on `hiprtc` is the name that links everywhere.
+const MERGED_BEFORE: &[(&str, Version, &str)] = &[("hiprtc", Version::new(5, 3, 0), "amdhip64")];
+
+/// The library to link for HIP library `lib` under the target release `hip`: `lib`, or the
+/// one that holds its functions in a release before `lib` shipped alone (see
+/// [`MERGED_BEFORE`]), with the first release that has it.
+pub(crate) fn hip_link_name(lib: &'static str, hip: Version) -> (&'static str, Option<Version>) {
+    match MERGED_BEFORE.iter().find(|m| m.0 == lib) {
+        Some(&(_, alone, holder)) if hip < alone => (holder, Some(alone)),
+        _ => (lib, None),
+    }
+}
+
 /// [`map_library_name`] for a target HIP release: a library that release does not ship yet
-/// (hipBLASLt before ROCm 5.5) keeps its name, with an error that says why.
+/// (hipBLASLt before ROCm 5.5) keeps its name, with an error that says why; one whose functions
+/// that release ships inside another library (hipRTC before HIP 5.3) becomes that library.
 pub(crate) fn map_library_for(
     name: &str,
     hip: Version,
 ) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    if let Some(lib) = library(name) {
+        if let Some((holder, Some(alone))) = lib.hip.map(|h| hip_link_name(h, hip)) {
+            let own = lib.hip.unwrap_or(holder);
+            return Some((
+                Action::Replace(vec![holder.to_string()]),
+                B_LIB_MAPPED,
+                format!("CUDA library `{name}` -> `{holder}`"),
+                Some(format!(
+                    "HIP {hip} has no lib{own}: its functions are in lib{holder}; lib{own} ships from HIP {}.{} on (link it there)",
+                    alone.major, alone.minor
+                )),
+            ));
+        }
+    }
     if let Some((lib, added)) = library(name).and_then(|l| Some((l, l.hip_added?))) {
         if added > hip {
             let new = lib.hip.unwrap_or(lib.cuda);
@@ -1050,6 +1083,49 @@ fn arch_words(
     );
 }
 
+/// Why clang's CUDA-mode flags go (`clang -x cuda --cuda-path=...` as the CUDA compiler).
+const CLANG_CUDA_HELP: &str = "it points clang at a CUDA installation; hipcc compiles HIP with \
+     ROCm's clang, which finds ROCm itself (ROCM_PATH, or --rocm-path)";
+
+/// nvcc's kinds of `--Werror <kind>`: warnings of nvcc's own that clang has no name for.
+const NVCC_WERROR_KINDS: &[&str] = &[
+    "all-warnings",
+    "cross-execution-space-call",
+    "reorder",
+    "default-stream-launch",
+    "missing-launch-bounds",
+    "ext-lambda-captures-this",
+    "deprecated-declarations",
+];
+
+/// nvcc's `--Werror <kinds>` at `i` (`--Werror=k`, `-Werror k,k`): the words it takes.
+/// `-Werror` alone, and `-Werror=<warning>`, are clang's as well and stay, except
+/// `-Werror=<kind>` with a kind clang does not know.
+fn nvcc_werror(words: &[&str], i: usize) -> Option<usize> {
+    let kinds = |v: &str| {
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        !v.is_empty() && v.split(',').all(|k| NVCC_WERROR_KINDS.contains(&k))
+    };
+    let w = words[i].trim_matches(|c| c == '"' || c == '\'');
+    if w == "--Werror" {
+        return Some(if words.get(i + 1).is_some_and(|v| kinds(v)) {
+            2
+        } else {
+            1
+        });
+    }
+    if w.starts_with("--Werror=") {
+        return Some(1);
+    }
+    if w == "-Werror" && words.get(i + 1).is_some_and(|v| kinds(v)) {
+        return Some(2);
+    }
+    let clang_knows = |k: &str| matches!(k, "reorder" | "deprecated-declarations");
+    w.strip_prefix("-Werror=")
+        .filter(|v| kinds(v) && !v.split(',').all(clang_knows))
+        .map(|_| 1)
+}
+
 /// Why nvcc's `--threads` goes, and what does its work with hipcc.
 const THREADS_HELP: &str = "it sets how many threads nvcc compiles the architectures of one \
      file with; hipcc (clang) rejects it (`unsupported option '--threads'`): compile several files \
@@ -1122,11 +1198,28 @@ fn map_one(
         | "--relocatable-device-code=false" | "--prec-div=false" | "--prec-div=true" | "-prec-div=false"
         | "-prec-div=true" | "--prec-sqrt=false" | "--prec-sqrt=true" | "-prec-sqrt=false" | "-prec-sqrt=true"
         | "--default-stream=legacy" | "-default-stream=legacy" | "--Werror=all-warnings"
-        | "--allow-unsupported-compiler" | "-allow-unsupported-compiler" => {
+        | "--allow-unsupported-compiler" | "-allow-unsupported-compiler"
+        // nvcc-only switches hipcc 5.2.3 stops on (`unsupported option`): PTX annotation,
+        // MSVC's environment (Windows), the extra vectorization pass (clang vectorizes at -O3).
+        | "--source-in-ptx" | "-src-in-ptx" | "--use-local-env" | "-use-local-env"
+        | "--extra-device-vectorization" | "-extra-device-vectorization" => {
             note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("hipcc has no such option and does not need it"));
             drop_words(m, i, 1);
             return 1;
         }
+        "-deviceemu" | "--device-emulation" => {
+            note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("nvcc's device emulation was removed in CUDA 3.1 and has no HIP counterpart; clang ignores the flag (`argument unused`), so the build runs on the GPU"));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        // clang's own CUDA mode (`clang -x cuda --cuda-path=...`): hipcc needs no CUDA
+        // installation, and with these flags looks for one.
+        "--cuda-path-ignore-env" | "--no-cuda-version-check" | "-nocudainc" | "-nocudalib" => {
+            note(m, i, B_FLAG_DROPPED, format!("clang CUDA flag `{strip}` dropped"), Some(CLANG_CUDA_HELP));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        "-xcuda" => Some(("-xhip", B_FLAG_MAPPED, Some("hipcc treats `-x cuda` as CUDA and looks for a CUDA installation"))),
         _ => None,
     };
     if let Some((to, info, help)) = simple {
@@ -1207,8 +1300,9 @@ fn map_one(
     }
     // `-x cu` (compile as CUDA) is `-x hip` for hipcc, which would otherwise look for a CUDA
     // installation.
+    // `-x cuda` is clang's own CUDA mode, the same to hipcc.
     if let Some((Some(lang), n)) = flag_value(words, i, &["-x", "--x"]) {
-        if lang == "cu" {
+        if matches!(lang.trim_matches(|c| c == '"' || c == '\''), "cu" | "cuda") {
             m.changes.push((
                 i,
                 Action::Replace(vec!["-x".to_string(), "hip".to_string()]),
@@ -1221,6 +1315,15 @@ fn map_one(
                 format!("nvcc flag `{}` -> `-x hip`", words[i..i + n].join(" ")),
                 Some("hipcc treats `-x cu` as CUDA and looks for a CUDA installation"),
             );
+            return n;
+        }
+    }
+    // clang's CUDA architecture flags (`--cuda-gpu-arch=sm_80`, `--offload-arch=sm_80`): an
+    // NVIDIA architecture, which hipcc's clang cannot compile for.
+    if let Some((Some(v), n)) = flag_value(words, i, &["--cuda-gpu-arch", "--offload-arch"]) {
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        if v.starts_with("sm_") || v.starts_with("compute_") || strip.starts_with("--cuda-") {
+            arch_words(m, words, i, n, archs, arch_done);
             return n;
         }
     }
@@ -1304,6 +1407,10 @@ fn map_one(
         (&["--compress-mode", "-compress-mode"][..], "it sets how nvcc compresses its fatbinary; hipcc has no such option"),
         (&["--split-compile", "-split-compile", "--split-compile-extended", "-split-compile-extended"][..], "it splits nvcc's device optimization into threads; hipcc has no such option"),
         (&["-static-global-template-stub", "--static-global-template-stub"][..], "it sets how nvcc emits host stubs of templated kernels; hip-clang has no such option"),
+        (&["--keep-dir", "-keep-dir"][..], "it names where nvcc keeps its intermediate files; hipcc's -save-temps writes them beside the output"),
+        (&["--qpp-config", "-qpp-config"][..], "it configures QNX's host compiler for nvcc; hipcc has no such option"),
+        (&["--target-directory", "-target-dir"][..], "it picks nvcc's cross-compilation target directory; hipcc has no such option"),
+        (&["--cuda-path"][..], CLANG_CUDA_HELP),
     ] {
         if let Some((value, n)) = flag_value(words, i, names) {
             // A value that opens a make or CMake reference closed only after a blank
@@ -1425,6 +1532,21 @@ fn map_one(
     }
     if ctx == Context::Nvcc {
         match strip {
+            "-G" | "--device-debug"
+                if words
+                    .iter()
+                    .any(|w| w.trim_matches(|c| c == '"' || c == '\'') == "-g") =>
+            {
+                drop_words(m, i, 1);
+                note(
+                    m,
+                    i,
+                    B_FLAG_DROPPED,
+                    format!("nvcc flag `{strip}` dropped: it becomes `-g`, which the list already holds"),
+                    Some("add -O0 for device code that steps like nvcc -G"),
+                );
+                return 1;
+            }
             "-G" | "--device-debug" => {
                 m.changes.push((i, Action::Replace(vec!["-g".into()])));
                 note(
@@ -1448,6 +1570,17 @@ fn map_one(
             }
             _ => {}
         }
+    }
+    if let Some(n) = nvcc_werror(words, i) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+            Some("nvcc's warning kinds have no hipcc counterpart (hipcc rejects `--Werror`); clang's -Werror makes every warning an error"),
+        );
+        return n;
     }
     if let Some(n) = threads(words, i, ctx) {
         drop_words(m, i, n);
@@ -1770,5 +1903,127 @@ mod tests {
             "-D__HIP_NO_HALF_CONVERSIONS__=1",
         ]);
         assert!(m.changes.is_empty() && m.notes.is_empty());
+    }
+
+    /// What `run` leaves of `words` (applied), joined.
+    fn left(words: &[&str]) -> String {
+        let m = run(words);
+        m.applied(words)
+            .into_iter()
+            .map(|(_, w)| w)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// K-i, R5, R1, K-b: nvcc-only flags hipcc rejects go, each with a note, their values
+    /// with them; clang's own `-Werror` and `-Werror=<warning>` stay.
+    #[test]
+    fn nvcc_only_flags_hipcc_rejects_go() {
+        for (words, after) in [
+            (
+                &["-O3", "--Werror", "cross-execution-space-call"][..],
+                "-O3",
+            ),
+            (&["--Werror=reorder,all-warnings", "-O3"][..], "-O3"),
+            (&["-Werror", "cross-execution-space-call", "-O3"][..], "-O3"),
+            (&["-Werror=cross-execution-space-call"][..], ""),
+            (
+                &["--source-in-ptx", "-src-in-ptx", "--use-local-env"][..],
+                "",
+            ),
+            (
+                &["--keep", "--keep-dir", "\"${DIR}\"", "-O2"][..],
+                "-save-temps -O2",
+            ),
+            (
+                &["--keep-dir=build", "--extra-device-vectorization"][..],
+                "",
+            ),
+            (&["-deviceemu", "a.cu"][..], "a.cu"),
+            (
+                &[
+                    "--qpp-config",
+                    "8.3.0,gcc_ntoaarch64le",
+                    "-target-dir",
+                    "aarch64-qnx",
+                ][..],
+                "",
+            ),
+        ] {
+            let m = run(words);
+            assert_eq!(left(words), after, "{words:?}");
+            assert!(!m.notes.is_empty(), "{words:?}");
+            assert!(
+                m.notes.iter().all(|n| n.info.id != B_FLAG_UNMAPPED.id),
+                "{words:?}"
+            );
+        }
+        for kept in [
+            &["-Werror", "-O3"][..],
+            &["-Werror=reorder"][..],
+            &["-Werror=deprecated-declarations", "-Wall"][..],
+        ] {
+            assert!(run(kept).changes.is_empty(), "{kept:?}");
+        }
+    }
+
+    /// L-e: clang's CUDA mode flags become hipcc's: `-x hip`, the AMD targets, and no CUDA
+    /// installation; an AMD `--offload-arch` stays.
+    #[test]
+    fn clang_cuda_flags_become_hipcc_flags() {
+        assert_eq!(
+            left(&[
+                "-O3",
+                "-x",
+                "cuda",
+                "--cuda-path=/usr/local/cuda",
+                "--cuda-gpu-arch=sm_80"
+            ]),
+            "-O3 -x hip --offload-arch=gfx90a --offload-arch=gfx1100"
+        );
+        assert_eq!(
+            left(&[
+                "-xcuda",
+                "--offload-arch=sm_70",
+                "-nocudalib",
+                "--no-cuda-version-check"
+            ]),
+            "-xhip --offload-arch=gfx90a --offload-arch=gfx1100"
+        );
+        let done = [
+            "-x",
+            "hip",
+            "--offload-arch=gfx90a",
+            "--offload-arch=gfx1100",
+        ];
+        assert!(run(&done).changes.is_empty());
+        let m = run(&["--cuda-path=/opt/cuda"]);
+        assert_eq!(m.notes[0].info.id, B_FLAG_DROPPED.id);
+    }
+
+    /// R2: `-g -G` leaves one `-g`, not two.
+    #[test]
+    fn device_debug_beside_g_goes() {
+        assert_eq!(left(&["-g", "-G"]), "-g");
+        assert_eq!(left(&["-G", "-O0"]), "-g -O0");
+        assert_eq!(left(&["-g"]), "-g");
+    }
+
+    /// L-b: `nvrtc` is libamdhip64 before HIP 5.3, which has no libhiprtc, and libhiprtc from
+    /// 5.3 on.
+    #[test]
+    fn nvrtc_follows_the_hip_release() {
+        let to = |v: Version| match map_library_for("nvrtc", v) {
+            Some((Action::Replace(n), ..)) => n.join(" "),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(to(Version::new(5, 2, 3)), "amdhip64");
+        assert_eq!(to(Version::new(5, 3, 0)), "hiprtc");
+        assert_eq!(to(Version::new(7, 0, 0)), "hiprtc");
+        assert_eq!(hip_link_name("hiprtc", Version::new(5, 2, 3)).0, "amdhip64");
+        assert_eq!(
+            hip_link_name("hipblas", Version::new(5, 2, 3)),
+            ("hipblas", None)
+        );
     }
 }
