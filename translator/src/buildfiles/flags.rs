@@ -708,6 +708,26 @@ fn host_flags(v: &str) -> Vec<String> {
         .collect()
 }
 
+/// What becomes of MSVC's options in an `-Xcompiler` value.
+const MSVC_HELP: &str = "hipcc compiles host code with clang, which reads a `/` option as a \
+     file name (`no such file or directory: '/wd 4819'`) and emits none of MSVC's warnings \
+     (C4819 is cl.exe's code-page warning); give clang's own flags where one is needed";
+
+/// The MSVC (cl.exe) options of an `-Xcompiler` value cut into host flags (`/wd 4819`,
+/// `/MD`, `/EHsc`: a `/` option with the bare numbers after it), and the other flags.
+fn msvc_options(flags: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let (mut msvc, mut rest) = (Vec::new(), Vec::new());
+    for f in flags {
+        let number = !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+        if f.starts_with('/') && f.len() > 1 || number && !msvc.is_empty() && rest.is_empty() {
+            msvc.push(f);
+        } else {
+            rest.push(f);
+        }
+    }
+    (msvc, rest)
+}
+
 /// The flags of an `-Xcompiler` value (word `at`) as hipcc takes them: each mapped as a flag of
 /// the same list is (`-Xcompiler -lcudart` gives `-lcudart`, which hipcc does not need), so that
 /// what the unwrapping leaves is already the fixed point of a second conversion. The inner
@@ -1330,14 +1350,20 @@ fn map_one(
     // Host-compiler pass-through.
     if let Some((v, n)) = flag_value(words, i, &["-Xcompiler", "--compiler-options"]) {
         let mut inner = Mapped::default();
-        let flags = pass_through(
-            &v.map(host_flags).unwrap_or_default(),
-            i,
-            opts,
-            ctx,
-            arch_done,
-            &mut inner,
-        );
+        let (msvc, host) = msvc_options(v.map(host_flags).unwrap_or_default());
+        if !msvc.is_empty() {
+            inner.notes.push(Note {
+                word: i,
+                info: B_FLAG_DROPPED,
+                message: format!(
+                    "host compiler flag `{}` dropped: an MSVC (cl.exe) option that nvcc handed its host compiler",
+                    msvc.join(" ")
+                ),
+                help: Some(MSVC_HELP.into()),
+                severity: None,
+            });
+        }
+        let flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
         let left = inner
             .notes
             .iter()
@@ -1360,6 +1386,10 @@ fn map_one(
         }
         if flags.is_empty() {
             drop_words(m, i, n);
+            if !msvc.is_empty() && host.is_empty() {
+                // Its MSVC options were all it held: their note says it all.
+                return n;
+            }
         } else {
             m.changes.push((i, Action::Replace(flags.clone())));
             drop_words(m, i + 1, n - 1);
@@ -1999,6 +2029,17 @@ mod tests {
         assert!(run(&done).changes.is_empty());
         let m = run(&["--cuda-path=/opt/cuda"]);
         assert_eq!(m.notes[0].info.id, B_FLAG_DROPPED.id);
+    }
+
+    /// N-b: MSVC options in `-Xcompiler` go (clang reads them as files); the other host
+    /// flags of the value stay.
+    #[test]
+    fn msvc_host_options_go() {
+        assert_eq!(left(&["-Xcompiler", "\"/wd 4819\"", "-O2"]), "-O2");
+        assert_eq!(left(&["-Xcompiler", "/MD,-Wall"]), "-Wall");
+        let m = run(&["-Xcompiler=/wd4819"]);
+        assert_eq!(m.notes.len(), 1);
+        assert!(m.notes[0].message.contains("`/wd4819`"), "{:?}", m.notes);
     }
 
     /// R2: `-g -G` leaves one `-g`, not two.
