@@ -437,7 +437,26 @@ pub(crate) fn map_library_for(
     name: &str,
     hip: Version,
 ) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
-    if let Some(lib) = library(name) {
+    map_library_on(name, hip, false)
+}
+
+/// [`map_library_for`] for a Windows project: HIP's Windows SDK ships hipRTC as a library of its
+/// own in every release (hip_rtc.md: "on Windows hiprtc.dll must be used as the amdhip64.dll
+/// doesn't contain the HIPRTC symbols").
+pub(crate) fn map_library_for_windows(
+    name: &str,
+    hip: Version,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    map_library_on(name, hip, true)
+}
+
+/// [`map_library_for`], on Windows where `windows` (see [`map_library_for_windows`]).
+fn map_library_on(
+    name: &str,
+    hip: Version,
+    windows: bool,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    if let Some(lib) = library(name).filter(|_| !windows) {
         if let Some((holder, Some(alone))) = lib.hip.map(|h| hip_link_name(h, hip)) {
             let own = lib.hip.unwrap_or(holder);
             return Some((
@@ -1332,11 +1351,30 @@ fn map_one(
                 m,
                 i,
                 B_FLAG_MAPPED,
-                format!("nvcc flag `{}` -> `-x hip`", words[i..i + n].join(" ")),
+                format!(
+                    "{} flag `{}` -> `-x hip`",
+                    if lang.contains("cuda") {
+                        "clang CUDA"
+                    } else {
+                        "nvcc"
+                    },
+                    words[i..i + n].join(" ")
+                ),
                 Some("hipcc treats `-x cu` as CUDA and looks for a CUDA installation"),
             );
             return n;
         }
+    }
+    if let Some((_, n)) = flag_value(words, i, &["--cuda-path"]) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("clang CUDA flag `{}` dropped", words[i..i + n].join(" ")),
+            Some(CLANG_CUDA_HELP),
+        );
+        return n;
     }
     // clang's CUDA architecture flags (`--cuda-gpu-arch=sm_80`, `--offload-arch=sm_80`): an
     // NVIDIA architecture, which hipcc's clang cannot compile for.
@@ -1440,7 +1478,6 @@ fn map_one(
         (&["--keep-dir", "-keep-dir"][..], "it names where nvcc keeps its intermediate files; hipcc's -save-temps writes them beside the output"),
         (&["--qpp-config", "-qpp-config"][..], "it configures QNX's host compiler for nvcc; hipcc has no such option"),
         (&["--target-directory", "-target-dir"][..], "it picks nvcc's cross-compilation target directory; hipcc has no such option"),
-        (&["--cuda-path"][..], CLANG_CUDA_HELP),
     ] {
         if let Some((value, n)) = flag_value(words, i, names) {
             // A value that opens a make or CMake reference closed only after a blank
@@ -2061,6 +2098,8 @@ mod tests {
         assert_eq!(to(Version::new(5, 2, 3)), "amdhip64");
         assert_eq!(to(Version::new(5, 3, 0)), "hiprtc");
         assert_eq!(to(Version::new(7, 0, 0)), "hiprtc");
+        let windows = map_library_for_windows("nvrtc", Version::new(5, 2, 3));
+        assert!(matches!(windows, Some((Action::Replace(n), ..)) if n == ["hiprtc"]));
         assert_eq!(hip_link_name("hiprtc", Version::new(5, 2, 3)).0, "amdhip64");
         assert_eq!(
             hip_link_name("hipblas", Version::new(5, 2, 3)),

@@ -565,7 +565,7 @@ fn libraries(s: &str, sink: &mut Sink, start: usize, end: usize, opts: &BuildOpt
             _ => {
                 // The link name as flags.rs knows it (`cublas`, `nvrtc`, `cublasLt`).
                 let Some((name, (action, info, message, help))) = flags::link_name(stem)
-                    .and_then(|n| Some((n, flags::map_library_for(n, opts.hip_version)?)))
+                    .and_then(|n| Some((n, flags::map_library_for_windows(n, opts.hip_version)?)))
                 else {
                     continue;
                 };
