@@ -2259,3 +2259,140 @@ fn converted_makefiles_without_blanks_and_with_make_calls_build_with_hipcc() {
         assert_gfx90a_code(&tmp.path().join("k.o"));
     }
 }
+
+/// realuser7's Makefile findings, converted and built with hipcc 5.2.3: a `.c` source nvcc
+/// compiled through a pattern rule gets HIP's platform macro and stays C (L-a); `-lnvrtc` links
+/// libamdhip64 where the target HIP has no libhiprtc (before 5.3) and libhiprtc after (L-b);
+/// nvcc-only flags hipcc rejects go (K-i, R5, R1), `-g -G` leaves one `-g` (R2), and the
+/// emptied last line of a continued assignment goes with its backslash (R8).
+#[test]
+fn converted_makefile_with_c_sources_nvrtc_and_nvcc_only_flags_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let makefile = "NVCC = nvcc\n\
+                    NVCCFLAGS = -O2 -g -G --source-in-ptx --Werror cross-execution-space-call \\\n  \
+                    -gencode arch=compute_70,code=sm_70 \\\n  \
+                    -gencode arch=compute_80,code=sm_80\n\
+                    all: app librtc.so\n\
+                    app: main.o host.o\n\
+                    \t$(NVCC) $(NVCCFLAGS) -o $@ $^\n\
+                    main.o: main.cu\n\
+                    \t$(NVCC) $(NVCCFLAGS) -deviceemu --keep-dir obj -c $< -o $@\n\
+                    %.o: %.c\n\
+                    \t$(NVCC) -O2 -c $< -o $@\n\
+                    librtc.so: rtc.cpp\n\
+                    \tg++ -shared -fPIC -I/usr/local/cuda/include rtc.cpp -o $@ -L/usr/local/cuda/lib64 -lnvrtc\n";
+    write_files(
+        &input,
+        &[
+            ("Makefile", makefile),
+            (
+                "host.c",
+                "#include <cuda_runtime.h>\n#include <stdlib.h>\n\
+                 int alloc_it(float **p, int n) {\n  int *unused = malloc(4); /* C, not C++ */\n  free(unused);\n  \
+                 return (int)cudaMalloc((void **)p, n * sizeof(float));\n}\n",
+            ),
+            (
+                "main.cu",
+                "#include <cstdio>\nextern \"C\" int alloc_it(float **p, int n);\n\
+                 __global__ void k(float *x) { x[threadIdx.x] = 1.f; }\n\
+                 int main() { float *p = nullptr; std::printf(\"%d\\n\", alloc_it(&p, 4)); return 0; }\n",
+            ),
+            (
+                "rtc.cpp",
+                "#include <nvrtc.h>\nint build(const char *src) {\n  nvrtcProgram p;\n  \
+                 nvrtcCreateProgram(&p, src, \"k.cu\", 0, nullptr, nullptr);\n  \
+                 return (int)nvrtcCompileProgram(p, 0, nullptr);\n}\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let converted = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    for line in [
+        "NVCCFLAGS = -O2 -g \\\n  --offload-arch=gfx90a\nall:",
+        "\t$(NVCC) -D__HIP_PLATFORM_AMD__ -O2 -c $< -o $@\n",
+        "\t$(NVCC) $(NVCCFLAGS) -c $< -o $@\n",
+    ] {
+        assert!(converted.contains(line), "{line:?} not in:\n{converted}");
+    }
+    assert!(converted.contains(" -lamdhip64\n"), "{converted}");
+    assert!(!converted.contains("hiprtc"), "{converted}");
+    assert!(
+        converted.lines().all(|l| l.trim_end() == l),
+        "a line ends in blanks:\n{converted}"
+    );
+    // A second conversion changes nothing.
+    let (edits, _) = translate_build(
+        BuildKind::Makefile,
+        converted.as_bytes(),
+        "Makefile",
+        &opts(&[]),
+    );
+    assert!(edits.is_empty(), "second pass edited: {edits:?}");
+    // From HIP 5.3 on libhiprtc is a library of its own.
+    let newer = tmp.path().join("out-6.2");
+    convert_at(&input, &newer, "6.2");
+    let converted = std::fs::read_to_string(newer.join("Makefile")).unwrap();
+    assert!(converted.contains(" -lhiprtc\n"), "{converted}");
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("app"));
+    // Without the macro, hipcc stops in hip_runtime.h on the C source.
+    let (ok, text) = attempt(
+        Command::new("hipcc")
+            .current_dir(&out)
+            .args(["-O2", "-c", "host.c", "-o", "plain.o"]),
+    );
+    assert!(!ok && text.contains("__HIP_PLATFORM_AMD__"), "{text}");
+}
+
+/// L-e, R5: flags shared by every kind of build file. clang's CUDA mode in a CMake flag string
+/// (`clang -x cuda --cuda-path=... --cuda-gpu-arch=sm_80`, xmrig-cuda's) becomes hipcc's, and
+/// nvcc-only switches in `CUDA_NVCC_FLAGS` and a setup.py list go, each with a note.
+#[test]
+fn clang_cuda_and_nvcc_only_flags_go_from_cmake_and_setup_py() {
+    let cmake = "cmake_minimum_required(VERSION 3.18)\nproject(cl LANGUAGES CXX)\n\
+                 set(CLANG_BUILD_FLAGS \"-O3 -x cuda --cuda-path=${CUDA_TOOLKIT_ROOT_DIR} --cuda-gpu-arch=sm_80\")\n\
+                 set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} --source-in-ptx --keep-dir \"${PROJECT_BINARY_DIR}\" -O2)\n";
+    let (mut edits, diags) = translate_build(
+        BuildKind::CMake,
+        cmake.as_bytes(),
+        "CMakeLists.txt",
+        &opts(&[]),
+    );
+    let out = String::from_utf8(apply(cmake.as_bytes(), &mut edits).unwrap()).unwrap();
+    assert!(
+        out.contains("set(CLANG_BUILD_FLAGS \"-O3 -x hip --offload-arch=gfx90a\")"),
+        "{out}"
+    );
+    assert!(
+        out.contains("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O2)"),
+        "{out}"
+    );
+    for text in ["`--cuda-path=", "`--source-in-ptx` dropped", "`--keep-dir"] {
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B002" && d.message.contains(text)),
+            "{text}: {diags:?}"
+        );
+    }
+    let setup = "from setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 nvcc = ['-O3', '--Werror', 'cross-execution-space-call', '--use-local-env', '--extra-device-vectorization']\n\
+                 setup(name='x', ext_modules=[CUDAExtension('x', ['k.cu'], extra_compile_args={'nvcc': nvcc})])\n";
+    let (mut edits, diags) =
+        translate_build(BuildKind::SetupPy, setup.as_bytes(), "setup.py", &opts(&[]));
+    let out = String::from_utf8(apply(setup.as_bytes(), &mut edits).unwrap()).unwrap();
+    assert!(out.contains("nvcc = ['-O3']\n"), "{out}");
+    assert_eq!(
+        diags.iter().filter(|d| d.id == "B002").count(),
+        3,
+        "{diags:?}"
+    );
+}

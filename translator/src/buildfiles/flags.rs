@@ -412,12 +412,64 @@ pub(crate) fn map_library_name(
     None
 }
 
+/// HIP libraries whose functions older releases ship inside another library, with the first
+/// release that has the library of its own. hipRTC: HIP 5.2.3 has no libhiprtc.so, its
+/// `hiprtc*` functions are in libamdhip64 (`nm -D libamdhip64.so.5`); HIP's hip_rtc.md names
+/// the separate library from HIP 5.3 on ("For HIP 5.3 the soname is set to 5 (hiprtc.so.5)"),
+/// and HIP 7.0 removes the functions from libamdhip64 (ROCm/clr CHANGELOG.md, "Removal of
+/// hiprtc symbols from hip library"), so from 5.3 on `hiprtc` is the name that links everywhere.
+const MERGED_BEFORE: &[(&str, Version, &str)] = &[("hiprtc", Version::new(5, 3, 0), "amdhip64")];
+
+/// The library to link for HIP library `lib` under the target release `hip`: `lib`, or the
+/// one that holds its functions in a release before `lib` shipped alone (see
+/// [`MERGED_BEFORE`]), with the first release that has it.
+pub(crate) fn hip_link_name(lib: &'static str, hip: Version) -> (&'static str, Option<Version>) {
+    match MERGED_BEFORE.iter().find(|m| m.0 == lib) {
+        Some(&(_, alone, holder)) if hip < alone => (holder, Some(alone)),
+        _ => (lib, None),
+    }
+}
+
 /// [`map_library_name`] for a target HIP release: a library that release does not ship yet
-/// (hipBLASLt before ROCm 5.5) keeps its name, with an error that says why.
+/// (hipBLASLt before ROCm 5.5) keeps its name, with an error that says why; one whose functions
+/// that release ships inside another library (hipRTC before HIP 5.3) becomes that library.
 pub(crate) fn map_library_for(
     name: &str,
     hip: Version,
 ) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    map_library_on(name, hip, false)
+}
+
+/// [`map_library_for`] for a Windows project: HIP's Windows SDK ships hipRTC as a library of its
+/// own in every release (hip_rtc.md: "on Windows hiprtc.dll must be used as the amdhip64.dll
+/// doesn't contain the HIPRTC symbols").
+pub(crate) fn map_library_for_windows(
+    name: &str,
+    hip: Version,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    map_library_on(name, hip, true)
+}
+
+/// [`map_library_for`], on Windows where `windows` (see [`map_library_for_windows`]).
+fn map_library_on(
+    name: &str,
+    hip: Version,
+    windows: bool,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    if let Some(lib) = library(name).filter(|_| !windows) {
+        if let Some((holder, Some(alone))) = lib.hip.map(|h| hip_link_name(h, hip)) {
+            let own = lib.hip.unwrap_or(holder);
+            return Some((
+                Action::Replace(vec![holder.to_string()]),
+                B_LIB_MAPPED,
+                format!("CUDA library `{name}` -> `{holder}`"),
+                Some(format!(
+                    "HIP {hip} has no lib{own}: its functions are in lib{holder}; lib{own} ships from HIP {}.{} on (link it there)",
+                    alone.major, alone.minor
+                )),
+            ));
+        }
+    }
     if let Some((lib, added)) = library(name).and_then(|l| Some((l, l.hip_added?))) {
         if added > hip {
             let new = lib.hip.unwrap_or(lib.cuda);
@@ -673,6 +725,26 @@ fn host_flags(v: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// What becomes of MSVC's options in an `-Xcompiler` value.
+const MSVC_HELP: &str = "hipcc compiles host code with clang, which reads a `/` option as a \
+     file name (`no such file or directory: '/wd 4819'`) and emits none of MSVC's warnings \
+     (C4819 is cl.exe's code-page warning); give clang's own flags where one is needed";
+
+/// The MSVC (cl.exe) options of an `-Xcompiler` value cut into host flags (`/wd 4819`,
+/// `/MD`, `/EHsc`: a `/` option with the bare numbers after it), and the other flags.
+fn msvc_options(flags: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let (mut msvc, mut rest) = (Vec::new(), Vec::new());
+    for f in flags {
+        let number = !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+        if f.starts_with('/') && f.len() > 1 || number && !msvc.is_empty() && rest.is_empty() {
+            msvc.push(f);
+        } else {
+            rest.push(f);
+        }
+    }
+    (msvc, rest)
 }
 
 /// The flags of an `-Xcompiler` value (word `at`) as hipcc takes them: each mapped as a flag of
@@ -1050,6 +1122,49 @@ fn arch_words(
     );
 }
 
+/// Why clang's CUDA-mode flags go (`clang -x cuda --cuda-path=...` as the CUDA compiler).
+const CLANG_CUDA_HELP: &str = "it points clang at a CUDA installation; hipcc compiles HIP with \
+     ROCm's clang, which finds ROCm itself (ROCM_PATH, or --rocm-path)";
+
+/// nvcc's kinds of `--Werror <kind>`: warnings of nvcc's own that clang has no name for.
+const NVCC_WERROR_KINDS: &[&str] = &[
+    "all-warnings",
+    "cross-execution-space-call",
+    "reorder",
+    "default-stream-launch",
+    "missing-launch-bounds",
+    "ext-lambda-captures-this",
+    "deprecated-declarations",
+];
+
+/// nvcc's `--Werror <kinds>` at `i` (`--Werror=k`, `-Werror k,k`): the words it takes.
+/// `-Werror` alone, and `-Werror=<warning>`, are clang's as well and stay, except
+/// `-Werror=<kind>` with a kind clang does not know.
+fn nvcc_werror(words: &[&str], i: usize) -> Option<usize> {
+    let kinds = |v: &str| {
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        !v.is_empty() && v.split(',').all(|k| NVCC_WERROR_KINDS.contains(&k))
+    };
+    let w = words[i].trim_matches(|c| c == '"' || c == '\'');
+    if w == "--Werror" {
+        return Some(if words.get(i + 1).is_some_and(|v| kinds(v)) {
+            2
+        } else {
+            1
+        });
+    }
+    if w.starts_with("--Werror=") {
+        return Some(1);
+    }
+    if w == "-Werror" && words.get(i + 1).is_some_and(|v| kinds(v)) {
+        return Some(2);
+    }
+    let clang_knows = |k: &str| matches!(k, "reorder" | "deprecated-declarations");
+    w.strip_prefix("-Werror=")
+        .filter(|v| kinds(v) && !v.split(',').all(clang_knows))
+        .map(|_| 1)
+}
+
 /// Why nvcc's `--threads` goes, and what does its work with hipcc.
 const THREADS_HELP: &str = "it sets how many threads nvcc compiles the architectures of one \
      file with; hipcc (clang) rejects it (`unsupported option '--threads'`): compile several files \
@@ -1122,11 +1237,28 @@ fn map_one(
         | "--relocatable-device-code=false" | "--prec-div=false" | "--prec-div=true" | "-prec-div=false"
         | "-prec-div=true" | "--prec-sqrt=false" | "--prec-sqrt=true" | "-prec-sqrt=false" | "-prec-sqrt=true"
         | "--default-stream=legacy" | "-default-stream=legacy" | "--Werror=all-warnings"
-        | "--allow-unsupported-compiler" | "-allow-unsupported-compiler" => {
+        | "--allow-unsupported-compiler" | "-allow-unsupported-compiler"
+        // nvcc-only switches hipcc 5.2.3 stops on (`unsupported option`): PTX annotation,
+        // MSVC's environment (Windows), the extra vectorization pass (clang vectorizes at -O3).
+        | "--source-in-ptx" | "-src-in-ptx" | "--use-local-env" | "-use-local-env"
+        | "--extra-device-vectorization" | "-extra-device-vectorization" => {
             note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("hipcc has no such option and does not need it"));
             drop_words(m, i, 1);
             return 1;
         }
+        "-deviceemu" | "--device-emulation" => {
+            note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("nvcc's device emulation was removed in CUDA 3.1 and has no HIP counterpart; clang ignores the flag (`argument unused`), so the build runs on the GPU"));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        // clang's own CUDA mode (`clang -x cuda --cuda-path=...`): hipcc needs no CUDA
+        // installation, and with these flags looks for one.
+        "--cuda-path-ignore-env" | "--no-cuda-version-check" | "-nocudainc" | "-nocudalib" => {
+            note(m, i, B_FLAG_DROPPED, format!("clang CUDA flag `{strip}` dropped"), Some(CLANG_CUDA_HELP));
+            drop_words(m, i, 1);
+            return 1;
+        }
+        "-xcuda" => Some(("-xhip", B_FLAG_MAPPED, Some("hipcc treats `-x cuda` as CUDA and looks for a CUDA installation"))),
         _ => None,
     };
     if let Some((to, info, help)) = simple {
@@ -1207,8 +1339,9 @@ fn map_one(
     }
     // `-x cu` (compile as CUDA) is `-x hip` for hipcc, which would otherwise look for a CUDA
     // installation.
+    // `-x cuda` is clang's own CUDA mode, the same to hipcc.
     if let Some((Some(lang), n)) = flag_value(words, i, &["-x", "--x"]) {
-        if lang == "cu" {
+        if matches!(lang.trim_matches(|c| c == '"' || c == '\''), "cu" | "cuda") {
             m.changes.push((
                 i,
                 Action::Replace(vec!["-x".to_string(), "hip".to_string()]),
@@ -1218,23 +1351,57 @@ fn map_one(
                 m,
                 i,
                 B_FLAG_MAPPED,
-                format!("nvcc flag `{}` -> `-x hip`", words[i..i + n].join(" ")),
+                format!(
+                    "{} flag `{}` -> `-x hip`",
+                    if lang.contains("cuda") {
+                        "clang CUDA"
+                    } else {
+                        "nvcc"
+                    },
+                    words[i..i + n].join(" ")
+                ),
                 Some("hipcc treats `-x cu` as CUDA and looks for a CUDA installation"),
             );
+            return n;
+        }
+    }
+    if let Some((_, n)) = flag_value(words, i, &["--cuda-path"]) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("clang CUDA flag `{}` dropped", words[i..i + n].join(" ")),
+            Some(CLANG_CUDA_HELP),
+        );
+        return n;
+    }
+    // clang's CUDA architecture flags (`--cuda-gpu-arch=sm_80`, `--offload-arch=sm_80`): an
+    // NVIDIA architecture, which hipcc's clang cannot compile for.
+    if let Some((Some(v), n)) = flag_value(words, i, &["--cuda-gpu-arch", "--offload-arch"]) {
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        if v.starts_with("sm_") || v.starts_with("compute_") || strip.starts_with("--cuda-") {
+            arch_words(m, words, i, n, archs, arch_done);
             return n;
         }
     }
     // Host-compiler pass-through.
     if let Some((v, n)) = flag_value(words, i, &["-Xcompiler", "--compiler-options"]) {
         let mut inner = Mapped::default();
-        let flags = pass_through(
-            &v.map(host_flags).unwrap_or_default(),
-            i,
-            opts,
-            ctx,
-            arch_done,
-            &mut inner,
-        );
+        let (msvc, host) = msvc_options(v.map(host_flags).unwrap_or_default());
+        if !msvc.is_empty() {
+            inner.notes.push(Note {
+                word: i,
+                info: B_FLAG_DROPPED,
+                message: format!(
+                    "host compiler flag `{}` dropped: an MSVC (cl.exe) option that nvcc handed its host compiler",
+                    msvc.join(" ")
+                ),
+                help: Some(MSVC_HELP.into()),
+                severity: None,
+            });
+        }
+        let flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
         let left = inner
             .notes
             .iter()
@@ -1257,6 +1424,10 @@ fn map_one(
         }
         if flags.is_empty() {
             drop_words(m, i, n);
+            if !msvc.is_empty() && host.is_empty() {
+                // Its MSVC options were all it held: their note says it all.
+                return n;
+            }
         } else {
             m.changes.push((i, Action::Replace(flags.clone())));
             drop_words(m, i + 1, n - 1);
@@ -1304,6 +1475,9 @@ fn map_one(
         (&["--compress-mode", "-compress-mode"][..], "it sets how nvcc compresses its fatbinary; hipcc has no such option"),
         (&["--split-compile", "-split-compile", "--split-compile-extended", "-split-compile-extended"][..], "it splits nvcc's device optimization into threads; hipcc has no such option"),
         (&["-static-global-template-stub", "--static-global-template-stub"][..], "it sets how nvcc emits host stubs of templated kernels; hip-clang has no such option"),
+        (&["--keep-dir", "-keep-dir"][..], "it names where nvcc keeps its intermediate files; hipcc's -save-temps writes them beside the output"),
+        (&["--qpp-config", "-qpp-config"][..], "it configures QNX's host compiler for nvcc; hipcc has no such option"),
+        (&["--target-directory", "-target-dir"][..], "it picks nvcc's cross-compilation target directory; hipcc has no such option"),
     ] {
         if let Some((value, n)) = flag_value(words, i, names) {
             // A value that opens a make or CMake reference closed only after a blank
@@ -1425,6 +1599,21 @@ fn map_one(
     }
     if ctx == Context::Nvcc {
         match strip {
+            "-G" | "--device-debug"
+                if words
+                    .iter()
+                    .any(|w| w.trim_matches(|c| c == '"' || c == '\'') == "-g") =>
+            {
+                drop_words(m, i, 1);
+                note(
+                    m,
+                    i,
+                    B_FLAG_DROPPED,
+                    format!("nvcc flag `{strip}` dropped: it becomes `-g`, which the list already holds"),
+                    Some("add -O0 for device code that steps like nvcc -G"),
+                );
+                return 1;
+            }
             "-G" | "--device-debug" => {
                 m.changes.push((i, Action::Replace(vec!["-g".into()])));
                 note(
@@ -1448,6 +1637,17 @@ fn map_one(
             }
             _ => {}
         }
+    }
+    if let Some(n) = nvcc_werror(words, i) {
+        drop_words(m, i, n);
+        note(
+            m,
+            i,
+            B_FLAG_DROPPED,
+            format!("nvcc flag `{}` dropped", words[i..i + n].join(" ")),
+            Some("nvcc's warning kinds have no hipcc counterpart (hipcc rejects `--Werror`); clang's -Werror makes every warning an error"),
+        );
+        return n;
     }
     if let Some(n) = threads(words, i, ctx) {
         drop_words(m, i, n);
@@ -1770,5 +1970,140 @@ mod tests {
             "-D__HIP_NO_HALF_CONVERSIONS__=1",
         ]);
         assert!(m.changes.is_empty() && m.notes.is_empty());
+    }
+
+    /// What `run` leaves of `words` (applied), joined.
+    fn left(words: &[&str]) -> String {
+        let m = run(words);
+        m.applied(words)
+            .into_iter()
+            .map(|(_, w)| w)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// K-i, R5, R1, K-b: nvcc-only flags hipcc rejects go, each with a note, their values
+    /// with them; clang's own `-Werror` and `-Werror=<warning>` stay.
+    #[test]
+    fn nvcc_only_flags_hipcc_rejects_go() {
+        for (words, after) in [
+            (
+                &["-O3", "--Werror", "cross-execution-space-call"][..],
+                "-O3",
+            ),
+            (&["--Werror=reorder,all-warnings", "-O3"][..], "-O3"),
+            (&["-Werror", "cross-execution-space-call", "-O3"][..], "-O3"),
+            (&["-Werror=cross-execution-space-call"][..], ""),
+            (
+                &["--source-in-ptx", "-src-in-ptx", "--use-local-env"][..],
+                "",
+            ),
+            (
+                &["--keep", "--keep-dir", "\"${DIR}\"", "-O2"][..],
+                "-save-temps -O2",
+            ),
+            (
+                &["--keep-dir=build", "--extra-device-vectorization"][..],
+                "",
+            ),
+            (&["-deviceemu", "a.cu"][..], "a.cu"),
+            (
+                &[
+                    "--qpp-config",
+                    "8.3.0,gcc_ntoaarch64le",
+                    "-target-dir",
+                    "aarch64-qnx",
+                ][..],
+                "",
+            ),
+        ] {
+            let m = run(words);
+            assert_eq!(left(words), after, "{words:?}");
+            assert!(!m.notes.is_empty(), "{words:?}");
+            assert!(
+                m.notes.iter().all(|n| n.info.id != B_FLAG_UNMAPPED.id),
+                "{words:?}"
+            );
+        }
+        for kept in [
+            &["-Werror", "-O3"][..],
+            &["-Werror=reorder"][..],
+            &["-Werror=deprecated-declarations", "-Wall"][..],
+        ] {
+            assert!(run(kept).changes.is_empty(), "{kept:?}");
+        }
+    }
+
+    /// L-e: clang's CUDA mode flags become hipcc's: `-x hip`, the AMD targets, and no CUDA
+    /// installation; an AMD `--offload-arch` stays.
+    #[test]
+    fn clang_cuda_flags_become_hipcc_flags() {
+        assert_eq!(
+            left(&[
+                "-O3",
+                "-x",
+                "cuda",
+                "--cuda-path=/usr/local/cuda",
+                "--cuda-gpu-arch=sm_80"
+            ]),
+            "-O3 -x hip --offload-arch=gfx90a --offload-arch=gfx1100"
+        );
+        assert_eq!(
+            left(&[
+                "-xcuda",
+                "--offload-arch=sm_70",
+                "-nocudalib",
+                "--no-cuda-version-check"
+            ]),
+            "-xhip --offload-arch=gfx90a --offload-arch=gfx1100"
+        );
+        let done = [
+            "-x",
+            "hip",
+            "--offload-arch=gfx90a",
+            "--offload-arch=gfx1100",
+        ];
+        assert!(run(&done).changes.is_empty());
+        let m = run(&["--cuda-path=/opt/cuda"]);
+        assert_eq!(m.notes[0].info.id, B_FLAG_DROPPED.id);
+    }
+
+    /// N-b: MSVC options in `-Xcompiler` go (clang reads them as files); the other host
+    /// flags of the value stay.
+    #[test]
+    fn msvc_host_options_go() {
+        assert_eq!(left(&["-Xcompiler", "\"/wd 4819\"", "-O2"]), "-O2");
+        assert_eq!(left(&["-Xcompiler", "/MD,-Wall"]), "-Wall");
+        let m = run(&["-Xcompiler=/wd4819"]);
+        assert_eq!(m.notes.len(), 1);
+        assert!(m.notes[0].message.contains("`/wd4819`"), "{:?}", m.notes);
+    }
+
+    /// R2: `-g -G` leaves one `-g`, not two.
+    #[test]
+    fn device_debug_beside_g_goes() {
+        assert_eq!(left(&["-g", "-G"]), "-g");
+        assert_eq!(left(&["-G", "-O0"]), "-g -O0");
+        assert_eq!(left(&["-g"]), "-g");
+    }
+
+    /// L-b: `nvrtc` is libamdhip64 before HIP 5.3, which has no libhiprtc, and libhiprtc from
+    /// 5.3 on.
+    #[test]
+    fn nvrtc_follows_the_hip_release() {
+        let to = |v: Version| match map_library_for("nvrtc", v) {
+            Some((Action::Replace(n), ..)) => n.join(" "),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(to(Version::new(5, 2, 3)), "amdhip64");
+        assert_eq!(to(Version::new(5, 3, 0)), "hiprtc");
+        assert_eq!(to(Version::new(7, 0, 0)), "hiprtc");
+        let windows = map_library_for_windows("nvrtc", Version::new(5, 2, 3));
+        assert!(matches!(windows, Some((Action::Replace(n), ..)) if n == ["hiprtc"]));
+        assert_eq!(hip_link_name("hiprtc", Version::new(5, 2, 3)).0, "amdhip64");
+        assert_eq!(
+            hip_link_name("hipblas", Version::new(5, 2, 3)),
+            ("hipblas", None)
+        );
     }
 }

@@ -82,6 +82,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         );
     }
     let values = variables(src, &lines, &recipes);
+    let headers = rule_headers(src, &lines, &recipes, &bodies);
     let rdc = make_rdc::plan(src, &lines, &recipes, opts);
     let hipcc_links: BTreeSet<usize> = rdc
         .links
@@ -261,6 +262,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 arch_given.retain(|g| g.0 != name);
             }
         }
+        if recipe {
+            let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
+            c_sources_for_hipcc(sink, &words, header, &values);
+        }
         // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
         let assigned_name = |w: &Word| {
             !recipe && !body && name_end.is_some_and(|n| w.end <= n) && assignment(line).is_some()
@@ -315,6 +320,123 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     if rocm_path_used && !values.contains_key("ROCM_PATH") {
         let at = first_statement.unwrap_or(0);
         sink.edit(at, at, format!("{ROCM_PATH_DEFAULT}\n"), B_PATH.id);
+    }
+}
+
+/// The rule header line (its range) of each recipe line, by the recipe line's start.
+fn rule_headers(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> BTreeMap<usize, (usize, usize)> {
+    let mut out = BTreeMap::new();
+    let mut current = None;
+    for &(start, end) in lines {
+        if recipes.contains_key(&start) {
+            if let Some(h) = current {
+                out.insert(start, h);
+            }
+            continue;
+        }
+        let line = &src[start..end];
+        let trimmed = line.trim_start();
+        if bodies.contains(&start) || trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        current = (assignment(line).is_none()
+            && rule_colon(line.split('#').next().unwrap_or(line)).is_some())
+        .then_some((start, end));
+    }
+    out
+}
+
+/// The platform macro hipcc leaves out for C sources.
+const HIP_PLATFORM_DEFINE: &str = "-D__HIP_PLATFORM_AMD__";
+
+/// nvcc handed `.c` sources to the host C compiler with CUDA's headers; hipcc compiles them as
+/// C too but without HIP's platform macro, so `hip_runtime.h` stops ("Must define exactly one of
+/// __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__"; hipcc 5.2.3). A recipe line (`words`) that
+/// nvcc runs and that compiles C sources alone (a literal `.c`, or `$<`/`$^` in a rule whose
+/// first prerequisite is one: `%.o: %.c`, `.c.o:`) gets the macro after the program, as the
+/// C compiler's recipes get it with HIP's include path; the sources stay C (`-x hip` would make
+/// them C++, where `int *p = malloc(4)` does not compile). `header`: the rule's line.
+fn c_sources_for_hipcc(
+    sink: &mut Sink,
+    words: &[Word],
+    header: Option<&str>,
+    values: &BTreeMap<String, String>,
+) {
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let Some((Driver::Device, at)) = driver_word(&texts, values, 0) else {
+        return;
+    };
+    let unquote = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+    let ext = |w: &str| {
+        let w = unquote(w);
+        let name = w.rsplit('/').next().unwrap_or("").to_string();
+        name.rsplit_once('.').map(|(_, e)| e.to_string())
+    };
+    // What the line hands the compiler, its variables expanded.
+    let expanded: Vec<String> = texts[at + 1..]
+        .iter()
+        .flat_map(|t| {
+            make_rdc::expand(t, values, 0)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let other_source = |e: &str| matches!(e, "cu" | "cpp" | "cc" | "cxx" | "C" | "hip");
+    if expanded.iter().any(|w| {
+        let w = unquote(w);
+        w.starts_with(HIP_PLATFORM_DEFINE) || w == "-x" || w.starts_with("-x") && w.len() > 2
+    }) || expanded
+        .iter()
+        .any(|w| ext(w).is_some_and(|e| other_source(&e)))
+    {
+        return;
+    }
+    let literal_c = expanded.iter().any(|w| ext(w).as_deref() == Some("c"));
+    let from_rule = header.is_some_and(|h| {
+        let h = h.split('#').next().unwrap_or(h);
+        let Some(colon) = rule_colon(h) else {
+            return false;
+        };
+        let (targets, mut rest) = (h[..colon].trim(), &h[colon + 1..]);
+        rest = rest.strip_prefix(':').unwrap_or(rest);
+        // A static pattern rule (`$(OBJ): %.o: %.c`): its prerequisites follow the second colon.
+        if let Some(c) = rule_colon(rest) {
+            rest = &rest[c + 1..];
+        }
+        let prereqs = rest.split(';').next().unwrap_or("");
+        let suffix_rule =
+            prereqs.trim().is_empty() && matches!(targets, ".c.o" | ".c.obj" | ".c.lo");
+        let first_c = prereqs
+            .split_whitespace()
+            .next()
+            .is_some_and(|p| ext(p).as_deref() == Some("c"));
+        suffix_rule || first_c
+    });
+    let automatic = texts[at + 1..]
+        .iter()
+        .any(|t| t.contains("$<") || t.contains("$^") || t.contains("$+"));
+    if !(literal_c || from_rule && automatic) {
+        return;
+    }
+    let w = &words[at];
+    if sink.edit(
+        w.end,
+        w.end,
+        format!(" {HIP_PLATFORM_DEFINE}"),
+        B_COMPILER.id,
+    ) {
+        sink.diag(
+            B_COMPILER,
+            w.start,
+            format!("hipcc compiles `.c` sources as C without HIP's platform macro: `{HIP_PLATFORM_DEFINE}` added"),
+            Some("nvcc gave `.c` files to the host C compiler; hipcc compiles them as C, and without the macro hip_runtime.h stops (\"Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\")".into()),
+        );
     }
 }
 

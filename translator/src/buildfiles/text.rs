@@ -411,8 +411,17 @@ pub(crate) fn apply_mapped(
         }
         merged.push(r);
     }
+    // Widened, removals that empty the lines of a continued line can meet: merged again.
+    let mut widened: Vec<(usize, usize, String)> = Vec::new();
     for (s, e, rule) in merged {
         let (s, e) = widen_to_continued_line(src, s, e);
+        let (s, e) = widen_to_last_continued_line(src, s, e);
+        match widened.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => widened.push((s, e, rule)),
+        }
+    }
+    for (s, e, rule) in widened {
         // A blank after a backslash stays: removed with what follows it to the end of the
         // line, it would make the backslash a line continuation (`\ -cudart`).
         let b = src.as_bytes();
@@ -500,6 +509,43 @@ fn comma_before_last(src: &str, s: usize, e: usize) -> usize {
     } else {
         s
     }
+}
+
+/// A removal that empties the last line of a continued line (`ARCH=\` / `  -gencode a \` /
+/// `  -gencode b`, the `-gencode b` line) takes the line and the continuation before it with
+/// the blanks before that backslash: a line of blanks alone would be left (R8: `git apply`
+/// warns of trailing whitespace). The line's end stays.
+fn widen_to_last_continued_line(src: &str, s: usize, e: usize) -> (usize, usize) {
+    let b = src.as_bytes();
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let line_start = src[..s].rfind('\n').map_or(0, |p| p + 1);
+    if line_start == 0 || s == e || !src[line_start..s].bytes().all(blank) {
+        return (s, e);
+    }
+    let mut end = e;
+    while end < b.len() && blank(b[end]) {
+        end += 1;
+    }
+    if !(end == b.len() || b[end] == b'\n' || src[end..].starts_with("\r\n")) {
+        return (s, e);
+    }
+    // The line before it ends in a backslash (after `\r` where lines end in `\r\n`).
+    let mut k = line_start - 1;
+    if k > 0 && b[k - 1] == b'\r' {
+        k -= 1;
+    }
+    if k == 0 || b[k - 1] != b'\\' {
+        return (s, e);
+    }
+    let mut from = k - 1;
+    while from > 0 && blank(b[from - 1]) {
+        from -= 1;
+    }
+    // A backslash alone on its line (blanks before it) is left: nothing before it to join.
+    if from == 0 || b[from - 1] == b'\n' {
+        return (s, e);
+    }
+    (from, end)
 }
 
 /// A removal that empties a backslash-continued line takes the whole line.

@@ -385,13 +385,18 @@ fn setting_flags(name: &str, value: &str) -> Option<Vec<String>> {
         "GenerateRelocatableDeviceCode" if on => words(&["-rdc=true"]),
         "GenerateLineInfo" if on => words(&["-lineinfo"]),
         "MaxRegCount" if !v.is_empty() && v != "0" => Some(vec![format!("-maxrregcount={v}")]),
-        "AdditionalOptions" => Some(
-            unescape(v)
-                .split_whitespace()
-                .filter(|w| !w.starts_with("%("))
-                .map(str::to_string)
-                .collect(),
-        ),
+        // Words as the command line reads them: `-Xcompiler "/wd 4819"` is two, the quoted
+        // value one word with its quotes.
+        "AdditionalOptions" => {
+            let v = unescape(v);
+            Some(
+                super::text::blank_words(&v, 0, v.len(), false)
+                    .iter()
+                    .map(|w| v[w.start..w.end].to_string())
+                    .filter(|w| !w.starts_with("%("))
+                    .collect(),
+            )
+        }
         _ => None,
     }
 }
@@ -432,7 +437,14 @@ fn cuda_setting(
         .map(|n| refs[n.word])
         .collect();
     let nvcc = words.join(" ");
-    let why: Vec<String> = mapped.notes.iter().filter_map(|n| n.help.clone()).collect();
+    // Each reason once: the flags of one setting often share one (S1: each extra architecture
+    // of `CodeGeneration` says that the AMD targets are listed once).
+    let mut why: Vec<String> = Vec::new();
+    for h in mapped.notes.iter().filter_map(|n| n.help.clone()) {
+        if !why.contains(&h) {
+            why.push(h);
+        }
+    }
     let message = if hip == words {
         format!("`CudaCompile` setting `{name}` (`{value}`) is read by NVIDIA's build customization only; hipcc takes the same flags: `{nvcc}`")
     } else if hip.is_empty() {
@@ -553,7 +565,7 @@ fn libraries(s: &str, sink: &mut Sink, start: usize, end: usize, opts: &BuildOpt
             _ => {
                 // The link name as flags.rs knows it (`cublas`, `nvrtc`, `cublasLt`).
                 let Some((name, (action, info, message, help))) = flags::link_name(stem)
-                    .and_then(|n| Some((n, flags::map_library_for(n, opts.hip_version)?)))
+                    .and_then(|n| Some((n, flags::map_library_for_windows(n, opts.hip_version)?)))
                 else {
                     continue;
                 };
@@ -774,6 +786,24 @@ mod tests {
         (String::from_utf8(out).unwrap(), diags)
     }
 
+    /// N-b: a quoted `-Xcompiler "/wd 4819"` is one value, all MSVC: never suggested to
+    /// hipcc, with or without its quotes; cuda-samples' ten architectures say "listed once"
+    /// once (S1).
+    #[test]
+    fn msvc_host_options_and_many_architectures() {
+        let project = "<Project>\n<ItemDefinitionGroup>\n<CudaCompile>\n\
+            <AdditionalOptions>-Xcompiler &quot;/wd 4819&quot; -O2 %(AdditionalOptions)</AdditionalOptions>\n\
+            <CodeGeneration>compute_50,sm_50;compute_52,sm_52;compute_60,sm_60;compute_61,sm_61;compute_70,sm_70;compute_75,sm_75;compute_80,sm_80;compute_86,sm_86;compute_89,sm_89;compute_90,sm_90;</CodeGeneration>\n\
+            </CudaCompile>\n</ItemDefinitionGroup>\n</Project>\n";
+        let (_, d) = run(project, "p.vcxproj", &opts());
+        let at = |s: &str| d.iter().find(|d| d.message.contains(s)).unwrap();
+        let o = at("AdditionalOptions");
+        assert!(o.message.ends_with("for hipcc use `-O2`"), "{}", o.message);
+        assert!(!o.message.contains("/wd 4819\"`"), "{}", o.message);
+        let help = at("CodeGeneration").help.clone().unwrap_or_default();
+        assert_eq!(help.matches("listed once").count(), 1, "{help}");
+    }
+
     #[test]
     fn sources_libraries_and_directories_are_rewritten() {
         let (out, _) = run(PROJECT, "proj/app.vcxproj", &opts());
@@ -825,12 +855,23 @@ mod tests {
         );
         assert_eq!(arch.line, 16);
         assert!(at("FastMath").message.contains("use `-ffast-math`"));
+        // N-b: `/wd4819` is an MSVC option for nvcc's host pass, which clang reads as a file:
+        // hipcc gets nothing in its place, and the help says why.
         let opts_diag = at("AdditionalOptions");
         assert!(
-            opts_diag.message.contains("for hipcc use `/wd4819`"),
+            opts_diag
+                .message
+                .contains("hipcc needs nothing in its place"),
             "{}",
             opts_diag.message
         );
+        assert!(opts_diag
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("MSVC")));
+        // S1: each reason once, however many architectures share it.
+        let help = arch.help.clone().unwrap_or_default();
+        assert_eq!(help.matches("listed once").count(), 1, "{help}");
         let items = at("`CudaCompile` items (here");
         assert!(
             items.message.contains("src\\Kernel.cu"),
