@@ -48,3 +48,12 @@ __global__ void big_tiles(float* x) {
   auto tile = cg::tiled_partition<64>(block);
   x[threadIdx.x] = tile.thread_rank();
 }
+
+// Votes kept in a 32-bit array, one word per predicate: each keeps half of a 64-lane ballot.
+__global__ void vote_words(const float* x, unsigned* out) {
+  unsigned words[4];
+#pragma unroll
+  for (int n = 0; n < 4; ++n)
+    words[n] = __ballot_sync(0xffffffff, x[threadIdx.x * 4 + n] > 0.f);
+  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = words[0] | words[1] | words[2] | words[3];
+}

@@ -4757,15 +4757,25 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     let (Some(l), Some(r)) = (n.field(FIELDS.left), n.field(FIELDS.right)) else {
         return;
     };
-    if l.kind_name() != "identifier" || !is_ballot_call(a, r) {
+    // `m = ballot` or an element of an array, `r[n] = ballot` (`unsigned r[4]`).
+    let (name, element) = match l.kind_name() {
+        "identifier" => (l, false),
+        "subscript_expression" => match l.field(FIELDS.argument) {
+            Some(base) if base.kind_name() == "identifier" => (base, true),
+            _ => return,
+        },
+        _ => return,
+    };
+    if !is_ballot_call(a, r) {
         return;
     }
-    let Some(d) = a.lookup(a.text(l), l.start_byte()) else {
+    let Some(d) = a.lookup(a.text(name), name.start_byte()) else {
         return;
     };
-    if !a.is_32bit(&d.ty_text) || d.pointer {
+    if !a.is_32bit(&d.ty_text) || d.pointer || element && d.dims.is_empty() {
         return;
     }
+    let l = name;
     let fix = widen_decl_fix(a, &d);
     a.report(
         &LANE_MASK_TRUNCATED,

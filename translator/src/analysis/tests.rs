@@ -710,6 +710,24 @@ fn h004_group_votes_of_coalesced_groups_are_64_bit_tiles_of_32_are_not() {
 }
 
 #[test]
+fn h004_a_ballot_stored_in_an_element_of_a_32_bit_array() {
+    let src = kernel(
+        "unsigned r[4];\n\
+         for (int n = 0; n < 4; ++n) r[n] = __ballot_sync(0xffffffff, x[n] > 0);\n\
+         x[0] = __popc(r[0]);",
+    );
+    assert!(has(&src, "H004"), "{src}");
+    let out = fixed(&src, Version::new(6, 4, 0));
+    assert!(out.contains("unsigned long long r[4];"), "{out}");
+    // A 64-bit array holds it whole.
+    assert!(!has(
+        &src.replace("unsigned r[4]", "unsigned long long r[4]")
+            .replace("__popc(", "__popcll("),
+        "H004"
+    ));
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
