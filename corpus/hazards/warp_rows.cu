@@ -1,6 +1,7 @@
 // Per-row statistics with one warp per row of a 2-D block (dim3(32, 8)): threadIdx.x is the
 // lane, threadIdx.y the row. On 64-lane wavefronts two rows share a wavefront.
 #include <cuda_runtime.h>
+#include <cub/cub.cuh>
 
 #define FULL 0xffffffffu
 
@@ -34,8 +35,22 @@ __global__ void row_sum_1d(const float* x, float* sum, int cols) {
     sum[blockIdx.x] = row_total(v);
 }
 
+// A matrix-vector product with one warp per row and CUB's warp reduction: hipCUB's default
+// logical warp is the whole 64-lane wavefront, which holds two rows.
+__global__ void row_dot(const float* m, const float* v, float* out, int rows, int cols) {
+    int row = blockIdx.x * blockDim.y + threadIdx.y;
+    if (row >= rows) return;
+    float s = 0.f;
+    for (int c = threadIdx.x; c < cols; c += 32) s += m[row * cols + c] * v[c];
+    using RowReduce = cub::WarpReduce<float>;
+    __shared__ typename RowReduce::TempStorage tmp[4];
+    s = RowReduce(tmp[threadIdx.y]).Sum(s);
+    if (threadIdx.x == 0) out[row] = s;
+}
+
 void launch(const float* x, float* mx, float* sum, int* positive, int rows, int cols) {
     dim3 block(32, 8);
     row_stats<<<(rows + 7) / 8, block>>>(x, mx, sum, positive, cols);
     row_sum_1d<<<rows, 32>>>(x, sum, cols);
+    row_dot<<<(rows + 3) / 4, dim3(32, 4)>>>(x, sum, mx, rows, cols);
 }

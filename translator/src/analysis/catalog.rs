@@ -1183,14 +1183,18 @@ reduction tree (the distance halving from at most 16) whose result only each row
 lane 0 (reported there), and shifts guarded to stay in the row.
 - `__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`: the vote covers both rows. An \
 error.
+- `cub::WarpReduce`, `WarpScan` and the other CUB warp primitives without a width: CUB's \
+logical warp is 32 lanes, hipCUB's the whole wavefront, so one reduction or scan takes two \
+rows. An error (elsewhere the default width is H033's warning).
 
 `__shfl_xor_sync` with lane distances below 32 stays inside a row and is not reported; on RDNA \
 (32-lane wavefronts) the layout ports unchanged. hipport reads the kernels the file launches with \
 such blocks (`dim3(32, N)` or a `dim3` variable initialised so), and the device functions they \
 call, three levels deep.
 
-Fix (`--fix`): shuffles get width 32 (`__shfl_sync(mask, v, 0, 32)`), which confines each to its \
-row on every GPU and means the same in CUDA. Votes need 64-wide blocks, or the row's half of a \
+Fix (`--fix`): shuffles get width 32 (`__shfl_sync(mask, v, 0, 32)`), and CUB warp primitives \
+a logical width of 32 (`cub::WarpReduce<float, 32>`), which confines each to its row on every \
+GPU and means the same in CUDA. Votes need 64-wide blocks, or the row's half of a \
 64-bit ballot.",
 };
 

@@ -956,7 +956,7 @@ struct Analyzer<'a, 't> {
     shared_total: HashMap<usize, i64>,
     /// CUB warp primitives used at their default width (decided in `finish`, once every
     /// warp-size diagnostic of the file is known).
-    cub_default: Vec<(Node<'t>, &'static str)>,
+    cub_default: Vec<(Node<'t>, &'static str, usize)>,
     /// Whether the text has a conditional directive (read at the first question).
     pp_branches: std::cell::OnceCell<bool>,
     /// Whether the text names `CUdeviceptr` (read at the first question).
@@ -993,6 +993,9 @@ struct Analyzer<'a, 't> {
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
     /// threads wide (H048, and H001's findings in such kernels).
     launches: Vec<(String, bool)>,
+    /// The kernels the text launches with blocks 32 threads wide and several rows, each with
+    /// the rows as written and the launch's line (H048).
+    row_launches: Vec<(String, String, usize)>,
     /// Every call, in source order: its start, the function it names, and for a warp operation
     /// how it treats a 64-lane wavefront.
     calls: Vec<(usize, &'a str, Option<row_warps::Lanes>)>,
@@ -1051,6 +1054,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             type_aliases: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
+            row_launches: Vec::new(),
             calls: Vec::new(),
         }
     }

@@ -32,6 +32,8 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
         return;
     };
     let line = a.index.position(a.map(call.start_byte())).0;
+    a.row_launches
+        .push((kernel.to_string(), rows.clone(), line));
     let launch = Launch {
         kernel: kernel.to_string(),
         rows,
@@ -72,6 +74,29 @@ fn reachable<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> (Vec<Node<'t>>, Vec<Node
         }
     }
     (calls, bodies)
+}
+
+/// The first kernel launched with blocks 32 wide and several rows whose code (with the device
+/// functions it calls) holds byte `at`, or, for `at` outside functions, names `name`; with the
+/// rows as written and the launch's line.
+pub(super) fn row_kernel_using(
+    a: &Analyzer,
+    at: usize,
+    name: &str,
+) -> Option<(String, String, usize)> {
+    let in_function = a.func_at(at).is_some();
+    a.row_launches
+        .iter()
+        .find(|(kernel, _, _)| {
+            reachable(a, kernel).1.iter().any(|b| {
+                if in_function {
+                    b.byte_range().contains(&at)
+                } else {
+                    has_word(a.text(*b).as_bytes(), name)
+                }
+            })
+        })
+        .cloned()
 }
 
 fn reachable_calls<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> Vec<Node<'t>> {

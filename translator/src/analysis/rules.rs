@@ -4642,7 +4642,22 @@ fn cub_scope(a: &Analyzer, n: Node) -> bool {
 /// enclosing function, else the file) is portable when it derives warp quantities from warpSize
 /// and nothing in it was reported as 32-lane warp arithmetic.
 fn cub_default_width(a: &mut Analyzer) {
-    for (n, name) in std::mem::take(&mut a.cub_default) {
+    for (n, name, close) in std::mem::take(&mut a.cub_default) {
+        // In a kernel launched with blocks 32 wide and several rows (or what it calls), the
+        // wavefront-wide logical warp of hipCUB takes two rows together: H048, with the width.
+        if let Some((kernel, rows, line)) =
+            super::row_warps::row_kernel_using(a, n.start_byte(), name)
+        {
+            a.report(
+                &super::catalog::WARP_WIDE_ROWS,
+                Severity::Error,
+                n,
+                format!("`cub::{name}` without a width covers a whole wavefront under hipCUB; `{kernel}` is launched on line {line} with blocks 32 threads wide and {rows} rows, so on a 64-lane wavefront (CDNA: MI100, MI200, MI300) it combines two rows"),
+                Some(format!("pass the row's width, 32: `cub::{name}<..., 32>`")),
+                vec![Edit::insert(close, ", 32", "H048")],
+            );
+            continue;
+        }
         let (start, end) = a.func_at(n.start_byte()).map_or((0, a.src.len()), |f| {
             (f.node.start_byte(), f.node.end_byte())
         });
@@ -4673,7 +4688,9 @@ fn cub_warp_width<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, name: &str, list: N
     match list.named_child(1) {
         None => {
             if let Some(name) = CUB_WARP_PRIMITIVES.iter().find(|p| **p == name) {
-                a.cub_default.push((n, name));
+                // The width goes before the closing `>`.
+                let close = list.end_byte() - 1;
+                a.cub_default.push((n, name, close));
             }
         }
         Some(arg) => {

@@ -728,6 +728,40 @@ fn h004_a_ballot_stored_in_an_element_of_a_32_bit_array() {
 }
 
 #[test]
+fn h048_cub_warp_reduce_in_blocks_with_rows_gets_the_rows_width() {
+    let src = |block: &str| {
+        format!(
+            "#include <cub/cub.cuh>\n\
+             __global__ void rowdot(float* out, const float* m, int n) {{\n\
+             float s = m[threadIdx.y * n + threadIdx.x];\n\
+             using WR = cub::WarpReduce<float>;\n\
+             __shared__ typename WR::TempStorage tmp[4];\n\
+             s = WR(tmp[threadIdx.y]).Sum(s);\n\
+             if (threadIdx.x == 0) out[threadIdx.y] = s;\n\
+             }}\n\
+             void go(float* o, const float* m, int n) {{ rowdot<<<1, {block}>>>(o, m, n); }}\n"
+        )
+    };
+    let rows = src("dim3(32, 4)");
+    let d: Vec<_> = run(&rows)
+        .into_iter()
+        .filter(|d| d.id == "H048" || d.id == "H033")
+        .collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].id.as_str(), d[0].severity), ("H048", Severity::Error));
+    assert!(d[0].message.contains("4 rows"), "{}", d[0].message);
+    let out = fixed(&rows, Version::new(6, 2, 0));
+    assert!(out.contains("cub::WarpReduce<float, 32>;"), "{out}");
+    // One row: the width question stays H033's warning.
+    let d: Vec<_> = run(&src("64"))
+        .into_iter()
+        .filter(|d| d.id == "H048" || d.id == "H033")
+        .map(|d| (d.id, d.severity))
+        .collect();
+    assert_eq!(d, [("H033".to_string(), Severity::Warning)]);
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
