@@ -430,3 +430,135 @@ fn header_mode_puts_the_header_inside_the_python_package() {
         run.report
     );
 }
+
+/// Runs `expr` in python3 with the functions of the Python file `path` defined (its
+/// `__main__` block not run) and gives what it prints; `None` without python3.
+fn python_value(path: &Path, expr: &str) -> Option<String> {
+    if !have_python() {
+        return None;
+    }
+    let o = Command::new("python3")
+        .args([
+            "-c",
+            &format!("import runpy, sys; g = runpy.run_path(sys.argv[1]); print({expr})"),
+        ])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Some(String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// Pytorch-Correlation-extension's shape (K-a): `['-gencode', f'arch=...']` built per
+/// architecture. The `f` (also `F`, `rf`) is the literal's prefix: it goes with the literal, and
+/// a replacement of a prefixed literal keeps it before each literal it writes, so the output
+/// still runs.
+#[test]
+fn a_string_prefix_goes_with_its_literal() {
+    let setup = r#"def nvcc_flags(archs):
+    out = []
+    for a in archs:
+        out.extend(['-gencode', f'arch=compute_{a},code=sm_{a}'])
+    return out
+
+def upper(a):
+    return ["-O3", '-gencode', F'arch=compute_{a},code=sm_{a}']
+
+def raw(a):
+    return ['-gencode', rf'arch=compute_{a},code=sm_{a}', "-O2"]
+
+def one(a):
+    return [f'-gencode=arch=compute_{a},code=sm_{a}', "-O1"]
+
+if __name__ == "__main__":
+    from setuptools import setup
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+    setup(name='k', ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={
+        'nvcc': nvcc_flags(['80']) + upper(80) + raw(80) + one(80)})],
+        cmdclass={'build_ext': BuildExtension})
+"#;
+    let t = tree(&[("k/setup.py", setup), ("k/k.cu", KERNEL)]);
+    let out = t.path().join("out");
+    let run = convert(
+        &t.path().join("k"),
+        &out,
+        &["--offload-arch", "gfx90a,gfx1030"],
+    );
+    let got = fs::read_to_string(out.join("setup.py")).unwrap();
+    let archs = "'--offload-arch=gfx90a', '--offload-arch=gfx1030'";
+    assert!(
+        got.contains(&format!("out.extend([{archs}])")),
+        "{got}\n{}",
+        run.report
+    );
+    assert!(got.contains(&format!("return [\"-O3\", {archs}]")), "{got}");
+    assert!(got.contains(&format!("return [{archs}, \"-O2\"]")), "{got}");
+    assert!(
+        got.contains("return [f'--offload-arch=gfx90a', f'--offload-arch=gfx1030', \"-O1\"]"),
+        "{got}"
+    );
+    let b009 = run
+        .findings("setup.py")
+        .into_iter()
+        .filter(|(id, _, _)| id == "B009")
+        .count();
+    assert_eq!(b009, 4, "{}", run.report);
+    let all = "g['nvcc_flags'](['80']) + g['upper'](80) + g['raw'](80) + g['one'](80)";
+    if let Some(v) = python_value(&out.join("setup.py"), all) {
+        assert_eq!(v.matches("--offload-arch=gfx90a").count(), 4, "{v}");
+        assert!(!v.contains("gencode"), "{v}");
+    }
+    // A second run changes nothing.
+    let again = t.path().join("again");
+    convert(&out, &again, &["--offload-arch", "gfx90a,gfx1030"]);
+    assert_eq!(fs::read_to_string(again.join("setup.py")).unwrap(), got);
+}
+
+/// RWKV-LM's loaders (K-b): torch joins `extra_cuda_cflags` with blanks into the ninja file, so
+/// `"--maxrregcount 60"` is two words. The words of such an element are mapped as the
+/// two-element form's are: those that go leave the element (the element too when none is
+/// left), the others are rewritten in place; a flag in one element takes its value from the next.
+#[test]
+fn flags_written_with_their_values_in_one_element_are_mapped() {
+    let build = r#"from torch.utils.cpp_extension import load
+
+def build(n):
+    return load(name="m", sources=["k.cu"], verbose=True,
+                extra_cuda_cflags=["-O3 --use_fast_math", "--maxrregcount 60", "-t 4", "-Xptxas -O3", "-O2 -Xptxas", "-v", f"-DN={n + 1} -lineinfo", "-Xcompiler \"-O3 -g\""])
+"#;
+    let t = tree(&[("m/build.py", build), ("m/k.cu", KERNEL)]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("m"), &out, &[]);
+    let got = fs::read_to_string(out.join("build.py")).unwrap();
+    assert!(
+        got.contains(
+            r#"extra_cuda_cflags=["-O3 -ffast-math", "-O2", f"-DN={n + 1}", "-Xcompiler \"-O3 -g\""])"#
+        ),
+        "{got}\n{}",
+        run.report
+    );
+    let found = run.findings("build.py");
+    for flag in [
+        "--maxrregcount 60",
+        "-t 4",
+        "-Xptxas -O3",
+        "-Xptxas -v",
+        "-lineinfo",
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|(id, _, m)| id == "B002" && m.contains(&format!("`{flag}`"))),
+            "{flag}: {found:#?}"
+        );
+    }
+    assert_parses(&out.join("build.py"));
+    let again = t.path().join("again");
+    convert(&out, &again, &[]);
+    assert_eq!(fs::read_to_string(again.join("build.py")).unwrap(), got);
+}

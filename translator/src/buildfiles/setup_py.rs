@@ -2565,14 +2565,16 @@ fn threads_with_computed_count(
     }
 }
 
-/// The words of a list made only of single-line string literals and commas.
+/// The words of a list made only of single-line string literals and commas. A word starts at
+/// its literal's prefix (`f'...'`, `rf'...'`), so that a removed literal takes its prefix with
+/// it ([`apply_list`] writes a replacement after the prefix).
 fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
     let mut words = Vec::new();
     let mut expect_str = true;
     for t in toks {
         match t {
             Tok::Str {
-                quote_at,
+                start,
                 end,
                 content,
                 quote,
@@ -2581,7 +2583,7 @@ fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
                 ..
             } if expect_str && !prefix.contains(['b', 'B']) => {
                 words.push(Word {
-                    start: *quote_at,
+                    start: *start,
                     end: *end,
                     text: content.clone(),
                     quote: Some(*quote),
@@ -2704,7 +2706,8 @@ fn list(
                     });
                 }
             }
-            text::apply_mapped(sink, src, words, mapped, Style::PyList);
+            let units = list_units(src, words, false);
+            apply_units(sink, src, words, &units, mapped);
         }
         Role::Nvcc | Role::Link | Role::Other => {
             let ctx = if role == Role::Nvcc {
@@ -2712,10 +2715,184 @@ fn list(
             } else {
                 Context::Any
             };
-            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            // torch joins the flags of a list with blanks into the ninja file, so an element
+            // `"--maxrregcount 60"` is two words: each is mapped as the two-element form is.
+            let units = list_units(src, words, role != Role::Libraries);
+            let texts: Vec<&str> = units.iter().map(|u| u.word.text.as_str()).collect();
             let mapped = flags::map_words(&texts, opts, ctx, arch_done);
-            text::apply_mapped(sink, src, words, mapped, Style::PyList);
+            apply_units(sink, src, words, &units, mapped);
         }
+    }
+}
+
+/// One word of a flag list: a whole element, or (`part`) one blank-separated word inside the
+/// element `elem` (its span inside the literal, without quotes).
+struct Unit {
+    word: Word,
+    elem: usize,
+    part: bool,
+}
+
+/// Where the opening quote of the list word `w` (which starts at its prefix) is.
+fn quote_of(src: &str, w: &Word) -> usize {
+    src[w.start..w.end]
+        .find(['"', '\''])
+        .map_or(w.start, |p| w.start + p)
+}
+
+/// The words of a list's elements: with `split`, an element whose text holds blanks (outside
+/// f-string fields) is one word per blank-separated part, as the shell reads the command line
+/// torch writes; an element with a quote or a backslash is left whole (its shell words are not
+/// its blank-separated parts).
+fn list_units(src: &str, words: &[Word], split: bool) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let q = quote_of(src, w);
+        let fmt = src[w.start..q].contains(['f', 'F']);
+        let closed = w.end > q + 1 && src.as_bytes()[w.end - 1] == src.as_bytes()[q];
+        let content = q + 1..w.end.saturating_sub(1);
+        let text = if closed { &src[content.clone()] } else { "" };
+        let parts = if split && !text.contains(['\\', '"', '\'']) {
+            blank_parts(text, fmt)
+        } else {
+            Vec::new()
+        };
+        if parts.len() > 1 {
+            out.extend(parts.into_iter().map(|r| Unit {
+                word: Word {
+                    start: content.start + r.start,
+                    end: content.start + r.end,
+                    text: text[r].to_string(),
+                    quote: None,
+                },
+                elem: i,
+                part: true,
+            }));
+        } else {
+            out.push(Unit {
+                word: w.clone(),
+                elem: i,
+                part: false,
+            });
+        }
+    }
+    out
+}
+
+/// The blank-separated parts of `text`; with `fmt` (an f-string) a blank inside a `{...}` field
+/// separates nothing.
+fn blank_parts(text: &str, fmt: bool) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut from = None;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' if fmt => depth += 1,
+            '}' if fmt => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let blank = depth == 0 && (c == ' ' || c == '\t');
+        match (blank, from) {
+            (true, Some(f)) => {
+                out.push(f..i);
+                from = None;
+            }
+            (false, None) => from = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        out.push(f..text.len());
+    }
+    out
+}
+
+/// Applies what mapping the `units` of the list `words` gives: changes to whole elements as list
+/// elements, a literal's prefix (`f`, `rf`) kept before each literal a replacement writes and
+/// removed with the literal; changes to the words inside an element as words of a command line,
+/// in the literal, and an element whose words all go as a whole element.
+fn apply_units(sink: &mut Sink, src: &str, words: &[Word], units: &[Unit], mapped: flags::Mapped) {
+    let removed = |k: usize| {
+        mapped
+            .changes
+            .iter()
+            .any(|(j, a)| *j == k && *a == flags::Action::Remove)
+    };
+    // Elements split into words that all go.
+    let gone: Vec<bool> = (0..words.len())
+        .map(|i| {
+            let mut parts = units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.elem == i && u.part)
+                .peekable();
+            parts.peek().is_some() && parts.all(|(k, _)| removed(k))
+        })
+        .collect();
+    let mut inner_index = vec![usize::MAX; units.len()];
+    let mut inner_words = Vec::new();
+    for (k, u) in units.iter().enumerate() {
+        if u.part {
+            inner_index[k] = inner_words.len();
+            inner_words.push(u.word.clone());
+        }
+    }
+    let (mut outer, mut inner) = (flags::Mapped::default(), flags::Mapped::default());
+    for (k, action) in mapped.changes {
+        let u = &units[k];
+        if !u.part {
+            outer.changes.push((u.elem, action));
+        } else if gone[u.elem] {
+            if !outer.changes.iter().any(|(j, _)| *j == u.elem) {
+                outer.changes.push((u.elem, flags::Action::Remove));
+            }
+        } else {
+            inner.changes.push((inner_index[k], action));
+        }
+    }
+    for mut n in mapped.notes {
+        let u = &units[n.word];
+        if u.part && !gone[u.elem] {
+            n.word = inner_index[n.word];
+            inner.notes.push(n);
+        } else {
+            n.word = u.elem;
+            outer.notes.push(n);
+        }
+    }
+    // A prefixed literal replaced: each literal written keeps the prefix, which a field or a
+    // backslash the replacement carries over from the original needs.
+    let rule_of = |notes: &[flags::Note], i: usize| {
+        notes
+            .iter()
+            .find(|n| n.word == i)
+            .map_or("B001", |n| n.info.id)
+            .to_string()
+    };
+    let mut prefixed = Vec::new();
+    outer.changes.retain(|(i, a)| {
+        let w = &words[*i];
+        let q = quote_of(src, w);
+        match (a, w.quote) {
+            (flags::Action::Replace(new), Some(quote)) if q > w.start => {
+                let prefix = &src[w.start..q];
+                let text = new
+                    .iter()
+                    .map(|n| format!("{quote}{n}{quote}"))
+                    .collect::<Vec<_>>()
+                    .join(&format!(", {prefix}"));
+                prefixed.push((q, w.end, text, *i));
+                false
+            }
+            _ => true,
+        }
+    });
+    for (s, e, text, i) in prefixed {
+        sink.edit(s, e, text, &rule_of(&outer.notes, i));
+    }
+    text::apply_mapped(sink, src, words, outer, Style::PyList);
+    if !inner_words.is_empty() {
+        text::apply_mapped(sink, src, &inner_words, inner, Style::Blank);
     }
 }
 
