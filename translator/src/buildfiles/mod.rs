@@ -729,7 +729,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   string, or join what is left around it (an octal escape such as \\1 with a digit after\n\
                   it, quotes with the closing quotes of a triple-quoted string). ROCm PyTorch still\n\
                   renames CUDA names in these strings when it builds them, but nothing else: make other\n\
-                  changes by hand.",
+                  changes by hand. The sources of CuPy's RawKernel(code, name) and RawModule(code=...)\n\
+                  and PyCUDA's SourceModule(source) and DynamicSourceModule(source) are found the same\n\
+                  way and checked, not translated (CuPy's ROCm build compiles them with hipRTC as\n\
+                  written; PyCUDA has no ROCm backend): this note says so once per library.",
     },
     DiagInfo {
         id: "B015",
