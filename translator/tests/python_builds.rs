@@ -562,3 +562,69 @@ def build(n):
     convert(&out, &again, &[]);
     assert_eq!(fs::read_to_string(again.join("build.py")).unwrap(), got);
 }
+
+/// Pytorch-Correlation-extension's shape (K-c): a bare source name (`files.append('kern.cu')`,
+/// `['ext.cpp', 'kern.cu']`) joined to a module constant (`root = 'src'`) in a comprehension.
+/// Under `--rename torch` it follows the renamed file, so the build names files that exist; a
+/// constant assigned twice is no known directory, and the name stays, with the warning.
+#[test]
+fn a_source_name_joined_to_a_constant_directory_follows_its_rename() {
+    let setup = r#"from os.path import join
+from setuptools import setup
+
+root = 'src'
+files = ['ext.cpp']
+files.append('kern.cu')
+SOURCES = [join(root, f) for f in files]
+
+if __name__ == "__main__":
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+    setup(name='ext', ext_modules=[CUDAExtension('ext', SOURCES)],
+          cmdclass={'build_ext': BuildExtension})
+"#;
+    let two_roots = setup.replace("root = 'src'\n", "root = 'src'\nroot = 'other'\n");
+    let t = tree(&[
+        ("p/setup.py", setup),
+        ("p/src/ext.cpp", "void run();\n"),
+        ("p/src/kern.cu", KERNEL),
+        ("q/setup.py", &two_roots),
+        ("q/src/ext.cpp", "void run();\n"),
+        ("q/src/kern.cu", KERNEL),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("p"), &out, &["--rename", "torch"]);
+    assert!(out.join("src/kern.hip").is_file());
+    let got = fs::read_to_string(out.join("setup.py")).unwrap();
+    assert_eq!(
+        got,
+        setup.replace("append('kern.cu')", "append('kern.hip')"),
+        "{}",
+        run.report
+    );
+    let found = run.findings("setup.py");
+    assert!(
+        found.iter().any(|(id, line, m)| id == "B010"
+            && *line == 6
+            && m.contains("the file joins names to `root` (`src`)")),
+        "{found:#?}"
+    );
+    if let Some(v) = python_value(&out.join("setup.py"), "' '.join(g['SOURCES'])") {
+        for f in v.split(' ') {
+            assert!(out.join(f).is_file(), "{f} is not in the output");
+        }
+    }
+    let again = t.path().join("again");
+    convert(&out, &again, &["--rename", "torch"]);
+    assert_eq!(fs::read_to_string(again.join("setup.py")).unwrap(), got);
+
+    let out = t.path().join("out_q");
+    let run = convert(&t.path().join("q"), &out, &["--rename", "torch"]);
+    assert_eq!(fs::read_to_string(out.join("setup.py")).unwrap(), two_roots);
+    assert!(
+        run.findings("setup.py")
+            .iter()
+            .any(|(id, _, m)| id == "B010" && m.contains("names no renamed source")),
+        "{}",
+        run.report
+    );
+}

@@ -755,6 +755,11 @@ pub(crate) fn translate(
         (BTreeMap::new(), BTreeMap::new())
     };
     let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
+    let const_dirs = if opts.renamed.is_empty() {
+        Vec::new()
+    } else {
+        joined_constant_dirs(src, &toks)
+    };
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
@@ -920,6 +925,7 @@ pub(crate) fn translate(
             } else if jit_build
                 && !renamed_source(&toks, k, sink, &renames, &dirs, &exts)
                 && !sink.claimed(*quote_at, *end)
+                && !constant_dir_source(sink, &renames, &const_dirs, content, *quote_at + 1)
             {
                 unresolved_source(sink, &renames, content, *start);
             }
@@ -957,7 +963,10 @@ pub(crate) fn translate(
         if renamed_source(&toks, k, sink, &renames, &dirs, &exts) {
             continue;
         }
-        if !sink.claimed(*quote_at, *end) && unresolved_source(sink, &renames, content, *start) {
+        if !sink.claimed(*quote_at, *end)
+            && (constant_dir_source(sink, &renames, &const_dirs, content, *quote_at + 1)
+                || unresolved_source(sink, &renames, content, *start))
+        {
             continue;
         }
         if flags::is_cuda_path(content) {
@@ -1718,6 +1727,101 @@ fn module_source(
             Some("name the new file relative to the module's directory by hand".into()),
         ),
     }
+}
+
+/// The directories a file joins names to through a module constant (K-c, Pytorch-Correlation-
+/// extension's `project_root = 'src'` ... `[join(project_root, f) for f in source_files]`):
+/// names assigned once, at the start of a line, a plain string literal and nothing else, that
+/// are the first argument of a `join(` call. Each comes as (name, directory), the directory
+/// without `./` and a trailing `/`.
+fn joined_constant_dirs(src: &str, toks: &[Tok]) -> Vec<(String, String)> {
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut assigned: BTreeMap<&str, Vec<Option<&str>>> = BTreeMap::new();
+    for k in 0..toks.len() {
+        let Some(name) = ident(k) else { continue };
+        let starts_line = k == 0 || line_break_before(src, toks, k);
+        if !starts_line || !punct(k + 1, '=') || punct(k + 2, '=') {
+            continue;
+        }
+        let value = match toks.get(k + 2) {
+            Some(Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }) if (prefix.is_empty() || prefix.eq_ignore_ascii_case("r"))
+                && (k + 3 == toks.len() || line_break_before(src, toks, k + 3)) =>
+            {
+                Some(content.as_str())
+            }
+            _ => None,
+        };
+        assigned.entry(name).or_default().push(value);
+    }
+    let joined: BTreeSet<&str> = (0..toks.len())
+        .filter(|&j| {
+            ident(j) == Some("join")
+                && punct(j + 1, '(')
+                && (punct(j + 3, ',') || punct(j + 3, ')'))
+        })
+        .filter_map(|j| ident(j + 2))
+        .collect();
+    assigned
+        .into_iter()
+        .filter(|(name, _)| joined.contains(name))
+        .filter_map(|(name, values)| match values[..] {
+            [Some(v)] if !v.is_empty() && !v.contains(['{', '*', '\\']) => {
+                let dir = v.strip_prefix("./").unwrap_or(v).trim_end_matches('/');
+                (!dir.is_empty() && dir != ".").then(|| (name.to_string(), dir.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Renames a literal naming a source (`'kern.cu'`, a bare name the file lists and joins
+/// elsewhere) that is a renamed source under exactly one directory of [`joined_constant_dirs`]
+/// and stays under it: its name there follows (`'kern.hip'`), with a note. `at` is where the
+/// literal's text starts. Says whether it renamed.
+fn constant_dir_source(
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    const_dirs: &[(String, String)],
+    content: &str,
+    at: usize,
+) -> bool {
+    let rel = content.strip_prefix("./").unwrap_or(content);
+    if rel.is_empty() || rel.contains(['*', '{', ' ', '\\']) || rel.starts_with(['/', '-']) {
+        return false;
+    }
+    let skip = content.len() - rel.len();
+    let found: Vec<(&str, &str, &str, &str)> = const_dirs
+        .iter()
+        .filter_map(|(name, dir)| {
+            let full = format!("{dir}/{rel}");
+            let (old, new) = renames.iter().find(|(o, _)| *o == full)?;
+            let tail = new.strip_prefix(dir.as_str())?.strip_prefix('/')?;
+            Some((name.as_str(), old.as_str(), new.as_str(), tail))
+        })
+        .collect();
+    let [(name, old, new, tail)] = found[..] else {
+        return false;
+    };
+    if !sink.edit(at + skip, at + content.len(), tail, B_GLOB.id) {
+        return false;
+    }
+    sink.diag_as(
+        B_GLOB,
+        crate::diag::Severity::Note,
+        at - 1,
+        format!("`{content}` -> `{tail}`: the file joins names to `{name}` (`{}`), where `{old}` is now `{new}`", &old[..old.len() - rel.len() - 1]),
+        Some(format!("check that `{content}` means the file under `{name}`")),
+    );
+    true
 }
 
 /// Warns of a literal naming a source file (`'src/k.cu'`) that is no renamed source as seen
