@@ -628,3 +628,60 @@ if __name__ == "__main__":
         run.report
     );
 }
+
+/// Q1: at HIP 6.2 the `-DHIP_ENABLE_WARP_SYNC_BUILTINS` define goes only to the calls that need
+/// it: a `load()` or `CUDAExtension` whose sources (or a header they include beside them) use a
+/// `_sync` warp builtin, or whose sources hipport cannot read (computed, or a header found
+/// through an include directory).
+#[test]
+fn the_warp_sync_define_goes_where_a_source_needs_it() {
+    let plain = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n";
+    let header = "#pragma once\n__device__ inline float swap(float v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n";
+    let warp =
+        "#include \"warp.cuh\"\n__global__ void w(float* x) { x[threadIdx.x] = swap(x[0]); }\n";
+    let elsewhere = "#include \"common/defs.h\"\n__global__ void e(float* x) { x[0] = 1.f; }\n";
+    let build = r#"import glob
+from torch.utils.cpp_extension import load
+a = load(name="a", sources=["plain.cu"], extra_cuda_cflags=["-O3"])
+b = load(name="b", sources=["warp.cu"], extra_cuda_cflags=["-O3"])
+c = load("c", glob.glob("*.cu"), extra_cuda_cflags=["-O3"])
+d = load("d", ["elsewhere.cu", "plain.cu"], extra_cuda_cflags=["-O3"])
+"#;
+    let setup = r#"from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+setup(name="s", ext_modules=[
+    CUDAExtension("p", ["plain.cu"], extra_compile_args={"nvcc": ["-O3"]}),
+    CUDAExtension(name="w", sources=["warp.cu"], extra_compile_args={"nvcc": ["-O2"]}),
+], cmdclass={"build_ext": BuildExtension})
+"#;
+    let t = tree(&[
+        ("j/build.py", build),
+        ("j/setup.py", setup),
+        ("j/plain.cu", plain),
+        ("j/warp.cu", warp),
+        ("j/warp.cuh", header),
+        ("j/elsewhere.cu", elsewhere),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("j"), &out, &["--hip-version", "6.2"]);
+    let flag = "extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O3\"]";
+    let got = fs::read_to_string(out.join("build.py")).unwrap();
+    let lines: Vec<&str> = got.lines().collect();
+    assert!(!lines[2].contains("WARP_SYNC"), "{got}\n{}", run.report);
+    assert!(lines[3].contains(flag), "{got}");
+    assert!(lines[4].contains(flag), "{got}");
+    assert!(lines[5].contains(flag), "{got}");
+    let got = fs::read_to_string(out.join("setup.py")).unwrap();
+    assert!(got.contains("{\"nvcc\": [\"-O3\"]}"), "{got}");
+    assert!(
+        got.contains("{\"nvcc\": [\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O2\"]}"),
+        "{got}"
+    );
+    let noted: Vec<u64> = run
+        .findings("build.py")
+        .into_iter()
+        .filter(|(id, _, m)| id == "B011" && m.contains("WARP_SYNC"))
+        .map(|(_, line, _)| line)
+        .collect();
+    assert_eq!(noted, [4, 5, 6], "{}", run.report);
+}

@@ -791,6 +791,7 @@ pub(crate) fn translate(
                         if role == Role::Nvcc
                             && opts.warp_sync_define
                             && !matches!(target, Some((_, false)))
+                            && !warp_sync_unneeded(&toks, open, opts, base)
                         {
                             warp_sync_flag(src, sink, tok_start(&toks[open]), &words);
                         }
@@ -2742,6 +2743,148 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
 /// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
 const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
 
+/// Whether the nvcc list opened at token `open` is an argument of a `load(...)` or
+/// `CUDAExtension(...)` call (directly, or in its `extra_compile_args` dictionary) whose
+/// `sources` are a list of literals naming files of the tree (read under
+/// [`BuildOptions::tree_root`], from the directory of `base`) none of which, nor a header they
+/// include by a path hipport finds, uses a builtin that needs `HIP_ENABLE_WARP_SYNC_BUILTINS`
+/// (Q1). Anything not known (a computed source list, a file not found) needs it.
+fn warp_sync_unneeded(toks: &[Tok], open: usize, opts: &BuildOptions, base: &str) -> bool {
+    let Some(root) = &opts.tree_root else {
+        return false;
+    };
+    let enclosing = |at: usize| {
+        let mut depth = 0usize;
+        for j in (0..at).rev() {
+            match nesting(&toks[j]) {
+                -1 => depth += 1,
+                1 if depth == 0 => return Some(j),
+                1 => depth -= 1,
+                _ => {}
+            }
+        }
+        None
+    };
+    // Out through at most one dictionary (`extra_compile_args={"nvcc": [...]}`).
+    let mut call = enclosing(open);
+    if let Some(j) = call.filter(|&j| matches!(toks[j], Tok::Punct { ch: '{', .. })) {
+        call = enclosing(j);
+    }
+    let Some(call) = call.filter(|&j| matches!(toks[j], Tok::Punct { ch: '(', .. })) else {
+        return false;
+    };
+    let named = matches!(
+        call.checked_sub(1).map(|j| &toks[j]),
+        Some(Tok::Ident { text, .. }) if text == "load" || text == "CUDAExtension"
+    );
+    if !named {
+        return false;
+    }
+    // `sources=` by keyword, else the second positional argument.
+    let args = list_elements(toks, call);
+    let keyword = |r: &std::ops::Range<usize>| match (&toks[r.start], toks.get(r.start + 1)) {
+        (Tok::Ident { text, .. }, Some(Tok::Punct { ch: '=', .. })) => Some(text.as_str()),
+        _ => None,
+    };
+    let sources = args
+        .iter()
+        .find(|r| keyword(r) == Some("sources"))
+        .map(|r| r.start + 2..r.end)
+        .or_else(|| args.iter().filter(|r| keyword(r).is_none()).nth(1).cloned());
+    let Some(sources) = sources.filter(|r| r.len() >= 2) else {
+        return false;
+    };
+    if !matches!(toks[sources.start], Tok::Punct { ch: '[' | '(', .. }) {
+        return false;
+    }
+    let elems = list_elements(toks, sources.start);
+    let dir = root.join(text::dir_of(base));
+    let mut seen = HashSet::new();
+    !elems.is_empty()
+        && elems.iter().all(|e| match &toks[e.clone()] {
+            [Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                !content.starts_with('/')
+                    && !content.contains('{')
+                    && uses_warp_sync(&dir.join(content), &mut seen) == Some(false)
+            }
+            _ => false,
+        })
+}
+
+/// How many files [`uses_warp_sync`] reads for one call, at most: past it, the answer is not
+/// known.
+const WARP_SYNC_FILES: usize = 64;
+
+/// Whether the source at `path`, or a header it includes by a quoted path found beside it,
+/// names a builtin HIP 6.2 to 6.4 declare only with `HIP_ENABLE_WARP_SYNC_BUILTINS`: a
+/// `__..._sync` warp builtin (`__shfl_xor_sync`, `__ballot_sync`), `__syncwarp`, or cooperative
+/// groups (whose tile votes call them). `None` where a file cannot be read. `seen` holds the
+/// files read for this call.
+fn uses_warp_sync(path: &std::path::Path, seen: &mut HashSet<std::path::PathBuf>) -> Option<bool> {
+    if !seen.insert(path.to_path_buf()) {
+        return Some(false);
+    }
+    if seen.len() > WARP_SYNC_FILES {
+        return None;
+    }
+    let text = std::fs::read(path).ok()?;
+    if warp_sync_named(&text) {
+        return Some(true);
+    }
+    let dir = path.parent()?;
+    for line in text.split(|&c| c == b'\n') {
+        let line = line.trim_ascii_start();
+        let Some(rest) = line.strip_prefix(b"#") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"include") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"") else {
+            continue;
+        };
+        let Some(end) = rest.iter().position(|&c| c == b'"') else {
+            continue;
+        };
+        let name = std::str::from_utf8(&rest[..end]).ok()?;
+        let header = dir.join(name);
+        // A header found elsewhere (an include directory) is not read: not known.
+        if !header.is_file() {
+            return None;
+        }
+        if uses_warp_sync(&header, seen)? {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// Whether `text` names `__syncwarp`, cooperative groups, or an identifier `__..._sync`.
+fn warp_sync_named(text: &[u8]) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    if memchr::memmem::find(text, b"__syncwarp").is_some()
+        || memchr::memmem::find(text, b"cooperative_groups").is_some()
+    {
+        return true;
+    }
+    memchr::memmem::find_iter(text, b"_sync").any(|at| {
+        let end = at + 5;
+        if text.get(end).is_some_and(|&c| ident(c)) {
+            return false;
+        }
+        let start = text[..at]
+            .iter()
+            .rposition(|&c| !ident(c))
+            .map_or(0, |p| p + 1);
+        text[start..].starts_with(b"__") && start + 2 < at
+    })
+}
+
 /// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
 /// the list already defines it: HIP 6.2 to 6.4 declare the `_sync` warp builtins that the
 /// translated sources keep only with it, and hipcc gets this list.
@@ -3675,6 +3818,21 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         // The linker's `-t` in a list that is not nvcc's takes no count: it stays.
         assert_eq!(ids, [(1, "B011"), (3, "B001"), (3, "B002")], "{diags:#?}");
         assert_eq!(diags[2].message, "nvcc flag `--threads n` dropped");
+    }
+
+    #[test]
+    fn warp_sync_builtins_are_told_by_their_names() {
+        for (text, named) in [
+            ("v = __shfl_xor_sync(m, v, 1);", true),
+            ("unsigned b = __ballot_sync (m, p);", true),
+            ("__syncwarp();", true),
+            ("namespace cg = cooperative_groups;", true),
+            ("__syncthreads(); cudaDeviceSynchronize();", false),
+            ("int my_sync = 0; bool _sync; x.do_sync();", false),
+            ("__shfl_xor_sync_like(v);", false),
+        ] {
+            assert_eq!(warp_sync_named(text.as_bytes()), named, "{text}");
+        }
     }
 
     #[test]
