@@ -2962,9 +2962,10 @@ fn list(
             } else {
                 Context::Any
             };
-            // torch joins the flags of a list with blanks into the ninja file, so an element
-            // `"--maxrregcount 60"` is two words: each is mapped as the two-element form is.
-            let units = list_units(src, words, role != Role::Libraries);
+            // torch joins the compiler's and linker's flags with blanks into the ninja file, so
+            // an element `"--maxrregcount 60"` is two words: each is mapped as the two-element
+            // form is. Other lists' strings are not known to reach a command line.
+            let units = list_units(src, words, role != Role::Other);
             let texts: Vec<&str> = units.iter().map(|u| u.word.text.as_str()).collect();
             let mapped = flags::map_words(&texts, opts, ctx, arch_done);
             apply_units(sink, src, words, &units, mapped);
