@@ -1757,7 +1757,18 @@ fn translate_file(
     output: &mut Option<Vec<u8>>,
 ) {
     if let Some(kind) = crate::buildfiles::classify(path) {
-        let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, &cfg.build);
+        // Where the warp-sync define depends on a build's sources, they are read from the tree.
+        let with_root;
+        let build = if cfg.build.warp_sync_define && cfg.build.tree_root.is_none() {
+            with_root = crate::buildfiles::BuildOptions {
+                tree_root: Some(root_dir_of(path, &f.rel)),
+                ..cfg.build.clone()
+            };
+            &with_root
+        } else {
+            &cfg.build
+        };
+        let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, build);
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they
             // are. Those translate mode would change get the note (the run keeps the first).

@@ -430,3 +430,258 @@ fn header_mode_puts_the_header_inside_the_python_package() {
         run.report
     );
 }
+
+/// Runs `expr` in python3 with the functions of the Python file `path` defined (its
+/// `__main__` block not run) and gives what it prints; `None` without python3.
+fn python_value(path: &Path, expr: &str) -> Option<String> {
+    if !have_python() {
+        return None;
+    }
+    let o = Command::new("python3")
+        .args([
+            "-c",
+            &format!("import runpy, sys; g = runpy.run_path(sys.argv[1]); print({expr})"),
+        ])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Some(String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// Pytorch-Correlation-extension's shape (K-a): `['-gencode', f'arch=...']` built per
+/// architecture. The `f` (also `F`, `rf`) is the literal's prefix: it goes with the literal, and
+/// a replacement of a prefixed literal keeps it before each literal it writes, so the output
+/// still runs.
+#[test]
+fn a_string_prefix_goes_with_its_literal() {
+    let setup = r#"def nvcc_flags(archs):
+    out = []
+    for a in archs:
+        out.extend(['-gencode', f'arch=compute_{a},code=sm_{a}'])
+    return out
+
+def upper(a):
+    return ["-O3", '-gencode', F'arch=compute_{a},code=sm_{a}']
+
+def raw(a):
+    return ['-gencode', rf'arch=compute_{a},code=sm_{a}', "-O2"]
+
+def one(a):
+    return [f'-gencode=arch=compute_{a},code=sm_{a}', "-O1"]
+
+if __name__ == "__main__":
+    from setuptools import setup
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+    setup(name='k', ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={
+        'nvcc': nvcc_flags(['80']) + upper(80) + raw(80) + one(80)})],
+        cmdclass={'build_ext': BuildExtension})
+"#;
+    let t = tree(&[("k/setup.py", setup), ("k/k.cu", KERNEL)]);
+    let out = t.path().join("out");
+    let run = convert(
+        &t.path().join("k"),
+        &out,
+        &["--offload-arch", "gfx90a,gfx1030"],
+    );
+    let got = fs::read_to_string(out.join("setup.py")).unwrap();
+    let archs = "'--offload-arch=gfx90a', '--offload-arch=gfx1030'";
+    assert!(
+        got.contains(&format!("out.extend([{archs}])")),
+        "{got}\n{}",
+        run.report
+    );
+    assert!(got.contains(&format!("return [\"-O3\", {archs}]")), "{got}");
+    assert!(got.contains(&format!("return [{archs}, \"-O2\"]")), "{got}");
+    assert!(
+        got.contains("return [f'--offload-arch=gfx90a', f'--offload-arch=gfx1030', \"-O1\"]"),
+        "{got}"
+    );
+    let b009 = run
+        .findings("setup.py")
+        .into_iter()
+        .filter(|(id, _, _)| id == "B009")
+        .count();
+    assert_eq!(b009, 4, "{}", run.report);
+    let all = "g['nvcc_flags'](['80']) + g['upper'](80) + g['raw'](80) + g['one'](80)";
+    if let Some(v) = python_value(&out.join("setup.py"), all) {
+        assert_eq!(v.matches("--offload-arch=gfx90a").count(), 4, "{v}");
+        assert!(!v.contains("gencode"), "{v}");
+    }
+    // A second run changes nothing.
+    let again = t.path().join("again");
+    convert(&out, &again, &["--offload-arch", "gfx90a,gfx1030"]);
+    assert_eq!(fs::read_to_string(again.join("setup.py")).unwrap(), got);
+}
+
+/// RWKV-LM's loaders (K-b): torch joins `extra_cuda_cflags` with blanks into the ninja file, so
+/// `"--maxrregcount 60"` is two words. The words of such an element are mapped as the
+/// two-element form's are: those that go leave the element (the element too when none is
+/// left), the others are rewritten in place; a flag in one element takes its value from the next.
+#[test]
+fn flags_written_with_their_values_in_one_element_are_mapped() {
+    let build = r#"from torch.utils.cpp_extension import load
+
+def build(n):
+    return load(name="m", sources=["k.cu"], verbose=True,
+                extra_cuda_cflags=["-O3 --use_fast_math", "--maxrregcount 60", "-t 4", "-Xptxas -O3", "-O2 -Xptxas", "-v", f"-DN={n + 1} -lineinfo", "-Xcompiler \"-O3 -g\""])
+"#;
+    let t = tree(&[("m/build.py", build), ("m/k.cu", KERNEL)]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("m"), &out, &[]);
+    let got = fs::read_to_string(out.join("build.py")).unwrap();
+    assert!(
+        got.contains(
+            r#"extra_cuda_cflags=["-O3 -ffast-math", "-O2", f"-DN={n + 1}", "-Xcompiler \"-O3 -g\""])"#
+        ),
+        "{got}\n{}",
+        run.report
+    );
+    let found = run.findings("build.py");
+    for flag in [
+        "--maxrregcount 60",
+        "-t 4",
+        "-Xptxas -O3",
+        "-Xptxas -v",
+        "-lineinfo",
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|(id, _, m)| id == "B002" && m.contains(&format!("`{flag}`"))),
+            "{flag}: {found:#?}"
+        );
+    }
+    assert_parses(&out.join("build.py"));
+    let again = t.path().join("again");
+    convert(&out, &again, &[]);
+    assert_eq!(fs::read_to_string(again.join("build.py")).unwrap(), got);
+}
+
+/// Pytorch-Correlation-extension's shape (K-c): a bare source name (`files.append('kern.cu')`,
+/// `['ext.cpp', 'kern.cu']`) joined to a module constant (`root = 'src'`) in a comprehension.
+/// Under `--rename torch` it follows the renamed file, so the build names files that exist; a
+/// constant assigned twice is no known directory, and the name stays, with the warning.
+#[test]
+fn a_source_name_joined_to_a_constant_directory_follows_its_rename() {
+    let setup = r#"from os.path import join
+from setuptools import setup
+
+root = 'src'
+files = ['ext.cpp']
+files.append('kern.cu')
+SOURCES = [join(root, f) for f in files]
+
+if __name__ == "__main__":
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+    setup(name='ext', ext_modules=[CUDAExtension('ext', SOURCES)],
+          cmdclass={'build_ext': BuildExtension})
+"#;
+    let two_roots = setup.replace("root = 'src'\n", "root = 'src'\nroot = 'other'\n");
+    let t = tree(&[
+        ("p/setup.py", setup),
+        ("p/src/ext.cpp", "void run();\n"),
+        ("p/src/kern.cu", KERNEL),
+        ("q/setup.py", &two_roots),
+        ("q/src/ext.cpp", "void run();\n"),
+        ("q/src/kern.cu", KERNEL),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("p"), &out, &["--rename", "torch"]);
+    assert!(out.join("src/kern.hip").is_file());
+    let got = fs::read_to_string(out.join("setup.py")).unwrap();
+    assert_eq!(
+        got,
+        setup.replace("append('kern.cu')", "append('kern.hip')"),
+        "{}",
+        run.report
+    );
+    let found = run.findings("setup.py");
+    assert!(
+        found.iter().any(|(id, line, m)| id == "B010"
+            && *line == 6
+            && m.contains("the file joins names to `root` (`src`)")),
+        "{found:#?}"
+    );
+    if let Some(v) = python_value(&out.join("setup.py"), "' '.join(g['SOURCES'])") {
+        for f in v.split(' ') {
+            assert!(out.join(f).is_file(), "{f} is not in the output");
+        }
+    }
+    let again = t.path().join("again");
+    convert(&out, &again, &["--rename", "torch"]);
+    assert_eq!(fs::read_to_string(again.join("setup.py")).unwrap(), got);
+
+    let out = t.path().join("out_q");
+    let run = convert(&t.path().join("q"), &out, &["--rename", "torch"]);
+    assert_eq!(fs::read_to_string(out.join("setup.py")).unwrap(), two_roots);
+    assert!(
+        run.findings("setup.py")
+            .iter()
+            .any(|(id, _, m)| id == "B010" && m.contains("names no renamed source")),
+        "{}",
+        run.report
+    );
+}
+
+/// Q1: at HIP 6.2 the `-DHIP_ENABLE_WARP_SYNC_BUILTINS` define goes only to the calls that need
+/// it: a `load()` or `CUDAExtension` whose sources (or a header they include beside them) use a
+/// `_sync` warp builtin, or whose sources hipport cannot read (computed, or a header found
+/// through an include directory).
+#[test]
+fn the_warp_sync_define_goes_where_a_source_needs_it() {
+    let plain = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n";
+    let header = "#pragma once\n__device__ inline float swap(float v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n";
+    let warp =
+        "#include \"warp.cuh\"\n__global__ void w(float* x) { x[threadIdx.x] = swap(x[0]); }\n";
+    let elsewhere = "#include \"common/defs.h\"\n__global__ void e(float* x) { x[0] = 1.f; }\n";
+    let build = r#"import glob
+from torch.utils.cpp_extension import load
+a = load(name="a", sources=["plain.cu"], extra_cuda_cflags=["-O3"])
+b = load(name="b", sources=["warp.cu"], extra_cuda_cflags=["-O3"])
+c = load("c", glob.glob("*.cu"), extra_cuda_cflags=["-O3"])
+d = load("d", ["elsewhere.cu", "plain.cu"], extra_cuda_cflags=["-O3"])
+"#;
+    let setup = r#"from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+setup(name="s", ext_modules=[
+    CUDAExtension("p", ["plain.cu"], extra_compile_args={"nvcc": ["-O3"]}),
+    CUDAExtension(name="w", sources=["warp.cu"], extra_compile_args={"nvcc": ["-O2"]}),
+], cmdclass={"build_ext": BuildExtension})
+"#;
+    let t = tree(&[
+        ("j/build.py", build),
+        ("j/setup.py", setup),
+        ("j/plain.cu", plain),
+        ("j/warp.cu", warp),
+        ("j/warp.cuh", header),
+        ("j/elsewhere.cu", elsewhere),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("j"), &out, &["--hip-version", "6.2"]);
+    let flag = "extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O3\"]";
+    let got = fs::read_to_string(out.join("build.py")).unwrap();
+    let lines: Vec<&str> = got.lines().collect();
+    assert!(!lines[2].contains("WARP_SYNC"), "{got}\n{}", run.report);
+    assert!(lines[3].contains(flag), "{got}");
+    assert!(lines[4].contains(flag), "{got}");
+    assert!(lines[5].contains(flag), "{got}");
+    let got = fs::read_to_string(out.join("setup.py")).unwrap();
+    assert!(got.contains("{\"nvcc\": [\"-O3\"]}"), "{got}");
+    assert!(
+        got.contains("{\"nvcc\": [\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O2\"]}"),
+        "{got}"
+    );
+    let noted: Vec<u64> = run
+        .findings("build.py")
+        .into_iter()
+        .filter(|(id, _, m)| id == "B011" && m.contains("WARP_SYNC"))
+        .map(|(_, line, _)| line)
+        .collect();
+    assert_eq!(noted, [4, 5, 6], "{}", run.report);
+}

@@ -35,11 +35,13 @@ pub struct InlineResult {
     pub renames: BTreeMap<String, usize>,
 }
 
-/// Which argument of `load_inline` a string reaches.
+/// Which argument of which call a string reaches: `load_inline`'s, or the source of a call
+/// outside PyTorch ([`RawApi`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     Cpp,
     Cuda,
+    Raw(RawApi),
 }
 
 impl Role {
@@ -47,7 +49,72 @@ impl Role {
         match self {
             Role::Cpp => "cpp_sources",
             Role::Cuda => "cuda_sources",
+            Role::Raw(api) => api.arg(),
         }
+    }
+
+    /// The call, as messages name it.
+    fn call(self) -> &'static str {
+        match self {
+            Role::Cpp | Role::Cuda => "load_inline",
+            Role::Raw(api) => api.name(),
+        }
+    }
+
+    /// Where a source hipport cannot handle in the string may go instead.
+    fn move_help(self) -> &'static str {
+        match self {
+            Role::Cpp | Role::Cuda => "move the source into a .cu file that `load` builds",
+            Role::Raw(_) => "keep a copy of the CUDA in a .cu file and run hipport on it",
+        }
+    }
+}
+
+/// A call outside PyTorch that compiles CUDA held in a Python string: CuPy's `RawKernel(code,
+/// name)` and `RawModule(code=...)`, and PyCUDA's `SourceModule(source)` and
+/// `DynamicSourceModule(source)`. Their strings are checked like a `.cu` file (hazards at the
+/// Python lines), not translated: CuPy's ROCm build hands the code to hipRTC as written (its
+/// `compiler._convert_to_hip_source` renames nothing from HIP 4.4 on), so CUDA names hipport
+/// would rename are the user's to port, and PyCUDA has no ROCm backend to run a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RawApi {
+    RawKernel,
+    RawModule,
+    SourceModule,
+    DynamicSourceModule,
+}
+
+impl RawApi {
+    /// The API a call name names, where the file uses its library (`cupy`, `pycuda`).
+    fn named(name: &str, cupy: bool, pycuda: bool) -> Option<RawApi> {
+        match name {
+            "RawKernel" if cupy => Some(RawApi::RawKernel),
+            "RawModule" if cupy => Some(RawApi::RawModule),
+            "SourceModule" if pycuda => Some(RawApi::SourceModule),
+            "DynamicSourceModule" if pycuda => Some(RawApi::DynamicSourceModule),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            RawApi::RawKernel => "RawKernel",
+            RawApi::RawModule => "RawModule",
+            RawApi::SourceModule => "SourceModule",
+            RawApi::DynamicSourceModule => "DynamicSourceModule",
+        }
+    }
+
+    /// The keyword of the source argument (which is also the first positional one).
+    fn arg(self) -> &'static str {
+        match self {
+            RawApi::RawKernel | RawApi::RawModule => "code",
+            RawApi::SourceModule | RawApi::DynamicSourceModule => "source",
+        }
+    }
+
+    fn is_pycuda(self) -> bool {
+        matches!(self, RawApi::SourceModule | RawApi::DynamicSourceModule)
     }
 }
 
@@ -76,11 +143,15 @@ enum Found {
     Opaque(Opaque, Range<usize>),
 }
 
-/// Translates and checks the strings that reach `load_inline` calls in a Python file. `file`
-/// labels the diagnostics. Files that never name `load_inline`, or are not UTF-8, give nothing.
+/// Translates and checks the strings that reach `load_inline` calls in a Python file, and checks
+/// (without translating) those that reach CuPy's and PyCUDA's source calls ([`RawApi`]). `file`
+/// labels the diagnostics. Files that name none of these calls, or are not UTF-8, give nothing.
 pub fn translate_inline_sources(src: &[u8], file: &str, opts: &Options) -> InlineResult {
     let mut out = InlineResult::default();
-    if memchr::memmem::find(src, b"load_inline").is_none() {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    let cupy = has(b"cupy") && (has(b"RawKernel") || has(b"RawModule"));
+    let pycuda = has(b"pycuda") && has(b"SourceModule");
+    if !has(b"load_inline") && !cupy && !pycuda {
         return out;
     }
     let Ok(s) = std::str::from_utf8(src) else {
@@ -88,19 +159,29 @@ pub fn translate_inline_sources(src: &[u8], file: &str, opts: &Options) -> Inlin
     };
     let toks = tokens(s);
     let index = LineIndex::new(src);
-    let reader = Reader::new(s, &toks);
+    let mut reader = Reader::new(s, &toks);
+    reader.raw = (cupy, pycuda);
+    // One note per library, at its first call.
+    let mut raw_noted: HashSet<bool> = HashSet::new();
     // Each group of literals once, with the argument it reaches first.
     let mut groups: Vec<(Vec<usize>, Role)> = Vec::new();
     let mut seen_groups: HashSet<usize> = HashSet::new();
     let mut seen_opaque: HashSet<(usize, usize)> = HashSet::new();
-    for call in reader.calls() {
+    for (call, api) in reader.calls() {
         let call_line = index.position(tok_start(&toks[call])).0;
-        let Arguments { sources, spread } = reader.arguments(call);
+        let Arguments { sources, spread } = reader.arguments(call, api);
         let mut found: Vec<(Role, Found)> = Vec::new();
         // `load_inline(name, **kwargs)`: the sources are in a dictionary hipport does not read.
-        if !sources.iter().any(|(role, _)| *role == Role::Cuda) {
+        let main = api.map_or(Role::Cuda, Role::Raw);
+        if !sources.iter().any(|(role, _)| *role == main) {
             if let Some(r) = spread {
-                found.push((Role::Cuda, Found::Opaque(Opaque::Computed, r)));
+                found.push((main, Found::Opaque(Opaque::Computed, r)));
+            }
+        }
+        if let Some(api) = api {
+            if !sources.is_empty() && raw_noted.insert(api.is_pycuda()) {
+                out.diagnostics
+                    .push(raw_note(api, file, &index, tok_start(&toks[call])));
             }
         }
         for (role, expr) in sources {
@@ -175,8 +256,9 @@ fn translate_group(
                 index,
                 *quote_at,
                 format!(
-                    "this `{}` string of `load_inline` is a bytes literal (`{prefix}`), which `load_inline` cannot join with its text: hipport leaves it as written",
-                    role.arg()
+                    "this `{}` string of `{call}` is a bytes literal (`{prefix}`), which `{call}` cannot join with its text: hipport leaves it as written",
+                    role.arg(),
+                    call = role.call()
                 ),
                 Some("write it as a str literal (no `b` prefix)".into()),
             ));
@@ -189,10 +271,14 @@ fn translate_group(
                 index,
                 e.at(),
                 format!(
-                    "this `{}` string of `load_inline` is neither translated nor checked: it holds {e}",
-                    role.arg()
+                    "this `{}` string of `{}` is neither translated nor checked: it holds {e}",
+                    role.arg(),
+                    role.call()
                 ),
-                Some("write the character itself, or move the source into a .cu file that `load` builds".into()),
+                Some(format!(
+                    "write the character itself, or {}",
+                    role.move_help()
+                )),
             ));
             return;
         }
@@ -203,7 +289,8 @@ fn translate_group(
     // torch's load/load_inline pass -DUSE_ROCM=1 to hipcc, as its setup.py builds do; the
     // reports stay unmerged until the run has applied --allow/--deny.
     let mut jit = opts.clone();
-    if !jit.defines.iter().any(|d| d.name == "USE_ROCM") {
+    let checked_only = matches!(role, Role::Raw(_));
+    if !checked_only && !jit.defines.iter().any(|d| d.name == "USE_ROCM") {
         jit.defines.push(crate::analysis::Define {
             name: "USE_ROCM".into(),
             value: Some(1),
@@ -220,10 +307,11 @@ fn translate_group(
                 index,
                 at,
                 format!(
-                    "this `{}` string of `load_inline` could not be translated: {e}",
-                    role.arg()
+                    "this `{}` string of `{}` could not be translated: {e}",
+                    role.arg(),
+                    role.call()
                 ),
-                Some("move the source into a .cu file that `load` builds".into()),
+                Some(role.move_help().into()),
             ));
             return;
         }
@@ -232,7 +320,12 @@ fn translate_group(
     let mut renames = r.renames;
     // load_inline puts the runtime's includes before `cuda_sources` itself (hipified to
     // hip/hip_runtime.h on ROCm), so the include a source file would get is left out.
-    for e in r.edits.iter().filter(|e| e.rule != "runtime-include") {
+    // A string only checked keeps its text: no edit, no rename.
+    let edits = if checked_only { &[][..] } else { &r.edits[..] };
+    if checked_only {
+        renames.clear();
+    }
+    for e in edits.iter().filter(|e| e.rule != "runtime-include") {
         match value.map_edit(e.start, e.end, &e.text) {
             Ok(mapped) => out.edits.extend(
                 mapped
@@ -257,7 +350,11 @@ fn translate_group(
             && d.message
                 .contains("only when HIP_ENABLE_WARP_SYNC_BUILTINS")
         {
-            d.help = Some(JIT_WARP_SYNC_HELP.into());
+            d.help = match role {
+                Role::Raw(api) if !api.is_pycuda() => Some(CUPY_WARP_SYNC_HELP.into()),
+                Role::Raw(_) => d.help,
+                _ => Some(JIT_WARP_SYNC_HELP.into()),
+            };
         }
         let at = value.file_offset(d.offset);
         let (line, column) = index.position(at);
@@ -276,6 +373,7 @@ fn translate_group(
         let fix: Option<Vec<Edit>> = d
             .fix
             .iter()
+            .filter(|_| !checked_only)
             .map(|e| {
                 let mapped = value.map_edit(e.start, e.end, &e.text).ok()?;
                 Some(
@@ -287,8 +385,10 @@ fn translate_group(
             })
             .collect::<Option<Vec<Vec<Edit>>>>()
             .map(|v| v.into_iter().flatten().collect());
-        // A fix that has no place in the Python file was not applied after all.
-        if fix.is_none() {
+        // A fix that has no place in the Python file (or in a string only checked) was not
+        // applied after all.
+        let fix = fix.filter(|f| !checked_only || f.is_empty());
+        if fix.is_none() || checked_only {
             if let Some(m) = d.message.strip_suffix(" (fixed by --fix)") {
                 d.message = m.to_string();
                 d.severity = crate::diag::find(&d.id).map_or(d.severity, |i| i.severity);
@@ -305,6 +405,27 @@ fn translate_group(
 /// it, the 2.5 line and older do not (the releases between were not checked). So the call is not
 /// changed, and the note says which torch needs the flag.
 const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to an extra_cuda_cflags list the call has), or target HIP 7.0, where the builtins are on by default";
+
+/// The help of the HIP 6.2/6.3 note on `_sync` warp builtins (H003) in a CuPy string: hipRTC
+/// gets the options the call passes, and CuPy adds no such define.
+const CUPY_WARP_SYNC_HELP: &str = "pass options=(\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\",) to the call on ROCm, or target HIP 7.0, where the builtins are on by default";
+
+/// The note on the first call of a library whose strings are checked, not translated.
+fn raw_note(api: RawApi, file: &str, index: &LineIndex, at: usize) -> Diagnostic {
+    let name = api.name();
+    let (message, help) = if api.is_pycuda() {
+        (
+            format!("PyCUDA has no ROCm backend: hipport checks the CUDA this `{name}` compiles (hazards at the Python lines) and leaves it as written"),
+            "port the host code to CuPy (`cupy.RawModule`, which CuPy's ROCm build compiles with hipRTC) or to HIP Python (`hip.hiprtc`), and the CUDA with it",
+        )
+    } else {
+        (
+            format!("CuPy's ROCm build compiles the CUDA of this `{name}` with hipRTC as written: hipport checks it (hazards at the Python lines) and leaves it as written"),
+            "hipRTC takes CUDA's kernel syntax; rename CUDA runtime or library names in the string by hand, and fix what the hazards say",
+        )
+    };
+    Diagnostic::at(B_INLINE, file, index, at, message, Some(help.into()))
+}
 
 /// `text` with its references to lines of the string (`line 4`, `lines 4-6`) turned into lines
 /// of the Python file; `lines` is the string's line count.
@@ -383,8 +504,9 @@ fn skipped_note(
         index,
         value.file_offset(e.start),
         format!(
-            "{what} is not applied in this `{}` string of `load_inline`: {why}",
-            role.arg()
+            "{what} is not applied in this `{}` string of `{}`: {why}",
+            role.arg(),
+            role.call()
         ),
         Some("make the change by hand; ROCm PyTorch renames CUDA names in these strings when it builds them, nothing else".into()),
     )
@@ -409,26 +531,31 @@ fn opaque_note(
         text = format!("{}...", text.chars().take(60).collect::<String>());
     }
     let arg = role.arg();
+    let call = role.call();
+    let moved = match role {
+        Role::Raw(_) => role.move_help(),
+        _ => "move the CUDA into a .cu file that `load` builds",
+    };
     let (message, help) = match why {
         Opaque::ReadsFile => (
-            format!("`{text}` gives `load_inline` (line {call_line}) its `{arg}` from a file at run time: hipport does not translate or check it here"),
+            format!("`{text}` gives `{call}` (line {call_line}) its `{arg}` from a file at run time: hipport does not translate or check it here"),
             "convert that file with hipport too: a source with a .cu/.cuh/.cpp name in the tree is translated and checked like any other".to_string(),
         ),
         Opaque::Formatted => (
-            format!("`{text}` builds the `{arg}` of `load_inline` (line {call_line}) by formatting at run time: hipport does not translate or check it"),
+            format!("`{text}` builds the `{arg}` of `{call}` (line {call_line}) by formatting at run time: hipport does not translate or check it"),
             "write the CUDA as a plain or f-string literal, or run `hipport check` on a copy of the formatted text".to_string(),
         ),
         Opaque::Untraced => (
-            format!("`{text}`, the `{arg}` of `load_inline` (line {call_line}), is not assigned a string literal in this file: hipport does not translate or check it"),
-            "assign the string literal to it in this file, or move the CUDA into a .cu file that `load` builds".to_string(),
+            format!("`{text}`, the `{arg}` of `{call}` (line {call_line}), is not assigned a string literal in this file: hipport does not translate or check it"),
+            format!("assign the string literal to it in this file, or {moved}"),
         ),
         Opaque::Unpacked => (
-            format!("`{text}` is unpacked into several names, one of which is the `{arg}` of `load_inline` (line {call_line}), and is not a tuple of as many values: hipport does not translate or check it"),
-            "assign the string literal to that name on its own (`cu = \"\"\"...\"\"\"`), or move the CUDA into a .cu file that `load` builds".to_string(),
+            format!("`{text}` is unpacked into several names, one of which is the `{arg}` of `{call}` (line {call_line}), and is not a tuple of as many values: hipport does not translate or check it"),
+            format!("assign the string literal to that name on its own (`cu = \"\"\"...\"\"\"`), or {moved}"),
         ),
         Opaque::Computed => (
-            format!("`{text}`, the `{arg}` of `load_inline` (line {call_line}), is computed: hipport does not translate or check it"),
-            "give `load_inline` string literals (or variables assigned them), or move the CUDA into a .cu file that `load` builds".to_string(),
+            format!("`{text}`, the `{arg}` of `{call}` (line {call_line}), is computed: hipport does not translate or check it"),
+            format!("give `{call}` string literals (or variables assigned them), or {moved}"),
         ),
     };
     Diagnostic::at(B_INLINE, file, index, at, message, Some(help))
@@ -457,6 +584,8 @@ struct Reader<'a> {
     /// call, finds the same literals (each translated once) and notes (each given once), so
     /// a file of many calls and reassignments is read in linear time.
     followed: std::cell::RefCell<HashSet<&'a str>>,
+    /// Whether the file uses CuPy and PyCUDA, whose source calls ([`RawApi`]) are read too.
+    raw: (bool, bool),
 }
 
 /// What a statement assigns to one name, as a token range.
@@ -491,6 +620,7 @@ impl<'a> Reader<'a> {
             assigned: HashMap::new(),
             call_names: HashSet::new(),
             followed: Default::default(),
+            raw: (false, false),
         };
         r.assigned = r.assignments();
         r.call_names = r.call_names();
@@ -518,14 +648,22 @@ impl<'a> Reader<'a> {
     /// `def load_inline(`). `ext.load_inline(...)` after `import torch.utils.cpp_extension as
     /// ext` and `cpp_extension.load_inline(...)` name it as it is; an alias is a call only
     /// where it is not an attribute (`jit_inline(...)`, not `x.jit_inline(...)`).
-    fn calls(&self) -> Vec<usize> {
+    /// With the `load_inline` calls come CuPy's and PyCUDA's source calls (`cp.RawKernel(`,
+    /// `SourceModule(`), each with its [`RawApi`].
+    fn calls(&self) -> Vec<(usize, Option<RawApi>)> {
         (0..self.toks.len())
             .filter(|&k| {
-                self.ident(k).is_some_and(|n| {
-                    n == "load_inline"
-                        || self.call_names.contains(n) && !self.punct(k.wrapping_sub(1), '.')
-                }) && self.punct(k + 1, '(')
-                    && (k == 0 || self.ident(k - 1) != Some("def"))
+                self.punct(k + 1, '(')
+                    && (k == 0 || !matches!(self.ident(k - 1), Some("def" | "class")))
+            })
+            .filter_map(|k| {
+                let n = self.ident(k)?;
+                if n == "load_inline"
+                    || self.call_names.contains(n) && !self.punct(k.wrapping_sub(1), '.')
+                {
+                    return Some((k, None));
+                }
+                RawApi::named(n, self.raw.0, self.raw.1).map(|api| (k, Some(api)))
             })
             .collect()
     }
@@ -582,9 +720,10 @@ impl<'a> Reader<'a> {
     }
 
     /// The `cpp_sources` and `cuda_sources` arguments of the call named at `call`, by
-    /// keyword or position (`load_inline(name, cpp_sources, cuda_sources, ...)`), and the
-    /// last `*args` or `**kwargs` argument, which may hold them.
-    fn arguments(&self, call: usize) -> Arguments {
+    /// keyword or position (`load_inline(name, cpp_sources, cuda_sources, ...)`), or the
+    /// source argument of `api`'s call (`RawKernel(code, name)`), and the last `*args` or
+    /// `**kwargs` argument, which may hold them.
+    fn arguments(&self, call: usize, api: Option<RawApi>) -> Arguments {
         let mut out = Vec::new();
         let mut spread = None;
         let mut position = 0;
@@ -599,16 +738,18 @@ impl<'a> Reader<'a> {
                 spread = Some(arg);
                 continue;
             }
-            let role = match keyword {
-                Some("cpp_sources") => Some(Role::Cpp),
-                Some("cuda_sources") => Some(Role::Cuda),
-                Some(_) => None,
-                None => {
+            let role = match (keyword, api) {
+                (Some(k), Some(api)) => (k == api.arg()).then_some(Role::Raw(api)),
+                (Some("cpp_sources"), None) => Some(Role::Cpp),
+                (Some("cuda_sources"), None) => Some(Role::Cuda),
+                (Some(_), None) => None,
+                (None, _) => {
                     let p = position;
                     position = position.saturating_add(1);
-                    match p {
-                        1 => Some(Role::Cpp),
-                        2 => Some(Role::Cuda),
+                    match (p, api) {
+                        (0, Some(api)) => Some(Role::Raw(api)),
+                        (1, None) => Some(Role::Cpp),
+                        (2, None) => Some(Role::Cuda),
                         _ => None,
                     }
                 }
@@ -1287,6 +1428,74 @@ m = load_inline("m", "", [src, more])
             // The call itself is left as written: torch 2.9 defines the macro.
             assert!(r.edits.is_empty(), "{:?}", r.edits);
         }
+    }
+
+    /// N-c: CUDA in CuPy's `RawKernel`/`RawModule(code=...)` and PyCUDA's `SourceModule`/
+    /// `DynamicSourceModule` strings is checked at the Python lines and left as written, with
+    /// one note per library; a name that is not the library's call, or a file that does not use
+    /// the library, gives nothing.
+    #[test]
+    fn cupy_and_pycuda_sources_are_checked_not_translated() {
+        let cupy = "import cupy as cp\nsrc = r'''\nextern \"C\" __global__ void count(const float *x, unsigned *out) {\n    unsigned m = __ballot_sync(0xffffffff, x[threadIdx.x] > 0.f);\n    if ((threadIdx.x & 31) == 0) out[threadIdx.x / 32] = __popc(m);\n    cudaDeviceSynchronize();\n}\n'''\nk = cp.RawKernel(src, 'count')\nmod = cp.RawModule(options=('-O3',), code=\"__global__ void g(int *p) { p[threadIdx.x % 32] = 0; }\")\nfrom_file = cp.RawModule(path='k.cubin')\n";
+        let (out, r) = run(cupy);
+        assert_eq!(out, cupy, "checked strings are not changed");
+        assert!(r.edits.is_empty() && r.renames.is_empty(), "{r:?}");
+        assert_eq!(
+            ids(&r),
+            [
+                (4, "H004"),
+                (5, "H001"),
+                (5, "H001"),
+                (5, "H004"),
+                (6, "H012"),
+                (9, "B014"),
+                (10, "H001"),
+            ],
+            "{:#?}",
+            r.diagnostics
+        );
+        assert!(r
+            .diagnostics
+            .iter()
+            .all(|d| d.fix.is_empty() && !d.message.contains("fixed by --fix")));
+        let note = r.diagnostics.iter().find(|d| d.id == "B014").unwrap();
+        assert!(
+            note.message.contains("`RawKernel` with hipRTC"),
+            "{}",
+            note.message
+        );
+
+        let pycuda = "import pycuda.autoinit\nfrom pycuda.compiler import DynamicSourceModule, SourceModule\nmod = DynamicSourceModule('''\n__global__ void child(int *p) { p[threadIdx.x] = 1; }\n__global__ void parent(int *p) { if (threadIdx.x == 0) child<<<1, 32>>>(p); }\n''')\nother = SourceModule(source=\"__global__ void h(int *p) { p[threadIdx.x & 31] = 0; }\", options=[])\n";
+        let (out, r) = run(pycuda);
+        assert_eq!(out, pycuda);
+        assert_eq!(
+            ids(&r),
+            [(3, "B014"), (5, "H012"), (7, "H001")],
+            "{:#?}",
+            r.diagnostics
+        );
+        assert!(r.diagnostics[0]
+            .message
+            .starts_with("PyCUDA has no ROCm backend"));
+
+        // Not the libraries' calls: a class of that name, a file without CuPy or PyCUDA.
+        for src in [
+            "import cupy\nclass RawKernel(object):\n    pass\n",
+            "def SourceModule(s):\n    return s\nSourceModule('__global__ void k(int *p) { p[threadIdx.x & 31] = 0; }')\n",
+        ] {
+            let (_, r) = run(src);
+            assert!(r.diagnostics.is_empty(), "{src}: {:?}", r.diagnostics);
+        }
+        // A source hipport cannot read is noted with the call's name.
+        let (_, r) = run("import cupy\ndef make(code):\n    return cupy.RawKernel(code, 'k')\n");
+        assert_eq!(ids(&r), [(3, "B014"), (3, "B014")], "{:#?}", r.diagnostics);
+        assert!(
+            r.diagnostics[1]
+                .message
+                .contains("the `code` of `RawKernel` (line 3)"),
+            "{:#?}",
+            r.diagnostics
+        );
     }
 
     #[test]

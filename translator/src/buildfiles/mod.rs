@@ -124,6 +124,11 @@ pub struct BuildOptions {
     /// The target HIP release: CMake finds a library's package only where that release ships
     /// the library (hipBLASLt from 5.5).
     pub hip_version: hipport_rules::Version,
+    /// The input tree's root on disk, where setup.py and JIT builds read the sources a call
+    /// names: with [`Self::warp_sync_define`], a `load()`/`CUDAExtension` call whose sources (and
+    /// the headers they include) use no `_sync` warp builtin gets no define. `None`: not known,
+    /// and every nvcc list gets it.
+    pub tree_root: Option<std::path::PathBuf>,
 }
 
 impl Default for BuildOptions {
@@ -135,6 +140,7 @@ impl Default for BuildOptions {
             python_helpers: BTreeMap::new(),
             warp_sync_define: false,
             hip_version: crate::translate::NEWEST_HIP,
+            tree_root: None,
         }
     }
 }
@@ -729,7 +735,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   string, or join what is left around it (an octal escape such as \\1 with a digit after\n\
                   it, quotes with the closing quotes of a triple-quoted string). ROCm PyTorch still\n\
                   renames CUDA names in these strings when it builds them, but nothing else: make other\n\
-                  changes by hand.",
+                  changes by hand. The sources of CuPy's RawKernel(code, name) and RawModule(code=...)\n\
+                  and PyCUDA's SourceModule(source) and DynamicSourceModule(source) are found the same\n\
+                  way and checked, not translated (CuPy's ROCm build compiles them with hipRTC as\n\
+                  written; PyCUDA has no ROCm backend): this note says so once per library.",
     },
     DiagInfo {
         id: "B015",

@@ -755,6 +755,11 @@ pub(crate) fn translate(
         (BTreeMap::new(), BTreeMap::new())
     };
     let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
+    let const_dirs = if opts.renamed.is_empty() {
+        Vec::new()
+    } else {
+        joined_constant_dirs(src, &toks)
+    };
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
@@ -786,6 +791,7 @@ pub(crate) fn translate(
                         if role == Role::Nvcc
                             && opts.warp_sync_define
                             && !matches!(target, Some((_, false)))
+                            && !warp_sync_unneeded(&toks, open, opts, base)
                         {
                             warp_sync_flag(src, sink, tok_start(&toks[open]), &words);
                         }
@@ -920,6 +926,7 @@ pub(crate) fn translate(
             } else if jit_build
                 && !renamed_source(&toks, k, sink, &renames, &dirs, &exts)
                 && !sink.claimed(*quote_at, *end)
+                && !constant_dir_source(sink, &renames, &const_dirs, content, *quote_at + 1)
             {
                 unresolved_source(sink, &renames, content, *start);
             }
@@ -957,7 +964,10 @@ pub(crate) fn translate(
         if renamed_source(&toks, k, sink, &renames, &dirs, &exts) {
             continue;
         }
-        if !sink.claimed(*quote_at, *end) && unresolved_source(sink, &renames, content, *start) {
+        if !sink.claimed(*quote_at, *end)
+            && (constant_dir_source(sink, &renames, &const_dirs, content, *quote_at + 1)
+                || unresolved_source(sink, &renames, content, *start))
+        {
             continue;
         }
         if flags::is_cuda_path(content) {
@@ -1718,6 +1728,101 @@ fn module_source(
             Some("name the new file relative to the module's directory by hand".into()),
         ),
     }
+}
+
+/// The directories a file joins names to through a module constant (K-c, Pytorch-Correlation-
+/// extension's `project_root = 'src'` ... `[join(project_root, f) for f in source_files]`):
+/// names assigned once, at the start of a line, a plain string literal and nothing else, that
+/// are the first argument of a `join(` call. Each comes as (name, directory), the directory
+/// without `./` and a trailing `/`.
+fn joined_constant_dirs(src: &str, toks: &[Tok]) -> Vec<(String, String)> {
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut assigned: BTreeMap<&str, Vec<Option<&str>>> = BTreeMap::new();
+    for k in 0..toks.len() {
+        let Some(name) = ident(k) else { continue };
+        let starts_line = k == 0 || line_break_before(src, toks, k);
+        if !starts_line || !punct(k + 1, '=') || punct(k + 2, '=') {
+            continue;
+        }
+        let value = match toks.get(k + 2) {
+            Some(Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }) if (prefix.is_empty() || prefix.eq_ignore_ascii_case("r"))
+                && (k + 3 == toks.len() || line_break_before(src, toks, k + 3)) =>
+            {
+                Some(content.as_str())
+            }
+            _ => None,
+        };
+        assigned.entry(name).or_default().push(value);
+    }
+    let joined: BTreeSet<&str> = (0..toks.len())
+        .filter(|&j| {
+            ident(j) == Some("join")
+                && punct(j + 1, '(')
+                && (punct(j + 3, ',') || punct(j + 3, ')'))
+        })
+        .filter_map(|j| ident(j + 2))
+        .collect();
+    assigned
+        .into_iter()
+        .filter(|(name, _)| joined.contains(name))
+        .filter_map(|(name, values)| match values[..] {
+            [Some(v)] if !v.is_empty() && !v.contains(['{', '*', '\\']) => {
+                let dir = v.strip_prefix("./").unwrap_or(v).trim_end_matches('/');
+                (!dir.is_empty() && dir != ".").then(|| (name.to_string(), dir.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Renames a literal naming a source (`'kern.cu'`, a bare name the file lists and joins
+/// elsewhere) that is a renamed source under exactly one directory of [`joined_constant_dirs`]
+/// and stays under it: its name there follows (`'kern.hip'`), with a note. `at` is where the
+/// literal's text starts. Says whether it renamed.
+fn constant_dir_source(
+    sink: &mut Sink,
+    renames: &[(String, String)],
+    const_dirs: &[(String, String)],
+    content: &str,
+    at: usize,
+) -> bool {
+    let rel = content.strip_prefix("./").unwrap_or(content);
+    if rel.is_empty() || rel.contains(['*', '{', ' ', '\\']) || rel.starts_with(['/', '-']) {
+        return false;
+    }
+    let skip = content.len() - rel.len();
+    let found: Vec<(&str, &str, &str, &str)> = const_dirs
+        .iter()
+        .filter_map(|(name, dir)| {
+            let full = format!("{dir}/{rel}");
+            let (old, new) = renames.iter().find(|(o, _)| *o == full)?;
+            let tail = new.strip_prefix(dir.as_str())?.strip_prefix('/')?;
+            Some((name.as_str(), old.as_str(), new.as_str(), tail))
+        })
+        .collect();
+    let [(name, old, new, tail)] = found[..] else {
+        return false;
+    };
+    if !sink.edit(at + skip, at + content.len(), tail, B_GLOB.id) {
+        return false;
+    }
+    sink.diag_as(
+        B_GLOB,
+        crate::diag::Severity::Note,
+        at - 1,
+        format!("`{content}` -> `{tail}`: the file joins names to `{name}` (`{}`), where `{old}` is now `{new}`", &old[..old.len() - rel.len() - 1]),
+        Some(format!("check that `{content}` means the file under `{name}`")),
+    );
+    true
 }
 
 /// Warns of a literal naming a source file (`'src/k.cu'`) that is no renamed source as seen
@@ -2565,14 +2670,16 @@ fn threads_with_computed_count(
     }
 }
 
-/// The words of a list made only of single-line string literals and commas.
+/// The words of a list made only of single-line string literals and commas. A word starts at
+/// its literal's prefix (`f'...'`, `rf'...'`), so that a removed literal takes its prefix with
+/// it ([`apply_list`] writes a replacement after the prefix).
 fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
     let mut words = Vec::new();
     let mut expect_str = true;
     for t in toks {
         match t {
             Tok::Str {
-                quote_at,
+                start,
                 end,
                 content,
                 quote,
@@ -2581,7 +2688,7 @@ fn string_list(toks: &[Tok]) -> Option<Vec<Word>> {
                 ..
             } if expect_str && !prefix.contains(['b', 'B']) => {
                 words.push(Word {
-                    start: *quote_at,
+                    start: *start,
                     end: *end,
                     text: content.clone(),
                     quote: Some(*quote),
@@ -2635,6 +2742,148 @@ fn list_target(toks: &[Tok], open: usize) -> Option<(String, bool)> {
 
 /// The macro with which HIP 6.2 to 6.4 declare the `_sync` warp builtins.
 const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
+
+/// Whether the nvcc list opened at token `open` is an argument of a `load(...)` or
+/// `CUDAExtension(...)` call (directly, or in its `extra_compile_args` dictionary) whose
+/// `sources` are a list of literals naming files of the tree (read under
+/// [`BuildOptions::tree_root`], from the directory of `base`) none of which, nor a header they
+/// include by a path hipport finds, uses a builtin that needs `HIP_ENABLE_WARP_SYNC_BUILTINS`
+/// (Q1). Anything not known (a computed source list, a file not found) needs it.
+fn warp_sync_unneeded(toks: &[Tok], open: usize, opts: &BuildOptions, base: &str) -> bool {
+    let Some(root) = &opts.tree_root else {
+        return false;
+    };
+    let enclosing = |at: usize| {
+        let mut depth = 0usize;
+        for j in (0..at).rev() {
+            match nesting(&toks[j]) {
+                -1 => depth += 1,
+                1 if depth == 0 => return Some(j),
+                1 => depth -= 1,
+                _ => {}
+            }
+        }
+        None
+    };
+    // Out through at most one dictionary (`extra_compile_args={"nvcc": [...]}`).
+    let mut call = enclosing(open);
+    if let Some(j) = call.filter(|&j| matches!(toks[j], Tok::Punct { ch: '{', .. })) {
+        call = enclosing(j);
+    }
+    let Some(call) = call.filter(|&j| matches!(toks[j], Tok::Punct { ch: '(', .. })) else {
+        return false;
+    };
+    let named = matches!(
+        call.checked_sub(1).map(|j| &toks[j]),
+        Some(Tok::Ident { text, .. }) if text == "load" || text == "CUDAExtension"
+    );
+    if !named {
+        return false;
+    }
+    // `sources=` by keyword, else the second positional argument.
+    let args = list_elements(toks, call);
+    let keyword = |r: &std::ops::Range<usize>| match (&toks[r.start], toks.get(r.start + 1)) {
+        (Tok::Ident { text, .. }, Some(Tok::Punct { ch: '=', .. })) => Some(text.as_str()),
+        _ => None,
+    };
+    let sources = args
+        .iter()
+        .find(|r| keyword(r) == Some("sources"))
+        .map(|r| r.start + 2..r.end)
+        .or_else(|| args.iter().filter(|r| keyword(r).is_none()).nth(1).cloned());
+    let Some(sources) = sources.filter(|r| r.len() >= 2) else {
+        return false;
+    };
+    if !matches!(toks[sources.start], Tok::Punct { ch: '[' | '(', .. }) {
+        return false;
+    }
+    let elems = list_elements(toks, sources.start);
+    let dir = root.join(text::dir_of(base));
+    let mut seen = HashSet::new();
+    !elems.is_empty()
+        && elems.iter().all(|e| match &toks[e.clone()] {
+            [Tok::Str {
+                content,
+                prefix,
+                triple: false,
+                ..
+            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
+                !content.starts_with('/')
+                    && !content.contains('{')
+                    && uses_warp_sync(&dir.join(content), &mut seen) == Some(false)
+            }
+            _ => false,
+        })
+}
+
+/// How many files [`uses_warp_sync`] reads for one call, at most: past it, the answer is not
+/// known.
+const WARP_SYNC_FILES: usize = 64;
+
+/// Whether the source at `path`, or a header it includes by a quoted path found beside it,
+/// names a builtin HIP 6.2 to 6.4 declare only with `HIP_ENABLE_WARP_SYNC_BUILTINS`: a
+/// `__..._sync` warp builtin (`__shfl_xor_sync`, `__ballot_sync`), `__syncwarp`, or cooperative
+/// groups (whose tile votes call them). `None` where a file cannot be read. `seen` holds the
+/// files read for this call.
+fn uses_warp_sync(path: &std::path::Path, seen: &mut HashSet<std::path::PathBuf>) -> Option<bool> {
+    if !seen.insert(path.to_path_buf()) {
+        return Some(false);
+    }
+    if seen.len() > WARP_SYNC_FILES {
+        return None;
+    }
+    let text = std::fs::read(path).ok()?;
+    if warp_sync_named(&text) {
+        return Some(true);
+    }
+    let dir = path.parent()?;
+    for line in text.split(|&c| c == b'\n') {
+        let line = line.trim_ascii_start();
+        let Some(rest) = line.strip_prefix(b"#") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"include") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"") else {
+            continue;
+        };
+        let Some(end) = rest.iter().position(|&c| c == b'"') else {
+            continue;
+        };
+        let name = std::str::from_utf8(&rest[..end]).ok()?;
+        let header = dir.join(name);
+        // A header found elsewhere (an include directory) is not read: not known.
+        if !header.is_file() {
+            return None;
+        }
+        if uses_warp_sync(&header, seen)? {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// Whether `text` names `__syncwarp`, cooperative groups, or an identifier `__..._sync`.
+fn warp_sync_named(text: &[u8]) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    if memchr::memmem::find(text, b"__syncwarp").is_some()
+        || memchr::memmem::find(text, b"cooperative_groups").is_some()
+    {
+        return true;
+    }
+    memchr::memmem::find_iter(text, b"_sync").any(|at| {
+        let end = at + 5;
+        if text.get(end).is_some_and(|&c| ident(c)) {
+            return false;
+        }
+        let start = text[..at]
+            .iter()
+            .rposition(|&c| !ident(c))
+            .map_or(0, |p| p + 1);
+        text[start..].starts_with(b"__") && start + 2 < at
+    })
+}
 
 /// Puts `-DHIP_ENABLE_WARP_SYNC_BUILTINS` first in the nvcc list opened at byte `open`, unless
 /// the list already defines it: HIP 6.2 to 6.4 declare the `_sync` warp builtins that the
@@ -2704,7 +2953,8 @@ fn list(
                     });
                 }
             }
-            text::apply_mapped(sink, src, words, mapped, Style::PyList);
+            let units = list_units(src, words, false);
+            apply_units(sink, src, words, &units, mapped);
         }
         Role::Nvcc | Role::Link | Role::Other => {
             let ctx = if role == Role::Nvcc {
@@ -2712,10 +2962,185 @@ fn list(
             } else {
                 Context::Any
             };
-            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            // torch joins the compiler's and linker's flags with blanks into the ninja file, so
+            // an element `"--maxrregcount 60"` is two words: each is mapped as the two-element
+            // form is. Other lists' strings are not known to reach a command line.
+            let units = list_units(src, words, role != Role::Other);
+            let texts: Vec<&str> = units.iter().map(|u| u.word.text.as_str()).collect();
             let mapped = flags::map_words(&texts, opts, ctx, arch_done);
-            text::apply_mapped(sink, src, words, mapped, Style::PyList);
+            apply_units(sink, src, words, &units, mapped);
         }
+    }
+}
+
+/// One word of a flag list: a whole element, or (`part`) one blank-separated word inside the
+/// element `elem` (its span inside the literal, without quotes).
+struct Unit {
+    word: Word,
+    elem: usize,
+    part: bool,
+}
+
+/// Where the opening quote of the list word `w` (which starts at its prefix) is.
+fn quote_of(src: &str, w: &Word) -> usize {
+    src[w.start..w.end]
+        .find(['"', '\''])
+        .map_or(w.start, |p| w.start + p)
+}
+
+/// The words of a list's elements: with `split`, an element whose text holds blanks (outside
+/// f-string fields) is one word per blank-separated part, as the shell reads the command line
+/// torch writes; an element with a quote or a backslash is left whole (its shell words are not
+/// its blank-separated parts).
+fn list_units(src: &str, words: &[Word], split: bool) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let q = quote_of(src, w);
+        let fmt = src[w.start..q].contains(['f', 'F']);
+        let closed = w.end > q + 1 && src.as_bytes()[w.end - 1] == src.as_bytes()[q];
+        let content = q + 1..w.end.saturating_sub(1);
+        let text = if closed { &src[content.clone()] } else { "" };
+        let parts = if split && !text.contains(['\\', '"', '\'']) {
+            blank_parts(text, fmt)
+        } else {
+            Vec::new()
+        };
+        if parts.len() > 1 {
+            out.extend(parts.into_iter().map(|r| Unit {
+                word: Word {
+                    start: content.start + r.start,
+                    end: content.start + r.end,
+                    text: text[r].to_string(),
+                    quote: None,
+                },
+                elem: i,
+                part: true,
+            }));
+        } else {
+            out.push(Unit {
+                word: w.clone(),
+                elem: i,
+                part: false,
+            });
+        }
+    }
+    out
+}
+
+/// The blank-separated parts of `text`; with `fmt` (an f-string) a blank inside a `{...}` field
+/// separates nothing.
+fn blank_parts(text: &str, fmt: bool) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut from = None;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' if fmt => depth += 1,
+            '}' if fmt => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let blank = depth == 0 && (c == ' ' || c == '\t');
+        match (blank, from) {
+            (true, Some(f)) => {
+                out.push(f..i);
+                from = None;
+            }
+            (false, None) => from = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        out.push(f..text.len());
+    }
+    out
+}
+
+/// Applies what mapping the `units` of the list `words` gives: changes to whole elements as list
+/// elements, a literal's prefix (`f`, `rf`) kept before each literal a replacement writes and
+/// removed with the literal; changes to the words inside an element as words of a command line,
+/// in the literal, and an element whose words all go as a whole element.
+fn apply_units(sink: &mut Sink, src: &str, words: &[Word], units: &[Unit], mapped: flags::Mapped) {
+    let removed = |k: usize| {
+        mapped
+            .changes
+            .iter()
+            .any(|(j, a)| *j == k && *a == flags::Action::Remove)
+    };
+    // Elements split into words that all go.
+    let gone: Vec<bool> = (0..words.len())
+        .map(|i| {
+            let mut parts = units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.elem == i && u.part)
+                .peekable();
+            parts.peek().is_some() && parts.all(|(k, _)| removed(k))
+        })
+        .collect();
+    let mut inner_index = vec![usize::MAX; units.len()];
+    let mut inner_words = Vec::new();
+    for (k, u) in units.iter().enumerate() {
+        if u.part {
+            inner_index[k] = inner_words.len();
+            inner_words.push(u.word.clone());
+        }
+    }
+    let (mut outer, mut inner) = (flags::Mapped::default(), flags::Mapped::default());
+    for (k, action) in mapped.changes {
+        let u = &units[k];
+        if !u.part {
+            outer.changes.push((u.elem, action));
+        } else if gone[u.elem] {
+            if !outer.changes.iter().any(|(j, _)| *j == u.elem) {
+                outer.changes.push((u.elem, flags::Action::Remove));
+            }
+        } else {
+            inner.changes.push((inner_index[k], action));
+        }
+    }
+    for mut n in mapped.notes {
+        let u = &units[n.word];
+        if u.part && !gone[u.elem] {
+            n.word = inner_index[n.word];
+            inner.notes.push(n);
+        } else {
+            n.word = u.elem;
+            outer.notes.push(n);
+        }
+    }
+    // A prefixed literal replaced: each literal written keeps the prefix, which a field or a
+    // backslash the replacement carries over from the original needs.
+    let rule_of = |notes: &[flags::Note], i: usize| {
+        notes
+            .iter()
+            .find(|n| n.word == i)
+            .map_or("B001", |n| n.info.id)
+            .to_string()
+    };
+    let mut prefixed = Vec::new();
+    outer.changes.retain(|(i, a)| {
+        let w = &words[*i];
+        let q = quote_of(src, w);
+        match (a, w.quote) {
+            (flags::Action::Replace(new), Some(quote)) if q > w.start => {
+                let prefix = &src[w.start..q];
+                let text = new
+                    .iter()
+                    .map(|n| format!("{quote}{n}{quote}"))
+                    .collect::<Vec<_>>()
+                    .join(&format!(", {prefix}"));
+                prefixed.push((q, w.end, text, *i));
+                false
+            }
+            _ => true,
+        }
+    });
+    for (s, e, text, i) in prefixed {
+        sink.edit(s, e, text, &rule_of(&outer.notes, i));
+    }
+    text::apply_mapped(sink, src, words, outer, Style::PyList);
+    if !inner_words.is_empty() {
+        text::apply_mapped(sink, src, &inner_words, inner, Style::Blank);
     }
 }
 
@@ -3394,6 +3819,21 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         // The linker's `-t` in a list that is not nvcc's takes no count: it stays.
         assert_eq!(ids, [(1, "B011"), (3, "B001"), (3, "B002")], "{diags:#?}");
         assert_eq!(diags[2].message, "nvcc flag `--threads n` dropped");
+    }
+
+    #[test]
+    fn warp_sync_builtins_are_told_by_their_names() {
+        for (text, named) in [
+            ("v = __shfl_xor_sync(m, v, 1);", true),
+            ("unsigned b = __ballot_sync (m, p);", true),
+            ("__syncwarp();", true),
+            ("namespace cg = cooperative_groups;", true),
+            ("__syncthreads(); cudaDeviceSynchronize();", false),
+            ("int my_sync = 0; bool _sync; x.do_sync();", false),
+            ("__shfl_xor_sync_like(v);", false),
+        ] {
+            assert_eq!(warp_sync_named(text.as_bytes()), named, "{text}");
+        }
     }
 
     #[test]
