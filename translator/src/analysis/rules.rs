@@ -2145,6 +2145,9 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     if !matches!(value, 5 | 31 | 32) {
         return;
     }
+    if in_tile32_code(a, n) {
+        return;
+    }
     let expr = snippet(a.text(n));
     let other_is_lane_named =
         matches!(other.kind_name(), "identifier" | "field_expression") && lane_name(a.text(other));
@@ -2261,6 +2264,30 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             vec![],
         );
     }
+}
+
+/// Whether `n` lies in a function whose warp-level work is all on cooperative-groups tiles of
+/// 32 threads (`cg::tiled_partition<32>(block)`) and that uses no warp builtin: its 32s (`/ 32`,
+/// `% 32`, `& 31`, `>> 5`) count the tile's threads, which HIP gives 32-thread tiles on 64-lane
+/// wavefronts too.
+fn in_tile32_code(a: &Analyzer, n: Node) -> bool {
+    let Some(f) = a.func_at(n.start_byte()) else {
+        return false;
+    };
+    let text = a.text(f.node).as_bytes();
+    let squashed: Vec<u8> = text
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    let tile32 = [&b"tiled_partition<32>"[..], b"thread_block_tile<32>"]
+        .iter()
+        .any(|t| memchr::memmem::find(&squashed, t).is_some());
+    tile32
+        && !super::row_warps::WARP_OPS
+            .iter()
+            .filter(|op| !matches!(**op, "tiled_partition" | "thread_block_tile"))
+            .any(|op| memchr::memmem::find(text, op.as_bytes()).is_some())
 }
 
 /// `constexpr int kWarps = kThreads / 32;` (or a loop `w < kThreads / 32`) in a function that

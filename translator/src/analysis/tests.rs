@@ -762,6 +762,26 @@ fn h048_cub_warp_reduce_in_blocks_with_rows_gets_the_rows_width() {
 }
 
 #[test]
+fn h001_spares_32s_that_count_the_threads_of_32_wide_tiles() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __global__ void tiles(const float* x, float* out) {\n\
+               cg::thread_block b = cg::this_thread_block();\n\
+               cg::thread_block_tile<32> t = cg::tiled_partition<32>(b);\n\
+               __shared__ float part[32];\n\
+               float v = x[b.thread_rank()];\n\
+               for (int o = t.size() / 2; o > 0; o /= 2) v += t.shfl_down(v, o);\n\
+               if (t.thread_rank() == 0) part[b.thread_rank() / 32] = v;\n\
+               b.sync();\n\
+               if (b.thread_rank() == 0) { float s = 0; for (int i = 0; i < blockDim.x / 32; i++) s += part[i]; out[0] = s; }\n\
+               }\n";
+    let h001 = |s: &str| run(s).iter().filter(|d| d.id == "H001").count();
+    assert_eq!(h001(src), 0);
+    // With a warp builtin beside the tiles, a 32 may count hardware warps: reported as before.
+    let mixed = src.replace("b.sync();", "b.sync(); v = __shfl_sync(0xffffffff, v, 0);");
+    assert!(h001(&mixed) > 0);
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
