@@ -2259,3 +2259,52 @@ fn converted_makefiles_without_blanks_and_with_make_calls_build_with_hipcc() {
         assert_gfx90a_code(&tmp.path().join("k.o"));
     }
 }
+
+/// A `.cu` source named inside a generator expression (Anime4KCPP's
+/// `$<$<BOOL:${AC_CORE_WITH_CUDA}>:.../Kernel.cu>`, N-e) is compiled by hipcc as the plain ones
+/// are: the target's SOURCES property holds the expression, which ends in `>`, so the appended
+/// code used to give it no language and CMake skipped it without a word. A list inside the
+/// expression and an absolute path are read too; with the condition off the source is left out,
+/// as before.
+#[test]
+fn converted_cmake_compiles_cuda_sources_behind_generator_expressions() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let kernel = "__global__ void k(float *x) { x[threadIdx.x] = 1.f; }\nvoid launch(float *x) { k<<<1, 64>>>(x); }\n";
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(gx LANGUAGES CXX CUDA)\noption(WITH_GPU \"\" ON)\nadd_library(gx STATIC host.cpp $<$<BOOL:${WITH_GPU}>:k.cu> \"$<$<BOOL:${WITH_GPU}>:${CMAKE_CURRENT_SOURCE_DIR}/a.cu;b.cu>\")\n",
+            ),
+            ("host.cpp", "int host_fn() { return 1; }\n"),
+            ("k.cu", kernel),
+            ("a.cu", &kernel.replace("launch", "launch_a").replace(" k", " ka").replace("k<<<", "ka<<<")),
+            ("b.cu", &kernel.replace("launch", "launch_b").replace(" k", " kb").replace("k<<<", "kb<<<")),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    for file in ["k.cu", "a.cu", "b.cu"] {
+        assert!(
+            command_for(&commands, file).contains("--offload-arch=gfx90a"),
+            "{file}: {commands}"
+        );
+    }
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let members = run(Command::new("ar").arg("t").arg(build.join("libgx.a")));
+    for object in ["host.cpp.o", "k.cu.o", "a.cu.o", "b.cu.o"] {
+        assert!(members.contains(object), "{object}: {members}");
+    }
+    let off = tmp.path().join("off");
+    let commands = configure(&out, &off, &["-DWITH_GPU=OFF"]);
+    assert!(!commands.contains("k.cu"), "{commands}");
+}

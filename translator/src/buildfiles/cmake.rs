@@ -907,8 +907,18 @@ list(FIND _hipport_languages HIP _hipport_hip_enabled)
 set(_hipport_all_sources)
 get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
 foreach(_hipport_target IN LISTS _hipport_targets)
-  get_target_property(_hipport_sources ${_hipport_target} SOURCES)
-  list(FILTER _hipport_sources INCLUDE REGEX "\\.(hip|cu)$")
+  get_target_property(_hipport_listed ${_hipport_target} SOURCES)
+  set(_hipport_sources)
+  foreach(_hipport_source IN LISTS _hipport_listed)
+    if(_hipport_source MATCHES "\\$<|>$")
+      # A source behind a generator expression ($<$<BOOL:X>:k.cu>): the path inside it.
+      if(_hipport_source MATCHES "(^|[:,])(([A-Za-z]:)?[^:,<>]*\\.(hip|cu))>*$")
+        list(APPEND _hipport_sources ${CMAKE_MATCH_2})
+      endif()
+    elseif(_hipport_source MATCHES "\\.(hip|cu)$")
+      list(APPEND _hipport_sources ${_hipport_source})
+    endif()
+  endforeach()
   foreach(_hipport_source IN LISTS _hipport_sources)
     get_source_file_property(_hipport_language ${_hipport_source} LANGUAGE)
     if(_hipport_language STREQUAL "HIP" OR (NOT _hipport_language AND _hipport_hip_enabled GREATER -1 AND _hipport_source MATCHES "\\.hip$"))
@@ -961,7 +971,7 @@ fn epilogue(exts: &std::collections::BTreeMap<String, String>) -> String {
     } else {
         "cu"
     };
-    EPILOGUE.replacen("\\.(hip|cu)$", &format!("\\.({ported})$"), 1)
+    EPILOGUE.replace("\\.(hip|cu)", &format!("\\.({ported})"))
 }
 
 /// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
@@ -2267,7 +2277,8 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         let base = a.content_start;
         // A `.hip` source is the project's own: hipport renames `.cu` sources, which the file
         // names by their old names.
-        if t.ends_with(".cu") || t.contains("*.cu") {
+        // A source behind a generator expression (`$<$<BOOL:X>:k.cu>`) too.
+        if t.trim_end_matches('>').ends_with(".cu") || t.contains("*.cu") {
             st.gpu_sources = true;
         }
         // Plain library names given to the linker.
