@@ -2308,3 +2308,59 @@ fn converted_cmake_compiles_cuda_sources_behind_generator_expressions() {
     let commands = configure(&out, &off, &["-DWITH_GPU=OFF"]);
     assert!(!commands.contains("k.cu"), "{commands}");
 }
+
+/// `find_library()` of the CUDA driver and NVRTC (xmrig-cuda's WITH_DRIVER_API path, L-d) finds
+/// HIP's libraries after conversion: the variables were NOTFOUND and the configure step failed.
+/// A host program that only links CUDA's runtime (S2) converts to `find_package(hip)` and
+/// `hip::host` alone, and builds with the ordinary C++ compiler.
+#[test]
+fn converted_cmake_finds_hip_libraries_and_host_programs_build_with_gxx() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "drv/CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(dr LANGUAGES CXX CUDA)\nfind_library(CUDA_LIB cuda HINTS /usr/local/cuda/lib64/stubs)\nfind_library(CUDA_NVRTC_LIB nvrtc HINTS /usr/local/cuda/lib64)\nadd_library(dr SHARED k.cu)\ntarget_link_libraries(dr PRIVATE ${CUDA_LIB} ${CUDA_NVRTC_LIB})\n",
+            ),
+            (
+                "drv/k.cu",
+                "#include <cuda.h>\n#include <nvrtc.h>\nint count() { int n = 0; cuInit(0); cuDeviceGetCount(&n); nvrtcProgram p; nvrtcCreateProgram(&p, \"\", \"k.cu\", 0, 0, 0); return n; }\n",
+            ),
+            (
+                "host/CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nfind_package(CUDAToolkit REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE CUDA::cudart)\n",
+            ),
+            (
+                "host/main.cpp",
+                "#include <cuda_runtime.h>\nint main() { int n = 0; cudaGetDeviceCount(&n); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let drv = tmp.path().join("drv");
+    configure(&out.join("drv"), &drv, &[]);
+    let cache = std::fs::read_to_string(drv.join("CMakeCache.txt")).unwrap();
+    assert!(cache.contains("CUDA_LIB:FILEPATH="), "{cache}");
+    assert!(!cache.contains("NOTFOUND"), "{cache}");
+    run(Command::new("cmake").arg("--build").arg(&drv));
+    let host = std::fs::read_to_string(out.join("host/CMakeLists.txt")).unwrap();
+    assert_eq!(
+        host,
+        "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nfind_package(hip REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host)\n"
+    );
+    let build = tmp.path().join("host-build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(out.join("host"))
+        .arg("-B")
+        .arg(&build));
+    run(Command::new("cmake").arg("--build").arg(&build));
+}
