@@ -2364,3 +2364,23 @@ fn converted_cmake_finds_hip_libraries_and_host_programs_build_with_gxx() {
         .arg(&build));
     run(Command::new("cmake").arg("--build").arg(&build));
 }
+
+/// A Meson build that uses the `cuda` language (N-h) is a build file: `hipport convert` reports
+/// what to change in it (B008) instead of copying it without a word.
+#[test]
+fn meson_builds_with_cuda_are_reported() {
+    assert_eq!(
+        classify(Path::new("sub/meson.build")),
+        Some(BuildKind::Meson)
+    );
+    let src = "project('mdemo', ['cpp', 'cuda'])\ncuda_dep = dependency('cuda', modules: ['cublas'])\nexecutable('mdemo', ['src/k.cu'], dependencies: [cuda_dep], cuda_args: ['-arch=sm_80'])\n";
+    let (edits, diags) =
+        translate_build(BuildKind::Meson, src.as_bytes(), "meson.build", &opts(&[]));
+    assert!(edits.is_empty());
+    for line in 1..=3 {
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == line),
+            "line {line}: {diags:#?}"
+        );
+    }
+}
