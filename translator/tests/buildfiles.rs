@@ -2354,7 +2354,7 @@ fn converted_cmake_finds_hip_libraries_and_host_programs_build_with_gxx() {
     let host = std::fs::read_to_string(out.join("host/CMakeLists.txt")).unwrap();
     assert_eq!(
         host,
-        "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nfind_package(hip REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host)\n"
+        "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nset(GPU_TARGETS \"gfx90a\" CACHE STRING \"AMD GPU targets to compile for\")\nfind_package(hip REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host)\n"
     );
     let build = tmp.path().join("host-build");
     run(Command::new("cmake")

@@ -687,12 +687,14 @@ fn translate_keeping(
             .map(|p| format!("find_package({p} REQUIRED)"));
         let mut lines = vec![targets];
         if !st.device_code {
-            // Host code linking HIP libraries: any C++ compiler, no device code, no targets.
-            lines = vec![if st.optional {
+            // Host code linking HIP libraries: any C++ compiler, no device code. GPU_TARGETS
+            // stays: the first find_package(hip) of the configure step fixes the targets that
+            // hip::device compiles for in every directory.
+            lines.push(if st.optional {
                 OPTIONAL_HIP.to_string()
             } else {
                 "find_package(hip REQUIRED)".to_string()
-            }];
+            });
             let packages: Vec<String> = packages.collect();
             if st.optional && !packages.is_empty() {
                 lines.push("if(hip_FOUND)".to_string());
@@ -879,7 +881,8 @@ fn hip_guarded_branches(cmds: &[Command]) -> Vec<(usize, usize, usize)> {
 /// compile (`cuda_add_*()`, `cuda_compile*()`), names a `.cu` source or pattern (also inside a
 /// generator expression or a `;`-list), makes a source `LANGUAGE CUDA`, or sets or reads CUDA
 /// compile settings (`CMAKE_CUDA_*`, `CUDA_NVCC_FLAGS`, `$<COMPILE_LANGUAGE:CUDA>`,
-/// `CUDA_ARCHITECTURES`, `CUDA_SEPARABLE_COMPILATION`).
+/// `CUDA_ARCHITECTURES`, `CUDA_SEPARABLE_COMPILATION`). A file that adds a subdirectory counts
+/// too: the sources there may be CUDA, compiled with what this file finds.
 fn compiles_cuda(cmds: &[Command]) -> bool {
     const SETTINGS: &[&str] = &[
         "CMAKE_CUDA_",
@@ -896,6 +899,8 @@ fn compiles_cuda(cmds: &[Command]) -> bool {
             || c.name.starts_with("cuda_add_")
             || c.name.starts_with("cuda_compile")
             || c.name == "cuda_wrap_srcs"
+            // What this file finds serves the subdirectories' targets too.
+            || c.name == "add_subdirectory"
             || args
                 .windows(2)
                 .any(|w| arg_is(&w[0], "LANGUAGE") && arg_is(&w[1], "CUDA"))
@@ -4550,14 +4555,14 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
         let (out, _) = run(src, &opts());
         assert_eq!(
             out,
-            "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host roc::hipblas)\n"
+            "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nset(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host roc::hipblas)\n"
         );
         assert_eq!(run(&out, &opts()).0, out);
         // Optional, as CUDA was.
         let src = "project(h LANGUAGES CXX)\nfind_package(CUDAToolkit)\nadd_executable(h main.cpp)\nif(CUDAToolkit_FOUND)\n  target_link_libraries(h CUDA::cublas)\nendif()\n";
         let (out, _) = run(src, &opts());
         assert!(
-            out.starts_with("project(h LANGUAGES CXX)\nfind_package(hip QUIET)\nif(hip_FOUND)\n  find_package(hipblas REQUIRED)\nendif()\nadd_executable(h main.cpp)\nif(hip_FOUND)\n"),
+            out.starts_with("project(h LANGUAGES CXX)\nset(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\nfind_package(hip QUIET)\nif(hip_FOUND)\n  find_package(hipblas REQUIRED)\nendif()\nadd_executable(h main.cpp)\nif(hip_FOUND)\n"),
             "{out}"
         );
         assert!(!out.contains("_hipport"), "{out}");
@@ -4566,9 +4571,13 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
             "add_library(k k.cu)\n",
             "set(CMAKE_CUDA_FLAGS -O3)\n",
             "enable_language(CUDA)\n",
+            "add_subdirectory(sub)\n",
         ] {
             let (out, _) = run(&format!("{src}{extra}"), &opts());
-            assert!(out.contains("set(GPU_TARGETS"), "{extra}: {out}");
+            assert!(
+                out.contains("link_libraries(hip::device)"),
+                "{extra}: {out}"
+            );
         }
     }
 }

@@ -589,8 +589,9 @@ pub const DIAGS: &[DiagInfo] = &[
         explain: "The translated CMake project drops the CUDA language, finds the `hip` package and links\n\
                   every target with hip::device, and marks the HIP sources LANGUAGE CXX (also a source\n\
                   named inside a generator expression, $<$<BOOL:X>:k.cu>). A file that compiles no CUDA\n\
-                  code (no CUDA language, .cu source or CUDA flags: a host program linking CUDA::cudart)\n\
-                  gets find_package(hip) and its libraries alone. Configure the project with\n\
+                  code (no CUDA language, .cu source or CUDA flags: a host program linking CUDA::cudart,\n\
+                  in a file that adds no subdirectory) gets GPU_TARGETS and find_package(hip) with its\n\
+                  libraries alone. Configure the project with\n\
                   hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
                   GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
                   because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.\n\
