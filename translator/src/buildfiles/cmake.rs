@@ -2497,7 +2497,8 @@ fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
     // Each item of the list (blanks, `;`) on its own, so that none hides another, and every
     // source of an item (`src/k.cu"src/k.cu"`, an unquoted argument with a quoted part).
     for item in t.split([' ', ';', '\t', '\r', '\n']) {
-        sources_in(st, item, from, &mut out);
+        // A source that ends a generator expression (`$<$<BOOL:X>:k.cu>`) ends before its `>`.
+        sources_in(st, item.trim_end_matches('>'), from, &mut out);
         from += item.len() + 1;
     }
     out
@@ -4544,6 +4545,26 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
                 .any(|d| d.id == "B005" && d.message.starts_with("CCCL::libcudacxx")),
             "{diags:#?}"
         );
+    }
+
+    /// A source behind a generator expression (N-e) follows its rename, and the appended code
+    /// reads the path inside the expression.
+    #[test]
+    fn sources_behind_generator_expressions_follow_renames() {
+        let mut o = opts();
+        o.renamed.insert("k.cu".into(), "k.hip".into());
+        o.renamed.insert("src/a.cu".into(), "src/a.hip".into());
+        let src = "project(g LANGUAGES CXX CUDA)\nadd_library(g host.cpp $<$<BOOL:${GPU}>:k.cu> \"$<$<BOOL:${GPU}>:src/a.cu;k.cu>\")\n";
+        let (out, _) = run(src, &o);
+        assert!(
+            out.contains("add_library(g host.cpp $<$<BOOL:${GPU}>:k.hip> \"$<$<BOOL:${GPU}>:src/a.hip;k.hip>\")\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("MATCHES \"(^|[:,])(([A-Za-z]:)?[^:,<>]*\\\\.(hip|cu))>*$\")"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &o).0, out);
     }
 
     /// A file that compiles no CUDA code (a host program linking `CUDA::cudart`, S2) gets
