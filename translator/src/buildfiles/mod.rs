@@ -1,6 +1,6 @@
 //! Build files: setup.py (PyTorch `CUDAExtension`), CMake, Makefiles and Visual Studio projects
 //! (`vcxproj`: what the HIP SDK's layout establishes is rewritten, the CUDA build is reported),
-//! ported to hipcc; the
+//! ported to hipcc (Meson builds' CUDA is reported, not converted); the
 //! nvcc flags that other Python files hand to PyTorch's JIT builds; and the CUDA those files
 //! hand to `load_inline` as Python strings ([`translate_inline_sources`], a pass of its own
 //! that the driver runs beside [`translate_build`] on Python files).
