@@ -2395,3 +2395,128 @@ fn clang_cuda_and_nvcc_only_flags_go_from_cmake_and_setup_py() {
         "{diags:?}"
     );
 }
+
+/// A `.cu` source named inside a generator expression (Anime4KCPP's
+/// `$<$<BOOL:${AC_CORE_WITH_CUDA}>:.../Kernel.cu>`, N-e) is compiled by hipcc as the plain ones
+/// are: the target's SOURCES property holds the expression, which ends in `>`, so the appended
+/// code used to give it no language and CMake skipped it without a word. A list inside the
+/// expression and an absolute path are read too; with the condition off the source is left out,
+/// as before.
+#[test]
+fn converted_cmake_compiles_cuda_sources_behind_generator_expressions() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let kernel = "__global__ void k(float *x) { x[threadIdx.x] = 1.f; }\nvoid launch(float *x) { k<<<1, 64>>>(x); }\n";
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(gx LANGUAGES CXX CUDA)\noption(WITH_GPU \"\" ON)\nadd_library(gx STATIC host.cpp $<$<BOOL:${WITH_GPU}>:k.cu> \"$<$<BOOL:${WITH_GPU}>:${CMAKE_CURRENT_SOURCE_DIR}/a.cu;b.cu>\")\n",
+            ),
+            ("host.cpp", "int host_fn() { return 1; }\n"),
+            ("k.cu", kernel),
+            ("a.cu", &kernel.replace("launch", "launch_a").replace(" k", " ka").replace("k<<<", "ka<<<")),
+            ("b.cu", &kernel.replace("launch", "launch_b").replace(" k", " kb").replace("k<<<", "kb<<<")),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    for file in ["k.cu", "a.cu", "b.cu"] {
+        assert!(
+            command_for(&commands, file).contains("--offload-arch=gfx90a"),
+            "{file}: {commands}"
+        );
+    }
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let members = run(Command::new("ar").arg("t").arg(build.join("libgx.a")));
+    for object in ["host.cpp.o", "k.cu.o", "a.cu.o", "b.cu.o"] {
+        assert!(members.contains(object), "{object}: {members}");
+    }
+    let off = tmp.path().join("off");
+    let commands = configure(&out, &off, &["-DWITH_GPU=OFF"]);
+    assert!(!commands.contains("k.cu"), "{commands}");
+}
+
+/// `find_library()` of the CUDA driver and NVRTC (xmrig-cuda's WITH_DRIVER_API path, L-d) finds
+/// HIP's libraries after conversion: the variables were NOTFOUND and the configure step failed.
+/// A host program that only links CUDA's runtime (S2) converts to `find_package(hip)` and
+/// `hip::host` alone, and builds with the ordinary C++ compiler.
+#[test]
+fn converted_cmake_finds_hip_libraries_and_host_programs_build_with_gxx() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "drv/CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(dr LANGUAGES CXX CUDA)\nfind_library(CUDA_LIB cuda HINTS /usr/local/cuda/lib64/stubs)\nfind_library(CUDA_NVRTC_LIB nvrtc HINTS /usr/local/cuda/lib64)\nadd_library(dr SHARED k.cu)\ntarget_link_libraries(dr PRIVATE ${CUDA_LIB} ${CUDA_NVRTC_LIB})\n",
+            ),
+            (
+                "drv/k.cu",
+                "#include <cuda.h>\n#include <nvrtc.h>\nint count() { int n = 0; cuInit(0); cuDeviceGetCount(&n); nvrtcProgram p; nvrtcCreateProgram(&p, \"\", \"k.cu\", 0, 0, 0); return n; }\n",
+            ),
+            (
+                "host/CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nfind_package(CUDAToolkit REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE CUDA::cudart)\n",
+            ),
+            (
+                "host/main.cpp",
+                "#include <cuda_runtime.h>\nint main() { int n = 0; cudaGetDeviceCount(&n); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let drv = tmp.path().join("drv");
+    configure(&out.join("drv"), &drv, &[]);
+    let cache = std::fs::read_to_string(drv.join("CMakeCache.txt")).unwrap();
+    assert!(cache.contains("CUDA_LIB:FILEPATH="), "{cache}");
+    assert!(!cache.contains("NOTFOUND"), "{cache}");
+    run(Command::new("cmake").arg("--build").arg(&drv));
+    let host = std::fs::read_to_string(out.join("host/CMakeLists.txt")).unwrap();
+    assert_eq!(
+        host,
+        "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nset(GPU_TARGETS \"gfx90a\" CACHE STRING \"AMD GPU targets to compile for\")\nfind_package(hip REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host)\n"
+    );
+    let build = tmp.path().join("host-build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(out.join("host"))
+        .arg("-B")
+        .arg(&build));
+    run(Command::new("cmake").arg("--build").arg(&build));
+}
+
+/// A Meson build that uses the `cuda` language (N-h) is a build file: `hipport convert` reports
+/// what to change in it (B008) instead of copying it without a word.
+#[test]
+fn meson_builds_with_cuda_are_reported() {
+    assert_eq!(
+        classify(Path::new("sub/meson.build")),
+        Some(BuildKind::Meson)
+    );
+    let src = "project('mdemo', ['cpp', 'cuda'])\ncuda_dep = dependency('cuda', modules: ['cublas'])\nexecutable('mdemo', ['src/k.cu'], dependencies: [cuda_dep], cuda_args: ['-arch=sm_80'])\n";
+    let (edits, diags) =
+        translate_build(BuildKind::Meson, src.as_bytes(), "meson.build", &opts(&[]));
+    assert!(edits.is_empty());
+    for line in 1..=3 {
+        assert!(
+            diags.iter().any(|d| d.id == "B008" && d.line == line),
+            "line {line}: {diags:#?}"
+        );
+    }
+}

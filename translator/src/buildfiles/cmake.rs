@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 
 use crate::diag::Severity;
+use hipport_rules::Version;
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
@@ -352,21 +353,94 @@ struct State<'a> {
     /// The `cuda_add_*()` commands (indices into the file's commands): where nothing else says
     /// where the `find_package(hip)` block goes, it goes under the condition they share.
     gpu_targets: Vec<usize>,
+    /// Packages a rewritten `find_package()` finds now (`find_package(CCCL)` finds rocthrust and
+    /// hipcub): none is found again for the targets that need it.
+    provided: BTreeSet<&'static str>,
+    /// Whether the file compiles CUDA code (see [`compiles_cuda`]): a file that only links CUDA
+    /// libraries (a host program linking `CUDA::cudart`) gets `find_package(hip)` alone, not
+    /// the compiler check, `GPU_TARGETS`, `hip::device` and the code appended for HIP sources.
+    device_code: bool,
 }
 
 impl State<'_> {
     /// Records that the current command now names `lib`'s HIP target: the file must find its
     /// package (or, for `hip::host` and the like, `hip`) before that command.
-    fn uses_library(&mut self, lib: &flags::Library) {
+    fn uses_library(&mut self, lib: &HipTarget) {
         match lib.package {
             Some(p) => {
                 self.packages.insert(p);
             }
-            None if lib.cmake_hip.starts_with("hip::") => self.hip_targets = true,
+            None if lib.target.starts_with("hip::") => self.hip_targets = true,
             None => return,
         }
         self.first_library_use.get_or_insert(self.current);
     }
+
+    /// What replaces `lib` for the target HIP release (see [`hip_target`]).
+    fn hip_target(&self, lib: &flags::Library) -> HipTarget {
+        hip_target(lib, self.opts.hip_version)
+    }
+}
+
+/// A CMake target that replaces a CUDA library, with the package that provides it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HipTarget {
+    /// The imported target (`roc::hipblas`, `hip::host`).
+    target: &'static str,
+    /// The package to find for it (`None`: the `hip` package's own target).
+    package: Option<&'static str>,
+    /// The library file's link name, for `find_library()`.
+    link: &'static str,
+}
+
+/// The first HIP release that ships hipRTC as a library of its own with a CMake package
+/// (`libhiprtc.so`, `find_package(hiprtc)`, `hiprtc::hiprtc`). ROCm 5.1's release notes announced
+/// the separation of libhiprtc from libamdhip64; HIP 6.x's hipRTC guide ("Deprecation notice")
+/// says hipRTC is available as a separate library, libhiprtc.so, its symbols also kept in
+/// libamdhip64 for existing applications (Debian packages it as libhiprtc6); HIP 6.4's CHANGELOG
+/// ("Upcoming changes") and the HIP 7.0 changes remove them from libamdhip64: an application
+/// using hipRTC must link libhiprtc. HIP 5.2.3 (Debian) has no libhiprtc.so: hipRTC is in
+/// libamdhip64 there, which `hip::host` links.
+const HIPRTC_LIBRARY_FROM: Version = Version::new(6, 0, 0);
+
+/// The CMake target, package and link name that replace `lib` for the target HIP release `hip`:
+/// NVRTC becomes `hiprtc::hiprtc` (package `hiprtc`, `libhiprtc`) from
+/// [`HIPRTC_LIBRARY_FROM`] on, and the HIP runtime (`hip::host`, `libamdhip64`) before; other
+/// libraries are [`flags::LIBRARIES`]' rows.
+fn hip_target(lib: &flags::Library, hip: Version) -> HipTarget {
+    if lib.cuda.starts_with("nvrtc") {
+        return if hip >= HIPRTC_LIBRARY_FROM {
+            HipTarget {
+                target: "hiprtc::hiprtc",
+                package: Some("hiprtc"),
+                link: "hiprtc",
+            }
+        } else {
+            HipTarget {
+                target: "hip::host",
+                package: None,
+                link: "amdhip64",
+            }
+        };
+    }
+    HipTarget {
+        target: lib.cmake_hip,
+        package: lib.package,
+        link: lib.hip.unwrap_or("amdhip64"),
+    }
+}
+
+/// Why NVRTC becomes what it does for the target HIP release (see [`hip_target`]), for the
+/// help of its finding; `None` for other libraries.
+fn hiprtc_help(lib: &flags::Library, hip: Version) -> Option<String> {
+    if !lib.cuda.starts_with("nvrtc") {
+        return None;
+    }
+    Some(if hip >= HIPRTC_LIBRARY_FROM {
+        format!("HIP {hip} ships hipRTC as libhiprtc (find_package(hiprtc)); HIP 7.0 removed its functions from libamdhip64")
+    } else {
+        format!("HIP {hip} has hipRTC's functions in libamdhip64, which hip::host links (libhiprtc is its own library from HIP 6.0)")
+    })
 }
 
 /// Translates a CMake file.
@@ -471,11 +545,14 @@ fn translate_keeping(
         arch_reported: BTreeSet::new(),
         optional: false,
         gpu_targets: Vec::new(),
+        provided: BTreeSet::new(),
+        device_code: false,
     };
     let cmds = commands(src);
     st.optional = cuda_optional(&cmds);
     st.arch_readers = architecture_readers(src, &cmds);
     st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
+    st.device_code = compiles_cuda(&cmds);
     st.findcuda_macros = cmds.iter().any(|c| {
         c.name.starts_with("cuda_add_")
             || c.name.starts_with("cuda_compile")
@@ -606,10 +683,27 @@ fn translate_keeping(
         let packages = st
             .packages
             .iter()
-            .filter(|p| !finds_package(&cmds, p))
+            .filter(|p| !finds_package(&cmds, p) && !st.provided.contains(*p))
             .map(|p| format!("find_package({p} REQUIRED)"));
         let mut lines = vec![targets];
-        if st.optional {
+        if !st.device_code {
+            // Host code linking HIP libraries: any C++ compiler, no device code. GPU_TARGETS
+            // stays: the first find_package(hip) of the configure step fixes the targets that
+            // hip::device compiles for in every directory.
+            lines.push(if st.optional {
+                OPTIONAL_HIP.to_string()
+            } else {
+                "find_package(hip REQUIRED)".to_string()
+            });
+            let packages: Vec<String> = packages.collect();
+            if st.optional && !packages.is_empty() {
+                lines.push("if(hip_FOUND)".to_string());
+                lines.extend(packages.into_iter().map(|p| format!("  {p}")));
+                lines.push("endif()".to_string());
+            } else {
+                lines.extend(packages);
+            }
+        } else if st.optional {
             // Built without CUDA before when it was not found: built without HIP now when hipcc
             // is not the compiler or the package is missing, and with it otherwise.
             lines.extend([
@@ -653,7 +747,7 @@ fn translate_keeping(
         find_library_packages(&st, sink, &cmds);
     }
     let epilogue_due = st.has_targets
-        && (st.cuda_lang || st.gpu_sources)
+        && ((st.cuda_lang && st.device_code) || st.gpu_sources)
         && unclosed.is_none()
         && !open_comment
         && !cmds.iter().any(|c| {
@@ -782,6 +876,44 @@ fn hip_guarded_branches(cmds: &[Command]) -> Vec<(usize, usize, usize)> {
     out
 }
 
+/// Whether a file compiles CUDA code rather than only linking CUDA libraries: it enables the
+/// CUDA language (`project(... CUDA)`, `enable_language(CUDA)`), uses FindCUDA's macros that
+/// compile (`cuda_add_*()`, `cuda_compile*()`), names a `.cu` source or pattern (also inside a
+/// generator expression or a `;`-list), makes a source `LANGUAGE CUDA`, or sets or reads CUDA
+/// compile settings (`CMAKE_CUDA_*`, `CUDA_NVCC_FLAGS`, `$<COMPILE_LANGUAGE:CUDA>`,
+/// `CUDA_ARCHITECTURES`, `CUDA_SEPARABLE_COMPILATION`). A file that adds a subdirectory counts
+/// too: the sources there may be CUDA, compiled with what this file finds.
+fn compiles_cuda(cmds: &[Command]) -> bool {
+    const SETTINGS: &[&str] = &[
+        "CMAKE_CUDA_",
+        "CUDA_NVCC_FLAGS",
+        "COMPILE_LANGUAGE:CUDA",
+        "COMPILE_LANG_AND_ID:CUDA",
+        "CUDA_ARCHITECTURES",
+        "CUDA_SEPARABLE_COMPILATION",
+    ];
+    cmds.iter().any(|c| {
+        let args = &c.args;
+        (matches!(c.name.as_str(), "project" | "enable_language")
+            && args.iter().any(|a| arg_is(a, "CUDA")))
+            || c.name.starts_with("cuda_add_")
+            || c.name.starts_with("cuda_compile")
+            || c.name == "cuda_wrap_srcs"
+            // What this file finds serves the subdirectories' targets too.
+            || c.name == "add_subdirectory"
+            || args
+                .windows(2)
+                .any(|w| arg_is(&w[0], "LANGUAGE") && arg_is(&w[1], "CUDA"))
+            || args.iter().filter(|a| !a.bracket).any(|a| {
+                let t = a.text.as_str();
+                t.contains("*.cu")
+                    || t.split(|c: char| c == ';' || c.is_whitespace())
+                        .any(|p| p.trim_end_matches('>').ends_with(".cu"))
+                    || SETTINGS.iter().any(|s| t.contains(s))
+            })
+    })
+}
+
 /// The test that the C++ compiler can build HIP sources (hipcc, or a clang that is ROCm's).
 const HIPCC_COMPILER: &str = "CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\"";
 
@@ -839,7 +971,7 @@ fn find_library_packages(st: &State, sink: &mut Sink, cmds: &[Command]) {
         wanted.push("hip");
     }
     wanted.extend(st.packages.iter().copied());
-    wanted.retain(|p| !finds_package(cmds, p));
+    wanted.retain(|p| !finds_package(cmds, p) && !st.provided.contains(p));
     if wanted.is_empty() {
         return;
     }
@@ -907,8 +1039,18 @@ list(FIND _hipport_languages HIP _hipport_hip_enabled)
 set(_hipport_all_sources)
 get_property(_hipport_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
 foreach(_hipport_target IN LISTS _hipport_targets)
-  get_target_property(_hipport_sources ${_hipport_target} SOURCES)
-  list(FILTER _hipport_sources INCLUDE REGEX "\\.(hip|cu)$")
+  get_target_property(_hipport_listed ${_hipport_target} SOURCES)
+  set(_hipport_sources)
+  foreach(_hipport_source IN LISTS _hipport_listed)
+    if(_hipport_source MATCHES "\\$<|>$")
+      # A source behind a generator expression ($<$<BOOL:X>:k.cu>): the path inside it.
+      if(_hipport_source MATCHES "(^|[:,])(([A-Za-z]:)?[^:,<>]*\\.(hip|cu))>*$")
+        list(APPEND _hipport_sources ${CMAKE_MATCH_2})
+      endif()
+    elseif(_hipport_source MATCHES "\\.(hip|cu)$")
+      list(APPEND _hipport_sources ${_hipport_source})
+    endif()
+  endforeach()
   foreach(_hipport_source IN LISTS _hipport_sources)
     get_source_file_property(_hipport_language ${_hipport_source} LANGUAGE)
     if(_hipport_language STREQUAL "HIP" OR (NOT _hipport_language AND _hipport_hip_enabled GREATER -1 AND _hipport_source MATCHES "\\.hip$"))
@@ -961,7 +1103,7 @@ fn epilogue(exts: &std::collections::BTreeMap<String, String>) -> String {
     } else {
         "cu"
     };
-    EPILOGUE.replacen("\\.(hip|cu)$", &format!("\\.({ported})$"), 1)
+    EPILOGUE.replace("\\.(hip|cu)", &format!("\\.({ported})"))
 }
 
 /// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
@@ -1168,9 +1310,13 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                 }
                 if st.optional {
                     sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip QUIET): optional, as CUDA was (the file tests {}_FOUND)", first.text, first.text), Some("configure with -DCMAKE_CXX_COMPILER=hipcc for the HIP build; with another compiler the file builds as it did without CUDA".into()));
-                } else {
+                } else if st.device_code {
                     sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip REQUIRED)", first.text), Some("configure with -DCMAKE_CXX_COMPILER=hipcc; GPU_TARGETS picks the AMD targets".into()));
+                } else {
+                    sink.diag(B_LANGUAGE, cmd.start, format!("find_package({}) -> find_package(hip REQUIRED): the file compiles no CUDA code, so it only links HIP's libraries", first.text), Some("hip::host and the HIP libraries link with any C++ compiler; a file that adds HIP sources needs -DCMAKE_CXX_COMPILER=hipcc and hip::device".into()));
                 }
+            } else if first.text == "CCCL" {
+                cccl_package(st, sink, cmd);
             } else if matches!(
                 first.text.as_str(),
                 "CUDNN" | "cuDNN" | "NCCL" | "nccl" | "cudnn"
@@ -1214,11 +1360,13 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     B_LIB_MAPPED.id,
                 );
                 if let Some(lib) = flags::library("cublas") {
-                    st.uses_library(lib);
+                    let t = st.hip_target(lib);
+                    st.uses_library(&t);
                 }
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
+        "find_library" => find_library_names(st, sink, cmd),
         "file"
             if args
                 .first()
@@ -1301,6 +1449,200 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
         | "set_source_files_properties"
         | "set_tests_properties" => properties(st, sink, cmd),
         _ => {}
+    }
+}
+
+/// The keywords of `find_library()` after its variable: where its names end (`NAMES a b HINTS
+/// ...`).
+const FIND_LIBRARY_KEYWORDS: &[&str] = &[
+    "NAMES",
+    "NAMES_PER_DIR",
+    "HINTS",
+    "PATHS",
+    "PATH_SUFFIXES",
+    "DOC",
+    "REQUIRED",
+    "NO_CACHE",
+    "REGISTRY_VIEW",
+    "VALIDATOR",
+    "ENV",
+    "NO_DEFAULT_PATH",
+    "NO_PACKAGE_ROOT_PATH",
+    "NO_CMAKE_PATH",
+    "NO_CMAKE_ENVIRONMENT_PATH",
+    "NO_SYSTEM_ENVIRONMENT_PATH",
+    "NO_CMAKE_SYSTEM_PATH",
+    "NO_CMAKE_INSTALL_PREFIX",
+    "CMAKE_FIND_ROOT_PATH_BOTH",
+    "ONLY_CMAKE_FIND_ROOT_PATH",
+    "NO_CMAKE_FIND_ROOT_PATH",
+];
+
+/// `find_library(VAR name ...)` / `find_library(VAR NAMES a b ...)` of a CUDA library (xmrig-cuda's
+/// `find_library(CUDA_LIB cuda ...)` and `find_library(CUDA_NVRTC_LIB nvrtc ...)`): each name
+/// becomes the HIP library's (`cuda` and `cudart` `amdhip64`, `nvrtc` `hiprtc` or `amdhip64` by
+/// release, see [`hip_target`], `cublas` `hipblas`), so the variable is found on ROCm, where it
+/// was NOTFOUND and stopped the configure step. A CUDA library with no HIP counterpart is an
+/// error (B005), as is one the target release does not ship yet.
+fn find_library_names(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let is_keyword = |a: &Arg| !a.quoted && FIND_LIBRARY_KEYWORDS.contains(&a.text.as_str());
+    let names: Vec<&Arg> = match args.get(1) {
+        Some(a) if arg_is(a, "NAMES") => args[2..].iter().take_while(|a| !is_keyword(a)).collect(),
+        Some(a) if !is_keyword(a) => vec![a],
+        _ => return,
+    };
+    let var = args.first().map_or("", |a| a.text.as_str());
+    for a in names.into_iter().filter(|a| !a.bracket) {
+        let name = a.text.as_str();
+        let Some(lib) = flags::library(name) else {
+            if let Some((_, info, message, help)) = flags::map_library_name(name) {
+                if info.id == B_LIB_UNMAPPED.id {
+                    sink.diag(
+                        B_LIB_UNMAPPED,
+                        a.start,
+                        format!(
+                            "find_library({var} {name}): {message}, so {var} is NOTFOUND on ROCm"
+                        ),
+                        help,
+                    );
+                }
+            }
+            continue;
+        };
+        if !shipped(st, sink, lib, name, a.start) {
+            continue;
+        }
+        let new = st.hip_target(lib);
+        if sink.edit(a.content_start, a.content_end, new.link, B_LIB_MAPPED.id) {
+            let why = hiprtc_help(lib, st.opts.hip_version).unwrap_or_else(|| {
+                "ROCm has no library of that name: the variable was NOTFOUND".to_string()
+            });
+            sink.diag(
+                B_LIB_MAPPED,
+                a.start,
+                format!("find_library({var} {name}) -> {}: {why}", new.link),
+                Some("ROCm's libraries are found under <prefix>/lib for each <prefix>/bin on PATH (/opt/rocm/bin); elsewhere pass -DCMAKE_PREFIX_PATH=<rocm>".into()),
+            );
+        }
+    }
+}
+
+/// The targets NVIDIA's CCCL package (`find_package(CCCL)`, or CPM's download of nvidia/cccl)
+/// defines, each with what replaces it: ROCm's rocThrust (`roc::rocthrust`, package rocthrust)
+/// and hipCUB (`hip::hipcub`, package hipcub). `CCCL::CCCL` is Thrust, CUB and libcu++ together:
+/// it becomes both (libcu++ has no ROCm counterpart); `CCCL::libcudacxx` none.
+const CCCL_TARGETS: &[(&str, &[HipTarget])] = &[
+    ("CCCL::CCCL", &[ROCTHRUST, HIPCUB]),
+    ("CCCL::Thrust", &[ROCTHRUST]),
+    ("CCCL::CUB", &[HIPCUB]),
+    ("CCCL::libcudacxx", &[]),
+];
+
+/// rocThrust, which replaces Thrust.
+const ROCTHRUST: HipTarget = HipTarget {
+    target: "roc::rocthrust",
+    package: Some("rocthrust"),
+    link: "rocthrust",
+};
+
+/// hipCUB, which replaces CUB.
+const HIPCUB: HipTarget = HipTarget {
+    target: "hip::hipcub",
+    package: Some("hipcub"),
+    link: "hipcub",
+};
+
+/// `find_package(CCCL ...)` becomes `find_package(rocthrust ...)` and `find_package(hipcub ...)`,
+/// with its `CONFIG`, `REQUIRED` and `QUIET` (a CCCL version means nothing to them).
+fn cccl_package(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let keywords: String = cmd.args[1..]
+        .iter()
+        .filter(|a| ["CONFIG", "REQUIRED", "QUIET"].iter().any(|k| arg_is(a, k)))
+        .map(|a| format!(" {}", a.text))
+        .collect();
+    let indent = indentation(st.src, cmd.start);
+    let text = format!("find_package(rocthrust{keywords})\n{indent}find_package(hipcub{keywords})");
+    if sink.edit(cmd.start, cmd.end, text, B_LIB_MAPPED.id) {
+        st.provided.extend(["rocthrust", "hipcub"]);
+        sink.diag(
+            B_LIB_MAPPED,
+            cmd.start,
+            "find_package(CCCL) -> find_package(rocthrust) and find_package(hipcub): ROCm's Thrust and CUB".into(),
+            Some("libcu++ (cuda/std/..., cuda::) has no ROCm counterpart: port code that uses it".into()),
+        );
+    }
+}
+
+/// The `CCCL::` targets of an argument (see [`CCCL_TARGETS`]), and a command that downloads NVIDIA's
+/// CCCL, Thrust or CUB (`CPMAddPackage(... GITHUB_REPOSITORY nvidia/cccl ...)`,
+/// `FetchContent_Declare`), which builds for nvcc alone: a warning that says to use ROCm's.
+fn cccl_targets(st: &mut State, sink: &mut Sink, cmd: &Command, a: &Arg) {
+    let t = a.text.as_str();
+    let lower = t.to_ascii_lowercase();
+    if [
+        "nvidia/cccl",
+        "nvidia/thrust",
+        "nvidia/cub",
+        "nvidia/libcudacxx",
+    ]
+    .iter()
+    .any(|r| lower.contains(r))
+    {
+        sink.diag(
+            B_CONSTRUCT,
+            a.start,
+            format!(
+                "{}() downloads NVIDIA's CCCL (Thrust, CUB, libcu++), which builds for nvcc alone",
+                &st.src[cmd.start..cmd.start + cmd.name.len()]
+            ),
+            Some("remove it: ROCm ships rocThrust and hipCUB (find_package(rocthrust), find_package(hipcub)), which the CCCL:: targets become".into()),
+        );
+    }
+    for (pos, _) in t.match_indices("CCCL::") {
+        let end = t[pos..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .map_or(t.len(), |e| pos + e);
+        let name = &t[pos..end];
+        let Some((_, targets)) = CCCL_TARGETS.iter().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        // Several targets are several arguments: only where the name is a whole one.
+        let whole = !a.quoted && pos == 0 && end == t.len();
+        let targets: &[HipTarget] = match targets {
+            [] => {
+                sink.diag(
+                    B_LIB_UNMAPPED,
+                    a.content_start + pos,
+                    format!("{name} (libcu++) has no ROCm counterpart"),
+                    Some("port the code that uses cuda::std and the cuda:: extensions".into()),
+                );
+                continue;
+            }
+            [first, ..] if !whole => std::slice::from_ref(first),
+            all => all,
+        };
+        let text: Vec<&str> = targets.iter().map(|h| h.target).collect();
+        let text = text.join(" ");
+        if sink.edit(
+            a.content_start + pos,
+            a.content_start + end,
+            text.clone(),
+            B_LIB_MAPPED.id,
+        ) {
+            for h in targets {
+                st.uses_library(h);
+            }
+            sink.diag(
+                B_LIB_MAPPED,
+                a.content_start + pos,
+                format!("{name} -> {text}: ROCm's Thrust and CUB"),
+                (name == "CCCL::CCCL").then(|| {
+                    "libcu++ (cuda/std/..., cuda::) has no ROCm counterpart: port code that uses it"
+                        .to_string()
+                }),
+            );
+        }
     }
 }
 
@@ -2155,7 +2497,8 @@ fn renamed_sources(st: &State, t: &str) -> Vec<(usize, usize, String)> {
     // Each item of the list (blanks, `;`) on its own, so that none hides another, and every
     // source of an item (`src/k.cu"src/k.cu"`, an unquoted argument with a quoted part).
     for item in t.split([' ', ';', '\t', '\r', '\n']) {
-        sources_in(st, item, from, &mut out);
+        // A source that ends a generator expression (`$<$<BOOL:X>:k.cu>`) ends before its `>`.
+        sources_in(st, item.trim_end_matches('>'), from, &mut out);
         from += item.len() + 1;
     }
     out
@@ -2233,13 +2576,14 @@ fn shipped(st: &State, sink: &mut Sink, lib: &flags::Library, name: &str, at: us
     let Some(added) = lib.hip_added.filter(|a| *a > hip) else {
         return true;
     };
-    let package = lib.package.unwrap_or(lib.cmake_hip);
+    let t = st.hip_target(lib);
+    let package = t.package.unwrap_or(t.target);
     sink.diag(
         B_LIB_UNMAPPED,
         at,
         format!(
             "`{name}` would become {} (find_package({package})), which HIP {hip} lacks: {package} first shipped in ROCm {}.{}",
-            lib.cmake_hip, added.major, added.minor
+            t.target, added.major, added.minor
         ),
         Some(format!(
             "target HIP {}.{} or later (--hip-version), or port the code that uses the library",
@@ -2247,6 +2591,18 @@ fn shipped(st: &State, sink: &mut Sink, lib: &flags::Library, name: &str, at: us
         )),
     );
     false
+}
+
+/// The help of a CUDA target's finding: the package its replacement is found with, and for
+/// NVRTC why it becomes what it does (see [`hiprtc_help`]).
+fn found_with(lib: &flags::Library, new: &HipTarget, hip: Version) -> Option<String> {
+    let found = new
+        .package
+        .map(|p| format!("found with find_package({p} REQUIRED)"));
+    match (found, hiprtc_help(lib, hip)) {
+        (Some(f), Some(h)) => Some(format!("{f}: {h}")),
+        (f, h) => f.or(h),
+    }
 }
 
 /// Rewrites that apply to any argument of any command.
@@ -2267,7 +2623,8 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         let base = a.content_start;
         // A `.hip` source is the project's own: hipport renames `.cu` sources, which the file
         // names by their old names.
-        if t.ends_with(".cu") || t.contains("*.cu") {
+        // A source behind a generator expression (`$<$<BOOL:X>:k.cu>`) too.
+        if t.trim_end_matches('>').ends_with(".cu") || t.contains("*.cu") {
             st.gpu_sources = true;
         }
         // Plain library names given to the linker.
@@ -2280,18 +2637,20 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 if !shipped(st, sink, lib, t, a.start) {
                     continue;
                 }
-                if sink.edit(a.start, a.end, lib.cmake_hip, B_LIB_MAPPED.id) {
+                let new = st.hip_target(lib);
+                if sink.edit(a.start, a.end, new.target, B_LIB_MAPPED.id) {
                     sink.diag(
                         B_LIB_MAPPED,
                         a.start,
-                        format!("CUDA library `{t}` -> {}", lib.cmake_hip),
-                        None,
+                        format!("CUDA library `{t}` -> {}", new.target),
+                        hiprtc_help(lib, st.opts.hip_version),
                     );
-                    st.uses_library(lib);
+                    st.uses_library(&new);
                 }
                 continue;
             }
         }
+        cccl_targets(st, sink, cmd, a);
         // CUDA:: targets.
         for (pos, _) in t.match_indices("CUDA::") {
             let end = t[pos..]
@@ -2301,15 +2660,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             match flags::library_by_target(target) {
                 Some(lib) if !shipped(st, sink, lib, target, base + pos) => {}
                 Some(lib) => {
-                    if sink.edit(base + pos, base + end, lib.cmake_hip, B_LIB_MAPPED.id) {
+                    let new = st.hip_target(lib);
+                    if sink.edit(base + pos, base + end, new.target, B_LIB_MAPPED.id) {
                         sink.diag(
                             B_LIB_MAPPED,
                             base + pos,
-                            format!("{target} -> {}", lib.cmake_hip),
-                            lib.package
-                                .map(|p| format!("found with find_package({p} REQUIRED)")),
+                            format!("{target} -> {}", new.target),
+                            found_with(lib, &new, st.opts.hip_version),
                         );
-                        st.uses_library(lib);
+                        st.uses_library(&new);
                     }
                 }
                 None => sink.diag(
@@ -2351,15 +2710,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             if !shipped(st, sink, lib, var, base + pos) {
                 continue;
             }
-            if sink.edit(base + pos, base + close + 1, lib.cmake_hip, B_LIB_MAPPED.id) {
+            let new = st.hip_target(lib);
+            if sink.edit(base + pos, base + close + 1, new.target, B_LIB_MAPPED.id) {
                 sink.diag(
                     B_LIB_MAPPED,
                     base + pos,
-                    format!("{var} -> {}", lib.cmake_hip),
-                    lib.package
-                        .map(|p| format!("found with find_package({p} REQUIRED)")),
+                    format!("{var} -> {}", new.target),
+                    found_with(lib, &new, st.opts.hip_version),
                 );
-                st.uses_library(lib);
+                st.uses_library(&new);
             }
         }
         for (old, new) in RENAMED_VARS {
@@ -3159,7 +3518,7 @@ mod tests {
             "{out}"
         );
         assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
-        assert!(out.contains("INCLUDE REGEX \"\\\\.(cu)$\")"), "{out}");
+        assert!(out.contains("MATCHES \"\\\\.(cu)$\")"), "{out}");
         // The variable the epilogue reads is not reported as having no effect.
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
         let (again, _) = run(&out, &opts());
@@ -3210,7 +3569,7 @@ mod tests {
         );
         assert!(out.starts_with("project(p LANGUAGES CXX)\n"), "{out}");
         // The renamed sources are `.hip` now: the appended code looks for both.
-        assert!(out.contains("INCLUDE REGEX \"\\\\.(hip|cu)$\")"), "{out}");
+        assert!(out.contains("MATCHES \"\\\\.(hip|cu)$\")"), "{out}");
     }
 
     /// A project with its own HIP path (3D Gaussian splatting's rasterizer): the CUDA branches
@@ -4051,5 +4410,195 @@ target_compile_options(k PRIVATE -DMSG=\"a b\")
             "{diags:?}"
         );
         assert_eq!(run(&out, &opts()).0, out);
+    }
+
+    fn at_hip(major: u16, minor: u16) -> BuildOptions {
+        BuildOptions {
+            hip_version: hipport_rules::Version::new(major, minor, 0),
+            ..opts()
+        }
+    }
+
+    /// NVRTC links hipRTC: before HIP 6.0 its functions are in libamdhip64 (`hip::host`); from
+    /// 6.0 on it is libhiprtc with a package of its own, and HIP 7.0 removed the functions from
+    /// libamdhip64, so `hip::host` left `hiprtc*` undefined there (L-c, N-a).
+    #[test]
+    fn nvrtc_becomes_hiprtc_from_hip_6() {
+        let src = "cmake_minimum_required(VERSION 3.18)\nproject(rtc LANGUAGES CXX)\nfind_package(CUDAToolkit REQUIRED)\nadd_executable(rtc main.cpp)\ntarget_link_libraries(rtc PRIVATE CUDA::nvrtc CUDA::cuda_driver nvrtc)\n";
+        let (out, diags) = run(src, &at_hip(5, 2));
+        assert!(
+            out.contains("target_link_libraries(rtc PRIVATE hip::host hip::amdhip64 hip::host)"),
+            "{out}"
+        );
+        assert!(!out.contains("hiprtc"), "{out}");
+        let note = diags
+            .iter()
+            .find(|d| d.message == "CUDA::nvrtc -> hip::host")
+            .expect("the CUDA::nvrtc note");
+        assert!(note.help.as_deref().unwrap_or("").contains("libamdhip64"));
+        for (major, minor) in [(6, 0), (6, 2), (7, 0)] {
+            let (out, diags) = run(src, &at_hip(major, minor));
+            assert!(
+                out.contains("find_package(hip REQUIRED)\nfind_package(hiprtc REQUIRED)\n"),
+                "{out}"
+            );
+            assert!(
+                out.contains("PRIVATE hiprtc::hiprtc hip::amdhip64 hiprtc::hiprtc)"),
+                "{out}"
+            );
+            assert!(
+                diags
+                    .iter()
+                    .any(|d| d.message == "CUDA::nvrtc -> hiprtc::hiprtc"),
+                "{diags:#?}"
+            );
+            assert_eq!(run(&out, &at_hip(major, minor)).0, out);
+        }
+        // FindCUDAToolkit's library variable too.
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_library(k k.cu)\ntarget_link_libraries(k ${CUDA_nvrtc_LIBRARY})\n";
+        let (out, _) = run(src, &at_hip(7, 0));
+        assert!(
+            out.contains("target_link_libraries(k hiprtc::hiprtc)"),
+            "{out}"
+        );
+        assert!(out.contains("find_package(hiprtc REQUIRED)"), "{out}");
+    }
+
+    /// `find_library()` of a CUDA library (xmrig-cuda's `find_library(CUDA_LIB cuda ...)`, L-d)
+    /// looks for the HIP library instead: it was NOTFOUND on ROCm and stopped the configure
+    /// step. A library without a HIP counterpart is an error.
+    #[test]
+    fn find_library_of_cuda_libraries_finds_the_hip_ones() {
+        let src = "project(dr LANGUAGES CXX CUDA)\nfind_library(CUDA_LIB cuda HINTS /usr/local/cuda/lib64/stubs)\nfind_library(CUDA_NVRTC_LIB nvrtc HINTS /usr/local/cuda/lib64)\nfind_library(BLAS NAMES cublas \"cudart\" foo PATHS /x)\nfind_library(ML nvidia-ml)\nfind_library(Z z)\nadd_library(dr SHARED k.cu)\ntarget_link_libraries(dr PRIVATE ${CUDA_LIB} ${CUDA_NVRTC_LIB} ${BLAS})\n";
+        let (out, diags) = run(src, &at_hip(5, 2));
+        for line in [
+            "find_library(CUDA_LIB amdhip64 HINTS /usr/local/cuda/lib64/stubs)\n",
+            "find_library(CUDA_NVRTC_LIB amdhip64 HINTS /usr/local/cuda/lib64)\n",
+            "find_library(BLAS NAMES hipblas \"amdhip64\" foo PATHS /x)\n",
+            "find_library(ML nvidia-ml)\n",
+            "find_library(Z z)\n",
+        ] {
+            assert!(out.contains(line), "{line}{out}");
+        }
+        assert!(
+            diags.iter().any(|d| d.id == "B005"
+                && d.line == 5
+                && d.message.contains("ML is NOTFOUND on ROCm")),
+            "{diags:#?}"
+        );
+        assert_eq!(
+            diags
+                .iter()
+                .filter(|d| d.id == "B004" && d.message.starts_with("find_library("))
+                .count(),
+            4,
+            "{diags:#?}"
+        );
+        let (out, _) = run(src, &at_hip(6, 2));
+        assert!(
+            out.contains("find_library(CUDA_NVRTC_LIB hiprtc HINTS /usr/local/cuda/lib64)\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &at_hip(6, 2)).0, out);
+    }
+
+    /// NVIDIA's CCCL package and targets (isoext's `CCCL::CCCL`, N-g) become ROCm's rocThrust and
+    /// hipCUB; a download of nvidia/cccl is reported, and libcu++ has no counterpart.
+    #[test]
+    fn cccl_becomes_rocthrust_and_hipcub() {
+        let src = "project(t LANGUAGES CXX CUDA)\nfind_package(CCCL CONFIG REQUIRED)\nadd_library(t SHARED k.cu)\ntarget_link_libraries(t PRIVATE CCCL::CCCL)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("find_package(rocthrust CONFIG REQUIRED)\nfind_package(hipcub CONFIG REQUIRED)\nadd_library(t SHARED k.cu)\ntarget_link_libraries(t PRIVATE roc::rocthrust hip::hipcub)\n"),
+            "{out}"
+        );
+        // Found once, where the package was.
+        assert_eq!(out.matches("find_package(rocthrust").count(), 1, "{out}");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.message
+                    == "CCCL::CCCL -> roc::rocthrust hip::hipcub: ROCm's Thrust and CUB"),
+            "{diags:#?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        let src = "project(t LANGUAGES CXX CUDA)\nCPMAddPackage(NAME CCCL GITHUB_REPOSITORY nvidia/cccl GIT_TAG v2.6.1)\nadd_library(t SHARED k.cu)\ntarget_link_libraries(t PRIVATE $<BUILD_INTERFACE:CCCL::CCCL> CCCL::Thrust CCCL::CUB CCCL::libcudacxx)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("target_link_libraries(t PRIVATE $<BUILD_INTERFACE:roc::rocthrust> roc::rocthrust hip::hipcub CCCL::libcudacxx)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("find_package(hipcub REQUIRED)\nfind_package(rocthrust REQUIRED)\n"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B008"
+                && d.line == 2
+                && d.message
+                    .starts_with("CPMAddPackage() downloads NVIDIA's CCCL")),
+            "{diags:#?}"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B005" && d.message.starts_with("CCCL::libcudacxx")),
+            "{diags:#?}"
+        );
+    }
+
+    /// A source behind a generator expression (N-e) follows its rename, and the appended code
+    /// reads the path inside the expression.
+    #[test]
+    fn sources_behind_generator_expressions_follow_renames() {
+        let mut o = opts();
+        o.renamed.insert("k.cu".into(), "k.hip".into());
+        o.renamed.insert("src/a.cu".into(), "src/a.hip".into());
+        let src = "project(g LANGUAGES CXX CUDA)\nadd_library(g host.cpp $<$<BOOL:${GPU}>:k.cu> \"$<$<BOOL:${GPU}>:src/a.cu;k.cu>\")\n";
+        let (out, _) = run(src, &o);
+        assert!(
+            out.contains("add_library(g host.cpp $<$<BOOL:${GPU}>:k.hip> \"$<$<BOOL:${GPU}>:src/a.hip;k.hip>\")\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("MATCHES \"(^|[:,])(([A-Za-z]:)?[^:,<>]*\\\\.(hip|cu))>*$\")"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &o).0, out);
+    }
+
+    /// A file that compiles no CUDA code (a host program linking `CUDA::cudart`, S2) gets
+    /// `find_package(hip)` and its libraries alone: no compiler check, GPU_TARGETS,
+    /// `hip::device` or code appended for HIP sources.
+    #[test]
+    fn host_only_files_get_find_package_hip_alone() {
+        let src = "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nfind_package(CUDAToolkit REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE CUDA::cudart CUDA::cublas)\n";
+        let (out, _) = run(src, &opts());
+        assert_eq!(
+            out,
+            "cmake_minimum_required(VERSION 3.18)\nproject(hostonly LANGUAGES CXX)\nset(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nadd_executable(hostonly main.cpp)\ntarget_link_libraries(hostonly PRIVATE hip::host roc::hipblas)\n"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        // Optional, as CUDA was.
+        let src = "project(h LANGUAGES CXX)\nfind_package(CUDAToolkit)\nadd_executable(h main.cpp)\nif(CUDAToolkit_FOUND)\n  target_link_libraries(h CUDA::cublas)\nendif()\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.starts_with("project(h LANGUAGES CXX)\nset(GPU_TARGETS \"gfx90a;gfx1100\" CACHE STRING \"AMD GPU targets to compile for\")\nfind_package(hip QUIET)\nif(hip_FOUND)\n  find_package(hipblas REQUIRED)\nendif()\nadd_executable(h main.cpp)\nif(hip_FOUND)\n"),
+            "{out}"
+        );
+        assert!(!out.contains("_hipport"), "{out}");
+        // A .cu source, a CUDA language or CUDA flags keep the whole block.
+        for extra in [
+            "add_library(k k.cu)\n",
+            "set(CMAKE_CUDA_FLAGS -O3)\n",
+            "enable_language(CUDA)\n",
+            "add_subdirectory(sub)\n",
+        ] {
+            let (out, _) = run(&format!("{src}{extra}"), &opts());
+            assert!(
+                out.contains("link_libraries(hip::device)"),
+                "{extra}: {out}"
+            );
+        }
     }
 }

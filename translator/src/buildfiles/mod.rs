@@ -1,6 +1,6 @@
 //! Build files: setup.py (PyTorch `CUDAExtension`), CMake, Makefiles and Visual Studio projects
 //! (`vcxproj`: what the HIP SDK's layout establishes is rewritten, the CUDA build is reported),
-//! ported to hipcc; the
+//! ported to hipcc (Meson builds' CUDA is reported, not converted); the
 //! nvcc flags that other Python files hand to PyTorch's JIT builds; and the CUDA those files
 //! hand to `load_inline` as Python strings ([`translate_inline_sources`], a pass of its own
 //! that the driver runs beside [`translate_build`] on Python files).
@@ -19,6 +19,7 @@ mod flags;
 mod inline;
 mod make;
 mod make_rdc;
+mod meson;
 mod py_strings;
 mod setup_py;
 mod text;
@@ -45,6 +46,8 @@ pub enum BuildKind {
     /// A Visual Studio project (`*.vcxproj`) or its `*.vcxproj.filters`.
     #[serde(rename = "vcxproj")]
     VisualStudio,
+    /// A Meson build (`meson.build`): its CUDA is reported, not converted.
+    Meson,
     /// Any other Python file: only its nvcc flag lists change (`extra_cuda_cflags` of
     /// `torch.utils.cpp_extension.load`/`load_inline`, `'nvcc'` lists), as in setup.py, and
     /// in a JIT build the names of renamed sources (the strings `load_inline` compiles are
@@ -67,6 +70,7 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         "setup.py" => Some(BuildKind::SetupPy),
         "CMakeLists.txt" => Some(BuildKind::CMake),
         "Makefile" | "makefile" | "GNUmakefile" => Some(BuildKind::Makefile),
+        "meson.build" => Some(BuildKind::Meson),
         _ if name.ends_with(".cmake") => Some(BuildKind::CMake),
         _ if name.ends_with(".mk") => Some(BuildKind::Makefile),
         _ if is_vs_project(name) => Some(BuildKind::VisualStudio),
@@ -194,6 +198,7 @@ pub fn translate_build(
             let filters = file.to_ascii_lowercase().ends_with(".filters");
             vcxproj::translate(&s, &mut sink, opts, filters)
         }
+        BuildKind::Meson => meson::translate(&s, &mut sink, opts),
     }
     if !opts.moved_dirs.is_empty() && builds {
         moved_include_dirs(kind, &s, &mut sink, opts);
@@ -215,6 +220,7 @@ fn each_include_dir(kind: BuildKind, s: &str, add: &mut dyn FnMut(&str, Option<u
         BuildKind::CMake => cmake::include_dirs(s, add),
         BuildKind::Makefile => make::include_dirs(s, add),
         BuildKind::VisualStudio => vcxproj::include_dirs(s, add),
+        BuildKind::Meson => {}
     }
 }
 
@@ -545,7 +551,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   hiprand, cufft -> hipfft, cusparse -> hipsparse, cusolver -> hipsolver, cudnn -> MIOpen,\n\
                   nccl -> rccl, nvToolsExt -> roctx64. cudart is dropped because hipcc links the HIP\n\
                   runtime (libamdhip64) itself; where a Makefile links with the host compiler instead\n\
-                  ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host.\n\
+                  ($(CXX), g++), -lcudart becomes -lamdhip64. In CMake CUDA::cudart becomes hip::host, and\n\
+                  CUDA::nvrtc hip::host before HIP 6.0 (libamdhip64 holds hipRTC) and hiprtc::hiprtc\n\
+                  (find_package(hiprtc)) from 6.0 on, where hipRTC is libhiprtc (HIP 7.0 removed it from\n\
+                  libamdhip64); find_library() of a CUDA library looks for the HIP one, and NVIDIA's CCCL\n\
+                  becomes rocThrust and hipCUB (roc::rocthrust, hip::hipcub).\n\
                   A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
                   $(addprefix -l,$(LIBS)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
                   the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
@@ -583,7 +593,11 @@ pub const DIAGS: &[DiagInfo] = &[
         severity: Severity::Note,
         summary: "CMake CUDA language replaced: HIP sources compile as CXX with hipcc",
         explain: "The translated CMake project drops the CUDA language, finds the `hip` package and links\n\
-                  every target with hip::device, and marks the HIP sources LANGUAGE CXX. Configure it with\n\
+                  every target with hip::device, and marks the HIP sources LANGUAGE CXX (also a source\n\
+                  named inside a generator expression, $<$<BOOL:X>:k.cu>). A file that compiles no CUDA\n\
+                  code (no CUDA language, .cu source or CUDA flags: a host program linking CUDA::cudart,\n\
+                  in a file that adds no subdirectory) gets GPU_TARGETS and find_package(hip) with its\n\
+                  libraries alone. Configure the project with\n\
                   hipcc as the C++ compiler: cmake -DCMAKE_CXX_COMPILER=hipcc. The AMD targets come from\n\
                   GPU_TARGETS (override with -DGPU_TARGETS=gfx90a). CMake's own HIP language is not used\n\
                   because it needs <rocm>/lib/cmake/hip-lang, which Debian's HIP packages do not provide.\n\
@@ -618,7 +632,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   A setup.py or JIT build that looks for nvcc (shutil.which('nvcc'), subprocess.call(['nvcc']),\n\
                   os.system('nvcc --version')) finds none on a ROCm machine, so what the probe gates (a\n\
                   load() of the extension) is skipped there without a word: test torch.version.hip (ROCm\n\
-                  PyTorch builds with hipcc, from torch.utils.cpp_extension.ROCM_HOME) instead.",
+                  PyTorch builds with hipcc, from torch.utils.cpp_extension.ROCM_HOME) instead.\n\
+                  Meson builds (meson.build) are not converted: each use of Meson's cuda language, of\n\
+                  dependency('cuda'), of cuda_args and of Meson's CUDA module is reported with what\n\
+                  replaces it (hipcc as the C++ compiler, dependency('hip', method: 'cmake') and the HIP\n\
+                  libraries' packages, the flags in hipcc's spelling in cpp_args).",
     },
     DiagInfo {
         id: "B009",
