@@ -3169,6 +3169,16 @@ mod tests {
     }
 
     #[test]
+    fn removing_the_last_flags_of_a_line_leaves_no_trailing_blank() {
+        let src = "from torch.utils.cpp_extension import load\n\
+                   m = load(name=\"m\", sources=[\"k.cu\"], extra_cuda_cflags=[\n    \
+                   \"-std=c++17\", \"-res-usage\", \"--maxrregcount 60\",\n    \"-O3\"])\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert!(out.contains("    \"-std=c++17\",\n    \"-O3\"])"), "{out}");
+        assert!(out.lines().all(|l| l == l.trim_end()), "{out}");
+    }
+
+    #[test]
     fn a_file_name_built_in_an_f_string_follows_the_renamed_sources() {
         // pytorch_scatter/sparse/cluster: `osp.join(dir, 'cuda', f'{name}_cuda.cu')`.
         let mut o = renamed_options(&[

@@ -431,7 +431,7 @@ pub(crate) fn apply_mapped(
             s
         };
         let s = if style == Style::PyList {
-            comma_before_last(src, s, e)
+            blanks_before_line_end(src, comma_before_last(src, s, e), e)
         } else {
             s
         };
@@ -486,6 +486,31 @@ fn stray_closers(src: &str, at: usize, end: usize) -> bool {
         .filter(|c| matches!(c, b')' | b'}'))
         .count()
         > depth
+}
+
+/// The start of a list removal `s..e` that ends its line (the last elements of a line, `'a',
+/// 'b', 'c',` without `'b'` and `'c'`), moved back over the blanks before it: kept, they would
+/// end the line (`git apply` warns of trailing whitespace). Other removals keep their start.
+fn blanks_before_line_end(src: &str, s: usize, e: usize) -> usize {
+    let b = src.as_bytes();
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let mut after = e;
+    while after < b.len() && blank(b[after]) {
+        after += 1;
+    }
+    if !matches!(b.get(after), None | Some(b'\n' | b'\r')) {
+        return s;
+    }
+    let mut k = s;
+    while k > 0 && blank(b[k - 1]) {
+        k -= 1;
+    }
+    // A removal that empties its line keeps the line's indentation to the line end, as before.
+    if k == 0 || b[k - 1] == b'\n' {
+        s
+    } else {
+        k
+    }
 }
 
 /// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
