@@ -68,7 +68,14 @@ variable starting from or bounded by `warpSize`, with no width of 32): its first
 lanes 32-63, which do not run the branch. `threadIdx.x % 32 == 0` as the condition of a `?:` \
 that only reads a value (no call, no write) into a variable the function never shuffles is a \
 warning: on a 64-lane wavefront lanes 0 and 32 both read it, a superset of lane 0, which is \
-harmless when every reader gets the same value and later code takes it from one lane.
+harmless when every reader gets the same value and later code takes it from one lane. \
+In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group takes \
+(`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
+`threadIdx.y == 0` in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
+or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
+mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
+function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
+threads and are not reported.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

@@ -124,6 +124,18 @@ pub(super) fn is_warp_op(name: &str) -> bool {
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
+    drop_right_findings(a);
+    // After the drops, which would take these H001 warnings too.
+    if a.origin.is_none()
+        && !a.row_launches.is_empty()
+        && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0)
+    {
+        row_kernel_halves(a);
+    }
+}
+
+/// The drops of [`finish`].
+fn drop_right_findings(a: &mut Analyzer) {
     if a.origin.is_some() || !a.out.iter().any(|d| d.id == "H001") {
         return;
     }
@@ -575,7 +587,7 @@ fn half_branches<'t>(
     range: std::ops::Range<usize>,
     segment_fns: &[&str],
 ) {
-    let mut found: Vec<Node<'t>> = Vec::new();
+    let mut found: Vec<(Node<'t>, bool)> = Vec::new();
     walk_subtree(body, |n| {
         if n.kind_name() == "if_statement" {
             let cond = n.field(FIELDS.condition).and_then(|c| {
@@ -595,24 +607,119 @@ fn half_branches<'t>(
                     ) && c.1.ends_with("_sync")
                         || segment_fns.contains(&c.1) && calls_sync(a, c.1)
                 });
-                if syncs && first_32_test(a, cond, range.start) {
-                    found.push(cond);
+                if syncs && first_32_test(a, cond, range.clone()) {
+                    found.push((cond, false));
+                }
+                // `if (row >= rows) return;` in a kernel whose blocks have rows of 32 threads:
+                // a row that leaves leaves half a 64-lane wavefront to the `_sync` shuffles after.
+                let leaves = then.kind_name() == "return_statement"
+                    || then.kind_name() == "compound_statement"
+                        && then.named_child_count() == 1
+                        && then
+                            .named_child(0)
+                            .is_some_and(|c| c.kind_name() == "return_statement");
+                if leaves && row_kernel(a, &range) && names_row(a, cond) {
+                    let from = a.calls.partition_point(|c| c.0 < n.end_byte());
+                    let later = a.calls[from..]
+                        .iter()
+                        .take_while(|c| c.0 < range.end)
+                        .any(|c| {
+                            c.2.is_some() && c.1.ends_with("_sync")
+                                || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                        });
+                    if later {
+                        found.push((cond, true));
+                    }
                 }
             }
         }
         Visit::Descend
     });
-    for cond in found {
+    for (cond, leaves) in found {
+        // Asked once per kernel with rows, and again where H001 found segment code.
+        if !a.first("half-wavefront", cond.start_byte()) {
+            continue;
+        }
         let text = a.text(cond).to_string();
+        let message = if leaves {
+            format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles whose mask names the whole wavefront: HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap")
+        } else {
+            format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, but the `_sync` shuffles it runs name the whole wavefront: HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap")
+        };
         a.report(
             &super::catalog::WARP_SIZE_32,
             Severity::Warning,
             cond,
-            format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, but the `_sync` shuffles it runs name the whole wavefront: HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap"),
-            Some("pass `__activemask()` as the mask of those shuffles, or let every warp run them".into()),
+            message,
+            Some(
+                "pass `__activemask()` as the mask of those shuffles, or let every warp run them"
+                    .into(),
+            ),
             vec![],
         );
     }
+}
+
+/// [`half_branches`] for the kernels launched with rows of 32 threads, whatever H001 found:
+/// there one row is half a 64-lane wavefront (`if (threadIdx.y == 0)`, a row's early return).
+fn row_kernel_halves(a: &mut Analyzer) {
+    let defs: Vec<(&str, std::ops::Range<usize>, Node)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| {
+            let name = a.function_name(f.node)?;
+            let body = f.node.field(FIELDS.body)?;
+            Some((name, f.node.byte_range(), body))
+        })
+        .collect();
+    let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
+    for (name, _, _) in &defs {
+        reach_of(a, name, &defs, &mut memo, 0);
+    }
+    let segment_fns: Vec<&str> = memo
+        .iter()
+        .filter(|(_, r)| matches!(r, Reach::Segments | Reach::XorSegments))
+        .map(|(n, _)| *n)
+        .collect();
+    for (name, range, body) in &defs {
+        if a.row_launches.iter().any(|(k, _, _)| k == name) {
+            half_branches(a, *body, range.clone(), &segment_fns);
+        }
+    }
+}
+
+/// Whether the function at `range` is a kernel the file launches with blocks 32 threads wide
+/// and several rows.
+fn row_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
+    a.funcs
+        .iter()
+        .find(|f| f.node.byte_range() == *range)
+        .and_then(|f| a.function_name(f.node))
+        .is_some_and(|name| a.row_launches.iter().any(|(k, _, _)| k == name))
+}
+
+/// Whether condition `cond` reads the row of a 2-D block: `threadIdx.y`, or a variable set
+/// from it (`int row = blockIdx.x * blockDim.y + threadIdx.y;`).
+fn names_row(a: &Analyzer, cond: Node) -> bool {
+    if a.text(cond).contains("threadIdx.y") {
+        return true;
+    }
+    let mut found = false;
+    walk_subtree(cond, |x| {
+        if x.kind_name() == "identifier" {
+            let init = a
+                .lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .map(|i| a.text(i).contains("threadIdx.y"));
+            if init == Some(true) {
+                found = true;
+                return Visit::Stop;
+            }
+        }
+        Visit::Descend
+    });
+    found
 }
 
 /// Whether segment function `name` itself calls a `_sync` warp operation.
@@ -630,9 +737,26 @@ fn calls_sync(a: &Analyzer, name: &str) -> bool {
         })
 }
 
+/// Whether `e` (parentheses aside) computes a warp index of 32-lane warps from the thread
+/// index: `threadIdx.x >> 5` or `threadIdx.x / 32` (or of a sum that names it).
+fn warp_index_of_32(a: &Analyzer, e: Node) -> bool {
+    let e = unparen(e);
+    e.kind_name() == "binary_expression"
+        && a.text(e).contains("threadIdx")
+        && matches!(
+            (
+                e.field(FIELDS.operator).map(|o| a.text(o)),
+                e.field(FIELDS.right).and_then(|r| a.eval(r)),
+            ),
+            (Some(">>"), Some(5)) | (Some("/"), Some(32))
+        )
+}
+
 /// `warp == 0` (a warp index of 32-lane warps: a variable named for warps, or one set to
-/// `threadIdx.x >> 5` or `/ 32`) or `threadIdx.x < 32`.
-fn first_32_test(a: &Analyzer, cond: Node, scope: usize) -> bool {
+/// `threadIdx.x >> 5` or `/ 32`, or that expression itself), `threadIdx.x < 32`, or
+/// `threadIdx.y == 0` in a kernel launched with rows of 32 threads.
+fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> bool {
+    let scope = range.start;
     if cond.kind_name() != "binary_expression" {
         return false;
     }
@@ -651,6 +775,12 @@ fn first_32_test(a: &Analyzer, cond: Node, scope: usize) -> bool {
                 (Some(0), _) => r,
                 _ => return false,
             };
+            if warp_index_of_32(a, var) {
+                return true;
+            }
+            if a.text(var).replace(' ', "") == "threadIdx.y" {
+                return row_kernel(a, &range);
+            }
             if var.kind_name() != "identifier" {
                 return false;
             }
@@ -663,14 +793,7 @@ fn first_32_test(a: &Analyzer, cond: Node, scope: usize) -> bool {
             else {
                 return false;
             };
-            a.text(init).contains("threadIdx")
-                && matches!(
-                    (
-                        init.field(FIELDS.operator).map(|o| a.text(o)),
-                        init.field(FIELDS.right).and_then(|r| a.eval(r)),
-                    ),
-                    (Some(">>"), Some(5)) | (Some("/"), Some(32))
-                )
+            warp_index_of_32(a, init)
         }
         _ => false,
     }

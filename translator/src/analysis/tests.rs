@@ -782,6 +782,63 @@ fn h001_spares_32s_that_count_the_threads_of_32_wide_tiles() {
 }
 
 #[test]
+fn h001_half_wavefront_sync_masks_in_every_spelling_of_one_32_lane_group() {
+    let sum = "__device__ float warp_sum(float v) {\n\
+               for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o, 32);\n\
+               return v;\n}\n";
+    let block = |test: &str| {
+        format!(
+            "{sum}__global__ void k(const float* x, float* out) {{\n\
+             __shared__ float part[8];\n\
+             float v = warp_sum(x[threadIdx.x]);\n\
+             if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;\n\
+             __syncthreads();\n\
+             if ({test}) {{ v = warp_sum(part[threadIdx.x % 8]); if (threadIdx.x == 0) *out = v; }}\n\
+             }}\n"
+        )
+    };
+    let rows = |body: &str| {
+        format!(
+            "{sum}__global__ void k(const float* x, float* out, int n) {{\n{body}}}\n\
+             void go(const float* x, float* o, int n) {{ k<<<n, dim3(32, 8)>>>(x, o, n); }}\n"
+        )
+    };
+    let halves = |src: &str, hip: Version| {
+        run_with(src, hip, false)
+            .into_iter()
+            .filter(|d| {
+                d.id == "H001"
+                    && (d.message.starts_with("only lanes 0-31") || d.message.starts_with("where"))
+            })
+            .count()
+    };
+    let cases = [
+        block("threadIdx.x / 32 == 0"),
+        block("(threadIdx.x >> 5) == 0"),
+        block("threadIdx.x < 32"),
+        rows(
+            "float v = warp_sum(x[threadIdx.y * 32 + threadIdx.x]);\n\
+              if (threadIdx.y == 0) { v = warp_sum(v); if (threadIdx.x == 0) *out = v; }\n",
+        ),
+        rows(
+            "int row = blockIdx.x * blockDim.y + threadIdx.y;\n\
+              if (row >= n) return;\n\
+              float v = warp_sum(x[row * 32 + threadIdx.x]);\n\
+              if (threadIdx.x == 0) out[row] = v;\n",
+        ),
+    ];
+    for src in &cases {
+        assert_eq!(halves(src, Version::new(6, 2, 0)), 1, "{src}");
+        // Before 6.2 the port has no `_sync` builtins and no mask check.
+        assert_eq!(halves(src, Version::new(6, 1, 0)), 0, "{src}");
+    }
+    // Whole wavefronts take the branch (or leave): nothing to say.
+    assert_eq!(halves(&block("threadIdx.x < 64"), Version::new(6, 2, 0)), 0);
+    let one_row = cases[4].replace("dim3(32, 8)", "256");
+    assert_eq!(halves(&one_row, Version::new(6, 2, 0)), 0);
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
