@@ -643,7 +643,24 @@ fn side_of(cond: &[u8], names: &[(String, Side)]) -> Option<Side> {
         return side_of(inner, names);
     }
     if has_top_level_word(t, b"or") {
-        return None;
+        // `os.getenv("CUDA_VERSION") or torch.version.cuda` (AutoAWQ): an environment variable a
+        // user sets to force the build, beside one exact test, is that test's side.
+        let parts = split_top_level(t, b"or");
+        let env = |c: &[u8]| {
+            let c = unwrap_parens(c);
+            [&b"os.getenv("[..], b"os.environ.get(", b"os.environ["]
+                .iter()
+                .any(|p| c.starts_with(p))
+        };
+        let sides: Vec<Option<Side>> = parts
+            .iter()
+            .filter(|c| !env(c))
+            .map(|c| side_of(c, names))
+            .collect();
+        return match sides[..] {
+            [Some(side)] if parts.len() > 1 => Some(side),
+            _ => None,
+        };
     }
     if has_top_level_word(t, b"and") {
         // `torch.version.hip is not None and ROCM_HOME is not None`: what every ROCm build that
@@ -1187,6 +1204,9 @@ if os.getenv('FAST'):\n    define_macros.append(('FAST', None))\n";
         );
         // A test in a string or a comment decides nothing.
         assert!(spans("s = 'if torch.version.hip:'\n# if not torch.version.hip:\nif x:\n    y = 1\nelse:\n    z = 2\n").is_empty());
+        // An environment variable that forces the build, beside the exact test (AutoAWQ).
+        let src = "CUDA_VERSION = os.getenv('CUDA_VERSION', None) or torch.version.cuda\nif CUDA_VERSION:\n    a = 1\nMIXED = os.getenv('X') or torch.version.cuda or other\nif MIXED:\n    b = 2\n";
+        assert_eq!(spans(src), [("a = 1".to_string(), 2)]);
     }
 
     fn ids(src: &str) -> Vec<(String, usize, Severity)> {
