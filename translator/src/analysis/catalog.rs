@@ -75,7 +75,8 @@ In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group tak
 or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
-threads and are not reported.
+threads and are not reported, nor is a constant of a host function used there only to shape \
+launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows are.
 
 Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

@@ -2504,7 +2504,9 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         // `constexpr int hw_warp_size = 64;` on the ROCm side, as a `#define` would be.
         wave64_constant(a, n, value, a.text(name));
     }
-    if let Some(msg) = warp_size_constant(a.text(name), v).filter(|_| !wave_size_tested(a, n)) {
+    if let Some(msg) = warp_size_constant(a.text(name), v)
+        .filter(|_| !wave_size_tested(a, n) && !only_block_shape(a, n, a.text(name)))
+    {
         let help = if a.text(name) == "warpSize" {
             // `constexpr int warpSize = 32;`: the file's own, hiding HIP's.
             "this `warpSize` is the code's own and hides HIP's (64 on CDNA): rename it, use HIP's `warpSize` where the code means the wavefront, and pass a width of 32 to shuffles meant for 32-lane segments"
@@ -2520,6 +2522,40 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// Whether constant `name`, declared at `decl` in a host function, is used there only to shape
+/// launches (`dim3 block(warp_size, 128 / warp_size)`, `k<<<g, warp_size>>>`): its 32 is then the
+/// width of a block's rows, which the kernel's own code decides (H048 reads the launch), not a
+/// lane count on the device.
+fn only_block_shape(a: &Analyzer, decl: Node, name: &str) -> bool {
+    let Some(f) = a.func_at(decl.start_byte()).filter(|f| !f.device) else {
+        return false;
+    };
+    let Some(body) = f.node.field(FIELDS.body) else {
+        return false;
+    };
+    let text = a.text(body).as_bytes();
+    let declared_at = decl.start_byte() - body.start_byte();
+    let mut uses = crate::lexer::whole_words(text, name)
+        .filter(|&at| !(declared_at..declared_at + name.len() + 1).contains(&at))
+        .peekable();
+    uses.peek().is_some()
+        && uses.all(|at| {
+            // The statement around the use, back to the previous `;`, `{` or `}`.
+            let start = text[..at]
+                .iter()
+                .rposition(|b| matches!(b, b';' | b'{' | b'}'))
+                .map_or(0, |p| p + 1);
+            let stmt = &text[start..at];
+            memchr::memmem::find(stmt, b"dim3").is_some()
+                || memchr::memmem::find(stmt, b"<<<").is_some()
+                    && memchr::memmem::find(
+                        &stmt[memchr::memmem::rfind(stmt, b"<<<").unwrap_or(0)..],
+                        b">>>",
+                    )
+                    .is_none()
+        })
 }
 
 fn define(a: &mut Analyzer, n: Node) {

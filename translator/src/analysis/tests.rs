@@ -839,6 +839,31 @@ fn h001_half_wavefront_sync_masks_in_every_spelling_of_one_32_lane_group() {
 }
 
 #[test]
+fn h001_spares_a_host_constant_that_only_shapes_launches() {
+    let src = |launch: &str| {
+        format!(
+            "__global__ void k(float* x, int w) {{\n\
+             float v = x[threadIdx.y * 32 + threadIdx.x];\n\
+             for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o, 32);\n\
+             x[threadIdx.y * 32 + threadIdx.x] = v + w;\n}}\n\
+             void go(float* x) {{\n\
+             constexpr int warp_size = 32;\n{launch}\n}}\n"
+        )
+    };
+    let h001 = |s: &str| run(s).iter().filter(|d| d.id == "H001").count();
+    // The block's row width: the kernel's own shuffles decide, and they stay in rows.
+    assert_eq!(
+        h001(&src(
+            "dim3 block(warp_size, 128 / warp_size);\nk<<<1, block>>>(x, 0);"
+        )),
+        0
+    );
+    assert_eq!(h001(&src("k<<<1, warp_size>>>(x, 0);")), 0);
+    // Passed to the kernel as a value, it is a lane count there: reported as before.
+    assert_eq!(h001(&src("k<<<1, 64>>>(x, warp_size);")), 1);
+}
+
+#[test]
 fn h004_fixes_keep_masks_64_bit_and_leave_clz_to_a_human() {
     let src = kernel(
         "int lane = threadIdx.x % warpSize;\n\
