@@ -2623,6 +2623,64 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Leaves the branches hipcc skips under a directive that names HIP or ROCm (the `#else` of
+    /// `#if defined(__HIPCC__)`, `#ifndef USE_ROCM` in a ROCm build) as they are: the author's
+    /// own CUDA code in a file already ported, which renamed would break the CUDA build and
+    /// change nothing for HIP. Reports there are notes that say hipcc skips the branch.
+    fn leave_cuda_arms(&mut self, tree: &Tree) {
+        let src = self.src;
+        if memchr::memmem::find(src, b"HIP").is_none()
+            && memchr::memmem::find(src, b"ROCM").is_none()
+        {
+            return;
+        }
+        let view = crate::analysis::HipccView::new(
+            src,
+            tree.root_node(),
+            &self.opts.defines,
+            self.opts.hip_version,
+        );
+        let mut memo: HashMap<usize, bool> = HashMap::new();
+        let mut cuda_arm = |offset: usize| {
+            let Some(skip) = view.skips(src, tree.root_node(), offset) else {
+                return false;
+            };
+            *memo.entry(skip.directive).or_insert_with(|| {
+                let t = skip.text.to_ascii_lowercase();
+                t.contains("hip") || t.contains("rocm")
+            })
+        };
+        // Inserted text (the runtime include) is placed by its own rules; renames go, and
+        // leave the counts: one per family and line (a call rewritten whole is several edits).
+        let mut dropped: Vec<(usize, String)> = Vec::new();
+        self.edits.retain(|e| {
+            let keep = e.start == e.end && !e.text.is_empty() || !cuda_arm(e.start);
+            if !keep {
+                dropped.push((e.start, e.rule.clone()));
+            }
+            keep
+        });
+        let mut counted: HashSet<(usize, String)> = HashSet::new();
+        for (at, rule) in dropped {
+            let family = match rule.strip_prefix("call:").and_then(|n| self.db.lookup(n)) {
+                Some(m) => m.family.as_str().to_string(),
+                // The warp builtins' own rewrites (`warp-sync`, `warp-mask-64`).
+                None if rule.starts_with("warp-") => Family::Device.as_str().to_string(),
+                None => rule,
+            };
+            let line = memchr::memchr_iter(b'\n', &src[..at]).count();
+            if !counted.insert((line, family.clone())) {
+                continue;
+            }
+            if let Some(n) = self.renames.get_mut(&family) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.renames.remove(&family);
+                }
+            }
+        }
+    }
+
     /// In a file that tests `USE_ROCM` without a build that decides it (no `-D`/`-U`, no
     /// PyTorch include, as in a project header such as vLLM's cuda_compat.h), an error or
     /// warning on a line hipcc would skip with `USE_ROCM` defined says so in its help: PyTorch's
@@ -3162,6 +3220,7 @@ fn translate_tree_at(
     w.finish_call_sites();
     w.add_runtime_include(tree);
     w.soften_in_skipped_branches(tree);
+    w.leave_cuda_arms(tree);
     w.duplicate_case_labels(tree);
     let parse_errors = parse::error_lines(tree, src);
     // The bodies chosen by `#if` whose arms the analysis read on their own.

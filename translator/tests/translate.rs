@@ -1977,3 +1977,28 @@ fn a_condition_that_names_both_compilers_is_left_as_it_is() {
     );
     assert!(out.starts_with("#if defined(__HIPCC__)\n"), "{out}");
 }
+
+#[test]
+fn the_cuda_arm_of_a_hip_guard_is_left_as_written() {
+    // An already ported header: its CUDA arm is for nvcc, which has no HIP headers.
+    let src = "#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)\n#include <hip/hip_runtime.h>\n#else\n#include <cuda_runtime.h>\n#endif\n\
+               template <typename T>\n__device__ T xor_shfl(T v, int m) {\n\
+               #if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)\n  return __shfl_xor(v, m, warpSize);\n#else\n  return __shfl_xor_sync(0xffffffff, v, m, warpSize);\n#endif\n}\n";
+    for hip in [
+        hip52(),
+        Options {
+            hip_version: Version::new(6, 2, 0),
+            ..hip52()
+        },
+    ] {
+        let r = translate_source(src.as_bytes(), "shfl.cuh", &hip).unwrap();
+        assert_eq!(String::from_utf8(r.output).unwrap(), src);
+        assert!(r.renames.is_empty(), "{:?}", r.renames);
+    }
+    // A branch hipcc skips for another reason (an architecture test) is still ported.
+    let (out, _) = tr(
+        "__global__ void k(float* x) {\n#if __CUDA_ARCH__ >= 800\n  x[0] = __shfl_xor_sync(0xffffffff, x[0], 1);\n#endif\n}\n",
+        &hip52(),
+    );
+    assert!(out.contains("__shfl_xor(x[0], 1)"), "{out}");
+}
