@@ -496,16 +496,7 @@ fn segments(a: &mut Analyzer) {
         .filter(|d| d.id == "H001")
         .map(|d| d.offset)
         .collect();
-    let defs: Vec<(&str, std::ops::Range<usize>, Node)> = a
-        .funcs
-        .iter()
-        .filter(|f| f.device)
-        .filter_map(|f| {
-            let name = a.function_name(f.node)?;
-            let body = f.node.field(FIELDS.body)?;
-            Some((name, f.node.byte_range(), body))
-        })
-        .collect();
+    let defs = device_defs(a);
     // Only functions holding a finding are classified (with what they call).
     let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
     let mut graph: Option<CallGraph> = None;
@@ -663,16 +654,7 @@ fn half_branches<'t>(
 /// [`half_branches`] for the kernels launched with rows of 32 threads, whatever H001 found:
 /// there one row is half a 64-lane wavefront (`if (threadIdx.y == 0)`, a row's early return).
 fn row_kernel_halves(a: &mut Analyzer) {
-    let defs: Vec<(&str, std::ops::Range<usize>, Node)> = a
-        .funcs
-        .iter()
-        .filter(|f| f.device)
-        .filter_map(|f| {
-            let name = a.function_name(f.node)?;
-            let body = f.node.field(FIELDS.body)?;
-            Some((name, f.node.byte_range(), body))
-        })
-        .collect();
+    let defs = device_defs(a);
     let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
     for (name, _, _) in &defs {
         reach_of(a, name, &defs, &mut memo, 0);
@@ -816,6 +798,19 @@ struct CallGraph {
 }
 
 type Defs<'a, 't> = [(&'a str, std::ops::Range<usize>, Node<'t>)];
+
+/// The device functions of the file with a body: name, range and body.
+fn device_defs<'a, 't>(a: &Analyzer<'a, 't>) -> Vec<(&'a str, std::ops::Range<usize>, Node<'t>)> {
+    a.funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| {
+            let name = a.function_name(f.node)?;
+            let body = f.node.field(FIELDS.body)?;
+            Some((name, f.node.byte_range(), body))
+        })
+        .collect()
+}
 
 impl CallGraph {
     fn new(a: &Analyzer, defs: &Defs) -> CallGraph {
@@ -972,16 +967,7 @@ fn reach_of<'a>(
 /// wavefront (with what it calls): segment code that reads the wavefront's size, itself or in
 /// what it calls, counts as wavefront code (a caller elsewhere cannot tell the two apart).
 pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
-    let defs: Vec<(&str, std::ops::Range<usize>, Node)> = a
-        .funcs
-        .iter()
-        .filter(|f| f.device)
-        .filter_map(|f| {
-            let name = a.function_name(f.node)?;
-            let body = f.node.field(FIELDS.body)?;
-            Some((name, f.node.byte_range(), body))
-        })
-        .collect();
+    let defs = device_defs(a);
     let mut memo = std::collections::HashMap::new();
     let mut out: Vec<super::HeaderFunction> = Vec::new();
     for (name, range, _) in &defs {
