@@ -2629,9 +2629,7 @@ impl<'a> Walk<'a> {
     /// change nothing for HIP. Reports there are notes that say hipcc skips the branch.
     fn leave_cuda_arms(&mut self, tree: &Tree) {
         let src = self.src;
-        if memchr::memmem::find(src, b"HIP").is_none()
-            && memchr::memmem::find(src, b"ROCM").is_none()
-        {
+        if self.edits.is_empty() || !hip_guarded(src) {
             return;
         }
         let view = crate::analysis::HipccView::new(
@@ -3481,6 +3479,22 @@ fn condition_names(src: &[u8], at: usize, new: &str) -> bool {
     crate::lexer::whole_words(&src[start..end], new)
         .next()
         .is_some()
+}
+
+/// Whether an `#if`/`#ifdef`/`#ifndef`/`#elif` line of `src` names HIP or ROCm (any case).
+fn hip_guarded(src: &[u8]) -> bool {
+    memchr::memchr_iter(b'#', src).any(|at| {
+        let line = memchr::memrchr(b'\n', &src[..at]).map_or(0, |l| l + 1);
+        if !src[line..at].iter().all(|b| matches!(b, b' ' | b'\t')) {
+            return false;
+        }
+        let end = memchr::memchr(b'\n', &src[at..]).map_or(src.len(), |e| at + e);
+        let rest = src[at + 1..end].trim_ascii_start();
+        let conditional = rest.starts_with(b"if") || rest.starts_with(b"el");
+        conditional
+            && (rest.windows(3).any(|w| w.eq_ignore_ascii_case(b"hip"))
+                || rest.windows(4).any(|w| w.eq_ignore_ascii_case(b"rocm")))
+    })
 }
 
 fn in_hip_branch(n: Node, src: &[u8]) -> bool {

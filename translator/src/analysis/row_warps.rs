@@ -129,6 +129,9 @@ pub(super) fn finish(a: &mut Analyzer) {
     if a.origin.is_none()
         && !a.row_launches.is_empty()
         && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0)
+        && a.calls
+            .iter()
+            .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
     {
         row_kernel_halves(a);
     }
