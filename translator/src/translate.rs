@@ -470,6 +470,9 @@ struct Walk<'a> {
     /// __int_as_float(0x7f800000)` without math_constants.h): where the target HIP lacks the
     /// name, the project's macro serves hipcc as it is, so the name stays, unreported.
     defined_here: HashSet<String>,
+    /// CUDA names this file `#define`s anywhere: in a branch hipcc skips, a report on one is
+    /// about the project's own macro, not a CUDA API.
+    defined_anywhere: HashSet<String>,
     /// Function templates this file declares: a thread index passed to one deduces HIP's
     /// coordinate type, not `unsigned`.
     templates: HashSet<String>,
@@ -658,6 +661,7 @@ impl<'a> Walk<'a> {
             own_function_names: HashSet::new(),
             own_types: HashSet::new(),
             defined_here: HashSet::new(),
+            defined_anywhere: HashSet::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
             call_sites: Vec::new(),
@@ -2287,6 +2291,7 @@ impl<'a> Walk<'a> {
                                 if defined_whatever_the_build(n, text, self.src) {
                                     self.defined_here.insert(text.to_string());
                                 }
+                                self.defined_anywhere.insert(text.to_string());
                                 defined_cuda_names.push(name.start_byte());
                             }
                         }
@@ -2592,6 +2597,7 @@ impl<'a> Walk<'a> {
             WARP_SYNC_MASK.id,
         ];
         let view = std::cell::OnceCell::new();
+        let mut dropped: Vec<usize> = Vec::new();
         for i in 0..self.diags.len() {
             let d = &self.diags[i];
             // A call form left for a human in a macro body (T013) matters no more there.
@@ -2620,6 +2626,19 @@ impl<'a> Walk<'a> {
             d.help = Some(
                 "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),
             );
+            // The project's own macro under a CUDA name (`#define CUDART_INF_BF16 ...` in an
+            // `#if __CUDA_ARCH__ >= 800`), where hipcc never looks: nothing to say.
+            let own = d
+                .message
+                .strip_prefix('`')
+                .and_then(|m| m.split_once('`'))
+                .is_some_and(|(name, _)| self.defined_anywhere.contains(name));
+            if own {
+                dropped.push(i);
+            }
+        }
+        for i in dropped.into_iter().rev() {
+            self.diags.remove(i);
         }
     }
 

@@ -2002,3 +2002,24 @@ fn the_cuda_arm_of_a_hip_guard_is_left_as_written() {
     );
     assert!(out.contains("__shfl_xor(x[0], 1)"), "{out}");
 }
+
+#[test]
+fn a_macro_the_file_defines_in_a_branch_hipcc_skips_gets_no_note() {
+    let src = "#include <cuda_bf16.h>\n#if __CUDA_ARCH__ >= 800\n#ifndef CUDART_INF_BF16\n#define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7F80U)\n#endif\n#endif\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert!(
+        r.diagnostics
+            .iter()
+            .all(|d| !d.message.contains("CUDART_INF_BF16")),
+        "{:?}",
+        r.diagnostics
+    );
+    // What the macro's body calls is still a name HIP 5.2 lacks, noted as before.
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.id == "T002" && d.message.starts_with("`__ushort_as_bfloat16`")),
+        "{:?}",
+        r.diagnostics
+    );
+}
