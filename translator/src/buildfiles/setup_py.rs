@@ -2151,10 +2151,8 @@ fn expr_path(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<ReadPa
     joined(elem, paths, depth + 1).map(|p| (p, None))
 }
 
-/// `os.path.join(dir, a, b)` (the whole element) whose parts after the first are paths
-/// [`expr_path`] reads; the first part is read too, and where it cannot be, it is the
-/// directory (as in [`join_literals`]).
-fn joined(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
+/// The argument ranges of the `join(...)` call that is the whole element (its `)` ends it).
+fn join_args(elem: &[Tok]) -> Option<Vec<std::ops::Range<usize>>> {
     if !matches!(elem.last(), Some(Tok::Punct { ch: ')', .. })) {
         return None;
     }
@@ -2163,9 +2161,14 @@ fn joined(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
             && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
     })?;
     let args = list_elements(elem, open);
-    if args.last().map(|r| r.end) != Some(elem.len() - 1) {
-        return None;
-    }
+    (args.last().map(|r| r.end) == Some(elem.len() - 1)).then_some(args)
+}
+
+/// `os.path.join(dir, a, b)` (the whole element) whose parts after the first are paths
+/// [`expr_path`] reads; the first part is read too, and where it cannot be, it is the
+/// directory (as in [`join_literals`]).
+fn joined(elem: &[Tok], paths: &PathVariables, depth: usize) -> Option<String> {
+    let args = join_args(elem)?;
     let mut parts = Vec::new();
     for (n, r) in args.into_iter().enumerate() {
         match expr_path(&elem[r], paths, depth) {
@@ -2328,18 +2331,7 @@ fn element_path(elem: &[Tok]) -> Option<(String, Option<usize>)> {
 /// expression (the directory), each with the offset of its text; `None` when a later part is no
 /// plain literal.
 fn join_literals(elem: &[Tok]) -> Option<Vec<(&str, usize)>> {
-    if !matches!(elem.last(), Some(Tok::Punct { ch: ')', .. })) {
-        return None;
-    }
-    // `join(` whose `)` ends the element.
-    let open = elem.iter().enumerate().position(|(j, t)| {
-        matches!(t, Tok::Punct { ch: '(', .. })
-            && matches!(elem.get(j.wrapping_sub(1)), Some(Tok::Ident { text, .. }) if text == "join")
-    })?;
-    let args = list_elements(elem, open);
-    if args.last().map(|r| r.end) != Some(elem.len() - 1) {
-        return None;
-    }
+    let args = join_args(elem)?;
     let parts: Vec<Option<(&str, usize)>> = args
         .into_iter()
         .map(|r| match &elem[r] {
