@@ -280,6 +280,68 @@ fn lane_math_of_a_kernel_that_reduces_segments_with_a_header_function_is_segment
     assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
 }
 
+/// A kernel for blocks of 32 x N threads that reduces each 32-thread row through a shuffle
+/// wrapper from a header (FlashInfer's `math::shfl_xor_sync(x, delta)` shape); `FROM` is
+/// the first lane distance, and the file launches it with rows.
+const WRAPPED: &str = "#include \"wrap.cuh\"\n\
+__global__ void rms(const float* x, float* y, unsigned d) {\n\
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;\n\
+  constexpr unsigned warp_size = 32;\n\
+  const unsigned tid = tx + ty * warp_size;\n\
+  __shared__ float part[8];\n\
+  float s = 0.f;\n\
+  for (unsigned i = tid; i < d; i += blockDim.y * warp_size) s += x[i] * x[i];\n\
+  for (unsigned o = FROM; o > 0; o /= 2) s += math::shfl_xor_sync(s, o);\n\
+  part[ty] = s;\n\
+  __syncthreads();\n\
+  if (ty == 0) {\n\
+    s = tx < blockDim.y ? part[tx] : 0.f;\n\
+    for (unsigned o = FROM; o > 0; o /= 2) s += math::shfl_xor_sync(s, o);\n\
+    if (tx == 0) y[blockIdx.x] = s;\n\
+  }\n\
+}\n\
+void launch(const float* x, float* y, unsigned d, int n) {\n\
+  rms<<<n, dim3(32, 4)>>>(x, y, d);\n\
+}\n";
+
+/// The wrapper: an xor shuffle without a width, by the distance its caller passes.
+const WRAP: &str = "#pragma once\n\
+namespace math {\n\
+__forceinline__ __device__ float shfl_xor_sync(float x, int delta) {\n\
+  return __shfl_xor_sync(0xffffffff, x, delta);\n\
+}\n\
+}\n";
+
+#[test]
+fn xor_shuffles_through_a_header_wrapper_by_distances_below_32_are_segment_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "wrap.cuh", WRAP);
+    // Distances 16 to 1 never leave a 32-lane half: each row sums its own lanes on a 64-lane
+    // wavefront, and `ty * warp_size` is a row's start. Only HIP 6.2's mask check is left: the
+    // first row alone runs the shuffles of `if (ty == 0)` with a full mask (line 12).
+    write(root, "k.cu", &WRAPPED.replace("FROM", "warp_size / 2"));
+    assert_eq!(h001(&config(root), "k.cu"), [12]);
+    // The wrapper in the file agrees.
+    let one = WRAPPED.replace("FROM", "warp_size / 2").replace(
+        "#include \"wrap.cuh\"\n",
+        &WRAP.replace("#pragma once\n", ""),
+    );
+    write(root, "one.cu", &one);
+    assert_eq!(h001(&config(root), "one.cu"), [16]);
+    // From 32, the first shuffle adds two rows together: the constant is the warp's size.
+    write(root, "k.cu", &WRAPPED.replace("FROM", "warp_size"));
+    assert_eq!(h001(&config(root), "k.cu"), [4]);
+    // A wrapper that passes a width of its own is no xor wrapper of the caller's distance.
+    write(
+        root,
+        "wrap.cuh",
+        &WRAP.replace("x, delta)", "x, delta, warpSize)"),
+    );
+    write(root, "k.cu", &WRAPPED.replace("FROM", "warp_size / 2"));
+    assert_eq!(h001(&config(root), "k.cu"), [4]);
+}
+
 #[test]
 fn a_cached_rerun_sees_a_header_function_change_from_segments_to_the_wavefront() {
     let dir = tempfile::tempdir().unwrap();

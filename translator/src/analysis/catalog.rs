@@ -37,7 +37,8 @@ dropped in functions whose shuffles (and those of the functions they call) all s
 segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
 `WARP_SHFL_*` wrappers), and xor shuffles whose lane \
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
-the lane's half of a 64-lane wavefront, and `__shfl_up`/`__shfl_down` by less than 32 whose \
+the lane's half of a 64-lane wavefront, also through a function that passes its parameter on as \
+such a shuffle's distance (`shfl_xor_sync(x, delta)` in a project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
@@ -71,7 +72,7 @@ warning: on a 64-lane wavefront lanes 0 and 32 both read it, a superset of lane 
 harmless when every reader gets the same value and later code takes it from one lane. \
 In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group takes \
 (`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
-`threadIdx.y == 0` in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
+`threadIdx.y == 0`, or a variable that holds it, in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
 or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \

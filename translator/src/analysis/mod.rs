@@ -206,6 +206,21 @@ pub struct HeaderFunction {
     pub name: String,
     /// How it treats a 64-lane wavefront.
     pub reach: SegmentReach,
+    /// Whether it only hands a parameter on as the lane distance of xor shuffles, so that a
+    /// call's wavefront depends on the distance the caller passes.
+    pub xor_wrapper: Option<XorWrapper>,
+}
+
+/// A device function whose warp-level work is xor shuffles without a width, each by the lane
+/// distance one of its parameters holds (`shfl_xor(float x, int delta) { return
+/// __shfl_xor_sync(~0u, x, delta); }`): a call keeps to 32-lane halves where the distance it
+/// passes is below 32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct XorWrapper {
+    /// The position of the parameter that holds the distance.
+    pub param: usize,
+    /// Whether the shuffles are `_sync` ones (HIP 6.2's mask check applies).
+    pub sync: bool,
 }
 
 /// What the project headers a file includes tell its analysis (found by
@@ -1792,7 +1807,7 @@ fn macro_expression(root: Node) -> Option<Node> {
 }
 
 /// The name identifier of a declarator, whether it goes through a pointer, and array sizes.
-fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
+pub(super) fn declarator_name(d: Node) -> (Option<Node>, bool, Vec<Option<Node>>) {
     let mut n = d;
     let mut pointer = false;
     let mut dims = Vec::new();

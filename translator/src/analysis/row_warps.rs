@@ -493,6 +493,7 @@ enum Reach {
 /// `threadIdx.x / 32`, `% 32` and a reduction from 16 name a segment, and HIP's width argument
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
+    wrapped_xors(a);
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -598,7 +599,7 @@ fn half_branches<'t>(
                     matches!(
                         c.2,
                         Some(Lanes::Width32 | Lanes::SmallXor | Lanes::GuardedShift)
-                    ) && c.1.ends_with("_sync")
+                    ) && (c.1.ends_with("_sync") || calls_sync(a, c.1))
                         || segment_fns.contains(&c.1) && calls_sync(a, c.1)
                 });
                 if syncs && first_32_test(a, cond, range.clone()) {
@@ -618,7 +619,7 @@ fn half_branches<'t>(
                         .iter()
                         .take_while(|c| c.0 < range.end)
                         .any(|c| {
-                            c.2.is_some() && c.1.ends_with("_sync")
+                            c.2.is_some() && (c.1.ends_with("_sync") || calls_sync(a, c.1))
                                 || segment_fns.contains(&c.1) && calls_sync(a, c.1)
                         });
                     if later {
@@ -707,19 +708,139 @@ fn names_row(a: &Analyzer, cond: Node) -> bool {
     found
 }
 
-/// Whether segment function `name` itself calls a `_sync` warp operation.
-fn calls_sync(a: &Analyzer, name: &str) -> bool {
-    a.funcs
-        .iter()
-        .filter(|f| f.device && a.function_name(f.node) == Some(name))
-        .any(|f| {
-            let r = f.node.byte_range();
-            let from = a.calls.partition_point(|c| c.0 < r.start);
-            a.calls[from..]
-                .iter()
-                .take_while(|c| c.0 < r.end)
-                .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
+/// The parameter of function `def` that every warp operation in it takes as its lane distance,
+/// where it is an xor wrapper (see [`super::XorWrapper`]).
+pub(super) fn xor_wrapper(a: &Analyzer, def: Node) -> Option<super::XorWrapper> {
+    let range = def.byte_range();
+    let from = a.calls.partition_point(|c| c.0 < range.start);
+    let mut ops = 0;
+    for c in a.calls[from..].iter().take_while(|c| c.0 < range.end) {
+        match c.2 {
+            Some(Lanes::Wavefront) if matches!(c.1, "__shfl_xor" | "__shfl_xor_sync") => ops += 1,
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    if ops == 0 {
+        return None;
+    }
+    // The parameters' names, in order.
+    let mut d = def.field(FIELDS.declarator);
+    while let Some(n) = d.filter(|n| n.kind_name() != "function_declarator") {
+        d = n.field(FIELDS.declarator);
+    }
+    let params: Vec<Option<&str>> = crate::parse::named_children(d?.field(FIELDS.parameters)?)
+        .filter(|p| p.kind_name() != "comment")
+        .map(|p| {
+            p.field(FIELDS.declarator)
+                .and_then(|d| super::declarator_name(d).0)
+                .map(|n| a.text(n))
         })
+        .collect();
+    let mut found: Option<super::XorWrapper> = None;
+    let mut agree = true;
+    walk_subtree(def.field(FIELDS.body)?, |n| {
+        if !agree || n.kind_name() != "call_expression" {
+            return Visit::Descend;
+        }
+        let name = super::rules::callee(a, n);
+        if !matches!(name, Some("__shfl_xor" | "__shfl_xor_sync")) {
+            return Visit::Descend;
+        }
+        let sync = name == Some("__shfl_xor_sync");
+        let argv = super::rules::args(n);
+        let param = (argv.len() == 2 + usize::from(sync))
+            .then(|| unparen(argv[1 + usize::from(sync)]))
+            .filter(|o| o.kind_name() == "identifier")
+            .and_then(|o| params.iter().position(|p| *p == Some(a.text(o))));
+        match (param, found) {
+            (Some(param), None) => found = Some(super::XorWrapper { param, sync }),
+            (Some(param), Some(w)) if w.param == param && w.sync == sync => {}
+            _ => agree = false,
+        }
+        Visit::Skip
+    });
+    found.filter(|_| agree)
+}
+
+/// Marks the calls of xor wrappers (see [`super::XorWrapper`]) of the file or its headers that
+/// pass a lane distance below 32 as the small xor shuffles they are, so that a kernel reducing
+/// 32-lane rows through FlashInfer's `math::shfl_xor_sync(x, offset)` reads as the same
+/// kernel calling `__shfl_xor_sync` itself.
+fn wrapped_xors(a: &mut Analyzer) {
+    let defs = device_defs(a);
+    let mut wrappers: std::collections::HashMap<&str, Option<super::XorWrapper>> =
+        std::collections::HashMap::new();
+    let mut small: Vec<usize> = Vec::new();
+    for (i, &(at, callee, segment)) in a.calls.iter().enumerate() {
+        if segment.is_some() {
+            continue;
+        }
+        let Some((_, _, body)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let wrapper = *wrappers.entry(callee).or_insert_with(|| {
+            let own: Vec<Option<super::XorWrapper>> = defs
+                .iter()
+                .filter(|(n, _, _)| *n == callee)
+                .map(|(_, _, b)| b.parent().and_then(|def| xor_wrapper(a, def)))
+                .collect();
+            match own.split_first() {
+                Some((first, rest)) => first.filter(|w| rest.iter().all(|r| *r == Some(*w))),
+                None => a
+                    .header_functions()
+                    .iter()
+                    .find(|f| f.name == callee)
+                    .and_then(|f| f.xor_wrapper),
+            }
+        });
+        let Some(w) = wrapper else { continue };
+        let Some(call) = call_at(*body, at) else {
+            continue;
+        };
+        if super::rules::args(call)
+            .get(w.param)
+            .is_some_and(|d| below_32(a, call, *d))
+        {
+            small.push(i);
+        }
+    }
+    for i in small {
+        a.calls[i].2 = Some(Lanes::SmallXor);
+    }
+}
+
+/// The call expression that starts at byte `at` inside `body`.
+fn call_at(body: Node, at: usize) -> Option<Node> {
+    let mut n = body.descendant_for_byte_range(at, at + 1)?;
+    loop {
+        if n.kind_name() == "call_expression" && n.start_byte() == at {
+            return Some(n);
+        }
+        if n.start_byte() < at || n.id() == body.id() {
+            return None;
+        }
+        n = n.parent()?;
+    }
+}
+
+/// Whether segment function `name` itself calls a `_sync` warp operation (or is a header's
+/// xor wrapper of a `_sync` shuffle).
+fn calls_sync(a: &Analyzer, name: &str) -> bool {
+    a.header_functions()
+        .iter()
+        .any(|f| f.name == name && f.xor_wrapper.is_some_and(|w| w.sync))
+        || a.funcs
+            .iter()
+            .filter(|f| f.device && a.function_name(f.node) == Some(name))
+            .any(|f| {
+                let r = f.node.byte_range();
+                let from = a.calls.partition_point(|c| c.0 < r.start);
+                a.calls[from..]
+                    .iter()
+                    .take_while(|c| c.0 < r.end)
+                    .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
+            })
 }
 
 /// Whether `e` (parentheses aside) computes a warp index of 32-lane warps from the thread
@@ -774,11 +895,14 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
                 .lookup(name, var.start_byte())
                 .filter(|d| d.decl.start_byte() >= scope)
                 .and_then(|d| d.init)
-                .filter(|i| i.kind_name() == "binary_expression")
             else {
                 return false;
             };
-            warp_index_of_32(a, init)
+            // `ty == 0` where `ty = threadIdx.y`: the first row of a kernel with rows.
+            if a.text(init).replace(' ', "") == "threadIdx.y" {
+                return row_kernel(a, &range);
+            }
+            init.kind_name() == "binary_expression" && warp_index_of_32(a, init)
         }
         _ => false,
     }
@@ -973,7 +1097,7 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
     let defs = device_defs(a);
     let mut memo = std::collections::HashMap::new();
     let mut out: Vec<super::HeaderFunction> = Vec::new();
-    for (name, range, _) in &defs {
+    for (name, range, body) in &defs {
         let reach = match reach_of(a, name, &defs, &mut memo, 0) {
             Reach::None => continue,
             Reach::Wavefront => SegmentReach::Wavefront,
@@ -988,12 +1112,20 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
                 }
             }
         };
-        // Overloads and definitions in branches: the widest of them counts.
+        let wrapper = body.parent().and_then(|def| xor_wrapper(a, def));
+        // Overloads and definitions in branches: the widest of them counts, and a wrapper only
+        // where all of them are the same wrapper.
         match out.iter_mut().find(|f| f.name == *name) {
-            Some(f) => f.reach = f.reach.max(reach),
+            Some(f) => {
+                f.reach = f.reach.max(reach);
+                if f.xor_wrapper != wrapper {
+                    f.xor_wrapper = None;
+                }
+            }
             None => out.push(super::HeaderFunction {
                 name: name.to_string(),
                 reach,
+                xor_wrapper: wrapper,
             }),
         }
     }
