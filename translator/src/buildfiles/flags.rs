@@ -1241,7 +1241,14 @@ fn map_one(
         // nvcc-only switches hipcc 5.2.3 stops on (`unsupported option`): PTX annotation,
         // MSVC's environment (Windows), the extra vectorization pass (clang vectorizes at -O3).
         | "--source-in-ptx" | "-src-in-ptx" | "--use-local-env" | "-use-local-env"
-        | "--extra-device-vectorization" | "-extra-device-vectorization" => {
+        | "--extra-device-vectorization" | "-extra-device-vectorization"
+        // Diagnostics' form, nvcc's own warnings, and the host compiler's hand-off: clang
+        // 15 stops on each (`unsupported option`).
+        | "--display-error-number" | "-err-no" | "--no-display-error-number" | "-no-err-no"
+        | "--restrict" | "-restrict" | "--Wreorder" | "--Wno-deprecated-declarations"
+        | "--Wext-lambda-captures-this" | "-Wext-lambda-captures-this"
+        | "--forward-unknown-to-host-compiler" | "-forward-unknown-to-host-compiler"
+        | "--forward-unknown-to-host-linker" | "-forward-unknown-to-host-linker" => {
             note(m, i, B_FLAG_DROPPED, format!("nvcc flag `{strip}` dropped"), Some("hipcc has no such option and does not need it"));
             drop_words(m, i, 1);
             return 1;
@@ -1259,6 +1266,7 @@ fn map_one(
             return 1;
         }
         "-xcuda" => Some(("-xhip", B_FLAG_MAPPED, Some("hipcc treats `-x cuda` as CUDA and looks for a CUDA installation"))),
+        "--disable-warnings" | "-disable-warnings" => Some(("-w", B_FLAG_MAPPED, None)),
         _ => None,
     };
     if let Some((to, info, help)) = simple {
@@ -1674,8 +1682,85 @@ fn map_one(
             format!("nvcc flag `{strip}` has no hipcc counterpart and was left in place"),
             Some("remove it or replace it by hand; hipcc rejects it"),
         );
+    } else if ctx == Context::Nvcc && unknown_long_option(strip) {
+        note(
+            m,
+            i,
+            B_FLAG_UNMAPPED,
+            format!("nvcc flag `{strip}` is not one hipport knows; it was left in place"),
+            Some("hipcc stops on a long option clang does not know (`unsupported option`): remove it or replace it by hand"),
+        );
     }
     1
+}
+
+/// Whether `flag` is a long option (`--name` or `--name=value`) that clang, hipcc's driver,
+/// does not take: every nvcc option hipport knows is handled before this is asked, so one of
+/// these in an nvcc list is nvcc's own or a typo, and hipcc stops on it.
+fn unknown_long_option(flag: &str) -> bool {
+    /// Long options of clang's driver a build's flags may hold (their `=` forms too).
+    const CLANG: &[&str] = &[
+        "analyze",
+        "assemble",
+        "compile",
+        "config",
+        "debug",
+        "define-macro",
+        "dependencies",
+        "extra-warnings",
+        "gcc-toolchain",
+        "help",
+        "imacros",
+        "include-directory",
+        "language",
+        "library-directory",
+        "no-warnings",
+        "optimize",
+        "output",
+        "param",
+        "pedantic",
+        "preprocess",
+        "save-temps",
+        "shared",
+        "static",
+        "std",
+        "sysroot",
+        "target",
+        "undefine-macro",
+        "user-dependencies",
+        "verbose",
+        "version",
+    ];
+    /// Families of clang long options, by prefix.
+    const FAMILIES: &[&str] = &[
+        "cuda-",
+        "hip-",
+        "rocm-",
+        "offload",
+        "no-offload",
+        "gpu-",
+        "print-",
+        "include",
+        "amdgpu-target",
+        "write-",
+        "warn-",
+        "system-header-prefix",
+        "ld-path",
+        "rtlib",
+        "unwindlib",
+        "stdlib",
+    ];
+    let Some(name) = flag.strip_prefix("--") else {
+        return false;
+    };
+    let name = name.split_once('=').map_or(name, |(n, _)| n);
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && name.as_bytes()[0].is_ascii_alphabetic()
+        && !CLANG.contains(&name)
+        && !FAMILIES.iter().any(|f| name.starts_with(f))
 }
 
 #[cfg(test)]
@@ -2032,6 +2117,55 @@ mod tests {
         ] {
             assert!(run(kept).changes.is_empty(), "{kept:?}");
         }
+    }
+
+    /// K-i: nvcc's diagnostic and hand-off options go; a long option neither nvcc's known
+    /// ones nor clang's is reported where it stays (hipcc stops on it), clang's are kept.
+    #[test]
+    fn unknown_long_options_in_nvcc_lists_are_reported() {
+        let words = [
+            "--display-error-number",
+            "--restrict",
+            "--forward-unknown-to-host-compiler",
+            "--Wreorder",
+            "-O3",
+        ];
+        assert_eq!(left(&words), "-O3");
+        assert_eq!(left(&["--disable-warnings"]), "-w");
+        for unknown in ["--frobnicate", "--dopt=on", "--device-w"] {
+            let m = run(&["-O3", unknown]);
+            assert!(m.changes.is_empty(), "{unknown}");
+            assert_eq!(
+                m.notes
+                    .iter()
+                    .map(|n| (n.word, n.info.id))
+                    .collect::<Vec<_>>(),
+                [(1, B_FLAG_UNMAPPED.id)],
+                "{unknown}"
+            );
+            assert!(m.notes[0].message.contains(unknown), "{unknown}");
+        }
+        for clang in [
+            "--std=c++17",
+            "--verbose",
+            "--save-temps",
+            "--offload-arch=gfx90a",
+            "--rocm-path=/opt/rocm",
+            "--hip-link",
+            "--gpu-max-threads-per-block=256",
+            "--param=inline-unit-growth=50",
+        ] {
+            assert!(run(&[clang]).notes.is_empty(), "{clang}");
+        }
+        // Outside a list known to be nvcc's, long options are not judged.
+        let mut done = false;
+        let any = map_words(
+            &["--frobnicate"],
+            &super::super::BuildOptions::default(),
+            Context::Any,
+            &mut done,
+        );
+        assert!(any.notes.is_empty());
     }
 
     /// L-e: clang's CUDA mode flags become hipcc's: `-x hip`, the AMD targets, and no CUDA
