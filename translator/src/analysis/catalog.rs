@@ -37,8 +37,9 @@ dropped in functions whose shuffles (and those of the functions they call) all s
 segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
 `WARP_SHFL_*` wrappers), and xor shuffles whose lane \
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
-the lane's half of a 64-lane wavefront, also through a function that passes its parameter on as \
-such a shuffle's distance (`shfl_xor_sync(x, delta)` in a project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
+the lane's half of a 64-lane wavefront, also through a function that passes its parameters on as \
+a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_sync(x, delta)` in a \
+project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \

@@ -206,19 +206,23 @@ pub struct HeaderFunction {
     pub name: String,
     /// How it treats a 64-lane wavefront.
     pub reach: SegmentReach,
-    /// Whether it only hands a parameter on as the lane distance of xor shuffles, so that a
-    /// call's wavefront depends on the distance the caller passes.
-    pub xor_wrapper: Option<XorWrapper>,
+    /// Whether it only hands parameters on as the width or lane distance of its shuffles, so
+    /// that a call's wavefront depends on what the caller passes.
+    pub shuffle_wrapper: Option<ShuffleWrapper>,
 }
 
-/// A device function whose warp-level work is xor shuffles without a width, each by the lane
-/// distance one of its parameters holds (`shfl_xor(float x, int delta) { return
-/// __shfl_xor_sync(~0u, x, delta); }`): a call keeps to 32-lane halves where the distance it
-/// passes is below 32.
+/// A device function whose warp-level work is shuffles that take their width, or (xor shuffles
+/// without a width) their lane distance, from its parameters: `shfl_xor(float x, int delta) {
+/// return __shfl_xor_sync(~0u, x, delta); }` (FlashInfer), `SHFL_XOR(T v, int m, int width =
+/// warpSize)` (PyTorch-Encoding). A call keeps to 32-lane segments where it passes a width of 32
+/// or less, or an xor distance below 32 to a wrapper without a width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct XorWrapper {
-    /// The position of the parameter that holds the distance.
-    pub param: usize,
+pub struct ShuffleWrapper {
+    /// The position of the parameter that holds the width, if the shuffles take one.
+    pub width: Option<usize>,
+    /// The position of the parameter that holds the lane distance of xor shuffles without a
+    /// width.
+    pub xor_distance: Option<usize>,
     /// Whether the shuffles are `_sync` ones (HIP 6.2's mask check applies).
     pub sync: bool,
 }

@@ -493,7 +493,7 @@ enum Reach {
 /// `threadIdx.x / 32`, `% 32` and a reduction from 16 name a segment, and HIP's width argument
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
-    wrapped_xors(a);
+    wrapped_shuffles(a);
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -529,6 +529,8 @@ fn segments(a: &mut Analyzer) {
     // A constant defined outside functions (`#define WARP_SIZE 32`) that the file's device
     // functions name, all of them working on segments, is a segment's size.
     let mut constants: Vec<usize> = Vec::new();
+    // The functions that name such a constant (segment code all of them).
+    let mut segment_users: Vec<std::ops::Range<usize>> = Vec::new();
     for d in shared.out.iter().filter(|d| d.id == "H001") {
         if defs.iter().any(|(_, r, _)| r.contains(&d.offset)) {
             continue;
@@ -549,6 +551,7 @@ fn segments(a: &mut Analyzer) {
             .collect();
         if !users.is_empty() && users.iter().all(|(u, r)| is_segment_code(u, r)) {
             constants.push(d.offset);
+            segment_users.extend(users.into_iter().map(|(_, r)| r));
         }
     }
     if !segmented.is_empty() || !constants.is_empty() {
@@ -565,7 +568,10 @@ fn segments(a: &mut Analyzer) {
             .filter(|(_, r)| matches!(r, Reach::Segments | Reach::XorSegments))
             .map(|(n, _)| *n)
             .collect();
-        for (_, range, body) in defs.iter().filter(|(_, r, _)| segmented.contains(r)) {
+        for (_, range, body) in defs
+            .iter()
+            .filter(|(_, r, _)| segmented.contains(r) || segment_users.contains(r))
+        {
             half_branches(a, *body, range.clone(), &segment_fns);
         }
     }
@@ -708,22 +714,11 @@ fn names_row(a: &Analyzer, cond: Node) -> bool {
     found
 }
 
-/// The parameter of function `def` that every warp operation in it takes as its lane distance,
-/// where it is an xor wrapper (see [`super::XorWrapper`]).
-pub(super) fn xor_wrapper(a: &Analyzer, def: Node) -> Option<super::XorWrapper> {
+/// How function `def` hands its parameters on to its shuffles, where it is a shuffle wrapper
+/// (see [`super::ShuffleWrapper`]). Shuffles in branches hipcc skips do not count.
+pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleWrapper> {
     let range = def.byte_range();
-    let from = a.calls.partition_point(|c| c.0 < range.start);
-    let mut ops = 0;
-    for c in a.calls[from..].iter().take_while(|c| c.0 < range.end) {
-        match c.2 {
-            Some(Lanes::Wavefront) if matches!(c.1, "__shfl_xor" | "__shfl_xor_sync") => ops += 1,
-            Some(_) => return None,
-            None => {}
-        }
-    }
-    if ops == 0 {
-        return None;
-    }
+    let body = def.field(FIELDS.body)?;
     // The parameters' names, in order.
     let mut d = def.field(FIELDS.declarator);
     while let Some(n) = d.filter(|n| n.kind_name() != "function_declarator") {
@@ -737,41 +732,55 @@ pub(super) fn xor_wrapper(a: &Analyzer, def: Node) -> Option<super::XorWrapper> 
                 .map(|n| a.text(n))
         })
         .collect();
-    let mut found: Option<super::XorWrapper> = None;
-    let mut agree = true;
-    walk_subtree(def.field(FIELDS.body)?, |n| {
-        if !agree || n.kind_name() != "call_expression" {
-            return Visit::Descend;
+    let param = |n: Node| {
+        let n = unparen(n);
+        (n.kind_name() == "identifier")
+            .then(|| params.iter().position(|p| *p == Some(a.text(n))))
+            .flatten()
+    };
+    let from = a.calls.partition_point(|c| c.0 < range.start);
+    let mut found: Option<super::ShuffleWrapper> = None;
+    for &(at, name, segment) in a.calls[from..].iter().take_while(|c| c.0 < range.end) {
+        match segment {
+            None => continue,
+            Some(Lanes::Wavefront) if name.starts_with("__shfl") => {}
+            Some(_) => return None,
         }
-        let name = super::rules::callee(a, n);
-        if !matches!(name, Some("__shfl_xor" | "__shfl_xor_sync")) {
-            return Visit::Descend;
+        let sync = name.ends_with("_sync");
+        let call = call_at(body, at)?;
+        let argv = super::rules::args(call);
+        let lane = argv.get(1 + usize::from(sync)).copied();
+        let this = match argv.get(2 + usize::from(sync)) {
+            Some(w) => super::ShuffleWrapper {
+                width: Some(param(*w)?),
+                xor_distance: None,
+                sync,
+            },
+            None if name.starts_with("__shfl_xor") => super::ShuffleWrapper {
+                width: None,
+                xor_distance: Some(param(lane?)?),
+                sync,
+            },
+            None => return None,
+        };
+        match found {
+            None => found = Some(this),
+            Some(w) if w == this => {}
+            Some(_) => return None,
         }
-        let sync = name == Some("__shfl_xor_sync");
-        let argv = super::rules::args(n);
-        let param = (argv.len() == 2 + usize::from(sync))
-            .then(|| unparen(argv[1 + usize::from(sync)]))
-            .filter(|o| o.kind_name() == "identifier")
-            .and_then(|o| params.iter().position(|p| *p == Some(a.text(o))));
-        match (param, found) {
-            (Some(param), None) => found = Some(super::XorWrapper { param, sync }),
-            (Some(param), Some(w)) if w.param == param && w.sync == sync => {}
-            _ => agree = false,
-        }
-        Visit::Skip
-    });
-    found.filter(|_| agree)
+    }
+    found
 }
 
-/// Marks the calls of xor wrappers (see [`super::XorWrapper`]) of the file or its headers that
-/// pass a lane distance below 32 as the small xor shuffles they are, so that a kernel reducing
-/// 32-lane rows through FlashInfer's `math::shfl_xor_sync(x, offset)` reads as the same
-/// kernel calling `__shfl_xor_sync` itself.
-fn wrapped_xors(a: &mut Analyzer) {
+/// Marks the calls of shuffle wrappers (see [`super::ShuffleWrapper`]) of the file or its
+/// headers that pass a width of 32 or less, or an xor distance below 32, as the segment shuffles
+/// they are, so that a kernel reducing 32-lane rows through FlashInfer's
+/// `math::shfl_xor_sync(x, offset)` reads as the same kernel calling `__shfl_xor_sync` itself.
+fn wrapped_shuffles(a: &mut Analyzer) {
     let defs = device_defs(a);
-    let mut wrappers: std::collections::HashMap<&str, Option<super::XorWrapper>> =
+    let mut wrappers: std::collections::HashMap<&str, Option<super::ShuffleWrapper>> =
         std::collections::HashMap::new();
-    let mut small: Vec<usize> = Vec::new();
+    let mut marks: Vec<(usize, Lanes)> = Vec::new();
     for (i, &(at, callee, segment)) in a.calls.iter().enumerate() {
         if segment.is_some() {
             continue;
@@ -780,10 +789,10 @@ fn wrapped_xors(a: &mut Analyzer) {
             continue;
         };
         let wrapper = *wrappers.entry(callee).or_insert_with(|| {
-            let own: Vec<Option<super::XorWrapper>> = defs
+            let own: Vec<Option<super::ShuffleWrapper>> = defs
                 .iter()
                 .filter(|(n, _, _)| *n == callee)
-                .map(|(_, _, b)| b.parent().and_then(|def| xor_wrapper(a, def)))
+                .map(|(_, _, b)| b.parent().and_then(|def| shuffle_wrapper(a, def)))
                 .collect();
             match own.split_first() {
                 Some((first, rest)) => first.filter(|w| rest.iter().all(|r| *r == Some(*w))),
@@ -791,22 +800,32 @@ fn wrapped_xors(a: &mut Analyzer) {
                     .header_functions()
                     .iter()
                     .find(|f| f.name == callee)
-                    .and_then(|f| f.xor_wrapper),
+                    .and_then(|f| f.shuffle_wrapper),
             }
         });
         let Some(w) = wrapper else { continue };
         let Some(call) = call_at(*body, at) else {
             continue;
         };
-        if super::rules::args(call)
-            .get(w.param)
-            .is_some_and(|d| below_32(a, call, *d))
-        {
-            small.push(i);
+        let argv = super::rules::args(call);
+        let lanes = match (w.width, w.xor_distance) {
+            (Some(k), _) => argv
+                .get(k)
+                .and_then(|v| a.eval(*v))
+                .is_some_and(|v| (1..=32).contains(&v))
+                .then_some(Lanes::Width32),
+            (None, Some(k)) => argv
+                .get(k)
+                .is_some_and(|d| below_32(a, call, *d))
+                .then_some(Lanes::SmallXor),
+            (None, None) => None,
+        };
+        if let Some(lanes) = lanes {
+            marks.push((i, lanes));
         }
     }
-    for i in small {
-        a.calls[i].2 = Some(Lanes::SmallXor);
+    for (i, lanes) in marks {
+        a.calls[i].2 = Some(lanes);
     }
 }
 
@@ -824,22 +843,27 @@ fn call_at(body: Node, at: usize) -> Option<Node> {
     }
 }
 
-/// Whether segment function `name` itself calls a `_sync` warp operation (or is a header's
-/// xor wrapper of a `_sync` shuffle).
+/// Whether segment function `name` itself calls a `_sync` warp operation, or a shuffle wrapper
+/// of one (in the file, two levels deep, or a header's).
 fn calls_sync(a: &Analyzer, name: &str) -> bool {
+    calls_sync_within(a, name, 0)
+}
+
+fn calls_sync_within(a: &Analyzer, name: &str, depth: usize) -> bool {
     a.header_functions()
         .iter()
-        .any(|f| f.name == name && f.xor_wrapper.is_some_and(|w| w.sync))
+        .any(|f| f.name == name && f.shuffle_wrapper.is_some_and(|w| w.sync))
         || a.funcs
             .iter()
             .filter(|f| f.device && a.function_name(f.node) == Some(name))
             .any(|f| {
                 let r = f.node.byte_range();
                 let from = a.calls.partition_point(|c| c.0 < r.start);
-                a.calls[from..]
-                    .iter()
-                    .take_while(|c| c.0 < r.end)
-                    .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
+                a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
+                    c.2.is_some()
+                        && (c.1.ends_with("_sync")
+                            || depth < 2 && c.1 != name && calls_sync_within(a, c.1, depth + 1))
+                })
             })
 }
 
@@ -950,10 +974,23 @@ impl CallGraph {
             })
             .map(|(_, r, _)| reached(a, defs, r.clone()))
             .collect();
+        // A shuffle wrapper's width parameter defaulting to `warpSize` is read only by calls
+        // that pass no width, and those reach the wavefront anyway: its body decides.
         let wave_size_fns: Vec<std::ops::Range<usize>> = defs
             .iter()
+            .filter(|(_, r, body)| {
+                let wrapper = body
+                    .parent()
+                    .and_then(|def| shuffle_wrapper(a, def))
+                    .is_some_and(|w| w.width.is_some());
+                let text = if wrapper {
+                    body.byte_range()
+                } else {
+                    r.clone()
+                };
+                names_wave_size(a, &a.src[text])
+            })
             .map(|(_, r, _)| r.clone())
-            .filter(|r| names_wave_size(a, &a.src[r.clone()]))
             .collect();
         // Blank out the functions and look again.
         let mut rest = a.src.to_vec();
@@ -1112,20 +1149,20 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
                 }
             }
         };
-        let wrapper = body.parent().and_then(|def| xor_wrapper(a, def));
+        let wrapper = body.parent().and_then(|def| shuffle_wrapper(a, def));
         // Overloads and definitions in branches: the widest of them counts, and a wrapper only
         // where all of them are the same wrapper.
         match out.iter_mut().find(|f| f.name == *name) {
             Some(f) => {
                 f.reach = f.reach.max(reach);
-                if f.xor_wrapper != wrapper {
-                    f.xor_wrapper = None;
+                if f.shuffle_wrapper != wrapper {
+                    f.shuffle_wrapper = None;
                 }
             }
             None => out.push(super::HeaderFunction {
                 name: name.to_string(),
                 reach,
-                xor_wrapper: wrapper,
+                shuffle_wrapper: wrapper,
             }),
         }
     }

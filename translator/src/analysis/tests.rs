@@ -3964,3 +3964,46 @@ fn h003_a_mask_computed_for_32_lanes_needs_more_than_a_wider_type() {
     );
     assert!(computed.fix.is_empty(), "{computed:?}");
 }
+
+/// Z-a: a shuffle wrapper whose width is a parameter (`SHFL_XOR(v, m, width = warpSize)`, as
+/// PyTorch-Encoding and inplace_abn have it), called with the file's `WARP_SIZE` of 32, reduces
+/// 32-lane segments as the shuffle written in place does; called without the width it reads
+/// the wavefront. At HIP 6.2 the block reduction's `if (threadIdx.x < WARP_SIZE)` runs the
+/// `_sync` shuffles on half the wavefront, through the wrapper or not.
+#[test]
+fn h001_shuffle_wrappers_with_a_width_parameter() {
+    let src = |call: &str| {
+        format!(
+            "constexpr int WARP_SIZE = 32;\n\
+template <typename T>\n\
+__device__ T SHFL_XOR(T v, int m, int width = warpSize) {{\n\
+  return __shfl_xor_sync(0xffffffff, v, m, width);\n\
+}}\n\
+__device__ float warpSum(float v) {{\n\
+  for (int i = 1; i < WARP_SIZE; i <<= 1) v += {call};\n\
+  return v;\n\
+}}\n\
+__global__ void k(const float* in, float* out) {{\n\
+  float s = warpSum(in[threadIdx.x]);\n\
+  __shared__ float sh[WARP_SIZE];\n\
+  if (threadIdx.x % WARP_SIZE == 0) sh[threadIdx.x / WARP_SIZE] = s;\n\
+  __syncthreads();\n\
+  if (threadIdx.x < WARP_SIZE) {{\n\
+    s = warpSum(threadIdx.x < blockDim.x / WARP_SIZE ? sh[threadIdx.x] : 0.f);\n\
+    if (threadIdx.x == 0) *out = s;\n\
+  }}\n\
+}}\n"
+        )
+    };
+    let v52 = Version::new(5, 2, 3);
+    let v62 = Version::new(6, 2, 0);
+    let wrapped = src("SHFL_XOR(v, i, WARP_SIZE)");
+    let inline = src("__shfl_xor_sync(0xffffffff, v, i, WARP_SIZE)");
+    for s in [&wrapped, &inline] {
+        assert_eq!(lines_at(s, "H001", v52), Vec::<usize>::new(), "{s}");
+        assert_eq!(lines_at(s, "H001", v62), [15], "{s}");
+    }
+    // Without the width, the wrapper's default is the wavefront: the 32s count warps.
+    let default = src("SHFL_XOR(v, i)");
+    assert!(lines_at(&default, "H001", v52).contains(&1));
+}
