@@ -1331,6 +1331,29 @@ Fix: drop the mask (`__shfl_down(val, offset)`), or, for HIP 6.2 and later, call
 form with a 64-bit mask.",
 };
 
+/// H059: device code in the strings of a file that compiles a program at run time, which
+/// hipRTC gets unported.
+pub const RTC_DEVICE_STRING: DiagInfo = DiagInfo {
+    id: "H059",
+    name: "rtc-device-string",
+    severity: Severity::Warning,
+    summary: "warp-level device code in a string that NVRTC compiles at run time reaches hipRTC unported",
+    explain: "\
+Programs that compile kernels at run time (`nvrtcCreateProgram`, `hiprtcCreateProgram` after \
+the port) often hold device code in C++ strings: a whole kernel in a raw string, or the warp \
+macros the kernel files are built with (OpenMM's `defines[\"BALLOT(var)\"] = \
+\"__ballot_sync(0xffffffff, var);\"`). hipport translates and checks the file's code, not the \
+text of its strings, so hipRTC compiles that device code as written: HIP 5.2.3 has no \
+`__ballot_sync` or `__shfl_sync` (the compilation fails at run time), later releases require \
+64-bit masks, HIP's ballot returns 64 bits (an `int` keeps half a wavefront), and 32-lane warp \
+arithmetic is wrong on CDNA's 64-lane wavefronts.
+
+hipport reports each string literal of such a file that names device code a port must look \
+at: `warpSize`, a shuffle, vote, lane mask or warp barrier, a cooperative-groups tile, or `asm` \
+(a kernel string without them, a SAXPY, compiles under hipRTC as written). Port the string by hand as a \
+`.cu` file would be ported: write the kernel text to a `.cu` file and run `hipport check` on it.",
+};
+
 /// H058: `__half_raw` / `__half2_raw` built from bits with braces, which HIP reads as a value.
 pub const HALF_RAW_INIT: DiagInfo = DiagInfo {
     id: "H058",
@@ -1434,4 +1457,5 @@ pub const DIAGS: &[DiagInfo] = &[
     SHUFFLE_MASK_AS_VALUE,
     MEMSET_PARAMS_ORDER,
     HALF_RAW_INIT,
+    RTC_DEVICE_STRING,
 ];

@@ -15,6 +15,7 @@ mod min_max;
 mod python;
 pub(crate) use python::cuda_only_spans;
 mod row_warps;
+mod rtc;
 mod rules;
 mod suppress;
 
@@ -1534,6 +1535,9 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// File-level checks after the walk.
     fn finish(&mut self) {
+        if self.origin.is_none() {
+            rtc::device_strings(self);
+        }
         rules::finish(self);
     }
 
