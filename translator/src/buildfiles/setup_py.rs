@@ -2069,7 +2069,7 @@ fn moved_constants(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ConstantUse {
     /// `join(name, ...)`, `join(here, name)`, `"{}/src".format(name)`, `f"{name}/src"`,
-    /// `name + "/src"`, `"-I" + name`.
+    /// `name + "/src"`, `"-I" + name`, `include_dirs=[name]`.
     Directory,
     /// Anything else (`name.upper()`, `Path(name)`, `print(name)`).
     Other,
@@ -2136,14 +2136,14 @@ fn constant_uses(toks: &[Tok], name: &str, assigned: usize) -> Vec<ConstantUse> 
     uses
 }
 
-/// Whether the name at token `j` is a whole argument of a `join(...)` call, or of a
-/// `str.format` call whose template puts each of its fields where a path starts or goes on,
+/// Whether the name at token `j` is a whole element of an include list (`include_dirs=[j]`), a
+/// whole argument of a `join(...)` call, or of a `str.format` call whose template puts each of its fields where a path starts or goes on,
 /// before a `/` (`"{}/src".format(j)`, `"-I{}/include".format(j)`).
 fn directory_argument(toks: &[Tok], j: usize) -> bool {
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
     let whole = j >= 1
-        && (punct(j - 1, '(') || punct(j - 1, ','))
-        && (punct(j + 1, ',') || punct(j + 1, ')'));
+        && (punct(j - 1, '(') || punct(j - 1, ',') || punct(j - 1, '['))
+        && (punct(j + 1, ',') || punct(j + 1, ')') || punct(j + 1, ']'));
     if !whole {
         return false;
     }
@@ -2155,6 +2155,10 @@ fn directory_argument(toks: &[Tok], j: usize) -> bool {
     }) else {
         return false;
     };
+    // An element of an include list (`include_dirs=[root]`) names a directory itself.
+    if names_include_list(toks, open) {
+        return true;
+    }
     if !punct(open, '(') || open == 0 {
         return false;
     }
@@ -3643,7 +3647,7 @@ mod tests {
     fn a_constant_naming_a_moved_directory_follows_it() {
         // torch-points-kernels: `ext_src_root = "cuda"` read through str.format (Z-d).
         let o = moved_cuda_options();
-        let src = "import glob, os\nbase = \"cuda\"\nkeep = 'csrc'\nSRC = glob.glob(\"{}/src/*.cu\".format(base)) + glob.glob(f\"{base}/src/*.cpp\")\nMORE = glob.glob(base + \"/src/*.cu\") + [os.path.join(base, \"src\", \"k.cu\")]\nflags = [\"-I{}/include\".format(base), \"-I\" + keep]\nnames = [os.path.join(keep, f) for f in ['x.cpp']]\n";
+        let src = "import glob, os\nbase = \"cuda\"\nkeep = 'csrc'\nSRC = glob.glob(\"{}/src/*.cu\".format(base)) + glob.glob(f\"{base}/src/*.cpp\")\nMORE = glob.glob(base + \"/src/*.cu\") + [os.path.join(base, \"src\", \"k.cu\")]\nflags = [\"-I{}/include\".format(base), \"-I\" + keep]\nsetup(include_dirs=[base, os.path.join(base, 'include')])\nnames = [os.path.join(keep, f) for f in ['x.cpp']]\n";
         let (out, diags) = run(src, &o);
         assert!(
             out.contains("base = \"hip\"\nkeep = 'csrc'\n")
