@@ -1069,6 +1069,10 @@ fn renamed_extensions(src: &str, toks: &[Tok], sink: &mut Sink, exts: &BTreeMap<
         let Some(names) = names.filter(|n| !n.is_empty()) else {
             continue;
         };
+        // `(".cu")` is a string in parentheses: a tuple has a comma.
+        if punct(open, '(') && elems.len() == 1 && !punct(elems[0].end, ',') {
+            continue;
+        }
         for r in &elems {
             in_lists[r.start] = true;
         }
@@ -3693,11 +3697,11 @@ mod tests {
     fn extension_lists_and_tests_follow_renamed_extensions() {
         // inplace_abn's `find_sources`: `path.splitext` tested against `[".cpp", ".cu"]` (Z-f).
         let o = renamed_options(&[("ext/src/k.cu", "ext/src/k.hip")]);
-        let src = "exts = [\".cpp\", \".cu\"]\nif name.endswith(('.cc', '.cu')): pass\nif name.endswith(\".cu\"): pass\nkinds = {\".cu\", \".cuh\"}\nboth = [\".cu\", \".hip\"]\nif ext == \".cu\": pass\nobj = name.replace(\".cu\", \".o\")\n";
+        let src = "exts = [\".cpp\", \".cu\"]\nif name.endswith(('.cc', '.cu')): pass\nif name.endswith(\".cu\"): pass\nkinds = {\".cu\", \".cuh\"}\nsuffix = (\".cu\")\nboth = [\".cu\", \".hip\"]\nif ext == \".cu\": pass\nobj = name.replace(\".cu\", \".o\")\n";
         let (out, diags) = run(src, &o);
         assert_eq!(
             out,
-            "exts = [\".cpp\", \".cu\", \".hip\"]\nif name.endswith(('.cc', '.cu', '.hip')): pass\nif name.endswith((\".cu\", \".hip\")): pass\nkinds = {\".cu\", \".hip\", \".cuh\"}\nboth = [\".cu\", \".hip\"]\nif ext == \".cu\": pass\nobj = name.replace(\".cu\", \".o\")\n"
+            "exts = [\".cpp\", \".cu\", \".hip\"]\nif name.endswith(('.cc', '.cu', '.hip')): pass\nif name.endswith((\".cu\", \".hip\")): pass\nkinds = {\".cu\", \".hip\", \".cuh\"}\nsuffix = (\".cu\")\nboth = [\".cu\", \".hip\"]\nif ext == \".cu\": pass\nobj = name.replace(\".cu\", \".o\")\n"
         );
         let found: Vec<(usize, crate::diag::Severity)> = diags
             .iter()
@@ -3707,7 +3711,7 @@ mod tests {
         use crate::diag::Severity::{Note, Warning};
         assert_eq!(
             found,
-            [(1, Note), (2, Note), (3, Note), (4, Note), (6, Warning)],
+            [(1, Note), (2, Note), (3, Note), (4, Note), (7, Warning)],
             "{diags:#?}"
         );
         let (twice, _) = run(&out, &o);
