@@ -138,6 +138,43 @@ enum Format {
     Sarif,
 }
 
+/// The target library of each CUDA library, shared by `convert` and `check` so that `check`
+/// reports what a port to the roc* libraries reports (F4).
+#[derive(Args, Debug)]
+struct LibArgs {
+    /// cuBLAS target library.
+    #[arg(long, value_enum, default_value = "hipblas")]
+    blas: Blas,
+    /// cuSPARSE target library.
+    #[arg(long, value_enum, default_value = "hipsparse")]
+    sparse: Sparse,
+    /// cuRAND target library.
+    #[arg(long, value_enum, default_value = "hiprand")]
+    rand: Rand,
+    /// cuSOLVER target library.
+    #[arg(long, value_enum, default_value = "hipsolver")]
+    solver: Solver,
+    /// cuFFT target library.
+    #[arg(long, value_enum, default_value = "hipfft")]
+    fft: Fft,
+    /// cuDNN target library (hipDNN is obsolete, so MIOpen is the only choice).
+    #[arg(long, value_enum, default_value = "miopen")]
+    dnn: Dnn,
+}
+
+impl LibArgs {
+    /// Sets each library's choice: the hip* wrapper (default) or the roc* library.
+    fn apply(&self, libs: &mut hipport::translate::Choices) {
+        let lib = |roc: bool| if roc { Lib::Roc } else { Lib::Hip };
+        libs.blas = lib(matches!(self.blas, Blas::Rocblas));
+        libs.sparse = lib(matches!(self.sparse, Sparse::Rocsparse));
+        libs.rand = lib(matches!(self.rand, Rand::Rocrand));
+        libs.solver = lib(matches!(self.solver, Solver::Rocsolver));
+        libs.fft = lib(matches!(self.fft, Fft::Rocfft));
+        let Dnn::Miopen = self.dnn;
+    }
+}
+
 #[derive(Args, Debug)]
 struct CheckArgs {
     /// Input files or directories.
@@ -176,6 +213,8 @@ struct CheckArgs {
     /// Extra rule files, applied over the built-in rules and any hipport.toml.
     #[arg(long = "rules", value_name = "FILE")]
     rule_files: Vec<PathBuf>,
+    #[command(flatten)]
+    libs: LibArgs,
 }
 
 #[derive(Args, Debug)]
@@ -247,24 +286,8 @@ struct ConvertArgs {
     /// Extensions to translate, comma-separated (default: cu,cuh,cpp,cc,cxx,c,h,hpp,hxx,inl).
     #[arg(long, value_delimiter = ',', value_name = "EXT,...")]
     extensions: Vec<String>,
-    /// cuBLAS target library.
-    #[arg(long, value_enum, default_value = "hipblas")]
-    blas: Blas,
-    /// cuSPARSE target library.
-    #[arg(long, value_enum, default_value = "hipsparse")]
-    sparse: Sparse,
-    /// cuRAND target library.
-    #[arg(long, value_enum, default_value = "hiprand")]
-    rand: Rand,
-    /// cuSOLVER target library.
-    #[arg(long, value_enum, default_value = "hipsolver")]
-    solver: Solver,
-    /// cuFFT target library.
-    #[arg(long, value_enum, default_value = "hipfft")]
-    fft: Fft,
-    /// cuDNN target library (hipDNN is obsolete, so MIOpen is the only choice).
-    #[arg(long, value_enum, default_value = "miopen")]
-    dnn: Dnn,
+    #[command(flatten)]
+    libs: LibArgs,
     /// PyTorch extension API: v2 (torch >= 2.11, default) or v1 (older torch).
     #[arg(long, value_enum, default_value = "v2")]
     torch_api: Torch,
@@ -447,14 +470,7 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
     };
     t.annotate = args.annotate;
     t.parse_budget = Duration::from_secs_f64(args.parse_timeout.max(0.001));
-    // Each library flag chooses the hip* wrapper (default) or the roc* library.
-    let lib = |roc: bool| if roc { Lib::Roc } else { Lib::Hip };
-    t.libs.blas = lib(matches!(args.blas, Blas::Rocblas));
-    t.libs.sparse = lib(matches!(args.sparse, Sparse::Rocsparse));
-    t.libs.rand = lib(matches!(args.rand, Rand::Rocrand));
-    t.libs.solver = lib(matches!(args.solver, Solver::Rocsolver));
-    t.libs.fft = lib(matches!(args.fft, Fft::Rocfft));
-    let Dnn::Miopen = args.dnn;
+    args.libs.apply(&mut t.libs);
     t.libs.torch_api = if matches!(args.torch_api, Torch::V1) {
         TorchApi::V1
     } else {
@@ -840,6 +856,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     cfg.allow = args.allow.clone();
     cfg.deny = args.deny.clone();
     cfg.translate.defines = args.defines.clone();
+    args.libs.apply(&mut cfg.translate.libs);
     let hip_version = parse_hip_version(args.hip_version.as_ref())?;
     set_targets(&mut cfg, hip_version, &args.offload_arch);
     project_rules(&args.paths, &args.rule_files, &mut cfg)?;

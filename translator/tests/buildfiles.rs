@@ -1848,6 +1848,101 @@ fn renamed_trees_follow_include_dirs_built_up_in_setup_py() {
     assert!(!ok && text.contains("file not found"), "{text}");
 }
 
+/// `--rename torch` moves `cuda/` to `hip/` and `.cu` to `.hip`; a setup.py that finds its
+/// sources through a directory constant read with str.format (torch-points-kernels, Z-d) or by
+/// extension (inplace_abn's `find_sources`, Z-f) still finds every source after the port: the
+/// converted setup.py, run by Python against stand-ins for setuptools and PyTorch, lists the
+/// same files under their new names.
+#[test]
+fn renamed_sources_are_still_found_by_setup_py_constants_and_extension_lists() {
+    if !require(tool_works("python3", "--version"), "python3 not found") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ext");
+    write_files(
+        &input,
+        &[
+            (
+                "cuda/include/scale.h",
+                "#pragma once\n#include <cuda_runtime.h>\ninline void sync_all() { cudaDeviceSynchronize(); }\n",
+            ),
+            (
+                "cuda/src/scale.cu",
+                "#include \"scale.h\"\n__global__ void scale(float* x) { x[threadIdx.x] *= 2.f; }\n\
+                 void run_scale(float* x) { scale<<<1, 64>>>(x); sync_all(); }\n",
+            ),
+            (
+                "cuda/src/api.cpp",
+                "#include <cuda_runtime.h>\nvoid run_scale(float*);\n\
+                 void api(float* x) { run_scale(x); cudaGetLastError(); }\n",
+            ),
+            (
+                "other/add.cu",
+                "__global__ void add(float* x) { x[threadIdx.x] += 1.f; }\n",
+            ),
+            ("other/glue.cpp", "int glue() { return 1; }\n"),
+            (
+                "setup.py",
+                "import glob\nfrom os import path, walk\n\
+                 from setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\n\
+                 src_root = \"cuda\"\n\n\
+                 def collect(top):\n    \
+                 kinds = (\".cpp\", \".cu\")\n    \
+                 out = []\n    \
+                 for d, _, files in walk(top):\n        \
+                 out += [path.join(d, f) for f in sorted(files) if path.splitext(f)[1] in kinds]\n    \
+                 return out\n\n\
+                 setup(name=\"scale\", ext_modules=[\n    \
+                 CUDAExtension(\"scale._C\", sorted(glob.glob(\"{}/src/*.cpp\".format(src_root)) + glob.glob(\"{}/src/*.cu\".format(src_root))),\n        \
+                 extra_compile_args={\"nvcc\": [\"-I{}/include\".format(src_root)]}),\n    \
+                 CUDAExtension(\"scale._other\", collect(\"other\")),\n], cmdclass={\"build_ext\": BuildExtension})\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    let report = run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--rename", "torch", "--no-cache", "--max-shown", "50"]));
+    assert!(!report.contains("warning["), "{report}");
+    // Stand-ins that print each extension's sources and include flags.
+    let stubs = tmp.path().join("stubs");
+    write_files(
+        &stubs,
+        &[
+            (
+                "setuptools/__init__.py",
+                "def setup(**kw):\n    for e in kw['ext_modules']:\n        print(e)\n",
+            ),
+            ("torch/__init__.py", ""),
+            ("torch/utils/__init__.py", ""),
+            (
+                "torch/utils/cpp_extension.py",
+                "import os\nBuildExtension = object\n\
+                 def CUDAExtension(name, sources, extra_compile_args=None):\n    \
+                 for s in sources:\n        assert os.path.isfile(s), s\n    \
+                 for f in (extra_compile_args or {}).get('nvcc', []):\n        \
+                 assert os.path.isdir(f[2:]), f\n    \
+                 return (name, sources)\n",
+            ),
+        ],
+    );
+    let shown = run(Command::new("python3")
+        .arg("setup.py")
+        .current_dir(&out)
+        .env("PYTHONPATH", &stubs));
+    assert_eq!(
+        shown,
+        "('scale._C', ['hip/src/api_hip.cpp', 'hip/src/scale.hip'])\n\
+         ('scale._other', ['other/add.hip', 'other/glue.cpp'])\n",
+        "{report}"
+    );
+}
+
 /// nvcc's `--threads N` (`-t N`), which hipcc rejects, goes from each kind of build file that
 /// hands flags to hipcc, with a B002 note where it stood.
 #[test]

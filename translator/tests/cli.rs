@@ -916,3 +916,46 @@ fn repeated_findings_are_said_once_per_file_with_their_lines() {
         "{e}"
     );
 }
+
+/// `check` takes convert's library choices (F4): a cuSOLVER call rocSOLVER lacks is reported
+/// under `--solver rocsolver`, as `convert --check` reports it, and not under the hipSOLVER default.
+#[test]
+fn check_takes_the_library_choices_convert_takes() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("solve.cpp"),
+        "#include <cusolverDn.h>\n\
+         int solve(cusolverDnHandle_t h, int m, float *a, int *piv, float *b, int *info) {\n  \
+         return (int)cusolverDnSgetrs(h, CUBLAS_OP_N, m, 1, a, m, piv, b, m, info);\n}\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "solve.cpp", "--hip-version", "6.2"];
+        args.extend_from_slice(extra);
+        let o = hipport(&args, tmp.path());
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        (o.status.code(), out, stderr(&o))
+    };
+    let (code, out, err) = run(&["--solver", "rocsolver"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("error[T001]") && out.contains("cusolverDnSgetrs"),
+        "{out}{err}"
+    );
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(!out.contains("T001"), "{out}{err}");
+    let o = hipport(
+        &[
+            "convert",
+            "solve.cpp",
+            "--check",
+            "--hip-version",
+            "6.2",
+            "--solver",
+            "rocsolver",
+        ],
+        tmp.path(),
+    );
+    assert!(stderr(&o).contains("error[T001]"), "{}", stderr(&o));
+}

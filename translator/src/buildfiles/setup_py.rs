@@ -755,15 +755,22 @@ pub(crate) fn translate(
         (BTreeMap::new(), BTreeMap::new())
     };
     let mut noted_calls: HashSet<(String, usize)> = HashSet::new();
+    let jit_build = scope == Scope::Jit && builds;
+    // Constants naming a moved directory are rewritten first: the paths built from them, and
+    // the names joined to them, are read with their new value.
+    let moved_consts = if opts.renamed.is_empty() || !(scope == Scope::Setup || jit_build) {
+        BTreeMap::new()
+    } else {
+        moved_constants(src, &toks, sink, opts, base)
+    };
     let const_dirs = if opts.renamed.is_empty() {
         Vec::new()
     } else {
-        joined_constant_dirs(src, &toks)
+        joined_constant_dirs(src, &toks, &moved_consts)
     };
     let mut in_list = vec![false; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
-    let jit_build = scope == Scope::Jit && builds;
     // Variables assigned a list that got the `--offload-arch=` flags.
     let mut arch_lists: HashSet<String> = HashSet::new();
     for (k, t) in toks.iter().enumerate() {
@@ -991,9 +998,162 @@ pub(crate) fn translate(
         }
     }
     if scope == Scope::Setup || jit_build {
-        stale_include_dirs(src, &toks, sink, opts, base);
+        stale_include_dirs(src, &toks, sink, opts, base, &moved_consts);
         hip_names_of_cuda_sources(&toks, sink, &renames);
         nvcc_probes(src, &toks, sink);
+        renamed_extensions(src, &toks, sink, &exts);
+    }
+}
+
+/// Whether a literal is a plain file extension (`".cu"`, `".cpp"`).
+fn extension_literal(t: &Tok) -> Option<&str> {
+    let Tok::Str {
+        content,
+        prefix,
+        triple: false,
+        ..
+    } = t
+    else {
+        return None;
+    };
+    let name = content.strip_prefix('.')?;
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '+');
+    (plain && !prefix.contains(['f', 'F', 'b', 'B'])).then_some(content.as_str())
+}
+
+/// Follows the extensions the run renamed (`.cu` -> `.hip`) where a build selects sources by
+/// extension (Z-f: inplace_abn's `find_sources` keeps the files whose `path.splitext` is in
+/// `[".cpp", ".cu"]`): a list, tuple or set of extension literals that holds `".cu"` gets
+/// `".hip"` beside it, and `name.endswith(".cu")` becomes `name.endswith((".cu", ".hip"))`,
+/// each with a note, or the build would silently leave the renamed sources out. Another test
+/// of a lone `".cu"` (`ext == ".cu"`) is a warning.
+fn renamed_extensions(src: &str, toks: &[Tok], sink: &mut Sink, exts: &BTreeMap<String, String>) {
+    if exts.is_empty() {
+        return;
+    }
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut in_lists = vec![false; toks.len()];
+    for open in 0..toks.len() {
+        let Tok::Punct {
+            ch: '[' | '(' | '{',
+            ..
+        } = toks[open]
+        else {
+            continue;
+        };
+        // `(".cpp", ".cu")` is a tuple, not a call's arguments (`f(".cu")`, `x[0](".cu")`).
+        let called = open >= 1
+            && match &toks[open - 1] {
+                Tok::Ident { text, .. } => !matches!(
+                    text.as_str(),
+                    "in" | "not" | "return" | "and" | "or" | "if" | "else" | "yield" | "for"
+                ),
+                Tok::Str { .. } => true,
+                Tok::Punct { ch, .. } => matches!(ch, ')' | ']'),
+            };
+        if punct(open, '(') && called {
+            continue;
+        }
+        let elems = list_elements(toks, open);
+        let names: Option<Vec<&str>> = elems
+            .iter()
+            .map(|r| {
+                (r.len() == 1)
+                    .then(|| extension_literal(&toks[r.start]))
+                    .flatten()
+            })
+            .collect();
+        let Some(names) = names.filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        // `(".cu")` is a string in parentheses: a tuple has a comma.
+        if punct(open, '(') && elems.len() == 1 && !punct(elems[0].end, ',') {
+            continue;
+        }
+        for r in &elems {
+            in_lists[r.start] = true;
+        }
+        for (old, new) in exts {
+            let (old, new) = (format!(".{old}"), format!(".{new}"));
+            if names.contains(&new.as_str()) {
+                continue;
+            }
+            let Some(last) = elems
+                .iter()
+                .zip(&names)
+                .rev()
+                .find(|(_, n)| **n == old)
+                .map(|(r, _)| r.start)
+            else {
+                continue;
+            };
+            let Tok::Str { quote, end, .. } = &toks[last] else {
+                continue;
+            };
+            // The list's text, to its closing bracket.
+            let mut depth = 0isize;
+            let close = toks[open..]
+                .iter()
+                .find(|t| {
+                    depth += nesting(t);
+                    depth == 0
+                })
+                .map_or(*end, tok_end);
+            if sink.edit(*end, *end, format!(", {quote}{new}{quote}"), B_GLOB.id) {
+                sink.diag_as(
+                    B_GLOB,
+                    crate::diag::Severity::Note,
+                    tok_start(&toks[last]),
+                    format!("extension list `{}` gets `{quote}{new}{quote}`: the {old} sources are now {new}", &src[tok_start(&toks[open])..close]),
+                    Some(format!("check that the list selects sources; the {old} files it found are the {new} files now")),
+                );
+            }
+        }
+    }
+    for (k, t) in toks.iter().enumerate() {
+        let Some(ext) = extension_literal(t) else {
+            continue;
+        };
+        let Some(new) = ext.strip_prefix('.').and_then(|e| exts.get(e)) else {
+            continue;
+        };
+        if in_lists[k] || !tested_for(toks, k) {
+            continue;
+        }
+        let Tok::Str {
+            start, end, quote, ..
+        } = t
+        else {
+            continue;
+        };
+        let ends_with = k >= 3
+            && punct(k - 1, '(')
+            && punct(k + 1, ')')
+            && matches!(&toks[k - 2], Tok::Ident { text, .. } if text == "endswith")
+            && punct(k - 3, '.');
+        let text = &src[*start..*end];
+        let tuple = format!("({text}, {quote}.{new}{quote})");
+        if ends_with && sink.edit(*start, *end, tuple.as_str(), B_GLOB.id) {
+            sink.diag_as(
+                B_GLOB,
+                crate::diag::Severity::Note,
+                *start,
+                format!(
+                    "`endswith({text})` -> `endswith({tuple})`: the {ext} sources are now .{new}"
+                ),
+                None,
+            );
+        } else if !sink.claimed(*start, *end) {
+            sink.diag(
+                B_GLOB,
+                *start,
+                format!("{text} selects files by the {ext} extension, but the run renamed the {ext} sources to .{new}: it matches none of them now"),
+                Some(format!("test for .{new} too where it picks sources")),
+            );
+        }
     }
 }
 
@@ -1152,7 +1312,14 @@ fn tested_for(toks: &[Tok], k: usize) -> bool {
 /// an element of an include list it cannot read (`os.path.join(ROOT, SUB, "cuda")`), whose
 /// includes were looked up without it, and a directory that moved but is written in parts no
 /// rewrite changed. Either may leave includes and include paths stale.
-fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptions, base: &str) {
+fn stale_include_dirs(
+    src: &str,
+    toks: &[Tok],
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    base: &str,
+    moved_consts: &BTreeMap<String, String>,
+) {
     let moves_headers = opts
         .renamed
         .iter()
@@ -1164,7 +1331,8 @@ fn stale_include_dirs(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOpti
     // to give.
     type Outcome = Result<Vec<(usize, usize, String)>, String>;
     let mut found: Vec<(usize, usize, Outcome)> = Vec::new();
-    each_include_element(src, toks, &mut |elem, path| {
+    // Read with the new values of the constants rewritten (`"-I{}/include".format(root)`).
+    each_include_element(src, toks, moved_consts, &mut |elem, path| {
         let (Some(first), Some(last)) = (elem.first(), elem.last()) else {
             return;
         };
@@ -1730,18 +1898,16 @@ fn module_source(
     }
 }
 
-/// The directories a file joins names to through a module constant (K-c, Pytorch-Correlation-
-/// extension's `project_root = 'src'` ... `[join(project_root, f) for f in source_files]`):
-/// names assigned once, at the start of a line, a plain string literal and nothing else, that
-/// are the first argument of a `join(` call. Each comes as (name, directory), the directory
-/// without `./` and a trailing `/`.
-fn joined_constant_dirs(src: &str, toks: &[Tok]) -> Vec<(String, String)> {
+/// The module constants of a file: names assigned once, at the start of a line, a plain string
+/// literal and nothing else, each with the token index of its literal. A name assigned more
+/// than once, or anything else, is not one.
+fn string_constants<'a>(src: &str, toks: &'a [Tok]) -> BTreeMap<&'a str, usize> {
     let ident = |k: usize| match toks.get(k) {
         Some(Tok::Ident { text, .. }) => Some(text.as_str()),
         _ => None,
     };
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
-    let mut assigned: BTreeMap<&str, Vec<Option<&str>>> = BTreeMap::new();
+    let mut assigned: BTreeMap<&str, Vec<Option<usize>>> = BTreeMap::new();
     for k in 0..toks.len() {
         let Some(name) = ident(k) else { continue };
         let starts_line = k == 0 || line_break_before(src, toks, k);
@@ -1750,19 +1916,55 @@ fn joined_constant_dirs(src: &str, toks: &[Tok]) -> Vec<(String, String)> {
         }
         let value = match toks.get(k + 2) {
             Some(Tok::Str {
-                content,
                 prefix,
                 triple: false,
                 ..
             }) if (prefix.is_empty() || prefix.eq_ignore_ascii_case("r"))
                 && (k + 3 == toks.len() || line_break_before(src, toks, k + 3)) =>
             {
-                Some(content.as_str())
+                Some(k + 2)
             }
             _ => None,
         };
         assigned.entry(name).or_default().push(value);
     }
+    assigned
+        .into_iter()
+        .filter_map(|(name, values)| match values[..] {
+            [Some(k)] => Some((name, k)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The directory a constant's value names: without `./` and a trailing `/`; `None` for an
+/// empty one, `.`, or text that is no plain path.
+fn constant_dir(value: &str) -> Option<&str> {
+    if value.is_empty() || value.contains(['{', '*', '\\']) {
+        return None;
+    }
+    let dir = value
+        .strip_prefix("./")
+        .unwrap_or(value)
+        .trim_end_matches('/');
+    (!dir.is_empty() && dir != ".").then_some(dir)
+}
+
+/// The directories a file joins names to through a module constant (K-c, Pytorch-Correlation-
+/// extension's `project_root = 'src'` ... `[join(project_root, f) for f in source_files]`):
+/// the [`string_constants`] that are the first argument of a `join(` call. Each comes as
+/// (name, directory, directory after the run), the directory without `./` and a trailing `/`;
+/// the last differs where [`moved_constants`] rewrote the constant (`moved`: name -> new value).
+fn joined_constant_dirs(
+    src: &str,
+    toks: &[Tok],
+    moved: &BTreeMap<String, String>,
+) -> Vec<(String, String, String)> {
+    let ident = |k: usize| match toks.get(k) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
     let joined: BTreeSet<&str> = (0..toks.len())
         .filter(|&j| {
             ident(j) == Some("join")
@@ -1771,19 +1973,261 @@ fn joined_constant_dirs(src: &str, toks: &[Tok]) -> Vec<(String, String)> {
         })
         .filter_map(|j| ident(j + 2))
         .collect();
-    assigned
+    string_constants(src, toks)
         .into_iter()
         .filter(|(name, _)| joined.contains(name))
-        .filter_map(|(name, values)| match values[..] {
-            [Some(v)] if !v.is_empty() && !v.contains(['{', '*', '\\']) => {
-                let dir = v.strip_prefix("./").unwrap_or(v).trim_end_matches('/');
-                (!dir.is_empty() && dir != ".").then(|| (name.to_string(), dir.to_string()))
-            }
-            _ => None,
+        .filter_map(|(name, k)| {
+            let Tok::Str { content, .. } = &toks[k] else {
+                return None;
+            };
+            let dir = constant_dir(content)?.to_string();
+            let after = match moved.get(name) {
+                Some(new) => constant_dir(new)?.to_string(),
+                None => dir.clone(),
+            };
+            Some((name.to_string(), dir, after))
         })
         .collect()
 }
 
+/// Rewrites the module constants (see [`string_constants`]) that name a directory the run moved
+/// whole (Z-d: torch-points-kernels' `ext_src_root = "cuda"` with
+/// `glob.glob("{}/src/*.cu".format(ext_src_root))`, after `--rename torch` moved `cuda/` to
+/// `hip/`): where every use of the constant is as a directory (see [`ConstantUse`]) its literal
+/// takes the new name, with a note, so the paths built from it find the moved sources. Where
+/// it is also used otherwise, or only some of the directory's files moved, it is a warning:
+/// those paths name a directory that no longer holds them. Returns the rewritten constants,
+/// name -> new value.
+fn moved_constants(
+    src: &str,
+    toks: &[Tok],
+    sink: &mut Sink,
+    opts: &BuildOptions,
+    base: &str,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let renames = text::renames_from(base, &opts.renamed);
+    let dirs = text::dir_renames_from(base, &opts.renamed);
+    for (name, k) in string_constants(src, toks) {
+        let Tok::Str {
+            start,
+            quote_at,
+            content,
+            ..
+        } = &toks[k]
+        else {
+            continue;
+        };
+        let Some(dir) = constant_dir(content) else {
+            continue;
+        };
+        // A renamed file's path is left to the rename of paths.
+        if renames.iter().any(|(o, _)| o == dir) {
+            continue;
+        }
+        let uses = constant_uses(toks, name, k);
+        if !uses.contains(&ConstantUse::Directory) {
+            continue;
+        }
+        let at = quote_at + 1;
+        let moved = text::moved_dir_path(text::dir_of(base), content, &opts.moved_dirs);
+        let (message, help) = match moved {
+            Some(new) if uses.iter().all(|u| *u == ConstantUse::Directory) => {
+                if sink.edit(at, at + content.len(), new.as_str(), B_GLOB.id) {
+                    sink.diag_as(
+                        B_GLOB,
+                        crate::diag::Severity::Note,
+                        *start,
+                        format!(
+                            "`{name} = {}` -> `{name} = {}{new}{}`: the file builds paths from `{name}` as a directory, and `{dir}` moved to `{}`",
+                            &src[*start..tok_end(&toks[k])],
+                            &src[*start..at],
+                            &src[at + content.len()..tok_end(&toks[k])],
+                            constant_dir(&new).unwrap_or(&new)
+                        ),
+                        Some(format!("check that the paths built from `{name}` mean this directory")),
+                    );
+                    out.insert(name.to_string(), new);
+                }
+                continue;
+            }
+            Some(new) => (
+                format!("`{name}` names `{dir}`, which moved to `{}`, but the file also uses it other than as a directory, so it is left as it is: the paths built from it name a directory that no longer exists", constant_dir(&new).unwrap_or(&new)),
+                format!("write `{new}` where `{name}` means that directory"),
+            ),
+            None => match dirs.iter().find(|(o, _)| o == dir) {
+                Some((_, n)) => (
+                    format!("`{name}` names `{dir}`, whose renamed files moved to `{n}` while others stay: the paths built from it may name files that are no longer there"),
+                    format!("build the paths of the moved files from `{n}`"),
+                ),
+                None => continue,
+            },
+        };
+        sink.diag(B_GLOB, *start, message, Some(help));
+    }
+    out
+}
+
+/// How a name is used where it is not assigned: as a directory that a path continues from or
+/// that names a directory itself, or otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ConstantUse {
+    /// `join(name, ...)`, `join(here, name)`, `"{}/src".format(name)`, `f"{name}/src"`,
+    /// `name + "/src"`, `"-I" + name`, `include_dirs=[name]`.
+    Directory,
+    /// Anything else (`name.upper()`, `Path(name)`, `print(name)`).
+    Other,
+}
+
+/// Each use of `name` in the file but its assignment at token `assigned` (see
+/// [`ConstantUse`]); attributes (`x.name`) and keyword arguments (`f(name=1)`) are other names.
+fn constant_uses(toks: &[Tok], name: &str, assigned: usize) -> Vec<ConstantUse> {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut uses = Vec::new();
+    for (j, t) in toks.iter().enumerate() {
+        match t {
+            Tok::Ident { text, .. } if text == name && j + 2 != assigned => {
+                let attribute = j >= 1 && punct(j - 1, '.');
+                let keyword = punct(j + 1, '=') && !punct(j + 2, '=');
+                if attribute || keyword {
+                    continue;
+                }
+                let use_ = if directory_argument(toks, j)
+                    || punct(j + 1, '+')
+                        && matches!(toks.get(j + 2), Some(Tok::Str { content, .. }) if content.starts_with('/'))
+                    || j >= 2
+                        && punct(j - 1, '+')
+                        && matches!(&toks[j - 2], Tok::Str { content, .. } if content == "-I" || content.ends_with('/'))
+                {
+                    ConstantUse::Directory
+                } else {
+                    ConstantUse::Other
+                };
+                uses.push(use_);
+            }
+            Tok::Str {
+                content, prefix, ..
+            } if prefix.contains(['f', 'F']) => {
+                // `f"{name}/src/*.cu"`: a field that names it and nothing else, before a `/`.
+                let open = format!("{{{name}");
+                let mut from = 0;
+                while let Some(p) = content[from..].find(&open) {
+                    let at = from + p;
+                    from = at + open.len();
+                    let after = &content[from..];
+                    // `{{name}`: the braces before it pair up, so it is text.
+                    let braces = content[..=at].len() - content[..=at].trim_end_matches('{').len();
+                    if braces % 2 == 0
+                        || after
+                            .chars()
+                            .next()
+                            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    {
+                        continue;
+                    }
+                    let before = &content[..at];
+                    let leads = before.is_empty() || before.ends_with('/') || before == "-I";
+                    uses.push(if leads && after.starts_with("}/") {
+                        ConstantUse::Directory
+                    } else {
+                        ConstantUse::Other
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    uses
+}
+
+/// Whether the name at token `j` is a whole element of an include list (`include_dirs=[j]`), a
+/// whole argument of a `join(...)` call, or of a `str.format` call whose template puts each of its fields where a path starts or goes on,
+/// before a `/` (`"{}/src".format(j)`, `"-I{}/include".format(j)`).
+fn directory_argument(toks: &[Tok], j: usize) -> bool {
+    let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let whole = j >= 1
+        && (punct(j - 1, '(') || punct(j - 1, ',') || punct(j - 1, '['))
+        && (punct(j + 1, ',') || punct(j + 1, ')') || punct(j + 1, ']'));
+    if !whole {
+        return false;
+    }
+    // The `(` of the call it is an argument of.
+    let mut depth = 0isize;
+    let Some(open) = (0..j).rev().find(|&i| {
+        depth += nesting(&toks[i]);
+        depth > 0
+    }) else {
+        return false;
+    };
+    // An element of an include list (`include_dirs=[root]`) names a directory itself.
+    if names_include_list(toks, open) {
+        return true;
+    }
+    if !punct(open, '(') || open == 0 {
+        return false;
+    }
+    match &toks[open - 1] {
+        Tok::Ident { text, .. } if text == "join" => true,
+        Tok::Ident { text, .. } if text == "format" && open >= 3 && punct(open - 2, '.') => {
+            let Tok::Str {
+                content, prefix, ..
+            } = &toks[open - 3]
+            else {
+                return false;
+            };
+            let Some(n) = list_elements(toks, open)
+                .iter()
+                .position(|r| r.start == j && r.end == j + 1)
+            else {
+                return false;
+            };
+            !prefix.contains(['f', 'F', 'b', 'B']) && format_field_leads(content, n)
+        }
+        _ => false,
+    }
+}
+
+/// Whether positional field `n` of a `str.format` template appears, and each time where a path
+/// starts (the template's start, or after `-I` there) or goes on (after a `/`), before a `/`.
+fn format_field_leads(template: &str, n: usize) -> bool {
+    let mut next = 0usize;
+    let mut seen = false;
+    let mut rest = template;
+    let mut text_before = String::new();
+    while let Some(i) = rest.find(['{', '}']) {
+        text_before.push_str(&rest[..i]);
+        let (c, after) = (rest.as_bytes()[i], &rest[i + 1..]);
+        if after.as_bytes().first() == Some(&c) {
+            text_before.push(c as char);
+            rest = &after[1..];
+            continue;
+        }
+        if c == b'}' {
+            return false;
+        }
+        let Some(close) = after.find('}') else {
+            return false;
+        };
+        let field = after[..close].split([':', '!']).next().unwrap_or("");
+        rest = &after[close + 1..];
+        let index = if field.is_empty() {
+            next += 1;
+            Some(next - 1)
+        } else {
+            field.parse::<usize>().ok()
+        };
+        if index == Some(n) {
+            let leads = text_before.is_empty() || text_before == "-I" || text_before.ends_with('/');
+            if !leads || !rest.starts_with('/') {
+                return false;
+            }
+            seen = true;
+        }
+        // A field's value stands between this text and the next.
+        text_before = "{}".into();
+    }
+    seen
+}
 /// Renames a literal naming a source (`'kern.cu'`, a bare name the file lists and joins
 /// elsewhere) that is a renamed source under exactly one directory of [`joined_constant_dirs`]
 /// and stays under it: its name there follows (`'kern.hip'`), with a note. `at` is where the
@@ -1791,7 +2235,7 @@ fn joined_constant_dirs(src: &str, toks: &[Tok]) -> Vec<(String, String)> {
 fn constant_dir_source(
     sink: &mut Sink,
     renames: &[(String, String)],
-    const_dirs: &[(String, String)],
+    const_dirs: &[(String, String, String)],
     content: &str,
     at: usize,
 ) -> bool {
@@ -1802,10 +2246,10 @@ fn constant_dir_source(
     let skip = content.len() - rel.len();
     let found: Vec<(&str, &str, &str, &str)> = const_dirs
         .iter()
-        .filter_map(|(name, dir)| {
+        .filter_map(|(name, dir, after)| {
             let full = format!("{dir}/{rel}");
             let (old, new) = renames.iter().find(|(o, _)| *o == full)?;
-            let tail = new.strip_prefix(dir.as_str())?.strip_prefix('/')?;
+            let tail = new.strip_prefix(after.as_str())?.strip_prefix('/')?;
             Some((name.as_str(), old.as_str(), new.as_str(), tail))
         })
         .collect();
@@ -1868,7 +2312,7 @@ fn unresolved_source(
 /// A path written whole in one literal comes with its offset in `src`.
 pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
     let toks = tokens(src);
-    each_include_element(src, &toks, &mut |_, path| {
+    each_include_element(src, &toks, &BTreeMap::new(), &mut |_, path| {
         if let Some((p, at)) = path {
             add(&p, at, Anchor::File);
         }
@@ -1885,10 +2329,21 @@ type ReadPath = (String, Option<usize>);
 /// of a variable passed so (`include_dirs=dirs`) or named with `include`: its assigned list,
 /// `+=` lists, `.extend([...])` and the element of each `.append(x)`/`.insert(i, x)` (mmcv
 /// appends `os.path.abspath('./mmcv/ops/csrc/common')` one by one). An element that is a
-/// variable assigned one path in the file (`include_dirs = [extensions_dir]`) names that path.
-fn each_include_element(src: &str, toks: &[Tok], f: &mut dyn FnMut(&[Tok], Option<ReadPath>)) {
+/// variable assigned one path in the file (`include_dirs = [extensions_dir]`) names that path,
+/// or the value `values` gives it (constants rewritten to a new directory).
+fn each_include_element(
+    src: &str,
+    toks: &[Tok],
+    values: &BTreeMap<String, String>,
+    f: &mut dyn FnMut(&[Tok], Option<ReadPath>),
+) {
     let names = include_list_names(toks);
-    let paths = path_variables(src, toks);
+    let mut paths = path_variables(src, toks);
+    for (name, value) in values {
+        if let Some(v) = paths.get_mut(name.as_str()) {
+            *v = Some((value.clone(), None));
+        }
+    }
     let mut read = |elem: &[Tok]| {
         let path = expr_path(elem, &paths, 0);
         f(elem, path);
@@ -3168,6 +3623,99 @@ mod tests {
         let (out, _) = run(src, &BuildOptions::default());
         assert!(out.contains("    \"-std=c++17\",\n    \"-O3\"])"), "{out}");
         assert!(out.lines().all(|l| l == l.trim_end()), "{out}");
+    }
+
+    /// Options of a `--rename torch` run that moved `ext/cuda/` whole to `ext/hip/`.
+    fn moved_cuda_options() -> BuildOptions {
+        let mut o = renamed_options(&[
+            ("ext/cuda/src/k.cu", "ext/cuda/src/k.hip"),
+            ("ext/cuda/src/bind.cpp", "ext/cuda/src/bind_hip.cpp"),
+            ("ext/cuda/include/u.h", "ext/cuda/include/u_hip.h"),
+        ]);
+        o.renamed = o
+            .renamed
+            .into_iter()
+            .map(|(k, v)| (k, v.replacen("ext/cuda/", "ext/hip/", 1)))
+            .collect();
+        for (old, new) in [
+            ("ext/cuda", "ext/hip"),
+            ("ext/cuda/src", "ext/hip/src"),
+            ("ext/cuda/include", "ext/hip/include"),
+        ] {
+            o.moved_dirs.insert(old.into(), new.into());
+        }
+        o
+    }
+
+    #[test]
+    fn a_constant_naming_a_moved_directory_follows_it() {
+        // torch-points-kernels: `ext_src_root = "cuda"` read through str.format (Z-d).
+        let o = moved_cuda_options();
+        let src = "import glob, os\nbase = \"cuda\"\nkeep = 'csrc'\nSRC = glob.glob(\"{}/src/*.cu\".format(base)) + glob.glob(f\"{base}/src/*.cpp\")\nMORE = glob.glob(base + \"/src/*.cu\") + [os.path.join(base, \"src\", \"k.cu\")]\nflags = [\"-I{}/include\".format(base), \"-I\" + keep]\nsetup(include_dirs=[base, os.path.join(base, 'include')])\nnames = [os.path.join(keep, f) for f in ['x.cpp']]\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("base = \"hip\"\nkeep = 'csrc'\n")
+                && out.contains("glob.glob(\"{}/src/*.hip\".format(base))")
+                && out.contains("glob.glob(base + \"/src/*.hip\")")
+                && out.contains("os.path.join(base, \"src\", \"k.hip\")"),
+            "{out}"
+        );
+        assert!(
+            diags.iter().any(|d| d.id == "B010"
+                && d.line == 2
+                && d.severity == crate::diag::Severity::Note
+                && d.message.contains("`base = \"cuda\"` -> `base = \"hip\"`")),
+            "{diags:#?}"
+        );
+        // The include flag reads the new value: no warning that it was left stale.
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.severity == crate::diag::Severity::Warning),
+            "{diags:#?}"
+        );
+        let (twice, _) = run(&out, &BuildOptions::default());
+        assert_eq!(twice, out);
+    }
+
+    #[test]
+    fn a_constant_naming_a_moved_directory_and_used_otherwise_is_a_warning() {
+        let o = moved_cuda_options();
+        let src = "import glob\nbackend = \"cuda\"\nSRC = glob.glob(\"{}/src/*.cu\".format(backend))\nprint(backend.upper())\nlabel = \"cuda\"\nprint(label)\n";
+        let (out, diags) = run(src, &o);
+        assert!(out.contains("backend = \"cuda\"\n"), "{out}");
+        let warned: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B010" && d.severity == crate::diag::Severity::Warning)
+            .map(|d| d.line)
+            .collect();
+        // `label` is never a directory: nothing to say.
+        assert_eq!(warned, [2], "{diags:#?}");
+    }
+
+    #[test]
+    fn extension_lists_and_tests_follow_renamed_extensions() {
+        // inplace_abn's `find_sources`: `path.splitext` tested against `[".cpp", ".cu"]` (Z-f).
+        let o = renamed_options(&[("ext/src/k.cu", "ext/src/k.hip")]);
+        let src = "exts = [\".cpp\", \".cu\"]\nif name.endswith(('.cc', '.cu')): pass\nif name.endswith(\".cu\"): pass\nkinds = {\".cu\", \".cuh\"}\nsuffix = (\".cu\")\nboth = [\".cu\", \".hip\"]\nif ext == \".cu\": pass\nobj = name.replace(\".cu\", \".o\")\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "exts = [\".cpp\", \".cu\", \".hip\"]\nif name.endswith(('.cc', '.cu', '.hip')): pass\nif name.endswith((\".cu\", \".hip\")): pass\nkinds = {\".cu\", \".hip\", \".cuh\"}\nsuffix = (\".cu\")\nboth = [\".cu\", \".hip\"]\nif ext == \".cu\": pass\nobj = name.replace(\".cu\", \".o\")\n"
+        );
+        let found: Vec<(usize, crate::diag::Severity)> = diags
+            .iter()
+            .filter(|d| d.id == "B010")
+            .map(|d| (d.line, d.severity))
+            .collect();
+        use crate::diag::Severity::{Note, Warning};
+        assert_eq!(
+            found,
+            [(1, Note), (2, Note), (3, Note), (4, Note), (7, Warning)],
+            "{diags:#?}"
+        );
+        let (twice, _) = run(&out, &o);
+        assert_eq!(twice, out);
     }
 
     #[test]
