@@ -557,7 +557,7 @@ pub const DIAGS: &[DiagInfo] = &[
                   libamdhip64); find_library() of a CUDA library looks for the HIP one, and NVIDIA's CCCL\n\
                   becomes rocThrust and hipCUB (roc::rocthrust, hip::hipcub).\n\
                   A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
-                  $(addprefix -l,$(LIBS)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
+                  $(addprefix -l,$(LIBS)), $(foreach l,$(LIBS),-l$(l)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
                   the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
                   finding is a warning: change them by hand where they are link names.",
     },
