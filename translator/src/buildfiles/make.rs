@@ -1982,6 +1982,21 @@ struct Renames {
 /// Renamed sources, moved directories and source patterns in a word (`$(patsubst %.cu,%.o,a.cu)`
 /// has a pattern and a name); old-style suffix rules (`.SUFFIXES: .cu`, `.cu.o:`). Returns
 /// whether the word named any.
+/// The pattern of word `t` that holds byte `pos`: the piece between the commas of the make
+/// call around it, without the call's closers after it (`$(SRC)/*.cu` of `$(SRC)/*.cu)`), with
+/// its offset in `t`.
+fn pattern_around(t: &str, pos: usize) -> (&str, usize) {
+    let from = t[..pos].rfind(',').map_or(0, |c| c + 1);
+    let to = t[pos..].find(',').map_or(t.len(), |c| pos + c);
+    let mut piece = &t[from..to];
+    while piece.ends_with([')', '}'])
+        && piece.matches([')', '}']).count() > piece.matches(['(', '{']).count()
+    {
+        piece = &piece[..piece.len() - 1];
+    }
+    (piece, from)
+}
+
 fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Renames) -> bool {
     let t = w.text.as_str();
     let off = w.start + usize::from(w.quote.is_some());
@@ -2025,8 +2040,9 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
         if suffix_rule || (suffixes && i > 0 && t == format!(".{old}")) {
             if sink.edit(off + 1, off + 1 + old.len(), new.as_str(), B_GLOB.id) {
                 let what = if suffix_rule { "suffix rule" } else { "suffix" };
-                sink.diag(
+                sink.diag_as(
                     B_GLOB,
+                    crate::diag::Severity::Note,
                     off,
                     format!("{what} `{}` names .{old} sources, which are now .{new}", t.trim_end_matches(':')),
                     Some(format!("check that .SUFFIXES lists .{new} and the rule still matches the renamed files")),
@@ -2048,13 +2064,23 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
                     continue;
                 }
                 if sink.edit(off + ext_at, off + after, new.as_str(), B_GLOB.id) {
-                    sink.diag(
+                    // The renames decided it, as for setup.py's globs: a note, quoting the
+                    // pattern alone (not the rest of the make call the word holds).
+                    let pattern = pattern_around(t, pos);
+                    let renamed = format!(
+                        "{}{new}{}",
+                        &pattern.0[..ext_at - pattern.1],
+                        &pattern.0[after - pattern.1..]
+                    );
+                    sink.diag_as(
                         B_GLOB,
+                        crate::diag::Severity::Note,
                         off + pos,
-                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
-                        Some(format!(
-                            "check that the rule still matches the renamed .{new} files"
-                        )),
+                        format!(
+                            "pattern `{}` -> `{renamed}`: the .{old} sources are now .{new}",
+                            pattern.0
+                        ),
+                        None,
                     );
                     done.push((ext_at, after));
                 }
@@ -2881,6 +2907,47 @@ mod tests {
         let (again, _) = run(&out, opts);
         assert_eq!(again, out, "not a fixed point: {src:?}");
         out
+    }
+
+    /// A3: a continued `-gencode` list whose last lines all go ends where the targets do, with
+    /// no backslash left before an empty line.
+    #[test]
+    fn a_continued_gencode_list_losing_its_last_lines_ends_there() {
+        let src = "X := -gencode arch=compute_70,code=sm_70 \\\n\t\t-gencode=arch=compute_75,code=sm_75 \\\n\t\t-gencode=arch=compute_75,code=compute_75\nY := -O2 \\\n\t-gencode arch=compute_70,code=sm_70 \\\n\t-lineinfo \\\n\t-gencode=arch=compute_80,code=sm_80\nZ := 1\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            run_fixed(src, &opts),
+            "X := --offload-arch=gfx90a\nY := -O2 \\\n\t--offload-arch=gfx90a\nZ := 1\n"
+        );
+    }
+
+    /// A4: `.cu` patterns rewritten to `.hip` under renames are notes quoting the pattern alone.
+    #[test]
+    fn rewritten_source_patterns_are_notes_quoting_the_pattern() {
+        let mut opts = BuildOptions::default();
+        opts.renamed
+            .insert("proj/src/k.cu".into(), "proj/src/k.hip".into());
+        let src = "S := $(wildcard $(SRC_DIR)/*.cu)\nO := $(patsubst $(SRC_DIR)/%.cu,$(OBJ_DIR)/%.o,$(S))\n$(OBJ_DIR)/%.o: $(SRC_DIR)/%.cu\n\tnvcc -c $< -o $@\n";
+        let (out, diags) = run(src, &opts);
+        assert_eq!(
+            out,
+            "S := $(wildcard $(SRC_DIR)/*.hip)\nO := $(patsubst $(SRC_DIR)/%.hip,$(OBJ_DIR)/%.o,$(S))\n$(OBJ_DIR)/%.o: $(SRC_DIR)/%.hip\n\thipcc -c $< -o $@\n"
+        );
+        let globs: Vec<_> = diags.iter().filter(|d| d.id == "B010").collect();
+        assert_eq!(globs.len(), 3, "{diags:?}");
+        assert!(globs
+            .iter()
+            .all(|d| d.severity == crate::diag::Severity::Note));
+        assert_eq!(
+            globs[0].message,
+            "pattern `$(SRC_DIR)/*.cu` -> `$(SRC_DIR)/*.hip`: the .cu sources are now .hip"
+        );
+        assert!(globs[1]
+            .message
+            .starts_with("pattern `$(SRC_DIR)/%.cu` -> `$(SRC_DIR)/%.hip`"));
     }
 
     /// E-a: Caffe's `$(foreach library,$(LIBRARIES),-l$(library))` reads the list as link

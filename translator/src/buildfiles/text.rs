@@ -495,7 +495,18 @@ pub(crate) fn apply_mapped(
             _ => widened.push((s, e, rule)),
         }
     }
+    // Merged, removals that empty the last lines of a continued line (three `-gencode` lines
+    // of which the last two go) end where the line does: the continuation before them goes
+    // too, or the line would end in `\` and an empty line.
+    let mut joined: Vec<(usize, usize, String)> = Vec::new();
     for (s, e, rule) in widened {
+        let (s, e) = widen_to_last_continued_line(src, s, e);
+        match joined.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => joined.push((s, e, rule)),
+        }
+    }
+    for (s, e, rule) in joined {
         // A blank after a backslash stays: removed with what follows it to the end of the
         // line, it would make the backslash a line continuation (`\ -cudart`).
         let b = src.as_bytes();
