@@ -2629,3 +2629,44 @@ fn makefile_rewrites_never_leave_a_continuation_or_an_unpaired_quote() {
     let _ = std::fs::remove_dir_all(&dir);
     require(make, "make not found");
 }
+
+/// C-b: vectorAddDrv's custom command `${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin -o
+/// vadd64.fatbin vadd.cu` is translated whole: the converted project builds the file with
+/// hipcc (`--genco`), an AMD code object under the name the program loads.
+#[test]
+fn converted_custom_command_builds_a_code_object_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_custom_command(OUTPUT vadd64.fatbin\n  COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin -o vadd64.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/vadd.cu\n  DEPENDS vadd.cu)\nadd_custom_target(kernels ALL DEPENDS vadd64.fatbin)\n",
+            ),
+            (
+                "vadd.cu",
+                "extern \"C\" __global__ void vadd(const float* a, float* b, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) b[i] += a[i];\n}\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc"));
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let image = std::fs::read(build.join("vadd64.fatbin")).unwrap();
+    // An offload bundle of AMD code objects, as hipModuleLoad reads it.
+    let text = String::from_utf8_lossy(&image);
+    assert!(text.contains("gfx90a"), "no gfx90a code in vadd64.fatbin");
+}
