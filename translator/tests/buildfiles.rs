@@ -2615,3 +2615,153 @@ fn meson_builds_with_cuda_are_reported() {
         );
     }
 }
+
+/// Whether a Makefile logical line ends in a line continuation, or its plain, escaped (`\"`)
+/// or single quotes do not pair up.
+fn line_faults(line: &str) -> (bool, [bool; 3]) {
+    let last = line.rsplit('\n').next().unwrap_or(line);
+    let continued = last.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1;
+    let (mut q, mut slashes) = ([0usize; 3], 0);
+    for b in line.bytes() {
+        match b {
+            b'"' if slashes % 2 == 1 => q[1] += 1,
+            b'"' => q[0] += 1,
+            b'\'' if slashes % 2 == 0 => q[2] += 1,
+            _ => {}
+        }
+        slashes = if b == b'\\' { slashes + 1 } else { 0 };
+    }
+    (continued, q.map(|n| n % 2 == 1))
+}
+
+/// No rewrite leaves a Makefile that make cannot read (E-e: cuda-samples'
+/// `-Xcompiler \"-Wl,--no-as-needed\"` became `\"-Wl --no-as-needed\`, and make joined the
+/// line with the `endif` after it): over many shapes of quoted host-flag values, continued
+/// lines and nvcc flags, in assignments and recipes, no converted line ends in a continuation
+/// or leaves a quote unpaired that the original paired, make runs the converted file wherever
+/// it ran the original, and a second conversion changes nothing.
+#[test]
+fn makefile_rewrites_never_leave_a_continuation_or_an_unpaired_quote() {
+    let prefixes = [
+        "-Xcompiler ",
+        "-Xcompiler=",
+        "--compiler-options ",
+        "-Xlinker ",
+        "",
+    ];
+    let values = [
+        "\\\"-Wl,--no-as-needed\\\"",
+        "\\\"-O3 -Wall\\\"",
+        "\\\"-fPIC\\\"",
+        "\"-O3 -Wall\"",
+        "'-O3,-Wall'",
+        "-Wl,-rpath,/x",
+        "-fPIC,-Wall",
+        "\"-DMSG=\\\"a b\\\"\"",
+        "\\\"-Wl,--no-as-needed\\\" \\\n  -O2",
+        "-O2 \\\n  \\\"-Wall\\\"",
+    ];
+    let suffixes = [
+        "",
+        " \\\n  -lineinfo",
+        " -gencode arch=compute_80,code=sm_80 \\\n",
+    ];
+    let make = tool_works("make", "--version");
+    let dir = std::env::temp_dir().join(format!("hipport-make-quotes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cases = 0;
+    for p in prefixes {
+        for v in values {
+            for s in suffixes {
+                let shape = format!("{p}{v}{s}");
+                let src = format!(
+                    "NVCC := nvcc\nF :=\nifeq ($(T),1)\nF += {shape}\nendif\n\
+                     all:\n\t@echo $(F)\nbuild:\n\t$(NVCC) {shape} -c k.cu\n"
+                );
+                let (mut edits, _) =
+                    translate_build(BuildKind::Makefile, src.as_bytes(), "Makefile", &opts(&[]));
+                let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+                let before: Vec<&str> = src.split("\nendif").collect();
+                let after: Vec<&str> = out.split("\nendif").collect();
+                assert_eq!(before.len(), after.len(), "{src}\n->\n{out}");
+                for (b, a) in before.iter().zip(&after) {
+                    let ((bc, bq), (ac, aq)) = (line_faults(b), line_faults(a));
+                    assert!(!ac || bc, "continuation left:\n{src}\n->\n{out}");
+                    for k in 0..3 {
+                        assert!(!aq[k] || bq[k], "quote unpaired:\n{src}\n->\n{out}");
+                    }
+                }
+                let (again, _) =
+                    translate_build(BuildKind::Makefile, out.as_bytes(), "Makefile", &opts(&[]));
+                assert!(again.is_empty(), "second pass edited {out}: {again:?}");
+                if make {
+                    let file = dir.join(format!("Makefile{cases}"));
+                    let (converted, original) = (file.with_extension("hip"), file.clone());
+                    std::fs::write(&original, &src).unwrap();
+                    std::fs::write(&converted, &out).unwrap();
+                    let (ran, _) = attempt(
+                        Command::new("make")
+                            .arg("-s")
+                            .arg("-f")
+                            .arg(&original)
+                            .arg("T=1"),
+                    );
+                    if ran {
+                        let (ok, text) = attempt(
+                            Command::new("make")
+                                .arg("-s")
+                                .arg("-f")
+                                .arg(&converted)
+                                .arg("T=1"),
+                        );
+                        assert!(ok, "{src}\n->\n{out}\n{text}");
+                    }
+                }
+                cases += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    require(make, "make not found");
+}
+
+/// C-b: vectorAddDrv's custom command `${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin -o
+/// vadd64.fatbin vadd.cu` is translated whole: the converted project builds the file with
+/// hipcc (`--genco`), an AMD code object under the name the program loads.
+#[test]
+fn converted_custom_command_builds_a_code_object_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_custom_command(OUTPUT vadd64.fatbin\n  COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin -o vadd64.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/vadd.cu\n  DEPENDS vadd.cu)\nadd_custom_target(kernels ALL DEPENDS vadd64.fatbin)\n",
+            ),
+            (
+                "vadd.cu",
+                "extern \"C\" __global__ void vadd(const float* a, float* b, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) b[i] += a[i];\n}\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(&build)
+        .arg("-DCMAKE_CXX_COMPILER=hipcc"));
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let image = std::fs::read(build.join("vadd64.fatbin")).unwrap();
+    // An offload bundle of AMD code objects, as hipModuleLoad reads it.
+    let text = String::from_utf8_lossy(&image);
+    assert!(text.contains("gfx90a"), "no gfx90a code in vadd64.fatbin");
+}

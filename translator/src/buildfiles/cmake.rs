@@ -2606,7 +2606,159 @@ fn found_with(lib: &flags::Library, new: &HipTarget, hip: Version) -> Option<Str
 }
 
 /// Rewrites that apply to any argument of any command.
+/// The keywords that end a `COMMAND` of `add_custom_command()`, `add_custom_target()` or
+/// `execute_process()`.
+const CUSTOM_COMMAND_KEYWORDS: &[&str] = &[
+    "COMMAND",
+    "OUTPUT",
+    "DEPENDS",
+    "BYPRODUCTS",
+    "WORKING_DIRECTORY",
+    "COMMENT",
+    "VERBATIM",
+    "USES_TERMINAL",
+    "MAIN_DEPENDENCY",
+    "IMPLICIT_DEPENDS",
+    "DEPFILE",
+    "JOB_POOL",
+    "APPEND",
+    "SOURCES",
+    "ALL",
+    "COMMAND_EXPAND_LISTS",
+    "CODEGEN",
+    "JOB_SERVER_AWARE",
+    "TARGET",
+    "PRE_BUILD",
+    "PRE_LINK",
+    "POST_BUILD",
+    "OUTPUT_VARIABLE",
+    "RESULT_VARIABLE",
+    "ERROR_VARIABLE",
+    "OUTPUT_FILE",
+    "ERROR_FILE",
+    "INPUT_FILE",
+    "TIMEOUT",
+    "OUTPUT_QUIET",
+    "ERROR_QUIET",
+];
+
+/// The CUDA compiler as a custom command names it (`${CMAKE_CUDA_COMPILER}`, FindCUDA's
+/// `${CUDA_NVCC_EXECUTABLE}`, `nvcc`): the CUDA language is gone from the translated project,
+/// so the first is empty there.
+fn cuda_compiler_word(t: &str) -> bool {
+    matches!(
+        t,
+        "${CMAKE_CUDA_COMPILER}" | "${CUDA_NVCC_EXECUTABLE}" | "${CUDAToolkit_NVCC_EXECUTABLE}"
+    ) || super::make::is_nvcc(t)
+}
+
+/// Custom commands (`add_custom_command(... COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin
+/// -o k.fatbin k.cu)`, vectorAddDrv's) that run nvcc: translated whole, the compiler to
+/// `${CMAKE_CXX_COMPILER}` (hipcc, as the translated project is configured), nvcc's device-code
+/// outputs `-fatbin`/`-cubin` to hipcc's `--genco` (a code object bundle that hipModuleLoad
+/// reads, under the name the program loads), its other flags as anywhere else; or, where one
+/// flag has no hipcc counterpart (`-ptx`), left whole with an error. Returns the indices of
+/// the arguments handled, which no other rewrite touches.
+fn custom_nvcc_commands(st: &State, sink: &mut Sink, cmd: &Command) -> BTreeSet<usize> {
+    let mut handled = BTreeSet::new();
+    if !matches!(
+        cmd.name.as_str(),
+        "add_custom_command" | "add_custom_target" | "execute_process"
+    ) {
+        return handled;
+    }
+    let args = &cmd.args;
+    let mut k = 0;
+    while k < args.len() {
+        if args[k].text != "COMMAND"
+            || !args
+                .get(k + 1)
+                .is_some_and(|a| !a.bracket && cuda_compiler_word(&a.text))
+        {
+            k += 1;
+            continue;
+        }
+        let first = k + 1;
+        let mut end = first + 1;
+        while end < args.len() && !CUSTOM_COMMAND_KEYWORDS.contains(&args[end].text.as_str()) {
+            end += 1;
+        }
+        handled.extend(first..end);
+        let group = &args[first + 1..end];
+        let words: Vec<Word> = group
+            .iter()
+            .map(|a| Word {
+                start: a.start,
+                end: a.end,
+                text: a.text.clone(),
+                quote: a.quoted.then_some('"'),
+            })
+            .collect();
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let mut done = false;
+        let mut mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
+        // nvcc's device-code outputs: hipcc writes an AMD code object with --genco.
+        for (i, t) in texts.iter().enumerate() {
+            if matches!(*t, "-fatbin" | "--fatbin" | "-cubin" | "--cubin") {
+                mapped.notes.retain(|n| n.word != i);
+                mapped.changes.retain(|c| c.0 != i);
+                mapped
+                    .changes
+                    .push((i, flags::Action::Replace(vec!["--genco".into()])));
+                mapped.notes.push(flags::Note {
+                    word: i,
+                    info: super::B_FLAG_MAPPED,
+                    message: format!("nvcc flag `{t}` -> `--genco`"),
+                    help: Some("hipcc writes an AMD code object (an offload bundle of each target) that hipModuleLoad reads; the output keeps its name".into()),
+                    severity: None,
+                });
+            }
+        }
+        let compiler = &args[first];
+        let left = mapped.notes.iter().find(|n| {
+            n.info.id == B_FLAG_UNMAPPED.id
+                && n.severity.unwrap_or(n.info.severity) == Severity::Error
+        });
+        if let Some(n) = left {
+            sink.diag(
+                B_FLAG_UNMAPPED,
+                compiler.start,
+                format!(
+                    "this custom command runs nvcc (`{}`) with `{}`, which hipcc has no counterpart of: the command is left as it is, and it fails in the translated project, which has no CUDA compiler",
+                    compiler.text, texts[n.word]
+                ),
+                Some("rewrite the command for hipcc by hand (`${CMAKE_CXX_COMPILER} --genco --offload-arch=<gfx> -o <file> <source>` writes a code object that hipModuleLoad reads)".into()),
+            );
+            // Claimed, so that nothing else reports or rewrites the compiler.
+            sink.edit(
+                compiler.start,
+                compiler.end,
+                compiler.text.clone(),
+                B_FLAG_UNMAPPED.id,
+            );
+        } else {
+            if sink.edit(
+                compiler.start,
+                compiler.end,
+                "${CMAKE_CXX_COMPILER}",
+                super::B_COMPILER.id,
+            ) {
+                sink.diag(
+                    super::B_COMPILER,
+                    compiler.start,
+                    format!("`{}` -> `${{CMAKE_CXX_COMPILER}}`: the custom command runs hipcc, the project's C++ compiler", compiler.text),
+                    None,
+                );
+            }
+            text::apply_mapped(sink, st.src, &words, mapped, Style::Blank);
+        }
+        k = end;
+    }
+    handled
+}
+
 fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
+    let custom = custom_nvcc_commands(st, sink, cmd);
     let mut plain_flags = Vec::new();
     // A variable renamed twice in one command (`set(V "${V} ...")`) is reported once.
     let mut renamed_vars: Vec<&str> = Vec::new();
@@ -2879,7 +3031,10 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         }
         // FindCUDA's nvcc options went to a command of their own (see
         // `findcuda_target_arguments`).
-        if !targets.contains(&k) && findcuda_options(cmd).is_none_or(|o| k < o) {
+        if !targets.contains(&k)
+            && !custom.contains(&k)
+            && findcuda_options(cmd).is_none_or(|o| k < o)
+        {
             plain_flags.push(a.clone());
         }
     }
@@ -3272,6 +3427,37 @@ mod tests {
             offload_arch: vec!["gfx90a".into(), "gfx1100".into()],
             ..Default::default()
         }
+    }
+
+    /// C-b: a custom command that runs nvcc for a device-code file is translated whole (hipcc,
+    /// `--genco`, the AMD targets), or, with a flag hipcc lacks, left whole with an error.
+    #[test]
+    fn custom_commands_running_nvcc_are_translated_whole_or_left_whole() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_custom_command(OUTPUT vadd64.fatbin\n  COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin -o vadd64.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/vadd.cu\n  DEPENDS vadd.cu)\nadd_custom_command(OUTPUT k.ptx COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -ptx -o k.ptx k.cu COMMAND echo done)\n";
+        let (out, diags) = run_fixed(src, &opts());
+        assert!(
+            out.contains("  COMMAND ${CMAKE_CXX_COMPILER} --offload-arch=gfx90a --offload-arch=gfx1100 --genco -o vadd64.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/vadd.cu\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("add_custom_command(OUTPUT k.ptx COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -ptx -o k.ptx k.cu COMMAND echo done)"),
+            "{out}"
+        );
+        let line5: Vec<_> = diags.iter().filter(|d| d.line == 5).collect();
+        assert_eq!(line5.len(), 1, "{diags:#?}");
+        assert_eq!(line5[0].id, "B003");
+        assert_eq!(line5[0].severity, Severity::Error);
+        assert!(
+            line5[0].message.contains("with `-ptx`"),
+            "{}",
+            line5[0].message
+        );
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.message.contains("CMAKE_CUDA_COMPILER belongs")),
+            "{diags:#?}"
+        );
     }
 
     #[test]

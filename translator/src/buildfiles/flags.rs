@@ -179,6 +179,24 @@ pub(crate) const LIBRARIES: &[Library] = &[
         package: None,
         hip_added: None,
     },
+    // NVRTC's builtins, which libnvrtc loads (nvrtc docs: "libnvrtc-builtins.so"); hipRTC's
+    // own builtins library (libhiprtc-builtins) is loaded by libhiprtc, never linked by name.
+    Library {
+        cuda: "nvrtc-builtins",
+        hip: None,
+        cmake_cuda: "CUDA::nvrtc_builtins",
+        cmake_hip: "hip::host",
+        package: None,
+        hip_added: None,
+    },
+    Library {
+        cuda: "nvrtc-builtins_static",
+        hip: None,
+        cmake_cuda: "CUDA::nvrtc_builtins_static",
+        cmake_hip: "hip::host",
+        package: None,
+        hip_added: None,
+    },
     Library {
         cuda: "cuda",
         hip: Some("amdhip64"),
@@ -351,7 +369,19 @@ pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
     "nvml",
     "nvidia-ml",
     "cupti",
-    "nvjitlink",
+    // The JIT LTO linker (cuSPARSE 12 links it; ROCm has no libnvJitLink), the PTX compiler
+    // and fatbinary libraries, and CUPTI's profiling ones: NVIDIA's toolchain alone.
+    "nvJitLink",
+    "nvJitLink_static",
+    "nvptxcompiler_static",
+    "nvfatbin",
+    "nvfatbin_static",
+    "cupti_static",
+    "nvperf_host",
+    "nvperf_target",
+    "cufile_rdma",
+    "nvjpeg_static",
+    "cusolverMg",
     "cufftw",
     "OpenCL",
 ];
@@ -394,6 +424,9 @@ pub(crate) fn map_library_name(
                 format!("CUDA library `{name}` dropped"),
                 Some(if name == "culibos" {
                     "CUDA's static libraries need it; the ROCm libraries that replace them are shared"
+                        .to_string()
+                } else if name.starts_with("nvrtc-builtins") {
+                    "libnvrtc's builtins: hipRTC loads its own (libhiprtc-builtins) without a link"
                         .to_string()
                 } else {
                     "hipcc links the HIP runtime (libamdhip64) itself".to_string()
@@ -704,16 +737,40 @@ fn gcc_only(flag: &str) -> bool {
 }
 
 /// Splits the value of `-Xcompiler` into host compiler flags, at commas and blanks outside
-/// `$(...)` and `${...}` (a Makefile reference is one flag, whatever it holds).
-fn host_flags(v: &str) -> Vec<String> {
-    let v = v.trim_matches(|c| c == '"' || c == '\'');
+/// `$(...)` and `${...}` (a Makefile reference is one flag, whatever it holds). A value in
+/// escaped quotes (`\"-Wl,--no-as-needed\"`, every cuda-samples Makefile) reaches nvcc with
+/// its quotes, which keep its commas: it is cut at blanks only. A linker, assembler or
+/// preprocessor pass-through (`-Wl,a,b`) is one flag with its commas (split, `-Wl` alone is
+/// no flag). Returns `None` where the value holds a backslash past its escaped quotes
+/// (`"-DMSG=\"a b\""`): hipport does not unwrap shell escapes.
+fn host_flags(v: &str) -> Option<Vec<String>> {
+    let escaped = v.len() >= 4 && v.starts_with("\\\"") && v.ends_with("\\\"");
+    let v = if escaped {
+        &v[2..v.len() - 2]
+    } else {
+        v.trim_matches(|c| c == '"' || c == '\'')
+    };
+    if v.contains('\\') {
+        return None;
+    }
     let mut out = Vec::new();
     let (mut depth, mut from) = (0usize, 0);
+    // Whether the flag being read passes its commas on (`-Wl,`).
+    let mut keeps_commas = false;
     for (i, c) in v.char_indices() {
+        if i == from {
+            keeps_commas = ["-Wl,", "-Wa,", "-Wp,"]
+                .iter()
+                .any(|p| v[i..].starts_with(p));
+        }
         match c {
             '(' | '{' => depth += 1,
             ')' | '}' => depth = depth.saturating_sub(1),
-            ',' | ' ' if depth == 0 => {
+            ',' if depth == 0 && !escaped && !keeps_commas => {
+                out.push(&v[from..i]);
+                from = i + 1;
+            }
+            ' ' if depth == 0 => {
                 out.push(&v[from..i]);
                 from = i + 1;
             }
@@ -721,10 +778,12 @@ fn host_flags(v: &str) -> Vec<String> {
         }
     }
     out.push(&v[from..]);
-    out.into_iter()
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+    Some(
+        out.into_iter()
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 /// What becomes of MSVC's options in an `-Xcompiler` value.
@@ -887,7 +946,9 @@ fn addprefix_rewrite(
     if matches!(name, "-Xcompiler" | "--compiler-options") {
         // The list's words as make splits them, each a value nvcc splits at commas (both at
         // once, outside references).
-        let values = host_flags(&list.replace('\t', " "));
+        let split = host_flags(&list.replace('\t', " "));
+        let quoted = split.is_none();
+        let values = split.unwrap_or_default();
         let mut inner = Mapped::default();
         let flags = pass_through(&values, 0, opts, Context::Nvcc, &mut false, &mut inner);
         // What is unwrapped is read by the next run as words of the line (cut at blanks,
@@ -921,6 +982,8 @@ fn addprefix_rewrite(
         };
         let why = if glued {
             Some("it is glued to other text")
+        } else if quoted {
+            Some("its list holds quotes that do not pair up in one value")
         } else if list.contains(['\\', '\n']) {
             Some("its list goes on past the line")
         } else if !values.iter().all(plain) {
@@ -1395,8 +1458,23 @@ fn map_one(
     }
     // Host-compiler pass-through.
     if let Some((v, n)) = flag_value(words, i, &["-Xcompiler", "--compiler-options"]) {
+        let Some(split) = v.map(host_flags).unwrap_or(Some(Vec::new())) else {
+            // Its value opens or closes a quote that another word pairs (`\"-O3 -Wall\"`):
+            // unwrapped, the line would keep one quote of the pair.
+            note(
+                m,
+                i,
+                B_FLAG_UNMAPPED,
+                format!(
+                    "nvcc flag `{}` left in place: its value holds quotes or backslashes that hipport does not rewrite",
+                    words[i..i + n].join(" ")
+                ),
+                Some("hipcc takes host flags directly: write them without -Xcompiler, one quoted word each"),
+            );
+            return n;
+        };
         let mut inner = Mapped::default();
-        let (msvc, host) = msvc_options(v.map(host_flags).unwrap_or_default());
+        let (msvc, host) = msvc_options(split);
         if !msvc.is_empty() {
             inner.notes.push(Note {
                 word: i,
@@ -1486,6 +1564,11 @@ fn map_one(
         (&["--keep-dir", "-keep-dir"][..], "it names where nvcc keeps its intermediate files; hipcc's -save-temps writes them beside the output"),
         (&["--qpp-config", "-qpp-config"][..], "it configures QNX's host compiler for nvcc; hipcc has no such option"),
         (&["--target-directory", "-target-dir"][..], "it picks nvcc's cross-compilation target directory; hipcc has no such option"),
+        // nvcc's manual: --output-directory (-odir) "specify the directory of the output file",
+        // meant for the target that --generate-dependencies (-M) writes; hip-clang has no such
+        // option and reads `-odir DIR` beside -M and -o as more outputs ("cannot specify -o
+        // when generating multiple output files").
+        (&["-odir", "--output-directory"][..], "it puts the directory in the target of nvcc's dependency rule; clang's -M names the target from the source (`k.o`): give -MT <dir>/k.o where the rule's target needs the directory"),
     ] {
         if let Some((value, n)) = flag_value(words, i, names) {
             // A value that opens a make or CMake reference closed only after a blank

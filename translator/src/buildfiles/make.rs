@@ -13,13 +13,17 @@ use super::{
 
 /// Translates a Makefile.
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+    let lines = logical_lines(src);
+    let Layout { recipes, bodies } = layout(src, &lines);
+    let values = variables(src, &lines, &recipes);
+    let (derived_paths, path_roots) = cuda_path_roots(&values);
     let renames = Renames {
+        derived_paths,
+        path_roots,
         files: text::renames_from(sink.file(), &opts.renamed),
         dirs: text::dir_renames_from(sink.file(), &opts.renamed),
         exts: text::extension_map(&opts.renamed),
     };
-    let lines = logical_lines(src);
-    let Layout { recipes, bodies } = layout(src, &lines);
     // Lines make reads only once expanded, where a value they read holds a colon (the rule's),
     // and the assignments of what they read, stay. (Where none does, make finds no separator
     // in them either way.)
@@ -81,7 +85,6 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             Some("write the rule's colon (or the assignment) on the line itself and convert again".into()),
         );
     }
-    let values = variables(src, &lines, &recipes);
     let headers = rule_headers(src, &lines, &recipes, &bodies);
     let rdc = make_rdc::plan(src, &lines, &recipes, opts);
     let hipcc_links: BTreeSet<usize> = rdc
@@ -281,7 +284,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 && !body
                 && assignment(line).is_none()
                 && name_end.is_some_and(|n| w.end <= n)
-                && is_nvcc(&w.text)
+                && is_nvcc(past_recipe_prefix(&w.text))
         };
         for (i, w) in words.iter().enumerate() {
             if changed.contains(&w.start)
@@ -321,6 +324,42 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let at = first_statement.unwrap_or(0);
         sink.edit(at, at, format!("{ROCM_PATH_DEFAULT}\n"), B_PATH.id);
     }
+    // Whatever a rewrite did, no line may end up continued onto the next one or with a quote
+    // it does not close (make would read the next line as part of it, or stop).
+    for at in sink.keep_lines_whole(src, &lines, breaks_line) {
+        sink.diag(
+            B_CONSTRUCT,
+            at,
+            "hipport's rewrite of this line would end it in a line continuation or leave a quote unpaired: the line is left as it is".into(),
+            Some("rewrite its nvcc flags for hipcc by hand".into()),
+        );
+    }
+}
+
+/// Whether `after`, a rewrite of the logical Makefile line `before`, ends in a line
+/// continuation or leaves a quote unpaired where `before` did not.
+fn breaks_line(before: &str, after: &str) -> bool {
+    let continued = |t: &str| {
+        let last = t.rsplit('\n').next().unwrap_or(t);
+        let last = last.strip_suffix('\r').unwrap_or(last);
+        last.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
+    };
+    // The parities of plain double quotes, escaped ones (`\"`) and single quotes.
+    let unpaired = |t: &str| {
+        let (mut plain, mut escaped, mut single, mut slashes) = (0, 0, 0, 0);
+        for b in t.bytes() {
+            match b {
+                b'"' if slashes % 2 == 1 => escaped += 1,
+                b'"' => plain += 1,
+                b'\'' if slashes % 2 == 0 => single += 1,
+                _ => {}
+            }
+            slashes = if b == b'\\' { slashes + 1 } else { 0 };
+        }
+        [plain % 2 == 1, escaped % 2 == 1, single % 2 == 1]
+    };
+    let (was, now) = (unpaired(before), unpaired(after));
+    continued(after) && !continued(before) || (0..3).any(|k| now[k] && !was[k])
 }
 
 /// The rule header line (its range) of each recipe line, by the recipe line's start.
@@ -457,6 +496,78 @@ struct NameUses {
     other: Option<String>,
 }
 
+/// The Makefile variables set to CUDA install paths built on another such variable
+/// (`CUDA_LIB_DIR := $(CUDA_DIR)/lib64`), each with its root (the variable set to a path of
+/// its own, `CUDA_DIR := /usr/local/cuda`), and each root's derived variables. `values`: the
+/// Makefile's variables (see [`variables`]).
+fn cuda_path_roots(
+    values: &BTreeMap<String, String>,
+) -> (BTreeMap<String, String>, BTreeMap<String, Vec<String>>) {
+    let paths = |v: &str| -> Vec<String> {
+        v.split_whitespace()
+            .filter(|w| flags::is_cuda_path(w) && !is_nvcc(w))
+            .map(str::to_string)
+            .collect()
+    };
+    let is_path_var = |n: &str| values.get(n).is_some_and(|v| !paths(v).is_empty());
+    // The variable each CUDA-path variable's paths are all built on, where there is one.
+    let base = |name: &str| -> Option<String> {
+        let words = paths(values.get(name)?);
+        let mut bases = words.iter().map(|w| {
+            let r = w.strip_prefix("$(").or_else(|| w.strip_prefix("${"))?;
+            let end = r.find([')', '}'])?;
+            Some(r[..end].to_string())
+        });
+        let first = bases.next()??;
+        (first != name && is_path_var(&first) && bases.all(|b| b.as_deref() == Some(&first)))
+            .then_some(first)
+    };
+    let mut derived = BTreeMap::new();
+    let mut roots: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for name in values.keys().filter(|n| is_path_var(n)) {
+        let mut root = name.clone();
+        let mut seen = BTreeSet::new();
+        while let Some(b) = base(&root) {
+            if !seen.insert(root.clone()) {
+                break;
+            }
+            root = b;
+        }
+        if root != *name && base(&root).is_none() {
+            roots.entry(root.clone()).or_default().push(name.clone());
+            derived.insert(name.clone(), root);
+        }
+    }
+    (derived, roots)
+}
+
+/// Where the reference `src[at..=close]` is the list of a loop that makes each of its words
+/// an `-l` flag (Caffe's `$(foreach library,$(LIBRARIES),-l$(library))`): the start of the
+/// loop's `$(`, whose call ends just after the closer after `close`.
+fn foreach_link_call(src: &str, at: usize, close: usize) -> Option<usize> {
+    let before = src[..at].trim_end_matches([' ', '\t']);
+    let before = before.strip_suffix(',')?.trim_end_matches([' ', '\t']);
+    let var_at = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |k| k + 1);
+    let var = &before[var_at..];
+    let head = before[..var_at].trim_end_matches([' ', '\t']);
+    let head = head.strip_suffix("foreach")?;
+    let open = head.len().checked_sub(2)?;
+    if var.is_empty() || !matches!(&head[open..], "$(" | "${") {
+        return None;
+    }
+    let body = src[close + 1..].trim_start_matches([' ', '\t']);
+    let body = body.strip_prefix(',')?.trim_start_matches([' ', '\t']);
+    let c = if head.ends_with('(') { ')' } else { '}' };
+    let rest = [format!("-l$({var})"), format!("-l${{{var}}}")]
+        .into_iter()
+        .find_map(|r| body.strip_prefix(r.as_str()).map(str::to_string))?;
+    rest.trim_start_matches([' ', '\t'])
+        .starts_with(c)
+        .then_some(open)
+}
+
 /// How each variable of a Makefile is read (see [`NameUses`]): `$(NAME)`, `${NAME}` and
 /// substitution references `$(NAME:a=b)`; function calls themselves are no variable.
 fn name_uses(src: &str) -> BTreeMap<String, NameUses> {
@@ -501,13 +612,16 @@ fn name_uses(src: &str) -> BTreeMap<String, NameUses> {
                         let w = before.strip_suffix(f)?;
                         w.ends_with(['(', '{']).then(|| w.len().checked_sub(2))?
                     })
-                    .filter(|c| b[*c] == b'$' && after.starts_with([')', '}']));
+                    .filter(|c| b[*c] == b'$' && after.starts_with([')', '}']))
+                    .or_else(|| foreach_link_call(src, at, close));
                 if glued {
                     let e = out.entry(name.to_string()).or_default();
                     e.glued = true;
                     Some(format!("-l{shown}"))
                 } else {
-                    call.map(|c| src[c..close + 2].to_string())
+                    call.map(|c| {
+                        src[c..=closing_paren(src, c + 1).unwrap_or(close + 1)].to_string()
+                    })
                 }
             }
             b':' => (src[i + len + 1..close].trim() == "%=-l%").then(|| shown.clone()),
@@ -1299,6 +1413,7 @@ pub(super) fn driver_word(
             .and_then(|r| r.strip_suffix(')'))
             .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
         let Some(var) = var else {
+            let w = if i == 0 { past_recipe_prefix(w) } else { w };
             let prog = w.rsplit('/').next().unwrap_or(w);
             let d = if is_nvcc(w) || prog == "hipcc" {
                 Driver::Device
@@ -1570,7 +1685,7 @@ pub(super) fn context_of(words: &[Word]) -> Context {
     {
         return Context::Nvcc;
     }
-    let cmd = first.trim_start_matches(['@', '-', '+']);
+    let cmd = past_recipe_prefix(first);
     if is_nvcc(cmd) || cmd == "$(NVCC)" || cmd == "${NVCC}" {
         return Context::Nvcc;
     }
@@ -1799,6 +1914,27 @@ pub(super) fn join_glued_calls(src: &str, words: Vec<Word>, replaced: &Ranges) -
 
 /// Whether a word names the nvcc driver (`nvcc`, `/usr/local/cuda/bin/nvcc`,
 /// `C:/CUDA/v11.8/bin/nvcc.exe`).
+/// A recipe's first word past make's `@`, `-` and `+` and past references glued before the
+/// program's name (`$(Q)nvcc`, MinkowskiEngine's quiet switch): the program itself, where
+/// such a prefix is followed by a plain name (`$(Q)$(CUDA)/bin/nvcc` is left as it is).
+pub(super) fn past_recipe_prefix(w: &str) -> &str {
+    let mut rest = w.trim_start_matches(['@', '-', '+']);
+    loop {
+        let Some(inner) = rest.strip_prefix("$(").or_else(|| rest.strip_prefix("${")) else {
+            return rest;
+        };
+        let close = if rest.starts_with("$(") { ')' } else { '}' };
+        let len = inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len());
+        let after = &inner[len..];
+        match after.strip_prefix(close) {
+            Some(next) if len > 0 && !next.is_empty() && !next.starts_with('/') => rest = next,
+            _ => return rest,
+        }
+    }
+}
+
 pub(super) fn is_nvcc(w: &str) -> bool {
     let w = w.trim_start_matches(['@', '-', '+']);
     // A drive's colon is no rule's.
@@ -1829,6 +1965,12 @@ pub(super) fn is_nvcc(w: &str) -> bool {
 
 /// What `--rename` changed, as seen from the Makefile's directory.
 struct Renames {
+    /// Variables set to a CUDA install path built on another such variable
+    /// (`CUDA_INCLUDE_DIR := $(CUDA_DIR)/include`), each with the variable it derives from,
+    /// and the reverse: one warning at the root names them all (see [`cuda_path_roots`]).
+    derived_paths: BTreeMap<String, String>,
+    /// The variables derived from each root, in order.
+    path_roots: BTreeMap<String, Vec<String>>,
     /// Renamed files: old -> new.
     files: Vec<(String, String)>,
     /// Moved directories: old -> new, longest first.
@@ -1840,6 +1982,21 @@ struct Renames {
 /// Renamed sources, moved directories and source patterns in a word (`$(patsubst %.cu,%.o,a.cu)`
 /// has a pattern and a name); old-style suffix rules (`.SUFFIXES: .cu`, `.cu.o:`). Returns
 /// whether the word named any.
+/// The pattern of word `t` that holds byte `pos`: the piece between the commas of the make
+/// call around it, without the call's closers after it (`$(SRC)/*.cu` of `$(SRC)/*.cu)`), with
+/// its offset in `t`.
+fn pattern_around(t: &str, pos: usize) -> (&str, usize) {
+    let from = t[..pos].rfind(',').map_or(0, |c| c + 1);
+    let to = t[pos..].find(',').map_or(t.len(), |c| pos + c);
+    let mut piece = &t[from..to];
+    while piece.ends_with([')', '}'])
+        && piece.matches([')', '}']).count() > piece.matches(['(', '{']).count()
+    {
+        piece = &piece[..piece.len() - 1];
+    }
+    (piece, from)
+}
+
 fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Renames) -> bool {
     let t = w.text.as_str();
     let off = w.start + usize::from(w.quote.is_some());
@@ -1883,8 +2040,9 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
         if suffix_rule || (suffixes && i > 0 && t == format!(".{old}")) {
             if sink.edit(off + 1, off + 1 + old.len(), new.as_str(), B_GLOB.id) {
                 let what = if suffix_rule { "suffix rule" } else { "suffix" };
-                sink.diag(
+                sink.diag_as(
                     B_GLOB,
+                    crate::diag::Severity::Note,
                     off,
                     format!("{what} `{}` names .{old} sources, which are now .{new}", t.trim_end_matches(':')),
                     Some(format!("check that .SUFFIXES lists .{new} and the rule still matches the renamed files")),
@@ -1906,13 +2064,23 @@ fn renamed_names(sink: &mut Sink, w: &Word, i: usize, words: &[Word], r: &Rename
                     continue;
                 }
                 if sink.edit(off + ext_at, off + after, new.as_str(), B_GLOB.id) {
-                    sink.diag(
+                    // The renames decided it, as for setup.py's globs: a note, quoting the
+                    // pattern alone (not the rest of the make call the word holds).
+                    let pattern = pattern_around(t, pos);
+                    let renamed = format!(
+                        "{}{new}{}",
+                        &pattern.0[..ext_at - pattern.1],
+                        &pattern.0[after - pattern.1..]
+                    );
+                    sink.diag_as(
                         B_GLOB,
+                        crate::diag::Severity::Note,
                         off + pos,
-                        format!("pattern `{t}` names .{old} sources, which are now .{new}"),
-                        Some(format!(
-                            "check that the rule still matches the renamed .{new} files"
-                        )),
+                        format!(
+                            "pattern `{}` -> `{renamed}`: the .{old} sources are now .{new}",
+                            pattern.0
+                        ),
+                        None,
                     );
                     done.push((ext_at, after));
                 }
@@ -1950,8 +2118,9 @@ fn word_text(t: &str, words: &[Word], r: &Renames, warp_sync: bool) -> String {
 fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, warp_sync: bool) {
     let t = w.text.as_str();
     // make's `@`, `-` and `+` prefix a recipe's first word only: elsewhere `-.../nvcc` is a flag.
-    if is_nvcc(t) && (i == 0 || !t.starts_with(['@', '-', '+'])) {
-        let lead = t.len() - t.trim_start_matches(['@', '-', '+']).len();
+    let program = if i == 0 { past_recipe_prefix(t) } else { t };
+    if is_nvcc(program) && (i == 0 || !t.starts_with(['@', '-', '+'])) {
+        let lead = t.len() - program.trim_start_matches(['@', '-', '+']).len();
         let start = w.start + lead + usize::from(w.quote.is_some());
         let end = w.end - usize::from(w.quote.is_some());
         let hipcc = if warp_sync && w.quote.is_none() {
@@ -1969,14 +2138,31 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         }
         return;
     }
-    // CUDA install locations assigned to variables are reported, not changed: other rules may use them.
+    // CUDA install locations assigned to variables are reported, not changed: other rules may
+    // use them. A variable built on another such one is named at its root's warning.
     if i >= 2 && flags::is_cuda_path(t) && words[i - 1].text.contains('=') {
-        sink.diag(
-            B_PATH,
-            w.start,
-            format!("`{}` is set to a CUDA install path (`{t}`)", words[0].text),
-            Some("ROCm has no such directory; remove the variable once nothing uses it".into()),
-        );
+        let name = words[0].text.as_str();
+        if renames.derived_paths.contains_key(name) {
+            return;
+        }
+        let (message, help) = match renames.path_roots.get(name) {
+            Some(derived) => (
+                format!(
+                    "`{name}` is set to a CUDA install path (`{t}`), and {} derive from it",
+                    derived
+                        .iter()
+                        .map(|d| format!("`{d}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "ROCm has no such directory; remove these variables once nothing uses them",
+            ),
+            None => (
+                format!("`{name}` is set to a CUDA install path (`{t}`)"),
+                "ROCm has no such directory; remove the variable once nothing uses it",
+            ),
+        };
+        sink.diag(B_PATH, w.start, message, Some(help.into()));
         return;
     }
     if renamed_names(sink, w, i, words, renames) {
@@ -2721,6 +2907,142 @@ mod tests {
         let (again, _) = run(&out, opts);
         assert_eq!(again, out, "not a fixed point: {src:?}");
         out
+    }
+
+    /// A3: a continued `-gencode` list whose last lines all go ends where the targets do, with
+    /// no backslash left before an empty line.
+    #[test]
+    fn a_continued_gencode_list_losing_its_last_lines_ends_there() {
+        let src = "X := -gencode arch=compute_70,code=sm_70 \\\n\t\t-gencode=arch=compute_75,code=sm_75 \\\n\t\t-gencode=arch=compute_75,code=compute_75\nY := -O2 \\\n\t-gencode arch=compute_70,code=sm_70 \\\n\t-lineinfo \\\n\t-gencode=arch=compute_80,code=sm_80\nZ := 1\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            run_fixed(src, &opts),
+            "X := --offload-arch=gfx90a\nY := -O2 \\\n\t--offload-arch=gfx90a\nZ := 1\n"
+        );
+    }
+
+    /// A4: `.cu` patterns rewritten to `.hip` under renames are notes quoting the pattern alone.
+    #[test]
+    fn rewritten_source_patterns_are_notes_quoting_the_pattern() {
+        let mut opts = BuildOptions::default();
+        opts.renamed
+            .insert("proj/src/k.cu".into(), "proj/src/k.hip".into());
+        let src = "S := $(wildcard $(SRC_DIR)/*.cu)\nO := $(patsubst $(SRC_DIR)/%.cu,$(OBJ_DIR)/%.o,$(S))\n$(OBJ_DIR)/%.o: $(SRC_DIR)/%.cu\n\tnvcc -c $< -o $@\n";
+        let (out, diags) = run(src, &opts);
+        assert_eq!(
+            out,
+            "S := $(wildcard $(SRC_DIR)/*.hip)\nO := $(patsubst $(SRC_DIR)/%.hip,$(OBJ_DIR)/%.o,$(S))\n$(OBJ_DIR)/%.o: $(SRC_DIR)/%.hip\n\thipcc -c $< -o $@\n"
+        );
+        let globs: Vec<_> = diags.iter().filter(|d| d.id == "B010").collect();
+        assert_eq!(globs.len(), 3, "{diags:?}");
+        assert!(globs
+            .iter()
+            .all(|d| d.severity == crate::diag::Severity::Note));
+        assert_eq!(
+            globs[0].message,
+            "pattern `$(SRC_DIR)/*.cu` -> `$(SRC_DIR)/*.hip`: the .cu sources are now .hip"
+        );
+        assert!(globs[1]
+            .message
+            .starts_with("pattern `$(SRC_DIR)/%.cu` -> `$(SRC_DIR)/%.hip`"));
+    }
+
+    /// E-a: Caffe's `$(foreach library,$(LIBRARIES),-l$(library))` reads the list as link
+    /// names, as `$(LIBRARIES:%=-l%)` does.
+    #[test]
+    fn a_foreach_loop_making_l_flags_reads_its_list_as_link_names() {
+        let src = "LIBRARIES := cudart cublas curand\nLIBRARIES += cudnn nccl\nLDFLAGS += $(foreach library,$(LIBRARIES),-l$(library))\nB := cufft\nL2 := ${foreach x, ${B} ,-l${x}}\nO := cublas\nL3 := $(foreach x,$(O),-L$(x))\napp: main.o\n\t$(CXX) -o $@ main.o $(LDFLAGS) $(L2) $(L3)\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "LIBRARIES := amdhip64 hipblas hiprand\nLIBRARIES += MIOpen rccl\nLDFLAGS += $(foreach library,$(LIBRARIES),-l$(library))\nB := hipfft\nL2 := ${foreach x, ${B} ,-l${x}}\nO := cublas\nL3 := $(foreach x,$(O),-L$(x))\napp: main.o\n\t$(CXX) -o $@ main.o $(LDFLAGS) $(L2) $(L3)\n"
+        );
+    }
+
+    /// E-b / Z-b: nvcc's `-odir DIR` goes with a note (hip-clang reads it beside -M and -o as
+    /// more outputs), and `nvcc` glued to a `$(Q)` prefix is the recipe's compiler.
+    #[test]
+    fn odir_goes_and_a_prefixed_nvcc_is_the_recipes_compiler() {
+        let src = "Q ?= @\nobjs/%.o: src/%.cu\n\t$(Q)nvcc -O3 -M $< -o ${@:.o=.d} -odir $(@D)\n\t${Q}$(V)nvcc --output-directory=objs -c $< -o $@\n\t$(Q)$(CUDA)/bin/nvcc -c $<\n$(B)nvcc : x\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "Q ?= @\nobjs/%.o: src/%.cu\n\t$(Q)hipcc -O3 -M $< -o ${@:.o=.d}\n\t${Q}$(V)hipcc -c $< -o $@\n\t$(Q)hipcc -c $<\n$(B)nvcc : x\n"
+        );
+        let dropped: Vec<_> = diags.iter().filter(|d| d.id == "B002").collect();
+        assert_eq!(dropped.len(), 2, "{diags:?}");
+        assert!(dropped[0].message.contains("`-odir $(@D)` dropped"));
+        assert_eq!(run_fixed(&out, &BuildOptions::default()), out);
+    }
+
+    /// E-f: CUDA's own libraries that ROCm lacks are reported at their `-l` flag; the others
+    /// are mapped or dropped, each with its note.
+    #[test]
+    fn every_cuda_toolkit_library_is_mapped_or_reported() {
+        let src = "LIBS := -lcusolver -lnvJitLink -lnvrtc-builtins -lcudadevrt -lcudart_static -lculibos -lnvToolsExt -lcupti -lnvptxcompiler_static\napp: app.o\n\thipcc -o $@ $< $(LIBS)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "LIBS := -lhipsolver -lnvJitLink -lroctx64 -lcupti -lnvptxcompiler_static\napp: app.o\n\thipcc -o $@ $< $(LIBS)\n"
+        );
+        for lib in [
+            "cusolver",
+            "nvJitLink",
+            "nvrtc-builtins",
+            "cudadevrt",
+            "cudart_static",
+            "culibos",
+            "nvToolsExt",
+            "cupti",
+            "nvptxcompiler_static",
+        ] {
+            assert!(
+                diags
+                    .iter()
+                    .any(|d| d.message.contains(&format!("`{lib}`"))),
+                "{lib}: {diags:?}"
+            );
+        }
+        let unmapped = diags.iter().filter(|d| d.id == "B005").count();
+        assert_eq!(unmapped, 3, "{diags:?}");
+    }
+
+    /// F3: one CUDA install path is one warning, at the variable that holds it, naming the
+    /// variables built on it.
+    #[test]
+    fn one_cuda_path_is_one_warning_naming_what_derives_from_it() {
+        let src = "CUDA_DIR := /usr/local/cuda\nCUDA_INCLUDE_DIR := $(CUDA_DIR)/include\nCUDA_LIB_DIR := $(CUDA_DIR)/lib64 $(CUDA_DIR)/lib\nNVCC := $(CUDA_DIR)/bin/nvcc\nCUDA_HOME := /opt/cuda\na.o: a.cu\n\t$(NVCC) -I$(CUDA_INCLUDE_DIR) -c $< -o $@\n";
+        let (_, diags) = run(src, &BuildOptions::default());
+        let paths: Vec<_> = diags.iter().filter(|d| d.id == "B006").collect();
+        assert_eq!(paths.len(), 2, "{diags:?}");
+        assert_eq!(paths[0].line, 1);
+        assert!(
+            paths[0]
+                .message
+                .ends_with("and `CUDA_INCLUDE_DIR`, `CUDA_LIB_DIR` derive from it"),
+            "{}",
+            paths[0].message
+        );
+        assert_eq!(paths[1].line, 5);
+    }
+
+    /// E-e: cuda-samples' `-Xcompiler \"-Wl,--no-as-needed\"` is one linker flag; and whatever
+    /// a rewrite would do, no line is left continued or with an unpaired quote.
+    #[test]
+    fn escaped_quotes_and_linker_commas_stay_whole() {
+        let src = "F :=\nifeq ($(T),1)\nF += -Xcompiler \\\"-Wl,--no-as-needed\\\"\nF += -Xcompiler -Wl,-rpath,/x,-O2\nendif\n";
+        let out = run_fixed(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "F :=\nifeq ($(T),1)\nF += -Wl,--no-as-needed\nF += -Wl,-rpath,/x,-O2\nendif\n"
+        );
+        assert!(breaks_line("F += a", "F += a \\"));
+        assert!(breaks_line("F += \\\"a\\\"", "F += \\\"a"));
+        assert!(!breaks_line("F += a \\\n b", "F += a \\\n c"));
+        assert!(!breaks_line("F += don't", "F += do'nt"));
     }
 
     #[test]

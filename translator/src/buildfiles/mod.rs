@@ -557,7 +557,7 @@ pub const DIAGS: &[DiagInfo] = &[
                   libamdhip64); find_library() of a CUDA library looks for the HIP one, and NVIDIA's CCCL\n\
                   becomes rocThrust and hipCUB (roc::rocthrust, hip::hipcub).\n\
                   A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
-                  $(addprefix -l,$(LIBS)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
+                  $(addprefix -l,$(LIBS)), $(foreach l,$(LIBS),-l$(l)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
                   the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
                   finding is a warning: change them by hand where they are link names.",
     },
@@ -670,8 +670,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   suffix rules such as .cu.o:). hipport rewrites the extension when the sources were\n\
                   renamed, and the directory part of a glob over a directory --rename torch moved\n\
                   (csrc/cuda/*.cu -> csrc/hip/*.hip); check that the pattern still selects what it should.\n\
-                  In setup.py and Python builds a glob rewritten so is a note, since the tree's renames\n\
-                  decided it; there a warning says what hipport could not follow: a directory name in a\n\
+                  In setup.py, Python builds and Makefiles (a %.cu or *.cu pattern, a suffix rule) a\n\
+                  pattern rewritten so is a note, since the tree's renames decided it; there a warning says what hipport could not follow: a directory name in a\n\
                   joined path renamed by its name alone, or, under renames that move headers, an include\n\
                   directory it cannot read or a moved one written in parts it does not rewrite; a source\n\
                   literal that names no renamed file from the build's directory while a renamed file's\n\

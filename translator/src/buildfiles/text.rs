@@ -259,6 +259,80 @@ impl Sink {
         dropped
     }
 
+    /// Drops the edits of each line of `lines` (byte ranges of `src`) whose text after them
+    /// `broken(before, after)` rejects, so that no edit leaves a line the file's tool cannot
+    /// read; edits that reach past a line are not its own. Returns the starts of the lines
+    /// left as they were.
+    pub(crate) fn keep_lines_whole(
+        &mut self,
+        src: &str,
+        lines: &[(usize, usize)],
+        broken: impl Fn(&str, &str) -> bool,
+    ) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.edits.len()).collect();
+        order.sort_by_key(|&k| (self.edits[k].start, self.edits[k].end));
+        let mut drop: Vec<usize> = Vec::new();
+        let mut left = Vec::new();
+        for &(s, e) in lines {
+            let first = order.partition_point(|&k| self.edits[k].start < s);
+            let mine: Vec<usize> = order[first..]
+                .iter()
+                .copied()
+                .take_while(|&k| self.edits[k].start <= e)
+                .filter(|&k| self.edits[k].end <= e)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let mut after = String::new();
+            let mut at = s;
+            for &k in &mine {
+                let edit = &self.edits[k];
+                if edit.start < at {
+                    // Overlapping edits: the line is not read here.
+                    after.clear();
+                    at = usize::MAX;
+                    break;
+                }
+                after.push_str(&src[at..edit.start]);
+                after.push_str(&edit.text);
+                at = edit.end;
+            }
+            if at == usize::MAX {
+                continue;
+            }
+            after.push_str(&src[at..e]);
+            if broken(&src[s..e], &after) {
+                drop.extend(mine);
+                left.push(s);
+                // Its notes told of the rewrites that are not made.
+                self.diags
+                    .retain(|d| !(s <= d.offset && d.offset <= e && d.severity == Severity::Note));
+            }
+        }
+        if !drop.is_empty() {
+            drop.sort_unstable();
+            let mut k = 0;
+            self.edits.retain(|_| {
+                k += 1;
+                drop.binary_search(&(k - 1)).is_err()
+            });
+            self.ranges = self
+                .edits
+                .iter()
+                .filter(|e| e.start < e.end)
+                .map(|e| (e.start, e.end))
+                .collect();
+            self.points = self
+                .edits
+                .iter()
+                .filter(|e| e.start == e.end)
+                .map(|e| e.start)
+                .collect();
+        }
+        left
+    }
+
     /// Whether an edit already covers any byte of `start..end`.
     pub(crate) fn claimed(&self, start: usize, end: usize) -> bool {
         self.edits.iter().any(|e| e.start < end && start < e.end)
@@ -421,7 +495,18 @@ pub(crate) fn apply_mapped(
             _ => widened.push((s, e, rule)),
         }
     }
+    // Merged, removals that empty the last lines of a continued line (three `-gencode` lines
+    // of which the last two go) end where the line does: the continuation before them goes
+    // too, or the line would end in `\` and an empty line.
+    let mut joined: Vec<(usize, usize, String)> = Vec::new();
     for (s, e, rule) in widened {
+        let (s, e) = widen_to_last_continued_line(src, s, e);
+        match joined.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => joined.push((s, e, rule)),
+        }
+    }
+    for (s, e, rule) in joined {
         // A blank after a backslash stays: removed with what follows it to the end of the
         // line, it would make the backslash a line continuation (`\ -cudart`).
         let b = src.as_bytes();
