@@ -305,7 +305,7 @@ pub const CUDA_ARCH: DiagInfo = DiagInfo {
     id: "H011",
     name: "cuda-arch-condition",
     severity: Severity::Warning,
-    summary: "__CUDA_ARCH__ in #if: undefined on AMD, the fallback path is taken",
+    summary: "__CUDA_ARCH__ in #if: undefined on AMD, the branch for other GPUs (or none) is taken",
     explain: "\
 `__CUDA_ARCH__` is defined only when nvcc compiles device code. On AMD it is undefined in device \
 code too, so `#ifdef __CUDA_ARCH__` device/host splits take the host branch everywhere, and \
@@ -314,7 +314,13 @@ feature gates such as `#if __CUDA_ARCH__ >= 700` take the fallback path.
 It is an error where that path stops the build (an `#error`), or where, inside a function, the \
 `#else` hipcc takes holds no code (only a `#pragma message` or a comment) while the skipped branch \
 computes: hipcc then builds a kernel that skips the work, such as a tensor-core `mma` in `asm`, \
-and leaves its results unset.
+and leaves its results unset. It is an error, too, where such a test with no `#else` holds a \
+kernel's whole body (hipcc compiles an empty kernel, a lone `s_endpgm`, and says nothing), and \
+where a function defined only in the branch hipcc skips is called from code it compiles: hipcc \
+fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
+HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
+hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
+HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported.
 
 Fix: use `__HIP_DEVICE_COMPILE__` to tell device from host compilation, and `__gfx*__` / \
 `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features.",

@@ -2036,6 +2036,9 @@ pub(super) fn skipping_directive<'t>(
                     return Some((x, false));
                 }
             }
+            // The directive's own name (`__CUDA_ARCH__` of `#ifdef __CUDA_ARCH__`) is not in
+            // its branch.
+            "preproc_ifdef" | "preproc_elifdef" if x.field(FIELDS.name) == Some(child) => {}
             "preproc_ifdef" | "preproc_elifdef" => {
                 let name = x.field(FIELDS.name).map(text);
                 let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
@@ -5300,23 +5303,39 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     let Some(name) = fd.field(FIELDS.declarator) else {
         return;
     };
-    let name = a.text(name);
-    if let Some(op) = name.strip_prefix("operator") {
+    if let Some(op) = a.text(name).strip_prefix("operator") {
         vector_compound_operator(a, n, fd, op.trim());
         return;
     }
+    let Some((name, ty)) = hip_overload(a, n) else {
+        return;
+    };
+    clash(
+        a,
+        n,
+        format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
+        "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
+    );
+}
+
+/// The name and pointee type of definition `n` where HIP defines the same overload itself
+/// (`atomicAdd(double*, double)`, `atomicMax(float*, float)`).
+fn hip_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<(&'a str, String)> {
+    let mut fd = n.field(FIELDS.declarator)?;
+    for _ in 0..6 {
+        if fd.kind_name() == "function_declarator" {
+            break;
+        }
+        fd = fd.field(FIELDS.declarator)?;
+    }
+    let name = a.text(fd.field(FIELDS.declarator)?);
     if !matches!(
         name,
         "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicCAS"
     ) {
-        return;
+        return None;
     }
-    let Some(params) = fd.field(FIELDS.parameters) else {
-        return;
-    };
-    let Some(first) = params.named_child(0) else {
-        return;
-    };
+    let first = fd.field(FIELDS.parameters)?.named_child(0)?;
     let ty = first
         .field(FIELDS.type_)
         .map(|t| super::norm_ws(a.text(t)))
@@ -5324,15 +5343,7 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     let pointer = first
         .field(FIELDS.declarator)
         .is_some_and(|d| d.kind_name() == "pointer_declarator");
-    if !pointer || !matches!(ty.as_str(), "float" | "double") {
-        return;
-    }
-    clash(
-        a,
-        n,
-        format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
-        "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
-    );
+    (pointer && matches!(ty.as_str(), "float" | "double")).then_some((name, ty))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -5493,7 +5504,17 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+    // The CUDA Guide's `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600 #else <atomicAdd
+    // (double*) by CAS> #endif`: hipcc takes the empty branch and uses HIP's own atomicAdd.
+    let arch = arch.filter(|_| {
+        !(value.is_some_and(|v| v != 0) && earlier_taken.is_none() && else_only_redefines_hip(a, n))
+    });
     if let Some((_, under_defined)) = arch {
+        let decided = value.is_some() && earlier_taken.is_none();
+        let stranded = decided.then(|| stranded_function(a, n)).flatten();
+        let emptied = (value == Some(0) && earlier_taken.is_none())
+            .then(|| emptied_kernel(a, n))
+            .flatten();
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
         } else {
@@ -5513,6 +5534,11 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Error,
                 format!(", and hipcc stops at its `#error` on line {line}"),
             ),
+            _ if stranded.is_some() => (Severity::Error, stranded_tail(stranded.as_ref())),
+            _ if emptied.is_some() => (
+                Severity::Error,
+                format!(", and there is no #else: `{}` has no other code, so hipcc compiles it to an empty kernel that does nothing", emptied.unwrap_or_default()),
+            ),
             (None, Some(_)) => (
                 Severity::Error,
                 ", which holds no code: under hipcc the function skips this work and leaves what it computes unset".to_string(),
@@ -5521,17 +5547,58 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Warning,
                 " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
             ),
-            _ if falls => (Severity::Warning, " (the fallback path)".to_string()),
+            _ if falls && alternative.is_some() => {
+                (Severity::Warning, " (the fallback path)".to_string())
+            }
+            _ if falls => (
+                Severity::Warning,
+                " (there is no #else: hipcc compiles nothing in its place)".to_string(),
+            ),
             _ => (Severity::Warning, String::new()),
         };
-        let help = if empty.is_some() {
-            "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none"
+        let help = if let Some(h) = stranded_help(stranded.as_ref(), value, &cond_text) {
+            h
+        } else if emptied.is_some() {
+            EMPTIED_HELP.to_string()
+        } else if empty.is_some() {
+            "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none".to_string()
         } else {
-            help
+            help.to_string()
         };
         let msg = format!("`{directive} {cond_text}`: {arch_outcome}{tail}");
-        a.report(&CUDA_ARCH, severity, cond, msg, Some(help.into()), vec![]);
+        a.report(&CUDA_ARCH, severity, cond, msg, Some(help), vec![]);
     }
+}
+
+/// H011's help where a kernel is all under a `__CUDA_ARCH__` test hipcc fails.
+const EMPTIED_HELP: &str = "write the AMD path of this kernel in an #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`), or drop the guard where the code builds with hipcc";
+
+/// What H010/H011 add to their message where a function defined only in the branch hipcc skips
+/// is called from code it compiles ([`stranded_function`]).
+fn stranded_tail(stranded: Option<&(String, usize)>) -> String {
+    stranded
+        .map(|(name, line)| format!(", so `{name}`, defined only in that branch, is undeclared where line {line} calls it: hipcc fails with \"use of undeclared identifier '{name}'\""))
+        .unwrap_or_default()
+}
+
+/// The help for [`stranded_tail`]: a guard that lets hipcc in, checked with hipcc 5.2.3
+/// (`__HIP_DEVICE_COMPILE__` alone fails too: HIP-Clang parses kernel bodies in its host pass).
+fn stranded_help(
+    stranded: Option<&(String, usize)>,
+    value: Option<i64>,
+    cond: &str,
+) -> Option<String> {
+    let (name, _) = stranded?;
+    let cond = if ["||", "&&", "?", ","].iter().any(|o| cond.contains(o)) {
+        format!("({cond})")
+    } else {
+        cond.to_string()
+    };
+    Some(if value == Some(0) {
+        format!("define `{name}` outside the conditional (a guard that only quiets nvcc's host pass is not needed), or let hipcc in: `#if {cond} || defined(__HIP_PLATFORM_AMD__)`; `__HIP_DEVICE_COMPILE__` fails the same way, since hipcc parses kernels in its host pass too")
+    } else {
+        format!("define `{name}` where hipcc compiles too (outside the conditional, or in the branch hipcc takes)")
+    })
 }
 
 /// The line of an `#error` directly in the branch of conditional `n` that hipcc takes, given the
@@ -5574,6 +5641,105 @@ fn empty_fallback(a: &Analyzer, n: Node) -> Option<usize> {
         .filter(|c| Some(*c) != Some(alt) && Some(*c) != n.field(FIELDS.condition))
         .any(|c| !quiet(&c) && !c.kind_name().starts_with("preproc_"));
     computes.then(|| a.index.position(a.map(alt.start_byte())).0)
+}
+
+/// The name of the kernel whose whole body is conditional `n` (nothing else in the body but
+/// comments and `#pragma`s), where `n` has no `#else`: when hipcc skips the branch, it compiles
+/// the kernel to an empty one (a lone `s_endpgm`) and says nothing (realuser12 C-f).
+fn emptied_kernel<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
+    if n.field(FIELDS.alternative).is_some() {
+        return None;
+    }
+    let body = n
+        .parent()
+        .filter(|p| p.kind_name() == "compound_statement")?;
+    let def = body
+        .parent()
+        .filter(|p| p.kind_name() == "function_definition")?;
+    let head = &a.src[def.start_byte()..body.start_byte()];
+    if !crate::lexer::whole_words(head, "__global__").any(|_| true) {
+        return None;
+    }
+    let quiet = |c: &Node| matches!(c.kind_name(), "comment" | "preproc_call");
+    if !crate::parse::named_children(body).all(|c| c == n || quiet(&c)) {
+        return None;
+    }
+    let computes = crate::parse::named_children(n)
+        .filter(|c| Some(*c) != n.field(FIELDS.condition) && Some(*c) != n.field(FIELDS.name))
+        .any(|c| !quiet(&c) && !c.kind_name().starts_with("preproc_"));
+    computes.then(|| a.function_name(def)).flatten()
+}
+
+/// A function defined only in a branch of conditional `n` that hipcc skips, and called from code
+/// hipcc compiles: its name and the line of that call. hipcc fails there with "use of
+/// undeclared identifier" (HIP-Clang parses kernel bodies in the host pass too, so
+/// `__HIP_DEVICE_COMPILE__` does not help either; realuser11 Z-e).
+fn stranded_function(a: &Analyzer, n: Node) -> Option<(String, usize)> {
+    let range = n.byte_range();
+    let root = *crate::parse::ancestors(n).last()?;
+    let first = a
+        .funcs
+        .partition_point(|f| f.node.start_byte() < range.start);
+    let inside = a.funcs[first..]
+        .iter()
+        .take_while(|f| f.node.start_byte() < range.end)
+        .filter(|f| skipping_directive(f.node, a.src, &a.macros).is_some_and(|(d, _)| d == n));
+    for f in inside {
+        let Some(name) = a.function_name(f.node) else {
+            continue;
+        };
+        // Defined again where hipcc compiles (the other arm of `#ifndef __CUDA_ARCH__`).
+        let elsewhere = a.funcs.iter().any(|g| {
+            g.node != f.node
+                && a.function_name(g.node) == Some(name)
+                && skipping_directive(g.node, a.src, &a.macros).is_none()
+        });
+        if elsewhere {
+            continue;
+        }
+        let call = crate::lexer::whole_words(a.src, name).find(|&at| {
+            if range.contains(&at) {
+                return false;
+            }
+            let after = a.src[at + name.len()..].trim_ascii_start();
+            if !after.starts_with(b"(") && !after.starts_with(b"<") {
+                return false;
+            }
+            root.descendant_for_byte_range(at, at + name.len())
+                .filter(|x| x.kind_name() == "identifier")
+                .filter(|x| {
+                    crate::parse::ancestors(*x)
+                        .iter()
+                        .any(|p| p.kind_name() == "call_expression")
+                })
+                .is_some_and(|x| skipping_directive(x, a.src, &a.macros).is_none())
+        });
+        if let Some(at) = call {
+            return Some((name.to_string(), a.index.position(a.map(at)).0));
+        }
+    }
+    None
+}
+
+/// Whether the `#else` of conditional `n` holds nothing but definitions of what HIP itself
+/// provides (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60): hipcc skipping it is
+/// right (realuser11 A1).
+fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
+    let Some(alt) = n
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_else")
+    else {
+        return false;
+    };
+    let mut defs = 0;
+    for c in crate::parse::named_children(alt) {
+        match c.kind_name() {
+            "comment" => {}
+            "function_definition" if hip_overload(a, c).is_some() => defs += 1,
+            _ => return false,
+        }
+    }
+    defs > 0
 }
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do
@@ -5642,14 +5808,28 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
             vec![],
         );
     } else if id == "__CUDA_ARCH__" {
-        a.report(
-            &CUDA_ARCH,
-            Severity::Warning,
-            name,
-            format!("`{directive} __CUDA_ARCH__`: undefined on AMD in device code too, so HIP {taken} for device and host alike"),
-            Some("use `__HIP_DEVICE_COMPILE__` to tell device from host compilation".into()),
-            vec![],
-        );
+        let value = Some(i64::from(negated));
+        let stranded = stranded_function(a, n);
+        let emptied = (!negated).then(|| emptied_kernel(a, n)).flatten();
+        let msg = format!("`{directive} __CUDA_ARCH__`: undefined on AMD in device code too, so HIP {taken} for device and host alike");
+        let (severity, msg, help) = if let Some(h) =
+            stranded_help(stranded.as_ref(), value, "defined(__CUDA_ARCH__)")
+        {
+            (Severity::Error, msg + &stranded_tail(stranded.as_ref()), h)
+        } else if let Some(k) = emptied {
+            (
+                Severity::Error,
+                format!("{msg}, and there is no #else: `{k}` has no other code, so hipcc compiles it to an empty kernel that does nothing"),
+                EMPTIED_HELP.to_string(),
+            )
+        } else {
+            (
+                Severity::Warning,
+                msg,
+                "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation".to_string(),
+            )
+        };
+        a.report(&CUDA_ARCH, severity, name, msg, Some(help), vec![]);
     }
 }
 

@@ -1335,6 +1335,153 @@ fn h011_is_an_error_where_the_else_hipcc_takes_computes_nothing() {
     assert_eq!(d.severity, Severity::Warning);
 }
 
+/// realuser12 C-f: a `__CUDA_ARCH__` test around a kernel's whole body, with no `#else`, makes
+/// hipcc compile an empty kernel; with other code in the body it stays a warning that does not
+/// speak of a fallback.
+#[test]
+fn h011_is_an_error_where_the_guard_empties_a_kernel() {
+    let h011 = |src: &str| run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    for open in ["#if __CUDA_ARCH__ >= 700", "#ifdef __CUDA_ARCH__"] {
+        let src = format!("__global__ void scale(float *v, int n) {{\n  // work\n{open}\n  int i = threadIdx.x;\n  if (i < n) v[i] *= 2.f;\n#endif\n}}\n");
+        let d = h011(&src);
+        assert_eq!(d.severity, Severity::Error, "{open}: {}", d.message);
+        assert!(
+            d.message
+                .contains("`scale` has no other code, so hipcc compiles it to an empty kernel"),
+            "{}",
+            d.message
+        );
+        assert!(!d.message.contains("fallback"), "{}", d.message);
+    }
+    // Other code in the body, or a device function: a warning, and no "fallback" without #else.
+    for src in [
+        "__global__ void k(float *v) {\n#if __CUDA_ARCH__ >= 700\n  v[1] = 2.f;\n#endif\n  v[0] = 1.f;\n}\n",
+        "__device__ void k(float *v) {\n#if __CUDA_ARCH__ >= 700\n  v[1] = 2.f;\n#endif\n}\n",
+    ] {
+        let d = h011(src);
+        assert_eq!(d.severity, Severity::Warning, "{src}");
+        assert!(d.message.contains("there is no #else"), "{}", d.message);
+        assert!(!d.message.contains("fallback"), "{}", d.message);
+    }
+}
+
+/// realuser11 Z-e: a device helper defined only under `#ifdef __CUDA_ARCH__` and called from a
+/// kernel is undeclared under hipcc (in both passes): an error with a guard that lets hipcc in.
+#[test]
+fn h011_is_an_error_where_a_function_of_the_skipped_branch_is_called() {
+    let helper = "__device__ static void reduceAdd(float *a, float v) { atomicAdd(a, v); }\n";
+    let call = "__global__ void k(float *o, const float *x) { reduceAdd(o, x[threadIdx.x]); }\n";
+    for open in [
+        "#ifdef __CUDA_ARCH__",
+        "#if __CUDA_ARCH__ >= 600",
+        "#if defined(__CUDA_ARCH__)",
+    ] {
+        let src = format!("{open}\n{helper}#endif\n{call}");
+        let d = run(&src)
+            .into_iter()
+            .find(|d| d.id == "H011")
+            .expect("H011");
+        assert_eq!(d.severity, Severity::Error, "{open}: {}", d.message);
+        assert!(
+            d.message.contains(
+                "`reduceAdd`, defined only in that branch, is undeclared where line 4 calls it"
+            ),
+            "{}",
+            d.message
+        );
+        let help = d.help.unwrap_or_default();
+        assert!(help.contains("|| defined(__HIP_PLATFORM_AMD__)"), "{help}");
+        assert!(
+            !d.message.contains("HIP does not compile this"),
+            "{}",
+            d.message
+        );
+    }
+    // Called only inside the branch, or defined for hipcc too: no error.
+    for src in [
+        format!("#ifdef __CUDA_ARCH__\n{helper}{call}#endif\n"),
+        format!(
+            "#ifdef __CUDA_ARCH__\n{helper}#else\n{}#endif\n{call}",
+            helper.replace("atomicAdd(a, v)", "*a += v")
+        ),
+    ] {
+        let d = run(&src)
+            .into_iter()
+            .find(|d| d.id == "H011")
+            .expect("H011");
+        assert_eq!(d.severity, Severity::Warning, "{src}: {}", d.message);
+    }
+}
+
+/// realuser11 A1: the CUDA Guide's `atomicAdd(double)` for sm < 60 in the `#else` of
+/// `!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600`: hipcc rightly skips it, HIP has its own.
+#[test]
+fn h011_is_silent_where_the_skipped_else_only_redefines_what_hip_has() {
+    let src = |def: &str| {
+        format!(
+            "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600\n#else\n// sm < 60\n{def}#endif\n"
+        )
+    };
+    let cas = "__device__ double atomicAdd(double *address, double val) {\n  return val;\n}\n";
+    assert!(lines_of(&src(cas), "H011").is_empty());
+    // Another function there is one hipcc then lacks: still reported.
+    let other = "__device__ double myAdd(double *address, double val) {\n  return val;\n}\n";
+    assert_eq!(lines_of(&src(other), "H011"), vec![1]);
+}
+
+/// realuser11 A2: every hazard in a branch hipcc never compiles says so, warnings and notes too.
+#[test]
+fn hazards_in_a_skipped_branch_say_hipcc_does_not_compile_them() {
+    let src =
+        "#ifdef __CUDA_ARCH__\n__device__ void f(float *a, float v) { atomicAdd(a, v); }\n#endif\n";
+    let d = run(src).into_iter().find(|d| d.id == "H022").expect("H022");
+    assert_eq!(d.severity, Severity::Note);
+    assert!(
+        d.message.contains(
+            "(HIP does not compile this: `#ifdef __CUDA_ARCH__` on line 1 is false under hipcc)"
+        ),
+        "{}",
+        d.message
+    );
+    // Not twice, and not on the directive's own name.
+    assert_eq!(d.message.matches("HIP does not compile this").count(), 1);
+    let h011 = run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    assert!(
+        !h011.message.contains("HIP does not compile this"),
+        "{}",
+        h011.message
+    );
+}
+
+/// realuser12 D1: `and`, `or`, `not` in `#if` are read as `&&`, `||`, `!`.
+#[test]
+fn alternative_tokens_in_conditions_are_evaluated() {
+    let src = "__device__ float f(float x) {\n#if defined(__CUDA_ARCH__) and (__CUDA_ARCH__ >= 800)\n  return x * 2.f;\n#else\n  return x;\n#endif\n}\n";
+    let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    assert!(crate::parse::error_lines(&tree, src.as_bytes()).is_empty());
+    let d = run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    assert!(
+        d.message
+            .starts_with("`#if defined(__CUDA_ARCH__) and (__CUDA_ARCH__ >= 800)`"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains(
+            "this condition is false: HIP skips this branch and goes to the #else on line 4"
+        ),
+        "{}",
+        d.message
+    );
+    let src = "#if not defined(__CUDA_ARCH__) or __CUDA_ARCH__ >= 800 // and more\n__device__ int g() { return 1; }\n#endif\n";
+    let d = run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    assert!(
+        d.message.contains("this condition is still true"),
+        "{}",
+        d.message
+    );
+}
+
 #[test]
 fn h010_and_h011_on_one_condition_are_one_report() {
     let src = |cond: &str, alt: &str| {
@@ -1754,7 +1901,7 @@ fn h024_to_h029() {
         got,
         vec![
             ("H025", 1, Severity::Error),
-            ("H011", 2, Severity::Warning),
+            // No H011: the #else hipcc skips only defines HIP's own atomicAdd(double*) (A1).
             ("H024", 7, Severity::Error),
             ("H026", 8, Severity::Warning),
             ("H028", 8, Severity::Note),
