@@ -209,9 +209,12 @@ AMD GCN/CDNA/RDNA assembly in inline asm, so every PTX statement must be rewritt
 Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()`, \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
 `wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
-`membar`/`fence` -> `__threadfence*()`, `bar.sync` -> `__syncthreads()`, `prmt` -> \
-`__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, `cvt` to half -> \
-`__float2half*`. Tensor-core and async-copy PTX (`mma.sync`, `ldmatrix`, `cp.async`) needs a \
+`membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
+`__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
+`cvt` to half -> `__float2half*`. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
+block, as warp-specialised kernels use) or `bar.arrive` has no HIP equivalent: `__syncthreads()` \
+is `s_barrier`, which waits for every wave of the workgroup, so it deadlocks where the other \
+waves never reach it. Tensor-core and async-copy PTX (`mma.sync`, `ldmatrix`, `cp.async`) needs a \
 redesign with rocWMMA or MFMA intrinsics.",
 };
 
@@ -387,7 +390,9 @@ pub const ASYNC_COPY: DiagInfo = DiagInfo {
 Ampere's asynchronous global-to-shared copies (`cp.async` PTX, `cuda::pipeline`, \
 `cuda::memcpy_async`, `__pipeline_memcpy_async`, `cooperative_groups::memcpy_async`) have no HIP \
 API. Replace them with ordinary loads into shared memory followed by `__syncthreads()`, or with \
-an explicit double-buffering scheme.",
+an explicit double-buffering scheme. `<cuda/barrier>` in a file with no async copy is reported as \
+`cuda::barrier` alone: an arrive and wait of every thread of the block at once is \
+`__syncthreads()`; a split arrive/wait has no HIP equivalent.",
 };
 
 /// H016: cooperative-groups tiles wider than the warp.

@@ -5854,6 +5854,22 @@ fn header_macro(a: &mut Analyzer, value: Node) {
 fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
     match p {
         "mma.h" => wmma(a, n, "`#include <mma.h>`".to_string()),
+        // `cuda::barrier` used only as a block barrier (simpleAWBarrier's init/arrive/wait):
+        // no async copy to speak of (realuser12 D2).
+        "cuda/barrier"
+            if !["memcpy_async", "cp.async", "pipeline"]
+                .iter()
+                .any(|w| memchr::memmem::find(a.src, w.as_bytes()).is_some()) =>
+        {
+            a.report(
+                &ASYNC_COPY,
+                Severity::Error,
+                n,
+                format!("`<{p}>` (`cuda::barrier`) has no HIP counterpart"),
+                Some("where every thread of the block arrives and then waits at once (`arrive_and_wait()`, or `wait(arrive())`), use `__syncthreads()`; a split arrive/wait (work between them, or only some threads arriving) has no HIP equivalent: restructure around `__syncthreads()`".into()),
+                vec![],
+            )
+        }
         "cuda/pipeline" | "cuda_pipeline.h" | "cuda_pipeline_primitives.h"
         | "cooperative_groups/memcpy_async.h" | "cuda/barrier" => a.report(
             &ASYNC_COPY,
@@ -5918,6 +5934,9 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         "shfl.sync",
         "membar",
         "bar.sync",
+        "barrier.sync",
+        "bar.arrive",
+        "barrier.arrive",
         "prmt",
         "lop3",
         "fence.",
@@ -5987,7 +6006,6 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "`membar` -> `__threadfence()` / `__threadfence_block()`",
         ),
         ("fence.", "`fence` -> `__threadfence()`"),
-        ("bar.sync", "`bar.sync` -> `__syncthreads()`"),
         ("prmt", "`prmt` -> `__byte_perm()`"),
         ("brev", "`brev` -> `__brev()`"),
         ("popc", "`popc` -> `__popc()` / `__popcll()`"),
@@ -6000,10 +6018,6 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "ldmatrix",
             "`ldmatrix` -> rocWMMA load_matrix_sync (a redesign)",
         ),
-        (
-            "cp.async",
-            "`cp.async` -> ordinary loads into shared memory + __syncthreads()",
-        ),
         ("lop3", "`lop3` -> plain bitwise operators"),
         ("trap", "`trap` -> `__builtin_trap()` (HIP has no `__trap`)"),
         (
@@ -6012,17 +6026,22 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         ),
         ("red.", "`red`/`atom` -> atomic builtins"),
     ];
+    let template = asm_template_text(a, n);
+    let barrier = barrier_hint(&template);
+    let copy = async_copy_hint(&template);
     let found: Vec<&str> = hints
         .iter()
         .filter(|(k, _)| has_token(&code, k))
         .map(|(_, h)| *h)
+        .chain(copy)
+        .chain(barrier.as_deref())
         .collect();
     let help = if found.is_empty() {
         "rewrite with HIP intrinsics or AMD GCN/CDNA inline assembly".to_string()
     } else {
         format!("replace: {}", found.join("; "))
     };
-    let shown = snippet(&asm_template_text(a, n));
+    let shown = snippet(&template);
     a.report(
         &INLINE_PTX,
         Severity::Error,
@@ -6031,6 +6050,87 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         Some(help),
         vec![],
     );
+}
+
+/// H006's hint for a PTX barrier in `template` (as [`asm_template_text`] gives it): barrier 0 of
+/// the whole block (`bar.sync 0;`, `barrier.sync 0;`) is `__syncthreads()`; a named barrier
+/// (another id, or one given by an operand) or one for a count of threads (`bar.sync 1, 256;`,
+/// as warp-specialised kernels use) has no HIP equivalent: `__syncthreads()` is `s_barrier`,
+/// which waits for every wave of the workgroup (LLVM's AMDGPU docs), so a subset that syncs
+/// while the other waves wait elsewhere deadlocks; an arrive without a wait has none either.
+fn barrier_hint(template: &str) -> Option<String> {
+    let (at, op) = [
+        "barrier.sync",
+        "barrier.arrive",
+        "barrier.red",
+        "bar.sync",
+        "bar.arrive",
+        "bar.red",
+    ]
+    .iter()
+    .filter_map(|op| {
+        template
+            .match_indices(op)
+            .map(|(i, _)| i)
+            .find(|&i| {
+                template[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            })
+            .map(|i| (i, *op))
+    })
+    .min_by_key(|(i, _)| *i)?;
+    let rest = &template[at + op.len()..];
+    // Modifiers (`.aligned`), then operands up to the `;`.
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+    let operands: Vec<&str> = rest
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+        .collect();
+    let family = if op.starts_with("barrier") {
+        "barrier"
+    } else {
+        "bar"
+    };
+    let sync = op.ends_with(".sync");
+    Some(match operands.as_slice() {
+        ["0"] if sync => format!("`{family}.sync 0` (barrier 0, all threads of the block) -> `__syncthreads()`"),
+        ["0", count] if sync => format!("`{family}.sync 0, {count}` -> `__syncthreads()` only where {count} is the whole block; for fewer threads there is no HIP equivalent (`__syncthreads()` waits for every wave of the block)"),
+        _ => format!("`{}` {} has no HIP equivalent: `__syncthreads()` (s_barrier) waits for every wave of the block, so using it here deadlocks a block whose other waves do not reach it; restructure so all threads of the block meet at one `__syncthreads()`, or make the waiting threads poll a shared-memory flag or counter", op, if sync { "(a named barrier, or one for part of the block)" } else { "(an arrive without a wait on a named barrier)" }),
+    })
+}
+
+/// H006's hint for an async copy in `template`: a group's commit or wait has nothing to wait for
+/// once the copies are synchronous; a bulk copy to global memory (a TMA store, `cp.async.bulk
+/// .global.shared::cta`) is plain global stores; the rest are loads into shared memory
+/// (realuser12 D3).
+fn async_copy_hint(template: &str) -> Option<&'static str> {
+    let at = template
+        .find("cp.async")
+        .or_else(|| template.find("cp.reduce.async"))?;
+    let op = template[at..]
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or("");
+    Some(
+        if ["commit_group", "wait_group", "wait_all"]
+            .iter()
+            .any(|g| op.contains(g))
+        {
+            "`cp.async` commit/wait of a group -> remove it: synchronous copies have nothing to wait for (keep a `__syncthreads()` where other threads read the copied data)"
+        } else if op.contains("bulk") && op.contains(".global.shared") {
+            "`cp.async.bulk` shared -> global (a TMA store) -> `__syncthreads()`, then plain global stores of the shared data (Hopper's TMA has no AMD counterpart)"
+        } else if op.contains("bulk") {
+            "`cp.async.bulk` (a TMA load) -> ordinary loads into shared memory + __syncthreads() (Hopper's TMA and mbarrier have no AMD counterpart: the kernel's data movement needs a redesign)"
+        } else {
+            "`cp.async` -> ordinary loads into shared memory + __syncthreads()"
+        },
+    )
 }
 
 /// An asm statement's template as the assembler sees it, for a message: the pieces of a

@@ -1011,6 +1011,78 @@ fn h006_inline_ptx_with_hints() {
     assert!(help.contains("__builtin_nontemporal_load()"), "{help}");
 }
 
+/// realuser12 C-e: only barrier 0 of the whole block is `__syncthreads()`; a named barrier or
+/// one for part of the block has no HIP equivalent (s_barrier waits for every wave).
+#[test]
+fn h006_named_barriers_are_not_syncthreads() {
+    let help = |asm: &str| {
+        let src =
+            format!("__device__ void f() {{\n  asm volatile(\"{asm}\" ::: \"memory\");\n}}\n");
+        run(&src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    for asm in ["bar.sync 0;", "barrier.sync 0;", "bar.sync.aligned 0;"] {
+        let h = help(asm);
+        assert!(h.contains("-> `__syncthreads()`"), "{asm}: {h}");
+        assert!(!h.contains("no HIP equivalent"), "{asm}: {h}");
+    }
+    assert!(help("bar.sync 0, 256;").contains("only where 256 is the whole block"));
+    for asm in [
+        "bar.sync 1, 256;",
+        "bar.sync %0, %1;",
+        "barrier.sync 2;",
+        "bar.arrive 1, 128;",
+    ] {
+        let h = help(asm);
+        assert!(h.contains("has no HIP equivalent"), "{asm}: {h}");
+        assert!(!h.contains("-> `__syncthreads()`"), "{asm}: {h}");
+    }
+}
+
+/// realuser12 D3: a TMA store and a group's commit/wait get their own help, not the one for loads.
+#[test]
+fn h006_async_copy_stores_and_group_waits_have_their_own_help() {
+    let help = |asm: &str| {
+        let src =
+            format!("__device__ void f() {{\n  asm volatile(\"{asm}\" ::: \"memory\");\n}}\n");
+        run(&src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    let store = help("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;");
+    assert!(store.contains("plain global stores"), "{store}");
+    assert!(!store.contains("loads into shared"), "{store}");
+    let store = help("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];");
+    assert!(store.contains("plain global stores"), "{store}");
+    for asm in [
+        "cp.async.bulk.commit_group;",
+        "cp.async.bulk.wait_group 0;",
+        "cp.async.wait_all;",
+    ] {
+        let h = help(asm);
+        assert!(h.contains("remove it"), "{asm}: {h}");
+    }
+    let load = help("cp.async.cg.shared.global [%0], [%1], 16;");
+    assert!(load.contains("ordinary loads into shared memory"), "{load}");
+}
+
+/// realuser12 D2: `<cuda/barrier>` used only as a block barrier is not about async copies.
+#[test]
+fn h015_cuda_barrier_without_async_copies_speaks_of_the_barrier() {
+    let h015 = |src: &str| run(src).into_iter().find(|d| d.id == "H015").expect("H015");
+    let d = h015("#include <cuda/barrier>\n__global__ void k(float *v) {\n  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n  bar.arrive_and_wait();\n}\n");
+    assert!(d.message.contains("`cuda::barrier`"), "{}", d.message);
+    assert!(!d.message.contains("asynchronous copies"), "{}", d.message);
+    assert!(d.help.unwrap_or_default().contains("`__syncthreads()`"));
+    let d = h015("#include <cuda/barrier>\n__global__ void k(float *v) {\n  cuda::memcpy_async(v, v, 4, bar);\n}\n");
+    assert!(d.message.contains("asynchronous copies"), "{}", d.message);
+}
+
 #[test]
 fn h006_message_shows_the_template_as_the_assembler_reads_it() {
     // Adjacent literals are one template, and `\n` separates instructions: the message showed
