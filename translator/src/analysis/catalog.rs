@@ -1039,7 +1039,11 @@ nothing else. Later releases added, by HIP's changelogs and headers: `meta_group
 from 7.0); a block's and grid's `group_dim` by 6.2 (the release between 5.3 and 6.2 that added \
 it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `block_rank` in \
 7.12. CUDA 12's `dim_threads`, a grid's `num_blocks`, `block_index` and `dim_blocks`, and \
-`labeled_partition` are in no HIP release. A member the target lacks does not compile (\"no \
+`labeled_partition` are in no HIP release. Nor are CUDA's `<cooperative_groups/reduce.h>` and \
+`<cooperative_groups/scan.h>` in the releases through 7.0: `cg::reduce`, the `cg::plus`, `less`, \
+`greater` and `bit_*` operators, and the scans are reported at their call (ROCm/clr's newer \
+headers add `reduce` and the operators in amd_hip_cooperative_groups_reduce.h, in a release not \
+known here; no scan). A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
 `--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \

@@ -1451,6 +1451,74 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
     );
 }
 
+/// Whether call `n` names its function through the cooperative-groups namespace:
+/// `cooperative_groups::`, or an alias of it the file declares (`namespace cg =
+/// cooperative_groups;`).
+fn cg_qualified(a: &Analyzer, n: Node) -> bool {
+    let Some(f) = n.field(FIELDS.function) else {
+        return false;
+    };
+    let text = a.text(f);
+    let Some((scope, _)) = text.split_once("::") else {
+        return false;
+    };
+    let scope = scope.trim();
+    scope == "cooperative_groups"
+        || (!scope.is_empty()
+            && crate::lexer::whole_words(a.src, scope).any(|at| {
+                let before = a.src[..at].trim_ascii_end();
+                let after = a.src[at + scope.len()..].trim_ascii_start();
+                before.ends_with(b"namespace")
+                    && after.starts_with(b"=")
+                    && after[1..]
+                        .trim_ascii_start()
+                        .starts_with(b"cooperative_groups")
+            }))
+}
+
+/// CUDA's `<cooperative_groups/reduce.h>` and `<cooperative_groups/scan.h>` (`cg::reduce`,
+/// `cg::inclusive_scan`, and the `cg::plus`/`less`/`greater`/`bit_*` operators) at their
+/// call (H044; realuser12 C-c). HIP 5.2.3's headers and those of the releases through 7.0 that
+/// hipport knows declare none of them ("no member named 'reduce' in namespace
+/// 'cooperative_groups'"); ROCm/clr's newer headers add `cg::reduce` and the operators
+/// (hipamd/include/hip/amd_detail/amd_hip_cooperative_groups_reduce.h), in a release not known
+/// here, and no scan. An operator passed to a reported reduce or scan is said there.
+fn cg_algorithm(a: &mut Analyzer, n: Node, name: &str) {
+    let algorithm = matches!(name, "reduce" | "inclusive_scan" | "exclusive_scan");
+    if !algorithm
+        && crate::parse::ancestors(n).iter().any(|p| {
+            p.kind_name() == "call_expression"
+                && callee(a, *p)
+                    .is_some_and(|c| matches!(c, "reduce" | "inclusive_scan" | "exclusive_scan"))
+                && cg_qualified(a, *p)
+        })
+    {
+        return;
+    }
+    let shown = n
+        .field(FIELDS.function)
+        .map_or(name, |f| a.text(f))
+        .to_string();
+    let hip = a.opts.hip_version;
+    let help = if name.ends_with("scan") {
+        "scan with `tile.shfl_up(v, d)` for d = 1, 2, 4, ... below `tile.size()` (adding where `tile.thread_rank() >= d`), or use hipCUB's WarpScan/BlockScan"
+    } else {
+        "reduce with `v = op(v, tile.shfl_down(v, d))` for d = `tile.size() / 2` down to 1 (lane 0 of the tile holds the result; `shfl_xor` gives it to every lane), or use hipCUB's WarpReduce"
+    };
+    a.report(
+        &CG_MEMBER,
+        Severity::Error,
+        n,
+        if name.ends_with("scan") {
+            format!("`{shown}` (CUDA's <cooperative_groups/scan.h>) is not in HIP {hip}'s cooperative groups: no HIP release declares it")
+        } else {
+            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is not in HIP {hip}'s cooperative groups: HIP releases through 7.0 do not declare it (ROCm/clr's newer headers add it, in a release not known here)")
+        },
+        Some(help.into()),
+        vec![],
+    );
+}
+
 /// Whether `arg` is a `cudaMemLocation`: a variable declared so, or a braced or typed initializer.
 fn mem_location(a: &Analyzer, arg: Node) -> bool {
     match arg.kind_name() {
@@ -3118,6 +3186,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 Some(format!("compute it widened: `(unsigned)(((unsigned long long)x + y{one}) >> 1)`")),
                 vec![],
             );
+        }
+        "reduce" | "inclusive_scan" | "exclusive_scan" | "plus" | "less" | "greater"
+        | "bit_and" | "bit_or" | "bit_xor"
+            if cg_qualified(a, n) =>
+        {
+            cg_algorithm(a, n, name)
         }
         "ballot" | "any" | "all" | "match_any" | "match_all" | "meta_group_rank"
         | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"

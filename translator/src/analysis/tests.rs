@@ -1083,6 +1083,28 @@ fn h015_cuda_barrier_without_async_copies_speaks_of_the_barrier() {
     assert!(d.message.contains("asynchronous copies"), "{}", d.message);
 }
 
+/// realuser12 C-c: `cg::reduce` and its operators are reported at the call, at every target.
+#[test]
+fn h044_cg_reduce_and_operators_are_reported_at_the_call() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(const float *in, float *out) {\n  auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n  float s = cg::reduce(tile, in[threadIdx.x], cg::plus<float>());\n  auto op = cg::greater<float>();\n  float m = cooperative_groups::inclusive_scan(tile, s);\n  out[0] = s + m + reduce(s);\n}\n";
+    for hip in [Version::new(5, 2, 3), Version::new(7, 0, 0)] {
+        let d: Vec<(usize, String)> = run_with(src, hip, false)
+            .into_iter()
+            .filter(|d| d.id == "H044")
+            .map(|d| (d.line, d.message))
+            .collect();
+        let lines: Vec<usize> = d.iter().map(|x| x.0).collect();
+        assert_eq!(lines, vec![5, 6, 7], "{d:?}");
+        assert!(
+            d[0].1
+                .starts_with("`cg::reduce` (CUDA's <cooperative_groups/reduce.h>)"),
+            "{}",
+            d[0].1
+        );
+        assert!(d[2].1.contains("scan.h"), "{}", d[2].1);
+    }
+}
+
 #[test]
 fn h006_message_shows_the_template_as_the_assembler_reads_it() {
     // Adjacent literals are one template, and `\n` separates instructions: the message showed
