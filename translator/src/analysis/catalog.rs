@@ -925,7 +925,10 @@ pub const NVIDIA_CODE_OBJECT: DiagInfo = DiagInfo {
 The driver API loads and links NVIDIA code: `cuModuleLoad(&m, \"kernels.ptx\")` (the path \
 written there, or through the file's macro or constant: `#define KERNEL_FILE \"compare.ptx\"`; \
 a path hipport cannot follow to a name, such as a parameter, gets a note, since a CUDA module \
-file is NVIDIA code whatever its name), `cuModuleLoadData` on PTX text, and `cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
+file is NVIDIA code whatever its name), `cuModuleLoadData` on PTX text or on an image read from \
+a `.fatbin`, `.cubin` or `.ptx` file the function names (in a literal or the file's macro; an \
+image hipport cannot follow gets a note, unless the file makes it with NVRTC), and \
+`cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
 `_CUBIN`, `_FATBINARY`, `_OBJECT`, `_LIBRARY` or `_NVVM`. The calls are renamed to \
 `hipModuleLoad`, `hipModuleLoadData` and `hiprtcLinkAdd*`, which compile, but on an AMD GPU \
 a module is an AMD code object (an ELF file for the `amdgcn` target) and hipRTC's linker takes \

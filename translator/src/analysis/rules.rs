@@ -934,7 +934,12 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             .get(1)
             .and_then(|x| value_text(a, *x))
             .filter(|t| t.contains(".version") && t.contains(".target"))
-            .map(|_| "PTX text".to_string()),
+            .map(|_| "PTX text".to_string())
+            .or_else(|| {
+                // An image read from a file the function names before the call (vectorAddDrv's
+                // `#define FATBIN_FILE "vectorAdd_kernel64.fatbin"`, read into a buffer).
+                nvidia_file_named_before(a, n).map(|f| format!("an image read from `{f}`"))
+            }),
         _ => argv
             .get(1)
             .map(|x| a.text(*x))
@@ -969,6 +974,17 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     // NVIDIA code all the same (gpu-burn's `compare.ptx`, passed on from a macro).
     if let Some(path) = argv.get(1).filter(|_| name == "cuModuleLoad") {
         let literal = value_text(a, *path).is_some_and(|t| t.trim_start().starts_with('"'));
+        if let Some(file) = nvidia_file_named_before(a, n).filter(|_| !literal) {
+            a.report(
+                &NVIDIA_CODE_OBJECT,
+                Severity::Error,
+                n,
+                format!("`cuModuleLoad` loads the module file `{}`, made from `{file}`, NVIDIA code that AMD GPUs cannot run: a HIP module is an AMD code object, so this fails at run time", a.text(*path)),
+                Some("build the kernels for AMD: `hipcc --genco --offload-arch=gfx90a kernels.hip -o kernels.hsaco` for hipModuleLoad, or hipRTC at run time".into()),
+                vec![],
+            );
+            return;
+        }
         if !literal {
             a.report(
                 &NVIDIA_CODE_OBJECT,
@@ -980,6 +996,21 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             );
             return;
         }
+    }
+    // An image from a buffer hipport cannot follow: it must be an AMD code object all the same,
+    // unless the file makes it with NVRTC, which becomes hipRTC and gives one.
+    if matches!(name, "cuModuleLoadData" | "cuModuleLoadDataEx")
+        && memchr::memmem::find(a.src, b"nvrtcGet").is_none()
+    {
+        a.report(
+            &NVIDIA_CODE_OBJECT,
+            Severity::Note,
+            n,
+            format!("`{name}` loads an image from memory: on AMD GPUs it must be an AMD code object, not the PTX, cubin or fatbinary a CUDA program loads"),
+            Some("make the image with `hipcc --genco --offload-arch=gfx90a kernels.hip -o kernels.hsaco` (read that file into the buffer), or with hipRTC at run time".into()),
+            vec![],
+        );
+        return;
     }
     let options = match name {
         "cuLinkCreate" | "cuLinkCreate_v2" => argv.first(),
@@ -999,6 +1030,45 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             vec![],
         );
     }
+}
+
+/// The name of a CUDA module file (`.ptx`, `.cubin`, `.fatbin`) that the function holding call
+/// `n` names before it: in a string literal, or through the file's object-like macro
+/// (`#define FATBIN_FILE "vectorAdd_kernel64.fatbin"` passed to a file reader); realuser12 C-a.
+fn nvidia_file_named_before(a: &Analyzer, n: Node) -> Option<String> {
+    let f = a.func_at(n.start_byte())?;
+    let text = &a.src[f.node.start_byte()..n.start_byte()];
+    let module = |s: &[u8]| {
+        let s = String::from_utf8_lossy(s);
+        [".ptx", ".cubin", ".fatbin"]
+            .iter()
+            .any(|e| s.ends_with(e))
+            .then(|| s.into_owned())
+    };
+    // Statements that load or link a module themselves name their own files.
+    let statements = text.split(|&b| b == b';').filter(|s| {
+        memchr::memmem::find(s, b"cuModule").is_none()
+            && memchr::memmem::find(s, b"cuLink").is_none()
+    });
+    for s in statements {
+        // The contents of its string literals (every other piece between quotes).
+        if let Some(f) = s.split(|&b| b == b'"').skip(1).step_by(2).find_map(module) {
+            return Some(f);
+        }
+        if a.origin.is_some() {
+            continue;
+        }
+        let via_macro = crate::lexer::identifiers(s).into_iter().find_map(|id| {
+            let name = std::str::from_utf8(&s[id]).ok()?;
+            let m = a.macros.get(name).filter(|m| !m.function_like)?;
+            let body = a.src.get(m.body_range.clone())?.trim_ascii();
+            module(body.strip_prefix(b"\"")?.strip_suffix(b"\"")?)
+        });
+        if via_macro.is_some() {
+            return via_macro;
+        }
+    }
+    None
 }
 
 /// A version query in a function that compares with a CUDA version number (H041), once per

@@ -2754,15 +2754,50 @@ fn h040_nvidia_code_loaded_or_linked() {
                cuLinkCreate(0, nullptr, nullptr, &st);\n\
                cuLinkCreate(2, o, v, &st);\n\
                }\n";
-    // HIP 6.4 takes hipJitOption link options: only the NVIDIA inputs are reported.
-    assert_eq!(lines_of(src, "H040"), vec![3, 5, 8, 9]);
+    // HIP 6.4 takes hipJitOption link options: only the NVIDIA inputs are reported, and an
+    // image from a buffer hipport cannot follow gets a note (C-a).
+    assert_eq!(lines_of(src, "H040"), vec![3, 5, 6, 7, 8, 9]);
     let before: Vec<(usize, Severity)> = run_with(src, Version::new(6, 2, 0), false)
         .into_iter()
         .filter(|d| d.id == "H040")
         .map(|d| (d.line, d.severity))
         .collect();
-    let want = [3, 5, 8, 9, 11].map(|l| (l, Severity::Error));
+    let e = Severity::Error;
+    let n = Severity::Note;
+    let want = [(3, e), (5, e), (6, n), (7, n), (8, e), (9, e), (11, e)];
     assert_eq!(before, want);
+}
+
+/// realuser12 C-a: an image read from a `.fatbin`/`.cubin`/`.ptx` file the function names
+/// (through a macro, as vectorAddDrv does) is NVIDIA code; one made by NVRTC is not reported.
+#[test]
+fn h040_module_images_read_from_nvidia_files() {
+    let src = "#define FATBIN_FILE \"vadd64.fatbin\"\n\
+               void f(CUmodule *m) {\n\
+               std::ifstream in(FATBIN_FILE, std::ios::binary);\n\
+               std::ostringstream image; image << in.rdbuf();\n\
+               cuModuleLoadData(m, image.str().c_str());\n\
+               }\n\
+               void g(CUmodule *m, std::string dir) {\n\
+               std::string path = dir + \"/kernel.cubin\";\n\
+               cuModuleLoad(m, path.c_str());\n\
+               }\n";
+    let d: Vec<(usize, Severity, String)> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H040")
+        .map(|d| (d.line, d.severity, d.message))
+        .collect();
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!((d[0].0, d[0].1), (5, Severity::Error));
+    assert!(
+        d[0].2.contains("an image read from `vadd64.fatbin`"),
+        "{}",
+        d[0].2
+    );
+    assert_eq!((d[1].0, d[1].1), (9, Severity::Error));
+    assert!(d[1].2.contains("made from `/kernel.cubin`"), "{}", d[1].2);
+    let rtc = "void f(CUmodule *m, nvrtcProgram p, char *ptx) {\n  nvrtcGetPTX(p, ptx);\n  cuModuleLoadData(m, ptx);\n}\n";
+    assert!(lines_of(rtc, "H040").is_empty());
 }
 
 #[test]
