@@ -5614,21 +5614,22 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .is_none()
             .then(|| error_taken(a, n, value))
             .flatten();
+        let stranded = (value.is_some() && earlier_taken.is_none())
+            .then(|| stranded_function(a, n))
+            .flatten();
         let (severity, msg) = match stop {
             Some(line) => (
                 Severity::Error,
                 format!("`{directive} {cond_text}`: {out}, and hipcc stops at its `#error` on line {line}"),
             ),
+            None if stranded.is_some() => (
+                Severity::Error,
+                format!("`{directive} {cond_text}`: {out}{}", stranded_tail(stranded.as_ref())),
+            ),
             None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
         };
-        a.report(
-            &VERSION_MACRO,
-            severity,
-            cond,
-            msg,
-            Some("check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into()),
-            vec![],
-        );
+        let help = stranded_help(stranded.as_ref(), value, &cond_text).unwrap_or_else(|| "check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into());
+        a.report(&VERSION_MACRO, severity, cond, msg, Some(help), vec![]);
     }
     if value == Some(0)
         && earlier_taken.is_none()
@@ -5721,7 +5722,7 @@ const EMPTIED_HELP: &str = "write the AMD path of this kernel in an #else (or un
 /// is called from code it compiles ([`stranded_function`]).
 fn stranded_tail(stranded: Option<&(String, usize)>) -> String {
     stranded
-        .map(|(name, line)| format!(", so `{name}`, defined only in that branch, is undeclared where line {line} calls it: hipcc fails with \"use of undeclared identifier '{name}'\""))
+        .map(|(name, line)| format!(", and `{name}`, defined only in that branch, is undeclared where line {line} calls it: hipcc fails with \"use of undeclared identifier '{name}'\""))
         .unwrap_or_default()
 }
 

@@ -1491,6 +1491,19 @@ fn h011_is_an_error_where_a_function_of_the_skipped_branch_is_called() {
             d.message
         );
     }
+    // A CUDA version test strands it the same way (H010).
+    let src = format!("#if CUDA_VERSION >= 11000\n{helper}#endif\n{call}");
+    let d = run(&src)
+        .into_iter()
+        .find(|d| d.id == "H010")
+        .expect("H010");
+    assert_eq!(d.severity, Severity::Error, "{}", d.message);
+    assert!(
+        d.message
+            .contains("`reduceAdd`, defined only in that branch"),
+        "{}",
+        d.message
+    );
     // Called only inside the branch, or defined for hipcc too: no error.
     for src in [
         format!("#ifdef __CUDA_ARCH__\n{helper}{call}#endif\n"),
