@@ -5830,7 +5830,12 @@ fn stranded_function(a: &Analyzer, n: Node) -> Option<(String, usize)> {
         .take_while(|f| f.node.start_byte() < range.end)
         .filter(|f| skipping_directive(f.node, a.src, &a.macros).is_some_and(|(d, _)| d == n));
     for f in inside {
-        let Some(name) = a.function_name(f.node) else {
+        // A stand-in for a builtin (`__shfl_down_sync` for old toolkits, the CUDA Guide's
+        // `atomicAdd(double*)`): hipcc finds HIP's own.
+        let Some(name) = a
+            .function_name(f.node)
+            .filter(|n| !n.starts_with("__") && !n.starts_with("atomic"))
+        else {
             continue;
         };
         // Defined again where hipcc compiles (the other arm of `#ifndef __CUDA_ARCH__`).
