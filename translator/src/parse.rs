@@ -792,15 +792,20 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || !user.is_empty()
         || pragmas;
     let launches = spaced_launches(src);
+    let alt_tokens = condition_alternative_tokens(src);
     if !includes
         && !qualifiers
         && launches.is_empty()
         && loop_pragmas.is_empty()
         && scope_uses.is_empty()
+        && alt_tokens.is_empty()
     {
         return std::borrow::Cow::Borrowed(src);
     }
     let mut out = src.to_vec();
+    for (at, shown) in alt_tokens {
+        out[at..at + shown.len()].copy_from_slice(shown);
+    }
     for name in scope_uses {
         blank(&mut out[name]);
     }
@@ -867,6 +872,99 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// C++'s alternative operator tokens, with what tree-sitter is shown for each (padded with
+/// blanks to the word's length): `#if defined(__CUDA_ARCH__) and (__CUDA_ARCH__ >= 1000)` as
+/// DeepGEMM writes it (realuser12 D1). [`operator_text`] reads them back.
+const ALTERNATIVE_TOKENS: &[(&[u8], &[u8])] = &[
+    (b"and", b"&& "),
+    (b"or", b"||"),
+    (b"not", b"!  "),
+    (b"not_eq", b"!=    "),
+    (b"bitand", b"&     "),
+    (b"bitor", b"|    "),
+    (b"xor", b"^  "),
+    (b"compl", b"~    "),
+];
+
+/// The text of operator node `op` of `src`, with an alternative token (`and`, `not`; shown to
+/// tree-sitter as `&&`, `!`, so the node covers only part of the word) read as the operator it
+/// stands for.
+pub(crate) fn operator_text<'s>(src: &'s [u8], op: Node) -> &'s str {
+    let start = op.start_byte();
+    let word = src[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let text = std::str::from_utf8(&src[op.byte_range()]).unwrap_or("");
+    if word == 0 {
+        return text;
+    }
+    ALTERNATIVE_TOKENS
+        .iter()
+        .find(|(w, _)| *w == &src[start..start + word])
+        .and_then(|(_, shown)| std::str::from_utf8(shown).ok())
+        .map_or(text, str::trim_end)
+}
+
+/// The alternative tokens in the conditions of `#if`/`#elif` lines (where tree-sitter's
+/// preprocessor grammar does not know them), by offset, with what to show there instead.
+fn condition_alternative_tokens(src: &[u8]) -> Vec<(usize, &'static [u8])> {
+    let mut out = Vec::new();
+    if !ALTERNATIVE_TOKENS
+        .iter()
+        .any(|(w, _)| memchr::memmem::find(src, w).is_some())
+    {
+        return out;
+    }
+    for hash in memchr::memchr_iter(b'#', src) {
+        let line_start = memchr::memrchr(b'\n', &src[..hash]).map_or(0, |l| l + 1);
+        if !src[line_start..hash]
+            .iter()
+            .all(|b| *b == b' ' || *b == b'\t')
+        {
+            continue;
+        }
+        let rest = &src[hash + 1..];
+        let blank = rest
+            .iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count();
+        let word = &rest[blank..];
+        let skip = if word.starts_with(b"if")
+            && !word.starts_with(b"ifdef")
+            && !word.starts_with(b"ifndef")
+        {
+            2
+        } else if word.starts_with(b"elif")
+            && !word.starts_with(b"elifdef")
+            && !word.starts_with(b"elifndef")
+        {
+            4
+        } else {
+            continue;
+        };
+        let cond_start = hash + 1 + blank + skip;
+        // The logical line, to the first comment.
+        let mut end = cond_start;
+        while end < src.len() && src[end] != b'\n' {
+            if src[end..].starts_with(b"//") || src[end..].starts_with(b"/*") {
+                break;
+            }
+            if src[end] == b'\\' && src.get(end + 1) == Some(&b'\n') {
+                end += 1;
+            }
+            end += 1;
+        }
+        for id in crate::lexer::identifiers(&src[cond_start..end]) {
+            let word = &src[cond_start + id.start..cond_start + id.end];
+            if let Some((_, shown)) = ALTERNATIVE_TOKENS.iter().find(|(w, _)| *w == word) {
+                out.push((cond_start + id.start, *shown));
+            }
+        }
+    }
+    out
 }
 
 /// What the conditional directives around `n` test, innermost first: the condition of each

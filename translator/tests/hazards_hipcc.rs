@@ -232,6 +232,50 @@ fn h010_h011_cuda_macros_are_undefined_under_hipcc() {
     assert!(ok, "{err}");
 }
 
+/// realuser11 Z-e: a helper defined only under `#ifdef __CUDA_ARCH__` and called from a kernel
+/// is undeclared under hipcc, with `__HIP_DEVICE_COMPILE__` too (the host pass parses the
+/// kernel); the guard H011's help gives compiles.
+#[test]
+fn h011_helpers_only_under_cuda_arch_are_undeclared_and_the_help_builds() {
+    let Some(cc) = hipcc() else { return };
+    let with = |guard: &str| {
+        case(&format!(
+            "{guard}\n__device__ static void reduceAdd(float *a, float v) {{ atomicAdd(a, v); }}\n#endif\n\
+             __global__ void k(float *o, const float *x) {{ reduceAdd(o, x[threadIdx.x]); }}"
+        ))
+    };
+    let src = with("#ifdef __CUDA_ARCH__");
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H011".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &src, &[]);
+    assert!(
+        !ok && err.contains("undeclared identifier 'reduceAdd'"),
+        "{err}"
+    );
+    let (ok, err) = compile(&cc, &with("#ifdef __HIP_DEVICE_COMPILE__"), &[]);
+    assert!(
+        !ok && err.contains("undeclared identifier 'reduceAdd'"),
+        "{err}"
+    );
+    let fixed = with("#if defined(__CUDA_ARCH__) || defined(__HIP_PLATFORM_AMD__)");
+    assert!(!rules(&fixed, Version::new(6, 4, 0)).contains(&("H011".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &fixed, &[]);
+    assert!(ok, "{err}");
+}
+
+/// realuser12 C-f: a kernel whose whole body is under `#if __CUDA_ARCH__ >= 700` compiles under
+/// hipcc with no diagnostic (to an empty kernel): only hipport can say so.
+#[test]
+fn h011_a_kernel_emptied_by_its_guard_compiles_silently() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "__global__ void scale(float *v, int n) {\n#if __CUDA_ARCH__ >= 700\n\
+         int i = threadIdx.x;\n  if (i < n) v[i] *= 2.f;\n#endif\n}",
+    );
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H011".into(), Severity::Error)));
+    let (ok, err) = compile(&cc, &src, &["-Werror"]);
+    assert!(ok, "{err}");
+}
+
 /// `-U` as hipport reads it: of `-D X` and `-U X` the last wins, clang applies `-U __HIPCC__`
 /// after its own definition, and hip_common.h defines `__HIP_PLATFORM_AMD__` again after `-U`.
 #[test]

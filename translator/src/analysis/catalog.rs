@@ -210,9 +210,12 @@ AMD GCN/CDNA/RDNA assembly in inline asm, so every PTX statement must be rewritt
 Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()`, \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
 `wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
-`membar`/`fence` -> `__threadfence*()`, `bar.sync` -> `__syncthreads()`, `prmt` -> \
-`__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, `cvt` to half -> \
-`__float2half*`. Tensor-core and async-copy PTX (`mma.sync`, `ldmatrix`, `cp.async`) needs a \
+`membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
+`__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
+`cvt` to half -> `__float2half*`. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
+block, as warp-specialised kernels use) or `bar.arrive` has no HIP equivalent: `__syncthreads()` \
+is `s_barrier`, which waits for every wave of the workgroup, so it deadlocks where the other \
+waves never reach it. Tensor-core and async-copy PTX (`mma.sync`, `ldmatrix`, `cp.async`) needs a \
 redesign with rocWMMA or MFMA intrinsics.",
 };
 
@@ -306,7 +309,7 @@ pub const CUDA_ARCH: DiagInfo = DiagInfo {
     id: "H011",
     name: "cuda-arch-condition",
     severity: Severity::Warning,
-    summary: "__CUDA_ARCH__ in #if: undefined on AMD, the fallback path is taken",
+    summary: "__CUDA_ARCH__ in #if: undefined on AMD, the branch for other GPUs (or none) is taken",
     explain: "\
 `__CUDA_ARCH__` is defined only when nvcc compiles device code. On AMD it is undefined in device \
 code too, so `#ifdef __CUDA_ARCH__` device/host splits take the host branch everywhere, and \
@@ -315,7 +318,13 @@ feature gates such as `#if __CUDA_ARCH__ >= 700` take the fallback path.
 It is an error where that path stops the build (an `#error`), or where, inside a function, the \
 `#else` hipcc takes holds no code (only a `#pragma message` or a comment) while the skipped branch \
 computes: hipcc then builds a kernel that skips the work, such as a tensor-core `mma` in `asm`, \
-and leaves its results unset.
+and leaves its results unset. It is an error, too, where such a test with no `#else` holds a \
+kernel's whole body (hipcc compiles an empty kernel, a lone `s_endpgm`, and says nothing), and \
+where a function defined only in the branch hipcc skips is called from code it compiles: hipcc \
+fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
+HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
+hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
+HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported.
 
 Fix: use `__HIP_DEVICE_COMPILE__` to tell device from host compilation, and `__gfx*__` / \
 `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features.",
@@ -382,7 +391,9 @@ pub const ASYNC_COPY: DiagInfo = DiagInfo {
 Ampere's asynchronous global-to-shared copies (`cp.async` PTX, `cuda::pipeline`, \
 `cuda::memcpy_async`, `__pipeline_memcpy_async`, `cooperative_groups::memcpy_async`) have no HIP \
 API. Replace them with ordinary loads into shared memory followed by `__syncthreads()`, or with \
-an explicit double-buffering scheme.",
+an explicit double-buffering scheme. `<cuda/barrier>` in a file with no async copy is reported as \
+`cuda::barrier` alone: an arrive and wait of every thread of the block at once is \
+`__syncthreads()`; a split arrive/wait has no HIP equivalent.",
 };
 
 /// H016: cooperative-groups tiles wider than the warp.
@@ -915,7 +926,10 @@ pub const NVIDIA_CODE_OBJECT: DiagInfo = DiagInfo {
 The driver API loads and links NVIDIA code: `cuModuleLoad(&m, \"kernels.ptx\")` (the path \
 written there, or through the file's macro or constant: `#define KERNEL_FILE \"compare.ptx\"`; \
 a path hipport cannot follow to a name, such as a parameter, gets a note, since a CUDA module \
-file is NVIDIA code whatever its name), `cuModuleLoadData` on PTX text, and `cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
+file is NVIDIA code whatever its name), `cuModuleLoadData` on PTX text or on an image read from \
+a `.fatbin`, `.cubin` or `.ptx` file the function names (in a literal or the file's macro; an \
+image hipport cannot follow gets a note, unless the file makes it with NVRTC), and \
+`cuLinkAddData`/`cuLinkAddFile` with `CU_JIT_INPUT_PTX`, \
 `_CUBIN`, `_FATBINARY`, `_OBJECT`, `_LIBRARY` or `_NVVM`. The calls are renamed to \
 `hipModuleLoad`, `hipModuleLoadData` and `hiprtcLinkAdd*`, which compile, but on an AMD GPU \
 a module is an AMD code object (an ELF file for the `amdgcn` target) and hipRTC's linker takes \
@@ -1029,7 +1043,11 @@ nothing else. Later releases added, by HIP's changelogs and headers: `meta_group
 from 7.0); a block's and grid's `group_dim` by 6.2 (the release between 5.3 and 6.2 that added \
 it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `block_rank` in \
 7.12. CUDA 12's `dim_threads`, a grid's `num_blocks`, `block_index` and `dim_blocks`, and \
-`labeled_partition` are in no HIP release. A member the target lacks does not compile (\"no \
+`labeled_partition` are in no HIP release. Nor are CUDA's `<cooperative_groups/reduce.h>` and \
+`<cooperative_groups/scan.h>` in the releases through 7.0: `cg::reduce`, the `cg::plus`, `less`, \
+`greater` and `bit_*` operators, and the scans are reported at their call (ROCm/clr's newer \
+headers add `reduce` and the operators in amd_hip_cooperative_groups_reduce.h, in a release not \
+known here; no scan). A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
 `--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \

@@ -457,7 +457,7 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             pp_condition(n.named_child(0)?, src, macros, d)
         }
         "unary_expression" | "preproc_unary_expression" => {
-            let op = text(n.field(FIELDS.operator)?);
+            let op = crate::parse::operator_text(src, n.field(FIELDS.operator)?);
             let v = pp_condition(n.field(FIELDS.argument)?, src, macros, d)?;
             match op {
                 "!" => Some((v == 0) as i64),
@@ -468,7 +468,7 @@ pub(super) fn pp_condition(n: Node, src: &[u8], macros: &Macros, depth: usize) -
             }
         }
         "binary_expression" | "preproc_binary_expression" => {
-            let op = text(n.field(FIELDS.operator)?);
+            let op = crate::parse::operator_text(src, n.field(FIELDS.operator)?);
             let a = pp_condition(n.field(FIELDS.left)?, src, macros, d);
             let b = pp_condition(n.field(FIELDS.right)?, src, macros, d);
             // Short circuits decide with one side unknown.

@@ -1230,9 +1230,15 @@ impl<'a, 't> Analyzer<'a, 't> {
         help: Option<String>,
         fix: Vec<Edit>,
     ) {
+        // Any report in a branch hipcc never compiles says so, once, in this one place: an
+        // error or warning there becomes a note, and a note keeps its severity (realuser11 A2).
+        // A report on a directive (H011 on an `#elif` never reached) says so in its own words.
         let mut severity = severity;
         let mut message = message;
-        if severity == Severity::Error {
+        if !message.contains(" (HIP does not compile this: ")
+            && (severity == Severity::Error
+                || !crate::parse::in_directive(self.src, node.start_byte()))
+        {
             let why = match &self.macro_skipped {
                 Some(why) => Some(why.clone()),
                 None if self.origin.is_none() => self.skip_reason(node),

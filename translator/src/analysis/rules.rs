@@ -934,7 +934,12 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             .get(1)
             .and_then(|x| value_text(a, *x))
             .filter(|t| t.contains(".version") && t.contains(".target"))
-            .map(|_| "PTX text".to_string()),
+            .map(|_| "PTX text".to_string())
+            .or_else(|| {
+                // An image read from a file the function names before the call (vectorAddDrv's
+                // `#define FATBIN_FILE "vectorAdd_kernel64.fatbin"`, read into a buffer).
+                nvidia_file_named_before(a, n).map(|f| format!("an image read from `{f}`"))
+            }),
         _ => argv
             .get(1)
             .map(|x| a.text(*x))
@@ -969,6 +974,17 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     // NVIDIA code all the same (gpu-burn's `compare.ptx`, passed on from a macro).
     if let Some(path) = argv.get(1).filter(|_| name == "cuModuleLoad") {
         let literal = value_text(a, *path).is_some_and(|t| t.trim_start().starts_with('"'));
+        if let Some(file) = nvidia_file_named_before(a, n).filter(|_| !literal) {
+            a.report(
+                &NVIDIA_CODE_OBJECT,
+                Severity::Error,
+                n,
+                format!("`cuModuleLoad` loads the module file `{}`, made from `{file}`, NVIDIA code that AMD GPUs cannot run: a HIP module is an AMD code object, so this fails at run time", a.text(*path)),
+                Some("build the kernels for AMD: `hipcc --genco --offload-arch=gfx90a kernels.hip -o kernels.hsaco` for hipModuleLoad, or hipRTC at run time".into()),
+                vec![],
+            );
+            return;
+        }
         if !literal {
             a.report(
                 &NVIDIA_CODE_OBJECT,
@@ -980,6 +996,21 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             );
             return;
         }
+    }
+    // An image from a buffer hipport cannot follow: it must be an AMD code object all the same,
+    // unless the file makes it with NVRTC, which becomes hipRTC and gives one.
+    if matches!(name, "cuModuleLoadData" | "cuModuleLoadDataEx")
+        && memchr::memmem::find(a.src, b"nvrtcGet").is_none()
+    {
+        a.report(
+            &NVIDIA_CODE_OBJECT,
+            Severity::Note,
+            n,
+            format!("`{name}` loads an image from memory: on AMD GPUs it must be an AMD code object, not the PTX, cubin or fatbinary a CUDA program loads"),
+            Some("make the image with `hipcc --genco --offload-arch=gfx90a kernels.hip -o kernels.hsaco` (read that file into the buffer), or with hipRTC at run time".into()),
+            vec![],
+        );
+        return;
     }
     let options = match name {
         "cuLinkCreate" | "cuLinkCreate_v2" => argv.first(),
@@ -999,6 +1030,45 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             vec![],
         );
     }
+}
+
+/// The name of a CUDA module file (`.ptx`, `.cubin`, `.fatbin`) that the function holding call
+/// `n` names before it: in a string literal, or through the file's object-like macro
+/// (`#define FATBIN_FILE "vectorAdd_kernel64.fatbin"` passed to a file reader); realuser12 C-a.
+fn nvidia_file_named_before(a: &Analyzer, n: Node) -> Option<String> {
+    let f = a.func_at(n.start_byte())?;
+    let text = &a.src[f.node.start_byte()..n.start_byte()];
+    let module = |s: &[u8]| {
+        let s = String::from_utf8_lossy(s);
+        [".ptx", ".cubin", ".fatbin"]
+            .iter()
+            .any(|e| s.ends_with(e))
+            .then(|| s.into_owned())
+    };
+    // Statements that load or link a module themselves name their own files.
+    let statements = text.split(|&b| b == b';').filter(|s| {
+        memchr::memmem::find(s, b"cuModule").is_none()
+            && memchr::memmem::find(s, b"cuLink").is_none()
+    });
+    for s in statements {
+        // The contents of its string literals (every other piece between quotes).
+        if let Some(f) = s.split(|&b| b == b'"').skip(1).step_by(2).find_map(module) {
+            return Some(f);
+        }
+        if a.origin.is_some() {
+            continue;
+        }
+        let via_macro = crate::lexer::identifiers(s).into_iter().find_map(|id| {
+            let name = std::str::from_utf8(&s[id]).ok()?;
+            let m = a.macros.get(name).filter(|m| !m.function_like)?;
+            let body = a.src.get(m.body_range.clone())?.trim_ascii();
+            module(body.strip_prefix(b"\"")?.strip_suffix(b"\"")?)
+        });
+        if via_macro.is_some() {
+            return via_macro;
+        }
+    }
+    None
 }
 
 /// A version query in a function that compares with a CUDA version number (H041), once per
@@ -1447,6 +1517,74 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
             Some(_) => "use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(); or target a newer HIP".into(),
             None => "use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size()".into(),
         }),
+        vec![],
+    );
+}
+
+/// Whether call `n` names its function through the cooperative-groups namespace:
+/// `cooperative_groups::`, or an alias of it the file declares (`namespace cg =
+/// cooperative_groups;`).
+fn cg_qualified(a: &Analyzer, n: Node) -> bool {
+    let Some(f) = n.field(FIELDS.function) else {
+        return false;
+    };
+    let text = a.text(f);
+    let Some((scope, _)) = text.split_once("::") else {
+        return false;
+    };
+    let scope = scope.trim();
+    scope == "cooperative_groups"
+        || (!scope.is_empty()
+            && crate::lexer::whole_words(a.src, scope).any(|at| {
+                let before = a.src[..at].trim_ascii_end();
+                let after = a.src[at + scope.len()..].trim_ascii_start();
+                before.ends_with(b"namespace")
+                    && after.starts_with(b"=")
+                    && after[1..]
+                        .trim_ascii_start()
+                        .starts_with(b"cooperative_groups")
+            }))
+}
+
+/// CUDA's `<cooperative_groups/reduce.h>` and `<cooperative_groups/scan.h>` (`cg::reduce`,
+/// `cg::inclusive_scan`, and the `cg::plus`/`less`/`greater`/`bit_*` operators) at their
+/// call (H044; realuser12 C-c). HIP 5.2.3's headers and those of the releases through 7.0 that
+/// hipport knows declare none of them ("no member named 'reduce' in namespace
+/// 'cooperative_groups'"); ROCm/clr's newer headers add `cg::reduce` and the operators
+/// (hipamd/include/hip/amd_detail/amd_hip_cooperative_groups_reduce.h), in a release not known
+/// here, and no scan. An operator passed to a reported reduce or scan is said there.
+fn cg_algorithm(a: &mut Analyzer, n: Node, name: &str) {
+    let algorithm = matches!(name, "reduce" | "inclusive_scan" | "exclusive_scan");
+    if !algorithm
+        && crate::parse::ancestors(n).iter().any(|p| {
+            p.kind_name() == "call_expression"
+                && callee(a, *p)
+                    .is_some_and(|c| matches!(c, "reduce" | "inclusive_scan" | "exclusive_scan"))
+                && cg_qualified(a, *p)
+        })
+    {
+        return;
+    }
+    let shown = n
+        .field(FIELDS.function)
+        .map_or(name, |f| a.text(f))
+        .to_string();
+    let hip = a.opts.hip_version;
+    let help = if name.ends_with("scan") {
+        "scan with `tile.shfl_up(v, d)` for d = 1, 2, 4, ... below `tile.size()` (adding where `tile.thread_rank() >= d`), or use hipCUB's WarpScan/BlockScan"
+    } else {
+        "reduce with `v = op(v, tile.shfl_down(v, d))` for d = `tile.size() / 2` down to 1 (lane 0 of the tile holds the result; `shfl_xor` gives it to every lane), or use hipCUB's WarpReduce"
+    };
+    a.report(
+        &CG_MEMBER,
+        Severity::Error,
+        n,
+        if name.ends_with("scan") {
+            format!("`{shown}` (CUDA's <cooperative_groups/scan.h>) is not in HIP {hip}'s cooperative groups: no HIP release declares it")
+        } else {
+            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is not in HIP {hip}'s cooperative groups: HIP releases through 7.0 do not declare it (ROCm/clr's newer headers add it, in a release not known here)")
+        },
+        Some(help.into()),
         vec![],
     );
 }
@@ -2036,6 +2174,9 @@ pub(super) fn skipping_directive<'t>(
                     return Some((x, false));
                 }
             }
+            // The directive's own name (`__CUDA_ARCH__` of `#ifdef __CUDA_ARCH__`) is not in
+            // its branch.
+            "preproc_ifdef" | "preproc_elifdef" if x.field(FIELDS.name) == Some(child) => {}
             "preproc_ifdef" | "preproc_elifdef" => {
                 let name = x.field(FIELDS.name).map(text);
                 let negated = x.child(0).is_some_and(|t| text(t).ends_with("ifndef"));
@@ -3115,6 +3256,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 Some(format!("compute it widened: `(unsigned)(((unsigned long long)x + y{one}) >> 1)`")),
                 vec![],
             );
+        }
+        "reduce" | "inclusive_scan" | "exclusive_scan" | "plus" | "less" | "greater"
+        | "bit_and" | "bit_or" | "bit_xor"
+            if cg_qualified(a, n) =>
+        {
+            cg_algorithm(a, n, name)
         }
         "ballot" | "any" | "all" | "match_any" | "match_all" | "meta_group_rank"
         | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"
@@ -5300,23 +5447,39 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     let Some(name) = fd.field(FIELDS.declarator) else {
         return;
     };
-    let name = a.text(name);
-    if let Some(op) = name.strip_prefix("operator") {
+    if let Some(op) = a.text(name).strip_prefix("operator") {
         vector_compound_operator(a, n, fd, op.trim());
         return;
     }
+    let Some((name, ty)) = hip_overload(a, n) else {
+        return;
+    };
+    clash(
+        a,
+        n,
+        format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
+        "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
+    );
+}
+
+/// The name and pointee type of definition `n` where HIP defines the same overload itself
+/// (`atomicAdd(double*, double)`, `atomicMax(float*, float)`).
+fn hip_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<(&'a str, String)> {
+    let mut fd = n.field(FIELDS.declarator)?;
+    for _ in 0..6 {
+        if fd.kind_name() == "function_declarator" {
+            break;
+        }
+        fd = fd.field(FIELDS.declarator)?;
+    }
+    let name = a.text(fd.field(FIELDS.declarator)?);
     if !matches!(
         name,
         "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicCAS"
     ) {
-        return;
+        return None;
     }
-    let Some(params) = fd.field(FIELDS.parameters) else {
-        return;
-    };
-    let Some(first) = params.named_child(0) else {
-        return;
-    };
+    let first = fd.field(FIELDS.parameters)?.named_child(0)?;
     let ty = first
         .field(FIELDS.type_)
         .map(|t| super::norm_ws(a.text(t)))
@@ -5324,15 +5487,7 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     let pointer = first
         .field(FIELDS.declarator)
         .is_some_and(|d| d.kind_name() == "pointer_declarator");
-    if !pointer || !matches!(ty.as_str(), "float" | "double") {
-        return;
-    }
-    clash(
-        a,
-        n,
-        format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
-        "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
-    );
+    (pointer && matches!(ty.as_str(), "float" | "double")).then_some((name, ty))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -5459,21 +5614,22 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .is_none()
             .then(|| error_taken(a, n, value))
             .flatten();
+        let stranded = (value.is_some() && earlier_taken.is_none())
+            .then(|| stranded_function(a, n))
+            .flatten();
         let (severity, msg) = match stop {
             Some(line) => (
                 Severity::Error,
                 format!("`{directive} {cond_text}`: {out}, and hipcc stops at its `#error` on line {line}"),
             ),
+            None if stranded.is_some() => (
+                Severity::Error,
+                format!("`{directive} {cond_text}`: {out}{}", stranded_tail(stranded.as_ref())),
+            ),
             None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
         };
-        a.report(
-            &VERSION_MACRO,
-            severity,
-            cond,
-            msg,
-            Some("check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into()),
-            vec![],
-        );
+        let help = stranded_help(stranded.as_ref(), value, &cond_text).unwrap_or_else(|| "check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into());
+        a.report(&VERSION_MACRO, severity, cond, msg, Some(help), vec![]);
     }
     if value == Some(0)
         && earlier_taken.is_none()
@@ -5493,7 +5649,17 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+    // The CUDA Guide's `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600 #else <atomicAdd
+    // (double*) by CAS> #endif`: hipcc takes the empty branch and uses HIP's own atomicAdd.
+    let arch = arch.filter(|_| {
+        !(value.is_some_and(|v| v != 0) && earlier_taken.is_none() && else_only_redefines_hip(a, n))
+    });
     if let Some((_, under_defined)) = arch {
+        let decided = value.is_some() && earlier_taken.is_none();
+        let stranded = decided.then(|| stranded_function(a, n)).flatten();
+        let emptied = (value == Some(0) && earlier_taken.is_none())
+            .then(|| emptied_kernel(a, n))
+            .flatten();
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
         } else {
@@ -5513,6 +5679,11 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Error,
                 format!(", and hipcc stops at its `#error` on line {line}"),
             ),
+            _ if stranded.is_some() => (Severity::Error, stranded_tail(stranded.as_ref())),
+            _ if emptied.is_some() => (
+                Severity::Error,
+                format!(", and there is no #else: `{}` has no other code, so hipcc compiles it to an empty kernel that does nothing", emptied.unwrap_or_default()),
+            ),
             (None, Some(_)) => (
                 Severity::Error,
                 ", which holds no code: under hipcc the function skips this work and leaves what it computes unset".to_string(),
@@ -5521,17 +5692,58 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Warning,
                 " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
             ),
-            _ if falls => (Severity::Warning, " (the fallback path)".to_string()),
+            _ if falls && alternative.is_some() => {
+                (Severity::Warning, " (the fallback path)".to_string())
+            }
+            _ if falls => (
+                Severity::Warning,
+                " (there is no #else: hipcc compiles nothing in its place)".to_string(),
+            ),
             _ => (Severity::Warning, String::new()),
         };
-        let help = if empty.is_some() {
-            "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none"
+        let help = if let Some(h) = stranded_help(stranded.as_ref(), value, &cond_text) {
+            h
+        } else if emptied.is_some() {
+            EMPTIED_HELP.to_string()
+        } else if empty.is_some() {
+            "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none".to_string()
         } else {
-            help
+            help.to_string()
         };
         let msg = format!("`{directive} {cond_text}`: {arch_outcome}{tail}");
-        a.report(&CUDA_ARCH, severity, cond, msg, Some(help.into()), vec![]);
+        a.report(&CUDA_ARCH, severity, cond, msg, Some(help), vec![]);
     }
+}
+
+/// H011's help where a kernel is all under a `__CUDA_ARCH__` test hipcc fails.
+const EMPTIED_HELP: &str = "write the AMD path of this kernel in an #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`), or drop the guard where the code builds with hipcc";
+
+/// What H010/H011 add to their message where a function defined only in the branch hipcc skips
+/// is called from code it compiles ([`stranded_function`]).
+fn stranded_tail(stranded: Option<&(String, usize)>) -> String {
+    stranded
+        .map(|(name, line)| format!(", and `{name}`, defined only in that branch, is undeclared where line {line} calls it: hipcc fails with \"use of undeclared identifier '{name}'\""))
+        .unwrap_or_default()
+}
+
+/// The help for [`stranded_tail`]: a guard that lets hipcc in, checked with hipcc 5.2.3
+/// (`__HIP_DEVICE_COMPILE__` alone fails too: HIP-Clang parses kernel bodies in its host pass).
+fn stranded_help(
+    stranded: Option<&(String, usize)>,
+    value: Option<i64>,
+    cond: &str,
+) -> Option<String> {
+    let (name, _) = stranded?;
+    let cond = if ["||", "&&", "?", ","].iter().any(|o| cond.contains(o)) {
+        format!("({cond})")
+    } else {
+        cond.to_string()
+    };
+    Some(if value == Some(0) {
+        format!("define `{name}` outside the conditional (a guard that only quiets nvcc's host pass is not needed), or let hipcc in: `#if {cond} || defined(__HIP_PLATFORM_AMD__)`; `__HIP_DEVICE_COMPILE__` fails the same way, since hipcc parses kernels in its host pass too")
+    } else {
+        format!("define `{name}` where hipcc compiles too (outside the conditional, or in the branch hipcc takes)")
+    })
 }
 
 /// The line of an `#error` directly in the branch of conditional `n` that hipcc takes, given the
@@ -5574,6 +5786,110 @@ fn empty_fallback(a: &Analyzer, n: Node) -> Option<usize> {
         .filter(|c| Some(*c) != Some(alt) && Some(*c) != n.field(FIELDS.condition))
         .any(|c| !quiet(&c) && !c.kind_name().starts_with("preproc_"));
     computes.then(|| a.index.position(a.map(alt.start_byte())).0)
+}
+
+/// The name of the kernel whose whole body is conditional `n` (nothing else in the body but
+/// comments and `#pragma`s), where `n` has no `#else`: when hipcc skips the branch, it compiles
+/// the kernel to an empty one (a lone `s_endpgm`) and says nothing (realuser12 C-f).
+fn emptied_kernel<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
+    if n.field(FIELDS.alternative).is_some() {
+        return None;
+    }
+    let body = n
+        .parent()
+        .filter(|p| p.kind_name() == "compound_statement")?;
+    let def = body
+        .parent()
+        .filter(|p| p.kind_name() == "function_definition")?;
+    let head = &a.src[def.start_byte()..body.start_byte()];
+    if !crate::lexer::whole_words(head, "__global__").any(|_| true) {
+        return None;
+    }
+    let quiet = |c: &Node| matches!(c.kind_name(), "comment" | "preproc_call");
+    if !crate::parse::named_children(body).all(|c| c == n || quiet(&c)) {
+        return None;
+    }
+    let computes = crate::parse::named_children(n)
+        .filter(|c| Some(*c) != n.field(FIELDS.condition) && Some(*c) != n.field(FIELDS.name))
+        .any(|c| !quiet(&c) && !c.kind_name().starts_with("preproc_"));
+    computes.then(|| a.function_name(def)).flatten()
+}
+
+/// A function defined only in a branch of conditional `n` that hipcc skips, and called from code
+/// hipcc compiles: its name and the line of that call. hipcc fails there with "use of
+/// undeclared identifier" (HIP-Clang parses kernel bodies in the host pass too, so
+/// `__HIP_DEVICE_COMPILE__` does not help either; realuser11 Z-e).
+fn stranded_function(a: &Analyzer, n: Node) -> Option<(String, usize)> {
+    let range = n.byte_range();
+    let root = *crate::parse::ancestors(n).last()?;
+    let first = a
+        .funcs
+        .partition_point(|f| f.node.start_byte() < range.start);
+    let inside = a.funcs[first..]
+        .iter()
+        .take_while(|f| f.node.start_byte() < range.end)
+        .filter(|f| skipping_directive(f.node, a.src, &a.macros).is_some_and(|(d, _)| d == n));
+    for f in inside {
+        // A stand-in for a builtin (`__shfl_down_sync` for old toolkits, the CUDA Guide's
+        // `atomicAdd(double*)`): hipcc finds HIP's own.
+        let Some(name) = a
+            .function_name(f.node)
+            .filter(|n| !n.starts_with("__") && !n.starts_with("atomic"))
+        else {
+            continue;
+        };
+        // Defined again where hipcc compiles (the other arm of `#ifndef __CUDA_ARCH__`).
+        let elsewhere = a.funcs.iter().any(|g| {
+            g.node != f.node
+                && a.function_name(g.node) == Some(name)
+                && skipping_directive(g.node, a.src, &a.macros).is_none()
+        });
+        if elsewhere {
+            continue;
+        }
+        let call = crate::lexer::whole_words(a.src, name).find(|&at| {
+            if range.contains(&at) {
+                return false;
+            }
+            let after = a.src[at + name.len()..].trim_ascii_start();
+            if !after.starts_with(b"(") && !after.starts_with(b"<") {
+                return false;
+            }
+            root.descendant_for_byte_range(at, at + name.len())
+                .filter(|x| x.kind_name() == "identifier")
+                .filter(|x| {
+                    crate::parse::ancestors(*x)
+                        .iter()
+                        .any(|p| p.kind_name() == "call_expression")
+                })
+                .is_some_and(|x| skipping_directive(x, a.src, &a.macros).is_none())
+        });
+        if let Some(at) = call {
+            return Some((name.to_string(), a.index.position(a.map(at)).0));
+        }
+    }
+    None
+}
+
+/// Whether the `#else` of conditional `n` holds nothing but definitions of what HIP itself
+/// provides (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60): hipcc skipping it is
+/// right (realuser11 A1).
+fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
+    let Some(alt) = n
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_else")
+    else {
+        return false;
+    };
+    let mut defs = 0;
+    for c in crate::parse::named_children(alt) {
+        match c.kind_name() {
+            "comment" => {}
+            "function_definition" if hip_overload(a, c).is_some() => defs += 1,
+            _ => return false,
+        }
+    }
+    defs > 0
 }
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do
@@ -5642,14 +5958,28 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
             vec![],
         );
     } else if id == "__CUDA_ARCH__" {
-        a.report(
-            &CUDA_ARCH,
-            Severity::Warning,
-            name,
-            format!("`{directive} __CUDA_ARCH__`: undefined on AMD in device code too, so HIP {taken} for device and host alike"),
-            Some("use `__HIP_DEVICE_COMPILE__` to tell device from host compilation".into()),
-            vec![],
-        );
+        let value = Some(i64::from(negated));
+        let stranded = stranded_function(a, n);
+        let emptied = (!negated).then(|| emptied_kernel(a, n)).flatten();
+        let msg = format!("`{directive} __CUDA_ARCH__`: undefined on AMD in device code too, so HIP {taken} for device and host alike");
+        let (severity, msg, help) = if let Some(h) =
+            stranded_help(stranded.as_ref(), value, "defined(__CUDA_ARCH__)")
+        {
+            (Severity::Error, msg + &stranded_tail(stranded.as_ref()), h)
+        } else if let Some(k) = emptied {
+            (
+                Severity::Error,
+                format!("{msg}, and there is no #else: `{k}` has no other code, so hipcc compiles it to an empty kernel that does nothing"),
+                EMPTIED_HELP.to_string(),
+            )
+        } else {
+            (
+                Severity::Warning,
+                msg,
+                "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation".to_string(),
+            )
+        };
+        a.report(&CUDA_ARCH, severity, name, msg, Some(help), vec![]);
     }
 }
 
@@ -5674,6 +6004,22 @@ fn header_macro(a: &mut Analyzer, value: Node) {
 fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
     match p {
         "mma.h" => wmma(a, n, "`#include <mma.h>`".to_string()),
+        // `cuda::barrier` used only as a block barrier (simpleAWBarrier's init/arrive/wait):
+        // no async copy to speak of (realuser12 D2).
+        "cuda/barrier"
+            if !["memcpy_async", "cp.async", "pipeline"]
+                .iter()
+                .any(|w| memchr::memmem::find(a.src, w.as_bytes()).is_some()) =>
+        {
+            a.report(
+                &ASYNC_COPY,
+                Severity::Error,
+                n,
+                format!("`<{p}>` (`cuda::barrier`) has no HIP counterpart"),
+                Some("where every thread of the block arrives and then waits at once (`arrive_and_wait()`, or `wait(arrive())`), use `__syncthreads()`; a split arrive/wait (work between them, or only some threads arriving) has no HIP equivalent: restructure around `__syncthreads()`".into()),
+                vec![],
+            )
+        }
         "cuda/pipeline" | "cuda_pipeline.h" | "cuda_pipeline_primitives.h"
         | "cooperative_groups/memcpy_async.h" | "cuda/barrier" => a.report(
             &ASYNC_COPY,
@@ -5738,6 +6084,9 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         "shfl.sync",
         "membar",
         "bar.sync",
+        "barrier.sync",
+        "bar.arrive",
+        "barrier.arrive",
         "prmt",
         "lop3",
         "fence.",
@@ -5807,7 +6156,6 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "`membar` -> `__threadfence()` / `__threadfence_block()`",
         ),
         ("fence.", "`fence` -> `__threadfence()`"),
-        ("bar.sync", "`bar.sync` -> `__syncthreads()`"),
         ("prmt", "`prmt` -> `__byte_perm()`"),
         ("brev", "`brev` -> `__brev()`"),
         ("popc", "`popc` -> `__popc()` / `__popcll()`"),
@@ -5820,10 +6168,6 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
             "ldmatrix",
             "`ldmatrix` -> rocWMMA load_matrix_sync (a redesign)",
         ),
-        (
-            "cp.async",
-            "`cp.async` -> ordinary loads into shared memory + __syncthreads()",
-        ),
         ("lop3", "`lop3` -> plain bitwise operators"),
         ("trap", "`trap` -> `__builtin_trap()` (HIP has no `__trap`)"),
         (
@@ -5832,17 +6176,22 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         ),
         ("red.", "`red`/`atom` -> atomic builtins"),
     ];
+    let template = asm_template_text(a, n);
+    let barrier = barrier_hint(&template);
+    let copy = async_copy_hint(&template);
     let found: Vec<&str> = hints
         .iter()
         .filter(|(k, _)| has_token(&code, k))
         .map(|(_, h)| *h)
+        .chain(copy)
+        .chain(barrier.as_deref())
         .collect();
     let help = if found.is_empty() {
         "rewrite with HIP intrinsics or AMD GCN/CDNA inline assembly".to_string()
     } else {
         format!("replace: {}", found.join("; "))
     };
-    let shown = snippet(&asm_template_text(a, n));
+    let shown = snippet(&template);
     a.report(
         &INLINE_PTX,
         Severity::Error,
@@ -5851,6 +6200,87 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         Some(help),
         vec![],
     );
+}
+
+/// H006's hint for a PTX barrier in `template` (as [`asm_template_text`] gives it): barrier 0 of
+/// the whole block (`bar.sync 0;`, `barrier.sync 0;`) is `__syncthreads()`; a named barrier
+/// (another id, or one given by an operand) or one for a count of threads (`bar.sync 1, 256;`,
+/// as warp-specialised kernels use) has no HIP equivalent: `__syncthreads()` is `s_barrier`,
+/// which waits for every wave of the workgroup (LLVM's AMDGPU docs), so a subset that syncs
+/// while the other waves wait elsewhere deadlocks; an arrive without a wait has none either.
+fn barrier_hint(template: &str) -> Option<String> {
+    let (at, op) = [
+        "barrier.sync",
+        "barrier.arrive",
+        "barrier.red",
+        "bar.sync",
+        "bar.arrive",
+        "bar.red",
+    ]
+    .iter()
+    .filter_map(|op| {
+        template
+            .match_indices(op)
+            .map(|(i, _)| i)
+            .find(|&i| {
+                template[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            })
+            .map(|i| (i, *op))
+    })
+    .min_by_key(|(i, _)| *i)?;
+    let rest = &template[at + op.len()..];
+    // Modifiers (`.aligned`), then operands up to the `;`.
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+    let operands: Vec<&str> = rest
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+        .collect();
+    let family = if op.starts_with("barrier") {
+        "barrier"
+    } else {
+        "bar"
+    };
+    let sync = op.ends_with(".sync");
+    Some(match operands.as_slice() {
+        ["0"] if sync => format!("`{family}.sync 0` (barrier 0, all threads of the block) -> `__syncthreads()`"),
+        ["0", count] if sync => format!("`{family}.sync 0, {count}` -> `__syncthreads()` only where {count} is the whole block; for fewer threads there is no HIP equivalent (`__syncthreads()` waits for every wave of the block)"),
+        _ => format!("`{}` {} has no HIP equivalent: `__syncthreads()` (s_barrier) waits for every wave of the block, so using it here deadlocks a block whose other waves do not reach it; restructure so all threads of the block meet at one `__syncthreads()`, or make the waiting threads poll a shared-memory flag or counter", op, if sync { "(a named barrier, or one for part of the block)" } else { "(an arrive without a wait on a named barrier)" }),
+    })
+}
+
+/// H006's hint for an async copy in `template`: a group's commit or wait has nothing to wait for
+/// once the copies are synchronous; a bulk copy to global memory (a TMA store, `cp.async.bulk
+/// .global.shared::cta`) is plain global stores; the rest are loads into shared memory
+/// (realuser12 D3).
+fn async_copy_hint(template: &str) -> Option<&'static str> {
+    let at = template
+        .find("cp.async")
+        .or_else(|| template.find("cp.reduce.async"))?;
+    let op = template[at..]
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or("");
+    Some(
+        if ["commit_group", "wait_group", "wait_all"]
+            .iter()
+            .any(|g| op.contains(g))
+        {
+            "`cp.async` commit/wait of a group -> remove it: synchronous copies have nothing to wait for (keep a `__syncthreads()` where other threads read the copied data)"
+        } else if op.contains("bulk") && op.contains(".global.shared") {
+            "`cp.async.bulk` shared -> global (a TMA store) -> `__syncthreads()`, then plain global stores of the shared data (Hopper's TMA has no AMD counterpart)"
+        } else if op.contains("bulk") {
+            "`cp.async.bulk` (a TMA load) -> ordinary loads into shared memory + __syncthreads() (Hopper's TMA and mbarrier have no AMD counterpart: the kernel's data movement needs a redesign)"
+        } else {
+            "`cp.async` -> ordinary loads into shared memory + __syncthreads()"
+        },
+    )
 }
 
 /// An asm statement's template as the assembler sees it, for a message: the pieces of a

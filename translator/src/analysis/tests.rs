@@ -1011,6 +1011,100 @@ fn h006_inline_ptx_with_hints() {
     assert!(help.contains("__builtin_nontemporal_load()"), "{help}");
 }
 
+/// realuser12 C-e: only barrier 0 of the whole block is `__syncthreads()`; a named barrier or
+/// one for part of the block has no HIP equivalent (s_barrier waits for every wave).
+#[test]
+fn h006_named_barriers_are_not_syncthreads() {
+    let help = |asm: &str| {
+        let src =
+            format!("__device__ void f() {{\n  asm volatile(\"{asm}\" ::: \"memory\");\n}}\n");
+        run(&src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    for asm in ["bar.sync 0;", "barrier.sync 0;", "bar.sync.aligned 0;"] {
+        let h = help(asm);
+        assert!(h.contains("-> `__syncthreads()`"), "{asm}: {h}");
+        assert!(!h.contains("no HIP equivalent"), "{asm}: {h}");
+    }
+    assert!(help("bar.sync 0, 256;").contains("only where 256 is the whole block"));
+    for asm in [
+        "bar.sync 1, 256;",
+        "bar.sync %0, %1;",
+        "barrier.sync 2;",
+        "bar.arrive 1, 128;",
+    ] {
+        let h = help(asm);
+        assert!(h.contains("has no HIP equivalent"), "{asm}: {h}");
+        assert!(!h.contains("-> `__syncthreads()`"), "{asm}: {h}");
+    }
+}
+
+/// realuser12 D3: a TMA store and a group's commit/wait get their own help, not the one for loads.
+#[test]
+fn h006_async_copy_stores_and_group_waits_have_their_own_help() {
+    let help = |asm: &str| {
+        let src =
+            format!("__device__ void f() {{\n  asm volatile(\"{asm}\" ::: \"memory\");\n}}\n");
+        run(&src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    let store = help("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;");
+    assert!(store.contains("plain global stores"), "{store}");
+    assert!(!store.contains("loads into shared"), "{store}");
+    let store = help("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];");
+    assert!(store.contains("plain global stores"), "{store}");
+    for asm in [
+        "cp.async.bulk.commit_group;",
+        "cp.async.bulk.wait_group 0;",
+        "cp.async.wait_all;",
+    ] {
+        let h = help(asm);
+        assert!(h.contains("remove it"), "{asm}: {h}");
+    }
+    let load = help("cp.async.cg.shared.global [%0], [%1], 16;");
+    assert!(load.contains("ordinary loads into shared memory"), "{load}");
+}
+
+/// realuser12 D2: `<cuda/barrier>` used only as a block barrier is not about async copies.
+#[test]
+fn h015_cuda_barrier_without_async_copies_speaks_of_the_barrier() {
+    let h015 = |src: &str| run(src).into_iter().find(|d| d.id == "H015").expect("H015");
+    let d = h015("#include <cuda/barrier>\n__global__ void k(float *v) {\n  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n  bar.arrive_and_wait();\n}\n");
+    assert!(d.message.contains("`cuda::barrier`"), "{}", d.message);
+    assert!(!d.message.contains("asynchronous copies"), "{}", d.message);
+    assert!(d.help.unwrap_or_default().contains("`__syncthreads()`"));
+    let d = h015("#include <cuda/barrier>\n__global__ void k(float *v) {\n  cuda::memcpy_async(v, v, 4, bar);\n}\n");
+    assert!(d.message.contains("asynchronous copies"), "{}", d.message);
+}
+
+/// realuser12 C-c: `cg::reduce` and its operators are reported at the call, at every target.
+#[test]
+fn h044_cg_reduce_and_operators_are_reported_at_the_call() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(const float *in, float *out) {\n  auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n  float s = cg::reduce(tile, in[threadIdx.x], cg::plus<float>());\n  auto op = cg::greater<float>();\n  float m = cooperative_groups::inclusive_scan(tile, s);\n  out[0] = s + m + reduce(s);\n}\n";
+    for hip in [Version::new(5, 2, 3), Version::new(7, 0, 0)] {
+        let d: Vec<(usize, String)> = run_with(src, hip, false)
+            .into_iter()
+            .filter(|d| d.id == "H044")
+            .map(|d| (d.line, d.message))
+            .collect();
+        let lines: Vec<usize> = d.iter().map(|x| x.0).collect();
+        assert_eq!(lines, vec![5, 6, 7], "{d:?}");
+        assert!(
+            d[0].1
+                .starts_with("`cg::reduce` (CUDA's <cooperative_groups/reduce.h>)"),
+            "{}",
+            d[0].1
+        );
+        assert!(d[2].1.contains("scan.h"), "{}", d[2].1);
+    }
+}
+
 #[test]
 fn h006_message_shows_the_template_as_the_assembler_reads_it() {
     // Adjacent literals are one template, and `\n` separates instructions: the message showed
@@ -1333,6 +1427,173 @@ fn h011_is_an_error_where_the_else_hipcc_takes_computes_nothing() {
     // Outside functions the skipped code is a definition hipcc then lacks: the build says so.
     let d = h011("#if __CUDA_ARCH__ >= 800\n__device__ int f() { return 1; }\n#else\n#pragma message(\"no\")\n#endif\n");
     assert_eq!(d.severity, Severity::Warning);
+}
+
+/// realuser12 C-f: a `__CUDA_ARCH__` test around a kernel's whole body, with no `#else`, makes
+/// hipcc compile an empty kernel; with other code in the body it stays a warning that does not
+/// speak of a fallback.
+#[test]
+fn h011_is_an_error_where_the_guard_empties_a_kernel() {
+    let h011 = |src: &str| run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    for open in ["#if __CUDA_ARCH__ >= 700", "#ifdef __CUDA_ARCH__"] {
+        let src = format!("__global__ void scale(float *v, int n) {{\n  // work\n{open}\n  int i = threadIdx.x;\n  if (i < n) v[i] *= 2.f;\n#endif\n}}\n");
+        let d = h011(&src);
+        assert_eq!(d.severity, Severity::Error, "{open}: {}", d.message);
+        assert!(
+            d.message
+                .contains("`scale` has no other code, so hipcc compiles it to an empty kernel"),
+            "{}",
+            d.message
+        );
+        assert!(!d.message.contains("fallback"), "{}", d.message);
+    }
+    // Other code in the body, or a device function: a warning, and no "fallback" without #else.
+    for src in [
+        "__global__ void k(float *v) {\n#if __CUDA_ARCH__ >= 700\n  v[1] = 2.f;\n#endif\n  v[0] = 1.f;\n}\n",
+        "__device__ void k(float *v) {\n#if __CUDA_ARCH__ >= 700\n  v[1] = 2.f;\n#endif\n}\n",
+    ] {
+        let d = h011(src);
+        assert_eq!(d.severity, Severity::Warning, "{src}");
+        assert!(d.message.contains("there is no #else"), "{}", d.message);
+        assert!(!d.message.contains("fallback"), "{}", d.message);
+    }
+}
+
+/// realuser11 Z-e: a device helper defined only under `#ifdef __CUDA_ARCH__` and called from a
+/// kernel is undeclared under hipcc (in both passes): an error with a guard that lets hipcc in.
+#[test]
+fn h011_is_an_error_where_a_function_of_the_skipped_branch_is_called() {
+    let helper = "__device__ static void reduceAdd(float *a, float v) { atomicAdd(a, v); }\n";
+    let call = "__global__ void k(float *o, const float *x) { reduceAdd(o, x[threadIdx.x]); }\n";
+    for open in [
+        "#ifdef __CUDA_ARCH__",
+        "#if __CUDA_ARCH__ >= 600",
+        "#if defined(__CUDA_ARCH__)",
+    ] {
+        let src = format!("{open}\n{helper}#endif\n{call}");
+        let d = run(&src)
+            .into_iter()
+            .find(|d| d.id == "H011")
+            .expect("H011");
+        assert_eq!(d.severity, Severity::Error, "{open}: {}", d.message);
+        assert!(
+            d.message.contains(
+                "`reduceAdd`, defined only in that branch, is undeclared where line 4 calls it"
+            ),
+            "{}",
+            d.message
+        );
+        let help = d.help.unwrap_or_default();
+        assert!(help.contains("|| defined(__HIP_PLATFORM_AMD__)"), "{help}");
+        assert!(
+            !d.message.contains("HIP does not compile this"),
+            "{}",
+            d.message
+        );
+    }
+    // A CUDA version test strands it the same way (H010).
+    let src = format!("#if CUDA_VERSION >= 11000\n{helper}#endif\n{call}");
+    let d = run(&src)
+        .into_iter()
+        .find(|d| d.id == "H010")
+        .expect("H010");
+    assert_eq!(d.severity, Severity::Error, "{}", d.message);
+    assert!(
+        d.message
+            .contains("`reduceAdd`, defined only in that branch"),
+        "{}",
+        d.message
+    );
+    // Called only inside the branch, or defined for hipcc too, or a stand-in for a builtin
+    // HIP has: no error.
+    let builtin = "#if __CUDA_ARCH__ >= 600\n__device__ unsigned __activemask_compat() { return 0; }\n__device__ double atomicAdd(double *a, double v) { return v; }\n#endif\n__global__ void k(double *o) { atomicAdd(o, 1.0); }\n";
+    let d = run(builtin)
+        .into_iter()
+        .find(|d| d.id == "H011")
+        .expect("H011");
+    assert_eq!(d.severity, Severity::Warning, "{}", d.message);
+    for src in [
+        format!("#ifdef __CUDA_ARCH__\n{helper}{call}#endif\n"),
+        format!(
+            "#ifdef __CUDA_ARCH__\n{helper}#else\n{}#endif\n{call}",
+            helper.replace("atomicAdd(a, v)", "*a += v")
+        ),
+    ] {
+        let d = run(&src)
+            .into_iter()
+            .find(|d| d.id == "H011")
+            .expect("H011");
+        assert_eq!(d.severity, Severity::Warning, "{src}: {}", d.message);
+    }
+}
+
+/// realuser11 A1: the CUDA Guide's `atomicAdd(double)` for sm < 60 in the `#else` of
+/// `!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600`: hipcc rightly skips it, HIP has its own.
+#[test]
+fn h011_is_silent_where_the_skipped_else_only_redefines_what_hip_has() {
+    let src = |def: &str| {
+        format!(
+            "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600\n#else\n// sm < 60\n{def}#endif\n"
+        )
+    };
+    let cas = "__device__ double atomicAdd(double *address, double val) {\n  return val;\n}\n";
+    assert!(lines_of(&src(cas), "H011").is_empty());
+    // Another function there is one hipcc then lacks: still reported.
+    let other = "__device__ double myAdd(double *address, double val) {\n  return val;\n}\n";
+    assert_eq!(lines_of(&src(other), "H011"), vec![1]);
+}
+
+/// realuser11 A2: every hazard in a branch hipcc never compiles says so, warnings and notes too.
+#[test]
+fn hazards_in_a_skipped_branch_say_hipcc_does_not_compile_them() {
+    let src =
+        "#ifdef __CUDA_ARCH__\n__device__ void f(float *a, float v) { atomicAdd(a, v); }\n#endif\n";
+    let d = run(src).into_iter().find(|d| d.id == "H022").expect("H022");
+    assert_eq!(d.severity, Severity::Note);
+    assert!(
+        d.message.contains(
+            "(HIP does not compile this: `#ifdef __CUDA_ARCH__` on line 1 is false under hipcc)"
+        ),
+        "{}",
+        d.message
+    );
+    // Not twice, and not on the directive's own name.
+    assert_eq!(d.message.matches("HIP does not compile this").count(), 1);
+    let h011 = run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    assert!(
+        !h011.message.contains("HIP does not compile this"),
+        "{}",
+        h011.message
+    );
+}
+
+/// realuser12 D1: `and`, `or`, `not` in `#if` are read as `&&`, `||`, `!`.
+#[test]
+fn alternative_tokens_in_conditions_are_evaluated() {
+    let src = "__device__ float f(float x) {\n#if defined(__CUDA_ARCH__) and (__CUDA_ARCH__ >= 800)\n  return x * 2.f;\n#else\n  return x;\n#endif\n}\n";
+    let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    assert!(crate::parse::error_lines(&tree, src.as_bytes()).is_empty());
+    let d = run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    assert!(
+        d.message
+            .starts_with("`#if defined(__CUDA_ARCH__) and (__CUDA_ARCH__ >= 800)`"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains(
+            "this condition is false: HIP skips this branch and goes to the #else on line 4"
+        ),
+        "{}",
+        d.message
+    );
+    let src = "#if not defined(__CUDA_ARCH__) or __CUDA_ARCH__ >= 800 // and more\n__device__ int g() { return 1; }\n#endif\n";
+    let d = run(src).into_iter().find(|d| d.id == "H011").expect("H011");
+    assert!(
+        d.message.contains("this condition is still true"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -1754,7 +2015,7 @@ fn h024_to_h029() {
         got,
         vec![
             ("H025", 1, Severity::Error),
-            ("H011", 2, Severity::Warning),
+            // No H011: the #else hipcc skips only defines HIP's own atomicAdd(double*) (A1).
             ("H024", 7, Severity::Error),
             ("H026", 8, Severity::Warning),
             ("H028", 8, Severity::Note),
@@ -2513,15 +2774,50 @@ fn h040_nvidia_code_loaded_or_linked() {
                cuLinkCreate(0, nullptr, nullptr, &st);\n\
                cuLinkCreate(2, o, v, &st);\n\
                }\n";
-    // HIP 6.4 takes hipJitOption link options: only the NVIDIA inputs are reported.
-    assert_eq!(lines_of(src, "H040"), vec![3, 5, 8, 9]);
+    // HIP 6.4 takes hipJitOption link options: only the NVIDIA inputs are reported, and an
+    // image from a buffer hipport cannot follow gets a note (C-a).
+    assert_eq!(lines_of(src, "H040"), vec![3, 5, 6, 7, 8, 9]);
     let before: Vec<(usize, Severity)> = run_with(src, Version::new(6, 2, 0), false)
         .into_iter()
         .filter(|d| d.id == "H040")
         .map(|d| (d.line, d.severity))
         .collect();
-    let want = [3, 5, 8, 9, 11].map(|l| (l, Severity::Error));
+    let e = Severity::Error;
+    let n = Severity::Note;
+    let want = [(3, e), (5, e), (6, n), (7, n), (8, e), (9, e), (11, e)];
     assert_eq!(before, want);
+}
+
+/// realuser12 C-a: an image read from a `.fatbin`/`.cubin`/`.ptx` file the function names
+/// (through a macro, as vectorAddDrv does) is NVIDIA code; one made by NVRTC is not reported.
+#[test]
+fn h040_module_images_read_from_nvidia_files() {
+    let src = "#define FATBIN_FILE \"vadd64.fatbin\"\n\
+               void f(CUmodule *m) {\n\
+               std::ifstream in(FATBIN_FILE, std::ios::binary);\n\
+               std::ostringstream image; image << in.rdbuf();\n\
+               cuModuleLoadData(m, image.str().c_str());\n\
+               }\n\
+               void g(CUmodule *m, std::string dir) {\n\
+               std::string path = dir + \"/kernel.cubin\";\n\
+               cuModuleLoad(m, path.c_str());\n\
+               }\n";
+    let d: Vec<(usize, Severity, String)> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H040")
+        .map(|d| (d.line, d.severity, d.message))
+        .collect();
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!((d[0].0, d[0].1), (5, Severity::Error));
+    assert!(
+        d[0].2.contains("an image read from `vadd64.fatbin`"),
+        "{}",
+        d[0].2
+    );
+    assert_eq!((d[1].0, d[1].1), (9, Severity::Error));
+    assert!(d[1].2.contains("made from `/kernel.cubin`"), "{}", d[1].2);
+    let rtc = "void f(CUmodule *m, nvrtcProgram p, char *ptx) {\n  nvrtcGetPTX(p, ptx);\n  cuModuleLoadData(m, ptx);\n}\n";
+    assert!(lines_of(rtc, "H040").is_empty());
 }
 
 #[test]
