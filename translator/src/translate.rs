@@ -251,8 +251,8 @@ diag_info! {
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
-        "The rocBLAS function takes other arguments than the cuBLAS call",
-        "With `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
+        "The rocBLAS or MIOpen function (or struct) takes other arguments (or has other fields) than the CUDA one",
+        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
@@ -893,7 +893,7 @@ impl<'a> Walk<'a> {
                     Availability::Available => {}
                 }
                 if lib == Lib::Roc {
-                    self.roc_call_shape(name, new, start);
+                    self.roc_call_shape(m, new, start);
                 }
                 if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
@@ -1101,7 +1101,23 @@ impl<'a> Walk<'a> {
 
     /// Reports a cuBLAS call whose rocBLAS counterpart takes a longer parameter list (T015),
     /// with the rocBLAS form of the call in cuBLAS's argument names.
-    fn roc_call_shape(&mut self, name: &str, roc: &str, start: usize) {
+    fn roc_call_shape(&mut self, m: &Mapping, roc: &str, start: usize) {
+        let name = &*m.cuda;
+        // What the rules record as differing (cuDNN -> MIOpen: `extra-cudnn.tsv`'s `roc_args`).
+        if let Some(differs) = m.roc_args.as_deref().filter(|d| *d != "same") {
+            let library = match self.roc_choice(m.family) {
+                Some((library, _, _)) => library,
+                None if m.family == Family::Cudnn => "MIOpen",
+                None => "ROCm",
+            };
+            self.diag(
+                &ROC_CALL_SHAPE,
+                start,
+                format!("`{name}` becomes `{roc}`, which differs: {differs}"),
+                Some(format!("rewrite this use in {library}'s form; `hipport explain {name}` names the source")),
+            );
+            return;
+        }
         let form = match name {
             "cublasGemmEx" => "handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, C, Ctype, ldc, rocblas_datatype_f32_r, algo, 0, 0",
             "cublasGemmBatchedEx" => "handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, Carray, Ctype, ldc, batchCount, rocblas_datatype_f32_r, algo, 0, 0",

@@ -1296,6 +1296,53 @@ fn rocblas_gemm_ex_calls_are_reported_with_their_longer_form() {
     assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
 }
 
+/// cuDNN names whose MIOpen function takes other arguments (the workspace last, no algorithm, the
+/// filter before the input) or whose struct has other fields are reported at each use (E-d); the
+/// ones MIOpen takes as they are, and filter descriptors (MIOpen tensor descriptors), are not (E-k).
+#[test]
+fn cudnn_calls_whose_miopen_arguments_differ_are_reported_the_same_ones_are_not() {
+    let src = "#include <cudnn.h>\n\
+               size_t f(cudnnHandle_t h, cudnnTensorDescriptor_t xd, cudnnFilterDescriptor_t wd,\n\
+               \x20        cudnnConvolutionDescriptor_t cd, cudnnTensorDescriptor_t yd,\n\
+               \x20        cudnnConvolutionFwdAlgo_t algo, cudnnConvolutionFwdAlgoPerf_t* perf,\n\
+               \x20        const float* x, const float* w, float* y, void* ws, size_t n) {\n  \
+               float a = 1.f, b = 0.f;\n  \
+               cudnnGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &n);\n  \
+               cudnnConvolutionForward(h, &a, xd, x, wd, w, cd, algo, ws, n, &b, yd, y);\n  \
+               cudnnCreateFilterDescriptor(&wd);\n  \
+               cudnnDestroyFilterDescriptor(wd);\n  \
+               cudnnCreateTensorDescriptor(&xd);\n  \
+               return n + perf[0].memory;\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cpp", &hip52()).expect("translates");
+    let t015: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T015")
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(t015.len(), 3, "{:?}", r.diagnostics);
+    assert_eq!(t015[0].0, 4);
+    assert!(t015[0].1.contains("no `algo`, `status`"), "{}", t015[0].1);
+    assert_eq!(t015[1].0, 7);
+    assert!(
+        t015[1].1.contains("`miopenConvolutionForwardGetWorkSpaceSize(handle, wDesc, xDesc, convDesc, yDesc, &size)`"),
+        "{}",
+        t015[1].1
+    );
+    assert_eq!(t015[2].0, 8);
+    assert!(t015[2].1.contains("workspace last"), "{}", t015[2].1);
+    assert!(
+        !r.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.id != "T015"),
+        "{:?}",
+        r.diagnostics
+    );
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("miopenCreateTensorDescriptor(&wd);"), "{out}");
+    assert!(out.contains("miopenDestroyTensorDescriptor(wd);"), "{out}");
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
