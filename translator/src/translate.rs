@@ -466,6 +466,10 @@ struct Walk<'a> {
     /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
     /// redeclare HIP's type as something else, so the name stays the project's in this file.
     own_types: HashSet<String>,
+    /// CUDA names this file declares as a variable, parameter or field (`cublasStatus_t
+    /// cublasStatus;`, where `cublasStatus` is also a legacy cuBLAS type): every use of the name
+    /// as a plain identifier is that object, the project's own, and keeps its name.
+    own_objects: HashSet<String>,
     /// CUDA names this file `#define`s whatever the build (`#define CUDART_INF_F
     /// __int_as_float(0x7f800000)` without math_constants.h): where the target HIP lacks the
     /// name, the project's macro serves hipcc as it is, so the name stays, unreported.
@@ -607,6 +611,7 @@ static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
             ("type_definition", Dk::Declarator),
             ("declaration", Dk::Declarator),
             ("parameter_declaration", Dk::Declarator),
+            ("field_declaration", Dk::Declarator),
             ("template_declaration", Dk::Template),
         ],
     )
@@ -660,6 +665,7 @@ impl<'a> Walk<'a> {
             own_functions: Vec::new(),
             own_function_names: HashSet::new(),
             own_types: HashSet::new(),
+            own_objects: HashSet::new(),
             defined_here: HashSet::new(),
             defined_anywhere: HashSet::new(),
             templates: HashSet::new(),
@@ -794,12 +800,18 @@ impl<'a> Walk<'a> {
         if self.rename_torch_member(name, start, end) {
             return;
         }
+        // A function the file declares itself (`mine::cusparseGetErrorString`) is the
+        // project's: its calls, declaration and definition keep the name, unreported.
+        if self.own_function_names.contains(name) {
+            return;
+        }
         let db = self.db;
         let v = self.opts.hip_version;
         match db.target_for(name, &self.opts.libs, v) {
             Target::Unknown => {
                 if looks_like_cuda(name)
                     && !self.declared.contains(name)
+                    && !member_or_qualified(self.src, start)
                     && self.reported_unknown.insert(name.to_string())
                 {
                     self.diag(
@@ -2391,11 +2403,41 @@ impl<'a> Walk<'a> {
                     }) {
                         d = p.field(f.declarator);
                     }
+                    // `const char* mine::cusparseGetErrorString(int e) {...}`: a definition
+                    // qualified by the project's namespace or class is the project's function.
+                    if let Some(q) = d.filter(|q| {
+                        n.kind_name() == "function_declarator"
+                            && q.kind_name() == "qualified_identifier"
+                    }) {
+                        if let Some(name) = q
+                            .field(f.name)
+                            .filter(|i| SUB_KINDS.of(*i) == Sub::Identifier)
+                        {
+                            let text = self.node_str(name);
+                            if self.db.lookup(text).is_some() {
+                                self.own_function_names.insert(text.to_string());
+                            }
+                        }
+                    }
                     if let Some(d) = d {
                         if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName) {
                             let name = self.node_str(d);
                             if !self.declared.contains(name) {
                                 self.declared.insert(name.to_string());
+                            }
+                            // `T cublasStatus;`, `T cublasStatus = ...`, `f(T cublasStatus)`,
+                            // `struct { T cublasStatus; }`: an object the project names so.
+                            if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName)
+                                && matches!(
+                                    n.kind_name(),
+                                    "init_declarator"
+                                        | "declaration"
+                                        | "parameter_declaration"
+                                        | "field_declaration"
+                                )
+                                && self.db.lookup(name).is_some()
+                            {
+                                self.own_objects.insert(name.to_string());
                             }
                             if SUB_KINDS.of(d) == Sub::Identifier
                                 && n.kind_name() == "function_declarator"
@@ -2513,6 +2555,9 @@ impl<'a> Walk<'a> {
                         && !self.handled.contains(&start)
                         && !self.own_functions.contains(&start)
                         && (self.own_types.is_empty() || !self.own_types.contains(self.node_str(n)))
+                        && (self.own_objects.is_empty()
+                            || !(n.kind_name() == "identifier"
+                                && self.own_objects.contains(self.node_str(n))))
                     {
                         let name = self.node_str(n);
                         if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
@@ -3127,6 +3172,16 @@ fn scope_before(src: &[u8], pos: usize) -> String {
         out.push_str("::");
     }
     out
+}
+
+/// Whether the name at `pos` is reached through an object or a scope (`ctx.cublas_handle()`,
+/// `p->curand_gen`, `Caffe::cublas_handle()`): a member or a project's namespace, where the C
+/// APIs of the CUDA libraries are never found, so an unknown CUDA-looking name there is no API.
+fn member_or_qualified(src: &[u8], pos: usize) -> bool {
+    let before = src[..pos.min(src.len())].trim_ascii_end();
+    before.ends_with(b".")
+        || before.ends_with(b"->")
+        || (before.ends_with(b"::") && !scope_before(src, pos).is_empty())
 }
 
 /// Where the comma is in the text between two arguments, passing over comments (which may

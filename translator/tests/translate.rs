@@ -1343,6 +1343,83 @@ fn cudnn_calls_whose_miopen_arguments_differ_are_reported_the_same_ones_are_not(
     assert!(out.contains("miopenDestroyTensorDescriptor(wd);"), "{out}");
 }
 
+/// A variable, parameter or field the project names like a CUDA type (`cublasStatus`, the legacy
+/// cuBLAS status type) is the project's object: it keeps its name, while the type is renamed (E-c).
+#[test]
+fn a_variable_named_like_a_cuda_type_keeps_its_name() {
+    let src = "#include <cublas_v2.h>\n\
+               struct S { cublasStatus_t cublasStatus; };\n\
+               int f(cublasHandle_t h, int n, float* x, float* r, cublasStatus_t cudaStream_t) {\n  \
+               cublasStatus_t cublasStatus;\n  \
+               cublasStatus = cublasSdot(h, n, x, 1, x, 1, r);\n  \
+               cublasStatus_t other = cublasStatus;\n  \
+               return (int)other + (int)cudaStream_t;\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("struct S { hipblasStatus_t cublasStatus; };"),
+        "{out}"
+    );
+    assert!(out.contains("  hipblasStatus_t cublasStatus;\n"), "{out}");
+    assert!(out.contains("  cublasStatus = hipblasSdot(h"), "{out}");
+    assert!(
+        out.contains("hipblasStatus_t other = cublasStatus;"),
+        "{out}"
+    );
+    assert!(out.contains("hipblasStatus_t cudaStream_t)"), "{out}");
+    assert!(out.contains("(int)cudaStream_t;"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out);
+}
+
+/// A function the project declares under a CUDA API's name (`mine::cusparseGetErrorString`) keeps
+/// its name in the declaration, the qualified definition and every call, macro bodies included,
+/// and is not reported (Z-c).
+#[test]
+fn a_function_the_project_declares_under_a_cuda_name_keeps_it_everywhere() {
+    let src = "#include <cusparse.h>\n\
+               namespace mine {\n\
+               const char* cusparseGetErrorString(cusparseStatus_t e);\n\
+               #define CHECK(call) { cusparseStatus_t s = (call); if (s) throw mine::cusparseGetErrorString(s); }\n\
+               inline void create(cusparseHandle_t* h) { CHECK(cusparseCreate(h)); }\n\
+               }\n\
+               const char* mine::cusparseGetErrorString(cusparseStatus_t e) { return e ? \"bad\" : \"ok\"; }\n\
+               const char* g(cusparseStatus_t e) { return mine::cusparseGetErrorString(e); }\n";
+    for v in ["5.2.3", "6.2"] {
+        let opts = Options {
+            hip_version: Version::parse(v).unwrap(),
+            ..hip52()
+        };
+        let (out, diags) = tr(src, &opts);
+        assert_eq!(out.matches("cusparseGetErrorString").count(), 4, "{out}");
+        assert!(!out.contains("hipsparseGetErrorString"), "{out}");
+        assert!(out.contains("hipsparseCreate(h)"), "{out}");
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+    // Only a qualified definition in the file: still the project's.
+    let (out, diags) = tr(
+        "const char* mine::cusparseGetErrorString(int e) { return e ? \"b\" : \"o\"; }\n\
+         const char* g(int e) { return mine::cusparseGetErrorString(e); }\n",
+        &hip52(),
+    );
+    assert_eq!(out.matches("cusparseGetErrorString").count(), 2, "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+/// An unknown CUDA-looking name reached through an object or a scope (`Caffe::cublas_handle()`,
+/// `ctx.curand_generator()`) is a member of the project's, not an API: no T006 (F1).
+#[test]
+fn unknown_cuda_looking_members_and_qualified_names_are_not_reported() {
+    let src = "#include <cublas_v2.h>\n\
+               void f(Ctx& ctx, Ctx* p) {\n  \
+               cublasSetStream(Caffe::cublas_handle(), 0);\n  \
+               use(ctx.curand_generator(), p->cublas_handle2());\n  \
+               use(cublas_unknown_api(), 0);\n}\n";
+    let (_, diags) = tr(src, &hip52());
+    let t006: Vec<_> = diags.iter().filter(|d| d.starts_with("T006")).collect();
+    assert_eq!(t006, ["T006:5:7"], "{diags:?}");
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
