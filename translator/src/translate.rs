@@ -281,6 +281,26 @@ const WARP_SYNC: &[(&str, &str)] = &[
     ("__all_sync", "__all"),
 ];
 
+/// cuBLAS enums (and their types) that cuSOLVER calls take, with hipSOLVER's names. hipSOLVER
+/// before 2.0.0 (ROCm 6.0) declares its own `hipsolverFillMode_t`, `hipsolverOperation_t` and
+/// `hipsolverSideMode_t`, which C++ does not convert from hipBLAS's; 2.0.0 made them aliases of
+/// hipBLAS's types (hipSOLVER's CHANGELOG). `HIPSOLVER_FILL_MODE_FULL` went in 1.0.0 (ROCm 4.4).
+const SOLVER_ENUMS: &[(&str, &str)] = &[
+    ("cublasFillMode_t", "hipsolverFillMode_t"),
+    ("CUBLAS_FILL_MODE_LOWER", "HIPSOLVER_FILL_MODE_LOWER"),
+    ("CUBLAS_FILL_MODE_UPPER", "HIPSOLVER_FILL_MODE_UPPER"),
+    ("cublasOperation_t", "hipsolverOperation_t"),
+    ("CUBLAS_OP_N", "HIPSOLVER_OP_N"),
+    ("CUBLAS_OP_T", "HIPSOLVER_OP_T"),
+    ("CUBLAS_OP_C", "HIPSOLVER_OP_C"),
+    ("cublasSideMode_t", "hipsolverSideMode_t"),
+    ("CUBLAS_SIDE_LEFT", "HIPSOLVER_SIDE_LEFT"),
+    ("CUBLAS_SIDE_RIGHT", "HIPSOLVER_SIDE_RIGHT"),
+];
+
+/// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
+const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
+
 /// The number of arguments of the call whose argument list starts `rest` (after the callee's
 /// name), or None when `rest` does not start with a complete `( ... )`.
 fn arg_count(rest: &[u8]) -> Option<usize> {
@@ -2590,6 +2610,86 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Before hipSOLVER 2.0 (ROCm 6.0) the cuBLAS enums a cuSOLVER call takes must be
+    /// hipSOLVER's (`HIPSOLVER_OP_N`, not `HIPBLAS_OP_N`): an enumerator written as an argument
+    /// of a call that became a hipSOLVER one takes hipSOLVER's name, and so does a variable passed
+    /// there whose declaration in the file has a cuBLAS enum type (its type and an enumerator
+    /// initializer). E-g.
+    fn solver_enums(&mut self, flat: &Flat) {
+        if self.opts.hip_version >= SOLVER_TAKES_HIPBLAS_ENUMS
+            || self.opts.libs.lib_for(Family::Cusolver) != Lib::Hip
+            || !self.aliases.values().any(|h| h.starts_with("hipsolver"))
+        {
+            return;
+        }
+        let hip_name = |t: &str| SOLVER_ENUMS.iter().find(|(c, _)| *c == t).map(|e| e.1);
+        let mut wanted: Vec<(usize, &'static str)> = Vec::new();
+        let mut vars: HashSet<&str> = HashSet::new();
+        for &n in flat.nodes.iter() {
+            if n.kind_name() != "call_expression" {
+                continue;
+            }
+            let Some(func) = n.field(FIELDS.function) else {
+                continue;
+            };
+            let name = self.node_str(func);
+            if !name.starts_with("cusolver")
+                || !self
+                    .aliases
+                    .get(name)
+                    .is_some_and(|h| h.starts_with("hipsolver"))
+            {
+                continue;
+            }
+            let Some(args) = n.field(FIELDS.arguments) else {
+                continue;
+            };
+            for a in parse::named_children(args).filter(|a| a.kind_name() == "identifier") {
+                let text = self.node_str(a);
+                match hip_name(text) {
+                    Some(h) => wanted.push((a.start_byte(), h)),
+                    None => {
+                        vars.insert(text);
+                    }
+                }
+            }
+        }
+        if !vars.is_empty() {
+            for &n in flat.nodes.iter() {
+                if !matches!(n.kind_name(), "declaration" | "parameter_declaration") {
+                    continue;
+                }
+                let Some(ty) = n.field(FIELDS.type_) else {
+                    continue;
+                };
+                let Some(h) = hip_name(self.node_str(ty)) else {
+                    continue;
+                };
+                let Some(d) = n.field(FIELDS.declarator) else {
+                    continue;
+                };
+                let (var, value) = if d.kind_name() == "init_declarator" {
+                    (d.field(FIELDS.declarator), d.field(FIELDS.value))
+                } else {
+                    (Some(d), None)
+                };
+                if !var.is_some_and(|v| vars.contains(self.node_str(v))) {
+                    continue;
+                }
+                wanted.push((ty.start_byte(), h));
+                if let Some((v, h)) = value.and_then(|v| hip_name(self.node_str(v)).map(|h| (v, h)))
+                {
+                    wanted.push((v.start_byte(), h));
+                }
+            }
+        }
+        for (start, h) in wanted {
+            if let Some(e) = self.edits.iter_mut().find(|e| e.start == start) {
+                e.text = h.to_string();
+            }
+        }
+    }
+
     /// Rebuilds the calls whose shape changes, from their templates and renamed arguments.
     fn finish_call_sites(&mut self) {
         let mut sites = std::mem::take(&mut self.call_sites);
@@ -3303,6 +3403,7 @@ fn translate_tree_at(
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
+    w.solver_enums(&flat);
     w.remove_callback_conventions();
     w.visit_has_includes(tree);
     w.finish_call_sites();

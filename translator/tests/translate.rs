@@ -1420,6 +1420,64 @@ fn unknown_cuda_looking_members_and_qualified_names_are_not_reported() {
     assert_eq!(t006, ["T006:5:7"], "{diags:?}");
 }
 
+/// Before hipSOLVER 2.0 (ROCm 6.0) hipSOLVER takes its own enum types: cuBLAS enums written as
+/// arguments of cuSOLVER calls, and the variables passed there, take hipSOLVER's names; a cuBLAS
+/// call's stay hipBLAS's. From 6.0 hipSOLVER's types are hipBLAS's. With `--solver rocsolver`,
+/// potrf (no workspace in rocSOLVER) is reported (E-g).
+#[test]
+fn cusolver_calls_get_hipsolver_enums_before_rocm_6() {
+    let src = "#include <cusolverDn.h>\n#include <cublas_v2.h>\n\
+               int chol(cusolverDnHandle_t h, cublasHandle_t b, int n, double* A, double* w, int lw, int* info) {\n  \
+               cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;\n  \
+               cusolverDnDpotrf(h, uplo, n, A, n, w, lw, info);\n  \
+               cusolverDnDgetrs(h, CUBLAS_OP_N, n, 1, A, n, info, w, n, info);\n  \
+               return (int)cublasDgemm(b, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, w, A, n, A, n, w, A, n);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("hipsolverFillMode_t uplo = HIPSOLVER_FILL_MODE_LOWER;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipsolverDnDgetrs(h, HIPSOLVER_OP_N, n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipblasDgemm(b, HIPBLAS_OP_N, HIPBLAS_OP_T"),
+        "{out}"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(tr(&out, &hip52()).0, out);
+    let v6 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    let (out, _) = tr(src, &v6);
+    assert!(
+        out.contains("hipblasFillMode_t uplo = HIPBLAS_FILL_MODE_LOWER;"),
+        "{out}"
+    );
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            solver: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T015")
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!(d.line, 5);
+    assert!(
+        d.message
+            .contains("`rocsolver_dpotrf(handle, uplo, n, A, lda, devInfo)`"),
+        "{}",
+        d.message
+    );
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
