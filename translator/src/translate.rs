@@ -531,6 +531,9 @@ struct Walk<'a> {
     uses_runtime_names: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
+    /// Whether the file includes the legacy cuBLAS header (`cublas.h`) and not `cublas_v2.h`:
+    /// its BLAS calls are the handle-less v1 functions (see [`legacy_cublas`]).
+    legacy_cublas: bool,
 }
 
 /// A call whose whole text is rebuilt from a template once inner renames are known.
@@ -702,6 +705,7 @@ impl<'a> Walk<'a> {
             has_runtime_include: false,
             uses_runtime_names: false,
             dead_from: usize::MAX,
+            legacy_cublas: legacy_cublas(src),
         }
     }
 
@@ -818,6 +822,9 @@ impl<'a> Walk<'a> {
             return;
         }
         if self.rename_torch_member(name, start, end) {
+            return;
+        }
+        if self.legacy_cublas && self.legacy_cublas_call(name, start) {
             return;
         }
         // A function the file declares itself (`mine::cusparseGetErrorString`) is the
@@ -943,6 +950,28 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+    }
+
+    /// Reports (T001) and keeps a BLAS function of the legacy cuBLAS API (`cublasSgemm('N', 'N',
+    /// n, ...)` under `cublas.h`: no handle, `char` operations, scalars by value): hipBLAS and
+    /// rocBLAS only have the handle API's form (`cublas_v2.h`, where `cublasSgemm` is
+    /// `cublasSgemm_v2`), so a rename would not compile. The functions both APIs share
+    /// (`cublasSetMatrix`) have no `_v2` twin and are renamed as usual. E-l.
+    fn legacy_cublas_call(&mut self, name: &str, start: usize) -> bool {
+        if !name.starts_with("cublas") || name.ends_with("_v2") {
+            return false;
+        }
+        let v2 = format!("{name}_v2");
+        let Some(hip) = self.db.lookup(&v2).and_then(|m| m.hip.as_deref()) else {
+            return false;
+        };
+        self.diag(
+            &UNSUPPORTED,
+            start,
+            format!("`{name}` of the legacy cuBLAS API (`cublas.h`: no handle, `char` operations, scalars by value) has no HIP equivalent; hipBLAS's `{hip}` is the handle API's `{v2}`"),
+            Some("port the file to `cublas_v2.h` first (a `cublasHandle_t` from `cublasCreate`, `CUBLAS_OP_N` for 'N', alpha and beta by pointer), then convert it".into()),
+        );
+        true
     }
 
     /// Under the torch v1 API, a name written after the qualifiers of a torch v1 rule for the
@@ -3272,6 +3301,15 @@ fn scope_before(src: &[u8], pos: usize) -> String {
         out.push_str("::");
     }
     out
+}
+
+/// Whether a file includes the legacy cuBLAS header `cublas.h` and not `cublas_v2.h` (which
+/// defines `cublasSgemm` as the handle API's `cublasSgemm_v2`).
+fn legacy_cublas(src: &[u8]) -> bool {
+    memchr::memmem::find(src, b"cublas_v2.h").is_none()
+        && [b"<cublas.h>", b"\"cublas.h\""]
+            .iter()
+            .any(|h| memchr::memmem::find(src, *h).is_some())
 }
 
 /// Whether the name at `pos` is reached through an object or a scope (`ctx.cublas_handle()`,

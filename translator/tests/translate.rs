@@ -1478,6 +1478,23 @@ fn cusolver_calls_get_hipsolver_enums_before_rocm_6() {
     );
 }
 
+/// Under the legacy `cublas.h`, BLAS calls are the handle-less v1 functions, which hipBLAS lacks:
+/// reported (T001) and kept; the functions both APIs share are renamed. With `cublas_v2.h` the
+/// same name is the handle API's and renamed (E-l).
+#[test]
+fn legacy_cublas_blas_calls_are_reported_not_renamed() {
+    let body = "void v1(int n, float* A, float* dA) {\n  \
+                cublasSetMatrix(n, n, sizeof(float), A, n, dA, n);\n  \
+                cublasSgemm('N', 'N', n, n, n, 1.0f, dA, n, dA, n, 0.0f, dA, n);\n}\n";
+    let (out, diags) = tr(&format!("#include <cublas.h>\n{body}"), &hip52());
+    assert!(out.contains("hipblasSetMatrix(n, n"), "{out}");
+    assert!(out.contains("  cublasSgemm('N', 'N'"), "{out}");
+    assert_eq!(diags, ["T001:4:3"]);
+    let (out, diags) = tr(&format!("#include <cublas_v2.h>\n{body}"), &hip52());
+    assert!(out.contains("  hipblasSgemm('N'"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
