@@ -1024,6 +1024,22 @@ impl<'a> Walk<'a> {
         if info.id == TOO_NEW.id {
             let added = m.hip_added.map(|a| a.to_string()).unwrap_or_default();
             let hip = m.hip.as_deref().unwrap_or("?");
+            // hipBLAS 2.0 (ROCm 6.0) added `_v2` functions taking CUDA's types; the older
+            // function of the base name takes hipBLAS's own (hipBLAS's CHANGELOG; hipblas.h
+            // before 2.0: `hipblasGemmEx(..., hipblasDatatype_t a_type, ...)`). E-j.
+            if let Some(base) = hip
+                .strip_suffix("_v2")
+                .filter(|_| m.family == Family::Cublas)
+            {
+                return (
+                    format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}"),
+                    format!(
+                        "target a newer HIP with `--hip-version {}.{}`, or call hipBLAS's older `{base}`, which takes hipBLAS's own types where `{name}` takes CUDA's: `hipblasDatatype_t` (`HIPBLAS_R_16F`, and `HIPBLAS_R_32F` for a compute type) for `cudaDataType`/`cublasComputeType_t`, `hipblasComplex` for `cuComplex`",
+                        m.hip_added.map_or(0, |a| a.major),
+                        m.hip_added.map_or(0, |a| a.minor)
+                    ),
+                );
+            }
             (
                 if hip == name {
                     format!("`{name}` exists in HIP only from {added}; the target is HIP {v}")

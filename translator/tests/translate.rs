@@ -1495,6 +1495,24 @@ fn legacy_cublas_blas_calls_are_reported_not_renamed() {
     assert!(diags.is_empty(), "{diags:?}");
 }
 
+/// Before HIP 6.0 `cublasGemmEx` has no `hipblasGemmEx_v2`; the help names hipBLAS's older
+/// `hipblasGemmEx` and the hipBLAS types it takes, not only "avoid it" (E-j).
+#[test]
+fn cublas_ex_calls_before_hip_6_name_the_older_hipblas_function() {
+    let src = "#include <cublas_v2.h>\n\
+               void f(cublasHandle_t h, const void* a, void* c, int n, const float* al) {\n  \
+               cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, al, a, CUDA_R_16F, n, a, CUDA_R_16F, n, al, c, CUDA_R_16F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T002" && d.message.contains("cublasGemmEx"))
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    let help = d.help.as_deref().unwrap_or("");
+    assert!(help.contains("older `hipblasGemmEx`"), "{help}");
+    assert!(help.contains("`HIPBLAS_R_16F`"), "{help}");
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
