@@ -298,6 +298,18 @@ const SOLVER_ENUMS: &[(&str, &str)] = &[
     ("CUBLAS_SIDE_RIGHT", "HIPSOLVER_SIDE_RIGHT"),
 ];
 
+/// Library headers ROCm has no form of, and how their names begin (NPP's `nppiFilterBox_8u_C1R`,
+/// `NppiSize`, `NPP_BORDER_REPLICATE`; nvJPEG's `nvjpegDecode`, `NVJPEG_OUTPUT_RGB`): the T007
+/// report on the include lists the ones the file uses.
+const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
+    ("npp.h", &["npp", "Npp", "NPP_"]),
+    ("nppi.h", &["nppi", "Nppi", "NPP_"]),
+    ("npps.h", &["npps", "Npps", "NPP_"]),
+    ("nppcore.h", &["npp", "Npp", "NPP_"]),
+    ("nppdefs.h", &["Npp", "NPP_"]),
+    ("nvjpeg.h", &["nvjpeg", "NVJPEG_"]),
+];
+
 /// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
 const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
 
@@ -1651,7 +1663,10 @@ impl<'a> Walk<'a> {
             }
             None => (
                 &UNSUPPORTED_HEADER,
-                format!("CUDA header `{inner}` has no HIP equivalent"),
+                format!(
+                    "CUDA header `{inner}` has no HIP equivalent{}",
+                    self.names_used_from(inner)
+                ),
                 format!(
                     "remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"
                 ),
@@ -1662,6 +1677,35 @@ impl<'a> Walk<'a> {
             self.diag(info, at, message, Some(help));
         }
         None
+    }
+
+    /// For a library header ROCm has no form of (NPP, nvJPEG: see [`LIBRARY_PREFIXES`]), the
+    /// names of that library the file uses, so the report shows the size of the job (F2): `; the
+    /// file uses 5 of its names: nppiFilterBoxBorder_8u_C1R, NppiSize, ...`; else "".
+    fn names_used_from(&self, header: &str) -> String {
+        let Some((_, prefixes)) = LIBRARY_PREFIXES.iter().find(|(h, _)| *h == header) else {
+            return String::new();
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for r in lexer::identifiers(self.src) {
+            let Ok(word) = std::str::from_utf8(&self.src[r]) else {
+                continue;
+            };
+            let library = prefixes
+                .iter()
+                .any(|p| word.len() > p.len() && word.starts_with(p));
+            if library && !names.contains(&word) {
+                names.push(word);
+            }
+        }
+        match names.len() {
+            0 => String::new(),
+            n => {
+                let shown = names.iter().take(8).copied().collect::<Vec<_>>().join(", ");
+                let more = if n > 8 { ", ..." } else { "" };
+                format!("; the file uses {n} of its names: {shown}{more}")
+            }
+        }
     }
 
     /// Whether `inner` is one of [`UNUSED_HEADER_FALLBACKS`] and the file names none of what it

@@ -1513,6 +1513,38 @@ fn cublas_ex_calls_before_hip_6_name_the_older_hipblas_function() {
     assert!(help.contains("`HIPBLAS_R_16F`"), "{help}");
 }
 
+/// nvJPEG and NPP headers have no HIP form: T007 at the include, listing the library's names the
+/// file uses so the report shows the size of the job (E-i, F2).
+#[test]
+fn npp_and_nvjpeg_includes_are_reported_with_the_names_used() {
+    let src = "#include <nvjpeg.h>\n#include <npp.h>\n\
+               void f(nvjpegHandle_t h, Npp8u* p, NppiSize s) {\n  \
+               nvjpegCreateSimple(&h);\n  \
+               nppiFilterBoxBorder_8u_C1R(p, 1, s, NppiPoint{0, 0}, p, 1, s, s, NppiPoint{0, 0}, NPP_BORDER_REPLICATE);\n}\n";
+    for v in [Version::new(5, 2, 3), Version::new(6, 4, 0)] {
+        let opts = Options {
+            hip_version: v,
+            ..hip52()
+        };
+        let r = translate_source(src.as_bytes(), "t.cpp", &opts).expect("translates");
+        let t007: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "T007")
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            t007,
+            [
+                (1, "CUDA header `nvjpeg.h` has no HIP equivalent; the file uses 2 of its names: nvjpegHandle_t, nvjpegCreateSimple"),
+                (2, "CUDA header `npp.h` has no HIP equivalent; the file uses 5 of its names: Npp8u, NppiSize, nppiFilterBoxBorder_8u_C1R, NppiPoint, NPP_BORDER_REPLICATE")
+            ],
+            "{:?}",
+            r.diagnostics
+        );
+    }
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
