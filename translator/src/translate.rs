@@ -1053,7 +1053,9 @@ impl<'a> Walk<'a> {
                 );
             }
             (
-                if hip == name {
+                if m.family == Family::Nccl {
+                    format!("`{name}` exists in RCCL only from ROCm {added} ({}); the target is HIP {v}", m.section)
+                } else if hip == name {
                     format!("`{name}` exists in HIP only from {added}; the target is HIP {v}")
                 } else {
                     format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}")

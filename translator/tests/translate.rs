@@ -1545,6 +1545,29 @@ fn npp_and_nvjpeg_includes_are_reported_with_the_names_used() {
     }
 }
 
+/// RCCL keeps NCCL's names, but an NCCL name newer than the target's RCCL is reported (E-h).
+#[test]
+fn nccl_names_newer_than_the_targets_rccl_are_reported() {
+    let src = "#include <nccl.h>\n\
+               void f(ncclComm_t c, ncclComm_t* nc, void* b, size_t n, cudaStream_t s) {\n  \
+               ncclCommSplit(c, 0, 0, nc, NULL);\n  \
+               ncclAllReduce(b, b, n, ncclFloat, ncclSum, c, s);\n  \
+               ncclMemAlloc(&b, n);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("ncclCommSplit(c, 0, 0, nc, NULL);"), "{out}");
+    assert_eq!(diags, ["T002:3:3", "T002:5:3"]);
+    let v6 = Options {
+        hip_version: Version::new(6, 0, 0),
+        ..hip52()
+    };
+    assert_eq!(tr(src, &v6).1, ["T002:5:3"]);
+    let v62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    assert!(tr(src, &v62).1.is_empty());
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";
