@@ -498,7 +498,7 @@ struct Walk<'a> {
     /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
     /// redeclare HIP's type as something else, so the name stays the project's in this file.
     own_types: HashSet<String>,
-    /// CUDA names this file declares as a variable, parameter or field (`cublasStatus_t
+    /// CUDA type names this file declares as a variable, parameter or field (`cublasStatus_t
     /// cublasStatus;`, where `cublasStatus` is also a legacy cuBLAS type): every use of the name
     /// as a plain identifier is that object, the project's own, and keeps its name.
     own_objects: HashSet<String>,
@@ -1081,6 +1081,14 @@ impl<'a> Walk<'a> {
             (
                 format!("`{name}` ({} API) has no {roc_lib} equivalent; {hip_lib} has `{hip}`", m.family),
                 format!("use {hip_lib} for this library (`{flag}`, the default), or replace `{name}` by hand"),
+            )
+        } else if let (Family::Cudnn, None, Some(way)) =
+            (m.family, m.roc.as_deref(), m.roc_args.as_deref())
+        {
+            // The rules name the MIOpen way for a cuDNN name without a MIOpen twin (E-k).
+            (
+                format!("`{name}` (cudnn API) has no MIOpen function of its own"),
+                format!("{way}; replace the call by hand"),
             )
         } else {
             (
@@ -2546,7 +2554,7 @@ impl<'a> Walk<'a> {
                                         | "parameter_declaration"
                                         | "field_declaration"
                                 )
-                                && self.db.lookup(name).is_some()
+                                && self.db.lookup(name).is_some_and(names_a_type)
                             {
                                 self.own_objects.insert(name.to_string());
                             }
@@ -3363,6 +3371,17 @@ fn scope_before(src: &[u8], pos: usize) -> String {
         out.push_str("::");
     }
     out
+}
+
+/// Whether a mapping names a type (`cublasStatus` -> `hipblasStatus_t`, `CUstream` ->
+/// `hipStream_t`): CUDA's and HIP's type names end in `_t`, their functions and enumerators do
+/// not. Only a type name declared as an object is sure to be the project's: `T cudaFree(0);` may
+/// as well be a call behind a macro.
+fn names_a_type(m: &Mapping) -> bool {
+    [Some(&*m.cuda), m.hip.as_deref(), m.roc.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|n| n.ends_with("_t"))
 }
 
 /// Whether a file includes the legacy cuBLAS header `cublas.h` and not `cublas_v2.h` (which

@@ -1340,6 +1340,22 @@ fn cudnn_calls_whose_miopen_arguments_differ_are_reported_the_same_ones_are_not(
     );
     let out = String::from_utf8(r.output).unwrap();
     assert!(out.contains("miopenCreateTensorDescriptor(&wd);"), "{out}");
+    // No MIOpen twin: the help names the MIOpen way (E-k).
+    let src = "#include <cudnn.h>\nvoid g(cudnnConvolutionDescriptor_t cd) {\n  \
+               cudnnSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cpp", &hip52()).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T001" && d.message.contains("cudnnSetConvolution2dDescriptor"))
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h
+                .contains("`miopenInitConvolutionDescriptor(convDesc, miopenConvolution, pad_h")),
+        "{d:?}"
+    );
     assert!(out.contains("miopenDestroyTensorDescriptor(wd);"), "{out}");
 }
 
