@@ -179,7 +179,7 @@ fn mappings(out: &mut String, name: &str, rows: &[Mapping]) {
         .join(", ");
         let _ = writeln!(
             out,
-            "m({:?}, {}, {}, Family::{}, {:?}, [{versions}], {:?}, {}, {}),",
+            "m({:?}, {}, {}, Family::{}, {:?}, [{versions}], {:?}, {}, {}, {}),",
             &*m.cuda,
             opt(m.hip.as_deref()),
             opt(m.roc.as_deref()),
@@ -188,6 +188,7 @@ fn mappings(out: &mut String, name: &str, rows: &[Mapping]) {
             &*m.source,
             opt(m.hip_replacement.as_deref()),
             opt_version(m.hip_absent_in),
+            opt(m.roc_args.as_deref()),
         );
     }
     out.push_str("];\n");

@@ -6,7 +6,7 @@
 //!
 //! | columns | format |
 //! |---|---|
-//! | [`MAPPING_COLUMNS`] (optionally followed by `hip_replacement`) | name mappings |
+//! | [`MAPPING_COLUMNS`] (optionally followed by `hip_replacement`, or by `hip_replacement roc_args`) | name mappings |
 //! | [`HEADER_COLUMNS`] or [`HEADER_COLUMNS_VERSIONED`] | header mappings |
 //! | [`SIMPLE_COLUMNS`] (optionally followed by `family`) | name mappings, short form for user files |
 //! | [`NAMESPACE_COLUMNS`] | namespace mappings |
@@ -134,6 +134,8 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("extra-curand.tsv", false),
     data_file!("extra-cufft.tsv", false),
     data_file!("extra-cusolver.tsv", false),
+    data_file!("extra-cudnn.tsv", false),
+    data_file!("extra-nccl.tsv", false),
     data_file!("extra-nvtx.tsv", false),
     data_file!("extra-headers.tsv", false),
     data_file!("namespaces.tsv", false),
@@ -175,7 +177,7 @@ pub struct RuleSet {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Format {
-    Mapping { replacement: bool },
+    Mapping { replacement: bool, roc_args: bool },
     Header { versioned: bool },
     Simple { family: bool },
     Namespace,
@@ -190,13 +192,28 @@ fn opt(s: &str) -> Option<Text> {
 
 fn format_of(cols: &[&str]) -> Option<Format> {
     if cols == MAPPING_COLUMNS {
-        return Some(Format::Mapping { replacement: false });
+        return Some(Format::Mapping {
+            replacement: false,
+            roc_args: false,
+        });
     }
-    if cols.len() == MAPPING_COLUMNS.len() + 1
-        && cols[..MAPPING_COLUMNS.len()] == *MAPPING_COLUMNS
-        && cols[MAPPING_COLUMNS.len()] == "hip_replacement"
-    {
-        return Some(Format::Mapping { replacement: true });
+    let n = MAPPING_COLUMNS.len();
+    if cols.len() > n && cols[..n] == *MAPPING_COLUMNS && cols[n] == "hip_replacement" {
+        match &cols[n + 1..] {
+            [] => {
+                return Some(Format::Mapping {
+                    replacement: true,
+                    roc_args: false,
+                })
+            }
+            ["roc_args"] => {
+                return Some(Format::Mapping {
+                    replacement: true,
+                    roc_args: true,
+                })
+            }
+            _ => {}
+        }
     }
     if cols == HEADER_COLUMNS {
         return Some(Format::Header { versioned: false });
@@ -338,7 +355,10 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
             })
         };
         match fmt {
-            Format::Mapping { replacement } => {
+            Format::Mapping {
+                replacement,
+                roc_args,
+            } => {
                 let v = |idx: usize| version(idx, MAPPING_COLUMNS[idx]);
                 out.mappings.push(Mapping {
                     cuda: fields[0].to_string().into(),
@@ -361,6 +381,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     source: fields[17].to_string().into(),
                     hip_replacement: if replacement { opt(fields[18]) } else { None },
                     hip_absent_in: None,
+                    roc_args: if roc_args { opt(fields[19]) } else { None },
                 });
             }
             Format::Header { versioned } => {
@@ -417,6 +438,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<RuleSet, RuleError> {
                     source: format!("{file}:{line}").into(),
                     hip_replacement: None,
                     hip_absent_in: None,
+                    roc_args: None,
                 });
             }
             Format::Namespace => {

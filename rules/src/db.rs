@@ -226,6 +226,10 @@ pub struct Mapping {
     /// A HIP release whose installed headers lack the HIP name although `hip_added` says it
     /// exists (see `hip-absent.tsv`); releases up to this one are treated as lacking it.
     pub hip_absent_in: Option<Version>,
+    /// Whether the `roc` function takes the CUDA call's arguments: `same` where it was checked to,
+    /// else what differs (MIOpen's `miopenConvolutionForward` takes the workspace last), which the
+    /// translation reports at each use (T015); `None` where nothing is recorded.
+    pub roc_args: Option<Text>,
 }
 
 /// Whether a mapping's HIP name can be used with a given HIP release.

@@ -61,6 +61,7 @@ mod prebuilt {
         source: &'static str,
         hip_replacement: Option<&'static str>,
         hip_absent_in: Option<Version>,
+        roc_args: Option<&'static str>,
     ) -> Mapping {
         Mapping {
             cuda: Borrowed(cuda),
@@ -83,6 +84,7 @@ mod prebuilt {
             source: Borrowed(source),
             hip_replacement: t(hip_replacement),
             hip_absent_in,
+            roc_args: t(roc_args),
         }
     }
 

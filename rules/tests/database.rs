@@ -960,3 +960,26 @@ fn hip_7_memset_node_params_and_per_library_headers() {
         assert_eq!(db.header(cuda).unwrap().hip.as_deref(), Some(hip), "{cuda}");
     }
 }
+
+/// `extra-cudnn.tsv` records whether MIOpen's function takes the cuDNN call's arguments (E-d):
+/// `same`, or what differs, read from the `roc_args` column (also by the pre-built tables).
+#[test]
+fn cudnn_rows_record_whether_miopen_takes_the_same_arguments() {
+    let parsed = Database::from_embedded().unwrap();
+    for db in [Database::builtin(), &parsed] {
+        let fwd = db.lookup("cudnnConvolutionForward").unwrap();
+        assert_eq!(fwd.roc.as_deref(), Some("miopenConvolutionForward"));
+        assert!(fwd
+            .roc_args
+            .as_deref()
+            .is_some_and(|d| d.contains("workspace last")));
+        let create = db.lookup("cudnnCreate").unwrap();
+        assert_eq!(create.roc_args.as_deref(), Some("same"));
+        // E-k: MIOpen's filters are tensor descriptors.
+        let filter = db.lookup("cudnnCreateFilterDescriptor").unwrap();
+        assert_eq!(filter.roc.as_deref(), Some("miopenCreateTensorDescriptor"));
+        assert_eq!(filter.roc_args.as_deref(), Some("same"));
+        // Rows without the column record nothing.
+        assert_eq!(db.lookup("cudaMalloc").unwrap().roc_args, None);
+    }
+}

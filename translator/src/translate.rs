@@ -251,8 +251,8 @@ diag_info! {
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
-        "The rocBLAS function takes other arguments than the cuBLAS call",
-        "With `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
+        "The rocBLAS or MIOpen function (or struct) takes other arguments (or has other fields) than the CUDA one",
+        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
@@ -280,6 +280,38 @@ const WARP_SYNC: &[(&str, &str)] = &[
     ("__any_sync", "__any"),
     ("__all_sync", "__all"),
 ];
+
+/// cuBLAS enums (and their types) that cuSOLVER calls take, with hipSOLVER's names. hipSOLVER
+/// before 2.0.0 (ROCm 6.0) declares its own `hipsolverFillMode_t`, `hipsolverOperation_t` and
+/// `hipsolverSideMode_t`, which C++ does not convert from hipBLAS's; 2.0.0 made them aliases of
+/// hipBLAS's types (hipSOLVER's CHANGELOG). `HIPSOLVER_FILL_MODE_FULL` went in 1.0.0 (ROCm 4.4).
+const SOLVER_ENUMS: &[(&str, &str)] = &[
+    ("cublasFillMode_t", "hipsolverFillMode_t"),
+    ("CUBLAS_FILL_MODE_LOWER", "HIPSOLVER_FILL_MODE_LOWER"),
+    ("CUBLAS_FILL_MODE_UPPER", "HIPSOLVER_FILL_MODE_UPPER"),
+    ("cublasOperation_t", "hipsolverOperation_t"),
+    ("CUBLAS_OP_N", "HIPSOLVER_OP_N"),
+    ("CUBLAS_OP_T", "HIPSOLVER_OP_T"),
+    ("CUBLAS_OP_C", "HIPSOLVER_OP_C"),
+    ("cublasSideMode_t", "hipsolverSideMode_t"),
+    ("CUBLAS_SIDE_LEFT", "HIPSOLVER_SIDE_LEFT"),
+    ("CUBLAS_SIDE_RIGHT", "HIPSOLVER_SIDE_RIGHT"),
+];
+
+/// Library headers ROCm has no form of, and how their names begin (NPP's `nppiFilterBox_8u_C1R`,
+/// `NppiSize`, `NPP_BORDER_REPLICATE`; nvJPEG's `nvjpegDecode`, `NVJPEG_OUTPUT_RGB`): the T007
+/// report on the include lists the ones the file uses.
+const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
+    ("npp.h", &["npp", "Npp", "NPP_"]),
+    ("nppi.h", &["nppi", "Nppi", "NPP_"]),
+    ("npps.h", &["npps", "Npps", "NPP_"]),
+    ("nppcore.h", &["npp", "Npp", "NPP_"]),
+    ("nppdefs.h", &["Npp", "NPP_"]),
+    ("nvjpeg.h", &["nvjpeg", "NVJPEG_"]),
+];
+
+/// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
+const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
 
 /// The number of arguments of the call whose argument list starts `rest` (after the callee's
 /// name), or None when `rest` does not start with a complete `( ... )`.
@@ -466,6 +498,10 @@ struct Walk<'a> {
     /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
     /// redeclare HIP's type as something else, so the name stays the project's in this file.
     own_types: HashSet<String>,
+    /// CUDA type names this file declares as a variable, parameter or field (`cublasStatus_t
+    /// cublasStatus;`, where `cublasStatus` is also a legacy cuBLAS type): every use of the name
+    /// as a plain identifier is that object, the project's own, and keeps its name.
+    own_objects: HashSet<String>,
     /// CUDA names this file `#define`s whatever the build (`#define CUDART_INF_F
     /// __int_as_float(0x7f800000)` without math_constants.h): where the target HIP lacks the
     /// name, the project's macro serves hipcc as it is, so the name stays, unreported.
@@ -507,6 +543,9 @@ struct Walk<'a> {
     uses_runtime_names: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
+    /// Whether the file includes the legacy cuBLAS header (`cublas.h`) and not `cublas_v2.h`:
+    /// its BLAS calls are the handle-less v1 functions (see [`legacy_cublas`]).
+    legacy_cublas: bool,
 }
 
 /// A call whose whole text is rebuilt from a template once inner renames are known.
@@ -607,6 +646,7 @@ static DECL_KINDS: LazyLock<KindTable<Dk>> = LazyLock::new(|| {
             ("type_definition", Dk::Declarator),
             ("declaration", Dk::Declarator),
             ("parameter_declaration", Dk::Declarator),
+            ("field_declaration", Dk::Declarator),
             ("template_declaration", Dk::Template),
         ],
     )
@@ -660,6 +700,7 @@ impl<'a> Walk<'a> {
             own_functions: Vec::new(),
             own_function_names: HashSet::new(),
             own_types: HashSet::new(),
+            own_objects: HashSet::new(),
             defined_here: HashSet::new(),
             defined_anywhere: HashSet::new(),
             templates: HashSet::new(),
@@ -676,6 +717,7 @@ impl<'a> Walk<'a> {
             has_runtime_include: false,
             uses_runtime_names: false,
             dead_from: usize::MAX,
+            legacy_cublas: legacy_cublas(src),
         }
     }
 
@@ -794,12 +836,21 @@ impl<'a> Walk<'a> {
         if self.rename_torch_member(name, start, end) {
             return;
         }
+        if self.legacy_cublas && self.legacy_cublas_call(name, start) {
+            return;
+        }
+        // A function the file declares itself (`mine::cusparseGetErrorString`) is the
+        // project's: its calls, declaration and definition keep the name, unreported.
+        if self.own_function_names.contains(name) {
+            return;
+        }
         let db = self.db;
         let v = self.opts.hip_version;
         match db.target_for(name, &self.opts.libs, v) {
             Target::Unknown => {
                 if looks_like_cuda(name)
                     && !self.declared.contains(name)
+                    && !member_or_qualified(self.src, start)
                     && self.reported_unknown.insert(name.to_string())
                 {
                     self.diag(
@@ -893,7 +944,7 @@ impl<'a> Walk<'a> {
                     Availability::Available => {}
                 }
                 if lib == Lib::Roc {
-                    self.roc_call_shape(name, new, start);
+                    self.roc_call_shape(m, new, start);
                 }
                 if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
@@ -911,6 +962,28 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+    }
+
+    /// Reports (T001) and keeps a BLAS function of the legacy cuBLAS API (`cublasSgemm('N', 'N',
+    /// n, ...)` under `cublas.h`: no handle, `char` operations, scalars by value): hipBLAS and
+    /// rocBLAS only have the handle API's form (`cublas_v2.h`, where `cublasSgemm` is
+    /// `cublasSgemm_v2`), so a rename would not compile. The functions both APIs share
+    /// (`cublasSetMatrix`) have no `_v2` twin and are renamed as usual. E-l.
+    fn legacy_cublas_call(&mut self, name: &str, start: usize) -> bool {
+        if !name.starts_with("cublas") || name.ends_with("_v2") {
+            return false;
+        }
+        let v2 = format!("{name}_v2");
+        let Some(hip) = self.db.lookup(&v2).and_then(|m| m.hip.as_deref()) else {
+            return false;
+        };
+        self.diag(
+            &UNSUPPORTED,
+            start,
+            format!("`{name}` of the legacy cuBLAS API (`cublas.h`: no handle, `char` operations, scalars by value) has no HIP equivalent; hipBLAS's `{hip}` is the handle API's `{v2}`"),
+            Some("port the file to `cublas_v2.h` first (a `cublasHandle_t` from `cublasCreate`, `CUBLAS_OP_N` for 'N', alpha and beta by pointer), then convert it".into()),
+        );
+        true
     }
 
     /// Under the torch v1 API, a name written after the qualifiers of a torch v1 rule for the
@@ -963,8 +1036,26 @@ impl<'a> Walk<'a> {
         if info.id == TOO_NEW.id {
             let added = m.hip_added.map(|a| a.to_string()).unwrap_or_default();
             let hip = m.hip.as_deref().unwrap_or("?");
+            // hipBLAS 2.0 (ROCm 6.0) added `_v2` functions taking CUDA's types; the older
+            // function of the base name takes hipBLAS's own (hipBLAS's CHANGELOG; hipblas.h
+            // before 2.0: `hipblasGemmEx(..., hipblasDatatype_t a_type, ...)`). E-j.
+            if let Some(base) = hip
+                .strip_suffix("_v2")
+                .filter(|_| m.family == Family::Cublas)
+            {
+                return (
+                    format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}"),
+                    format!(
+                        "target a newer HIP with `--hip-version {}.{}`, or call hipBLAS's older `{base}`, which takes hipBLAS's own types where `{name}` takes CUDA's: `hipblasDatatype_t` (`HIPBLAS_R_16F`, and `HIPBLAS_R_32F` for a compute type) for `cudaDataType`/`cublasComputeType_t`, `hipblasComplex` for `cuComplex`",
+                        m.hip_added.map_or(0, |a| a.major),
+                        m.hip_added.map_or(0, |a| a.minor)
+                    ),
+                );
+            }
             (
-                if hip == name {
+                if m.family == Family::Nccl {
+                    format!("`{name}` exists in RCCL only from ROCm {added} ({}); the target is HIP {v}", m.section)
+                } else if hip == name {
                     format!("`{name}` exists in HIP only from {added}; the target is HIP {v}")
                 } else {
                     format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}")
@@ -990,6 +1081,14 @@ impl<'a> Walk<'a> {
             (
                 format!("`{name}` ({} API) has no {roc_lib} equivalent; {hip_lib} has `{hip}`", m.family),
                 format!("use {hip_lib} for this library (`{flag}`, the default), or replace `{name}` by hand"),
+            )
+        } else if let (Family::Cudnn, None, Some(way)) =
+            (m.family, m.roc.as_deref(), m.roc_args.as_deref())
+        {
+            // The rules name the MIOpen way for a cuDNN name without a MIOpen twin (E-k).
+            (
+                format!("`{name}` (cudnn API) has no MIOpen function of its own"),
+                format!("{way}; replace the call by hand"),
             )
         } else {
             (
@@ -1101,7 +1200,23 @@ impl<'a> Walk<'a> {
 
     /// Reports a cuBLAS call whose rocBLAS counterpart takes a longer parameter list (T015),
     /// with the rocBLAS form of the call in cuBLAS's argument names.
-    fn roc_call_shape(&mut self, name: &str, roc: &str, start: usize) {
+    fn roc_call_shape(&mut self, m: &Mapping, roc: &str, start: usize) {
+        let name = &*m.cuda;
+        // What the rules record as differing (cuDNN -> MIOpen: `extra-cudnn.tsv`'s `roc_args`).
+        if let Some(differs) = m.roc_args.as_deref().filter(|d| *d != "same") {
+            let library = match self.roc_choice(m.family) {
+                Some((library, _, _)) => library,
+                None if m.family == Family::Cudnn => "MIOpen",
+                None => "ROCm",
+            };
+            self.diag(
+                &ROC_CALL_SHAPE,
+                start,
+                format!("`{name}` becomes `{roc}`, which differs: {differs}"),
+                Some(format!("rewrite this use in {library}'s form; `hipport explain {name}` names the source")),
+            );
+            return;
+        }
         let form = match name {
             "cublasGemmEx" => "handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, C, Ctype, ldc, rocblas_datatype_f32_r, algo, 0, 0",
             "cublasGemmBatchedEx" => "handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, Carray, Ctype, ldc, batchCount, rocblas_datatype_f32_r, algo, 0, 0",
@@ -1558,7 +1673,10 @@ impl<'a> Walk<'a> {
             }
             None => (
                 &UNSUPPORTED_HEADER,
-                format!("CUDA header `{inner}` has no HIP equivalent"),
+                format!(
+                    "CUDA header `{inner}` has no HIP equivalent{}",
+                    self.names_used_from(inner)
+                ),
                 format!(
                     "remove the include if nothing from it is used, or replace what it provides (`hipport explain {inner}` says why)"
                 ),
@@ -1569,6 +1687,35 @@ impl<'a> Walk<'a> {
             self.diag(info, at, message, Some(help));
         }
         None
+    }
+
+    /// For a library header ROCm has no form of (NPP, nvJPEG: see [`LIBRARY_PREFIXES`]), the
+    /// names of that library the file uses, so the report shows the size of the job (F2): `; the
+    /// file uses 5 of its names: nppiFilterBoxBorder_8u_C1R, NppiSize, ...`; else "".
+    fn names_used_from(&self, header: &str) -> String {
+        let Some((_, prefixes)) = LIBRARY_PREFIXES.iter().find(|(h, _)| *h == header) else {
+            return String::new();
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for r in lexer::identifiers(self.src) {
+            let Ok(word) = std::str::from_utf8(&self.src[r]) else {
+                continue;
+            };
+            let library = prefixes
+                .iter()
+                .any(|p| word.len() > p.len() && word.starts_with(p));
+            if library && !names.contains(&word) {
+                names.push(word);
+            }
+        }
+        match names.len() {
+            0 => String::new(),
+            n => {
+                let shown = names.iter().take(8).copied().collect::<Vec<_>>().join(", ");
+                let more = if n > 8 { ", ..." } else { "" };
+                format!("; the file uses {n} of its names: {shown}{more}")
+            }
+        }
     }
 
     /// Whether `inner` is one of [`UNUSED_HEADER_FALLBACKS`] and the file names none of what it
@@ -2375,11 +2522,41 @@ impl<'a> Walk<'a> {
                     }) {
                         d = p.field(f.declarator);
                     }
+                    // `const char* mine::cusparseGetErrorString(int e) {...}`: a definition
+                    // qualified by the project's namespace or class is the project's function.
+                    if let Some(q) = d.filter(|q| {
+                        n.kind_name() == "function_declarator"
+                            && q.kind_name() == "qualified_identifier"
+                    }) {
+                        if let Some(name) = q
+                            .field(f.name)
+                            .filter(|i| SUB_KINDS.of(*i) == Sub::Identifier)
+                        {
+                            let text = self.node_str(name);
+                            if self.db.lookup(text).is_some() {
+                                self.own_function_names.insert(text.to_string());
+                            }
+                        }
+                    }
                     if let Some(d) = d {
                         if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName) {
                             let name = self.node_str(d);
                             if !self.declared.contains(name) {
                                 self.declared.insert(name.to_string());
+                            }
+                            // `T cublasStatus;`, `T cublasStatus = ...`, `f(T cublasStatus)`,
+                            // `struct { T cublasStatus; }`: an object the project names so.
+                            if matches!(SUB_KINDS.of(d), Sub::Identifier | Sub::OtherName)
+                                && matches!(
+                                    n.kind_name(),
+                                    "init_declarator"
+                                        | "declaration"
+                                        | "parameter_declaration"
+                                        | "field_declaration"
+                                )
+                                && self.db.lookup(name).is_some_and(names_a_type)
+                            {
+                                self.own_objects.insert(name.to_string());
                             }
                             if SUB_KINDS.of(d) == Sub::Identifier
                                 && n.kind_name() == "function_declarator"
@@ -2497,6 +2674,9 @@ impl<'a> Walk<'a> {
                         && !self.handled.contains(&start)
                         && !self.own_functions.contains(&start)
                         && (self.own_types.is_empty() || !self.own_types.contains(self.node_str(n)))
+                        && (self.own_objects.is_empty()
+                            || !(n.kind_name() == "identifier"
+                                && self.own_objects.contains(self.node_str(n))))
                     {
                         let name = self.node_str(n);
                         if matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
@@ -2526,6 +2706,86 @@ impl<'a> Walk<'a> {
             } else {
                 flat.ends[i] as usize
             };
+        }
+    }
+
+    /// Before hipSOLVER 2.0 (ROCm 6.0) the cuBLAS enums a cuSOLVER call takes must be
+    /// hipSOLVER's (`HIPSOLVER_OP_N`, not `HIPBLAS_OP_N`): an enumerator written as an argument
+    /// of a call that became a hipSOLVER one takes hipSOLVER's name, and so does a variable passed
+    /// there whose declaration in the file has a cuBLAS enum type (its type and an enumerator
+    /// initializer). E-g.
+    fn solver_enums(&mut self, flat: &Flat) {
+        if self.opts.hip_version >= SOLVER_TAKES_HIPBLAS_ENUMS
+            || self.opts.libs.lib_for(Family::Cusolver) != Lib::Hip
+            || !self.aliases.values().any(|h| h.starts_with("hipsolver"))
+        {
+            return;
+        }
+        let hip_name = |t: &str| SOLVER_ENUMS.iter().find(|(c, _)| *c == t).map(|e| e.1);
+        let mut wanted: Vec<(usize, &'static str)> = Vec::new();
+        let mut vars: HashSet<&str> = HashSet::new();
+        for &n in flat.nodes.iter() {
+            if n.kind_name() != "call_expression" {
+                continue;
+            }
+            let Some(func) = n.field(FIELDS.function) else {
+                continue;
+            };
+            let name = self.node_str(func);
+            if !name.starts_with("cusolver")
+                || !self
+                    .aliases
+                    .get(name)
+                    .is_some_and(|h| h.starts_with("hipsolver"))
+            {
+                continue;
+            }
+            let Some(args) = n.field(FIELDS.arguments) else {
+                continue;
+            };
+            for a in parse::named_children(args).filter(|a| a.kind_name() == "identifier") {
+                let text = self.node_str(a);
+                match hip_name(text) {
+                    Some(h) => wanted.push((a.start_byte(), h)),
+                    None => {
+                        vars.insert(text);
+                    }
+                }
+            }
+        }
+        if !vars.is_empty() {
+            for &n in flat.nodes.iter() {
+                if !matches!(n.kind_name(), "declaration" | "parameter_declaration") {
+                    continue;
+                }
+                let Some(ty) = n.field(FIELDS.type_) else {
+                    continue;
+                };
+                let Some(h) = hip_name(self.node_str(ty)) else {
+                    continue;
+                };
+                let Some(d) = n.field(FIELDS.declarator) else {
+                    continue;
+                };
+                let (var, value) = if d.kind_name() == "init_declarator" {
+                    (d.field(FIELDS.declarator), d.field(FIELDS.value))
+                } else {
+                    (Some(d), None)
+                };
+                if !var.is_some_and(|v| vars.contains(self.node_str(v))) {
+                    continue;
+                }
+                wanted.push((ty.start_byte(), h));
+                if let Some((v, h)) = value.and_then(|v| hip_name(self.node_str(v)).map(|h| (v, h)))
+                {
+                    wanted.push((v.start_byte(), h));
+                }
+            }
+        }
+        for (start, h) in wanted {
+            if let Some(e) = self.edits.iter_mut().find(|e| e.start == start) {
+                e.text = h.to_string();
+            }
         }
     }
 
@@ -3113,6 +3373,36 @@ fn scope_before(src: &[u8], pos: usize) -> String {
     out
 }
 
+/// Whether a mapping names a type (`cublasStatus` -> `hipblasStatus_t`, `CUstream` ->
+/// `hipStream_t`): CUDA's and HIP's type names end in `_t`, their functions and enumerators do
+/// not. Only a type name declared as an object is sure to be the project's: `T cudaFree(0);` may
+/// as well be a call behind a macro.
+fn names_a_type(m: &Mapping) -> bool {
+    [Some(&*m.cuda), m.hip.as_deref(), m.roc.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|n| n.ends_with("_t"))
+}
+
+/// Whether a file includes the legacy cuBLAS header `cublas.h` and not `cublas_v2.h` (which
+/// defines `cublasSgemm` as the handle API's `cublasSgemm_v2`).
+fn legacy_cublas(src: &[u8]) -> bool {
+    memchr::memmem::find(src, b"cublas_v2.h").is_none()
+        && [b"<cublas.h>", b"\"cublas.h\""]
+            .iter()
+            .any(|h| memchr::memmem::find(src, *h).is_some())
+}
+
+/// Whether the name at `pos` is reached through an object or a scope (`ctx.cublas_handle()`,
+/// `p->curand_gen`, `Caffe::cublas_handle()`): a member or a project's namespace, where the C
+/// APIs of the CUDA libraries are never found, so an unknown CUDA-looking name there is no API.
+fn member_or_qualified(src: &[u8], pos: usize) -> bool {
+    let before = src[..pos.min(src.len())].trim_ascii_end();
+    before.ends_with(b".")
+        || before.ends_with(b"->")
+        || (before.ends_with(b"::") && !scope_before(src, pos).is_empty())
+}
+
 /// Where the comma is in the text between two arguments, passing over comments (which may
 /// hold commas of their own).
 fn comma_outside_comments(between: &[u8]) -> Option<usize> {
@@ -3232,6 +3522,7 @@ fn translate_tree_at(
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
+    w.solver_enums(&flat);
     w.remove_callback_conventions();
     w.visit_has_includes(tree);
     w.finish_call_sites();

@@ -1296,6 +1296,294 @@ fn rocblas_gemm_ex_calls_are_reported_with_their_longer_form() {
     assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
 }
 
+/// cuDNN names whose MIOpen function takes other arguments (the workspace last, no algorithm, the
+/// filter before the input) or whose struct has other fields are reported at each use (E-d); the
+/// ones MIOpen takes as they are, and filter descriptors (MIOpen tensor descriptors), are not (E-k).
+#[test]
+fn cudnn_calls_whose_miopen_arguments_differ_are_reported_the_same_ones_are_not() {
+    let src = "#include <cudnn.h>\n\
+               size_t f(cudnnHandle_t h, cudnnTensorDescriptor_t xd, cudnnFilterDescriptor_t wd,\n\
+               \x20        cudnnConvolutionDescriptor_t cd, cudnnTensorDescriptor_t yd,\n\
+               \x20        cudnnConvolutionFwdAlgo_t algo, cudnnConvolutionFwdAlgoPerf_t* perf,\n\
+               \x20        const float* x, const float* w, float* y, void* ws, size_t n) {\n  \
+               float a = 1.f, b = 0.f;\n  \
+               cudnnGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &n);\n  \
+               cudnnConvolutionForward(h, &a, xd, x, wd, w, cd, algo, ws, n, &b, yd, y);\n  \
+               cudnnCreateFilterDescriptor(&wd);\n  \
+               cudnnDestroyFilterDescriptor(wd);\n  \
+               cudnnCreateTensorDescriptor(&xd);\n  \
+               return n + perf[0].memory;\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cpp", &hip52()).expect("translates");
+    let t015: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T015")
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(t015.len(), 3, "{:?}", r.diagnostics);
+    assert_eq!(t015[0].0, 4);
+    assert!(t015[0].1.contains("no `algo`, `status`"), "{}", t015[0].1);
+    assert_eq!(t015[1].0, 7);
+    assert!(
+        t015[1].1.contains("`miopenConvolutionForwardGetWorkSpaceSize(handle, wDesc, xDesc, convDesc, yDesc, &size)`"),
+        "{}",
+        t015[1].1
+    );
+    assert_eq!(t015[2].0, 8);
+    assert!(t015[2].1.contains("workspace last"), "{}", t015[2].1);
+    assert!(
+        !r.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.id != "T015"),
+        "{:?}",
+        r.diagnostics
+    );
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("miopenCreateTensorDescriptor(&wd);"), "{out}");
+    // No MIOpen twin: the help names the MIOpen way (E-k).
+    let src = "#include <cudnn.h>\nvoid g(cudnnConvolutionDescriptor_t cd) {\n  \
+               cudnnSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cpp", &hip52()).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T001" && d.message.contains("cudnnSetConvolution2dDescriptor"))
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h
+                .contains("`miopenInitConvolutionDescriptor(convDesc, miopenConvolution, pad_h")),
+        "{d:?}"
+    );
+    assert!(out.contains("miopenDestroyTensorDescriptor(wd);"), "{out}");
+}
+
+/// A variable, parameter or field the project names like a CUDA type (`cublasStatus`, the legacy
+/// cuBLAS status type) is the project's object: it keeps its name, while the type is renamed (E-c).
+#[test]
+fn a_variable_named_like_a_cuda_type_keeps_its_name() {
+    let src = "#include <cublas_v2.h>\n\
+               struct S { cublasStatus_t cublasStatus; };\n\
+               int f(cublasHandle_t h, int n, float* x, float* r, cublasStatus_t cudaStream_t) {\n  \
+               cublasStatus_t cublasStatus;\n  \
+               cublasStatus = cublasSdot(h, n, x, 1, x, 1, r);\n  \
+               cublasStatus_t other = cublasStatus;\n  \
+               return (int)other + (int)cudaStream_t;\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("struct S { hipblasStatus_t cublasStatus; };"),
+        "{out}"
+    );
+    assert!(out.contains("  hipblasStatus_t cublasStatus;\n"), "{out}");
+    assert!(out.contains("  cublasStatus = hipblasSdot(h"), "{out}");
+    assert!(
+        out.contains("hipblasStatus_t other = cublasStatus;"),
+        "{out}"
+    );
+    assert!(out.contains("hipblasStatus_t cudaStream_t)"), "{out}");
+    assert!(out.contains("(int)cudaStream_t;"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out);
+}
+
+/// A function the project declares under a CUDA API's name (`mine::cusparseGetErrorString`) keeps
+/// its name in the declaration, the qualified definition and every call, macro bodies included,
+/// and is not reported (Z-c).
+#[test]
+fn a_function_the_project_declares_under_a_cuda_name_keeps_it_everywhere() {
+    let src = "#include <cusparse.h>\n\
+               namespace mine {\n\
+               const char* cusparseGetErrorString(cusparseStatus_t e);\n\
+               #define CHECK(call) { cusparseStatus_t s = (call); if (s) throw mine::cusparseGetErrorString(s); }\n\
+               inline void create(cusparseHandle_t* h) { CHECK(cusparseCreate(h)); }\n\
+               }\n\
+               const char* mine::cusparseGetErrorString(cusparseStatus_t e) { return e ? \"bad\" : \"ok\"; }\n\
+               const char* g(cusparseStatus_t e) { return mine::cusparseGetErrorString(e); }\n";
+    for v in ["5.2.3", "6.2"] {
+        let opts = Options {
+            hip_version: Version::parse(v).unwrap(),
+            ..hip52()
+        };
+        let (out, diags) = tr(src, &opts);
+        assert_eq!(out.matches("cusparseGetErrorString").count(), 4, "{out}");
+        assert!(!out.contains("hipsparseGetErrorString"), "{out}");
+        assert!(out.contains("hipsparseCreate(h)"), "{out}");
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+    // Only a qualified definition in the file: still the project's.
+    let (out, diags) = tr(
+        "const char* mine::cusparseGetErrorString(int e) { return e ? \"b\" : \"o\"; }\n\
+         const char* g(int e) { return mine::cusparseGetErrorString(e); }\n",
+        &hip52(),
+    );
+    assert_eq!(out.matches("cusparseGetErrorString").count(), 2, "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+/// An unknown CUDA-looking name reached through an object or a scope (`Caffe::cublas_handle()`,
+/// `ctx.curand_generator()`) is a member of the project's, not an API: no T006 (F1).
+#[test]
+fn unknown_cuda_looking_members_and_qualified_names_are_not_reported() {
+    let src = "#include <cublas_v2.h>\n\
+               void f(Ctx& ctx, Ctx* p) {\n  \
+               cublasSetStream(Caffe::cublas_handle(), 0);\n  \
+               use(ctx.curand_generator(), p->cublas_handle2());\n  \
+               use(cublas_unknown_api(), 0);\n}\n";
+    let (_, diags) = tr(src, &hip52());
+    let t006: Vec<_> = diags.iter().filter(|d| d.starts_with("T006")).collect();
+    assert_eq!(t006, ["T006:5:7"], "{diags:?}");
+}
+
+/// Before hipSOLVER 2.0 (ROCm 6.0) hipSOLVER takes its own enum types: cuBLAS enums written as
+/// arguments of cuSOLVER calls, and the variables passed there, take hipSOLVER's names; a cuBLAS
+/// call's stay hipBLAS's. From 6.0 hipSOLVER's types are hipBLAS's. With `--solver rocsolver`,
+/// potrf (no workspace in rocSOLVER) is reported (E-g).
+#[test]
+fn cusolver_calls_get_hipsolver_enums_before_rocm_6() {
+    let src = "#include <cusolverDn.h>\n#include <cublas_v2.h>\n\
+               int chol(cusolverDnHandle_t h, cublasHandle_t b, int n, double* A, double* w, int lw, int* info) {\n  \
+               cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;\n  \
+               cusolverDnDpotrf(h, uplo, n, A, n, w, lw, info);\n  \
+               cusolverDnDgetrs(h, CUBLAS_OP_N, n, 1, A, n, info, w, n, info);\n  \
+               return (int)cublasDgemm(b, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, w, A, n, A, n, w, A, n);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(
+        out.contains("hipsolverFillMode_t uplo = HIPSOLVER_FILL_MODE_LOWER;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipsolverDnDgetrs(h, HIPSOLVER_OP_N, n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipblasDgemm(b, HIPBLAS_OP_N, HIPBLAS_OP_T"),
+        "{out}"
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(tr(&out, &hip52()).0, out);
+    let v6 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    let (out, _) = tr(src, &v6);
+    assert!(
+        out.contains("hipblasFillMode_t uplo = HIPBLAS_FILL_MODE_LOWER;"),
+        "{out}"
+    );
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            solver: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T015")
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!(d.line, 5);
+    assert!(
+        d.message
+            .contains("`rocsolver_dpotrf(handle, uplo, n, A, lda, devInfo)`"),
+        "{}",
+        d.message
+    );
+}
+
+/// Under the legacy `cublas.h`, BLAS calls are the handle-less v1 functions, which hipBLAS lacks:
+/// reported (T001) and kept; the functions both APIs share are renamed. With `cublas_v2.h` the
+/// same name is the handle API's and renamed (E-l).
+#[test]
+fn legacy_cublas_blas_calls_are_reported_not_renamed() {
+    let body = "void v1(int n, float* A, float* dA) {\n  \
+                cublasSetMatrix(n, n, sizeof(float), A, n, dA, n);\n  \
+                cublasSgemm('N', 'N', n, n, n, 1.0f, dA, n, dA, n, 0.0f, dA, n);\n}\n";
+    let (out, diags) = tr(&format!("#include <cublas.h>\n{body}"), &hip52());
+    assert!(out.contains("hipblasSetMatrix(n, n"), "{out}");
+    assert!(out.contains("  cublasSgemm('N', 'N'"), "{out}");
+    assert_eq!(diags, ["T001:4:3"]);
+    let (out, diags) = tr(&format!("#include <cublas_v2.h>\n{body}"), &hip52());
+    assert!(out.contains("  hipblasSgemm('N'"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+/// Before HIP 6.0 `cublasGemmEx` has no `hipblasGemmEx_v2`; the help names hipBLAS's older
+/// `hipblasGemmEx` and the hipBLAS types it takes, not only "avoid it" (E-j).
+#[test]
+fn cublas_ex_calls_before_hip_6_name_the_older_hipblas_function() {
+    let src = "#include <cublas_v2.h>\n\
+               void f(cublasHandle_t h, const void* a, void* c, int n, const float* al) {\n  \
+               cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, al, a, CUDA_R_16F, n, a, CUDA_R_16F, n, al, c, CUDA_R_16F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T002" && d.message.contains("cublasGemmEx"))
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    let help = d.help.as_deref().unwrap_or("");
+    assert!(help.contains("older `hipblasGemmEx`"), "{help}");
+    assert!(help.contains("`HIPBLAS_R_16F`"), "{help}");
+}
+
+/// nvJPEG and NPP headers have no HIP form: T007 at the include, listing the library's names the
+/// file uses so the report shows the size of the job (E-i, F2).
+#[test]
+fn npp_and_nvjpeg_includes_are_reported_with_the_names_used() {
+    let src = "#include <nvjpeg.h>\n#include <npp.h>\n\
+               void f(nvjpegHandle_t h, Npp8u* p, NppiSize s) {\n  \
+               nvjpegCreateSimple(&h);\n  \
+               nppiFilterBoxBorder_8u_C1R(p, 1, s, NppiPoint{0, 0}, p, 1, s, s, NppiPoint{0, 0}, NPP_BORDER_REPLICATE);\n}\n";
+    for v in [Version::new(5, 2, 3), Version::new(6, 4, 0)] {
+        let opts = Options {
+            hip_version: v,
+            ..hip52()
+        };
+        let r = translate_source(src.as_bytes(), "t.cpp", &opts).expect("translates");
+        let t007: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "T007")
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            t007,
+            [
+                (1, "CUDA header `nvjpeg.h` has no HIP equivalent; the file uses 2 of its names: nvjpegHandle_t, nvjpegCreateSimple"),
+                (2, "CUDA header `npp.h` has no HIP equivalent; the file uses 5 of its names: Npp8u, NppiSize, nppiFilterBoxBorder_8u_C1R, NppiPoint, NPP_BORDER_REPLICATE")
+            ],
+            "{:?}",
+            r.diagnostics
+        );
+    }
+}
+
+/// RCCL keeps NCCL's names, but an NCCL name newer than the target's RCCL is reported (E-h).
+#[test]
+fn nccl_names_newer_than_the_targets_rccl_are_reported() {
+    let src = "#include <nccl.h>\n\
+               void f(ncclComm_t c, ncclComm_t* nc, void* b, size_t n, cudaStream_t s) {\n  \
+               ncclCommSplit(c, 0, 0, nc, NULL);\n  \
+               ncclAllReduce(b, b, n, ncclFloat, ncclSum, c, s);\n  \
+               ncclMemAlloc(&b, n);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("ncclCommSplit(c, 0, 0, nc, NULL);"), "{out}");
+    assert_eq!(diags, ["T002:3:3", "T002:5:3"]);
+    let v6 = Options {
+        hip_version: Version::new(6, 0, 0),
+        ..hip52()
+    };
+    assert_eq!(tr(src, &v6).1, ["T002:5:3"]);
+    let v62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    assert!(tr(src, &v62).1.is_empty());
+}
+
 #[test]
 fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     let src = "#include <cuda/std/limits>\n#include <cuda/std/atomic>\n#include <cuda/atomic>\n#define LOWEST cuda::std::numeric_limits<float>::lowest()\nusing cplx = cuda::std::complex<float>;\nnamespace cs = cuda::std;\n__global__ void k(float* x, cuda::std::atomic<int>* c) {\n  x[0] = ::cuda::std::numeric_limits<float>::max() + cuda :: std :: fmax(x[1], LOWEST);\n  cuda::atomic_ref<float, cuda::thread_scope_device> r(x[2]);\n  my::cuda::std::thing(); cuda::stdx::y();\n  cuda::std::mdspan<float, cuda::std::dextents<int, 2>> m(x, 4, 4);\n  using namespace cuda::std;\n}\n";

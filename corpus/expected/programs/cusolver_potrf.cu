@@ -15,10 +15,10 @@ int main() {
   hipsolverHandle_t handle;
   if (hipsolverDnCreate(&handle) != HIPSOLVER_STATUS_SUCCESS) return 1;
   int lwork = 0;
-  hipsolverDnDpotrf_bufferSize(handle, HIPBLAS_FILL_MODE_LOWER, n, d_a, n, &lwork);
+  hipsolverDnDpotrf_bufferSize(handle, HIPSOLVER_FILL_MODE_LOWER, n, d_a, n, &lwork);
   double* work;
   hipMalloc(&work, lwork * sizeof(double));
-  hipsolverDnDpotrf(handle, HIPBLAS_FILL_MODE_LOWER, n, d_a, n, work, lwork, d_info);
+  hipsolverDnDpotrf(handle, HIPSOLVER_FILL_MODE_LOWER, n, d_a, n, work, lwork, d_info);
   int info = -1;
   hipMemcpy(&info, d_info, sizeof(int), hipMemcpyDeviceToHost);
   hipMemcpy(a.data(), d_a, a.size() * sizeof(double), hipMemcpyDeviceToHost);
