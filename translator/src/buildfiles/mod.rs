@@ -82,14 +82,15 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
 
 /// Whether a file name (other than the three make reads by itself) is a Makefile by its name:
 /// what projects hand to `make -f` or `include` (LAMMPS' `Makefile.linux`, which includes
-/// `Nvidia.makefile`; `make.mk`, nmake's `*.mak`, `rules.make`). Autotools' `Makefile.am` and
-/// `Makefile.in` are Makefiles too: automake copies the rules and variables it does not know
+/// `Nvidia.makefile`; `make.mk`, nmake's `*.mak`, `rules.make`; the `make.inc` that MAGMA's
+/// and LAPACK's Makefiles include, with its `make.inc.openblas`-style templates; `make.config`).
+/// Autotools' `Makefile.am` and `Makefile.in` are Makefiles too: automake copies the rules and variables it does not know
 /// into `Makefile.in` as they are, and configure copies that to `Makefile` with only its
 /// `@VAR@`s substituted, so their nvcc rules are make text that hipport ports the same way.
 /// Editor and patch leftovers (`Makefile.orig`, `Makefile.rej`, `Makefile.bak`, `Makefile~`)
 /// and documents (`Makefile.md`) are not: converting them would only add noise; nor is a name
-/// with a second extension (`Makefile.inc.cu` is a source). `CMakeFiles/Makefile.cmake` is CMake's and
-/// is classified as CMake before this is asked.
+/// with a second extension (`Makefile.inc.cu` is a source). `CMakeFiles/Makefile.cmake` is
+/// CMake's and is classified as CMake before this is asked.
 fn is_makefile_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     if lower.ends_with('~') {
@@ -102,7 +103,9 @@ fn is_makefile_name(name: &str) -> bool {
                 && !matches!(ext, "orig" | "rej" | "bak" | "swp" | "md" | "rst" | "html")
         })
     });
+    let included = lower == "make.inc" || lower == "make.config" || lower.starts_with("make.inc.");
     variant
+        || included
         || [".makefile", ".mk", ".mak", ".make"]
             .iter()
             .any(|ext| lower.ends_with(ext))
@@ -866,6 +869,9 @@ mod tests {
             "build.MAK",
             "rules.make",
             "config.mk",
+            "make.inc",
+            "make.inc-examples/make.inc.openblas",
+            "make.config",
         ] {
             assert_eq!(
                 classify(Path::new(name)),
@@ -882,6 +888,8 @@ mod tests {
             "mkfile.c",
             "Makefile.inc.cu",
             "Makefile.md",
+            "make.cu",
+            "make.h",
         ] {
             assert_ne!(
                 classify(Path::new(name)),
