@@ -2354,6 +2354,87 @@ fn converted_makefiles_without_blanks_and_with_make_calls_build_with_hipcc() {
     }
 }
 
+/// X-c: LAMMPS' lib/gpu builds with `make -f Makefile.linux`, which includes `Nvidia.makefile`;
+/// an autotools project writes its nvcc rule in `Makefile.am`. Files named like that are
+/// converted as Makefiles (not copied as they are), a second conversion changes nothing, and
+/// make runs hipcc from the converted `make -f` file; an editor's `Makefile.orig` is copied.
+#[test]
+fn makefiles_named_for_make_f_and_include_are_converted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("gpu");
+    std::fs::create_dir_all(&input).unwrap();
+    let rules = "NVCC = nvcc\n\
+                 CUDA_ARCH = -arch=sm_61\n\
+                 CUDA_OPTS = -O3 -Xptxas -v -Xcompiler -fPIC\n\
+                 k.o: k.cu\n\
+                 \t$(NVCC) $(CUDA_ARCH) $(CUDA_OPTS) -c k.cu -o k.o\n";
+    let files = [
+        ("Makefile.linux", "include Nvidia.makefile\n"),
+        ("Nvidia.makefile", rules),
+        (
+            "Makefile.am",
+            ".cu.o:\n\t$(NVCC) -arch=sm_70 @NVCC_FLAGS@ -c $< -o $@\n",
+        ),
+        ("Makefile.orig", rules),
+        (
+            "k.cu",
+            "__global__ void k(float* x) { x[threadIdx.x] = 1.f; }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let convert = |from: &Path, to: &Path| {
+        run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .arg("convert")
+            .arg(from)
+            .arg("--out")
+            .arg(to)
+            .args(["--offload-arch", "gfx90a", "--no-cache"]))
+    };
+    convert(&input, &out);
+    let read = |name: &str| std::fs::read_to_string(out.join(name)).unwrap();
+    let nvidia = read("Nvidia.makefile");
+    assert!(
+        nvidia.starts_with("NVCC = hipcc\nCUDA_ARCH = --offload-arch=gfx90a\n"),
+        "{nvidia}"
+    );
+    assert!(nvidia.contains("CUDA_OPTS = -O3 -fPIC\n"), "{nvidia}");
+    assert_eq!(read("Makefile.linux"), "include Nvidia.makefile\n");
+    let am = read("Makefile.am");
+    assert!(am.contains("--offload-arch=gfx90a @NVCC_FLAGS@"), "{am}");
+    assert!(!am.contains("sm_70"), "{am}");
+    assert_eq!(read("Makefile.orig"), rules);
+    // Converting the output again changes none of them.
+    let again = tmp.path().join("again");
+    convert(&out, &again);
+    for name in [
+        "Makefile.linux",
+        "Nvidia.makefile",
+        "Makefile.am",
+        "Makefile.orig",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(again.join(name)).unwrap(),
+            read(name),
+            "{name}"
+        );
+    }
+    if !require(tool_works("make", "--version"), "make not found") {
+        return;
+    }
+    let commands = run(Command::new("make").arg("-n").arg("-C").arg(&out).args([
+        "-f",
+        "Makefile.linux",
+        "k.o",
+    ]));
+    assert!(
+        commands.contains("hipcc --offload-arch=gfx90a -O3 -fPIC -c k.cu"),
+        "{commands}"
+    );
+}
+
 /// realuser7's Makefile findings, converted and built with hipcc 5.2.3: a `.c` source nvcc
 /// compiled through a pattern rule gets HIP's platform macro and stays C (L-a); `-lnvrtc` links
 /// libamdhip64 where the target HIP has no libhiprtc (before 5.3) and libhiprtc after (L-b);

@@ -41,7 +41,8 @@ pub enum BuildKind {
     SetupPy,
     /// `CMakeLists.txt` or a `*.cmake` script.
     CMake,
-    /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`).
+    /// A Makefile (`Makefile`, `makefile`, `GNUmakefile`, their `Makefile.linux`-style variants
+    /// for `make -f`, `*.makefile`, `*.mk`, `*.mak`, `*.make`; see [`is_makefile_name`]).
     Makefile,
     /// A Visual Studio project (`*.vcxproj`) or its `*.vcxproj.filters`.
     #[serde(rename = "vcxproj")]
@@ -72,11 +73,42 @@ pub fn classify(path: &Path) -> Option<BuildKind> {
         "Makefile" | "makefile" | "GNUmakefile" => Some(BuildKind::Makefile),
         "meson.build" => Some(BuildKind::Meson),
         _ if name.ends_with(".cmake") => Some(BuildKind::CMake),
-        _ if name.ends_with(".mk") => Some(BuildKind::Makefile),
         _ if is_vs_project(name) => Some(BuildKind::VisualStudio),
         _ if name.ends_with(".py") => Some(BuildKind::Python),
+        _ if is_makefile_name(name) => Some(BuildKind::Makefile),
         _ => None,
     }
+}
+
+/// Whether a file name (other than the three make reads by itself) is a Makefile by its name:
+/// what projects hand to `make -f` or `include` (LAMMPS' `Makefile.linux`, which includes
+/// `Nvidia.makefile`; `make.mk`, nmake's `*.mak`, `rules.make`; the `make.inc` that MAGMA's
+/// and LAPACK's Makefiles include, with its `make.inc.openblas`-style templates; `make.config`).
+/// Autotools' `Makefile.am` and `Makefile.in` are Makefiles too: automake copies the rules and variables it does not know
+/// into `Makefile.in` as they are, and configure copies that to `Makefile` with only its
+/// `@VAR@`s substituted, so their nvcc rules are make text that hipport ports the same way.
+/// Editor and patch leftovers (`Makefile.orig`, `Makefile.rej`, `Makefile.bak`, `Makefile~`)
+/// and documents (`Makefile.md`) are not: converting them would only add noise; nor is a name
+/// with a second extension (`Makefile.inc.cu` is a source). `CMakeFiles/Makefile.cmake` is
+/// CMake's and is classified as CMake before this is asked.
+fn is_makefile_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with('~') {
+        return false;
+    }
+    let variant = ["makefile.", "gnumakefile."].iter().any(|stem| {
+        lower.strip_prefix(stem).is_some_and(|ext| {
+            !ext.is_empty()
+                && !ext.contains('.')
+                && !matches!(ext, "orig" | "rej" | "bak" | "swp" | "md" | "rst" | "html")
+        })
+    });
+    let included = lower == "make.inc" || lower == "make.config" || lower.starts_with("make.inc.");
+    variant
+        || included
+        || [".makefile", ".mk", ".mak", ".make"]
+            .iter()
+            .any(|ext| lower.ends_with(ext))
 }
 
 /// Whether a file name is a Visual Studio C++ project or its filters file (any case: Windows
@@ -826,6 +858,49 @@ mod tests {
             Some(BuildKind::Makefile)
         );
         assert_eq!(classify(Path::new("rules.mk")), Some(BuildKind::Makefile));
+        // X-c: the files projects hand to `make -f` or `include` are Makefiles by their names.
+        for name in [
+            "lib/gpu/Makefile.linux",
+            "Nvidia.makefile",
+            "makefile.win",
+            "GNUmakefile.cuda",
+            "Makefile.am",
+            "Makefile.in",
+            "build.MAK",
+            "rules.make",
+            "config.mk",
+            "make.inc",
+            "make.inc-examples/make.inc.openblas",
+            "make.config",
+        ] {
+            assert_eq!(
+                classify(Path::new(name)),
+                Some(BuildKind::Makefile),
+                "{name}"
+            );
+        }
+        for name in [
+            "Makefile.orig",
+            "Makefile.rej",
+            "Makefile~",
+            "Makefile.",
+            "makefile_notes.txt",
+            "mkfile.c",
+            "Makefile.inc.cu",
+            "Makefile.md",
+            "make.cu",
+            "make.h",
+        ] {
+            assert_ne!(
+                classify(Path::new(name)),
+                Some(BuildKind::Makefile),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            classify(Path::new("CMakeFiles/Makefile.cmake")),
+            Some(BuildKind::CMake)
+        );
         assert_eq!(classify(Path::new("jit/ops.py")), Some(BuildKind::Python));
         assert!(!BuildKind::Python.is_build_file() && BuildKind::SetupPy.is_build_file());
         assert_eq!(classify(Path::new("main.cu")), None);
