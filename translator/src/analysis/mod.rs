@@ -1121,6 +1121,22 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.names(&self.names_memset_params, b"cudaMemsetParams")
     }
 
+    /// The type `ty` names after the file's `typedef`/`using` aliases (Gunrock's `typedef
+    /// cudaDeviceProp device_properties_t;`), so rules that know a CUDA type see through them.
+    fn unalias(&self, ty: &str) -> String {
+        let aliases = self.type_aliases.get_or_init(|| type_aliases(self.src));
+        let mut ty = ty
+            .trim_start_matches("const ")
+            .trim_start_matches("struct ");
+        for _ in 0..4 {
+            match aliases.get(ty) {
+                Some(t) => ty = t.trim_start_matches("const ").trim_start_matches("struct "),
+                None => break,
+            }
+        }
+        ty.to_string()
+    }
+
     /// Whether `ty` is a 32-bit integer type, directly or through the file's aliases of it.
     fn is_32bit(&self, ty: &str) -> bool {
         let aliases = self.type_aliases.get_or_init(|| type_aliases(self.src));

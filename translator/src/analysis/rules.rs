@@ -503,7 +503,7 @@ fn pointer_attributes(a: &Analyzer, expr: Node) -> bool {
 /// torch's `getCurrentDeviceProperties()`/`getDeviceProperties()`).
 fn device_prop(a: &Analyzer, expr: Node) -> bool {
     let is_prop_type = |t: &str| {
-        let t = t.trim_start_matches("const ").trim_start_matches("struct ");
+        let t = a.unalias(t);
         matches!(
             t.rsplit("::").next(),
             Some("cudaDeviceProp" | "hipDeviceProp_t")
@@ -2064,7 +2064,30 @@ fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
         }
     }
     n.kind_name() == "call_expression"
-        && (callee(a, n).is_some_and(|c| BALLOTS.contains(&c)) || wide_group_vote(a, n))
+        && (callee(a, n).is_some_and(|c| BALLOTS.contains(&c) || ballot_macro(a, c))
+            || wide_group_vote(a, n))
+}
+
+/// Whether `name` is a function-like macro of the file whose body is one ballot call (OpenMM's
+/// `#define BALLOT(var) __ballot_sync(0xffffffff, var);`): its uses hold a ballot too (X-d).
+fn ballot_macro(a: &Analyzer, name: &str) -> bool {
+    let Some(m) = a.macros.get(name).filter(|m| m.function_like) else {
+        return false;
+    };
+    let Some(body) = a.src.get(m.body_range.clone()) else {
+        return false;
+    };
+    let body = String::from_utf8_lossy(body);
+    let body = body.trim().trim_end_matches(';').trim_end();
+    let body = body
+        .strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(body)
+        .trim();
+    BALLOTS.iter().any(|b| {
+        body.strip_prefix(b)
+            .is_some_and(|rest| rest.trim_start().starts_with('(') && body.ends_with(')'))
+    })
 }
 
 /// `g.ballot(p)`, `g.match_any(v)` or `g.match_all(v, pred)` on a cooperative group that may
@@ -2396,15 +2419,49 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         _ => None,
     };
     if let Some((sev, msg)) = hit {
+        let help = match vote_in_function(a, n) {
+            Some(vote) => format!("the `{vote}` in this function covers the whole 64-lane wavefront on CDNA, two CUDA warps at once: keep the 32-lane index and vote with `__ballot(p)`, testing the 32 bits of this thread's half (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`); `warpSize` here would merge the two halves"),
+            None => "use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into(),
+        };
         a.report(
             &WARP_SIZE_32,
             sev,
             lit_node,
             format!("{msg}; {WAVE_NOTE}"),
-            Some("use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into()),
+            Some(help),
             vec![],
         );
     }
+}
+
+/// The first warp vote (`__any_sync`, `__all_sync`, `__ballot_sync`, or their maskless forms)
+/// called in the function around `n`: there a 32-lane index picks each CUDA warp's share of the
+/// vote, which `warpSize` would merge on 64-lane wavefronts (GROMACS's prune kernel, X-f).
+fn vote_in_function<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'static str> {
+    let f = a.func_at(n.start_byte())?.node;
+    let mut found = None;
+    crate::parse::walk_subtree(f, |x| {
+        if x.kind_name() == "call_expression" {
+            if let Some(c) = callee(a, x) {
+                if let Some(v) = [
+                    "__any_sync",
+                    "__all_sync",
+                    "__ballot_sync",
+                    "__any",
+                    "__all",
+                    "__ballot",
+                ]
+                .into_iter()
+                .find(|v| *v == c)
+                {
+                    found = Some(v);
+                    return crate::parse::Visit::Stop;
+                }
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 /// Whether `n` lies in a function whose warp-level work is all on cooperative-groups tiles of
@@ -5674,6 +5731,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .then(|| empty_fallback(a, n))
             .flatten()
             .filter(|_| stop.is_none());
+        let constant = falls
+            .then(|| constant_fallback(a, n))
+            .flatten()
+            .filter(|_| stop.is_none());
         let (severity, tail) = match (stop, empty) {
             (Some(line), _) => (
                 Severity::Error,
@@ -5688,6 +5749,13 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Error,
                 ", which holds no code: under hipcc the function skips this work and leaves what it computes unset".to_string(),
             ),
+            _ if constant.is_some() => {
+                let (name, line) = constant.clone().unwrap_or_default();
+                (
+                    Severity::Error,
+                    format!(", which returns a constant in place of the `{name}` on line {line}: on AMD every call returns 0 (or that constant), so every shuffle or vote through it is lost"),
+                )
+            }
             _ if *under_defined => (
                 Severity::Warning,
                 " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
@@ -5705,6 +5773,13 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             h
         } else if emptied.is_some() {
             EMPTIED_HELP.to_string()
+        } else if constant.is_some() {
+            let cond = if ["||", "&&", "?", ","].iter().any(|o| cond_text.contains(o)) {
+                format!("({cond_text})")
+            } else {
+                cond_text.clone()
+            };
+            format!("let hipcc take the warp branch: `#if {cond} || defined(__HIP_PLATFORM_AMD__)` (HIP has the shuffles and votes; check the mask and width for 64-lane wavefronts)")
         } else if empty.is_some() {
             "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none".to_string()
         } else {
@@ -5786,6 +5861,76 @@ fn empty_fallback(a: &Analyzer, n: Node) -> Option<usize> {
         .filter(|c| Some(*c) != Some(alt) && Some(*c) != n.field(FIELDS.condition))
         .any(|c| !quiet(&c) && !c.kind_name().starts_with("preproc_"));
     computes.then(|| a.index.position(a.map(alt.start_byte())).0)
+}
+
+/// The warp intrinsic the branch of conditional `n` calls (name, line) where its `#else`, inside
+/// a function, only returns a constant, an argument or nothing (AMGX's `sm_utils.inl`, MAGMA's
+/// `shuffle.cuh`: `#if __CUDA_ARCH__ >= 300 return __shfl_xor_sync(...); #else return 0; #endif`):
+/// hipcc takes the `#else`, so every call of the wrapper returns that value (realuser10 X-h).
+fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
+    let alt = n
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_else")?;
+    crate::parse::ancestors(n)
+        .into_iter()
+        .find(|p| p.kind_name() == "function_definition")?;
+    let constant = |e: Node| {
+        let mut e = e;
+        while matches!(
+            e.kind_name(),
+            "parenthesized_expression" | "unary_expression"
+        ) {
+            let Some(inner) = e.named_child((e.named_child_count() as u32).saturating_sub(1))
+            else {
+                return false;
+            };
+            e = inner;
+        }
+        matches!(
+            e.kind_name(),
+            "number_literal"
+                | "true"
+                | "false"
+                | "null"
+                | "nullptr"
+                | "char_literal"
+                | "identifier"
+        )
+    };
+    let mut returns = 0;
+    for c in crate::parse::named_children(alt) {
+        match c.kind_name() {
+            "comment" | "preproc_call" => {}
+            "return_statement" => {
+                returns += 1;
+                if !crate::parse::named_children(c).all(constant) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    if returns == 0 {
+        return None;
+    }
+    let mut found = None;
+    for c in crate::parse::named_children(n)
+        .filter(|c| Some(*c) != Some(alt) && Some(*c) != n.field(FIELDS.condition))
+    {
+        crate::parse::walk_subtree(c, |x| {
+            if x.kind_name() == "call_expression" {
+                if let Some(name) = callee(a, x).filter(|f| super::row_warps::is_warp_op(f)) {
+                    found = Some((name.to_string(), a.index.position(a.map(x.start_byte())).0));
+                    return crate::parse::Visit::Stop;
+                }
+            }
+            crate::parse::Visit::Descend
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
 }
 
 /// The name of the kernel whose whole body is conditional `n` (nothing else in the body but
@@ -6052,54 +6197,75 @@ fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
 // ---------------------------------------------------------------------------------------------
 // H006 inline PTX, H009 launch bounds, H014 wmma, types
 
+/// Tokens that mark an asm template as PTX (H006).
+const PTX_MARKERS: &[&str] = &[
+    "%laneid",
+    "%warpid",
+    "%clock",
+    "%globaltimer",
+    "%smid",
+    "%tid",
+    "%lanemask",
+    ".reg",
+    ".u32",
+    ".s32",
+    ".b32",
+    ".f32",
+    ".u64",
+    ".s64",
+    ".b64",
+    ".f64",
+    ".f16",
+    ".pred",
+    "ld.global",
+    "st.global",
+    "cp.async",
+    "mma.sync",
+    "ldmatrix",
+    "shfl.sync",
+    "membar",
+    "bar.sync",
+    "barrier.sync",
+    "bar.arrive",
+    "barrier.arrive",
+    "prmt",
+    "lop3",
+    "fence.",
+    "red.",
+    "atom.",
+];
+
 fn inline_asm(a: &mut Analyzer, n: Node) {
     let code = n
         .field(FIELDS.assembly_code)
         .map(|c| a.text(c).to_string())
         .unwrap_or_default();
-    let ptx_markers = [
-        "%laneid",
-        "%warpid",
-        "%clock",
-        "%globaltimer",
-        "%smid",
-        "%tid",
-        "%lanemask",
-        ".reg",
-        ".u32",
-        ".s32",
-        ".b32",
-        ".f32",
-        ".u64",
-        ".s64",
-        ".b64",
-        ".f64",
-        ".f16",
-        ".pred",
-        "ld.global",
-        "st.global",
-        "cp.async",
-        "mma.sync",
-        "ldmatrix",
-        "shfl.sync",
-        "membar",
-        "bar.sync",
-        "barrier.sync",
-        "bar.arrive",
-        "barrier.arrive",
-        "prmt",
-        "lop3",
-        "fence.",
-        "red.",
-        "atom.",
-    ];
-    // `float f(float) __asm("llvm.amdgcn.cos.f32");` is an asm label, not an asm statement.
-    if n.parent()
-        .is_some_and(|p| p.kind_name() != "expression_statement")
-        || code.trim_matches('"').starts_with("llvm.")
-    {
+    // `float f(float) __asm("llvm.amdgcn.cos.f32");` is an asm label, not an asm statement. A
+    // statement whose operands do not parse (AMGX's `: __PTR( (float *)(ptr) ) )`, a T008 line)
+    // is read as a call with the asm as its function, or sits in an ERROR inside a body: still
+    // a statement (realuser10 X-j).
+    let statement = |p: Node| match p.kind_name() {
+        "expression_statement" => true,
+        "call_expression" => p.field(FIELDS.function) == Some(n),
+        "ERROR" => crate::parse::ancestors(p)
+            .into_iter()
+            .find(|x| x.kind_name() != "ERROR")
+            .is_some_and(|x| {
+                matches!(x.kind_name(), "compound_statement" | "expression_statement")
+            }),
+        _ => false,
+    };
+    if n.parent().is_some_and(|p| !statement(p)) || code.trim_matches('"').starts_with("llvm.") {
         return;
     }
+    let template = asm_template_text(a, n);
+    ptx_statement(a, n, &code, &template);
+}
+
+/// H006 for one asm statement at `n`: `code` is its template as written (quoted), `template`
+/// as the assembler reads it ([`asm_template_text`]).
+fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
+    let code = code.to_string();
     // An empty template (`asm volatile("" ::: "memory")`) is a compiler barrier, which clang
     // takes for any target.
     if code
@@ -6111,14 +6277,13 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     // AMD GCN/CDNA/RDNA assembly in dual-platform code is fine. Its first instruction is read
     // from the template as the assembler gets it (escaped newlines and continued lines read
     // as blanks: `asm("\n \` then `v_mul_i32_i24 ...`).
-    let template = asm_template_text(a, n);
     let body = template.trim_start();
     let gcn = [
         "v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_",
     ]
     .iter()
     .any(|p| body.starts_with(p));
-    let ptx = ptx_markers.iter().any(|m| has_token(&code, m));
+    let ptx = PTX_MARKERS.iter().any(|m| has_token(&code, m));
     if gcn && !ptx {
         return;
     }
@@ -6176,9 +6341,8 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
         ),
         ("red.", "`red`/`atom` -> atomic builtins"),
     ];
-    let template = asm_template_text(a, n);
-    let barrier = barrier_hint(&template);
-    let copy = async_copy_hint(&template);
+    let barrier = barrier_hint(template);
+    let copy = async_copy_hint(template);
     let found: Vec<&str> = hints
         .iter()
         .filter(|(k, _)| has_token(&code, k))
@@ -6191,7 +6355,7 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     } else {
         format!("replace: {}", found.join("; "))
     };
-    let shown = snippet(&template);
+    let shown = snippet(template);
     a.report(
         &INLINE_PTX,
         Severity::Error,
@@ -6300,6 +6464,11 @@ fn asm_template_text(a: &Analyzer, n: Node) -> String {
     } else {
         a.text(code).trim_matches('"').to_string()
     };
+    asm_clean(&joined)
+}
+
+/// An asm template's joined string pieces as the assembler reads them.
+fn asm_clean(joined: &str) -> String {
     // Lines continued with a backslash are one line to the compiler (translation phase 2).
     joined
         .replace("\\\r\n", "")

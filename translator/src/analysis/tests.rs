@@ -1632,6 +1632,132 @@ fn h010_and_h011_on_one_condition_are_one_report() {
     assert_eq!(d.len(), 2, "{d:?}");
 }
 
+/// realuser10 X-h: a shuffle wrapper whose `#else` returns a constant (AMGX `sm_utils.inl`) is an
+/// error: hipcc takes the `#else`, so every shuffle returns 0; a computing #else stays a warning.
+#[test]
+fn h011_is_an_error_where_the_else_returns_a_constant_for_a_warp_intrinsic() {
+    let src = |alt: &str| {
+        format!(
+            "__device__ float shfl_xor(float r, int m) {{\n#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m);\n#else\n{alt}#endif\n}}\n"
+        )
+    };
+    for alt in ["  return 0.0f;\n", "  return r;\n", "  return (-1);\n"] {
+        let d = run(&src(alt))
+            .into_iter()
+            .find(|d| d.id == "H011")
+            .expect("H011");
+        assert_eq!(d.severity, Severity::Error, "{alt}: {}", d.message);
+        assert!(
+            d.message.contains("on AMD every call returns 0"),
+            "{}",
+            d.message
+        );
+        assert!(
+            d.message.contains("`__shfl_xor_sync` on line 3"),
+            "{}",
+            d.message
+        );
+        assert!(
+            d.help.as_deref().is_some_and(
+                |h| h.contains("#if __CUDA_ARCH__ >= 300 || defined(__HIP_PLATFORM_AMD__)")
+            ),
+            "{:?}",
+            d.help
+        );
+    }
+    // An #else that computes something is the fallback path: a warning.
+    let d = run(&src("  float t = r;\n  return t + 1.0f;\n"))
+        .into_iter()
+        .find(|d| d.id == "H011")
+        .expect("H011");
+    assert_eq!(d.severity, Severity::Warning, "{}", d.message);
+    // No warp intrinsic in the skipped branch: a warning.
+    let d = run("__device__ float f(float r) {\n#if __CUDA_ARCH__ >= 300\n  return __ldg(&r);\n#else\n  return 0.0f;\n#endif\n}\n")
+        .into_iter()
+        .find(|d| d.id == "H011")
+        .expect("H011");
+    assert_eq!(d.severity, Severity::Warning, "{}", d.message);
+}
+
+/// realuser10 X-d: a function-like macro whose body is a ballot (OpenMM's `BALLOT(var)`) holds a
+/// ballot at its uses: storing it as `int` and `__popc` of it are H004 as for the direct call.
+#[test]
+fn a_ballot_behind_a_function_like_macro_is_a_ballot_for_h004() {
+    let src = |def: &str| {
+        format!(
+            "{def}\n__global__ void k(const int* f, int* out) {{\n  bool p = f[threadIdx.x] != 0;\n  int flags = BALLOT(p);\n  out[0] = __popc(flags & 3);\n}}\n"
+        )
+    };
+    for def in [
+        "#define BALLOT(var) __ballot_sync(0xffffffff, var);",
+        "#define BALLOT(var) (__ballot(var))",
+    ] {
+        assert_eq!(lines_of(&src(def), "H004"), vec![4, 5], "{def}");
+    }
+    // A macro that does something else with its argument is not a ballot.
+    assert!(lines_of(&src("#define BALLOT(var) ((var) ? 1 : 0)"), "H004").is_empty());
+}
+
+/// realuser10 X-j: inline PTX in a statement tree-sitter cannot parse (an operand through a
+/// macro, `__PTR( (float *)(ptr) )`) is H006 too, once per statement, found by its text.
+#[test]
+fn h006_for_inline_ptx_in_a_region_that_does_not_parse() {
+    let src = "#define __PTR \"l\"\n\
+               struct Ld {\n\
+               static __device__ float2 load(const float2 *ptr) {\n\
+               float ret[2];\n\
+               asm volatile ( \"ld.global.ca.v2.f32 {%0, %1}, [%2];\"  : \"=f\"(ret[0]), \"=f\"(ret[1]) : __PTR( (float *)(ptr) ) );\n\
+               __asm__ __volatile__ ( \"ld.global.cg.f32 %0, [%1];\" : \"=f\"(ret[0]) : __PTR( (float *)(ptr) ) );\n\
+               return make_float2(ret[0], ret[1]);\n\
+               }\n\
+               };\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H006").collect();
+    let lines: Vec<usize> = d.iter().map(|d| d.line).collect();
+    assert_eq!(lines, vec![5, 6], "{d:?}");
+    assert!(
+        d[0].message.contains("ld.global.ca.v2.f32"),
+        "{}",
+        d[0].message
+    );
+    // `asm` as part of a name, or a string after a non-asm word, is not a statement.
+    let src = "__device__ void f(float *p) {\n int my_asm = 1; printf ( \"ld.global %d\" : p( (float*)(p) ) );\n}\n";
+    assert!(lines_of(src, "H006").is_empty());
+}
+
+/// realuser10 X-f: where the function votes, H001's help on a 32-lane warp index says the vote
+/// covers the whole wavefront and keeps the index, rather than "use `warpSize`".
+#[test]
+fn h001_help_beside_a_vote_keeps_the_32_lane_index() {
+    let src = |vote: &str| {
+        format!(
+            "__global__ void prune(const float* r2, unsigned* imask, float cut2) {{\n\
+             unsigned widx = (threadIdx.y * 8) / 32;\n\
+             float d = r2[threadIdx.y * 8 + threadIdx.x];\n\
+             unsigned m = {vote};\n\
+             if (threadIdx.x == 0) imask[widx] = m;\n}}\n"
+        )
+    };
+    let help = |s: &str| {
+        run(s)
+            .into_iter()
+            .find(|d| d.id == "H001" && d.line == 2)
+            .and_then(|d| d.help)
+            .expect("H001 on line 2")
+    };
+    let h = help(&src("__any_sync(0xffffffff, d < cut2) ? 1u : 0u"));
+    assert!(
+        h.contains("`__any_sync` in this function covers the whole 64-lane wavefront"),
+        "{h}"
+    );
+    assert!(
+        h.contains("`__ballot(p)`") && !h.starts_with("use `warpSize`"),
+        "{h}"
+    );
+    // Without a vote: the usual help.
+    let h = help(&src("__shfl_down_sync(0xffffffff, 1u, 1)"));
+    assert!(h.starts_with("use `warpSize`"), "{h}");
+}
+
 #[test]
 fn a_warp_size_of_the_files_own_is_not_hips() {
     let src = "__global__ void k(const float* x, float* out) {\n\
@@ -2581,6 +2707,32 @@ fn h037_compute_capability_tests_once_per_line() {
             .collect::<Vec<_>>(),
         vec![2, 5, 6, 7]
     );
+}
+
+/// realuser10 X-g: the compute capability read through an alias of `cudaDeviceProp` (Gunrock's
+/// `typedef cudaDeviceProp device_properties_t;`) is H037 as through the type itself.
+#[test]
+fn h037_through_a_typedef_or_using_alias_of_cuda_device_prop() {
+    for alias in [
+        "typedef cudaDeviceProp props_t;",
+        "using props_t = cudaDeviceProp;",
+    ] {
+        let src = format!(
+            "{alias}\nunsigned cc(props_t& prop) {{ return prop.major * 10 + prop.minor; }}\n"
+        );
+        assert_eq!(
+            ids_at(&src, "H037")
+                .into_iter()
+                .map(|(l, _)| l)
+                .collect::<Vec<_>>(),
+            vec![2],
+            "{alias}"
+        );
+    }
+    // An alias of some other struct is not a device property.
+    let src =
+        "typedef my_props props_t;\nunsigned cc(props_t& p) { return p.major * 10 + p.minor; }\n";
+    assert!(ids_at(src, "H037").is_empty());
 }
 
 #[test]
