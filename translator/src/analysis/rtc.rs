@@ -156,6 +156,8 @@ fn literals(src: &[u8]) -> Vec<(usize, std::ops::Range<usize>)> {
             out.push((i, body..j.min(n)));
             i = j + 1;
         } else if crate::lexer::is_word_byte(c) {
+            // A word, up to a raw string's `R"` prefix; always at least one byte.
+            i += 1;
             while i < n
                 && crate::lexer::is_word_byte(src[i])
                 && !(src[i] == b'R' && src.get(i + 1) == Some(&b'"'))
@@ -178,5 +180,24 @@ mod tests {
         let src = b"#include \"a.h\"\n// \"no\"\nconst char* s = \"x\\\"y\"; char c = '\"';\n/* \"no\" */ auto r = R\"k(a \"b\" )k\"; auto u = u8R\"(z)\";\n";
         let found: Vec<&[u8]> = literals(src).into_iter().map(|(_, r)| &src[r]).collect();
         assert_eq!(found, [&b"x\\\"y"[..], b"a \"b\" ", b"z"]);
+    }
+
+    /// An `R"` after a word byte that is no raw-string prefix (`xR"`), cut or damaged text:
+    /// the scan always moves on and ends.
+    #[test]
+    fn literals_end_on_any_text() {
+        for src in [
+            &b"xR\"a\" yR\"(b)\""[..],
+            b"R\"",
+            b"R\"abc",
+            b"\"",
+            b"'",
+            b"/*",
+            b"#",
+        ] {
+            let _ = literals(src);
+        }
+        let found: Vec<usize> = literals(b"xR\"a\"").into_iter().map(|(s, _)| s).collect();
+        assert_eq!(found, [2]);
     }
 }
