@@ -868,6 +868,8 @@ struct Decl<'t> {
 struct Func<'t> {
     node: Node<'t>,
     device: bool,
+    /// A kernel: `__global__` among its qualifiers (launched, never called).
+    kernel: bool,
     /// Device code that may also be host code: `__host__ __device__`, or qualified by a macro
     /// of the file that tree-sitter was shown as blanks.
     maybe_host: bool,
@@ -1334,6 +1336,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.func_at(at).is_some_and(|f| f.device && !f.maybe_host)
     }
 
+    /// Whether the function definition starting at byte `start` is a kernel.
+    fn is_kernel_at(&self, start: usize) -> bool {
+        let i = self.funcs.partition_point(|f| f.node.start_byte() < start);
+        self.funcs
+            .get(i)
+            .is_some_and(|f| f.node.start_byte() == start && f.kernel)
+    }
+
     /// The name a function definition declares (`k` for `__global__ void k(...)`), when it is a
     /// plain identifier.
     fn function_name(&self, def: Node) -> Option<&'a str> {
@@ -1423,6 +1433,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     self.funcs.push(Func {
                         node,
                         device: shown || hidden_device,
+                        kernel: crate::parse::children(node).any(|c| c.kind_name() == "__global__"),
                         maybe_host,
                     });
                     // Its parameters are in its declarator: a name it declares is in that text.

@@ -253,7 +253,7 @@ fn idle_constants(a: &mut Analyzer) {
         // see; a function that does warp-level work counts where the constant reaches it.
         let busy = users.iter().any(|&&(f, node)| {
             let r = node.byte_range();
-            header && !is_kernel(a, &r)
+            header && !a.is_kernel_at(r.start)
                 || warp_work(a, f, &r, &defs, &warp_macros, &names, &mut memo, 0)
                     && feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
         });
@@ -309,7 +309,7 @@ fn feeds_warp_work<'a>(
     // Device functions of the file that do warp-level work (kernels are launched, not called).
     let warp_fns: Vec<&str> = defs
         .iter()
-        .filter(|(n, r)| !is_kernel(a, r) && memo.get(n).copied().unwrap_or(false))
+        .filter(|(n, r)| !a.is_kernel_at(r.start) && memo.get(n).copied().unwrap_or(false))
         .map(|(n, _)| *n)
         .collect();
     let warp_text = |text: &[u8]| {
@@ -374,13 +374,6 @@ fn feeds_warp_work<'a>(
         Visit::Descend
     });
     feeds
-}
-
-/// Whether the function defined at `range` is a kernel (`__global__` before its body).
-fn is_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
-    let head = &a.src[range.start..range.end.min(range.start + 4096)];
-    let head = &head[..memchr::memchr(b'{', head).unwrap_or(head.len())];
-    memchr::memmem::find(head, b"__global__").is_some()
 }
 
 /// What `n` stores, where it is `T v = value` or `v op= value`: the target, the value and the
@@ -967,11 +960,7 @@ impl CallGraph {
     fn new(a: &Analyzer, defs: &Defs) -> CallGraph {
         let kernels = defs
             .iter()
-            .filter(|(_, r, body)| {
-                a.src[r.start..body.start_byte()]
-                    .windows(10)
-                    .any(|w| w == b"__global__")
-            })
+            .filter(|(_, r, _)| a.is_kernel_at(r.start))
             .map(|(_, r, _)| reached(a, defs, r.clone()))
             .collect();
         // A shuffle wrapper's width parameter defaulting to `warpSize` is read only by calls

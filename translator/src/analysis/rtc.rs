@@ -8,25 +8,11 @@ use super::catalog::RTC_DEVICE_STRING;
 use super::Analyzer;
 use crate::diag::Severity;
 
-/// Words that mark device code needing a port, as the prefix of an identifier (`__shfl`
-/// covers `__shfl_xor_sync`) or as a whole word: warp-level operations, the warp's size and
-/// inline assembly. A kernel string without them (a SAXPY) compiles under hipRTC as written.
-const MARKERS: &[&str] = &[
-    "warpSize",
-    "__shfl",
-    "__ballot",
-    "__any_sync",
-    "__all_sync",
-    "__any",
-    "__all",
-    "__activemask",
-    "__syncwarp",
-    "__match_",
-    "__reduce_",
-    "__lanemask",
-    "tiled_partition",
-    "asm",
-];
+/// Words that mark device code needing a port besides the warp-level operations of
+/// [`super::row_warps::WARP_OPS`] (found as identifier prefixes: `__shfl` covers
+/// `__shfl_xor_sync`): lane masks (a prefix too), the warp's size and inline assembly (whole
+/// words). A kernel string without any of them (a SAXPY) compiles under hipRTC as written.
+const MORE_MARKERS: &[(&str, bool)] = &[("__lanemask", true), ("warpSize", false), ("asm", false)];
 
 /// Reports the string literals of the file that hold device code, where the file creates a
 /// run-time compiled program.
@@ -44,8 +30,11 @@ pub(super) fn device_strings(a: &mut Analyzer) {
         let text = &src[content];
         // The words found, whole (`__ballot_sync` for the marker `__ballot`), at most three.
         let mut found: Vec<&str> = Vec::new();
-        for m in MARKERS {
-            let prefix = m.ends_with('_') || matches!(*m, "__shfl" | "__ballot" | "__lanemask");
+        let markers = super::row_warps::WARP_OPS
+            .iter()
+            .map(|m| (*m, true))
+            .chain(MORE_MARKERS.iter().copied());
+        for (m, prefix) in markers {
             for i in memchr::memmem::find_iter(text, m.as_bytes()) {
                 if i > 0 && crate::lexer::is_word_byte(text[i - 1]) {
                     continue;

@@ -5946,8 +5946,7 @@ fn emptied_kernel<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
     let def = body
         .parent()
         .filter(|p| p.kind_name() == "function_definition")?;
-    let head = &a.src[def.start_byte()..body.start_byte()];
-    if !crate::lexer::whole_words(head, "__global__").any(|_| true) {
+    if !a.is_kernel_at(def.start_byte()) {
         return None;
     }
     let quiet = |c: &Node| matches!(c.kind_name(), "comment" | "preproc_call");
