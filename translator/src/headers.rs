@@ -1,6 +1,7 @@
-//! What a file's own headers define: the object-like macros of the headers it includes with
-//! quotes, read by text (no parse) so that a mask macro defined in a project's `common.h` is known
-//! where it is used. Each header is read once per thread; the memo is bounded.
+//! What a file's own headers define: the object-like macros and integer constants of the
+//! headers it includes with quotes, read by text (no parse) so that a mask macro defined in a
+//! project's `common.h` (or GROMACS's `static const unsigned int c_fullWarpMask = 0xffffffff;`)
+//! is known where it is used. Each header is read once per thread; the memo is bounded.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,7 +17,8 @@ const MEMO_LIMIT: usize = 4096;
 /// Headers larger than this are not read.
 const MAX_HEADER_BYTES: u64 = 4 << 20;
 
-/// One header's object-like macros (name, body) and quoted includes, in source order.
+/// One header's object-like macros and integer constants (name, body or initializer) and quoted
+/// includes, in source order.
 #[derive(Default)]
 struct Header {
     macros: Vec<(String, String)>,
@@ -91,8 +93,10 @@ fn read(path: &Path) -> Option<Arc<Header>> {
             .filter(|m| m.is_file() && m.len() <= MAX_HEADER_BYTES)
             .and_then(|_| std::fs::read(path).ok())
             .map(|text| {
+                let mut macros = object_macros(&text);
+                macros.extend(integer_constants(&text));
                 Arc::new(Header {
-                    macros: object_macros(&text),
+                    macros,
                     includes: quoted_includes(&text),
                 })
             });
@@ -136,6 +140,47 @@ fn quoted_includes(text: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The integer constants `text` declares one to a line, `const` or `constexpr`, with a literal
+/// initializer (`static const unsigned int c_fullWarpMask = 0xffffffff;`,
+/// `constexpr uint32_t kFull = ~0u;`): name and initializer. A declaration of several names, a
+/// call or a non-literal value is left out.
+fn integer_constants(text: &[u8]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.split(|b| *b == b'\n') {
+        let Ok(line) = std::str::from_utf8(line.trim_ascii()) else {
+            continue;
+        };
+        if line.starts_with('#') || !(line.contains("const ") || line.contains("constexpr ")) {
+            continue;
+        }
+        let Some((head, rest)) = line.split_once('=') else {
+            continue;
+        };
+        let Some((value, _)) = rest.split_once(';') else {
+            continue;
+        };
+        let value = value.trim();
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let literal = value.starts_with(|c: char| c.is_ascii_digit() || c == '~' || c == '-')
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() || b"xXuUlL~-+()| ".contains(&b));
+        let Some((name, kinds)) = words.split_last() else {
+            continue;
+        };
+        let plain_name = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        if literal
+            && plain_name
+            && kinds.iter().any(|w| matches!(*w, "const" | "constexpr"))
+            && !head.contains(['(', ',', '[', '<', '*', '&'])
+        {
+            out.push((name.to_string(), value.to_string()));
+        }
+    }
+    out
+}
+
 /// The object-like macros of `text`: name and body, the body without a trailing comment.
 fn object_macros(text: &[u8]) -> Vec<(String, String)> {
     directives(text)
@@ -166,6 +211,26 @@ fn object_macros(text: &[u8]) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_constants_one_to_a_line() {
+        let text = b"static const unsigned int c_fullWarpMask = 0xffffffff;\n\
+                     constexpr uint32_t kFull = ~0u; // all lanes\n\
+                     const int a = 1, b = 2;\n\
+                     static const float kHalf = 0.5f;\n\
+                     const int n = count();\n\
+                     int mutable_mask = 0xffffffff;\n\
+                     __constant__ unsigned dev_mask = 0xffffffff;\n\
+                     const char* s = \"x\";\n";
+        let got = integer_constants(text);
+        assert_eq!(
+            got,
+            vec![
+                ("c_fullWarpMask".to_string(), "0xffffffff".to_string()),
+                ("kFull".to_string(), "~0u".to_string()),
+            ]
+        );
+    }
 
     #[test]
     fn macros_of_quoted_includes_beside_the_file_then_at_the_root_three_deep() {

@@ -528,6 +528,23 @@ fn a_mask_macro_from_a_quoted_header_is_known_and_its_changes_are_not_cached_ove
     );
     assert!(out.contains("__shfl_down_sync(FULL_MASK, v, 1)"), "{out}");
     assert!(err.contains("T009"), "{err}");
+    // A header's integer constant is a full mask too (GROMACS's `c_fullWarpMask`; realuser10 X-a).
+    fs::write(
+        src.join("include/defs.h"),
+        "#pragma once\nstatic const unsigned int c_fullWarpMask = 0xffffffff;\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("k.cu"),
+        "#include \"include/defs.h\"\n__global__ void k(float* x) { if (__any_sync(c_fullWarpMask, x[threadIdx.x] > 0)) x[0] = 1; }\n",
+    )
+    .unwrap();
+    let (code, out, err) = run("out3");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("if (__any(x[threadIdx.x] > 0))"),
+        "{out}\n{err}"
+    );
 }
 
 /// Branches that a macro of the HIP build decides: `-D USE_ROCM`, a `hipport.toml`'s
