@@ -486,7 +486,8 @@ pub const DEVICE_CLOCK: DiagInfo = DiagInfo {
     explain: "\
 On AMD `clock()` and `clock64()` read a shader-clock counter whose frequency varies with power \
 management, and they do not work properly on RDNA3 (gfx11). Converting cycles to time with \
-`clockRate` gives wrong results.
+`clockRate` gives wrong results; hipport reports a `clockRate` read in files that count cycles \
+(they call `clock()`/`clock64()` or name a value of cycles), not a device-info print.
 
 Fix: measure time with `wall_clock64()` and divide by `hipDeviceAttributeWallClockRate` (kHz).",
 };

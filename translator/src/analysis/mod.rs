@@ -273,10 +273,17 @@ pub fn analyze_flat_with(
             .flatten()
             .filter_map(|m| m.body.as_ref())
             .filter_map(|b| {
-                let n = tree
-                    .root_node()
-                    .descendant_for_byte_range(b.start, b.start)?;
-                Some((b.start, a.skip_reason(n)?))
+                let root = tree.root_node();
+                let n = root.descendant_for_byte_range(b.start, b.start)?;
+                let why = a.skip_reason(n).or_else(|| {
+                    let m = a
+                        .macros
+                        .values()
+                        .flatten()
+                        .find(|m| m.body_range.start == b.start)?;
+                    replaced_for_hipcc(&a, root, m)
+                })?;
+                Some((b.start, why))
             })
             .collect();
         let constants = file_constants(&a);
@@ -488,6 +495,34 @@ fn plain_macro(src: &[u8], n: Node, macros: &Macros) -> Option<Macro> {
         live,
         conditional: rules::under_condition(n, src, macros),
     })
+}
+
+/// Why hipcc expands another body in place of macro `m`'s: after it comes an `#undef` of its
+/// name that hipcc compiles under a condition (`#if defined(__HIP_PLATFORM_AMD__)`), then a
+/// definition hipcc compiles (LAMMPS redefines its texture fetches as loads so; realuser10 Y1).
+fn replaced_for_hipcc(a: &Analyzer, root: Node, m: &Macro) -> Option<String> {
+    if !a.macros.undefs.contains(&m.name) {
+        return None;
+    }
+    let later = a
+        .macros
+        .by_name
+        .get(&m.name)?
+        .iter()
+        .find(|d| d.body_range.start > m.body_range.end && d.live == Some(true))?;
+    let between = &a.src[m.body_range.end..later.body_range.start];
+    let undef = undefs_of(between, &m.name).next()? + m.body_range.end;
+    let node = root.descendant_for_byte_range(undef, undef)?;
+    if rules::hip_live(node, a.src, &a.macros) != Some(true)
+        || !rules::under_condition(node, a.src, &a.macros)
+    {
+        return None;
+    }
+    let line = a.index.position(undef).0;
+    Some(format!(
+        "hipcc reads the `#undef {}` on line {line} and expands the definition after it",
+        m.name
+    ))
 }
 
 impl SkippedBranch {
@@ -810,32 +845,36 @@ pub fn fit_to_targets(found: &mut Vec<Diagnostic>, targets: &[String]) {
     }
 }
 
-/// The names `src` `#undef`s.
-fn undefined_names(src: &[u8]) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for at in memchr::memmem::find_iter(src, b"undef") {
+/// The `#undef` directives of `src`: where each word `undef` is and the name it undefines.
+fn undefs(src: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    memchr::memmem::find_iter(src, b"undef").filter_map(move |at| {
         let before = src[..at].iter().rev().find(|b| !matches!(b, b' ' | b'\t'));
         if before != Some(&b'#') {
-            continue;
+            return None;
         }
         let rest = &src[at + 5..];
         let blank = rest
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
-        if blank == 0 {
-            continue;
-        }
-        let name: Vec<u8> = rest[blank..]
+        let len = rest[blank..]
             .iter()
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-            .copied()
-            .collect();
-        if !name.is_empty() {
-            out.insert(String::from_utf8_lossy(&name).into_owned());
-        }
-    }
-    out
+            .count();
+        (blank > 0 && len > 0).then(|| (at, &rest[blank..blank + len]))
+    })
+}
+
+/// Where `src` `#undef`s `name`.
+fn undefs_of<'s>(src: &'s [u8], name: &'s str) -> impl Iterator<Item = usize> + 's {
+    undefs(src).filter_map(move |(at, n)| (n == name.as_bytes()).then_some(at))
+}
+
+/// The names `src` `#undef`s.
+fn undefined_names(src: &[u8]) -> HashSet<String> {
+    undefs(src)
+        .map(|(_, n)| String::from_utf8_lossy(n).into_owned())
+        .collect()
 }
 
 /// A declared variable or parameter.
@@ -1334,6 +1373,14 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether `at` lies in code that runs on the device only (not `__host__ __device__`).
     fn in_device_only(&self, at: usize) -> bool {
         self.func_at(at).is_some_and(|f| f.device && !f.maybe_host)
+    }
+
+    /// Whether the file defines a function named `name` (a body, not a declaration): calls
+    /// to a CUDA builtin's name then reach the project's own code.
+    fn defines_function(&self, name: &str) -> bool {
+        self.funcs
+            .iter()
+            .any(|f| self.function_name(f.node) == Some(name))
     }
 
     /// Whether the function definition starting at byte `start` is a kernel.

@@ -302,6 +302,20 @@ fn hip5_attribute(field: &str) -> (String, bool) {
     (format!("hipDeviceAttribute{attr}"), marked)
 }
 
+/// Whether the file counts clock cycles: it reads `clock()`/`clock64()` (or PTX's `%clock`),
+/// or names a value of cycles (`cycles`, `nCycles`). Only there is `clockRate` a rate to turn
+/// cycles into time; an accessor or a device-info print reads a property, right on AMD too
+/// (realuser10 Y3).
+fn times_cycles(src: &[u8]) -> bool {
+    ["clock", "clock64"]
+        .iter()
+        .any(|c| crate::lexer::whole_words(src, c).next().is_some())
+        || memchr::memmem::find(src, b"%clock").is_some()
+        || [&b"cycle"[..], b"Cycle", b"CYCLE"]
+            .iter()
+            .any(|w| memchr::memmem::find(src, w).is_some())
+}
+
 /// Member accesses: device-property fields (H021 clockRate, H036, H037).
 fn field(a: &mut Analyzer, n: Node) {
     let name = a.text(n);
@@ -330,7 +344,7 @@ fn field(a: &mut Analyzer, n: Node) {
         return;
     };
     match name {
-        "clockRate" => a.report(
+        "clockRate" if times_cycles(a.src) => a.report(
             &DEVICE_CLOCK,
             Severity::Warning,
             n,
@@ -6686,6 +6700,11 @@ fn memory_type_compare(a: &mut Analyzer, n: Node, b: &Binary) {
 /// (5.2.3 to the newest ROCm/clr headers) truncates half-to-integer conversions whatever the
 /// mode, and rounds integer-to-half to nearest.
 fn directed_rounding(a: &mut Analyzer, n: Node, name: &str) {
+    // A file that defines the conversion itself (OpenMM's run-time kernels, without
+    // cuda_fp16.h) calls its own rounding, not HIP's (realuser10 Y2).
+    if a.defines_function(name) {
+        return;
+    }
     let (base, mode) = name.split_at(name.len() - 3);
     let mode = &mode[1..];
     let Some((from, to)) = base.trim_start_matches("__").split_once('2') else {

@@ -4455,3 +4455,52 @@ __global__ void k(const float* in, float* out) {{\n\
     let default = src("SHFL_XOR(v, i)");
     assert!(lines_at(&default, "H001", v52).contains(&1));
 }
+
+#[test]
+fn clock_rate_is_a_timing_base_only_where_cycles_are_counted() {
+    // An accessor or a device-info print reads a property (realuser10 Y3).
+    let plain = "inline int rate(cudaDeviceProp& p) { return p.clockRate; }\n\
+                 void show(cudaDeviceProp p) { printf(\"%d kHz\\n\", p.clockRate); }\n";
+    assert_eq!(lines_of(plain, "H021"), Vec::<usize>::new());
+    // Cycles counted elsewhere and turned into time here, or clock64() in the file.
+    let cycles =
+        "double ms(long long cycles, cudaDeviceProp p) { return cycles / (double)p.clockRate; }\n";
+    assert_eq!(lines_of(cycles, "H021"), vec![1]);
+    let clocked = format!("__global__ void k(long long *t) {{ t[0] = clock64(); }}\n{plain}");
+    assert_eq!(lines_of(&clocked, "H021"), vec![1, 2, 3]);
+}
+
+#[test]
+fn a_files_own_conversion_is_not_hips() {
+    // The file defines `__float2half_ru` itself (OpenMM's run-time kernels do; realuser10 Y2).
+    let call = "__global__ void k(__half* o, const float* f) { o[0] = __float2half_ru(f[0]); }\n";
+    let own = format!("struct __half {{ unsigned short x; }};\n__device__ __half __float2half_ru(const float f) {{ __half h; h.x = 0; return h; }}\n{call}");
+    let hip5 = Version::new(5, 2, 3);
+    assert_eq!(lines_at(&own, "H043", hip5), Vec::<usize>::new());
+    assert_eq!(lines_at(call, "H043", hip5), vec![1]);
+}
+
+#[test]
+fn a_macro_hipcc_redefines_gets_notes() {
+    // LAMMPS's pattern: the texture fetch is redefined as a load for HIP (realuser10 Y1).
+    let fetch = "#define fetch4(a, i, t) a = tex1Dfetch(t, i);\n";
+    let sev = |src: &str| -> Vec<(usize, Severity)> {
+        run(src)
+            .into_iter()
+            .filter(|d| d.id == "H052")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    let redefined = format!("{fetch}#if defined(__HIP_PLATFORM_AMD__)\n#undef fetch4\n#define fetch4(a, i, t) (a = ((const float4*)t)[i])\n#endif\n");
+    assert_eq!(sev(&redefined), vec![(1, Severity::Note)]);
+    let d = run(&redefined);
+    assert!(d.iter().any(|d| d
+        .message
+        .contains("hipcc reads the `#undef fetch4` on line 3")));
+    // Redefined for every compiler: the first body is expanded before the `#undef`.
+    let always = format!("{fetch}#undef fetch4\n#define fetch4(a, i, t) (a = t[i])\n");
+    assert_eq!(sev(&always), vec![(1, Severity::Warning)]);
+    // Undefined for CUDA only: hipcc keeps the texture fetch.
+    let cuda_only = format!("{fetch}#ifndef __HIP_PLATFORM_AMD__\n#undef fetch4\n#define fetch4(a, i, t) (a = t[i])\n#endif\n");
+    assert_eq!(sev(&cuda_only), vec![(1, Severity::Warning)]);
+}
