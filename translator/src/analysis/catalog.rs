@@ -582,7 +582,10 @@ pub const BUILTIN_CLASH: DiagInfo = DiagInfo {
     explain: "\
 CUDA code often carries its own floating-point atomics (`atomicMin(float*, float)`, \
 `atomicMax(float*, float)`, `atomicAdd(double*, double)` for old architectures) built from \
-`atomicCAS`. HIP defines these overloads itself, so the user definition fails with \"redefinition \
+`atomicCAS`, or integer ones CUDA lacks (`atomicSub(unsigned long long*, ...)`). HIP defines \
+these overloads itself (`atomicAdd`, `atomicSub`, `atomicExch`, `atomicMin`, `atomicMax` and \
+`atomicCAS` for `int`, `unsigned int`, `unsigned long`, `unsigned long long`, `float` and \
+`double`; the bitwise ones for the integers), so the user definition fails with \"redefinition \
 of 'atomicMin'\".
 
 Likewise the free compound assignments of the CUDA samples' helper_math.h \

@@ -3267,11 +3267,19 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                     } else {
                         format!("use `{wide}`")
                     };
+                    // `__ffs` has `int` and `unsigned int` overloads in every HIP release: a
+                    // 64-bit argument fails to compile on every target, wave32 too (realuser15
+                    // I-l), so the message does not speak of wavefronts alone.
+                    let message = if name == "__ffs" {
+                        "`__ffs` on a 64-bit ballot mask does not compile with hipcc (\"call to '__ffs' is ambiguous\": HIP declares `__ffs(int)` and `__ffs(unsigned int)`), on 32- and 64-lane targets alike".to_string()
+                    } else {
+                        format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}")
+                    };
                     a.report(
                         &LANE_MASK_TRUNCATED,
                         Severity::Error,
                         n,
-                        format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
+                        message,
                         Some(help),
                         fix,
                     );
@@ -4335,7 +4343,9 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                             "declare the mask `{WIDE}` and compute it for 64 lanes: its value, `{}`, is built for 32 and still leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`)",
                             snippet(a.text(init))
                         ),
-                        None => format!("declare the mask `{WIDE}`"),
+                        // Done literally with its 32-bit value, the mask names lanes 0-31
+                        // only (realuser14 G3).
+                        None => format!("declare the mask `{WIDE}`, and where it names every lane make its value `~0ull`: a 64-bit `0xffffffff` still names lanes 0-31 only"),
                     };
                     a.report(
                         &SYNC_MASK_32,
@@ -4440,6 +4450,86 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
             ));
         }
     }
+    fix
+}
+
+/// [`widen_decl_fix`] for variable `name` (declared `d`) that stores a ballot, with what reads
+/// it 32 bits wide changed too: `__ffs(v)`/`__popc(v)` become `__ffsll`/`__popcll` (`__ffs` of
+/// a 64-bit value is ambiguous in hipcc), and a 32-bit variable set from it (`last = v`) is
+/// widened the same way. Where a read cannot be changed so (`__clz(v)`, a copy into a declaration
+/// of several names), no fix is offered: half a fix does not compile or loops (realuser15 I-a).
+fn widen_ballot_var_fix(a: &Analyzer, d: &Decl, name: &str) -> Vec<Edit> {
+    let mut fix = widen_decl_fix(a, d);
+    let Some(f) = a.func_at(d.decl.start_byte()) else {
+        return fix;
+    };
+    let Some(body) = f.node.field(FIELDS.body) else {
+        return fix;
+    };
+    let mut widened: Vec<usize> = vec![d.decl.start_byte()];
+    let mut work: Vec<String> = vec![name.to_string()];
+    let mut whole = !fix.is_empty();
+    while let Some(var) = work.pop() {
+        if !whole || widened.len() > 8 {
+            break;
+        }
+        crate::parse::walk_subtree(body, |x| {
+            if !whole || x.kind_name() != "identifier" || a.text(x) != var {
+                return crate::parse::Visit::Descend;
+            }
+            // A 32-bit bit-count call around it.
+            let call = crate::parse::ancestors(x)
+                .into_iter()
+                .take(4)
+                .find(|p| p.kind_name() == "call_expression");
+            if let Some(func) = call.and_then(|c| c.field(FIELDS.function)) {
+                match a.text(func) {
+                    "__ffs" | "__popc" => {
+                        let wide = format!("{}ll", a.text(func));
+                        fix.push(Edit::replace(
+                            func.start_byte(),
+                            func.end_byte(),
+                            wide,
+                            "H004",
+                        ));
+                    }
+                    "__clz" => whole = false,
+                    _ => {}
+                }
+            }
+            // A copy: `T c = v;` or `c = v;`.
+            let target = x.parent().and_then(|p| match p.kind_name() {
+                "init_declarator" if p.field(FIELDS.value) == Some(x) => p.field(FIELDS.declarator),
+                "assignment_expression"
+                    if p.field(FIELDS.right) == Some(x)
+                        && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=") =>
+                {
+                    p.field(FIELDS.left)
+                }
+                _ => None,
+            });
+            if let Some(t) = target.filter(|t| t.kind_name() == "identifier") {
+                if let Some(c) = a.lookup(a.text(t), t.start_byte()) {
+                    if a.is_32bit(&c.ty_text)
+                        && !c.pointer
+                        && !widened.contains(&c.decl.start_byte())
+                    {
+                        let more = widen_decl_fix(a, &c);
+                        whole &= !more.is_empty();
+                        fix.extend(more);
+                        widened.push(c.decl.start_byte());
+                        work.push(a.text(t).to_string());
+                    }
+                }
+            }
+            crate::parse::Visit::Descend
+        });
+    }
+    if !whole {
+        return vec![];
+    }
+    fix.sort_by_key(|e| (e.start, e.end));
+    fix.dedup_by_key(|e| (e.start, e.end));
     fix
 }
 
@@ -5080,7 +5170,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
         return;
     }
     let l = name;
-    let fix = widen_decl_fix(a, &d);
+    let fix = widen_ballot_var_fix(a, &d, a.text(l));
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -5544,12 +5634,10 @@ fn hip_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<(&'a str, String)> 
         fd = fd.field(FIELDS.declarator)?;
     }
     let name = a.text(fd.field(FIELDS.declarator)?);
-    if !matches!(
-        name,
-        "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicCAS"
-    ) {
-        return None;
-    }
+    let types = HIP_ATOMIC_OVERLOADS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)?;
     let first = fd.field(FIELDS.parameters)?.named_child(0)?;
     let ty = first
         .field(FIELDS.type_)
@@ -5558,7 +5646,50 @@ fn hip_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<(&'a str, String)> 
     let pointer = first
         .field(FIELDS.declarator)
         .is_some_and(|d| d.kind_name() == "pointer_declarator");
-    (pointer && matches!(ty.as_str(), "float" | "double")).then_some((name, ty))
+    (pointer && types.contains(&hip_atomic_type(&ty))).then_some((name, ty))
+}
+
+/// The atomics HIP defines for each pointee type, in every release from 5.2.3
+/// (amd_detail/amd_hip_atomic.h of HIP 5.2.3): a project's own overload of one of them is a
+/// redefinition under hipcc (stdgpu's `atomicSub(unsigned long long*, ...)`; realuser15 I-h).
+const HIP_ATOMIC_OVERLOADS: &[(&str, &[&str])] = &[
+    ("atomicAdd", ALL_ATOMIC_TYPES),
+    ("atomicSub", ALL_ATOMIC_TYPES),
+    ("atomicExch", ALL_ATOMIC_TYPES),
+    ("atomicMin", ALL_ATOMIC_TYPES),
+    ("atomicMax", ALL_ATOMIC_TYPES),
+    ("atomicCAS", ALL_ATOMIC_TYPES),
+    ("atomicAnd", INTEGER_ATOMIC_TYPES),
+    ("atomicOr", INTEGER_ATOMIC_TYPES),
+    ("atomicXor", INTEGER_ATOMIC_TYPES),
+    ("atomicInc", &["unsigned int"]),
+    ("atomicDec", &["unsigned int"]),
+];
+
+/// The pointee types of HIP's arithmetic, exchange and compare-and-swap atomics.
+const ALL_ATOMIC_TYPES: &[&str] = &[
+    "int",
+    "unsigned int",
+    "unsigned long",
+    "unsigned long long",
+    "float",
+    "double",
+];
+
+/// The pointee types of HIP's bitwise atomics.
+const INTEGER_ATOMIC_TYPES: &[&str] =
+    &["int", "unsigned int", "unsigned long", "unsigned long long"];
+
+/// A pointee type as HIP's overloads spell it (`unsigned` is `unsigned int`). `uint64_t` is
+/// `unsigned long` on Linux and `unsigned long long` on Windows: HIP has both overloads.
+fn hip_atomic_type(ty: &str) -> &str {
+    match ty {
+        "unsigned" | "uint32_t" | "unsigned int" => "unsigned int",
+        "int32_t" | "signed" | "signed int" => "int",
+        "unsigned long int" | "uint64_t" | "unsigned long" => "unsigned long",
+        "unsigned long long int" | "unsigned long long" => "unsigned long long",
+        other => other,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -6347,6 +6478,31 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "`ldmatrix` -> rocWMMA load_matrix_sync (a redesign)",
         ),
         ("lop3", "`lop3` -> plain bitwise operators"),
+        // HIP 5.2.3's amd_device_functions.h has these (realuser15 I-d).
+        (
+            "shf.l",
+            "`shf.l` -> `__funnelshift_l()` (`.clamp`: `__funnelshift_lc()`)",
+        ),
+        (
+            "shf.r",
+            "`shf.r` -> `__funnelshift_r()` (`.clamp`: `__funnelshift_rc()`)",
+        ),
+        ("bfe", "`bfe` -> `__bitextract_u32()` / `__bitextract_u64()`"),
+        ("bfi", "`bfi` -> `__bitinsert_u32()` / `__bitinsert_u64()`"),
+        (
+            "mul.hi",
+            "`mul.hi` -> `__umulhi()` / `__mulhi()` (64-bit: `__umul64hi()` / `__mul64hi()`)",
+        ),
+        ("clz", "`clz` -> `__clz()` / `__clzll()`"),
+        ("sad", "`sad` -> `__sad()` / `__usad()`"),
+        (
+            "mul.wide",
+            "`mul.wide` -> a multiply in the wider C++ type (`(unsigned long long)a * b`)",
+        ),
+        (
+            ".cc",
+            "`add.cc`/`addc` carry chains -> 64-bit C++ arithmetic, or `__builtin_addc()`/`__builtin_addcl()`",
+        ),
         ("trap", "`trap` -> `__builtin_trap()` (HIP has no `__trap`)"),
         (
             "nanosleep",

@@ -4504,3 +4504,68 @@ fn a_macro_hipcc_redefines_gets_notes() {
     let cuda_only = format!("{fetch}#ifndef __HIP_PLATFORM_AMD__\n#undef fetch4\n#define fetch4(a, i, t) (a = t[i])\n#endif\n");
     assert_eq!(sev(&cuda_only), vec![(1, Severity::Warning)]);
 }
+
+#[test]
+fn every_hip_atomic_overload_clashes() {
+    // stdgpu defines atomicSub for 64-bit unsigned integers, which HIP has (realuser15 I-h).
+    let src = "__device__ unsigned long long atomicSub(unsigned long long int* a, unsigned long long v) { return atomicAdd(a, 0 - v); }\n\
+               __device__ float atomicMax(float* a, float v) { return v; }\n\
+               __device__ long long atomicMin(long long* a, long long v) { return v; }\n\
+               __device__ unsigned atomicOr(uint32_t* a, unsigned v) { return v; }\n";
+    assert_eq!(lines_of(src, "H025"), vec![1, 2, 4]);
+}
+
+#[test]
+fn ptx_with_a_hip_intrinsic_names_it() {
+    // ccminer's rotations and bit-field extracts (realuser15 I-d).
+    let src = "__device__ unsigned rot(unsigned lo, unsigned hi, unsigned n) { unsigned r;\n\
+               asm(\"shf.r.wrap.b32 %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(lo), \"r\"(hi), \"r\"(n)); return r; }\n\
+               __device__ unsigned ext(unsigned x) { unsigned r;\n\
+               asm(\"bfe.u32 %0, %1, 8, 4;\" : \"=r\"(r) : \"r\"(x)); return r; }\n";
+    let helps: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H006")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 2, "{helps:?}");
+    assert!(helps[0].contains("__funnelshift_r()"), "{}", helps[0]);
+    assert!(helps[1].contains("__bitextract_u32()"), "{}", helps[1]);
+}
+
+#[test]
+fn widening_a_ballot_variable_widens_its_bit_counts_and_copies() {
+    // SlabHash's work queue (realuser15 I-a): `__ffs` of the widened variable would be
+    // ambiguous, and a 32-bit copy compared with it would never match again.
+    let src = "__global__ void k(const int* w, int* o) {\n\
+               bool todo = w[threadIdx.x] != 0;\n\
+               uint32_t q = 0;\n\
+               uint32_t last = q;\n\
+               while ((q = __ballot_sync(0xFFFFFFFF, todo))) {\n\
+               uint32_t src = __ffs(q) - 1;\n\
+               if (last == q) o[src] = __popc(last);\n\
+               last = q;\n\
+               todo = false; }\n}\n";
+    let out = fixed(src, Version::new(7, 0, 0));
+    assert!(out.contains("unsigned long long q = 0;"), "{out}");
+    assert!(out.contains("unsigned long long last = q;"), "{out}");
+    assert!(out.contains("__ffsll(q) - 1"), "{out}");
+    assert!(out.contains("__popcll(last)"), "{out}");
+    // `__clz` cannot be widened by a rename: no fix at all.
+    let clz = src.replace("__popc(last)", "31 - __clz(last)");
+    let out = fixed(&clz, Version::new(7, 0, 0));
+    assert!(
+        out.contains("uint32_t q = 0;") && out.contains("__ffs(q)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn ffs_of_a_ballot_does_not_compile_on_any_target() {
+    let src = "__global__ void k(const unsigned* s, unsigned key, int* o) {\n\
+               o[0] = __ffs(__ballot_sync(0xFFFFFFFF, s[threadIdx.x] == key) & 0x15555555) - 1;\n}\n";
+    let mut d: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H004").collect();
+    assert_eq!(d.len(), 1);
+    super::fit_to_targets(&mut d, &["gfx1030".to_string()]);
+    assert_eq!(d[0].severity, Severity::Error, "{}", d[0].message);
+    assert!(d[0].message.contains("ambiguous"), "{}", d[0].message);
+}
