@@ -212,7 +212,11 @@ Known idioms have portable replacements, which hipport suggests: `%laneid` -> `_
 `wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
 `membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
-`cvt` to half -> `__float2half*`. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
+`cvt` to half -> `__float2half*`, `shf.l`/`shf.r` -> `__funnelshift_l`/`_r` (`_lc`/`_rc` \
+clamped), `bfe`/`bfi` -> `__bitextract_u32`/`__bitinsert_u32` (and `_u64`), `mul.hi` -> \
+`__umulhi`/`__mulhi`, `clz` -> `__clz`, `sad` -> `__sad`/`__usad`. PTX in a device function's \
+branch that only hipcc's host pass compiles (the `#else` of `#if \
+defined(__HIP_DEVICE_COMPILE__)`) is never assembled and is not reported. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
 block, as warp-specialised kernels use) or `bar.arrive` has no HIP equivalent: `__syncthreads()` \
 is `s_barrier`, which waits for every wave of the workgroup, so it deadlocks where the other \
 waves never reach it. Tensor-core and async-copy PTX (`mma.sync`, `ldmatrix`, `cp.async`) needs a \

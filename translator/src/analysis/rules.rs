@@ -6402,8 +6402,57 @@ fn inline_asm(a: &mut Analyzer, n: Node) {
     if n.parent().is_some_and(|p| !statement(p)) || code.trim_matches('"').starts_with("llvm.") {
         return;
     }
+    if host_pass_only(a, n) {
+        return;
+    }
     let template = asm_template_text(a, n);
     ptx_statement(a, n, &code, &template);
+}
+
+/// Whether `n` is in a device-only function's branch that hipcc compiles only in its host pass:
+/// the `#else` of `#if defined(__HIP_DEVICE_COMPILE__)`, or the body of `#ifndef
+/// __HIP_DEVICE_COMPILE__`. The host pass emits no device function, so what stands there is
+/// never assembled under hipcc; it is the CUDA path (OpenCV cudev's lane id; realuser15 I-f).
+fn host_pass_only(a: &Analyzer, n: Node) -> bool {
+    let device_only = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| f.device && !f.maybe_host);
+    if !device_only {
+        return false;
+    }
+    let tests_device_pass = |c: Node| {
+        let t: String = a.text(c).chars().filter(|c| !c.is_whitespace()).collect();
+        matches!(
+            t.as_str(),
+            "defined(__HIP_DEVICE_COMPILE__)"
+                | "__HIP_DEVICE_COMPILE__"
+                | "defined__HIP_DEVICE_COMPILE__"
+        )
+    };
+    let mut child = n;
+    for x in crate::parse::ancestors(n).into_iter().take(64) {
+        match x.kind_name() {
+            "preproc_if" | "preproc_ifdef"
+                if x.field(FIELDS.alternative) == Some(child)
+                    && x.kind_name() == "preproc_if"
+                    && x.field(FIELDS.condition).is_some_and(tests_device_pass) =>
+            {
+                return true;
+            }
+            "preproc_ifdef"
+                if x.field(FIELDS.alternative) != Some(child)
+                    && a.text(x).starts_with("#ifndef")
+                    && x.field(FIELDS.name)
+                        .is_some_and(|c| a.text(c) == "__HIP_DEVICE_COMPILE__") =>
+            {
+                return true;
+            }
+            "function_definition" => return false,
+            _ => {}
+        }
+        child = x;
+    }
+    false
 }
 
 /// H006 for one asm statement at `n`: `code` is its template as written (quoted), `template`

@@ -4569,3 +4569,18 @@ fn ffs_of_a_ballot_does_not_compile_on_any_target() {
     assert_eq!(d[0].severity, Severity::Error, "{}", d[0].message);
     assert!(d[0].message.contains("ambiguous"), "{}", d[0].message);
 }
+
+#[test]
+fn ptx_that_only_the_host_pass_sees_is_not_reported() {
+    // OpenCV cudev's lane id: the PTX is the CUDA path (realuser15 I-f).
+    let body = "  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n";
+    let guarded = format!("__device__ unsigned id() {{\n#if defined(__HIP_DEVICE_COMPILE__)\n  return __lane_id();\n#else\n{body}#endif\n}}\n");
+    assert_eq!(lines_of(&guarded, "H006"), Vec::<usize>::new());
+    let ifndef = format!("__device__ unsigned id() {{\n#ifndef __HIP_DEVICE_COMPILE__\n{body}#else\n  return __lane_id();\n#endif\n}}\n");
+    assert_eq!(lines_of(&ifndef, "H006"), Vec::<usize>::new());
+    // A host-and-device function's host pass does emit it; the device branch itself is read.
+    let hd = guarded.replace("__device__", "__host__ __device__");
+    assert_eq!(lines_of(&hd, "H006"), vec![6]);
+    let device_arm = format!("__device__ unsigned id() {{\n#if defined(__HIP_DEVICE_COMPILE__)\n{body}#endif\n  return 0;\n}}\n");
+    assert_eq!(lines_of(&device_arm, "H006"), vec![4]);
+}
