@@ -6563,7 +6563,8 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     let copy = async_copy_hint(template);
     let found: Vec<&str> = hints
         .iter()
-        .filter(|(k, _)| has_token(&code, k))
+        // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
+        .filter(|(k, _)| has_token(template, k) || has_token(&code, k))
         .map(|(_, h)| *h)
         .chain(copy)
         .chain(barrier.as_deref())

@@ -4530,6 +4530,16 @@ fn ptx_with_a_hip_intrinsic_names_it() {
     assert_eq!(helps.len(), 2, "{helps:?}");
     assert!(helps[0].contains("__funnelshift_r()"), "{}", helps[0]);
     assert!(helps[1].contains("__bitextract_u32()"), "{}", helps[1]);
+    // After an escaped tab or newline (ccminer's multi-line templates).
+    let tabbed = "__device__ unsigned hi(unsigned a, unsigned b) { unsigned r;\n\
+                  asm(\"{\\n\\tmul.hi.u32 %0, %1, %2;\\n\\t}\" : \"=r\"(r) : \"r\"(a), \"r\"(b)); return r; }\n";
+    let d = run(tabbed);
+    let h = d
+        .iter()
+        .find(|d| d.id == "H006")
+        .and_then(|d| d.help.clone())
+        .unwrap_or_default();
+    assert!(h.contains("__umulhi()"), "{h}");
 }
 
 #[test]
