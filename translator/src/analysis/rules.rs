@@ -1522,17 +1522,45 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
         Some(v) => format!("HIP {}.{} added it", v.major, v.minor),
         None => "no HIP release has it".to_string(),
     };
+    let newer = if added.is_some() {
+        "; or target a newer HIP"
+    } else {
+        ""
+    };
+    // A tile's vote is its bits of the wavefront's ballot: a literal `__ballot` alone gives the
+    // whole wavefront's (realuser15 I-k).
+    let size = tile_size_text(a, f).unwrap_or_else(|| "T".to_string());
+    let bits = format!("(__ballot(p) >> (__lane_id() & ~({size} - 1))) & ((1ull << {size}) - 1)");
+    let help = match name {
+        "ballot" => format!("take the tile's bits of the wavefront's ballot: `{bits}` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
+        "any" => format!("test the tile's bits of the wavefront's ballot: `({bits}) != 0` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
+        "all" => format!("test the tile's bits of the wavefront's ballot: `({bits}) == ((1ull << {size}) - 1)` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
+        _ => format!("use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(){newer}"),
+    };
     a.report(
         &CG_MEMBER,
         Severity::Error,
         n,
         format!("`{name}` is not in HIP {hip}'s cooperative groups ({since})"),
-        Some(match added {
-            Some(_) => "use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(); or target a newer HIP".into(),
-            None => "use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size()".into(),
-        }),
+        Some(help),
         vec![],
     );
+}
+
+/// The size of the tile that member call `f` (`tile.ballot`) is made on, as written in its
+/// declaration (`tiled_partition<CG>(...)`, `thread_block_tile<8> t = ...`): `CG`, `8`.
+fn tile_size_text(a: &Analyzer, f: Node) -> Option<String> {
+    let object = f
+        .field(FIELDS.argument)
+        .filter(|o| o.kind_name() == "identifier")?;
+    let d = a.lookup(a.text(object), object.start_byte())?;
+    let text = a.text(d.decl);
+    let open = ["tiled_partition<", "thread_block_tile<"]
+        .iter()
+        .find_map(|m| text.find(m).map(|i| i + m.len()))?;
+    let arg = text[open..].split(['>', ',']).next()?.trim();
+    (!arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        .then(|| arg.to_string())
 }
 
 /// Whether call `n` names its function through the cooperative-groups namespace:

@@ -4594,3 +4594,25 @@ fn ptx_that_only_the_host_pass_sees_is_not_reported() {
     let device_arm = format!("__device__ unsigned id() {{\n#if defined(__HIP_DEVICE_COMPILE__)\n{body}#endif\n  return 0;\n}}\n");
     assert_eq!(lines_of(&device_arm, "H006"), vec![4]);
 }
+
+#[test]
+fn a_tile_vote_before_hip_6_2_gets_the_tiles_bits() {
+    // cuCollections-style probing with an 8-lane tile (realuser15 I-k).
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __global__ void k(const int* s, int* o) {\n\
+               auto tile = cg::tiled_partition<8>(cg::this_thread_block());\n\
+               auto hit = tile.ballot(s[threadIdx.x] == 1);\n\
+               if (tile.any(s[threadIdx.x] == -1)) o[0] = hit;\n}\n";
+    let helps: Vec<String> = run_with(src, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H044")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 2, "{helps:?}");
+    assert!(
+        helps[0].contains("(__ballot(p) >> (__lane_id() & ~(8 - 1))) & ((1ull << 8) - 1)"),
+        "{}",
+        helps[0]
+    );
+    assert!(helps[1].contains(") != 0"), "{}", helps[1]);
+}
