@@ -4714,7 +4714,9 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
             }
         }
         "__shfl" => {
-            if let Some(src_lane) = third {
+            // With width 32, lane 31 is the last lane of the shuffle's own 32-lane segment.
+            let segment = width.and_then(|w| literal(a, *w)).is_some_and(|w| w <= 32);
+            if let Some(src_lane) = third.filter(|_| !segment) {
                 if literal(a, *src_lane) == Some(31) {
                     a.report(
                         &WARP_SIZE_32,
@@ -5165,14 +5167,34 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     } else {
         "returns a 64-bit mask in HIP"
     };
+    let (help, fix) = stored_ballot_help(a, ty, fix);
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
         ty,
         format!("`{call}` {what}; storing it as `{ty_text}` drops lanes 32-63"),
-        Some(format!("declare it `{WIDE}`")),
+        Some(help),
         fix,
     );
+}
+
+/// The help and fix for a ballot stored in 32 bits. In a function that places lanes within 32
+/// (`threadIdx.x & 31`: each 32-lane half of the wavefront works on its own, SlabHash's nodes),
+/// widening makes the second half test the first half's votes; there the help says to take
+/// this half's bits instead, and no fix is offered (realuser15 I-b).
+fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Edit>) {
+    let halves = a
+        .func_at(at.start_byte())
+        .and_then(|f| f.node.field(FIELDS.body))
+        .is_some_and(|b| within_32(a.text(b)));
+    if halves {
+        (
+            format!("declare it `{WIDE}` where the vote is meant for the whole wavefront; where each 32-lane half works on its own (this function places lanes within 32), keep 32 bits and take this half's: `(unsigned)(__ballot(p) >> (__lane_id() & 32))`"),
+            vec![],
+        )
+    } else {
+        (format!("declare it `{WIDE}`"), fix)
+    }
 }
 
 fn ballot_assign(a: &mut Analyzer, n: Node) {
@@ -5199,6 +5221,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     }
     let l = name;
     let fix = widen_ballot_var_fix(a, &d, a.text(l));
+    let (help, fix) = stored_ballot_help(a, n, fix);
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -5209,7 +5232,7 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
             a.text(l),
             d.ty_text
         ),
-        Some(format!("declare it `{WIDE}`")),
+        Some(help),
         fix,
     );
 }
@@ -5395,6 +5418,20 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
     fix
 }
 
+/// Whether expression text `t` takes a lane index modulo 32 (`threadIdx.x & 31`, `% 32`,
+/// `& 0x1f`): a place within a 32-lane half of the wavefront.
+fn within_32(t: &str) -> bool {
+    let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    ["&31", "%32", "&0x1f", "&0x1F"].iter().any(|m| {
+        t.match_indices(m).any(|(i, _)| {
+            !t[i + m.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    })
+}
+
 fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
     let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
@@ -5420,6 +5457,24 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
             }
         };
         if !lane_index {
+            return;
+        }
+        // `1u << (threadIdx.x & 31)`: the shift stays below 32, so nothing overflows; the mask
+        // is a lane's place within its 32-lane half (realuser15 I-b).
+        if within_32(a.text(r)) {
+            a.report(
+                &LANE_MASK_TRUNCATED,
+                Severity::Error,
+                l,
+                format!(
+                    "`{}` places the lane within 32 lanes; against a 64-lane wavefront's ballot it selects lanes of the first half for every thread, those of lanes 32-63 too",
+                    snippet(a.text(n))
+                ),
+                Some(format!(
+                    "for the whole wavefront shift by the wavefront's lane (`{one}ull << __lane_id()`, a 64-bit mask); where each 32-lane half works on its own, shift the ballot to this thread's half first (`(unsigned)(__ballot(p) >> (__lane_id() & 32))`) and keep this mask"
+                )),
+                vec![],
+            );
             return;
         }
         a.report(

@@ -4616,3 +4616,47 @@ fn a_tile_vote_before_hip_6_2_gets_the_tiles_bits() {
     );
     assert!(helps[1].contains(") != 0"), "{}", helps[1]);
 }
+
+#[test]
+fn helps_agree_in_a_function_of_32_lane_halves() {
+    // SlabHash keeps one node per 32 lanes (realuser15 I-b).
+    let src = "__global__ void next_ptr(const unsigned* slab, unsigned key, unsigned* out) {\n\
+               unsigned lane = threadIdx.x & 31;\n\
+               unsigned v = slab[(threadIdx.x / 32) * 32 + lane];\n\
+               unsigned hit = __ballot_sync(0xFFFFFFFF, v == key) & 0x7FFFFFFF;\n\
+               if (hit == 0) out[threadIdx.x] = __shfl_sync(0xFFFFFFFF, v, 31, 32);\n\
+               out[0] = __popc(hit & ((1u << (threadIdx.x & 31)) - 1));\n}\n";
+    let d = run(src);
+    // Lane 31 of a width-32 shuffle is its own segment's last lane.
+    assert!(
+        !d.iter().any(|d| d.message.contains("from lane 31")),
+        "{d:#?}"
+    );
+    let h004: Vec<&Diagnostic> = d.iter().filter(|d| d.id == "H004").collect();
+    let stored = h004
+        .iter()
+        .find(|d| d.line == 4)
+        .expect("the stored ballot");
+    assert!(stored.fix.is_empty());
+    assert!(stored
+        .help
+        .as_deref()
+        .unwrap_or("")
+        .contains("(unsigned)(__ballot(p) >> (__lane_id() & 32))"));
+    let shift = h004
+        .iter()
+        .find(|d| d.line == 6 && d.message.contains("places the lane within 32"))
+        .expect("the shifted lane");
+    assert!(
+        !h004.iter().any(|d| d.message.contains("overflow")),
+        "{h004:#?}"
+    );
+    assert!(shift.fix.is_empty());
+    // Without a lane placed within 32, widening is the fix.
+    let whole = "__global__ void k(const int* v, unsigned* o) { unsigned b = __ballot_sync(0xFFFFFFFF, v[threadIdx.x] > 0); o[0] = b; }\n";
+    let d = run(whole);
+    assert!(
+        d.iter().any(|d| d.id == "H004" && !d.fix.is_empty()),
+        "{d:#?}"
+    );
+}
