@@ -132,6 +132,12 @@ a 64-bit mask and reject anything else with a static_assert (\"The mask must be 
 so they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.
 
+The builtins also check that the mask equals the lanes that are active (`__hip_check_mask`: \
+`MASK == __ballot(true)`, a trap in builds without NDEBUG). A kernel launched in the file with \
+blocks whose thread count is not a multiple of 64 (`<<<n, 32>>>`) leaves a wavefront partly \
+filled, so the widened full mask names lanes that hold no thread: that is a warning, with \
+`__activemask()` as the mask to pass there.
+
 With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport's translator \
 rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
 `__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \

@@ -12,6 +12,7 @@ mod eval;
 mod last_error;
 mod merge;
 mod min_max;
+mod partial_waves;
 mod python;
 pub(crate) use python::cuda_only_spans;
 mod row_warps;

@@ -99,7 +99,7 @@ pub(super) fn row_kernel_using(
         .cloned()
 }
 
-fn reachable_calls<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> Vec<Node<'t>> {
+pub(super) fn reachable_calls<'t>(a: &Analyzer<'_, 't>, kernel: &str) -> Vec<Node<'t>> {
     reachable(a, kernel).0
 }
 
@@ -2239,7 +2239,7 @@ fn rows_of(a: &Analyzer, rest: &[Node]) -> Option<String> {
 
 /// The dimension expressions of a block: `dim3(x, y)`, or a `dim3` variable initialised with
 /// `(x, y)`, `= dim3(x, y)` or `{x, y}`.
-fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<Node<'t>>> {
+pub(super) fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<Node<'t>>> {
     let list = match b.kind_name() {
         "call_expression" => dim3_call(a, b)?,
         "identifier" => {

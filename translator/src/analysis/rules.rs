@@ -3147,6 +3147,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             .filter(|x| x.kind_name() != "comment")
             .collect();
         super::row_warps::launch(a, n, &cfg_args);
+        super::partial_waves::launch(a, n, &cfg_args);
         if let Some(smem) = cfg_args.get(2) {
             if let Some(v) = a.eval(*smem) {
                 if v > 65536 {

@@ -4660,3 +4660,38 @@ fn helps_agree_in_a_function_of_32_lane_halves() {
         "{d:#?}"
     );
 }
+
+#[test]
+fn a_full_mask_in_blocks_that_leave_a_wavefront_partly_filled() {
+    // One 32-thread block per row (realuser14 G-a): at HIP 6.2 the widened mask names lanes
+    // that hold no thread.
+    let kernel = "__global__ void rows(const float* x, float* y) {\n\
+                  float s = x[threadIdx.x];\n\
+                  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffff, s, o);\n\
+                  y[blockIdx.x] = s;\n}\n";
+    let warned = |launch: &str, hip: Version| -> bool {
+        run_with(&format!("{kernel}{launch}"), hip, false)
+            .iter()
+            .any(|d| d.id == "H003" && d.message.contains("hold none"))
+    };
+    let v62 = Version::new(6, 2, 0);
+    assert!(warned("void go(int n) { rows<<<n, 32>>>(0, 0); }\n", v62));
+    assert!(warned(
+        "void go(int n) { dim3 b(32, 3); rows<<<n, b>>>(0, 0); }\n",
+        v62
+    ));
+    assert!(!warned(
+        "void go(int n) { rows<<<n, dim3(32, 2)>>>(0, 0); }\n",
+        v62
+    ));
+    assert!(!warned("void go(int n) { rows<<<n, 256>>>(0, 0); }\n", v62));
+    assert!(!warned(
+        "void go(int n, int t) { rows<<<n, t>>>(0, 0); }\n",
+        v62
+    ));
+    // Before 6.2 the port has no `_sync` builtins and no widened mask.
+    assert!(!warned(
+        "void go(int n) { rows<<<n, 32>>>(0, 0); }\n",
+        Version::new(5, 2, 3)
+    ));
+}
