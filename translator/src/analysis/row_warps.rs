@@ -2143,10 +2143,14 @@ fn narrow_blocks(a: &mut Analyzer) {
     }
     // A broadcast from lane 0 after a segment's tree stays: in `dim3(32, 8)` blocks a 64-lane
     // wavefront holds two rows, and its fix (a width of 32) is right for every block shape.
+    // So does a lane or warp index of `threadIdx.x` alone (`(threadIdx.x + k) & 31`): below
+    // 32 in such blocks, it is the row's lane; where rows share a wavefront, H048 gives the
+    // shuffle the width that keeps it right (realuser14 G-c).
     let shuffle_finding = |d: &crate::diag::Diagnostic| {
         d.id == "H001"
-            && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
-            && !d.message.contains(SEGMENT_BROADCAST)
+            && ((d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
+                && !d.message.contains(SEGMENT_BROADCAST)
+                || row_lane_index(&d.message))
     };
     if !a.out.iter().any(shuffle_finding) {
         return;
@@ -2176,6 +2180,27 @@ fn narrow_blocks(a: &mut Analyzer) {
         .collect();
     a.out
         .retain(|d| !(shuffle_finding(d) && narrow.iter().any(|r| r.contains(&d.offset))));
+}
+
+/// Whether H001 `message` is about a lane or warp index computed from `threadIdx.x` alone.
+fn row_lane_index(message: &str) -> bool {
+    let Some(expr) = message.strip_prefix('`').and_then(|m| m.split_once('`')) else {
+        return false;
+    };
+    let (expr, rest) = expr;
+    let index = [
+        " computes a lane index",
+        " masks a lane index",
+        " computes a warp index",
+        " shifts by 5",
+    ]
+    .iter()
+    .any(|k| rest.starts_with(k));
+    index
+        && expr.contains("threadIdx.x")
+        && !expr.contains("threadIdx.y")
+        && !expr.contains("threadIdx.z")
+        && !expr.contains("blockDim")
 }
 
 /// The launch whose kernel is being read.
@@ -2316,7 +2341,15 @@ fn calls_in(body: Node) -> Vec<Node> {
 
 /// Reports call `c` of `name` when it is a warp operation that crosses rows.
 fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launch) {
-    let base = name.trim_end_matches("_sync");
+    // PyTorch's wrappers take the builtins' arguments, the width third (defaulting to the
+    // wavefront's size) and the mask last (Megatron's layer norm; realuser14 G-c).
+    let base = match name {
+        "WARP_SHFL" => "__shfl",
+        "WARP_SHFL_UP" => "__shfl_up",
+        "WARP_SHFL_DOWN" => "__shfl_down",
+        "WARP_BALLOT" => "__ballot",
+        _ => name.trim_end_matches("_sync"),
+    };
     let sync = usize::from(name.ends_with("_sync"));
     let (severity, what, help) = match base {
         "__shfl" | "__shfl_up" | "__shfl_down" => {
@@ -2347,7 +2380,7 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
                     "the lanes at a row's edge read the neighbouring row where CUDA returns their own value".to_string(),
                 )
             };
-            let width = if argv.len() == 3 + sync {
+            let width = if argv.len() > 2 + sync {
                 // Replace a width that does not confine the shuffle.
                 let w = argv[2 + sync];
                 vec![Edit::replace(w.start_byte(), w.end_byte(), "32", "H048")]

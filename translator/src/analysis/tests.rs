@@ -4695,3 +4695,27 @@ fn a_full_mask_in_blocks_that_leave_a_wavefront_partly_filled() {
         Version::new(5, 2, 3)
     ));
 }
+
+#[test]
+fn aten_shuffles_in_row_kernels_and_their_lane_indices() {
+    // Megatron's (and apex's) layer norm: WARP_SHFL over `(threadIdx.x + k) & 31` in blocks of
+    // 32 x 4 (realuser14 G-c). Only the width fixes it; `warpSize` in the index would not.
+    let src = "__global__ void rowsum(const float* x, float* y, int n) {\n\
+               float s = x[threadIdx.y * 32 + threadIdx.x];\n\
+               for (int l = 0; l <= 4; ++l) {\n\
+               int src = (threadIdx.x + (1 << l)) & 31;\n\
+               s += WARP_SHFL(s, src);\n\
+               }\n\
+               y[threadIdx.y] = s;\n}\n\
+               void go(float* x, float* y, int n) { rowsum<<<1, dim3(32, 4)>>>(x, y, n); }\n";
+    let d = run(src);
+    let h048: Vec<&Diagnostic> = d.iter().filter(|d| d.id == "H048").collect();
+    assert_eq!(h048.len(), 1, "{d:#?}");
+    assert_eq!(h048[0].line, 5);
+    assert_eq!(lines_of(src, "H001"), Vec::<usize>::new());
+    let out = fixed(src, Version::new(7, 0, 0));
+    assert!(out.contains("WARP_SHFL(s, src, 32)"), "{out}");
+    // In a block wider than a row, the 32-lane index is still reported.
+    let wide = src.replace("dim3(32, 4)", "128");
+    assert_eq!(lines_of(&wide, "H001"), vec![4]);
+}
