@@ -547,14 +547,17 @@ fn cuda_path_roots(
 fn foreach_link_call(src: &str, at: usize, close: usize) -> Option<usize> {
     let before = src[..at].trim_end_matches([' ', '\t']);
     let before = before.strip_suffix(',')?.trim_end_matches([' ', '\t']);
+    // After the last character that is not a word character, whatever its length (`é`).
     let var_at = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |k| k + 1);
+        .char_indices()
+        .rfind(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(0, |(k, c)| k + c.len_utf8());
     let var = &before[var_at..];
     let head = before[..var_at].trim_end_matches([' ', '\t']);
     let head = head.strip_suffix("foreach")?;
     let open = head.len().checked_sub(2)?;
-    if var.is_empty() || !matches!(&head[open..], "$(" | "${") {
+    // `get`: the byte two before the end may sit inside a character (`é$(`, fuzzed input).
+    if var.is_empty() || !matches!(head.get(open..), Some("$(" | "${")) {
         return None;
     }
     let body = src[close + 1..].trim_start_matches([' ', '\t']);
@@ -1096,7 +1099,10 @@ impl Usage {
 pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
     let mut out = Vec::with_capacity(words.len());
     for (k, w) in words.iter().enumerate() {
-        let Some(act) = mapped.changes.iter().find(|c| c.0 == k).map(|c| &c.1) else {
+        let act = mapped.changes.iter().find(|c| c.0 == k).map(|c| &c.1);
+        // As [`text::apply_mapped`] does, a word with a closer of an outer reference inside it
+        // stays whole.
+        let Some(act) = act.filter(|_| !text::inner_stray_closer(w)) else {
             out.push((k, w.to_string()));
             continue;
         };

@@ -433,6 +433,11 @@ pub(crate) fn apply_mapped(
     let mut removals: Vec<(usize, usize, String)> = Vec::new();
     for (i, action) in &mapped.changes {
         let w = &words[*i];
+        // A closer inside the word that closes nothing in it (the ``)` `` of ``$( -code )` ``,
+        // taken as a flag's value) belongs to a reference around it: the word stays whole.
+        if w.quote.is_none() && inner_stray_closer(&w.text) {
+            continue;
+        }
         match action {
             Action::Replace(new) => {
                 let text = match (style, w.quote) {
@@ -702,6 +707,21 @@ pub(crate) fn excess_closers(text: &str) -> usize {
         }
     }
     excess
+}
+
+/// Whether `text` holds a closer without an opener in it before its end run of closers
+/// (`)` in ``)` ``, `a)b`): what [`excess_closers`] leaves in the word after cutting them.
+pub(crate) fn inner_stray_closer(text: &str) -> bool {
+    let mut depth = 0usize;
+    for c in text[..text.len() - excess_closers(text)].chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            ')' | '}' => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The bytes to delete to remove word `i` with its separator.
@@ -1222,6 +1242,13 @@ mod tests {
         let outer = "-Iab";
         assert_eq!(offset_in(outer, &outer[2..]), Some(2));
         assert_eq!(offset_in(outer, "ab"), None);
+    }
+
+    #[test]
+    fn inner_stray_closers_are_closers_of_nothing_before_the_end_run() {
+        let n = |t: &str| inner_stray_closer(t);
+        assert_eq!([n(")`"), n("a)b"), n("x})y")], [true; 3]);
+        assert_eq!([n("$(A))"), n(")"), n("$(A)b"), n("-O2")], [false; 4]);
     }
 
     #[test]
