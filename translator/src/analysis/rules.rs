@@ -5764,11 +5764,8 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 ", which holds no code: under hipcc the function skips this work and leaves what it computes unset".to_string(),
             ),
             _ if constant.is_some() => {
-                let (name, line) = constant.clone().unwrap_or_default();
-                (
-                    Severity::Error,
-                    format!(", which returns a constant in place of the `{name}` on line {line}: on AMD every call returns 0 (or that constant), so every shuffle or vote through it is lost"),
-                )
+                let (name, line, returned) = constant.clone().unwrap_or_default();
+                (Severity::Error, fallback_tail(&name, line, &returned))
             }
             _ if *under_defined => (
                 Severity::Warning,
@@ -5877,11 +5874,41 @@ fn empty_fallback(a: &Analyzer, n: Node) -> Option<usize> {
     computes.then(|| a.index.position(a.map(alt.start_byte())).0)
 }
 
+/// What the `#else` of a warp wrapper returns in place of its shuffle or vote
+/// ([`constant_fallback`]): H011's words depend on it (verify3 regression 2).
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Fallback {
+    /// Nothing (`return;`).
+    #[default]
+    Nothing,
+    /// A constant, as written (`0`, `-1`, `FULL_MASK`).
+    Constant(String),
+    /// A parameter of the function, the thread's own value (`return p;`).
+    Own(String),
+}
+
+/// H011's tail for a warp wrapper whose `#else` hipcc takes ([`constant_fallback`]): what every
+/// call returns in place of the shuffle or vote `name` on `line`.
+fn fallback_tail(name: &str, line: usize, returned: &Fallback) -> String {
+    let shuffle = name.contains("shfl");
+    let lost = if shuffle {
+        "no value moves between lanes"
+    } else {
+        "no vote across the warp is taken"
+    };
+    match returned {
+        Fallback::Constant(c) => format!(", which returns the constant `{c}` in place of the `{name}` on line {line}: on AMD every call returns `{c}`, so every shuffle or vote through it is lost"),
+        Fallback::Own(p) => format!(", which returns the argument `{p}` in place of the `{name}` on line {line}: on AMD every call returns the thread's own value and {lost}, so every shuffle or vote through it is lost"),
+        Fallback::Nothing => format!(", which returns without the `{name}` on line {line}: on AMD every call does nothing, so every shuffle or vote through it is lost"),
+    }
+}
+
 /// The warp intrinsic the branch of conditional `n` calls (name, line) where its `#else`, inside
 /// a function, only returns a constant, an argument or nothing (AMGX's `sm_utils.inl`, MAGMA's
-/// `shuffle.cuh`: `#if __CUDA_ARCH__ >= 300 return __shfl_xor_sync(...); #else return 0; #endif`):
-/// hipcc takes the `#else`, so every call of the wrapper returns that value (realuser10 X-h).
-fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
+/// `shuffle.cuh`: `#if __CUDA_ARCH__ >= 300 return __shfl_xor_sync(...); #else return 0; #endif`),
+/// with what it returns: hipcc takes the `#else`, so every call of the wrapper returns that
+/// (realuser10 X-h).
+fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize, Fallback)> {
     let alt = n
         .field(FIELDS.alternative)
         .filter(|x| x.kind_name() == "preproc_else")?;
@@ -5912,6 +5939,7 @@ fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
         )
     };
     let mut returns = 0;
+    let mut returned = Fallback::Nothing;
     for c in crate::parse::named_children(alt) {
         match c.kind_name() {
             "comment" | "preproc_call" => {}
@@ -5919,6 +5947,17 @@ fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
                 returns += 1;
                 if !crate::parse::named_children(c).all(constant) {
                     return None;
+                }
+                // A parameter is the thread's own value; anything else a constant.
+                if let Some(v) = crate::parse::named_children(c).next() {
+                    let text = a.text(v).trim().to_string();
+                    let own = v.kind_name() == "identifier"
+                        && a.lookup(&text, v.start_byte()).is_some_and(|d| d.param);
+                    if own {
+                        returned = Fallback::Own(text);
+                    } else if returned == Fallback::Nothing {
+                        returned = Fallback::Constant(text);
+                    }
                 }
             }
             _ => return None,
@@ -5934,7 +5973,11 @@ fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
         crate::parse::walk_subtree(c, |x| {
             if x.kind_name() == "call_expression" {
                 if let Some(name) = callee(a, x).filter(|f| super::row_warps::is_warp_op(f)) {
-                    found = Some((name.to_string(), a.index.position(a.map(x.start_byte())).0));
+                    found = Some((
+                        name.to_string(),
+                        a.index.position(a.map(x.start_byte())).0,
+                        returned.clone(),
+                    ));
                     return crate::parse::Visit::Stop;
                 }
             }

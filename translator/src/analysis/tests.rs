@@ -1641,17 +1641,23 @@ fn h011_is_an_error_where_the_else_returns_a_constant_for_a_warp_intrinsic() {
             "__device__ float shfl_xor(float r, int m) {{\n#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m);\n#else\n{alt}#endif\n}}\n"
         )
     };
-    for alt in ["  return 0.0f;\n", "  return r;\n", "  return (-1);\n"] {
+    // Worded by what the #else returns (verify3 regression 2): a constant, or the thread's own
+    // value, never "returns 0" for `return r;`.
+    for (alt, says) in [
+        ("  return 0.0f;\n", "on AMD every call returns `0.0f`"),
+        (
+            "  return r;\n",
+            "returns the argument `r` in place of the `__shfl_xor_sync` on line 3: on AMD every call returns the thread's own value and no value moves between lanes",
+        ),
+        ("  return (-1);\n", "on AMD every call returns `(-1)`"),
+    ] {
         let d = run(&src(alt))
             .into_iter()
             .find(|d| d.id == "H011")
             .expect("H011");
         assert_eq!(d.severity, Severity::Error, "{alt}: {}", d.message);
-        assert!(
-            d.message.contains("on AMD every call returns 0"),
-            "{}",
-            d.message
-        );
+        assert!(d.message.contains(says), "{}", d.message);
+        assert!(!d.message.contains("returns 0 "), "{}", d.message);
         assert!(
             d.message.contains("`__shfl_xor_sync` on line 3"),
             "{}",
@@ -1665,6 +1671,16 @@ fn h011_is_an_error_where_the_else_returns_a_constant_for_a_warp_intrinsic() {
             d.help
         );
     }
+    // A vote wrapper that returns its predicate: no vote is taken.
+    let d = run("__device__ int any(int p) {\n#if __CUDA_ARCH__ >= 300\n  return __any_sync(0xffffffff, p);\n#else\n  return p;\n#endif\n}\n")
+        .into_iter()
+        .find(|d| d.id == "H011")
+        .expect("H011");
+    assert!(
+        d.message.contains("returns the argument `p` in place of the `__any_sync` on line 3: on AMD every call returns the thread's own value and no vote across the warp is taken"),
+        "{}",
+        d.message
+    );
     // An #else that computes something is the fallback path: a warning.
     let d = run(&src("  float t = r;\n  return t + 1.0f;\n"))
         .into_iter()
