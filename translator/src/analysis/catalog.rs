@@ -937,7 +937,12 @@ a module is an AMD code object (an ELF file for the `amdgcn` target) and hipRTC'
 LLVM bitcode (`HIPRTC_JIT_INPUT_LLVM_BITCODE`, from hipRTC with `-fgpu-rdc`): NVIDIA's formats \
 fail at run time. Before HIP 6.4, `hiprtcLinkCreate` and `hiprtcLinkAddData` also take their \
 options as `hiprtcJIT_option`, a different enum from the `hipJitOption` that `CUjit_option` \
-becomes, so an options array does not compile there.
+becomes, so an options array does not compile there. Where a build rule of the converted tree \
+writes the loaded file with hipcc's `--genco` (a CMake custom command that ran `nvcc -fatbin`, \
+which hipport converts; the rule's `-o`, a variable the build file sets once, or its `OUTPUT`), \
+the file is an AMD code object and the report is a note naming the rule, whose \
+`--offload-arch` targets decide the GPUs it runs on; a rule hipport does not convert (a \
+Makefile's `-fatbin`, B003) keeps the error.
 
 Fix: build the kernels for AMD, offline (`hipcc --genco --offload-arch=gfx90a kernels.hip -o \
 kernels.hsaco`, then `hipModuleLoad` that file) or at run time with hipRTC (the translated \

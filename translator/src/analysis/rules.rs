@@ -13,7 +13,7 @@ use tree_sitter::Node;
 use super::catalog::*;
 use super::eval::{self, mask_value, parse_int, pp_condition};
 use super::{Analyzer, Decl, Macros};
-use crate::diag::Severity;
+use crate::diag::{Diagnostic, Severity};
 use crate::edit::Edit;
 
 /// Appended to warp-size messages.
@@ -938,11 +938,11 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     let what = match name {
         "cuModuleLoadFatBinary" => Some("a fatbinary".to_string()),
         "cuModuleLoad" => argv.get(1).and_then(|x| value_text(a, *x)).and_then(|t| {
-            let t = t.trim_end_matches('"');
+            let t = t.trim().trim_matches('"');
             [".ptx", ".cubin", ".fatbin"]
                 .into_iter()
                 .find(|e| t.ends_with(e))
-                .map(|e| format!("a `{e}` file"))
+                .map(|e| format!("the `{e}` file `{t}`"))
         }),
         "cuModuleLoadData" | "cuModuleLoadDataEx" => argv
             .get(1)
@@ -1044,6 +1044,41 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             vec![],
         );
     }
+}
+
+/// The words of H040's messages before the module file a load names (see [`nvidia_code`]).
+const MODULE_FILE_MARKERS: [&str; 3] = ["made from `", "an image read from `", "` file `"];
+
+/// The module file an H040 error says a call loads (`k.fatbin` in "an image read from
+/// `k.fatbin`"): the project checks whether a build rule of the converted tree makes it for AMD
+/// (see [`built_for_amd`]; verify3 regression 1).
+pub fn h040_module_file(d: &Diagnostic) -> Option<&str> {
+    if d.id != NVIDIA_CODE_OBJECT.id || d.severity != Severity::Error {
+        return None;
+    }
+    let m = d.message.as_str();
+    MODULE_FILE_MARKERS.iter().find_map(|k| {
+        let rest = &m[m.find(k)? + k.len()..];
+        Some(&rest[..rest.find('`')?])
+    })
+}
+
+/// Turns an H040 error on loading a module file (see [`h040_module_file`]) into a note where
+/// build rule `rule` (`CMakeLists.txt:4`) of the converted tree writes that file with hipcc's
+/// `--genco`: an AMD code object bundle, which hipModuleLoad takes, for the targets the rule
+/// builds.
+pub fn built_for_amd(d: &mut Diagnostic, rule: &str) {
+    let Some(file) = h040_module_file(d).map(str::to_string) else {
+        return;
+    };
+    let head = d
+        .message
+        .split_once(", NVIDIA code")
+        .map_or(d.message.as_str(), |(h, _)| h)
+        .to_string();
+    d.severity = Severity::Note;
+    d.message = format!("{head}, which {rule} builds with `--genco` in the converted tree: an AMD code object, which hipModuleLoad takes, for the targets that rule builds");
+    d.help = Some(format!("`{file}` is built by {rule} with --genco: check its --offload-arch targets (hipcc's default target where it names none) cover the GPUs the program runs on"));
 }
 
 /// The name of a CUDA module file (`.ptx`, `.cubin`, `.fatbin`) that the function holding call
