@@ -78,9 +78,13 @@ or a row's early `return` before them, is a warning: half the 64-lane wavefront 
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported, nor is a constant of a host function used there only to shape \
-launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows are.
+launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows are. Host code \
+that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
+a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
+RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
+`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`.
 
-Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
+Fix: use the built-in `warpSize` at run time (in device code), or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \
 documentation recommends). For a device-side constant, `#if defined(__GFX8__) || \
 defined(__GFX9__)` selects 64 and anything else 32. Lane masks derived from the warp size must be \

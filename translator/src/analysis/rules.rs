@@ -20,6 +20,88 @@ use crate::edit::Edit;
 pub(super) const WAVE_NOTE: &str =
     "CDNA GPUs (MI100, MI200, MI300) run 64-lane wavefronts; only RDNA runs 32 lanes";
 
+/// H001's help in host code, where `warpSize` is no answer: hipcc's host compilation gives it 64
+/// whatever `--offload-arch` says (HIP 5.2.3: 64 on the host beside a gfx1030 kernel's 32,
+/// realuser12 C-d), so the host asks the device.
+const HOST_WARP_HELP: &str = "query the device's warp size at run time: `hipDeviceProp_t::warpSize` or `hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, dev)`";
+
+/// Whether `n` is in host code: a function that is not device code, with no device-only work in
+/// it (`threadIdx`, `__syncthreads`, a shuffle: a function qualified by a macro the file does not
+/// define is device code all the same), and not in a `__device__` lambda; never a macro body.
+fn host_code(a: &Analyzer, n: Node) -> bool {
+    // A macro body is parsed as a function's body of its own: where it is used is unknown.
+    if a.origin.is_some() {
+        return false;
+    }
+    let Some(f) = a.func_at(n.start_byte()).filter(|f| !f.device) else {
+        return false;
+    };
+    let body = a.text(f.node).as_bytes();
+    let device_work = [
+        &b"threadIdx"[..],
+        b"blockIdx",
+        b"__syncthreads",
+        b"__shfl",
+        b"__ballot",
+        b"__activemask",
+        b"__syncwarp",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(body, w).is_some());
+    if device_work {
+        return false;
+    }
+    !crate::parse::ancestors(n).into_iter().any(|x| {
+        x.kind_name() == "lambda_expression"
+            && a.text(x)
+                .split('{')
+                .next()
+                .is_some_and(|head| head.contains("__device__"))
+    })
+}
+
+/// Whether an expression reads a field of a `dim3` variable (`block.x`), or of `blockDim`: in
+/// host code, the block shape a launch is given.
+fn block_shape_field(a: &Analyzer, n: Node) -> bool {
+    let mut found = false;
+    crate::parse::walk_subtree(n, |x| {
+        if x.kind_name() == "field_expression" {
+            let obj = x.field(FIELDS.argument);
+            let dim3 = obj.is_some_and(|o| {
+                let name = a.text(o);
+                name == "blockDim"
+                    || o.kind_name() == "identifier"
+                        && a.lookup(name, o.start_byte()).is_some_and(|d| {
+                            !d.pointer && d.ty_text.trim_start_matches("const ") == "dim3"
+                        })
+            });
+            if dim3 {
+                found = true;
+                return crate::parse::Visit::Stop;
+            }
+            return crate::parse::Visit::Skip;
+        }
+        crate::parse::Visit::Descend
+    });
+    found
+}
+
+/// A host read of `warpSize` (realuser12 C-d): hipcc's host compilation defines it as 64 whatever
+/// the targets, while an RDNA GPU (gfx1030) runs 32-lane wavefronts.
+fn host_warp_size(a: &mut Analyzer, n: Node) {
+    if !host_code(a, n) {
+        return;
+    }
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Warning,
+        n,
+        "`warpSize` read in host code: hipcc's host compilation defines it as 64 whatever the targets, while RDNA GPUs (gfx1030, gfx1100) run 32-lane wavefronts, so the host's count differs from the kernel's there".into(),
+        Some(HOST_WARP_HELP.into()),
+        vec![],
+    );
+}
+
 /// `_sync` warp builtins whose first argument is a lane mask.
 const MASKED_BUILTINS: &[&str] = &[
     "__shfl_sync",
@@ -2375,6 +2457,19 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     if op == "/" && lit_right && value == 32 && group_subscript(a, n, other) {
         return;
     }
+    // Host code sizing a launch by warps of 32 (`16 * block.x / 32`, realuser12 C-d).
+    let host = host_code(a, n);
+    if host && op == "/" && lit_right && value == 32 && block_shape_field(a, other) {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Warning,
+            lit_node,
+            format!("`{expr}` counts warps of 32 threads in host code; {WAVE_NOTE}"),
+            Some(HOST_WARP_HELP.into()),
+            vec![],
+        );
+        return;
+    }
     if op == "/" && lit_right && value == 32 && lane_kind(a, other, true).is_none() {
         mixed_warp_count(a, n, lit_node, &expr);
         return;
@@ -2468,6 +2563,18 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         _ => None,
     };
     if let Some((sev, msg)) = hit {
+        if host {
+            // The host has no `warpSize` to use: it asks the device.
+            a.report(
+                &WARP_SIZE_32,
+                Severity::Warning,
+                lit_node,
+                format!("{msg} in host code; {WAVE_NOTE}"),
+                Some(HOST_WARP_HELP.into()),
+                vec![],
+            );
+            return;
+        }
         let help = match vote_in_function(a, n) {
             Some(vote) => format!("the `{vote}` in this function covers the whole 64-lane wavefront on CDNA, two CUDA warps at once: keep the 32-lane index and vote with `__ballot(p)`, testing the 32 bits of this thread's half (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`); `warpSize` here would merge the two halves"),
             None => "use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into(),
@@ -2925,7 +3032,10 @@ fn identifier(a: &mut Analyzer, n: Node) {
         return;
     }
     match name {
-        "warpSize" if !a.own_warp_size() => warpsize_constexpr(a, n, "warpSize", None),
+        "warpSize" if !a.own_warp_size() => {
+            warpsize_constexpr(a, n, "warpSize", None);
+            host_warp_size(a, n);
+        }
         "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,

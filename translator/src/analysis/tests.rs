@@ -4520,3 +4520,42 @@ fn a_macro_hipcc_redefines_gets_notes() {
     let cuda_only = format!("{fetch}#ifndef __HIP_PLATFORM_AMD__\n#undef fetch4\n#define fetch4(a, i, t) (a = t[i])\n#endif\n");
     assert_eq!(sev(&cuda_only), vec![(1, Severity::Warning)]);
 }
+
+/// realuser12 C-d: host code that counts the warps of a launch's block with 32 (`16 * block.x /
+/// 32` on a `dim3`, `blockDim.x / 32` on a local named so) gets an H001 warning, and a host read
+/// of `warpSize` (64 on the host under hipcc whatever the target) one too; the help asks the
+/// device at run time and never proposes `warpSize` there.
+#[test]
+fn h001_in_host_code_asks_the_device_for_its_warp_size() {
+    let src = "__global__ void k(float* d) {\n  d[(blockIdx.x * blockDim.x + threadIdx.x) / warpSize] = 1.f;\n}\n\
+               int main() {\n  dim3 block(128), grid;\n  grid.x = 4096 / (16 * block.x / 32);\n  int per = 16 * block.x / warpSize;\n\
+               dim3 blockDim;\n  blockDim.x = 128;\n  int g = 8 * blockDim.x / 32;\n  int tiles = 4096 / 32;\n\
+               auto f = [=] __device__ (int i) { return i / warpSize; };\n  k<<<grid, block>>>(nullptr);\n  return per + g + tiles;\n}\n";
+    let h001: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    let lines: Vec<usize> = h001.iter().map(|d| d.line).collect();
+    assert_eq!(lines, vec![6, 7, 10], "{h001:#?}");
+    for d in &h001 {
+        assert_eq!(d.severity, Severity::Warning, "{}", d.message);
+        let help = d.help.as_deref().unwrap_or("");
+        assert!(
+            help.contains("hipDeviceAttributeWarpSize") && !help.contains("use `warpSize`"),
+            "{help}"
+        );
+    }
+    assert!(
+        h001[0]
+            .message
+            .contains("`16 * block.x / 32` counts warps of 32 threads in host code"),
+        "{}",
+        h001[0].message
+    );
+    assert!(
+        h001[1].message.contains("`warpSize` read in host code"),
+        "{}",
+        h001[1].message
+    );
+    // A function that does device work under a qualifier macro the file does not define is not
+    // host code.
+    let dev = "DEVICE_FN int lane_count() { return threadIdx.x / warpSize; }\n";
+    assert!(lines_of(dev, "H001").is_empty());
+}
