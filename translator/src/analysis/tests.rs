@@ -4559,3 +4559,31 @@ fn h001_in_host_code_asks_the_device_for_its_warp_size() {
     let dev = "DEVICE_FN int lane_count() { return threadIdx.x / warpSize; }\n";
     assert!(lines_of(dev, "H001").is_empty());
 }
+
+/// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
+/// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
+/// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
+/// not reported. A ROCm arm beside the CUDA one decides by itself.
+#[test]
+fn h001_looks_through_shuffle_wrappers_under_a_cuda_arch_guard() {
+    let wrapper = |body: &str| {
+        format!(
+            "__device__ float shfl_xor(float r, int m, int bound = warpSize) {{\n{body}}}\n\
+__global__ void reduce(const float* in, float* out) {{\n\
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];\n\
+  for (int o = 16; o > 0; o >>= 1) v += shfl_xor(v, o, 32);\n\
+  if ((threadIdx.x & 31) == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;\n\
+}}\n"
+        )
+    };
+    let plain = wrapper("  return __shfl_xor_sync(0xffffffff, r, m, bound);\n");
+    let guarded = wrapper("#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m, bound);\n#else\n  return 0.0f;\n#endif\n");
+    for s in [&plain, &guarded] {
+        assert_eq!(lines_of(s, "H001"), Vec::<usize>::new(), "{s}");
+    }
+    assert_eq!(lines_of(&guarded, "H011"), vec![2]);
+    // The guarded shuffle with a fixed width is no wrapper: the 32s stay reported.
+    let fixed = wrapper("#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m);\n#else\n  return 0.0f;\n#endif\n")
+        .replace("shfl_xor(v, o, 32)", "shfl_xor(v, o + 32, 32)");
+    assert!(!lines_of(&fixed, "H001").is_empty(), "{fixed}");
+}
