@@ -1055,9 +1055,9 @@ it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `bl
 7.12. CUDA 12's `dim_threads`, a grid's `num_blocks`, `block_index` and `dim_blocks`, and \
 `labeled_partition` are in no HIP release. Nor are CUDA's `<cooperative_groups/reduce.h>` and \
 `<cooperative_groups/scan.h>` in the releases through 7.0: `cg::reduce`, the `cg::plus`, `less`, \
-`greater` and `bit_*` operators, and the scans are reported at their call (ROCm/clr's newer \
-headers add `reduce` and the operators in amd_hip_cooperative_groups_reduce.h, in a release not \
-known here; no scan). A member the target lacks does not compile (\"no \
+`greater` and `bit_*` operators, and the scans are reported at their call (ROCm 7.13 adds \
+`reduce` and the operators in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>, which CUDA's \
+include does not become: targeting 7.13 or newer, a warning says to include it; no scan). A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
 `--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \

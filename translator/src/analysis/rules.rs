@@ -1681,9 +1681,10 @@ fn cg_qualified(a: &Analyzer, n: Node) -> bool {
 /// `cg::inclusive_scan`, and the `cg::plus`/`less`/`greater`/`bit_*` operators) at their
 /// call (H044; realuser12 C-c). HIP 5.2.3's headers and those of the releases through 7.0 that
 /// hipport knows declare none of them ("no member named 'reduce' in namespace
-/// 'cooperative_groups'"); ROCm/clr's newer headers add `cg::reduce` and the operators
-/// (hipamd/include/hip/amd_detail/amd_hip_cooperative_groups_reduce.h), in a release not known
-/// here, and no scan. An operator passed to a reported reduce or scan is said there.
+/// 'cooperative_groups'"); ROCm 7.13 adds `cg::reduce` and the operators
+/// (hip/amd_detail/amd_hip_cooperative_groups_reduce.h; "cg::reduce was added in ROCm 7.13",
+/// ROCm/HIPIFY issue #2597), and no scan. An operator passed to a reported reduce or scan is
+/// said there.
 fn cg_algorithm(a: &mut Analyzer, n: Node, name: &str) {
     let algorithm = matches!(name, "reduce" | "inclusive_scan" | "exclusive_scan");
     if !algorithm
@@ -1701,19 +1702,31 @@ fn cg_algorithm(a: &mut Analyzer, n: Node, name: &str) {
         .map_or(name, |f| a.text(f))
         .to_string();
     let hip = a.opts.hip_version;
-    let help = if name.ends_with("scan") {
+    let scan = name.ends_with("scan");
+    if !scan && hip >= hipport_rules::Version::new(7, 13, 0) {
+        a.report(
+            &CG_MEMBER,
+            Severity::Warning,
+            n,
+            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is in HIP {hip}'s cooperative groups, declared in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>, which CUDA's include does not become"),
+            Some("include <hip/amd_detail/amd_hip_cooperative_groups_reduce.h> (under `__HIP_PLATFORM_AMD__` where the file still builds for CUDA)".into()),
+            vec![],
+        );
+        return;
+    }
+    let help = if scan {
         "scan with `tile.shfl_up(v, d)` for d = 1, 2, 4, ... below `tile.size()` (adding where `tile.thread_rank() >= d`), or use hipCUB's WarpScan/BlockScan"
     } else {
-        "reduce with `v = op(v, tile.shfl_down(v, d))` for d = `tile.size() / 2` down to 1 (lane 0 of the tile holds the result; `shfl_xor` gives it to every lane), or use hipCUB's WarpReduce"
+        "reduce with `v = op(v, tile.shfl_down(v, d))` for d = `tile.size() / 2` down to 1 (lane 0 of the tile holds the result; `shfl_xor` gives it to every lane), or use hipCUB's WarpReduce; or target HIP 7.13, whose <hip/amd_detail/amd_hip_cooperative_groups_reduce.h> has it"
     };
     a.report(
         &CG_MEMBER,
         Severity::Error,
         n,
-        if name.ends_with("scan") {
+        if scan {
             format!("`{shown}` (CUDA's <cooperative_groups/scan.h>) is not in HIP {hip}'s cooperative groups: no HIP release declares it")
         } else {
-            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is not in HIP {hip}'s cooperative groups: HIP releases through 7.0 do not declare it (ROCm/clr's newer headers add it, in a release not known here)")
+            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is not in HIP {hip}'s cooperative groups: HIP releases before 7.13 do not declare it (ROCm 7.13 adds it and the operators in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>)")
         },
         Some(help.into()),
         vec![],

@@ -1102,7 +1102,30 @@ fn h044_cg_reduce_and_operators_are_reported_at_the_call() {
             d[0].1
         );
         assert!(d[2].1.contains("scan.h"), "{}", d[2].1);
+        assert!(d[0].1.contains("before 7.13"), "{}", d[0].1);
     }
+    // ROCm 7.13 has cg::reduce (C-c): a warning that says which header declares it; no scan.
+    let d: Vec<(usize, Severity, String)> = run_with(src, Version::new(7, 13, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H044")
+        .map(|d| (d.line, d.severity, d.help.unwrap_or_default()))
+        .collect();
+    let sev: Vec<(usize, Severity)> = d.iter().map(|x| (x.0, x.1)).collect();
+    assert_eq!(
+        sev,
+        [
+            (5, Severity::Warning),
+            (6, Severity::Warning),
+            (7, Severity::Error)
+        ],
+        "{d:?}"
+    );
+    assert!(
+        d[0].2
+            .contains("include <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>"),
+        "{}",
+        d[0].2
+    );
 }
 
 #[test]
