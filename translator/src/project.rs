@@ -2355,6 +2355,175 @@ fn apply_allow_deny(cfg: &ConvertConfig, files: &mut [FileOutcome]) {
     }
 }
 
+/// A build rule of the converted tree that writes a module file with hipcc's `--genco` (an AMD
+/// code object bundle, which hipModuleLoad takes): an H040 error on loading that file is a note.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GencoRule {
+    /// The file it writes, without its directory (`k.fatbin`).
+    output: String,
+    /// The build file, relative to the root.
+    file: String,
+    /// The line of its `--genco` in the build file as the user has it (1-based).
+    line: usize,
+}
+
+/// The last `/`-separated part of a path, without quotes.
+fn base_name(path: &str) -> &str {
+    let p = path.trim().trim_matches('"');
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+/// The rules of the run's build files that the conversion writes with `--genco` (see
+/// [`GencoRule`]); none in header mode, which keeps the build files as they are.
+fn genco_rules(cfg: &ConvertConfig, root: &Path) -> Vec<GencoRule> {
+    if cfg.mode != Mode::Translate {
+        return Vec::new();
+    }
+    let Ok((found, _)) = discover(cfg, root) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for f in &found {
+        let path = f.path();
+        let Some(kind) = crate::buildfiles::classify(&path).filter(|k| k.is_build_file()) else {
+            continue;
+        };
+        let Ok(src) = fs::read(&path) else { continue };
+        if !["fatbin", "cubin", "genco"]
+            .iter()
+            .any(|w| memchr::memmem::find(&src, w.as_bytes()).is_some())
+        {
+            continue;
+        }
+        let (mut edits, _) = crate::buildfiles::translate_build(kind, &src, &f.rel, &cfg.build);
+        let Ok(converted) = crate::edit::apply(&src, &mut edits) else {
+            continue;
+        };
+        for (at, output) in genco_outputs(&String::from_utf8_lossy(&converted)) {
+            // Back to the user's file: an offset past an edit moves by what the edits before
+            // it changed; one inside an edit's text is at that edit.
+            let mut shift: isize = 0;
+            let mut orig = None;
+            for e in &edits {
+                let new_start = (e.start as isize + shift) as usize;
+                if at < new_start {
+                    break;
+                }
+                if at < new_start + e.text.len() {
+                    orig = Some(e.start);
+                    break;
+                }
+                shift += e.text.len() as isize - (e.end - e.start) as isize;
+            }
+            let orig = orig.unwrap_or((at as isize - shift).max(0) as usize);
+            let line = 1 + memchr::memchr_iter(b'\n', &src[..orig.min(src.len())]).count();
+            out.push(GencoRule {
+                output: base_name(&output).to_string(),
+                file: f.rel.clone(),
+                line,
+            });
+        }
+    }
+    out
+}
+
+/// Each `--genco` in build-file text with the file its command writes: the `-o` of its command
+/// line (continued lines joined), a Makefile rule's target for `-o $@`, or the `OUTPUT` of the
+/// CMake `add_custom_command` around it. Names made from variables are left out.
+fn genco_outputs(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let bytes = text.as_bytes();
+    for (at, _) in text.match_indices("--genco") {
+        let end = at + "--genco".len();
+        if (at > 0 && word(bytes[at - 1])) || bytes.get(end).is_some_and(|&b| word(b)) {
+            continue;
+        }
+        // The command line, with its `\` continuations.
+        let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        while start >= 2 && bytes[start - 2] == b'\\' {
+            start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+        }
+        let mut stop = at;
+        loop {
+            stop = text[stop..].find('\n').map_or(text.len(), |i| stop + i);
+            if stop > 0 && stop < text.len() && bytes[stop - 1] == b'\\' {
+                stop += 1;
+                continue;
+            }
+            break;
+        }
+        let words: Vec<&str> = text[start..stop]
+            .split(|c: char| c.is_whitespace() || c == '\\')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut name = words.iter().enumerate().find_map(|(i, w)| {
+            let w = w.trim_matches('"');
+            match w {
+                "-o" | "--output-file" => words.get(i + 1).map(|n| n.trim_matches('"')),
+                _ => w.strip_prefix("--output-file=").or_else(|| {
+                    w.strip_prefix("-o")
+                        .filter(|n| !n.is_empty() && !n.starts_with('-'))
+                }),
+            }
+        });
+        if name == Some("$@") {
+            // The target of the rule whose recipe this is: the last line above that is not a
+            // recipe line and has a `:`.
+            name = text[..start]
+                .lines()
+                .rev()
+                .find(|l| !l.starts_with('\t') && l.contains(':'))
+                .and_then(|l| l.split(':').next())
+                .and_then(|t| t.split_whitespace().next());
+        }
+        if name.is_none() {
+            // A CMake custom command's OUTPUT.
+            let open = text[..at].rfind("add_custom_command(");
+            name = open.and_then(|o| {
+                let args = &text[o..at];
+                let mut it = args
+                    .split_whitespace()
+                    .skip_while(|w| !w.ends_with("OUTPUT"));
+                it.next()?;
+                it.next().map(|n| n.trim_matches('"'))
+            });
+        }
+        let name = name.map(|n| variable_value(text, n).unwrap_or(n));
+        if let Some(n) = name.filter(|n| !base_name(n).contains('$') && !base_name(n).is_empty()) {
+            out.push((at, n.to_string()));
+        }
+    }
+    out
+}
+
+/// The value build-file text gives variable reference `reference` (`${FATBIN}` or `$(FATBIN)`)
+/// where it sets it once: CMake's `set(FATBIN "${CMAKE_CURRENT_BINARY_DIR}/k.fatbin")`, make's
+/// `FATBIN := k.fatbin` (vectorAddDrv names its fatbin so).
+fn variable_value<'t>(text: &'t str, reference: &str) -> Option<&'t str> {
+    let name = reference
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| {
+            reference
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+        })?;
+    let mut values = text.lines().filter_map(|l| {
+        let l = l.trim();
+        if let Some(args) = l.strip_prefix("set(") {
+            let mut words = args.trim_end_matches(')').split_whitespace();
+            (words.next()? == name).then_some(())?;
+            return Some(words.next()?.trim_matches('"'));
+        }
+        let (lhs, rhs) = l.split_once('=')?;
+        let lhs = lhs.trim_end_matches([':', '?', '+', ' ', '\t']);
+        (lhs == name && !l.contains("+=")).then(|| rhs.trim())
+    });
+    let value = values.next()?;
+    values.next().is_none().then_some(value)
+}
+
 /// Receives the outcomes of a conversion in discovery order while it runs, so that patches and
 /// reports can be written as files finish instead of being held in memory.
 pub trait Sink {
@@ -2541,6 +2710,7 @@ pub fn convert_streaming(
     };
     let needs = std::cell::RefCell::new(crate::header_mode::Needs::default());
     let mut build_note_given = false;
+    let genco = std::cell::OnceCell::new();
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
     // bytes, and whether that is all), when that changed.
     let mut emit =
@@ -2560,6 +2730,17 @@ pub fn convert_streaming(
                     o.diagnostics.retain(|d| !kept(d));
                 }
                 build_note_given = true;
+            }
+            // A module file the converted build makes for AMD (verify3 regression 1): read the
+            // tree's build rules once, the first time a load is reported.
+            for d in &mut o.diagnostics {
+                let Some(file) = crate::analysis::h040_module_file(d) else {
+                    continue;
+                };
+                let rules = genco.get_or_init(|| genco_rules(cfg, &root));
+                if let Some(r) = rules.iter().find(|r| r.output == base_name(file)) {
+                    crate::analysis::built_for_amd(d, &format!("{}:{}", r.file, r.line));
+                }
             }
             apply_allow_deny(cfg, std::slice::from_mut(&mut o));
             summary.add(&o);
@@ -2951,6 +3132,34 @@ pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// verify3 regression 1: the file each `--genco` command writes, in the forms build files
+    /// name it; names hipport cannot resolve are left out.
+    #[test]
+    fn genco_outputs_name_the_file_each_command_writes() {
+        let names =
+            |t: &str| -> Vec<String> { genco_outputs(t).into_iter().map(|(_, n)| n).collect() };
+        assert_eq!(
+            names(
+                "add_custom_command(OUTPUT k.fatbin\n  COMMAND hipcc --genco -o k.fatbin k.cu)\n"
+            ),
+            ["k.fatbin"]
+        );
+        assert_eq!(
+            names("add_custom_command(OUTPUT \"${D}/a.co\"\n  COMMAND ${CMAKE_CXX_COMPILER} --genco a.cu)\n"),
+            ["${D}/a.co"]
+        );
+        assert_eq!(
+            names("set(F \"${CMAKE_CURRENT_BINARY_DIR}/v.fatbin\")\nadd_custom_command(OUTPUT ${F}\n COMMAND hipcc -o ${F} --genco v.cu)\n"),
+            ["${CMAKE_CURRENT_BINARY_DIR}/v.fatbin"]
+        );
+        assert_eq!(
+            names("K := k.hsaco\n$(K): k.cu\n\thipcc \\\n\t  --genco -o $@ $<\nx.co: x.cu\n\thipcc --genco -ox.co x.cu\n"),
+            ["k.hsaco", "x.co"]
+        );
+        assert!(names("all:\n\thipcc --genco -o $(OUT)/$(NAME) k.cu\n").is_empty());
+        assert!(names("hipcc --gencode -o k.co k.cu\n").is_empty());
+    }
 
     #[test]
     fn a_rerun_removes_the_outputs_of_sources_gone_since_and_keeps_edited_ones() {

@@ -78,9 +78,13 @@ or a row's early `return` before them, is a warning: half the 64-lane wavefront 
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported, nor is a constant of a host function used there only to shape \
-launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows are.
+launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows are. Host code \
+that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
+a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
+RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
+`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`.
 
-Fix: use the built-in `warpSize` at run time, or make the warp size a template parameter and \
+Fix: use the built-in `warpSize` at run time (in device code), or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \
 documentation recommends). For a device-side constant, `#if defined(__GFX8__) || \
 defined(__GFX9__)` selects 64 and anything else 32. Lane masks derived from the warp size must be \
@@ -950,7 +954,12 @@ a module is an AMD code object (an ELF file for the `amdgcn` target) and hipRTC'
 LLVM bitcode (`HIPRTC_JIT_INPUT_LLVM_BITCODE`, from hipRTC with `-fgpu-rdc`): NVIDIA's formats \
 fail at run time. Before HIP 6.4, `hiprtcLinkCreate` and `hiprtcLinkAddData` also take their \
 options as `hiprtcJIT_option`, a different enum from the `hipJitOption` that `CUjit_option` \
-becomes, so an options array does not compile there.
+becomes, so an options array does not compile there. Where a build rule of the converted tree \
+writes the loaded file with hipcc's `--genco` (a CMake custom command that ran `nvcc -fatbin`, \
+which hipport converts; the rule's `-o`, a variable the build file sets once, or its `OUTPUT`), \
+the file is an AMD code object and the report is a note naming the rule, whose \
+`--offload-arch` targets decide the GPUs it runs on; a rule hipport does not convert (a \
+Makefile's `-fatbin`, B003) keeps the error.
 
 Fix: build the kernels for AMD, offline (`hipcc --genco --offload-arch=gfx90a kernels.hip -o \
 kernels.hsaco`, then `hipModuleLoad` that file) or at run time with hipRTC (the translated \
@@ -1059,9 +1068,9 @@ it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `bl
 7.12. CUDA 12's `dim_threads`, a grid's `num_blocks`, `block_index` and `dim_blocks`, and \
 `labeled_partition` are in no HIP release. Nor are CUDA's `<cooperative_groups/reduce.h>` and \
 `<cooperative_groups/scan.h>` in the releases through 7.0: `cg::reduce`, the `cg::plus`, `less`, \
-`greater` and `bit_*` operators, and the scans are reported at their call (ROCm/clr's newer \
-headers add `reduce` and the operators in amd_hip_cooperative_groups_reduce.h, in a release not \
-known here; no scan). A member the target lacks does not compile (\"no \
+`greater` and `bit_*` operators, and the scans are reported at their call (ROCm 7.13 adds \
+`reduce` and the operators in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>, which CUDA's \
+include does not become: targeting 7.13 or newer, a warning says to include it; no scan). A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
 `--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \

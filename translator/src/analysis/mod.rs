@@ -39,6 +39,7 @@ pub(crate) use eval::{CUDA_ONLY_MACROS, LIBRARY_VERSION_MACROS};
 pub use merge::merge_restated;
 pub use python::analyze_python;
 pub(crate) use python::rocm_define_macros;
+pub use rules::{built_for_amd, h040_module_file};
 pub use suppress::apply_suppressions;
 
 /// A macro the HIP build defines (`--define USE_ROCM`, `-DNAME=2`), or leaves undefined

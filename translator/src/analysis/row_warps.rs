@@ -733,8 +733,17 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
     };
     let from = a.calls.partition_point(|c| c.0 < range.start);
     let mut found: Option<super::ShuffleWrapper> = None;
+    // Shuffles in a `#if __CUDA_ARCH__ >= 300` branch hipcc skips (AMGX's, MAGMA's wrappers,
+    // whose `#else` returns a constant: H011 reports that): once the guard lets hipcc in, as
+    // H011's help says, they are the wrapper's shuffles. They count only where no shuffle hipcc
+    // compiles does (a ROCm arm beside a CUDA one decides by itself).
+    let mut skipped: Option<Option<super::ShuffleWrapper>> = None;
     for &(at, name, segment) in a.calls[from..].iter().take_while(|c| c.0 < range.end) {
+        let arch_skipped = segment.is_none()
+            && name.starts_with("__shfl")
+            && call_at(body, at).is_some_and(|c| under_cuda_arch(a, c));
         match segment {
+            None if arch_skipped => {}
             None => continue,
             Some(Lanes::Wavefront) if name.starts_with("__shfl") => {}
             Some(_) => return None,
@@ -756,13 +765,32 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
             },
             None => return None,
         };
+        if arch_skipped {
+            skipped = match skipped {
+                None => Some(Some(this)),
+                Some(Some(w)) if w == this => Some(Some(w)),
+                Some(_) => Some(None),
+            };
+            continue;
+        }
         match found {
             None => found = Some(this),
             Some(w) if w == this => {}
             Some(_) => return None,
         }
     }
-    found
+    found.or(skipped.flatten())
+}
+
+/// Whether call `n` is in a branch hipcc skips under a test of `__CUDA_ARCH__` (`#if
+/// __CUDA_ARCH__ >= 300`), which hipcc does not define.
+fn under_cuda_arch(a: &Analyzer, n: Node) -> bool {
+    super::rules::hip_compiles(a, n) == Some(false)
+        && crate::parse::ancestors(n).into_iter().any(|x| {
+            matches!(x.kind_name(), "preproc_if" | "preproc_elif")
+                && x.field(FIELDS.condition)
+                    .is_some_and(|c| a.text(c).contains("__CUDA_ARCH__"))
+        })
 }
 
 /// Marks the calls of shuffle wrappers (see [`super::ShuffleWrapper`]) of the file or its

@@ -26,8 +26,13 @@ pub(super) fn device_strings(a: &mut Analyzer) {
         return;
     };
     let line = a.index.position(create).0;
-    for (start, content) in literals(src) {
-        let text = &src[content];
+    let lits = literals(src);
+    for (k, (start, content)) in lits.iter().enumerate() {
+        let (start, text) = (*start, &src[content.clone()]);
+        // A message the program prints is never the program's source (verify3 regression 3).
+        if printed(src, &lits, k) {
+            continue;
+        }
         // The words found, whole (`__ballot_sync` for the marker `__ballot`), at most three.
         let mut found: Vec<&str> = Vec::new();
         let markers = super::row_warps::WARP_OPS
@@ -69,6 +74,84 @@ pub(super) fn device_strings(a: &mut Analyzer) {
             vec![],
         );
     }
+}
+
+/// Calls that print their arguments: a string passed to them is a message, not device code.
+const OUTPUT_CALLS: &[&str] = &[
+    "printf", "fprintf", "vprintf", "vfprintf", "dprintf", "puts", "fputs", "perror", "print",
+    "println",
+];
+
+/// Calls that format into a buffer or a string: a string passed to them is a message unless it
+/// reads as code (a program source can be made with `snprintf` from a template).
+const FORMAT_CALLS: &[&str] = &["sprintf", "snprintf", "vsprintf", "vsnprintf", "format"];
+
+/// Whether literal `k` of `lits` (from [`literals`]) is printed or formatted as a message: an
+/// argument of a printing call (`fprintf(stderr, "...")`, `fmt::print`), of a formatting call
+/// where it does not read as code, or streamed to `std::cout`, `std::cerr` or `std::clog`.
+fn printed(src: &[u8], lits: &[(usize, std::ops::Range<usize>)], k: usize) -> bool {
+    let (start, content) = &lits[k];
+    let text = &src[content.clone()];
+    let code = [&b"__global__"[..], b"__device__", b";"]
+        .iter()
+        .any(|w| memchr::memmem::find(text, w).is_some());
+    // Back from the literal to the unclosed `(` of its call, or to the start of its statement,
+    // stepping over the literals before it.
+    let mut i = *start;
+    let mut before = k;
+    let mut depth = 0usize;
+    let mut streamed = false;
+    let floor = start.saturating_sub(8192);
+    while i > floor {
+        if before > 0 && lits[before - 1].1.end >= i {
+            before -= 1;
+            i = lits[before].0;
+            continue;
+        }
+        i -= 1;
+        match src[i] {
+            b')' | b']' => depth += 1,
+            b'(' | b'[' if depth > 0 => depth -= 1,
+            b'(' if !streamed => {
+                let name = word_before(src, i);
+                return OUTPUT_CALLS.contains(&name) || (FORMAT_CALLS.contains(&name) && !code);
+            }
+            b'[' | b'(' => return false,
+            b';' | b'{' | b'}' if depth == 0 => break,
+            b'<' if depth == 0 && i > 0 && src[i - 1] == b'<' => {
+                streamed = true;
+                i -= 1;
+            }
+            _ => {}
+        }
+    }
+    if !streamed {
+        return false;
+    }
+    // The statement starts with a standard output stream.
+    let stmt = String::from_utf8_lossy(&src[i..*start]);
+    let first = stmt
+        .trim_start_matches(|c: char| c == ';' || c == '{' || c == '}' || c.is_whitespace())
+        .trim_start_matches("std::");
+    ["cout", "cerr", "clog", "wcout", "wcerr"].iter().any(|s| {
+        first
+            .strip_prefix(s)
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// The identifier that ends right before byte `i` (spaces skipped), without its `std::` or
+/// `fmt::` qualifier: the name of the call whose `(` is at `i`.
+fn word_before(src: &[u8], i: usize) -> &str {
+    let mut end = i;
+    while end > 0 && src[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    let mut begin = end;
+    while begin > 0 && crate::lexer::is_word_byte(src[begin - 1]) {
+        begin -= 1;
+    }
+    std::str::from_utf8(&src[begin..end]).unwrap_or("")
 }
 
 /// The string literals of C or C++ text outside comments and preprocessor lines: the start of
@@ -162,7 +245,49 @@ fn literals(src: &[u8]) -> Vec<(usize, std::ops::Range<usize>)> {
 
 #[cfg(test)]
 mod tests {
-    use super::literals;
+    use super::{literals, printed};
+
+    /// verify3 regression 3: messages printed, formatted or streamed to std::cerr are not the
+    /// program's source; a string passed elsewhere, a code template formatted into a buffer
+    /// and a string assigned to a map entry are.
+    #[test]
+    fn printed_strings_are_messages() {
+        let cases: &[(&str, bool)] = &[
+            ("fprintf(stderr, \"no __shfl_sync\\n\");", true),
+            ("printf(\"%s\", \"__ballot_sync\");", true),
+            ("std::printf(\"__ballot_sync %d\", f(1));", true),
+            ("snprintf(buf, 64, \"uses __shfl_sync: %d\", n);", true),
+            (
+                "std::cerr << \"x\" << f(2) << \"__ballot_sync\" << std::endl;",
+                true,
+            ),
+            ("  cout<<\"__any_sync\";", true),
+            (
+                "snprintf(buf, 64, \"__device__ int f() { return __shfl_sync(m, v, 0); }\");",
+                false,
+            ),
+            (
+                "defines[\"BALLOT(var)\"] = \"__ballot_sync(0xffffffff, var)\";",
+                false,
+            ),
+            ("ss << \"__ballot_sync\";", false),
+            (
+                "nvrtcCreateProgram(&p, \"__shfl_sync\", \"k.cu\", 0, 0, 0);",
+                false,
+            ),
+            ("std::string s = std::string(\"__shfl_sync\");", false),
+        ];
+        for (stmt, want) in cases {
+            let src = format!("void f() {{\n  int x = 0;\n  {stmt}\n}}\n");
+            let b = src.as_bytes();
+            let lits = literals(b);
+            let k = lits
+                .iter()
+                .position(|(_, r)| b[r.clone()].windows(5).any(|w| w == b"_sync"))
+                .expect("a warp literal");
+            assert_eq!(printed(b, &lits, k), *want, "{stmt}");
+        }
+    }
 
     #[test]
     fn literals_skip_comments_directives_and_characters() {

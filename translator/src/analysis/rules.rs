@@ -13,12 +13,94 @@ use tree_sitter::Node;
 use super::catalog::*;
 use super::eval::{self, mask_value, parse_int, pp_condition};
 use super::{Analyzer, Decl, Macros};
-use crate::diag::Severity;
+use crate::diag::{Diagnostic, Severity};
 use crate::edit::Edit;
 
 /// Appended to warp-size messages.
 pub(super) const WAVE_NOTE: &str =
     "CDNA GPUs (MI100, MI200, MI300) run 64-lane wavefronts; only RDNA runs 32 lanes";
+
+/// H001's help in host code, where `warpSize` is no answer: hipcc's host compilation gives it 64
+/// whatever `--offload-arch` says (HIP 5.2.3: 64 on the host beside a gfx1030 kernel's 32,
+/// realuser12 C-d), so the host asks the device.
+const HOST_WARP_HELP: &str = "query the device's warp size at run time: `hipDeviceProp_t::warpSize` or `hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, dev)`";
+
+/// Whether `n` is in host code: a function that is not device code, with no device-only work in
+/// it (`threadIdx`, `__syncthreads`, a shuffle: a function qualified by a macro the file does not
+/// define is device code all the same), and not in a `__device__` lambda; never a macro body.
+fn host_code(a: &Analyzer, n: Node) -> bool {
+    // A macro body is parsed as a function's body of its own: where it is used is unknown.
+    if a.origin.is_some() {
+        return false;
+    }
+    let Some(f) = a.func_at(n.start_byte()).filter(|f| !f.device) else {
+        return false;
+    };
+    let body = a.text(f.node).as_bytes();
+    let device_work = [
+        &b"threadIdx"[..],
+        b"blockIdx",
+        b"__syncthreads",
+        b"__shfl",
+        b"__ballot",
+        b"__activemask",
+        b"__syncwarp",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(body, w).is_some());
+    if device_work {
+        return false;
+    }
+    !crate::parse::ancestors(n).into_iter().any(|x| {
+        x.kind_name() == "lambda_expression"
+            && a.text(x)
+                .split('{')
+                .next()
+                .is_some_and(|head| head.contains("__device__"))
+    })
+}
+
+/// Whether an expression reads a field of a `dim3` variable (`block.x`), or of `blockDim`: in
+/// host code, the block shape a launch is given.
+fn block_shape_field(a: &Analyzer, n: Node) -> bool {
+    let mut found = false;
+    crate::parse::walk_subtree(n, |x| {
+        if x.kind_name() == "field_expression" {
+            let obj = x.field(FIELDS.argument);
+            let dim3 = obj.is_some_and(|o| {
+                let name = a.text(o);
+                name == "blockDim"
+                    || o.kind_name() == "identifier"
+                        && a.lookup(name, o.start_byte()).is_some_and(|d| {
+                            !d.pointer && d.ty_text.trim_start_matches("const ") == "dim3"
+                        })
+            });
+            if dim3 {
+                found = true;
+                return crate::parse::Visit::Stop;
+            }
+            return crate::parse::Visit::Skip;
+        }
+        crate::parse::Visit::Descend
+    });
+    found
+}
+
+/// A host read of `warpSize` (realuser12 C-d): hipcc's host compilation defines it as 64 whatever
+/// the targets, while an RDNA GPU (gfx1030) runs 32-lane wavefronts.
+fn host_warp_size(a: &mut Analyzer, n: Node) {
+    if !host_code(a, n) {
+        return;
+    }
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Warning,
+        n,
+        "`warpSize` read in host code: hipcc's host compilation defines it as 64 whatever the targets, while RDNA GPUs (gfx1030, gfx1100) run 32-lane wavefronts, so the host's count differs from the kernel's there".into(),
+        Some(HOST_WARP_HELP.into()),
+        vec![],
+    );
+}
 
 /// `_sync` warp builtins whose first argument is a lane mask.
 const MASKED_BUILTINS: &[&str] = &[
@@ -938,11 +1020,11 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     let what = match name {
         "cuModuleLoadFatBinary" => Some("a fatbinary".to_string()),
         "cuModuleLoad" => argv.get(1).and_then(|x| value_text(a, *x)).and_then(|t| {
-            let t = t.trim_end_matches('"');
+            let t = t.trim().trim_matches('"');
             [".ptx", ".cubin", ".fatbin"]
                 .into_iter()
                 .find(|e| t.ends_with(e))
-                .map(|e| format!("a `{e}` file"))
+                .map(|e| format!("the `{e}` file `{t}`"))
         }),
         "cuModuleLoadData" | "cuModuleLoadDataEx" => argv
             .get(1)
@@ -1044,6 +1126,41 @@ fn nvidia_code(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             vec![],
         );
     }
+}
+
+/// The words of H040's messages before the module file a load names (see [`nvidia_code`]).
+const MODULE_FILE_MARKERS: [&str; 3] = ["made from `", "an image read from `", "` file `"];
+
+/// The module file an H040 error says a call loads (`k.fatbin` in "an image read from
+/// `k.fatbin`"): the project checks whether a build rule of the converted tree makes it for AMD
+/// (see [`built_for_amd`]; verify3 regression 1).
+pub fn h040_module_file(d: &Diagnostic) -> Option<&str> {
+    if d.id != NVIDIA_CODE_OBJECT.id || d.severity != Severity::Error {
+        return None;
+    }
+    let m = d.message.as_str();
+    MODULE_FILE_MARKERS.iter().find_map(|k| {
+        let rest = &m[m.find(k)? + k.len()..];
+        Some(&rest[..rest.find('`')?])
+    })
+}
+
+/// Turns an H040 error on loading a module file (see [`h040_module_file`]) into a note where
+/// build rule `rule` (`CMakeLists.txt:4`) of the converted tree writes that file with hipcc's
+/// `--genco`: an AMD code object bundle, which hipModuleLoad takes, for the targets the rule
+/// builds.
+pub fn built_for_amd(d: &mut Diagnostic, rule: &str) {
+    let Some(file) = h040_module_file(d).map(str::to_string) else {
+        return;
+    };
+    let head = d
+        .message
+        .split_once(", NVIDIA code")
+        .map_or(d.message.as_str(), |(h, _)| h)
+        .to_string();
+    d.severity = Severity::Note;
+    d.message = format!("{head}, which {rule} builds with `--genco` in the converted tree: an AMD code object, which hipModuleLoad takes, for the targets that rule builds");
+    d.help = Some(format!("`{file}` is built by {rule} with --genco: check its --offload-arch targets (hipcc's default target where it names none) cover the GPUs the program runs on"));
 }
 
 /// The name of a CUDA module file (`.ptx`, `.cubin`, `.fatbin`) that the function holding call
@@ -1592,9 +1709,10 @@ fn cg_qualified(a: &Analyzer, n: Node) -> bool {
 /// `cg::inclusive_scan`, and the `cg::plus`/`less`/`greater`/`bit_*` operators) at their
 /// call (H044; realuser12 C-c). HIP 5.2.3's headers and those of the releases through 7.0 that
 /// hipport knows declare none of them ("no member named 'reduce' in namespace
-/// 'cooperative_groups'"); ROCm/clr's newer headers add `cg::reduce` and the operators
-/// (hipamd/include/hip/amd_detail/amd_hip_cooperative_groups_reduce.h), in a release not known
-/// here, and no scan. An operator passed to a reported reduce or scan is said there.
+/// 'cooperative_groups'"); ROCm 7.13 adds `cg::reduce` and the operators
+/// (hip/amd_detail/amd_hip_cooperative_groups_reduce.h; "cg::reduce was added in ROCm 7.13",
+/// ROCm/HIPIFY issue #2597), and no scan. An operator passed to a reported reduce or scan is
+/// said there.
 fn cg_algorithm(a: &mut Analyzer, n: Node, name: &str) {
     let algorithm = matches!(name, "reduce" | "inclusive_scan" | "exclusive_scan");
     if !algorithm
@@ -1612,19 +1730,31 @@ fn cg_algorithm(a: &mut Analyzer, n: Node, name: &str) {
         .map_or(name, |f| a.text(f))
         .to_string();
     let hip = a.opts.hip_version;
-    let help = if name.ends_with("scan") {
+    let scan = name.ends_with("scan");
+    if !scan && hip >= hipport_rules::Version::new(7, 13, 0) {
+        a.report(
+            &CG_MEMBER,
+            Severity::Warning,
+            n,
+            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is in HIP {hip}'s cooperative groups, declared in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>, which CUDA's include does not become"),
+            Some("include <hip/amd_detail/amd_hip_cooperative_groups_reduce.h> (under `__HIP_PLATFORM_AMD__` where the file still builds for CUDA)".into()),
+            vec![],
+        );
+        return;
+    }
+    let help = if scan {
         "scan with `tile.shfl_up(v, d)` for d = 1, 2, 4, ... below `tile.size()` (adding where `tile.thread_rank() >= d`), or use hipCUB's WarpScan/BlockScan"
     } else {
-        "reduce with `v = op(v, tile.shfl_down(v, d))` for d = `tile.size() / 2` down to 1 (lane 0 of the tile holds the result; `shfl_xor` gives it to every lane), or use hipCUB's WarpReduce"
+        "reduce with `v = op(v, tile.shfl_down(v, d))` for d = `tile.size() / 2` down to 1 (lane 0 of the tile holds the result; `shfl_xor` gives it to every lane), or use hipCUB's WarpReduce; or target HIP 7.13, whose <hip/amd_detail/amd_hip_cooperative_groups_reduce.h> has it"
     };
     a.report(
         &CG_MEMBER,
         Severity::Error,
         n,
-        if name.ends_with("scan") {
+        if scan {
             format!("`{shown}` (CUDA's <cooperative_groups/scan.h>) is not in HIP {hip}'s cooperative groups: no HIP release declares it")
         } else {
-            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is not in HIP {hip}'s cooperative groups: HIP releases through 7.0 do not declare it (ROCm/clr's newer headers add it, in a release not known here)")
+            format!("`{shown}` (CUDA's <cooperative_groups/reduce.h>) is not in HIP {hip}'s cooperative groups: HIP releases before 7.13 do not declare it (ROCm 7.13 adds it and the operators in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>)")
         },
         Some(help.into()),
         vec![],
@@ -2368,6 +2498,19 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     if op == "/" && lit_right && value == 32 && group_subscript(a, n, other) {
         return;
     }
+    // Host code sizing a launch by warps of 32 (`16 * block.x / 32`, realuser12 C-d).
+    let host = host_code(a, n);
+    if host && op == "/" && lit_right && value == 32 && block_shape_field(a, other) {
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Warning,
+            lit_node,
+            format!("`{expr}` counts warps of 32 threads in host code; {WAVE_NOTE}"),
+            Some(HOST_WARP_HELP.into()),
+            vec![],
+        );
+        return;
+    }
     if op == "/" && lit_right && value == 32 && lane_kind(a, other, true).is_none() {
         mixed_warp_count(a, n, lit_node, &expr);
         return;
@@ -2461,6 +2604,18 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         _ => None,
     };
     if let Some((sev, msg)) = hit {
+        if host {
+            // The host has no `warpSize` to use: it asks the device.
+            a.report(
+                &WARP_SIZE_32,
+                Severity::Warning,
+                lit_node,
+                format!("{msg} in host code; {WAVE_NOTE}"),
+                Some(HOST_WARP_HELP.into()),
+                vec![],
+            );
+            return;
+        }
         let help = match vote_in_function(a, n) {
             Some(vote) => format!("the `{vote}` in this function covers the whole 64-lane wavefront on CDNA, two CUDA warps at once: keep the 32-lane index and vote with `__ballot(p)`, testing the 32 bits of this thread's half (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`); `warpSize` here would merge the two halves"),
             None => "use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into(),
@@ -2918,7 +3073,10 @@ fn identifier(a: &mut Analyzer, n: Node) {
         return;
     }
     match name {
-        "warpSize" if !a.own_warp_size() => warpsize_constexpr(a, n, "warpSize", None),
+        "warpSize" if !a.own_warp_size() => {
+            warpsize_constexpr(a, n, "warpSize", None);
+            host_warp_size(a, n);
+        }
         "C10_WARP_SIZE" => c10_warp_size(a, n),
         "__AMDGCN_WAVEFRONT_SIZE" | "__AMDGCN_WAVEFRONT_SIZE__" => a.report(
             &WARPSIZE_CONSTEXPR,
@@ -5979,11 +6137,8 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 ", which holds no code: under hipcc the function skips this work and leaves what it computes unset".to_string(),
             ),
             _ if constant.is_some() => {
-                let (name, line) = constant.clone().unwrap_or_default();
-                (
-                    Severity::Error,
-                    format!(", which returns a constant in place of the `{name}` on line {line}: on AMD every call returns 0 (or that constant), so every shuffle or vote through it is lost"),
-                )
+                let (name, line, returned) = constant.clone().unwrap_or_default();
+                (Severity::Error, fallback_tail(&name, line, &returned))
             }
             _ if *under_defined => (
                 Severity::Warning,
@@ -6092,11 +6247,41 @@ fn empty_fallback(a: &Analyzer, n: Node) -> Option<usize> {
     computes.then(|| a.index.position(a.map(alt.start_byte())).0)
 }
 
+/// What the `#else` of a warp wrapper returns in place of its shuffle or vote
+/// ([`constant_fallback`]): H011's words depend on it (verify3 regression 2).
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Fallback {
+    /// Nothing (`return;`).
+    #[default]
+    Nothing,
+    /// A constant, as written (`0`, `-1`, `FULL_MASK`).
+    Constant(String),
+    /// A parameter of the function, the thread's own value (`return p;`).
+    Own(String),
+}
+
+/// H011's tail for a warp wrapper whose `#else` hipcc takes ([`constant_fallback`]): what every
+/// call returns in place of the shuffle or vote `name` on `line`.
+fn fallback_tail(name: &str, line: usize, returned: &Fallback) -> String {
+    let shuffle = name.contains("shfl");
+    let lost = if shuffle {
+        "no value moves between lanes"
+    } else {
+        "no vote across the warp is taken"
+    };
+    match returned {
+        Fallback::Constant(c) => format!(", which returns the constant `{c}` in place of the `{name}` on line {line}: on AMD every call returns `{c}`, so every shuffle or vote through it is lost"),
+        Fallback::Own(p) => format!(", which returns the argument `{p}` in place of the `{name}` on line {line}: on AMD every call returns the thread's own value and {lost}, so every shuffle or vote through it is lost"),
+        Fallback::Nothing => format!(", which returns without the `{name}` on line {line}: on AMD every call does nothing, so every shuffle or vote through it is lost"),
+    }
+}
+
 /// The warp intrinsic the branch of conditional `n` calls (name, line) where its `#else`, inside
 /// a function, only returns a constant, an argument or nothing (AMGX's `sm_utils.inl`, MAGMA's
-/// `shuffle.cuh`: `#if __CUDA_ARCH__ >= 300 return __shfl_xor_sync(...); #else return 0; #endif`):
-/// hipcc takes the `#else`, so every call of the wrapper returns that value (realuser10 X-h).
-fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
+/// `shuffle.cuh`: `#if __CUDA_ARCH__ >= 300 return __shfl_xor_sync(...); #else return 0; #endif`),
+/// with what it returns: hipcc takes the `#else`, so every call of the wrapper returns that
+/// (realuser10 X-h).
+fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize, Fallback)> {
     let alt = n
         .field(FIELDS.alternative)
         .filter(|x| x.kind_name() == "preproc_else")?;
@@ -6127,6 +6312,7 @@ fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
         )
     };
     let mut returns = 0;
+    let mut returned = Fallback::Nothing;
     for c in crate::parse::named_children(alt) {
         match c.kind_name() {
             "comment" | "preproc_call" => {}
@@ -6134,6 +6320,17 @@ fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
                 returns += 1;
                 if !crate::parse::named_children(c).all(constant) {
                     return None;
+                }
+                // A parameter is the thread's own value; anything else a constant.
+                if let Some(v) = crate::parse::named_children(c).next() {
+                    let text = a.text(v).trim().to_string();
+                    let own = v.kind_name() == "identifier"
+                        && a.lookup(&text, v.start_byte()).is_some_and(|d| d.param);
+                    if own {
+                        returned = Fallback::Own(text);
+                    } else if returned == Fallback::Nothing {
+                        returned = Fallback::Constant(text);
+                    }
                 }
             }
             _ => return None,
@@ -6149,7 +6346,11 @@ fn constant_fallback(a: &Analyzer, n: Node) -> Option<(String, usize)> {
         crate::parse::walk_subtree(c, |x| {
             if x.kind_name() == "call_expression" {
                 if let Some(name) = callee(a, x).filter(|f| super::row_warps::is_warp_op(f)) {
-                    found = Some((name.to_string(), a.index.position(a.map(x.start_byte())).0));
+                    found = Some((
+                        name.to_string(),
+                        a.index.position(a.map(x.start_byte())).0,
+                        returned.clone(),
+                    ));
                     return crate::parse::Visit::Stop;
                 }
             }

@@ -1102,7 +1102,30 @@ fn h044_cg_reduce_and_operators_are_reported_at_the_call() {
             d[0].1
         );
         assert!(d[2].1.contains("scan.h"), "{}", d[2].1);
+        assert!(d[0].1.contains("before 7.13"), "{}", d[0].1);
     }
+    // ROCm 7.13 has cg::reduce (C-c): a warning that says which header declares it; no scan.
+    let d: Vec<(usize, Severity, String)> = run_with(src, Version::new(7, 13, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H044")
+        .map(|d| (d.line, d.severity, d.help.unwrap_or_default()))
+        .collect();
+    let sev: Vec<(usize, Severity)> = d.iter().map(|x| (x.0, x.1)).collect();
+    assert_eq!(
+        sev,
+        [
+            (5, Severity::Warning),
+            (6, Severity::Warning),
+            (7, Severity::Error)
+        ],
+        "{d:?}"
+    );
+    assert!(
+        d[0].2
+            .contains("include <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>"),
+        "{}",
+        d[0].2
+    );
 }
 
 #[test]
@@ -1641,17 +1664,23 @@ fn h011_is_an_error_where_the_else_returns_a_constant_for_a_warp_intrinsic() {
             "__device__ float shfl_xor(float r, int m) {{\n#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m);\n#else\n{alt}#endif\n}}\n"
         )
     };
-    for alt in ["  return 0.0f;\n", "  return r;\n", "  return (-1);\n"] {
+    // Worded by what the #else returns (verify3 regression 2): a constant, or the thread's own
+    // value, never "returns 0" for `return r;`.
+    for (alt, says) in [
+        ("  return 0.0f;\n", "on AMD every call returns `0.0f`"),
+        (
+            "  return r;\n",
+            "returns the argument `r` in place of the `__shfl_xor_sync` on line 3: on AMD every call returns the thread's own value and no value moves between lanes",
+        ),
+        ("  return (-1);\n", "on AMD every call returns `(-1)`"),
+    ] {
         let d = run(&src(alt))
             .into_iter()
             .find(|d| d.id == "H011")
             .expect("H011");
         assert_eq!(d.severity, Severity::Error, "{alt}: {}", d.message);
-        assert!(
-            d.message.contains("on AMD every call returns 0"),
-            "{}",
-            d.message
-        );
+        assert!(d.message.contains(says), "{}", d.message);
+        assert!(!d.message.contains("returns 0 "), "{}", d.message);
         assert!(
             d.message.contains("`__shfl_xor_sync` on line 3"),
             "{}",
@@ -1665,6 +1694,16 @@ fn h011_is_an_error_where_the_else_returns_a_constant_for_a_warp_intrinsic() {
             d.help
         );
     }
+    // A vote wrapper that returns its predicate: no vote is taken.
+    let d = run("__device__ int any(int p) {\n#if __CUDA_ARCH__ >= 300\n  return __any_sync(0xffffffff, p);\n#else\n  return p;\n#endif\n}\n")
+        .into_iter()
+        .find(|d| d.id == "H011")
+        .expect("H011");
+    assert!(
+        d.message.contains("returns the argument `p` in place of the `__any_sync` on line 3: on AMD every call returns the thread's own value and no vote across the warp is taken"),
+        "{}",
+        d.message
+    );
     // An #else that computes something is the fallback path: a warning.
     let d = run(&src("  float t = r;\n  return t + 1.0f;\n"))
         .into_iter()
@@ -4718,4 +4757,71 @@ fn aten_shuffles_in_row_kernels_and_their_lane_indices() {
     // In a block wider than a row, the 32-lane index is still reported.
     let wide = src.replace("dim3(32, 4)", "128");
     assert_eq!(lines_of(&wide, "H001"), vec![4]);
+}
+
+/// realuser12 C-d: host code that counts the warps of a launch's block with 32 (`16 * block.x /
+/// 32` on a `dim3`, `blockDim.x / 32` on a local named so) gets an H001 warning, and a host read
+/// of `warpSize` (64 on the host under hipcc whatever the target) one too; the help asks the
+/// device at run time and never proposes `warpSize` there.
+#[test]
+fn h001_in_host_code_asks_the_device_for_its_warp_size() {
+    let src = "__global__ void k(float* d) {\n  d[(blockIdx.x * blockDim.x + threadIdx.x) / warpSize] = 1.f;\n}\n\
+               int main() {\n  dim3 block(128), grid;\n  grid.x = 4096 / (16 * block.x / 32);\n  int per = 16 * block.x / warpSize;\n\
+               dim3 blockDim;\n  blockDim.x = 128;\n  int g = 8 * blockDim.x / 32;\n  int tiles = 4096 / 32;\n\
+               auto f = [=] __device__ (int i) { return i / warpSize; };\n  k<<<grid, block>>>(nullptr);\n  return per + g + tiles;\n}\n";
+    let h001: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    let lines: Vec<usize> = h001.iter().map(|d| d.line).collect();
+    assert_eq!(lines, vec![6, 7, 10], "{h001:#?}");
+    for d in &h001 {
+        assert_eq!(d.severity, Severity::Warning, "{}", d.message);
+        let help = d.help.as_deref().unwrap_or("");
+        assert!(
+            help.contains("hipDeviceAttributeWarpSize") && !help.contains("use `warpSize`"),
+            "{help}"
+        );
+    }
+    assert!(
+        h001[0]
+            .message
+            .contains("`16 * block.x / 32` counts warps of 32 threads in host code"),
+        "{}",
+        h001[0].message
+    );
+    assert!(
+        h001[1].message.contains("`warpSize` read in host code"),
+        "{}",
+        h001[1].message
+    );
+    // A function that does device work under a qualifier macro the file does not define is not
+    // host code.
+    let dev = "DEVICE_FN int lane_count() { return threadIdx.x / warpSize; }\n";
+    assert!(lines_of(dev, "H001").is_empty());
+}
+
+/// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
+/// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
+/// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
+/// not reported. A ROCm arm beside the CUDA one decides by itself.
+#[test]
+fn h001_looks_through_shuffle_wrappers_under_a_cuda_arch_guard() {
+    let wrapper = |body: &str| {
+        format!(
+            "__device__ float shfl_xor(float r, int m, int bound = warpSize) {{\n{body}}}\n\
+__global__ void reduce(const float* in, float* out) {{\n\
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];\n\
+  for (int o = 16; o > 0; o >>= 1) v += shfl_xor(v, o, 32);\n\
+  if ((threadIdx.x & 31) == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;\n\
+}}\n"
+        )
+    };
+    let plain = wrapper("  return __shfl_xor_sync(0xffffffff, r, m, bound);\n");
+    let guarded = wrapper("#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m, bound);\n#else\n  return 0.0f;\n#endif\n");
+    for s in [&plain, &guarded] {
+        assert_eq!(lines_of(s, "H001"), Vec::<usize>::new(), "{s}");
+    }
+    assert_eq!(lines_of(&guarded, "H011"), vec![2]);
+    // The guarded shuffle with a fixed width is no wrapper: the 32s stay reported.
+    let fixed = wrapper("#if __CUDA_ARCH__ >= 300\n  return __shfl_xor_sync(0xffffffff, r, m);\n#else\n  return 0.0f;\n#endif\n")
+        .replace("shfl_xor(v, o, 32)", "shfl_xor(v, o + 32, 32)");
+    assert!(!lines_of(&fixed, "H001").is_empty(), "{fixed}");
 }
