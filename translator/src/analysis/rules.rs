@@ -6171,7 +6171,38 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         };
         let msg = format!("`{directive} {cond_text}`: {arch_outcome}{tail}");
         a.report(&CUDA_ARCH, severity, cond, msg, Some(help), vec![]);
+    } else if value == Some(0) && earlier_taken.is_none() && version.is_none() {
+        // A macro the file sets from `__CUDA_ARCH__` (`#define MY_ARCH __CUDA_ARCH__`, and 0
+        // under `#ifndef __CUDA_ARCH__`): hipcc reads the condition with the host's value, so a
+        // warp wrapper's `#else` is what every call gets (OpenCV cudev; realuser15 I-c).
+        let derived = ids
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .find(|id| *id != "__CUDA_ARCH__" && set_from_cuda_arch(a, id))
+            .map(str::to_string);
+        if let Some((derived, (op, line, returned))) = derived.zip(constant_fallback(a, n)) {
+            let cond_text = snippet(a.text(cond));
+            a.report(
+                &CUDA_ARCH,
+                Severity::Error,
+                cond,
+                format!("`{directive} {cond_text}`: `{derived}` is set from __CUDA_ARCH__, which is undefined under hipcc, so the condition is false under hipcc and HIP takes the #else{}", fallback_tail(&op, line, &returned)),
+                Some(format!("let hipcc take the warp branch: `#if ({cond_text}) || defined(__HIP_PLATFORM_AMD__)` (HIP has the shuffles and votes; check the mask and width for 64-lane wavefronts)")),
+                vec![],
+            );
+        }
     }
+}
+
+/// Whether a `#define` of macro `name` in the file reads `__CUDA_ARCH__` in its body.
+fn set_from_cuda_arch(a: &Analyzer, name: &str) -> bool {
+    a.macros.by_name.get(name).is_some_and(|defs| {
+        defs.iter().any(|d| {
+            a.src
+                .get(d.body_range.clone())
+                .is_some_and(|b| memchr::memmem::find(b, b"__CUDA_ARCH__").is_some())
+        })
+    })
 }
 
 /// H011's help where a kernel is all under a `__CUDA_ARCH__` test hipcc fails.
@@ -6546,6 +6577,20 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
                 format!("{msg}, and there is no #else: `{k}` has no other code, so hipcc compiles it to an empty kernel that does nothing"),
                 EMPTIED_HELP.to_string(),
             )
+        } else if let Some((op, line, returned)) =
+            (!negated).then(|| constant_fallback(a, n)).flatten()
+        {
+            (
+                Severity::Error,
+                msg + &fallback_tail(&op, line, &returned),
+                "let hipcc take the warp branch: `#if defined(__CUDA_ARCH__) || defined(__HIP_PLATFORM_AMD__)` (HIP has the shuffles and votes; check the mask and width for 64-lane wavefronts)".to_string(),
+            )
+        } else if let Some(tail) = host_branch_on_device(a, n, negated) {
+            (
+                Severity::Warning,
+                msg + &tail,
+                "check that the host branch computes on the GPU what the device branch does (a placeholder there now runs on the device), or test `__HIP_DEVICE_COMPILE__` and write the AMD path there".to_string(),
+            )
         } else {
             (
                 Severity::Warning,
@@ -6555,6 +6600,23 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
         };
         a.report(&CUDA_ARCH, severity, name, msg, Some(help), vec![]);
     }
+}
+
+/// In a device-only function, the tail of H011 for `#ifdef __CUDA_ARCH__` (`negated`:
+/// `#ifndef`) with an `#else`: hipcc compiles the host branch into device code, and skips the
+/// one written for the device (ccminer's "incorrect but unused host equiv"; realuser15 I-c).
+fn host_branch_on_device(a: &Analyzer, n: Node, negated: bool) -> Option<String> {
+    let alt = n
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_else")?;
+    a.func_at(n.start_byte())
+        .filter(|f| f.device && !f.maybe_host)?;
+    let else_line = a.index.position(a.map(alt.start_byte())).0;
+    Some(if negated {
+        format!(": hipcc compiles this branch, written for the host, into the device code, and skips the device branch in the `#else` on line {else_line}")
+    } else {
+        format!(": hipcc compiles the `#else` on line {else_line}, written for the host, into the device code in its place")
+    })
 }
 
 fn include(a: &mut Analyzer, n: Node) {

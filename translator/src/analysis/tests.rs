@@ -4825,3 +4825,42 @@ __global__ void reduce(const float* in, float* out) {{\n\
         .replace("shfl_xor(v, o, 32)", "shfl_xor(v, o + 32, 32)");
     assert!(!lines_of(&fixed, "H001").is_empty(), "{fixed}");
 }
+
+#[test]
+fn host_branches_that_hipcc_compiles_into_device_code() {
+    // ccminer: `#ifdef __CUDA_ARCH__ <PTX> #else <host placeholder>` in a device function
+    // (realuser15 I-c): the placeholder runs on the GPU.
+    let src = "__device__ unsigned mul(unsigned a, unsigned b) {\n#ifdef __CUDA_ARCH__\n  unsigned r;\n  asm(\"mul.lo.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(b));\n  return r;\n#else\n  return a;\n#endif\n}\n";
+    let d: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H011").collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert!(
+        d[0].message
+            .contains("compiles the `#else` on line 6, written for the host, into the device code"),
+        "{}",
+        d[0].message
+    );
+    // In host-and-device code the host branch is the host's: nothing more is said.
+    let hd = src.replace("__device__", "__host__ __device__");
+    let d: Vec<Diagnostic> = run(&hd).into_iter().filter(|d| d.id == "H011").collect();
+    assert!(
+        !d[0].message.contains("written for the host"),
+        "{}",
+        d[0].message
+    );
+    // OpenCV cudev: the version macro is set from __CUDA_ARCH__, and the wrapper's #else returns
+    // its argument in place of the shuffle.
+    let derived = "#ifndef __CUDA_ARCH__\n#define MY_ARCH 0\n#else\n#define MY_ARCH __CUDA_ARCH__\n#endif\n\
+                   __device__ float sum(float v) {\n#if MY_ARCH >= 300\n  return v + __shfl_xor_sync(0xffffffff, v, 1);\n#else\n  return v;\n#endif\n}\n";
+    let d: Vec<Diagnostic> = run(derived)
+        .into_iter()
+        .filter(|d| d.id == "H011" && d.line == 7)
+        .collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(
+        d[0].message.contains("`MY_ARCH` is set from __CUDA_ARCH__"),
+        "{}",
+        d[0].message
+    );
+}
