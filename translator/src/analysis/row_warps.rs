@@ -1529,22 +1529,34 @@ pub(super) fn segment_broadcast<'t>(
         if n.start_byte() >= call.start_byte() {
             return Visit::Stop;
         }
-        if n.kind_name() == "call_expression" {
-            let name = n.field(FIELDS.function).map(|f| a.text(f)).unwrap_or("");
-            let sync = usize::from(name == "__shfl_down_sync");
-            if name == "__shfl_down" || name == "__shfl_down_sync" {
-                let args: Vec<Node> = n
-                    .field(FIELDS.arguments)
-                    .map(|l| {
-                        crate::parse::named_children(l)
-                            .filter(|c| c.kind_name() != "comment")
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if args.len() == 2 + sync
-                    && a.text(args[sync]) == v
-                    && guarded_shift(a, n, args[1 + sync], false)
-                {
+        if n.kind_name() == "call_expression" && down_tree_step(a, n, Some(v)) {
+            tree = true;
+            return Visit::Stop;
+        }
+        // `v = warp_sum(v);`: a device function of the file whose body is such a tree
+        // (realuser14 G5).
+        if let Some((target, value)) = stored(a, n).map(|(t, x, _)| (t, x)) {
+            if a.text(target) == v && value.kind_name() == "call_expression" {
+                let callee = super::rules::callee(a, value);
+                let reduces = a.funcs.iter().any(|f| {
+                    f.device
+                        && callee.is_some()
+                        && a.function_name(f.node) == callee
+                        && f.node.field(FIELDS.body).is_some_and(|b| {
+                            let mut found = false;
+                            walk_subtree(b, |x| {
+                                found |= x.kind_name() == "call_expression"
+                                    && down_tree_step(a, x, None);
+                                if found {
+                                    Visit::Stop
+                                } else {
+                                    Visit::Descend
+                                }
+                            });
+                            found
+                        })
+                });
+                if reduces {
                     tree = true;
                     return Visit::Stop;
                 }
@@ -1561,6 +1573,27 @@ pub(super) fn segment_broadcast<'t>(
             list.end_byte() - 1,
         )
     })
+}
+
+/// Whether call `n` is a step of a down-shuffle tree over 32-lane segments (`__shfl_down(v, o)`
+/// with a distance that halves from at most 16), on variable `v` where one is given.
+fn down_tree_step<'t>(a: &Analyzer<'_, 't>, n: Node<'t>, v: Option<&str>) -> bool {
+    let name = n.field(FIELDS.function).map(|f| a.text(f)).unwrap_or("");
+    let sync = usize::from(name == "__shfl_down_sync");
+    if name != "__shfl_down" && name != "__shfl_down_sync" {
+        return false;
+    }
+    let args: Vec<Node> = n
+        .field(FIELDS.arguments)
+        .map(|l| {
+            crate::parse::named_children(l)
+                .filter(|c| c.kind_name() != "comment")
+                .collect()
+        })
+        .unwrap_or_default();
+    args.len() == 2 + sync
+        && v.is_none_or(|v| a.text(args[sync]) == v)
+        && guarded_shift(a, n, args[1 + sync], false)
 }
 
 /// `t` on one line, its runs of blanks made one space.

@@ -4864,3 +4864,25 @@ fn host_branches_that_hipcc_compiles_into_device_code() {
         d[0].message
     );
 }
+
+#[test]
+fn a_broadcast_after_a_reduction_in_a_called_function() {
+    // lightseq/FasterTransformer style: `v = warp_sum(v); v = __shfl_sync(m, v, 0);` with the
+    // down-shuffle tree in the helper (realuser14 G5).
+    let src = "#define WARP_SIZE 32\n\
+               __device__ float warp_sum(float v) {\n\
+               for (int o = WARP_SIZE / 2; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n\
+               return v;\n}\n\
+               __global__ void rownorm(float* x, int n) {\n\
+               int lane = threadIdx.x % WARP_SIZE, row = blockIdx.x * 8 + threadIdx.x / WARP_SIZE;\n\
+               float v = x[row * n + lane];\n\
+               v = warp_sum(v);\n\
+               v = __shfl_sync(0xffffffff, v, 0);\n\
+               x[row * n + lane] /= v;\n}\n";
+    assert_eq!(lines_of(src, "H001"), vec![10]);
+    let out = fixed(src, Version::new(7, 0, 0));
+    assert!(
+        out.contains("__shfl_sync(0xffffffffffffffffull, v, 0, 32)") || out.contains("v, 0, 32)"),
+        "{out}"
+    );
+}
