@@ -6070,6 +6070,15 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 Severity::Error,
                 format!("`{directive} {cond_text}`: {out}{}", stranded_tail(stranded.as_ref())),
             ),
+            // `#if CUDA_VERSION >= 9000 __shfl_xor_sync(...) #else __shfl_xor(...)`: the
+            // branch HIP takes is the older CUDA API, which HIP has (realuser14 G1).
+            None if value == Some(0) && earlier_taken.is_none() => match else_mirrors_sync(a, n) {
+                Some(plain) => (
+                    Severity::Note,
+                    format!("`{directive} {cond_text}`: {out}; that #else calls `{plain}`, which HIP has, as the port of this branch would"),
+                ),
+                None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
+            },
             None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
         };
         let help = stranded_help(stranded.as_ref(), value, &cond_text).unwrap_or_else(|| "check that the branch HIP takes is right; guard HIP-specific code with __HIP_PLATFORM_AMD__ or HIP_VERSION, never a renamed CUDA version".into());
@@ -6192,6 +6201,43 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             );
         }
     }
+}
+
+/// Where the branch of conditional `n` calls `_sync` warp builtins and its `#else` calls each
+/// one's form without the mask (`__shfl_xor`): that form's name, the first.
+fn else_mirrors_sync<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
+    let alt = n
+        .field(FIELDS.alternative)
+        .filter(|x| x.kind_name() == "preproc_else")?;
+    let calls = |x: Node| {
+        let mut out: Vec<&'a str> = Vec::new();
+        crate::parse::walk_subtree(x, |c| {
+            if c.kind_name() == "call_expression" {
+                if let Some(name) = callee(a, c) {
+                    out.push(name);
+                }
+            }
+            crate::parse::Visit::Descend
+        });
+        out
+    };
+    let mut synced: Vec<&str> = Vec::new();
+    for c in crate::parse::named_children(n)
+        .filter(|c| Some(*c) != Some(alt) && Some(*c) != n.field(FIELDS.condition))
+    {
+        synced.extend(
+            calls(c)
+                .into_iter()
+                .filter(|name| name.starts_with("__") && name.ends_with("_sync")),
+        );
+    }
+    let plain = calls(alt);
+    let first = synced.first()?.trim_end_matches("_sync");
+    synced
+        .iter()
+        .all(|s| plain.contains(&s.trim_end_matches("_sync")))
+        .then(|| plain.into_iter().find(|p| *p == first))
+        .flatten()
 }
 
 /// Whether a `#define` of macro `name` in the file reads `__CUDA_ARCH__` in its body.

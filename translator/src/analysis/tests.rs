@@ -4886,3 +4886,16 @@ fn a_broadcast_after_a_reduction_in_a_called_function() {
         "{out}"
     );
 }
+
+#[test]
+fn a_cuda_version_test_whose_else_is_the_maskless_api_is_a_note() {
+    // Megatron's softmax helpers (realuser14 G1).
+    let src = "__device__ float x(float v, int m) {\n#if CUDA_VERSION >= 9000\n  return __shfl_xor_sync(0xffffffff, v, m);\n#else\n  return __shfl_xor(v, m);\n#endif\n}\n";
+    let d: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H010").collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Severity::Note, "{}", d[0].message);
+    // An #else that does other work keeps the warning.
+    let other = src.replace("return __shfl_xor(v, m);", "return v;");
+    let d: Vec<Diagnostic> = run(&other).into_iter().filter(|d| d.id == "H010").collect();
+    assert_eq!(d[0].severity, Severity::Warning);
+}
