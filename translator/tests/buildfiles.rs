@@ -446,6 +446,76 @@ fn every_diagnostic_id_is_in_the_catalog() {
     }
 }
 
+/// Translates `src` as a build file named `file`, twice: returns the output, the diagnostics,
+/// and asserts that the output translated again does not change.
+fn translate_text(file: &str, src: &str) -> (String, Vec<Diagnostic>) {
+    let kind = classify(Path::new(file)).unwrap();
+    let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, &opts(&[]));
+    let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    let (mut again, _) = translate_build(kind, out.as_bytes(), file, &opts(&[]));
+    let twice = String::from_utf8(apply(out.as_bytes(), &mut again).unwrap()).unwrap();
+    assert_eq!(twice, out, "{file}: not idempotent");
+    (out, diags)
+}
+
+/// I-i (stdgpu): Thrust's CUDA system given as a definition selects rocThrust's `cuda`
+/// system, not its HIP backend, in every kind of build file; CMake code that a build writes
+/// into a package config and finds CUDA's packages is reported.
+#[test]
+fn thrust_cuda_system_becomes_hip_and_cuda_dependencies_are_reported() {
+    let cuda = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA";
+    let hip = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_HIP";
+    let cmake = format!(
+        "cmake_minimum_required(VERSION 3.18)\nproject(ctr CXX)\nfind_package(CUDAToolkit REQUIRED)\nadd_library(ctr lib.cpp)\n\
+         target_compile_definitions(ctr PUBLIC {cuda})\nadd_compile_definitions(\"{cuda}\" OTHER=1)\n\
+         add_definitions(-D{cuda})\nset(DEFS {cuda}X)\n\
+         set(CTR_CONFIG_INIT \"find_dependency(CUDAToolkit 11.0 REQUIRED)\")\n\
+         file(WRITE cfg.cmake [=[find_package( CUDA)]=])\n"
+    );
+    let (out, diags) = translate_text("CMakeLists.txt", &cmake);
+    assert!(
+        out.contains(&format!(
+            "target_compile_definitions(ctr PUBLIC {hip})\nadd_compile_definitions(\"{hip}\" OTHER=1)\nadd_definitions(-D{hip})\nset(DEFS {cuda}X)\n"
+        )),
+        "{out}"
+    );
+    let mapped: Vec<usize> = diags
+        .iter()
+        .filter(|d| d.id == "B001" && d.message.contains("THRUST_DEVICE_SYSTEM_HIP"))
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(mapped, [5, 6, 7], "{diags:?}");
+    assert!(
+        has(&diags, "B008", 9, "finds the CUDAToolkit package"),
+        "{diags:?}"
+    );
+    assert!(
+        has(&diags, "B008", 10, "finds the CUDA package"),
+        "{diags:?}"
+    );
+    assert!(diags.iter().any(|d| d
+        .help
+        .as_deref()
+        .is_some_and(|h| h.contains("find_dependency(hip)"))));
+    // A package config's own find_dependency().
+    let config = "include(CMakeFindDependencyMacro)\nfind_dependency(CUDAToolkit 11.0)\n";
+    let (out, diags) = translate_text("cmake/ctrConfig.cmake", config);
+    assert_eq!(out, config);
+    assert!(
+        has(&diags, "B008", 2, "find_dependency(CUDAToolkit) kept"),
+        "{diags:?}"
+    );
+    // Makefiles and setup.py: the -D flag, joined or as two words.
+    let make = format!("CXXFLAGS = -O2 -D{cuda}\nNVCCFLAGS = -D {cuda} -O3\nk: k.cu\n\tnvcc $(NVCCFLAGS) -D{cuda} -o k k.cu\n");
+    let (out, diags) = translate_text("Makefile", &make);
+    assert_eq!(out.matches(hip).count(), 3, "{out}");
+    assert!(!out.contains(cuda), "{out}");
+    assert!(has(&diags, "B001", 2, &format!("-D {hip}")), "{diags:?}");
+    let setup = format!("from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension, BuildExtension\nsetup(name='e', ext_modules=[CUDAExtension('e', ['k.cu'], extra_compile_args={{'cxx': ['-D{cuda}'], 'nvcc': ['-O3', '-D{cuda}']}})], cmdclass={{'build_ext': BuildExtension}})\n");
+    let (out, _) = translate_text("setup.py", &setup);
+    assert_eq!(out.matches(hip).count(), 2, "{out}");
+}
+
 /// Whether `CI=true`.
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
