@@ -516,6 +516,63 @@ fn thrust_cuda_system_becomes_hip_and_cuda_dependencies_are_reported() {
     assert_eq!(out.matches(hip).count(), 2, "{out}");
 }
 
+/// I-e: NVIDIA's profilers, memory checkers and debugger run by a Makefile recipe or a CMake
+/// custom command are warnings naming ROCm's tool (rocprofv3 from ROCm 6.2, rocprof before;
+/// AddressSanitizer with xnack+ for the memory checkers); the commands stay as they are.
+#[test]
+fn nvidia_tools_in_recipes_and_custom_commands_are_reported() {
+    let make = "NVCC = nvcc\nPROF = nsys profile\napp: app.cu\n\t$(NVCC) -O2 -o app app.cu\nprofile: app\n\t@nvprof --metrics achieved_occupancy ./app\n\tcd out && /usr/local/cuda/bin/ncu ./app; compute-sanitizer ./app\n\tcuda-memcheck ./app | tee log\n\techo nvprof done\n\t$(PROF) ./app\n";
+    let (out, diags) = translate_text("Makefile", make);
+    assert_eq!(out, make.replace("NVCC = nvcc", "NVCC = hipcc"));
+    let tools: Vec<(usize, usize)> = diags
+        .iter()
+        .filter(|d| d.id == "B008" && d.message.contains("ROCm does not have"))
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(
+        tools,
+        [(2, 8), (6, 2), (7, 12), (7, 43), (8, 2)],
+        "{diags:?}"
+    );
+    // The profiler is rocprofv3 from ROCm 6.2, rocprof before.
+    let help = |major: u16, minor: u16, line: usize| {
+        let o = BuildOptions {
+            hip_version: hipport_rules::Version::new(major, minor, 0),
+            ..opts(&[])
+        };
+        let (_, diags) = translate_build(BuildKind::Makefile, make.as_bytes(), "Makefile", &o);
+        diags
+            .iter()
+            .find(|d| d.line == line && d.id == "B008")
+            .and_then(|d| d.help.clone())
+            .unwrap_or_default()
+    };
+    let old = help(6, 1, 6);
+    assert!(
+        old.contains("`rocprof --stats ./app`") && old.contains("--pmc"),
+        "{old}"
+    );
+    let new = help(6, 2, 6);
+    assert!(
+        new.contains("`rocprofv3 --kernel-trace --stats -- ./app`"),
+        "{new}"
+    );
+    let memcheck = help(6, 2, 8);
+    assert!(
+        memcheck.contains("-fsanitize=address") && memcheck.contains("xnack+"),
+        "{memcheck}"
+    );
+    let cmake = "project(p LANGUAGES CXX)\nadd_executable(app main.cpp)\nadd_custom_target(profile COMMAND nsys profile $<TARGET_FILE:app> COMMAND echo nsys)\nadd_test(NAME memcheck COMMAND compute-sanitizer $<TARGET_FILE:app>)\n";
+    let (out, diags) = translate_text("CMakeLists.txt", cmake);
+    assert_eq!(out, cmake);
+    let tools: Vec<(usize, usize)> = diags
+        .iter()
+        .filter(|d| d.id == "B008")
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(tools, [(3, 35), (4, 32)], "{diags:?}");
+}
+
 /// Whether `CI=true`.
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")

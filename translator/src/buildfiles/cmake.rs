@@ -2774,6 +2774,7 @@ fn custom_nvcc_commands(st: &State, sink: &mut Sink, cmd: &Command) -> BTreeSet<
 
 fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
     let custom = custom_nvcc_commands(st, sink, cmd);
+    nvidia_tool_commands(st, sink, cmd);
     let mut plain_flags = Vec::new();
     // A variable renamed twice in one command (`set(V "${V} ...")`) is reported once.
     let mut renamed_vars: Vec<&str> = Vec::new();
@@ -3073,6 +3074,27 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc);
     } else {
         flag_args(st, sink, &plain_flags, Context::Any);
+    }
+}
+
+/// Warns of NVIDIA's tools (`nvprof`, `nsys`, `ncu`, `cuda-memcheck`, ...) that a custom
+/// command, target, test or `execute_process` runs (the program after `COMMAND`): ROCm has
+/// none of them (see [`text::nvidia_tool`]).
+fn nvidia_tool_commands(st: &State, sink: &mut Sink, cmd: &Command) {
+    if !matches!(
+        cmd.name.as_str(),
+        "add_custom_command" | "add_custom_target" | "execute_process" | "add_test"
+    ) {
+        return;
+    }
+    for pair in cmd.args.windows(2) {
+        let (keyword, program) = (&pair[0], &pair[1]);
+        if !arg_is(keyword, "COMMAND") || program.bracket {
+            continue;
+        }
+        if let Some((message, help)) = text::nvidia_tool(&program.text, st.opts.hip_version) {
+            sink.diag(B_CONSTRUCT, program.start, message, Some(help));
+        }
     }
 }
 

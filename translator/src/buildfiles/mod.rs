@@ -667,6 +667,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   os.system('nvcc --version'), [cuda_dir + '/bin/nvcc', '-V']) finds none on a ROCm machine, so what the probe gates (a\n\
                   load() of the extension) is skipped there without a word: test torch.version.hip (ROCm\n\
                   PyTorch builds with hipcc, from torch.utils.cpp_extension.ROCM_HOME) instead.\n\
+                  NVIDIA's tools a Makefile recipe or CMake custom command runs (nvprof, nsys, ncu,\n\
+                  cuda-memcheck, compute-sanitizer, cuda-gdb) are not on a ROCm machine: the finding\n\
+                  names ROCm's (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer with xnack+\n\
+                  targets for the memory checkers; rocgdb).\n\
                   Meson builds (meson.build) are not converted: each use of Meson's cuda language, of\n\
                   dependency('cuda'), of cuda_args and of Meson's CUDA module is reported with what\n\
                   replaces it (hipcc as the C++ compiler, dependency('hip', method: 'cmake') and the HIP\n\

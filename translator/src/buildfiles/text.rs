@@ -854,6 +854,55 @@ pub(crate) fn dir_of(file: &str) -> &str {
     file.rfind('/').map_or("", |p| &file[..p])
 }
 
+/// The first ROCm release with rocprofv3 (ROCprofiler-SDK 0.4.0 "for ROCm release 6.2",
+/// rocprofiler-sdk's CHANGELOG); rocprof is the profiler before it.
+const ROCPROFV3_FROM: hipport_rules::Version = hipport_rules::Version::new(6, 2, 0);
+
+/// An NVIDIA tool that a build runs (`program`, as written: a path, `.exe`) and ROCm does not
+/// have: the finding's message and help, which names ROCm's counterpart for the `hip` release
+/// (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer for the memory checkers). The
+/// command fails on a ROCm machine, and hipport does not rewrite it: the tools' options and
+/// metric names differ.
+pub(crate) fn nvidia_tool(program: &str, hip: hipport_rules::Version) -> Option<(String, String)> {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    let (profiler, other) = if hip >= ROCPROFV3_FROM {
+        ("rocprofv3", "rocprof before ROCm 6.2")
+    } else {
+        ("rocprof", "rocprofv3 from ROCm 6.2")
+    };
+    // rocprofv3 reads the application after `--`; rocprof has no --kernel-trace.
+    let (kernels, sep) = if hip >= ROCPROFV3_FROM {
+        (" --kernel-trace", " --")
+    } else {
+        ("", "")
+    };
+    let (what, help) = match name {
+        "nvprof" => (
+            "command-line profiler",
+            format!("profile with {profiler} (`{profiler}{kernels} --stats{sep} ./app`; {other}); nvprof's metrics and events (--metrics achieved_occupancy) have no AMD names in common: give AMD counters to --pmc"),
+        ),
+        "nsys" => (
+            "Nsight Systems profiler",
+            format!("trace with {profiler} (`{profiler} --sys-trace{sep} ./app`; {other})"),
+        ),
+        "ncu" | "nv-nsight-cu-cli" => (
+            "Nsight Compute profiler",
+            format!("collect AMD counters with {profiler} --pmc ({other}), or analyse kernels with ROCm Compute Profiler (rocprof-compute, formerly Omniperf); Nsight Compute's sections and metric names do not carry over"),
+        ),
+        "cuda-memcheck" | "compute-sanitizer" => (
+            "memory checker",
+            "ROCm checks GPU memory accesses with AddressSanitizer: build with -fsanitize=address -shared-libsan -g for --offload-arch=<gfx>:xnack+ targets and run with HSA_XNACK=1".to_string(),
+        ),
+        "cuda-gdb" => ("GPU debugger", "debug with rocgdb".to_string()),
+        _ => return None,
+    };
+    Some((
+        format!("`{name}` is NVIDIA's {what}, which ROCm does not have: this command fails on a ROCm machine"),
+        help,
+    ))
+}
+
 /// Where `inner`, a slice of `outer`, starts in it; `None` for any other string.
 pub(crate) fn offset_in(outer: &str, inner: &str) -> Option<usize> {
     let (o, i) = (outer.as_ptr() as usize, inner.as_ptr() as usize);
