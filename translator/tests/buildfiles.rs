@@ -573,6 +573,35 @@ fn nvidia_tools_in_recipes_and_custom_commands_are_reported() {
     assert_eq!(tools, [(3, 35), (4, 32)], "{diags:?}");
 }
 
+/// G4 (Megatron's fused kernels): dropping the last elements of a Python list that spans
+/// lines closes the list after the last element kept, as it closed after the last element
+/// (`['-O3']`, not `['-O3',` and a `]` alone); a closer on a line of its own stays there, and a
+/// comma at the end of a comment is no separator. The output is Python and converts to itself.
+#[test]
+fn dropped_last_list_elements_leave_the_closer_after_the_last_kept() {
+    let setup = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 flags = ['-O3',\n         '--expt-relaxed-constexpr',\n         '--expt-extended-lambda']\n\
+                 own = [\n    '-O2',\n    '-lineinfo',\n]\n\
+                 noted = ['-g',  # debug, then:\n         '-lineinfo']\n\
+                 setup(name='k', ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': flags + own + noted})],\n      cmdclass={'build_ext': BuildExtension})\n";
+    let (out, _) = translate_text("setup.py", setup);
+    assert!(
+        out.contains(
+            "flags = ['-O3']\nown = [\n    '-O2',\n]\nnoted = ['-g',  # debug, then:\n         ]\n"
+        ),
+        "{out}"
+    );
+    if !require(tool_works("python3", "--version"), "python3 not found") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("setup.py");
+    std::fs::write(&path, &out).unwrap();
+    run(Command::new("python3")
+        .args(["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())"])
+        .arg(&path));
+}
+
 /// Whether `CI=true`.
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")

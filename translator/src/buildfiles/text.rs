@@ -516,7 +516,7 @@ pub(crate) fn apply_mapped(
             s
         };
         let s = if style == Style::PyList {
-            blanks_before_line_end(src, comma_before_last(src, s, e), e)
+            blanks_before_line_end(src, comma_before_last(src, words, s, e), e)
         } else {
             s
         };
@@ -598,21 +598,34 @@ fn blanks_before_line_end(src: &str, s: usize, e: usize) -> usize {
     }
 }
 
-/// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
-/// also takes the comma before them, which the removal of each element alone does not reach.
-fn comma_before_last(src: &str, s: usize, e: usize) -> usize {
+/// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) also takes
+/// the comma before them, which the removal of each element alone does not reach: the closer
+/// then follows the last element kept, as it followed the last element. That holds across
+/// lines too (G4: `['-O3',` / `'--expt-relaxed-constexpr',` / `'--expt-extended-lambda']`
+/// becomes `['-O3']`, not `['-O3',` and a `]` alone on the next line); a closer on a line of
+/// its own (the removal ends where its line starts) stays there, after the comma.
+fn comma_before_last(src: &str, words: &[Word], s: usize, e: usize) -> usize {
     let b = src.as_bytes();
     let blank = |c: u8| c == b' ' || c == b'\t';
     let mut after = e;
     while after < b.len() && blank(b[after]) {
         after += 1;
     }
-    if !matches!(b.get(after), Some(b']' | b')' | b'}')) {
+    if !matches!(b.get(after), Some(b']' | b')' | b'}')) || e > 0 && b[e - 1] == b'\n' {
         return s;
     }
     let mut k = s;
-    while k > 0 && blank(b[k - 1]) {
+    while k > 0 && (blank(b[k - 1]) || matches!(b[k - 1], b'\n' | b'\r')) {
         k -= 1;
+    }
+    // Across lines the comma must be the one right after the last element kept: one at the end
+    // of a comment (`'-O3',  # a, b,`) would put the closer in the comment.
+    let crossed = src[k..s].contains('\n');
+    if crossed {
+        let kept_end = words.iter().map(|w| w.end).filter(|&end| end < k).max();
+        if kept_end.is_none_or(|end| !src[end..k - 1].bytes().all(blank)) {
+            return s;
+        }
     }
     if k > 0 && b[k - 1] == b',' {
         k - 1
