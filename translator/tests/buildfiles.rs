@@ -446,6 +446,162 @@ fn every_diagnostic_id_is_in_the_catalog() {
     }
 }
 
+/// Translates `src` as a build file named `file`, twice: returns the output, the diagnostics,
+/// and asserts that the output translated again does not change.
+fn translate_text(file: &str, src: &str) -> (String, Vec<Diagnostic>) {
+    let kind = classify(Path::new(file)).unwrap();
+    let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, &opts(&[]));
+    let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+    let (mut again, _) = translate_build(kind, out.as_bytes(), file, &opts(&[]));
+    let twice = String::from_utf8(apply(out.as_bytes(), &mut again).unwrap()).unwrap();
+    assert_eq!(twice, out, "{file}: not idempotent");
+    (out, diags)
+}
+
+/// I-i (stdgpu): Thrust's CUDA system given as a definition selects rocThrust's `cuda`
+/// system, not its HIP backend, in every kind of build file; CMake code that a build writes
+/// into a package config and finds CUDA's packages is reported.
+#[test]
+fn thrust_cuda_system_becomes_hip_and_cuda_dependencies_are_reported() {
+    let cuda = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA";
+    let hip = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_HIP";
+    let cmake = format!(
+        "cmake_minimum_required(VERSION 3.18)\nproject(ctr CXX)\nfind_package(CUDAToolkit REQUIRED)\nadd_library(ctr lib.cpp)\n\
+         target_compile_definitions(ctr PUBLIC {cuda})\nadd_compile_definitions(\"{cuda}\" OTHER=1)\n\
+         add_definitions(-D{cuda})\nset(DEFS {cuda}X)\n\
+         set(CTR_CONFIG_INIT \"find_dependency(CUDAToolkit 11.0 REQUIRED)\")\n\
+         file(WRITE cfg.cmake [=[find_package( CUDA)]=])\n"
+    );
+    let (out, diags) = translate_text("CMakeLists.txt", &cmake);
+    assert!(
+        out.contains(&format!(
+            "target_compile_definitions(ctr PUBLIC {hip})\nadd_compile_definitions(\"{hip}\" OTHER=1)\nadd_definitions(-D{hip})\nset(DEFS {cuda}X)\n"
+        )),
+        "{out}"
+    );
+    let mapped: Vec<usize> = diags
+        .iter()
+        .filter(|d| d.id == "B001" && d.message.contains("THRUST_DEVICE_SYSTEM_HIP"))
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(mapped, [5, 6, 7], "{diags:?}");
+    assert!(
+        has(&diags, "B008", 9, "finds the CUDAToolkit package"),
+        "{diags:?}"
+    );
+    assert!(
+        has(&diags, "B008", 10, "finds the CUDA package"),
+        "{diags:?}"
+    );
+    assert!(diags.iter().any(|d| d
+        .help
+        .as_deref()
+        .is_some_and(|h| h.contains("find_dependency(hip)"))));
+    // A package config's own find_dependency().
+    let config = "include(CMakeFindDependencyMacro)\nfind_dependency(CUDAToolkit 11.0)\n";
+    let (out, diags) = translate_text("cmake/ctrConfig.cmake", config);
+    assert_eq!(out, config);
+    assert!(
+        has(&diags, "B008", 2, "find_dependency(CUDAToolkit) kept"),
+        "{diags:?}"
+    );
+    // Makefiles and setup.py: the -D flag, joined or as two words.
+    let make = format!("CXXFLAGS = -O2 -D{cuda}\nNVCCFLAGS = -D {cuda} -O3\nk: k.cu\n\tnvcc $(NVCCFLAGS) -D{cuda} -o k k.cu\n");
+    let (out, diags) = translate_text("Makefile", &make);
+    assert_eq!(out.matches(hip).count(), 3, "{out}");
+    assert!(!out.contains(cuda), "{out}");
+    assert!(has(&diags, "B001", 2, &format!("-D {hip}")), "{diags:?}");
+    let setup = format!("from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension, BuildExtension\nsetup(name='e', ext_modules=[CUDAExtension('e', ['k.cu'], extra_compile_args={{'cxx': ['-D{cuda}'], 'nvcc': ['-O3', '-D{cuda}']}})], cmdclass={{'build_ext': BuildExtension}})\n");
+    let (out, _) = translate_text("setup.py", &setup);
+    assert_eq!(out.matches(hip).count(), 2, "{out}");
+}
+
+/// I-e: NVIDIA's profilers, memory checkers and debugger run by a Makefile recipe or a CMake
+/// custom command are warnings naming ROCm's tool (rocprofv3 from ROCm 6.2, rocprof before;
+/// AddressSanitizer with xnack+ for the memory checkers); the commands stay as they are.
+#[test]
+fn nvidia_tools_in_recipes_and_custom_commands_are_reported() {
+    let make = "NVCC = nvcc\nPROF = nsys profile\napp: app.cu\n\t$(NVCC) -O2 -o app app.cu\nprofile: app\n\t@nvprof --metrics achieved_occupancy ./app\n\tcd out && /usr/local/cuda/bin/ncu ./app; compute-sanitizer ./app\n\tcuda-memcheck ./app | tee log\n\techo nvprof done\n\t$(PROF) ./app\n";
+    let (out, diags) = translate_text("Makefile", make);
+    assert_eq!(out, make.replace("NVCC = nvcc", "NVCC = hipcc"));
+    let tools: Vec<(usize, usize)> = diags
+        .iter()
+        .filter(|d| d.id == "B008" && d.message.contains("ROCm does not have"))
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(
+        tools,
+        [(2, 8), (6, 2), (7, 12), (7, 43), (8, 2)],
+        "{diags:?}"
+    );
+    // The profiler is rocprofv3 from ROCm 6.2, rocprof before.
+    let help = |major: u16, minor: u16, line: usize| {
+        let o = BuildOptions {
+            hip_version: hipport_rules::Version::new(major, minor, 0),
+            ..opts(&[])
+        };
+        let (_, diags) = translate_build(BuildKind::Makefile, make.as_bytes(), "Makefile", &o);
+        diags
+            .iter()
+            .find(|d| d.line == line && d.id == "B008")
+            .and_then(|d| d.help.clone())
+            .unwrap_or_default()
+    };
+    let old = help(6, 1, 6);
+    assert!(
+        old.contains("`rocprof --stats ./app`") && old.contains("--pmc"),
+        "{old}"
+    );
+    let new = help(6, 2, 6);
+    assert!(
+        new.contains("`rocprofv3 --kernel-trace --stats -- ./app`"),
+        "{new}"
+    );
+    let memcheck = help(6, 2, 8);
+    assert!(
+        memcheck.contains("-fsanitize=address") && memcheck.contains("xnack+"),
+        "{memcheck}"
+    );
+    let cmake = "project(p LANGUAGES CXX)\nadd_executable(app main.cpp)\nadd_custom_target(profile COMMAND nsys profile $<TARGET_FILE:app> COMMAND echo nsys)\nadd_test(NAME memcheck COMMAND compute-sanitizer $<TARGET_FILE:app>)\n";
+    let (out, diags) = translate_text("CMakeLists.txt", cmake);
+    assert_eq!(out, cmake);
+    let tools: Vec<(usize, usize)> = diags
+        .iter()
+        .filter(|d| d.id == "B008")
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(tools, [(3, 35), (4, 32)], "{diags:?}");
+}
+
+/// G4 (Megatron's fused kernels): dropping the last elements of a Python list that spans
+/// lines closes the list after the last element kept, as it closed after the last element
+/// (`['-O3']`, not `['-O3',` and a `]` alone); a closer on a line of its own stays there, and a
+/// comma at the end of a comment is no separator. The output is Python and converts to itself.
+#[test]
+fn dropped_last_list_elements_leave_the_closer_after_the_last_kept() {
+    let setup = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 flags = ['-O3',\n         '--expt-relaxed-constexpr',\n         '--expt-extended-lambda']\n\
+                 own = [\n    '-O2',\n    '-lineinfo',\n]\n\
+                 noted = ['-g',  # debug, then:\n         '-lineinfo']\n\
+                 setup(name='k', ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': flags + own + noted})],\n      cmdclass={'build_ext': BuildExtension})\n";
+    let (out, _) = translate_text("setup.py", setup);
+    assert!(
+        out.contains(
+            "flags = ['-O3']\nown = [\n    '-O2',\n]\nnoted = ['-g',  # debug, then:\n         ]\n"
+        ),
+        "{out}"
+    );
+    if !require(tool_works("python3", "--version"), "python3 not found") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("setup.py");
+    std::fs::write(&path, &out).unwrap();
+    run(Command::new("python3")
+        .args(["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())"])
+        .arg(&path));
+}
+
 /// Whether `CI=true`.
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")

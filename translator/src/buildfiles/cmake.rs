@@ -12,8 +12,8 @@ use hipport_rules::Version;
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_FLAG_UNMAPPED, B_GLOB, B_LANGUAGE,
-    B_LIB_MAPPED, B_LIB_UNMAPPED, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_CONSTRUCT, B_FLAG_DROPPED, B_FLAG_MAPPED, B_FLAG_UNMAPPED,
+    B_GLOB, B_LANGUAGE, B_LIB_MAPPED, B_LIB_UNMAPPED, B_RDC,
 };
 
 /// One argument of a command.
@@ -1273,6 +1273,21 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                     st.block = Some((cmd.end, cmd.end, false));
                 }
             }
+        }
+        // A package config (`fooConfig.cmake`) whose users would find CUDA again.
+        "find_dependency"
+            if args
+                .first()
+                .and_then(|a| CUDA_PACKAGES.iter().find(|p| arg_is(a, p)))
+                .is_some() =>
+        {
+            let package = &args[0].text;
+            sink.diag(
+                B_CONSTRUCT,
+                cmd.start,
+                format!("find_dependency({package}) kept: the ported library's users would look for CUDA again"),
+                Some(CUDA_DEPENDENCY_HELP.into()),
+            );
         }
         "check_language" if args.iter().any(|a| arg_is(a, "CUDA")) => {
             sink.diag(
@@ -2759,11 +2774,13 @@ fn custom_nvcc_commands(st: &State, sink: &mut Sink, cmd: &Command) -> BTreeSet<
 
 fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usize]) {
     let custom = custom_nvcc_commands(st, sink, cmd);
+    nvidia_tool_commands(st, sink, cmd);
     let mut plain_flags = Vec::new();
     // A variable renamed twice in one command (`set(V "${V} ...")`) is reported once.
     let mut renamed_vars: Vec<&str> = Vec::new();
     let targets = property_targets(cmd);
     for (k, a) in cmd.args.iter().enumerate() {
+        cuda_packages_in_string(st.src, sink, a);
         if a.bracket {
             // Kept among the flags as a word of its own (see `flag_args`).
             plain_flags.push(a.clone());
@@ -2773,6 +2790,10 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         let reported = version_tested.contains(&k);
         let t = a.text.as_str();
         let base = a.content_start;
+        // `-D` and the definition as two words are the flags' (see `flag_args`).
+        if k == 0 || !arg_is(&cmd.args[k - 1], "-D") {
+            thrust_definitions(sink, t, base);
+        }
         // A `.hip` source is the project's own: hipport renames `.cu` sources, which the file
         // names by their old names.
         // A source behind a generator expression (`$<$<BOOL:X>:k.cu>`) too.
@@ -3053,6 +3074,104 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc);
     } else {
         flag_args(st, sink, &plain_flags, Context::Any);
+    }
+}
+
+/// Warns of NVIDIA's tools (`nvprof`, `nsys`, `ncu`, `cuda-memcheck`, ...) that a custom
+/// command, target, test or `execute_process` runs (the program after `COMMAND`): ROCm has
+/// none of them (see [`text::nvidia_tool`]).
+fn nvidia_tool_commands(st: &State, sink: &mut Sink, cmd: &Command) {
+    if !matches!(
+        cmd.name.as_str(),
+        "add_custom_command" | "add_custom_target" | "execute_process" | "add_test"
+    ) {
+        return;
+    }
+    for pair in cmd.args.windows(2) {
+        let (keyword, program) = (&pair[0], &pair[1]);
+        if !arg_is(keyword, "COMMAND") || program.bracket {
+            continue;
+        }
+        if let Some((message, help)) = text::nvidia_tool(&program.text, st.opts.hip_version) {
+            sink.diag(B_CONSTRUCT, program.start, message, Some(help));
+        }
+    }
+}
+
+/// Thrust's CUDA backend given as a definition (`target_compile_definitions(t PUBLIC
+/// THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA)`, `add_compile_definitions`, a
+/// COMPILE_DEFINITIONS property, a variable that holds definitions) in the text `t` of an
+/// argument whose content starts at `base`: becomes rocThrust's HIP system (see
+/// [`flags::THRUST_CUDA_SYSTEM`]). The `-D` flag is mapped with the other flags.
+fn thrust_definitions(sink: &mut Sink, t: &str, base: usize) {
+    let pat = flags::THRUST_CUDA_SYSTEM;
+    let b = t.as_bytes();
+    for (pos, _) in t.match_indices(pat) {
+        let end = pos + pat.len();
+        let whole = (pos == 0 || !is_ident(b[pos - 1])) && b.get(end).is_none_or(|&c| !is_ident(c));
+        if !whole || t[..pos].ends_with("-D") {
+            continue;
+        }
+        // Only the system's name changes: `..._CUDA` -> `..._HIP`.
+        if sink.edit(
+            base + end - "CUDA".len(),
+            base + end,
+            "HIP",
+            B_FLAG_MAPPED.id,
+        ) {
+            sink.diag(
+                B_FLAG_MAPPED,
+                base + pos,
+                flags::thrust_system_message(pat, flags::THRUST_HIP_SYSTEM),
+                None,
+            );
+        }
+    }
+}
+
+/// CUDA's packages CMake code finds (`find_dependency(CUDAToolkit)`, `find_package(CUDA)`).
+const CUDA_PACKAGES: &[&str] = &["CUDAToolkit", "CUDA"];
+
+/// What a package config that finds CUDA's packages should find instead.
+const CUDA_DEPENDENCY_HELP: &str = "use find_dependency(hip) (and the HIP libraries' packages, hipblas, hipfft, ...), as the ported build finds them, and hip:: targets for CUDA:: ones";
+
+/// The CUDA package a `find_dependency(`/`find_package(` call names when `after` is what
+/// follows the command's name.
+fn cuda_package_call(after: &str) -> Option<&'static str> {
+    let rest = after.trim_start().strip_prefix('(')?.trim_start();
+    let name_len = rest.bytes().take_while(|&c| is_ident(c)).count();
+    CUDA_PACKAGES
+        .iter()
+        .copied()
+        .find(|p| *p == &rest[..name_len])
+}
+
+/// CMake code in a string or bracket argument that finds CUDA's packages: a package config the
+/// build writes (stdgpu's `set(CONFIG_INIT "find_dependency(CUDAToolkit 11.0 REQUIRED)")`, a
+/// `file(WRITE ...)` of such code). The ported library's users would look for CUDA again; the
+/// text is the project's, so it is reported, not rewritten.
+fn cuda_packages_in_string(src: &str, sink: &mut Sink, a: &Arg) {
+    if !a.quoted && !a.bracket {
+        return;
+    }
+    // A bracket argument's text is not kept: it is read from the source.
+    let text = src.get(a.content_start..a.content_end).unwrap_or("");
+    let lower = text.to_ascii_lowercase();
+    for call in ["find_dependency", "find_package"] {
+        for (pos, _) in lower.match_indices(call) {
+            if pos > 0 && is_ident(lower.as_bytes()[pos - 1]) {
+                continue;
+            }
+            let Some(package) = cuda_package_call(&text[pos + call.len()..]) else {
+                continue;
+            };
+            sink.diag(
+                B_CONSTRUCT,
+                a.content_start + pos,
+                format!("this text is CMake code that finds the {package} package (`{call}({package} ...)`): the ported library's users would look for CUDA again"),
+                Some(CUDA_DEPENDENCY_HELP.into()),
+            );
+        }
     }
 }
 

@@ -675,6 +675,56 @@ fn half_macro(words: &[&str], i: usize, m: &mut Mapped) -> Option<usize> {
     Some(n)
 }
 
+/// Thrust's definition that picks its CUDA backend. rocThrust keeps Thrust's switch with a
+/// HIP system of its own (thrust/detail/config/device_system.h: `THRUST_DEVICE_SYSTEM_CUDA` 1,
+/// `THRUST_DEVICE_SYSTEM_HIP` 5, the default under hipcc); the CUDA value selects the
+/// `thrust::cuda` system namespace, which is not rocThrust's HIP backend.
+pub(crate) const THRUST_CUDA_SYSTEM: &str = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA";
+
+/// What [`THRUST_CUDA_SYSTEM`] becomes.
+pub(crate) const THRUST_HIP_SYSTEM: &str = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_HIP";
+
+/// The message for a rewritten [`THRUST_CUDA_SYSTEM`] (`shown` as written).
+pub(crate) fn thrust_system_message(shown: &str, new: &str) -> String {
+    format!("`{shown}` -> `{new}`: rocThrust's HIP backend is THRUST_DEVICE_SYSTEM_HIP; THRUST_DEVICE_SYSTEM_CUDA would select its `cuda` system, which a HIP build does not have")
+}
+
+/// `-DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA` (or `-D` and the definition as two words)
+/// at word `i`: becomes the HIP system. Returns the words consumed, or `None` when the word is
+/// no such flag.
+fn thrust_system(words: &[&str], i: usize, m: &mut Mapped) -> Option<usize> {
+    let unquote = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+    let w = unquote(words[i]);
+    let rest = w.strip_prefix("-D")?;
+    let (at, text) = if rest.is_empty() {
+        (i + 1, unquote(words.get(i + 1)?))
+    } else {
+        (i, rest.to_string())
+    };
+    if text != THRUST_CUDA_SYSTEM {
+        return None;
+    }
+    let n = at - i + 1;
+    let shown = words[i..i + n].join(" ");
+    let new = if at == i {
+        format!("-D{THRUST_HIP_SYSTEM}")
+    } else {
+        THRUST_HIP_SYSTEM.to_string()
+    };
+    m.changes.push((at, Action::Replace(vec![new])));
+    note(
+        m,
+        i,
+        B_FLAG_MAPPED,
+        thrust_system_message(
+            &shown,
+            &shown.replace(THRUST_CUDA_SYSTEM, THRUST_HIP_SYSTEM),
+        ),
+        None,
+    );
+    Some(n)
+}
+
 /// The `--offload-arch=` flags for a list of AMD targets.
 pub(crate) fn offload_flags(archs: &[String]) -> Vec<String> {
     archs
@@ -1650,6 +1700,9 @@ fn map_one(
         return n;
     }
     if let Some(n) = half_macro(words, i, m) {
+        return n;
+    }
+    if let Some(n) = thrust_system(words, i, m) {
         return n;
     }
     // Libraries and CUDA paths.

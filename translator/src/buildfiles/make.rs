@@ -265,6 +265,9 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 arch_given.retain(|g| g.0 != name);
             }
         }
+        if !body {
+            nvidia_tools(sink, line, start, &words, recipe, opts);
+        }
         if recipe {
             let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
             c_sources_for_hipcc(sink, &words, header, &values);
@@ -1771,15 +1774,14 @@ const UTILITIES: &[&str] = &[
     "grep", "test", "[", "install", "tar", "chmod", "ls", "cd", "true", "false", ":",
 ];
 
-/// For each word of a recipe line, whether it belongs to a shell command (between `&&`, `||`,
-/// `;` and `|`) run by one of [`UTILITIES`].
-pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
-    let mut out = Vec::with_capacity(words.len());
+/// The shell commands of a recipe line's words (separated by `&&`, `||`, `;`, `|` or a word
+/// ending in `;`): each command's first word and its program's name (past a recipe prefix
+/// `@-+` and a directory).
+pub(super) fn programs<'a>(words: &[&'a str]) -> Vec<(usize, &'a str)> {
+    let mut out = Vec::new();
     let mut first = true;
-    let mut utility = false;
     for (i, w) in words.iter().enumerate() {
         if matches!(*w, "&&" | "||" | ";" | "|") {
-            out.push(false);
             first = true;
             continue;
         }
@@ -1790,15 +1792,75 @@ pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
                 w
             };
             let prog = prog.rsplit('/').next().unwrap_or(prog);
-            utility = UTILITIES.contains(&prog.trim_end_matches(';'));
+            out.push((i, prog.trim_end_matches(';')));
             first = false;
         }
-        out.push(utility);
         if w.ends_with(';') {
             first = true;
         }
     }
     out
+}
+
+/// For each word of a recipe line, whether it belongs to a shell command (between `&&`, `||`,
+/// `;` and `|`) run by one of [`UTILITIES`].
+pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
+    let progs = programs(words);
+    let mut out = vec![false; words.len()];
+    for (n, &(i, prog)) in progs.iter().enumerate() {
+        if !UTILITIES.contains(&prog) {
+            continue;
+        }
+        let end = progs.get(n + 1).map_or(words.len(), |p| p.0);
+        for (k, flag) in out.iter_mut().enumerate().take(end).skip(i) {
+            *flag = !matches!(words[k], "&&" | "||" | ";" | "|");
+        }
+    }
+    out
+}
+
+/// Warns of NVIDIA's tools (profilers, memory checkers, debugger) that a recipe line runs
+/// (`nvprof --metrics ... ./app`, `nsys profile`, `cuda-memcheck ./app`), or that an
+/// assignment names as its program (`PROF = nsys profile`): ROCm has none of them (see
+/// [`text::nvidia_tool`]).
+fn nvidia_tools(
+    sink: &mut Sink,
+    line: &str,
+    start: usize,
+    words: &[Word],
+    recipe: bool,
+    opts: &BuildOptions,
+) {
+    let found: Vec<(usize, &str)> = if recipe {
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        programs(&texts)
+            .into_iter()
+            .map(|(i, _)| {
+                (
+                    words[i].start,
+                    words[i].text.trim_start_matches(['@', '-', '+']),
+                )
+            })
+            .collect()
+    } else {
+        let Some((_, value)) = assignment(line) else {
+            return;
+        };
+        let Some(program) = value.split_whitespace().next() else {
+            return;
+        };
+        let Some(at) = text::offset_in(line, program) else {
+            return;
+        };
+        vec![(start + at, program)]
+    };
+    for (at, program) in found {
+        if let Some((message, help)) =
+            text::nvidia_tool(program.trim_end_matches(';'), opts.hip_version)
+        {
+            sink.diag(B_CONSTRUCT, at, message, Some(help));
+        }
+    }
 }
 
 /// Whether a word starts with a Windows drive (`C:/`, `C:\`).

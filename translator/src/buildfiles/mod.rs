@@ -190,14 +190,16 @@ pub fn translate_build(
     opts: &BuildOptions,
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
-    // Most Python files build nothing: only those that name nvcc flags are read, and under
-    // renames those that build an extension or that a build imports (their source lists follow
-    // the renames).
+    // Most Python files build nothing: only those that name nvcc flags are read, and those that
+    // build an extension or that a build imports where they name `CUDA_HOME` or, under renames,
+    // at all (their source lists follow the renames).
     let helper_of = opts.python_helpers.get(file);
     let builds = helper_of.is_some() || reads_include_dirs(kind, src);
+    // A build that names `CUDA_HOME` is read for it too (None on ROCm PyTorch).
+    let names_cuda_home = memchr::memmem::find(src, b"CUDA_HOME").is_some();
     if kind == BuildKind::Python
         && !setup_py::may_hold_nvcc_flags(src)
-        && (opts.renamed.is_empty() || !builds)
+        && !(builds && (names_cuda_home || !opts.renamed.is_empty()))
     {
         return sink.finish();
     }
@@ -655,16 +657,20 @@ pub const DIAGS: &[DiagInfo] = &[
         severity: Severity::Warning,
         summary: "CUDA-specific build construct that was not translated",
         explain: "The build file uses something CUDA-specific that hipport does not rewrite (for example\n\
-                  CMAKE_CUDA_COMPILER, FindCUDA macros, CUDAToolkit_* variables or CUDA_HOME in setup.py).\n\
+                  CMAKE_CUDA_COMPILER, FindCUDA macros, CUDAToolkit_* variables or CUDA_HOME in setup.py or a JIT build).\n\
                   Review it by hand. CUDA compiler and toolkit versions (CMAKE_CUDA_COMPILER_VERSION,\n\
                   CUDAToolkit_VERSION, CUDA_VERSION, ...) are empty in the HIP build, and if() compares an\n\
                   empty version as 0: `VERSION_LESS 11.8` is true, `VERSION_GREATER 12` false, and LESS or\n\
                   GREATER on an empty value false. The finding names the branch taken; it is an error when\n\
                   that branch is a message(FATAL_ERROR) or message(SEND_ERROR), which stops configuring.\n\
                   A setup.py or JIT build that looks for nvcc (shutil.which('nvcc'), subprocess.call(['nvcc']),\n\
-                  os.system('nvcc --version')) finds none on a ROCm machine, so what the probe gates (a\n\
+                  os.system('nvcc --version'), [cuda_dir + '/bin/nvcc', '-V']) finds none on a ROCm machine, so what the probe gates (a\n\
                   load() of the extension) is skipped there without a word: test torch.version.hip (ROCm\n\
                   PyTorch builds with hipcc, from torch.utils.cpp_extension.ROCM_HOME) instead.\n\
+                  NVIDIA's tools a Makefile recipe or CMake custom command runs (nvprof, nsys, ncu,\n\
+                  cuda-memcheck, compute-sanitizer, cuda-gdb) are not on a ROCm machine: the finding\n\
+                  names ROCm's (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer with xnack+\n\
+                  targets for the memory checkers; rocgdb).\n\
                   Meson builds (meson.build) are not converted: each use of Meson's cuda language, of\n\
                   dependency('cuda'), of cuda_args and of Meson's CUDA module is reported with what\n\
                   replaces it (hipcc as the C++ compiler, dependency('hip', method: 'cmake') and the HIP\n\

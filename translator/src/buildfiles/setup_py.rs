@@ -833,19 +833,22 @@ pub(crate) fn translate(
                     }
                 }
             }
-            _ if scope == Scope::Jit => {}
-            Tok::Ident { start, text } if text == "CUDAExtension" && !torch_noted => {
-                torch_noted = true;
-                sink.diag(B_TORCH, *start, "CUDAExtension kept: on ROCm PyTorch it compiles the GPU sources with hipcc".into(), Some("build with a ROCm PyTorch (torch.version.hip set); PYTORCH_ROCM_ARCH is ignored while extra_compile_args['nvcc'] names --offload-arch".into()));
-            }
+            // In a JIT build as in setup.py (Megatron's `cpp_extension.CUDA_HOME` handed to a
+            // `cuda_dir + "/bin/nvcc"` probe raises TypeError on ROCm before anything builds).
             // Importing the name uses nothing, and a statement that tests ROCm itself
             // (`WITH_CUDA = CUDA_HOME is not None or torch.version.hip`) has its ROCm answer.
             Tok::Ident { start, text }
                 if text == "CUDA_HOME"
+                    && (scope == Scope::Setup || jit_build)
                     && !imports.iter().any(|i| i.span.contains(start))
                     && !statement_tests_rocm(src, *start) =>
             {
                 sink.diag(B_CONSTRUCT, *start, "CUDA_HOME is None on ROCm PyTorch".into(), Some("use torch.utils.cpp_extension.ROCM_HOME, or guard with `if torch.version.hip`".into()));
+            }
+            _ if scope == Scope::Jit => {}
+            Tok::Ident { start, text } if text == "CUDAExtension" && !torch_noted => {
+                torch_noted = true;
+                sink.diag(B_TORCH, *start, "CUDAExtension kept: on ROCm PyTorch it compiles the GPU sources with hipcc".into(), Some("build with a ROCm PyTorch (torch.version.hip set); PYTORCH_ROCM_ARCH is ignored while extra_compile_args['nvcc'] names --offload-arch".into()));
             }
             _ => {}
         }
@@ -1174,10 +1177,11 @@ const PROBES: &[&str] = &[
 ];
 
 /// Warns where a build looks for nvcc (`shutil.which("nvcc")`, `subprocess.call(["nvcc"])`,
-/// `os.system("nvcc --version")`): a ROCm machine has none, so what the probe gates (nerfacc's
-/// `if cuda_toolkit_available(): _C = load(...)`) never runs there, and the port is silently
-/// disabled. A statement that also tests `torch.version.hip` or names `hipcc` has its ROCm
-/// answer.
+/// `os.system("nvcc --version")`, Megatron's `check_output([cuda_dir + "/bin/nvcc", "-V"])`,
+/// `os.path.join(CUDA_HOME, "bin", "nvcc")` as the program): a ROCm machine has none, so what
+/// the probe gates (nerfacc's `if cuda_toolkit_available(): _C = load(...)`) never runs there,
+/// and the port is silently disabled. A statement that also tests `torch.version.hip` or names
+/// `hipcc` has its ROCm answer.
 fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
     let probe = |k: usize| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if PROBES.contains(&text.as_str()));
@@ -1186,12 +1190,19 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
             continue;
         };
         let program = content.split(' ').next().unwrap_or("");
-        if !matches!(program, "nvcc" | "nvcc.exe") {
+        let program = program.strip_suffix(".exe").unwrap_or(program);
+        let named = program == "nvcc";
+        if !named && !program.ends_with("/bin/nvcc") && program != "bin/nvcc" {
             continue;
         }
+        // The program is the whole first argument: the literal, or the expression that ends
+        // in it (`cuda_dir + "/bin/nvcc"`, `os.path.join(home, "bin", "nvcc")`).
+        let Some(first) = program_expression(toks, k) else {
+            continue;
+        };
         // `probe("nvcc ...")` or `probe(["nvcc", ...])`.
-        let called = k >= 2 && punct(k - 1, '(') && probe(k - 2)
-            || k >= 3 && punct(k - 1, '[') && punct(k - 2, '(') && probe(k - 3);
+        let called = first >= 2 && punct(first - 1, '(') && probe(first - 2)
+            || first >= 3 && punct(first - 1, '[') && punct(first - 2, '(') && probe(first - 3);
         if !called {
             continue;
         }
@@ -1201,11 +1212,60 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         }
         sink.diag(
             B_CONSTRUCT,
-            *start,
+            tok_start(&toks[first]),
             "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
             Some("on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)".into()),
         );
     }
+}
+
+/// The first token of the expression that ends with the literal `k` naming nvcc and that
+/// starts right after an opening bracket: the literal itself, `cuda_dir + "/bin/nvcc"` (names,
+/// dots, `+` and bracketed groups before it), or the `os.path.join(...)` call whose last part
+/// it is. `None` where something else comes before it (an argument after the first, `x =`).
+fn program_expression(toks: &[Tok], k: usize) -> Option<usize> {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut end = k;
+    // The last part of a `join(...)`: the expression is the call.
+    if punct(k + 1, ')') && k > 0 && punct(k - 1, ',') {
+        let mut depth = 0isize;
+        let mut j = k;
+        let open = loop {
+            j = j.checked_sub(1)?;
+            depth += nesting(&toks[j]);
+            if depth > 0 {
+                break j;
+            }
+        };
+        let join = open
+            .checked_sub(1)
+            .is_some_and(|f| matches!(&toks[f], Tok::Ident { text, .. } if text == "join"));
+        if !join || !punct(open, '(') {
+            return None;
+        }
+        end = open - 1;
+    }
+    let mut depth = 0isize;
+    let mut j = end;
+    while j > 0 {
+        let prev = &toks[j - 1];
+        let step = nesting(prev);
+        if depth == 0 && step > 0 {
+            return Some(j);
+        }
+        depth -= step;
+        if depth == 0
+            && step == 0
+            && !matches!(
+                prev,
+                Tok::Ident { .. } | Tok::Str { .. } | Tok::Punct { ch: '.' | '+', .. }
+            )
+        {
+            return None;
+        }
+        j -= 1;
+    }
+    None
 }
 
 /// Warns of a literal naming `X.hip` in a file that also names `X.cu` (a ROCm branch's
@@ -4244,6 +4304,53 @@ host_flags = ["--use_fast_math"]
         let src = "from torch.utils.cpp_extension import load\nm = load('m', ['m.cu'], extra_include_paths=[str(HERE / 'csrc' / 'inc'), Path(__file__).parent / 'third', 'a' / 'b'])\n";
         let dirs = crate::buildfiles::include_dirs(BuildKind::Python, src.as_bytes(), "ext/jit.py");
         assert_eq!(dirs, ["ext/csrc/inc", "ext/third"]);
+    }
+
+    #[test]
+    fn jit_builds_report_cuda_home_and_computed_nvcc_probes() {
+        // Megatron's fused_kernels/__init__.py: CUDA_HOME (None on ROCm PyTorch) handed to a
+        // probe that runs `cuda_dir + "/bin/nvcc"`, in a file that is no setup.py.
+        let src = r#"import os, subprocess
+from torch.utils import cpp_extension
+
+def nvcc_major(cuda_dir):
+    out = subprocess.check_output([cuda_dir + "/bin/nvcc", "-V"], universal_newlines=True)
+    return out
+
+def other(home):
+    subprocess.run([os.path.join(home, "bin", "nvcc"), "--version"])
+    subprocess.run([os.path.join(home, "bin/nvcc")])
+    os.system(home + "/bin/nvcc --version")
+    subprocess.run(["echo", home + "/bin/nvcc"])
+    nvcc = home + "/bin/nvcc"
+    subprocess.run([f"{home}/bin/nvcc", "-V"])
+    subprocess.run([home + "/bin/nvcc", "-V"]) if not torch.version.hip else None
+
+def load():
+    if nvcc_major(cpp_extension.CUDA_HOME) >= 11:
+        pass
+    return cpp_extension.load(name="k", sources=["k.cu"])
+"#;
+        let found = |file: &str, kind: BuildKind, src: &str| -> Vec<(usize, usize)> {
+            let (_, diags) = translate_build(kind, src.as_bytes(), file, &BuildOptions::default());
+            diags
+                .iter()
+                .filter(|d| d.id == "B008")
+                .map(|d| (d.line, d.column))
+                .collect()
+        };
+        let want = [(5, 36), (9, 21), (10, 21), (11, 15), (14, 21), (18, 33)];
+        assert_eq!(
+            found("megatron/fused_kernels/__init__.py", BuildKind::Python, src),
+            want
+        );
+        assert_eq!(found("setup.py", BuildKind::SetupPy, src), want);
+        // `from ... import CUDA_HOME` without nvcc flags in the file: still a build, still read.
+        let plain = "from torch.utils.cpp_extension import CUDA_HOME, load\nif CUDA_HOME:\n    m = load(name='k', sources=['k.cu'])\n";
+        assert_eq!(found("ext/build.py", BuildKind::Python, plain), [(2, 4)]);
+        // A file that builds nothing is not a build.
+        let tool = "import subprocess\nCUDA_HOME = '/usr/local/cuda'\nsubprocess.run([CUDA_HOME + '/bin/nvcc', '-V'])\n";
+        assert!(found("tools/info.py", BuildKind::Python, tool).is_empty());
     }
 
     #[test]

@@ -521,7 +521,7 @@ pub(crate) fn apply_mapped(
             s
         };
         let s = if style == Style::PyList {
-            blanks_before_line_end(src, comma_before_last(src, s, e), e)
+            blanks_before_line_end(src, comma_before_last(src, words, s, e), e)
         } else {
             s
         };
@@ -603,21 +603,34 @@ fn blanks_before_line_end(src: &str, s: usize, e: usize) -> usize {
     }
 }
 
-/// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) on one line
-/// also takes the comma before them, which the removal of each element alone does not reach.
-fn comma_before_last(src: &str, s: usize, e: usize) -> usize {
+/// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) also takes
+/// the comma before them, which the removal of each element alone does not reach: the closer
+/// then follows the last element kept, as it followed the last element. That holds across
+/// lines too (G4: `['-O3',` / `'--expt-relaxed-constexpr',` / `'--expt-extended-lambda']`
+/// becomes `['-O3']`, not `['-O3',` and a `]` alone on the next line); a closer on a line of
+/// its own (the removal ends where its line starts) stays there, after the comma.
+fn comma_before_last(src: &str, words: &[Word], s: usize, e: usize) -> usize {
     let b = src.as_bytes();
     let blank = |c: u8| c == b' ' || c == b'\t';
     let mut after = e;
     while after < b.len() && blank(b[after]) {
         after += 1;
     }
-    if !matches!(b.get(after), Some(b']' | b')' | b'}')) {
+    if !matches!(b.get(after), Some(b']' | b')' | b'}')) || e > 0 && b[e - 1] == b'\n' {
         return s;
     }
     let mut k = s;
-    while k > 0 && blank(b[k - 1]) {
+    while k > 0 && (blank(b[k - 1]) || matches!(b[k - 1], b'\n' | b'\r')) {
         k -= 1;
+    }
+    // Across lines the comma must be the one right after the last element kept: one at the end
+    // of a comment (`'-O3',  # a, b,`) would put the closer in the comment.
+    let crossed = src[k..s].contains('\n');
+    if crossed {
+        let kept_end = words.iter().map(|w| w.end).filter(|&end| end < k).max();
+        if kept_end.is_none_or(|end| !src[end..k - 1].bytes().all(blank)) {
+            return s;
+        }
     }
     if k > 0 && b[k - 1] == b',' {
         k - 1
@@ -872,6 +885,55 @@ pub(crate) fn blank_words(src: &str, start: usize, end: usize, comments: bool) -
 /// The directory part of a root-relative path (`""` at the root), with `/`.
 pub(crate) fn dir_of(file: &str) -> &str {
     file.rfind('/').map_or("", |p| &file[..p])
+}
+
+/// The first ROCm release with rocprofv3 (ROCprofiler-SDK 0.4.0 "for ROCm release 6.2",
+/// rocprofiler-sdk's CHANGELOG); rocprof is the profiler before it.
+const ROCPROFV3_FROM: hipport_rules::Version = hipport_rules::Version::new(6, 2, 0);
+
+/// An NVIDIA tool that a build runs (`program`, as written: a path, `.exe`) and ROCm does not
+/// have: the finding's message and help, which names ROCm's counterpart for the `hip` release
+/// (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer for the memory checkers). The
+/// command fails on a ROCm machine, and hipport does not rewrite it: the tools' options and
+/// metric names differ.
+pub(crate) fn nvidia_tool(program: &str, hip: hipport_rules::Version) -> Option<(String, String)> {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    let (profiler, other) = if hip >= ROCPROFV3_FROM {
+        ("rocprofv3", "rocprof before ROCm 6.2")
+    } else {
+        ("rocprof", "rocprofv3 from ROCm 6.2")
+    };
+    // rocprofv3 reads the application after `--`; rocprof has no --kernel-trace.
+    let (kernels, sep) = if hip >= ROCPROFV3_FROM {
+        (" --kernel-trace", " --")
+    } else {
+        ("", "")
+    };
+    let (what, help) = match name {
+        "nvprof" => (
+            "command-line profiler",
+            format!("profile with {profiler} (`{profiler}{kernels} --stats{sep} ./app`; {other}); nvprof's metrics and events (--metrics achieved_occupancy) have no AMD names in common: give AMD counters to --pmc"),
+        ),
+        "nsys" => (
+            "Nsight Systems profiler",
+            format!("trace with {profiler} (`{profiler} --sys-trace{sep} ./app`; {other})"),
+        ),
+        "ncu" | "nv-nsight-cu-cli" => (
+            "Nsight Compute profiler",
+            format!("collect AMD counters with {profiler} --pmc ({other}), or analyse kernels with ROCm Compute Profiler (rocprof-compute, formerly Omniperf); Nsight Compute's sections and metric names do not carry over"),
+        ),
+        "cuda-memcheck" | "compute-sanitizer" => (
+            "memory checker",
+            "ROCm checks GPU memory accesses with AddressSanitizer: build with -fsanitize=address -shared-libsan -g for --offload-arch=<gfx>:xnack+ targets and run with HSA_XNACK=1".to_string(),
+        ),
+        "cuda-gdb" => ("GPU debugger", "debug with rocgdb".to_string()),
+        _ => return None,
+    };
+    Some((
+        format!("`{name}` is NVIDIA's {what}, which ROCm does not have: this command fails on a ROCm machine"),
+        help,
+    ))
 }
 
 /// Where `inner`, a slice of `outer`, starts in it; `None` for any other string.
