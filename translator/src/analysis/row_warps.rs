@@ -232,6 +232,7 @@ fn idle_constants(a: &mut Analyzer) {
         .collect();
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut idle: Vec<usize> = Vec::new();
+    let mut elsewhere: Vec<usize> = Vec::new();
     for (offset, name) in &candidates {
         // The constant and the macros that expand to it (`WARP_SIZE (1 << LOG2_WARP_SIZE)`).
         let mut names: Vec<&str> = vec![name.as_str()];
@@ -247,6 +248,12 @@ fn idle_constants(a: &mut Analyzer) {
             .filter(|(_, f)| names.iter().any(|n| has_word(a.text(*f).as_bytes(), n)))
             .collect();
         if users.is_empty() {
+            // A header constant that only its includers use: whether their code is 32-lane
+            // segment code (GROMACS's `warp_size = 32` beside width-32 shuffles, where 32 is
+            // right) is decided there, not here (realuser10 X-b).
+            if header {
+                elsewhere.push(*offset);
+            }
             continue;
         }
         // A header's device helper (`warp_of(t)`) serves includers whose warp work it cannot
@@ -264,6 +271,19 @@ fn idle_constants(a: &mut Analyzer) {
     if !idle.is_empty() {
         a.out
             .retain(|d| !(d.id == "H001" && idle.contains(&d.offset)));
+    }
+    for d in a
+        .out
+        .iter_mut()
+        .filter(|d| d.id == "H001" && elsewhere.contains(&d.offset))
+    {
+        if d.severity == Severity::Error {
+            d.severity = Severity::Warning;
+        }
+        d.fix.clear();
+        d.message
+            .push_str(" (no function of this header uses it: the files that include it decide)");
+        d.help = Some("review its uses in the files that include this header: where it counts the lanes of a warp-level operation over the whole warp, use `warpSize`; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes".into());
     }
 }
 

@@ -4899,3 +4899,32 @@ fn a_cuda_version_test_whose_else_is_the_maskless_api_is_a_note() {
     let d: Vec<Diagnostic> = run(&other).into_iter().filter(|d| d.id == "H010").collect();
     assert_eq!(d[0].severity, Severity::Warning);
 }
+
+#[test]
+fn a_header_constant_only_includers_use_is_a_warning() {
+    // GROMACS's cuda_arch_utils.cuh (realuser10 X-b): the includers decide.
+    let src = "static const int warp_size = 32;\nstatic const int warp_size_log2 = 5;\n";
+    let tree = crate::parse::parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+    let opts = AnalysisOptions {
+        hip_version: Version::new(7, 0, 0),
+        fix: true,
+        defines: Vec::new(),
+    };
+    let d: Vec<Diagnostic> = analyze(src.as_bytes(), &tree, "arch.cuh", &opts)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert!(d[0].fix.is_empty());
+    assert!(d[0].message.contains("the files that include it decide"));
+    // In a source file the constant is the file's own: an error, as before.
+    let d: Vec<Diagnostic> = analyze(src.as_bytes(), &tree, "arch.cu", &opts)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .collect();
+    assert!(
+        d.iter().all(|d| !d.message.contains("include it decide")),
+        "{d:#?}"
+    );
+}
