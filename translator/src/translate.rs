@@ -829,6 +829,9 @@ impl<'a> Walk<'a> {
             // `remove_callback_conventions` decides, by text, where one goes.
             return;
         }
+        if self.libcupp_atomic_use(name, start) {
+            return;
+        }
         // `using namespace c10::cuda;` ends in an identifier, not a namespace name.
         if names_namespace(self.src, start, end) && self.rename_namespace(start, end) {
             return;
@@ -962,6 +965,36 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+    }
+
+    /// Reports (T007, once per name and file) a use of libcu++'s atomics (`cuda::atomic_ref`,
+    /// `cuda::memory_order_relaxed`, `cuda::thread_scope_device`, `cuda::std::atomic`), which
+    /// HIP lacks: the include that declares them may sit in a third-party header (cuCollections'
+    /// `<cuco/static_map.cuh>`), where the include's own report never reaches the user (I-j).
+    /// The help is the gist of `hipport explain` for the header; the message names the builtin's
+    /// argument for an order or scope. Returns whether `name` was such a use (it stays as it is).
+    fn libcupp_atomic_use(&mut self, name: &str, start: usize) -> bool {
+        let scope = scope_before(self.src, start);
+        let Some(header) = libcupp_atomic_header(&scope, name) else {
+            return false;
+        };
+        if !self.reported_unknown.insert(format!("T007:{scope}{name}")) {
+            return true;
+        }
+        let builtin = libcupp_builtin_argument(name)
+            .map(|b| format!("; the clang builtins take `{b}` for it"))
+            .unwrap_or_default();
+        self.diag(
+            &UNSUPPORTED_HEADER,
+            start,
+            format!(
+                "`{scope}{name}` is libcu++'s (`<{header}>`), which HIP does not provide{builtin}; the name is left as it is"
+            ),
+            Some(format!(
+                "use HIP's atomicAdd/atomicCAS/atomicMax or the clang builtins (`__hip_atomic_fetch_add(&x, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)` for a relaxed device-scope `fetch_add`; `__HIP_MEMORY_SCOPE_WORKGROUP` for block scope, `__HIP_MEMORY_SCOPE_SYSTEM` for system), or put ROCm's libhipcxx on the include path; `hipport explain {header}` says more"
+            )),
+        );
+        true
     }
 
     /// Reports (T001) and keeps a BLAS function of the legacy cuBLAS API (`cublasSgemm('N', 'N',
@@ -3359,6 +3392,42 @@ fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
     std::str::from_utf8(&rest[..len])
         .ok()
         .filter(|s| !s.is_empty())
+}
+
+/// The libcu++ header that declares `name` written after `scope`, for its atomics: `cuda::`'s
+/// `atomic`, `atomic_ref`, `atomic_flag`, the fences and free functions, `memory_order_*` and
+/// `thread_scope_*` (`<cuda/atomic>`), and the `cuda::std::` ones (`<cuda/std/atomic>`, whose
+/// names the namespace rules keep). None for any other name.
+fn libcupp_atomic_header(scope: &str, name: &str) -> Option<&'static str> {
+    let atomic =
+        name.starts_with("atomic") || name.starts_with("memory_order") || name == "kill_dependency";
+    match scope.trim_start_matches("::") {
+        "cuda::" if atomic || name.starts_with("thread_scope") => Some("cuda/atomic"),
+        "cuda::std::" if atomic => Some("cuda/std/atomic"),
+        _ => None,
+    }
+}
+
+/// The argument of HIP's clang atomic builtins (`__hip_atomic_fetch_add(p, v, order, scope)`)
+/// that stands for a libcu++ memory order or thread scope: `memory_order_relaxed` is
+/// `__ATOMIC_RELAXED`, `thread_scope_device` is `__HIP_MEMORY_SCOPE_AGENT` (the macros hipcc
+/// 5.2.3 predefines, seen with `hipcc -dM -E`).
+fn libcupp_builtin_argument(name: &str) -> Option<String> {
+    if let Some(order) = name.strip_prefix("memory_order_") {
+        return matches!(
+            order,
+            "relaxed" | "consume" | "acquire" | "release" | "acq_rel" | "seq_cst"
+        )
+        .then(|| format!("__ATOMIC_{}", order.to_ascii_uppercase()));
+    }
+    let scope = match name.strip_prefix("thread_scope_")? {
+        "system" => "SYSTEM",
+        "device" => "AGENT",
+        "block" => "WORKGROUP",
+        "thread" => "SINGLETHREAD",
+        _ => return None,
+    };
+    Some(format!("__HIP_MEMORY_SCOPE_{scope}"))
 }
 
 /// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.

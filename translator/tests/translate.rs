@@ -1594,15 +1594,79 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     );
     // The namespace itself (`namespace cs = cuda::std;`, `using namespace cuda::std;`) stays
     // too beside `<cuda/std/atomic>`: as `std`, `cs::atomic` would be std's.
-    // The atomics keep their includes and names (ROCm's libhipcxx provides both), reported:
-    // std::atomic is not usable in device code.
+    // The atomics keep their includes and names (ROCm's libhipcxx provides both), reported
+    // on the includes and at each name's first use: std::atomic is not usable in device code.
+    let t007: Vec<&String> = diags.iter().filter(|d| d.starts_with("T007:")).collect();
     assert_eq!(
-        diags.iter().filter(|d| d.starts_with("T007:")).count(),
-        2,
+        t007,
+        [
+            "T007:2:10",
+            "T007:3:10",
+            "T007:7:40",
+            "T007:9:9",
+            "T007:9:33"
+        ],
         "{diags:?}"
     );
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out, "a second run changes nothing");
+}
+
+/// libcu++'s atomics (`cuda::atomic_ref`, `cuda::memory_order_relaxed`,
+/// `cuda::thread_scope_device`, `cuda::std::atomic`) are reported where they are used, once per
+/// name, also when `<cuda/atomic>` comes through a third-party header (cuCollections'
+/// `<cuco/static_map.cuh>`, I-j); the message names the builtin's argument for an order or a
+/// scope, the help the builtins and libhipcxx. Names that merely start alike elsewhere stay quiet.
+#[test]
+fn libcudacxx_atomics_are_reported_where_used_whatever_header_brought_them() {
+    let src = "#include <lib/table.cuh>\n\
+               __global__ void bump(int* s, int n) {\n\
+               \x20 cuda::atomic_ref<int, cuda::thread_scope_device> r{s[0]};\n\
+               \x20 r.fetch_add(1, cuda::memory_order_relaxed);\n\
+               \x20 cuda::atomic_ref<int, cuda::thread_scope_device> q{s[1]};\n\
+               \x20 cuda::std::atomic_thread_fence(cuda::std::memory_order_seq_cst);\n\
+               \x20 mine::atomic_ref<int> m{s[2]}; cuda::std::pair<int, int> p{1, 2};\n\
+               \x20 // cuda::memory_order_acquire in a comment\n\
+               }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let got: Vec<(usize, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect();
+    assert_eq!(got.len(), 5, "{got:#?}");
+    assert!(r.diagnostics.iter().all(|d| d.id == "T007"
+        && d.severity == Severity::Error
+        && d.help.as_deref().is_some_and(|h| h.contains(
+            "__hip_atomic_fetch_add(&x, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)"
+        ) && h.contains("libhipcxx"))));
+    assert_eq!(
+        got.iter().map(|g| (g.0, g.1)).collect::<Vec<_>>(),
+        [(3, 9), (3, 31), (4, 24), (6, 14), (6, 45)]
+    );
+    assert!(
+        got[1].2.contains("`__HIP_MEMORY_SCOPE_AGENT`"),
+        "{}",
+        got[1].2
+    );
+    assert!(got[2].2.contains("`__ATOMIC_RELAXED`"), "{}", got[2].2);
+    assert!(got[3].2.contains("`<cuda/std/atomic>`"), "{}", got[3].2);
+    assert!(got[4].2.contains("`__ATOMIC_SEQ_CST`"), "{}", got[4].2);
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("cuda::atomic_ref<int, cuda::thread_scope_device> r{s[0]};"));
+    assert!(out.contains("std::pair<int, int> p") && !out.contains("cuda::std::pair"));
+    // In a branch hipcc never compiles, a note.
+    let dead =
+        "#ifndef __HIPCC__\n__device__ void f(int* s) { cuda::atomic_ref<int> r{*s}; }\n#endif\n";
+    let r = translate_source(dead.as_bytes(), "t.cu", &hip52()).expect("translates");
+    assert!(
+        !r.diagnostics.is_empty()
+            && r.diagnostics
+                .iter()
+                .all(|d| d.id == "T007" && d.severity == Severity::Note),
+        "{:?}",
+        r.diagnostics
+    );
 }
 
 /// The T008 parse notes and their warnings on `hip52()` with the analysis on: (line, severity).
