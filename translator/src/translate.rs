@@ -234,7 +234,7 @@ diag_info! {
         "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
     PARSE_ERROR = "T008", "parse-error", Note,
         "Part of the file could not be parsed",
-        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code. A loop or `if` body chosen by `#if`/`#else` without braces is the exception: each arm hipcc may compile is analysed in a copy of the file where it stands alone, and the note says so.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
+        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code. A loop or `if` body chosen by `#if`/`#else` without braces is the exception: each arm hipcc may compile is analysed in a copy of the file where it stands alone, and the note says so. Declarations that start at the same macro the file does not define (`inline DEV_ONLY int f(...)`, a qualifier macro from a header outside the input) share one note that names the macro and lists their lines.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it; for a qualifier macro, put the header that defines it in the input (hipport reads qualifier macros from the project headers a file includes with quotes).";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
         "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one becomes a wavefront fence pair (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
@@ -3671,7 +3671,87 @@ fn translate_tree_at(
         }
         w.diags.extend(found);
     }
+    // Unparsed lines that each start with the same macro the file does not define before a
+    // declaration (`inline DEV_ONLY int f(...)`, DEV_ONLY from a header outside the input): one
+    // note for them all, naming the macro (O1).
+    let mut by_macro: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
     for &(a, b) in &parse_errors {
+        let line = w.index.line_range(src, a);
+        if arms_checked
+            .iter()
+            .any(|r| r.start < line.end && line.start < r.end)
+        {
+            continue;
+        }
+        // A template's head line (`template <typename T>`) comes before the macro's.
+        let name = (a..=b)
+            .map(|l| &src[w.index.line_range(src, l)])
+            .find(|l| !l.trim_ascii_start().starts_with(b"template"))
+            .and_then(unknown_qualifier_macro);
+        let Some(name) = name else {
+            continue;
+        };
+        if w.defined_here.contains(name) {
+            continue;
+        }
+        match by_macro.iter_mut().find(|(n, _)| n == name) {
+            Some((_, ranges)) => ranges.push((a, b)),
+            None => by_macro.push((name.to_string(), vec![(a, b)])),
+        }
+    }
+    for (name, ranges) in &by_macro {
+        let offset = w.index.line_range(src, ranges[0].0).start;
+        let listed: Vec<String> = ranges
+            .iter()
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect();
+        let ops: Vec<&str> = ranges
+            .iter()
+            .filter_map(|&(a, b)| {
+                let unparsed = w.index.line_range(src, a).start..w.index.line_range(src, b).end;
+                warp_op_near(tree, src, unparsed)
+            })
+            .collect();
+        let (lines, each) = match ranges[..] {
+            [(a, b)] if a == b => (format!("line {a}"), "a declaration"),
+            [_] => (format!("lines {}", listed[0]), "a declaration"),
+            _ => (
+                format!(
+                    "lines {} ({} declarations)",
+                    listed.join(", "),
+                    ranges.len()
+                ),
+                "each",
+            ),
+        };
+        let mut message = format!(
+            "could not parse {lines}, {each} at the macro `{name}`, which the file does not define (a header outside the input may); renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there",
+        );
+        let mut severity = Severity::Note;
+        if let Some(op) = ops.first() {
+            severity = Severity::Warning;
+            message.push_str(&format!(" (the function holds warp operations: `{op}`)"));
+        }
+        w.diag(
+            &PARSE_ERROR,
+            offset,
+            message,
+            Some(format!(
+                "if `{name}` stands for qualifiers (`#define {name} __device__`), put the header that defines it in the input (hipport reads qualifier macros from the project headers a file includes with quotes); then these functions parse and are checked"
+            )),
+        );
+        w.diags.last_mut().expect("just added").severity = severity;
+    }
+    for &(a, b) in &parse_errors {
+        if by_macro.iter().any(|(_, r)| r.contains(&(a, b))) {
+            continue;
+        }
         let offset = w.index.line_range(src, a).start;
         let lines = if a == b {
             format!("line {a}")
@@ -3919,6 +3999,53 @@ fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Ve
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around
 /// the lines `unparsed` (byte range) that did not parse, or in those lines where no function
 /// definition holds them: a function that parsed after them was checked, and is not named (R6).
+/// The macro-like word (capitals, digits and `_`, as `DEV_ONLY` or `STDGPU_HOST_DEVICE`) that
+/// `line` has, after any C++ and CUDA qualifiers, before more words of a declaration
+/// (`inline DEV_ONLY int`, `DEV_ONLY static float f(`): where tree-sitter fails on such a line, the
+/// word is most likely a qualifier macro it cannot see the definition of. None for anything else
+/// (a call `CHECK(x);`, a directive, a scope `NS::f`).
+fn unknown_qualifier_macro(line: &[u8]) -> Option<&str> {
+    const QUALIFIERS: &[&[u8]] = &[
+        b"inline",
+        b"static",
+        b"extern",
+        b"constexpr",
+        b"virtual",
+        b"explicit",
+        b"friend",
+        b"__host__",
+        b"__device__",
+        b"__global__",
+        b"__forceinline__",
+        b"__inline__",
+        b"__noinline__",
+    ];
+    if line.trim_ascii_start().starts_with(b"#") {
+        return None;
+    }
+    let words = lexer::identifiers(line);
+    let mut words = words.iter().peekable();
+    while words
+        .next_if(|w| QUALIFIERS.contains(&&line[(*w).clone()]))
+        .is_some()
+    {}
+    let word = words.next()?;
+    let text = &line[word.clone()];
+    let macro_like = text.len() > 1
+        && text.iter().any(u8::is_ascii_uppercase)
+        && text
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+    let next = words.next()?;
+    // Only blanks between it and the next word: `DEV_ONLY int`, not `CHECK(x)` or `A::b`.
+    let between_blank = line[word.end..next.start]
+        .iter()
+        .all(u8::is_ascii_whitespace);
+    (macro_like && between_blank)
+        .then(|| std::str::from_utf8(text).ok())
+        .flatten()
+}
+
 fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], unparsed: Range<usize>) -> Option<&'s str> {
     let at = unparsed.start;
     let node = tree.root_node().descendant_for_byte_range(at, at)?;

@@ -1683,6 +1683,54 @@ fn parse_notes(src: &str) -> Vec<(usize, Severity)> {
         .collect()
 }
 
+/// Functions that each start with a qualifier macro defined outside the input (`inline DEV_ONLY
+/// int f(...)`, stdgpu's `STDGPU_DEVICE_ONLY`) cost one T008 note that names the macro and lists
+/// the lines, not one per function (O1); a warning where one of them holds a warp operation.
+/// One such function alone keeps the plain note.
+#[test]
+fn unparsed_functions_behind_one_unknown_macro_share_one_note_naming_it() {
+    let f =
+        |n: usize, body: &str| format!("\ninline DEV_ONLY int\nf{n}(int* a)\n{{\n    {body}\n}}\n");
+    let src: String = (1..=4).map(|n| f(n, "return atomicAdd(a, 1);")).collect();
+    let opts = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cuh", &opts).expect("translates");
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T008").collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert_eq!((notes[0].line, notes[0].severity), (2, Severity::Note));
+    assert!(
+        notes[0]
+            .message
+            .contains("lines 2, 8, 14, 20 (4 declarations)")
+            && notes[0].message.contains("`DEV_ONLY`"),
+        "{}",
+        notes[0].message
+    );
+    assert!(notes[0]
+        .help
+        .as_deref()
+        .is_some_and(|h| h.contains("`#define DEV_ONLY __device__`")));
+    let warp = format!(
+        "{src}{}",
+        f(5, "return __shfl_down_sync(0xffffffff, *a, 1);")
+    );
+    assert_eq!(parse_notes(&warp), [(2, Severity::Warning)]);
+    // One alone, and one after a template's head line, are named as well.
+    let one = "template <typename T, ENABLE_IF(sizeof(T) == 4)>\nDEV_ONLY T\ng(T* a)\n{\n    return *a;\n}\n";
+    let r = translate_source(one.as_bytes(), "t.cuh", &opts).expect("translates");
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T008").collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert!(
+        notes[0]
+            .message
+            .starts_with("could not parse lines 1-2, a declaration at the macro `DEV_ONLY`"),
+        "{}",
+        notes[0].message
+    );
+}
+
 /// A macro that stands as a whole `if`/`while` condition (`if IN_RANGE(i, n) {`, Q2) parses:
 /// no T008 note for each use, and the checks read the body.
 #[test]
