@@ -1063,7 +1063,7 @@ impl<'a> Walk<'a> {
                     "`{name}` maps to `{}`, which the HIP {checked} headers do not declare; the target is HIP {v}",
                     m.hip.as_deref().unwrap_or("?")
                 ),
-                format!("target a newer HIP with `--hip-version`, or avoid `{name}`"),
+                format!("target a newer HIP with `--hip-version`, or {}", avoid(name, v)),
             );
         }
         if info.id == TOO_NEW.id {
@@ -1094,9 +1094,10 @@ impl<'a> Walk<'a> {
                     format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}")
                 },
                 format!(
-                    "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
+                    "target a newer HIP with `--hip-version {}.{}`, or {}",
                     m.hip_added.map_or(0, |a| a.major),
-                    m.hip_added.map_or(0, |a| a.minor)
+                    m.hip_added.map_or(0, |a| a.minor),
+                    avoid(name, v)
                 ),
             )
         } else if info.id == REMOVED.id {
@@ -1694,7 +1695,14 @@ impl<'a> Walk<'a> {
                         "CUDA header `{inner}` becomes `{t}`, which the HIP {checked} headers do not have; the target is HIP {}",
                         self.opts.hip_version
                     ),
-                    format!("target a newer HIP with `--hip-version`, or avoid `{inner}`"),
+                    format!(
+                        "target a newer HIP with `--hip-version`, or {}",
+                        if inner == "math_constants.h" {
+                            "remove the include once each `CUDART_` constant is written as its value (each use is reported with it)".to_string()
+                        } else {
+                            format!("avoid `{inner}`")
+                        }
+                    ),
                 ),
                 _ => return Some(t),
             },
@@ -3392,6 +3400,25 @@ fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
     std::str::from_utf8(&rest[..len])
         .ok()
         .filter(|s| !s.is_empty())
+}
+
+/// What to do instead of `name`, for a help that begins "target a newer HIP, or ...": a
+/// `math_constants.h` macro (`CUDART_INF_F`) is written as its value, which HIP `v` compiles
+/// (`__int_as_float(0x7f800000U)`, or `INFINITY`); anything else is avoided. G2.
+fn avoid(name: &str, v: Version) -> String {
+    match hipport_rules::math_constants::lookup(name) {
+        Some(c) => {
+            let std = match (c.std, c.std_header) {
+                (Some(s), Some(h)) => {
+                    format!(" (or `{s}` from <{h}>, which host code can use as well)")
+                }
+                (Some(s), None) => format!(" (or `{s}`, which host code can use as well)"),
+                _ => String::new(),
+            };
+            format!("write its value as CUDA's math_constants.h defines it, which HIP {v} compiles: `{}`{std}", c.value)
+        }
+        None => format!("avoid `{name}`"),
+    }
 }
 
 /// The libcu++ header that declares `name` written after `scope`, for its atomics: `cuda::`'s

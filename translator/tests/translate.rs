@@ -2423,3 +2423,52 @@ fn a_macro_the_file_defines_in_a_branch_hipcc_skips_gets_no_note() {
         r.diagnostics
     );
 }
+
+/// A `math_constants.h` macro HIP lacks at the target (`CUDART_INF_F` before HIP 5.3,
+/// `CUDART_PI` before 5.7) is reported with its value, which the target compiles, and a standard
+/// spelling where one exists; the include's report says to remove it once they are written (G2).
+#[test]
+fn math_constants_hip_lacks_are_reported_with_a_spelling_the_target_compiles() {
+    let src = "#include <math_constants.h>\n__global__ void k(float* p, double* q) {\n  p[0] = -CUDART_INF_F;\n  q[0] = CUDART_PI;\n  p[1] = CUDART_MAX_NORMAL_F;\n  p[2] = CUDART_NEG_ZERO_F;\n}\n";
+    let helps = |opts: &Options| -> Vec<(usize, String)> {
+        let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+        r.diagnostics
+            .iter()
+            .filter(|d| d.id == "T002")
+            .map(|d| (d.line, d.help.clone().unwrap_or_default()))
+            .collect()
+    };
+    let h = helps(&hip52());
+    assert_eq!(h.iter().map(|x| x.0).collect::<Vec<_>>(), [1, 3, 4, 5, 6]);
+    assert!(
+        h[0].1
+            .contains("remove the include once each `CUDART_` constant is written as its value"),
+        "{}",
+        h[0].1
+    );
+    assert!(
+        h[1].1
+            .contains("`__int_as_float(0x7f800000U)` (or `INFINITY` from <cmath>"),
+        "{}",
+        h[1].1
+    );
+    assert!(
+        h[2].1
+            .contains("`3.1415926535897931e+0` (or `M_PI` from <cmath>"),
+        "{}",
+        h[2].1
+    );
+    assert!(h[3].1.contains("(or `FLT_MAX` from <cfloat>"), "{}", h[3].1);
+    assert!(
+        h[4].1.ends_with("compiles: `__int_as_float(0x80000000U)`"),
+        "{}",
+        h[4].1
+    );
+    let v53 = Options {
+        hip_version: Version::new(5, 3, 0),
+        ..hip52()
+    };
+    let h = helps(&v53);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert!(h[0].1.contains("`--hip-version 5.7`, or write its value as CUDA's math_constants.h defines it, which HIP 5.3.0 compiles"), "{}", h[0].1);
+}
