@@ -997,6 +997,37 @@ impl<'a> Walk<'a> {
         true
     }
 
+    /// `__ffs(__ballot_sync(m, p) & mask)` and `__popc(__ballot(p))` become `__ffsll(...)` and
+    /// `__popcll(...)`: HIP's `__ballot` returns `unsigned long long` on every target, wave32
+    /// included, and HIP 5.2.3 has only `__ffs(int)`/`__ffs(unsigned)` ("call to '__ffs' is
+    /// ambiguous", gfx90a and gfx1030) and `__popc(unsigned)` (the upper 32 lanes dropped). The
+    /// 64-bit forms are exact on both wavefront sizes. Returns whether the call was one (I-l).
+    fn widen_ballot_bit_op(&mut self, name: &str, func: Node, call: Node) -> bool {
+        let wide = match name {
+            "__ffs" => "__ffsll",
+            "__popc" => "__popcll",
+            _ => return false,
+        };
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return false;
+        };
+        let text = &self.src[args.byte_range()];
+        let ballot = lexer::identifiers(text)
+            .into_iter()
+            .any(|r| matches!(&text[r], b"__ballot" | b"__ballot_sync"));
+        if !ballot {
+            return false;
+        }
+        self.handled.insert(func.start_byte());
+        self.edits.push(Edit::replace(
+            func.start_byte(),
+            func.end_byte(),
+            wide,
+            "ballot-width",
+        ));
+        true
+    }
+
     /// Reports (T001) and keeps a BLAS function of the legacy cuBLAS API (`cublasSgemm('N', 'N',
     /// n, ...)` under `cublas.h`: no handle, `char` operations, scalars by value): hipBLAS and
     /// rocBLAS only have the handle API's form (`cublas_v2.h`, where `cublasSgemm` is
@@ -2115,6 +2146,9 @@ impl<'a> Walk<'a> {
         let name = self.node_str(func);
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
+        }
+        if self.widen_ballot_bit_op(name, func, node) {
+            return;
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
         let reduce = name.starts_with("__reduce_") && SYNC_FROM_HIP_7.contains(&name);

@@ -2472,3 +2472,39 @@ fn math_constants_hip_lacks_are_reported_with_a_spelling_the_target_compiles() {
     assert_eq!(h.len(), 1, "{h:?}");
     assert!(h[0].1.contains("`--hip-version 5.7`, or write its value as CUDA's math_constants.h defines it, which HIP 5.3.0 compiles"), "{}", h[0].1);
 }
+
+/// `__ffs`/`__popc` of a vote become `__ffsll`/`__popcll`, with the `_sync` form lowered or kept
+/// and a mask inside: HIP's `__ballot` is `unsigned long long` on every target, and HIP 5.2.3's
+/// `__ffs` of it is ambiguous (I-l; `corpus/programs/ballot_first_lane.cu` compiles with hipcc for
+/// gfx90a and gfx1030 in `tests/hipcc.rs`). Other arguments, and a vote in a comment, stay.
+#[test]
+fn bit_operations_on_a_vote_take_the_64_bit_forms() {
+    let src = "__global__ void k(const unsigned* s, unsigned key, int* out, unsigned w) {\n  \
+               int a = __ffs(__ballot_sync(0xFFFFFFFF, s[0] == key) & 0x15555555) - 1;\n  \
+               int b = __popc(__ballot(s[1] > key));\n  \
+               int c = __ffs(w) + __popc(w /* __ballot */);\n  \
+               out[0] = a + b + c;\n}\n";
+    let expect = |ballot: &str| {
+        format!(
+            "#include <hip/hip_runtime.h>\n__global__ void k(const unsigned* s, unsigned key, int* out, unsigned w) {{\n  \
+             int a = __ffsll({ballot} & 0x15555555) - 1;\n  \
+             int b = __popcll(__ballot(s[1] > key));\n  \
+             int c = __ffs(w) + __popc(w /* __ballot */);\n  \
+             out[0] = a + b + c;\n}}\n"
+        )
+    };
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(out, expect("__ballot(s[0] == key)"));
+    let v62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    let (out62, _) = tr(src, &v62);
+    assert_eq!(
+        out62,
+        expect("__ballot_sync(0xffffffffffffffffull, s[0] == key)")
+    );
+    for (o, opts) in [(&out, hip52()), (&out62, v62)] {
+        assert_eq!(&tr(o, &opts).0, o, "a second run changes nothing");
+    }
+}
