@@ -1003,19 +1003,13 @@ impl<'a> Walk<'a> {
     /// ambiguous", gfx90a and gfx1030) and `__popc(unsigned)` (the upper 32 lanes dropped). The
     /// 64-bit forms are exact on both wavefront sizes. Returns whether the call was one (I-l).
     fn widen_ballot_bit_op(&mut self, name: &str, func: Node, call: Node) -> bool {
-        let wide = match name {
-            "__ffs" => "__ffsll",
-            "__popc" => "__popcll",
-            _ => return false,
+        let Some(wide) = wide_bit_op(name) else {
+            return false;
         };
         let Some(args) = call.field(FIELDS.arguments) else {
             return false;
         };
-        let text = &self.src[args.byte_range()];
-        let ballot = lexer::identifiers(text)
-            .into_iter()
-            .any(|r| matches!(&text[r], b"__ballot" | b"__ballot_sync"));
-        if !ballot {
+        if !names_ballot(&self.src[args.byte_range()]) {
             return false;
         }
         self.handled.insert(func.start_byte());
@@ -1414,6 +1408,20 @@ impl<'a> Walk<'a> {
             }
             if name == "__syncwarp" && self.fence_syncwarp_in_text(text, base, tok.clone()) {
                 continue;
+            }
+            // `#define FIRST(p) __ffs(__ballot_sync(~0u, p))`: as in code.
+            if let Some(wide) = wide_bit_op(name) {
+                let vote = call_args(&text[tok.end..])
+                    .is_some_and(|(_, end)| names_ballot(&text[tok.end..tok.end + end]));
+                if vote {
+                    self.edits.push(Edit::replace(
+                        base + tok.start,
+                        base + tok.end,
+                        wide,
+                        "ballot-width",
+                    ));
+                    continue;
+                }
             }
             self.rename_ident(name, base + tok.start, base + tok.end);
             self.call_in_macro(name, base + tok.start, arg_count(&text[tok.end..]));
@@ -3434,6 +3442,24 @@ fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
     std::str::from_utf8(&rest[..len])
         .ok()
         .filter(|s| !s.is_empty())
+}
+
+/// The 64-bit form of a bit operation that takes a 32-bit mask (`__ffs` -> `__ffsll`, `__popc` ->
+/// `__popcll`), for its use on a vote (see `widen_ballot_bit_op`).
+fn wide_bit_op(name: &str) -> Option<&'static str> {
+    match name {
+        "__ffs" => Some("__ffsll"),
+        "__popc" => Some("__popcll"),
+        _ => None,
+    }
+}
+
+/// Whether `text` (a call's arguments) names a vote, `__ballot` or `__ballot_sync`, outside
+/// comments and literals.
+fn names_ballot(text: &[u8]) -> bool {
+    lexer::identifiers(text)
+        .into_iter()
+        .any(|r| matches!(&text[r], b"__ballot" | b"__ballot_sync"))
 }
 
 /// What to do instead of `name`, for a help that begins "target a newer HIP, or ...": a

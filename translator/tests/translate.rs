@@ -2507,4 +2507,13 @@ fn bit_operations_on_a_vote_take_the_64_bit_forms() {
     for (o, opts) in [(&out, hip52()), (&out62, v62)] {
         assert_eq!(&tr(o, &opts).0, o, "a second run changes nothing");
     }
+    // In a macro body as well.
+    let (out, _) = tr(
+        "#define FIRST(p) (__ffs(__ballot_sync(0xffffffff, p)) - 1)\n#define ONES(x) __popc(x)\n",
+        &hip52(),
+    );
+    assert!(
+        out.contains("#define FIRST(p) (__ffsll(__ballot_sync(0xffffffff, p)) - 1)\n#define ONES(x) __popc(x)\n"),
+        "{out}"
+    );
 }
