@@ -11,6 +11,7 @@ pub mod calls;
 pub mod data;
 mod db;
 pub mod generate;
+pub mod math_constants;
 mod phf;
 
 pub use calls::{ArgCount, CallRewrite};

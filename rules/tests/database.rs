@@ -983,3 +983,49 @@ fn cudnn_rows_record_whether_miopen_takes_the_same_arguments() {
         assert_eq!(db.lookup("cudaMalloc").unwrap().roc_args, None);
     }
 }
+
+/// Every `math_constants.h` macro the rules map (`CUDART_INF_F` -> `HIP_INF_F`) has its value in
+/// `math-constants.tsv`, and every row there is such a macro, with a body that names no other.
+#[test]
+fn math_constants_cover_the_mapped_cudart_macros() {
+    let db = Database::builtin();
+    let rows: Vec<_> = hipport_rules::math_constants::all().collect();
+    assert_eq!(rows.len(), 95);
+    for c in &rows {
+        let m = db
+            .lookup(c.cuda)
+            .unwrap_or_else(|| panic!("{} not in the rules", c.cuda));
+        assert_eq!(
+            m.hip.as_deref(),
+            Some(&*c.cuda.replacen("CUDART_", "HIP_", 1))
+        );
+        assert!(!c.value.contains("CUDART_"), "{c:?}");
+    }
+    for m in db.mappings().iter().filter(|m| {
+        m.cuda.starts_with("CUDART_") && m.hip.as_deref().is_some_and(|h| h.starts_with("HIP_"))
+    }) {
+        assert!(
+            hipport_rules::math_constants::lookup(&m.cuda).is_some(),
+            "{}",
+            m.cuda
+        );
+    }
+}
+
+/// The standard spellings name their header (`FLT_MAX` is <cfloat>'s, which hip_runtime.h does
+/// not bring).
+#[test]
+fn math_constants_standard_spellings_name_their_header() {
+    for c in hipport_rules::math_constants::all() {
+        assert_eq!(c.std.is_some(), c.std_header.is_some(), "{c:?}");
+    }
+    let max = hipport_rules::math_constants::lookup("CUDART_MAX_NORMAL_F").expect("row");
+    assert_eq!(
+        (max.value, max.std, max.std_header),
+        (
+            "__int_as_float(0x7f7fffffU)",
+            Some("FLT_MAX"),
+            Some("cfloat")
+        )
+    );
+}

@@ -517,6 +517,14 @@ pub fn single_source_at(
                 "HIPPORT_FULL_WARP_MASK",
                 "compat-mask",
             )),
+            // `__ffs`/`__popc` of a vote as `__ffsll`/`__popcll`: CUDA has both, exact on its
+            // 32-bit vote, and HIP's 64-bit vote needs them (I-l).
+            "ballot-width" => edits.push(Edit::replace(
+                e.start,
+                e.end,
+                e.text.clone(),
+                "compat-ballot-width",
+            )),
             // `(unsigned)` before a thread or block index passed to `printf`, `min` or `max`: what
             // the index is in CUDA, and what HIP's index objects need there.
             "index-cast" => edits.push(Edit::insert(e.start, e.text.clone(), "compat-index-cast")),

@@ -234,7 +234,7 @@ diag_info! {
         "The include names a CUDA header that HIP does not provide, so it is left as it is.\n\nWhat to do: remove the include if nothing from it is used, or provide the functionality another way.";
     PARSE_ERROR = "T008", "parse-error", Note,
         "Part of the file could not be parsed",
-        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code. A loop or `if` body chosen by `#if`/`#else` without braces is the exception: each arm hipcc may compile is analysed in a copy of the file where it stands alone, and the note says so.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it.";
+        "tree-sitter could not parse some lines (often because of a macro that expands to a qualifier or a declaration). Renames inside those lines were still applied, but launches and call-shape rewrites there may have been missed, and so may the hazard checks: a wave64 or lane-mask problem in those lines goes unreported. A common cause is a loop or `if` whose body, without braces, is chosen by `#if`/`#else`. Where the function around the lines holds warp operations (shuffles, votes, `__syncwarp`), the note is a warning: that is where 64-lane wavefronts break code. A loop or `if` body chosen by `#if`/`#else` without braces is the exception: each arm hipcc may compile is analysed in a copy of the file where it stands alone, and the note says so. Declarations that start at the same macro the file does not define (`inline DEV_ONLY int f(...)`, a qualifier macro from a header outside the input) share one note that names the macro and lists their lines.\n\nWhat to do: review the named lines in the output; braces around such a body let the parser read it; for a qualifier macro, put the header that defines it in the input (hipport reads qualifier macros from the project headers a file includes with quotes).";
     WARP_SYNC_MASK = "T009", "partial-warp-mask", Error,
         "A `*_sync` warp builtin with a mask that is not the full warp, for a HIP without `*_sync` builtins, or a partial `__syncwarp` before HIP 7.0",
         "HIP releases before 6.2 have no `__shfl_*_sync`, `__ballot_sync`, `__any_sync` or `__all_sync`. hipport rewrites calls with a full-warp mask (0xffffffff, ~0, -1) to the mask-less forms (`__shfl_down`, `__ballot`, ...), which act on the whole wavefront. A mask that names only some lanes, or a variable whose value hipport cannot see, has no mask-less equivalent.\n\nWhat to do: restructure the code so that the whole warp takes part, or target HIP 6.2 or newer (`--hip-version 6.2`), where the `_sync` forms exist and take 64-bit masks.\n\n`__syncwarp` came later, with HIP 7.0: for older targets a partial one is reported. A full-warp one becomes a wavefront fence pair (T010); for a partial one, where the lanes only need each other's memory accesses ordered, a wavefront fence on each side of `__builtin_amdgcn_wave_barrier()` takes its place. From HIP 7.0 it stays, with its mask widened to 64 bits.";
@@ -829,6 +829,9 @@ impl<'a> Walk<'a> {
             // `remove_callback_conventions` decides, by text, where one goes.
             return;
         }
+        if self.libcupp_atomic_use(name, start) {
+            return;
+        }
         // `using namespace c10::cuda;` ends in an identifier, not a namespace name.
         if names_namespace(self.src, start, end) && self.rename_namespace(start, end) {
             return;
@@ -964,6 +967,61 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Reports (T007, once per name and file) a use of libcu++'s atomics (`cuda::atomic_ref`,
+    /// `cuda::memory_order_relaxed`, `cuda::thread_scope_device`, `cuda::std::atomic`), which
+    /// HIP lacks: the include that declares them may sit in a third-party header (cuCollections'
+    /// `<cuco/static_map.cuh>`), where the include's own report never reaches the user (I-j).
+    /// The help is the gist of `hipport explain` for the header; the message names the builtin's
+    /// argument for an order or scope. Returns whether `name` was such a use (it stays as it is).
+    fn libcupp_atomic_use(&mut self, name: &str, start: usize) -> bool {
+        let scope = scope_before(self.src, start);
+        let Some(header) = libcupp_atomic_header(&scope, name) else {
+            return false;
+        };
+        if !self.reported_unknown.insert(format!("T007:{scope}{name}")) {
+            return true;
+        }
+        let builtin = libcupp_builtin_argument(name)
+            .map(|b| format!("; the clang builtins take `{b}` for it"))
+            .unwrap_or_default();
+        self.diag(
+            &UNSUPPORTED_HEADER,
+            start,
+            format!(
+                "`{scope}{name}` is libcu++'s (`<{header}>`), which HIP does not provide{builtin}; the name is left as it is"
+            ),
+            Some(format!(
+                "use HIP's atomicAdd/atomicCAS/atomicMax or the clang builtins (`__hip_atomic_fetch_add(&x, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)` for a relaxed device-scope `fetch_add`; `__HIP_MEMORY_SCOPE_WORKGROUP` for block scope, `__HIP_MEMORY_SCOPE_SYSTEM` for system), or put ROCm's libhipcxx on the include path; `hipport explain {header}` says more"
+            )),
+        );
+        true
+    }
+
+    /// `__ffs(__ballot_sync(m, p) & mask)` and `__popc(__ballot(p))` become `__ffsll(...)` and
+    /// `__popcll(...)`: HIP's `__ballot` returns `unsigned long long` on every target, wave32
+    /// included, and HIP 5.2.3 has only `__ffs(int)`/`__ffs(unsigned)` ("call to '__ffs' is
+    /// ambiguous", gfx90a and gfx1030) and `__popc(unsigned)` (the upper 32 lanes dropped). The
+    /// 64-bit forms are exact on both wavefront sizes. Returns whether the call was one (I-l).
+    fn widen_ballot_bit_op(&mut self, name: &str, func: Node, call: Node) -> bool {
+        let Some(wide) = wide_bit_op(name) else {
+            return false;
+        };
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return false;
+        };
+        if !names_ballot(&self.src[args.byte_range()]) {
+            return false;
+        }
+        self.handled.insert(func.start_byte());
+        self.edits.push(Edit::replace(
+            func.start_byte(),
+            func.end_byte(),
+            wide,
+            "ballot-width",
+        ));
+        true
+    }
+
     /// Reports (T001) and keeps a BLAS function of the legacy cuBLAS API (`cublasSgemm('N', 'N',
     /// n, ...)` under `cublas.h`: no handle, `char` operations, scalars by value): hipBLAS and
     /// rocBLAS only have the handle API's form (`cublas_v2.h`, where `cublasSgemm` is
@@ -1030,7 +1088,7 @@ impl<'a> Walk<'a> {
                     "`{name}` maps to `{}`, which the HIP {checked} headers do not declare; the target is HIP {v}",
                     m.hip.as_deref().unwrap_or("?")
                 ),
-                format!("target a newer HIP with `--hip-version`, or avoid `{name}`"),
+                format!("target a newer HIP with `--hip-version`, or {}", avoid(name, v)),
             );
         }
         if info.id == TOO_NEW.id {
@@ -1061,9 +1119,10 @@ impl<'a> Walk<'a> {
                     format!("`{name}` becomes `{hip}` only from HIP {added}; the target is HIP {v}")
                 },
                 format!(
-                    "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
+                    "target a newer HIP with `--hip-version {}.{}`, or {}",
                     m.hip_added.map_or(0, |a| a.major),
-                    m.hip_added.map_or(0, |a| a.minor)
+                    m.hip_added.map_or(0, |a| a.minor),
+                    avoid(name, v)
                 ),
             )
         } else if info.id == REMOVED.id {
@@ -1349,6 +1408,20 @@ impl<'a> Walk<'a> {
             }
             if name == "__syncwarp" && self.fence_syncwarp_in_text(text, base, tok.clone()) {
                 continue;
+            }
+            // `#define FIRST(p) __ffs(__ballot_sync(~0u, p))`: as in code.
+            if let Some(wide) = wide_bit_op(name) {
+                let vote = call_args(&text[tok.end..])
+                    .is_some_and(|(_, end)| names_ballot(&text[tok.end..tok.end + end]));
+                if vote {
+                    self.edits.push(Edit::replace(
+                        base + tok.start,
+                        base + tok.end,
+                        wide,
+                        "ballot-width",
+                    ));
+                    continue;
+                }
             }
             self.rename_ident(name, base + tok.start, base + tok.end);
             self.call_in_macro(name, base + tok.start, arg_count(&text[tok.end..]));
@@ -1661,7 +1734,14 @@ impl<'a> Walk<'a> {
                         "CUDA header `{inner}` becomes `{t}`, which the HIP {checked} headers do not have; the target is HIP {}",
                         self.opts.hip_version
                     ),
-                    format!("target a newer HIP with `--hip-version`, or avoid `{inner}`"),
+                    format!(
+                        "target a newer HIP with `--hip-version`, or {}",
+                        if inner == "math_constants.h" {
+                            "remove the include once each `CUDART_` constant is written as its value (each use is reported with it)".to_string()
+                        } else {
+                            format!("avoid `{inner}`")
+                        }
+                    ),
                 ),
                 _ => return Some(t),
             },
@@ -2074,6 +2154,9 @@ impl<'a> Walk<'a> {
         let name = self.node_str(func);
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
+        }
+        if self.widen_ballot_bit_op(name, func, node) {
+            return;
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
         let reduce = name.starts_with("__reduce_") && SYNC_FROM_HIP_7.contains(&name);
@@ -3361,6 +3444,79 @@ fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
+/// The 64-bit form of a bit operation that takes a 32-bit mask (`__ffs` -> `__ffsll`, `__popc` ->
+/// `__popcll`), for its use on a vote (see `widen_ballot_bit_op`).
+fn wide_bit_op(name: &str) -> Option<&'static str> {
+    match name {
+        "__ffs" => Some("__ffsll"),
+        "__popc" => Some("__popcll"),
+        _ => None,
+    }
+}
+
+/// Whether `text` (a call's arguments) names a vote, `__ballot` or `__ballot_sync`, outside
+/// comments and literals.
+fn names_ballot(text: &[u8]) -> bool {
+    lexer::identifiers(text)
+        .into_iter()
+        .any(|r| matches!(&text[r], b"__ballot" | b"__ballot_sync"))
+}
+
+/// What to do instead of `name`, for a help that begins "target a newer HIP, or ...": a
+/// `math_constants.h` macro (`CUDART_INF_F`) is written as its value, which HIP `v` compiles
+/// (`__int_as_float(0x7f800000U)`, or `INFINITY`); anything else is avoided. G2.
+fn avoid(name: &str, v: Version) -> String {
+    match hipport_rules::math_constants::lookup(name) {
+        Some(c) => {
+            let std = match (c.std, c.std_header) {
+                (Some(s), Some(h)) => {
+                    format!(" (or `{s}` from <{h}>, which host code can use as well)")
+                }
+                (Some(s), None) => format!(" (or `{s}`, which host code can use as well)"),
+                _ => String::new(),
+            };
+            format!("write its value as CUDA's math_constants.h defines it, which HIP {v} compiles: `{}`{std}", c.value)
+        }
+        None => format!("avoid `{name}`"),
+    }
+}
+
+/// The libcu++ header that declares `name` written after `scope`, for its atomics: `cuda::`'s
+/// `atomic`, `atomic_ref`, `atomic_flag`, the fences and free functions, `memory_order_*` and
+/// `thread_scope_*` (`<cuda/atomic>`), and the `cuda::std::` ones (`<cuda/std/atomic>`, whose
+/// names the namespace rules keep). None for any other name.
+fn libcupp_atomic_header(scope: &str, name: &str) -> Option<&'static str> {
+    let atomic =
+        name.starts_with("atomic") || name.starts_with("memory_order") || name == "kill_dependency";
+    match scope.trim_start_matches("::") {
+        "cuda::" if atomic || name.starts_with("thread_scope") => Some("cuda/atomic"),
+        "cuda::std::" if atomic => Some("cuda/std/atomic"),
+        _ => None,
+    }
+}
+
+/// The argument of HIP's clang atomic builtins (`__hip_atomic_fetch_add(p, v, order, scope)`)
+/// that stands for a libcu++ memory order or thread scope: `memory_order_relaxed` is
+/// `__ATOMIC_RELAXED`, `thread_scope_device` is `__HIP_MEMORY_SCOPE_AGENT` (the macros hipcc
+/// 5.2.3 predefines, seen with `hipcc -dM -E`).
+fn libcupp_builtin_argument(name: &str) -> Option<String> {
+    if let Some(order) = name.strip_prefix("memory_order_") {
+        return matches!(
+            order,
+            "relaxed" | "consume" | "acquire" | "release" | "acq_rel" | "seq_cst"
+        )
+        .then(|| format!("__ATOMIC_{}", order.to_ascii_uppercase()));
+    }
+    let scope = match name.strip_prefix("thread_scope_")? {
+        "system" => "SYSTEM",
+        "device" => "AGENT",
+        "block" => "WORKGROUP",
+        "thread" => "SINGLETHREAD",
+        _ => return None,
+    };
+    Some(format!("__HIP_MEMORY_SCOPE_{scope}"))
+}
+
 /// The `a::b::` scope written right before byte `pos`, e.g. `thrust::` before `cuda`.
 fn scope_before(src: &[u8], pos: usize) -> String {
     let (mut parts, _) = qualifiers_before(src, pos);
@@ -3602,7 +3758,87 @@ fn translate_tree_at(
         }
         w.diags.extend(found);
     }
+    // Unparsed lines that each start with the same macro the file does not define before a
+    // declaration (`inline DEV_ONLY int f(...)`, DEV_ONLY from a header outside the input): one
+    // note for them all, naming the macro (O1).
+    let mut by_macro: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
     for &(a, b) in &parse_errors {
+        let line = w.index.line_range(src, a);
+        if arms_checked
+            .iter()
+            .any(|r| r.start < line.end && line.start < r.end)
+        {
+            continue;
+        }
+        // A template's head line (`template <typename T>`) comes before the macro's.
+        let name = (a..=b)
+            .map(|l| &src[w.index.line_range(src, l)])
+            .find(|l| !l.trim_ascii_start().starts_with(b"template"))
+            .and_then(unknown_qualifier_macro);
+        let Some(name) = name else {
+            continue;
+        };
+        if w.defined_here.contains(name) {
+            continue;
+        }
+        match by_macro.iter_mut().find(|(n, _)| n == name) {
+            Some((_, ranges)) => ranges.push((a, b)),
+            None => by_macro.push((name.to_string(), vec![(a, b)])),
+        }
+    }
+    for (name, ranges) in &by_macro {
+        let offset = w.index.line_range(src, ranges[0].0).start;
+        let listed: Vec<String> = ranges
+            .iter()
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect();
+        let ops: Vec<&str> = ranges
+            .iter()
+            .filter_map(|&(a, b)| {
+                let unparsed = w.index.line_range(src, a).start..w.index.line_range(src, b).end;
+                warp_op_near(tree, src, unparsed)
+            })
+            .collect();
+        let (lines, each) = match ranges[..] {
+            [(a, b)] if a == b => (format!("line {a}"), "a declaration"),
+            [_] => (format!("lines {}", listed[0]), "a declaration"),
+            _ => (
+                format!(
+                    "lines {} ({} declarations)",
+                    listed.join(", "),
+                    ranges.len()
+                ),
+                "each",
+            ),
+        };
+        let mut message = format!(
+            "could not parse {lines}, {each} at the macro `{name}`, which the file does not define (a header outside the input may); renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there",
+        );
+        let mut severity = Severity::Note;
+        if let Some(op) = ops.first() {
+            severity = Severity::Warning;
+            message.push_str(&format!(" (the function holds warp operations: `{op}`)"));
+        }
+        w.diag(
+            &PARSE_ERROR,
+            offset,
+            message,
+            Some(format!(
+                "if `{name}` stands for qualifiers (`#define {name} __device__`), put the header that defines it in the input (hipport reads qualifier macros from the project headers a file includes with quotes); then these functions parse and are checked"
+            )),
+        );
+        w.diags.last_mut().expect("just added").severity = severity;
+    }
+    for &(a, b) in &parse_errors {
+        if by_macro.iter().any(|(_, r)| r.contains(&(a, b))) {
+            continue;
+        }
         let offset = w.index.line_range(src, a).start;
         let lines = if a == b {
             format!("line {a}")
@@ -3850,6 +4086,53 @@ fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Ve
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around
 /// the lines `unparsed` (byte range) that did not parse, or in those lines where no function
 /// definition holds them: a function that parsed after them was checked, and is not named (R6).
+/// The macro-like word (capitals, digits and `_`, as `DEV_ONLY` or `STDGPU_HOST_DEVICE`) that
+/// `line` has, after any C++ and CUDA qualifiers, before more words of a declaration
+/// (`inline DEV_ONLY int`, `DEV_ONLY static float f(`): where tree-sitter fails on such a line, the
+/// word is most likely a qualifier macro it cannot see the definition of. None for anything else
+/// (a call `CHECK(x);`, a directive, a scope `NS::f`).
+fn unknown_qualifier_macro(line: &[u8]) -> Option<&str> {
+    const QUALIFIERS: &[&[u8]] = &[
+        b"inline",
+        b"static",
+        b"extern",
+        b"constexpr",
+        b"virtual",
+        b"explicit",
+        b"friend",
+        b"__host__",
+        b"__device__",
+        b"__global__",
+        b"__forceinline__",
+        b"__inline__",
+        b"__noinline__",
+    ];
+    if line.trim_ascii_start().starts_with(b"#") {
+        return None;
+    }
+    let words = lexer::identifiers(line);
+    let mut words = words.iter().peekable();
+    while words
+        .next_if(|w| QUALIFIERS.contains(&&line[(*w).clone()]))
+        .is_some()
+    {}
+    let word = words.next()?;
+    let text = &line[word.clone()];
+    let macro_like = text.len() > 1
+        && text.iter().any(u8::is_ascii_uppercase)
+        && text
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+    let next = words.next()?;
+    // Only blanks between it and the next word: `DEV_ONLY int`, not `CHECK(x)` or `A::b`.
+    let between_blank = line[word.end..next.start]
+        .iter()
+        .all(u8::is_ascii_whitespace);
+    (macro_like && between_blank)
+        .then(|| std::str::from_utf8(text).ok())
+        .flatten()
+}
+
 fn warp_op_near<'s>(tree: &Tree, src: &'s [u8], unparsed: Range<usize>) -> Option<&'s str> {
     let at = unparsed.start;
     let node = tree.root_node().descendant_for_byte_range(at, at)?;

@@ -1594,15 +1594,79 @@ fn libcudacxx_std_names_become_std_and_their_headers_the_standard_ones() {
     );
     // The namespace itself (`namespace cs = cuda::std;`, `using namespace cuda::std;`) stays
     // too beside `<cuda/std/atomic>`: as `std`, `cs::atomic` would be std's.
-    // The atomics keep their includes and names (ROCm's libhipcxx provides both), reported:
-    // std::atomic is not usable in device code.
+    // The atomics keep their includes and names (ROCm's libhipcxx provides both), reported
+    // on the includes and at each name's first use: std::atomic is not usable in device code.
+    let t007: Vec<&String> = diags.iter().filter(|d| d.starts_with("T007:")).collect();
     assert_eq!(
-        diags.iter().filter(|d| d.starts_with("T007:")).count(),
-        2,
+        t007,
+        [
+            "T007:2:10",
+            "T007:3:10",
+            "T007:7:40",
+            "T007:9:9",
+            "T007:9:33"
+        ],
         "{diags:?}"
     );
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out, "a second run changes nothing");
+}
+
+/// libcu++'s atomics (`cuda::atomic_ref`, `cuda::memory_order_relaxed`,
+/// `cuda::thread_scope_device`, `cuda::std::atomic`) are reported where they are used, once per
+/// name, also when `<cuda/atomic>` comes through a third-party header (cuCollections'
+/// `<cuco/static_map.cuh>`, I-j); the message names the builtin's argument for an order or a
+/// scope, the help the builtins and libhipcxx. Names that merely start alike elsewhere stay quiet.
+#[test]
+fn libcudacxx_atomics_are_reported_where_used_whatever_header_brought_them() {
+    let src = "#include <lib/table.cuh>\n\
+               __global__ void bump(int* s, int n) {\n\
+               \x20 cuda::atomic_ref<int, cuda::thread_scope_device> r{s[0]};\n\
+               \x20 r.fetch_add(1, cuda::memory_order_relaxed);\n\
+               \x20 cuda::atomic_ref<int, cuda::thread_scope_device> q{s[1]};\n\
+               \x20 cuda::std::atomic_thread_fence(cuda::std::memory_order_seq_cst);\n\
+               \x20 mine::atomic_ref<int> m{s[2]}; cuda::std::pair<int, int> p{1, 2};\n\
+               \x20 // cuda::memory_order_acquire in a comment\n\
+               }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let got: Vec<(usize, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect();
+    assert_eq!(got.len(), 5, "{got:#?}");
+    assert!(r.diagnostics.iter().all(|d| d.id == "T007"
+        && d.severity == Severity::Error
+        && d.help.as_deref().is_some_and(|h| h.contains(
+            "__hip_atomic_fetch_add(&x, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)"
+        ) && h.contains("libhipcxx"))));
+    assert_eq!(
+        got.iter().map(|g| (g.0, g.1)).collect::<Vec<_>>(),
+        [(3, 9), (3, 31), (4, 24), (6, 14), (6, 45)]
+    );
+    assert!(
+        got[1].2.contains("`__HIP_MEMORY_SCOPE_AGENT`"),
+        "{}",
+        got[1].2
+    );
+    assert!(got[2].2.contains("`__ATOMIC_RELAXED`"), "{}", got[2].2);
+    assert!(got[3].2.contains("`<cuda/std/atomic>`"), "{}", got[3].2);
+    assert!(got[4].2.contains("`__ATOMIC_SEQ_CST`"), "{}", got[4].2);
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("cuda::atomic_ref<int, cuda::thread_scope_device> r{s[0]};"));
+    assert!(out.contains("std::pair<int, int> p") && !out.contains("cuda::std::pair"));
+    // In a branch hipcc never compiles, a note.
+    let dead =
+        "#ifndef __HIPCC__\n__device__ void f(int* s) { cuda::atomic_ref<int> r{*s}; }\n#endif\n";
+    let r = translate_source(dead.as_bytes(), "t.cu", &hip52()).expect("translates");
+    assert!(
+        !r.diagnostics.is_empty()
+            && r.diagnostics
+                .iter()
+                .all(|d| d.id == "T007" && d.severity == Severity::Note),
+        "{:?}",
+        r.diagnostics
+    );
 }
 
 /// The T008 parse notes and their warnings on `hip52()` with the analysis on: (line, severity).
@@ -1617,6 +1681,54 @@ fn parse_notes(src: &str) -> Vec<(usize, Severity)> {
         .filter(|d| d.id == "T008")
         .map(|d| (d.line, d.severity))
         .collect()
+}
+
+/// Functions that each start with a qualifier macro defined outside the input (`inline DEV_ONLY
+/// int f(...)`, stdgpu's `STDGPU_DEVICE_ONLY`) cost one T008 note that names the macro and lists
+/// the lines, not one per function (O1); a warning where one of them holds a warp operation.
+/// One such function alone keeps the plain note.
+#[test]
+fn unparsed_functions_behind_one_unknown_macro_share_one_note_naming_it() {
+    let f =
+        |n: usize, body: &str| format!("\ninline DEV_ONLY int\nf{n}(int* a)\n{{\n    {body}\n}}\n");
+    let src: String = (1..=4).map(|n| f(n, "return atomicAdd(a, 1);")).collect();
+    let opts = Options {
+        analyze: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cuh", &opts).expect("translates");
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T008").collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert_eq!((notes[0].line, notes[0].severity), (2, Severity::Note));
+    assert!(
+        notes[0]
+            .message
+            .contains("lines 2, 8, 14, 20 (4 declarations)")
+            && notes[0].message.contains("`DEV_ONLY`"),
+        "{}",
+        notes[0].message
+    );
+    assert!(notes[0]
+        .help
+        .as_deref()
+        .is_some_and(|h| h.contains("`#define DEV_ONLY __device__`")));
+    let warp = format!(
+        "{src}{}",
+        f(5, "return __shfl_down_sync(0xffffffff, *a, 1);")
+    );
+    assert_eq!(parse_notes(&warp), [(2, Severity::Warning)]);
+    // One alone, and one after a template's head line, are named as well.
+    let one = "template <typename T, ENABLE_IF(sizeof(T) == 4)>\nDEV_ONLY T\ng(T* a)\n{\n    return *a;\n}\n";
+    let r = translate_source(one.as_bytes(), "t.cuh", &opts).expect("translates");
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T008").collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert!(
+        notes[0]
+            .message
+            .starts_with("could not parse lines 1-2, a declaration at the macro `DEV_ONLY`"),
+        "{}",
+        notes[0].message
+    );
 }
 
 /// A macro that stands as a whole `if`/`while` condition (`if IN_RANGE(i, n) {`, Q2) parses:
@@ -2309,5 +2421,99 @@ fn a_macro_the_file_defines_in_a_branch_hipcc_skips_gets_no_note() {
             .any(|d| d.id == "T002" && d.message.starts_with("`__ushort_as_bfloat16`")),
         "{:?}",
         r.diagnostics
+    );
+}
+
+/// A `math_constants.h` macro HIP lacks at the target (`CUDART_INF_F` before HIP 5.3,
+/// `CUDART_PI` before 5.7) is reported with its value, which the target compiles, and a standard
+/// spelling where one exists; the include's report says to remove it once they are written (G2).
+#[test]
+fn math_constants_hip_lacks_are_reported_with_a_spelling_the_target_compiles() {
+    let src = "#include <math_constants.h>\n__global__ void k(float* p, double* q) {\n  p[0] = -CUDART_INF_F;\n  q[0] = CUDART_PI;\n  p[1] = CUDART_MAX_NORMAL_F;\n  p[2] = CUDART_NEG_ZERO_F;\n}\n";
+    let helps = |opts: &Options| -> Vec<(usize, String)> {
+        let r = translate_source(src.as_bytes(), "t.cu", opts).expect("translates");
+        r.diagnostics
+            .iter()
+            .filter(|d| d.id == "T002")
+            .map(|d| (d.line, d.help.clone().unwrap_or_default()))
+            .collect()
+    };
+    let h = helps(&hip52());
+    assert_eq!(h.iter().map(|x| x.0).collect::<Vec<_>>(), [1, 3, 4, 5, 6]);
+    assert!(
+        h[0].1
+            .contains("remove the include once each `CUDART_` constant is written as its value"),
+        "{}",
+        h[0].1
+    );
+    assert!(
+        h[1].1
+            .contains("`__int_as_float(0x7f800000U)` (or `INFINITY` from <cmath>"),
+        "{}",
+        h[1].1
+    );
+    assert!(
+        h[2].1
+            .contains("`3.1415926535897931e+0` (or `M_PI` from <cmath>"),
+        "{}",
+        h[2].1
+    );
+    assert!(h[3].1.contains("(or `FLT_MAX` from <cfloat>"), "{}", h[3].1);
+    assert!(
+        h[4].1.ends_with("compiles: `__int_as_float(0x80000000U)`"),
+        "{}",
+        h[4].1
+    );
+    let v53 = Options {
+        hip_version: Version::new(5, 3, 0),
+        ..hip52()
+    };
+    let h = helps(&v53);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert!(h[0].1.contains("`--hip-version 5.7`, or write its value as CUDA's math_constants.h defines it, which HIP 5.3.0 compiles"), "{}", h[0].1);
+}
+
+/// `__ffs`/`__popc` of a vote become `__ffsll`/`__popcll`, with the `_sync` form lowered or kept
+/// and a mask inside: HIP's `__ballot` is `unsigned long long` on every target, and HIP 5.2.3's
+/// `__ffs` of it is ambiguous (I-l; `corpus/programs/ballot_first_lane.cu` compiles with hipcc for
+/// gfx90a and gfx1030 in `tests/hipcc.rs`). Other arguments, and a vote in a comment, stay.
+#[test]
+fn bit_operations_on_a_vote_take_the_64_bit_forms() {
+    let src = "__global__ void k(const unsigned* s, unsigned key, int* out, unsigned w) {\n  \
+               int a = __ffs(__ballot_sync(0xFFFFFFFF, s[0] == key) & 0x15555555) - 1;\n  \
+               int b = __popc(__ballot(s[1] > key));\n  \
+               int c = __ffs(w) + __popc(w /* __ballot */);\n  \
+               out[0] = a + b + c;\n}\n";
+    let expect = |ballot: &str| {
+        format!(
+            "#include <hip/hip_runtime.h>\n__global__ void k(const unsigned* s, unsigned key, int* out, unsigned w) {{\n  \
+             int a = __ffsll({ballot} & 0x15555555) - 1;\n  \
+             int b = __popcll(__ballot(s[1] > key));\n  \
+             int c = __ffs(w) + __popc(w /* __ballot */);\n  \
+             out[0] = a + b + c;\n}}\n"
+        )
+    };
+    let (out, _) = tr(src, &hip52());
+    assert_eq!(out, expect("__ballot(s[0] == key)"));
+    let v62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..hip52()
+    };
+    let (out62, _) = tr(src, &v62);
+    assert_eq!(
+        out62,
+        expect("__ballot_sync(0xffffffffffffffffull, s[0] == key)")
+    );
+    for (o, opts) in [(&out, hip52()), (&out62, v62)] {
+        assert_eq!(&tr(o, &opts).0, o, "a second run changes nothing");
+    }
+    // In a macro body as well.
+    let (out, _) = tr(
+        "#define FIRST(p) (__ffs(__ballot_sync(0xffffffff, p)) - 1)\n#define ONES(x) __popc(x)\n",
+        &hip52(),
+    );
+    assert!(
+        out.contains("#define FIRST(p) (__ffsll(__ballot_sync(0xffffffff, p)) - 1)\n#define ONES(x) __popc(x)\n"),
+        "{out}"
     );
 }
