@@ -72,6 +72,14 @@ pub fn whole_words<'t>(text: &'t [u8], name: &'t str) -> impl Iterator<Item = us
         })
 }
 
+/// Whether `text` (a call's arguments) names a vote, `__ballot` or `__ballot_sync`, outside
+/// comments and literals.
+pub fn names_ballot(text: &[u8]) -> bool {
+    identifiers(text)
+        .into_iter()
+        .any(|r| matches!(&text[r], b"__ballot" | b"__ballot_sync"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1009,7 +1009,7 @@ impl<'a> Walk<'a> {
         let Some(args) = call.field(FIELDS.arguments) else {
             return false;
         };
-        if !names_ballot(&self.src[args.byte_range()]) {
+        if !lexer::names_ballot(&self.src[args.byte_range()]) {
             return false;
         }
         self.handled.insert(func.start_byte());
@@ -1412,7 +1412,7 @@ impl<'a> Walk<'a> {
             // `#define FIRST(p) __ffs(__ballot_sync(~0u, p))`: as in code.
             if let Some(wide) = wide_bit_op(name) {
                 let vote = call_args(&text[tok.end..])
-                    .is_some_and(|(_, end)| names_ballot(&text[tok.end..tok.end + end]));
+                    .is_some_and(|(_, end)| lexer::names_ballot(&text[tok.end..tok.end + end]));
                 if vote {
                     self.edits.push(Edit::replace(
                         base + tok.start,
@@ -3452,14 +3452,6 @@ fn wide_bit_op(name: &str) -> Option<&'static str> {
         "__popc" => Some("__popcll"),
         _ => None,
     }
-}
-
-/// Whether `text` (a call's arguments) names a vote, `__ballot` or `__ballot_sync`, outside
-/// comments and literals.
-fn names_ballot(text: &[u8]) -> bool {
-    lexer::identifiers(text)
-        .into_iter()
-        .any(|r| matches!(&text[r], b"__ballot" | b"__ballot_sync"))
 }
 
 /// What to do instead of `name`, for a help that begins "target a newer HIP, or ...": a

@@ -3439,7 +3439,18 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         }
         "__popc" | "__ffs" | "__clz" => {
             if let Some(arg) = argv.first() {
-                if ballot_valued(a, *arg, 0) {
+                // The translator writes `__ffsll`/`__popcll` where the argument names the vote
+                // itself (exact on every wavefront size): said, not an error.
+                if name != "__clz" && crate::lexer::names_ballot(a.text(*arg).as_bytes()) {
+                    a.report(
+                        &LANE_MASK_TRUNCATED,
+                        Severity::Note,
+                        n,
+                        format!("`{name}` of a ballot, a 64-bit mask in HIP on every target: the port writes `{name}ll`, exact on 32- and 64-lane wavefronts"),
+                        None,
+                        vec![],
+                    );
+                } else if ballot_valued(a, *arg, 0) {
                     let f = n.field(FIELDS.function).unwrap_or(n);
                     let wide = format!("{name}ll");
                     // `__clzll` counts from bit 63, so `31 - __clz(b)` needs its constant changed
