@@ -1105,7 +1105,10 @@ pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
         let act = mapped.changes.iter().find(|c| c.0 == k).map(|c| &c.1);
         // As [`text::apply_mapped`] does, a word with a closer of an outer reference inside it
         // stays whole.
-        let Some(act) = act.filter(|_| !text::inner_stray_closer(w)) else {
+        let outer = |w: &str| {
+            text::inner_stray_closer(w) && text::unclosed_before(words[..k].iter().copied())
+        };
+        let Some(act) = act.filter(|_| !outer(w)) else {
             out.push((k, w.to_string()));
             continue;
         };

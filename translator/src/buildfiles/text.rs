@@ -435,7 +435,10 @@ pub(crate) fn apply_mapped(
         let w = &words[*i];
         // A closer inside the word that closes nothing in it (the ``)` `` of ``$( -code )` ``,
         // taken as a flag's value) belongs to a reference around it: the word stays whole.
-        if w.quote.is_none() && inner_stray_closer(&w.text) {
+        if w.quote.is_none()
+            && inner_stray_closer(&w.text)
+            && unclosed_before(original[..*i].iter().map(|w| w.text.as_str()))
+        {
             continue;
         }
         match action {
@@ -735,6 +738,20 @@ pub(crate) fn inner_stray_closer(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether the words `before` leave a reference open (more `(`/`{` than `)`/`}`): a stray
+/// closer in the word after them closes it.
+pub(crate) fn unclosed_before<'w>(before: impl Iterator<Item = &'w str>) -> bool {
+    let mut depth = 0i64;
+    for c in before.flat_map(str::chars) {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = (depth - 1).max(0),
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
 /// The bytes to delete to remove word `i` with its separator.
