@@ -974,6 +974,11 @@ impl<'a> Walk<'a> {
     /// The help is the gist of `hipport explain` for the header; the message names the builtin's
     /// argument for an order or scope. Returns whether `name` was such a use (it stays as it is).
     fn libcupp_atomic_use(&mut self, name: &str, start: usize) -> bool {
+        // By name first: reading the scope before every renamed identifier costs (+1.4% of a
+        // whole run's instructions).
+        if !libcupp_atomic_name(name) {
+            return false;
+        }
         let scope = scope_before(self.src, start);
         let Some(header) = libcupp_atomic_header(&scope, name) else {
             return false;
@@ -3481,10 +3486,18 @@ fn libcupp_atomic_header(scope: &str, name: &str) -> Option<&'static str> {
     let atomic =
         name.starts_with("atomic") || name.starts_with("memory_order") || name == "kill_dependency";
     match scope.trim_start_matches("::") {
-        "cuda::" if atomic || name.starts_with("thread_scope") => Some("cuda/atomic"),
+        "cuda::" if libcupp_atomic_name(name) => Some("cuda/atomic"),
         "cuda::std::" if atomic => Some("cuda/std/atomic"),
         _ => None,
     }
+}
+
+/// Whether `name` may be a libcu++ atomic name under `cuda::` (see [`libcupp_atomic_header`]).
+fn libcupp_atomic_name(name: &str) -> bool {
+    name.starts_with("atomic")
+        || name.starts_with("memory_order")
+        || name.starts_with("thread_scope")
+        || name == "kill_dependency"
 }
 
 /// The argument of HIP's clang atomic builtins (`__hip_atomic_fetch_add(p, v, order, scope)`)
