@@ -881,7 +881,7 @@ fn a_statement_macro_that_needs_its_semicolon_still_gets_the_parse_note() {
 
 #[test]
 fn fixed_diagnostics_become_notes_that_say_so() {
-    let src = "__global__ void k(int* o, const int* f) {\n  unsigned m = __ballot_sync(0xffffffff, f[threadIdx.x]);\n  o[0] = __popc(m) + (threadIdx.x % 32);\n}\n";
+    let src = "__global__ void k(int* o, const int* f) {\n  unsigned m = __ballot_sync(0xffffffff, f[threadIdx.x]);\n  o[0] = __popc(m) + (threadIdx.x / 32);\n}\n";
     let opts = Options {
         fix: true,
         ..hip52()
