@@ -740,18 +740,23 @@ pub(crate) fn inner_stray_closer(text: &str) -> bool {
     false
 }
 
-/// Whether the words `before` leave a reference open (more `(`/`{` than `)`/`}`): a stray
-/// closer in the word after them closes it.
+/// Whether the words `before` leave a make reference open (`$(` or `${` without its closer): a
+/// stray closer in the word after them closes it. A bracket of anything else (a CMake call's
+/// `(`) does not count.
 pub(crate) fn unclosed_before<'w>(before: impl Iterator<Item = &'w str>) -> bool {
-    let mut depth = 0i64;
-    for c in before.flat_map(str::chars) {
+    let mut open: Vec<bool> = Vec::new();
+    let mut prev = ' ';
+    for c in before.flat_map(|w| w.chars().chain([' '])) {
         match c {
-            '(' | '{' => depth += 1,
-            ')' | '}' => depth = (depth - 1).max(0),
+            '(' | '{' => open.push(prev == '$'),
+            ')' | '}' => {
+                open.pop();
+            }
             _ => {}
         }
+        prev = c;
     }
-    depth > 0
+    open.contains(&true)
 }
 
 /// The bytes to delete to remove word `i` with its separator.
