@@ -233,6 +233,14 @@ fn idle_constants(a: &mut Analyzer) {
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut idle: Vec<usize> = Vec::new();
     let mut elsewhere: Vec<usize> = Vec::new();
+    // The findings at a constant's definition (`warp_size` fixes the warp size at 32), not at a
+    // shuffle outside the functions the file knows (an out-of-line template member).
+    let definitions: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001" && d.message.contains("` fixes the warp size at 32"))
+        .map(|d| d.offset)
+        .collect();
     for (offset, name) in &candidates {
         // The constant and the macros that expand to it (`WARP_SIZE (1 << LOG2_WARP_SIZE)`).
         let mut names: Vec<&str> = vec![name.as_str()];
@@ -251,7 +259,7 @@ fn idle_constants(a: &mut Analyzer) {
             // A header constant that only its includers use: whether their code is 32-lane
             // segment code (GROMACS's `warp_size = 32` beside width-32 shuffles, where 32 is
             // right) is decided there, not here (realuser10 X-b).
-            if header {
+            if header && definitions.contains(offset) {
                 elsewhere.push(*offset);
             }
             continue;

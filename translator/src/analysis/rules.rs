@@ -3439,49 +3439,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         }
         "__popc" | "__ffs" | "__clz" => {
             if let Some(arg) = argv.first() {
-                // The translator writes `__ffsll`/`__popcll` where the argument names the vote
-                // itself (exact on every wavefront size): said, not an error.
-                if name != "__clz" && crate::lexer::names_ballot(a.text(*arg).as_bytes()) {
-                    a.report(
-                        &LANE_MASK_TRUNCATED,
-                        Severity::Note,
-                        n,
-                        format!("`{name}` of a ballot, a 64-bit mask in HIP on every target: the port writes `{name}ll`, exact on 32- and 64-lane wavefronts"),
-                        None,
-                        vec![],
-                    );
-                } else if ballot_valued(a, *arg, 0) {
-                    let f = n.field(FIELDS.function).unwrap_or(n);
-                    let wide = format!("{name}ll");
-                    // `__clzll` counts from bit 63, so `31 - __clz(b)` needs its constant changed
-                    // too: no automatic fix for it.
-                    let fix = if f.kind_name() == "identifier" && name != "__clz" {
-                        vec![Edit::replace(f.start_byte(), f.end_byte(), wide.clone(), "H004")]
-                    } else {
-                        vec![]
-                    };
-                    let help = if name == "__clz" {
-                        "use `__clzll`, which counts from bit 63: the highest set lane `31 - __clz(b)` becomes `63 - __clzll(b)`".to_string()
-                    } else {
-                        format!("use `{wide}`")
-                    };
-                    // `__ffs` has `int` and `unsigned int` overloads in every HIP release: a
-                    // 64-bit argument fails to compile on every target, wave32 too (realuser15
-                    // I-l), so the message does not speak of wavefronts alone.
-                    let message = if name == "__ffs" {
-                        "`__ffs` on a 64-bit ballot mask does not compile with hipcc (\"call to '__ffs' is ambiguous\": HIP declares `__ffs(int)` and `__ffs(unsigned int)`), on 32- and 64-lane targets alike".to_string()
-                    } else {
-                        format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}")
-                    };
-                    a.report(
-                        &LANE_MASK_TRUNCATED,
-                        Severity::Error,
-                        n,
-                        message,
-                        Some(help),
-                        fix,
-                    );
-                }
+                bit_count_of_vote(a, n, name, *arg);
             }
         }
         "__activemask" => {
@@ -5586,6 +5544,114 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
         }
     }
     fix
+}
+
+/// H004 on `__popc`/`__ffs`/`__clz` of a vote (`n`, argument `arg`). Of the vote itself the
+/// translator writes `__ffsll`/`__popcll` (exact where nothing else limits the lanes): a note. A
+/// 32-bit mask in the argument (`__ballot(p) & 0x15555555`) keeps lanes 32-63 out whatever the
+/// function, an error on 64-lane wavefronts (verify4). `__ffs` of a 64-bit value does not
+/// compile on any target (ambiguous); of a 32-bit variable it does, and reads lanes 0-31.
+fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
+    let direct = name != "__clz" && crate::lexer::names_ballot(a.text(arg).as_bytes());
+    if !direct && !ballot_valued(a, arg, 0) {
+        return;
+    }
+    // Of a 32-bit variable, the store that dropped lanes 32-63 is reported already.
+    let narrow = narrow_mask_operand(a, arg).filter(|_| !holds_32_bits(a, arg));
+    if direct && narrow.is_none() {
+        a.report(
+            &LANE_MASK_TRUNCATED,
+            Severity::Note,
+            n,
+            format!("`{name}` of a ballot, a 64-bit mask in HIP on every target: the port writes `{name}ll`, exact on 32- and 64-lane wavefronts"),
+            None,
+            vec![],
+        );
+        return;
+    }
+    let f = n.field(FIELDS.function).unwrap_or(n);
+    let wide = format!("{name}ll");
+    // `__clzll` counts from bit 63, so `31 - __clz(b)` needs its constant changed too; of the vote
+    // itself the translator renames.
+    let fix = if f.kind_name() == "identifier" && name != "__clz" && !direct {
+        vec![Edit::replace(
+            f.start_byte(),
+            f.end_byte(),
+            wide.clone(),
+            "H004",
+        )]
+    } else {
+        vec![]
+    };
+    let (message, help) = if let Some(m) = narrow {
+        (
+            format!("`{name}` of a ballot masked with `{m}`, a mask of lanes 0-31: on 64-lane wavefronts lanes 32-63 get the first half's answer; {WAVE_NOTE}"),
+            format!("write the mask for 64 lanes (`...ull`), or where each 32-lane half works on its own shift the vote to this thread's half first: `{wide}((__ballot(p) >> (__lane_id() & 32)) & {m})`"),
+        )
+    } else if name == "__ffs" && !holds_32_bits(a, arg) {
+        (
+            "`__ffs` on a 64-bit ballot mask does not compile with hipcc (\"call to '__ffs' is ambiguous\": HIP declares `__ffs(int)` and `__ffs(unsigned int)`), on 32- and 64-lane targets alike".to_string(),
+            format!("use `{wide}`"),
+        )
+    } else if name == "__clz" {
+        (
+            format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
+            "use `__clzll`, which counts from bit 63: the highest set lane `31 - __clz(b)` becomes `63 - __clzll(b)`".to_string(),
+        )
+    } else {
+        (
+            format!("`{name}` on a 64-bit ballot mask reads only lanes 0-31; {WAVE_NOTE}"),
+            format!("use `{wide}`"),
+        )
+    };
+    a.report(
+        &LANE_MASK_TRUNCATED,
+        Severity::Error,
+        n,
+        message,
+        Some(help),
+        fix,
+    );
+}
+
+/// The 32-bit constant operand of an `&` in `arg` (`__ballot(p) & 0x15555555`), as written.
+fn narrow_mask_operand<'a>(a: &Analyzer<'a, '_>, arg: Node) -> Option<&'a str> {
+    let mut x = arg;
+    while x.kind_name() == "parenthesized_expression" {
+        x = x.named_child(0)?;
+    }
+    if x.kind_name() != "binary_expression"
+        || x.field(FIELDS.operator).map(|o| a.text(o)) != Some("&")
+    {
+        return None;
+    }
+    [x.field(FIELDS.left)?, x.field(FIELDS.right)?]
+        .into_iter()
+        .find(|o| mask_value(*o, a.src).is_some_and(|m| !m.wide && m.value != 0xffff_ffff))
+        .map(|o| a.text(o))
+}
+
+/// Whether `arg` is (or masks) a variable declared 32 bits wide: `__ffs` of it compiles.
+fn holds_32_bits(a: &Analyzer, arg: Node) -> bool {
+    let mut x = arg;
+    loop {
+        match x.kind_name() {
+            "parenthesized_expression" => match x.named_child(0) {
+                Some(c) => x = c,
+                None => return false,
+            },
+            "binary_expression" => match x.field(FIELDS.left) {
+                Some(l) => x = l,
+                None => return false,
+            },
+            "identifier" => {
+                return a
+                    .lookup(a.text(x), x.start_byte())
+                    .is_some_and(|d| a.is_32bit(&d.ty_text) && !d.pointer)
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether expression text `t` takes a lane index modulo 32 (`threadIdx.x & 31`, `% 32`,

@@ -4627,7 +4627,7 @@ fn ffs_of_a_ballot_does_not_compile_on_any_target() {
     assert!(d[0].message.contains("ambiguous"), "{}", d[0].message);
     // Of the vote itself: the translator writes `__ffsll`, so a note says so.
     let direct = "__global__ void k(const unsigned* s, unsigned key, int* o) {\n\
-               o[0] = __ffs(__ballot_sync(0xFFFFFFFF, s[threadIdx.x] == key) & 0x15555555) - 1;\n}\n";
+               o[0] = __ffs(__ballot_sync(0xFFFFFFFF, s[threadIdx.x] == key)) - 1;\n}\n";
     let d: Vec<Diagnostic> = run(direct).into_iter().filter(|d| d.id == "H004").collect();
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].severity, Severity::Note, "{}", d[0].message);
@@ -4942,4 +4942,30 @@ fn a_header_constant_only_includers_use_is_a_warning() {
         d.iter().all(|d| !d.message.contains("include it decide")),
         "{d:#?}"
     );
+}
+
+#[test]
+fn bit_counts_of_votes_under_32_bit_masks_and_variables() {
+    // verify4: a vote masked with a 32-lane constant keeps lanes 32-63 out, widened or not.
+    let masked = "__global__ void k(const unsigned* s, unsigned key, int* o) {\n\
+                  o[0] = __ffs(__ballot_sync(0xFFFFFFFF, s[threadIdx.x] == key) & 0x15555555) - 1;\n}\n";
+    let d: Vec<Diagnostic> = run(masked).into_iter().filter(|d| d.id == "H004").collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(
+        d[0].message.contains("masked with `0x15555555`"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].fix.is_empty());
+    // `__ffs` of a 32-bit variable compiles: not called ambiguous.
+    let var = "__global__ void k(const unsigned* v, unsigned key, int* o) {\n\
+               uint32_t e = __ballot_sync(0xFFFFFFFF, v[threadIdx.x] == key);\n\
+               o[0] = __ffs(e & 0x7FFFFFFFu) - 1;\n}\n";
+    let d: Vec<Diagnostic> = run(var)
+        .into_iter()
+        .filter(|d| d.id == "H004" && d.line == 3)
+        .collect();
+    assert_eq!(d.len(), 1);
+    assert!(!d[0].message.contains("ambiguous"), "{}", d[0].message);
 }
