@@ -4860,7 +4860,14 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
         _ => {}
     }
     if let Some(w) = width {
-        if literal(a, *w) == Some(32) {
+        // In a function that places lanes within 32 (`threadIdx.x & 31`), the width of 32 is
+        // the code's own segment, as in CUDA (realuser15 I-b).
+        let halves = || {
+            a.func_at(w.start_byte())
+                .and_then(|f| f.node.field(FIELDS.body))
+                .is_some_and(|b| within_32(a.text(b)))
+        };
+        if literal(a, *w) == Some(32) && !halves() {
             a.report(
                 &WARP_SIZE_32,
                 Severity::Warning,
