@@ -4681,9 +4681,14 @@ fn helps_agree_in_a_function_of_32_lane_halves() {
                if (hit == 0) out[threadIdx.x] = __shfl_sync(0xFFFFFFFF, v, 31, 32);\n\
                out[0] = __popc(hit & ((1u << (threadIdx.x & 31)) - 1));\n}\n";
     let d = run(src);
-    // Lane 31 of a width-32 shuffle is its own segment's last lane.
+    // Lane 31 of a width-32 shuffle is its own segment's last lane, and the width is the
+    // function's own segment.
     assert!(
         !d.iter().any(|d| d.message.contains("from lane 31")),
+        "{d:#?}"
+    );
+    assert!(
+        !d.iter().any(|d| d.message.contains("with width 32 splits")),
         "{d:#?}"
     );
     let h004: Vec<&Diagnostic> = d.iter().filter(|d| d.id == "H004").collect();
