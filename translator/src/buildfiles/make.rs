@@ -210,6 +210,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = appended_to.is_some();
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
+            keep_outer_closers(&mut mapped, &texts);
             // Past a reference that does not close on the line, a flag that takes a bracket
             // along or writes one (`-code=(` removed) changes where make, and the next run,
             // close it: the line's flags are left as they are.
@@ -1095,6 +1096,19 @@ impl Usage {
     }
 }
 
+/// Drops the changes of words that hold, inside them, the closer of a reference opened before
+/// them (the ``)` `` of ``$( -code )` ``, taken as a flag's value): changing the word would take
+/// that closer away and leave the `$(` open. Make-only: a CMake call's brackets are not
+/// references.
+fn keep_outer_closers(mapped: &mut Mapped, words: &[&str]) {
+    mapped.changes.retain(|(k, _)| !outer_closer(words, *k));
+}
+
+/// Whether word `k` of `words` holds the closer of a `$(`/`${` opened before it.
+fn outer_closer(words: &[&str], k: usize) -> bool {
+    text::inner_stray_closer(words[k]) && text::unclosed_before(words[..k].iter().copied())
+}
+
 /// The words of a list with `mapped`'s changes made, as [`text::apply_mapped`] writes them
 /// (see [`flags::Mapped::applied`]): the closers that end a changed word and belong to an
 /// enclosing reference (the `)` of `$( -code )`, taken as -code's value) stay, a word of their
@@ -1105,10 +1119,7 @@ pub(super) fn applied(mapped: &Mapped, words: &[&str]) -> Vec<(usize, String)> {
         let act = mapped.changes.iter().find(|c| c.0 == k).map(|c| &c.1);
         // As [`text::apply_mapped`] does, a word with a closer of an outer reference inside it
         // stays whole.
-        let outer = |w: &str| {
-            text::inner_stray_closer(w) && text::unclosed_before(words[..k].iter().copied())
-        };
-        let Some(act) = act.filter(|_| !outer(w)) else {
+        let Some(act) = act.filter(|_| !outer_closer(words, k)) else {
             out.push((k, w.to_string()));
             continue;
         };

@@ -433,14 +433,6 @@ pub(crate) fn apply_mapped(
     let mut removals: Vec<(usize, usize, String)> = Vec::new();
     for (i, action) in &mapped.changes {
         let w = &words[*i];
-        // A closer inside the word that closes nothing in it (the ``)` `` of ``$( -code )` ``,
-        // taken as a flag's value) belongs to a reference around it: the word stays whole.
-        if w.quote.is_none()
-            && inner_stray_closer(&w.text)
-            && unclosed_before(original[..*i].iter().map(|w| w.text.as_str()))
-        {
-            continue;
-        }
         match action {
             Action::Replace(new) => {
                 let text = match (style, w.quote) {
