@@ -2250,26 +2250,13 @@ fn directory_argument(toks: &[Tok], j: usize) -> bool {
 /// Whether positional field `n` of a `str.format` template appears, and each time where a path
 /// starts (the template's start, or after `-I` there) or goes on (after a `/`), before a `/`.
 fn format_field_leads(template: &str, n: usize) -> bool {
+    let Some((fields, tail)) = format_fields(template) else {
+        return false;
+    };
     let mut next = 0usize;
     let mut seen = false;
-    let mut rest = template;
-    let mut text_before = String::new();
-    while let Some(i) = rest.find(['{', '}']) {
-        text_before.push_str(&rest[..i]);
-        let (c, after) = (rest.as_bytes()[i], &rest[i + 1..]);
-        if after.as_bytes().first() == Some(&c) {
-            text_before.push(c as char);
-            rest = &after[1..];
-            continue;
-        }
-        if c == b'}' {
-            return false;
-        }
-        let Some(close) = after.find('}') else {
-            return false;
-        };
-        let field = after[..close].split([':', '!']).next().unwrap_or("");
-        rest = &after[close + 1..];
+    for (k, (before, field)) in fields.iter().enumerate() {
+        let field = field.split([':', '!']).next().unwrap_or("");
         let index = if field.is_empty() {
             next += 1;
             Some(next - 1)
@@ -2277,16 +2264,47 @@ fn format_field_leads(template: &str, n: usize) -> bool {
             field.parse::<usize>().ok()
         };
         if index == Some(n) {
-            let leads = text_before.is_empty() || text_before == "-I" || text_before.ends_with('/');
-            if !leads || !rest.starts_with('/') {
+            // After another field, a value stands before this text.
+            let leads = if k == 0 {
+                before.is_empty() || before == "-I" || before.ends_with('/')
+            } else {
+                before.ends_with('/')
+            };
+            let after = fields.get(k + 1).map_or(tail.as_str(), |f| f.0.as_str());
+            if !leads || !after.starts_with('/') {
                 return false;
             }
             seen = true;
         }
-        // A field's value stands between this text and the next.
-        text_before = "{}".into();
     }
     seen
+}
+
+/// The replacement fields of `str.format` template `template`, in order, each with the literal
+/// text before it (`{{` and `}}` read as one brace) and the text between its braces, and the
+/// literal text after the last; `None` where a brace is unpaired (a lone `}`, a `{` that does
+/// not close).
+fn format_fields(template: &str) -> Option<(Vec<(String, &str)>, String)> {
+    let mut fields = Vec::new();
+    let mut text = String::new();
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        text.push_str(&rest[..i]);
+        let (c, after) = (rest.as_bytes()[i], &rest[i + 1..]);
+        if after.as_bytes().first() == Some(&c) {
+            text.push(c as char);
+            rest = &after[1..];
+            continue;
+        }
+        if c == b'}' {
+            return None;
+        }
+        let close = after.find('}')?;
+        fields.push((std::mem::take(&mut text), &after[..close]));
+        rest = &after[close + 1..];
+    }
+    text.push_str(rest);
+    Some((fields, text))
 }
 /// Renames a literal naming a source (`'kern.cu'`, a bare name the file lists and joins
 /// elsewhere) that is a renamed source under exactly one directory of [`joined_constant_dirs`]
@@ -2715,36 +2733,28 @@ fn formatted(template: &str, call: &[Tok], paths: &PathVariables, depth: usize) 
         .iter()
         .map(|r| expr_path(&call[r.clone()], paths, depth).map(|(p, _)| p))
         .collect();
+    let (fields, tail) = format_fields(template)?;
     let mut out = String::new();
     let mut next = 0usize;
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let (c, after) = (rest.as_bytes()[i], &rest[i + 1..]);
-        if after.as_bytes().first() == Some(&c) {
-            out.push(c as char);
-            rest = &after[1..];
-            continue;
-        }
-        if c == b'}' {
-            return None;
-        }
-        let close = after.find('}')?;
-        let field = &after[..close];
+    // A leading field it cannot read, followed by `/`, drops that `/` (the directory).
+    let mut skip_slash = false;
+    for (k, (before, field)) in fields.iter().enumerate() {
+        out.push_str(if skip_slash { &before[1..] } else { before });
         let n = if field.is_empty() {
             next += 1;
             next - 1
         } else {
             field.parse::<usize>().ok()?
         };
-        rest = &after[close + 1..];
+        let after = fields.get(k + 1).map_or(tail.as_str(), |f| f.0.as_str());
+        skip_slash = false;
         match values.get(n)? {
             Some(v) => out.push_str(v),
-            None if out.is_empty() && rest.starts_with('/') => rest = &rest[1..],
+            None if out.is_empty() && after.starts_with('/') => skip_slash = true,
             None => return None,
         }
     }
-    out.push_str(rest);
+    out.push_str(if skip_slash { &tail[1..] } else { &tail });
     (!out.is_empty()).then_some(out)
 }
 

@@ -25,6 +25,22 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
+    /// Rebuilds the overlap index (`ranges`, `points`) from `edits`, after edits are dropped.
+    fn reindex(&mut self) {
+        self.ranges = self
+            .edits
+            .iter()
+            .filter(|e| e.start < e.end)
+            .map(|e| (e.start, e.end))
+            .collect();
+        self.points = self
+            .edits
+            .iter()
+            .filter(|e| e.start == e.end)
+            .map(|e| e.start)
+            .collect();
+    }
+
     /// A sink for `src`, labelled `file`.
     pub(crate) fn new(src: &[u8], file: &str) -> Sink {
         Sink {
@@ -220,18 +236,7 @@ impl Sink {
             return false;
         }
         self.edits.retain(|e| !inside(e));
-        self.ranges = self
-            .edits
-            .iter()
-            .filter(|e| e.start < e.end)
-            .map(|e| (e.start, e.end))
-            .collect();
-        self.points = self
-            .edits
-            .iter()
-            .filter(|e| e.start == e.end)
-            .map(|e| e.start)
-            .collect();
+        self.reindex();
         self.edit(start, end, text, rule)
     }
 
@@ -317,18 +322,7 @@ impl Sink {
                 k += 1;
                 drop.binary_search(&(k - 1)).is_err()
             });
-            self.ranges = self
-                .edits
-                .iter()
-                .filter(|e| e.start < e.end)
-                .map(|e| (e.start, e.end))
-                .collect();
-            self.points = self
-                .edits
-                .iter()
-                .filter(|e| e.start == e.end)
-                .map(|e| e.start)
-                .collect();
+            self.reindex();
         }
         left
     }
