@@ -2146,6 +2146,19 @@ fn property_targets(cmd: &Command) -> std::ops::Range<usize> {
     }
 }
 
+/// Whether the command's first argument names the target it makes (`add_library(k ...)`), a
+/// name and never a flag, whatever it looks like.
+fn names_target(cmd: &Command) -> bool {
+    matches!(
+        cmd.name.as_str(),
+        "add_library"
+            | "add_executable"
+            | "cuda_add_library"
+            | "cuda_add_executable"
+            | "add_custom_target"
+    )
+}
+
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
 fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
     let args = &cmd.args;
@@ -2440,7 +2453,9 @@ fn supersede_inner_edits(sink: &mut Sink, src: &str, words: &[Word], mapped: &mu
                         pos = e.end;
                     }
                     t.push_str(&src[pos..end]);
-                    out.push(t);
+                    // What an overlapping flag list took from it is renamed here all the same
+                    // (a broken nested generator expression holds one word in two lists).
+                    out.push(with_renamed_vars(&t));
                     at = end;
                 }
                 None => {
@@ -3053,6 +3068,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         // FindCUDA's nvcc options went to a command of their own (see
         // `findcuda_target_arguments`).
         if !targets.contains(&k)
+            && !(k == 0 && names_target(cmd))
             && !custom.contains(&k)
             && findcuda_options(cmd).is_none_or(|o| k < o)
         {

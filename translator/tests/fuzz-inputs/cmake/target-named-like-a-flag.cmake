@@ -1,0 +1,1 @@
+cuda_add_library(-Xcompiler k STATIC)
