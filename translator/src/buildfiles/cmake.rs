@@ -2726,24 +2726,7 @@ fn custom_nvcc_commands(st: &State, sink: &mut Sink, cmd: &Command) -> BTreeSet<
             .collect();
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         let mut done = false;
-        let mut mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
-        // nvcc's device-code outputs: hipcc writes an AMD code object with --genco.
-        for (i, t) in texts.iter().enumerate() {
-            if matches!(*t, "-fatbin" | "--fatbin" | "-cubin" | "--cubin") {
-                mapped.notes.retain(|n| n.word != i);
-                mapped.changes.retain(|c| c.0 != i);
-                mapped
-                    .changes
-                    .push((i, flags::Action::Replace(vec!["--genco".into()])));
-                mapped.notes.push(flags::Note {
-                    word: i,
-                    info: super::B_FLAG_MAPPED,
-                    message: format!("nvcc flag `{t}` -> `--genco`"),
-                    help: Some("hipcc writes an AMD code object (an offload bundle of each target) that hipModuleLoad reads; the output keeps its name".into()),
-                    severity: None,
-                });
-            }
-        }
+        let mapped = flags::map_words(&texts, st.opts, Context::Nvcc, &mut done);
         let compiler = &args[first];
         let left = mapped.notes.iter().find(|n| {
             n.info.id == B_FLAG_UNMAPPED.id
@@ -3067,8 +3050,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         }
         // FindCUDA's nvcc options went to a command of their own (see
         // `findcuda_target_arguments`).
+        let target_name = k == 0 && names_target(cmd);
         if !targets.contains(&k)
-            && !(k == 0 && names_target(cmd))
+            && !target_name
             && !custom.contains(&k)
             && findcuda_options(cmd).is_none_or(|o| k < o)
         {

@@ -1235,6 +1235,61 @@ fn arch_words(
     );
 }
 
+/// nvcc's device-code outputs (`-fatbin`, `-cubin`) at `i`: hipcc writes an AMD code object
+/// with `--genco`. A command that names no target gets the run's (`--offload-arch=`): without
+/// one hipcc builds for the GPUs of the machine that builds (rocm_agent_enumerator), gfx803
+/// where it finds none, which no GPU of today loads. A word that may hold flags
+/// (`$(GENCODE)`) may name them, so none are added there.
+fn genco(words: &[&str], i: usize, archs: &[String], arch_done: &mut bool, m: &mut Mapped) {
+    let w = words[i].trim_matches(|c| c == '"' || c == '\'');
+    let names_arch = words.iter().any(|w| {
+        let w = w.trim_matches(|c| c == '"' || c == '\'');
+        [
+            "-arch",
+            "--gpu-architecture",
+            "-gencode",
+            "--generate-code",
+            "--offload-arch",
+            "-code",
+            "--gpu-code",
+        ]
+        .iter()
+        .any(|f| {
+            w.strip_prefix(f)
+                .is_some_and(|r| r.is_empty() || r.starts_with('='))
+        })
+    });
+    let may_hold_flags = words.iter().any(|w| {
+        let w = w.trim_matches(|c| c == '"' || c == '\'');
+        (w.starts_with("$(") || w.starts_with("${") || w.starts_with("$$("))
+            && !w.contains(['/', '.'])
+    });
+    let help = "hipcc writes an AMD code object (an offload bundle of each target) that hipModuleLoad reads; the output keeps its name";
+    if names_arch || may_hold_flags || *arch_done || archs.is_empty() {
+        m.changes.push((i, Action::Replace(vec!["--genco".into()])));
+        note(
+            m,
+            i,
+            B_FLAG_MAPPED,
+            format!("nvcc flag `{w}` -> `--genco`"),
+            Some(help),
+        );
+        return;
+    }
+    *arch_done = true;
+    let mut new = vec!["--genco".to_string()];
+    new.extend(offload_flags(archs));
+    let shown = new.join(" ");
+    m.changes.push((i, Action::Replace(new)));
+    note(
+        m,
+        i,
+        B_FLAG_MAPPED,
+        format!("nvcc flag `{w}` -> `{shown}`: the command names no target, and hipcc without one builds for the GPUs of the building machine (gfx803 where it finds none)"),
+        Some(help),
+    );
+}
+
 /// Why clang's CUDA-mode flags go (`clang -x cuda --cuda-path=...` as the CUDA compiler).
 const CLANG_CUDA_HELP: &str = "it points clang at a CUDA installation; hipcc compiles HIP with \
      ROCm's clang, which finds ROCm itself (ROCM_PATH, or --rocm-path)";
@@ -1769,7 +1824,11 @@ fn map_one(
                 );
                 return 1;
             }
-            "-cubin" | "--cubin" | "-ptx" | "--ptx" | "-fatbin" | "--fatbin" => {
+            "-cubin" | "--cubin" | "-fatbin" | "--fatbin" => {
+                genco(words, i, archs, arch_done, m);
+                return 1;
+            }
+            "-ptx" | "--ptx" => {
                 note(
                     m,
                     i,
@@ -1941,6 +2000,54 @@ mod tests {
             ..Default::default()
         };
         map_words(words, &opts, Context::Nvcc, &mut done)
+    }
+
+    /// nvcc's `-fatbin`/`-cubin` become `--genco` in every build kind; a command that names
+    /// no target gets the run's, since hipcc would build for the building machine's GPUs
+    /// (gfx803 in a container without one).
+    #[test]
+    fn device_code_outputs_become_genco_with_targets_where_none_are_named() {
+        let genco = |m: &Mapped| -> Vec<String> {
+            m.changes
+                .iter()
+                .filter(|c| c.0 == 0)
+                .flat_map(|c| match &c.1 {
+                    Action::Replace(v) => v.clone(),
+                    Action::Remove => vec![],
+                })
+                .collect()
+        };
+        let m = run(&["-fatbin", "-o", "$@", "$<"]);
+        assert_eq!(
+            genco(&m),
+            ["--genco", "--offload-arch=gfx90a", "--offload-arch=gfx1100"]
+        );
+        let m = run(&[
+            "--cubin",
+            "-o",
+            "${CMAKE_CURRENT_BINARY_DIR}/k.cubin",
+            "k.cu",
+        ]);
+        assert_eq!(
+            genco(&m),
+            ["--genco", "--offload-arch=gfx90a", "--offload-arch=gfx1100"]
+        );
+        // The command's own architecture flag gives the targets (B009 maps it).
+        let m = run(&["-fatbin", "-arch=sm_80", "-o", "k.fatbin", "k.cu"]);
+        assert_eq!(genco(&m), ["--genco"]);
+        assert!(m.changes.contains(&(
+            1,
+            Action::Replace(offload_flags(&["gfx90a".into(), "gfx1100".into()]))
+        )));
+        // A variable may hold them.
+        assert_eq!(
+            genco(&run(&["-fatbin", "$(GENCODE_FLAGS)", "-o", "$@", "$<"])),
+            ["--genco"]
+        );
+        // -ptx has no counterpart.
+        let m = run(&["-ptx", "k.cu"]);
+        assert!(m.changes.is_empty());
+        assert!(m.notes.iter().any(|n| n.info.id == B_FLAG_UNMAPPED.id));
     }
 
     #[test]
