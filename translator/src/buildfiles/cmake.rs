@@ -2453,9 +2453,7 @@ fn supersede_inner_edits(sink: &mut Sink, src: &str, words: &[Word], mapped: &mu
                         pos = e.end;
                     }
                     t.push_str(&src[pos..end]);
-                    // What an overlapping flag list took from it is renamed here all the same
-                    // (a broken nested generator expression holds one word in two lists).
-                    out.push(with_renamed_vars(&t));
+                    out.push(t);
                     at = end;
                 }
                 None => {

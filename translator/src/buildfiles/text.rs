@@ -22,6 +22,9 @@ pub(crate) struct Sink {
     /// Code that runs only on CUDA builds of PyTorch (see [`Sink::leave_cuda_only`]): byte
     /// ranges, the offset of the test deciding each, and whether anything was left there.
     cuda_only: Vec<(std::ops::Range<usize>, usize, bool)>,
+    /// The edits [`Sink::drop_inside`] took out, which a word of another list over the same
+    /// text (a broken nested generator expression) takes along as well.
+    superseded: Vec<Edit>,
 }
 
 impl Sink {
@@ -51,6 +54,7 @@ impl Sink {
             ranges: Default::default(),
             points: Default::default(),
             cuda_only: Vec::new(),
+            superseded: Vec::new(),
         }
     }
 
@@ -253,14 +257,23 @@ impl Sink {
     }
 
     /// Drops the edits inside `start..end` (a word that is about to be replaced or removed
-    /// whole, with what was rewritten in it) and returns them, in order.
+    /// whole, with what was rewritten in it) and returns them, in order, with those an
+    /// earlier call took from the same text.
     pub(crate) fn drop_inside(&mut self, start: usize, end: usize) -> Vec<Edit> {
         let inside = |e: &Edit| start <= e.start && e.end <= end && e.start < e.end;
-        let mut dropped: Vec<Edit> = self.edits.iter().filter(|e| inside(e)).cloned().collect();
-        dropped.sort_by_key(|e| e.start);
+        let taken: Vec<Edit> = self.edits.iter().filter(|e| inside(e)).cloned().collect();
         self.edits.retain(|e| !inside(e));
         self.ranges
             .retain(|&s, e| !(start <= s && *e <= end && s < *e));
+        let mut dropped: Vec<Edit> = self
+            .superseded
+            .iter()
+            .filter(|e| inside(e))
+            .cloned()
+            .collect();
+        dropped.extend(taken.iter().cloned());
+        self.superseded.extend(taken);
+        dropped.sort_by_key(|e| e.start);
         dropped
     }
 
