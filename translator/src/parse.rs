@@ -1548,8 +1548,14 @@ fn pragma_end(src: &[u8], at: usize) -> Option<usize> {
     (src.get(i) == Some(&b')')).then_some(i + 1)
 }
 
-/// The words a macro of the file may expand to for [`user_qualifier_macros`].
+/// The words a macro of the file may expand to for [`user_qualifier_macros`]. The pointer
+/// qualifiers among them (`#define RESTRICT __restrict__`, DALI's cuTT) are shown to tree-sitter
+/// as blanks, as an empty macro is: a parameter `const float* RESTRICT a` parses, and nothing
+/// hipport reads depends on them.
 const QUALIFIER_WORDS: &[&[u8]] = &[
+    b"__restrict__",
+    b"__restrict",
+    b"restrict",
     b"__host__",
     b"__device__",
     b"__global__",
@@ -2186,6 +2192,38 @@ mod tests {
         assert!(qualified_by(t, at(b"T f"), at(b"f()"), &[b"HD"]));
         assert!(qualified_by(t, at(b"static"), at(b"g()"), &[b"HD"]));
         assert!(!qualified_by(t, at(b"int HDX"), at(b"h()"), &[b"HD"]));
+    }
+
+    /// realuser17 U4: `#define RESTRICT __restrict__` in the file (or a header it includes)
+    /// makes kernel parameter lists parse, as `__restrict__` written out does.
+    #[test]
+    fn restrict_macros_of_the_file_and_its_headers_parse() {
+        let src = "#define RESTRICT __restrict__\n#define restrict __restrict__\n\
+                   #define RESTRICT2 __restrict // two spellings\n\
+                   __global__ void k(const int* RESTRICT x, int* RESTRICT2 out, float* restrict f) {\n\
+                   \x20 unsigned int m = __ballot_sync(0xffffffff, x[threadIdx.x] > 0);\n\
+                   \x20 out[threadIdx.x] = __popc(m);\n}\n";
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        let names: Vec<&[u8]> = user_qualifier_macros(src.as_bytes())
+            .iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(names, [&b"RESTRICT"[..], b"RESTRICT2"]);
+        // From a header the file includes.
+        let user = "__global__ void k(const float* MY_RESTRICT a, float* MY_RESTRICT b) { b[0] = a[0]; }\n";
+        let headers = qualifier_defines(b"#pragma once\n#define MY_RESTRICT __restrict__\n");
+        let tree =
+            parse_with_qualifiers(user.as_bytes(), Duration::from_secs(5), &headers).unwrap();
+        assert!(
+            error_lines(&tree, user.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
     }
 
     #[test]
