@@ -8,8 +8,9 @@
 //! Sits above [`crate::analysis`] (which finds such macros within one file) and
 //! [`crate::includes`] (which says where an include lands). One [`HeaderFacts`] serves a whole
 //! run: each header is read at most once, by whichever worker asks first, and its facts are
-//! shared. A header with neither `warpSize` in a `#define` nor a warp operation is never parsed; a file with no quoted include
-//! never asks.
+//! shared. A header with neither `warpSize` in a `#define` nor a warp operation is never parsed; a file with no include
+//! of a project header never asks. Includes written with `<...>` are followed as well, where
+//! an `-I` at the root of the project's headers would find them (see [`HeaderFacts::resolve`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -30,8 +31,8 @@ const MAX_HEADER_BYTES: u64 = 4 << 20;
 /// What one header holds that matters to the files including it.
 #[derive(Debug, Default)]
 struct Header {
-    /// Its quoted includes, as written (`/`-separated).
-    includes: Vec<String>,
+    /// Its includes, as written (`/`-separated), each with whether it is written with `<...>`.
+    includes: Vec<(String, bool)>,
     /// Macros it defines as `warpSize` in a branch hipcc may compile, with the line of each.
     aliases: Vec<(String, usize)>,
     /// Where it has warp operations: a digest of its text, the text, and its device functions
@@ -122,7 +123,7 @@ impl HeaderFacts {
     }
 
     /// What the project headers that `src`, the file at `rel` (relative to the root), includes
-    /// with quotes, directly or through other headers (at most [`DEPTH`] deep, each header
+    /// (see [`HeaderFacts::resolve`] for where each is looked for), directly or through other headers (at most [`DEPTH`] deep, each header
     /// once), tell its analysis: the macros they define as `warpSize` and their device
     /// functions with warp-level work, with the headers reached. The first definition of a
     /// name wins. Headers not found, or outside the root, add nothing.
@@ -131,20 +132,22 @@ impl HeaderFacts {
         if memchr::memmem::find(src, b"include").is_none() {
             return taken;
         }
-        let direct = quoted_includes(src);
+        let direct = project_includes(src);
         if direct.is_empty() {
             return taken;
         }
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut found: Vec<HeaderAlias> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
-        // (directory of the including header, include as written, depth, the file's include)
-        let mut queue: std::collections::VecDeque<(String, String, usize, usize)> = direct
+        // (directory of the including header, include as written, whether with `<...>`, depth,
+        // the file's include)
+        type Queued = (String, String, bool, usize, usize);
+        let mut queue: std::collections::VecDeque<Queued> = direct
             .into_iter()
-            .map(|(at, inc)| (dir.clone(), inc, 1, at))
+            .map(|(at, inc, angle)| (dir.clone(), inc, angle, 1, at))
             .collect();
-        while let Some((from, inc, depth, at)) = queue.pop_front() {
-            let Some((hrel, header)) = self.resolve(&from, &inc, &mut taken.absent) else {
+        while let Some((from, inc, angle, depth, at)) = queue.pop_front() {
+            let Some((hrel, header)) = self.resolve(&from, &inc, angle, &mut taken.absent) else {
                 continue;
             };
             if !seen.insert(hrel.clone()) {
@@ -172,8 +175,8 @@ impl HeaderFacts {
             }
             if depth < DEPTH {
                 let here = hrel.rsplit_once('/').map_or("", |(d, _)| d);
-                for i in &header.includes {
-                    queue.push_back((here.to_string(), i.clone(), depth + 1, at));
+                for (i, angle) in &header.includes {
+                    queue.push_back((here.to_string(), i.clone(), *angle, depth + 1, at));
                 }
             }
         }
@@ -215,19 +218,45 @@ impl HeaderFacts {
     }
 
     /// Where include `inc`, written in a file of directory `from`, lands, and that header's
-    /// facts: beside the file, in the include directories, at the root; the first that exists.
-    /// The places looked at before, where there is no header, are added to `absent`.
+    /// facts; the first place that holds it wins. A quoted include is looked for beside the
+    /// file, in the include directories, at the root. One written with `<...>` (`<raft/util/
+    /// defs.cuh>`, which the build finds through an `-I` hipport is not told of) is looked for
+    /// in the include directories, then, where it names a directory, under each directory
+    /// above the file, nearest first, and in that directory's `include/`: where an `-I` at the
+    /// root of the project's headers finds it (`cpp/include/` for `cpp/include/raft/core/x.cuh`
+    /// and for `cpp/src/y.cu`). The places looked at before, where there is no header, are
+    /// added to `absent`.
     fn resolve(
         &self,
         from: &str,
         inc: &str,
+        angle: bool,
         absent: &mut Vec<String>,
     ) -> Option<(String, Arc<Header>)> {
         let inc = inc.replace('\\', "/");
         let dirs = self.search.as_deref().map_or(&[][..], |s| s.dirs());
-        let candidates = std::iter::once(from)
-            .chain(dirs.iter().map(String::as_str))
-            .chain(std::iter::once(""))
+        let mut places: Vec<String> = Vec::new();
+        if angle {
+            places.extend(dirs.iter().cloned());
+            if inc.contains('/') {
+                let mut up = Some(from);
+                while let Some(d) = up {
+                    places.push(d.to_string());
+                    places.push(if d.is_empty() {
+                        "include".to_string()
+                    } else {
+                        format!("{d}/include")
+                    });
+                    up = (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(p, _)| p));
+                }
+            }
+        } else {
+            places.push(from.to_string());
+            places.extend(dirs.iter().cloned());
+            places.push(String::new());
+        }
+        let candidates = places
+            .iter()
             .filter_map(|d| normalize_rel(&format!("{d}/{inc}")));
         for cand in candidates {
             if self.search.as_deref().is_none_or(|s| s.has_file(&cand)) {
@@ -271,10 +300,13 @@ impl HeaderFacts {
     }
 }
 
-/// A header's facts from its text: its quoted includes, and, where it names `warpSize` at all,
+/// A header's facts from its text: its includes, and, where it names `warpSize` at all,
 /// the macros it defines as it (parsed, judged as within one file).
 fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
-    let includes = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
+    let includes = project_includes(text)
+        .into_iter()
+        .map(|(_, i, angle)| (i, angle))
+        .collect();
     let mut aliases = Vec::new();
     let mut platform = Vec::new();
     let warp = defines_warp_size(text);
@@ -368,8 +400,10 @@ fn defines_warp_size(text: &[u8]) -> bool {
     })
 }
 
-/// The `#include "..."` directives of `text`: where each starts and the path written.
-fn quoted_includes(text: &[u8]) -> Vec<(usize, String)> {
+/// The `#include "..."` directives of `text`, and the `#include <...>` ones that may name a
+/// project header (not the toolkits' own, see [`is_toolkit_include`]): where each starts, the
+/// path written, and whether it is written with `<...>`.
+fn project_includes(text: &[u8]) -> Vec<(usize, String, bool)> {
     let mut out = Vec::new();
     let blanks = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     for hash in memchr::memchr_iter(b'#', text) {
@@ -386,25 +420,59 @@ fn quoted_includes(text: &[u8]) -> Vec<(usize, String)> {
             continue;
         }
         let rest = &rest[blanks(rest)..];
-        let Some(rest) = rest.strip_prefix(b"\"") else {
-            continue;
+        let (rest, close, angle) = match rest.first() {
+            Some(b'"') => (&rest[1..], b'"', false),
+            Some(b'<') => (&rest[1..], b'>', true),
+            _ => continue,
         };
         let end = rest
             .iter()
-            .position(|&b| b == b'"' || b == b'\n')
+            .position(|&b| b == close || b == b'\n')
             .unwrap_or(rest.len());
-        if rest.get(end) != Some(&b'"') || end == 0 {
+        if rest.get(end) != Some(&close) || end == 0 {
             continue;
         }
         let Ok(path) = std::str::from_utf8(&rest[..end]) else {
             continue;
         };
-        if !path.starts_with('/') {
-            out.push((line_start, path.to_string()));
+        if path.starts_with('/') || angle && is_toolkit_include(path) {
+            continue;
         }
+        out.push((line_start, path.to_string(), angle));
     }
     out
 }
+
+/// Whether `<path>` names a header in a directory the C library, the GPU toolkits or PyTorch
+/// install (`<sys/time.h>`, `<hip/hip_runtime.h>`, `<cub/cub.cuh>`, `<ATen/ATen.h>`), which the
+/// build does not find in the project: the first directory is one of [`TOOLKIT_DIRS`]. (A
+/// `<...>` include with no directory, `<vector>` or a project's `<common.h>`, is looked for
+/// only in the include directories the build files name.)
+fn is_toolkit_include(path: &str) -> bool {
+    path.split_once(['/', '\\'])
+        .is_some_and(|(first, _)| TOOLKIT_DIRS.contains(&first))
+}
+
+/// The first directories of the headers that CUDA, ROCm, the C library and PyTorch install
+/// (`<cuda/std/atomic>`, `<hip/hip_runtime.h>`, `<sys/time.h>`, `<ATen/ATen.h>`): `<...>`
+/// includes of them are not looked for in the input.
+const TOOLKIT_DIRS: &[&str] = &[
+    "ATen",
+    "bits",
+    "c10",
+    "cooperative_groups",
+    "crt",
+    "cub",
+    "cuda",
+    "hip",
+    "hipcub",
+    "linux",
+    "nv",
+    "rocprim",
+    "sys",
+    "thrust",
+    "torch",
+];
 
 #[cfg(test)]
 mod tests {
@@ -414,9 +482,26 @@ mod tests {
     fn includes_and_warpsize_definitions_are_found_by_text() {
         let text = b"#include \"a.h\"\n  #  include \"sub/b.cuh\" // c\nint x; #include \"no.h\"\n\
 #include <cuda.h>\n#include \"/abs.h\"\n#include \"unterminated\n#define X 1\n";
-        let got: Vec<String> = quoted_includes(text).into_iter().map(|(_, i)| i).collect();
-        assert_eq!(got, ["a.h", "sub/b.cuh"]);
-        assert_eq!(quoted_includes(text)[1].0, 15);
+        let got: Vec<String> = project_includes(text)
+            .into_iter()
+            .map(|(_, i, _)| i)
+            .collect();
+        assert_eq!(got, ["a.h", "sub/b.cuh", "cuda.h"]);
+        assert_eq!(project_includes(text)[1].0, 15);
+        let angled =
+            b"#include <raft/util/defs.cuh>\n#include <vector>\n#include <hip/hip_runtime.h>\n\
+#include <cub/cub.cuh>\n#include <unterminated\n";
+        let got: Vec<(String, bool)> = project_includes(angled)
+            .into_iter()
+            .map(|(_, i, a)| (i, a))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("raft/util/defs.cuh".to_string(), true),
+                ("vector".to_string(), true)
+            ]
+        );
         assert!(defines_warp_size(
             b"#ifdef USE_ROCM\n  # define WS (warpSize)\n#endif\n"
         ));
@@ -425,5 +510,64 @@ mod tests {
             b"int n = warpSize;\n// #define-like text\n"
         ));
         assert!(!defines_warp_size(b"#define A 1\nint w = warpSize;\n"));
+    }
+
+    /// realuser16 T-b: a header of the input included with `<...>` (RAFT's `#include
+    /// <raft/util/cuda_dev_essentials.cuh>`, found through `-I cpp/include`) gives its
+    /// qualifier macros as a quoted one does, from a header beside it and from a source in a
+    /// sibling directory of `include/`; toolkit headers are not looked for.
+    #[test]
+    fn angle_includes_of_input_headers_are_followed_as_an_include_root_finds_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for (rel, text) in [
+            (
+                "cpp/include/mylib/util/defs.cuh",
+                "#pragma once\n#define DI inline __device__\n",
+            ),
+            (
+                "cpp/include/mylib/util/other.cuh",
+                "#define OTHER __device__\n",
+            ),
+            ("mylib/util/defs.cuh", "#define WRONG __device__\n"),
+            ("cpp/include/hip/hip_runtime.h", "#define HIPQ __device__\n"),
+        ] {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let facts = HeaderFacts::new(root.to_path_buf(), None, vec![], Duration::from_secs(5));
+        let src =
+            b"#include <mylib/util/defs.cuh>\n#include <hip/hip_runtime.h>\n#include <vector>\n";
+        for rel in ["cpp/include/mylib/core/reduce.cuh", "cpp/src/reduce.cu"] {
+            let taken = facts.for_file(src, rel);
+            let q = String::from_utf8(taken.qualifiers).unwrap();
+            assert!(q.contains("#define DI"), "{rel}: {q}");
+            assert!(!q.contains("WRONG") && !q.contains("HIPQ"), "{rel}: {q}");
+            assert_eq!(
+                taken
+                    .headers
+                    .iter()
+                    .map(|h| h.0.as_str())
+                    .collect::<Vec<_>>(),
+                ["cpp/include/mylib/util/defs.cuh"]
+            );
+        }
+        // A quoted include is not looked for in the directories above the file.
+        let taken = facts.for_file(b"#include \"mylib/util/other.cuh\"\n", "cpp/src/k.cu");
+        assert!(taken.headers.is_empty());
+        // Where the places nearer the file hold nothing, the root's does (an `-I .`).
+        let taken = facts.for_file(src, "tools/k.cu");
+        assert_eq!(
+            taken
+                .headers
+                .iter()
+                .map(|h| h.0.as_str())
+                .collect::<Vec<_>>(),
+            ["mylib/util/defs.cuh"]
+        );
+        assert!(taken
+            .absent
+            .contains(&"tools/mylib/util/defs.cuh".to_string()));
     }
 }

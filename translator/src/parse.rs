@@ -793,8 +793,10 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || pragmas;
     let launches = spaced_launches(src);
     let alt_tokens = condition_alternative_tokens(src);
+    let dynamic_shared = hip_dynamic_shared(src);
     if !includes
         && !qualifiers
+        && dynamic_shared.is_empty()
         && launches.is_empty()
         && loop_pragmas.is_empty()
         && scope_uses.is_empty()
@@ -805,6 +807,9 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
     let mut out = src.to_vec();
     for (at, shown) in alt_tokens {
         out[at..at + shown.len()].copy_from_slice(shown);
+    }
+    for (at, shown) in dynamic_shared {
+        out[at..at + shown.len()].copy_from_slice(&shown);
     }
     for name in scope_uses {
         blank(&mut out[name]);
@@ -872,6 +877,66 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// HIP's `HIP_DYNAMIC_SHARED(type, var)` (amd_hip_runtime.h: `#define HIP_DYNAMIC_SHARED(type,
+/// var) extern __shared__ type var[];`), a declaration that tree-sitter reads as a call with a
+/// type for an argument (a T008 on TensorFlow's ROCm arms): each use outside directives, as
+/// tree-sitter is to see it, `extern __shared__ type *var`, with the type and the name at their
+/// own offsets, and a `;` where none follows (the macro's body has its own).
+fn hip_dynamic_shared(src: &[u8]) -> Vec<(usize, Vec<u8>)> {
+    const NAME: &[u8] = b"HIP_DYNAMIC_SHARED";
+    const SHOWN: &[u8] = b"extern __shared__";
+    let mut out = Vec::new();
+    if memchr::memmem::find(src, NAME).is_none() {
+        return out;
+    }
+    for id in crate::lexer::identifiers(src) {
+        if src[id.clone()] != *NAME || in_directive(src, id.start) {
+            continue;
+        }
+        let mut open = id.end;
+        while src.get(open).is_some_and(|b| b.is_ascii_whitespace()) {
+            open += 1;
+        }
+        if src.get(open) != Some(&b'(') {
+            continue;
+        }
+        // The last comma outside brackets (`std::pair<int, int>` is one type), and the `)`.
+        let (mut depth, mut comma, mut close) = (0usize, None, None);
+        for (j, &b) in src.iter().enumerate().skip(open + 1) {
+            match b {
+                b'(' | b'<' | b'[' => depth += 1,
+                b')' if depth == 0 => {
+                    close = Some(j);
+                    break;
+                }
+                b')' | b'>' | b']' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => comma = Some(j),
+                b';' | b'{' | b'}' => break,
+                _ => {}
+            }
+        }
+        let (Some(comma), Some(close)) = (comma, close) else {
+            continue;
+        };
+        let var = src[comma + 1..close].trim_ascii();
+        if var.is_empty()
+            || var[0].is_ascii_digit()
+            || !var.iter().all(|&b| crate::lexer::is_word_byte(b))
+            || src[open + 1..comma].trim_ascii().is_empty()
+        {
+            continue;
+        }
+        let mut shown = src[id.start..=close].to_vec();
+        shown[..open + 1 - id.start].fill(b' ');
+        shown[..SHOWN.len()].copy_from_slice(SHOWN);
+        shown[comma - id.start] = b'*';
+        let next = src[close + 1..].iter().find(|b| !matches!(b, b' ' | b'\t'));
+        shown[close - id.start] = if next == Some(&b';') { b' ' } else { b';' };
+        out.push((id.start, shown));
+    }
+    out
 }
 
 /// C++'s alternative operator tokens, with what tree-sitter is shown for each (padded with
@@ -1548,8 +1613,14 @@ fn pragma_end(src: &[u8], at: usize) -> Option<usize> {
     (src.get(i) == Some(&b')')).then_some(i + 1)
 }
 
-/// The words a macro of the file may expand to for [`user_qualifier_macros`].
+/// The words a macro of the file may expand to for [`user_qualifier_macros`]. The pointer
+/// qualifiers among them (`#define RESTRICT __restrict__`, DALI's cuTT) are shown to tree-sitter
+/// as blanks, as an empty macro is: a parameter `const float* RESTRICT a` parses, and nothing
+/// hipport reads depends on them.
 const QUALIFIER_WORDS: &[&[u8]] = &[
+    b"__restrict__",
+    b"__restrict",
+    b"restrict",
     b"__host__",
     b"__device__",
     b"__global__",
@@ -2186,6 +2257,79 @@ mod tests {
         assert!(qualified_by(t, at(b"T f"), at(b"f()"), &[b"HD"]));
         assert!(qualified_by(t, at(b"static"), at(b"g()"), &[b"HD"]));
         assert!(!qualified_by(t, at(b"int HDX"), at(b"h()"), &[b"HD"]));
+    }
+
+    /// realuser17 U2: HIP's `HIP_DYNAMIC_SHARED(type, var);` declares `extern __shared__ type
+    /// var[]` and parses as that declaration, with or without its `;`, with a template type,
+    /// in a function and at file scope; a `#define` of it is left alone.
+    #[test]
+    fn hip_dynamic_shared_declarations_parse() {
+        let src = "#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];\n\
+                   HIP_DYNAMIC_SHARED(double, top)\n\
+                   __global__ void k(float* out) {\n\
+                   #if defined(__HIP_PLATFORM_AMD__)\n\
+                   \x20 HIP_DYNAMIC_SHARED(float, buf);\n\
+                   \x20 HIP_DYNAMIC_SHARED( unsigned char ,raw )\n\
+                   \x20 HIP_DYNAMIC_SHARED(Pair<int, long>, pairs);\n\
+                   #else\n\
+                   \x20 extern __shared__ float buf[];\n\
+                   #endif\n\
+                   \x20 buf[threadIdx.x] = raw[0] + pairs[0].a;\n\
+                   \x20 __syncthreads();\n\
+                   \x20 out[threadIdx.x] = buf[(threadIdx.x + 1) % blockDim.x];\n}\n";
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        let shown = parseable(src.as_bytes(), b"");
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(
+            shown.contains("  extern __shared__  float* buf ;\n"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("\nextern __shared__  double* top;\n"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("#define HIP_DYNAMIC_SHARED(type, var) extern"),
+            "{shown}"
+        );
+    }
+
+    /// realuser17 U4: `#define RESTRICT __restrict__` in the file (or a header it includes)
+    /// makes kernel parameter lists parse, as `__restrict__` written out does.
+    #[test]
+    fn restrict_macros_of_the_file_and_its_headers_parse() {
+        let src = "#define RESTRICT __restrict__\n#define restrict __restrict__\n\
+                   #define RESTRICT2 __restrict // two spellings\n\
+                   __global__ void k(const int* RESTRICT x, int* RESTRICT2 out, float* restrict f) {\n\
+                   \x20 unsigned int m = __ballot_sync(0xffffffff, x[threadIdx.x] > 0);\n\
+                   \x20 out[threadIdx.x] = __popc(m);\n}\n";
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        let names: Vec<&[u8]> = user_qualifier_macros(src.as_bytes())
+            .iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(names, [&b"RESTRICT"[..], b"RESTRICT2"]);
+        // From a header the file includes.
+        let user = "__global__ void k(const float* MY_RESTRICT a, float* MY_RESTRICT b) { b[0] = a[0]; }\n";
+        let headers = qualifier_defines(b"#pragma once\n#define MY_RESTRICT __restrict__\n");
+        let tree =
+            parse_with_qualifiers(user.as_bytes(), Duration::from_secs(5), &headers).unwrap();
+        assert!(
+            error_lines(&tree, user.as_bytes()).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
     }
 
     #[test]

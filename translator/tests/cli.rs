@@ -547,6 +547,58 @@ fn a_mask_macro_from_a_quoted_header_is_known_and_its_changes_are_not_cached_ove
     );
 }
 
+/// realuser16 T-b: a header of the input included with `<...>` (RAFT's `#include
+/// <raft/util/cuda_dev_essentials.cuh>`, found by the build through `-I cpp/include`) gives its
+/// qualifier macro as a quoted one does, so the functions parse and are checked; a cached result
+/// made before the header was there does not hide it.
+#[test]
+fn a_qualifier_macro_from_an_angle_included_input_header_is_known_and_not_cached_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let src = dir.join("in");
+    fs::create_dir_all(src.join("cpp/src")).unwrap();
+    fs::write(
+        src.join("cpp/src/k.cu"),
+        "#include <cuda_runtime.h>\n#include <mylib/util/defs.cuh>\n\
+         DI unsigned int ballot(bool p) { return __ballot_sync(0xffffffff, p); }\n\
+         __global__ void k(unsigned* o) { o[threadIdx.x] = ballot(threadIdx.x & 1); }\n",
+    )
+    .unwrap();
+    let cache = dir.join("cache");
+    let run = |out: &str| {
+        let o = hipport(
+            &[
+                "convert",
+                "in",
+                "--out",
+                out,
+                "--force",
+                "--hip-version",
+                "6.2",
+                "--cache-dir",
+                cache.to_str().unwrap(),
+            ],
+            &dir,
+        );
+        stderr(&o)
+    };
+    let err = run("out1");
+    assert!(err.contains("T008") && err.contains("`DI`"), "{err}");
+    // The header appears where `-I cpp/include` finds it.
+    fs::create_dir_all(src.join("cpp/include/mylib/util")).unwrap();
+    fs::write(
+        src.join("cpp/include/mylib/util/defs.cuh"),
+        "#pragma once\n#define DI inline __device__\n",
+    )
+    .unwrap();
+    let err = run("out2");
+    assert!(!err.contains("T008"), "{err}");
+    assert!(
+        err.contains("returning a 64-bit HIP ballot from a function declared"),
+        "{err}"
+    );
+}
+
 /// Branches that a macro of the HIP build decides: `-D USE_ROCM`, a `hipport.toml`'s
 /// `defines`, and a `setup.py` building with PyTorch's cpp_extension (which passes
 /// `-DUSE_ROCM=1` to hipcc) make a header's `#ifndef USE_ROCM` branch one hipcc skips.

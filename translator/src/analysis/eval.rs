@@ -63,6 +63,19 @@ pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
     "__CUDACC__",
 ];
 
+/// Macros that a project's CUDA build defines and its ROCm build does not: TensorFlow's
+/// `GOOGLE_CUDA` (tensorflow.bzl's `tf_copts`: `if_cuda(["-DGOOGLE_CUDA=1"])` beside
+/// `if_rocm(["-DTENSORFLOW_USE_ROCM=1"])`). Undefined under hipcc unless the build (`-D`) says
+/// otherwise, as [`CUDA_ONLY_MACROS`] are.
+const CUDA_BUILD_MACROS: &[&str] = &["GOOGLE_CUDA"];
+
+/// Macros that a project's ROCm build defines for every file: TensorFlow's
+/// `TENSORFLOW_USE_ROCM` (`-DTENSORFLOW_USE_ROCM=1` in the hipcc toolchain's compile flags of
+/// third_party/gpus/rocm_configure.bzl, and in `tf_copts`). Defined (as 1) under hipcc unless
+/// the build (`-U`) says otherwise, so the `#elif TENSORFLOW_USE_ROCM` arm after `#if
+/// GOOGLE_CUDA` is the one hipcc compiles.
+const ROCM_BUILD_MACROS: &[&str] = &["TENSORFLOW_USE_ROCM"];
+
 /// The first HIP release whose headers no longer define `__HIP_PLATFORM_HCC__` (ROCm 6.0
 /// removed the long-deprecated name; HIP 5.2.3's hip_common.h still defines it beside
 /// `__HIP_PLATFORM_AMD__`).
@@ -73,9 +86,10 @@ pub(crate) const PLATFORM_HCC_REMOVED: hipport_rules::Version =
 /// compiler defines `__HIP__`), so that `-U` on the command line does not remove them.
 const HIP_HEADER_MACROS: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"];
 
-/// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros and names the build
-/// undefines (`-U`), `Some(true)` for the HIP platform macros, `None` for anything else or
-/// anything the file defines itself.
+/// Whether hipcc has `name` defined: `Some(false)` for CUDA-only macros (TensorFlow's
+/// `GOOGLE_CUDA` among them) and names the build undefines (`-U`), `Some(true)` for the HIP
+/// platform macros (and `TENSORFLOW_USE_ROCM`), `None` for anything else or anything the file
+/// defines itself.
 pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     // The port tests `__HIPCC__` where the source tests `__CUDACC__` (which hipcc never
     // defines), so `-U __HIPCC__` decides both and `-U __CUDACC__` neither. HIP's own headers
@@ -107,9 +121,12 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
         // The build defines it (PyTorch's ROCm build defines USE_ROCM; plain hipcc does not),
         // a CUDA macro too where the build says so (`-D __CUDA_ARCH__=800` for a HIP shim).
         Some(true)
-    } else if CUDA_ONLY_MACROS.contains(&name) || LIBRARY_VERSION_MACROS.contains(&name) {
+    } else if CUDA_ONLY_MACROS.contains(&name)
+        || LIBRARY_VERSION_MACROS.contains(&name)
+        || CUDA_BUILD_MACROS.contains(&name)
+    {
         Some(false)
-    } else if HIP_DEFINED_MACROS.contains(&name) {
+    } else if HIP_DEFINED_MACROS.contains(&name) || ROCM_BUILD_MACROS.contains(&name) {
         Some(true)
     } else {
         None
@@ -499,6 +516,51 @@ mod tests {
         assert_eq!(parse_int("32.0f"), None);
         assert_eq!(parse_int("1e3"), None);
         assert_eq!(parse_int("-1"), Some((u64::MAX, false)));
+    }
+
+    /// realuser17 U1: TensorFlow's `#if GOOGLE_CUDA ... #elif TENSORFLOW_USE_ROCM`: the CUDA
+    /// arm is one hipcc skips (a note, not an error) with no `-D`/`-U`, and with `-D
+    /// TENSORFLOW_USE_ROCM=1`; `-D GOOGLE_CUDA` and `-U TENSORFLOW_USE_ROCM` say otherwise.
+    #[test]
+    fn tensorflow_rocm_builds_define_tensorflow_use_rocm_and_not_google_cuda() {
+        use crate::analysis::{analyze_source, AnalysisOptions, Define};
+        let src = b"#if GOOGLE_CUDA || TENSORFLOW_USE_ROCM\n\
+__global__ void reduce32(float* s) {\n\
+#if GOOGLE_CUDA\n\
+  if (threadIdx.x < 32) {\n\
+    float v = s[threadIdx.x];\n\
+    for (int d = warpSize / 2; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffff, v, d);\n\
+    if (threadIdx.x == 0) s[0] = v;\n\
+  }\n\
+#elif TENSORFLOW_USE_ROCM\n\
+  if (threadIdx.x < 16) s[threadIdx.x] += s[threadIdx.x + 16];\n\
+#endif\n\
+}\n\
+#endif\n";
+        let h001 = |defines: Vec<Define>| {
+            let opts = AnalysisOptions {
+                defines,
+                ..AnalysisOptions::default()
+            };
+            analyze_source(src, "k.cu.cc", &opts, std::time::Duration::from_secs(5))
+                .unwrap()
+                .into_iter()
+                .filter(|d| d.id == "H001")
+                .map(|d| d.severity)
+                .collect::<Vec<_>>()
+        };
+        use crate::diag::Severity::{Error, Note};
+        assert_eq!(h001(vec![]), [Note]);
+        assert_eq!(
+            h001(vec![Define::parse("TENSORFLOW_USE_ROCM=1").unwrap()]),
+            [Note]
+        );
+        assert_eq!(h001(vec![Define::parse("GOOGLE_CUDA").unwrap()]), [Error]);
+        // Without TENSORFLOW_USE_ROCM nothing of the file is compiled.
+        assert_eq!(
+            h001(vec![Define::parse_undefine("TENSORFLOW_USE_ROCM").unwrap()]),
+            [Note]
+        );
     }
 
     #[test]
