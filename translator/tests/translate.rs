@@ -2517,3 +2517,94 @@ fn bit_operations_on_a_vote_take_the_64_bit_forms() {
         "{out}"
     );
 }
+
+/// Options for `--sparse rocsparse` at HIP `v`.
+fn rocsparse_at(v: Version) -> Options {
+    Options {
+        libs: hipport::translate::Choices {
+            sparse: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        hip_version: v,
+        ..Options::default()
+    }
+}
+
+/// cuSPARSE's column order is rocSPARSE's `rocsparse_order_column` and its row order
+/// `rocsparse_order_row` (HIPIFY's table swaps them: T-f); for hipSPARSE, the column order is
+/// `HIPSPARSE_ORDER_COLUMN` before hipSPARSE renamed it in ROCm 5.4 and `HIPSPARSE_ORDER_COL`
+/// from then on (T-e: it was a T002 error before 5.4).
+#[test]
+fn dense_orders_keep_their_meaning_in_rocsparse_and_their_hipsparse_spelling_per_release() {
+    let src = "#include <cusparse.h>\n\
+               int f(cusparseDnMatDescr_t* d, float* p) {\n  \
+               cusparseCreateDnMat(d, 2, 2, 2, p, CUDA_R_32F, CUSPARSE_ORDER_COL);\n  \
+               return CUSPARSE_ORDER_ROW;\n}\n";
+    let (out, _) = tr(src, &rocsparse_at(Version::new(6, 2, 0)));
+    assert!(out.contains(", rocsparse_order_column);"), "{out}");
+    assert!(out.contains("return rocsparse_order_row;"), "{out}");
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains(", HIPSPARSE_ORDER_COLUMN);"), "{out}");
+    assert!(out.contains("return HIPSPARSE_ORDER_ROW;"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+    let (out, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(5, 4, 0),
+            ..Options::default()
+        },
+    );
+    assert!(out.contains(", HIPSPARSE_ORDER_COL);"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+/// With `--sparse rocsparse`, the generic API's calls become rocSPARSE functions with other
+/// parameter lists (`rocsparse_spmm` takes a stage and the buffer size pointer; the data types are
+/// `rocsparse_datatype`s): each use is reported with rocSPARSE's form (T-g), as `cublasGemmEx`
+/// is under `--blas rocblas`; the calls rocSPARSE takes as they are (`cusparseAxpby`) are not.
+#[test]
+fn rocsparse_generic_calls_whose_arguments_differ_are_reported() {
+    let src = "#include <cusparse.h>\n\
+               int f(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDescr_t B,\n\
+               \x20     cusparseDnMatDescr_t C, cusparseSpVecDescr_t x, cusparseDnVecDescr_t y,\n\
+               \x20     float* p, void* buf, size_t* bs) {\n  \
+               float a = 1.f, b = 0.f;\n  \
+               cusparseCreateDnMat(&B, 2, 2, 2, p, CUDA_R_32F, CUSPARSE_ORDER_COL);\n  \
+               cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &a, A, B, &b, C, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, bs);\n  \
+               cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &a, A, B, &b, C, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buf);\n  \
+               return cusparseAxpby(h, &a, x, &b, y);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &rocsparse_at(Version::new(6, 2, 0)))
+        .expect("translates");
+    let t015: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T015")
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(t015.len(), 3, "{:?}", r.diagnostics);
+    assert_eq!(t015[0].0, 6);
+    assert!(
+        t015[0].1.contains("rocsparse_datatype_f32_r"),
+        "{}",
+        t015[0].1
+    );
+    assert_eq!(t015[1].0, 7);
+    assert!(
+        t015[1]
+            .1
+            .contains("rocsparse_spmm_stage_buffer_size, bufferSize, nullptr)`"),
+        "{}",
+        t015[1].1
+    );
+    assert_eq!(t015[2].0, 8);
+    assert!(
+        t015[2]
+            .1
+            .contains("rocsparse_spmm_stage_compute, &bufferSize, externalBuffer)`"),
+        "{}",
+        t015[2].1
+    );
+    // hipSPARSE takes cuSPARSE's arguments: nothing to report.
+    let (_, diags) = tr(src, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+}
