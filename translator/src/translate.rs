@@ -251,8 +251,8 @@ diag_info! {
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
-        "The rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments (or has other fields) than the CUDA one",
-        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
+        "The hipBLAS, rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments or argument types (or has other fields) than the CUDA one",
+        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\n`cublasHgemm`, `cublasHgemmBatched` and `cublasHgemmStridedBatched` take `__half` pointers; `hipblasHgemm` and its batched forms take `hipblasHalf` ones, which hipBLAS declares as `uint16_t` (unless the build defines `HIPBLAS_USE_HIP_HALF`), and `rocblas_hgemm` takes `rocblas_half` (a struct of one `uint16_t`). The pointers do not convert (hipcc: \"no matching function for call to 'hipblasHgemm'\"): cast them, `reinterpret_cast<const hipblasHalf*>(alpha)` for alpha, A, B and beta and `reinterpret_cast<hipblasHalf*>(C)` for C (the same bits: both are IEEE binary16). A file or build that defines `HIPBLAS_USE_HIP_HALF` is not reported for hipBLAS.\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
@@ -949,6 +949,7 @@ impl<'a> Walk<'a> {
                 if lib == Lib::Roc {
                     self.roc_call_shape(m, new, start);
                 }
+                self.half_blas_pointers(m, new, start);
                 if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
                     // Code or a macro body, not a directive's test (`#if defined(__CUDACC__)`).
@@ -1293,6 +1294,69 @@ impl<'a> Walk<'a> {
             start,
             format!("`{name}` becomes `{roc}`, which also takes an output matrix D, a `rocblas_datatype` compute type, `solution_index` and `flags`: `{roc}({form})`"),
             Some("rewrite the call in that form (D = C computes in place; the compute type as a rocblas_datatype), or use hipBLAS (`--blas hipblas`), which takes cuBLAS's arguments".into()),
+        );
+    }
+
+    /// Reports (T015) a use of a cuBLAS half-precision GEMM (`cublasHgemm`, its batched forms)
+    /// whose hipBLAS or rocBLAS counterpart takes its own half type: hipBLAS declares
+    /// `typedef uint16_t hipblasHalf;` (ROCm/hipBLAS library/include/hipblas.h, 5.x and 6.x) and
+    /// rocBLAS a `rocblas_half` struct, so the `__half` pointers cuBLAS takes do not convert
+    /// (U-a: hipcc "no matching function for call to 'hipblasHgemm'"). Not where the build
+    /// defines `HIPBLAS_USE_HIP_HALF` (hipBLAS's switch to `__half`) for hipBLAS.
+    fn half_blas_pointers(&mut self, m: &Mapping, new: &str, start: usize) {
+        let name = &*m.cuda;
+        if m.family != Family::Cublas || !name.starts_with("cublasHgemm") {
+            return;
+        }
+        let roc = new.starts_with("rocblas_");
+        let switch = "HIPBLAS_USE_HIP_HALF";
+        if !roc
+            && (self
+                .opts
+                .defines
+                .iter()
+                .any(|d| d.name == switch && !d.undefined)
+                || self
+                    .src
+                    .windows(switch.len())
+                    .any(|w| w == switch.as_bytes()))
+        {
+            return;
+        }
+        let (half, declared) = if roc {
+            (
+                "rocblas_half",
+                "rocBLAS's `rocblas_half` is a struct of one `uint16_t`",
+            )
+        } else {
+            (
+                "hipblasHalf",
+                "hipBLAS declares `typedef uint16_t hipblasHalf;` (unless the build defines HIPBLAS_USE_HIP_HALF)",
+            )
+        };
+        let (inputs, output) = if name.contains("Batched") && !name.contains("Strided") {
+            (
+                format!("reinterpret_cast<const {half}*>(alpha)` and `beta`, `reinterpret_cast<const {half}* const*>(Aarray)` and `Barray`"),
+                format!("reinterpret_cast<{half}* const*>(Carray)"),
+            )
+        } else {
+            (
+                format!(
+                    "reinterpret_cast<const {half}*>(alpha)` and the same for `A`, `B` and `beta`"
+                ),
+                format!("reinterpret_cast<{half}*>(C)"),
+            )
+        };
+        let define = if roc {
+            String::new()
+        } else {
+            ", or define HIPBLAS_USE_HIP_HALF for the build where the hipBLAS release has that switch".to_string()
+        };
+        self.diag(
+            &ROC_CALL_SHAPE,
+            start,
+            format!("`{name}` becomes `{new}`, which takes `{half}` pointers where cuBLAS takes `__half` ones: {declared}, and `__half*` does not convert"),
+            Some(format!("cast the half-precision pointers: `{inputs}, `{output}`{define}")),
         );
     }
 

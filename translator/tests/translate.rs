@@ -2608,3 +2608,50 @@ fn rocsparse_generic_calls_whose_arguments_differ_are_reported() {
     let (_, diags) = tr(src, &hip52());
     assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
 }
+
+/// `cublasHgemm` becomes `hipblasHgemm`, which takes `hipblasHalf` (`uint16_t`) pointers where
+/// cuBLAS takes `__half` ones: each use is reported with the casts to write (U-a), unless the
+/// build defines `HIPBLAS_USE_HIP_HALF`; under `--blas rocblas`, with `rocblas_half`.
+#[test]
+fn half_precision_gemms_are_reported_with_the_casts_hipblas_needs() {
+    let src = "#include <cublas_v2.h>\n#include <cuda_fp16.h>\n\
+               cublasStatus_t g(cublasHandle_t h, const half* a, const half* A, const half* B,\n\
+               \x20                const half* b, half* C) {\n  \
+               return cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, a, A, 2, B, 2, b, C, 2);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T015")
+        .expect("reported");
+    assert_eq!(d.line, 5);
+    assert!(
+        d.message.contains("`hipblasHalf` pointers"),
+        "{}",
+        d.message
+    );
+    let help = d.help.as_deref().unwrap_or_default();
+    assert!(
+        help.contains("reinterpret_cast<const hipblasHalf*>(alpha)"),
+        "{help}"
+    );
+    assert!(help.contains("reinterpret_cast<hipblasHalf*>(C)"), "{help}");
+    let defined = format!("#define HIPBLAS_USE_HIP_HALF\n{src}");
+    let (_, diags) = tr(&defined, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.id == "T015" && d.message.contains("`rocblas_half` pointers")),
+        "{:?}",
+        r.diagnostics
+    );
+}
