@@ -2225,6 +2225,10 @@ impl<'a> Walk<'a> {
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
         }
+        if matches!(name, "sincos" | "sincospi") {
+            self.float_sincos(name, func, node);
+            return;
+        }
         if self.widen_ballot_bit_op(name, func, node) {
             return;
         }
@@ -2370,6 +2374,108 @@ impl<'a> Walk<'a> {
             template,
             rule: format!("call:{name}"),
         });
+    }
+
+    /// CUDA's math API has float overloads `sincos(float, float*, float*)` and `sincospi`; HIP's
+    /// device math (clang's `__clang_hip_math.h`) declares them for double only, so hipcc says
+    /// "no matching function for call to 'sincos'" (U-c; checked with hipcc 5.2.3 for gfx90a,
+    /// where `sincosf` compiles). A call whose sine pointer is a declared `float` (`float* s`
+    /// passed as `s + i`, or `&x` for a `float x`) becomes `sincosf`/`sincospif`; one whose
+    /// type is a template parameter is reported (T001, as a warning), since it fails for float.
+    fn float_sincos(&mut self, name: &str, func: Node, call: Node) {
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        let arg_nodes: Vec<Node> = parse::named_children(args)
+            .filter(|n| SUB_KINDS.of(*n) != Sub::Comment)
+            .collect();
+        let [_, sin, _] = arg_nodes.as_slice() else {
+            return;
+        };
+        let scope = std::iter::once(call)
+            .chain(parse::ancestors(call))
+            .find(|x| x.kind_name() == "function_definition")
+            .map_or(0, |f| f.start_byte());
+        let Some(ty) = self.declared_type_of_base(*sin, scope..call.start_byte()) else {
+            return;
+        };
+        let float = format!("{name}f");
+        if ty == "float" {
+            self.edits.push(Edit::replace(
+                func.start_byte(),
+                func.end_byte(),
+                float,
+                "float-sincos",
+            ));
+            self.count(Family::Device);
+            return;
+        }
+        if ty == "double" || !self.is_template_parameter(&ty) {
+            return;
+        }
+        self.diag(
+            &UNSUPPORTED,
+            func.start_byte(),
+            format!("`{name}` with `{ty}` arguments: where `{ty}` is float this is CUDA's float overload `{name}(float, float*, float*)`, which HIP lacks (its device math declares `{name}` for double only), so hipcc finds no matching function"),
+            Some(format!("call `{float}` where `{ty}` is float (`if constexpr (std::is_same_v<{ty}, float>)`, or an overloaded helper)")),
+        );
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Warning;
+        }
+    }
+
+    /// The type word declaring the first identifier of `arg` (`s` in `s + i` or `&s`), read
+    /// backwards in `scope` (the enclosing function up to the use): the identifier before its
+    /// declaration, past `*`, `&` and qualifiers (`float` in `const float* s`). `None` where no
+    /// occurrence looks like a declaration.
+    fn declared_type_of_base(&self, arg: Node, scope: Range<usize>) -> Option<String> {
+        let text = &self.src[arg.byte_range()];
+        let first = crate::lexer::identifiers(text).into_iter().next()?;
+        let base = &text[first];
+        let region = &self.src[scope.clone()];
+        for r in crate::lexer::identifiers(region).into_iter().rev() {
+            if &region[r.clone()] != base {
+                continue;
+            }
+            let mut at = scope.start + r.start;
+            loop {
+                while at > 0
+                    && matches!(self.src[at - 1], b' ' | b'\t' | b'\n' | b'\r' | b'*' | b'&')
+                {
+                    at -= 1;
+                }
+                let end = at;
+                while at > 0
+                    && (self.src[at - 1].is_ascii_alphanumeric() || self.src[at - 1] == b'_')
+                {
+                    at -= 1;
+                }
+                let word = std::str::from_utf8(&self.src[at..end]).unwrap_or("");
+                match word {
+                    "const" | "volatile" | "__restrict__" | "__restrict" | "restrict" => continue,
+                    "" | "return" | "case" | "sizeof" | "else" | "new" | "delete" | "throw"
+                    | "goto" | "co_return" | "co_yield" => break,
+                    w if w.as_bytes()[0].is_ascii_digit() => break,
+                    w => return Some(w.to_string()),
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the file declares `name` as a template parameter (`typename Scalar`,
+    /// `class T`).
+    fn is_template_parameter(&self, name: &str) -> bool {
+        ["typename", "class"].iter().any(|kw| {
+            let pat = format!("{kw} {name}");
+            self.src.windows(pat.len()).enumerate().any(|(i, w)| {
+                w == pat.as_bytes()
+                    && !self
+                        .src
+                        .get(i + pat.len())
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            })
+        })
     }
 
     /// The call-shape template that applies to `name` with `argc` arguments, if any.

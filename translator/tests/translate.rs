@@ -2655,3 +2655,26 @@ fn half_precision_gemms_are_reported_with_the_casts_hipblas_needs() {
         r.diagnostics
     );
 }
+
+/// CUDA's float `sincos(float, float*, float*)` (and `sincospi`) is not in HIP, whose device
+/// math declares them for double only (U-c): a call on declared floats becomes `sincosf`, one on
+/// doubles stays, one on a template parameter is reported.
+#[test]
+fn float_sincos_becomes_sincosf_double_stays_template_is_reported() {
+    let src = "template <typename Scalar>\n\
+               __device__ void kep(Scalar E, Scalar* s, Scalar* c) { sincos(E, s, c); }\n\
+               __global__ void k(const float* x, float* s, float* c, double* d) {\n  \
+               int i = threadIdx.x;\n  \
+               float fs, fc;\n  \
+               sincos(x[i], s + i, c + i);\n  \
+               sincospi(x[i], &fs, &fc);\n  \
+               sincos(d[0], d + 1, d + 2);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("  sincosf(x[i], s + i, c + i);"), "{out}");
+    assert!(out.contains("  sincospif(x[i], &fs, &fc);"), "{out}");
+    assert!(out.contains("  sincos(d[0], d + 1, d + 2);"), "{out}");
+    assert!(out.contains("{ sincos(E, s, c); }"), "{out}");
+    assert_eq!(diags, vec!["T001:2:55".to_string()]);
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out);
+}
