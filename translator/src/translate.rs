@@ -924,6 +924,11 @@ impl<'a> Walk<'a> {
                         self.diag(&UNSUPPORTED, start, message, Some(help));
                         return;
                     }
+                    // HIPIFY dates hipSPARSE's deprecations by its DEPRECATED_CUDA_9000 ..
+                    // _12000 marks, which hipsparse.h (2.3.2, and the split headers of ROCm 6.x
+                    // and 7.x) defines as empty unless it builds for the NVIDIA backend: on AMD
+                    // the functions are not deprecated, and hipcc says nothing (U3).
+                    Availability::Deprecated { .. } if m.family == Family::Cusparse => {}
                     Availability::Deprecated { since, replacement } => {
                         let help = match replacement {
                             Some(r) => format!("use `{r}` instead"),

@@ -2678,3 +2678,16 @@ fn float_sincos_becomes_sincosf_double_stays_template_is_reported() {
     let (again, _) = tr(&out, &hip52());
     assert_eq!(again, out);
 }
+
+/// hipSPARSE marks `hipsparseXcsrgemm2Nnz` and the other functions HIPIFY dates as deprecated
+/// only for its NVIDIA backend (`DEPRECATED_CUDA_11000` is empty on AMD): no T004 (U3).
+#[test]
+fn hipsparse_deprecations_of_the_cuda_backend_are_not_reported() {
+    let src = "#include <cusparse.h>\n\
+               cusparseStatus_t f(cusparseHandle_t h, csrgemm2Info_t info) {\n  \
+               cusparseCreateCsrgemm2Info(&info);\n  \
+               return cusparseXcsrgemm2Nnz(h, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, info, 0);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("hipsparseXcsrgemm2Nnz("), "{out}");
+    assert!(!diags.iter().any(|d| d.starts_with("T004")), "{diags:?}");
+}
