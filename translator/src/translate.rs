@@ -1612,6 +1612,7 @@ impl<'a> Walk<'a> {
             self.cooperative_groups_beside(node, path.inner);
             return;
         };
+        self.hip_header_absent(path.inner, path_node.start_byte());
         let scope = node.parent().map_or(0, |p| p.id());
         if new_path == "hip/hip_runtime.h" {
             self.has_runtime_include = true;
@@ -1636,6 +1637,28 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// Reports (T002, as a warning: the include may sit in a branch for newer releases) an
+    /// include of a HIP header the input already names that the target's HIP headers lack, by
+    /// the rules' list of absent headers (`hip/hip_math_constants.h`: not in HIP 5.2.3; T7).
+    fn hip_header_absent(&mut self, inner: &str, at: usize) {
+        if !inner.starts_with("hip/") || self.db.header_for(inner, &self.opts.libs).is_some() {
+            return;
+        }
+        let v = self.opts.hip_version;
+        let Some((checked, _)) = self.db.absent_in(inner).filter(|(c, _)| v <= *c) else {
+            return;
+        };
+        self.diag(
+            &TOO_NEW,
+            at,
+            format!("`{inner}` is not among the HIP {checked} headers; the target is HIP {v}"),
+            Some(format!("target a newer HIP with `--hip-version`, or include `{inner}` only for the releases that have it")),
+        );
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Warning;
+        }
     }
 
     /// Whether the quoted include `inner` finds a file of the project, looked up as the compiler

@@ -2691,3 +2691,22 @@ fn hipsparse_deprecations_of_the_cuda_backend_are_not_reported() {
     assert!(out.contains("hipsparseXcsrgemm2Nnz("), "{out}");
     assert!(!diags.iter().any(|d| d.starts_with("T004")), "{diags:?}");
 }
+
+/// A HIP header the input already includes is checked against the target too: HIP 5.2.3 has no
+/// `hip/hip_math_constants.h` (T7), which `math_constants.h` becomes from HIP 5.3.
+#[test]
+fn a_hip_header_the_target_lacks_is_reported_where_the_input_names_it() {
+    let src = "#include <hip/hip_runtime.h>\n#include <hip/hip_math_constants.h>\n\
+               __global__ void k(float* x) { x[0] = -HIP_INF_F; }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert_eq!(out, src);
+    assert_eq!(diags, vec!["T002:2:10".to_string()]);
+    let (_, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(5, 3, 0),
+            ..Options::default()
+        },
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}
