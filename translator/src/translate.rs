@@ -3951,6 +3951,11 @@ fn translate_tree_at(
                 }
             }
         }
+        // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
+        // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).
+        if opts.libs.lib_for(Family::Cublas) == Lib::Roc {
+            found.retain(|d| d.id != "H034");
+        }
         crate::analysis::apply_suppressions(src, &mut found);
         if let Some(targets) = &opts.targets {
             crate::analysis::fit_to_targets(&mut found, targets);

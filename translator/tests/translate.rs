@@ -2710,3 +2710,30 @@ fn a_hip_header_the_target_lacks_is_reported_where_the_input_names_it() {
     );
     assert!(diags.is_empty(), "{diags:?}");
 }
+
+/// H034 describes the hipBLAS `_v2` form of `cublasGemmEx`; with `--blas rocblas` the call
+/// becomes `rocblas_gemm_ex` (reported as T015), so H034 is not reported (T3).
+#[test]
+fn hipblas_compute_type_warning_is_not_given_for_rocblas() {
+    let src = "#include <cublas_v2.h>\n\
+               cublasStatus_t g(cublasHandle_t h, const float* A, const float* B, float* C) {\n  \
+               float a = 1.f, b = 0.f;\n  \
+               return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &a, A, CUDA_R_32F, 2, B, CUDA_R_32F, 2, &b, C, CUDA_R_32F, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    let hip = Options {
+        hip_version: Version::new(6, 2, 0),
+        analyze: true,
+        ..Options::default()
+    };
+    let (_, diags) = tr(src, &hip);
+    assert!(diags.iter().any(|d| d.starts_with("H034")), "{diags:?}");
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip
+    };
+    let (_, diags) = tr(src, &roc);
+    assert!(!diags.iter().any(|d| d.starts_with("H034")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+}
