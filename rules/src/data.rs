@@ -134,6 +134,7 @@ pub const DATA_FILES: &[DataFile] = &[
     data_file!("extra-curand.tsv", false),
     data_file!("extra-cufft.tsv", false),
     data_file!("extra-cusolver.tsv", false),
+    data_file!("extra-cusparse.tsv", false),
     data_file!("extra-cudnn.tsv", false),
     data_file!("extra-nccl.tsv", false),
     data_file!("extra-nvtx.tsv", false),

@@ -251,8 +251,8 @@ diag_info! {
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
-        "The rocBLAS or MIOpen function (or struct) takes other arguments (or has other fields) than the CUDA one",
-        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWhat to do: write the call in rocBLAS's form, as the message shows, or keep hipBLAS (`--blas hipblas`, the default), whose `hipblasGemmEx` takes cuBLAS's arguments.";
+        "The hipBLAS, rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments or argument types (or has other fields) than the CUDA one",
+        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\n`cublasHgemm`, `cublasHgemmBatched` and `cublasHgemmStridedBatched` take `__half` pointers; `hipblasHgemm` and its batched forms take `hipblasHalf` ones, which hipBLAS declares as `uint16_t` (unless the build defines `HIPBLAS_USE_HIP_HALF`), and `rocblas_hgemm` takes `rocblas_half` (a struct of one `uint16_t`). The pointers do not convert (hipcc: \"no matching function for call to 'hipblasHgemm'\"): cast them, `reinterpret_cast<const hipblasHalf*>(alpha)` for alpha, A, B and beta and `reinterpret_cast<hipblasHalf*>(C)` for C (the same bits: both are IEEE binary16). A file or build that defines `HIPBLAS_USE_HIP_HALF` is not reported for hipBLAS.\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
@@ -924,6 +924,11 @@ impl<'a> Walk<'a> {
                         self.diag(&UNSUPPORTED, start, message, Some(help));
                         return;
                     }
+                    // HIPIFY dates hipSPARSE's deprecations by its DEPRECATED_CUDA_9000 ..
+                    // _12000 marks, which hipsparse.h (2.3.2, and the split headers of ROCm 6.x
+                    // and 7.x) defines as empty unless it builds for the NVIDIA backend: on AMD
+                    // the functions are not deprecated, and hipcc says nothing (U3).
+                    Availability::Deprecated { .. } if m.family == Family::Cusparse => {}
                     Availability::Deprecated { since, replacement } => {
                         let help = match replacement {
                             Some(r) => format!("use `{r}` instead"),
@@ -949,6 +954,7 @@ impl<'a> Walk<'a> {
                 if lib == Lib::Roc {
                     self.roc_call_shape(m, new, start);
                 }
+                self.half_blas_pointers(m, new, start);
                 if new != name && !condition_names(self.src, start, new) {
                     let family = m.family;
                     // Code or a macro body, not a directive's test (`#if defined(__CUDACC__)`).
@@ -1262,8 +1268,9 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Reports a cuBLAS call whose rocBLAS counterpart takes a longer parameter list (T015),
-    /// with the rocBLAS form of the call in cuBLAS's argument names.
+    /// Reports a call whose roc* counterpart takes other arguments (T015): what the rules record
+    /// (`roc_args`: MIOpen, rocSPARSE), or for cuBLAS's `*Ex` GEMMs the rocBLAS form of the call
+    /// in cuBLAS's argument names.
     fn roc_call_shape(&mut self, m: &Mapping, roc: &str, start: usize) {
         let name = &*m.cuda;
         // What the rules record as differing (cuDNN -> MIOpen: `extra-cudnn.tsv`'s `roc_args`).
@@ -1292,6 +1299,69 @@ impl<'a> Walk<'a> {
             start,
             format!("`{name}` becomes `{roc}`, which also takes an output matrix D, a `rocblas_datatype` compute type, `solution_index` and `flags`: `{roc}({form})`"),
             Some("rewrite the call in that form (D = C computes in place; the compute type as a rocblas_datatype), or use hipBLAS (`--blas hipblas`), which takes cuBLAS's arguments".into()),
+        );
+    }
+
+    /// Reports (T015) a use of a cuBLAS half-precision GEMM (`cublasHgemm`, its batched forms)
+    /// whose hipBLAS or rocBLAS counterpart takes its own half type: hipBLAS declares
+    /// `typedef uint16_t hipblasHalf;` (ROCm/hipBLAS library/include/hipblas.h, 5.x and 6.x) and
+    /// rocBLAS a `rocblas_half` struct, so the `__half` pointers cuBLAS takes do not convert
+    /// (U-a: hipcc "no matching function for call to 'hipblasHgemm'"). Not where the build
+    /// defines `HIPBLAS_USE_HIP_HALF` (hipBLAS's switch to `__half`) for hipBLAS.
+    fn half_blas_pointers(&mut self, m: &Mapping, new: &str, start: usize) {
+        let name = &*m.cuda;
+        if m.family != Family::Cublas || !name.starts_with("cublasHgemm") {
+            return;
+        }
+        let roc = new.starts_with("rocblas_");
+        let switch = "HIPBLAS_USE_HIP_HALF";
+        if !roc
+            && (self
+                .opts
+                .defines
+                .iter()
+                .any(|d| d.name == switch && !d.undefined)
+                || self
+                    .src
+                    .windows(switch.len())
+                    .any(|w| w == switch.as_bytes()))
+        {
+            return;
+        }
+        let (half, declared) = if roc {
+            (
+                "rocblas_half",
+                "rocBLAS's `rocblas_half` is a struct of one `uint16_t`",
+            )
+        } else {
+            (
+                "hipblasHalf",
+                "hipBLAS declares `typedef uint16_t hipblasHalf;` (unless the build defines HIPBLAS_USE_HIP_HALF)",
+            )
+        };
+        let (inputs, output) = if name.contains("Batched") && !name.contains("Strided") {
+            (
+                format!("reinterpret_cast<const {half}*>(alpha)` and `beta`, `reinterpret_cast<const {half}* const*>(Aarray)` and `Barray`"),
+                format!("reinterpret_cast<{half}* const*>(Carray)"),
+            )
+        } else {
+            (
+                format!(
+                    "reinterpret_cast<const {half}*>(alpha)` and the same for `A`, `B` and `beta`"
+                ),
+                format!("reinterpret_cast<{half}*>(C)"),
+            )
+        };
+        let define = if roc {
+            String::new()
+        } else {
+            ", or define HIPBLAS_USE_HIP_HALF for the build where the hipBLAS release has that switch".to_string()
+        };
+        self.diag(
+            &ROC_CALL_SHAPE,
+            start,
+            format!("`{name}` becomes `{new}`, which takes `{half}` pointers where cuBLAS takes `__half` ones: {declared}, and `__half*` does not convert"),
+            Some(format!("cast the half-precision pointers: `{inputs}, `{output}`{define}")),
         );
     }
 
@@ -1542,6 +1612,7 @@ impl<'a> Walk<'a> {
             self.cooperative_groups_beside(node, path.inner);
             return;
         };
+        self.hip_header_absent(path.inner, path_node.start_byte());
         let scope = node.parent().map_or(0, |p| p.id());
         if new_path == "hip/hip_runtime.h" {
             self.has_runtime_include = true;
@@ -1566,6 +1637,28 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// Reports (T002, as a warning: the include may sit in a branch for newer releases) an
+    /// include of a HIP header the input already names that the target's HIP headers lack, by
+    /// the rules' list of absent headers (`hip/hip_math_constants.h`: not in HIP 5.2.3; T7).
+    fn hip_header_absent(&mut self, inner: &str, at: usize) {
+        if !inner.starts_with("hip/") || self.db.header_for(inner, &self.opts.libs).is_some() {
+            return;
+        }
+        let v = self.opts.hip_version;
+        let Some((checked, _)) = self.db.absent_in(inner).filter(|(c, _)| v <= *c) else {
+            return;
+        };
+        self.diag(
+            &TOO_NEW,
+            at,
+            format!("`{inner}` is not among the HIP {checked} headers; the target is HIP {v}"),
+            Some(format!("target a newer HIP with `--hip-version`, or include `{inner}` only for the releases that have it")),
+        );
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Warning;
+        }
     }
 
     /// Whether the quoted include `inner` finds a file of the project, looked up as the compiler
@@ -2160,6 +2253,10 @@ impl<'a> Walk<'a> {
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
         }
+        if matches!(name, "sincos" | "sincospi") {
+            self.float_sincos(name, func, node);
+            return;
+        }
         if self.widen_ballot_bit_op(name, func, node) {
             return;
         }
@@ -2305,6 +2402,108 @@ impl<'a> Walk<'a> {
             template,
             rule: format!("call:{name}"),
         });
+    }
+
+    /// CUDA's math API has float overloads `sincos(float, float*, float*)` and `sincospi`; HIP's
+    /// device math (clang's `__clang_hip_math.h`) declares them for double only, so hipcc says
+    /// "no matching function for call to 'sincos'" (U-c; checked with hipcc 5.2.3 for gfx90a,
+    /// where `sincosf` compiles). A call whose sine pointer is a declared `float` (`float* s`
+    /// passed as `s + i`, or `&x` for a `float x`) becomes `sincosf`/`sincospif`; one whose
+    /// type is a template parameter is reported (T001, as a warning), since it fails for float.
+    fn float_sincos(&mut self, name: &str, func: Node, call: Node) {
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        let arg_nodes: Vec<Node> = parse::named_children(args)
+            .filter(|n| SUB_KINDS.of(*n) != Sub::Comment)
+            .collect();
+        let [_, sin, _] = arg_nodes.as_slice() else {
+            return;
+        };
+        let scope = std::iter::once(call)
+            .chain(parse::ancestors(call))
+            .find(|x| x.kind_name() == "function_definition")
+            .map_or(0, |f| f.start_byte());
+        let Some(ty) = self.declared_type_of_base(*sin, scope..call.start_byte()) else {
+            return;
+        };
+        let float = format!("{name}f");
+        if ty == "float" {
+            self.edits.push(Edit::replace(
+                func.start_byte(),
+                func.end_byte(),
+                float,
+                "float-sincos",
+            ));
+            self.count(Family::Device);
+            return;
+        }
+        if ty == "double" || !self.is_template_parameter(&ty) {
+            return;
+        }
+        self.diag(
+            &UNSUPPORTED,
+            func.start_byte(),
+            format!("`{name}` with `{ty}` arguments: where `{ty}` is float this is CUDA's float overload `{name}(float, float*, float*)`, which HIP lacks (its device math declares `{name}` for double only), so hipcc finds no matching function"),
+            Some(format!("call `{float}` where `{ty}` is float (`if constexpr (std::is_same_v<{ty}, float>)`, or an overloaded helper)")),
+        );
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Warning;
+        }
+    }
+
+    /// The type word declaring the first identifier of `arg` (`s` in `s + i` or `&s`), read
+    /// backwards in `scope` (the enclosing function up to the use): the identifier before its
+    /// declaration, past `*`, `&` and qualifiers (`float` in `const float* s`). `None` where no
+    /// occurrence looks like a declaration.
+    fn declared_type_of_base(&self, arg: Node, scope: Range<usize>) -> Option<String> {
+        let text = &self.src[arg.byte_range()];
+        let first = crate::lexer::identifiers(text).into_iter().next()?;
+        let base = &text[first];
+        let region = &self.src[scope.clone()];
+        for r in crate::lexer::identifiers(region).into_iter().rev() {
+            if &region[r.clone()] != base {
+                continue;
+            }
+            let mut at = scope.start + r.start;
+            loop {
+                while at > 0
+                    && matches!(self.src[at - 1], b' ' | b'\t' | b'\n' | b'\r' | b'*' | b'&')
+                {
+                    at -= 1;
+                }
+                let end = at;
+                while at > 0
+                    && (self.src[at - 1].is_ascii_alphanumeric() || self.src[at - 1] == b'_')
+                {
+                    at -= 1;
+                }
+                let word = std::str::from_utf8(&self.src[at..end]).unwrap_or("");
+                match word {
+                    "const" | "volatile" | "__restrict__" | "__restrict" | "restrict" => continue,
+                    "" | "return" | "case" | "sizeof" | "else" | "new" | "delete" | "throw"
+                    | "goto" | "co_return" | "co_yield" => break,
+                    w if w.as_bytes()[0].is_ascii_digit() => break,
+                    w => return Some(w.to_string()),
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the file declares `name` as a template parameter (`typename Scalar`,
+    /// `class T`).
+    fn is_template_parameter(&self, name: &str) -> bool {
+        ["typename", "class"].iter().any(|kw| {
+            let pat = format!("{kw} {name}");
+            self.src.windows(pat.len()).enumerate().any(|(i, w)| {
+                w == pat.as_bytes()
+                    && !self
+                        .src
+                        .get(i + pat.len())
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            })
+        })
     }
 
     /// The call-shape template that applies to `name` with `argc` arguments, if any.
@@ -3751,6 +3950,11 @@ fn translate_tree_at(
                     }
                 }
             }
+        }
+        // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
+        // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).
+        if opts.libs.lib_for(Family::Cublas) == Lib::Roc {
+            found.retain(|d| d.id != "H034");
         }
         crate::analysis::apply_suppressions(src, &mut found);
         if let Some(targets) = &opts.targets {

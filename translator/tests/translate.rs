@@ -2517,3 +2517,223 @@ fn bit_operations_on_a_vote_take_the_64_bit_forms() {
         "{out}"
     );
 }
+
+/// Options for `--sparse rocsparse` at HIP `v`.
+fn rocsparse_at(v: Version) -> Options {
+    Options {
+        libs: hipport::translate::Choices {
+            sparse: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        hip_version: v,
+        ..Options::default()
+    }
+}
+
+/// cuSPARSE's column order is rocSPARSE's `rocsparse_order_column` and its row order
+/// `rocsparse_order_row` (HIPIFY's table swaps them: T-f); for hipSPARSE, the column order is
+/// `HIPSPARSE_ORDER_COLUMN` before hipSPARSE renamed it in ROCm 5.4 and `HIPSPARSE_ORDER_COL`
+/// from then on (T-e: it was a T002 error before 5.4).
+#[test]
+fn dense_orders_keep_their_meaning_in_rocsparse_and_their_hipsparse_spelling_per_release() {
+    let src = "#include <cusparse.h>\n\
+               int f(cusparseDnMatDescr_t* d, float* p) {\n  \
+               cusparseCreateDnMat(d, 2, 2, 2, p, CUDA_R_32F, CUSPARSE_ORDER_COL);\n  \
+               return CUSPARSE_ORDER_ROW;\n}\n";
+    let (out, _) = tr(src, &rocsparse_at(Version::new(6, 2, 0)));
+    assert!(out.contains(", rocsparse_order_column);"), "{out}");
+    assert!(out.contains("return rocsparse_order_row;"), "{out}");
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains(", HIPSPARSE_ORDER_COLUMN);"), "{out}");
+    assert!(out.contains("return HIPSPARSE_ORDER_ROW;"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+    let (out, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(5, 4, 0),
+            ..Options::default()
+        },
+    );
+    assert!(out.contains(", HIPSPARSE_ORDER_COL);"), "{out}");
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+/// With `--sparse rocsparse`, the generic API's calls become rocSPARSE functions with other
+/// parameter lists (`rocsparse_spmm` takes a stage and the buffer size pointer; the data types are
+/// `rocsparse_datatype`s): each use is reported with rocSPARSE's form (T-g), as `cublasGemmEx`
+/// is under `--blas rocblas`; the calls rocSPARSE takes as they are (`cusparseAxpby`) are not.
+#[test]
+fn rocsparse_generic_calls_whose_arguments_differ_are_reported() {
+    let src = "#include <cusparse.h>\n\
+               int f(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDescr_t B,\n\
+               \x20     cusparseDnMatDescr_t C, cusparseSpVecDescr_t x, cusparseDnVecDescr_t y,\n\
+               \x20     float* p, void* buf, size_t* bs) {\n  \
+               float a = 1.f, b = 0.f;\n  \
+               cusparseCreateDnMat(&B, 2, 2, 2, p, CUDA_R_32F, CUSPARSE_ORDER_COL);\n  \
+               cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &a, A, B, &b, C, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, bs);\n  \
+               cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &a, A, B, &b, C, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buf);\n  \
+               return cusparseAxpby(h, &a, x, &b, y);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &rocsparse_at(Version::new(6, 2, 0)))
+        .expect("translates");
+    let t015: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T015")
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(t015.len(), 3, "{:?}", r.diagnostics);
+    assert_eq!(t015[0].0, 6);
+    assert!(
+        t015[0].1.contains("rocsparse_datatype_f32_r"),
+        "{}",
+        t015[0].1
+    );
+    assert_eq!(t015[1].0, 7);
+    assert!(
+        t015[1]
+            .1
+            .contains("rocsparse_spmm_stage_buffer_size, bufferSize, nullptr)`"),
+        "{}",
+        t015[1].1
+    );
+    assert_eq!(t015[2].0, 8);
+    assert!(
+        t015[2]
+            .1
+            .contains("rocsparse_spmm_stage_compute, &bufferSize, externalBuffer)`"),
+        "{}",
+        t015[2].1
+    );
+    // hipSPARSE takes cuSPARSE's arguments: nothing to report.
+    let (_, diags) = tr(src, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+}
+
+/// `cublasHgemm` becomes `hipblasHgemm`, which takes `hipblasHalf` (`uint16_t`) pointers where
+/// cuBLAS takes `__half` ones: each use is reported with the casts to write (U-a), unless the
+/// build defines `HIPBLAS_USE_HIP_HALF`; under `--blas rocblas`, with `rocblas_half`.
+#[test]
+fn half_precision_gemms_are_reported_with_the_casts_hipblas_needs() {
+    let src = "#include <cublas_v2.h>\n#include <cuda_fp16.h>\n\
+               cublasStatus_t g(cublasHandle_t h, const half* a, const half* A, const half* B,\n\
+               \x20                const half* b, half* C) {\n  \
+               return cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, a, A, 2, B, 2, b, C, 2);\n}\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T015")
+        .expect("reported");
+    assert_eq!(d.line, 5);
+    assert!(
+        d.message.contains("`hipblasHalf` pointers"),
+        "{}",
+        d.message
+    );
+    let help = d.help.as_deref().unwrap_or_default();
+    assert!(
+        help.contains("reinterpret_cast<const hipblasHalf*>(alpha)"),
+        "{help}"
+    );
+    assert!(help.contains("reinterpret_cast<hipblasHalf*>(C)"), "{help}");
+    let defined = format!("#define HIPBLAS_USE_HIP_HALF\n{src}");
+    let (_, diags) = tr(&defined, &hip52());
+    assert!(!diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &roc).expect("translates");
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.id == "T015" && d.message.contains("`rocblas_half` pointers")),
+        "{:?}",
+        r.diagnostics
+    );
+}
+
+/// CUDA's float `sincos(float, float*, float*)` (and `sincospi`) is not in HIP, whose device
+/// math declares them for double only (U-c): a call on declared floats becomes `sincosf`, one on
+/// doubles stays, one on a template parameter is reported.
+#[test]
+fn float_sincos_becomes_sincosf_double_stays_template_is_reported() {
+    let src = "template <typename Scalar>\n\
+               __device__ void kep(Scalar E, Scalar* s, Scalar* c) { sincos(E, s, c); }\n\
+               __global__ void k(const float* x, float* s, float* c, double* d) {\n  \
+               int i = threadIdx.x;\n  \
+               float fs, fc;\n  \
+               sincos(x[i], s + i, c + i);\n  \
+               sincospi(x[i], &fs, &fc);\n  \
+               sincos(d[0], d + 1, d + 2);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("  sincosf(x[i], s + i, c + i);"), "{out}");
+    assert!(out.contains("  sincospif(x[i], &fs, &fc);"), "{out}");
+    assert!(out.contains("  sincos(d[0], d + 1, d + 2);"), "{out}");
+    assert!(out.contains("{ sincos(E, s, c); }"), "{out}");
+    assert_eq!(diags, vec!["T001:2:55".to_string()]);
+    let (again, _) = tr(&out, &hip52());
+    assert_eq!(again, out);
+}
+
+/// hipSPARSE marks `hipsparseXcsrgemm2Nnz` and the other functions HIPIFY dates as deprecated
+/// only for its NVIDIA backend (`DEPRECATED_CUDA_11000` is empty on AMD): no T004 (U3).
+#[test]
+fn hipsparse_deprecations_of_the_cuda_backend_are_not_reported() {
+    let src = "#include <cusparse.h>\n\
+               cusparseStatus_t f(cusparseHandle_t h, csrgemm2Info_t info) {\n  \
+               cusparseCreateCsrgemm2Info(&info);\n  \
+               return cusparseXcsrgemm2Nnz(h, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, info, 0);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("hipsparseXcsrgemm2Nnz("), "{out}");
+    assert!(!diags.iter().any(|d| d.starts_with("T004")), "{diags:?}");
+}
+
+/// A HIP header the input already includes is checked against the target too: HIP 5.2.3 has no
+/// `hip/hip_math_constants.h` (T7), which `math_constants.h` becomes from HIP 5.3.
+#[test]
+fn a_hip_header_the_target_lacks_is_reported_where_the_input_names_it() {
+    let src = "#include <hip/hip_runtime.h>\n#include <hip/hip_math_constants.h>\n\
+               __global__ void k(float* x) { x[0] = -HIP_INF_F; }\n";
+    let (out, diags) = tr(src, &hip52());
+    assert_eq!(out, src);
+    assert_eq!(diags, vec!["T002:2:10".to_string()]);
+    let (_, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(5, 3, 0),
+            ..Options::default()
+        },
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+/// H034 describes the hipBLAS `_v2` form of `cublasGemmEx`; with `--blas rocblas` the call
+/// becomes `rocblas_gemm_ex` (reported as T015), so H034 is not reported (T3).
+#[test]
+fn hipblas_compute_type_warning_is_not_given_for_rocblas() {
+    let src = "#include <cublas_v2.h>\n\
+               cublasStatus_t g(cublasHandle_t h, const float* A, const float* B, float* C) {\n  \
+               float a = 1.f, b = 0.f;\n  \
+               return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &a, A, CUDA_R_32F, 2, B, CUDA_R_32F, 2, &b, C, CUDA_R_32F, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n";
+    let hip = Options {
+        hip_version: Version::new(6, 2, 0),
+        analyze: true,
+        ..Options::default()
+    };
+    let (_, diags) = tr(src, &hip);
+    assert!(diags.iter().any(|d| d.starts_with("H034")), "{diags:?}");
+    let roc = Options {
+        libs: hipport::translate::Choices {
+            blas: hipport::translate::Lib::Roc,
+            ..Default::default()
+        },
+        ..hip
+    };
+    let (_, diags) = tr(src, &roc);
+    assert!(!diags.iter().any(|d| d.starts_with("H034")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
+}
