@@ -175,7 +175,13 @@ pub const LANE_MASK_TRUNCATED: DiagInfo = DiagInfo {
 HIP's `__ballot`, `__ballot_sync` and `__activemask` return a 64-bit mask (CUDA's return 32 bits). \
 Storing the result in `unsigned` or `uint32_t`, counting it with `__popc`, searching it with \
 `__ffs` or `__clz`, or building masks with `1u << lane` silently drops lanes 32-63 on 64-lane \
-GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32.
+GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32. A ballot combined \
+with other values (`__ballot_sync(m, p) * (x < cols)`, `c ? __ballot(p) : 0`, `m & __ballot(p)`) \
+is still a 64-bit mask, and so is the result of a device function of the file that returns a \
+ballot as it is: through a template type (`template<typename T> __device__ T ballot_sync(unsigned \
+m, T v) { return __ballot(v); }`, whose call at a 32-bit `T` drops lanes 32-63 inside it, so \
+widening the variable alone is not enough), `auto` or a 64-bit type. A function declared to \
+return 32 bits is reported at its `return`.
 
 From HIP 6.2 (with `HIP_ENABLE_WARP_SYNC_BUILTINS` before 7.0) the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
 `g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \

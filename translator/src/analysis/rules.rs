@@ -2237,7 +2237,119 @@ fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
     }
     n.kind_name() == "call_expression"
         && (callee(a, n).is_some_and(|c| BALLOTS.contains(&c) || ballot_macro(a, c))
-            || wide_group_vote(a, n))
+            || wide_group_vote(a, n)
+            || ballot_function(a, n).is_some())
+}
+
+/// A device function of the file that a call names and that returns a ballot as it is, through
+/// a return type that may hold 64 bits: a template parameter (ArrayFire's `template<typename
+/// T> __device__ T ballot_sync(unsigned m, T v) { return __ballot(v); }`, also where the
+/// ballot sits in a `#if` branch), `auto` or a 64-bit type. One declared 32 bits wide is
+/// reported at its `return` instead (realuser16 T-h).
+struct BallotFunction<'a> {
+    /// The function's name.
+    name: &'a str,
+    /// The return type as written.
+    ret: String,
+    /// For a template return type: the type it is instantiated at here, where the call says
+    /// (`f<unsigned>(...)`) or an argument for a parameter of that type does (`(unsigned)p`).
+    instance: Option<String>,
+}
+
+fn ballot_function<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<BallotFunction<'a>> {
+    let name = callee(a, call)?;
+    if BALLOTS.contains(&name) || name.starts_with("__") {
+        return None;
+    }
+    let f = a
+        .funcs
+        .iter()
+        .find(|f| f.device && !f.kernel && function_name(a, f.node) == Some(name))?;
+    let ty = f.node.field(FIELDS.type_)?;
+    let ret = super::norm_ws(a.text(ty));
+    if a.is_32bit(&ret) {
+        return None;
+    }
+    let body = f.node.field(FIELDS.body)?;
+    let returns = crate::parse::walk_subtree(body, |x| {
+        if x.kind_name() != "return_statement" {
+            return crate::parse::Visit::Descend;
+        }
+        let mut v = x.named_child(0);
+        while let Some(p) = v.filter(|p| p.kind_name() == "parenthesized_expression") {
+            v = p.named_child(0);
+        }
+        let ballot = v.is_some_and(|v| {
+            v.kind_name() == "call_expression"
+                && callee(a, v).is_some_and(|c| BALLOTS.contains(&c) || ballot_macro(a, c))
+        });
+        if ballot {
+            crate::parse::Visit::Stop
+        } else {
+            crate::parse::Visit::Skip
+        }
+    });
+    if !returns {
+        return None;
+    }
+    // A template parameter as the return type: the instantiation, when the call shows it.
+    let template = f
+        .node
+        .parent()
+        .filter(|p| p.kind_name() == "template_declaration")
+        .and_then(|t| t.field(FIELDS.parameters))
+        .is_some_and(|ps| {
+            crate::parse::named_children(ps).any(|p| {
+                p.kind_name() == "type_parameter_declaration"
+                    && crate::parse::named_children(p).any(|n| a.text(n) == ret)
+            })
+        });
+    let instance = if template {
+        template_instance(a, call, f.node, &ret)
+    } else {
+        None
+    };
+    Some(BallotFunction {
+        name,
+        ret,
+        instance,
+    })
+}
+
+/// The type template parameter `t` of function `def` stands for at `call`: its first template
+/// argument (`f<unsigned>(...)`), or the type of the argument given for the first parameter
+/// declared `t` (a cast `(unsigned)p`, or a variable's declared type).
+fn template_instance(a: &Analyzer, call: Node, def: Node, t: &str) -> Option<String> {
+    let f = call.field(FIELDS.function)?;
+    if f.kind_name() == "template_function" {
+        let first = f.field(FIELDS.arguments)?.named_child(0)?;
+        return Some(super::norm_ws(a.text(first)));
+    }
+    let mut d = def.field(FIELDS.declarator)?;
+    for _ in 0..4 {
+        if d.kind_name() == "function_declarator" {
+            break;
+        }
+        d = d.field(FIELDS.declarator)?;
+    }
+    let params = d.field(FIELDS.parameters)?;
+    let at = crate::parse::named_children(params)
+        .filter(|p| p.kind_name().ends_with("parameter_declaration"))
+        .position(|p| {
+            p.field(FIELDS.type_)
+                .is_some_and(|ty| super::norm_ws(a.text(ty)) == t)
+                && p.field(FIELDS.declarator)
+                    .is_some_and(|d| d.kind_name() == "identifier")
+        })?;
+    let arg = *args(call).get(at)?;
+    if let Some(ty) = cast_type(a, arg) {
+        return Some(ty);
+    }
+    (arg.kind_name() == "identifier")
+        .then(|| a.lookup(a.text(arg), arg.start_byte()))
+        .flatten()
+        .filter(|d| !d.pointer && d.dims.is_empty())
+        .map(|d| d.ty_text)
 }
 
 /// Whether `name` is a function-like macro of the file whose body is one ballot call (OpenMM's
@@ -2324,12 +2436,29 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
             .lookup(a.text(n), n.start_byte())
             .and_then(|d| d.init)
             .is_some_and(|i| ballot_valued(a, i, depth + 1)),
+        // A shift of one, or any operand of a bitwise combination or a product: `m & ~lower`,
+        // DALI's per-row mask `__ballot_sync(~0, p) * (x < cols)` (realuser17 U-g).
         "binary_expression" => {
             let op = n.field(FIELDS.operator).map(|o| a.text(o));
-            matches!(op, Some("&" | "|" | "^" | ">>" | "<<"))
-                && n.field(FIELDS.left)
+            let left = || {
+                n.field(FIELDS.left)
                     .is_some_and(|l| ballot_valued(a, l, depth + 1))
+            };
+            match op {
+                Some(">>" | "<<") => left(),
+                Some("&" | "|" | "^" | "*") => {
+                    left()
+                        || n.field(FIELDS.right)
+                            .is_some_and(|r| ballot_valued(a, r, depth + 1))
+                }
+                _ => false,
+            }
         }
+        // `p ? __ballot(q) : 0`.
+        "conditional_expression" => [FIELDS.consequence, FIELDS.alternative]
+            .into_iter()
+            .filter_map(|f| n.field(f))
+            .any(|x| ballot_valued(a, x, depth + 1)),
         _ => false,
     }
 }
@@ -5271,7 +5400,10 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     };
     // A ballot, or a mask computed from a ballot variable (`m & ~lower`).
     let derived = !is_ballot_call(a, value)
-        && value.kind_name() == "binary_expression"
+        && matches!(
+            value.kind_name(),
+            "binary_expression" | "conditional_expression" | "parenthesized_expression"
+        )
         && ballot_valued(a, value, 0);
     if !derived && !is_ballot_call(a, value) {
         return;
@@ -5303,6 +5435,13 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         "returns a 64-bit mask in HIP"
     };
     let (help, fix) = stored_ballot_help(a, ty, fix);
+    let (what, help, fix) = match ballot_function_of(a, value) {
+        Some(bf) => {
+            let (what, help) = ballot_function_words(&bf);
+            (what, help, vec![])
+        }
+        None => (what.to_string(), help, fix),
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -5311,6 +5450,32 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         Some(help),
         fix,
     );
+}
+
+/// The ballot function of the file that `value` calls, through parentheses.
+fn ballot_function_of<'a>(a: &Analyzer<'a, '_>, mut value: Node) -> Option<BallotFunction<'a>> {
+    while value.kind_name() == "parenthesized_expression" {
+        value = value.named_child(0)?;
+    }
+    (value.kind_name() == "call_expression")
+        .then(|| ballot_function(a, value))
+        .flatten()
+}
+
+/// What H004 says of a call of a [`BallotFunction`] whose result is kept in 32 bits, and its
+/// help: widening the variable alone is not enough where the template type is 32 bits here.
+fn ballot_function_words(bf: &BallotFunction) -> (String, String) {
+    let name = bf.name;
+    match &bf.instance {
+        Some(t) => (
+            format!("returns a 64-bit HIP ballot as `{}`, here `{t}`", bf.ret),
+            format!("keep the ballot 64 bits wide all the way: call `{name}` at `{WIDE}` (a `{WIDE}` argument, or `{name}<{WIDE}>`), or declare its return type `{WIDE}`, and declare this variable `{WIDE}`"),
+        ),
+        None => (
+            format!("returns a 64-bit HIP ballot (as `{}`)", bf.ret),
+            format!("declare it `{WIDE}`, and make sure `{name}` returns the ballot 64 bits wide"),
+        ),
+    }
 }
 
 /// The help and fix for a ballot stored in 32 bits. In a function that places lanes within 32
@@ -5357,12 +5522,19 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     let l = name;
     let fix = widen_ballot_var_fix(a, &d, a.text(l));
     let (help, fix) = stored_ballot_help(a, n, fix);
+    let (what, help, fix) = match ballot_function_of(a, r) {
+        Some(bf) => {
+            let (what, help) = ballot_function_words(&bf);
+            (what, help, vec![])
+        }
+        None => ("returns a 64-bit mask in HIP".to_string(), help, fix),
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
         n,
         format!(
-            "`{}` returns a 64-bit mask in HIP; `{}` is declared `{}` and drops lanes 32-63",
+            "`{}` {what}; `{}` is declared `{}` and drops lanes 32-63",
             snippet(a.text(r)),
             a.text(l),
             d.ty_text

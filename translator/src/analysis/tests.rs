@@ -4974,3 +4974,64 @@ fn bit_counts_of_votes_under_32_bit_masks_and_variables() {
     assert_eq!(d.len(), 1);
     assert!(!d[0].message.contains("ambiguous"), "{}", d[0].message);
 }
+
+/// realuser16 T-h: a device function of the file that returns a ballot through a template type
+/// (ArrayFire's `ballot_sync`, also with the ballot in a `#if` branch) holds a ballot at its
+/// calls: storing it in 32 bits, and `__popc` of that, are H004 at HIP 5.2 and 7.0. A function
+/// declared to return 32 bits is reported at its `return` only.
+#[test]
+fn h004_a_ballot_returned_through_a_template_type() {
+    let src = "template<typename T>\n\
+__device__ T ballot_sync(unsigned mask, T var) {\n\
+#if (CUDA_VERSION >= 9000)\n\
+    return __ballot_sync(mask, var);\n\
+#else\n\
+    return __ballot(var);\n\
+#endif\n\
+}\n\
+template<typename T>\n\
+__device__ T ballot2(T var) { return __ballot(var); }\n\
+__device__ unsigned narrow(bool p) { return __ballot(p); }\n\
+__global__ void count(const float* x, int* out) {\n\
+  unsigned m = ballot_sync(0xffffffffu, (unsigned)(x[threadIdx.x] > 0.f));\n\
+  unsigned m2 = ballot2((unsigned)(x[threadIdx.x] > 1.f));\n\
+  unsigned m3 = narrow(x[threadIdx.x] > 2.f);\n\
+  unsigned long long w = ballot2(x[threadIdx.x] > 3.f);\n\
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popc(m) + __popc(m2) + __popcll(w));\n\
+}\n";
+    for hip in [Version::new(5, 2, 3), Version::new(7, 0, 0)] {
+        assert_eq!(
+            lines_at(src, "H004", hip),
+            vec![11, 13, 14, 17, 17],
+            "{hip}"
+        );
+    }
+    let d = run(src);
+    let m = d.iter().find(|d| d.id == "H004" && d.line == 13).unwrap();
+    assert!(m.message.contains("here `unsigned`"), "{}", m.message);
+    assert!(m
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("ballot_sync<unsigned long long>"));
+    // Widening `m` alone would keep the 32-bit template type: no fix.
+    assert!(m.fix.is_empty());
+}
+
+/// realuser17 U-g: a ballot as an operand of `*`, `&`, `?:` (DALI's per-row mask
+/// `__ballot_sync(~0, p) * (x < cols)`) is still a 64-bit mask: storing the result in 32 bits is
+/// H004 as for the ballot alone.
+#[test]
+fn h004_a_ballot_through_arithmetic_stored_in_32_bits() {
+    let src = kernel(
+        "int y = threadIdx.y; bool in = threadIdx.x < 7;\n\
+         unsigned int a = __ballot_sync(0xffffffff, y < 5) * (threadIdx.x < 9);\n\
+         unsigned int b = (threadIdx.x < 9) * __ballot_sync(0xffffffff, y < 6);\n\
+         unsigned int c = in ? __ballot_sync(0xffffffff, y < 7) : 0u;\n\
+         unsigned int d = (threadIdx.x + 0u) & __ballot(y < 8);\n\
+         unsigned long long e = __ballot(y < 9) * in;\n\
+         unsigned int f = (unsigned)(__ballot(y < 9) >> (__lane_id() & 32));\n\
+         x[0] = a + b + c + d + e + f;",
+    );
+    assert_eq!(lines_of(&src, "H004"), vec![3, 4, 5, 6]);
+}
