@@ -132,8 +132,9 @@ pub const SYNC_MASK_32: DiagInfo = DiagInfo {
 HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_*_sync` \
 (ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 7.0) take \
 a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
-64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0` or an `unsigned` variable: all 32-bit, \
-so they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
+64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0`, an `unsigned` variable or the \
+result of a function declared to return `unsigned` (`warp_converged_mask()`): all 32-bit, so \
+they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.
 
 The builtins also check that the mask equals the lanes that are active (`__hip_check_mask`: \
@@ -144,7 +145,9 @@ filled, so the widened full mask names lanes that hold no thread: that is a warn
 
 With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport's translator \
 rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
-`__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \
+`__any` and `__all` (and drops `__syncwarp`), a call without arguments of a function of the \
+file whose body only returns the full mask (`constexpr unsigned converged_mask() { return \
+0xffffffff; }`) counting as that constant, and reports the masks it cannot drop itself (T009), \
 so those calls are not reported here. `__match_any_sync` and `__match_all_sync` have no such \
 rewrite: they are reported as errors. `__uni_sync` has no HIP equivalent (T001), and \
 `__syncwarp` and the `__reduce_*_sync` reductions came with HIP 7.0: for older targets the \

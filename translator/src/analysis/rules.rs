@@ -4646,6 +4646,19 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     return;
                 }
             }
+            // A call of a function of the file declared to return 32 bits (QUDA's
+            // `warp_converged_mask()`, realuser16 T-c): HIP's static_assert fails on it too.
+            if let Some((func, ty)) = returned_32_bits(a, mask).filter(|_| has_sync) {
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` is returned by `{func}` as `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask (static_assert)"),
+                    Some(format!("declare `{func}` to return `{WIDE}`, and where it names every lane make its value `~0ull`: a 64-bit `0xffffffff` still names lanes 0-31 only{}", preview_note(a))),
+                    vec![],
+                );
+                return;
+            }
             if let Some(ty) = cast_type(a, mask).filter(|t| has_sync && a.is_32bit(t)) {
                 a.report(
                     &SYNC_MASK_32,
@@ -4671,6 +4684,25 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             }
         }
     }
+}
+
+/// For a call of a function the file defines with a 32-bit return type (`__device__ constexpr
+/// unsigned converged_mask()`), the function's name and that type.
+fn returned_32_bits<'a>(a: &Analyzer<'a, '_>, mut e: Node) -> Option<(&'a str, String)> {
+    while e.kind_name() == "parenthesized_expression" {
+        e = e.named_child(0)?;
+    }
+    if e.kind_name() != "call_expression" {
+        return None;
+    }
+    let name = callee(a, e)?;
+    a.funcs
+        .iter()
+        .filter(|f| function_name(a, f.node) == Some(name))
+        .find_map(|f| {
+            let ty = super::norm_ws(a.text(f.node.field(FIELDS.type_)?));
+            a.is_32bit(&ty).then_some((name, ty))
+        })
 }
 
 /// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`.

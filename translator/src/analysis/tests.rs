@@ -5035,3 +5035,43 @@ fn h004_a_ballot_through_arithmetic_stored_in_32_bits() {
     );
     assert_eq!(lines_of(&src, "H004"), vec![3, 4, 5, 6]);
 }
+
+/// realuser16 T-c: a lane mask returned by a function of the file declared 32 bits wide (QUDA's
+/// `warp_converged_mask()`) fails HIP's static_assert from 6.2 on as a 32-bit variable does
+/// (H003); before 6.2 a no-argument function whose body returns the full mask is a full mask,
+/// and the translator drops the call with it (no T009).
+#[test]
+fn h003_a_lane_mask_returned_by_a_32_bit_function() {
+    let src = "__device__ constexpr unsigned int converged_mask() { return 0xffffffffu; }\n\
+__device__ unsigned int some_mask(int n) { return (1u << n) - 1; }\n\
+__device__ unsigned long long wide_mask() { return ~0ull; }\n\
+__device__ float pair_sum(float v) {\n\
+  v += __shfl_down_sync(converged_mask(), v, 2);\n\
+  v += __shfl_down_sync(some_mask(8), v, 4);\n\
+  v += __shfl_down_sync(wide_mask(), v, 8);\n\
+  return v;\n\
+}\n";
+    let d: Vec<Diagnostic> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H003" && d.severity == Severity::Error)
+        .collect();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), vec![5, 6]);
+    assert!(d[0]
+        .message
+        .contains("returned by `converged_mask` as `unsigned int`"));
+    let opts = crate::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(t.output).unwrap();
+    assert!(out.contains("v += __shfl_down(v, 2);"), "{out}");
+    // A mask computed from an argument is no constant: still reported.
+    let t009: Vec<usize> = t
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T009")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(t009, vec![6], "{:?}", t.diagnostics);
+}
