@@ -226,7 +226,10 @@ pub const INLINE_PTX: DiagInfo = DiagInfo {
 `asm(\"...\")` statements in CUDA device code contain PTX, NVIDIA's virtual ISA. HIP accepts only \
 AMD GCN/CDNA/RDNA assembly in inline asm, so every PTX statement must be rewritten by hand.
 
-Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()`, \
+Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()` \
+(which counts 0..63 on 64-lane wavefronts: where the code keeps 32-lane warps, a warp size of \
+32 or `threadIdx.x / 32` warp ids, the lane within its warp is `__lane_id() & 31`, which the \
+help gives first in a file that does), \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
 `wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
 `membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \

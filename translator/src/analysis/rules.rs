@@ -7164,8 +7164,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     if !ptx && !a.in_device(n.start_byte()) {
         return; // host assembly (x86), not ours to judge
     }
+    let laneid = if has_token(&code, "%laneid") && keeps_32_lane_warps(a) {
+        "`%laneid` -> `__lane_id() & 31` here: this file keeps 32-lane warps (a warp size of 32, lanes or warp ids taken with 32), and `__lane_id()` counts 0..63 on 64-lane wavefronts (CDNA), so per-warp slots and `lane == 0` tests would skip the second half; `__lane_id()` alone only where the code is sized by `warpSize`"
+    } else {
+        "`%laneid` -> `__lane_id()`, which counts 0..63 on 64-lane wavefronts (CDNA); where the code keeps 32-lane warps (a warp size of 32, `threadIdx.x / 32` warp ids, per-warp slots), the lane within its warp is `__lane_id() & 31`"
+    };
     let hints: &[(&str, &str)] = &[
-        ("%laneid", "`%laneid` -> `__lane_id()`"),
+        ("%laneid", laneid),
         (
             "%warpid",
             "`%warpid` has no HIP equivalent (compute threadIdx / warpSize)",
@@ -7264,6 +7269,30 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         Some(help),
         vec![],
     );
+}
+
+/// Whether the file keeps 32-lane warps: a warp-size constant or macro of 32 (RAFT's `static
+/// const int WarpSize = 32`), warp ids `threadIdx.x / 32` or `>> 5`, lanes taken within 32. There
+/// `%laneid`, the lane within a 32-lane warp, is `__lane_id() & 31` on 64-lane wavefronts
+/// (realuser16 T-d).
+fn keeps_32_lane_warps(a: &Analyzer) -> bool {
+    let text = String::from_utf8_lossy(a.src);
+    let t: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    [
+        "warpsize=32;",
+        "warp_size=32;",
+        "#definewarpsize32",
+        "#definewarp_size32",
+        "threadidx.x/32",
+        "threadidx.x>>5",
+    ]
+    .iter()
+    .any(|m| t.contains(m))
+        || within_32(&text)
 }
 
 /// H006's hint for a PTX barrier in `template` (as [`asm_template_text`] gives it): barrier 0 of

@@ -5075,3 +5075,33 @@ __device__ float pair_sum(float v) {\n\
         .collect();
     assert_eq!(t009, vec![6], "{:?}", t.diagnostics);
 }
+
+/// realuser16 T-d: `%laneid` is the lane within a 32-lane warp. In a file that keeps 32-lane
+/// warps (RAFT's `WarpSize = 32`, `threadIdx.x / WarpSize` warp ids) the help gives
+/// `__lane_id() & 31`; elsewhere it gives `__lane_id()` and says its range on 64-lane wavefronts.
+#[test]
+fn h006_laneid_help_keeps_32_lane_warps() {
+    let asm = "__device__ int laneId() { int id; asm(\"mov.s32 %0, %%laneid;\" : \"=r\"(id)); return id; }\n";
+    let help = |src: &str| {
+        run(src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    let kept = format!(
+        "static const int WarpSize = 32;\n{asm}__global__ void k(float* s) {{ int wid = threadIdx.x / WarpSize; if (laneId() == 0) s[wid] = 1; }}\n"
+    );
+    assert!(
+        help(&kept).contains("`%laneid` -> `__lane_id() & 31` here"),
+        "{}",
+        help(&kept)
+    );
+    let plain = format!("{asm}__global__ void k(float* s) {{ s[laneId()] = 1; }}\n");
+    let h = help(&plain);
+    assert!(
+        h.contains("`%laneid` -> `__lane_id()`, which counts 0..63"),
+        "{h}"
+    );
+    assert!(h.contains("`__lane_id() & 31`"), "{h}");
+}
