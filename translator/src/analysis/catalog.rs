@@ -82,7 +82,10 @@ launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows a
 that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
 a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
 RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
-`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`.
+`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A shuffle loop of 32 lanes (from \
+16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \
+each hold their own full set of terms, where 16 is right and `warpSize / 2` would add two rows: \
+its help says so (a file that launches the kernel only with 32-wide blocks gets no report).
 
 Fix: use the built-in `warpSize` at run time (in device code), or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \

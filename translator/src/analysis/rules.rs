@@ -2908,13 +2908,25 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
     if !has_shfl(a) {
         return;
     }
+    // A function that reads `threadIdx.y` may run 32-wide blocks whose rows each hold a full
+    // set of terms (DALI's cuTT tiles, `dim3(32, 8)`): there a 64-lane wavefront holds two rows,
+    // the 32-lane loop keeps them apart, and `warpSize` would add both (realuser17 U-h). A file
+    // that launches the kernel only so is not reported at all (`row_warps`).
+    let rows = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| a.text(f.node).contains("threadIdx.y"));
+    let rows_note = if rows {
+        " where the lanes of one 64-lane wavefront hold one set of terms; where the block is 32 threads wide (this function reads `threadIdx.y`) and each 32-lane row holds its own full set, 32 lanes are right and `warpSize` would add two rows: keep it"
+    } else {
+        ""
+    };
     if let Some(lit) = init_lit {
         a.report(
             &WARP_SIZE_32,
             Severity::Error,
             lit,
             format!("shuffle reduction starting at offset 16 combines only 32 lanes; {WAVE_NOTE}"),
-            Some("start the loop at `warpSize / 2`".into()),
+            Some(format!("start the loop at `warpSize / 2`{rows_note}")),
             vec![],
         );
     } else if let Some(lit) = cond_lit {
@@ -2923,7 +2935,7 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
             Severity::Error,
             lit,
             format!("shuffle loop bounded by 32 lanes; {WAVE_NOTE}"),
-            Some("bound the loop by `warpSize`".into()),
+            Some(format!("bound the loop by `warpSize`{rows_note}")),
             vec![],
         );
     }

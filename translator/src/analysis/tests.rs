@@ -5105,3 +5105,36 @@ fn h006_laneid_help_keeps_32_lane_warps() {
     );
     assert!(h.contains("`__lane_id() & 31`"), "{h}");
 }
+
+/// realuser17 U-h: a 16-start xor loop in a kernel that reads `threadIdx.y` may be right as it
+/// is (32-wide blocks whose rows each hold all terms): the help says when to keep it; a file that
+/// launches the kernel only with 32-wide blocks gets no H001 for it.
+#[test]
+fn h001_shuffle_loop_help_in_a_kernel_with_rows() {
+    let kernel = "__global__ void rows(const int* t, int* out) {\n\
+  int v = t[threadIdx.x & (warpSize - 1)];\n\
+  for (int i = 16; i >= 1; i /= 2) v += __shfl_xor_sync(0xffffffff, v, i);\n\
+  out[threadIdx.y * 32 + threadIdx.x] = v;\n\
+}\n";
+    let d = run(kernel);
+    let h = d
+        .iter()
+        .find(|d| d.id == "H001" && d.message.contains("offset 16"))
+        .and_then(|d| d.help.clone())
+        .unwrap();
+    assert!(h.contains("each 32-lane row holds its own full set"), "{h}");
+    let flat = kernel.replace("threadIdx.y * 32 + ", "");
+    let h = run(&flat)
+        .into_iter()
+        .find(|d| d.id == "H001" && d.message.contains("offset 16"))
+        .and_then(|d| d.help)
+        .unwrap();
+    assert_eq!(h, "start the loop at `warpSize / 2`");
+    let launched =
+        format!("{kernel}void go(const int* t, int* o) {{ rows<<<1, dim3(32, 8)>>>(t, o); }}\n");
+    assert!(
+        lines_of(&launched, "H001").is_empty(),
+        "{:?}",
+        run(&launched)
+    );
+}
