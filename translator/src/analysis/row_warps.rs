@@ -121,6 +121,66 @@ pub(super) fn is_warp_op(name: &str) -> bool {
     )
 }
 
+/// Whether `name` is a function-like macro of the file each of whose definitions hipcc may
+/// compile is one shuffle builtin call with a literal width of 32 or less
+/// (`#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta, 32)`): its uses shuffle within
+/// 32-lane segments.
+pub(super) fn width32_shuffle_macro(a: &Analyzer, name: &str) -> bool {
+    let Some(defs) = a.macros.by_name.get(name) else {
+        return false;
+    };
+    let mut live = defs.iter().filter(|d| d.live != Some(false)).peekable();
+    live.peek().is_some()
+        && live.all(|d| {
+            d.function_like
+                && a.src
+                    .get(d.body_range.clone())
+                    .and_then(|b| std::str::from_utf8(b).ok())
+                    .is_some_and(width32_shuffle_text)
+        })
+}
+
+/// Whether macro body `body` is one call of a `__shfl` builtin whose last argument is an integer
+/// literal from 1 to 32.
+fn width32_shuffle_text(body: &str) -> bool {
+    let body = body.trim().trim_end_matches(';').trim_end();
+    let body = body
+        .strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(body)
+        .trim();
+    let Some(open) = body.find('(') else {
+        return false;
+    };
+    let (callee, args) = body.split_at(open);
+    if !callee.trim().starts_with("__shfl") || !args.ends_with(')') {
+        return false;
+    }
+    let inner = &args[1..args.len() - 1];
+    // The call's own argument list: no other closing parenthesis at depth 0 before the end.
+    let mut depth = 0i32;
+    let mut last = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            ',' if depth == 0 => last = i + 1,
+            _ => {}
+        }
+    }
+    last > 0
+        && inner[last..]
+            .trim()
+            .trim_end_matches(['u', 'U'])
+            .parse::<u32>()
+            .is_ok_and(|w| (1..=32).contains(&w))
+}
+
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {

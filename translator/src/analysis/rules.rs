@@ -3516,6 +3516,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Lanes::Wavefront
         }
     });
+    // A macro of the file that is a width-32 shuffle (pytorch_sparse's ROCm `SHFL_DOWN(m, v,
+    // d)` = `__shfl_down(v, d, 32)`) works on 32-lane segments as the direct call does
+    // (realuser17 U-e).
+    let segment = segment.or_else(|| {
+        super::row_warps::width32_shuffle_macro(a, name).then_some(super::row_warps::Lanes::Width32)
+    });
     // A warp operation in a branch hipcc skips (the CUDA arm beside a ROCm one) does not
     // decide how the function treats a wavefront.
     let segment = match segment {

@@ -5138,3 +5138,34 @@ fn h001_shuffle_loop_help_in_a_kernel_with_rows() {
         run(&launched)
     );
 }
+
+/// realuser17 U-e: a width-32 shuffle reached through a function-like macro of the file (the
+/// ROCm arm of pytorch_sparse's `SHFL_DOWN`) makes segment code as the direct call does: `t >> 5`
+/// and `t & 31` are no errors. A macro without a width is no segment shuffle.
+#[test]
+fn h001_width_32_shuffle_macro_is_segment_code() {
+    let src = |def: &str| {
+        format!(
+            "#ifdef USE_ROCM\n{def}\n#else\n#define SHFL_DOWN __shfl_down_sync\n#endif\n\
+__global__ void seg(const float* x, float* out, int n) {{\n\
+  int t = blockDim.x * blockIdx.x + threadIdx.x;\n\
+  int seg = t >> 5;\n\
+  int lane = t & 31;\n\
+  float v = t < n ? x[t] : 0.f;\n\
+  for (int o = 16; o > 0; o /= 2) v += SHFL_DOWN(0xffffffff, v, o);\n\
+  if (lane == 0 && seg * 32 < n) out[seg] = v;\n\
+}}\n"
+        )
+    };
+    let errors = |src: &str| -> Vec<usize> {
+        run_defined(src, Version::new(6, 4, 0), false, &["USE_ROCM"])
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity == Severity::Error)
+            .map(|d| d.line)
+            .collect()
+    };
+    let seg = src("#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta, 32)");
+    assert!(errors(&seg).is_empty(), "{:?}", run(&seg));
+    let whole = src("#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta)");
+    assert_eq!(errors(&whole), vec![8, 9], "{:?}", run(&whole));
+}
