@@ -3079,6 +3079,14 @@ fn only_block_shape(a: &Analyzer, decl: Node, name: &str) -> bool {
     };
     let text = a.text(body).as_bytes();
     let declared_at = decl.start_byte() - body.start_byte();
+    shapes_only(text, name, declared_at, 0)
+}
+
+/// Whether every use of `name` in host function body `text` (other than its declaration at
+/// `declared_at`) shapes a launch: in a `dim3`, in a `<<<...>>>` configuration, or in host
+/// arithmetic without calls that sets a local variable used so in turn (TensorFlow's `int
+/// threads = n < kWarpSize ? kWarpSize : 256;` before `<<<g, threads>>>`, realuser17 U-d).
+fn shapes_only(text: &[u8], name: &str, declared_at: usize, depth: usize) -> bool {
     let mut uses = crate::lexer::whole_words(text, name)
         .filter(|&at| !(declared_at..declared_at + name.len() + 1).contains(&at))
         .peekable();
@@ -3090,14 +3098,54 @@ fn only_block_shape(a: &Analyzer, decl: Node, name: &str) -> bool {
                 .rposition(|b| matches!(b, b';' | b'{' | b'}'))
                 .map_or(0, |p| p + 1);
             let stmt = &text[start..at];
-            memchr::memmem::find(stmt, b"dim3").is_some()
+            let shape = memchr::memmem::find(stmt, b"dim3").is_some()
                 || memchr::memmem::find(stmt, b"<<<").is_some()
                     && memchr::memmem::find(
                         &stmt[memchr::memmem::rfind(stmt, b"<<<").unwrap_or(0)..],
                         b">>>",
                     )
-                    .is_none()
+                    .is_none();
+            shape || depth < 2 && host_arithmetic_into(text, start, depth)
         })
+}
+
+/// Whether the statement of host body `text` starting at `start` sets one local variable
+/// (`int threads = ...;`, `threads = ...;`) from arithmetic without calls, templates or
+/// launches, and that variable only shapes launches ([`shapes_only`]).
+fn host_arithmetic_into(text: &[u8], start: usize, depth: usize) -> bool {
+    let Some(len) = memchr::memchr(b';', &text[start..]) else {
+        return false;
+    };
+    let Ok(stmt) = std::str::from_utf8(&text[start..start + len]) else {
+        return false;
+    };
+    let Some((lhs, rhs)) = stmt.split_once('=') else {
+        return false;
+    };
+    if rhs.starts_with('=') || lhs.ends_with(['<', '>', '!']) {
+        return false;
+    }
+    // No call (a name followed by `(`), template argument or launch on the right.
+    let rhs_bytes = rhs.as_bytes();
+    let calls = rhs_bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'('
+            && rhs[..i]
+                .trim_end()
+                .as_bytes()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    });
+    if calls || rhs.contains("<<") || rhs.contains('{') {
+        return false;
+    }
+    let Some(var) = lhs.split_whitespace().last().filter(|v| {
+        v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !v.as_bytes()[0].is_ascii_digit()
+    }) else {
+        return false;
+    };
+    let var_at = start + lhs.rfind(var).unwrap_or(0);
+    shapes_only(text, var, var_at, depth + 1)
 }
 
 fn define(a: &mut Analyzer, n: Node) {

@@ -5169,3 +5169,29 @@ __global__ void seg(const float* x, float* out, int n) {{\n\
     let whole = src("#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta)");
     assert_eq!(errors(&whole), vec![8, 9], "{:?}", run(&whole));
 }
+
+/// realuser17 U-d: a warp-size constant of a host function used only in host arithmetic that
+/// sizes a launch (`int threads = n < kWarpSize ? kWarpSize : 256;` then `<<<g, threads>>>`) is
+/// no lane count: no H001. One passed on to a kernel still is.
+#[test]
+fn h001_host_warp_size_constant_that_only_sizes_launches() {
+    let src = |tail: &str| {
+        format!(
+            "__global__ void k(const float* x, float* t, int w) {{ atomicAdd(t, x[threadIdx.x] + w); }}\n\
+void launch(const float* x, int n, float* t) {{\n\
+  static constexpr int kWarpSize = 32;\n\
+  int threads = n < kWarpSize ? kWarpSize : 256;\n\
+  {tail}\n\
+}}\n"
+        )
+    };
+    assert!(lines_of(&src("k<<<8, threads>>>(x, t, 0);"), "H001").is_empty());
+    assert_eq!(
+        lines_of(&src("k<<<8, threads>>>(x, t, kWarpSize);"), "H001"),
+        vec![3]
+    );
+    assert_eq!(
+        lines_of(&src("k<<<8, 256>>>(x, t, threads);"), "H001"),
+        vec![3]
+    );
+}
