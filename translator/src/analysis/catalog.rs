@@ -70,7 +70,10 @@ variable starting from or bounded by `warpSize`, with no width of 32): its first
 lanes 32-63, which do not run the branch. `threadIdx.x % 32 == 0` as the condition of a `?:` \
 that only reads a value (no call, no write) into a variable the function never shuffles is a \
 warning: on a 64-lane wavefront lanes 0 and 32 both read it, a superset of lane 0, which is \
-harmless when every reader gets the same value and later code takes it from one lane. \
+harmless when every reader gets the same value and later code takes it from one lane; \
+`if ((threadIdx.x & 31) == 0) p = *flag;` (a load with no thread index in it) followed at once \
+by `p = __shfl_sync(mask, p, 0)` is not reported at all: the broadcast gives every lane lane 0's \
+copy on either wavefront size. \
 In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group takes \
 (`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
 `threadIdx.y == 0`, or a variable that holds it, in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \

@@ -2613,6 +2613,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     if in_tile32_code(a, n) {
         return;
     }
+    if matches!((op, value), ("&", 31) | ("%", 32)) && super::row_warps::lane0_load_broadcast(a, n)
+    {
+        return;
+    }
     let expr = snippet(a.text(n));
     let other_is_lane_named =
         matches!(other.kind_name(), "identifier" | "field_expression") && lane_name(a.text(other));

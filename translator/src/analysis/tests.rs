@@ -5195,3 +5195,37 @@ void launch(const float* x, int n, float* t) {{\n\
         vec![3]
     );
 }
+
+/// realuser16 T5: `if ((threadIdx.x & 31) == 0) p = *flag;` followed by the broadcast of lane
+/// 0's copy (`p = __shfl_sync(~0, p, 0)`) is right on 64-lane wavefronts: no H001. A load that
+/// depends on the thread, or a broadcast from another lane, still is reported.
+#[test]
+fn h001_lane0_load_then_broadcast_is_silent() {
+    let src = |load: &str, bcast: &str| {
+        format!(
+            "__global__ void b(const unsigned* flag, unsigned* out) {{\n\
+  unsigned p = 0;\n\
+  if ((threadIdx.x & 31) == 0) p = {load};\n\
+  p = {bcast};\n\
+  out[blockIdx.x * blockDim.x + threadIdx.x] = p;\n\
+}}\n"
+        )
+    };
+    for bcast in ["__shfl_sync(0xffffffff, p, 0)", "__shfl(p, 0)"] {
+        let s = src("*flag", bcast);
+        assert!(lines_of(&s, "H001").is_empty(), "{:?}", run(&s));
+    }
+    let s = src("*flag", "__shfl_sync(0xffffffff, p, 0)").replace("& 31", "% 32");
+    assert!(lines_of(&s, "H001").is_empty(), "{:?}", run(&s));
+    assert_eq!(
+        lines_of(
+            &src("flag[threadIdx.x]", "__shfl_sync(0xffffffff, p, 0)"),
+            "H001"
+        ),
+        vec![3]
+    );
+    assert_eq!(
+        lines_of(&src("*flag", "__shfl_sync(0xffffffff, p, 1)"), "H001"),
+        vec![3]
+    );
+}
