@@ -331,7 +331,10 @@ which their HIP counterparts do not define: `CUDNN_MAJOR`/`CUDNN_VERSION` (MIOpe
 `CUSOLVER_VERSION` and `__CUDA_BF16_TYPES_EXIST__` (cuda_bf16.h; hip_bf16.h defines no such \
 name), so a bfloat16 path or a cuDNN 7 feature in such a branch silently drops out. Used in code (`printf(\"%d\", CUDART_VERSION)`, \
 `m.attr(\"cuda\") = CUDA_VERSION`), the name is undeclared and the line does not compile: an \
-error, unless hipcc skips the line anyway.
+error, unless hipcc skips the line anyway. Where the `#else` hipcc takes already calls the \
+mask-less HIP form of the `_sync` builtin the skipped branch calls (`#if CUDA_VERSION >= 9000` / \
+`__all_sync(mask, v)` / `#else` / `__all(v)`), the report is a note that says so, and the \
+translator's note that the skipped call stays as written (T009) is folded into it.
 
 Fix: guard on `__HIP_PLATFORM_AMD__` / `HIP_VERSION` explicitly where the HIP path needs its own \
 code, and check that the branch HIP takes compiles and is correct.",

@@ -6433,7 +6433,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             None if value == Some(0) && earlier_taken.is_none() => match else_mirrors_sync(a, n) {
                 Some(plain) => (
                     Severity::Note,
-                    format!("`{directive} {cond_text}`: {out}; that #else calls `{plain}`, which HIP has, as the port of this branch would"),
+                    format!("`{directive} {cond_text}`: {out}; that #else calls `{plain}`{}", super::merge::ELSE_IS_THE_PORT),
                 ),
                 None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
             },

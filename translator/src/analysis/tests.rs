@@ -5229,3 +5229,39 @@ fn h001_lane0_load_then_broadcast_is_silent() {
         vec![3]
     );
 }
+
+/// realuser16 T6: a `#if CUDA_VERSION >= 9000` wrapper whose `#else` is the mask-less HIP form
+/// gets H010's note only: T009's note on the skipped `_sync` call is folded into it. A skipped
+/// call whose `#else` is something else keeps its T009 note.
+#[test]
+fn t009_note_folds_into_h010_where_the_else_is_the_port() {
+    let src = "template<typename T> __device__ T all_sync(unsigned mask, T v) {\n\
+#if (CUDA_VERSION >= 9000)\n\
+    return __all_sync(mask, v);\n\
+#else\n\
+    return __all(v);\n\
+#endif\n\
+}\n\
+template<typename T> __device__ T other(unsigned mask, T v) {\n\
+#if (CUDA_VERSION >= 9000)\n\
+    return __all_sync(mask, v);\n\
+#else\n\
+    return v;\n\
+#endif\n\
+}\n";
+    let mut d = run_with(src, Version::new(5, 2, 3), false);
+    let opts = crate::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    d.extend(t.diagnostics);
+    merge_restated(&mut d);
+    let mut got: Vec<(&str, usize)> = d
+        .iter()
+        .filter(|d| matches!(d.id.as_str(), "H010" | "T009"))
+        .map(|d| (d.id.as_str(), d.line))
+        .collect();
+    got.sort();
+    assert_eq!(got, vec![("H010", 2), ("H010", 9), ("T009", 10)], "{d:?}");
+}
