@@ -238,7 +238,11 @@ Known idioms have portable replacements, which hipport suggests: `%laneid` -> `_
 32 or `threadIdx.x / 32` warp ids, the lane within its warp is `__lane_id() & 31`, which the \
 help gives first in a file that does), \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
-`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
+`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
+streaming cache operators `ld.global.cs`/`.lu` and `st.global.cs` -> \
+`__builtin_nontemporal_load`/`__builtin_nontemporal_store` (on scalars or clang vectors) or a \
+plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`) -> a plain \
+load or store, `ld.global.cv` -> a `volatile` load, \
 `membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
 `cvt` to half -> `__float2half*`, `shf.l`/`shf.r` -> `__funnelshift_l`/`_r` (`_lc`/`_rc` \

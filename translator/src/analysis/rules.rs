@@ -7257,6 +7257,45 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "ld.global.nc",
             "`ld.global.nc` -> `__ldg()` or a plain load",
         ),
+        // Cache operators (PTX ISA, "Cache Operators"): streaming loads and stores (`.cs`,
+        // `.lu`) become clang's nontemporal builtins, the rest are hints a plain access drops
+        // (hipcc 5.2.3 compiles the builtins for gfx90a and gfx1030; realuser16 T2).
+        (
+            "ld.global.cs",
+            "`ld.global.cs` (streaming) -> `__builtin_nontemporal_load(p)` on a scalar or clang vector (not HIP's `double2`/`float4`, structs: load their members), or a plain load",
+        ),
+        (
+            "ld.global.lu",
+            "`ld.global.lu` (last use) -> `__builtin_nontemporal_load(p)` on a scalar or clang vector, or a plain load",
+        ),
+        (
+            "ld.global.cg",
+            "`ld.global.cg` (cache in L2 only) -> a plain load",
+        ),
+        (
+            "ld.global.ca",
+            "`ld.global.ca` (cache at all levels) -> a plain load",
+        ),
+        (
+            "ld.global.cv",
+            "`ld.global.cv` (fetch again, do not cache) -> a `volatile` load",
+        ),
+        (
+            "st.global.cs",
+            "`st.global.cs` (streaming) -> `__builtin_nontemporal_store(v, p)` on a scalar or clang vector (not HIP's `double2`/`float4`, structs: store their members), or a plain store",
+        ),
+        (
+            "st.global.wb",
+            "`st.global.wb` (write back) -> a plain store",
+        ),
+        (
+            "st.global.cg",
+            "`st.global.cg` (cache in L2 only) -> a plain store",
+        ),
+        (
+            "st.global.wt",
+            "`st.global.wt` (write through) -> a plain store",
+        ),
         (
             ".L1::no_allocate",
             "`L1::no_allocate` (streaming, not kept in L1) -> `__builtin_nontemporal_load()` on scalars or clang vectors (not HIP's `float4`, a struct)",

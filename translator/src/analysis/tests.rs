@@ -5265,3 +5265,26 @@ template<typename T> __device__ T other(unsigned mask, T v) {\n\
     got.sort();
     assert_eq!(got, vec![("H010", 2), ("H010", 9), ("T009", 10)], "{d:?}");
 }
+
+/// realuser16 T2: H006 on PTX cache-operator loads and stores names HIP's replacement: the
+/// nontemporal builtins for the streaming forms, a plain access for the other hints.
+#[test]
+fn h006_cache_operator_hints() {
+    let help = |ptx: &str| {
+        let src = format!(
+            "__device__ double ld(const double* p) {{ double x; asm volatile(\"{ptx}\" : \"=d\"(x) : \"l\"(p)); return x; }}\n"
+        );
+        run(&src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    assert!(help("ld.global.cs.v2.f64 {%0, %1}, [%2];").contains("__builtin_nontemporal_load(p)"));
+    assert!(help("ld.global.lu.f64 %0, [%1];").contains("__builtin_nontemporal_load(p)"));
+    assert!(help("ld.global.cg.f64 %0, [%1];")
+        .contains("`ld.global.cg` (cache in L2 only) -> a plain load"));
+    assert!(help("st.global.cs.f64 [%1], %0;").contains("__builtin_nontemporal_store(v, p)"));
+    assert!(help("st.global.wb.f64 [%1], %0;").contains("-> a plain store"));
+    assert!(!help("ld.global.ca.f64 %0, [%1];").contains("rewrite with HIP intrinsics"));
+}
