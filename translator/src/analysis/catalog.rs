@@ -191,7 +191,10 @@ is still a 64-bit mask, and so is the result of a device function of the file th
 ballot as it is: through a template type (`template<typename T> __device__ T ballot_sync(unsigned \
 m, T v) { return __ballot(v); }`, whose call at a 32-bit `T` drops lanes 32-63 inside it, so \
 widening the variable alone is not enough), `auto` or a 64-bit type. A function declared to \
-return 32 bits is reported at its `return`.
+return 32 bits is reported at its `return`. In a function that places lanes within 32 \
+(`threadIdx.x & 31`) or reads `threadIdx.y` (blocks 32 threads wide: each 32-lane half of a \
+wavefront is a row), the help also gives this half's bits, `(unsigned)(__ballot(p) >> \
+(__lane_id() & 32))`, and no fix is applied.
 
 From HIP 6.2 (with `HIP_ENABLE_WARP_SYNC_BUILTINS` before 7.0) the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
 `g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \

@@ -5584,18 +5584,27 @@ fn ballot_function_words(bf: &BallotFunction) -> (String, String) {
 /// (`threadIdx.x & 31`: each 32-lane half of the wavefront works on its own, SlabHash's nodes),
 /// widening makes the second half test the first half's votes; there the help says to take
 /// this half's bits instead, and no fix is offered (realuser15 I-b).
+/// In a function that reads `threadIdx.y` the block may be 32 threads wide, each 32-lane half
+/// of a 64-lane wavefront a row of its own (DALI's cuTT tiles, `dim3(32, 8)`): there too the
+/// help gives both forms, without a fix (realuser17 U-g).
 fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Edit>) {
-    let halves = a
+    let body = a
         .func_at(at.start_byte())
         .and_then(|f| f.node.field(FIELDS.body))
-        .is_some_and(|b| within_32(a.text(b)));
-    if halves {
-        (
-            format!("declare it `{WIDE}` where the vote is meant for the whole wavefront; where each 32-lane half works on its own (this function places lanes within 32), keep 32 bits and take this half's: `(unsigned)(__ballot(p) >> (__lane_id() & 32))`"),
-            vec![],
-        )
+        .map(|b| a.text(b));
+    let why = if body.is_some_and(within_32) {
+        Some("this function places lanes within 32")
+    } else if body.is_some_and(|b| b.contains("threadIdx.y")) {
+        Some("this function reads `threadIdx.y`: with blocks 32 threads wide each half is a row")
     } else {
-        (format!("declare it `{WIDE}`"), fix)
+        None
+    };
+    match why {
+        Some(why) => (
+            format!("declare it `{WIDE}` where the vote is meant for the whole wavefront; where each 32-lane half works on its own ({why}), keep 32 bits and take this half's: `(unsigned)(__ballot(p) >> (__lane_id() & 32))`"),
+            vec![],
+        ),
+        None => (format!("declare it `{WIDE}`"), fix),
     }
 }
 

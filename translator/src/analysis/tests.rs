@@ -5034,6 +5034,18 @@ fn h004_a_ballot_through_arithmetic_stored_in_32_bits() {
          x[0] = a + b + c + d + e + f;",
     );
     assert_eq!(lines_of(&src, "H004"), vec![3, 4, 5, 6]);
+    // The kernel reads `threadIdx.y`: with 32-wide blocks each 32-lane half is a row, so the
+    // help also gives this half's bits, and widening is not applied.
+    let d = run(&src);
+    let a = d.iter().find(|d| d.id == "H004" && d.line == 3).unwrap();
+    assert!(
+        a.help
+            .as_deref()
+            .unwrap()
+            .contains("(unsigned)(__ballot(p) >> (__lane_id() & 32))"),
+        "{a:?}"
+    );
+    assert!(a.fix.is_empty());
 }
 
 /// realuser16 T-c: a lane mask returned by a function of the file declared 32 bits wide (QUDA's
