@@ -1092,6 +1092,8 @@ struct Analyzer<'a, 't> {
     names_hisinf: std::cell::OnceCell<bool>,
     /// Whether the text names `dim3` (read at the first question).
     names_dim3: std::cell::OnceCell<bool>,
+    /// Whether the text names a vote builtin (read at the first question).
+    names_vote: std::cell::OnceCell<bool>,
     /// Whether the text names clusters (read at the first question).
     names_cluster: std::cell::OnceCell<bool>,
     /// Whether the file declares a `warpSize` of its own (read at the first question).
@@ -1168,6 +1170,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
             names_dim3: std::cell::OnceCell::new(),
+            names_vote: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
             own_warp_size: std::cell::OnceCell::new(),
             names_last_error: std::cell::OnceCell::new(),
@@ -1256,6 +1259,16 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         false
+    }
+
+    /// Whether the text names a vote builtin (`__ballot`, `__activemask`, `__match_any_sync`):
+    /// without one no function of the file returns a ballot (H004).
+    fn names_vote(&self) -> bool {
+        *self.names_vote.get_or_init(|| {
+            [&b"__ballot"[..], b"__activemask", b"__match_a"]
+                .iter()
+                .any(|n| memchr::memmem::find(self.src, n).is_some())
+        })
     }
 
     /// Whether the text names `dim3`: without it no variable holds a block shape (H048).

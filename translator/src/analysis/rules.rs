@@ -2257,6 +2257,9 @@ struct BallotFunction<'a> {
 }
 
 fn ballot_function<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<BallotFunction<'a>> {
+    if !a.names_vote() {
+        return None;
+    }
     let name = callee(a, call)?;
     if BALLOTS.contains(&name) || name.starts_with("__") {
         return None;
