@@ -82,7 +82,9 @@ mask that names all of it, which HIP's mask check traps in builds without NDEBUG
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported, nor is a constant of a host function used there only to shape \
 launches (`dim3 block(warp_size, 4)`, or host arithmetic without calls that sets a variable \
-used so: `int threads = n < kWarpSize ? kWarpSize : 256;`): the kernel's code decides what its rows are. Host code \
+used so: `int threads = n < kWarpSize ? kWarpSize : 256;`, or compared with or assigned to a \
+block's thread count, `if (config.thread_per_block < kWarpSize) config.thread_per_block = \
+kWarpSize;`): the kernel's code decides what its rows are. Host code \
 that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
 a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
 RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \

@@ -3112,8 +3112,35 @@ fn shapes_only(text: &[u8], name: &str, declared_at: usize, depth: usize) -> boo
                         b">>>",
                     )
                     .is_none();
-            shape || depth < 2 && host_arithmetic_into(text, start, depth)
+            shape
+                || block_size_operand(stmt)
+                || depth < 2 && host_arithmetic_into(text, start, depth)
         })
+}
+
+/// Whether the text before a use of a host constant ends in an assignment to, or a comparison
+/// with, a block's thread count (`config.thread_per_block < kWarpSize`, `threads_per_block =
+/// kWarpSize`: TensorFlow's smallest block, realuser17 U-d): a block of that many threads is
+/// valid on any wavefront size.
+fn block_size_operand(before: &[u8]) -> bool {
+    let Ok(t) = std::str::from_utf8(before) else {
+        return false;
+    };
+    let t = t.trim_end();
+    let op_len = t.len() - t.trim_end_matches(['=', '<', '>', '!']).len();
+    let op = &t[t.len() - op_len..];
+    if !matches!(op, "=" | "<" | "<=" | ">" | ">=" | "==" | "!=") {
+        return false;
+    }
+    let operand = t[..t.len() - op_len].trim_end();
+    let path_len = operand
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'>' | b'-'))
+        .count();
+    let path = operand[operand.len() - path_len..].to_ascii_lowercase();
+    let name = path.rsplit(['.', '>']).next().unwrap_or("");
+    name.contains("thread") || name.contains("block")
 }
 
 /// Whether the statement of host body `text` starting at `start` sets one local variable

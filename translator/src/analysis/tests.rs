@@ -5206,6 +5206,11 @@ void launch(const float* x, int n, float* t) {{\n\
         lines_of(&src("k<<<8, 256>>>(x, t, threads);"), "H001"),
         vec![3]
     );
+    // TensorFlow's smallest block: compared with and assigned to a block's thread count.
+    let tf = src("struct C { int thread_per_block; } config{256};
+  if (config.thread_per_block < kWarpSize) { config.thread_per_block = kWarpSize; }
+  k<<<threads, config.thread_per_block>>>(x, t, 0);");
+    assert!(lines_of(&tf, "H001").is_empty(), "{:?}", run(&tf));
 }
 
 /// realuser16 T5: `if ((threadIdx.x & 31) == 0) p = *flag;` followed by the broadcast of lane
