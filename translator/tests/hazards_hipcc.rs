@@ -165,6 +165,23 @@ fn h006_inline_ptx_is_not_amd_assembly() {
     assert!(ok, "{err}");
 }
 
+/// The replacement H006 names for PTX streaming loads and stores (`ld.global.cs`, `st.global.cs`)
+/// compiles for a 64-lane and a 32-lane target (realuser16 T2).
+#[test]
+fn h006_nontemporal_builtins_replace_streaming_ptx() {
+    let Some(cc) = hipcc() else { return };
+    let src = case(
+        "__global__ void k(const double *p, double *q) { double x; asm volatile(\"ld.global.cs.f64 %0, [%1];\" : \"=d\"(x) : \"l\"(p)); q[0] = x; }",
+    );
+    assert!(rules(&src, Version::new(6, 4, 0)).contains(&("H006".into(), Severity::Error)));
+    let fixed = case(
+        "__global__ void k(const double *p, double *q) { double x = __builtin_nontemporal_load(p + threadIdx.x); __builtin_nontemporal_store(x, q + threadIdx.x); }",
+    );
+    assert!(rules(&fixed, Version::new(6, 4, 0)).is_empty());
+    let (ok, err) = compile(&cc, &fixed, &["--offload-arch=gfx1030"]);
+    assert!(ok, "{err}");
+}
+
 #[test]
 fn h004_ballots_are_64_bit_and_the_fix_keeps_them() {
     let Some(cc) = hipcc() else { return };

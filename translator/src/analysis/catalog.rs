@@ -70,7 +70,10 @@ variable starting from or bounded by `warpSize`, with no width of 32): its first
 lanes 32-63, which do not run the branch. `threadIdx.x % 32 == 0` as the condition of a `?:` \
 that only reads a value (no call, no write) into a variable the function never shuffles is a \
 warning: on a 64-lane wavefront lanes 0 and 32 both read it, a superset of lane 0, which is \
-harmless when every reader gets the same value and later code takes it from one lane. \
+harmless when every reader gets the same value and later code takes it from one lane; \
+`if ((threadIdx.x & 31) == 0) p = *flag;` (a load with no thread index in it) followed at once \
+by `p = __shfl_sync(mask, p, 0)` is not reported at all: the broadcast gives every lane lane 0's \
+copy on either wavefront size. \
 In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group takes \
 (`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
 `threadIdx.y == 0`, or a variable that holds it, in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
@@ -78,11 +81,17 @@ or a row's early `return` before them, is a warning: half the 64-lane wavefront 
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported, nor is a constant of a host function used there only to shape \
-launches (`dim3 block(warp_size, 4)`): the kernel's code decides what its rows are. Host code \
+launches (`dim3 block(warp_size, 4)`, or host arithmetic without calls that sets a variable \
+used so: `int threads = n < kWarpSize ? kWarpSize : 256;`, or compared with or assigned to a \
+block's thread count, `if (config.thread_per_block < kWarpSize) config.thread_per_block = \
+kWarpSize;`): the kernel's code decides what its rows are. Host code \
 that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
 a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
 RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
-`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`.
+`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A shuffle loop of 32 lanes (from \
+16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \
+each hold their own full set of terms, where 16 is right and `warpSize / 2` would add two rows: \
+its help says so (a file that launches the kernel only with 32-wide blocks gets no report).
 
 Fix: use the built-in `warpSize` at run time (in device code), or make the warp size a template parameter and \
 choose the instantiation on the host from `hipDeviceAttributeWarpSize` (the pattern the HIP \
@@ -132,8 +141,9 @@ pub const SYNC_MASK_32: DiagInfo = DiagInfo {
 HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_*_sync` \
 (ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 7.0) take \
 a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
-64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0` or an `unsigned` variable: all 32-bit, \
-so they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
+64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0`, an `unsigned` variable or the \
+result of a function declared to return `unsigned` (`warp_converged_mask()`): all 32-bit, so \
+they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.
 
 The builtins also check that the mask equals the lanes that are active (`__hip_check_mask`: \
@@ -144,7 +154,9 @@ filled, so the widened full mask names lanes that hold no thread: that is a warn
 
 With `--hip-version` below 6.2 the `_sync` builtins do not exist at all; hipport's translator \
 rewrites calls whose mask is a full-warp constant to the unsynchronized `__shfl_*`, `__ballot`, \
-`__any` and `__all` (and drops `__syncwarp`), and reports the masks it cannot drop itself (T009), \
+`__any` and `__all` (and drops `__syncwarp`), a call without arguments of a function of the \
+file whose body only returns the full mask (`constexpr unsigned converged_mask() { return \
+0xffffffff; }`) counting as that constant, and reports the masks it cannot drop itself (T009), \
 so those calls are not reported here. `__match_any_sync` and `__match_all_sync` have no such \
 rewrite: they are reported as errors. `__uni_sync` has no HIP equivalent (T001), and \
 `__syncwarp` and the `__reduce_*_sync` reductions came with HIP 7.0: for older targets the \
@@ -175,7 +187,16 @@ pub const LANE_MASK_TRUNCATED: DiagInfo = DiagInfo {
 HIP's `__ballot`, `__ballot_sync` and `__activemask` return a 64-bit mask (CUDA's return 32 bits). \
 Storing the result in `unsigned` or `uint32_t`, counting it with `__popc`, searching it with \
 `__ffs` or `__clz`, or building masks with `1u << lane` silently drops lanes 32-63 on 64-lane \
-GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32.
+GPUs (MI100, MI200, MI300); `1 << lane` is undefined behaviour for lane >= 32. A ballot combined \
+with other values (`__ballot_sync(m, p) * (x < cols)`, `c ? __ballot(p) : 0`, `m & __ballot(p)`) \
+is still a 64-bit mask, and so is the result of a device function of the file that returns a \
+ballot as it is: through a template type (`template<typename T> __device__ T ballot_sync(unsigned \
+m, T v) { return __ballot(v); }`, whose call at a 32-bit `T` drops lanes 32-63 inside it, so \
+widening the variable alone is not enough), `auto` or a 64-bit type. A function declared to \
+return 32 bits is reported at its `return`. In a function that places lanes within 32 \
+(`threadIdx.x & 31`) or reads `threadIdx.y` (blocks 32 threads wide: each 32-lane half of a \
+wavefront is a row), the help also gives this half's bits, `(unsigned)(__ballot(p) >> \
+(__lane_id() & 32))`, and no fix is applied.
 
 From HIP 6.2 (with `HIP_ENABLE_WARP_SYNC_BUILTINS` before 7.0) the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
 `g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \
@@ -217,9 +238,16 @@ pub const INLINE_PTX: DiagInfo = DiagInfo {
 `asm(\"...\")` statements in CUDA device code contain PTX, NVIDIA's virtual ISA. HIP accepts only \
 AMD GCN/CDNA/RDNA assembly in inline asm, so every PTX statement must be rewritten by hand.
 
-Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()`, \
+Known idioms have portable replacements, which hipport suggests: `%laneid` -> `__lane_id()` \
+(which counts 0..63 on 64-lane wavefronts: where the code keeps 32-lane warps, a warp size of \
+32 or `threadIdx.x / 32` warp ids, the lane within its warp is `__lane_id() & 31`, which the \
+help gives first in a file that does), \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
-`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, \
+`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
+streaming cache operators `ld.global.cs`/`.lu` and `st.global.cs` -> \
+`__builtin_nontemporal_load`/`__builtin_nontemporal_store` (on scalars or clang vectors) or a \
+plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`) -> a plain \
+load or store, `ld.global.cv` -> a `volatile` load, \
 `membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
 `cvt` to half -> `__float2half*`, `shf.l`/`shf.r` -> `__funnelshift_l`/`_r` (`_lc`/`_rc` \
@@ -312,7 +340,10 @@ which their HIP counterparts do not define: `CUDNN_MAJOR`/`CUDNN_VERSION` (MIOpe
 `CUSOLVER_VERSION` and `__CUDA_BF16_TYPES_EXIST__` (cuda_bf16.h; hip_bf16.h defines no such \
 name), so a bfloat16 path or a cuDNN 7 feature in such a branch silently drops out. Used in code (`printf(\"%d\", CUDART_VERSION)`, \
 `m.attr(\"cuda\") = CUDA_VERSION`), the name is undeclared and the line does not compile: an \
-error, unless hipcc skips the line anyway.
+error, unless hipcc skips the line anyway. Where the `#else` hipcc takes already calls the \
+mask-less HIP form of the `_sync` builtin the skipped branch calls (`#if CUDA_VERSION >= 9000` / \
+`__all_sync(mask, v)` / `#else` / `__all(v)`), the report is a note that says so, and the \
+translator's note that the skipped call stays as written (T009) is folded into it.
 
 Fix: guard on `__HIP_PLATFORM_AMD__` / `HIP_VERSION` explicitly where the HIP path needs its own \
 code, and check that the branch HIP takes compiles and is correct.",

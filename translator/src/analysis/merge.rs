@@ -121,6 +121,24 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
             }
         }
     }
+    // A `_sync` call in a `#if CUDA_VERSION >= 9000` branch whose `#else` already holds the
+    // mask-less HIP form: H010 says at the directive that HIP takes that `#else`, as the port
+    // would, so T009's note that the skipped call stays as it is says nothing more (ArrayFire's
+    // shfl_intrinsics.hpp, realuser16 T6).
+    for t in 0..diags.len() {
+        if drop[t] || diags[t].id != "T009" || diags[t].severity != Severity::Note {
+            continue;
+        }
+        let Some(line) = skipped_directive_line(&diags[t].message) else {
+            continue;
+        };
+        drop[t] = diags.iter().any(|h| {
+            h.id == "H010"
+                && h.file == diags[t].file
+                && h.line == line
+                && h.message.contains(ELSE_IS_THE_PORT)
+        });
+    }
     // The same report twice on one line (`p.x < b ? p.x : b` names `x` twice): once is enough.
     for i in 0..diags.len() {
         if drop[i] || !diags[i].fix.is_empty() {
@@ -140,6 +158,18 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
         i += 1;
         !drop[i - 1]
     });
+}
+
+/// What H010 says of a `#if` whose `#else` holds the HIP form of the branch it skips.
+pub(super) const ELSE_IS_THE_PORT: &str = ", which HIP has, as the port of this branch would";
+
+/// The line of the directive that a translation report in a branch hipcc never compiles names
+/// (`...; hipcc does not compile this branch (`#if X` on line 2 is false under hipcc)...`).
+fn skipped_directive_line(message: &str) -> Option<usize> {
+    let rest = &message[message.find(SKIPPED_BRANCH)? + SKIPPED_BRANCH.len()..];
+    let rest = &rest[rest.find("` on line ")? + "` on line ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Whether a hazard report and a translation report are about one construct: the same place, or

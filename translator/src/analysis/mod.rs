@@ -608,7 +608,69 @@ pub fn is_full_lane_mask(expr: Node, src: &[u8]) -> bool {
 /// [`is_full_lane_mask`] where the mask may be the name of an object-like macro of the file
 /// (`#define FULL_MASK 0xffffffff`), given by its body text in `defines`.
 pub fn is_full_lane_mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> bool {
-    mask_with(expr, src, defines).is_some_and(|m| m.is_full_32() || m.is_full_64())
+    mask_with(expr, src, defines)
+        .or_else(|| returned_mask(expr, src))
+        .is_some_and(|m| m.is_full_32() || m.is_full_64())
+}
+
+/// The mask a call without arguments of a function of the file returns when the function's
+/// body is one `return` of a mask constant (QUDA's `__device__ constexpr unsigned int
+/// warp_converged_mask() { return 0xffffffff; }`, realuser16 T-c): a call the translator may
+/// drop with the mask, since such a body has no effects. Every definition of the name must agree.
+fn returned_mask(expr: Node, src: &[u8]) -> Option<eval::Mask> {
+    let mut e = expr;
+    while e.kind_name() == "parenthesized_expression" {
+        e = e.named_child(0)?;
+    }
+    if e.kind_name() != "call_expression"
+        || e.field(FIELDS.arguments)
+            .is_none_or(|a| crate::parse::named_children(a).next().is_some())
+    {
+        return None;
+    }
+    let mut f = e.field(FIELDS.function)?;
+    while f.kind_name() == "qualified_identifier" {
+        f = f.field(FIELDS.name)?;
+    }
+    if f.kind_name() != "identifier" {
+        return None;
+    }
+    let name = &src[f.byte_range()];
+    let root = crate::parse::ancestors(e).into_iter().last()?;
+    let mut found: Option<Option<eval::Mask>> = None;
+    crate::parse::walk_subtree(root, |x| match x.kind_name() {
+        "function_definition" => {
+            let mut d = x.field(FIELDS.declarator);
+            while let Some(n) = d.filter(|n| n.kind_name() != "function_declarator") {
+                d = n.field(FIELDS.declarator);
+            }
+            let named = d
+                .and_then(|d| d.field(FIELDS.declarator))
+                .is_some_and(|n| &src[n.byte_range()] == name);
+            if named {
+                let body = x.field(FIELDS.body);
+                let statements: Vec<Node> = body
+                    .map(|b| crate::parse::named_children(b).collect())
+                    .unwrap_or_default();
+                let value = match statements.as_slice() {
+                    [r] if r.kind_name() == "return_statement" => {
+                        r.named_child(0).and_then(|v| eval::mask_value(v, src))
+                    }
+                    _ => None,
+                };
+                let same = found.is_none_or(|f| f.is_some() && f == value);
+                found = Some(value.filter(|_| same));
+                if found.is_some_and(|f| f.is_none()) {
+                    return crate::parse::Visit::Stop;
+                }
+            }
+            crate::parse::Visit::Skip
+        }
+        // Code inside functions and expressions defines no function.
+        "compound_statement" | "expression_statement" | "declaration" => crate::parse::Visit::Skip,
+        _ => crate::parse::Visit::Descend,
+    });
+    found.flatten()
 }
 
 /// Whether a mask (or the object-like macro of the file it names) is the full mask of 32 lanes
@@ -1030,6 +1092,8 @@ struct Analyzer<'a, 't> {
     names_hisinf: std::cell::OnceCell<bool>,
     /// Whether the text names `dim3` (read at the first question).
     names_dim3: std::cell::OnceCell<bool>,
+    /// Whether the text names a vote builtin (read at the first question).
+    names_vote: std::cell::OnceCell<bool>,
     /// Whether the text names clusters (read at the first question).
     names_cluster: std::cell::OnceCell<bool>,
     /// Whether the file declares a `warpSize` of its own (read at the first question).
@@ -1106,6 +1170,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
             names_dim3: std::cell::OnceCell::new(),
+            names_vote: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
             own_warp_size: std::cell::OnceCell::new(),
             names_last_error: std::cell::OnceCell::new(),
@@ -1194,6 +1259,16 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         false
+    }
+
+    /// Whether the text names a vote builtin (`__ballot`, `__activemask`, `__match_any_sync`):
+    /// without one no function of the file returns a ballot (H004).
+    fn names_vote(&self) -> bool {
+        *self.names_vote.get_or_init(|| {
+            [&b"__ballot"[..], b"__activemask", b"__match_a"]
+                .iter()
+                .any(|n| memchr::memmem::find(self.src, n).is_some())
+        })
     }
 
     /// Whether the text names `dim3`: without it no variable holds a block shape (H048).

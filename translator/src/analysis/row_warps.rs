@@ -121,6 +121,66 @@ pub(super) fn is_warp_op(name: &str) -> bool {
     )
 }
 
+/// Whether `name` is a function-like macro of the file each of whose definitions hipcc may
+/// compile is one shuffle builtin call with a literal width of 32 or less
+/// (`#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta, 32)`): its uses shuffle within
+/// 32-lane segments.
+pub(super) fn width32_shuffle_macro(a: &Analyzer, name: &str) -> bool {
+    let Some(defs) = a.macros.by_name.get(name) else {
+        return false;
+    };
+    let mut live = defs.iter().filter(|d| d.live != Some(false)).peekable();
+    live.peek().is_some()
+        && live.all(|d| {
+            d.function_like
+                && a.src
+                    .get(d.body_range.clone())
+                    .and_then(|b| std::str::from_utf8(b).ok())
+                    .is_some_and(width32_shuffle_text)
+        })
+}
+
+/// Whether macro body `body` is one call of a `__shfl` builtin whose last argument is an integer
+/// literal from 1 to 32.
+fn width32_shuffle_text(body: &str) -> bool {
+    let body = body.trim().trim_end_matches(';').trim_end();
+    let body = body
+        .strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(body)
+        .trim();
+    let Some(open) = body.find('(') else {
+        return false;
+    };
+    let (callee, args) = body.split_at(open);
+    if !callee.trim().starts_with("__shfl") || !args.ends_with(')') {
+        return false;
+    }
+    let inner = &args[1..args.len() - 1];
+    // The call's own argument list: no other closing parenthesis at depth 0 before the end.
+    let mut depth = 0i32;
+    let mut last = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            ',' if depth == 0 => last = i + 1,
+            _ => {}
+        }
+    }
+    last > 0
+        && inner[last..]
+            .trim()
+            .trim_end_matches(['u', 'U'])
+            .parse::<u32>()
+            .is_ok_and(|w| (1..=32).contains(&w))
+}
+
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
@@ -2135,6 +2195,108 @@ pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
         return None;
     }
     Some((a.text(pred).to_string(), a.text(read).to_string()))
+}
+
+/// `if ((threadIdx.x & 31) == 0) p = *flag;` followed at once by `p = __shfl_sync(mask, p, 0);`
+/// (`n` is the `&` or `%`; cuSZ's flag broadcast, realuser16 T5): a lane-0-of-each-warp test
+/// that only picks which lanes load a value with no thread index in it (no call, no write),
+/// which the next statement replaces by lane 0's copy in every lane. On a 64-lane wavefront lane
+/// 32 loads it too, and the broadcast overwrites that: right on every wavefront size.
+pub(super) fn lane0_load_broadcast(a: &Analyzer, n: Node) -> bool {
+    let ok = || -> Option<bool> {
+        let mut child = n;
+        let mut p = n.parent()?;
+        while p.kind_name() == "parenthesized_expression" {
+            child = p;
+            p = p.parent()?;
+        }
+        let (l, op, r) = (
+            p.field(FIELDS.left)?,
+            p.field(FIELDS.operator)?,
+            p.field(FIELDS.right)?,
+        );
+        let zero = if l == child { r } else { l };
+        if a.text(op) != "==" || a.eval(zero) != Some(0) {
+            return None;
+        }
+        let mut c = p;
+        let mut q = p.parent()?;
+        while matches!(
+            q.kind_name(),
+            "parenthesized_expression" | "condition_clause"
+        ) {
+            c = q;
+            q = q.parent()?;
+        }
+        if q.kind_name() != "if_statement"
+            || q.field(FIELDS.condition) != Some(c)
+            || q.field(FIELDS.alternative).is_some()
+        {
+            return None;
+        }
+        // The branch: one assignment `var = read;`, braced or not.
+        let mut then = q.field(FIELDS.consequence)?;
+        if then.kind_name() == "compound_statement" {
+            let mut stmts =
+                crate::parse::named_children(then).filter(|x| x.kind_name() != "comment");
+            then = stmts.next()?;
+            if stmts.next().is_some() {
+                return None;
+            }
+        }
+        let assign = |stmt| plain_assignment(a, stmt);
+        let (var, read) = assign(then)?;
+        let uniform = !walk_subtree(read, |x| match x.kind_name() {
+            "call_expression" | "assignment_expression" | "update_expression" => Visit::Stop,
+            "identifier" | "field_identifier" if lane_word(a.text(x)) => Visit::Stop,
+            _ => Visit::Descend,
+        });
+        if !uniform {
+            return None;
+        }
+        // The next statement: `var = __shfl_sync(mask, var, 0)` or `var = __shfl(var, 0)`.
+        let mut next = q.next_named_sibling()?;
+        while next.kind_name() == "comment" {
+            next = next.next_named_sibling()?;
+        }
+        let (to, call) = assign(next)?;
+        if to != var || call.kind_name() != "call_expression" {
+            return None;
+        }
+        let argv = super::rules::args(call);
+        let from = match (super::rules::callee(a, call)?, argv.as_slice()) {
+            ("__shfl_sync", [_, v, src]) | ("__shfl", [v, src]) => {
+                (a.text(*v) == var).then_some(*src)
+            }
+            _ => None,
+        }?;
+        Some(a.eval(from) == Some(0))
+    };
+    ok().unwrap_or(false)
+}
+
+/// Statement `stmt` as `var = value;`: the variable's name and the value.
+fn plain_assignment<'t>(a: &Analyzer, stmt: Node<'t>) -> Option<(String, Node<'t>)> {
+    let e = stmt
+        .named_child(0)
+        .filter(|_| stmt.kind_name() == "expression_statement")?;
+    if e.kind_name() != "assignment_expression"
+        || e.field(FIELDS.operator).map(|o| a.text(o)) != Some("=")
+    {
+        return None;
+    }
+    let var = e
+        .field(FIELDS.left)
+        .filter(|v| v.kind_name() == "identifier")?;
+    Some((a.text(var).to_string(), e.field(FIELDS.right)?))
+}
+
+/// A name that holds a thread's place: `threadIdx`, a lane or thread index.
+fn lane_word(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    ["threadidx", "lane", "tid", "thread"]
+        .iter()
+        .any(|w| l.contains(w))
 }
 
 /// The condition of an `if` or `?:`, without its `condition_clause`.

@@ -2237,7 +2237,122 @@ fn is_ballot_call(a: &Analyzer, mut n: Node) -> bool {
     }
     n.kind_name() == "call_expression"
         && (callee(a, n).is_some_and(|c| BALLOTS.contains(&c) || ballot_macro(a, c))
-            || wide_group_vote(a, n))
+            || wide_group_vote(a, n)
+            || ballot_function(a, n).is_some())
+}
+
+/// A device function of the file that a call names and that returns a ballot as it is, through
+/// a return type that may hold 64 bits: a template parameter (ArrayFire's `template<typename
+/// T> __device__ T ballot_sync(unsigned m, T v) { return __ballot(v); }`, also where the
+/// ballot sits in a `#if` branch), `auto` or a 64-bit type. One declared 32 bits wide is
+/// reported at its `return` instead (realuser16 T-h).
+struct BallotFunction<'a> {
+    /// The function's name.
+    name: &'a str,
+    /// The return type as written.
+    ret: String,
+    /// For a template return type: the type it is instantiated at here, where the call says
+    /// (`f<unsigned>(...)`) or an argument for a parameter of that type does (`(unsigned)p`).
+    instance: Option<String>,
+}
+
+fn ballot_function<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<BallotFunction<'a>> {
+    if !a.names_vote() {
+        return None;
+    }
+    let name = callee(a, call)?;
+    if BALLOTS.contains(&name) || name.starts_with("__") {
+        return None;
+    }
+    let f = a
+        .funcs
+        .iter()
+        .find(|f| f.device && !f.kernel && function_name(a, f.node) == Some(name))?;
+    let ty = f.node.field(FIELDS.type_)?;
+    let ret = super::norm_ws(a.text(ty));
+    if a.is_32bit(&ret) {
+        return None;
+    }
+    let body = f.node.field(FIELDS.body)?;
+    let returns = crate::parse::walk_subtree(body, |x| {
+        if x.kind_name() != "return_statement" {
+            return crate::parse::Visit::Descend;
+        }
+        let mut v = x.named_child(0);
+        while let Some(p) = v.filter(|p| p.kind_name() == "parenthesized_expression") {
+            v = p.named_child(0);
+        }
+        let ballot = v.is_some_and(|v| {
+            v.kind_name() == "call_expression"
+                && callee(a, v).is_some_and(|c| BALLOTS.contains(&c) || ballot_macro(a, c))
+        });
+        if ballot {
+            crate::parse::Visit::Stop
+        } else {
+            crate::parse::Visit::Skip
+        }
+    });
+    if !returns {
+        return None;
+    }
+    // A template parameter as the return type: the instantiation, when the call shows it.
+    let template = f
+        .node
+        .parent()
+        .filter(|p| p.kind_name() == "template_declaration")
+        .and_then(|t| t.field(FIELDS.parameters))
+        .is_some_and(|ps| {
+            crate::parse::named_children(ps).any(|p| {
+                p.kind_name() == "type_parameter_declaration"
+                    && crate::parse::named_children(p).any(|n| a.text(n) == ret)
+            })
+        });
+    let instance = if template {
+        template_instance(a, call, f.node, &ret)
+    } else {
+        None
+    };
+    Some(BallotFunction {
+        name,
+        ret,
+        instance,
+    })
+}
+
+/// The type template parameter `t` of function `def` stands for at `call`: its first template
+/// argument (`f<unsigned>(...)`), or the type of the argument given for the first parameter
+/// declared `t` (a cast `(unsigned)p`, or a variable's declared type).
+fn template_instance(a: &Analyzer, call: Node, def: Node, t: &str) -> Option<String> {
+    let f = call.field(FIELDS.function)?;
+    if f.kind_name() == "template_function" {
+        let first = f.field(FIELDS.arguments)?.named_child(0)?;
+        return Some(super::norm_ws(a.text(first)));
+    }
+    let mut d = def.field(FIELDS.declarator)?;
+    for _ in 0..4 {
+        if d.kind_name() == "function_declarator" {
+            break;
+        }
+        d = d.field(FIELDS.declarator)?;
+    }
+    let params = d.field(FIELDS.parameters)?;
+    let at = crate::parse::named_children(params)
+        .filter(|p| p.kind_name().ends_with("parameter_declaration"))
+        .position(|p| {
+            p.field(FIELDS.type_)
+                .is_some_and(|ty| super::norm_ws(a.text(ty)) == t)
+                && p.field(FIELDS.declarator)
+                    .is_some_and(|d| d.kind_name() == "identifier")
+        })?;
+    let arg = *args(call).get(at)?;
+    if let Some(ty) = cast_type(a, arg) {
+        return Some(ty);
+    }
+    (arg.kind_name() == "identifier")
+        .then(|| a.lookup(a.text(arg), arg.start_byte()))
+        .flatten()
+        .filter(|d| !d.pointer && d.dims.is_empty())
+        .map(|d| d.ty_text)
 }
 
 /// Whether `name` is a function-like macro of the file whose body is one ballot call (OpenMM's
@@ -2324,12 +2439,29 @@ fn ballot_valued(a: &Analyzer, n: Node, depth: usize) -> bool {
             .lookup(a.text(n), n.start_byte())
             .and_then(|d| d.init)
             .is_some_and(|i| ballot_valued(a, i, depth + 1)),
+        // A shift of one, or any operand of a bitwise combination or a product: `m & ~lower`,
+        // DALI's per-row mask `__ballot_sync(~0, p) * (x < cols)` (realuser17 U-g).
         "binary_expression" => {
             let op = n.field(FIELDS.operator).map(|o| a.text(o));
-            matches!(op, Some("&" | "|" | "^" | ">>" | "<<"))
-                && n.field(FIELDS.left)
+            let left = || {
+                n.field(FIELDS.left)
                     .is_some_and(|l| ballot_valued(a, l, depth + 1))
+            };
+            match op {
+                Some(">>" | "<<") => left(),
+                Some("&" | "|" | "^" | "*") => {
+                    left()
+                        || n.field(FIELDS.right)
+                            .is_some_and(|r| ballot_valued(a, r, depth + 1))
+                }
+                _ => false,
+            }
         }
+        // `p ? __ballot(q) : 0`.
+        "conditional_expression" => [FIELDS.consequence, FIELDS.alternative]
+            .into_iter()
+            .filter_map(|f| n.field(f))
+            .any(|x| ballot_valued(a, x, depth + 1)),
         _ => false,
     }
 }
@@ -2482,6 +2614,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         return;
     }
     if in_tile32_code(a, n) {
+        return;
+    }
+    if matches!((op, value), ("&", 31) | ("%", 32)) && super::row_warps::lane0_load_broadcast(a, n)
+    {
         return;
     }
     let expr = snippet(a.text(n));
@@ -2779,13 +2915,25 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
     if !has_shfl(a) {
         return;
     }
+    // A function that reads `threadIdx.y` may run 32-wide blocks whose rows each hold a full
+    // set of terms (DALI's cuTT tiles, `dim3(32, 8)`): there a 64-lane wavefront holds two rows,
+    // the 32-lane loop keeps them apart, and `warpSize` would add both (realuser17 U-h). A file
+    // that launches the kernel only so is not reported at all (`row_warps`).
+    let rows = a
+        .func_at(n.start_byte())
+        .is_some_and(|f| a.text(f.node).contains("threadIdx.y"));
+    let rows_note = if rows {
+        " where the lanes of one 64-lane wavefront hold one set of terms; where the block is 32 threads wide (this function reads `threadIdx.y`) and each 32-lane row holds its own full set, 32 lanes are right and `warpSize` would add two rows: keep it"
+    } else {
+        ""
+    };
     if let Some(lit) = init_lit {
         a.report(
             &WARP_SIZE_32,
             Severity::Error,
             lit,
             format!("shuffle reduction starting at offset 16 combines only 32 lanes; {WAVE_NOTE}"),
-            Some("start the loop at `warpSize / 2`".into()),
+            Some(format!("start the loop at `warpSize / 2`{rows_note}")),
             vec![],
         );
     } else if let Some(lit) = cond_lit {
@@ -2794,7 +2942,7 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
             Severity::Error,
             lit,
             format!("shuffle loop bounded by 32 lanes; {WAVE_NOTE}"),
-            Some("bound the loop by `warpSize`".into()),
+            Some(format!("bound the loop by `warpSize`{rows_note}")),
             vec![],
         );
     }
@@ -2938,6 +3086,14 @@ fn only_block_shape(a: &Analyzer, decl: Node, name: &str) -> bool {
     };
     let text = a.text(body).as_bytes();
     let declared_at = decl.start_byte() - body.start_byte();
+    shapes_only(text, name, declared_at, 0)
+}
+
+/// Whether every use of `name` in host function body `text` (other than its declaration at
+/// `declared_at`) shapes a launch: in a `dim3`, in a `<<<...>>>` configuration, or in host
+/// arithmetic without calls that sets a local variable used so in turn (TensorFlow's `int
+/// threads = n < kWarpSize ? kWarpSize : 256;` before `<<<g, threads>>>`, realuser17 U-d).
+fn shapes_only(text: &[u8], name: &str, declared_at: usize, depth: usize) -> bool {
     let mut uses = crate::lexer::whole_words(text, name)
         .filter(|&at| !(declared_at..declared_at + name.len() + 1).contains(&at))
         .peekable();
@@ -2949,14 +3105,81 @@ fn only_block_shape(a: &Analyzer, decl: Node, name: &str) -> bool {
                 .rposition(|b| matches!(b, b';' | b'{' | b'}'))
                 .map_or(0, |p| p + 1);
             let stmt = &text[start..at];
-            memchr::memmem::find(stmt, b"dim3").is_some()
+            let shape = memchr::memmem::find(stmt, b"dim3").is_some()
                 || memchr::memmem::find(stmt, b"<<<").is_some()
                     && memchr::memmem::find(
                         &stmt[memchr::memmem::rfind(stmt, b"<<<").unwrap_or(0)..],
                         b">>>",
                     )
-                    .is_none()
+                    .is_none();
+            shape
+                || block_size_operand(stmt)
+                || depth < 2 && host_arithmetic_into(text, start, depth)
         })
+}
+
+/// Whether the text before a use of a host constant ends in an assignment to, or a comparison
+/// with, a block's thread count (`config.thread_per_block < kWarpSize`, `threads_per_block =
+/// kWarpSize`: TensorFlow's smallest block, realuser17 U-d): a block of that many threads is
+/// valid on any wavefront size.
+fn block_size_operand(before: &[u8]) -> bool {
+    let Ok(t) = std::str::from_utf8(before) else {
+        return false;
+    };
+    let t = t.trim_end();
+    let op_len = t.len() - t.trim_end_matches(['=', '<', '>', '!']).len();
+    let op = &t[t.len() - op_len..];
+    if !matches!(op, "=" | "<" | "<=" | ">" | ">=" | "==" | "!=") {
+        return false;
+    }
+    let operand = t[..t.len() - op_len].trim_end();
+    let path_len = operand
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'>' | b'-'))
+        .count();
+    let path = operand[operand.len() - path_len..].to_ascii_lowercase();
+    let name = path.rsplit(['.', '>']).next().unwrap_or("");
+    name.contains("thread") || name.contains("block")
+}
+
+/// Whether the statement of host body `text` starting at `start` sets one local variable
+/// (`int threads = ...;`, `threads = ...;`) from arithmetic without calls, templates or
+/// launches, and that variable only shapes launches ([`shapes_only`]).
+fn host_arithmetic_into(text: &[u8], start: usize, depth: usize) -> bool {
+    let Some(len) = memchr::memchr(b';', &text[start..]) else {
+        return false;
+    };
+    let Ok(stmt) = std::str::from_utf8(&text[start..start + len]) else {
+        return false;
+    };
+    let Some((lhs, rhs)) = stmt.split_once('=') else {
+        return false;
+    };
+    if rhs.starts_with('=') || lhs.ends_with(['<', '>', '!']) {
+        return false;
+    }
+    // No call (a name followed by `(`), template argument or launch on the right.
+    let rhs_bytes = rhs.as_bytes();
+    let calls = rhs_bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'('
+            && rhs[..i]
+                .trim_end()
+                .as_bytes()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    });
+    if calls || rhs.contains("<<") || rhs.contains('{') {
+        return false;
+    }
+    let Some(var) = lhs.split_whitespace().last().filter(|v| {
+        v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !v.as_bytes()[0].is_ascii_digit()
+    }) else {
+        return false;
+    };
+    let var_at = start + lhs.rfind(var).unwrap_or(0);
+    shapes_only(text, var, var_at, depth + 1)
 }
 
 fn define(a: &mut Analyzer, n: Node) {
@@ -3374,6 +3597,12 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         } else {
             Lanes::Wavefront
         }
+    });
+    // A macro of the file that is a width-32 shuffle (pytorch_sparse's ROCm `SHFL_DOWN(m, v,
+    // d)` = `__shfl_down(v, d, 32)`) works on 32-lane segments as the direct call does
+    // (realuser17 U-e).
+    let segment = segment.or_else(|| {
+        super::row_warps::width32_shuffle_macro(a, name).then_some(super::row_warps::Lanes::Width32)
     });
     // A warp operation in a branch hipcc skips (the CUDA arm beside a ROCm one) does not
     // decide how the function treats a wavefront.
@@ -4517,6 +4746,19 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     return;
                 }
             }
+            // A call of a function of the file declared to return 32 bits (QUDA's
+            // `warp_converged_mask()`, realuser16 T-c): HIP's static_assert fails on it too.
+            if let Some((func, ty)) = returned_32_bits(a, mask).filter(|_| has_sync) {
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` is returned by `{func}` as `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask (static_assert)"),
+                    Some(format!("declare `{func}` to return `{WIDE}`, and where it names every lane make its value `~0ull`: a 64-bit `0xffffffff` still names lanes 0-31 only{}", preview_note(a))),
+                    vec![],
+                );
+                return;
+            }
             if let Some(ty) = cast_type(a, mask).filter(|t| has_sync && a.is_32bit(t)) {
                 a.report(
                     &SYNC_MASK_32,
@@ -4542,6 +4784,25 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             }
         }
     }
+}
+
+/// For a call of a function the file defines with a 32-bit return type (`__device__ constexpr
+/// unsigned converged_mask()`), the function's name and that type.
+fn returned_32_bits<'a>(a: &Analyzer<'a, '_>, mut e: Node) -> Option<(&'a str, String)> {
+    while e.kind_name() == "parenthesized_expression" {
+        e = e.named_child(0)?;
+    }
+    if e.kind_name() != "call_expression" {
+        return None;
+    }
+    let name = callee(a, e)?;
+    a.funcs
+        .iter()
+        .filter(|f| function_name(a, f.node) == Some(name))
+        .find_map(|f| {
+            let ty = super::norm_ws(a.text(f.node.field(FIELDS.type_)?));
+            a.is_32bit(&ty).then_some((name, ty))
+        })
 }
 
 /// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`.
@@ -5271,7 +5532,10 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     };
     // A ballot, or a mask computed from a ballot variable (`m & ~lower`).
     let derived = !is_ballot_call(a, value)
-        && value.kind_name() == "binary_expression"
+        && matches!(
+            value.kind_name(),
+            "binary_expression" | "conditional_expression" | "parenthesized_expression"
+        )
         && ballot_valued(a, value, 0);
     if !derived && !is_ballot_call(a, value) {
         return;
@@ -5303,6 +5567,13 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
         "returns a 64-bit mask in HIP"
     };
     let (help, fix) = stored_ballot_help(a, ty, fix);
+    let (what, help, fix) = match ballot_function_of(a, value) {
+        Some(bf) => {
+            let (what, help) = ballot_function_words(&bf);
+            (what, help, vec![])
+        }
+        None => (what.to_string(), help, fix),
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -5313,22 +5584,57 @@ fn ballot_store(a: &mut Analyzer, n: Node) {
     );
 }
 
+/// The ballot function of the file that `value` calls, through parentheses.
+fn ballot_function_of<'a>(a: &Analyzer<'a, '_>, mut value: Node) -> Option<BallotFunction<'a>> {
+    while value.kind_name() == "parenthesized_expression" {
+        value = value.named_child(0)?;
+    }
+    (value.kind_name() == "call_expression")
+        .then(|| ballot_function(a, value))
+        .flatten()
+}
+
+/// What H004 says of a call of a [`BallotFunction`] whose result is kept in 32 bits, and its
+/// help: widening the variable alone is not enough where the template type is 32 bits here.
+fn ballot_function_words(bf: &BallotFunction) -> (String, String) {
+    let name = bf.name;
+    match &bf.instance {
+        Some(t) => (
+            format!("returns a 64-bit HIP ballot as `{}`, here `{t}`", bf.ret),
+            format!("keep the ballot 64 bits wide all the way: call `{name}` at `{WIDE}` (a `{WIDE}` argument, or `{name}<{WIDE}>`), or declare its return type `{WIDE}`, and declare this variable `{WIDE}`"),
+        ),
+        None => (
+            format!("returns a 64-bit HIP ballot (as `{}`)", bf.ret),
+            format!("declare it `{WIDE}`, and make sure `{name}` returns the ballot 64 bits wide"),
+        ),
+    }
+}
+
 /// The help and fix for a ballot stored in 32 bits. In a function that places lanes within 32
 /// (`threadIdx.x & 31`: each 32-lane half of the wavefront works on its own, SlabHash's nodes),
 /// widening makes the second half test the first half's votes; there the help says to take
 /// this half's bits instead, and no fix is offered (realuser15 I-b).
+/// In a function that reads `threadIdx.y` the block may be 32 threads wide, each 32-lane half
+/// of a 64-lane wavefront a row of its own (DALI's cuTT tiles, `dim3(32, 8)`): there too the
+/// help gives both forms, without a fix (realuser17 U-g).
 fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Edit>) {
-    let halves = a
+    let body = a
         .func_at(at.start_byte())
         .and_then(|f| f.node.field(FIELDS.body))
-        .is_some_and(|b| within_32(a.text(b)));
-    if halves {
-        (
-            format!("declare it `{WIDE}` where the vote is meant for the whole wavefront; where each 32-lane half works on its own (this function places lanes within 32), keep 32 bits and take this half's: `(unsigned)(__ballot(p) >> (__lane_id() & 32))`"),
-            vec![],
-        )
+        .map(|b| a.text(b));
+    let why = if body.is_some_and(within_32) {
+        Some("this function places lanes within 32")
+    } else if body.is_some_and(|b| b.contains("threadIdx.y")) {
+        Some("this function reads `threadIdx.y`: with blocks 32 threads wide each half is a row")
     } else {
-        (format!("declare it `{WIDE}`"), fix)
+        None
+    };
+    match why {
+        Some(why) => (
+            format!("declare it `{WIDE}` where the vote is meant for the whole wavefront; where each 32-lane half works on its own ({why}), keep 32 bits and take this half's: `(unsigned)(__ballot(p) >> (__lane_id() & 32))`"),
+            vec![],
+        ),
+        None => (format!("declare it `{WIDE}`"), fix),
     }
 }
 
@@ -5357,12 +5663,19 @@ fn ballot_assign(a: &mut Analyzer, n: Node) {
     let l = name;
     let fix = widen_ballot_var_fix(a, &d, a.text(l));
     let (help, fix) = stored_ballot_help(a, n, fix);
+    let (what, help, fix) = match ballot_function_of(a, r) {
+        Some(bf) => {
+            let (what, help) = ballot_function_words(&bf);
+            (what, help, vec![])
+        }
+        None => ("returns a 64-bit mask in HIP".to_string(), help, fix),
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
         n,
         format!(
-            "`{}` returns a 64-bit mask in HIP; `{}` is declared `{}` and drops lanes 32-63",
+            "`{}` {what}; `{}` is declared `{}` and drops lanes 32-63",
             snippet(a.text(r)),
             a.text(l),
             d.ty_text
@@ -6159,7 +6472,7 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             None if value == Some(0) && earlier_taken.is_none() => match else_mirrors_sync(a, n) {
                 Some(plain) => (
                     Severity::Note,
-                    format!("`{directive} {cond_text}`: {out}; that #else calls `{plain}`, which HIP has, as the port of this branch would"),
+                    format!("`{directive} {cond_text}`: {out}; that #else calls `{plain}`{}", super::merge::ELSE_IS_THE_PORT),
                 ),
                 None => (Severity::Warning, format!("`{directive} {cond_text}`: {out}")),
             },
@@ -6960,8 +7273,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     if !ptx && !a.in_device(n.start_byte()) {
         return; // host assembly (x86), not ours to judge
     }
+    let laneid = if has_token(&code, "%laneid") && keeps_32_lane_warps(a) {
+        "`%laneid` -> `__lane_id() & 31` here: this file keeps 32-lane warps (a warp size of 32, lanes or warp ids taken with 32), and `__lane_id()` counts 0..63 on 64-lane wavefronts (CDNA), so per-warp slots and `lane == 0` tests would skip the second half; `__lane_id()` alone only where the code is sized by `warpSize`"
+    } else {
+        "`%laneid` -> `__lane_id()`, which counts 0..63 on 64-lane wavefronts (CDNA); where the code keeps 32-lane warps (a warp size of 32, `threadIdx.x / 32` warp ids, per-warp slots), the lane within its warp is `__lane_id() & 31`"
+    };
     let hints: &[(&str, &str)] = &[
-        ("%laneid", "`%laneid` -> `__lane_id()`"),
+        ("%laneid", laneid),
         (
             "%warpid",
             "`%warpid` has no HIP equivalent (compute threadIdx / warpSize)",
@@ -6977,6 +7295,45 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         (
             "ld.global.nc",
             "`ld.global.nc` -> `__ldg()` or a plain load",
+        ),
+        // Cache operators (PTX ISA, "Cache Operators"): streaming loads and stores (`.cs`,
+        // `.lu`) become clang's nontemporal builtins, the rest are hints a plain access drops
+        // (hipcc 5.2.3 compiles the builtins for gfx90a and gfx1030; realuser16 T2).
+        (
+            "ld.global.cs",
+            "`ld.global.cs` (streaming) -> `__builtin_nontemporal_load(p)` on a scalar or clang vector (not HIP's `double2`/`float4`, structs: load their members), or a plain load",
+        ),
+        (
+            "ld.global.lu",
+            "`ld.global.lu` (last use) -> `__builtin_nontemporal_load(p)` on a scalar or clang vector, or a plain load",
+        ),
+        (
+            "ld.global.cg",
+            "`ld.global.cg` (cache in L2 only) -> a plain load",
+        ),
+        (
+            "ld.global.ca",
+            "`ld.global.ca` (cache at all levels) -> a plain load",
+        ),
+        (
+            "ld.global.cv",
+            "`ld.global.cv` (fetch again, do not cache) -> a `volatile` load",
+        ),
+        (
+            "st.global.cs",
+            "`st.global.cs` (streaming) -> `__builtin_nontemporal_store(v, p)` on a scalar or clang vector (not HIP's `double2`/`float4`, structs: store their members), or a plain store",
+        ),
+        (
+            "st.global.wb",
+            "`st.global.wb` (write back) -> a plain store",
+        ),
+        (
+            "st.global.cg",
+            "`st.global.cg` (cache in L2 only) -> a plain store",
+        ),
+        (
+            "st.global.wt",
+            "`st.global.wt` (write through) -> a plain store",
         ),
         (
             ".L1::no_allocate",
@@ -7060,6 +7417,30 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         Some(help),
         vec![],
     );
+}
+
+/// Whether the file keeps 32-lane warps: a warp-size constant or macro of 32 (RAFT's `static
+/// const int WarpSize = 32`), warp ids `threadIdx.x / 32` or `>> 5`, lanes taken within 32. There
+/// `%laneid`, the lane within a 32-lane warp, is `__lane_id() & 31` on 64-lane wavefronts
+/// (realuser16 T-d).
+fn keeps_32_lane_warps(a: &Analyzer) -> bool {
+    let text = String::from_utf8_lossy(a.src);
+    let t: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    [
+        "warpsize=32;",
+        "warp_size=32;",
+        "#definewarpsize32",
+        "#definewarp_size32",
+        "threadidx.x/32",
+        "threadidx.x>>5",
+    ]
+    .iter()
+    .any(|m| t.contains(m))
+        || within_32(&text)
 }
 
 /// H006's hint for a PTX barrier in `template` (as [`asm_template_text`] gives it): barrier 0 of

@@ -4974,3 +4974,334 @@ fn bit_counts_of_votes_under_32_bit_masks_and_variables() {
     assert_eq!(d.len(), 1);
     assert!(!d[0].message.contains("ambiguous"), "{}", d[0].message);
 }
+
+/// realuser16 T-h: a device function of the file that returns a ballot through a template type
+/// (ArrayFire's `ballot_sync`, also with the ballot in a `#if` branch) holds a ballot at its
+/// calls: storing it in 32 bits, and `__popc` of that, are H004 at HIP 5.2 and 7.0. A function
+/// declared to return 32 bits is reported at its `return` only.
+#[test]
+fn h004_a_ballot_returned_through_a_template_type() {
+    let src = "template<typename T>\n\
+__device__ T ballot_sync(unsigned mask, T var) {\n\
+#if (CUDA_VERSION >= 9000)\n\
+    return __ballot_sync(mask, var);\n\
+#else\n\
+    return __ballot(var);\n\
+#endif\n\
+}\n\
+template<typename T>\n\
+__device__ T ballot2(T var) { return __ballot(var); }\n\
+__device__ unsigned narrow(bool p) { return __ballot(p); }\n\
+__global__ void count(const float* x, int* out) {\n\
+  unsigned m = ballot_sync(0xffffffffu, (unsigned)(x[threadIdx.x] > 0.f));\n\
+  unsigned m2 = ballot2((unsigned)(x[threadIdx.x] > 1.f));\n\
+  unsigned m3 = narrow(x[threadIdx.x] > 2.f);\n\
+  unsigned long long w = ballot2(x[threadIdx.x] > 3.f);\n\
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popc(m) + __popc(m2) + __popcll(w));\n\
+}\n";
+    for hip in [Version::new(5, 2, 3), Version::new(7, 0, 0)] {
+        assert_eq!(
+            lines_at(src, "H004", hip),
+            vec![11, 13, 14, 17, 17],
+            "{hip}"
+        );
+    }
+    let d = run(src);
+    let m = d.iter().find(|d| d.id == "H004" && d.line == 13).unwrap();
+    assert!(m.message.contains("here `unsigned`"), "{}", m.message);
+    assert!(m
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("ballot_sync<unsigned long long>"));
+    // Widening `m` alone would keep the 32-bit template type: no fix.
+    assert!(m.fix.is_empty());
+}
+
+/// realuser17 U-g: a ballot as an operand of `*`, `&`, `?:` (DALI's per-row mask
+/// `__ballot_sync(~0, p) * (x < cols)`) is still a 64-bit mask: storing the result in 32 bits is
+/// H004 as for the ballot alone.
+#[test]
+fn h004_a_ballot_through_arithmetic_stored_in_32_bits() {
+    let src = kernel(
+        "int y = threadIdx.y; bool in = threadIdx.x < 7;\n\
+         unsigned int a = __ballot_sync(0xffffffff, y < 5) * (threadIdx.x < 9);\n\
+         unsigned int b = (threadIdx.x < 9) * __ballot_sync(0xffffffff, y < 6);\n\
+         unsigned int c = in ? __ballot_sync(0xffffffff, y < 7) : 0u;\n\
+         unsigned int d = (threadIdx.x + 0u) & __ballot(y < 8);\n\
+         unsigned long long e = __ballot(y < 9) * in;\n\
+         unsigned int f = (unsigned)(__ballot(y < 9) >> (__lane_id() & 32));\n\
+         x[0] = a + b + c + d + e + f;",
+    );
+    assert_eq!(lines_of(&src, "H004"), vec![3, 4, 5, 6]);
+    // The kernel reads `threadIdx.y`: with 32-wide blocks each 32-lane half is a row, so the
+    // help also gives this half's bits, and widening is not applied.
+    let d = run(&src);
+    let a = d.iter().find(|d| d.id == "H004" && d.line == 3).unwrap();
+    assert!(
+        a.help
+            .as_deref()
+            .unwrap()
+            .contains("(unsigned)(__ballot(p) >> (__lane_id() & 32))"),
+        "{a:?}"
+    );
+    assert!(a.fix.is_empty());
+}
+
+/// realuser16 T-c: a lane mask returned by a function of the file declared 32 bits wide (QUDA's
+/// `warp_converged_mask()`) fails HIP's static_assert from 6.2 on as a 32-bit variable does
+/// (H003); before 6.2 a no-argument function whose body returns the full mask is a full mask,
+/// and the translator drops the call with it (no T009).
+#[test]
+fn h003_a_lane_mask_returned_by_a_32_bit_function() {
+    let src = "__device__ constexpr unsigned int converged_mask() { return 0xffffffffu; }\n\
+__device__ unsigned int some_mask(int n) { return (1u << n) - 1; }\n\
+__device__ unsigned long long wide_mask() { return ~0ull; }\n\
+__device__ float pair_sum(float v) {\n\
+  v += __shfl_down_sync(converged_mask(), v, 2);\n\
+  v += __shfl_down_sync(some_mask(8), v, 4);\n\
+  v += __shfl_down_sync(wide_mask(), v, 8);\n\
+  return v;\n\
+}\n";
+    let d: Vec<Diagnostic> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H003" && d.severity == Severity::Error)
+        .collect();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), vec![5, 6]);
+    assert!(d[0]
+        .message
+        .contains("returned by `converged_mask` as `unsigned int`"));
+    let opts = crate::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(t.output).unwrap();
+    assert!(out.contains("v += __shfl_down(v, 2);"), "{out}");
+    // A mask computed from an argument is no constant: still reported.
+    let t009: Vec<usize> = t
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T009")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(t009, vec![6], "{:?}", t.diagnostics);
+}
+
+/// realuser16 T-d: `%laneid` is the lane within a 32-lane warp. In a file that keeps 32-lane
+/// warps (RAFT's `WarpSize = 32`, `threadIdx.x / WarpSize` warp ids) the help gives
+/// `__lane_id() & 31`; elsewhere it gives `__lane_id()` and says its range on 64-lane wavefronts.
+#[test]
+fn h006_laneid_help_keeps_32_lane_warps() {
+    let asm = "__device__ int laneId() { int id; asm(\"mov.s32 %0, %%laneid;\" : \"=r\"(id)); return id; }\n";
+    let help = |src: &str| {
+        run(src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    let kept = format!(
+        "static const int WarpSize = 32;\n{asm}__global__ void k(float* s) {{ int wid = threadIdx.x / WarpSize; if (laneId() == 0) s[wid] = 1; }}\n"
+    );
+    assert!(
+        help(&kept).contains("`%laneid` -> `__lane_id() & 31` here"),
+        "{}",
+        help(&kept)
+    );
+    let plain = format!("{asm}__global__ void k(float* s) {{ s[laneId()] = 1; }}\n");
+    let h = help(&plain);
+    assert!(
+        h.contains("`%laneid` -> `__lane_id()`, which counts 0..63"),
+        "{h}"
+    );
+    assert!(h.contains("`__lane_id() & 31`"), "{h}");
+}
+
+/// realuser17 U-h: a 16-start xor loop in a kernel that reads `threadIdx.y` may be right as it
+/// is (32-wide blocks whose rows each hold all terms): the help says when to keep it; a file that
+/// launches the kernel only with 32-wide blocks gets no H001 for it.
+#[test]
+fn h001_shuffle_loop_help_in_a_kernel_with_rows() {
+    let kernel = "__global__ void rows(const int* t, int* out) {\n\
+  int v = t[threadIdx.x & (warpSize - 1)];\n\
+  for (int i = 16; i >= 1; i /= 2) v += __shfl_xor_sync(0xffffffff, v, i);\n\
+  out[threadIdx.y * 32 + threadIdx.x] = v;\n\
+}\n";
+    let d = run(kernel);
+    let h = d
+        .iter()
+        .find(|d| d.id == "H001" && d.message.contains("offset 16"))
+        .and_then(|d| d.help.clone())
+        .unwrap();
+    assert!(h.contains("each 32-lane row holds its own full set"), "{h}");
+    let flat = kernel.replace("threadIdx.y * 32 + ", "");
+    let h = run(&flat)
+        .into_iter()
+        .find(|d| d.id == "H001" && d.message.contains("offset 16"))
+        .and_then(|d| d.help)
+        .unwrap();
+    assert_eq!(h, "start the loop at `warpSize / 2`");
+    let launched =
+        format!("{kernel}void go(const int* t, int* o) {{ rows<<<1, dim3(32, 8)>>>(t, o); }}\n");
+    assert!(
+        lines_of(&launched, "H001").is_empty(),
+        "{:?}",
+        run(&launched)
+    );
+}
+
+/// realuser17 U-e: a width-32 shuffle reached through a function-like macro of the file (the
+/// ROCm arm of pytorch_sparse's `SHFL_DOWN`) makes segment code as the direct call does: `t >> 5`
+/// and `t & 31` are no errors. A macro without a width is no segment shuffle.
+#[test]
+fn h001_width_32_shuffle_macro_is_segment_code() {
+    let src = |def: &str| {
+        format!(
+            "#ifdef USE_ROCM\n{def}\n#else\n#define SHFL_DOWN __shfl_down_sync\n#endif\n\
+__global__ void seg(const float* x, float* out, int n) {{\n\
+  int t = blockDim.x * blockIdx.x + threadIdx.x;\n\
+  int seg = t >> 5;\n\
+  int lane = t & 31;\n\
+  float v = t < n ? x[t] : 0.f;\n\
+  for (int o = 16; o > 0; o /= 2) v += SHFL_DOWN(0xffffffff, v, o);\n\
+  if (lane == 0 && seg * 32 < n) out[seg] = v;\n\
+}}\n"
+        )
+    };
+    let errors = |src: &str| -> Vec<usize> {
+        run_defined(src, Version::new(6, 4, 0), false, &["USE_ROCM"])
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity == Severity::Error)
+            .map(|d| d.line)
+            .collect()
+    };
+    let seg = src("#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta, 32)");
+    assert!(errors(&seg).is_empty(), "{:?}", run(&seg));
+    let whole = src("#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta)");
+    assert_eq!(errors(&whole), vec![8, 9], "{:?}", run(&whole));
+}
+
+/// realuser17 U-d: a warp-size constant of a host function used only in host arithmetic that
+/// sizes a launch (`int threads = n < kWarpSize ? kWarpSize : 256;` then `<<<g, threads>>>`) is
+/// no lane count: no H001. One passed on to a kernel still is.
+#[test]
+fn h001_host_warp_size_constant_that_only_sizes_launches() {
+    let src = |tail: &str| {
+        format!(
+            "__global__ void k(const float* x, float* t, int w) {{ atomicAdd(t, x[threadIdx.x] + w); }}\n\
+void launch(const float* x, int n, float* t) {{\n\
+  static constexpr int kWarpSize = 32;\n\
+  int threads = n < kWarpSize ? kWarpSize : 256;\n\
+  {tail}\n\
+}}\n"
+        )
+    };
+    assert!(lines_of(&src("k<<<8, threads>>>(x, t, 0);"), "H001").is_empty());
+    assert_eq!(
+        lines_of(&src("k<<<8, threads>>>(x, t, kWarpSize);"), "H001"),
+        vec![3]
+    );
+    assert_eq!(
+        lines_of(&src("k<<<8, 256>>>(x, t, threads);"), "H001"),
+        vec![3]
+    );
+    // TensorFlow's smallest block: compared with and assigned to a block's thread count.
+    let tf = src("struct C { int thread_per_block; } config{256};
+  if (config.thread_per_block < kWarpSize) { config.thread_per_block = kWarpSize; }
+  k<<<threads, config.thread_per_block>>>(x, t, 0);");
+    assert!(lines_of(&tf, "H001").is_empty(), "{:?}", run(&tf));
+}
+
+/// realuser16 T5: `if ((threadIdx.x & 31) == 0) p = *flag;` followed by the broadcast of lane
+/// 0's copy (`p = __shfl_sync(~0, p, 0)`) is right on 64-lane wavefronts: no H001. A load that
+/// depends on the thread, or a broadcast from another lane, still is reported.
+#[test]
+fn h001_lane0_load_then_broadcast_is_silent() {
+    let src = |load: &str, bcast: &str| {
+        format!(
+            "__global__ void b(const unsigned* flag, unsigned* out) {{\n\
+  unsigned p = 0;\n\
+  if ((threadIdx.x & 31) == 0) p = {load};\n\
+  p = {bcast};\n\
+  out[blockIdx.x * blockDim.x + threadIdx.x] = p;\n\
+}}\n"
+        )
+    };
+    for bcast in ["__shfl_sync(0xffffffff, p, 0)", "__shfl(p, 0)"] {
+        let s = src("*flag", bcast);
+        assert!(lines_of(&s, "H001").is_empty(), "{:?}", run(&s));
+    }
+    let s = src("*flag", "__shfl_sync(0xffffffff, p, 0)").replace("& 31", "% 32");
+    assert!(lines_of(&s, "H001").is_empty(), "{:?}", run(&s));
+    assert_eq!(
+        lines_of(
+            &src("flag[threadIdx.x]", "__shfl_sync(0xffffffff, p, 0)"),
+            "H001"
+        ),
+        vec![3]
+    );
+    assert_eq!(
+        lines_of(&src("*flag", "__shfl_sync(0xffffffff, p, 1)"), "H001"),
+        vec![3]
+    );
+}
+
+/// realuser16 T6: a `#if CUDA_VERSION >= 9000` wrapper whose `#else` is the mask-less HIP form
+/// gets H010's note only: T009's note on the skipped `_sync` call is folded into it. A skipped
+/// call whose `#else` is something else keeps its T009 note.
+#[test]
+fn t009_note_folds_into_h010_where_the_else_is_the_port() {
+    let src = "template<typename T> __device__ T all_sync(unsigned mask, T v) {\n\
+#if (CUDA_VERSION >= 9000)\n\
+    return __all_sync(mask, v);\n\
+#else\n\
+    return __all(v);\n\
+#endif\n\
+}\n\
+template<typename T> __device__ T other(unsigned mask, T v) {\n\
+#if (CUDA_VERSION >= 9000)\n\
+    return __all_sync(mask, v);\n\
+#else\n\
+    return v;\n\
+#endif\n\
+}\n";
+    let mut d = run_with(src, Version::new(5, 2, 3), false);
+    let opts = crate::translate::Options {
+        hip_version: Version::new(5, 2, 3),
+        ..crate::translate::Options::default()
+    };
+    let t = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    d.extend(t.diagnostics);
+    merge_restated(&mut d);
+    let mut got: Vec<(&str, usize)> = d
+        .iter()
+        .filter(|d| matches!(d.id.as_str(), "H010" | "T009"))
+        .map(|d| (d.id.as_str(), d.line))
+        .collect();
+    got.sort();
+    assert_eq!(got, vec![("H010", 2), ("H010", 9), ("T009", 10)], "{d:?}");
+}
+
+/// realuser16 T2: H006 on PTX cache-operator loads and stores names HIP's replacement: the
+/// nontemporal builtins for the streaming forms, a plain access for the other hints.
+#[test]
+fn h006_cache_operator_hints() {
+    let help = |ptx: &str| {
+        let src = format!(
+            "__device__ double ld(const double* p) {{ double x; asm volatile(\"{ptx}\" : \"=d\"(x) : \"l\"(p)); return x; }}\n"
+        );
+        run(&src)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    assert!(help("ld.global.cs.v2.f64 {%0, %1}, [%2];").contains("__builtin_nontemporal_load(p)"));
+    assert!(help("ld.global.lu.f64 %0, [%1];").contains("__builtin_nontemporal_load(p)"));
+    assert!(help("ld.global.cg.f64 %0, [%1];")
+        .contains("`ld.global.cg` (cache in L2 only) -> a plain load"));
+    assert!(help("st.global.cs.f64 [%1], %0;").contains("__builtin_nontemporal_store(v, p)"));
+    assert!(help("st.global.wb.f64 [%1], %0;").contains("-> a plain store"));
+    assert!(!help("ld.global.ca.f64 %0, [%1];").contains("rewrite with HIP intrinsics"));
+}
