@@ -104,7 +104,7 @@ fn a_rule_whose_output_is_a_variable_set_in_the_file_is_followed() {
 }
 
 #[test]
-fn a_module_file_no_converted_rule_makes_for_amd_stays_an_error() {
+fn a_module_file_only_a_converted_rule_makes_for_amd_is_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "load.cpp", &loader("k.fatbin"));
@@ -124,6 +124,11 @@ fn a_module_file_no_converted_rule_makes_for_amd_stays_an_error() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].0, Severity::Note, "{}", d[0].1);
     assert!(d[0].1.contains("Makefile:2"), "{}", d[0].1);
+    // `-ptx` has no hipcc counterpart (B003): the rule still writes NVIDIA code.
+    write(root, "Makefile", "k.fatbin: k.cu\n\tnvcc -ptx -o $@ $<\n");
+    let d = h040(root, Mode::Translate);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, Severity::Error, "{}", d[0].1);
     // A rule that makes another file.
     fs::remove_file(root.join("Makefile")).unwrap();
     write(

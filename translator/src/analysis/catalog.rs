@@ -55,7 +55,8 @@ does not reach (no statement that names it, or a variable set from it by arithme
 holding one's result; a load stride beside an unrelated reduction): there the 32 \
 is a block's extent or a group of threads sharing a table, right on 64-lane wavefronts, and \
 `warpSize` in its place would change what the code computes. The functions called may \
-be defined in a project header the file includes with quotes (a `.cuh` with the reduction, a \
+be defined in a project header the file includes (with quotes, or as `<dir/x.h>` found above \
+it; a `.cuh` with the reduction, a \
 `.cu` with the lane math): the header's own shuffles and votes decide, as in the file. \
 None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
@@ -112,7 +113,8 @@ template argument, an array bound, in static_assert, in a constexpr initializer 
 condition, or as a case label; so does code that reaches it through a macro (`#define WARP_SIZE \
 warpSize` on the ROCm side of `#ifndef USE_ROCM`, or an expression of it such as `#define \
 NUM_WARPS (1024 / warpSize)`, which hipport follows, in the file itself or \
-in a project header it includes with quotes, directly or through other headers; the report then \
+in a project header it includes (with quotes, or as `<dir/x.h>` found above it), directly or \
+through other headers; the report then \
 names the header and line of the definition). From ROCm 7.0 it is a run-time value (folded by the compiler for each target, but not a constant \
 expression), and all of these fail to compile (hipport reports an error when the target HIP is \
 7.0 or newer, a warning before). `__AMDGCN_WAVEFRONT_SIZE` (and \
@@ -806,7 +808,10 @@ release it was translated for: pin it with `--hip-version` and build against tha
 `HIPBLAS_R_16BF` in one call gives overload errors.
 
 `CUBLAS_COMPUTE_32F_FAST_TF32` maps to `HIPBLAS_COMPUTE_32F_FAST_TF32`, which the rocBLAS \
-backend answers with HIPBLAS_STATUS_NOT_SUPPORTED; use `CUBLAS_COMPUTE_32F`.",
+backend answers with HIPBLAS_STATUS_NOT_SUPPORTED; use `CUBLAS_COMPUTE_32F`.
+
+With `--blas rocblas` these calls become rocBLAS's `rocblas_gemm_ex` family, reported as T015 \
+with rocBLAS's form, and H034 is not reported.",
 };
 
 /// H035: shuffles of half-precision values.
