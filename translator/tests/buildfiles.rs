@@ -1139,6 +1139,49 @@ fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
     assert_gfx90a_code(&build.join("app"));
 }
 
+/// U-i: a `SHELL:` option group behind `$<COMPILE_LANGUAGE:CUDA>` (Horovod's form, unquoted over
+/// several lines, and a quoted one) reaches the HIP source as separate flags: a source's
+/// COMPILE_OPTIONS do not expand `SHELL:`, and hipcc took `SHELL:-DDEMO_A=1` for a file.
+#[test]
+fn converted_cmake_shell_options_for_cuda_reach_hipcc_split() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(p LANGUAGES CXX CUDA)\n\
+             add_library(k k.cu)\n\
+             target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:\n\
+             \x20 SHELL:-DDEMO_A=1 -DDEMO_B=2\n\
+             \x20 >)\n\
+             target_compile_options(k PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-DDEMO_C=3 -DDEMO_D=\\\"(4 + 5)\\\">\")\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             #if !defined(DEMO_A) || !defined(DEMO_B) || !defined(DEMO_C) || !defined(DEMO_D)\n\
+             #error the SHELL: options did not reach the GPU source\n\
+             #endif\n\
+             __global__ void k(float* x) { x[0] = DEMO_D; }\n\
+             void run() { k<<<1, 1>>>(nullptr); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let gpu = command_for(&commands, "k.cu");
+    assert!(!gpu.contains("SHELL:"), "{gpu}");
+}
+
 /// HIP 6.2 to 6.4 declare the `_sync` warp builtins that the translation keeps only with
 /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined: the HIP sources get it, the host ones do not, and
 /// other targets get nothing.

@@ -1016,7 +1016,10 @@ fn find_library_packages(st: &State, sink: &mut Sink, cmds: &[Command]) {
 /// them), and each target's options, definitions and include directories behind a CUDA language
 /// test (kept in the target, where no source matches it now). A target property's list splits
 /// such a generator expression at its `;`: the pieces are joined again until its `$<` and `>`
-/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link. The sources are those
+/// balance. An option's `SHELL:` group, which a source's `COMPILE_OPTIONS` pass on as it is
+/// ("no such file or directory: 'SHELL:-DA=1'" from hipcc, CMake 3.25), is split there as CMake
+/// splits it in a target's (`separate_arguments` UNIX_COMMAND). `-fgpu-rdc` among the CUDA flags
+/// also reaches the link. The sources are those
 /// hipport ported: `.cu`, and `.hip` only where it renamed `.cu` sources to `.hip` (see
 /// [`epilogue`]); a source that CMake's own HIP language compiles (`LANGUAGE HIP`, or a `.hip`
 /// source with HIP enabled) is the project's own and keeps its language and properties.
@@ -1074,6 +1077,18 @@ foreach(_hipport_target IN LISTS _hipport_targets)
           if(_hipport_entry MATCHES "COMPILE_LANGUAGE:CUDA>|COMPILE_LANG_AND_ID:CUDA,NVIDIA>")
             string(REPLACE "$<COMPILE_LANGUAGE:CUDA>" "1" _hipport_entry "${_hipport_entry}")
             string(REPLACE "$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>" "1" _hipport_entry "${_hipport_entry}")
+            # A source's COMPILE_OPTIONS do not expand SHELL: as a target's do: split it here.
+            while(_hipport_property STREQUAL "COMPILE_OPTIONS" AND _hipport_entry MATCHES "(^|[;:])SHELL:([^;>]*)")
+              set(_hipport_shell "${CMAKE_MATCH_0}")
+              set(_hipport_before "${CMAKE_MATCH_1}")
+              separate_arguments(_hipport_split UNIX_COMMAND "${CMAKE_MATCH_2}")
+              string(FIND "${_hipport_entry}" "${_hipport_shell}" _hipport_at)
+              string(LENGTH "${_hipport_shell}" _hipport_length)
+              math(EXPR _hipport_end "${_hipport_at} + ${_hipport_length}")
+              string(SUBSTRING "${_hipport_entry}" 0 ${_hipport_at} _hipport_head)
+              string(SUBSTRING "${_hipport_entry}" ${_hipport_end} -1 _hipport_tail)
+              set(_hipport_entry "${_hipport_head}${_hipport_before}${_hipport_split}${_hipport_tail}")
+            endwhile()
             set_property(SOURCE ${_hipport_sources} APPEND PROPERTY ${_hipport_property} "${_hipport_entry}")
           endif()
           set(_hipport_entry "")
