@@ -1182,6 +1182,47 @@ fn converted_cmake_shell_options_for_cuda_reach_hipcc_split() {
     assert!(!gpu.contains("SHELL:"), "{gpu}");
 }
 
+/// U-b: the `.cu` sources of `pybind11_add_module()` (a function of a package, defined where
+/// hipport does not see it; a stand-in here) compile as CXX with hipcc: CMake found no link
+/// language for the module before.
+#[test]
+fn converted_cmake_pybind11_module_sources_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(p LANGUAGES CXX)\n\
+             include(${CMAKE_CURRENT_LIST_DIR}/cmake/module_stand_in.cmake)\n\
+             enable_language(CUDA)\n\
+             pybind11_add_module(ops k.cu)\n",
+        ),
+        (
+            "cmake/module_stand_in.cmake",
+            "function(pybind11_add_module name)\n  add_library(${name} MODULE ${ARGN})\nendfunction()\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void k(float* x) { x[0] = 1; }\n\
+             void run() { k<<<1, 1>>>(nullptr); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("libops.so"));
+}
+
 /// HIP 6.2 to 6.4 declare the `_sync` warp builtins that the translation keeps only with
 /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined: the HIP sources get it, the host ones do not, and
 /// other targets get nothing.

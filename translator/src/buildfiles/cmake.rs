@@ -570,6 +570,11 @@ fn translate_keeping(
                 st.linked
                     .insert(name.text.clone(), matches!(kind, "SHARED" | "MODULE"));
             }
+            // A Python module is a MODULE (or SHARED) library unless said STATIC.
+            n if PACKAGE_TARGET_MAKERS.contains(&n) => {
+                let kind = c.args.get(1).map_or("", |a| a.text.as_str());
+                st.linked.insert(name.text.clone(), kind != "STATIC");
+            }
             // FindCUDA takes its keywords anywhere among the sources.
             "cuda_add_library" => {
                 let shared = c.args[1..]
@@ -1396,6 +1401,7 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
+        n if PACKAGE_TARGET_MAKERS.contains(&n) => st.has_targets = true,
         "find_library" => find_library_names(st, sink, cmd),
         "file"
             if args
@@ -2171,8 +2177,21 @@ fn names_target(cmd: &Command) -> bool {
             | "cuda_add_library"
             | "cuda_add_executable"
             | "add_custom_target"
-    )
+    ) || PACKAGE_TARGET_MAKERS.contains(&cmd.name.as_str())
 }
+
+/// Functions of well-known packages that make a target of the sources they are given, through
+/// `add_library()` in the package's own code, which hipport does not see (U-b: extending-jax's
+/// `pybind11_add_module(gpu_ops kernels.cc.cu)` got no CXX language for its `.cu` sources, and
+/// CMake could not find its link language): pybind11's and nanobind's module functions, FindPython's
+/// `Python_add_library()` (lowercase, as command names are read: CMake's are case-insensitive).
+const PACKAGE_TARGET_MAKERS: &[&str] = &[
+    "pybind11_add_module",
+    "nanobind_add_module",
+    "python_add_library",
+    "python2_add_library",
+    "python3_add_library",
+];
 
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
 fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
@@ -3817,6 +3836,25 @@ mod tests {
         assert_eq!(found("B002", 11, "-lineinfo"), 1);
         let (again, _) = run(&out, &opts());
         assert_eq!(again, out);
+    }
+
+    /// U-b: a well-known package's function that makes a target (pybind11_add_module,
+    /// nanobind_add_module, Python_add_library) gets the appended code that compiles its `.cu`
+    /// sources as CXX, as add_library does; CMake found no link language for it otherwise.
+    #[test]
+    fn package_target_functions_get_the_epilogue() {
+        for make in [
+            "pybind11_add_module(gpu_ops k.cu)",
+            "nanobind_add_module(gpu_ops NB_STATIC k.cu)",
+            "Python_add_library(gpu_ops MODULE WITH_SOABI k.cu)",
+            "python3_add_library(gpu_ops k.cu)",
+        ] {
+            let src = format!("project(p LANGUAGES CXX CUDA)\n{make}\n");
+            let (out, _) = run(&src, &opts());
+            assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+            let (again, _) = run(&out, &opts());
+            assert_eq!(again, out);
+        }
     }
 
     /// nvcc gave the CUDA flags and the CUDA language's options to the .cu sources only: the
