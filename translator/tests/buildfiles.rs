@@ -1223,6 +1223,44 @@ fn converted_cmake_pybind11_module_sources_build_with_hipcc() {
     assert_gfx90a_code(&build.join("libops.so"));
 }
 
+/// T-a: FindCUDA's `cuda_compile(OBJS k.cu)`, whose objects a library lists, configures and
+/// builds with hipcc after conversion (it stayed: "Unknown CMake command cuda_compile").
+#[test]
+fn converted_cmake_findcuda_compile_builds_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(p CXX)\n\
+             find_package(CUDA REQUIRED)\n\
+             cuda_include_directories(${CMAKE_CURRENT_SOURCE_DIR})\n\
+             cuda_compile(GPU_OBJS k.cu STATIC)\n\
+             add_library(lib SHARED host.cc ${GPU_OBJS})\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void k(float* x) { x[0] = 1; }\n\
+             void run() { k<<<1, 1>>>(nullptr); }\n",
+        ),
+        ("host.cc", "void run();\nvoid go() { run(); }\n"),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("liblib.so"));
+}
+
 /// HIP 6.2 to 6.4 declare the `_sync` warp builtins that the translation keeps only with
 /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined: the HIP sources get it, the host ones do not, and
 /// other targets get nothing.

@@ -1378,6 +1378,11 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             st.gpu_targets.push(st.current);
             findcuda_target_arguments(st, sink, cmd);
         }
+        "cuda_compile"
+        | "cuda_compile_ptx"
+        | "cuda_compile_fatbin"
+        | "cuda_compile_cubin"
+        | "cuda_wrap_srcs" => findcuda_compile(st, sink, cmd),
         "cuda_include_directories" => {
             sink.edit(
                 cmd.start,
@@ -1843,6 +1848,57 @@ fn findcuda_target_arguments(st: &mut State, sink: &mut Sink, cmd: &Command) {
             );
         }
     }
+}
+
+/// FindCUDA's `cuda_compile(VAR k.cu ... [STATIC|SHARED|MODULE])` set VAR to the objects nvcc
+/// made of the sources, for a target to list (Kaldi's `add_library(l host.cc ${CUDA_OBJS})`):
+/// hipcc compiles the sources themselves as CXX there (see [`EPILOGUE`]), so it becomes
+/// `set(VAR k.cu ...)`. Kept was `Unknown CMake command "cuda_compile"` with no finding (T-a).
+/// With `OPTIONS` (nvcc's, for those sources alone) it stays, with an error, and so do
+/// `cuda_compile_ptx`/`_fatbin`/`_cubin` and `cuda_wrap_srcs`, whose NVIDIA code objects (or
+/// custom commands) hipcc does not make so.
+fn findcuda_compile(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let options = args.iter().skip(1).any(|a| arg_is(a, "OPTIONS"));
+    if cmd.name == "cuda_compile" && !options && args.len() > 1 {
+        if sink.edit(cmd.start, cmd.start + cmd.name.len(), "set", B_LANGUAGE.id) {
+            // Target kinds: the objects' target's, which no target is made of now.
+            for a in args[1..]
+                .iter()
+                .filter(|a| ["STATIC", "SHARED", "MODULE"].iter().any(|k| arg_is(a, k)))
+            {
+                remove_arg(sink, st.src, a, B_LANGUAGE.id);
+            }
+            st.cuda_lang = true;
+            st.gpu_targets.push(st.current);
+            sink.diag(
+                B_LANGUAGE,
+                cmd.start,
+                format!(
+                    "cuda_compile({var} ...) -> set({var} ...): the target that lists ${{{var}}} compiles those sources as CXX with hipcc, as it linked the objects nvcc made of them",
+                    var = args[0].text
+                ),
+                None,
+            );
+        }
+        return;
+    }
+    let help = match cmd.name.as_str() {
+        "cuda_compile" if options => "set the variable to the sources (set(VAR k.cu)) and give the options, in hipcc's spelling, to those sources (set_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS ...))",
+        "cuda_wrap_srcs" => "list the .cu sources in the target itself (add_library/add_executable): hipcc compiles them as CXX",
+        _ => "make a code object hipModuleLoad reads with add_custom_command(OUTPUT k.hsaco COMMAND ${CMAKE_CXX_COMPILER} --genco --offload-arch=<gfx> -o k.hsaco k.cu); hipcc makes no PTX, cubin or fatbin",
+    };
+    sink.diag_as(
+        B_CONSTRUCT,
+        Severity::Error,
+        cmd.start,
+        format!(
+            "{}() is FindCUDA's, which the HIP build does not load (`Unknown CMake command`), and hipport does not translate it{}",
+            cmd.name,
+            if options { " with OPTIONS" } else { "" }
+        ),
+        Some(help.into()),
+    );
 }
 
 /// `file(GLOB|GLOB_RECURSE var patterns...)`: a pattern that matched sources the conversion
@@ -3836,6 +3892,59 @@ mod tests {
         assert_eq!(found("B002", 11, "-lineinfo"), 1);
         let (again, _) = run(&out, &opts());
         assert_eq!(again, out);
+    }
+
+    /// T-a: FindCUDA's `cuda_compile(VAR srcs)` becomes `set(VAR srcs)` (the target that lists
+    /// the variable compiles the sources); its other compile macros, and `cuda_compile` with
+    /// nvcc OPTIONS, are errors at their line (CMake: Unknown CMake command).
+    #[test]
+    fn findcuda_compile_macros_are_translated_or_reported() {
+        let src = "find_package(CUDA REQUIRED)\nCUDA_COMPILE(K_OBJS k.cu SHARED j.cu)\nadd_library(k STATIC host.cc ${K_OBJS})\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(K_OBJS k.cu j.cu)\nadd_library(k STATIC host.cc ${K_OBJS})\n"),
+            "{out}"
+        );
+        assert!(!out.contains("CUDA_COMPILE"), "{out}");
+        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B007" && d.line == 2 && d.message.contains("set(K_OBJS")),
+            "{diags:#?}"
+        );
+        assert!(
+            !diags.iter().any(|d| d.severity == Severity::Error),
+            "{diags:#?}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+        // A subdirectory's file with no find_package(CUDA) (Kaldi's) gets HIP too.
+        let (out, _) = run(
+            "cuda_compile(CUDA_OBJS\n    k.cu\n)\nadd_library(k host.cc ${CUDA_OBJS})\n",
+            &opts(),
+        );
+        assert!(out.contains("find_package(hip REQUIRED)"), "{out}");
+        assert!(out.contains("set(CUDA_OBJS\n    k.cu\n)\n"), "{out}");
+        let src = "find_package(CUDA)\ncuda_compile(A a.cu OPTIONS -G)\ncuda_compile_ptx(P p.cu)\ncuda_compile_fatbin(F f.cu)\ncuda_compile_cubin(C c.cu)\ncuda_wrap_srcs(t OBJ W w.cu)\nadd_library(k ${A})\n";
+        let (out, diags) = run(src, &opts());
+        for (line, name) in [
+            (2, "cuda_compile()"),
+            (3, "cuda_compile_ptx()"),
+            (4, "cuda_compile_fatbin()"),
+            (5, "cuda_compile_cubin()"),
+            (6, "cuda_wrap_srcs()"),
+        ] {
+            assert!(
+                diags.iter().any(|d| d.id == "B008"
+                    && d.severity == Severity::Error
+                    && d.line == line
+                    && d.message.starts_with(name)
+                    && d.help.is_some()),
+                "{line} {name}: {diags:#?}"
+            );
+        }
+        assert!(out.contains("cuda_compile_ptx(P p.cu)"), "{out}");
     }
 
     /// U-b: a well-known package's function that makes a target (pybind11_add_module,
