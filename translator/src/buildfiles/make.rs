@@ -2354,6 +2354,20 @@ mod tests {
         )
     }
 
+    /// U-f: `-l cusparse` in a recipe or a variable maps as `-lcusparse`; `-l cudart` goes where
+    /// hipcc links and becomes `-lamdhip64` where g++ does.
+    #[test]
+    fn two_word_library_flags_are_mapped() {
+        let src = "LIBS = -l cusparse -l cudart\napp: k.cu\n\tnvcc -o app k.cu -l cublas $(LIBS)\nhost: a.o\n\tg++ a.o -o host -l cudart\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "LIBS = -l hipsparse\napp: k.cu\n\thipcc -o app k.cu -l hipblas $(LIBS)\nhost: a.o\n\tg++ a.o -o host -lamdhip64\n"
+        );
+        let (again, _) = run(&out, &BuildOptions::default());
+        assert_eq!(again, out);
+    }
+
     #[test]
     fn nvcc_and_flags() {
         let mut opts = BuildOptions {
