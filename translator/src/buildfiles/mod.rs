@@ -661,6 +661,8 @@ pub const DIAGS: &[DiagInfo] = &[
                   Review it by hand. A FindCUDA macro hipport does not translate (cuda_compile_ptx,\n\
                   cuda_compile_fatbin, cuda_compile_cubin, cuda_wrap_srcs, cuda_compile with OPTIONS) is an\n\
                   error: the HIP build does not load FindCUDA, so CMake stops at an unknown command.\n\
+                  Variables a Makefile recipe that ran nvcc gives the compiler, set in a file the Makefile\n\
+                  includes (Kaldi's kaldi.mk), reach hipcc unseen: they must hold hipcc's flags.\n\
                   CUDA compiler and toolkit versions (CMAKE_CUDA_COMPILER_VERSION,\n\
                   CUDAToolkit_VERSION, CUDA_VERSION, ...) are empty in the HIP build, and if() compares an\n\
                   empty version as 0: `VERSION_LESS 11.8` is true, `VERSION_GREATER 12` false, and LESS or\n\
