@@ -1593,6 +1593,24 @@ fn map_one(
             });
         }
         let flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
+        // A value that ends in a lone `-l` whose library is the next word of the list
+        // (`-Xcompiler -l cudart`) stays whole too: unwrapped, the next run would read the pair
+        // `-l cudart` (see above) and map it.
+        let lone_l = flags.last().is_some_and(|f| f == "-l") && i + n < words.len();
+        if lone_l {
+            inner.notes.push(Note {
+                word: i,
+                info: B_FLAG_UNMAPPED,
+                message: format!(
+                    "nvcc flag `{}` left in place: its `-l` takes the next word as its library",
+                    words[i..i + n].join(" ")
+                ),
+                help: Some(
+                    "write the library flag without -Xcompiler, as one word (`-lname`)".into(),
+                ),
+                severity: Some(Severity::Warning),
+            });
+        }
         let left = inner
             .notes
             .iter()
@@ -2027,6 +2045,18 @@ mod tests {
             ..Default::default()
         };
         map_words(words, &opts, Context::Nvcc, &mut done)
+    }
+
+    /// Fuzz finding (saved as fuzz-inputs/make/xcompiler-lone-l.mk): `-Xcompiler -l` then
+    /// `cudart` stays: unwrapped, the next run read `-l cudart` and dropped it.
+    #[test]
+    fn xcompiler_lone_library_flag_stays() {
+        let words = ["-O3", "-Xcompiler", "-l", "cudart", "-lcublas"];
+        let m = run(&words);
+        let out: Vec<String> = m.applied(&words).into_iter().map(|(_, w)| w).collect();
+        assert_eq!(out, ["-O3", "-Xcompiler", "-l", "cudart", "-lhipblas"]);
+        let again: Vec<&str> = out.iter().map(String::as_str).collect();
+        assert!(run(&again).changes.is_empty());
     }
 
     /// U-f: `-l cusparse` (two words) maps as `-lcusparse` does: the name changes, cudart's
