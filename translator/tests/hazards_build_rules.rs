@@ -113,11 +113,23 @@ fn a_module_file_no_converted_rule_makes_for_amd_stays_an_error() {
     let d = h040(root, Mode::Translate);
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].0, Severity::Error);
-    // A Makefile's `-fatbin` is not converted (B003): the file is still NVIDIA code.
+    // A Makefile's `-fatbin` becomes `--genco` (as a CMake custom command's does): a note
+    // naming the rule.
     write(
         root,
         "Makefile",
         "k.fatbin: k.cu\n\tnvcc -arch=sm_80 -fatbin -o $@ $<\n",
+    );
+    let d = h040(root, Mode::Translate);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, Severity::Note, "{}", d[0].1);
+    assert!(d[0].1.contains("Makefile:2"), "{}", d[0].1);
+    // One whose `-ptx` hipcc has no counterpart of is not converted (B003): the file is still
+    // NVIDIA code.
+    write(
+        root,
+        "Makefile",
+        "k.fatbin: k.cu\n\tnvcc -arch=sm_80 -ptx -o $@ $<\n",
     );
     let d = h040(root, Mode::Translate);
     assert_eq!(d.len(), 1, "{d:?}");
