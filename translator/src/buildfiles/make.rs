@@ -434,11 +434,20 @@ fn c_sources_for_hipcc(
         return;
     };
     let unquote = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+    // A flag (`-l.c`) names no source.
     let ext = |w: &str| {
         let w = unquote(w);
+        if w.starts_with('-') {
+            return None;
+        }
         let name = w.rsplit('/').next().unwrap_or("").to_string();
         name.rsplit_once('.').map(|(_, e)| e.to_string())
     };
+    // A link of relocatable device code the conversion rewrote (`--hip-link`) is left as the
+    // conversion left it (a second run would add the macro there).
+    if texts.contains(&"--hip-link") {
+        return;
+    }
     // What the line hands the compiler, its variables expanded.
     let expanded: Vec<String> = texts[at + 1..]
         .iter()
