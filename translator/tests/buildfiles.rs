@@ -1139,6 +1139,128 @@ fn converted_cmake_cuda_flags_reach_the_hip_sources_alone() {
     assert_gfx90a_code(&build.join("app"));
 }
 
+/// U-i: a `SHELL:` option group behind `$<COMPILE_LANGUAGE:CUDA>` (Horovod's form, unquoted over
+/// several lines, and a quoted one) reaches the HIP source as separate flags: a source's
+/// COMPILE_OPTIONS do not expand `SHELL:`, and hipcc took `SHELL:-DDEMO_A=1` for a file.
+#[test]
+fn converted_cmake_shell_options_for_cuda_reach_hipcc_split() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(p LANGUAGES CXX CUDA)\n\
+             add_library(k k.cu)\n\
+             target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:\n\
+             \x20 SHELL:-DDEMO_A=1 -DDEMO_B=2\n\
+             \x20 >)\n\
+             target_compile_options(k PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-DDEMO_C=3 -DDEMO_D=\\\"(4 + 5)\\\">\")\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             #if !defined(DEMO_A) || !defined(DEMO_B) || !defined(DEMO_C) || !defined(DEMO_D)\n\
+             #error the SHELL: options did not reach the GPU source\n\
+             #endif\n\
+             __global__ void k(float* x) { x[0] = DEMO_D; }\n\
+             void run() { k<<<1, 1>>>(nullptr); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let gpu = command_for(&commands, "k.cu");
+    assert!(!gpu.contains("SHELL:"), "{gpu}");
+}
+
+/// U-b: the `.cu` sources of `pybind11_add_module()` (a function of a package, defined where
+/// hipport does not see it; a stand-in here) compile as CXX with hipcc: CMake found no link
+/// language for the module before.
+#[test]
+fn converted_cmake_pybind11_module_sources_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(p LANGUAGES CXX)\n\
+             include(${CMAKE_CURRENT_LIST_DIR}/cmake/module_stand_in.cmake)\n\
+             enable_language(CUDA)\n\
+             pybind11_add_module(ops k.cu)\n",
+        ),
+        (
+            "cmake/module_stand_in.cmake",
+            "function(pybind11_add_module name)\n  add_library(${name} MODULE ${ARGN})\nendfunction()\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void k(float* x) { x[0] = 1; }\n\
+             void run() { k<<<1, 1>>>(nullptr); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("libops.so"));
+}
+
+/// T-a: FindCUDA's `cuda_compile(OBJS k.cu)`, whose objects a library lists, configures and
+/// builds with hipcc after conversion (it stayed: "Unknown CMake command cuda_compile").
+#[test]
+fn converted_cmake_findcuda_compile_builds_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(p CXX)\n\
+             find_package(CUDA REQUIRED)\n\
+             cuda_include_directories(${CMAKE_CURRENT_SOURCE_DIR})\n\
+             cuda_compile(GPU_OBJS k.cu STATIC)\n\
+             add_library(lib SHARED host.cc ${GPU_OBJS})\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void k(float* x) { x[0] = 1; }\n\
+             void run() { k<<<1, 1>>>(nullptr); }\n",
+        ),
+        ("host.cc", "void run();\nvoid go() { run(); }\n"),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("liblib.so"));
+}
+
 /// HIP 6.2 to 6.4 declare the `_sync` warp builtins that the translation keeps only with
 /// `HIP_ENABLE_WARP_SYNC_BUILTINS` defined: the HIP sources get it, the host ones do not, and
 /// other targets get nothing.

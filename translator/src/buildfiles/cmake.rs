@@ -570,6 +570,11 @@ fn translate_keeping(
                 st.linked
                     .insert(name.text.clone(), matches!(kind, "SHARED" | "MODULE"));
             }
+            // A Python module is a MODULE (or SHARED) library unless said STATIC.
+            n if PACKAGE_TARGET_MAKERS.contains(&n) => {
+                let kind = c.args.get(1).map_or("", |a| a.text.as_str());
+                st.linked.insert(name.text.clone(), kind != "STATIC");
+            }
             // FindCUDA takes its keywords anywhere among the sources.
             "cuda_add_library" => {
                 let shared = c.args[1..]
@@ -1016,7 +1021,10 @@ fn find_library_packages(st: &State, sink: &mut Sink, cmds: &[Command]) {
 /// them), and each target's options, definitions and include directories behind a CUDA language
 /// test (kept in the target, where no source matches it now). A target property's list splits
 /// such a generator expression at its `;`: the pieces are joined again until its `$<` and `>`
-/// balance. `-fgpu-rdc` among the CUDA flags also reaches the link. The sources are those
+/// balance. An option's `SHELL:` group, which a source's `COMPILE_OPTIONS` pass on as it is
+/// ("no such file or directory: 'SHELL:-DA=1'" from hipcc, CMake 3.25), is split there as CMake
+/// splits it in a target's (`separate_arguments` UNIX_COMMAND). `-fgpu-rdc` among the CUDA flags
+/// also reaches the link. The sources are those
 /// hipport ported: `.cu`, and `.hip` only where it renamed `.cu` sources to `.hip` (see
 /// [`epilogue`]); a source that CMake's own HIP language compiles (`LANGUAGE HIP`, or a `.hip`
 /// source with HIP enabled) is the project's own and keeps its language and properties.
@@ -1074,6 +1082,18 @@ foreach(_hipport_target IN LISTS _hipport_targets)
           if(_hipport_entry MATCHES "COMPILE_LANGUAGE:CUDA>|COMPILE_LANG_AND_ID:CUDA,NVIDIA>")
             string(REPLACE "$<COMPILE_LANGUAGE:CUDA>" "1" _hipport_entry "${_hipport_entry}")
             string(REPLACE "$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>" "1" _hipport_entry "${_hipport_entry}")
+            # A source's COMPILE_OPTIONS do not expand SHELL: as a target's do: split it here.
+            while(_hipport_property STREQUAL "COMPILE_OPTIONS" AND _hipport_entry MATCHES "(^|[;:])SHELL:([^;>]*)")
+              set(_hipport_shell "${CMAKE_MATCH_0}")
+              set(_hipport_before "${CMAKE_MATCH_1}")
+              separate_arguments(_hipport_split UNIX_COMMAND "${CMAKE_MATCH_2}")
+              string(FIND "${_hipport_entry}" "${_hipport_shell}" _hipport_at)
+              string(LENGTH "${_hipport_shell}" _hipport_length)
+              math(EXPR _hipport_end "${_hipport_at} + ${_hipport_length}")
+              string(SUBSTRING "${_hipport_entry}" 0 ${_hipport_at} _hipport_head)
+              string(SUBSTRING "${_hipport_entry}" ${_hipport_end} -1 _hipport_tail)
+              set(_hipport_entry "${_hipport_head}${_hipport_before}${_hipport_split}${_hipport_tail}")
+            endwhile()
             set_property(SOURCE ${_hipport_sources} APPEND PROPERTY ${_hipport_property} "${_hipport_entry}")
           endif()
           set(_hipport_entry "")
@@ -1358,6 +1378,11 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             st.gpu_targets.push(st.current);
             findcuda_target_arguments(st, sink, cmd);
         }
+        "cuda_compile"
+        | "cuda_compile_ptx"
+        | "cuda_compile_fatbin"
+        | "cuda_compile_cubin"
+        | "cuda_wrap_srcs" => findcuda_compile(st, sink, cmd),
         "cuda_include_directories" => {
             sink.edit(
                 cmd.start,
@@ -1381,6 +1406,7 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
             }
         }
         "add_executable" | "add_library" => st.has_targets = true,
+        n if PACKAGE_TARGET_MAKERS.contains(&n) => st.has_targets = true,
         "find_library" => find_library_names(st, sink, cmd),
         "file"
             if args
@@ -1824,6 +1850,57 @@ fn findcuda_target_arguments(st: &mut State, sink: &mut Sink, cmd: &Command) {
     }
 }
 
+/// FindCUDA's `cuda_compile(VAR k.cu ... [STATIC|SHARED|MODULE])` set VAR to the objects nvcc
+/// made of the sources, for a target to list (Kaldi's `add_library(l host.cc ${CUDA_OBJS})`):
+/// hipcc compiles the sources themselves as CXX there (see [`EPILOGUE`]), so it becomes
+/// `set(VAR k.cu ...)`. Kept was `Unknown CMake command "cuda_compile"` with no finding (T-a).
+/// With `OPTIONS` (nvcc's, for those sources alone) it stays, with an error, and so do
+/// `cuda_compile_ptx`/`_fatbin`/`_cubin` and `cuda_wrap_srcs`, whose NVIDIA code objects (or
+/// custom commands) hipcc does not make so.
+fn findcuda_compile(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let args = &cmd.args;
+    let options = args.iter().skip(1).any(|a| arg_is(a, "OPTIONS"));
+    if cmd.name == "cuda_compile" && !options && args.len() > 1 {
+        if sink.edit(cmd.start, cmd.start + cmd.name.len(), "set", B_LANGUAGE.id) {
+            // Target kinds: the objects' target's, which no target is made of now.
+            for a in args[1..]
+                .iter()
+                .filter(|a| ["STATIC", "SHARED", "MODULE"].iter().any(|k| arg_is(a, k)))
+            {
+                remove_arg(sink, st.src, a, B_LANGUAGE.id);
+            }
+            st.cuda_lang = true;
+            st.gpu_targets.push(st.current);
+            sink.diag(
+                B_LANGUAGE,
+                cmd.start,
+                format!(
+                    "cuda_compile({var} ...) -> set({var} ...): the target that lists ${{{var}}} compiles those sources as CXX with hipcc, as it linked the objects nvcc made of them",
+                    var = args[0].text
+                ),
+                None,
+            );
+        }
+        return;
+    }
+    let help = match cmd.name.as_str() {
+        "cuda_compile" if options => "set the variable to the sources (set(VAR k.cu)) and give the options, in hipcc's spelling, to those sources (set_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS ...))",
+        "cuda_wrap_srcs" => "list the .cu sources in the target itself (add_library/add_executable): hipcc compiles them as CXX",
+        _ => "make a code object hipModuleLoad reads with add_custom_command(OUTPUT k.hsaco COMMAND ${CMAKE_CXX_COMPILER} --genco --offload-arch=<gfx> -o k.hsaco k.cu); hipcc makes no PTX, cubin or fatbin",
+    };
+    sink.diag_as(
+        B_CONSTRUCT,
+        Severity::Error,
+        cmd.start,
+        format!(
+            "{}() is FindCUDA's, which the HIP build does not load (`Unknown CMake command`), and hipport does not translate it{}",
+            cmd.name,
+            if options { " with OPTIONS" } else { "" }
+        ),
+        Some(help.into()),
+    );
+}
+
 /// `file(GLOB|GLOB_RECURSE var patterns...)`: a pattern that matched sources the conversion
 /// renamed and no longer matches their new names (thundersvm's `*.c*` with `--rename hip`: the
 /// `.hip` kernels drop out of the library silently) gets a pattern for the new extension beside
@@ -2156,8 +2233,21 @@ fn names_target(cmd: &Command) -> bool {
             | "cuda_add_library"
             | "cuda_add_executable"
             | "add_custom_target"
-    )
+    ) || PACKAGE_TARGET_MAKERS.contains(&cmd.name.as_str())
 }
+
+/// Functions of well-known packages that make a target of the sources they are given, through
+/// `add_library()` in the package's own code, which hipport does not see (U-b: extending-jax's
+/// `pybind11_add_module(gpu_ops kernels.cc.cu)` got no CXX language for its `.cu` sources, and
+/// CMake could not find its link language): pybind11's and nanobind's module functions, FindPython's
+/// `Python_add_library()` (lowercase, as command names are read: CMake's are case-insensitive).
+const PACKAGE_TARGET_MAKERS: &[&str] = &[
+    "pybind11_add_module",
+    "nanobind_add_module",
+    "python_add_library",
+    "python2_add_library",
+    "python3_add_library",
+];
 
 /// `set_target_properties` / `set_property` / `set_source_files_properties`: CUDA properties.
 fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
@@ -3802,6 +3892,78 @@ mod tests {
         assert_eq!(found("B002", 11, "-lineinfo"), 1);
         let (again, _) = run(&out, &opts());
         assert_eq!(again, out);
+    }
+
+    /// T-a: FindCUDA's `cuda_compile(VAR srcs)` becomes `set(VAR srcs)` (the target that lists
+    /// the variable compiles the sources); its other compile macros, and `cuda_compile` with
+    /// nvcc OPTIONS, are errors at their line (CMake: Unknown CMake command).
+    #[test]
+    fn findcuda_compile_macros_are_translated_or_reported() {
+        let src = "find_package(CUDA REQUIRED)\nCUDA_COMPILE(K_OBJS k.cu SHARED j.cu)\nadd_library(k STATIC host.cc ${K_OBJS})\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(K_OBJS k.cu j.cu)\nadd_library(k STATIC host.cc ${K_OBJS})\n"),
+            "{out}"
+        );
+        assert!(!out.contains("CUDA_COMPILE"), "{out}");
+        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B007" && d.line == 2 && d.message.contains("set(K_OBJS")),
+            "{diags:#?}"
+        );
+        assert!(
+            !diags.iter().any(|d| d.severity == Severity::Error),
+            "{diags:#?}"
+        );
+        let (again, _) = run(&out, &opts());
+        assert_eq!(again, out);
+        // A subdirectory's file with no find_package(CUDA) (Kaldi's) gets HIP too.
+        let (out, _) = run(
+            "cuda_compile(CUDA_OBJS\n    k.cu\n)\nadd_library(k host.cc ${CUDA_OBJS})\n",
+            &opts(),
+        );
+        assert!(out.contains("find_package(hip REQUIRED)"), "{out}");
+        assert!(out.contains("set(CUDA_OBJS\n    k.cu\n)\n"), "{out}");
+        let src = "find_package(CUDA)\ncuda_compile(A a.cu OPTIONS -G)\ncuda_compile_ptx(P p.cu)\ncuda_compile_fatbin(F f.cu)\ncuda_compile_cubin(C c.cu)\ncuda_wrap_srcs(t OBJ W w.cu)\nadd_library(k ${A})\n";
+        let (out, diags) = run(src, &opts());
+        for (line, name) in [
+            (2, "cuda_compile()"),
+            (3, "cuda_compile_ptx()"),
+            (4, "cuda_compile_fatbin()"),
+            (5, "cuda_compile_cubin()"),
+            (6, "cuda_wrap_srcs()"),
+        ] {
+            assert!(
+                diags.iter().any(|d| d.id == "B008"
+                    && d.severity == Severity::Error
+                    && d.line == line
+                    && d.message.starts_with(name)
+                    && d.help.is_some()),
+                "{line} {name}: {diags:#?}"
+            );
+        }
+        assert!(out.contains("cuda_compile_ptx(P p.cu)"), "{out}");
+    }
+
+    /// U-b: a well-known package's function that makes a target (pybind11_add_module,
+    /// nanobind_add_module, Python_add_library) gets the appended code that compiles its `.cu`
+    /// sources as CXX, as add_library does; CMake found no link language for it otherwise.
+    #[test]
+    fn package_target_functions_get_the_epilogue() {
+        for make in [
+            "pybind11_add_module(gpu_ops k.cu)",
+            "nanobind_add_module(gpu_ops NB_STATIC k.cu)",
+            "Python_add_library(gpu_ops MODULE WITH_SOABI k.cu)",
+            "python3_add_library(gpu_ops k.cu)",
+        ] {
+            let src = format!("project(p LANGUAGES CXX CUDA)\n{make}\n");
+            let (out, _) = run(&src, &opts());
+            assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+            let (again, _) = run(&out, &opts());
+            assert_eq!(again, out);
+        }
     }
 
     /// nvcc gave the CUDA flags and the CUDA language's options to the .cu sources only: the

@@ -1593,6 +1593,24 @@ fn map_one(
             });
         }
         let flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
+        // A value that ends in a lone `-l` whose library is the next word of the list
+        // (`-Xcompiler -l cudart`) stays whole too: unwrapped, the next run would read the pair
+        // `-l cudart` (see above) and map it.
+        let lone_l = flags.last().is_some_and(|f| f == "-l") && i + n < words.len();
+        if lone_l {
+            inner.notes.push(Note {
+                word: i,
+                info: B_FLAG_UNMAPPED,
+                message: format!(
+                    "nvcc flag `{}` left in place: its `-l` takes the next word as its library",
+                    words[i..i + n].join(" ")
+                ),
+                help: Some(
+                    "write the library flag without -Xcompiler, as one word (`-lname`)".into(),
+                ),
+                severity: Some(Severity::Warning),
+            });
+        }
         let left = inner
             .notes
             .iter()
@@ -1760,7 +1778,34 @@ fn map_one(
     if let Some(n) = thrust_system(words, i, m) {
         return n;
     }
-    // Libraries and CUDA paths.
+    // Libraries and CUDA paths. `-l cusparse`, two words (pytorch_sparse's `"-l", "cusparse"`,
+    // U-f), is the library `-lcusparse` is: the name word changes, the form stays.
+    if strip == "-l" && i + 1 < words.len() {
+        let name = words[i + 1].trim_matches(|c| c == '"' || c == '\'');
+        if let Some((action, info, msg, help)) = map_library_for(name, opts.hip_version) {
+            if info.id != B_LIB_UNMAPPED.id {
+                match action {
+                    Action::Replace(v) if v.len() == 1 => {
+                        m.changes.push((i + 1, Action::Replace(v)));
+                    }
+                    Action::Replace(v) => {
+                        let v = v.into_iter().map(|l| format!("-l{l}")).collect();
+                        m.changes.push((i, Action::Replace(v)));
+                        m.changes.push((i + 1, Action::Remove));
+                    }
+                    Action::Remove => drop_words(m, i, 2),
+                }
+            }
+            m.notes.push(Note {
+                word: i,
+                info,
+                message: msg,
+                help,
+                severity: None,
+            });
+            return 2;
+        }
+    }
     if let Some(name) = strip.strip_prefix("-l") {
         if let Some((action, info, msg, help)) = map_library_for(name, opts.hip_version) {
             let action = match action {
@@ -2000,6 +2045,40 @@ mod tests {
             ..Default::default()
         };
         map_words(words, &opts, Context::Nvcc, &mut done)
+    }
+
+    /// Fuzz finding (saved as fuzz-inputs/make/xcompiler-lone-l.mk): `-Xcompiler -l` then
+    /// `cudart` stays: unwrapped, the next run read `-l cudart` and dropped it.
+    #[test]
+    fn xcompiler_lone_library_flag_stays() {
+        let words = ["-O3", "-Xcompiler", "-l", "cudart", "-lcublas"];
+        let m = run(&words);
+        let out: Vec<String> = m.applied(&words).into_iter().map(|(_, w)| w).collect();
+        assert_eq!(out, ["-O3", "-Xcompiler", "-l", "cudart", "-lhipblas"]);
+        let again: Vec<&str> = out.iter().map(String::as_str).collect();
+        assert!(run(&again).changes.is_empty());
+    }
+
+    /// U-f: `-l cusparse` (two words) maps as `-lcusparse` does: the name changes, cudart's
+    /// pair goes, a library with no HIP counterpart is reported and stays.
+    #[test]
+    fn two_word_library_flags_map_as_one_word_ones() {
+        let words = [
+            "-l", "cusparse", "-lcublas", "-l", "cudart", "-l", "nvjpeg", "-l", "m",
+        ];
+        let m = run(&words);
+        assert_eq!(
+            m.applied(&words)
+                .into_iter()
+                .map(|(_, w)| w)
+                .collect::<Vec<_>>(),
+            ["-l", "hipsparse", "-lhipblas", "-l", "nvjpeg", "-l", "m"]
+        );
+        let ids: Vec<(usize, &str)> = m.notes.iter().map(|n| (n.word, n.info.id)).collect();
+        assert_eq!(ids, [(0, "B004"), (2, "B004"), (3, "B004"), (5, "B005")]);
+        // Again: nothing more.
+        let again = ["-l", "hipsparse", "-lhipblas", "-l", "nvjpeg", "-l", "m"];
+        assert!(run(&again).changes.is_empty());
     }
 
     /// nvcc's `-fatbin`/`-cubin` become `--genco` in every build kind; a command that names

@@ -100,6 +100,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     // The variables that hold the AMD targets, each with the conditionals around the line
     // that gave them (see [`Conditionals`]) and that line's number.
     let mut arch_given: Vec<(String, Nesting, usize)> = Vec::new();
+    let includes = included_files(src, &lines, &recipes, &bodies);
+    let mut unseen_reported: BTreeSet<String> = BTreeSet::new();
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
@@ -272,6 +274,23 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if recipe {
             let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
             c_sources_for_hipcc(sink, &words, header, &values);
+            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            let unseen = flags_set_elsewhere(&texts, &values, &includes, &mut unseen_reported);
+            if let Some((i, names)) = unseen {
+                let shown: Vec<String> = names.iter().map(|n| format!("`$({n})`")).collect();
+                sink.diag(
+                    B_CONSTRUCT,
+                    words[i].start,
+                    format!(
+                        "{} {} hipcc here, where nvcc ran, but {} set outside this Makefile ({}), where hipport does not rewrite nvcc's flags",
+                        shown.join(", "),
+                        if names.len() == 1 { "reaches" } else { "reach" },
+                        if names.len() == 1 { "it is" } else { "they are" },
+                        includes.join(", ")
+                    ),
+                    Some("they must hold hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own; convert the included file too, or set them by hand".into()),
+                );
+            }
         }
         // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
         let assigned_name = |w: &Word| {
@@ -415,11 +434,20 @@ fn c_sources_for_hipcc(
         return;
     };
     let unquote = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+    // A flag (`-l.c`) names no source.
     let ext = |w: &str| {
         let w = unquote(w);
+        if w.starts_with('-') {
+            return None;
+        }
         let name = w.rsplit('/').next().unwrap_or("").to_string();
         name.rsplit_once('.').map(|(_, e)| e.to_string())
     };
+    // A link of relocatable device code the conversion rewrote (`--hip-link`) is left as the
+    // conversion left it (a second run would add the macro there).
+    if texts.contains(&"--hip-link") {
+        return;
+    }
     // What the line hands the compiler, its variables expanded.
     let expanded: Vec<String> = texts[at + 1..]
         .iter()
@@ -481,6 +509,69 @@ fn c_sources_for_hipcc(
             Some("nvcc gave `.c` files to the host C compiler; hipcc compiles them as C, and without the macro hip_runtime.h stops (\"Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\")".into()),
         );
     }
+}
+
+/// The `include` directives of a Makefile (`include ../kaldi.mk`, `-include`, `sinclude`), as
+/// written: the files whose variables this one reads without seeing them.
+fn included_files(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| !recipes.contains_key(&l.0) && !bodies.contains(&l.0))
+        .filter_map(|&(a, b)| {
+            let line = src[a..b].trim();
+            let (word, rest) = line.split_once(char::is_whitespace)?;
+            (matches!(word, "include" | "-include" | "sinclude") && assignment(line).is_none())
+                .then(|| format!("`{word} {}`", rest.trim()))
+        })
+        .collect()
+}
+
+/// T4 (Kaldi's `$(CUDATKDIR)/bin/nvcc -c $< $(CUDA_FLAGS) $(CUDA_ARCH)`, whose variables
+/// kaldi.mk sets to `-gencode ...`): in a Makefile that includes others, the variables (whole
+/// words) that a recipe nvcc ran gives to the compiler and that no assignment here sets, with
+/// the index of the compiler's word; each variable once (`reported`). hipcc now gets nvcc's
+/// flags from them unseen (it rejects `-gencode`).
+fn flags_set_elsewhere(
+    words: &[&str],
+    values: &BTreeMap<String, String>,
+    includes: &[String],
+    reported: &mut BTreeSet<String>,
+) -> Option<(usize, Vec<String>)> {
+    if includes.is_empty() {
+        return None;
+    }
+    let (Driver::Device, i) = driver_word(words, values, 0)? else {
+        return None;
+    };
+    let program = words[i].trim_start_matches(['@', '-', '+']);
+    let var = program
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| program.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+    let held = var.and_then(|v| values.get(v)).map_or("", String::as_str);
+    if program.contains("hipcc") || held.contains("hipcc") {
+        return None;
+    }
+    let names: Vec<String> = words[i + 1..]
+        .iter()
+        .filter_map(|w| {
+            let inner = w
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')))?;
+            (inner.len() > 1
+                && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !values.contains_key(inner))
+            .then(|| inner.to_string())
+        })
+        .filter(|n| reported.insert(n.clone()))
+        .collect();
+    (!names.is_empty()).then_some((i, names))
 }
 
 /// How relocatable device code links with hip-clang.
@@ -2352,6 +2443,48 @@ mod tests {
             String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap(),
             diags,
         )
+    }
+
+    /// T4: variables a recipe nvcc ran gives to the compiler, set in an included file hipport
+    /// does not see (Kaldi's kaldi.mk `CUDA_ARCH = -gencode ...`), are a warning naming them,
+    /// once each; those set here, and Makefiles that include nothing, get none.
+    #[test]
+    fn flag_variables_from_included_files_are_reported() {
+        let src = "include ../config.mk\nLOCAL = -O2\n%.o : %.cu\n\t$(CUDATKDIR)/bin/nvcc -c $< -o $@ $(CUDA_FLAGS) $(LOCAL) ${CUDA_ARCH} -I$(INC)\nb.o: b.cu\n\t$(CUDATKDIR)/bin/nvcc -c $< $(CUDA_ARCH)\nc.o: c.cpp\n\tg++ -c $< $(CXXFLAGS_X)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(out.contains("\thipcc -c $< -o $@ $(CUDA_FLAGS)"), "{out}");
+        let found: Vec<_> = diags.iter().filter(|d| d.id == "B008").collect();
+        assert_eq!(found.len(), 1, "{diags:#?}");
+        let d = found[0];
+        assert_eq!((d.line, d.severity), (4, crate::diag::Severity::Warning));
+        assert!(
+            d.message
+                .starts_with("`$(CUDA_FLAGS)`, `$(CUDA_ARCH)` reach hipcc here, where nvcc ran")
+                && d.message.contains("`include ../config.mk`"),
+            "{}",
+            d.message
+        );
+        assert!(d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("--offload-arch")));
+        let alone = src.replacen("include ../config.mk\n", "", 1);
+        let (_, diags) = run(&alone, &BuildOptions::default());
+        assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
+    }
+
+    /// U-f: `-l cusparse` in a recipe or a variable maps as `-lcusparse`; `-l cudart` goes where
+    /// hipcc links and becomes `-lamdhip64` where g++ does.
+    #[test]
+    fn two_word_library_flags_are_mapped() {
+        let src = "LIBS = -l cusparse -l cudart\napp: k.cu\n\tnvcc -o app k.cu -l cublas $(LIBS)\nhost: a.o\n\tg++ a.o -o host -l cudart\n";
+        let (out, _) = run(src, &BuildOptions::default());
+        assert_eq!(
+            out,
+            "LIBS = -l hipsparse\napp: k.cu\n\thipcc -o app k.cu -l hipblas $(LIBS)\nhost: a.o\n\tg++ a.o -o host -lamdhip64\n"
+        );
+        let (again, _) = run(&out, &BuildOptions::default());
+        assert_eq!(again, out);
     }
 
     #[test]

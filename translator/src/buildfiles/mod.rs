@@ -658,7 +658,12 @@ pub const DIAGS: &[DiagInfo] = &[
         summary: "CUDA-specific build construct that was not translated",
         explain: "The build file uses something CUDA-specific that hipport does not rewrite (for example\n\
                   CMAKE_CUDA_COMPILER, FindCUDA macros, CUDAToolkit_* variables or CUDA_HOME in setup.py or a JIT build).\n\
-                  Review it by hand. CUDA compiler and toolkit versions (CMAKE_CUDA_COMPILER_VERSION,\n\
+                  Review it by hand. A FindCUDA macro hipport does not translate (cuda_compile_ptx,\n\
+                  cuda_compile_fatbin, cuda_compile_cubin, cuda_wrap_srcs, cuda_compile with OPTIONS) is an\n\
+                  error: the HIP build does not load FindCUDA, so CMake stops at an unknown command.\n\
+                  Variables a Makefile recipe that ran nvcc gives the compiler, set in a file the Makefile\n\
+                  includes (Kaldi's kaldi.mk), reach hipcc unseen: they must hold hipcc's flags.\n\
+                  CUDA compiler and toolkit versions (CMAKE_CUDA_COMPILER_VERSION,\n\
                   CUDAToolkit_VERSION, CUDA_VERSION, ...) are empty in the HIP build, and if() compares an\n\
                   empty version as 0: `VERSION_LESS 11.8` is true, `VERSION_GREATER 12` false, and LESS or\n\
                   GREATER on an empty value false. The finding names the branch taken; it is an error when\n\

@@ -3685,6 +3685,29 @@ mod tests {
         o
     }
 
+    /// U-f: pytorch_sparse's `"-l", "cusparse"` (and `"-l cusparse"` in one element, and a JIT
+    /// build's `extra_ldflags`) map as `"-lcusparse"`: the link named a library ROCm lacks.
+    #[test]
+    fn two_word_library_flags_are_mapped() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension, load\n\
+                   e = CUDAExtension('m', ['k.cu'], extra_link_args=['-lcusparse', '-l', 'cusparse', '-l cublas'])\n\
+                   load('j', ['k.cu'], extra_ldflags=['-l', 'curand', '-l', 'cudart'])\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("extra_link_args=['-lhipsparse', '-l', 'hipsparse', '-l hipblas'])"),
+            "{out}"
+        );
+        assert!(out.contains("extra_ldflags=['-l', 'hiprand'])"), "{out}");
+        let mapped = |name: &str| {
+            diags
+                .iter()
+                .any(|d| d.id == "B004" && d.message.contains(&format!("`{name}`")))
+        };
+        assert!(mapped("cusparse") && mapped("cublas") && mapped("curand") && mapped("cudart"));
+        let (again, _) = run(&out, &BuildOptions::default());
+        assert_eq!(again, out);
+    }
+
     #[test]
     fn removing_the_last_flags_of_a_line_leaves_no_trailing_blank() {
         let src = "from torch.utils.cpp_extension import load\n\
