@@ -3157,6 +3157,12 @@ fn threads_with_computed_count(
         }
         let (s, _) = span(flag);
         let (cs, ce) = span(count);
+        // A count is a value (`str(n)`, `nproc`), not a list or a keyword argument, whose own
+        // rewrites the pair's removal would clash with (and leave to the next run).
+        if src[cs..ce].contains(['[', '{', '=']) {
+            i += 1;
+            continue;
+        }
         let words = [literal(flag).unwrap_or_default(), &src[cs..ce]];
         let mapped = flags::map_words(&words, opts, ctx, &mut false);
         let dropped = mapped.changes.len() == 2
