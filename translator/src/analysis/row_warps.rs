@@ -2254,9 +2254,17 @@ pub(super) fn lane0_load_broadcast(a: &Analyzer, n: Node) -> bool {
         if !uniform {
             return None;
         }
-        // The next statement: `var = __shfl_sync(mask, var, 0)` or `var = __shfl(var, 0)`.
+        // The next statement: `var = __shfl_sync(mask, var, 0)` or `var = __shfl(var, 0)`;
+        // a barrier between them (`__syncthreads();`, cuSZ's) writes no variable.
+        let barrier = |x: Node| {
+            let t = a.text(x);
+            x.kind_name() == "expression_statement"
+                && ["__syncthreads()", "__syncwarp()"]
+                    .iter()
+                    .any(|b| t.strip_prefix(b).is_some_and(|r| r.trim() == ";"))
+        };
         let mut next = q.next_named_sibling()?;
-        while next.kind_name() == "comment" {
+        while next.kind_name() == "comment" || barrier(next) {
             next = next.next_named_sibling()?;
         }
         let (to, call) = assign(next)?;

@@ -5234,6 +5234,14 @@ fn h001_lane0_load_then_broadcast_is_silent() {
     }
     let s = src("*flag", "__shfl_sync(0xffffffff, p, 0)").replace("& 31", "% 32");
     assert!(lines_of(&s, "H001").is_empty(), "{:?}", run(&s));
+    // A barrier between the load and the broadcast (cuSZ's hfr_encode.cuh, verify5).
+    let s = src("*flag", "__shfl_sync(0xffffffff, p, 0)")
+        .replace("  p = __shfl", "  __syncthreads();\n  p = __shfl");
+    assert!(lines_of(&s, "H001").is_empty(), "{:?}", run(&s));
+    assert_eq!(
+        lines_of(&s.replace("p = *flag", "p = flag[threadIdx.x]"), "H001"),
+        vec![3]
+    );
     assert_eq!(
         lines_of(
             &src("flag[threadIdx.x]", "__shfl_sync(0xffffffff, p, 0)"),
