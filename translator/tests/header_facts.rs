@@ -280,6 +280,34 @@ fn lane_math_of_a_kernel_that_reduces_segments_with_a_header_function_is_segment
     assert_eq!(h001(&config(root), "k.cu"), [3, 4]);
 }
 
+/// verify5 (realuser17 U-e): a header's function-like macro that is a width-32 shuffle under
+/// hipcc (pytorch_sparse's `SHFL_DOWN` in utils.cuh) makes the kernel's `t >> 5` and `t & 31`
+/// segment code, as the same macro in the file does; one over the whole wavefront does not.
+#[test]
+fn a_width_32_shuffle_macro_of_a_header_makes_segment_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let kernel = "#include \"shfl.cuh\"\n\
+__global__ void seg(const float* x, float* out, int n) {\n\
+  int t = blockDim.x * blockIdx.x + threadIdx.x;\n\
+  int seg = t >> 5;\n\
+  int lane = t & 31;\n\
+  float v = t < n ? x[t] : 0.f;\n\
+  for (int o = 16; o > 0; o /= 2) v += SHFL_DOWN(0xffffffff, v, o);\n\
+  if (lane == 0) out[seg] = v;\n\
+}\n";
+    write(root, "k.cu", kernel);
+    let header = |width: &str| {
+        format!(
+            "#pragma once\n#ifdef __HIP_PLATFORM_AMD__\n#define SHFL_DOWN(mask, var, delta) __shfl_down(var, delta{width})\n#else\n#define SHFL_DOWN __shfl_down_sync\n#endif\n"
+        )
+    };
+    write(root, "shfl.cuh", &header(", 32"));
+    assert_eq!(h001(&config(root), "k.cu"), Vec::<usize>::new());
+    write(root, "shfl.cuh", &header(""));
+    assert_eq!(h001(&config(root), "k.cu"), [4, 5]);
+}
+
 /// A kernel for blocks of 32 x N threads that reduces each 32-thread row through a shuffle
 /// wrapper from a header (FlashInfer's `math::shfl_xor_sync(x, delta)` shape); `FROM` is
 /// the first lane distance, and the file launches it with rows.

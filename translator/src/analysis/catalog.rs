@@ -57,7 +57,8 @@ is a block's extent or a group of threads sharing a table, right on 64-lane wave
 `warpSize` in its place would change what the code computes. The functions called may \
 be defined in a project header the file includes (with quotes, or as `<dir/x.h>` found above \
 it; a `.cuh` with the reduction, a \
-`.cu` with the lane math): the header's own shuffles and votes decide, as in the file. \
+`.cu` with the lane math): the header's own shuffles and votes decide, as in the file, and a \
+function-like macro of either that is one shuffle with a width of 32 or less counts as one. \
 None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
 `C10_WARP_SIZE`): lanes counted by the wavefront's size and reductions over 32 lanes mix, and \

@@ -379,7 +379,19 @@ pub fn segment_functions(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec
     let mut a = Analyzer::new(src, "", opts, &index, None, &mut out);
     a.collect(&flat);
     a.check(&flat);
-    row_warps::function_reaches(&a)
+    let mut out = row_warps::function_reaches(&a);
+    // Its function-like macros that are one width-32 shuffle (pytorch_sparse's ROCm
+    // `SHFL_DOWN` in utils.cuh) keep to 32-lane segments as such a function does.
+    for name in a.macros.by_name.keys() {
+        if !out.iter().any(|f| &f.name == name) && row_warps::width32_shuffle_macro(&a, name) {
+            out.push(HeaderFunction {
+                name: name.clone(),
+                reach: SegmentReach::Segments,
+                shuffle_wrapper: None,
+            });
+        }
+    }
+    out
 }
 
 /// A preprocessor branch that hipcc never compiles, and the directive that decides it.
