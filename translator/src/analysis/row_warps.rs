@@ -143,12 +143,7 @@ pub(super) fn width32_shuffle_macro(a: &Analyzer, name: &str) -> bool {
 /// Whether macro body `body` is one call of a `__shfl` builtin whose last argument is an integer
 /// literal from 1 to 32.
 fn width32_shuffle_text(body: &str) -> bool {
-    let body = body.trim().trim_end_matches(';').trim_end();
-    let body = body
-        .strip_prefix('(')
-        .and_then(|b| b.strip_suffix(')'))
-        .unwrap_or(body)
-        .trim();
+    let body = super::rules::macro_expression(body);
     let Some(open) = body.find('(') else {
         return false;
     };
@@ -2112,11 +2107,8 @@ fn loop_init<'t>(a: &Analyzer, init: Node<'t>, var: &str) -> Option<Node<'t>> {
     (a.text(name) == var).then_some(value)
 }
 
-/// `threadIdx.x % 32 == 0 ? smem[i] : init` (`n` is the `%`): a lane-0-of-each-warp test that
-/// only chooses which lanes read a value, with no call or write in the read and no shuffle of
-/// the result later in the function. On 64-lane wavefronts it picks lanes 0 and 32, a superset
-/// of lane 0. The predicate and the read, as text.
-pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
+/// The comparison `n == 0` (or `0 == n`, through parentheses) that `n` is a side of.
+fn compared_with_zero<'t>(a: &Analyzer, n: Node<'t>) -> Option<Node<'t>> {
     let mut child = n;
     let mut p = n.parent()?;
     while p.kind_name() == "parenthesized_expression" {
@@ -2129,11 +2121,17 @@ pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
         p.field(FIELDS.right)?,
     );
     let zero = if l == child { r } else { l };
-    if a.text(op) != "==" || a.eval(zero) != Some(0) {
-        return None;
-    }
+    (a.text(op) == "==" && a.eval(zero) == Some(0)).then_some(p)
+}
+
+/// `threadIdx.x % 32 == 0 ? smem[i] : init` (`n` is the `%`): a lane-0-of-each-warp test that
+/// only chooses which lanes read a value, with no call or write in the read and no shuffle of
+/// the result later in the function. On 64-lane wavefronts it picks lanes 0 and 32, a superset
+/// of lane 0. The predicate and the read, as text.
+pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
+    let mut p = compared_with_zero(a, n)?;
     let pred = p;
-    child = p;
+    let mut child = p;
     p = p.parent()?;
     while p.kind_name() == "parenthesized_expression"
         || p.kind_name() == "binary_expression"
@@ -2204,21 +2202,7 @@ pub(super) fn lane0_read(a: &Analyzer, n: Node) -> Option<(String, String)> {
 /// 32 loads it too, and the broadcast overwrites that: right on every wavefront size.
 pub(super) fn lane0_load_broadcast(a: &Analyzer, n: Node) -> bool {
     let ok = || -> Option<bool> {
-        let mut child = n;
-        let mut p = n.parent()?;
-        while p.kind_name() == "parenthesized_expression" {
-            child = p;
-            p = p.parent()?;
-        }
-        let (l, op, r) = (
-            p.field(FIELDS.left)?,
-            p.field(FIELDS.operator)?,
-            p.field(FIELDS.right)?,
-        );
-        let zero = if l == child { r } else { l };
-        if a.text(op) != "==" || a.eval(zero) != Some(0) {
-            return None;
-        }
+        let p = compared_with_zero(a, n)?;
         let mut c = p;
         let mut q = p.parent()?;
         while matches!(

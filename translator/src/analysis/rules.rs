@@ -2365,12 +2365,7 @@ fn ballot_macro(a: &Analyzer, name: &str) -> bool {
         return false;
     };
     let body = String::from_utf8_lossy(body);
-    let body = body.trim().trim_end_matches(';').trim_end();
-    let body = body
-        .strip_prefix('(')
-        .and_then(|b| b.strip_suffix(')'))
-        .unwrap_or(body)
-        .trim();
+    let body = macro_expression(&body);
     BALLOTS.iter().any(|b| {
         body.strip_prefix(b)
             .is_some_and(|rest| rest.trim_start().starts_with('(') && body.ends_with(')'))
@@ -7902,6 +7897,16 @@ pub(super) fn cluster_dims(a: &mut Analyzer) {
             cluster_at(a, id.start, "__cluster_dims__");
         }
     }
+}
+
+/// A macro body as the expression it stands for: without blanks around it, a trailing `;`, and
+/// one pair of parentheses around the whole.
+pub(super) fn macro_expression(body: &str) -> &str {
+    let body = body.trim().trim_end_matches(';').trim_end();
+    body.strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(body)
+        .trim()
 }
 
 #[cfg(test)]
