@@ -448,7 +448,7 @@ fn project_includes(text: &[u8]) -> Vec<(usize, String, bool)> {
 /// build does not find in the project: the first directory is one of [`TOOLKIT_DIRS`]. (A
 /// `<...>` include with no directory, `<vector>` or a project's `<common.h>`, is looked for
 /// only in the include directories the build files name.)
-fn is_toolkit_include(path: &str) -> bool {
+pub(crate) fn is_toolkit_include(path: &str) -> bool {
     path.split_once(['/', '\\'])
         .is_some_and(|(first, _)| TOOLKIT_DIRS.contains(&first))
 }

@@ -1,5 +1,5 @@
 //! What a file's own headers define: the object-like macros and integer constants of the
-//! headers it includes with quotes, read by text (no parse) so that a mask macro defined in a
+//! project headers it includes (with quotes, or as `<dir/x.h>` found above it), read by text (no parse) so that a mask macro defined in a
 //! project's `common.h` (or GROMACS's `static const unsigned int c_fullWarpMask = 0xffffffff;`)
 //! is known where it is used. Each header is read once per thread; the memo is bounded.
 
@@ -17,36 +17,54 @@ const MEMO_LIMIT: usize = 4096;
 /// Headers larger than this are not read.
 const MAX_HEADER_BYTES: u64 = 4 << 20;
 
-/// One header's object-like macros and integer constants (name, body or initializer) and quoted
-/// includes, in source order.
+/// One header's object-like macros and integer constants (name, body or initializer) and
+/// project includes (path, written with `<...>`), in source order.
 #[derive(Default)]
 struct Header {
     macros: Vec<(String, String)>,
-    includes: Vec<String>,
+    includes: Vec<(String, bool)>,
 }
 
 thread_local! {
     static MEMO: RefCell<HashMap<PathBuf, Option<Arc<Header>>>> = RefCell::new(HashMap::new());
 }
 
-/// The object-like macros (name, body) that the quoted includes of `src` define, directly or
-/// through their own quoted includes, each include looked up beside the including file, then
-/// under `root`. The first definition of a name wins; a name defined differently in two headers
-/// (as in `#ifdef` branches) is left out, since which one applies is not known.
-pub fn quoted_include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(String, String)> {
+/// The object-like macros (name, body) that the project includes of `src` define, directly or
+/// through their own, each quoted include looked up beside the including file, then under
+/// `root`; one written `<dir/x.h>` under each directory from the including file's up to `root`,
+/// nearest first, and in its `include/` (where an `-I` at the root of the project's headers
+/// finds it; see [`crate::header_facts`]). The first definition of a name wins; a name defined
+/// differently in two headers (as in `#ifdef` branches) is left out, since which one applies is
+/// not known.
+pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut conflicting: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut seen: Vec<PathBuf> = Vec::new();
-    let mut queue: Vec<(PathBuf, String, usize)> = quoted_includes(src)
+    let mut queue: Vec<(PathBuf, (String, bool), usize)> = project_includes(src)
         .into_iter()
         .map(|inc| (dir.to_path_buf(), inc, 1))
         .collect();
-    while let Some((from, inc, depth)) = queue.pop() {
-        let candidates = [Some(from.join(&inc)), root.map(|r| r.join(&inc))];
+    while let Some((from, (inc, angle), depth)) = queue.pop() {
+        let candidates: Vec<PathBuf> = if angle {
+            let mut places = Vec::new();
+            let mut up = Some(from.as_path());
+            while let Some(d) = up {
+                places.push(d.join(&inc));
+                places.push(d.join("include").join(&inc));
+                up = d
+                    .parent()
+                    .filter(|_| root.is_some_and(|r| d != r && d.starts_with(r)));
+            }
+            places
+        } else {
+            [Some(from.join(&inc)), root.map(|r| r.join(&inc))]
+                .into_iter()
+                .flatten()
+                .collect()
+        };
         let Some((path, header)) = candidates
             .into_iter()
-            .flatten()
             .find_map(|p| read(&p).map(|h| (p, h)))
         else {
             continue;
@@ -97,7 +115,7 @@ fn read(path: &Path) -> Option<Arc<Header>> {
                 macros.extend(integer_constants(&text));
                 Arc::new(Header {
                     macros,
-                    includes: quoted_includes(&text),
+                    includes: project_includes(&text),
                 })
             });
         memo.insert(path.to_path_buf(), header.clone());
@@ -127,15 +145,23 @@ fn directives(text: &[u8]) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// The paths of `#include "..."` directives.
-fn quoted_includes(text: &[u8]) -> Vec<String> {
+/// The paths of `#include "..."` directives, and of `#include <dir/x.h>` ones that may name a
+/// project header (not a toolkit's), with whether each is written with `<...>`.
+fn project_includes(text: &[u8]) -> Vec<(String, bool)> {
     directives(text)
         .filter_map(|d| {
             let rest = d.trim_start().strip_prefix("include")?.trim_start();
-            let rest = rest.strip_prefix('"')?;
-            let end = rest.find('"')?;
-            let path = &rest[..end];
-            (!path.is_empty() && !path.starts_with('/')).then(|| path.to_string())
+            let (close, angle) = match rest.as_bytes().first()? {
+                b'"' => ('"', false),
+                b'<' => ('>', true),
+                _ => return None,
+            };
+            let rest = &rest[1..];
+            let path = &rest[..rest.find(close)?];
+            let project = !path.is_empty()
+                && !path.starts_with('/')
+                && (!angle || path.contains('/') && !crate::header_facts::is_toolkit_include(path));
+            project.then(|| (path.to_string(), angle))
         })
         .collect()
 }
@@ -260,7 +286,7 @@ mod tests {
         )
         .unwrap();
         let src = b"#include \"defs.h\"\n#include \"include/common.h\"\n#include <cuda.h>\n";
-        let got = quoted_include_macros(src, &sub, Some(&dir));
+        let got = include_macros(src, &sub, Some(&dir));
         let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
         assert!(
             got.contains(&("FULL_MASK".into(), "0xffffffff".into())),
@@ -277,7 +303,33 @@ mod tests {
             "{got:?}"
         );
         // Nothing to find: no includes, or includes that are not there.
-        assert!(quoted_include_macros(b"#include \"nope.h\"\n", &sub, None).is_empty());
+        assert!(include_macros(b"#include \"nope.h\"\n", &sub, None).is_empty());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A mask macro of a project header included as `<dir/x.h>` (RAFT's `<raft/util/...>`,
+    /// realuser16 T-b) is found under a directory above the file or its `include/`, up to the
+    /// input root; a toolkit's `<cuda/...>` is not looked for, nor anything above the root.
+    #[test]
+    fn macros_of_angle_includes_found_above_the_file() {
+        let dir = std::env::temp_dir().join(format!("hipport-angle-{}", std::process::id()));
+        let root = dir.join("proj");
+        std::fs::create_dir_all(root.join("cpp/include/lib/util")).unwrap();
+        std::fs::create_dir_all(root.join("cpp/src/k")).unwrap();
+        std::fs::create_dir_all(root.join("cuda")).unwrap();
+        std::fs::create_dir_all(dir.join("include/out")).unwrap();
+        std::fs::write(
+            root.join("cpp/include/lib/util/defs.cuh"),
+            "#define LIB_FULL 0xffffffffu\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("cuda/std.h"), "#define TOOLKIT 1\n").unwrap();
+        std::fs::write(dir.join("include/out/side.h"), "#define OUTSIDE 1\n").unwrap();
+        let src = b"#include <lib/util/defs.cuh>\n#include <cuda/std.h>\n#include <out/side.h>\n#include <vector>\n";
+        let got = include_macros(src, &root.join("cpp/src/k"), Some(&root));
+        assert_eq!(got, [("LIB_FULL".to_string(), "0xffffffffu".to_string())]);
+        // Without a root only the file's own directory is looked at.
+        assert!(include_macros(src, &root.join("cpp/src/k"), None).is_empty());
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -2146,8 +2146,8 @@ impl<'a> Walk<'a> {
     }
 
     /// Before a mask that names something the file does not define: reads the object-like
-    /// macros of the headers the file includes with quotes (found beside it, then at the input
-    /// root; their own quoted includes too, three levels deep), once per file, into `defines`
+    /// macros of the project headers the file includes (quoted ones beside it, then at the
+    /// input root; `<dir/x.h>` ones above it; their own includes too, three levels deep), once per file, into `defines`
     /// for the names the file does not define itself. `FULL_MASK` from a project's `common.h`.
     fn load_header_macros(&mut self, name: &str) {
         // Only a name the file neither defines nor declares (not a literal, not a variable) can
@@ -2174,9 +2174,7 @@ impl<'a> Walk<'a> {
             let up = rel.split('/').count();
             file.ancestors().nth(up).map(std::path::Path::to_path_buf)
         });
-        for (macro_name, value) in
-            crate::headers::quoted_include_macros(self.src, &dir, root.as_deref())
-        {
+        for (macro_name, value) in crate::headers::include_macros(self.src, &dir, root.as_deref()) {
             if !self.defines.contains_key(&macro_name) {
                 self.defines.insert(macro_name.clone(), value);
                 loaded.insert(macro_name);
