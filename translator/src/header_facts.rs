@@ -239,16 +239,7 @@ impl HeaderFacts {
         if angle {
             places.extend(dirs.iter().cloned());
             if inc.contains('/') {
-                let mut up = Some(from);
-                while let Some(d) = up {
-                    places.push(d.to_string());
-                    places.push(if d.is_empty() {
-                        "include".to_string()
-                    } else {
-                        format!("{d}/include")
-                    });
-                    up = (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(p, _)| p));
-                }
+                places.extend(include_roots(from));
             }
         } else {
             places.push(from.to_string());
@@ -441,6 +432,24 @@ fn project_includes(text: &[u8]) -> Vec<(usize, String, bool)> {
         out.push((line_start, path.to_string(), angle));
     }
     out
+}
+
+/// Where an `-I` at the root of a project's headers may point, for a file in directory `from`
+/// (relative to the input root, `""` for the root): each directory above it, nearest first,
+/// and that directory's `include/` (`cpp/include/` serves `cpp/src/y.cu`).
+pub(crate) fn include_roots(from: &str) -> Vec<String> {
+    let mut places = Vec::new();
+    let mut up = Some(from);
+    while let Some(d) = up {
+        places.push(d.to_string());
+        places.push(if d.is_empty() {
+            "include".to_string()
+        } else {
+            format!("{d}/include")
+        });
+        up = (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(p, _)| p));
+    }
+    places
 }
 
 /// Whether `<path>` names a header in a directory the C library, the GPU toolkits or PyTorch

@@ -47,16 +47,15 @@ pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(Strin
         .collect();
     while let Some((from, (inc, angle), depth)) = queue.pop() {
         let candidates: Vec<PathBuf> = if angle {
-            let mut places = Vec::new();
-            let mut up = Some(from.as_path());
-            while let Some(d) = up {
-                places.push(d.join(&inc));
-                places.push(d.join("include").join(&inc));
-                up = d
-                    .parent()
-                    .filter(|_| root.is_some_and(|r| d != r && d.starts_with(r)));
-            }
-            places
+            // Above the file up to the root (the file's directory alone without one).
+            let (base, rel) = match root.and_then(|r| Some((r, from.strip_prefix(r).ok()?))) {
+                Some((r, rel)) => (r, rel.to_string_lossy().replace('\\', "/")),
+                None => (from.as_path(), String::new()),
+            };
+            crate::header_facts::include_roots(&rel)
+                .into_iter()
+                .map(|d| base.join(d).join(&inc))
+                .collect()
         } else {
             [Some(from.join(&inc)), root.map(|r| r.join(&inc))]
                 .into_iter()

@@ -816,6 +816,14 @@ impl<'a> Walk<'a> {
         ));
     }
 
+    /// [`Walk::diag`] at warning level, for a rule whose report is a warning in this case.
+    fn warn(&mut self, info: &DiagInfo, offset: usize, message: String, help: Option<String>) {
+        self.diag(info, offset, message, help);
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Warning;
+        }
+    }
+
     fn count(&mut self, family: Family) {
         *self.renames.entry(family.as_str().to_string()).or_default() += 1;
     }
@@ -1321,10 +1329,7 @@ impl<'a> Walk<'a> {
                 .defines
                 .iter()
                 .any(|d| d.name == switch && !d.undefined)
-                || self
-                    .src
-                    .windows(switch.len())
-                    .any(|w| w == switch.as_bytes()))
+                || memchr::memmem::find(self.src, switch.as_bytes()).is_some())
         {
             return;
         }
@@ -1650,15 +1655,12 @@ impl<'a> Walk<'a> {
         let Some((checked, _)) = self.db.absent_in(inner).filter(|(c, _)| v <= *c) else {
             return;
         };
-        self.diag(
+        self.warn(
             &TOO_NEW,
             at,
             format!("`{inner}` is not among the HIP {checked} headers; the target is HIP {v}"),
             Some(format!("target a newer HIP with `--hip-version`, or include `{inner}` only for the releases that have it")),
         );
-        if let Some(d) = self.diags.last_mut() {
-            d.severity = Severity::Warning;
-        }
     }
 
     /// Whether the quoted include `inner` finds a file of the project, looked up as the compiler
@@ -2439,15 +2441,12 @@ impl<'a> Walk<'a> {
         if ty == "double" || !self.is_template_parameter(&ty) {
             return;
         }
-        self.diag(
+        self.warn(
             &UNSUPPORTED,
             func.start_byte(),
             format!("`{name}` with `{ty}` arguments: where `{ty}` is float this is CUDA's float overload `{name}(float, float*, float*)`, which HIP lacks (its device math declares `{name}` for double only), so hipcc finds no matching function"),
             Some(format!("call `{float}` where `{ty}` is float (`if constexpr (std::is_same_v<{ty}, float>)`, or an overloaded helper)")),
         );
-        if let Some(d) = self.diags.last_mut() {
-            d.severity = Severity::Warning;
-        }
     }
 
     /// The type word declaring the first identifier of `arg` (`s` in `s + i` or `&s`), read
