@@ -126,6 +126,23 @@ fn pool(kind: Kind) -> Vec<Vec<u8>> {
     paths.iter().map(|p| fs::read(p).unwrap()).collect()
 }
 
+/// Campaign finds that CMake's own reader rejects (so they stay out of the saved pool, whose
+/// inputs must parse): found on 2026-12-06 (seed 1796526768245896903) and minimised. A
+/// `-gencode` took a generator expression's closer (`>`, `R>>)`) as its value and its
+/// replacement dropped the closer; the next run read the rest as another expression.
+#[test]
+fn unreadable_cmake_finds_keep_the_properties() {
+    for text in [
+        "s($<$<COMPILE_LANGUAGE:CUDA>:$< -gencode >>)CUDA_INCLUDE_DIRS>)\n",
+        "s($<$<COMPILE_LANGUAGE:CUDA>:$< -gencode R>>)CUDA_INCLUDE_DIRS>)\n",
+        "s($<$<COMPILE_LANGUAGE:CUDA>:$< -gencode ,>>)> -Xcompiler CUDA_INCLUDE_DIRS,>>)\n",
+    ] {
+        if let Err(e) = Kind::CMake.check(text.as_bytes()) {
+            panic!("{text}: {e}");
+        }
+    }
+}
+
 #[test]
 fn saved_and_corpus_build_inputs_keep_the_properties() {
     for kind in KINDS {

@@ -1104,12 +1104,28 @@ fn opens_unclosed_reference(word: &str) -> bool {
     let mut depth = 0usize;
     for (i, &c) in b.iter().enumerate() {
         match c {
-            b'(' | b'{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+            b'(' | b'{' if depth > 0 || super::text::opens_make_reference(b, i) => depth += 1,
             b')' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
     depth > 0
+}
+
+/// Whether `word` holds a `>` that closes no `$<` of its own: the end of a CMake generator
+/// expression (or a shell redirection) opened before it, never part of a flag's value.
+fn closes_outer_genex(word: &str) -> bool {
+    let b = word.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'<' if i > 0 && b[i - 1] == b'$' => depth += 1,
+            b'>' if depth == 0 => return true,
+            b'>' => depth -= 1,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The value of `--flag=value`, `-flag=value`, or of the next word for `--flag value`.
@@ -1126,6 +1142,15 @@ fn flag_value<'a>(words: &[&'a str], i: usize, names: &[&str]) -> Option<(Option
                     && !before.contains([')', '}'])
             };
             if call_head && words.get(i + 1).is_some_and(|v| v.starts_with(',')) {
+                return Some((None, 1));
+            }
+            // A next word that closes a generator expression opened before it, or starts by
+            // closing a reference (`$<...: -gencode R>>)`), ends the construct the flag is in:
+            // no value of the flag.
+            if words
+                .get(i + 1)
+                .is_some_and(|v| v.starts_with([')', '}']) || closes_outer_genex(v))
+            {
                 return Some((None, 1));
             }
             return Some((words.get(i + 1).copied(), 2.min(words.len() - i)));
@@ -1592,7 +1617,20 @@ fn map_one(
                 severity: None,
             });
         }
-        let flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
+        let mut flags = pass_through(&host, i, opts, ctx, arch_done, &mut inner);
+        // The closers that end a separate value word and close nothing in it
+        // (`-Xcompiler $(F))`) stay in the text after the value is removed: the unwrapped
+        // flags, written in the place of `-Xcompiler`, go without them.
+        if n == 2 {
+            let value = words[i + 1];
+            let closers = &value[value.len() - super::text::excess_closers(value)..];
+            if let Some(last) = flags.last_mut().filter(|_| !closers.is_empty()) {
+                if let Some(cut) = last.strip_suffix(closers) {
+                    *last = cut.to_string();
+                }
+            }
+            flags.retain(|f| !f.is_empty());
+        }
         // A value that ends in a lone `-l` whose library is the next word of the list
         // (`-Xcompiler -l cudart`) stays whole too: unwrapped, the next run would read the pair
         // `-l cudart` (see above) and map it.

@@ -1761,7 +1761,7 @@ pub(super) fn rule_colon(s: &str) -> Option<usize> {
     let mut depth = 0usize;
     for (i, c) in s.char_indices() {
         match c {
-            '(' | '{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+            '(' | '{' if depth > 0 || text::opens_make_reference(b, i) => depth += 1,
             ')' | '}' if depth > 0 => depth -= 1,
             ':' if depth == 0 => return Some(i),
             _ => {}
@@ -1848,7 +1848,7 @@ fn assignment_op(line: &str) -> Option<usize> {
     let mut rule = false;
     for (i, &c) in b.iter().enumerate() {
         match c {
-            b'(' | b'{' if i > 0 && b[i - 1] == b'$' => depth += 1,
+            b'(' | b'{' if text::opens_make_reference(b, i) => depth += 1,
             b'(' | b'{' if depth > 0 => depth += 1,
             b')' | b'}' if depth > 0 => depth -= 1,
             b'#' if depth == 0 => break,
@@ -2041,7 +2041,7 @@ pub(super) fn join_glued_calls(src: &str, words: Vec<Word>, replaced: &Ranges) -
         let b = t.as_bytes();
         for (i, &c) in b.iter().enumerate() {
             match c {
-                b'(' | b'{' if depth > 0 || i > 0 && b[i - 1] == b'$' => depth += 1,
+                b'(' | b'{' if depth > 0 || text::opens_make_reference(b, i) => depth += 1,
                 b')' | b'}' => depth = depth.saturating_sub(1),
                 _ => {}
             }

@@ -739,21 +739,29 @@ pub(crate) fn inner_stray_closer(text: &str) -> bool {
     false
 }
 
+/// Whether the bracket at `i` of `b` opens a make reference: it follows an odd run of `$`
+/// (`$(`, `$$$(`), as `$$` is a `$` character to make (`$${x}` is the shell's `${x}`).
+pub(crate) fn opens_make_reference(b: &[u8], i: usize) -> bool {
+    matches!(b.get(i), Some(b'(' | b'{'))
+        && b[..i].iter().rev().take_while(|&&c| c == b'$').count() % 2 == 1
+}
+
 /// Whether the words `before` leave a make reference open (`$(` or `${` without its closer): a
 /// stray closer in the word after them closes it. A bracket of anything else (a CMake call's
 /// `(`) does not count.
 pub(crate) fn unclosed_before<'w>(before: impl Iterator<Item = &'w str>) -> bool {
     let mut open: Vec<bool> = Vec::new();
-    let mut prev = ' ';
-    for c in before.flat_map(|w| w.chars().chain([' '])) {
-        match c {
-            '(' | '{' => open.push(prev == '$'),
-            ')' | '}' => {
-                open.pop();
+    for w in before {
+        let b = w.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'(' | b'{' => open.push(opens_make_reference(b, i)),
+                b')' | b'}' => {
+                    open.pop();
+                }
+                _ => {}
             }
-            _ => {}
         }
-        prev = c;
     }
     open.contains(&true)
 }
