@@ -82,7 +82,10 @@ In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group tak
 or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
-threads and are not reported, nor is a constant of a host function used there only to shape \
+threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
+/ warpSize]` written by the tiles' leaders, or a warp-named variable so set) is an error: on \
+64-lane wavefronts two tiles share a slot and half the tiles' results are lost (index by \
+`threadIdx.x / 32` or `tile.meta_group_rank()`). Nor is a constant of a host function used there only to shape \
 launches (`dim3 block(warp_size, 4)`, or host arithmetic without calls that sets a variable \
 used so: `int threads = n < kWarpSize ? kWarpSize : 256;`, or compared with or assigned to a \
 block's thread count, `if (config.thread_per_block < kWarpSize) config.thread_per_block = \
@@ -90,7 +93,10 @@ kWarpSize;`): the kernel's code decides what its rows are. Host code \
 that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
 a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
 RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
-`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A shuffle loop of 32 lanes (from \
+`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A host count that only sizes \
+memory (a factor of `* sizeof(T)`, such as shared-memory bytes) is not reported: on 64-lane \
+wavefronts it over-allocates, which is harmless. A `warpSize` in a string or comment does not \
+make a function number its warps by `warpSize`. A shuffle loop of 32 lanes (from \
 16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \
 each hold their own full set of terms, where 16 is right and `warpSize / 2` would add two rows: \
 its help says so (a file that launches the kernel only with 32-wide blocks gets no report).

@@ -60,6 +60,40 @@ fn host_code(a: &Analyzer, n: Node) -> bool {
     })
 }
 
+/// Whether the arithmetic `n` is a factor of a byte count (`(n + 1) * sizeof(T)`): it sizes
+/// memory rather than counting warps a kernel is told about.
+fn sizes_memory(a: &Analyzer, n: Node) -> bool {
+    let is_sizeof = |x: Node| {
+        let mut x = x;
+        while x.kind_name() == "parenthesized_expression" {
+            match x.named_child(0) {
+                Some(c) => x = c,
+                None => return false,
+            }
+        }
+        x.kind_name() == "sizeof_expression"
+    };
+    let mut child = n;
+    while let Some(p) = child.parent().filter(|p| {
+        matches!(
+            p.kind_name(),
+            "binary_expression" | "parenthesized_expression"
+        )
+    }) {
+        if p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "*")
+            && [FIELDS.left, FIELDS.right]
+                .into_iter()
+                .filter_map(|f| p.field(f))
+                .any(|side| side != child && is_sizeof(side))
+        {
+            return true;
+        }
+        child = p;
+    }
+    false
+}
+
 /// Whether an expression reads a field of a `dim3` variable (`block.x`), or of `blockDim`: in
 /// host code, the block shape a launch is given.
 fn block_shape_field(a: &Analyzer, n: Node) -> bool {
@@ -245,6 +279,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if a.names_hisinf() {
                 hisinf_sign(a, n);
             }
+            tile_slot_by_warp_size(a, n);
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
@@ -2631,6 +2666,12 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     }
     // Host code sizing a launch by warps of 32 (`16 * block.x / 32`, realuser12 C-d).
     let host = host_code(a, n);
+    // A host count that only sizes memory (`(threads.x / 32) * sizeof(double)` shared bytes)
+    // over-allocates on 64-lane wavefronts, which is harmless; dividing by the device's warp size
+    // instead would undersize it for a kernel of 32-thread tiles (realuser18 R18-g).
+    if host && sizes_memory(a, n) {
+        return;
+    }
     if host && op == "/" && lit_right && value == 32 && block_shape_field(a, other) {
         a.report(
             &WARP_SIZE_32,
@@ -2822,6 +2863,64 @@ fn in_tile32_code(a: &Analyzer, n: Node) -> bool {
             .any(|op| memchr::memmem::find(text, op.as_bytes()).is_some())
 }
 
+/// Whether `text` (a function) names `word` in its code, not in a string or comment (a
+/// `printf("warpSize ...")` numbers no warps, realuser18 R18-f), and not as a member
+/// (`prop.warpSize`).
+fn names_in_code(text: &[u8], word: &[u8]) -> bool {
+    crate::lexer::identifiers(text)
+        .into_iter()
+        .any(|r| &text[r.clone()] == word && (r.start == 0 || text[r.start - 1] != b'.'))
+}
+
+/// `part[threadIdx.x / warpSize] = v` written by the leaders of 32-thread tiles
+/// (`cg::tiled_partition<32>`, see [`in_tile32_code`]): on 64-lane wavefronts two tiles share a
+/// slot and a block reading `blockDim.x / warpSize` slots sums half the tiles (realuser18 R18-e,
+/// cuda-samples jacobiCudaGraphs `finalError`). A slot index, or a warp-named variable holding
+/// one, is reported; on 32-lane targets the code is right.
+fn tile_slot_by_warp_size(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.field(FIELDS.operator),
+        n.field(FIELDS.left),
+        n.field(FIELDS.right),
+    ) else {
+        return;
+    };
+    if a.text(op) != "/" || a.text(r) != "warpSize" || a.own_warp_size() {
+        return;
+    }
+    if lane_kind(a, l, false).is_none() || !in_tile32_code(a, n) {
+        return;
+    }
+    let mut child = n;
+    while let Some(p) = child
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        child = p;
+    }
+    let slot = child.parent().is_some_and(|p| match p.kind_name() {
+        "subscript_argument_list" => true,
+        "init_declarator" => {
+            p.field(FIELDS.value) == Some(child)
+                && p.field(FIELDS.declarator)
+                    .is_some_and(|d| d.kind_name() == "identifier" && warp_name(a.text(d)))
+        }
+        _ => false,
+    });
+    if !slot {
+        return;
+    }
+    let expr = snippet(a.text(n));
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Error,
+        r,
+        format!("`{expr}` numbers per-warp slots by `warpSize`, but this function's warp-level work is on 32-thread tiles: on 64-lane wavefronts two tiles share a slot and a block counting `warpSize` slots reads half the tiles' results; {WAVE_NOTE}"),
+        Some("index the slots by `threadIdx.x / 32` or `tile.meta_group_rank()`, and size and count them for 32-thread tiles (`blockDim.x / 32`)".into()),
+        vec![],
+    );
+}
+
 /// `constexpr int kWarps = kThreads / 32;` (or a loop `w < kThreads / 32`) in a function that
 /// numbers its warps by `warpSize` (`threadIdx.x / warpSize`): on 64-lane wavefronts the count is
 /// twice the number of warps, so a loop over it reads per-warp entries no warp wrote. Without
@@ -2858,7 +2957,7 @@ fn mixed_warp_count(a: &mut Analyzer, n: Node, lit: Node, expr: &str) {
     };
     let uses_warp_size = a
         .func_at(n.start_byte())
-        .is_some_and(|f| super::python::has_word(a.text(f.node).as_bytes(), b"warpSize"));
+        .is_some_and(|f| names_in_code(a.text(f.node).as_bytes(), b"warpSize"));
     if counts_warps && uses_warp_size {
         a.report(
             &WARP_SIZE_32,
@@ -3245,7 +3344,7 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     // warps per block on any GPU), which stays correct with 64-lane wavefronts.
     let portable = a
         .func_at(n.start_byte())
-        .is_some_and(|f| a.text(f.node).contains("warpSize"));
+        .is_some_and(|f| names_in_code(a.text(f.node).as_bytes(), b"warpSize"));
     // Without warp-level work around it, a 32-entry array indexed by thread is a table of 32
     // bins or words, not one slot per lane.
     if !portable && laneish(a, idx, false) && warp_code(a, n) {

@@ -141,6 +141,63 @@ fn h001_warp_count_by_32_beside_warp_size_indexing() {
 }
 
 #[test]
+fn h001_warp_size_in_strings_and_comments_numbers_no_warps() {
+    // realuser18 R18-f: the word only in a printf format and a comment.
+    let src = "#include <stdio.h>\n\
+               int main(void) {\n\
+               int W = 64, B = 256, n = 0;\n\
+               for (int i = 0; i < B / 32; i++) n += i / W; // not warpSize\n\
+               printf(\"warpSize %d: %d\\n\", W, n);\n\
+               return 0;\n}\n";
+    let d: Vec<_> = run(src)
+        .into_iter()
+        .filter(|d| d.message.contains("numbers its warps"))
+        .collect();
+    assert!(d.is_empty(), "{d:?}");
+    // In code the same word still counts.
+    let code = src.replace("n += i / W;", "n += i / warpSize;");
+    assert!(run(&code)
+        .iter()
+        .any(|d| d.message.contains("numbers its warps")));
+}
+
+/// realuser18 R18-e: leaders of 32-thread tiles write `part[threadIdx.x / warpSize]`; on
+/// 64-lane wavefronts two tiles share a slot.
+#[test]
+fn h001_tile32_leaders_indexing_slots_by_warp_size() {
+    let src = "#include <cooperative_groups.h>\n\
+               namespace cg = cooperative_groups;\n\
+               __global__ void blockSum(const double *x, double *out) {\n\
+               extern __shared__ double part[];\n\
+               cg::thread_block cta = cg::this_thread_block();\n\
+               cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(cta);\n\
+               double v = x[threadIdx.x];\n\
+               for (int o = 16; o > 0; o /= 2) v += t32.shfl_down(v, o);\n\
+               if (t32.thread_rank() == 0) part[threadIdx.x / warpSize] = v;\n\
+               cg::sync(cta);\n\
+               double s = 0.0;\n\
+               if (threadIdx.x < blockDim.x / warpSize) s = part[threadIdx.x];\n\
+               if (threadIdx.x == 0) out[blockIdx.x] = s;\n}\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), [9], "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0].help.as_deref().unwrap().contains("meta_group_rank"));
+    // Slots numbered for the tiles are right on every target.
+    let fixed = src.replace("/ warpSize", "/ 32");
+    assert!(lines_of(&fixed, "H001").is_empty());
+    // Without 32-thread tiles, `threadIdx.x / warpSize` is the portable warp index.
+    let warps = src
+        .replace(
+            "cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(cta);",
+            "",
+        )
+        .replace("t32.shfl_down(v, o)", "__shfl_down(v, o)")
+        .replace("int o = 16", "int o = warpSize / 2")
+        .replace("t32.thread_rank() == 0", "threadIdx.x % warpSize == 0");
+    assert!(lines_of(&warps, "H001").is_empty());
+}
+
+#[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
     let src = "__global__ void mark(unsigned *bits, const int *x, int n) {\n\
@@ -4816,6 +4873,19 @@ fn h001_in_host_code_asks_the_device_for_its_warp_size() {
     // host code.
     let dev = "DEVICE_FN int lane_count() { return threadIdx.x / warpSize; }\n";
     assert!(lines_of(dev, "H001").is_empty());
+}
+
+/// realuser18 R18-g: a host `/ 32` that only sizes memory (shared bytes for one slot per
+/// 32-thread tile) over-allocates on 64-lane wavefronts: no H001, whose help would undersize it.
+#[test]
+fn h001_host_count_that_only_sizes_memory_is_not_reported() {
+    let src = "void run(const double *x, double *out, int blocks) {\n\
+               dim3 threads(256);\n\
+               size_t smem = ((threads.x / 32) + 1) * sizeof(double);\n\
+               size_t b2 = sizeof(float) * (threads.x / 32);\n\
+               int warps = threads.x / 32;\n\
+               (void)smem; (void)b2; (void)warps;\n}\n";
+    assert_eq!(lines_of(src, "H001"), vec![5]);
 }
 
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
