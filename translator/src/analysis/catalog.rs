@@ -95,7 +95,10 @@ a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever th
 RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
 `hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A host count that only sizes \
 memory (a factor of `* sizeof(T)`, such as shared-memory bytes) is not reported: on 64-lane \
-wavefronts it over-allocates, which is harmless. A `warpSize` in a string or comment does not \
+wavefronts it over-allocates, which is harmless. A host count of warps of 32 (`nwarps = threads / kWarpSize`) passed to a kernel of the file \
+that numbers its warps by `warpSize` and reads that parameter is an error: on 64-lane wavefronts \
+the kernel has half as many warps, and a loop over the count reads entries no warp wrote. \
+A `warpSize` in a string or comment does not \
 make a function number its warps by `warpSize`. A shuffle loop of 32 lanes (from \
 16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \
 each hold their own full set of terms, where 16 is right and `warpSize / 2` would add two rows: \

@@ -2921,6 +2921,108 @@ fn tile_slot_by_warp_size(a: &mut Analyzer, n: Node) {
     );
 }
 
+/// A host count of warps of 32 (`nwarps = threads / kWarpSize`, the constant 32) passed as an
+/// argument of launch `call` to a kernel of the file that numbers its warps by `warpSize` and
+/// reads that parameter: on 64-lane wavefronts the kernel has half as many warps, so a loop over
+/// the count reads per-warp entries no warp wrote (verify5 residual 3).
+fn warp_count_argument(a: &mut Analyzer, call: Node) {
+    if a.in_device(call.start_byte()) || a.own_warp_size() {
+        return;
+    }
+    let Some(kernel) = callee(a, call) else {
+        return;
+    };
+    let Some(def) = a
+        .funcs
+        .iter()
+        .find(|f| f.kernel && a.function_name(f.node) == Some(kernel))
+        .map(|f| f.node)
+    else {
+        return;
+    };
+    let body = a.text(def).as_bytes();
+    if !names_in_code(body, b"warpSize") {
+        return;
+    }
+    let Some(params) = def
+        .field(FIELDS.declarator)
+        .and_then(|d| {
+            let mut d = d;
+            for _ in 0..4 {
+                if d.kind_name() == "function_declarator" {
+                    return Some(d);
+                }
+                d = d.field(FIELDS.declarator)?;
+            }
+            None
+        })
+        .and_then(|fd| fd.field(FIELDS.parameters))
+    else {
+        return;
+    };
+    let params: Vec<Node> = crate::parse::named_children(params)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    let body_node = def.field(FIELDS.body);
+    for (i, arg) in args(call).into_iter().enumerate() {
+        // The division: the argument itself, or the initializer of the variable passed.
+        let value = if arg.kind_name() == "identifier" {
+            match a.lookup(a.text(arg), arg.start_byte()).and_then(|d| d.init) {
+                Some(v) => v,
+                None => continue,
+            }
+        } else {
+            arg
+        };
+        let mut div = value;
+        while div.kind_name() == "parenthesized_expression" {
+            match div.named_child(0) {
+                Some(c) => div = c,
+                None => break,
+            }
+        }
+        let (Some(op), Some(r)) = (div.field(FIELDS.operator), div.field(FIELDS.right)) else {
+            continue;
+        };
+        if div.kind_name() != "binary_expression" || a.text(op) != "/" {
+            continue;
+        }
+        let by_32 = literal(a, r) == Some(32)
+            || r.kind_name() == "identifier" && warp_size_name(a.text(r)) && a.eval(r) == Some(32);
+        if !by_32 {
+            continue;
+        }
+        // The kernel's parameter at that position, read in its body.
+        let Some(name) = params
+            .get(i)
+            .and_then(|p| p.field(FIELDS.declarator))
+            .filter(|d| d.kind_name() == "identifier")
+            .map(|d| a.text(d))
+        else {
+            continue;
+        };
+        let Some(b) = body_node else {
+            continue;
+        };
+        if !names_in_code(a.text(b).as_bytes(), name.as_bytes()) {
+            continue;
+        }
+        let expr = snippet(a.text(div));
+        // This says more than the host warning on the same 32 (`block.x / 32`).
+        let at = a.map(r.start_byte());
+        a.out
+            .retain(|d| !(d.id == WARP_SIZE_32.id && d.offset == at));
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            r,
+            format!("`{expr}` counts warps of 32 threads and is passed to `{kernel}` as `{name}`, but `{kernel}` numbers its warps by `warpSize`: on 64-lane wavefronts the block has half as many warps, and a loop over this count reads entries no warp wrote; {WAVE_NOTE}"),
+            Some(format!("{HOST_WARP_HELP}, and divide by it; or number the kernel's warps by 32 (`threadIdx.x / 32`) where its warp-level work is on 32-lane segments")),
+            vec![],
+        );
+    }
+}
+
 /// `constexpr int kWarps = kThreads / 32;` (or a loop `w < kThreads / 32`) in a function that
 /// numbers its warps by `warpSize` (`threadIdx.x / warpSize`): on 64-lane wavefronts the count is
 /// twice the number of warps, so a loop over it reads per-warp entries no warp wrote. Without
@@ -3623,6 +3725,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             .collect();
         super::row_warps::launch(a, n, &cfg_args);
         super::partial_waves::launch(a, n, &cfg_args);
+        warp_count_argument(a, n);
         if let Some(smem) = cfg_args.get(2) {
             if let Some(v) = a.eval(*smem) {
                 if v > 65536 {

@@ -4888,6 +4888,45 @@ fn h001_host_count_that_only_sizes_memory_is_not_reported() {
     assert_eq!(lines_of(src, "H001"), vec![5]);
 }
 
+/// verify5 residual 3: a host count of warps of 32 passed to a kernel that numbers its warps by
+/// `warpSize` and sums that many per-warp entries reads entries no warp wrote on 64-lane
+/// wavefronts.
+#[test]
+fn h001_host_warp_count_passed_to_a_warp_size_kernel() {
+    let src = "static const int kWarpSize = 32;\n\
+               __global__ void red(const float* x, float* out, int nwarps) {\n\
+               extern __shared__ float part[];\n\
+               float v = x[threadIdx.x];\n\
+               for (int d = warpSize / 2; d > 0; d >>= 1) v += __shfl_down(v, d);\n\
+               if (threadIdx.x % warpSize == 0) part[threadIdx.x / warpSize] = v;\n\
+               __syncthreads();\n\
+               if (threadIdx.x == 0) { float s = 0; for (int i = 0; i < nwarps; ++i) s += part[i]; *out = s; }\n\
+               }\n\
+               void launch(const float* x, float* out) {\n\
+               int threads = 256;\n\
+               int nwarps = threads / kWarpSize;\n\
+               red<<<1, threads, nwarps * sizeof(float)>>>(x, out, nwarps);\n\
+               red<<<1, threads>>>(x, out, threads / 32);\n}\n";
+    let d: Vec<_> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.message.contains("is passed to `red`"))
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [12, 14],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| d.severity == Severity::Error));
+    // A kernel that numbers its warps by 32 takes the same count rightly.
+    let by32 = src
+        .replace("% warpSize", "% 32")
+        .replace("/ warpSize", "/ 32")
+        .replace("warpSize / 2", "16");
+    assert!(run(&by32)
+        .iter()
+        .all(|d| !d.message.contains("is passed to")));
+}
+
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
 /// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
 /// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
