@@ -98,6 +98,10 @@ memory (a factor of `* sizeof(T)`, such as shared-memory bytes) is not reported:
 wavefronts it over-allocates, which is harmless. A host count of warps of 32 (`nwarps = threads / kWarpSize`) passed to a kernel of the file \
 that numbers its warps by `warpSize` and reads that parameter is an error: on 64-lane wavefronts \
 the kernel has half as many warps, and a loop over the count reads entries no warp wrote. \
+A warp vote (`__any`, `__all`, `__ballot`, also `_sync`) in a function that, or whose caller \
+in the file, numbers 32-lane warps of a 1-D block (`threadIdx.x % 32`, `threadIdx.x / 32`, the \
+32 a literal or a constant) is a warning where no other H001 finding stands there: on 64-lane \
+wavefronts the vote covers two such warps (blocks with rows are H048's). \
 A `warpSize` in a string or comment does not \
 make a function number its warps by `warpSize`. A shuffle loop of 32 lanes (from \
 16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \

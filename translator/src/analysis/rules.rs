@@ -1879,8 +1879,114 @@ pub(super) fn finish(a: &mut Analyzer) {
             vec![],
         );
     }
+    segment_votes(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
+}
+
+/// Warp votes (`__any`, `__all`, `__ballot` and their `_sync` forms) in device code that numbers
+/// 32-lane warps of a 1-D block (`threadIdx.x % 32` lanes, `threadIdx.x / 32` warps, the 32 a
+/// literal or a constant), in the voting function or in a function of the file that calls it:
+/// on 64-lane wavefronts the vote covers two such warps, so one warp sees the other's votes
+/// (realuser19 R19-d). Blocks with rows are H048's concern; where an H001 finding already
+/// stands in those functions, its help speaks of the vote.
+fn segment_votes(a: &mut Analyzer) {
+    const VOTES: &[&str] = &[
+        "__any",
+        "__all",
+        "__ballot",
+        "__any_sync",
+        "__all_sync",
+        "__ballot_sync",
+    ];
+    if a.origin.is_some() || a.own_warp_size() {
+        return;
+    }
+    let votes: Vec<(usize, &str)> = a
+        .calls
+        .iter()
+        .filter(|c| VOTES.contains(&c.1))
+        .map(|c| (c.0, c.1))
+        .collect();
+    let mut seen: Vec<usize> = Vec::new();
+    for (at, vote) in votes {
+        let Some(f) = a.func_at(at).filter(|f| f.device) else {
+            continue;
+        };
+        if seen.contains(&f.node.start_byte()) {
+            continue;
+        }
+        seen.push(f.node.start_byte());
+        let mut scopes = vec![f.node];
+        if let Some(name) = a.function_name(f.node) {
+            for g in a.funcs.iter().filter(|g| g.device && g.node != f.node) {
+                let body = a.text(g.node).as_bytes();
+                let calls = crate::lexer::whole_words(body, name)
+                    .any(|i| body[i + name.len()..].trim_ascii_start().first() == Some(&b'('))
+                    && names_in_code(body, name.as_bytes());
+                if calls {
+                    scopes.push(g.node);
+                }
+            }
+        }
+        let rows = scopes.iter().any(|s| {
+            let t = a.text(*s).as_bytes();
+            memchr::memmem::find(t, b"threadIdx.y").is_some()
+                || memchr::memmem::find(t, b"threadIdx.z").is_some()
+        });
+        if rows {
+            continue;
+        }
+        let told = a.out.iter().any(|d| {
+            d.id == WARP_SIZE_32.id && scopes.iter().any(|s| s.byte_range().contains(&d.offset))
+        });
+        if told {
+            continue;
+        }
+        let Some(index) = scopes.iter().find_map(|s| index_of_32_lane_warps(a, *s)) else {
+            continue;
+        };
+        a.report_at(
+            &WARP_SIZE_32,
+            Severity::Warning,
+            at,
+            format!("`{vote}` votes over the whole wavefront, but this code numbers warps of 32 lanes (`{index}`): on 64-lane wavefronts (CDNA) one vote covers two such warps, and each sees the other's votes; only RDNA runs 32 lanes"),
+            Some("keep the 32-lane warps and vote with `__ballot(p)`, testing the 32 bits of this thread's half: `(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff` (non-zero for `any`, all ones for `all`); or number warps by `warpSize`".into()),
+            vec![],
+        );
+    }
+}
+
+/// The first `threadIdx.x % 32`, `/ 32`, `& 31` or `>> 5` in `scope` (the number a literal or a
+/// constant, `threadIdx.x` or a variable set from it): a lane or warp of 32-lane warps.
+fn index_of_32_lane_warps(a: &Analyzer, scope: Node) -> Option<String> {
+    let mut found = None;
+    crate::parse::walk_subtree(scope, |x| {
+        if x.kind_name() != "binary_expression" {
+            return crate::parse::Visit::Descend;
+        }
+        let (Some(l), Some(op), Some(r)) = (
+            x.field(FIELDS.left),
+            x.field(FIELDS.operator),
+            x.field(FIELDS.right),
+        ) else {
+            return crate::parse::Visit::Descend;
+        };
+        let want = match a.text(op) {
+            "%" | "/" => 32,
+            "&" => 31,
+            ">>" => 5,
+            _ => return crate::parse::Visit::Descend,
+        };
+        let thread_x = a.text(l).split_ascii_whitespace().collect::<String>() == "threadIdx.x"
+            || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
+        if thread_x && a.eval(r) == Some(want) {
+            found = Some(snippet(a.text(x)));
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4927,6 +4927,42 @@ fn h001_host_warp_count_passed_to_a_warp_size_kernel() {
         .all(|d| !d.message.contains("is passed to")));
 }
 
+/// realuser19 R19-d: a whole-wavefront vote in code that numbers 32-lane warps of a 1-D block
+/// (here through a constant, in the caller) mixes two such warps on 64-lane wavefronts.
+#[test]
+fn h001_vote_in_code_of_32_lane_warps() {
+    let src = "static constexpr int kWarp = 32;\n\
+               __device__ bool seg_any(bool f) { return __any(f); }\n\
+               __device__ bool seg_all(bool f) { return __all_sync(0xffffffffu, f); }\n\
+               __global__ void k(int* out, const int* in) {\n\
+               int lane = threadIdx.x % kWarp;\n\
+               bool hit = seg_any(in[threadIdx.x] > 0);\n\
+               bool all = seg_all(in[threadIdx.x] > 0);\n\
+               if (lane == 0) out[threadIdx.x / kWarp] = hit + all;\n}\n";
+    let d: Vec<_> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.message.contains("votes over the whole wavefront"))
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [2, 3],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| d.severity == Severity::Warning));
+    // Warps numbered by `warpSize`: the vote is the warp's.
+    let wave = src
+        .replace("% kWarp", "% warpSize")
+        .replace("/ kWarp", "/ warpSize");
+    assert!(run(&wave)
+        .iter()
+        .all(|d| !d.message.contains("votes over the whole wavefront")));
+    // Blocks with rows are H048's concern.
+    let rows = src.replace("in[threadIdx.x]", "in[threadIdx.y * 32 + threadIdx.x]");
+    assert!(run(&rows)
+        .iter()
+        .all(|d| !d.message.contains("votes over the whole wavefront")));
+}
+
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
 /// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
 /// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
