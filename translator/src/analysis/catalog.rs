@@ -1120,7 +1120,10 @@ it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `bl
 `<cooperative_groups/scan.h>` in the releases through 7.0: `cg::reduce`, the `cg::plus`, `less`, \
 `greater` and `bit_*` operators, and the scans are reported at their call (ROCm 7.13 adds \
 `reduce` and the operators in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>, which CUDA's \
-include does not become: targeting 7.13 or newer, a warning says to include it; no scan). A member the target lacks does not compile (\"no \
+include does not become: targeting 7.13 or newer, a warning says to include it; no scan; the \
+source is ROCm/HIPIFY issue #2597). The first such report in a file also says to remove the \
+`#include` of the CUDA header, which no HIP release has, and stands for T007's report there. \
+A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
 `--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \

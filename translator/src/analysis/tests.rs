@@ -5436,6 +5436,41 @@ template<typename T> __device__ T other(unsigned mask, T v) {\n\
     assert_eq!(got, vec![("H010", 2), ("H010", 9), ("T009", 10)], "{d:?}");
 }
 
+/// realuser18 R18-4: T007 on `#include <cooperative_groups/reduce.h>` and H044 on `cg::reduce`
+/// are one report: H044's, which says which HIP release has it and to drop the include.
+#[test]
+fn t007_on_cg_reduce_header_folds_into_h044() {
+    let src = "#include <cooperative_groups.h>\n\
+#include <cooperative_groups/reduce.h>\n\
+namespace cg = cooperative_groups;\n\
+__global__ void k(const float *in, float *out) {\n\
+  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+  float s = cg::reduce(t, in[threadIdx.x], cg::plus<float>());\n\
+  if (t.thread_rank() == 0) out[threadIdx.x / 32] = s;\n\
+}\n";
+    for hip in [Version::new(6, 2, 0), Version::new(7, 13, 0)] {
+        // The translation pass analyses the file too, and merges the two passes' reports.
+        let opts = crate::translate::Options {
+            hip_version: hip,
+            ..crate::translate::Options::default()
+        };
+        let d = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts)
+            .unwrap()
+            .diagnostics;
+        let got: Vec<&Diagnostic> = d
+            .iter()
+            .filter(|d| matches!(d.id.as_str(), "H044" | "T007"))
+            .collect();
+        assert_eq!(got.len(), 1, "{hip}: {got:?}");
+        assert_eq!((got[0].id.as_str(), got[0].line), ("H044", 6));
+        assert_eq!(got[0].severity, Severity::Error);
+        assert!(got[0]
+            .message
+            .contains("`#include <cooperative_groups/reduce.h>` on line 2"));
+        assert!(got[0].help.as_deref().unwrap().contains("remove `#include"));
+    }
+}
+
 /// realuser16 T2: H006 on PTX cache-operator loads and stores names HIP's replacement: the
 /// nontemporal builtins for the streaming forms, a plain access for the other hints.
 #[test]
