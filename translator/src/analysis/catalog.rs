@@ -102,6 +102,11 @@ A warp vote (`__any`, `__all`, `__ballot`, also `_sync`) in a function that, or 
 in the file, numbers 32-lane warps of a 1-D block (`threadIdx.x % 32`, `threadIdx.x / 32`, the \
 32 a literal or a constant) is a warning where no other H001 finding stands there: on 64-lane \
 wavefronts the vote covers two such warps (blocks with rows are H048's). \
+A lane taken from `threadIdx.x` alone by the wavefront's size (`threadIdx.x & (warpSize - 1)`) \
+in a function that reads `threadIdx.y`, used as a ballot bit position (`(b >> lane) & 1`, \
+`b & (1u << lane)`) or as a shuffle's source lane (no width of 32), is a warning: with blocks \
+32 threads wide, two rows share a 64-lane wavefront and the second row's hardware lanes are \
+32-63; `__lane_id()` is the hardware lane. \
 A `warpSize` in a string or comment does not \
 make a function number its warps by `warpSize`. A shuffle loop of 32 lanes (from \
 16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \

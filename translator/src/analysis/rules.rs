@@ -280,6 +280,7 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
                 hisinf_sign(a, n);
             }
             tile_slot_by_warp_size(a, n);
+            row_lane_bit(a, n);
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
@@ -3923,6 +3924,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     if name.starts_with("__shfl") {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
+        row_lane_source(a, n, name, &argv);
     }
     if name.len() > 4
         && ["_rd", "_ru", "_rz", "_rn"]
@@ -6075,6 +6077,124 @@ fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         n,
         format!("`{}`: CUDA wraps the source lane within each group of `{}` lanes; HIP's `__shfl` before 6.2 does not, so lanes whose `{}` passes the group's end read the next group; the target is HIP {}", snippet(a.text(n)), a.text(width), a.text(src), a.opts.hip_version),
         Some(format!("wrap it yourself: `({}) % {}` (or `& ({} - 1)` for a power of two)", a.text(src), a.text(width), a.text(width))),
+        vec![],
+    );
+}
+
+/// Whether `e` is, or names a variable set to, a lane taken from `threadIdx.x` alone by the
+/// wavefront's size (`threadIdx.x & (warpSize - 1)`, `threadIdx.x % warpSize`) in a function
+/// that reads `threadIdx.y`: with blocks narrower than a wavefront (32 wide on 64-lane CDNA),
+/// two rows share a wavefront and the second row's hardware lanes are 32-63, not `threadIdx.x`
+/// (realuser17 U-g).
+fn row_blind_lane(a: &Analyzer, e: Node) -> bool {
+    if a.own_warp_size() {
+        return false;
+    }
+    let mut e = e;
+    while e.kind_name() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(c) => e = c,
+            None => return false,
+        }
+    }
+    let e = if e.kind_name() == "identifier" {
+        match a.lookup(a.text(e), e.start_byte()).and_then(|d| d.init) {
+            Some(i) if !a.text(i).contains("__lane_id") => i,
+            _ => return false,
+        }
+    } else {
+        e
+    };
+    let squash = |t: &str| t.split_ascii_whitespace().collect::<String>();
+    let t = squash(a.text(e));
+    let lane = matches!(
+        t.as_str(),
+        "threadIdx.x&(warpSize-1)" | "threadIdx.x%warpSize" | "(threadIdx.x&(warpSize-1))"
+    );
+    lane && a.func_at(e.start_byte()).is_some_and(|f| {
+        let body = a.text(f.node).as_bytes();
+        names_in_code(body, b"threadIdx") && squash(a.text(f.node)).contains("threadIdx.y")
+    })
+}
+
+const ROW_LANE_HELP: &str = "take the hardware lane, `__lane_id()`, for ballot bits and shuffle source lanes (`(__lane_id() & ~31) + i` for lane `i` of this thread's 32-lane row), or launch blocks whose x extent is a multiple of `warpSize`";
+
+/// A ballot bit position taken from a lane of `threadIdx.x` alone (see [`row_blind_lane`]):
+/// `(ballot >> lane) & 1`, `ballot & (1u << lane)`.
+fn row_lane_bit(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.field(FIELDS.operator),
+        n.field(FIELDS.left),
+        n.field(FIELDS.right),
+    ) else {
+        return;
+    };
+    let bit = match a.text(op) {
+        ">>" => ballot_valued(a, l, 0),
+        "<<" => {
+            literal(a, l) == Some(1)
+                && crate::parse::ancestors(n)
+                    .into_iter()
+                    .take_while(|p| {
+                        matches!(
+                            p.kind_name(),
+                            "binary_expression" | "parenthesized_expression"
+                        )
+                    })
+                    .any(|p| {
+                        p.kind_name() == "binary_expression"
+                            && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "&")
+                            && [FIELDS.left, FIELDS.right]
+                                .into_iter()
+                                .filter_map(|f| p.field(f))
+                                .any(|x| ballot_valued(a, x, 0))
+                    })
+        }
+        _ => false,
+    };
+    if !bit || !a.names_vote() || !row_blind_lane(a, r) {
+        return;
+    }
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Warning,
+        r,
+        format!("`{}` picks a ballot bit by a lane taken from `threadIdx.x` alone, in a function that reads `threadIdx.y`: with blocks 32 threads wide, two rows share a 64-lane wavefront (CDNA) and the second row's bits are 32-63, so this reads the first row's; only RDNA runs 32 lanes", snippet(a.text(n))),
+        Some(ROW_LANE_HELP.into()),
+        vec![],
+    );
+}
+
+/// A shuffle's source lane taken from a lane of `threadIdx.x` alone (see [`row_blind_lane`]):
+/// on 64-lane wavefronts with 32-wide blocks the second row reads the first row's values.
+fn row_lane_source(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let src = match (name, argv.len()) {
+        ("__shfl_sync", 3 | 4) => argv[2],
+        ("__shfl", 2 | 3) => argv[1],
+        _ => return,
+    };
+    // A width of 32 or less keeps the lane in the row's segment.
+    let width = argv.get(if name == "__shfl" { 2 } else { 3 });
+    if width.is_some_and(|w| literal(a, *w).is_some_and(|v| v <= 32)) {
+        return;
+    }
+    let mut uses = false;
+    crate::parse::walk_subtree(src, |x| {
+        if matches!(x.kind_name(), "identifier" | "binary_expression") && row_blind_lane(a, x) {
+            uses = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    if !uses {
+        return;
+    }
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Warning,
+        src,
+        format!("`{}` takes its source lane from `threadIdx.x` alone, in a function that reads `threadIdx.y`: with blocks 32 threads wide, two rows share a 64-lane wavefront (CDNA) and the second row's lanes are 32-63, so it reads the first row's values; only RDNA runs 32 lanes", snippet(a.text(n))),
+        Some(ROW_LANE_HELP.into()),
         vec![],
     );
 }

@@ -4963,6 +4963,44 @@ fn h001_vote_in_code_of_32_lane_warps() {
         .all(|d| !d.message.contains("votes over the whole wavefront")));
 }
 
+/// realuser17 U-g (rest): a lane taken from `threadIdx.x` alone by `warpSize`, in a kernel that
+/// reads `threadIdx.y`, used as a ballot bit position or a shuffle source lane: with 32-wide
+/// blocks on 64-lane wavefronts the second row's hardware lanes are 32-63.
+#[test]
+fn h001_row_blind_lane_as_ballot_bit_or_shuffle_source() {
+    let src = "__global__ void rows(const float* in, float* out) {\n\
+               const int lane = threadIdx.x & (warpSize - 1);\n\
+               const int y = threadIdx.y;\n\
+               unsigned long long m = __ballot(in[y * 32 + threadIdx.x] > 0.f);\n\
+               if ((m >> lane) & 1) out[y] = 1.f;\n\
+               if (m & (1ull << lane)) out[y] = 2.f;\n\
+               float v = __shfl(in[threadIdx.x], (lane + 1) % warpSize);\n\
+               out[threadIdx.x] = v;\n}\n";
+    let d: Vec<_> = run_with(src, Version::new(6, 2, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [5, 6, 7],
+        "{d:?}"
+    );
+    assert!(d
+        .iter()
+        .all(|d| d.severity == Severity::Warning
+            && d.help.as_deref().unwrap().contains("__lane_id()")));
+    // One row per block, or the hardware lane: no report.
+    for ok in [
+        src.replace("const int y = threadIdx.y;", "const int y = blockIdx.y;"),
+        src.replace("threadIdx.x & (warpSize - 1)", "__lane_id()"),
+    ] {
+        assert!(
+            lines_at(&ok, "H001", Version::new(6, 2, 0)).is_empty(),
+            "{ok}"
+        );
+    }
+}
+
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
 /// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
 /// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
