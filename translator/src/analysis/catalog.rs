@@ -107,6 +107,9 @@ in a function that reads `threadIdx.y`, used as a ballot bit position (`(b >> la
 `b & (1u << lane)`) or as a shuffle's source lane (no width of 32), is a warning: with blocks \
 32 threads wide, two rows share a 64-lane wavefront and the second row's hardware lanes are \
 32-63; `__lane_id()` is the hardware lane. \
+In a file whose `%laneid` H006 ports as `__lane_id() & 31` (it keeps 32-lane warps), the help \
+on a warp-size constant of 32 does not say to use `warpSize`: it sets segment sizes, right as \
+they are, apart from votes and warp-wide operations. \
 A `warpSize` in a string or comment does not \
 make a function number its warps by `warpSize`. A shuffle loop of 32 lanes (from \
 16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \

@@ -3362,6 +3362,10 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         let help = if a.text(name) == "warpSize" {
             // `constexpr int warpSize = 32;`: the file's own, hiding HIP's.
             "this `warpSize` is the code's own and hides HIP's (64 on CDNA): rename it, use HIP's `warpSize` where the code means the wavefront, and pass a width of 32 to shuffles meant for 32-lane segments"
+        } else if memchr::memmem::find(a.src, b"%laneid").is_some() && keeps_32_lane_warps(a) {
+            // H006 ports the file's `%laneid` as `__lane_id() & 31`, keeping 32-lane warps: the
+            // two helps must not pull apart (realuser19 R19-e).
+            "review its uses: where it sizes 32-lane segments (shuffles of width 32, lane masks, as H006's `__lane_id() & 31` keeps them), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes; where it counts the lanes of a vote or of a warp-wide operation, that operation covers 64 lanes on CDNA: vote with `__ballot(p)` and take this 32-lane half's bits (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`)"
         } else {
             "use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize"
         };

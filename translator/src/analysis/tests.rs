@@ -5001,6 +5001,31 @@ fn h001_row_blind_lane_as_ballot_bit_or_shuffle_source() {
     }
 }
 
+/// realuser19 R19-e: where H006 ports a `%laneid` as `__lane_id() & 31` (the file keeps 32-lane
+/// warps), H001 on the file's `WarpSize = 32` does not say "use `warpSize`".
+#[test]
+fn h001_constant_help_agrees_with_h006_laneid() {
+    let src = "static constexpr int WarpSize = 32;\n\
+               __device__ bool seg_any(bool f) { return __any(f) && WarpSize > 0; }\n\
+               __device__ int lane_in_seg() {\n\
+               int id;\n\
+               asm(\"mov.s32 %0, %%laneid;\" : \"=r\"(id));\n\
+               return id & (WarpSize - 1);\n}\n";
+    let d = run(src);
+    let h006 = d.iter().find(|d| d.id == "H006").expect("H006");
+    assert!(h006.help.as_deref().unwrap().contains("__lane_id() & 31"));
+    let h001 = d
+        .iter()
+        .find(|d| d.id == "H001" && d.line == 1)
+        .expect("H001");
+    let help = h001.help.as_deref().unwrap();
+    assert!(!help.starts_with("use `warpSize`"), "{help}");
+    assert!(
+        help.contains("`warpSize` would change what the code computes"),
+        "{help}"
+    );
+}
+
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
 /// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
 /// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
