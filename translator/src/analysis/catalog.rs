@@ -82,7 +82,10 @@ In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group tak
 or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
-threads and are not reported, nor is a constant of a host function used there only to shape \
+threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
+/ warpSize]` written by the tiles' leaders, or a warp-named variable so set) is an error: on \
+64-lane wavefronts two tiles share a slot and half the tiles' results are lost (index by \
+`threadIdx.x / 32` or `tile.meta_group_rank()`). Nor is a constant of a host function used there only to shape \
 launches (`dim3 block(warp_size, 4)`, or host arithmetic without calls that sets a variable \
 used so: `int threads = n < kWarpSize ? kWarpSize : 256;`, or compared with or assigned to a \
 block's thread count, `if (config.thread_per_block < kWarpSize) config.thread_per_block = \
@@ -90,7 +93,25 @@ kWarpSize;`): the kernel's code decides what its rows are. Host code \
 that counts a block's warps with 32 (`16 * block.x / 32` on a `dim3`) gets a warning, and so does \
 a host read of `warpSize`: hipcc's host compilation defines it as 64 whatever the targets, while \
 RDNA GPUs run 32 lanes; there the help asks the device (`hipDeviceProp_t::warpSize`, \
-`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A shuffle loop of 32 lanes (from \
+`hipDeviceAttributeWarpSize`) instead of proposing `warpSize`. A host count that only sizes \
+memory (a factor of `* sizeof(T)`, such as shared-memory bytes) is not reported: on 64-lane \
+wavefronts it over-allocates, which is harmless. A host count of warps of 32 (`nwarps = threads / kWarpSize`) passed to a kernel of the file \
+that numbers its warps by `warpSize` and reads that parameter is an error: on 64-lane wavefronts \
+the kernel has half as many warps, and a loop over the count reads entries no warp wrote. \
+A warp vote (`__any`, `__all`, `__ballot`, also `_sync`) in a function that, or whose caller \
+in the file, numbers 32-lane warps of a 1-D block (`threadIdx.x % 32`, `threadIdx.x / 32`, the \
+32 a literal or a constant) is a warning where no other H001 finding stands there: on 64-lane \
+wavefronts the vote covers two such warps (blocks with rows are H048's). \
+A lane taken from `threadIdx.x` alone by the wavefront's size (`threadIdx.x & (warpSize - 1)`) \
+in a function that reads `threadIdx.y`, used as a ballot bit position (`(b >> lane) & 1`, \
+`b & (1u << lane)`) or as a shuffle's source lane (no width of 32), is a warning: with blocks \
+32 threads wide, two rows share a 64-lane wavefront and the second row's hardware lanes are \
+32-63; `__lane_id()` is the hardware lane. \
+In a file whose `%laneid` H006 ports as `__lane_id() & 31` (it keeps 32-lane warps), the help \
+on a warp-size constant of 32 does not say to use `warpSize`: it sets segment sizes, right as \
+they are, apart from votes and warp-wide operations. \
+A `warpSize` in a string or comment does not \
+make a function number its warps by `warpSize`. A shuffle loop of 32 lanes (from \
 16, or bounded by 32) in a function that reads `threadIdx.y` may serve 32-wide blocks whose rows \
 each hold their own full set of terms, where 16 is right and `warpSize / 2` would add two rows: \
 its help says so (a file that launches the kernel only with 32-wide blocks gets no report).
@@ -1107,7 +1128,10 @@ it is not known, so hipport counts from 6.2); `num_threads` in 7.0; a grid's `bl
 `<cooperative_groups/scan.h>` in the releases through 7.0: `cg::reduce`, the `cg::plus`, `less`, \
 `greater` and `bit_*` operators, and the scans are reported at their call (ROCm 7.13 adds \
 `reduce` and the operators in <hip/amd_detail/amd_hip_cooperative_groups_reduce.h>, which CUDA's \
-include does not become: targeting 7.13 or newer, a warning says to include it; no scan). A member the target lacks does not compile (\"no \
+include does not become: targeting 7.13 or newer, a warning says to include it; no scan; the \
+source is ROCm/HIPIFY issue #2597). The first such report in a file also says to remove the \
+`#include` of the CUDA header, which no HIP release has, and stands for T007's report there. \
+A member the target lacks does not compile (\"no \
 member named ...\"). hipport reports them, on variables declared as a group (or `auto` from \
 `tiled_partition`, `this_thread_block`, `coalesced_threads`, `this_grid`), for the target \
 `--hip-version`, and for HIP 6.2 to 6.4 warns once per file that the votes need the macro and \

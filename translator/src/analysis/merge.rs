@@ -139,6 +139,38 @@ pub fn merge_restated(diags: &mut Vec<Diagnostic>) {
                 && h.message.contains(ELSE_IS_THE_PORT)
         });
     }
+    // A CUDA header HIP lacks (T007 at the `#include`) whose members H044 reports at their
+    // uses, saying which HIP release has them (`cg::reduce` and <cooperative_groups/reduce.h>,
+    // realuser18 R18-4): one report for the pair, the first use's, which also says to drop the
+    // include (HIP has no header of that name in any release).
+    for t in 0..diags.len() {
+        if drop[t] || diags[t].id != "T007" || diags[t].message.contains(SKIPPED_BRANCH) {
+            continue;
+        }
+        let Some(subject) = diags[t].message.split('`').nth(1).map(str::to_string) else {
+            continue;
+        };
+        let Some(h) = (0..diags.len()).find(|&h| {
+            !drop[h]
+                && diags[h].id == "H044"
+                && diags[h].file == diags[t].file
+                && diags[h].message.contains(&format!("<{subject}>"))
+        }) else {
+            continue;
+        };
+        drop[t] = true;
+        let (line, severity) = (diags[t].line, diags[t].severity);
+        let kept = &mut diags[h];
+        kept.message.push_str(&format!(
+            "; the `#include <{subject}>` on line {line} names a header that no HIP release has"
+        ));
+        if let Some(help) = &mut kept.help {
+            help.push_str(&format!(
+                "; and remove `#include <{subject}>` (line {line})"
+            ));
+        }
+        kept.severity = kept.severity.max(severity);
+    }
     // The same report twice on one line (`p.x < b ? p.x : b` names `x` twice): once is enough.
     for i in 0..diags.len() {
         if drop[i] || !diags[i].fix.is_empty() {

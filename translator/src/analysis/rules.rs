@@ -60,6 +60,40 @@ fn host_code(a: &Analyzer, n: Node) -> bool {
     })
 }
 
+/// Whether the arithmetic `n` is a factor of a byte count (`(n + 1) * sizeof(T)`): it sizes
+/// memory rather than counting warps a kernel is told about.
+fn sizes_memory(a: &Analyzer, n: Node) -> bool {
+    let is_sizeof = |x: Node| {
+        let mut x = x;
+        while x.kind_name() == "parenthesized_expression" {
+            match x.named_child(0) {
+                Some(c) => x = c,
+                None => return false,
+            }
+        }
+        x.kind_name() == "sizeof_expression"
+    };
+    let mut child = n;
+    while let Some(p) = child.parent().filter(|p| {
+        matches!(
+            p.kind_name(),
+            "binary_expression" | "parenthesized_expression"
+        )
+    }) {
+        if p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "*")
+            && [FIELDS.left, FIELDS.right]
+                .into_iter()
+                .filter_map(|f| p.field(f))
+                .any(|side| side != child && is_sizeof(side))
+        {
+            return true;
+        }
+        child = p;
+    }
+    false
+}
+
 /// Whether an expression reads a field of a `dim3` variable (`block.x`), or of `blockDim`: in
 /// host code, the block shape a launch is given.
 fn block_shape_field(a: &Analyzer, n: Node) -> bool {
@@ -245,6 +279,8 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if a.names_hisinf() {
                 hisinf_sign(a, n);
             }
+            tile_slot_by_warp_size(a, n);
+            row_lane_bit(a, n);
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
@@ -1844,8 +1880,114 @@ pub(super) fn finish(a: &mut Analyzer) {
             vec![],
         );
     }
+    segment_votes(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
+}
+
+/// Warp votes (`__any`, `__all`, `__ballot` and their `_sync` forms) in device code that numbers
+/// 32-lane warps of a 1-D block (`threadIdx.x % 32` lanes, `threadIdx.x / 32` warps, the 32 a
+/// literal or a constant), in the voting function or in a function of the file that calls it:
+/// on 64-lane wavefronts the vote covers two such warps, so one warp sees the other's votes
+/// (realuser19 R19-d). Blocks with rows are H048's concern; where an H001 finding already
+/// stands in those functions, its help speaks of the vote.
+fn segment_votes(a: &mut Analyzer) {
+    const VOTES: &[&str] = &[
+        "__any",
+        "__all",
+        "__ballot",
+        "__any_sync",
+        "__all_sync",
+        "__ballot_sync",
+    ];
+    if a.origin.is_some() || a.own_warp_size() {
+        return;
+    }
+    let votes: Vec<(usize, &str)> = a
+        .calls
+        .iter()
+        .filter(|c| VOTES.contains(&c.1))
+        .map(|c| (c.0, c.1))
+        .collect();
+    let mut seen: Vec<usize> = Vec::new();
+    for (at, vote) in votes {
+        let Some(f) = a.func_at(at).filter(|f| f.device) else {
+            continue;
+        };
+        if seen.contains(&f.node.start_byte()) {
+            continue;
+        }
+        seen.push(f.node.start_byte());
+        let mut scopes = vec![f.node];
+        if let Some(name) = a.function_name(f.node) {
+            for g in a.funcs.iter().filter(|g| g.device && g.node != f.node) {
+                let body = a.text(g.node).as_bytes();
+                let calls = crate::lexer::whole_words(body, name)
+                    .any(|i| body[i + name.len()..].trim_ascii_start().first() == Some(&b'('))
+                    && names_in_code(body, name.as_bytes());
+                if calls {
+                    scopes.push(g.node);
+                }
+            }
+        }
+        let rows = scopes.iter().any(|s| {
+            let t = a.text(*s).as_bytes();
+            memchr::memmem::find(t, b"threadIdx.y").is_some()
+                || memchr::memmem::find(t, b"threadIdx.z").is_some()
+        });
+        if rows {
+            continue;
+        }
+        let told = a.out.iter().any(|d| {
+            d.id == WARP_SIZE_32.id && scopes.iter().any(|s| s.byte_range().contains(&d.offset))
+        });
+        if told {
+            continue;
+        }
+        let Some(index) = scopes.iter().find_map(|s| index_of_32_lane_warps(a, *s)) else {
+            continue;
+        };
+        a.report_at(
+            &WARP_SIZE_32,
+            Severity::Warning,
+            at,
+            format!("`{vote}` votes over the whole wavefront, but this code numbers warps of 32 lanes (`{index}`): on 64-lane wavefronts (CDNA) one vote covers two such warps, and each sees the other's votes; only RDNA runs 32 lanes"),
+            Some("keep the 32-lane warps and vote with `__ballot(p)`, testing the 32 bits of this thread's half: `(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff` (non-zero for `any`, all ones for `all`); or number warps by `warpSize`".into()),
+            vec![],
+        );
+    }
+}
+
+/// The first `threadIdx.x % 32`, `/ 32`, `& 31` or `>> 5` in `scope` (the number a literal or a
+/// constant, `threadIdx.x` or a variable set from it): a lane or warp of 32-lane warps.
+fn index_of_32_lane_warps(a: &Analyzer, scope: Node) -> Option<String> {
+    let mut found = None;
+    crate::parse::walk_subtree(scope, |x| {
+        if x.kind_name() != "binary_expression" {
+            return crate::parse::Visit::Descend;
+        }
+        let (Some(l), Some(op), Some(r)) = (
+            x.field(FIELDS.left),
+            x.field(FIELDS.operator),
+            x.field(FIELDS.right),
+        ) else {
+            return crate::parse::Visit::Descend;
+        };
+        let want = match a.text(op) {
+            "%" | "/" => 32,
+            "&" => 31,
+            ">>" => 5,
+            _ => return crate::parse::Visit::Descend,
+        };
+        let thread_x = a.text(l).split_ascii_whitespace().collect::<String>() == "threadIdx.x"
+            || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
+        if thread_x && a.eval(r) == Some(want) {
+            found = Some(snippet(a.text(x)));
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2631,6 +2773,12 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
     }
     // Host code sizing a launch by warps of 32 (`16 * block.x / 32`, realuser12 C-d).
     let host = host_code(a, n);
+    // A host count that only sizes memory (`(threads.x / 32) * sizeof(double)` shared bytes)
+    // over-allocates on 64-lane wavefronts, which is harmless; dividing by the device's warp size
+    // instead would undersize it for a kernel of 32-thread tiles (realuser18 R18-g).
+    if host && sizes_memory(a, n) {
+        return;
+    }
     if host && op == "/" && lit_right && value == 32 && block_shape_field(a, other) {
         a.report(
             &WARP_SIZE_32,
@@ -2822,6 +2970,166 @@ fn in_tile32_code(a: &Analyzer, n: Node) -> bool {
             .any(|op| memchr::memmem::find(text, op.as_bytes()).is_some())
 }
 
+/// Whether `text` (a function) names `word` in its code, not in a string or comment (a
+/// `printf("warpSize ...")` numbers no warps, realuser18 R18-f), and not as a member
+/// (`prop.warpSize`).
+fn names_in_code(text: &[u8], word: &[u8]) -> bool {
+    crate::lexer::identifiers(text)
+        .into_iter()
+        .any(|r| &text[r.clone()] == word && (r.start == 0 || text[r.start - 1] != b'.'))
+}
+
+/// `part[threadIdx.x / warpSize] = v` written by the leaders of 32-thread tiles
+/// (`cg::tiled_partition<32>`, see [`in_tile32_code`]): on 64-lane wavefronts two tiles share a
+/// slot and a block reading `blockDim.x / warpSize` slots sums half the tiles (realuser18 R18-e,
+/// cuda-samples jacobiCudaGraphs `finalError`). A slot index, or a warp-named variable holding
+/// one, is reported; on 32-lane targets the code is right.
+fn tile_slot_by_warp_size(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.field(FIELDS.operator),
+        n.field(FIELDS.left),
+        n.field(FIELDS.right),
+    ) else {
+        return;
+    };
+    if a.text(op) != "/" || a.text(r) != "warpSize" || a.own_warp_size() {
+        return;
+    }
+    if lane_kind(a, l, false).is_none() || !in_tile32_code(a, n) {
+        return;
+    }
+    let mut child = n;
+    while let Some(p) = child
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        child = p;
+    }
+    let slot = child.parent().is_some_and(|p| match p.kind_name() {
+        "subscript_argument_list" => true,
+        "init_declarator" => {
+            p.field(FIELDS.value) == Some(child)
+                && p.field(FIELDS.declarator)
+                    .is_some_and(|d| d.kind_name() == "identifier" && warp_name(a.text(d)))
+        }
+        _ => false,
+    });
+    if !slot {
+        return;
+    }
+    let expr = snippet(a.text(n));
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Error,
+        r,
+        format!("`{expr}` numbers per-warp slots by `warpSize`, but this function's warp-level work is on 32-thread tiles: on 64-lane wavefronts two tiles share a slot and a block counting `warpSize` slots reads half the tiles' results; {WAVE_NOTE}"),
+        Some("index the slots by `threadIdx.x / 32` or `tile.meta_group_rank()`, and size and count them for 32-thread tiles (`blockDim.x / 32`)".into()),
+        vec![],
+    );
+}
+
+/// A host count of warps of 32 (`nwarps = threads / kWarpSize`, the constant 32) passed as an
+/// argument of launch `call` to a kernel of the file that numbers its warps by `warpSize` and
+/// reads that parameter: on 64-lane wavefronts the kernel has half as many warps, so a loop over
+/// the count reads per-warp entries no warp wrote (verify5 residual 3).
+fn warp_count_argument(a: &mut Analyzer, call: Node) {
+    if a.in_device(call.start_byte()) || a.own_warp_size() {
+        return;
+    }
+    let Some(kernel) = callee(a, call) else {
+        return;
+    };
+    let Some(def) = a
+        .funcs
+        .iter()
+        .find(|f| f.kernel && a.function_name(f.node) == Some(kernel))
+        .map(|f| f.node)
+    else {
+        return;
+    };
+    let body = a.text(def).as_bytes();
+    if !names_in_code(body, b"warpSize") {
+        return;
+    }
+    let Some(params) = def
+        .field(FIELDS.declarator)
+        .and_then(|d| {
+            let mut d = d;
+            for _ in 0..4 {
+                if d.kind_name() == "function_declarator" {
+                    return Some(d);
+                }
+                d = d.field(FIELDS.declarator)?;
+            }
+            None
+        })
+        .and_then(|fd| fd.field(FIELDS.parameters))
+    else {
+        return;
+    };
+    let params: Vec<Node> = crate::parse::named_children(params)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    let body_node = def.field(FIELDS.body);
+    for (i, arg) in args(call).into_iter().enumerate() {
+        // The division: the argument itself, or the initializer of the variable passed.
+        let value = if arg.kind_name() == "identifier" {
+            match a.lookup(a.text(arg), arg.start_byte()).and_then(|d| d.init) {
+                Some(v) => v,
+                None => continue,
+            }
+        } else {
+            arg
+        };
+        let mut div = value;
+        while div.kind_name() == "parenthesized_expression" {
+            match div.named_child(0) {
+                Some(c) => div = c,
+                None => break,
+            }
+        }
+        let (Some(op), Some(r)) = (div.field(FIELDS.operator), div.field(FIELDS.right)) else {
+            continue;
+        };
+        if div.kind_name() != "binary_expression" || a.text(op) != "/" {
+            continue;
+        }
+        let by_32 = literal(a, r) == Some(32)
+            || r.kind_name() == "identifier" && warp_size_name(a.text(r)) && a.eval(r) == Some(32);
+        if !by_32 {
+            continue;
+        }
+        // The kernel's parameter at that position, read in its body.
+        let Some(name) = params
+            .get(i)
+            .and_then(|p| p.field(FIELDS.declarator))
+            .filter(|d| d.kind_name() == "identifier")
+            .map(|d| a.text(d))
+        else {
+            continue;
+        };
+        let Some(b) = body_node else {
+            continue;
+        };
+        if !names_in_code(a.text(b).as_bytes(), name.as_bytes()) {
+            continue;
+        }
+        let expr = snippet(a.text(div));
+        // This says more than the host warning on the same 32 (`block.x / 32`).
+        let at = a.map(r.start_byte());
+        a.out
+            .retain(|d| !(d.id == WARP_SIZE_32.id && d.offset == at));
+        a.report(
+            &WARP_SIZE_32,
+            Severity::Error,
+            r,
+            format!("`{expr}` counts warps of 32 threads and is passed to `{kernel}` as `{name}`, but `{kernel}` numbers its warps by `warpSize`: on 64-lane wavefronts the block has half as many warps, and a loop over this count reads entries no warp wrote; {WAVE_NOTE}"),
+            Some(format!("{HOST_WARP_HELP}, and divide by it; or number the kernel's warps by 32 (`threadIdx.x / 32`) where its warp-level work is on 32-lane segments")),
+            vec![],
+        );
+    }
+}
+
 /// `constexpr int kWarps = kThreads / 32;` (or a loop `w < kThreads / 32`) in a function that
 /// numbers its warps by `warpSize` (`threadIdx.x / warpSize`): on 64-lane wavefronts the count is
 /// twice the number of warps, so a loop over it reads per-warp entries no warp wrote. Without
@@ -2858,7 +3166,7 @@ fn mixed_warp_count(a: &mut Analyzer, n: Node, lit: Node, expr: &str) {
     };
     let uses_warp_size = a
         .func_at(n.start_byte())
-        .is_some_and(|f| super::python::has_word(a.text(f.node).as_bytes(), b"warpSize"));
+        .is_some_and(|f| names_in_code(a.text(f.node).as_bytes(), b"warpSize"));
     if counts_warps && uses_warp_size {
         a.report(
             &WARP_SIZE_32,
@@ -3054,6 +3362,10 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         let help = if a.text(name) == "warpSize" {
             // `constexpr int warpSize = 32;`: the file's own, hiding HIP's.
             "this `warpSize` is the code's own and hides HIP's (64 on CDNA): rename it, use HIP's `warpSize` where the code means the wavefront, and pass a width of 32 to shuffles meant for 32-lane segments"
+        } else if memchr::memmem::find(a.src, b"%laneid").is_some() && keeps_32_lane_warps(a) {
+            // H006 ports the file's `%laneid` as `__lane_id() & 31`, keeping 32-lane warps: the
+            // two helps must not pull apart (realuser19 R19-e).
+            "review its uses: where it sizes 32-lane segments (shuffles of width 32, lane masks, as H006's `__lane_id() & 31` keeps them), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes; where it counts the lanes of a vote or of a warp-wide operation, that operation covers 64 lanes on CDNA: vote with `__ballot(p)` and take this 32-lane half's bits (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`)"
         } else {
             "use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize"
         };
@@ -3245,7 +3557,7 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
     // warps per block on any GPU), which stays correct with 64-lane wavefronts.
     let portable = a
         .func_at(n.start_byte())
-        .is_some_and(|f| a.text(f.node).contains("warpSize"));
+        .is_some_and(|f| names_in_code(a.text(f.node).as_bytes(), b"warpSize"));
     // Without warp-level work around it, a 32-entry array indexed by thread is a table of 32
     // bins or words, not one slot per lane.
     if !portable && laneish(a, idx, false) && warp_code(a, n) {
@@ -3524,6 +3836,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             .collect();
         super::row_warps::launch(a, n, &cfg_args);
         super::partial_waves::launch(a, n, &cfg_args);
+        warp_count_argument(a, n);
         if let Some(smem) = cfg_args.get(2) {
             if let Some(v) = a.eval(*smem) {
                 if v > 65536 {
@@ -3615,6 +3928,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
     if name.starts_with("__shfl") {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
+        row_lane_source(a, n, name, &argv);
     }
     if name.len() > 4
         && ["_rd", "_ru", "_rz", "_rn"]
@@ -5767,6 +6081,124 @@ fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         n,
         format!("`{}`: CUDA wraps the source lane within each group of `{}` lanes; HIP's `__shfl` before 6.2 does not, so lanes whose `{}` passes the group's end read the next group; the target is HIP {}", snippet(a.text(n)), a.text(width), a.text(src), a.opts.hip_version),
         Some(format!("wrap it yourself: `({}) % {}` (or `& ({} - 1)` for a power of two)", a.text(src), a.text(width), a.text(width))),
+        vec![],
+    );
+}
+
+/// Whether `e` is, or names a variable set to, a lane taken from `threadIdx.x` alone by the
+/// wavefront's size (`threadIdx.x & (warpSize - 1)`, `threadIdx.x % warpSize`) in a function
+/// that reads `threadIdx.y`: with blocks narrower than a wavefront (32 wide on 64-lane CDNA),
+/// two rows share a wavefront and the second row's hardware lanes are 32-63, not `threadIdx.x`
+/// (realuser17 U-g).
+fn row_blind_lane(a: &Analyzer, e: Node) -> bool {
+    if a.own_warp_size() {
+        return false;
+    }
+    let mut e = e;
+    while e.kind_name() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(c) => e = c,
+            None => return false,
+        }
+    }
+    let e = if e.kind_name() == "identifier" {
+        match a.lookup(a.text(e), e.start_byte()).and_then(|d| d.init) {
+            Some(i) if !a.text(i).contains("__lane_id") => i,
+            _ => return false,
+        }
+    } else {
+        e
+    };
+    let squash = |t: &str| t.split_ascii_whitespace().collect::<String>();
+    let t = squash(a.text(e));
+    let lane = matches!(
+        t.as_str(),
+        "threadIdx.x&(warpSize-1)" | "threadIdx.x%warpSize" | "(threadIdx.x&(warpSize-1))"
+    );
+    lane && a.func_at(e.start_byte()).is_some_and(|f| {
+        let body = a.text(f.node).as_bytes();
+        names_in_code(body, b"threadIdx") && squash(a.text(f.node)).contains("threadIdx.y")
+    })
+}
+
+const ROW_LANE_HELP: &str = "take the hardware lane, `__lane_id()`, for ballot bits and shuffle source lanes (`(__lane_id() & ~31) + i` for lane `i` of this thread's 32-lane row), or launch blocks whose x extent is a multiple of `warpSize`";
+
+/// A ballot bit position taken from a lane of `threadIdx.x` alone (see [`row_blind_lane`]):
+/// `(ballot >> lane) & 1`, `ballot & (1u << lane)`.
+fn row_lane_bit(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.field(FIELDS.operator),
+        n.field(FIELDS.left),
+        n.field(FIELDS.right),
+    ) else {
+        return;
+    };
+    let bit = match a.text(op) {
+        ">>" => ballot_valued(a, l, 0),
+        "<<" => {
+            literal(a, l) == Some(1)
+                && crate::parse::ancestors(n)
+                    .into_iter()
+                    .take_while(|p| {
+                        matches!(
+                            p.kind_name(),
+                            "binary_expression" | "parenthesized_expression"
+                        )
+                    })
+                    .any(|p| {
+                        p.kind_name() == "binary_expression"
+                            && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "&")
+                            && [FIELDS.left, FIELDS.right]
+                                .into_iter()
+                                .filter_map(|f| p.field(f))
+                                .any(|x| ballot_valued(a, x, 0))
+                    })
+        }
+        _ => false,
+    };
+    if !bit || !a.names_vote() || !row_blind_lane(a, r) {
+        return;
+    }
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Warning,
+        r,
+        format!("`{}` picks a ballot bit by a lane taken from `threadIdx.x` alone, in a function that reads `threadIdx.y`: with blocks 32 threads wide, two rows share a 64-lane wavefront (CDNA) and the second row's bits are 32-63, so this reads the first row's; only RDNA runs 32 lanes", snippet(a.text(n))),
+        Some(ROW_LANE_HELP.into()),
+        vec![],
+    );
+}
+
+/// A shuffle's source lane taken from a lane of `threadIdx.x` alone (see [`row_blind_lane`]):
+/// on 64-lane wavefronts with 32-wide blocks the second row reads the first row's values.
+fn row_lane_source(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let src = match (name, argv.len()) {
+        ("__shfl_sync", 3 | 4) => argv[2],
+        ("__shfl", 2 | 3) => argv[1],
+        _ => return,
+    };
+    // A width of 32 or less keeps the lane in the row's segment.
+    let width = argv.get(if name == "__shfl" { 2 } else { 3 });
+    if width.is_some_and(|w| literal(a, *w).is_some_and(|v| v <= 32)) {
+        return;
+    }
+    let mut uses = false;
+    crate::parse::walk_subtree(src, |x| {
+        if matches!(x.kind_name(), "identifier" | "binary_expression") && row_blind_lane(a, x) {
+            uses = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    if !uses {
+        return;
+    }
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Warning,
+        src,
+        format!("`{}` takes its source lane from `threadIdx.x` alone, in a function that reads `threadIdx.y`: with blocks 32 threads wide, two rows share a 64-lane wavefront (CDNA) and the second row's lanes are 32-63, so it reads the first row's values; only RDNA runs 32 lanes", snippet(a.text(n))),
+        Some(ROW_LANE_HELP.into()),
         vec![],
     );
 }

@@ -141,6 +141,63 @@ fn h001_warp_count_by_32_beside_warp_size_indexing() {
 }
 
 #[test]
+fn h001_warp_size_in_strings_and_comments_numbers_no_warps() {
+    // realuser18 R18-f: the word only in a printf format and a comment.
+    let src = "#include <stdio.h>\n\
+               int main(void) {\n\
+               int W = 64, B = 256, n = 0;\n\
+               for (int i = 0; i < B / 32; i++) n += i / W; // not warpSize\n\
+               printf(\"warpSize %d: %d\\n\", W, n);\n\
+               return 0;\n}\n";
+    let d: Vec<_> = run(src)
+        .into_iter()
+        .filter(|d| d.message.contains("numbers its warps"))
+        .collect();
+    assert!(d.is_empty(), "{d:?}");
+    // In code the same word still counts.
+    let code = src.replace("n += i / W;", "n += i / warpSize;");
+    assert!(run(&code)
+        .iter()
+        .any(|d| d.message.contains("numbers its warps")));
+}
+
+/// realuser18 R18-e: leaders of 32-thread tiles write `part[threadIdx.x / warpSize]`; on
+/// 64-lane wavefronts two tiles share a slot.
+#[test]
+fn h001_tile32_leaders_indexing_slots_by_warp_size() {
+    let src = "#include <cooperative_groups.h>\n\
+               namespace cg = cooperative_groups;\n\
+               __global__ void blockSum(const double *x, double *out) {\n\
+               extern __shared__ double part[];\n\
+               cg::thread_block cta = cg::this_thread_block();\n\
+               cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(cta);\n\
+               double v = x[threadIdx.x];\n\
+               for (int o = 16; o > 0; o /= 2) v += t32.shfl_down(v, o);\n\
+               if (t32.thread_rank() == 0) part[threadIdx.x / warpSize] = v;\n\
+               cg::sync(cta);\n\
+               double s = 0.0;\n\
+               if (threadIdx.x < blockDim.x / warpSize) s = part[threadIdx.x];\n\
+               if (threadIdx.x == 0) out[blockIdx.x] = s;\n}\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), [9], "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0].help.as_deref().unwrap().contains("meta_group_rank"));
+    // Slots numbered for the tiles are right on every target.
+    let fixed = src.replace("/ warpSize", "/ 32");
+    assert!(lines_of(&fixed, "H001").is_empty());
+    // Without 32-thread tiles, `threadIdx.x / warpSize` is the portable warp index.
+    let warps = src
+        .replace(
+            "cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(cta);",
+            "",
+        )
+        .replace("t32.shfl_down(v, o)", "__shfl_down(v, o)")
+        .replace("int o = 16", "int o = warpSize / 2")
+        .replace("t32.thread_rank() == 0", "threadIdx.x % warpSize == 0");
+    assert!(lines_of(&warps, "H001").is_empty());
+}
+
+#[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
     let src = "__global__ void mark(unsigned *bits, const int *x, int n) {\n\
@@ -4818,6 +4875,157 @@ fn h001_in_host_code_asks_the_device_for_its_warp_size() {
     assert!(lines_of(dev, "H001").is_empty());
 }
 
+/// realuser18 R18-g: a host `/ 32` that only sizes memory (shared bytes for one slot per
+/// 32-thread tile) over-allocates on 64-lane wavefronts: no H001, whose help would undersize it.
+#[test]
+fn h001_host_count_that_only_sizes_memory_is_not_reported() {
+    let src = "void run(const double *x, double *out, int blocks) {\n\
+               dim3 threads(256);\n\
+               size_t smem = ((threads.x / 32) + 1) * sizeof(double);\n\
+               size_t b2 = sizeof(float) * (threads.x / 32);\n\
+               int warps = threads.x / 32;\n\
+               (void)smem; (void)b2; (void)warps;\n}\n";
+    assert_eq!(lines_of(src, "H001"), vec![5]);
+}
+
+/// verify5 residual 3: a host count of warps of 32 passed to a kernel that numbers its warps by
+/// `warpSize` and sums that many per-warp entries reads entries no warp wrote on 64-lane
+/// wavefronts.
+#[test]
+fn h001_host_warp_count_passed_to_a_warp_size_kernel() {
+    let src = "static const int kWarpSize = 32;\n\
+               __global__ void red(const float* x, float* out, int nwarps) {\n\
+               extern __shared__ float part[];\n\
+               float v = x[threadIdx.x];\n\
+               for (int d = warpSize / 2; d > 0; d >>= 1) v += __shfl_down(v, d);\n\
+               if (threadIdx.x % warpSize == 0) part[threadIdx.x / warpSize] = v;\n\
+               __syncthreads();\n\
+               if (threadIdx.x == 0) { float s = 0; for (int i = 0; i < nwarps; ++i) s += part[i]; *out = s; }\n\
+               }\n\
+               void launch(const float* x, float* out) {\n\
+               int threads = 256;\n\
+               int nwarps = threads / kWarpSize;\n\
+               red<<<1, threads, nwarps * sizeof(float)>>>(x, out, nwarps);\n\
+               red<<<1, threads>>>(x, out, threads / 32);\n}\n";
+    let d: Vec<_> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.message.contains("is passed to `red`"))
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [12, 14],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| d.severity == Severity::Error));
+    // A kernel that numbers its warps by 32 takes the same count rightly.
+    let by32 = src
+        .replace("% warpSize", "% 32")
+        .replace("/ warpSize", "/ 32")
+        .replace("warpSize / 2", "16");
+    assert!(run(&by32)
+        .iter()
+        .all(|d| !d.message.contains("is passed to")));
+}
+
+/// realuser19 R19-d: a whole-wavefront vote in code that numbers 32-lane warps of a 1-D block
+/// (here through a constant, in the caller) mixes two such warps on 64-lane wavefronts.
+#[test]
+fn h001_vote_in_code_of_32_lane_warps() {
+    let src = "static constexpr int kWarp = 32;\n\
+               __device__ bool seg_any(bool f) { return __any(f); }\n\
+               __device__ bool seg_all(bool f) { return __all_sync(0xffffffffu, f); }\n\
+               __global__ void k(int* out, const int* in) {\n\
+               int lane = threadIdx.x % kWarp;\n\
+               bool hit = seg_any(in[threadIdx.x] > 0);\n\
+               bool all = seg_all(in[threadIdx.x] > 0);\n\
+               if (lane == 0) out[threadIdx.x / kWarp] = hit + all;\n}\n";
+    let d: Vec<_> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.message.contains("votes over the whole wavefront"))
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [2, 3],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| d.severity == Severity::Warning));
+    // Warps numbered by `warpSize`: the vote is the warp's.
+    let wave = src
+        .replace("% kWarp", "% warpSize")
+        .replace("/ kWarp", "/ warpSize");
+    assert!(run(&wave)
+        .iter()
+        .all(|d| !d.message.contains("votes over the whole wavefront")));
+    // Blocks with rows are H048's concern.
+    let rows = src.replace("in[threadIdx.x]", "in[threadIdx.y * 32 + threadIdx.x]");
+    assert!(run(&rows)
+        .iter()
+        .all(|d| !d.message.contains("votes over the whole wavefront")));
+}
+
+/// realuser17 U-g (rest): a lane taken from `threadIdx.x` alone by `warpSize`, in a kernel that
+/// reads `threadIdx.y`, used as a ballot bit position or a shuffle source lane: with 32-wide
+/// blocks on 64-lane wavefronts the second row's hardware lanes are 32-63.
+#[test]
+fn h001_row_blind_lane_as_ballot_bit_or_shuffle_source() {
+    let src = "__global__ void rows(const float* in, float* out) {\n\
+               const int lane = threadIdx.x & (warpSize - 1);\n\
+               const int y = threadIdx.y;\n\
+               unsigned long long m = __ballot(in[y * 32 + threadIdx.x] > 0.f);\n\
+               if ((m >> lane) & 1) out[y] = 1.f;\n\
+               if (m & (1ull << lane)) out[y] = 2.f;\n\
+               float v = __shfl(in[threadIdx.x], (lane + 1) % warpSize);\n\
+               out[threadIdx.x] = v;\n}\n";
+    let d: Vec<_> = run_with(src, Version::new(6, 2, 0), false)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [5, 6, 7],
+        "{d:?}"
+    );
+    assert!(d
+        .iter()
+        .all(|d| d.severity == Severity::Warning
+            && d.help.as_deref().unwrap().contains("__lane_id()")));
+    // One row per block, or the hardware lane: no report.
+    for ok in [
+        src.replace("const int y = threadIdx.y;", "const int y = blockIdx.y;"),
+        src.replace("threadIdx.x & (warpSize - 1)", "__lane_id()"),
+    ] {
+        assert!(
+            lines_at(&ok, "H001", Version::new(6, 2, 0)).is_empty(),
+            "{ok}"
+        );
+    }
+}
+
+/// realuser19 R19-e: where H006 ports a `%laneid` as `__lane_id() & 31` (the file keeps 32-lane
+/// warps), H001 on the file's `WarpSize = 32` does not say "use `warpSize`".
+#[test]
+fn h001_constant_help_agrees_with_h006_laneid() {
+    let src = "static constexpr int WarpSize = 32;\n\
+               __device__ bool seg_any(bool f) { return __any(f) && WarpSize > 0; }\n\
+               __device__ int lane_in_seg() {\n\
+               int id;\n\
+               asm(\"mov.s32 %0, %%laneid;\" : \"=r\"(id));\n\
+               return id & (WarpSize - 1);\n}\n";
+    let d = run(src);
+    let h006 = d.iter().find(|d| d.id == "H006").expect("H006");
+    assert!(h006.help.as_deref().unwrap().contains("__lane_id() & 31"));
+    let h001 = d
+        .iter()
+        .find(|d| d.id == "H001" && d.line == 1)
+        .expect("H001");
+    let help = h001.help.as_deref().unwrap();
+    assert!(!help.starts_with("use `warpSize`"), "{help}");
+    assert!(
+        help.contains("`warpSize` would change what the code computes"),
+        "{help}"
+    );
+}
+
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
 /// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
 /// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
@@ -5289,6 +5497,41 @@ template<typename T> __device__ T other(unsigned mask, T v) {\n\
         .collect();
     got.sort();
     assert_eq!(got, vec![("H010", 2), ("H010", 9), ("T009", 10)], "{d:?}");
+}
+
+/// realuser18 R18-4: T007 on `#include <cooperative_groups/reduce.h>` and H044 on `cg::reduce`
+/// are one report: H044's, which says which HIP release has it and to drop the include.
+#[test]
+fn t007_on_cg_reduce_header_folds_into_h044() {
+    let src = "#include <cooperative_groups.h>\n\
+#include <cooperative_groups/reduce.h>\n\
+namespace cg = cooperative_groups;\n\
+__global__ void k(const float *in, float *out) {\n\
+  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+  float s = cg::reduce(t, in[threadIdx.x], cg::plus<float>());\n\
+  if (t.thread_rank() == 0) out[threadIdx.x / 32] = s;\n\
+}\n";
+    for hip in [Version::new(6, 2, 0), Version::new(7, 13, 0)] {
+        // The translation pass analyses the file too, and merges the two passes' reports.
+        let opts = crate::translate::Options {
+            hip_version: hip,
+            ..crate::translate::Options::default()
+        };
+        let d = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts)
+            .unwrap()
+            .diagnostics;
+        let got: Vec<&Diagnostic> = d
+            .iter()
+            .filter(|d| matches!(d.id.as_str(), "H044" | "T007"))
+            .collect();
+        assert_eq!(got.len(), 1, "{hip}: {got:?}");
+        assert_eq!((got[0].id.as_str(), got[0].line), ("H044", 6));
+        assert_eq!(got[0].severity, Severity::Error);
+        assert!(got[0]
+            .message
+            .contains("`#include <cooperative_groups/reduce.h>` on line 2"));
+        assert!(got[0].help.as_deref().unwrap().contains("remove `#include"));
+    }
 }
 
 /// realuser16 T2: H006 on PTX cache-operator loads and stores names HIP's replacement: the
