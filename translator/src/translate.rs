@@ -2215,6 +2215,13 @@ impl<'a> Walk<'a> {
     /// The name of mask `mask` where it is a macro or constant hipport cannot see anywhere (not
     /// in the file, its headers, nor what its includers define before including it; R19-a).
     fn unseen_mask_name(&mut self, mask: Node) -> Option<String> {
+        let mut inner = mask;
+        while inner.kind() == "parenthesized_expression" {
+            inner = inner.named_child(0)?;
+        }
+        if inner.kind() != "identifier" {
+            return None;
+        }
         let name = node_text(mask, self.src)
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
             .to_string();
@@ -3448,8 +3455,9 @@ fn never_changed(src: &[u8], name: &str, decl: usize) -> bool {
         })
 }
 
-/// Whether the identifier at `at` is the first argument of a warp builtin's call: `f(NAME,`.
-fn is_sync_mask_argument(src: &[u8], at: usize) -> bool {
+/// Whether the identifier at `at` is the first argument of a warp builtin's call: `f(NAME,`
+/// (the analysis asks too: `__activemask()` there is the mask the translator wrote, no vote).
+pub(crate) fn is_sync_mask_argument(src: &[u8], at: usize) -> bool {
     let mut before = src[..at].trim_ascii_end();
     if !before.ends_with(b"(") {
         return false;
@@ -4072,6 +4080,7 @@ fn translate_tree_at(
                 }
             }
         }
+        take_half_wave_masks(&mut found, &mut w.edits);
         // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
         // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).
         if opts.libs.lib_for(Family::Cublas) == Lib::Roc {
@@ -4243,6 +4252,38 @@ fn translate_tree_at(
         read_other_files,
         rule_call_args,
     })
+}
+
+/// The rule of the analysis's edits that pass `__activemask()` to a `_sync` builtin that runs on
+/// part of a 64-lane wavefront (a row's branch of a `dim3(32, 2)` block): row_warps.rs's
+/// `HALF_WAVE_MASK`.
+const HALF_WAVE_MASK: &str = "half-wave-mask";
+
+/// Moves the analysis's `__activemask()` masks (see [`HALF_WAVE_MASK`]) from its reports into
+/// the translation, whatever `--fix` says, in place of the widening of the same mask: HIP 6.2's
+/// `__hip_check_mask` traps where the 64-lane full mask names lanes that do not run the call
+/// (R19-f). One that overlaps another rewrite (a `__syncwarp` that became fences) is dropped.
+fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
+    for d in found.iter_mut() {
+        if !d.fix.iter().any(|e| e.rule == HALF_WAVE_MASK) {
+            continue;
+        }
+        let (masks, rest): (Vec<Edit>, Vec<Edit>) =
+            d.fix.drain(..).partition(|e| e.rule == HALF_WAVE_MASK);
+        d.fix = rest;
+        for m in masks {
+            let within = |e: &Edit| m.start <= e.start && e.end <= m.end && e.start < e.end;
+            let overlaps = |e: &Edit| e.start < m.end && m.start < e.end || e.start == m.start;
+            if edits
+                .iter()
+                .any(|e| overlaps(e) && !(within(e) && e.rule == "warp-mask-64"))
+            {
+                continue;
+            }
+            edits.retain(|e| !(within(e) && e.rule == "warp-mask-64"));
+            edits.push(m);
+        }
+    }
 }
 
 /// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`

@@ -115,3 +115,106 @@ fn a_mask_macro_hipport_cannot_see_is_reported_not_called_partial() {
     let (_, _, err) = convert(dir, "in", "7.0", "shared_reduce.cu");
     assert!(!err.contains("is defined neither"), "{err}");
 }
+
+/// A kernel whose two 32-thread rows take different branches, each scanning its row with
+/// `_sync` shuffles; `guard` is the in-row test of the scan step.
+fn two_row_kernel(guard: &str) -> String {
+    format!(
+        "__global__ void prefix_rows(int* top, int* bottom) {{\n  int x;\n  if (threadIdx.y == 0) {{\n    x = top[threadIdx.x];\n    for (int d = 1; d < 32; d *= 2) {{\n      int t = __shfl_up_sync(0xffffffffu, x, d);\n      {guard}\n    }}\n    top[threadIdx.x] = x;\n  }} else {{\n    x = bottom[threadIdx.x];\n    for (int d = 1; d < 32; d *= 2) {{\n      int t = __shfl_up_sync(~0u, x, d);\n      {guard}\n    }}\n    bottom[threadIdx.x] = x;\n  }}\n}}\n"
+    )
+}
+
+#[test]
+fn sync_shuffles_in_a_rows_branch_get_the_active_lanes_not_the_widened_full_mask() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let guards = [
+        "if (threadIdx.x >= d) x += t;",
+        "{ int lane = threadIdx.x & 31; if (lane >= d) x += t; }",
+    ];
+    for (i, guard) in guards.iter().enumerate() {
+        let input = format!("in{i}");
+        let src = dir.join(&input);
+        fs::create_dir_all(&src).unwrap();
+        // Launched in the same file with two rows of 32 threads.
+        fs::write(
+            src.join("rows.cu"),
+            format!(
+                "{}void go(int* t, int* b) {{ prefix_rows<<<1, dim3(32, 2)>>>(t, b); }}\n",
+                two_row_kernel(guard)
+            ),
+        )
+        .unwrap();
+        // Launched from another file: the kernel's code alone shows the rows.
+        fs::write(src.join("rows_kernel.cuh"), two_row_kernel(guard)).unwrap();
+        fs::write(
+            src.join("launch.cu"),
+            "#include \"rows_kernel.cuh\"\nvoid go2(int* t, int* b) { prefix_rows<<<4, dim3(32, 2)>>>(t, b); }\n",
+        )
+        .unwrap();
+        for file in ["rows.cu", "rows_kernel.cuh"] {
+            for v in ["6.2", "7.0"] {
+                let (_, out, err) = convert(dir, &input, v, file);
+                assert_eq!(
+                    out.matches("__shfl_up_sync(__activemask(), x, d)").count(),
+                    2,
+                    "{guard} {file} {v}: {out}\n{err}"
+                );
+                assert!(!out.contains("0xffffffffffffffffull"), "{out}");
+                assert!(
+                    err.contains("warning[H001]") && err.contains("get `__activemask()`"),
+                    "{guard} {file} {v}: {err}"
+                );
+                // Converting the output again changes nothing and finds no full mask there.
+                let again = format!("out-{input}-{v}");
+                let (_, out2, err2) = convert(dir, &again, v, file);
+                assert_eq!(out, out2, "{err2}");
+                assert!(!err2.contains("H001]: only lanes"), "{err2}");
+            }
+            let (_, out, err) = convert(dir, &input, "5.2.3", file);
+            assert_eq!(out.matches("__shfl_up(x, d)").count(), 2, "{out}\n{err}");
+        }
+    }
+    // Rows of 64 threads are whole wavefronts: the full mask is widened as anywhere.
+    let src = dir.join("wide");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(
+        src.join("rows.cu"),
+        format!(
+            "{}void go(int* t, int* b) {{ prefix_rows<<<1, dim3(64, 2)>>>(t, b); }}\n",
+            two_row_kernel(guards[0])
+        ),
+    )
+    .unwrap();
+    let (_, out, err) = convert(dir, "wide", "7.0", "rows.cu");
+    assert_eq!(
+        out.matches("0xffffffffffffffffull").count(),
+        2,
+        "{out}\n{err}"
+    );
+    assert!(!err.contains("only lanes"), "{err}");
+}
+
+#[test]
+fn sync_shuffles_after_a_rows_early_return_get_the_active_lanes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let src = dir.join("in");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(
+        src.join("k.cu"),
+        "__global__ void row_total(float* q, int n) {\n  int r = blockIdx.x * blockDim.y + threadIdx.y;\n  if (r >= n) return;\n  float s = q[r * 32 + threadIdx.x];\n  for (int k = 16; k >= 1; k >>= 1) s += __shfl_xor_sync(0xffffffff, s, k);\n  if (threadIdx.x == 0) q[r * 32] = s;\n}\nvoid run(float* q, int n) { row_total<<<n / 8, dim3(32, 8)>>>(q, n); }\n",
+    )
+    .unwrap();
+    let (_, out, err) = convert(dir, "in", "7.0", "k.cu");
+    assert!(
+        out.contains("__shfl_xor_sync(__activemask(), s, k)"),
+        "{out}\n{err}"
+    );
+    assert!(
+        err.contains("goes on to `_sync` shuffles, which get `__activemask()`"),
+        "{err}"
+    );
+    let (_, out, _) = convert(dir, "in", "5.2.3", "k.cu");
+    assert!(out.contains("__shfl_xor(s, k)"), "{out}");
+}
