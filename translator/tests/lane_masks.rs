@@ -218,3 +218,52 @@ fn sync_shuffles_after_a_rows_early_return_get_the_active_lanes() {
     let (_, out, _) = convert(dir, "in", "5.2.3", "k.cu");
     assert!(out.contains("__shfl_xor(s, k)"), "{out}");
 }
+
+/// `hipport check` of `file` (under `dir`) for HIP `version`: its stdout and stderr.
+fn check(dir: &Path, file: &str, version: &str) -> String {
+    let o = hipport(&["check", file, "--hip-version", version], dir);
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn up_shifts_read_only_where_the_source_lane_is_in_the_row_are_not_h048() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let kernel = |guard: &str| {
+        format!(
+            "__global__ void running(float* p) {{\n  float acc = p[threadIdx.y * 32 + threadIdx.x];\n  for (int s = 1; s < 32; s *= 2) {{\n    float got = __shfl_up_sync(0xffffffff, acc, s);\n    {guard}\n  }}\n  p[threadIdx.y * 32 + threadIdx.x] = acc;\n}}\nvoid start(float* p) {{ running<<<1, dim3(32, 4)>>>(p); }}\n"
+        )
+    };
+    let guarded = [
+        "if (threadIdx.x >= s) acc += got;",
+        "if (s <= threadIdx.x) acc += got;",
+        "{ unsigned me = threadIdx.x; if (me >= s) acc += got; }",
+        "{ int lane = threadIdx.x % 32; if (lane >= s) acc += got; }",
+    ];
+    for (i, g) in guarded.iter().enumerate() {
+        let f = format!("g{i}.cu");
+        fs::write(dir.join(&f), kernel(g)).unwrap();
+        for v in ["5.2.3", "6.2", "7.0"] {
+            let err = check(dir, &f, v);
+            assert!(!err.contains("H048"), "{g} {v}: {err}");
+        }
+    }
+    // Unguarded, or guarded by something else, the row's edge still reads the other row.
+    for (i, g) in [
+        "acc += got;",
+        "if (threadIdx.x > 0) acc += got;",
+        "if (threadIdx.y >= s) acc += got;",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let f = format!("u{i}.cu");
+        fs::write(dir.join(&f), kernel(g)).unwrap();
+        let err = check(dir, &f, "7.0");
+        assert!(err.contains("warning[H048]"), "{g}: {err}");
+    }
+}

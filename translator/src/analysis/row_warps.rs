@@ -2150,10 +2150,22 @@ impl Guard<'_, '_, '_> {
                 .is_some_and(|(x, o, y)| o == "+" && (self.segment_lane(x) || self.segment_lane(y)))
     }
 
-    /// A lane index within 32 lanes: `x & 31`, `x % 32`, or a variable set to one.
+    /// A lane index within 32 lanes: `x & 31`, `x % 32`, or a variable set to one; in blocks 32
+    /// threads wide (`rows`) `threadIdx.x` too, or a variable set to it.
     fn segment_lane(&self, n: Node) -> bool {
         let a = self.a;
         let n = unparen(n);
+        if self.rows {
+            let x = |e: Node| squash(a.text(unparen(e))) == "threadIdx.x";
+            if x(n)
+                || n.kind_name() == "identifier"
+                    && a.lookup(a.text(n), n.start_byte())
+                        .and_then(|d| d.init)
+                        .is_some_and(x)
+            {
+                return true;
+            }
+        }
         let masked = |e: Node| {
             self.binary(unparen(e)).is_some_and(|(x, o, y)| match o {
                 "&" => a.eval(y) == Some(31) || a.eval(x) == Some(31),
@@ -2776,9 +2788,12 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
                 }
             } else if argv.len() < 2 + sync {
                 return;
-            } else if base == "__shfl_down" && guarded_shift_in(a, c, argv[1 + sync], false, true) {
-                // A reduction whose result only each row's lane 0 reads (or a guarded shift)
-                // never reads the other row where it matters.
+            } else if base != "__shfl"
+                && guarded_shift_in(a, c, argv[1 + sync], base == "__shfl_up", true)
+            {
+                // A reduction whose result only each row's lane 0 reads, or a shift whose result
+                // is read only where the source lane is in the reader's row (`threadIdx.x >= i`
+                // for up: R19-3), never reads the other row where it matters.
                 return;
             }
             let (severity, what) = if base == "__shfl" {
