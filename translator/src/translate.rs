@@ -2226,9 +2226,11 @@ impl<'a> Walk<'a> {
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
             .to_string();
         self.load_header_macros(&name);
+        // A name the build defines (`-D`, or a header's platform macro) is known to it.
         if !is_plain_identifier(&name)
             || self.defines.contains_key(&name)
             || self.declared.contains(&name)
+            || self.opts.defines.iter().any(|d| d.name == name)
         {
             return None;
         }

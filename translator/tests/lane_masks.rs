@@ -106,6 +106,24 @@ fn a_mask_macro_hipport_cannot_see_is_reported_not_called_partial() {
         );
         assert!(out.contains("__shfl_down_sync(ALL_LANES, x, 2)"), "{out}");
     }
+    // A name the build defines (`-D`) is the build's: not reported as unseen.
+    let o = hipport(
+        &[
+            "check",
+            "in/shared_reduce.cu",
+            "--hip-version",
+            "7.0",
+            "-D",
+            "ALL_LANES=-1",
+        ],
+        dir,
+    );
+    let both = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!both.contains("is defined neither"), "{both}");
     // A mask variable of the file is the analysis's to judge.
     fs::write(
         src.join("shared_reduce.cu"),

@@ -826,6 +826,10 @@ fn half_branches<'t>(
 
 /// The rule name of the edits that pass `__activemask()` to a `_sync` builtin that runs on part
 /// of a wavefront: the translator applies them in place of its widening of the full mask.
+/// HIP declares `__activemask()` (`__ballot(true)`, 64 bits) where it declares the `_sync`
+/// builtins: amd_warp_functions.h under `HIP_ENABLE_WARP_SYNC_BUILTINS` in 6.2-6.4, unless
+/// `HIP_DISABLE_WARP_SYNC_BUILTINS` from 7.0; it equals `__ballot(true)`, which is what
+/// `__hip_check_mask` compares the mask with.
 pub(crate) const HALF_WAVE_MASK: &str = "half-wave-mask";
 
 /// The edits that write `__activemask()` for the full-warp masks of the `_sync` calls in `parts`
