@@ -285,3 +285,29 @@ fn up_shifts_read_only_where_the_source_lane_is_in_the_row_are_not_h048() {
         assert!(err.contains("warning[H048]"), "{g}: {err}");
     }
 }
+
+#[test]
+fn sync_shuffles_in_functions_a_rows_branch_calls_get_the_active_lanes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let src = dir.join("in");
+    fs::create_dir_all(&src).unwrap();
+    // The kernel alone (its launch is elsewhere): each row runs its own helper.
+    fs::write(
+        src.join("roles.cuh"),
+        "template <typename T>\n__device__ void forward_pass(T* v) {\n  T x = v[threadIdx.x];\n  for (int k = 1; k < 32; k <<= 1) {\n    T y = __shfl_up_sync(0xffffffff, x, k);\n    if (threadIdx.x >= k) x += y;\n  }\n  v[threadIdx.x] = x;\n}\n__device__ void backward_pass(float* v) {\n  float x = v[threadIdx.x];\n  x += __shfl_down_sync(0xffffffff, x, 1);\n  v[threadIdx.x] = x;\n}\n__device__ float untouched(float x) { return __shfl_xor_sync(0xffffffff, x, 1); }\ntemplate <typename T>\n__global__ void both_ways(T* f, float* b) {\n  if (threadIdx.y == 0) {\n    forward_pass<T>(f);\n  } else {\n    backward_pass(b);\n  }\n}\n",
+    )
+    .unwrap();
+    let (_, out, err) = convert(dir, "in", "7.0", "roles.cuh");
+    assert!(
+        out.contains("__shfl_up_sync(__activemask(), x, k)")
+            && out.contains("__shfl_down_sync(__activemask(), x, 1)"),
+        "{out}\n{err}"
+    );
+    // A function no row's branch calls keeps the widened full mask.
+    assert!(
+        out.contains("__shfl_xor_sync(0xffffffffffffffffull, x, 1)"),
+        "{out}"
+    );
+    assert!(err.contains("get `__activemask()`"), "{err}");
+}

@@ -693,15 +693,17 @@ fn half_branches<'t>(
                 let syncs_in = |r: std::ops::Range<usize>| {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
                     a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
-                        (if row {
-                            c.2.is_some()
+                        if row {
+                            // A device function of the file with `_sync` shuffles counts too
+                            // (torchaudio's `ComputeAlphas` in the first row's branch).
+                            c.2.is_some() && c.1.ends_with("_sync") || calls_sync(a, c.1)
                         } else {
                             matches!(
                                 c.2,
                                 Some(Lanes::Width32 | Lanes::SmallXor | Lanes::GuardedShift)
-                            )
-                        }) && (c.1.ends_with("_sync") || calls_sync(a, c.1))
-                            || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                            ) && (c.1.ends_with("_sync") || calls_sync(a, c.1))
+                                || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                        }
                     })
                 };
                 let mut parts = vec![then];
@@ -833,15 +835,23 @@ fn half_branches<'t>(
 pub(crate) const HALF_WAVE_MASK: &str = "half-wave-mask";
 
 /// The edits that write `__activemask()` for the full-warp masks of the `_sync` calls in `parts`
-/// (a literal, or an object-like macro of the file whose value names every lane); whether they
-/// are all the `_sync` work there (no call of a function that does its own, no mask hipport
-/// cannot read); and whether a function called there does `_sync` work of its own.
-fn half_wave_masks(a: &Analyzer, parts: &[Node], segment_fns: &[&str]) -> (Vec<Edit>, bool, bool) {
-    let mut edits = Vec::new();
+/// and in the device functions of the file they call, `CALL_DEPTH` deep (a literal, or an
+/// object-like macro of the file whose value names every lane: `__activemask()` is the whole
+/// wavefront where a function's other callers run it on all of it, so the mask is right for
+/// them too); whether they are all the `_sync` work there (no call of a function hipport cannot
+/// read that does its own, no mask it cannot read); and whether such a function is called there.
+fn half_wave_masks<'t>(
+    a: &Analyzer<'_, 't>,
+    parts: &[Node<'t>],
+    segment_fns: &[&str],
+) -> (Vec<Edit>, bool, bool) {
+    let mut edits: Vec<Edit> = Vec::new();
     let mut all = true;
     let mut elsewhere = false;
-    for part in parts {
-        walk_subtree(*part, |n| {
+    let mut todo: Vec<(Node<'t>, usize)> = parts.iter().map(|p| (*p, 0)).collect();
+    let mut seen: HashSet<&str> = HashSet::new();
+    while let Some((part, depth)) = todo.pop() {
+        walk_subtree(part, |n| {
             if n.kind_name() != "call_expression" {
                 return Visit::Descend;
             }
@@ -851,8 +861,18 @@ fn half_wave_masks(a: &Analyzer, parts: &[Node], segment_fns: &[&str]) -> (Vec<E
             let builtin = name.starts_with("__") && name.ends_with("_sync") || name == "__syncwarp";
             if !builtin {
                 if segment_fns.contains(&name) || calls_sync(a, name) {
-                    all = false;
-                    elsewhere = true;
+                    let bodies: Vec<Node> = a
+                        .funcs
+                        .iter()
+                        .filter(|f| f.device && a.function_name(f.node) == Some(name))
+                        .filter_map(|f| f.node.field(FIELDS.body))
+                        .collect();
+                    if bodies.is_empty() || depth >= CALL_DEPTH {
+                        all = false;
+                        elsewhere = true;
+                    } else if seen.insert(name) {
+                        todo.extend(bodies.into_iter().map(|b| (b, depth + 1)));
+                    }
                 }
                 return Visit::Descend;
             }
@@ -873,7 +893,7 @@ fn half_wave_masks(a: &Analyzer, parts: &[Node], segment_fns: &[&str]) -> (Vec<E
             // A mask that is a call (`__activemask()`, `__ballot_sync(...)`) names the lanes
             // that run it or a part of them: nothing to write.
             let called = mask.kind_name() == "call_expression";
-            if full {
+            if full && !edits.iter().any(|e| e.start == argv[0].start_byte()) {
                 let m = argv[0];
                 edits.push(Edit::replace(
                     m.start_byte(),
@@ -881,7 +901,7 @@ fn half_wave_masks(a: &Analyzer, parts: &[Node], segment_fns: &[&str]) -> (Vec<E
                     "__activemask()",
                     HALF_WAVE_MASK,
                 ));
-            } else if !called {
+            } else if !called && !full {
                 all = false;
             }
             Visit::Descend
