@@ -394,7 +394,7 @@ fn defines_warp_size(text: &[u8]) -> bool {
 /// The `#include "..."` directives of `text`, and the `#include <...>` ones that may name a
 /// project header (not the toolkits' own, see [`is_toolkit_include`]): where each starts, the
 /// path written, and whether it is written with `<...>`.
-fn project_includes(text: &[u8]) -> Vec<(usize, String, bool)> {
+pub(crate) fn project_includes(text: &[u8]) -> Vec<(usize, String, bool)> {
     let mut out = Vec::new();
     let blanks = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     for hash in memchr::memchr_iter(b'#', text) {

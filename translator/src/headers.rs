@@ -46,22 +46,7 @@ pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(Strin
         .map(|inc| (dir.to_path_buf(), inc, 1))
         .collect();
     while let Some((from, (inc, angle), depth)) = queue.pop() {
-        let candidates: Vec<PathBuf> = if angle {
-            // Above the file up to the root (the file's directory alone without one).
-            let (base, rel) = match root.and_then(|r| Some((r, from.strip_prefix(r).ok()?))) {
-                Some((r, rel)) => (r, rel.to_string_lossy().replace('\\', "/")),
-                None => (from.as_path(), String::new()),
-            };
-            crate::header_facts::include_roots(&rel)
-                .into_iter()
-                .map(|d| base.join(d).join(&inc))
-                .collect()
-        } else {
-            [Some(from.join(&inc)), root.map(|r| r.join(&inc))]
-                .into_iter()
-                .flatten()
-                .collect()
-        };
+        let candidates = include_candidates(&from, &inc, angle, root);
         let Some((path, header)) = candidates
             .into_iter()
             .find_map(|p| read(&p).map(|h| (p, h)))
@@ -93,6 +78,158 @@ pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(Strin
     }
     found.retain(|(n, _)| !conflicting.contains(n));
     found
+}
+
+/// Source files of a tree read for their includes at most (bounds the walk on huge trees).
+const MAX_TREE_FILES: usize = 50_000;
+
+/// Directory entries of a tree looked at at most (a single file's input root is its directory,
+/// which may be a large one).
+const MAX_TREE_ENTRIES: usize = 500_000;
+
+/// The file extensions whose includes [`includer_macros`] reads.
+const SOURCE_EXTENSIONS: &[&str] = &[
+    "cu", "cuh", "h", "hh", "hpp", "hxx", "c", "cc", "cpp", "cxx", "inl", "cuinl", "tcc",
+];
+
+/// One source file of a tree that includes project files: its path, and each include's line
+/// start, path as written and whether it is written with `<...>`.
+type IncludingFile = (PathBuf, Vec<(usize, String, bool)>);
+
+/// Input root -> the files under it with project includes, read once per run (all workers).
+static TREES: std::sync::OnceLock<std::sync::Mutex<HashMap<PathBuf, Arc<Vec<IncludingFile>>>>> =
+    std::sync::OnceLock::new();
+
+/// The object-like macros (name, body) and integer constants that the files including `file`
+/// see before their include of it: their own definitions above that line and what the project
+/// headers they include above it define (see [`include_macros`]). fairseq's kernels include
+/// `mask.cuh` and then `"../cuda_utils.cu"`, whose `__shfl_xor_sync(SHFL_MASK, ...)` uses the
+/// mask macro of a header it never includes itself. Files under `root` are searched (hidden
+/// directories left out); a name two includers define differently is left out.
+pub fn includer_macros(file: &Path, root: &Path) -> Vec<(String, String)> {
+    let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
+        return Vec::new();
+    };
+    let target = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let tree = tree_includes(root);
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut conflicting: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (includer, includes) in tree.iter() {
+        let dir = includer.parent().unwrap_or(root);
+        let Some(&(line, _, _)) = includes.iter().find(|(_, inc, angle)| {
+            let written = inc.replace('\\', "/");
+            (written == name || written.ends_with(&format!("/{name}")))
+                && include_candidates(dir, &written, *angle, Some(root))
+                    .iter()
+                    .any(|c| std::fs::canonicalize(c).is_ok_and(|c| c == target))
+        }) else {
+            continue;
+        };
+        if std::fs::canonicalize(includer).is_ok_and(|c| c == target) {
+            continue;
+        }
+        let Ok(text) = std::fs::read(includer) else {
+            continue;
+        };
+        let before = &text[..line.min(text.len())];
+        let mut seen = object_macros(before);
+        seen.extend(integer_constants(before));
+        seen.extend(include_macros(before, dir, Some(root)));
+        for (macro_name, body) in seen {
+            match found.iter().find(|(n, _)| *n == macro_name) {
+                Some((_, b)) if *b != body => {
+                    conflicting.insert(macro_name);
+                }
+                Some(_) => {}
+                None => found.push((macro_name, body)),
+            }
+        }
+    }
+    found.retain(|(n, _)| !conflicting.contains(n));
+    found
+}
+
+/// The files under `root` with project includes, walked once per run.
+fn tree_includes(root: &Path) -> Arc<Vec<IncludingFile>> {
+    let trees = TREES.get_or_init(Default::default);
+    // Held during the walk: a second worker asking for the same tree waits for it.
+    let mut trees = match trees.lock() {
+        Ok(t) => t,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(t) = trees.get(root) {
+        return t.clone();
+    }
+    let mut files = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    let (mut read, mut looked) = (0, 0);
+    while let Some(d) = dirs.pop() {
+        if looked >= MAX_TREE_ENTRIES {
+            break;
+        }
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        looked += entries.len();
+        for path in entries {
+            let hidden = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_none_or(|n| n.starts_with('.'));
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if hidden || meta.file_type().is_symlink() {
+                continue;
+            }
+            if meta.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let source = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+            if !source || meta.len() > MAX_HEADER_BYTES || read >= MAX_TREE_FILES {
+                continue;
+            }
+            read += 1;
+            let Ok(text) = std::fs::read(&path) else {
+                continue;
+            };
+            let includes = crate::header_facts::project_includes(&text);
+            if !includes.is_empty() {
+                files.push((path, includes));
+            }
+        }
+    }
+    let t = Arc::new(files);
+    trees.insert(root.to_path_buf(), t.clone());
+    t
+}
+
+/// Where include `inc` written in a file in directory `from` may be found: a quoted one beside
+/// the file, then at `root`; one written `<dir/x.h>` in each directory from `from` up to
+/// `root` and its `include/`.
+fn include_candidates(from: &Path, inc: &str, angle: bool, root: Option<&Path>) -> Vec<PathBuf> {
+    if angle {
+        // Above the file up to the root (the file's directory alone without one).
+        let (base, rel) = match root.and_then(|r| Some((r, from.strip_prefix(r).ok()?))) {
+            Some((r, rel)) => (r, rel.to_string_lossy().replace('\\', "/")),
+            None => (from, String::new()),
+        };
+        crate::header_facts::include_roots(&rel)
+            .into_iter()
+            .map(|d| base.join(d).join(inc))
+            .collect()
+    } else {
+        [Some(from.join(inc)), root.map(|r| r.join(inc))]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
 }
 
 /// A header's macros and includes, read once per thread.
@@ -329,6 +466,43 @@ mod tests {
         assert_eq!(got, [("LIB_FULL".to_string(), "0xffffffffu".to_string())]);
         // Without a root only the file's own directory is looked at.
         assert!(include_macros(src, &root.join("cpp/src/k"), None).is_empty());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn includer_macros_are_what_includers_see_before_their_include_of_the_file() {
+        let dir = std::env::temp_dir().join(format!("hipport-includers-{}", std::process::id()));
+        let root = dir.join("proj");
+        std::fs::create_dir_all(root.join("ops")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(
+            root.join("lanes.cuh"),
+            "#define ALL 0xffffffff
+",
+        )
+        .unwrap();
+        std::fs::write(root.join("reduce.cu"), "int f();\n").unwrap();
+        // Seen before the include: the header's macro and the includer's own; not after it.
+        std::fs::write(
+            root.join("ops/a.cu"),
+            "#include \"../lanes.cuh\"\n#define OWN 3\n#include \"../reduce.cu\"\n#define LATER 1\n",
+        )
+        .unwrap();
+        // Two includers that disagree on a name: it is left out.
+        std::fs::write(
+            root.join("ops/b.cu"),
+            "#define OWN 4\n#include \"../reduce.cu\"\n",
+        )
+        .unwrap();
+        // Hidden directories are not searched.
+        std::fs::write(
+            root.join(".git/c.cu"),
+            "#define HIDDEN 1\n#include \"../reduce.cu\"\n",
+        )
+        .unwrap();
+        let got = includer_macros(&root.join("reduce.cu"), &root);
+        assert_eq!(got, [("ALL".to_string(), "0xffffffff".to_string())]);
+        assert!(includer_macros(&root.join("lanes.cuh"), &root).is_empty());
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -530,6 +530,11 @@ struct Walk<'a> {
     /// Object-like macros read from the file's quoted includes (`None` until first needed),
     /// added to `defines` where the file does not define the name itself.
     header_macros: Option<HashSet<String>>,
+    /// Whether the macros of the files including this one were read (see
+    /// [`Walk::load_header_macros`]).
+    includers_read: bool,
+    /// Mask names reported as unseen (see [`Walk::unseen_mask`]).
+    unseen_masks: HashSet<String>,
     /// Whether a quoted include of a CUDA header name was looked for among the project's files
     /// (see `finds_project_file`): the result then depends on more than this file.
     looked_for_project_headers: bool,
@@ -712,6 +717,8 @@ impl<'a> Walk<'a> {
             has_device_code: false,
             device_marks: Vec::new(),
             header_macros: None,
+            includers_read: false,
+            unseen_masks: HashSet::new(),
             looked_for_project_headers: false,
             const_values: HashMap::new(),
             has_runtime_include: false,
@@ -1935,6 +1942,7 @@ impl<'a> Walk<'a> {
             .as_ref()
             .is_some_and(|h| h.contains(name));
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
+            self.unseen_mask(mask);
             None
         } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
             // Every use of the macro is a mask: widen its body, once.
@@ -2151,38 +2159,123 @@ impl<'a> Walk<'a> {
     /// macros of the project headers the file includes (quoted ones beside it, then at the
     /// input root; `<dir/x.h>` ones above it; their own includes too, three levels deep), once per file, into `defines`
     /// for the names the file does not define itself. `FULL_MASK` from a project's `common.h`.
+    /// A name still unknown is looked for in what the files including this one see before
+    /// their include of it (fairseq's kernels include `mask.cuh` before `"../cuda_utils.cu"`),
+    /// once per file too (R19-a).
     fn load_header_macros(&mut self, name: &str) {
         // Only a name the file neither defines nor declares (not a literal, not a variable) can
         // come from a header.
-        if self.header_macros.is_some()
-            || self.defines.contains_key(name)
+        if self.defines.contains_key(name)
             || self.declared.contains(name)
-            || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            || !name
-                .bytes()
-                .next()
-                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            || !is_plain_identifier(name)
         {
             return;
         }
-        let mut loaded = HashSet::new();
         let file = std::path::Path::new(self.file);
-        let dir = file
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default();
         // The input root: the file's path without its path relative to the root.
         let root = self.rel.and_then(|rel| {
             let up = rel.split('/').count();
             file.ancestors().nth(up).map(std::path::Path::to_path_buf)
         });
-        for (macro_name, value) in crate::headers::include_macros(self.src, &dir, root.as_deref()) {
-            if !self.defines.contains_key(&macro_name) {
+        if self.header_macros.is_none() {
+            let mut loaded = HashSet::new();
+            let dir = file
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default();
+            for (macro_name, value) in
+                crate::headers::include_macros(self.src, &dir, root.as_deref())
+            {
+                if !self.defines.contains_key(&macro_name) {
+                    self.defines.insert(macro_name.clone(), value);
+                    loaded.insert(macro_name);
+                }
+            }
+            self.header_macros = Some(loaded);
+        }
+        if self.defines.contains_key(name) || self.includers_read {
+            return;
+        }
+        self.includers_read = true;
+        let Some(root) = root else {
+            return;
+        };
+        // The result depends on the tree's other files now.
+        self.looked_for_project_headers = true;
+        for (macro_name, value) in crate::headers::includer_macros(file, &root) {
+            if !self.defines.contains_key(&macro_name) && !self.declared.contains(&macro_name) {
                 self.defines.insert(macro_name.clone(), value);
-                loaded.insert(macro_name);
+                if let Some(h) = self.header_macros.as_mut() {
+                    h.insert(macro_name);
+                }
             }
         }
-        self.header_macros = Some(loaded);
+    }
+
+    /// The name of mask `mask` where it is a macro or constant hipport cannot see anywhere (not
+    /// in the file, its headers, nor what its includers define before including it; R19-a).
+    fn unseen_mask_name(&mut self, mask: Node) -> Option<String> {
+        let mut inner = mask;
+        while inner.kind() == "parenthesized_expression" {
+            inner = inner.named_child(0)?;
+        }
+        if inner.kind() != "identifier" {
+            return None;
+        }
+        let name = node_text(mask, self.src)
+            .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
+            .to_string();
+        self.load_header_macros(&name);
+        // A name the build defines (`-D`, or a header's platform macro) is known to it.
+        if !is_plain_identifier(&name)
+            || self.defines.contains_key(&name)
+            || self.declared.contains(&name)
+            || self.opts.defines.iter().any(|d| d.name == name)
+        {
+            return None;
+        }
+        let src = self.src;
+        let known = self
+            .const_values
+            .entry(name.clone())
+            .or_insert_with(|| const_initializer(src, &name))
+            .is_some()
+            || lexer::identifiers(src).into_iter().any(|id| {
+                &src[id.clone()] == name.as_bytes()
+                    && (id.start < mask.start_byte() || id.start >= mask.end_byte())
+                    && !parse::in_directive(src, id.start)
+                    && !is_sync_mask_argument(src, id.start)
+            });
+        // Declared or used elsewhere in the file than as a mask: the analysis reads it (a
+        // parameter, a variable, an enumerator).
+        (!known).then_some(name)
+    }
+
+    /// At HIP 6.2 or later, a mask hipport cannot see (see [`Walk::unseen_mask_name`]) reaching
+    /// a `_sync` builtin: HIP's static_assert rejects a 32-bit one, and a 64-bit one with lanes
+    /// 32-63 clear fails `__hip_check_mask`. Reported once per name (H003, as a warning: its
+    /// value may well be right).
+    fn unseen_mask(&mut self, mask: Node) {
+        let Some(name) = self.unseen_mask_name(mask) else {
+            return;
+        };
+        if !self.unseen_masks.insert(name.clone()) {
+            return;
+        }
+        let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
+            return;
+        };
+        self.warn(
+            info,
+            mask.start_byte(),
+            format!(
+                "lane mask `{name}` is defined neither in this file nor in the project headers hipport finds for it (nor before an include of this file), so hipport cannot widen it: HIP {}'s `_sync` builtins require a 64-bit mask (static_assert), and one naming lanes 0-31 only fails their check of the active lanes",
+                self.opts.hip_version
+            ),
+            Some(format!(
+                "where `{name}` names every lane, define it as `~0ull` for HIP (`0xffffffff` still names lanes 0-31 only); or put the header that defines it in the input"
+            )),
+        );
     }
 
     /// Whether every use of macro `name` in the file, outside the directives that define, test or
@@ -2295,14 +2388,22 @@ impl<'a> Walk<'a> {
                         .push(Edit::replace(mask.start_byte(), cut_end, "", "warp-sync"));
                     self.count(Family::Device);
                 } else {
+                    // A name hipport cannot see is not known to be partial (R19-a).
+                    let unseen = self.unseen_mask_name(*mask).is_some();
+                    let what = match unseen {
+                        true => format!(", which is defined neither in this file nor in the project headers hipport finds for it (nor before an include of this file), so hipport cannot tell whether it names the full warp: HIP {} has no `{name}`, and only a mask known to name the full warp can become `{plain}`", self.opts.hip_version),
+                        false => format!(": HIP {} has no `{name}`, and only a full-warp mask can become `{plain}`", self.opts.hip_version),
+                    };
+                    let help = if unseen {
+                        format!("put the header that defines `{mask_text}` in the input; or let the whole warp take part, or target HIP 6.2 or newer with `--hip-version 6.2`")
+                    } else {
+                        "let the whole warp take part, or target HIP 6.2 or newer with `--hip-version 6.2`".into()
+                    };
                     self.diag(
                         &WARP_SYNC_MASK,
                         mask.start_byte(),
-                        format!(
-                            "`{name}` with mask `{mask_text}`: HIP {} has no `{name}`, and only a full-warp mask can become `{plain}`",
-                            self.opts.hip_version
-                        ),
-                        Some("let the whole warp take part, or target HIP 6.2 or newer with `--hip-version 6.2`".into()),
+                        format!("`{name}` with mask `{mask_text}`{what}"),
+                        Some(help),
                     );
                 }
             } else if let Some(mask) = arg_nodes.first() {
@@ -3356,6 +3457,39 @@ fn never_changed(src: &[u8], name: &str, decl: usize) -> bool {
         })
 }
 
+/// Whether the identifier at `at` is the first argument of a warp builtin's call: `f(NAME,`
+/// (the analysis asks too: `__activemask()` there is the mask the translator wrote, no vote).
+pub(crate) fn is_sync_mask_argument(src: &[u8], at: usize) -> bool {
+    let mut before = src[..at].trim_ascii_end();
+    if !before.ends_with(b"(") {
+        return false;
+    }
+    while let Some(b) = before.strip_suffix(b"(") {
+        before = b.trim_ascii_end();
+    }
+    let start = before.len()
+        - before
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+    let callee = std::str::from_utf8(&before[start..]).unwrap_or("");
+    WARP_SYNC.iter().any(|(s, _)| *s == callee)
+        || callee == "__syncwarp"
+        || SYNC_FROM_HIP_7.contains(&callee)
+        || matches!(callee, "__match_any_sync" | "__match_all_sync")
+}
+
+/// Whether `name` is one identifier (`FULL_MASK`), not an expression or a literal.
+fn is_plain_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+}
+
 fn const_initializer(src: &[u8], name: &str) -> Option<String> {
     if name.is_empty() || !name.bytes().all(lexer::is_word_byte) {
         return None;
@@ -3948,6 +4082,7 @@ fn translate_tree_at(
                 }
             }
         }
+        take_half_wave_masks(&mut found, &mut w.edits);
         // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
         // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).
         if opts.libs.lib_for(Family::Cublas) == Lib::Roc {
@@ -4119,6 +4254,38 @@ fn translate_tree_at(
         read_other_files,
         rule_call_args,
     })
+}
+
+/// The rule of the analysis's edits that pass `__activemask()` to a `_sync` builtin that runs on
+/// part of a 64-lane wavefront (a row's branch of a `dim3(32, 2)` block): row_warps.rs's
+/// `HALF_WAVE_MASK`.
+const HALF_WAVE_MASK: &str = "half-wave-mask";
+
+/// Moves the analysis's `__activemask()` masks (see [`HALF_WAVE_MASK`]) from its reports into
+/// the translation, whatever `--fix` says, in place of the widening of the same mask: HIP 6.2's
+/// `__hip_check_mask` traps where the 64-lane full mask names lanes that do not run the call
+/// (R19-f). One that overlaps another rewrite (a `__syncwarp` that became fences) is dropped.
+fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
+    for d in found.iter_mut() {
+        if !d.fix.iter().any(|e| e.rule == HALF_WAVE_MASK) {
+            continue;
+        }
+        let (masks, rest): (Vec<Edit>, Vec<Edit>) =
+            d.fix.drain(..).partition(|e| e.rule == HALF_WAVE_MASK);
+        d.fix = rest;
+        for m in masks {
+            let within = |e: &Edit| m.start <= e.start && e.end <= m.end && e.start < e.end;
+            let overlaps = |e: &Edit| e.start < m.end && m.start < e.end || e.start == m.start;
+            if edits
+                .iter()
+                .any(|e| overlaps(e) && !(within(e) && e.rule == "warp-mask-64"))
+            {
+                continue;
+            }
+            edits.retain(|e| !(within(e) && e.rule == "warp-mask-64"));
+            edits.push(m);
+        }
+    }
 }
 
 /// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`

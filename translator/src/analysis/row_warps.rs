@@ -41,9 +41,18 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
     };
     for c in reachable_calls(a, kernel) {
         if let Some(callee) = super::rules::callee(a, c) {
-            warp_op(a, c, callee, &launch);
+            if !mask_of_sync(a, c.start_byte(), callee) {
+                warp_op(a, c, callee, &launch);
+            }
         }
     }
+}
+
+/// Whether the call of `callee` at `at` is `__activemask()` as the mask of a `_sync` builtin
+/// (`__shfl_up_sync(__activemask(), v, i)`, as the translator writes it in a row's branch):
+/// it names the lanes that run the builtin, no vote of its own.
+fn mask_of_sync(a: &Analyzer, at: usize, callee: &str) -> bool {
+    callee == "__activemask" && crate::translate::is_sync_mask_argument(a.src, at)
 }
 
 /// The calls in kernel `kernel` and in the device functions it calls, `CALL_DEPTH` deep, with
@@ -182,7 +191,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     drop_right_findings(a);
     // After the drops, which would take these H001 warnings too.
     if a.origin.is_none()
-        && !a.row_launches.is_empty()
+        && (!a.row_launches.is_empty() || memchr::memmem::find(a.src, b"threadIdx.y").is_some())
         && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0)
         && a.calls
             .iter()
@@ -664,7 +673,8 @@ fn half_branches<'t>(
     range: std::ops::Range<usize>,
     segment_fns: &[&str],
 ) {
-    let mut found: Vec<(Node<'t>, bool)> = Vec::new();
+    // The test, whether its branch leaves, and the code that runs on part of a wavefront.
+    let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>)> = Vec::new();
     walk_subtree(body, |n| {
         if n.kind_name() == "if_statement" {
             let cond = n.field(FIELDS.condition).and_then(|c| {
@@ -675,17 +685,36 @@ fn half_branches<'t>(
                 }
             });
             if let (Some(cond), Some(then)) = (cond, n.field(FIELDS.consequence)) {
-                let r = then.byte_range();
-                let from = a.calls.partition_point(|c| c.0 < r.start);
-                let syncs = a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
-                    matches!(
-                        c.2,
-                        Some(Lanes::Width32 | Lanes::SmallXor | Lanes::GuardedShift)
-                    ) && (c.1.ends_with("_sync") || calls_sync(a, c.1))
-                        || segment_fns.contains(&c.1) && calls_sync(a, c.1)
-                });
-                if syncs && first_32_test(a, cond, range.clone()) {
-                    found.push((cond, false));
+                // A row's test (`threadIdx.y == 0`): the row's shuffles are `_sync` calls
+                // whatever their lanes (the in-row guard of a scan, spelt `threadIdx.x >= i`
+                // or `lane >= i`, says nothing about the mask), and the `else` runs the other
+                // row, the wavefront's other half.
+                let row = names_row(a, cond);
+                let syncs_in = |r: std::ops::Range<usize>| {
+                    let from = a.calls.partition_point(|c| c.0 < r.start);
+                    a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
+                        if row {
+                            // A device function of the file with `_sync` shuffles counts too
+                            // (torchaudio's `ComputeAlphas` in the first row's branch).
+                            c.2.is_some() && c.1.ends_with("_sync") || calls_sync(a, c.1)
+                        } else {
+                            matches!(
+                                c.2,
+                                Some(Lanes::Width32 | Lanes::SmallXor | Lanes::GuardedShift)
+                            ) && (c.1.ends_with("_sync") || calls_sync(a, c.1))
+                                || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                        }
+                    })
+                };
+                let mut parts = vec![then];
+                if row {
+                    parts.extend(
+                        n.field(FIELDS.alternative)
+                            .filter(|e| syncs_in(e.byte_range())),
+                    );
+                }
+                if syncs_in(then.byte_range()) && first_32_test(a, cond, range.clone()) {
+                    found.push((cond, false, parts));
                 }
                 // `if (row >= rows) return;` in a kernel whose blocks have rows of 32 threads:
                 // a row that leaves leaves half a 64-lane wavefront to the `_sync` shuffles after.
@@ -705,36 +734,180 @@ fn half_branches<'t>(
                                 || segment_fns.contains(&c.1) && calls_sync(a, c.1)
                         });
                     if later {
-                        found.push((cond, true));
+                        // The statements after the `if` in its block, and in the blocks around.
+                        let mut after = Vec::new();
+                        let mut child = n;
+                        while let Some(p) = child.parent().filter(|p| p.byte_range() != range) {
+                            if p.kind_name() == "compound_statement" {
+                                let mut next = child.next_named_sibling();
+                                while let Some(x) = next {
+                                    after.push(x);
+                                    next = x.next_named_sibling();
+                                }
+                            }
+                            child = p;
+                        }
+                        found.push((cond, true, after));
                     }
                 }
             }
         }
         Visit::Descend
     });
-    for (cond, leaves) in found {
+    for (cond, leaves, parts) in found {
         // Asked once per kernel with rows, and again where H001 found segment code.
         if !a.first("half-wavefront", cond.start_byte()) {
             continue;
         }
+        let (masks, all, elsewhere) = half_wave_masks(a, &parts, segment_fns);
+        if masks.is_empty() && !elsewhere {
+            // Their masks are not the full mask (`__activemask()` already, or a partial one,
+            // which H003 reads).
+            continue;
+        }
         let text = a.text(cond).to_string();
-        let message = if leaves {
-            format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles whose mask names the whole wavefront: HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap")
+        let other = parts.len() > 1 && !leaves;
+        let (what, runs) = if leaves {
+            (
+                format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles, which"),
+                "the lanes that run them",
+            )
+        } else if other {
+            (
+                format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, and lanes 32-63 its `else`; the `_sync` shuffles they run"),
+                "the lanes that run them",
+            )
         } else {
-            format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, but the `_sync` shuffles it runs name the whole wavefront: HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap")
+            (
+                format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, but the `_sync` shuffles it runs"),
+                "the lanes that run it",
+            )
         };
+        const CHECK: &str = "HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap";
+        let (severity, message, help) = if masks.is_empty() {
+            (
+                Severity::Warning,
+                format!("{what} name the whole wavefront: {CHECK}"),
+                Some(
+                    "pass `__activemask()` as the mask of those shuffles, or let every warp run them"
+                        .into(),
+                ),
+            )
+        } else if all {
+            // Still a warning: `check` and the analysis alone do not write the masks.
+            (
+                Severity::Warning,
+                format!("{what} get `__activemask()` as their mask, {runs}, not the whole wavefront's full mask: {CHECK}"),
+                None,
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!("{what} name the whole wavefront: {CHECK}; hipport passes `__activemask()` to those whose mask is written in this file as the full mask, not to the others"),
+                Some("pass `__activemask()` as the mask of the other shuffles too (those in the functions called here), or let every warp run them".into()),
+            )
+        };
+        let before = a.out.len();
         a.report(
             &super::catalog::WARP_SIZE_32,
-            Severity::Warning,
+            severity,
             cond,
             message,
-            Some(
-                "pass `__activemask()` as the mask of those shuffles, or let every warp run them"
-                    .into(),
-            ),
+            help,
             vec![],
         );
+        // The translator writes these masks whatever `--fix` says (it would otherwise widen them
+        // to the full 64-lane mask), so they travel with the report either way.
+        if a.origin.is_none() && a.out.len() > before {
+            if let Some(d) = a.out.last_mut() {
+                d.fix = masks;
+            }
+        }
     }
+}
+
+/// The rule name of the edits that pass `__activemask()` to a `_sync` builtin that runs on part
+/// of a wavefront: the translator applies them in place of its widening of the full mask.
+/// HIP declares `__activemask()` (`__ballot(true)`, 64 bits) where it declares the `_sync`
+/// builtins: amd_warp_functions.h under `HIP_ENABLE_WARP_SYNC_BUILTINS` in 6.2-6.4, unless
+/// `HIP_DISABLE_WARP_SYNC_BUILTINS` from 7.0; it equals `__ballot(true)`, which is what
+/// `__hip_check_mask` compares the mask with.
+pub(crate) const HALF_WAVE_MASK: &str = "half-wave-mask";
+
+/// The edits that write `__activemask()` for the full-warp masks of the `_sync` calls in `parts`
+/// and in the device functions of the file they call, `CALL_DEPTH` deep (a literal, or an
+/// object-like macro of the file whose value names every lane: `__activemask()` is the whole
+/// wavefront where a function's other callers run it on all of it, so the mask is right for
+/// them too); whether they are all the `_sync` work there (no call of a function hipport cannot
+/// read that does its own, no mask it cannot read); and whether such a function is called there.
+fn half_wave_masks<'t>(
+    a: &Analyzer<'_, 't>,
+    parts: &[Node<'t>],
+    segment_fns: &[&str],
+) -> (Vec<Edit>, bool, bool) {
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut all = true;
+    let mut elsewhere = false;
+    let mut todo: Vec<(Node<'t>, usize)> = parts.iter().map(|p| (*p, 0)).collect();
+    let mut seen: HashSet<&str> = HashSet::new();
+    while let Some((part, depth)) = todo.pop() {
+        walk_subtree(part, |n| {
+            if n.kind_name() != "call_expression" {
+                return Visit::Descend;
+            }
+            let Some(name) = super::rules::callee(a, n) else {
+                return Visit::Descend;
+            };
+            let builtin = name.starts_with("__") && name.ends_with("_sync") || name == "__syncwarp";
+            if !builtin {
+                if segment_fns.contains(&name) || calls_sync(a, name) {
+                    let bodies: Vec<Node> = a
+                        .funcs
+                        .iter()
+                        .filter(|f| f.device && a.function_name(f.node) == Some(name))
+                        .filter_map(|f| f.node.field(FIELDS.body))
+                        .collect();
+                    if bodies.is_empty() || depth >= CALL_DEPTH {
+                        all = false;
+                        elsewhere = true;
+                    } else if seen.insert(name) {
+                        todo.extend(bodies.into_iter().map(|b| (b, depth + 1)));
+                    }
+                }
+                return Visit::Descend;
+            }
+            let argv = super::rules::args(n);
+            let Some(mask) = argv.first().map(|m| unparen(*m)) else {
+                all = false;
+                return Visit::Descend;
+            };
+            let full = match mask.kind_name() {
+                "identifier" => a
+                    .macros
+                    .get(a.text(mask))
+                    .filter(|m| !m.function_like)
+                    .is_some_and(|m| m.full_mask_32 || m.value == Some(-1)),
+                _ => super::eval::mask_value(mask, a.src)
+                    .is_some_and(|m| m.is_full_32() || m.is_full_64()),
+            };
+            // A mask that is a call (`__activemask()`, `__ballot_sync(...)`) names the lanes
+            // that run it or a part of them: nothing to write.
+            let called = mask.kind_name() == "call_expression";
+            if full && !edits.iter().any(|e| e.start == argv[0].start_byte()) {
+                let m = argv[0];
+                edits.push(Edit::replace(
+                    m.start_byte(),
+                    m.end_byte(),
+                    "__activemask()",
+                    HALF_WAVE_MASK,
+                ));
+            } else if !called && !full {
+                all = false;
+            }
+            Visit::Descend
+        });
+    }
+    (edits, all, elsewhere)
 }
 
 /// [`half_branches`] for the kernels launched with rows of 32 threads, whatever H001 found:
@@ -750,11 +923,29 @@ fn row_kernel_halves(a: &mut Analyzer) {
         .filter(|(_, r)| matches!(r, Reach::Segments | Reach::XorSegments))
         .map(|(n, _)| *n)
         .collect();
-    for (name, range, body) in &defs {
-        if a.row_launches.iter().any(|(k, _, _)| k == name) {
+    for (_, range, body) in &defs {
+        if maybe_row_kernel(a, range) {
             half_branches(a, *body, range.clone(), &segment_fns);
         }
     }
+}
+
+/// Whether the function at `range` is a kernel whose blocks may be 32 threads wide with rows:
+/// one the file launches so ([`row_kernel`]), or a kernel the file does not launch (its launch
+/// is in another file, as torchaudio's rnnt kernels are launched from `gpu_transducer.h`) whose
+/// code reads `threadIdx.y`.
+fn maybe_row_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
+    if row_kernel(a, range) {
+        return true;
+    }
+    let Some(f) = a.funcs.iter().find(|f| f.node.byte_range() == *range) else {
+        return false;
+    };
+    f.kernel
+        && a.function_name(f.node)
+            .is_some_and(|name| !a.launches.iter().any(|(k, _)| k == name))
+        && has_word(a.text(f.node).as_bytes(), "threadIdx")
+        && a.text(f.node).replace(' ', "").contains("threadIdx.y")
 }
 
 /// Whether the function at `range` is a kernel the file launches with blocks 32 threads wide
@@ -1013,7 +1204,7 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
                 return true;
             }
             if a.text(var).replace(' ', "") == "threadIdx.y" {
-                return row_kernel(a, &range);
+                return maybe_row_kernel(a, &range);
             }
             if var.kind_name() != "identifier" {
                 return false;
@@ -1028,7 +1219,7 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
             };
             // `ty == 0` where `ty = threadIdx.y`: the first row of a kernel with rows.
             if a.text(init).replace(' ', "") == "threadIdx.y" {
-                return row_kernel(a, &range);
+                return maybe_row_kernel(a, &range);
             }
             init.kind_name() == "binary_expression" && warp_index_of_32(a, init)
         }
@@ -1199,6 +1390,9 @@ fn reach_of<'a>(
         for &(at, callee, segment) in &a.calls[from..] {
             if at >= range.end {
                 break;
+            }
+            if mask_of_sync(a, at, callee) {
+                continue;
             }
             reach = reach.max(match segment {
                 Some(Lanes::Width32 | Lanes::GuardedShift) => Reach::Segments,
@@ -1980,10 +2174,22 @@ impl Guard<'_, '_, '_> {
                 .is_some_and(|(x, o, y)| o == "+" && (self.segment_lane(x) || self.segment_lane(y)))
     }
 
-    /// A lane index within 32 lanes: `x & 31`, `x % 32`, or a variable set to one.
+    /// A lane index within 32 lanes: `x & 31`, `x % 32`, or a variable set to one; in blocks 32
+    /// threads wide (`rows`) `threadIdx.x` too, or a variable set to it.
     fn segment_lane(&self, n: Node) -> bool {
         let a = self.a;
         let n = unparen(n);
+        if self.rows {
+            let x = |e: Node| squash(a.text(unparen(e))) == "threadIdx.x";
+            if x(n)
+                || n.kind_name() == "identifier"
+                    && a.lookup(a.text(n), n.start_byte())
+                        .and_then(|d| d.init)
+                        .is_some_and(x)
+            {
+                return true;
+            }
+        }
         let masked = |e: Node| {
             self.binary(unparen(e)).is_some_and(|(x, o, y)| match o {
                 "&" => a.eval(y) == Some(31) || a.eval(x) == Some(31),
@@ -2606,9 +2812,12 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
                 }
             } else if argv.len() < 2 + sync {
                 return;
-            } else if base == "__shfl_down" && guarded_shift_in(a, c, argv[1 + sync], false, true) {
-                // A reduction whose result only each row's lane 0 reads (or a guarded shift)
-                // never reads the other row where it matters.
+            } else if base != "__shfl"
+                && guarded_shift_in(a, c, argv[1 + sync], base == "__shfl_up", true)
+            {
+                // A reduction whose result only each row's lane 0 reads, or a shift whose result
+                // is read only where the source lane is in the reader's row (`threadIdx.x >= i`
+                // for up: R19-3), never reads the other row where it matters.
                 return;
             }
             let (severity, what) = if base == "__shfl" {
