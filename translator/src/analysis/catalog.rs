@@ -44,7 +44,12 @@ result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the 
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
-a `WARP_SIZE 32` constant that only such functions use is dropped too, and so is one chosen \
+xor-only code counts so where a kernel of the file reaches it, or where it or a function of \
+the file calling it takes both lanes and warps with 32 (`tid % 32`, `tid / 32`), with or \
+without a kernel in the file; \
+a `WARP_SIZE 32` constant that only such functions use is dropped too (also beside functions \
+without shuffles or votes that only mask a lane with it, `id & (WARP_SIZE - 1)` after a \
+`%laneid`), and so is one chosen \
 under a test of the target's wavefront size or architecture (`#if __AMDGCN_WAVEFRONT_SIZE == 32`, \
 the `#else` of `#ifdef __GFX9__`). So is one that the \
 file's functions name without any warp-level work (no shuffle, vote, warp barrier, match, \

@@ -590,10 +590,14 @@ fn segments(a: &mut Analyzer) {
     let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
     let mut graph: Option<CallGraph> = None;
     let shared: &Analyzer = a;
-    let mut is_segment_code = |name, range: &std::ops::Range<usize>| {
+    // With `quiet`, a function without shuffles or votes (itself and in what it calls) passes
+    // too: a constant it shares with segment code is no wavefront's size there either (a
+    // `%laneid` helper masked with `& (WarpSize - 1)`, realuser19 R19-e).
+    let mut is_segment_code = |name, range: &std::ops::Range<usize>, quiet: bool| {
         let a = shared;
         let reach = reach_of(a, name, &defs, &mut memo, 0);
-        if !matches!(reach, Reach::Segments | Reach::XorSegments) {
+        let quiet = quiet && reach == Reach::None;
+        if !quiet && !matches!(reach, Reach::Segments | Reach::XorSegments) {
             return false;
         }
         let g = graph.get_or_insert_with(|| CallGraph::new(a, &defs));
@@ -603,11 +607,27 @@ fn segments(a: &mut Analyzer) {
         if g.mixes_wave_size(a, &defs, range) {
             return false;
         }
-        reach == Reach::Segments || g.kernel_reached(range)
+        // Xor segments serve callers elsewhere that may count lanes by `warpSize`, unless a
+        // kernel of the file reaches them, or they (or a function of the file calling them)
+        // number 32-lane groups themselves (`tid % 32` lanes, `tid / 32` warps): then the file
+        // shows what the groups are, with or without a caller in it (realuser19 R19-b).
+        quiet
+            || reach == Reach::Segments
+            || g.kernel_reached(range)
+            || defs.iter().any(|(_, r, body)| {
+                let calls = r == range || {
+                    let from = a.calls.partition_point(|c| c.0 < r.start);
+                    a.calls[from..]
+                        .iter()
+                        .take_while(|c| c.0 < r.end)
+                        .any(|c| c.1 == name)
+                };
+                calls && super::rules::fixes_32_lane_warps(a, *body)
+            })
     };
     let mut segmented: Vec<std::ops::Range<usize>> = Vec::new();
     for (name, range, _) in &defs {
-        if findings.iter().any(|o| range.contains(o)) && is_segment_code(name, range) {
+        if findings.iter().any(|o| range.contains(o)) && is_segment_code(name, range, false) {
             segmented.push(range.clone());
         }
     }
@@ -634,7 +654,11 @@ fn segments(a: &mut Analyzer) {
             .filter(|(_, r, _)| has_word(&a.src[r.clone()], name))
             .map(|(n, r, _)| (*n, r.clone()))
             .collect();
-        if !users.is_empty() && users.iter().all(|(u, r)| is_segment_code(u, r)) {
+        let lane_masks = |r: &std::ops::Range<usize>| only_lane_masks(&a.src[r.clone()], name);
+        if users.iter().all(|(u, r)| {
+            is_segment_code(u, r, false) || lane_masks(r) && is_segment_code(u, r, true)
+        }) && users.iter().any(|(u, r)| is_segment_code(u, r, false))
+        {
             constants.push(d.offset);
             segment_users.extend(users.into_iter().map(|(_, r)| r));
         }
@@ -660,6 +684,18 @@ fn segments(a: &mut Analyzer) {
             half_branches(a, *body, range.clone(), &segment_fns);
         }
     }
+}
+
+/// Whether every use of `name` in `text` (a function) masks a lane to its segment, `x & (name
+/// - 1)`: the constant is a segment's size there too.
+fn only_lane_masks(text: &[u8], name: &str) -> bool {
+    let squashed: Vec<u8> = text
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    let masks = memchr::memmem::find_iter(&squashed, format!("&({name}-1)").as_bytes()).count();
+    masks > 0 && crate::lexer::whole_words(&squashed, name).count() == masks
 }
 
 /// In segment code, a branch that only the first 32 threads take (`if (warp == 0)`,

@@ -1961,6 +1961,26 @@ fn segment_votes(a: &mut Analyzer) {
 /// The first `threadIdx.x % 32`, `/ 32`, `& 31` or `>> 5` in `scope` (the number a literal or a
 /// constant, `threadIdx.x` or a variable set from it): a lane or warp of 32-lane warps.
 fn index_of_32_lane_warps(a: &Analyzer, scope: Node) -> Option<String> {
+    indices_of_32_lane_warps(a, scope, true).0
+}
+
+/// Whether `scope` takes both a lane (`tid % 32`, `tid & 31`) and a warp (`tid / 32`,
+/// `tid >> 5`) of 32-lane warps from the thread index: code that numbers 32-lane groups
+/// consistently, whose per-group results stay right on 64-lane wavefronts where its shuffles
+/// keep to 32-lane segments (realuser19 R19-b).
+pub(super) fn fixes_32_lane_warps(a: &Analyzer, scope: Node) -> bool {
+    let (_, lane, warp) = indices_of_32_lane_warps(a, scope, false);
+    lane && warp
+}
+
+/// [`index_of_32_lane_warps`], and whether a lane and a warp index were seen (all of `scope`
+/// read unless `first`).
+fn indices_of_32_lane_warps(
+    a: &Analyzer,
+    scope: Node,
+    first: bool,
+) -> (Option<String>, bool, bool) {
+    let (mut lane, mut warp) = (false, false);
     let mut found = None;
     crate::parse::walk_subtree(scope, |x| {
         if x.kind_name() != "binary_expression" {
@@ -1982,12 +2002,18 @@ fn index_of_32_lane_warps(a: &Analyzer, scope: Node) -> Option<String> {
         let thread_x = a.text(l).split_ascii_whitespace().collect::<String>() == "threadIdx.x"
             || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
         if thread_x && a.eval(r) == Some(want) {
-            found = Some(snippet(a.text(x)));
-            return crate::parse::Visit::Stop;
+            found.get_or_insert_with(|| snippet(a.text(x)));
+            match a.text(op) {
+                "%" | "&" => lane = true,
+                _ => warp = true,
+            }
+            if first || lane && warp {
+                return crate::parse::Visit::Stop;
+            }
         }
         crate::parse::Visit::Descend
     });
-    found
+    (found, lane, warp)
 }
 
 // ---------------------------------------------------------------------------------------------

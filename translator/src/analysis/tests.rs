@@ -5026,6 +5026,60 @@ fn h001_constant_help_agrees_with_h006_laneid() {
     );
 }
 
+/// realuser19 R19-b: a block reduction over 32-lane groups (xor shuffles from 16, `tid % 32`
+/// lanes, `tid / 32` warps, 32 slots) is right on 64-lane wavefronts, with or without a kernel
+/// calling it in the file; an xor reduction alone, with no caller that numbers its groups,
+/// still gets its error.
+#[test]
+fn h001_consistent_32_lane_block_reduction_without_a_caller() {
+    let seg = "__device__ float seg_sum(float v) {\n\
+               for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m);\n\
+               return v;\n}\n";
+    let block = "__device__ float block_sum(float data) {\n\
+                 static __shared__ float part[32];\n\
+                 int tid = threadIdx.x, wid = tid / 32, lane = tid % 32;\n\
+                 float s = seg_sum(data);\n\
+                 if (lane == 0) part[wid] = s;\n\
+                 __syncthreads();\n\
+                 float v = (tid < blockDim.x / 32) ? part[lane] : 0.f;\n\
+                 if (wid == 0) v = seg_sum(v);\n\
+                 return v;\n}\n";
+    let caller = "__global__ void k(float* o, const float* i) { float t = block_sum(i[threadIdx.x]); if (threadIdx.x == 0) *o = t; }\n";
+    let helper_only = format!("{seg}{block}");
+    let with_caller = format!("{seg}{block}{caller}");
+    for src in [&helper_only, &with_caller] {
+        let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+        assert!(d.is_empty(), "{src}\n{d:?}");
+    }
+    assert!(!lines_of(seg, "H001").is_empty());
+}
+
+/// realuser19 R19-e: a `WarpSize = 32` constant used as shuffle widths over 32-lane segments is
+/// a segment's size whether or not the file also has a `%laneid` helper masked with
+/// `& (WarpSize - 1)`; H006's help there keeps 32-lane warps, and no H001 says `warpSize`.
+#[test]
+fn h001_segment_constant_beside_a_laneid_helper() {
+    let seg = "__device__ float seg_max(float v) {\n\
+               for (int s = WarpSize / 2; s > 0; s >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, s, WarpSize));\n\
+               return v;\n}\n";
+    let laneid = "__device__ int lane_in_seg() {\n\
+                  int id;\n\
+                  asm(\"mov.s32 %0, %%laneid;\" : \"=r\"(id));\n\
+                  return id & (WarpSize - 1);\n}\n";
+    for def in [
+        "static constexpr int WarpSize = 32;\n",
+        "#define WarpSize 32\n",
+    ] {
+        for src in [format!("{def}{seg}"), format!("{def}{seg}{laneid}")] {
+            let d = run(&src);
+            assert!(d.iter().all(|d| d.id != "H001"), "{src}\n{d:?}");
+            if let Some(h006) = d.iter().find(|d| d.id == "H006") {
+                assert!(h006.help.as_deref().unwrap().contains("__lane_id() & 31"));
+            }
+        }
+    }
+}
+
 /// verify3 (X-i gap): a shuffle wrapper whose shuffle sits in a `#if __CUDA_ARCH__ >= 300`
 /// branch (AMGX's and MAGMA's shape, H011's case) is looked through as one without the guard: a
 /// kernel calling it with a width of 32 reduces 32-lane segments, so its `& 31` and `/ 32` are
