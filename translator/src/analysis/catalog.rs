@@ -85,7 +85,11 @@ In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group tak
 (`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
 `threadIdx.y == 0`, or a variable that holds it, in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
 or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
-mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The 32s of a \
+mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The \
+translator writes `__activemask()` for the full masks of those shuffles (both arms of a row's \
+`threadIdx.y == 0` test, the code after a row's early return, and the device functions of the \
+file they call) instead of widening them; a kernel the file does not launch that reads \
+`threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
 / warpSize]` written by the tiles' leaders, or a warp-named variable so set) is an error: on \
@@ -194,7 +198,9 @@ are read here like the others.
 
 From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling written in the \
 call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \
-`0xffffffffffffffffull`, so only the rest is reported here. HIP before 7.0 has no `__syncwarp`: \
+`0xffffffffffffffffull`, so only the rest is reported here; a mask macro defined nowhere hipport \
+sees (not in the file, its project headers, nor before an include of the file in a file of the \
+input that includes it) is a warning, as hipport cannot widen it. HIP before 7.0 has no `__syncwarp`: \
 the translator drops a full-warp one (wavefronts execute in lockstep) and reports a partial one.
 
 Fix (HIP >= 6.2, applied by `--fix`): declare mask variables `unsigned long long`, and write \
@@ -1297,7 +1303,8 @@ row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with 
 returns their own value. A warning; not reported where the code shows it is unaffected: a \
 reduction tree (the distance halving from at most 16) whose result only each row's lane 0 reads \
 (`threadIdx.x == 0`, a lane `% 32 == 0`, through a helper's return too) or broadcasts from \
-lane 0 (reported there), and shifts guarded to stay in the row.
+lane 0 (reported there), and shifts guarded to stay in the row (`lane >= i` for an up shift, \
+with `lane` a lane within 32, or `threadIdx.x` in blocks 32 threads wide).
 - `__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`: the vote covers both rows. An \
 error.
 - `cub::WarpReduce`, `WarpScan` and the other CUB warp primitives without a width: CUB's \

@@ -51,7 +51,7 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
 /// Whether the call of `callee` at `at` is `__activemask()` as the mask of a `_sync` builtin
 /// (`__shfl_up_sync(__activemask(), v, i)`, as the translator writes it in a row's branch):
 /// it names the lanes that run the builtin, no vote of its own.
-fn mask_of_sync(a: &Analyzer, at: usize, callee: &str) -> bool {
+pub(super) fn mask_of_sync(a: &Analyzer, at: usize, callee: &str) -> bool {
     callee == "__activemask" && crate::translate::is_sync_mask_argument(a.src, at)
 }
 

@@ -4006,6 +4006,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 bit_count_of_vote(a, n, name, *arg);
             }
         }
+        // As the mask of a `_sync` builtin it names the lanes that run the call, which is what
+        // HIP's mask check compares with (the translator writes it so in a row's branch).
+        "__activemask" if super::row_warps::mask_of_sync(a, n.start_byte(), name) => {}
         "__activemask" => {
             let sev = Severity::Warning;
             // Before 6.2 the translator writes `__ballot(1)` (calls.tsv), the mask of the lanes

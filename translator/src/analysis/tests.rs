@@ -992,6 +992,22 @@ fn h004_portable_masks_are_silent() {
 
 // H005 ---------------------------------------------------------------------------------------
 
+/// `__activemask()` as the mask of a `_sync` builtin (as the translator writes it for the calls
+/// a row's branch runs, maskfix R19-f) names the lanes that run the call: no H005, so that
+/// converting the output again adds nothing. Elsewhere it still is one.
+#[test]
+fn h005_spares_activemask_as_a_sync_mask() {
+    let src = kernel(
+        "float v = 1.0f;\nv += __shfl_up_sync(__activemask(), v, 1);\nunsigned m = __activemask();",
+    );
+    let got: Vec<usize> = run(&src)
+        .into_iter()
+        .filter(|d| d.id == "H005")
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(got, vec![4], "{:?}", run(&src));
+}
+
 #[test]
 fn h005_activemask_partial_syncwarp() {
     let src = kernel(
