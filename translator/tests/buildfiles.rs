@@ -3124,3 +3124,76 @@ fn converted_custom_command_builds_a_code_object_with_hipcc() {
     let text = String::from_utf8_lossy(&image);
     assert!(text.contains("gfx90a"), "no gfx90a code in vadd64.fatbin");
 }
+
+/// R18-a: a recipe whose program is a variable set to nvcc (`$(CUDA_CXX)`, BabelStream) is an
+/// nvcc command line: its `-arch=$(NVARCH)` becomes the AMD targets, as after a literal nvcc.
+/// Left in place, hipcc 5.2.3 ignores it ("argument unused") and builds for its default target.
+#[test]
+fn converted_make_compiler_variable_builds_for_the_amd_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "Makefile",
+                "CUDA_CXX=nvcc\nNVARCH=sm_70\n\napp: k.cu\n\t$(CUDA_CXX) -O2 -arch=$(NVARCH) $^ -o $@\n",
+            ),
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { k<<<1, 1>>>(nullptr); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let makefile = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        makefile.contains("\t$(CUDA_CXX) -O2 --offload-arch=gfx90a $^ -o $@\n"),
+        "{makefile}"
+    );
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("app"));
+}
+
+/// R18-c: `-G` in a flag variable only nvcc's recipes read (`CFLAGS += -g -G` in XSBench's
+/// debug block, `CC = nvcc`) is nvcc's `-G`, as on its command line: it becomes `-g` (here
+/// dropped, the list holds `-g`). Left, hipcc 5.2.3 joins it with the next argument
+/// ("argument unused during compilation: '-G -c'") and the build fails.
+#[test]
+fn converted_make_debug_flags_in_variables_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "Makefile",
+                "CC = nvcc\nCFLAGS += -O2 -arch=sm_70\nifeq ($(DEBUG),yes)\n  CFLAGS += -g -G\n  LDFLAGS += -G\nendif\n\napp: k.cu\n\t$(CC) $(CFLAGS) -c k.cu -o k.o\n\t$(CC) k.o -o $@ $(LDFLAGS)\n",
+            ),
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { k<<<1, 1>>>(nullptr); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let makefile = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        makefile.contains("  CFLAGS += -g\n  LDFLAGS += -g\n"),
+        "{makefile}"
+    );
+    run(Command::new("make").arg("-C").arg(&out).arg("DEBUG=yes"));
+    assert_gfx90a_code(&out.join("app"));
+}

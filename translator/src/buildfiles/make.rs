@@ -208,7 +208,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         };
         let mut changed: BTreeSet<usize> = BTreeSet::new();
         if !flag_words.is_empty() {
-            let ctx = context_of(&words);
+            let ctx = match context_of(&words) {
+                Context::Any if usage.nvcc_lines.contains(&start) => Context::Nvcc,
+                ctx => ctx,
+            };
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = appended_to.is_some();
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
@@ -994,6 +997,11 @@ struct Usage {
     /// assignments of variables they read, and `CFLAGS` where no recipe reads it (make's
     /// built-in rule for `.c` files does).
     c_lines: BTreeSet<usize>,
+    /// Starts of the lines whose words only nvcc (hipcc in the port) reads: recipes whose
+    /// program is nvcc or a variable set to it (`$(CUDA_CXX)`, `CUDA_CXX = nvcc`), and the
+    /// assignments of variables only such recipes read (`CFLAGS += -g -G` where `CC = nvcc`).
+    /// Their flags are read as nvcc's (`-arch=$(NVARCH)`, `-G`), as on a literal nvcc line.
+    nvcc_lines: BTreeSet<usize>,
 }
 
 /// The recipe lines of a Makefile, by start offset, each with where its command starts (past
@@ -1127,17 +1135,23 @@ impl Usage {
             }
         }
         // Each variable: whether a device or a host recipe reads it, directly or through the
-        // value of another variable.
-        let mut uses: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+        // value of another variable, and whether one that nvcc itself runs does.
+        let mut uses: BTreeMap<String, (bool, bool, bool)> = BTreeMap::new();
         let mut host_lines = BTreeSet::new();
+        let mut nvcc_lines = BTreeSet::new();
         let (mut c_lines, mut c_vars) = (BTreeSet::new(), BTreeSet::new());
         for (start, line) in recipes {
             let words: Vec<&str> = line.split_whitespace().collect();
+            let own = driver(&words, values, 0);
+            let by_nvcc = own == Driver::Device;
             let driver = if hipcc_links.contains(&start) {
                 Driver::Device
             } else {
-                driver(&words, values, 0)
+                own
             };
+            if by_nvcc {
+                nvcc_lines.insert(start);
+            }
             if driver != Driver::Device {
                 host_lines.insert(start);
             }
@@ -1160,14 +1174,21 @@ impl Usage {
                 } else {
                     u.1 = true;
                 }
+                u.2 |= by_nvcc;
                 if let Some(value) = values.get(&v) {
                     stack.extend(references(value));
                 }
             }
         }
         for (start, name) in assigned {
+            if uses
+                .get(&name)
+                .is_some_and(|&(_, host, nvcc)| nvcc && !host)
+            {
+                nvcc_lines.insert(start);
+            }
             let host = match uses.get(&name) {
-                Some(&(_, host)) => host,
+                Some(&(_, host, _)) => host,
                 None => {
                     let upper = name.to_ascii_uppercase();
                     !(upper.contains("NVCC") || upper.contains("CUDA") || upper.contains("GENCODE"))
@@ -1183,6 +1204,7 @@ impl Usage {
         Usage {
             host_lines,
             c_lines,
+            nvcc_lines,
         }
     }
 }
