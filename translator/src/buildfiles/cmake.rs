@@ -341,6 +341,9 @@ struct State<'a> {
     findcuda_macros: bool,
     /// Whether `CUDA_NVCC_FLAGS` was reported in this file.
     nvcc_flags_reported: bool,
+    /// Whether the AMD targets were written (or reported) in a `CUDA_NVCC_FLAGS` that nothing
+    /// reads (see [`nvcc_flags_dead`]): its later architecture flags go without a note (R19-1).
+    dead_nvcc_arch: std::cell::Cell<bool>,
     /// The architecture variables the file sets and reads, each with its first reader (line,
     /// command): their `set()` stays (see [`architecture_readers`]).
     arch_readers: std::collections::BTreeMap<String, (usize, String)>,
@@ -541,6 +544,7 @@ fn translate_keeping(
         nvcc_flags_read: false,
         findcuda_macros: false,
         nvcc_flags_reported: false,
+        dead_nvcc_arch: std::cell::Cell::new(false),
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
         optional: false,
@@ -2378,7 +2382,17 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
 /// An argument the flags are not read from (a bracket argument, one holding a generator
 /// expression) and a word holding a quote or a backslash stay in the list as opaque words (see
 /// [`leave_opaque`]), so that no flag takes the word after them as its value.
-fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
+/// Whether `CUDA_NVCC_FLAGS` reaches no compiler: FindCUDA's macros read it, and nothing in
+/// the file passes it on (the B008 warning of [`nvcc_flags_variable`]).
+fn nvcc_flags_dead(st: &State) -> bool {
+    st.findcuda_macros && !st.nvcc_flags_read
+}
+
+/// Maps the flags of `args`. `dead`: they are the value of a `CUDA_NVCC_FLAGS` that reaches no
+/// compiler (see [`nvcc_flags_dead`]): warp-transducer appends one `-gencode` to it per
+/// architecture, and the AMD targets (with their note) are written at the first alone, the
+/// later architecture flags removed without one (R19-1).
+fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool) {
     let mut words: Vec<Word> = Vec::new();
     for a in args {
         if a.quoted && !a.text.contains("$<") {
@@ -2399,10 +2413,19 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     let (words, listed) = list_elements(words);
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-    let mut done = false;
+    let mut done = dead && st.dead_nvcc_arch.get();
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
     if leave_opaque(sink, &words, &mut mapped) {
         return;
+    }
+    if dead {
+        let mut noted = st.dead_nvcc_arch.get();
+        mapped.notes.retain(|n| {
+            let keep = n.info.id != B_ARCH.id || !noted;
+            noted |= n.info.id == B_ARCH.id;
+            keep
+        });
+        st.dead_nvcc_arch.set(noted || done);
     }
     keep_unwrapped_values(&words, &mut mapped);
     supersede_inner_edits(sink, st.src, &words, &mut mapped);
@@ -3159,9 +3182,10 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
     let nvcc_var =
         var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS" || v.text.starts_with("CMAKE_CUDA_FLAGS"));
     if nvcc_var {
-        flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc);
+        let dead = var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS") && nvcc_flags_dead(st);
+        flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc, dead);
     } else {
-        flag_args(st, sink, &plain_flags, Context::Any);
+        flag_args(st, sink, &plain_flags, Context::Any, false);
     }
 }
 
@@ -4377,6 +4401,31 @@ mod tests {
             let out = run(required, &opts()).0;
             assert!(out.contains("find_package(hip REQUIRED)") && !out.contains("hip QUIET"), "{out}");
         }
+    }
+
+    /// R19-1 (warp-transducer): a `CUDA_NVCC_FLAGS` nothing reads gets the AMD targets once,
+    /// with one note; its later `-gencode` flags go without one. Where the file passes it on,
+    /// each list is a flag list of its own, as before.
+    #[test]
+    fn a_dead_nvcc_flags_variable_gets_the_targets_once() {
+        let src = "find_package(CUDA)\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_60,code=sm_60\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_70,code=sm_70 -gencode arch=compute_80,code=sm_80\")\nlist(APPEND CUDA_NVCC_FLAGS -arch=sm_86)\ncuda_add_library(k SHARED k.cu)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} --offload-arch=gfx90a --offload-arch=gfx1100\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS}\")\nadd_library(k SHARED k.cu)\n"),
+            "{out}"
+        );
+        assert_eq!(
+            diags.iter().filter(|d| d.id == "B009").count(),
+            1,
+            "{diags:#?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        let read = src.replace(
+            "cuda_add_library(k SHARED k.cu)\n",
+            "add_library(k SHARED k.cu)\ntarget_compile_options(k PRIVATE ${CUDA_NVCC_FLAGS})\n",
+        );
+        let (out, _) = run(&read, &opts());
+        assert_eq!(out.matches("--offload-arch=gfx1100").count(), 3, "{out}");
     }
 
     /// tiny-cuda-nn: CUDA_NVCC_FLAGS passed on by the project itself still reaches hipcc (no
