@@ -3197,3 +3197,65 @@ fn converted_make_debug_flags_in_variables_build_with_hipcc() {
     run(Command::new("make").arg("-C").arg(&out).arg("DEBUG=yes"));
     assert_gfx90a_code(&out.join("app"));
 }
+
+/// R18-d (XSBench): where the tree's sources include Thrust or CUB (found under the tree's
+/// root), a C++ standard older than C++14 in nvcc's flags and CMake's standard settings
+/// becomes C++14, with a note: rocThrust and hipCUB build on rocPRIM, which needs C++14
+/// (rocPRIM 5.3.3 with hipcc 5.2.3 and -std=c++11: "no template named 'enable_if_t'").
+/// Without them the standard stays.
+#[test]
+fn thrust_trees_get_cxx14() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_files(
+        tmp.path(),
+        &[
+            ("src/s.cu", "#include \"h.cuh\"\nint main() { return 0; }\n"),
+            (
+                "src/h.cuh",
+                "#include <cstdio>\n#  include   <thrust/reduce.h>\n",
+            ),
+        ],
+    );
+    let with_tree = |root: &Path| BuildOptions {
+        tree_root: Some(root.to_path_buf()),
+        ..opts(&[])
+    };
+    let make = "CC = nvcc\nCFLAGS += -O3 -std=c++11\napp: s.cu\n\t$(CC) $(CFLAGS) s.cu -o app\n\tnvcc -std=gnu++11 s.cu -o b\n\tg++ -std=c++11 h.cpp\n";
+    let cmake = "project(p CXX CUDA)\nset(CMAKE_CUDA_STANDARD 11)\nset(CMAKE_CXX_STANDARD 11)\nadd_executable(app s.cu)\nset_target_properties(app PROPERTIES CUDA_STANDARD 11)\ntarget_compile_features(app PUBLIC cxx_std_11)\n";
+    let setup = "from torch.utils.cpp_extension import CUDAExtension\next = CUDAExtension('e', ['s.cu'], extra_compile_args={'nvcc': ['-O3', '-std=c++11']})\n";
+    let run_on = |file: &str, src: &str, o: &BuildOptions| {
+        let kind = classify(Path::new(file)).unwrap();
+        let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        let (mut again, _) = translate_build(kind, out.as_bytes(), file, o);
+        let twice = String::from_utf8(apply(out.as_bytes(), &mut again).unwrap()).unwrap();
+        assert_eq!(twice, out, "{file}: not idempotent");
+        (out, diags)
+    };
+    let o = with_tree(tmp.path());
+    let (out, diags) = run_on("Makefile", make, &o);
+    assert!(out.contains("CFLAGS += -O3 -std=c++14\n"), "{out}");
+    assert!(out.contains("hipcc -std=gnu++14 s.cu"), "{out}");
+    // g++ compiles host code nvcc did not: its standard is the project's.
+    assert!(out.contains("\tg++ -std=c++11 h.cpp\n"), "{out}");
+    assert!(
+        has(&diags, "B001", 2, "`-std=c++11` -> `-std=c++14`"),
+        "{diags:#?}"
+    );
+    let (out, _) = run_on("CMakeLists.txt", cmake, &o);
+    assert_eq!(out.matches("STANDARD 14)").count(), 3, "{out}");
+    assert!(out.contains("cxx_std_14"), "{out}");
+    let (out, _) = run_on("setup.py", setup, &o);
+    assert!(out.contains("'-std=c++14'"), "{out}");
+    // A tree without Thrust or CUB keeps its standard.
+    let plain = tempfile::tempdir().unwrap();
+    write_files(
+        plain.path(),
+        &[("s.cu", "#include <cstdio>\n// thrust/reduce.h\n")],
+    );
+    let o = with_tree(plain.path());
+    for (file, src) in [("Makefile", make), ("CMakeLists.txt", cmake)] {
+        let (out, _) = run_on(file, src, &o);
+        assert!(!out.contains("14"), "{out}");
+    }
+}

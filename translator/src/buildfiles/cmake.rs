@@ -1276,8 +1276,72 @@ fn is_on(a: Option<&Arg>) -> bool {
     })
 }
 
+/// R18-d: where the sources use Thrust or CUB ([`BuildOptions::thrust_sources`]), a C++ or CUDA
+/// standard older than C++14 becomes C++14: `set(CMAKE_CUDA_STANDARD 11)`,
+/// `set(CMAKE_CXX_STANDARD 11)`, the `CUDA_STANDARD`/`CXX_STANDARD` properties and the
+/// `cxx_std_11`/`cuda_std_11` compile features. rocThrust and hipCUB build on rocPRIM, which
+/// needs C++14.
+fn thrust_standard(st: &State, sink: &mut Sink, cmd: &Command) {
+    if !st.opts.thrust_sources {
+        return;
+    }
+    let old = |a: &Arg| !a.bracket && matches!(a.text.as_str(), "98" | "03" | "11");
+    let mut raise = |a: &Arg, new: &str, what: &str| {
+        if sink.edit(a.content_start, a.content_end, new, B_FLAG_MAPPED.id) {
+            sink.diag(
+                B_FLAG_MAPPED,
+                a.start,
+                format!("{what} `{}` -> `{new}`", a.text),
+                Some(flags::THRUST_CXX14_HELP.into()),
+            );
+        }
+    };
+    let args = &cmd.args;
+    match cmd.name.as_str() {
+        "set" => {
+            if let [var, value, ..] = &args[..] {
+                if matches!(
+                    var.text.as_str(),
+                    "CMAKE_CUDA_STANDARD" | "CMAKE_CXX_STANDARD"
+                ) && old(value)
+                {
+                    raise(value, "14", &format!("{} standard", var.text));
+                }
+            }
+        }
+        "set_target_properties" | "set_property" => {
+            for pair in args.windows(2) {
+                if matches!(pair[0].text.as_str(), "CUDA_STANDARD" | "CXX_STANDARD")
+                    && !pair[0].bracket
+                    && old(&pair[1])
+                {
+                    raise(&pair[1], "14", &format!("{} property", pair[0].text));
+                }
+            }
+        }
+        "target_compile_features" => {
+            for a in args.iter().filter(|a| !a.bracket) {
+                for lang in ["cxx", "cuda"] {
+                    let Some(v) = a
+                        .text
+                        .strip_prefix(lang)
+                        .and_then(|r| r.strip_prefix("_std_"))
+                    else {
+                        continue;
+                    };
+                    if matches!(v, "98" | "03" | "11") {
+                        raise(a, &format!("{lang}_std_14"), "compile feature");
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Command-specific rewrites.
 fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    thrust_standard(st, sink, cmd);
     let src = st.src;
     let args = &cmd.args;
     match cmd.name.as_str() {
