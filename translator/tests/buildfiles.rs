@@ -3259,3 +3259,37 @@ fn thrust_trees_get_cxx14() {
         assert!(!out.contains("14"), "{out}");
     }
 }
+
+/// R18-2: a root CMakeLists.txt whose only CUDA-language option was dropped gets the epilogue
+/// without the part that reads the targets' CUDA options; it configures and builds with hipcc.
+#[test]
+fn converted_cmake_without_cuda_options_builds_with_the_short_epilogue() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES CXX CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)\n",
+            ),
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { k<<<1, 1>>>(nullptr); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(!cmake.contains("_hipport_property"), "{cmake}");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("p"));
+}

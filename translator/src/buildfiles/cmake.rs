@@ -768,7 +768,8 @@ fn translate_keeping(
         } else {
             "\n"
         };
-        let mut tail = format!("{nl}\n{}", epilogue(&st.exts));
+        let properties = cuda_properties_possible(src, sink, &cmds);
+        let mut tail = format!("{nl}\n{}", epilogue(&st.exts, properties));
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
@@ -1121,13 +1122,57 @@ endif()
 
 /// [`EPILOGUE`] for the extensions of the sources hipport ported: `.cu`, and the extension
 /// `.cu` sources were renamed to when that is `.hip` (`exts` maps old to new extensions).
-fn epilogue(exts: &std::collections::BTreeMap<String, String>) -> String {
+/// Without `properties` (see [`cuda_properties_possible`]) the part that moves a target's
+/// options, definitions and include directories behind a CUDA language test to its HIP
+/// sources is left out (R18-2: 40 lines that do nothing there).
+fn epilogue(exts: &std::collections::BTreeMap<String, String>, properties: bool) -> String {
     let ported = if exts.get("cu").is_some_and(|e| e == "hip") {
         "hip|cu"
     } else {
         "cu"
     };
-    EPILOGUE.replace("\\.(hip|cu)", &format!("\\.({ported})"))
+    let mut text = EPILOGUE.replace("\\.(hip|cu)", &format!("\\.({ported})"));
+    if !properties {
+        let from = text.find(EPILOGUE_PROPERTIES_START);
+        let to = text.find(EPILOGUE_PROPERTIES_END);
+        if let (Some(a), Some(b)) = (from, to) {
+            text.replace_range(a..b, "");
+        }
+    }
+    text
+}
+
+/// Where the part of [`EPILOGUE`] that reads the targets' properties starts.
+const EPILOGUE_PROPERTIES_START: &str =
+    "    foreach(_hipport_property COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES)\n";
+/// Where the part of [`EPILOGUE`] after the one that reads the targets' properties starts.
+const EPILOGUE_PROPERTIES_END: &str = "    get_target_property(_hipport_type ";
+
+/// Whether a target of this file may hold an option, definition or include directory behind a
+/// CUDA language test (`$<COMPILE_LANGUAGE:CUDA>`) once converted, which the epilogue moves to
+/// its HIP sources. Only a file at the input's root is known to inherit none from a parent
+/// directory; it may still hold one in its own text (where no removal took it away) or in a file
+/// it includes (any `include()` but of a CMake module by name, where the file sets no module
+/// path).
+fn cuda_properties_possible(src: &str, sink: &Sink, cmds: &[Command]) -> bool {
+    if sink.file().contains(['/', '\\']) {
+        return true;
+    }
+    let own = ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA"]
+        .iter()
+        .any(|pat| {
+            src.match_indices(pat)
+                .any(|(at, _)| !sink.removed(at, at + pat.len()))
+        });
+    let includes = cmds.iter().any(|c| {
+        c.name == "include"
+            && c.args.first().is_none_or(|a| {
+                a.bracket
+                    || a.text.contains(['/', '\\', '.', '$'])
+                    || src.contains("CMAKE_MODULE_PATH")
+            })
+    });
+    own || includes
 }
 
 /// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
@@ -3994,7 +4039,10 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("CUDA_COMPILE"), "{out}");
-        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(
+            out.ends_with(&epilogue(&Default::default(), false)),
+            "{out}"
+        );
         assert!(
             diags
                 .iter()
@@ -4035,6 +4083,44 @@ mod tests {
         assert!(out.contains("cuda_compile_ptx(P p.cu)"), "{out}");
     }
 
+    /// R18-2: the part of the epilogue that moves a target's `$<COMPILE_LANGUAGE:CUDA>`
+    /// options to its HIP sources is left out of a file at the input's root that has none left
+    /// (its only one dropped) and includes no project file; a subdirectory's file (a parent may
+    /// add them), one that keeps one, or one that includes a file gets it.
+    #[test]
+    fn the_epilogue_reads_target_properties_only_where_they_may_be_cuda_ones() {
+        let dropped = "project(p LANGUAGES CXX CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)\n";
+        let at = |file: &str, src: &str| {
+            let (mut edits, _) = translate_build(BuildKind::CMake, src.as_bytes(), file, &opts());
+            let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+            let (mut again, _) = translate_build(BuildKind::CMake, out.as_bytes(), file, &opts());
+            assert_eq!(apply(out.as_bytes(), &mut again).unwrap(), out.as_bytes());
+            out
+        };
+        let out = at("CMakeLists.txt", dropped);
+        assert!(!out.contains("--extended-lambda"), "{out}");
+        assert!(
+            out.ends_with(&epilogue(&Default::default(), false)),
+            "{out}"
+        );
+        assert!(!out.contains("_hipport_property"), "{out}");
+        assert!(out.contains("PROPERTIES LANGUAGE CXX)"), "{out}");
+        let full = epilogue(&Default::default(), true);
+        assert!(at("sub/CMakeLists.txt", dropped).ends_with(&full));
+        let kept = dropped.replace("--extended-lambda", "-DGPU=1");
+        assert!(at("CMakeLists.txt", &kept).ends_with(&full));
+        for include in [
+            "include(cmake/flags.cmake)",
+            "include(${X})",
+            "include(Flags)\nlist(APPEND CMAKE_MODULE_PATH m)",
+        ] {
+            let src = format!("{include}\n{dropped}");
+            assert!(at("CMakeLists.txt", &src).ends_with(&full), "{include}");
+        }
+        let src = format!("include(CheckLanguage)\n{dropped}");
+        assert!(!at("CMakeLists.txt", &src).contains("_hipport_property"));
+    }
+
     /// U-b: a well-known package's function that makes a target (pybind11_add_module,
     /// nanobind_add_module, Python_add_library) gets the appended code that compiles its `.cu`
     /// sources as CXX, as add_library does; CMake found no link language for it otherwise.
@@ -4048,7 +4134,10 @@ mod tests {
         ] {
             let src = format!("project(p LANGUAGES CXX CUDA)\n{make}\n");
             let (out, _) = run(&src, &opts());
-            assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+            assert!(
+                out.ends_with(&epilogue(&Default::default(), false)),
+                "{out}"
+            );
             let (again, _) = run(&out, &opts());
             assert_eq!(again, out);
         }
@@ -4070,7 +4159,7 @@ mod tests {
             out.contains("target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ffast-math -DIN_CUDA_TU=1>)\ntarget_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:ON_GPU>)\n"),
             "{out}"
         );
-        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(out.ends_with(&epilogue(&Default::default(), true)), "{out}");
         assert!(out.contains("MATCHES \"\\\\.(cu)$\")"), "{out}");
         // The variable the epilogue reads is not reported as having no effect.
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
