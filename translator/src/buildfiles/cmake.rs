@@ -1151,7 +1151,8 @@ const EPILOGUE_PROPERTIES_END: &str = "    get_target_property(_hipport_type ";
 /// Whether a target of this file may hold an option, definition or include directory behind a
 /// CUDA language test (`$<COMPILE_LANGUAGE:CUDA>`) once converted, which the epilogue moves to
 /// its HIP sources. Only a file at the input's root is known to inherit none from a parent
-/// directory; it may still hold one in its own text (where no removal took it away) or in a file
+/// directory; it may still hold one in its own text (where no removal took it away, or written
+/// by a rewrite: FindCUDA's `OPTIONS`) or in a file
 /// it includes (any `include()` but of a CMake module by name, where the file sets no module
 /// path).
 fn cuda_properties_possible(src: &str, sink: &Sink, cmds: &[Command]) -> bool {
@@ -1161,8 +1162,10 @@ fn cuda_properties_possible(src: &str, sink: &Sink, cmds: &[Command]) -> bool {
     let own = ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA"]
         .iter()
         .any(|pat| {
-            src.match_indices(pat)
-                .any(|(at, _)| !sink.removed(at, at + pat.len()))
+            sink.writes(pat)
+                || src
+                    .match_indices(pat)
+                    .any(|(at, _)| !sink.removed(at, at + pat.len()))
         });
     let includes = cmds.iter().any(|c| {
         c.name == "include"
@@ -4119,6 +4122,11 @@ mod tests {
         }
         let src = format!("include(CheckLanguage)\n{dropped}");
         assert!(!at("CMakeLists.txt", &src).contains("_hipport_property"));
+        // FindCUDA's OPTIONS become a CUDA language test: the targets' options are read.
+        let src = "find_package(CUDA)\ncuda_add_executable(p k.cu OPTIONS -DGPU=1)\n";
+        let out = at("CMakeLists.txt", src);
+        assert!(out.contains("$<$<COMPILE_LANGUAGE:CUDA>:-DGPU=1>"), "{out}");
+        assert!(out.ends_with(&full), "{out}");
     }
 
     /// U-b: a well-known package's function that makes a target (pybind11_add_module,
