@@ -3124,3 +3124,172 @@ fn converted_custom_command_builds_a_code_object_with_hipcc() {
     let text = String::from_utf8_lossy(&image);
     assert!(text.contains("gfx90a"), "no gfx90a code in vadd64.fatbin");
 }
+
+/// R18-a: a recipe whose program is a variable set to nvcc (`$(CUDA_CXX)`, BabelStream) is an
+/// nvcc command line: its `-arch=$(NVARCH)` becomes the AMD targets, as after a literal nvcc.
+/// Left in place, hipcc 5.2.3 ignores it ("argument unused") and builds for its default target.
+#[test]
+fn converted_make_compiler_variable_builds_for_the_amd_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "Makefile",
+                "CUDA_CXX=nvcc\nNVARCH=sm_70\n\napp: k.cu\n\t$(CUDA_CXX) -O2 -arch=$(NVARCH) $^ -o $@\n",
+            ),
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { k<<<1, 1>>>(nullptr); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let makefile = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        makefile.contains("\t$(CUDA_CXX) -O2 --offload-arch=gfx90a $^ -o $@\n"),
+        "{makefile}"
+    );
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("app"));
+}
+
+/// R18-c: `-G` in a flag variable only nvcc's recipes read (`CFLAGS += -g -G` in XSBench's
+/// debug block, `CC = nvcc`) is nvcc's `-G`, as on its command line: it becomes `-g` (here
+/// dropped, the list holds `-g`). Left, hipcc 5.2.3 joins it with the next argument
+/// ("argument unused during compilation: '-G -c'") and the build fails.
+#[test]
+fn converted_make_debug_flags_in_variables_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "Makefile",
+                "CC = nvcc\nCFLAGS += -O2 -arch=sm_70\nifeq ($(DEBUG),yes)\n  CFLAGS += -g -G\n  LDFLAGS += -G\nendif\n\napp: k.cu\n\t$(CC) $(CFLAGS) -c k.cu -o k.o\n\t$(CC) k.o -o $@ $(LDFLAGS)\n",
+            ),
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { k<<<1, 1>>>(nullptr); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let makefile = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        makefile.contains("  CFLAGS += -g\n  LDFLAGS += -g\n"),
+        "{makefile}"
+    );
+    run(Command::new("make").arg("-C").arg(&out).arg("DEBUG=yes"));
+    assert_gfx90a_code(&out.join("app"));
+}
+
+/// R18-d (XSBench): where the tree's sources include Thrust or CUB (found under the tree's
+/// root), a C++ standard older than C++14 in nvcc's flags and CMake's standard settings
+/// becomes C++14, with a note: rocThrust and hipCUB build on rocPRIM, which needs C++14
+/// (rocPRIM 5.3.3 with hipcc 5.2.3 and -std=c++11: "no template named 'enable_if_t'").
+/// Without them the standard stays.
+#[test]
+fn thrust_trees_get_cxx14() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_files(
+        tmp.path(),
+        &[
+            ("src/s.cu", "#include \"h.cuh\"\nint main() { return 0; }\n"),
+            (
+                "src/h.cuh",
+                "#include <cstdio>\n#  include   <thrust/reduce.h>\n",
+            ),
+        ],
+    );
+    let with_tree = |root: &Path| BuildOptions {
+        tree_root: Some(root.to_path_buf()),
+        ..opts(&[])
+    };
+    let make = "CC = nvcc\nCFLAGS += -O3 -std=c++11\napp: s.cu\n\t$(CC) $(CFLAGS) s.cu -o app\n\tnvcc -std=gnu++11 s.cu -o b\n\tg++ -std=c++11 h.cpp\n";
+    let cmake = "project(p CXX CUDA)\nset(CMAKE_CUDA_STANDARD 11)\nset(CMAKE_CXX_STANDARD 11)\nadd_executable(app s.cu)\nset_target_properties(app PROPERTIES CUDA_STANDARD 11)\ntarget_compile_features(app PUBLIC cxx_std_11)\n";
+    let setup = "from torch.utils.cpp_extension import CUDAExtension\next = CUDAExtension('e', ['s.cu'], extra_compile_args={'nvcc': ['-O3', '-std=c++11']})\n";
+    let run_on = |file: &str, src: &str, o: &BuildOptions| {
+        let kind = classify(Path::new(file)).unwrap();
+        let (mut edits, diags) = translate_build(kind, src.as_bytes(), file, o);
+        let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+        let (mut again, _) = translate_build(kind, out.as_bytes(), file, o);
+        let twice = String::from_utf8(apply(out.as_bytes(), &mut again).unwrap()).unwrap();
+        assert_eq!(twice, out, "{file}: not idempotent");
+        (out, diags)
+    };
+    let o = with_tree(tmp.path());
+    let (out, diags) = run_on("Makefile", make, &o);
+    assert!(out.contains("CFLAGS += -O3 -std=c++14\n"), "{out}");
+    assert!(out.contains("hipcc -std=gnu++14 s.cu"), "{out}");
+    // g++ compiles host code nvcc did not: its standard is the project's.
+    assert!(out.contains("\tg++ -std=c++11 h.cpp\n"), "{out}");
+    assert!(
+        has(&diags, "B001", 2, "`-std=c++11` -> `-std=c++14`"),
+        "{diags:#?}"
+    );
+    let (out, _) = run_on("CMakeLists.txt", cmake, &o);
+    assert_eq!(out.matches("STANDARD 14)").count(), 3, "{out}");
+    assert!(out.contains("cxx_std_14"), "{out}");
+    let (out, _) = run_on("setup.py", setup, &o);
+    assert!(out.contains("'-std=c++14'"), "{out}");
+    // A tree without Thrust or CUB keeps its standard.
+    let plain = tempfile::tempdir().unwrap();
+    write_files(
+        plain.path(),
+        &[("s.cu", "#include <cstdio>\n// thrust/reduce.h\n")],
+    );
+    let o = with_tree(plain.path());
+    for (file, src) in [("Makefile", make), ("CMakeLists.txt", cmake)] {
+        let (out, _) = run_on(file, src, &o);
+        assert!(!out.contains("14"), "{out}");
+    }
+}
+
+/// R18-2: a root CMakeLists.txt whose only CUDA-language option was dropped gets the epilogue
+/// without the part that reads the targets' CUDA options; it configures and builds with hipcc.
+#[test]
+fn converted_cmake_without_cuda_options_builds_with_the_short_epilogue() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES CXX CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)\n",
+            ),
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { k<<<1, 1>>>(nullptr); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(!cmake.contains("_hipport_property"), "{cmake}");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("p"));
+}

@@ -341,6 +341,9 @@ struct State<'a> {
     findcuda_macros: bool,
     /// Whether `CUDA_NVCC_FLAGS` was reported in this file.
     nvcc_flags_reported: bool,
+    /// Whether the AMD targets were written (or reported) in a `CUDA_NVCC_FLAGS` that nothing
+    /// reads (see [`nvcc_flags_dead`]): its later architecture flags go without a note (R19-1).
+    dead_nvcc_arch: std::cell::Cell<bool>,
     /// The architecture variables the file sets and reads, each with its first reader (line,
     /// command): their `set()` stays (see [`architecture_readers`]).
     arch_readers: std::collections::BTreeMap<String, (usize, String)>,
@@ -541,6 +544,7 @@ fn translate_keeping(
         nvcc_flags_read: false,
         findcuda_macros: false,
         nvcc_flags_reported: false,
+        dead_nvcc_arch: std::cell::Cell::new(false),
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
         optional: false,
@@ -764,7 +768,8 @@ fn translate_keeping(
         } else {
             "\n"
         };
-        let mut tail = format!("{nl}\n{}", epilogue(&st.exts));
+        let properties = cuda_properties_possible(src, sink, &cmds);
+        let mut tail = format!("{nl}\n{}", epilogue(&st.exts, properties));
         if st.opts.warp_sync_define {
             tail.push_str(WARP_SYNC_DEFINE);
         }
@@ -1117,13 +1122,60 @@ endif()
 
 /// [`EPILOGUE`] for the extensions of the sources hipport ported: `.cu`, and the extension
 /// `.cu` sources were renamed to when that is `.hip` (`exts` maps old to new extensions).
-fn epilogue(exts: &std::collections::BTreeMap<String, String>) -> String {
+/// Without `properties` (see [`cuda_properties_possible`]) the part that moves a target's
+/// options, definitions and include directories behind a CUDA language test to its HIP
+/// sources is left out (R18-2: 40 lines that do nothing there).
+fn epilogue(exts: &std::collections::BTreeMap<String, String>, properties: bool) -> String {
     let ported = if exts.get("cu").is_some_and(|e| e == "hip") {
         "hip|cu"
     } else {
         "cu"
     };
-    EPILOGUE.replace("\\.(hip|cu)", &format!("\\.({ported})"))
+    let mut text = EPILOGUE.replace("\\.(hip|cu)", &format!("\\.({ported})"));
+    if !properties {
+        let from = text.find(EPILOGUE_PROPERTIES_START);
+        let to = text.find(EPILOGUE_PROPERTIES_END);
+        if let (Some(a), Some(b)) = (from, to) {
+            text.replace_range(a..b, "");
+        }
+    }
+    text
+}
+
+/// Where the part of [`EPILOGUE`] that reads the targets' properties starts.
+const EPILOGUE_PROPERTIES_START: &str =
+    "    foreach(_hipport_property COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES)\n";
+/// Where the part of [`EPILOGUE`] after the one that reads the targets' properties starts.
+const EPILOGUE_PROPERTIES_END: &str = "    get_target_property(_hipport_type ";
+
+/// Whether a target of this file may hold an option, definition or include directory behind a
+/// CUDA language test (`$<COMPILE_LANGUAGE:CUDA>`) once converted, which the epilogue moves to
+/// its HIP sources. Only a file at the input's root is known to inherit none from a parent
+/// directory; it may still hold one in its own text (where no removal took it away, or written
+/// by a rewrite: FindCUDA's `OPTIONS`) or in a file
+/// it includes (any `include()` but of a CMake module by name, where the file sets no module
+/// path).
+fn cuda_properties_possible(src: &str, sink: &Sink, cmds: &[Command]) -> bool {
+    if sink.file().contains(['/', '\\']) {
+        return true;
+    }
+    let own = ["COMPILE_LANGUAGE:CUDA", "COMPILE_LANG_AND_ID:CUDA"]
+        .iter()
+        .any(|pat| {
+            sink.writes(pat)
+                || src
+                    .match_indices(pat)
+                    .any(|(at, _)| !sink.removed(at, at + pat.len()))
+        });
+    let includes = cmds.iter().any(|c| {
+        c.name == "include"
+            && c.args.first().is_none_or(|a| {
+                a.bracket
+                    || a.text.contains(['/', '\\', '.', '$'])
+                    || src.contains("CMAKE_MODULE_PATH")
+            })
+    });
+    own || includes
 }
 
 /// Appended after [`EPILOGUE`] when the target HIP (6.2 to 6.4) declares the `_sync` warp
@@ -1272,8 +1324,72 @@ fn is_on(a: Option<&Arg>) -> bool {
     })
 }
 
+/// R18-d: where the sources use Thrust or CUB ([`BuildOptions::thrust_sources`]), a C++ or CUDA
+/// standard older than C++14 becomes C++14: `set(CMAKE_CUDA_STANDARD 11)`,
+/// `set(CMAKE_CXX_STANDARD 11)`, the `CUDA_STANDARD`/`CXX_STANDARD` properties and the
+/// `cxx_std_11`/`cuda_std_11` compile features. rocThrust and hipCUB build on rocPRIM, which
+/// needs C++14.
+fn thrust_standard(st: &State, sink: &mut Sink, cmd: &Command) {
+    if !st.opts.thrust_sources {
+        return;
+    }
+    let old = |a: &Arg| !a.bracket && matches!(a.text.as_str(), "98" | "03" | "11");
+    let mut raise = |a: &Arg, new: &str, what: &str| {
+        if sink.edit(a.content_start, a.content_end, new, B_FLAG_MAPPED.id) {
+            sink.diag(
+                B_FLAG_MAPPED,
+                a.start,
+                format!("{what} `{}` -> `{new}`", a.text),
+                Some(flags::THRUST_CXX14_HELP.into()),
+            );
+        }
+    };
+    let args = &cmd.args;
+    match cmd.name.as_str() {
+        "set" => {
+            if let [var, value, ..] = &args[..] {
+                if matches!(
+                    var.text.as_str(),
+                    "CMAKE_CUDA_STANDARD" | "CMAKE_CXX_STANDARD"
+                ) && old(value)
+                {
+                    raise(value, "14", &format!("{} standard", var.text));
+                }
+            }
+        }
+        "set_target_properties" | "set_property" => {
+            for pair in args.windows(2) {
+                if matches!(pair[0].text.as_str(), "CUDA_STANDARD" | "CXX_STANDARD")
+                    && !pair[0].bracket
+                    && old(&pair[1])
+                {
+                    raise(&pair[1], "14", &format!("{} property", pair[0].text));
+                }
+            }
+        }
+        "target_compile_features" => {
+            for a in args.iter().filter(|a| !a.bracket) {
+                for lang in ["cxx", "cuda"] {
+                    let Some(v) = a
+                        .text
+                        .strip_prefix(lang)
+                        .and_then(|r| r.strip_prefix("_std_"))
+                    else {
+                        continue;
+                    };
+                    if matches!(v, "98" | "03" | "11") {
+                        raise(a, &format!("{lang}_std_14"), "compile feature");
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Command-specific rewrites.
 fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    thrust_standard(st, sink, cmd);
     let src = st.src;
     let args = &cmd.args;
     match cmd.name.as_str() {
@@ -2378,7 +2494,17 @@ fn properties(st: &mut State, sink: &mut Sink, cmd: &Command) {
 /// An argument the flags are not read from (a bracket argument, one holding a generator
 /// expression) and a word holding a quote or a backslash stay in the list as opaque words (see
 /// [`leave_opaque`]), so that no flag takes the word after them as its value.
-fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
+/// Whether `CUDA_NVCC_FLAGS` reaches no compiler: FindCUDA's macros read it, and nothing in
+/// the file passes it on (the B008 warning of [`nvcc_flags_variable`]).
+fn nvcc_flags_dead(st: &State) -> bool {
+    st.findcuda_macros && !st.nvcc_flags_read
+}
+
+/// Maps the flags of `args`. `dead`: they are the value of a `CUDA_NVCC_FLAGS` that reaches no
+/// compiler (see [`nvcc_flags_dead`]): warp-transducer appends one `-gencode` to it per
+/// architecture, and the AMD targets (with their note) are written at the first alone, the
+/// later architecture flags removed without one (R19-1).
+fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool) {
     let mut words: Vec<Word> = Vec::new();
     for a in args {
         if a.quoted && !a.text.contains("$<") {
@@ -2399,10 +2525,19 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context) {
     }
     let (words, listed) = list_elements(words);
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-    let mut done = false;
+    let mut done = dead && st.dead_nvcc_arch.get();
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
     if leave_opaque(sink, &words, &mut mapped) {
         return;
+    }
+    if dead {
+        let mut noted = st.dead_nvcc_arch.get();
+        mapped.notes.retain(|n| {
+            let keep = n.info.id != B_ARCH.id || !noted;
+            noted |= n.info.id == B_ARCH.id;
+            keep
+        });
+        st.dead_nvcc_arch.set(noted || done);
     }
     keep_unwrapped_values(&words, &mut mapped);
     supersede_inner_edits(sink, st.src, &words, &mut mapped);
@@ -3159,9 +3294,10 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
     let nvcc_var =
         var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS" || v.text.starts_with("CMAKE_CUDA_FLAGS"));
     if nvcc_var {
-        flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc);
+        let dead = var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS") && nvcc_flags_dead(st);
+        flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc, dead);
     } else {
-        flag_args(st, sink, &plain_flags, Context::Any);
+        flag_args(st, sink, &plain_flags, Context::Any, false);
     }
 }
 
@@ -3906,7 +4042,10 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("CUDA_COMPILE"), "{out}");
-        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(
+            out.ends_with(&epilogue(&Default::default(), false)),
+            "{out}"
+        );
         assert!(
             diags
                 .iter()
@@ -3947,6 +4086,49 @@ mod tests {
         assert!(out.contains("cuda_compile_ptx(P p.cu)"), "{out}");
     }
 
+    /// R18-2: the part of the epilogue that moves a target's `$<COMPILE_LANGUAGE:CUDA>`
+    /// options to its HIP sources is left out of a file at the input's root that has none left
+    /// (its only one dropped) and includes no project file; a subdirectory's file (a parent may
+    /// add them), one that keeps one, or one that includes a file gets it.
+    #[test]
+    fn the_epilogue_reads_target_properties_only_where_they_may_be_cuda_ones() {
+        let dropped = "project(p LANGUAGES CXX CUDA)\nadd_executable(p k.cu)\ntarget_compile_options(p PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)\n";
+        let at = |file: &str, src: &str| {
+            let (mut edits, _) = translate_build(BuildKind::CMake, src.as_bytes(), file, &opts());
+            let out = String::from_utf8(apply(src.as_bytes(), &mut edits).unwrap()).unwrap();
+            let (mut again, _) = translate_build(BuildKind::CMake, out.as_bytes(), file, &opts());
+            assert_eq!(apply(out.as_bytes(), &mut again).unwrap(), out.as_bytes());
+            out
+        };
+        let out = at("CMakeLists.txt", dropped);
+        assert!(!out.contains("--extended-lambda"), "{out}");
+        assert!(
+            out.ends_with(&epilogue(&Default::default(), false)),
+            "{out}"
+        );
+        assert!(!out.contains("_hipport_property"), "{out}");
+        assert!(out.contains("PROPERTIES LANGUAGE CXX)"), "{out}");
+        let full = epilogue(&Default::default(), true);
+        assert!(at("sub/CMakeLists.txt", dropped).ends_with(&full));
+        let kept = dropped.replace("--extended-lambda", "-DGPU=1");
+        assert!(at("CMakeLists.txt", &kept).ends_with(&full));
+        for include in [
+            "include(cmake/flags.cmake)",
+            "include(${X})",
+            "include(Flags)\nlist(APPEND CMAKE_MODULE_PATH m)",
+        ] {
+            let src = format!("{include}\n{dropped}");
+            assert!(at("CMakeLists.txt", &src).ends_with(&full), "{include}");
+        }
+        let src = format!("include(CheckLanguage)\n{dropped}");
+        assert!(!at("CMakeLists.txt", &src).contains("_hipport_property"));
+        // FindCUDA's OPTIONS become a CUDA language test: the targets' options are read.
+        let src = "find_package(CUDA)\ncuda_add_executable(p k.cu OPTIONS -DGPU=1)\n";
+        let out = at("CMakeLists.txt", src);
+        assert!(out.contains("$<$<COMPILE_LANGUAGE:CUDA>:-DGPU=1>"), "{out}");
+        assert!(out.ends_with(&full), "{out}");
+    }
+
     /// U-b: a well-known package's function that makes a target (pybind11_add_module,
     /// nanobind_add_module, Python_add_library) gets the appended code that compiles its `.cu`
     /// sources as CXX, as add_library does; CMake found no link language for it otherwise.
@@ -3960,7 +4142,10 @@ mod tests {
         ] {
             let src = format!("project(p LANGUAGES CXX CUDA)\n{make}\n");
             let (out, _) = run(&src, &opts());
-            assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+            assert!(
+                out.ends_with(&epilogue(&Default::default(), false)),
+                "{out}"
+            );
             let (again, _) = run(&out, &opts());
             assert_eq!(again, out);
         }
@@ -3982,7 +4167,7 @@ mod tests {
             out.contains("target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ffast-math -DIN_CUDA_TU=1>)\ntarget_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:ON_GPU>)\n"),
             "{out}"
         );
-        assert!(out.ends_with(&epilogue(&Default::default())), "{out}");
+        assert!(out.ends_with(&epilogue(&Default::default(), true)), "{out}");
         assert!(out.contains("MATCHES \"\\\\.(cu)$\")"), "{out}");
         // The variable the epilogue reads is not reported as having no effect.
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
@@ -4377,6 +4562,31 @@ mod tests {
             let out = run(required, &opts()).0;
             assert!(out.contains("find_package(hip REQUIRED)") && !out.contains("hip QUIET"), "{out}");
         }
+    }
+
+    /// R19-1 (warp-transducer): a `CUDA_NVCC_FLAGS` nothing reads gets the AMD targets once,
+    /// with one note; its later `-gencode` flags go without one. Where the file passes it on,
+    /// each list is a flag list of its own, as before.
+    #[test]
+    fn a_dead_nvcc_flags_variable_gets_the_targets_once() {
+        let src = "find_package(CUDA)\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_60,code=sm_60\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_70,code=sm_70 -gencode arch=compute_80,code=sm_80\")\nlist(APPEND CUDA_NVCC_FLAGS -arch=sm_86)\ncuda_add_library(k SHARED k.cu)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} --offload-arch=gfx90a --offload-arch=gfx1100\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS}\")\nadd_library(k SHARED k.cu)\n"),
+            "{out}"
+        );
+        assert_eq!(
+            diags.iter().filter(|d| d.id == "B009").count(),
+            1,
+            "{diags:#?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+        let read = src.replace(
+            "cuda_add_library(k SHARED k.cu)\n",
+            "add_library(k SHARED k.cu)\ntarget_compile_options(k PRIVATE ${CUDA_NVCC_FLAGS})\n",
+        );
+        let (out, _) = run(&read, &opts());
+        assert_eq!(out.matches("--offload-arch=gfx1100").count(), 3, "{out}");
     }
 
     /// tiny-cuda-nn: CUDA_NVCC_FLAGS passed on by the project itself still reaches hipcc (no

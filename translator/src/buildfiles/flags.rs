@@ -1379,6 +1379,9 @@ fn threads(words: &[&str], i: usize, ctx: Context) -> Option<usize> {
     (ctx == Context::Nvcc && v.is_some() || count).then_some(n)
 }
 
+/// Why a C++ standard older than C++14 is raised where the sources use Thrust or CUB (R18-d).
+pub(crate) const THRUST_CXX14_HELP: &str = "the sources include Thrust or CUB: rocThrust and hipCUB build on rocPRIM, which needs C++14 (`std::enable_if_t`, deduced return types)";
+
 /// Maps the word at `i`; returns how many words it consumed.
 fn map_one(
     words: &[&str],
@@ -1457,6 +1460,18 @@ fn map_one(
             note(m, i, B_FLAG_DROPPED, format!("clang CUDA flag `{strip}` dropped"), Some(CLANG_CUDA_HELP));
             drop_words(m, i, 1);
             return 1;
+        }
+        // rocThrust and hipCUB, which replace Thrust and CUB, build on rocPRIM, which needs
+        // C++14 (rocPRIM 5.3.3 under hipcc 5.2.3 with -std=c++11: "no template named
+        // 'enable_if_t' in namespace 'std'", deduced return types; with -std=c++14 it compiles).
+        "-std=c++11" | "-std=c++03" | "-std=c++98" | "-std=c++0x" | "--std=c++11" | "--std=c++03"
+        | "--std=c++98" if ctx == Context::Nvcc && opts.thrust_sources => {
+            Some(("-std=c++14", B_FLAG_MAPPED, Some(THRUST_CXX14_HELP)))
+        }
+        "-std=gnu++11" | "-std=gnu++03" | "-std=gnu++98" | "-std=gnu++0x"
+            if ctx == Context::Nvcc && opts.thrust_sources =>
+        {
+            Some(("-std=gnu++14", B_FLAG_MAPPED, Some(THRUST_CXX14_HELP)))
         }
         "-xcuda" => Some(("-xhip", B_FLAG_MAPPED, Some("hipcc treats `-x cuda` as CUDA and looks for a CUDA installation"))),
         "--disable-warnings" | "-disable-warnings" => Some(("-w", B_FLAG_MAPPED, None)),

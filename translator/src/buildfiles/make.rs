@@ -101,11 +101,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     // that gave them (see [`Conditionals`]) and that line's number.
     let mut arch_given: Vec<(String, Nesting, usize)> = Vec::new();
     let includes = included_files(src, &lines, &recipes, &bodies);
+    let printed = printed_bodies(src, &lines, &recipes, &bodies);
     let mut unseen_reported: BTreeSet<String> = BTreeSet::new();
     for &(start, end) in &lines {
         let line = &src[start..end];
         let trimmed = line.trim_start();
-        if trimmed.starts_with('#') || trimmed.is_empty() {
+        if trimmed.starts_with('#') || trimmed.is_empty() || printed.contains(&start) {
             continue;
         }
         let held = |(name, _): (&str, &str)| held_vars.contains(name);
@@ -208,7 +209,10 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         };
         let mut changed: BTreeSet<usize> = BTreeSet::new();
         if !flag_words.is_empty() {
-            let ctx = context_of(&words);
+            let ctx = match context_of(&words) {
+                Context::Any if usage.nvcc_lines.contains(&start) => Context::Nvcc,
+                ctx => ctx,
+            };
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = appended_to.is_some();
             let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
@@ -994,6 +998,11 @@ struct Usage {
     /// assignments of variables they read, and `CFLAGS` where no recipe reads it (make's
     /// built-in rule for `.c` files does).
     c_lines: BTreeSet<usize>,
+    /// Starts of the lines whose words only nvcc (hipcc in the port) reads: recipes whose
+    /// program is nvcc or a variable set to it (`$(CUDA_CXX)`, `CUDA_CXX = nvcc`), and the
+    /// assignments of variables only such recipes read (`CFLAGS += -g -G` where `CC = nvcc`).
+    /// Their flags are read as nvcc's (`-arch=$(NVARCH)`, `-G`), as on a literal nvcc line.
+    nvcc_lines: BTreeSet<usize>,
 }
 
 /// The recipe lines of a Makefile, by start offset, each with where its command starts (past
@@ -1127,17 +1136,23 @@ impl Usage {
             }
         }
         // Each variable: whether a device or a host recipe reads it, directly or through the
-        // value of another variable.
-        let mut uses: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+        // value of another variable, and whether one that nvcc itself runs does.
+        let mut uses: BTreeMap<String, (bool, bool, bool)> = BTreeMap::new();
         let mut host_lines = BTreeSet::new();
+        let mut nvcc_lines = BTreeSet::new();
         let (mut c_lines, mut c_vars) = (BTreeSet::new(), BTreeSet::new());
         for (start, line) in recipes {
             let words: Vec<&str> = line.split_whitespace().collect();
+            let own = driver(&words, values, 0);
+            let by_nvcc = own == Driver::Device;
             let driver = if hipcc_links.contains(&start) {
                 Driver::Device
             } else {
-                driver(&words, values, 0)
+                own
             };
+            if by_nvcc {
+                nvcc_lines.insert(start);
+            }
             if driver != Driver::Device {
                 host_lines.insert(start);
             }
@@ -1160,14 +1175,21 @@ impl Usage {
                 } else {
                     u.1 = true;
                 }
+                u.2 |= by_nvcc;
                 if let Some(value) = values.get(&v) {
                     stack.extend(references(value));
                 }
             }
         }
         for (start, name) in assigned {
+            if uses
+                .get(&name)
+                .is_some_and(|&(_, host, nvcc)| nvcc && !host)
+            {
+                nvcc_lines.insert(start);
+            }
             let host = match uses.get(&name) {
-                Some(&(_, host)) => host,
+                Some(&(_, host, _)) => host,
                 None => {
                     let upper = name.to_ascii_uppercase();
                     !(upper.contains("NVCC") || upper.contains("CUDA") || upper.contains("GENCODE"))
@@ -1183,6 +1205,7 @@ impl Usage {
         Usage {
             host_lines,
             c_lines,
+            nvcc_lines,
         }
     }
 }
@@ -1593,6 +1616,93 @@ fn c_compiler(words: &[&str], values: &BTreeMap<String, String>) -> bool {
     }
     let prog = w.rsplit('/').next().unwrap_or(&w);
     matches!(prog, "gcc" | "cc" | "clang") || prog.ends_with("-gcc")
+}
+
+/// Starts of the body lines of the `define`s that are text for people (R18-1, BabelStream's
+/// `define nvarch_help ... Default: sm_60 ... endef`): macros make only prints
+/// (`$(info $(NAME))`, `$(warning ...)`, `$(error ...)`), neither a recipe nor a value a
+/// command reads. Their words are no flags or architectures.
+fn printed_bodies(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> BTreeSet<usize> {
+    let mut out = BTreeSet::new();
+    let mut k = 0;
+    while k < lines.len() {
+        let (start, end) = lines[k];
+        k += 1;
+        if recipes.contains_key(&start) || bodies.contains(&start) {
+            continue;
+        }
+        let mut words = src[start..end]
+            .split_whitespace()
+            .skip_while(|w| matches!(*w, "override" | "export" | "private"));
+        if words.next() != Some("define") {
+            continue;
+        }
+        let Some(name) = words
+            .next()
+            .map(|n| n.trim_end_matches([':', '?', '+', '!', '=']))
+            .filter(|n| !n.is_empty() && !n.contains(['$', '(', ')', '{', '}']))
+        else {
+            continue;
+        };
+        let body: Vec<usize> = lines[k..]
+            .iter()
+            .map(|l| l.0)
+            .take_while(|s| bodies.contains(s))
+            .collect();
+        let body_end = lines.get(k + body.len()).map_or(src.len(), |l| l.1);
+        if printed_only(src, name, start, body_end) {
+            out.extend(body.iter().copied());
+        }
+    }
+    out
+}
+
+/// Whether every use of the macro `name` outside `define_start..define_end` (its definition)
+/// is a reference printed by `$(info ...)`, `$(warning ...)` or `$(error ...)`, and there is
+/// one at least.
+fn printed_only(src: &str, name: &str, define_start: usize, define_end: usize) -> bool {
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+    let bytes = src.as_bytes();
+    let mut printed = false;
+    for (at, _) in src.match_indices(name) {
+        let end = at + name.len();
+        if (define_start..define_end).contains(&at)
+            || at > 0 && word_byte(bytes[at - 1])
+            || bytes.get(end).is_some_and(|&b| word_byte(b))
+        {
+            continue;
+        }
+        let before = &src[..at];
+        let closer = match before.as_bytes().last() {
+            Some(b'(') if before.ends_with("$(") => b')',
+            Some(b'{') if before.ends_with("${") => b'}',
+            _ => return false,
+        };
+        if bytes.get(end) != Some(&closer) {
+            return false;
+        }
+        let call = before[..before.len() - 2].trim_end();
+        if ![
+            "$(info",
+            "$(warning",
+            "$(error",
+            "${info",
+            "${warning",
+            "${error",
+        ]
+        .iter()
+        .any(|c| call.ends_with(c))
+        {
+            return false;
+        }
+        printed = true;
+    }
+    printed
 }
 
 /// Byte ranges of a Makefile.
@@ -2738,6 +2848,24 @@ mod tests {
             "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc -c $< -o $@\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    /// R18-1: a `define` only printed (`$(info $(arch_help))`) is help text, no flags: its
+    /// `sm_60` gets no B009 note and its `-arch=sm_60` stays; a define a recipe expands is read.
+    #[test]
+    fn printed_defines_are_text() {
+        let help = "define arch_help\nSet NVARCH. Default: sm_60 (-arch=sm_60)\nendef\n";
+        let src = format!("{help}$(info $(arch_help))\n$(warning ${{arch_help}})\ndefine build\nnvcc -arch=sm_60 k.cu\nendef\napp: k.cu\n\t$(build)\n");
+        let (out, diags) = run(&src, &BuildOptions::default());
+        assert!(out.starts_with(help), "{out}");
+        assert!(!diags.iter().any(|d| d.line == 2), "{diags:?}");
+        assert!(out.contains("define build\nhipcc --offload-arch="), "{out}");
+        // A recipe that expands it (`@echo $(arch_help)`) reads it: its words are read.
+        let (_, diags) = run(
+            &format!("{src}\t@echo $(arch_help)\n"),
+            &BuildOptions::default(),
+        );
+        assert!(diags.iter().any(|d| d.line == 2), "{diags:?}");
     }
 
     #[test]

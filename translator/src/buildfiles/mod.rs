@@ -165,6 +165,11 @@ pub struct BuildOptions {
     /// the headers they include) use no `_sync` warp builtin gets no define. `None`: not known,
     /// and every nvcc list gets it.
     pub tree_root: Option<std::path::PathBuf>,
+    /// The tree's sources include Thrust or CUB (R18-d), whose ROCm ports (rocThrust, hipCUB)
+    /// build on rocPRIM, which needs C++14: nvcc's `-std=c++11` (or older) becomes
+    /// `-std=c++14`. Found under [`Self::tree_root`] when that is known (see
+    /// [`tree_uses_thrust`]).
+    pub thrust_sources: bool,
 }
 
 impl Default for BuildOptions {
@@ -177,8 +182,79 @@ impl Default for BuildOptions {
             warp_sync_define: false,
             hip_version: crate::translate::NEWEST_HIP,
             tree_root: None,
+            thrust_sources: false,
         }
     }
+}
+
+/// Whether a source under `root` includes a Thrust or CUB header (`#include <thrust/...>`,
+/// `"cub/..."`): their ROCm ports need C++14 (see [`BuildOptions::thrust_sources`]). Read once
+/// per root and run; hidden directories are skipped, and at most 20000 files of at most 4 MiB
+/// are read.
+pub fn tree_uses_thrust(root: &Path) -> bool {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashMap<std::path::PathBuf, bool>>> = OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(&found) = seen.lock().ok().and_then(|m| m.get(root).copied()).as_ref() {
+        return found;
+    }
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    let mut budget = 20_000usize;
+    let mut found = false;
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() && depth < 32 {
+                stack.push((path, depth + 1));
+                continue;
+            }
+            let source = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(
+                    e,
+                    "cu" | "cuh" | "h" | "hh" | "hpp" | "hxx" | "cpp" | "cc" | "cxx" | "c" | "inl"
+                )
+            });
+            if !kind.is_file() || !source || budget == 0 {
+                continue;
+            }
+            budget -= 1;
+            let small = entry.metadata().is_ok_and(|m| m.len() <= 4 << 20);
+            if small && std::fs::read(&path).is_ok_and(|b| includes_thrust(&b)) {
+                found = true;
+                break;
+            }
+        }
+        if found {
+            break;
+        }
+    }
+    if let Ok(mut m) = seen.lock() {
+        m.insert(root.to_path_buf(), found);
+    }
+    found
+}
+
+/// Whether a source's text includes a Thrust or CUB header.
+fn includes_thrust(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b"include").any(|at| {
+        let rest = &text[at + b"include".len()..];
+        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        let path = line.trim_ascii_start();
+        [b"<thrust/" as &[u8], b"\"thrust/", b"<cub/", b"\"cub/"]
+            .iter()
+            .any(|p| path.starts_with(p))
+    })
 }
 
 /// Translates one build file. `file` is its path relative to the project root (with `/`); it is
@@ -190,6 +266,17 @@ pub fn translate_build(
     opts: &BuildOptions,
 ) -> (Vec<Edit>, Vec<Diagnostic>) {
     let mut sink = text::Sink::new(src, file);
+    // Where the tree is known, whether its sources use Thrust or CUB (R18-d).
+    let with_thrust;
+    let opts = if !opts.thrust_sources && opts.tree_root.as_deref().is_some_and(tree_uses_thrust) {
+        with_thrust = BuildOptions {
+            thrust_sources: true,
+            ..opts.clone()
+        };
+        &with_thrust
+    } else {
+        opts
+    };
     // Most Python files build nothing: only those that name nvcc flags are read, and those that
     // build an extension or that a build imports where they name `CUDA_HOME` or, under renames,
     // at all (their source lists follow the renames).

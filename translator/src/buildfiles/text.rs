@@ -194,6 +194,12 @@ impl Sink {
         true
     }
 
+    /// Whether an edit so far writes `needle` (CMake's epilogue reads the targets' CUDA options
+    /// where a rewrite wrote one, `$<COMPILE_LANGUAGE:CUDA>` for FindCUDA's `OPTIONS`).
+    pub(crate) fn writes(&self, needle: &str) -> bool {
+        self.edits.iter().any(|e| e.text.contains(needle))
+    }
+
     /// Whether an edit deletes all of `start..end`.
     pub(crate) fn removed(&self, start: usize, end: usize) -> bool {
         self.edits
