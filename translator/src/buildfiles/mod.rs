@@ -268,7 +268,23 @@ pub fn translate_build(
     let mut sink = text::Sink::new(src, file);
     // Where the tree is known, whether its sources use Thrust or CUB (R18-d).
     let with_thrust;
-    let opts = if !opts.thrust_sources && opts.tree_root.as_deref().is_some_and(tree_uses_thrust) {
+    // The tree is read only for a file that may name an old standard.
+    let old_standard = [
+        &b"++11"[..],
+        b"++03",
+        b"++98",
+        b"++0x",
+        b"std_11",
+        b"std_98",
+        b"std_03",
+        b"STANDARD",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(src, w).is_some());
+    let opts = if !opts.thrust_sources
+        && old_standard
+        && opts.tree_root.as_deref().is_some_and(tree_uses_thrust)
+    {
         with_thrust = BuildOptions {
             thrust_sources: true,
             ..opts.clone()
