@@ -1992,13 +1992,22 @@ fn missing_includes(
             .map(|h| format!("`<{h}>`"))
             .collect::<Vec<_>>()
             .join(", ");
+        let mut help = SAMPLES_HELP.to_string();
+        // helper_cuda.h's table of cores per SM, keyed by NVIDIA's compute capability: AMD
+        // devices report their gfx version as major/minor instead (R18-b).
+        if crate::lexer::whole_words(src, "_ConvertSMVer2Cores")
+            .next()
+            .is_some()
+        {
+            help.push_str("; and `_ConvertSMVer2Cores(major, minor)`, which this file calls, looks up NVIDIA's SM versions, which an AMD device's `major`/`minor` (its gfx version) are not: size what it sizes from `multiProcessorCount` alone, or keep a table of AMD targets");
+        }
         let mut d = Diagnostic::at(
             &MISSING_INCLUDE,
             shown,
             &index,
             first.at,
             format!("{list} is not in the input: cuda-samples' `Common/` headers, which hipport did not convert"),
-            Some(SAMPLES_HELP.into()),
+            Some(help),
         );
         d.severity = Severity::Note;
         out.push(d);
@@ -3394,7 +3403,8 @@ mod tests {
                    #include \"k_fwd.cu\"\n\
                    #include <helper_cuda.h>\n\
                    #include <helper_functions.h>\n\
-                   __global__ void k(float* p) { p[threadIdx.x] = 0.f; }\n";
+                   __global__ void k(float* p) { p[threadIdx.x] = 0.f; }\n\
+                   int cores(int a, int b) { return _ConvertSMVer2Cores(a, b); }\n";
         fs::write(t.join("k.cu"), src).unwrap();
         for rename in [RenameMode::None, RenameMode::Hip] {
             let mut cfg = ConvertConfig::new(vec![t.clone()], OutputMode::Nothing);
@@ -3416,6 +3426,12 @@ mod tests {
                 .0
                 .contains("`<helper_cuda.h>`, `<helper_functions.h>`"));
             assert_eq!((got[2].1, got[2].2), (9, Severity::Note));
+            let note = report.diagnostics().find(|d| d.line == 9).unwrap();
+            assert!(note
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("`_ConvertSMVer2Cores(major, minor)`"));
             if rename == RenameMode::Hip {
                 let d = report.diagnostics().find(|d| d.line == 3).unwrap();
                 assert!(d.help.as_deref().unwrap().contains("include `"), "{d:?}");
