@@ -200,8 +200,22 @@ pub(crate) fn missing_includes(
         {
             continue;
         }
-        // Only hipify's name of a file of the tree is reported among these (`"hip/x_hip.cuh"`).
+        // Only hipify's name of a file of the tree is reported among these (`"hip/x_hip.cuh"`,
+        // `<lib/hip/x.cuh>`).
         let quiet = angle && !helper || crate::header_facts::is_toolkit_include(&written);
+        // A project's `hip/` directory below its own (`rnnt/hip/`), or a `_hip` stem: not HIP's
+        // own `<hip/hip_runtime.h>`.
+        let hipified = written.contains("/hip/")
+            || name
+                .rsplit_once('.')
+                .is_some_and(|(stem, _)| stem.ends_with("_hip"));
+        if quiet && !hipified {
+            continue;
+        }
+        // Most quoted includes sit beside the file: found there, nothing more is built.
+        if !angle && normalize_rel(&format!("{dir}/{written}")).is_some_and(|c| exists(&c)) {
+            continue;
+        }
         let mut places: Vec<String> = Vec::new();
         if !angle {
             places.push(dir.to_string());
@@ -226,6 +240,7 @@ pub(crate) fn missing_includes(
         }
         let hipify_source = candidates
             .iter()
+            .filter(|_| hipified)
             .flat_map(|c| hipify_sources(c))
             .find(|c| exists(c));
         if quiet && hipify_source.is_none() {
