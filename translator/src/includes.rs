@@ -106,6 +106,242 @@ pub fn renamed_include(
     None
 }
 
+/// cuda-samples' `Common/` headers (`helper_cuda.h`'s `checkCudaErrors` and `findCudaDevice`,
+/// `helper_functions.h`'s timers and file helpers): written against the CUDA runtime, and not
+/// part of a sample's own directory, so a sample converted alone includes them unconverted.
+pub(crate) const CUDA_SAMPLES_HELPERS: &[&str] = &[
+    "helper_cuda.h",
+    "helper_cuda_drvapi.h",
+    "helper_functions.h",
+    "helper_image.h",
+    "helper_math.h",
+    "helper_string.h",
+    "helper_timer.h",
+    "helper_multiprocess.h",
+];
+
+/// An `#include` that none of the places a compiler looks at holds (R19-c, R18-b): a file
+/// generated at build time, one hipify would write, or one of a directory left out of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MissingInclude {
+    /// Offset of the path's opening delimiter in the including file.
+    pub at: usize,
+    /// The path as written.
+    pub inner: String,
+    /// Written with `<...>`.
+    pub angle: bool,
+    /// The tree's file whose hipify output the path names (`rnnt/gpu/math.cuh` for
+    /// `rnnt/hip/math_hip.cuh`), relative to the input root.
+    pub hipify_source: Option<String>,
+    /// A Python file beside the including one or above it that names the missing file: the
+    /// generator that writes it at build time.
+    pub generator: Option<String>,
+}
+
+/// The `#include "..."` and `#include <...>` directives of `src`: where each path starts, and
+/// the path. A plain scan of the lines that open with `#` (no parse); `#include MACRO` is left out.
+pub(crate) fn include_directives(src: &[u8]) -> Vec<(usize, crate::parse::HeaderPath<'_>)> {
+    let blanks = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let mut out = Vec::new();
+    for hash in memchr::memchr_iter(b'#', src) {
+        let line_start = memchr::memrchr(b'\n', &src[..hash]).map_or(0, |i| i + 1);
+        if blanks(&src[line_start..hash]) != hash - line_start {
+            continue;
+        }
+        let mut i = hash + 1;
+        i += blanks(&src[i..]);
+        if !src[i..].starts_with(b"include") {
+            continue;
+        }
+        i += b"include".len();
+        i += blanks(&src[i..]);
+        let end = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |e| i + e);
+        let Ok(line) = std::str::from_utf8(&src[i..end]) else {
+            continue;
+        };
+        if let Some(path) = crate::parse::HeaderPath::parse(line.trim_end_matches('\r')) {
+            out.push((i, path));
+        }
+    }
+    out
+}
+
+/// The includes of `src` (the file at `rel` under `root`) that find no file, looked up as a
+/// compiler looks them up (beside the file for `"..."`, in the build's include directories, at
+/// the root), and, as an `-I` hipport is not told of may point there, under each directory
+/// above the file and its `include/` (see [`crate::header_facts::include_roots`]). Left out,
+/// as the toolkits' and the system's: absolute paths, `<...>` and `"..."` paths in the
+/// toolkits' directories (`ATen/`, `torch/`, `cuda/`, `hip/`), and those `known` says are
+/// toolkit headers (the rules' CUDA headers, `cuda_*.h`). A `<...>` include, or one in a
+/// toolkit's directory, is reported only where it names hipify's output of a file of the tree
+/// (or is a cuda-samples helper).
+pub(crate) fn missing_includes(
+    src: &[u8],
+    rel: &str,
+    root: &std::path::Path,
+    search: Option<&IncludeSearch>,
+    known: impl Fn(&str) -> bool,
+) -> Vec<MissingInclude> {
+    let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let dirs = search.map_or(&[][..], |s| s.dirs());
+    let exists = |cand: &str| search.is_some_and(|s| s.has_file(cand)) || root.join(cand).is_file();
+    let mut generators: Option<Vec<(String, Vec<u8>)>> = None;
+    let mut out = Vec::new();
+    for (at, path) in include_directives(src) {
+        let written = path.inner.replace('\\', "/");
+        let angle = path.open == '<';
+        let name = written.rsplit('/').next().unwrap_or(&written);
+        let helper = CUDA_SAMPLES_HELPERS.contains(&name);
+        if written.is_empty()
+            || written.starts_with('/')
+            || written.contains(':')
+            || !helper && (known(path.inner) || name.starts_with("cuda"))
+            || angle && !helper && !written.contains('/')
+        {
+            continue;
+        }
+        // Only hipify's name of a file of the tree is reported among these (`"hip/x_hip.cuh"`,
+        // `<lib/hip/x.cuh>`).
+        let quiet = angle && !helper || crate::header_facts::is_toolkit_include(&written);
+        // A project's `hip/` directory below its own (`rnnt/hip/`), or a `_hip` stem: not HIP's
+        // own `<hip/hip_runtime.h>`.
+        let hipified = written.contains("/hip/")
+            || name
+                .rsplit_once('.')
+                .is_some_and(|(stem, _)| stem.ends_with("_hip"));
+        if quiet && !hipified {
+            continue;
+        }
+        // Most quoted includes sit beside the file: found there, nothing more is built.
+        if !angle && normalize_rel(&format!("{dir}/{written}")).is_some_and(|c| exists(&c)) {
+            continue;
+        }
+        let mut places: Vec<String> = Vec::new();
+        if !angle {
+            places.push(dir.to_string());
+        }
+        places.extend(dirs.iter().cloned());
+        if !angle {
+            places.push(String::new());
+        }
+        for d in crate::header_facts::include_roots(dir) {
+            // Beside each `include/`, an `inc/` (cuda-samples' `-I../inc`).
+            if let Some(up) = d.strip_suffix("include") {
+                places.push(format!("{up}inc"));
+            }
+            places.push(d);
+        }
+        let candidates: Vec<String> = places
+            .iter()
+            .filter_map(|d| normalize_rel(&format!("{d}/{written}")))
+            .collect();
+        if candidates.iter().any(|c| exists(c)) {
+            continue;
+        }
+        let hipify_source = candidates
+            .iter()
+            .filter(|_| hipified)
+            .flat_map(|c| hipify_sources(c))
+            .find(|c| exists(c));
+        if quiet && hipify_source.is_none() {
+            continue;
+        }
+        let generator = if hipify_source.is_none() && !helper {
+            let scripts = generators.get_or_insert_with(|| python_files_above(root, dir));
+            scripts
+                .iter()
+                .find(|(_, text)| memchr::memmem::find(text, name.as_bytes()).is_some())
+                .map(|(p, _)| p.clone())
+        } else {
+            None
+        };
+        out.push(MissingInclude {
+            at,
+            inner: path.inner.to_string(),
+            angle,
+            hipify_source,
+            generator,
+        });
+    }
+    out
+}
+
+/// The paths whose hipify output `path` may name: a `hip` directory read as `cuda`, `gpu` or
+/// none, and a `_hip` at the end of the file's stem dropped (PyTorch's hipify writes
+/// `hip/math_hip.cuh` for `cuda/math.cuh`). Empty where `path` has neither.
+fn hipify_sources(path: &str) -> Vec<String> {
+    let (dir, file) = path.rsplit_once('/').map_or(("", path), |(d, f)| (d, f));
+    let (stem, ext) = file.rsplit_once('.').map_or((file, ""), |(s, e)| (s, e));
+    let stems: Vec<String> = match stem.strip_suffix("_hip") {
+        Some(s) if !s.is_empty() => vec![s.to_string(), stem.to_string()],
+        _ => vec![stem.to_string()],
+    };
+    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let mut dirs: Vec<String> = vec![parts.join("/")];
+    if let Some(k) = parts.iter().rposition(|p| *p == "hip") {
+        for with in ["cuda", "gpu", ""] {
+            let mut v = parts.clone();
+            if with.is_empty() {
+                v.remove(k);
+            } else {
+                v[k] = with;
+            }
+            dirs.push(v.join("/"));
+        }
+    }
+    let mut out = Vec::new();
+    for d in &dirs {
+        for s in &stems {
+            let f = if ext.is_empty() {
+                s.clone()
+            } else {
+                format!("{s}.{ext}")
+            };
+            let cand = if d.is_empty() { f } else { format!("{d}/{f}") };
+            if cand != path && !out.contains(&cand) {
+                out.push(cand);
+            }
+        }
+    }
+    out
+}
+
+/// The Python files (up to 1 MiB each) in directory `dir` of the tree under `root` and in each
+/// directory above it: where a generator of the file's missing includes would be
+/// (fairseq's `cuda_function_gen.py` writes `lightconv_cuda_forward.cu` beside the kernel).
+fn python_files_above(root: &std::path::Path, dir: &str) -> Vec<(String, Vec<u8>)> {
+    const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+    let mut out = Vec::new();
+    let mut up = Some(dir);
+    while let Some(d) = up {
+        let Ok(entries) = std::fs::read_dir(root.join(d)) else {
+            break;
+        };
+        let mut found: Vec<(String, Vec<u8>)> = entries
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "py"))
+            .filter(|e| {
+                e.metadata()
+                    .is_ok_and(|m| m.is_file() && m.len() <= MAX_SCRIPT_BYTES)
+            })
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let text = std::fs::read(e.path()).ok()?;
+                let rel = if d.is_empty() {
+                    name
+                } else {
+                    format!("{d}/{name}")
+                };
+                Some((rel, text))
+            })
+            .collect();
+        found.sort();
+        out.extend(found);
+        up = (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(p, _)| p));
+    }
+    out
+}
+
 /// `inner` with as many trailing components of `new` as it has: renames keep the number of path
 /// components. `..` and `.` written in the include stay as they were.
 pub(crate) fn rewritten(inner: &str, new: &str) -> String {
@@ -214,6 +450,78 @@ mod tests {
         assert_eq!(at("Local.h"), None);
         assert_eq!(at("local.h"), None);
         assert_eq!(at("..\\..\\common\\missing.h"), None);
+    }
+
+    #[test]
+    fn missing_includes_name_hipify_outputs_generators_and_samples_helpers() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        write("lib/rnnt/gpu/math.cuh", "");
+        write("lib/rnnt/gpu/utils.cuh", "");
+        write("lib/inc/shared.h", "");
+        write("lib/ops/k.cu", "");
+        write("lib/ops/local.h", "");
+        write("lib/ops/make_kernels.py", "open('k_forward.cu', 'w')\n");
+        let src = concat!(
+            "#include <vector>\n",
+            "#include <torch/extension.h>\n",
+            "#include \"cuda_fp16.h\"\n",
+            "#include \"cublas_v2.h\"\n",
+            "#include \"local.h\"\n",
+            "#include \"rnnt/gpu/utils.cuh\"\n",
+            "#include \"shared.h\"\n",
+            "#include <rnnt/hip/math_hip.cuh>\n",
+            "  #  include \"k_forward.cu\" // generated\n",
+            "#include <helper_cuda.h>\n",
+            "#include <other/absent.h>\n",
+            "#include \"absent.h\"\n",
+            "#include MACRO_PATH\n",
+        );
+        let known = |h: &str| h == "cublas_v2.h";
+        let missing = missing_includes(src.as_bytes(), "lib/ops/k.cu", root, None, known);
+        let got: Vec<(&str, bool, Option<&str>, Option<&str>)> = missing
+            .iter()
+            .map(|m| {
+                (
+                    m.inner.as_str(),
+                    m.angle,
+                    m.hipify_source.as_deref(),
+                    m.generator.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "rnnt/hip/math_hip.cuh",
+                    true,
+                    Some("lib/rnnt/gpu/math.cuh"),
+                    None
+                ),
+                ("k_forward.cu", false, None, Some("lib/ops/make_kernels.py")),
+                ("helper_cuda.h", true, None, None),
+                ("absent.h", false, None, None),
+            ]
+        );
+        // Where each path starts: its opening delimiter.
+        let first = &missing[0];
+        assert_eq!(&src[first.at..first.at + 1], "<");
+    }
+
+    #[test]
+    fn hipify_names_lead_back_to_the_cuda_files() {
+        let got = hipify_sources("a/hip/math_hip.cuh");
+        assert!(got.contains(&"a/cuda/math.cuh".to_string()));
+        assert!(got.contains(&"a/gpu/math.cuh".to_string()));
+        assert!(got.contains(&"a/math.cuh".to_string()));
+        assert_eq!(hipify_sources("a/b/x_hip.h"), ["a/b/x.h"]);
+        assert!(hipify_sources("a/b/x.h").is_empty());
     }
 
     #[test]

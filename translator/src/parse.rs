@@ -1215,6 +1215,89 @@ fn blank_lines(text: &mut [u8]) {
     }
 }
 
+/// The `*`s of a function parameter pack declared as pointers (`PayloadTs* __restrict__...
+/// payloads`, `Ts*... ps`, torchaudio's bitonic sort), which tree-sitter-cuda 0.21 cannot parse
+/// (`Ts&... ps` and fold expressions it can; a `&` before `__restrict__` is
+/// [`restrict_references`]'s): each becomes a blank, so that the parser reads a plain pack
+/// (`Ts __restrict__... ps`) of the same name at the same offsets. The declared type of the pack
+/// loses its `*` for the analysis, which asks nothing of packs. A `...` is such a declarator's
+/// where a name follows it and a type name (or `>`) comes before the `*` run: a fold (`(xs
+/// * ... * 1)`, `(xs && ...)`) has an operator or `)` after its `...`.
+fn pack_declarators(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    const QUALIFIERS: [&[u8]; 5] = [
+        b"const",
+        b"volatile",
+        b"__restrict__",
+        b"__restrict",
+        b"restrict",
+    ];
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(src, b"...") {
+        let after = at + 3;
+        let next = src[after..]
+            .iter()
+            .position(|&b| !blank(b))
+            .map(|k| after + k);
+        if !next.is_some_and(|k| src[k].is_ascii_alphabetic() || src[k] == b'_') {
+            continue;
+        }
+        // Back over blanks and qualifiers, then the `*`/`&` run.
+        let mut i = at;
+        loop {
+            while i > 0 && blank(src[i - 1]) {
+                i -= 1;
+            }
+            match QUALIFIERS
+                .iter()
+                .find(|q| src[..i].ends_with(q) && (i == q.len() || !ident(src[i - q.len() - 1])))
+            {
+                Some(q) => i -= q.len(),
+                None => break,
+            }
+        }
+        let run_end = i;
+        while i > 0 && matches!(src[i - 1], b'*' | b'&' | b' ' | b'\t') {
+            i -= 1;
+        }
+        let run = &src[i..run_end];
+        let pointer = run.contains(&b'*');
+        if !pointer || !(i > 0 && (ident(src[i - 1]) || src[i - 1] == b'>')) {
+            continue;
+        }
+        out.extend(memchr::memchr_iter(b'*', run).map(|k| (i + k..i + k + 1, b' ')));
+    }
+    out
+}
+
+/// The `__restrict__` (or `__restrict`) of a reference declarator (`KeyT& __restrict__ key`, a
+/// GNU form nvcc and hipcc accept; torchaudio's bitonic sort), which tree-sitter-cuda 0.21
+/// cannot parse where it can the pointer's: blanked, so that the parser reads `KeyT& key`.
+/// Only where `&` comes before it and a name (or a pack's `...`) after it.
+fn restrict_references(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(src, b"__restrict") {
+        let word = src[at..].iter().take_while(|&&b| ident(b)).count();
+        if !matches!(&src[at..at + word], b"__restrict__" | b"__restrict")
+            || at > 0 && ident(src[at - 1])
+        {
+            continue;
+        }
+        let before = src[..at].trim_ascii_end();
+        let rest = src[at + word..].trim_ascii_start();
+        let named = rest
+            .first()
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+            || rest.starts_with(b"...");
+        if before.ends_with(b"&") && named {
+            out.push((at..at + word, b' '));
+        }
+    }
+    out
+}
+
 /// C++ forms tree-sitter-cuda cannot parse, with what to show it instead (same length, so
 /// offsets stay): the blanks of a conversion operator called as a member (`x.operator __half()`,
 /// `p->operator float()`) become `_`, one name (`operator___half`); and the `typename` of a
@@ -1228,6 +1311,8 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     out.extend(class_instantiations(src));
     out.extend(macro_conditions(src));
+    out.extend(pack_declarators(src));
+    out.extend(restrict_references(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -2093,6 +2178,45 @@ mod tests {
             b"f(template class);",
         ] {
             assert!(class_instantiations(other).is_empty(), "{other:?}");
+        }
+    }
+
+    #[test]
+    fn pointer_packs_and_restrict_references_parse_and_folds_stay() {
+        let src = b"template <typename K, typename... Ts> struct B {\n\
+                    __device__ void merge(K* __restrict__ keys, Ts* __restrict__... ps) const {\n\
+                      zero(ps...); ((*ps = 0), ...);\n\
+                    }\n\
+                    __device__ auto one(K& __restrict__ key, Ts& __restrict__... p) const\n\
+                        -> std::enable_if_t<sizeof...(Ts) == 1, void> { merge(&key, &p...); }\n\
+                    __device__ void all(Ts**... pp, Ts *const... cp) { (void)(... && pp); }\n\
+                    };\n\
+                    template <typename... Ts> int sum(Ts... xs) { return (xs * ... * 1) + (xs && ...); }\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        let shown = parseable(src, b"");
+        assert_eq!(shown.len(), src.len());
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert!(shown.contains("Ts  __restrict__... ps"), "{shown}");
+        assert!(shown.contains("K* __restrict__ keys"), "{shown}");
+        assert!(
+            shown.contains(
+                &"K& __restrict__ key, Ts& __restrict__... p"
+                    .replace("__restrict__", &" ".repeat(12))
+            ),
+            "{shown}"
+        );
+        assert!(shown.contains("Ts  ... pp, Ts  const... cp"), "{shown}");
+        assert!(shown.contains("(xs * ... * 1) + (xs && ...)"), "{shown}");
+        assert!(shown.contains("((*ps = 0), ...)"), "{shown}");
+        // No pack, no mask: a C variadic function, an expression with `&`.
+        for other in [&b"void f(int n, ...);"[..], b"x = a & __restrict__;"] {
+            assert!(pack_declarators(other).is_empty(), "{other:?}");
+            assert!(restrict_references(other).is_empty(), "{other:?}");
         }
     }
 

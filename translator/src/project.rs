@@ -364,6 +364,15 @@ pub const STALE_OUTPUT: DiagInfo = DiagInfo {
     explain: "hipport records in the output directory's `.hipport-output` file which files a run wrote there. When a later run into the same directory no longer converts the source of one (it was deleted, renamed or excluded since), the old output would stay beside the new ones, and a build that globs the directory (`glob.glob(\"src/*.cu\")`, CMake's `file(GLOB)`) would compile both. A file still as hipport wrote it is removed, and the run lists it in a note; one that changed since hipport wrote it (an edit of yours) is kept, with this warning.\n\nWhat to do: delete the file if it is no longer wanted, or move your changes to the source it came from.",
 };
 
+/// An include that finds no file in the tree on the branch hipcc compiles (R19-c, R18-b).
+pub const MISSING_INCLUDE: DiagInfo = DiagInfo {
+    id: "T025",
+    name: "include-not-in-tree",
+    severity: Severity::Warning,
+    summary: "An include finds no file in the input, so hipport converted nothing of it",
+    explain: "A quoted `#include` (or a `<dir/x.h>` one that names hipify's output, or a cuda-samples helper) finds no file beside the including file, in the include directories the build files name, at the input root, or under the directories above the file. hipport converts only what the input holds: whatever that file is, its CUDA is not ported, and the output may not compile. The system's and the toolkits' headers (`<...>` without a directory, `cuda_*.h`, `ATen/`, `torch/`, `hip/`) are not reported, nor includes in a branch hipcc skips.\n\nThree common causes, each named in the message:\n- the file is written at build time by a Python generator in the tree (fairseq's `cuda_function_gen.py` writes `lightconv_cuda_forward.cu`): the CUDA it writes must be ported too; run the generator and convert its output, or port the code the generator writes;\n- the path is hipify's name for a file of the tree (`rnnt/hip/math_hip.cuh` for `rnnt/gpu/math.cuh`, written in a `#ifdef __HIP_PLATFORM_AMD__` branch): hipport converts the file under its own name, so include that name (or run with `--rename` and include the name it gives);\n- the file is cuda-samples' `Common/` helper (`helper_cuda.h`, `helper_functions.h`: `checkCudaErrors`, `findCudaDevice`, timers), written against the CUDA runtime: convert the samples' `Common/` directory with the sample, and put it on the include path (a note where the include is `<helper_cuda.h>`).\n\nWhat to do otherwise: add the directory that holds the file to the input, or ignore the warning where the build finds it outside the project.",
+};
+
 /// Diagnostics of the driver.
 pub const DIAGS: &[DiagInfo] = &[
     BINARY_SKIPPED,
@@ -371,6 +380,7 @@ pub const DIAGS: &[DiagInfo] = &[
     IO_FAILED,
     INTERNAL_ERROR,
     STALE_OUTPUT,
+    MISSING_INCLUDE,
 ];
 
 /// Files found, and (path, error) pairs for entries that could not be read.
@@ -1902,6 +1912,13 @@ fn translate_file(
                     };
                     outcome.edits = report_edits(src, &r.edits);
                     outcome.diagnostics.append(&mut r.diagnostics);
+                    let missing = missing_includes(cfg, src, shown, &f.rel, &f.path());
+                    if !missing.is_empty() {
+                        // The reports depend on other files: not kept in the cache.
+                        outcome.read_other_files = true;
+                        outcome.diagnostics.extend(missing);
+                        outcome.diagnostics.sort_by_key(|d| d.offset);
+                    }
                     outcome.parse_errors = r.parse_errors;
                     outcome.renames = r.renames;
                     outcome.read_other_files = r.read_other_files;
@@ -1930,6 +1947,113 @@ fn translate_file(
             .extend(crate::analysis::analyze_python(src, shown));
         crate::analysis::apply_suppressions(src, &mut outcome.diagnostics);
     }
+}
+
+/// Reports ([`MISSING_INCLUDE`]) the includes of `src` that find no file in the tree (see
+/// [`crate::includes::missing_includes`]) on the branches hipcc compiles: the file is parsed
+/// again only where there is one, to tell the branches (`#ifdef __HIP_PLATFORM_AMD__`).
+/// `<helper_cuda.h>` and the other cuda-samples helpers written with `<...>` make one note.
+fn missing_includes(
+    cfg: &ConvertConfig,
+    src: &[u8],
+    shown: &str,
+    rel: &str,
+    path: &Path,
+) -> Vec<Diagnostic> {
+    let opts = &cfg.translate;
+    let db = opts.db();
+    let known = |inner: &str| db.header_for(inner, &opts.libs).is_some();
+    let root = root_dir_of(path, rel);
+    let mut missing =
+        crate::includes::missing_includes(src, rel, &root, opts.include_search.as_deref(), known);
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    if let Ok(tree) = crate::parse::parse(src, opts.parse_budget) {
+        let view =
+            crate::analysis::HipccView::new(src, tree.root_node(), &opts.defines, opts.hip_version);
+        missing.retain(|m| view.skips(src, tree.root_node(), m.at).is_none());
+    }
+    let index = crate::diag::LineIndex::new(src);
+    let samples = |inner: &str| {
+        let name = inner.rsplit(['/', '\\']).next().unwrap_or(inner);
+        crate::includes::CUDA_SAMPLES_HELPERS.contains(&name)
+    };
+    const SAMPLES_HELP: &str = "this is cuda-samples' `Common/` helper, written against the CUDA runtime (`checkCudaErrors`, `findCudaDevice`, CUDA error enums, an SM-version table): convert the samples' `Common/` directory with hipport along with the sample and put it on the include path";
+    let mut out = Vec::new();
+    let helpers: Vec<&str> = missing
+        .iter()
+        .filter(|m| m.angle && samples(&m.inner))
+        .map(|m| m.inner.as_str())
+        .collect();
+    if let Some(first) = missing.iter().find(|m| m.angle && samples(&m.inner)) {
+        let list = helpers
+            .iter()
+            .map(|h| format!("`<{h}>`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut help = SAMPLES_HELP.to_string();
+        // helper_cuda.h's table of cores per SM, keyed by NVIDIA's compute capability: AMD
+        // devices report their gfx version as major/minor instead (R18-b).
+        if crate::lexer::whole_words(src, "_ConvertSMVer2Cores")
+            .next()
+            .is_some()
+        {
+            help.push_str("; and `_ConvertSMVer2Cores(major, minor)`, which this file calls, looks up NVIDIA's SM versions, which an AMD device's `major`/`minor` (its gfx version) are not: size what it sizes from `multiProcessorCount` alone, or keep a table of AMD targets");
+        }
+        let mut d = Diagnostic::at(
+            &MISSING_INCLUDE,
+            shown,
+            &index,
+            first.at,
+            format!("{list} is not in the input: cuda-samples' `Common/` headers, which hipport did not convert"),
+            Some(help),
+        );
+        d.severity = Severity::Note;
+        out.push(d);
+    }
+    for m in missing.iter().filter(|m| !(m.angle && samples(&m.inner))) {
+        let inner = &m.inner;
+        let (message, help) = if let Some(source) = &m.hipify_source {
+            let written = opts
+                .renamed
+                .as_ref()
+                .and_then(|r| r.get(source))
+                .unwrap_or(source);
+            (
+                if written == source {
+                    format!("`{inner}` is not in the input: the include expects hipify's output file names, and hipport writes its HIP form of `{source}` under that file's own name")
+                } else {
+                    format!("`{inner}` is not in the input: the include expects hipify's output file names, and hipport writes its HIP form of `{source}` as `{written}`")
+                },
+                format!("include `{}` here (hipport's output of it is HIP code), or run hipify to make `{inner}`", crate::includes::rewritten(&inner.replace('\\', "/"), written)),
+            )
+        } else if let Some(script) = &m.generator {
+            (
+                format!("`{inner}` is not in the input: `{script}` names it, so it is generated at build time, and hipport did not convert it"),
+                format!("the CUDA that `{script}` writes must be ported too: run it and convert its output with hipport, or port the code it generates"),
+            )
+        } else if samples(inner) {
+            (
+                format!("`{inner}` is not in the input, so hipport did not convert it"),
+                SAMPLES_HELP.to_string(),
+            )
+        } else {
+            (
+                format!("`{inner}` is not in the input, so hipport did not convert it, and the output may not compile"),
+                "add the directory that holds it to the input (or, where the build makes it, convert it once it is made)".to_string(),
+            )
+        };
+        out.push(Diagnostic::at(
+            &MISSING_INCLUDE,
+            shown,
+            &index,
+            m.at,
+            message,
+            Some(help),
+        ));
+    }
+    out
 }
 
 /// The unified diff of one file from its edits (only runs that show or save diffs make one).
@@ -3260,6 +3384,59 @@ mod tests {
             fs::read_to_string(dir.path().join("o/plain.py")).unwrap(),
             "flags = ['--use_fast_math']\n"
         );
+    }
+
+    #[test]
+    fn includes_missing_from_the_tree_are_reported_on_the_branch_hipcc_compiles() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t");
+        fs::create_dir_all(t.join("gpu")).unwrap();
+        fs::write(t.join("gpu/math.cuh"), "#pragma once\n").unwrap();
+        fs::write(t.join("gen.py"), "open('k_fwd.cu', 'w').write(src)\n").unwrap();
+        let src = "#include <cuda_runtime.h>\n\
+                   #ifdef __HIP_PLATFORM_AMD__\n\
+                   #include \"hip/math_hip.cuh\"\n\
+                   #else\n\
+                   #include \"gpu/math.cuh\"\n\
+                   #include \"cuda_only.h\"\n\
+                   #endif\n\
+                   #include \"k_fwd.cu\"\n\
+                   #include <helper_cuda.h>\n\
+                   #include <helper_functions.h>\n\
+                   __global__ void k(float* p) { p[threadIdx.x] = 0.f; }\n\
+                   int cores(int a, int b) { return _ConvertSMVer2Cores(a, b); }\n";
+        fs::write(t.join("k.cu"), src).unwrap();
+        for rename in [RenameMode::None, RenameMode::Hip] {
+            let mut cfg = ConvertConfig::new(vec![t.clone()], OutputMode::Nothing);
+            cfg.cache = None;
+            cfg.rename = rename;
+            let report = convert(&cfg, false).unwrap();
+            let got: Vec<(&str, usize, Severity)> = report
+                .diagnostics()
+                .filter(|d| d.id == MISSING_INCLUDE.id)
+                .map(|d| (d.message.as_str(), d.line, d.severity))
+                .collect();
+            assert_eq!(got.len(), 3, "{rename:?}: {got:#?}");
+            assert!(got[0].0.contains("hipify's output file names"), "{got:#?}");
+            assert!(got[0].0.contains("`gpu/math.cuh`"), "{got:#?}");
+            assert_eq!((got[0].1, got[0].2), (3, Severity::Warning));
+            assert!(got[1].0.contains("`gen.py` names it"), "{got:#?}");
+            assert_eq!((got[1].1, got[1].2), (8, Severity::Warning));
+            assert!(got[2]
+                .0
+                .contains("`<helper_cuda.h>`, `<helper_functions.h>`"));
+            assert_eq!((got[2].1, got[2].2), (9, Severity::Note));
+            let note = report.diagnostics().find(|d| d.line == 9).unwrap();
+            assert!(note
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("`_ConvertSMVer2Cores(major, minor)`"));
+            if rename == RenameMode::Hip {
+                let d = report.diagnostics().find(|d| d.line == 3).unwrap();
+                assert!(d.help.as_deref().unwrap().contains("include `"), "{d:?}");
+            }
+        }
     }
 
     #[test]
