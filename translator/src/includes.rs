@@ -255,6 +255,22 @@ pub(crate) fn missing_includes(
         } else {
             None
         };
+        // A path under a directory the input has nowhere it looks (`"tensorflow/core/x.h"` in
+        // a custom op, `"cutlass/gemm.h"`) names another project's headers, which its build
+        // finds outside the input: only a generated file or hipify's name is reported there.
+        if let Some((first, _)) = written.split_once('/') {
+            let foreign = hipify_source.is_none()
+                && generator.is_none()
+                && !helper
+                && first != ".."
+                && first != "."
+                && !places.iter().any(|d| {
+                    normalize_rel(&format!("{d}/{first}")).is_some_and(|c| root.join(c).is_dir())
+                });
+            if foreign {
+                continue;
+            }
+        }
         out.push(MissingInclude {
             at,
             inner: path.inner.to_string(),
@@ -481,6 +497,11 @@ mod tests {
             "#include <other/absent.h>\n",
             "#include \"absent.h\"\n",
             "#include MACRO_PATH\n",
+            // Another project's headers (a TensorFlow custom op): no `tensorflow/` anywhere
+            // the lookup goes, so its build finds them outside the input. A directory the
+            // input has (`rnnt/`) is the project's own: a missing file there is reported.
+            "#include \"tensorflow/core/framework/op_kernel.h\"\n",
+            "#include \"rnnt/gpu/absent.cuh\"\n",
         );
         let known = |h: &str| h == "cublas_v2.h";
         let missing = missing_includes(src.as_bytes(), "lib/ops/k.cu", root, None, known);
@@ -507,6 +528,7 @@ mod tests {
                 ("k_forward.cu", false, None, Some("lib/ops/make_kernels.py")),
                 ("helper_cuda.h", true, None, None),
                 ("absent.h", false, None, None),
+                ("rnnt/gpu/absent.cuh", false, None, None),
             ]
         );
         // Where each path starts: its opening delimiter.
