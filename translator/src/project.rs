@@ -1767,9 +1767,10 @@ fn translate_file(
     output: &mut Option<Vec<u8>>,
 ) {
     if let Some(kind) = crate::buildfiles::classify(path) {
-        // Where the warp-sync define depends on a build's sources, they are read from the tree.
+        // Where the warp-sync define or the C++ standard (Thrust and CUB need C++14) depends on
+        // a build's sources, they are read from the tree.
         let with_root;
-        let build = if cfg.build.warp_sync_define && cfg.build.tree_root.is_none() {
+        let build = if cfg.build.tree_root.is_none() {
             with_root = crate::buildfiles::BuildOptions {
                 tree_root: Some(root_dir_of(path, &f.rel)),
                 ..cfg.build.clone()
@@ -1779,6 +1780,13 @@ fn translate_file(
             &cfg.build
         };
         let (mut edits, diags) = crate::buildfiles::translate_build(kind, src, &f.rel, build);
+        // What the tree's sources hold (Thrust or CUB for the C++ standard, the warp-sync
+        // builtins for setup.py's define) is no part of this file's cache key.
+        outcome.read_other_files = crate::buildfiles::may_name_old_standard(src)
+            || matches!(
+                kind,
+                crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python
+            ) && cfg.build.warp_sync_define;
         if cfg.mode == Mode::Header {
             // Header mode keeps the tree building for CUDA: build files are copied as they
             // are. Those translate mode would change get the note (the run keeps the first).
@@ -1921,7 +1929,7 @@ fn translate_file(
                     }
                     outcome.parse_errors = r.parse_errors;
                     outcome.renames = r.renames;
-                    outcome.read_other_files = r.read_other_files;
+                    outcome.read_other_files |= r.read_other_files;
                     *output = Some(r.output);
                 }
                 Err(TranslateError::Parse { source, .. }) => {

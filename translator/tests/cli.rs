@@ -1028,3 +1028,60 @@ fn check_takes_the_library_choices_convert_takes() {
     );
     assert!(stderr(&o).contains("error[T001]"), "{}", stderr(&o));
 }
+
+/// realuser18 R18-d: a Makefile's `-std=c++11` becomes `-std=c++14` where the tree's sources
+/// include Thrust (rocThrust builds on rocPRIM, which needs C++14), at the default HIP version
+/// too; and the result follows the sources, not a cache entry keyed by the Makefile alone.
+/// realuser19 R19-c: an include the input lacks is reported, and not cached over either.
+#[test]
+fn a_thrust_tree_raises_the_standard_and_neither_it_nor_a_missing_include_is_cached_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let src = dir.join("in");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(
+        src.join("Makefile"),
+        "NVCC = nvcc\nk: k.cu\n\t$(NVCC) -std=c++11 -O3 -o k k.cu\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("k.cu"),
+        "#include \"gen_fwd.cuh\"\n__global__ void k(float* x) { x[threadIdx.x] = 1; }\n",
+    )
+    .unwrap();
+    let cache = dir.join("cache");
+    let run = |out: &str| {
+        let o = hipport(
+            &[
+                "convert",
+                "in",
+                "--out",
+                out,
+                "--force",
+                "--cache-dir",
+                cache.to_str().unwrap(),
+            ],
+            &dir,
+        );
+        (
+            fs::read_to_string(dir.join(out).join("Makefile")).unwrap(),
+            stderr(&o),
+        )
+    };
+    let (make, err) = run("out1");
+    assert!(make.contains("-std=c++11"), "{make}\n{err}");
+    assert!(err.contains("T025"), "{err}");
+    // A source now uses Thrust: the Makefile, unchanged, is converted again.
+    fs::write(
+        src.join("k.cu"),
+        "#include \"gen_fwd.cuh\"\n#include <thrust/reduce.h>\n__global__ void k(float* x) { x[threadIdx.x] = 1; }\n",
+    )
+    .unwrap();
+    let (make, err) = run("out2");
+    assert!(make.contains("-std=c++14"), "{make}\n{err}");
+    assert!(err.contains("T025"), "{err}");
+    // The missing header appears: its warning goes, though k.cu is unchanged.
+    fs::write(src.join("gen_fwd.cuh"), "#pragma once\n").unwrap();
+    let (_, err) = run("out3");
+    assert!(!err.contains("T025"), "{err}");
+}

@@ -257,6 +257,24 @@ fn includes_thrust(text: &[u8]) -> bool {
     })
 }
 
+/// Whether build file `src` may name a C++ standard older than C++14 (`-std=c++11`,
+/// `CMAKE_CXX_STANDARD 11`, `cxx_std_11`), which a tree using Thrust or CUB raises: only then is
+/// the tree read for them, and the result depends on files other than `src`.
+pub fn may_name_old_standard(src: &[u8]) -> bool {
+    [
+        &b"++11"[..],
+        b"++03",
+        b"++98",
+        b"++0x",
+        b"std_11",
+        b"std_98",
+        b"std_03",
+        b"STANDARD",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(src, w).is_some())
+}
+
 /// Translates one build file. `file` is its path relative to the project root (with `/`); it is
 /// used to resolve renamed sources and to label diagnostics.
 pub fn translate_build(
@@ -269,20 +287,8 @@ pub fn translate_build(
     // Where the tree is known, whether its sources use Thrust or CUB (R18-d).
     let with_thrust;
     // The tree is read only for a file that may name an old standard.
-    let old_standard = [
-        &b"++11"[..],
-        b"++03",
-        b"++98",
-        b"++0x",
-        b"std_11",
-        b"std_98",
-        b"std_03",
-        b"STANDARD",
-    ]
-    .iter()
-    .any(|w| memchr::memmem::find(src, w).is_some());
     let opts = if !opts.thrust_sources
-        && old_standard
+        && may_name_old_standard(src)
         && opts.tree_root.as_deref().is_some_and(tree_uses_thrust)
     {
         with_thrust = BuildOptions {
