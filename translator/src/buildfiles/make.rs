@@ -1711,9 +1711,9 @@ type Ranges = Vec<(usize, usize)>;
 /// `$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))` (cuda-samples' idiom): a
 /// loop that writes an nvcc architecture flag for each NVIDIA architecture of a list becomes the
 /// AMD targets' `--offload-arch=` flags (`$(eval VAR += -gencode ...)` for each, one
-/// `$(eval VAR += --offload-arch=...)`). Returns the ranges replaced, those of the loops'
-/// variables and lists (from `$(foreach` to the comma before the body), and the variables
-/// such an `$(eval` now gives the AMD targets.
+/// `$(eval VAR += --offload-arch=...)`). Returns the ranges replaced, those whose words are no
+/// flags (the loops' variables and lists, from `$(foreach` to the comma before the body, and
+/// `$(shell ...)` calls), and the variables such an `$(eval` now gives the AMD targets.
 fn foreach_arch_lists(
     src: &str,
     start: usize,
@@ -1727,6 +1727,14 @@ fn foreach_arch_lists(
     let mut out = flags::make_addprefix_calls(src, start, end, sink, opts, values);
     let mut loops = Vec::new();
     let line = &src[start..end];
+    // The words of a command make runs (`$(shell pkg-config --libs aml)`) are its arguments,
+    // no compiler's flags: none of them is read as one.
+    for open in ["$(shell ", "${shell "] {
+        for (pos, _) in line.match_indices(open) {
+            let close = closing_paren(line, pos + 1).map_or(end, |c| start + c + 1);
+            loops.push((start + pos, close));
+        }
+    }
     for (pos, _) in line.match_indices("$(foreach ") {
         let Some(close) = closing_paren(line, pos + 1) else {
             // Not a loop hipport can read: none of it is read as flags.
@@ -2824,6 +2832,20 @@ mod tests {
         let src = "G := $(foreach -gencode arch=compute_80,code=sm_80 sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\nH := -$(CUDA 1 2)/bin/nvcc\n";
         let (out, _) = run(src, &gfx90a());
         assert_eq!(out, src);
+    }
+
+    /// verify6: the arguments of a `$(shell ...)` call (`pkg-config --libs aml`) in an nvcc
+    /// recipe or a flag variable nvcc reads are the command's, no nvcc flags (B003 errors).
+    #[test]
+    fn shell_calls_hold_no_flags() {
+        let src = "CC = nvcc\nCFLAGS = -O2 $(shell pkg-config --cflags aml) ${shell x --libs}\nLDFLAGS += $(shell pkg-config --libs $(LIB)) -lcudart\napp: k.cu\n\t$(CC) $(CFLAGS) $(shell python3-config --ldflags --embed) k.cu $(LDFLAGS)\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(!diags.iter().any(|d| d.id == "B003"), "{diags:?}");
+        // hipcc links the HIP runtime itself: `-lcudart` goes.
+        assert_eq!(
+            out,
+            src.replace("= nvcc", "= hipcc").replace(" -lcudart", "")
+        );
     }
 
     #[test]
