@@ -271,6 +271,12 @@ pub(crate) fn missing_includes(
                 continue;
             }
         }
+        // A file of the tree the path names from some directory of it: an `-I` hipport was not
+        // told of finds it (a Makefile's `-I../hip` for `"hipify.h"`).
+        if hipify_source.is_none() && generator.is_none() && in_tree_below_some_dir(root, &written)
+        {
+            continue;
+        }
         out.push(MissingInclude {
             at,
             inner: path.inner.to_string(),
@@ -280,6 +286,74 @@ pub(crate) fn missing_includes(
         });
     }
     out
+}
+
+/// Whether a file of the tree under `root` has a path that ends with `written` (its leading
+/// `./` and `../` dropped) at a directory boundary: the file an include directory would lead
+/// to. The tree's file names are read once per root and run (hidden directories skipped, at
+/// most 200,000 files), and only when an include is missing everywhere else.
+fn in_tree_below_some_dir(root: &std::path::Path, written: &str) -> bool {
+    use std::collections::{HashMap, HashSet};
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Names = Arc<HashMap<String, Vec<String>>>;
+    static SEEN: OnceLock<Mutex<HashMap<std::path::PathBuf, Names>>> = OnceLock::new();
+    let mut suffix = written;
+    while let Some(rest) = suffix
+        .strip_prefix("./")
+        .or_else(|| suffix.strip_prefix("../"))
+    {
+        suffix = rest;
+    }
+    let Some(name) = suffix.rsplit('/').next().filter(|n| !n.is_empty()) else {
+        return false;
+    };
+    let seen = SEEN.get_or_init(Default::default);
+    let cached = seen.lock().ok().and_then(|m| m.get(root).cloned());
+    let names = cached.unwrap_or_else(|| {
+        let mut names: HashMap<String, Vec<String>> = HashMap::new();
+        let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
+        let mut budget = 200_000usize;
+        let mut visited: HashSet<std::path::PathBuf> = HashSet::new();
+        while let Some((dir, rel, depth)) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let file = entry.file_name().to_string_lossy().into_owned();
+                if file.starts_with('.') || budget == 0 {
+                    continue;
+                }
+                budget -= 1;
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let child = if rel.is_empty() {
+                    file.clone()
+                } else {
+                    format!("{rel}/{file}")
+                };
+                if kind.is_dir() {
+                    if depth < 32 && visited.insert(entry.path()) {
+                        stack.push((entry.path(), child, depth + 1));
+                    }
+                } else {
+                    names.entry(file).or_default().push(child);
+                }
+            }
+        }
+        let names = Arc::new(names);
+        if let Ok(mut m) = seen.lock() {
+            m.insert(root.to_path_buf(), names.clone());
+        }
+        names
+    });
+    names.get(name).is_some_and(|paths| {
+        paths.iter().any(|p| {
+            p == suffix
+                || p.strip_suffix(suffix)
+                    .is_some_and(|head| head.ends_with('/'))
+        })
+    })
 }
 
 /// The paths whose hipify output `path` may name: a `hip` directory read as `cuda`, `gpu` or
@@ -482,6 +556,7 @@ mod tests {
         write("lib/inc/shared.h", "");
         write("lib/ops/k.cu", "");
         write("lib/ops/local.h", "");
+        write("lib/hip/hipify.h", "");
         write("lib/ops/make_kernels.py", "open('k_forward.cu', 'w')\n");
         let src = concat!(
             "#include <vector>\n",
@@ -502,6 +577,9 @@ mod tests {
             // input has (`rnnt/`) is the project's own: a missing file there is reported.
             "#include \"tensorflow/core/framework/op_kernel.h\"\n",
             "#include \"rnnt/gpu/absent.cuh\"\n",
+            // Found by an `-I../hip` hipport was not told of (Kaldi's `hipify.h`).
+            "#include \"hipify.h\"\n",
+            "#include \"../hip/hipify.h\"\n",
         );
         let known = |h: &str| h == "cublas_v2.h";
         let missing = missing_includes(src.as_bytes(), "lib/ops/k.cu", root, None, known);
