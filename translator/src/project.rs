@@ -1510,6 +1510,13 @@ fn process(
     // entry last wrote or checked: then it is neither read nor written.
     let hit = key.and_then(|(c, k)| {
         let head = c.get(k, false)?;
+        // An entry made while the file's includes were all there holds no T025: where one is
+        // missing now, the file is translated again (its reports are then not stored).
+        if crate::buildfiles::classify(&path).is_none()
+            && !unresolved_includes(cfg, &src, &f.rel, &path).is_empty()
+        {
+            return None;
+        }
         let trusted = output_untouched(dest.as_deref(), &head);
         let need_body = cfg.details
             || keep_output
@@ -1957,6 +1964,21 @@ fn translate_file(
     }
 }
 
+/// The includes of `src` (the file at `rel`, on disk at `path`) that find no file in the tree,
+/// on any branch: the cheap part of [`missing_includes`], no parse.
+fn unresolved_includes(
+    cfg: &ConvertConfig,
+    src: &[u8],
+    rel: &str,
+    path: &Path,
+) -> Vec<crate::includes::MissingInclude> {
+    let opts = &cfg.translate;
+    let db = opts.db();
+    let known = |inner: &str| db.header_for(inner, &opts.libs).is_some();
+    let root = root_dir_of(path, rel);
+    crate::includes::missing_includes(src, rel, &root, opts.include_search.as_deref(), known)
+}
+
 /// Reports ([`MISSING_INCLUDE`]) the includes of `src` that find no file in the tree (see
 /// [`crate::includes::missing_includes`]) on the branches hipcc compiles: the file is parsed
 /// again only where there is one, to tell the branches (`#ifdef __HIP_PLATFORM_AMD__`).
@@ -1969,11 +1991,7 @@ fn missing_includes(
     path: &Path,
 ) -> Vec<Diagnostic> {
     let opts = &cfg.translate;
-    let db = opts.db();
-    let known = |inner: &str| db.header_for(inner, &opts.libs).is_some();
-    let root = root_dir_of(path, rel);
-    let mut missing =
-        crate::includes::missing_includes(src, rel, &root, opts.include_search.as_deref(), known);
+    let mut missing = unresolved_includes(cfg, src, rel, path);
     if missing.is_empty() {
         return Vec::new();
     }

@@ -1084,4 +1084,8 @@ fn a_thrust_tree_raises_the_standard_and_neither_it_nor_a_missing_include_is_cac
     fs::write(src.join("gen_fwd.cuh"), "#pragma once\n").unwrap();
     let (_, err) = run("out3");
     assert!(!err.contains("T025"), "{err}");
+    // And gone again: the cache entry made while it was there does not hide it (verify6).
+    fs::remove_file(src.join("gen_fwd.cuh")).unwrap();
+    let (_, err) = run("out4");
+    assert!(err.contains("T025"), "{err}");
 }
