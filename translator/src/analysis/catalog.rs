@@ -110,7 +110,9 @@ the kernel has half as many warps, and a loop over the count reads entries no wa
 A warp vote (`__any`, `__all`, `__ballot`, also `_sync`) in a function that, or whose caller \
 in the file, numbers 32-lane warps of a 1-D block (`threadIdx.x % 32`, `threadIdx.x / 32`, the \
 32 a literal or a constant) is a warning where no other H001 finding stands there: on 64-lane \
-wavefronts the vote covers two such warps (blocks with rows are H048's). \
+wavefronts the vote covers two such warps (blocks with rows are H048's). A function that \
+shifts its ballot down to the thread's half (`__ballot(p) >> (__lane_id() & 32)`, as the help \
+says) is right on both sizes: neither the vote nor its 32-lane lane and warp indices are reported. \
 A lane taken from `threadIdx.x` alone by the wavefront's size (`threadIdx.x & (warpSize - 1)`) \
 in a function that reads `threadIdx.y`, used as a ballot bit position (`(b >> lane) & 1`, \
 `b & (1u << lane)`) or as a shuffle's source lane (no width of 32), is a warning: with blocks \

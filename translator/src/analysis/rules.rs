@@ -1935,7 +1935,8 @@ fn segment_votes(a: &mut Analyzer) {
             memchr::memmem::find(t, b"threadIdx.y").is_some()
                 || memchr::memmem::find(t, b"threadIdx.z").is_some()
         });
-        if rows {
+        // A function that takes its half of the ballot is what the help asks for.
+        if rows || takes_ballot_half(a, f.node) {
             continue;
         }
         let told = a.out.iter().any(|d| {
@@ -2921,7 +2922,13 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             );
             return;
         }
-        let help = match vote_in_function(a, n) {
+        let vote = vote_in_function(a, n);
+        if vote.is_some() && takes_ballot_half(a, n) {
+            // The function already takes each 32-lane half of its ballots, as the help below
+            // says to: its 32-lane indices pick the half's bits and slots, right on both sizes.
+            return;
+        }
+        let help = match vote {
             Some(vote) => format!("the `{vote}` in this function covers the whole 64-lane wavefront on CDNA, two CUDA warps at once: keep the 32-lane index and vote with `__ballot(p)`, testing the 32 bits of this thread's half (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`); `warpSize` here would merge the two halves"),
             None => "use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into(),
         };
@@ -2934,6 +2941,28 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             vec![],
         );
     }
+}
+
+/// Whether the function around `n` shifts a ballot down to this thread's 32-lane half
+/// (`__ballot(p) >> (__lane_id() & 32)`, or by `threadIdx.x & 32` in 1-D blocks): what H001's
+/// and H004's help give for code that keeps 32-lane warps.
+fn takes_ballot_half(a: &Analyzer, n: Node) -> bool {
+    let Some(f) = a.func_at(n.start_byte()) else {
+        return false;
+    };
+    let squashed: Vec<u8> = a
+        .text(f.node)
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    [
+        &b">>(__lane_id()&32)"[..],
+        b">>(__lane_id()&0x20)",
+        b">>(threadIdx.x&32)",
+        b">>(threadIdx.x&0x20)",
+    ]
+    .iter()
+    .any(|t| memchr::memmem::find(&squashed, t).is_some())
 }
 
 /// The first warp vote (`__any_sync`, `__all_sync`, `__ballot_sync`, or their maskless forms)

@@ -5626,3 +5626,22 @@ fn h006_cache_operator_hints() {
     assert!(help("st.global.wb.f64 [%1], %0;").contains("-> a plain store"));
     assert!(!help("ld.global.ca.f64 %0, [%1];").contains("rewrite with HIP intrinsics"));
 }
+
+/// verify6: code that follows H001's help for a vote in 32-lane warp code (take this thread's
+/// half of the 64-bit ballot) keeps its 32-lane lane and warp indices: no H001 on them. Without
+/// the half taken they are still errors.
+#[test]
+fn h001_spares_32_lane_indices_beside_a_ballot_half() {
+    let src = |shift: &str| {
+        format!(
+            "__global__ void k(unsigned* out, const int* in) {{\n\
+  int lane = threadIdx.x & 31;\n\
+  unsigned long long b = __ballot(in[threadIdx.x] > 0);\n\
+  unsigned mine = (unsigned)(b{shift});\n\
+  if (lane == 0) out[threadIdx.x / 32] = mine;\n\
+}}\n"
+        )
+    };
+    assert!(lines_of(&src(" >> (__lane_id() & 32)"), "H001").is_empty());
+    assert_eq!(lines_of(&src(""), "H001"), vec![2, 5]);
+}
