@@ -1102,6 +1102,8 @@ struct Analyzer<'a, 't> {
     names_half2: std::cell::OnceCell<bool>,
     /// Whether the text names `__hisinf` (read at the first question).
     names_hisinf: std::cell::OnceCell<bool>,
+    /// Whether the text names a 32-thread tile's type or call (read at the first question).
+    names_tile: std::cell::OnceCell<bool>,
     /// Whether the text names `dim3` (read at the first question).
     names_dim3: std::cell::OnceCell<bool>,
     /// Whether the text names a vote builtin (read at the first question).
@@ -1181,6 +1183,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             names_deviceptr: std::cell::OnceCell::new(),
             names_half2: std::cell::OnceCell::new(),
             names_hisinf: std::cell::OnceCell::new(),
+            names_tile: std::cell::OnceCell::new(),
             names_dim3: std::cell::OnceCell::new(),
             names_vote: std::cell::OnceCell::new(),
             names_cluster: std::cell::OnceCell::new(),
@@ -1215,6 +1218,16 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether the text names `__hisinf`: without it no comparison tests its sign (H043).
     fn names_hisinf(&self) -> bool {
         self.names(&self.names_hisinf, b"__hisinf")
+    }
+
+    /// Whether the text names `tiled_partition` or `thread_block_tile`: without it no function's
+    /// warp-level work is on tiles (H001's tile slots).
+    pub(super) fn names_tile(&self) -> bool {
+        *self.names_tile.get_or_init(|| {
+            [&b"tiled_partition"[..], b"thread_block_tile"]
+                .iter()
+                .any(|n| memchr::memmem::find(self.src, n).is_some())
+        })
     }
 
     /// Whether the text names `CUdeviceptr`: without it no operand can be one (H042).

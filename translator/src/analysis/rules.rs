@@ -279,8 +279,12 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
             if a.names_hisinf() {
                 hisinf_sign(a, n);
             }
-            tile_slot_by_warp_size(a, n);
-            row_lane_bit(a, n);
+            if a.names_tile() {
+                tile_slot_by_warp_size(a, n);
+            }
+            if a.names_vote() {
+                row_lane_bit(a, n);
+            }
             if let Some(b) = Binary::of(a, n) {
                 warp_arithmetic(a, n, &b);
                 lane_shift(a, n, &b);
