@@ -897,6 +897,8 @@ pub(crate) fn make_addprefix_calls(
     let mut calls: Vec<(usize, usize)> = ["$(addprefix ", "${addprefix "]
         .iter()
         .flat_map(|open| line.match_indices(open).map(|(pos, _)| (pos, open.len())))
+        // `$$(addprefix` is text (`$` and a bracket) to make, no call.
+        .filter(|&(pos, _)| super::text::opens_make_reference(line.as_bytes(), pos + 1))
         .collect();
     calls.sort();
     let mut out: Vec<(usize, usize)> = Vec::new();

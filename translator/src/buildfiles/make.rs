@@ -1731,11 +1731,17 @@ fn foreach_arch_lists(
     // no compiler's flags: none of them is read as one.
     for open in ["$(shell ", "${shell "] {
         for (pos, _) in line.match_indices(open) {
+            if !text::opens_make_reference(line.as_bytes(), pos + 1) {
+                continue;
+            }
             let close = closing_paren(line, pos + 1).map_or(end, |c| start + c + 1);
             loops.push((start + pos, close));
         }
     }
-    for (pos, _) in line.match_indices("$(foreach ") {
+    for (pos, _) in line
+        .match_indices("$(foreach ")
+        .filter(|(pos, _)| text::opens_make_reference(line.as_bytes(), pos + 1))
+    {
         let Some(close) = closing_paren(line, pos + 1) else {
             // Not a loop hipport can read: none of it is read as flags.
             loops.push((start + pos, end));
