@@ -358,6 +358,20 @@ pub fn key_with_headers(key: u128, taken: &crate::header_facts::Taken) -> u128 {
     h.digest128()
 }
 
+/// `key` made to hold the includes of the file that find no file in the tree (T025's, each
+/// with what its report names): a result is reused only while the same ones are missing.
+pub(crate) fn key_with_missing(key: u128, missing: &[crate::includes::MissingInclude]) -> u128 {
+    if missing.is_empty() {
+        return key;
+    }
+    let mut h = Xxh3::new();
+    h.update(&key.to_le_bytes());
+    let text = format!("{missing:?}");
+    h.update(&(text.len() as u64).to_le_bytes());
+    h.update(text.as_bytes());
+    h.digest128()
+}
+
 /// The default cache directory: `$HIPPORT_CACHE_DIR`, `$XDG_CACHE_HOME/hipport`, or
 /// `$HOME/.cache/hipport`.
 pub fn default_dir() -> Option<PathBuf> {

@@ -1502,7 +1502,15 @@ fn process(
     };
     let key = cfg.cache.as_ref().filter(|_| cacheable).map(|c| {
         let k = c.key(&f.rel, &shown, f.translate, &src);
-        (c, cache::key_with_headers(k, &taken))
+        // A source's T025 reports follow the tree: the includes missing now are in the key.
+        let missing = match crate::buildfiles::classify(&path) {
+            None => unresolved_includes(cfg, &src, &f.rel, &path),
+            Some(_) => Vec::new(),
+        };
+        (
+            c,
+            cache::key_with_missing(cache::key_with_headers(k, &taken), &missing),
+        )
     });
     let mut output: Option<Vec<u8>> = None;
     // A hit reads the entry's head first; the body (edits, diff, translated bytes) only when
@@ -1510,13 +1518,6 @@ fn process(
     // entry last wrote or checked: then it is neither read nor written.
     let hit = key.and_then(|(c, k)| {
         let head = c.get(k, false)?;
-        // An entry made while the file's includes were all there holds no T025: where one is
-        // missing now, the file is translated again (its reports are then not stored).
-        if crate::buildfiles::classify(&path).is_none()
-            && !unresolved_includes(cfg, &src, &f.rel, &path).is_empty()
-        {
-            return None;
-        }
         let trusted = output_untouched(dest.as_deref(), &head);
         let need_body = cfg.details
             || keep_output
@@ -1927,10 +1928,9 @@ fn translate_file(
                     };
                     outcome.edits = report_edits(src, &r.edits);
                     outcome.diagnostics.append(&mut r.diagnostics);
+                    // The includes missing are part of the cache key (`key_with_missing`).
                     let missing = missing_includes(cfg, src, shown, &f.rel, &f.path());
                     if !missing.is_empty() {
-                        // The reports depend on other files: not kept in the cache.
-                        outcome.read_other_files = true;
                         outcome.diagnostics.extend(missing);
                         outcome.diagnostics.sort_by_key(|d| d.offset);
                     }
