@@ -261,7 +261,7 @@ fn includes_thrust(text: &[u8]) -> bool {
 /// `CMAKE_CXX_STANDARD 11`, `cxx_std_11`), which a tree using Thrust or CUB raises: only then is
 /// the tree read for them, and the result depends on files other than `src`.
 pub fn may_name_old_standard(src: &[u8]) -> bool {
-    [
+    let flags = [
         &b"++11"[..],
         b"++03",
         b"++98",
@@ -269,10 +269,20 @@ pub fn may_name_old_standard(src: &[u8]) -> bool {
         b"std_11",
         b"std_98",
         b"std_03",
-        b"STANDARD",
     ]
     .iter()
-    .any(|w| memchr::memmem::find(src, w).is_some())
+    .any(|w| memchr::memmem::find(src, w).is_some());
+    // `CMAKE_CXX_STANDARD 11`, `CUDA_STANDARD "98"`: the value after the name.
+    flags
+        || memchr::memmem::find_iter(src, b"STANDARD").any(|at| {
+            let rest = &src[at + b"STANDARD".len()..];
+            let value = rest.trim_ascii_start();
+            let value = value.strip_prefix(b"\"").unwrap_or(value);
+            value.len() < rest.len()
+                && [&b"11"[..], b"98", b"03"]
+                    .iter()
+                    .any(|v| value.starts_with(v))
+        })
 }
 
 /// Translates one build file. `file` is its path relative to the project root (with `/`); it is
@@ -961,6 +971,35 @@ pub const DIAGS: &[DiagInfo] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a file that may name a standard before C++14 has its result depend on the tree's
+    /// sources (and stays out of the cache): not every CMake file that sets a standard.
+    #[test]
+    fn old_standards_are_told_from_others() {
+        for old in [
+            &b"NVCCFLAGS = -std=c++11 -O3"[..],
+            b"set(CMAKE_CUDA_STANDARD 11)",
+            b"set_property(TARGET t PROPERTY CXX_STANDARD \"98\")",
+            b"target_compile_features(t PUBLIC cxx_std_11)",
+        ] {
+            assert!(
+                may_name_old_standard(old),
+                "{}",
+                String::from_utf8_lossy(old)
+            );
+        }
+        for new in [
+            &b"set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)"[..],
+            b"NVCCFLAGS = -std=c++17",
+            b"set(CMAKE_CUDA_STANDARD 14)",
+        ] {
+            assert!(
+                !may_name_old_standard(new),
+                "{}",
+                String::from_utf8_lossy(new)
+            );
+        }
+    }
 
     #[test]
     fn classifies_build_files() {
