@@ -928,7 +928,10 @@ separately, against the GFX IP version, so `major = 8` admits every gfx9 and lat
 device that matches nothing leaves the answer at device 0.
 
 Each test is reported (once per line); the capability queries (the major and minor attributes, \
-`cuDeviceComputeCapability`) once per function.
+`cuDeviceComputeCapability`) once per function. So is each call of cuda-samples' \
+`_ConvertSMVer2Cores` and `_ConvertSMVer2ArchName` (helper_cuda.h), whose tables hold NVIDIA's \
+compute capabilities only and fall back to their last entry for a GFX IP version; an AMD compute \
+unit has 64 stream processors.
 
 Fix: branch on what the code needs: the architecture name (`prop.gcnArchName`, for example \
 starting with `gfx9`), an attribute query (`hipDeviceGetAttribute`), the warp size, or \

@@ -4068,6 +4068,19 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Some("review the divergent region; compute the participating lanes with a 64-bit ballot".into()),
             vec![],
         ),
+        // cuda-samples' helper_cuda.h tables, keyed by NVIDIA's compute capability (R18-b).
+        "_ConvertSMVer2Cores" | "_ConvertSMVer2ArchName" => a.report(
+            &COMPUTE_CAPABILITY,
+            Severity::Warning,
+            n,
+            format!("`{name}` looks its answer up in cuda-samples' table of NVIDIA compute capabilities, but HIP reports the GFX IP version (gfx90a 9.0, gfx942 9.4, gfx1030 10.3): the table has no such entry and falls back to its last one"),
+            Some(if name == "_ConvertSMVer2Cores" {
+                "an AMD compute unit has 64 stream processors (GCN and CDNA: 4 SIMDs of 16 lanes; RDNA: 2 SIMDs of 32): use `prop.multiProcessorCount * 64`, or print `prop.gcnArchName` instead".into()
+            } else {
+                "print `prop.gcnArchName` (e.g. `gfx90a`) instead".into()
+            }),
+            vec![],
+        ),
         "cudaProfilerStart" | "cudaProfilerStop" | "cudaProfilerInitialize" => profiler(a, n, name),
         "min" | "max" => super::min_max::check(a, n, name, &argv),
         "__hadd" | "__rhadd" if argv.len() == 2 && argv.iter().all(|x| integer_valued(a, *x)) => {

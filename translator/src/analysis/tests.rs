@@ -5645,3 +5645,11 @@ fn h001_spares_32_lane_indices_beside_a_ballot_half() {
     assert!(lines_of(&src(" >> (__lane_id() & 32)"), "H001").is_empty());
     assert_eq!(lines_of(&src(""), "H001"), vec![2, 5]);
 }
+
+/// realuser18 R18-b: cuda-samples' SM-version tables (`_ConvertSMVer2Cores(prop.major,
+/// prop.minor)`) get H037: HIP's major/minor are the GFX IP version, which the table lacks.
+#[test]
+fn h037_cuda_samples_sm_tables() {
+    let src = "int cores(int dev) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, dev);\n  printf(\"%s\", _ConvertSMVer2ArchName(prop.major, prop.minor));\n  return _ConvertSMVer2Cores(prop.major, prop.minor) * prop.multiProcessorCount;\n}\n";
+    assert_eq!(lines_of(src, "H037"), vec![4, 5], "{:?}", run(src));
+}
