@@ -160,19 +160,26 @@ impl Recipe<'_> {
     }
 
     fn has_arch(&self) -> bool {
+        const ARCH: [&str; 7] = [
+            "--offload-arch",
+            "-arch",
+            "--gpu-architecture",
+            "-gencode",
+            "--generate-code",
+            "-code",
+            "--gpu-code",
+        ];
         self.expanded.iter().any(|w| {
-            [
-                "--offload-arch",
-                "-arch",
-                "--gpu-architecture",
-                "-gencode",
-                "--generate-code",
-            ]
-            .iter()
-            // A loop writing them (`$(foreach sm,$(SMS),-gencode ...)`), which the
-            // translation turns into targets too.
-            .any(|f| w.starts_with(f) || w.starts_with("$(") && w.contains(f))
+            ARCH.iter()
+                // A loop writing them (`$(foreach sm,$(SMS),-gencode ...)`), which the
+                // translation turns into targets too.
+                .any(|f| w.starts_with(f) || w.starts_with("$(") && w.contains(f))
         })
+            // A loop whose body is a word of its own (`$(foreach ,,-code)`).
+            || ["$(foreach ", "${foreach "]
+                .iter()
+                .any(|o| self.raw.contains(o))
+                && ARCH.iter().any(|f| self.raw.contains(f))
     }
 
     /// What the command reads: its words but the program and the output, and the rule's
