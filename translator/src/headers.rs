@@ -161,50 +161,24 @@ fn tree_includes(root: &Path) -> Arc<Vec<IncludingFile>> {
         return t.clone();
     }
     let mut files = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
-    let (mut read, mut looked) = (0, 0);
-    while let Some(d) = dirs.pop() {
-        if looked >= MAX_TREE_ENTRIES {
-            break;
+    let mut read = 0;
+    crate::tree_walk::walk_files(root, MAX_TREE_ENTRIES, |path, _, len| {
+        let source = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+        if !source || len > MAX_HEADER_BYTES || read >= MAX_TREE_FILES {
+            return std::ops::ControlFlow::Continue(());
         }
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        entries.sort();
-        looked += entries.len();
-        for path in entries {
-            let hidden = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_none_or(|n| n.starts_with('.'));
-            let Ok(meta) = std::fs::symlink_metadata(&path) else {
-                continue;
-            };
-            if hidden || meta.file_type().is_symlink() {
-                continue;
-            }
-            if meta.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            let source = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
-            if !source || meta.len() > MAX_HEADER_BYTES || read >= MAX_TREE_FILES {
-                continue;
-            }
-            read += 1;
-            let Ok(text) = std::fs::read(&path) else {
-                continue;
-            };
+        read += 1;
+        if let Ok(text) = std::fs::read(path) {
             let includes = crate::header_facts::project_includes(&text);
             if !includes.is_empty() {
-                files.push((path, includes));
+                files.push((path.to_path_buf(), includes));
             }
         }
-    }
+        std::ops::ControlFlow::Continue(())
+    });
     let t = Arc::new(files);
     trees.insert(root.to_path_buf(), t.clone());
     t

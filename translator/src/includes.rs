@@ -291,9 +291,9 @@ pub(crate) fn missing_includes(
 /// Whether a file of the tree under `root` has a path that ends with `written` (its leading
 /// `./` and `../` dropped) at a directory boundary: the file an include directory would lead
 /// to. The tree's file names are read once per root and run (hidden directories skipped, at
-/// most 200,000 files), and only when an include is missing everywhere else.
+/// most 200,000 entries, symbolic links passed over: [`crate::tree_walk::walk_files`]), and only when an include is missing everywhere else.
 fn in_tree_below_some_dir(root: &std::path::Path, written: &str) -> bool {
-    use std::collections::{HashMap, HashSet};
+    use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
     type Names = Arc<HashMap<String, Vec<String>>>;
     static SEEN: OnceLock<Mutex<HashMap<std::path::PathBuf, Names>>> = OnceLock::new();
@@ -311,36 +311,14 @@ fn in_tree_below_some_dir(root: &std::path::Path, written: &str) -> bool {
     let cached = seen.lock().ok().and_then(|m| m.get(root).cloned());
     let names = cached.unwrap_or_else(|| {
         let mut names: HashMap<String, Vec<String>> = HashMap::new();
-        let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
-        let mut budget = 200_000usize;
-        let mut visited: HashSet<std::path::PathBuf> = HashSet::new();
-        while let Some((dir, rel, depth)) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let file = entry.file_name().to_string_lossy().into_owned();
-                if file.starts_with('.') || budget == 0 {
-                    continue;
-                }
-                budget -= 1;
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let child = if rel.is_empty() {
-                    file.clone()
-                } else {
-                    format!("{rel}/{file}")
-                };
-                if kind.is_dir() {
-                    if depth < 32 && visited.insert(entry.path()) {
-                        stack.push((entry.path(), child, depth + 1));
-                    }
-                } else {
-                    names.entry(file).or_default().push(child);
-                }
-            }
-        }
+        crate::tree_walk::walk_files(root, 200_000, |_, rel, _| {
+            let file = rel.rsplit('/').next().unwrap_or(rel);
+            names
+                .entry(file.to_string())
+                .or_default()
+                .push(rel.to_string());
+            std::ops::ControlFlow::Continue(())
+        });
         let names = Arc::new(names);
         if let Ok(mut m) = seen.lock() {
             m.insert(root.to_path_buf(), names.clone());

@@ -23,6 +23,7 @@ pub mod project;
 pub mod sarif;
 pub mod translate;
 pub mod tree_index;
+pub(crate) mod tree_walk;
 
 /// Diagnostic tables of every module, gathered by [`diag::catalog`].
 pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[

@@ -199,46 +199,26 @@ pub fn tree_uses_thrust(root: &Path) -> bool {
     if let Some(&found) = seen.lock().ok().and_then(|m| m.get(root).copied()).as_ref() {
         return found;
     }
-    let mut stack = vec![(root.to_path_buf(), 0usize)];
     let mut budget = 20_000usize;
     let mut found = false;
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if name.to_string_lossy().starts_with('.') {
-                continue;
-            }
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() && depth < 32 {
-                stack.push((path, depth + 1));
-                continue;
-            }
-            let source = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                matches!(
-                    e,
-                    "cu" | "cuh" | "h" | "hh" | "hpp" | "hxx" | "cpp" | "cc" | "cxx" | "c" | "inl"
-                )
-            });
-            if !kind.is_file() || !source || budget == 0 {
-                continue;
-            }
-            budget -= 1;
-            let small = entry.metadata().is_ok_and(|m| m.len() <= 4 << 20);
-            if small && std::fs::read(&path).is_ok_and(|b| includes_thrust(&b)) {
-                found = true;
-                break;
-            }
+    crate::tree_walk::walk_files(root, usize::MAX, |path, _, len| {
+        let source = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            matches!(
+                e,
+                "cu" | "cuh" | "h" | "hh" | "hpp" | "hxx" | "cpp" | "cc" | "cxx" | "c" | "inl"
+            )
+        });
+        if !source || budget == 0 {
+            return std::ops::ControlFlow::Continue(());
         }
+        budget -= 1;
+        found = len <= 4 << 20 && std::fs::read(path).is_ok_and(|b| includes_thrust(&b));
         if found {
-            break;
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
         }
-    }
+    });
     if let Ok(mut m) = seen.lock() {
         m.insert(root.to_path_buf(), found);
     }
