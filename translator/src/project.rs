@@ -241,6 +241,10 @@ pub struct FileOutcome {
     /// Size of the input in bytes.
     #[serde(skip)]
     pub bytes: u64,
+    /// The output file's stamp when the worker wrote or checked it, so that the run's list of
+    /// outputs need not look at the file again (`None`: not known).
+    #[serde(skip)]
+    pub out_stamp: Option<cache::Stamp>,
 }
 
 /// Counts for the summary.
@@ -1019,13 +1023,14 @@ impl OutputFiles {
     }
 
     /// Records the output of one outcome (its path relative to the output directory).
-    fn add(&mut self, rel: &str, written: bool) {
+    /// `stamp` is the output's when the worker already knows it (else it is looked up).
+    fn add(&mut self, rel: &str, written: bool, stamp: Option<cache::Stamp>) {
         self.this_run
             .insert(xxhash_rust::xxh3::xxh3_64(rel.as_bytes()));
         if !written {
             return;
         }
-        if let Some(stamp) = cache::Stamp::of(&self.out.join(rel)) {
+        if let Some(stamp) = stamp.or_else(|| cache::Stamp::of(&self.out.join(rel))) {
             self.line(rel, &stamp);
         }
     }
@@ -1197,8 +1202,10 @@ pub fn write_atomic_nosync(path: &Path, data: &[u8]) -> std::io::Result<()> {
 /// Writes a file hipport can make again (an output tree's file, a cache entry). A path that holds
 /// nothing yet is created exclusively (`O_EXCL`) and written in place: one directory update
 /// instead of the two of a temporary file and a rename, and no `stat` for permissions to keep.
-/// A path that holds anything is replaced atomically, keeping its permissions when `keep_mode`.
-/// A run interrupted in the middle of a new file can leave it short; hipport never trusts such a
+/// A path that holds anything is replaced atomically, keeping its permissions when `keep_mode`,
+/// unless it is a regular file that already holds `data`: that one is left as it is, so that a
+/// re-run does not touch the times of files it would write unchanged (a build of the output
+/// tree then rebuilds only what changed). A run interrupted in the middle of a new file can leave it short; hipport never trusts such a
 /// file: an output is trusted only by the stamp recorded after its write completed, and a cache
 /// entry checks its own length and checksum. A failed write removes the file it created.
 pub(crate) fn write_regenerable(path: &Path, data: &[u8], keep_mode: bool) -> std::io::Result<()> {
@@ -1211,6 +1218,9 @@ pub(crate) fn write_regenerable(path: &Path, data: &[u8], keep_mode: bool) -> st
             let _ = fs::remove_file(path);
         }),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            if same_content(path, data) {
+                return Ok(());
+            }
             write_atomic_with(path, data, false, keep_mode)
         }
         Err(e) => Err(e),
@@ -1255,11 +1265,18 @@ fn write_atomic_with(path: &Path, data: &[u8], sync: bool, keep_mode: bool) -> s
 
 /// A file written in pieces that appears at its path only when complete: it is written to a
 /// temporary file beside the path and renamed over it by [`AtomicWriter::finish`]. Dropped
-/// without `finish`, the temporary file is removed and the path is left as it was.
+/// without `finish`, the temporary file is removed and the path is left as it was. A regular file
+/// already at the path is read along as the bytes come: while they are its own, nothing is
+/// written, and a file that ends up the same is left as it was (a re-run's index and output list
+/// cost no write and no flush to disk).
 pub struct AtomicWriter {
     path: PathBuf,
     tmp: PathBuf,
     file: Option<std::io::BufWriter<fs::File>>,
+    /// While every byte so far is the old file's own: that file, read along, and how many
+    /// bytes matched.
+    same: Option<(std::io::BufReader<fs::File>, u64)>,
+    scratch: Vec<u8>,
 }
 
 impl AtomicWriter {
@@ -1276,12 +1293,17 @@ impl AtomicWriter {
         let tmp = dir.join(format!(".{name}.hipport-{}.tmp", std::process::id()));
         // `--patch out/x.patch` before `out/` exists: made as `--out` makes its directory.
         fs::create_dir_all(dir)?;
-        let file = fs::File::create(&tmp)?;
-        Ok(AtomicWriter {
+        let mut w = AtomicWriter {
             path: path.to_path_buf(),
             tmp,
-            file: Some(std::io::BufWriter::with_capacity(1 << 16, file)),
-        })
+            file: None,
+            same: open_regular(path).map(|f| (std::io::BufReader::with_capacity(1 << 16, f), 0)),
+            scratch: Vec::new(),
+        };
+        if w.same.is_none() {
+            w.part()?;
+        }
+        Ok(w)
     }
 
     /// The path being written.
@@ -1289,17 +1311,71 @@ impl AtomicWriter {
         &self.path
     }
 
-    /// Flushes the data to disk and renames the file into place.
+    /// Starts the temporary file, with the bytes that matched the old file so far.
+    fn part(&mut self) -> std::io::Result<()> {
+        let matched = self.same.take().map_or(0, |(_, n)| n);
+        let mut file = std::io::BufWriter::with_capacity(1 << 16, fs::File::create(&self.tmp)?);
+        self.file = None;
+        if matched > 0 {
+            let copied = fs::File::open(&self.path)
+                .and_then(|old| std::io::copy(&mut old.take(matched), &mut file));
+            if let Err(e) = copied.and_then(|n| match n == matched {
+                true => Ok(()),
+                false => Err(std::io::Error::other(
+                    "the file changed while being replaced",
+                )),
+            }) {
+                drop(file);
+                let _ = fs::remove_file(&self.tmp);
+                return Err(e);
+            }
+        }
+        self.file = Some(file);
+        Ok(())
+    }
+
+    /// Flushes the data to disk and renames the file into place (a file that already held
+    /// exactly these bytes is left as it was).
     pub fn finish(mut self) -> std::io::Result<()> {
-        let file = self.file.take().expect("finish runs once");
+        if let Some((old, _)) = &mut self.same {
+            let mut one = [0u8; 1];
+            if matches!(old.read(&mut one), Ok(0)) {
+                return Ok(());
+            }
+            self.part()?;
+        }
+        let Some(file) = self.file.take() else {
+            return Err(std::io::Error::other("nothing to finish"));
+        };
         let file = file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         fs::rename(&self.tmp, &self.path)
     }
 }
 
+/// The regular file at `path`, opened to read (not through a link, and never blocking on a FIFO).
+fn open_regular(path: &Path) -> Option<fs::File> {
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let f = opts.open(path).ok()?;
+    f.metadata().ok()?.is_file().then_some(f)
+}
+
 impl Write for AtomicWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some((old, matched)) = &mut self.same {
+            self.scratch.resize(buf.len(), 0);
+            if old.read_exact(&mut self.scratch).is_ok() && self.scratch == buf {
+                *matched += buf.len() as u64;
+                return Ok(buf.len());
+            }
+            self.part()?;
+        }
         match &mut self.file {
             Some(f) => f.write(buf),
             None => Err(std::io::Error::other("already finished")),
@@ -1392,6 +1468,7 @@ fn process_guarded(
             read_other_files: false,
             unread: false,
             bytes: f.size,
+            out_stamp: None,
         };
         (outcome, None)
     })
@@ -1435,6 +1512,7 @@ fn process(
         read_other_files: false,
         unread: false,
         bytes: f.size,
+        out_stamp: None,
     };
     let dest = match &cfg.output {
         OutputMode::Dir(out) => Some(out.join(&out_rel)),
@@ -1461,6 +1539,7 @@ fn process(
                 OutputMode::InPlace { .. } => false,
             };
             if output_ok {
+                outcome.out_stamp = head.stamp;
                 take_entry(&mut outcome, head);
                 outcome.unread = true;
                 return (outcome, Some(r));
@@ -1581,7 +1660,7 @@ fn process(
     }
     let write = match (&cfg.output, &dest) {
         (OutputMode::Dir(_), Some(dest)) => {
-            if trusted || (outcome.from_cache && same_content(dest, new)) {
+            if trusted {
                 Ok(())
             } else {
                 write_output(dest, new).map_err(|e| (dest.display().to_string(), e))
@@ -1619,6 +1698,7 @@ fn process(
             if !trusted && key.is_some() {
                 out_stamp = dest.as_deref().and_then(cache::Stamp::of);
             }
+            outcome.out_stamp = out_stamp.filter(|_| dest.is_some());
             if let (Some((c, k)), Some(mut e), false) = (key, store, outcome.read_other_files) {
                 e.stamp = out_stamp;
                 if !outcome.from_cache || e.stamp.is_some() {
@@ -1704,16 +1784,10 @@ fn write_output(dest: &Path, data: &[u8]) -> std::io::Result<()> {
 
 /// Whether the file at `path` holds exactly `data`: one `open`, one `read` of one byte more than
 /// `data` and one `close` when it does (the read of a regular file is short only at its end; a
-/// longer file is not read whole). Opened non-blocking, so a FIFO in its place cannot hang the run.
+/// longer file is not read whole). Opened non-blocking, so a FIFO in its place cannot hang the
+/// run, and without following a symbolic link, which is never the same as a file of its own.
 fn same_content(path: &Path, data: &[u8]) -> bool {
-    let mut opts = fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NONBLOCK);
-    }
-    let Ok(mut f) = opts.open(path) else {
+    let Some(mut f) = open_regular(path) else {
         return false;
     };
     read_whole(&mut f, data.len(), data.len() as u64 + 1, false).is_ok_and(|buf| buf == data)
@@ -2155,6 +2229,7 @@ fn write_compat_header(
         read_other_files: false,
         unread: false,
         bytes: 0,
+        out_stamp: None,
     };
     match &existing {
         Some(old) if !is_generated(old) => {
@@ -2896,7 +2971,7 @@ pub fn convert_streaming(
             summary.add(&o);
             if let Some(files) = output_files.as_mut() {
                 let rel = o.renamed_to.as_deref().unwrap_or(&o.path);
-                files.add(rel, o.status != FileStatus::Failed);
+                files.add(rel, o.status != FileStatus::Failed, o.out_stamp);
             }
             sink.file(o)
         };
@@ -3198,6 +3273,7 @@ pub fn convert_streaming(
             read_other_files: false,
             unread: false,
             bytes: 0,
+            out_stamp: None,
         };
         emit(o, &mut summary, found)?;
     }
@@ -3241,6 +3317,7 @@ pub fn convert_streaming(
                 read_other_files: false,
                 unread: false,
                 bytes: 0,
+                out_stamp: None,
             })?;
         }
     }
@@ -3913,6 +3990,27 @@ mod tests {
         assert_eq!(meta.permissions().mode() & 0o777, 0o600);
         // Replaced by a rename: a reader holding the old file never sees a mix.
         assert_ne!(std::os::unix::fs::MetadataExt::ino(&meta), old_inode);
+        // A file that already holds the bytes is left as it is: same inode, same times.
+        let before = fs::metadata(&p).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        write_regenerable(&p, b"second, longer\n", true).unwrap();
+        let after = fs::metadata(&p).unwrap();
+        assert_eq!(
+            std::os::unix::fs::MetadataExt::ino(&after),
+            std::os::unix::fs::MetadataExt::ino(&before)
+        );
+        assert_eq!(after.modified().unwrap(), before.modified().unwrap());
+        // A symbolic link to a file with those bytes is no file of its own: it is replaced.
+        let target = dir.path().join("target");
+        fs::write(&target, b"same\n").unwrap();
+        let link = dir.path().join("link.cu");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(!same_content(&link, b"same\n"));
+        write_regenerable(&link, b"same\n", true).unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
+        assert_eq!(fs::read(&target).unwrap(), b"same\n");
+        fs::remove_file(&link).unwrap();
+        fs::remove_file(&target).unwrap();
         // Without `keep_mode` (cache entries) the replacement has the default permissions.
         let q = dir.path().join("entry");
         fs::write(&q, b"x").unwrap();
@@ -3927,6 +4025,55 @@ mod tests {
         assert_eq!(names(), ["entry", "fresh", "out.cu"]);
         let e = write_regenerable(&dir.path().join("no/such/dir"), b"x", true).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_writer_leaves_a_file_that_ends_up_the_same_as_it_was() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("list");
+        let write = |pieces: &[&[u8]]| {
+            let mut w = AtomicWriter::create(&p).unwrap();
+            for piece in pieces {
+                w.write_all(piece).unwrap();
+            }
+            w.finish().unwrap();
+            let m = fs::metadata(&p).unwrap();
+            (fs::read(&p).unwrap(), m.ino(), m.modified().unwrap())
+        };
+        let (body, ino, time) = write(&[b"head\n", b"one\n", b"two\n"]);
+        assert_eq!(body, b"head\none\ntwo\n");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // The same bytes, cut otherwise: not written.
+        assert_eq!(
+            write(&[b"head\none", b"\ntwo\n"]),
+            (body.clone(), ino, time)
+        );
+        // Bytes that part from the file's in the middle, at its end, or stop short of it: the
+        // whole new text, in a new file (made while the old one still was: another inode).
+        let mut last = ino;
+        for pieces in [
+            &[&b"head\n"[..], b"ONE\n", b"two\n"][..],
+            &[b"head\none\ntwo\n", b"three\n"],
+            &[b"head\none\n"],
+            &[],
+        ] {
+            let (now, new_ino, _) = write(pieces);
+            assert_eq!(now, pieces.concat());
+            assert_ne!(new_ino, last);
+            last = new_ino;
+        }
+        // Dropped without `finish` while comparing or after parting: the file is as it was, and
+        // no temporary file is left.
+        fs::write(&p, b"kept\n").unwrap();
+        for piece in [&b"ke"[..], b"other"] {
+            let mut w = AtomicWriter::create(&p).unwrap();
+            w.write_all(piece).unwrap();
+            drop(w);
+            assert_eq!(fs::read(&p).unwrap(), b"kept\n");
+        }
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[cfg(unix)]

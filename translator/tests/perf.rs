@@ -288,6 +288,54 @@ fn cached_outputs_are_trusted_only_while_untouched() {
 }
 
 #[test]
+fn a_rerun_leaves_the_outputs_it_would_write_unchanged_untouched() {
+    // Copied files and `--no-cache` outputs too: a build of the output tree must not see every
+    // file as new after a re-run.
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    tree(&t.join("in"));
+    let convert = |extra: &[&str]| {
+        let mut args = CONVERT.to_vec();
+        args.extend_from_slice(&["--hip-version", "6.2"]);
+        args.extend_from_slice(extra);
+        let o = hipport(&args, t, &[]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    };
+    convert(&[]);
+    let outs = ["out/src/a.cu", "out/src/c.cpp", "out/notes.txt"];
+    let times = || -> Vec<_> {
+        outs.iter()
+            .map(|p| {
+                let m = fs::metadata(t.join(p)).unwrap();
+                (
+                    std::os::unix::fs::MetadataExt::ino(&m),
+                    m.modified().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let before = times();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    convert(&[]);
+    assert_eq!(times(), before, "a re-run with the cache");
+    convert(&["--no-cache"]);
+    assert_eq!(times(), before, "a re-run without the cache");
+    // What differs is still written: an edited copy and an edited output come back.
+    fs::write(t.join("out/notes.txt"), "edited\n").unwrap();
+    fs::write(t.join("in/src/c.cpp"), "int plain() { return 2; }\n").unwrap();
+    convert(&["--no-cache"]);
+    assert_eq!(
+        fs::read(t.join("out/notes.txt")).unwrap(),
+        b"cudaMalloc stays\n"
+    );
+    assert_eq!(
+        fs::read(t.join("out/src/c.cpp")).unwrap(),
+        b"int plain() { return 2; }\n"
+    );
+    assert_eq!(times()[0], before[0]);
+}
+
+#[test]
 fn a_rerun_trusts_settled_sources_by_their_stamps() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
