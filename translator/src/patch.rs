@@ -75,7 +75,7 @@ pub fn edits_diff(rel_path: &str, old: &[u8], edits: &[(usize, usize, &[u8])]) -
     let line_of = |off: usize| starts.partition_point(|&s| s <= off) - 1;
     // Blocks of whole old lines touched by edits: (first line, end line, first edit, end edit).
     let mut blocks: Vec<(usize, usize, usize, usize)> = Vec::new();
-    for (k, &(start, end, _)) in edits.iter().enumerate() {
+    for (k, &(start, end, new)) in edits.iter().enumerate() {
         let a = if start < old.len() {
             line_of(start)
         } else if n > 0 && !old.ends_with(b"\n") {
@@ -85,6 +85,10 @@ pub fn edits_diff(rel_path: &str, old: &[u8], edits: &[(usize, usize, &[u8])]) -
         };
         let b = if end > start {
             line_of(end - 1) + 1
+        } else if start < old.len() && start == line_start(a) && new.ends_with(b"\n") {
+            // Whole lines put before a line: that line is no part of the change (an edit on
+            // it, or on the next one, must not show it as removed and added again).
+            a
         } else {
             (a + 1).min(n)
         };
@@ -272,6 +276,15 @@ mod tests {
         same_as_general(src, &[(10, 14, b"hip/hip_runtime")]);
         same_as_general(src, &[(10, 14, b"hip"), (82, 86, b"hip")]);
         same_as_general(src, &[(0, 0, b"// top\n"), (82, 90, b"hipFree")]);
+        // An include put before a line that stays, with an edit on the next line (R21-1), or
+        // on that line itself.
+        let include = &b"#include <hip/hip_runtime.h>\n"[..];
+        same_as_general(src, &[(18, 18, include), (25, 28, b"long")]);
+        same_as_general(src, &[(18, 18, include), (18, 21, b"long")]);
+        same_as_general(
+            src,
+            &[(18, 18, include), (18, 18, b"// x\n"), (32, 35, b"long")],
+        );
         same_as_general(src, &[(src.len(), src.len(), b"// end\n")]);
         same_as_general(src, &[(18, 24, b"long a;\nint a2;\n")]);
         same_as_general(src, &[(18, 25, b"")]);
