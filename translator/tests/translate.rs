@@ -1213,13 +1213,11 @@ fn roc_names_newer_than_the_target_are_reported() {
         "`curandSetGeneratorOrdering` becomes rocRAND's `rocrand_set_ordering` only from ROCm 5.5.0; the target is HIP 5.2.3"
     );
     assert_eq!((t002[0].line, t002[0].column), (3, 3));
-    // hipRAND 5.2 has the host generator, so the help names it.
+    // hipRAND 5.2 declares the host generator but returns HIPRAND_STATUS_NOT_IMPLEMENTED
+    // (until ROCm 6.2), so the help does not send the user there (R21-b).
     let host = t002.iter().find(|d| d.line == 6).unwrap();
     assert!(
-        host.help
-            .as_deref()
-            .unwrap()
-            .contains("hipRAND's `hiprandCreateGeneratorHost` (`--rand hiprand`)"),
+        !host.help.as_deref().unwrap().contains("hipRAND"),
         "{:?}",
         host.help
     );
@@ -1231,6 +1229,36 @@ fn roc_names_newer_than_the_target_are_reported() {
     );
     assert!(
         out.contains("rocrand_create_generator_host_blocking(g, "),
+        "{out}"
+    );
+}
+
+/// hipRAND's host generator returns HIPRAND_STATUS_NOT_IMPLEMENTED before ROCm 6.2 (hipRAND
+/// 2.11.0's CHANGELOG), so for older targets `curandCreateGeneratorHost` is reported (T002) and
+/// kept, instead of a silent rename that fails at run time (R21-b); HIP 6.2 gets the rename.
+#[test]
+fn hiprand_host_generator_is_reported_before_rocm_6_2() {
+    let src = "#include <curand.h>\n\
+               void h(curandGenerator_t* g) { curandCreateGeneratorHost(g, CURAND_RNG_PSEUDO_XORWOW); }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("curandCreateGeneratorHost(g, "), "{out}");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T002")
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert!(d.message.contains("only from HIP 6.2.0"), "{}", d.message);
+    let (out, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(6, 2, 0),
+            ..Options::default()
+        },
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        out.contains("hiprandCreateGeneratorHost(g, HIPRAND_RNG_PSEUDO_XORWOW)"),
         "{out}"
     );
 }
