@@ -1263,6 +1263,60 @@ fn hiprand_host_generator_is_reported_before_rocm_6_2() {
     );
 }
 
+/// A string symbol (`cudaMemcpyToSymbol("c_tab", ...)`, removed in CUDA 5.0) becomes the
+/// variable where the file declares it `__constant__`/`__device__`, for every symbol API; one
+/// the file does not declare is reported (T017) rather than passed to HIP as a string (R21-c).
+#[test]
+fn string_symbols_become_the_variable_or_are_reported() {
+    let src = "__constant__ float c_tab[16];\n\
+               __device__ int d_n;\n\
+               void f(const float* h, float* o, void** p, size_t* s) {\n  \
+               cudaMemcpyToSymbol(\"c_tab\", h, 64, 0, cudaMemcpyHostToDevice);\n  \
+               cudaMemcpyFromSymbol(o, \"c_tab\", 64);\n  \
+               cudaMemcpyToSymbolAsync( \"d_n\" , h, 4);\n  \
+               cudaGetSymbolAddress(p, \"d_n\");\n  \
+               cudaGetSymbolSize(s, \"c_tab\");\n  \
+               cudaMemcpyToSymbol(\"elsewhere\", h, 4);\n}\n";
+    let (out, diags) = tr(src, &Options::default());
+    assert!(
+        out.contains("hipMemcpyToSymbol(HIP_SYMBOL(c_tab), h, 64, 0, hipMemcpyHostToDevice);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyFromSymbol(o, HIP_SYMBOL(c_tab), 64);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyToSymbolAsync(HIP_SYMBOL(d_n), h, 4, 0, hipMemcpyHostToDevice);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipGetSymbolAddress(p, HIP_SYMBOL(d_n));"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipGetSymbolSize(s, HIP_SYMBOL(c_tab));"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyToSymbol(HIP_SYMBOL(\"elsewhere\"), h, 4);"),
+        "{out}"
+    );
+    assert_eq!(diags, ["T017:9:22"], "{out}");
+    // Idempotent: the output converts to itself.
+    let (again, _) = tr(&out, &Options::default());
+    assert_eq!(again, out);
+    // A function or a host variable of the name is no symbol.
+    let src = "float c_tab[4];\n__device__ float k(int);\n\
+               void f(const float* h) { cudaMemcpyToSymbol(\"c_tab\", h, 4); cudaMemcpyToSymbol(\"k\", h, 4); }\n";
+    let (_, diags) = tr(src, &Options::default());
+    assert_eq!(
+        diags.iter().filter(|d| d.starts_with("T017")).count(),
+        2,
+        "{diags:?}"
+    );
+}
+
 /// hipSOLVER has no iterative-refinement statuses, so an error-string switch over every
 /// `cusolverStatus_t` gets two equal case labels after renaming: each later one is reported
 /// (T014) with the earlier one's line; distinct labels, and the same label in another switch,
