@@ -120,6 +120,19 @@ pub(crate) const CUDA_SAMPLES_HELPERS: &[&str] = &[
     "helper_multiprocess.h",
 ];
 
+/// Whether `inner` (an include's path) names one of the CUDA SDK's utility headers before CUDA
+/// 5.0: cutil (`cutil.h`, `cutil_inline.h`, `cutil_math.h`, ...) and shrUtils (`shrUtils.h`,
+/// `shrQATest.h`). The CUDA 5.0 release notes: "Prior to CUDA 5.0, CUDA Sample projects
+/// referenced a utility library with header and source files called cutil. This has been removed
+/// with the CUDA Samples in CUDA 5.0, and replaced with header files found in [...] common\inc
+/// helper_cuda.h, [...] helper_math.h, [...] helper_timer.h" (quoted in NVIDIA's forum thread
+/// 33007). Part of neither CUDA nor HIP, they are reported with a note of their own (R21-g).
+pub(crate) fn is_old_sdk_utility_header(inner: &str) -> bool {
+    let name = inner.rsplit(['/', '\\']).next().unwrap_or(inner);
+    name.ends_with(".h")
+        && (name.starts_with("cutil") || matches!(name, "shrUtils.h" | "shrQATest.h"))
+}
+
 /// An `#include` that none of the places a compiler looks at holds (R19-c, R18-b): a file
 /// generated at build time, one hipify would write, or one of a directory left out of the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,7 +207,9 @@ pub(crate) fn missing_includes(
         let angle = path.open == '<';
         let name = written.rsplit('/').next().unwrap_or(&written);
         let helper = CUDA_SAMPLES_HELPERS.contains(&name);
+        // The old SDK's cutil has a note of its own, from the translation (R21-g).
         if written.is_empty()
+            || is_old_sdk_utility_header(&written)
             || written.starts_with('/')
             || written.contains(':')
             || !helper && (known(path.inner) || name.starts_with("cuda"))

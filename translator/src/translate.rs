@@ -1615,6 +1615,7 @@ impl<'a> Walk<'a> {
         let Some(path) = parse::HeaderPath::parse(self.node_str(path_node)) else {
             return;
         };
+        self.old_sdk_utility_headers(path.inner, path_node.start_byte());
         if path.open == '"'
             && self.db.header_for(path.inner, &self.opts.libs).is_some()
             && self.finds_project_file(path.inner)
@@ -1652,6 +1653,43 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// One note (T025) on the first include of the CUDA SDK 4.x utility headers (cutil,
+    /// shrUtils) that no file of the project answers, naming all of them: they are part of
+    /// neither CUDA (since 5.0) nor HIP, and their macros (`CUDA_SAFE_CALL`, `cutilSafeCall`,
+    /// `CUT_CHECK_ERROR`) are written against the CUDA runtime (R21-g).
+    fn old_sdk_utility_headers(&mut self, inner: &str, at: usize) {
+        if !crate::includes::is_old_sdk_utility_header(inner)
+            || self.finds_project_file(inner)
+            || !self.reported_unknown.insert("T025:cutil".into())
+        {
+            return;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for (_, p) in crate::includes::include_directives(self.src) {
+            let shown = if p.open == '<' {
+                format!("`<{}>`", p.inner)
+            } else {
+                format!("`\"{}\"`", p.inner)
+            };
+            if crate::includes::is_old_sdk_utility_header(p.inner)
+                && !names.contains(&shown)
+                && (p.inner == inner || !self.finds_project_file(p.inner))
+            {
+                names.push(shown);
+            }
+        }
+        let mut d = Diagnostic::at(
+            &crate::project::MISSING_INCLUDE,
+            self.file,
+            &self.index,
+            at,
+            format!("{} is not in the input: the CUDA SDK 4.x utility headers (cutil), part of neither CUDA (since 5.0) nor HIP", names.join(", ")),
+            Some("their `CUDA_SAFE_CALL`, `cutilSafeCall`, `CUT_CHECK_ERROR` and `cutilCheckMsg` wrap CUDA runtime calls: replace them by a HIP error check (test the `hipError_t`, print `hipGetErrorString`; `hipGetLastError()` after a launch), the `cutCreateTimer` timers by `hipEvent`s or `std::chrono`, and `cutil_math.h`'s vector operators by cuda-samples' `helper_math.h` (converted with hipport); or convert the old SDK's `common/inc` with the project and put it on the include path".into()),
+        );
+        d.severity = Severity::Note;
+        self.diags.push(d);
     }
 
     /// Reports (T002, as a warning: the include may sit in a branch for newer releases) an

@@ -1317,6 +1317,34 @@ fn string_symbols_become_the_variable_or_are_reported() {
     );
 }
 
+/// The CUDA SDK 4.x utility headers (cutil) are part of neither CUDA nor HIP: their includes get
+/// one note (T025) naming them all and what replaces them, like cuda-samples' helpers (R21-g).
+#[test]
+fn old_sdk_cutil_headers_get_one_note() {
+    let src = "#include <cutil_inline.h>\n#include \"cutil_math.h\"\n#include <stdio.h>\n\
+               void f(float* d) { CUDA_SAFE_CALL(cudaMalloc((void**)&d, 4)); }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &Options::default()).expect("translates");
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T025").collect();
+    assert_eq!(notes.len(), 1, "{:?}", r.diagnostics);
+    let d = notes[0];
+    assert_eq!(d.severity, Severity::Note);
+    assert_eq!((d.line, d.column), (1, 10));
+    assert!(
+        d.message
+            .starts_with("`<cutil_inline.h>`, `\"cutil_math.h\"` is not in the input: the CUDA SDK 4.x utility headers"),
+        "{}",
+        d.message
+    );
+    assert!(d.help.as_deref().unwrap().contains("helper_math.h"));
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("\n#include <cutil_inline.h>\n"), "{out}");
+    let (_, diags) = tr(
+        "#include <helper_math.h>\n#include <cutil.hpp>\n",
+        &Options::default(),
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
 /// hipSOLVER has no iterative-refinement statuses, so an error-string switch over every
 /// `cusolverStatus_t` gets two equal case labels after renaming: each later one is reported
 /// (T014) with the earlier one's line; distinct labels, and the same label in another switch,
