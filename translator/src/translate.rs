@@ -258,7 +258,7 @@ diag_info! {
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
     STRING_SYMBOL = "T017", "string-symbol", Error,
         "A symbol API is given the variable's name as a string",
-        "`cudaMemcpyToSymbol(\"c_tab\", ...)` (and the other symbol functions: `cudaMemcpyFromSymbol`, their `Async` forms, `cudaGetSymbolAddress`, `cudaGetSymbolSize`) once took the symbol's name as a string; CUDA 5.0 removed that form. HIP finds a symbol by the address of its host-side shadow variable (`HIP_SYMBOL(X)` is `X` on AMD), so a string passes the address of the literal, the call returns `hipErrorInvalidSymbol` and the variable keeps its old contents: with the status unchecked, the kernels read zeros and compute wrong results without an error.\n\nhipport writes the variable itself (`HIP_SYMBOL(c_tab)`) where the file declares a `__constant__` or `__device__` variable of that name. Elsewhere (a variable declared in another file or a header) it reports the call.\n\nWhat to do: pass the variable (`HIP_SYMBOL(c_tab)`), with its declaration (`extern __constant__ float c_tab[16];` under relocatable device code, or an include of the file that defines it) visible at the call.";
+        "`cudaMemcpyToSymbol(\"c_tab\", ...)` (and the other symbol functions: `cudaMemcpyFromSymbol`, their `Async` forms, `cudaGetSymbolAddress`, `cudaGetSymbolSize`) once took the symbol's name as a string; CUDA 5.0 removed that form. HIP finds a symbol by the address of its host-side shadow variable (`HIP_SYMBOL(X)` is `X` on AMD), so a string passes the address of the literal, the call returns `hipErrorInvalidSymbol` and the variable keeps its old contents: with the status unchecked, the kernels read zeros and compute wrong results without an error.\n\nhipport writes the variable itself (`HIP_SYMBOL(c_tab)`) where the file, or a file it includes with quotes from beside it (Rodinia's `#include \"kmeans_cuda_kernel.cu\"`), declares a `__constant__` or `__device__` variable of that name. Elsewhere (a variable declared in another file, or in a header found through an include directory) it reports the call.\n\nWhat to do: pass the variable (`HIP_SYMBOL(c_tab)`), with its declaration (`extern __constant__ float c_tab[16];` under relocatable device code, or an include of the file that defines it) visible at the call.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -3292,7 +3292,7 @@ impl<'a> Walk<'a> {
             else {
                 continue;
             };
-            if declares_device_variable(self.src, &name) {
+            if declares_device_variable(self.src, &name) || self.header_declares_symbol(&name) {
                 *arg = arg.replacen(&format!("\"{name}\""), &name, 1);
                 continue;
             }
@@ -3302,9 +3302,27 @@ impl<'a> Walk<'a> {
                 &STRING_SYMBOL,
                 at,
                 format!("`{call}` is given the symbol as a string (\"{name}\"), which CUDA 5.0 removed and HIP does not look up: the copy fails at run time"),
-                Some(format!("pass the variable itself (`{name}`, hipport writes `HIP_SYMBOL({name})`) and make its `__constant__`/`__device__` declaration visible in this file")),
+                Some(format!("pass the variable itself (`{name}`, hipport writes `HIP_SYMBOL({name})`) and make its `__constant__`/`__device__` declaration visible here (hipport looks in this file and the quoted includes beside it)")),
             );
         }
+    }
+
+    /// Whether a quoted include found beside the file (Rodinia kmeans' `#include
+    /// "kmeans_cuda_kernel.cu"`) declares the `__constant__`/`__device__` variable `name`: one
+    /// level deep, files of at most 4 MiB. The result then depends on those files.
+    fn header_declares_symbol(&mut self, name: &str) -> bool {
+        let Some(dir) = std::path::Path::new(self.file).parent() else {
+            return false;
+        };
+        self.looked_for_project_headers = true;
+        crate::includes::include_directives(self.src)
+            .into_iter()
+            .filter(|(_, p)| p.open == '"')
+            .any(|(_, p)| {
+                let path = dir.join(p.inner.replace('\\', "/"));
+                std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20)
+                    && std::fs::read(&path).is_ok_and(|text| declares_device_variable(&text, name))
+            })
     }
 
     /// Errors about CUDA names that have no HIP form at the target (T001, T002, T003, T007, T009)

@@ -1317,6 +1317,32 @@ fn string_symbols_become_the_variable_or_are_reported() {
     );
 }
 
+/// A string symbol declared by a file included with quotes from beside the including one
+/// (Rodinia kmeans' `#include "kmeans_cuda_kernel.cu"`) becomes the variable too (R21-c).
+#[test]
+fn string_symbols_declared_in_a_quoted_include_become_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("kern.cu"),
+        "__constant__ float c_clusters[64]; /* centers */\n__global__ void k(float* o) { o[0] = c_clusters[0]; }\n",
+    )
+    .unwrap();
+    let main = dir.path().join("main.cu");
+    let src = "#include \"kern.cu\"\nvoid f(const float* h) {\n  cudaMemcpyToSymbol(\"c_clusters\",h,64*sizeof(float),0,cudaMemcpyHostToDevice);\n}\n";
+    std::fs::write(&main, src).unwrap();
+    let (out, diags) = tr_at(main.to_str().unwrap(), src, &Options::default());
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        out.contains(
+            "hipMemcpyToSymbol(HIP_SYMBOL(c_clusters), h, 64*sizeof(float), 0, hipMemcpyHostToDevice);"
+        ),
+        "{out}"
+    );
+    std::fs::write(dir.path().join("kern.cu"), "float c_clusters[64];\n").unwrap();
+    let (_, diags) = tr_at(main.to_str().unwrap(), src, &Options::default());
+    assert_eq!(diags, ["T017:3:22"]);
+}
+
 /// The CUDA SDK 4.x utility headers (cutil) are part of neither CUDA nor HIP: their includes get
 /// one note (T025) naming them all and what replaces them, like cuda-samples' helpers (R21-g).
 #[test]
