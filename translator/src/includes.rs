@@ -120,6 +120,19 @@ pub(crate) const CUDA_SAMPLES_HELPERS: &[&str] = &[
     "helper_multiprocess.h",
 ];
 
+/// Whether `inner` (an include's path) names one of the CUDA SDK's utility headers before CUDA
+/// 5.0: cutil (`cutil.h`, `cutil_inline.h`, `cutil_math.h`, ...) and shrUtils (`shrUtils.h`,
+/// `shrQATest.h`). The CUDA 5.0 release notes: "Prior to CUDA 5.0, CUDA Sample projects
+/// referenced a utility library with header and source files called cutil. This has been removed
+/// with the CUDA Samples in CUDA 5.0, and replaced with header files found in [...] common\inc
+/// helper_cuda.h, [...] helper_math.h, [...] helper_timer.h" (quoted in NVIDIA's forum thread
+/// 33007). Part of neither CUDA nor HIP, they are reported with a note of their own (R21-g).
+pub(crate) fn is_old_sdk_utility_header(inner: &str) -> bool {
+    let name = inner.rsplit(['/', '\\']).next().unwrap_or(inner);
+    name.ends_with(".h")
+        && (name.starts_with("cutil") || matches!(name, "shrUtils.h" | "shrQATest.h"))
+}
+
 /// An `#include` that none of the places a compiler looks at holds (R19-c, R18-b): a file
 /// generated at build time, one hipify would write, or one of a directory left out of the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,8 +183,10 @@ pub(crate) fn include_directives(src: &[u8]) -> Vec<(usize, crate::parse::Header
 /// compiler looks them up (beside the file for `"..."`, in the build's include directories, at
 /// the root), and, as an `-I` hipport is not told of may point there, under each directory
 /// above the file and its `include/` (see [`crate::header_facts::include_roots`]). Left out,
-/// as the toolkits' and the system's: absolute paths, `<...>` and `"..."` paths in the
-/// toolkits' directories (`ATen/`, `torch/`, `cuda/`, `hip/`), and those `known` says are
+/// as the toolkits' and the system's: absolute paths, `<...>` paths in the toolkits'
+/// directories (`ATen/`, `torch/`, `cuda/`, `hip/`) and `"..."` ones where the input has no such
+/// directory where the include looks (a project's `src/cuda/` makes `"cuda/k.cuh"` its own), and
+/// those `known` says are
 /// toolkit headers (the rules' CUDA headers, `cuda_*.h`). A `<...>` include, or one in a
 /// toolkit's directory, is reported only where it names hipify's output of a file of the tree
 /// (or is a cuda-samples helper).
@@ -192,7 +207,9 @@ pub(crate) fn missing_includes(
         let angle = path.open == '<';
         let name = written.rsplit('/').next().unwrap_or(&written);
         let helper = CUDA_SAMPLES_HELPERS.contains(&name);
+        // The old SDK's cutil has a note of its own, from the translation (R21-g).
         if written.is_empty()
+            || is_old_sdk_utility_header(&written)
             || written.starts_with('/')
             || written.contains(':')
             || !helper && (known(path.inner) || name.starts_with("cuda"))
@@ -202,14 +219,18 @@ pub(crate) fn missing_includes(
         }
         // Only hipify's name of a file of the tree is reported among these (`"hip/x_hip.cuh"`,
         // `<lib/hip/x.cuh>`).
-        let quiet = angle && !helper || crate::header_facts::is_toolkit_include(&written);
+        let toolkit = crate::header_facts::is_toolkit_include(&written);
+        let mut quiet = angle && !helper || toolkit;
         // A project's `hip/` directory below its own (`rnnt/hip/`), or a `_hip` stem: not HIP's
         // own `<hip/hip_runtime.h>`.
         let hipified = written.contains("/hip/")
             || name
                 .rsplit_once('.')
                 .is_some_and(|(stem, _)| stem.ends_with("_hip"));
-        if quiet && !hipified {
+        // A quoted path in a toolkit's directory (`"cuda/k.cuh"`) is decided below, by whether
+        // the input has that directory where the include looks (R20-b).
+        let quoted_toolkit = !angle && toolkit && !hipified;
+        if quiet && !hipified && !quoted_toolkit {
             continue;
         }
         // Most quoted includes sit beside the file: found there, nothing more is built.
@@ -230,6 +251,22 @@ pub(crate) fn missing_includes(
                 places.push(format!("{up}inc"));
             }
             places.push(d);
+        }
+        let project_dir = |first: &str| {
+            places.iter().any(|d| {
+                normalize_rel(&format!("{d}/{first}")).is_some_and(|c| root.join(c).is_dir())
+            })
+        };
+        // Only `<cuda/...>` is libcu++'s: a quoted `"cuda/k.cuh"` whose `cuda/` the input has
+        // where the include looks (InternImage's `src/cuda/`) is the project's (R20-b).
+        if quoted_toolkit {
+            if !written
+                .split_once('/')
+                .is_some_and(|(first, _)| project_dir(first))
+            {
+                continue;
+            }
+            quiet = false;
         }
         let candidates: Vec<String> = places
             .iter()
@@ -264,9 +301,7 @@ pub(crate) fn missing_includes(
                 && !helper
                 && first != ".."
                 && first != "."
-                && !places.iter().any(|d| {
-                    normalize_rel(&format!("{d}/{first}")).is_some_and(|c| root.join(c).is_dir())
-                });
+                && !project_dir(first);
             if foreign {
                 continue;
             }
@@ -590,6 +625,34 @@ mod tests {
         // Where each path starts: its opening delimiter.
         let first = &missing[0];
         assert_eq!(&src[first.at..first.at + 1], "<");
+    }
+
+    /// Only `<cuda/...>` is the toolkit's: a quoted `"cuda/x.cuh"` that finds nothing, where the
+    /// input has a `cuda/` directory the include looks in, is reported like any other (R20-b);
+    /// one with no such directory, and the angle form, stay the toolkit's.
+    #[test]
+    fn quoted_cuda_paths_of_the_project_are_reported_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/cuda")).unwrap();
+        std::fs::write(root.join("src/cuda/a.cu"), "").unwrap();
+        std::fs::write(root.join("src/cuda/here.cuh"), "").unwrap();
+        let src = concat!(
+            "#include \"cuda/missing_kernels.cuh\"\n",
+            "#include \"cuda/here.cuh\"\n",
+            "#include <cuda/atomic>\n",
+            "#include <cuda/missing.h>\n",
+            "#include \"cuda/std/limits\"\n",
+        );
+        let known = |h: &str| h == "cuda/std/limits";
+        let got: Vec<String> = missing_includes(src.as_bytes(), "src/cuda/a.cu", root, None, known)
+            .into_iter()
+            .map(|m| m.inner)
+            .collect();
+        assert_eq!(got, ["cuda/missing_kernels.cuh"]);
+        // Without a `cuda/` directory of the project, `"cuda/x.h"` is the toolkit's.
+        let got = missing_includes(b"#include \"cuda/x.h\"\n", "a.cu", root, None, known);
+        assert!(got.is_empty(), "{got:?}");
     }
 
     #[test]

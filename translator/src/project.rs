@@ -2351,6 +2351,7 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
     for (f, changed) in found.iter().zip(changed) {
         let mut parts: Vec<String> = f.rel.split('/').map(str::to_string).collect();
         let n = parts.len();
+        let mut moved = false;
         if cfg.rename == RenameMode::Torch {
             // A `cuda` directory that is a Python package keeps its name: `import pkg.cuda`.
             let root = root_dir_of(&f.path(), &f.rel);
@@ -2359,23 +2360,37 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
                     let dir = f.rel.split('/').take(i + 1).collect::<Vec<_>>().join("/");
                     if !packages.contains(&dir) && !root.join(&dir).join("__init__.py").is_file() {
                         *p = "hip".into();
+                        moved = true;
                     }
                 }
             }
         }
         let name = &parts[n - 1];
         let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
-        let new_name = if ext == "cu" {
-            format!("{stem}.hip")
-        } else if cfg.rename == RenameMode::Torch
-            && changed
-            && ext != "cuh"
-            && !stem.ends_with("_hip")
-            && f.translate
-        {
-            format!("{stem}_hip.{ext}")
-        } else {
-            name.clone()
+        // PyTorch's hipify (`get_hip_file_path` of torch/utils/hipify/hipify_python.py, for
+        // extensions) spells `cuda` and `CUDA` in a file's stem `hip` and `HIP`
+        // (`corr_cuda_kernel.cu` -> `corr_hip_kernel.hip`), for every file it writes: a `.cu`,
+        // one whose content changed, one whose directory moved (R20-c).
+        let torch_stem =
+            (cfg.rename == RenameMode::Torch && f.translate && (ext == "cu" || changed || moved))
+                .then(|| stem.replace("cuda", "hip").replace("CUDA", "HIP"))
+                .filter(|s| s != stem);
+        let new_name = match (&torch_stem, ext) {
+            (Some(s), "cu") => format!("{s}.hip"),
+            (Some(s), "") => s.clone(),
+            (Some(s), ext) => format!("{s}.{ext}"),
+            (None, "cu") => format!("{stem}.hip"),
+            // A name hipify leaves as it is gets `_hip`, unless it is a `.cuh`.
+            (None, ext)
+                if cfg.rename == RenameMode::Torch
+                    && changed
+                    && ext != "cuh"
+                    && !stem.ends_with("_hip")
+                    && f.translate =>
+            {
+                format!("{stem}_hip.{ext}")
+            }
+            (None, _) => name.clone(),
         };
         parts[n - 1] = new_name;
         let new_rel = parts.join("/");

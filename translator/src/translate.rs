@@ -256,6 +256,9 @@ diag_info! {
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
+    STRING_SYMBOL = "T017", "string-symbol", Error,
+        "A symbol API is given the variable's name as a string",
+        "`cudaMemcpyToSymbol(\"c_tab\", ...)` (and the other symbol functions: `cudaMemcpyFromSymbol`, their `Async` forms, `cudaGetSymbolAddress`, `cudaGetSymbolSize`) once took the symbol's name as a string; CUDA 5.0 removed that form. HIP finds a symbol by the address of its host-side shadow variable (`HIP_SYMBOL(X)` is `X` on AMD), so a string passes the address of the literal, the call returns `hipErrorInvalidSymbol` and the variable keeps its old contents: with the status unchecked, the kernels read zeros and compute wrong results without an error.\n\nhipport writes the variable itself (`HIP_SYMBOL(c_tab)`) where the file, or a file it includes with quotes from beside it (Rodinia's `#include \"kmeans_cuda_kernel.cu\"`), declares a `__constant__` or `__device__` variable of that name. Elsewhere (a variable declared in another file, or in a header found through an include directory) it reports the call.\n\nWhat to do: pass the variable (`HIP_SYMBOL(c_tab)`), with its declaration (`extern __constant__ float c_tab[16];` under relocatable device code, or an include of the file that defines it) visible at the call.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
@@ -1612,6 +1615,7 @@ impl<'a> Walk<'a> {
         let Some(path) = parse::HeaderPath::parse(self.node_str(path_node)) else {
             return;
         };
+        self.old_sdk_utility_headers(path.inner, path_node.start_byte());
         if path.open == '"'
             && self.db.header_for(path.inner, &self.opts.libs).is_some()
             && self.finds_project_file(path.inner)
@@ -1649,6 +1653,43 @@ impl<'a> Walk<'a> {
             return;
         }
         self.replace_header(&path, path_node.start_byte(), &new_path);
+    }
+
+    /// One note (T025) on the first include of the CUDA SDK 4.x utility headers (cutil,
+    /// shrUtils) that no file of the project answers, naming all of them: they are part of
+    /// neither CUDA (since 5.0) nor HIP, and their macros (`CUDA_SAFE_CALL`, `cutilSafeCall`,
+    /// `CUT_CHECK_ERROR`) are written against the CUDA runtime (R21-g).
+    fn old_sdk_utility_headers(&mut self, inner: &str, at: usize) {
+        if !crate::includes::is_old_sdk_utility_header(inner)
+            || self.finds_project_file(inner)
+            || !self.reported_unknown.insert("T025:cutil".into())
+        {
+            return;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for (_, p) in crate::includes::include_directives(self.src) {
+            let shown = if p.open == '<' {
+                format!("`<{}>`", p.inner)
+            } else {
+                format!("`\"{}\"`", p.inner)
+            };
+            if crate::includes::is_old_sdk_utility_header(p.inner)
+                && !names.contains(&shown)
+                && (p.inner == inner || !self.finds_project_file(p.inner))
+            {
+                names.push(shown);
+            }
+        }
+        let mut d = Diagnostic::at(
+            &crate::project::MISSING_INCLUDE,
+            self.file,
+            &self.index,
+            at,
+            format!("{} is not in the input: the CUDA SDK 4.x utility headers (cutil), part of neither CUDA (since 5.0) nor HIP", names.join(", ")),
+            Some("their `CUDA_SAFE_CALL`, `cutilSafeCall`, `CUT_CHECK_ERROR` and `cutilCheckMsg` wrap CUDA runtime calls: replace them by a HIP error check (test the `hipError_t`, print `hipGetErrorString`; `hipGetLastError()` after a launch), the `cutCreateTimer` timers by `hipEvent`s or `std::chrono`, and `cutil_math.h`'s vector operators by cuda-samples' `helper_math.h` (converted with hipport); or convert the old SDK's `common/inc` with the project and put it on the include path".into()),
+        );
+        d.severity = Severity::Note;
+        self.diags.push(d);
     }
 
     /// Reports (T002, as a warning: the include may sit in a branch for newer releases) an
@@ -3208,6 +3249,7 @@ impl<'a> Walk<'a> {
                     template = template.replace(&cast, &format!("${}", k + 1));
                 }
             }
+            self.string_symbols(&site, &mut args);
             // A macro argument with a comma (`HIP_SYMBOL(lut<float, 8>)`) is parenthesized, or
             // the preprocessor takes it for two.
             for (k, arg) in args.iter_mut().enumerate() {
@@ -3227,6 +3269,60 @@ impl<'a> Walk<'a> {
                     .push(Edit::replace(site.start, site.end, text, site.rule));
             }
         }
+    }
+
+    /// A symbol given as a string (`cudaMemcpyToSymbol("c_tab", ...)`, removed in CUDA 5.0)
+    /// becomes the variable (`HIP_SYMBOL(c_tab)`) where the file declares a `__constant__` or
+    /// `__device__` variable of that name; elsewhere it is reported (T017): HIP looks a symbol up
+    /// by its address, so the string's would fail the copy at run time (R21-c).
+    fn string_symbols(&mut self, site: &CallSite, args: &mut [String]) {
+        for (k, arg) in args.iter_mut().enumerate() {
+            if !site.template.contains(&format!("HIP_SYMBOL(${})", k + 1)) {
+                continue;
+            }
+            let Some(name) = arg
+                .trim()
+                .strip_prefix('"')
+                .and_then(|a| a.strip_suffix('"'))
+                .filter(|a| {
+                    a.bytes().next().is_some_and(|b| !b.is_ascii_digit())
+                        && a.bytes().all(crate::lexer::is_word_byte)
+                })
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            if declares_device_variable(self.src, &name) || self.header_declares_symbol(&name) {
+                *arg = arg.replacen(&format!("\"{name}\""), &name, 1);
+                continue;
+            }
+            let at = site.args[k].0 + (arg.len() - arg.trim_start().len());
+            let call = node_name_before(self.src, site.start);
+            self.diag(
+                &STRING_SYMBOL,
+                at,
+                format!("`{call}` is given the symbol as a string (\"{name}\"), which CUDA 5.0 removed and HIP does not look up: the copy fails at run time"),
+                Some(format!("pass the variable itself (`{name}`, hipport writes `HIP_SYMBOL({name})`) and make its `__constant__`/`__device__` declaration visible here (hipport looks in this file and the quoted includes beside it)")),
+            );
+        }
+    }
+
+    /// Whether a quoted include found beside the file (Rodinia kmeans' `#include
+    /// "kmeans_cuda_kernel.cu"`) declares the `__constant__`/`__device__` variable `name`: one
+    /// level deep, files of at most 4 MiB. The result then depends on those files.
+    fn header_declares_symbol(&mut self, name: &str) -> bool {
+        let Some(dir) = std::path::Path::new(self.file).parent() else {
+            return false;
+        };
+        self.looked_for_project_headers = true;
+        crate::includes::include_directives(self.src)
+            .into_iter()
+            .filter(|(_, p)| p.open == '"')
+            .any(|(_, p)| {
+                let path = dir.join(p.inner.replace('\\', "/"));
+                std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20)
+                    && std::fs::read(&path).is_ok_and(|text| declares_device_variable(&text, name))
+            })
     }
 
     /// Errors about CUDA names that have no HIP form at the target (T001, T002, T003, T007, T009)
@@ -3761,6 +3857,36 @@ fn is_keyword(word: &[u8]) -> bool {
             | b"__constant__"
             | b"__managed__"
     )
+}
+
+/// Whether `src` declares a `__constant__` or `__device__` variable called `name` (a
+/// declaration whose qualifiers, since the last `;` or brace, name one of those, and where the
+/// name is not a function's), so that a string symbol of that name can become the variable.
+fn declares_device_variable(src: &[u8], name: &str) -> bool {
+    crate::lexer::whole_words(src, name).any(|at| {
+        let after = src[at + name.len()..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace());
+        if matches!(after, Some(b'(') | None) {
+            return false;
+        }
+        let from = src[..at]
+            .iter()
+            .rposition(|b| matches!(b, b';' | b'{' | b'}' | b'(' | b')' | b'#' | b'"'))
+            .map_or(0, |i| i + 1);
+        crate::lexer::identifiers(&src[from..at])
+            .into_iter()
+            .any(|r| matches!(&src[from..at][r], b"__constant__" | b"__device__"))
+    })
+}
+
+/// The name that ends just before the call's `(` (or the call's first word), for messages.
+fn node_name_before(src: &[u8], start: usize) -> String {
+    let len = src[start..]
+        .iter()
+        .take_while(|b| crate::lexer::is_word_byte(**b))
+        .count();
+    String::from_utf8_lossy(&src[start..start + len]).into_owned()
 }
 
 /// The name after the `::` that follows byte `pos` (`atomic` in `std::atomic<int>` from the end

@@ -309,7 +309,8 @@ fn a_one_line_cuda_only_branch_is_said_as_one_line() {
 
 /// A setup.py whose include directory is a formatted `-I` flag (`"-I{}".format(...)`, as
 /// Pointnet2's): under `--rename torch` the headers it reaches are renamed, so the includes
-/// through it must follow (H-c); one hipport cannot read is a warning, never silent.
+/// through it must follow (H-c; `cuda_utils.h` becomes `hip_utils.h`, as PyTorch's hipify names it,
+/// R20-c); one hipport cannot read is a warning, never silent.
 #[test]
 fn includes_through_a_formatted_include_flag_follow_renamed_headers() {
     let header = "#pragma once\n#include <cuda_runtime.h>\n#define CHECK() cudaGetLastError()\n";
@@ -332,10 +333,10 @@ fn includes_through_a_formatted_include_flag_follow_renamed_headers() {
         ]);
         let out = src.path().with_extension("out");
         let run = convert(src.path(), &out, &["--rename", "torch"]);
-        assert!(out.join("csrc/include/cuda_utils_hip.h").exists(), "{flag}");
+        assert!(out.join("csrc/include/hip_utils.h").exists(), "{flag}");
         let k = fs::read_to_string(out.join("csrc/src/k.hip")).unwrap();
         assert!(
-            k.contains("#include \"cuda_utils_hip.h\""),
+            k.contains("#include \"hip_utils.h\""),
             "{flag}: {k}\n{}",
             run.report
         );

@@ -861,3 +861,54 @@ setup(
     );
     assert!(report.contains("note[B010]: `src/roi.cpp` -> `src/roi_hip.cpp`: `make_cuda_ext` joins its sources under `det/ops/roi` (its module)"), "{report}");
 }
+
+/// PyTorch's hipify (`get_hip_file_path` for extensions) spells `cuda`/`CUDA` in a file's stem
+/// `hip`/`HIP`: `corr_cuda_kernel.cu` becomes `corr_hip_kernel.hip` (no `_hip` added), a header
+/// in a moved `cuda/` directory `k_hip.cuh` even where its text is unchanged, and setup.py and
+/// the includes follow (R20-c). A file whose text and directory stay keeps its stem.
+#[test]
+fn torch_layout_spells_cuda_in_file_stems_as_hip() {
+    let setup = "from setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 setup(name='corr', ext_modules=[CUDAExtension('corr', ['corr_cuda.cpp', 'corr_cuda_kernel.cu', 'src/cuda/dcn_cuda.cu'])],\n      \
+                 cmdclass={'build_ext': BuildExtension})\n";
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        (
+            "ext/corr_cuda.cpp",
+            "#include <cuda_runtime.h>\n#include \"corr_cuda_kernel.cuh\"\nvoid f() { cudaDeviceSynchronize(); }\n",
+        ),
+        ("ext/corr_cuda_kernel.cuh", "#pragma once\nvoid launch();\n"),
+        (
+            "ext/corr_cuda_kernel.cu",
+            "#include \"corr_cuda_kernel.cuh\"\n__global__ void k() {}\nvoid launch() { k<<<1, 1>>>(); }\n",
+        ),
+        (
+            "ext/src/cuda/dcn_cuda.cu",
+            "#include \"k_cuda.cuh\"\nvoid g() { cudaDeviceSynchronize(); }\n",
+        ),
+        ("ext/src/cuda/k_cuda.cuh", "#pragma once\ninline int k_one() { return 1; }\n"),
+        ("ext/plain_cuda.h", "#pragma once\ninline int plain() { return 2; }\n"),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "corr_cuda_kernel.cuh",
+            "corr_hip.cpp",
+            "corr_hip_kernel.hip",
+            "plain_cuda.h",
+            "setup.py",
+            "src/hip/dcn_hip.hip",
+            "src/hip/k_hip.cuh",
+        ]
+    );
+    assert!(
+        out["setup.py"].contains("['corr_hip.cpp', 'corr_hip_kernel.hip', 'src/hip/dcn_hip.hip']"),
+        "{}",
+        out["setup.py"]
+    );
+    assert!(out["src/hip/dcn_hip.hip"].contains("#include \"k_hip.cuh\"\n"));
+    assert!(out["corr_hip.cpp"].contains("#include \"corr_cuda_kernel.cuh\"\n"));
+}

@@ -1213,13 +1213,11 @@ fn roc_names_newer_than_the_target_are_reported() {
         "`curandSetGeneratorOrdering` becomes rocRAND's `rocrand_set_ordering` only from ROCm 5.5.0; the target is HIP 5.2.3"
     );
     assert_eq!((t002[0].line, t002[0].column), (3, 3));
-    // hipRAND 5.2 has the host generator, so the help names it.
+    // hipRAND 5.2 declares the host generator but returns HIPRAND_STATUS_NOT_IMPLEMENTED
+    // (until ROCm 6.2), so the help does not send the user there (R21-b).
     let host = t002.iter().find(|d| d.line == 6).unwrap();
     assert!(
-        host.help
-            .as_deref()
-            .unwrap()
-            .contains("hipRAND's `hiprandCreateGeneratorHost` (`--rand hiprand`)"),
+        !host.help.as_deref().unwrap().contains("hipRAND"),
         "{:?}",
         host.help
     );
@@ -1233,6 +1231,144 @@ fn roc_names_newer_than_the_target_are_reported() {
         out.contains("rocrand_create_generator_host_blocking(g, "),
         "{out}"
     );
+}
+
+/// hipRAND's host generator returns HIPRAND_STATUS_NOT_IMPLEMENTED before ROCm 6.2 (hipRAND
+/// 2.11.0's CHANGELOG), so for older targets `curandCreateGeneratorHost` is reported (T002) and
+/// kept, instead of a silent rename that fails at run time (R21-b); HIP 6.2 gets the rename.
+#[test]
+fn hiprand_host_generator_is_reported_before_rocm_6_2() {
+    let src = "#include <curand.h>\n\
+               void h(curandGenerator_t* g) { curandCreateGeneratorHost(g, CURAND_RNG_PSEUDO_XORWOW); }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("curandCreateGeneratorHost(g, "), "{out}");
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.id == "T002")
+        .unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert!(d.message.contains("only from HIP 6.2.0"), "{}", d.message);
+    let (out, diags) = tr(
+        src,
+        &Options {
+            hip_version: Version::new(6, 2, 0),
+            ..Options::default()
+        },
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        out.contains("hiprandCreateGeneratorHost(g, HIPRAND_RNG_PSEUDO_XORWOW)"),
+        "{out}"
+    );
+}
+
+/// A string symbol (`cudaMemcpyToSymbol("c_tab", ...)`, removed in CUDA 5.0) becomes the
+/// variable where the file declares it `__constant__`/`__device__`, for every symbol API; one
+/// the file does not declare is reported (T017) rather than passed to HIP as a string (R21-c).
+#[test]
+fn string_symbols_become_the_variable_or_are_reported() {
+    let src = "__constant__ float c_tab[16];\n\
+               __device__ int d_n;\n\
+               void f(const float* h, float* o, void** p, size_t* s) {\n  \
+               cudaMemcpyToSymbol(\"c_tab\", h, 64, 0, cudaMemcpyHostToDevice);\n  \
+               cudaMemcpyFromSymbol(o, \"c_tab\", 64);\n  \
+               cudaMemcpyToSymbolAsync( \"d_n\" , h, 4);\n  \
+               cudaGetSymbolAddress(p, \"d_n\");\n  \
+               cudaGetSymbolSize(s, \"c_tab\");\n  \
+               cudaMemcpyToSymbol(\"elsewhere\", h, 4);\n}\n";
+    let (out, diags) = tr(src, &Options::default());
+    assert!(
+        out.contains("hipMemcpyToSymbol(HIP_SYMBOL(c_tab), h, 64, 0, hipMemcpyHostToDevice);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyFromSymbol(o, HIP_SYMBOL(c_tab), 64);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyToSymbolAsync(HIP_SYMBOL(d_n), h, 4, 0, hipMemcpyHostToDevice);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipGetSymbolAddress(p, HIP_SYMBOL(d_n));"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipGetSymbolSize(s, HIP_SYMBOL(c_tab));"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hipMemcpyToSymbol(HIP_SYMBOL(\"elsewhere\"), h, 4);"),
+        "{out}"
+    );
+    assert_eq!(diags, ["T017:9:22"], "{out}");
+    // Idempotent: the output converts to itself.
+    let (again, _) = tr(&out, &Options::default());
+    assert_eq!(again, out);
+    // A function or a host variable of the name is no symbol.
+    let src = "float c_tab[4];\n__device__ float k(int);\n\
+               void f(const float* h) { cudaMemcpyToSymbol(\"c_tab\", h, 4); cudaMemcpyToSymbol(\"k\", h, 4); }\n";
+    let (_, diags) = tr(src, &Options::default());
+    assert_eq!(
+        diags.iter().filter(|d| d.starts_with("T017")).count(),
+        2,
+        "{diags:?}"
+    );
+}
+
+/// A string symbol declared by a file included with quotes from beside the including one
+/// (Rodinia kmeans' `#include "kmeans_cuda_kernel.cu"`) becomes the variable too (R21-c).
+#[test]
+fn string_symbols_declared_in_a_quoted_include_become_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("kern.cu"),
+        "__constant__ float c_clusters[64]; /* centers */\n__global__ void k(float* o) { o[0] = c_clusters[0]; }\n",
+    )
+    .unwrap();
+    let main = dir.path().join("main.cu");
+    let src = "#include \"kern.cu\"\nvoid f(const float* h) {\n  cudaMemcpyToSymbol(\"c_clusters\",h,64*sizeof(float),0,cudaMemcpyHostToDevice);\n}\n";
+    std::fs::write(&main, src).unwrap();
+    let (out, diags) = tr_at(main.to_str().unwrap(), src, &Options::default());
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        out.contains(
+            "hipMemcpyToSymbol(HIP_SYMBOL(c_clusters), h, 64*sizeof(float), 0, hipMemcpyHostToDevice);"
+        ),
+        "{out}"
+    );
+    std::fs::write(dir.path().join("kern.cu"), "float c_clusters[64];\n").unwrap();
+    let (_, diags) = tr_at(main.to_str().unwrap(), src, &Options::default());
+    assert_eq!(diags, ["T017:3:22"]);
+}
+
+/// The CUDA SDK 4.x utility headers (cutil) are part of neither CUDA nor HIP: their includes get
+/// one note (T025) naming them all and what replaces them, like cuda-samples' helpers (R21-g).
+#[test]
+fn old_sdk_cutil_headers_get_one_note() {
+    let src = "#include <cutil_inline.h>\n#include \"cutil_math.h\"\n#include <stdio.h>\n\
+               void f(float* d) { CUDA_SAFE_CALL(cudaMalloc((void**)&d, 4)); }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &Options::default()).expect("translates");
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T025").collect();
+    assert_eq!(notes.len(), 1, "{:?}", r.diagnostics);
+    let d = notes[0];
+    assert_eq!(d.severity, Severity::Note);
+    assert_eq!((d.line, d.column), (1, 10));
+    assert!(
+        d.message
+            .starts_with("`<cutil_inline.h>`, `\"cutil_math.h\"` is not in the input: the CUDA SDK 4.x utility headers"),
+        "{}",
+        d.message
+    );
+    assert!(d.help.as_deref().unwrap().contains("helper_math.h"));
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("\n#include <cutil_inline.h>\n"), "{out}");
+    let (_, diags) = tr(
+        "#include <helper_math.h>\n#include <cutil.hpp>\n",
+        &Options::default(),
+    );
+    assert!(diags.is_empty(), "{diags:?}");
 }
 
 /// hipSOLVER has no iterative-refinement statuses, so an error-string switch over every
