@@ -4647,10 +4647,10 @@ fn atomic_pointee(a: &Analyzer, ptr: Node) -> Option<String> {
     }
     let ty = match base.kind_name() {
         "identifier" => a.lookup(a.text(base), base.start_byte())?.ty_text,
-        "cast_expression" => {
-            let t = a.text(base.field(FIELDS.type_)?);
-            let t = t.trim();
-            super::norm_ws(t.strip_suffix('*')?.trim_end())
+        // `(__half*)p`, `reinterpret_cast<__half*>(p)`, `static_cast<__half2*>(p)` (R20-a).
+        "cast_expression" | "call_expression" => {
+            let t = cast_type(a, base)?;
+            t.strip_suffix('*')?.trim_end().to_string()
         }
         _ => return None,
     };
@@ -5189,14 +5189,20 @@ fn returned_32_bits<'a>(a: &Analyzer<'a, '_>, mut e: Node) -> Option<(&'a str, S
         })
 }
 
-/// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`.
+/// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`,
+/// `reinterpret_cast<__half*>(p)`.
 fn cast_type<'a>(a: &Analyzer<'a, '_>, e: Node) -> Option<String> {
     let ty = match e.kind_name() {
         "cast_expression" => a.text(e.field(FIELDS.type_)?),
         "call_expression" => {
             let f = e.field(FIELDS.function)?;
             match f.kind_name() {
-                "template_function" if a.text(f.field(FIELDS.name)?) == "static_cast" => {
+                "template_function"
+                    if matches!(
+                        a.text(f.field(FIELDS.name)?),
+                        "static_cast" | "reinterpret_cast" | "const_cast"
+                    ) =>
+                {
                     a.text(f.field(FIELDS.arguments)?.named_child(0)?)
                 }
                 "identifier"

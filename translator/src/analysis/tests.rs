@@ -1953,6 +1953,41 @@ fn device_code_behind_qualifier_macros_of_the_file() {
     );
 }
 
+/// realuser20 R20-a: a C++ cast to a half pointer is the same `atomicAdd` HIP lacks as a C-style
+/// one (torch-ngp's `atomicAdd(reinterpret_cast<__half*>(address), val)`).
+#[test]
+fn h022_half_atomics_through_cpp_casts() {
+    let src = "__device__ void f(void *p, __half v, __half2 w) {\n\
+               atomicAdd(reinterpret_cast<__half*>(p), v);\n\
+               atomicAdd(static_cast<__half2 *>(p), w);\n\
+               atomicAdd(reinterpret_cast<const __half*>(p) + 1, v);\n\
+               atomicAdd((__half*)p, v);\n\
+               atomicAdd(reinterpret_cast<float*>(p), 1.0f);\n\
+               atomicAdd(reinterpret_cast<int*>(p), 1);\n}\n";
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H022")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Note, Warning};
+    assert_eq!(
+        at(Version::new(5, 2, 3)),
+        [(2, Error), (3, Error), (4, Error), (5, Error), (6, Note)]
+    );
+    assert_eq!(
+        at(Version::new(7, 0, 0)),
+        [
+            (2, Warning),
+            (3, Warning),
+            (4, Warning),
+            (5, Warning),
+            (6, Note)
+        ]
+    );
+}
+
 #[test]
 fn h022_half_atomics_and_h045_sixteen_bit_cas_by_target() {
     let src = "__device__ unsigned short flags[8];\n\
