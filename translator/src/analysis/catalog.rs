@@ -94,7 +94,11 @@ function whose warp-level work is all on 32-thread cooperative-groups tiles coun
 threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
 / warpSize]` written by the tiles' leaders, or a warp-named variable so set) is an error: on \
 64-lane wavefronts two tiles share a slot and half the tiles' results are lost (index by \
-`threadIdx.x / 32` or `tile.meta_group_rank()`). Nor is a constant of a host function used there only to shape \
+`threadIdx.x / 32` or `tile.meta_group_rank()`). So is a loop whose index starts at a 32-thread \
+tile's `thread_rank()` and steps by `warpSize` (`for (int i = t.thread_rank(); i < n; i += \
+warpSize)`): on 64-lane wavefronts it steps 64 while the tile covers 32 indices, and indices \
+32-63 of every 64 are never visited (step by `t.size()`); a loop over whole wavefronts \
+(`threadIdx.x % warpSize`) is right and not reported. Nor is a constant of a host function used there only to shape \
 launches (`dim3 block(warp_size, 4)`, or host arithmetic without calls that sets a variable \
 used so: `int threads = n < kWarpSize ? kWarpSize : 256;`, or compared with or assigned to a \
 block's thread count, `if (config.thread_per_block < kWarpSize) config.thread_per_block = \

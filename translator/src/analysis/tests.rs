@@ -197,6 +197,41 @@ fn h001_tile32_leaders_indexing_slots_by_warp_size() {
     assert!(lines_of(&warps, "H001").is_empty());
 }
 
+/// realuser21 R21-d: a loop over a 32-thread tile stepping by `warpSize` skips indices 32-63 of
+/// every 64 on 64-lane wavefronts (cuda-samples cdpQuadtree).
+#[test]
+fn h001_tile32_loop_stepping_by_warp_size() {
+    let src = "#include <cooperative_groups.h>\n\
+               namespace cg = cooperative_groups;\n\
+               #define TILE 32\n\
+               __global__ void k(const float *x, int n, int *out) {\n\
+               cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               auto u = cg::tiled_partition<TILE>(cg::this_thread_block());\n\
+               int c = 0;\n\
+               for (int i = t.thread_rank(); i < n; i += warpSize) c += x[i] > 0.f;\n\
+               int j = 4 + u.thread_rank();\n\
+               while (j < n) { c += x[j] > 0.f; j = j + warpSize; }\n\
+               out[threadIdx.x] = c;\n}\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [8, 10],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| d.severity == Severity::Error));
+    assert!(d[0].help.as_deref().unwrap().contains("`i += t.size()`"));
+    // Stepping by the tile's size is right on every target.
+    let fixed = src
+        .replace("i += warpSize", "i += t.size()")
+        .replace("j + warpSize", "j + u.num_threads()");
+    assert!(lines_of(&fixed, "H001").is_empty());
+    // A loop over whole wavefronts, or over a tile that is not of 32, is not a 32-tile's loop.
+    let waves = src
+        .replace("i = t.thread_rank()", "i = threadIdx.x % warpSize")
+        .replace("tiled_partition<TILE>", "tiled_partition<16>");
+    assert!(lines_of(&waves, "H001").is_empty());
+}
+
 #[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
