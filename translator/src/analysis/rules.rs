@@ -6614,6 +6614,133 @@ fn within_32(t: &str) -> bool {
     })
 }
 
+/// The 32-thread tile whose ballot lane mask `shift` (`1 << lane`, or the variable it
+/// initialises or is assigned to) is ANDed with in its function: `t.ballot(p) & mask`, or
+/// `vote & mask` with `vote = t.ballot(p)`, `t` a tile of 32 (see [`on_tile32`]).
+fn tile32_ballot_mask<'a, 't>(a: &Analyzer<'a, 't>, shift: Node<'_>) -> Option<&'a str> {
+    if !a.names_tile() {
+        return None;
+    }
+    let func = a.func_at(shift.start_byte())?.node;
+    // The variable the mask is stored in.
+    let mut at = shift;
+    let mut mask_var = None;
+    while let Some(p) = at.parent() {
+        match p.kind_name() {
+            "parenthesized_expression"
+            | "binary_expression"
+            | "unary_expression"
+            | "cast_expression" => at = p,
+            "init_declarator" => {
+                mask_var = p
+                    .field(FIELDS.declarator)
+                    .filter(|d| d.kind_name() == "identifier")
+                    .map(|d| a.text(d));
+                break;
+            }
+            "assignment_expression" => {
+                mask_var = p
+                    .field(FIELDS.left)
+                    .filter(|d| d.kind_name() == "identifier")
+                    .map(|d| a.text(d));
+                break;
+            }
+            _ => break,
+        }
+    }
+    // The 32-tiles' ballots of the function, and the variables that hold them.
+    let mut ballots: Vec<(std::ops::Range<usize>, &'a str)> = Vec::new();
+    let mut holders: Vec<(&'a str, &'a str)> = Vec::new();
+    crate::parse::walk_subtree(func, |x| {
+        if x.kind_name() != "call_expression" {
+            return crate::parse::Visit::Descend;
+        }
+        let Some(f) = x
+            .field(FIELDS.function)
+            .filter(|f| f.kind_name() == "field_expression")
+        else {
+            return crate::parse::Visit::Descend;
+        };
+        if f.field(FIELDS.field).map(|m| a.text(m)) != Some("ballot") || !on_tile32(a, f) {
+            return crate::parse::Visit::Descend;
+        }
+        let Some(tile) = f.field(FIELDS.argument).map(|o| a.text(o)) else {
+            return crate::parse::Visit::Descend;
+        };
+        ballots.push((x.byte_range(), tile));
+        let mut up = x;
+        while let Some(p) = up.parent() {
+            match p.kind_name() {
+                "parenthesized_expression" | "cast_expression" => up = p,
+                "init_declarator" => {
+                    if let Some(d) = p.field(FIELDS.declarator) {
+                        holders.push((a.text(d), tile));
+                    }
+                    break;
+                }
+                "assignment_expression" => {
+                    if let Some(d) = p.field(FIELDS.left) {
+                        holders.push((a.text(d), tile));
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        crate::parse::Visit::Skip
+    });
+    if ballots.is_empty() {
+        return None;
+    }
+    let strip = |mut x: Node<'t>| {
+        while x.kind_name() == "parenthesized_expression" {
+            match x.named_child(0) {
+                Some(c) => x = c,
+                None => break,
+            }
+        }
+        x
+    };
+    let is_mask = |x: Node| {
+        mask_var.is_some_and(|v| x.kind_name() == "identifier" && a.text(x) == v)
+            || (x.start_byte() <= shift.start_byte() && shift.end_byte() <= x.end_byte())
+    };
+    let ballot_of = |x: Node| -> Option<&'a str> {
+        if x.kind_name() == "identifier" {
+            return holders
+                .iter()
+                .find(|(h, _)| *h == a.text(x))
+                .map(|(_, t)| *t);
+        }
+        ballots
+            .iter()
+            .find(|(r, _)| *r == x.byte_range())
+            .map(|(_, t)| *t)
+    };
+    let mut found = None;
+    crate::parse::walk_subtree(func, |x| {
+        if x.kind_name() == "binary_expression"
+            && x.field(FIELDS.operator).map(|o| a.text(o)) == Some("&")
+        {
+            if let (Some(l), Some(r)) = (x.field(FIELDS.left), x.field(FIELDS.right)) {
+                let (l, r) = (strip(l), strip(r));
+                found = if is_mask(l) {
+                    ballot_of(r)
+                } else if is_mask(r) {
+                    ballot_of(l)
+                } else {
+                    None
+                };
+                if found.is_some() {
+                    return crate::parse::Visit::Stop;
+                }
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
+}
+
 fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
     let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
@@ -6639,6 +6766,32 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
             }
         };
         if !lane_index {
+            return;
+        }
+        // Against a 32-thread tile's ballot (32 bits numbered by tile rank) a mask of the lane
+        // within 32 is right on both wavefront sizes, and one of the wavefront's lane is wrong on
+        // 64-lane wavefronts, 32 bits or 64 (realuser21 R21-e).
+        if let Some(tile) = tile32_ballot_mask(a, n) {
+            let in_32 = within_32(a.text(r))
+                || (r.kind_name() == "identifier"
+                    && a.lookup(a.text(r), r.start_byte())
+                        .and_then(|d| d.init)
+                        .is_some_and(|i| within_32(a.text(i))));
+            if !in_32 {
+                a.report(
+                    &LANE_MASK_TRUNCATED,
+                    Severity::Error,
+                    l,
+                    format!(
+                        "`{}` builds a lane mask from the wavefront's lane, but it meets the ballot of the 32-thread tile `{tile}`, whose 32 bits are numbered by tile rank: on 64-lane wavefronts the lane reaches 63 (a shift of 32 or more is undefined) where the tile's rank stops at 31; {WAVE_NOTE}",
+                        snippet(a.text(n))
+                    ),
+                    Some(format!(
+                        "build the mask from the tile's rank in 32 bits: `{one}u << {tile}.thread_rank()` (the lanes below this one: `(1u << {tile}.thread_rank()) - 1`); a 64-bit mask of the wavefront's lane would count other ranks' bits"
+                    )),
+                    vec![],
+                );
+            }
             return;
         }
         // `1u << (threadIdx.x & 31)`: the shift stays below 32, so nothing overflows; the mask

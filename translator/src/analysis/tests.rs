@@ -232,6 +232,47 @@ fn h001_tile32_loop_stepping_by_warp_size() {
     assert!(lines_of(&waves, "H001").is_empty());
 }
 
+/// realuser21 R21-e: a lane mask meeting a 32-thread tile's ballot counts tile ranks: the help
+/// builds it from `thread_rank()` in 32 bits, not `1ull << lane` (wrong for lanes 32-63), and a
+/// mask of the lane within 32 is right on both wavefront sizes (cuda-samples cdpQuadtree).
+#[test]
+fn h004_lane_mask_against_a_tile32_ballot() {
+    let src = "#include <cooperative_groups.h>\n\
+               namespace cg = cooperative_groups;\n\
+               __global__ void k(const int *in, int *out, int *base) {\n\
+               cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               int lane_id = threadIdx.x % warpSize;\n\
+               int lane_mask_lt = (1 << lane_id) - 1;\n\
+               bool p = in[threadIdx.x] > 0;\n\
+               int vote = t.ballot(p);\n\
+               int dest = base[threadIdx.x / 32] + __popc(vote & lane_mask_lt);\n\
+               if (p) out[dest] = in[threadIdx.x];\n}\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H004").collect();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), [6], "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(help.contains("(1u << t.thread_rank()) - 1"), "{help}");
+    assert!(!help.contains("1ull"), "{help}");
+    assert!(d[0].fix.is_empty());
+    // The ballot called in the `&` itself.
+    let direct = src.replace("vote & lane_mask_lt", "t.ballot(p) & lane_mask_lt");
+    assert_eq!(lines_of(&direct, "H004"), [6]);
+    // Lanes within 32 number the tile's ranks on both wavefront sizes.
+    for lane in ["threadIdx.x & 31", "threadIdx.x % 32"] {
+        let fixed = src.replace("threadIdx.x % warpSize", lane);
+        assert!(lines_of(&fixed, "H004").is_empty(), "{lane}");
+    }
+    let rank = src.replace("(1 << lane_id)", "(1u << t.thread_rank())");
+    assert!(lines_of(&rank, "H004").is_empty());
+    // Against the wavefront's ballot the 64-bit help stands.
+    let wave = src.replace("t.ballot(p)", "__ballot(p)");
+    let d: Vec<_> = run(&wave)
+        .into_iter()
+        .filter(|d| d.id == "H004" && d.line == 6)
+        .collect();
+    assert!(d[0].help.as_deref().unwrap().contains("1ull"), "{d:?}");
+}
+
 #[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
