@@ -84,11 +84,13 @@ copy on either wavefront size. \
 In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group takes \
 (`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
 `threadIdx.y == 0`, or a variable that holds it, in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
-or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
+or a row's early `return` before them, is reported: half the 64-lane wavefront runs them with a \
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The \
 translator writes `__activemask()` for the full masks of those shuffles (both arms of a row's \
 `threadIdx.y == 0` test, the code after a row's early return, and the device functions of the \
-file they call) instead of widening them; a kernel the file does not launch that reads \
+file they call) instead of widening them: where it writes every one, the report is a note \
+saying so (right on both wavefront sizes: on 32-lane GPUs such a branch is a whole warp), and \
+a warning where some are left (masks it cannot read, functions it cannot see); a kernel the file does not launch that reads \
 `threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
