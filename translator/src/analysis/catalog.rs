@@ -247,8 +247,8 @@ A tile of 32 lanes or fewer fits in 32 bits, as in CUDA, and is not reported; a 
 (`coalesced_threads()`, which spans the whole 64-lane wavefront) or a 64-thread tile does not fit. \
 A lane mask ANDed with a 32-thread tile's ballot (`t.ballot(p) & ((1 << lane) - 1)`, or through \
 a variable holding either) must count tile ranks, 0-31: a mask of the lane within 32 (`1u << \
-(threadIdx.x & 31)`, or `1u << t.thread_rank()`) is right on both wavefront sizes and is not \
-reported, and one of the wavefront's lane (`threadIdx.x % warpSize`, up to 63) is an error \
+(threadIdx.x & 31)`, or `1u << t.thread_rank()`, also through a lane variable set so) is right \
+on both wavefront sizes and is not reported, and one of the wavefront's lane (`threadIdx.x % warpSize`, up to 63) is an error \
 whose fix is not `1ull` (a 64-bit mask of lanes 32-63 counts other ranks' bits) but the tile's \
 rank in 32 bits, `(1u << t.thread_rank()) - 1`; no fix is applied.
 

@@ -6741,6 +6741,26 @@ fn tile32_ballot_mask<'a, 't>(a: &Analyzer<'a, 't>, shift: Node<'_>) -> Option<&
     found
 }
 
+/// Whether `x` is `t.thread_rank()` of a 32-thread tile `t` (see [`on_tile32`]), parentheses
+/// and casts around it aside: a rank of 0-31 on both wavefront sizes.
+fn tile32_rank(a: &Analyzer, mut x: Node) -> bool {
+    while matches!(
+        x.kind_name(),
+        "parenthesized_expression" | "cast_expression"
+    ) {
+        match x.field(FIELDS.value).or_else(|| x.named_child(0)) {
+            Some(c) => x = c,
+            None => return false,
+        }
+    }
+    x.kind_name() == "call_expression"
+        && x.field(FIELDS.function)
+            .filter(|f| f.kind_name() == "field_expression")
+            .is_some_and(|f| {
+                f.field(FIELDS.field).map(|m| a.text(m)) == Some("thread_rank") && on_tile32(a, f)
+            })
+}
+
 fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
     let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
@@ -6772,11 +6792,13 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
         // within 32 is right on both wavefront sizes, and one of the wavefront's lane is wrong on
         // 64-lane wavefronts, 32 bits or 64 (realuser21 R21-e).
         if let Some(tile) = tile32_ballot_mask(a, n) {
-            let in_32 = within_32(a.text(r))
+            // The lane within 32, or a 32-tile's rank, as written or in the lane's declaration.
+            let rank_32 = |x: Node| within_32(a.text(x)) || tile32_rank(a, x);
+            let in_32 = rank_32(r)
                 || (r.kind_name() == "identifier"
                     && a.lookup(a.text(r), r.start_byte())
                         .and_then(|d| d.init)
-                        .is_some_and(|i| within_32(a.text(i))));
+                        .is_some_and(rank_32));
             if !in_32 {
                 a.report(
                     &LANE_MASK_TRUNCATED,

@@ -264,6 +264,8 @@ fn h004_lane_mask_against_a_tile32_ballot() {
     }
     let rank = src.replace("(1 << lane_id)", "(1u << t.thread_rank())");
     assert!(lines_of(&rank, "H004").is_empty());
+    let rank = src.replace("threadIdx.x % warpSize", "(int)t.thread_rank()");
+    assert!(lines_of(&rank, "H004").is_empty());
     // Against the wavefront's ballot the 64-bit help stands.
     let wave = src.replace("t.ballot(p)", "__ballot(p)");
     let d: Vec<_> = run(&wave)
