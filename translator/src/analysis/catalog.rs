@@ -84,17 +84,23 @@ copy on either wavefront size. \
 In segment code, targeting HIP 6.2 or later, a branch only one 32-lane group takes \
 (`threadIdx.x < 32`, `warp == 0`, `threadIdx.x / 32 == 0`, `(threadIdx.x >> 5) == 0`, or \
 `threadIdx.y == 0`, or a variable that holds it, in a kernel launched with rows of 32 threads) and that runs `_sync` shuffles, \
-or a row's early `return` before them, is a warning: half the 64-lane wavefront runs them with a \
+or a row's early `return` before them, is reported: half the 64-lane wavefront runs them with a \
 mask that names all of it, which HIP's mask check traps in builds without NDEBUG. The \
 translator writes `__activemask()` for the full masks of those shuffles (both arms of a row's \
 `threadIdx.y == 0` test, the code after a row's early return, and the device functions of the \
-file they call) instead of widening them; a kernel the file does not launch that reads \
+file they call) instead of widening them: where it writes every one, the report is a note \
+saying so (right on both wavefront sizes: on 32-lane GPUs such a branch is a whole warp), and \
+a warning where some are left (masks it cannot read, functions it cannot see); a kernel the file does not launch that reads \
 `threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
 / warpSize]` written by the tiles' leaders, or a warp-named variable so set) is an error: on \
 64-lane wavefronts two tiles share a slot and half the tiles' results are lost (index by \
-`threadIdx.x / 32` or `tile.meta_group_rank()`). Nor is a constant of a host function used there only to shape \
+`threadIdx.x / 32` or `tile.meta_group_rank()`). So is a loop whose index starts at a 32-thread \
+tile's `thread_rank()` and steps by `warpSize` (`for (int i = t.thread_rank(); i < n; i += \
+warpSize)`): on 64-lane wavefronts it steps 64 while the tile covers 32 indices, and indices \
+32-63 of every 64 are never visited (step by `t.size()`); a loop over whole wavefronts \
+(`threadIdx.x % warpSize`) is right and not reported. Nor is a constant of a host function used there only to shape \
 launches (`dim3 block(warp_size, 4)`, or host arithmetic without calls that sets a variable \
 used so: `int threads = n < kWarpSize ? kWarpSize : 256;`, or compared with or assigned to a \
 block's thread count, `if (config.thread_per_block < kWarpSize) config.thread_per_block = \
@@ -238,7 +244,13 @@ wavefront is a row), the help also gives this half's bits, `(unsigned)(__ballot(
 From HIP 6.2 (with `HIP_ENABLE_WARP_SYNC_BUILTINS` before 7.0) the cooperative-groups votes `g.ballot(p)`, `g.match_any(v)` and \
 `g.match_all(v, pred)` also return `unsigned long long`, with the group's lanes packed from bit 0. \
 A tile of 32 lanes or fewer fits in 32 bits, as in CUDA, and is not reported; a coalesced group \
-(`coalesced_threads()`, which spans the whole 64-lane wavefront) or a 64-thread tile does not fit.
+(`coalesced_threads()`, which spans the whole 64-lane wavefront) or a 64-thread tile does not fit. \
+A lane mask ANDed with a 32-thread tile's ballot (`t.ballot(p) & ((1 << lane) - 1)`, or through \
+a variable holding either) must count tile ranks, 0-31: a mask of the lane within 32 (`1u << \
+(threadIdx.x & 31)`, or `1u << t.thread_rank()`, also through a lane variable set so) is right \
+on both wavefront sizes and is not reported, and one of the wavefront's lane (`threadIdx.x % warpSize`, up to 63) is an error \
+whose fix is not `1ull` (a 64-bit mask of lanes 32-63 counts other ranks' bits) but the tile's \
+rank in 32 bits, `(1u << t.thread_rank()) - 1`; no fix is applied.
 
 Fix (applied by `--fix` where unambiguous): declare the variable `unsigned long long` (the type \
 HIP's `__ballot` returns; with `uint64_t`, which is `unsigned long` on Linux, a call of `__ffsll` \

@@ -803,20 +803,22 @@ fn half_branches<'t>(
         }
         let text = a.text(cond).to_string();
         let other = parts.len() > 1 && !leaves;
-        let (what, runs) = if leaves {
+        // What runs on part of a wavefront: as the subject of "name the whole wavefront", and
+        // as a statement before what the port does there.
+        let (what, situation) = if leaves {
             (
                 format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles, which"),
-                "the lanes that run them",
+                format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles"),
             )
         } else if other {
             (
                 format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, and lanes 32-63 its `else`; the `_sync` shuffles they run"),
-                "the lanes that run them",
+                format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, and lanes 32-63 its `else`, each running `_sync` shuffles"),
             )
         } else {
             (
                 format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, but the `_sync` shuffles it runs"),
-                "the lanes that run it",
+                format!("only lanes 0-31 of a 64-lane wavefront take `if ({text})`, which runs `_sync` shuffles"),
             )
         };
         const CHECK: &str = "HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap";
@@ -830,11 +832,13 @@ fn half_branches<'t>(
                 ),
             )
         } else if all {
-            // Still a warning: `check` and the analysis alone do not write the masks.
+            // The port writes every one of these masks (`convert` whatever `--fix` says), and
+            // the result is right on both wavefront sizes: a note of what it did and why
+            // (realuser21 R21-2: worded as a hazard, it read as if the code still trapped).
             (
-                Severity::Warning,
-                format!("{what} get `__activemask()` as their mask, {runs}, not the whole wavefront's full mask: {CHECK}"),
-                None,
+                Severity::Note,
+                format!("{situation}: hipport's port passes them `__activemask()` (the lanes that run them) in place of the full mask, which names the whole wavefront: {CHECK}"),
+                Some("nothing to change in the converted code; porting by hand, pass `__activemask()` as the mask of these shuffles (on 32-lane GPUs the branch is a whole warp and `__activemask()` its full mask, so the results are the same on both wavefront sizes)".into()),
             )
         } else {
             (

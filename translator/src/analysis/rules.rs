@@ -318,6 +318,9 @@ pub(super) fn visit<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>, kind: u16) {
                 deviceptr_arithmetic(a, n);
                 deviceptr_conversion(a, n);
             }
+            if a.names_tile() {
+                tile_loop_step(a, n);
+            }
             ballot_assign(a, n)
         }
         Group::Return => ballot_return(a, n),
@@ -1597,23 +1600,29 @@ fn cg_member_added(name: &str) -> Option<hipport_rules::Version> {
 /// reads as comparisons (`(cg::thread_block_tile < 32) > (warp = ...)`), so no declaration
 /// records it.
 fn tile_declared_before(a: &Analyzer, name: &str, at: usize) -> bool {
-    let Some(func) = a.func_at(at) else {
-        return false;
-    };
+    tile_declared_size(a, name, at).is_some()
+}
+
+/// The template arguments (`32`) of the `thread_block_tile<...>` type [`tile_declared_before`]
+/// finds `name` declared with, the last such declaration before `at`.
+fn tile_declared_size<'a>(a: &Analyzer<'a, '_>, name: &str, at: usize) -> Option<&'a str> {
+    let func = a.func_at(at)?;
     let text = &a.src[func.node.start_byte()..at];
     let needle = b"thread_block_tile<";
-    memchr::memmem::find_iter(text, needle).any(|i| {
-        let rest = &text[i + needle.len()..];
-        // The template arguments, then the declared name.
-        let Some(close) = rest.iter().position(|&b| b == b'>') else {
-            return false;
-        };
-        let after = rest[close + 1..].trim_ascii_start();
-        after.starts_with(name.as_bytes())
-            && !after
-                .get(name.len())
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-    })
+    memchr::memmem::find_iter(text, needle)
+        .filter_map(|i| {
+            let rest = &text[i + needle.len()..];
+            // The template arguments, then the declared name.
+            let close = rest.iter().position(|&b| b == b'>')?;
+            let after = rest[close + 1..].trim_ascii_start();
+            (after.starts_with(name.as_bytes())
+                && !after
+                    .get(name.len())
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+            .then(|| std::str::from_utf8(rest[..close].trim_ascii()).ok())
+            .flatten()
+        })
+        .last()
 }
 
 fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
@@ -1710,14 +1719,25 @@ fn tile_size_text(a: &Analyzer, f: Node) -> Option<String> {
     let object = f
         .field(FIELDS.argument)
         .filter(|o| o.kind_name() == "identifier")?;
-    let d = a.lookup(a.text(object), object.start_byte())?;
-    let text = a.text(d.decl);
-    let open = ["tiled_partition<", "thread_block_tile<"]
-        .iter()
-        .find_map(|m| text.find(m).map(|i| i + m.len()))?;
-    let arg = text[open..].split(['>', ',']).next()?.trim();
+    let arg = match a.lookup(a.text(object), object.start_byte()) {
+        Some(d) => {
+            let text = a.text(d.decl);
+            let open = ["tiled_partition<", "thread_block_tile<"]
+                .iter()
+                .find_map(|m| text.find(m).map(|i| i + m.len()))?;
+            text[open..].split(['>', ',']).next()?.trim()
+        }
+        // `cg::thread_block_tile<32> t = ...`, which no declaration records.
+        None => tile_declared_size(a, a.text(object), object.start_byte())?,
+    };
     (!arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
         .then(|| arg.to_string())
+}
+
+/// Whether member call `f` (`t.thread_rank`) is made on a tile of 32 threads: `32` or a macro
+/// of value 32 in its declaration's `tiled_partition<...>` / `thread_block_tile<...>`.
+fn on_tile32(a: &Analyzer, f: Node) -> bool {
+    tile_size_text(a, f).is_some_and(|s| s == "32" || a.macros.value(&s) == Some(32))
 }
 
 /// Whether call `n` names its function through the cooperative-groups namespace:
@@ -3083,6 +3103,104 @@ fn tile_slot_by_warp_size(a: &mut Analyzer, n: Node) {
         r,
         format!("`{expr}` numbers per-warp slots by `warpSize`, but this function's warp-level work is on 32-thread tiles: on 64-lane wavefronts two tiles share a slot and a block counting `warpSize` slots reads half the tiles' results; {WAVE_NOTE}"),
         Some("index the slots by `threadIdx.x / 32` or `tile.meta_group_rank()`, and size and count them for 32-thread tiles (`blockDim.x / 32`)".into()),
+        vec![],
+    );
+}
+
+/// `i += warpSize` (or `i = i + warpSize`) in a loop whose index starts at a 32-thread tile's
+/// `thread_rank()` (`for (int i = t.thread_rank(); i < n; i += warpSize)` with
+/// `t = cg::tiled_partition<32>(block)`): the tile covers 32 indices a step, and on 64-lane
+/// wavefronts the step is 64, so indices 32-63 of every 64 are never visited (realuser21 R21-d,
+/// cuda-samples cdpQuadtree). Right on 32-lane targets; a loop over whole wavefronts
+/// (`threadIdx.x % warpSize`) is not a tile's and is not reported.
+fn tile_loop_step(a: &mut Analyzer, n: Node) {
+    let (Some(op), Some(l), Some(r)) = (
+        n.field(FIELDS.operator),
+        n.field(FIELDS.left),
+        n.field(FIELDS.right),
+    ) else {
+        return;
+    };
+    if l.kind_name() != "identifier" || a.own_warp_size() {
+        return;
+    }
+    let var = a.text(l);
+    let step = match a.text(op) {
+        "+=" => (a.text(r) == "warpSize").then_some(r),
+        // `i = i + warpSize`, `i = warpSize + i`
+        "=" if r.kind_name() == "binary_expression"
+            && r.field(FIELDS.operator).map(|o| a.text(o)) == Some("+") =>
+        {
+            match (r.field(FIELDS.left), r.field(FIELDS.right)) {
+                (Some(x), Some(y)) if a.text(x) == var && a.text(y) == "warpSize" => Some(y),
+                (Some(x), Some(y)) if a.text(y) == var && a.text(x) == "warpSize" => Some(x),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let Some(step) = step else {
+        return;
+    };
+    // The loop the step is in, and where its index starts: the for-statement's initializer
+    // (`int i = t.thread_rank()`, `i = base + t.thread_rank()`), or the index's declaration.
+    let ancestors = crate::parse::ancestors(n);
+    let Some(looped) = ancestors.iter().find(|p| {
+        matches!(
+            p.kind_name(),
+            "for_statement" | "while_statement" | "do_statement"
+        )
+    }) else {
+        return;
+    };
+    let mut starts: Vec<Node> = Vec::new();
+    if let Some(init) = looped.field(FIELDS.initializer) {
+        let assigns_var = match init.kind_name() {
+            "declaration" => a.text(init).contains(var),
+            "assignment_expression" => init.field(FIELDS.left).map(|x| a.text(x)) == Some(var),
+            _ => false,
+        };
+        if assigns_var {
+            starts.push(init);
+        }
+    }
+    if starts.is_empty() {
+        if let Some(init) = a.lookup(var, l.start_byte()).and_then(|d| d.init) {
+            starts.push(init);
+        }
+    }
+    let mut tile = None;
+    for start in starts {
+        crate::parse::walk_subtree(start, |x| {
+            if x.kind_name() == "call_expression" {
+                if let Some(f) = x
+                    .field(FIELDS.function)
+                    .filter(|f| f.kind_name() == "field_expression")
+                {
+                    if f.field(FIELDS.field).map(|m| a.text(m)) == Some("thread_rank")
+                        && on_tile32(a, f)
+                    {
+                        tile = f.field(FIELDS.argument).map(|o| a.text(o));
+                        return crate::parse::Visit::Stop;
+                    }
+                }
+            }
+            crate::parse::Visit::Descend
+        });
+        if tile.is_some() {
+            break;
+        }
+    }
+    let Some(tile) = tile else {
+        return;
+    };
+    let expr = snippet(a.text(n));
+    a.report(
+        &WARP_SIZE_32,
+        Severity::Error,
+        step,
+        format!("`{expr}` steps a loop over the 32-thread tile `{tile}` (its index starts at `{tile}.thread_rank()`) by `warpSize`: on 64-lane wavefronts the step is 64 while the tile covers 32 indices, so indices 32-63 of every 64 are never visited; {WAVE_NOTE}"),
+        Some(format!("step by the tile's size: `{var} += {tile}.size()` (or `{tile}.num_threads()`, or 32)")),
         vec![],
     );
 }
@@ -4647,10 +4765,10 @@ fn atomic_pointee(a: &Analyzer, ptr: Node) -> Option<String> {
     }
     let ty = match base.kind_name() {
         "identifier" => a.lookup(a.text(base), base.start_byte())?.ty_text,
-        "cast_expression" => {
-            let t = a.text(base.field(FIELDS.type_)?);
-            let t = t.trim();
-            super::norm_ws(t.strip_suffix('*')?.trim_end())
+        // `(__half*)p`, `reinterpret_cast<__half*>(p)`, `static_cast<__half2*>(p)` (R20-a).
+        "cast_expression" | "call_expression" => {
+            let t = cast_type(a, base)?;
+            t.strip_suffix('*')?.trim_end().to_string()
         }
         _ => return None,
     };
@@ -5189,14 +5307,20 @@ fn returned_32_bits<'a>(a: &Analyzer<'a, '_>, mut e: Node) -> Option<(&'a str, S
         })
 }
 
-/// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`.
+/// The type an expression is cast to: `(unsigned)x`, `uint32_t(x)`, `static_cast<unsigned>(x)`,
+/// `reinterpret_cast<__half*>(p)`.
 fn cast_type<'a>(a: &Analyzer<'a, '_>, e: Node) -> Option<String> {
     let ty = match e.kind_name() {
         "cast_expression" => a.text(e.field(FIELDS.type_)?),
         "call_expression" => {
             let f = e.field(FIELDS.function)?;
             match f.kind_name() {
-                "template_function" if a.text(f.field(FIELDS.name)?) == "static_cast" => {
+                "template_function"
+                    if matches!(
+                        a.text(f.field(FIELDS.name)?),
+                        "static_cast" | "reinterpret_cast" | "const_cast"
+                    ) =>
+                {
                     a.text(f.field(FIELDS.arguments)?.named_child(0)?)
                 }
                 "identifier"
@@ -6490,6 +6614,153 @@ fn within_32(t: &str) -> bool {
     })
 }
 
+/// The 32-thread tile whose ballot lane mask `shift` (`1 << lane`, or the variable it
+/// initialises or is assigned to) is ANDed with in its function: `t.ballot(p) & mask`, or
+/// `vote & mask` with `vote = t.ballot(p)`, `t` a tile of 32 (see [`on_tile32`]).
+fn tile32_ballot_mask<'a, 't>(a: &Analyzer<'a, 't>, shift: Node<'_>) -> Option<&'a str> {
+    if !a.names_tile() {
+        return None;
+    }
+    let func = a.func_at(shift.start_byte())?.node;
+    // The variable the mask is stored in.
+    let mut at = shift;
+    let mut mask_var = None;
+    while let Some(p) = at.parent() {
+        match p.kind_name() {
+            "parenthesized_expression"
+            | "binary_expression"
+            | "unary_expression"
+            | "cast_expression" => at = p,
+            "init_declarator" => {
+                mask_var = p
+                    .field(FIELDS.declarator)
+                    .filter(|d| d.kind_name() == "identifier")
+                    .map(|d| a.text(d));
+                break;
+            }
+            "assignment_expression" => {
+                mask_var = p
+                    .field(FIELDS.left)
+                    .filter(|d| d.kind_name() == "identifier")
+                    .map(|d| a.text(d));
+                break;
+            }
+            _ => break,
+        }
+    }
+    // The 32-tiles' ballots of the function, and the variables that hold them.
+    let mut ballots: Vec<(std::ops::Range<usize>, &'a str)> = Vec::new();
+    let mut holders: Vec<(&'a str, &'a str)> = Vec::new();
+    crate::parse::walk_subtree(func, |x| {
+        if x.kind_name() != "call_expression" {
+            return crate::parse::Visit::Descend;
+        }
+        let Some(f) = x
+            .field(FIELDS.function)
+            .filter(|f| f.kind_name() == "field_expression")
+        else {
+            return crate::parse::Visit::Descend;
+        };
+        if f.field(FIELDS.field).map(|m| a.text(m)) != Some("ballot") || !on_tile32(a, f) {
+            return crate::parse::Visit::Descend;
+        }
+        let Some(tile) = f.field(FIELDS.argument).map(|o| a.text(o)) else {
+            return crate::parse::Visit::Descend;
+        };
+        ballots.push((x.byte_range(), tile));
+        let mut up = x;
+        while let Some(p) = up.parent() {
+            match p.kind_name() {
+                "parenthesized_expression" | "cast_expression" => up = p,
+                "init_declarator" => {
+                    if let Some(d) = p.field(FIELDS.declarator) {
+                        holders.push((a.text(d), tile));
+                    }
+                    break;
+                }
+                "assignment_expression" => {
+                    if let Some(d) = p.field(FIELDS.left) {
+                        holders.push((a.text(d), tile));
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        crate::parse::Visit::Skip
+    });
+    if ballots.is_empty() {
+        return None;
+    }
+    let strip = |mut x: Node<'t>| {
+        while x.kind_name() == "parenthesized_expression" {
+            match x.named_child(0) {
+                Some(c) => x = c,
+                None => break,
+            }
+        }
+        x
+    };
+    let is_mask = |x: Node| {
+        mask_var.is_some_and(|v| x.kind_name() == "identifier" && a.text(x) == v)
+            || (x.start_byte() <= shift.start_byte() && shift.end_byte() <= x.end_byte())
+    };
+    let ballot_of = |x: Node| -> Option<&'a str> {
+        if x.kind_name() == "identifier" {
+            return holders
+                .iter()
+                .find(|(h, _)| *h == a.text(x))
+                .map(|(_, t)| *t);
+        }
+        ballots
+            .iter()
+            .find(|(r, _)| *r == x.byte_range())
+            .map(|(_, t)| *t)
+    };
+    let mut found = None;
+    crate::parse::walk_subtree(func, |x| {
+        if x.kind_name() == "binary_expression"
+            && x.field(FIELDS.operator).map(|o| a.text(o)) == Some("&")
+        {
+            if let (Some(l), Some(r)) = (x.field(FIELDS.left), x.field(FIELDS.right)) {
+                let (l, r) = (strip(l), strip(r));
+                found = if is_mask(l) {
+                    ballot_of(r)
+                } else if is_mask(r) {
+                    ballot_of(l)
+                } else {
+                    None
+                };
+                if found.is_some() {
+                    return crate::parse::Visit::Stop;
+                }
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
+}
+
+/// Whether `x` is `t.thread_rank()` of a 32-thread tile `t` (see [`on_tile32`]), parentheses
+/// and casts around it aside: a rank of 0-31 on both wavefront sizes.
+fn tile32_rank(a: &Analyzer, mut x: Node) -> bool {
+    while matches!(
+        x.kind_name(),
+        "parenthesized_expression" | "cast_expression"
+    ) {
+        match x.field(FIELDS.value).or_else(|| x.named_child(0)) {
+            Some(c) => x = c,
+            None => return false,
+        }
+    }
+    x.kind_name() == "call_expression"
+        && x.field(FIELDS.function)
+            .filter(|f| f.kind_name() == "field_expression")
+            .is_some_and(|f| {
+                f.field(FIELDS.field).map(|m| a.text(m)) == Some("thread_rank") && on_tile32(a, f)
+            })
+}
+
 fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
     let Binary { op, l, r, .. } = *b;
     if op == "<<" && l.kind_name() == "number_literal" {
@@ -6515,6 +6786,34 @@ fn lane_shift(a: &mut Analyzer, n: Node, b: &Binary) {
             }
         };
         if !lane_index {
+            return;
+        }
+        // Against a 32-thread tile's ballot (32 bits numbered by tile rank) a mask of the lane
+        // within 32 is right on both wavefront sizes, and one of the wavefront's lane is wrong on
+        // 64-lane wavefronts, 32 bits or 64 (realuser21 R21-e).
+        if let Some(tile) = tile32_ballot_mask(a, n) {
+            // The lane within 32, or a 32-tile's rank, as written or in the lane's declaration.
+            let rank_32 = |x: Node| within_32(a.text(x)) || tile32_rank(a, x);
+            let in_32 = rank_32(r)
+                || (r.kind_name() == "identifier"
+                    && a.lookup(a.text(r), r.start_byte())
+                        .and_then(|d| d.init)
+                        .is_some_and(rank_32));
+            if !in_32 {
+                a.report(
+                    &LANE_MASK_TRUNCATED,
+                    Severity::Error,
+                    l,
+                    format!(
+                        "`{}` builds a lane mask from the wavefront's lane, but it meets the ballot of the 32-thread tile `{tile}`, whose 32 bits are numbered by tile rank: on 64-lane wavefronts the lane reaches 63 (a shift of 32 or more is undefined) where the tile's rank stops at 31; {WAVE_NOTE}",
+                        snippet(a.text(n))
+                    ),
+                    Some(format!(
+                        "build the mask from the tile's rank in 32 bits: `{one}u << {tile}.thread_rank()` (the lanes below this one: `(1u << {tile}.thread_rank()) - 1`); a 64-bit mask of the wavefront's lane would count other ranks' bits"
+                    )),
+                    vec![],
+                );
+            }
             return;
         }
         // `1u << (threadIdx.x & 31)`: the shift stays below 32, so nothing overflows; the mask

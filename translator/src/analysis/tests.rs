@@ -197,6 +197,84 @@ fn h001_tile32_leaders_indexing_slots_by_warp_size() {
     assert!(lines_of(&warps, "H001").is_empty());
 }
 
+/// realuser21 R21-d: a loop over a 32-thread tile stepping by `warpSize` skips indices 32-63 of
+/// every 64 on 64-lane wavefronts (cuda-samples cdpQuadtree).
+#[test]
+fn h001_tile32_loop_stepping_by_warp_size() {
+    let src = "#include <cooperative_groups.h>\n\
+               namespace cg = cooperative_groups;\n\
+               #define TILE 32\n\
+               __global__ void k(const float *x, int n, int *out) {\n\
+               cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               auto u = cg::tiled_partition<TILE>(cg::this_thread_block());\n\
+               int c = 0;\n\
+               for (int i = t.thread_rank(); i < n; i += warpSize) c += x[i] > 0.f;\n\
+               int j = 4 + u.thread_rank();\n\
+               while (j < n) { c += x[j] > 0.f; j = j + warpSize; }\n\
+               out[threadIdx.x] = c;\n}\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [8, 10],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| d.severity == Severity::Error));
+    assert!(d[0].help.as_deref().unwrap().contains("`i += t.size()`"));
+    // Stepping by the tile's size is right on every target.
+    let fixed = src
+        .replace("i += warpSize", "i += t.size()")
+        .replace("j + warpSize", "j + u.num_threads()");
+    assert!(lines_of(&fixed, "H001").is_empty());
+    // A loop over whole wavefronts, or over a tile that is not of 32, is not a 32-tile's loop.
+    let waves = src
+        .replace("i = t.thread_rank()", "i = threadIdx.x % warpSize")
+        .replace("tiled_partition<TILE>", "tiled_partition<16>");
+    assert!(lines_of(&waves, "H001").is_empty());
+}
+
+/// realuser21 R21-e: a lane mask meeting a 32-thread tile's ballot counts tile ranks: the help
+/// builds it from `thread_rank()` in 32 bits, not `1ull << lane` (wrong for lanes 32-63), and a
+/// mask of the lane within 32 is right on both wavefront sizes (cuda-samples cdpQuadtree).
+#[test]
+fn h004_lane_mask_against_a_tile32_ballot() {
+    let src = "#include <cooperative_groups.h>\n\
+               namespace cg = cooperative_groups;\n\
+               __global__ void k(const int *in, int *out, int *base) {\n\
+               cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n\
+               int lane_id = threadIdx.x % warpSize;\n\
+               int lane_mask_lt = (1 << lane_id) - 1;\n\
+               bool p = in[threadIdx.x] > 0;\n\
+               int vote = t.ballot(p);\n\
+               int dest = base[threadIdx.x / 32] + __popc(vote & lane_mask_lt);\n\
+               if (p) out[dest] = in[threadIdx.x];\n}\n";
+    let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H004").collect();
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), [6], "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(help.contains("(1u << t.thread_rank()) - 1"), "{help}");
+    assert!(!help.contains("1ull"), "{help}");
+    assert!(d[0].fix.is_empty());
+    // The ballot called in the `&` itself.
+    let direct = src.replace("vote & lane_mask_lt", "t.ballot(p) & lane_mask_lt");
+    assert_eq!(lines_of(&direct, "H004"), [6]);
+    // Lanes within 32 number the tile's ranks on both wavefront sizes.
+    for lane in ["threadIdx.x & 31", "threadIdx.x % 32"] {
+        let fixed = src.replace("threadIdx.x % warpSize", lane);
+        assert!(lines_of(&fixed, "H004").is_empty(), "{lane}");
+    }
+    let rank = src.replace("(1 << lane_id)", "(1u << t.thread_rank())");
+    assert!(lines_of(&rank, "H004").is_empty());
+    let rank = src.replace("threadIdx.x % warpSize", "(int)t.thread_rank()");
+    assert!(lines_of(&rank, "H004").is_empty());
+    // Against the wavefront's ballot the 64-bit help stands.
+    let wave = src.replace("t.ballot(p)", "__ballot(p)");
+    let d: Vec<_> = run(&wave)
+        .into_iter()
+        .filter(|d| d.id == "H004" && d.line == 6)
+        .collect();
+    assert!(d[0].help.as_deref().unwrap().contains("1ull"), "{d:?}");
+}
+
 #[test]
 fn h001_bitmap_idiom_is_at_most_a_warning() {
     // 32-bit words of a bitmap: the same arithmetic, but no warp-level work around it.
@@ -1950,6 +2028,41 @@ fn device_code_behind_qualifier_macros_of_the_file() {
         lines_of(host, "H012").is_empty(),
         "{:?}",
         lines_of(host, "H012")
+    );
+}
+
+/// realuser20 R20-a: a C++ cast to a half pointer is the same `atomicAdd` HIP lacks as a C-style
+/// one (torch-ngp's `atomicAdd(reinterpret_cast<__half*>(address), val)`).
+#[test]
+fn h022_half_atomics_through_cpp_casts() {
+    let src = "__device__ void f(void *p, __half v, __half2 w) {\n\
+               atomicAdd(reinterpret_cast<__half*>(p), v);\n\
+               atomicAdd(static_cast<__half2 *>(p), w);\n\
+               atomicAdd(reinterpret_cast<const __half*>(p) + 1, v);\n\
+               atomicAdd((__half*)p, v);\n\
+               atomicAdd(reinterpret_cast<float*>(p), 1.0f);\n\
+               atomicAdd(reinterpret_cast<int*>(p), 1);\n}\n";
+    let at = |v: Version| -> Vec<(usize, Severity)> {
+        run_with(src, v, false)
+            .into_iter()
+            .filter(|d| d.id == "H022")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    };
+    use Severity::{Error, Note, Warning};
+    assert_eq!(
+        at(Version::new(5, 2, 3)),
+        [(2, Error), (3, Error), (4, Error), (5, Error), (6, Note)]
+    );
+    assert_eq!(
+        at(Version::new(7, 0, 0)),
+        [
+            (2, Warning),
+            (3, Warning),
+            (4, Warning),
+            (5, Warning),
+            (6, Note)
+        ]
     );
 }
 
@@ -4109,7 +4222,9 @@ fn h001_first_32_threads_around_a_wave_sized_shuffle_is_an_error() {
             "{to}"
         );
     }
-    // Shuffles that stay below distance 32, or a width of 32, keep the warning.
+    // Shuffles that stay below distance 32, or a width of 32, are no error: a warning, or (the
+    // half-wavefront branch, right once the port passes them `__activemask()`) a note saying
+    // so (realuser21 R21-2).
     for (from, to) in [
         ("int off = warpSize / 2", "int off = 16"),
         (
@@ -4119,11 +4234,16 @@ fn h001_first_32_threads_around_a_wave_sized_shuffle_is_an_error() {
     ] {
         let other = src.replace(from, to);
         let h = run(&other);
-        let w = h
-            .iter()
-            .find(|d| d.id == "H001" && d.line == 5)
-            .expect("a finding");
-        assert_eq!(w.severity, Severity::Warning, "{to}: {w:?}");
+        let w: Vec<_> = h.iter().filter(|d| d.id == "H001" && d.line == 5).collect();
+        assert!(!w.is_empty(), "{to}");
+        assert!(
+            w.iter().all(|d| d.severity != Severity::Error),
+            "{to}: {w:?}"
+        );
+        for d in w.iter().filter(|d| d.message.contains("`__activemask()`")) {
+            assert_eq!(d.severity, Severity::Note, "{to}: {d:?}");
+            assert!(d.message.contains("hipport's port passes them"), "{d:?}");
+        }
     }
 }
 
@@ -4174,8 +4294,20 @@ fn h001_half_wavefront_branches_with_sync_shuffles() {
     assert_eq!(lines_at(src, "H001", Version::new(6, 2, 0)), vec![11]);
     let d = run_with(src, Version::new(6, 4, 0), false);
     let w = d.iter().find(|d| d.id == "H001").expect("a finding");
-    assert_eq!((w.severity, w.column), (Severity::Warning, 5), "{w:?}");
+    // The port writes `__activemask()` for every mask there: a note of what it did, and a help
+    // saying nothing is left to change (realuser21 R21-2).
+    assert_eq!((w.severity, w.column), (Severity::Note, 5), "{w:?}");
     assert!(w.message.contains("`if (warp == 0)`"), "{}", w.message);
+    assert!(
+        w.message
+            .contains("hipport's port passes them `__activemask()`"),
+        "{}",
+        w.message
+    );
+    assert!(w
+        .help
+        .as_deref()
+        .is_some_and(|h| h.starts_with("nothing to change in the converted code")));
     // Before 6.2 the port's shuffles have no mask.
     assert!(lines_at(src, "H001", Version::new(5, 2, 3)).is_empty());
     for cond in ["threadIdx.x < 32", "(threadIdx.x >> 5) == 0 && lane < 8"] {
