@@ -3336,3 +3336,70 @@ fn converted_make_rule_without_an_architecture_builds_for_the_targets() {
     assert_gfx90a_code(&out.join("k"));
     check_run(&out.join("k"), "done");
 }
+
+/// R21-f: a tree whose sources include Thrust or CUB gets one note on each CMakeLists.txt and
+/// Makefile that builds CUDA: ROCm's ports are packages of their own (rocThrust, hipCUB, on
+/// rocPRIM), with the CMake package and target to use. A tree without them, a build file that
+/// builds no CUDA, and one that names rocThrust already get none.
+#[test]
+fn thrust_users_are_told_to_install_and_link_rocthrust() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = tmp.path().join("with");
+    write_files(
+        &with,
+        &[(
+            "src/t.cu",
+            "#include <thrust/device_vector.h>\nint main() { thrust::device_vector<int> v(4); return 0; }\n",
+        )],
+    );
+    let without = tmp.path().join("without");
+    write_files(&without, &[("t.cu", "int main() { return 0; }\n")]);
+    let cmake = "cmake_minimum_required(VERSION 3.18)\n# CUDA sample\nproject(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n";
+    let make = "# builds with nvcc\nt: src/t.cu\n\tnvcc -O2 src/t.cu -o t\n";
+    let notes = |root: &Path, file: &str, src: &str| -> Vec<Diagnostic> {
+        let o = BuildOptions {
+            tree_root: Some(root.to_path_buf()),
+            ..opts(&[])
+        };
+        let kind = classify(Path::new(file)).unwrap();
+        let (_, diags) = translate_build(kind, src.as_bytes(), file, &o);
+        diags
+            .into_iter()
+            .filter(|d| d.message.contains("rocThrust"))
+            .collect()
+    };
+    let found = notes(&with, "CMakeLists.txt", cmake);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].id.as_str(), found[0].line), ("B004", 3));
+    let help = found[0].help.clone().unwrap_or_default();
+    assert!(
+        help.contains("find_package(rocthrust REQUIRED CONFIG)"),
+        "{help}"
+    );
+    assert!(help.contains("roc::rocthrust"), "{help}");
+    let found = notes(&with, "Makefile", make);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].line, 3);
+    assert!(
+        found[0]
+            .help
+            .clone()
+            .unwrap_or_default()
+            .contains("rocprim"),
+        "{found:?}"
+    );
+    assert!(notes(&without, "CMakeLists.txt", cmake).is_empty());
+    assert!(notes(
+        &with,
+        "CMakeLists.txt",
+        "project(t CXX)\nadd_executable(t t.cpp)\n"
+    )
+    .is_empty());
+    assert!(notes(
+        &with,
+        "CMakeLists.txt",
+        &format!("{cmake}find_package(rocthrust REQUIRED)\n")
+    )
+    .is_empty());
+    assert!(notes(&with, "cmake/cuda.cmake", cmake).is_empty());
+}
