@@ -1509,7 +1509,12 @@ fn conditionals(
 /// assignment of a `-gencode` per line (nccl-tests' `NVCC_GENCODE`) is one change, the AMD
 /// targets written once, with the lines it spans. `given`: why the list's architecture flags
 /// all go (the variable already holds the targets), which replaces the help.
-fn fold_arch_notes(src: &str, words: &[Word], mapped: &mut Mapped, given: Option<String>) {
+pub(super) fn fold_arch_notes(
+    src: &str,
+    words: &[Word],
+    mapped: &mut Mapped,
+    given: Option<String>,
+) {
     let arch: Vec<usize> = (0..mapped.notes.len())
         .filter(|&k| {
             let n = &mapped.notes[k];

@@ -3549,7 +3549,10 @@ fn list(
             // form is. Other lists' strings are not known to reach a command line.
             let units = list_units(src, words, role != Role::Other);
             let texts: Vec<&str> = units.iter().map(|u| u.word.text.as_str()).collect();
-            let mapped = flags::map_words(&texts, opts, ctx, arch_done);
+            let mut mapped = flags::map_words(&texts, opts, ctx, arch_done);
+            // One note for the architecture flags of the list (R20-3).
+            let unit_words: Vec<Word> = units.iter().map(|u| u.word.clone()).collect();
+            super::make::fold_arch_notes(src, &unit_words, &mut mapped, None);
             apply_units(sink, src, words, &units, mapped);
         }
     }
@@ -4589,6 +4592,31 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         ] {
             assert_eq!(warp_sync_named(text.as_bytes()), named, "{text}");
         }
+    }
+
+    /// R20-2, R20-3: the `-gencode` pairs of one list, one a line, become the targets on the
+    /// first line; the lines the others leave empty go whole (no line of blanks, which
+    /// `git apply --whitespace=error` refuses), and the list gets one note naming them all.
+    #[test]
+    fn a_gencode_list_becomes_the_targets_with_one_note_and_no_blank_lines() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx1030".into()],
+            ..Default::default()
+        };
+        let src = "nvcc_args = [\n    '-gencode', 'arch=compute_60,code=sm_60',\n    '-gencode', 'arch=compute_70,code=sm_70',\r\n    '-gencode', 'arch=compute_75,code=sm_75'\n]\nargs = ['-O2',\n        '-gencode', 'arch=compute_80,code=sm_80',  # A100\n        '-lineinfo']\nsetup(ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': nvcc_args + args})])\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "nvcc_args = [\n    '--offload-arch=gfx90a', '--offload-arch=gfx1030',\n]\nargs = ['-O2',\n        '--offload-arch=gfx90a', '--offload-arch=gfx1030',  # A100\n        ]\nsetup(ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': nvcc_args + args})])\n"
+        );
+        let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
+        assert_eq!(arch.len(), 2, "{diags:?}");
+        assert_eq!(arch[0].line, 2);
+        assert_eq!(
+            arch[0].message,
+            "3 nvcc architecture flags (lines 2-4): `-gencode arch=compute_60,code=sm_60`, `-gencode arch=compute_70,code=sm_70`, `-gencode arch=compute_75,code=sm_75` -> `--offload-arch=gfx90a --offload-arch=gfx1030`"
+        );
+        assert_eq!(run(&out, &o).0, out);
     }
 
     #[test]
