@@ -218,17 +218,24 @@ impl Recipe<'_> {
                 Some("o" | "obj" | "a" | "so" | "lo" | "lib" | "dll" | "c")
             )
         };
+        // Read past the brackets around a word (`--device-link)` where a value that ends a
+        // call is read as the translation leaves it in one run and as written in the next).
+        let has = |flags: &[&str]| {
+            self.expanded.iter().any(|w| {
+                let w = w
+                    .trim_start_matches(['(', '{'])
+                    .trim_end_matches([')', '}']);
+                flags.contains(&w)
+            })
+        };
         self.driver == Driver::Device
             && self.driver_at.is_some()
-            && !self.is_dlink()
+            && !has(&["-dlink", "--device-link"])
             // A link of relocatable code the translation wrote names the targets where the
             // compiles do (see [`plan`]).
-            && !self.has("--hip-link")
+            && !has(&["--hip-link"])
             && !self.has_arch()
-            && !self
-                .expanded
-                .iter()
-                .any(|w| NO_DEVICE_CODE.contains(&w.as_str()))
+            && !has(NO_DEVICE_CODE)
             && self
                 .inputs()
                 .iter()
