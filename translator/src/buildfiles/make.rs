@@ -2988,9 +2988,7 @@ mod tests {
         // hipcc links the HIP runtime itself: `-lcudart` goes.
         assert_eq!(
             out,
-            src.replace("= nvcc", "= hipcc")
-                .replace(" -lcudart", "")
-                .replace("\t$(CC) ", &format!("\t$(CC) {ALL_TARGETS} "))
+            src.replace("= nvcc", "= hipcc").replace(" -lcudart", "")
         );
     }
 
@@ -3666,9 +3664,7 @@ mod tests {
         let out = run_fixed(src, &BuildOptions::default());
         assert!(out.starts_with("NVCCFLAGS=( ) -fgpu-rdc\n"), "{out}");
         assert!(
-            out.contains(&format!(
-                "\thipcc -fgpu-rdc --hip-link {ALL_TARGETS} a.o -o app\n"
-            )),
+            out.contains("\thipcc -fgpu-rdc --hip-link a.o -o app\n"),
             "{out}"
         );
     }

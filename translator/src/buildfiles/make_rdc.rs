@@ -228,8 +228,23 @@ impl Recipe<'_> {
                 flags.contains(&w)
             })
         };
+        // A word with a bracket other than one whole reference (`$(CUDA_GENCODE_FLAGS)`, set
+        // nowhere) is a call or a piece of one (`$(shell`, `--device-link)`), read differently
+        // once the translation changed what is around it: what it names is not known, so the
+        // command gets nothing.
+        let whole_reference = |w: &str| {
+            let inner = w
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+            inner.is_some_and(|n| !n.contains(['(', ')', '{', '}', '$']))
+        };
+        let opaque = self.expanded.iter().enumerate().any(|(k, w)| {
+            Some(k) != self.program && w.contains(['(', ')', '{', '}']) && !whole_reference(w)
+        });
         self.driver == Driver::Device
             && self.driver_at.is_some()
+            && !opaque
             && !has(&["-dlink", "--device-link"])
             // A link of relocatable code the translation wrote names the targets where the
             // compiles do (see [`plan`]).
