@@ -311,7 +311,14 @@ fn torch_gelu_setup_py() {
         9,
         "-gencode=arch=compute_80,code=sm_80"
     ));
-    assert!(has(&diags, "B009", 10, "removed"));
+    // One note for the list's architecture flags (R20-3).
+    assert!(has(
+        &diags,
+        "B009",
+        9,
+        "2 nvcc architecture flags (lines 9-10): `-gencode=arch=compute_80,code=sm_80`, `-gencode=arch=compute_90,code=sm_90` -> `--offload-arch=gfx90a`"
+    ));
+    assert_eq!(diags.iter().filter(|d| d.id == "B009").count(), 1);
     assert!(has(
         &diags,
         "B001",
@@ -521,7 +528,7 @@ fn thrust_cuda_system_becomes_hip_and_cuda_dependencies_are_reported() {
 /// AddressSanitizer with xnack+ for the memory checkers); the commands stay as they are.
 #[test]
 fn nvidia_tools_in_recipes_and_custom_commands_are_reported() {
-    let make = "NVCC = nvcc\nPROF = nsys profile\napp: app.cu\n\t$(NVCC) -O2 -o app app.cu\nprofile: app\n\t@nvprof --metrics achieved_occupancy ./app\n\tcd out && /usr/local/cuda/bin/ncu ./app; compute-sanitizer ./app\n\tcuda-memcheck ./app | tee log\n\techo nvprof done\n\t$(PROF) ./app\n";
+    let make = "NVCC = nvcc\nPROF = nsys profile\napp: app.cu\n\t$(NVCC) --offload-arch=gfx90a -O2 -o app app.cu\nprofile: app\n\t@nvprof --metrics achieved_occupancy ./app\n\tcd out && /usr/local/cuda/bin/ncu ./app; compute-sanitizer ./app\n\tcuda-memcheck ./app | tee log\n\techo nvprof done\n\t$(PROF) ./app\n";
     let (out, diags) = translate_text("Makefile", make);
     assert_eq!(out, make.replace("NVCC = nvcc", "NVCC = hipcc"));
     let tools: Vec<(usize, usize)> = diags
@@ -3235,7 +3242,7 @@ fn thrust_trees_get_cxx14() {
     let o = with_tree(tmp.path());
     let (out, diags) = run_on("Makefile", make, &o);
     assert!(out.contains("CFLAGS += -O3 -std=c++14\n"), "{out}");
-    assert!(out.contains("hipcc -std=gnu++14 s.cu"), "{out}");
+    assert!(out.contains("-std=gnu++14 s.cu"), "{out}");
     // g++ compiles host code nvcc did not: its standard is the project's.
     assert!(out.contains("\tg++ -std=c++11 h.cpp\n"), "{out}");
     assert!(
@@ -3292,4 +3299,114 @@ fn converted_cmake_without_cuda_options_builds_with_the_short_epilogue() {
     configure(&out, &build, &[]);
     run(Command::new("cmake").arg("--build").arg(&build));
     assert_gfx90a_code(&build.join("p"));
+}
+
+/// R21-a (Rodinia pathfinder's `release` rule, `$(CC) $(SRC) -o $(EXE)` with `CC := nvcc` and
+/// no architecture): the converted rule names the targets, so hipcc builds code for them on a
+/// machine with no GPU, where it would otherwise ask rocm_agent_enumerator and build gfx803
+/// alone. The binary make builds holds gfx90a code.
+#[test]
+fn converted_make_rule_without_an_architecture_builds_for_the_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("noarch");
+    write_files(
+        &input,
+        &[
+            (
+                "Makefile",
+                "CC := nvcc\nSRC = k.cu\nEXE = k\n\nrelease:\n\t$(CC) $(SRC) -o $(EXE)\n",
+            ),
+            (
+                "k.cu",
+                "#include <cstdio>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\nint main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaDeviceSynchronize(); std::printf(\"done\\n\"); return 0; }\n",
+            ),
+        ],
+    );
+    let out = tmp.path().join("out");
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--offload-arch", "gfx90a", "--no-cache"]));
+    let makefile = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        makefile.contains("\t$(CC) --offload-arch=gfx90a $(SRC) -o $(EXE)\n"),
+        "{makefile}"
+    );
+    run(Command::new("make").arg("-C").arg(&out).arg("release"));
+    assert_gfx90a_code(&out.join("k"));
+    check_run(&out.join("k"), "done");
+}
+
+/// R21-f: a tree whose sources include Thrust or CUB gets one note on each CMakeLists.txt and
+/// Makefile that builds CUDA: ROCm's ports are packages of their own (rocThrust, hipCUB, on
+/// rocPRIM), with the CMake package and target to use. A tree without them, a build file that
+/// builds no CUDA, and one that names rocThrust already get none.
+#[test]
+fn thrust_users_are_told_to_install_and_link_rocthrust() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = tmp.path().join("with");
+    write_files(
+        &with,
+        &[(
+            "src/t.cu",
+            "#include <thrust/device_vector.h>\nint main() { thrust::device_vector<int> v(4); return 0; }\n",
+        )],
+    );
+    let without = tmp.path().join("without");
+    write_files(&without, &[("t.cu", "int main() { return 0; }\n")]);
+    let cmake = "cmake_minimum_required(VERSION 3.18)\n# CUDA sample\nproject(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n";
+    let make = "# builds with nvcc\nt: src/t.cu\n\tnvcc -O2 src/t.cu -o t\n";
+    let notes = |root: &Path, file: &str, src: &str| -> Vec<Diagnostic> {
+        let o = BuildOptions {
+            tree_root: Some(root.to_path_buf()),
+            ..opts(&[])
+        };
+        let kind = classify(Path::new(file)).unwrap();
+        let (_, diags) = translate_build(kind, src.as_bytes(), file, &o);
+        diags
+            .into_iter()
+            .filter(|d| d.message.contains("rocThrust"))
+            .collect()
+    };
+    let found = notes(&with, "CMakeLists.txt", cmake);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].id.as_str(), found[0].line), ("B004", 3));
+    let help = found[0].help.clone().unwrap_or_default();
+    assert!(
+        help.contains("find_package(rocthrust REQUIRED CONFIG)"),
+        "{help}"
+    );
+    assert!(help.contains("roc::rocthrust"), "{help}");
+    let found = notes(&with, "Makefile", make);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].line, 3);
+    assert!(
+        found[0]
+            .help
+            .clone()
+            .unwrap_or_default()
+            .contains("rocprim"),
+        "{found:?}"
+    );
+    assert!(notes(&without, "CMakeLists.txt", cmake).is_empty());
+    assert!(notes(
+        &with,
+        "CMakeLists.txt",
+        "project(t CXX)\nadd_executable(t t.cpp)\n"
+    )
+    .is_empty());
+    assert!(notes(
+        &with,
+        "CMakeLists.txt",
+        &format!("{cmake}find_package(rocthrust REQUIRED)\n")
+    )
+    .is_empty());
+    assert!(notes(&with, "cmake/cuda.cmake", cmake).is_empty());
 }

@@ -686,3 +686,45 @@ setup(name="s", ext_modules=[
         .collect();
     assert_eq!(noted, [4, 5, 6], "{}", run.report);
 }
+
+/// R20-1: sources built by a comprehension over a list of literal names joined to the file's
+/// directory (torch-ngp's `[os.path.join(_src_path, 'src', f) for f in [...]]`), or by a join of
+/// literals, name their files as a list of literals does: the define goes only where one of
+/// them uses a `_sync` builtin. A comprehension over names hipport cannot read still gets it.
+#[test]
+fn comprehension_built_sources_name_their_files_for_the_warp_sync_define() {
+    let plain = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n";
+    let warp = "__global__ void w(unsigned* x) { x[0] = __ballot_sync(~0ull, x[1] > 0); }\n";
+    let build = r#"import os
+from torch.utils.cpp_extension import load
+_src_path = os.path.dirname(os.path.abspath(__file__))
+a = load(name='a', extra_cuda_cflags=['-O3'],
+         sources=[os.path.join(_src_path, 'src', f) for f in ['plain.cu', 'b.cpp']])
+b = load(name='b', extra_cuda_cflags=['-O3'],
+         sources=[os.path.join(_src_path, 'src', f) for f in ('plain.cu', 'warp.cu',)])
+c = load(name='c', extra_cuda_cflags=['-O3'], sources=[os.path.join(_src_path, 'src', 'plain.cu')])
+d = load(name='d', extra_cuda_cflags=['-O3'], sources=[os.path.join(_src_path, 'src', f) for f in names])
+"#;
+    let t = tree(&[
+        ("j/backend.py", build),
+        ("j/src/plain.cu", plain),
+        ("j/src/b.cpp", "int f() { return 1; }\n"),
+        ("j/src/warp.cu", warp),
+    ]);
+    let out = t.path().join("out");
+    let run = convert(&t.path().join("j"), &out, &["--hip-version", "6.2"]);
+    let got = fs::read_to_string(out.join("backend.py")).unwrap();
+    let lines: Vec<&str> = got.lines().collect();
+    let flag = "extra_cuda_cflags=['-DHIP_ENABLE_WARP_SYNC_BUILTINS', '-O3']";
+    assert!(!lines[3].contains("WARP_SYNC"), "{got}\n{}", run.report);
+    assert!(lines[5].contains(flag), "{got}");
+    assert!(!lines[7].contains("WARP_SYNC"), "{got}");
+    assert!(lines[8].contains(flag), "{got}");
+    let noted: Vec<u64> = run
+        .findings("backend.py")
+        .into_iter()
+        .filter(|(id, _, m)| id == "B011" && m.contains("WARP_SYNC"))
+        .map(|(_, line, _)| line)
+        .collect();
+    assert_eq!(noted, [6, 9], "{}", run.report);
+}

@@ -86,7 +86,44 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         );
     }
     let headers = rule_headers(src, &lines, &recipes, &bodies);
-    let rdc = make_rdc::plan(src, &lines, &recipes, opts);
+    // Recipes that get the targets (R21-a): those of relocatable links get them from the plan.
+    let mut untargeted = make_rdc::untargeted(src, &lines, &recipes, opts);
+    // A variable set nowhere here, read as a word of its own (flags, not `-I$(DIR)/include`),
+    // may name the targets in an included file (Kaldi's `$(CUDA_ARCH)` from kaldi.mk): such
+    // a command gets none (B008 says what it must hold).
+    // An include hipport reads and finds not setting it (Rodinia's make.config, where
+    // `$(CUDA_GENCODE_FLAGS)` is set nowhere) does not hold it.
+    if !untargeted.is_empty()
+        && lines
+            .iter()
+            .any(|&(a, b)| include_line(&src[a..b]).is_some())
+    {
+        let elsewhere = included_assignments(src, &lines, &recipes, &bodies, sink.file(), opts);
+        untargeted.retain(|&at, _| {
+            let end = lines
+                .binary_search_by_key(&at, |l| l.0)
+                .map_or(at, |k| lines[k].1);
+            let mut unset = BTreeSet::new();
+            let mut seen = BTreeSet::new();
+            let mut reads = word_references(&src[at..end]);
+            while let Some(name) = reads.pop() {
+                if !seen.insert(name.clone()) {
+                    continue;
+                }
+                match values.get(&name) {
+                    Some(v) => reads.extend(word_references(v)),
+                    None => {
+                        unset.insert(name);
+                    }
+                }
+            }
+            unset.is_empty() || elsewhere.as_ref().is_some_and(|set| unset.is_disjoint(set))
+        });
+    }
+    let rdc = make_rdc::plan(src, &lines, &recipes, opts, &untargeted);
+    untargeted.retain(|at, _| !rdc.links.contains_key(at));
+    // Where they went: the first one's offset and the lines.
+    let mut targets_added: Vec<(usize, usize)> = Vec::new();
     let hipcc_links: BTreeSet<usize> = rdc
         .links
         .iter()
@@ -278,6 +315,14 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if recipe {
             let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
             c_sources_for_hipcc(sink, &words, header, &values);
+            if let Some(&(program, at)) =
+                untargeted.get(&start).filter(|_| open_reference.is_none())
+            {
+                let arch = flags::offload_flags(&opts.offload_arch).join(" ");
+                if sink.insert_after(at, &format!(" {arch}"), B_ARCH.id) {
+                    targets_added.push((program, line_no));
+                }
+            }
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
             let unseen = flags_set_elsewhere(&texts, &values, &includes, &mut unseen_reported);
             if let Some((i, names)) = unseen {
@@ -324,6 +369,21 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             }
             word(sink, w, i, &words, &renames, opts.warp_sync_define);
         }
+    }
+    if let Some(&(at, _)) = targets_added.first() {
+        let lines: Vec<String> = targets_added.iter().map(|l| l.1.to_string()).collect();
+        sink.diag(
+            B_ARCH,
+            at,
+            format!(
+                "nvcc {} here named no GPU architecture: hipcc gets `{}` (line{} {})",
+                if lines.len() == 1 { "command" } else { "commands" },
+                flags::offload_flags(&opts.offload_arch).join(" "),
+                if lines.len() == 1 { "" } else { "s" },
+                lines.join(", ")
+            ),
+            Some("nvcc built for its default architecture; hipcc without --offload-arch builds for the GPUs of the machine that builds (rocm_agent_enumerator), gfx803 where it finds none, which today's GPUs do not load: list the gfx targets you ship for (hipport --offload-arch)".into()),
+        );
     }
     link_name_lists(
         src,
@@ -527,12 +587,61 @@ fn included_files(
         .iter()
         .filter(|l| !recipes.contains_key(&l.0) && !bodies.contains(&l.0))
         .filter_map(|&(a, b)| {
-            let line = src[a..b].trim();
-            let (word, rest) = line.split_once(char::is_whitespace)?;
-            (matches!(word, "include" | "-include" | "sinclude") && assignment(line).is_none())
-                .then(|| format!("`{word} {}`", rest.trim()))
+            let (word, rest) = include_line(&src[a..b])?;
+            Some(format!("`{word} {rest}`"))
         })
         .collect()
+}
+
+/// The directive and the files of an `include` line (`include ../kaldi.mk`, `-include`,
+/// `sinclude`); `None` for other lines.
+fn include_line(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace)?;
+    (matches!(word, "include" | "-include" | "sinclude") && assignment(line).is_none())
+        .then(|| (word, rest.trim()))
+}
+
+/// The names of the variables the files this Makefile (`file`, relative to
+/// [`BuildOptions::tree_root`]) includes assign, read from the tree; `None` where one of them
+/// cannot be read (its name holds a reference, it is not in the tree, or it includes others).
+fn included_assignments(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+    file: &str,
+    opts: &BuildOptions,
+) -> Option<BTreeSet<String>> {
+    let dir = opts.tree_root.as_ref()?.join(text::dir_of(file));
+    let mut names = BTreeSet::new();
+    for &(a, b) in lines {
+        if recipes.contains_key(&a) || bodies.contains(&a) {
+            continue;
+        }
+        let Some((_, files)) = include_line(&src[a..b]) else {
+            continue;
+        };
+        for f in files.split_whitespace() {
+            if f.contains(['$', '*', '?', '[']) {
+                return None;
+            }
+            let bytes = std::fs::read(dir.join(f))
+                .ok()
+                .filter(|b| b.len() <= 1 << 20)?;
+            let text = String::from_utf8(bytes).ok()?;
+            for (s, e) in logical_lines(&text) {
+                let line = &text[s..e];
+                if include_line(line).is_some() {
+                    return None;
+                }
+                if let Some((name, _)) = assignment(line) {
+                    names.insert(name.to_string());
+                }
+            }
+        }
+    }
+    Some(names)
 }
 
 /// T4 (Kaldi's `$(CUDATKDIR)/bin/nvcc -c $< $(CUDA_FLAGS) $(CUDA_ARCH)`, whose variables
@@ -1400,7 +1509,12 @@ fn conditionals(
 /// assignment of a `-gencode` per line (nccl-tests' `NVCC_GENCODE`) is one change, the AMD
 /// targets written once, with the lines it spans. `given`: why the list's architecture flags
 /// all go (the variable already holds the targets), which replaces the help.
-fn fold_arch_notes(src: &str, words: &[Word], mapped: &mut Mapped, given: Option<String>) {
+pub(super) fn fold_arch_notes(
+    src: &str,
+    words: &[Word],
+    mapped: &mut Mapped,
+    given: Option<String>,
+) {
     let arch: Vec<usize> = (0..mapped.notes.len())
         .filter(|&k| {
             let n = &mapped.notes[k];
@@ -1525,6 +1639,25 @@ pub(super) fn references(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The variables `text` reads as whole words (`$(FLAGS)`, `${ARCH}`), which may hold flags of
+/// their own: not those inside a word (`-I$(DIR)/include`) nor make's functions.
+fn word_references(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter_map(|w| {
+            let w = w.trim_start_matches(['@', '-', '+']);
+            let inner = w
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')))?;
+            (!inner.is_empty()
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .then(|| inner.to_string())
+        })
+        .collect()
 }
 
 /// Who runs a command line: its first word that names a program, past make's quiet prefixes
@@ -2605,7 +2738,7 @@ mod tests {
         let (out, _) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "LIBS = -l hipsparse\napp: k.cu\n\thipcc -o app k.cu -l hipblas $(LIBS)\nhost: a.o\n\tg++ a.o -o host -lamdhip64\n"
+            "LIBS = -l hipsparse\napp: k.cu\n\thipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -o app k.cu -l hipblas $(LIBS)\nhost: a.o\n\tg++ a.o -o host -lamdhip64\n"
         );
         let (again, _) = run(&out, &BuildOptions::default());
         assert_eq!(again, out);
@@ -2623,7 +2756,7 @@ mod tests {
         let (out, diags) = run(src, &opts);
         assert_eq!(
             out,
-            "NVCC = hipcc\nNVCCFLAGS := -O3 -ffast-math \\\n\t--offload-arch=gfx90a\nLIBS = -lhipblas\n\nmain: main.hip\n\t$(NVCC) $(NVCCFLAGS) -fopenmp -o $@ $< $(LIBS)\n%.o: %.hip\n\thipcc -c $<\n"
+            "NVCC = hipcc\nNVCCFLAGS := -O3 -ffast-math \\\n\t--offload-arch=gfx90a\nLIBS = -lhipblas\n\nmain: main.hip\n\t$(NVCC) $(NVCCFLAGS) -fopenmp -o $@ $< $(LIBS)\n%.o: %.hip\n\thipcc --offload-arch=gfx90a -c $<\n"
         );
         assert!(diags.iter().any(|d| d.id == "B009" && d.line == 3));
         assert!(diags.iter().any(|d| d.id == "B006" && d.line == 4));
@@ -2652,8 +2785,9 @@ mod tests {
     fn compiling_cpp_sources_as_cuda_becomes_as_hip() {
         let src = "NVCC ?= nvcc\n%.o: %.cpp\n\t$(NVCC) -x cu -c $< -o $@\nb.o: b.cpp\n\t$(NVCC) --x=cu -c b.cpp\nc.o: c.c\n\tgcc -x c -c c.c\n";
         let (out, _) = run(src, &BuildOptions::default());
-        assert!(out.contains("\t$(NVCC) -x hip -c $< -o $@\n"), "{out}");
-        assert!(out.contains("\t$(NVCC) -x hip -c b.cpp\n"), "{out}");
+        let hip = format!("\t$(NVCC) {ALL_TARGETS} -x hip -c");
+        assert!(out.contains(&format!("{hip} $< -o $@\n")), "{out}");
+        assert!(out.contains(&format!("{hip} b.cpp\n")), "{out}");
         assert!(out.contains("\tgcc -x c -c c.c\n"), "{out}");
     }
 
@@ -2663,7 +2797,7 @@ mod tests {
             "main: main.cu\n\tnvcc -Xcompiler -fopenmp -o main main.cu\n",
             &BuildOptions::default(),
         );
-        assert!(out.contains("hipcc -fopenmp -o main main.cu"), "{out}");
+        assert!(out.contains("-fopenmp -o main main.cu"), "{out}");
         assert!(diags
             .iter()
             .any(|d| d.id == "B001" && d.help.as_deref().is_some_and(|h| h.contains("libomp"))));
@@ -2679,7 +2813,7 @@ mod tests {
         let (out, _) = run(src, &opts);
         assert_eq!(
             out,
-            "NVCC := hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS\napp: k.cu\n\thipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS -O2 -o app k.cu\n\t\"hipcc\" --version\n"
+            "NVCC := hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS\napp: k.cu\n\thipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -O2 -o app k.cu\n\t\"hipcc\" --version\n"
         );
         // A second run changes nothing; without the option the compiler is plain hipcc.
         assert_eq!(run(&out, &opts).0, out);
@@ -2701,7 +2835,7 @@ mod tests {
             out,
             "NVCC = hipcc\nNVCC_EXE = \"hipcc\"\nNVCC_BS := hipcc # here\nNVCC_UP ?= hipcc\n\
              TOOL = C:/Program Files/app/bin/tool -O2\n\
-             k.o: k.cu\n\thipcc -c $< -o $@\n\thipcc --version\n"
+             k.o: k.cu\n\thipcc --offload-arch=gfx90a -c $< -o $@\n\thipcc --version\n"
         );
         let b012: Vec<&str> = diags
             .iter()
@@ -2729,6 +2863,10 @@ mod tests {
         }
     }
 
+    /// The default targets' flags, which a command that names none gets (R21-a).
+    const ALL_TARGETS: &str =
+        "--offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100";
+
     fn gfx90a() -> BuildOptions {
         BuildOptions {
             offload_arch: vec!["gfx90a".into()],
@@ -2752,7 +2890,7 @@ mod tests {
         let (out, diags) = run(src, &gfx90a());
         assert_eq!(
             out,
-            "OBJS = a.o b.o\r\napp: $(OBJS) gpu.o\r\n\thipcc -fgpu-rdc --hip-link $(OBJS) gpu.o -o app\r\ngpu.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o gpu.o\r\na.o: a.cu\r\n\thipcc -fgpu-rdc -c a.cu -o a.o\r\nb.o: b.cu\r\n\thipcc -fgpu-rdc \\\r\n\t  -c b.cu -o b.o\r\n"
+            "OBJS = a.o b.o\r\napp: $(OBJS) gpu.o\r\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $(OBJS) gpu.o -o app\r\ngpu.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o gpu.o\r\na.o: a.cu\r\n\thipcc --offload-arch=gfx90a -fgpu-rdc -c a.cu -o a.o\r\nb.o: b.cu\r\n\thipcc --offload-arch=gfx90a -fgpu-rdc \\\r\n\t  -c b.cu -o b.o\r\n"
         );
         assert!(
             !diags
@@ -2774,7 +2912,7 @@ mod tests {
         let (out, diags) = run(src, &opts);
         assert_eq!(
             out,
-            "OBJS = a.o kernel.o\r\napp: $(OBJS) dlink.o\r\n\thipcc -fgpu-rdc --hip-link $(OBJS) dlink.o -o app\r\ndlink.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o \"dlink$(SRCS:.hip=.o).o\"\r\n%.o: %.hip\r\n\thipcc -fgpu-rdc -c $< -o $@\r\n"
+            "OBJS = a.o kernel.o\r\napp: $(OBJS) dlink.o\r\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $(OBJS) dlink.o -o app\r\ndlink.o: $(OBJS)\r\n\thipcc -x c++ --offload-arch=gfx90a -c /dev/null -o \"dlink$(SRCS:.hip=.o).o\"\r\n%.o: %.hip\r\n\thipcc --offload-arch=gfx90a -fgpu-rdc -c $< -o $@\r\n"
         );
         assert!(
             diags.iter().any(|d| d.id == "B010" && d.line == 5),
@@ -2794,7 +2932,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("\thipcc -fgpu-rdc --hip-link $^ -o $@\n"),
+            out.contains("\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\n"),
             "{out}"
         );
         assert!(diags.iter().any(|d| d.id == "B013"
@@ -2813,7 +2951,7 @@ mod tests {
         let (out, _) = run(src, &gfx90a());
         assert_eq!(
             out,
-            "CUDA_HOME ?=-dlink  /usr/local/cuda\nNVCC ?= hipcc\napp: a.o\n\thipcc -fgpu-rdc --hip-link a.o -o $@\n%.o: %.cu\n\t@$(NVCC) -fgpu-rdc -c $< -o $@\n"
+            "CUDA_HOME ?=-dlink  /usr/local/cuda\nNVCC ?= hipcc\napp: a.o\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a a.o -o $@\n%.o: %.cu\n\t@$(NVCC) --offload-arch=gfx90a -fgpu-rdc -c $< -o $@\n"
         );
         assert_eq!(run(&out, &gfx90a()).0, out);
     }
@@ -2826,7 +2964,7 @@ mod tests {
         let (out, _) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc -c a.cu\nX :/bin/nvcc -Xcompiler -g\n"
+            "FLAGS := -$(CUDA_PATH)/bin/nvcc\nall:\n\t-hipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c a.cu\nX :/bin/nvcc -Xcompiler -g\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
@@ -2873,7 +3011,7 @@ mod tests {
         let (out, _) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc -c $< -o $@\n"
+            "X = 1\n\tY = -lamdhip64\napp: a.o\n\tg++ a.o -lamdhip64\nifdef D\n\tg++ -DD a.o\nendif\nZ = 2\n\tnvcc =\n.RECIPEPREFIX = >\n%.o: %.cu\n> hipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c $< -o $@\n"
         );
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
@@ -3017,24 +3155,35 @@ mod tests {
         let (out, diags) = run("app: a.cu b.cu\n\tnvcc -rdc=true -O2 $^ -o $@\n", &gfx90a());
         assert_eq!(
             out,
-            "app: a.cu b.cu\n\thipcc --hip-link -fgpu-rdc -O2 $^ -o $@\n"
+            "app: a.cu b.cu\n\thipcc --hip-link --offload-arch=gfx90a -fgpu-rdc -O2 $^ -o $@\n"
         );
         assert_eq!(rdc_findings(&diags).len(), 1);
     }
 
     #[test]
     fn the_link_names_targets_only_where_the_compiles_do() {
-        // Compiles without targets build for the GPU hipcc finds; a link that named others
-        // would find no device code for them.
-        let src = "app: a.o b.o dlink.o\n\tg++ $^ -o $@\ndlink.o: a.o b.o\n\tnvcc -dlink $^ -o $@\n%.o: %.cu\n\tnvcc -dc $< -o $@\n";
+        // Compiles that may get their targets from a file hipport does not see build for what
+        // it names, or the GPU hipcc finds; a link that named others would find no device
+        // code for them.
+        let src = "include cfg.mk\napp: a.o b.o dlink.o\n\tg++ $^ -o $@\ndlink.o: a.o b.o\n\tnvcc -dlink $^ -o $@\n%.o: %.cu\n\tnvcc -dc $(ARCH) $< -o $@\n";
+        let link = "app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link";
         let (out, _) = run(src, &gfx90a());
+        assert!(out.contains(&format!("{link} $^ -o $@\n")), "{out}");
         assert!(
-            out.starts_with("app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link $^ -o $@\n"),
+            out.contains("\thipcc -fgpu-rdc -c $(ARCH) $< -o $@\n"),
             "{out}"
         );
-        let with_arch = src.replace("-dc", "-arch=sm_80 -dc");
-        let (out, _) = run(&with_arch, &gfx90a());
-        assert!(out.starts_with("app: a.o b.o dlink.o\n\thipcc -fgpu-rdc --hip-link --offload-arch=gfx90a $^ -o $@\n"), "{out}");
+        // Compiles that name targets, or that name none and get the run's (R21-a).
+        for src in [
+            src.replace("-dc", "-arch=sm_80 -dc"),
+            src.replacen("include cfg.mk\n", "", 1),
+        ] {
+            let (out, _) = run(&src, &gfx90a());
+            assert!(
+                out.contains(&format!("{link} --offload-arch=gfx90a $^ -o $@\n")),
+                "{out}"
+            );
+        }
     }
 
     #[test]
@@ -3077,7 +3226,7 @@ mod tests {
         let (out, _) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "NVCCFLAGS = -O3 -ffast-math\r\n\r\nall:\r\n\thipcc $(NVCCFLAGS) a.cu\r\n"
+            "NVCCFLAGS = -O3 -ffast-math\r\n\r\nall:\r\n\thipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 $(NVCCFLAGS) a.cu\r\n"
         );
     }
 
@@ -3110,10 +3259,7 @@ mod tests {
             ..Default::default()
         };
         let (out, diags) = run(src, &old);
-        assert!(
-            out.contains("hipcc -o $@ $< -lhipblas -lcublasLt\n"),
-            "{out}"
-        );
+        assert!(out.contains("-o $@ $< -lhipblas -lcublasLt\n"), "{out}");
         let err = diags.iter().find(|d| d.id == "B005").expect("B005");
         assert!(err.message.contains("ROCm 5.5"), "{}", err.message);
         let new = BuildOptions {
@@ -3130,7 +3276,7 @@ mod tests {
         let src = "app: k.cu\n\tnvcc -o $@ $< -lcublas_static -lcublasLt_static -lcusolver_static -lcufft_static_nocallback -lculibos -lpthread\n";
         let (out, diags) = run(src, &BuildOptions::default());
         assert!(
-            out.contains("hipcc -o $@ $< -lhipblas -lhipblaslt -lhipsolver -lhipfft -lpthread\n"),
+            out.contains("-o $@ $< -lhipblas -lhipblaslt -lhipsolver -lhipfft -lpthread\n"),
             "{out}"
         );
         let culibos = diags
@@ -3145,7 +3291,7 @@ mod tests {
     fn host_compiles_and_links_get_hip_paths_and_the_runtime() {
         let src = "CUDA_INC := -I$(CUDA_HOME)/include -I$(CUDA_HOME)/samples/common/inc\nCUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -lcublas\nLDFLAGS := -L/usr/local/cuda/lib64 -lcudart\nNVCC := nvcc\n\napp: a.o k.o\n\t$(CXX) -o $@ $^ $(CUDA_LIBS)\na.o: a.cpp\n\t@g++ $(CUDA_INC) -c $< -o $@\nk.o: k.cu\n\t$(NVCC) -c $< -o $@ $(LDFLAGS)\nb.o: b.cpp\n\tg++ -I /usr/local/cuda/include -c $<\n";
         let (out, diags) = run(src, &BuildOptions::default());
-        assert_eq!(out, "ROCM_PATH ?= /opt/rocm\nCUDA_INC := -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\nCUDA_LIBS = -L$(ROCM_PATH)/lib -lamdhip64 -lhipblas\nLDFLAGS :=\nNVCC := hipcc\n\napp: a.o k.o\n\t$(CXX) -o $@ $^ $(CUDA_LIBS)\na.o: a.cpp\n\t@g++ $(CUDA_INC) -c $< -o $@\nk.o: k.cu\n\t$(NVCC) -c $< -o $@ $(LDFLAGS)\nb.o: b.cpp\n\tg++ -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -c $<\n");
+        assert_eq!(out, "ROCM_PATH ?= /opt/rocm\nCUDA_INC := -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\nCUDA_LIBS = -L$(ROCM_PATH)/lib -lamdhip64 -lhipblas\nLDFLAGS :=\nNVCC := hipcc\n\napp: a.o k.o\n\t$(CXX) -o $@ $^ $(CUDA_LIBS)\na.o: a.cpp\n\t@g++ $(CUDA_INC) -c $< -o $@\nk.o: k.cu\n\t$(NVCC) --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c $< -o $@ $(LDFLAGS)\nb.o: b.cpp\n\tg++ -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -c $<\n");
         assert!(diags.iter().any(|d| d.id == "B004"
             && d.line == 2
             && d.message == "`-lcudart_static` -> `-lamdhip64`"));
@@ -3271,6 +3417,76 @@ mod tests {
         );
     }
 
+    /// R21-a: nvcc commands that build device code for no named architecture (Rodinia's
+    /// `$(CC) $(SRC) -o $(EXE)` with `CC := nvcc`, kmeans' `$(CUDA_GENCODE_FLAGS)` set nowhere)
+    /// get the AMD targets after the program, with one note naming their lines; commands whose
+    /// words or variables name an architecture, links of objects, dependency lists and C
+    /// sources get none, and a second run adds nothing.
+    #[test]
+    fn commands_naming_no_architecture_get_the_amd_targets() {
+        let src = "CC := $(CUDA_DIR)/bin/nvcc\nSRC = k.cu\nARCH = -arch=sm_70\nFLAGS = -O2 $(CUDA_GENCODE_FLAGS)\n\
+                   all:\n\t$(CC) $(SRC) -o k\n\
+                   b.o: b.cu\n\t$(CC) $(FLAGS) -c $< -o $@\n\
+                   c:\n\t$(CC) -arch=sm_60 c.cu -o c\n\
+                   d:\n\t$(CC) $(ARCH) d.cu -o d\n\
+                   app: a.o b.o\n\t$(CC) a.o b.o -o app\n\
+                   deps:\n\t$(CC) -M k.cu > k.d\n\
+                   e.o: e.c\n\t$(CC) -c $< -o $@\n\
+                   f:\n\t@nvcc f.cu -o f && ./f\n";
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx1030".into()],
+            ..Default::default()
+        };
+        let out = run_fixed(src, &opts);
+        let t = "--offload-arch=gfx90a --offload-arch=gfx1030";
+        assert!(out.contains(&format!("\t$(CC) {t} $(SRC) -o k\n")), "{out}");
+        assert!(
+            out.contains(&format!("\t$(CC) {t} $(FLAGS) -c $< -o $@\n")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("\t@hipcc {t} f.cu -o f && ./f\n")),
+            "{out}"
+        );
+        // Named by the command, or by a variable it reads: the targets once.
+        assert!(out.contains(&format!("\t$(CC) {t} c.cu -o c\n")), "{out}");
+        assert!(out.contains("\t$(CC) $(ARCH) d.cu -o d\n"), "{out}");
+        assert!(out.contains(&format!("ARCH = {t}\n")), "{out}");
+        assert!(out.contains("\t$(CC) a.o b.o -o app\n"), "{out}");
+        assert!(out.contains("\t$(CC) -M k.cu > k.d\n"), "{out}");
+        assert!(
+            out.contains("\t$(CC) -D__HIP_PLATFORM_AMD__ -c $< -o $@\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("--offload-arch=gfx90a").count(), 5, "{out}");
+        let (_, diags) = run(src, &opts);
+        let added: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B009" && d.message.contains("named no GPU architecture"))
+            .collect();
+        assert_eq!(added.len(), 1, "{diags:?}");
+        assert_eq!(added[0].line, 6, "{diags:?}");
+        assert!(added[0].message.contains("(lines 6, 8, 20)"), "{diags:?}");
+        // A run without targets adds none.
+        let none = BuildOptions {
+            offload_arch: Vec::new(),
+            ..Default::default()
+        };
+        assert!(!run(src, &none).0.contains("--offload-arch"));
+    }
+
+    /// R21-a with separate compilation: compiles that name no architecture get the targets, so
+    /// the link of their relocatable code names them too (a link for other targets fails).
+    #[test]
+    fn relocatable_compiles_naming_no_architecture_get_targets_the_link_names_too() {
+        let src = "app: a.o b.o\n\tnvcc -rdc=true a.o b.o -o app\n%.o: %.cu\n\tnvcc -dc $< -o $@\n";
+        let out = run_fixed(src, &gfx90a());
+        assert_eq!(
+            out,
+            "app: a.o b.o\n\thipcc --hip-link --offload-arch=gfx90a -fgpu-rdc a.o b.o -o app\n%.o: %.cu\n\thipcc --offload-arch=gfx90a -fgpu-rdc -c $< -o $@\n"
+        );
+    }
+
     /// Runs the conversion twice: the first output, after checking that the second run
     /// changes nothing.
     fn run_fixed(src: &str, opts: &BuildOptions) -> String {
@@ -3305,7 +3521,7 @@ mod tests {
         let (out, diags) = run(src, &opts);
         assert_eq!(
             out,
-            "S := $(wildcard $(SRC_DIR)/*.hip)\nO := $(patsubst $(SRC_DIR)/%.hip,$(OBJ_DIR)/%.o,$(S))\n$(OBJ_DIR)/%.o: $(SRC_DIR)/%.hip\n\thipcc -c $< -o $@\n"
+            "S := $(wildcard $(SRC_DIR)/*.hip)\nO := $(patsubst $(SRC_DIR)/%.hip,$(OBJ_DIR)/%.o,$(S))\n$(OBJ_DIR)/%.o: $(SRC_DIR)/%.hip\n\thipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c $< -o $@\n"
         );
         let globs: Vec<_> = diags.iter().filter(|d| d.id == "B010").collect();
         assert_eq!(globs.len(), 3, "{diags:?}");
@@ -3341,7 +3557,7 @@ mod tests {
         let (out, diags) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "Q ?= @\nobjs/%.o: src/%.cu\n\t$(Q)hipcc -O3 -M $< -o ${@:.o=.d}\n\t${Q}$(V)hipcc -c $< -o $@\n\t$(Q)hipcc -c $<\n$(B)nvcc : x\n"
+            "Q ?= @\nobjs/%.o: src/%.cu\n\t$(Q)hipcc -O3 -M $< -o ${@:.o=.d}\n\t${Q}$(V)hipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c $< -o $@\n\t$(Q)hipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c $<\n$(B)nvcc : x\n"
         );
         let dropped: Vec<_> = diags.iter().filter(|d| d.id == "B002").collect();
         assert_eq!(dropped.len(), 2, "{diags:?}");
@@ -3435,7 +3651,7 @@ mod tests {
         // `$(CUDA_PATH)/bin/nvcc` holds the `)` make closes the reference with; -lineinfo goes.
         assert_eq!(
             out,
-            "run:\n\t./$(T      ?= $(CUDA_PATH)/bin/nvcc\n\thipcc -c a.cu\n"
+            "run:\n\t./$(T      ?= $(CUDA_PATH)/bin/nvcc\n\thipcc --offload-arch=gfx90a --offload-arch=gfx942 --offload-arch=gfx1030 --offload-arch=gfx1100 -c a.cu\n"
         );
         // A flag that takes a bracket along would close the reference: the line stays.
         let src = "X := $(A -code ( -lineinfo %.cu)\n";
@@ -3465,14 +3681,20 @@ mod tests {
         // Assignments, rules, directives and lines of references alone are read as usual.
         let src = "export P := $(X)/bin\n$(T): $(O)\n\tnvcc -c a.cu\n$(foreach v,$(L),$(eval $(v)))\ninclude $(D)\n";
         let (out, _) = run(src, &BuildOptions::default());
-        assert!(out.contains("\thipcc -c a.cu\n"), "{out}");
+        assert!(
+            out.contains(&format!("\thipcc {ALL_TARGETS} -c a.cu\n")),
+            "{out}"
+        );
     }
 
     #[test]
     fn a_flag_before_a_recipes_program_is_read_as_translated() {
         let src = "p: k.o\n\t-rdc= g++ k.o\nk.o:\n\tnvcc -dc k.cu\n";
         let out = run_fixed(src, &BuildOptions::default());
-        assert!(out.contains("\thipcc -fgpu-rdc --hip-link k.o\n"), "{out}");
+        assert!(
+            out.contains(&format!("\thipcc -fgpu-rdc --hip-link {ALL_TARGETS} k.o\n")),
+            "{out}"
+        );
     }
 
     #[test]

@@ -102,6 +102,11 @@ const NOT_A_LINK: &[&str] = &[
     "-V",
 ];
 
+/// make's automatic variables that name a rule's prerequisites.
+const AUTOMATIC: [&str; 9] = [
+    "$^", "$+", "$<", "$?", "$(^)", "$(+)", "$(<)", "${^}", "${+}",
+];
+
 /// nvcc's name for a device-link output when the command names none.
 const DEFAULT_DLINK_OUTPUT: &str = "a_dlink.o";
 
@@ -182,6 +187,76 @@ impl Recipe<'_> {
                 && ARCH.iter().any(|f| self.raw.contains(f))
     }
 
+    /// Whether hipcc runs it (nvcc before the translation) to build device code for no
+    /// named GPU target (R21-a, Rodinia's `$(NVCC) k.cu -o k`): nvcc builds for its default
+    /// architecture there, hipcc for the GPUs of the machine that builds (rocm_agent_enumerator)
+    /// and gfx803 where it finds none. A command that only preprocesses, writes dependencies or
+    /// PTX, device-links (its stub names the targets) or only reads objects, libraries or C
+    /// sources (no device code) needs none, nor does a link of relocatable code the
+    /// translation wrote (`--hip-link`). A variable set nowhere here (`$(CUDA_GENCODE_FLAGS)`
+    /// where no line sets it) names none: make expands it empty.
+    fn needs_targets(&self) -> bool {
+        const NO_DEVICE_CODE: &[&str] = &[
+            "-M",
+            "-MM",
+            "-E",
+            "--preprocess",
+            "-ptx",
+            "--ptx",
+            "--version",
+            "-V",
+            "--help",
+            "-h",
+            "-lib",
+            "--lib",
+        ];
+        let no_code = |i: &str| {
+            let i = i.trim_matches(|c| c == '"' || c == '\'');
+            let ext = i.rsplit('/').next().and_then(|n| n.rsplit_once('.'));
+            matches!(
+                ext.map(|e| e.1),
+                Some("o" | "obj" | "a" | "so" | "lo" | "lib" | "dll" | "c")
+            )
+        };
+        // Read past the brackets around a word (`--device-link)` where a value that ends a
+        // call is read as the translation leaves it in one run and as written in the next).
+        let has = |flags: &[&str]| {
+            self.expanded.iter().any(|w| {
+                let w = w
+                    .trim_start_matches(['(', '{'])
+                    .trim_end_matches([')', '}']);
+                flags.contains(&w)
+            })
+        };
+        // A word with a bracket other than one whole reference (`$(CUDA_GENCODE_FLAGS)`, set
+        // nowhere) is a call or a piece of one (`$(shell`, `--device-link)`), read differently
+        // once the translation changed what is around it: what it names is not known, so the
+        // command gets nothing.
+        let whole_reference = |w: &str| {
+            let inner = w
+                .strip_prefix("$(")
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+            inner.is_some_and(|n| !n.contains(['(', ')', '{', '}', '$']))
+        };
+        let opaque = self.expanded.iter().enumerate().any(|(k, w)| {
+            Some(k) != self.program && w.contains(['(', ')', '{', '}']) && !whole_reference(w)
+        });
+        self.driver == Driver::Device
+            && self.driver_at.is_some()
+            && !opaque
+            && !has(&["-dlink", "--device-link"])
+            // A link of relocatable code the translation wrote names the targets where the
+            // compiles do (see [`plan`]).
+            && !has(&["--hip-link"])
+            && !self.has_arch()
+            && !has(NO_DEVICE_CODE)
+            && self
+                .inputs()
+                .iter()
+                .any(|i| !AUTOMATIC.contains(i) && !no_code(i))
+    }
+
     /// What the command reads: its words but the program and the output, and the rule's
     /// prerequisites where it names them through `$^`, `$+`, `$<` or `$?`.
     fn inputs(&self) -> Vec<&str> {
@@ -201,10 +276,7 @@ impl Recipe<'_> {
             }
             out.push(w);
         }
-        let automatic = [
-            "$^", "$+", "$<", "$?", "$(^)", "$(+)", "$(<)", "${^}", "${+}",
-        ];
-        if automatic.iter().any(|a| self.raw.contains(a)) {
+        if AUTOMATIC.iter().any(|a| self.raw.contains(a)) {
             out.extend(self.rule.prereqs.iter().map(String::as_str));
         }
         out
@@ -229,12 +301,13 @@ impl Recipe<'_> {
 }
 
 /// Plans the changes for relocatable device code in a Makefile (`lines`: its logical lines;
-/// `values`: its variables, see [`make::variables`]).
+/// `untargeted`: the recipes that get the run's targets, see [`untargeted`]).
 pub(super) fn plan(
     src: &str,
     lines: &[(usize, usize)],
     recipe_at: &make::Recipes,
     opts: &BuildOptions,
+    untargeted: &BTreeMap<usize, (usize, usize)>,
 ) -> Plan {
     let mut plan = Plan::default();
     let archs = &opts.offload_arch;
@@ -287,7 +360,11 @@ pub(super) fn plan(
     // The link names the targets only where the compiles do: a link for targets the objects
     // have no device code for fails (`lld: error: target emulation unknown`), and compiles
     // without targets take the GPU hipcc finds, which the link then finds too.
-    let compiles_name_targets = recipes.iter().any(|r| r.is_rdc_compile() && r.has_arch());
+    // Compiles that name none get the run's (`untargeted`, see [`untargeted`]).
+    let compiles_name_targets = !archs.is_empty()
+        && recipes
+            .iter()
+            .any(|r| r.is_rdc_compile() && (r.has_arch() || untargeted.contains_key(&r.start)));
     // A name matches only itself (a set lookup); only the patterns, which are few, are tried
     // one by one, so a Makefile of thousands of objects and links is read in linear time.
     let patterns: Vec<&String> = objects.iter().filter(|o| o.contains('%')).collect();
@@ -318,7 +395,11 @@ pub(super) fn plan(
         if !r.has("--hip-link") {
             missing.push("--hip-link");
         }
-        if compiles_name_targets && !r.has_arch() && !arch_flags.is_empty() {
+        // One that compiles device code as well names them where it names none (R21-a).
+        if (compiles_name_targets || untargeted.contains_key(&r.start))
+            && !r.has_arch()
+            && !arch_flags.is_empty()
+        {
             missing.push(&arch_flags);
         }
         if missing.is_empty() && device {
@@ -352,6 +433,30 @@ pub(super) fn plan(
         plan.unlinked = Some(evidence);
     }
     plan
+}
+
+/// The recipe lines hipcc runs (nvcc before the translation) that build device code for no
+/// named GPU target (see [`Recipe::needs_targets`]), by line start, each with where the targets
+/// go: the program's word (its start and end; they go after it). Empty where the run has no
+/// targets.
+pub(super) fn untargeted(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipe_at: &make::Recipes,
+    opts: &BuildOptions,
+) -> BTreeMap<usize, (usize, usize)> {
+    if opts.offload_arch.is_empty() || recipe_at.is_empty() {
+        return BTreeMap::new();
+    }
+    let mapped = mapped_values(src, lines, recipe_at, opts);
+    recipes(src, lines, recipe_at, &mapped, opts)
+        .iter()
+        .filter(|r| r.needs_targets())
+        .filter_map(|r| {
+            let w = &r.words[r.driver_at?];
+            Some((r.start, (w.start, w.end)))
+        })
+        .collect()
 }
 
 /// Whether a device link's output holds a flag: it starts with one, or a piece of it does

@@ -237,10 +237,72 @@ fn includes_thrust(text: &[u8]) -> bool {
     })
 }
 
+/// Whether the translation of build file `src` reads the tree for Thrust or CUB (see
+/// [`tree_uses_thrust`]), so that its result depends on files other than `src`: it may name a
+/// C++ standard older than C++14 (`-std=c++11`, `CMAKE_CXX_STANDARD 11`, `cxx_std_11`), which
+/// such a tree raises, or it builds CUDA sources and may get the rocThrust note (R21-f, see
+/// [`thrust_note_candidate`]).
+pub fn may_name_old_standard(src: &[u8]) -> bool {
+    names_old_standard(src) || thrust_note_candidate(src)
+}
+
+/// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
+/// their own (R21-f): it builds CUDA (`nvcc` in a Makefile, `CUDA` in a CMake file) and names
+/// neither rocThrust, hipCUB nor NVIDIA's CCCL (whose targets become theirs).
+fn thrust_note_candidate(src: &[u8]) -> bool {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    (has(b"nvcc") || has(b"CUDA"))
+        && ![&b"rocthrust"[..], b"hipcub", b"CCCL", b"rocprim"]
+            .iter()
+            .any(|w| has(w))
+}
+
+/// R21-f: the note on a CMakeLists.txt or a Makefile that builds CUDA, in a tree whose sources
+/// include Thrust or CUB. CUDA ships both; ROCm's ports, rocThrust and hipCUB, are packages of
+/// their own on rocPRIM (rocThrust's "How to use rocThrust in a CMake project": rocprim and
+/// rocthrust packages, `roc::rocthrust`; hipCUB's `hip::hipcub`), header-only, installed under
+/// ROCm's include directory, which hipcc reads (Debian: librocthrust-dev and libhipcub-dev, both
+/// depending on librocprim-dev, packages.debian.org).
+fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink) {
+    let cmake_lists = file.rsplit('/').next() == Some("CMakeLists.txt");
+    let word = match kind {
+        BuildKind::CMake if cmake_lists => "CUDA",
+        BuildKind::Makefile => "nvcc",
+        _ => return,
+    };
+    if !thrust_note_candidate(s.as_bytes()) {
+        return;
+    }
+    // The first line that names CUDA outside a comment.
+    let mut start = 0;
+    let mut at = None;
+    for line in s.split_inclusive('\n') {
+        let code = line.split('#').next().unwrap_or("");
+        if let Some(k) = code.find(word) {
+            at = Some(start + k);
+            break;
+        }
+        start += line.len();
+    }
+    let Some(at) = at else {
+        return;
+    };
+    let help = match kind {
+        BuildKind::CMake => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev), then `find_package(rocthrust REQUIRED CONFIG)` (and `find_package(hipcub REQUIRED CONFIG)` for CUB) and `target_link_libraries(<target> roc::rocthrust hip::hipcub)`",
+        _ => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev): they are headers under ROCm's include directory, which hipcc reads (`-I$(ROCM_PATH)/include` where ROCm is elsewhere), and need no library to link",
+    };
+    sink.diag(
+        B_LIB_MAPPED,
+        at,
+        "the sources include Thrust or CUB, which come with CUDA: on ROCm they are rocThrust and hipCUB, packages of their own (on rocPRIM)".into(),
+        Some(help.into()),
+    );
+}
+
 /// Whether build file `src` may name a C++ standard older than C++14 (`-std=c++11`,
 /// `CMAKE_CXX_STANDARD 11`, `cxx_std_11`), which a tree using Thrust or CUB raises: only then is
-/// the tree read for them, and the result depends on files other than `src`.
-pub fn may_name_old_standard(src: &[u8]) -> bool {
+/// the tree read for them for that.
+fn names_old_standard(src: &[u8]) -> bool {
     let flags = [
         &b"++11"[..],
         b"++03",
@@ -278,7 +340,8 @@ pub fn translate_build(
     let with_thrust;
     // The tree is read only for a file that may name an old standard.
     let opts = if !opts.thrust_sources
-        && may_name_old_standard(src)
+        && (names_old_standard(src)
+            || matches!(kind, BuildKind::CMake | BuildKind::Makefile) && thrust_note_candidate(src))
         && opts.tree_root.as_deref().is_some_and(tree_uses_thrust)
     {
         with_thrust = BuildOptions {
@@ -332,6 +395,9 @@ pub fn translate_build(
             vcxproj::translate(&s, &mut sink, opts, filters)
         }
         BuildKind::Meson => meson::translate(&s, &mut sink, opts),
+    }
+    if opts.thrust_sources {
+        thrust_note(kind, &s, file, &mut sink);
     }
     if !opts.moved_dirs.is_empty() && builds {
         moved_include_dirs(kind, &s, &mut sink, opts);
@@ -688,7 +754,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   CUDA::nvrtc hip::host before HIP 6.0 (libamdhip64 holds hipRTC) and hiprtc::hiprtc\n\
                   (find_package(hiprtc)) from 6.0 on, where hipRTC is libhiprtc (HIP 7.0 removed it from\n\
                   libamdhip64); find_library() of a CUDA library looks for the HIP one, and NVIDIA's CCCL\n\
-                  becomes rocThrust and hipCUB (roc::rocthrust, hip::hipcub).\n\
+                  becomes rocThrust and hipCUB (roc::rocthrust, hip::hipcub). Thrust and CUB come with\n\
+                  CUDA, but not with HIP: where the sources include them, a CMakeLists.txt or Makefile that\n\
+                  builds CUDA gets a note saying to install rocThrust and hipCUB (on rocPRIM) and, in\n\
+                  CMake, to find and link them.\n\
                   A Makefile's own list of library names that it makes -l flags of ($(LIBS:%=-l%),\n\
                   $(addprefix -l,$(LIBS)), $(foreach l,$(LIBS),-l$(l)), -l$(LIB)) is mapped the same way, cudart to amdhip64; where\n\
                   the variable is also read otherwise (ifeq, a list of files) the names stay and the\n\
@@ -962,23 +1031,22 @@ mod tests {
             b"set_property(TARGET t PROPERTY CXX_STANDARD \"98\")",
             b"target_compile_features(t PUBLIC cxx_std_11)",
         ] {
-            assert!(
-                may_name_old_standard(old),
-                "{}",
-                String::from_utf8_lossy(old)
-            );
+            assert!(names_old_standard(old), "{}", String::from_utf8_lossy(old));
         }
         for new in [
             &b"set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)"[..],
             b"NVCCFLAGS = -std=c++17",
             b"set(CMAKE_CUDA_STANDARD 14)",
         ] {
-            assert!(
-                !may_name_old_standard(new),
-                "{}",
-                String::from_utf8_lossy(new)
-            );
+            assert!(!names_old_standard(new), "{}", String::from_utf8_lossy(new));
         }
+        // A build of CUDA may get the rocThrust note, which reads the tree too (R21-f).
+        assert!(may_name_old_standard(
+            b"NVCCFLAGS = -std=c++17\nall:\n\tnvcc k.cu"
+        ));
+        assert!(!may_name_old_standard(
+            b"find_package(rocthrust)\nenable_language(CUDA)"
+        ));
     }
 
     #[test]

@@ -798,7 +798,7 @@ pub(crate) fn translate(
                         if role == Role::Nvcc
                             && opts.warp_sync_define
                             && !matches!(target, Some((_, false)))
-                            && !warp_sync_unneeded(&toks, open, opts, base)
+                            && !warp_sync_unneeded(src, &toks, open, opts, base)
                         {
                             warp_sync_flag(src, sink, tok_start(&toks[open]), &words);
                         }
@@ -3272,7 +3272,13 @@ const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
 /// [`BuildOptions::tree_root`], from the directory of `base`) none of which, nor a header they
 /// include by a path hipport finds, uses a builtin that needs `HIP_ENABLE_WARP_SYNC_BUILTINS`
 /// (Q1). Anything not known (a computed source list, a file not found) needs it.
-fn warp_sync_unneeded(toks: &[Tok], open: usize, opts: &BuildOptions, base: &str) -> bool {
+fn warp_sync_unneeded(
+    src: &str,
+    toks: &[Tok],
+    open: usize,
+    opts: &BuildOptions,
+    base: &str,
+) -> bool {
     let Some(root) = &opts.tree_root else {
         return false;
     };
@@ -3320,23 +3326,76 @@ fn warp_sync_unneeded(toks: &[Tok], open: usize, opts: &BuildOptions, base: &str
     if !matches!(toks[sources.start], Tok::Punct { ch: '[' | '(', .. }) {
         return false;
     }
-    let elems = list_elements(toks, sources.start);
+    let Some(files) = source_paths(src, toks, sources.start) else {
+        return false;
+    };
     let dir = root.join(text::dir_of(base));
     let mut seen = HashSet::new();
-    !elems.is_empty()
-        && elems.iter().all(|e| match &toks[e.clone()] {
-            [Tok::Str {
+    !files.is_empty()
+        && files.iter().all(|f| {
+            !f.is_empty()
+                && !f.starts_with('/')
+                && !f.contains('{')
+                && uses_warp_sync(&dir.join(f), &mut seen) == Some(false)
+        })
+}
+
+/// The files the `sources` list opened at `open` names, relative to this file's directory: its
+/// elements read as include list elements are (see [`expr_path`]: literals, and
+/// `os.path.join(here, 'src', 'k.cu')`), or a comprehension over a list of literals whose
+/// element is such a path of its variable (R20-1, torch-ngp's
+/// `[os.path.join(_src_path, 'src', f) for f in ['k.cu', 'b.cpp']]`), one file for each literal.
+/// `None` where an element names something else.
+fn source_paths(src: &str, toks: &[Tok], open: usize) -> Option<Vec<String>> {
+    let paths = path_variables(src, toks);
+    let mut out = Vec::new();
+    for r in list_elements(toks, open) {
+        let elem = &toks[r];
+        // A `for` outside the element's brackets makes it a comprehension.
+        let mut depth = 0isize;
+        let at_for = elem.iter().position(|t| {
+            depth += nesting(t);
+            depth == 0 && matches!(t, Tok::Ident { text, .. } if text == "for")
+        });
+        let Some(f) = at_for else {
+            out.push(expr_path(elem, &paths, 0)?.0);
+            continue;
+        };
+        let (Some(Tok::Ident { text: var, .. }), Some(Tok::Ident { text: word_in, .. })) =
+            (elem.get(f + 1), elem.get(f + 2))
+        else {
+            return None;
+        };
+        if word_in != "in" || !matches!(elem.get(f + 3), Some(Tok::Punct { ch: '[' | '(', .. })) {
+            return None;
+        }
+        // The iterated list must end the element (no `if` filter, no second `for`).
+        let items = list_elements(elem, f + 3);
+        let close = items.last().map_or(f + 4, |i| {
+            i.end + usize::from(matches!(elem[i.end], Tok::Punct { ch: ',', .. }))
+        });
+        if close + 1 != elem.len() || nesting(&elem[close]) != -1 {
+            return None;
+        }
+        for item in items {
+            let [Tok::Str {
                 content,
                 prefix,
                 triple: false,
                 ..
-            }] if prefix.is_empty() || prefix.eq_ignore_ascii_case("r") => {
-                !content.starts_with('/')
-                    && !content.contains('{')
-                    && uses_warp_sync(&dir.join(content), &mut seen) == Some(false)
+            }] = &elem[item]
+            else {
+                return None;
+            };
+            if !(prefix.is_empty() || prefix.eq_ignore_ascii_case("r")) {
+                return None;
             }
-            _ => false,
-        })
+            let mut named = paths.clone();
+            named.insert(var.as_str(), Some((content.clone(), None)));
+            out.push(expr_path(&elem[..f], &named, 0)?.0);
+        }
+    }
+    Some(out)
 }
 
 /// How many files [`uses_warp_sync`] reads for one call, at most: past it, the answer is not
@@ -3490,7 +3549,10 @@ fn list(
             // form is. Other lists' strings are not known to reach a command line.
             let units = list_units(src, words, role != Role::Other);
             let texts: Vec<&str> = units.iter().map(|u| u.word.text.as_str()).collect();
-            let mapped = flags::map_words(&texts, opts, ctx, arch_done);
+            let mut mapped = flags::map_words(&texts, opts, ctx, arch_done);
+            // One note for the architecture flags of the list (R20-3).
+            let unit_words: Vec<Word> = units.iter().map(|u| u.word.clone()).collect();
+            super::make::fold_arch_notes(src, &unit_words, &mut mapped, None);
             apply_units(sink, src, words, &units, mapped);
         }
     }
@@ -4530,6 +4592,31 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         ] {
             assert_eq!(warp_sync_named(text.as_bytes()), named, "{text}");
         }
+    }
+
+    /// R20-2, R20-3: the `-gencode` pairs of one list, one a line, become the targets on the
+    /// first line; the lines the others leave empty go whole (no line of blanks, which
+    /// `git apply --whitespace=error` refuses), and the list gets one note naming them all.
+    #[test]
+    fn a_gencode_list_becomes_the_targets_with_one_note_and_no_blank_lines() {
+        let o = BuildOptions {
+            offload_arch: vec!["gfx90a".into(), "gfx1030".into()],
+            ..Default::default()
+        };
+        let src = "nvcc_args = [\n    '-gencode', 'arch=compute_60,code=sm_60',\n    '-gencode', 'arch=compute_70,code=sm_70',\r\n    '-gencode', 'arch=compute_75,code=sm_75'\n]\nargs = ['-O2',\n        '-gencode', 'arch=compute_80,code=sm_80',  # A100\n        '-lineinfo']\nsetup(ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': nvcc_args + args})])\n";
+        let (out, diags) = run(src, &o);
+        assert_eq!(
+            out,
+            "nvcc_args = [\n    '--offload-arch=gfx90a', '--offload-arch=gfx1030',\n]\nargs = ['-O2',\n        '--offload-arch=gfx90a', '--offload-arch=gfx1030',  # A100\n        ]\nsetup(ext_modules=[CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': nvcc_args + args})])\n"
+        );
+        let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
+        assert_eq!(arch.len(), 2, "{diags:?}");
+        assert_eq!(arch[0].line, 2);
+        assert_eq!(
+            arch[0].message,
+            "3 nvcc architecture flags (lines 2-4): `-gencode arch=compute_60,code=sm_60`, `-gencode arch=compute_70,code=sm_70`, `-gencode arch=compute_75,code=sm_75` -> `--offload-arch=gfx90a --offload-arch=gfx1030`"
+        );
+        assert_eq!(run(&out, &o).0, out);
     }
 
     #[test]

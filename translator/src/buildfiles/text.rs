@@ -533,6 +533,15 @@ pub(crate) fn apply_mapped(
         } else {
             s
         };
+        // A Python list's line that the removal leaves blank goes whole (R20-2: a line of
+        // blanks is a whitespace error to `git apply --whitespace=error`).
+        if style == Style::PyList {
+            if let Some((ls, le)) = emptied_line(src, s, e) {
+                if sink.edit(ls, le, "", &rule) {
+                    continue;
+                }
+            }
+        }
         sink.edit(s, e, "", &rule);
     }
     for n in mapped.notes {
@@ -609,6 +618,23 @@ fn blanks_before_line_end(src: &str, s: usize, e: usize) -> usize {
     } else {
         k
     }
+}
+
+/// The whole lines, line ends included, that removing `src[s..e]` leaves holding only blanks,
+/// where it does (`s` past the blanks that start its line, `e` before blanks that end one).
+fn emptied_line(src: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+    let b = src.as_bytes();
+    let blank = |c: &u8| matches!(c, b' ' | b'\t');
+    let line_start = src[..s].rfind('\n').map_or(0, |p| p + 1);
+    // A removal that ends with a line end took its line whole already.
+    if s >= e || b[e - 1] == b'\n' || !b[line_start..s].iter().all(blank) {
+        return None;
+    }
+    let newline = e + src[e..].find('\n')?;
+    b[e..newline]
+        .iter()
+        .all(|c| blank(c) || *c == b'\r')
+        .then_some((line_start, newline + 1))
 }
 
 /// A removal of a Python list's last elements (`"a", "b", "c"]` without `"b", "c"`) also takes

@@ -1,0 +1,10 @@
+import os
+from torch.utils.cpp_extension import load
+_src = os.path.dirname(os.path.abspath(__file__))
+nvcc_args = [
+    '-gencode', 'arch=compute_60,code=sm_60',
+    '-gencode', 'arch=compute_70,code=sm_70',  # V100
+    '-gencode', 'arch=compute_75,code=sm_75'
+]
+m = load(name='m', extra_cuda_cflags=nvcc_args + ['-O3'],
+         sources=[os.path.join(_src, 'src', f) for f in ['k.cu', 'b.cpp',]])
