@@ -3361,8 +3361,10 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
     );
     let without = tmp.path().join("without");
     write_files(&without, &[("t.cu", "int main() { return 0; }\n")]);
-    let cmake = "cmake_minimum_required(VERSION 3.18)\n# CUDA sample\nproject(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n";
-    let make = "# builds with nvcc\nt: src/t.cu\n\tnvcc -O2 src/t.cu -o t\n";
+    // Build files that name an old standard, whose translation reads the tree anyway (R18-d):
+    // one for the note alone would make a re-run read every source of a tree without Thrust.
+    let cmake = "cmake_minimum_required(VERSION 3.18)\n# CUDA sample\nproject(t LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_STANDARD 11)\nadd_executable(t src/t.cu)\n";
+    let make = "# builds with nvcc\nt: src/t.cu\n\tnvcc -O2 -std=c++11 src/t.cu -o t\n";
     let notes = |root: &Path, file: &str, src: &str| -> Vec<Diagnostic> {
         let o = BuildOptions {
             tree_root: Some(root.to_path_buf()),
@@ -3409,4 +3411,13 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
     )
     .is_empty());
     assert!(notes(&with, "cmake/cuda.cmake", cmake).is_empty());
+    assert!(notes(
+        &with,
+        "CMakeLists.txt",
+        "project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
+    )
+    .is_empty());
+    assert!(!hipport::buildfiles::may_name_old_standard(
+        b"project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
+    ));
 }

@@ -240,10 +240,12 @@ fn includes_thrust(text: &[u8]) -> bool {
 /// Whether the translation of build file `src` reads the tree for Thrust or CUB (see
 /// [`tree_uses_thrust`]), so that its result depends on files other than `src`: it may name a
 /// C++ standard older than C++14 (`-std=c++11`, `CMAKE_CXX_STANDARD 11`, `cxx_std_11`), which
-/// such a tree raises, or it builds CUDA sources and may get the rocThrust note (R21-f, see
-/// [`thrust_note_candidate`]).
+/// such a tree raises; such a file that builds CUDA also gets the rocThrust note (R21-f, see
+/// [`thrust_note_candidate`]). Other build files do not read the tree for the note alone: a
+/// re-run would then read every source of a tree without Thrust (up to the scan's budget)
+/// where it now reads none.
 pub fn may_name_old_standard(src: &[u8]) -> bool {
-    names_old_standard(src) || thrust_note_candidate(src)
+    names_old_standard(src)
 }
 
 /// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
@@ -340,8 +342,7 @@ pub fn translate_build(
     let with_thrust;
     // The tree is read only for a file that may name an old standard.
     let opts = if !opts.thrust_sources
-        && (names_old_standard(src)
-            || matches!(kind, BuildKind::CMake | BuildKind::Makefile) && thrust_note_candidate(src))
+        && names_old_standard(src)
         && opts.tree_root.as_deref().is_some_and(tree_uses_thrust)
     {
         with_thrust = BuildOptions {
@@ -1040,8 +1041,8 @@ mod tests {
         ] {
             assert!(!names_old_standard(new), "{}", String::from_utf8_lossy(new));
         }
-        // A build of CUDA may get the rocThrust note, which reads the tree too (R21-f).
-        assert!(may_name_old_standard(
+        // A build of CUDA does not read the tree for the rocThrust note alone (R21-f).
+        assert!(!may_name_old_standard(
             b"NVCCFLAGS = -std=c++17\nall:\n\tnvcc k.cu"
         ));
         assert!(!may_name_old_standard(
