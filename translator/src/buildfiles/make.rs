@@ -3432,7 +3432,9 @@ mod tests {
                    app: a.o b.o\n\t$(CC) a.o b.o -o app\n\
                    deps:\n\t$(CC) -M k.cu > k.d\n\
                    e.o: e.c\n\t$(CC) -c $< -o $@\n\
-                   f:\n\t@nvcc f.cu -o f && ./f\n";
+                   f:\n\t@nvcc f.cu -o f && ./f\n\
+                   g:\n\t$(CC) g.cu -o g -I$(INCLUDE) -L${LIBDIR}/x\n\
+                   h:\n\t$(CC) h.cu -o h $(shell echo -O2)\n";
         let opts = BuildOptions {
             offload_arch: vec!["gfx90a".into(), "gfx1030".into()],
             ..Default::default()
@@ -3458,7 +3460,19 @@ mod tests {
             out.contains("\t$(CC) -D__HIP_PLATFORM_AMD__ -c $< -o $@\n"),
             "{out}"
         );
-        assert_eq!(out.matches("--offload-arch=gfx90a").count(), 5, "{out}");
+        // Variables glued to flags are plain references (Rodinia's `-I$(INCLUDE)`, verify7); a
+        // call is not known.
+        assert!(
+            out.contains(&format!(
+                "\t$(CC) {t} g.cu -o g -I$(INCLUDE) -L${{LIBDIR}}/x\n"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains("\t$(CC) h.cu -o h $(shell echo -O2)\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("--offload-arch=gfx90a").count(), 6, "{out}");
         let (_, diags) = run(src, &opts);
         let added: Vec<_> = diags
             .iter()
@@ -3466,7 +3480,10 @@ mod tests {
             .collect();
         assert_eq!(added.len(), 1, "{diags:?}");
         assert_eq!(added[0].line, 6, "{diags:?}");
-        assert!(added[0].message.contains("(lines 6, 8, 20)"), "{diags:?}");
+        assert!(
+            added[0].message.contains("(lines 6, 8, 20, 22)"),
+            "{diags:?}"
+        );
         // A run without targets adds none.
         let none = BuildOptions {
             offload_arch: Vec::new(),

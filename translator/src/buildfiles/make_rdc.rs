@@ -228,19 +228,12 @@ impl Recipe<'_> {
                 flags.contains(&w)
             })
         };
-        // A word with a bracket other than one whole reference (`$(CUDA_GENCODE_FLAGS)`, set
-        // nowhere) is a call or a piece of one (`$(shell`, `--device-link)`), read differently
-        // once the translation changed what is around it: what it names is not known, so the
-        // command gets nothing.
-        let whole_reference = |w: &str| {
-            let inner = w
-                .strip_prefix("$(")
-                .and_then(|r| r.strip_suffix(')'))
-                .or_else(|| w.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
-            inner.is_some_and(|n| !n.contains(['(', ')', '{', '}', '$']))
-        };
+        // A word with a bracket other than those of whole references (`$(CUDA_GENCODE_FLAGS)`,
+        // set nowhere; `-I$(INCLUDE)`, Rodinia's) is a call or a piece of one (`$(shell`,
+        // `--device-link)`), read differently once the translation changed what is around it:
+        // what it names is not known, so the command gets nothing.
         let opaque = self.expanded.iter().enumerate().any(|(k, w)| {
-            Some(k) != self.program && w.contains(['(', ')', '{', '}']) && !whole_reference(w)
+            Some(k) != self.program && w.contains(['(', ')', '{', '}']) && !plain_references(w)
         });
         self.driver == Driver::Device
             && self.driver_at.is_some()
@@ -875,8 +868,58 @@ fn matches(target: &str, input: &str) -> bool {
     }
 }
 
+/// Whether every bracket of `word` belongs to a whole variable reference (`$(NAME)`, `${NAME}`:
+/// no call, no nested reference), as in `-I$(INCLUDE)` or `$(CUDA_DIR)/bin/nvcc`.
+fn plain_references(word: &str) -> bool {
+    let b = word.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'$' if matches!(b.get(i + 1), Some(b'(' | b'{')) => {
+                let close = if b[i + 1] == b'(' { b')' } else { b'}' };
+                let Some(n) = b[i + 2..].iter().position(|&c| c == close) else {
+                    return false;
+                };
+                let name = &b[i + 2..i + 2 + n];
+                if name.is_empty() || name.iter().any(|c| b"(){}$ ".contains(c)) {
+                    return false;
+                }
+                i += n + 3;
+            }
+            b'$' => i += 2,
+            b'(' | b')' | b'{' | b'}' => return false,
+            _ => i += 1,
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn plain_references_are_told_from_calls() {
+        for w in [
+            "-I$(INCLUDE)",
+            "$(CUDA_DIR)/bin/nvcc",
+            "-L${LIB}/x",
+            "a$$b",
+            "$(A)$(B)",
+        ] {
+            assert!(super::plain_references(w), "{w}");
+        }
+        for w in [
+            "$(shell",
+            "--device-link)",
+            "$(a $(b))",
+            "$(",
+            "-I$()",
+            "(x)",
+            "$${x}",
+        ] {
+            assert!(!super::plain_references(w), "{w}");
+        }
+    }
+
     use super::*;
 
     fn vars(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
