@@ -377,6 +377,15 @@ pub const MISSING_INCLUDE: DiagInfo = DiagInfo {
     explain: "A quoted `#include` (or a `<dir/x.h>` one that names hipify's output, or a cuda-samples helper) finds no file beside the including file, in the include directories the build files name, at the input root, under the directories above the file, or anywhere in the input as a file whose path ends with the include's (where an `-I` hipport was not told of would find it). hipport converts only what the input holds: whatever that file is, its CUDA is not ported, and the output may not compile. The system's and the toolkits' headers (`<...>` without a directory, `cuda_*.h`, `ATen/`, `torch/`, `hip/`) are not reported, nor includes in a branch hipcc skips, nor a path whose first directory the input has nowhere it looks (another project's headers, which its build finds outside the input: `\"tensorflow/core/framework/op_kernel.h\"` in a TensorFlow custom op) unless a generator or hipify's naming explains it.\n\nFour common causes, each named in the message:\n- the file is written at build time by a Python generator in the tree (fairseq's `cuda_function_gen.py` writes `lightconv_cuda_forward.cu`): the CUDA it writes must be ported too; run the generator and convert its output, or port the code the generator writes;\n- the path is hipify's name for a file of the tree (`rnnt/hip/math_hip.cuh` for `rnnt/gpu/math.cuh`, written in a `#ifdef __HIP_PLATFORM_AMD__` branch): hipport converts the file under its own name, so include that name (or run with `--rename` and include the name it gives);\n- the file is cuda-samples' `Common/` helper (`helper_cuda.h`, `helper_functions.h`: `checkCudaErrors`, `findCudaDevice`, timers), written against the CUDA runtime: convert the samples' `Common/` directory with the sample, and put it on the include path (a note where the include is `<helper_cuda.h>`);\n- the file is one of the old CUDA SDK's (4.x) utility headers (`cutil.h`, `cutil_inline.h`, `cutil_math.h`, `shrUtils.h`): part of neither CUDA since 5.0 nor HIP (one note for them all, with what replaces their macros, timers and vector maths).\n\nWhat to do otherwise: add the directory that holds the file to the input, or ignore the warning where the build finds it outside the project.",
 };
 
+/// Two files of the tree that `--rename` would give one name (verify7).
+pub const RENAME_CLASH: DiagInfo = DiagInfo {
+    id: "T026",
+    name: "rename-clash",
+    severity: Severity::Warning,
+    summary: "Two files would get the same new name: this one keeps another",
+    explain: "`--rename` gives files hipify's names: `.cu` becomes `.hip`, a `cuda` directory becomes `hip`, and with `--rename torch` `cuda` in a file's stem becomes `hip` (`corr_cuda_kernel.cu` is `corr_hip_kernel.hip`), as PyTorch's hipify does. Where the tree already holds a file of that name, or another file gets it too (`a_cuda.cu` and `a_hip.cu`, or `src/cuda/x.cu` and `src/hip/x.cu`, all become one `.hip` file), one of them would overwrite the other. hipport gives the second file the name it would have without the stem rule, or its own name, and warns; the includes and build files that name it follow.\n\nWhat to do: check that the build compiles both files under the names given (or rename one of them in the tree: hipify's own tools have the same clash).",
+};
+
 /// Diagnostics of the driver.
 pub const DIAGS: &[DiagInfo] = &[
     BINARY_SKIPPED,
@@ -385,6 +394,7 @@ pub const DIAGS: &[DiagInfo] = &[
     INTERNAL_ERROR,
     STALE_OUTPUT,
     MISSING_INCLUDE,
+    RENAME_CLASH,
 ];
 
 /// Files found, and (path, error) pairs for entries that could not be read.
@@ -2325,10 +2335,14 @@ fn root_dir_of(path: &Path, rel: &str) -> PathBuf {
 }
 
 /// The new relative path of each file under a rename mode; files that keep their name are absent.
-pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMap<String, String> {
+/// The new names of the files `--rename` renames, and the clashes it settled: (file, the name
+/// it would have had, the file that has that name).
+pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames {
     let mut out = BTreeMap::new();
+    // Per renamed file, the name it gets without the torch stem rule (`None`: the same).
+    let mut plain: BTreeMap<String, String> = BTreeMap::new();
     if cfg.rename == RenameMode::None {
-        return out;
+        return (out, Vec::new());
     }
     let changed: Vec<bool> = if cfg.rename == RenameMode::Torch {
         let mut quick = cfg.translate.clone();
@@ -2392,13 +2406,80 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> BTreeMa
             }
             (None, _) => name.clone(),
         };
+        if torch_stem.is_some() {
+            let plain_name = match ext {
+                "cu" => format!("{stem}.hip"),
+                _ => name.clone(),
+            };
+            let mut p = parts.clone();
+            p[n - 1] = plain_name;
+            plain.insert(f.rel.clone(), p.join("/"));
+        }
         parts[n - 1] = new_name;
         let new_rel = parts.join("/");
         if new_rel != f.rel {
             out.insert(f.rel.clone(), new_rel);
         }
     }
-    out
+    let clashes = settle_rename_clashes(found, &mut out, &plain);
+    (out, clashes)
+}
+
+/// New names and settled clashes (see [`compute_renames`]).
+pub type Renames = (BTreeMap<String, String>, Vec<(String, String, String)>);
+
+/// Two files must not get one name (`a_cuda.cu` and `a_hip.cu` both `a_hip.hip` by the torch
+/// stem rule; `src/cuda/x.cu` and `src/hip/x.cu` both `src/hip/x.hip`): one would overwrite the
+/// other. A file that keeps its own name keeps it; of renamed files, one renamed without the
+/// stem rule comes before one renamed with it, and then the first in the tree's order keeps the
+/// name; each other one takes the name it has without the stem rule, or else its own. Returns (file, the name it would have had, the file that has it).
+fn settle_rename_clashes(
+    found: &[Box<FoundFile>],
+    renamed: &mut BTreeMap<String, String>,
+    plain: &BTreeMap<String, String>,
+) -> Vec<(String, String, String)> {
+    let mut clashes = Vec::new();
+    // Each pass moves at least one renamed file back a step (to its plain name, then to its
+    // own), so the passes end.
+    for _ in 0..=2 * found.len() {
+        let mut holder: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        let mut clash = None;
+        // Files keeping their names first: they hold their names whatever comes later; then
+        // files renamed without the stem rule (`a_hip.cu` is `a_hip.hip` before `a_cuda.cu` is).
+        let tier = |f: &&FoundFile| match renamed.get(&f.rel) {
+            None => 0,
+            Some(to) if plain.get(&f.rel).is_some_and(|p| p != to) => 2,
+            Some(_) => 1,
+        };
+        let mut order: Vec<&FoundFile> = found.iter().map(|f| &**f).collect();
+        order.sort_by_key(tier);
+        for f in order {
+            let to = renamed.get(&f.rel).map_or(f.rel.as_str(), String::as_str);
+            if let Some(&first) = holder.get(to) {
+                clash = Some((f.rel.clone(), to.to_string(), first.to_string()));
+                break;
+            }
+            holder.insert(to, &f.rel);
+        }
+        let Some((rel, to, first)) = clash else {
+            break;
+        };
+        match plain.get(&rel).filter(|p| **p != to) {
+            Some(p) if *p != rel => {
+                renamed.insert(rel.clone(), p.clone());
+            }
+            _ => {
+                renamed.remove(&rel);
+            }
+        }
+        if !clashes
+            .iter()
+            .any(|(r, _, _): &(String, String, String)| *r == rel)
+        {
+            clashes.push((rel, to, first));
+        }
+    }
+    clashes
 }
 
 /// The directories of the tree that are Python packages or hold Python modules: those of its
@@ -2915,7 +2996,7 @@ pub fn convert_streaming(
     } else {
         Some(discover(cfg, &root)?)
     };
-    let renamed = listed
+    let (renamed, rename_clashes) = listed
         .as_ref()
         .map(|(found, _)| compute_renames(cfg, found))
         .unwrap_or_default();
@@ -2966,43 +3047,53 @@ pub fn convert_streaming(
     let genco = std::cell::OnceCell::new();
     // Hands an outcome to the sink, after telling it what discovery has found (`found`: files,
     // bytes, and whether that is all), when that changed.
-    let mut emit =
-        |mut o: FileOutcome, summary: &mut Summary, found: Option<(usize, u64, bool)>| {
-            if let Some((files, bytes, complete)) = found {
-                sink.found(files, bytes, complete);
-            }
-            if let Some(n) = o.needs.take() {
-                needs.borrow_mut().merge(&n);
-            }
-            // The note that build files are kept is given once, on the first of them.
-            let kept = |d: &Diagnostic| {
-                d.id == crate::header_mode::BUILD_FILES_KEPT.id && d.severity == Severity::Note
-            };
-            if o.diagnostics.iter().any(kept) {
-                if build_note_given {
-                    o.diagnostics.retain(|d| !kept(d));
-                }
-                build_note_given = true;
-            }
-            // A module file the converted build makes for AMD (verify3 regression 1): read the
-            // tree's build rules once, the first time a load is reported.
-            for d in &mut o.diagnostics {
-                let Some(file) = crate::analysis::h040_module_file(d) else {
-                    continue;
-                };
-                let rules = genco.get_or_init(|| genco_rules(cfg, &root));
-                if let Some(r) = rules.iter().find(|r| r.output == base_name(file)) {
-                    crate::analysis::built_for_amd(d, &format!("{}:{}", r.file, r.line));
-                }
-            }
-            apply_allow_deny(cfg, std::slice::from_mut(&mut o));
-            summary.add(&o);
-            if let Some(files) = output_files.as_mut() {
-                let rel = o.renamed_to.as_deref().unwrap_or(&o.path);
-                files.add(rel, o.status != FileStatus::Failed, o.out_stamp);
-            }
-            sink.file(o)
+    let mut emit = |mut o: FileOutcome,
+                    summary: &mut Summary,
+                    found: Option<(usize, u64, bool)>| {
+        if let Some((files, bytes, complete)) = found {
+            sink.found(files, bytes, complete);
+        }
+        if let Some(n) = o.needs.take() {
+            needs.borrow_mut().merge(&n);
+        }
+        // The note that build files are kept is given once, on the first of them.
+        let kept = |d: &Diagnostic| {
+            d.id == crate::header_mode::BUILD_FILES_KEPT.id && d.severity == Severity::Note
         };
+        if o.diagnostics.iter().any(kept) {
+            if build_note_given {
+                o.diagnostics.retain(|d| !kept(d));
+            }
+            build_note_given = true;
+        }
+        // A file whose new name another file has (see [`settle_rename_clashes`]).
+        for (rel, wanted, first) in rename_clashes.iter().filter(|(r, _, _)| *r == o.path) {
+            let given = o.renamed_to.as_deref().unwrap_or(&o.path);
+            o.diagnostics.push(file_diag(
+                    &RENAME_CLASH,
+                    &shown_path(&o.source_path),
+                    format!("`{rel}` would be written as `{wanted}`, which is `{first}`'s new name (or its own): it is written as `{given}` instead"),
+                ));
+        }
+        // A module file the converted build makes for AMD (verify3 regression 1): read the
+        // tree's build rules once, the first time a load is reported.
+        for d in &mut o.diagnostics {
+            let Some(file) = crate::analysis::h040_module_file(d) else {
+                continue;
+            };
+            let rules = genco.get_or_init(|| genco_rules(cfg, &root));
+            if let Some(r) = rules.iter().find(|r| r.output == base_name(file)) {
+                crate::analysis::built_for_amd(d, &format!("{}:{}", r.file, r.line));
+            }
+        }
+        apply_allow_deny(cfg, std::slice::from_mut(&mut o));
+        summary.add(&o);
+        if let Some(files) = output_files.as_mut() {
+            let rel = o.renamed_to.as_deref().unwrap_or(&o.path);
+            files.add(rel, o.status != FileStatus::Failed, o.out_stamp);
+        }
+        sink.file(o)
+    };
     // As many workers as cores, but no more than there are files when that is known.
     let most = match &listed {
         Some((found, _)) => found.len(),

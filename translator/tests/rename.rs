@@ -913,3 +913,53 @@ fn torch_layout_spells_cuda_in_file_stems_as_hip() {
     assert!(out["src/hip/dcn_hip.hip"].contains("#include \"k_hip.cuh\"\n"));
     assert!(out["corr_hip.cpp"].contains("#include \"corr_cuda_kernel.cuh\"\n"));
 }
+
+/// Two files that would get one name keep two (verify7): `a_cuda.cu` and `a_hip.cu` both
+/// `a_hip.hip` by the stem rule, `src/cuda/x.cu` and `src/hip/x.cu` both `src/hip/x.hip` by the
+/// directory move. The second gets another name, with a warning (T026), and the build follows.
+#[test]
+fn files_that_would_share_a_new_name_keep_two() {
+    let setup = "from setuptools import setup\n\
+                 from torch.utils.cpp_extension import CUDAExtension\n\
+                 setup(name='x', ext_modules=[CUDAExtension('x', ['a_cuda.cu', 'a_hip.cu', 'src/cuda/x.cu', 'src/hip/x.cu'])])\n";
+    let kernel = |k: &str| format!("__global__ void {k}(float *p) {{ p[0] = 1; }}\n");
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        ("ext/a_cuda.cu", &kernel("k1")),
+        ("ext/a_hip.cu", &kernel("k2")),
+        ("ext/src/cuda/x.cu", &kernel("k3")),
+        ("ext/src/hip/x.cu", &kernel("k4")),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "a_cuda.hip",
+            "a_hip.hip",
+            "setup.py",
+            "src/hip/x.cu",
+            "src/hip/x.hip"
+        ]
+    );
+    // Every kernel is somewhere, once.
+    for k in ["k1", "k2", "k3", "k4"] {
+        let n = out
+            .values()
+            .filter(|t| t.contains(&format!("void {k}(")))
+            .count();
+        assert_eq!(n, 1, "{k}: {out:?}");
+    }
+    assert!(
+        out["setup.py"].contains("['a_cuda.hip', 'a_hip.hip', 'src/hip/x.hip', 'src/hip/x.cu']"),
+        "{}",
+        out["setup.py"]
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let err = convert_report(&t.path().join("ext"), &tmp.path().join("o"));
+    assert_eq!(err.matches("warning[T026]").count(), 2, "{err}");
+    assert!(
+        err.contains("`a_cuda.cu` would be written as `a_hip.hip`, which is `a_hip.cu`'s new name (or its own): it is written as `a_cuda.hip` instead"),
+        "{err}"
+    );
+}
