@@ -542,8 +542,9 @@ struct Walk<'a> {
     /// (see `finds_project_file`): the result then depends on more than this file.
     looked_for_project_headers: bool,
     /// The initializers of the file's constants asked about as masks (`constexpr unsigned
-    /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
-    const_values: HashMap<String, Option<String>>,
+    /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once; keyed by
+    /// the name and where its scope starts: a function's first byte, or `usize::MAX` for the file.
+    const_values: HashMap<(String, usize), Option<String>>,
     has_runtime_include: bool,
     /// Whether a name of the CUDA runtime, driver or device API was renamed in code or a macro
     /// body (`cudaGetLastError`, `cudaError_t`), device code or not: HIP declares the new
@@ -794,13 +795,28 @@ impl<'a> Walk<'a> {
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
         self.load_header_macros(name);
         if !self.defines.contains_key(name) {
-            // A constant of the file (`constexpr unsigned kFull = 0xffffffffu;`), read once.
+            // A constant of the call's own function first (`const unsigned mask = 0xffffffff;`
+            // in each of several helpers: R22-c), then of the file (`constexpr unsigned kFull =
+            // 0xffffffffu;`), each read once.
             let src = self.src;
-            let value = self
-                .const_values
-                .entry(name.to_string())
-                .or_insert_with(|| const_initializer(src, name));
-            if let Some(value) = value {
+            let scope = std::iter::successors(mask.parent(), |p| p.parent())
+                .find(|p| p.kind_name() == "function_definition")
+                .map(|f| f.start_byte()..f.end_byte());
+            let in_function = scope.and_then(|r| {
+                self.const_values
+                    .entry((name.to_string(), r.start))
+                    .or_insert_with(|| const_initializer(&src[r], name))
+                    .clone()
+            });
+            let value = match in_function {
+                Some(v) => Some(v),
+                None => self
+                    .const_values
+                    .entry((name.to_string(), usize::MAX))
+                    .or_insert_with(|| const_initializer(src, name))
+                    .clone(),
+            };
+            if let Some(value) = &value {
                 let single = HashMap::from([(name.to_string(), value.clone())]);
                 return is_full_lane_mask_with(mask, self.src, &single);
             }
@@ -2278,7 +2294,7 @@ impl<'a> Walk<'a> {
         let src = self.src;
         let known = self
             .const_values
-            .entry(name.clone())
+            .entry((name.clone(), usize::MAX))
             .or_insert_with(|| const_initializer(src, &name))
             .is_some()
             || lexer::identifiers(src).into_iter().any(|id| {

@@ -2267,6 +2267,25 @@ static __device__ int twice(int a) { return __vsubss4(a, -a); }
     assert_eq!((out.as_str(), diags), (own, vec![]));
 }
 
+/// R22-c: several functions (one a template) each declaring their own `const unsigned mask`:
+/// each call's mask is the one of its own function, whatever the others hold.
+#[test]
+fn a_local_mask_is_read_in_the_calls_own_function() {
+    let src = "__device__ float f(float v) {\n  const unsigned mask = 0xffffffff;\n  v += __shfl_down_sync(mask, v, 1);\n  return v;\n}\n\
+template <typename T>\n__device__ T g(T v) {\n  const unsigned mask = 0xffffffff;\n  return __shfl_up_sync(mask, v, 1);\n}\n\
+__device__ float h(float v) {\n  const unsigned mask = 0x0000ffff;\n  return __shfl_xor_sync(mask, v, 1);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("v += __shfl_down(v, 1);"), "{out}");
+    assert!(out.contains("return __shfl_up(v, 1);"), "{out}");
+    // The half-warp mask of `h` stays reported.
+    assert!(out.contains("__shfl_xor_sync(mask, v, 1)"), "{out}");
+    assert_eq!(
+        diags.iter().filter(|d| d.starts_with("T009")).count(),
+        1,
+        "{diags:?}"
+    );
+}
+
 #[test]
 fn a_local_full_mask_never_changed_is_a_full_mask() {
     let src = "__global__ void k(int* d) {\n  int v = d[threadIdx.x];\n  unsigned int mask = 0xffffffff;\n  d[threadIdx.x] = __shfl_up_sync(mask, v, 1, 32);\n}\n";
