@@ -497,6 +497,16 @@ struct Walk<'a> {
     /// The names of those functions: a use calls the project's function, so that a name HIP
     /// lacks (`__vsubss4` in a project's own HIP header) is no loss.
     own_function_names: HashSet<String>,
+    /// Names the rules know that this file, or a project header it includes, defines as a
+    /// function-like macro in a branch hipcc compiles (a ROCm shim's `#define
+    /// __shfl_down_sync(m, v, d) __shfl_down(v, d)`, jetson-utils' `#define CUDA_SUCCESS(x)`):
+    /// the name followed by `(` is the project's macro, left as it is (R22-b, R22-1).
+    own_macros: HashSet<String>,
+    /// Whether the project headers' function-like macros were added to `own_macros`.
+    header_shims_read: bool,
+    /// Calls of `own_macros` names (call ranges): what the analysis says of their lane masks
+    /// is about the project's macro, not a builtin.
+    own_macro_calls: Vec<Range<usize>>,
     /// CUDA type names this file typedefs to a type whose HIP name is that of the typedef
     /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
     /// redeclare HIP's type as something else, so the name stays the project's in this file.
@@ -708,6 +718,9 @@ impl<'a> Walk<'a> {
             declared: HashSet::new(),
             own_functions: Vec::new(),
             own_function_names: HashSet::new(),
+            own_macros: HashSet::new(),
+            header_shims_read: false,
+            own_macro_calls: Vec::new(),
             own_types: HashSet::new(),
             own_objects: HashSet::new(),
             defined_here: HashSet::new(),
@@ -786,6 +799,39 @@ impl<'a> Walk<'a> {
             self.edits.push(e);
         }
         true
+    }
+
+    /// Adds to `own_macros` the function-like macros of names the rules know that the project
+    /// headers the file includes define in a branch hipcc compiles (LightGBM's
+    /// cuda_rocm_interop.h), once per file.
+    fn read_header_shims(&mut self) {
+        if std::mem::replace(&mut self.header_shims_read, true) {
+            return;
+        }
+        let file = std::path::Path::new(self.file);
+        let root = self.rel.and_then(|rel| {
+            let up = rel.split('/').count();
+            file.ancestors().nth(up).map(std::path::Path::to_path_buf)
+        });
+        let dir = file
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let db = self.db;
+        let found = crate::headers::include_function_macros(
+            self.src,
+            &dir,
+            root.as_deref(),
+            &|name| db.lookup(name).is_some(),
+            &self.opts.defines,
+            self.opts.hip_version,
+            self.opts.parse_budget,
+        );
+        if !found.is_empty() {
+            // The result depends on the tree's other files now.
+            self.looked_for_project_headers = true;
+        }
+        self.own_macros.extend(found);
     }
 
     /// Whether a lane mask names every lane; a macro's answer is remembered, since deciding it
@@ -879,6 +925,11 @@ impl<'a> Walk<'a> {
         // A function the file declares itself (`mine::cusparseGetErrorString`) is the
         // project's: its calls, declaration and definition keep the name, unreported.
         if self.own_function_names.contains(name) {
+            return;
+        }
+        // The project's function-like macro (its definition and calls); the name as a value
+        // (`r == CUDA_SUCCESS`) is still the API's.
+        if self.own_macros.contains(name) && self.src[end..].trim_ascii_start().starts_with(b"(") {
             return;
         }
         let db = self.db;
@@ -2411,6 +2462,17 @@ impl<'a> Walk<'a> {
             return;
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
+        if warp.is_some() || matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
+        {
+            self.read_header_shims();
+        }
+        if self.own_macros.contains(name) {
+            // The project's macro: no rewrite, no report on its mask (R22-b).
+            self.handled.insert(func.start_byte());
+            self.own_macro_calls
+                .push(node.start_byte()..node.end_byte());
+            return;
+        }
         let reduce = name.starts_with("__reduce_") && SYNC_FROM_HIP_7.contains(&name);
         if warp.is_none()
             && !reduce
@@ -2854,6 +2916,21 @@ impl<'a> Walk<'a> {
         true
     }
 
+    /// The root of `n`'s tree, and how hipcc sees that file's branches.
+    fn hipcc_view<'t>(&self, n: Node<'t>) -> (Node<'t>, crate::analysis::HipccView) {
+        let mut root = n;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let view = crate::analysis::HipccView::new(
+            self.src,
+            root,
+            &self.opts.defines,
+            self.opts.hip_version,
+        );
+        (root, view)
+    }
+
     fn collect_declarations(&mut self, flat: &Flat) {
         let f = &*FIELDS;
         let view = std::cell::OnceCell::new();
@@ -2872,6 +2949,16 @@ impl<'a> Walk<'a> {
                     if let Some(name) = n.field(f.name) {
                         if self.db.lookup(self.node_str(name)).is_some() {
                             shim |= self.defines_as_hip(n, name);
+                            // `#define __shfl_down_sync(m, v, d) __shfl_down(v, d)` under
+                            // `#ifdef __HIP_PLATFORM_AMD__` (R22-b), `#define CUDA_SUCCESS(x)
+                            // ...` (R22-1): a function-like macro hipcc compiles is the
+                            // project's, and so are the calls of that name.
+                            if kind == Dk::FunctionDefine {
+                                let view = view.get_or_init(|| self.hipcc_view(n));
+                                if view.1.skips(self.src, view.0, n.start_byte()).is_none() {
+                                    self.own_macros.insert(self.node_str(name).to_string());
+                                }
+                            }
                             if in_hip_branch(n, self.src) {
                                 // `#if MY_HIP` / `#define __syncwarp() ...`: the project's own.
                                 self.own_functions.push(name.start_byte());
@@ -2903,21 +2990,7 @@ impl<'a> Walk<'a> {
                                 let keep = match self.define_spans.get(&name) {
                                     None => true,
                                     Some(&(old, _)) => {
-                                        let view = view.get_or_init(|| {
-                                            let mut root = n;
-                                            while let Some(p) = root.parent() {
-                                                root = p;
-                                            }
-                                            (
-                                                root,
-                                                crate::analysis::HipccView::new(
-                                                    self.src,
-                                                    root,
-                                                    &self.opts.defines,
-                                                    self.opts.hip_version,
-                                                ),
-                                            )
-                                        });
+                                        let view = view.get_or_init(|| self.hipcc_view(n));
                                         let skipped =
                                             |at| view.1.skips(self.src, view.0, at).is_some();
                                         !skipped(start) || skipped(old)
@@ -4224,6 +4297,9 @@ fn translate_tree_at(
                 }
             }
         }
+        // Lane masks passed to the project's own macro (R22-b): the macro decides.
+        found
+            .retain(|d| d.id != "H003" || !w.own_macro_calls.iter().any(|r| r.contains(&d.offset)));
         take_half_wave_masks(&mut found, &mut w.edits);
         // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
         // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).

@@ -757,6 +757,69 @@ fn headers_are_read_only_for_mask_names_the_file_neither_defines_nor_declares() 
     assert!(!with("m").read_other_files);
 }
 
+/// R22-b: a project's own `__shfl_down_sync` macro on the branch hipcc takes, in the file or
+/// in a project header it includes: the calls are the macro's (no T009 before HIP 6.2, no
+/// H003 after), left as written; on the branch hipcc skips it is no shim.
+#[test]
+fn a_projects_own_shuffle_macro_for_hipcc_is_left_to_it() {
+    let shim = "#if defined(__HIP_PLATFORM_AMD__)\n#define __shfl_down_sync(mask, val, d) __shfl_down(val, d)\n#endif\n";
+    let body = "__device__ float sum(float v, unsigned mask) {\n  return v + __shfl_down_sync(mask, v, 1);\n}\n";
+    let v62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let src = format!("{shim}{body}");
+    for opts in [hip52(), v62.clone()] {
+        let (out, diags) = tr(&src, &opts);
+        assert!(out.ends_with(&src), "{out}");
+        assert!(
+            diags
+                .iter()
+                .all(|d| !d.starts_with("T009") && !d.starts_with("H003")),
+            "{diags:?}"
+        );
+    }
+    // Defined only where hipcc does not look: the builtin's call, reported.
+    let cuda_only = format!("{}{body}", shim.replace("#if defined", "#if !defined"));
+    let (_, diags) = tr(&cuda_only, &hip52());
+    assert!(diags.iter().any(|d| d.starts_with("T009")), "{diags:?}");
+    // The shim in a project header the file includes.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("inc")).unwrap();
+    std::fs::write(tmp.path().join("inc/interop.h"), shim).unwrap();
+    let file = tmp.path().join("k.cu");
+    let src = format!("#include \"inc/interop.h\"\n{body}");
+    for opts in [hip52(), v62] {
+        let r = translate_source(src.as_bytes(), file.to_str().unwrap(), &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(out.contains(body), "{out}");
+        assert!(
+            r.diagnostics
+                .iter()
+                .all(|d| d.id != "T009" && d.id != "H003"),
+            "{:?}",
+            r.diagnostics
+        );
+    }
+}
+
+/// R22-1: `#define CUDA_SUCCESS(x)` is the project's macro: its definition and calls keep the
+/// name, while the driver API's constant used as a value is still renamed.
+#[test]
+fn a_function_like_macro_named_like_a_cuda_constant_is_the_projects() {
+    let src = "#include <cuda.h>\n#define CUDA_SUCCESS(x) ((x) == CUDA_SUCCESS)\n\
+               bool ok() { CUresult r = cuInit(0); return r == CUDA_SUCCESS || CUDA_SUCCESS (cuInit(0)); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("#define CUDA_SUCCESS(x) ((x) == hipSuccess)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("return r == hipSuccess || CUDA_SUCCESS (hipInit(0));"),
+        "{out}"
+    );
+}
+
 #[test]
 fn nvrtc_cubin_loads_hips_code_object_and_trap_becomes_the_builtin() {
     let src = "#include <nvrtc.h>\nint f(nvrtcProgram p, char* b, size_t* n) { nvrtcGetCUBINSize(p, n); return nvrtcGetCUBIN(p, b); }\n\
