@@ -311,7 +311,32 @@ const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
     ("nppcore.h", &["npp", "Npp", "NPP_"]),
     ("nppdefs.h", &["Npp", "NPP_"]),
     ("nvjpeg.h", &["nvjpeg", "NVJPEG_"]),
+    // A prefix ending in `::` is a namespace: the names it qualifies (`nvinfer1::IRuntime`).
+    ("NvInfer.h", TENSORRT_NAMES),
+    ("NvInferRuntime.h", TENSORRT_NAMES),
+    ("NvInferRuntimeCommon.h", TENSORRT_NAMES),
+    ("NvInferRuntimeBase.h", TENSORRT_NAMES),
+    ("NvInferPlugin.h", TENSORRT_NAMES),
+    ("NvInferPluginUtils.h", TENSORRT_NAMES),
+    ("NvInferVersion.h", TENSORRT_NAMES),
+    ("NvOnnxParser.h", TENSORRT_NAMES),
+    ("NvOnnxConfig.h", TENSORRT_NAMES),
+    ("NvUffParser.h", TENSORRT_NAMES),
+    ("NvCaffeParser.h", TENSORRT_NAMES),
 ];
+
+/// How TensorRT's names are written: in its namespaces, and its `NV_TENSORRT_` version macros.
+const TENSORRT_NAMES: &[&str] = &[
+    "nvinfer1::",
+    "nvonnxparser::",
+    "nvuffparser::",
+    "nvcaffeparser1::",
+    "NV_TENSORRT_",
+];
+
+/// What a TensorRT include's report says (R22-a): NVIDIA-only, and AMD's route (rules row of
+/// extra-headers.tsv, with the sources).
+const TENSORRT_ROUTE: &str = "AMD's route is MIGraphX (`migraphx/migraphx.hpp`, library `migraphx`) or ONNX Runtime with its MIGraphX (or ROCm) execution provider, each with another API: the engine building and inference code is rewritten for one of them, and the `nvinfer`, `nvinfer_plugin` and `nvonnxparser` link items go with it";
 
 /// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
 const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
@@ -1966,6 +1991,19 @@ impl<'a> Walk<'a> {
                     .find(|(h, _, _)| *h == inner)?;
                 return Some(fallback.to_string());
             }
+            None if LIBRARY_PREFIXES
+                .iter()
+                .any(|(h, p)| *h == inner && *p == TENSORRT_NAMES) =>
+            {
+                (
+                    &UNSUPPORTED_HEADER,
+                    format!(
+                        "CUDA header `{inner}` is TensorRT's, which is NVIDIA-only: ROCm has no TensorRT{}",
+                        self.names_used_from(inner)
+                    ),
+                    TENSORRT_ROUTE.to_string(),
+                )
+            }
             None => (
                 &UNSUPPORTED_HEADER,
                 format!(
@@ -1993,12 +2031,16 @@ impl<'a> Walk<'a> {
         };
         let mut names: Vec<&str> = Vec::new();
         for r in lexer::identifiers(self.src) {
+            let before = self.src[..r.start].trim_ascii_end();
             let Ok(word) = std::str::from_utf8(&self.src[r]) else {
                 continue;
             };
-            let library = prefixes
-                .iter()
-                .any(|p| word.len() > p.len() && word.starts_with(p));
+            let library = prefixes.iter().any(|p| match p.strip_suffix("::") {
+                Some(ns) => before
+                    .strip_suffix(b"::")
+                    .is_some_and(|b| b.trim_ascii_end().ends_with(ns.as_bytes())),
+                None => word.len() > p.len() && word.starts_with(p),
+            });
             if library && !names.contains(&word) {
                 names.push(word);
             }

@@ -1760,6 +1760,32 @@ fn npp_and_nvjpeg_includes_are_reported_with_the_names_used() {
     }
 }
 
+/// R22-a: TensorRT's headers are NVIDIA-only: T007 (an error) at each include, naming the
+/// TensorRT names the file uses and AMD's route (MIGraphX, ONNX Runtime's execution providers).
+#[test]
+fn tensorrt_includes_are_reported_with_amds_route() {
+    let src = "#include <NvInfer.h>\n#include \"NvOnnxParser.h\"\n\
+               nvinfer1::IRuntime* make(nvinfer1::ILogger& l) { return nvinfer1 :: createInferRuntime(l); }\n\
+               int v() { return NV_TENSORRT_MAJOR; }\n";
+    let r = translate_source(src.as_bytes(), "t.cpp", &hip52()).expect("translates");
+    let t007: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T007").collect();
+    assert_eq!(t007.len(), 2, "{:?}", r.diagnostics);
+    assert_eq!(t007[0].severity, Severity::Error);
+    assert_eq!(
+        t007[0].message,
+        "CUDA header `NvInfer.h` is TensorRT's, which is NVIDIA-only: ROCm has no TensorRT; the file uses 4 of its names: IRuntime, ILogger, createInferRuntime, NV_TENSORRT_MAJOR"
+    );
+    let help = t007[1].help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("MIGraphX") && help.contains("ONNX Runtime"),
+        "{help}"
+    );
+    // The includes stay.
+    assert!(String::from_utf8(r.output)
+        .unwrap()
+        .starts_with("#include <NvInfer.h>\n#include \"NvOnnxParser.h\"\n"));
+}
+
 /// RCCL keeps NCCL's names, but an NCCL name newer than the target's RCCL is reported (E-h).
 #[test]
 fn nccl_names_newer_than_the_targets_rccl_are_reported() {
