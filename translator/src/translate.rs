@@ -828,7 +828,7 @@ impl<'a> Walk<'a> {
 
     /// Adds to `own_macros` the function-like macros of names the rules know that the project
     /// headers the file includes define in a branch hipcc compiles (LightGBM's
-    /// cuda_rocm_interop.h), once per file.
+    /// cuda_rocm_interop.h, jetson-utils' cudaUtility.h), once per file.
     fn read_header_shims(&mut self) {
         if std::mem::replace(&mut self.header_shims_read, true) {
             return;
@@ -954,8 +954,18 @@ impl<'a> Walk<'a> {
         }
         // The project's function-like macro (its definition and calls); the name as a value
         // (`r == CUDA_SUCCESS`) is still the API's.
-        if self.own_macros.contains(name) && self.src[end..].trim_ascii_start().starts_with(b"(") {
-            return;
+        if self.src[end..].trim_ascii_start().starts_with(b"(") {
+            // A CUDA constant written as a call is a project's macro, maybe a header's
+            // (jetson-utils' cudaUtility.h defines `CUDA_SUCCESS(x)` for its other headers).
+            if name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            {
+                self.read_header_shims();
+            }
+            if self.own_macros.contains(name) {
+                return;
+            }
         }
         let db = self.db;
         let v = self.opts.hip_version;

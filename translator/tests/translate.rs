@@ -818,6 +818,19 @@ fn a_function_like_macro_named_like_a_cuda_constant_is_the_projects() {
         out.contains("return r == hipSuccess || CUDA_SUCCESS (hipInit(0));"),
         "{out}"
     );
+    // Defined in a project header the file includes.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("util.h"),
+        "#define CUDA_SUCCESS(x) ((x) == cudaSuccess)\n",
+    )
+    .unwrap();
+    let file = tmp.path().join("mem.h");
+    let src =
+        "#include \"util.h\"\ninline bool ok(void* p) { return CUDA_SUCCESS(cudaFree(p)); }\n";
+    let r = translate_source(src.as_bytes(), file.to_str().unwrap(), &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("return CUDA_SUCCESS(hipFree(p));"), "{out}");
 }
 
 #[test]
