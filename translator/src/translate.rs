@@ -325,6 +325,13 @@ const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
     ("NvCaffeParser.h", TENSORRT_NAMES),
 ];
 
+/// CUDA names that HIP's own headers `#define` as object-like macros: HIP 5.2.3's
+/// amd_detail/amd_hip_runtime.h has `#define CUDA_SUCCESS hipSuccess` (under
+/// `__HIP_CLANG_ONLY__`). A project's function-like macro of such a name (jetson-utils' `#define
+/// CUDA_SUCCESS(x) ...`) would redefine HIP's (`-Wmacro-redefined`, an error under `-Werror`), so
+/// it is renamed as the constant is, not kept as the project's (R22-1).
+const HIP_HEADER_MACROS: &[&str] = &["CUDA_SUCCESS"];
+
 /// How TensorRT's names are written: in its namespaces, and its `NV_TENSORRT_` version macros.
 const TENSORRT_NAMES: &[&str] = &[
     "nvinfer1::",
@@ -856,7 +863,11 @@ impl<'a> Walk<'a> {
             // The result depends on the tree's other files now.
             self.looked_for_project_headers = true;
         }
-        self.own_macros.extend(found);
+        self.own_macros.extend(
+            found
+                .into_iter()
+                .filter(|n| !HIP_HEADER_MACROS.contains(&n.as_str())),
+        );
     }
 
     /// Whether a lane mask names every lane; a macro's answer is remembered, since deciding it
@@ -3002,10 +3013,12 @@ impl<'a> Walk<'a> {
                         if self.db.lookup(self.node_str(name)).is_some() {
                             shim |= self.defines_as_hip(n, name);
                             // `#define __shfl_down_sync(m, v, d) __shfl_down(v, d)` under
-                            // `#ifdef __HIP_PLATFORM_AMD__` (R22-b), `#define CUDA_SUCCESS(x)
+                            // `#ifdef __HIP_PLATFORM_AMD__` (R22-b), `#define CUFFT_SUCCESS(x)
                             // ...` (R22-1): a function-like macro hipcc compiles is the
                             // project's, and so are the calls of that name.
-                            if kind == Dk::FunctionDefine {
+                            if kind == Dk::FunctionDefine
+                                && !HIP_HEADER_MACROS.contains(&self.node_str(name))
+                            {
                                 let view = view.get_or_init(|| self.hipcc_view(n));
                                 if view.1.skips(self.src, view.0, n.start_byte()).is_none() {
                                     self.own_macros.insert(self.node_str(name).to_string());

@@ -803,34 +803,45 @@ fn a_projects_own_shuffle_macro_for_hipcc_is_left_to_it() {
     }
 }
 
-/// R22-1: `#define CUDA_SUCCESS(x)` is the project's macro: its definition and calls keep the
-/// name, while the driver API's constant used as a value is still renamed.
+/// R22-1: `#define CUFFT_SUCCESS(x)` is the project's macro: its definition and calls keep the
+/// name (in the file, or in a project header it includes), while the constant used as a value
+/// is still renamed. `CUDA_SUCCESS` is the exception: HIP's amd_hip_runtime.h `#define`s it, so
+/// the project's `CUDA_SUCCESS(x)` is renamed rather than left to redefine HIP's macro.
 #[test]
 fn a_function_like_macro_named_like_a_cuda_constant_is_the_projects() {
-    let src = "#include <cuda.h>\n#define CUDA_SUCCESS(x) ((x) == CUDA_SUCCESS)\n\
-               bool ok() { CUresult r = cuInit(0); return r == CUDA_SUCCESS || CUDA_SUCCESS (cuInit(0)); }\n";
+    let src = "#include <cufft.h>\n#define CUFFT_SUCCESS(x) ((x) == CUFFT_SUCCESS)\n\
+               bool ok(cufftHandle p) { cufftResult r = cufftDestroy(p); return r == CUFFT_SUCCESS || CUFFT_SUCCESS (cufftDestroy(p)); }\n";
     let (out, _) = tr(src, &hip52());
     assert!(
-        out.contains("#define CUDA_SUCCESS(x) ((x) == hipSuccess)\n"),
+        out.contains("#define CUFFT_SUCCESS(x) ((x) == HIPFFT_SUCCESS)\n"),
         "{out}"
     );
     assert!(
-        out.contains("return r == hipSuccess || CUDA_SUCCESS (hipInit(0));"),
+        out.contains("return r == HIPFFT_SUCCESS || CUFFT_SUCCESS (hipfftDestroy(p));"),
         "{out}"
     );
     // Defined in a project header the file includes.
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(
         tmp.path().join("util.h"),
-        "#define CUDA_SUCCESS(x) ((x) == cudaSuccess)\n",
+        "#define CUFFT_SUCCESS(x) ((x) == CUFFT_SUCCESS)\n",
     )
     .unwrap();
-    let file = tmp.path().join("mem.h");
-    let src =
-        "#include \"util.h\"\ninline bool ok(void* p) { return CUDA_SUCCESS(cudaFree(p)); }\n";
+    let file = tmp.path().join("fft.h");
+    let src = "#include \"util.h\"\n#include <cufft.h>\ninline bool ok(cufftHandle p) { return CUFFT_SUCCESS(cufftDestroy(p)); }\n";
     let r = translate_source(src.as_bytes(), file.to_str().unwrap(), &hip52()).unwrap();
     let out = String::from_utf8(r.output).unwrap();
-    assert!(out.contains("return CUDA_SUCCESS(hipFree(p));"), "{out}");
+    assert!(
+        out.contains("return CUFFT_SUCCESS(hipfftDestroy(p));"),
+        "{out}"
+    );
+    // HIP defines `CUDA_SUCCESS` itself.
+    let src = "#include <cuda.h>\n#define CUDA_SUCCESS(x) ((x) == CUDA_SUCCESS)\nbool ok() { return CUDA_SUCCESS(cuInit(0)); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("#define hipSuccess(x) ((x) == hipSuccess)\n"),
+        "{out}"
+    );
 }
 
 #[test]
