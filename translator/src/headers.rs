@@ -23,6 +23,8 @@ const MAX_HEADER_BYTES: u64 = 4 << 20;
 struct Header {
     macros: Vec<(String, String)>,
     includes: Vec<(String, bool)>,
+    /// The names of its function-like macros.
+    function_macros: Vec<String>,
 }
 
 thread_local! {
@@ -40,6 +42,73 @@ pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(Strin
     let mut found: Vec<(String, String)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut conflicting: std::collections::HashSet<String> = std::collections::HashSet::new();
+    each_include(src, dir, root, |_, header| {
+        for (name, body) in &header.macros {
+            match index.get(name) {
+                Some(&i) if found[i].1 != *body => {
+                    conflicting.insert(name.clone());
+                }
+                Some(_) => {}
+                None => {
+                    index.insert(name.clone(), found.len());
+                    found.push((name.clone(), body.clone()));
+                }
+            }
+        }
+    });
+    found.retain(|(n, _)| !conflicting.contains(n));
+    found
+}
+
+/// The function-like macros of names `wanted` accepts that the project includes of `src` (found
+/// as for [`include_macros`]) define in a branch hipcc compiles, judged with the build's
+/// `defines` at `hip_version`: a ROCm shim's `#define __shfl_down_sync(mask, v, d)
+/// __shfl_down(v, d)` under `#ifdef __HIP_PLATFORM_AMD__` (LightGBM's cuda_rocm_interop.h,
+/// R22-b). Only a header defining such a name is parsed.
+pub fn include_function_macros(
+    src: &[u8],
+    dir: &Path,
+    root: Option<&Path>,
+    wanted: &dyn Fn(&str) -> bool,
+    defines: &[crate::analysis::Define],
+    hip_version: hipport_rules::Version,
+    budget: std::time::Duration,
+) -> Vec<String> {
+    let mut found = Vec::new();
+    each_include(src, dir, root, |path, header| {
+        if !header.function_macros.iter().any(|n| wanted(n)) {
+            return;
+        }
+        let Ok(text) = std::fs::read(path) else {
+            return;
+        };
+        let Ok(tree) = crate::parse::parse(&text, budget) else {
+            return;
+        };
+        let root = tree.root_node();
+        let view = crate::analysis::HipccView::new(&text, root, defines, hip_version);
+        for n in crate::parse::Flat::new(root).nodes {
+            if n.kind() != "preproc_function_def" {
+                continue;
+            }
+            let Some(name) = n.child_by_field_name("name") else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(&text[name.byte_range()]).into_owned();
+            if wanted(&name)
+                && !found.contains(&name)
+                && view.skips(&text, root, n.start_byte()).is_none()
+            {
+                found.push(name);
+            }
+        }
+    });
+    found
+}
+
+/// Calls `each` with every project header that `src` includes, directly or through their own
+/// includes (up to [`DEPTH`]), once each (see [`include_macros`] for where they are looked for).
+fn each_include(src: &[u8], dir: &Path, root: Option<&Path>, mut each: impl FnMut(&Path, &Header)) {
     let mut seen: Vec<PathBuf> = Vec::new();
     let mut queue: Vec<(PathBuf, (String, bool), usize)> = project_includes(src)
         .into_iter()
@@ -57,18 +126,7 @@ pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(Strin
             continue;
         }
         seen.push(path.clone());
-        for (name, body) in &header.macros {
-            match index.get(name) {
-                Some(&i) if found[i].1 != *body => {
-                    conflicting.insert(name.clone());
-                }
-                Some(_) => {}
-                None => {
-                    index.insert(name.clone(), found.len());
-                    found.push((name.clone(), body.clone()));
-                }
-            }
-        }
+        each(&path, &header);
         if depth < DEPTH {
             let here = path.parent().map(Path::to_path_buf).unwrap_or_default();
             for i in header.includes.iter().rev() {
@@ -76,8 +134,6 @@ pub fn include_macros(src: &[u8], dir: &Path, root: Option<&Path>) -> Vec<(Strin
             }
         }
     }
-    found.retain(|(n, _)| !conflicting.contains(n));
-    found
 }
 
 /// Source files of a tree read for their includes at most (bounds the walk on huge trees).
@@ -226,6 +282,7 @@ fn read(path: &Path) -> Option<Arc<Header>> {
                 Arc::new(Header {
                     macros,
                     includes: project_includes(&text),
+                    function_macros: function_macros(&text),
                 })
             });
         memo.insert(path.to_path_buf(), header.clone());
@@ -317,29 +374,42 @@ fn integer_constants(text: &[u8]) -> Vec<(String, String)> {
     out
 }
 
+/// The `#define`s of `text`: each macro's name and what follows it (`(` first for a
+/// function-like one).
+fn defines(text: &[u8]) -> impl Iterator<Item = (String, String)> + '_ {
+    directives(text).filter_map(|d| {
+        let rest = d.trim_start().strip_prefix("define")?;
+        if !rest.starts_with([' ', '\t']) {
+            return None;
+        }
+        let rest = rest.trim_start();
+        let len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        (len > 0).then(|| (rest[..len].to_string(), rest[len..].to_string()))
+    })
+}
+
+/// The names of the function-like macros of `text`.
+fn function_macros(text: &[u8]) -> Vec<String> {
+    defines(text)
+        .filter(|(_, rest)| rest.starts_with('('))
+        .map(|(name, _)| name)
+        .collect()
+}
+
 /// The object-like macros of `text`: name and body, the body without a trailing comment.
 fn object_macros(text: &[u8]) -> Vec<(String, String)> {
-    directives(text)
-        .filter_map(|d| {
-            let rest = d.trim_start().strip_prefix("define")?;
-            if !rest.starts_with([' ', '\t']) {
-                return None;
-            }
-            let rest = rest.trim_start();
-            let len = rest
-                .bytes()
-                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                .count();
-            if len == 0 || rest[len..].starts_with('(') {
-                return None;
-            }
-            let body = &rest[len..];
+    defines(text)
+        .filter(|(_, body)| !body.starts_with('('))
+        .map(|(name, body)| {
             let cut = [body.find("//"), body.find("/*")]
                 .into_iter()
                 .flatten()
                 .min()
                 .unwrap_or(body.len());
-            Some((rest[..len].to_string(), body[..cut].trim().to_string()))
+            (name, body[..cut].trim().to_string())
         })
         .collect()
 }

@@ -1310,6 +1310,7 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     let mut out = Vec::new();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     out.extend(class_instantiations(src));
+    out.extend(extern_c_guards(src));
     out.extend(macro_conditions(src));
     out.extend(pack_declarators(src));
     out.extend(restrict_references(src));
@@ -1519,6 +1520,73 @@ fn class_instantiations(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         {
             out.push((from..end, b' '));
         }
+    }
+    out
+}
+
+/// The directives of C headers' `extern "C"` wrapper (`#ifdef __cplusplus` / `extern "C" {` /
+/// `#endif`, and later `#ifdef __cplusplus` / `}` / `#endif`), whose braces tree-sitter cannot
+/// match across the two conditionals (a T008 in nearly every C-API header, R22-2): blanks in
+/// their place, so that it sees the block hipcc compiles (it compiles C++, where `__cplusplus`
+/// is defined). Only where the openings and the closings pair up; each line's break stays.
+fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    if memchr::memmem::find(src, b"__cplusplus").is_none() {
+        return Vec::new();
+    }
+    // The line at `at` (without its break) and where the next one starts.
+    let line = |at: usize| {
+        let end = memchr::memchr(b'\n', &src[at..]).map_or(src.len(), |i| at + i);
+        (at..end, (end + 1).min(src.len()))
+    };
+    // A line's code, without a trailing comment.
+    let code = |r: std::ops::Range<usize>| {
+        let text = &src[r];
+        if memchr::memmem::find(text, b"/*").is_some()
+            && memchr::memmem::find(text, b"*/").is_none()
+        {
+            // A comment that runs on: blanking the line would cut its start off.
+            return b"?".to_vec();
+        }
+        let cut = [
+            memchr::memmem::find(text, b"//"),
+            memchr::memmem::find(text, b"/*"),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(text.len());
+        let text = &text[..cut];
+        text.iter()
+            .filter(|b| !b.is_ascii_whitespace())
+            .copied()
+            .collect::<Vec<u8>>()
+    };
+    let mut out = Vec::new();
+    let (mut opens, mut closes) = (0usize, 0usize);
+    for at in memchr::memmem::find_iter(src, b"__cplusplus") {
+        let start = logical_line_start(src, at);
+        let (head, next) = line(start);
+        if !matches!(
+            code(head.clone()).as_slice(),
+            b"#ifdef__cplusplus" | b"#ifdefined(__cplusplus)" | b"#ifdefined__cplusplus"
+        ) {
+            continue;
+        }
+        let (body, after) = line(next);
+        let (end, _) = line(after);
+        if !code(end.clone()).starts_with(b"#endif") {
+            continue;
+        }
+        match code(body).as_slice() {
+            b"extern\"C\"{" => opens += 1,
+            b"}" => closes += 1,
+            _ => continue,
+        }
+        out.push((head, b' '));
+        out.push((end, b' '));
+    }
+    if opens != closes {
+        return Vec::new();
     }
     out
 }
@@ -2155,6 +2223,34 @@ pub(crate) fn in_directive(src: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// R22-2: a C header's `extern "C"` wrapper, with the usual comments and a CRLF line.
+    #[test]
+    fn extern_c_wrappers_parse() {
+        let src = b"#include <cuda_runtime.h>\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\
+                    typedef int mybool;\ninline mybool check(cudaError_t e) { return e == cudaSuccess; }\n\
+                    #if defined(__cplusplus)\r\n}  /* extern \"C\" */\n#endif // __cplusplus\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        let shown = parseable(src, b"");
+        assert_eq!(shown.len(), src.len());
+        assert_eq!(
+            shown.iter().filter(|b| **b == b'\n').count(),
+            src.iter().filter(|b| **b == b'\n').count()
+        );
+        // An opening without its closing (or other code in the branch) is left alone.
+        for other in [
+            &b"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f();\n"[..],
+            b"#ifdef __cplusplus\nextern \"C\" { int g();\n#endif\n",
+            b"#ifdef __cplusplus /* a\n b */\n}\n#endif\n",
+        ] {
+            assert!(extern_c_guards(other).is_empty(), "{other:?}");
+        }
+    }
 
     #[test]
     fn explicit_class_template_instantiations_parse() {

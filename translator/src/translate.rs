@@ -311,7 +311,39 @@ const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
     ("nppcore.h", &["npp", "Npp", "NPP_"]),
     ("nppdefs.h", &["Npp", "NPP_"]),
     ("nvjpeg.h", &["nvjpeg", "NVJPEG_"]),
+    // A prefix ending in `::` is a namespace: the names it qualifies (`nvinfer1::IRuntime`).
+    ("NvInfer.h", TENSORRT_NAMES),
+    ("NvInferRuntime.h", TENSORRT_NAMES),
+    ("NvInferRuntimeCommon.h", TENSORRT_NAMES),
+    ("NvInferRuntimeBase.h", TENSORRT_NAMES),
+    ("NvInferPlugin.h", TENSORRT_NAMES),
+    ("NvInferPluginUtils.h", TENSORRT_NAMES),
+    ("NvInferVersion.h", TENSORRT_NAMES),
+    ("NvOnnxParser.h", TENSORRT_NAMES),
+    ("NvOnnxConfig.h", TENSORRT_NAMES),
+    ("NvUffParser.h", TENSORRT_NAMES),
+    ("NvCaffeParser.h", TENSORRT_NAMES),
 ];
+
+/// CUDA names that HIP's own headers `#define` as object-like macros: HIP 5.2.3's
+/// amd_detail/amd_hip_runtime.h has `#define CUDA_SUCCESS hipSuccess` (under
+/// `__HIP_CLANG_ONLY__`). A project's function-like macro of such a name (jetson-utils' `#define
+/// CUDA_SUCCESS(x) ...`) would redefine HIP's (`-Wmacro-redefined`, an error under `-Werror`), so
+/// it is renamed as the constant is, not kept as the project's (R22-1).
+const HIP_HEADER_MACROS: &[&str] = &["CUDA_SUCCESS"];
+
+/// How TensorRT's names are written: in its namespaces, and its `NV_TENSORRT_` version macros.
+const TENSORRT_NAMES: &[&str] = &[
+    "nvinfer1::",
+    "nvonnxparser::",
+    "nvuffparser::",
+    "nvcaffeparser1::",
+    "NV_TENSORRT_",
+];
+
+/// What a TensorRT include's report says (R22-a): NVIDIA-only, and AMD's route (rules row of
+/// extra-headers.tsv, with the sources).
+const TENSORRT_ROUTE: &str = "AMD's route is MIGraphX (`migraphx/migraphx.hpp`, library `migraphx`) or ONNX Runtime with its MIGraphX (or ROCm) execution provider, each with another API: the engine building and inference code is rewritten for one of them, and the `nvinfer`, `nvinfer_plugin` and `nvonnxparser` link items go with it";
 
 /// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
 const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
@@ -497,6 +529,16 @@ struct Walk<'a> {
     /// The names of those functions: a use calls the project's function, so that a name HIP
     /// lacks (`__vsubss4` in a project's own HIP header) is no loss.
     own_function_names: HashSet<String>,
+    /// Names the rules know that this file, or a project header it includes, defines as a
+    /// function-like macro in a branch hipcc compiles (a ROCm shim's `#define
+    /// __shfl_down_sync(m, v, d) __shfl_down(v, d)`, jetson-utils' `#define CUDA_SUCCESS(x)`):
+    /// the name followed by `(` is the project's macro, left as it is (R22-b, R22-1).
+    own_macros: HashSet<String>,
+    /// Whether the project headers' function-like macros were added to `own_macros`.
+    header_shims_read: bool,
+    /// Calls of `own_macros` names (call ranges): what the analysis says of their lane masks
+    /// is about the project's macro, not a builtin.
+    own_macro_calls: Vec<Range<usize>>,
     /// CUDA type names this file typedefs to a type whose HIP name is that of the typedef
     /// (warp-ctc's `typedef struct hipStream_t* CUstream;`): renamed, the typedef would
     /// redeclare HIP's type as something else, so the name stays the project's in this file.
@@ -542,8 +584,9 @@ struct Walk<'a> {
     /// (see `finds_project_file`): the result then depends on more than this file.
     looked_for_project_headers: bool,
     /// The initializers of the file's constants asked about as masks (`constexpr unsigned
-    /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once.
-    const_values: HashMap<String, Option<String>>,
+    /// kFull = 0xffffffffu;`), or `None` where there is none, each looked up once; keyed by
+    /// the name and where its scope starts: a function's first byte, or `usize::MAX` for the file.
+    const_values: HashMap<(String, usize), Option<String>>,
     has_runtime_include: bool,
     /// Whether a name of the CUDA runtime, driver or device API was renamed in code or a macro
     /// body (`cudaGetLastError`, `cudaError_t`), device code or not: HIP declares the new
@@ -707,6 +750,9 @@ impl<'a> Walk<'a> {
             declared: HashSet::new(),
             own_functions: Vec::new(),
             own_function_names: HashSet::new(),
+            own_macros: HashSet::new(),
+            header_shims_read: false,
+            own_macro_calls: Vec::new(),
             own_types: HashSet::new(),
             own_objects: HashSet::new(),
             defined_here: HashSet::new(),
@@ -787,6 +833,43 @@ impl<'a> Walk<'a> {
         true
     }
 
+    /// Adds to `own_macros` the function-like macros of names the rules know that the project
+    /// headers the file includes define in a branch hipcc compiles (LightGBM's
+    /// cuda_rocm_interop.h, jetson-utils' cudaUtility.h), once per file.
+    fn read_header_shims(&mut self) {
+        if std::mem::replace(&mut self.header_shims_read, true) {
+            return;
+        }
+        let file = std::path::Path::new(self.file);
+        let root = self.rel.and_then(|rel| {
+            let up = rel.split('/').count();
+            file.ancestors().nth(up).map(std::path::Path::to_path_buf)
+        });
+        let dir = file
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let db = self.db;
+        let found = crate::headers::include_function_macros(
+            self.src,
+            &dir,
+            root.as_deref(),
+            &|name| db.lookup(name).is_some(),
+            &self.opts.defines,
+            self.opts.hip_version,
+            self.opts.parse_budget,
+        );
+        if !found.is_empty() {
+            // The result depends on the tree's other files now.
+            self.looked_for_project_headers = true;
+        }
+        self.own_macros.extend(
+            found
+                .into_iter()
+                .filter(|n| !HIP_HEADER_MACROS.contains(&n.as_str())),
+        );
+    }
+
     /// Whether a lane mask names every lane; a macro's answer is remembered, since deciding it
     /// parses the macro's body.
     fn is_full_mask(&mut self, mask: Node) -> bool {
@@ -794,13 +877,28 @@ impl<'a> Walk<'a> {
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
         self.load_header_macros(name);
         if !self.defines.contains_key(name) {
-            // A constant of the file (`constexpr unsigned kFull = 0xffffffffu;`), read once.
+            // A constant of the call's own function first (`const unsigned mask = 0xffffffff;`
+            // in each of several helpers: R22-c), then of the file (`constexpr unsigned kFull =
+            // 0xffffffffu;`), each read once.
             let src = self.src;
-            let value = self
-                .const_values
-                .entry(name.to_string())
-                .or_insert_with(|| const_initializer(src, name));
-            if let Some(value) = value {
+            let scope = std::iter::successors(mask.parent(), |p| p.parent())
+                .find(|p| p.kind_name() == "function_definition")
+                .map(|f| f.start_byte()..f.end_byte());
+            let in_function = scope.and_then(|r| {
+                self.const_values
+                    .entry((name.to_string(), r.start))
+                    .or_insert_with(|| const_initializer(&src[r], name))
+                    .clone()
+            });
+            let value = match in_function {
+                Some(v) => Some(v),
+                None => self
+                    .const_values
+                    .entry((name.to_string(), usize::MAX))
+                    .or_insert_with(|| const_initializer(src, name))
+                    .clone(),
+            };
+            if let Some(value) = &value {
                 let single = HashMap::from([(name.to_string(), value.clone())]);
                 return is_full_lane_mask_with(mask, self.src, &single);
             }
@@ -864,6 +962,21 @@ impl<'a> Walk<'a> {
         // project's: its calls, declaration and definition keep the name, unreported.
         if self.own_function_names.contains(name) {
             return;
+        }
+        // The project's function-like macro (its definition and calls); the name as a value
+        // (`r == CUDA_SUCCESS`) is still the API's.
+        if self.src[end..].trim_ascii_start().starts_with(b"(") {
+            // A CUDA constant written as a call is a project's macro, maybe a header's
+            // (jetson-utils' cudaUtility.h defines `CUDA_SUCCESS(x)` for its other headers).
+            if name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            {
+                self.read_header_shims();
+            }
+            if self.own_macros.contains(name) {
+                return;
+            }
         }
         let db = self.db;
         let v = self.opts.hip_version;
@@ -1899,6 +2012,19 @@ impl<'a> Walk<'a> {
                     .find(|(h, _, _)| *h == inner)?;
                 return Some(fallback.to_string());
             }
+            None if LIBRARY_PREFIXES
+                .iter()
+                .any(|(h, p)| *h == inner && *p == TENSORRT_NAMES) =>
+            {
+                (
+                    &UNSUPPORTED_HEADER,
+                    format!(
+                        "CUDA header `{inner}` is TensorRT's, which is NVIDIA-only: ROCm has no TensorRT{}",
+                        self.names_used_from(inner)
+                    ),
+                    TENSORRT_ROUTE.to_string(),
+                )
+            }
             None => (
                 &UNSUPPORTED_HEADER,
                 format!(
@@ -1926,12 +2052,16 @@ impl<'a> Walk<'a> {
         };
         let mut names: Vec<&str> = Vec::new();
         for r in lexer::identifiers(self.src) {
+            let before = self.src[..r.start].trim_ascii_end();
             let Ok(word) = std::str::from_utf8(&self.src[r]) else {
                 continue;
             };
-            let library = prefixes
-                .iter()
-                .any(|p| word.len() > p.len() && word.starts_with(p));
+            let library = prefixes.iter().any(|p| match p.strip_suffix("::") {
+                Some(ns) => before
+                    .strip_suffix(b"::")
+                    .is_some_and(|b| b.trim_ascii_end().ends_with(ns.as_bytes())),
+                None => word.len() > p.len() && word.starts_with(p),
+            });
             if library && !names.contains(&word) {
                 names.push(word);
             }
@@ -2278,7 +2408,7 @@ impl<'a> Walk<'a> {
         let src = self.src;
         let known = self
             .const_values
-            .entry(name.clone())
+            .entry((name.clone(), usize::MAX))
             .or_insert_with(|| const_initializer(src, &name))
             .is_some()
             || lexer::identifiers(src).into_iter().any(|id| {
@@ -2395,6 +2525,17 @@ impl<'a> Walk<'a> {
             return;
         }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
+        if warp.is_some() || matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
+        {
+            self.read_header_shims();
+        }
+        if self.own_macros.contains(name) {
+            // The project's macro: no rewrite, no report on its mask (R22-b).
+            self.handled.insert(func.start_byte());
+            self.own_macro_calls
+                .push(node.start_byte()..node.end_byte());
+            return;
+        }
         let reduce = name.starts_with("__reduce_") && SYNC_FROM_HIP_7.contains(&name);
         if warp.is_none()
             && !reduce
@@ -2838,6 +2979,21 @@ impl<'a> Walk<'a> {
         true
     }
 
+    /// The root of `n`'s tree, and how hipcc sees that file's branches.
+    fn hipcc_view<'t>(&self, n: Node<'t>) -> (Node<'t>, crate::analysis::HipccView) {
+        let mut root = n;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let view = crate::analysis::HipccView::new(
+            self.src,
+            root,
+            &self.opts.defines,
+            self.opts.hip_version,
+        );
+        (root, view)
+    }
+
     fn collect_declarations(&mut self, flat: &Flat) {
         let f = &*FIELDS;
         let view = std::cell::OnceCell::new();
@@ -2856,6 +3012,18 @@ impl<'a> Walk<'a> {
                     if let Some(name) = n.field(f.name) {
                         if self.db.lookup(self.node_str(name)).is_some() {
                             shim |= self.defines_as_hip(n, name);
+                            // `#define __shfl_down_sync(m, v, d) __shfl_down(v, d)` under
+                            // `#ifdef __HIP_PLATFORM_AMD__` (R22-b), `#define CUFFT_SUCCESS(x)
+                            // ...` (R22-1): a function-like macro hipcc compiles is the
+                            // project's, and so are the calls of that name.
+                            if kind == Dk::FunctionDefine
+                                && !HIP_HEADER_MACROS.contains(&self.node_str(name))
+                            {
+                                let view = view.get_or_init(|| self.hipcc_view(n));
+                                if view.1.skips(self.src, view.0, n.start_byte()).is_none() {
+                                    self.own_macros.insert(self.node_str(name).to_string());
+                                }
+                            }
                             if in_hip_branch(n, self.src) {
                                 // `#if MY_HIP` / `#define __syncwarp() ...`: the project's own.
                                 self.own_functions.push(name.start_byte());
@@ -2887,21 +3055,7 @@ impl<'a> Walk<'a> {
                                 let keep = match self.define_spans.get(&name) {
                                     None => true,
                                     Some(&(old, _)) => {
-                                        let view = view.get_or_init(|| {
-                                            let mut root = n;
-                                            while let Some(p) = root.parent() {
-                                                root = p;
-                                            }
-                                            (
-                                                root,
-                                                crate::analysis::HipccView::new(
-                                                    self.src,
-                                                    root,
-                                                    &self.opts.defines,
-                                                    self.opts.hip_version,
-                                                ),
-                                            )
-                                        });
+                                        let view = view.get_or_init(|| self.hipcc_view(n));
                                         let skipped =
                                             |at| view.1.skips(self.src, view.0, at).is_some();
                                         !skipped(start) || skipped(old)
@@ -4208,6 +4362,9 @@ fn translate_tree_at(
                 }
             }
         }
+        // Lane masks passed to the project's own macro (R22-b): the macro decides.
+        found
+            .retain(|d| d.id != "H003" || !w.own_macro_calls.iter().any(|r| r.contains(&d.offset)));
         take_half_wave_masks(&mut found, &mut w.edits);
         // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
         // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).

@@ -757,6 +757,93 @@ fn headers_are_read_only_for_mask_names_the_file_neither_defines_nor_declares() 
     assert!(!with("m").read_other_files);
 }
 
+/// R22-b: a project's own `__shfl_down_sync` macro on the branch hipcc takes, in the file or
+/// in a project header it includes: the calls are the macro's (no T009 before HIP 6.2, no
+/// H003 after), left as written; on the branch hipcc skips it is no shim.
+#[test]
+fn a_projects_own_shuffle_macro_for_hipcc_is_left_to_it() {
+    let shim = "#if defined(__HIP_PLATFORM_AMD__)\n#define __shfl_down_sync(mask, val, d) __shfl_down(val, d)\n#endif\n";
+    let body = "__device__ float sum(float v, unsigned mask) {\n  return v + __shfl_down_sync(mask, v, 1);\n}\n";
+    let v62 = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let src = format!("{shim}{body}");
+    for opts in [hip52(), v62.clone()] {
+        let (out, diags) = tr(&src, &opts);
+        assert!(out.ends_with(&src), "{out}");
+        assert!(
+            diags
+                .iter()
+                .all(|d| !d.starts_with("T009") && !d.starts_with("H003")),
+            "{diags:?}"
+        );
+    }
+    // Defined only where hipcc does not look: the builtin's call, reported.
+    let cuda_only = format!("{}{body}", shim.replace("#if defined", "#if !defined"));
+    let (_, diags) = tr(&cuda_only, &hip52());
+    assert!(diags.iter().any(|d| d.starts_with("T009")), "{diags:?}");
+    // The shim in a project header the file includes.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("inc")).unwrap();
+    std::fs::write(tmp.path().join("inc/interop.h"), shim).unwrap();
+    let file = tmp.path().join("k.cu");
+    let src = format!("#include \"inc/interop.h\"\n{body}");
+    for opts in [hip52(), v62] {
+        let r = translate_source(src.as_bytes(), file.to_str().unwrap(), &opts).unwrap();
+        let out = String::from_utf8(r.output).unwrap();
+        assert!(out.contains(body), "{out}");
+        assert!(
+            r.diagnostics
+                .iter()
+                .all(|d| d.id != "T009" && d.id != "H003"),
+            "{:?}",
+            r.diagnostics
+        );
+    }
+}
+
+/// R22-1: `#define CUFFT_SUCCESS(x)` is the project's macro: its definition and calls keep the
+/// name (in the file, or in a project header it includes), while the constant used as a value
+/// is still renamed. `CUDA_SUCCESS` is the exception: HIP's amd_hip_runtime.h `#define`s it, so
+/// the project's `CUDA_SUCCESS(x)` is renamed rather than left to redefine HIP's macro.
+#[test]
+fn a_function_like_macro_named_like_a_cuda_constant_is_the_projects() {
+    let src = "#include <cufft.h>\n#define CUFFT_SUCCESS(x) ((x) == CUFFT_SUCCESS)\n\
+               bool ok(cufftHandle p) { cufftResult r = cufftDestroy(p); return r == CUFFT_SUCCESS || CUFFT_SUCCESS (cufftDestroy(p)); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("#define CUFFT_SUCCESS(x) ((x) == HIPFFT_SUCCESS)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("return r == HIPFFT_SUCCESS || CUFFT_SUCCESS (hipfftDestroy(p));"),
+        "{out}"
+    );
+    // Defined in a project header the file includes.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("util.h"),
+        "#define CUFFT_SUCCESS(x) ((x) == CUFFT_SUCCESS)\n",
+    )
+    .unwrap();
+    let file = tmp.path().join("fft.h");
+    let src = "#include \"util.h\"\n#include <cufft.h>\ninline bool ok(cufftHandle p) { return CUFFT_SUCCESS(cufftDestroy(p)); }\n";
+    let r = translate_source(src.as_bytes(), file.to_str().unwrap(), &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("return CUFFT_SUCCESS(hipfftDestroy(p));"),
+        "{out}"
+    );
+    // HIP defines `CUDA_SUCCESS` itself.
+    let src = "#include <cuda.h>\n#define CUDA_SUCCESS(x) ((x) == CUDA_SUCCESS)\nbool ok() { return CUDA_SUCCESS(cuInit(0)); }\n";
+    let (out, _) = tr(src, &hip52());
+    assert!(
+        out.contains("#define hipSuccess(x) ((x) == hipSuccess)\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn nvrtc_cubin_loads_hips_code_object_and_trap_becomes_the_builtin() {
     let src = "#include <nvrtc.h>\nint f(nvrtcProgram p, char* b, size_t* n) { nvrtcGetCUBINSize(p, n); return nvrtcGetCUBIN(p, b); }\n\
@@ -1697,6 +1784,32 @@ fn npp_and_nvjpeg_includes_are_reported_with_the_names_used() {
     }
 }
 
+/// R22-a: TensorRT's headers are NVIDIA-only: T007 (an error) at each include, naming the
+/// TensorRT names the file uses and AMD's route (MIGraphX, ONNX Runtime's execution providers).
+#[test]
+fn tensorrt_includes_are_reported_with_amds_route() {
+    let src = "#include <NvInfer.h>\n#include \"NvOnnxParser.h\"\n\
+               nvinfer1::IRuntime* make(nvinfer1::ILogger& l) { return nvinfer1 :: createInferRuntime(l); }\n\
+               int v() { return NV_TENSORRT_MAJOR; }\n";
+    let r = translate_source(src.as_bytes(), "t.cpp", &hip52()).expect("translates");
+    let t007: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T007").collect();
+    assert_eq!(t007.len(), 2, "{:?}", r.diagnostics);
+    assert_eq!(t007[0].severity, Severity::Error);
+    assert_eq!(
+        t007[0].message,
+        "CUDA header `NvInfer.h` is TensorRT's, which is NVIDIA-only: ROCm has no TensorRT; the file uses 4 of its names: IRuntime, ILogger, createInferRuntime, NV_TENSORRT_MAJOR"
+    );
+    let help = t007[1].help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("MIGraphX") && help.contains("ONNX Runtime"),
+        "{help}"
+    );
+    // The includes stay.
+    assert!(String::from_utf8(r.output)
+        .unwrap()
+        .starts_with("#include <NvInfer.h>\n#include \"NvOnnxParser.h\"\n"));
+}
+
 /// RCCL keeps NCCL's names, but an NCCL name newer than the target's RCCL is reported (E-h).
 #[test]
 fn nccl_names_newer_than_the_targets_rccl_are_reported() {
@@ -2265,6 +2378,25 @@ static __device__ int twice(int a) { return __vsubss4(a, -a); }
     let own = "#if MY_HIP\n#define __syncwarp() do {} while (0)\n#endif\n";
     let (out, diags) = tr(own, &hip52());
     assert_eq!((out.as_str(), diags), (own, vec![]));
+}
+
+/// R22-c: several functions (one a template) each declaring their own `const unsigned mask`:
+/// each call's mask is the one of its own function, whatever the others hold.
+#[test]
+fn a_local_mask_is_read_in_the_calls_own_function() {
+    let src = "__device__ float f(float v) {\n  const unsigned mask = 0xffffffff;\n  v += __shfl_down_sync(mask, v, 1);\n  return v;\n}\n\
+template <typename T>\n__device__ T g(T v) {\n  const unsigned mask = 0xffffffff;\n  return __shfl_up_sync(mask, v, 1);\n}\n\
+__device__ float h(float v) {\n  const unsigned mask = 0x0000ffff;\n  return __shfl_xor_sync(mask, v, 1);\n}\n";
+    let (out, diags) = tr(src, &hip52());
+    assert!(out.contains("v += __shfl_down(v, 1);"), "{out}");
+    assert!(out.contains("return __shfl_up(v, 1);"), "{out}");
+    // The half-warp mask of `h` stays reported.
+    assert!(out.contains("__shfl_xor_sync(mask, v, 1)"), "{out}");
+    assert_eq!(
+        diags.iter().filter(|d| d.starts_with("T009")).count(),
+        1,
+        "{diags:?}"
+    );
 }
 
 #[test]
