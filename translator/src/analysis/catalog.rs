@@ -42,7 +42,7 @@ a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_syn
 project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
-`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
+`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a down tree from 16 read at `lane == 0`, also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
 xor-only code counts so where a kernel of the file reaches it, or where it or a function of \
 the file calling it takes both lanes and warps with 32 (`tid % 32`, `tid / 32`), with or \

@@ -1732,6 +1732,32 @@ fn reads_guarded<'t>(
     }
 }
 
+/// [`reads_guarded`] in `scope`, or, where `scope` has no read after `after`, in the blocks
+/// around it, nearest first: a second-stage reduction in `if (warp == 0) { ... }` whose result
+/// is read after that block (`if (threadIdx.x == 0) out[b] = v;`, realuser22 R22-j).
+fn reads_guarded_out<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    name: &str,
+    after: Node<'t>,
+    mut scope: Node<'t>,
+    depth: u8,
+) -> Option<bool> {
+    loop {
+        if let Some(r) = reads_guarded(a, guard, name, after, scope, depth) {
+            return Some(r);
+        }
+        // Not past the function's body.
+        if scope
+            .parent()
+            .is_some_and(|p| p.kind_name() == "function_definition")
+        {
+            return None;
+        }
+        scope = enclosing_block(scope)?;
+    }
+}
+
 /// Whether the value returned at `ret` (in a device function of the file) is, at every call
 /// of that function, assigned to a variable that is read only where `guard` holds.
 fn result_guarded<'t>(
@@ -1775,7 +1801,7 @@ fn result_guarded<'t>(
         let Some(scope) = enclosing_block(call) else {
             return false;
         };
-        if reads_guarded(a, guard, a.text(var), call, scope, depth) != Some(true) {
+        if reads_guarded_out(a, guard, a.text(var), call, scope, depth) != Some(true) {
             return false;
         }
         calls += 1;
@@ -1989,7 +2015,21 @@ fn down_tree<'t>(
     else {
         return false;
     };
-    reads_guarded(a, guard, v, *lp, scope, 1) == Some(true)
+    reads_guarded_out(a, guard, v, *lp, scope, 1) == Some(true)
+}
+
+/// Whether no code in `src` names a block's second or third dimension: `threadIdx.x` is then
+/// the thread's index in the block.
+fn one_dimensional(src: &[u8]) -> bool {
+    ![
+        "threadIdx.y",
+        "threadIdx.z",
+        "blockDim.y",
+        "blockDim.z",
+        "dim3",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(src, w.as_bytes()).is_some())
 }
 
 /// The lane tests that keep a shifted shuffle's source in the reader's 32-lane segment.
@@ -2061,13 +2101,29 @@ impl Guard<'_, '_, '_> {
     }
 
     /// `threadIdx.x == 0` (or `tid == 0`) for a down shuffle in blocks 32 threads wide: each
-    /// row's lane 0, which reads below 32 whatever the distance. (In wider blocks it is one
-    /// thread reading a reduction its author may have meant for the whole wavefront.)
+    /// row's lane 0, which reads below 32 whatever the distance; or, for a down tree from 16
+    /// in a function that numbers 32-lane segments (see [`Guard::numbers_segments`]), thread 0
+    /// of the block, the first segment's lane 0, which reads the sum of threads 0-31 on 32 and
+    /// 64 lanes alike (R22-j). (Where blocks have rows narrower than 32, `threadIdx.x == 0`
+    /// holds mid-segment.)
     fn block_lane_0(&self, l: Node, r: Node) -> bool {
         let zero = |n: Node| self.a.eval(n) == Some(0);
-        self.rows
+        (self.rows || self.tree && self.numbers_segments(l))
             && !self.up
             && (self.thread_index(l) && zero(r) || self.thread_index(r) && zero(l))
+    }
+
+    /// Whether the function holding `n` numbers the 32-lane segments of a block with one
+    /// dimension (`tid & 31` lanes, `tid >> 5` warps): its block holds several segments, and
+    /// thread 0 is the first one's lane 0. (A kernel that only reads thread 0, "one wavefront
+    /// per block", may have meant the whole wavefront.)
+    fn numbers_segments(&self, n: Node) -> bool {
+        one_dimensional(self.a.src)
+            && self
+                .a
+                .func_at(n.start_byte())
+                .and_then(|f| f.node.field(FIELDS.body))
+                .is_some_and(|body| super::rules::fixes_32_lane_warps(self.a, body))
     }
 
     /// The comparison `l op r` written with the lane (or lane plus distance) on the left.

@@ -4611,6 +4611,62 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
     }
 }
 
+/// R22-j: the textbook two-level block reduction with 32-lane segments written in place
+/// (`& 31` lanes, `>> 5` warps, down trees from 16, `blockDim.x / 32` partials) whose second
+/// stage runs in `if (warp == 0) { ... }` and is read by thread 0 after that block: thread 0 is
+/// the first segment's lane 0, exact on 32 and 64 lanes. Read by every thread, or in blocks
+/// with rows, it stays an error.
+#[test]
+fn h001_a_block_reduction_read_by_thread_0_after_its_block_is_segment_code() {
+    let src = "__global__ void warp_reduce(const float* x, float* out) {\n\
+                 __shared__ float s[32];\n\
+                 int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n\
+                 float v = x[threadIdx.x];\n\
+                 for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n\
+                 if (lane == 0) s[warp] = v;\n\
+                 __syncthreads();\n\
+                 if (warp == 0) { v = lane < blockDim.x / 32 ? s[lane] : 0; for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o); }\n\
+                 if (threadIdx.x == 0) out[blockIdx.x] = v;\n}\n";
+    let loud = |text: &str| {
+        run(text)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity != Severity::Note)
+            .collect::<Vec<_>>()
+    };
+    assert!(loud(src).is_empty(), "{:?}", run(src));
+    // Through a helper, as R19-b's shape has it.
+    let helper = format!(
+        "__device__ float ws(float v) {{ for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o); return v; }}\n{}",
+        src.replace(
+            "for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);",
+            "v = ws(v);"
+        )
+    );
+    assert!(loud(&helper).is_empty(), "{:?}", run(&helper));
+    for (from, to) in [
+        (
+            "if (threadIdx.x == 0) out[blockIdx.x] = v;",
+            "out[threadIdx.x] = v;",
+        ),
+        (
+            "if (threadIdx.x == 0) out[blockIdx.x] = v;",
+            "if (threadIdx.x == 0) out[blockIdx.x + threadIdx.y] = v;",
+        ),
+    ] {
+        for text in [src.to_string(), helper.clone()] {
+            let other = text.replace(from, to);
+            assert_ne!(other, text);
+            assert!(
+                run(&other)
+                    .iter()
+                    .any(|d| d.id == "H001" && d.severity == Severity::Error),
+                "{to}: {:?}",
+                run(&other)
+            );
+        }
+    }
+}
+
 /// flash-attention's layer norm shape (realuser3's G-q): 32-lane rows reduced by a down tree,
 /// then the row's total broadcast with `__shfl_sync(m, s, 0)`. The lane math and the tree are
 /// right on 64 lanes; the broadcast reads the wavefront's lane 0, so the second row gets the
