@@ -64,6 +64,11 @@ be defined in a project header the file includes (with quotes, or as `<dir/x.h>`
 it; a `.cuh` with the reduction, a \
 `.cu` with the lane math): the header's own shuffles and votes decide, as in the file, and a \
 function-like macro of either that is one shuffle with a width of 32 or less counts as one. \
+A warp-size constant of 32 that a project header defines once, outside conditional code \
+(`constexpr int WARP_SIZE = 32;` or `#define WARP_SIZE 32`), and that no function of the \
+header uses, is a warning there that leaves the judgement to its includers; an including file \
+whose function's warp-level work the constant reaches gets an error at that function's first \
+use of it, judged as a constant of the file (dropped in 32-lane segment code). \
 None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
 `C10_WARP_SIZE`): lanes counted by the wavefront's size and reductions over 32 lanes mix, and \

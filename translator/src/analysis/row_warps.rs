@@ -188,6 +188,7 @@ fn width32_shuffle_text(body: &str) -> bool {
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
+    header_constants(a);
     drop_right_findings(a);
     // After the drops, which would take these H001 warnings too.
     if a.origin.is_none()
@@ -356,6 +357,78 @@ fn idle_constants(a: &mut Analyzer) {
         d.message
             .push_str(" (no function of this header uses it: the files that include it decide)");
         d.help = Some("review its uses in the files that include this header: where it counts the lanes of a warp-level operation over the whole warp, use `warpSize`; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes".into());
+    }
+}
+
+/// H001 at the uses of a constant that an included project header fixes at 32 (`constexpr int
+/// WARP_SIZE = 32;` in SUNDIALS' CUDA policies header, see [`super::HeaderAlias::fixed_32`]):
+/// the header's own finding is a warning that leaves the judgement to its includers, so each
+/// function of this file whose warp-level work the constant reaches (as [`idle_constants`]
+/// judges a constant of the file) gets an error at its first use of the name. [`segments`] then
+/// drops those in 32-lane segment code, as for a constant of the file; code that mixes it with
+/// `warpSize` keeps them (realuser22 R22-e).
+fn header_constants(a: &mut Analyzer) {
+    if a.origin.is_some() || !a.header_aliases.iter().any(|h| h.fixed_32) {
+        return;
+    }
+    let nodes: Vec<(&str, Node)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| Some((a.function_name(f.node)?, f.node)))
+        .collect();
+    let defs: Vec<(&str, std::ops::Range<usize>)> =
+        nodes.iter().map(|(n, f)| (*n, f.byte_range())).collect();
+    let macros: Vec<(&str, &[u8])> = a
+        .macros
+        .values()
+        .flatten()
+        .map(|m| (m.name.as_str(), &a.src[m.body_range.clone()]))
+        .collect();
+    let warp_macros: Vec<&str> = macros
+        .iter()
+        .filter(|(_, body)| names_warp_op(body))
+        .map(|(n, _)| *n)
+        .collect();
+    let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
+    for h in a.header_aliases.iter().filter(|h| h.fixed_32) {
+        let name = h.name.as_str();
+        // A file that defines the name itself decides it by its own definitions.
+        if a.macros.get(name).is_some() {
+            continue;
+        }
+        let names = [name];
+        for &(f, node) in &nodes {
+            let r = node.byte_range();
+            if r.start < h.after {
+                continue;
+            }
+            let Some(at) = crate::lexer::whole_words(&a.src[r.clone()], name)
+                .map(|i| r.start + i)
+                .find(|&i| a.lookup(name, i).is_none())
+            else {
+                continue;
+            };
+            if warp_work(a, f, &r, &defs, &warp_macros, &names, &mut memo, 0)
+                && feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
+            {
+                found.push((at, name.to_string(), h.header.clone(), h.line));
+            }
+        }
+    }
+    for (at, name, header, line) in found {
+        a.report_at(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Error,
+            at,
+            format!(
+                "`{name}` fixes the warp size at 32 (defined in {header}:{line}) in a function whose warp-level work it counts; {}",
+                super::rules::WAVE_NOTE
+            ),
+            Some(format!("where it counts the lanes of a warp-level operation over the whole warp, use `warpSize` here (where it must be a compile-time constant, define it in {header} as 64 under `#if defined(__GFX9__)`, CDNA's 64-lane targets, and 32 otherwise); where it sizes 32-lane segments, pass a width of 32 to the shuffles it pairs with")),
+            vec![],
+        );
     }
 }
 

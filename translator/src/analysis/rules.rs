@@ -2198,7 +2198,7 @@ fn squashed(name: &str) -> String {
 }
 
 /// A name that says it holds the warp size.
-fn warp_size_name(name: &str) -> bool {
+pub(crate) fn warp_size_name(name: &str) -> bool {
     let l = squashed(name);
     [
         "warpsize",
@@ -3758,7 +3758,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
     if !a.header_aliases.is_empty() {
         let name = a.text(n);
         let aliases = a.header_aliases;
-        if let Some(h) = aliases.iter().find(|h| h.name == name) {
+        if let Some(h) = aliases.iter().find(|h| h.name == name && !h.fixed_32) {
             // A file that defines the name itself decides it by its own definitions.
             if n.start_byte() > h.after && a.macros.get(name).is_none() {
                 warpsize_constexpr(a, n, name, Some(h));
