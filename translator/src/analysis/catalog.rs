@@ -685,7 +685,11 @@ CUDA code often carries its own floating-point atomics (`atomicMin(float*, float
 these overloads itself (`atomicAdd`, `atomicSub`, `atomicExch`, `atomicMin`, `atomicMax` and \
 `atomicCAS` for `int`, `unsigned int`, `unsigned long`, `unsigned long long`, `float` and \
 `double`; the bitwise ones for the integers), so the user definition fails with \"redefinition \
-of 'atomicMin'\".
+of 'atomicMin'\". Only a definition at the global scope clashes (or one in an anonymous \
+namespace, or in a namespace that a `using` of the file brings there): an overload in a named \
+namespace (`mylib::atomicAdd(double*, double)`) is another function than HIP's `::atomicAdd`, \
+which its callers (`mylib::atomicAdd(...)`, unqualified calls inside the namespace) need, and \
+is not reported.
 
 Likewise the free compound assignments of the CUDA samples' helper_math.h \
 (`void operator+=(float3& a, float3 b)`, and `-=`, `*=`, `/=` on two vectors of one type): HIP's \

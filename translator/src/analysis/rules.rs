@@ -7055,12 +7055,58 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     let Some((name, ty)) = hip_overload(a, n) else {
         return;
     };
+    if namespaced_apart(a, n, name) {
+        return;
+    }
     clash(
         a,
         n,
         format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
         "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
     );
+}
+
+/// Whether definition `n` of `name` sits in a named namespace (SUNDIALS'
+/// `sundials::cuda::impl::atomicAdd(double*, double)`) that no `using` brings to the global
+/// scope: it is another function than HIP's `::atomicAdd`, no redefinition, and its callers
+/// (`ns::atomicAdd(...)`, unqualified ones inside the namespace) need it (realuser22 R22-d).
+/// An anonymous namespace's members are found at the global scope, so they clash as there.
+fn namespaced_apart(a: &Analyzer, n: Node, name: &str) -> bool {
+    let spaces: Vec<&str> = crate::parse::ancestors(n)
+        .into_iter()
+        .filter(|p| p.kind_name() == "namespace_definition")
+        .filter_map(|p| p.field(FIELDS.name).map(|x| a.text(x)))
+        .collect();
+    if spaces.is_empty()
+        || crate::parse::ancestors(n)
+            .iter()
+            .filter(|p| p.kind_name() == "namespace_definition")
+            .count()
+            != spaces.len()
+    {
+        return false;
+    }
+    // `using namespace mylib;`, `using namespace sundials::cuda::impl;` or `using
+    // mylib::atomicAdd;` anywhere in the file (squashed of blanks).
+    let squashed: String = a
+        .src
+        .iter()
+        .map(|&b| b as char)
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
+    let imported = memchr::memmem::find_iter(squashed.as_bytes(), b"using")
+        .filter_map(|at| squashed[at + 5..].split(';').next())
+        .any(|target| {
+            let target = target.strip_prefix("namespace").unwrap_or(target);
+            let target = target.trim_start_matches("::");
+            spaces.iter().any(|s| {
+                target == *s
+                    || target.ends_with(&format!("::{s}"))
+                    || target.ends_with(&format!("{s}::{name}"))
+                    || target.contains(&format!("{s}::")) && target.ends_with(&format!("::{name}"))
+            })
+        });
+    !imported
 }
 
 /// The name and pointee type of definition `n` where HIP defines the same overload itself

@@ -4821,6 +4821,34 @@ fn every_hip_atomic_overload_clashes() {
     assert_eq!(lines_of(src, "H025"), vec![1, 2, 4]);
 }
 
+/// R22-d: an overload in a named namespace (SUNDIALS' `sundials::cuda::impl::atomicAdd`) is
+/// another function than HIP's `::atomicAdd`: no redefinition, and no help to delete it. One
+/// that a `using` brings to the global scope, or one in an anonymous namespace, still clashes.
+#[test]
+fn h025_a_namespaced_atomic_overload_does_not_clash() {
+    let ns = "namespace mylib {\n\
+              __device__ double atomicAdd(double* a, double v) { return ::atomicAdd(a, v); }\n\
+              }\n\
+              __global__ void k(double* o) { mylib::atomicAdd(o, 1.0); }\n";
+    assert!(lines_of(ns, "H025").is_empty(), "{:?}", run(ns));
+    let nested = ns
+        .replace(
+            "namespace mylib {",
+            "namespace sundials { namespace cuda { namespace impl {",
+        )
+        .replace("}\n__global__", "}}}\n__global__")
+        .replace("mylib::", "sundials::cuda::impl::");
+    assert!(lines_of(&nested, "H025").is_empty(), "{:?}", run(&nested));
+    for used in [
+        format!("{ns}using namespace mylib;\n"),
+        format!("{ns}using mylib::atomicAdd;\n"),
+        format!("{nested}using namespace sundials::cuda::impl;\n"),
+        ns.replace("namespace mylib {", "namespace {"),
+    ] {
+        assert_eq!(lines_of(&used, "H025"), vec![2], "{used}: {:?}", run(&used));
+    }
+}
+
 #[test]
 fn ptx_with_a_hip_intrinsic_names_it() {
     // ccminer's rotations and bit-field extracts (realuser15 I-d).
