@@ -6208,6 +6208,39 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
     if !a.is_32bit(&ty_text) {
         return;
     }
+    let fix = vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")];
+    let name = function_name(a, f.node).unwrap_or_default();
+    let narrowing = narrowing_calls(a, name);
+    let (help, fix) = if narrowing.is_empty() {
+        (format!("return `{WIDE}`"), fix)
+    } else {
+        // Widening the return type alone leaves the callers' 32 bits: no fix, so that a run
+        // with `--fix` does not call it fixed (realuser22 R22-g).
+        let lines: Vec<String> = narrowing
+            .iter()
+            .map(|(at, text)| format!("line {} `{text}`", a.index.position(*at).0))
+            .collect();
+        let rows = narrowing.iter().any(|&(at, _)| {
+            a.func_at(at)
+                .and_then(|f| f.node.field(FIELDS.body))
+                .is_some_and(|b| a.text(b).contains("threadIdx.y"))
+        }) || {
+            let squashed: Vec<u8> = a
+                .src
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            memchr::memmem::find(&squashed, b"dim3(32,").is_some()
+        };
+        let callers = lines.join(", ");
+        let help = if rows {
+            format!("its callers keep the result in 32 bits ({callers}); where blocks are 32 threads wide (`dim3(32, H)`), two rows share a 64-lane wavefront and each must take its own half: keep `{ty_text}` and return `({ty_text})(__ballot(p) >> (__lane_id() & 32))` (and broadcast with a width of 32, `__shfl(x, 0, 32)`); where the vote is meant for the whole wavefront, return `{WIDE}` and widen those callers too (their variables to `{WIDE}`, `__popc` to `__popcll`)")
+        } else {
+            format!("return `{WIDE}`, and widen its callers that keep the result in 32 bits too ({callers}: their variables to `{WIDE}`, `__popc` to `__popcll`); where each 32-lane half works on its own, keep `{ty_text}` and return this half's: `({ty_text})(__ballot(p) >> (__lane_id() & 32))`")
+        };
+        (help, vec![])
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -6215,9 +6248,67 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
         format!(
             "returning a 64-bit HIP ballot from a function declared `{ty_text}` drops lanes 32-63"
         ),
-        Some(format!("return `{WIDE}`")),
-        vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")],
+        Some(help),
+        fix,
     );
+}
+
+/// The calls of the file's function `name` whose result stays 32 bits wide: stored in a
+/// variable declared 32 bits wide (`uint32_t mask = vote(p);`, `m = vote(p)`) or counted with
+/// `__popc`; each with where it is and its text.
+fn narrowing_calls(a: &Analyzer, name: &str) -> Vec<(usize, String)> {
+    if name.is_empty() {
+        return Vec::new();
+    }
+    let Some(root) = a.funcs.first().map(|f| {
+        let mut r = f.node;
+        while let Some(p) = r.parent() {
+            r = p;
+        }
+        r
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for at in crate::lexer::whole_words(a.src, name) {
+        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
+            continue;
+        };
+        let Some(call) = id
+            .parent()
+            .filter(|p| p.kind_name() == "call_expression" && p.field(FIELDS.function) == Some(id))
+        else {
+            continue;
+        };
+        let Some(parent) = call.parent() else {
+            continue;
+        };
+        let narrow = match parent.kind_name() {
+            "init_declarator" => parent
+                .parent()
+                .filter(|d| d.kind_name() == "declaration")
+                .and_then(|d| d.field(FIELDS.type_))
+                .is_some_and(|t| a.is_32bit(&super::norm_ws(a.text(t)))),
+            "assignment_expression" => parent
+                .field(FIELDS.left)
+                .filter(|l| l.kind_name() == "identifier")
+                .and_then(|l| a.lookup(a.text(l), l.start_byte()))
+                .is_some_and(|d| !d.pointer && a.is_32bit(&d.ty_text)),
+            "argument_list" => parent
+                .parent()
+                .and_then(|c| callee(a, c))
+                .is_some_and(|c| c == "__popc"),
+            _ => false,
+        };
+        if narrow {
+            let stmt = crate::parse::ancestors(call)
+                .into_iter()
+                .find(|p| matches!(p.kind_name(), "declaration" | "expression_statement"))
+                .unwrap_or(parent);
+            out.push((call.start_byte(), snippet(a.text(stmt))));
+        }
+    }
+    out
 }
 
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.

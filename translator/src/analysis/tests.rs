@@ -4849,6 +4849,57 @@ fn h025_a_namespaced_atomic_overload_does_not_clash() {
     }
 }
 
+/// R22-g (PopSift's `ballot()` in assist.h): a 32-bit ballot wrapper whose callers keep its
+/// result in 32 bits. Widening the wrapper alone leaves them truncating, so no fix is offered
+/// (a `--fix` run must not call it fixed); the help names the callers, and with 32-wide rows it
+/// offers the per-row half first.
+#[test]
+fn h004_a_ballot_wrapper_whose_callers_narrow_gets_no_widening_fix() {
+    let src = "#include <stdint.h>\n\
+               __device__ inline unsigned int vote(unsigned int p) { return __ballot_sync(0xffffffff, p); }\n\
+               __global__ void compact(const float* v, int* counter, int* out) {\n\
+                 unsigned ind = v[threadIdx.y * 32 + threadIdx.x] > 0.5f;\n\
+                 uint32_t mask = vote(ind);\n\
+                 if (threadIdx.x == 0) out[0] = __popc(mask);\n\
+               }\n";
+    let wrapper = |text: &str| {
+        run(text)
+            .into_iter()
+            .find(|d| d.id == "H004" && d.line == 2)
+            .expect("H004 at the wrapper")
+    };
+    let d = wrapper(src);
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.fix.is_empty(), "{d:?}");
+    let help = d.help.unwrap_or_default();
+    assert!(
+        help.contains("line 5 `uint32_t mask = vote(ind);`"),
+        "{help}"
+    );
+    assert!(
+        help.contains("(__ballot(p) >> (__lane_id() & 32))"),
+        "{help}"
+    );
+    // After `--fix`, the wrapper's error is still there.
+    let out = fixed(src, Version::new(7, 0, 0));
+    assert!(
+        run(&out)
+            .iter()
+            .any(|d| d.id == "H004" && d.severity == Severity::Error),
+        "{out}"
+    );
+    // `__popc(vote(p))` narrows too; a caller that keeps 64 bits lets the fix stand.
+    let popc = src.replace(
+        "uint32_t mask = vote(ind);\n",
+        "unsigned long long mask = vote(ind);\nout[1] = __popc(vote(ind));\n",
+    );
+    assert!(wrapper(&popc).fix.is_empty());
+    let wide = src
+        .replace("uint32_t mask", "unsigned long long mask")
+        .replace("__popc(mask)", "__popcll(mask)");
+    assert!(!wrapper(&wide).fix.is_empty(), "{:?}", wrapper(&wide));
+}
+
 #[test]
 fn ptx_with_a_hip_intrinsic_names_it() {
     // ccminer's rotations and bit-field extracts (realuser15 I-d).
