@@ -241,9 +241,10 @@ is still a 64-bit mask, and so is the result of a device function of the file th
 ballot as it is: through a template type (`template<typename T> __device__ T ballot_sync(unsigned \
 m, T v) { return __ballot(v); }`, whose call at a 32-bit `T` drops lanes 32-63 inside it, so \
 widening the variable alone is not enough), `auto` or a 64-bit type. A function declared to \
-return 32 bits is reported at its `return`, with a fix that widens the return type unless \
-callers of it in the file keep the result in 32 bits (a 32-bit variable, `__popc(f(p))`): \
-widening the function alone would leave them truncating, so the help names them, and, where \
+return 32 bits is reported at its `return`, with a fix that widens the return type where \
+the file calls it and no call keeps the result in 32 bits (a 32-bit variable, `__popc(f(p))`): \
+widening the function alone would leave such callers truncating, and so would it for a helper \
+only other files call (written for its 32 bits), so there the help names them, and, where \
 a caller reads `threadIdx.y` or the file launches `dim3(32, H)` blocks, gives the per-row form \
 first (`(uint32_t)(__ballot(p) >> (__lane_id() & 32))` in the function, broadcasts of width \
 32). In a function that places lanes within 32 \

@@ -6210,9 +6210,13 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
     }
     let fix = vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")];
     let name = function_name(a, f.node).unwrap_or_default();
-    let narrowing = narrowing_calls(a, name);
-    let (help, fix) = if narrowing.is_empty() {
+    let (narrowing, calls) = narrowing_calls(a, name);
+    let (help, fix) = if narrowing.is_empty() && calls > 0 {
         (format!("return `{WIDE}`"), fix)
+    } else if narrowing.is_empty() {
+        // No call in the file (a header's helper, PopSift's `ballot()` in assist.h): its
+        // callers elsewhere were written for the 32 bits it returns.
+        (format!("return `{WIDE}`, and widen the callers in the files that use it too (variables that keep its result to `{WIDE}`, `__popc` to `__popcll`); where each 32-lane half works on its own (blocks 32 threads wide, `dim3(32, H)`), keep `{ty_text}` and return this half's: `({ty_text})(__ballot(p) >> (__lane_id() & 32))`, with broadcasts of width 32 (`__shfl(x, 0, 32)`)"), vec![])
     } else {
         // Widening the return type alone leaves the callers' 32 bits: no fix, so that a run
         // with `--fix` does not call it fixed (realuser22 R22-g).
@@ -6255,10 +6259,10 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
 
 /// The calls of the file's function `name` whose result stays 32 bits wide: stored in a
 /// variable declared 32 bits wide (`uint32_t mask = vote(p);`, `m = vote(p)`) or counted with
-/// `__popc`; each with where it is and its text.
-fn narrowing_calls(a: &Analyzer, name: &str) -> Vec<(usize, String)> {
+/// `__popc`; each with where it is and its text. With the number of calls of it in the file.
+fn narrowing_calls(a: &Analyzer, name: &str) -> (Vec<(usize, String)>, usize) {
     if name.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     let Some(root) = a.funcs.first().map(|f| {
         let mut r = f.node;
@@ -6267,9 +6271,10 @@ fn narrowing_calls(a: &Analyzer, name: &str) -> Vec<(usize, String)> {
         }
         r
     }) else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
     let mut out = Vec::new();
+    let mut calls = 0;
     for at in crate::lexer::whole_words(a.src, name) {
         let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
             continue;
@@ -6280,6 +6285,7 @@ fn narrowing_calls(a: &Analyzer, name: &str) -> Vec<(usize, String)> {
         else {
             continue;
         };
+        calls += 1;
         let Some(parent) = call.parent() else {
             continue;
         };
@@ -6308,7 +6314,7 @@ fn narrowing_calls(a: &Analyzer, name: &str) -> Vec<(usize, String)> {
             out.push((call.start_byte(), snippet(a.text(stmt))));
         }
     }
-    out
+    (out, calls)
 }
 
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.

@@ -4898,6 +4898,19 @@ fn h004_a_ballot_wrapper_whose_callers_narrow_gets_no_widening_fix() {
         .replace("uint32_t mask", "unsigned long long mask")
         .replace("__popc(mask)", "__popcll(mask)");
     assert!(!wrapper(&wide).fix.is_empty(), "{:?}", wrapper(&wide));
+    // A helper no function of the file calls (PopSift's assist.h): its callers elsewhere were
+    // written for 32 bits, so no fix either.
+    let alone = "__device__ inline unsigned int vote(unsigned int p) { return __ballot_sync(0xffffffff, p); }\n";
+    let d = run(alone)
+        .into_iter()
+        .find(|d| d.id == "H004")
+        .expect("H004");
+    assert!(d.fix.is_empty(), "{d:?}");
+    assert!(
+        d.help
+            .is_some_and(|h| h.contains("widen the callers in the files that use it")),
+        "{alone}"
+    );
 }
 
 #[test]
