@@ -593,6 +593,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn warp_size_constants_of_32_are_found_outside_conditional_code() {
+        let found = |t: &str| fixed_warp_sizes(t.as_bytes());
+        assert_eq!(
+            found("#pragma once\nconstexpr const long WARP_SIZE = 32;\n"),
+            [("WARP_SIZE".to_string(), 2)]
+        );
+        assert_eq!(
+            found("#ifndef P_H\n#define P_H\n#define kWarpSize 32 // lanes\n#endif\n"),
+            [("kWarpSize".to_string(), 3)]
+        );
+        // Chosen per platform, defined twice, not a warp-size name, not 32, or not a constant.
+        for none in [
+            "#ifdef __HIP_PLATFORM_AMD__\n#define WARP_SIZE 64\n#else\n#define WARP_SIZE 32\n#endif\n",
+            "#if X\nconstexpr int WARP_SIZE = 32;\n#endif\n",
+            "constexpr int WARP_SIZE = 32;\n#undef WARP_SIZE\n#define WARP_SIZE 64\n",
+            "constexpr int TILE = 32;\n",
+            "constexpr int WARP_SIZE = 64;\n",
+            "int WARP_SIZE = 32;\n",
+        ] {
+            assert!(found(none).is_empty(), "{none}");
+        }
+    }
+
+    #[test]
     fn includes_and_warpsize_definitions_are_found_by_text() {
         let text = b"#include \"a.h\"\n  #  include \"sub/b.cuh\" // c\nint x; #include \"no.h\"\n\
 #include <cuda.h>\n#include \"/abs.h\"\n#include \"unterminated\n#define X 1\n";
