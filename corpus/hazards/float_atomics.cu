@@ -28,3 +28,10 @@ __global__ void bbox(const float3* pts, int n, float* lo, float* hi, double* sum
   atomicMax(&hi[0], pts[i].x);
   atomicAdd(sum_x, (double)pts[i].x);
 }
+
+// A library's own overload in its namespace (SUNDIALS' `sundials::cuda::impl::atomicAdd`) is
+// another function than HIP's `::atomicAdd`: no clash, and its callers need it.
+namespace solver {
+__device__ double atomicAdd(double* address, double val) { return ::atomicAdd(address, val); }
+}  // namespace solver
+__global__ void accumulate(double* total, const double* x) { solver::atomicAdd(total, x[threadIdx.x]); }

@@ -35,6 +35,9 @@ struct Header {
     includes: Vec<(String, bool)>,
     /// Macros it defines as `warpSize` in a branch hipcc may compile, with the line of each.
     aliases: Vec<(String, usize)>,
+    /// Constants it fixes at 32 under a warp-size name (see [`fixed_warp_sizes`]), with the
+    /// line of each.
+    fixed: Vec<(String, usize)>,
     /// Where it has warp operations: a digest of its text, the text, and its device functions
     /// that do warp-level work (H001's segment code), found at the first question.
     warp_work: Option<WarpWork>,
@@ -163,13 +166,20 @@ impl HeaderFacts {
                 }
             }
             taken.qualifiers.extend_from_slice(&header.qualifiers);
-            for (name, line) in &header.aliases {
+            let fixed = header.fixed.iter().map(|(n, l)| (n, l, true));
+            for (name, line, fixed_32) in header
+                .aliases
+                .iter()
+                .map(|(n, l)| (n, l, false))
+                .chain(fixed)
+            {
                 if !found.iter().any(|h| h.name == *name) {
                     found.push(HeaderAlias {
                         name: name.clone(),
                         header: hrel.clone(),
                         line: *line,
                         after: at,
+                        fixed_32,
                     });
                 }
             }
@@ -333,11 +343,106 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
     Header {
         includes,
         aliases,
+        fixed: fixed_warp_sizes(text),
         warp_work,
         stamp: None,
         platform,
         qualifiers: crate::parse::qualifier_defines(text),
     }
+}
+
+/// The constants `text` (a header) fixes at 32 under a name that says it holds the warp size
+/// (`constexpr int WARP_SIZE = 32;`, `#define WARP_SIZE 32`, SUNDIALS' CUDA policies header),
+/// each with its line: the files that include it compute with that 32 where they name it
+/// (realuser22 R22-e). Only a name defined once, outside conditional code (an include guard
+/// aside), counts: a header that chooses the value per platform decides it there.
+fn fixed_warp_sizes(text: &[u8]) -> Vec<(String, usize)> {
+    if memchr::memmem::find(text, b"32").is_none() {
+        return Vec::new();
+    }
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !s.as_bytes()[0].is_ascii_digit()
+    };
+    let thirty_two = |v: &str| matches!(v.trim(), "32" | "(32)" | "32u" | "32U");
+    let text = String::from_utf8_lossy(text);
+    let lines: Vec<&str> = text.lines().collect();
+    // Open conditionals, each with whether it is an include guard.
+    let mut open: Vec<bool> = Vec::new();
+    // Name -> (definitions seen, the line of a depth-0 definition as 32).
+    let mut defs: Vec<(String, usize, Option<usize>)> = Vec::new();
+    let mut note = |name: &str, at32: Option<usize>| match defs.iter_mut().find(|d| d.0 == name) {
+        Some(d) => {
+            d.1 += 1;
+            d.2 = d.2.or(at32);
+        }
+        None => defs.push((name.to_string(), 1, at32)),
+    };
+    for (i, raw) in lines.iter().enumerate() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        let depth = open.iter().filter(|g| !**g).count();
+        if let Some(d) = line.strip_prefix('#') {
+            let d = d.trim_start();
+            let word: String = d
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            match word.as_str() {
+                "if" | "ifdef" | "ifndef" => {
+                    // `#ifndef X` right before `#define X` at the top: an include guard.
+                    let guarded = word == "ifndef" && open.is_empty() && {
+                        let name = d[word.len()..].trim();
+                        lines.get(i + 1).is_some_and(|n| {
+                            let n = n.trim().trim_start_matches('#').trim_start();
+                            n.strip_prefix("define")
+                                .is_some_and(|r| r.split_whitespace().next() == Some(name))
+                        })
+                    };
+                    open.push(guarded);
+                }
+                "endif" => {
+                    open.pop();
+                }
+                "define" => {
+                    let rest = d[word.len()..].trim_start();
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if ident(&name) {
+                        let value = &rest[name.len()..];
+                        let at32 = (depth == 0 && !value.starts_with('(') && thirty_two(value))
+                            .then_some(i + 1);
+                        note(&name, at32);
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        // `[static] constexpr int NAME = 32;`, `const unsigned NAME = 32;`
+        let Some((lhs, rhs)) = line.strip_suffix(';').and_then(|l| l.split_once('=')) else {
+            continue;
+        };
+        let words: Vec<&str> = lhs.split_whitespace().collect();
+        let Some(&name) = words.last() else { continue };
+        if words.len() < 3
+            || !ident(name)
+            || !words.iter().any(|w| matches!(*w, "const" | "constexpr"))
+            || rhs.starts_with('=')
+        {
+            continue;
+        }
+        let at32 = (depth == 0 && thirty_two(rhs)).then_some(i + 1);
+        note(name, at32);
+    }
+    defs.into_iter()
+        .filter(|(name, count, _)| {
+            *count == 1 && name != "warpSize" && crate::analysis::warp_size_name(name)
+        })
+        .filter_map(|(name, _, at)| Some((name, at?)))
+        .collect()
 }
 
 /// Whether `text` may define macros from a test of the platform: a conditional directive and a
@@ -486,6 +591,30 @@ const TOOLKIT_DIRS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warp_size_constants_of_32_are_found_outside_conditional_code() {
+        let found = |t: &str| fixed_warp_sizes(t.as_bytes());
+        assert_eq!(
+            found("#pragma once\nconstexpr const long WARP_SIZE = 32;\n"),
+            [("WARP_SIZE".to_string(), 2)]
+        );
+        assert_eq!(
+            found("#ifndef P_H\n#define P_H\n#define kWarpSize 32 // lanes\n#endif\n"),
+            [("kWarpSize".to_string(), 3)]
+        );
+        // Chosen per platform, defined twice, not a warp-size name, not 32, or not a constant.
+        for none in [
+            "#ifdef __HIP_PLATFORM_AMD__\n#define WARP_SIZE 64\n#else\n#define WARP_SIZE 32\n#endif\n",
+            "#if X\nconstexpr int WARP_SIZE = 32;\n#endif\n",
+            "constexpr int WARP_SIZE = 32;\n#undef WARP_SIZE\n#define WARP_SIZE 64\n",
+            "constexpr int TILE = 32;\n",
+            "constexpr int WARP_SIZE = 64;\n",
+            "int WARP_SIZE = 32;\n",
+        ] {
+            assert!(found(none).is_empty(), "{none}");
+        }
+    }
 
     #[test]
     fn includes_and_warpsize_definitions_are_found_by_text() {

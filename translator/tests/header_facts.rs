@@ -598,3 +598,77 @@ fn namespace_macros_of_an_included_header_parse() {
     let found = reports(&config(&root), "k.cu");
     assert!(found.iter().any(|(id, _)| id == "T008"), "{found:?}");
 }
+
+/// R22-e (SUNDIALS' `blockReduceShflDown`): `WARP_SIZE = 32` in one header, and a header that
+/// includes it reduces over `warpSize` lanes while it numbers warps and lanes by `WARP_SIZE`:
+/// wrong sums on 64-lane wavefronts, reported where the including header uses the constant (the
+/// definition's own finding defers to its includers). The same code with width-32 shuffles
+/// works on 32-lane segments and stays silent; so does a header that chooses the value per
+/// platform.
+#[test]
+fn a_header_constant_of_32_mixed_with_warpsize_in_an_including_header_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let kernels = |width: &str| {
+        format!(
+            "#include \"policies.hpp\"\n\
+__device__ float warp_sum(float v) {{\n\
+  for (int off = {width} / 2; off > 0; off /= 2) v += __shfl_down_sync(0xffffffff, v, off{rest});\n\
+  return v;\n\
+}}\n\
+__global__ void block_sum(const float* x, float* out) {{\n\
+  __shared__ float partial[32];\n\
+  int warpId = threadIdx.x / WARP_SIZE, lane = threadIdx.x % WARP_SIZE;\n\
+  float v = warp_sum(x[threadIdx.x]);\n\
+  if (lane == 0) partial[warpId] = v;\n\
+  __syncthreads();\n\
+  v = (threadIdx.x < blockDim.x / {width}) ? partial[lane] : 0.f;\n\
+  if (warpId == 0) v = warp_sum(v);\n\
+  if (threadIdx.x == 0) out[blockIdx.x] = v;\n\
+}}\n",
+            rest = if width == "warpSize" { "" } else { ", 32" }
+        )
+    };
+    write(root, "use.cu", "#include \"kernels.cuh\"\n");
+    for definition in ["constexpr int WARP_SIZE = 32;", "#define WARP_SIZE 32"] {
+        write(
+            root,
+            "policies.hpp",
+            &format!("#pragma once\n{definition}\n"),
+        );
+        write(root, "kernels.cuh", &kernels("warpSize"));
+        let report = convert(&config(root), false).unwrap();
+        let k = report
+            .files
+            .iter()
+            .find(|f| f.path == "kernels.cuh")
+            .unwrap();
+        let errors: Vec<_> = k
+            .diagnostics
+            .iter()
+            .filter(|d| d.id == "H001" && d.severity == hipport::diag::Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 1, "{definition}: {:?}", k.diagnostics);
+        assert_eq!(errors[0].line, 8, "{:?}", errors[0]);
+        assert!(
+            errors[0].message.contains("policies.hpp:2"),
+            "{:?}",
+            errors[0]
+        );
+        // 32-lane segments throughout: right on 64 lanes.
+        write(root, "kernels.cuh", &kernels("WARP_SIZE"));
+        assert_eq!(h001(&config(root), "kernels.cuh"), Vec::<usize>::new());
+    }
+    // A header that chooses 64 for AMD decides it there.
+    write(
+        root,
+        "policies.hpp",
+        "#pragma once\n#if defined(__HIP_PLATFORM_AMD__)\nconstexpr int WARP_SIZE = 64;\n#else\nconstexpr int WARP_SIZE = 32;\n#endif\n",
+    );
+    write(root, "kernels.cuh", &kernels("warpSize"));
+    assert!(
+        !h001(&config(root), "kernels.cuh").contains(&8),
+        "{:?}",
+        h001(&config(root), "kernels.cuh")
+    );
+}

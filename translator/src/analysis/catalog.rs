@@ -42,7 +42,7 @@ a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_syn
 project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
-`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1). Such code works on both halves of a wavefront \
+`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a down tree from 16 read at `lane == 0`, also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
 xor-only code counts so where a kernel of the file reaches it, or where it or a function of \
 the file calling it takes both lanes and warps with 32 (`tid % 32`, `tid / 32`), with or \
@@ -64,6 +64,11 @@ be defined in a project header the file includes (with quotes, or as `<dir/x.h>`
 it; a `.cuh` with the reduction, a \
 `.cu` with the lane math): the header's own shuffles and votes decide, as in the file, and a \
 function-like macro of either that is one shuffle with a width of 32 or less counts as one. \
+A warp-size constant of 32 that a project header defines once, outside conditional code \
+(`constexpr int WARP_SIZE = 32;` or `#define WARP_SIZE 32`), and that no function of the \
+header uses, is a warning there that leaves the judgement to its includers; an including file \
+whose function's warp-level work the constant reaches gets an error at that function's first \
+use of it, judged as a constant of the file (dropped in 32-lane segment code). \
 None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
 `C10_WARP_SIZE`): lanes counted by the wavefront's size and reductions over 32 lanes mix, and \
@@ -236,7 +241,13 @@ is still a 64-bit mask, and so is the result of a device function of the file th
 ballot as it is: through a template type (`template<typename T> __device__ T ballot_sync(unsigned \
 m, T v) { return __ballot(v); }`, whose call at a 32-bit `T` drops lanes 32-63 inside it, so \
 widening the variable alone is not enough), `auto` or a 64-bit type. A function declared to \
-return 32 bits is reported at its `return`. In a function that places lanes within 32 \
+return 32 bits is reported at its `return`, with a fix that widens the return type where \
+the file calls it and no call keeps the result in 32 bits (a 32-bit variable, `__popc(f(p))`): \
+widening the function alone would leave such callers truncating, and so would it for a helper \
+only other files call (written for its 32 bits), so there the help names them, and, where \
+a caller reads `threadIdx.y` or the file launches `dim3(32, H)` blocks, gives the per-row form \
+first (`(uint32_t)(__ballot(p) >> (__lane_id() & 32))` in the function, broadcasts of width \
+32). In a function that places lanes within 32 \
 (`threadIdx.x & 31`) or reads `threadIdx.y` (blocks 32 threads wide: each 32-lane half of a \
 wavefront is a row), the help also gives this half's bits, `(unsigned)(__ballot(p) >> \
 (__lane_id() & 32))`, and no fix is applied.
@@ -680,7 +691,11 @@ CUDA code often carries its own floating-point atomics (`atomicMin(float*, float
 these overloads itself (`atomicAdd`, `atomicSub`, `atomicExch`, `atomicMin`, `atomicMax` and \
 `atomicCAS` for `int`, `unsigned int`, `unsigned long`, `unsigned long long`, `float` and \
 `double`; the bitwise ones for the integers), so the user definition fails with \"redefinition \
-of 'atomicMin'\".
+of 'atomicMin'\". Only a definition at the global scope clashes (or one in an anonymous \
+namespace, or in a namespace that a `using` of the file brings there): an overload in a named \
+namespace (`mylib::atomicAdd(double*, double)`) is another function than HIP's `::atomicAdd`, \
+which its callers (`mylib::atomicAdd(...)`, unqualified calls inside the namespace) need, and \
+is not reported.
 
 Likewise the free compound assignments of the CUDA samples' helper_math.h \
 (`void operator+=(float3& a, float3 b)`, and `-=`, `*=`, `/=` on two vectors of one type): HIP's \

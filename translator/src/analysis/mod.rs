@@ -39,6 +39,7 @@ pub(crate) use eval::{CUDA_ONLY_MACROS, LIBRARY_VERSION_MACROS};
 pub use merge::merge_restated;
 pub use python::analyze_python;
 pub(crate) use python::rocm_define_macros;
+pub(crate) use rules::warp_size_name;
 pub use rules::{built_for_amd, h040_module_file};
 pub use suppress::apply_suppressions;
 
@@ -185,6 +186,9 @@ pub struct HeaderAlias {
     /// Where the `#include` that brings it in starts in the including file: uses before it
     /// do not see it.
     pub after: usize,
+    /// Whether the header fixes it at 32 (`constexpr int WARP_SIZE = 32;`) rather than
+    /// defining it as `warpSize`: H001 then judges the including file's uses (R22-e).
+    pub fixed_32: bool,
 }
 
 /// How a device function of a project header treats a 64-lane wavefront, with the functions of

@@ -188,6 +188,7 @@ fn width32_shuffle_text(body: &str) -> bool {
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
+    header_constants(a);
     drop_right_findings(a);
     // After the drops, which would take these H001 warnings too.
     if a.origin.is_none()
@@ -356,6 +357,78 @@ fn idle_constants(a: &mut Analyzer) {
         d.message
             .push_str(" (no function of this header uses it: the files that include it decide)");
         d.help = Some("review its uses in the files that include this header: where it counts the lanes of a warp-level operation over the whole warp, use `warpSize`; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes".into());
+    }
+}
+
+/// H001 at the uses of a constant that an included project header fixes at 32 (`constexpr int
+/// WARP_SIZE = 32;` in SUNDIALS' CUDA policies header, see [`super::HeaderAlias::fixed_32`]):
+/// the header's own finding is a warning that leaves the judgement to its includers, so each
+/// function of this file whose warp-level work the constant reaches (as [`idle_constants`]
+/// judges a constant of the file) gets an error at its first use of the name. [`segments`] then
+/// drops those in 32-lane segment code, as for a constant of the file; code that mixes it with
+/// `warpSize` keeps them (realuser22 R22-e).
+fn header_constants(a: &mut Analyzer) {
+    if a.origin.is_some() || !a.header_aliases.iter().any(|h| h.fixed_32) {
+        return;
+    }
+    let nodes: Vec<(&str, Node)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| Some((a.function_name(f.node)?, f.node)))
+        .collect();
+    let defs: Vec<(&str, std::ops::Range<usize>)> =
+        nodes.iter().map(|(n, f)| (*n, f.byte_range())).collect();
+    let macros: Vec<(&str, &[u8])> = a
+        .macros
+        .values()
+        .flatten()
+        .map(|m| (m.name.as_str(), &a.src[m.body_range.clone()]))
+        .collect();
+    let warp_macros: Vec<&str> = macros
+        .iter()
+        .filter(|(_, body)| names_warp_op(body))
+        .map(|(n, _)| *n)
+        .collect();
+    let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
+    for h in a.header_aliases.iter().filter(|h| h.fixed_32) {
+        let name = h.name.as_str();
+        // A file that defines the name itself decides it by its own definitions.
+        if a.macros.get(name).is_some() {
+            continue;
+        }
+        let names = [name];
+        for &(f, node) in &nodes {
+            let r = node.byte_range();
+            if r.start < h.after {
+                continue;
+            }
+            let Some(at) = crate::lexer::whole_words(&a.src[r.clone()], name)
+                .map(|i| r.start + i)
+                .find(|&i| a.lookup(name, i).is_none())
+            else {
+                continue;
+            };
+            if warp_work(a, f, &r, &defs, &warp_macros, &names, &mut memo, 0)
+                && feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
+            {
+                found.push((at, name.to_string(), h.header.clone(), h.line));
+            }
+        }
+    }
+    for (at, name, header, line) in found {
+        a.report_at(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Error,
+            at,
+            format!(
+                "`{name}` fixes the warp size at 32 (defined in {header}:{line}) in a function whose warp-level work it counts; {}",
+                super::rules::WAVE_NOTE
+            ),
+            Some(format!("where it counts the lanes of a warp-level operation over the whole warp, use `warpSize` here (where it must be a compile-time constant, define it in {header} as 64 under `#if defined(__GFX9__)`, CDNA's 64-lane targets, and 32 otherwise); where it sizes 32-lane segments, pass a width of 32 to the shuffles it pairs with")),
+            vec![],
+        );
     }
 }
 
@@ -1732,6 +1805,32 @@ fn reads_guarded<'t>(
     }
 }
 
+/// [`reads_guarded`] in `scope`, or, where `scope` has no read after `after`, in the blocks
+/// around it, nearest first: a second-stage reduction in `if (warp == 0) { ... }` whose result
+/// is read after that block (`if (threadIdx.x == 0) out[b] = v;`, realuser22 R22-j).
+fn reads_guarded_out<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    name: &str,
+    after: Node<'t>,
+    mut scope: Node<'t>,
+    depth: u8,
+) -> Option<bool> {
+    loop {
+        if let Some(r) = reads_guarded(a, guard, name, after, scope, depth) {
+            return Some(r);
+        }
+        // Not past the function's body.
+        if scope
+            .parent()
+            .is_some_and(|p| p.kind_name() == "function_definition")
+        {
+            return None;
+        }
+        scope = enclosing_block(scope)?;
+    }
+}
+
 /// Whether the value returned at `ret` (in a device function of the file) is, at every call
 /// of that function, assigned to a variable that is read only where `guard` holds.
 fn result_guarded<'t>(
@@ -1775,7 +1874,7 @@ fn result_guarded<'t>(
         let Some(scope) = enclosing_block(call) else {
             return false;
         };
-        if reads_guarded(a, guard, a.text(var), call, scope, depth) != Some(true) {
+        if reads_guarded_out(a, guard, a.text(var), call, scope, depth) != Some(true) {
             return false;
         }
         calls += 1;
@@ -1989,7 +2088,21 @@ fn down_tree<'t>(
     else {
         return false;
     };
-    reads_guarded(a, guard, v, *lp, scope, 1) == Some(true)
+    reads_guarded_out(a, guard, v, *lp, scope, 1) == Some(true)
+}
+
+/// Whether no code in `src` names a block's second or third dimension: `threadIdx.x` is then
+/// the thread's index in the block.
+fn one_dimensional(src: &[u8]) -> bool {
+    ![
+        "threadIdx.y",
+        "threadIdx.z",
+        "blockDim.y",
+        "blockDim.z",
+        "dim3",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(src, w.as_bytes()).is_some())
 }
 
 /// The lane tests that keep a shifted shuffle's source in the reader's 32-lane segment.
@@ -2061,13 +2174,29 @@ impl Guard<'_, '_, '_> {
     }
 
     /// `threadIdx.x == 0` (or `tid == 0`) for a down shuffle in blocks 32 threads wide: each
-    /// row's lane 0, which reads below 32 whatever the distance. (In wider blocks it is one
-    /// thread reading a reduction its author may have meant for the whole wavefront.)
+    /// row's lane 0, which reads below 32 whatever the distance; or, for a down tree from 16
+    /// in a function that numbers 32-lane segments (see [`Guard::numbers_segments`]), thread 0
+    /// of the block, the first segment's lane 0, which reads the sum of threads 0-31 on 32 and
+    /// 64 lanes alike (R22-j). (Where blocks have rows narrower than 32, `threadIdx.x == 0`
+    /// holds mid-segment.)
     fn block_lane_0(&self, l: Node, r: Node) -> bool {
         let zero = |n: Node| self.a.eval(n) == Some(0);
-        self.rows
+        (self.rows || self.tree && self.numbers_segments(l))
             && !self.up
             && (self.thread_index(l) && zero(r) || self.thread_index(r) && zero(l))
+    }
+
+    /// Whether the function holding `n` numbers the 32-lane segments of a block with one
+    /// dimension (`tid & 31` lanes, `tid >> 5` warps): its block holds several segments, and
+    /// thread 0 is the first one's lane 0. (A kernel that only reads thread 0, "one wavefront
+    /// per block", may have meant the whole wavefront.)
+    fn numbers_segments(&self, n: Node) -> bool {
+        one_dimensional(self.a.src)
+            && self
+                .a
+                .func_at(n.start_byte())
+                .and_then(|f| f.node.field(FIELDS.body))
+                .is_some_and(|body| super::rules::fixes_32_lane_warps(self.a, body))
     }
 
     /// The comparison `l op r` written with the lane (or lane plus distance) on the left.

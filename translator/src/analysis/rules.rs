@@ -2198,7 +2198,7 @@ fn squashed(name: &str) -> String {
 }
 
 /// A name that says it holds the warp size.
-fn warp_size_name(name: &str) -> bool {
+pub(crate) fn warp_size_name(name: &str) -> bool {
     let l = squashed(name);
     [
         "warpsize",
@@ -3758,7 +3758,7 @@ fn identifier(a: &mut Analyzer, n: Node) {
     if !a.header_aliases.is_empty() {
         let name = a.text(n);
         let aliases = a.header_aliases;
-        if let Some(h) = aliases.iter().find(|h| h.name == name) {
+        if let Some(h) = aliases.iter().find(|h| h.name == name && !h.fixed_32) {
             // A file that defines the name itself decides it by its own definitions.
             if n.start_byte() > h.after && a.macros.get(name).is_none() {
                 warpsize_constexpr(a, n, name, Some(h));
@@ -6208,6 +6208,43 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
     if !a.is_32bit(&ty_text) {
         return;
     }
+    let fix = vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")];
+    let name = function_name(a, f.node).unwrap_or_default();
+    let (narrowing, calls) = narrowing_calls(a, name);
+    let (help, fix) = if narrowing.is_empty() && calls > 0 {
+        (format!("return `{WIDE}`"), fix)
+    } else if narrowing.is_empty() {
+        // No call in the file (a header's helper, PopSift's `ballot()` in assist.h): its
+        // callers elsewhere were written for the 32 bits it returns.
+        (format!("return `{WIDE}`, and widen the callers in the files that use it too (variables that keep its result to `{WIDE}`, `__popc` to `__popcll`); where each 32-lane half works on its own (blocks 32 threads wide, `dim3(32, H)`), keep `{ty_text}` and return this half's: `({ty_text})(__ballot(p) >> (__lane_id() & 32))`, with broadcasts of width 32 (`__shfl(x, 0, 32)`)"), vec![])
+    } else {
+        // Widening the return type alone leaves the callers' 32 bits: no fix, so that a run
+        // with `--fix` does not call it fixed (realuser22 R22-g).
+        let lines: Vec<String> = narrowing
+            .iter()
+            .map(|(at, text)| format!("line {} `{text}`", a.index.position(*at).0))
+            .collect();
+        let rows = narrowing.iter().any(|&(at, _)| {
+            a.func_at(at)
+                .and_then(|f| f.node.field(FIELDS.body))
+                .is_some_and(|b| a.text(b).contains("threadIdx.y"))
+        }) || {
+            let squashed: Vec<u8> = a
+                .src
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            memchr::memmem::find(&squashed, b"dim3(32,").is_some()
+        };
+        let callers = lines.join(", ");
+        let help = if rows {
+            format!("its callers keep the result in 32 bits ({callers}); where blocks are 32 threads wide (`dim3(32, H)`), two rows share a 64-lane wavefront and each must take its own half: keep `{ty_text}` and return `({ty_text})(__ballot(p) >> (__lane_id() & 32))` (and broadcast with a width of 32, `__shfl(x, 0, 32)`); where the vote is meant for the whole wavefront, return `{WIDE}` and widen those callers too (their variables to `{WIDE}`, `__popc` to `__popcll`)")
+        } else {
+            format!("return `{WIDE}`, and widen its callers that keep the result in 32 bits too ({callers}: their variables to `{WIDE}`, `__popc` to `__popcll`); where each 32-lane half works on its own, keep `{ty_text}` and return this half's: `({ty_text})(__ballot(p) >> (__lane_id() & 32))`")
+        };
+        (help, vec![])
+    };
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -6215,9 +6252,69 @@ fn ballot_return(a: &mut Analyzer, n: Node) {
         format!(
             "returning a 64-bit HIP ballot from a function declared `{ty_text}` drops lanes 32-63"
         ),
-        Some(format!("return `{WIDE}`")),
-        vec![Edit::replace(ty.start_byte(), ty.end_byte(), WIDE, "H004")],
+        Some(help),
+        fix,
     );
+}
+
+/// The calls of the file's function `name` whose result stays 32 bits wide: stored in a
+/// variable declared 32 bits wide (`uint32_t mask = vote(p);`, `m = vote(p)`) or counted with
+/// `__popc`; each with where it is and its text. With the number of calls of it in the file.
+fn narrowing_calls(a: &Analyzer, name: &str) -> (Vec<(usize, String)>, usize) {
+    if name.is_empty() {
+        return (Vec::new(), 0);
+    }
+    let Some(root) = a.funcs.first().map(|f| {
+        let mut r = f.node;
+        while let Some(p) = r.parent() {
+            r = p;
+        }
+        r
+    }) else {
+        return (Vec::new(), 0);
+    };
+    let mut out = Vec::new();
+    let mut calls = 0;
+    for at in crate::lexer::whole_words(a.src, name) {
+        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
+            continue;
+        };
+        let Some(call) = id
+            .parent()
+            .filter(|p| p.kind_name() == "call_expression" && p.field(FIELDS.function) == Some(id))
+        else {
+            continue;
+        };
+        calls += 1;
+        let Some(parent) = call.parent() else {
+            continue;
+        };
+        let narrow = match parent.kind_name() {
+            "init_declarator" => parent
+                .parent()
+                .filter(|d| d.kind_name() == "declaration")
+                .and_then(|d| d.field(FIELDS.type_))
+                .is_some_and(|t| a.is_32bit(&super::norm_ws(a.text(t)))),
+            "assignment_expression" => parent
+                .field(FIELDS.left)
+                .filter(|l| l.kind_name() == "identifier")
+                .and_then(|l| a.lookup(a.text(l), l.start_byte()))
+                .is_some_and(|d| !d.pointer && a.is_32bit(&d.ty_text)),
+            "argument_list" => parent
+                .parent()
+                .and_then(|c| callee(a, c))
+                .is_some_and(|c| c == "__popc"),
+            _ => false,
+        };
+        if narrow {
+            let stmt = crate::parse::ancestors(call)
+                .into_iter()
+                .find(|p| matches!(p.kind_name(), "declaration" | "expression_statement"))
+                .unwrap_or(parent);
+            out.push((call.start_byte(), snippet(a.text(stmt))));
+        }
+    }
+    (out, calls)
 }
 
 /// `1u << lane`, `1 << (threadIdx.x & 31)`; `0xffffffff >> (32 - n)`.
@@ -7055,12 +7152,58 @@ fn builtin_clash(a: &mut Analyzer, n: Node) {
     let Some((name, ty)) = hip_overload(a, n) else {
         return;
     };
+    if namespaced_apart(a, n, name) {
+        return;
+    }
     clash(
         a,
         n,
         format!("user-defined `{name}({ty}*, ...)` clashes with HIP's own overload (\"redefinition of '{name}'\")"),
         "delete it, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`",
     );
+}
+
+/// Whether definition `n` of `name` sits in a named namespace (SUNDIALS'
+/// `sundials::cuda::impl::atomicAdd(double*, double)`) that no `using` brings to the global
+/// scope: it is another function than HIP's `::atomicAdd`, no redefinition, and its callers
+/// (`ns::atomicAdd(...)`, unqualified ones inside the namespace) need it (realuser22 R22-d).
+/// An anonymous namespace's members are found at the global scope, so they clash as there.
+fn namespaced_apart(a: &Analyzer, n: Node, name: &str) -> bool {
+    let spaces: Vec<&str> = crate::parse::ancestors(n)
+        .into_iter()
+        .filter(|p| p.kind_name() == "namespace_definition")
+        .filter_map(|p| p.field(FIELDS.name).map(|x| a.text(x)))
+        .collect();
+    if spaces.is_empty()
+        || crate::parse::ancestors(n)
+            .iter()
+            .filter(|p| p.kind_name() == "namespace_definition")
+            .count()
+            != spaces.len()
+    {
+        return false;
+    }
+    // `using namespace mylib;`, `using namespace sundials::cuda::impl;` or `using
+    // mylib::atomicAdd;` anywhere in the file (squashed of blanks).
+    let squashed: String = a
+        .src
+        .iter()
+        .map(|&b| b as char)
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
+    let imported = memchr::memmem::find_iter(squashed.as_bytes(), b"using")
+        .filter_map(|at| squashed[at + 5..].split(';').next())
+        .any(|target| {
+            let target = target.strip_prefix("namespace").unwrap_or(target);
+            let target = target.trim_start_matches("::");
+            spaces.iter().any(|s| {
+                target == *s
+                    || target.ends_with(&format!("::{s}"))
+                    || target.ends_with(&format!("{s}::{name}"))
+                    || target.contains(&format!("{s}::")) && target.ends_with(&format!("::{name}"))
+            })
+        });
+    !imported
 }
 
 /// The name and pointee type of definition `n` where HIP defines the same overload itself

@@ -4611,6 +4611,62 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
     }
 }
 
+/// R22-j: the textbook two-level block reduction with 32-lane segments written in place
+/// (`& 31` lanes, `>> 5` warps, down trees from 16, `blockDim.x / 32` partials) whose second
+/// stage runs in `if (warp == 0) { ... }` and is read by thread 0 after that block: thread 0 is
+/// the first segment's lane 0, exact on 32 and 64 lanes. Read by every thread, or in blocks
+/// with rows, it stays an error.
+#[test]
+fn h001_a_block_reduction_read_by_thread_0_after_its_block_is_segment_code() {
+    let src = "__global__ void warp_reduce(const float* x, float* out) {\n\
+                 __shared__ float s[32];\n\
+                 int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n\
+                 float v = x[threadIdx.x];\n\
+                 for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n\
+                 if (lane == 0) s[warp] = v;\n\
+                 __syncthreads();\n\
+                 if (warp == 0) { v = lane < blockDim.x / 32 ? s[lane] : 0; for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o); }\n\
+                 if (threadIdx.x == 0) out[blockIdx.x] = v;\n}\n";
+    let loud = |text: &str| {
+        run(text)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity != Severity::Note)
+            .collect::<Vec<_>>()
+    };
+    assert!(loud(src).is_empty(), "{:?}", run(src));
+    // Through a helper, as R19-b's shape has it.
+    let helper = format!(
+        "__device__ float ws(float v) {{ for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o); return v; }}\n{}",
+        src.replace(
+            "for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);",
+            "v = ws(v);"
+        )
+    );
+    assert!(loud(&helper).is_empty(), "{:?}", run(&helper));
+    for (from, to) in [
+        (
+            "if (threadIdx.x == 0) out[blockIdx.x] = v;",
+            "out[threadIdx.x] = v;",
+        ),
+        (
+            "if (threadIdx.x == 0) out[blockIdx.x] = v;",
+            "if (threadIdx.x == 0) out[blockIdx.x + threadIdx.y] = v;",
+        ),
+    ] {
+        for text in [src.to_string(), helper.clone()] {
+            let other = text.replace(from, to);
+            assert_ne!(other, text);
+            assert!(
+                run(&other)
+                    .iter()
+                    .any(|d| d.id == "H001" && d.severity == Severity::Error),
+                "{to}: {:?}",
+                run(&other)
+            );
+        }
+    }
+}
+
 /// flash-attention's layer norm shape (realuser3's G-q): 32-lane rows reduced by a down tree,
 /// then the row's total broadcast with `__shfl_sync(m, s, 0)`. The lane math and the tree are
 /// right on 64 lanes; the broadcast reads the wavefront's lane 0, so the second row gets the
@@ -4763,6 +4819,98 @@ fn every_hip_atomic_overload_clashes() {
                __device__ long long atomicMin(long long* a, long long v) { return v; }\n\
                __device__ unsigned atomicOr(uint32_t* a, unsigned v) { return v; }\n";
     assert_eq!(lines_of(src, "H025"), vec![1, 2, 4]);
+}
+
+/// R22-d: an overload in a named namespace (SUNDIALS' `sundials::cuda::impl::atomicAdd`) is
+/// another function than HIP's `::atomicAdd`: no redefinition, and no help to delete it. One
+/// that a `using` brings to the global scope, or one in an anonymous namespace, still clashes.
+#[test]
+fn h025_a_namespaced_atomic_overload_does_not_clash() {
+    let ns = "namespace mylib {\n\
+              __device__ double atomicAdd(double* a, double v) { return ::atomicAdd(a, v); }\n\
+              }\n\
+              __global__ void k(double* o) { mylib::atomicAdd(o, 1.0); }\n";
+    assert!(lines_of(ns, "H025").is_empty(), "{:?}", run(ns));
+    let nested = ns
+        .replace(
+            "namespace mylib {",
+            "namespace sundials { namespace cuda { namespace impl {",
+        )
+        .replace("}\n__global__", "}}}\n__global__")
+        .replace("mylib::", "sundials::cuda::impl::");
+    assert!(lines_of(&nested, "H025").is_empty(), "{:?}", run(&nested));
+    for used in [
+        format!("{ns}using namespace mylib;\n"),
+        format!("{ns}using mylib::atomicAdd;\n"),
+        format!("{nested}using namespace sundials::cuda::impl;\n"),
+        ns.replace("namespace mylib {", "namespace {"),
+    ] {
+        assert_eq!(lines_of(&used, "H025"), vec![2], "{used}: {:?}", run(&used));
+    }
+}
+
+/// R22-g (PopSift's `ballot()` in assist.h): a 32-bit ballot wrapper whose callers keep its
+/// result in 32 bits. Widening the wrapper alone leaves them truncating, so no fix is offered
+/// (a `--fix` run must not call it fixed); the help names the callers, and with 32-wide rows it
+/// offers the per-row half first.
+#[test]
+fn h004_a_ballot_wrapper_whose_callers_narrow_gets_no_widening_fix() {
+    let src = "#include <stdint.h>\n\
+               __device__ inline unsigned int vote(unsigned int p) { return __ballot_sync(0xffffffff, p); }\n\
+               __global__ void compact(const float* v, int* counter, int* out) {\n\
+                 unsigned ind = v[threadIdx.y * 32 + threadIdx.x] > 0.5f;\n\
+                 uint32_t mask = vote(ind);\n\
+                 if (threadIdx.x == 0) out[0] = __popc(mask);\n\
+               }\n";
+    let wrapper = |text: &str| {
+        run(text)
+            .into_iter()
+            .find(|d| d.id == "H004" && d.line == 2)
+            .expect("H004 at the wrapper")
+    };
+    let d = wrapper(src);
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.fix.is_empty(), "{d:?}");
+    let help = d.help.unwrap_or_default();
+    assert!(
+        help.contains("line 5 `uint32_t mask = vote(ind);`"),
+        "{help}"
+    );
+    assert!(
+        help.contains("(__ballot(p) >> (__lane_id() & 32))"),
+        "{help}"
+    );
+    // After `--fix`, the wrapper's error is still there.
+    let out = fixed(src, Version::new(7, 0, 0));
+    assert!(
+        run(&out)
+            .iter()
+            .any(|d| d.id == "H004" && d.severity == Severity::Error),
+        "{out}"
+    );
+    // `__popc(vote(p))` narrows too; a caller that keeps 64 bits lets the fix stand.
+    let popc = src.replace(
+        "uint32_t mask = vote(ind);\n",
+        "unsigned long long mask = vote(ind);\nout[1] = __popc(vote(ind));\n",
+    );
+    assert!(wrapper(&popc).fix.is_empty());
+    let wide = src
+        .replace("uint32_t mask", "unsigned long long mask")
+        .replace("__popc(mask)", "__popcll(mask)");
+    assert!(!wrapper(&wide).fix.is_empty(), "{:?}", wrapper(&wide));
+    // A helper no function of the file calls (PopSift's assist.h): its callers elsewhere were
+    // written for 32 bits, so no fix either.
+    let alone = "__device__ inline unsigned int vote(unsigned int p) { return __ballot_sync(0xffffffff, p); }\n";
+    let d = run(alone)
+        .into_iter()
+        .find(|d| d.id == "H004")
+        .expect("H004");
+    assert!(d.fix.is_empty(), "{d:?}");
+    assert!(
+        d.help
+            .is_some_and(|h| h.contains("widen the callers in the files that use it")),
+        "{alone}"
+    );
 }
 
 #[test]
