@@ -3410,3 +3410,52 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
     .is_empty());
     assert!(notes(&with, "cmake/cuda.cmake", cmake).is_empty());
 }
+
+/// R22-i: `find_package(CUDAToolkit)` after the target that compiles the CUDA source. The HIP
+/// setup (`GPU_TARGETS`, `find_package(hip)`, `link_libraries(hip::device)`) goes before that
+/// target, so hipcc compiles it for the configured AMD target, not its default one.
+#[test]
+fn converted_cmake_late_find_package_target_gets_the_gpu_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(late LANGUAGES CXX CUDA)\n\
+             add_library(k STATIC k.cu)\n\
+             find_package(CUDAToolkit REQUIRED)\n\
+             target_link_libraries(k PUBLIC CUDA::cudart)\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void kk(float* x) { x[threadIdx.x] = 1.f; }\n\
+             void launch(float* x) { kk<<<1, 32>>>(x); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    let setup = cmake.find("link_libraries(hip::device)").expect(&cmake);
+    assert!(setup < cmake.find("add_library(k").unwrap(), "{cmake}");
+    // Converting the output again changes nothing.
+    let again = tmp.path().join("again");
+    convert_at(&out, &again, "5.2.3");
+    assert_eq!(
+        std::fs::read_to_string(again.join("CMakeLists.txt")).unwrap(),
+        cmake
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let k = command_for(&commands, "k.");
+    assert!(k.contains("--offload-arch=gfx90a"), "{k}");
+    assert_gfx90a_code(&build.join("libk.a"));
+}

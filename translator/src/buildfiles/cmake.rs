@@ -658,6 +658,37 @@ fn translate_keeping(
         drop_emptied(src, sink, &cmds[i]);
         drop_emptied_items(src, sink, &cmds[i]);
     }
+    // The block must come before the first target compiled from CUDA sources: `link_libraries()`
+    // reaches only the targets made after it, and `find_package(CUDAToolkit)` may follow the
+    // targets (its imported targets resolve at generate time). A target made before the block
+    // gets no `hip::device`: hipcc compiles it for its default architecture alone (R22-i).
+    let mut before_target = None;
+    if let (true, Some(t), Some((start, end, replace))) =
+        (st.cuda_lang, first_cuda_target(&cmds), st.block)
+    {
+        if start > cmds[t].start {
+            let f = cmds
+                .iter()
+                .position(|c| c.start <= start && start <= c.end)
+                .unwrap_or(t);
+            let (tc, fc) = (block_openers(&cmds, t), block_openers(&cmds, f));
+            let common = tc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
+            let at = tc.get(common).copied().unwrap_or(t);
+            if replace {
+                // The package is found again where it was: nothing there changes.
+                let text = if st.optional {
+                    let indent = indentation(src, start);
+                    format!("if({HIPCC_COMPILER})\n{indent}  {OPTIONAL_HIP}\n{indent}endif()")
+                } else {
+                    "find_package(hip REQUIRED)".to_string()
+                };
+                sink.edit_over(start, end, text, B_LANGUAGE.id);
+            }
+            before_target = Some(indentation(src, cmds[at].start));
+            let at = line_start_before(src, cmds[at].start);
+            st.block = Some((at, at, false));
+        }
+    }
     if st.cuda_lang {
         // With no `project()` or `find_package(CUDA)` to hold it, the block opens the file
         // (after a byte-order mark), a line of its own: `\n` before it there would glue it to
@@ -681,9 +712,10 @@ fn translate_keeping(
             st.block = Some((cmds[b].end, cmds[b].end, false));
         }
         let (start, end, replace) = st.block.unwrap_or((opening, opening, false));
-        let indent = match shared {
-            Some(b) => branch_indentation(src, &cmds, b),
-            None => indentation(src, start),
+        let indent = match (shared, &before_target) {
+            (Some(b), _) => branch_indentation(src, &cmds, b),
+            (None, Some(i)) => i.clone(),
+            (None, None) => indentation(src, start),
         };
         let targets = format!(
             "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
@@ -742,6 +774,8 @@ fn translate_keeping(
         if replace {
             // The package's arguments go with it, with what was rewritten in them.
             sink.edit_over(start, end, body, B_LANGUAGE.id);
+        } else if before_target.is_some() {
+            sink.insert_after(start, &format!("{indent}{body}\n"), B_LANGUAGE.id);
         } else if st.block.is_none() {
             sink.insert_after(start, &format!("{body}\n"), B_LANGUAGE.id);
         } else if start == end {
@@ -816,6 +850,48 @@ fn shared_branch(cmds: &[Command], inner: &[usize]) -> Option<usize> {
         .take_while(|&d| chains.iter().all(|c| c.get(d) == first.get(d)))
         .count();
     common.checked_sub(1).map(|d| first[d])
+}
+
+/// The first `add_executable()`/`add_library()` that lists a CUDA source (`k.cu`, or one behind
+/// a generator expression): the target that needs `hip::device` from the block (R22-i).
+fn first_cuda_target(cmds: &[Command]) -> Option<usize> {
+    cmds.iter().position(|c| {
+        matches!(c.name.as_str(), "add_executable" | "add_library")
+            && !c
+                .args
+                .iter()
+                .any(|a| arg_is(a, "IMPORTED") || arg_is(a, "ALIAS"))
+            && c.args
+                .iter()
+                .skip(1)
+                .any(|a| !a.bracket && a.text.trim_end_matches('>').ends_with(".cu"))
+    })
+}
+
+/// The commands that open the blocks (`if`, `foreach`, `while`, `function`, `macro`, `block`)
+/// holding `cmds[i]`, outermost first; an `if` stands for its `elseif()`/`else()` branches too.
+fn block_openers(cmds: &[Command], i: usize) -> Vec<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    for (j, c) in cmds.iter().enumerate().take(i) {
+        match c.name.as_str() {
+            "if" | "foreach" | "while" | "function" | "macro" | "block" => open.push(j),
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open
+}
+
+/// The start of `at`'s line when only blanks come before it there, else `at`.
+fn line_start_before(src: &str, at: usize) -> usize {
+    let line = src[..at].rfind('\n').map_or(0, |p| p + 1);
+    if src[line..at].bytes().all(|b| b == b' ' || b == b'\t') {
+        line
+    } else {
+        at
+    }
 }
 
 /// The indentation of the commands in the branch that `cmds[b]` opens: that of its first
