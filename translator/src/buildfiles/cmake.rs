@@ -674,19 +674,22 @@ fn translate_keeping(
             let (tc, fc) = (block_openers(&cmds, t), block_openers(&cmds, f));
             let common = tc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
             let at = tc.get(common).copied().unwrap_or(t);
-            if replace {
-                // The package is found again where it was: nothing there changes.
-                let text = if st.optional {
-                    let indent = indentation(src, start);
-                    format!("if({HIPCC_COMPILER})\n{indent}  {OPTIONAL_HIP}\n{indent}endif()")
-                } else {
-                    "find_package(hip REQUIRED)".to_string()
-                };
-                sink.edit_over(start, end, text, B_LANGUAGE.id);
+            // Not above a `project()`: HIP is found in a project (a target before it is odd).
+            if !cmds[at..=f].iter().any(|c| c.name == "project") {
+                if replace {
+                    // The package is found again where it was: nothing there changes.
+                    let text = if st.optional {
+                        let indent = indentation(src, start);
+                        format!("if({HIPCC_COMPILER})\n{indent}  {OPTIONAL_HIP}\n{indent}endif()")
+                    } else {
+                        "find_package(hip REQUIRED)".to_string()
+                    };
+                    sink.edit_over(start, end, text, B_LANGUAGE.id);
+                }
+                before_target = Some(indentation(src, cmds[at].start));
+                let at = line_start_before(src, cmds[at].start);
+                st.block = Some((at, at, false));
             }
-            before_target = Some(indentation(src, cmds[at].start));
-            let at = line_start_before(src, cmds[at].start);
-            st.block = Some((at, at, false));
         }
     }
     if st.cuda_lang {
@@ -2863,6 +2866,88 @@ fn renamed_source(st: &State, t: &str) -> Option<(usize, usize, String)> {
         .find_map(|r| text::rename_in(t, r).filter(|m| m.0 == 0 || !t[..m.0].ends_with('/')))
 }
 
+/// Source paths built with variables (`kernels/hist${n}.cu` in a `function()`): where a renamed
+/// source matches the path (each variable read as `*`), its suffix follows the rename; where
+/// none does, a warning says the path still names the old suffix (R22-h).
+fn variable_sources(st: &State, sink: &mut Sink, t: &str, base: usize) {
+    let mut from = 0;
+    for item in t.split([' ', ';', '\t', '\r', '\n']) {
+        let at = from;
+        from += item.len() + 1;
+        let path = item.trim_end_matches('>');
+        if !path.contains("${") || path.contains(['*', '?', '<']) {
+            continue;
+        }
+        let Some((old, new)) = st
+            .exts
+            .iter()
+            .find(|(old, _)| path.ends_with(&format!(".{old}")))
+        else {
+            continue;
+        };
+        let relative = ["${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/"]
+            .iter()
+            .find_map(|p| path.strip_prefix(p))
+            .unwrap_or(path);
+        let Some(pattern) = variables_as_stars(relative) else {
+            continue;
+        };
+        if pattern.starts_with('*') {
+            // Nothing fixed before the first variable: an absolute path or another directory.
+            continue;
+        }
+        let Ok(glob) = globset::Glob::new(&pattern).map(|g| g.compile_matcher()) else {
+            continue;
+        };
+        let matched = std::iter::once(&st.renames)
+            .chain(&st.ancestor_renames)
+            .flatten()
+            .any(|(o, n)| glob.is_match(o) && n.ends_with(&format!(".{new}")));
+        let suffix = base + at + path.len() - old.len();
+        if matched {
+            sink.edit(suffix, base + at + path.len(), new.as_str(), B_GLOB.id);
+        } else if !sink.claimed(suffix, base + at + path.len()) {
+            sink.diag(
+                B_GLOB,
+                base + at,
+                format!("`{path}` is built from variables and names a .{old} source; no renamed source matches it, so it still says .{old} while the renamed sources say .{new}"),
+                Some(format!("if it names a renamed source, write .{new}")),
+            );
+        }
+    }
+}
+
+/// `path` with each `${...}` read as `*` and the rest matched literally, or None when a
+/// reference does not close.
+fn variables_as_stars(path: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(p) = rest.find("${") {
+        out.push_str(&globset::escape(&rest[..p]));
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, c) in rest[p..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(p + i + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !out.ends_with('*') {
+            out.push('*');
+        }
+        rest = &rest[end?..];
+    }
+    out.push_str(&globset::escape(rest));
+    Some(out)
+}
+
 /// Variables renamed wherever they appear. `CMAKE_CUDA_FLAGS*` keep their names: the epilogue
 /// (see [`EPILOGUE`]) gives their flags to the HIP sources alone, as nvcc had them.
 const RENAMED_VARS: &[(&str, &str)] = &[
@@ -3346,6 +3431,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                         Some("if the file exists, rename the path by hand: relative paths in an include()d file resolve against the including CMakeLists.txt's directory".into()),
                     );
             }
+        }
+        if renamed.is_empty() {
+            variable_sources(st, sink, t, base);
         }
         // FindCUDA's nvcc options went to a command of their own (see
         // `findcuda_target_arguments`).
@@ -4330,6 +4418,30 @@ mod tests {
         // A file whose only GPU sources are its own `.hip` ones gets nothing appended.
         let src = "project(R LANGUAGES CXX)\nadd_library(HipK hip/k.hip)\n";
         assert_eq!(run(src, &opts()).0, src);
+    }
+
+    /// R22-h: a source path built with a variable follows the rename of the files it matches;
+    /// one that matches no renamed file gets a warning.
+    #[test]
+    fn source_paths_built_with_variables_follow_the_renames() {
+        let mut o = opts();
+        o.renamed
+            .insert("kernels/hist_16.cu".into(), "kernels/hist_16.hip".into());
+        let src = "project(p LANGUAGES CXX CUDA)\nfunction(add_hist n)\n  add_library(h${n} OBJECT kernels/hist${n}.cu ${CMAKE_CURRENT_SOURCE_DIR}/kernels/hist${n}.cu)\n  add_library(o${n} OBJECT other/k${n}.cu)\nendfunction()\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("add_library(h${n} OBJECT kernels/hist${n}.hip ${CMAKE_CURRENT_SOURCE_DIR}/kernels/hist${n}.hip)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("add_library(o${n} OBJECT other/k${n}.cu)"),
+            "{out}"
+        );
+        let warned: Vec<_> = diags.iter().filter(|d| d.id == "B010").collect();
+        assert_eq!(warned.len(), 1, "{diags:#?}");
+        assert_eq!(warned[0].line, 4);
+        assert!(warned[0].message.contains("other/k${n}.cu"), "{diags:#?}");
+        assert_eq!(run(&out, &o).0, out);
     }
 
     #[test]
