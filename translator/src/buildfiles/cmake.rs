@@ -2948,6 +2948,22 @@ fn variables_as_stars(path: &str) -> Option<String> {
     Some(out)
 }
 
+/// The link name of a link item: `nvinfer` for `nvinfer`, `libnvinfer.so`,
+/// `/opt/trt/lib/libnvinfer.so.8` or `libnvinfer_static.a`.
+fn link_item_stem(item: &str) -> &str {
+    let name = item.rsplit('/').next().unwrap_or(item);
+    let Some(file) = name.strip_prefix("lib") else {
+        return name;
+    };
+    match file
+        .find(".so")
+        .or_else(|| file.strip_suffix(".a").map(str::len))
+    {
+        Some(end) => &file[..end],
+        None => name,
+    }
+}
+
 /// Variables renamed wherever they appear. `CMAKE_CUDA_FLAGS*` keep their names: the epilogue
 /// (see [`EPILOGUE`]) gives their flags to the HIP sources alone, as nvcc had them.
 const RENAMED_VARS: &[(&str, &str)] = &[
@@ -3201,6 +3217,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                         hiprtc_help(lib, st.opts.hip_version),
                     );
                     st.uses_library(&new);
+                }
+                continue;
+            }
+            // TensorRT, by name or by file (`libnvinfer.so`, `${TRT_LIB}/libnvinfer.so.8`): no
+            // HIP port, so the link cannot work on ROCm (R22-a).
+            let stem = link_item_stem(t);
+            if flags::TENSORRT_LIBRARIES.contains(&stem) {
+                if let Some((_, info, message, help)) = flags::map_library_name(stem) {
+                    sink.diag(info, a.start, message, help);
                 }
                 continue;
             }
@@ -4560,6 +4585,27 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
+    }
+
+    /// R22-a: TensorRT's link items (a file name, plain names) are errors naming TensorRT.
+    #[test]
+    fn tensorrt_link_items_are_reported() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_executable(k k.cu)\ntarget_link_libraries(k libnvinfer.so nvinfer_plugin\n  nvonnxparser)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("libnvinfer.so nvinfer_plugin\n  nvonnxparser)"),
+            "{out}"
+        );
+        let trt: Vec<(usize, &str)> = diags
+            .iter()
+            .filter(|d| d.message.contains("TensorRT is NVIDIA-only"))
+            .map(|d| (d.line, d.id.as_str()))
+            .collect();
+        assert_eq!(trt, [(3, "B005"), (3, "B005"), (4, "B005")], "{diags:#?}");
+        assert!(diags
+            .iter()
+            .filter(|d| d.message.contains("TensorRT"))
+            .all(|d| d.severity == crate::diag::Severity::Error));
     }
 
     #[test]
