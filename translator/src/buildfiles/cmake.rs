@@ -2869,13 +2869,24 @@ fn renamed_source(st: &State, t: &str) -> Option<(usize, usize, String)> {
 /// Source paths built with variables (`kernels/hist${n}.cu` in a `function()`): where a renamed
 /// source matches the path (each variable read as `*`), its suffix follows the rename; where
 /// none does, a warning says the path still names the old suffix (R22-h).
-fn variable_sources(st: &State, sink: &mut Sink, t: &str, base: usize) {
+fn variable_sources(
+    st: &State,
+    sink: &mut Sink,
+    t: &str,
+    base: usize,
+    renamed: &[(usize, usize, String)],
+) {
     let mut from = 0;
     for item in t.split([' ', ';', '\t', '\r', '\n']) {
         let at = from;
         from += item.len() + 1;
         let path = item.trim_end_matches('>');
-        if !path.contains("${") || path.contains(['*', '?', '<']) {
+        if !path.contains("${")
+            || path.contains(['*', '?', '<'])
+            || renamed
+                .iter()
+                .any(|&(s, e, _)| s < at + path.len() && at < e)
+        {
             continue;
         }
         let Some((old, new)) = st
@@ -2889,6 +2900,10 @@ fn variable_sources(st: &State, sink: &mut Sink, t: &str, base: usize) {
             .iter()
             .find_map(|p| path.strip_prefix(p))
             .unwrap_or(path);
+        if !relative.contains("${") {
+            // A plain path under this directory: [`renamed_sources`] reads those.
+            continue;
+        }
         let Some(pattern) = variables_as_stars(relative) else {
             continue;
         };
@@ -3457,9 +3472,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
             }
         }
-        if renamed.is_empty() {
-            variable_sources(st, sink, t, base);
-        }
+        variable_sources(st, sink, t, base, &renamed);
         // FindCUDA's nvcc options went to a command of their own (see
         // `findcuda_target_arguments`).
         let target_name = k == 0 && names_target(cmd);
