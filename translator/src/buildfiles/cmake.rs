@@ -4600,6 +4600,19 @@ mod tests {
             .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
     }
 
+    /// R22-4: the `-gencode` lines of a `set(CUDA_NVCC_FLAGS ...)` list go whole, leaving no
+    /// line of blanks behind.
+    #[test]
+    fn gencode_lines_of_a_list_leave_no_blank_lines() {
+        let src = "find_package(CUDA)\nset(\n\tCUDA_NVCC_FLAGS\n\t${CUDA_NVCC_FLAGS};\n\t-O3\n\t-gencode arch=compute_53,code=sm_53\n\t-gencode arch=compute_62,code=sm_62\n  -gencode arch=compute_72,code=sm_72\n)\ncuda_add_library(k SHARED k.cu)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("\t-O3\n\t--offload-arch=gfx90a;--offload-arch=gfx1100\n)\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+    }
+
     /// R22-a: TensorRT's link items (a file name, plain names) are errors naming TensorRT.
     #[test]
     fn tensorrt_link_items_are_reported() {
