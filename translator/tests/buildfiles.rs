@@ -3421,3 +3421,98 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
         b"project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
     ));
 }
+
+/// R22-i: `find_package(CUDAToolkit)` after the target that compiles the CUDA source. The HIP
+/// setup (`GPU_TARGETS`, `find_package(hip)`, `link_libraries(hip::device)`) goes before that
+/// target, so hipcc compiles it for the configured AMD target, not its default one.
+#[test]
+fn converted_cmake_late_find_package_target_gets_the_gpu_targets() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(late LANGUAGES CXX CUDA)\n\
+             add_library(k STATIC k.cu)\n\
+             find_package(CUDAToolkit REQUIRED)\n\
+             target_link_libraries(k PUBLIC CUDA::cudart)\n",
+        ),
+        (
+            "k.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void kk(float* x) { x[threadIdx.x] = 1.f; }\n\
+             void launch(float* x) { kk<<<1, 32>>>(x); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    convert_at(&input, &out, "5.2.3");
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    let setup = cmake.find("link_libraries(hip::device)").expect(&cmake);
+    assert!(setup < cmake.find("add_library(k").unwrap(), "{cmake}");
+    // Converting the output again changes nothing.
+    let again = tmp.path().join("again");
+    convert_at(&out, &again, "5.2.3");
+    assert_eq!(
+        std::fs::read_to_string(again.join("CMakeLists.txt")).unwrap(),
+        cmake
+    );
+    let build = tmp.path().join("build");
+    let commands = configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let k = command_for(&commands, "k.");
+    assert!(k.contains("--offload-arch=gfx90a"), "{k}");
+    assert_gfx90a_code(&build.join("libk.a"));
+}
+
+/// R22-h: with `--rename hip`, a source path built from a function's argument
+/// (`kernels/hist${n}.cu`) follows the renamed file, so CMake finds it and hipcc builds it.
+#[test]
+fn converted_cmake_variable_source_path_follows_the_rename() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let files = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\n\
+             project(rn LANGUAGES CXX CUDA)\n\
+             function(add_hist n)\n\
+             \x20 add_library(hist${n} OBJECT kernels/hist${n}.cu)\n\
+             endfunction()\n\
+             add_hist(_16)\n\
+             add_library(main SHARED $<TARGET_OBJECTS:hist_16>)\n",
+        ),
+        (
+            "kernels/hist_16.cu",
+            "#include <cuda_runtime.h>\n\
+             __global__ void h(int* x) { atomicAdd(x, 1); }\n\
+             void hist(int* x) { h<<<1, 32>>>(x); }\n",
+        ),
+    ];
+    write_files(&input, &files);
+    let out = tmp.path().join("out");
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--offload-arch", "gfx90a", "--rename", "hip", "--no-cache"]));
+    assert!(out.join("kernels/hist_16.hip").exists());
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(cmake.contains("kernels/hist${n}.hip)"), "{cmake}");
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_gfx90a_code(&build.join("libmain.so"));
+}

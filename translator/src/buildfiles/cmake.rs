@@ -658,6 +658,40 @@ fn translate_keeping(
         drop_emptied(src, sink, &cmds[i]);
         drop_emptied_items(src, sink, &cmds[i]);
     }
+    // The block must come before the first target compiled from CUDA sources: `link_libraries()`
+    // reaches only the targets made after it, and `find_package(CUDAToolkit)` may follow the
+    // targets (its imported targets resolve at generate time). A target made before the block
+    // gets no `hip::device`: hipcc compiles it for its default architecture alone (R22-i).
+    let mut before_target = None;
+    if let (true, Some(t), Some((start, end, replace))) =
+        (st.cuda_lang, first_cuda_target(&cmds), st.block)
+    {
+        if start > cmds[t].start {
+            let f = cmds
+                .iter()
+                .position(|c| c.start <= start && start <= c.end)
+                .unwrap_or(t);
+            let (tc, fc) = (block_openers(&cmds, t), block_openers(&cmds, f));
+            let common = tc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
+            let at = tc.get(common).copied().unwrap_or(t);
+            // Not above a `project()`: HIP is found in a project (a target before it is odd).
+            if !cmds[at..=f].iter().any(|c| c.name == "project") {
+                if replace {
+                    // The package is found again where it was: nothing there changes.
+                    let text = if st.optional {
+                        let indent = indentation(src, start);
+                        format!("if({HIPCC_COMPILER})\n{indent}  {OPTIONAL_HIP}\n{indent}endif()")
+                    } else {
+                        "find_package(hip REQUIRED)".to_string()
+                    };
+                    sink.edit_over(start, end, text, B_LANGUAGE.id);
+                }
+                before_target = Some(indentation(src, cmds[at].start));
+                let at = line_start_before(src, cmds[at].start);
+                st.block = Some((at, at, false));
+            }
+        }
+    }
     if st.cuda_lang {
         // With no `project()` or `find_package(CUDA)` to hold it, the block opens the file
         // (after a byte-order mark), a line of its own: `\n` before it there would glue it to
@@ -681,9 +715,10 @@ fn translate_keeping(
             st.block = Some((cmds[b].end, cmds[b].end, false));
         }
         let (start, end, replace) = st.block.unwrap_or((opening, opening, false));
-        let indent = match shared {
-            Some(b) => branch_indentation(src, &cmds, b),
-            None => indentation(src, start),
+        let indent = match (shared, &before_target) {
+            (Some(b), _) => branch_indentation(src, &cmds, b),
+            (None, Some(i)) => i.clone(),
+            (None, None) => indentation(src, start),
         };
         let targets = format!(
             "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
@@ -742,6 +777,8 @@ fn translate_keeping(
         if replace {
             // The package's arguments go with it, with what was rewritten in them.
             sink.edit_over(start, end, body, B_LANGUAGE.id);
+        } else if before_target.is_some() {
+            sink.insert_after(start, &format!("{indent}{body}\n"), B_LANGUAGE.id);
         } else if st.block.is_none() {
             sink.insert_after(start, &format!("{body}\n"), B_LANGUAGE.id);
         } else if start == end {
@@ -816,6 +853,48 @@ fn shared_branch(cmds: &[Command], inner: &[usize]) -> Option<usize> {
         .take_while(|&d| chains.iter().all(|c| c.get(d) == first.get(d)))
         .count();
     common.checked_sub(1).map(|d| first[d])
+}
+
+/// The first `add_executable()`/`add_library()` that lists a CUDA source (`k.cu`, or one behind
+/// a generator expression): the target that needs `hip::device` from the block (R22-i).
+fn first_cuda_target(cmds: &[Command]) -> Option<usize> {
+    cmds.iter().position(|c| {
+        matches!(c.name.as_str(), "add_executable" | "add_library")
+            && !c
+                .args
+                .iter()
+                .any(|a| arg_is(a, "IMPORTED") || arg_is(a, "ALIAS"))
+            && c.args
+                .iter()
+                .skip(1)
+                .any(|a| !a.bracket && a.text.trim_end_matches('>').ends_with(".cu"))
+    })
+}
+
+/// The commands that open the blocks (`if`, `foreach`, `while`, `function`, `macro`, `block`)
+/// holding `cmds[i]`, outermost first; an `if` stands for its `elseif()`/`else()` branches too.
+fn block_openers(cmds: &[Command], i: usize) -> Vec<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    for (j, c) in cmds.iter().enumerate().take(i) {
+        match c.name.as_str() {
+            "if" | "foreach" | "while" | "function" | "macro" | "block" => open.push(j),
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open
+}
+
+/// The start of `at`'s line when only blanks come before it there, else `at`.
+fn line_start_before(src: &str, at: usize) -> usize {
+    let line = src[..at].rfind('\n').map_or(0, |p| p + 1);
+    if src[line..at].bytes().all(|b| b == b' ' || b == b'\t') {
+        line
+    } else {
+        at
+    }
 }
 
 /// The indentation of the commands in the branch that `cmds[b]` opens: that of its first
@@ -2787,6 +2866,119 @@ fn renamed_source(st: &State, t: &str) -> Option<(usize, usize, String)> {
         .find_map(|r| text::rename_in(t, r).filter(|m| m.0 == 0 || !t[..m.0].ends_with('/')))
 }
 
+/// Source paths built with variables (`kernels/hist${n}.cu` in a `function()`): where a renamed
+/// source matches the path (each variable read as `*`), its suffix follows the rename; where
+/// none does, a warning says the path still names the old suffix (R22-h).
+fn variable_sources(
+    st: &State,
+    sink: &mut Sink,
+    t: &str,
+    base: usize,
+    renamed: &[(usize, usize, String)],
+) {
+    let mut from = 0;
+    for item in t.split([' ', ';', '\t', '\r', '\n']) {
+        let at = from;
+        from += item.len() + 1;
+        let path = item.trim_end_matches('>');
+        if !path.contains("${")
+            || path.contains(['*', '?', '<'])
+            || renamed
+                .iter()
+                .any(|&(s, e, _)| s < at + path.len() && at < e)
+        {
+            continue;
+        }
+        let Some((old, new)) = st
+            .exts
+            .iter()
+            .find(|(old, _)| path.ends_with(&format!(".{old}")))
+        else {
+            continue;
+        };
+        let relative = ["${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/"]
+            .iter()
+            .find_map(|p| path.strip_prefix(p))
+            .unwrap_or(path);
+        if !relative.contains("${") {
+            // A plain path under this directory: [`renamed_sources`] reads those.
+            continue;
+        }
+        let Some(pattern) = variables_as_stars(relative) else {
+            continue;
+        };
+        if pattern.starts_with('*') {
+            // Nothing fixed before the first variable: an absolute path or another directory.
+            continue;
+        }
+        let Ok(glob) = globset::Glob::new(&pattern).map(|g| g.compile_matcher()) else {
+            continue;
+        };
+        let matched = std::iter::once(&st.renames)
+            .chain(&st.ancestor_renames)
+            .flatten()
+            .any(|(o, n)| glob.is_match(o) && n.ends_with(&format!(".{new}")));
+        let suffix = base + at + path.len() - old.len();
+        if matched {
+            sink.edit(suffix, base + at + path.len(), new.as_str(), B_GLOB.id);
+        } else if !sink.claimed(suffix, base + at + path.len()) {
+            sink.diag(
+                B_GLOB,
+                base + at,
+                format!("`{path}` is built from variables and names a .{old} source; no renamed source matches it, so it still says .{old} while the renamed sources say .{new}"),
+                Some(format!("if it names a renamed source, write .{new}")),
+            );
+        }
+    }
+}
+
+/// `path` with each `${...}` read as `*` and the rest matched literally, or None when a
+/// reference does not close.
+fn variables_as_stars(path: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(p) = rest.find("${") {
+        out.push_str(&globset::escape(&rest[..p]));
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, c) in rest[p..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(p + i + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !out.ends_with('*') {
+            out.push('*');
+        }
+        rest = &rest[end?..];
+    }
+    out.push_str(&globset::escape(rest));
+    Some(out)
+}
+
+/// The link name of a link item: `nvinfer` for `nvinfer`, `libnvinfer.so`,
+/// `/opt/trt/lib/libnvinfer.so.8` or `libnvinfer_static.a`.
+fn link_item_stem(item: &str) -> &str {
+    let name = item.rsplit('/').next().unwrap_or(item);
+    let Some(file) = name.strip_prefix("lib") else {
+        return name;
+    };
+    match file
+        .find(".so")
+        .or_else(|| file.strip_suffix(".a").map(str::len))
+    {
+        Some(end) => &file[..end],
+        None => name,
+    }
+}
+
 /// Variables renamed wherever they appear. `CMAKE_CUDA_FLAGS*` keep their names: the epilogue
 /// (see [`EPILOGUE`]) gives their flags to the HIP sources alone, as nvcc had them.
 const RENAMED_VARS: &[(&str, &str)] = &[
@@ -3043,6 +3235,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 }
                 continue;
             }
+            // TensorRT, by name or by file (`libnvinfer.so`, `${TRT_LIB}/libnvinfer.so.8`): no
+            // HIP port, so the link cannot work on ROCm (R22-a).
+            let stem = link_item_stem(t);
+            if flags::TENSORRT_LIBRARIES.contains(&stem) {
+                if let Some((_, info, message, help)) = flags::map_library_name(stem) {
+                    sink.diag(info, a.start, message, help);
+                }
+                continue;
+            }
         }
         cccl_targets(st, sink, cmd, a);
         // CUDA:: targets.
@@ -3271,6 +3472,7 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                     );
             }
         }
+        variable_sources(st, sink, t, base, &renamed);
         // FindCUDA's nvcc options went to a command of their own (see
         // `findcuda_target_arguments`).
         let target_name = k == 0 && names_target(cmd);
@@ -4256,6 +4458,30 @@ mod tests {
         assert_eq!(run(src, &opts()).0, src);
     }
 
+    /// R22-h: a source path built with a variable follows the rename of the files it matches;
+    /// one that matches no renamed file gets a warning.
+    #[test]
+    fn source_paths_built_with_variables_follow_the_renames() {
+        let mut o = opts();
+        o.renamed
+            .insert("kernels/hist_16.cu".into(), "kernels/hist_16.hip".into());
+        let src = "project(p LANGUAGES CXX CUDA)\nfunction(add_hist n)\n  add_library(h${n} OBJECT kernels/hist${n}.cu ${CMAKE_CURRENT_SOURCE_DIR}/kernels/hist${n}.cu)\n  add_library(o${n} OBJECT other/k${n}.cu)\nendfunction()\n";
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("add_library(h${n} OBJECT kernels/hist${n}.hip ${CMAKE_CURRENT_SOURCE_DIR}/kernels/hist${n}.hip)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("add_library(o${n} OBJECT other/k${n}.cu)"),
+            "{out}"
+        );
+        let warned: Vec<_> = diags.iter().filter(|d| d.id == "B010").collect();
+        assert_eq!(warned.len(), 1, "{diags:#?}");
+        assert_eq!(warned[0].line, 4);
+        assert!(warned[0].message.contains("other/k${n}.cu"), "{diags:#?}");
+        assert_eq!(run(&out, &o).0, out);
+    }
+
     #[test]
     fn sources_of_included_files_and_moved_directories() {
         let mut o = opts();
@@ -4372,6 +4598,40 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
+    }
+
+    /// R22-4: the `-gencode` lines of a `set(CUDA_NVCC_FLAGS ...)` list go whole, leaving no
+    /// line of blanks behind.
+    #[test]
+    fn gencode_lines_of_a_list_leave_no_blank_lines() {
+        let src = "find_package(CUDA)\nset(\n\tCUDA_NVCC_FLAGS\n\t${CUDA_NVCC_FLAGS};\n\t-O3\n\t-gencode arch=compute_53,code=sm_53\n\t-gencode arch=compute_62,code=sm_62\n  -gencode arch=compute_72,code=sm_72\n)\ncuda_add_library(k SHARED k.cu)\n";
+        let (out, _) = run(src, &opts());
+        assert!(
+            out.contains("\t-O3\n\t--offload-arch=gfx90a;--offload-arch=gfx1100\n)\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
+    }
+
+    /// R22-a: TensorRT's link items (a file name, plain names) are errors naming TensorRT.
+    #[test]
+    fn tensorrt_link_items_are_reported() {
+        let src = "project(p LANGUAGES CXX CUDA)\nadd_executable(k k.cu)\ntarget_link_libraries(k libnvinfer.so nvinfer_plugin\n  nvonnxparser)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("libnvinfer.so nvinfer_plugin\n  nvonnxparser)"),
+            "{out}"
+        );
+        let trt: Vec<(usize, &str)> = diags
+            .iter()
+            .filter(|d| d.message.contains("TensorRT is NVIDIA-only"))
+            .map(|d| (d.line, d.id.as_str()))
+            .collect();
+        assert_eq!(trt, [(3, "B005"), (3, "B005"), (4, "B005")], "{diags:#?}");
+        assert!(diags
+            .iter()
+            .filter(|d| d.message.contains("TensorRT"))
+            .all(|d| d.severity == crate::diag::Severity::Error));
     }
 
     #[test]

@@ -384,6 +384,34 @@ pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
     "cusolverMg",
     "cufftw",
     "OpenCL",
+    // TensorRT (R22-a): NVIDIA's inference runtime, its plugins and parsers; see
+    // [`TENSORRT_LIBRARIES`].
+    "nvinfer",
+    "nvinfer_plugin",
+    "nvonnxparser",
+    "nvparsers",
+    "nvinfer_lean",
+    "nvinfer_dispatch",
+    "nvinfer_vc_plugin",
+    "nvinfer_static",
+    "nvinfer_plugin_static",
+    "nvonnxparser_static",
+];
+
+/// TensorRT's link names (TensorRT's own CMake and samples link `nvinfer`, `nvinfer_plugin`,
+/// `nvonnxparser`, `nvparsers`, and, from TensorRT 8.6, `nvinfer_lean` and `nvinfer_dispatch`):
+/// NVIDIA-only, with no HIP port; ROCm's inference engine, MIGraphX, has an API of its own.
+pub(crate) const TENSORRT_LIBRARIES: &[&str] = &[
+    "nvinfer",
+    "nvinfer_plugin",
+    "nvonnxparser",
+    "nvparsers",
+    "nvinfer_lean",
+    "nvinfer_dispatch",
+    "nvinfer_vc_plugin",
+    "nvinfer_static",
+    "nvinfer_plugin_static",
+    "nvonnxparser_static",
 ];
 
 /// Looks up a CUDA library by link name.
@@ -433,6 +461,14 @@ pub(crate) fn map_library_name(
                 }),
             ),
         });
+    }
+    if TENSORRT_LIBRARIES.contains(&name) {
+        return Some((
+            Action::Replace(vec![name.to_string()]),
+            B_LIB_UNMAPPED,
+            format!("TensorRT library `{name}` has no HIP counterpart: TensorRT is NVIDIA-only"),
+            Some("port the inference code by hand (ROCm's inference engine, MIGraphX, has its own API) or keep this target on NVIDIA".to_string()),
+        ));
     }
     if UNMAPPED_LIBRARIES.contains(&name) || name.starts_with("npp") && name.len() <= 7 {
         return Some((

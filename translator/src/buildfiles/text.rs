@@ -533,13 +533,19 @@ pub(crate) fn apply_mapped(
         } else {
             s
         };
-        // A Python list's line that the removal leaves blank goes whole (R20-2: a line of
-        // blanks is a whitespace error to `git apply --whitespace=error`).
-        if style == Style::PyList {
-            if let Some((ls, le)) = emptied_line(src, s, e) {
-                if sink.edit(ls, le, "", &rule) {
-                    continue;
-                }
+        // A line that the removal leaves blank goes whole (R20-2: a line of blanks is a
+        // whitespace error to `git apply --whitespace=error`; R22-4: a CMake `set()`'s
+        // `-gencode` lines), unless a continued line before it would then run on into the next.
+        let continued = |ls: usize| {
+            src[..ls.saturating_sub(1)]
+                .trim_end_matches([' ', '\t', '\r'])
+                .ends_with('\\')
+        };
+        if let Some((ls, le)) =
+            emptied_line(src, s, e).filter(|&(ls, _)| style == Style::PyList || !continued(ls))
+        {
+            if sink.edit(ls, le, "", &rule) {
+                continue;
             }
         }
         sink.edit(s, e, "", &rule);
