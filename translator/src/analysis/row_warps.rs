@@ -48,6 +48,22 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
     }
 }
 
+/// The file's macros (name, body text), and the names of those whose bodies do warp work.
+fn file_macros<'a>(a: &'a Analyzer) -> (Vec<(&'a str, &'a [u8])>, Vec<&'a str>) {
+    let macros: Vec<(&str, &[u8])> = a
+        .macros
+        .values()
+        .flatten()
+        .map(|m| (m.name.as_str(), &a.src[m.body_range.clone()]))
+        .collect();
+    let warp_macros = macros
+        .iter()
+        .filter(|(_, body)| names_warp_op(body))
+        .map(|(n, _)| *n)
+        .collect();
+    (macros, warp_macros)
+}
+
 /// Whether the call of `callee` at `at` is `__activemask()` as the mask of a `_sync` builtin
 /// (`__shfl_up_sync(__activemask(), v, i)`, as the translator writes it in a row's branch):
 /// it names the lanes that run the builtin, no vote of its own.
@@ -284,17 +300,7 @@ fn idle_constants(a: &mut Analyzer) {
         return;
     }
     // Macros of the file: their names with their bodies' text.
-    let macros: Vec<(&str, &[u8])> = a
-        .macros
-        .values()
-        .flatten()
-        .map(|m| (m.name.as_str(), &a.src[m.body_range.clone()]))
-        .collect();
-    let warp_macros: Vec<&str> = macros
-        .iter()
-        .filter(|(_, body)| names_warp_op(body))
-        .map(|(n, _)| *n)
-        .collect();
+    let (macros, warp_macros) = file_macros(a);
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut idle: Vec<usize> = Vec::new();
     let mut elsewhere: Vec<usize> = Vec::new();
@@ -379,17 +385,7 @@ fn header_constants(a: &mut Analyzer) {
         .collect();
     let defs: Vec<(&str, std::ops::Range<usize>)> =
         nodes.iter().map(|(n, f)| (*n, f.byte_range())).collect();
-    let macros: Vec<(&str, &[u8])> = a
-        .macros
-        .values()
-        .flatten()
-        .map(|m| (m.name.as_str(), &a.src[m.body_range.clone()]))
-        .collect();
-    let warp_macros: Vec<&str> = macros
-        .iter()
-        .filter(|(_, body)| names_warp_op(body))
-        .map(|(n, _)| *n)
-        .collect();
+    let (_, warp_macros) = file_macros(a);
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut found: Vec<(usize, String, String, usize)> = Vec::new();
     for h in a.header_aliases.iter().filter(|h| h.fixed_32) {

@@ -384,18 +384,6 @@ pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
     "cusolverMg",
     "cufftw",
     "OpenCL",
-    // TensorRT (R22-a): NVIDIA's inference runtime, its plugins and parsers; see
-    // [`TENSORRT_LIBRARIES`].
-    "nvinfer",
-    "nvinfer_plugin",
-    "nvonnxparser",
-    "nvparsers",
-    "nvinfer_lean",
-    "nvinfer_dispatch",
-    "nvinfer_vc_plugin",
-    "nvinfer_static",
-    "nvinfer_plugin_static",
-    "nvonnxparser_static",
 ];
 
 /// TensorRT's link names (TensorRT's own CMake and samples link `nvinfer`, `nvinfer_plugin`,
@@ -426,6 +414,7 @@ pub(crate) fn link_name(name: &str) -> Option<&'static str> {
         .iter()
         .map(|l| l.cuda)
         .chain(UNMAPPED_LIBRARIES.iter().copied())
+        .chain(TENSORRT_LIBRARIES.iter().copied())
         .find(|n| n.eq_ignore_ascii_case(name))
 }
 
