@@ -416,6 +416,10 @@ pub struct FoundFile {
     pub size: u64,
     /// Its stamp when discovered (see [`crate::tree_index`]).
     pub stamp: Option<cache::Stamp>,
+    /// Whether `size` and `stamp` are still to be read ([`FoundFile::settle`]): the ordered walk
+    /// leaves that `stat` to the worker that takes the file, since one `stat` after another on
+    /// the walk's thread bounded a re-run's wall time.
+    unsettled: bool,
 }
 
 /// Where a found file is on disk, without a copy of its whole path for every file (on a tree of
@@ -465,7 +469,19 @@ impl FoundFile {
             translate,
             size,
             stamp,
+            unsettled: false,
         }
+    }
+
+    /// Reads the size and stamp that discovery left to be read, if it did; true when it did.
+    pub fn settle(&mut self) -> bool {
+        if !std::mem::take(&mut self.unsettled) {
+            return false;
+        }
+        let meta = fs::symlink_metadata(self.path_ref()).ok();
+        self.size = meta.as_ref().map_or(0, |m| m.len());
+        self.stamp = meta.as_ref().and_then(cache::Stamp::of_metadata);
+        true
     }
 
     /// The file's path on disk, as discovery found it (the input as given, then the names below
@@ -703,9 +719,12 @@ impl<'a> InputWalk<'a> {
 
     /// The file an entry of the walk is, an error to report, or `None` for what is not a file
     /// to convert (directories, excluded paths, the output directory's files).
+    /// With `stat` false, and on Unix, the file's size and stamp are left to be read
+    /// ([`FoundFile::settle`]); elsewhere the walk has them without a system call of its own.
     fn visit(
         &self,
         entry: Result<ignore::DirEntry, ignore::Error>,
+        stat: bool,
     ) -> Option<Result<FoundFile, (String, String)>> {
         let entry = match entry {
             Ok(e) => e,
@@ -771,13 +790,19 @@ impl<'a> InputWalk<'a> {
                 .iter()
                 .any(|x| x.eq_ignore_ascii_case(e))
         });
-        let meta = entry.metadata().ok();
+        let unsettled = !stat && cfg!(unix);
+        let meta = if unsettled {
+            None
+        } else {
+            entry.metadata().ok()
+        };
         Some(Ok(FoundFile {
             at: OnDisk::of(&self.given, path, &rel, tail),
             rel,
             translate,
             size: meta.as_ref().map_or(0, |m| m.len()),
             stamp: meta.as_ref().and_then(cache::Stamp::of_metadata),
+            unsettled,
         }))
     }
 }
@@ -846,7 +871,7 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
             };
             let walk = &walk;
             Box::new(move |entry| {
-                match walk.visit(entry) {
+                match walk.visit(entry, true) {
                     Some(Ok(f)) => {
                         batch.found.push(Box::new(f));
                         if batch.found.len() == BATCH_FILES {
@@ -869,7 +894,8 @@ pub fn discover(cfg: &ConvertConfig, root: &Path) -> Result<Discovered, ProjectE
 
 /// [`discover`] without the list: hands each file to `file` in the same order, as one walk
 /// (each directory read and sorted when the walk reaches it) finds it, so that memory does not
-/// grow with the tree. Stops early when `file` returns false or `stop` is set (it is read at
+/// grow with the tree. On Unix a file comes without its size and stamp: [`FoundFile::settle`]
+/// reads them where the file is taken up. Stops early when `file` returns false or `stop` is set (it is read at
 /// every entry, so that a run that fails stops without walking the rest of the tree, files or
 /// not). Returns the errors, in the order [`discover`] gives them.
 pub fn discover_each(
@@ -894,7 +920,7 @@ pub fn discover_each(
             if stop.load(Ordering::Relaxed) {
                 return Ok(errors);
             }
-            match walk.visit(entry) {
+            match walk.visit(entry, false) {
                 Some(Ok(f)) => {
                     // The same file through two inputs comes once (as `discover` keeps it).
                     if last.as_deref() == Some(f.rel.as_str()) {
@@ -3131,6 +3157,18 @@ pub fn convert_streaming(
     let found_files = AtomicUsize::new(0);
     let found_bytes = std::sync::atomic::AtomicU64::new(0);
     let discovered = std::sync::atomic::AtomicBool::new(false);
+    // Files found whose size is not read yet (see [`FoundFile::settle`]): the totals are final
+    // when discovery is done and none is left.
+    let unsettled = AtomicUsize::new(0);
+    // Reads the sizes and stamps of a chunk's files where the walk left them, and counts them.
+    let settle = |files: &mut Files| {
+        for f in files {
+            if f.settle() {
+                found_bytes.fetch_add(f.size, Ordering::Relaxed);
+                unsettled.fetch_sub(1, Ordering::Release);
+            }
+        }
+    };
     // Set when the run stops: the walk ends at its next entry.
     let stop = std::sync::atomic::AtomicBool::new(false);
     // The index of the next outcome the sink waits for; workers do not run ahead of it by more
@@ -3161,6 +3199,9 @@ pub fn convert_streaming(
             bytes += f.size;
             n += 1;
             found_files.fetch_add(1, Ordering::Relaxed);
+            if f.unsettled {
+                unsettled.fetch_add(1, Ordering::Relaxed);
+            }
             found_bytes.fetch_add(f.size, Ordering::Relaxed);
             chunk.push(f);
             true
@@ -3199,7 +3240,7 @@ pub fn convert_streaming(
         if producer.is_ok() {
             for _ in 0..jobs {
                 let tx = tx.clone();
-                let (emitted, feed, stop) = (&emitted, &feed, &stop);
+                let (emitted, feed, stop, settle) = (&emitted, &feed, &stop, &settle);
                 // Deeply nested sources make recursive tree walks deep: give workers room
                 // (the memory is only reserved, and committed as it is used).
                 let spawned = std::thread::Builder::new()
@@ -3212,7 +3253,7 @@ pub fn convert_streaming(
                             feed,
                         };
                         loop {
-                            let (start, files, records) = {
+                            let (start, mut files, records) = {
                                 let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
                                 let Some(Ok((start, files))) = feed.0.as_ref().map(|r| r.recv())
                                 else {
@@ -3224,6 +3265,7 @@ pub fn convert_streaming(
                                     .collect();
                                 (start, files, records)
                             };
+                            settle(&mut files);
                             {
                                 let (lock, cv) = emitted;
                                 let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -3274,7 +3316,8 @@ pub fn convert_streaming(
             // discovery thread or, when that could not start either, those of a walk run here.
             let mut feed = feed.lock().unwrap_or_else(|e| e.into_inner());
             let (chunks, index) = (feed.0.take(), &mut feed.1);
-            let mut translate = |files: Files| {
+            let mut translate = |mut files: Files| {
+                settle(&mut files);
                 for f in files {
                     let record = index.as_mut().and_then(|r| r.find(&f.rel));
                     let (o, record) = process_guarded(cfg, &f, keep_output, record);
@@ -3314,11 +3357,16 @@ pub fn convert_streaming(
                 // a listed run gave the sink its totals at the start).
                 let now = match listed_totals {
                     Some(_) => told,
-                    None => (
-                        found_files.load(Ordering::Relaxed),
-                        found_bytes.load(Ordering::Relaxed),
-                        discovered.load(Ordering::Acquire),
-                    ),
+                    None => {
+                        // Read first: once none is left to settle, the bytes are all counted.
+                        let complete = discovered.load(Ordering::Acquire)
+                            && unsettled.load(Ordering::Acquire) == 0;
+                        (
+                            found_files.load(Ordering::Relaxed),
+                            found_bytes.load(Ordering::Relaxed),
+                            complete,
+                        )
+                    }
                 };
                 let mut found = (now != told).then_some(now);
                 told = now;
@@ -3805,13 +3853,14 @@ mod tests {
         // The totals the sink is told: found as the walk goes (the last of them final), or,
         // for a run that renames files and so lists the tree first, once at the start.
         #[derive(Default)]
-        struct Totals(Option<usize>, Vec<(usize, bool)>);
+        struct Totals(Option<usize>, Vec<(usize, bool)>, Vec<u64>);
         impl Sink for Totals {
             fn start(&mut self, _: &Path, files: usize, _: u64) {
                 self.0 = Some(files);
             }
-            fn found(&mut self, files: usize, _: u64, complete: bool) {
+            fn found(&mut self, files: usize, bytes: u64, complete: bool) {
                 self.1.push((files, complete));
+                self.2.push(bytes);
             }
             fn file(&mut self, _: FileOutcome) -> Result<(), ProjectError> {
                 Ok(())
@@ -3827,6 +3876,14 @@ mod tests {
             .all(|&(n, done)| n <= listed.len() && (!done || n == listed.len())));
         // The last chunk goes after the walk has ended: the sink always learns the final total.
         assert_eq!(streamed.1.last(), Some(&(listed.len(), true)));
+        // The bytes grow as the workers read the sizes the walk left them, and are all counted
+        // when the totals are final.
+        let total: u64 = listed
+            .iter()
+            .map(|r| fs::metadata(root.join(r)).unwrap().len())
+            .sum();
+        assert!(streamed.2.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(streamed.2.last(), Some(&total));
         let mut renaming = Totals::default();
         let mut cfg = cfg.clone();
         cfg.rename = RenameMode::Hip;
@@ -3993,7 +4050,11 @@ mod tests {
             let paths: Vec<PathBuf> = found.iter().map(|f| f.path()).collect();
             // The walk that hands files over one at a time finds the same, in the same order.
             let mut each = Vec::new();
-            let each_errors = discover_each(&cfg, &root, &Default::default(), |f| {
+            let each_errors = discover_each(&cfg, &root, &Default::default(), |mut f| {
+                // On Unix the size and stamp are left to the worker; settled, they are the
+                // parallel walk's, and settling again reads nothing.
+                assert_eq!(f.settle(), cfg!(unix), "{}", f.rel);
+                assert!(!f.settle());
                 each.push(f);
                 true
             })
