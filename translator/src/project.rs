@@ -2393,13 +2393,16 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames
         let n = parts.len();
         let mut moved = false;
         if cfg.rename == RenameMode::Torch {
-            // A `cuda` directory that is a Python package keeps its name: `import pkg.cuda`.
+            // Directories spell `cuda` and `CUDA` as `hip` and `HIP` (`cuda/` to `hip/`,
+            // `cuda_ops/` to `hip_ops/`), as PyTorch's hipify does to a file's directory path;
+            // one that is a Python package keeps its name: `import pkg.cuda`.
             let root = root_dir_of(&f.path(), &f.rel);
             for (i, p) in parts.iter_mut().enumerate().take(n - 1) {
-                if p == "cuda" {
+                let spelled = p.replace("cuda", "hip").replace("CUDA", "HIP");
+                if spelled != *p {
                     let dir = f.rel.split('/').take(i + 1).collect::<Vec<_>>().join("/");
                     if !packages.contains(&dir) && !root.join(&dir).join("__init__.py").is_file() {
-                        *p = "hip".into();
+                        *p = spelled;
                         moved = true;
                     }
                 }
@@ -2420,10 +2423,12 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames
             (Some(s), "") => s.clone(),
             (Some(s), ext) => format!("{s}.{ext}"),
             (None, "cu") => format!("{stem}.hip"),
-            // A name hipify leaves as it is gets `_hip`, unless it is a `.cuh`.
+            // A name hipify leaves as it is, in a directory that did not move, gets `_hip`,
+            // unless it is a `.cuh` (R20-c: hipify adds it only where nothing else changed).
             (None, ext)
                 if cfg.rename == RenameMode::Torch
                     && changed
+                    && !moved
                     && ext != "cuh"
                     && !stem.ends_with("_hip")
                     && f.translate =>

@@ -963,3 +963,58 @@ fn files_that_would_share_a_new_name_keep_two() {
         "{err}"
     );
 }
+
+/// PyTorch's hipify spells `cuda` as `hip` anywhere in a file's directory path (`cuda_ops/` to
+/// `hip_ops/`, `CUDAKernels/` to `HIPKernels/`), and adds `_hip` to a name only where neither
+/// the directory nor the name changed (R20-c).
+#[test]
+fn torch_layout_spells_cuda_in_directories_and_adds_hip_only_where_nothing_moved() {
+    let setup = "from setuptools import setup\n\
+                 from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
+                 setup(name='ops', ext_modules=[CUDAExtension('ops', ['cuda_ops/ops.cpp', 'cuda_ops/k.cu', 'CUDAKernels/x.cu', 'util.cpp'],\n      \
+                 include_dirs=['cuda_ops/include'])],\n      \
+                 cmdclass={'build_ext': BuildExtension})\n";
+    let t = tree(&[
+        ("ext/setup.py", setup),
+        (
+            "ext/cuda_ops/ops.cpp",
+            "#include <cuda_runtime.h>\n#include \"common.h\"\nvoid f() { cudaDeviceSynchronize(); }\n",
+        ),
+        ("ext/cuda_ops/include/common.h", "#pragma once\nint one();\n"),
+        (
+            "ext/cuda_ops/k.cu",
+            "#include \"common.h\"\n__global__ void k() {}\nvoid launch() { k<<<1, 1>>>(); }\n",
+        ),
+        (
+            "ext/CUDAKernels/x.cu",
+            "__global__ void x() {}\nvoid run() { x<<<1, 1>>>(); cudaDeviceSynchronize(); }\n",
+        ),
+        (
+            "ext/util.cpp",
+            "#include <cuda_runtime.h>\nvoid g() { cudaDeviceSynchronize(); }\n",
+        ),
+    ]);
+    let out = convert_checked(&t.path().join("ext"));
+    let names: Vec<&str> = out.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "HIPKernels/x.hip",
+            "hip_ops/include/common.h",
+            "hip_ops/k.hip",
+            "hip_ops/ops.cpp",
+            "setup.py",
+            "util_hip.cpp",
+        ]
+    );
+    let setup_out = &out["setup.py"];
+    assert!(
+        setup_out
+            .contains("['hip_ops/ops.cpp', 'hip_ops/k.hip', 'HIPKernels/x.hip', 'util_hip.cpp']"),
+        "{setup_out}"
+    );
+    assert!(
+        setup_out.contains("include_dirs=['hip_ops/include']"),
+        "{setup_out}"
+    );
+}
