@@ -1255,6 +1255,8 @@ impl<'a> Walk<'a> {
             (
                 if m.family == Family::Nccl {
                     format!("`{name}` exists in RCCL only from ROCm {added} ({}); the target is HIP {v}", m.section)
+                } else if let Some(fails) = fails_before_dated(hip) {
+                    format!("`{name}` becomes `{hip}`, which {fails} before HIP {added}; the target is HIP {v}")
                 } else if hip == name {
                     format!("`{name}` exists in HIP only from {added}; the target is HIP {v}")
                 } else {
@@ -4072,6 +4074,21 @@ fn wide_bit_op(name: &str) -> Option<&'static str> {
 /// What to do instead of `name`, for a help that begins "target a newer HIP, or ...": a
 /// `math_constants.h` macro (`CUDART_INF_F`) is written as its value, which HIP `v` compiles
 /// (`__int_as_float(0x7f800000U)`, or `INFINITY`); anything else is avoided. G2.
+/// What a HIP name the rules date later than its library declares it does at run time before
+/// that date (R21-b): the header has it, so a plain "only from" would read like a missing
+/// declaration. Facts from the libraries' CHANGELOGs (see `rules/data/extra-*.tsv`).
+fn fails_before_dated(hip: &str) -> Option<&'static str> {
+    match hip {
+        // hipRAND 2.11.0 (ROCm 6.2.0) CHANGELOG: "hiprandCreateGeneratorHost dispatches to the
+        // host generator in the rocRAND backend instead of returning with
+        // HIPRAND_STATUS_NOT_IMPLEMENTED".
+        "hiprandCreateGeneratorHost" => Some(
+            "hipRAND declares but, on AMD GPUs (its rocRAND backend), returns `HIPRAND_STATUS_NOT_IMPLEMENTED`",
+        ),
+        _ => None,
+    }
+}
+
 fn avoid(name: &str, v: Version) -> String {
     match hipport_rules::math_constants::lookup(name) {
         Some(c) => {
