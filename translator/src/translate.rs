@@ -259,10 +259,26 @@ diag_info! {
     STRING_SYMBOL = "T017", "string-symbol", Error,
         "A symbol API is given the variable's name as a string",
         "`cudaMemcpyToSymbol(\"c_tab\", ...)` (and the other symbol functions: `cudaMemcpyFromSymbol`, their `Async` forms, `cudaGetSymbolAddress`, `cudaGetSymbolSize`) once took the symbol's name as a string; CUDA 5.0 removed that form. HIP finds a symbol by the address of its host-side shadow variable (`HIP_SYMBOL(X)` is `X` on AMD), so a string passes the address of the literal, the call returns `hipErrorInvalidSymbol` and the variable keeps its old contents: with the status unchecked, the kernels read zeros and compute wrong results without an error.\n\nhipport writes the variable itself (`HIP_SYMBOL(c_tab)`) where the file, or a file it includes with quotes from beside it (Rodinia's `#include \"kmeans_cuda_kernel.cu\"`), declares a `__constant__` or `__device__` variable of that name. Elsewhere (a variable declared in another file, or in a header found through an include directory) it reports the call.\n\nWhat to do: pass the variable (`HIP_SYMBOL(c_tab)`), with its declaration (`extern __constant__ float c_tab[16];` under relocatable device code, or an include of the file that defines it) visible at the call.";
+    CUB_NAMESPACE_WRAPPED = "T018", "cub-namespace-wrapped", Note,
+        "CUB is wrapped in a namespace of the project's, which hipCUB does not do",
+        "CUB lets a project put its API in a namespace of its own: `#define CUB_NS_PREFIX namespace myext {`, `#define CUB_NS_POSTFIX }` and `#define CUB_NS_QUALIFIER ::myext::cub` before `#include <cub/cub.cuh>` (or `CUB_WRAPPED_NAMESPACE myext`, CUB 1.13 and later), after which the code writes `myext::cub::DeviceScan`. hipCUB has no such switch: its config.hpp defines `HIPCUB_NAMESPACE` as `hipcub` and opens `namespace hipcub` at global scope whatever the CUB macros say, so `myext::hipcub::DeviceScan` would not exist (hipcc: \"use of undeclared identifier 'myext'\"). hipport writes the wrapped uses as `hipcub::DeviceScan` (a leading `::` stays), writes a `CUB_NS_QUALIFIER` body as `::hipcub` for code that spells the namespace through it, and leaves the other defines, which have no effect with hipCUB.\n\nWhat to do: nothing in the files hipport converts; a file it does not convert that names `myext::cub::` needs `hipcub::` the same way.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
 }
+
+/// Library namespaces that CUDA code can find inside a project's namespace (`myext::cub`, under
+/// `CUB_NS_PREFIX`) while their HIP counterparts sit at global scope only (`::hipcub`).
+const WRAPPABLE_NAMESPACES: &[&str] = &["cub"];
+
+/// CUB's macros that wrap its namespace in a project's (cub/util_namespace.cuh), which hipCUB
+/// ignores; `THRUST_CUB_WRAPPED_NAMESPACE` is Thrust's, which passes it on to CUB.
+const CUB_WRAP_MACROS: &[&str] = &[
+    "CUB_NS_PREFIX",
+    "CUB_NS_QUALIFIER",
+    "CUB_WRAPPED_NAMESPACE",
+    "THRUST_CUB_WRAPPED_NAMESPACE",
+];
 
 /// Names whose values are numbers in another number space; they are never renamed.
 const NEVER_RENAME: &[&str] = &[
@@ -1573,6 +1589,19 @@ impl<'a> Walk<'a> {
                 self.count(Family::Header);
                 return true;
             }
+            if path == name && !quals.is_empty() && WRAPPABLE_NAMESPACES.contains(&path) {
+                // `myext::cub::DeviceScan`: CUB wrapped in the project's namespace
+                // (`CUB_NS_PREFIX`, `CUB_WRAPPED_NAMESPACE`). hipCUB ignores those macros and
+                // declares its API in `::hipcub` only (hipcub/config.hpp: `#define
+                // HIPCUB_NAMESPACE hipcub`), so `myext::hipcub` would not exist: the project's
+                // qualifiers go with the rename (R23-b).
+                let base = self.src.as_ptr() as usize;
+                let from = quals.last().map_or(start, |q| q.as_ptr() as usize - base);
+                self.edits
+                    .push(Edit::replace(from, end, new_last, "namespace"));
+                self.count(Family::Cub);
+                return true;
+            }
             if new_last != name {
                 self.edits
                     .push(Edit::replace(start, end, new_last, "namespace"));
@@ -1581,6 +1610,75 @@ impl<'a> Walk<'a> {
             return true;
         }
         false
+    }
+
+    /// A `#define` of CUB's namespace-wrapping macros (`CUB_NS_PREFIX namespace myext {`,
+    /// `CUB_NS_QUALIFIER ::myext::cub`, `CUB_WRAPPED_NAMESPACE myext`) at body `body`, in code
+    /// hipcc compiles: hipCUB ignores them (its config.hpp declares `hipcub` whatever they say),
+    /// so the wrapped uses become `hipcub::` ([`Walk::rename_namespace`]); the qualifier's body
+    /// becomes `::hipcub` for the uses that spell it, and the file gets one note (T018) that
+    /// says so. Returns whether `body` was such a macro's (nothing else in it to rename).
+    fn cub_namespace_macro(&mut self, body: Node) -> bool {
+        let Some(def) = body.parent().filter(|d| d.kind_name() == "preproc_def") else {
+            return false;
+        };
+        let Some(name) = def.field(FIELDS.name) else {
+            return false;
+        };
+        let name = self.node_str(name);
+        if !CUB_WRAP_MACROS.contains(&name) {
+            return false;
+        }
+        let text = parse::text(body, self.src);
+        if name == "CUB_NS_QUALIFIER" {
+            // `::myext::cub` (a comment after it is not part of it).
+            let code_end = memchr::memmem::find(text, b"//")
+                .into_iter()
+                .chain(memchr::memmem::find(text, b"/*"))
+                .min()
+                .unwrap_or(text.len());
+            let code = text[..code_end].trim_ascii_end();
+            let lead = code.len() - code.trim_ascii_start().len();
+            let path = &code[lead..];
+            let first = usize::from(path.starts_with(b"::")) * 2;
+            let segments: Vec<&[u8]> = path[first..].split(|&b| b == b':').collect();
+            let is_path = segments.len() >= 3
+                && segments.chunks(2).all(|c| {
+                    !c[0].is_empty()
+                        && c[0].iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                        && c.get(1).is_none_or(|s| s.is_empty())
+                });
+            if is_path && segments.last() == Some(&&b"cub"[..]) {
+                let at = body.start_byte() + lead + first;
+                self.edits.push(Edit::replace(
+                    at,
+                    at + path.len() - first,
+                    "hipcub",
+                    "namespace",
+                ));
+                self.count(Family::Cub);
+            }
+        }
+        if def.start_byte() >= self.dead_from || self.reported_unknown.contains("T018") {
+            return true;
+        }
+        let (root, view) = self.hipcc_view(def);
+        if view.skips(self.src, root, def.start_byte()).is_some() {
+            return true;
+        }
+        self.reported_unknown.insert("T018".into());
+        let wrapped = cub_wrapping_namespace(name, text)
+            .map_or_else(|| "ns::cub".to_string(), |ns| format!("{ns}::cub"));
+        let message = format!(
+            "`{name}` puts CUB in `{wrapped}`; hipCUB ignores CUB_NS_PREFIX, CUB_NS_POSTFIX, CUB_NS_QUALIFIER and CUB_WRAPPED_NAMESPACE and declares its API in `::hipcub` only, so `{wrapped}::` becomes `hipcub::` (`{wrapped}::DeviceScan` is `hipcub::DeviceScan`), a `CUB_NS_QUALIFIER` body becomes `::hipcub`, and the other defines stay, with no effect"
+        );
+        self.diag(
+            &CUB_NAMESPACE_WRAPPED,
+            def.start_byte(),
+            message,
+            Some(format!("nothing to do in the files hipport converts; code it does not convert that names `{wrapped}::` needs `hipcub::` the same way")),
+        );
+        true
     }
 
     /// Whether the file includes a libcu++ header that stays as it is (`<cuda/std/atomic>`: the
@@ -3198,7 +3296,7 @@ impl<'a> Walk<'a> {
                         .is_some_and(|&b| b == b'<' || b == b'"')
                         && std::str::from_utf8(text)
                             .is_ok_and(|body| self.visit_header_macro(body, n.start_byte()));
-                    if !header {
+                    if !header && !self.cub_namespace_macro(n) {
                         self.rename_text(text, n.start_byte());
                         // A body whose brackets do not balance is a fragment of a call: its
                         // parse (and so whether its launch could be rewritten) would depend on
@@ -3886,6 +3984,30 @@ const UNUSED_HEADER_FALLBACKS: &[(&str, &[&str], &str)] = &[
         "hip/hip_cooperative_groups.h",
     ),
 ];
+
+/// The project's namespace that the body `body` of CUB's wrapping macro `name` puts CUB in
+/// (`myext` for `CUB_NS_PREFIX namespace myext {`, `CUB_NS_QUALIFIER ::myext::cub` or
+/// `CUB_WRAPPED_NAMESPACE myext`; `a::b` for `namespace a { namespace b {`), for the note
+/// that names it; `None` for a body of another form.
+fn cub_wrapping_namespace(name: &str, body: &[u8]) -> Option<String> {
+    let words: Vec<&str> = lexer::identifiers(body)
+        .into_iter()
+        .filter_map(|r| std::str::from_utf8(&body[r]).ok())
+        .collect();
+    let ns: Vec<&str> = match name {
+        "CUB_NS_PREFIX" => words
+            .windows(2)
+            .filter(|w| w[0] == "namespace")
+            .map(|w| w[1])
+            .collect(),
+        "CUB_NS_QUALIFIER" => match words.split_last() {
+            Some((&"cub", outer)) => outer.to_vec(),
+            _ => Vec::new(),
+        },
+        _ => words,
+    };
+    (!ns.is_empty()).then(|| ns.join("::"))
+}
 
 /// Whether the name at `start..end` is the one a namespace alias declares (`cub` in
 /// `namespace cub = hipcub;`).

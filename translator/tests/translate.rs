@@ -3012,3 +3012,81 @@ fn hipblas_compute_type_warning_is_not_given_for_rocblas() {
     assert!(!diags.iter().any(|d| d.starts_with("H034")), "{diags:?}");
     assert!(diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
 }
+
+/// R23-b: CUB wrapped in the project's namespace (`CUB_NS_PREFIX namespace myext {`) is used as
+/// `myext::cub::DeviceScan`; hipCUB ignores the wrapping macros and declares `::hipcub` only,
+/// so the project's qualifiers go with the rename, the qualifier macro's body becomes
+/// `::hipcub`, and one note (T018) at the first wrapping `#define` says so.
+#[test]
+fn cub_wrapped_in_a_project_namespace_becomes_global_hipcub() {
+    let src = "\
+#undef CUB_NS_PREFIX
+#define CUB_NS_PREFIX namespace outer { namespace myext {
+#define CUB_NS_POSTFIX } }
+#define CUB_NS_QUALIFIER ::outer::myext::cub // the wrapped CUB
+#include <cub/cub.cuh>
+#define MY_CUB outer::myext::cub::
+void f(const int* in, int* out, int n, void* t, size_t& b, cudaStream_t s) {
+  outer::myext::cub::DeviceScan::ExclusiveSum(t, b, in, out, n, s);
+  ::outer :: myext::cub::DeviceReduce::Max(t, b, in, out, n, s);
+  cub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  ::cub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  CUB_NS_QUALIFIER::DeviceSelect::If(t, b, in, out, n, s);
+}
+namespace mine { namespace cub = ::outer::myext::cub; }
+using namespace outer::myext::cub;
+";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert_eq!(
+        out,
+        "\
+#include <hip/hip_runtime.h>
+#undef CUB_NS_PREFIX
+#define CUB_NS_PREFIX namespace outer { namespace myext {
+#define CUB_NS_POSTFIX } }
+#define CUB_NS_QUALIFIER ::hipcub // the wrapped CUB
+#include <hipcub/hipcub.hpp>
+#define MY_CUB hipcub::
+void f(const int* in, int* out, int n, void* t, size_t& b, hipStream_t s) {
+  hipcub::DeviceScan::ExclusiveSum(t, b, in, out, n, s);
+  ::hipcub::DeviceReduce::Max(t, b, in, out, n, s);
+  hipcub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  ::hipcub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  CUB_NS_QUALIFIER::DeviceSelect::If(t, b, in, out, n, s);
+}
+namespace mine { namespace cub = ::hipcub; }
+using namespace hipcub;
+"
+    );
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T018").collect();
+    assert_eq!(notes.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!((notes[0].severity, notes[0].line), (Severity::Note, 2));
+    assert!(
+        notes[0]
+            .message
+            .contains("`outer::myext::cub::` becomes `hipcub::`"),
+        "{}",
+        notes[0].message
+    );
+    // Converting the output again changes nothing.
+    let again = translate_source(out.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
+}
+
+/// R23-b: the wrapping `#define`s in a branch hipcc skips get no note.
+#[test]
+fn cub_wrapping_defines_hipcc_skips_get_no_note() {
+    let src = "\
+#ifndef __HIP_PLATFORM_AMD__
+#define CUB_WRAPPED_NAMESPACE myext
+#endif
+#include <cub/cub.cuh>
+";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert!(
+        r.diagnostics.iter().all(|d| d.id != "T018"),
+        "{:?}",
+        r.diagnostics
+    );
+}
