@@ -251,8 +251,8 @@ diag_info! {
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
-        "The hipBLAS, rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments or argument types (or has other fields) than the CUDA one",
-        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\n`cublasHgemm`, `cublasHgemmBatched` and `cublasHgemmStridedBatched` take `__half` pointers; `hipblasHgemm` and its batched forms take `hipblasHalf` ones, which hipBLAS declares as `uint16_t` (unless the build defines `HIPBLAS_USE_HIP_HALF`), and `rocblas_hgemm` takes `rocblas_half` (a struct of one `uint16_t`). The pointers do not convert (hipcc: \"no matching function for call to 'hipblasHgemm'\"): cast them, `reinterpret_cast<const hipblasHalf*>(alpha)` for alpha, A, B and beta and `reinterpret_cast<hipblasHalf*>(C)` for C (the same bits: both are IEEE binary16). A file or build that defines `HIPBLAS_USE_HIP_HALF` is not reported for hipBLAS.\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
+        "The hipBLAS, rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments or argument types (or has other fields) than the CUDA one, or a roc* call the source makes gets hip* wrapper types",
+        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\n`cublasHgemm`, `cublasHgemmBatched` and `cublasHgemmStridedBatched` take `__half` pointers; `hipblasHgemm` and its batched forms take `hipblasHalf` ones, which hipBLAS declares as `uint16_t` (unless the build defines `HIPBLAS_USE_HIP_HALF`), and `rocblas_hgemm` takes `rocblas_half` (a struct of one `uint16_t`). The pointers do not convert (hipcc: \"no matching function for call to 'hipblasHgemm'\"): cast them, `reinterpret_cast<const hipblasHalf*>(alpha)` for alpha, A, B and beta and `reinterpret_cast<hipblasHalf*>(C)` for C (the same bits: both are IEEE binary16). A file or build that defines `HIPBLAS_USE_HIP_HALF` is not reported for hipBLAS.\n\nA roc* function the source calls itself (`rocblas_hgemm(handle, transa, ...)` in a branch for HIP written for PyTorch's hipify, which maps cuBLAS to rocBLAS), in code hipcc compiles, takes and returns the roc* library's own types (`rocblas_handle`, `rocblas_operation`, `rocblas_status`). Where it is given a value whose CUDA type hipport writes as the hip* wrapper's (`cublasHandle_t handle` becomes `hipblasHandle_t` under the default `--blas hipblas`, `CUBLAS_OP_N` becomes `HIPBLAS_OP_N`), or its result is returned as one, the types do not convert and hipcc rejects the call (\"no matching function for call to 'rocblas_hgemm'\"). The report lists those values with both spellings; with the roc* choice (`--blas rocblas`, `--sparse rocsparse`, `--rand rocrand`, `--solver rocsolver`, `--fft rocfft`) the types agree and nothing is reported. A value the source casts (`(rocblas_handle)h`) is its writer's choice and is not listed.\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
@@ -278,6 +278,17 @@ const CUB_WRAP_MACROS: &[&str] = &[
     "CUB_NS_QUALIFIER",
     "CUB_WRAPPED_NAMESPACE",
     "THRUST_CUB_WRAPPED_NAMESPACE",
+];
+
+/// Function-name prefixes of the roc* libraries, with the CUDA library families whose hip*
+/// wrapper types (`hipblasHandle_t`, `hipblasOperation_t`) their functions do not take: each
+/// library has its own (`rocblas_handle`; rocSOLVER takes rocBLAS's handle and enums).
+const ROC_CALL_PREFIXES: &[(&str, &[Family])] = &[
+    ("rocblas_", &[Family::Cublas]),
+    ("rocsolver_", &[Family::Cublas, Family::Cusolver]),
+    ("rocsparse_", &[Family::Cusparse]),
+    ("rocrand_", &[Family::Curand]),
+    ("rocfft_", &[Family::Cufft]),
 ];
 
 /// Names whose values are numbers in another number space; they are never renamed.
@@ -1511,6 +1522,143 @@ impl<'a> Walk<'a> {
         );
     }
 
+    /// Reports (T015) a call of a roc* library function written in the source (`rocblas_hgemm(
+    /// handle, transa, ...)` in a branch for HIP written for PyTorch's hipify, which maps cuBLAS
+    /// to rocBLAS), in code hipcc compiles, that is given values whose CUDA types hipport writes
+    /// as the hip* wrapper's (`cublasHandle_t handle` becomes `hipblasHandle_t` under the
+    /// default `--blas hipblas`; `CUBLAS_OP_N` becomes `HIPBLAS_OP_N`), or whose result is
+    /// returned as such a type: the roc* library takes and returns its own types
+    /// (`rocblas_handle`, `rocblas_operation`, `rocblas_status`), which those do not convert
+    /// to or from (R23-e: hipcc "no matching function for call to 'rocblas_hgemm'"). With the
+    /// roc* choice (`--blas rocblas`) the types agree, and nothing is reported.
+    fn roc_call_with_hip_types(&mut self, name: &str, func: Node, call: Node) {
+        let Some(&(_, families)) = ROC_CALL_PREFIXES.iter().find(|(p, _)| name.starts_with(p))
+        else {
+            return;
+        };
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        if call.start_byte() >= self.dead_from {
+            return;
+        }
+        let db = self.db;
+        let (libs, v) = (self.opts.libs, self.opts.hip_version);
+        // The hip* wrapper's name for CUDA name `cuda` of one of the library's families.
+        let wrapped = |cuda: &str| match db.target_for(cuda, &libs, v) {
+            Target::Name {
+                name,
+                lib: Lib::Hip,
+                mapping,
+            } if families.contains(&mapping.family) && name != cuda => Some((name, mapping.family)),
+            _ => None,
+        };
+        let scope = std::iter::once(call)
+            .chain(parse::ancestors(call))
+            .find(|x| x.kind_name() == "function_definition");
+        // (what is passed or returned, its CUDA type, the wrapper's name for it, the family)
+        let mut found: Vec<(String, String, &str, Family)> = Vec::new();
+        for arg in parse::named_children(args).filter(|n| SUB_KINDS.of(*n) != Sub::Comment) {
+            // A bare value (`h`, `&h`, `(h)`); a cast says the writer chose the type.
+            let mut value = arg;
+            while matches!(
+                value.kind_name(),
+                "pointer_expression" | "parenthesized_expression"
+            ) {
+                match value
+                    .field(FIELDS.argument)
+                    .or_else(|| parse::named_children(value).next())
+                {
+                    Some(inner) => value = inner,
+                    None => break,
+                }
+            }
+            if value.kind_name() != "identifier" {
+                continue;
+            }
+            let id = self.node_str(value);
+            if let Some((hip, family)) = wrapped(id) {
+                found.push((format!("`{id}`"), id.to_string(), hip, family));
+                continue;
+            }
+            if found
+                .iter()
+                .any(|(what, ..)| what.starts_with(&format!("`{id}` ")))
+            {
+                continue;
+            }
+            let from = scope.map_or(0, |f| f.start_byte());
+            let Some(ty) = self.declared_type_of_base(value, from..call.start_byte()) else {
+                continue;
+            };
+            if let Some((hip, family)) = wrapped(&ty) {
+                found.push((format!("`{id}` (a `{ty}`)"), ty, hip, family));
+            }
+        }
+        let returned = call
+            .parent()
+            .is_some_and(|p| p.kind_name() == "return_statement");
+        if let Some(ty) = scope
+            .filter(|_| returned)
+            .and_then(|f| f.field(FIELDS.type_))
+            .map(|t| self.node_str(t))
+        {
+            if let Some((hip, family)) = wrapped(ty) {
+                found.push((
+                    format!("the result (returned as `{ty}`)"),
+                    ty.to_string(),
+                    hip,
+                    family,
+                ));
+            }
+        }
+        let Some(&(_, _, _, family)) = found.first() else {
+            return;
+        };
+        let (root, view) = self.hipcc_view(call);
+        if view.skips(self.src, root, call.start_byte()).is_some() {
+            return;
+        }
+        let (roc_lib, hip_lib, option) = match family {
+            Family::Cusparse => ("rocSPARSE", "hipSPARSE", "--sparse rocsparse"),
+            Family::Curand => ("rocRAND", "hipRAND", "--rand rocrand"),
+            Family::Cufft => ("rocFFT", "hipFFT", "--fft rocfft"),
+            Family::Cusolver => ("rocSOLVER", "hipSOLVER", "--solver rocsolver"),
+            _ => ("rocBLAS", "hipBLAS", "--blas rocblas"),
+        };
+        let mut roc_libs = libs;
+        for f in families {
+            match f {
+                Family::Cublas => roc_libs.blas = Lib::Roc,
+                Family::Cusparse => roc_libs.sparse = Lib::Roc,
+                Family::Curand => roc_libs.rand = Lib::Roc,
+                Family::Cufft => roc_libs.fft = Lib::Roc,
+                Family::Cusolver => roc_libs.solver = Lib::Roc,
+                _ => {}
+            }
+        }
+        found.dedup_by(|a, b| a.0 == b.0);
+        let listed: Vec<String> = found
+            .iter()
+            .map(|(what, ty, hip, _)| {
+                let roc = match db.target_for(ty, &roc_libs, v) {
+                    Target::Name { name, .. } => format!(", `{name}` with `{option}`"),
+                    _ => String::new(),
+                };
+                format!("{what}: `{hip}`{roc}")
+            })
+            .collect();
+        self.diag(
+            &ROC_CALL_SHAPE,
+            func.start_byte(),
+            format!(
+                "`{name}` is {roc_lib}'s, which takes and returns {roc_lib}'s own types, but hipport writes what this call is given as {hip_lib}'s: {}; they do not convert, so hipcc rejects the call",
+                listed.join("; ")
+            ),
+            Some(format!("convert with `{option}`, under which these types become {roc_lib}'s and agree with the call (the file's other CUDA library calls then become {roc_lib}'s too), or call {hip_lib} here")),
+        );
+    }
+
     /// For a CUDA library family the options send to its roc* library (`--fft rocfft`): that
     /// library's name, the hip* wrapper's, and the option that chooses the wrapper, so that a
     /// name only the wrapper has is reported as the choice it is.
@@ -2614,6 +2762,9 @@ impl<'a> Walk<'a> {
             return;
         };
         let name = self.node_str(func);
+        if name.starts_with("roc") {
+            self.roc_call_with_hip_types(name, func, node);
+        }
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
         }

@@ -112,3 +112,88 @@ void scan(const int* in, int* out, int n, void* tmp, size_t& bytes, cudaStream_t
         panic!("hipcc rejects the output:\n{out}\n{e}");
     }
 }
+
+/// hipBLAS's types as ROCm/hipBLAS's library/include/hipblas.h declares them (5.x): a `void*`
+/// handle, its own operation and status enums, `uint16_t` halves.
+const HIPBLAS_STUB: &str = "\
+#pragma once
+#include <stdint.h>
+typedef void* hipblasHandle_t;
+typedef enum { HIPBLAS_STATUS_SUCCESS = 0 } hipblasStatus_t;
+typedef enum { HIPBLAS_OP_N = 111, HIPBLAS_OP_T = 112, HIPBLAS_OP_C = 113 } hipblasOperation_t;
+typedef uint16_t hipblasHalf;
+";
+
+/// rocBLAS's types as ROCm/rocBLAS's rocblas-types.h declares them: a pointer to an opaque
+/// struct as the handle, its own operation and status enums, `rocblas_half` a struct.
+const ROCBLAS_STUB: &str = "\
+#pragma once
+#include <stdint.h>
+typedef struct _rocblas_handle* rocblas_handle;
+typedef enum rocblas_status_ { rocblas_status_success = 0 } rocblas_status;
+typedef enum rocblas_operation_ {
+  rocblas_operation_none = 111, rocblas_operation_transpose = 112,
+  rocblas_operation_conjugate_transpose = 113
+} rocblas_operation;
+typedef struct rocblas_half { uint16_t data; } rocblas_half;
+rocblas_status rocblas_hgemm(rocblas_handle, rocblas_operation, rocblas_operation, int, int, int,
+    const rocblas_half*, const rocblas_half*, int, const rocblas_half*, int,
+    const rocblas_half*, rocblas_half*, int);
+";
+
+/// R23-e: a branch for HIP written for PyTorch's hipify calls rocBLAS with the wrapper's
+/// cuBLAS-typed parameters. Under the default `--blas hipblas` those become hipBLAS's types,
+/// hipcc rejects the call, and hipport says so (T015) naming `--blas rocblas`; under
+/// `--blas rocblas` they become rocBLAS's, the output compiles and nothing is said.
+#[test]
+fn a_rocblas_call_given_hipblas_types_is_reported_and_compiles_with_blas_rocblas() {
+    if !require(tool_works("hipcc", "--version"), "hipcc is not installed") {
+        return;
+    }
+    let src = "\
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#ifdef __HIP_PLATFORM_AMD__
+#include <rocblas/rocblas.h>
+#endif
+cublasStatus_t hgemm(cublasHandle_t h, cublasOperation_t t, int n, const __half* a, __half* c) {
+#ifdef __HIP_PLATFORM_AMD__
+  return rocblas_hgemm(h, t, t, n, n, n, (const rocblas_half*)a, (const rocblas_half*)a, n,
+                       (const rocblas_half*)a, n, (const rocblas_half*)a, (rocblas_half*)c, n);
+#else
+  return cublasHgemm(h, t, t, n, n, n, a, a, n, a, n, a, c, n);
+#endif
+}
+";
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("stub/hipblas/hipblas.h", HIPBLAS_STUB),
+            ("stub/rocblas/rocblas.h", ROCBLAS_STUB),
+        ],
+    );
+    let roc_call_reports = |r: &hipport::translate::FileResult| -> Vec<(String, usize)> {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.message.starts_with("`rocblas_hgemm` is rocBLAS's"))
+            .map(|d| (d.id.clone(), d.line))
+            .collect()
+    };
+    let hip = translate_source(src.as_bytes(), "gemm.cu", &hip52()).unwrap();
+    assert_eq!(roc_call_reports(&hip), [("T015".to_string(), 8)]);
+    let out = String::from_utf8(hip.output).unwrap();
+    write_files(dir.path(), &[("hip.hip", &out)]);
+    let e = hipcc(dir.path(), "hip.hip").expect_err(&out);
+    assert!(e.contains("rocblas_hgemm"), "{e}");
+
+    let mut opts = hip52();
+    opts.libs.blas = hipport::translate::Lib::Roc;
+    let roc = translate_source(src.as_bytes(), "gemm.cu", &opts).unwrap();
+    assert_eq!(roc_call_reports(&roc), []);
+    let out = String::from_utf8(roc.output).unwrap();
+    write_files(dir.path(), &[("roc.hip", &out)]);
+    if let Err(e) = hipcc(dir.path(), "roc.hip") {
+        panic!("hipcc rejects the --blas rocblas output:\n{out}\n{e}");
+    }
+}

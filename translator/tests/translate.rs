@@ -3090,3 +3090,85 @@ fn cub_wrapping_defines_hipcc_skips_get_no_note() {
         r.diagnostics
     );
 }
+
+/// R23-e: a roc* call the source writes itself, in code hipcc compiles, given values whose CUDA
+/// types (or a CUDA enumerator) hipport writes as the hip* wrapper's, or returned as one, is an
+/// error (T015) that names the roc* option; not under that option, not in a branch hipcc skips,
+/// and not for a value the source casts.
+#[test]
+fn a_roc_library_call_given_hip_wrapper_types_is_reported() {
+    let src = "\
+#include <cublas_v2.h>
+#include <curand.h>
+cublasStatus_t f(cublasHandle_t h, const cublasOperation_t& t, int n, const float* a, float* c) {
+#ifdef __HIP_PLATFORM_AMD__
+  rocblas_sgemm((rocblas_handle)h, rocblas_operation_none, rocblas_operation_none, n, n, n, a, a, n, a, n, a, c, n);
+  rocblas_sgemm(h, t, CUBLAS_OP_N, n, n, n, a, a, n, a, n, a, c, n);
+  return rocblas_sgemm(&(*h), rocblas_operation_none, rocblas_operation_none, n, n, n, a, a, n, a, n, a, c, n);
+#else
+  return cublasSgemm(h, t, t, n, n, n, a, a, n, a, n, a, c, n);
+#endif
+}
+void g(curandGenerator_t gen, float* p, size_t n) {
+  rocrand_generate_uniform(gen, p, n);
+}
+#ifndef __HIPCC__
+void k(cublasHandle_t h) { rocblas_destroy_handle(h); }
+#endif
+";
+    let reports = |opts: &Options| -> Vec<(usize, String)> {
+        let r = translate_source(src.as_bytes(), "t.cu", opts).unwrap();
+        r.diagnostics
+            .iter()
+            .filter(|d| d.id == "T015" && d.message.contains("` is roc"))
+            .map(|d| {
+                (
+                    d.line,
+                    format!("{} | {}", d.message, d.help.clone().unwrap_or_default()),
+                )
+            })
+            .collect()
+    };
+    let found = reports(&hip52());
+    let lines: Vec<usize> = found.iter().map(|(l, _)| *l).collect();
+    assert_eq!(lines, [6, 7, 13], "{found:#?}");
+    let (_, six) = &found[0];
+    assert!(
+        six.contains(
+            "`h` (a `cublasHandle_t`): `hipblasHandle_t`, `rocblas_handle` with `--blas rocblas`"
+        ),
+        "{six}"
+    );
+    assert!(
+        six.contains("`t` (a `cublasOperation_t`): `hipblasOperation_t`"),
+        "{six}"
+    );
+    assert!(
+        six.contains(
+            "`CUBLAS_OP_N`: `HIPBLAS_OP_N`, `rocblas_operation_none` with `--blas rocblas`"
+        ),
+        "{six}"
+    );
+    assert!(six.contains("| convert with `--blas rocblas`"), "{six}");
+    let (_, seven) = &found[1];
+    assert!(
+        seven.contains("`h` (a `cublasHandle_t`)")
+            && seven.contains(
+                "the result (returned as `cublasStatus_t`): `hipblasStatus_t`, `rocblas_status`"
+            ),
+        "{seven}"
+    );
+    assert!(
+        found[2]
+            .1
+            .contains("`rocrand_generate_uniform` is rocRAND's")
+            && found[2].1.contains("`--rand rocrand`"),
+        "{}",
+        found[2].1
+    );
+    // With the roc* libraries chosen the types agree.
+    let mut roc = hip52();
+    roc.libs.blas = hipport::translate::Lib::Roc;
+    roc.libs.rand = hipport::translate::Lib::Roc;
+    assert_eq!(reports(&roc), []);
+}
