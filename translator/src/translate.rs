@@ -3730,12 +3730,16 @@ impl<'a> Walk<'a> {
             })
     }
 
-    /// Errors about CUDA names that have no HIP form at the target (T001, T002, T003, T007, T009)
-    /// become notes where they sit in a preprocessor branch hipcc never compiles (`#if
-    /// __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef
-    /// __HIP_PLATFORM_AMD__`): the name stays as it is there, and the output still compiles.
+    /// Errors and warnings of the translation pass become notes where they sit in a
+    /// preprocessor branch hipcc never compiles (`#if __CUDA_ARCH__ >= 800`, `#if
+    /// CUDART_VERSION >= 11000`, the `#else` of `#ifdef __HIP_PLATFORM_AMD__` or of a
+    /// project's `#ifdef MYLIB_USE_HIP`), naming the directive: the output still builds. A
+    /// CUDA name with no HIP form there (T001, T002, T003, T007, T009) stays as it is; what is
+    /// renamed there (a T015 call) no longer stops the build; and in a branch that
+    /// [`Walk::leave_cuda_arms`] leaves as written, a message does not say that the name
+    /// "becomes" its HIP one (R23-f).
     fn soften_in_skipped_branches(&mut self, tree: &Tree) {
-        const SOFTENED: [&str; 5] = [
+        const LEFT_AS_IS: [&str; 5] = [
             UNSUPPORTED.id,
             TOO_NEW.id,
             REMOVED.id,
@@ -3743,13 +3747,12 @@ impl<'a> Walk<'a> {
             WARP_SYNC_MASK.id,
         ];
         let view = std::cell::OnceCell::new();
+        let guarded = std::cell::OnceCell::new();
         let mut dropped: Vec<usize> = Vec::new();
         for i in 0..self.diags.len() {
             let d = &self.diags[i];
             // A call form left for a human in a macro body (T013) matters no more there.
-            let softened = d.severity == Severity::Error && SOFTENED.contains(&d.id.as_str())
-                || d.id == CALL_IN_MACRO.id;
-            if !softened {
+            if d.severity < Severity::Warning && d.id != CALL_IN_MACRO.id {
                 continue;
             }
             let view = view.get_or_init(|| {
@@ -3764,11 +3767,23 @@ impl<'a> Walk<'a> {
                 continue;
             };
             let why = skip.reason(&self.index);
+            let as_written =
+                *guarded.get_or_init(|| hip_guarded(self.src)) && names_hip_or_rocm(&skip.text);
+            let left = as_written || LEFT_AS_IS.contains(&d.id.as_str());
             let d = &mut self.diags[i];
             d.severity = Severity::Note;
-            d.message.push_str(&format!(
-                "; hipcc does not compile this branch ({why}), so it is left as it is"
-            ));
+            if as_written {
+                // `cublasHgemm` becomes `hipblasHgemm`, which ...: not on a line left as written.
+                if let Some(at) = d.message.find("` becomes ") {
+                    d.message
+                        .replace_range(at + 1..at + "` becomes".len(), " would become");
+                }
+            }
+            d.message.push_str(&if left {
+                format!("; hipcc does not compile this branch ({why}), so it is left as it is")
+            } else {
+                format!("; hipcc does not compile this branch ({why}), so this does not stop the HIP build")
+            });
             d.help = Some(
                 "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),
             );
@@ -3808,10 +3823,9 @@ impl<'a> Walk<'a> {
             let Some(skip) = view.skips(src, tree.root_node(), offset) else {
                 return false;
             };
-            *memo.entry(skip.directive).or_insert_with(|| {
-                let t = skip.text.to_ascii_lowercase();
-                t.contains("hip") || t.contains("rocm")
-            })
+            *memo
+                .entry(skip.directive)
+                .or_insert_with(|| names_hip_or_rocm(&skip.text))
         };
         // Inserted text (the runtime include) is placed by its own rules; renames go, and
         // leave the counts: one per family and line (a call rewritten whole is several edits).
@@ -4971,6 +4985,13 @@ fn condition_names(src: &[u8], at: usize, new: &str) -> bool {
     crate::lexer::whole_words(&src[start..end], new)
         .next()
         .is_some()
+}
+
+/// Whether a directive's text names HIP or ROCm (any case): the branches it makes hipcc skip
+/// are the project's own CUDA code, left as written ([`Walk::leave_cuda_arms`]).
+fn names_hip_or_rocm(directive: &str) -> bool {
+    let t = directive.to_ascii_lowercase();
+    t.contains("hip") || t.contains("rocm")
 }
 
 /// Whether an `#if`/`#ifdef`/`#ifndef`/`#elif` line of `src` names HIP or ROCm (any case).

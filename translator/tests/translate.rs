@@ -3172,3 +3172,81 @@ void k(cublasHandle_t h) { rocblas_destroy_handle(h); }
     roc.libs.rand = hipport::translate::Lib::Roc;
     assert_eq!(reports(&roc), []);
 }
+
+/// R23-f: every error or warning of the translation pass in a branch hipcc skips is a note that
+/// names the directive, T015 and T017 included; in a branch left as written (the `#else` of a
+/// project's `#ifdef MYLIB_USE_HIP` with `-D MYLIB_USE_HIP`) the message no longer says the
+/// call "becomes" its HIP name, since the line is not changed; where hipport renames in a
+/// branch hipcc skips (`#if __CUDA_ARCH__ >= 800`) it says the branch does not stop the build.
+#[test]
+fn translation_errors_in_branches_hipcc_skips_are_notes_that_claim_no_rename() {
+    let src = "\
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+__constant__ float c_tab[4];
+cublasStatus_t hgemm(cublasHandle_t h, int n, const __half* a, __half* C) {
+#ifdef MYLIB_USE_HIP
+  return my_hip_hgemm(h, n, a, C);
+#else
+  cudaMemcpyToSymbol(\"d_tab\", a, 4);
+  return cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, a, a, n, a, n, a, C, n);
+#endif
+}
+cublasStatus_t g(cublasHandle_t h, int n, const __half* a, __half* C) {
+#if __CUDA_ARCH__ >= 800
+  return cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, a, a, n, a, n, a, C, n);
+#else
+  return CUBLAS_STATUS_SUCCESS;
+#endif
+}
+";
+    let mut opts = hip52();
+    opts.defines.push(hipport::analysis::Define {
+        name: "MYLIB_USE_HIP".into(),
+        value: Some(1),
+        undefined: false,
+    });
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    // The `#else` is left as written; the `__CUDA_ARCH__` branch is renamed.
+    assert!(out.contains("  return cublasHgemm(h, CUBLAS_OP_N"), "{out}");
+    assert!(
+        out.contains("  return hipblasHgemm(h, HIPBLAS_OP_N"),
+        "{out}"
+    );
+    let found: Vec<(&str, Severity, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T015" || d.id == "T017")
+        .map(|d| (d.id.as_str(), d.severity, d.line, d.message.as_str()))
+        .collect();
+    let at = |line: usize| {
+        found
+            .iter()
+            .find(|f| f.2 == line)
+            .unwrap_or_else(|| panic!("{found:#?}"))
+    };
+    assert_eq!((at(8).0, at(8).1), ("T017", Severity::Note), "{found:#?}");
+    let (_, sev, _, nine) = at(9);
+    assert_eq!(*sev, Severity::Note);
+    assert!(
+        nine.starts_with("`cublasHgemm` would become `hipblasHgemm`, which"),
+        "{nine}"
+    );
+    assert!(!nine.contains("` becomes "), "{nine}");
+    assert!(nine.ends_with("hipcc does not compile this branch (`#ifdef MYLIB_USE_HIP` on line 5 is true under hipcc, which compiles an earlier branch instead), so it is left as it is"), "{nine}");
+    let (_, sev, _, fourteen) = at(14);
+    assert_eq!(*sev, Severity::Note);
+    assert!(
+        fourteen.starts_with("`cublasHgemm` becomes `hipblasHgemm`, which"),
+        "{fourteen}"
+    );
+    assert!(fourteen.ends_with("(`#if __CUDA_ARCH__ >= 800` on line 13 is false under hipcc), so this does not stop the HIP build"), "{fourteen}");
+    assert!(
+        r.diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Note || !d.id.starts_with('T')),
+        "{:#?}",
+        r.diagnostics
+    );
+}
