@@ -1737,7 +1737,11 @@ impl<'a> Walk<'a> {
                 self.count(Family::Header);
                 return true;
             }
-            if path == name && !quals.is_empty() && WRAPPABLE_NAMESPACES.contains(&path) {
+            if path == name
+                && !quals.is_empty()
+                && WRAPPABLE_NAMESPACES.contains(&path)
+                && !self.library_scope(&quals)
+            {
                 // `myext::cub::DeviceScan`: CUB wrapped in the project's namespace
                 // (`CUB_NS_PREFIX`, `CUB_WRAPPED_NAMESPACE`). hipCUB ignores those macros and
                 // declares its API in `::hipcub` only (hipcub/config.hpp: `#define
@@ -1756,6 +1760,28 @@ impl<'a> Walk<'a> {
                 self.count(Family::Cub);
             }
             return true;
+        }
+        false
+    }
+
+    /// Whether qualifiers `quals` (innermost first) are a library's namespace rather than a
+    /// project's: PyTorch's (`at::cuda::cub::radix_sort_pairs` is ATen's own wrapper, not CUB)
+    /// or a path the namespace rules know (`thrust::cuda`), which a CUB wrapped in the
+    /// project's namespace never sits under.
+    fn library_scope(&self, quals: &[&[u8]]) -> bool {
+        let mut path = String::new();
+        for (i, q) in quals.iter().rev().enumerate() {
+            let q = String::from_utf8_lossy(q);
+            if i == 0 && matches!(&*q, "at" | "c10" | "torch" | "thrust" | "std" | "cuda") {
+                return true;
+            }
+            if i > 0 {
+                path.push_str("::");
+            }
+            path.push_str(&q);
+            if self.db.namespace_for(&path, &self.opts.libs).is_some() {
+                return true;
+            }
         }
         false
     }

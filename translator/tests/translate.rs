@@ -3072,6 +3072,12 @@ using namespace hipcub;
     // Converting the output again changes nothing.
     let again = translate_source(out.as_bytes(), "t.cu", &hip52()).unwrap();
     assert_eq!(String::from_utf8(again.output).unwrap(), out);
+    // ATen's own `at::cuda::cub` wrappers are PyTorch's namespace, not a wrapped CUB: the
+    // qualifiers stay.
+    let aten = "void f(int* k, int n) { at::cuda::cub::radix_sort_keys(k, k, n); }\n";
+    let r = translate_source(aten.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("{ at::cuda::"), "{out}");
 }
 
 /// R23-b: the wrapping `#define`s in a branch hipcc skips get no note.
