@@ -251,18 +251,45 @@ diag_info! {
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
     ROC_CALL_SHAPE = "T015", "roc-call-shape", Error,
-        "The hipBLAS, rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments or argument types (or has other fields) than the CUDA one",
-        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\n`cublasHgemm`, `cublasHgemmBatched` and `cublasHgemmStridedBatched` take `__half` pointers; `hipblasHgemm` and its batched forms take `hipblasHalf` ones, which hipBLAS declares as `uint16_t` (unless the build defines `HIPBLAS_USE_HIP_HALF`), and `rocblas_hgemm` takes `rocblas_half` (a struct of one `uint16_t`). The pointers do not convert (hipcc: \"no matching function for call to 'hipblasHgemm'\"): cast them, `reinterpret_cast<const hipblasHalf*>(alpha)` for alpha, A, B and beta and `reinterpret_cast<hipblasHalf*>(C)` for C (the same bits: both are IEEE binary16). A file or build that defines `HIPBLAS_USE_HIP_HALF` is not reported for hipBLAS.\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
+        "The hipBLAS, rocBLAS, rocSPARSE or MIOpen function (or struct) takes other arguments or argument types (or has other fields) than the CUDA one, or a roc* call the source makes gets hip* wrapper types",
+        "cuDNN calls become MIOpen calls, and some MIOpen functions take other arguments than cuDNN's: `miopenConvolutionForward` takes the workspace last, `miopenConvolutionForwardGetWorkSpaceSize` takes the filter descriptor before the input's and no algorithm, `miopenSet2dPoolingDescriptor` has no NaN option, and `miopenConvAlgoPerf_t` has `fwd_algo`, `time` and `memory` where cuDNN's perf struct has `algo` and `status`. The rules record for each cuDNN name whether MIOpen's takes the same arguments (`rules/data/extra-cudnn.tsv`, checked against the declarations in HIPIFY's cuDNN-to-MIOpen test); where they differ, the name is renamed and each use reported with what differs, since the call does not compile (or computes something else) as written. MIOpen also needs a Find call (`miopenFindConvolutionForwardAlgorithm`) before a convolution runs.\n\nWith `--blas rocblas`, `cublasGemmEx`, `cublasGemmBatchedEx` and `cublasGemmStridedBatchedEx` become `rocblas_gemm_ex`, `rocblas_gemm_batched_ex` and `rocblas_gemm_strided_batched_ex`, whose parameter lists are longer: an output matrix D after C (`d, d_type, ldd`, and `stride_d` for the strided form; pass C's again to compute in place), a compute type that is a `rocblas_datatype` (`rocblas_datatype_f32_r`, not CUDA's `cublasComputeType_t`, whose rocBLAS name `rocblas_compute_type_f32` belongs to `rocblas_gemm_ex3`), and `solution_index` and `flags` at the end (0, 0). The renamed call does not compile until it is rewritten.\n\nWith `--sparse rocsparse`, cuSPARSE's generic API becomes rocSPARSE's, whose functions differ: `rocsparse_spmm` serves `cusparseSpMM_bufferSize`, `cusparseSpMM_preprocess` and `cusparseSpMM` with a `stage` argument (`rocsparse_spmm_stage_buffer_size`, `..._preprocess`, `..._compute`) and takes the buffer size pointer before the buffer (13 arguments where cuSPARSE has 11); `rocsparse_spmv`, `rocsparse_spvv`, `rocsparse_spsv`, `rocsparse_spsm`, `rocsparse_sparse_to_dense` and `rocsparse_dense_to_sparse` do the same; and the compute and value types are `rocsparse_datatype`s (`rocsparse_datatype_f32_r`) where cuSPARSE has a `cudaDataType` (`CUDA_R_32F`, which hipport writes as `HIP_R_32F`, which does not convert), also in the descriptor constructors (`rocsparse_create_csr_descr`, `rocsparse_create_dnmat_descr`). The rules record per name what differs (`rules/data/extra-cusparse.tsv`, from HIPIFY's cuSPARSE-to-rocSPARSE test).\n\n`cublasHgemm`, `cublasHgemmBatched` and `cublasHgemmStridedBatched` take `__half` pointers; `hipblasHgemm` and its batched forms take `hipblasHalf` ones, which hipBLAS declares as `uint16_t` (unless the build defines `HIPBLAS_USE_HIP_HALF`), and `rocblas_hgemm` takes `rocblas_half` (a struct of one `uint16_t`). The pointers do not convert (hipcc: \"no matching function for call to 'hipblasHgemm'\"): cast them, `reinterpret_cast<const hipblasHalf*>(alpha)` for alpha, A, B and beta and `reinterpret_cast<hipblasHalf*>(C)` for C (the same bits: both are IEEE binary16). A file or build that defines `HIPBLAS_USE_HIP_HALF` is not reported for hipBLAS.\n\nA roc* function the source calls itself (`rocblas_hgemm(handle, transa, ...)` in a branch for HIP written for PyTorch's hipify, which maps cuBLAS to rocBLAS), in code hipcc compiles, takes and returns the roc* library's own types (`rocblas_handle`, `rocblas_operation`, `rocblas_status`). Where it is given a value whose CUDA type hipport writes as the hip* wrapper's (`cublasHandle_t handle` becomes `hipblasHandle_t` under the default `--blas hipblas`, `CUBLAS_OP_N` becomes `HIPBLAS_OP_N`), or its result is returned as one, the types do not convert and hipcc rejects the call (\"no matching function for call to 'rocblas_hgemm'\"). The report lists those values with both spellings; with the roc* choice (`--blas rocblas`, `--sparse rocsparse`, `--rand rocrand`, `--solver rocsolver`, `--fft rocfft`) the types agree and nothing is reported. A value the source casts (`(rocblas_handle)h`) is its writer's choice and is not listed.\n\nWhat to do: write the call in the roc* library's form, as the message shows, or keep the hip* wrapper (`--blas hipblas`, `--sparse hipsparse`, the defaults), whose `hipblasGemmEx` and `hipsparseSpMM` take the CUDA library's arguments.";
     COMPILER_MACRO_DEFINED = "T016", "compiler-macro-defined", Note,
         "A `#define` of `__CUDACC__` was removed: hipcc defines its own macro",
         "Some sources define nvcc's `__CUDACC__` themselves before including a header that tests it (simple-knn does so before `<cooperative_groups.h>`). Renamed, the line would be `#define __HIPCC__`, which redefines hipcc's own macro as empty (a `-Wmacro-redefined` warning, and `#if __HIPCC__` no longer parses); kept, it would send every header that tests `__CUDACC__` (Thrust, CUB, Eigen) down its nvcc path. hipcc defines `__HIPCC__` for every HIP source, so the line is removed.\n\nWhat to do: nothing, unless the definition was meant for a host-only compiler; then guard it with `#ifndef __HIPCC__`.";
     STRING_SYMBOL = "T017", "string-symbol", Error,
         "A symbol API is given the variable's name as a string",
         "`cudaMemcpyToSymbol(\"c_tab\", ...)` (and the other symbol functions: `cudaMemcpyFromSymbol`, their `Async` forms, `cudaGetSymbolAddress`, `cudaGetSymbolSize`) once took the symbol's name as a string; CUDA 5.0 removed that form. HIP finds a symbol by the address of its host-side shadow variable (`HIP_SYMBOL(X)` is `X` on AMD), so a string passes the address of the literal, the call returns `hipErrorInvalidSymbol` and the variable keeps its old contents: with the status unchecked, the kernels read zeros and compute wrong results without an error.\n\nhipport writes the variable itself (`HIP_SYMBOL(c_tab)`) where the file, or a file it includes with quotes from beside it (Rodinia's `#include \"kmeans_cuda_kernel.cu\"`), declares a `__constant__` or `__device__` variable of that name. Elsewhere (a variable declared in another file, or in a header found through an include directory) it reports the call.\n\nWhat to do: pass the variable (`HIP_SYMBOL(c_tab)`), with its declaration (`extern __constant__ float c_tab[16];` under relocatable device code, or an include of the file that defines it) visible at the call.";
+    CUB_NAMESPACE_WRAPPED = "T018", "cub-namespace-wrapped", Note,
+        "CUB is wrapped in a namespace of the project's, which hipCUB does not do",
+        "CUB lets a project put its API in a namespace of its own: `#define CUB_NS_PREFIX namespace myext {`, `#define CUB_NS_POSTFIX }` and `#define CUB_NS_QUALIFIER ::myext::cub` before `#include <cub/cub.cuh>` (or `CUB_WRAPPED_NAMESPACE myext`, CUB 1.13 and later), after which the code writes `myext::cub::DeviceScan`. hipCUB has no such switch: its config.hpp defines `HIPCUB_NAMESPACE` as `hipcub` and opens `namespace hipcub` at global scope whatever the CUB macros say, so `myext::hipcub::DeviceScan` would not exist (hipcc: \"use of undeclared identifier 'myext'\"). hipport writes the wrapped uses as `hipcub::DeviceScan` (a leading `::` stays), writes a `CUB_NS_QUALIFIER` body as `::hipcub` for code that spells the namespace through it, and leaves the other defines, which have no effect with hipCUB.\n\nWhat to do: nothing in the files hipport converts; a file it does not convert that names `myext::cub::` needs `hipcub::` the same way.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
 }
+
+/// Library namespaces that CUDA code can find inside a project's namespace (`myext::cub`, under
+/// `CUB_NS_PREFIX`) while their HIP counterparts sit at global scope only (`::hipcub`).
+const WRAPPABLE_NAMESPACES: &[&str] = &["cub"];
+
+/// CUB's macros that wrap its namespace in a project's (cub/util_namespace.cuh), which hipCUB
+/// ignores; `THRUST_CUB_WRAPPED_NAMESPACE` is Thrust's, which passes it on to CUB.
+const CUB_WRAP_MACROS: &[&str] = &[
+    "CUB_NS_PREFIX",
+    "CUB_NS_QUALIFIER",
+    "CUB_WRAPPED_NAMESPACE",
+    "THRUST_CUB_WRAPPED_NAMESPACE",
+];
+
+/// Function-name prefixes of the roc* libraries, with the CUDA library families whose hip*
+/// wrapper types (`hipblasHandle_t`, `hipblasOperation_t`) their functions do not take: each
+/// library has its own (`rocblas_handle`; rocSOLVER takes rocBLAS's handle and enums).
+const ROC_CALL_PREFIXES: &[(&str, &[Family])] = &[
+    ("rocblas_", &[Family::Cublas]),
+    ("rocsolver_", &[Family::Cublas, Family::Cusolver]),
+    ("rocsparse_", &[Family::Cusparse]),
+    ("rocrand_", &[Family::Curand]),
+    ("rocfft_", &[Family::Cufft]),
+];
 
 /// Names whose values are numbers in another number space; they are never renamed.
 const NEVER_RENAME: &[&str] = &[
@@ -1495,6 +1522,143 @@ impl<'a> Walk<'a> {
         );
     }
 
+    /// Reports (T015) a call of a roc* library function written in the source (`rocblas_hgemm(
+    /// handle, transa, ...)` in a branch for HIP written for PyTorch's hipify, which maps cuBLAS
+    /// to rocBLAS), in code hipcc compiles, that is given values whose CUDA types hipport writes
+    /// as the hip* wrapper's (`cublasHandle_t handle` becomes `hipblasHandle_t` under the
+    /// default `--blas hipblas`; `CUBLAS_OP_N` becomes `HIPBLAS_OP_N`), or whose result is
+    /// returned as such a type: the roc* library takes and returns its own types
+    /// (`rocblas_handle`, `rocblas_operation`, `rocblas_status`), which those do not convert
+    /// to or from (R23-e: hipcc "no matching function for call to 'rocblas_hgemm'"). With the
+    /// roc* choice (`--blas rocblas`) the types agree, and nothing is reported.
+    fn roc_call_with_hip_types(&mut self, name: &str, func: Node, call: Node) {
+        let Some(&(_, families)) = ROC_CALL_PREFIXES.iter().find(|(p, _)| name.starts_with(p))
+        else {
+            return;
+        };
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        if call.start_byte() >= self.dead_from {
+            return;
+        }
+        let db = self.db;
+        let (libs, v) = (self.opts.libs, self.opts.hip_version);
+        // The hip* wrapper's name for CUDA name `cuda` of one of the library's families.
+        let wrapped = |cuda: &str| match db.target_for(cuda, &libs, v) {
+            Target::Name {
+                name,
+                lib: Lib::Hip,
+                mapping,
+            } if families.contains(&mapping.family) && name != cuda => Some((name, mapping.family)),
+            _ => None,
+        };
+        let scope = std::iter::once(call)
+            .chain(parse::ancestors(call))
+            .find(|x| x.kind_name() == "function_definition");
+        // (what is passed or returned, its CUDA type, the wrapper's name for it, the family)
+        let mut found: Vec<(String, String, &str, Family)> = Vec::new();
+        for arg in parse::named_children(args).filter(|n| SUB_KINDS.of(*n) != Sub::Comment) {
+            // A bare value (`h`, `&h`, `(h)`); a cast says the writer chose the type.
+            let mut value = arg;
+            while matches!(
+                value.kind_name(),
+                "pointer_expression" | "parenthesized_expression"
+            ) {
+                match value
+                    .field(FIELDS.argument)
+                    .or_else(|| parse::named_children(value).next())
+                {
+                    Some(inner) => value = inner,
+                    None => break,
+                }
+            }
+            if value.kind_name() != "identifier" {
+                continue;
+            }
+            let id = self.node_str(value);
+            if let Some((hip, family)) = wrapped(id) {
+                found.push((format!("`{id}`"), id.to_string(), hip, family));
+                continue;
+            }
+            if found
+                .iter()
+                .any(|(what, ..)| what.starts_with(&format!("`{id}` ")))
+            {
+                continue;
+            }
+            let from = scope.map_or(0, |f| f.start_byte());
+            let Some(ty) = self.declared_type_of_base(value, from..call.start_byte()) else {
+                continue;
+            };
+            if let Some((hip, family)) = wrapped(&ty) {
+                found.push((format!("`{id}` (a `{ty}`)"), ty, hip, family));
+            }
+        }
+        let returned = call
+            .parent()
+            .is_some_and(|p| p.kind_name() == "return_statement");
+        if let Some(ty) = scope
+            .filter(|_| returned)
+            .and_then(|f| f.field(FIELDS.type_))
+            .map(|t| self.node_str(t))
+        {
+            if let Some((hip, family)) = wrapped(ty) {
+                found.push((
+                    format!("the result (returned as `{ty}`)"),
+                    ty.to_string(),
+                    hip,
+                    family,
+                ));
+            }
+        }
+        let Some(&(_, _, _, family)) = found.first() else {
+            return;
+        };
+        let (root, view) = self.hipcc_view(call);
+        if view.skips(self.src, root, call.start_byte()).is_some() {
+            return;
+        }
+        let (roc_lib, hip_lib, option) = match family {
+            Family::Cusparse => ("rocSPARSE", "hipSPARSE", "--sparse rocsparse"),
+            Family::Curand => ("rocRAND", "hipRAND", "--rand rocrand"),
+            Family::Cufft => ("rocFFT", "hipFFT", "--fft rocfft"),
+            Family::Cusolver => ("rocSOLVER", "hipSOLVER", "--solver rocsolver"),
+            _ => ("rocBLAS", "hipBLAS", "--blas rocblas"),
+        };
+        let mut roc_libs = libs;
+        for f in families {
+            match f {
+                Family::Cublas => roc_libs.blas = Lib::Roc,
+                Family::Cusparse => roc_libs.sparse = Lib::Roc,
+                Family::Curand => roc_libs.rand = Lib::Roc,
+                Family::Cufft => roc_libs.fft = Lib::Roc,
+                Family::Cusolver => roc_libs.solver = Lib::Roc,
+                _ => {}
+            }
+        }
+        found.dedup_by(|a, b| a.0 == b.0);
+        let listed: Vec<String> = found
+            .iter()
+            .map(|(what, ty, hip, _)| {
+                let roc = match db.target_for(ty, &roc_libs, v) {
+                    Target::Name { name, .. } => format!(", `{name}` with `{option}`"),
+                    _ => String::new(),
+                };
+                format!("{what}: `{hip}`{roc}")
+            })
+            .collect();
+        self.diag(
+            &ROC_CALL_SHAPE,
+            func.start_byte(),
+            format!(
+                "`{name}` is {roc_lib}'s, which takes and returns {roc_lib}'s own types, but hipport writes what this call is given as {hip_lib}'s: {}; they do not convert, so hipcc rejects the call",
+                listed.join("; ")
+            ),
+            Some(format!("convert with `{option}`, under which these types become {roc_lib}'s and agree with the call (the file's other CUDA library calls then become {roc_lib}'s too), or call {hip_lib} here")),
+        );
+    }
+
     /// For a CUDA library family the options send to its roc* library (`--fft rocfft`): that
     /// library's name, the hip* wrapper's, and the option that chooses the wrapper, so that a
     /// name only the wrapper has is reported as the choice it is.
@@ -1573,6 +1737,23 @@ impl<'a> Walk<'a> {
                 self.count(Family::Header);
                 return true;
             }
+            if path == name
+                && !quals.is_empty()
+                && WRAPPABLE_NAMESPACES.contains(&path)
+                && !self.library_scope(&quals)
+            {
+                // `myext::cub::DeviceScan`: CUB wrapped in the project's namespace
+                // (`CUB_NS_PREFIX`, `CUB_WRAPPED_NAMESPACE`). hipCUB ignores those macros and
+                // declares its API in `::hipcub` only (hipcub/config.hpp: `#define
+                // HIPCUB_NAMESPACE hipcub`), so `myext::hipcub` would not exist: the project's
+                // qualifiers go with the rename (R23-b).
+                let base = self.src.as_ptr() as usize;
+                let from = quals.last().map_or(start, |q| q.as_ptr() as usize - base);
+                self.edits
+                    .push(Edit::replace(from, end, new_last, "namespace"));
+                self.count(Family::Cub);
+                return true;
+            }
             if new_last != name {
                 self.edits
                     .push(Edit::replace(start, end, new_last, "namespace"));
@@ -1581,6 +1762,97 @@ impl<'a> Walk<'a> {
             return true;
         }
         false
+    }
+
+    /// Whether qualifiers `quals` (innermost first) are a library's namespace rather than a
+    /// project's: PyTorch's (`at::cuda::cub::radix_sort_pairs` is ATen's own wrapper, not CUB)
+    /// or a path the namespace rules know (`thrust::cuda`), which a CUB wrapped in the
+    /// project's namespace never sits under.
+    fn library_scope(&self, quals: &[&[u8]]) -> bool {
+        let mut path = String::new();
+        for (i, q) in quals.iter().rev().enumerate() {
+            let q = String::from_utf8_lossy(q);
+            if i == 0 && matches!(&*q, "at" | "c10" | "torch" | "thrust" | "std" | "cuda") {
+                return true;
+            }
+            if i > 0 {
+                path.push_str("::");
+            }
+            path.push_str(&q);
+            if self.db.namespace_for(&path, &self.opts.libs).is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A `#define` of CUB's namespace-wrapping macros (`CUB_NS_PREFIX namespace myext {`,
+    /// `CUB_NS_QUALIFIER ::myext::cub`, `CUB_WRAPPED_NAMESPACE myext`) at body `body`, in code
+    /// hipcc compiles: hipCUB ignores them (its config.hpp declares `hipcub` whatever they say),
+    /// so the wrapped uses become `hipcub::` ([`Walk::rename_namespace`]); the qualifier's body
+    /// becomes `::hipcub` for the uses that spell it, and the file gets one note (T018) that
+    /// says so. Returns whether `body` was such a macro's (nothing else in it to rename).
+    fn cub_namespace_macro(&mut self, body: Node) -> bool {
+        let Some(def) = body.parent().filter(|d| d.kind_name() == "preproc_def") else {
+            return false;
+        };
+        let Some(name) = def.field(FIELDS.name) else {
+            return false;
+        };
+        let name = self.node_str(name);
+        if !CUB_WRAP_MACROS.contains(&name) {
+            return false;
+        }
+        let text = parse::text(body, self.src);
+        if name == "CUB_NS_QUALIFIER" {
+            // `::myext::cub` (a comment after it is not part of it).
+            let code_end = memchr::memmem::find(text, b"//")
+                .into_iter()
+                .chain(memchr::memmem::find(text, b"/*"))
+                .min()
+                .unwrap_or(text.len());
+            let code = text[..code_end].trim_ascii_end();
+            let lead = code.len() - code.trim_ascii_start().len();
+            let path = &code[lead..];
+            let first = usize::from(path.starts_with(b"::")) * 2;
+            let segments: Vec<&[u8]> = path[first..].split(|&b| b == b':').collect();
+            let is_path = segments.len() >= 3
+                && segments.chunks(2).all(|c| {
+                    !c[0].is_empty()
+                        && c[0].iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                        && c.get(1).is_none_or(|s| s.is_empty())
+                });
+            if is_path && segments.last() == Some(&&b"cub"[..]) {
+                let at = body.start_byte() + lead + first;
+                self.edits.push(Edit::replace(
+                    at,
+                    at + path.len() - first,
+                    "hipcub",
+                    "namespace",
+                ));
+                self.count(Family::Cub);
+            }
+        }
+        if def.start_byte() >= self.dead_from || self.reported_unknown.contains("T018") {
+            return true;
+        }
+        let (root, view) = self.hipcc_view(def);
+        if view.skips(self.src, root, def.start_byte()).is_some() {
+            return true;
+        }
+        self.reported_unknown.insert("T018".into());
+        let wrapped = cub_wrapping_namespace(name, text)
+            .map_or_else(|| "ns::cub".to_string(), |ns| format!("{ns}::cub"));
+        let message = format!(
+            "`{name}` puts CUB in `{wrapped}`; hipCUB ignores CUB_NS_PREFIX, CUB_NS_POSTFIX, CUB_NS_QUALIFIER and CUB_WRAPPED_NAMESPACE and declares its API in `::hipcub` only, so `{wrapped}::` becomes `hipcub::` (`{wrapped}::DeviceScan` is `hipcub::DeviceScan`), a `CUB_NS_QUALIFIER` body becomes `::hipcub`, and the other defines stay, with no effect"
+        );
+        self.diag(
+            &CUB_NAMESPACE_WRAPPED,
+            def.start_byte(),
+            message,
+            Some(format!("nothing to do in the files hipport converts; code it does not convert that names `{wrapped}::` needs `hipcub::` the same way")),
+        );
+        true
     }
 
     /// Whether the file includes a libcu++ header that stays as it is (`<cuda/std/atomic>`: the
@@ -2516,6 +2788,9 @@ impl<'a> Walk<'a> {
             return;
         };
         let name = self.node_str(func);
+        if name.starts_with("roc") {
+            self.roc_call_with_hip_types(name, func, node);
+        }
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
         }
@@ -3198,7 +3473,7 @@ impl<'a> Walk<'a> {
                         .is_some_and(|&b| b == b'<' || b == b'"')
                         && std::str::from_utf8(text)
                             .is_ok_and(|body| self.visit_header_macro(body, n.start_byte()));
-                    if !header {
+                    if !header && !self.cub_namespace_macro(n) {
                         self.rename_text(text, n.start_byte());
                         // A body whose brackets do not balance is a fragment of a call: its
                         // parse (and so whether its launch could be rewritten) would depend on
@@ -3481,12 +3756,16 @@ impl<'a> Walk<'a> {
             })
     }
 
-    /// Errors about CUDA names that have no HIP form at the target (T001, T002, T003, T007, T009)
-    /// become notes where they sit in a preprocessor branch hipcc never compiles (`#if
-    /// __CUDA_ARCH__ >= 800`, `#if CUDART_VERSION >= 11000`, the `#else` of `#ifdef
-    /// __HIP_PLATFORM_AMD__`): the name stays as it is there, and the output still compiles.
+    /// Errors and warnings of the translation pass become notes where they sit in a
+    /// preprocessor branch hipcc never compiles (`#if __CUDA_ARCH__ >= 800`, `#if
+    /// CUDART_VERSION >= 11000`, the `#else` of `#ifdef __HIP_PLATFORM_AMD__` or of a
+    /// project's `#ifdef MYLIB_USE_HIP`), naming the directive: the output still builds. A
+    /// CUDA name with no HIP form there (T001, T002, T003, T007, T009) stays as it is; what is
+    /// renamed there (a T015 call) no longer stops the build; and in a branch that
+    /// [`Walk::leave_cuda_arms`] leaves as written, a message does not say that the name
+    /// "becomes" its HIP one (R23-f).
     fn soften_in_skipped_branches(&mut self, tree: &Tree) {
-        const SOFTENED: [&str; 5] = [
+        const LEFT_AS_IS: [&str; 5] = [
             UNSUPPORTED.id,
             TOO_NEW.id,
             REMOVED.id,
@@ -3494,13 +3773,12 @@ impl<'a> Walk<'a> {
             WARP_SYNC_MASK.id,
         ];
         let view = std::cell::OnceCell::new();
+        let guarded = std::cell::OnceCell::new();
         let mut dropped: Vec<usize> = Vec::new();
         for i in 0..self.diags.len() {
             let d = &self.diags[i];
             // A call form left for a human in a macro body (T013) matters no more there.
-            let softened = d.severity == Severity::Error && SOFTENED.contains(&d.id.as_str())
-                || d.id == CALL_IN_MACRO.id;
-            if !softened {
+            if d.severity < Severity::Warning && d.id != CALL_IN_MACRO.id {
                 continue;
             }
             let view = view.get_or_init(|| {
@@ -3515,11 +3793,23 @@ impl<'a> Walk<'a> {
                 continue;
             };
             let why = skip.reason(&self.index);
+            let as_written =
+                *guarded.get_or_init(|| hip_guarded(self.src)) && names_hip_or_rocm(&skip.text);
+            let left = as_written || LEFT_AS_IS.contains(&d.id.as_str());
             let d = &mut self.diags[i];
             d.severity = Severity::Note;
-            d.message.push_str(&format!(
-                "; hipcc does not compile this branch ({why}), so it is left as it is"
-            ));
+            if as_written {
+                // `cublasHgemm` becomes `hipblasHgemm`, which ...: not on a line left as written.
+                if let Some(at) = d.message.find("` becomes ") {
+                    d.message
+                        .replace_range(at + 1..at + "` becomes".len(), " would become");
+                }
+            }
+            d.message.push_str(&if left {
+                format!("; hipcc does not compile this branch ({why}), so it is left as it is")
+            } else {
+                format!("; hipcc does not compile this branch ({why}), so this does not stop the HIP build")
+            });
             d.help = Some(
                 "nothing to do for HIP unless that branch should be compiled for it; then give it HIP code".into(),
             );
@@ -3559,10 +3849,9 @@ impl<'a> Walk<'a> {
             let Some(skip) = view.skips(src, tree.root_node(), offset) else {
                 return false;
             };
-            *memo.entry(skip.directive).or_insert_with(|| {
-                let t = skip.text.to_ascii_lowercase();
-                t.contains("hip") || t.contains("rocm")
-            })
+            *memo
+                .entry(skip.directive)
+                .or_insert_with(|| names_hip_or_rocm(&skip.text))
         };
         // Inserted text (the runtime include) is placed by its own rules; renames go, and
         // leave the counts: one per family and line (a call rewritten whole is several edits).
@@ -3886,6 +4175,30 @@ const UNUSED_HEADER_FALLBACKS: &[(&str, &[&str], &str)] = &[
         "hip/hip_cooperative_groups.h",
     ),
 ];
+
+/// The project's namespace that the body `body` of CUB's wrapping macro `name` puts CUB in
+/// (`myext` for `CUB_NS_PREFIX namespace myext {`, `CUB_NS_QUALIFIER ::myext::cub` or
+/// `CUB_WRAPPED_NAMESPACE myext`; `a::b` for `namespace a { namespace b {`), for the note
+/// that names it; `None` for a body of another form.
+fn cub_wrapping_namespace(name: &str, body: &[u8]) -> Option<String> {
+    let words: Vec<&str> = lexer::identifiers(body)
+        .into_iter()
+        .filter_map(|r| std::str::from_utf8(&body[r]).ok())
+        .collect();
+    let ns: Vec<&str> = match name {
+        "CUB_NS_PREFIX" => words
+            .windows(2)
+            .filter(|w| w[0] == "namespace")
+            .map(|w| w[1])
+            .collect(),
+        "CUB_NS_QUALIFIER" => match words.split_last() {
+            Some((&"cub", outer)) => outer.to_vec(),
+            _ => Vec::new(),
+        },
+        _ => words,
+    };
+    (!ns.is_empty()).then(|| ns.join("::"))
+}
 
 /// Whether the name at `start..end` is the one a namespace alias declares (`cub` in
 /// `namespace cub = hipcub;`).
@@ -4698,6 +5011,13 @@ fn condition_names(src: &[u8], at: usize, new: &str) -> bool {
     crate::lexer::whole_words(&src[start..end], new)
         .next()
         .is_some()
+}
+
+/// Whether a directive's text names HIP or ROCm (any case): the branches it makes hipcc skip
+/// are the project's own CUDA code, left as written ([`Walk::leave_cuda_arms`]).
+fn names_hip_or_rocm(directive: &str) -> bool {
+    let t = directive.to_ascii_lowercase();
+    t.contains("hip") || t.contains("rocm")
 }
 
 /// Whether an `#if`/`#ifdef`/`#ifndef`/`#elif` line of `src` names HIP or ROCm (any case).

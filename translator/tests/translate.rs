@@ -3012,3 +3012,247 @@ fn hipblas_compute_type_warning_is_not_given_for_rocblas() {
     assert!(!diags.iter().any(|d| d.starts_with("H034")), "{diags:?}");
     assert!(diags.iter().any(|d| d.starts_with("T015")), "{diags:?}");
 }
+
+/// R23-b: CUB wrapped in the project's namespace (`CUB_NS_PREFIX namespace myext {`) is used as
+/// `myext::cub::DeviceScan`; hipCUB ignores the wrapping macros and declares `::hipcub` only,
+/// so the project's qualifiers go with the rename, the qualifier macro's body becomes
+/// `::hipcub`, and one note (T018) at the first wrapping `#define` says so.
+#[test]
+fn cub_wrapped_in_a_project_namespace_becomes_global_hipcub() {
+    let src = "\
+#undef CUB_NS_PREFIX
+#define CUB_NS_PREFIX namespace outer { namespace myext {
+#define CUB_NS_POSTFIX } }
+#define CUB_NS_QUALIFIER ::outer::myext::cub // the wrapped CUB
+#include <cub/cub.cuh>
+#define MY_CUB outer::myext::cub::
+void f(const int* in, int* out, int n, void* t, size_t& b, cudaStream_t s) {
+  outer::myext::cub::DeviceScan::ExclusiveSum(t, b, in, out, n, s);
+  ::outer :: myext::cub::DeviceReduce::Max(t, b, in, out, n, s);
+  cub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  ::cub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  CUB_NS_QUALIFIER::DeviceSelect::If(t, b, in, out, n, s);
+}
+namespace mine { namespace cub = ::outer::myext::cub; }
+using namespace outer::myext::cub;
+";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert_eq!(
+        out,
+        "\
+#include <hip/hip_runtime.h>
+#undef CUB_NS_PREFIX
+#define CUB_NS_PREFIX namespace outer { namespace myext {
+#define CUB_NS_POSTFIX } }
+#define CUB_NS_QUALIFIER ::hipcub // the wrapped CUB
+#include <hipcub/hipcub.hpp>
+#define MY_CUB hipcub::
+void f(const int* in, int* out, int n, void* t, size_t& b, hipStream_t s) {
+  hipcub::DeviceScan::ExclusiveSum(t, b, in, out, n, s);
+  ::hipcub::DeviceReduce::Max(t, b, in, out, n, s);
+  hipcub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  ::hipcub::DeviceScan::InclusiveSum(t, b, in, out, n, s);
+  CUB_NS_QUALIFIER::DeviceSelect::If(t, b, in, out, n, s);
+}
+namespace mine { namespace cub = ::hipcub; }
+using namespace hipcub;
+"
+    );
+    let notes: Vec<_> = r.diagnostics.iter().filter(|d| d.id == "T018").collect();
+    assert_eq!(notes.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!((notes[0].severity, notes[0].line), (Severity::Note, 2));
+    assert!(
+        notes[0]
+            .message
+            .contains("`outer::myext::cub::` becomes `hipcub::`"),
+        "{}",
+        notes[0].message
+    );
+    // Converting the output again changes nothing.
+    let again = translate_source(out.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
+    // ATen's own `at::cuda::cub` wrappers are PyTorch's namespace, not a wrapped CUB: the
+    // qualifiers stay.
+    let aten = "void f(int* k, int n) { at::cuda::cub::radix_sort_keys(k, k, n); }\n";
+    let r = translate_source(aten.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(out.contains("{ at::cuda::"), "{out}");
+}
+
+/// R23-b: the wrapping `#define`s in a branch hipcc skips get no note.
+#[test]
+fn cub_wrapping_defines_hipcc_skips_get_no_note() {
+    let src = "\
+#ifndef __HIP_PLATFORM_AMD__
+#define CUB_WRAPPED_NAMESPACE myext
+#endif
+#include <cub/cub.cuh>
+";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert!(
+        r.diagnostics.iter().all(|d| d.id != "T018"),
+        "{:?}",
+        r.diagnostics
+    );
+}
+
+/// R23-e: a roc* call the source writes itself, in code hipcc compiles, given values whose CUDA
+/// types (or a CUDA enumerator) hipport writes as the hip* wrapper's, or returned as one, is an
+/// error (T015) that names the roc* option; not under that option, not in a branch hipcc skips,
+/// and not for a value the source casts.
+#[test]
+fn a_roc_library_call_given_hip_wrapper_types_is_reported() {
+    let src = "\
+#include <cublas_v2.h>
+#include <curand.h>
+cublasStatus_t f(cublasHandle_t h, const cublasOperation_t& t, int n, const float* a, float* c) {
+#ifdef __HIP_PLATFORM_AMD__
+  rocblas_sgemm((rocblas_handle)h, rocblas_operation_none, rocblas_operation_none, n, n, n, a, a, n, a, n, a, c, n);
+  rocblas_sgemm(h, t, CUBLAS_OP_N, n, n, n, a, a, n, a, n, a, c, n);
+  return rocblas_sgemm(&(*h), rocblas_operation_none, rocblas_operation_none, n, n, n, a, a, n, a, n, a, c, n);
+#else
+  return cublasSgemm(h, t, t, n, n, n, a, a, n, a, n, a, c, n);
+#endif
+}
+void g(curandGenerator_t gen, float* p, size_t n) {
+  rocrand_generate_uniform(gen, p, n);
+}
+#ifndef __HIPCC__
+void k(cublasHandle_t h) { rocblas_destroy_handle(h); }
+#endif
+";
+    let reports = |opts: &Options| -> Vec<(usize, String)> {
+        let r = translate_source(src.as_bytes(), "t.cu", opts).unwrap();
+        r.diagnostics
+            .iter()
+            .filter(|d| d.id == "T015" && d.message.contains("` is roc"))
+            .map(|d| {
+                (
+                    d.line,
+                    format!("{} | {}", d.message, d.help.clone().unwrap_or_default()),
+                )
+            })
+            .collect()
+    };
+    let found = reports(&hip52());
+    let lines: Vec<usize> = found.iter().map(|(l, _)| *l).collect();
+    assert_eq!(lines, [6, 7, 13], "{found:#?}");
+    let (_, six) = &found[0];
+    assert!(
+        six.contains(
+            "`h` (a `cublasHandle_t`): `hipblasHandle_t`, `rocblas_handle` with `--blas rocblas`"
+        ),
+        "{six}"
+    );
+    assert!(
+        six.contains("`t` (a `cublasOperation_t`): `hipblasOperation_t`"),
+        "{six}"
+    );
+    assert!(
+        six.contains(
+            "`CUBLAS_OP_N`: `HIPBLAS_OP_N`, `rocblas_operation_none` with `--blas rocblas`"
+        ),
+        "{six}"
+    );
+    assert!(six.contains("| convert with `--blas rocblas`"), "{six}");
+    let (_, seven) = &found[1];
+    assert!(
+        seven.contains("`h` (a `cublasHandle_t`)")
+            && seven.contains(
+                "the result (returned as `cublasStatus_t`): `hipblasStatus_t`, `rocblas_status`"
+            ),
+        "{seven}"
+    );
+    assert!(
+        found[2]
+            .1
+            .contains("`rocrand_generate_uniform` is rocRAND's")
+            && found[2].1.contains("`--rand rocrand`"),
+        "{}",
+        found[2].1
+    );
+    // With the roc* libraries chosen the types agree.
+    let mut roc = hip52();
+    roc.libs.blas = hipport::translate::Lib::Roc;
+    roc.libs.rand = hipport::translate::Lib::Roc;
+    assert_eq!(reports(&roc), []);
+}
+
+/// R23-f: every error or warning of the translation pass in a branch hipcc skips is a note that
+/// names the directive, T015 and T017 included; in a branch left as written (the `#else` of a
+/// project's `#ifdef MYLIB_USE_HIP` with `-D MYLIB_USE_HIP`) the message no longer says the
+/// call "becomes" its HIP name, since the line is not changed; where hipport renames in a
+/// branch hipcc skips (`#if __CUDA_ARCH__ >= 800`) it says the branch does not stop the build.
+#[test]
+fn translation_errors_in_branches_hipcc_skips_are_notes_that_claim_no_rename() {
+    let src = "\
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+__constant__ float c_tab[4];
+cublasStatus_t hgemm(cublasHandle_t h, int n, const __half* a, __half* C) {
+#ifdef MYLIB_USE_HIP
+  return my_hip_hgemm(h, n, a, C);
+#else
+  cudaMemcpyToSymbol(\"d_tab\", a, 4);
+  return cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, a, a, n, a, n, a, C, n);
+#endif
+}
+cublasStatus_t g(cublasHandle_t h, int n, const __half* a, __half* C) {
+#if __CUDA_ARCH__ >= 800
+  return cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, a, a, n, a, n, a, C, n);
+#else
+  return CUBLAS_STATUS_SUCCESS;
+#endif
+}
+";
+    let mut opts = hip52();
+    opts.defines.push(hipport::analysis::Define {
+        name: "MYLIB_USE_HIP".into(),
+        value: Some(1),
+        undefined: false,
+    });
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    // The `#else` is left as written; the `__CUDA_ARCH__` branch is renamed.
+    assert!(out.contains("  return cublasHgemm(h, CUBLAS_OP_N"), "{out}");
+    assert!(
+        out.contains("  return hipblasHgemm(h, HIPBLAS_OP_N"),
+        "{out}"
+    );
+    let found: Vec<(&str, Severity, usize, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T015" || d.id == "T017")
+        .map(|d| (d.id.as_str(), d.severity, d.line, d.message.as_str()))
+        .collect();
+    let at = |line: usize| {
+        found
+            .iter()
+            .find(|f| f.2 == line)
+            .unwrap_or_else(|| panic!("{found:#?}"))
+    };
+    assert_eq!((at(8).0, at(8).1), ("T017", Severity::Note), "{found:#?}");
+    let (_, sev, _, nine) = at(9);
+    assert_eq!(*sev, Severity::Note);
+    assert!(
+        nine.starts_with("`cublasHgemm` would become `hipblasHgemm`, which"),
+        "{nine}"
+    );
+    assert!(!nine.contains("` becomes "), "{nine}");
+    assert!(nine.ends_with("hipcc does not compile this branch (`#ifdef MYLIB_USE_HIP` on line 5 is true under hipcc, which compiles an earlier branch instead), so it is left as it is"), "{nine}");
+    let (_, sev, _, fourteen) = at(14);
+    assert_eq!(*sev, Severity::Note);
+    assert!(
+        fourteen.starts_with("`cublasHgemm` becomes `hipblasHgemm`, which"),
+        "{fourteen}"
+    );
+    assert!(fourteen.ends_with("(`#if __CUDA_ARCH__ >= 800` on line 13 is false under hipcc), so this does not stop the HIP build"), "{fourteen}");
+    assert!(
+        r.diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Note || !d.id.starts_with('T')),
+        "{:#?}",
+        r.diagnostics
+    );
+}
