@@ -2222,7 +2222,7 @@ fn renamed_sources_are_still_found_by_setup_py_constants_and_extension_lists() {
         .env("PYTHONPATH", &stubs));
     assert_eq!(
         shown,
-        "('scale._C', ['hip/src/api_hip.cpp', 'hip/src/scale.hip'])\n\
+        "('scale._C', ['hip/src/api.cpp', 'hip/src/scale.hip'])\n\
          ('scale._other', ['other/add.hip', 'other/glue.cpp'])\n",
         "{report}"
     );
