@@ -349,6 +349,9 @@ struct State<'a> {
     arch_readers: std::collections::BTreeMap<String, (usize, String)>,
     /// The kept architecture variables reported so far.
     arch_reported: BTreeSet<String>,
+    /// The toolchain variables (see [`TOOLCHAIN_VARS`]) the file `set()`s: that `set()` is
+    /// reported, the `if()` testing them around it is not again (R22-3).
+    toolchain_set: BTreeSet<String>,
     /// The CUDA standard variables left as they are (see [`cuda_std_kept`]).
     cuda_std_kept: BTreeSet<&'static str>,
     /// Whether CUDA is optional here (see [`cuda_optional`]): HIP is then looked for, not required.
@@ -547,6 +550,7 @@ fn translate_keeping(
         dead_nvcc_arch: std::cell::Cell::new(false),
         arch_readers: Default::default(),
         arch_reported: BTreeSet::new(),
+        toolchain_set: BTreeSet::new(),
         optional: false,
         gpu_targets: Vec::new(),
         provided: BTreeSet::new(),
@@ -555,6 +559,13 @@ fn translate_keeping(
     let cmds = commands(src);
     st.optional = cuda_optional(&cmds);
     st.arch_readers = architecture_readers(src, &cmds);
+    st.toolchain_set = cmds
+        .iter()
+        .filter(|c| c.name == "set")
+        .filter_map(|c| c.args.first())
+        .filter(|a| TOOLCHAIN_VARS.contains(&a.text.as_str()))
+        .map(|a| a.text.clone())
+        .collect();
     st.nvcc_flags_read = cmds.iter().any(reads_nvcc_flags);
     st.device_code = compiles_cuda(&cmds);
     st.findcuda_macros = cmds.iter().any(|c| {
@@ -1663,11 +1674,7 @@ fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
                         sink.diag(B_RDC, cmd.start, "CMAKE_CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc on every compile and link".into(), None);
                     }
                 }
-                "CMAKE_CUDA_COMPILER"
-                | "CMAKE_CUDA_HOST_COMPILER"
-                | "CUDA_TOOLKIT_ROOT_DIR"
-                | "CUDAToolkit_ROOT"
-                | "CUDA_HOST_COMPILER" => {
+                v if TOOLCHAIN_VARS.contains(&v) => {
                     sink.diag(
                         B_CONSTRUCT,
                         cmd.start,
@@ -2324,6 +2331,8 @@ fn architecture_readers(
                             .skip_while(|a| !arg_is(a, "LISTS"))
                             .any(|a| arg_is(a, var))
                 }
+                // Printing derives nothing (R22-3).
+                "message" => false,
                 _ => expanded,
             }
         };
@@ -2341,6 +2350,15 @@ fn architecture_readers(
     }
     out
 }
+
+/// Variables that configure NVIDIA's toolchain: their `set()` is reported (B008).
+const TOOLCHAIN_VARS: &[&str] = &[
+    "CMAKE_CUDA_COMPILER",
+    "CMAKE_CUDA_HOST_COMPILER",
+    "CUDA_TOOLKIT_ROOT_DIR",
+    "CUDAToolkit_ROOT",
+    "CUDA_HOST_COMPILER",
+];
 
 /// Whether a command reads `${CUDA_NVCC_FLAGS}`, other than a `set()`/`list()` of the variable
 /// itself (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -O3")`).
@@ -3389,12 +3407,22 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 }
             }
         }
-        for (pos, _) in t.match_indices("CMAKE_CUDA_").filter(|_| !reported) {
-            // A variable the file sets and reads keeps its value (see `architecture_readers`).
-            let kept = st.arch_readers.keys().any(|v| {
-                t[pos..].starts_with(v.as_str())
+        // What `message()` prints derives nothing: no warning per line that shows a CUDA
+        // variable (R22-3).
+        let printed = cmd.name == "message";
+        let condition = matches!(cmd.name.as_str(), "if" | "elseif");
+        for (pos, _) in t
+            .match_indices("CMAKE_CUDA_")
+            .filter(|_| !reported && !printed)
+        {
+            let names = |v: &str| {
+                t[pos..].starts_with(v)
                     && !t[pos + v.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-            });
+            };
+            // A variable the file sets and reads keeps its value (see `architecture_readers`).
+            let kept = st.arch_readers.keys().any(|v| names(v))
+                // `if(NOT CMAKE_CUDA_HOST_COMPILER)` around its `set()`: one warning, the set's.
+                || condition && st.toolchain_set.iter().any(|v| names(v));
             if !sink.claimed(base + pos, base + pos + 11)
                 && !kept
                 && !matches!(cmd.name.as_str(), "set" | "list")
@@ -3406,7 +3434,10 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 sink.diag(B_CONSTRUCT, base + pos, format!("{} belongs to CMake's CUDA language and has no effect on hipcc-compiled code", &t[pos..end]), Some("remove it or use the CXX / GPU_TARGETS equivalent".into()));
             }
         }
-        for (pos, _) in t.match_indices("CUDAToolkit_").filter(|_| !reported) {
+        for (pos, _) in t
+            .match_indices("CUDAToolkit_")
+            .filter(|_| !reported && !printed)
+        {
             if !sink.claimed(base + pos, base + pos + 12) {
                 let end = t[pos..]
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -4592,9 +4623,8 @@ mod tests {
             "{out}"
         );
         assert!(diags.iter().any(|d| d.id == "B005" && d.line == 3));
-        assert!(diags
-            .iter()
-            .any(|d| d.id == "B008" && d.line == 4 && d.message.contains("CUDAToolkit_VERSION")));
+        // Printed only (R22-3): no warning.
+        assert!(!diags.iter().any(|d| d.id == "B008" && d.line == 4));
         assert!(diags
             .iter()
             .any(|d| d.id == "B008" && d.line == 5 && d.message.contains("CMAKE_CUDA_COMPILER")));
@@ -4710,7 +4740,6 @@ mod tests {
             (8, Severity::Error, "`CMAKE_CUDA_COMPILER_VERSION` is empty in a HIP build (no CUDA language or package), so it compares as version 0: `CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 12.0` is false and the else() branch stops the configure step (message(SEND_ERROR) on line 14)"),
             (16, Severity::Warning, "`CUDA_VERSION_MAJOR` is empty in a HIP build (no CUDA language or package), so it is not a number: `CUDA_VERSION_MAJOR LESS 11` is false"),
             (18, Severity::Warning, "`CMAKE_CUDA_COMPILER_VERSION` is empty in a HIP build (no CUDA language or package), so it compares as version 0 in `CMAKE_CUDA_COMPILER_VERSION VERSION_LESS ${MIN_CUDA}`"),
-            (21, Severity::Warning, "CMAKE_CUDA_COMPILER_VERSION belongs to CMake's CUDA language and has no effect on hipcc-compiled code"),
         ];
         assert_eq!(found, expected);
     }
@@ -4917,13 +4946,43 @@ mod tests {
             .any(|d| d.id == "B009" && d.line == 2 && d.message.contains("removed")));
         // A read of a variable the file does not set is still reported.
         let (_, diags) = run(
-            "list(GET CMAKE_CUDA_ARCHITECTURES 0 A)\nmessage(${CMAKE_CUDA_ARCHITECTURES})\n",
+            "list(GET CMAKE_CUDA_ARCHITECTURES 0 A)\nstring(REPLACE \";\" \" \" A ${CMAKE_CUDA_ARCHITECTURES})\n",
             &opts(),
         );
         assert!(
             diags.iter().any(|d| d.id == "B008" && d.line == 2),
             "{diags:#?}"
         );
+    }
+
+    /// R22-3: what `message()` prints derives nothing: no B008 per line that prints a CUDA
+    /// variable, no kept `set(CMAKE_CUDA_ARCHITECTURES)` for it (B009 removes it), and one
+    /// warning for `if(NOT CMAKE_CUDA_HOST_COMPILER)` around its `set()`, the set's.
+    #[test]
+    fn printed_cuda_variables_and_guarded_toolchain_sets_are_quiet() {
+        let src = "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n\
+                   set(CMAKE_CUDA_ARCHITECTURES 70 80)\n\
+                   message(STATUS \"CUDA Architectures: ${CMAKE_CUDA_ARCHITECTURES}\")\n\
+                   message(STATUS \"CUDA Compiler: ${CMAKE_CUDA_COMPILER}\")\n\
+                   message(STATUS \"CUDA Library Dir: ${CUDAToolkit_LIBRARY_DIR}\")\n\
+                   if(NOT CMAKE_CUDA_HOST_COMPILER)\n  set(CMAKE_CUDA_HOST_COMPILER ${CMAKE_CXX_COMPILER} CACHE FILEPATH \"host\")\nendif()\n\
+                   if(CMAKE_CUDA_COMPILER_ID STREQUAL \"NVIDIA\")\nendif()\n\
+                   add_library(k k.cu)\n";
+        let (out, diags) = run(src, &opts());
+        let b008: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B008")
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(b008, [8, 10], "{diags:#?}");
+        assert!(!out.contains("set(CMAKE_CUDA_ARCHITECTURES"), "{out}");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.id == "B009" && d.line == 3 && d.message.contains("removed")),
+            "{diags:#?}"
+        );
+        assert_eq!(run(&out, &opts()).0, out);
     }
 
     #[test]

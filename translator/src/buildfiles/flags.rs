@@ -901,6 +901,17 @@ fn pass_through(
     out
 }
 
+/// Whether the flag `f`, written alone, takes the next word of its list as its value when
+/// mapped (`-t` in nvcc's list, `-o`): the next word, `-dc` for a probe, is then not mapped as
+/// it is alone.
+fn takes_next_word(f: &str, opts: &super::BuildOptions, ctx: Context) -> bool {
+    const PROBE: &str = "-dc";
+    let alone = map_words(&[PROBE], opts, ctx, &mut false);
+    let after = map_words(&[f, PROBE], opts, ctx, &mut false);
+    let change = |m: &Mapped, k: usize| m.changes.iter().find(|c| c.0 == k).map(|c| c.1.clone());
+    change(&alone, 0) != change(&after, 1)
+}
+
 /// Makefile calls `$(addprefix FLAG ,LIST)` on the line `src[start..end]` whose prefix is an
 /// nvcc flag (every cuda-samples Makefile has `$(addprefix -Xcompiler ,$(CCFLAGS))`), each
 /// rewritten or left as a whole, since make cannot take a partial edit inside a function call:
@@ -977,6 +988,26 @@ pub(crate) fn make_addprefix_calls(
         }
     }
     out
+}
+
+/// `line` (a Makefile line) with its `$(addprefix FLAG ,LIST)` calls as
+/// [`make_addprefix_calls`] leaves them: what a second run reads there, which the
+/// separate-compilation plan reads in the variables' values so that both runs decide alike.
+pub(crate) fn make_addprefix_applied(
+    line: &str,
+    opts: &super::BuildOptions,
+    values: &std::collections::BTreeMap<String, String>,
+) -> String {
+    if !line.contains("addprefix ") {
+        return line.to_string();
+    }
+    let mut scratch = super::text::Sink::new(line.as_bytes(), "");
+    make_addprefix_calls(line, 0, line.len(), &mut scratch, opts, values);
+    let (mut edits, _) = scratch.finish();
+    crate::edit::apply(line.as_bytes(), &mut edits)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| line.to_string())
 }
 
 /// One `$(addprefix PREFIX,LIST)` call of a Makefile line.
@@ -1676,18 +1707,30 @@ fn map_one(
         // A value that ends in a lone `-l` whose library is the next word of the list
         // (`-Xcompiler -l cudart`) stays whole too: unwrapped, the next run would read the pair
         // `-l cudart` (see above) and map it.
-        let lone_l = flags.last().is_some_and(|f| f == "-l") && i + n < words.len();
-        if lone_l {
+        // So does any last flag that would take the next word as its value (`-Xcompiler -t`
+        // before `-Xcompiler -dc` in nvcc's list: `-t -fgpu-rdc`, nvcc's thread count, goes
+        // on the next run).
+        let last = flags.last().filter(|_| i + n < words.len());
+        if let Some(last) = last.filter(|f| *f == "-l" || takes_next_word(f, opts, ctx)) {
+            let (message, help) = if last == "-l" {
+                (
+                    "its `-l` takes the next word as its library".to_string(),
+                    "write the library flag without -Xcompiler, as one word (`-lname`)",
+                )
+            } else {
+                (
+                    format!("unwrapped, its `{last}` would take the next word as its value"),
+                    "hipcc takes host flags directly: write them without -Xcompiler, each flag with its value",
+                )
+            };
             inner.notes.push(Note {
                 word: i,
                 info: B_FLAG_UNMAPPED,
                 message: format!(
-                    "nvcc flag `{}` left in place: its `-l` takes the next word as its library",
+                    "nvcc flag `{}` left in place: {message}",
                     words[i..i + n].join(" ")
                 ),
-                help: Some(
-                    "write the library flag without -Xcompiler, as one word (`-lname`)".into(),
-                ),
+                help: Some(help.into()),
                 severity: Some(Severity::Warning),
             });
         }
@@ -2137,6 +2180,39 @@ mod tests {
         assert_eq!(out, ["-O3", "-Xcompiler", "-l", "cudart", "-lhipblas"]);
         let again: Vec<&str> = out.iter().map(String::as_str).collect();
         assert!(run(&again).changes.is_empty());
+    }
+
+    /// Fuzz finding of 2026-12-06 (seed 1796547969413183446, saved as
+    /// fuzz-inputs/make/xcompiler-value-taking-the-next.mk): `-Xcompiler -t` then
+    /// `-Xcompiler -dc` in nvcc's list was unwrapped to `-t -fgpu-rdc -c`, and the next run
+    /// dropped `-t -fgpu-rdc` as nvcc's thread count. A value whose last flag takes the next
+    /// word stays whole (B003), what follows is mapped, and the result is a fixed point.
+    #[test]
+    fn xcompiler_value_taking_the_next_word_stays() {
+        let opts = super::super::BuildOptions::default();
+        for words in [
+            ["-Xcompiler", "-t", "-Xcompiler", "-dc"],
+            ["-Xcompiler", "-t", "-Xcompiler", "-Wall"],
+        ] {
+            let m = map_words(&words, &opts, Context::Nvcc, &mut false);
+            let out: Vec<String> = m.applied(&words).into_iter().map(|(_, w)| w).collect();
+            assert_eq!(out[..2], words[..2], "{out:?}");
+            assert!(
+                m.notes
+                    .iter()
+                    .any(|n| n.info.id == B_FLAG_UNMAPPED.id && n.message.contains("next word")),
+                "{:?}",
+                m.notes
+            );
+            let again: Vec<&str> = out.iter().map(String::as_str).collect();
+            let m2 = map_words(&again, &opts, Context::Nvcc, &mut false);
+            assert!(m2.changes.is_empty(), "{out:?} -> {:?}", m2.changes);
+        }
+        // A value that takes nothing is unwrapped.
+        let words = ["-Xcompiler", "-Wall", "-Xcompiler", "-dc"];
+        let m = map_words(&words, &opts, Context::Nvcc, &mut false);
+        let out: Vec<String> = m.applied(&words).into_iter().map(|(_, w)| w).collect();
+        assert_eq!(out, ["-Wall", "-fgpu-rdc", "-c"]);
     }
 
     /// U-f: `-l cusparse` (two words) maps as `-lcusparse` does: the name changes, cudart's

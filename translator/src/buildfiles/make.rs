@@ -1924,6 +1924,35 @@ fn foreach_arch_lists(
             // Mapped where they stand.
             continue;
         }
+        // A loop glued to other text (`$$$(foreach ...)`, `x$(foreach ...)`) is part of a
+        // longer word: the targets written there would be no flag of their own, which the next
+        // run would not see (fuzz find of 2026-12-06). It is left whole, none of it a flag.
+        let opens_value = assignment(line)
+            .and_then(|(_, value)| text::offset_in(line, value))
+            .is_some_and(|v| v == pos);
+        let glued_before = !opens_value
+            && line[..pos]
+                .chars()
+                .next_back()
+                .is_some_and(|c| !c.is_whitespace());
+        let glued_after = line[close + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && !matches!(c, ')' | '}'));
+        if only_arch && (glued_before || glued_after) {
+            loops.push((at, start + close + 1));
+            sink.diag_as(
+                B_ARCH,
+                crate::diag::Severity::Warning,
+                at,
+                format!(
+                    "nvcc architecture flags written by `{}` glued to other text were left in place",
+                    &line[pos..=close]
+                ),
+                Some("hipcc rejects -gencode and -arch=sm_XX: replace the loop with --offload-arch=<gfx> for each AMD target".into()),
+            );
+            continue;
+        }
         if !only_arch {
             if m.notes.iter().any(|n| n.info.id == B_ARCH.id) {
                 sink.diag_as(
@@ -2103,6 +2132,8 @@ fn assignment_op(line: &str) -> Option<usize> {
     let b = l.as_bytes();
     let mut depth = 0usize;
     let mut rule = false;
+    // Where the variable's name starts: the line's start, or past a rule's colon.
+    let mut name_from = 0;
     for (i, &c) in b.iter().enumerate() {
         match c {
             b'(' | b'{' if text::opens_make_reference(b, i) => depth += 1,
@@ -2116,11 +2147,20 @@ fn assignment_op(line: &str) -> Option<usize> {
                 && !l[i..].starts_with("::=") =>
             {
                 rule = true;
+                name_from = i + 1;
             }
             b'=' if depth == 0 => {
                 let mut op = i;
                 while op > 0 && matches!(b[op - 1], b':' | b'?' | b'+' | b'!') {
                     op -= 1;
+                }
+                // A name with a blank (`a b=c d: e`, `r: -x y += z`) is none to make: the
+                // line is a rule (or no statement), its `=` a character of a word.
+                let name = l[name_from..op.max(name_from)]
+                    .trim_start_matches(':')
+                    .trim();
+                if blank_outside_references(name) {
+                    continue;
                 }
                 return Some(off + op);
             }
@@ -2128,6 +2168,21 @@ fn assignment_op(line: &str) -> Option<usize> {
         }
     }
     rule.then_some(line.len())
+}
+
+/// Whether `s` holds a blank outside make references (`$(a b)` holds none).
+fn blank_outside_references(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'{' if text::opens_make_reference(b, i) || depth > 0 => depth += 1,
+            b')' | b'}' if depth > 0 => depth -= 1,
+            c if depth == 0 && c.is_ascii_whitespace() => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Programs that take no compiler flags: what they are given is their own argument.
@@ -3358,6 +3413,49 @@ mod tests {
         );
     }
 
+    /// Fuzz find of 2026-12-06 (seed 1796553276072622172, saved as
+    /// fuzz-inputs/make/arch-loop-glued-to-text.mk): `$$$(foreach ,,-code)` became
+    /// `$$--offload-arch=gfx90a`, no flag to the next run, which added the targets. A loop of
+    /// architecture flags glued to other text stays whole, with a warning.
+    #[test]
+    fn an_architecture_loop_glued_to_other_text_stays() {
+        let src =
+            "p:\n\tnvcc $$$(foreach ,,-code)\nq:\n\tnvcc x$(foreach a,$(A),-arch=sm_$(a)) q.cu\n";
+        let out = run_fixed(src, &gfx90a());
+        assert!(out.contains("\thipcc $$$(foreach ,,-code)\n"), "{out}");
+        assert!(
+            out.contains("\thipcc x$(foreach a,$(A),-arch=sm_$(a)) q.cu\n"),
+            "{out}"
+        );
+        let (_, diags) = run(src, &gfx90a());
+        assert_eq!(
+            diags
+                .iter()
+                .filter(|d| d.id == "B009" && d.message.contains("glued"))
+                .count(),
+            2,
+            "{diags:#?}"
+        );
+    }
+
+    /// Fuzz find of 2026-12-06 (seed 1796553276072622172, saved as
+    /// fuzz-inputs/make/rule-with-equals-before-colon.mk): `a -rdc=true b: -code x += y` is a
+    /// rule to make (a variable's name holds no blank), but hipport read an assignment at the
+    /// first `=` and dropped `-code x`, leaving `b: += y`, which make rejects (`empty variable
+    /// name`). Its words are now file names, as on any rule's line.
+    #[test]
+    fn an_equals_sign_in_a_rules_words_is_no_assignment() {
+        let src = "a -rdc=true b: -code x += y\nr: -dc z += -O2\nT: NVFLAGS += -dc\nT::  N = -dc\n";
+        let out = run_fixed(src, &gfx90a());
+        assert!(
+            out.starts_with("a -rdc=true b: -code x += y\nr: -dc z += -O2\n"),
+            "{out}"
+        );
+        // Target-specific assignments are read as before.
+        assert!(out.contains("T: NVFLAGS += -fgpu-rdc -c\n"), "{out}");
+        assert!(out.contains("T::  N = -fgpu-rdc -c\n"), "{out}");
+    }
+
     #[test]
     fn foreach_gencode_keeps_closing_parens() {
         let src =
@@ -3490,6 +3588,23 @@ mod tests {
             ..Default::default()
         };
         assert!(!run(src, &none).0.contains("--offload-arch"));
+    }
+
+    /// R21-a on a variable whose value holds `$(addprefix -Xcompiler ,$(C))`: the call becomes
+    /// `$(C)`, which a second run reads as a plain reference; the first run reads the value so
+    /// too, so both give the command the targets (fuzz finds of 2026-12-06, seed
+    /// 1796547969413183446). A call left whole keeps the command from them on both runs.
+    #[test]
+    fn unwrapped_host_flag_calls_are_read_as_the_translation_leaves_them() {
+        let src = "C = -O2\nALL = $(addprefix -Xcompiler ,$(C))\nKEPT = $(addprefix -Xcompiler ,$(shell echo -O2))\n\
+                   a:\n\t$(NVCC) $(ALL) a.cu -o a\nb:\n\t$(NVCC) $(KEPT) b.cu -o b\n";
+        let out = run_fixed(src, &gfx90a());
+        assert!(out.contains("ALL = $(C)\n"), "{out}");
+        assert!(
+            out.contains("\t$(NVCC) --offload-arch=gfx90a $(ALL) a.cu -o a\n"),
+            "{out}"
+        );
+        assert!(out.contains("\t$(NVCC) $(KEPT) b.cu -o b\n"), "{out}");
     }
 
     /// R21-a with separate compilation: compiles that name no architecture get the targets, so

@@ -558,11 +558,14 @@ fn mapped_values(
     opts: &BuildOptions,
 ) -> BTreeMap<String, String> {
     let mut values: BTreeMap<String, String> = BTreeMap::new();
+    let raw = make::variables(src, lines, recipe_at);
     for &(start, end) in lines {
         if recipe_at.contains_key(&start) {
             continue;
         }
-        let Some((name, v)) = make::assignment(&src[start..end]) else {
+        // `$(addprefix -Xcompiler ,$(C))` as the translation leaves it (`$(C)`), or whole.
+        let line = flags::make_addprefix_applied(&src[start..end], opts, &raw);
+        let Some((name, v)) = make::assignment(&line) else {
             continue;
         };
         let upper = name.to_ascii_uppercase();
