@@ -1343,6 +1343,18 @@ error.
 logical warp is 32 lanes, hipCUB's the whole wavefront, so one reduction or scan takes two \
 rows. An error (elsewhere the default width is H033's warning).
 
+The same holds for groups of 32 threads in one-dimensional blocks: a kernel or device function \
+that numbers them, lanes and groups both (`lane = threadIdx.x % kGroup` with the group `gid / \
+kGroup`, or `>> 5`, `& 31`, the 32 a literal or a constant) and broadcasts with \
+`__shfl_sync(mask, v, src)` (no width) from a source lane that is below 32 (a constant, a loop \
+from 0 up to below 32, `x % 32`, `x & 31`) gets the same error and fix: CUDA's width of 32 kept \
+each group's broadcast in the group, HIP's default width is the wavefront, so on 64 lanes the \
+second group reads the first group's lane. Not where the function also reads `warpSize` (which \
+width it means is then open), where the file launches the kernel only with blocks 32 threads \
+wide (one group per block), nor where H001 already reports the shuffle (from lane 31). With the \
+width the function works on 32-lane segments, so H001's findings on its group arithmetic are \
+dropped as in other segment code.
+
 `__shfl_xor_sync` with lane distances below 32 stays inside a row and is not reported; on RDNA \
 (32-lane wavefronts) the layout ports unchanged. hipport reads the kernels the file launches with \
 such blocks (`dim3(32, N)` or a `dim3` variable initialised so), and the device functions they \

@@ -3039,3 +3039,131 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         fix,
     );
 }
+
+/// `__shfl_sync(mask, v, src)` (no width) with a source lane below 32 in a device function of
+/// one-dimensional blocks that numbers 32-thread groups, lanes and groups both
+/// (`threadIdx.x % kGroup` lanes, `gid / kGroup` group ids, the 32 a literal or a constant;
+/// see [`super::rules::numbers_32_thread_groups`]): CUDA's default width, 32,
+/// keeps each group's broadcast in the group, but HIP's is the wavefront, so on 64 lanes the
+/// second group reads the first group's lane (realuser23 R23-h). The same hazard as a 2-D block
+/// 32 threads wide (H048), and the same fix: a width of 32, which with a source lane below 32
+/// reads lane `src` of the reader's group on every HIP version. The call then works on
+/// segments (so H001's findings on the group arithmetic it pairs with are dropped as segment
+/// code). Kernels the file launches only with blocks 32 threads wide (one group, or rows: H048's
+/// concern), functions that also read `warpSize` (the groups' width is then not clear) and
+/// shuffles H001 already reports (from lane 31) are left alone.
+pub(super) fn group_broadcasts(a: &mut Analyzer) {
+    if a.origin.is_some() || a.own_warp_size() {
+        return;
+    }
+    let candidates: Vec<usize> = a
+        .calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.1, "__shfl" | "__shfl_sync") && c.2 == Some(Lanes::Wavefront))
+        .map(|(i, _)| i)
+        .collect();
+    for i in candidates {
+        let (at, name) = (a.calls[i].0, a.calls[i].1);
+        let Some(f) = a.func_at(at).filter(|f| f.device) else {
+            continue;
+        };
+        let Some(body) = f.node.field(FIELDS.body) else {
+            continue;
+        };
+        let Some(call) = call_at(body, at) else {
+            continue;
+        };
+        let argv = super::rules::args(call);
+        let sync = usize::from(name == "__shfl_sync");
+        if argv.len() != 2 + sync {
+            continue;
+        }
+        let src = argv[1 + sync];
+        let text = a.text(f.node).as_bytes();
+        // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
+        // groups leaves their width open.
+        if !one_dimensional(text) || names_wave_size(a, text) {
+            continue;
+        }
+        let fname = a.function_name(f.node);
+        let launched: Vec<bool> = a
+            .launches
+            .iter()
+            .filter(|(k, _)| Some(k.as_str()) == fname)
+            .map(|(_, w32)| *w32)
+            .collect();
+        if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+            continue;
+        }
+        let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
+            continue;
+        };
+        if !source_below_32(a, call, src) {
+            continue;
+        }
+        // H001 already speaks of this shuffle (`__shfl_sync(m, v, 31)`, a segment's broadcast).
+        let shuffle_finding = |d: &crate::diag::Diagnostic| {
+            d.id == "H001"
+                && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
+                && call.byte_range().contains(&d.offset)
+        };
+        if a.out.iter().any(shuffle_finding) {
+            continue;
+        }
+        if !a.first("H048", call.start_byte()) {
+            continue;
+        }
+        let Some(list) = call.field(FIELDS.arguments) else {
+            continue;
+        };
+        let fname = fname.unwrap_or("this function");
+        a.report(
+            &super::catalog::WARP_WIDE_ROWS,
+            Severity::Error,
+            call,
+            format!(
+                "`{name}` in `{fname}`, which numbers groups of 32 threads (`{index}`) in one-dimensional blocks: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two groups, and source lane `{}` is a lane of the wavefront (HIP's default width), not of the group (CUDA's 32), so the second group reads the first group's lane",
+                a.text(src)
+            ),
+            Some(format!("pass width 32 (`{name}(..., 32)`): each group then shuffles within itself on every GPU, as in CUDA")),
+            vec![Edit::insert(list.end_byte() - 1, ", 32", "H048")],
+        );
+        // With the width, the groups are what it works on.
+        a.calls[i].2 = Some(Lanes::Width32);
+    }
+}
+
+/// Whether shuffle source lane `src` of `call` is below 32 whatever it evaluates to: a
+/// constant, a loop's variable from 0 up to at most 31 (`for (s = 0; s < kGroup; ++s)`), or a
+/// lane within 32 (`x % 32`, `x & 31`, or a variable set to one).
+fn source_below_32(a: &Analyzer, call: Node, src: Node) -> bool {
+    let src = unparen(src);
+    if at_most(a, call, src, 31) {
+        return true;
+    }
+    let masked = |e: Node| {
+        let e = unparen(e);
+        e.kind_name() == "binary_expression"
+            && match (
+                e.field(FIELDS.operator).map(|o| a.text(o)),
+                e.field(FIELDS.left).and_then(|x| a.eval(x)),
+                e.field(FIELDS.right).and_then(|x| a.eval(x)),
+            ) {
+                (Some("&"), l, r) => {
+                    l.is_some_and(|v| (0..=31).contains(&v))
+                        || r.is_some_and(|v| (0..=31).contains(&v))
+                }
+                (Some("%"), _, Some(r)) => (1..=32).contains(&r),
+                _ => false,
+            }
+    };
+    if masked(src) {
+        return true;
+    }
+    src.kind_name() == "identifier"
+        && a.lookup(a.text(src), src.start_byte())
+            .filter(|d| !d.pointer && d.dims.is_empty())
+            .and_then(|d| d.init)
+            .is_some_and(masked)
+}

@@ -1904,6 +1904,8 @@ pub(super) fn finish(a: &mut Analyzer) {
             vec![],
         );
     }
+    // Before the segment judgements: a broadcast given the width of its groups works on them.
+    super::row_warps::group_broadcasts(a);
     segment_votes(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
@@ -1987,6 +1989,57 @@ fn segment_votes(a: &mut Analyzer) {
 /// constant, `threadIdx.x` or a variable set from it): a lane or warp of 32-lane warps.
 fn index_of_32_lane_warps(a: &Analyzer, scope: Node) -> Option<String> {
     indices_of_32_lane_warps(a, scope, true).0
+}
+
+/// Where `scope` numbers 32-thread groups of the block, lanes and groups both: a lane of 32
+/// lanes from the thread index (see [`index_of_32_lane_warps`]; its text is returned) and a group
+/// index, `threadIdx.x / 32` or `>> 5`, also of a global index that adds `threadIdx.x`
+/// (`(blockIdx.x * blockDim.x + threadIdx.x) / kGroup`, the 32 a literal or a constant).
+/// One of the two alone may be a bitmap's word or bit, or a quantization group's scale.
+pub(super) fn numbers_32_thread_groups(a: &Analyzer, scope: Node) -> Option<String> {
+    let (index, lane, warp) = indices_of_32_lane_warps(a, scope, false);
+    if !lane {
+        return None;
+    }
+    let mut group = warp;
+    crate::parse::walk_subtree(scope, |x| {
+        if group {
+            return crate::parse::Visit::Stop;
+        }
+        if x.kind_name() != "binary_expression" {
+            return crate::parse::Visit::Descend;
+        }
+        let (Some(l), Some(op), Some(r)) = (
+            x.field(FIELDS.left),
+            x.field(FIELDS.operator),
+            x.field(FIELDS.right),
+        ) else {
+            return crate::parse::Visit::Descend;
+        };
+        let want = match a.text(op) {
+            "/" => 32,
+            ">>" => 5,
+            _ => return crate::parse::Visit::Descend,
+        };
+        let mut dividend = l;
+        while dividend.kind_name() == "parenthesized_expression" {
+            match dividend.named_child(0) {
+                Some(c) => dividend = c,
+                None => break,
+            }
+        }
+        let global = dividend.kind_name() == "binary_expression"
+            && dividend
+                .field(FIELDS.operator)
+                .is_some_and(|o| a.text(o) == "+")
+            && a.text(dividend)
+                .split_ascii_whitespace()
+                .collect::<String>()
+                .contains("threadIdx.x");
+        group = global && a.eval(r) == Some(want);
+        crate::parse::Visit::Descend
+    });
+    group.then_some(index).flatten()
 }
 
 /// Whether `scope` takes both a lane (`tid % 32`, `tid & 31`) and a warp (`tid / 32`,

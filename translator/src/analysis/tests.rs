@@ -285,10 +285,14 @@ fn h001_bitmap_idiom_is_at_most_a_warning() {
     assert!(d.iter().all(|d| d.severity != Severity::Error), "{d:?}");
     assert!(d.iter().all(|d| d.id != "H004"));
     // With a shuffle in the function, the same arithmetic is lane arithmetic.
-    let warp = src.replace("if (tid", "int v = __shfl_sync(~0ull, tid, 0); if (v");
+    let warp = src.replace("if (tid", "int v = __shfl_down_sync(~0ull, tid, 1); if (v");
     assert!(run(&warp)
         .iter()
         .any(|d| d.id == "H001" && d.severity == Severity::Error));
+    // A broadcast from lane 0 there reads the group's lane 0 in CUDA: H048 gives it the width
+    // of the groups the arithmetic numbers (R23-h), which makes the function segment code.
+    let bcast = src.replace("if (tid", "int v = __shfl_sync(~0ull, tid, 0); if (v");
+    assert_eq!(ids_at(&bcast, "H048"), vec![(3, Severity::Error)]);
 }
 
 /// A warp-size constant that the file's functions use with no warp-level work (a block's x
@@ -3849,6 +3853,71 @@ fn h048_row_reduction_read_at_each_rows_lane_0() {
         "out[threadIdx.y * 32 + threadIdx.x] = s;",
     );
     assert_eq!(lines_of(&every, "H048"), vec![2]);
+}
+
+/// 32-thread groups of a one-dimensional block (`threadIdx.x % kGroup` with `kGroup` 32) that
+/// broadcast with `__shfl_sync(mask, v, src)`, `src` below 32: on 64-lane wavefronts the second
+/// group reads the first group's lane. H048 with a width of 32, and the group arithmetic's H001
+/// goes (realuser23 R23-h). Not where the groups are unclear or the block is one group.
+#[test]
+fn h048_broadcast_in_32_thread_groups_of_1d_blocks() {
+    let src = "constexpr int kGroup = 32;\n\
+               __global__ void group_sum(const float* in, float* out, int n) {\n\
+               \x20 int item = (blockIdx.x * blockDim.x + threadIdx.x) / kGroup;\n\
+               \x20 int lane = threadIdx.x % kGroup;\n\
+               \x20 float v = in[item * kGroup + lane];\n\
+               \x20 float acc = 0.f;\n\
+               \x20 for (int src = 0; src < kGroup; ++src) acc += __shfl_sync(0xFFFFFFFF, v, src);\n\
+               \x20 if (lane == 0 && item < n) out[item] = acc;\n}\n";
+    assert_eq!(ids_at(src, "H048"), vec![(7, Severity::Error)]);
+    let msg = run(src)
+        .into_iter()
+        .find(|d| d.id == "H048")
+        .map(|d| d.message)
+        .unwrap();
+    assert!(
+        msg.contains("groups of 32 threads (`threadIdx.x % kGroup`)"),
+        "{msg}"
+    );
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__shfl_sync(0xFFFFFFFF, v, src, 32)"), "{out}");
+    // A literal 32: the lane's H001 is dropped, the width makes it segment code.
+    let literal = src.replace("threadIdx.x % kGroup", "threadIdx.x % 32");
+    let d = run(&literal);
+    assert_eq!(ids_at(&literal, "H048"), vec![(7, Severity::Error)]);
+    assert!(!d.iter().any(|d| d.id == "H001"), "{d:?}");
+    // A fixed source lane, and one masked to the group.
+    for call in [
+        "__shfl_sync(0xFFFFFFFF, v, 0)",
+        "__shfl(v, (lane + 1) & 31)",
+    ] {
+        let s = src.replace("__shfl_sync(0xFFFFFFFF, v, src)", call);
+        assert_eq!(ids_at(&s, "H048"), vec![(7, Severity::Error)], "{call}");
+    }
+    for (from, to) in [
+        // A width already.
+        ("v, src)", "v, src, 32)"),
+        // A source lane that may reach 32.
+        ("src < kGroup", "src < n"),
+        // The wavefront's size in the function: which width it means is open.
+        ("float acc = 0.f;", "float acc = warpSize;"),
+        // No 32-thread groups.
+        ("threadIdx.x % kGroup", "threadIdx.x % 16"),
+        // Lanes without groups (a bitmap's bit, a lane-0 load): not a numbering of groups.
+        (
+            "(blockIdx.x * blockDim.x + threadIdx.x) / kGroup",
+            "blockIdx.x",
+        ),
+    ] {
+        let s = src.replace(from, to);
+        assert!(lines_of(&s, "H048").is_empty(), "{to}: {:?}", run(&s));
+    }
+    // A kernel launched only with blocks of one group.
+    let one =
+        format!("{src}void go(const float* i, float* o) {{ group_sum<<<8, 32>>>(i, o, 8); }}\n");
+    assert!(lines_of(&one, "H048").is_empty(), "{:?}", run(&one));
+    let two = one.replace("<<<8, 32>>>", "<<<8, 64>>>");
+    assert_eq!(lines_of(&two, "H048"), vec![7]);
 }
 
 #[test]
