@@ -26,7 +26,16 @@ shuffle loops that start at 16 or stop at 32, in shuffles at distance 16 or from
 shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
-warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
+warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \
+`lane_id = tid % 32`, or a count of such groups, `(blockDim.x + 31) / 32`, in a function \
+without any warp-level work) that feeds no warp-level work in its function (no statement that names \
+it, or a variable set from it, also names a shuffle, vote, warp barrier or a function or macro \
+doing one, or reads a value one produced, directly or through a variable set from it such as \
+`count = __popc(ballot)`, and it is not passed to a function defined elsewhere), it is a note \
+whatever the variable is called: a split of the block's threads into groups of 32 (a strided \
+load into shared memory before a barrier) is right on 64-lane wavefronts, and `warpSize` on one \
+of its lines alone (the lane and the strides left at 32) would leave work undone; the help says \
+to change the split as a whole or not at all. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
 A warp count such as `kThreads / 32` is reported where it initializes a warp-named variable \
 or bounds a `for` loop in a function that numbers its warps by `warpSize`: on 64-lane \
 wavefronts a loop over it reads per-warp entries no warp wrote. \

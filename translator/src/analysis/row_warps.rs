@@ -480,16 +480,26 @@ fn feeds_warp_work<'a>(
                 .chain(&warp_fns)
                 .any(|m| has_word(text, m))
     };
-    // Variables that hold a result of warp-level work (`v = warp_sum(v)`).
+    // Variables that hold a result of warp-level work (`v = warp_sum(v)`), or a value computed
+    // from one (`count = __popc(ballot)`), in two passes for chains.
     let mut warp_values: Vec<(&str, usize)> = Vec::new();
-    walk_subtree(body, |n| {
-        if let Some((l, v, _)) = stored(a, n) {
-            if l.kind_name() == "identifier" && warp_text(a.text(v).as_bytes()) {
-                warp_values.push((a.text(l), n.end_byte()));
+    for _ in 0..2 {
+        walk_subtree(body, |n| {
+            if let Some((l, v, _)) = stored(a, n) {
+                let text = a.text(v).as_bytes();
+                if l.kind_name() == "identifier"
+                    && !warp_values.iter().any(|&(w, _)| w == a.text(l))
+                    && (warp_text(text)
+                        || warp_values
+                            .iter()
+                            .any(|&(w, set)| set <= n.start_byte() && has_word(text, w)))
+                {
+                    warp_values.push((a.text(l), n.end_byte()));
+                }
             }
-        }
-        Visit::Descend
-    });
+            Visit::Descend
+        });
+    }
     let mut feeds = false;
     walk_subtree(body, |n| {
         if feeds {
@@ -3166,4 +3176,32 @@ fn source_below_32(a: &Analyzer, call: Node, src: Node) -> bool {
             .filter(|d| !d.pointer && d.dims.is_empty())
             .and_then(|d| d.init)
             .is_some_and(masked)
+}
+
+/// Whether variable `var`, set in function `f` from the thread index by 32 (`warp_id = tid /
+/// 32`, `lane_id = tid % 32`), feeds warp-level work there (as [`feeds_warp_work`] reads a
+/// constant: a statement that names it, or a variable set from it, also names a warp
+/// operation, a function or macro of the file doing one, or a variable holding one's result,
+/// or passes it to a function the file does not define). Its name does not count: a split of
+/// the block's threads into groups of 32 for a strided load is right on 64-lane wavefronts
+/// (realuser23 R23-a). With `whole`, any warp-level work of `f` counts (for a count of the
+/// groups, `(blockDim.x + 31) / 32`, which per-warp slots written elsewhere in it may follow).
+pub(super) fn split_feeds_warp_work(a: &Analyzer, f: Node, var: &str, whole: bool) -> bool {
+    let nodes: Vec<(&str, Node)> = a
+        .funcs
+        .iter()
+        .filter(|g| g.device)
+        .filter_map(|g| Some((a.function_name(g.node)?, g.node)))
+        .collect();
+    let defs: Vec<(&str, std::ops::Range<usize>)> =
+        nodes.iter().map(|(n, g)| (*n, g.byte_range())).collect();
+    let (_, warp_macros) = file_macros(a);
+    let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+    let mut own = false;
+    for (name, range) in &defs {
+        let busy = warp_work(a, name, range, &defs, &warp_macros, &[], &mut memo, 0);
+        own |= busy && *range == f.byte_range();
+    }
+    whole && (own || names_warp_op(a.text(f).as_bytes()))
+        || feeds_warp_work(a, f, &[var], &defs, &warp_macros, &mut memo)
 }

@@ -2987,6 +2987,19 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         _ => None,
     };
     if let Some((sev, msg)) = hit {
+        if !host && sev != Severity::Note {
+            if let Some(note) = idle_split(a, n, op, value, other) {
+                a.report(
+                    &WARP_SIZE_32,
+                    Severity::Note,
+                    lit_node,
+                    format!("{msg}, {note}"),
+                    Some(IDLE_SPLIT_HELP.into()),
+                    vec![],
+                );
+                return;
+            }
+        }
         if host {
             // The host has no `warpSize` to use: it asks the device.
             a.report(
@@ -3018,6 +3031,53 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             vec![],
         );
     }
+}
+
+/// H001's help on a split of the block's threads into groups of 32 that feeds no warp-level
+/// work: changing one of its lines alone (`/ warpSize` for the group, with the lane, the group
+/// count and the strides left at 32) leaves threads or elements out on 64-lane wavefronts.
+const IDLE_SPLIT_HELP: &str = "nothing to change for 64-lane wavefronts: the groups of 32 here only divide work between threads; if they must follow the hardware's warps, change the whole split together (the group and lane indices, the group count and every stride of 32), never one line alone";
+
+/// `warp_id = tid / 32`, `lane_id = tid % 32` (`&` 31, `>>` 5; `n` the arithmetic) from the
+/// thread index, or a count of such groups from `blockDim` in a function without warp-level
+/// work, stored in a variable that feeds no warp-level work in its function (see
+/// [`super::row_warps::split_feeds_warp_work`]): a split of the block's threads into groups of
+/// 32 (a strided load into shared memory before a barrier) that is right on 64-lane wavefronts
+/// whatever the variables are called (realuser23 R23-a). Why, in words.
+fn idle_split(a: &Analyzer, n: Node, op: &str, value: u64, other: Node) -> Option<&'static str> {
+    let split = matches!((op, value), ("/" | "%", 32) | ("&", 31) | (">>", 5));
+    // A count of the groups (`(blockDim.x * blockDim.y + 31) / 32`), in a function that does
+    // no warp-level work at all.
+    let count = op == "/" && lane_kind(a, other, true) == Some(LaneKind::BlockDim);
+    if !split || !(count || lane_kind(a, other, false) == Some(LaneKind::ThreadIndex)) {
+        return None;
+    }
+    // The variable the value is stored in, through parentheses.
+    let mut x = n;
+    while let Some(p) = x
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        x = p;
+    }
+    let p = x.parent()?;
+    let var = match p.kind_name() {
+        "init_declarator" if p.field(FIELDS.value) == Some(x) => p.field(FIELDS.declarator)?,
+        "assignment_expression"
+            if p.field(FIELDS.right) == Some(x)
+                && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=") =>
+        {
+            p.field(FIELDS.left)?
+        }
+        _ => return None,
+    };
+    if var.kind_name() != "identifier" {
+        return None;
+    }
+    let f = a.func_at(n.start_byte()).filter(|f| f.device)?;
+    (!super::row_warps::split_feeds_warp_work(a, f.node, a.text(var), count)).then_some(
+        "but the value only divides work between threads here (no shuffle, vote, warp barrier or other warp-level operation reads it, nor a value one produced): right on 64-lane wavefronts as written",
+    )
 }
 
 /// Whether the function around `n` shifts a ballot down to this thread's 32-lane half

@@ -76,7 +76,15 @@ fn h001_lane_and_warp_arithmetic_fires() {
         "int warp_id = 3; int base = warp_id * 32;",
         "int lane_id = threadIdx.x; if (lane_id == 31) x[0] = 1;",
     ] {
-        let src = kernel(body);
+        // A lane or warp index by 32 counts where it feeds warp-level work (R23-a).
+        let body = match body.split_once(" = ") {
+            Some((var, _)) if !body.contains("__shfl") && body.contains(".x") => {
+                let var = var.rsplit(' ').next().unwrap();
+                format!("{body} x[1] = __any_sync(~0ull, {var} > 1);")
+            }
+            _ => body.to_string(),
+        };
+        let src = kernel(&body);
         assert!(
             run(&src)
                 .iter()
@@ -84,6 +92,58 @@ fn h001_lane_and_warp_arithmetic_fires() {
             "no H001 error for {body}"
         );
     }
+}
+
+/// fused-ssim's load split: `warp_id = tid / 32; lane_id = tid % 32;` drive a strided load
+/// into shared memory before a barrier, and no warp-level operation reads them: right on
+/// 64-lane wavefronts (the help's `/ warpSize` on two lines would leave cells unwritten), so a
+/// note whatever the names, with a help that changes nothing line by line (realuser23 R23-a).
+/// A split whose values reach a shuffle, or guard a store of a vote's count, stays an error.
+#[test]
+fn h001_a_32_thread_work_split_feeding_no_warp_work_is_a_note() {
+    let src = "__global__ void load_tile(const float* in, float* out, int W) {\n\
+               \x20 __shared__ float tile[26][26];\n\
+               \x20 int tid = threadIdx.y * blockDim.x + threadIdx.x;\n\
+               \x20 int warp_id = tid / 32;\n\
+               \x20 int lane_id = tid % 32;\n\
+               \x20 for (int row = warp_id; row < 26; row += 8)\n\
+               \x20   for (int col = lane_id; col < 26; col += 32)\n\
+               \x20     tile[row][col] = in[row * W + col];\n\
+               \x20 __syncthreads();\n\
+               \x20 out[tid] = tile[tid % 26][tid / 26 % 26];\n}\n";
+    let d: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    assert_eq!(
+        d.iter().map(|d| (d.line, d.severity)).collect::<Vec<_>>(),
+        vec![(4, Severity::Note), (5, Severity::Note)],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| {
+        let help = d.help.as_deref().unwrap_or("");
+        !help.contains("use `warpSize`") && help.contains("never one line alone")
+    }));
+    // A shuffle elsewhere in the function that the split does not reach changes nothing.
+    let beside = src.replace(
+        "out[tid] = tile",
+        "out[tid] = __shfl_xor_sync(0xffffffff, in[tid], 1, 32) + tile",
+    );
+    assert!(run(&beside)
+        .iter()
+        .all(|d| d.id != "H001" || d.severity == Severity::Note));
+    // The lane feeding a vote, or a vote's count stored per warp: errors.
+    let vote = src.replace(
+        "__syncthreads();",
+        "unsigned b = __ballot_sync(0xffffffff, lane_id > 3); int c = __popc(b);\n\
+         \x20 if (lane_id == 0) out[warp_id] = c;\n\x20 __syncthreads();",
+    );
+    let d: Vec<(usize, Severity)> = run(&vote)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert!(
+        d.contains(&(4, Severity::Error)) && d.contains(&(5, Severity::Error)),
+        "{d:?}"
+    );
 }
 
 #[test]
