@@ -51,7 +51,7 @@ a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_syn
 project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
-`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a down tree from 16 read at `lane == 0`, also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
+`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a tree read at `lane == 0` or `tid % 32 == 0`, its distance halving from 16 or doubling from 1 while below 32 (1, 2, 4, 8, 16, whatever the bound's constant is called), also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
 xor-only code counts so where a kernel of the file reaches it, or where it or a function of \
 the file calling it takes both lanes and warps with 32 (`tid % 32`, `tid / 32`), with or \
@@ -1342,7 +1342,8 @@ row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with 
 `warpSize` = 64). An error.
 - `__shfl_up_sync`/`__shfl_down_sync`: lanes at a row's edge read the other row, where CUDA \
 returns their own value. A warning; not reported where the code shows it is unaffected: a \
-reduction tree (the distance halving from at most 16) whose result only each row's lane 0 reads \
+reduction tree (the distance halving from at most 16, or doubling from 1 while below 32) whose \
+result only each row's lane 0 reads \
 (`threadIdx.x == 0`, a lane `% 32 == 0`, through a helper's return too) or broadcasts from \
 lane 0 (reported there), and shifts guarded to stay in the row (`lane >= i` for an up shift, \
 with `lane` a lane within 32, or `threadIdx.x` in blocks 32 threads wide).

@@ -2024,8 +2024,9 @@ fn squash_blanks(t: &str) -> String {
 }
 
 /// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
-/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, so lane 0 of each
-/// 32 lanes only ever combines values of its own 32 (16 + 8 + 4 + 2 + 1 = 31). It stays in
+/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, or doubles from 1
+/// while below 32, so lane 0 of each 32 lanes only ever combines values of its own 32
+/// (16 + 8 + 4 + 2 + 1 = 31). It stays in
 /// segments where the result, `v` after the loop, is read only at a segment's lane 0.
 fn down_tree<'t>(
     a: &Analyzer<'_, 't>,
@@ -2033,10 +2034,12 @@ fn down_tree<'t>(
     call: Node<'t>,
     delta: Node<'t>,
 ) -> bool {
-    // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one.
+    // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one; or
+    // it doubles from a power of two while below 32 (`for (j = 1; j < 32; j <<= 1)`, fastmoe's
+    // expert count, realuser23 R23-d): 1 + 2 + 4 + 8 + 16 = 31 too, in either order.
     let exp = power_of_two(a, delta);
     let var = exp.unwrap_or(delta);
-    if var.kind_name() != "identifier" || !at_most(a, call, delta, 16) {
+    if var.kind_name() != "identifier" {
         return false;
     }
     let o = a.text(var);
@@ -2063,7 +2066,33 @@ fn down_tree<'t>(
                 || t == format!("{o}={o}>>1")
         }
     });
-    if !halves {
+    let doubles = || {
+        let Some(t) = lp.field(FIELDS.update).map(|u| squash(a.text(u))) else {
+            return false;
+        };
+        if exp.is_some() {
+            // `1 << i` with `i` from at most 4 up by one, bounded by 5: at most 16.
+            [
+                format!("{o}++"),
+                format!("++{o}"),
+                format!("{o}+=1"),
+                format!("{o}={o}+1"),
+            ]
+            .contains(&t)
+                && at_most(a, call, delta, 16)
+        } else {
+            [
+                format!("{o}*=2"),
+                format!("{o}<<=1"),
+                format!("{o}={o}*2"),
+                format!("{o}={o}<<1"),
+                format!("{o}+={o}"),
+            ]
+            .contains(&t)
+                && doubling_below_32(a, *lp, o)
+        }
+    };
+    if !(halves && at_most(a, call, delta, 16) || doubles()) {
         return false;
     }
     // The shuffled value is the variable the statement accumulates into.
@@ -2095,6 +2124,31 @@ fn down_tree<'t>(
         return false;
     };
     reads_guarded_out(a, guard, v, *lp, scope, 1) == Some(true)
+}
+
+/// Whether loop `lp`, which doubles `var`, starts it at a power of two and stops below 32
+/// (`var < K` with `K` at most 32, or `var <= K` with `K` at most 31): its values are powers of
+/// two up to 16, which add up to at most 31.
+fn doubling_below_32(a: &Analyzer, lp: Node, var: &str) -> bool {
+    let start = lp
+        .field(FIELDS.initializer)
+        .and_then(|i| loop_start(a, i, var));
+    if !start.is_some_and(|s| (1..=16).contains(&s) && s & (s - 1) == 0) {
+        return false;
+    }
+    let Some(cond) = lp.field(FIELDS.condition).map(unparen) else {
+        return false;
+    };
+    cond.kind_name() == "binary_expression"
+        && cond.field(FIELDS.left).is_some_and(|l| a.text(l) == var)
+        && match (
+            cond.field(FIELDS.operator).map(|o| a.text(o)),
+            cond.field(FIELDS.right).and_then(|r| a.eval(r)),
+        ) {
+            (Some("<"), Some(k)) => k <= 32,
+            (Some("<="), Some(k)) => k <= 31,
+            _ => false,
+        }
 }
 
 /// Whether no code in `src` names a block's second or third dimension: `threadIdx.x` is then

@@ -4740,6 +4740,59 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
     }
 }
 
+/// R23-d: fastmoe's per-segment count, `#define WARP_SIZE 32`, a tree whose offsets run upwards
+/// (1, 2, 4, 8, 16) read at each segment's lane 0 (`threadIdx.x % WARP_SIZE == 0`): segment
+/// code, as the downward tree is, whatever the macro is called. Read at every lane, or with an
+/// offset that reaches 32, it stays an error.
+#[test]
+fn h001_an_upward_segment_tree_read_at_each_segments_lane_0_is_segment_code() {
+    let src = "#define WARP_SIZE 32\n\
+               __global__ void count(const int* in, int* total) {\n\
+               \x20 for (int e = 0; e < 4; ++e) {\n\
+               \x20   int x = in[(blockIdx.x * blockDim.x + threadIdx.x) * 4 + e];\n\
+               \x20   for (int j = 1; j < WARP_SIZE; j <<= 1) x = x + __shfl_down_sync(-1u, x, j);\n\
+               \x20   if (threadIdx.x % WARP_SIZE == 0) atomicAdd(total + e, x);\n\
+               \x20 }\n}\n";
+    assert!(lines_of(src, "H001").is_empty(), "{:?}", run(src));
+    let seg = src.replace("WARP_SIZE", "SEG");
+    assert!(lines_of(&seg, "H001").is_empty(), "{:?}", run(&seg));
+    for (from, to) in [
+        ("j <<= 1", "j *= 2"),
+        ("int j = 1; j < WARP_SIZE; j <<= 1", "int i = 0; i < 5; ++i"),
+        (
+            "(threadIdx.x % WARP_SIZE == 0)",
+            "((threadIdx.x & 31) == 0)",
+        ),
+    ] {
+        let s = src.replace(from, to).replace(
+            "x, j)",
+            if to.contains("++i") {
+                "x, 1 << i)"
+            } else {
+                "x, j)"
+            },
+        );
+        assert!(lines_of(&s, "H001").is_empty(), "{to}: {:?}", run(&s));
+    }
+    for (from, to) in [
+        (
+            "if (threadIdx.x % WARP_SIZE == 0) atomicAdd(total + e, x);",
+            "total[threadIdx.x] = x;",
+        ),
+        ("j < WARP_SIZE", "j <= WARP_SIZE"),
+        ("int j = 1", "int j = 3"),
+    ] {
+        let s = src.replace(from, to);
+        assert!(
+            run(&s)
+                .iter()
+                .any(|d| d.id == "H001" && d.severity == Severity::Error),
+            "{to}: {:?}",
+            run(&s)
+        );
+    }
+}
+
 /// R22-j: the textbook two-level block reduction with 32-lane segments written in place
 /// (`& 31` lanes, `>> 5` warps, down trees from 16, `blockDim.x / 32` partials) whose second
 /// stage runs in `if (warp == 0) { ... }` and is read by thread 0 after that block: thread 0 is
