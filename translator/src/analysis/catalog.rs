@@ -22,7 +22,8 @@ wavefront, warp IDs collide, and lanes 32-63 read the wrong data.
 hipport reports the literal when it appears in arithmetic with threadIdx, blockDim, or a variable \
 whose name says it holds a lane or warp index (lane, laneId, warp_id; short names such as wid are \
 not recognized), in `#define WARP_SIZE 32` and similar constants (also inside macro bodies), in \
-shuffle loops that start at 16 or stop at 32, in shuffles at distance 16 or from lane 31, and in \
+shuffle loops that start at 16 or stop at 32 (a literal, or a constant of the file whatever \
+its name: `o < SEG` with `#define SEG 32`), in shuffles at distance 16 or from lane 31, and in \
 shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \

@@ -3494,8 +3494,16 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
         }
         let op = a.text(c.field(FIELDS.operator)?);
         let r = c.field(FIELDS.right)?;
-        // `o < 32`, `o <= 31`, and the doubling loop's `o <= 16`.
-        let bound = match (op, literal(a, r)) {
+        // `o < 32`, `o <= 31`, and the doubling loop's `o <= 16`; also a constant of the file
+        // (`o < SEG`) that no warp-size rule reads by its name, so that the verdict on the loop
+        // does not hang on what the constant is called (realuser23 R23-d).
+        let value = literal(a, r).or_else(|| {
+            (r.kind_name() == "identifier" && !warp_size_name(a.text(r)))
+                .then(|| a.eval(r))
+                .flatten()
+                .and_then(|v| u64::try_from(v).ok())
+        });
+        let bound = match (op, value) {
             ("<", Some(32)) | ("<=", Some(31)) | ("<", Some(31)) | ("<=", Some(32)) => true,
             ("<=", Some(16)) => a.text(n.field(FIELDS.update)?).contains(['*', '<']),
             _ => false,

@@ -4782,14 +4782,20 @@ fn h001_an_upward_segment_tree_read_at_each_segments_lane_0_is_segment_code() {
         ("j < WARP_SIZE", "j <= WARP_SIZE"),
         ("int j = 1", "int j = 3"),
     ] {
-        let s = src.replace(from, to);
-        assert!(
-            run(&s)
-                .iter()
-                .any(|d| d.id == "H001" && d.severity == Severity::Error),
-            "{to}: {:?}",
-            run(&s)
-        );
+        // Whatever the constant is called.
+        for text in [src, seg.as_str()] {
+            let s = text.replace(from, to).replace(
+                &from.replace("WARP_SIZE", "SEG"),
+                &to.replace("WARP_SIZE", "SEG"),
+            );
+            assert!(
+                run(&s)
+                    .iter()
+                    .any(|d| d.id == "H001" && d.severity == Severity::Error),
+                "{to}: {:?}",
+                run(&s)
+            );
+        }
     }
 }
 
