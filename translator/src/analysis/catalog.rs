@@ -29,7 +29,9 @@ shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmet
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \
 `lane_id = tid % 32`, or a count of such groups, `(blockDim.x + 31) / 32`, in a function \
-without any warp-level work) that feeds no warp-level work in its function (no statement that names \
+without any warp-level work) that hands out a loop's share of the work (it is in the header of \
+a `for`: `for (int row = warp_id; row < n; row += groups)`) and feeds no warp-level work in its \
+function (no statement that names \
 it, or a variable set from it, also names a shuffle, vote, warp barrier or a function or macro \
 doing one, or reads a value one produced, directly or through a variable set from it such as \
 `count = __popc(ballot)`, and it is not passed to a function defined elsewhere), it is a note \

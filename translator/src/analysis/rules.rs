@@ -3040,7 +3040,8 @@ const IDLE_SPLIT_HELP: &str = "nothing to change for 64-lane wavefronts: the gro
 
 /// `warp_id = tid / 32`, `lane_id = tid % 32` (`&` 31, `>>` 5; `n` the arithmetic) from the
 /// thread index, or a count of such groups from `blockDim` in a function without warp-level
-/// work, stored in a variable that feeds no warp-level work in its function (see
+/// work, stored in a variable that steers a loop's share of the work (see [`steers_loop`]) and
+/// feeds no warp-level work in its function (see
 /// [`super::row_warps::split_feeds_warp_work`]): a split of the block's threads into groups of
 /// 32 (a strided load into shared memory before a barrier) that is right on 64-lane wavefronts
 /// whatever the variables are called (realuser23 R23-a). Why, in words.
@@ -3075,9 +3076,36 @@ fn idle_split(a: &Analyzer, n: Node, op: &str, value: u64, other: Node) -> Optio
         return None;
     }
     let f = a.func_at(n.start_byte()).filter(|f| f.device)?;
+    if !steers_loop(a, f.node, a.text(var)) {
+        return None;
+    }
     (!super::row_warps::split_feeds_warp_work(a, f.node, a.text(var), count)).then_some(
         "but the value only divides work between threads here (no shuffle, vote, warp barrier or other warp-level operation reads it, nor a value one produced): right on 64-lane wavefronts as written",
     )
+}
+
+/// Whether `var` appears in the header of a `for` loop of function `f` (its start, bound or
+/// step: `for (int row = warp_id; row < n; row += groups)`): the loop hands each group of
+/// threads its share of the work, what a split of the block into groups of 32 is for.
+fn steers_loop(a: &Analyzer, f: Node, var: &str) -> bool {
+    let mut found = false;
+    crate::parse::walk_subtree(f, |x| {
+        if found {
+            return Visit::Stop;
+        }
+        if x.kind_name() == "for_statement" {
+            found = [FIELDS.initializer, FIELDS.condition, FIELDS.update]
+                .into_iter()
+                .filter_map(|fd| x.field(fd))
+                .any(|h| {
+                    crate::lexer::whole_words(a.text(h).as_bytes(), var)
+                        .next()
+                        .is_some()
+                });
+        }
+        Visit::Descend
+    });
+    found
 }
 
 /// Whether the function around `n` shifts a ballot down to this thread's 32-lane half
