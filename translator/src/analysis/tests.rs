@@ -121,6 +121,10 @@ fn h001_a_32_thread_work_split_feeding_no_warp_work_is_a_note() {
         let help = d.help.as_deref().unwrap_or("");
         !help.contains("use `warpSize`") && help.contains("never one line alone")
     }));
+    // An index that hands out no loop's share of work keeps the old judgement.
+    let direct =
+        "__global__ void k(int* o) {\n  int lane_id = threadIdx.x % 32;\n  o[lane_id] = 0;\n}\n";
+    assert_eq!(ids_at(direct, "H001"), vec![(2, Severity::Error)]);
     // A shuffle elsewhere in the function that the split does not reach changes nothing.
     let beside = src.replace(
         "out[tid] = tile",
