@@ -22,11 +22,23 @@ wavefront, warp IDs collide, and lanes 32-63 read the wrong data.
 hipport reports the literal when it appears in arithmetic with threadIdx, blockDim, or a variable \
 whose name says it holds a lane or warp index (lane, laneId, warp_id; short names such as wid are \
 not recognized), in `#define WARP_SIZE 32` and similar constants (also inside macro bodies), in \
-shuffle loops that start at 16 or stop at 32, in shuffles at distance 16 or from lane 31, and in \
+shuffle loops that start at 16 or stop at 32 (a literal, or a constant of the file whatever \
+its name: `o < SEG` with `#define SEG 32`), in shuffles at distance 16 or from lane 31, and in \
 shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
-warning. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
+warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \
+`lane_id = tid % 32`, or a count of such groups, `(blockDim.x + 31) / 32`, in a function \
+without any warp-level work) that hands out a loop's share of the work (it is in the header of \
+a `for`: `for (int row = warp_id; row < n; row += groups)`) and feeds no warp-level work in its \
+function (no statement that names \
+it, or a variable set from it, also names a shuffle, vote, warp barrier or a function or macro \
+doing one, or reads a value one produced, directly or through a variable set from it such as \
+`count = __popc(ballot)`, and it is not passed to a function defined elsewhere), it is a note \
+whatever the variable is called: a split of the block's threads into groups of 32 (a strided \
+load into shared memory before a barrier) is right on 64-lane wavefronts, and `warpSize` on one \
+of its lines alone (the lane and the strides left at 32) would leave work undone; the help says \
+to change the split as a whole or not at all. A 32 in unrelated arithmetic (a tile size, blockDim.x * 32, 32.0f) is not reported. \
 A warp count such as `kThreads / 32` is reported where it initializes a warp-named variable \
 or bounds a `for` loop in a function that numbers its warps by `warpSize`: on 64-lane \
 wavefronts a loop over it reads per-warp entries no warp wrote. \
@@ -42,7 +54,7 @@ a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_syn
 project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
-`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a down tree from 16 read at `lane == 0`, also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
+`lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a tree read at `lane == 0` or `tid % 32 == 0`, its distance halving from 16 or doubling from 1 while below 32 (1, 2, 4, 8, 16, whatever the bound's constant is called), also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
 independently (lane `tid & 31`, warp `tid >> 5`, one partial per 32 lanes), as on 32-lane warps; \
 xor-only code counts so where a kernel of the file reaches it, or where it or a function of \
 the file calling it takes both lanes and warps with 32 (`tid % 32`, `tid / 32`), with or \
@@ -1333,7 +1345,8 @@ row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with 
 `warpSize` = 64). An error.
 - `__shfl_up_sync`/`__shfl_down_sync`: lanes at a row's edge read the other row, where CUDA \
 returns their own value. A warning; not reported where the code shows it is unaffected: a \
-reduction tree (the distance halving from at most 16) whose result only each row's lane 0 reads \
+reduction tree (the distance halving from at most 16, or doubling from 1 while below 32) whose \
+result only each row's lane 0 reads \
 (`threadIdx.x == 0`, a lane `% 32 == 0`, through a helper's return too) or broadcasts from \
 lane 0 (reported there), and shifts guarded to stay in the row (`lane >= i` for an up shift, \
 with `lane` a lane within 32, or `threadIdx.x` in blocks 32 threads wide).
@@ -1342,6 +1355,18 @@ error.
 - `cub::WarpReduce`, `WarpScan` and the other CUB warp primitives without a width: CUB's \
 logical warp is 32 lanes, hipCUB's the whole wavefront, so one reduction or scan takes two \
 rows. An error (elsewhere the default width is H033's warning).
+
+The same holds for groups of 32 threads in one-dimensional blocks: a kernel or device function \
+that numbers them, lanes and groups both (`lane = threadIdx.x % kGroup` with the group `gid / \
+kGroup`, or `>> 5`, `& 31`, the 32 a literal or a constant) and broadcasts with \
+`__shfl_sync(mask, v, src)` (no width) from a source lane that is below 32 (a constant, a loop \
+from 0 up to below 32, `x % 32`, `x & 31`) gets the same error and fix: CUDA's width of 32 kept \
+each group's broadcast in the group, HIP's default width is the wavefront, so on 64 lanes the \
+second group reads the first group's lane. Not where the function also reads `warpSize` (which \
+width it means is then open), where the file launches the kernel only with blocks 32 threads \
+wide (one group per block), nor where H001 already reports the shuffle (from lane 31). With the \
+width the function works on 32-lane segments, so H001's findings on its group arithmetic are \
+dropped as in other segment code.
 
 `__shfl_xor_sync` with lane distances below 32 stays inside a row and is not reported; on RDNA \
 (32-lane wavefronts) the layout ports unchanged. hipport reads the kernels the file launches with \

@@ -480,16 +480,26 @@ fn feeds_warp_work<'a>(
                 .chain(&warp_fns)
                 .any(|m| has_word(text, m))
     };
-    // Variables that hold a result of warp-level work (`v = warp_sum(v)`).
+    // Variables that hold a result of warp-level work (`v = warp_sum(v)`), or a value computed
+    // from one (`count = __popc(ballot)`), in two passes for chains.
     let mut warp_values: Vec<(&str, usize)> = Vec::new();
-    walk_subtree(body, |n| {
-        if let Some((l, v, _)) = stored(a, n) {
-            if l.kind_name() == "identifier" && warp_text(a.text(v).as_bytes()) {
-                warp_values.push((a.text(l), n.end_byte()));
+    for _ in 0..2 {
+        walk_subtree(body, |n| {
+            if let Some((l, v, _)) = stored(a, n) {
+                let text = a.text(v).as_bytes();
+                if l.kind_name() == "identifier"
+                    && !warp_values.iter().any(|&(w, _)| w == a.text(l))
+                    && (warp_text(text)
+                        || warp_values
+                            .iter()
+                            .any(|&(w, set)| set <= n.start_byte() && has_word(text, w)))
+                {
+                    warp_values.push((a.text(l), n.end_byte()));
+                }
             }
-        }
-        Visit::Descend
-    });
+            Visit::Descend
+        });
+    }
     let mut feeds = false;
     walk_subtree(body, |n| {
         if feeds {
@@ -2014,8 +2024,9 @@ fn squash_blanks(t: &str) -> String {
 }
 
 /// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
-/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, so lane 0 of each
-/// 32 lanes only ever combines values of its own 32 (16 + 8 + 4 + 2 + 1 = 31). It stays in
+/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, or doubles from 1
+/// while below 32, so lane 0 of each 32 lanes only ever combines values of its own 32
+/// (16 + 8 + 4 + 2 + 1 = 31). It stays in
 /// segments where the result, `v` after the loop, is read only at a segment's lane 0.
 fn down_tree<'t>(
     a: &Analyzer<'_, 't>,
@@ -2023,10 +2034,12 @@ fn down_tree<'t>(
     call: Node<'t>,
     delta: Node<'t>,
 ) -> bool {
-    // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one.
+    // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one; or
+    // it doubles from a power of two while below 32 (`for (j = 1; j < 32; j <<= 1)`, fastmoe's
+    // expert count, realuser23 R23-d): 1 + 2 + 4 + 8 + 16 = 31 too, in either order.
     let exp = power_of_two(a, delta);
     let var = exp.unwrap_or(delta);
-    if var.kind_name() != "identifier" || !at_most(a, call, delta, 16) {
+    if var.kind_name() != "identifier" {
         return false;
     }
     let o = a.text(var);
@@ -2053,7 +2066,33 @@ fn down_tree<'t>(
                 || t == format!("{o}={o}>>1")
         }
     });
-    if !halves {
+    let doubles = || {
+        let Some(t) = lp.field(FIELDS.update).map(|u| squash(a.text(u))) else {
+            return false;
+        };
+        if exp.is_some() {
+            // `1 << i` with `i` from at most 4 up by one, bounded by 5: at most 16.
+            [
+                format!("{o}++"),
+                format!("++{o}"),
+                format!("{o}+=1"),
+                format!("{o}={o}+1"),
+            ]
+            .contains(&t)
+                && at_most(a, call, delta, 16)
+        } else {
+            [
+                format!("{o}*=2"),
+                format!("{o}<<=1"),
+                format!("{o}={o}*2"),
+                format!("{o}={o}<<1"),
+                format!("{o}+={o}"),
+            ]
+            .contains(&t)
+                && doubling_below_32(a, *lp, o)
+        }
+    };
+    if !(halves && at_most(a, call, delta, 16) || doubles()) {
         return false;
     }
     // The shuffled value is the variable the statement accumulates into.
@@ -2085,6 +2124,31 @@ fn down_tree<'t>(
         return false;
     };
     reads_guarded_out(a, guard, v, *lp, scope, 1) == Some(true)
+}
+
+/// Whether loop `lp`, which doubles `var`, starts it at a power of two and stops below 32
+/// (`var < K` with `K` at most 32, or `var <= K` with `K` at most 31): its values are powers of
+/// two up to 16, which add up to at most 31.
+fn doubling_below_32(a: &Analyzer, lp: Node, var: &str) -> bool {
+    let start = lp
+        .field(FIELDS.initializer)
+        .and_then(|i| loop_start(a, i, var));
+    if !start.is_some_and(|s| (1..=16).contains(&s) && s & (s - 1) == 0) {
+        return false;
+    }
+    let Some(cond) = lp.field(FIELDS.condition).map(unparen) else {
+        return false;
+    };
+    cond.kind_name() == "binary_expression"
+        && cond.field(FIELDS.left).is_some_and(|l| a.text(l) == var)
+        && match (
+            cond.field(FIELDS.operator).map(|o| a.text(o)),
+            cond.field(FIELDS.right).and_then(|r| a.eval(r)),
+        ) {
+            (Some("<"), Some(k)) => k <= 32,
+            (Some("<="), Some(k)) => k <= 31,
+            _ => false,
+        }
 }
 
 /// Whether no code in `src` names a block's second or third dimension: `threadIdx.x` is then
@@ -3038,4 +3102,160 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         Some(help),
         fix,
     );
+}
+
+/// `__shfl_sync(mask, v, src)` (no width) with a source lane below 32 in a device function of
+/// one-dimensional blocks that numbers 32-thread groups, lanes and groups both
+/// (`threadIdx.x % kGroup` lanes, `gid / kGroup` group ids, the 32 a literal or a constant;
+/// see [`super::rules::numbers_32_thread_groups`]): CUDA's default width, 32,
+/// keeps each group's broadcast in the group, but HIP's is the wavefront, so on 64 lanes the
+/// second group reads the first group's lane (realuser23 R23-h). The same hazard as a 2-D block
+/// 32 threads wide (H048), and the same fix: a width of 32, which with a source lane below 32
+/// reads lane `src` of the reader's group on every HIP version. The call then works on
+/// segments (so H001's findings on the group arithmetic it pairs with are dropped as segment
+/// code). Kernels the file launches only with blocks 32 threads wide (one group, or rows: H048's
+/// concern), functions that also read `warpSize` (the groups' width is then not clear) and
+/// shuffles H001 already reports (from lane 31) are left alone.
+pub(super) fn group_broadcasts(a: &mut Analyzer) {
+    if a.origin.is_some() || a.own_warp_size() {
+        return;
+    }
+    let candidates: Vec<usize> = a
+        .calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.1, "__shfl" | "__shfl_sync") && c.2 == Some(Lanes::Wavefront))
+        .map(|(i, _)| i)
+        .collect();
+    for i in candidates {
+        let (at, name) = (a.calls[i].0, a.calls[i].1);
+        let Some(f) = a.func_at(at).filter(|f| f.device) else {
+            continue;
+        };
+        let Some(body) = f.node.field(FIELDS.body) else {
+            continue;
+        };
+        let Some(call) = call_at(body, at) else {
+            continue;
+        };
+        let argv = super::rules::args(call);
+        let sync = usize::from(name == "__shfl_sync");
+        if argv.len() != 2 + sync {
+            continue;
+        }
+        let src = argv[1 + sync];
+        let text = a.text(f.node).as_bytes();
+        // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
+        // groups leaves their width open.
+        if !one_dimensional(text) || names_wave_size(a, text) {
+            continue;
+        }
+        let fname = a.function_name(f.node);
+        let launched: Vec<bool> = a
+            .launches
+            .iter()
+            .filter(|(k, _)| Some(k.as_str()) == fname)
+            .map(|(_, w32)| *w32)
+            .collect();
+        if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+            continue;
+        }
+        let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
+            continue;
+        };
+        if !source_below_32(a, call, src) {
+            continue;
+        }
+        // H001 already speaks of this shuffle (`__shfl_sync(m, v, 31)`, a segment's broadcast).
+        let shuffle_finding = |d: &crate::diag::Diagnostic| {
+            d.id == "H001"
+                && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
+                && call.byte_range().contains(&d.offset)
+        };
+        if a.out.iter().any(shuffle_finding) {
+            continue;
+        }
+        if !a.first("H048", call.start_byte()) {
+            continue;
+        }
+        let Some(list) = call.field(FIELDS.arguments) else {
+            continue;
+        };
+        let fname = fname.unwrap_or("this function");
+        a.report(
+            &super::catalog::WARP_WIDE_ROWS,
+            Severity::Error,
+            call,
+            format!(
+                "`{name}` in `{fname}`, which numbers groups of 32 threads (`{index}`) in one-dimensional blocks: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two groups, and source lane `{}` is a lane of the wavefront (HIP's default width), not of the group (CUDA's 32), so the second group reads the first group's lane",
+                a.text(src)
+            ),
+            Some(format!("pass width 32 (`{name}(..., 32)`): each group then shuffles within itself on every GPU, as in CUDA")),
+            vec![Edit::insert(list.end_byte() - 1, ", 32", "H048")],
+        );
+        // With the width, the groups are what it works on.
+        a.calls[i].2 = Some(Lanes::Width32);
+    }
+}
+
+/// Whether shuffle source lane `src` of `call` is below 32 whatever it evaluates to: a
+/// constant, a loop's variable from 0 up to at most 31 (`for (s = 0; s < kGroup; ++s)`), or a
+/// lane within 32 (`x % 32`, `x & 31`, or a variable set to one).
+fn source_below_32(a: &Analyzer, call: Node, src: Node) -> bool {
+    let src = unparen(src);
+    if at_most(a, call, src, 31) {
+        return true;
+    }
+    let masked = |e: Node| {
+        let e = unparen(e);
+        e.kind_name() == "binary_expression"
+            && match (
+                e.field(FIELDS.operator).map(|o| a.text(o)),
+                e.field(FIELDS.left).and_then(|x| a.eval(x)),
+                e.field(FIELDS.right).and_then(|x| a.eval(x)),
+            ) {
+                (Some("&"), l, r) => {
+                    l.is_some_and(|v| (0..=31).contains(&v))
+                        || r.is_some_and(|v| (0..=31).contains(&v))
+                }
+                (Some("%"), _, Some(r)) => (1..=32).contains(&r),
+                _ => false,
+            }
+    };
+    if masked(src) {
+        return true;
+    }
+    src.kind_name() == "identifier"
+        && a.lookup(a.text(src), src.start_byte())
+            .filter(|d| !d.pointer && d.dims.is_empty())
+            .and_then(|d| d.init)
+            .is_some_and(masked)
+}
+
+/// Whether variable `var`, set in function `f` from the thread index by 32 (`warp_id = tid /
+/// 32`, `lane_id = tid % 32`), feeds warp-level work there (as [`feeds_warp_work`] reads a
+/// constant: a statement that names it, or a variable set from it, also names a warp
+/// operation, a function or macro of the file doing one, or a variable holding one's result,
+/// or passes it to a function the file does not define). Its name does not count: a split of
+/// the block's threads into groups of 32 for a strided load is right on 64-lane wavefronts
+/// (realuser23 R23-a). With `whole`, any warp-level work of `f` counts (for a count of the
+/// groups, `(blockDim.x + 31) / 32`, which per-warp slots written elsewhere in it may follow).
+pub(super) fn split_feeds_warp_work(a: &Analyzer, f: Node, var: &str, whole: bool) -> bool {
+    let nodes: Vec<(&str, Node)> = a
+        .funcs
+        .iter()
+        .filter(|g| g.device)
+        .filter_map(|g| Some((a.function_name(g.node)?, g.node)))
+        .collect();
+    let defs: Vec<(&str, std::ops::Range<usize>)> =
+        nodes.iter().map(|(n, g)| (*n, g.byte_range())).collect();
+    let (_, warp_macros) = file_macros(a);
+    let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+    let mut own = false;
+    for (name, range) in &defs {
+        let busy = warp_work(a, name, range, &defs, &warp_macros, &[], &mut memo, 0);
+        own |= busy && *range == f.byte_range();
+    }
+    whole && (own || names_warp_op(a.text(f).as_bytes()))
+        || feeds_warp_work(a, f, &[var], &defs, &warp_macros, &mut memo)
 }

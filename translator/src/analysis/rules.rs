@@ -1904,6 +1904,8 @@ pub(super) fn finish(a: &mut Analyzer) {
             vec![],
         );
     }
+    // Before the segment judgements: a broadcast given the width of its groups works on them.
+    super::row_warps::group_broadcasts(a);
     segment_votes(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
@@ -1987,6 +1989,57 @@ fn segment_votes(a: &mut Analyzer) {
 /// constant, `threadIdx.x` or a variable set from it): a lane or warp of 32-lane warps.
 fn index_of_32_lane_warps(a: &Analyzer, scope: Node) -> Option<String> {
     indices_of_32_lane_warps(a, scope, true).0
+}
+
+/// Where `scope` numbers 32-thread groups of the block, lanes and groups both: a lane of 32
+/// lanes from the thread index (see [`index_of_32_lane_warps`]; its text is returned) and a group
+/// index, `threadIdx.x / 32` or `>> 5`, also of a global index that adds `threadIdx.x`
+/// (`(blockIdx.x * blockDim.x + threadIdx.x) / kGroup`, the 32 a literal or a constant).
+/// One of the two alone may be a bitmap's word or bit, or a quantization group's scale.
+pub(super) fn numbers_32_thread_groups(a: &Analyzer, scope: Node) -> Option<String> {
+    let (index, lane, warp) = indices_of_32_lane_warps(a, scope, false);
+    if !lane {
+        return None;
+    }
+    let mut group = warp;
+    crate::parse::walk_subtree(scope, |x| {
+        if group {
+            return crate::parse::Visit::Stop;
+        }
+        if x.kind_name() != "binary_expression" {
+            return crate::parse::Visit::Descend;
+        }
+        let (Some(l), Some(op), Some(r)) = (
+            x.field(FIELDS.left),
+            x.field(FIELDS.operator),
+            x.field(FIELDS.right),
+        ) else {
+            return crate::parse::Visit::Descend;
+        };
+        let want = match a.text(op) {
+            "/" => 32,
+            ">>" => 5,
+            _ => return crate::parse::Visit::Descend,
+        };
+        let mut dividend = l;
+        while dividend.kind_name() == "parenthesized_expression" {
+            match dividend.named_child(0) {
+                Some(c) => dividend = c,
+                None => break,
+            }
+        }
+        let global = dividend.kind_name() == "binary_expression"
+            && dividend
+                .field(FIELDS.operator)
+                .is_some_and(|o| a.text(o) == "+")
+            && a.text(dividend)
+                .split_ascii_whitespace()
+                .collect::<String>()
+                .contains("threadIdx.x");
+        group = global && a.eval(r) == Some(want);
+        crate::parse::Visit::Descend
+    });
+    group.then_some(index).flatten()
 }
 
 /// Whether `scope` takes both a lane (`tid % 32`, `tid & 31`) and a warp (`tid / 32`,
@@ -2934,6 +2987,19 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         _ => None,
     };
     if let Some((sev, msg)) = hit {
+        if !host && sev != Severity::Note {
+            if let Some(note) = idle_split(a, n, op, value, other) {
+                a.report(
+                    &WARP_SIZE_32,
+                    Severity::Note,
+                    lit_node,
+                    format!("{msg}, {note}"),
+                    Some(IDLE_SPLIT_HELP.into()),
+                    vec![],
+                );
+                return;
+            }
+        }
         if host {
             // The host has no `warpSize` to use: it asks the device.
             a.report(
@@ -2965,6 +3031,81 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
             vec![],
         );
     }
+}
+
+/// H001's help on a split of the block's threads into groups of 32 that feeds no warp-level
+/// work: changing one of its lines alone (`/ warpSize` for the group, with the lane, the group
+/// count and the strides left at 32) leaves threads or elements out on 64-lane wavefronts.
+const IDLE_SPLIT_HELP: &str = "nothing to change for 64-lane wavefronts: the groups of 32 here only divide work between threads; if they must follow the hardware's warps, change the whole split together (the group and lane indices, the group count and every stride of 32), never one line alone";
+
+/// `warp_id = tid / 32`, `lane_id = tid % 32` (`&` 31, `>>` 5; `n` the arithmetic) from the
+/// thread index, or a count of such groups from `blockDim` in a function without warp-level
+/// work, stored in a variable that steers a loop's share of the work (see [`steers_loop`]) and
+/// feeds no warp-level work in its function (see
+/// [`super::row_warps::split_feeds_warp_work`]): a split of the block's threads into groups of
+/// 32 (a strided load into shared memory before a barrier) that is right on 64-lane wavefronts
+/// whatever the variables are called (realuser23 R23-a). Why, in words.
+fn idle_split(a: &Analyzer, n: Node, op: &str, value: u64, other: Node) -> Option<&'static str> {
+    let split = matches!((op, value), ("/" | "%", 32) | ("&", 31) | (">>", 5));
+    // A count of the groups (`(blockDim.x * blockDim.y + 31) / 32`), in a function that does
+    // no warp-level work at all.
+    let count = op == "/" && lane_kind(a, other, true) == Some(LaneKind::BlockDim);
+    if !split || !(count || lane_kind(a, other, false) == Some(LaneKind::ThreadIndex)) {
+        return None;
+    }
+    // The variable the value is stored in, through parentheses.
+    let mut x = n;
+    while let Some(p) = x
+        .parent()
+        .filter(|p| p.kind_name() == "parenthesized_expression")
+    {
+        x = p;
+    }
+    let p = x.parent()?;
+    let var = match p.kind_name() {
+        "init_declarator" if p.field(FIELDS.value) == Some(x) => p.field(FIELDS.declarator)?,
+        "assignment_expression"
+            if p.field(FIELDS.right) == Some(x)
+                && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=") =>
+        {
+            p.field(FIELDS.left)?
+        }
+        _ => return None,
+    };
+    if var.kind_name() != "identifier" {
+        return None;
+    }
+    let f = a.func_at(n.start_byte()).filter(|f| f.device)?;
+    if !steers_loop(a, f.node, a.text(var)) {
+        return None;
+    }
+    (!super::row_warps::split_feeds_warp_work(a, f.node, a.text(var), count)).then_some(
+        "but the value only divides work between threads here (no shuffle, vote, warp barrier or other warp-level operation reads it, nor a value one produced): right on 64-lane wavefronts as written",
+    )
+}
+
+/// Whether `var` appears in the header of a `for` loop of function `f` (its start, bound or
+/// step: `for (int row = warp_id; row < n; row += groups)`): the loop hands each group of
+/// threads its share of the work, what a split of the block into groups of 32 is for.
+fn steers_loop(a: &Analyzer, f: Node, var: &str) -> bool {
+    let mut found = false;
+    crate::parse::walk_subtree(f, |x| {
+        if found {
+            return Visit::Stop;
+        }
+        if x.kind_name() == "for_statement" {
+            found = [FIELDS.initializer, FIELDS.condition, FIELDS.update]
+                .into_iter()
+                .filter_map(|fd| x.field(fd))
+                .any(|h| {
+                    crate::lexer::whole_words(a.text(h).as_bytes(), var)
+                        .next()
+                        .is_some()
+                });
+        }
+        Visit::Descend
+    });
+    found
 }
 
 /// Whether the function around `n` shifts a ballot down to this thread's 32-lane half
@@ -3381,8 +3522,16 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
         }
         let op = a.text(c.field(FIELDS.operator)?);
         let r = c.field(FIELDS.right)?;
-        // `o < 32`, `o <= 31`, and the doubling loop's `o <= 16`.
-        let bound = match (op, literal(a, r)) {
+        // `o < 32`, `o <= 31`, and the doubling loop's `o <= 16`; also a constant of the file
+        // (`o < SEG`) that no warp-size rule reads by its name, so that the verdict on the loop
+        // does not hang on what the constant is called (realuser23 R23-d).
+        let value = literal(a, r).or_else(|| {
+            (r.kind_name() == "identifier" && !warp_size_name(a.text(r)))
+                .then(|| a.eval(r))
+                .flatten()
+                .and_then(|v| u64::try_from(v).ok())
+        });
+        let bound = match (op, value) {
             ("<", Some(32)) | ("<=", Some(31)) | ("<", Some(31)) | ("<=", Some(32)) => true,
             ("<=", Some(16)) => a.text(n.field(FIELDS.update)?).contains(['*', '<']),
             _ => false,

@@ -76,7 +76,15 @@ fn h001_lane_and_warp_arithmetic_fires() {
         "int warp_id = 3; int base = warp_id * 32;",
         "int lane_id = threadIdx.x; if (lane_id == 31) x[0] = 1;",
     ] {
-        let src = kernel(body);
+        // A lane or warp index by 32 counts where it feeds warp-level work (R23-a).
+        let body = match body.split_once(" = ") {
+            Some((var, _)) if !body.contains("__shfl") && body.contains(".x") => {
+                let var = var.rsplit(' ').next().unwrap();
+                format!("{body} x[1] = __any_sync(~0ull, {var} > 1);")
+            }
+            _ => body.to_string(),
+        };
+        let src = kernel(&body);
         assert!(
             run(&src)
                 .iter()
@@ -84,6 +92,62 @@ fn h001_lane_and_warp_arithmetic_fires() {
             "no H001 error for {body}"
         );
     }
+}
+
+/// fused-ssim's load split: `warp_id = tid / 32; lane_id = tid % 32;` drive a strided load
+/// into shared memory before a barrier, and no warp-level operation reads them: right on
+/// 64-lane wavefronts (the help's `/ warpSize` on two lines would leave cells unwritten), so a
+/// note whatever the names, with a help that changes nothing line by line (realuser23 R23-a).
+/// A split whose values reach a shuffle, or guard a store of a vote's count, stays an error.
+#[test]
+fn h001_a_32_thread_work_split_feeding_no_warp_work_is_a_note() {
+    let src = "__global__ void load_tile(const float* in, float* out, int W) {\n\
+               \x20 __shared__ float tile[26][26];\n\
+               \x20 int tid = threadIdx.y * blockDim.x + threadIdx.x;\n\
+               \x20 int warp_id = tid / 32;\n\
+               \x20 int lane_id = tid % 32;\n\
+               \x20 for (int row = warp_id; row < 26; row += 8)\n\
+               \x20   for (int col = lane_id; col < 26; col += 32)\n\
+               \x20     tile[row][col] = in[row * W + col];\n\
+               \x20 __syncthreads();\n\
+               \x20 out[tid] = tile[tid % 26][tid / 26 % 26];\n}\n";
+    let d: Vec<Diagnostic> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+    assert_eq!(
+        d.iter().map(|d| (d.line, d.severity)).collect::<Vec<_>>(),
+        vec![(4, Severity::Note), (5, Severity::Note)],
+        "{d:?}"
+    );
+    assert!(d.iter().all(|d| {
+        let help = d.help.as_deref().unwrap_or("");
+        !help.contains("use `warpSize`") && help.contains("never one line alone")
+    }));
+    // An index that hands out no loop's share of work keeps the old judgement.
+    let direct =
+        "__global__ void k(int* o) {\n  int lane_id = threadIdx.x % 32;\n  o[lane_id] = 0;\n}\n";
+    assert_eq!(ids_at(direct, "H001"), vec![(2, Severity::Error)]);
+    // A shuffle elsewhere in the function that the split does not reach changes nothing.
+    let beside = src.replace(
+        "out[tid] = tile",
+        "out[tid] = __shfl_xor_sync(0xffffffff, in[tid], 1, 32) + tile",
+    );
+    assert!(run(&beside)
+        .iter()
+        .all(|d| d.id != "H001" || d.severity == Severity::Note));
+    // The lane feeding a vote, or a vote's count stored per warp: errors.
+    let vote = src.replace(
+        "__syncthreads();",
+        "unsigned b = __ballot_sync(0xffffffff, lane_id > 3); int c = __popc(b);\n\
+         \x20 if (lane_id == 0) out[warp_id] = c;\n\x20 __syncthreads();",
+    );
+    let d: Vec<(usize, Severity)> = run(&vote)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .map(|d| (d.line, d.severity))
+        .collect();
+    assert!(
+        d.contains(&(4, Severity::Error)) && d.contains(&(5, Severity::Error)),
+        "{d:?}"
+    );
 }
 
 #[test]
@@ -285,10 +349,14 @@ fn h001_bitmap_idiom_is_at_most_a_warning() {
     assert!(d.iter().all(|d| d.severity != Severity::Error), "{d:?}");
     assert!(d.iter().all(|d| d.id != "H004"));
     // With a shuffle in the function, the same arithmetic is lane arithmetic.
-    let warp = src.replace("if (tid", "int v = __shfl_sync(~0ull, tid, 0); if (v");
+    let warp = src.replace("if (tid", "int v = __shfl_down_sync(~0ull, tid, 1); if (v");
     assert!(run(&warp)
         .iter()
         .any(|d| d.id == "H001" && d.severity == Severity::Error));
+    // A broadcast from lane 0 there reads the group's lane 0 in CUDA: H048 gives it the width
+    // of the groups the arithmetic numbers (R23-h), which makes the function segment code.
+    let bcast = src.replace("if (tid", "int v = __shfl_sync(~0ull, tid, 0); if (v");
+    assert_eq!(ids_at(&bcast, "H048"), vec![(3, Severity::Error)]);
 }
 
 /// A warp-size constant that the file's functions use with no warp-level work (a block's x
@@ -3851,6 +3919,71 @@ fn h048_row_reduction_read_at_each_rows_lane_0() {
     assert_eq!(lines_of(&every, "H048"), vec![2]);
 }
 
+/// 32-thread groups of a one-dimensional block (`threadIdx.x % kGroup` with `kGroup` 32) that
+/// broadcast with `__shfl_sync(mask, v, src)`, `src` below 32: on 64-lane wavefronts the second
+/// group reads the first group's lane. H048 with a width of 32, and the group arithmetic's H001
+/// goes (realuser23 R23-h). Not where the groups are unclear or the block is one group.
+#[test]
+fn h048_broadcast_in_32_thread_groups_of_1d_blocks() {
+    let src = "constexpr int kGroup = 32;\n\
+               __global__ void group_sum(const float* in, float* out, int n) {\n\
+               \x20 int item = (blockIdx.x * blockDim.x + threadIdx.x) / kGroup;\n\
+               \x20 int lane = threadIdx.x % kGroup;\n\
+               \x20 float v = in[item * kGroup + lane];\n\
+               \x20 float acc = 0.f;\n\
+               \x20 for (int src = 0; src < kGroup; ++src) acc += __shfl_sync(0xFFFFFFFF, v, src);\n\
+               \x20 if (lane == 0 && item < n) out[item] = acc;\n}\n";
+    assert_eq!(ids_at(src, "H048"), vec![(7, Severity::Error)]);
+    let msg = run(src)
+        .into_iter()
+        .find(|d| d.id == "H048")
+        .map(|d| d.message)
+        .unwrap();
+    assert!(
+        msg.contains("groups of 32 threads (`threadIdx.x % kGroup`)"),
+        "{msg}"
+    );
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__shfl_sync(0xFFFFFFFF, v, src, 32)"), "{out}");
+    // A literal 32: the lane's H001 is dropped, the width makes it segment code.
+    let literal = src.replace("threadIdx.x % kGroup", "threadIdx.x % 32");
+    let d = run(&literal);
+    assert_eq!(ids_at(&literal, "H048"), vec![(7, Severity::Error)]);
+    assert!(!d.iter().any(|d| d.id == "H001"), "{d:?}");
+    // A fixed source lane, and one masked to the group.
+    for call in [
+        "__shfl_sync(0xFFFFFFFF, v, 0)",
+        "__shfl(v, (lane + 1) & 31)",
+    ] {
+        let s = src.replace("__shfl_sync(0xFFFFFFFF, v, src)", call);
+        assert_eq!(ids_at(&s, "H048"), vec![(7, Severity::Error)], "{call}");
+    }
+    for (from, to) in [
+        // A width already.
+        ("v, src)", "v, src, 32)"),
+        // A source lane that may reach 32.
+        ("src < kGroup", "src < n"),
+        // The wavefront's size in the function: which width it means is open.
+        ("float acc = 0.f;", "float acc = warpSize;"),
+        // No 32-thread groups.
+        ("threadIdx.x % kGroup", "threadIdx.x % 16"),
+        // Lanes without groups (a bitmap's bit, a lane-0 load): not a numbering of groups.
+        (
+            "(blockIdx.x * blockDim.x + threadIdx.x) / kGroup",
+            "blockIdx.x",
+        ),
+    ] {
+        let s = src.replace(from, to);
+        assert!(lines_of(&s, "H048").is_empty(), "{to}: {:?}", run(&s));
+    }
+    // A kernel launched only with blocks of one group.
+    let one =
+        format!("{src}void go(const float* i, float* o) {{ group_sum<<<8, 32>>>(i, o, 8); }}\n");
+    assert!(lines_of(&one, "H048").is_empty(), "{:?}", run(&one));
+    let two = one.replace("<<<8, 32>>>", "<<<8, 64>>>");
+    assert_eq!(lines_of(&two, "H048"), vec![7]);
+}
+
 #[test]
 fn h048_warp_wide_blocks_with_rows() {
     let src = "__device__ float bcast(float v) { return __shfl_sync(0xffffffff, v, 0); }\n\
@@ -4608,6 +4741,65 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
             "{to}: {:?}",
             run(&other)
         );
+    }
+}
+
+/// R23-d: fastmoe's per-segment count, `#define WARP_SIZE 32`, a tree whose offsets run upwards
+/// (1, 2, 4, 8, 16) read at each segment's lane 0 (`threadIdx.x % WARP_SIZE == 0`): segment
+/// code, as the downward tree is, whatever the macro is called. Read at every lane, or with an
+/// offset that reaches 32, it stays an error.
+#[test]
+fn h001_an_upward_segment_tree_read_at_each_segments_lane_0_is_segment_code() {
+    let src = "#define WARP_SIZE 32\n\
+               __global__ void count(const int* in, int* total) {\n\
+               \x20 for (int e = 0; e < 4; ++e) {\n\
+               \x20   int x = in[(blockIdx.x * blockDim.x + threadIdx.x) * 4 + e];\n\
+               \x20   for (int j = 1; j < WARP_SIZE; j <<= 1) x = x + __shfl_down_sync(-1u, x, j);\n\
+               \x20   if (threadIdx.x % WARP_SIZE == 0) atomicAdd(total + e, x);\n\
+               \x20 }\n}\n";
+    assert!(lines_of(src, "H001").is_empty(), "{:?}", run(src));
+    let seg = src.replace("WARP_SIZE", "SEG");
+    assert!(lines_of(&seg, "H001").is_empty(), "{:?}", run(&seg));
+    for (from, to) in [
+        ("j <<= 1", "j *= 2"),
+        ("int j = 1; j < WARP_SIZE; j <<= 1", "int i = 0; i < 5; ++i"),
+        (
+            "(threadIdx.x % WARP_SIZE == 0)",
+            "((threadIdx.x & 31) == 0)",
+        ),
+    ] {
+        let s = src.replace(from, to).replace(
+            "x, j)",
+            if to.contains("++i") {
+                "x, 1 << i)"
+            } else {
+                "x, j)"
+            },
+        );
+        assert!(lines_of(&s, "H001").is_empty(), "{to}: {:?}", run(&s));
+    }
+    for (from, to) in [
+        (
+            "if (threadIdx.x % WARP_SIZE == 0) atomicAdd(total + e, x);",
+            "total[threadIdx.x] = x;",
+        ),
+        ("j < WARP_SIZE", "j <= WARP_SIZE"),
+        ("int j = 1", "int j = 3"),
+    ] {
+        // Whatever the constant is called.
+        for text in [src, seg.as_str()] {
+            let s = text.replace(from, to).replace(
+                &from.replace("WARP_SIZE", "SEG"),
+                &to.replace("WARP_SIZE", "SEG"),
+            );
+            assert!(
+                run(&s)
+                    .iter()
+                    .any(|d| d.id == "H001" && d.severity == Severity::Error),
+                "{to}: {:?}",
+                run(&s)
+            );
+        }
     }
 }
 
