@@ -2393,16 +2393,17 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames
         let n = parts.len();
         let mut moved = false;
         if cfg.rename == RenameMode::Torch {
-            // Directories spell `cuda` and `CUDA` as `hip` and `HIP` (`cuda/` to `hip/`,
-            // `cuda_ops/` to `hip_ops/`), as PyTorch's hipify does to a file's directory path;
-            // one that is a Python package keeps its name: `import pkg.cuda`.
+            // A `cuda` directory becomes `hip`; one that is a Python package keeps its name:
+            // `import pkg.cuda`. (PyTorch's hipify spells `cuda` as `hip` anywhere in a
+            // directory path, `cuda_ops/` too; here only a directory named `cuda` moves, since
+            // the build files that enter a directory by name, `add_subdirectory(cuda_ops)` and
+            // `$(MAKE) -C cuda_ops`, are not followed: verify8.)
             let root = root_dir_of(&f.path(), &f.rel);
             for (i, p) in parts.iter_mut().enumerate().take(n - 1) {
-                let spelled = p.replace("cuda", "hip").replace("CUDA", "HIP");
-                if spelled != *p {
+                if p == "cuda" {
                     let dir = f.rel.split('/').take(i + 1).collect::<Vec<_>>().join("/");
                     if !packages.contains(&dir) && !root.join(&dir).join("__init__.py").is_file() {
-                        *p = spelled;
+                        *p = "hip".into();
                         moved = true;
                     }
                 }
@@ -2418,6 +2419,13 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames
             (cfg.rename == RenameMode::Torch && f.translate && (ext == "cu" || changed || moved))
                 .then(|| stem.replace("cuda", "hip").replace("CUDA", "HIP"))
                 .filter(|s| s != stem);
+        // The `_hip` name a changed file gets where its directory does not move.
+        let hip_suffixed = (cfg.rename == RenameMode::Torch
+            && changed
+            && ext != "cuh"
+            && !stem.ends_with("_hip")
+            && f.translate)
+            .then(|| format!("{stem}_hip.{ext}"));
         let new_name = match (&torch_stem, ext) {
             (Some(s), "cu") => format!("{s}.hip"),
             (Some(s), "") => s.clone(),
@@ -2425,19 +2433,19 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames
             (None, "cu") => format!("{stem}.hip"),
             // A name hipify leaves as it is, in a directory that did not move, gets `_hip`,
             // unless it is a `.cuh` (R20-c: hipify adds it only where nothing else changed).
-            (None, ext)
-                if cfg.rename == RenameMode::Torch
-                    && changed
-                    && !moved
-                    && ext != "cuh"
-                    && !stem.ends_with("_hip")
-                    && f.translate =>
-            {
-                format!("{stem}_hip.{ext}")
+            (None, _) if !moved && hip_suffixed.is_some() => {
+                hip_suffixed.clone().unwrap_or_default()
             }
             (None, _) => name.clone(),
         };
-        if torch_stem.is_some() {
+        if let (None, true, Some(suffixed)) = (&torch_stem, moved, &hip_suffixed) {
+            // Moved into a directory that already has a file of its name (a hand-written
+            // `hip/utils.h` beside `cuda/utils.h`), it takes the `_hip` name there rather than
+            // staying behind, where its includers, moved, would find the other file (verify8).
+            let mut p = parts.clone();
+            p[n - 1] = suffixed.clone();
+            plain.insert(f.rel.clone(), p.join("/"));
+        } else if torch_stem.is_some() {
             let plain_name = match ext {
                 "cu" => format!("{stem}.hip"),
                 _ => name.clone(),

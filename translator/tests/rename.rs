@@ -964,29 +964,37 @@ fn files_that_would_share_a_new_name_keep_two() {
     );
 }
 
-/// PyTorch's hipify spells `cuda` as `hip` anywhere in a file's directory path (`cuda_ops/` to
-/// `hip_ops/`, `CUDAKernels/` to `HIPKernels/`), and adds `_hip` to a name only where neither
-/// the directory nor the name changed (R20-c).
+/// A changed file in a moved `cuda/` directory gets no `_hip` (PyTorch's hipify adds it only
+/// where neither the directory nor the name changed: R20-c); a directory that only contains
+/// `cuda` in its name stays, since the build files that enter it by name
+/// (`add_subdirectory(cuda_ops)`) are not followed (verify8). One moved beside a hand-written
+/// file of its name takes the `_hip` name, so that its moved includers still read it (verify8).
 #[test]
-fn torch_layout_spells_cuda_in_directories_and_adds_hip_only_where_nothing_moved() {
+fn torch_layout_adds_hip_only_where_nothing_moved() {
     let setup = "from setuptools import setup\n\
                  from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\
-                 setup(name='ops', ext_modules=[CUDAExtension('ops', ['cuda_ops/ops.cpp', 'cuda_ops/k.cu', 'CUDAKernels/x.cu', 'util.cpp'],\n      \
-                 include_dirs=['cuda_ops/include'])],\n      \
+                 setup(name='ops', ext_modules=[CUDAExtension('ops', ['cuda/ops.cpp', 'cuda/k.cu', 'cuda_ops/x.cu', 'util.cpp'])],\n      \
                  cmdclass={'build_ext': BuildExtension})\n";
     let t = tree(&[
         ("ext/setup.py", setup),
         (
-            "ext/cuda_ops/ops.cpp",
+            "ext/cuda/ops.cpp",
             "#include <cuda_runtime.h>\n#include \"common.h\"\nvoid f() { cudaDeviceSynchronize(); }\n",
         ),
-        ("ext/cuda_ops/include/common.h", "#pragma once\nint one();\n"),
         (
-            "ext/cuda_ops/k.cu",
+            "ext/cuda/common.h",
+            "#pragma once\n#include <cuda_runtime.h>\ninline int one() { cudaDeviceSynchronize(); return 1; }\n",
+        ),
+        (
+            "ext/hip/common.h",
+            "#pragma once\ninline int one() { return 2; }\n",
+        ),
+        (
+            "ext/cuda/k.cu",
             "#include \"common.h\"\n__global__ void k() {}\nvoid launch() { k<<<1, 1>>>(); }\n",
         ),
         (
-            "ext/CUDAKernels/x.cu",
+            "ext/cuda_ops/x.cu",
             "__global__ void x() {}\nvoid run() { x<<<1, 1>>>(); cudaDeviceSynchronize(); }\n",
         ),
         (
@@ -999,22 +1007,33 @@ fn torch_layout_spells_cuda_in_directories_and_adds_hip_only_where_nothing_moved
     assert_eq!(
         names,
         [
-            "HIPKernels/x.hip",
-            "hip_ops/include/common.h",
-            "hip_ops/k.hip",
-            "hip_ops/ops.cpp",
+            "cuda_ops/x.hip",
+            "hip/common.h",
+            "hip/common_hip.h",
+            "hip/k.hip",
+            "hip/ops.cpp",
             "setup.py",
             "util_hip.cpp",
         ]
     );
     let setup_out = &out["setup.py"];
     assert!(
-        setup_out
-            .contains("['hip_ops/ops.cpp', 'hip_ops/k.hip', 'HIPKernels/x.hip', 'util_hip.cpp']"),
+        setup_out.contains("['hip/ops.cpp', 'hip/k.hip', 'cuda_ops/x.hip', 'util_hip.cpp']"),
         "{setup_out}"
     );
+    // The moved sources read the converted header, not the hand-written one beside them.
     assert!(
-        setup_out.contains("include_dirs=['hip_ops/include']"),
-        "{setup_out}"
+        out["hip/k.hip"].contains("#include \"common_hip.h\"\n"),
+        "{}",
+        out["hip/k.hip"]
+    );
+    assert!(
+        out["hip/ops.cpp"].contains("#include \"common_hip.h\"\n"),
+        "{}",
+        out["hip/ops.cpp"]
+    );
+    assert_eq!(
+        out["hip/common.h"],
+        "#pragma once\ninline int one() { return 2; }\n"
     );
 }
