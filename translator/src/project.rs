@@ -2422,7 +2422,7 @@ pub fn compute_renames(cfg: &ConvertConfig, found: &[Box<FoundFile>]) -> Renames
         // The `_hip` name a changed file gets where its directory does not move.
         let hip_suffixed = (cfg.rename == RenameMode::Torch
             && changed
-            && ext != "cuh"
+            && !matches!(ext, "cu" | "cuh")
             && !stem.ends_with("_hip")
             && f.translate)
             .then(|| format!("{stem}_hip.{ext}"));
