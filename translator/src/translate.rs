@@ -1741,6 +1741,10 @@ impl<'a> Walk<'a> {
                 && !quals.is_empty()
                 && WRAPPABLE_NAMESPACES.contains(&path)
                 && !self.library_scope(&quals)
+                && segment_after(self.src, end)
+                    .filter(|_| !newline_before_segment(self.src, end))
+                    .is_none_or(names_cub_api)
+                && !declares_namespace(self.src, name.as_bytes())
             {
                 // `myext::cub::DeviceScan`: CUB wrapped in the project's namespace
                 // (`CUB_NS_PREFIX`, `CUB_WRAPPED_NAMESPACE`). hipCUB ignores those macros and
@@ -4360,6 +4364,49 @@ fn node_name_before(src: &[u8], start: usize) -> String {
 
 /// The name after the `::` that follows byte `pos` (`atomic` in `std::atomic<int>` from the end
 /// of `std`), if any.
+/// Whether a name after `cub::` is CUB's API: its classes and functions are all CamelCase
+/// (`DeviceScan`, `BlockReduce`, `WarpReduce`, `ThreadLoad`, `Sum`, `KeyValuePair`), where a
+/// project's own namespace called `cub` (`foo::cub::tile_items()`, verify8) is not a wrapped
+/// CUB and keeps its qualifiers.
+fn names_cub_api(segment: &str) -> bool {
+    segment.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Whether a line ends between the qualifier ending at `pos` and the segment after its `::`
+/// (a macro body ending `myext::cub::`, whose next line is other code).
+fn newline_before_segment(src: &[u8], pos: usize) -> bool {
+    let rest = src.get(pos..).unwrap_or_default();
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let rest = rest.strip_prefix(b"::").unwrap_or(rest);
+    rest.iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .any(|&b| b == b'\n')
+}
+
+/// Whether `src` declares a namespace named `name` with a body (`namespace cub {`,
+/// `namespace foo::cub {`; not an alias or a `using`): then its `X::cub::` is that namespace,
+/// renamed with its declaration, not a wrapped CUB.
+fn declares_namespace(src: &[u8], name: &[u8]) -> bool {
+    let skip_blanks = |r: &[u8]| r.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    memchr::memmem::find_iter(src, b"namespace").any(|at| {
+        let before = at.checked_sub(1).map(|i| src[i]);
+        if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return false;
+        }
+        let rest = &src[at + b"namespace".len()..];
+        let rest = &rest[skip_blanks(rest)..];
+        let path_len = rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b':')
+            .count();
+        let after = &rest[path_len..];
+        after[skip_blanks(after)..].starts_with(b"{")
+            && rest[..path_len]
+                .split(|&b| b == b':')
+                .any(|segment| segment == name)
+    })
+}
+
 fn segment_after(src: &[u8], pos: usize) -> Option<&str> {
     let rest = src.get(pos..)?;
     let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];

@@ -3256,3 +3256,35 @@ cublasStatus_t g(cublasHandle_t h, int n, const __half* a, __half* C) {
         r.diagnostics
     );
 }
+
+/// A project's own namespace called `cub` is no wrapped CUB (verify8): `foo::cub::g()` keeps
+/// its qualifiers, renamed with the declaration, whether the file declares it or not; a wrap's
+/// CUB API (CamelCase) still loses them.
+#[test]
+fn a_projects_own_cub_namespace_keeps_its_qualifiers() {
+    let declared = "namespace foo { namespace cub { inline int g() { return 1; } } }\n\
+                    int f() { return foo::cub::g() + ::foo::cub::g(); }\n\
+                    namespace bar { namespace cub { struct Tile {}; } }\n\
+                    bar::cub::Tile t;\n";
+    let r = translate_source(declared.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("return foo::hipcub::g() + ::foo::hipcub::g();"),
+        "{out}"
+    );
+    assert!(out.contains("bar::hipcub::Tile t;"), "{out}");
+    // Declared in another file: a lowercase member is not CUB's API.
+    let used = "int f() { return myext::detail::cub::tile_items(); }\n\
+                void h(const int* i, int* o, int n, void* t, size_t& b) {\n  \
+                myext::cub::DeviceScan::ExclusiveSum(t, b, i, o, n);\n}\n";
+    let r = translate_source(used.as_bytes(), "u.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert!(
+        out.contains("return myext::detail::hipcub::tile_items();"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  hipcub::DeviceScan::ExclusiveSum(t, b, i, o, n);"),
+        "{out}"
+    );
+}
