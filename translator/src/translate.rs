@@ -2389,6 +2389,9 @@ impl<'a> Walk<'a> {
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             self.unseen_mask(mask);
             None
+        } else if let Some(guard) = self.first_32_lanes_guard(mask) {
+            self.keep_running_lanes(mask, guard);
+            None
         } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
             // Every use of the macro is a mask: widen its body, once.
             self.define_spans
@@ -2408,6 +2411,183 @@ impl<'a> Walk<'a> {
             ));
             self.count(Family::Device);
         }
+    }
+
+    /// The full mask of a `_sync` call that only the first 32 threads of the block reach (R24-f):
+    /// on a 64-lane wavefront lanes 0-31 run there, and HIP's `__hip_check_mask` asserts that the
+    /// mask equals `__ballot(true)` (amd_warp_sync_functions.h, HIP 6.2; a trap without NDEBUG),
+    /// so the widened 64-lane mask would trap. It becomes `__activemask()`, the lanes that run
+    /// the call, as the analysis writes it in the half-wavefront branches it finds
+    /// ([`HALF_WAVE_MASK`]): right on 32-lane wavefronts too, and where the guard holds for more
+    /// threads than it seems to (`threadIdx.x < 32` in blocks 32 threads wide with several rows).
+    /// A note (H003) says why.
+    fn keep_running_lanes(&mut self, mask: Node, guard: Node) {
+        self.edits.push(Edit::replace(
+            mask.start_byte(),
+            mask.end_byte(),
+            "__activemask()",
+            HALF_WAVE_MASK,
+        ));
+        self.count(Family::Device);
+        let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
+            return;
+        };
+        let callee = mask
+            .parent()
+            .and_then(|args| args.parent())
+            .and_then(|call| call.field(FIELDS.function))
+            .map_or("the call", |f| node_text(f, self.src));
+        let guard_text = node_text(guard, self.src)
+            .split_ascii_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let line = self.index.position(guard.start_byte()).0;
+        self.diag(
+            info,
+            mask.start_byte(),
+            format!("`{callee}` runs only where `{guard_text}` (line {line}) holds, on lanes 0-31 of a 64-lane wavefront: {RUNNING_LANES_MASK} in place of the full mask, which hipport would widen to all 64 lanes, while HIP 6.2 and later check that a mask names exactly the lanes that run it (builds without NDEBUG trap)"),
+            Some("nothing to change in the converted code; porting by hand, pass `__activemask()` as the mask there (on 32-lane GPUs the branch is a whole warp and `__activemask()` its full mask, so the results are the same on both wavefront sizes)".into()),
+        );
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Note;
+        }
+    }
+
+    /// The condition that leaves only the first 32 threads of the block running at `mask`'s
+    /// call: of an `if` whose body holds the call (`if (threadIdx.x < 32)`, `if (warp == 0)` with
+    /// `warp = threadIdx.x / 32`, `tid < 32 && ...`), or of an earlier `if (...) return;` of an
+    /// enclosing block (`if (threadIdx.x >= 32) return;`), within the call's function.
+    fn first_32_lanes_guard<'t>(&self, mask: Node<'t>) -> Option<Node<'t>> {
+        let function = std::iter::successors(mask.parent(), |p| p.parent())
+            .find(|p| p.kind_name() == "function_definition")?;
+        let body = &self.src[function.byte_range()];
+        let mut child = mask;
+        while let Some(p) = child.parent() {
+            match p.kind_name() {
+                "function_definition" | "lambda_expression" => return None,
+                "if_statement"
+                    if p.field(FIELDS.consequence).map(|c| c.id()) == Some(child.id()) =>
+                {
+                    let cond = if_condition(p)?;
+                    if self.limits_to_32(cond, body, true) {
+                        return Some(cond);
+                    }
+                }
+                "compound_statement" => {
+                    let exits = parse::named_children(p)
+                        .take_while(|s| s.end_byte() <= child.start_byte())
+                        .filter(|s| s.kind_name() == "if_statement" && returns(*s))
+                        .filter_map(if_condition)
+                        .find(|c| self.limits_to_32(*c, body, false));
+                    if exits.is_some() {
+                        return exits;
+                    }
+                }
+                _ => {}
+            }
+            child = p;
+        }
+        None
+    }
+
+    /// Whether condition `cond` holds only for the first 32 threads of the block (`inside`: the
+    /// code runs where it holds) or holds for every thread past them (not `inside`: the code
+    /// runs where it fails, after `if (cond) return;`). `body` is the function's text, where the
+    /// variables it names are declared.
+    fn limits_to_32(&self, cond: Node, body: &[u8], inside: bool) -> bool {
+        let cond = unparenthesized(cond);
+        let Some(op) = cond.field(FIELDS.operator).map(|o| node_text(o, self.src)) else {
+            return false;
+        };
+        if cond.kind_name() == "unary_expression" {
+            // `!warp`: warp 0 only; `if (warp) return;` likewise.
+            let arg = cond.field(FIELDS.argument);
+            return inside
+                && op == "!"
+                && arg.is_some_and(|a| self.lane_index(a, body) == Some(LaneIndex::Warp));
+        }
+        let (Some(l), Some(r)) = (cond.field(FIELDS.left), cond.field(FIELDS.right)) else {
+            return false;
+        };
+        match (op, inside) {
+            ("&&", true) | ("||", false) => {
+                return self.limits_to_32(l, body, inside) || self.limits_to_32(r, body, inside)
+            }
+            _ => {}
+        }
+        // The index on the left: `32 > tid` is `tid < 32`.
+        let (index, op, bound) = match (self.lane_index(l, body), self.lane_index(r, body)) {
+            (Some(i), None) => (i, op.to_string(), r),
+            (None, Some(i)) => (i, flip_comparison(op).to_string(), l),
+            _ => return false,
+        };
+        let Some(n) = self.constant_of(bound, body) else {
+            return false;
+        };
+        match (index, op.as_str(), inside) {
+            (LaneIndex::Thread, "<", true) | (LaneIndex::Thread, ">=", false) => {
+                (1..=32).contains(&n)
+            }
+            (LaneIndex::Thread, "<=", true) | (LaneIndex::Thread, ">", false) => n <= 31,
+            (LaneIndex::Warp, "==" | "<=", true) | (LaneIndex::Warp, "!=" | ">", false) => n == 0,
+            (LaneIndex::Warp, "<", true) | (LaneIndex::Warp, ">=", false) => n == 1,
+            _ => false,
+        }
+    }
+
+    /// What expression `e` counts: the thread of the block (`threadIdx.x`, a cast of it, a local
+    /// set to it and never changed), or the 32-thread warp (`threadIdx.x / 32`, `tid >> 5`).
+    fn lane_index(&self, e: Node, body: &[u8]) -> Option<LaneIndex> {
+        self.lane_index_text(node_text(e, self.src), body, 3)
+    }
+
+    /// [`Walk::lane_index`] on an expression's text, following locals `depth` times.
+    fn lane_index_text(&self, text: &str, body: &[u8], depth: usize) -> Option<LaneIndex> {
+        let t: String = text.split_ascii_whitespace().collect();
+        let t = strip_cast(&t);
+        if t == "threadIdx.x" {
+            return Some(LaneIndex::Thread);
+        }
+        for (op, by) in [("/", 32), (">>", 5)] {
+            if let Some(at) = t.rfind(op) {
+                let (left, right) = (&t[..at], &t[at + op.len()..]);
+                if self.constant_text(right, body) == Some(by)
+                    && self.lane_index_text(left, body, depth)? == LaneIndex::Thread
+                {
+                    return Some(LaneIndex::Warp);
+                }
+                return None;
+            }
+        }
+        if depth == 0 || !is_plain_identifier(t) {
+            return None;
+        }
+        let init = sole_initializer(body, t, false)?;
+        self.lane_index_text(&init, body, depth - 1)
+    }
+
+    /// The value of a constant operand: a literal, an object-like macro of the file or a
+    /// constant of the function or file set to a literal (`WARP = 32`, `kWarp = 32`).
+    fn constant_of(&self, e: Node, body: &[u8]) -> Option<u64> {
+        self.constant_text(node_text(e, self.src), body)
+    }
+
+    /// [`Walk::constant_of`] on an operand's text.
+    fn constant_text(&self, text: &str, body: &[u8]) -> Option<u64> {
+        let t = text.trim().trim_matches(['(', ')']).trim();
+        if let Some(v) = int_literal(t) {
+            return Some(v);
+        }
+        if !is_plain_identifier(t) {
+            return None;
+        }
+        let value = match self.defines.get(t) {
+            Some(body) => body.clone(),
+            None => {
+                sole_initializer(body, t, true).or_else(|| sole_initializer(self.src, t, true))?
+            }
+        };
+        int_literal(value.trim().trim_matches(['(', ')']).trim())
     }
 
     /// Removes each calling-convention macro (`CUDART_CB`, `CUDA_CB`) with the blanks after it,
@@ -4021,6 +4201,118 @@ pub(crate) fn is_sync_mask_argument(src: &[u8], at: usize) -> bool {
         || matches!(callee, "__match_any_sync" | "__match_all_sync")
 }
 
+/// What a guard's operand counts, for [`Walk::first_32_lanes_guard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LaneIndex {
+    /// The thread of the block: `threadIdx.x`.
+    Thread,
+    /// The 32-thread warp of the block: `threadIdx.x / 32`.
+    Warp,
+}
+
+/// The condition of an `if`, without its `condition_clause` and parentheses.
+fn if_condition(stmt: Node) -> Option<Node> {
+    let c = stmt.field(FIELDS.condition)?;
+    let c = match c.kind_name() {
+        "condition_clause" => c.field(FIELDS.value).or_else(|| c.named_child(0))?,
+        _ => c,
+    };
+    Some(unparenthesized(c))
+}
+
+/// `e` without the parentheses around it.
+fn unparenthesized(mut e: Node) -> Node {
+    while e.kind_name() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(inner) => e = inner,
+            None => break,
+        }
+    }
+    e
+}
+
+/// Whether `if` statement `stmt` has no `else` and its body is a `return` (braced or not).
+fn returns(stmt: Node) -> bool {
+    if stmt.field(FIELDS.alternative).is_some() {
+        return false;
+    }
+    let Some(mut body) = stmt.field(FIELDS.consequence) else {
+        return false;
+    };
+    if body.kind_name() == "compound_statement" {
+        let mut stmts = parse::named_children(body).filter(|n| n.kind_name() != "comment");
+        match (stmts.next(), stmts.next()) {
+            (Some(only), None) => body = only,
+            _ => return false,
+        }
+    }
+    body.kind_name() == "return_statement"
+}
+
+/// The comparison with its operands swapped (`a < b` is `b > a`).
+fn flip_comparison(op: &str) -> &str {
+    match op {
+        "<" => ">",
+        ">" => "<",
+        "<=" => ">=",
+        ">=" => "<=",
+        o => o,
+    }
+}
+
+/// The integer types a thread index is cast to, written without blanks.
+const INT_TYPES: &[&str] = &[
+    "int",
+    "unsigned",
+    "unsignedint",
+    "uint",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "long",
+    "size_t",
+];
+
+/// An expression's text (without blanks) without an integer cast around it: `(int)x`,
+/// `static_cast<unsigned>(x)`, `int(x)`, `(x)`.
+fn strip_cast(t: &str) -> &str {
+    let mut t = t;
+    loop {
+        let inner = if let Some(rest) = t.strip_prefix("static_cast<") {
+            rest.find(">(")
+                .and_then(|i| rest[i + 2..].strip_suffix(')'))
+        } else if let Some(rest) = t.strip_prefix('(') {
+            match rest.find(')') {
+                // `(int)x`: an integer type (`(tid)/32` is no cast).
+                Some(i) if i + 1 < rest.len() && INT_TYPES.contains(&&rest[..i]) => {
+                    Some(&rest[i + 1..])
+                }
+                _ => t.strip_prefix('(').and_then(|r| r.strip_suffix(')')),
+            }
+        } else {
+            INT_TYPES
+                .iter()
+                .find_map(|f| t.strip_prefix(f)?.strip_prefix('('))
+                .and_then(|r| r.strip_suffix(')'))
+        };
+        match inner {
+            Some(i) if brackets_balance(i.as_bytes()) && !i.is_empty() => t = i,
+            _ => return t,
+        }
+    }
+}
+
+/// The value of a decimal or hex integer literal with any `u`/`l` suffix (`32`, `0x20u`).
+fn int_literal(t: &str) -> Option<u64> {
+    let body = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None if body.bytes().all(|b| b.is_ascii_digit()) => body.parse().ok(),
+        None => None,
+    }
+}
+
 /// Whether `name` is one identifier (`FULL_MASK`), not an expression or a literal.
 fn is_plain_identifier(name: &str) -> bool {
     !name.is_empty()
@@ -4031,7 +4323,16 @@ fn is_plain_identifier(name: &str) -> bool {
             .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
 }
 
+/// The literal a constant `name` is set to where `src` declares it (`const unsigned mask =
+/// 0xffffffff;`, or a local set once and never changed), if it is declared once so.
 fn const_initializer(src: &[u8], name: &str) -> Option<String> {
+    sole_initializer(src, name, true)
+}
+
+/// The initializer of the one declaration of `name` in `src` that is constant (`const`,
+/// `constexpr`, or never changed later): a literal only where `literal` is set, else any
+/// expression up to the `;` or `,` that ends it (`int tid = threadIdx.x;`).
+fn sole_initializer(src: &[u8], name: &str, literal: bool) -> Option<String> {
     if name.is_empty() || !name.bytes().all(lexer::is_word_byte) {
         return None;
     }
@@ -4044,7 +4345,10 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
         if rest.first() == Some(&b'=') {
             continue;
         }
-        let Some(stop) = rest.iter().position(|&b| b == b';') else {
+        let Some(stop) = rest
+            .iter()
+            .position(|&b| b == b';' || (!literal && b == b','))
+        else {
             continue;
         };
         let value = rest[..stop].trim_ascii();
@@ -4059,13 +4363,15 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
         let constant = head.iter().any(|w| matches!(*w, b"const" | b"constexpr"))
             // A local declared with a literal and never changed (`unsigned mask = 0xffffffff;`).
             || (!head.is_empty() && never_changed(src, name, at));
-        let literal = value
+        let is_literal = value
             .first()
             .is_some_and(|b| b.is_ascii_digit() || *b == b'~' || *b == b'-')
             && value.iter().all(|&b| {
                 b.is_ascii_alphanumeric() || matches!(b, b'~' | b'-' | b'(' | b')' | b' ')
             });
-        if !constant || !literal || value.len() > 40 {
+        // A declaration, not an assignment in a condition or a call (`if (x) tid = 0;`).
+        let declared = literal || !head.iter().any(|w| w.contains(&b'(') || w.contains(&b')'));
+        if !constant || (literal && !is_literal) || !declared || value.len() > 40 {
             continue;
         }
         if found.is_some() {
@@ -4695,7 +5001,11 @@ fn translate_tree_at(
         // Lane masks passed to the project's own macro (R22-b): the macro decides.
         found
             .retain(|d| d.id != "H003" || !w.own_macro_calls.iter().any(|r| r.contains(&d.offset)));
-        take_half_wave_masks(&mut found, &mut w.edits);
+        let taken = take_half_wave_masks(&mut found, &mut w.edits);
+        // The analysis's note on the branch says it for these masks: one report (R24-f).
+        w.diags.retain(|d| {
+            !(d.id == "H003" && d.message.contains(RUNNING_LANES_MASK) && taken.contains(&d.offset))
+        });
         // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
         // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).
         if opts.libs.lib_for(Family::Cublas) == Lib::Roc {
@@ -4874,11 +5184,17 @@ fn translate_tree_at(
 /// `HALF_WAVE_MASK`.
 const HALF_WAVE_MASK: &str = "half-wave-mask";
 
+/// What the note of [`Walk::keep_running_lanes`] says the port did.
+const RUNNING_LANES_MASK: &str =
+    "hipport's port passes it `__activemask()` (the lanes that run it)";
+
 /// Moves the analysis's `__activemask()` masks (see [`HALF_WAVE_MASK`]) from its reports into
 /// the translation, whatever `--fix` says, in place of the widening of the same mask: HIP 6.2's
 /// `__hip_check_mask` traps where the 64-lane full mask names lanes that do not run the call
 /// (R19-f). One that overlaps another rewrite (a `__syncwarp` that became fences) is dropped.
-fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
+/// Returns where each of those masks starts.
+fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) -> Vec<usize> {
+    let mut starts = Vec::new();
     for d in found.iter_mut() {
         if !d.fix.iter().any(|e| e.rule == HALF_WAVE_MASK) {
             continue;
@@ -4887,6 +5203,7 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
             d.fix.drain(..).partition(|e| e.rule == HALF_WAVE_MASK);
         d.fix = rest;
         for m in masks {
+            starts.push(m.start);
             let within = |e: &Edit| m.start <= e.start && e.end <= m.end && e.start < e.end;
             let overlaps = |e: &Edit| e.start < m.end && m.start < e.end || e.start == m.start;
             if edits
@@ -4899,6 +5216,7 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
             edits.push(m);
         }
     }
+    starts
 }
 
 /// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`

@@ -341,6 +341,75 @@ fn full_mask_macros_are_widened_for_hip_62() {
 }
 
 #[test]
+fn a_full_mask_where_only_the_first_32_threads_run_becomes_the_active_lanes_at_hip_62() {
+    // R24-f: HIP 6.2's `__hip_check_mask` asserts the mask equals `__ballot(true)`; under
+    // `threadIdx.x < 32` only lanes 0-31 of a 64-lane wavefront run, so the 64-lane mask traps:
+    // such a call gets the lanes that run it.
+    let opts = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let src = "#define FULL 0xffffffff
+               __global__ void k(float* o) {
+                 float v = o[threadIdx.x];
+                 v += __shfl_xor_sync(FULL, v, 1);
+                 if (threadIdx.x < 32) {
+                   for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);
+                 } else {
+                   v += __shfl_down_sync(0xffffffff, v, 1);
+                 }
+                 const int tid = threadIdx.x, warp = tid / 32;
+                 if (warp == 0 && v > 0) v += __shfl_xor_sync(FULL, v, 2);
+                 if (32 > (int)threadIdx.x) v += __shfl_xor_sync(~0u, v, 3);
+                 if (threadIdx.x < 64) v += __shfl_xor_sync(~0u, v, 4);
+                 if (threadIdx.x < warpSize) v += __shfl_xor_sync(~0u, v, 5);
+                 unsigned lane = threadIdx.x % 32;
+                 if (lane < 16) v += __shfl_xor_sync(~0u, v, 6);
+                 if (tid >= 32) return;
+                 o[0] = __shfl_sync(0xffffffffu, v, 0);
+               }
+";
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    for kept in [
+        "v += __shfl_down_sync(__activemask(), v, i);",
+        "v += __shfl_xor_sync(__activemask(), v, 2);",
+        "v += __shfl_xor_sync(__activemask(), v, 3);",
+        "o[0] = __shfl_sync(__activemask(), v, 0);",
+    ] {
+        assert!(out.contains(kept), "{kept}\n{out}");
+    }
+    // Everywhere else all 64 lanes may run: the macro and the other calls are widened.
+    for widened in [
+        "#define FULL 0xffffffffffffffffull",
+        "__shfl_xor_sync(FULL, v, 1)",
+        "__shfl_down_sync(0xffffffffffffffffull, v, 1)",
+        "__shfl_xor_sync(0xffffffffffffffffull, v, 4)",
+        "__shfl_xor_sync(0xffffffffffffffffull, v, 5)",
+        "__shfl_xor_sync(0xffffffffffffffffull, v, 6)",
+    ] {
+        assert!(out.contains(widened), "{widened}\n{out}");
+    }
+    let notes: Vec<(usize, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "H003" && d.message.contains("passes it `__activemask()`"))
+        .inspect(|d| assert_eq!(d.severity, Severity::Note, "{d:?}"))
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(
+        notes[0]
+            .1
+            .starts_with("`__shfl_down_sync` runs only where `threadIdx.x < 32` (line 5) holds"),
+        "{notes:?}"
+    );
+    // Converting the output again changes nothing.
+    let again = translate_source(out.as_bytes(), "t.cu", &opts).expect("translates");
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
+}
+
+#[test]
 fn headers_newer_than_the_target_are_reported_and_kept() {
     let src = "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n__device__ __nv_bfloat16 f() { return __float2bfloat16(1.f); }\n";
     let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
