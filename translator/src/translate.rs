@@ -246,7 +246,7 @@ diag_info! {
         "With `--launch hip`, launches are rewritten to `hipLaunchKernelGGL`, but this launch sits inside a `#define` body, which hipport does not rewrite. hip-clang accepts `<<<...>>>`, so the code still compiles with hipcc; other compilers need the macro rewritten by hand.";
     CALL_IN_MACRO = "T013", "call-rewrite-in-macro", Warning,
         "A call whose HIP form needs more than a rename sits in a macro body",
-        "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function, so the macro's expansion may not compile or may call the wrong overload.\n\nWhat to do: apply the rewrite the message shows to the macro body by hand, or turn the macro into an inline function.";
+        "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function (or, where HIP spells it the same, leaves the call as written: `__shfl_down_sync(mask, v, d)` before HIP 6.2, which lacks it), so the macro's expansion may not compile or may call the wrong overload. The message shows the call as written and the form hipport gives such a call outside macro bodies, with the call's own arguments.\n\nWhat to do: apply that form to the macro body by hand, or turn the macro into an inline function.";
     DUPLICATE_CASE = "T014", "duplicate-case-label", Error,
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
@@ -375,10 +375,33 @@ const TENSORRT_ROUTE: &str = "AMD's route is MIGraphX (`migraphx/migraphx.hpp`, 
 /// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
 const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
 
-/// The number of arguments of the call whose argument list starts `rest` (after the callee's
-/// name), or None when `rest` does not start with a complete `( ... )`.
-fn arg_count(rest: &[u8]) -> Option<usize> {
-    call_args(rest).map(|(args, _)| args.len())
+/// A call in a macro body, reported (T013) once the renames of its arguments are known: the
+/// callee's name and start, the argument ranges, and the name the rename wrote, if any.
+type MacroCall<'t> = (&'t str, usize, Vec<Range<usize>>, Option<String>);
+
+/// What a report says a call of `name` with arguments `args` (as written and as the port writes
+/// them, on one line) becomes by call rule `template`: "`f(a, b)` becomes `g(b)`", with the
+/// rule's placeholders (`$1`, `$@2`) filled in; where they cannot be, "`f(a, b)` becomes another
+/// form" that `hipport explain` shows.
+fn rewritten_form(name: &str, template: &str, args: &[(String, String)]) -> String {
+    let written: Vec<&str> = args.iter().map(|(w, _)| w.as_str()).collect();
+    let call = format!("`{name}({})`", written.join(", "));
+    let ported: Vec<&str> = args.iter().map(|(_, p)| p.as_str()).collect();
+    match hipport_rules::calls::expand(template, &ported) {
+        Some(form) => format!("{call} becomes `{form}`"),
+        None => format!("{call} becomes another form (`hipport explain {name}` shows it)"),
+    }
+}
+
+/// An argument's text on one line, as a message shows it: each line continuation (a `\` that
+/// ends a line of a macro body) and each run of blanks becomes one space.
+fn one_line(text: &[u8]) -> String {
+    String::from_utf8_lossy(text)
+        .replace("\\\r\n", " ")
+        .replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The argument ranges of the call whose argument list starts `rest` (after the callee's name),
@@ -589,7 +612,7 @@ struct Walk<'a> {
     /// Call sites whose shape is rewritten after the walk.
     call_sites: Vec<CallSite>,
     /// Callees (by start) of calls that only a newer HIP than the target has a rewrite for: the
-    /// release it needs and the template.
+    /// release it needs and what the call becomes there ([`rewritten_form`]).
     later_rewrites: HashMap<usize, (Version, String)>,
     /// The argument ranges of every call of a name with call rules (see [`FileResult`]).
     rule_call_args: Vec<Vec<Range<usize>>>,
@@ -1025,11 +1048,11 @@ impl<'a> Walk<'a> {
             Target::Unsupported { .. }
                 if self.own_function_names.contains(name) || self.defined_here.contains(name) => {}
             Target::Unsupported { mapping, .. } => {
-                if let Some((added, template)) = self.later_rewrites.get(&start).cloned() {
+                if let Some((added, becomes)) = self.later_rewrites.get(&start).cloned() {
                     self.diag(
                         &TOO_NEW,
                         start,
-                        format!("`{name}` becomes `{template}` only from HIP {added} (`$1` is the first argument); the target is HIP {v}"),
+                        format!("{becomes} only from HIP {added}; the target is HIP {v}"),
                         Some(format!(
                             "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
                             added.major, added.minor
@@ -1875,6 +1898,7 @@ impl<'a> Walk<'a> {
     /// Renames identifiers inside a macro body or other opaque text at `base`.
     fn rename_text(&mut self, text: &[u8], base: usize) {
         let first_edit = self.edits.len();
+        let mut calls: Vec<MacroCall> = Vec::new();
         for tok in lexer::identifiers(text) {
             let name = std::str::from_utf8(&text[tok.clone()]).unwrap_or("");
             let rest = &text[tok.end..];
@@ -1900,10 +1924,46 @@ impl<'a> Walk<'a> {
                     continue;
                 }
             }
+            let before = self.edits.len();
             self.rename_ident(name, base + tok.start, base + tok.end);
-            self.call_in_macro(name, base + tok.start, arg_count(&text[tok.end..]));
+            let renamed = self.edits[before..]
+                .iter()
+                .find(|e| e.start == base + tok.start)
+                .map(|e| e.text.clone());
+            if let Some((args, _)) = call_args(&text[tok.end..]) {
+                let at = base + tok.end;
+                let args = args.iter().map(|r| at + r.start..at + r.end).collect();
+                calls.push((name, base + tok.start, args, renamed));
+            }
+        }
+        // Reported once the arguments' own renames are known.
+        for (name, at, args, renamed) in calls {
+            let args = args
+                .into_iter()
+                .map(|r: Range<usize>| {
+                    let written = one_line(&self.src[r.clone()]);
+                    let ported = self.edited(r, first_edit).map(|t| one_line(&t));
+                    (written, ported.unwrap_or_default())
+                })
+                .collect();
+            self.call_in_macro(name, at, args, renamed);
         }
         self.realign_continuations(text, base, first_edit);
+    }
+
+    /// The source text at `range` with the edits from `self.edits[from..]` that lie within it
+    /// applied; None where they overlap.
+    fn edited(&self, range: Range<usize>, from: usize) -> Option<Vec<u8>> {
+        let mut edits: Vec<Edit> = self.edits[from..]
+            .iter()
+            .filter(|e| range.start <= e.start && e.end <= range.end)
+            .map(|e| Edit {
+                start: e.start - range.start,
+                end: e.end - range.start,
+                ..e.clone()
+            })
+            .collect();
+        edit::apply(&self.src[range], &mut edits).ok()
     }
 
     /// A mask-less `__syncwarp()` in a macro body or other opaque text at `base`, before HIP 7.0:
@@ -1934,14 +1994,23 @@ impl<'a> Walk<'a> {
     }
 
     /// A function with a call rewrite for the target, named in a macro body, where only renames
-    /// apply (T013), once per name and file.
-    fn call_in_macro(&mut self, name: &str, at: usize, argc: Option<usize>) {
+    /// apply (T013), once per name and file. `args` are the call's arguments as written and as
+    /// the port writes them (renamed), each on one line; `renamed` is the name the rename wrote,
+    /// if it changed the name. The message shows this call in the form hipport writes outside
+    /// macro bodies (R24-2: not the rule's template with its `$1` placeholders), and what the
+    /// port does here.
+    fn call_in_macro(
+        &mut self,
+        name: &str,
+        at: usize,
+        args: Vec<(String, String)>,
+        renamed: Option<String>,
+    ) {
         let v = self.opts.hip_version;
-        let Some(argc) = argc else { return };
         // `HIP_SYMBOL(x)` is `x` on AMD: such a rewrite changes nothing a rename misses.
         let Some(rule) = self
             .db
-            .call_for(name, argc, v)
+            .call_for(name, args.len(), v)
             .filter(|r| !r.template.contains("HIP_SYMBOL("))
         else {
             return;
@@ -1949,12 +2018,23 @@ impl<'a> Walk<'a> {
         if !self.reported_unknown.insert(format!("T013:{name}")) {
             return;
         }
-        let template = rule.template.clone();
+        let mut form = rewritten_form(name, &rule.template, &args);
+        if WARP_SYNC.iter().any(|(n, _)| *n == name) {
+            // The translator drops a mask only where it names every lane.
+            form.push_str(" where the mask names the full warp");
+        }
+        let done = match renamed {
+            Some(new) => format!("hipport only renames `{name}` to `{new}`"),
+            None => format!("hipport leaves `{name}` as written"),
+        };
         self.diag(
             &CALL_IN_MACRO,
             at,
-            format!("`{name}` in a macro body is only renamed; elsewhere hipport rewrites the call as `{template}` (`$1` is the first argument)"),
-            Some("apply that form to the macro body by hand, or make the macro an inline function".into()),
+            format!("in a macro body {done}; outside macro bodies {form}"),
+            Some(
+                "apply that form to the macro body by hand, or make the macro an inline function"
+                    .into(),
+            ),
         );
     }
 
@@ -3122,9 +3202,18 @@ impl<'a> Walk<'a> {
                 .filter(|r| r.matches_argc(argc) && r.hip_added.is_some_and(|a| a > v))
                 .min_by_key(|r| r.hip_added);
             if let Some(r) = later {
+                // The arguments' renames come later: the report shows them as written.
+                let args: Vec<(String, String)> = arg_nodes
+                    .iter()
+                    .map(|n| one_line(&self.src[n.byte_range()]))
+                    .map(|t| (t.clone(), t))
+                    .collect();
                 self.later_rewrites.insert(
                     func.start_byte(),
-                    (r.hip_added.unwrap_or(v), r.template.clone()),
+                    (
+                        r.hip_added.unwrap_or(v),
+                        rewritten_form(name, &r.template, &args),
+                    ),
                 );
             }
             return;
@@ -5560,8 +5649,16 @@ mod tests {
     }
 
     #[test]
+    fn arguments_shown_in_a_message_are_on_one_line() {
+        assert_eq!(one_line(b" v, \\\n      (l) ^ 1 "), "v, (l) ^ 1");
+        assert_eq!(one_line(b"a\\\r\n\tb"), "a b");
+        // A backslash that continues no line stays.
+        assert_eq!(one_line(b"'\\n'"), "'\\n'");
+    }
+
+    #[test]
     fn call_arguments_split_at_top_level_commas_not_inside_template_arguments() {
-        let count = |s: &str| arg_count(s.as_bytes());
+        let count = |s: &str| call_args(s.as_bytes()).map(|(args, _)| args.len());
         assert_eq!(count("(k<N, M>, attr, SHARED_MEM);"), Some(3));
         assert_eq!(count("(k<A<B, C>, D>, x)"), Some(2));
         assert_eq!(count("(ns::k<T, (N > 4)>, x)"), Some(2));

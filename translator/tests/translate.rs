@@ -140,7 +140,7 @@ fn bf16_round_to_nearest_conversions_become_the_forms_hip_has() {
         [(
             "T002",
             4,
-            "`__float2bfloat162_rn` becomes `__bfloat162bfloat162(__float2bfloat16($1))` only from HIP 6.2.0 (`$1` is the first argument); the target is HIP 6.0.0"
+            "`__float2bfloat162_rn(s)` becomes `__bfloat162bfloat162(__float2bfloat16(s))` only from HIP 6.2.0; the target is HIP 6.0.0"
         )]
     );
     assert_eq!(
@@ -611,6 +611,22 @@ fn call_rewrites_in_macro_bodies_are_reported() {
     let t013: Vec<&String> = diags.iter().filter(|d| d.starts_with("T013")).collect();
     // The two-argument cudaEventCreate has a rewrite; the one-argument form and cudaFree do not.
     assert_eq!(t013, ["T013:1:24", "T013:2:15"], "{diags:?}");
+    // The message shows the call as written and the form hipport writes elsewhere, its
+    // arguments renamed too, not the rule's template with its placeholders (R24-2).
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let messages: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T013")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "in a macro body hipport only renames `cudaFuncSetAttribute` to `hipFuncSetAttribute`; outside macro bodies `cudaFuncSetAttribute(F, cudaFuncAttributeMaxDynamicSharedMemorySize, V)` becomes `hipFuncSetAttribute(reinterpret_cast<const void*>(F), hipFuncAttributeMaxDynamicSharedMemorySize, V)`",
+            "in a macro body hipport only renames `cudaEventCreate` to `hipEventCreate`; outside macro bodies `cudaEventCreate(&e, cudaEventDisableTiming)` becomes `hipEventCreateWithFlags(&e, hipEventDisableTiming)`",
+        ]
+    );
 }
 
 #[test]
@@ -2563,6 +2579,15 @@ fn one_report_for_a_sync_builtin_the_target_lacks_in_a_macro_body_or_with_no_pla
     assert_eq!(ids, ["T013:1", "H003:3"], "{:?}", r.diagnostics);
     let t013 = &r.diagnostics[0];
     assert_eq!(t013.severity, Severity::Error);
+    // What convert does there (nothing), and the form to write, with the call's own arguments
+    // (R24-2).
+    assert!(
+        t013.message.starts_with(
+            "in a macro body hipport leaves `__shfl_sync` as written; outside macro bodies `__shfl_sync(m, v, l)` becomes `__shfl(v, l)` where the mask names the full warp;"
+        ),
+        "{}",
+        t013.message
+    );
     assert!(
         t013.message
             .ends_with("as written, it does not compile: `__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3"),
