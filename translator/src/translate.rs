@@ -264,7 +264,7 @@ diag_info! {
         "CUB lets a project put its API in a namespace of its own: `#define CUB_NS_PREFIX namespace myext {`, `#define CUB_NS_POSTFIX }` and `#define CUB_NS_QUALIFIER ::myext::cub` before `#include <cub/cub.cuh>` (or `CUB_WRAPPED_NAMESPACE myext`, CUB 1.13 and later), after which the code writes `myext::cub::DeviceScan`. hipCUB has no such switch: its config.hpp defines `HIPCUB_NAMESPACE` as `hipcub` and opens `namespace hipcub` at global scope whatever the CUB macros say, so `myext::hipcub::DeviceScan` would not exist (hipcc: \"use of undeclared identifier 'myext'\"). hipport writes the wrapped uses as `hipcub::DeviceScan` (a leading `::` stays), writes a `CUB_NS_QUALIFIER` body as `::hipcub` for code that spells the namespace through it, and leaves the other defines, which have no effect with hipCUB.\n\nWhat to do: nothing in the files hipport converts; a file it does not convert that names `myext::cub::` needs `hipcub::` the same way.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
-        "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
+        "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
 }
 
 /// Library namespaces that CUDA code can find inside a project's namespace (`myext::cub`, under
@@ -5326,14 +5326,45 @@ fn mark_fixed(diags: &mut [Diagnostic], applied: &[Edit]) {
     }
 }
 
+/// The comments [`annotate`] writes above one line for its reports (ID, message), in order: one
+/// per ID and message, with " (N times)" where it stands for several (the calls of one macro
+/// body, R24-3), and none for a report whose message another report there already holds (a
+/// T002 that the T013 of the same name folded in).
+fn annotation_texts(reports: &[(&str, &str)]) -> Vec<String> {
+    let mut counted: Vec<(&str, &str, usize)> = Vec::new();
+    for &(id, message) in reports {
+        match counted
+            .iter_mut()
+            .find(|(i, m, _)| *i == id && *m == message)
+        {
+            Some(c) => c.2 += 1,
+            None => counted.push((id, message, 1)),
+        }
+    }
+    counted
+        .iter()
+        .filter(|(_, m, _)| {
+            !counted
+                .iter()
+                .any(|(_, other, _)| other.ends_with(&format!(": {m}")))
+        })
+        .map(|&(id, m, n)| match n {
+            1 => format!("{id} {m}"),
+            n => format!("{id} {m} ({n} times)"),
+        })
+        .collect()
+}
+
 /// Inserts a `// hipport: ID message` comment above each line with an error diagnostic.
 fn annotate(w: &mut Walk) {
     // Keyed by the line a note goes above: the first line of the diagnostic's logical line, since
     // a comment between `\\`-continued lines would end a macro or change a string. One comment
     // per construct: the reports a run shows, with restated ones folded.
-    let mut lines: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut lines: BTreeMap<usize, Vec<(&str, &str)>> = BTreeMap::new();
     let mut shown = w.diags.clone();
     crate::analysis::merge_restated(&mut shown);
+    // In the order of the source (a macro body's T013 is found after the renames of its text).
+    shown.sort_by_key(|d| (d.line, d.column));
     for d in &shown {
         if d.severity == Severity::Error {
             let at = w.index.line_range(w.src, d.line).start;
@@ -5341,23 +5372,38 @@ fn annotate(w: &mut Walk) {
             lines
                 .entry(first)
                 .or_default()
-                .push(format!("{} {}", d.id, d.message));
+                .push((d.id.as_str(), d.message.as_str()));
         }
     }
     let eol = crate::edit::line_ending(w.src);
-    for (line, msgs) in lines {
+    for (line, reports) in lines {
+        let msgs = annotation_texts(&reports);
         let range = w.index.line_range(w.src, line);
         let indent: String = w.src[range.clone()]
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .map(|&b| b as char)
             .collect();
+        // The comments a run before wrote there stay, and are not written again (idempotence).
+        let written: Vec<String> = w.src[..range.start]
+            .rsplit(|&b| b == b'\n')
+            .skip(1)
+            .map_while(|l| {
+                let l = l.strip_suffix(b"\r").unwrap_or(l).trim_ascii_start();
+                l.strip_prefix(b"// hipport: ")
+                    .map(|c| String::from_utf8_lossy(c).into_owned())
+            })
+            .collect();
         let mut text = String::new();
         for m in msgs {
             let m = m.replace("*/", "* /");
-            text.push_str(&format!("{indent}// hipport: {m}{eol}"));
+            if !written.contains(&m) {
+                text.push_str(&format!("{indent}// hipport: {m}{eol}"));
+            }
         }
-        w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
+        if !text.is_empty() {
+            w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
+        }
     }
 }
 
@@ -5646,6 +5692,29 @@ mod tests {
         ] {
             assert!(!looks_like_cuda(name), "{name}");
         }
+    }
+
+    #[test]
+    fn annotations_say_one_thing_once_per_line() {
+        let too_new = "`__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3";
+        let folded = format!("in a macro body hipport leaves `__shfl_sync` as written; as written, it does not compile: {too_new}");
+        let other = "`__ballot_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3";
+        let reports = [
+            ("T013", folded.as_str()),
+            ("T002", too_new),
+            ("T002", other),
+            ("T002", too_new),
+            ("T002", other),
+            ("H001", "a"),
+        ];
+        assert_eq!(
+            annotation_texts(&reports),
+            [
+                format!("T013 {folded}"),
+                format!("T002 {other} (2 times)"),
+                "H001 a".to_string()
+            ]
+        );
     }
 
     #[test]

@@ -726,6 +726,33 @@ fn annotations_go_above_a_continued_line_not_inside_it() {
 }
 
 #[test]
+fn annotations_above_a_macro_say_each_thing_once() {
+    // R24-3: one comment per macro and report, not one per call of the body.
+    let src = "#define RED(v, l) \\\n    v += __shfl_sync(0xffffffff, v, (l) ^ 1); \\\n    v += __shfl_sync(0xffffffff, v, (l) ^ 2); \\\n    v += __shfl_sync(0xffffffff, v, (l) ^ 4); \\\n    if (__any_sync(0xffffffff, v != 0)) v = 0;\n\
+               #define RED2(v) \\\n    v += __shfl_sync(0xffffffff, v, 1); \\\n    v += __shfl_sync(0xffffffff, v, 2);\n";
+    let opts = Options {
+        annotate: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    let comments: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("// hipport: "))
+        .map(|c| &c[..4])
+        .collect();
+    // Above RED: the T013 of each name (which says that the name is missing, T002, too); above
+    // RED2: the T002 of its two calls, once.
+    assert_eq!(comments, ["T013", "T013", "T002"], "{out}");
+    assert!(
+        out.contains("// hipport: T002 `__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3 (2 times)\n#define RED2(v)"),
+        "{out}"
+    );
+    let again = translate_source(out.as_bytes(), "t.cu", &opts).unwrap();
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
+}
+
+#[test]
 fn thread_indices_are_cast_in_std_min_max_and_auto_copies() {
     let src = "__global__ void k(unsigned n, int* o) {\n  unsigned a = std::min(threadIdx.x, n);\n  auto tx = threadIdx.x, ty = blockIdx.y;\n  const auto bx = blockDim.x;\n  auto sum = threadIdx.x + 1;\n  unsigned plain = threadIdx.x;\n  printf(\"%u %u\", tx, bx);\n}\n";
     let (out, _) = tr(src, &hip52());
