@@ -246,7 +246,7 @@ diag_info! {
         "With `--launch hip`, launches are rewritten to `hipLaunchKernelGGL`, but this launch sits inside a `#define` body, which hipport does not rewrite. hip-clang accepts `<<<...>>>`, so the code still compiles with hipcc; other compilers need the macro rewritten by hand.";
     CALL_IN_MACRO = "T013", "call-rewrite-in-macro", Warning,
         "A call whose HIP form needs more than a rename sits in a macro body",
-        "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function, so the macro's expansion may not compile or may call the wrong overload.\n\nWhat to do: apply the rewrite the message shows to the macro body by hand, or turn the macro into an inline function.";
+        "Some CUDA calls change shape in HIP: `cudaFuncSetAttribute(kernel, ...)` needs `reinterpret_cast<const void*>(kernel)`, `cudaEventCreate(&e, flags)` becomes `hipEventCreateWithFlags`, and so on; hipport rewrites them in code. Inside a `#define` body it only renames the function (or, where HIP spells it the same, leaves the call as written: `__shfl_down_sync(mask, v, d)` before HIP 6.2, which lacks it), so the macro's expansion may not compile or may call the wrong overload. The message shows the call as written and the form hipport gives such a call outside macro bodies, with the call's own arguments.\n\nWhat to do: apply that form to the macro body by hand, or turn the macro into an inline function.";
     DUPLICATE_CASE = "T014", "duplicate-case-label", Error,
         "Two case labels of one switch become the same name",
         "Some CUDA enumerators have one HIP (or roc*) counterpart between them: hipSOLVER has no iterative-refinement statuses, so `CUSOLVER_STATUS_IRS_INTERNAL_ERROR` becomes `HIPSOLVER_STATUS_INTERNAL_ERROR` as `CUSOLVER_STATUS_INTERNAL_ERROR` does. A switch that lists both (an error-string table over every status) then has two equal case labels, which does not compile (\"duplicate case value\").\n\nWhat to do: remove the case the message names (its CUDA status cannot occur on AMD) or merge the two bodies.";
@@ -264,7 +264,7 @@ diag_info! {
         "CUB lets a project put its API in a namespace of its own: `#define CUB_NS_PREFIX namespace myext {`, `#define CUB_NS_POSTFIX }` and `#define CUB_NS_QUALIFIER ::myext::cub` before `#include <cub/cub.cuh>` (or `CUB_WRAPPED_NAMESPACE myext`, CUB 1.13 and later), after which the code writes `myext::cub::DeviceScan`. hipCUB has no such switch: its config.hpp defines `HIPCUB_NAMESPACE` as `hipcub` and opens `namespace hipcub` at global scope whatever the CUB macros say, so `myext::hipcub::DeviceScan` would not exist (hipcc: \"use of undeclared identifier 'myext'\"). hipport writes the wrapped uses as `hipcub::DeviceScan` (a leading `::` stays), writes a `CUB_NS_QUALIFIER` body as `::hipcub` for code that spells the namespace through it, and leaves the other defines, which have no effect with hipCUB.\n\nWhat to do: nothing in the files hipport converts; a file it does not convert that names `myext::cub::` needs `hipcub::` the same way.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
-        "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree.";
+        "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
 }
 
 /// Library namespaces that CUDA code can find inside a project's namespace (`myext::cub`, under
@@ -375,10 +375,33 @@ const TENSORRT_ROUTE: &str = "AMD's route is MIGraphX (`migraphx/migraphx.hpp`, 
 /// The hipSOLVER release (ROCm 6.0) from which its enum types are hipBLAS's.
 const SOLVER_TAKES_HIPBLAS_ENUMS: Version = Version::new(6, 0, 0);
 
-/// The number of arguments of the call whose argument list starts `rest` (after the callee's
-/// name), or None when `rest` does not start with a complete `( ... )`.
-fn arg_count(rest: &[u8]) -> Option<usize> {
-    call_args(rest).map(|(args, _)| args.len())
+/// A call in a macro body, reported (T013) once the renames of its arguments are known: the
+/// callee's name and start, the argument ranges, and the name the rename wrote, if any.
+type MacroCall<'t> = (&'t str, usize, Vec<Range<usize>>, Option<String>);
+
+/// What a report says a call of `name` with arguments `args` (as written and as the port writes
+/// them, on one line) becomes by call rule `template`: "`f(a, b)` becomes `g(b)`", with the
+/// rule's placeholders (`$1`, `$@2`) filled in; where they cannot be, "`f(a, b)` becomes another
+/// form" that `hipport explain` shows.
+fn rewritten_form(name: &str, template: &str, args: &[(String, String)]) -> String {
+    let written: Vec<&str> = args.iter().map(|(w, _)| w.as_str()).collect();
+    let call = format!("`{name}({})`", written.join(", "));
+    let ported: Vec<&str> = args.iter().map(|(_, p)| p.as_str()).collect();
+    match hipport_rules::calls::expand(template, &ported) {
+        Some(form) => format!("{call} becomes `{form}`"),
+        None => format!("{call} becomes another form (`hipport explain {name}` shows it)"),
+    }
+}
+
+/// An argument's text on one line, as a message shows it: each line continuation (a `\` that
+/// ends a line of a macro body) and each run of blanks becomes one space.
+fn one_line(text: &[u8]) -> String {
+    String::from_utf8_lossy(text)
+        .replace("\\\r\n", " ")
+        .replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The argument ranges of the call whose argument list starts `rest` (after the callee's name),
@@ -589,7 +612,7 @@ struct Walk<'a> {
     /// Call sites whose shape is rewritten after the walk.
     call_sites: Vec<CallSite>,
     /// Callees (by start) of calls that only a newer HIP than the target has a rewrite for: the
-    /// release it needs and the template.
+    /// release it needs and what the call becomes there ([`rewritten_form`]).
     later_rewrites: HashMap<usize, (Version, String)>,
     /// The argument ranges of every call of a name with call rules (see [`FileResult`]).
     rule_call_args: Vec<Vec<Range<usize>>>,
@@ -1025,11 +1048,11 @@ impl<'a> Walk<'a> {
             Target::Unsupported { .. }
                 if self.own_function_names.contains(name) || self.defined_here.contains(name) => {}
             Target::Unsupported { mapping, .. } => {
-                if let Some((added, template)) = self.later_rewrites.get(&start).cloned() {
+                if let Some((added, becomes)) = self.later_rewrites.get(&start).cloned() {
                     self.diag(
                         &TOO_NEW,
                         start,
-                        format!("`{name}` becomes `{template}` only from HIP {added} (`$1` is the first argument); the target is HIP {v}"),
+                        format!("{becomes} only from HIP {added}; the target is HIP {v}"),
                         Some(format!(
                             "target a newer HIP with `--hip-version {}.{}`, or avoid `{name}`",
                             added.major, added.minor
@@ -1879,6 +1902,7 @@ impl<'a> Walk<'a> {
     /// Renames identifiers inside a macro body or other opaque text at `base`.
     fn rename_text(&mut self, text: &[u8], base: usize) {
         let first_edit = self.edits.len();
+        let mut calls: Vec<MacroCall> = Vec::new();
         for tok in lexer::identifiers(text) {
             let name = std::str::from_utf8(&text[tok.clone()]).unwrap_or("");
             let rest = &text[tok.end..];
@@ -1904,10 +1928,46 @@ impl<'a> Walk<'a> {
                     continue;
                 }
             }
+            let before = self.edits.len();
             self.rename_ident(name, base + tok.start, base + tok.end);
-            self.call_in_macro(name, base + tok.start, arg_count(&text[tok.end..]));
+            let renamed = self.edits[before..]
+                .iter()
+                .find(|e| e.start == base + tok.start)
+                .map(|e| e.text.clone());
+            if let Some((args, _)) = call_args(&text[tok.end..]) {
+                let at = base + tok.end;
+                let args = args.iter().map(|r| at + r.start..at + r.end).collect();
+                calls.push((name, base + tok.start, args, renamed));
+            }
+        }
+        // Reported once the arguments' own renames are known.
+        for (name, at, args, renamed) in calls {
+            let args = args
+                .into_iter()
+                .map(|r: Range<usize>| {
+                    let written = one_line(&self.src[r.clone()]);
+                    let ported = self.edited(r, first_edit).map(|t| one_line(&t));
+                    (written, ported.unwrap_or_default())
+                })
+                .collect();
+            self.call_in_macro(name, at, args, renamed);
         }
         self.realign_continuations(text, base, first_edit);
+    }
+
+    /// The source text at `range` with the edits from `self.edits[from..]` that lie within it
+    /// applied; None where they overlap.
+    fn edited(&self, range: Range<usize>, from: usize) -> Option<Vec<u8>> {
+        let mut edits: Vec<Edit> = self.edits[from..]
+            .iter()
+            .filter(|e| range.start <= e.start && e.end <= range.end)
+            .map(|e| Edit {
+                start: e.start - range.start,
+                end: e.end - range.start,
+                ..e.clone()
+            })
+            .collect();
+        edit::apply(&self.src[range], &mut edits).ok()
     }
 
     /// A mask-less `__syncwarp()` in a macro body or other opaque text at `base`, before HIP 7.0:
@@ -1938,14 +1998,23 @@ impl<'a> Walk<'a> {
     }
 
     /// A function with a call rewrite for the target, named in a macro body, where only renames
-    /// apply (T013), once per name and file.
-    fn call_in_macro(&mut self, name: &str, at: usize, argc: Option<usize>) {
+    /// apply (T013), once per name and file. `args` are the call's arguments as written and as
+    /// the port writes them (renamed), each on one line; `renamed` is the name the rename wrote,
+    /// if it changed the name. The message shows this call in the form hipport writes outside
+    /// macro bodies (R24-2: not the rule's template with its `$1` placeholders), and what the
+    /// port does here.
+    fn call_in_macro(
+        &mut self,
+        name: &str,
+        at: usize,
+        args: Vec<(String, String)>,
+        renamed: Option<String>,
+    ) {
         let v = self.opts.hip_version;
-        let Some(argc) = argc else { return };
         // `HIP_SYMBOL(x)` is `x` on AMD: such a rewrite changes nothing a rename misses.
         let Some(rule) = self
             .db
-            .call_for(name, argc, v)
+            .call_for(name, args.len(), v)
             .filter(|r| !r.template.contains("HIP_SYMBOL("))
         else {
             return;
@@ -1953,12 +2022,23 @@ impl<'a> Walk<'a> {
         if !self.reported_unknown.insert(format!("T013:{name}")) {
             return;
         }
-        let template = rule.template.clone();
+        let mut form = rewritten_form(name, &rule.template, &args);
+        if WARP_SYNC.iter().any(|(n, _)| *n == name) {
+            // The translator drops a mask only where it names every lane.
+            form.push_str(" where the mask names the full warp");
+        }
+        let done = match renamed {
+            Some(new) => format!("hipport only renames `{name}` to `{new}`"),
+            None => format!("hipport leaves `{name}` as written"),
+        };
         self.diag(
             &CALL_IN_MACRO,
             at,
-            format!("`{name}` in a macro body is only renamed; elsewhere hipport rewrites the call as `{template}` (`$1` is the first argument)"),
-            Some("apply that form to the macro body by hand, or make the macro an inline function".into()),
+            format!("in a macro body {done}; outside macro bodies {form}"),
+            Some(
+                "apply that form to the macro body by hand, or make the macro an inline function"
+                    .into(),
+            ),
         );
     }
 
@@ -2393,6 +2473,9 @@ impl<'a> Walk<'a> {
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             self.unseen_mask(mask);
             None
+        } else if let Some(guard) = self.first_32_lanes_guard(mask) {
+            self.keep_running_lanes(mask, guard);
+            None
         } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
             // Every use of the macro is a mask: widen its body, once.
             self.define_spans
@@ -2412,6 +2495,183 @@ impl<'a> Walk<'a> {
             ));
             self.count(Family::Device);
         }
+    }
+
+    /// The full mask of a `_sync` call that only the first 32 threads of the block reach (R24-f):
+    /// on a 64-lane wavefront lanes 0-31 run there, and HIP's `__hip_check_mask` asserts that the
+    /// mask equals `__ballot(true)` (amd_warp_sync_functions.h, HIP 6.2; a trap without NDEBUG),
+    /// so the widened 64-lane mask would trap. It becomes `__activemask()`, the lanes that run
+    /// the call, as the analysis writes it in the half-wavefront branches it finds
+    /// ([`HALF_WAVE_MASK`]): right on 32-lane wavefronts too, and where the guard holds for more
+    /// threads than it seems to (`threadIdx.x < 32` in blocks 32 threads wide with several rows).
+    /// A note (H003) says why.
+    fn keep_running_lanes(&mut self, mask: Node, guard: Node) {
+        self.edits.push(Edit::replace(
+            mask.start_byte(),
+            mask.end_byte(),
+            "__activemask()",
+            HALF_WAVE_MASK,
+        ));
+        self.count(Family::Device);
+        let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
+            return;
+        };
+        let callee = mask
+            .parent()
+            .and_then(|args| args.parent())
+            .and_then(|call| call.field(FIELDS.function))
+            .map_or("the call", |f| node_text(f, self.src));
+        let guard_text = node_text(guard, self.src)
+            .split_ascii_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let line = self.index.position(guard.start_byte()).0;
+        self.diag(
+            info,
+            mask.start_byte(),
+            format!("`{callee}` runs only where `{guard_text}` (line {line}) holds, on lanes 0-31 of a 64-lane wavefront: {RUNNING_LANES_MASK} in place of the full mask, which hipport would widen to all 64 lanes, while HIP 6.2 and later check that a mask names exactly the lanes that run it (builds without NDEBUG trap)"),
+            Some("nothing to change in the converted code; porting by hand, pass `__activemask()` as the mask there (on 32-lane GPUs the branch is a whole warp and `__activemask()` its full mask, so the results are the same on both wavefront sizes)".into()),
+        );
+        if let Some(d) = self.diags.last_mut() {
+            d.severity = Severity::Note;
+        }
+    }
+
+    /// The condition that leaves only the first 32 threads of the block running at `mask`'s
+    /// call: of an `if` whose body holds the call (`if (threadIdx.x < 32)`, `if (warp == 0)` with
+    /// `warp = threadIdx.x / 32`, `tid < 32 && ...`), or of an earlier `if (...) return;` of an
+    /// enclosing block (`if (threadIdx.x >= 32) return;`), within the call's function.
+    fn first_32_lanes_guard<'t>(&self, mask: Node<'t>) -> Option<Node<'t>> {
+        let function = std::iter::successors(mask.parent(), |p| p.parent())
+            .find(|p| p.kind_name() == "function_definition")?;
+        let body = &self.src[function.byte_range()];
+        let mut child = mask;
+        while let Some(p) = child.parent() {
+            match p.kind_name() {
+                "function_definition" | "lambda_expression" => return None,
+                "if_statement"
+                    if p.field(FIELDS.consequence).map(|c| c.id()) == Some(child.id()) =>
+                {
+                    let cond = if_condition(p)?;
+                    if self.limits_to_32(cond, body, true) {
+                        return Some(cond);
+                    }
+                }
+                "compound_statement" => {
+                    let exits = parse::named_children(p)
+                        .take_while(|s| s.end_byte() <= child.start_byte())
+                        .filter(|s| s.kind_name() == "if_statement" && returns(*s))
+                        .filter_map(if_condition)
+                        .find(|c| self.limits_to_32(*c, body, false));
+                    if exits.is_some() {
+                        return exits;
+                    }
+                }
+                _ => {}
+            }
+            child = p;
+        }
+        None
+    }
+
+    /// Whether condition `cond` holds only for the first 32 threads of the block (`inside`: the
+    /// code runs where it holds) or holds for every thread past them (not `inside`: the code
+    /// runs where it fails, after `if (cond) return;`). `body` is the function's text, where the
+    /// variables it names are declared.
+    fn limits_to_32(&self, cond: Node, body: &[u8], inside: bool) -> bool {
+        let cond = unparenthesized(cond);
+        let Some(op) = cond.field(FIELDS.operator).map(|o| node_text(o, self.src)) else {
+            return false;
+        };
+        if cond.kind_name() == "unary_expression" {
+            // `!warp`: warp 0 only; `if (warp) return;` likewise.
+            let arg = cond.field(FIELDS.argument);
+            return inside
+                && op == "!"
+                && arg.is_some_and(|a| self.lane_index(a, body) == Some(LaneIndex::Warp));
+        }
+        let (Some(l), Some(r)) = (cond.field(FIELDS.left), cond.field(FIELDS.right)) else {
+            return false;
+        };
+        match (op, inside) {
+            ("&&", true) | ("||", false) => {
+                return self.limits_to_32(l, body, inside) || self.limits_to_32(r, body, inside)
+            }
+            _ => {}
+        }
+        // The index on the left: `32 > tid` is `tid < 32`.
+        let (index, op, bound) = match (self.lane_index(l, body), self.lane_index(r, body)) {
+            (Some(i), None) => (i, op.to_string(), r),
+            (None, Some(i)) => (i, flip_comparison(op).to_string(), l),
+            _ => return false,
+        };
+        let Some(n) = self.constant_of(bound, body) else {
+            return false;
+        };
+        match (index, op.as_str(), inside) {
+            (LaneIndex::Thread, "<", true) | (LaneIndex::Thread, ">=", false) => {
+                (1..=32).contains(&n)
+            }
+            (LaneIndex::Thread, "<=", true) | (LaneIndex::Thread, ">", false) => n <= 31,
+            (LaneIndex::Warp, "==" | "<=", true) | (LaneIndex::Warp, "!=" | ">", false) => n == 0,
+            (LaneIndex::Warp, "<", true) | (LaneIndex::Warp, ">=", false) => n == 1,
+            _ => false,
+        }
+    }
+
+    /// What expression `e` counts: the thread of the block (`threadIdx.x`, a cast of it, a local
+    /// set to it and never changed), or the 32-thread warp (`threadIdx.x / 32`, `tid >> 5`).
+    fn lane_index(&self, e: Node, body: &[u8]) -> Option<LaneIndex> {
+        self.lane_index_text(node_text(e, self.src), body, 3)
+    }
+
+    /// [`Walk::lane_index`] on an expression's text, following locals `depth` times.
+    fn lane_index_text(&self, text: &str, body: &[u8], depth: usize) -> Option<LaneIndex> {
+        let t: String = text.split_ascii_whitespace().collect();
+        let t = strip_cast(&t);
+        if t == "threadIdx.x" {
+            return Some(LaneIndex::Thread);
+        }
+        for (op, by) in [("/", 32), (">>", 5)] {
+            if let Some(at) = t.rfind(op) {
+                let (left, right) = (&t[..at], &t[at + op.len()..]);
+                if self.constant_text(right, body) == Some(by)
+                    && self.lane_index_text(left, body, depth)? == LaneIndex::Thread
+                {
+                    return Some(LaneIndex::Warp);
+                }
+                return None;
+            }
+        }
+        if depth == 0 || !is_plain_identifier(t) {
+            return None;
+        }
+        let init = sole_initializer(body, t, false)?;
+        self.lane_index_text(&init, body, depth - 1)
+    }
+
+    /// The value of a constant operand: a literal, an object-like macro of the file or a
+    /// constant of the function or file set to a literal (`WARP = 32`, `kWarp = 32`).
+    fn constant_of(&self, e: Node, body: &[u8]) -> Option<u64> {
+        self.constant_text(node_text(e, self.src), body)
+    }
+
+    /// [`Walk::constant_of`] on an operand's text.
+    fn constant_text(&self, text: &str, body: &[u8]) -> Option<u64> {
+        let t = text.trim().trim_matches(['(', ')']).trim();
+        if let Some(v) = int_literal(t) {
+            return Some(v);
+        }
+        if !is_plain_identifier(t) {
+            return None;
+        }
+        let value = match self.defines.get(t) {
+            Some(body) => body.clone(),
+            None => {
+                sole_initializer(body, t, true).or_else(|| sole_initializer(self.src, t, true))?
+            }
+        };
+        int_literal(value.trim().trim_matches(['(', ')']).trim())
     }
 
     /// Removes each calling-convention macro (`CUDART_CB`, `CUDA_CB`) with the blanks after it,
@@ -2946,9 +3206,18 @@ impl<'a> Walk<'a> {
                 .filter(|r| r.matches_argc(argc) && r.hip_added.is_some_and(|a| a > v))
                 .min_by_key(|r| r.hip_added);
             if let Some(r) = later {
+                // The arguments' renames come later: the report shows them as written.
+                let args: Vec<(String, String)> = arg_nodes
+                    .iter()
+                    .map(|n| one_line(&self.src[n.byte_range()]))
+                    .map(|t| (t.clone(), t))
+                    .collect();
                 self.later_rewrites.insert(
                     func.start_byte(),
-                    (r.hip_added.unwrap_or(v), r.template.clone()),
+                    (
+                        r.hip_added.unwrap_or(v),
+                        rewritten_form(name, &r.template, &args),
+                    ),
                 );
             }
             return;
@@ -4025,6 +4294,118 @@ pub(crate) fn is_sync_mask_argument(src: &[u8], at: usize) -> bool {
         || matches!(callee, "__match_any_sync" | "__match_all_sync")
 }
 
+/// What a guard's operand counts, for [`Walk::first_32_lanes_guard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LaneIndex {
+    /// The thread of the block: `threadIdx.x`.
+    Thread,
+    /// The 32-thread warp of the block: `threadIdx.x / 32`.
+    Warp,
+}
+
+/// The condition of an `if`, without its `condition_clause` and parentheses.
+fn if_condition(stmt: Node) -> Option<Node> {
+    let c = stmt.field(FIELDS.condition)?;
+    let c = match c.kind_name() {
+        "condition_clause" => c.field(FIELDS.value).or_else(|| c.named_child(0))?,
+        _ => c,
+    };
+    Some(unparenthesized(c))
+}
+
+/// `e` without the parentheses around it.
+fn unparenthesized(mut e: Node) -> Node {
+    while e.kind_name() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(inner) => e = inner,
+            None => break,
+        }
+    }
+    e
+}
+
+/// Whether `if` statement `stmt` has no `else` and its body is a `return` (braced or not).
+fn returns(stmt: Node) -> bool {
+    if stmt.field(FIELDS.alternative).is_some() {
+        return false;
+    }
+    let Some(mut body) = stmt.field(FIELDS.consequence) else {
+        return false;
+    };
+    if body.kind_name() == "compound_statement" {
+        let mut stmts = parse::named_children(body).filter(|n| n.kind_name() != "comment");
+        match (stmts.next(), stmts.next()) {
+            (Some(only), None) => body = only,
+            _ => return false,
+        }
+    }
+    body.kind_name() == "return_statement"
+}
+
+/// The comparison with its operands swapped (`a < b` is `b > a`).
+fn flip_comparison(op: &str) -> &str {
+    match op {
+        "<" => ">",
+        ">" => "<",
+        "<=" => ">=",
+        ">=" => "<=",
+        o => o,
+    }
+}
+
+/// The integer types a thread index is cast to, written without blanks.
+const INT_TYPES: &[&str] = &[
+    "int",
+    "unsigned",
+    "unsignedint",
+    "uint",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "long",
+    "size_t",
+];
+
+/// An expression's text (without blanks) without an integer cast around it: `(int)x`,
+/// `static_cast<unsigned>(x)`, `int(x)`, `(x)`.
+fn strip_cast(t: &str) -> &str {
+    let mut t = t;
+    loop {
+        let inner = if let Some(rest) = t.strip_prefix("static_cast<") {
+            rest.find(">(")
+                .and_then(|i| rest[i + 2..].strip_suffix(')'))
+        } else if let Some(rest) = t.strip_prefix('(') {
+            match rest.find(')') {
+                // `(int)x`: an integer type (`(tid)/32` is no cast).
+                Some(i) if i + 1 < rest.len() && INT_TYPES.contains(&&rest[..i]) => {
+                    Some(&rest[i + 1..])
+                }
+                _ => t.strip_prefix('(').and_then(|r| r.strip_suffix(')')),
+            }
+        } else {
+            INT_TYPES
+                .iter()
+                .find_map(|f| t.strip_prefix(f)?.strip_prefix('('))
+                .and_then(|r| r.strip_suffix(')'))
+        };
+        match inner {
+            Some(i) if brackets_balance(i.as_bytes()) && !i.is_empty() => t = i,
+            _ => return t,
+        }
+    }
+}
+
+/// The value of a decimal or hex integer literal with any `u`/`l` suffix (`32`, `0x20u`).
+fn int_literal(t: &str) -> Option<u64> {
+    let body = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None if body.bytes().all(|b| b.is_ascii_digit()) => body.parse().ok(),
+        None => None,
+    }
+}
+
 /// Whether `name` is one identifier (`FULL_MASK`), not an expression or a literal.
 fn is_plain_identifier(name: &str) -> bool {
     !name.is_empty()
@@ -4035,7 +4416,16 @@ fn is_plain_identifier(name: &str) -> bool {
             .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
 }
 
+/// The literal a constant `name` is set to where `src` declares it (`const unsigned mask =
+/// 0xffffffff;`, or a local set once and never changed), if it is declared once so.
 fn const_initializer(src: &[u8], name: &str) -> Option<String> {
+    sole_initializer(src, name, true)
+}
+
+/// The initializer of the one declaration of `name` in `src` that is constant (`const`,
+/// `constexpr`, or never changed later): a literal only where `literal` is set, else any
+/// expression up to the `;` or `,` that ends it (`int tid = threadIdx.x;`).
+fn sole_initializer(src: &[u8], name: &str, literal: bool) -> Option<String> {
     if name.is_empty() || !name.bytes().all(lexer::is_word_byte) {
         return None;
     }
@@ -4048,7 +4438,10 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
         if rest.first() == Some(&b'=') {
             continue;
         }
-        let Some(stop) = rest.iter().position(|&b| b == b';') else {
+        let Some(stop) = rest
+            .iter()
+            .position(|&b| b == b';' || (!literal && b == b','))
+        else {
             continue;
         };
         let value = rest[..stop].trim_ascii();
@@ -4063,13 +4456,15 @@ fn const_initializer(src: &[u8], name: &str) -> Option<String> {
         let constant = head.iter().any(|w| matches!(*w, b"const" | b"constexpr"))
             // A local declared with a literal and never changed (`unsigned mask = 0xffffffff;`).
             || (!head.is_empty() && never_changed(src, name, at));
-        let literal = value
+        let is_literal = value
             .first()
             .is_some_and(|b| b.is_ascii_digit() || *b == b'~' || *b == b'-')
             && value.iter().all(|&b| {
                 b.is_ascii_alphanumeric() || matches!(b, b'~' | b'-' | b'(' | b')' | b' ')
             });
-        if !constant || !literal || value.len() > 40 {
+        // A declaration, not an assignment in a condition or a call (`if (x) tid = 0;`).
+        let declared = literal || !head.iter().any(|w| w.contains(&b'(') || w.contains(&b')'));
+        if !constant || (literal && !is_literal) || !declared || value.len() > 40 {
             continue;
         }
         if found.is_some() {
@@ -4742,7 +5137,11 @@ fn translate_tree_at(
         // Lane masks passed to the project's own macro (R22-b): the macro decides.
         found
             .retain(|d| d.id != "H003" || !w.own_macro_calls.iter().any(|r| r.contains(&d.offset)));
-        take_half_wave_masks(&mut found, &mut w.edits);
+        let taken = take_half_wave_masks(&mut found, &mut w.edits);
+        // The analysis's note on the branch says it for these masks: one report (R24-f).
+        w.diags.retain(|d| {
+            !(d.id == "H003" && d.message.contains(RUNNING_LANES_MASK) && taken.contains(&d.offset))
+        });
         // H034 describes hipBLAS's `*Ex` interfaces (`hipblasGemmEx_v2`, `HIPBLAS_COMPUTE_*`):
         // with `--blas rocblas` those calls become rocBLAS's, reported as T015 (T3).
         if opts.libs.lib_for(Family::Cublas) == Lib::Roc {
@@ -4921,11 +5320,17 @@ fn translate_tree_at(
 /// `HALF_WAVE_MASK`.
 const HALF_WAVE_MASK: &str = "half-wave-mask";
 
+/// What the note of [`Walk::keep_running_lanes`] says the port did.
+const RUNNING_LANES_MASK: &str =
+    "hipport's port passes it `__activemask()` (the lanes that run it)";
+
 /// Moves the analysis's `__activemask()` masks (see [`HALF_WAVE_MASK`]) from its reports into
 /// the translation, whatever `--fix` says, in place of the widening of the same mask: HIP 6.2's
 /// `__hip_check_mask` traps where the 64-lane full mask names lanes that do not run the call
 /// (R19-f). One that overlaps another rewrite (a `__syncwarp` that became fences) is dropped.
-fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
+/// Returns where each of those masks starts.
+fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) -> Vec<usize> {
+    let mut starts = Vec::new();
     for d in found.iter_mut() {
         if !d.fix.iter().any(|e| e.rule == HALF_WAVE_MASK) {
             continue;
@@ -4934,6 +5339,7 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
             d.fix.drain(..).partition(|e| e.rule == HALF_WAVE_MASK);
         d.fix = rest;
         for m in masks {
+            starts.push(m.start);
             let within = |e: &Edit| m.start <= e.start && e.end <= m.end && e.start < e.end;
             let overlaps = |e: &Edit| e.start < m.end && m.start < e.end || e.start == m.start;
             if edits
@@ -4946,6 +5352,7 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
             edits.push(m);
         }
     }
+    starts
 }
 
 /// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`
@@ -4966,14 +5373,45 @@ fn mark_fixed(diags: &mut [Diagnostic], applied: &[Edit]) {
     }
 }
 
+/// The comments [`annotate`] writes above one line for its reports (ID, message), in order: one
+/// per ID and message, with " (N times)" where it stands for several (the calls of one macro
+/// body, R24-3), and none for a report whose message another report there already holds (a
+/// T002 that the T013 of the same name folded in).
+fn annotation_texts(reports: &[(&str, &str)]) -> Vec<String> {
+    let mut counted: Vec<(&str, &str, usize)> = Vec::new();
+    for &(id, message) in reports {
+        match counted
+            .iter_mut()
+            .find(|(i, m, _)| *i == id && *m == message)
+        {
+            Some(c) => c.2 += 1,
+            None => counted.push((id, message, 1)),
+        }
+    }
+    counted
+        .iter()
+        .filter(|(_, m, _)| {
+            !counted
+                .iter()
+                .any(|(_, other, _)| other.ends_with(&format!(": {m}")))
+        })
+        .map(|&(id, m, n)| match n {
+            1 => format!("{id} {m}"),
+            n => format!("{id} {m} ({n} times)"),
+        })
+        .collect()
+}
+
 /// Inserts a `// hipport: ID message` comment above each line with an error diagnostic.
 fn annotate(w: &mut Walk) {
     // Keyed by the line a note goes above: the first line of the diagnostic's logical line, since
     // a comment between `\\`-continued lines would end a macro or change a string. One comment
     // per construct: the reports a run shows, with restated ones folded.
-    let mut lines: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut lines: BTreeMap<usize, Vec<(&str, &str)>> = BTreeMap::new();
     let mut shown = w.diags.clone();
     crate::analysis::merge_restated(&mut shown);
+    // In the order of the source (a macro body's T013 is found after the renames of its text).
+    shown.sort_by_key(|d| (d.line, d.column));
     for d in &shown {
         if d.severity == Severity::Error {
             let at = w.index.line_range(w.src, d.line).start;
@@ -4981,23 +5419,38 @@ fn annotate(w: &mut Walk) {
             lines
                 .entry(first)
                 .or_default()
-                .push(format!("{} {}", d.id, d.message));
+                .push((d.id.as_str(), d.message.as_str()));
         }
     }
     let eol = crate::edit::line_ending(w.src);
-    for (line, msgs) in lines {
+    for (line, reports) in lines {
+        let msgs = annotation_texts(&reports);
         let range = w.index.line_range(w.src, line);
         let indent: String = w.src[range.clone()]
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .map(|&b| b as char)
             .collect();
+        // The comments a run before wrote there stay, and are not written again (idempotence).
+        let written: Vec<String> = w.src[..range.start]
+            .rsplit(|&b| b == b'\n')
+            .skip(1)
+            .map_while(|l| {
+                let l = l.strip_suffix(b"\r").unwrap_or(l).trim_ascii_start();
+                l.strip_prefix(b"// hipport: ")
+                    .map(|c| String::from_utf8_lossy(c).into_owned())
+            })
+            .collect();
         let mut text = String::new();
         for m in msgs {
             let m = m.replace("*/", "* /");
-            text.push_str(&format!("{indent}// hipport: {m}{eol}"));
+            if !written.contains(&m) {
+                text.push_str(&format!("{indent}// hipport: {m}{eol}"));
+            }
         }
-        w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
+        if !text.is_empty() {
+            w.edits.push(Edit::insert(range.start, text, ANNOTATED.id));
+        }
     }
 }
 
@@ -5289,8 +5742,39 @@ mod tests {
     }
 
     #[test]
+    fn annotations_say_one_thing_once_per_line() {
+        let too_new = "`__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3";
+        let folded = format!("in a macro body hipport leaves `__shfl_sync` as written; as written, it does not compile: {too_new}");
+        let other = "`__ballot_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3";
+        let reports = [
+            ("T013", folded.as_str()),
+            ("T002", too_new),
+            ("T002", other),
+            ("T002", too_new),
+            ("T002", other),
+            ("H001", "a"),
+        ];
+        assert_eq!(
+            annotation_texts(&reports),
+            [
+                format!("T013 {folded}"),
+                format!("T002 {other} (2 times)"),
+                "H001 a".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn arguments_shown_in_a_message_are_on_one_line() {
+        assert_eq!(one_line(b" v, \\\n      (l) ^ 1 "), "v, (l) ^ 1");
+        assert_eq!(one_line(b"a\\\r\n\tb"), "a b");
+        // A backslash that continues no line stays.
+        assert_eq!(one_line(b"'\\n'"), "'\\n'");
+    }
+
+    #[test]
     fn call_arguments_split_at_top_level_commas_not_inside_template_arguments() {
-        let count = |s: &str| arg_count(s.as_bytes());
+        let count = |s: &str| call_args(s.as_bytes()).map(|(args, _)| args.len());
         assert_eq!(count("(k<N, M>, attr, SHARED_MEM);"), Some(3));
         assert_eq!(count("(k<A<B, C>, D>, x)"), Some(2));
         assert_eq!(count("(ns::k<T, (N > 4)>, x)"), Some(2));

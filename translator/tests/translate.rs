@@ -140,7 +140,7 @@ fn bf16_round_to_nearest_conversions_become_the_forms_hip_has() {
         [(
             "T002",
             4,
-            "`__float2bfloat162_rn` becomes `__bfloat162bfloat162(__float2bfloat16($1))` only from HIP 6.2.0 (`$1` is the first argument); the target is HIP 6.0.0"
+            "`__float2bfloat162_rn(s)` becomes `__bfloat162bfloat162(__float2bfloat16(s))` only from HIP 6.2.0; the target is HIP 6.0.0"
         )]
     );
     assert_eq!(
@@ -338,6 +338,75 @@ fn full_mask_macros_are_widened_for_hip_62() {
     );
     // The uses stay: the macro's value is what changed.
     assert!(out.contains("__shfl_xor_sync(FULL_MASK, v, 1)"), "{out}");
+}
+
+#[test]
+fn a_full_mask_where_only_the_first_32_threads_run_becomes_the_active_lanes_at_hip_62() {
+    // R24-f: HIP 6.2's `__hip_check_mask` asserts the mask equals `__ballot(true)`; under
+    // `threadIdx.x < 32` only lanes 0-31 of a 64-lane wavefront run, so the 64-lane mask traps:
+    // such a call gets the lanes that run it.
+    let opts = Options {
+        hip_version: Version::new(6, 2, 0),
+        ..Options::default()
+    };
+    let src = "#define FULL 0xffffffff
+               __global__ void k(float* o) {
+                 float v = o[threadIdx.x];
+                 v += __shfl_xor_sync(FULL, v, 1);
+                 if (threadIdx.x < 32) {
+                   for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);
+                 } else {
+                   v += __shfl_down_sync(0xffffffff, v, 1);
+                 }
+                 const int tid = threadIdx.x, warp = tid / 32;
+                 if (warp == 0 && v > 0) v += __shfl_xor_sync(FULL, v, 2);
+                 if (32 > (int)threadIdx.x) v += __shfl_xor_sync(~0u, v, 3);
+                 if (threadIdx.x < 64) v += __shfl_xor_sync(~0u, v, 4);
+                 if (threadIdx.x < warpSize) v += __shfl_xor_sync(~0u, v, 5);
+                 unsigned lane = threadIdx.x % 32;
+                 if (lane < 16) v += __shfl_xor_sync(~0u, v, 6);
+                 if (tid >= 32) return;
+                 o[0] = __shfl_sync(0xffffffffu, v, 0);
+               }
+";
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
+    let out = String::from_utf8(r.output).unwrap();
+    for kept in [
+        "v += __shfl_down_sync(__activemask(), v, i);",
+        "v += __shfl_xor_sync(__activemask(), v, 2);",
+        "v += __shfl_xor_sync(__activemask(), v, 3);",
+        "o[0] = __shfl_sync(__activemask(), v, 0);",
+    ] {
+        assert!(out.contains(kept), "{kept}\n{out}");
+    }
+    // Everywhere else all 64 lanes may run: the macro and the other calls are widened.
+    for widened in [
+        "#define FULL 0xffffffffffffffffull",
+        "__shfl_xor_sync(FULL, v, 1)",
+        "__shfl_down_sync(0xffffffffffffffffull, v, 1)",
+        "__shfl_xor_sync(0xffffffffffffffffull, v, 4)",
+        "__shfl_xor_sync(0xffffffffffffffffull, v, 5)",
+        "__shfl_xor_sync(0xffffffffffffffffull, v, 6)",
+    ] {
+        assert!(out.contains(widened), "{widened}\n{out}");
+    }
+    let notes: Vec<(usize, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "H003" && d.message.contains("passes it `__activemask()`"))
+        .inspect(|d| assert_eq!(d.severity, Severity::Note, "{d:?}"))
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(
+        notes[0]
+            .1
+            .starts_with("`__shfl_down_sync` runs only where `threadIdx.x < 32` (line 5) holds"),
+        "{notes:?}"
+    );
+    // Converting the output again changes nothing.
+    let again = translate_source(out.as_bytes(), "t.cu", &opts).expect("translates");
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
 }
 
 #[test]
@@ -542,6 +611,22 @@ fn call_rewrites_in_macro_bodies_are_reported() {
     let t013: Vec<&String> = diags.iter().filter(|d| d.starts_with("T013")).collect();
     // The two-argument cudaEventCreate has a rewrite; the one-argument form and cudaFree do not.
     assert_eq!(t013, ["T013:1:24", "T013:2:15"], "{diags:?}");
+    // The message shows the call as written and the form hipport writes elsewhere, its
+    // arguments renamed too, not the rule's template with its placeholders (R24-2).
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let messages: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "T013")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "in a macro body hipport only renames `cudaFuncSetAttribute` to `hipFuncSetAttribute`; outside macro bodies `cudaFuncSetAttribute(F, cudaFuncAttributeMaxDynamicSharedMemorySize, V)` becomes `hipFuncSetAttribute(reinterpret_cast<const void*>(F), hipFuncAttributeMaxDynamicSharedMemorySize, V)`",
+            "in a macro body hipport only renames `cudaEventCreate` to `hipEventCreate`; outside macro bodies `cudaEventCreate(&e, cudaEventDisableTiming)` becomes `hipEventCreateWithFlags(&e, hipEventDisableTiming)`",
+        ]
+    );
 }
 
 #[test]
@@ -638,6 +723,33 @@ fn annotations_go_above_a_continued_line_not_inside_it() {
         }
     }
     assert!(out.contains("// hipport:"), "{out}");
+}
+
+#[test]
+fn annotations_above_a_macro_say_each_thing_once() {
+    // R24-3: one comment per macro and report, not one per call of the body.
+    let src = "#define RED(v, l) \\\n    v += __shfl_sync(0xffffffff, v, (l) ^ 1); \\\n    v += __shfl_sync(0xffffffff, v, (l) ^ 2); \\\n    v += __shfl_sync(0xffffffff, v, (l) ^ 4); \\\n    if (__any_sync(0xffffffff, v != 0)) v = 0;\n\
+               #define RED2(v) \\\n    v += __shfl_sync(0xffffffff, v, 1); \\\n    v += __shfl_sync(0xffffffff, v, 2);\n";
+    let opts = Options {
+        annotate: true,
+        ..hip52()
+    };
+    let r = translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    let comments: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("// hipport: "))
+        .map(|c| &c[..4])
+        .collect();
+    // Above RED: the T013 of each name (which says that the name is missing, T002, too); above
+    // RED2: the T002 of its two calls, once.
+    assert_eq!(comments, ["T013", "T013", "T002"], "{out}");
+    assert!(
+        out.contains("// hipport: T002 `__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3 (2 times)\n#define RED2(v)"),
+        "{out}"
+    );
+    let again = translate_source(out.as_bytes(), "t.cu", &opts).unwrap();
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
 }
 
 #[test]
@@ -2494,6 +2606,15 @@ fn one_report_for_a_sync_builtin_the_target_lacks_in_a_macro_body_or_with_no_pla
     assert_eq!(ids, ["T013:1", "H003:3"], "{:?}", r.diagnostics);
     let t013 = &r.diagnostics[0];
     assert_eq!(t013.severity, Severity::Error);
+    // What convert does there (nothing), and the form to write, with the call's own arguments
+    // (R24-2).
+    assert!(
+        t013.message.starts_with(
+            "in a macro body hipport leaves `__shfl_sync` as written; outside macro bodies `__shfl_sync(m, v, l)` becomes `__shfl(v, l)` where the mask names the full warp;"
+        ),
+        "{}",
+        t013.message
+    );
     assert!(
         t013.message
             .ends_with("as written, it does not compile: `__shfl_sync` exists in HIP only from 6.2.0; the target is HIP 5.2.3"),
