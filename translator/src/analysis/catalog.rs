@@ -24,7 +24,12 @@ whose name says it holds a lane or warp index (lane, laneId, warp_id; short name
 not recognized), in `#define WARP_SIZE 32` and similar constants (also inside macro bodies), in \
 shuffle loops that start at 16 or stop at 32 (a literal, or a constant of the file whatever \
 its name: `o < SEG` with `#define SEG 32`), in shuffles at distance 16 or from lane 31, and in \
-shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
+shared arrays of 32 entries indexed by lane or warp. An absolute-lane shuffle with no width (`__shfl`, \
+`__shfl_sync`) whose source lane is a 32-lane index moved by a step (`tgx ^ k`, `tgx + k`, with \
+`tgx = threadIdx.x & 31` or `% 32`) is an error, and a warning where the mask is read at run time \
+and named for a warp or lane (`threadIdx.x & cData.warpmask`): HIP's source lane is a lane of the \
+whole wavefront, so lanes 32-63 read lanes 0-31; `__shfl_xor(v, k)` or a width of 32 keeps each \
+32-lane segment to itself. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \

@@ -4255,6 +4255,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
         row_lane_source(a, n, name, &argv);
+        lane32_step_source(a, n, name, &argv);
     }
     if name.len() > 4
         && ["_rd", "_ru", "_rz", "_rn"]
@@ -5796,6 +5797,127 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
             );
         }
     }
+}
+
+/// Whether `e` (or the variable it names, by its initializer) is a 32-lane index: `threadIdx.x`
+/// masked with 31 or taken `% 32` (`Some(true)`), or masked with a lane mask the code reads at
+/// run time (`threadIdx.x & cData.warpmask`, `Some(false)`: 31 where the project sets it so).
+fn lane32_index(a: &Analyzer, e: Node) -> Option<bool> {
+    let e = super::row_warps::unparen(e);
+    let e = if e.kind_name() == "identifier" {
+        let d = a.lookup(a.text(e), e.start_byte())?;
+        super::row_warps::unparen(d.init.filter(|_| !d.param)?)
+    } else {
+        e
+    };
+    if e.kind_name() != "binary_expression" {
+        return None;
+    }
+    let op = a.text(e.field(FIELDS.operator)?);
+    let (l, r) = (e.field(FIELDS.left)?, e.field(FIELDS.right)?);
+    let m = if lane_kind(a, l, false) == Some(LaneKind::ThreadIndex) {
+        r
+    } else if op == "&" && lane_kind(a, r, false) == Some(LaneKind::ThreadIndex) {
+        l
+    } else {
+        return None;
+    };
+    match (op, a.eval(m)) {
+        ("&", Some(31)) | ("%", Some(32)) => Some(true),
+        (_, Some(_)) => None,
+        ("&", None) => {
+            // A mask read at run time whose name says it is a warp's or lane's mask; one made
+            // from HIP's `warpSize` is the wavefront's.
+            let t = squashed(a.text(m));
+            let hardware =
+                |t: &str| t.contains("warpsize") || t.contains("wavefront") || t.contains("laneid");
+            let named = t.contains("mask") && (t.contains("warp") || t.contains("lane"));
+            let macro_body = a
+                .macros
+                .get(a.text(m).trim())
+                .map(|mac| squashed(&String::from_utf8_lossy(&a.src[mac.body_range.clone()])));
+            (named && !hardware(&t) && !macro_body.is_some_and(|b| hardware(&b))).then_some(false)
+        }
+        _ => None,
+    }
+}
+
+/// H001: an absolute-lane shuffle with no width whose source lane is a 32-lane index moved by a
+/// step (`__shfl_sync(m, v, tgx ^ k)`, `tgx + k`, `tgx = threadIdx.x & 31` or `& warpmask`):
+/// HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read
+/// the lower half's values (realuser24 R24-g: a butterfly sum that counts the lower half twice).
+fn lane32_step_source(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let (src, width) = match name {
+        "__shfl" => (argv.get(1), argv.get(2)),
+        "__shfl_sync" => (argv.get(2), argv.get(3)),
+        _ => return,
+    };
+    let Some(src) = src.map(|s| super::row_warps::unparen(*s)) else {
+        return;
+    };
+    if width.is_some() || a.own_warp_size() || src.kind_name() != "binary_expression" {
+        return;
+    }
+    let Some(op) = src.field(FIELDS.operator).map(|o| a.text(o)) else {
+        return;
+    };
+    if !matches!(op, "^" | "+" | "-" | "|") {
+        return;
+    }
+    let (Some(l), Some(r)) = (src.field(FIELDS.left), src.field(FIELDS.right)) else {
+        return;
+    };
+    let step_ok = |a: &Analyzer, k: Node| {
+        a.eval(k).is_none_or(|v| (0..32).contains(&v)) && !squashed(a.text(k)).contains("warpsize")
+    };
+    let found = [(l, r), (r, l)]
+        .into_iter()
+        .take(if op == "-" { 1 } else { 2 })
+        .find_map(|(lane, k)| {
+            step_ok(a, k)
+                .then(|| lane32_index(a, lane).map(|known| (lane, k, known)))
+                .flatten()
+        });
+    let Some((lane, k, known)) = found else {
+        return;
+    };
+    let lane_text = a.text(lane).to_string();
+    let how = if known {
+        format!("`{lane_text}` is a lane of a 32-lane warp (0-31)")
+    } else {
+        format!("`{lane_text}` is a lane within a warp by a lane mask read at run time, 0-31 where that mask is 31 (a 32-lane warp)")
+    };
+    let xor = if op == "^" {
+        let sync = name == "__shfl_sync";
+        let value = argv
+            .get(usize::from(sync))
+            .map(|v| a.text(*v))
+            .unwrap_or("v");
+        let mask = if sync {
+            format!("{}, ", argv.first().map(|m| a.text(*m)).unwrap_or("mask"))
+        } else {
+            String::new()
+        };
+        let xname = if sync {
+            "__shfl_xor_sync"
+        } else {
+            "__shfl_xor"
+        };
+        format!(
+            "`{xname}({mask}{value}, {})`, which is relative to each lane, or ",
+            a.text(k)
+        )
+    } else {
+        String::new()
+    };
+    a.report(
+        &WARP_SIZE_32,
+        if known { Severity::Error } else { Severity::Warning },
+        src,
+        format!("`{}` takes an absolute source lane from {how}; HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read lanes 0-31's values; {WAVE_NOTE}", snippet(a.text(n))),
+        Some(format!("use {xor}pass a width of 32 so each 32-lane segment exchanges within itself")),
+        vec![],
+    );
 }
 
 /// H056: a mask-less shuffle called with a `_sync` builtin's arguments (`__shfl_down(FULL_MASK,

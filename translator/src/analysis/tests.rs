@@ -6125,3 +6125,58 @@ fn h037_cuda_samples_sm_tables() {
     let src = "int cores(int dev) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, dev);\n  printf(\"%s\", _ConvertSMVer2ArchName(prop.major, prop.minor));\n  return _ConvertSMVer2Cores(prop.major, prop.minor) * prop.multiProcessorCount;\n}\n";
     assert_eq!(lines_of(src, "H037"), vec![4, 5], "{:?}", run(src));
 }
+
+/// R24-g: a butterfly whose absolute source lane is a 32-lane index (`tgx ^ k`, tgx from a lane
+/// mask read at run time or a literal 31) is H001; `__shfl_xor`, a width, or the hardware lane
+/// (`& (warpSize - 1)`) are not.
+#[test]
+fn lane32_step_source_r24_g() {
+    let runtime = "__constant__ unsigned warpmask;\n__global__ void k(const float *in, float *acc) {\n  float v = in[threadIdx.x];\n  unsigned tgx = threadIdx.x & warpmask;\n  v += __shfl_sync(0xffffffff, v, tgx ^ 1);\n  v += __shfl_sync(0xffffffff, v, tgx ^ 16);\n  if (tgx == 0) atomicAdd(acc, v);\n}\n";
+    let d: Vec<_> = run_with(runtime, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [5, 6],
+        "{d:#?}"
+    );
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert!(d[1]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("`__shfl_xor_sync(0xffffffff, v, 16)`"));
+    let literal = runtime.replace("& warpmask", "& 31");
+    let d: Vec<_> = run_with(&literal, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.line == 5)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    let plus = kernel("  int lane = threadIdx.x % 32;\n  float v = x[threadIdx.x];\n  v = __shfl(v, lane + 1);\n  x[0] = v;");
+    assert_eq!(
+        lines_at(&plus, "H001", Version::new(5, 2, 3))
+            .iter()
+            .filter(|l| **l == 4)
+            .count(),
+        1
+    );
+    for ok in [
+        runtime
+            .replace("tgx ^ 1)", "tgx ^ 1, 32)")
+            .replace("tgx ^ 16)", "tgx ^ 16, 32)"),
+        runtime.replace("& warpmask", "& (warpSize - 1)"),
+        runtime.replace(
+            "__shfl_sync(0xffffffff, v, tgx ^ ",
+            "__shfl_xor_sync(0xffffffff, v, ",
+        ),
+        runtime.replace("& warpmask", "& blockmask"),
+    ] {
+        let lines = lines_at(&ok, "H001", Version::new(5, 2, 3));
+        assert!(
+            !lines.contains(&5) && !lines.contains(&6),
+            "{ok}: {lines:?}"
+        );
+    }
+}
