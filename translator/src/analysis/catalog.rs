@@ -29,7 +29,12 @@ shared arrays of 32 entries indexed by lane or warp. An absolute-lane shuffle wi
 `tgx = threadIdx.x & 31` or `% 32`) is an error, and a warning where the mask is read at run time \
 and named for a warp or lane (`threadIdx.x & cData.warpmask`): HIP's source lane is a lane of the \
 whole wavefront, so lanes 32-63 read lanes 0-31; `__shfl_xor(v, k)` or a width of 32 keeps each \
-32-lane segment to itself. Plain thread-index arithmetic (`tid >> 5`, \
+32-lane segment to itself. A shuffle loop from 16 (or bounded by 32) that only the \
+block's first 32 threads run (inside `if (threadIdx.x < 32)`, or after `if (tid >= 32) \
+return;`) is not reported: all its lanes take part on any wavefront size, and starting it at \
+`warpSize / 2` would read lanes 32-63, which do not run it. A warp-size constant of 32 that also \
+offsets a subscript in its scope (`s[k + warp_size]`) lays out data and is a note; a template's \
+default that the template never reads is not reported. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \

@@ -3541,7 +3541,7 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
     if init_lit.is_none() && cond_lit.is_none() {
         return;
     }
-    if !has_shfl(a) {
+    if !has_shfl(a) || first_32_threads(a, n) {
         return;
     }
     // A function that reads `threadIdx.y` may run 32-wide blocks whose rows each hold a full
@@ -3575,6 +3575,86 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// Whether `n` runs only in the block's first 32 threads: in the branch of `if (threadIdx.x <
+/// 32)` (a conjunct of its condition; `<= 31`, a thread index variable, a constant of 32), or
+/// after `if (tid >= 32) return;` in a block around it. With only 32 lanes at work, a 32-lane
+/// shuffle tree covers all of them on any wavefront size, and starting it at `warpSize / 2`
+/// would read lanes 32-63, which do not run it (realuser24 R24-e).
+fn first_32_threads(a: &Analyzer, n: Node) -> bool {
+    // `early`: the test that leaves (`tid >= 32`, a disjunct), else the one that enters.
+    let bound = |c: Node, early: bool| -> bool {
+        let mut stack = vec![c];
+        while let Some(x) = stack.pop() {
+            if x.kind_name() == "condition_clause" {
+                stack.extend(crate::parse::named_children(x));
+                continue;
+            }
+            let x = super::row_warps::unparen(x);
+            let (Some(o), Some(l), Some(r)) = (
+                x.field(FIELDS.operator),
+                x.field(FIELDS.left),
+                x.field(FIELDS.right),
+            ) else {
+                continue;
+            };
+            let op = a.text(o);
+            if op == if early { "||" } else { "&&" } {
+                stack.extend([l, r]);
+                continue;
+            }
+            let thread = is_field_of(a, l, "threadIdx") && a.text(l).trim_end().ends_with('x')
+                || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
+            let hit = matches!(
+                (early, op, a.eval(r)),
+                (false, "<", Some(32))
+                    | (false, "<=", Some(31))
+                    | (true, ">=", Some(32))
+                    | (true, ">", Some(31))
+            );
+            if thread && hit {
+                return true;
+            }
+        }
+        false
+    };
+    let leaves = |s: Node| {
+        let mut body = s.field(FIELDS.consequence);
+        while let Some(b) = body.filter(|b| b.kind_name() == "compound_statement") {
+            let mut kids = crate::parse::named_children(b).filter(|k| k.kind_name() != "comment");
+            body = kids.next().filter(|_| kids.next().is_none());
+        }
+        body.is_some_and(|b| b.kind_name() == "return_statement")
+    };
+    for p in crate::parse::ancestors(n) {
+        match p.kind_name() {
+            "function_definition" | "lambda_expression" => return false,
+            "if_statement" => {
+                let inside = p.field(FIELDS.consequence).is_some_and(|c| {
+                    c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte()
+                });
+                if inside && p.field(FIELDS.condition).is_some_and(|c| bound(c, false)) {
+                    return true;
+                }
+            }
+            "compound_statement" => {
+                let before =
+                    crate::parse::named_children(p).take_while(|c| c.end_byte() <= n.start_byte());
+                for c in before {
+                    if c.kind_name() == "if_statement"
+                        && c.field(FIELDS.alternative).is_none()
+                        && leaves(c)
+                        && c.field(FIELDS.condition).is_some_and(|x| bound(x, true))
+                    {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`, `enum { WARP_SIZE = 32 }`,
@@ -3695,6 +3775,29 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         } else {
             "use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize"
         };
+        // A template's default that its template never reads (qsim's `Reduce1Kernel<...,
+        // warp_size = 32>`) fixes nothing (realuser24 R24-e).
+        let template = n
+            .parent()
+            .filter(|p| p.kind_name() == "template_parameter_list")
+            .and_then(|p| p.parent().map(|t| (p, t)));
+        if let Some((params, t)) = template {
+            let rest = &a.src[params.end_byte()..t.end_byte()];
+            if !names_in_code(rest, a.text(name).as_bytes()) {
+                return;
+            }
+        }
+        if let Some(offset) = data_offset_use(a, n, a.text(name)) {
+            a.report(
+                &WARP_SIZE_32,
+                Severity::Note,
+                value,
+                format!("{msg}, and it also lays out data here (`{offset}`): there 32 is a size of the data, not of the hardware, and `warpSize` would change the layout on 64-lane wavefronts"),
+                Some("keep the 32 where it lays out data; check only the warp-level work it steers: a shuffle tree from 16 read at each 32-lane segment's lane 0, or run by the first 32 threads alone, is right on 64-lane wavefronts too".into()),
+                vec![],
+            );
+            return;
+        }
         a.report(
             &WARP_SIZE_32,
             Severity::Error,
@@ -3704,6 +3807,58 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// A subscript in the scope of constant `name` (declared at `decl`: its template, else its
+/// function, else the file) that offsets an index by it (`s1[k0 + warp_size]`): the constant
+/// lays out data (qsim's state vectors keep 32 real parts, then 32 imaginary ones), so its 32
+/// is no lane count of the hardware (realuser24 R24-e). The subscript's text.
+fn data_offset_use(a: &Analyzer, decl: Node, name: &str) -> Option<String> {
+    let ancestors = crate::parse::ancestors(decl);
+    let scope = ancestors
+        .iter()
+        .find(|p| p.kind_name() == "template_declaration")
+        .or_else(|| {
+            ancestors
+                .iter()
+                .find(|p| p.kind_name() == "function_definition")
+        })
+        .or_else(|| ancestors.last())?;
+    let mut found = None;
+    crate::parse::walk_subtree(*scope, |x| {
+        if x.kind_name() != "identifier" || a.text(x) != name || x.start_byte() < decl.end_byte() {
+            return crate::parse::Visit::Descend;
+        }
+        let Some(op) = x.parent().filter(|p| p.kind_name() == "binary_expression") else {
+            return crate::parse::Visit::Descend;
+        };
+        if !op
+            .field(FIELDS.operator)
+            .is_some_and(|o| matches!(a.text(o), "+" | "-"))
+        {
+            return crate::parse::Visit::Descend;
+        }
+        let mut p = op.parent();
+        while let Some(q) = p.filter(|q| {
+            matches!(
+                q.kind_name(),
+                "binary_expression" | "parenthesized_expression" | "subscript_argument_list"
+            )
+        }) {
+            p = q.parent();
+        }
+        if let Some(sub) = p.filter(|q| q.kind_name() == "subscript_expression") {
+            let in_index = sub
+                .field(FIELDS.argument)
+                .is_some_and(|arr| arr.end_byte() <= x.start_byte());
+            if in_index {
+                found = Some(snippet(a.text(sub)));
+                return crate::parse::Visit::Stop;
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 /// Whether constant `name`, declared at `decl` in a host function, is used there only to shape

@@ -6180,3 +6180,59 @@ fn lane32_step_source_r24_g() {
         );
     }
 }
+
+/// R24-e: a shuffle tree from 16 run by the first 32 threads only (`if (threadIdx.x < 32)`, or
+/// after `if (tid >= 32) return;`) covers every active lane on both wavefront sizes: no "start
+/// at warpSize / 2" error, whose help would read lanes that do not run it.
+#[test]
+fn shuffle_loop_in_first_32_threads_r24_e() {
+    let guarded = "__global__ void k(float *o) {\n  __shared__ float part[32];\n  if (threadIdx.x < 32) part[threadIdx.x] = o[threadIdx.x];\n  __syncthreads();\n  if (threadIdx.x < 32) {\n    float v = part[threadIdx.x];\n    for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n    if (threadIdx.x == 0) o[0] = v;\n  }\n}\n";
+    let loop_errors = |src: &str| {
+        run_with(src, Version::new(5, 2, 3), false)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.message.contains("offset 16"))
+            .count()
+    };
+    assert_eq!(loop_errors(guarded), 0);
+    let early = "__global__ void k(float *o) {\n  unsigned tid = threadIdx.x;\n  if (tid >= 32) return;\n  float v = o[tid];\n  for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n  if (tid == 0) o[0] = v;\n}\n";
+    assert_eq!(loop_errors(early), 0);
+    // Every thread of the block runs it: the error stays.
+    assert_eq!(
+        loop_errors(&guarded.replace("if (threadIdx.x < 32) {", "{")),
+        1
+    );
+    assert_eq!(loop_errors(&early.replace("if (tid >= 32) return;", "")), 1);
+    assert_eq!(loop_errors(&early.replace("return;", "o[tid] = 0;")), 1);
+}
+
+/// R24-e: a warp-size constant that also offsets a subscript (`s[k + warp_size]`) lays out data:
+/// a note, not an error whose help would change the layout; one that only counts lanes stays.
+#[test]
+fn warp_size_constant_that_lays_out_data_is_a_note_r24_e() {
+    let src = "template <typename T, unsigned warp_size = 32>\n__device__ T re_im(const T *s, unsigned k) {\n  unsigned lane = threadIdx.x % warp_size;\n  T v = s[k + lane] * s[k + lane + warp_size];\n  return __shfl_down_sync(0xffffffff, v, warp_size / 2);\n}\n";
+    let d: Vec<_> = run_with(src, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.line == 1)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Note);
+    let lanes = src.replace("s[k + lane + warp_size]", "s[k + lane + 1]");
+    let d: Vec<_> = run_with(&lanes, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.line == 1)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Error);
+}
+
+/// R24-e: a template's warp-size default that the template never reads fixes nothing.
+#[test]
+fn unread_template_warp_size_default_is_not_reported_r24_e() {
+    let src = "template <typename T, unsigned warp_size = 32>\n__global__ void k(T *o) {\n  o[threadIdx.x] = __shfl_xor(o[threadIdx.x], 1);\n}\n";
+    assert!(!lines_at(src, "H001", Version::new(5, 2, 3)).contains(&1));
+    let read = src.replace(
+        "__shfl_xor(o[threadIdx.x], 1)",
+        "__shfl_xor(o[threadIdx.x], warp_size / 2)",
+    );
+    assert!(lines_at(&read, "H001", Version::new(5, 2, 3)).contains(&1));
+}
