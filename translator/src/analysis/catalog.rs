@@ -451,7 +451,10 @@ where a function defined only in the branch hipcc skips is called from code it c
 fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
 HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
 hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
-HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported.
+HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported. An \
+`#ifndef __CUDA_ARCH__` that only holds host-side stand-ins for CUDA's index variables \
+(`extern const dim3 blockDim;`) is not reported: H025 reports the declarations, which no test of \
+the device pass would fix.
 
 Fix: use `__HIP_DEVICE_COMPILE__` to tell device from host compilation, and `__gfx*__` / \
 `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features.",
@@ -724,6 +727,14 @@ Likewise the free compound assignments of the CUDA samples' helper_math.h \
 vector types (`HIP_vector_type`, amd_hip_vector_types.h) have these as members, so `v += w` is \
 \"ambiguous\" in hipcc. Operators with a scalar right-hand side and the binary operators are not \
 affected.
+
+Likewise declarations of CUDA's built-in index variables (`extern const dim3 blockDim; extern \
+const uint3 threadIdx;`, usually under `#ifndef __CUDA_ARCH__` as host-side stand-ins, as in \
+NVIDIA's curand_mtgp32_kernel.h): HIP's headers declare `threadIdx`, `blockIdx`, `blockDim` and \
+`gridDim` for device and host code alike with types of their own, so hipcc rejects them in both \
+passes (\"redeclaration of 'blockDim' with a different type\"); `__HIP_DEVICE_COMPILE__` would \
+not help, as the host pass still sees them. Delete them for HIP, or guard them with \
+`#if !defined(__HIPCC__)` (checked with hipcc 5.2.3, both passes).
 
 Fix: delete the helper, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`.",
 };

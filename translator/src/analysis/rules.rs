@@ -7410,6 +7410,7 @@ fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             }
         }
     }
+    builtin_index_redeclaration(a, n);
     if !super::has_qualifier(n, a.src, "__shared__") || super::has_qualifier(n, a.src, "extern") {
         return;
     }
@@ -7537,6 +7538,72 @@ fn vector_compound_operator(a: &mut Analyzer, n: Node, fd: Node, op: &str) {
         format!("user-defined `operator{op}({left}&, {right})`: HIP's `{left}` has a member `operator{op}`, so `a {op} b` on two `{left}` values is ambiguous (\"use of overloaded operator '{op}' is ambiguous\")"),
         "guard the helper with `#if !defined(__HIP_PLATFORM_AMD__)` (HIP provides the operator), or delete it",
     );
+}
+
+/// H025: a declaration of CUDA's built-in index variables (`extern const dim3 blockDim; extern
+/// const uint3 threadIdx;` under `#ifndef __CUDA_ARCH__`, ethminer's cuda_helper.h, NVIDIA's
+/// curand_mtgp32_kernel.h): nvcc hides them from host code, so the stand-ins compile there, but
+/// HIP's headers declare them for both passes with their own types (hipcc 5.2.3, device and
+/// host pass: "redeclaration of 'blockDim' with a different type") (realuser24 R24-c).
+fn builtin_index_redeclaration(a: &mut Analyzer, n: Node) {
+    if n.parent().is_some_and(|p| {
+        !matches!(
+            p.kind_name(),
+            "translation_unit"
+                | "preproc_if"
+                | "preproc_ifdef"
+                | "preproc_else"
+                | "preproc_elif"
+                | "linkage_specification"
+                | "declaration_list"
+        )
+    }) {
+        return;
+    }
+    let mut c = n.walk();
+    let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+    let names: Vec<&str> = declarators
+        .into_iter()
+        .filter_map(|d| super::declarator_name(d).0)
+        .map(|x| a.text(x))
+        .filter(|x| matches!(*x, "threadIdx" | "blockIdx" | "blockDim" | "gridDim"))
+        .collect();
+    let Some(name) = names.first() else { return };
+    if namespaced_apart(a, n, name) {
+        return;
+    }
+    clash(
+        a,
+        n,
+        format!("`{}` declares `{name}`, one of CUDA's built-in index variables: HIP's headers declare it for device and host code alike, with a type of their own, so hipcc rejects this in both passes (\"redeclaration of '{name}' with a different type\")", snippet(a.text(n))),
+        "delete these declarations for HIP, or guard them with `#if !defined(__HIPCC__)` (hipcc defines `__HIPCC__` in both passes; `__HIP_DEVICE_COMPILE__` would keep them in the host pass)",
+    );
+}
+
+/// Whether the branch of `#ifndef __CUDA_ARCH__` at `n` holds only host-side stand-ins for
+/// CUDA's index variables (see [`builtin_index_redeclaration`]), with no `#else`.
+fn index_stand_ins_only(a: &Analyzer, n: Node) -> bool {
+    if n.field(FIELDS.alternative).is_some() {
+        return false;
+    }
+    let name = n.field(FIELDS.name);
+    let mut any = false;
+    for c in
+        crate::parse::named_children(n).filter(|c| Some(*c) != name && c.kind_name() != "comment")
+    {
+        let mut w = c.walk();
+        let stand_in = c.kind_name() == "declaration"
+            && c.children_by_field_name("declarator", &mut w).all(|d| {
+                super::declarator_name(d).0.is_some_and(|x| {
+                    matches!(a.text(x), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+                })
+            });
+        if !stand_in {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Reports a user definition that HIP's own clashes with (H025), unless hipcc never sees it.
@@ -8376,6 +8443,10 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
             vec![],
         );
     } else if id == "__CUDA_ARCH__" {
+        if negated && index_stand_ins_only(a, n) {
+            // H025 says what to do with them; switching the test would not help.
+            return;
+        }
         let value = Some(i64::from(negated));
         let stranded = stranded_function(a, n);
         let emptied = (!negated).then(|| emptied_kernel(a, n)).flatten();

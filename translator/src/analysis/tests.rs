@@ -6236,3 +6236,27 @@ fn unread_template_warp_size_default_is_not_reported_r24_e() {
     );
     assert!(lines_at(&read, "H001", Version::new(5, 2, 3)).contains(&1));
 }
+
+/// R24-c: host-side stand-ins for CUDA's index variables clash with HIP's in both passes (H025,
+/// an error); a local of that name, or one in a named namespace, does not.
+#[test]
+fn builtin_index_redeclaration_r24_c() {
+    let src = "#ifndef __CUDA_ARCH__\nextern const dim3 blockDim;\nextern const uint3 threadIdx;\n#endif\n__global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n";
+    let d: Vec<_> = run_with(src, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H025")
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [2, 3],
+        "{d:#?}"
+    );
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("#if !defined(__HIPCC__)"));
+    let ok = "namespace emu { extern const dim3 blockDim; }\nvoid f() { int gridDim = 3; (void)gridDim; }\n";
+    assert!(lines_at(ok, "H025", Version::new(5, 2, 3)).is_empty());
+}
