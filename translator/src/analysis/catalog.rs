@@ -288,7 +288,10 @@ rank in 32 bits, `(1u << t.thread_rank()) - 1`; no fix is applied.
 Fix (applied by `--fix` where unambiguous): declare the variable `unsigned long long` (the type \
 HIP's `__ballot` returns; with `uint64_t`, which is `unsigned long` on Linux, a call of `__ffsll` \
 is ambiguous), use `__popcll`, `__ffsll` and `__clzll` (note that `__clzll` counts from bit 63), \
-and shift `1ull`.",
+and shift `1ull`. `--fix` renames `__popc`/`__ffs` only where it also widens every 32-bit \
+variable of the operand: of `below & present` with `below = (1u << lane) - 1`, or with a ballot \
+variable it keeps 32 bits wide, `__popcll` would count the same lanes, and the help says to widen \
+the operand first.",
 };
 
 /// H005: code that relies on independent thread scheduling or partial-warp masks.

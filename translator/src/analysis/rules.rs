@@ -1907,6 +1907,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     // Before the segment judgements: a broadcast given the width of its groups works on them.
     super::row_warps::group_broadcasts(a);
     segment_votes(a);
+    narrow_counts(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
 }
@@ -7042,6 +7043,8 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
     let wide = format!("{name}ll");
     // `__clzll` counts from bit 63, so `31 - __clz(b)` needs its constant changed too; of the vote
     // itself the translator renames.
+    // `__popcll` of an operand that stays 32 bits wide counts what `__popc` did: only where
+    // `--fix` also widens the operand's ballot variables is the rename a fix (realuser24 R24-i).
     let fix = if f.kind_name() == "identifier" && name != "__clz" && !direct {
         vec![Edit::replace(
             f.start_byte(),
@@ -7073,6 +7076,12 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
             format!("use `{wide}`"),
         )
     };
+    if let (Some(e), None) = (fix.first(), a.origin) {
+        let vars = narrow_variables(a, arg);
+        if !vars.is_empty() {
+            a.wide_counts.push((e.start, vars));
+        }
+    }
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -7081,6 +7090,59 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
         Some(help),
         fix,
     );
+}
+
+/// Drops the `__popcll`/`__ffsll` rename of [`bit_count_of_vote`] where an operand variable
+/// stays 32 bits wide, as no fix of the file widens its declaration (a 32-lane mask such as
+/// `below = (1u << lane) - 1`, or a ballot variable kept 32 bits wide in a function of 32-lane
+/// halves): there the 64-bit builtin counts the same lanes, and `--fix` would claim a fix it did
+/// not make (realuser24 R24-i).
+fn narrow_counts(a: &mut Analyzer) {
+    let pending = std::mem::take(&mut a.wide_counts);
+    if pending.is_empty() {
+        return;
+    }
+    let widened: std::collections::HashSet<usize> = a
+        .out
+        .iter()
+        .flat_map(|d| &d.fix)
+        .filter(|e| e.text.contains("long long") || e.text.contains("uint64_t"))
+        .map(|e| e.start)
+        .collect();
+    for (at, vars) in pending {
+        let Some((v, _)) = vars.iter().find(|(_, ty)| !widened.contains(ty)) else {
+            continue;
+        };
+        for d in a.out.iter_mut().filter(|d| d.id == "H004") {
+            if d.fix.len() == 1 && d.fix[0].start == at {
+                let wide = d.fix[0].text.clone();
+                d.fix.clear();
+                d.help = Some(format!("`{v}` in the operand is 32 bits wide and `--fix` does not widen it, so `{wide}` alone would count the same lanes: widen the operand to 64 bits first (or keep 32-lane halves, as its H004 says), then use `{wide}`"));
+            }
+        }
+    }
+}
+
+/// The variables in bit-count operand `arg` declared 32 bits wide (not pointers or arrays):
+/// their names and the starts of their declarations' types.
+fn narrow_variables(a: &Analyzer, arg: Node) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    crate::parse::walk_subtree(arg, |x| {
+        match x.kind_name() {
+            "call_expression" | "field_expression" | "subscript_expression" => {
+                return crate::parse::Visit::Skip
+            }
+            "identifier" => {}
+            _ => return crate::parse::Visit::Descend,
+        }
+        if let Some(d) = a.lookup(a.text(x), x.start_byte()) {
+            if !d.pointer && d.dims.is_empty() && a.is_32bit(&d.ty_text) {
+                found.push((a.text(x).to_string(), d.ty.start_byte()));
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 /// The 32-bit constant operand of an `&` in `arg` (`__ballot(p) & 0x15555555`), as written.

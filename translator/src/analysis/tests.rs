@@ -6260,3 +6260,24 @@ fn builtin_index_redeclaration_r24_c() {
     let ok = "namespace emu { extern const dim3 blockDim; }\nvoid f() { int gridDim = 3; (void)gridDim; }\n";
     assert!(lines_at(ok, "H025", Version::new(5, 2, 3)).is_empty());
 }
+
+/// R24-i: where the operand of `__popc` stays 32 bits wide (a 32-lane mask, or a ballot variable
+/// `--fix` does not widen), `--fix` does not rename it to `__popcll`, which would count the same
+/// lanes; where it widens the ballot it still does.
+#[test]
+fn popc_of_an_operand_left_narrow_is_not_renamed_r24_i() {
+    let src = "__global__ void k(int *out, const int *in) {\n  const unsigned int below = (1u << (threadIdx.x & 31)) - 1;\n  const unsigned int present = __ballot_sync(0xffffffff, in[threadIdx.x] != 0);\n  out[threadIdx.x] = __popc(below & present);\n}\n";
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__popc(below & present)"), "{out}");
+    let d: Vec<_> = run_with(src, Version::new(5, 2, 3), true)
+        .into_iter()
+        .filter(|d| d.id == "H004" && d.line == 4)
+        .collect();
+    assert!(d.iter().all(|d| d.fix.is_empty()), "{d:#?}");
+    let simple = "__global__ void k(int *out, const int *in) {\n  unsigned m = __ballot_sync(0xffffffff, in[threadIdx.x] != 0);\n  out[threadIdx.x] = __popc(m);\n}\n";
+    let out = fixed(simple, Version::new(5, 2, 3));
+    assert!(
+        out.contains("unsigned long long m") && out.contains("__popcll(m)"),
+        "{out}"
+    );
+}
