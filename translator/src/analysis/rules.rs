@@ -7113,8 +7113,12 @@ fn narrow_counts(a: &mut Analyzer) {
         let Some((v, _)) = vars.iter().find(|(_, ty)| !widened.contains(ty)) else {
             continue;
         };
+        // `__ffs` of an operand that one widened variable makes 64 bits wide is ambiguous in
+        // hipcc: there the rename stays.
+        let any_wide = vars.iter().any(|(_, ty)| widened.contains(ty));
         for d in a.out.iter_mut().filter(|d| d.id == "H004") {
-            if d.fix.len() == 1 && d.fix[0].start == at {
+            if d.fix.len() == 1 && d.fix[0].start == at && !(any_wide && d.fix[0].text == "__ffsll")
+            {
                 let wide = d.fix[0].text.clone();
                 d.fix.clear();
                 d.help = Some(format!("`{v}` in the operand is 32 bits wide and `--fix` does not widen it, so `{wide}` alone would count the same lanes: widen the operand to 64 bits first (or keep 32-lane halves, as its H004 says), then use `{wide}`"));

@@ -6280,4 +6280,11 @@ fn popc_of_an_operand_left_narrow_is_not_renamed_r24_i() {
         out.contains("unsigned long long m") && out.contains("__popcll(m)"),
         "{out}"
     );
+    // `__ffs` of an operand a widened ballot makes 64 bits wide must become `__ffsll` (ambiguous).
+    let ffs = "__global__ void k(int *out, const int *in) {\n  unsigned m = __ballot_sync(0xffffffff, in[threadIdx.x] != 0);\n  unsigned low = in[0];\n  out[threadIdx.x] = __ffs(m & low);\n}\n";
+    let out = fixed(ffs, Version::new(5, 2, 3));
+    assert!(
+        out.contains("unsigned long long m") && out.contains("__ffsll(m & low)"),
+        "{out}"
+    );
 }
