@@ -337,7 +337,11 @@ load or store, `ld.global.cv` -> a `volatile` load, \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
 `cvt` to half -> `__float2half*`, `shf.l`/`shf.r` -> `__funnelshift_l`/`_r` (`_lc`/`_rc` \
 clamped), `bfe`/`bfi` -> `__bitextract_u32`/`__bitinsert_u32` (and `_u64`), `mul.hi` -> \
-`__umulhi`/`__mulhi`, `clz` -> `__clz`, `sad` -> `__sad`/`__usad`. PTX in a device function's \
+`__umulhi`/`__mulhi`, `clz` -> `__clz`, `sad` -> `__sad`/`__usad`, `mov.b64 r, {lo, hi}` (pack, \
+first element low) -> `r = ((unsigned long long)hi << 32) | lo`, `mov.b64 {lo, hi}, x` (unpack) -> \
+`lo = (unsigned)x; hi = (unsigned)(x >> 32)` (`mov.b32` likewise with 16-bit halves), `mov.b64 \
+r, x` -> an assignment or a bit cast (`__double_as_longlong`), `xor`/`and`/`or`/`not` on \
+`.b32`/`.b64` -> `^`/`&`/`|`/`~`. PTX in a device function's \
 branch that only hipcc's host pass compiles (the `#else` of `#if \
 defined(__HIP_DEVICE_COMPILE__)`) is never assembled and is not reported. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
 block, as warp-specialised kernels use) or `bar.arrive` has no HIP equivalent: `__syncthreads()` \

@@ -8902,11 +8902,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     ];
     let barrier = barrier_hint(template);
     let copy = async_copy_hint(template);
+    let moves = move_hints(template);
     let found: Vec<&str> = hints
         .iter()
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
         .filter(|(k, _)| has_token(template, k) || has_token(&code, k))
         .map(|(_, h)| *h)
+        .chain(moves.iter().map(String::as_str))
         .chain(copy)
         .chain(barrier.as_deref())
         .collect();
@@ -8948,6 +8950,48 @@ fn keeps_32_lane_warps(a: &Analyzer) -> bool {
     .iter()
     .any(|m| t.contains(m))
         || within_32(&text)
+}
+
+/// Replacements for PTX moves and bitwise instructions on 32- and 64-bit registers, which are
+/// plain C++ (ethminer's cuda_helper.h `MAKE_ULONGLONG`, `vectorize`, `xor1`; realuser24 R24-d):
+/// `mov.b64 %0, {%1, %2}` packs (the first element is the low half, PTX ISA "mov"), `mov.b64
+/// {%0, %1}, %2` unpacks, `mov.b64 %0, %1` copies or reinterprets; `xor`/`and`/`or`/`not` on
+/// `.b32`/`.b64` are C++ operators.
+fn move_hints(template: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (mov, bits, half, wide, narrow) in [
+        ("mov.b64", 64, 32, "unsigned long long", "unsigned"),
+        ("mov.b32", 32, 16, "unsigned", "unsigned short"),
+    ] {
+        for (i, _) in template.match_indices(mov) {
+            let rest = &template[i + mov.len()..];
+            if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_') {
+                continue;
+            }
+            let operands = rest.split(';').next().unwrap_or(rest).trim_start();
+            let hint = if operands.starts_with('{') {
+                format!("`{mov} {{lo, hi}}, x` (unpack) -> `lo = ({narrow})x; hi = ({narrow})(x >> {half});`")
+            } else if operands.contains('{') {
+                format!("`{mov} r, {{lo, hi}}` (pack; the first element is the low half) -> `r = (({wide})hi << {half}) | lo;`")
+            } else {
+                format!("`{mov} r, x` -> a plain assignment, or a bit cast between {bits}-bit types (`__double_as_longlong()`, `__longlong_as_double()`, `__float_as_uint()`, `__uint_as_float()`)")
+            };
+            if !out.contains(&hint) {
+                out.push(hint);
+            }
+        }
+    }
+    for (op, cpp) in [("xor", "^"), ("and", "&"), ("or", "|"), ("not", "~")] {
+        if [".b32", ".b64"]
+            .iter()
+            .any(|w| has_token(template, &format!("{op}{w}")))
+        {
+            out.push(format!(
+                "`{op}.b32`/`{op}.b64` -> the C++ operator `{cpp}` on the operands' integer types"
+            ));
+        }
+    }
+    out
 }
 
 /// H006's hint for a PTX barrier in `template` (as [`asm_template_text`] gives it): barrier 0 of

@@ -6288,3 +6288,31 @@ fn popc_of_an_operand_left_narrow_is_not_renamed_r24_i() {
         "{out}"
     );
 }
+
+/// R24-d: PTX packs, unpacks and bitwise instructions get their C++ replacements.
+#[test]
+fn ptx_moves_and_bitwise_get_concrete_help_r24_d() {
+    let help = |asm: &str| {
+        let src = format!("__device__ unsigned long long f(unsigned lo, unsigned hi) {{\n  unsigned long long r;\n  asm({asm});\n  return r;\n}}\n");
+        run_with(&src, Version::new(5, 2, 3), false)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    let pack = help(r#""mov.b64 %0,{%1,%2};" : "=l"(r) : "r"(lo), "r"(hi)"#);
+    assert!(
+        pack.contains("r = ((unsigned long long)hi << 32) | lo;"),
+        "{pack}"
+    );
+    let unpack = help(r#""mov.b64 {%0,%1},%2;" : "=r"(lo), "=r"(hi) : "l"(r)"#);
+    assert!(
+        unpack.contains("lo = (unsigned)x; hi = (unsigned)(x >> 32);"),
+        "{unpack}"
+    );
+    let copy = help(r#""mov.b64 %0, %1;" : "=l"(r) : "d"(1.0)"#);
+    assert!(copy.contains("__double_as_longlong()"), "{copy}");
+    let xor = help(r#""xor.b64 %0, %1, %2;" : "=l"(r) : "l"(r), "l"(r)"#);
+    assert!(xor.contains("`^`"), "{xor}");
+    assert!(!xor.contains("rewrite with HIP intrinsics"), "{xor}");
+}
