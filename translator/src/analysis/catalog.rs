@@ -611,7 +611,10 @@ pub const THREADFENCE_SYSTEM: DiagInfo = DiagInfo {
 HIP-Clang's `__threadfence_system` does not make device writes visible to the host for ordinary \
 (coarse-grained) allocations. Device-to-host flag polling works only on fine-grained memory \
 (`hipHostMalloc` with `hipHostMallocCoherent`, or `hipExtMallocWithFlags` with \
-`hipDeviceMallocFinegrained`), or with `HSA_DISABLE_CACHE=1`.",
+`hipDeviceMallocFinegrained`), or with `HSA_DISABLE_CACHE=1`. The same holds for system-scope \
+atomics (`atomicAdd_system`, `atomicCAS_system`, ...): \"any system-scope atomics sent to \
+[coarse-grained memory] will not achieve system-scope coherency\" (ROCm documentation, AMD GPU \
+atomics operation support), so a counter or flag they update for the host must be fine-grained.",
 };
 
 /// H021: `clock()`/`clock64()` in device code.

@@ -4758,6 +4758,18 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             Some("use fine-grained host memory (hipHostMalloc with hipHostMallocCoherent) for device-to-host flags".into()),
             vec![],
         ),
+        // System-scope atomics reach the host only on fine-grained memory: "any system-scope
+        // atomics sent to [coarse-grained memory] will not achieve system-scope coherency" (ROCm
+        // docs, "AMD GPU atomics operation support"; HIP's coherence control page) (realuser24
+        // R24-h).
+        _ if name.starts_with("atomic") && name.ends_with("_system") && a.in_device(n.start_byte()) => a.report(
+            &THREADFENCE_SYSTEM,
+            Severity::Warning,
+            n,
+            format!("`{name}` is a system-scope atomic: on AMD GPUs it is coherent with the host and other devices only on fine-grained memory; on coarse-grained memory (hipMalloc, and hipHostMalloc unless coherent) the host may not see it while the kernel runs"),
+            Some("allocate what it updates as fine-grained memory: hipHostMalloc with hipHostMallocCoherent, or hipExtMallocWithFlags with hipDeviceMallocFinegrained".into()),
+            vec![],
+        ),
         "clock" | "clock64" if a.in_device(n.start_byte()) => a.report(
             &DEVICE_CLOCK,
             Severity::Warning,

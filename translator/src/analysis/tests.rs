@@ -6316,3 +6316,10 @@ fn ptx_moves_and_bitwise_get_concrete_help_r24_d() {
     assert!(xor.contains("`^`"), "{xor}");
     assert!(!xor.contains("rewrite with HIP intrinsics"), "{xor}");
 }
+
+/// R24-h: system-scope atomics get H020's fine-grained-memory warning, as `__threadfence_system`.
+#[test]
+fn system_scope_atomics_need_fine_grained_memory_r24_h() {
+    let src = "__global__ void k(unsigned *done, int *f) {\n  atomicAdd_system(done, 1u);\n  atomicCAS_system(f, 0, 1);\n  atomicAdd(f, 1);\n}\n";
+    assert_eq!(lines_at(src, "H020", Version::new(5, 2, 3)), [2, 3]);
+}
