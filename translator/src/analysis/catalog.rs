@@ -34,7 +34,9 @@ block's first 32 threads run (inside `if (threadIdx.x < 32)`, or after `if (tid 
 return;`) is not reported: all its lanes take part on any wavefront size, and starting it at \
 `warpSize / 2` would read lanes 32-63, which do not run it. A warp-size constant of 32 that also \
 offsets a subscript in its scope (`s[k + warp_size]`) lays out data and is a note; a template's \
-default that the template never reads is not reported. Plain thread-index arithmetic (`tid >> 5`, \
+default that the template never reads is not reported. Likewise a `threadIdx.x < 32` guard whose branch only \
+moves data (it calls nothing but atomics), and a 32-entry shared array indexed by the thread only \
+in code the first 32 threads run: 32 values for 32 threads, on any wavefront size. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \

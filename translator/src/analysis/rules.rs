@@ -2972,7 +2972,8 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                     || other.kind_name() == "identifier"
                         && thread_index_var(a, a.text(other), other.start_byte()))
                 && !block_stride_condition(a, n)
-                && warp_code(a, n) =>
+                && warp_code(a, n)
+                && !(op == "<" && data_only_branch(a, n)) =>
         {
             Some(match super::row_warps::half_branch_shuffle(a, n) {
                 Some(why) if op == "<" => (
@@ -3021,6 +3022,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         }
         let help = match vote {
             Some(vote) => format!("the `{vote}` in this function covers the whole 64-lane wavefront on CDNA, two CUDA warps at once: keep the 32-lane index and vote with `__ballot(p)`, testing the 32 bits of this thread's half (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`); `warpSize` here would merge the two halves"),
+            // The first 32 threads at work: where they hold 32 values, 32 is right on 64-lane
+            // wavefronts and `warpSize` would read lanes and entries that do not exist
+            // (realuser24 R24-e).
+            None if op == "<" && msg.contains("selects the first 32 threads") => "where the branch works on 32 values (a 32-entry table, a shuffle tree from 16), 32 is right on 64-lane wavefronts too: keep it; where it means one warp, use `warpSize`".into(),
             None => "use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into(),
         };
         a.report(
@@ -4042,9 +4047,58 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
         .is_some_and(|f| names_in_code(a.text(f.node).as_bytes(), b"warpSize"));
     // Without warp-level work around it, a 32-entry array indexed by thread is a table of 32
     // bins or words, not one slot per lane.
-    if !portable && laneish(a, idx, false) && warp_code(a, n) {
+    // Indexed by the thread in code only the first 32 threads run, it holds 32 values for
+    // them, one per thread on any wavefront size (realuser24 R24-1).
+    let first_32 =
+        || lane_kind(a, idx, false) == Some(LaneKind::ThreadIndex) && first_32_threads(a, n);
+    if !portable && laneish(a, idx, false) && warp_code(a, n) && !first_32() {
         a.shared32.insert(key, true);
     }
+}
+
+/// Whether `threadIdx.x < 32` at `n` is (a conjunct of) the condition of an `if` whose branch
+/// calls nothing but atomics (`if (threadIdx.x < 32) part[threadIdx.x] = o[threadIdx.x];`):
+/// the first 32 threads move 32 values, which is right on any wavefront size, and feed no
+/// warp-level work there (realuser24 R24-1).
+fn data_only_branch(a: &Analyzer, n: Node) -> bool {
+    let mut child = n;
+    let Some(mut p) = n.parent() else {
+        return false;
+    };
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        match p.parent() {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+    if p.kind_name() == "condition_clause" {
+        child = p;
+        match p.parent() {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+    if p.kind_name() != "if_statement" || p.field(FIELDS.condition) != Some(child) {
+        return false;
+    }
+    let Some(then) = p.field(FIELDS.consequence) else {
+        return false;
+    };
+    let mut calls = false;
+    crate::parse::walk_subtree(then, |c| {
+        if c.kind_name() == "call_expression"
+            && !callee(a, c).is_some_and(|f| f.starts_with("atomic"))
+        {
+            calls = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    !calls && p.field(FIELDS.alternative).is_none()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6323,3 +6323,15 @@ fn system_scope_atomics_need_fine_grained_memory_r24_h() {
     let src = "__global__ void k(unsigned *done, int *f) {\n  atomicAdd_system(done, 1u);\n  atomicCAS_system(f, 0, 1);\n  atomicAdd(f, 1);\n}\n";
     assert_eq!(lines_at(src, "H020", Version::new(5, 2, 3)), [2, 3]);
 }
+
+/// R24-1: a 32-entry shared table filled and read by the first 32 threads, and the guard that
+/// only moves its 32 values, are no 32-lane warp assumption.
+#[test]
+fn first_32_threads_data_is_not_h001_r24_1() {
+    let src = "__global__ void k(float *o) {\n  __shared__ float part[32];\n  if (threadIdx.x < 32) part[threadIdx.x] = o[threadIdx.x];\n  __syncthreads();\n  if (threadIdx.x < 32) {\n    float v = part[threadIdx.x];\n    for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n    if (threadIdx.x == 0) o[0] = v;\n  }\n}\n";
+    let lines = lines_at(src, "H001", Version::new(5, 2, 3));
+    assert!(!lines.contains(&2) && !lines.contains(&3), "{lines:?}");
+    // Read by every thread, the table is per-lane storage: still reported.
+    let all = src.replace("if (threadIdx.x < 32) {", "{");
+    assert!(lines_at(&all, "H001", Version::new(5, 2, 3)).contains(&2));
+}
