@@ -4465,7 +4465,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
         row_lane_source(a, n, name, &argv);
-        lane32_step_source(a, n, name, &argv);
+        lane32_step_source(a, name, &argv);
     }
     if name.len() > 4
         && ["_rd", "_ru", "_rz", "_rn"]
@@ -6068,7 +6068,7 @@ fn lane32_index(a: &Analyzer, e: Node) -> Option<bool> {
 /// step (`__shfl_sync(m, v, tgx ^ k)`, `tgx + k`, `tgx = threadIdx.x & 31` or `& warpmask`):
 /// HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read
 /// the lower half's values (realuser24 R24-g: a butterfly sum that counts the lower half twice).
-fn lane32_step_source(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+fn lane32_step_source(a: &mut Analyzer, name: &str, argv: &[Node]) {
     let (src, width) = match name {
         "__shfl" => (argv.get(1), argv.get(2)),
         "__shfl_sync" => (argv.get(2), argv.get(3)),
@@ -6100,35 +6100,23 @@ fn lane32_step_source(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
                 .then(|| lane32_index(a, lane).map(|known| (lane, k, known)))
                 .flatten()
         });
-    let Some((lane, k, known)) = found else {
+    let Some((lane, _, known)) = found else {
         return;
     };
     let lane_text = a.text(lane).to_string();
     let how = if known {
-        format!("`{lane_text}` is a lane of a 32-lane warp (0-31)")
+        format!("`{lane_text}`, a lane of a 32-lane warp (0-31)")
     } else {
-        format!("`{lane_text}` is a lane within a warp by a lane mask read at run time, 0-31 where that mask is 31 (a 32-lane warp)")
+        format!("`{lane_text}`, a lane taken with a lane mask read at run time (0-31 where that mask is 31, a 32-lane warp)")
     };
+    // One wording for each step of a butterfly, so that the report folds its repeats.
     let xor = if op == "^" {
-        let sync = name == "__shfl_sync";
-        let value = argv
-            .get(usize::from(sync))
-            .map(|v| a.text(*v))
-            .unwrap_or("v");
-        let mask = if sync {
-            format!("{}, ", argv.first().map(|m| a.text(*m)).unwrap_or("mask"))
+        let xname = if name == "__shfl_sync" {
+            "__shfl_xor_sync(mask, v, k)"
         } else {
-            String::new()
+            "__shfl_xor(v, k)"
         };
-        let xname = if sync {
-            "__shfl_xor_sync"
-        } else {
-            "__shfl_xor"
-        };
-        format!(
-            "`{xname}({mask}{value}, {})`, which is relative to each lane, or ",
-            a.text(k)
-        )
+        format!("`{xname}` with the same `k`, which is relative to each lane, or ")
     } else {
         String::new()
     };
@@ -6136,7 +6124,7 @@ fn lane32_step_source(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         &WARP_SIZE_32,
         if known { Severity::Error } else { Severity::Warning },
         src,
-        format!("`{}` takes an absolute source lane from {how}; HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read lanes 0-31's values; {WAVE_NOTE}", snippet(a.text(n))),
+        format!("`{name}` takes an absolute source lane from {how}; HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read lanes 0-31's values; {WAVE_NOTE}"),
         Some(format!("use {xor}pass a width of 32 so each 32-lane segment exchanges within itself")),
         vec![],
     );

@@ -6146,7 +6146,7 @@ fn lane32_step_source_r24_g() {
         .help
         .as_deref()
         .unwrap()
-        .contains("`__shfl_xor_sync(0xffffffff, v, 16)`"));
+        .contains("`__shfl_xor_sync(mask, v, k)` with the same `k`"));
     let literal = runtime.replace("& warpmask", "& 31");
     let d: Vec<_> = run_with(&literal, Version::new(5, 2, 3), false)
         .into_iter()
