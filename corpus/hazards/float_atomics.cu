@@ -35,3 +35,9 @@ namespace solver {
 __device__ double atomicAdd(double* address, double val) { return ::atomicAdd(address, val); }
 }  // namespace solver
 __global__ void accumulate(double* total, const double* x) { solver::atomicAdd(total, x[threadIdx.x]); }
+
+#ifndef __CUDA_ARCH__
+// host-side stand-ins for CUDA's index variables, so host helpers that name them compile
+extern const dim3 blockDim;
+extern const uint3 threadIdx;
+#endif

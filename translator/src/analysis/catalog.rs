@@ -24,7 +24,19 @@ whose name says it holds a lane or warp index (lane, laneId, warp_id; short name
 not recognized), in `#define WARP_SIZE 32` and similar constants (also inside macro bodies), in \
 shuffle loops that start at 16 or stop at 32 (a literal, or a constant of the file whatever \
 its name: `o < SEG` with `#define SEG 32`), in shuffles at distance 16 or from lane 31, and in \
-shared arrays of 32 entries indexed by lane or warp. Plain thread-index arithmetic (`tid >> 5`, \
+shared arrays of 32 entries indexed by lane or warp. An absolute-lane shuffle with no width (`__shfl`, \
+`__shfl_sync`) whose source lane is a 32-lane index moved by a step (`tgx ^ k`, `tgx + k`, with \
+`tgx = threadIdx.x & 31` or `% 32`) is an error, and a warning where the mask is read at run time \
+and named for a warp or lane (`threadIdx.x & cData.warpmask`): HIP's source lane is a lane of the \
+whole wavefront, so lanes 32-63 read lanes 0-31; `__shfl_xor(v, k)` or a width of 32 keeps each \
+32-lane segment to itself. A shuffle loop from 16 (or bounded by 32) that only the \
+block's first 32 threads run (inside `if (threadIdx.x < 32)`, or after `if (tid >= 32) \
+return;`) is not reported: all its lanes take part on any wavefront size, and starting it at \
+`warpSize / 2` would read lanes 32-63, which do not run it. A warp-size constant of 32 that also \
+offsets a subscript in its scope (`s[k + warp_size]`) lays out data and is a note; a template's \
+default that the template never reads is not reported. Likewise a `threadIdx.x < 32` guard whose branch only \
+moves data (it calls nothing but atomics), and a 32-entry shared array indexed by the thread only \
+in code the first 32 threads run: 32 values for 32 threads, on any wavefront size. Plain thread-index arithmetic (`tid >> 5`, \
 `tid & 31`) is an error only in functions that do warp-level work (shuffles, votes, warpSize, \
 lane or warp variables); elsewhere it is more often a bitmap of 32-bit words and is reported as a \
 warning. Where such a lane or warp index is stored in a variable (`warp_id = tid / 32`, \
@@ -278,7 +290,10 @@ rank in 32 bits, `(1u << t.thread_rank()) - 1`; no fix is applied.
 Fix (applied by `--fix` where unambiguous): declare the variable `unsigned long long` (the type \
 HIP's `__ballot` returns; with `uint64_t`, which is `unsigned long` on Linux, a call of `__ffsll` \
 is ambiguous), use `__popcll`, `__ffsll` and `__clzll` (note that `__clzll` counts from bit 63), \
-and shift `1ull`.",
+and shift `1ull`. `--fix` renames `__popc`/`__ffs` only where it also widens every 32-bit \
+variable of the operand: of `below & present` with `below = (1u << lane) - 1`, or with a ballot \
+variable it keeps 32 bits wide, `__popcll` would count the same lanes, and the help says to widen \
+the operand first.",
 };
 
 /// H005: code that relies on independent thread scheduling or partial-warp masks.
@@ -324,7 +339,11 @@ load or store, `ld.global.cv` -> a `volatile` load, \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
 `cvt` to half -> `__float2half*`, `shf.l`/`shf.r` -> `__funnelshift_l`/`_r` (`_lc`/`_rc` \
 clamped), `bfe`/`bfi` -> `__bitextract_u32`/`__bitinsert_u32` (and `_u64`), `mul.hi` -> \
-`__umulhi`/`__mulhi`, `clz` -> `__clz`, `sad` -> `__sad`/`__usad`. PTX in a device function's \
+`__umulhi`/`__mulhi`, `clz` -> `__clz`, `sad` -> `__sad`/`__usad`, `mov.b64 r, {lo, hi}` (pack, \
+first element low) -> `r = ((unsigned long long)hi << 32) | lo`, `mov.b64 {lo, hi}, x` (unpack) -> \
+`lo = (unsigned)x; hi = (unsigned)(x >> 32)` (`mov.b32` likewise with 16-bit halves), `mov.b64 \
+r, x` -> an assignment or a bit cast (`__double_as_longlong`), `xor`/`and`/`or`/`not` on \
+`.b32`/`.b64` -> `^`/`&`/`|`/`~`. PTX in a device function's \
 branch that only hipcc's host pass compiles (the `#else` of `#if \
 defined(__HIP_DEVICE_COMPILE__)`) is never assembled and is not reported. A named barrier (`bar.sync 1, 256`, a barrier for part of the \
 block, as warp-specialised kernels use) or `bar.arrive` has no HIP equivalent: `__syncthreads()` \
@@ -441,7 +460,10 @@ where a function defined only in the branch hipcc skips is called from code it c
 fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
 HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
 hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
-HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported.
+HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported. An \
+`#ifndef __CUDA_ARCH__` that only holds host-side stand-ins for CUDA's index variables \
+(`extern const dim3 blockDim;`) is not reported: H025 reports the declarations, which no test of \
+the device pass would fix.
 
 Fix: use `__HIP_DEVICE_COMPILE__` to tell device from host compilation, and `__gfx*__` / \
 `__GFX9__` target macros or `__HIP_ARCH_HAS_*` feature macros for features.",
@@ -591,7 +613,10 @@ pub const THREADFENCE_SYSTEM: DiagInfo = DiagInfo {
 HIP-Clang's `__threadfence_system` does not make device writes visible to the host for ordinary \
 (coarse-grained) allocations. Device-to-host flag polling works only on fine-grained memory \
 (`hipHostMalloc` with `hipHostMallocCoherent`, or `hipExtMallocWithFlags` with \
-`hipDeviceMallocFinegrained`), or with `HSA_DISABLE_CACHE=1`.",
+`hipDeviceMallocFinegrained`), or with `HSA_DISABLE_CACHE=1`. The same holds for system-scope \
+atomics (`atomicAdd_system`, `atomicCAS_system`, ...): \"any system-scope atomics sent to \
+[coarse-grained memory] will not achieve system-scope coherency\" (ROCm documentation, AMD GPU \
+atomics operation support), so a counter or flag they update for the host must be fine-grained.",
 };
 
 /// H021: `clock()`/`clock64()` in device code.
@@ -714,6 +739,14 @@ Likewise the free compound assignments of the CUDA samples' helper_math.h \
 vector types (`HIP_vector_type`, amd_hip_vector_types.h) have these as members, so `v += w` is \
 \"ambiguous\" in hipcc. Operators with a scalar right-hand side and the binary operators are not \
 affected.
+
+Likewise declarations of CUDA's built-in index variables (`extern const dim3 blockDim; extern \
+const uint3 threadIdx;`, usually under `#ifndef __CUDA_ARCH__` as host-side stand-ins, as in \
+NVIDIA's curand_mtgp32_kernel.h): HIP's headers declare `threadIdx`, `blockIdx`, `blockDim` and \
+`gridDim` for device and host code alike with types of their own, so hipcc rejects them in both \
+passes (\"redeclaration of 'blockDim' with a different type\"); `__HIP_DEVICE_COMPILE__` would \
+not help, as the host pass still sees them. Delete them for HIP, or guard them with \
+`#if !defined(__HIPCC__)` (checked with hipcc 5.2.3, both passes).
 
 Fix: delete the helper, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`.",
 };

@@ -1091,6 +1091,10 @@ struct Analyzer<'a, 't> {
     once: HashSet<(String, usize)>,
     /// Shared arrays sized 32 (declaration start -> reported?).
     shared32: HashMap<usize, bool>,
+    /// `__popc`/`__ffs` renames to the 64-bit builtins (the edit's start) with the 32-bit
+    /// variables of their operand (name, start of the declaration's type): a rename is kept only
+    /// where `--fix` widens every one of them (see [`rules::finish`]).
+    wide_counts: Vec<(usize, Vec<(String, usize)>)>,
     /// For macro-body analyzers: whether the whole file does warp-level work.
     file_warp_code: bool,
     /// Static shared memory per function (function start, or usize::MAX for file scope).
@@ -1180,6 +1184,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             cooperative_launch: false,
             once: HashSet::new(),
             shared32: HashMap::new(),
+            wide_counts: Vec::new(),
             shared_total: HashMap::new(),
             file_warp_code: false,
             cub_default: Vec::new(),

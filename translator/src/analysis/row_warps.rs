@@ -2748,7 +2748,8 @@ fn flip(op: &str) -> &str {
     }
 }
 
-fn unparen(mut n: Node) -> Node {
+/// `n` without the parentheses around it.
+pub(super) fn unparen(mut n: Node) -> Node {
     while n.kind_name() == "parenthesized_expression" {
         match n.named_child(0) {
             Some(c) => n = c,

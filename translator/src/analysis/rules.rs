@@ -1907,6 +1907,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     // Before the segment judgements: a broadcast given the width of its groups works on them.
     super::row_warps::group_broadcasts(a);
     segment_votes(a);
+    narrow_counts(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
 }
@@ -2971,7 +2972,8 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
                     || other.kind_name() == "identifier"
                         && thread_index_var(a, a.text(other), other.start_byte()))
                 && !block_stride_condition(a, n)
-                && warp_code(a, n) =>
+                && warp_code(a, n)
+                && !(op == "<" && data_only_branch(a, n)) =>
         {
             Some(match super::row_warps::half_branch_shuffle(a, n) {
                 Some(why) if op == "<" => (
@@ -3020,6 +3022,10 @@ fn warp_arithmetic(a: &mut Analyzer, n: Node, b: &Binary) {
         }
         let help = match vote {
             Some(vote) => format!("the `{vote}` in this function covers the whole 64-lane wavefront on CDNA, two CUDA warps at once: keep the 32-lane index and vote with `__ballot(p)`, testing the 32 bits of this thread's half (`(__ballot(p) >> (__lane_id() & 32)) & 0xffffffff`); `warpSize` here would merge the two halves"),
+            // The first 32 threads at work: where they hold 32 values, 32 is right on 64-lane
+            // wavefronts and `warpSize` would read lanes and entries that do not exist
+            // (realuser24 R24-e).
+            None if op == "<" && msg.contains("selects the first 32 threads") => "where the branch works on 32 values (a 32-entry table, a shuffle tree from 16), 32 is right on 64-lane wavefronts too: keep it; where it means one warp, use `warpSize`".into(),
             None => "use `warpSize` (e.g. `% warpSize`, `& (warpSize - 1)`, `/ warpSize`) or a warp-size template parameter chosen on the host".into(),
         };
         a.report(
@@ -3541,7 +3547,7 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
     if init_lit.is_none() && cond_lit.is_none() {
         return;
     }
-    if !has_shfl(a) {
+    if !has_shfl(a) || first_32_threads(a, n) {
         return;
     }
     // A function that reads `threadIdx.y` may run 32-wide blocks whose rows each hold a full
@@ -3575,6 +3581,86 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// Whether `n` runs only in the block's first 32 threads: in the branch of `if (threadIdx.x <
+/// 32)` (a conjunct of its condition; `<= 31`, a thread index variable, a constant of 32), or
+/// after `if (tid >= 32) return;` in a block around it. With only 32 lanes at work, a 32-lane
+/// shuffle tree covers all of them on any wavefront size, and starting it at `warpSize / 2`
+/// would read lanes 32-63, which do not run it (realuser24 R24-e).
+fn first_32_threads(a: &Analyzer, n: Node) -> bool {
+    // `early`: the test that leaves (`tid >= 32`, a disjunct), else the one that enters.
+    let bound = |c: Node, early: bool| -> bool {
+        let mut stack = vec![c];
+        while let Some(x) = stack.pop() {
+            if x.kind_name() == "condition_clause" {
+                stack.extend(crate::parse::named_children(x));
+                continue;
+            }
+            let x = super::row_warps::unparen(x);
+            let (Some(o), Some(l), Some(r)) = (
+                x.field(FIELDS.operator),
+                x.field(FIELDS.left),
+                x.field(FIELDS.right),
+            ) else {
+                continue;
+            };
+            let op = a.text(o);
+            if op == if early { "||" } else { "&&" } {
+                stack.extend([l, r]);
+                continue;
+            }
+            let thread = is_field_of(a, l, "threadIdx") && a.text(l).trim_end().ends_with('x')
+                || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
+            let hit = matches!(
+                (early, op, a.eval(r)),
+                (false, "<", Some(32))
+                    | (false, "<=", Some(31))
+                    | (true, ">=", Some(32))
+                    | (true, ">", Some(31))
+            );
+            if thread && hit {
+                return true;
+            }
+        }
+        false
+    };
+    let leaves = |s: Node| {
+        let mut body = s.field(FIELDS.consequence);
+        while let Some(b) = body.filter(|b| b.kind_name() == "compound_statement") {
+            let mut kids = crate::parse::named_children(b).filter(|k| k.kind_name() != "comment");
+            body = kids.next().filter(|_| kids.next().is_none());
+        }
+        body.is_some_and(|b| b.kind_name() == "return_statement")
+    };
+    for p in crate::parse::ancestors(n) {
+        match p.kind_name() {
+            "function_definition" | "lambda_expression" => return false,
+            "if_statement" => {
+                let inside = p.field(FIELDS.consequence).is_some_and(|c| {
+                    c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte()
+                });
+                if inside && p.field(FIELDS.condition).is_some_and(|c| bound(c, false)) {
+                    return true;
+                }
+            }
+            "compound_statement" => {
+                let before =
+                    crate::parse::named_children(p).take_while(|c| c.end_byte() <= n.start_byte());
+                for c in before {
+                    if c.kind_name() == "if_statement"
+                        && c.field(FIELDS.alternative).is_none()
+                        && leaves(c)
+                        && c.field(FIELDS.condition).is_some_and(|x| bound(x, true))
+                    {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`, `enum { WARP_SIZE = 32 }`,
@@ -3695,6 +3781,29 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
         } else {
             "use `warpSize`, or make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize"
         };
+        // A template's default that its template never reads (qsim's `Reduce1Kernel<...,
+        // warp_size = 32>`) fixes nothing (realuser24 R24-e).
+        let template = n
+            .parent()
+            .filter(|p| p.kind_name() == "template_parameter_list")
+            .and_then(|p| p.parent().map(|t| (p, t)));
+        if let Some((params, t)) = template {
+            let rest = &a.src[params.end_byte()..t.end_byte()];
+            if !names_in_code(rest, a.text(name).as_bytes()) {
+                return;
+            }
+        }
+        if let Some(offset) = data_offset_use(a, n, a.text(name)) {
+            a.report(
+                &WARP_SIZE_32,
+                Severity::Note,
+                value,
+                format!("{msg}, and it also lays out data here (`{offset}`): there 32 is a size of the data, not of the hardware, and `warpSize` would change the layout on 64-lane wavefronts"),
+                Some("keep the 32 where it lays out data; check only the warp-level work it steers: a shuffle tree from 16 read at each 32-lane segment's lane 0, or run by the first 32 threads alone, is right on 64-lane wavefronts too".into()),
+                vec![],
+            );
+            return;
+        }
         a.report(
             &WARP_SIZE_32,
             Severity::Error,
@@ -3704,6 +3813,58 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// A subscript in the scope of constant `name` (declared at `decl`: its template, else its
+/// function, else the file) that offsets an index by it (`s1[k0 + warp_size]`): the constant
+/// lays out data (qsim's state vectors keep 32 real parts, then 32 imaginary ones), so its 32
+/// is no lane count of the hardware (realuser24 R24-e). The subscript's text.
+fn data_offset_use(a: &Analyzer, decl: Node, name: &str) -> Option<String> {
+    let ancestors = crate::parse::ancestors(decl);
+    let scope = ancestors
+        .iter()
+        .find(|p| p.kind_name() == "template_declaration")
+        .or_else(|| {
+            ancestors
+                .iter()
+                .find(|p| p.kind_name() == "function_definition")
+        })
+        .or_else(|| ancestors.last())?;
+    let mut found = None;
+    crate::parse::walk_subtree(*scope, |x| {
+        if x.kind_name() != "identifier" || a.text(x) != name || x.start_byte() < decl.end_byte() {
+            return crate::parse::Visit::Descend;
+        }
+        let Some(op) = x.parent().filter(|p| p.kind_name() == "binary_expression") else {
+            return crate::parse::Visit::Descend;
+        };
+        if !op
+            .field(FIELDS.operator)
+            .is_some_and(|o| matches!(a.text(o), "+" | "-"))
+        {
+            return crate::parse::Visit::Descend;
+        }
+        let mut p = op.parent();
+        while let Some(q) = p.filter(|q| {
+            matches!(
+                q.kind_name(),
+                "binary_expression" | "parenthesized_expression" | "subscript_argument_list"
+            )
+        }) {
+            p = q.parent();
+        }
+        if let Some(sub) = p.filter(|q| q.kind_name() == "subscript_expression") {
+            let in_index = sub
+                .field(FIELDS.argument)
+                .is_some_and(|arr| arr.end_byte() <= x.start_byte());
+            if in_index {
+                found = Some(snippet(a.text(sub)));
+                return crate::parse::Visit::Stop;
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 /// Whether constant `name`, declared at `decl` in a host function, is used there only to shape
@@ -3886,9 +4047,58 @@ fn shared32_use(a: &mut Analyzer, n: Node) {
         .is_some_and(|f| names_in_code(a.text(f.node).as_bytes(), b"warpSize"));
     // Without warp-level work around it, a 32-entry array indexed by thread is a table of 32
     // bins or words, not one slot per lane.
-    if !portable && laneish(a, idx, false) && warp_code(a, n) {
+    // Indexed by the thread in code only the first 32 threads run, it holds 32 values for
+    // them, one per thread on any wavefront size (realuser24 R24-1).
+    let first_32 =
+        || lane_kind(a, idx, false) == Some(LaneKind::ThreadIndex) && first_32_threads(a, n);
+    if !portable && laneish(a, idx, false) && warp_code(a, n) && !first_32() {
         a.shared32.insert(key, true);
     }
+}
+
+/// Whether `threadIdx.x < 32` at `n` is (a conjunct of) the condition of an `if` whose branch
+/// calls nothing but atomics (`if (threadIdx.x < 32) part[threadIdx.x] = o[threadIdx.x];`):
+/// the first 32 threads move 32 values, which is right on any wavefront size, and feed no
+/// warp-level work there (realuser24 R24-1).
+fn data_only_branch(a: &Analyzer, n: Node) -> bool {
+    let mut child = n;
+    let Some(mut p) = n.parent() else {
+        return false;
+    };
+    while p.kind_name() == "parenthesized_expression"
+        || p.kind_name() == "binary_expression"
+            && p.field(FIELDS.operator).map(|o| a.text(o)) == Some("&&")
+    {
+        child = p;
+        match p.parent() {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+    if p.kind_name() == "condition_clause" {
+        child = p;
+        match p.parent() {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+    if p.kind_name() != "if_statement" || p.field(FIELDS.condition) != Some(child) {
+        return false;
+    }
+    let Some(then) = p.field(FIELDS.consequence) else {
+        return false;
+    };
+    let mut calls = false;
+    crate::parse::walk_subtree(then, |c| {
+        if c.kind_name() == "call_expression"
+            && !callee(a, c).is_some_and(|f| f.starts_with("atomic"))
+        {
+            calls = true;
+            return crate::parse::Visit::Stop;
+        }
+        crate::parse::Visit::Descend
+    });
+    !calls && p.field(FIELDS.alternative).is_none()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -4255,6 +4465,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         shuffle_args(a, name, &argv);
         shuffle_source_offset(a, n, name, &argv);
         row_lane_source(a, n, name, &argv);
+        lane32_step_source(a, name, &argv);
     }
     if name.len() > 4
         && ["_rd", "_ru", "_rz", "_rn"]
@@ -4599,6 +4810,18 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             n,
             "`__threadfence_system()` does not make writes visible to the host on coarse-grained memory".into(),
             Some("use fine-grained host memory (hipHostMalloc with hipHostMallocCoherent) for device-to-host flags".into()),
+            vec![],
+        ),
+        // System-scope atomics reach the host only on fine-grained memory: "any system-scope
+        // atomics sent to [coarse-grained memory] will not achieve system-scope coherency" (ROCm
+        // docs, "AMD GPU atomics operation support"; HIP's coherence control page) (realuser24
+        // R24-h).
+        _ if name.starts_with("atomic") && name.ends_with("_system") && a.in_device(n.start_byte()) => a.report(
+            &THREADFENCE_SYSTEM,
+            Severity::Warning,
+            n,
+            format!("`{name}` is a system-scope atomic: on AMD GPUs it is coherent with the host and other devices only on fine-grained memory; on coarse-grained memory (hipMalloc, and hipHostMalloc unless coherent) the host may not see it while the kernel runs"),
+            Some("allocate what it updates as fine-grained memory: hipHostMalloc with hipHostMallocCoherent, or hipExtMallocWithFlags with hipDeviceMallocFinegrained".into()),
             vec![],
         ),
         "clock" | "clock64" if a.in_device(n.start_byte()) => a.report(
@@ -5798,6 +6021,115 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     }
 }
 
+/// Whether `e` (or the variable it names, by its initializer) is a 32-lane index: `threadIdx.x`
+/// masked with 31 or taken `% 32` (`Some(true)`), or masked with a lane mask the code reads at
+/// run time (`threadIdx.x & cData.warpmask`, `Some(false)`: 31 where the project sets it so).
+fn lane32_index(a: &Analyzer, e: Node) -> Option<bool> {
+    let e = super::row_warps::unparen(e);
+    let e = if e.kind_name() == "identifier" {
+        let d = a.lookup(a.text(e), e.start_byte())?;
+        super::row_warps::unparen(d.init.filter(|_| !d.param)?)
+    } else {
+        e
+    };
+    if e.kind_name() != "binary_expression" {
+        return None;
+    }
+    let op = a.text(e.field(FIELDS.operator)?);
+    let (l, r) = (e.field(FIELDS.left)?, e.field(FIELDS.right)?);
+    let m = if lane_kind(a, l, false) == Some(LaneKind::ThreadIndex) {
+        r
+    } else if op == "&" && lane_kind(a, r, false) == Some(LaneKind::ThreadIndex) {
+        l
+    } else {
+        return None;
+    };
+    match (op, a.eval(m)) {
+        ("&", Some(31)) | ("%", Some(32)) => Some(true),
+        (_, Some(_)) => None,
+        ("&", None) => {
+            // A mask read at run time whose name says it is a warp's or lane's mask; one made
+            // from HIP's `warpSize` is the wavefront's.
+            let t = squashed(a.text(m));
+            let hardware =
+                |t: &str| t.contains("warpsize") || t.contains("wavefront") || t.contains("laneid");
+            let named = t.contains("mask") && (t.contains("warp") || t.contains("lane"));
+            let macro_body = a
+                .macros
+                .get(a.text(m).trim())
+                .map(|mac| squashed(&String::from_utf8_lossy(&a.src[mac.body_range.clone()])));
+            (named && !hardware(&t) && !macro_body.is_some_and(|b| hardware(&b))).then_some(false)
+        }
+        _ => None,
+    }
+}
+
+/// H001: an absolute-lane shuffle with no width whose source lane is a 32-lane index moved by a
+/// step (`__shfl_sync(m, v, tgx ^ k)`, `tgx + k`, `tgx = threadIdx.x & 31` or `& warpmask`):
+/// HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read
+/// the lower half's values (realuser24 R24-g: a butterfly sum that counts the lower half twice).
+fn lane32_step_source(a: &mut Analyzer, name: &str, argv: &[Node]) {
+    let (src, width) = match name {
+        "__shfl" => (argv.get(1), argv.get(2)),
+        "__shfl_sync" => (argv.get(2), argv.get(3)),
+        _ => return,
+    };
+    let Some(src) = src.map(|s| super::row_warps::unparen(*s)) else {
+        return;
+    };
+    if width.is_some() || a.own_warp_size() || src.kind_name() != "binary_expression" {
+        return;
+    }
+    let Some(op) = src.field(FIELDS.operator).map(|o| a.text(o)) else {
+        return;
+    };
+    if !matches!(op, "^" | "+" | "-" | "|") {
+        return;
+    }
+    let (Some(l), Some(r)) = (src.field(FIELDS.left), src.field(FIELDS.right)) else {
+        return;
+    };
+    let step_ok = |a: &Analyzer, k: Node| {
+        a.eval(k).is_none_or(|v| (0..32).contains(&v)) && !squashed(a.text(k)).contains("warpsize")
+    };
+    let found = [(l, r), (r, l)]
+        .into_iter()
+        .take(if op == "-" { 1 } else { 2 })
+        .find_map(|(lane, k)| {
+            step_ok(a, k)
+                .then(|| lane32_index(a, lane).map(|known| (lane, k, known)))
+                .flatten()
+        });
+    let Some((lane, _, known)) = found else {
+        return;
+    };
+    let lane_text = a.text(lane).to_string();
+    let how = if known {
+        format!("`{lane_text}`, a lane of a 32-lane warp (0-31)")
+    } else {
+        format!("`{lane_text}`, a lane taken with a lane mask read at run time (0-31 where that mask is 31, a 32-lane warp)")
+    };
+    // One wording for each step of a butterfly, so that the report folds its repeats.
+    let xor = if op == "^" {
+        let xname = if name == "__shfl_sync" {
+            "__shfl_xor_sync(mask, v, k)"
+        } else {
+            "__shfl_xor(v, k)"
+        };
+        format!("`{xname}` with the same `k`, which is relative to each lane, or ")
+    } else {
+        String::new()
+    };
+    a.report(
+        &WARP_SIZE_32,
+        if known { Severity::Error } else { Severity::Warning },
+        src,
+        format!("`{name}` takes an absolute source lane from {how}; HIP's source lane is a lane of the whole wavefront, so on 64-lane wavefronts lanes 32-63 read lanes 0-31's values; {WAVE_NOTE}"),
+        Some(format!("use {xor}pass a width of 32 so each 32-lane segment exchanges within itself")),
+        vec![],
+    );
+}
+
 /// H056: a mask-less shuffle called with a `_sync` builtin's arguments (`__shfl_down(FULL_MASK,
 /// v, o)`): the mask is the value shuffled, `v` the distance and `o` the width.
 fn mask_as_value(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
@@ -6765,6 +7097,8 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
     let wide = format!("{name}ll");
     // `__clzll` counts from bit 63, so `31 - __clz(b)` needs its constant changed too; of the vote
     // itself the translator renames.
+    // `__popcll` of an operand that stays 32 bits wide counts what `__popc` did: only where
+    // `--fix` also widens the operand's ballot variables is the rename a fix (realuser24 R24-i).
     let fix = if f.kind_name() == "identifier" && name != "__clz" && !direct {
         vec![Edit::replace(
             f.start_byte(),
@@ -6796,6 +7130,12 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
             format!("use `{wide}`"),
         )
     };
+    if let (Some(e), None) = (fix.first(), a.origin) {
+        let vars = narrow_variables(a, arg);
+        if !vars.is_empty() {
+            a.wide_counts.push((e.start, vars));
+        }
+    }
     a.report(
         &LANE_MASK_TRUNCATED,
         Severity::Error,
@@ -6804,6 +7144,63 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
         Some(help),
         fix,
     );
+}
+
+/// Drops the `__popcll`/`__ffsll` rename of [`bit_count_of_vote`] where an operand variable
+/// stays 32 bits wide, as no fix of the file widens its declaration (a 32-lane mask such as
+/// `below = (1u << lane) - 1`, or a ballot variable kept 32 bits wide in a function of 32-lane
+/// halves): there the 64-bit builtin counts the same lanes, and `--fix` would claim a fix it did
+/// not make (realuser24 R24-i).
+fn narrow_counts(a: &mut Analyzer) {
+    let pending = std::mem::take(&mut a.wide_counts);
+    if pending.is_empty() {
+        return;
+    }
+    let widened: std::collections::HashSet<usize> = a
+        .out
+        .iter()
+        .flat_map(|d| &d.fix)
+        .filter(|e| e.text.contains("long long") || e.text.contains("uint64_t"))
+        .map(|e| e.start)
+        .collect();
+    for (at, vars) in pending {
+        let Some((v, _)) = vars.iter().find(|(_, ty)| !widened.contains(ty)) else {
+            continue;
+        };
+        // `__ffs` of an operand that one widened variable makes 64 bits wide is ambiguous in
+        // hipcc: there the rename stays.
+        let any_wide = vars.iter().any(|(_, ty)| widened.contains(ty));
+        for d in a.out.iter_mut().filter(|d| d.id == "H004") {
+            if d.fix.len() == 1 && d.fix[0].start == at && !(any_wide && d.fix[0].text == "__ffsll")
+            {
+                let wide = d.fix[0].text.clone();
+                d.fix.clear();
+                d.help = Some(format!("`{v}` in the operand is 32 bits wide and `--fix` does not widen it, so `{wide}` alone would count the same lanes: widen the operand to 64 bits first (or keep 32-lane halves, as its H004 says), then use `{wide}`"));
+            }
+        }
+    }
+}
+
+/// The variables in bit-count operand `arg` declared 32 bits wide (not pointers or arrays):
+/// their names and the starts of their declarations' types.
+fn narrow_variables(a: &Analyzer, arg: Node) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    crate::parse::walk_subtree(arg, |x| {
+        match x.kind_name() {
+            "call_expression" | "field_expression" | "subscript_expression" => {
+                return crate::parse::Visit::Skip
+            }
+            "identifier" => {}
+            _ => return crate::parse::Visit::Descend,
+        }
+        if let Some(d) = a.lookup(a.text(x), x.start_byte()) {
+            if !d.pointer && d.dims.is_empty() && a.is_32bit(&d.ty_text) {
+                found.push((a.text(x).to_string(), d.ty.start_byte()));
+            }
+        }
+        crate::parse::Visit::Descend
+    });
+    found
 }
 
 /// The 32-bit constant operand of an `&` in `arg` (`__ballot(p) & 0x15555555`), as written.
@@ -7133,6 +7530,7 @@ fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             }
         }
     }
+    builtin_index_redeclaration(a, n);
     if !super::has_qualifier(n, a.src, "__shared__") || super::has_qualifier(n, a.src, "extern") {
         return;
     }
@@ -7260,6 +7658,72 @@ fn vector_compound_operator(a: &mut Analyzer, n: Node, fd: Node, op: &str) {
         format!("user-defined `operator{op}({left}&, {right})`: HIP's `{left}` has a member `operator{op}`, so `a {op} b` on two `{left}` values is ambiguous (\"use of overloaded operator '{op}' is ambiguous\")"),
         "guard the helper with `#if !defined(__HIP_PLATFORM_AMD__)` (HIP provides the operator), or delete it",
     );
+}
+
+/// H025: a declaration of CUDA's built-in index variables (`extern const dim3 blockDim; extern
+/// const uint3 threadIdx;` under `#ifndef __CUDA_ARCH__`, ethminer's cuda_helper.h, NVIDIA's
+/// curand_mtgp32_kernel.h): nvcc hides them from host code, so the stand-ins compile there, but
+/// HIP's headers declare them for both passes with their own types (hipcc 5.2.3, device and
+/// host pass: "redeclaration of 'blockDim' with a different type") (realuser24 R24-c).
+fn builtin_index_redeclaration(a: &mut Analyzer, n: Node) {
+    if n.parent().is_some_and(|p| {
+        !matches!(
+            p.kind_name(),
+            "translation_unit"
+                | "preproc_if"
+                | "preproc_ifdef"
+                | "preproc_else"
+                | "preproc_elif"
+                | "linkage_specification"
+                | "declaration_list"
+        )
+    }) {
+        return;
+    }
+    let mut c = n.walk();
+    let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+    let names: Vec<&str> = declarators
+        .into_iter()
+        .filter_map(|d| super::declarator_name(d).0)
+        .map(|x| a.text(x))
+        .filter(|x| matches!(*x, "threadIdx" | "blockIdx" | "blockDim" | "gridDim"))
+        .collect();
+    let Some(name) = names.first() else { return };
+    if namespaced_apart(a, n, name) {
+        return;
+    }
+    clash(
+        a,
+        n,
+        format!("`{}` declares `{name}`, one of CUDA's built-in index variables: HIP's headers declare it for device and host code alike, with a type of their own, so hipcc rejects this in both passes (\"redeclaration of '{name}' with a different type\")", snippet(a.text(n))),
+        "delete these declarations for HIP, or guard them with `#if !defined(__HIPCC__)` (hipcc defines `__HIPCC__` in both passes; `__HIP_DEVICE_COMPILE__` would keep them in the host pass)",
+    );
+}
+
+/// Whether the branch of `#ifndef __CUDA_ARCH__` at `n` holds only host-side stand-ins for
+/// CUDA's index variables (see [`builtin_index_redeclaration`]), with no `#else`.
+fn index_stand_ins_only(a: &Analyzer, n: Node) -> bool {
+    if n.field(FIELDS.alternative).is_some() {
+        return false;
+    }
+    let name = n.field(FIELDS.name);
+    let mut any = false;
+    for c in
+        crate::parse::named_children(n).filter(|c| Some(*c) != name && c.kind_name() != "comment")
+    {
+        let mut w = c.walk();
+        let stand_in = c.kind_name() == "declaration"
+            && c.children_by_field_name("declarator", &mut w).all(|d| {
+                super::declarator_name(d).0.is_some_and(|x| {
+                    matches!(a.text(x), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+                })
+            });
+        if !stand_in {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Reports a user definition that HIP's own clashes with (H025), unless hipcc never sees it.
@@ -8099,6 +8563,10 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
             vec![],
         );
     } else if id == "__CUDA_ARCH__" {
+        if negated && index_stand_ins_only(a, n) {
+            // H025 says what to do with them; switching the test would not help.
+            return;
+        }
         let value = Some(i64::from(negated));
         let stranded = stranded_function(a, n);
         let emptied = (!negated).then(|| emptied_kernel(a, n)).flatten();
@@ -8488,11 +8956,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     ];
     let barrier = barrier_hint(template);
     let copy = async_copy_hint(template);
+    let moves = move_hints(template);
     let found: Vec<&str> = hints
         .iter()
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
         .filter(|(k, _)| has_token(template, k) || has_token(&code, k))
         .map(|(_, h)| *h)
+        .chain(moves.iter().map(String::as_str))
         .chain(copy)
         .chain(barrier.as_deref())
         .collect();
@@ -8534,6 +9004,48 @@ fn keeps_32_lane_warps(a: &Analyzer) -> bool {
     .iter()
     .any(|m| t.contains(m))
         || within_32(&text)
+}
+
+/// Replacements for PTX moves and bitwise instructions on 32- and 64-bit registers, which are
+/// plain C++ (ethminer's cuda_helper.h `MAKE_ULONGLONG`, `vectorize`, `xor1`; realuser24 R24-d):
+/// `mov.b64 %0, {%1, %2}` packs (the first element is the low half, PTX ISA "mov"), `mov.b64
+/// {%0, %1}, %2` unpacks, `mov.b64 %0, %1` copies or reinterprets; `xor`/`and`/`or`/`not` on
+/// `.b32`/`.b64` are C++ operators.
+fn move_hints(template: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (mov, bits, half, wide, narrow) in [
+        ("mov.b64", 64, 32, "unsigned long long", "unsigned"),
+        ("mov.b32", 32, 16, "unsigned", "unsigned short"),
+    ] {
+        for (i, _) in template.match_indices(mov) {
+            let rest = &template[i + mov.len()..];
+            if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_') {
+                continue;
+            }
+            let operands = rest.split(';').next().unwrap_or(rest).trim_start();
+            let hint = if operands.starts_with('{') {
+                format!("`{mov} {{lo, hi}}, x` (unpack) -> `lo = ({narrow})x; hi = ({narrow})(x >> {half});`")
+            } else if operands.contains('{') {
+                format!("`{mov} r, {{lo, hi}}` (pack; the first element is the low half) -> `r = (({wide})hi << {half}) | lo;`")
+            } else {
+                format!("`{mov} r, x` -> a plain assignment, or a bit cast between {bits}-bit types (`__double_as_longlong()`, `__longlong_as_double()`, `__float_as_uint()`, `__uint_as_float()`)")
+            };
+            if !out.contains(&hint) {
+                out.push(hint);
+            }
+        }
+    }
+    for (op, cpp) in [("xor", "^"), ("and", "&"), ("or", "|"), ("not", "~")] {
+        if [".b32", ".b64"]
+            .iter()
+            .any(|w| has_token(template, &format!("{op}{w}")))
+        {
+            out.push(format!(
+                "`{op}.b32`/`{op}.b64` -> the C++ operator `{cpp}` on the operands' integer types"
+            ));
+        }
+    }
+    out
 }
 
 /// H006's hint for a PTX barrier in `template` (as [`asm_template_text`] gives it): barrier 0 of

@@ -6125,3 +6125,213 @@ fn h037_cuda_samples_sm_tables() {
     let src = "int cores(int dev) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, dev);\n  printf(\"%s\", _ConvertSMVer2ArchName(prop.major, prop.minor));\n  return _ConvertSMVer2Cores(prop.major, prop.minor) * prop.multiProcessorCount;\n}\n";
     assert_eq!(lines_of(src, "H037"), vec![4, 5], "{:?}", run(src));
 }
+
+/// R24-g: a butterfly whose absolute source lane is a 32-lane index (`tgx ^ k`, tgx from a lane
+/// mask read at run time or a literal 31) is H001; `__shfl_xor`, a width, or the hardware lane
+/// (`& (warpSize - 1)`) are not.
+#[test]
+fn lane32_step_source_r24_g() {
+    let runtime = "__constant__ unsigned warpmask;\n__global__ void k(const float *in, float *acc) {\n  float v = in[threadIdx.x];\n  unsigned tgx = threadIdx.x & warpmask;\n  v += __shfl_sync(0xffffffff, v, tgx ^ 1);\n  v += __shfl_sync(0xffffffff, v, tgx ^ 16);\n  if (tgx == 0) atomicAdd(acc, v);\n}\n";
+    let d: Vec<_> = run_with(runtime, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001")
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [5, 6],
+        "{d:#?}"
+    );
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert!(d[1]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("`__shfl_xor_sync(mask, v, k)` with the same `k`"));
+    let literal = runtime.replace("& warpmask", "& 31");
+    let d: Vec<_> = run_with(&literal, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.line == 5)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    let plus = kernel("  int lane = threadIdx.x % 32;\n  float v = x[threadIdx.x];\n  v = __shfl(v, lane + 1);\n  x[0] = v;");
+    assert_eq!(
+        lines_at(&plus, "H001", Version::new(5, 2, 3))
+            .iter()
+            .filter(|l| **l == 4)
+            .count(),
+        1
+    );
+    for ok in [
+        runtime
+            .replace("tgx ^ 1)", "tgx ^ 1, 32)")
+            .replace("tgx ^ 16)", "tgx ^ 16, 32)"),
+        runtime.replace("& warpmask", "& (warpSize - 1)"),
+        runtime.replace(
+            "__shfl_sync(0xffffffff, v, tgx ^ ",
+            "__shfl_xor_sync(0xffffffff, v, ",
+        ),
+        runtime.replace("& warpmask", "& blockmask"),
+    ] {
+        let lines = lines_at(&ok, "H001", Version::new(5, 2, 3));
+        assert!(
+            !lines.contains(&5) && !lines.contains(&6),
+            "{ok}: {lines:?}"
+        );
+    }
+}
+
+/// R24-e: a shuffle tree from 16 run by the first 32 threads only (`if (threadIdx.x < 32)`, or
+/// after `if (tid >= 32) return;`) covers every active lane on both wavefront sizes: no "start
+/// at warpSize / 2" error, whose help would read lanes that do not run it.
+#[test]
+fn shuffle_loop_in_first_32_threads_r24_e() {
+    let guarded = "__global__ void k(float *o) {\n  __shared__ float part[32];\n  if (threadIdx.x < 32) part[threadIdx.x] = o[threadIdx.x];\n  __syncthreads();\n  if (threadIdx.x < 32) {\n    float v = part[threadIdx.x];\n    for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n    if (threadIdx.x == 0) o[0] = v;\n  }\n}\n";
+    let loop_errors = |src: &str| {
+        run_with(src, Version::new(5, 2, 3), false)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.message.contains("offset 16"))
+            .count()
+    };
+    assert_eq!(loop_errors(guarded), 0);
+    let early = "__global__ void k(float *o) {\n  unsigned tid = threadIdx.x;\n  if (tid >= 32) return;\n  float v = o[tid];\n  for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n  if (tid == 0) o[0] = v;\n}\n";
+    assert_eq!(loop_errors(early), 0);
+    // Every thread of the block runs it: the error stays.
+    assert_eq!(
+        loop_errors(&guarded.replace("if (threadIdx.x < 32) {", "{")),
+        1
+    );
+    assert_eq!(loop_errors(&early.replace("if (tid >= 32) return;", "")), 1);
+    assert_eq!(loop_errors(&early.replace("return;", "o[tid] = 0;")), 1);
+}
+
+/// R24-e: a warp-size constant that also offsets a subscript (`s[k + warp_size]`) lays out data:
+/// a note, not an error whose help would change the layout; one that only counts lanes stays.
+#[test]
+fn warp_size_constant_that_lays_out_data_is_a_note_r24_e() {
+    let src = "template <typename T, unsigned warp_size = 32>\n__device__ T re_im(const T *s, unsigned k) {\n  unsigned lane = threadIdx.x % warp_size;\n  T v = s[k + lane] * s[k + lane + warp_size];\n  return __shfl_down_sync(0xffffffff, v, warp_size / 2);\n}\n";
+    let d: Vec<_> = run_with(src, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.line == 1)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Note);
+    let lanes = src.replace("s[k + lane + warp_size]", "s[k + lane + 1]");
+    let d: Vec<_> = run_with(&lanes, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H001" && d.line == 1)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].severity, Severity::Error);
+}
+
+/// R24-e: a template's warp-size default that the template never reads fixes nothing.
+#[test]
+fn unread_template_warp_size_default_is_not_reported_r24_e() {
+    let src = "template <typename T, unsigned warp_size = 32>\n__global__ void k(T *o) {\n  o[threadIdx.x] = __shfl_xor(o[threadIdx.x], 1);\n}\n";
+    assert!(!lines_at(src, "H001", Version::new(5, 2, 3)).contains(&1));
+    let read = src.replace(
+        "__shfl_xor(o[threadIdx.x], 1)",
+        "__shfl_xor(o[threadIdx.x], warp_size / 2)",
+    );
+    assert!(lines_at(&read, "H001", Version::new(5, 2, 3)).contains(&1));
+}
+
+/// R24-c: host-side stand-ins for CUDA's index variables clash with HIP's in both passes (H025,
+/// an error); a local of that name, or one in a named namespace, does not.
+#[test]
+fn builtin_index_redeclaration_r24_c() {
+    let src = "#ifndef __CUDA_ARCH__\nextern const dim3 blockDim;\nextern const uint3 threadIdx;\n#endif\n__global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n";
+    let d: Vec<_> = run_with(src, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H025")
+        .collect();
+    assert_eq!(
+        d.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [2, 3],
+        "{d:#?}"
+    );
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("#if !defined(__HIPCC__)"));
+    let ok = "namespace emu { extern const dim3 blockDim; }\nvoid f() { int gridDim = 3; (void)gridDim; }\n";
+    assert!(lines_at(ok, "H025", Version::new(5, 2, 3)).is_empty());
+}
+
+/// R24-i: where the operand of `__popc` stays 32 bits wide (a 32-lane mask, or a ballot variable
+/// `--fix` does not widen), `--fix` does not rename it to `__popcll`, which would count the same
+/// lanes; where it widens the ballot it still does.
+#[test]
+fn popc_of_an_operand_left_narrow_is_not_renamed_r24_i() {
+    let src = "__global__ void k(int *out, const int *in) {\n  const unsigned int below = (1u << (threadIdx.x & 31)) - 1;\n  const unsigned int present = __ballot_sync(0xffffffff, in[threadIdx.x] != 0);\n  out[threadIdx.x] = __popc(below & present);\n}\n";
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__popc(below & present)"), "{out}");
+    let d: Vec<_> = run_with(src, Version::new(5, 2, 3), true)
+        .into_iter()
+        .filter(|d| d.id == "H004" && d.line == 4)
+        .collect();
+    assert!(d.iter().all(|d| d.fix.is_empty()), "{d:#?}");
+    let simple = "__global__ void k(int *out, const int *in) {\n  unsigned m = __ballot_sync(0xffffffff, in[threadIdx.x] != 0);\n  out[threadIdx.x] = __popc(m);\n}\n";
+    let out = fixed(simple, Version::new(5, 2, 3));
+    assert!(
+        out.contains("unsigned long long m") && out.contains("__popcll(m)"),
+        "{out}"
+    );
+    // `__ffs` of an operand a widened ballot makes 64 bits wide must become `__ffsll` (ambiguous).
+    let ffs = "__global__ void k(int *out, const int *in) {\n  unsigned m = __ballot_sync(0xffffffff, in[threadIdx.x] != 0);\n  unsigned low = in[0];\n  out[threadIdx.x] = __ffs(m & low);\n}\n";
+    let out = fixed(ffs, Version::new(5, 2, 3));
+    assert!(
+        out.contains("unsigned long long m") && out.contains("__ffsll(m & low)"),
+        "{out}"
+    );
+}
+
+/// R24-d: PTX packs, unpacks and bitwise instructions get their C++ replacements.
+#[test]
+fn ptx_moves_and_bitwise_get_concrete_help_r24_d() {
+    let help = |asm: &str| {
+        let src = format!("__device__ unsigned long long f(unsigned lo, unsigned hi) {{\n  unsigned long long r;\n  asm({asm});\n  return r;\n}}\n");
+        run_with(&src, Version::new(5, 2, 3), false)
+            .into_iter()
+            .find(|d| d.id == "H006")
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    let pack = help(r#""mov.b64 %0,{%1,%2};" : "=l"(r) : "r"(lo), "r"(hi)"#);
+    assert!(
+        pack.contains("r = ((unsigned long long)hi << 32) | lo;"),
+        "{pack}"
+    );
+    let unpack = help(r#""mov.b64 {%0,%1},%2;" : "=r"(lo), "=r"(hi) : "l"(r)"#);
+    assert!(
+        unpack.contains("lo = (unsigned)x; hi = (unsigned)(x >> 32);"),
+        "{unpack}"
+    );
+    let copy = help(r#""mov.b64 %0, %1;" : "=l"(r) : "d"(1.0)"#);
+    assert!(copy.contains("__double_as_longlong()"), "{copy}");
+    let xor = help(r#""xor.b64 %0, %1, %2;" : "=l"(r) : "l"(r), "l"(r)"#);
+    assert!(xor.contains("`^`"), "{xor}");
+    assert!(!xor.contains("rewrite with HIP intrinsics"), "{xor}");
+}
+
+/// R24-h: system-scope atomics get H020's fine-grained-memory warning, as `__threadfence_system`.
+#[test]
+fn system_scope_atomics_need_fine_grained_memory_r24_h() {
+    let src = "__global__ void k(unsigned *done, int *f) {\n  atomicAdd_system(done, 1u);\n  atomicCAS_system(f, 0, 1);\n  atomicAdd(f, 1);\n}\n";
+    assert_eq!(lines_at(src, "H020", Version::new(5, 2, 3)), [2, 3]);
+}
+
+/// R24-1: a 32-entry shared table filled and read by the first 32 threads, and the guard that
+/// only moves its 32 values, are no 32-lane warp assumption.
+#[test]
+fn first_32_threads_data_is_not_h001_r24_1() {
+    let src = "__global__ void k(float *o) {\n  __shared__ float part[32];\n  if (threadIdx.x < 32) part[threadIdx.x] = o[threadIdx.x];\n  __syncthreads();\n  if (threadIdx.x < 32) {\n    float v = part[threadIdx.x];\n    for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n    if (threadIdx.x == 0) o[0] = v;\n  }\n}\n";
+    let lines = lines_at(src, "H001", Version::new(5, 2, 3));
+    assert!(!lines.contains(&2) && !lines.contains(&3), "{lines:?}");
+    // Read by every thread, the table is per-lane storage: still reported.
+    let all = src.replace("if (threadIdx.x < 32) {", "{");
+    assert!(lines_at(&all, "H001", Version::new(5, 2, 3)).contains(&2));
+}
