@@ -315,6 +315,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if recipe {
             let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
             c_sources_for_hipcc(sink, &words, header, &values);
+            mixed_inputs(sink, &words, header, &values);
             if let Some(&(program, at)) =
                 untargeted.get(&start).filter(|_| open_reference.is_none())
             {
@@ -571,6 +572,210 @@ fn c_sources_for_hipcc(
             w.start,
             format!("hipcc compiles `.c` sources as C without HIP's platform macro: `{HIP_PLATFORM_DEFINE}` added"),
             Some("nvcc gave `.c` files to the host C compiler; hipcc compiles them as C, and without the macro hip_runtime.h stops (\"Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\")".into()),
+        );
+    }
+}
+
+/// What hipcc makes of one input of a command line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Input {
+    /// A source hipcc names the language of (`.cu`, `.cpp`, `.c`, ...).
+    Source,
+    /// An object or library (`.o`, `.a`, `.so`, `.obj`, `.lib`).
+    Binary,
+    /// `$^` / `$+`: all the rule's prerequisites.
+    All,
+    /// Anything else (a flag, a word hipport cannot read).
+    Other,
+}
+
+/// The extensions hipcc 5.2.3 names a language for (hipcc.pl: `-x c` for `.c`, `-x hip` for
+/// `.cpp .cxx .cc .C .cu .cuh .hip`).
+fn hipcc_source(ext: &str) -> bool {
+    matches!(ext, "c" | "cpp" | "cxx" | "cc" | "C" | "cu" | "cuh" | "hip")
+}
+
+/// What the argument `w` (expanded, unquoted) is to hipcc.
+fn input_kind(w: &str) -> Input {
+    if w.starts_with('-') || w.contains('=') {
+        return Input::Other;
+    }
+    if w == "$^" || w == "$+" {
+        return Input::All;
+    }
+    let name = w.rsplit('/').next().unwrap_or(w);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return Input::Other;
+    };
+    // `libx.so.1.2`
+    let shared = name.split_once(".so.").is_some_and(|(_, v)| {
+        v.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    });
+    if hipcc_source(ext) {
+        Input::Source
+    } else if matches!(ext, "o" | "a" | "so" | "obj" | "lib") || shared {
+        Input::Binary
+    } else {
+        Input::Other
+    }
+}
+
+/// The prerequisites `$^` stands for, as a filter that keeps hipcc's sources first and its
+/// objects after `-x none` (see [`mixed_inputs`]).
+const SPLIT_PREREQUISITES: &str =
+    "$(filter-out %.o %.a %.so %.obj %.lib,$^) -x none $(filter %.o %.a %.so %.obj %.lib,$^)";
+
+/// R24-j: nvcc compiles the `.cu` sources of a command line and links the objects and
+/// libraries beside them (`nvcc -o app main.cu util.o`); hipcc 5.2.3 writes `-x hip` before
+/// each source (hipcc.pl), and clang applies the last `-x` to every input after it, so
+/// `util.o` is compiled as HIP source ("source file is not valid UTF-8"). A recipe nvcc ran
+/// (`words`, its rule's line `header`) whose sources come before objects gets `-x none` after
+/// its last source; `$^` (`$+`) over a rule whose prerequisites hold a source and an object, or
+/// of a pattern rule (other rules add the target's objects: Rodinia's `%: %.cu`), becomes
+/// [`SPLIT_PREREQUISITES`]. An object between two sources is reported (B012).
+fn mixed_inputs(
+    sink: &mut Sink,
+    words: &[Word],
+    header: Option<&str>,
+    values: &BTreeMap<String, String>,
+) {
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let Some((Driver::Device, at)) = driver_word(&texts, values, 0) else {
+        return;
+    };
+    // A language named already (a second run), a compile alone, a relocatable link.
+    if texts[at + 1..].iter().any(|t| {
+        let t = t.trim_matches(|c| c == '"' || c == '\'');
+        t.starts_with("-x")
+            || matches!(
+                t,
+                "-c" | "--compile" | "-E" | "-M" | "-MM" | "--hip-link" | "-dc" | "-dlink"
+            )
+    }) {
+        return;
+    }
+    let prerequisites: Vec<Input> = header
+        .and_then(|h| {
+            let h = h.split('#').next().unwrap_or(h);
+            let colon = rule_colon(h)?;
+            let (targets, mut rest) = (h[..colon].trim(), &h[colon + 1..]);
+            rest = rest.strip_prefix(':').unwrap_or(rest);
+            if let Some(c) = rule_colon(rest) {
+                rest = &rest[c + 1..];
+            }
+            let prereqs = rest.split(';').next().unwrap_or("");
+            let mut kinds: Vec<Input> = make_rdc::expand(prereqs, values, 0)
+                .split_whitespace()
+                .map(input_kind)
+                .collect();
+            if targets.contains('%') {
+                kinds.push(Input::Binary);
+            }
+            Some(kinds)
+        })
+        .unwrap_or_default();
+    let all_mixed =
+        prerequisites.contains(&Input::Source) && prerequisites.contains(&Input::Binary);
+    // Each argument's inputs; the word after `-o` (and the value flags take) is none.
+    let mut kinds: Vec<(usize, Vec<Input>)> = Vec::new();
+    let mut skip = false;
+    for (i, t) in texts.iter().enumerate().skip(at + 1) {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        let t = t.trim_matches(|c| c == '"' || c == '\'');
+        if matches!(
+            t,
+            "-o" | "--output-file"
+                | "-Xcompiler"
+                | "-Xlinker"
+                | "--compiler-options"
+                | "--linker-options"
+                | "-ccbin"
+                | "--compiler-bindir"
+                | "-include"
+                | "-I"
+                | "-L"
+                | "-l"
+                | "-D"
+                | "-U"
+        ) {
+            skip = true;
+            continue;
+        }
+        // `$<`: the first prerequisite.
+        let k: Vec<Input> = make_rdc::expand(t, values, 0)
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
+            .map(|w| match w {
+                "$<" => prerequisites.first().copied().unwrap_or(Input::Other),
+                w => input_kind(w),
+            })
+            .collect();
+        kinds.push((i, k));
+    }
+    let flat: Vec<(usize, Input)> = kinds
+        .iter()
+        .flat_map(|(i, k)| k.iter().map(move |k| (*i, *k)))
+        .collect();
+    let all_words: Vec<usize> = flat
+        .iter()
+        .filter(|(_, k)| *k == Input::All)
+        .map(|(i, _)| *i)
+        .collect();
+    if all_mixed && all_words.len() == 1 && flat.iter().all(|(_, k)| *k != Input::Source) {
+        let w = &words[all_words[0]];
+        if w.text.trim_start_matches('"').trim_end_matches('"') == w.text
+            && sink.edit(w.start, w.end, SPLIT_PREREQUISITES, B_COMPILER.id)
+        {
+            sink.diag(
+                B_COMPILER,
+                w.start,
+                format!("hipcc compiles every input after a source as HIP (hipcc 5.2.3 writes `-x hip` before it), objects and libraries too: `{}` lists the sources first and the rest after `-x none`", w.text),
+                Some("nvcc compiled the rule's sources and linked its objects in one command; hipcc needs `-x none` before objects that follow a source".into()),
+            );
+        }
+        return;
+    }
+    let Some(last_source) = flat.iter().rposition(|(_, k)| *k == Input::Source) else {
+        return;
+    };
+    let first_source = flat
+        .iter()
+        .position(|(_, k)| *k == Input::Source)
+        .unwrap_or(0);
+    let after = flat[last_source + 1..]
+        .iter()
+        .any(|(_, k)| matches!(k, Input::Binary | Input::All));
+    let between = flat[first_source..last_source]
+        .iter()
+        .any(|(_, k)| matches!(k, Input::Binary | Input::All));
+    if !after && !between {
+        return;
+    }
+    let (word_of_last, _) = flat[last_source];
+    // The last source and what follows it in one word (`$(SRC) $(OBJ)` in one variable).
+    let glued = flat[last_source + 1..]
+        .iter()
+        .any(|(i, k)| *i == word_of_last && matches!(k, Input::Binary | Input::All));
+    let w = &words[word_of_last];
+    if between || glued {
+        sink.diag_as(
+            B_COMPILER,
+            crate::diag::Severity::Warning,
+            w.start,
+            "hipcc compiles every input after a source as HIP (hipcc 5.2.3 writes `-x hip` before it), objects and libraries too: here objects follow a source where hipport cannot put `-x none` before them".into(),
+            Some("list the sources first and write `-x none` before the objects and libraries, or compile the sources with `-c` and link the objects in a second command".into()),
+        );
+        return;
+    }
+    if sink.insert_after(w.end, " -x none", B_COMPILER.id) {
+        sink.diag(
+            B_COMPILER,
+            w.start,
+            "hipcc compiles every input after a source as HIP (hipcc 5.2.3 writes `-x hip` before it), objects and libraries too: `-x none` added after the last source".into(),
+            Some("nvcc compiled the sources and linked the objects beside them in one command; hipcc needs `-x none` before objects that follow a source".into()),
         );
     }
 }
@@ -2783,6 +2988,41 @@ mod tests {
         let alone = src.replacen("include ../config.mk\n", "", 1);
         let (_, diags) = run(&alone, &BuildOptions::default());
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
+    }
+
+    /// R24-j: hipcc writes `-x hip` before each source, so objects after one are compiled as
+    /// HIP: `-x none` follows the last source, `$^` over sources and objects (or of a pattern
+    /// rule) lists the sources first; an object between sources is a warning; compiles alone
+    /// and a second run are left alone.
+    #[test]
+    fn objects_after_a_source_are_linked_not_compiled() {
+        let o = BuildOptions::default();
+        let src = "NVCC = nvcc\nOBJS = util.o\napp: main.cu util.o\n\t$(NVCC) -arch=sm_80 -o $@ $^\nb: b.cu\n\t$(NVCC) -o b b.cu $(OBJS) -lm\n%: %.cu\n\t$(NVCC) -o $@ $^\nc: c.cu util.o d.cu\n\tnvcc -o c c.cu util.o d.cu\n%.o: %.cu\n\tnvcc -c -o $@ $^\ne: e.cu\n\tnvcc -o e $^\n";
+        let (out, diags) = run(src, &o);
+        let split = "$(filter-out %.o %.a %.so %.obj %.lib,$^) -x none $(filter %.o %.a %.so %.obj %.lib,$^)";
+        assert!(out.contains(&format!("-o $@ {split}\nb:")), "{out}");
+        assert!(out.contains("-o b b.cu -x none $(OBJS) -lm"), "{out}");
+        assert!(out.contains(&format!("-o $@ {split}\nc:")), "{out}");
+        assert!(out.contains(" -o c c.cu util.o d.cu\n"), "{out}");
+        assert!(out.contains(" -c -o $@ $^\n"), "{out}");
+        assert!(out.contains(" -o e $^\n"), "{out}");
+        let notes = diags
+            .iter()
+            .filter(|d| {
+                d.id == "B012"
+                    && d.message.contains("-x none")
+                    && d.severity == crate::diag::Severity::Note
+            })
+            .count();
+        assert_eq!(notes, 3, "{diags:#?}");
+        assert!(
+            diags.iter().any(|d| d.id == "B012"
+                && d.line == 10
+                && d.severity == crate::diag::Severity::Warning),
+            "{diags:#?}"
+        );
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
     }
 
     /// U-f: `-l cusparse` in a recipe or a variable maps as `-lcusparse`; `-l cudart` goes where
