@@ -383,7 +383,8 @@ pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
     "nvjpeg_static",
     "cusolverMg",
     "cufftw",
-    "OpenCL",
+    // Not OpenCL (R24-a): CUDA ships a libOpenCL, but OpenCL is no CUDA API; on AMD the ICD
+    // loader provides libOpenCL with ROCm's OpenCL runtime behind it, and hipport ports none of it.
 ];
 
 /// TensorRT's link names (TensorRT's own CMake and samples link `nvinfer`, `nvinfer_plugin`,

@@ -3969,6 +3969,22 @@ mod tests {
         assert_eq!(unmapped, 3, "{diags:?}");
     }
 
+    /// R24-a: `-lOpenCL` (Rodinia's make.config) is no CUDA library: no finding, left alone.
+    #[test]
+    fn opencl_is_no_cuda_library() {
+        let src = "OPENCL_LIB = /opt/AMDAPP/lib/x86_64/ -lOpenCL\nk: k.cu\n\tnvcc -arch=sm_70 k.cu -o k\nc: c.c\n\tgcc c.c -o c -L$(OPENCL_LIB) -lOpenCL\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.starts_with("OPENCL_LIB = /opt/AMDAPP/lib/x86_64/ -lOpenCL\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("-lOpenCL\n"), "{out}");
+        assert!(
+            !diags.iter().any(|d| d.message.contains("OpenCL")),
+            "{diags:#?}"
+        );
+    }
+
     /// F3: one CUDA install path is one warning, at the variable that holds it, naming the
     /// variables built on it.
     #[test]
