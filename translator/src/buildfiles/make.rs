@@ -2,6 +2,7 @@
 //! and `%.cu` patterns follow the renames.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
@@ -93,12 +94,17 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     // a command gets none (B008 says what it must hold).
     // An include hipport reads and finds not setting it (Rodinia's make.config, where
     // `$(CUDA_GENCODE_FLAGS)` is set nowhere) does not hold it.
+    // The variables the included files set, where hipport read them all (R24-b).
+    let elsewhere = lines
+        .iter()
+        .any(|&(a, b)| include_line(&src[a..b]).is_some())
+        .then(|| included_assignments(src, &lines, &recipes, &bodies, sink.file(), opts))
+        .flatten();
     if !untargeted.is_empty()
         && lines
             .iter()
             .any(|&(a, b)| include_line(&src[a..b]).is_some())
     {
-        let elsewhere = included_assignments(src, &lines, &recipes, &bodies, sink.file(), opts);
         untargeted.retain(|&at, _| {
             let end = lines
                 .binary_search_by_key(&at, |l| l.0)
@@ -327,19 +333,48 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
             let unseen = flags_set_elsewhere(&texts, &values, &includes, &mut unseen_reported);
             if let Some((i, names)) = unseen {
-                let shown: Vec<String> = names.iter().map(|n| format!("`$({n})`")).collect();
-                sink.diag(
-                    B_CONSTRUCT,
-                    words[i].start,
-                    format!(
-                        "{} {} hipcc here, where nvcc ran, but {} set outside this Makefile ({}), where hipport does not rewrite nvcc's flags",
-                        shown.join(", "),
-                        if names.len() == 1 { "reaches" } else { "reach" },
-                        if names.len() == 1 { "it is" } else { "they are" },
-                        includes.join(", ")
-                    ),
-                    Some("they must hold hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own; convert the included file too, or set them by hand".into()),
-                );
+                // Those the included files hipport read do not set either (R24-b).
+                let (outside, unset): (Vec<String>, Vec<String>) = names
+                    .into_iter()
+                    .partition(|n| elsewhere.as_ref().is_none_or(|set| set.contains(n)));
+                let shown = |names: &[String]| {
+                    names
+                        .iter()
+                        .map(|n| format!("`$({n})`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let reach = |n: usize| if n == 1 { "reaches" } else { "reach" };
+                if !outside.is_empty() {
+                    sink.diag(
+                        B_CONSTRUCT,
+                        words[i].start,
+                        format!(
+                            "{} {} hipcc here, where nvcc ran, but {} set outside this Makefile ({}), where hipport does not rewrite nvcc's flags",
+                            shown(&outside),
+                            reach(outside.len()),
+                            if outside.len() == 1 { "it is" } else { "they are" },
+                            includes.join(", ")
+                        ),
+                        Some("they must hold hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own; convert the included file too, or set them by hand".into()),
+                    );
+                }
+                if !unset.is_empty() {
+                    sink.diag_as(
+                        B_CONSTRUCT,
+                        crate::diag::Severity::Note,
+                        words[i].start,
+                        format!(
+                            "{} {} hipcc here, where nvcc ran, but neither this Makefile nor the files it includes ({}) set {}: {} may come from the make command line or the environment",
+                            shown(&unset),
+                            reach(unset.len()),
+                            includes.join(", "),
+                            if unset.len() == 1 { "it" } else { "them" },
+                            if unset.len() == 1 { "it" } else { "they" },
+                        ),
+                        Some("what is given there must be hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own".into()),
+                    );
+                }
             }
         }
         // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
@@ -808,8 +843,12 @@ fn include_line(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The names of the variables the files this Makefile (`file`, relative to
-/// [`BuildOptions::tree_root`]) includes assign, read from the tree; `None` where one of them
-/// cannot be read (its name holds a reference, it is not in the tree, or it includes others).
+/// [`BuildOptions::tree_root`]) includes assign, read from the tree, with the files they
+/// include in turn; `None` where one of them cannot be read (its name holds a reference that
+/// cannot be expanded, or it is not in the tree). make reads an include's path from the
+/// directory it runs in, the Makefile's; a variable set to the directory of the file that sets
+/// it (`$(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))`, Rodinia's cuda/Make.inc) is
+/// that file's directory.
 fn included_assignments(
     src: &str,
     lines: &[(usize, usize)],
@@ -818,35 +857,83 @@ fn included_assignments(
     file: &str,
     opts: &BuildOptions,
 ) -> Option<BTreeSet<String>> {
-    let dir = opts.tree_root.as_ref()?.join(text::dir_of(file));
+    let root = opts.tree_root.as_ref()?;
+    let dir = root.join(text::dir_of(file));
+    let here = own_dir_values(src, lines, recipes, bodies, Path::new("."));
     let mut names = BTreeSet::new();
-    for &(a, b) in lines {
-        if recipes.contains_key(&a) || bodies.contains(&a) {
-            continue;
-        }
-        let Some((_, files)) = include_line(&src[a..b]) else {
-            continue;
-        };
-        for f in files.split_whitespace() {
+    let mut pending: Vec<(String, BTreeMap<String, String>)> = lines
+        .iter()
+        .filter(|l| !recipes.contains_key(&l.0) && !bodies.contains(&l.0))
+        .filter_map(|&(a, b)| include_line(&src[a..b]))
+        .map(|(_, files)| (files.to_string(), here.clone()))
+        .collect();
+    let mut read = 0;
+    while let Some((files, values)) = pending.pop() {
+        for f in make_rdc::expand(&files, &values, 0).split_whitespace() {
             if f.contains(['$', '*', '?', '[']) {
                 return None;
             }
-            let bytes = std::fs::read(dir.join(f))
-                .ok()
-                .filter(|b| b.len() <= 1 << 20)?;
+            read += 1;
+            if read > 32 {
+                return None;
+            }
+            let path = dir.join(f);
+            let bytes = std::fs::read(&path).ok().filter(|b| b.len() <= 1 << 20)?;
             let text = String::from_utf8(bytes).ok()?;
-            for (s, e) in logical_lines(&text) {
-                let line = &text[s..e];
-                if include_line(line).is_some() {
-                    return None;
+            let inner = logical_lines(&text);
+            let Layout { recipes, bodies } = layout(&text, &inner);
+            let from = Path::new(f).parent().unwrap_or(Path::new("."));
+            let values = own_dir_values(&text, &inner, &recipes, &bodies, from);
+            for &(s, e) in &inner {
+                if recipes.contains_key(&s) || bodies.contains(&s) {
+                    continue;
                 }
-                if let Some((name, _)) = assignment(line) {
+                let line = &text[s..e];
+                if let Some((_, more)) = include_line(line) {
+                    pending.push((more.to_string(), values.clone()));
+                } else if let Some((name, _)) = assignment(line) {
                     names.insert(name.to_string());
                 }
             }
         }
     }
     Some(names)
+}
+
+/// The values a Makefile's own assignments give, as far as an include's path reads them: a
+/// variable set to the directory of the Makefile (`$(dir $(lastword $(MAKEFILE_LIST)))`,
+/// `$(shell dirname ... $(MAKEFILE_LIST) ...)`) is `dir`, the Makefile's directory relative to
+/// the one make runs in.
+fn own_dir_values(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+    dir: &Path,
+) -> BTreeMap<String, String> {
+    let dir = dir.to_string_lossy();
+    let dir = if dir.is_empty() { "." } else { &dir };
+    let mut values = BTreeMap::new();
+    for &(a, b) in lines {
+        if recipes.contains_key(&a) || bodies.contains(&a) {
+            continue;
+        }
+        let Some((name, value)) = assignment(&src[a..b]) else {
+            continue;
+        };
+        let value = value.trim();
+        let value = if value.contains("MAKEFILE_LIST") && value.contains("dirname") {
+            dir.to_string()
+        } else if value.contains("MAKEFILE_LIST")
+            && (value.starts_with("$(dir ") || value.starts_with("${dir "))
+        {
+            format!("{dir}/")
+        } else {
+            value.to_string()
+        };
+        values.insert(name.to_string(), value);
+    }
+    values
 }
 
 /// T4 (Kaldi's `$(CUDATKDIR)/bin/nvcc -c $< $(CUDA_FLAGS) $(CUDA_ARCH)`, whose variables
@@ -3967,6 +4054,54 @@ mod tests {
         }
         let unmapped = diags.iter().filter(|d| d.id == "B005").count();
         assert_eq!(unmapped, 3, "{diags:?}");
+    }
+
+    /// R24-b: a variable neither the Makefile nor the included files it reads set (Rodinia's
+    /// `$(KERNEL_DIM)` from the make command line, `$(NVCCFLAGS)` past an include through
+    /// `$(CUDA_DIR)` set from `$(MAKEFILE_LIST)`) is a note saying so, and the command still
+    /// gets the AMD targets; a host-compiler call after `-Xcompiler` does not keep them away.
+    /// A variable an included file sets stays the warning naming the include.
+    #[test]
+    fn variables_the_included_files_do_not_set_may_come_from_the_command_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("proj/cuda")).unwrap();
+        std::fs::write(root.join("proj/Make.inc"), "CFLAGS += -O2\n").unwrap();
+        std::fs::write(root.join("proj/common.mk"), "GENCODE = -arch=sm_70\n").unwrap();
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            tree_root: Some(root.to_path_buf()),
+            ..Default::default()
+        };
+        let src = "CUDA_DIR := $(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))\ninclude $(CUDA_DIR)/Make.inc\nJOIN = -lm\nNVCC = nvcc\n%: %.cu\n\t$(NVCC) $(NVCCFLAGS) -Xcompiler $(call join,$(JOIN),x) -o $@ $<\n";
+        let (out, diags) = run(src, &opts);
+        assert!(
+            out.contains("\t$(NVCC) --offload-arch=gfx90a $(NVCCFLAGS) -Xcompiler"),
+            "{out}"
+        );
+        let b008: Vec<_> = diags.iter().filter(|d| d.id == "B008").collect();
+        assert_eq!(b008.len(), 1, "{diags:#?}");
+        assert_eq!(b008[0].severity, crate::diag::Severity::Note);
+        assert!(
+            b008[0]
+                .message
+                .contains("neither this Makefile nor the files it includes")
+                && b008[0].message.contains("make command line"),
+            "{}",
+            b008[0].message
+        );
+        assert_eq!(run(&out, &opts).0, out);
+        // Set in an included file: the warning, and no targets.
+        let src = "include common.mk\nk: k.cu\n\tnvcc $(GENCODE) k.cu -o k\n";
+        let (out, diags) = run(src, &opts);
+        assert!(out.contains("\thipcc $(GENCODE) k.cu -o k\n"), "{out}");
+        assert!(
+            diags.iter().any(|d| d.id == "B008"
+                && d.severity == crate::diag::Severity::Warning
+                && d.message
+                    .contains("set outside this Makefile (`include common.mk`)")),
+            "{diags:#?}"
+        );
     }
 
     /// R24-a: `-lOpenCL` (Rodinia's make.config) is no CUDA library: no finding, left alone.
