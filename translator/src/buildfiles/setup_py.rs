@@ -769,6 +769,13 @@ pub(crate) fn translate(
         joined_constant_dirs(src, &toks, &moved_consts)
     };
     let mut in_list = vec![false; toks.len()];
+    // R23-g: the strings removed from torch's `COMMON_NVCC_FLAGS` stay CUDA's (that list is
+    // CUDA's on ROCm too): they are marked as read, and the removal is reported.
+    if scope == Scope::Setup {
+        for k in nvcc_flag_removals(&toks, sink) {
+            in_list[k] = true;
+        }
+    }
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
     // Variables assigned a list that got the `--offload-arch=` flags.
@@ -778,6 +785,9 @@ pub(crate) fn translate(
             Tok::Punct { ch: '[', .. } => stack.push(k),
             Tok::Punct { ch: ']', .. } => {
                 if let Some(open) = stack.pop() {
+                    if in_list[open + 1..k].iter().any(|&r| r) && removal_list(&toks, open) {
+                        continue;
+                    }
                     let role = role_before(&toks, open, &nvcc);
                     if scope == Scope::Jit && !matches!(role, Role::Nvcc | Role::Link) {
                         continue;
@@ -1006,6 +1016,72 @@ pub(crate) fn translate(
         nvcc_probes(src, &toks, sink);
         renamed_extensions(src, &toks, sink, &exts);
     }
+}
+
+/// The flags ROCm PyTorch's `torch.utils.cpp_extension.COMMON_HIPCC_FLAGS` disables `__half`
+/// with (torch 1.8 to 2.x: `'-D__HIP_NO_HALF_OPERATORS__=1', '-D__HIP_NO_HALF_CONVERSIONS__=1'`,
+/// cpp_extension.py); `COMMON_NVCC_FLAGS` is CUDA's list, which a ROCm build does not read.
+const HIPCC_HALF_FLAGS: &str = "'-D__HIP_NO_HALF_OPERATORS__=1', '-D__HIP_NO_HALF_CONVERSIONS__=1'";
+
+/// Whether the list opened at `open` is the iterable of a `for NAME in [...]` loop.
+fn removal_list(toks: &[Tok], open: usize) -> bool {
+    open >= 3
+        && matches!(&toks[open - 1], Tok::Ident { text, .. } if text == "in")
+        && matches!(&toks[open - 3], Tok::Ident { text, .. } if text == "for")
+}
+
+/// R23-g (punica's setup.py): `...COMMON_NVCC_FLAGS.remove(flag)`, directly on a string or in
+/// a `for flag in [...]` loop over strings, removes flags from CUDA's list; ROCm PyTorch
+/// compiles with `COMMON_HIPCC_FLAGS` (see [`HIPCC_HALF_FLAGS`]), so the removal does nothing
+/// there: a warning at each such call saying what to remove instead. Returns the tokens of
+/// the strings removed (left as written).
+fn nvcc_flag_removals(toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
+    let mut out = Vec::new();
+    for k in 0..toks.len().saturating_sub(4) {
+        let Tok::Ident { start, text } = &toks[k] else {
+            continue;
+        };
+        if text != "COMMON_NVCC_FLAGS"
+            || !matches!(&toks[k + 1], Tok::Punct { ch: '.', .. })
+            || !matches!(&toks[k + 2], Tok::Ident { text, .. } if text == "remove")
+            || !matches!(&toks[k + 3], Tok::Punct { ch: '(', .. })
+        {
+            continue;
+        }
+        match &toks[k + 4] {
+            Tok::Str { .. } => out.push(k + 4),
+            Tok::Ident { text: name, .. } => {
+                // The loop over a list of strings that binds `name`, before the call.
+                let head = (0..k).rev().find(|&j| {
+                    j + 3 < k
+                        && matches!(&toks[j], Tok::Ident { text, .. } if text == "for")
+                        && matches!(&toks[j + 1], Tok::Ident { text, .. } if text == name)
+                        && matches!(&toks[j + 2], Tok::Ident { text, .. } if text == "in")
+                        && matches!(&toks[j + 3], Tok::Punct { ch: '[', .. })
+                });
+                if let Some(j) = head {
+                    let mut depth = 0isize;
+                    for (i, t) in toks.iter().enumerate().skip(j + 3) {
+                        depth += nesting(t);
+                        if matches!(t, Tok::Str { .. }) && depth == 1 {
+                            out.push(i);
+                        }
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        sink.diag(
+            B_CONSTRUCT,
+            *start,
+            "`COMMON_NVCC_FLAGS.remove(...)` removes nothing from a ROCm build: ROCm PyTorch compiles with `torch.utils.cpp_extension.COMMON_HIPCC_FLAGS` instead, whose `__half` switches stay".into(),
+            Some(format!("remove {HIPCC_HALF_FLAGS} from COMMON_HIPCC_FLAGS as well (under `if torch.version.hip`), or pass `-U__HIP_NO_HALF_OPERATORS__ -U__HIP_NO_HALF_CONVERSIONS__` in extra_compile_args['nvcc']")),
+        );
+    }
+    out
 }
 
 /// Whether a literal is a plain file extension (`".cu"`, `".cpp"`).
@@ -3751,6 +3827,37 @@ mod tests {
             o.renamed.insert(old.to_string(), new.to_string());
         }
         o
+    }
+
+    /// R23-g: strings removed from torch's `COMMON_NVCC_FLAGS` (in a loop or directly) stay
+    /// CUDA's, with a warning at each removal naming `COMMON_HIPCC_FLAGS` and its `=1` values;
+    /// the same strings in an nvcc list are still rewritten.
+    #[test]
+    fn removals_from_cudas_common_flags_are_reported_not_renamed() {
+        let src = "import torch.utils.cpp_extension as ext\nfor flag in [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]:\n    ext.COMMON_NVCC_FLAGS.remove(flag)\next.COMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF2_OPERATORS__\")\nargs = {\"nvcc\": [\"-U__CUDA_NO_HALF_OPERATORS__\"]}\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("for flag in [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]:")
+                && out.contains("remove(\"-D__CUDA_NO_HALF2_OPERATORS__\")")
+                && out.contains("[\"-U__HIP_NO_HALF_OPERATORS__\"]"),
+            "{out}"
+        );
+        let warned: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B008" && d.message.contains("COMMON_HIPCC_FLAGS"))
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(warned, [3, 4], "{diags:#?}");
+        assert!(diags.iter().any(|d| d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("-D__HIP_NO_HALF_OPERATORS__=1"))));
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.line <= 4 && matches!(d.id.as_str(), "B001" | "B003")),
+            "{diags:#?}"
+        );
     }
 
     /// U-f: pytorch_sparse's `"-l", "cusparse"` (and `"-l cusparse"` in one element, and a JIT
