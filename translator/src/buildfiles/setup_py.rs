@@ -1259,6 +1259,8 @@ const PROBES: &[&str] = &[
 /// and the port is silently disabled. A statement that also tests `torch.version.hip` or names
 /// `hipcc` has its ROCm answer.
 fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
+    // The lines of the `if` blocks reported here (R23-c).
+    let mut probed: BTreeSet<usize> = BTreeSet::new();
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
     let probe = |k: usize| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if PROBES.contains(&text.as_str()));
     for (k, t) in toks.iter().enumerate() {
@@ -1286,13 +1288,217 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         if statement.contains("torch.version.hip") || statement.contains("hipcc") {
             continue;
         }
-        sink.diag(
+        let help = "on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)";
+        let at = tok_start(&toks[first]);
+        match gated_block(src, at) {
+            // R23-c: the block is skipped on ROCm, and what it sets is read after it.
+            Some(g) if !g.read_later.is_empty() => {
+                probed.insert(g.line);
+                let arch = arch_note(g.arch_test);
+                let n = g.read_later.len();
+                sink.diag_as(
+                    B_CONSTRUCT,
+                    crate::diag::Severity::Error,
+                    at,
+                    format!(
+                        "the build looks for nvcc here, which a ROCm machine does not have: the block under `{}` (line {}) is skipped there, and {} it sets {} read after it: NameError on ROCm{arch}",
+                        g.test,
+                        g.line,
+                        shown_reads(&g.read_later),
+                        if n == 1 { "is" } else { "are" }
+                    ),
+                    Some(format!("give {} a value before the test, or test `torch.version.hip` and build without nvcc's version there", if n == 1 { "it" } else { "them" })),
+                );
+            }
+            _ => sink.diag(
+                B_CONSTRUCT,
+                at,
+                "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
+                Some(help.into()),
+            ),
+        }
+    }
+    cuda_home_gates(src, sink, &probed);
+}
+
+/// The `if` block a probe of nvcc sits in (see [`gated_block`]).
+struct Gate {
+    /// The test, as written (`if CUDA_HOME is not None:`).
+    test: String,
+    /// Its line (1-based).
+    line: usize,
+    /// The names the block assigns, with the line after the block that reads each first,
+    /// where nothing before the test or in an `else` assigns it.
+    read_later: Vec<(String, usize)>,
+    /// The line of an `if` after the block that tests one of those names and holds nvcc's
+    /// architecture flags (`if nvcc_version >= 11.8:` / `-gencode`).
+    arch_test: Option<usize>,
+}
+
+/// The names a Python line assigns (`x = ...`, `_, v = ...`; not `x == ...`).
+fn assigned_names(line: &str) -> Vec<&str> {
+    let Some(eq) = line.find('=') else {
+        return Vec::new();
+    };
+    if line[eq + 1..].starts_with('=') || line[..eq].ends_with(['!', '<', '>', '+', '-', '*', '/'])
+    {
+        return Vec::new();
+    }
+    let names: Vec<&str> = line[..eq].split(',').map(str::trim).collect();
+    let ident = |n: &str| {
+        !n.is_empty()
+            && !n.starts_with(|c: char| c.is_ascii_digit())
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if names.iter().all(|n| ident(n)) {
+        names.into_iter().filter(|n| *n != "_").collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// R23-c: each `if CUDA_HOME is not None:` block (no `else`, and no probe of nvcc in it, which
+/// [`nvcc_probes`] reports) whose names the file reads after it: an error at the test, since
+/// ROCm PyTorch's CUDA_HOME is None and the read raises NameError.
+fn cuda_home_gates(src: &str, sink: &mut Sink, probed: &BTreeSet<usize>) {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut offset = 0;
+    for (g, l) in lines.iter().enumerate() {
+        let at = offset + (l.len() - l.trim_start().len());
+        offset += l.len() + 1;
+        let t = l.trim();
+        if probed.contains(&(g + 1))
+            || !(t.starts_with("if ") && t.contains("CUDA_HOME") && t.contains("is not None")
+                || t == "if CUDA_HOME:")
+        {
+            continue;
+        }
+        let Some(gate) = gate_at(&lines, g) else {
+            continue;
+        };
+        if gate.read_later.is_empty() {
+            continue;
+        }
+        sink.diag_as(
             B_CONSTRUCT,
-            tok_start(&toks[first]),
-            "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
-            Some("on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)".into()),
+            crate::diag::Severity::Error,
+            at,
+            format!(
+                "CUDA_HOME is None on ROCm PyTorch: this block is skipped there, and {} it sets {} read after it: NameError on ROCm{}",
+                shown_reads(&gate.read_later),
+                if gate.read_later.len() == 1 { "is" } else { "are" },
+                arch_note(gate.arch_test)
+            ),
+            Some(format!("give {} a value before the test, or test `torch.version.hip` and build without nvcc's version there", if gate.read_later.len() == 1 { "it" } else { "them" })),
         );
     }
+}
+
+/// `` `name` (line N) `` for each read after a [`Gate`].
+fn shown_reads(reads: &[(String, usize)]) -> String {
+    reads
+        .iter()
+        .map(|(n, l)| format!("`{n}` (line {l})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a [`Gate::arch_test`] adds to the message.
+fn arch_note(line: Option<usize>) -> String {
+    line.map_or(String::new(), |l| {
+        format!(
+            "; the architecture flags under the test of it at line {l} never apply on ROCm either"
+        )
+    })
+}
+
+/// Whether `name` occurs in `line` as a whole identifier.
+fn reads_name(line: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(name)
+        .any(|(i, _)| !line[..i].ends_with(ident) && !line[i + name.len()..].starts_with(ident))
+}
+
+/// R23-c (fast-hadamard-transform's setup.py): the `if` whose block holds offset `at` (the
+/// line that probes nvcc), and the names that block sets which the file reads after it.
+fn gated_block(src: &str, at: usize) -> Option<Gate> {
+    let lines: Vec<&str> = src.lines().collect();
+    let here = src[..at].matches('\n').count();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let own = indent(lines.get(here)?);
+    let g = (0..here)
+        .rev()
+        .find(|&i| !blank(lines[i]) && indent(lines[i]) < own)?;
+    gate_at(&lines, g)
+}
+
+/// The `if` at line index `g` of `lines` as a [`Gate`]; `None` where it is no `if` or has an
+/// `else`/`elif`.
+fn gate_at(lines: &[&str], g: usize) -> Option<Gate> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let test = lines[g].trim();
+    if !test.starts_with("if ") || !test.ends_with(':') {
+        return None;
+    }
+    let gi = indent(lines[g]);
+    let end = (g + 1..lines.len())
+        .find(|&i| !blank(lines[i]) && indent(lines[i]) <= gi)
+        .unwrap_or(lines.len());
+    if lines.get(end).is_some_and(|l| {
+        let t = l.trim_start();
+        t.starts_with("else") || t.starts_with("elif")
+    }) {
+        return None;
+    }
+    let mut read_later = Vec::new();
+    let mut arch_test = None;
+    let set: Vec<&str> = lines[g + 1..end]
+        .iter()
+        .flat_map(|l| assigned_names(l))
+        .collect();
+    for name in set {
+        // An assignment before the test counts where no line after it, up to the test,
+        // leaves its block (one in a function above, or in another branch, does not).
+        let set_before = (0..g).any(|a| {
+            assigned_names(lines[a]).contains(&name)
+                && lines[a + 1..=g]
+                    .iter()
+                    .all(|l| blank(l) || indent(l) >= indent(lines[a]))
+        });
+        if set_before || read_later.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        for (i, l) in lines.iter().enumerate().skip(end) {
+            if assigned_names(l).contains(&name) && !reads_name(l.split_once('=')?.1, name) {
+                break;
+            }
+            if blank(l) || !reads_name(l, name) {
+                continue;
+            }
+            read_later.push((name.to_string(), i + 1));
+            let t = l.trim();
+            if t.starts_with("if ") && arch_test.is_none() {
+                let body_end = (i + 1..lines.len())
+                    .find(|&j| !blank(lines[j]) && indent(lines[j]) <= indent(l))
+                    .unwrap_or(lines.len());
+                if lines[i + 1..body_end]
+                    .iter()
+                    .any(|b| b.contains("-gencode") || b.contains("arch=") || b.contains("sm_"))
+                {
+                    arch_test = Some(i + 1);
+                }
+            }
+            break;
+        }
+    }
+    Some(Gate {
+        test: test.to_string(),
+        line: g + 1,
+        read_later,
+        arch_test,
+    })
 }
 
 /// The first token of the expression that ends with the literal `k` naming nvcc and that
@@ -3827,6 +4033,53 @@ mod tests {
             o.renamed.insert(old.to_string(), new.to_string());
         }
         o
+    }
+
+    /// R23-c: a name an `if CUDA_HOME is not None:` block sets and the file reads after it is
+    /// a NameError on ROCm: an error at the probe inside the block (or at the test where the
+    /// probe is a function's), naming the read and the architecture flags behind it; a value
+    /// given before the test, an `else`, or an assignment in a function above changes that.
+    #[test]
+    fn names_a_cuda_home_block_sets_and_the_file_reads_later_are_errors() {
+        let o = BuildOptions::default();
+        let probe = "import subprocess\nfrom torch.utils.cpp_extension import CUDA_HOME\nflags = []\nif CUDA_HOME is not None:\n    out = subprocess.check_output([CUDA_HOME + \"/bin/nvcc\", \"-V\"])\n    ver = float(out)\nif ver >= 11.8:\n    flags += [\"-gencode\", \"arch=compute_90,code=sm_90\"]\n";
+        let (_, diags) = run(probe, &o);
+        let errors: Vec<_> = diags
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 1, "{diags:#?}");
+        assert_eq!(errors[0].line, 5);
+        assert!(
+            errors[0].message.contains("`ver` (line 7)")
+                && errors[0].message.contains("NameError")
+                && errors[0].message.contains("at line 7 never apply"),
+            "{}",
+            errors[0].message
+        );
+        let called = "import subprocess\nfrom torch.utils.cpp_extension import CUDA_HOME\ndef version(home):\n    raw = subprocess.check_output([home + \"/bin/nvcc\", \"-V\"])\n    ver = raw\n    return raw, ver\n\nif True:\n    if CUDA_HOME is not None:\n        _, ver = version(CUDA_HOME)\n    if ver > 11:\n        pass\n";
+        let (_, diags) = run(called, &o);
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.severity == crate::diag::Severity::Error
+                    && d.line == 9
+                    && d.message.contains("`ver` (line 11)")),
+            "{diags:#?}"
+        );
+        for safe in [
+            called.replace("if True:\n", "if True:\n    ver = 0\n"),
+            called.replace(
+                "    if ver > 11:",
+                "    else:\n        ver = 0\n    if ver > 11:",
+            ),
+        ] {
+            let (_, diags) = run(&safe, &o);
+            assert!(
+                !diags.iter().any(|d| d.message.contains("NameError")),
+                "{safe}\n{diags:#?}"
+            );
+        }
     }
 
     /// R23-g: strings removed from torch's `COMMON_NVCC_FLAGS` (in a loop or directly) stay
