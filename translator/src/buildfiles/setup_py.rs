@@ -891,6 +891,40 @@ pub(crate) fn translate(
         if let Some(ctx) = appended {
             let mut done = false;
             let mapped = flags::map_words(&[content.as_str()], opts, ctx, &mut done);
+            // R23-i: `x.append("-gencode")` and, next, `x.append("arch=...")`: hipcc rejects
+            // the flag and reads the value as an input file, so the build fails: an error
+            // naming both lines.
+            if let Some(value_at) = appended_value(&toks, k).filter(|_| {
+                matches!(content.as_str(), "-gencode" | "--generate-code")
+                    && mapped.changes.is_empty()
+            }) {
+                let Tok::Str { content: value, .. } = &toks[value_at] else {
+                    continue;
+                };
+                let line = |at: usize| src[..at].matches('\n').count() + 1;
+                if let Some(n) = mapped.notes.into_iter().next() {
+                    sink.diag_as(
+                        n.info,
+                        crate::diag::Severity::Error,
+                        *start,
+                        format!(
+                            "nvcc architecture flag `{content}` (line {}) and its value `{value}` (line {}), appended one at a time, left in place: hipcc rejects the flag and reads the value as an input file, so the build fails",
+                            line(*start),
+                            line(tok_start(&toks[value_at]))
+                        ),
+                        Some(format!(
+                            "replace both appends with `{}`",
+                            flags::offload_flags(&opts.offload_arch)
+                                .iter()
+                                .map(|f| format!("append(\"{f}\")"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                }
+                in_list[value_at] = true;
+                continue;
+            }
             if !mapped.notes.is_empty() {
                 let singles = mapped
                     .changes
@@ -3318,6 +3352,22 @@ fn append_context(toks: &[Tok], k: usize, nvcc: &NvccValues) -> Option<Context> 
     }
 }
 
+/// The string token of the `x.append("...")` statement right after the one whose string is
+/// token `k` (`x.append("-gencode")`), on the same list `x`; `None` otherwise.
+fn appended_value(toks: &[Tok], k: usize) -> Option<usize> {
+    let Tok::Ident { text: list, .. } = toks.get(k.checked_sub(4)?)? else {
+        return None;
+    };
+    match toks.get(k + 2..k + 8)? {
+        [Tok::Ident { text: next, .. }, Tok::Punct { ch: '.', .. }, Tok::Ident { text: m, .. }, Tok::Punct { ch: '(', .. }, Tok::Str { triple: false, .. }, Tok::Punct { ch: ')', .. }]
+            if next == list && m == "append" =>
+        {
+            Some(k + 6)
+        }
+        _ => None,
+    }
+}
+
 /// Whether string token `k` is a part of a joined path: an argument of `os.path.join(...)` /
 /// `path.join(...)`, or an operand of pathlib's `/` (`Path(__file__).parent / "cuda" / "k.cu"`;
 /// Python divides no string, so a literal beside `/` is a path part).
@@ -4080,6 +4130,29 @@ mod tests {
                 "{safe}\n{diags:#?}"
             );
         }
+    }
+
+    /// R23-i: `cc_flag.append("-gencode")` followed by `cc_flag.append("arch=...")` is one
+    /// error naming both lines (the build fails), and both lines stay as written.
+    #[test]
+    fn a_gencode_appended_apart_from_its_value_is_an_error_naming_both() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\ncc_flag = []\ncc_flag.append(\"-gencode\")\ncc_flag.append(\"arch=compute_80,code=sm_80\")\nCUDAExtension(\"e\", [\"k.cu\"], extra_compile_args={\"nvcc\": cc_flag})\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src);
+        let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
+        assert_eq!(arch.len(), 1, "{diags:#?}");
+        assert_eq!(
+            (arch[0].line, arch[0].severity),
+            (3, crate::diag::Severity::Error)
+        );
+        assert!(
+            arch[0].message.contains("(line 3)")
+                && arch[0]
+                    .message
+                    .contains("`arch=compute_80,code=sm_80` (line 4)"),
+            "{}",
+            arch[0].message
+        );
     }
 
     /// R23-g: strings removed from torch's `COMMON_NVCC_FLAGS` (in a loop or directly) stay
@@ -4847,13 +4920,17 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         assert_eq!(
             found,
             [
-                (3, "B009", Severity::Warning),
+                // R23-i: the flag and its value appended apart: the build fails.
+                (3, "B009", Severity::Error),
                 (5, "B009", Severity::Warning),
                 (6, "B009", Severity::Warning),
                 (7, "B009", Severity::Note),
             ]
         );
-        for d in &diags[..3] {
+        assert!(diags[0]
+            .message
+            .contains("hipcc rejects the flag and reads the value"));
+        for d in &diags[1..3] {
             assert!(d.message.contains("hipcc rejects it"), "{}", d.message);
         }
         assert!(diags[1].message.contains("an append() takes one flag"));
