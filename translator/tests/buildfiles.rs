@@ -3516,3 +3516,38 @@ fn converted_cmake_variable_source_path_follows_the_rename() {
     run(Command::new("cmake").arg("--build").arg(&build));
     assert_gfx90a_code(&build.join("libmain.so"));
 }
+
+/// R24-j: one nvcc command compiling a `.cu` and linking an object beside it (a rule's `$^`, a
+/// literal object, a pattern rule whose objects another rule adds) links with hipcc after the
+/// conversion: hipcc 5.2.3 would compile `util.o` as HIP without the `-x none` it gets.
+#[test]
+fn converted_make_compile_and_link_in_one_command_builds_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+        || !require(tool_works("cc", "--version"), "cc not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    let main = "extern \"C\" int util(void);\n__global__ void k(int *p) { p[0] = 1; }\nint main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaFree(d); return util(); }\n";
+    write_files(
+        &input,
+        &[
+            ("main.cu", main),
+            ("two.cu", main),
+            ("three.cu", main),
+            ("util.c", "int util(void) { return 0; }\n"),
+            (
+                "Makefile",
+                "NVCC = nvcc\nall: app two three\napp: main.cu util.o\n\t$(NVCC) -arch=sm_80 -o $@ $^\ntwo: two.cu util.o\n\t$(NVCC) -o two two.cu util.o\nthree: util.o\n%: %.cu\n\t$(NVCC) -o $@ $^\nutil.o: util.c\n\tcc -c $< -o $@\n",
+            ),
+        ],
+    );
+    convert_at(&input, &out, "5.2.3");
+    run(Command::new("make").arg("-C").arg(&out));
+    for exe in ["app", "two", "three"] {
+        assert_gfx90a_code(&out.join(exe));
+    }
+}

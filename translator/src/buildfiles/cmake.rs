@@ -605,6 +605,23 @@ fn translate_keeping(
             _ => {}
         }
     }
+    // R22-f: OpenMP in a project whose CUDA now builds as HIP. With hipcc as the C++ compiler
+    // (`-DCMAKE_CXX_COMPILER=hipcc`), FindOpenMP asks hipcc's clang, which finds `omp.h` and
+    // libomp only where ROCm's OpenMP runtime is installed (ROCm/hip#3069: `hipcc -fopenmp`
+    // says "'omp.h' file not found" until rocm-openmp-sdk / openmp-extras is installed).
+    if st.device_code {
+        if let Some(c) = cmds.iter().find(|c| {
+            c.name == "find_package" && c.args.first().is_some_and(|a| a.text == "OpenMP")
+        }) {
+            sink.diag_as(
+                B_CONSTRUCT,
+                crate::diag::Severity::Note,
+                c.start,
+                "OpenMP: where hipcc compiles the project's C++ (`CMAKE_CXX_COMPILER=hipcc`), FindOpenMP tests hipcc's clang, which needs ROCm's OpenMP runtime (omp.h, libomp) to pass".into(),
+                Some("install ROCm's OpenMP package (openmp-extras, rocm-openmp-sdk), which puts omp.h and libomp beside hipcc's clang; without it: \"Could NOT find OpenMP_CXX\"".into()),
+            );
+        }
+    }
     let kept = hip_guarded_branches(&cmds);
     for &(header, from, to) in &kept {
         let (start, end) = (cmds[from].start, cmds[to - 1].end);
@@ -4007,6 +4024,31 @@ mod tests {
 
     /// C-b: a custom command that runs nvcc for a device-code file is translated whole (hipcc,
     /// `--genco`, the AMD targets), or, with a flag hipcc lacks, left whole with an error.
+    /// R22-f: `find_package(OpenMP)` in a project with CUDA code is one note about hipcc's
+    /// clang needing ROCm's OpenMP runtime; a project without CUDA code gets none.
+    #[test]
+    fn openmp_in_a_cuda_project_is_a_note_about_rocms_openmp_runtime() {
+        let src = "project(p LANGUAGES CXX CUDA)\nfind_package(OpenMP REQUIRED)\nadd_executable(p k.cu)\n";
+        let (out, diags) = run(src, &opts());
+        assert!(out.contains("find_package(OpenMP REQUIRED)\n"), "{out}");
+        let notes: Vec<_> = diags
+            .iter()
+            .filter(|d| d.message.starts_with("OpenMP:"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{diags:#?}");
+        assert_eq!(
+            (notes[0].line, notes[0].severity),
+            (2, crate::diag::Severity::Note)
+        );
+        let host =
+            "project(p LANGUAGES CXX)\nfind_package(OpenMP REQUIRED)\nadd_executable(p k.cpp)\n";
+        let (_, diags) = run(host, &opts());
+        assert!(
+            !diags.iter().any(|d| d.message.starts_with("OpenMP:")),
+            "{diags:#?}"
+        );
+    }
+
     #[test]
     fn custom_commands_running_nvcc_are_translated_whole_or_left_whole() {
         let src = "project(p LANGUAGES CXX CUDA)\nadd_custom_command(OUTPUT vadd64.fatbin\n  COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -fatbin -o vadd64.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/vadd.cu\n  DEPENDS vadd.cu)\nadd_custom_command(OUTPUT k.ptx COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_80 -ptx -o k.ptx k.cu COMMAND echo done)\n";

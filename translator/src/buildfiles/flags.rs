@@ -383,7 +383,8 @@ pub(crate) const UNMAPPED_LIBRARIES: &[&str] = &[
     "nvjpeg_static",
     "cusolverMg",
     "cufftw",
-    "OpenCL",
+    // Not OpenCL (R24-a): CUDA ships a libOpenCL, but OpenCL is no CUDA API; on AMD the ICD
+    // loader provides libOpenCL with ROCm's OpenCL runtime behind it, and hipport ports none of it.
 ];
 
 /// TensorRT's link names (TensorRT's own CMake and samples link `nvinfer`, `nvinfer_plugin`,
@@ -639,13 +640,11 @@ fn half_macro(words: &[&str], i: usize, m: &mut Mapped) -> Option<usize> {
     let shown = words[i..i + n].join(" ");
     let target = if kind == "-U" { hm.undef } else { hm.define };
     let Some(hip) = target else {
-        let (what, severity) = if kind == "-U" {
-            ("hipcc accepts it, but it enables nothing", Severity::Note)
+        // A note either way (R23-1): hipcc accepts both and nothing breaks.
+        let what = if kind == "-U" {
+            "hipcc accepts it, but it enables nothing"
         } else {
-            (
-                "hipcc accepts it, but it disables nothing",
-                Severity::Warning,
-            )
+            "hipcc accepts it, but it disables nothing"
         };
         m.notes.push(Note {
             word: i,
@@ -655,7 +654,7 @@ fn half_macro(words: &[&str], i: usize, m: &mut Mapped) -> Option<usize> {
                 hm.hip_side
             ),
             help: Some("remove it once the HIP build no longer needs it".into()),
-            severity: Some(severity),
+            severity: Some(Severity::Note),
         });
         return Some(n);
     };
@@ -2515,7 +2514,8 @@ mod tests {
                 (3, "B001", None),
                 (5, "B001", None),
                 (6, "B003", Some(Severity::Note)),
-                (7, "B003", Some(Severity::Warning)),
+                // R23-1: `-D` of a switch HIP lacks is a note, as its `-U` is.
+                (7, "B003", Some(Severity::Note)),
             ]
         );
         assert!(m.notes[5].message.contains("no counterpart"));

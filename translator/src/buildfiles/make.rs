@@ -2,6 +2,7 @@
 //! and `%.cu` patterns follow the renames.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
@@ -93,12 +94,17 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     // a command gets none (B008 says what it must hold).
     // An include hipport reads and finds not setting it (Rodinia's make.config, where
     // `$(CUDA_GENCODE_FLAGS)` is set nowhere) does not hold it.
+    // The variables the included files set, where hipport read them all (R24-b).
+    let elsewhere = lines
+        .iter()
+        .any(|&(a, b)| include_line(&src[a..b]).is_some())
+        .then(|| included_assignments(src, &lines, &recipes, &bodies, sink.file(), opts))
+        .flatten();
     if !untargeted.is_empty()
         && lines
             .iter()
             .any(|&(a, b)| include_line(&src[a..b]).is_some())
     {
-        let elsewhere = included_assignments(src, &lines, &recipes, &bodies, sink.file(), opts);
         untargeted.retain(|&at, _| {
             let end = lines
                 .binary_search_by_key(&at, |l| l.0)
@@ -315,6 +321,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         if recipe {
             let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
             c_sources_for_hipcc(sink, &words, header, &values);
+            mixed_inputs(sink, &words, header, &values);
             if let Some(&(program, at)) =
                 untargeted.get(&start).filter(|_| open_reference.is_none())
             {
@@ -326,19 +333,48 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
             let unseen = flags_set_elsewhere(&texts, &values, &includes, &mut unseen_reported);
             if let Some((i, names)) = unseen {
-                let shown: Vec<String> = names.iter().map(|n| format!("`$({n})`")).collect();
-                sink.diag(
-                    B_CONSTRUCT,
-                    words[i].start,
-                    format!(
-                        "{} {} hipcc here, where nvcc ran, but {} set outside this Makefile ({}), where hipport does not rewrite nvcc's flags",
-                        shown.join(", "),
-                        if names.len() == 1 { "reaches" } else { "reach" },
-                        if names.len() == 1 { "it is" } else { "they are" },
-                        includes.join(", ")
-                    ),
-                    Some("they must hold hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own; convert the included file too, or set them by hand".into()),
-                );
+                // Those the included files hipport read do not set either (R24-b).
+                let (outside, unset): (Vec<String>, Vec<String>) = names
+                    .into_iter()
+                    .partition(|n| elsewhere.as_ref().is_none_or(|set| set.contains(n)));
+                let shown = |names: &[String]| {
+                    names
+                        .iter()
+                        .map(|n| format!("`$({n})`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let reach = |n: usize| if n == 1 { "reaches" } else { "reach" };
+                if !outside.is_empty() {
+                    sink.diag(
+                        B_CONSTRUCT,
+                        words[i].start,
+                        format!(
+                            "{} {} hipcc here, where nvcc ran, but {} set outside this Makefile ({}), where hipport does not rewrite nvcc's flags",
+                            shown(&outside),
+                            reach(outside.len()),
+                            if outside.len() == 1 { "it is" } else { "they are" },
+                            includes.join(", ")
+                        ),
+                        Some("they must hold hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own; convert the included file too, or set them by hand".into()),
+                    );
+                }
+                if !unset.is_empty() {
+                    sink.diag_as(
+                        B_CONSTRUCT,
+                        crate::diag::Severity::Note,
+                        words[i].start,
+                        format!(
+                            "{} {} hipcc here, where nvcc ran, but neither this Makefile nor the files it includes ({}) set {}: {} may come from the make command line or the environment",
+                            shown(&unset),
+                            reach(unset.len()),
+                            includes.join(", "),
+                            if unset.len() == 1 { "it" } else { "them" },
+                            if unset.len() == 1 { "it" } else { "they" },
+                        ),
+                        Some("what is given there must be hipcc's flags: `--offload-arch=gfx90a` (one per AMD target) for `-gencode`/`-arch`, and none of nvcc's own".into()),
+                    );
+                }
             }
         }
         // The name an assignment sets is no command or file (`\tnvcc = x` outside a rule).
@@ -575,6 +611,210 @@ fn c_sources_for_hipcc(
     }
 }
 
+/// What hipcc makes of one input of a command line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Input {
+    /// A source hipcc names the language of (`.cu`, `.cpp`, `.c`, ...).
+    Source,
+    /// An object or library (`.o`, `.a`, `.so`, `.obj`, `.lib`).
+    Binary,
+    /// `$^` / `$+`: all the rule's prerequisites.
+    All,
+    /// Anything else (a flag, a word hipport cannot read).
+    Other,
+}
+
+/// The extensions hipcc 5.2.3 names a language for (hipcc.pl: `-x c` for `.c`, `-x hip` for
+/// `.cpp .cxx .cc .C .cu .cuh .hip`).
+fn hipcc_source(ext: &str) -> bool {
+    matches!(ext, "c" | "cpp" | "cxx" | "cc" | "C" | "cu" | "cuh" | "hip")
+}
+
+/// What the argument `w` (expanded, unquoted) is to hipcc.
+fn input_kind(w: &str) -> Input {
+    if w.starts_with('-') || w.contains('=') {
+        return Input::Other;
+    }
+    if w == "$^" || w == "$+" {
+        return Input::All;
+    }
+    let name = w.rsplit('/').next().unwrap_or(w);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return Input::Other;
+    };
+    // `libx.so.1.2`
+    let shared = name.split_once(".so.").is_some_and(|(_, v)| {
+        v.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    });
+    if hipcc_source(ext) {
+        Input::Source
+    } else if matches!(ext, "o" | "a" | "so" | "obj" | "lib") || shared {
+        Input::Binary
+    } else {
+        Input::Other
+    }
+}
+
+/// The prerequisites `$^` stands for, as a filter that keeps hipcc's sources first and its
+/// objects after `-x none` (see [`mixed_inputs`]).
+const SPLIT_PREREQUISITES: &str =
+    "$(filter-out %.o %.a %.so %.obj %.lib,$^) -x none $(filter %.o %.a %.so %.obj %.lib,$^)";
+
+/// R24-j: nvcc compiles the `.cu` sources of a command line and links the objects and
+/// libraries beside them (`nvcc -o app main.cu util.o`); hipcc 5.2.3 writes `-x hip` before
+/// each source (hipcc.pl), and clang applies the last `-x` to every input after it, so
+/// `util.o` is compiled as HIP source ("source file is not valid UTF-8"). A recipe nvcc ran
+/// (`words`, its rule's line `header`) whose sources come before objects gets `-x none` after
+/// its last source; `$^` (`$+`) over a rule whose prerequisites hold a source and an object, or
+/// of a pattern rule (other rules add the target's objects: Rodinia's `%: %.cu`), becomes
+/// [`SPLIT_PREREQUISITES`]. An object between two sources is reported (B012).
+fn mixed_inputs(
+    sink: &mut Sink,
+    words: &[Word],
+    header: Option<&str>,
+    values: &BTreeMap<String, String>,
+) {
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let Some((Driver::Device, at)) = driver_word(&texts, values, 0) else {
+        return;
+    };
+    // A language named already (a second run), a compile alone, a relocatable link.
+    if texts[at + 1..].iter().any(|t| {
+        let t = t.trim_matches(|c| c == '"' || c == '\'');
+        t.starts_with("-x")
+            || matches!(
+                t,
+                "-c" | "--compile" | "-E" | "-M" | "-MM" | "--hip-link" | "-dc" | "-dlink"
+            )
+    }) {
+        return;
+    }
+    let prerequisites: Vec<Input> = header
+        .and_then(|h| {
+            let h = h.split('#').next().unwrap_or(h);
+            let colon = rule_colon(h)?;
+            let (targets, mut rest) = (h[..colon].trim(), &h[colon + 1..]);
+            rest = rest.strip_prefix(':').unwrap_or(rest);
+            if let Some(c) = rule_colon(rest) {
+                rest = &rest[c + 1..];
+            }
+            let prereqs = rest.split(';').next().unwrap_or("");
+            let mut kinds: Vec<Input> = make_rdc::expand(prereqs, values, 0)
+                .split_whitespace()
+                .map(input_kind)
+                .collect();
+            if targets.contains('%') {
+                kinds.push(Input::Binary);
+            }
+            Some(kinds)
+        })
+        .unwrap_or_default();
+    let all_mixed =
+        prerequisites.contains(&Input::Source) && prerequisites.contains(&Input::Binary);
+    // Each argument's inputs; the word after `-o` (and the value flags take) is none.
+    let mut kinds: Vec<(usize, Vec<Input>)> = Vec::new();
+    let mut skip = false;
+    for (i, t) in texts.iter().enumerate().skip(at + 1) {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        let t = t.trim_matches(|c| c == '"' || c == '\'');
+        if matches!(
+            t,
+            "-o" | "--output-file"
+                | "-Xcompiler"
+                | "-Xlinker"
+                | "--compiler-options"
+                | "--linker-options"
+                | "-ccbin"
+                | "--compiler-bindir"
+                | "-include"
+                | "-I"
+                | "-L"
+                | "-l"
+                | "-D"
+                | "-U"
+        ) {
+            skip = true;
+            continue;
+        }
+        // `$<`: the first prerequisite.
+        let k: Vec<Input> = make_rdc::expand(t, values, 0)
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
+            .map(|w| match w {
+                "$<" => prerequisites.first().copied().unwrap_or(Input::Other),
+                w => input_kind(w),
+            })
+            .collect();
+        kinds.push((i, k));
+    }
+    let flat: Vec<(usize, Input)> = kinds
+        .iter()
+        .flat_map(|(i, k)| k.iter().map(move |k| (*i, *k)))
+        .collect();
+    let all_words: Vec<usize> = flat
+        .iter()
+        .filter(|(_, k)| *k == Input::All)
+        .map(|(i, _)| *i)
+        .collect();
+    if all_mixed && all_words.len() == 1 && flat.iter().all(|(_, k)| *k != Input::Source) {
+        let w = &words[all_words[0]];
+        if w.text.trim_start_matches('"').trim_end_matches('"') == w.text
+            && sink.edit(w.start, w.end, SPLIT_PREREQUISITES, B_COMPILER.id)
+        {
+            sink.diag(
+                B_COMPILER,
+                w.start,
+                format!("hipcc compiles every input after a source as HIP (hipcc 5.2.3 writes `-x hip` before it), objects and libraries too: `{}` lists the sources first and the rest after `-x none`", w.text),
+                Some("nvcc compiled the rule's sources and linked its objects in one command; hipcc needs `-x none` before objects that follow a source".into()),
+            );
+        }
+        return;
+    }
+    let Some(last_source) = flat.iter().rposition(|(_, k)| *k == Input::Source) else {
+        return;
+    };
+    let first_source = flat
+        .iter()
+        .position(|(_, k)| *k == Input::Source)
+        .unwrap_or(0);
+    let after = flat[last_source + 1..]
+        .iter()
+        .any(|(_, k)| matches!(k, Input::Binary | Input::All));
+    let between = flat[first_source..last_source]
+        .iter()
+        .any(|(_, k)| matches!(k, Input::Binary | Input::All));
+    if !after && !between {
+        return;
+    }
+    let (word_of_last, _) = flat[last_source];
+    // The last source and what follows it in one word (`$(SRC) $(OBJ)` in one variable).
+    let glued = flat[last_source + 1..]
+        .iter()
+        .any(|(i, k)| *i == word_of_last && matches!(k, Input::Binary | Input::All));
+    let w = &words[word_of_last];
+    if between || glued {
+        sink.diag_as(
+            B_COMPILER,
+            crate::diag::Severity::Warning,
+            w.start,
+            "hipcc compiles every input after a source as HIP (hipcc 5.2.3 writes `-x hip` before it), objects and libraries too: here objects follow a source where hipport cannot put `-x none` before them".into(),
+            Some("list the sources first and write `-x none` before the objects and libraries, or compile the sources with `-c` and link the objects in a second command".into()),
+        );
+        return;
+    }
+    if sink.insert_after(w.end, " -x none", B_COMPILER.id) {
+        sink.diag(
+            B_COMPILER,
+            w.start,
+            "hipcc compiles every input after a source as HIP (hipcc 5.2.3 writes `-x hip` before it), objects and libraries too: `-x none` added after the last source".into(),
+            Some("nvcc compiled the sources and linked the objects beside them in one command; hipcc needs `-x none` before objects that follow a source".into()),
+        );
+    }
+}
+
 /// The `include` directives of a Makefile (`include ../kaldi.mk`, `-include`, `sinclude`), as
 /// written: the files whose variables this one reads without seeing them.
 fn included_files(
@@ -603,8 +843,12 @@ fn include_line(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The names of the variables the files this Makefile (`file`, relative to
-/// [`BuildOptions::tree_root`]) includes assign, read from the tree; `None` where one of them
-/// cannot be read (its name holds a reference, it is not in the tree, or it includes others).
+/// [`BuildOptions::tree_root`]) includes assign, read from the tree, with the files they
+/// include in turn; `None` where one of them cannot be read (its name holds a reference that
+/// cannot be expanded, or it is not in the tree). make reads an include's path from the
+/// directory it runs in, the Makefile's; a variable set to the directory of the file that sets
+/// it (`$(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))`, Rodinia's cuda/Make.inc) is
+/// that file's directory.
 fn included_assignments(
     src: &str,
     lines: &[(usize, usize)],
@@ -613,35 +857,83 @@ fn included_assignments(
     file: &str,
     opts: &BuildOptions,
 ) -> Option<BTreeSet<String>> {
-    let dir = opts.tree_root.as_ref()?.join(text::dir_of(file));
+    let root = opts.tree_root.as_ref()?;
+    let dir = root.join(text::dir_of(file));
+    let here = own_dir_values(src, lines, recipes, bodies, Path::new("."));
     let mut names = BTreeSet::new();
-    for &(a, b) in lines {
-        if recipes.contains_key(&a) || bodies.contains(&a) {
-            continue;
-        }
-        let Some((_, files)) = include_line(&src[a..b]) else {
-            continue;
-        };
-        for f in files.split_whitespace() {
+    let mut pending: Vec<(String, BTreeMap<String, String>)> = lines
+        .iter()
+        .filter(|l| !recipes.contains_key(&l.0) && !bodies.contains(&l.0))
+        .filter_map(|&(a, b)| include_line(&src[a..b]))
+        .map(|(_, files)| (files.to_string(), here.clone()))
+        .collect();
+    let mut read = 0;
+    while let Some((files, values)) = pending.pop() {
+        for f in make_rdc::expand(&files, &values, 0).split_whitespace() {
             if f.contains(['$', '*', '?', '[']) {
                 return None;
             }
-            let bytes = std::fs::read(dir.join(f))
-                .ok()
-                .filter(|b| b.len() <= 1 << 20)?;
+            read += 1;
+            if read > 32 {
+                return None;
+            }
+            let path = dir.join(f);
+            let bytes = std::fs::read(&path).ok().filter(|b| b.len() <= 1 << 20)?;
             let text = String::from_utf8(bytes).ok()?;
-            for (s, e) in logical_lines(&text) {
-                let line = &text[s..e];
-                if include_line(line).is_some() {
-                    return None;
+            let inner = logical_lines(&text);
+            let Layout { recipes, bodies } = layout(&text, &inner);
+            let from = Path::new(f).parent().unwrap_or(Path::new("."));
+            let values = own_dir_values(&text, &inner, &recipes, &bodies, from);
+            for &(s, e) in &inner {
+                if recipes.contains_key(&s) || bodies.contains(&s) {
+                    continue;
                 }
-                if let Some((name, _)) = assignment(line) {
+                let line = &text[s..e];
+                if let Some((_, more)) = include_line(line) {
+                    pending.push((more.to_string(), values.clone()));
+                } else if let Some((name, _)) = assignment(line) {
                     names.insert(name.to_string());
                 }
             }
         }
     }
     Some(names)
+}
+
+/// The values a Makefile's own assignments give, as far as an include's path reads them: a
+/// variable set to the directory of the Makefile (`$(dir $(lastword $(MAKEFILE_LIST)))`,
+/// `$(shell dirname ... $(MAKEFILE_LIST) ...)`) is `dir`, the Makefile's directory relative to
+/// the one make runs in.
+fn own_dir_values(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+    dir: &Path,
+) -> BTreeMap<String, String> {
+    let dir = dir.to_string_lossy();
+    let dir = if dir.is_empty() { "." } else { &dir };
+    let mut values = BTreeMap::new();
+    for &(a, b) in lines {
+        if recipes.contains_key(&a) || bodies.contains(&a) {
+            continue;
+        }
+        let Some((name, value)) = assignment(&src[a..b]) else {
+            continue;
+        };
+        let value = value.trim();
+        let value = if value.contains("MAKEFILE_LIST") && value.contains("dirname") {
+            dir.to_string()
+        } else if value.contains("MAKEFILE_LIST")
+            && (value.starts_with("$(dir ") || value.starts_with("${dir "))
+        {
+            format!("{dir}/")
+        } else {
+            value.to_string()
+        };
+        values.insert(name.to_string(), value);
+    }
+    values
 }
 
 /// T4 (Kaldi's `$(CUDATKDIR)/bin/nvcc -c $< $(CUDA_FLAGS) $(CUDA_ARCH)`, whose variables
@@ -2785,6 +3077,41 @@ mod tests {
         assert!(!diags.iter().any(|d| d.id == "B008"), "{diags:#?}");
     }
 
+    /// R24-j: hipcc writes `-x hip` before each source, so objects after one are compiled as
+    /// HIP: `-x none` follows the last source, `$^` over sources and objects (or of a pattern
+    /// rule) lists the sources first; an object between sources is a warning; compiles alone
+    /// and a second run are left alone.
+    #[test]
+    fn objects_after_a_source_are_linked_not_compiled() {
+        let o = BuildOptions::default();
+        let src = "NVCC = nvcc\nOBJS = util.o\napp: main.cu util.o\n\t$(NVCC) -arch=sm_80 -o $@ $^\nb: b.cu\n\t$(NVCC) -o b b.cu $(OBJS) -lm\n%: %.cu\n\t$(NVCC) -o $@ $^\nc: c.cu util.o d.cu\n\tnvcc -o c c.cu util.o d.cu\n%.o: %.cu\n\tnvcc -c -o $@ $^\ne: e.cu\n\tnvcc -o e $^\n";
+        let (out, diags) = run(src, &o);
+        let split = "$(filter-out %.o %.a %.so %.obj %.lib,$^) -x none $(filter %.o %.a %.so %.obj %.lib,$^)";
+        assert!(out.contains(&format!("-o $@ {split}\nb:")), "{out}");
+        assert!(out.contains("-o b b.cu -x none $(OBJS) -lm"), "{out}");
+        assert!(out.contains(&format!("-o $@ {split}\nc:")), "{out}");
+        assert!(out.contains(" -o c c.cu util.o d.cu\n"), "{out}");
+        assert!(out.contains(" -c -o $@ $^\n"), "{out}");
+        assert!(out.contains(" -o e $^\n"), "{out}");
+        let notes = diags
+            .iter()
+            .filter(|d| {
+                d.id == "B012"
+                    && d.message.contains("-x none")
+                    && d.severity == crate::diag::Severity::Note
+            })
+            .count();
+        assert_eq!(notes, 3, "{diags:#?}");
+        assert!(
+            diags.iter().any(|d| d.id == "B012"
+                && d.line == 10
+                && d.severity == crate::diag::Severity::Warning),
+            "{diags:#?}"
+        );
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+    }
+
     /// U-f: `-l cusparse` in a recipe or a variable maps as `-lcusparse`; `-l cudart` goes where
     /// hipcc links and becomes `-lamdhip64` where g++ does.
     #[test]
@@ -3727,6 +4054,70 @@ mod tests {
         }
         let unmapped = diags.iter().filter(|d| d.id == "B005").count();
         assert_eq!(unmapped, 3, "{diags:?}");
+    }
+
+    /// R24-b: a variable neither the Makefile nor the included files it reads set (Rodinia's
+    /// `$(KERNEL_DIM)` from the make command line, `$(NVCCFLAGS)` past an include through
+    /// `$(CUDA_DIR)` set from `$(MAKEFILE_LIST)`) is a note saying so, and the command still
+    /// gets the AMD targets; a host-compiler call after `-Xcompiler` does not keep them away.
+    /// A variable an included file sets stays the warning naming the include.
+    #[test]
+    fn variables_the_included_files_do_not_set_may_come_from_the_command_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("proj/cuda")).unwrap();
+        std::fs::write(root.join("proj/Make.inc"), "CFLAGS += -O2\n").unwrap();
+        std::fs::write(root.join("proj/common.mk"), "GENCODE = -arch=sm_70\n").unwrap();
+        let opts = BuildOptions {
+            offload_arch: vec!["gfx90a".into()],
+            tree_root: Some(root.to_path_buf()),
+            ..Default::default()
+        };
+        let src = "CUDA_DIR := $(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))\ninclude $(CUDA_DIR)/Make.inc\nJOIN = -lm\nNVCC = nvcc\n%: %.cu\n\t$(NVCC) $(NVCCFLAGS) -Xcompiler $(call join,$(JOIN),x) -o $@ $<\n";
+        let (out, diags) = run(src, &opts);
+        assert!(
+            out.contains("\t$(NVCC) --offload-arch=gfx90a $(NVCCFLAGS) -Xcompiler"),
+            "{out}"
+        );
+        let b008: Vec<_> = diags.iter().filter(|d| d.id == "B008").collect();
+        assert_eq!(b008.len(), 1, "{diags:#?}");
+        assert_eq!(b008[0].severity, crate::diag::Severity::Note);
+        assert!(
+            b008[0]
+                .message
+                .contains("neither this Makefile nor the files it includes")
+                && b008[0].message.contains("make command line"),
+            "{}",
+            b008[0].message
+        );
+        assert_eq!(run(&out, &opts).0, out);
+        // Set in an included file: the warning, and no targets.
+        let src = "include common.mk\nk: k.cu\n\tnvcc $(GENCODE) k.cu -o k\n";
+        let (out, diags) = run(src, &opts);
+        assert!(out.contains("\thipcc $(GENCODE) k.cu -o k\n"), "{out}");
+        assert!(
+            diags.iter().any(|d| d.id == "B008"
+                && d.severity == crate::diag::Severity::Warning
+                && d.message
+                    .contains("set outside this Makefile (`include common.mk`)")),
+            "{diags:#?}"
+        );
+    }
+
+    /// R24-a: `-lOpenCL` (Rodinia's make.config) is no CUDA library: no finding, left alone.
+    #[test]
+    fn opencl_is_no_cuda_library() {
+        let src = "OPENCL_LIB = /opt/AMDAPP/lib/x86_64/ -lOpenCL\nk: k.cu\n\tnvcc -arch=sm_70 k.cu -o k\nc: c.c\n\tgcc c.c -o c -L$(OPENCL_LIB) -lOpenCL\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.starts_with("OPENCL_LIB = /opt/AMDAPP/lib/x86_64/ -lOpenCL\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("-lOpenCL\n"), "{out}");
+        assert!(
+            !diags.iter().any(|d| d.message.contains("OpenCL")),
+            "{diags:#?}"
+        );
     }
 
     /// F3: one CUDA install path is one warning, at the variable that holds it, naming the

@@ -232,8 +232,29 @@ impl Recipe<'_> {
         // set nowhere; `-I$(INCLUDE)`, Rodinia's) is a call or a piece of one (`$(shell`,
         // `--device-link)`), read differently once the translation changed what is around it:
         // what it names is not known, so the command gets nothing.
+        // The value of `-Xcompiler` (`-Xcompiler $(call join-list,$(LDLIBS),$(COMMA))`,
+        // Rodinia's cuda/Make.inc) is the host compiler's, no target: the words of a call there,
+        // up to the one that closes it, are not read (R24-b).
+        let mut host = vec![false; self.expanded.len()];
+        let mut depth = 0usize;
+        for (k, pair) in self.expanded.windows(2).enumerate() {
+            let (before, w) = (&pair[0], &pair[1]);
+            let k = k + 1;
+            let after_host_flag = matches!(
+                before.as_str(),
+                "-Xcompiler" | "--compiler-options" | "-Xlinker" | "--linker-options"
+            );
+            if after_host_flag && w.starts_with("$(") || depth > 0 {
+                host[k] = true;
+                depth += w.matches(['(', '{']).count();
+                depth = depth.saturating_sub(w.matches([')', '}']).count());
+            }
+        }
         let opaque = self.expanded.iter().enumerate().any(|(k, w)| {
-            Some(k) != self.program && w.contains(['(', ')', '{', '}']) && !plain_references(w)
+            Some(k) != self.program
+                && !host[k]
+                && w.contains(['(', ')', '{', '}'])
+                && !plain_references(w)
         });
         self.driver == Driver::Device
             && self.driver_at.is_some()

@@ -769,6 +769,13 @@ pub(crate) fn translate(
         joined_constant_dirs(src, &toks, &moved_consts)
     };
     let mut in_list = vec![false; toks.len()];
+    // R23-g: the strings removed from torch's `COMMON_NVCC_FLAGS` stay CUDA's (that list is
+    // CUDA's on ROCm too): they are marked as read, and the removal is reported.
+    if scope == Scope::Setup {
+        for k in nvcc_flag_removals(&toks, sink) {
+            in_list[k] = true;
+        }
+    }
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
     // Variables assigned a list that got the `--offload-arch=` flags.
@@ -778,6 +785,9 @@ pub(crate) fn translate(
             Tok::Punct { ch: '[', .. } => stack.push(k),
             Tok::Punct { ch: ']', .. } => {
                 if let Some(open) = stack.pop() {
+                    if in_list[open + 1..k].iter().any(|&r| r) && removal_list(&toks, open) {
+                        continue;
+                    }
                     let role = role_before(&toks, open, &nvcc);
                     if scope == Scope::Jit && !matches!(role, Role::Nvcc | Role::Link) {
                         continue;
@@ -881,6 +891,40 @@ pub(crate) fn translate(
         if let Some(ctx) = appended {
             let mut done = false;
             let mapped = flags::map_words(&[content.as_str()], opts, ctx, &mut done);
+            // R23-i: `x.append("-gencode")` and, next, `x.append("arch=...")`: hipcc rejects
+            // the flag and reads the value as an input file, so the build fails: an error
+            // naming both lines.
+            if let Some(value_at) = appended_value(&toks, k).filter(|_| {
+                matches!(content.as_str(), "-gencode" | "--generate-code")
+                    && mapped.changes.is_empty()
+            }) {
+                let Tok::Str { content: value, .. } = &toks[value_at] else {
+                    continue;
+                };
+                let line = |at: usize| src[..at].matches('\n').count() + 1;
+                if let Some(n) = mapped.notes.into_iter().next() {
+                    sink.diag_as(
+                        n.info,
+                        crate::diag::Severity::Error,
+                        *start,
+                        format!(
+                            "nvcc architecture flag `{content}` (line {}) and its value `{value}` (line {}), appended one at a time, left in place: hipcc rejects the flag and reads the value as an input file, so the build fails",
+                            line(*start),
+                            line(tok_start(&toks[value_at]))
+                        ),
+                        Some(format!(
+                            "replace both appends with `{}`",
+                            flags::offload_flags(&opts.offload_arch)
+                                .iter()
+                                .map(|f| format!("append(\"{f}\")"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                }
+                in_list[value_at] = true;
+                continue;
+            }
             if !mapped.notes.is_empty() {
                 let singles = mapped
                     .changes
@@ -1006,6 +1050,72 @@ pub(crate) fn translate(
         nvcc_probes(src, &toks, sink);
         renamed_extensions(src, &toks, sink, &exts);
     }
+}
+
+/// The flags ROCm PyTorch's `torch.utils.cpp_extension.COMMON_HIPCC_FLAGS` disables `__half`
+/// with (torch 1.8 to 2.x: `'-D__HIP_NO_HALF_OPERATORS__=1', '-D__HIP_NO_HALF_CONVERSIONS__=1'`,
+/// cpp_extension.py); `COMMON_NVCC_FLAGS` is CUDA's list, which a ROCm build does not read.
+const HIPCC_HALF_FLAGS: &str = "'-D__HIP_NO_HALF_OPERATORS__=1', '-D__HIP_NO_HALF_CONVERSIONS__=1'";
+
+/// Whether the list opened at `open` is the iterable of a `for NAME in [...]` loop.
+fn removal_list(toks: &[Tok], open: usize) -> bool {
+    open >= 3
+        && matches!(&toks[open - 1], Tok::Ident { text, .. } if text == "in")
+        && matches!(&toks[open - 3], Tok::Ident { text, .. } if text == "for")
+}
+
+/// R23-g (punica's setup.py): `...COMMON_NVCC_FLAGS.remove(flag)`, directly on a string or in
+/// a `for flag in [...]` loop over strings, removes flags from CUDA's list; ROCm PyTorch
+/// compiles with `COMMON_HIPCC_FLAGS` (see [`HIPCC_HALF_FLAGS`]), so the removal does nothing
+/// there: a warning at each such call saying what to remove instead. Returns the tokens of
+/// the strings removed (left as written).
+fn nvcc_flag_removals(toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
+    let mut out = Vec::new();
+    for k in 0..toks.len().saturating_sub(4) {
+        let Tok::Ident { start, text } = &toks[k] else {
+            continue;
+        };
+        if text != "COMMON_NVCC_FLAGS"
+            || !matches!(&toks[k + 1], Tok::Punct { ch: '.', .. })
+            || !matches!(&toks[k + 2], Tok::Ident { text, .. } if text == "remove")
+            || !matches!(&toks[k + 3], Tok::Punct { ch: '(', .. })
+        {
+            continue;
+        }
+        match &toks[k + 4] {
+            Tok::Str { .. } => out.push(k + 4),
+            Tok::Ident { text: name, .. } => {
+                // The loop over a list of strings that binds `name`, before the call.
+                let head = (0..k).rev().find(|&j| {
+                    j + 3 < k
+                        && matches!(&toks[j], Tok::Ident { text, .. } if text == "for")
+                        && matches!(&toks[j + 1], Tok::Ident { text, .. } if text == name)
+                        && matches!(&toks[j + 2], Tok::Ident { text, .. } if text == "in")
+                        && matches!(&toks[j + 3], Tok::Punct { ch: '[', .. })
+                });
+                if let Some(j) = head {
+                    let mut depth = 0isize;
+                    for (i, t) in toks.iter().enumerate().skip(j + 3) {
+                        depth += nesting(t);
+                        if matches!(t, Tok::Str { .. }) && depth == 1 {
+                            out.push(i);
+                        }
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        sink.diag(
+            B_CONSTRUCT,
+            *start,
+            "`COMMON_NVCC_FLAGS.remove(...)` removes nothing from a ROCm build: ROCm PyTorch compiles with `torch.utils.cpp_extension.COMMON_HIPCC_FLAGS` instead, whose `__half` switches stay".into(),
+            Some(format!("remove {HIPCC_HALF_FLAGS} from COMMON_HIPCC_FLAGS as well (under `if torch.version.hip`), or pass `-U__HIP_NO_HALF_OPERATORS__ -U__HIP_NO_HALF_CONVERSIONS__` in extra_compile_args['nvcc']")),
+        );
+    }
+    out
 }
 
 /// Whether a literal is a plain file extension (`".cu"`, `".cpp"`).
@@ -1183,6 +1293,8 @@ const PROBES: &[&str] = &[
 /// and the port is silently disabled. A statement that also tests `torch.version.hip` or names
 /// `hipcc` has its ROCm answer.
 fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
+    // The lines of the `if` blocks reported here (R23-c).
+    let mut probed: BTreeSet<usize> = BTreeSet::new();
     let punct = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Punct { ch, .. }) if *ch == c);
     let probe = |k: usize| matches!(toks.get(k), Some(Tok::Ident { text, .. }) if PROBES.contains(&text.as_str()));
     for (k, t) in toks.iter().enumerate() {
@@ -1210,13 +1322,217 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         if statement.contains("torch.version.hip") || statement.contains("hipcc") {
             continue;
         }
-        sink.diag(
+        let help = "on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)";
+        let at = tok_start(&toks[first]);
+        match gated_block(src, at) {
+            // R23-c: the block is skipped on ROCm, and what it sets is read after it.
+            Some(g) if !g.read_later.is_empty() => {
+                probed.insert(g.line);
+                let arch = arch_note(g.arch_test);
+                let n = g.read_later.len();
+                sink.diag_as(
+                    B_CONSTRUCT,
+                    crate::diag::Severity::Error,
+                    at,
+                    format!(
+                        "the build looks for nvcc here, which a ROCm machine does not have: the block under `{}` (line {}) is skipped there, and {} it sets {} read after it: NameError on ROCm{arch}",
+                        g.test,
+                        g.line,
+                        shown_reads(&g.read_later),
+                        if n == 1 { "is" } else { "are" }
+                    ),
+                    Some(format!("give {} a value before the test, or test `torch.version.hip` and build without nvcc's version there", if n == 1 { "it" } else { "them" })),
+                );
+            }
+            _ => sink.diag(
+                B_CONSTRUCT,
+                at,
+                "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
+                Some(help.into()),
+            ),
+        }
+    }
+    cuda_home_gates(src, sink, &probed);
+}
+
+/// The `if` block a probe of nvcc sits in (see [`gated_block`]).
+struct Gate {
+    /// The test, as written (`if CUDA_HOME is not None:`).
+    test: String,
+    /// Its line (1-based).
+    line: usize,
+    /// The names the block assigns, with the line after the block that reads each first,
+    /// where nothing before the test or in an `else` assigns it.
+    read_later: Vec<(String, usize)>,
+    /// The line of an `if` after the block that tests one of those names and holds nvcc's
+    /// architecture flags (`if nvcc_version >= 11.8:` / `-gencode`).
+    arch_test: Option<usize>,
+}
+
+/// The names a Python line assigns (`x = ...`, `_, v = ...`; not `x == ...`).
+fn assigned_names(line: &str) -> Vec<&str> {
+    let Some(eq) = line.find('=') else {
+        return Vec::new();
+    };
+    if line[eq + 1..].starts_with('=') || line[..eq].ends_with(['!', '<', '>', '+', '-', '*', '/'])
+    {
+        return Vec::new();
+    }
+    let names: Vec<&str> = line[..eq].split(',').map(str::trim).collect();
+    let ident = |n: &str| {
+        !n.is_empty()
+            && !n.starts_with(|c: char| c.is_ascii_digit())
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if names.iter().all(|n| ident(n)) {
+        names.into_iter().filter(|n| *n != "_").collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// R23-c: each `if CUDA_HOME is not None:` block (no `else`, and no probe of nvcc in it, which
+/// [`nvcc_probes`] reports) whose names the file reads after it: an error at the test, since
+/// ROCm PyTorch's CUDA_HOME is None and the read raises NameError.
+fn cuda_home_gates(src: &str, sink: &mut Sink, probed: &BTreeSet<usize>) {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut offset = 0;
+    for (g, l) in lines.iter().enumerate() {
+        let at = offset + (l.len() - l.trim_start().len());
+        offset += l.len() + 1;
+        let t = l.trim();
+        if probed.contains(&(g + 1))
+            || !(t.starts_with("if ") && t.contains("CUDA_HOME") && t.contains("is not None")
+                || t == "if CUDA_HOME:")
+        {
+            continue;
+        }
+        let Some(gate) = gate_at(&lines, g) else {
+            continue;
+        };
+        if gate.read_later.is_empty() {
+            continue;
+        }
+        sink.diag_as(
             B_CONSTRUCT,
-            tok_start(&toks[first]),
-            "the build looks for nvcc here, which a ROCm machine does not have: what this probe gates is skipped there".into(),
-            Some("on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)".into()),
+            crate::diag::Severity::Error,
+            at,
+            format!(
+                "CUDA_HOME is None on ROCm PyTorch: this block is skipped there, and {} it sets {} read after it: NameError on ROCm{}",
+                shown_reads(&gate.read_later),
+                if gate.read_later.len() == 1 { "is" } else { "are" },
+                arch_note(gate.arch_test)
+            ),
+            Some(format!("give {} a value before the test, or test `torch.version.hip` and build without nvcc's version there", if gate.read_later.len() == 1 { "it" } else { "them" })),
         );
     }
+}
+
+/// `` `name` (line N) `` for each read after a [`Gate`].
+fn shown_reads(reads: &[(String, usize)]) -> String {
+    reads
+        .iter()
+        .map(|(n, l)| format!("`{n}` (line {l})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a [`Gate::arch_test`] adds to the message.
+fn arch_note(line: Option<usize>) -> String {
+    line.map_or(String::new(), |l| {
+        format!(
+            "; the architecture flags under the test of it at line {l} never apply on ROCm either"
+        )
+    })
+}
+
+/// Whether `name` occurs in `line` as a whole identifier.
+fn reads_name(line: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(name)
+        .any(|(i, _)| !line[..i].ends_with(ident) && !line[i + name.len()..].starts_with(ident))
+}
+
+/// R23-c (fast-hadamard-transform's setup.py): the `if` whose block holds offset `at` (the
+/// line that probes nvcc), and the names that block sets which the file reads after it.
+fn gated_block(src: &str, at: usize) -> Option<Gate> {
+    let lines: Vec<&str> = src.lines().collect();
+    let here = src[..at].matches('\n').count();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let own = indent(lines.get(here)?);
+    let g = (0..here)
+        .rev()
+        .find(|&i| !blank(lines[i]) && indent(lines[i]) < own)?;
+    gate_at(&lines, g)
+}
+
+/// The `if` at line index `g` of `lines` as a [`Gate`]; `None` where it is no `if` or has an
+/// `else`/`elif`.
+fn gate_at(lines: &[&str], g: usize) -> Option<Gate> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let test = lines[g].trim();
+    if !test.starts_with("if ") || !test.ends_with(':') {
+        return None;
+    }
+    let gi = indent(lines[g]);
+    let end = (g + 1..lines.len())
+        .find(|&i| !blank(lines[i]) && indent(lines[i]) <= gi)
+        .unwrap_or(lines.len());
+    if lines.get(end).is_some_and(|l| {
+        let t = l.trim_start();
+        t.starts_with("else") || t.starts_with("elif")
+    }) {
+        return None;
+    }
+    let mut read_later = Vec::new();
+    let mut arch_test = None;
+    let set: Vec<&str> = lines[g + 1..end]
+        .iter()
+        .flat_map(|l| assigned_names(l))
+        .collect();
+    for name in set {
+        // An assignment before the test counts where no line after it, up to the test,
+        // leaves its block (one in a function above, or in another branch, does not).
+        let set_before = (0..g).any(|a| {
+            assigned_names(lines[a]).contains(&name)
+                && lines[a + 1..=g]
+                    .iter()
+                    .all(|l| blank(l) || indent(l) >= indent(lines[a]))
+        });
+        if set_before || read_later.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        for (i, l) in lines.iter().enumerate().skip(end) {
+            if assigned_names(l).contains(&name) && !reads_name(l.split_once('=')?.1, name) {
+                break;
+            }
+            if blank(l) || !reads_name(l, name) {
+                continue;
+            }
+            read_later.push((name.to_string(), i + 1));
+            let t = l.trim();
+            if t.starts_with("if ") && arch_test.is_none() {
+                let body_end = (i + 1..lines.len())
+                    .find(|&j| !blank(lines[j]) && indent(lines[j]) <= indent(l))
+                    .unwrap_or(lines.len());
+                if lines[i + 1..body_end]
+                    .iter()
+                    .any(|b| b.contains("-gencode") || b.contains("arch=") || b.contains("sm_"))
+                {
+                    arch_test = Some(i + 1);
+                }
+            }
+            break;
+        }
+    }
+    Some(Gate {
+        test: test.to_string(),
+        line: g + 1,
+        read_later,
+        arch_test,
+    })
 }
 
 /// The first token of the expression that ends with the literal `k` naming nvcc and that
@@ -3036,6 +3352,22 @@ fn append_context(toks: &[Tok], k: usize, nvcc: &NvccValues) -> Option<Context> 
     }
 }
 
+/// The string token of the `x.append("...")` statement right after the one whose string is
+/// token `k` (`x.append("-gencode")`), on the same list `x`; `None` otherwise.
+fn appended_value(toks: &[Tok], k: usize) -> Option<usize> {
+    let Tok::Ident { text: list, .. } = toks.get(k.checked_sub(4)?)? else {
+        return None;
+    };
+    match toks.get(k + 2..k + 8)? {
+        [Tok::Ident { text: next, .. }, Tok::Punct { ch: '.', .. }, Tok::Ident { text: m, .. }, Tok::Punct { ch: '(', .. }, Tok::Str { triple: false, .. }, Tok::Punct { ch: ')', .. }]
+            if next == list && m == "append" =>
+        {
+            Some(k + 6)
+        }
+        _ => None,
+    }
+}
+
 /// Whether string token `k` is a part of a joined path: an argument of `os.path.join(...)` /
 /// `path.join(...)`, or an operand of pathlib's `/` (`Path(__file__).parent / "cuda" / "k.cu"`;
 /// Python divides no string, so a literal beside `/` is a path part).
@@ -3751,6 +4083,107 @@ mod tests {
             o.renamed.insert(old.to_string(), new.to_string());
         }
         o
+    }
+
+    /// R23-c: a name an `if CUDA_HOME is not None:` block sets and the file reads after it is
+    /// a NameError on ROCm: an error at the probe inside the block (or at the test where the
+    /// probe is a function's), naming the read and the architecture flags behind it; a value
+    /// given before the test, an `else`, or an assignment in a function above changes that.
+    #[test]
+    fn names_a_cuda_home_block_sets_and_the_file_reads_later_are_errors() {
+        let o = BuildOptions::default();
+        let probe = "import subprocess\nfrom torch.utils.cpp_extension import CUDA_HOME\nflags = []\nif CUDA_HOME is not None:\n    out = subprocess.check_output([CUDA_HOME + \"/bin/nvcc\", \"-V\"])\n    ver = float(out)\nif ver >= 11.8:\n    flags += [\"-gencode\", \"arch=compute_90,code=sm_90\"]\n";
+        let (_, diags) = run(probe, &o);
+        let errors: Vec<_> = diags
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 1, "{diags:#?}");
+        assert_eq!(errors[0].line, 5);
+        assert!(
+            errors[0].message.contains("`ver` (line 7)")
+                && errors[0].message.contains("NameError")
+                && errors[0].message.contains("at line 7 never apply"),
+            "{}",
+            errors[0].message
+        );
+        let called = "import subprocess\nfrom torch.utils.cpp_extension import CUDA_HOME\ndef version(home):\n    raw = subprocess.check_output([home + \"/bin/nvcc\", \"-V\"])\n    ver = raw\n    return raw, ver\n\nif True:\n    if CUDA_HOME is not None:\n        _, ver = version(CUDA_HOME)\n    if ver > 11:\n        pass\n";
+        let (_, diags) = run(called, &o);
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.severity == crate::diag::Severity::Error
+                    && d.line == 9
+                    && d.message.contains("`ver` (line 11)")),
+            "{diags:#?}"
+        );
+        for safe in [
+            called.replace("if True:\n", "if True:\n    ver = 0\n"),
+            called.replace(
+                "    if ver > 11:",
+                "    else:\n        ver = 0\n    if ver > 11:",
+            ),
+        ] {
+            let (_, diags) = run(&safe, &o);
+            assert!(
+                !diags.iter().any(|d| d.message.contains("NameError")),
+                "{safe}\n{diags:#?}"
+            );
+        }
+    }
+
+    /// R23-i: `cc_flag.append("-gencode")` followed by `cc_flag.append("arch=...")` is one
+    /// error naming both lines (the build fails), and both lines stay as written.
+    #[test]
+    fn a_gencode_appended_apart_from_its_value_is_an_error_naming_both() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\ncc_flag = []\ncc_flag.append(\"-gencode\")\ncc_flag.append(\"arch=compute_80,code=sm_80\")\nCUDAExtension(\"e\", [\"k.cu\"], extra_compile_args={\"nvcc\": cc_flag})\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert_eq!(out, src);
+        let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
+        assert_eq!(arch.len(), 1, "{diags:#?}");
+        assert_eq!(
+            (arch[0].line, arch[0].severity),
+            (3, crate::diag::Severity::Error)
+        );
+        assert!(
+            arch[0].message.contains("(line 3)")
+                && arch[0]
+                    .message
+                    .contains("`arch=compute_80,code=sm_80` (line 4)"),
+            "{}",
+            arch[0].message
+        );
+    }
+
+    /// R23-g: strings removed from torch's `COMMON_NVCC_FLAGS` (in a loop or directly) stay
+    /// CUDA's, with a warning at each removal naming `COMMON_HIPCC_FLAGS` and its `=1` values;
+    /// the same strings in an nvcc list are still rewritten.
+    #[test]
+    fn removals_from_cudas_common_flags_are_reported_not_renamed() {
+        let src = "import torch.utils.cpp_extension as ext\nfor flag in [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]:\n    ext.COMMON_NVCC_FLAGS.remove(flag)\next.COMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF2_OPERATORS__\")\nargs = {\"nvcc\": [\"-U__CUDA_NO_HALF_OPERATORS__\"]}\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        assert!(
+            out.contains("for flag in [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]:")
+                && out.contains("remove(\"-D__CUDA_NO_HALF2_OPERATORS__\")")
+                && out.contains("[\"-U__HIP_NO_HALF_OPERATORS__\"]"),
+            "{out}"
+        );
+        let warned: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B008" && d.message.contains("COMMON_HIPCC_FLAGS"))
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(warned, [3, 4], "{diags:#?}");
+        assert!(diags.iter().any(|d| d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("-D__HIP_NO_HALF_OPERATORS__=1"))));
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.line <= 4 && matches!(d.id.as_str(), "B001" | "B003")),
+            "{diags:#?}"
+        );
     }
 
     /// U-f: pytorch_sparse's `"-l", "cusparse"` (and `"-l cusparse"` in one element, and a JIT
@@ -4487,13 +4920,17 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
         assert_eq!(
             found,
             [
-                (3, "B009", Severity::Warning),
+                // R23-i: the flag and its value appended apart: the build fails.
+                (3, "B009", Severity::Error),
                 (5, "B009", Severity::Warning),
                 (6, "B009", Severity::Warning),
                 (7, "B009", Severity::Note),
             ]
         );
-        for d in &diags[..3] {
+        assert!(diags[0]
+            .message
+            .contains("hipcc rejects the flag and reads the value"));
+        for d in &diags[1..3] {
             assert!(d.message.contains("hipcc rejects it"), "{}", d.message);
         }
         assert!(diags[1].message.contains("an append() takes one flag"));
