@@ -237,7 +237,11 @@ From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling wr
 call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \
 `0xffffffffffffffffull`, so only the rest is reported here; a mask macro defined nowhere hipport \
 sees (not in the file, its project headers, nor before an include of the file in a file of the \
-input that includes it) is a warning, as hipport cannot widen it. HIP before 7.0 has no `__syncwarp`: \
+input that includes it) is a warning, as hipport cannot widen it. A call its own function runs only for the first 32 threads (`if \
+(threadIdx.x < 32)`, `if (warp == 0)` with 32-lane warps, after `if (tid >= 32) return;`) gets \
+`__activemask()` instead, with a note: HIP 6.2 checks that the mask equals the lanes that run \
+the call (`__hip_check_mask`, a trap unless `NDEBUG`), and on 64-lane wavefronts only 32 do. \
+HIP before 7.0 has no `__syncwarp`: \
 the translator drops a full-warp one (wavefronts execute in lockstep) and reports a partial one.
 
 Fix (HIP >= 6.2, applied by `--fix`): declare mask variables `unsigned long long`, and write \

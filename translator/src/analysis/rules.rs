@@ -3550,6 +3550,9 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
     if !has_shfl(a) || first_32_threads(a, n) {
         return;
     }
+    if init_lit.is_none() && walks_lanes_from_a_base(a, n) {
+        return;
+    }
     // A function that reads `threadIdx.y` may run 32-wide blocks whose rows each hold a full
     // set of terms (DALI's cuTT tiles, `dim3(32, 8)`): there a 64-lane wavefront holds two rows,
     // the 32-lane loop keeps them apart, and `warpSize` would add both (realuser17 U-h). A file
@@ -3581,6 +3584,63 @@ fn shuffle_loop(a: &mut Analyzer, n: Node) {
             vec![],
         );
     }
+}
+
+/// Whether every shuffle of loop `n` reads an absolute lane `base + k` (`k` the loop's variable,
+/// `base` not a constant): a walk over the lanes of a tile from its first lane
+/// (`base = threadIdx.x & ~31`), which a bound of 32 keeps in the tile on any wavefront size
+/// (verify8). A base that is a 32-lane index (`lane + k`, `lane = threadIdx.x & 31`) leaves the
+/// tile on 64-lane wavefronts; [`lane32_step_source`]'s check reports that.
+fn walks_lanes_from_a_base(a: &Analyzer, n: Node) -> bool {
+    let var = n
+        .field(FIELDS.condition)
+        .and_then(|c| c.field(FIELDS.left))
+        .map(super::row_warps::unparen)
+        .filter(|l| l.kind_name() == "identifier");
+    let Some(var) = var.map(|l| a.text(l)) else {
+        return false;
+    };
+    let (mut shuffles, mut walks) = (0, 0);
+    crate::parse::walk_subtree(n, |x| {
+        if x.kind_name() != "call_expression" {
+            return Visit::Descend;
+        }
+        let Some(name) = callee(a, x).filter(|c| c.starts_with("__shfl")) else {
+            return Visit::Descend;
+        };
+        shuffles += 1;
+        let lane_arg = match name {
+            "__shfl" => 1,
+            "__shfl_sync" => 2,
+            _ => return Visit::Skip,
+        };
+        let lane = x
+            .field(FIELDS.arguments)
+            .and_then(|l| l.named_child(lane_arg))
+            .map(super::row_warps::unparen);
+        let sum = lane.filter(|l| {
+            l.kind_name() == "binary_expression"
+                && l.field(FIELDS.operator).is_some_and(|o| a.text(o) == "+")
+        });
+        if let Some(sum) = sum {
+            let (l, r) = (sum.field(FIELDS.left), sum.field(FIELDS.right));
+            let sides = l.zip(r).map(|(l, r)| (a.text(l), a.text(r), l, r));
+            if let Some((lt, rt, l, r)) = sides {
+                let base = if lt == var {
+                    Some(r)
+                } else if rt == var {
+                    Some(l)
+                } else {
+                    None
+                };
+                if base.is_some_and(|b| a.eval(b).is_none()) {
+                    walks += 1;
+                }
+            }
+        }
+        Visit::Skip
+    });
+    shuffles > 0 && walks == shuffles
 }
 
 /// Whether `n` runs only in the block's first 32 threads: in the branch of `if (threadIdx.x <

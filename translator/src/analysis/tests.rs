@@ -6335,3 +6335,22 @@ fn first_32_threads_data_is_not_h001_r24_1() {
     let all = src.replace("if (threadIdx.x < 32) {", "{");
     assert!(lines_at(&all, "H001", Version::new(5, 2, 3)).contains(&2));
 }
+
+/// verify8: a loop bounded by a constant of 32 that walks a tile's lanes from its first
+/// (`__shfl_sync(m, v, base + k)`, `base = threadIdx.x & ~(TILE - 1)`) stays in the tile on any
+/// wavefront size: no "shuffle loop bounded by 32 lanes"; a walk over absolute lanes 0-31
+/// (`__shfl_sync(m, v, k)`) is still reported.
+#[test]
+fn a_tile_walk_from_the_tiles_first_lane_is_not_a_32_lane_loop() {
+    let walk = "#define TILE 32\n__global__ void k(const float* in, float* out) {\n  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  float v = in[t], acc = 0.f;\n  int base = threadIdx.x & ~(TILE - 1);\n  for (int k = 0; k < TILE; ++k)\n    acc += __shfl_sync(0xffffffff, v, base + k);\n  out[t] = acc;\n}\n";
+    let bounded = |src: &str| {
+        run_with(src, Version::new(5, 2, 3), false)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.message.contains("bounded by 32"))
+            .count()
+    };
+    assert_eq!(bounded(walk), 0);
+    assert_eq!(bounded(&walk.replace("base + k", "k + base")), 0);
+    assert_eq!(bounded(&walk.replace("base + k", "k")), 1);
+    assert_eq!(bounded(&walk.replace("base + k", "k + 0")), 1);
+}
