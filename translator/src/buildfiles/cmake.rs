@@ -2281,8 +2281,9 @@ fn nvcc_flags_variable(st: &mut State, sink: &mut Sink, at: usize) {
 /// would drop that source silently. The variable does nothing to hipcc-compiled sources (CMake
 /// reads it for the CUDA language alone, which the port removes), so keeping it is harmless.
 /// A read is `${VAR}`, `list(GET|LENGTH|FIND|JOIN|SUBLIST VAR ...)`, `foreach(... IN LISTS VAR)`,
-/// or `if()` operands compared or tested with `IN_LIST`; `if(VAR)`, `if(NOT VAR)` and
-/// `if(DEFINED VAR)`, which guard a default, and `set()`/`list()` that change it are not.
+/// `if()` operands compared or tested with `IN_LIST`, or an `if()` testing it whose branch
+/// stops the configure (`if(NOT VAR) message(FATAL_ERROR ...)`); `if(VAR)`, `if(NOT VAR)` and
+/// `if(DEFINED VAR)` that guard a default, and `set()`/`list()` that change it, are not.
 fn architecture_readers(
     src: &str,
     cmds: &[Command],
@@ -2311,7 +2312,7 @@ fn architecture_readers(
             continue;
         }
         let expansion = format!("${{{var}}}");
-        let reads = |c: &Command| -> bool {
+        let reads = |i: usize, c: &Command| -> bool {
             let own = match c.name.as_str() {
                 "set" => c.args.first(),
                 "list" => c.args.get(1),
@@ -2340,6 +2341,11 @@ fn architecture_readers(
                                     .filter_map(|j| args.get(j))
                                     .any(|o| OPS.iter().any(|op| arg_is(o, op)))
                         })
+                        // `if(NOT VAR) message(FATAL_ERROR ...)` requires it: without the
+                        // `set()` the configure stops (verify8).
+                        || (c.name != "while"
+                            && args.iter().any(|a| arg_is(a, var))
+                            && fatal_in_taken_branch(cmds, i, true).is_some())
                 }
                 "foreach" => {
                     expanded
@@ -2353,7 +2359,7 @@ fn architecture_readers(
                 _ => expanded,
             }
         };
-        if let Some(c) = cmds.iter().find(|c| reads(c)) {
+        if let Some((_, c)) = cmds.iter().enumerate().find(|(i, c)| reads(*i, c)) {
             let line = src[..c.start].matches('\n').count() + 1;
             let mut text = src[c.start..c.end]
                 .split_whitespace()
@@ -4986,6 +4992,19 @@ mod tests {
         assert!(diags
             .iter()
             .any(|d| d.id == "B009" && d.line == 2 && d.message.contains("removed")));
+        // A guard that stops the configure without it needs it: the set() stays (verify8).
+        let src = "set(CMAKE_CUDA_ARCHITECTURES 70 75)\nif(NOT CMAKE_CUDA_ARCHITECTURES)\n  message(FATAL_ERROR \"set it\")\nendif()\n";
+        let (out, diags) = run(src, &opts());
+        assert!(
+            out.contains("set(CMAKE_CUDA_ARCHITECTURES 70 75)\n"),
+            "{out}"
+        );
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.message.contains("on line 2 reads it")),
+            "{diags:#?}"
+        );
         // A read of a variable the file does not set is still reported.
         let (_, diags) = run(
             "list(GET CMAKE_CUDA_ARCHITECTURES 0 A)\nstring(REPLACE \";\" \" \" A ${CMAKE_CUDA_ARCHITECTURES})\n",
