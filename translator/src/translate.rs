@@ -4343,7 +4343,7 @@ fn returns(stmt: Node) -> bool {
 }
 
 /// The comparison with its operands swapped (`a < b` is `b > a`).
-fn flip_comparison(op: &str) -> &str {
+pub(crate) fn flip_comparison(op: &str) -> &str {
     match op {
         "<" => ">",
         ">" => "<",

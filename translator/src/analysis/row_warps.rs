@@ -366,6 +366,16 @@ fn idle_constants(a: &mut Analyzer) {
     }
 }
 
+/// The file's device functions, by name, with their byte ranges: what the warp-work checks
+/// follow calls through.
+fn device_functions<'t>(a: &Analyzer<'t, '_>) -> Vec<(&'t str, std::ops::Range<usize>)> {
+    a.funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| Some((a.function_name(f.node)?, f.node.byte_range())))
+        .collect()
+}
+
 /// H001 at the uses of a constant that an included project header fixes at 32 (`constexpr int
 /// WARP_SIZE = 32;` in SUNDIALS' CUDA policies header, see [`super::HeaderAlias::fixed_32`]):
 /// the header's own finding is a warning that leaves the judgement to its includers, so each
@@ -2269,7 +2279,7 @@ impl Guard<'_, '_, '_> {
         if self.segment_lane_or_sum(l) {
             Some((l, op, r))
         } else if self.segment_lane_or_sum(r) {
-            Some((r, flip(op), l))
+            Some((r, crate::translate::flip_comparison(op), l))
         } else {
             None
         }
@@ -2735,17 +2745,6 @@ fn cond<'t>(p: Node<'t>) -> Option<Node<'t>> {
             Some(c)
         }
     })
-}
-
-/// The comparison with its operands swapped (`a < b` is `b > a`).
-fn flip(op: &str) -> &str {
-    match op {
-        "<" => ">",
-        ">" => "<",
-        "<=" => ">=",
-        ">=" => "<=",
-        o => o,
-    }
 }
 
 /// `n` without the parentheses around it.
@@ -3242,14 +3241,7 @@ fn source_below_32(a: &Analyzer, call: Node, src: Node) -> bool {
 /// (realuser23 R23-a). With `whole`, any warp-level work of `f` counts (for a count of the
 /// groups, `(blockDim.x + 31) / 32`, which per-warp slots written elsewhere in it may follow).
 pub(super) fn split_feeds_warp_work(a: &Analyzer, f: Node, var: &str, whole: bool) -> bool {
-    let nodes: Vec<(&str, Node)> = a
-        .funcs
-        .iter()
-        .filter(|g| g.device)
-        .filter_map(|g| Some((a.function_name(g.node)?, g.node)))
-        .collect();
-    let defs: Vec<(&str, std::ops::Range<usize>)> =
-        nodes.iter().map(|(n, g)| (*n, g.byte_range())).collect();
+    let defs = device_functions(a);
     let (_, warp_macros) = file_macros(a);
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut own = false;

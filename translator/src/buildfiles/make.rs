@@ -2231,32 +2231,27 @@ fn foreach_arch_lists(
             .chars()
             .next()
             .is_some_and(|c| !c.is_whitespace() && !matches!(c, ')' | '}'));
-        if only_arch && (glued_before || glued_after) {
-            loops.push((at, start + close + 1));
+        // A loop left in place: hipcc will reject the nvcc flags it writes.
+        let left = |sink: &mut text::Sink, how: &str| {
             sink.diag_as(
                 B_ARCH,
                 crate::diag::Severity::Warning,
                 at,
                 format!(
-                    "nvcc architecture flags written by `{}` glued to other text were left in place",
+                    "nvcc architecture flags written by `{}` {how} were left in place",
                     &line[pos..=close]
                 ),
                 Some("hipcc rejects -gencode and -arch=sm_XX: replace the loop with --offload-arch=<gfx> for each AMD target".into()),
             );
+        };
+        if only_arch && (glued_before || glued_after) {
+            loops.push((at, start + close + 1));
+            left(sink, "glued to other text");
             continue;
         }
         if !only_arch {
             if m.notes.iter().any(|n| n.info.id == B_ARCH.id) {
-                sink.diag_as(
-                    B_ARCH,
-                    crate::diag::Severity::Warning,
-                    at,
-                    format!(
-                        "nvcc architecture flags written by `{}` together with other words were left in place",
-                        &line[pos..=close]
-                    ),
-                    Some("hipcc rejects -gencode and -arch=sm_XX: replace the loop with --offload-arch=<gfx> for each AMD target".into()),
-                );
+                left(sink, "together with other words");
             }
             continue;
         }
