@@ -3,6 +3,8 @@
 //! make + hipcc for gfx90a. The build tests need hipcc, cmake and make; they fail loudly when
 //! CI=true and one is missing, and are skipped with a message otherwise.
 
+mod common;
+use common::{require, tool_works, write_files};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -607,38 +609,6 @@ fn dropped_last_list_elements_leave_the_closer_after_the_last_kept() {
     run(Command::new("python3")
         .args(["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())"])
         .arg(&path));
-}
-
-/// Whether `CI=true`.
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Fails under CI, otherwise prints why the test is skipped. Returns false to skip.
-fn require(ok: bool, what: &str) -> bool {
-    if !ok {
-        if in_ci() {
-            panic!("{what} (CI=true, so this is a failure)");
-        }
-        eprintln!("skipping: {what}");
-    }
-    ok
-}
-
-fn tool_works(program: &str, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Writes each `(path, text)` of `files` under `dir`, with the directories they need.
-fn write_files(dir: &Path, files: &[(&str, &str)]) {
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
 }
 
 /// Runs a command, failing the test with its output when it fails.

@@ -4,38 +4,13 @@
 //! (cited where they are written). In CI (CI=true) a missing hipcc is a failure; elsewhere the
 //! tests say they were skipped.
 
+mod common;
+use common::{require, tool_works, write_files};
 use std::path::Path;
 use std::process::Command;
 
 use hipport::translate::{translate_source, Options};
 use hipport_rules::Version;
-
-/// Fails under CI, otherwise prints why the test is skipped. Returns false to skip.
-fn require(ok: bool, what: &str) -> bool {
-    if !ok {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{what} (CI=true, so this is a failure)");
-        }
-        eprintln!("skipping: {what}");
-    }
-    ok
-}
-
-fn tool_works(program: &str, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Writes each `(path, text)` of `files` under `dir`, with the directories they need.
-fn write_files(dir: &Path, files: &[(&str, &str)]) {
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
 
 /// Compiles `file` (under `dir`, whose `stub/` is on the include path) with hipcc for gfx90a;
 /// returns hipcc's error text on failure.

@@ -1311,14 +1311,7 @@ fn warp_index_of_32(a: &Analyzer, e: Node) -> bool {
 /// `threadIdx.y == 0` in a kernel launched with rows of 32 threads.
 fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> bool {
     let scope = range.start;
-    if cond.kind_name() != "binary_expression" {
-        return false;
-    }
-    let (Some(l), Some(op), Some(r)) = (
-        cond.field(FIELDS.left),
-        cond.field(FIELDS.operator).map(|o| a.text(o)),
-        cond.field(FIELDS.right),
-    ) else {
+    let Some((l, op, r)) = super::rules::binary_parts(a, cond) else {
         return false;
     };
     match op {
@@ -1637,9 +1630,13 @@ fn at_most(a: &Analyzer, call: Node, offset: Node, limit: i64) -> bool {
         return true;
     }
     // A growing loop is bounded by its condition: `m < 32`, `m <= 31`, `m <= 16`.
-    let Some(cond) = lp.field(FIELDS.condition) else {
-        return false;
-    };
+    lp.field(FIELDS.condition)
+        .is_some_and(|c| keeps_at_most(a, c, var, limit))
+}
+
+/// Whether loop condition `cond` keeps `var` at most `limit` (`var < limit + 1` or less,
+/// `var <= limit` or less).
+fn keeps_at_most(a: &Analyzer, cond: Node, var: &str, limit: i64) -> bool {
     cond.kind_name() == "binary_expression"
         && cond.field(FIELDS.left).is_some_and(|l| a.text(l) == var)
         && match (
@@ -2146,19 +2143,8 @@ fn doubling_below_32(a: &Analyzer, lp: Node, var: &str) -> bool {
     if !start.is_some_and(|s| (1..=16).contains(&s) && s & (s - 1) == 0) {
         return false;
     }
-    let Some(cond) = lp.field(FIELDS.condition).map(unparen) else {
-        return false;
-    };
-    cond.kind_name() == "binary_expression"
-        && cond.field(FIELDS.left).is_some_and(|l| a.text(l) == var)
-        && match (
-            cond.field(FIELDS.operator).map(|o| a.text(o)),
-            cond.field(FIELDS.right).and_then(|r| a.eval(r)),
-        ) {
-            (Some("<"), Some(k)) => k <= 32,
-            (Some("<="), Some(k)) => k <= 31,
-            _ => false,
-        }
+    lp.field(FIELDS.condition)
+        .is_some_and(|c| keeps_at_most(a, unparen(c), var, 31))
 }
 
 /// Whether no code in `src` names a block's second or third dimension: `threadIdx.x` is then

@@ -2007,28 +2007,15 @@ pub(super) fn numbers_32_thread_groups(a: &Analyzer, scope: Node) -> Option<Stri
         if group {
             return crate::parse::Visit::Stop;
         }
-        if x.kind_name() != "binary_expression" {
-            return crate::parse::Visit::Descend;
-        }
-        let (Some(l), Some(op), Some(r)) = (
-            x.field(FIELDS.left),
-            x.field(FIELDS.operator),
-            x.field(FIELDS.right),
-        ) else {
+        let Some((l, op, r)) = binary_parts(a, x) else {
             return crate::parse::Visit::Descend;
         };
-        let want = match a.text(op) {
+        let want = match op {
             "/" => 32,
             ">>" => 5,
             _ => return crate::parse::Visit::Descend,
         };
-        let mut dividend = l;
-        while dividend.kind_name() == "parenthesized_expression" {
-            match dividend.named_child(0) {
-                Some(c) => dividend = c,
-                None => break,
-            }
-        }
+        let dividend = super::row_warps::unparen(l);
         let global = dividend.kind_name() == "binary_expression"
             && dividend
                 .field(FIELDS.operator)
@@ -2062,17 +2049,10 @@ fn indices_of_32_lane_warps(
     let (mut lane, mut warp) = (false, false);
     let mut found = None;
     crate::parse::walk_subtree(scope, |x| {
-        if x.kind_name() != "binary_expression" {
-            return crate::parse::Visit::Descend;
-        }
-        let (Some(l), Some(op), Some(r)) = (
-            x.field(FIELDS.left),
-            x.field(FIELDS.operator),
-            x.field(FIELDS.right),
-        ) else {
+        let Some((l, op, r)) = binary_parts(a, x) else {
             return crate::parse::Visit::Descend;
         };
-        let want = match a.text(op) {
+        let want = match op {
             "%" | "/" => 32,
             "&" => 31,
             ">>" => 5,
@@ -2082,7 +2062,7 @@ fn indices_of_32_lane_warps(
             || l.kind_name() == "identifier" && thread_index_var(a, a.text(l), l.start_byte());
         if thread_x && a.eval(r) == Some(want) {
             found.get_or_insert_with(|| snippet(a.text(x)));
-            match a.text(op) {
+            match op {
                 "%" | "&" => lane = true,
                 _ => warp = true,
             }
@@ -2097,6 +2077,21 @@ fn indices_of_32_lane_warps(
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/// A binary expression's left operand, operator and right operand; `None` for anything else.
+pub(super) fn binary_parts<'a, 'n>(
+    a: &Analyzer<'a, '_>,
+    n: Node<'n>,
+) -> Option<(Node<'n>, &'a str, Node<'n>)> {
+    if n.kind_name() != "binary_expression" {
+        return None;
+    }
+    Some((
+        n.field(FIELDS.left)?,
+        a.text(n.field(FIELDS.operator)?),
+        n.field(FIELDS.right)?,
+    ))
+}
 
 /// The function name of a call: the last path segment, without template arguments.
 pub(super) fn callee<'a>(a: &Analyzer<'a, '_>, call: Node) -> Option<&'a str> {
@@ -3618,24 +3613,19 @@ fn walks_lanes_from_a_base(a: &Analyzer, n: Node) -> bool {
             .field(FIELDS.arguments)
             .and_then(|l| l.named_child(lane_arg))
             .map(super::row_warps::unparen);
-        let sum = lane.filter(|l| {
-            l.kind_name() == "binary_expression"
-                && l.field(FIELDS.operator).is_some_and(|o| a.text(o) == "+")
-        });
-        if let Some(sum) = sum {
-            let (l, r) = (sum.field(FIELDS.left), sum.field(FIELDS.right));
-            let sides = l.zip(r).map(|(l, r)| (a.text(l), a.text(r), l, r));
-            if let Some((lt, rt, l, r)) = sides {
-                let base = if lt == var {
-                    Some(r)
-                } else if rt == var {
-                    Some(l)
-                } else {
-                    None
-                };
-                if base.is_some_and(|b| a.eval(b).is_none()) {
-                    walks += 1;
-                }
+        let sum = lane
+            .and_then(|l| binary_parts(a, l))
+            .filter(|(_, op, _)| *op == "+");
+        if let Some((l, _, r)) = sum {
+            let base = if a.text(l) == var {
+                Some(r)
+            } else if a.text(r) == var {
+                Some(l)
+            } else {
+                None
+            };
+            if base.is_some_and(|b| a.eval(b).is_none()) {
+                walks += 1;
             }
         }
         Visit::Skip

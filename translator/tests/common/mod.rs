@@ -1,0 +1,37 @@
+//! Helpers shared by the integration tests that run external tools (hipcc, make, cmake, python3).
+
+use std::path::Path;
+use std::process::Command;
+
+/// Whether `CI=true`.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Fails under CI, otherwise prints why the test is skipped. Returns false to skip.
+pub fn require(ok: bool, what: &str) -> bool {
+    if !ok {
+        if in_ci() {
+            panic!("{what} (CI=true, so this is a failure)");
+        }
+        eprintln!("skipping: {what}");
+    }
+    ok
+}
+
+/// Whether `program arg` runs and succeeds (`hipcc --version`).
+pub fn tool_works(program: &str, arg: &str) -> bool {
+    Command::new(program)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Writes each `(path, text)` of `files` under `dir`, with the directories they need.
+pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
