@@ -5156,6 +5156,7 @@ fn translate_tree_at(
                 w.edits.append(&mut d.fix.clone());
             }
         }
+        guard_index_stand_ins(src, tree, &mut found, &mut w.edits);
         w.diags.extend(found);
     }
     // Unparsed lines that each start with the same macro the file does not define before a
@@ -5353,6 +5354,100 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) -> Vec<
         }
     }
     starts
+}
+
+/// CUDA's built-in index variables, which HIP's headers declare for the host pass too.
+const INDEX_VARIABLES: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
+
+/// What the translation puts around the host-side stand-ins for CUDA's index variables.
+const HIPCC_GUARD: &str = "#if !defined(__HIPCC__)";
+
+/// Puts `#if !defined(__HIPCC__)` ... `#endif` around each run of host-side stand-ins for CUDA's
+/// index variables that the analysis reports as clashing with HIP's (H025: `extern const dim3
+/// blockDim; extern const uint3 threadIdx;` under `#ifndef __CUDA_ARCH__`, as in ethminer's
+/// cuda_helper.h), whatever `--fix` says: hipcc defines `__HIPCC__` in both passes, so neither
+/// sees them, and nvcc still does (hipcc 5.2.3, gfx90a, both passes; realuser24 R24-c). The
+/// analysis decides which declarations clash (not in a branch hipcc skips, so a guarded one is
+/// not reported again and the output converts to itself); here only declarations that name
+/// nothing else and stand on lines of their own (a trailing `//` comment allowed) are guarded,
+/// adjacent ones (blank or `//` comment lines between) under one guard. Their reports become
+/// notes that say so.
+fn guard_index_stand_ins(src: &[u8], tree: &Tree, found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
+    let blank = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\r'));
+    let blank_or_comment = |b: &[u8]| {
+        let t = b.trim_ascii();
+        t.is_empty() || t.starts_with(b"//")
+    };
+    // Per declaration to guard: its report, its line's start and the end of its line (after
+    // the line break, or the end of the file).
+    let mut runs: Vec<(Vec<usize>, usize, usize)> = Vec::new();
+    for (i, d) in found.iter().enumerate() {
+        if d.id != "H025" || d.severity != Severity::Error {
+            continue;
+        }
+        let Some(decl) = index_stand_in_at(tree, src, d.offset) else {
+            continue;
+        };
+        let start = memchr::memrchr(b'\n', &src[..decl.start_byte()]).map_or(0, |i| i + 1);
+        let end = decl.end_byte();
+        let line_end = memchr::memchr(b'\n', &src[end..]).map_or(src.len(), |i| end + i + 1);
+        if !blank(&src[start..decl.start_byte()]) || !blank_or_comment(&src[end..line_end]) {
+            continue;
+        }
+        match runs.last_mut() {
+            Some((reports, _, last_end))
+                if *last_end <= start
+                    && src[*last_end..start]
+                        .split(|&c| c == b'\n')
+                        .all(blank_or_comment) =>
+            {
+                reports.push(i);
+                *last_end = line_end;
+            }
+            _ => runs.push((vec![i], start, line_end)),
+        }
+    }
+    let eol = crate::edit::line_ending(src);
+    for (reports, start, end) in runs {
+        edits.push(Edit::insert(start, format!("{HIPCC_GUARD}{eol}"), "H025"));
+        let close = if src[..end].ends_with(b"\n") {
+            format!("#endif{eol}")
+        } else {
+            format!("{eol}#endif{eol}")
+        };
+        edits.push(Edit::insert(end, close, "H025"));
+        for i in reports {
+            let d = &mut found[i];
+            d.severity = Severity::Note;
+            d.message.push_str(&format!("; hipport's port guards it with `{HIPCC_GUARD}` (hipcc defines `__HIPCC__` in both passes), so hipcc does not see it"));
+            d.help = Some("nothing to do for HIP; nvcc still compiles the declaration".into());
+        }
+    }
+}
+
+/// The declaration that starts at `offset` when it declares CUDA's index variables and nothing
+/// else (`extern const dim3 blockDim, gridDim;`).
+fn index_stand_in_at<'t>(tree: &'t Tree, src: &[u8], offset: usize) -> Option<Node<'t>> {
+    let mut n = tree.root_node().descendant_for_byte_range(offset, offset)?;
+    while n.kind_name() != "declaration" {
+        n = n.parent().filter(|p| p.start_byte() == offset)?;
+    }
+    if n.start_byte() != offset {
+        return None;
+    }
+    let mut c = n.walk();
+    let mut declarators = n.children_by_field_name("declarator", &mut c).peekable();
+    declarators.peek()?;
+    declarators
+        .all(|mut d| {
+            while let Some(inner) = d.field(FIELDS.declarator) {
+                d = inner;
+            }
+            d.kind_name() == "identifier"
+                && std::str::from_utf8(&src[d.byte_range()])
+                    .is_ok_and(|t| INDEX_VARIABLES.contains(&t))
+        })
+        .then_some(n)
 }
 
 /// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`

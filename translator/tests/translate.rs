@@ -3409,3 +3409,65 @@ fn a_projects_own_cub_namespace_keeps_its_qualifiers() {
         "{out}"
     );
 }
+
+/// R24-c: host-side stand-ins for CUDA's index variables (`extern const dim3 blockDim;` under
+/// `#ifndef __CUDA_ARCH__`), which HIP declares for both passes with its own types, are guarded
+/// with `#if !defined(__HIPCC__)`, adjacent ones together; the H025 errors become notes that
+/// say so, and the output converts to itself. Declarations that name something else too, or
+/// share their line with other code, are left and stay errors.
+#[test]
+fn index_variable_stand_ins_are_guarded_from_hipcc() {
+    let src = "#include <cuda_runtime.h>\n\
+               #ifndef __CUDA_ARCH__\n\
+               // host-side stand-ins\n\
+               extern const dim3 blockDim;\n\
+               // the thread's index\n\
+               extern const uint3 threadIdx; // host only\n\
+               #endif\n\
+               extern const dim3 gridDim, other_dims;\n\
+               int x; extern const uint3 blockIdx;\n\
+               __global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n\
+         #ifndef __CUDA_ARCH__\n\
+         // host-side stand-ins\n\
+         #if !defined(__HIPCC__)\n\
+         extern const dim3 blockDim;\n\
+         // the thread's index\n\
+         extern const uint3 threadIdx; // host only\n\
+         #endif\n\
+         #endif\n\
+         extern const dim3 gridDim, other_dims;\n\
+         int x; extern const uint3 blockIdx;\n\
+         __global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n"
+    );
+    let h025: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "H025")
+        .map(|d| (d.line, d.severity, d.message.contains("port guards it")))
+        .collect();
+    assert_eq!(
+        h025,
+        vec![
+            (4, Severity::Note, true),
+            (6, Severity::Note, true),
+            (8, Severity::Error, false),
+            (9, Severity::Error, false),
+        ]
+    );
+    let again = translate_source(out.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
+    // A last line without a line break, and CRLF lines.
+    let (out, _) = tr(
+        "#include <cuda_runtime.h>\r\nextern const uint3 threadIdx;",
+        &hip52(),
+    );
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\r\n#if !defined(__HIPCC__)\r\nextern const uint3 threadIdx;\r\n#endif\r\n"
+    );
+}
