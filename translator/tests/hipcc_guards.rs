@@ -1,5 +1,6 @@
-//! Code the translation guards from hipcc, compiled with hipcc (gfx90a, device and host pass):
-//! what it leaves for nvcc must not reach either pass. In CI (CI=true) a missing hipcc is a
+//! Code the translation keeps apart from HIP's own declarations and macros, compiled with hipcc
+//! (gfx90a, device and host pass): what it leaves for nvcc must not reach either pass, and what
+//! it keeps of the project's must not clash with HIP's. In CI (CI=true) a missing hipcc is a
 //! failure; elsewhere the tests say they were skipped.
 
 mod common;
@@ -66,4 +67,45 @@ fn guarded_index_variable_stand_ins_compile_in_both_passes() {
             String::from_utf8_lossy(&bad.stderr)
         );
     }
+}
+
+/// R22-1: the project's `#define CUDA_SUCCESS(x)` keeps its name; HIP's amd_hip_runtime.h
+/// defines `CUDA_SUCCESS` itself, and the `#undef` put before the project's keeps hipcc from
+/// warning that it is redefined (`-Wmacro-redefined`, an error here).
+#[test]
+fn a_projects_cuda_success_macro_compiles_without_redefining_hips() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found") {
+        return;
+    }
+    let cuda = "#include <cuda_runtime.h>\n\
+                #define CUDA_SUCCESS(x) ((x) == cudaSuccess)\n\
+                inline bool ok(void* p) { return CUDA_SUCCESS(cudaFree(p)); }\n";
+    let opts = Options {
+        hip_version: Version::new(5, 2, 3),
+        ..Options::default()
+    };
+    let out = translate_source(cuda.as_bytes(), "util.h", &opts)
+        .unwrap()
+        .output;
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("return CUDA_SUCCESS(hipFree(p));"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("util.h", &out),
+            (
+                "m.hip",
+                "#include \"util.h\"\nbool f(void* p) { return ok(p); }\n",
+            ),
+        ],
+    );
+    let r = Command::new("hipcc")
+        .args(["--offload-arch=gfx90a", "-c", "-Werror=macro-redefined"])
+        .arg(dir.path().join("m.hip"))
+        .arg("-o")
+        .arg(dir.path().join("m.o"))
+        .output()
+        .expect("hipcc runs");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
 }
