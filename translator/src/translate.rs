@@ -354,9 +354,10 @@ const LIBRARY_PREFIXES: &[(&str, &[&str])] = &[
 
 /// CUDA names that HIP's own headers `#define` as object-like macros: HIP 5.2.3's
 /// amd_detail/amd_hip_runtime.h has `#define CUDA_SUCCESS hipSuccess` (under
-/// `__HIP_CLANG_ONLY__`). A project's function-like macro of such a name (jetson-utils' `#define
-/// CUDA_SUCCESS(x) ...`) would redefine HIP's (`-Wmacro-redefined`, an error under `-Werror`), so
-/// it is renamed as the constant is, not kept as the project's (R22-1).
+/// `__HIP_CLANG_ONLY__`; still there in ROCm 6.x's clr). A project's function-like macro of such a
+/// name (jetson-utils' `#define CUDA_SUCCESS(x) ...`) is kept as the project's, with `#undef
+/// NAME` put on the line before it, since it would redefine HIP's (`-Wmacro-redefined`, an error
+/// under `-Werror`); nvcc has no such macro, so the `#undef` does nothing there (R22-1).
 const HIP_HEADER_MACROS: &[&str] = &["CUDA_SUCCESS"];
 
 /// How TensorRT's names are written: in its namespaces, and its `NV_TENSORRT_` version macros.
@@ -913,11 +914,7 @@ impl<'a> Walk<'a> {
             // The result depends on the tree's other files now.
             self.looked_for_project_headers = true;
         }
-        self.own_macros.extend(
-            found
-                .into_iter()
-                .filter(|n| !HIP_HEADER_MACROS.contains(&n.as_str())),
-        );
+        self.own_macros.extend(found);
     }
 
     /// Whether a lane mask names every lane; a macro's answer is remembered, since deciding it
@@ -1013,8 +1010,14 @@ impl<'a> Walk<'a> {
         if self.own_function_names.contains(name) {
             return;
         }
-        // The project's function-like macro (its definition and calls); the name as a value
-        // (`r == CUDA_SUCCESS`) is still the API's.
+        // The project's function-like macro (its definition and calls, and `#undef NAME`); the
+        // name as a value (`r == CUDA_SUCCESS`) is still the API's.
+        let line = memchr::memrchr(b'\n', &self.src[..start]).map_or(0, |i| i + 1);
+        if self.own_macros.contains(name)
+            && undef_of(&self.src[line..end]).is_some_and(|n| n == name.as_bytes())
+        {
+            return;
+        }
         if self.src[end..].trim_ascii_start().starts_with(b"(") {
             // A CUDA constant written as a call is a project's macro, maybe a header's
             // (jetson-utils' cudaUtility.h defines `CUDA_SUCCESS(x)` for its other headers).
@@ -3529,6 +3532,32 @@ impl<'a> Walk<'a> {
         true
     }
 
+    /// Puts `#undef NAME` on the line before the project's function-like macro `def` of a
+    /// name HIP's headers define themselves ([`HIP_HEADER_MACROS`]), unless the line before
+    /// says so already (R22-1).
+    fn undefine_hips_macro(&mut self, def: Node, name: &str) {
+        if !HIP_HEADER_MACROS.contains(&name) || def.start_byte() >= self.dead_from {
+            return;
+        }
+        let at = memchr::memrchr(b'\n', &self.src[..def.start_byte()]).map_or(0, |i| i + 1);
+        if !self.src[at..def.start_byte()].trim_ascii().is_empty() {
+            return;
+        }
+        let before = self.src[..at.saturating_sub(1)]
+            .rsplit(|&b| b == b'\n')
+            .next()
+            .unwrap_or_default();
+        if undef_of(before) == Some(name.as_bytes()) {
+            return;
+        }
+        let eol = crate::edit::line_ending(self.src);
+        self.edits.push(Edit::insert(
+            at,
+            format!("#undef {name}{eol}"),
+            "hip-macro-undef",
+        ));
+    }
+
     /// The root of `n`'s tree, and how hipcc sees that file's branches.
     fn hipcc_view<'t>(&self, n: Node<'t>) -> (Node<'t>, crate::analysis::HipccView) {
         let mut root = n;
@@ -3566,12 +3595,11 @@ impl<'a> Walk<'a> {
                             // `#ifdef __HIP_PLATFORM_AMD__` (R22-b), `#define CUFFT_SUCCESS(x)
                             // ...` (R22-1): a function-like macro hipcc compiles is the
                             // project's, and so are the calls of that name.
-                            if kind == Dk::FunctionDefine
-                                && !HIP_HEADER_MACROS.contains(&self.node_str(name))
-                            {
+                            if kind == Dk::FunctionDefine {
                                 let view = view.get_or_init(|| self.hipcc_view(n));
                                 if view.1.skips(self.src, view.0, n.start_byte()).is_none() {
                                     self.own_macros.insert(self.node_str(name).to_string());
+                                    self.undefine_hips_macro(n, self.node_str(name));
                                 }
                             }
                             if in_hip_branch(n, self.src) {
@@ -5156,6 +5184,7 @@ fn translate_tree_at(
                 w.edits.append(&mut d.fix.clone());
             }
         }
+        guard_index_stand_ins(src, tree, &mut found, &mut w.edits);
         w.diags.extend(found);
     }
     // Unparsed lines that each start with the same macro the file does not define before a
@@ -5353,6 +5382,118 @@ fn take_half_wave_masks(found: &mut [Diagnostic], edits: &mut Vec<Edit>) -> Vec<
         }
     }
     starts
+}
+
+/// The name that `line` (one line, its line break left off) undefines, if it is an `#undef`
+/// directive (`#undef NAME`, `# undef NAME // comment`).
+fn undef_of(line: &[u8]) -> Option<&[u8]> {
+    let rest = line.trim_ascii().strip_prefix(b"#")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b"undef")?;
+    if !rest.first().is_some_and(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let rest = rest.trim_ascii_start();
+    let name_len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let tail = rest[name_len..].trim_ascii();
+    (name_len > 0 && (tail.is_empty() || tail.starts_with(b"//") || tail.starts_with(b"/*")))
+        .then_some(&rest[..name_len])
+}
+
+/// CUDA's built-in index variables, which HIP's headers declare for the host pass too.
+const INDEX_VARIABLES: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
+
+/// What the translation puts around the host-side stand-ins for CUDA's index variables.
+const HIPCC_GUARD: &str = "#if !defined(__HIPCC__)";
+
+/// Puts `#if !defined(__HIPCC__)` ... `#endif` around each run of host-side stand-ins for CUDA's
+/// index variables that the analysis reports as clashing with HIP's (H025: `extern const dim3
+/// blockDim; extern const uint3 threadIdx;` under `#ifndef __CUDA_ARCH__`, as in ethminer's
+/// cuda_helper.h), whatever `--fix` says: hipcc defines `__HIPCC__` in both passes, so neither
+/// sees them, and nvcc still does (hipcc 5.2.3, gfx90a, both passes; realuser24 R24-c). The
+/// analysis decides which declarations clash (not in a branch hipcc skips, so a guarded one is
+/// not reported again and the output converts to itself); here only declarations that name
+/// nothing else and stand on lines of their own (a trailing `//` comment allowed) are guarded,
+/// adjacent ones (blank or `//` comment lines between) under one guard. Their reports become
+/// notes that say so.
+fn guard_index_stand_ins(src: &[u8], tree: &Tree, found: &mut [Diagnostic], edits: &mut Vec<Edit>) {
+    let blank = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\r'));
+    let blank_or_comment = |b: &[u8]| {
+        let t = b.trim_ascii();
+        t.is_empty() || t.starts_with(b"//")
+    };
+    // Per declaration to guard: its report, its line's start and the end of its line (after
+    // the line break, or the end of the file).
+    let mut runs: Vec<(Vec<usize>, usize, usize)> = Vec::new();
+    for (i, d) in found.iter().enumerate() {
+        if d.id != "H025" || d.severity != Severity::Error {
+            continue;
+        }
+        let Some(decl) = index_stand_in_at(tree, src, d.offset) else {
+            continue;
+        };
+        let start = memchr::memrchr(b'\n', &src[..decl.start_byte()]).map_or(0, |i| i + 1);
+        let end = decl.end_byte();
+        let line_end = memchr::memchr(b'\n', &src[end..]).map_or(src.len(), |i| end + i + 1);
+        if !blank(&src[start..decl.start_byte()]) || !blank_or_comment(&src[end..line_end]) {
+            continue;
+        }
+        match runs.last_mut() {
+            Some((reports, _, last_end))
+                if *last_end <= start
+                    && src[*last_end..start]
+                        .split(|&c| c == b'\n')
+                        .all(blank_or_comment) =>
+            {
+                reports.push(i);
+                *last_end = line_end;
+            }
+            _ => runs.push((vec![i], start, line_end)),
+        }
+    }
+    let eol = crate::edit::line_ending(src);
+    for (reports, start, end) in runs {
+        edits.push(Edit::insert(start, format!("{HIPCC_GUARD}{eol}"), "H025"));
+        let close = if src[..end].ends_with(b"\n") {
+            format!("#endif{eol}")
+        } else {
+            format!("{eol}#endif{eol}")
+        };
+        edits.push(Edit::insert(end, close, "H025"));
+        for i in reports {
+            let d = &mut found[i];
+            d.severity = Severity::Note;
+            d.message.push_str(&format!("; hipport's port guards it with `{HIPCC_GUARD}` (hipcc defines `__HIPCC__` in both passes), so hipcc does not see it"));
+            d.help = Some("nothing to do for HIP; nvcc still compiles the declaration".into());
+        }
+    }
+}
+
+/// The declaration that starts at `offset` when it declares CUDA's index variables and nothing
+/// else (`extern const dim3 blockDim, gridDim;`).
+fn index_stand_in_at<'t>(tree: &'t Tree, src: &[u8], offset: usize) -> Option<Node<'t>> {
+    let mut n = tree.root_node().descendant_for_byte_range(offset, offset)?;
+    while n.kind_name() != "declaration" {
+        n = n.parent().filter(|p| p.start_byte() == offset)?;
+    }
+    if n.start_byte() != offset {
+        return None;
+    }
+    let mut c = n.walk();
+    let mut declarators = n.children_by_field_name("declarator", &mut c).peekable();
+    declarators.peek()?;
+    declarators
+        .all(|mut d| {
+            while let Some(inner) = d.field(FIELDS.declarator) {
+                d = inner;
+            }
+            d.kind_name() == "identifier"
+                && std::str::from_utf8(&src[d.byte_range()])
+                    .is_ok_and(|t| INDEX_VARIABLES.contains(&t))
+        })
+        .then_some(n)
 }
 
 /// Diagnostics whose every fix edit is in the output become notes that say so: what `--fix`

@@ -917,8 +917,8 @@ fn a_projects_own_shuffle_macro_for_hipcc_is_left_to_it() {
 
 /// R22-1: `#define CUFFT_SUCCESS(x)` is the project's macro: its definition and calls keep the
 /// name (in the file, or in a project header it includes), while the constant used as a value
-/// is still renamed. `CUDA_SUCCESS` is the exception: HIP's amd_hip_runtime.h `#define`s it, so
-/// the project's `CUDA_SUCCESS(x)` is renamed rather than left to redefine HIP's macro.
+/// is still renamed. HIP's amd_hip_runtime.h `#define`s `CUDA_SUCCESS` itself, so the
+/// project's `CUDA_SUCCESS(x)` gets an `#undef` of HIP's before it.
 #[test]
 fn a_function_like_macro_named_like_a_cuda_constant_is_the_projects() {
     let src = "#include <cufft.h>\n#define CUFFT_SUCCESS(x) ((x) == CUFFT_SUCCESS)\n\
@@ -947,11 +947,28 @@ fn a_function_like_macro_named_like_a_cuda_constant_is_the_projects() {
         out.contains("return CUFFT_SUCCESS(hipfftDestroy(p));"),
         "{out}"
     );
-    // HIP defines `CUDA_SUCCESS` itself.
-    let src = "#include <cuda.h>\n#define CUDA_SUCCESS(x) ((x) == CUDA_SUCCESS)\nbool ok() { return CUDA_SUCCESS(cuInit(0)); }\n";
+    // HIP defines `CUDA_SUCCESS` itself: the project's macro is kept, after an `#undef` of
+    // HIP's, which a second run sees and keeps.
+    let src = "#include <cuda.h>\n#define CUDA_SUCCESS(x) ((x) == CUDA_SUCCESS)\nbool ok() { CUresult r = cuInit(0); return CUDA_SUCCESS(cuInit(0)) && r == CUDA_SUCCESS; }\n";
     let (out, _) = tr(src, &hip52());
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n#undef CUDA_SUCCESS\n#define CUDA_SUCCESS(x) ((x) == hipSuccess)\nbool ok() { hipError_t r = hipInit(0); return CUDA_SUCCESS(hipInit(0)) && r == hipSuccess; }\n"
+    );
+    assert_eq!(tr(&out, &hip52()).0, out);
+    // In a project header the file includes.
+    std::fs::write(
+        tmp.path().join("cuda_util.h"),
+        "#include <cuda_runtime.h>\n#define CUDA_SUCCESS(x) (CUDA(x) == cudaSuccess)\n",
+    )
+    .unwrap();
+    let file = tmp.path().join("mem.cu");
+    let src =
+        "#include \"cuda_util.h\"\nbool ok(void** p) { return CUDA_SUCCESS(cudaMalloc(p, 4)); }\n";
+    let r = translate_source(src.as_bytes(), file.to_str().unwrap(), &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
     assert!(
-        out.contains("#define hipSuccess(x) ((x) == hipSuccess)\n"),
+        out.contains("return CUDA_SUCCESS(hipMalloc(p, 4));"),
         "{out}"
     );
 }
@@ -3407,5 +3424,67 @@ fn a_projects_own_cub_namespace_keeps_its_qualifiers() {
     assert!(
         out.contains("  hipcub::DeviceScan::ExclusiveSum(t, b, i, o, n);"),
         "{out}"
+    );
+}
+
+/// R24-c: host-side stand-ins for CUDA's index variables (`extern const dim3 blockDim;` under
+/// `#ifndef __CUDA_ARCH__`), which HIP declares for both passes with its own types, are guarded
+/// with `#if !defined(__HIPCC__)`, adjacent ones together; the H025 errors become notes that
+/// say so, and the output converts to itself. Declarations that name something else too, or
+/// share their line with other code, are left and stay errors.
+#[test]
+fn index_variable_stand_ins_are_guarded_from_hipcc() {
+    let src = "#include <cuda_runtime.h>\n\
+               #ifndef __CUDA_ARCH__\n\
+               // host-side stand-ins\n\
+               extern const dim3 blockDim;\n\
+               // the thread's index\n\
+               extern const uint3 threadIdx; // host only\n\
+               #endif\n\
+               extern const dim3 gridDim, other_dims;\n\
+               int x; extern const uint3 blockIdx;\n\
+               __global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n";
+    let r = translate_source(src.as_bytes(), "t.cu", &hip52()).unwrap();
+    let out = String::from_utf8(r.output).unwrap();
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\n\
+         #ifndef __CUDA_ARCH__\n\
+         // host-side stand-ins\n\
+         #if !defined(__HIPCC__)\n\
+         extern const dim3 blockDim;\n\
+         // the thread's index\n\
+         extern const uint3 threadIdx; // host only\n\
+         #endif\n\
+         #endif\n\
+         extern const dim3 gridDim, other_dims;\n\
+         int x; extern const uint3 blockIdx;\n\
+         __global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n"
+    );
+    let h025: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "H025")
+        .map(|d| (d.line, d.severity, d.message.contains("port guards it")))
+        .collect();
+    assert_eq!(
+        h025,
+        vec![
+            (4, Severity::Note, true),
+            (6, Severity::Note, true),
+            (8, Severity::Error, false),
+            (9, Severity::Error, false),
+        ]
+    );
+    let again = translate_source(out.as_bytes(), "t.cu", &hip52()).unwrap();
+    assert_eq!(String::from_utf8(again.output).unwrap(), out);
+    // A last line without a line break, and CRLF lines.
+    let (out, _) = tr(
+        "#include <cuda_runtime.h>\r\nextern const uint3 threadIdx;",
+        &hip52(),
+    );
+    assert_eq!(
+        out,
+        "#include <hip/hip_runtime.h>\r\n#if !defined(__HIPCC__)\r\nextern const uint3 threadIdx;\r\n#endif\r\n"
     );
 }
