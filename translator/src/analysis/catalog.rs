@@ -1395,7 +1395,9 @@ rows. An error (elsewhere the default width is H033's warning).
 
 The same holds for groups of 32 threads in one-dimensional blocks: a kernel or device function \
 that numbers them, lanes and groups both (`lane = threadIdx.x % kGroup` with the group `gid / \
-kGroup`, or `>> 5`, `& 31`, the 32 a literal or a constant) and broadcasts with \
+kGroup`, or `>> 5`, `& 31`, the 32 a literal, a constant, or template parameters whose \
+values every instantiation the file writes gives, `k<8, 4><<<...>>>` for `TILEX * TILEY`, or \
+their defaults) and broadcasts with \
 `__shfl_sync(mask, v, src)` (no width) from a source lane that is below 32 (a constant, a loop \
 from 0 up to below 32, `x % 32`, `x & 31`) gets the same error and fix: CUDA's width of 32 kept \
 each group's broadcast in the group, HIP's default width is the wavefront, so on 64 lanes the \

@@ -3113,62 +3113,72 @@ pub(super) fn group_broadcasts(a: &mut Analyzer) {
         .filter(|(_, c)| matches!(c.1, "__shfl" | "__shfl_sync") && c.2 == Some(Lanes::Wavefront))
         .map(|(i, _)| i)
         .collect();
+    // Groups sized by a template's parameters (torchani's `TILEX * TILEY`) count by the
+    // values the file instantiates the template with.
+    a.instantiate.set(true);
     for i in candidates {
-        let (at, name) = (a.calls[i].0, a.calls[i].1);
-        let Some(f) = a.func_at(at).filter(|f| f.device) else {
-            continue;
-        };
-        let Some(body) = f.node.field(FIELDS.body) else {
-            continue;
-        };
-        let Some(call) = call_at(body, at) else {
-            continue;
-        };
-        let argv = super::rules::args(call);
-        let sync = usize::from(name == "__shfl_sync");
-        if argv.len() != 2 + sync {
-            continue;
-        }
-        let src = argv[1 + sync];
-        let text = a.text(f.node).as_bytes();
-        // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
-        // groups leaves their width open.
-        if !one_dimensional(text) || names_wave_size(a, text) {
-            continue;
-        }
-        let fname = a.function_name(f.node);
-        let launched: Vec<bool> = a
-            .launches
-            .iter()
-            .filter(|(k, _)| Some(k.as_str()) == fname)
-            .map(|(_, w32)| *w32)
-            .collect();
-        if !launched.is_empty() && launched.iter().all(|w32| *w32) {
-            continue;
-        }
-        let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
-            continue;
-        };
-        if !source_below_32(a, call, src) {
-            continue;
-        }
-        // H001 already speaks of this shuffle (`__shfl_sync(m, v, 31)`, a segment's broadcast).
-        let shuffle_finding = |d: &crate::diag::Diagnostic| {
-            d.id == "H001"
-                && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
-                && call.byte_range().contains(&d.offset)
-        };
-        if a.out.iter().any(shuffle_finding) {
-            continue;
-        }
-        if !a.first("H048", call.start_byte()) {
-            continue;
-        }
-        let Some(list) = call.field(FIELDS.arguments) else {
-            continue;
-        };
-        let fname = fname.unwrap_or("this function");
-        a.report(
+        group_broadcast(a, i);
+    }
+    a.instantiate.set(false);
+}
+
+/// [`group_broadcasts`] for the call `a.calls[i]`.
+fn group_broadcast(a: &mut Analyzer, i: usize) {
+    let (at, name) = (a.calls[i].0, a.calls[i].1);
+    let Some(f) = a.func_at(at).filter(|f| f.device) else {
+        return;
+    };
+    let Some(body) = f.node.field(FIELDS.body) else {
+        return;
+    };
+    let Some(call) = call_at(body, at) else {
+        return;
+    };
+    let argv = super::rules::args(call);
+    let sync = usize::from(name == "__shfl_sync");
+    if argv.len() != 2 + sync {
+        return;
+    }
+    let src = argv[1 + sync];
+    let text = a.text(f.node).as_bytes();
+    // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
+    // groups leaves their width open.
+    if !one_dimensional(text) || names_wave_size(a, text) {
+        return;
+    }
+    let fname = a.function_name(f.node);
+    let launched: Vec<bool> = a
+        .launches
+        .iter()
+        .filter(|(k, _)| Some(k.as_str()) == fname)
+        .map(|(_, w32)| *w32)
+        .collect();
+    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+        return;
+    }
+    let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
+        return;
+    };
+    if !source_below_32(a, call, src) {
+        return;
+    }
+    // H001 already speaks of this shuffle (`__shfl_sync(m, v, 31)`, a segment's broadcast).
+    let shuffle_finding = |d: &crate::diag::Diagnostic| {
+        d.id == "H001"
+            && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
+            && call.byte_range().contains(&d.offset)
+    };
+    if a.out.iter().any(shuffle_finding) {
+        return;
+    }
+    if !a.first("H048", call.start_byte()) {
+        return;
+    }
+    let Some(list) = call.field(FIELDS.arguments) else {
+        return;
+    };
+    let fname = fname.unwrap_or("this function");
+    a.report(
             &super::catalog::WARP_WIDE_ROWS,
             Severity::Error,
             call,
@@ -3179,9 +3189,8 @@ pub(super) fn group_broadcasts(a: &mut Analyzer) {
             Some(format!("pass width 32 (`{name}(..., 32)`): each group then shuffles within itself on every GPU, as in CUDA")),
             vec![Edit::insert(list.end_byte() - 1, ", 32", "H048")],
         );
-        // With the width, the groups are what it works on.
-        a.calls[i].2 = Some(Lanes::Width32);
-    }
+    // With the width, the groups are what it works on.
+    a.calls[i].2 = Some(Lanes::Width32);
 }
 
 /// Whether shuffle source lane `src` of `call` is below 32 whatever it evaluates to: a

@@ -3984,6 +3984,55 @@ fn h048_broadcast_in_32_thread_groups_of_1d_blocks() {
     assert_eq!(lines_of(&two, "H048"), vec![7]);
 }
 
+/// The same groups sized by template parameters (torchani's `TILEX * TILEY`): their values
+/// come from the instantiations the file writes (a launch `k<8, 4><<<...>>>`, an explicit
+/// instantiation, defaults), and only where every one gives 32 (realuser23 R23-h).
+#[test]
+fn h048_broadcast_in_groups_sized_by_template_arguments() {
+    let src = "template <int TILEX, int TILEY>\n\
+               __global__ void angular(const float* in, float* out, int n) {\n\
+               \x20 constexpr int group = TILEX * TILEY;\n\
+               \x20 int g = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               \x20 int item = g / group;\n\
+               \x20 int lane = threadIdx.x % group;\n\
+               \x20 float v = in[g], acc = 0.f;\n\
+               \x20 for (int s = 0; s < group; ++s) acc += __shfl_sync(0xFFFFFFFF, v, s);\n\
+               \x20 if (lane == 0 && item < n) out[item] = acc;\n}\n\
+               void go(const float* i, float* o, int n) { angular<8, 4><<<n, 256>>>(i, o, n); }\n";
+    assert_eq!(ids_at(src, "H048"), vec![(8, Severity::Error)]);
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__shfl_sync(0xFFFFFFFF, v, s, 32)"), "{out}");
+    // Defaults, an explicit instantiation, a constant argument.
+    let defaults = src
+        .replace("int TILEX, int TILEY", "int TILEX = 8, int TILEY = 4")
+        .replace("angular<8, 4><<<", "angular<<<");
+    let explicit = src.replace(
+        "void go(",
+        "template __global__ void angular<8, 4>(const float*, float*, int);\nvoid go0(",
+    );
+    let named = src
+        .replace("angular<8, 4><<<", "angular<kX, 4><<<")
+        .replace("void go(", "constexpr int kX = 8;\nvoid go(");
+    for s in [&defaults, &named] {
+        assert_eq!(lines_of(s, "H048"), vec![8], "{:?}", run(s));
+    }
+    assert_eq!(lines_of(&explicit, "H048"), vec![8], "{:?}", run(&explicit));
+    // 64-thread groups, two instantiations that differ, an argument of unknown value, no
+    // instantiation: silent.
+    for s in [
+        src.replace("angular<8, 4><<<", "angular<16, 4><<<"),
+        src.replace(
+            "angular<8, 4><<<n, 256>>>(i, o, n);",
+            "angular<8, 4><<<n, 256>>>(i, o, n); angular<16, 4><<<n, 256>>>(i, o, n);",
+        ),
+        src.replace("angular<8, 4><<<", "angular<8, N><<<")
+            .replace("void go(", "template <int N> void go("),
+        src.replace("angular<8, 4><<<n, 256>>>(i, o, n);", ""),
+    ] {
+        assert!(lines_of(&s, "H048").is_empty(), "{s}: {:?}", run(&s));
+    }
+}
+
 #[test]
 fn h048_warp_wide_blocks_with_rows() {
     let src = "__device__ float bcast(float v) { return __shfl_sync(0xffffffff, v, 0); }\n\
