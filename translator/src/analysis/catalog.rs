@@ -119,7 +119,11 @@ translator writes `__activemask()` for the full masks of those shuffles (both ar
 `threadIdx.y == 0` test, the code after a row's early return, and the device functions of the \
 file they call) instead of widening them: where it writes every one, the report is a note \
 saying so (right on both wavefront sizes: on 32-lane GPUs such a branch is a whole warp), and \
-a warning where some are left (masks it cannot read, functions it cannot see); a kernel the file does not launch that reads \
+a warning where some are left (masks it cannot read, functions it cannot see). Outside segment \
+code too, such a branch that calls a device function with `_sync` shuffles gets the same (the \
+function's masks become `__activemask()`, which is the whole wavefront for its callers that run \
+it on every lane); a guard within the shuffle's own function is the translator's (H003 note). \
+A kernel the file does not launch that reads \
 `threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \

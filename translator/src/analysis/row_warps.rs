@@ -216,6 +216,30 @@ pub(super) fn finish(a: &mut Analyzer) {
     {
         row_kernel_halves(a);
     }
+    if a.origin.is_none()
+        && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0)
+        && memchr::memmem::find(a.src, b"_sync").is_some()
+    {
+        guarded_callees(a);
+    }
+}
+
+/// A branch that only the first 32 threads take (`if (threadIdx.x < 32)`, `if (warp == 0)`)
+/// and calls a function with `_sync` shuffles: the port widens the full masks in that function
+/// to 64 lanes, which traps on HIP 6.2+ where lanes 0-31 alone run it (`__hip_check_mask`),
+/// though the function's other callers may run it on every lane (realuser24 R24-f). The masks
+/// become `__activemask()` (see [`half_wave_masks`]), right for both: the lanes that run the
+/// call, the whole wavefront where every lane does. The translator reads a guard within the
+/// call's own function itself; a function of another file (qsim's `WarpReduce` in
+/// util_cuda.h) gets the warning that says to pass `__activemask()` there.
+fn guarded_callees(a: &mut Analyzer) {
+    let defs = device_defs(a);
+    // `tid < warp_size` with a template's `warp_size = 32`.
+    a.instantiate.set(true);
+    for (_, range, body) in &defs {
+        half_branches(a, *body, range.clone(), &[], true);
+    }
+    a.instantiate.set(false);
 }
 
 /// The drops of [`finish`].
@@ -770,7 +794,7 @@ fn segments(a: &mut Analyzer) {
             .iter()
             .filter(|(_, r, _)| segmented.contains(r) || segment_users.contains(r))
         {
-            half_branches(a, *body, range.clone(), &segment_fns);
+            half_branches(a, *body, range.clone(), &segment_fns, false);
         }
     }
 }
@@ -792,11 +816,15 @@ fn only_lane_masks(text: &[u8], name: &str) -> bool {
 /// the segment functions it calls) keep the full mask the port gave them, while HIP 6.2+
 /// requires a mask to name exactly the lanes that run it (its `__hip_check_mask`, a trap in
 /// builds without NDEBUG).
+///
+/// With `callees`, the branches are those that call the file's functions (or a header's) with
+/// `_sync` shuffles, in any code: [`guarded_callees`].
 fn half_branches<'t>(
     a: &mut Analyzer<'_, 't>,
     body: Node<'t>,
     range: std::ops::Range<usize>,
     segment_fns: &[&str],
+    callees: bool,
 ) {
     // The test, whether its branch leaves, and the code that runs on part of a wavefront.
     let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>)> = Vec::new();
@@ -822,6 +850,8 @@ fn half_branches<'t>(
                             // A device function of the file with `_sync` shuffles counts too
                             // (torchaudio's `ComputeAlphas` in the first row's branch).
                             c.2.is_some() && c.1.ends_with("_sync") || calls_sync(a, c.1)
+                        } else if callees {
+                            c.2.is_none() && calls_sync(a, c.1)
                         } else {
                             matches!(
                                 c.2,
@@ -1054,7 +1084,7 @@ fn row_kernel_halves(a: &mut Analyzer) {
         .collect();
     for (_, range, body) in &defs {
         if maybe_row_kernel(a, range) {
-            half_branches(a, *body, range.clone(), &segment_fns);
+            half_branches(a, *body, range.clone(), &segment_fns, false);
         }
     }
 }
@@ -1315,7 +1345,16 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
         return false;
     };
     match op {
-        "<" => a.text(l).replace(' ', "") == "threadIdx.x" && a.eval(r) == Some(32),
+        "<" => {
+            // `threadIdx.x`, or a local set to it (`unsigned tid = threadIdx.x;`).
+            let thread = |e: Node| a.text(e).replace(' ', "") == "threadIdx.x";
+            let local = l.kind_name() == "identifier"
+                && a.lookup(a.text(l), l.start_byte())
+                    .filter(|d| d.decl.start_byte() >= scope && d.declarators == 1)
+                    .and_then(|d| d.init)
+                    .is_some_and(thread);
+            (thread(l) || local) && a.eval(r) == Some(32)
+        }
         "==" => {
             let var = match (a.eval(l), a.eval(r)) {
                 (_, Some(0)) => l,

@@ -6403,3 +6403,38 @@ fn a_tile_walk_from_the_tiles_first_lane_is_not_a_32_lane_loop() {
     assert_eq!(bounded(&walk.replace("base + k", "k")), 1);
     assert_eq!(bounded(&walk.replace("base + k", "k + 0")), 1);
 }
+
+/// R24-f: a device function with full-mask `_sync` shuffles that one kernel calls under
+/// `threadIdx.x < 32` (lanes 0-31 of a 64-lane wavefront) and another with every lane: at HIP
+/// 6.2 its masks become `__activemask()`, right for both callers (the port would widen them to
+/// 64 lanes, which `__hip_check_mask` traps on in the guarded one). Not before 6.2, nor without
+/// the guard.
+#[test]
+fn sync_function_called_by_the_first_32_threads_gets_the_running_lanes_r24_f() {
+    let src = "__device__ float warp_sum(float v) {\n\
+               \x20 for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n\
+               \x20 return v;\n}\n\
+               __global__ void first32(float *o) {\n\
+               \x20 unsigned tid = threadIdx.x;\n\
+               \x20 if (tid < 32) {\n\
+               \x20   float v = warp_sum(o[tid]);\n\
+               \x20   if (tid == 0) o[0] = v;\n\
+               \x20 }\n}\n\
+               __global__ void all(float *o) {\n\
+               \x20 float v = warp_sum(o[threadIdx.x]);\n\
+               \x20 if (threadIdx.x % 32 == 0) o[threadIdx.x / 32 + 64] = v;\n}\n";
+    let hip62 = Version::new(6, 2, 0);
+    let out = fixed(src, hip62);
+    assert!(
+        out.contains("__shfl_down_sync(__activemask(), v, i)"),
+        "{out}"
+    );
+    let note = run_with(src, hip62, false)
+        .into_iter()
+        .find(|d| d.id == "H001" && d.line == 7)
+        .expect("the guard's note");
+    assert_eq!(note.severity, Severity::Note);
+    assert!(!fixed(src, Version::new(5, 2, 3)).contains("__activemask()"));
+    let unguarded = src.replace("if (tid < 32)", "if (tid < 64)");
+    assert!(!fixed(&unguarded, hip62).contains("__activemask()"));
+}
