@@ -216,6 +216,10 @@ pub struct HeaderFunction {
     /// Whether it only hands parameters on as the width or lane distance of its shuffles, so
     /// that a call's wavefront depends on what the caller passes.
     pub shuffle_wrapper: Option<ShuffleWrapper>,
+    /// Whether it (or a function of its file it calls) runs `_sync` builtins with the full
+    /// mask, which the port widens to 64 lanes: a caller's branch that only the first 32 threads
+    /// take then traps at HIP 6.2+ (realuser24 R24-f, qsim's `WarpReduce`).
+    pub full_mask_sync: bool,
 }
 
 /// A device function whose warp-level work is shuffles that take their width, or (xor shuffles
@@ -392,6 +396,7 @@ pub fn segment_functions(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec
                 name: name.clone(),
                 reach: SegmentReach::Segments,
                 shuffle_wrapper: None,
+                full_mask_sync: false,
             });
         }
     }

@@ -216,10 +216,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     {
         row_kernel_halves(a);
     }
-    if a.origin.is_none()
-        && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0)
-        && memchr::memmem::find(a.src, b"_sync").is_some()
-    {
+    if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
     }
 }
@@ -233,6 +230,15 @@ pub(super) fn finish(a: &mut Analyzer) {
 /// call's own function itself; a function of another file (qsim's `WarpReduce` in
 /// util_cuda.h) gets the warning that says to pass `__activemask()` there.
 fn guarded_callees(a: &mut Analyzer) {
+    let callees: HashSet<&str> = a
+        .calls
+        .iter()
+        .filter(|c| c.2.is_none())
+        .map(|c| c.1)
+        .collect();
+    if !callees.into_iter().any(|c| calls_sync(a, c)) {
+        return;
+    }
     let defs = device_defs(a);
     // `tid < warp_size` with a template's `warp_size = 32`.
     a.instantiate.set(true);
@@ -1306,7 +1312,7 @@ fn calls_sync(a: &Analyzer, name: &str) -> bool {
 fn calls_sync_within(a: &Analyzer, name: &str, depth: usize) -> bool {
     a.header_functions()
         .iter()
-        .any(|f| f.name == name && f.shuffle_wrapper.is_some_and(|w| w.sync))
+        .any(|f| f.name == name && (f.shuffle_wrapper.is_some_and(|w| w.sync) || f.full_mask_sync))
         || a.funcs
             .iter()
             .filter(|f| f.device && a.function_name(f.node) == Some(name))
@@ -1605,6 +1611,7 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
             }
         };
         let wrapper = body.parent().and_then(|def| shuffle_wrapper(a, def));
+        let full_mask_sync = !half_wave_masks(a, &[*body], &[]).0.is_empty();
         // Overloads and definitions in branches: the widest of them counts, and a wrapper only
         // where all of them are the same wrapper.
         match out.iter_mut().find(|f| f.name == *name) {
@@ -1613,11 +1620,13 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
                 if f.shuffle_wrapper != wrapper {
                     f.shuffle_wrapper = None;
                 }
+                f.full_mask_sync |= full_mask_sync;
             }
             None => out.push(super::HeaderFunction {
                 name: name.to_string(),
                 reach,
                 shuffle_wrapper: wrapper,
+                full_mask_sync,
             }),
         }
     }
