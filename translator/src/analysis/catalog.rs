@@ -1379,7 +1379,10 @@ pub const WARP_WIDE_ROWS: DiagInfo = DiagInfo {
 A common CUDA layout gives each row of a 2-D block one warp: `dim3 block(32, 8)`, with \
 `threadIdx.x` as the lane and `threadIdx.y` as the row. Threads are numbered x first, so a \
 64-lane wavefront (CDNA: MI100, MI200, MI300) holds two rows, and warp operations written for \
-one row see both:
+one row see both. The rule reads the file's launches (`k<<<g, dim3(32, 8)>>>`), and for a \
+kernel the file does not launch, the kernel's own numbering of its threads as rows of 32 \
+(`threadIdx.y * 32 + threadIdx.x`, the 32 a literal or a constant: blocks 32 threads wide, \
+launched elsewhere):
 
 - `__shfl_sync(mask, v, 0)` reads lane 0 of the wavefront: the second row receives the first \
 row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with width \

@@ -2920,8 +2920,69 @@ struct Launch {
     kernel: String,
     /// The block's row count as written (`8`, `rows`).
     rows: String,
-    /// The launch's line.
+    /// The launch's line (0: no launch in the file; the kernel's own row index says the rows
+    /// are 32 threads wide, see [`unlaunched_rows`]).
     line: usize,
+}
+
+/// Kernels the file does not launch whose threads number themselves as rows of 32
+/// (`threadIdx.y * 32 + threadIdx.x`, the 32 a literal or a constant): their blocks are 32
+/// threads wide with rows, as a launch `dim3(32, H)` elsewhere makes them (PopSift's
+/// `extrema_count`, whose host code is in another file: realuser22 R22-g), so their warp
+/// operations get H048's reports as a launch's would.
+pub(super) fn unlaunched_rows(a: &mut Analyzer) {
+    let kernels: Vec<(String, String)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.kernel)
+        .filter_map(|f| {
+            let name = a.function_name(f.node)?;
+            if a.launches.iter().any(|(k, _)| k == name) {
+                return None;
+            }
+            let index = row_index_of_32(a, f.node.field(FIELDS.body)?)?;
+            Some((name.to_string(), index))
+        })
+        .collect();
+    for (kernel, index) in kernels {
+        let launch = Launch {
+            kernel: kernel.clone(),
+            rows: index,
+            line: 0,
+        };
+        for c in reachable_calls(a, &kernel) {
+            if let Some(callee) = super::rules::callee(a, c) {
+                if !mask_of_sync(a, c.start_byte(), callee) {
+                    warp_op(a, c, callee, &launch);
+                }
+            }
+        }
+    }
+}
+
+/// The text of a flat thread index of rows 32 threads wide in `body`: `threadIdx.y * 32 +
+/// threadIdx.x` (either order, the 32 a literal or a constant).
+pub(super) fn row_index_of_32(a: &Analyzer, body: Node) -> Option<String> {
+    let flat = |e: Node| a.text(e).split_ascii_whitespace().collect::<String>();
+    let mut found = None;
+    walk_subtree(body, |x| {
+        let Some((l, "+", r)) = super::rules::binary_parts(a, x) else {
+            return Visit::Descend;
+        };
+        let row = |m: Node| {
+            super::rules::binary_parts(a, unparen(m)).is_some_and(|(p, op, q)| {
+                op == "*"
+                    && (flat(p) == "threadIdx.y" && a.eval(q) == Some(32)
+                        || flat(q) == "threadIdx.y" && a.eval(p) == Some(32))
+            })
+        };
+        if flat(l) == "threadIdx.x" && row(r) || flat(r) == "threadIdx.x" && row(l) {
+            found = Some(a.text(x).to_string());
+            return Visit::Stop;
+        }
+        Visit::Descend
+    });
+    found
 }
 
 /// A launch's block, as far as this rule cares.
@@ -3128,11 +3189,16 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
     let (help, fix) = help;
     let rows = &launch.rows;
     let (kernel, line) = (&launch.kernel, launch.line);
+    let blocks = if line == 0 {
+        format!("whose threads number themselves as rows of 32 (`{rows}`)")
+    } else {
+        format!("which line {line} launches with blocks 32 threads wide and {rows} rows")
+    };
     a.report(
         &super::catalog::WARP_WIDE_ROWS,
         severity,
         c,
-        format!("`{name}` in `{kernel}`, which line {line} launches with blocks 32 threads wide and {rows} rows: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two rows, and {what}"),
+        format!("`{name}` in `{kernel}`, {blocks}: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two rows, and {what}"),
         Some(help),
         fix,
     );

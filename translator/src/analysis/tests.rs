@@ -6438,3 +6438,39 @@ fn sync_function_called_by_the_first_32_threads_gets_the_running_lanes_r24_f() {
     let unguarded = src.replace("if (tid < 32)", "if (tid < 64)");
     assert!(!fixed(&unguarded, hip62).contains("__activemask()"));
 }
+
+/// R22-g: a kernel the file does not launch whose threads number themselves as rows of 32
+/// (`threadIdx.y * 32 + threadIdx.x`, PopSift's `dim3(32, H)` blocks launched elsewhere): its
+/// lane-0 broadcast reads the first row's lane on a 64-lane wavefront, H048 as for a launch,
+/// and the width-32 fix is not H001's half-wavefront warning. Not without that row index.
+#[test]
+fn h048_rows_of_32_from_the_kernels_own_index_r22_g() {
+    let src = "__global__ void compact(const float* v, int* counter, int* out) {\n\
+               \x20 unsigned i = threadIdx.y * 32 + threadIdx.x;\n\
+               \x20 int base = 0;\n\
+               \x20 if (threadIdx.x == 0) base = atomicAdd(counter, 1);\n\
+               \x20 base = __shfl_sync(0xffffffff, base, 0);\n\
+               \x20 out[base + threadIdx.x] = v[i];\n}\n";
+    assert_eq!(ids_at(src, "H048"), vec![(5, Severity::Error)]);
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(
+        out.contains("__shfl_sync(0xffffffff, base, 0, 32)"),
+        "{out}"
+    );
+    let widened = src.replace("base, 0)", "base, 0, 32)");
+    assert!(
+        run(&widened)
+            .iter()
+            .all(|d| d.id != "H001" && d.id != "H048"),
+        "{:?}",
+        run(&widened)
+    );
+    for other in [
+        src.replace("threadIdx.y * 32", "threadIdx.y * 64"),
+        format!(
+            "{src}void go(const float* v, int* c, int* o) {{ compact<<<8, 64>>>(v, c, o); }}\n"
+        ),
+    ] {
+        assert!(lines_of(&other, "H048").is_empty(), "{:?}", run(&other));
+    }
+}
