@@ -358,16 +358,19 @@ fn xor_shuffles_through_a_header_wrapper_by_distances_below_32_are_segment_code(
     write(root, "one.cu", &one);
     assert_eq!(h001(&config(root), "one.cu"), [16]);
     // From 32, the first shuffle adds two rows together: the constant is the warp's size.
+    // The first row alone still runs the wrapper's full-mask shuffles under `if (ty == 0)`,
+    // which HIP 6.2+'s mask check traps on (line 12, R24-f).
     write(root, "k.cu", &WRAPPED.replace("FROM", "warp_size"));
-    assert_eq!(h001(&config(root), "k.cu"), [4]);
-    // A wrapper that passes a width of its own is no xor wrapper of the caller's distance.
+    assert_eq!(h001(&config(root), "k.cu"), [4, 12]);
+    // A wrapper that passes a width of its own is no xor wrapper of the caller's distance
+    // (its full masks under `if (ty == 0)` are line 12's, as above).
     write(
         root,
         "wrap.cuh",
         &WRAP.replace("x, delta)", "x, delta, warpSize)"),
     );
     write(root, "k.cu", &WRAPPED.replace("FROM", "warp_size / 2"));
-    assert_eq!(h001(&config(root), "k.cu"), [4]);
+    assert_eq!(h001(&config(root), "k.cu"), [4, 12]);
 }
 
 #[test]
@@ -671,4 +674,40 @@ __global__ void block_sum(const float* x, float* out) {{\n\
         "{:?}",
         h001(&config(root), "kernels.cuh")
     );
+}
+
+/// R24-f (qsim's `WarpReduce`): a header's reduction with full-mask `_sync` shuffles, called
+/// under `if (tid < 32)`: at HIP 6.2 the port widens the header's masks to 64 lanes while only
+/// lanes 0-31 run them there, which `__hip_check_mask` traps on. The caller's file cannot
+/// write the header's masks: a warning at the guard saying to pass `__activemask()`.
+#[test]
+fn a_first_32_threads_branch_calling_a_header_sync_reduction_is_reported_at_hip_62() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "red.cuh",
+        "#pragma once\n__device__ float warp_reduce(float v) {\n  for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n  return v;\n}\n",
+    );
+    write(
+        root,
+        "k.cu",
+        "#include \"red.cuh\"\n__global__ void k(float* o) {\n  unsigned tid = threadIdx.x;\n  float r = 0;\n  if (tid < 32) {\n    r = warp_reduce(o[tid]);\n  }\n  if (tid == 0) o[0] = r;\n}\n",
+    );
+    let guard = |hip: hipport_rules::Version| {
+        let mut cfg = config(root);
+        cfg.translate.hip_version = hip;
+        let report = convert(&cfg, false).unwrap();
+        let f = report.files.iter().find(|f| f.path == "k.cu").unwrap();
+        f.diagnostics
+            .iter()
+            .filter(|d| d.id == "H001" && d.line == 5 && d.message.contains("wavefront take"))
+            .map(|d| (d.severity, d.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    let found = guard(hipport_rules::Version::new(6, 2, 0));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, hipport::diag::Severity::Warning);
+    assert!(found[0].1.contains("`if (tid < 32)`"), "{found:?}");
+    assert!(guard(hipport_rules::Version::new(5, 2, 3)).is_empty());
 }

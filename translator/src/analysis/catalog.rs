@@ -119,7 +119,11 @@ translator writes `__activemask()` for the full masks of those shuffles (both ar
 `threadIdx.y == 0` test, the code after a row's early return, and the device functions of the \
 file they call) instead of widening them: where it writes every one, the report is a note \
 saying so (right on both wavefront sizes: on 32-lane GPUs such a branch is a whole warp), and \
-a warning where some are left (masks it cannot read, functions it cannot see); a kernel the file does not launch that reads \
+a warning where some are left (masks it cannot read, functions it cannot see). Outside segment \
+code too, such a branch that calls a device function with `_sync` shuffles gets the same (the \
+function's masks become `__activemask()`, which is the whole wavefront for its callers that run \
+it on every lane); a guard within the shuffle's own function is the translator's (H003 note). \
+A kernel the file does not launch that reads \
 `threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
 threads and are not reported; there a per-warp slot numbered by `warpSize` (`part[threadIdx.x \
@@ -1375,7 +1379,10 @@ pub const WARP_WIDE_ROWS: DiagInfo = DiagInfo {
 A common CUDA layout gives each row of a 2-D block one warp: `dim3 block(32, 8)`, with \
 `threadIdx.x` as the lane and `threadIdx.y` as the row. Threads are numbered x first, so a \
 64-lane wavefront (CDNA: MI100, MI200, MI300) holds two rows, and warp operations written for \
-one row see both:
+one row see both. The rule reads the file's launches (`k<<<g, dim3(32, 8)>>>`), and for a \
+kernel the file does not launch, the kernel's own numbering of its threads as rows of 32 \
+(`threadIdx.y * 32 + threadIdx.x`, the 32 a literal or a constant: blocks 32 threads wide, \
+launched elsewhere):
 
 - `__shfl_sync(mask, v, 0)` reads lane 0 of the wavefront: the second row receives the first \
 row's value (HIP computes the source as `src_lane + (lane & ~(width - 1))` with width \
@@ -1395,7 +1402,9 @@ rows. An error (elsewhere the default width is H033's warning).
 
 The same holds for groups of 32 threads in one-dimensional blocks: a kernel or device function \
 that numbers them, lanes and groups both (`lane = threadIdx.x % kGroup` with the group `gid / \
-kGroup`, or `>> 5`, `& 31`, the 32 a literal or a constant) and broadcasts with \
+kGroup`, or `>> 5`, `& 31`, the 32 a literal, a constant, or template parameters whose \
+values every instantiation the file writes gives, `k<8, 4><<<...>>>` for `TILEX * TILEY`, or \
+their defaults) and broadcasts with \
 `__shfl_sync(mask, v, src)` (no width) from a source lane that is below 32 (a constant, a loop \
 from 0 up to below 32, `x % 32`, `x & 31`) gets the same error and fix: CUDA's width of 32 kept \
 each group's broadcast in the group, HIP's default width is the wavefront, so on 64 lanes the \

@@ -138,6 +138,8 @@ pub(super) struct Eval<'s, 'm, 'd, 't> {
     pub src: &'s [u8],
     pub macros: &'m Macros,
     pub decls: Option<&'d Decls<'s, 't>>,
+    /// Whether a template parameter has the value the file's instantiations give it.
+    pub templates: bool,
 }
 
 impl Eval<'_, '_, '_, '_> {
@@ -197,31 +199,160 @@ impl Eval<'_, '_, '_, '_> {
                 })?;
                 type_size(&super::norm_ws(self.text(ty)))
             }
-            "identifier" => {
-                let name = self.text(n);
-                if let Some(v) = self.macros.value(name) {
-                    return Some(v);
-                }
-                let Some(decls) = self.decls.and_then(|d| d.get(name)) else {
-                    // In a macro body: a constant of the file around it.
-                    return self.macros.constants.get(name).copied();
-                };
-                // A file-wide or local constant with a literal initializer, the only declaration
-                // of the name visible here: a local of another function (`constexpr int
-                // kThreads = 64;` beside a template's `kThreads` parameter) is not this name.
-                let at = n.start_byte();
-                let mut visible = decls.iter().filter(|x| x.scope.contains(&at));
-                let (Some(decl), None) = (visible.next(), visible.next()) else {
-                    return None;
-                };
-                if !decl.constant || decl.pointer {
-                    return None;
-                }
-                self.int_at(decl.init?, d)
-            }
+            "identifier" => self.named_value(n, self.text(n), d),
             "qualified_identifier" => None,
             _ => None,
         }
+    }
+}
+
+impl Eval<'_, '_, '_, '_> {
+    /// The value of name `name` at node `n`: a macro's, a template parameter's (see
+    /// [`Self::template_parameter`]) or a constant's.
+    fn named_value(&self, n: Node, name: &str, d: usize) -> Option<i64> {
+        if let Some(v) = self.macros.value(name) {
+            return Some(v);
+        }
+        if let Some(bound) = self
+            .templates
+            .then(|| self.template_parameter(n, name, d))
+            .flatten()
+        {
+            return bound;
+        }
+        let Some(decls) = self.decls.and_then(|d| d.get(name)) else {
+            // In a macro body: a constant of the file around it.
+            return self.macros.constants.get(name).copied();
+        };
+        // A file-wide or local constant with a literal initializer, the only declaration
+        // of the name visible here: a local of another function (`constexpr int
+        // kThreads = 64;` beside a template's `kThreads` parameter) is not this name.
+        let at = n.start_byte();
+        let mut visible = decls.iter().filter(|x| x.scope.contains(&at));
+        let (Some(decl), None) = (visible.next(), visible.next()) else {
+            return None;
+        };
+        if !decl.constant || decl.pointer {
+            return None;
+        }
+        self.int_at(decl.init?, d)
+    }
+
+    /// For `n`, named `name`, a non-type parameter of a template around it: its value where the
+    /// file shows every instantiation (`Some(None)` where it does not). The value is the one all
+    /// the instantiations the file writes give it (`k<8, 4><<<g, b>>>(...)`, `template void
+    /// k<8, 4>(...);`, a call `k<8, 4>(...)`), each argument a constant or the parameter's
+    /// default where the instantiation leaves it out, or the default where the file writes none:
+    /// torchani's `template <int TILEX = 8, int TILEY = 4>` kernel numbers 32-thread groups with
+    /// `TILEX * TILEY` (realuser23 R23-h). `None`: `name` is no template parameter here.
+    fn template_parameter(&self, n: Node, name: &str, d: usize) -> Option<Option<i64>> {
+        let mut up = n.parent();
+        while let Some(t) = up {
+            up = t.parent();
+            if t.kind_name() != "template_declaration" {
+                continue;
+            }
+            let Some(list) = t.field(FIELDS.parameters) else {
+                continue;
+            };
+            for (i, p) in crate::parse::named_children(list).enumerate() {
+                let declared = match p.kind_name() {
+                    "parameter_declaration" | "optional_parameter_declaration" => {
+                        p.field(FIELDS.declarator).map(|x| self.text(x))
+                    }
+                    _ => p
+                        .named_child(0)
+                        .filter(|x| x.kind_name() == "type_identifier")
+                        .map(|x| self.text(x)),
+                };
+                if declared == Some(name) {
+                    if !p.kind_name().ends_with("parameter_declaration")
+                        || p.kind_name().contains("type")
+                    {
+                        return Some(None);
+                    }
+                    let key = (t.start_byte(), i);
+                    if let Some(v) = self
+                        .decls
+                        .and_then(|x| x.templates.borrow().get(&key).copied())
+                    {
+                        return Some(v);
+                    }
+                    let v = self.instantiated(t, i, p, d);
+                    if let Some(x) = self.decls {
+                        x.templates.borrow_mut().insert(key, v);
+                    }
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    /// The value every instantiation in the file gives parameter `i` (`param`) of template
+    /// declaration `t` (see [`Self::template_parameter`]).
+    fn instantiated(&self, t: Node, i: usize, param: Node, d: usize) -> Option<i64> {
+        // The function the template declares.
+        let entity = crate::parse::named_children(t)
+            .find(|c| matches!(c.kind_name(), "function_definition" | "declaration"))?;
+        let mut decl = entity.field(FIELDS.declarator);
+        let mut fname = None;
+        while let Some(x) = decl {
+            if x.kind_name() == "function_declarator" {
+                fname = x
+                    .field(FIELDS.declarator)
+                    .filter(|y| y.kind_name() == "identifier")
+                    .map(|y| self.text(y));
+                break;
+            }
+            decl = x.field(FIELDS.declarator);
+        }
+        let fname = fname?;
+        let default = || {
+            param
+                .field(FIELDS.default_value)
+                .and_then(|v| self.int_at(v, d))
+        };
+        let mut root = t;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let mut sites = Vec::new();
+        crate::parse::walk_subtree(root, |x| {
+            if x.kind_name() == "template_function"
+                && x.field(FIELDS.name).is_some_and(|y| self.text(y) == fname)
+                && !t.byte_range().contains(&x.start_byte())
+            {
+                sites.push(x);
+                return crate::parse::Visit::Skip;
+            }
+            crate::parse::Visit::Descend
+        });
+        let mut value = None;
+        for s in sites.iter() {
+            let arg = s
+                .field(FIELDS.arguments)
+                .and_then(|l| crate::parse::named_children(l).nth(i));
+            let v = match arg {
+                None => default()?,
+                // A lone name reads as a type (`k<kTile>`).
+                Some(a) if a.kind_name() == "type_descriptor" => {
+                    let ty = a.field(FIELDS.type_).filter(|y| {
+                        y.kind_name() == "type_identifier" && a.named_child_count() == 1
+                    })?;
+                    self.named_value(ty, self.text(ty), d)?
+                }
+                Some(a) => self.int_at(a, d)?,
+            };
+            if value.is_some_and(|w| w != v) {
+                return None;
+            }
+            value = Some(v);
+        }
+        if sites.is_empty() {
+            return default();
+        }
+        value
     }
 }
 

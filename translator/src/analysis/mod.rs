@@ -216,6 +216,10 @@ pub struct HeaderFunction {
     /// Whether it only hands parameters on as the width or lane distance of its shuffles, so
     /// that a call's wavefront depends on what the caller passes.
     pub shuffle_wrapper: Option<ShuffleWrapper>,
+    /// Whether it (or a function of its file it calls) runs `_sync` builtins with the full
+    /// mask, which the port widens to 64 lanes: a caller's branch that only the first 32 threads
+    /// take then traps at HIP 6.2+ (realuser24 R24-f, qsim's `WarpReduce`).
+    pub full_mask_sync: bool,
 }
 
 /// A device function whose warp-level work is shuffles that take their width, or (xor shuffles
@@ -392,6 +396,7 @@ pub fn segment_functions(src: &[u8], tree: &Tree, opts: &AnalysisOptions) -> Vec
                 name: name.clone(),
                 reach: SegmentReach::Segments,
                 shuffle_wrapper: None,
+                full_mask_sync: false,
             });
         }
     }
@@ -1142,6 +1147,9 @@ struct Analyzer<'a, 't> {
     /// The kernels the text launches with `<<<...>>>`, and whether each launch's block is 32
     /// threads wide (H048, and H001's findings in such kernels).
     launches: Vec<(String, bool)>,
+    /// Whether [`Analyzer::eval`] reads template parameters' values from the file's
+    /// instantiations (see `eval::Eval::template_parameter`): only for the rules that ask.
+    instantiate: std::cell::Cell<bool>,
     /// The kernels the text launches with blocks 32 threads wide and several rows, each with
     /// the rows as written and the launch's line (H048).
     row_launches: Vec<(String, String, usize)>,
@@ -1206,6 +1214,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             type_aliases: std::cell::OnceCell::new(),
             own_min_max: std::cell::OnceCell::new(),
             launches: Vec::new(),
+            instantiate: std::cell::Cell::new(false),
             row_launches: Vec::new(),
             calls: Vec::new(),
         }
@@ -1695,6 +1704,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                                 src: &text,
                                 macros: &self.macros,
                                 decls: None,
+                                templates: false,
                             };
                             m.value = ev.int(expr);
                             m.full_mask_32 = eval::is_full_mask_32(expr, &text);
@@ -1738,6 +1748,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             src: self.src,
             macros: &self.macros,
             decls: Some(&self.decls),
+            templates: self.instantiate.get(),
         }
         .int(n)
     }
@@ -1754,6 +1765,9 @@ struct Decls<'a, 't> {
     pending: Vec<Pending<'t>>,
     /// The names looked up so far, with their declarations (none: `None`).
     by_name: std::cell::RefCell<HashMap<String, Option<Rc<[Decl<'t>]>>>>,
+    /// Template parameters' values from the file's instantiations, by the template
+    /// declaration's start and the parameter's place (see `eval::Eval::template_parameter`).
+    templates: std::cell::RefCell<HashMap<(usize, usize), Option<i64>>>,
 }
 
 type DeclMap<'a, 't> = HashMap<&'a str, Vec<Decl<'t>>>;
@@ -1775,6 +1789,7 @@ impl<'a, 't> Decls<'a, 't> {
             src_text: std::str::from_utf8(src).ok(),
             pending: Vec::new(),
             by_name: std::cell::RefCell::new(HashMap::new()),
+            templates: std::cell::RefCell::new(HashMap::new()),
         }
     }
 

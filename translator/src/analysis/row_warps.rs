@@ -216,6 +216,36 @@ pub(super) fn finish(a: &mut Analyzer) {
     {
         row_kernel_halves(a);
     }
+    if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
+        guarded_callees(a);
+    }
+}
+
+/// A branch that only the first 32 threads take (`if (threadIdx.x < 32)`, `if (warp == 0)`)
+/// and calls a function with `_sync` shuffles: the port widens the full masks in that function
+/// to 64 lanes, which traps on HIP 6.2+ where lanes 0-31 alone run it (`__hip_check_mask`),
+/// though the function's other callers may run it on every lane (realuser24 R24-f). The masks
+/// become `__activemask()` (see [`half_wave_masks`]), right for both: the lanes that run the
+/// call, the whole wavefront where every lane does. The translator reads a guard within the
+/// call's own function itself; a function of another file (qsim's `WarpReduce` in
+/// util_cuda.h) gets the warning that says to pass `__activemask()` there.
+fn guarded_callees(a: &mut Analyzer) {
+    let callees: HashSet<&str> = a
+        .calls
+        .iter()
+        .filter(|c| c.2.is_none())
+        .map(|c| c.1)
+        .collect();
+    if !callees.into_iter().any(|c| calls_sync(a, c)) {
+        return;
+    }
+    let defs = device_defs(a);
+    // `tid < warp_size` with a template's `warp_size = 32`.
+    a.instantiate.set(true);
+    for (_, range, body) in &defs {
+        half_branches(a, *body, range.clone(), &[], true);
+    }
+    a.instantiate.set(false);
 }
 
 /// The drops of [`finish`].
@@ -770,7 +800,7 @@ fn segments(a: &mut Analyzer) {
             .iter()
             .filter(|(_, r, _)| segmented.contains(r) || segment_users.contains(r))
         {
-            half_branches(a, *body, range.clone(), &segment_fns);
+            half_branches(a, *body, range.clone(), &segment_fns, false);
         }
     }
 }
@@ -792,11 +822,15 @@ fn only_lane_masks(text: &[u8], name: &str) -> bool {
 /// the segment functions it calls) keep the full mask the port gave them, while HIP 6.2+
 /// requires a mask to name exactly the lanes that run it (its `__hip_check_mask`, a trap in
 /// builds without NDEBUG).
+///
+/// With `callees`, the branches are those that call the file's functions (or a header's) with
+/// `_sync` shuffles, in any code: [`guarded_callees`].
 fn half_branches<'t>(
     a: &mut Analyzer<'_, 't>,
     body: Node<'t>,
     range: std::ops::Range<usize>,
     segment_fns: &[&str],
+    callees: bool,
 ) {
     // The test, whether its branch leaves, and the code that runs on part of a wavefront.
     let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>)> = Vec::new();
@@ -822,6 +856,8 @@ fn half_branches<'t>(
                             // A device function of the file with `_sync` shuffles counts too
                             // (torchaudio's `ComputeAlphas` in the first row's branch).
                             c.2.is_some() && c.1.ends_with("_sync") || calls_sync(a, c.1)
+                        } else if callees {
+                            c.2.is_none() && calls_sync(a, c.1)
                         } else {
                             matches!(
                                 c.2,
@@ -1054,7 +1090,7 @@ fn row_kernel_halves(a: &mut Analyzer) {
         .collect();
     for (_, range, body) in &defs {
         if maybe_row_kernel(a, range) {
-            half_branches(a, *body, range.clone(), &segment_fns);
+            half_branches(a, *body, range.clone(), &segment_fns, false);
         }
     }
 }
@@ -1276,7 +1312,7 @@ fn calls_sync(a: &Analyzer, name: &str) -> bool {
 fn calls_sync_within(a: &Analyzer, name: &str, depth: usize) -> bool {
     a.header_functions()
         .iter()
-        .any(|f| f.name == name && f.shuffle_wrapper.is_some_and(|w| w.sync))
+        .any(|f| f.name == name && (f.shuffle_wrapper.is_some_and(|w| w.sync) || f.full_mask_sync))
         || a.funcs
             .iter()
             .filter(|f| f.device && a.function_name(f.node) == Some(name))
@@ -1315,7 +1351,16 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
         return false;
     };
     match op {
-        "<" => a.text(l).replace(' ', "") == "threadIdx.x" && a.eval(r) == Some(32),
+        "<" => {
+            // `threadIdx.x`, or a local set to it (`unsigned tid = threadIdx.x;`).
+            let thread = |e: Node| a.text(e).replace(' ', "") == "threadIdx.x";
+            let local = l.kind_name() == "identifier"
+                && a.lookup(a.text(l), l.start_byte())
+                    .filter(|d| d.decl.start_byte() >= scope && d.declarators == 1)
+                    .and_then(|d| d.init)
+                    .is_some_and(thread);
+            (thread(l) || local) && a.eval(r) == Some(32)
+        }
         "==" => {
             let var = match (a.eval(l), a.eval(r)) {
                 (_, Some(0)) => l,
@@ -1566,6 +1611,7 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
             }
         };
         let wrapper = body.parent().and_then(|def| shuffle_wrapper(a, def));
+        let full_mask_sync = !half_wave_masks(a, &[*body], &[]).0.is_empty();
         // Overloads and definitions in branches: the widest of them counts, and a wrapper only
         // where all of them are the same wrapper.
         match out.iter_mut().find(|f| f.name == *name) {
@@ -1574,11 +1620,13 @@ pub(super) fn function_reaches(a: &Analyzer) -> Vec<super::HeaderFunction> {
                 if f.shuffle_wrapper != wrapper {
                     f.shuffle_wrapper = None;
                 }
+                f.full_mask_sync |= full_mask_sync;
             }
             None => out.push(super::HeaderFunction {
                 name: name.to_string(),
                 reach,
                 shuffle_wrapper: wrapper,
+                full_mask_sync,
             }),
         }
     }
@@ -2872,8 +2920,69 @@ struct Launch {
     kernel: String,
     /// The block's row count as written (`8`, `rows`).
     rows: String,
-    /// The launch's line.
+    /// The launch's line (0: no launch in the file; the kernel's own row index says the rows
+    /// are 32 threads wide, see [`unlaunched_rows`]).
     line: usize,
+}
+
+/// Kernels the file does not launch whose threads number themselves as rows of 32
+/// (`threadIdx.y * 32 + threadIdx.x`, the 32 a literal or a constant): their blocks are 32
+/// threads wide with rows, as a launch `dim3(32, H)` elsewhere makes them (PopSift's
+/// `extrema_count`, whose host code is in another file: realuser22 R22-g), so their warp
+/// operations get H048's reports as a launch's would.
+pub(super) fn unlaunched_rows(a: &mut Analyzer) {
+    let kernels: Vec<(String, String)> = a
+        .funcs
+        .iter()
+        .filter(|f| f.kernel)
+        .filter_map(|f| {
+            let name = a.function_name(f.node)?;
+            if a.launches.iter().any(|(k, _)| k == name) {
+                return None;
+            }
+            let index = row_index_of_32(a, f.node.field(FIELDS.body)?)?;
+            Some((name.to_string(), index))
+        })
+        .collect();
+    for (kernel, index) in kernels {
+        let launch = Launch {
+            kernel: kernel.clone(),
+            rows: index,
+            line: 0,
+        };
+        for c in reachable_calls(a, &kernel) {
+            if let Some(callee) = super::rules::callee(a, c) {
+                if !mask_of_sync(a, c.start_byte(), callee) {
+                    warp_op(a, c, callee, &launch);
+                }
+            }
+        }
+    }
+}
+
+/// The text of a flat thread index of rows 32 threads wide in `body`: `threadIdx.y * 32 +
+/// threadIdx.x` (either order, the 32 a literal or a constant).
+pub(super) fn row_index_of_32(a: &Analyzer, body: Node) -> Option<String> {
+    let flat = |e: Node| a.text(e).split_ascii_whitespace().collect::<String>();
+    let mut found = None;
+    walk_subtree(body, |x| {
+        let Some((l, "+", r)) = super::rules::binary_parts(a, x) else {
+            return Visit::Descend;
+        };
+        let row = |m: Node| {
+            super::rules::binary_parts(a, unparen(m)).is_some_and(|(p, op, q)| {
+                op == "*"
+                    && (flat(p) == "threadIdx.y" && a.eval(q) == Some(32)
+                        || flat(q) == "threadIdx.y" && a.eval(p) == Some(32))
+            })
+        };
+        if flat(l) == "threadIdx.x" && row(r) || flat(r) == "threadIdx.x" && row(l) {
+            found = Some(a.text(x).to_string());
+            return Visit::Stop;
+        }
+        Visit::Descend
+    });
+    found
 }
 
 /// A launch's block, as far as this rule cares.
@@ -3080,11 +3189,16 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
     let (help, fix) = help;
     let rows = &launch.rows;
     let (kernel, line) = (&launch.kernel, launch.line);
+    let blocks = if line == 0 {
+        format!("whose threads number themselves as rows of 32 (`{rows}`)")
+    } else {
+        format!("which line {line} launches with blocks 32 threads wide and {rows} rows")
+    };
     a.report(
         &super::catalog::WARP_WIDE_ROWS,
         severity,
         c,
-        format!("`{name}` in `{kernel}`, which line {line} launches with blocks 32 threads wide and {rows} rows: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two rows, and {what}"),
+        format!("`{name}` in `{kernel}`, {blocks}: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two rows, and {what}"),
         Some(help),
         fix,
     );
@@ -3113,62 +3227,72 @@ pub(super) fn group_broadcasts(a: &mut Analyzer) {
         .filter(|(_, c)| matches!(c.1, "__shfl" | "__shfl_sync") && c.2 == Some(Lanes::Wavefront))
         .map(|(i, _)| i)
         .collect();
+    // Groups sized by a template's parameters (torchani's `TILEX * TILEY`) count by the
+    // values the file instantiates the template with.
+    a.instantiate.set(true);
     for i in candidates {
-        let (at, name) = (a.calls[i].0, a.calls[i].1);
-        let Some(f) = a.func_at(at).filter(|f| f.device) else {
-            continue;
-        };
-        let Some(body) = f.node.field(FIELDS.body) else {
-            continue;
-        };
-        let Some(call) = call_at(body, at) else {
-            continue;
-        };
-        let argv = super::rules::args(call);
-        let sync = usize::from(name == "__shfl_sync");
-        if argv.len() != 2 + sync {
-            continue;
-        }
-        let src = argv[1 + sync];
-        let text = a.text(f.node).as_bytes();
-        // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
-        // groups leaves their width open.
-        if !one_dimensional(text) || names_wave_size(a, text) {
-            continue;
-        }
-        let fname = a.function_name(f.node);
-        let launched: Vec<bool> = a
-            .launches
-            .iter()
-            .filter(|(k, _)| Some(k.as_str()) == fname)
-            .map(|(_, w32)| *w32)
-            .collect();
-        if !launched.is_empty() && launched.iter().all(|w32| *w32) {
-            continue;
-        }
-        let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
-            continue;
-        };
-        if !source_below_32(a, call, src) {
-            continue;
-        }
-        // H001 already speaks of this shuffle (`__shfl_sync(m, v, 31)`, a segment's broadcast).
-        let shuffle_finding = |d: &crate::diag::Diagnostic| {
-            d.id == "H001"
-                && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
-                && call.byte_range().contains(&d.offset)
-        };
-        if a.out.iter().any(shuffle_finding) {
-            continue;
-        }
-        if !a.first("H048", call.start_byte()) {
-            continue;
-        }
-        let Some(list) = call.field(FIELDS.arguments) else {
-            continue;
-        };
-        let fname = fname.unwrap_or("this function");
-        a.report(
+        group_broadcast(a, i);
+    }
+    a.instantiate.set(false);
+}
+
+/// [`group_broadcasts`] for the call `a.calls[i]`.
+fn group_broadcast(a: &mut Analyzer, i: usize) {
+    let (at, name) = (a.calls[i].0, a.calls[i].1);
+    let Some(f) = a.func_at(at).filter(|f| f.device) else {
+        return;
+    };
+    let Some(body) = f.node.field(FIELDS.body) else {
+        return;
+    };
+    let Some(call) = call_at(body, at) else {
+        return;
+    };
+    let argv = super::rules::args(call);
+    let sync = usize::from(name == "__shfl_sync");
+    if argv.len() != 2 + sync {
+        return;
+    }
+    let src = argv[1 + sync];
+    let text = a.text(f.node).as_bytes();
+    // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
+    // groups leaves their width open.
+    if !one_dimensional(text) || names_wave_size(a, text) {
+        return;
+    }
+    let fname = a.function_name(f.node);
+    let launched: Vec<bool> = a
+        .launches
+        .iter()
+        .filter(|(k, _)| Some(k.as_str()) == fname)
+        .map(|(_, w32)| *w32)
+        .collect();
+    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+        return;
+    }
+    let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
+        return;
+    };
+    if !source_below_32(a, call, src) {
+        return;
+    }
+    // H001 already speaks of this shuffle (`__shfl_sync(m, v, 31)`, a segment's broadcast).
+    let shuffle_finding = |d: &crate::diag::Diagnostic| {
+        d.id == "H001"
+            && (d.message.starts_with("`__shfl") || d.message.starts_with("shuffle "))
+            && call.byte_range().contains(&d.offset)
+    };
+    if a.out.iter().any(shuffle_finding) {
+        return;
+    }
+    if !a.first("H048", call.start_byte()) {
+        return;
+    }
+    let Some(list) = call.field(FIELDS.arguments) else {
+        return;
+    };
+    let fname = fname.unwrap_or("this function");
+    a.report(
             &super::catalog::WARP_WIDE_ROWS,
             Severity::Error,
             call,
@@ -3179,9 +3303,8 @@ pub(super) fn group_broadcasts(a: &mut Analyzer) {
             Some(format!("pass width 32 (`{name}(..., 32)`): each group then shuffles within itself on every GPU, as in CUDA")),
             vec![Edit::insert(list.end_byte() - 1, ", 32", "H048")],
         );
-        // With the width, the groups are what it works on.
-        a.calls[i].2 = Some(Lanes::Width32);
-    }
+    // With the width, the groups are what it works on.
+    a.calls[i].2 = Some(Lanes::Width32);
 }
 
 /// Whether shuffle source lane `src` of `call` is below 32 whatever it evaluates to: a

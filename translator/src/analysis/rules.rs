@@ -1906,6 +1906,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     // Before the segment judgements: a broadcast given the width of its groups works on them.
     super::row_warps::group_broadcasts(a);
+    super::row_warps::unlaunched_rows(a);
     segment_votes(a);
     narrow_counts(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
@@ -6052,11 +6053,14 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
     }
     if let Some(w) = width {
         // In a function that places lanes within 32 (`threadIdx.x & 31`), the width of 32 is
-        // the code's own segment, as in CUDA (realuser15 I-b).
+        // the code's own segment, as in CUDA (realuser15 I-b); so in one whose threads number
+        // themselves as rows of 32 (`threadIdx.y * 32 + threadIdx.x`: H048's rows, R22-g).
         let halves = || {
             a.func_at(w.start_byte())
                 .and_then(|f| f.node.field(FIELDS.body))
-                .is_some_and(|b| within_32(a.text(b)))
+                .is_some_and(|b| {
+                    within_32(a.text(b)) || super::row_warps::row_index_of_32(a, b).is_some()
+                })
         };
         if literal(a, *w) == Some(32) && !halves() {
             a.report(

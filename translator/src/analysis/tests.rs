@@ -3984,6 +3984,55 @@ fn h048_broadcast_in_32_thread_groups_of_1d_blocks() {
     assert_eq!(lines_of(&two, "H048"), vec![7]);
 }
 
+/// The same groups sized by template parameters (torchani's `TILEX * TILEY`): their values
+/// come from the instantiations the file writes (a launch `k<8, 4><<<...>>>`, an explicit
+/// instantiation, defaults), and only where every one gives 32 (realuser23 R23-h).
+#[test]
+fn h048_broadcast_in_groups_sized_by_template_arguments() {
+    let src = "template <int TILEX, int TILEY>\n\
+               __global__ void angular(const float* in, float* out, int n) {\n\
+               \x20 constexpr int group = TILEX * TILEY;\n\
+               \x20 int g = blockIdx.x * blockDim.x + threadIdx.x;\n\
+               \x20 int item = g / group;\n\
+               \x20 int lane = threadIdx.x % group;\n\
+               \x20 float v = in[g], acc = 0.f;\n\
+               \x20 for (int s = 0; s < group; ++s) acc += __shfl_sync(0xFFFFFFFF, v, s);\n\
+               \x20 if (lane == 0 && item < n) out[item] = acc;\n}\n\
+               void go(const float* i, float* o, int n) { angular<8, 4><<<n, 256>>>(i, o, n); }\n";
+    assert_eq!(ids_at(src, "H048"), vec![(8, Severity::Error)]);
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(out.contains("__shfl_sync(0xFFFFFFFF, v, s, 32)"), "{out}");
+    // Defaults, an explicit instantiation, a constant argument.
+    let defaults = src
+        .replace("int TILEX, int TILEY", "int TILEX = 8, int TILEY = 4")
+        .replace("angular<8, 4><<<", "angular<<<");
+    let explicit = src.replace(
+        "void go(",
+        "template __global__ void angular<8, 4>(const float*, float*, int);\nvoid go0(",
+    );
+    let named = src
+        .replace("angular<8, 4><<<", "angular<kX, 4><<<")
+        .replace("void go(", "constexpr int kX = 8;\nvoid go(");
+    for s in [&defaults, &named] {
+        assert_eq!(lines_of(s, "H048"), vec![8], "{:?}", run(s));
+    }
+    assert_eq!(lines_of(&explicit, "H048"), vec![8], "{:?}", run(&explicit));
+    // 64-thread groups, two instantiations that differ, an argument of unknown value, no
+    // instantiation: silent.
+    for s in [
+        src.replace("angular<8, 4><<<", "angular<16, 4><<<"),
+        src.replace(
+            "angular<8, 4><<<n, 256>>>(i, o, n);",
+            "angular<8, 4><<<n, 256>>>(i, o, n); angular<16, 4><<<n, 256>>>(i, o, n);",
+        ),
+        src.replace("angular<8, 4><<<", "angular<8, N><<<")
+            .replace("void go(", "template <int N> void go("),
+        src.replace("angular<8, 4><<<n, 256>>>(i, o, n);", ""),
+    ] {
+        assert!(lines_of(&s, "H048").is_empty(), "{s}: {:?}", run(&s));
+    }
+}
+
 #[test]
 fn h048_warp_wide_blocks_with_rows() {
     let src = "__device__ float bcast(float v) { return __shfl_sync(0xffffffff, v, 0); }\n\
@@ -6353,4 +6402,75 @@ fn a_tile_walk_from_the_tiles_first_lane_is_not_a_32_lane_loop() {
     assert_eq!(bounded(&walk.replace("base + k", "k + base")), 0);
     assert_eq!(bounded(&walk.replace("base + k", "k")), 1);
     assert_eq!(bounded(&walk.replace("base + k", "k + 0")), 1);
+}
+
+/// R24-f: a device function with full-mask `_sync` shuffles that one kernel calls under
+/// `threadIdx.x < 32` (lanes 0-31 of a 64-lane wavefront) and another with every lane: at HIP
+/// 6.2 its masks become `__activemask()`, right for both callers (the port would widen them to
+/// 64 lanes, which `__hip_check_mask` traps on in the guarded one). Not before 6.2, nor without
+/// the guard.
+#[test]
+fn sync_function_called_by_the_first_32_threads_gets_the_running_lanes_r24_f() {
+    let src = "__device__ float warp_sum(float v) {\n\
+               \x20 for (int i = 16; i > 0; i /= 2) v += __shfl_down_sync(0xffffffff, v, i);\n\
+               \x20 return v;\n}\n\
+               __global__ void first32(float *o) {\n\
+               \x20 unsigned tid = threadIdx.x;\n\
+               \x20 if (tid < 32) {\n\
+               \x20   float v = warp_sum(o[tid]);\n\
+               \x20   if (tid == 0) o[0] = v;\n\
+               \x20 }\n}\n\
+               __global__ void all(float *o) {\n\
+               \x20 float v = warp_sum(o[threadIdx.x]);\n\
+               \x20 if (threadIdx.x % 32 == 0) o[threadIdx.x / 32 + 64] = v;\n}\n";
+    let hip62 = Version::new(6, 2, 0);
+    let out = fixed(src, hip62);
+    assert!(
+        out.contains("__shfl_down_sync(__activemask(), v, i)"),
+        "{out}"
+    );
+    let note = run_with(src, hip62, false)
+        .into_iter()
+        .find(|d| d.id == "H001" && d.line == 7)
+        .expect("the guard's note");
+    assert_eq!(note.severity, Severity::Note);
+    assert!(!fixed(src, Version::new(5, 2, 3)).contains("__activemask()"));
+    let unguarded = src.replace("if (tid < 32)", "if (tid < 64)");
+    assert!(!fixed(&unguarded, hip62).contains("__activemask()"));
+}
+
+/// R22-g: a kernel the file does not launch whose threads number themselves as rows of 32
+/// (`threadIdx.y * 32 + threadIdx.x`, PopSift's `dim3(32, H)` blocks launched elsewhere): its
+/// lane-0 broadcast reads the first row's lane on a 64-lane wavefront, H048 as for a launch,
+/// and the width-32 fix is not H001's half-wavefront warning. Not without that row index.
+#[test]
+fn h048_rows_of_32_from_the_kernels_own_index_r22_g() {
+    let src = "__global__ void compact(const float* v, int* counter, int* out) {\n\
+               \x20 unsigned i = threadIdx.y * 32 + threadIdx.x;\n\
+               \x20 int base = 0;\n\
+               \x20 if (threadIdx.x == 0) base = atomicAdd(counter, 1);\n\
+               \x20 base = __shfl_sync(0xffffffff, base, 0);\n\
+               \x20 out[base + threadIdx.x] = v[i];\n}\n";
+    assert_eq!(ids_at(src, "H048"), vec![(5, Severity::Error)]);
+    let out = fixed(src, Version::new(5, 2, 3));
+    assert!(
+        out.contains("__shfl_sync(0xffffffff, base, 0, 32)"),
+        "{out}"
+    );
+    let widened = src.replace("base, 0)", "base, 0, 32)");
+    assert!(
+        run(&widened)
+            .iter()
+            .all(|d| d.id != "H001" && d.id != "H048"),
+        "{:?}",
+        run(&widened)
+    );
+    for other in [
+        src.replace("threadIdx.y * 32", "threadIdx.y * 64"),
+        format!(
+            "{src}void go(const float* v, int* c, int* o) {{ compact<<<8, 64>>>(v, c, o); }}\n"
+        ),
+    ] {
+        assert!(lines_of(&other, "H048").is_empty(), "{:?}", run(&other));
+    }
 }
