@@ -1355,7 +1355,9 @@ unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit 
 argument is not negative.
 
 hipport infers the arguments' types from declarations, literals, casts, arithmetic and the \
-members of CUDA vector types (`p.x` of a `uint2` is `unsigned int`, of a `dim3` too), and stays \
+members of CUDA vector types (`p.x` of a `uint2` is `unsigned int`, of a `dim3` too), of \
+`cudaDeviceProp` (`prop.multiProcessorCount` is `int`, `prop.sharedMemPerBlock` is `size_t`) and \
+of the file's structs, and stays \
 silent where they are unknown, where CUDA itself finds the call ambiguous (mixed ranks such as \
 `int` and `long`), in files that define their own `min`/`max` or use `std::min`, and in files \
 host compilers build.
