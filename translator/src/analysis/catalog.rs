@@ -1347,7 +1347,10 @@ CUDA mode keeps them device-only). HIP does not, and both differences compile wi
 to 7.x; wider host overloads exist only behind `__HIP_DEFINE_EXTENDED_HOST_MIN_MAX__`). With \
 hipcc 5.2.3, host `min(0.5f, 0.7f)` returns 0, `max(1ll << 40, 3ll)` returns 3 and \
 `min(size_t(1) << 33, size_t(1) << 34)` returns 0. An error for floating-point and 64-bit \
-arguments, a warning for `unsigned int` (wrong above 2^31 - 1).
+arguments, a warning for `unsigned int` (wrong above 2^31 - 1). In a `__host__ __device__` \
+function that the file calls, and only from device code (kernels, `__device__` functions), the \
+host side never runs: a note without a fix. A helper the file never calls (a header's) keeps \
+the error, as its callers are not known.
 - Device code: two arguments of different types match HIP's template that converts both to \
 `double` (checked in hipcc's device IR). For `int` and `unsigned int`, CUDA compares as \
 unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit values above \

@@ -601,6 +601,65 @@ fn own_min_max(a: &Analyzer) -> bool {
     })
 }
 
+/// Whether function definition `def` is called in the file, and only from device code: from
+/// `__device__`/`__global__` functions, or from `__host__ __device__` ones that are themselves
+/// called only there. Any other use of its name (a host caller, a function pointer, a call at
+/// file scope) answers no, and so does a function the file never calls (a header's helper, whose
+/// callers are elsewhere).
+fn only_device_callers(a: &Analyzer, def: Node, depth: u8) -> bool {
+    let Some(name) = a.function_name(def) else {
+        return false;
+    };
+    if depth > 3 {
+        return false;
+    }
+    let mut root = def;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut called = false;
+    for at in crate::lexer::whole_words(a.src, name) {
+        if def.byte_range().contains(&at) {
+            // Its own name, or a recursive call.
+            continue;
+        }
+        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
+            return false;
+        };
+        if matches!(
+            id.kind_name(),
+            "comment" | "string_literal" | "string_content"
+        ) {
+            continue;
+        }
+        let mut callee = id;
+        while let Some(p) = callee
+            .parent()
+            .filter(|p| matches!(p.kind_name(), "template_function" | "qualified_identifier"))
+        {
+            callee = p;
+        }
+        let parent = callee.parent();
+        // A prototype (`__host__ __device__ float f(float);`) declares; it calls nothing.
+        if parent.is_some_and(|p| p.kind_name() == "function_declarator") {
+            continue;
+        }
+        let is_call = parent.is_some_and(|p| {
+            p.kind_name() == "call_expression" && p.field(FIELDS.function) == Some(callee)
+        });
+        let device = match a.func_at(at) {
+            Some(f) if f.device && !f.maybe_host => true,
+            Some(f) if f.device => only_device_callers(a, f.node, depth + 1),
+            _ => false,
+        };
+        if !is_call || !device {
+            return false;
+        }
+        called = true;
+    }
+    called
+}
+
 /// Whether host compilers (not hipcc) build the file: CUDA's host `min` is not theirs either.
 fn host_compiled(file: &str) -> bool {
     let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
@@ -638,7 +697,7 @@ pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     };
     let t = cuda.spelled.as_str();
     if side != Side::Device && cuda.ty != int && !host_compiled(a.file) {
-        let (severity, what) = match cuda.ty {
+        let (mut severity, what) = match cuda.ty {
             Arith::Float => (Severity::Error, format!("`{name}(0.5f, 0.7f)` returns 0")),
             Arith::Double => (Severity::Error, format!("`{name}(0.5, 0.7)` returns 0")),
             Arith::Int { rank: 0, .. } => (
@@ -655,18 +714,31 @@ pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         } else {
             "host code"
         };
-        let fix = vec![Edit::replace(
+        let mut message = format!("`{name}` on `{t}` in {place}: CUDA has a host `{name}` for `{t}`; HIP's only host `{name}` takes `int`, so both arguments become `int` and {what}");
+        let mut fix = vec![Edit::replace(
             f.start_byte(),
             f.end_byte(),
             format!("std::{name}<{t}>"),
             "H047",
         )];
+        // A helper that only device code calls never runs its host side (R26-2): a note.
+        let helper = a.func_at(n.start_byte()).filter(|_| side == Side::Both);
+        if let Some(helper) = helper.filter(|h| only_device_callers(a, h.node, 0)) {
+            let helper = a.function_name(helper.node).unwrap_or("this function");
+            severity = Severity::Note;
+            fix.clear();
+            message.push_str(&format!(
+                "; every call of `{helper}` in this file is in device code, so the host side does not run (it would for a host caller added later)"
+            ));
+        }
         a.report(
             &super::catalog::MIN_MAX_OVERLOAD,
             severity,
             n,
-            format!("`{name}` on `{t}` in {place}: CUDA has a host `{name}` for `{t}`; HIP's only host `{name}` takes `int`, so both arguments become `int` and {what}"),
-            Some(format!("call `std::{name}<{t}>(...)`, which compiles on host and device")),
+            message,
+            Some(format!(
+                "call `std::{name}<{t}>(...)`, which compiles on host and device"
+            )),
             fix,
         );
         return;
@@ -761,6 +833,52 @@ mod tests {
                 (16, Severity::Error)
             ]
         );
+    }
+
+    #[test]
+    fn host_side_of_a_helper_only_device_code_calls_is_a_note() {
+        // R26-2: cuda-samples dxtc's `__host__ __device__` firstEigenVector, called only by a
+        // `__device__` function that kernels call, never runs `max(float, float)` on the host.
+        let helper = "inline __host__ __device__ float big(float a, float b, float c) { return max(max(a, b), c); }\n";
+        let device = "/* big(x) */ __host__ __device__ float big(float, float, float);\n\
+                      __device__ float mid(float* p) { return big(p[0], p[1], p[2]); }\n\
+                      inline __host__ __device__ float both(float* p) { return big(p[0], p[1], 0.f); }\n\
+                      __global__ void k(float* p) { p[threadIdx.x] = big(p[0], p[1], p[2]) + mid(p) + both(p); }\n";
+        let src = format!("{helper}{device}");
+        let got = h047(&src);
+        assert!(!got.is_empty());
+        assert!(
+            got.iter().all(|&(l, s)| l == 1 && s == Severity::Note),
+            "{got:?}"
+        );
+        let tree = crate::parse::parse(src.as_bytes(), std::time::Duration::from_secs(5)).unwrap();
+        let opts = AnalysisOptions {
+            fix: true,
+            ..AnalysisOptions::default()
+        };
+        let d = analyze(src.as_bytes(), &tree, "t.cu", &opts);
+        let note = d.iter().find(|d| d.id == "H047").unwrap();
+        assert!(note.fix.is_empty());
+        assert!(note
+            .message
+            .contains("every call of `big` in this file is in device code"));
+        // A host caller, a host caller of the `__host__ __device__` caller, a function pointer,
+        // or no caller in the file at all (a header's helper): the host side may run.
+        for more in [
+            "float h(float* p) { return big(p[0], p[1], p[2]); }\n",
+            "float h(float* p) { return both(p); }\n",
+            "float (*fp)(float, float, float) = big;\n",
+        ] {
+            let src = format!("{helper}{device}{more}");
+            let got = h047(&src);
+            assert!(!got.is_empty());
+            assert!(
+                got.iter().all(|&(_, s)| s == Severity::Error),
+                "{src}: {got:?}"
+            );
+        }
+        assert!(h047(helper).iter().all(|&(_, s)| s == Severity::Error));
+        assert!(!h047(helper).is_empty());
     }
 
     #[test]
