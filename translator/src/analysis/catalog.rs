@@ -691,10 +691,15 @@ pub const SHARED_MEMORY_SIZE: DiagInfo = DiagInfo {
     summary: "More than 64 KiB of shared memory (LDS) per block",
     explain: "\
 AMD GPUs give a workgroup at most 64 KiB of LDS (shared memory) on MI100, MI200 and MI300 \
-(gfx908, gfx90a, gfx942); gfx950 (MI350/MI355) has 160 KiB. CUDA code written for Ampere or \
+(gfx908, gfx90a, gfx942) and on RDNA GPUs (gfx10 to gfx12); gfx950 (MI350/MI355) has 160 KiB. CUDA code written for Ampere or \
 Hopper requests up to 227 KiB with `cudaFuncSetAttribute(..., \
 cudaFuncAttributeMaxDynamicSharedMemorySize, N)` or declares large static `__shared__` arrays; on \
 AMD the kernel fails to compile or to launch.
+
+hipport reads the sizes the file makes constant (literals, macros, constants, and locals set once \
+where they are declared: `int shared = 16 * 4384;`) and checks them against the LDS of each \
+target of the build (`--offload-arch`, else the defaults of the target HIP): an error where every \
+target falls short, a warning naming the ones that do where some (gfx950) have room.
 
 Fix: shrink the tiles for AMD, and take the limit from `hipDeviceAttributeMaxSharedMemoryPerBlock` \
 at run time.",
