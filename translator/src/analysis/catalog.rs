@@ -695,10 +695,15 @@ pub const SHARED_MEMORY_SIZE: DiagInfo = DiagInfo {
     summary: "More than 64 KiB of shared memory (LDS) per block",
     explain: "\
 AMD GPUs give a workgroup at most 64 KiB of LDS (shared memory) on MI100, MI200 and MI300 \
-(gfx908, gfx90a, gfx942); gfx950 (MI350/MI355) has 160 KiB. CUDA code written for Ampere or \
+(gfx908, gfx90a, gfx942) and on RDNA GPUs (gfx10 to gfx12); gfx950 (MI350/MI355) has 160 KiB. CUDA code written for Ampere or \
 Hopper requests up to 227 KiB with `cudaFuncSetAttribute(..., \
 cudaFuncAttributeMaxDynamicSharedMemorySize, N)` or declares large static `__shared__` arrays; on \
 AMD the kernel fails to compile or to launch.
+
+hipport reads the sizes the file makes constant (literals, macros, constants, and locals set once \
+where they are declared: `int shared = 16 * 4384;`) and checks them against the LDS of each \
+target of the build (`--offload-arch`, else the defaults of the target HIP): an error where every \
+target falls short, a warning naming the ones that do where some (gfx950) have room.
 
 Fix: shrink the tiles for AMD, and take the limit from `hipDeviceAttributeMaxSharedMemoryPerBlock` \
 at run time.",
@@ -1351,7 +1356,10 @@ CUDA mode keeps them device-only). HIP does not, and both differences compile wi
 to 7.x; wider host overloads exist only behind `__HIP_DEFINE_EXTENDED_HOST_MIN_MAX__`). With \
 hipcc 5.2.3, host `min(0.5f, 0.7f)` returns 0, `max(1ll << 40, 3ll)` returns 3 and \
 `min(size_t(1) << 33, size_t(1) << 34)` returns 0. An error for floating-point and 64-bit \
-arguments, a warning for `unsigned int` (wrong above 2^31 - 1).
+arguments, a warning for `unsigned int` (wrong above 2^31 - 1). In a `__host__ __device__` \
+function that the file calls, and only from device code (kernels, `__device__` functions), the \
+host side never runs: a note without a fix. A helper the file never calls (a header's) keeps \
+the error, as its callers are not known.
 - Device code: two arguments of different types match HIP's template that converts both to \
 `double` (checked in hipcc's device IR). For `int` and `unsigned int`, CUDA compares as \
 unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit values above \
@@ -1359,7 +1367,9 @@ unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit 
 argument is not negative.
 
 hipport infers the arguments' types from declarations, literals, casts, arithmetic and the \
-members of CUDA vector types (`p.x` of a `uint2` is `unsigned int`, of a `dim3` too), and stays \
+members of CUDA vector types (`p.x` of a `uint2` is `unsigned int`, of a `dim3` too), of \
+`cudaDeviceProp` (`prop.multiProcessorCount` is `int`, `prop.sharedMemPerBlock` is `size_t`) and \
+of the file's structs, and stays \
 silent where they are unknown, where CUDA itself finds the call ambiguous (mixed ranks such as \
 `int` and `long`), in files that define their own `min`/`max` or use `std::min`, and in files \
 host compilers build.

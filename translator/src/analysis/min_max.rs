@@ -156,6 +156,124 @@ fn vector_element(text: &str) -> Option<&'static str> {
     })
 }
 
+/// A declared type's struct name: qualifiers and a leading `struct`/`class` dropped.
+fn struct_name(ty: &str) -> &str {
+    let mut t = ty.trim();
+    loop {
+        let before = t;
+        for q in ["const ", "volatile ", "struct ", "class "] {
+            t = t.strip_prefix(q).unwrap_or(t).trim_start();
+        }
+        if t == before {
+            break;
+        }
+    }
+    t.strip_suffix(" const").unwrap_or(t)
+}
+
+/// The type of scalar member `member` of CUDA's `cudaDeviceProp` (or HIP's `hipDeviceProp_t`),
+/// as CUDA's driver_types.h and HIP's hip_runtime_api.h declare both: the sizes in bytes are
+/// `size_t`, the counts, rates and flags `int` (`multiProcessorCount`, `maxThreadsPerBlock`).
+/// Arrays (`maxGridSize`), strings and the members named in neither list are not typed.
+fn device_prop_member(owner: &str, member: &str) -> Option<&'static str> {
+    if !(owner == "cudaDeviceProp" || owner.starts_with("hipDeviceProp_t")) {
+        return None;
+    }
+    const SIZES: &[&str] = &[
+        "totalGlobalMem",
+        "sharedMemPerBlock",
+        "memPitch",
+        "totalConstMem",
+        "textureAlignment",
+        "texturePitchAlignment",
+        "surfaceAlignment",
+        "sharedMemPerMultiprocessor",
+        "sharedMemPerBlockOptin",
+        "reservedSharedMemPerBlock",
+        "maxSharedMemoryPerMultiProcessor",
+    ];
+    const INTS: &[&str] = &[
+        "regsPerBlock",
+        "warpSize",
+        "maxThreadsPerBlock",
+        "clockRate",
+        "major",
+        "minor",
+        "deviceOverlap",
+        "multiProcessorCount",
+        "kernelExecTimeoutEnabled",
+        "integrated",
+        "canMapHostMemory",
+        "computeMode",
+        "concurrentKernels",
+        "ECCEnabled",
+        "pciBusID",
+        "pciDeviceID",
+        "pciDomainID",
+        "tccDriver",
+        "asyncEngineCount",
+        "unifiedAddressing",
+        "memoryClockRate",
+        "memoryBusWidth",
+        "l2CacheSize",
+        "persistingL2CacheMaxSize",
+        "maxThreadsPerMultiProcessor",
+        "streamPrioritiesSupported",
+        "globalL1CacheSupported",
+        "localL1CacheSupported",
+        "regsPerMultiprocessor",
+        "managedMemory",
+        "isMultiGpuBoard",
+        "multiGpuBoardGroupID",
+        "pageableMemoryAccess",
+        "concurrentManagedAccess",
+        "cooperativeLaunch",
+        "cooperativeMultiDeviceLaunch",
+        "maxBlocksPerMultiProcessor",
+        "accessPolicyMaxWindowSize",
+        "clockInstructionRate",
+    ];
+    if SIZES.contains(&member) {
+        Some("size_t")
+    } else if INTS.contains(&member) {
+        Some("int")
+    } else {
+        None
+    }
+}
+
+/// The type of scalar member `member` of the file's struct or class `owner` (`struct P { int m;
+/// };`, or `typedef struct { int m; } P;`), where every such declaration agrees on it.
+fn struct_member(a: &Analyzer, owner: &str, member: &str) -> Option<Typed> {
+    let decls = a.decls.get(member)?;
+    let mut found: Option<Typed> = None;
+    for d in decls.iter() {
+        if d.decl.kind_name() != "field_declaration" || d.pointer || !d.dims.is_empty() {
+            continue;
+        }
+        let Some(spec) = d.decl.parent().and_then(|l| l.parent()) else {
+            continue;
+        };
+        let name = match spec.field(FIELDS.name) {
+            Some(name) => a.text(name),
+            // `typedef struct { ... } P;`
+            None => match spec.parent().filter(|t| t.kind_name() == "type_definition") {
+                Some(t) => t.field(FIELDS.declarator).map_or("", |x| a.text(x)),
+                None => "",
+            },
+        };
+        if name != owner {
+            continue;
+        }
+        let ty = arith_of_type(&d.ty_text)?;
+        if found.as_ref().is_some_and(|f| f.ty != ty.ty) {
+            return None;
+        }
+        found = Some(ty);
+    }
+    found
+}
+
 /// The type of a numeric literal (C's rules: an unsuffixed decimal is `int` while it fits).
 fn literal_type(text: &str) -> Option<Arith> {
     let t: String = text
@@ -308,13 +426,12 @@ fn type_of(a: &Analyzer, n: Node, depth: u8) -> Option<Typed> {
         "field_expression" => {
             let obj = n.field(FIELDS.argument)?;
             let member = n.field(FIELDS.field).map(|f| a.text(f));
-            if !matches!(member, Some("x" | "y" | "z" | "w")) {
-                return None;
-            }
-            if matches!(
-                a.text(obj),
-                "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
-            ) {
+            if matches!(member, Some("x" | "y" | "z" | "w"))
+                && matches!(
+                    a.text(obj),
+                    "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                )
+            {
                 return (member != Some("w")).then(|| {
                     Typed::canonical(Arith::Int {
                         rank: 0,
@@ -322,15 +439,25 @@ fn type_of(a: &Analyzer, n: Node, depth: u8) -> Option<Typed> {
                     })
                 });
             }
-            // A member of a vector variable (`uint2 p; p.x`): the vector's element type.
+            // A member of a variable: of a vector (`uint2 p; p.x`), the vector's element type;
+            // of CUDA's device properties or a struct of the file, the member's declared type.
             if obj.kind_name() != "identifier" {
                 return None;
             }
             let d = a.lookup(a.text(obj), obj.start_byte())?;
-            if d.pointer || !d.dims.is_empty() {
+            let arrow = a.src[obj.end_byte()..n.field(FIELDS.field)?.start_byte()].contains(&b'>');
+            if d.pointer != arrow || !d.dims.is_empty() {
                 return None;
             }
-            arith_of_type(vector_element(&d.ty_text)?)
+            let member = member?;
+            let owner = struct_name(&d.ty_text);
+            if !arrow && matches!(member, "x" | "y" | "z" | "w") {
+                if let Some(elem) = vector_element(&d.ty_text) {
+                    return arith_of_type(elem);
+                }
+            }
+            arith_of_type(device_prop_member(owner, member).unwrap_or(""))
+                .or_else(|| struct_member(a, owner, member))
         }
         "cast_expression" => n
             .field(FIELDS.type_)
@@ -474,6 +601,65 @@ fn own_min_max(a: &Analyzer) -> bool {
     })
 }
 
+/// Whether function definition `def` is called in the file, and only from device code: from
+/// `__device__`/`__global__` functions, or from `__host__ __device__` ones that are themselves
+/// called only there. Any other use of its name (a host caller, a function pointer, a call at
+/// file scope) answers no, and so does a function the file never calls (a header's helper, whose
+/// callers are elsewhere).
+fn only_device_callers(a: &Analyzer, def: Node, depth: u8) -> bool {
+    let Some(name) = a.function_name(def) else {
+        return false;
+    };
+    if depth > 3 {
+        return false;
+    }
+    let mut root = def;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut called = false;
+    for at in crate::lexer::whole_words(a.src, name) {
+        if def.byte_range().contains(&at) {
+            // Its own name, or a recursive call.
+            continue;
+        }
+        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
+            return false;
+        };
+        if matches!(
+            id.kind_name(),
+            "comment" | "string_literal" | "string_content"
+        ) {
+            continue;
+        }
+        let mut callee = id;
+        while let Some(p) = callee
+            .parent()
+            .filter(|p| matches!(p.kind_name(), "template_function" | "qualified_identifier"))
+        {
+            callee = p;
+        }
+        let parent = callee.parent();
+        // A prototype (`__host__ __device__ float f(float);`) declares; it calls nothing.
+        if parent.is_some_and(|p| p.kind_name() == "function_declarator") {
+            continue;
+        }
+        let is_call = parent.is_some_and(|p| {
+            p.kind_name() == "call_expression" && p.field(FIELDS.function) == Some(callee)
+        });
+        let device = match a.func_at(at) {
+            Some(f) if f.device && !f.maybe_host => true,
+            Some(f) if f.device => only_device_callers(a, f.node, depth + 1),
+            _ => false,
+        };
+        if !is_call || !device {
+            return false;
+        }
+        called = true;
+    }
+    called
+}
+
 /// Whether host compilers (not hipcc) build the file: CUDA's host `min` is not theirs either.
 fn host_compiled(file: &str) -> bool {
     let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
@@ -511,7 +697,7 @@ pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     };
     let t = cuda.spelled.as_str();
     if side != Side::Device && cuda.ty != int && !host_compiled(a.file) {
-        let (severity, what) = match cuda.ty {
+        let (mut severity, what) = match cuda.ty {
             Arith::Float => (Severity::Error, format!("`{name}(0.5f, 0.7f)` returns 0")),
             Arith::Double => (Severity::Error, format!("`{name}(0.5, 0.7)` returns 0")),
             Arith::Int { rank: 0, .. } => (
@@ -528,18 +714,31 @@ pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         } else {
             "host code"
         };
-        let fix = vec![Edit::replace(
+        let mut message = format!("`{name}` on `{t}` in {place}: CUDA has a host `{name}` for `{t}`; HIP's only host `{name}` takes `int`, so both arguments become `int` and {what}");
+        let mut fix = vec![Edit::replace(
             f.start_byte(),
             f.end_byte(),
             format!("std::{name}<{t}>"),
             "H047",
         )];
+        // A helper that only device code calls never runs its host side (R26-2): a note.
+        let helper = a.func_at(n.start_byte()).filter(|_| side == Side::Both);
+        if let Some(helper) = helper.filter(|h| only_device_callers(a, h.node, 0)) {
+            let helper = a.function_name(helper.node).unwrap_or("this function");
+            severity = Severity::Note;
+            fix.clear();
+            message.push_str(&format!(
+                "; every call of `{helper}` in this file is in device code, so the host side does not run (it would for a host caller added later)"
+            ));
+        }
         a.report(
             &super::catalog::MIN_MAX_OVERLOAD,
             severity,
             n,
-            format!("`{name}` on `{t}` in {place}: CUDA has a host `{name}` for `{t}`; HIP's only host `{name}` takes `int`, so both arguments become `int` and {what}"),
-            Some(format!("call `std::{name}<{t}>(...)`, which compiles on host and device")),
+            message,
+            Some(format!(
+                "call `std::{name}<{t}>(...)`, which compiles on host and device"
+            )),
             fix,
         );
         return;
@@ -586,6 +785,101 @@ pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{analyze, AnalysisOptions};
+
+    /// The (line, severity) of each H047 in `src`, analyzed as `t.cu`.
+    fn h047(src: &str) -> Vec<(usize, Severity)> {
+        let tree = crate::parse::parse(src.as_bytes(), std::time::Duration::from_secs(5)).unwrap();
+        analyze(src.as_bytes(), &tree, "t.cu", &AnalysisOptions::default())
+            .into_iter()
+            .filter(|d| d.id == "H047")
+            .map(|d| (d.line, d.severity))
+            .collect()
+    }
+
+    #[test]
+    fn struct_members_have_their_declared_types() {
+        // R26-d: cuda-samples dxtc's `min(blocks, 768 * deviceProp.multiProcessorCount)` with
+        // `unsigned blocks` is `min(unsigned, int)`: HIP's host `min(int, int)` turns 3e9 negative.
+        let src = "struct P { int m; unsigned u; float f; };\n\
+                   typedef struct { int n; } Q;\n\
+                   int main() {\n\
+                     unsigned blocks = 3000000000u; P p{5, 1, 0.5f}; Q q{2}; P* pp = &p;\n\
+                     cudaDeviceProp prop; hipDeviceProp_t hp; const cudaDeviceProp* cp = &prop;\n\
+                     int a = min(blocks, 768 * prop.multiProcessorCount);\n\
+                     int b = min(blocks, p.m);\n\
+                     int c = min(blocks, q.n);\n\
+                     int d = min(blocks, pp->m);\n\
+                     int e = min(blocks, cp->maxThreadsPerBlock);\n\
+                     int f = min(blocks, hp.warpSize);\n\
+                     size_t g = min(prop.sharedMemPerBlock, (size_t)4096);\n\
+                     int h = min(p.m, prop.major);\n\
+                     int i = min(p.m, 5);\n\
+                     int j = min(blocks, prop.name);\n\
+                     float k = max(p.f, 1.0f);\n\
+                     return a + b + c + d + e + f + g + h + i + j + k;\n\
+                   }\n";
+        let w = Severity::Warning;
+        assert_eq!(
+            h047(src),
+            vec![
+                (6, w),
+                (7, w),
+                (8, w),
+                (9, w),
+                (10, w),
+                (11, w),
+                (12, Severity::Error),
+                (16, Severity::Error)
+            ]
+        );
+    }
+
+    #[test]
+    fn host_side_of_a_helper_only_device_code_calls_is_a_note() {
+        // R26-2: cuda-samples dxtc's `__host__ __device__` firstEigenVector, called only by a
+        // `__device__` function that kernels call, never runs `max(float, float)` on the host.
+        let helper = "inline __host__ __device__ float big(float a, float b, float c) { return max(max(a, b), c); }\n";
+        let device = "/* big(x) */ __host__ __device__ float big(float, float, float);\n\
+                      __device__ float mid(float* p) { return big(p[0], p[1], p[2]); }\n\
+                      inline __host__ __device__ float both(float* p) { return big(p[0], p[1], 0.f); }\n\
+                      __global__ void k(float* p) { p[threadIdx.x] = big(p[0], p[1], p[2]) + mid(p) + both(p); }\n";
+        let src = format!("{helper}{device}");
+        let got = h047(&src);
+        assert!(!got.is_empty());
+        assert!(
+            got.iter().all(|&(l, s)| l == 1 && s == Severity::Note),
+            "{got:?}"
+        );
+        let tree = crate::parse::parse(src.as_bytes(), std::time::Duration::from_secs(5)).unwrap();
+        let opts = AnalysisOptions {
+            fix: true,
+            ..AnalysisOptions::default()
+        };
+        let d = analyze(src.as_bytes(), &tree, "t.cu", &opts);
+        let note = d.iter().find(|d| d.id == "H047").unwrap();
+        assert!(note.fix.is_empty());
+        assert!(note
+            .message
+            .contains("every call of `big` in this file is in device code"));
+        // A host caller, a host caller of the `__host__ __device__` caller, a function pointer,
+        // or no caller in the file at all (a header's helper): the host side may run.
+        for more in [
+            "float h(float* p) { return big(p[0], p[1], p[2]); }\n",
+            "float h(float* p) { return both(p); }\n",
+            "float (*fp)(float, float, float) = big;\n",
+        ] {
+            let src = format!("{helper}{device}{more}");
+            let got = h047(&src);
+            assert!(!got.is_empty());
+            assert!(
+                got.iter().all(|&(_, s)| s == Severity::Error),
+                "{src}: {got:?}"
+            );
+        }
+        assert!(h047(helper).iter().all(|&(_, s)| s == Severity::Error));
+        assert!(!h047(helper).is_empty());
+    }
 
     #[test]
     fn literal_types_follow_c() {

@@ -10,6 +10,7 @@
 mod catalog;
 mod eval;
 mod last_error;
+mod lds;
 mod merge;
 mod min_max;
 mod partial_waves;
@@ -904,8 +905,10 @@ pub fn concerns_targets(id: &str, targets: &[String]) -> bool {
 /// GPUs left out are dropped ([`concerns_targets`]), and where no target runs 64-lane
 /// wavefronts (RDNA only: gfx10, gfx11, gfx12) the 64-lane hazards (H001, H004's and H048's
 /// wavefront findings) become notes without fixes: they would matter only on CDNA or GCN.
+/// H023 (shared memory) names the targets' LDS limits ([`lds::fit`]).
 pub fn fit_to_targets(found: &mut Vec<Diagnostic>, targets: &[String]) {
     found.retain(|d| concerns_targets(&d.id, targets));
+    lds::fit(found, targets);
     let wave64 = targets.iter().any(|t| {
         let t = t.trim();
         ["gfx6", "gfx7", "gfx8", "gfx9"]

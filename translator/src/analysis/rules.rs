@@ -4425,18 +4425,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         super::partial_waves::launch(a, n, &cfg_args);
         warp_count_argument(a, n);
         if let Some(smem) = cfg_args.get(2) {
-            if let Some(v) = a.eval(*smem) {
-                if v > 65536 {
-                    a.report(
-                        &SHARED_MEMORY_SIZE,
-                        Severity::Error,
-                        *smem,
-                        format!("launch requests {v} bytes of dynamic shared memory; AMD GPUs before gfx950 allow 65536 per block"),
-                        Some("shrink the tile for AMD and read the limit from hipDeviceAttributeMaxSharedMemoryPerBlock".into()),
-                        vec![],
-                    );
-                }
-            }
+            super::lds::launch(a, *smem);
         }
     }
     let Some(name) = callee(a, n) else { return };
@@ -4956,25 +4945,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 vec![],
             )
         }
-        "cudaFuncSetAttribute" => {
-            let is_smem = argv
-                .get(1)
-                .is_some_and(|x| a.text(*x).contains("MaxDynamicSharedMemorySize"));
-            if is_smem {
-                if let Some(v) = argv.get(2).and_then(|x| a.eval(*x)) {
-                    if v > 65536 {
-                        a.report(
-                            &SHARED_MEMORY_SIZE,
-                            Severity::Error,
-                            n,
-                            format!("kernel opts in to {v} bytes of dynamic shared memory; MI100/MI200/MI300 allow 65536 per block (gfx950: 160 KiB)"),
-                            Some("shrink the tile for AMD and read the limit from hipDeviceAttributeMaxSharedMemoryPerBlock".into()),
-                            vec![],
-                        );
-                    }
-                }
-            }
-        }
+        "cudaFuncSetAttribute" => super::lds::opt_in(a, n, &argv),
         "__ldg" => {
             let scope = a.func_at(n.start_byte()).map(|f| f.node.start_byte()).unwrap_or(0);
             if a.first("H028-ldg", scope) {
@@ -7620,16 +7591,7 @@ fn declaration<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                 let before = *total;
                 *total = total.saturating_add(bytes);
                 let after = *total;
-                if before <= 65536 && after > 65536 {
-                    a.report(
-                        &SHARED_MEMORY_SIZE,
-                        Severity::Error,
-                        d,
-                        format!("static shared memory reaches {after} bytes here; AMD GPUs before gfx950 allow 65536 per block"),
-                        Some("shrink the tiles for AMD (MI100/MI200/MI300 have 64 KiB of LDS per workgroup)".into()),
-                        vec![],
-                    );
-                }
+                super::lds::static_total(a, d, before, after);
             }
         }
     }
