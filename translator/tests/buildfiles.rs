@@ -3521,3 +3521,40 @@ fn converted_make_compile_and_link_in_one_command_builds_with_hipcc() {
         assert_gfx90a_code(&out.join(exe));
     }
 }
+
+/// verify8 pre-existing 1 and 2: `-Xcompiler -isystem -Xcompiler /opt/inc` keeps its path (it
+/// lost it as an "MSVC option", and `-isystem` took `--offload-arch=gfx90a`), and a
+/// target-specific `debug: NVCCFLAGS += -G` gets `-g` (hipcc 5.2.3 rejects `-G`): both build.
+#[test]
+fn converted_make_split_host_paths_and_target_debug_flags_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    write_files(
+        &input,
+        &[
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { float *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); cudaFree(d); return 0; }\n",
+            ),
+            (
+                "Makefile",
+                "ISYS = -Xcompiler -isystem -Xcompiler /opt/hipport-none/inc\nNVCCFLAGS = -O2\ndebug: NVCCFLAGS += -G -arch=sm_70\ndebug: k\nk: k.cu\n\tnvcc $(ISYS) $(NVCCFLAGS) k.cu -o k\n",
+            ),
+        ],
+    );
+    convert_at(&input, &out, "5.2.3");
+    let make = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        make.contains("ISYS = -isystem /opt/hipport-none/inc\n"),
+        "{make}"
+    );
+    assert!(make.contains("debug: NVCCFLAGS += -g "), "{make}");
+    run(Command::new("make").arg("-C").arg(&out).arg("debug"));
+    assert_gfx90a_code(&out.join("k"));
+}
