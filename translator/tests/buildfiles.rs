@@ -3558,3 +3558,64 @@ fn converted_make_split_host_paths_and_target_debug_flags_build_with_hipcc() {
     run(Command::new("make").arg("-C").arg(&out).arg("debug"));
     assert_gfx90a_code(&out.join("k"));
 }
+
+/// verify8 regression 1: `--rename torch` moves `cuda/` to `hip/` whole; the directories the
+/// builds enter follow it (`add_subdirectory(cuda)`, `$(MAKE) -C cuda`, `cd cuda && $(MAKE)`),
+/// and cmake and make build the converted tree.
+#[test]
+fn renamed_cuda_directories_entered_by_cmake_and_make_build() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    let kernel = "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nvoid run(float *d) { k<<<1, 64>>>(d); }\n";
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.10)\nproject(p CXX)\nadd_subdirectory(cuda)\n",
+            ),
+            ("cuda/CMakeLists.txt", "add_library(kern STATIC k.cu)\n"),
+            ("cuda/k.cu", kernel),
+            (
+                "mk/Makefile",
+                "all:\n\t$(MAKE) -C cuda\n\tcd cuda && $(MAKE) again\n",
+            ),
+            (
+                "mk/cuda/Makefile",
+                "k.o: k.cu\n\tnvcc -c k.cu -o k.o\nagain: k.o\n\t@echo again\n",
+            ),
+            ("mk/cuda/k.cu", kernel),
+        ],
+    );
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--rename",
+            "torch",
+            "--no-cache",
+        ]));
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(cmake.contains("add_subdirectory(hip)\n"), "{cmake}");
+    let make = std::fs::read_to_string(out.join("mk/Makefile")).unwrap();
+    assert!(
+        make.contains("$(MAKE) -C hip\n\tcd hip && $(MAKE) again\n"),
+        "{make}"
+    );
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    run(Command::new("make").arg("-C").arg(out.join("mk")));
+    assert!(out.join("mk/hip/k.o").is_file());
+}

@@ -3045,6 +3045,47 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
     }
 }
 
+/// Calls `add` with each directory a recipe enters (`$(MAKE) -C cuda`, `make --directory=cuda`,
+/// `cd cuda && $(MAKE)`), as written, with its offset, relative to the Makefile: where
+/// `--rename torch` moved the directory whole, it follows (verify8 regression 1).
+pub(crate) fn entered_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    for (start, end) in logical_lines(src) {
+        let words = line_words(src, start, end);
+        let mut make = false;
+        for (i, w) in words.iter().enumerate() {
+            let cmd = past_recipe_prefix(w.text.trim_start_matches('\t'));
+            let after_cmd = i == 0
+                || matches!(words[i - 1].text.as_str(), "&&" | "||" | ";" | "|")
+                || words[i - 1].text.ends_with(';');
+            if matches!(cmd, "$(MAKE)" | "${MAKE}" | "make" | "gmake") || cmd.ends_with("/make") {
+                make = true;
+                continue;
+            }
+            let (holder, path) = match w.text.as_str() {
+                _ if cmd == "cd" && after_cmd => match words.get(i + 1) {
+                    Some(n) => (n, n.text.as_str()),
+                    None => continue,
+                },
+                "-C" | "--directory" if make => match words.get(i + 1) {
+                    Some(n) => (n, n.text.as_str()),
+                    None => continue,
+                },
+                t if make && t.starts_with("--directory=") => (w, &t["--directory=".len()..]),
+                t if make && t.starts_with("-C") && t.len() > 2 => (w, &t[2..]),
+                _ => continue,
+            };
+            // A `;` or `&&` glued to the path (`cd cuda;`) is no part of it.
+            let path = path.trim_end_matches([';', '&']);
+            if path.is_empty() || path.starts_with('-') {
+                continue;
+            }
+            let text_at = holder.start + usize::from(holder.quote.is_some());
+            let at = text::offset_in(&holder.text, path).map(|o| text_at + o);
+            add(path, at, Anchor::File);
+        }
+    }
+}
+
 /// Byte ranges of the logical lines of a Makefile (backslash-continued lines joined).
 pub(super) fn logical_lines(src: &str) -> Vec<(usize, usize)> {
     let b = src.as_bytes();
