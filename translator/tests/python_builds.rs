@@ -788,3 +788,59 @@ fn removals_from_common_nvcc_flags_also_remove_rocms_spellings() {
         assert_eq!(printed.trim(), expect);
     }
 }
+
+/// R23-i (fast-hadamard's shape): `cc_flag.append("-gencode")` then
+/// `cc_flag.append("arch=compute_80,code=sm_80")` become the AMD targets, which hipcc takes:
+/// the list the converted setup.py computes compiles the kernel.
+#[test]
+fn a_gencode_pair_appended_apart_becomes_flags_hipcc_takes() {
+    let setup = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\ncc_flag = []\ncc_flag.append(\"-gencode\")\ncc_flag.append(\"arch=compute_80,code=sm_80\")\nsetup(name=\"e\", ext_modules=[CUDAExtension(\"e\", [\"k.cu\"], extra_compile_args={\"nvcc\": [\"-O3\"] + cc_flag})], cmdclass={\"build_ext\": BuildExtension})\n";
+    let input = tree(&[("setup.py", setup), ("k.cu", KERNEL)]);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let run = convert(input.path(), &out, &["--offload-arch", "gfx90a"]);
+    assert!(
+        run.findings("setup.py")
+            .iter()
+            .any(|f| f.0 == "B009" && f.2.contains("appended one at a time ->")),
+        "{}",
+        run.report
+    );
+    if !have_python() || !have_tool("hipcc") {
+        return;
+    }
+    let torch = tree(&[
+        ("torch/__init__.py", ""),
+        ("torch/utils/__init__.py", ""),
+        (
+            "torch/utils/cpp_extension.py",
+            "class BuildExtension: pass\ndef CUDAExtension(*a, **k): return None\n",
+        ),
+    ]);
+    let o = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, setuptools\nsetuptools.setup = lambda **k: None\ng = {}\nexec(open(sys.argv[1]).read(), g)\nprint(' '.join(g['cc_flag']))",
+        ])
+        .arg(out.join("setup.py"))
+        .env("PYTHONPATH", torch.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let flags = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    assert_eq!(flags, "--offload-arch=gfx90a");
+    let obj = tmp.path().join("k.o");
+    let c = Command::new("hipcc")
+        .args(flags.split_whitespace())
+        .arg("-c")
+        .arg(if out.join("k.hip").exists() {
+            out.join("k.hip")
+        } else {
+            out.join("k.cu")
+        })
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .unwrap();
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+}
