@@ -3521,3 +3521,101 @@ fn converted_make_compile_and_link_in_one_command_builds_with_hipcc() {
         assert_gfx90a_code(&out.join(exe));
     }
 }
+
+/// verify8 pre-existing 1 and 2: `-Xcompiler -isystem -Xcompiler /opt/inc` keeps its path (it
+/// lost it as an "MSVC option", and `-isystem` took `--offload-arch=gfx90a`), and a
+/// target-specific `debug: NVCCFLAGS += -G` gets `-g` (hipcc 5.2.3 rejects `-G`): both build.
+#[test]
+fn converted_make_split_host_paths_and_target_debug_flags_build_with_hipcc() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    write_files(
+        &input,
+        &[
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { float *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); cudaFree(d); return 0; }\n",
+            ),
+            (
+                "Makefile",
+                "ISYS = -Xcompiler -isystem -Xcompiler /opt/hipport-none/inc\nNVCCFLAGS = -O2\ndebug: NVCCFLAGS += -G -arch=sm_70\ndebug: k\nk: k.cu\n\tnvcc $(ISYS) $(NVCCFLAGS) k.cu -o k\n",
+            ),
+        ],
+    );
+    convert_at(&input, &out, "5.2.3");
+    let make = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        make.contains("ISYS = -isystem /opt/hipport-none/inc\n"),
+        "{make}"
+    );
+    assert!(make.contains("debug: NVCCFLAGS += -g "), "{make}");
+    run(Command::new("make").arg("-C").arg(&out).arg("debug"));
+    assert_gfx90a_code(&out.join("k"));
+}
+
+/// verify8 regression 1: `--rename torch` moves `cuda/` to `hip/` whole; the directories the
+/// builds enter follow it (`add_subdirectory(cuda)`, `$(MAKE) -C cuda`, `cd cuda && $(MAKE)`),
+/// and cmake and make build the converted tree.
+#[test]
+fn renamed_cuda_directories_entered_by_cmake_and_make_build() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("cmake", "--version"), "cmake not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    let kernel = "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nvoid run(float *d) { k<<<1, 64>>>(d); }\n";
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.10)\nproject(p CXX)\nadd_subdirectory(cuda)\n",
+            ),
+            ("cuda/CMakeLists.txt", "add_library(kern STATIC k.cu)\n"),
+            ("cuda/k.cu", kernel),
+            (
+                "mk/Makefile",
+                "all:\n\t$(MAKE) -C cuda\n\tcd cuda && $(MAKE) again\n",
+            ),
+            (
+                "mk/cuda/Makefile",
+                "k.o: k.cu\n\tnvcc -c k.cu -o k.o\nagain: k.o\n\t@echo again\n",
+            ),
+            ("mk/cuda/k.cu", kernel),
+        ],
+    );
+    run(Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--offload-arch",
+            "gfx90a",
+            "--rename",
+            "torch",
+            "--no-cache",
+        ]));
+    let cmake = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(cmake.contains("add_subdirectory(hip)\n"), "{cmake}");
+    let make = std::fs::read_to_string(out.join("mk/Makefile")).unwrap();
+    assert!(
+        make.contains("$(MAKE) -C hip\n\tcd hip && $(MAKE) again\n"),
+        "{make}"
+    );
+    let build = tmp.path().join("build");
+    configure(&out, &build, &[]);
+    run(Command::new("cmake").arg("--build").arg(&build));
+    run(Command::new("make").arg("-C").arg(out.join("mk")));
+    assert!(out.join("mk/hip/k.o").is_file());
+}

@@ -728,3 +728,119 @@ d = load(name='d', extra_cuda_cflags=['-O3'], sources=[os.path.join(_src_path, '
         .collect();
     assert_eq!(noted, [6, 9], "{}", run.report);
 }
+
+/// R23-g (punica's shape): a loop removing PyTorch's "no half operators" flags from
+/// `COMMON_NVCC_FLAGS` is followed by the same removal from `COMMON_HIPCC_FLAGS` in ROCm's
+/// spellings (`=1`): run against a ROCm torch's lists the flags are gone, and against a torch
+/// without `COMMON_HIPCC_FLAGS` it still runs; a second conversion writes nothing more.
+#[test]
+fn removals_from_common_nvcc_flags_also_remove_rocms_spellings() {
+    let setup = "import contextlib\nimport setuptools\nimport torch.utils.cpp_extension as ext\n\nfor flag in [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]:\n    with contextlib.suppress(ValueError):\n        ext.COMMON_NVCC_FLAGS.remove(flag)\n\nsetuptools.setup(name=\"e\", ext_modules=[ext.CUDAExtension(\"e\", [\"k.cu\"])], cmdclass={\"build_ext\": ext.BuildExtension})\n";
+    let input = tree(&[("setup.py", setup), ("k.cu", KERNEL)]);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let run = convert(input.path(), &out, &[]);
+    let notes: Vec<_> = run
+        .findings("setup.py")
+        .into_iter()
+        .filter(|f| f.0 == "B008" && f.2.contains("COMMON_HIPCC_FLAGS"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].2.contains("removed from that list too"),
+        "{notes:?}"
+    );
+    let written = fs::read_to_string(out.join("setup.py")).unwrap();
+    assert!(
+        written.contains("        ext.COMMON_NVCC_FLAGS.remove(flag)\n# hipport: ROCm PyTorch compiles with COMMON_HIPCC_FLAGS, in ROCm's spellings\nfor _hipport_flag in [\"-D__HIP_NO_HALF_OPERATORS__=1\", \"-D__HIP_NO_HALF_CONVERSIONS__=1\"]:\n    if _hipport_flag in getattr(ext, \"COMMON_HIPCC_FLAGS\", []):\n        ext.COMMON_HIPCC_FLAGS.remove(_hipport_flag)\n\nsetuptools.setup("),
+        "{written}"
+    );
+    let again = tmp.path().join("again");
+    convert(&out, &again, &[]);
+    assert_eq!(fs::read_to_string(again.join("setup.py")).unwrap(), written);
+    if !have_python() {
+        return;
+    }
+    let stub = "COMMON_NVCC_FLAGS = [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\", \"--expt-relaxed-constexpr\"]\n{hip}class BuildExtension: pass\ndef CUDAExtension(*a, **k): return None\n";
+    for (hip, expect) in [
+        (
+            "COMMON_HIPCC_FLAGS = [\"-DCUDA_HAS_FP16=1\", \"-D__HIP_NO_HALF_OPERATORS__=1\", \"-D__HIP_NO_HALF_CONVERSIONS__=1\"]\n",
+            "['-DCUDA_HAS_FP16=1'] ['--expt-relaxed-constexpr']",
+        ),
+        ("", "None ['--expt-relaxed-constexpr']"),
+    ] {
+        let torch = tree(&[
+            ("torch/__init__.py", ""),
+            ("torch/utils/__init__.py", ""),
+            ("torch/utils/cpp_extension.py", &stub.replace("{hip}", hip)),
+        ]);
+        let o = Command::new("python3")
+            .args([
+                "-c",
+                "import sys, setuptools\nsetuptools.setup = lambda **k: None\nexec(open(sys.argv[1]).read())\nimport torch.utils.cpp_extension as t\nprint(getattr(t, 'COMMON_HIPCC_FLAGS', None), t.COMMON_NVCC_FLAGS)",
+            ])
+            .arg(out.join("setup.py"))
+            .env("PYTHONPATH", torch.path())
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(printed.trim(), expect);
+    }
+}
+
+/// R23-i (fast-hadamard's shape): `cc_flag.append("-gencode")` then
+/// `cc_flag.append("arch=compute_80,code=sm_80")` become the AMD targets, which hipcc takes:
+/// the list the converted setup.py computes compiles the kernel.
+#[test]
+fn a_gencode_pair_appended_apart_becomes_flags_hipcc_takes() {
+    let setup = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\ncc_flag = []\ncc_flag.append(\"-gencode\")\ncc_flag.append(\"arch=compute_80,code=sm_80\")\nsetup(name=\"e\", ext_modules=[CUDAExtension(\"e\", [\"k.cu\"], extra_compile_args={\"nvcc\": [\"-O3\"] + cc_flag})], cmdclass={\"build_ext\": BuildExtension})\n";
+    let input = tree(&[("setup.py", setup), ("k.cu", KERNEL)]);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let run = convert(input.path(), &out, &["--offload-arch", "gfx90a"]);
+    assert!(
+        run.findings("setup.py")
+            .iter()
+            .any(|f| f.0 == "B009" && f.2.contains("appended one at a time ->")),
+        "{}",
+        run.report
+    );
+    if !have_python() || !have_tool("hipcc") {
+        return;
+    }
+    let torch = tree(&[
+        ("torch/__init__.py", ""),
+        ("torch/utils/__init__.py", ""),
+        (
+            "torch/utils/cpp_extension.py",
+            "class BuildExtension: pass\ndef CUDAExtension(*a, **k): return None\n",
+        ),
+    ]);
+    let o = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, setuptools\nsetuptools.setup = lambda **k: None\ng = {}\nexec(open(sys.argv[1]).read(), g)\nprint(' '.join(g['cc_flag']))",
+        ])
+        .arg(out.join("setup.py"))
+        .env("PYTHONPATH", torch.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let flags = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    assert_eq!(flags, "--offload-arch=gfx90a");
+    let obj = tmp.path().join("k.o");
+    let c = Command::new("hipcc")
+        .args(flags.split_whitespace())
+        .arg("-c")
+        .arg(if out.join("k.hip").exists() {
+            out.join("k.hip")
+        } else {
+            out.join("k.cu")
+        })
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .unwrap();
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+}

@@ -279,26 +279,46 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
                 {
                     path = inner;
                 }
-                let mut anchor = Anchor::File;
-                for (var, at) in [
-                    ("${CMAKE_CURRENT_SOURCE_DIR}", Anchor::File),
-                    ("${CMAKE_CURRENT_LIST_DIR}", Anchor::File),
-                    ("${PROJECT_SOURCE_DIR}", Anchor::Root),
-                    ("${CMAKE_SOURCE_DIR}", Anchor::Root),
-                ] {
-                    if let Some(rest) = path.strip_prefix(var) {
-                        if rest.is_empty() || rest.starts_with('/') {
-                            path = rest.trim_start_matches('/');
-                            anchor = at;
-                            if path.is_empty() {
-                                path = ".";
-                            }
-                        }
-                    }
-                }
-                let at = text::offset_in(&a.text, path).map(|o| a.content_start + o);
-                add(path, at, anchor);
+                add_anchored(a, path, add);
             }
+        }
+    }
+}
+
+/// Calls `add` with `path`, a directory written in argument `a`, read past the variable that
+/// anchors it (`${CMAKE_CURRENT_SOURCE_DIR}/x` is `x` relative to the file).
+fn add_anchored(a: &Arg, mut path: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    let mut anchor = Anchor::File;
+    for (var, at) in [
+        ("${CMAKE_CURRENT_SOURCE_DIR}", Anchor::File),
+        ("${CMAKE_CURRENT_LIST_DIR}", Anchor::File),
+        ("${PROJECT_SOURCE_DIR}", Anchor::Root),
+        ("${CMAKE_SOURCE_DIR}", Anchor::Root),
+    ] {
+        if let Some(rest) = path.strip_prefix(var) {
+            if rest.is_empty() || rest.starts_with('/') {
+                path = rest.trim_start_matches('/');
+                anchor = at;
+                if path.is_empty() {
+                    path = ".";
+                }
+            }
+        }
+    }
+    let at = text::offset_in(&a.text, path).map(|o| a.content_start + o);
+    add(path, at, anchor);
+}
+
+/// Calls `add` with the source directory of each `add_subdirectory()`, as written (its binary
+/// directory, a build path, is not read): where `--rename torch` moved it whole, it follows
+/// (verify8 regression 1).
+pub(crate) fn subdirectories(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    for cmd in commands(src) {
+        if cmd.name != "add_subdirectory" {
+            continue;
+        }
+        if let Some(a) = cmd.args.first() {
+            add_anchored(a, a.text.trim(), add);
         }
     }
 }

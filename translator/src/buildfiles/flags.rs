@@ -866,18 +866,50 @@ const MSVC_HELP: &str = "hipcc compiles host code with clang, which reads a `/` 
      (C4819 is cl.exe's code-page warning); give clang's own flags where one is needed";
 
 /// The MSVC (cl.exe) options of an `-Xcompiler` value cut into host flags (`/wd 4819`,
-/// `/MD`, `/EHsc`: a `/` option with the bare numbers after it), and the other flags.
-fn msvc_options(flags: Vec<String>) -> (Vec<String>, Vec<String>) {
+/// `/MD`, `/EHsc`: a `/` option with the bare numbers after it), and the other flags. A `/`
+/// word after a host flag that takes the next word as its value (`-isystem /opt/inc`, the
+/// flag in the value or, `after_value_flag`, ending the `-Xcompiler` before it) is that path,
+/// no MSVC option (verify8 pre-existing 1: `-Xcompiler -isystem -Xcompiler /opt/inc` lost it).
+fn msvc_options(flags: Vec<String>, after_value_flag: bool) -> (Vec<String>, Vec<String>) {
     let (mut msvc, mut rest) = (Vec::new(), Vec::new());
+    let mut takes_value = after_value_flag;
     for f in flags {
         let number = !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
-        if f.starts_with('/') && f.len() > 1 || number && !msvc.is_empty() && rest.is_empty() {
+        let value = std::mem::replace(&mut takes_value, host_flag_takes_value(&f));
+        if !value
+            && (f.starts_with('/') && f.len() > 1 || number && !msvc.is_empty() && rest.is_empty())
+        {
             msvc.push(f);
         } else {
             rest.push(f);
         }
     }
     (msvc, rest)
+}
+
+/// Whether the host compiler (gcc, clang) flag `f`, written alone, takes the next word as its
+/// value (a path for most: `-isystem /opt/inc`, `-o /tmp/x.o`).
+fn host_flag_takes_value(f: &str) -> bool {
+    matches!(
+        f.trim_matches(|c| c == '"' || c == '\''),
+        "-I" | "-isystem"
+            | "-iquote"
+            | "-idirafter"
+            | "-iprefix"
+            | "-isysroot"
+            | "--sysroot"
+            | "-include"
+            | "-imacros"
+            | "-L"
+            | "-o"
+            | "-MF"
+            | "-MT"
+            | "-MQ"
+            | "-T"
+            | "-Xlinker"
+            | "-Xassembler"
+            | "-Xpreprocessor"
+    )
 }
 
 /// The flags of an `-Xcompiler` value (word `at`) as hipcc takes them: each mapped as a flag of
@@ -1255,6 +1287,36 @@ pub(crate) fn map_words(
         i += n;
     }
     m
+}
+
+/// Maps a list of command-line words run by run (`breaks`: the index where each run after the
+/// first starts): a flag never takes its value across the gap between two runs (a `$(shell ...)`
+/// left out, a call's comma), where make would not hand them to the compiler together.
+pub(crate) fn map_word_runs(
+    words: &[&str],
+    breaks: &[usize],
+    opts: &super::BuildOptions,
+    ctx: Context,
+    arch_done: &mut bool,
+) -> Mapped {
+    let mut out = Mapped::default();
+    let mut bounds = vec![0];
+    bounds.extend(breaks.iter().copied().filter(|&b| b > 0 && b < words.len()));
+    bounds.push(words.len());
+    for run in bounds.windows(2) {
+        let (a, b) = (run[0], run[1]);
+        if a >= b {
+            continue;
+        }
+        let m = map_words(&words[a..b], opts, ctx, arch_done);
+        out.changes
+            .extend(m.changes.into_iter().map(|(k, act)| (k + a, act)));
+        out.notes.extend(m.notes.into_iter().map(|mut n| {
+            n.word += a;
+            n
+        }));
+    }
+    out
 }
 
 fn note(m: &mut Mapped, word: usize, info: &'static DiagInfo, message: String, help: Option<&str>) {
@@ -1676,7 +1738,17 @@ fn map_one(
             return n;
         };
         let mut inner = Mapped::default();
-        let (msvc, host) = msvc_options(split);
+        // The host flag that the `-Xcompiler` before this one ends with (`-Xcompiler -isystem
+        // -Xcompiler /opt/inc`).
+        let glued = i.checked_sub(1).and_then(|k| words[k].split_once('='));
+        let split_before = i.checked_sub(2).map(|k| (words[k], words[k + 1]));
+        let after_value_flag = [glued, split_before].into_iter().flatten().any(|(x, v)| {
+            matches!(x, "-Xcompiler" | "--compiler-options")
+                && host_flags(v)
+                    .and_then(|f| f.last().cloned())
+                    .is_some_and(|f| host_flag_takes_value(&f))
+        });
+        let (msvc, host) = msvc_options(split, after_value_flag);
         if !msvc.is_empty() {
             inner.notes.push(Note {
                 word: i,

@@ -258,7 +258,8 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             };
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
             let mut arch_done = appended_to.is_some();
-            let mut mapped = flags::map_words(&texts, opts, ctx, &mut arch_done);
+            let breaks = run_breaks(src, &flag_words);
+            let mut mapped = flags::map_word_runs(&texts, &breaks, opts, ctx, &mut arch_done);
             keep_outer_closers(&mut mapped, &texts);
             // Past a reference that does not close on the line, a flag that takes a bracket
             // along or writes one (`-code=(` removed) changes where make, and the next run,
@@ -1619,6 +1620,22 @@ fn keep_outer_closers(mapped: &mut Mapped, words: &[&str]) {
     mapped.changes.retain(|(k, _)| !outer_closer(words, *k));
 }
 
+/// Where the runs of a line's flag words start after its first: at a word that follows other
+/// text than blanks (a word left out, a `$(shell ...)` call) or a call's comma (`,$(X)`): a
+/// flag before the gap does not take the word after it as its value (fuzz find of 2026-12-06:
+/// `$(addprefix -Xcompiler $(shell echo -dc),$$(X) k.cu)` moved `k.cu` across the comma).
+fn run_breaks(src: &str, words: &[Word]) -> Vec<usize> {
+    (1..words.len())
+        .filter(|&k| {
+            let (prev, cur) = (&words[k - 1], &words[k]);
+            let gap = src.get(prev.end..cur.start).unwrap_or("");
+            !gap.chars().all(|c| c.is_whitespace() || c == '\\')
+                || src[prev.start..prev.end].ends_with(',')
+                || src[cur.start..cur.end].starts_with(',')
+        })
+        .collect()
+}
+
 /// Whether word `k` of `words` holds the closer of a `$(`/`${` opened before it.
 fn outer_closer(words: &[&str], k: usize) -> bool {
     text::inner_stray_closer(words[k]) && text::unclosed_before(words[..k].iter().copied())
@@ -2361,6 +2378,22 @@ pub(super) fn top_level(s: &str, c: char) -> Option<usize> {
 /// Which words are handed to nvcc: an assignment to an NVCC/CUDA flags variable, or a command
 /// line that starts with nvcc.
 pub(super) fn context_of(words: &[Word]) -> Context {
+    // A target-specific assignment (`debug: NVCCFLAGS += -G`) is read as the assignment after
+    // the rule's colon (verify8 pre-existing 2: its `-G` stayed, which hipcc 5.2.3 rejects).
+    if let Some(colon) = words
+        .iter()
+        .position(|w| w.text.ends_with(':') && !w.text.contains('=') && w.text != ":")
+        .or_else(|| words.iter().position(|w| w.text == ":"))
+    {
+        let rest = &words[colon + 1..];
+        let skip = rest
+            .iter()
+            .take_while(|w| matches!(w.text.as_str(), "export" | "override" | "private"))
+            .count();
+        if rest.len() > skip + 1 && context_of(&rest[skip..]) == Context::Nvcc {
+            return Context::Nvcc;
+        }
+    }
     let first = words[0].text.as_str();
     let var = first.trim_end_matches([':', '?', '+', '=', '!']);
     let is_assign = words
@@ -2443,9 +2476,18 @@ fn assignment_op(line: &str) -> Option<usize> {
                 }
                 // A name with a blank (`a b=c d: e`, `r: -x y += z`) is none to make: the
                 // line is a rule (or no statement), its `=` a character of a word.
-                let name = l[name_from..op.max(name_from)]
+                let mut name = l[name_from..op.max(name_from)]
                     .trim_start_matches(':')
                     .trim();
+                // A target-specific assignment takes the keywords too (`debug: override
+                // NVCCFLAGS += -G`).
+                while let Some(rest) = ["export ", "override ", "private "]
+                    .iter()
+                    .find_map(|kw| name.strip_prefix(kw))
+                    .filter(|_| rule)
+                {
+                    name = rest.trim_start();
+                }
                 if blank_outside_references(name) {
                     continue;
                 }
@@ -2996,6 +3038,47 @@ pub(crate) fn include_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, A
                 continue;
             }
             // The word's text starts after its quote, if it has one.
+            let text_at = holder.start + usize::from(holder.quote.is_some());
+            let at = text::offset_in(&holder.text, path).map(|o| text_at + o);
+            add(path, at, Anchor::File);
+        }
+    }
+}
+
+/// Calls `add` with each directory a recipe enters (`$(MAKE) -C cuda`, `make --directory=cuda`,
+/// `cd cuda && $(MAKE)`), as written, with its offset, relative to the Makefile: where
+/// `--rename torch` moved the directory whole, it follows (verify8 regression 1).
+pub(crate) fn entered_dirs(src: &str, add: &mut dyn FnMut(&str, Option<usize>, Anchor)) {
+    for (start, end) in logical_lines(src) {
+        let words = line_words(src, start, end);
+        let mut make = false;
+        for (i, w) in words.iter().enumerate() {
+            let cmd = past_recipe_prefix(w.text.trim_start_matches('\t'));
+            let after_cmd = i == 0
+                || matches!(words[i - 1].text.as_str(), "&&" | "||" | ";" | "|")
+                || words[i - 1].text.ends_with(';');
+            if matches!(cmd, "$(MAKE)" | "${MAKE}" | "make" | "gmake") || cmd.ends_with("/make") {
+                make = true;
+                continue;
+            }
+            let (holder, path) = match w.text.as_str() {
+                _ if cmd == "cd" && after_cmd => match words.get(i + 1) {
+                    Some(n) => (n, n.text.as_str()),
+                    None => continue,
+                },
+                "-C" | "--directory" if make => match words.get(i + 1) {
+                    Some(n) => (n, n.text.as_str()),
+                    None => continue,
+                },
+                t if make && t.starts_with("--directory=") => (w, &t["--directory=".len()..]),
+                t if make && t.starts_with("-C") && t.len() > 2 => (w, &t[2..]),
+                _ => continue,
+            };
+            // A `;` or `&&` glued to the path (`cd cuda;`) is no part of it.
+            let path = path.trim_end_matches([';', '&']);
+            if path.is_empty() || path.starts_with('-') {
+                continue;
+            }
             let text_at = holder.start + usize::from(holder.quote.is_some());
             let at = text::offset_in(&holder.text, path).map(|o| text_at + o);
             add(path, at, Anchor::File);
@@ -4293,5 +4376,59 @@ mod tests {
             })
         };
         assert!(c_help(2) && !c_help(3) && c_help(4), "{diags:#?}");
+    }
+
+    /// Fuzz find (fuzzb-s34): a flag is never paired with a value across a left-out
+    /// `$(shell ...)` or a call's comma: `-Xcompiler` before a shell call took `k.cu` from
+    /// after the comma (`$(addprefix k.cu $(shell echo -dc),$$(X))`, which a second run then
+    /// gave `-x none`); `-Xcompiler ,-O2` in a call is no pair either. Each run is mapped alone
+    /// and the output converts to itself.
+    #[test]
+    fn flags_do_not_take_values_across_a_call_or_a_comma() {
+        let o = BuildOptions::default();
+        let src = "F += $(addprefix -Xcompiler $(shell echo -dc),$$(X) k.cu)\n\
+                   G = $(subst -Xcompiler ,-O2,$(H)) -Xcompiler -fPIC\n\
+                   k: k.cu\n\tnvcc $(F) $(G) -c k.cu\n";
+        let (out, _) = run(src, &o);
+        assert!(out.contains(",$$(X) k.cu)\n"), "{out}");
+        assert!(
+            out.contains("-Xcompiler ,-O2,$(H))") || out.contains("$(subst ,-O2,$(H))"),
+            "{out}"
+        );
+        assert!(out.contains(") -fPIC\n"), "{out}");
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
+    }
+
+    /// verify8 pre-existing 1 and 2: an absolute path after `-Xcompiler` whose previous
+    /// `-Xcompiler` ends in a flag that takes a value is that value, no MSVC option (glued,
+    /// split or in one value); `-G` in a target-specific assignment of nvcc's flags is `-g`, as
+    /// in a plain one. `-Xcompiler /MD` stays an MSVC option.
+    #[test]
+    fn split_host_paths_stay_and_target_specific_g_becomes_g() {
+        let o = BuildOptions::default();
+        let src = "A = -Xcompiler -isystem -Xcompiler /opt/inc\n\
+                   B = -Xcompiler=-I -Xcompiler=/opt/b -Xcompiler \"-include /opt/c.h\"\n\
+                   C = -Xcompiler -O2 -Xcompiler /MD\n\
+                   NVCCFLAGS = -O2\n\
+                   debug: NVCCFLAGS += -G\n\
+                   dbg2: override NVCCFLAGS += -G -O0\n\
+                   k: k.cu\n\tnvcc $(A) $(B) $(C) $(NVCCFLAGS) k.cu -o k\n";
+        let (out, diags) = run(src, &o);
+        assert!(out.contains("A = -isystem /opt/inc\n"), "{out}");
+        assert!(out.contains("B = -I /opt/b -include /opt/c.h\n"), "{out}");
+        assert!(out.contains("C = -O2\n"), "{out}");
+        assert!(out.contains("debug: NVCCFLAGS += -g\n"), "{out}");
+        assert!(
+            out.contains("dbg2: override NVCCFLAGS += -g -O0\n"),
+            "{out}"
+        );
+        let msvc: Vec<_> = diags
+            .iter()
+            .filter(|d| d.message.contains("MSVC"))
+            .collect();
+        assert_eq!(msvc.len(), 1, "{diags:#?}");
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
     }
 }

@@ -425,12 +425,13 @@ fn each_include_dir(kind: BuildKind, s: &str, add: &mut dyn FnMut(&str, Option<u
 }
 
 /// Include directories in directories that moved whole take their new names, the same way in
-/// every kind of build file: the kind's reader finds them, [`text::moved_dir_path`] rewrites them.
+/// every kind of build file, and so do the directories a build enters (`add_subdirectory`,
+/// `make -C`): the kind's reader finds them, [`text::moved_dir_path`] rewrites them.
 /// A path some other rewrite already changed (a joined path's `cuda` part) is left to it.
 fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &BuildOptions) {
     let file = sink.file().to_string();
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    each_include_dir(kind, s, &mut |path, at, anchor| {
+    let mut follow = |path: &str, at: Option<usize>, anchor: Anchor| {
         let Some(at) = at else { return };
         if resolve_dir(&file, path, anchor).is_none() {
             return;
@@ -442,7 +443,14 @@ fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &Bu
         if let Some(new) = text::moved_dir_path(base, path, &opts.moved_dirs) {
             edits.push((at, at + path.len(), new));
         }
-    });
+    };
+    each_include_dir(kind, s, &mut follow);
+    // The directories the build enters (`add_subdirectory(cuda)`, `$(MAKE) -C cuda`) follow too.
+    match kind {
+        BuildKind::CMake => cmake::subdirectories(s, &mut follow),
+        BuildKind::Makefile => make::entered_dirs(s, &mut follow),
+        _ => {}
+    }
     for (start, end, new) in edits {
         sink.edit(start, end, new, B_GLOB.id);
     }

@@ -772,12 +772,14 @@ pub(crate) fn translate(
     // R23-g: the strings removed from torch's `COMMON_NVCC_FLAGS` stay CUDA's (that list is
     // CUDA's on ROCm too): they are marked as read, and the removal is reported.
     if scope == Scope::Setup {
-        for k in nvcc_flag_removals(&toks, sink) {
+        for k in nvcc_flag_removals(src, &toks, sink) {
             in_list[k] = true;
         }
     }
     let mut stack: Vec<usize> = Vec::new();
     let mut torch_noted = false;
+    // R23-i: per list, whether an appended `-gencode` pair already gave it the AMD targets.
+    let mut pair_done: BTreeMap<String, bool> = BTreeMap::new();
     // Variables assigned a list that got the `--offload-arch=` flags.
     let mut arch_lists: HashSet<String> = HashSet::new();
     for (k, t) in toks.iter().enumerate() {
@@ -898,11 +900,112 @@ pub(crate) fn translate(
                 matches!(content.as_str(), "-gencode" | "--generate-code")
                     && mapped.changes.is_empty()
             }) {
-                let Tok::Str { content: value, .. } = &toks[value_at] else {
+                let Tok::Str {
+                    content: value,
+                    prefix: value_prefix,
+                    ..
+                } = &toks[value_at]
+                else {
                     continue;
                 };
+                // An f-string value (`f"arch=compute_{cc},..."`) is no literal.
+                let literal = !value_prefix.contains(['f', 'F']);
                 let line = |at: usize| src[..at].matches('\n').count() + 1;
-                if let Some(n) = mapped.notes.into_iter().next() {
+                // Both literal: rewritten as the list form is (`["-gencode", "arch=..."]`):
+                // the first append gets the first AMD target, the second the others (or goes);
+                // a later pair on the same list, whose targets are given, goes whole.
+                let list = match &toks[k - 4] {
+                    Tok::Ident { text, .. } => text.clone(),
+                    _ => String::new(),
+                };
+                let done = pair_done.entry(list).or_insert(false);
+                let pair = flags::map_words(
+                    &[content.as_str(), value.as_str()],
+                    opts,
+                    Context::Nvcc,
+                    done,
+                );
+                let first = pair.changes.iter().find(|c| c.0 == 0).map(|c| c.1.clone());
+                let stmt = |at: usize| -> Option<(usize, usize)> {
+                    // `x.append("v")` from `x` to its `)`, with its line where it stands alone.
+                    let Tok::Ident { start: from, .. } = &toks[at - 4] else {
+                        return None;
+                    };
+                    let Some(Tok::Punct { at: close, ch: ')' }) = toks.get(at + 1) else {
+                        return None;
+                    };
+                    let line_start = src[..*from].rfind('\n').map_or(0, |p| p + 1);
+                    let line_end = src[*close..]
+                        .find('\n')
+                        .map_or(src.len(), |p| close + p + 1);
+                    let alone = src[line_start..*from].trim().is_empty()
+                        && src[close + 1..line_end].trim().is_empty();
+                    Some(if alone {
+                        (line_start, line_end)
+                    } else {
+                        (*from, close + 1)
+                    })
+                };
+                let (first_stmt, value_stmt) = (stmt(k), stmt(value_at));
+                let rewrote = match (first.filter(|_| literal), first_stmt, value_stmt) {
+                    (Some(flags::Action::Replace(v)), Some(_), Some(second)) if !v.is_empty() => {
+                        let q = *quote;
+                        let lit = |f: &str| format!("{q}{f}{q}");
+                        sink.edit(*quote_at, *end, lit(&v[0]), super::B_ARCH.id);
+                        let Tok::Str {
+                            quote_at: vq,
+                            end: ve,
+                            ..
+                        } = &toks[value_at]
+                        else {
+                            continue;
+                        };
+                        match &v[1..] {
+                            [] => sink.edit(second.0, second.1, String::new(), super::B_ARCH.id),
+                            [one] => sink.edit(*vq, *ve, lit(one), super::B_ARCH.id),
+                            more => {
+                                let Tok::Ident { start: m, .. } = &toks[value_at - 2] else {
+                                    continue;
+                                };
+                                let items: Vec<String> = more.iter().map(|f| lit(f)).collect();
+                                sink.edit(
+                                    *m,
+                                    tok_end(&toks[value_at + 1]),
+                                    format!("extend([{}])", items.join(", ")),
+                                    super::B_ARCH.id,
+                                )
+                            }
+                        };
+                        Some(format!("`{}`", v.join(" ")))
+                    }
+                    (Some(flags::Action::Remove), Some(_), Some(second)) => {
+                        // `pass` keeps a block that held only the pair (`if ...:`) a block.
+                        let Tok::Ident { start: from, .. } = &toks[k - 4] else {
+                            continue;
+                        };
+                        sink.edit(
+                            *from,
+                            tok_end(&toks[k + 1]),
+                            "pass".to_string(),
+                            super::B_ARCH.id,
+                        );
+                        sink.edit(second.0, second.1, String::new(), super::B_ARCH.id);
+                        Some("nothing: the list already holds the AMD targets".to_string())
+                    }
+                    _ => None,
+                };
+                if let Some(now) = rewrote {
+                    sink.diag(
+                        super::B_ARCH,
+                        *start,
+                        format!(
+                            "nvcc architecture flag `{content}` (line {}) and its value `{value}` (line {}), appended one at a time -> {now}",
+                            line(*start),
+                            line(tok_start(&toks[value_at]))
+                        ),
+                        Some("NVIDIA architectures have no AMD equivalent: list the gfx targets you ship for (hipport --offload-arch)".into()),
+                    );
+                } else if let Some(n) = mapped.notes.into_iter().next() {
                     sink.diag_as(
                         n.info,
                         crate::diag::Severity::Error,
@@ -1067,9 +1170,11 @@ fn removal_list(toks: &[Tok], open: usize) -> bool {
 /// R23-g (punica's setup.py): `...COMMON_NVCC_FLAGS.remove(flag)`, directly on a string or in
 /// a `for flag in [...]` loop over strings, removes flags from CUDA's list; ROCm PyTorch
 /// compiles with `COMMON_HIPCC_FLAGS` (see [`HIPCC_HALF_FLAGS`]), so the removal does nothing
-/// there: a warning at each such call saying what to remove instead. Returns the tokens of
-/// the strings removed (left as written).
-fn nvcc_flag_removals(toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
+/// there. Where the removal is plain (literal flags, on a module such as `torch_cpp_ext`, a
+/// statement of its own), the same removal from `COMMON_HIPCC_FLAGS` in ROCm's spellings
+/// follows it, guarded so that it runs on both PyTorch builds (a note); elsewhere a warning
+/// says what to remove instead. Returns the tokens of the strings removed (left as written).
+fn nvcc_flag_removals(src: &str, toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
     let mut out = Vec::new();
     for k in 0..toks.len().saturating_sub(4) {
         let Tok::Ident { start, text } = &toks[k] else {
@@ -1082,7 +1187,38 @@ fn nvcc_flag_removals(toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
         {
             continue;
         }
+        // The module the list is read from (`torch_cpp_ext.`, `torch.utils.cpp_extension.`).
+        let receiver = k
+            .checked_sub(2)
+            .filter(|&r| matches!(&toks[r + 1], Tok::Punct { ch: '.', .. }))
+            .and_then(|r| {
+                let mut first = r;
+                while first >= 2
+                    && matches!(&toks[first - 1], Tok::Punct { ch: '.', .. })
+                    && matches!(&toks[first - 2], Tok::Ident { .. })
+                {
+                    first -= 2;
+                }
+                matches!(&toks[r], Tok::Ident { .. })
+                    .then(|| tok_start(&toks[first])..tok_end(&toks[r]))
+            })
+            .filter(|r| {
+                src[r.clone()]
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            });
+        let call_start = receiver.as_ref().map_or(*start, |r| r.start);
+        let receiver = receiver.map(|r| &src[r]);
+        let before = out.len();
+        // Where the removal is a statement of its own (a loop's end, the call's line), to
+        // write the HIP removal after: `None` where it is not plain.
+        let mut after: Option<(usize, usize)> = None;
+        let mut plain = true;
         match &toks[k + 4] {
+            Tok::Str { .. } if matches!(toks.get(k + 5), Some(Tok::Punct { ch: ')', .. })) => {
+                out.push(k + 4);
+                after = statement_line(src, call_start, tok_end(&toks[k + 5]));
+            }
             Tok::Str { .. } => out.push(k + 4),
             Tok::Ident { text: name, .. } => {
                 // The loop over a list of strings that binds `name`, before the call.
@@ -1097,16 +1233,70 @@ fn nvcc_flag_removals(toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
                     let mut depth = 0isize;
                     for (i, t) in toks.iter().enumerate().skip(j + 3) {
                         depth += nesting(t);
-                        if matches!(t, Tok::Str { .. }) && depth == 1 {
-                            out.push(i);
+                        if depth == 1 && i > j + 3 {
+                            match t {
+                                Tok::Str { .. } => out.push(i),
+                                Tok::Punct { ch: ',', .. } => {}
+                                _ => plain = false,
+                            }
+                        } else if depth > 1 {
+                            plain = false;
                         }
                         if depth == 0 {
                             break;
                         }
                     }
+                    after = loop_end(src, tok_start(&toks[j])).filter(|&(_, at)| at > *start);
                 }
             }
             _ => {}
+        }
+        // ROCm's spellings of the flags removed (each once, in the order written).
+        let mut hip: Vec<&str> = Vec::new();
+        for &i in &out[before..] {
+            let Tok::Str { content, .. } = &toks[i] else {
+                continue;
+            };
+            let flag = content.strip_suffix("=1").unwrap_or(content);
+            let spelled = match flag {
+                "-D__CUDA_NO_HALF_OPERATORS__" => "-D__HIP_NO_HALF_OPERATORS__=1",
+                "-D__CUDA_NO_HALF_CONVERSIONS__" => "-D__HIP_NO_HALF_CONVERSIONS__=1",
+                _ => continue,
+            };
+            if !hip.contains(&spelled) {
+                hip.push(spelled);
+            }
+        }
+        if let (true, Some((indent, at)), Some(receiver), false) =
+            (plain, after, receiver, hip.is_empty())
+        {
+            let line = &src[indent..];
+            let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+            let unit = if indent.contains('\t') { "\t" } else { "    " };
+            let list = hip
+                .iter()
+                .map(|f| format!("\"{f}\""))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let block = format!(
+                "{indent}{HIP_REMOVAL_MARK}\n\
+                 {indent}for _hipport_flag in [{list}]:\n\
+                 {indent}{unit}if _hipport_flag in getattr({receiver}, \"COMMON_HIPCC_FLAGS\", []):\n\
+                 {indent}{unit}{unit}{receiver}.COMMON_HIPCC_FLAGS.remove(_hipport_flag)\n"
+            );
+            let done = src[at..]
+                .trim_start_matches([' ', '\t', '\n', '\r'])
+                .starts_with(HIP_REMOVAL_MARK);
+            if done || sink.insert_after(at, &block, B_CONSTRUCT.id) {
+                sink.diag_as(
+                    B_CONSTRUCT,
+                    crate::diag::Severity::Note,
+                    *start,
+                    format!("`COMMON_NVCC_FLAGS.remove(...)` removes nothing from a ROCm build, which compiles with `torch.utils.cpp_extension.COMMON_HIPCC_FLAGS`: {} removed from that list too, where it holds them", hip.join(", ")),
+                    Some("the removal after it runs on CUDA and ROCm PyTorch alike (only where the list exists and holds the flag)".into()),
+                );
+                continue;
+            }
         }
         sink.diag(
             B_CONSTRUCT,
@@ -1116,6 +1306,52 @@ fn nvcc_flag_removals(toks: &[Tok], sink: &mut Sink) -> Vec<usize> {
         );
     }
     out
+}
+
+/// The comment that opens the removal from `COMMON_HIPCC_FLAGS` hipport writes (R23-g): a
+/// second run finds it after the removal and writes none.
+const HIP_REMOVAL_MARK: &str =
+    "# hipport: ROCm PyTorch compiles with COMMON_HIPCC_FLAGS, in ROCm's spellings";
+
+/// The line of a call that is a statement of its own (`start..end`, the first thing on its
+/// line, nothing but a comment after it): the offset of its line's start (for its indent)
+/// and of the next line's start.
+fn statement_line(src: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+    if !src[line_start..start].trim().is_empty() {
+        return None;
+    }
+    let rest_end = src[end..].find('\n').map(|i| end + i)?;
+    let rest = src[end..rest_end].trim();
+    (rest.is_empty() || rest.starts_with('#')).then_some((line_start, rest_end + 1))
+}
+
+/// The end of the body of the loop whose `for` is at `at` (the first thing on its line): the
+/// offset of the `for` line's start (for its indent) and of the line after its last body
+/// line (blank lines and comments after the body are not its own).
+fn loop_end(src: &str, at: usize) -> Option<(usize, usize)> {
+    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    if !src[line_start..at].trim().is_empty() {
+        return None;
+    }
+    let indent = at - line_start;
+    let mut pos = src[at..].find('\n').map(|i| at + i + 1)?;
+    let mut body_end = pos;
+    while pos < src.len() {
+        let next = src[pos..].find('\n').map_or(src.len(), |i| pos + i + 1);
+        let line = &src[pos..next];
+        let text = line.trim_start_matches([' ', '\t']);
+        let blank = text.trim().is_empty() || text.starts_with('#');
+        if !blank {
+            if line.len() - text.len() <= indent {
+                break;
+            }
+            body_end = next;
+        }
+        pos = next;
+    }
+    // A body that ends the file without a newline takes none.
+    (src[..body_end].ends_with('\n')).then_some((line_start, body_end))
 }
 
 /// Whether a literal is a plain file extension (`".cu"`, `".cpp"`).
@@ -4132,18 +4368,29 @@ mod tests {
         }
     }
 
-    /// R23-i: `cc_flag.append("-gencode")` followed by `cc_flag.append("arch=...")` is one
-    /// error naming both lines (the build fails), and both lines stay as written.
+    /// R23-i: `cc_flag.append("-gencode")` followed by `cc_flag.append("arch=...")`, both
+    /// literal, is rewritten as the list form is: the two appends give the AMD targets (one
+    /// target: the second append goes; more than two: `extend`), a later pair on the list goes
+    /// (`pass` where it was a block's body), one note each naming both lines; the output is
+    /// Python and converts to itself.
     #[test]
-    fn a_gencode_appended_apart_from_its_value_is_an_error_naming_both() {
-        let src = "from torch.utils.cpp_extension import CUDAExtension\ncc_flag = []\ncc_flag.append(\"-gencode\")\ncc_flag.append(\"arch=compute_80,code=sm_80\")\nCUDAExtension(\"e\", [\"k.cu\"], extra_compile_args={\"nvcc\": cc_flag})\n";
-        let (out, diags) = run(src, &BuildOptions::default());
-        assert_eq!(out, src);
+    fn a_gencode_appended_apart_from_its_value_is_rewritten_like_the_list_form() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\ncc_flag = []\ncc_flag.append(\"-gencode\")\ncc_flag.append(\"arch=compute_80,code=sm_80\")\nif X:\n    cc_flag.append(\"-gencode\")\n    cc_flag.append('arch=compute_90,code=sm_90')\nCUDAExtension(\"e\", [\"k.cu\"], extra_compile_args={\"nvcc\": cc_flag})\n";
+        let opts = |archs: &[&str]| BuildOptions {
+            offload_arch: archs.iter().map(|a| a.to_string()).collect(),
+            ..Default::default()
+        };
+        let o = opts(&["gfx90a", "gfx1030"]);
+        let (out, diags) = run(src, &o);
+        assert!(
+            out.contains("cc_flag.append(\"--offload-arch=gfx90a\")\ncc_flag.append(\"--offload-arch=gfx1030\")\nif X:\n    pass\nCUDAExtension("),
+            "{out}"
+        );
         let arch: Vec<_> = diags.iter().filter(|d| d.id == "B009").collect();
-        assert_eq!(arch.len(), 1, "{diags:#?}");
+        assert_eq!(arch.len(), 2, "{diags:#?}");
         assert_eq!(
-            (arch[0].line, arch[0].severity),
-            (3, crate::diag::Severity::Error)
+            (arch[0].line, arch[0].severity, arch[1].line),
+            (3, crate::diag::Severity::Note, 6)
         );
         assert!(
             arch[0].message.contains("(line 3)")
@@ -4153,6 +4400,48 @@ mod tests {
             "{}",
             arch[0].message
         );
+        assert_eq!(run(&out, &o).0, out);
+        let (one, _) = run(src, &opts(&["gfx90a"]));
+        assert!(
+            one.contains("cc_flag = []\ncc_flag.append(\"--offload-arch=gfx90a\")\nif X:"),
+            "{one}"
+        );
+        let (three, _) = run(src, &opts(&["gfx90a", "gfx942", "gfx1100"]));
+        assert!(
+            three.contains("cc_flag.append(\"--offload-arch=gfx90a\")\ncc_flag.extend([\"--offload-arch=gfx942\", \"--offload-arch=gfx1100\"])\n"),
+            "{three}"
+        );
+        assert_eq!(
+            run(&three, &opts(&["gfx90a", "gfx942", "gfx1100"])).0,
+            three
+        );
+    }
+
+    /// R23-g: a plain removal (literal flags, on a module, a statement of its own) gets the
+    /// same removal from `COMMON_HIPCC_FLAGS` after it, in ROCm's spellings, a note; one
+    /// inside a line, over a list with a name in it or on a bare imported name keeps the
+    /// warning; a second run writes nothing more.
+    #[test]
+    fn plain_removals_from_cudas_common_flags_remove_rocms_spellings_too() {
+        let o = BuildOptions::default();
+        let src = "import torch.utils.cpp_extension as ext\nfrom torch.utils.cpp_extension import COMMON_NVCC_FLAGS\nif True:\n    ext.COMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF_CONVERSIONS__\")  # ok\nfor f in [\"-D__CUDA_NO_HALF_OPERATORS__\", X]:\n    ext.COMMON_NVCC_FLAGS.remove(f)\nCOMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF_OPERATORS__\")\nx = 1; ext.COMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF_OPERATORS__\")\n";
+        let (out, diags) = run(src, &o);
+        let block = "    ext.COMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF_CONVERSIONS__\")  # ok\n    # hipport: ROCm PyTorch compiles with COMMON_HIPCC_FLAGS, in ROCm's spellings\n    for _hipport_flag in [\"-D__HIP_NO_HALF_CONVERSIONS__=1\"]:\n        if _hipport_flag in getattr(ext, \"COMMON_HIPCC_FLAGS\", []):\n            ext.COMMON_HIPCC_FLAGS.remove(_hipport_flag)\nfor f in";
+        assert!(out.contains(block), "{out}");
+        assert_eq!(out.matches("_hipport_flag in [").count(), 1, "{out}");
+        let b008: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B008" && d.message.contains("COMMON_HIPCC_FLAGS"))
+            .map(|d| (d.line, d.severity))
+            .collect();
+        use crate::diag::Severity::{Note, Warning};
+        assert_eq!(
+            b008,
+            [(4, Note), (6, Warning), (7, Warning), (8, Warning)],
+            "{diags:#?}"
+        );
+        let (again, _) = run(&out, &o);
+        assert_eq!(again, out);
     }
 
     /// R23-g: strings removed from torch's `COMMON_NVCC_FLAGS` (in a loop or directly) stay
