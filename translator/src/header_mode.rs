@@ -528,6 +528,13 @@ pub fn single_source_at(
             // `(unsigned)` before a thread or block index passed to `printf`, `min` or `max`: what
             // the index is in CUDA, and what HIP's index objects need there.
             "index-cast" => edits.push(Edit::insert(e.start, e.text.clone(), "compat-index-cast")),
+            // `#if !defined(__HIPCC__)` around `extern const dim3 blockDim;` and its kin: hipcc
+            // rejects them in single source too, and nvcc does not define `__HIPCC__`.
+            crate::translate::INDEX_GUARD => edits.push(Edit::insert(
+                e.start,
+                e.text.clone(),
+                crate::translate::INDEX_GUARD,
+            )),
             // `cub` is aliased next to the hipCUB include; other namespaces need a human.
             "namespace" => {}
             r if r.starts_with("call:") => {
@@ -898,6 +905,30 @@ mod tests {
 
     fn convert(src: &str) -> (SingleSource, String) {
         convert_at(src, "k.cu", &opts(5, 2))
+    }
+
+    #[test]
+    fn index_variable_stand_ins_are_guarded_in_single_source_too() {
+        // The verifier's case: header mode said "guarded" but wrote no guard, and hipcc failed.
+        let src = "#include <cuda_runtime.h>\n#ifndef __CUDA_ARCH__\nextern const dim3 blockDim;\nextern const uint3 threadIdx;\n#endif\n__global__ void k(int* p) { p[threadIdx.x] = blockDim.x; }\n";
+        let (single, out) = convert(src);
+        assert!(
+            out.contains("#ifndef __CUDA_ARCH__\n#if !defined(__HIPCC__)\nextern const dim3 blockDim;\nextern const uint3 threadIdx;\n#endif\n#endif\n"),
+            "{out}"
+        );
+        assert!(single
+            .edits
+            .iter()
+            .any(|e| e.rule == crate::translate::INDEX_GUARD));
+        let (again, _) = convert(&out);
+        assert!(
+            again
+                .edits
+                .iter()
+                .all(|e| e.rule != crate::translate::INDEX_GUARD),
+            "{:?}",
+            again.edits
+        );
     }
 
     #[test]

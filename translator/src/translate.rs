@@ -5408,6 +5408,10 @@ const INDEX_VARIABLES: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDi
 /// What the translation puts around the host-side stand-ins for CUDA's index variables.
 const HIPCC_GUARD: &str = "#if !defined(__HIPCC__)";
 
+/// The rule of the edits that guard CUDA's index-variable stand-ins from hipcc: header mode keeps
+/// them too, since its output goes through hipcc as well.
+pub const INDEX_GUARD: &str = "index-guard";
+
 /// Puts `#if !defined(__HIPCC__)` ... `#endif` around each run of host-side stand-ins for CUDA's
 /// index variables that the analysis reports as clashing with HIP's (H025: `extern const dim3
 /// blockDim; extern const uint3 threadIdx;` under `#ifndef __CUDA_ARCH__`, as in ethminer's
@@ -5455,13 +5459,17 @@ fn guard_index_stand_ins(src: &[u8], tree: &Tree, found: &mut [Diagnostic], edit
     }
     let eol = crate::edit::line_ending(src);
     for (reports, start, end) in runs {
-        edits.push(Edit::insert(start, format!("{HIPCC_GUARD}{eol}"), "H025"));
+        edits.push(Edit::insert(
+            start,
+            format!("{HIPCC_GUARD}{eol}"),
+            INDEX_GUARD,
+        ));
         let close = if src[..end].ends_with(b"\n") {
             format!("#endif{eol}")
         } else {
             format!("{eol}#endif{eol}")
         };
-        edits.push(Edit::insert(end, close, "H025"));
+        edits.push(Edit::insert(end, close, INDEX_GUARD));
         for i in reports {
             let d = &mut found[i];
             d.severity = Severity::Note;

@@ -703,7 +703,7 @@ AMD the kernel fails to compile or to launch.
 hipport reads the sizes the file makes constant (literals, macros, constants, and locals set once \
 where they are declared: `int shared = 16 * 4384;`) and checks them against the LDS of each \
 target of the build (`--offload-arch`, else the defaults of the target HIP): an error where every \
-target falls short, a warning naming the ones that do where some (gfx950) have room.
+target falls short, a warning naming the ones that do where some (gfx950) have room. A launch or opt-in under a condition that reads the device's limit (`prop.sharedMemPerBlockOptin`, or a variable `cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)` set) is a note: on AMD the test fails and the code takes its other path.
 
 Fix: shrink the tiles for AMD, and take the limit from `hipDeviceAttributeMaxSharedMemoryPerBlock` \
 at run time.",
@@ -1358,8 +1358,11 @@ hipcc 5.2.3, host `min(0.5f, 0.7f)` returns 0, `max(1ll << 40, 3ll)` returns 3 a
 `min(size_t(1) << 33, size_t(1) << 34)` returns 0. An error for floating-point and 64-bit \
 arguments, a warning for `unsigned int` (wrong above 2^31 - 1). In a `__host__ __device__` \
 function that the file calls, and only from device code (kernels, `__device__` functions), the \
-host side never runs: a note without a fix. A helper the file never calls (a header's) keeps \
-the error, as its callers are not known.
+host side never runs where no other file can call it (`static`, an unnamed namespace, or \
+`inline` in a source file): a note without a fix. An `inline` helper of a header, with the same \
+callers there, is a warning, since the files that include it may call it on the host; a helper \
+with external linkage keeps the error (a header may declare it for host code elsewhere), and so \
+does one the file never calls, as its callers are not known.
 - Device code: two arguments of different types match HIP's template that converts both to \
 `double` (checked in hipcc's device IR). For `int` and `unsigned int`, CUDA compares as \
 unsigned and HIP as signed, so `min(-1, 5u)` is 5 in CUDA and -1 in HIP; 64-bit values above \

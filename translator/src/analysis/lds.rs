@@ -95,17 +95,71 @@ fn against(bytes: i64, targets: &[String]) -> Option<(Severity, String)> {
 /// message with the size), against the default targets of the target HIP.
 fn report(a: &mut Analyzer, node: Node, bytes: i64, what: String, help: &str) {
     let targets = crate::buildfiles::default_offload_arch(a.opts.hip_version);
-    let Some((severity, clause)) = against(bytes, &targets) else {
+    let Some((mut severity, mut clause)) = against(bytes, &targets) else {
         return;
     };
+    let mut help = help.to_string();
+    if checked_at_run_time(a, node) {
+        // The code compares with the device's limit first and has a path for smaller ones:
+        // on AMD that path runs (the verifier's case of a 100 KiB tile with a fallback).
+        severity = Severity::Note;
+        clause.push_str(" (the branch tests the device's shared memory limit first, so on these targets the code takes its other path)");
+        help = "check that the other path is the one AMD GPUs should take".into();
+    }
     a.report(
         &super::catalog::SHARED_MEMORY_SIZE,
         severity,
         node,
         format!("{what}{clause}"),
-        Some(help.into()),
+        Some(help),
         vec![],
     );
+}
+
+/// Whether `node` runs only under a condition that reads the device's shared memory limit: a
+/// field of the device properties (`prop.sharedMemPerBlockOptin`), or a variable a
+/// `cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)` of the function
+/// sets (and the HIP spellings of both).
+fn checked_at_run_time(a: &Analyzer, node: Node) -> bool {
+    let Some(func) = a.func_at(node.start_byte()) else {
+        return false;
+    };
+    let body = a.text(func.node);
+    let mut up = node.parent();
+    while let Some(p) = up {
+        if p.start_byte() < func.node.start_byte() {
+            break;
+        }
+        let condition = match p.kind_name() {
+            "if_statement" | "conditional_expression" | "while_statement" => {
+                p.field(FIELDS.condition)
+            }
+            _ => None,
+        };
+        // Only the branch the condition guards: not the condition itself.
+        if let Some(c) = condition.filter(|c| !c.byte_range().contains(&node.start_byte())) {
+            let text = a.text(c);
+            if text.contains("sharedMem") || text.contains("SharedMemory") {
+                return true;
+            }
+            let queried = text
+                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .filter(|w| !w.is_empty() && !w.starts_with(|ch: char| ch.is_ascii_digit()))
+                .any(|w| {
+                    let taken = format!("&{w},");
+                    body.match_indices(&taken).any(|(at, _)| {
+                        let rest = &body[at..];
+                        let call = &rest[..rest.find(')').unwrap_or(rest.len())];
+                        call.contains("SharedMemory")
+                    })
+                });
+            if queried {
+                return true;
+            }
+        }
+        up = p.parent();
+    }
+    false
 }
 
 const SHRINK: &str =
@@ -293,6 +347,44 @@ mod tests {
           cudaFuncSetAttribute(big, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);\n\
           big<<<1, 256, shared>>>(out);\n\
         }\n";
+
+    #[test]
+    fn a_size_tried_after_reading_the_devices_limit_is_a_note() {
+        // The verifier's case: a 100 KiB tile where the device allows it, a smaller one else.
+        let src =
+            "__global__ void big(float *out) { extern __shared__ float sh[]; out[0] = sh[0]; }\n\
+            void l3(float *out, int dev) {\n\
+              int shared = 100 * 1024;\n\
+              int optin = 0;\n\
+              cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);\n\
+              if (optin >= shared) {\n\
+                cudaFuncSetAttribute(big, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);\n\
+                big<<<1, 256, shared>>>(out);\n\
+              } else {\n\
+                big<<<4, 256, shared / 4>>>(out);\n\
+              }\n\
+            }\n\
+            void l5(float *out, cudaDeviceProp p) {\n\
+              if (p.sharedMemPerBlockOptin >= 100 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n\
+            void l6(float *out, int dev) {\n\
+              int optin = 0;\n\
+              cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);\n\
+              printf(\"%d\\n\", optin);\n\
+              big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n";
+        let got: Vec<(usize, Severity)> = h023(src).iter().map(|d| (d.line, d.severity)).collect();
+        // Read but not tested before the launch (l6): still an error.
+        assert_eq!(
+            got,
+            vec![
+                (7, Severity::Note),
+                (8, Severity::Note),
+                (14, Severity::Note),
+                (20, Severity::Error)
+            ]
+        );
+    }
 
     #[test]
     fn a_local_set_once_is_a_constant_size() {

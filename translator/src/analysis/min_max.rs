@@ -660,6 +660,63 @@ fn only_device_callers(a: &Analyzer, def: Node, depth: u8) -> bool {
     called
 }
 
+/// Who besides the file's own code can call the function defined at `def` (R26-2 and the
+/// verifier's case of a helper declared in a header and called on the host by another file).
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Reach {
+    /// `static`, or in an unnamed namespace: only this file calls it.
+    ThisFile,
+    /// `inline`, `constexpr` or a template: every file that includes this one may call it.
+    Includers,
+    /// External linkage: any file of the program may call it, and headers may declare it.
+    Program,
+}
+
+/// How far calls of the function defined at `def` can come from, read from its specifiers.
+fn reach(a: &Analyzer, def: Node) -> Reach {
+    let mut up = def.parent();
+    while let Some(p) = up {
+        if p.kind_name() == "namespace_definition" && p.field(FIELDS.name).is_none() {
+            return Reach::ThisFile;
+        }
+        up = p.parent();
+    }
+    let head_end = def
+        .field(FIELDS.declarator)
+        .map_or(def.start_byte(), |d| d.start_byte());
+    let head = a.src.get(def.start_byte()..head_end).unwrap_or_default();
+    let words = || {
+        head.split(|b: &u8| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .filter(|w| !w.is_empty())
+    };
+    if words().any(|w| w == b"static") {
+        return Reach::ThisFile;
+    }
+    let template = def
+        .parent()
+        .is_some_and(|p| p.kind_name() == "template_declaration");
+    let inline = words().any(|w| {
+        matches!(
+            w,
+            b"inline" | b"__inline__" | b"__forceinline__" | b"__forceinline" | b"constexpr"
+        )
+    });
+    if template || inline {
+        Reach::Includers
+    } else {
+        Reach::Program
+    }
+}
+
+/// Whether `file` is a header, which other files include (and so call what it defines).
+fn header_file(file: &str) -> bool {
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "h" | "hh" | "hpp" | "hxx" | "cuh" | "inl" | "cuinl" | "tcc"
+    )
+}
+
 /// Whether host compilers (not hipcc) build the file: CUDA's host `min` is not theirs either.
 fn host_compiled(file: &str) -> bool {
     let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
@@ -721,15 +778,32 @@ pub(super) fn check(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
             format!("std::{name}<{t}>"),
             "H047",
         )];
-        // A helper that only device code calls never runs its host side (R26-2): a note.
+        // A helper that only device code calls never runs its host side (R26-2): a note where
+        // no other file can call it, a warning where files that include this one can, and the
+        // error where any file of the program can (a header may declare it for host code).
         let helper = a.func_at(n.start_byte()).filter(|_| side == Side::Both);
         if let Some(helper) = helper.filter(|h| only_device_callers(a, h.node, 0)) {
+            let reach = match reach(a, helper.node) {
+                Reach::Includers if !header_file(a.file) => Reach::ThisFile,
+                r => r,
+            };
             let helper = a.function_name(helper.node).unwrap_or("this function");
-            severity = Severity::Note;
-            fix.clear();
-            message.push_str(&format!(
-                "; every call of `{helper}` in this file is in device code, so the host side does not run (it would for a host caller added later)"
-            ));
+            match reach {
+                Reach::ThisFile => {
+                    severity = Severity::Note;
+                    fix.clear();
+                    message.push_str(&format!(
+                        "; every call of `{helper}` in this file is in device code, and no other file can call it, so the host side does not run (it would for a host caller added later)"
+                    ));
+                }
+                Reach::Includers => {
+                    severity = Severity::Warning;
+                    message.push_str(&format!(
+                        "; every call of `{helper}` in this header is in device code, but a file that includes it may call it on the host"
+                    ));
+                }
+                Reach::Program => {}
+            }
         }
         a.report(
             &super::catalog::MIN_MAX_OVERLOAD,
@@ -789,8 +863,13 @@ mod tests {
 
     /// The (line, severity) of each H047 in `src`, analyzed as `t.cu`.
     fn h047(src: &str) -> Vec<(usize, Severity)> {
+        h047_in(src, "t.cu")
+    }
+
+    /// The (line, severity) of each H047 in `src`, analyzed as `file`.
+    fn h047_in(src: &str, file: &str) -> Vec<(usize, Severity)> {
         let tree = crate::parse::parse(src.as_bytes(), std::time::Duration::from_secs(5)).unwrap();
-        analyze(src.as_bytes(), &tree, "t.cu", &AnalysisOptions::default())
+        analyze(src.as_bytes(), &tree, file, &AnalysisOptions::default())
             .into_iter()
             .filter(|d| d.id == "H047")
             .map(|d| (d.line, d.severity))
@@ -879,6 +958,33 @@ mod tests {
         }
         assert!(h047(helper).iter().all(|&(_, s)| s == Severity::Error));
         assert!(!h047(helper).is_empty());
+    }
+
+    #[test]
+    fn a_helper_other_files_can_call_keeps_its_host_side() {
+        // The verifier's case: defined with external linkage in a .cu whose kernels call it, and
+        // declared in a header that a host file includes and calls it through: the host side
+        // runs, `max(0.5f, 0.7f)` gives 0 there. The error stays.
+        let external = "__host__ __device__ float big(float a, float b) { return max(a, b); }
+                        __global__ void k(float* p) { p[threadIdx.x] = big(p[0], p[1]); }
+";
+        let got = h047(external);
+        assert_eq!(got, vec![(1, Severity::Error)]);
+        // `static` or an unnamed namespace: no other file can call it.
+        for private in [
+            format!("static {external}"),
+            format!(
+                "namespace {{ {} }}
+",
+                external.lines().next().unwrap()
+            ) + external.lines().nth(1).unwrap(),
+        ] {
+            assert_eq!(h047(&private), vec![(1, Severity::Note)], "{private}");
+        }
+        // An inline helper in a header: every includer may call it on the host.
+        let inline = format!("inline {external}");
+        assert_eq!(h047_in(&inline, "t.cuh"), vec![(1, Severity::Warning)]);
+        assert_eq!(h047_in(&inline, "t.cu"), vec![(1, Severity::Note)]);
     }
 
     #[test]
