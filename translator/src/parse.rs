@@ -1561,6 +1561,29 @@ fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
             .copied()
             .collect::<Vec<u8>>()
     };
+    // Where the first line at or after `at` starts that is neither blank (or a comment) nor a
+    // directive other than a conditional (`#include <cstddef>` before `extern "C" {`, R25-1),
+    // with the lines a `\` continues.
+    let past_directives = |mut at: usize| {
+        while at < src.len() {
+            let (r, next) = line(at);
+            let text = code(r.clone());
+            let other = text.is_empty()
+                || text.starts_with(b"#")
+                    && !text.starts_with(b"#if")
+                    && !text.starts_with(b"#el")
+                    && !text.starts_with(b"#endif");
+            if !other {
+                break;
+            }
+            at = next;
+            let mut raw = r;
+            while src[raw.clone()].trim_ascii_end().ends_with(b"\\") && at < src.len() {
+                (raw, at) = line(at);
+            }
+        }
+        at
+    };
     let mut out = Vec::new();
     let (mut opens, mut closes) = (0usize, 0usize);
     for at in memchr::memmem::find_iter(src, b"__cplusplus") {
@@ -1572,8 +1595,8 @@ fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         ) {
             continue;
         }
-        let (body, after) = line(next);
-        let (end, _) = line(after);
+        let (body, after) = line(past_directives(next));
+        let (end, _) = line(past_directives(after));
         if !code(end.clone()).starts_with(b"#endif") {
             continue;
         }
@@ -2242,11 +2265,24 @@ mod tests {
             shown.iter().filter(|b| **b == b'\n').count(),
             src.iter().filter(|b| **b == b'\n').count()
         );
+        // Other directives and blank lines in the branches: `#include <cstddef>` before the
+        // opening (warp-rnnt's core.h, R25-1), a continued `#define` before a closing.
+        let src = b"#ifdef __cplusplus\n#include <cstddef>\n\n// C API\nextern \"C\" {\n#endif\n\
+                    int run(size_t n);\n#ifdef __cplusplus\n#define END_C \\\n  1\n}\n\n#endif\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        assert_eq!(extern_c_guards(src).len(), 4);
         // An opening without its closing (or other code in the branch) is left alone.
         for other in [
             &b"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f();\n"[..],
             b"#ifdef __cplusplus\nextern \"C\" { int g();\n#endif\n",
             b"#ifdef __cplusplus /* a\n b */\n}\n#endif\n",
+            b"#ifdef __cplusplus\n#if X\nextern \"C\" {\n#endif\n#endif\nint f();\n\
+              #ifdef __cplusplus\n}\n#endif\n",
         ] {
             assert!(extern_c_guards(other).is_empty(), "{other:?}");
         }
@@ -2631,6 +2667,15 @@ mod tests {
         // The last call before `}` has no blank to show a `;` in: tree-sitter's MISSING `;` is
         // the one the macro supplies, not an error.
         assert_eq!(error_count(&tree), 1, "{sexp}");
+
+        // Through a fallback alias of the file (warp-rnnt's binding.cpp): `TORCH_CHECK` stands
+        // for the all-caps `AT_CHECK`.
+        let src = "#ifndef TORCH_CHECK\n#define TORCH_CHECK AT_CHECK\n#endif\n\
+                   int f(int n) {\n  TORCH_CHECK(n == 4, \"n must be 4\")\n\n  const auto m = n + 1;\n\
+                   \x20 if (n) {\n    TORCH_CHECK(m == 2, \"m\")\n\n    n = g(m,\n          n);\n  }\n  return n;\n}\n";
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(error_lines(&tree, src.as_bytes()).is_empty(), "{sexp}");
 
         // Not statement macros: a lowercase name the file does not define, a macro of the file
         // whose body needs the `;`, a call outside functions.
