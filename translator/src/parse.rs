@@ -786,7 +786,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
         || memchr::memmem::find(src, b"_CB").is_some()
-        || memchr::memmem::find(src, b"__align__").is_some()
+        || memchr::memmem::find(src, b"_align__").is_some()
         || memchr::memmem::find(src, b"__declspec").is_some()
         || memchr::memmem::find(src, b"__cluster_dims__").is_some()
         || !user.is_empty()
@@ -842,7 +842,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
                     }
                     continue;
                 }
-                None if matches!(word, b"__align__" | b"__declspec") => {
+                None if matches!(word, b"__align__" | b"__builtin_align__" | b"__declspec") => {
                     if !in_directive(src, id.start) {
                         show_alignment(src, id, &mut out);
                     }
@@ -1314,6 +1314,7 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     out.extend(macro_conditions(src));
     out.extend(pack_declarators(src));
     out.extend(restrict_references(src));
+    out.extend(anonymous_enum_bases(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -1524,6 +1525,34 @@ fn class_instantiations(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     out
 }
 
+/// The base of an enum without a name (`enum : size_t { KiB = 1024 };`, gunrock's units), which
+/// tree-sitter-cuda parses only after a name: blanks from the `:` to the `{`, so that it sees
+/// `enum { ... }`. A name (`enum E : int`, `enum class E : int`) is left alone, as it parses.
+fn anonymous_enum_bases(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let mut out = Vec::new();
+    for at in crate::lexer::whole_words(src, "enum") {
+        let colon = at + b"enum".len();
+        let colon = colon + src[colon..].len() - src[colon..].trim_ascii_start().len();
+        if src.get(colon) != Some(&b':') || src.get(colon + 1) == Some(&b':') {
+            continue;
+        }
+        // One type: words, blanks and `::` (`unsigned int`, `std::uint8_t`), then `{`.
+        let Some(open) = src[colon + 1..]
+            .iter()
+            .position(|b| {
+                !(crate::lexer::is_word_byte(*b) || b.is_ascii_whitespace() || *b == b':')
+            })
+            .map(|p| colon + 1 + p)
+        else {
+            continue;
+        };
+        if src[open] == b'{' && !src[colon + 1..open].trim_ascii().is_empty() {
+            out.push((colon..open, b' '));
+        }
+    }
+    out
+}
+
 /// The directives of C headers' `extern "C"` wrapper (`#ifdef __cplusplus` / `extern "C" {` /
 /// `#endif`, and later `#ifdef __cplusplus` / `}` / `#endif`), whose braces tree-sitter cannot
 /// match across the two conditionals (a T008 in nearly every C-API header, R22-2): blanks in
@@ -1662,8 +1691,10 @@ fn lambda_qualifiers(src: &[u8]) -> Vec<std::ops::Range<usize>> {
 
 /// Shows CUDA's alignment qualifiers to tree-sitter as C++'s `alignas`, which it parses in every
 /// place they stand (before or after `struct`, among a declaration's specifiers, in a typedef):
-/// `__align__(16)` as `alignas  (16)` and MSVC's `__declspec(align(16))` (what CUDA's headers
-/// define `__align__` as on Windows) as `alignas         (16) `. `word` is the keyword's range in
+/// `__align__(16)` as `alignas  (16)` (and `__builtin_align__(16)`, which CUDA's
+/// crt/host_defines.h defines as `__align__(a)`, as `alignas          (16)`) and MSVC's
+/// `__declspec(align(16))` (what CUDA's headers define `__align__` as on Windows) as
+/// `alignas         (16) `. `word` is the keyword's range in
 /// `src`; anything else after it (`__declspec(noinline)`, which parses) is left as it is.
 fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
     let skip = |mut i: usize| {
@@ -1676,7 +1707,7 @@ fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
     if src.get(open) != Some(&b'(') {
         return;
     }
-    let (from, close) = if &src[word.clone()] == b"__align__" {
+    let (from, close) = if &src[word.clone()] != b"__declspec" {
         (open, None)
     } else {
         let inner = skip(open + 1);
@@ -2288,6 +2319,21 @@ mod tests {
         }
     }
 
+    /// An enum without a name but with a base (gunrock's `enum : size_t { KiB = 1024 };`).
+    #[test]
+    fn anonymous_enums_with_a_base_parse() {
+        let src = b"namespace p {\nenum : size_t { KiB = 1024, K = 1024 };\n}\n\
+                    enum : unsigned int {A};\nenum:std::uint8_t\n{ B };\n\
+                    enum E : int { C };\nenum class F : long { D };\nint x = (enum_ok ? 1 : 2);\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        assert_eq!(anonymous_enum_bases(src).len(), 3);
+    }
+
     #[test]
     fn explicit_class_template_instantiations_parse() {
         let src = b"template <unsigned N> struct W { void f(); };\n\
@@ -2596,7 +2642,8 @@ mod tests {
                    struct __declspec(dllexport) E { int x; };\n\
                    #define ALIGNED(n) __align__(n)\n\
                    __global__ void k() { extern __shared__ __align__(sizeof(float4)) unsigned char raw[]; }\n\
-                   // __align__(4) in a comment\n";
+                   // __align__(4) in a comment\n\
+                   struct __builtin_align__(16) _double4 { double x, y, z, w; };\n";
         let shown = parseable(src.as_bytes(), b"");
         let shown = std::str::from_utf8(&shown).unwrap();
         assert_eq!(shown.len(), src.len());
@@ -2613,6 +2660,10 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("// __align__(4)"), "{shown}");
+        assert!(
+            shown.contains("struct alignas          (16) _double4"),
+            "{shown}"
+        );
         let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
         assert!(
             error_lines(&tree, src.as_bytes()).is_empty(),
