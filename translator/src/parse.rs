@@ -1315,6 +1315,7 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     out.extend(pack_declarators(src));
     out.extend(restrict_references(src));
     out.extend(anonymous_enum_bases(src));
+    out.extend(asm_constraint_macros(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -1520,6 +1521,113 @@ fn class_instantiations(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
                 .any(|b| matches!(b, b'{' | b'}' | b'(' | b'=' | b'#'))
         {
             out.push((from..end, b' '));
+        }
+    }
+    out
+}
+
+/// Macros that stand for an inline-asm operand's constraint (`#define __PTR "l"` in AMGX,
+/// `_CUB_ASM_PTR_` in older CUB, CUDA's own `__LDG_PTR`: `asm ("ld.global.cg.f32 %0, [%1];" :
+/// "=f"(r) : __PTR(ptr))`), where tree-sitter-cuda takes only a string: each shown as a string of
+/// its length (`"   "`). Only in an `asm` statement's operand lists (after its first `:`), where
+/// a name before a `(` can be nothing else.
+fn asm_constraint_macros(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let mut out = Vec::new();
+    let skip_blanks = |mut i: usize| {
+        while src
+            .get(i)
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b'\\')
+        {
+            i += 1;
+        }
+        i
+    };
+    if memchr::memmem::find(src, b"asm").is_none() {
+        return out;
+    }
+    for id in crate::lexer::identifiers(src) {
+        let at = id.start;
+        let word = &src[id];
+        if !matches!(word, b"asm" | b"__asm" | b"__asm__") || in_directive(src, at) {
+            continue;
+        }
+        // Past the qualifiers to the `(`.
+        let mut i = skip_blanks(at + word.len());
+        while let Some(q) = [&b"volatile"[..], b"__volatile__", b"goto", b"inline"]
+            .into_iter()
+            .find(|q| {
+                src[i..].starts_with(q)
+                    && !src
+                        .get(i + q.len())
+                        .is_some_and(|b| crate::lexer::is_word_byte(*b))
+            })
+        {
+            i = skip_blanks(i + q.len());
+        }
+        if src.get(i) != Some(&b'(') {
+            continue;
+        }
+        let (mut depth, mut colons) = (0usize, 0usize);
+        // Whether the next item of an operand list starts here (after a `:` or `,`).
+        let mut item = false;
+        while i < src.len() {
+            match src[i] {
+                b'"' | b'\'' => {
+                    let quote = src[i];
+                    i += 1;
+                    while i < src.len() && src[i] != quote && src[i] != b'\n' {
+                        i += if src[i] == b'\\' { 2 } else { 1 };
+                    }
+                    item = false;
+                }
+                b'/' if src.get(i + 1) == Some(&b'/') => {
+                    i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |e| i + e);
+                    continue;
+                }
+                b'/' if src.get(i + 1) == Some(&b'*') => {
+                    i = memchr::memmem::find(&src[i + 2..], b"*/").map_or(src.len(), |e| i + 4 + e);
+                    continue;
+                }
+                b'(' => {
+                    depth += 1;
+                    item = false;
+                }
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b':' if depth == 1 => {
+                    colons += 1;
+                    item = true;
+                }
+                b',' if depth == 1 => item = colons > 0,
+                b if b.is_ascii_whitespace() => {}
+                b'[' if item => {
+                    // A named operand, `[out] "=r"(x)`: the constraint follows.
+                    let Some(close) = memchr::memchr(b']', &src[i..]) else {
+                        break;
+                    };
+                    i += close;
+                }
+                b if item && (b.is_ascii_alphabetic() || b == b'_') => {
+                    let end = i + src[i..]
+                        .iter()
+                        .take_while(|b| crate::lexer::is_word_byte(**b))
+                        .count();
+                    if end - i >= 2 && src.get(skip_blanks(end)) == Some(&b'(') {
+                        out.push((i..i + 1, b'"'));
+                        out.push((i + 1..end - 1, b' '));
+                        out.push((end - 1..end, b'"'));
+                    }
+                    item = false;
+                    i = end;
+                    continue;
+                }
+                _ => item = false,
+            }
+            i += 1;
         }
     }
     out
@@ -2317,6 +2425,30 @@ mod tests {
         ] {
             assert!(extern_c_guards(other).is_empty(), "{other:?}");
         }
+    }
+
+    /// A macro for an asm operand's constraint (AMGX's `#define __PTR "l"`).
+    #[test]
+    fn asm_constraint_macros_parse() {
+        let src = b"#define __PTR \"l\"\n__device__ float ld(const float* ptr) {\n  float ret;\n\
+                    asm volatile ( \"ld.global.cg.f32 %0, [%1];\" : \"=f\"(ret) : __PTR(ptr) );\n\
+                    asm(\"ld.global.cg.v2.f32 {%0, %1}, [%2];\" : \"=f\"(ret), [b] \"=f\"(ret)\n\
+                    \x20   : __PTR (ptr + 0) : \"memory\");\n  return ret;\n}\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        let shown = parseable(src, b"");
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.contains(": \"   \"(ptr) )"), "{shown}");
+        assert!(shown.contains(": \"   \" (ptr + 0)"), "{shown}");
+        assert!(shown.contains("#define __PTR \"l\""), "{shown}");
+        // Calls in the template's operands' expressions are left alone.
+        let call = b"void f() { asm(\"mov %0, %1;\" : \"=r\"(x) : \"r\"(g(y))); }\n";
+        assert!(asm_constraint_macros(call).is_empty());
     }
 
     /// An enum without a name but with a base (gunrock's `enum : size_t { KiB = 1024 };`).
