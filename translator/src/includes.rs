@@ -120,6 +120,25 @@ pub(crate) const CUDA_SAMPLES_HELPERS: &[&str] = &[
     "helper_multiprocess.h",
 ];
 
+/// Headers the CUDA toolkit installs in its `include/` that the rules map to nothing (they are
+/// left as written): with the rules' headers, the file names [`missing_includes`] takes for the
+/// toolkit's. Sources: the CUDA 11.8 `include/` listing (`cuda_pipeline*.h`); the CUDA 12.8
+/// math API reference (FP4 and FP6 intrinsics: "include the header file cuda_fp4.h").
+const CUDA_HEADERS_WITHOUT_RULE: &[&str] = &[
+    "cuda_pipeline.h",
+    "cuda_pipeline_primitives.h",
+    "cuda_fp4.h",
+    "cuda_fp4.hpp",
+    "cuda_fp6.h",
+    "cuda_fp6.hpp",
+];
+
+/// Whether file name `name` is one of the CUDA toolkit's `cuda*.h` headers (`known` says which the
+/// rules map): a project's own `cuda_utils.h` is not (R25-b).
+fn is_cuda_toolkit_header(name: &str, known: impl Fn(&str) -> bool) -> bool {
+    name.starts_with("cuda") && (known(name) || CUDA_HEADERS_WITHOUT_RULE.contains(&name))
+}
+
 /// Whether `inner` (an include's path) names one of the CUDA SDK's utility headers before CUDA
 /// 5.0: cutil (`cutil.h`, `cutil_inline.h`, `cutil_math.h`, ...) and shrUtils (`shrUtils.h`,
 /// `shrQATest.h`). The CUDA 5.0 release notes: "Prior to CUDA 5.0, CUDA Sample projects
@@ -187,7 +206,9 @@ pub(crate) fn include_directives(src: &[u8]) -> Vec<(usize, crate::parse::Header
 /// directories (`ATen/`, `torch/`, `cuda/`, `hip/`) and `"..."` ones where the input has no such
 /// directory where the include looks (a project's `src/cuda/` makes `"cuda/k.cuh"` its own), and
 /// those `known` says are
-/// toolkit headers (the rules' CUDA headers, `cuda_*.h`). A `<...>` include, or one in a
+/// toolkit headers (the rules' CUDA headers) or whose file name is a `cuda*.h` of the toolkit
+/// ([`is_cuda_toolkit_header`]): a quoted `"cuda_utils.h"` of the project is reported (R25-b).
+/// A `<...>` include, or one in a
 /// toolkit's directory, is reported only where it names hipify's output of a file of the tree
 /// (or is a cuda-samples helper).
 pub(crate) fn missing_includes(
@@ -212,7 +233,7 @@ pub(crate) fn missing_includes(
             || is_old_sdk_utility_header(&written)
             || written.starts_with('/')
             || written.contains(':')
-            || !helper && (known(path.inner) || name.starts_with("cuda"))
+            || !helper && (known(path.inner) || is_cuda_toolkit_header(name, &known))
             || angle && !helper && !written.contains('/')
         {
             continue;
@@ -594,7 +615,7 @@ mod tests {
             "#include \"hipify.h\"\n",
             "#include \"../hip/hipify.h\"\n",
         );
-        let known = |h: &str| h == "cublas_v2.h";
+        let known = |h: &str| matches!(h, "cublas_v2.h" | "cuda_fp16.h");
         let missing = missing_includes(src.as_bytes(), "lib/ops/k.cu", root, None, known);
         let got: Vec<(&str, bool, Option<&str>, Option<&str>)> = missing
             .iter()
@@ -653,6 +674,31 @@ mod tests {
         // Without a `cuda/` directory of the project, `"cuda/x.h"` is the toolkit's.
         let got = missing_includes(b"#include \"cuda/x.h\"\n", "a.cu", root, None, known);
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    /// Only the toolkit's `cuda*.h` headers are taken for the toolkit's: a project's own
+    /// `"cuda_utils.h"` (EETQ's, with CUDA error checks to port) that the input lacks is reported
+    /// like `"my_utils.h"` (R25-b).
+    #[test]
+    fn missing_project_headers_named_cuda_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let src = concat!(
+            "#include \"cuda_utils.h\"\n",
+            "#include \"my_utils.h\"\n",
+            "#include \"cudaHelpers.cuh\"\n",
+            "#include \"cuda_runtime.h\"\n",
+            "#include \"cuda_pipeline.h\"\n",
+            "#include \"cuda_fp4.h\"\n",
+            "#include \"third_party/cuda_fp16.h\"\n",
+            "#include <cuda_helpers.h>\n",
+        );
+        let known = |h: &str| matches!(h, "cuda_runtime.h" | "cuda_fp16.h");
+        let got: Vec<String> = missing_includes(src.as_bytes(), "src/k.cu", root, None, known)
+            .into_iter()
+            .map(|m| m.inner)
+            .collect();
+        assert_eq!(got, ["cuda_utils.h", "my_utils.h", "cudaHelpers.cuh"]);
     }
 
     #[test]

@@ -786,7 +786,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || memchr::memmem::find(src, b"C10_").is_some()
         || memchr::memmem::find(src, b"CUTLASS_").is_some()
         || memchr::memmem::find(src, b"_CB").is_some()
-        || memchr::memmem::find(src, b"__align__").is_some()
+        || memchr::memmem::find(src, b"_align__").is_some()
         || memchr::memmem::find(src, b"__declspec").is_some()
         || memchr::memmem::find(src, b"__cluster_dims__").is_some()
         || !user.is_empty()
@@ -842,7 +842,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
                     }
                     continue;
                 }
-                None if matches!(word, b"__align__" | b"__declspec") => {
+                None if matches!(word, b"__align__" | b"__builtin_align__" | b"__declspec") => {
                     if !in_directive(src, id.start) {
                         show_alignment(src, id, &mut out);
                     }
@@ -1314,6 +1314,8 @@ fn cpp_idioms(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     out.extend(macro_conditions(src));
     out.extend(pack_declarators(src));
     out.extend(restrict_references(src));
+    out.extend(anonymous_enum_bases(src));
+    out.extend(asm_constraint_macros(src));
     for at in memchr::memmem::find_iter(src, b"operator") {
         let before = src[..at].trim_ascii_end();
         let member = before.ends_with(b".") || before.ends_with(b"->");
@@ -1524,6 +1526,141 @@ fn class_instantiations(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
     out
 }
 
+/// Macros that stand for an inline-asm operand's constraint (`#define __PTR "l"` in AMGX,
+/// `_CUB_ASM_PTR_` in older CUB, CUDA's own `__LDG_PTR`: `asm ("ld.global.cg.f32 %0, [%1];" :
+/// "=f"(r) : __PTR(ptr))`), where tree-sitter-cuda takes only a string: each shown as a string of
+/// its length (`"   "`). Only in an `asm` statement's operand lists (after its first `:`), where
+/// a name before a `(` can be nothing else.
+fn asm_constraint_macros(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let mut out = Vec::new();
+    let skip_blanks = |mut i: usize| {
+        while src
+            .get(i)
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b'\\')
+        {
+            i += 1;
+        }
+        i
+    };
+    if memchr::memmem::find(src, b"asm").is_none() {
+        return out;
+    }
+    for id in crate::lexer::identifiers(src) {
+        let at = id.start;
+        let word = &src[id];
+        if !matches!(word, b"asm" | b"__asm" | b"__asm__") || in_directive(src, at) {
+            continue;
+        }
+        // Past the qualifiers to the `(`.
+        let mut i = skip_blanks(at + word.len());
+        while let Some(q) = [&b"volatile"[..], b"__volatile__", b"goto", b"inline"]
+            .into_iter()
+            .find(|q| {
+                src[i..].starts_with(q)
+                    && !src
+                        .get(i + q.len())
+                        .is_some_and(|b| crate::lexer::is_word_byte(*b))
+            })
+        {
+            i = skip_blanks(i + q.len());
+        }
+        if src.get(i) != Some(&b'(') {
+            continue;
+        }
+        let (mut depth, mut colons) = (0usize, 0usize);
+        // Whether the next item of an operand list starts here (after a `:` or `,`).
+        let mut item = false;
+        while i < src.len() {
+            match src[i] {
+                b'"' | b'\'' => {
+                    let quote = src[i];
+                    i += 1;
+                    while i < src.len() && src[i] != quote && src[i] != b'\n' {
+                        i += if src[i] == b'\\' { 2 } else { 1 };
+                    }
+                    item = false;
+                }
+                b'/' if src.get(i + 1) == Some(&b'/') => {
+                    i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |e| i + e);
+                    continue;
+                }
+                b'/' if src.get(i + 1) == Some(&b'*') => {
+                    i = memchr::memmem::find(&src[i + 2..], b"*/").map_or(src.len(), |e| i + 4 + e);
+                    continue;
+                }
+                b'(' => {
+                    depth += 1;
+                    item = false;
+                }
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b':' if depth == 1 => {
+                    colons += 1;
+                    item = true;
+                }
+                b',' if depth == 1 => item = colons > 0,
+                b if b.is_ascii_whitespace() => {}
+                b'[' if item => {
+                    // A named operand, `[out] "=r"(x)`: the constraint follows.
+                    let Some(close) = memchr::memchr(b']', &src[i..]) else {
+                        break;
+                    };
+                    i += close;
+                }
+                b if item && (b.is_ascii_alphabetic() || b == b'_') => {
+                    let end = i + src[i..]
+                        .iter()
+                        .take_while(|b| crate::lexer::is_word_byte(**b))
+                        .count();
+                    if end - i >= 2 && src.get(skip_blanks(end)) == Some(&b'(') {
+                        out.push((i..i + 1, b'"'));
+                        out.push((i + 1..end - 1, b' '));
+                        out.push((end - 1..end, b'"'));
+                    }
+                    item = false;
+                    i = end;
+                    continue;
+                }
+                _ => item = false,
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The base of an enum without a name (`enum : size_t { KiB = 1024 };`, gunrock's units), which
+/// tree-sitter-cuda parses only after a name: blanks from the `:` to the `{`, so that it sees
+/// `enum { ... }`. A name (`enum E : int`, `enum class E : int`) is left alone, as it parses.
+fn anonymous_enum_bases(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
+    let mut out = Vec::new();
+    for at in crate::lexer::whole_words(src, "enum") {
+        let colon = at + b"enum".len();
+        let colon = colon + src[colon..].len() - src[colon..].trim_ascii_start().len();
+        if src.get(colon) != Some(&b':') || src.get(colon + 1) == Some(&b':') {
+            continue;
+        }
+        // One type: words, blanks and `::` (`unsigned int`, `std::uint8_t`), then `{`.
+        let Some(open) = src[colon + 1..]
+            .iter()
+            .position(|b| {
+                !(crate::lexer::is_word_byte(*b) || b.is_ascii_whitespace() || *b == b':')
+            })
+            .map(|p| colon + 1 + p)
+        else {
+            continue;
+        };
+        if src[open] == b'{' && !src[colon + 1..open].trim_ascii().is_empty() {
+            out.push((colon..open, b' '));
+        }
+    }
+    out
+}
+
 /// The directives of C headers' `extern "C"` wrapper (`#ifdef __cplusplus` / `extern "C" {` /
 /// `#endif`, and later `#ifdef __cplusplus` / `}` / `#endif`), whose braces tree-sitter cannot
 /// match across the two conditionals (a T008 in nearly every C-API header, R22-2): blanks in
@@ -1561,6 +1698,29 @@ fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
             .copied()
             .collect::<Vec<u8>>()
     };
+    // Where the first line at or after `at` starts that is neither blank (or a comment) nor a
+    // directive other than a conditional (`#include <cstddef>` before `extern "C" {`, R25-1),
+    // with the lines a `\` continues.
+    let past_directives = |mut at: usize| {
+        while at < src.len() {
+            let (r, next) = line(at);
+            let text = code(r.clone());
+            let other = text.is_empty()
+                || text.starts_with(b"#")
+                    && !text.starts_with(b"#if")
+                    && !text.starts_with(b"#el")
+                    && !text.starts_with(b"#endif");
+            if !other {
+                break;
+            }
+            at = next;
+            let mut raw = r;
+            while src[raw.clone()].trim_ascii_end().ends_with(b"\\") && at < src.len() {
+                (raw, at) = line(at);
+            }
+        }
+        at
+    };
     let mut out = Vec::new();
     let (mut opens, mut closes) = (0usize, 0usize);
     for at in memchr::memmem::find_iter(src, b"__cplusplus") {
@@ -1572,8 +1732,8 @@ fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         ) {
             continue;
         }
-        let (body, after) = line(next);
-        let (end, _) = line(after);
+        let (body, after) = line(past_directives(next));
+        let (end, _) = line(past_directives(after));
         if !code(end.clone()).starts_with(b"#endif") {
             continue;
         }
@@ -1639,8 +1799,10 @@ fn lambda_qualifiers(src: &[u8]) -> Vec<std::ops::Range<usize>> {
 
 /// Shows CUDA's alignment qualifiers to tree-sitter as C++'s `alignas`, which it parses in every
 /// place they stand (before or after `struct`, among a declaration's specifiers, in a typedef):
-/// `__align__(16)` as `alignas  (16)` and MSVC's `__declspec(align(16))` (what CUDA's headers
-/// define `__align__` as on Windows) as `alignas         (16) `. `word` is the keyword's range in
+/// `__align__(16)` as `alignas  (16)` (and `__builtin_align__(16)`, which CUDA's
+/// crt/host_defines.h defines as `__align__(a)`, as `alignas          (16)`) and MSVC's
+/// `__declspec(align(16))` (what CUDA's headers define `__align__` as on Windows) as
+/// `alignas         (16) `. `word` is the keyword's range in
 /// `src`; anything else after it (`__declspec(noinline)`, which parses) is left as it is.
 fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
     let skip = |mut i: usize| {
@@ -1653,7 +1815,7 @@ fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
     if src.get(open) != Some(&b'(') {
         return;
     }
-    let (from, close) = if &src[word.clone()] == b"__align__" {
+    let (from, close) = if &src[word.clone()] != b"__declspec" {
         (open, None)
     } else {
         let inner = skip(open + 1);
@@ -2242,14 +2404,66 @@ mod tests {
             shown.iter().filter(|b| **b == b'\n').count(),
             src.iter().filter(|b| **b == b'\n').count()
         );
+        // Other directives and blank lines in the branches: `#include <cstddef>` before the
+        // opening (warp-rnnt's core.h, R25-1), a continued `#define` before a closing.
+        let src = b"#ifdef __cplusplus\n#include <cstddef>\n\n// C API\nextern \"C\" {\n#endif\n\
+                    int run(size_t n);\n#ifdef __cplusplus\n#define END_C \\\n  1\n}\n\n#endif\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        assert_eq!(extern_c_guards(src).len(), 4);
         // An opening without its closing (or other code in the branch) is left alone.
         for other in [
             &b"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f();\n"[..],
             b"#ifdef __cplusplus\nextern \"C\" { int g();\n#endif\n",
             b"#ifdef __cplusplus /* a\n b */\n}\n#endif\n",
+            b"#ifdef __cplusplus\n#if X\nextern \"C\" {\n#endif\n#endif\nint f();\n\
+              #ifdef __cplusplus\n}\n#endif\n",
         ] {
             assert!(extern_c_guards(other).is_empty(), "{other:?}");
         }
+    }
+
+    /// A macro for an asm operand's constraint (AMGX's `#define __PTR "l"`).
+    #[test]
+    fn asm_constraint_macros_parse() {
+        let src = b"#define __PTR \"l\"\n__device__ float ld(const float* ptr) {\n  float ret;\n\
+                    asm volatile ( \"ld.global.cg.f32 %0, [%1];\" : \"=f\"(ret) : __PTR(ptr) );\n\
+                    asm(\"ld.global.cg.v2.f32 {%0, %1}, [%2];\" : \"=f\"(ret), [b] \"=f\"(ret)\n\
+                    \x20   : __PTR (ptr + 0) : \"memory\");\n  return ret;\n}\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        let shown = parseable(src, b"");
+        let shown = std::str::from_utf8(&shown).unwrap();
+        assert_eq!(shown.len(), src.len());
+        assert!(shown.contains(": \"   \"(ptr) )"), "{shown}");
+        assert!(shown.contains(": \"   \" (ptr + 0)"), "{shown}");
+        assert!(shown.contains("#define __PTR \"l\""), "{shown}");
+        // Calls in the template's operands' expressions are left alone.
+        let call = b"void f() { asm(\"mov %0, %1;\" : \"=r\"(x) : \"r\"(g(y))); }\n";
+        assert!(asm_constraint_macros(call).is_empty());
+    }
+
+    /// An enum without a name but with a base (gunrock's `enum : size_t { KiB = 1024 };`).
+    #[test]
+    fn anonymous_enums_with_a_base_parse() {
+        let src = b"namespace p {\nenum : size_t { KiB = 1024, K = 1024 };\n}\n\
+                    enum : unsigned int {A};\nenum:std::uint8_t\n{ B };\n\
+                    enum E : int { C };\nenum class F : long { D };\nint x = (enum_ok ? 1 : 2);\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        assert_eq!(anonymous_enum_bases(src).len(), 3);
     }
 
     #[test]
@@ -2560,7 +2774,8 @@ mod tests {
                    struct __declspec(dllexport) E { int x; };\n\
                    #define ALIGNED(n) __align__(n)\n\
                    __global__ void k() { extern __shared__ __align__(sizeof(float4)) unsigned char raw[]; }\n\
-                   // __align__(4) in a comment\n";
+                   // __align__(4) in a comment\n\
+                   struct __builtin_align__(16) _double4 { double x, y, z, w; };\n";
         let shown = parseable(src.as_bytes(), b"");
         let shown = std::str::from_utf8(&shown).unwrap();
         assert_eq!(shown.len(), src.len());
@@ -2577,6 +2792,10 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("// __align__(4)"), "{shown}");
+        assert!(
+            shown.contains("struct alignas          (16) _double4"),
+            "{shown}"
+        );
         let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
         assert!(
             error_lines(&tree, src.as_bytes()).is_empty(),
@@ -2631,6 +2850,15 @@ mod tests {
         // The last call before `}` has no blank to show a `;` in: tree-sitter's MISSING `;` is
         // the one the macro supplies, not an error.
         assert_eq!(error_count(&tree), 1, "{sexp}");
+
+        // Through a fallback alias of the file (warp-rnnt's binding.cpp): `TORCH_CHECK` stands
+        // for the all-caps `AT_CHECK`.
+        let src = "#ifndef TORCH_CHECK\n#define TORCH_CHECK AT_CHECK\n#endif\n\
+                   int f(int n) {\n  TORCH_CHECK(n == 4, \"n must be 4\")\n\n  const auto m = n + 1;\n\
+                   \x20 if (n) {\n    TORCH_CHECK(m == 2, \"m\")\n\n    n = g(m,\n          n);\n  }\n  return n;\n}\n";
+        let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+        let sexp = tree.root_node().to_sexp();
+        assert!(error_lines(&tree, src.as_bytes()).is_empty(), "{sexp}");
 
         // Not statement macros: a lowercase name the file does not define, a macro of the file
         // whose body needs the `;`, a call outside functions.

@@ -41,23 +41,37 @@ pub(super) fn semicolon_slots(src: &[u8], tree: &Tree) -> Vec<usize> {
 pub(super) struct StatementMacros<'s> {
     src: &'s [u8],
     defined: HashMap<&'s [u8], bool>,
+    /// Object-like macros that stand for another name (`#define TORCH_CHECK AT_CHECK`).
+    aliases: HashMap<&'s [u8], &'s [u8]>,
 }
 
 impl<'s> StatementMacros<'s> {
     /// The statement macros of `src`.
     pub(super) fn new(src: &'s [u8]) -> Self {
+        let (defined, aliases) = statement_macros(src);
         StatementMacros {
             src,
-            defined: statement_macros(src),
+            defined,
+            aliases,
         }
     }
 
-    /// Whether `word` names a macro whose calls may stand without a `;`.
+    /// Whether `word` names a macro whose calls may stand without a `;`: through the names it
+    /// stands for (warp-rnnt's fallback `#define TORCH_CHECK AT_CHECK` leaves `TORCH_CHECK(c, m)`
+    /// a call of the all-caps `AT_CHECK`).
     fn names(&self, word: &[u8]) -> bool {
-        match self.defined.get(word) {
-            Some(&supplies_end) => supplies_end,
-            None => all_caps(word),
+        let mut word: &[u8] = word;
+        for _ in 0..8 {
+            match self.defined.get(word) {
+                Some(true) => return true,
+                Some(false) => match self.aliases.get(word) {
+                    Some(&to) => word = to,
+                    None => return false,
+                },
+                None => return all_caps(word),
+            }
         }
+        false
     }
 
     /// Whether `call` is a call of such a macro that starts a statement in a function body.
@@ -85,10 +99,15 @@ impl<'s> StatementMacros<'s> {
     }
 }
 
-/// The function-like macros `src` defines, each with whether one of its definitions ends with
-/// `;` or `}` (so that a call needs no `;` of its own); object-like ones map to `false`.
-fn statement_macros(src: &[u8]) -> HashMap<&[u8], bool> {
+/// The macros `src` defines, each with whether one of its definitions is function-like and ends
+/// with `;` or `}` (so that a call needs no `;` of its own; object-like ones map to `false`), and
+/// the object-like ones whose body is one name, with that name.
+type Defined<'s> = (HashMap<&'s [u8], bool>, HashMap<&'s [u8], &'s [u8]>);
+
+/// The macros `src` defines (see [`Defined`]).
+fn statement_macros(src: &[u8]) -> Defined<'_> {
     let mut out: HashMap<&[u8], bool> = HashMap::new();
+    let mut aliases: HashMap<&[u8], &[u8]> = HashMap::new();
     for hit in memchr::memmem::find_iter(src, b"define") {
         let start = super::logical_line_start(src, hit);
         let head = src[start..hit].trim_ascii();
@@ -113,8 +132,16 @@ fn statement_macros(src: &[u8]) -> HashMap<&[u8], bool> {
                 matches!(last_code_byte(&rest[name_len + p + 1..]), Some(b';' | b'}'))
             });
         *out.entry(name).or_insert(false) |= ends_statement;
+        let body = rest[name_len..].trim_ascii();
+        if rest.get(name_len) != Some(&b'(')
+            && !body.is_empty()
+            && !body[0].is_ascii_digit()
+            && body.iter().all(|b| crate::lexer::is_word_byte(*b))
+        {
+            aliases.insert(name, body);
+        }
     }
-    out
+    (out, aliases)
 }
 
 /// Where the directive whose `define` (or other word) is at `at` ends: the line break that no
@@ -256,7 +283,7 @@ mod tests {
                     #define D(x) \\\n  do { \\\n    f(x); \\\n  } while (0);\n\
                     #define E f();\n\
                     #  define F(x, y) g(x, \"}\")\n";
-        let m = statement_macros(src);
+        let (m, _) = statement_macros(src);
         let get = |n: &str| m.get(n.as_bytes()).copied();
         assert_eq!(get("A"), Some(true));
         assert_eq!(get("B"), Some(true));
@@ -266,6 +293,22 @@ mod tests {
         assert_eq!(get("F"), Some(false));
         assert!(all_caps(b"CUDA_CHECK") && all_caps(b"C10_CHECK2"));
         assert!(!all_caps(b"Check") && !all_caps(b"X") && !all_caps(b"_CHECK"));
+    }
+
+    /// An object-like macro that stands for another name is a statement macro where that name
+    /// is one (warp-rnnt's `#define TORCH_CHECK AT_CHECK`, whose calls had no `;`).
+    #[test]
+    fn aliases_of_statement_macros_are_statement_macros() {
+        let src = b"#ifndef TORCH_CHECK\n#define TORCH_CHECK AT_CHECK\n#endif\n\
+                    #define CHECK_OK(x) { ok(x); }\n#define MY_CHECK CHECK_OK\n\
+                    #define Plain(x) f(x)\n#define ALIAS_PLAIN Plain\n#define N 4\n\
+                    #define LOOP_A LOOP_B\n#define LOOP_B LOOP_A\n";
+        let m = StatementMacros::new(src);
+        assert!(m.names(b"TORCH_CHECK"));
+        assert!(m.names(b"MY_CHECK"));
+        assert!(!m.names(b"ALIAS_PLAIN"));
+        assert!(!m.names(b"N"));
+        assert!(!m.names(b"LOOP_A"));
     }
 
     #[test]
