@@ -123,6 +123,11 @@ a warning where some are left (masks it cannot read, functions it cannot see). O
 code too, such a branch that calls a device function with `_sync` shuffles gets the same (the \
 function's masks become `__activemask()`, which is the whole wavefront for its callers that run \
 it on every lane); a guard within the shuffle's own function is the translator's (H003 note). \
+In any kernel, a branch (or early `return`) whose test reads a row index of 32 threads taken \
+from `threadIdx.x` (`bool pred = row < rows` with `row = blockIdx.x * k + threadIdx.x / 32`, \
+or `>> 5`, not also a lane within the row) and that runs `_sync` shuffles gets the same note \
+and masks: a 64-lane wavefront holds two rows, and where one takes it and the other does not, \
+half the wavefront runs them. \
 A kernel the file does not launch that reads \
 `threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \

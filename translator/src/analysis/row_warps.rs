@@ -218,6 +218,26 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
+        row_of_32_branches(a);
+    }
+}
+
+/// The branches of any kernel whose test reads a row index of 32-lane rows taken from
+/// `threadIdx.x` (`bool pred = row < n` with `row = blockIdx.x * k + threadIdx.x / 32`, AQLM's
+/// one-row-per-output matvec): a 64-lane wavefront holds two rows, and where one takes the
+/// branch and the other does not, lanes 0-31 alone run its `_sync` shuffles, which HIP 6.2+
+/// traps on with the widened 64-lane mask (realuser25 R25-d). Their masks become
+/// `__activemask()` as in a `threadIdx.y` row's branch ([`half_branches`]).
+fn row_of_32_branches(a: &mut Analyzer) {
+    if !a
+        .calls
+        .iter()
+        .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
+    {
+        return;
+    }
+    for (_, range, body) in &device_defs(a) {
+        half_branches(a, *body, range.clone(), &[], false);
     }
 }
 
@@ -833,7 +853,8 @@ fn half_branches<'t>(
     callees: bool,
 ) {
     // The test, whether its branch leaves, and the code that runs on part of a wavefront.
-    let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>)> = Vec::new();
+    // With whether the test reads a row index of 32 threads rather than picking lanes 0-31.
+    let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>, bool)> = Vec::new();
     walk_subtree(body, |n| {
         if n.kind_name() == "if_statement" {
             let cond = n.field(FIELDS.condition).and_then(|c| {
@@ -848,7 +869,10 @@ fn half_branches<'t>(
                 // whatever their lanes (the in-row guard of a scan, spelt `threadIdx.x >= i`
                 // or `lane >= i`, says nothing about the mask), and the `else` runs the other
                 // row, the wavefront's other half.
-                let row = names_row(a, cond);
+                // A row index of 32-lane rows from `threadIdx.x` (`threadIdx.x / 32`): as a
+                // `threadIdx.y` row, but in one-dimensional blocks too.
+                let row32 = names_row_of_32(a, cond, 0);
+                let row = row32 || names_row(a, cond);
                 let syncs_in = |r: std::ops::Range<usize>| {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
                     a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
@@ -874,8 +898,12 @@ fn half_branches<'t>(
                             .filter(|e| syncs_in(e.byte_range())),
                     );
                 }
-                if syncs_in(then.byte_range()) && first_32_test(a, cond, range.clone()) {
-                    found.push((cond, false, parts));
+                if syncs_in(then.byte_range()) {
+                    if first_32_test(a, cond, range.clone()) {
+                        found.push((cond, false, parts, false));
+                    } else if row32 {
+                        found.push((cond, false, parts, true));
+                    }
                 }
                 // `if (row >= rows) return;` in a kernel whose blocks have rows of 32 threads:
                 // a row that leaves leaves half a 64-lane wavefront to the `_sync` shuffles after.
@@ -885,7 +913,7 @@ fn half_branches<'t>(
                         && then
                             .named_child(0)
                             .is_some_and(|c| c.kind_name() == "return_statement");
-                if leaves && row_kernel(a, &range) && names_row(a, cond) {
+                if leaves && (row32 || row_kernel(a, &range) && names_row(a, cond)) {
                     let from = a.calls.partition_point(|c| c.0 < n.end_byte());
                     let later = a.calls[from..]
                         .iter()
@@ -908,14 +936,14 @@ fn half_branches<'t>(
                             }
                             child = p;
                         }
-                        found.push((cond, true, after));
+                        found.push((cond, true, after, false));
                     }
                 }
             }
         }
         Visit::Descend
     });
-    for (cond, leaves, parts) in found {
+    for (cond, leaves, parts, rows32) in found {
         // Asked once per kernel with rows, and again where H001 found segment code.
         if !a.first("half-wavefront", cond.start_byte()) {
             continue;
@@ -930,7 +958,12 @@ fn half_branches<'t>(
         let other = parts.len() > 1 && !leaves;
         // What runs on part of a wavefront: as the subject of "name the whole wavefront", and
         // as a statement before what the port does there.
-        let (what, situation) = if leaves {
+        let (what, situation) = if rows32 {
+            (
+                format!("`if ({text})` tests a row index of 32 threads (`threadIdx.x / 32`), and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there, which"),
+                format!("`if ({text})` tests a row index of 32 threads (`threadIdx.x / 32`), and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there"),
+            )
+        } else if leaves {
             (
                 format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles, which"),
                 format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles"),
@@ -1121,6 +1154,59 @@ fn row_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
         .find(|f| f.node.byte_range() == *range)
         .and_then(|f| a.function_name(f.node))
         .is_some_and(|name| a.row_launches.iter().any(|(k, _, _)| k == name))
+}
+
+/// Whether `e` reads a row index of 32-lane rows taken from the thread's x index:
+/// `threadIdx.x / 32` or `>> 5` (of a sum that names `threadIdx.x`, or of a local set to it),
+/// or a variable set from such an expression, `depth` levels of variables down to 3.
+/// A test of a lane within the row (`lane < 8` with `lane = threadIdx.x & 31`) makes it no
+/// row's test.
+fn names_row_of_32(a: &Analyzer, e: Node, depth: usize) -> bool {
+    reads_index_of_32(a, e, depth, false) && !reads_index_of_32(a, e, depth, true)
+}
+
+/// Whether `x` (parentheses aside) is `threadIdx.x`, a sum that names it, or a local set to it
+/// (`int tid = threadIdx.x;`).
+fn thread_x(a: &Analyzer, x: Node) -> bool {
+    let x = unparen(x);
+    let flat = |n: Node| a.text(n).replace(' ', "");
+    flat(x).contains("threadIdx.x")
+        || x.kind_name() == "identifier"
+            && a.lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .is_some_and(|i| flat(i) == "threadIdx.x")
+}
+
+/// Whether `e` reads the row index of 32-lane rows from `threadIdx.x` (`/ 32`, `>> 5`), or with
+/// `lane`, the lane within one (`% 32`, `& 31`), itself or through variables set from it,
+/// `depth` levels down to 3.
+fn reads_index_of_32(a: &Analyzer, e: Node, depth: usize, lane: bool) -> bool {
+    let mut found = false;
+    walk_subtree(e, |x| {
+        if let Some((l, op, r)) = super::rules::binary_parts(a, x) {
+            let hit = if lane {
+                matches!((op, a.eval(r)), ("%", Some(32)) | ("&", Some(31)))
+            } else {
+                matches!((op, a.eval(r)), ("/", Some(32)) | (">>", Some(5)))
+            };
+            if hit && thread_x(a, l) {
+                found = true;
+                return Visit::Stop;
+            }
+        }
+        if depth < 3 && x.kind_name() == "identifier" {
+            let init = a
+                .lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .filter(|i| !i.byte_range().contains(&x.start_byte()));
+            if init.is_some_and(|i| reads_index_of_32(a, i, depth + 1, lane)) {
+                found = true;
+                return Visit::Stop;
+            }
+        }
+        Visit::Descend
+    });
+    found
 }
 
 /// Whether condition `cond` reads the row of a 2-D block: `threadIdx.y`, or a variable set
@@ -1328,11 +1414,12 @@ fn calls_sync_within(a: &Analyzer, name: &str, depth: usize) -> bool {
 }
 
 /// Whether `e` (parentheses aside) computes a warp index of 32-lane warps from the thread
-/// index: `threadIdx.x >> 5` or `threadIdx.x / 32` (or of a sum that names it).
+/// index: `threadIdx.x >> 5` or `threadIdx.x / 32` (or of a sum that names it, or of a local
+/// set to it: `tid / 32` with `int tid = threadIdx.x`).
 fn warp_index_of_32(a: &Analyzer, e: Node) -> bool {
     let e = unparen(e);
     e.kind_name() == "binary_expression"
-        && a.text(e).contains("threadIdx")
+        && e.field(FIELDS.left).is_some_and(|l| thread_x(a, l))
         && matches!(
             (
                 e.field(FIELDS.operator).map(|o| a.text(o)),

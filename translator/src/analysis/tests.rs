@@ -4707,7 +4707,15 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
                      v = warp_sum(v);\n\
                      if (lane == 0) atomicAdd(out, v);\n\
                    }\n}\n";
-    assert!(lines_of(block, "H001").is_empty(), "{:?}", run(block));
+    // The second stage's `if (warp == 0)` (`warp = tid / 32`) runs `warp_sum` on lanes 0-31
+    // of a 64-lane wavefront: a note that its masks become `__activemask()` (R25-d), no more.
+    assert!(
+        run(block)
+            .iter()
+            .all(|d| d.id != "H001" || d.severity == Severity::Note && d.line == 13),
+        "{:?}",
+        run(block)
+    );
     // A broadcast of the sum from the wavefront's lane 0 (flash-attention's shape), a read
     // by every lane, or the first stage's result read again after its block: wrong on 64 lanes.
     for (from, to) in [
@@ -5585,7 +5593,12 @@ fn h001_consistent_32_lane_block_reduction_without_a_caller() {
     let helper_only = format!("{seg}{block}");
     let with_caller = format!("{seg}{block}{caller}");
     for src in [&helper_only, &with_caller] {
-        let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+        // `if (wid == 0)` (`wid = tid / 32`) runs `seg_sum` on lanes 0-31 of a 64-lane
+        // wavefront: only the note that its masks become `__activemask()` (R25-d).
+        let d: Vec<_> = run(src)
+            .into_iter()
+            .filter(|d| d.id == "H001" && !(d.severity == Severity::Note && d.line == 12))
+            .collect();
         assert!(d.is_empty(), "{src}\n{d:?}");
     }
     assert!(!lines_of(seg, "H001").is_empty());
@@ -6473,4 +6486,52 @@ fn h048_rows_of_32_from_the_kernels_own_index_r22_g() {
     ] {
         assert!(lines_of(&other, "H048").is_empty(), "{:?}", run(&other));
     }
+}
+
+/// R25-d: a branch on a row index of 32 threads taken from `threadIdx.x` (one row per output,
+/// `bool pred = row < rows` with `row = ... + threadIdx.x / 32`): where one row of a 64-lane
+/// wavefront takes it and the other not, half the wavefront runs its `_sync` shuffles, so at
+/// HIP 6.2 their full masks become `__activemask()` (a note), as in a `threadIdx.y` row's
+/// branch; a row's early return likewise. Not before 6.2, nor for a test of the lane.
+#[test]
+fn sync_shuffles_under_a_row_index_of_32_get_the_running_lanes_r25_d() {
+    let src = "__global__ void rowsum(const float *in, float *out, int rows) {\n\
+               \x20 int row = (blockDim.x / 32) * blockIdx.x + threadIdx.x / 32;\n\
+               \x20 bool pred = row < rows;\n\
+               \x20 float v = pred ? in[row * 32 + threadIdx.x % 32] : 0.f;\n\
+               \x20 if (pred) {\n\
+               \x20   for (int i = 16; i > 0; i /= 2)\n\
+               \x20     v += __shfl_down_sync(0xffffffff, v, i);\n\
+               \x20   if (threadIdx.x % 32 == 0) out[row] = v;\n\
+               \x20 }\n}\n";
+    let hip62 = Version::new(6, 2, 0);
+    let out = fixed(src, hip62);
+    assert!(
+        out.contains("__shfl_down_sync(__activemask(), v, i)"),
+        "{out}"
+    );
+    let note = run_with(src, hip62, false)
+        .into_iter()
+        .find(|d| d.id == "H001" && d.line == 5)
+        .expect("the branch's note");
+    assert_eq!(note.severity, Severity::Note);
+    assert!(
+        note.message.contains("row index of 32 threads"),
+        "{}",
+        note.message
+    );
+    assert!(!fixed(src, Version::new(5, 2, 3)).contains("__activemask()"));
+    let shifted = src.replace("threadIdx.x / 32;", "(threadIdx.x >> 5);");
+    assert!(fixed(&shifted, hip62).contains("__activemask()"));
+    let leaves = src.replace("if (pred) {", "if (!pred) return;\n  {");
+    assert!(
+        fixed(&leaves, hip62).contains("__activemask()"),
+        "{}",
+        fixed(&leaves, hip62)
+    );
+    let lane = src.replace(
+        "bool pred = row < rows;",
+        "bool pred = threadIdx.x % 32 < 16;",
+    );
+    assert!(!fixed(&lane, hip62).contains("__activemask()"));
 }
