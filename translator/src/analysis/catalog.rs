@@ -255,7 +255,12 @@ the translator drops a full-warp one (wavefronts execute in lockstep) and report
 
 Fix (HIP >= 6.2, applied by `--fix`): declare mask variables `unsigned long long`, and write \
 masks in function-like macros as `~0ull`. Partial masks need review: decide which of the 64 \
-lanes must take part.
+lanes must take part. A mask variable whose value is built for 32 lanes gets no fix, since a \
+wider declaration keeps its value: `0xffffffff >> (32 - n)`, and a shift of a 32-bit value \
+(`((1 << w) - 1) << (group * w)`, `1 << lane`), which names no lane above 31 (a shift past 31 \
+bits is undefined) and is an error even where the variable is declared 64-bit; the help says to \
+shift a 64-bit one (`1ull`), and where the shift's group index counts groups within 32 lanes \
+(`group_per_warp = 32 / w`), to number the groups within the wavefront (`warpSize / w`).
 
 With a HIP 6.2, 6.3 or 6.4 target the first `_sync` call of a file also gets a note: those releases \
 declare the builtins only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, so code with correct \

@@ -5634,11 +5634,15 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             } else {
                 None
             };
-            if let Some(d) = var {
+            if let Some(d) = var.clone() {
                 if a.is_32bit(&d.ty_text) && !d.pointer {
                     // `0xffffffff >> (32 - n)`: a wider type keeps the 32-lane value.
                     let built_for_32 = d.init.filter(|i| mask_built_for_32(a.text(*i)));
-                    let fix = if built_for_32.is_some() {
+                    // `((1 << w) - 1) << (group * w)`: shifted in 32 bits (realuser25 R25-a).
+                    let shifted_32 = d
+                        .init
+                        .filter(|i| built_for_32.is_none() && shifts_in_32_bits(a, *i, 0));
+                    let fix = if built_for_32.is_some() || shifted_32.is_some() {
                         vec![]
                     } else {
                         widen_decl_fix(a, &d)
@@ -5649,6 +5653,10 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                         "is declared `{ty}`, and the _sync builtins do not exist before HIP 6.2"
                     };
                     let help = match built_for_32 {
+                        None if shifted_32.is_some() => format!(
+                            "declare the mask `{WIDE}` and {}",
+                            shifted_32_help(a, shifted_32.unwrap_or(mask))
+                        ),
                         Some(init) => format!(
                             "declare the mask `{WIDE}` and compute it for 64 lanes: its value, `{}`, is built for 32 and still leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`)",
                             snippet(a.text(init))
@@ -5670,6 +5678,22 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     );
                     return;
                 }
+            }
+            // Declared 64-bit, but computed by shifting a 32-bit value (`unsigned long long m =
+            // ((1 << w) - 1) << (g * w)`, R25-a after the declaration was widened).
+            if let Some(init) = var
+                .and_then(|d| d.init)
+                .filter(|i| has_sync && a.eval(*i).is_none() && shifts_in_32_bits(a, *i, 0))
+            {
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` is computed in 32 bits: its value names no lane above 31 of a 64-lane wavefront"),
+                    Some(shifted_32_help(a, init)),
+                    vec![],
+                );
+                return;
             }
             // A call of a function of the file declared to return 32 bits (QUDA's
             // `warp_converged_mask()`, realuser16 T-c): HIP's static_assert fails on it too.
@@ -6229,6 +6253,96 @@ fn mask_built_for_32(init: &str) -> bool {
     let full32 =
         t.contains("0xffffffff") && !t.contains("0xffffffffffffffff") && !t.contains("ull");
     full32 && (t.contains(">>") || t.contains("<<")) || t.contains("&31") || t.contains("32-")
+}
+
+/// H003's help for a lane mask whose value `init` shifts a 32-bit value (see
+/// [`shifts_in_32_bits`]): what must change, not only the declaration (realuser25 R25-a).
+fn shifted_32_help(a: &Analyzer, init: Node) -> String {
+    let group = if group_of_32(a, init) {
+        "; and the group offset it shifts by counts groups within 32 lanes (a group index from a constant 32): number the groups within the wavefront (`warpSize / width`), or lanes 32-63 get the bits of lanes 0-31"
+    } else {
+        ""
+    };
+    format!(
+        "compute it in 64 bits: its value, `{}`, shifts a 32-bit value, so a wider declaration keeps a value with no lane above 31 (and a shift past 31 bits is undefined); shift a 64-bit one (`1ull << ...`){group}",
+        snippet(a.text(init))
+    )
+}
+
+/// Whether `e` is a lane mask built by shifting a 32-bit value (`1 << n`, `((1 << w) - 1) << s`,
+/// `1u << lane`): its bits stop at 31 whatever type holds the result. `depth` bounds the walk.
+fn shifts_in_32_bits(a: &Analyzer, e: Node, depth: usize) -> bool {
+    let e = super::row_warps::unparen(e);
+    let Some((l, op, _)) = binary_parts(a, e) else {
+        return false;
+    };
+    match op {
+        "<<" => narrow_operand(a, l, depth),
+        "-" | "+" | "|" | "&" | "^" if depth < 4 => {
+            let r = e.field(FIELDS.right).unwrap_or(e);
+            shifts_in_32_bits(a, l, depth + 1) && narrow_operand(a, r, depth + 1)
+                || shifts_in_32_bits(a, r, depth + 1) && narrow_operand(a, l, depth + 1)
+        }
+        _ => false,
+    }
+}
+
+/// Whether operand `e` has a type of 32 bits or less: an integer literal without an `l`
+/// suffix, `threadIdx.x` and the like, a variable declared so, or an expression of those.
+fn narrow_operand(a: &Analyzer, e: Node, depth: usize) -> bool {
+    let e = super::row_warps::unparen(e);
+    match e.kind_name() {
+        "number_literal" => {
+            let t = a.text(e).to_ascii_lowercase();
+            !t.contains('l') && !t.contains('.') && (t.starts_with("0x") || !t.contains('e'))
+        }
+        "field_expression" => matches!(
+            a.text(e).split('.').next().map(str::trim),
+            Some("threadIdx" | "blockDim" | "blockIdx" | "gridDim")
+        ),
+        "identifier" => a
+            .lookup(a.text(e), e.start_byte())
+            .is_some_and(|d| !d.pointer && a.is_32bit(&d.ty_text)),
+        "binary_expression" if depth < 4 => {
+            let (Some(l), Some(r)) = (e.field(FIELDS.left), e.field(FIELDS.right)) else {
+                return false;
+            };
+            let op = e.field(FIELDS.operator).map(|o| a.text(o));
+            narrow_operand(a, l, depth + 1)
+                && (matches!(op, Some("<<" | ">>")) || narrow_operand(a, r, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// Whether expression `e` reads a variable (up to three levels of initializers down) set by a
+/// division or remainder by a count taken from a constant 32: a group index within 32 lanes
+/// (`group_in_warp = threadIdx.y % (kWarpSize / blockDim.x)` with `kWarpSize = 32`).
+fn group_of_32(a: &Analyzer, e: Node) -> bool {
+    fn walk(a: &Analyzer, e: Node, depth: usize) -> bool {
+        let mut found = false;
+        crate::parse::walk_subtree(e, |x| {
+            if let Some((l, op, _)) = binary_parts(a, x) {
+                if matches!(op, "/" | "%") && a.eval(l) == Some(32) {
+                    found = true;
+                    return crate::parse::Visit::Stop;
+                }
+            }
+            if depth < 3 && x.kind_name() == "identifier" {
+                let init = a
+                    .lookup(a.text(x), x.start_byte())
+                    .and_then(|d| d.init)
+                    .filter(|i| !i.byte_range().contains(&x.start_byte()));
+                if init.is_some_and(|i| walk(a, i, depth + 1)) {
+                    found = true;
+                    return crate::parse::Visit::Stop;
+                }
+            }
+            crate::parse::Visit::Descend
+        });
+        found
+    }
+    walk(a, e, 0)
 }
 
 /// H058: `__half_raw h = {0x7C00};` (or `__half_raw{...}`, `__half2_raw r = {a, b}`): CUDA's

@@ -6535,3 +6535,59 @@ fn sync_shuffles_under_a_row_index_of_32_get_the_running_lanes_r25_d() {
     );
     assert!(!fixed(&lane, hip62).contains("__activemask()"));
 }
+
+/// R25-a: a group lane mask computed with 32-bit shifts from a group index within 32 lanes
+/// (DCNv4's `((1 << blockDim.x) - 1) << (group_in_warp_id * blockDim.x)` with
+/// `group_per_warp = kWarpSize / blockDim.x`, `kWarpSize = 32`): widening the declaration keeps
+/// the 32-lane value, so H003 offers no fix and says what must change; the widened declaration
+/// alone is still an error; a 64-bit shift of a group index from `warpSize` is not.
+#[test]
+fn h003_group_mask_shifted_in_32_bits_is_not_fixed_by_a_wider_declaration_r25_a() {
+    let src = "constexpr int kWarpSize = 32;\n\
+               __global__ void k(float *out, const float *in) {\n\
+               \x20 const int group_per_warp = kWarpSize / blockDim.x;\n\
+               \x20 const int group_in_warp_id = threadIdx.y % group_per_warp;\n\
+               \x20 const unsigned lane_mask = ((1 << blockDim.x) - 1) << (group_in_warp_id * blockDim.x);\n\
+               \x20 float v = in[threadIdx.y * blockDim.x + threadIdx.x];\n\
+               \x20 for (unsigned off = blockDim.x >> 1; off > 0; off >>= 1)\n\
+               \x20   v += __shfl_down_sync(lane_mask, v, off);\n\
+               \x20 if (threadIdx.x == 0) out[threadIdx.y] = v;\n}\n";
+    let hip62 = Version::new(6, 2, 0);
+    let lane_mask = |src: &str| {
+        run_with(src, hip62, true)
+            .into_iter()
+            .filter(|d| d.id == "H003" && d.message.starts_with("lane mask `lane_mask`"))
+            .collect::<Vec<_>>()
+    };
+    let d = lane_mask(src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0].fix.is_empty(), "{:?}", d[0].fix);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(
+        help.contains("`1ull << ...`") && help.contains("`warpSize / width`"),
+        "{help}"
+    );
+    let widened = src.replace(
+        "const unsigned lane_mask",
+        "const unsigned long long lane_mask",
+    );
+    let d = lane_mask(&widened);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].message.contains("computed in 32 bits"),
+        "{}",
+        d[0].message
+    );
+    let right = widened
+        .replace("((1 << blockDim.x)", "((1ull << blockDim.x)")
+        .replace("kWarpSize / blockDim.x", "warpSize / blockDim.x");
+    assert!(lane_mask(&right).is_empty(), "{:?}", lane_mask(&right));
+    // Not from a group index of 32: the help asks for the 64-bit shift only.
+    let plain = src.replace("threadIdx.y % group_per_warp", "threadIdx.y % 2");
+    let help = lane_mask(&plain)[0].help.clone().unwrap();
+    assert!(
+        help.contains("`1ull << ...`") && !help.contains("warpSize / width"),
+        "{help}"
+    );
+}
