@@ -311,7 +311,10 @@ is ambiguous), use `__popcll`, `__ffsll` and `__clzll` (note that `__clzll` coun
 and shift `1ull`. `--fix` renames `__popc`/`__ffs` only where it also widens every 32-bit \
 variable of the operand: of `below & present` with `below = (1u << lane) - 1`, or with a ballot \
 variable it keeps 32 bits wide, `__popcll` would count the same lanes, and the help says to widen \
-the operand first.",
+the operand first. `__brev` of a vote (HIP's takes `unsigned int`) reverses lanes 0-31 only and \
+is reported like `__clz`, with no rename: `__brevll` reverses 64 bits, so lane 63 becomes bit 0; \
+where each 32-lane half works on its own, `__brev((unsigned)(__ballot(p) >> (__lane_id() & 32)))` \
+gives each half its own bits on both wavefront sizes.",
 };
 
 /// H005: code that relies on independent thread scheduling or partial-warp masks.

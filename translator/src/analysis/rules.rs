@@ -4563,7 +4563,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             };
             a.report(&BLAS_COMPUTE_TYPE, Severity::Warning, n, message, Some(help), vec![]);
         }
-        "__popc" | "__ffs" | "__clz" => {
+        "__popc" | "__ffs" | "__clz" | "__brev" => {
             if let Some(arg) = argv.first() {
                 bit_count_of_vote(a, n, name, *arg);
             }
@@ -5865,7 +5865,7 @@ fn widen_ballot_var_fix(a: &Analyzer, d: &Decl, name: &str) -> Vec<Edit> {
                             "H004",
                         ));
                     }
-                    "__clz" => whole = false,
+                    "__clz" | "__brev" => whole = false,
                     _ => {}
                 }
             }
@@ -7238,13 +7238,15 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
     fix
 }
 
-/// H004 on `__popc`/`__ffs`/`__clz` of a vote (`n`, argument `arg`). Of the vote itself the
+/// H004 on `__popc`/`__ffs`/`__clz`/`__brev` of a vote (`n`, argument `arg`). Of the vote itself the
 /// translator writes `__ffsll`/`__popcll` (exact where nothing else limits the lanes): a note. A
 /// 32-bit mask in the argument (`__ballot(p) & 0x15555555`) keeps lanes 32-63 out whatever the
 /// function, an error on 64-lane wavefronts (verify4). `__ffs` of a 64-bit value does not
 /// compile on any target (ambiguous); of a 32-bit variable it does, and reads lanes 0-31.
 fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
-    let direct = name != "__clz" && crate::lexer::names_ballot(a.text(arg).as_bytes());
+    // `__clzll` and `__brevll` count and place bits from bit 63: no rename of the vote's own call.
+    let direct =
+        !matches!(name, "__clz" | "__brev") && crate::lexer::names_ballot(a.text(arg).as_bytes());
     if !direct && !ballot_valued(a, arg, 0) {
         return;
     }
@@ -7267,7 +7269,7 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
     // itself the translator renames.
     // `__popcll` of an operand that stays 32 bits wide counts what `__popc` did: only where
     // `--fix` also widens the operand's ballot variables is the rename a fix (realuser24 R24-i).
-    let fix = if f.kind_name() == "identifier" && name != "__clz" && !direct {
+    let fix = if f.kind_name() == "identifier" && !matches!(name, "__clz" | "__brev") && !direct {
         vec![Edit::replace(
             f.start_byte(),
             f.end_byte(),
@@ -7286,6 +7288,13 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
         (
             "`__ffs` on a 64-bit ballot mask does not compile with hipcc (\"call to '__ffs' is ambiguous\": HIP declares `__ffs(int)` and `__ffs(unsigned int)`), on 32- and 64-lane targets alike".to_string(),
             format!("use `{wide}`"),
+        )
+    } else if name == "__brev" {
+        // realuser26 R26-h: HIP declares `unsigned int __brev(unsigned int)`, so the vote is cut
+        // to lanes 0-31, and lanes 32-63 get the first half's bits.
+        (
+            format!("`__brev` of a 64-bit ballot mask reverses only lanes 0-31 (HIP's `__brev` takes `unsigned int`): lanes 32-63 get the first half's bits; {WAVE_NOTE}"),
+            "where each 32-lane half works on its own, reverse this thread's half of the vote: `__brev((unsigned)(__ballot(p) >> (__lane_id() & 32)))`; for a mask of the whole wavefront use `__brevll`, which reverses 64 bits (lane 63 becomes bit 0, so what reads the result must count 64 bits)".to_string(),
         )
     } else if name == "__clz" {
         (

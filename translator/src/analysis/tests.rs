@@ -6591,3 +6591,36 @@ fn h003_group_mask_shifted_in_32_bits_is_not_fixed_by_a_wider_declaration_r25_a(
         "{help}"
     );
 }
+
+/// R26-h: `__brev` of a ballot cuts the 64-bit vote to lanes 0-31 (HIP's `__brev` takes
+/// `unsigned int`), like `__clz`: H004 error, no rename (`__brevll` places the bits from bit 63),
+/// a help with this half's vote and `__brevll`; of a variable holding a ballot too.
+#[test]
+fn h004_brev_of_a_ballot_r26_h() {
+    let src = kernel(
+        "bool v = threadIdx.x & 1;\n\
+         unsigned char b = __brev(__ballot_sync(0xFFFFFFFF, v));\n\
+         if ((threadIdx.x & 31) == 0) out[threadIdx.x / 32] = b;",
+    );
+    let d: Vec<_> = run_with(&src, Version::new(6, 2, 0), true)
+        .into_iter()
+        .filter(|d| d.id == "H004")
+        .collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0].fix.is_empty(), "{:?}", d[0].fix);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(
+        help.contains("__lane_id() & 32") && help.contains("`__brevll`"),
+        "{help}"
+    );
+    let var = kernel(
+        "bool v = threadIdx.x & 1;\n\
+         unsigned long long m = __ballot_sync(~0ull, v);\n\
+         unsigned r = __brev(m);\n\
+         out[threadIdx.x] = r;",
+    );
+    assert!(has(&var, "H004"), "{:?}", run(&var));
+    let plain = kernel("out[threadIdx.x] = __brev(threadIdx.x);");
+    assert!(!has(&plain, "H004"));
+}
