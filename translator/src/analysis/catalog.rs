@@ -92,7 +92,10 @@ A warp-size constant of 32 that a project header defines once, outside condition
 (`constexpr int WARP_SIZE = 32;` or `#define WARP_SIZE 32`), and that no function of the \
 header uses, is a warning there that leaves the judgement to its includers; an including file \
 whose function's warp-level work the constant reaches gets an error at that function's first \
-use of it, judged as a constant of the file (dropped in 32-lane segment code). \
+use of it, judged as a constant of the file (dropped in 32-lane segment code). So does a \
+warp-size name the build defines as 32 (`-DWARP_SIZE=32` given to hipport with `-D`, in \
+`hipport.toml`, or by a PyTorch `setup.py`) and the file does not define; the message says \
+the value is the build's. \
 None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
 `C10_WARP_SIZE`): lanes counted by the wavefront's size and reductions over 32 lanes mix, and \

@@ -433,8 +433,41 @@ fn device_functions<'t>(a: &Analyzer<'t, '_>) -> Vec<(&'t str, std::ops::Range<u
 /// judges a constant of the file) gets an error at its first use of the name. [`segments`] then
 /// drops those in 32-lane segment code, as for a constant of the file; code that mixes it with
 /// `warpSize` keeps them (realuser22 R22-e).
+///
+/// A warp-size name the build defines as 32 (`-DWARP_SIZE=32` in a Makefile's flags or CMake's
+/// definitions, which reach the analysis as [`super::AnalysisOptions::defines`]) and the file
+/// does not define is judged the same way (realuser26 R26-c).
 fn header_constants(a: &mut Analyzer) {
-    if a.origin.is_some() || !a.header_aliases.iter().any(|h| h.fixed_32) {
+    // The names, where each comes from as the message says it and as the help says where to
+    // change it, and where in the file it starts to hold.
+    let mut sources: Vec<(String, String, String, usize)> = a
+        .header_aliases
+        .iter()
+        .filter(|h| h.fixed_32)
+        .map(|h| {
+            (
+                h.name.clone(),
+                format!("defined in {}:{}", h.header, h.line),
+                format!("define it in {} as 64 under `#if defined(__GFX9__)`, CDNA's 64-lane targets, and 32 otherwise", h.header),
+                h.after,
+            )
+        })
+        .collect();
+    for d in a.macros.build.iter() {
+        if !d.undefined
+            && d.value == Some(32)
+            && super::rules::warp_size_name(&d.name)
+            && !sources.iter().any(|s| s.0 == d.name)
+        {
+            sources.push((
+                d.name.clone(),
+                format!("defined as 32 by the build, `-D{}=32`", d.name),
+                "have the build define it as 64 for CDNA's 64-lane targets (gfx9) and 32 for the others, or define it in the source as 64 under `#if defined(__GFX9__)` and 32 otherwise".to_string(),
+                0,
+            ));
+        }
+    }
+    if a.origin.is_some() || sources.is_empty() {
         return;
     }
     let nodes: Vec<(&str, Node)> = a
@@ -447,9 +480,9 @@ fn header_constants(a: &mut Analyzer) {
         nodes.iter().map(|(n, f)| (*n, f.byte_range())).collect();
     let (_, warp_macros) = file_macros(a);
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
-    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
-    for h in a.header_aliases.iter().filter(|h| h.fixed_32) {
-        let name = h.name.as_str();
+    let mut found: Vec<(usize, String, String, String)> = Vec::new();
+    for (name, from, change, after) in &sources {
+        let name = name.as_str();
         // A file that defines the name itself decides it by its own definitions.
         if a.macros.get(name).is_some() {
             continue;
@@ -457,7 +490,7 @@ fn header_constants(a: &mut Analyzer) {
         let names = [name];
         for &(f, node) in &nodes {
             let r = node.byte_range();
-            if r.start < h.after {
+            if r.start < *after {
                 continue;
             }
             let Some(at) = crate::lexer::whole_words(&a.src[r.clone()], name)
@@ -469,20 +502,20 @@ fn header_constants(a: &mut Analyzer) {
             if warp_work(a, f, &r, &defs, &warp_macros, &names, &mut memo, 0)
                 && feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
             {
-                found.push((at, name.to_string(), h.header.clone(), h.line));
+                found.push((at, name.to_string(), from.clone(), change.clone()));
             }
         }
     }
-    for (at, name, header, line) in found {
+    for (at, name, from, change) in found {
         a.report_at(
             &super::catalog::WARP_SIZE_32,
             Severity::Error,
             at,
             format!(
-                "`{name}` fixes the warp size at 32 (defined in {header}:{line}) in a function whose warp-level work it counts; {}",
+                "`{name}` fixes the warp size at 32 ({from}) in a function whose warp-level work it counts; {}",
                 super::rules::WAVE_NOTE
             ),
-            Some(format!("where it counts the lanes of a warp-level operation over the whole warp, use `warpSize` here (where it must be a compile-time constant, define it in {header} as 64 under `#if defined(__GFX9__)`, CDNA's 64-lane targets, and 32 otherwise); where it sizes 32-lane segments, pass a width of 32 to the shuffles it pairs with")),
+            Some(format!("where it counts the lanes of a warp-level operation over the whole warp, use `warpSize` here (where it must be a compile-time constant, {change}); where it sizes 32-lane segments, pass a width of 32 to the shuffles it pairs with")),
             vec![],
         );
     }

@@ -6624,3 +6624,43 @@ fn h004_brev_of_a_ballot_r26_h() {
     let plain = kernel("out[threadIdx.x] = __brev(threadIdx.x);");
     assert!(!has(&plain, "H004"));
 }
+
+/// R26-c: a warp-size name the build defines as 32 (`-DWARP_SIZE=32`) and the file does not
+/// define is judged as one defined so in a header: H001 at its first use in a function whose
+/// warp-level work it counts, saying where the value comes from. Not without the define, nor
+/// for 64, nor twice where the file defines the name itself.
+#[test]
+fn h001_warp_size_defined_as_32_by_the_build_r26_c() {
+    let src = "__global__ void k(float* out, const float* in) {\n\
+               \x20 __shared__ float part[32];\n\
+               \x20 int warp = threadIdx.x / warpSize;\n\
+               \x20 int lane = threadIdx.x % WARP_SIZE;\n\
+               \x20 float v = in[threadIdx.x];\n\
+               \x20 for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o, WARP_SIZE);\n\
+               \x20 if (lane == 0) part[warp] = v;\n\
+               \x20 __syncthreads();\n\
+               \x20 if (threadIdx.x == 0) *out = part[0] + part[1];\n}\n";
+    let hip = Version::new(7, 0, 0);
+    let build = |defines: &[&str], src: &str| -> Vec<Diagnostic> {
+        run_defined(src, hip, true, defines)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.message.starts_with("`WARP_SIZE`"))
+            .collect()
+    };
+    let d = build(&["WARP_SIZE=32"], src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].severity, d[0].line), (Severity::Error, 4));
+    assert!(
+        d[0].message.contains("`-DWARP_SIZE=32`"),
+        "{}",
+        d[0].message
+    );
+    assert!(build(&[], src).is_empty());
+    assert!(build(&["WARP_SIZE=64"], src).is_empty());
+    let own = format!("#define WARP_SIZE 32\n{src}");
+    let d = build(&["WARP_SIZE=32"], &own);
+    assert!(
+        d.iter().all(|d| !d.message.contains("by the build")),
+        "{d:?}"
+    );
+}
