@@ -3293,6 +3293,10 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
                 ),
             )
         }
+        // In a branch one row takes, EXEC holds that row's lanes only: the vote is the row's.
+        "__ballot" | "__any" | "__all" | "__activemask" if one_row_branch(a, c, &launch.rows) => {
+            return
+        }
         "__ballot" | "__any" | "__all" | "__activemask" => (
             Severity::Error,
             "the vote covers both rows of the wavefront".to_string(),
@@ -3322,6 +3326,55 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         Some(help),
         fix,
     );
+}
+
+/// Whether `n` lies in a branch that one row of the block takes alone: the body of
+/// `if (threadIdx.y == k)` (or of a variable set to `threadIdx.y`), or its `else` where the
+/// block has 2 rows (`rows` as the launch writes them). On a 64-lane wavefront, which holds two
+/// rows, the lanes of the other row are off there, so a vote counts one row, as on a 32-lane
+/// warp (realuser25 R25-c: warp-rnnt's `if (threadIdx.y == 0) ... else ...` arms).
+fn one_row_branch(a: &Analyzer, n: Node, rows: &str) -> bool {
+    let row_test = |cond: Node| {
+        let Some((l, op, r)) = super::rules::binary_parts(a, unparen(cond)) else {
+            return false;
+        };
+        let row = |e: Node| {
+            let flat = |x: Node| a.text(x).replace(' ', "");
+            let e = unparen(e);
+            flat(e) == "threadIdx.y"
+                || e.kind_name() == "identifier"
+                    && a.lookup(a.text(e), e.start_byte())
+                        .and_then(|d| d.init)
+                        .is_some_and(|i| flat(i) == "threadIdx.y")
+        };
+        op == "==" && (row(l) && a.eval(r).is_some() || row(r) && a.eval(l).is_some())
+    };
+    let two_rows = rows.trim().parse::<i64>().ok() == Some(2);
+    let mut child = n;
+    while let Some(p) = child.parent() {
+        if p.kind_name() == "function_definition" {
+            break;
+        }
+        if p.kind_name() == "if_statement" {
+            let cond = p.field(FIELDS.condition).and_then(|c| {
+                if c.kind_name() == "condition_clause" {
+                    c.named_child(0)
+                } else {
+                    Some(c)
+                }
+            });
+            let within =
+                |f: Option<Node>| f.is_some_and(|f| f.byte_range().contains(&n.start_byte()));
+            if cond.is_some_and(row_test)
+                && (within(p.field(FIELDS.consequence))
+                    || two_rows && within(p.field(FIELDS.alternative)))
+            {
+                return true;
+            }
+        }
+        child = p;
+    }
+    false
 }
 
 /// `__shfl_sync(mask, v, src)` (no width) with a source lane below 32 in a device function of

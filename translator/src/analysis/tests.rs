@@ -6664,3 +6664,32 @@ fn h001_warp_size_defined_as_32_by_the_build_r26_c() {
         "{d:?}"
     );
 }
+
+/// R25-c: a vote in a branch that one row of a `dim3(32, 2)` block takes alone (warp-rnnt's
+/// `if (threadIdx.y == 0) {...} else {...}`, or `else if (threadIdx.y == 1)`) counts that row's
+/// lanes only on a 64-lane wavefront: no H048. The `else` of `threadIdx.y == 0` with 4 rows
+/// runs two rows of a wavefront, and a vote outside the branches covers both: H048.
+#[test]
+fn h048_vote_in_one_rows_branch_r25_c() {
+    let src = "__global__ void k(unsigned *count, const int *n) {\n\
+               \x20 if (threadIdx.y == 0) {\n\
+               \x20   if (threadIdx.x >= n[0]) return;\n\
+               \x20   unsigned long long mask = __activemask();\n\
+               \x20   if (threadIdx.x == __popcll(mask) - 1) atomicAdd(count, 1u);\n\
+               \x20 } else {\n\
+               \x20   if (threadIdx.x >= n[1]) return;\n\
+               \x20   unsigned long long mask = __ballot_sync(~0ull, 1);\n\
+               \x20   if (threadIdx.x == __popcll(mask) - 1) atomicAdd(count + 1, 1u);\n\
+               \x20 }\n}\n\
+               void go(unsigned *c, const int *n) { k<<<1, dim3(32, 2)>>>(c, n); }\n";
+    assert!(lines_of(src, "H048").is_empty(), "{:?}", run(src));
+    let chain = src.replace("} else {", "} else if (threadIdx.y == 1) {");
+    assert!(lines_of(&chain, "H048").is_empty(), "{:?}", run(&chain));
+    let four = src.replace("dim3(32, 2)", "dim3(32, 4)");
+    assert_eq!(lines_of(&four, "H048"), vec![8]);
+    let outside = src.replace(
+        "if (threadIdx.y == 0) {",
+        "unsigned long long all = __ballot_sync(~0ull, 1); count[2] = __popcll(all);\n  if (threadIdx.y == 0) {",
+    );
+    assert_eq!(lines_of(&outside, "H048"), vec![2]);
+}
