@@ -1412,7 +1412,8 @@ lane 0 (reported there), and shifts guarded to stay in the row (`lane >= i` for 
 with `lane` a lane within 32, or `threadIdx.x` in blocks 32 threads wide).
 - `__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`: the vote covers both rows. An \
 error; not in a branch one row takes alone (`if (threadIdx.y == k)`, or its `else` in blocks of \
-2 rows), where the other row's lanes are off and the vote counts one row.
+2 rows, or a device function only such branches call), where the other row's lanes are off \
+and the vote counts one row.
 - `cub::WarpReduce`, `WarpScan` and the other CUB warp primitives without a width: CUB's \
 logical warp is 32 lanes, hipCUB's the whole wavefront, so one reduction or scan takes two \
 rows. An error (elsewhere the default width is H033's warning).

@@ -3294,7 +3294,7 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
             )
         }
         // In a branch one row takes, EXEC holds that row's lanes only: the vote is the row's.
-        "__ballot" | "__any" | "__all" | "__activemask" if one_row_branch(a, c, &launch.rows) => {
+        "__ballot" | "__any" | "__all" | "__activemask" if one_row_branch(a, c, launch, 0) => {
             return
         }
         "__ballot" | "__any" | "__all" | "__activemask" => (
@@ -3330,10 +3330,13 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
 
 /// Whether `n` lies in a branch that one row of the block takes alone: the body of
 /// `if (threadIdx.y == k)` (or of a variable set to `threadIdx.y`), or its `else` where the
-/// block has 2 rows (`rows` as the launch writes them). On a 64-lane wavefront, which holds two
-/// rows, the lanes of the other row are off there, so a vote counts one row, as on a 32-lane
-/// warp (realuser25 R25-c: warp-rnnt's `if (threadIdx.y == 0) ... else ...` arms).
-fn one_row_branch(a: &Analyzer, n: Node, rows: &str) -> bool {
+/// block has 2 rows (as `launch` writes them); or in a device function each of whose calls in
+/// the launched kernel's reach lies in such a branch, `CALL_DEPTH` deep. On a 64-lane
+/// wavefront, which holds two rows, the lanes of the other row are off there, so a vote counts
+/// one row, as on a 32-lane warp (realuser25 R25-c: warp-rnnt's `if (threadIdx.y == 0)
+/// kernel_warp_alphas(...); else if (threadIdx.y == 1) kernel_warp_betas(...);`).
+fn one_row_branch(a: &Analyzer, n: Node, launch: &Launch, depth: usize) -> bool {
+    let rows = launch.rows.as_str();
     let row_test = |cond: Node| {
         let Some((l, op, r)) = super::rules::binary_parts(a, unparen(cond)) else {
             return false;
@@ -3353,7 +3356,21 @@ fn one_row_branch(a: &Analyzer, n: Node, rows: &str) -> bool {
     let mut child = n;
     while let Some(p) = child.parent() {
         if p.kind_name() == "function_definition" {
-            break;
+            // Every call of this function in the kernel's reach, in such a branch.
+            let Some(name) = a.function_name(p).filter(|f| *f != launch.kernel) else {
+                return false;
+            };
+            if depth >= CALL_DEPTH {
+                return false;
+            }
+            let calls: Vec<Node> = reachable_calls(a, &launch.kernel)
+                .into_iter()
+                .filter(|c| super::rules::callee(a, *c) == Some(name))
+                .collect();
+            return !calls.is_empty()
+                && calls
+                    .iter()
+                    .all(|c| one_row_branch(a, *c, launch, depth + 1));
         }
         if p.kind_name() == "if_statement" {
             let cond = p.field(FIELDS.condition).and_then(|c| {

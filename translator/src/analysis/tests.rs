@@ -6692,4 +6692,15 @@ fn h048_vote_in_one_rows_branch_r25_c() {
         "unsigned long long all = __ballot_sync(~0ull, 1); count[2] = __popcll(all);\n  if (threadIdx.y == 0) {",
     );
     assert_eq!(lines_of(&outside, "H048"), vec![2]);
+    // In device functions that only the rows' branches call (warp-rnnt's alphas and betas).
+    let called = "__device__ void count(unsigned *c) {\n\
+                  \x20 unsigned long long mask = __activemask();\n\
+                  \x20 if (threadIdx.x == __popcll(mask) - 1) atomicAdd(c, 1u);\n}\n\
+                  __global__ void k(unsigned *c) {\n\
+                  \x20 if (threadIdx.y == 0) count(c);\n\
+                  \x20 else if (threadIdx.y == 1) count(c + 1);\n}\n\
+                  void go(unsigned *c) { k<<<1, dim3(32, 2)>>>(c); }\n";
+    assert!(lines_of(called, "H048").is_empty(), "{:?}", run(called));
+    let unguarded = called.replace("else if (threadIdx.y == 1) count(c + 1);", "count(c + 1);");
+    assert_eq!(lines_of(&unguarded, "H048"), vec![2]);
 }
