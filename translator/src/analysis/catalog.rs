@@ -63,7 +63,9 @@ segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, 
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
 the lane's half of a 64-lane wavefront, also through a function that passes its parameters on as \
 a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_sync(x, delta)` in a \
-project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
+project header; a wrapper called without its width, which defaults to `warpSize`, reads as the \
+builtin without one, also through a function of the file that hands its parameters on to it, \
+a functor's `down(v, d)`), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a tree read at `lane == 0` or `tid % 32 == 0`, its distance halving from 16 or doubling from 1 while below 32 (1, 2, 4, 8, 16, whatever the bound's constant is called), also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \

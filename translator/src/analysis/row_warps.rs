@@ -1268,6 +1268,14 @@ fn names_row(a: &Analyzer, cond: Node) -> bool {
 /// How function `def` hands its parameters on to its shuffles, where it is a shuffle wrapper
 /// (see [`super::ShuffleWrapper`]). Shuffles in branches hipcc skips do not count.
 pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleWrapper> {
+    shuffle_wrapper_at(a, def, 0)
+}
+
+/// [`shuffle_wrapper`], `depth` wrappers down: a function that hands its parameters on to a
+/// shuffle wrapper of the file (a functor's `down(v, d)` returning `shfl_down_w(v, d)`, whose
+/// width defaults to `warpSize`: HeCBench's `WelfordOps::warp_shfl_down`, realuser26 R26-a) is
+/// one too, with the inner wrapper's width default where it passes no width.
+fn shuffle_wrapper_at(a: &Analyzer, def: Node, depth: usize) -> Option<super::ShuffleWrapper> {
     let range = def.byte_range();
     let body = def.field(FIELDS.body)?;
     // The parameters' names, in order.
@@ -1275,14 +1283,26 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
     while let Some(n) = d.filter(|n| n.kind_name() != "function_declarator") {
         d = n.field(FIELDS.declarator);
     }
-    let params: Vec<Option<&str>> = crate::parse::named_children(d?.field(FIELDS.parameters)?)
+    let decls: Vec<Node> = crate::parse::named_children(d?.field(FIELDS.parameters)?)
         .filter(|p| p.kind_name() != "comment")
+        .collect();
+    let params: Vec<Option<&str>> = decls
+        .iter()
         .map(|p| {
             p.field(FIELDS.declarator)
                 .and_then(|d| super::declarator_name(d).0)
                 .map(|n| a.text(n))
         })
         .collect();
+    // A parameter's default: `warpSize` as `Some(None)`, a constant as its value.
+    let default_of = |i: usize| {
+        let v = decls.get(i)?.field(FIELDS.default_value)?;
+        if a.text(v).trim() == "warpSize" {
+            Some(None)
+        } else {
+            a.eval(v).map(Some)
+        }
+    };
     let param = |n: Node| {
         let n = unparen(n);
         (n.kind_name() == "identifier")
@@ -1302,7 +1322,50 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
             && call_at(body, at).is_some_and(|c| under_cuda_arch(a, c));
         match segment {
             None if arch_skipped => {}
-            None => continue,
+            None => {
+                // A call of another wrapper of the file that this one's parameters feed.
+                let inner = (depth < 2)
+                    .then(|| {
+                        a.funcs
+                            .iter()
+                            .filter(|f| f.device && a.function_name(f.node) == Some(name))
+                            .map(|f| shuffle_wrapper_at(a, f.node, depth + 1))
+                            .reduce(|x, y| x.filter(|x| Some(*x) == y))
+                            .flatten()
+                    })
+                    .flatten();
+                let Some((inner, call)) = inner.zip(call_at(body, at)) else {
+                    continue;
+                };
+                let argv = super::rules::args(call);
+                let (width, width_default) = match inner.width {
+                    Some(k) if k < argv.len() => {
+                        let p = param(argv[k])?;
+                        (Some(p), default_of(p))
+                    }
+                    Some(_) => (None, Some(inner.width_default?)),
+                    None => (None, None),
+                };
+                let this = super::ShuffleWrapper {
+                    width,
+                    xor_distance: match inner.xor_distance {
+                        Some(k) => Some(param(*argv.get(k)?)?),
+                        None => None,
+                    },
+                    sync: inner.sync,
+                    width_default,
+                    distance: match inner.distance {
+                        Some((k, kind)) => Some((param(*argv.get(k)?)?, kind)),
+                        None => None,
+                    },
+                };
+                match found {
+                    None => found = Some(this),
+                    Some(w) if w == this => {}
+                    Some(_) => return None,
+                }
+                continue;
+            }
             Some(Lanes::Wavefront) if name.starts_with("__shfl") => {}
             Some(_) => return None,
         }
@@ -1310,16 +1373,27 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
         let call = call_at(body, at)?;
         let argv = super::rules::args(call);
         let lane = argv.get(1 + usize::from(sync)).copied();
+        let kind = ["up", "down", "xor"]
+            .into_iter()
+            .find(|k| name.trim_end_matches("_sync") == format!("__shfl_{k}"));
+        let distance = kind.and_then(|k| Some((param(lane?)?, k)));
         let this = match argv.get(2 + usize::from(sync)) {
-            Some(w) => super::ShuffleWrapper {
-                width: Some(param(*w)?),
-                xor_distance: None,
-                sync,
-            },
+            Some(w) => {
+                let width = param(*w)?;
+                super::ShuffleWrapper {
+                    width: Some(width),
+                    xor_distance: None,
+                    sync,
+                    width_default: default_of(width),
+                    distance,
+                }
+            }
             None if name.starts_with("__shfl_xor") => super::ShuffleWrapper {
                 width: None,
                 xor_distance: Some(param(lane?)?),
                 sync,
+                width_default: None,
+                distance,
             },
             None => return None,
         };
@@ -1388,16 +1462,31 @@ fn wrapped_shuffles(a: &mut Analyzer) {
         };
         let argv = super::rules::args(call);
         let lanes = match (w.width, w.xor_distance) {
-            (Some(k), _) => argv
+            (Some(k), _) if k < argv.len() => argv
                 .get(k)
                 .and_then(|v| a.eval(*v))
                 .is_some_and(|v| (1..=32).contains(&v))
                 .then_some(Lanes::Width32),
+            // The width left to its default: a constant one as if passed; `warpSize` as the
+            // builtin without a width, whose up/down reduction trees and small xor distances
+            // stay in 32-lane segments as the direct call's do (realuser26 R26-a, HeCBench's
+            // `WARP_SHFL_DOWN(v, delta, width = warpSize)`).
+            (Some(_), _) | (None, None) => match (w.width_default, w.distance) {
+                (Some(Some(v)), _) => (1..=32).contains(&v).then_some(Lanes::Width32),
+                (Some(None), Some((k, "xor"))) => argv
+                    .get(k)
+                    .is_some_and(|d| below_32(a, call, *d))
+                    .then_some(Lanes::SmallXor),
+                (Some(None), Some((k, dir))) => argv
+                    .get(k)
+                    .is_some_and(|d| guarded_shift(a, call, *d, dir == "up"))
+                    .then_some(Lanes::GuardedShift),
+                _ => None,
+            },
             (None, Some(k)) => argv
                 .get(k)
                 .is_some_and(|d| below_32(a, call, *d))
                 .then_some(Lanes::SmallXor),
-            (None, None) => None,
         };
         if let Some(lanes) = lanes {
             marks.push((i, lanes));

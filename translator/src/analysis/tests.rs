@@ -4971,7 +4971,7 @@ fn h003_a_mask_computed_for_32_lanes_needs_more_than_a_wider_type() {
 /// Z-a: a shuffle wrapper whose width is a parameter (`SHFL_XOR(v, m, width = warpSize)`, as
 /// PyTorch-Encoding and inplace_abn have it), called with the file's `WARP_SIZE` of 32, reduces
 /// 32-lane segments as the shuffle written in place does; called without the width it reads
-/// the wavefront. At HIP 6.2 the block reduction's `if (threadIdx.x < WARP_SIZE)` runs the
+/// as the builtin without one. At HIP 6.2 the block reduction's `if (threadIdx.x < WARP_SIZE)` runs the
 /// `_sync` shuffles on half the wavefront, through the wrapper or not.
 #[test]
 fn h001_shuffle_wrappers_with_a_width_parameter() {
@@ -5006,9 +5006,15 @@ __global__ void k(const float* in, float* out) {{\n\
         assert_eq!(lines_at(s, "H001", v52), Vec::<usize>::new(), "{s}");
         assert_eq!(lines_at(s, "H001", v62), [15], "{s}");
     }
-    // Without the width, the wrapper's default is the wavefront: the 32s count warps.
+    // Without the width, the wrapper's default is the wavefront's, as the builtin's without
+    // one: xor distances below 32 keep each 32-lane half to itself, and the file's 32s number
+    // those halves, so both read the same (R26-a).
     let default = src("SHFL_XOR(v, i)");
-    assert!(lines_at(&default, "H001", v52).contains(&1));
+    let builtin = src("__shfl_xor_sync(0xffffffff, v, i)");
+    assert_eq!(
+        lines_at(&default, "H001", v52),
+        lines_at(&builtin, "H001", v52)
+    );
 }
 
 #[test]
@@ -6703,4 +6709,48 @@ fn h048_vote_in_one_rows_branch_r25_c() {
     assert!(lines_of(called, "H048").is_empty(), "{:?}", run(called));
     let unguarded = called.replace("else if (threadIdx.y == 1) count(c + 1);", "count(c + 1);");
     assert_eq!(lines_of(&unguarded, "H048"), vec![2]);
+}
+
+/// R26-a: a two-stage block reduction in 32s whose down shuffle sits in a wrapper with a width
+/// defaulting to `warpSize` (HeCBench's `WARP_SHFL_DOWN(v, delta, width = warpSize)`), called
+/// directly or through a functor's method, reads as the builtin without a width does: segment
+/// code, no H001. Read by every lane, it is an error as with the builtin.
+#[test]
+fn h001_shuffle_wrapper_with_a_warp_size_default_width_r26_a() {
+    let src = "#define WARP_SIZE 32\n\
+               template <typename T>\n\
+               __device__ T shfl_down_w(T v, unsigned d, int width = warpSize) { return __shfl_down_sync(0xffffffff, v, d, width); }\n\
+               struct SumOp {\n\
+               \x20 __device__ float down(float v, int d) const { return shfl_down_w(v, d); }\n\
+               };\n\
+               template <class Op> __device__ float warp_reduce(float v, const Op& op) {\n\
+               \x20 for (int o = WARP_SIZE >> 1; o > 0; o >>= 1) v = v + op.down(v, o);\n\
+               \x20 return v;\n}\n\
+               __global__ void block_sum(const float* x, float* out) {\n\
+               \x20 __shared__ float part[32];\n\
+               \x20 SumOp op;\n\
+               \x20 int lid = threadIdx.x % WARP_SIZE, wid = threadIdx.x / WARP_SIZE;\n\
+               \x20 float v = warp_reduce(x[blockIdx.x * blockDim.x + threadIdx.x], op);\n\
+               \x20 if (lid == 0) part[wid] = v;\n\
+               \x20 __syncthreads();\n\
+               \x20 v = (threadIdx.x < blockDim.x / WARP_SIZE) ? part[lid] : 0.f;\n\
+               \x20 if (wid == 0) v = warp_reduce(v, op);\n\
+               \x20 if (threadIdx.x == 0) out[blockIdx.x] = v;\n}\n";
+    let errors = |src: &str| -> Vec<usize> {
+        run(src)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity != Severity::Note)
+            .map(|d| d.line)
+            .collect()
+    };
+    assert!(errors(src).is_empty(), "{:?}", run(src));
+    let direct = src.replace("op.down(v, o)", "shfl_down_w(v, o)");
+    assert!(errors(&direct).is_empty(), "{:?}", run(&direct));
+    for s in [src.to_string(), direct] {
+        let every = s.replace(
+            "if (lid == 0) part[wid] = v;",
+            "part[threadIdx.x % 32] = v;",
+        );
+        assert!(!errors(&every).is_empty(), "{every}");
+    }
 }
