@@ -356,10 +356,13 @@ Known idioms have portable replacements, which hipport suggests: `%laneid` -> `_
 32 or `threadIdx.x / 32` warp ids, the lane within its warp is `__lane_id() & 31`, which the \
 help gives first in a file that does), \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
-`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
+`wall_clock64()` (whose units differ: nanoseconds there, ticks at \
+`hipDeviceAttributeWallClockRate` kHz here, so the help says to scale by `1000000 / rate_khz`), \
+`shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
 streaming cache operators `ld.global.cs`/`.lu` and `st.global.cs` -> \
 `__builtin_nontemporal_load`/`__builtin_nontemporal_store` (on scalars or clang vectors) or a \
-plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`) -> a plain \
+plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`, the \
+qualifiers in either order: `ld.cg.global` too) -> a plain \
 load or store, `ld.global.cv` -> a `volatile` load, \
 `membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \

@@ -9022,7 +9022,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "%warpid",
             "`%warpid` has no HIP equivalent (compute threadIdx / warpSize)",
         ),
-        ("%globaltimer", "`%globaltimer` -> `wall_clock64()`"),
+        // PTX ISA: `%globaltimer` counts nanoseconds; hip_runtime_api.h:
+        // `hipDeviceAttributeWallClockRate` is the "constant frequency of wall clock in
+        // kilohertz" that `wall_clock64()` ticks at (100 MHz on MI200: 10 ns a tick; R26-f).
+        (
+            "%globaltimer",
+            "`%globaltimer` -> `wall_clock64()`, but the units differ: `%globaltimer` counts nanoseconds, `wall_clock64()` ticks of a clock at `hipDeviceAttributeWallClockRate` kHz (10 ns a tick at 100 MHz), so scale it, `wall_clock64() * (1000000 / rate_khz)` with the rate read on the host (`hipDeviceGetAttribute(&rate_khz, hipDeviceAttributeWallClockRate, dev)`) and passed in",
+        ),
         ("%clock", "`%clock`/`%clock64` -> `clock64()`"),
         ("%smid", "`%smid` -> `__smid()`"),
         (
@@ -9134,10 +9140,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     let barrier = barrier_hint(template);
     let copy = async_copy_hint(template);
     let moves = move_hints(template);
+    // `ld.cg.global` is `ld.global.cg` (ptxas takes the qualifiers in either order; AQLM's
+    // loads, realuser25 R25-f): the hints are keyed by the state space first.
+    let ordered = state_space_first(template);
     let found: Vec<&str> = hints
         .iter()
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
-        .filter(|(k, _)| has_token(template, k) || has_token(&code, k))
+        .filter(|(k, _)| has_token(template, k) || has_token(&code, k) || has_token(&ordered, k))
         .map(|(_, h)| *h)
         .chain(moves.iter().map(String::as_str))
         .chain(copy)
@@ -9157,6 +9166,44 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         Some(help),
         vec![],
     );
+}
+
+/// `text` with the qualifiers of each `ld`/`st` instruction reordered so that the state space
+/// (`.global`, `.shared`, `.local`, `.const`, `.param`) comes first: `ld.cg.global.v4.u32` reads
+/// `ld.global.cg.v4.u32`.
+pub(super) fn state_space_first(text: &str) -> String {
+    const SPACES: [&str; 5] = ["global", "shared", "local", "const", "param"];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(|c: char| c == 'l' || c == 's') {
+        let before_ok = i == 0
+            || !rest[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '%');
+        let word_end = rest[i..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == ':'))
+            .map_or(rest.len(), |e| i + e);
+        let word = &rest[i..word_end];
+        out.push_str(&rest[..i]);
+        let mut parts: Vec<&str> = word.split('.').collect();
+        if before_ok && parts.len() > 2 && matches!(parts[0], "ld" | "st") {
+            if let Some(k) = parts
+                .iter()
+                .position(|p| SPACES.contains(p))
+                .filter(|k| *k > 1)
+            {
+                let space = parts.remove(k);
+                parts.insert(1, space);
+            }
+            out.push_str(&parts.join("."));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[word_end.max(i + 1)..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether the file keeps 32-lane warps: a warp-size constant or macro of 32 (RAFT's `static

@@ -6165,6 +6165,28 @@ fn h006_cache_operator_hints() {
     assert!(help("st.global.cs.f64 [%1], %0;").contains("__builtin_nontemporal_store(v, p)"));
     assert!(help("st.global.wb.f64 [%1], %0;").contains("-> a plain store"));
     assert!(!help("ld.global.ca.f64 %0, [%1];").contains("rewrite with HIP intrinsics"));
+    // R25-f: the qualifiers in the other order (AQLM's `ld.cg.global.v4.u32`).
+    assert!(help("ld.cg.global.v4.u32 {%0, %1, %2, %3}, [%4];")
+        .contains("`ld.global.cg` (cache in L2 only) -> a plain load"));
+    assert!(help("st.cs.global.f64 [%1], %0;").contains("__builtin_nontemporal_store(v, p)"));
+    // R26-f: `%globaltimer` counts nanoseconds, `wall_clock64()` ticks.
+    let timer = help("mov.u64 %0, %%globaltimer;");
+    assert!(
+        timer.contains("wall_clock64()") && timer.contains("hipDeviceAttributeWallClockRate"),
+        "{timer}"
+    );
+}
+
+#[test]
+fn ptx_state_space_first() {
+    assert_eq!(
+        super::rules::state_space_first(
+            "\tld.cg.global.v4.u32 {%0}, [%1]; st.wb.shared.f32 [%0], %1;"
+        ),
+        "\tld.global.cg.v4.u32 {%0}, [%1]; st.shared.wb.f32 [%0], %1;"
+    );
+    let same = "ld.global.cg.f32 %0, [%1]; mul.lo.s32 %0, %1, %2; ldmatrix.sync.x4";
+    assert_eq!(super::rules::state_space_first(same), same);
 }
 
 /// verify6: code that follows H001's help for a vote in 32-lane warp code (take this thread's
