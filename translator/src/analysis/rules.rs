@@ -9175,7 +9175,7 @@ pub(super) fn state_space_first(text: &str) -> String {
     const SPACES: [&str; 5] = ["global", "shared", "local", "const", "param"];
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(i) = rest.find(|c: char| c == 'l' || c == 's') {
+    while let Some(i) = rest.find(['l', 's']) {
         let before_ok = i == 0
             || !rest[..i]
                 .chars()
