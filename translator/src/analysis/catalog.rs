@@ -775,7 +775,9 @@ NVIDIA's curand_mtgp32_kernel.h): HIP's headers declare `threadIdx`, `blockIdx`,
 `gridDim` for device and host code alike with types of their own, so hipcc rejects them in both \
 passes (\"redeclaration of 'blockDim' with a different type\"); `__HIP_DEVICE_COMPILE__` would \
 not help, as the host pass still sees them. Delete them for HIP, or guard them with \
-`#if !defined(__HIPCC__)` (checked with hipcc 5.2.3, both passes).
+`#if !defined(__HIPCC__)` (checked with hipcc 5.2.3, both passes). `convert` puts that guard \
+around them itself (whatever `--fix` says), so the converted file has neither this report nor \
+H011's on an `#ifndef __CUDA_ARCH__` that holds only the guarded stand-ins.
 
 Fix: delete the helper, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`.",
 };

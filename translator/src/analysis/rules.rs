@@ -7883,18 +7883,23 @@ fn index_stand_ins_only(a: &Analyzer, n: Node) -> bool {
     if n.field(FIELDS.alternative).is_some() {
         return false;
     }
-    let name = n.field(FIELDS.name);
+    let (name, condition) = (n.field(FIELDS.name), n.field(FIELDS.condition));
     let mut any = false;
-    for c in
-        crate::parse::named_children(n).filter(|c| Some(*c) != name && c.kind_name() != "comment")
+    for c in crate::parse::named_children(n)
+        .filter(|c| Some(*c) != name && Some(*c) != condition && c.kind_name() != "comment")
     {
         let mut w = c.walk();
-        let stand_in = c.kind_name() == "declaration"
-            && c.children_by_field_name("declarator", &mut w).all(|d| {
-                super::declarator_name(d).0.is_some_and(|x| {
-                    matches!(a.text(x), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
-                })
-            });
+        // The `#if !defined(__HIPCC__)` block convert puts around them (srcfix11), or any
+        // nested conditional block holding only stand-ins.
+        let nested =
+            matches!(c.kind_name(), "preproc_if" | "preproc_ifdef") && index_stand_ins_only(a, c);
+        let stand_in = nested
+            || c.kind_name() == "declaration"
+                && c.children_by_field_name("declarator", &mut w).all(|d| {
+                    super::declarator_name(d).0.is_some_and(|x| {
+                        matches!(a.text(x), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+                    })
+                });
         if !stand_in {
             return false;
         }

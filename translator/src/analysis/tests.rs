@@ -6349,6 +6349,27 @@ fn builtin_index_redeclaration_r24_c() {
         .contains("#if !defined(__HIPCC__)"));
     let ok = "namespace emu { extern const dim3 blockDim; }\nvoid f() { int gridDim = 3; (void)gridDim; }\n";
     assert!(lines_at(ok, "H025", Version::new(5, 2, 3)).is_empty());
+    // What convert writes (srcfix11): the stand-ins in `#if !defined(__HIPCC__)` inside the
+    // `#ifndef __CUDA_ARCH__`: neither H025 nor H011 on the outer test.
+    let guarded = src
+        .replace(
+            "#ifndef __CUDA_ARCH__\n",
+            "#ifndef __CUDA_ARCH__\n#if !defined(__HIPCC__)\n",
+        )
+        .replace("#endif\n", "#endif\n#endif\n");
+    for id in ["H025", "H011"] {
+        assert!(
+            lines_at(&guarded, id, Version::new(6, 2, 0)).is_empty(),
+            "{id}: {:?}",
+            run(&guarded)
+        );
+    }
+    // Other code beside them in the nested block keeps H011.
+    let more = guarded.replace(
+        "extern const uint3 threadIdx;\n",
+        "extern const uint3 threadIdx;\nint host_only = 1;\n",
+    );
+    assert!(!lines_at(&more, "H011", Version::new(6, 2, 0)).is_empty());
 }
 
 /// R24-i: where the operand of `__popc` stays 32 bits wide (a 32-lane mask, or a ballot variable
