@@ -463,7 +463,10 @@ name), so a bfloat16 path or a cuDNN 7 feature in such a branch silently drops o
 error, unless hipcc skips the line anyway. Where the `#else` hipcc takes already calls the \
 mask-less HIP form of the `_sync` builtin the skipped branch calls (`#if CUDA_VERSION >= 9000` / \
 `__all_sync(mask, v)` / `#else` / `__all(v)`), the report is a note that says so, and the \
-translator's note that the skipped call stays as written (T009) is folded into it.
+translator's note that the skipped call stays as written (T009) is folded into it. Where the \
+arm hipcc goes to is the project's own HIP path (`#elif __HIPCC__`, `#elif \
+defined(__HIP_PLATFORM_AMD__)`), nothing is reported: the branch hipcc takes is the one \
+written for it.
 
 Fix: guard on `__HIP_PLATFORM_AMD__` / `HIP_VERSION` explicitly where the HIP path needs its own \
 code, and check that the branch HIP takes compiles and is correct.",
@@ -559,7 +562,9 @@ pub const ASYNC_COPY: DiagInfo = DiagInfo {
 Ampere's asynchronous global-to-shared copies (`cp.async` PTX, `cuda::pipeline`, \
 `cuda::memcpy_async`, `__pipeline_memcpy_async`, `cooperative_groups::memcpy_async`) have no HIP \
 API. Replace them with ordinary loads into shared memory followed by `__syncthreads()`, or with \
-an explicit double-buffering scheme. `<cuda/barrier>` in a file with no async copy is reported as \
+an explicit double-buffering scheme. `<cooperative_groups/memcpy_async.h>` included in a file \
+that uses nothing of it (no `memcpy_async`, `wait`, `wait_prior`, pipeline) is a note: the port \
+leaves the include out. `<cuda/barrier>` in a file with no async copy is reported as \
 `cuda::barrier` alone: an arrive and wait of every thread of the block at once is \
 `__syncthreads()`; a split arrive/wait has no HIP equivalent.",
 };
@@ -673,7 +678,9 @@ pub const FLOAT_ATOMIC: DiagInfo = DiagInfo {
 HIP compiles `atomicAdd` (and min/max) on `float`/`double` to safe compare-and-swap loops unless \
 `-munsafe-fp-atomics` is given or `unsafeAtomicAdd` is called; the hardware instructions are \
 faster but give wrong answers on fine-grained (host-coherent) memory. RDNA1 and CDNA1 (MI100, for \
-double) lack some hardware float atomics. Results are order-dependent, so tests need a tolerance.
+double) lack some hardware float atomics. Sums are order-dependent, so tests need a tolerance; \
+a minimum or maximum is the same in any order, and its note says only the loop's cost and \
+`unsafeAtomicMax`/`unsafeAtomicMin` (amd_hip_unsafe_atomic.h).
 
 HIP's atomics have no `atomicAdd` for `__half`, `__half2` or bfloat16 at all in HIP 5 (5.2.3's \
 amd_hip_atomic.h, confirmed with hipcc) nor in ROCm 6 (ROCm/hip#3573 shows 6.1.3 rejecting \
@@ -1261,8 +1268,10 @@ builds without NDEBUG). Newer headers take the rank modulo `warpSize`; the first
 that fix is not known.
 
 Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
-`meta_group_rank()` as `thread_rank() / tile size` of the parent, and `num_threads()` as \
-`size()`.",
+`meta_group_rank()` as `thread_rank() / tile size` of the parent (`threadIdx.x / 32` for \
+`tiled_partition<32>` in one-dimensional blocks), `meta_group_size()` as the parent's size over \
+the tile's, rounded up (`(blockDim.x + 31) / 32`), which the help gives for those two, and \
+`num_threads()` as `size()`.",
 };
 
 /// H046: texture fetches with an explicit level of detail or gradients, which gfx90a cannot do.

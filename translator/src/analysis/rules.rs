@@ -1701,6 +1701,15 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
         "ballot" => format!("take the tile's bits of the wavefront's ballot: `{bits}` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
         "any" => format!("test the tile's bits of the wavefront's ballot: `({bits}) != 0` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
         "all" => format!("test the tile's bits of the wavefront's ballot: `({bits}) == ((1ull << {size}) - 1)` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
+        // The tiles of the block, counted and numbered by thread index (realuser26 R26-1):
+        // exact for `tiled_partition<32>` on 64-lane wavefronts too.
+        "meta_group_size" => {
+            let less = size
+                .parse::<i64>()
+                .map_or_else(|_| format!("{size} - 1"), |v| (v - 1).to_string());
+            format!("the number of tiles in the block: `(blockDim.x * blockDim.y * blockDim.z + {less}) / {size}` (`(blockDim.x + {less}) / {size}` in one-dimensional blocks; `block.size()` over the tile's `size()`, rounded up){newer}")
+        }
+        "meta_group_rank" => format!("this tile's index in the block: `block.thread_rank() / {size}` (`threadIdx.x / {size}` in one-dimensional blocks){newer}"),
         _ => format!("use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(){newer}"),
     };
     a.report(
@@ -4910,6 +4919,19 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                         Some(format!("check that your HIP's amd_hip_fp16.h / amd_hip_bf16.h declare it; otherwise {help}")),
                         vec![],
                     );
+                } else if matches!(name, "atomicMin" | "atomicMax") {
+                    // A minimum or maximum is exact in any order: only the loop's cost is left
+                    // to say (realuser26 R26-5). amd_hip_unsafe_atomic.h declares
+                    // `unsafeAtomicMax`/`unsafeAtomicMin` for float and double.
+                    let unsafe_name = name.replacen("atomic", "unsafeAtomic", 1);
+                    a.report(
+                        &FLOAT_ATOMIC,
+                        Severity::Note,
+                        n,
+                        format!("`{name}` on {ty}: HIP uses a compare-and-swap loop unless -munsafe-fp-atomics is given (the result is the same in any order; only the loop's cost differs)"),
+                        Some(format!("where the loop's cost matters, `{unsafe_name}` or -munsafe-fp-atomics use the hardware's float min/max on coarse-grained memory")),
+                        vec![],
+                    );
                 } else {
                 a.report(
                     &FLOAT_ATOMIC,
@@ -8109,6 +8131,12 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         "#if"
     };
     let alternative = n.field(FIELDS.alternative);
+    // The arm hipcc goes to is the project's own HIP path (`#elif __HIPCC__`, `#elif
+    // defined(__HIP_PLATFORM_AMD__)`): skipping this one is the author's choice (realuser26
+    // R26-4, HeCBench's `#if CUDA_VERSION >= 12080 ... #elif __HIPCC__` per function).
+    if value == Some(0) && alternative.is_some_and(|alt| hip_arm_taken(a, alt)) {
+        return;
+    }
     // An `#elif` after a branch hipcc takes is never reached, whatever its own condition says.
     let earlier_taken = (directive == "#elif")
         .then(|| skipping_directive(n, a.src, &a.macros))
@@ -8823,6 +8851,51 @@ fn header_macro(a: &mut Analyzer, value: Node) {
     }
 }
 
+/// Whether `alt`, the next arm of a conditional, is an `#elif` that tests HIP (`__HIPCC__`,
+/// `__HIP_PLATFORM_AMD__`, `USE_ROCM`; not the removed `__HIP_PLATFORM_HCC__`) and holds under
+/// hipcc.
+fn hip_arm_taken(a: &Analyzer, alt: Node) -> bool {
+    if alt.kind_name() != "preproc_elif" {
+        return false;
+    }
+    let Some(cond) = alt.field(FIELDS.condition) else {
+        return false;
+    };
+    let mut hip = false;
+    crate::parse::walk_subtree(cond, |x| {
+        if x.kind_name() == "identifier" {
+            let id = a.text(x);
+            let u = id.to_ascii_uppercase();
+            if (u.contains("HIP") || u.contains("ROCM")) && id != "__HIP_PLATFORM_HCC__" {
+                hip = true;
+                return Visit::Stop;
+            }
+        }
+        Visit::Descend
+    });
+    hip && pp_condition(cond, a.src, &a.macros, 0).is_some_and(|v| v != 0)
+}
+
+/// Whether the file, outside the include directive `include`, names what
+/// `<cooperative_groups/memcpy_async.h>` provides: `memcpy_async`, `wait`/`wait_prior` of
+/// cooperative groups, or a pipeline.
+fn uses_async_copy(a: &Analyzer, include: Node) -> bool {
+    let r = include.byte_range();
+    let (before, after) = (&a.src[..r.start], &a.src[r.end..]);
+    [
+        "memcpy_async",
+        "wait_prior",
+        "pipeline",
+        "cg::wait",
+        "cooperative_groups::wait",
+    ]
+    .iter()
+    .any(|w| {
+        crate::lexer::whole_words(before, w).next().is_some()
+            || crate::lexer::whole_words(after, w).next().is_some()
+    })
+}
+
 fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
     match p {
         "mma.h" => wmma(a, n, "`#include <mma.h>`".to_string()),
@@ -8842,6 +8915,16 @@ fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
                 vec![],
             )
         }
+        // Included and not used (DCNv4's common.h, realuser25 R25-2): the port leaves the
+        // include out, and nothing else needs changing.
+        "cooperative_groups/memcpy_async.h" if !uses_async_copy(a, n) => a.report(
+            &ASYNC_COPY,
+            Severity::Note,
+            n,
+            format!("`<{p}>` provides asynchronous copies, which HIP lacks, but nothing of it is used in this file (no `memcpy_async`, `wait`, `wait_prior`): the port leaves the include out"),
+            None,
+            vec![],
+        ),
         "cuda/pipeline" | "cuda_pipeline.h" | "cuda_pipeline_primitives.h"
         | "cooperative_groups/memcpy_async.h" | "cuda/barrier" => a.report(
             &ASYNC_COPY,

@@ -6797,3 +6797,58 @@ fn h001_shuffle_wrapper_with_a_warp_size_default_width_r26_a() {
         assert!(!errors(&every).is_empty(), "{every}");
     }
 }
+
+/// Noise of realuser25/26: an unused `<cooperative_groups/memcpy_async.h>` is a note (R25-2);
+/// `meta_group_size`/`meta_group_rank` get the block's tile count and index (R26-1);
+/// `atomicMax` on float is no order-dependent sum (R26-5); `#if CUDA_VERSION >= X` whose next
+/// arm is the project's `#elif __HIPCC__` is no H010 (R26-4).
+#[test]
+fn noise_of_realuser25_26() {
+    let unused = "#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n__global__ void k(float *p) { p[threadIdx.x] *= 2.0f; }\n";
+    let d: Vec<_> = run(unused).into_iter().filter(|d| d.id == "H015").collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].severity, Severity::Note);
+    let used = unused.replace(
+        "p[threadIdx.x] *= 2.0f;",
+        "namespace cg = cooperative_groups; auto b = cg::this_thread_block(); extern __shared__ float s[]; cg::memcpy_async(b, s, p, 64); cg::wait(b);",
+    );
+    let d: Vec<_> = run(&used).into_iter().filter(|d| d.id == "H015").collect();
+    assert!(d.iter().any(|d| d.severity == Severity::Error), "{d:?}");
+
+    let tiles = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void rows(const float* x, float* y, int n) {\n  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());\n  int row = blockIdx.x * w.meta_group_size() + w.meta_group_rank();\n  if (row < n && w.thread_rank() == 0) y[row] = x[row];\n}\n";
+    let helps: Vec<String> = run_with(tiles, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H044")
+        .filter_map(|d| d.help)
+        .collect();
+    assert_eq!(helps.len(), 2, "{helps:?}");
+    assert!(
+        helps.iter().any(|h| h.contains("`(blockDim.x + 31) / 32`")),
+        "{helps:?}"
+    );
+    assert!(
+        helps.iter().any(|h| h.contains("`threadIdx.x / 32`")),
+        "{helps:?}"
+    );
+    assert!(helps.iter().all(|h| !h.contains("votes")), "{helps:?}");
+
+    let max = "__global__ void k(float *m, const float *x) { atomicMax(m, x[threadIdx.x]); atomicAdd(m + 1, x[threadIdx.x]); }\n";
+    let d: Vec<_> = run(max).into_iter().filter(|d| d.id == "H022").collect();
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(
+        !d[0].message.contains("order-dependent")
+            && d[0].help.as_deref().unwrap().contains("unsafeAtomicMax"),
+        "{:?}",
+        d[0]
+    );
+    assert!(d[1].message.contains("order-dependent"), "{:?}", d[1]);
+
+    let version = "#include <cuda.h>\n__device__ long long load1(long long *p) {\n#if CUDA_VERSION >= 12080\n  return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);\n#elif __HIPCC__\n  return __atomic_load_n(p, __ATOMIC_RELAXED);\n#else\n  return *p;\n#endif\n}\n";
+    assert!(lines_of(version, "H010").is_empty(), "{:?}", run(version));
+    let no_hip_arm = version.replace("#elif __HIPCC__", "#elif defined(FOO)");
+    assert!(
+        !lines_of(&no_hip_arm, "H010").is_empty(),
+        "{:?}",
+        run(&no_hip_arm)
+    );
+}
