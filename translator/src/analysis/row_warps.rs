@@ -237,7 +237,7 @@ fn row_of_32_branches(a: &mut Analyzer) {
         return;
     }
     for (_, range, body) in &device_defs(a) {
-        half_branches(a, *body, range.clone(), &[], false);
+        half_branches(a, *body, range.clone(), &[], Branches::Rows32);
     }
 }
 
@@ -263,7 +263,7 @@ fn guarded_callees(a: &mut Analyzer) {
     // `tid < warp_size` with a template's `warp_size = 32`.
     a.instantiate.set(true);
     for (_, range, body) in &defs {
-        half_branches(a, *body, range.clone(), &[], true);
+        half_branches(a, *body, range.clone(), &[], Branches::Callees);
     }
     a.instantiate.set(false);
 }
@@ -853,7 +853,7 @@ fn segments(a: &mut Analyzer) {
             .iter()
             .filter(|(_, r, _)| segmented.contains(r) || segment_users.contains(r))
         {
-            half_branches(a, *body, range.clone(), &segment_fns, false);
+            half_branches(a, *body, range.clone(), &segment_fns, Branches::Segments);
         }
     }
 }
@@ -876,15 +876,30 @@ fn only_lane_masks(text: &[u8], name: &str) -> bool {
 /// requires a mask to name exactly the lanes that run it (its `__hip_check_mask`, a trap in
 /// builds without NDEBUG).
 ///
-/// With `callees`, the branches are those that call the file's functions (or a header's) with
-/// `_sync` shuffles, in any code: [`guarded_callees`].
+/// Which branches [`half_branches`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Branches {
+    /// Those of segment code and of kernels with rows of 32 threads.
+    Segments,
+    /// Those that call the file's functions (or a header's) with `_sync` shuffles, in any code:
+    /// [`guarded_callees`].
+    Callees,
+    /// Only those on a row index of 32 threads from `threadIdx.x`, in any code:
+    /// [`row_of_32_branches`]. A test of the first 32 threads within the shuffle's own function
+    /// is the translator's (its H003 note), so one with such a conjunct is left to it.
+    Rows32,
+}
+
+/// `mode` says which branches are read (see [`Branches`]).
 fn half_branches<'t>(
     a: &mut Analyzer<'_, 't>,
     body: Node<'t>,
     range: std::ops::Range<usize>,
     segment_fns: &[&str],
-    callees: bool,
+    mode: Branches,
 ) {
+    let callees = mode == Branches::Callees;
+    let rows32_only = mode == Branches::Rows32;
     // The test, whether its branch leaves, and the code that runs on part of a wavefront.
     // With whether the test reads a row index of 32 threads rather than picking lanes 0-31.
     let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>, bool)> = Vec::new();
@@ -904,7 +919,8 @@ fn half_branches<'t>(
                 // row, the wavefront's other half.
                 // A row index of 32-lane rows from `threadIdx.x` (`threadIdx.x / 32`): as a
                 // `threadIdx.y` row, but in one-dimensional blocks too.
-                let row32 = names_row_of_32(a, cond, 0);
+                let row32 =
+                    names_row_of_32(a, cond, 0) && !first_32_conjunct(a, cond, range.clone());
                 let row = row32 || names_row(a, cond);
                 let syncs_in = |r: std::ops::Range<usize>| {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
@@ -933,7 +949,9 @@ fn half_branches<'t>(
                 }
                 if syncs_in(then.byte_range()) {
                     if first_32_test(a, cond, range.clone()) {
-                        found.push((cond, false, parts, false));
+                        if !rows32_only {
+                            found.push((cond, false, parts, false));
+                        }
                     } else if row32 {
                         found.push((cond, false, parts, true));
                     }
@@ -946,7 +964,8 @@ fn half_branches<'t>(
                         && then
                             .named_child(0)
                             .is_some_and(|c| c.kind_name() == "return_statement");
-                if leaves && (row32 || row_kernel(a, &range) && names_row(a, cond)) {
+                if leaves && (row32 || !rows32_only && row_kernel(a, &range) && names_row(a, cond))
+                {
                     let from = a.calls.partition_point(|c| c.0 < n.end_byte());
                     let later = a.calls[from..]
                         .iter()
@@ -1156,7 +1175,7 @@ fn row_kernel_halves(a: &mut Analyzer) {
         .collect();
     for (_, range, body) in &defs {
         if maybe_row_kernel(a, range) {
-            half_branches(a, *body, range.clone(), &segment_fns, false);
+            half_branches(a, *body, range.clone(), &segment_fns, Branches::Segments);
         }
     }
 }
@@ -1187,6 +1206,18 @@ fn row_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
         .find(|f| f.node.byte_range() == *range)
         .and_then(|f| a.function_name(f.node))
         .is_some_and(|name| a.row_launches.iter().any(|(k, _, _)| k == name))
+}
+
+/// Whether `cond` or one of the operands of its `&&`s is a test of the first 32 threads
+/// ([`first_32_test`]).
+fn first_32_conjunct(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> bool {
+    let cond = unparen(cond);
+    match super::rules::binary_parts(a, cond) {
+        Some((l, "&&", r)) => {
+            first_32_conjunct(a, l, range.clone()) || first_32_conjunct(a, r, range)
+        }
+        _ => first_32_test(a, cond, range),
+    }
 }
 
 /// Whether `e` reads a row index of 32-lane rows taken from the thread's x index:
