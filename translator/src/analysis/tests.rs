@@ -6583,6 +6583,11 @@ fn sync_shuffles_under_a_row_index_of_32_get_the_running_lanes_r25_d() {
         "bool pred = threadIdx.x % 32 < 16;",
     );
     assert!(!fixed(&lane, hip62).contains("__activemask()"));
+    // A test of the first 32 threads in the shuffle's own function is the translator's.
+    let first = src.replace("if (pred) {", "if (threadIdx.x / 32 == 0 && pred) {");
+    assert!(run_with(&first, hip62, false)
+        .iter()
+        .all(|d| !d.message.contains("row index of 32 threads")));
 }
 
 /// R25-a: a group lane mask computed with 32-bit shifts from a group index within 32 lanes
