@@ -6345,7 +6345,13 @@ fn group_of_32(a: &Analyzer, e: Node) -> bool {
         let mut found = false;
         crate::parse::walk_subtree(e, |x| {
             if let Some((l, op, _)) = binary_parts(a, x) {
-                if matches!(op, "/" | "%") && a.eval(l) == Some(32) {
+                // 32 here, or a warp-size constant a project header fixes at 32 (DCNv4's
+                // `kWarpSize` in common.h).
+                let thirty_two = a.eval(l) == Some(32)
+                    || a.header_aliases
+                        .iter()
+                        .any(|h| h.fixed_32 && h.name == a.text(l).trim());
+                if matches!(op, "/" | "%") && thirty_two {
                     found = true;
                     return crate::parse::Visit::Stop;
                 }
