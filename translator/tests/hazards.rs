@@ -178,6 +178,14 @@ fn clean_kernels_raise_no_warp_size_hazards_at_all() {
         let warp: Vec<String> = analyze_file(&f, &opts())
             .into_iter()
             .filter(|d| matches!(d.id.as_str(), "H001" | "H002" | "H003" | "H004"))
+            // The note that the port passes `__activemask()` to `_sync` shuffles that half a
+            // 64-lane wavefront runs (a row of 32 that returns early, R25-d): what the port
+            // writes there is right on every wavefront size.
+            .filter(|d| {
+                !(d.severity == Severity::Note
+                    && !d.fix.is_empty()
+                    && d.fix.iter().all(|e| e.rule == "half-wave-mask"))
+            })
             .map(|d| d.render(None, false))
             .collect();
         assert!(warp.is_empty(), "{}:\n{}", f.display(), warp.join("\n"));

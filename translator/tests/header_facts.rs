@@ -711,3 +711,46 @@ fn a_first_32_threads_branch_calling_a_header_sync_reduction_is_reported_at_hip_
     assert!(found[0].1.contains("`if (tid < 32)`"), "{found:?}");
     assert!(guard(hipport_rules::Version::new(5, 2, 3)).is_empty());
 }
+
+/// R25-a (DCNv4's `backward_kernel_dcn_warp_primitive`): a group lane mask shifted in 32 bits
+/// from a group index counted with `kWarpSize`, which a project header fixes at 32: H003's help
+/// says to number the groups within the wavefront, not only to shift a 64-bit one, and offers
+/// no declaration-only fix.
+#[test]
+fn a_group_mask_from_a_header_constant_of_32_needs_the_wavefronts_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "common.h",
+        "#pragma once\nconstexpr int kWarpSize = 32;\n",
+    );
+    write(
+        root,
+        "k.cu",
+        "#include \"common.h\"\n\
+__global__ void k(float *out, const float *in) {\n\
+  const int group_per_warp = kWarpSize / blockDim.x;\n\
+  const int group_in_warp_id = threadIdx.y % group_per_warp;\n\
+  const unsigned lane_mask = ((1 << blockDim.x) - 1) << (group_in_warp_id * blockDim.x);\n\
+  float v = in[threadIdx.y * blockDim.x + threadIdx.x];\n\
+  for (unsigned off = blockDim.x >> 1; off > 0; off >>= 1)\n\
+    v += __shfl_down_sync(lane_mask, v, off);\n\
+  if (threadIdx.x == 0) out[threadIdx.y] = v;\n\
+}\n",
+    );
+    let report = convert(&config(root), false).unwrap();
+    let k = report.files.iter().find(|f| f.path == "k.cu").unwrap();
+    let d: Vec<_> = k
+        .diagnostics
+        .iter()
+        .filter(|d| d.id == "H003" && d.message.starts_with("lane mask `lane_mask`"))
+        .collect();
+    assert_eq!(d.len(), 1, "{:?}", k.diagnostics);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(
+        help.contains("`warpSize / width`") && help.contains("`1ull << ...`"),
+        "{help}"
+    );
+    assert!(d[0].fix.is_empty(), "{:?}", d[0].fix);
+}

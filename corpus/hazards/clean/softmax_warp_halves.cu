@@ -2,6 +2,8 @@
 // Everything is 32 (WARP_SIZE, blockDim.x / 32, reductions from 16), and nothing reads
 // warpSize: on a 64-lane wavefront each 32-lane half is a row of its own, since an xor
 // distance below 32 never leaves the half, so the kernel is right on every wavefront size.
+// (HIP 6.2+: where one row returns, half a wavefront runs the `_sync` shuffles, so the port
+// passes them `__activemask()`, of which an H001 note tells.)
 #include <cuda_runtime.h>
 #include <float.h>
 

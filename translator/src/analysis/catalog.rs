@@ -63,7 +63,9 @@ segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, 
 distance is below 32 (a constant, or a loop from 16 down or from 1 up to 32), which never leave \
 the lane's half of a 64-lane wavefront, also through a function that passes its parameters on as \
 a shuffle's width or such a distance (`SHFL_XOR(v, m, WARP_SIZE)`, `shfl_xor_sync(x, delta)` in a \
-project header), and `__shfl_up`/`__shfl_down` by less than 32 whose \
+project header; a wrapper called without its width, which defaults to `warpSize`, reads as the \
+builtin without one, also through a function of the file that hands its parameters on to it, \
+a functor's `down(v, d)`), and `__shfl_up`/`__shfl_down` by less than 32 whose \
 result is read only where a lane index within 32 (`x & 31`, `x % 32`) keeps the source lane in \
 the reader's 32 lanes (a segmented scan: `if (lane >= i)` after a shuffle up by `i`; \
 `lane + i < 32`, `lane < 32 - i`, or `lane == 31 || ...` for a shuffle down by 1; a tree read at `lane == 0` or `tid % 32 == 0`, its distance halving from 16 or doubling from 1 while below 32 (1, 2, 4, 8, 16, whatever the bound's constant is called), also after the block that runs it, and at `threadIdx.x == 0` in a kernel of one-dimensional blocks that numbers 32-lane lanes and warps). Such code works on both halves of a wavefront \
@@ -92,7 +94,10 @@ A warp-size constant of 32 that a project header defines once, outside condition
 (`constexpr int WARP_SIZE = 32;` or `#define WARP_SIZE 32`), and that no function of the \
 header uses, is a warning there that leaves the judgement to its includers; an including file \
 whose function's warp-level work the constant reaches gets an error at that function's first \
-use of it, judged as a constant of the file (dropped in 32-lane segment code). \
+use of it, judged as a constant of the file (dropped in 32-lane segment code). So does a \
+warp-size name the build defines as 32 (`-DWARP_SIZE=32` given to hipport with `-D`, in \
+`hipport.toml`, or by a PyTorch `setup.py`) and the file does not define; the message says \
+the value is the build's. \
 None of this applies where \
 the function, what it calls, or a kernel that reaches it also reads `warpSize` (or \
 `C10_WARP_SIZE`): lanes counted by the wavefront's size and reductions over 32 lanes mix, and \
@@ -123,6 +128,11 @@ a warning where some are left (masks it cannot read, functions it cannot see). O
 code too, such a branch that calls a device function with `_sync` shuffles gets the same (the \
 function's masks become `__activemask()`, which is the whole wavefront for its callers that run \
 it on every lane); a guard within the shuffle's own function is the translator's (H003 note). \
+In any kernel, a branch (or early `return`) whose test reads a row index of 32 threads taken \
+from `threadIdx.x` (`bool pred = row < rows` with `row = blockIdx.x * k + threadIdx.x / 32`, \
+or `>> 5`, not also a lane within the row) and that runs `_sync` shuffles gets the same note \
+and masks: a 64-lane wavefront holds two rows, and where one takes it and the other does not, \
+half the wavefront runs them. \
 A kernel the file does not launch that reads \
 `threadIdx.y` counts as one launched with rows of 32 threads. The 32s of a \
 function whose warp-level work is all on 32-thread cooperative-groups tiles count the tile's \
@@ -250,7 +260,12 @@ the translator drops a full-warp one (wavefronts execute in lockstep) and report
 
 Fix (HIP >= 6.2, applied by `--fix`): declare mask variables `unsigned long long`, and write \
 masks in function-like macros as `~0ull`. Partial masks need review: decide which of the 64 \
-lanes must take part.
+lanes must take part. A mask variable whose value is built for 32 lanes gets no fix, since a \
+wider declaration keeps its value: `0xffffffff >> (32 - n)`, and a shift of a 32-bit value \
+(`((1 << w) - 1) << (group * w)`, `1 << lane`), which names no lane above 31 (a shift past 31 \
+bits is undefined) and is an error even where the variable is declared 64-bit; the help says to \
+shift a 64-bit one (`1ull`), and where the shift's group index counts groups within 32 lanes \
+(`group_per_warp = 32 / w`), to number the groups within the wavefront (`warpSize / w`).
 
 With a HIP 6.2, 6.3 or 6.4 target the first `_sync` call of a file also gets a note: those releases \
 declare the builtins only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, so code with correct \
@@ -301,7 +316,10 @@ is ambiguous), use `__popcll`, `__ffsll` and `__clzll` (note that `__clzll` coun
 and shift `1ull`. `--fix` renames `__popc`/`__ffs` only where it also widens every 32-bit \
 variable of the operand: of `below & present` with `below = (1u << lane) - 1`, or with a ballot \
 variable it keeps 32 bits wide, `__popcll` would count the same lanes, and the help says to widen \
-the operand first.",
+the operand first. `__brev` of a vote (HIP's takes `unsigned int`) reverses lanes 0-31 only and \
+is reported like `__clz`, with no rename: `__brevll` reverses 64 bits, so lane 63 becomes bit 0; \
+where each 32-lane half works on its own, `__brev((unsigned)(__ballot(p) >> (__lane_id() & 32)))` \
+gives each half its own bits on both wavefront sizes.",
 };
 
 /// H005: code that relies on independent thread scheduling or partial-warp masks.
@@ -338,10 +356,13 @@ Known idioms have portable replacements, which hipport suggests: `%laneid` -> `_
 32 or `threadIdx.x / 32` warp ids, the lane within its warp is `__lane_id() & 31`, which the \
 help gives first in a file that does), \
 `%clock`/`%clock64` -> `clock64()` (or `wall_clock64()` for time), `%globaltimer` -> \
-`wall_clock64()`, `shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
+`wall_clock64()` (whose units differ: nanoseconds there, ticks at \
+`hipDeviceAttributeWallClockRate` kHz here, so the help says to scale by `1000000 / rate_khz`), \
+`shfl.sync` -> `__shfl_*`, `ld.global.nc` -> `__ldg` or a plain load, the \
 streaming cache operators `ld.global.cs`/`.lu` and `st.global.cs` -> \
 `__builtin_nontemporal_load`/`__builtin_nontemporal_store` (on scalars or clang vectors) or a \
-plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`) -> a plain \
+plain access, the other cache hints (`ld.global.cg`/`.ca`, `st.global.wb`/`.cg`/`.wt`, the \
+qualifiers in either order: `ld.cg.global` too) -> a plain \
 load or store, `ld.global.cv` -> a `volatile` load, \
 `membar`/`fence` -> `__threadfence*()`, `bar.sync 0` (barrier 0, the whole block) -> \
 `__syncthreads()`, `prmt` -> `__byte_perm`, `brev` -> `__brev`, `popc` -> `__popc`/`__popcll`, \
@@ -442,7 +463,10 @@ name), so a bfloat16 path or a cuDNN 7 feature in such a branch silently drops o
 error, unless hipcc skips the line anyway. Where the `#else` hipcc takes already calls the \
 mask-less HIP form of the `_sync` builtin the skipped branch calls (`#if CUDA_VERSION >= 9000` / \
 `__all_sync(mask, v)` / `#else` / `__all(v)`), the report is a note that says so, and the \
-translator's note that the skipped call stays as written (T009) is folded into it.
+translator's note that the skipped call stays as written (T009) is folded into it. Where the \
+arm hipcc goes to is the project's own HIP path (`#elif __HIPCC__`, `#elif \
+defined(__HIP_PLATFORM_AMD__)`), nothing is reported: the branch hipcc takes is the one \
+written for it.
 
 Fix: guard on `__HIP_PLATFORM_AMD__` / `HIP_VERSION` explicitly where the HIP path needs its own \
 code, and check that the branch HIP takes compiles and is correct.",
@@ -538,7 +562,9 @@ pub const ASYNC_COPY: DiagInfo = DiagInfo {
 Ampere's asynchronous global-to-shared copies (`cp.async` PTX, `cuda::pipeline`, \
 `cuda::memcpy_async`, `__pipeline_memcpy_async`, `cooperative_groups::memcpy_async`) have no HIP \
 API. Replace them with ordinary loads into shared memory followed by `__syncthreads()`, or with \
-an explicit double-buffering scheme. `<cuda/barrier>` in a file with no async copy is reported as \
+an explicit double-buffering scheme. `<cooperative_groups/memcpy_async.h>` included in a file \
+that uses nothing of it (no `memcpy_async`, `wait`, `wait_prior`, pipeline) is a note: the port \
+leaves the include out. `<cuda/barrier>` in a file with no async copy is reported as \
 `cuda::barrier` alone: an arrive and wait of every thread of the block at once is \
 `__syncthreads()`; a split arrive/wait has no HIP equivalent.",
 };
@@ -652,7 +678,9 @@ pub const FLOAT_ATOMIC: DiagInfo = DiagInfo {
 HIP compiles `atomicAdd` (and min/max) on `float`/`double` to safe compare-and-swap loops unless \
 `-munsafe-fp-atomics` is given or `unsafeAtomicAdd` is called; the hardware instructions are \
 faster but give wrong answers on fine-grained (host-coherent) memory. RDNA1 and CDNA1 (MI100, for \
-double) lack some hardware float atomics. Results are order-dependent, so tests need a tolerance.
+double) lack some hardware float atomics. Sums are order-dependent, so tests need a tolerance; \
+a minimum or maximum is the same in any order, and its note says only the loop's cost and \
+`unsafeAtomicMax`/`unsafeAtomicMin` (amd_hip_unsafe_atomic.h).
 
 HIP's atomics have no `atomicAdd` for `__half`, `__half2` or bfloat16 at all in HIP 5 (5.2.3's \
 amd_hip_atomic.h, confirmed with hipcc) nor in ROCm 6 (ROCm/hip#3573 shows 6.1.3 rejecting \
@@ -759,7 +787,9 @@ NVIDIA's curand_mtgp32_kernel.h): HIP's headers declare `threadIdx`, `blockIdx`,
 `gridDim` for device and host code alike with types of their own, so hipcc rejects them in both \
 passes (\"redeclaration of 'blockDim' with a different type\"); `__HIP_DEVICE_COMPILE__` would \
 not help, as the host pass still sees them. Delete them for HIP, or guard them with \
-`#if !defined(__HIPCC__)` (checked with hipcc 5.2.3, both passes).
+`#if !defined(__HIPCC__)` (checked with hipcc 5.2.3, both passes). `convert` puts that guard \
+around them itself (whatever `--fix` says), so the converted file has neither this report nor \
+H011's on an `#ifndef __CUDA_ARCH__` that holds only the guarded stand-ins.
 
 Fix: delete the helper, or guard it with `#if !defined(__HIP_PLATFORM_AMD__)`.",
 };
@@ -1243,8 +1273,10 @@ builds without NDEBUG). Newer headers take the rank modulo `warpSize`; the first
 that fix is not known.
 
 Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
-`meta_group_rank()` as `thread_rank() / tile size` of the parent, and `num_threads()` as \
-`size()`.",
+`meta_group_rank()` as `thread_rank() / tile size` of the parent (`threadIdx.x / 32` for \
+`tiled_partition<32>` in one-dimensional blocks), `meta_group_size()` as the parent's size over \
+the tile's, rounded up (`(blockDim.x + 31) / 32`), which the help gives for those two, and \
+`num_threads()` as `size()`.",
 };
 
 /// H046: texture fetches with an explicit level of detail or gradients, which gfx90a cannot do.
@@ -1408,7 +1440,9 @@ result only each row's lane 0 reads \
 lane 0 (reported there), and shifts guarded to stay in the row (`lane >= i` for an up shift, \
 with `lane` a lane within 32, or `threadIdx.x` in blocks 32 threads wide).
 - `__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`: the vote covers both rows. An \
-error.
+error; not in a branch one row takes alone (`if (threadIdx.y == k)`, or its `else` in blocks of \
+2 rows, or a device function only such branches call), where the other row's lanes are off \
+and the vote counts one row.
 - `cub::WarpReduce`, `WarpScan` and the other CUB warp primitives without a width: CUB's \
 logical warp is 32 lanes, hipCUB's the whole wavefront, so one reduction or scan takes two \
 rows. An error (elsewhere the default width is H033's warning).

@@ -237,6 +237,13 @@ pub struct ShuffleWrapper {
     pub xor_distance: Option<usize>,
     /// Whether the shuffles are `_sync` ones (HIP 6.2's mask check applies).
     pub sync: bool,
+    /// The width parameter's default where it has one: `Some(None)` for `warpSize` (a call
+    /// that leaves it out shuffles as the builtin without a width does), `Some(Some(w))` for a
+    /// constant.
+    pub width_default: Option<Option<i64>>,
+    /// For up, down and xor shuffles, the parameter that holds the lane distance, with the
+    /// builtin's direction (`"up"`, `"down"`, `"xor"`).
+    pub distance: Option<(usize, &'static str)>,
 }
 
 /// What the project headers a file includes tell its analysis (found by

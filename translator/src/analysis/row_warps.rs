@@ -218,6 +218,26 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
+        row_of_32_branches(a);
+    }
+}
+
+/// The branches of any kernel whose test reads a row index of 32-lane rows taken from
+/// `threadIdx.x` (`bool pred = row < n` with `row = blockIdx.x * k + threadIdx.x / 32`, AQLM's
+/// one-row-per-output matvec): a 64-lane wavefront holds two rows, and where one takes the
+/// branch and the other does not, lanes 0-31 alone run its `_sync` shuffles, which HIP 6.2+
+/// traps on with the widened 64-lane mask (realuser25 R25-d). Their masks become
+/// `__activemask()` as in a `threadIdx.y` row's branch ([`half_branches`]).
+fn row_of_32_branches(a: &mut Analyzer) {
+    if !a
+        .calls
+        .iter()
+        .any(|c| c.2.is_some() && c.1.ends_with("_sync"))
+    {
+        return;
+    }
+    for (_, range, body) in &device_defs(a) {
+        half_branches(a, *body, range.clone(), &[], Branches::Rows32);
     }
 }
 
@@ -243,7 +263,7 @@ fn guarded_callees(a: &mut Analyzer) {
     // `tid < warp_size` with a template's `warp_size = 32`.
     a.instantiate.set(true);
     for (_, range, body) in &defs {
-        half_branches(a, *body, range.clone(), &[], true);
+        half_branches(a, *body, range.clone(), &[], Branches::Callees);
     }
     a.instantiate.set(false);
 }
@@ -413,8 +433,41 @@ fn device_functions<'t>(a: &Analyzer<'t, '_>) -> Vec<(&'t str, std::ops::Range<u
 /// judges a constant of the file) gets an error at its first use of the name. [`segments`] then
 /// drops those in 32-lane segment code, as for a constant of the file; code that mixes it with
 /// `warpSize` keeps them (realuser22 R22-e).
+///
+/// A warp-size name the build defines as 32 (`-DWARP_SIZE=32` in a Makefile's flags or CMake's
+/// definitions, which reach the analysis as [`super::AnalysisOptions::defines`]) and the file
+/// does not define is judged the same way (realuser26 R26-c).
 fn header_constants(a: &mut Analyzer) {
-    if a.origin.is_some() || !a.header_aliases.iter().any(|h| h.fixed_32) {
+    // The names, where each comes from as the message says it and as the help says where to
+    // change it, and where in the file it starts to hold.
+    let mut sources: Vec<(String, String, String, usize)> = a
+        .header_aliases
+        .iter()
+        .filter(|h| h.fixed_32)
+        .map(|h| {
+            (
+                h.name.clone(),
+                format!("defined in {}:{}", h.header, h.line),
+                format!("define it in {} as 64 under `#if defined(__GFX9__)`, CDNA's 64-lane targets, and 32 otherwise", h.header),
+                h.after,
+            )
+        })
+        .collect();
+    for d in a.macros.build.iter() {
+        if !d.undefined
+            && d.value == Some(32)
+            && super::rules::warp_size_name(&d.name)
+            && !sources.iter().any(|s| s.0 == d.name)
+        {
+            sources.push((
+                d.name.clone(),
+                format!("defined as 32 by the build, `-D{}=32`", d.name),
+                "have the build define it as 64 for CDNA's 64-lane targets (gfx9) and 32 for the others, or define it in the source as 64 under `#if defined(__GFX9__)` and 32 otherwise".to_string(),
+                0,
+            ));
+        }
+    }
+    if a.origin.is_some() || sources.is_empty() {
         return;
     }
     let nodes: Vec<(&str, Node)> = a
@@ -427,9 +480,9 @@ fn header_constants(a: &mut Analyzer) {
         nodes.iter().map(|(n, f)| (*n, f.byte_range())).collect();
     let (_, warp_macros) = file_macros(a);
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
-    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
-    for h in a.header_aliases.iter().filter(|h| h.fixed_32) {
-        let name = h.name.as_str();
+    let mut found: Vec<(usize, String, String, String)> = Vec::new();
+    for (name, from, change, after) in &sources {
+        let name = name.as_str();
         // A file that defines the name itself decides it by its own definitions.
         if a.macros.get(name).is_some() {
             continue;
@@ -437,7 +490,7 @@ fn header_constants(a: &mut Analyzer) {
         let names = [name];
         for &(f, node) in &nodes {
             let r = node.byte_range();
-            if r.start < h.after {
+            if r.start < *after {
                 continue;
             }
             let Some(at) = crate::lexer::whole_words(&a.src[r.clone()], name)
@@ -449,20 +502,20 @@ fn header_constants(a: &mut Analyzer) {
             if warp_work(a, f, &r, &defs, &warp_macros, &names, &mut memo, 0)
                 && feeds_warp_work(a, node, &names, &defs, &warp_macros, &mut memo)
             {
-                found.push((at, name.to_string(), h.header.clone(), h.line));
+                found.push((at, name.to_string(), from.clone(), change.clone()));
             }
         }
     }
-    for (at, name, header, line) in found {
+    for (at, name, from, change) in found {
         a.report_at(
             &super::catalog::WARP_SIZE_32,
             Severity::Error,
             at,
             format!(
-                "`{name}` fixes the warp size at 32 (defined in {header}:{line}) in a function whose warp-level work it counts; {}",
+                "`{name}` fixes the warp size at 32 ({from}) in a function whose warp-level work it counts; {}",
                 super::rules::WAVE_NOTE
             ),
-            Some(format!("where it counts the lanes of a warp-level operation over the whole warp, use `warpSize` here (where it must be a compile-time constant, define it in {header} as 64 under `#if defined(__GFX9__)`, CDNA's 64-lane targets, and 32 otherwise); where it sizes 32-lane segments, pass a width of 32 to the shuffles it pairs with")),
+            Some(format!("where it counts the lanes of a warp-level operation over the whole warp, use `warpSize` here (where it must be a compile-time constant, {change}); where it sizes 32-lane segments, pass a width of 32 to the shuffles it pairs with")),
             vec![],
         );
     }
@@ -800,7 +853,7 @@ fn segments(a: &mut Analyzer) {
             .iter()
             .filter(|(_, r, _)| segmented.contains(r) || segment_users.contains(r))
         {
-            half_branches(a, *body, range.clone(), &segment_fns, false);
+            half_branches(a, *body, range.clone(), &segment_fns, Branches::Segments);
         }
     }
 }
@@ -823,17 +876,33 @@ fn only_lane_masks(text: &[u8], name: &str) -> bool {
 /// requires a mask to name exactly the lanes that run it (its `__hip_check_mask`, a trap in
 /// builds without NDEBUG).
 ///
-/// With `callees`, the branches are those that call the file's functions (or a header's) with
-/// `_sync` shuffles, in any code: [`guarded_callees`].
+/// Which branches [`half_branches`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Branches {
+    /// Those of segment code and of kernels with rows of 32 threads.
+    Segments,
+    /// Those that call the file's functions (or a header's) with `_sync` shuffles, in any code:
+    /// [`guarded_callees`].
+    Callees,
+    /// Only those on a row index of 32 threads from `threadIdx.x`, in any code:
+    /// [`row_of_32_branches`]. A test of the first 32 threads within the shuffle's own function
+    /// is the translator's (its H003 note), so one with such a conjunct is left to it.
+    Rows32,
+}
+
+/// `mode` says which branches are read (see [`Branches`]).
 fn half_branches<'t>(
     a: &mut Analyzer<'_, 't>,
     body: Node<'t>,
     range: std::ops::Range<usize>,
     segment_fns: &[&str],
-    callees: bool,
+    mode: Branches,
 ) {
+    let callees = mode == Branches::Callees;
+    let rows32_only = mode == Branches::Rows32;
     // The test, whether its branch leaves, and the code that runs on part of a wavefront.
-    let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>)> = Vec::new();
+    // With whether the test reads a row index of 32 threads rather than picking lanes 0-31.
+    let mut found: Vec<(Node<'t>, bool, Vec<Node<'t>>, bool)> = Vec::new();
     walk_subtree(body, |n| {
         if n.kind_name() == "if_statement" {
             let cond = n.field(FIELDS.condition).and_then(|c| {
@@ -848,7 +917,11 @@ fn half_branches<'t>(
                 // whatever their lanes (the in-row guard of a scan, spelt `threadIdx.x >= i`
                 // or `lane >= i`, says nothing about the mask), and the `else` runs the other
                 // row, the wavefront's other half.
-                let row = names_row(a, cond);
+                // A row index of 32-lane rows from `threadIdx.x` (`threadIdx.x / 32`): as a
+                // `threadIdx.y` row, but in one-dimensional blocks too.
+                let row32 =
+                    names_row_of_32(a, cond, 0) && !first_32_conjunct(a, cond, range.clone());
+                let row = row32 || names_row(a, cond);
                 let syncs_in = |r: std::ops::Range<usize>| {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
                     a.calls[from..].iter().take_while(|c| c.0 < r.end).any(|c| {
@@ -874,8 +947,14 @@ fn half_branches<'t>(
                             .filter(|e| syncs_in(e.byte_range())),
                     );
                 }
-                if syncs_in(then.byte_range()) && first_32_test(a, cond, range.clone()) {
-                    found.push((cond, false, parts));
+                if syncs_in(then.byte_range()) {
+                    if first_32_test(a, cond, range.clone()) {
+                        if !rows32_only {
+                            found.push((cond, false, parts, false));
+                        }
+                    } else if row32 {
+                        found.push((cond, false, parts, true));
+                    }
                 }
                 // `if (row >= rows) return;` in a kernel whose blocks have rows of 32 threads:
                 // a row that leaves leaves half a 64-lane wavefront to the `_sync` shuffles after.
@@ -885,7 +964,8 @@ fn half_branches<'t>(
                         && then
                             .named_child(0)
                             .is_some_and(|c| c.kind_name() == "return_statement");
-                if leaves && row_kernel(a, &range) && names_row(a, cond) {
+                if leaves && (row32 || !rows32_only && row_kernel(a, &range) && names_row(a, cond))
+                {
                     let from = a.calls.partition_point(|c| c.0 < n.end_byte());
                     let later = a.calls[from..]
                         .iter()
@@ -908,14 +988,14 @@ fn half_branches<'t>(
                             }
                             child = p;
                         }
-                        found.push((cond, true, after));
+                        found.push((cond, true, after, false));
                     }
                 }
             }
         }
         Visit::Descend
     });
-    for (cond, leaves, parts) in found {
+    for (cond, leaves, parts, rows32) in found {
         // Asked once per kernel with rows, and again where H001 found segment code.
         if !a.first("half-wavefront", cond.start_byte()) {
             continue;
@@ -930,7 +1010,12 @@ fn half_branches<'t>(
         let other = parts.len() > 1 && !leaves;
         // What runs on part of a wavefront: as the subject of "name the whole wavefront", and
         // as a statement before what the port does there.
-        let (what, situation) = if leaves {
+        let (what, situation) = if rows32 {
+            (
+                format!("`if ({text})` tests a row index of 32 threads (`threadIdx.x / 32`), and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there, which"),
+                format!("`if ({text})` tests a row index of 32 threads (`threadIdx.x / 32`), and a 64-lane wavefront holds two rows: where one row takes it and the other does not, half the wavefront runs the `_sync` shuffles there"),
+            )
+        } else if leaves {
             (
                 format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles, which"),
                 format!("where `if ({text})` returns for one row of 32 threads, the other half of its 64-lane wavefront goes on to `_sync` shuffles"),
@@ -1090,7 +1175,7 @@ fn row_kernel_halves(a: &mut Analyzer) {
         .collect();
     for (_, range, body) in &defs {
         if maybe_row_kernel(a, range) {
-            half_branches(a, *body, range.clone(), &segment_fns, false);
+            half_branches(a, *body, range.clone(), &segment_fns, Branches::Segments);
         }
     }
 }
@@ -1123,6 +1208,71 @@ fn row_kernel(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
         .is_some_and(|name| a.row_launches.iter().any(|(k, _, _)| k == name))
 }
 
+/// Whether `cond` or one of the operands of its `&&`s is a test of the first 32 threads
+/// ([`first_32_test`]).
+fn first_32_conjunct(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> bool {
+    let cond = unparen(cond);
+    match super::rules::binary_parts(a, cond) {
+        Some((l, "&&", r)) => {
+            first_32_conjunct(a, l, range.clone()) || first_32_conjunct(a, r, range)
+        }
+        _ => first_32_test(a, cond, range),
+    }
+}
+
+/// Whether `e` reads a row index of 32-lane rows taken from the thread's x index:
+/// `threadIdx.x / 32` or `>> 5` (of a sum that names `threadIdx.x`, or of a local set to it),
+/// or a variable set from such an expression, `depth` levels of variables down to 3.
+/// A test of a lane within the row (`lane < 8` with `lane = threadIdx.x & 31`) makes it no
+/// row's test.
+fn names_row_of_32(a: &Analyzer, e: Node, depth: usize) -> bool {
+    reads_index_of_32(a, e, depth, false) && !reads_index_of_32(a, e, depth, true)
+}
+
+/// Whether `x` (parentheses aside) is `threadIdx.x`, a sum that names it, or a local set to it
+/// (`int tid = threadIdx.x;`).
+fn thread_x(a: &Analyzer, x: Node) -> bool {
+    let x = unparen(x);
+    let flat = |n: Node| a.text(n).replace(' ', "");
+    flat(x).contains("threadIdx.x")
+        || x.kind_name() == "identifier"
+            && a.lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .is_some_and(|i| flat(i) == "threadIdx.x")
+}
+
+/// Whether `e` reads the row index of 32-lane rows from `threadIdx.x` (`/ 32`, `>> 5`), or with
+/// `lane`, the lane within one (`% 32`, `& 31`), itself or through variables set from it,
+/// `depth` levels down to 3.
+fn reads_index_of_32(a: &Analyzer, e: Node, depth: usize, lane: bool) -> bool {
+    let mut found = false;
+    walk_subtree(e, |x| {
+        if let Some((l, op, r)) = super::rules::binary_parts(a, x) {
+            let hit = if lane {
+                matches!((op, a.eval(r)), ("%", Some(32)) | ("&", Some(31)))
+            } else {
+                matches!((op, a.eval(r)), ("/", Some(32)) | (">>", Some(5)))
+            };
+            if hit && thread_x(a, l) {
+                found = true;
+                return Visit::Stop;
+            }
+        }
+        if depth < 3 && x.kind_name() == "identifier" {
+            let init = a
+                .lookup(a.text(x), x.start_byte())
+                .and_then(|d| d.init)
+                .filter(|i| !i.byte_range().contains(&x.start_byte()));
+            if init.is_some_and(|i| reads_index_of_32(a, i, depth + 1, lane)) {
+                found = true;
+                return Visit::Stop;
+            }
+        }
+        Visit::Descend
+    });
+    found
+}
+
 /// Whether condition `cond` reads the row of a 2-D block: `threadIdx.y`, or a variable set
 /// from it (`int row = blockIdx.x * blockDim.y + threadIdx.y;`).
 fn names_row(a: &Analyzer, cond: Node) -> bool {
@@ -1149,6 +1299,14 @@ fn names_row(a: &Analyzer, cond: Node) -> bool {
 /// How function `def` hands its parameters on to its shuffles, where it is a shuffle wrapper
 /// (see [`super::ShuffleWrapper`]). Shuffles in branches hipcc skips do not count.
 pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleWrapper> {
+    shuffle_wrapper_at(a, def, 0)
+}
+
+/// [`shuffle_wrapper`], `depth` wrappers down: a function that hands its parameters on to a
+/// shuffle wrapper of the file (a functor's `down(v, d)` returning `shfl_down_w(v, d)`, whose
+/// width defaults to `warpSize`: HeCBench's `WelfordOps::warp_shfl_down`, realuser26 R26-a) is
+/// one too, with the inner wrapper's width default where it passes no width.
+fn shuffle_wrapper_at(a: &Analyzer, def: Node, depth: usize) -> Option<super::ShuffleWrapper> {
     let range = def.byte_range();
     let body = def.field(FIELDS.body)?;
     // The parameters' names, in order.
@@ -1156,14 +1314,26 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
     while let Some(n) = d.filter(|n| n.kind_name() != "function_declarator") {
         d = n.field(FIELDS.declarator);
     }
-    let params: Vec<Option<&str>> = crate::parse::named_children(d?.field(FIELDS.parameters)?)
+    let decls: Vec<Node> = crate::parse::named_children(d?.field(FIELDS.parameters)?)
         .filter(|p| p.kind_name() != "comment")
+        .collect();
+    let params: Vec<Option<&str>> = decls
+        .iter()
         .map(|p| {
             p.field(FIELDS.declarator)
                 .and_then(|d| super::declarator_name(d).0)
                 .map(|n| a.text(n))
         })
         .collect();
+    // A parameter's default: `warpSize` as `Some(None)`, a constant as its value.
+    let default_of = |i: usize| {
+        let v = decls.get(i)?.field(FIELDS.default_value)?;
+        if a.text(v).trim() == "warpSize" {
+            Some(None)
+        } else {
+            a.eval(v).map(Some)
+        }
+    };
     let param = |n: Node| {
         let n = unparen(n);
         (n.kind_name() == "identifier")
@@ -1183,7 +1353,50 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
             && call_at(body, at).is_some_and(|c| under_cuda_arch(a, c));
         match segment {
             None if arch_skipped => {}
-            None => continue,
+            None => {
+                // A call of another wrapper of the file that this one's parameters feed.
+                let inner = (depth < 2)
+                    .then(|| {
+                        a.funcs
+                            .iter()
+                            .filter(|f| f.device && a.function_name(f.node) == Some(name))
+                            .map(|f| shuffle_wrapper_at(a, f.node, depth + 1))
+                            .reduce(|x, y| x.filter(|x| Some(*x) == y))
+                            .flatten()
+                    })
+                    .flatten();
+                let Some((inner, call)) = inner.zip(call_at(body, at)) else {
+                    continue;
+                };
+                let argv = super::rules::args(call);
+                let (width, width_default) = match inner.width {
+                    Some(k) if k < argv.len() => {
+                        let p = param(argv[k])?;
+                        (Some(p), default_of(p))
+                    }
+                    Some(_) => (None, Some(inner.width_default?)),
+                    None => (None, None),
+                };
+                let this = super::ShuffleWrapper {
+                    width,
+                    xor_distance: match inner.xor_distance {
+                        Some(k) => Some(param(*argv.get(k)?)?),
+                        None => None,
+                    },
+                    sync: inner.sync,
+                    width_default,
+                    distance: match inner.distance {
+                        Some((k, kind)) => Some((param(*argv.get(k)?)?, kind)),
+                        None => None,
+                    },
+                };
+                match found {
+                    None => found = Some(this),
+                    Some(w) if w == this => {}
+                    Some(_) => return None,
+                }
+                continue;
+            }
             Some(Lanes::Wavefront) if name.starts_with("__shfl") => {}
             Some(_) => return None,
         }
@@ -1191,16 +1404,27 @@ pub(super) fn shuffle_wrapper(a: &Analyzer, def: Node) -> Option<super::ShuffleW
         let call = call_at(body, at)?;
         let argv = super::rules::args(call);
         let lane = argv.get(1 + usize::from(sync)).copied();
+        let kind = ["up", "down", "xor"]
+            .into_iter()
+            .find(|k| name.trim_end_matches("_sync") == format!("__shfl_{k}"));
+        let distance = kind.and_then(|k| Some((param(lane?)?, k)));
         let this = match argv.get(2 + usize::from(sync)) {
-            Some(w) => super::ShuffleWrapper {
-                width: Some(param(*w)?),
-                xor_distance: None,
-                sync,
-            },
+            Some(w) => {
+                let width = param(*w)?;
+                super::ShuffleWrapper {
+                    width: Some(width),
+                    xor_distance: None,
+                    sync,
+                    width_default: default_of(width),
+                    distance,
+                }
+            }
             None if name.starts_with("__shfl_xor") => super::ShuffleWrapper {
                 width: None,
                 xor_distance: Some(param(lane?)?),
                 sync,
+                width_default: None,
+                distance,
             },
             None => return None,
         };
@@ -1269,16 +1493,31 @@ fn wrapped_shuffles(a: &mut Analyzer) {
         };
         let argv = super::rules::args(call);
         let lanes = match (w.width, w.xor_distance) {
-            (Some(k), _) => argv
+            (Some(k), _) if k < argv.len() => argv
                 .get(k)
                 .and_then(|v| a.eval(*v))
                 .is_some_and(|v| (1..=32).contains(&v))
                 .then_some(Lanes::Width32),
+            // The width left to its default: a constant one as if passed; `warpSize` as the
+            // builtin without a width, whose up/down reduction trees and small xor distances
+            // stay in 32-lane segments as the direct call's do (realuser26 R26-a, HeCBench's
+            // `WARP_SHFL_DOWN(v, delta, width = warpSize)`).
+            (Some(_), _) | (None, None) => match (w.width_default, w.distance) {
+                (Some(Some(v)), _) => (1..=32).contains(&v).then_some(Lanes::Width32),
+                (Some(None), Some((k, "xor"))) => argv
+                    .get(k)
+                    .is_some_and(|d| below_32(a, call, *d))
+                    .then_some(Lanes::SmallXor),
+                (Some(None), Some((k, dir))) => argv
+                    .get(k)
+                    .is_some_and(|d| guarded_shift(a, call, *d, dir == "up"))
+                    .then_some(Lanes::GuardedShift),
+                _ => None,
+            },
             (None, Some(k)) => argv
                 .get(k)
                 .is_some_and(|d| below_32(a, call, *d))
                 .then_some(Lanes::SmallXor),
-            (None, None) => None,
         };
         if let Some(lanes) = lanes {
             marks.push((i, lanes));
@@ -1328,11 +1567,12 @@ fn calls_sync_within(a: &Analyzer, name: &str, depth: usize) -> bool {
 }
 
 /// Whether `e` (parentheses aside) computes a warp index of 32-lane warps from the thread
-/// index: `threadIdx.x >> 5` or `threadIdx.x / 32` (or of a sum that names it).
+/// index: `threadIdx.x >> 5` or `threadIdx.x / 32` (or of a sum that names it, or of a local
+/// set to it: `tid / 32` with `int tid = threadIdx.x`).
 fn warp_index_of_32(a: &Analyzer, e: Node) -> bool {
     let e = unparen(e);
     e.kind_name() == "binary_expression"
-        && a.text(e).contains("threadIdx")
+        && e.field(FIELDS.left).is_some_and(|l| thread_x(a, l))
         && matches!(
             (
                 e.field(FIELDS.operator).map(|o| a.text(o)),
@@ -3173,6 +3413,10 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
                 ),
             )
         }
+        // In a branch one row takes, EXEC holds that row's lanes only: the vote is the row's.
+        "__ballot" | "__any" | "__all" | "__activemask" if one_row_branch(a, c, launch, 0) => {
+            return
+        }
         "__ballot" | "__any" | "__all" | "__activemask" => (
             Severity::Error,
             "the vote covers both rows of the wavefront".to_string(),
@@ -3202,6 +3446,72 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         Some(help),
         fix,
     );
+}
+
+/// Whether `n` lies in a branch that one row of the block takes alone: the body of
+/// `if (threadIdx.y == k)` (or of a variable set to `threadIdx.y`), or its `else` where the
+/// block has 2 rows (as `launch` writes them); or in a device function each of whose calls in
+/// the launched kernel's reach lies in such a branch, `CALL_DEPTH` deep. On a 64-lane
+/// wavefront, which holds two rows, the lanes of the other row are off there, so a vote counts
+/// one row, as on a 32-lane warp (realuser25 R25-c: warp-rnnt's `if (threadIdx.y == 0)
+/// kernel_warp_alphas(...); else if (threadIdx.y == 1) kernel_warp_betas(...);`).
+fn one_row_branch(a: &Analyzer, n: Node, launch: &Launch, depth: usize) -> bool {
+    let rows = launch.rows.as_str();
+    let row_test = |cond: Node| {
+        let Some((l, op, r)) = super::rules::binary_parts(a, unparen(cond)) else {
+            return false;
+        };
+        let row = |e: Node| {
+            let flat = |x: Node| a.text(x).replace(' ', "");
+            let e = unparen(e);
+            flat(e) == "threadIdx.y"
+                || e.kind_name() == "identifier"
+                    && a.lookup(a.text(e), e.start_byte())
+                        .and_then(|d| d.init)
+                        .is_some_and(|i| flat(i) == "threadIdx.y")
+        };
+        op == "==" && (row(l) && a.eval(r).is_some() || row(r) && a.eval(l).is_some())
+    };
+    let two_rows = rows.trim().parse::<i64>().ok() == Some(2);
+    let mut child = n;
+    while let Some(p) = child.parent() {
+        if p.kind_name() == "function_definition" {
+            // Every call of this function in the kernel's reach, in such a branch.
+            let Some(name) = a.function_name(p).filter(|f| *f != launch.kernel) else {
+                return false;
+            };
+            if depth >= CALL_DEPTH {
+                return false;
+            }
+            let calls: Vec<Node> = reachable_calls(a, &launch.kernel)
+                .into_iter()
+                .filter(|c| super::rules::callee(a, *c) == Some(name))
+                .collect();
+            return !calls.is_empty()
+                && calls
+                    .iter()
+                    .all(|c| one_row_branch(a, *c, launch, depth + 1));
+        }
+        if p.kind_name() == "if_statement" {
+            let cond = p.field(FIELDS.condition).and_then(|c| {
+                if c.kind_name() == "condition_clause" {
+                    c.named_child(0)
+                } else {
+                    Some(c)
+                }
+            });
+            let within =
+                |f: Option<Node>| f.is_some_and(|f| f.byte_range().contains(&n.start_byte()));
+            if cond.is_some_and(row_test)
+                && (within(p.field(FIELDS.consequence))
+                    || two_rows && within(p.field(FIELDS.alternative)))
+            {
+                return true;
+            }
+        }
+        child = p;
+    }
+    false
 }
 
 /// `__shfl_sync(mask, v, src)` (no width) with a source lane below 32 in a device function of

@@ -1701,6 +1701,15 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
         "ballot" => format!("take the tile's bits of the wavefront's ballot: `{bits}` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
         "any" => format!("test the tile's bits of the wavefront's ballot: `({bits}) != 0` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
         "all" => format!("test the tile's bits of the wavefront's ballot: `({bits}) == ((1ull << {size}) - 1)` (a tile of fewer than 64 lanes, its lanes together in the wavefront as in a 1-D block){newer}"),
+        // The tiles of the block, counted and numbered by thread index (realuser26 R26-1):
+        // exact for `tiled_partition<32>` on 64-lane wavefronts too.
+        "meta_group_size" => {
+            let less = size
+                .parse::<i64>()
+                .map_or_else(|_| format!("{size} - 1"), |v| (v - 1).to_string());
+            format!("the number of tiles in the block: `(blockDim.x * blockDim.y * blockDim.z + {less}) / {size}` (`(blockDim.x + {less}) / {size}` in one-dimensional blocks; `block.size()` over the tile's `size()`, rounded up){newer}")
+        }
+        "meta_group_rank" => format!("this tile's index in the block: `block.thread_rank() / {size}` (`threadIdx.x / {size}` in one-dimensional blocks){newer}"),
         _ => format!("use the wavefront votes (__ballot, __any, __all: 64-bit), thread_rank() arithmetic, or size(){newer}"),
     };
     a.report(
@@ -4552,7 +4561,7 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             };
             a.report(&BLAS_COMPUTE_TYPE, Severity::Warning, n, message, Some(help), vec![]);
         }
-        "__popc" | "__ffs" | "__clz" => {
+        "__popc" | "__ffs" | "__clz" | "__brev" => {
             if let Some(arg) = argv.first() {
                 bit_count_of_vote(a, n, name, *arg);
             }
@@ -4897,6 +4906,19 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
                         n,
                         format!("`{name}` on {ty}: ROCm added half and bfloat16 `atomicAdd` only in 2026 (ROCm/rocm-systems#5194); HIP releases before it have no overload; the target is HIP {}", a.opts.hip_version),
                         Some(format!("check that your HIP's amd_hip_fp16.h / amd_hip_bf16.h declare it; otherwise {help}")),
+                        vec![],
+                    );
+                } else if matches!(name, "atomicMin" | "atomicMax") {
+                    // A minimum or maximum is exact in any order: only the loop's cost is left
+                    // to say (realuser26 R26-5). amd_hip_unsafe_atomic.h declares
+                    // `unsafeAtomicMax`/`unsafeAtomicMin` for float and double.
+                    let unsafe_name = name.replacen("atomic", "unsafeAtomic", 1);
+                    a.report(
+                        &FLOAT_ATOMIC,
+                        Severity::Note,
+                        n,
+                        format!("`{name}` on {ty}: HIP uses a compare-and-swap loop unless -munsafe-fp-atomics is given (the result is the same in any order; only the loop's cost differs)"),
+                        Some(format!("where the loop's cost matters, `{unsafe_name}` or -munsafe-fp-atomics use the hardware's float min/max on coarse-grained memory")),
                         vec![],
                     );
                 } else {
@@ -5605,11 +5627,15 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             } else {
                 None
             };
-            if let Some(d) = var {
+            if let Some(d) = var.clone() {
                 if a.is_32bit(&d.ty_text) && !d.pointer {
                     // `0xffffffff >> (32 - n)`: a wider type keeps the 32-lane value.
                     let built_for_32 = d.init.filter(|i| mask_built_for_32(a.text(*i)));
-                    let fix = if built_for_32.is_some() {
+                    // `((1 << w) - 1) << (group * w)`: shifted in 32 bits (realuser25 R25-a).
+                    let shifted_32 = d
+                        .init
+                        .filter(|i| built_for_32.is_none() && shifts_in_32_bits(a, *i, 0));
+                    let fix = if built_for_32.is_some() || shifted_32.is_some() {
                         vec![]
                     } else {
                         widen_decl_fix(a, &d)
@@ -5620,6 +5646,10 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                         "is declared `{ty}`, and the _sync builtins do not exist before HIP 6.2"
                     };
                     let help = match built_for_32 {
+                        None if shifted_32.is_some() => format!(
+                            "declare the mask `{WIDE}` and {}",
+                            shifted_32_help(a, shifted_32.unwrap_or(mask))
+                        ),
                         Some(init) => format!(
                             "declare the mask `{WIDE}` and compute it for 64 lanes: its value, `{}`, is built for 32 and still leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`)",
                             snippet(a.text(init))
@@ -5641,6 +5671,22 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                     );
                     return;
                 }
+            }
+            // Declared 64-bit, but computed by shifting a 32-bit value (`unsigned long long m =
+            // ((1 << w) - 1) << (g * w)`, R25-a after the declaration was widened).
+            if let Some(init) = var
+                .and_then(|d| d.init)
+                .filter(|i| has_sync && a.eval(*i).is_none() && shifts_in_32_bits(a, *i, 0))
+            {
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` is computed in 32 bits: its value names no lane above 31 of a 64-lane wavefront"),
+                    Some(shifted_32_help(a, init)),
+                    vec![],
+                );
+                return;
             }
             // A call of a function of the file declared to return 32 bits (QUDA's
             // `warp_converged_mask()`, realuser16 T-c): HIP's static_assert fails on it too.
@@ -5812,7 +5858,7 @@ fn widen_ballot_var_fix(a: &Analyzer, d: &Decl, name: &str) -> Vec<Edit> {
                             "H004",
                         ));
                     }
-                    "__clz" => whole = false,
+                    "__clz" | "__brev" => whole = false,
                     _ => {}
                 }
             }
@@ -6200,6 +6246,102 @@ fn mask_built_for_32(init: &str) -> bool {
     let full32 =
         t.contains("0xffffffff") && !t.contains("0xffffffffffffffff") && !t.contains("ull");
     full32 && (t.contains(">>") || t.contains("<<")) || t.contains("&31") || t.contains("32-")
+}
+
+/// H003's help for a lane mask whose value `init` shifts a 32-bit value (see
+/// [`shifts_in_32_bits`]): what must change, not only the declaration (realuser25 R25-a).
+fn shifted_32_help(a: &Analyzer, init: Node) -> String {
+    let group = if group_of_32(a, init) {
+        "; and the group offset it shifts by counts groups within 32 lanes (a group index from a constant 32): number the groups within the wavefront (`warpSize / width`), or lanes 32-63 get the bits of lanes 0-31"
+    } else {
+        ""
+    };
+    format!(
+        "compute it in 64 bits: its value, `{}`, shifts a 32-bit value, so a wider declaration keeps a value with no lane above 31 (and a shift past 31 bits is undefined); shift a 64-bit one (`1ull << ...`){group}",
+        snippet(a.text(init))
+    )
+}
+
+/// Whether `e` is a lane mask built by shifting a 32-bit value (`1 << n`, `((1 << w) - 1) << s`,
+/// `1u << lane`): its bits stop at 31 whatever type holds the result. `depth` bounds the walk.
+fn shifts_in_32_bits(a: &Analyzer, e: Node, depth: usize) -> bool {
+    let e = super::row_warps::unparen(e);
+    let Some((l, op, _)) = binary_parts(a, e) else {
+        return false;
+    };
+    match op {
+        "<<" => narrow_operand(a, l, depth),
+        "-" | "+" | "|" | "&" | "^" if depth < 4 => {
+            let r = e.field(FIELDS.right).unwrap_or(e);
+            shifts_in_32_bits(a, l, depth + 1) && narrow_operand(a, r, depth + 1)
+                || shifts_in_32_bits(a, r, depth + 1) && narrow_operand(a, l, depth + 1)
+        }
+        _ => false,
+    }
+}
+
+/// Whether operand `e` has a type of 32 bits or less: an integer literal without an `l`
+/// suffix, `threadIdx.x` and the like, a variable declared so, or an expression of those.
+fn narrow_operand(a: &Analyzer, e: Node, depth: usize) -> bool {
+    let e = super::row_warps::unparen(e);
+    match e.kind_name() {
+        "number_literal" => {
+            let t = a.text(e).to_ascii_lowercase();
+            !t.contains('l') && !t.contains('.') && (t.starts_with("0x") || !t.contains('e'))
+        }
+        "field_expression" => matches!(
+            a.text(e).split('.').next().map(str::trim),
+            Some("threadIdx" | "blockDim" | "blockIdx" | "gridDim")
+        ),
+        "identifier" => a
+            .lookup(a.text(e), e.start_byte())
+            .is_some_and(|d| !d.pointer && a.is_32bit(&d.ty_text)),
+        "binary_expression" if depth < 4 => {
+            let (Some(l), Some(r)) = (e.field(FIELDS.left), e.field(FIELDS.right)) else {
+                return false;
+            };
+            let op = e.field(FIELDS.operator).map(|o| a.text(o));
+            narrow_operand(a, l, depth + 1)
+                && (matches!(op, Some("<<" | ">>")) || narrow_operand(a, r, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// Whether expression `e` reads a variable (up to three levels of initializers down) set by a
+/// division or remainder by a count taken from a constant 32: a group index within 32 lanes
+/// (`group_in_warp = threadIdx.y % (kWarpSize / blockDim.x)` with `kWarpSize = 32`).
+fn group_of_32(a: &Analyzer, e: Node) -> bool {
+    fn walk(a: &Analyzer, e: Node, depth: usize) -> bool {
+        let mut found = false;
+        crate::parse::walk_subtree(e, |x| {
+            if let Some((l, op, _)) = binary_parts(a, x) {
+                // 32 here, or a warp-size constant a project header fixes at 32 (DCNv4's
+                // `kWarpSize` in common.h).
+                let thirty_two = a.eval(l) == Some(32)
+                    || a.header_aliases
+                        .iter()
+                        .any(|h| h.fixed_32 && h.name == a.text(l).trim());
+                if matches!(op, "/" | "%") && thirty_two {
+                    found = true;
+                    return crate::parse::Visit::Stop;
+                }
+            }
+            if depth < 3 && x.kind_name() == "identifier" {
+                let init = a
+                    .lookup(a.text(x), x.start_byte())
+                    .and_then(|d| d.init)
+                    .filter(|i| !i.byte_range().contains(&x.start_byte()));
+                if init.is_some_and(|i| walk(a, i, depth + 1)) {
+                    found = true;
+                    return crate::parse::Visit::Stop;
+                }
+            }
+            crate::parse::Visit::Descend
+        });
+        found
+    }
+    walk(a, e, 0)
 }
 
 /// H058: `__half_raw h = {0x7C00};` (or `__half_raw{...}`, `__half2_raw r = {a, b}`): CUDA's
@@ -7095,13 +7237,15 @@ fn lane_shift_fix(a: &Analyzer, shift: Node, one: Node, value: u64) -> Vec<Edit>
     fix
 }
 
-/// H004 on `__popc`/`__ffs`/`__clz` of a vote (`n`, argument `arg`). Of the vote itself the
+/// H004 on `__popc`/`__ffs`/`__clz`/`__brev` of a vote (`n`, argument `arg`). Of the vote itself the
 /// translator writes `__ffsll`/`__popcll` (exact where nothing else limits the lanes): a note. A
 /// 32-bit mask in the argument (`__ballot(p) & 0x15555555`) keeps lanes 32-63 out whatever the
 /// function, an error on 64-lane wavefronts (verify4). `__ffs` of a 64-bit value does not
 /// compile on any target (ambiguous); of a 32-bit variable it does, and reads lanes 0-31.
 fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
-    let direct = name != "__clz" && crate::lexer::names_ballot(a.text(arg).as_bytes());
+    // `__clzll` and `__brevll` count and place bits from bit 63: no rename of the vote's own call.
+    let direct =
+        !matches!(name, "__clz" | "__brev") && crate::lexer::names_ballot(a.text(arg).as_bytes());
     if !direct && !ballot_valued(a, arg, 0) {
         return;
     }
@@ -7124,7 +7268,7 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
     // itself the translator renames.
     // `__popcll` of an operand that stays 32 bits wide counts what `__popc` did: only where
     // `--fix` also widens the operand's ballot variables is the rename a fix (realuser24 R24-i).
-    let fix = if f.kind_name() == "identifier" && name != "__clz" && !direct {
+    let fix = if f.kind_name() == "identifier" && !matches!(name, "__clz" | "__brev") && !direct {
         vec![Edit::replace(
             f.start_byte(),
             f.end_byte(),
@@ -7143,6 +7287,13 @@ fn bit_count_of_vote(a: &mut Analyzer, n: Node, name: &str, arg: Node) {
         (
             "`__ffs` on a 64-bit ballot mask does not compile with hipcc (\"call to '__ffs' is ambiguous\": HIP declares `__ffs(int)` and `__ffs(unsigned int)`), on 32- and 64-lane targets alike".to_string(),
             format!("use `{wide}`"),
+        )
+    } else if name == "__brev" {
+        // realuser26 R26-h: HIP declares `unsigned int __brev(unsigned int)`, so the vote is cut
+        // to lanes 0-31, and lanes 32-63 get the first half's bits.
+        (
+            format!("`__brev` of a 64-bit ballot mask reverses only lanes 0-31 (HIP's `__brev` takes `unsigned int`): lanes 32-63 get the first half's bits; {WAVE_NOTE}"),
+            "where each 32-lane half works on its own, reverse this thread's half of the vote: `__brev((unsigned)(__ballot(p) >> (__lane_id() & 32)))`; for a mask of the whole wavefront use `__brevll`, which reverses 64 bits (lane 63 becomes bit 0, so what reads the result must count 64 bits)".to_string(),
         )
     } else if name == "__clz" {
         (
@@ -7722,18 +7873,23 @@ fn index_stand_ins_only(a: &Analyzer, n: Node) -> bool {
     if n.field(FIELDS.alternative).is_some() {
         return false;
     }
-    let name = n.field(FIELDS.name);
+    let (name, condition) = (n.field(FIELDS.name), n.field(FIELDS.condition));
     let mut any = false;
-    for c in
-        crate::parse::named_children(n).filter(|c| Some(*c) != name && c.kind_name() != "comment")
+    for c in crate::parse::named_children(n)
+        .filter(|c| Some(*c) != name && Some(*c) != condition && c.kind_name() != "comment")
     {
         let mut w = c.walk();
-        let stand_in = c.kind_name() == "declaration"
-            && c.children_by_field_name("declarator", &mut w).all(|d| {
-                super::declarator_name(d).0.is_some_and(|x| {
-                    matches!(a.text(x), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
-                })
-            });
+        // The `#if !defined(__HIPCC__)` block convert puts around them (srcfix11), or any
+        // nested conditional block holding only stand-ins.
+        let nested =
+            matches!(c.kind_name(), "preproc_if" | "preproc_ifdef") && index_stand_ins_only(a, c);
+        let stand_in = nested
+            || c.kind_name() == "declaration"
+                && c.children_by_field_name("declarator", &mut w).all(|d| {
+                    super::declarator_name(d).0.is_some_and(|x| {
+                        matches!(a.text(x), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+                    })
+                });
         if !stand_in {
             return false;
         }
@@ -7943,6 +8099,12 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         "#if"
     };
     let alternative = n.field(FIELDS.alternative);
+    // The arm hipcc goes to is the project's own HIP path (`#elif __HIPCC__`, `#elif
+    // defined(__HIP_PLATFORM_AMD__)`): skipping this one is the author's choice (realuser26
+    // R26-4, HeCBench's `#if CUDA_VERSION >= 12080 ... #elif __HIPCC__` per function).
+    if value == Some(0) && alternative.is_some_and(|alt| hip_arm_taken(a, alt)) {
+        return;
+    }
     // An `#elif` after a branch hipcc takes is never reached, whatever its own condition says.
     let earlier_taken = (directive == "#elif")
         .then(|| skipping_directive(n, a.src, &a.macros))
@@ -8657,6 +8819,51 @@ fn header_macro(a: &mut Analyzer, value: Node) {
     }
 }
 
+/// Whether `alt`, the next arm of a conditional, is an `#elif` that tests HIP (`__HIPCC__`,
+/// `__HIP_PLATFORM_AMD__`, `USE_ROCM`; not the removed `__HIP_PLATFORM_HCC__`) and holds under
+/// hipcc.
+fn hip_arm_taken(a: &Analyzer, alt: Node) -> bool {
+    if alt.kind_name() != "preproc_elif" {
+        return false;
+    }
+    let Some(cond) = alt.field(FIELDS.condition) else {
+        return false;
+    };
+    let mut hip = false;
+    crate::parse::walk_subtree(cond, |x| {
+        if x.kind_name() == "identifier" {
+            let id = a.text(x);
+            let u = id.to_ascii_uppercase();
+            if (u.contains("HIP") || u.contains("ROCM")) && id != "__HIP_PLATFORM_HCC__" {
+                hip = true;
+                return Visit::Stop;
+            }
+        }
+        Visit::Descend
+    });
+    hip && pp_condition(cond, a.src, &a.macros, 0).is_some_and(|v| v != 0)
+}
+
+/// Whether the file, outside the include directive `include`, names what
+/// `<cooperative_groups/memcpy_async.h>` provides: `memcpy_async`, `wait`/`wait_prior` of
+/// cooperative groups, or a pipeline.
+fn uses_async_copy(a: &Analyzer, include: Node) -> bool {
+    let r = include.byte_range();
+    let (before, after) = (&a.src[..r.start], &a.src[r.end..]);
+    [
+        "memcpy_async",
+        "wait_prior",
+        "pipeline",
+        "cg::wait",
+        "cooperative_groups::wait",
+    ]
+    .iter()
+    .any(|w| {
+        crate::lexer::whole_words(before, w).next().is_some()
+            || crate::lexer::whole_words(after, w).next().is_some()
+    })
+}
+
 fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
     match p {
         "mma.h" => wmma(a, n, "`#include <mma.h>`".to_string()),
@@ -8676,6 +8883,16 @@ fn header_hazards(a: &mut Analyzer, n: Node, p: &str) {
                 vec![],
             )
         }
+        // Included and not used (DCNv4's common.h, realuser25 R25-2): the port leaves the
+        // include out, and nothing else needs changing.
+        "cooperative_groups/memcpy_async.h" if !uses_async_copy(a, n) => a.report(
+            &ASYNC_COPY,
+            Severity::Note,
+            n,
+            format!("`<{p}>` provides asynchronous copies, which HIP lacks, but nothing of it is used in this file (no `memcpy_async`, `wait`, `wait_prior`): the port leaves the include out"),
+            None,
+            vec![],
+        ),
         "cuda/pipeline" | "cuda_pipeline.h" | "cuda_pipeline_primitives.h"
         | "cooperative_groups/memcpy_async.h" | "cuda/barrier" => a.report(
             &ASYNC_COPY,
@@ -8861,7 +9078,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "%warpid",
             "`%warpid` has no HIP equivalent (compute threadIdx / warpSize)",
         ),
-        ("%globaltimer", "`%globaltimer` -> `wall_clock64()`"),
+        // PTX ISA: `%globaltimer` counts nanoseconds; hip_runtime_api.h:
+        // `hipDeviceAttributeWallClockRate` is the "constant frequency of wall clock in
+        // kilohertz" that `wall_clock64()` ticks at (100 MHz on MI200: 10 ns a tick; R26-f).
+        (
+            "%globaltimer",
+            "`%globaltimer` -> `wall_clock64()`, but the units differ: `%globaltimer` counts nanoseconds, `wall_clock64()` ticks of a clock at `hipDeviceAttributeWallClockRate` kHz (10 ns a tick at 100 MHz), so scale it, `wall_clock64() * (1000000 / rate_khz)` with the rate read on the host (`hipDeviceGetAttribute(&rate_khz, hipDeviceAttributeWallClockRate, dev)`) and passed in",
+        ),
         ("%clock", "`%clock`/`%clock64` -> `clock64()`"),
         ("%smid", "`%smid` -> `__smid()`"),
         (
@@ -8973,10 +9196,13 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     let barrier = barrier_hint(template);
     let copy = async_copy_hint(template);
     let moves = move_hints(template);
+    // `ld.cg.global` is `ld.global.cg` (ptxas takes the qualifiers in either order; AQLM's
+    // loads, realuser25 R25-f): the hints are keyed by the state space first.
+    let ordered = state_space_first(template);
     let found: Vec<&str> = hints
         .iter()
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
-        .filter(|(k, _)| has_token(template, k) || has_token(&code, k))
+        .filter(|(k, _)| has_token(template, k) || has_token(&code, k) || has_token(&ordered, k))
         .map(|(_, h)| *h)
         .chain(moves.iter().map(String::as_str))
         .chain(copy)
@@ -8996,6 +9222,44 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         Some(help),
         vec![],
     );
+}
+
+/// `text` with the qualifiers of each `ld`/`st` instruction reordered so that the state space
+/// (`.global`, `.shared`, `.local`, `.const`, `.param`) comes first: `ld.cg.global.v4.u32` reads
+/// `ld.global.cg.v4.u32`.
+pub(super) fn state_space_first(text: &str) -> String {
+    const SPACES: [&str; 5] = ["global", "shared", "local", "const", "param"];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['l', 's']) {
+        let before_ok = i == 0
+            || !rest[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '%');
+        let word_end = rest[i..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == ':'))
+            .map_or(rest.len(), |e| i + e);
+        let word = &rest[i..word_end];
+        out.push_str(&rest[..i]);
+        let mut parts: Vec<&str> = word.split('.').collect();
+        if before_ok && parts.len() > 2 && matches!(parts[0], "ld" | "st") {
+            if let Some(k) = parts
+                .iter()
+                .position(|p| SPACES.contains(p))
+                .filter(|k| *k > 1)
+            {
+                let space = parts.remove(k);
+                parts.insert(1, space);
+            }
+            out.push_str(&parts.join("."));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[word_end.max(i + 1)..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether the file keeps 32-lane warps: a warp-size constant or macro of 32 (RAFT's `static

@@ -4707,7 +4707,15 @@ fn h001_down_trees_read_at_a_segments_first_lane_are_segment_code() {
                      v = warp_sum(v);\n\
                      if (lane == 0) atomicAdd(out, v);\n\
                    }\n}\n";
-    assert!(lines_of(block, "H001").is_empty(), "{:?}", run(block));
+    // The second stage's `if (warp == 0)` (`warp = tid / 32`) runs `warp_sum` on lanes 0-31
+    // of a 64-lane wavefront: a note that its masks become `__activemask()` (R25-d), no more.
+    assert!(
+        run(block)
+            .iter()
+            .all(|d| d.id != "H001" || d.severity == Severity::Note && d.line == 13),
+        "{:?}",
+        run(block)
+    );
     // A broadcast of the sum from the wavefront's lane 0 (flash-attention's shape), a read
     // by every lane, or the first stage's result read again after its block: wrong on 64 lanes.
     for (from, to) in [
@@ -4963,7 +4971,7 @@ fn h003_a_mask_computed_for_32_lanes_needs_more_than_a_wider_type() {
 /// Z-a: a shuffle wrapper whose width is a parameter (`SHFL_XOR(v, m, width = warpSize)`, as
 /// PyTorch-Encoding and inplace_abn have it), called with the file's `WARP_SIZE` of 32, reduces
 /// 32-lane segments as the shuffle written in place does; called without the width it reads
-/// the wavefront. At HIP 6.2 the block reduction's `if (threadIdx.x < WARP_SIZE)` runs the
+/// as the builtin without one. At HIP 6.2 the block reduction's `if (threadIdx.x < WARP_SIZE)` runs the
 /// `_sync` shuffles on half the wavefront, through the wrapper or not.
 #[test]
 fn h001_shuffle_wrappers_with_a_width_parameter() {
@@ -4998,9 +5006,15 @@ __global__ void k(const float* in, float* out) {{\n\
         assert_eq!(lines_at(s, "H001", v52), Vec::<usize>::new(), "{s}");
         assert_eq!(lines_at(s, "H001", v62), [15], "{s}");
     }
-    // Without the width, the wrapper's default is the wavefront: the 32s count warps.
+    // Without the width, the wrapper's default is the wavefront's, as the builtin's without
+    // one: xor distances below 32 keep each 32-lane half to itself, and the file's 32s number
+    // those halves, so both read the same (R26-a).
     let default = src("SHFL_XOR(v, i)");
-    assert!(lines_at(&default, "H001", v52).contains(&1));
+    let builtin = src("__shfl_xor_sync(0xffffffff, v, i)");
+    assert_eq!(
+        lines_at(&default, "H001", v52),
+        lines_at(&builtin, "H001", v52)
+    );
 }
 
 #[test]
@@ -5585,7 +5599,12 @@ fn h001_consistent_32_lane_block_reduction_without_a_caller() {
     let helper_only = format!("{seg}{block}");
     let with_caller = format!("{seg}{block}{caller}");
     for src in [&helper_only, &with_caller] {
-        let d: Vec<_> = run(src).into_iter().filter(|d| d.id == "H001").collect();
+        // `if (wid == 0)` (`wid = tid / 32`) runs `seg_sum` on lanes 0-31 of a 64-lane
+        // wavefront: only the note that its masks become `__activemask()` (R25-d).
+        let d: Vec<_> = run(src)
+            .into_iter()
+            .filter(|d| d.id == "H001" && !(d.severity == Severity::Note && d.line == 12))
+            .collect();
         assert!(d.is_empty(), "{src}\n{d:?}");
     }
     assert!(!lines_of(seg, "H001").is_empty());
@@ -6146,6 +6165,28 @@ fn h006_cache_operator_hints() {
     assert!(help("st.global.cs.f64 [%1], %0;").contains("__builtin_nontemporal_store(v, p)"));
     assert!(help("st.global.wb.f64 [%1], %0;").contains("-> a plain store"));
     assert!(!help("ld.global.ca.f64 %0, [%1];").contains("rewrite with HIP intrinsics"));
+    // R25-f: the qualifiers in the other order (AQLM's `ld.cg.global.v4.u32`).
+    assert!(help("ld.cg.global.v4.u32 {%0, %1, %2, %3}, [%4];")
+        .contains("`ld.global.cg` (cache in L2 only) -> a plain load"));
+    assert!(help("st.cs.global.f64 [%1], %0;").contains("__builtin_nontemporal_store(v, p)"));
+    // R26-f: `%globaltimer` counts nanoseconds, `wall_clock64()` ticks.
+    let timer = help("mov.u64 %0, %%globaltimer;");
+    assert!(
+        timer.contains("wall_clock64()") && timer.contains("hipDeviceAttributeWallClockRate"),
+        "{timer}"
+    );
+}
+
+#[test]
+fn ptx_state_space_first() {
+    assert_eq!(
+        super::rules::state_space_first(
+            "\tld.cg.global.v4.u32 {%0}, [%1]; st.wb.shared.f32 [%0], %1;"
+        ),
+        "\tld.global.cg.v4.u32 {%0}, [%1]; st.shared.wb.f32 [%0], %1;"
+    );
+    let same = "ld.global.cg.f32 %0, [%1]; mul.lo.s32 %0, %1, %2; ldmatrix.sync.x4";
+    assert_eq!(super::rules::state_space_first(same), same);
 }
 
 /// verify6: code that follows H001's help for a vote in 32-lane warp code (take this thread's
@@ -6308,6 +6349,27 @@ fn builtin_index_redeclaration_r24_c() {
         .contains("#if !defined(__HIPCC__)"));
     let ok = "namespace emu { extern const dim3 blockDim; }\nvoid f() { int gridDim = 3; (void)gridDim; }\n";
     assert!(lines_at(ok, "H025", Version::new(5, 2, 3)).is_empty());
+    // What convert writes (srcfix11): the stand-ins in `#if !defined(__HIPCC__)` inside the
+    // `#ifndef __CUDA_ARCH__`: neither H025 nor H011 on the outer test.
+    let guarded = src
+        .replace(
+            "#ifndef __CUDA_ARCH__\n",
+            "#ifndef __CUDA_ARCH__\n#if !defined(__HIPCC__)\n",
+        )
+        .replace("#endif\n", "#endif\n#endif\n");
+    for id in ["H025", "H011"] {
+        assert!(
+            lines_at(&guarded, id, Version::new(6, 2, 0)).is_empty(),
+            "{id}: {:?}",
+            run(&guarded)
+        );
+    }
+    // Other code beside them in the nested block keeps H011.
+    let more = guarded.replace(
+        "extern const uint3 threadIdx;\n",
+        "extern const uint3 threadIdx;\nint host_only = 1;\n",
+    );
+    assert!(!lines_at(&more, "H011", Version::new(6, 2, 0)).is_empty());
 }
 
 /// R24-i: where the operand of `__popc` stays 32 bits wide (a 32-lane mask, or a ballot variable
@@ -6473,4 +6535,325 @@ fn h048_rows_of_32_from_the_kernels_own_index_r22_g() {
     ] {
         assert!(lines_of(&other, "H048").is_empty(), "{:?}", run(&other));
     }
+}
+
+/// R25-d: a branch on a row index of 32 threads taken from `threadIdx.x` (one row per output,
+/// `bool pred = row < rows` with `row = ... + threadIdx.x / 32`): where one row of a 64-lane
+/// wavefront takes it and the other not, half the wavefront runs its `_sync` shuffles, so at
+/// HIP 6.2 their full masks become `__activemask()` (a note), as in a `threadIdx.y` row's
+/// branch; a row's early return likewise. Not before 6.2, nor for a test of the lane.
+#[test]
+fn sync_shuffles_under_a_row_index_of_32_get_the_running_lanes_r25_d() {
+    let src = "__global__ void rowsum(const float *in, float *out, int rows) {\n\
+               \x20 int row = (blockDim.x / 32) * blockIdx.x + threadIdx.x / 32;\n\
+               \x20 bool pred = row < rows;\n\
+               \x20 float v = pred ? in[row * 32 + threadIdx.x % 32] : 0.f;\n\
+               \x20 if (pred) {\n\
+               \x20   for (int i = 16; i > 0; i /= 2)\n\
+               \x20     v += __shfl_down_sync(0xffffffff, v, i);\n\
+               \x20   if (threadIdx.x % 32 == 0) out[row] = v;\n\
+               \x20 }\n}\n";
+    let hip62 = Version::new(6, 2, 0);
+    let out = fixed(src, hip62);
+    assert!(
+        out.contains("__shfl_down_sync(__activemask(), v, i)"),
+        "{out}"
+    );
+    let note = run_with(src, hip62, false)
+        .into_iter()
+        .find(|d| d.id == "H001" && d.line == 5)
+        .expect("the branch's note");
+    assert_eq!(note.severity, Severity::Note);
+    assert!(
+        note.message.contains("row index of 32 threads"),
+        "{}",
+        note.message
+    );
+    assert!(!fixed(src, Version::new(5, 2, 3)).contains("__activemask()"));
+    let shifted = src.replace("threadIdx.x / 32;", "(threadIdx.x >> 5);");
+    assert!(fixed(&shifted, hip62).contains("__activemask()"));
+    let leaves = src.replace("if (pred) {", "if (!pred) return;\n  {");
+    assert!(
+        fixed(&leaves, hip62).contains("__activemask()"),
+        "{}",
+        fixed(&leaves, hip62)
+    );
+    let lane = src.replace(
+        "bool pred = row < rows;",
+        "bool pred = threadIdx.x % 32 < 16;",
+    );
+    assert!(!fixed(&lane, hip62).contains("__activemask()"));
+    // A test of the first 32 threads in the shuffle's own function is the translator's.
+    let first = src.replace("if (pred) {", "if (threadIdx.x / 32 == 0 && pred) {");
+    assert!(run_with(&first, hip62, false)
+        .iter()
+        .all(|d| !d.message.contains("row index of 32 threads")));
+}
+
+/// R25-a: a group lane mask computed with 32-bit shifts from a group index within 32 lanes
+/// (DCNv4's `((1 << blockDim.x) - 1) << (group_in_warp_id * blockDim.x)` with
+/// `group_per_warp = kWarpSize / blockDim.x`, `kWarpSize = 32`): widening the declaration keeps
+/// the 32-lane value, so H003 offers no fix and says what must change; the widened declaration
+/// alone is still an error; a 64-bit shift of a group index from `warpSize` is not.
+#[test]
+fn h003_group_mask_shifted_in_32_bits_is_not_fixed_by_a_wider_declaration_r25_a() {
+    let src = "constexpr int kWarpSize = 32;\n\
+               __global__ void k(float *out, const float *in) {\n\
+               \x20 const int group_per_warp = kWarpSize / blockDim.x;\n\
+               \x20 const int group_in_warp_id = threadIdx.y % group_per_warp;\n\
+               \x20 const unsigned lane_mask = ((1 << blockDim.x) - 1) << (group_in_warp_id * blockDim.x);\n\
+               \x20 float v = in[threadIdx.y * blockDim.x + threadIdx.x];\n\
+               \x20 for (unsigned off = blockDim.x >> 1; off > 0; off >>= 1)\n\
+               \x20   v += __shfl_down_sync(lane_mask, v, off);\n\
+               \x20 if (threadIdx.x == 0) out[threadIdx.y] = v;\n}\n";
+    let hip62 = Version::new(6, 2, 0);
+    let lane_mask = |src: &str| {
+        run_with(src, hip62, true)
+            .into_iter()
+            .filter(|d| d.id == "H003" && d.message.starts_with("lane mask `lane_mask`"))
+            .collect::<Vec<_>>()
+    };
+    let d = lane_mask(src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0].fix.is_empty(), "{:?}", d[0].fix);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(
+        help.contains("`1ull << ...`") && help.contains("`warpSize / width`"),
+        "{help}"
+    );
+    let widened = src.replace(
+        "const unsigned lane_mask",
+        "const unsigned long long lane_mask",
+    );
+    let d = lane_mask(&widened);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].message.contains("computed in 32 bits"),
+        "{}",
+        d[0].message
+    );
+    let right = widened
+        .replace("((1 << blockDim.x)", "((1ull << blockDim.x)")
+        .replace("kWarpSize / blockDim.x", "warpSize / blockDim.x");
+    assert!(lane_mask(&right).is_empty(), "{:?}", lane_mask(&right));
+    // Not from a group index of 32: the help asks for the 64-bit shift only.
+    let plain = src.replace("threadIdx.y % group_per_warp", "threadIdx.y % 2");
+    let help = lane_mask(&plain)[0].help.clone().unwrap();
+    assert!(
+        help.contains("`1ull << ...`") && !help.contains("warpSize / width"),
+        "{help}"
+    );
+}
+
+/// R26-h: `__brev` of a ballot cuts the 64-bit vote to lanes 0-31 (HIP's `__brev` takes
+/// `unsigned int`), like `__clz`: H004 error, no rename (`__brevll` places the bits from bit 63),
+/// a help with this half's vote and `__brevll`; of a variable holding a ballot too.
+#[test]
+fn h004_brev_of_a_ballot_r26_h() {
+    let src = kernel(
+        "bool v = threadIdx.x & 1;\n\
+         unsigned char b = __brev(__ballot_sync(0xFFFFFFFF, v));\n\
+         if ((threadIdx.x & 31) == 0) out[threadIdx.x / 32] = b;",
+    );
+    let d: Vec<_> = run_with(&src, Version::new(6, 2, 0), true)
+        .into_iter()
+        .filter(|d| d.id == "H004")
+        .collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].severity, Severity::Error);
+    assert!(d[0].fix.is_empty(), "{:?}", d[0].fix);
+    let help = d[0].help.as_deref().unwrap();
+    assert!(
+        help.contains("__lane_id() & 32") && help.contains("`__brevll`"),
+        "{help}"
+    );
+    let var = kernel(
+        "bool v = threadIdx.x & 1;\n\
+         unsigned long long m = __ballot_sync(~0ull, v);\n\
+         unsigned r = __brev(m);\n\
+         out[threadIdx.x] = r;",
+    );
+    assert!(has(&var, "H004"), "{:?}", run(&var));
+    let plain = kernel("out[threadIdx.x] = __brev(threadIdx.x);");
+    assert!(!has(&plain, "H004"));
+}
+
+/// R26-c: a warp-size name the build defines as 32 (`-DWARP_SIZE=32`) and the file does not
+/// define is judged as one defined so in a header: H001 at its first use in a function whose
+/// warp-level work it counts, saying where the value comes from. Not without the define, nor
+/// for 64, nor twice where the file defines the name itself.
+#[test]
+fn h001_warp_size_defined_as_32_by_the_build_r26_c() {
+    let src = "__global__ void k(float* out, const float* in) {\n\
+               \x20 __shared__ float part[32];\n\
+               \x20 int warp = threadIdx.x / warpSize;\n\
+               \x20 int lane = threadIdx.x % WARP_SIZE;\n\
+               \x20 float v = in[threadIdx.x];\n\
+               \x20 for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o, WARP_SIZE);\n\
+               \x20 if (lane == 0) part[warp] = v;\n\
+               \x20 __syncthreads();\n\
+               \x20 if (threadIdx.x == 0) *out = part[0] + part[1];\n}\n";
+    let hip = Version::new(7, 0, 0);
+    let build = |defines: &[&str], src: &str| -> Vec<Diagnostic> {
+        run_defined(src, hip, true, defines)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.message.starts_with("`WARP_SIZE`"))
+            .collect()
+    };
+    let d = build(&["WARP_SIZE=32"], src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].severity, d[0].line), (Severity::Error, 4));
+    assert!(
+        d[0].message.contains("`-DWARP_SIZE=32`"),
+        "{}",
+        d[0].message
+    );
+    assert!(build(&[], src).is_empty());
+    assert!(build(&["WARP_SIZE=64"], src).is_empty());
+    let own = format!("#define WARP_SIZE 32\n{src}");
+    let d = build(&["WARP_SIZE=32"], &own);
+    assert!(
+        d.iter().all(|d| !d.message.contains("by the build")),
+        "{d:?}"
+    );
+}
+
+/// R25-c: a vote in a branch that one row of a `dim3(32, 2)` block takes alone (warp-rnnt's
+/// `if (threadIdx.y == 0) {...} else {...}`, or `else if (threadIdx.y == 1)`) counts that row's
+/// lanes only on a 64-lane wavefront: no H048. The `else` of `threadIdx.y == 0` with 4 rows
+/// runs two rows of a wavefront, and a vote outside the branches covers both: H048.
+#[test]
+fn h048_vote_in_one_rows_branch_r25_c() {
+    let src = "__global__ void k(unsigned *count, const int *n) {\n\
+               \x20 if (threadIdx.y == 0) {\n\
+               \x20   if (threadIdx.x >= n[0]) return;\n\
+               \x20   unsigned long long mask = __activemask();\n\
+               \x20   if (threadIdx.x == __popcll(mask) - 1) atomicAdd(count, 1u);\n\
+               \x20 } else {\n\
+               \x20   if (threadIdx.x >= n[1]) return;\n\
+               \x20   unsigned long long mask = __ballot_sync(~0ull, 1);\n\
+               \x20   if (threadIdx.x == __popcll(mask) - 1) atomicAdd(count + 1, 1u);\n\
+               \x20 }\n}\n\
+               void go(unsigned *c, const int *n) { k<<<1, dim3(32, 2)>>>(c, n); }\n";
+    assert!(lines_of(src, "H048").is_empty(), "{:?}", run(src));
+    let chain = src.replace("} else {", "} else if (threadIdx.y == 1) {");
+    assert!(lines_of(&chain, "H048").is_empty(), "{:?}", run(&chain));
+    let four = src.replace("dim3(32, 2)", "dim3(32, 4)");
+    assert_eq!(lines_of(&four, "H048"), vec![8]);
+    let outside = src.replace(
+        "if (threadIdx.y == 0) {",
+        "unsigned long long all = __ballot_sync(~0ull, 1); count[2] = __popcll(all);\n  if (threadIdx.y == 0) {",
+    );
+    assert_eq!(lines_of(&outside, "H048"), vec![2]);
+    // In device functions that only the rows' branches call (warp-rnnt's alphas and betas).
+    let called = "__device__ void count(unsigned *c) {\n\
+                  \x20 unsigned long long mask = __activemask();\n\
+                  \x20 if (threadIdx.x == __popcll(mask) - 1) atomicAdd(c, 1u);\n}\n\
+                  __global__ void k(unsigned *c) {\n\
+                  \x20 if (threadIdx.y == 0) count(c);\n\
+                  \x20 else if (threadIdx.y == 1) count(c + 1);\n}\n\
+                  void go(unsigned *c) { k<<<1, dim3(32, 2)>>>(c); }\n";
+    assert!(lines_of(called, "H048").is_empty(), "{:?}", run(called));
+    let unguarded = called.replace("else if (threadIdx.y == 1) count(c + 1);", "count(c + 1);");
+    assert_eq!(lines_of(&unguarded, "H048"), vec![2]);
+}
+
+/// R26-a: a two-stage block reduction in 32s whose down shuffle sits in a wrapper with a width
+/// defaulting to `warpSize` (HeCBench's `WARP_SHFL_DOWN(v, delta, width = warpSize)`), called
+/// directly or through a functor's method, reads as the builtin without a width does: segment
+/// code, no H001. Read by every lane, it is an error as with the builtin.
+#[test]
+fn h001_shuffle_wrapper_with_a_warp_size_default_width_r26_a() {
+    let src = "#define WARP_SIZE 32\n\
+               template <typename T>\n\
+               __device__ T shfl_down_w(T v, unsigned d, int width = warpSize) { return __shfl_down_sync(0xffffffff, v, d, width); }\n\
+               struct SumOp {\n\
+               \x20 __device__ float down(float v, int d) const { return shfl_down_w(v, d); }\n\
+               };\n\
+               template <class Op> __device__ float warp_reduce(float v, const Op& op) {\n\
+               \x20 for (int o = WARP_SIZE >> 1; o > 0; o >>= 1) v = v + op.down(v, o);\n\
+               \x20 return v;\n}\n\
+               __global__ void block_sum(const float* x, float* out) {\n\
+               \x20 __shared__ float part[32];\n\
+               \x20 SumOp op;\n\
+               \x20 int lid = threadIdx.x % WARP_SIZE, wid = threadIdx.x / WARP_SIZE;\n\
+               \x20 float v = warp_reduce(x[blockIdx.x * blockDim.x + threadIdx.x], op);\n\
+               \x20 if (lid == 0) part[wid] = v;\n\
+               \x20 __syncthreads();\n\
+               \x20 v = (threadIdx.x < blockDim.x / WARP_SIZE) ? part[lid] : 0.f;\n\
+               \x20 if (wid == 0) v = warp_reduce(v, op);\n\
+               \x20 if (threadIdx.x == 0) out[blockIdx.x] = v;\n}\n";
+    let errors = |src: &str| -> Vec<usize> {
+        run(src)
+            .into_iter()
+            .filter(|d| d.id == "H001" && d.severity != Severity::Note)
+            .map(|d| d.line)
+            .collect()
+    };
+    assert!(errors(src).is_empty(), "{:?}", run(src));
+    let direct = src.replace("op.down(v, o)", "shfl_down_w(v, o)");
+    assert!(errors(&direct).is_empty(), "{:?}", run(&direct));
+    for s in [src.to_string(), direct] {
+        let every = s.replace(
+            "if (lid == 0) part[wid] = v;",
+            "part[threadIdx.x % 32] = v;",
+        );
+        assert!(!errors(&every).is_empty(), "{every}");
+    }
+}
+
+/// Noise of realuser25/26: an unused `<cooperative_groups/memcpy_async.h>` is a note (R25-2);
+/// `meta_group_size`/`meta_group_rank` get the block's tile count and index (R26-1);
+/// `atomicMax` on float is no order-dependent sum (R26-5); `#if CUDA_VERSION >= X` whose next
+/// arm is the project's `#elif __HIPCC__` is no H010 (R26-4).
+#[test]
+fn noise_of_realuser25_26() {
+    let unused = "#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n__global__ void k(float *p) { p[threadIdx.x] *= 2.0f; }\n";
+    let d: Vec<_> = run(unused).into_iter().filter(|d| d.id == "H015").collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].severity, Severity::Note);
+    let used = unused.replace(
+        "p[threadIdx.x] *= 2.0f;",
+        "namespace cg = cooperative_groups; auto b = cg::this_thread_block(); extern __shared__ float s[]; cg::memcpy_async(b, s, p, 64); cg::wait(b);",
+    );
+    let d: Vec<_> = run(&used).into_iter().filter(|d| d.id == "H015").collect();
+    assert!(d.iter().any(|d| d.severity == Severity::Error), "{d:?}");
+
+    let tiles = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void rows(const float* x, float* y, int n) {\n  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());\n  int row = blockIdx.x * w.meta_group_size() + w.meta_group_rank();\n  if (row < n && w.thread_rank() == 0) y[row] = x[row];\n}\n";
+    let helps: Vec<String> = run_with(tiles, Version::new(5, 2, 3), false)
+        .into_iter()
+        .filter(|d| d.id == "H044")
+        .filter_map(|d| d.help)
+        .collect();
+    assert_eq!(helps.len(), 2, "{helps:?}");
+    assert!(
+        helps.iter().any(|h| h.contains("`(blockDim.x + 31) / 32`")),
+        "{helps:?}"
+    );
+    assert!(
+        helps.iter().any(|h| h.contains("`threadIdx.x / 32`")),
+        "{helps:?}"
+    );
+    assert!(helps.iter().all(|h| !h.contains("votes")), "{helps:?}");
+
+    let max = "__global__ void k(float *m, const float *x) { atomicMax(m, x[threadIdx.x]); atomicAdd(m + 1, x[threadIdx.x]); }\n";
+    let d: Vec<_> = run(max).into_iter().filter(|d| d.id == "H022").collect();
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(
+        !d[0].message.contains("order-dependent")
+            && d[0].help.as_deref().unwrap().contains("unsafeAtomicMax"),
+        "{:?}",
+        d[0]
+    );
+    assert!(d[1].message.contains("order-dependent"), "{:?}", d[1]);
+
+    let version = "#include <cuda.h>\n__device__ long long load1(long long *p) {\n#if CUDA_VERSION >= 12080\n  return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);\n#elif __HIPCC__\n  return __atomic_load_n(p, __ATOMIC_RELAXED);\n#else\n  return *p;\n#endif\n}\n";
+    assert!(lines_of(version, "H010").is_empty(), "{:?}", run(version));
+    let no_hip_arm = version.replace("#elif __HIPCC__", "#elif defined(FOO)");
+    assert!(
+        !lines_of(&no_hip_arm, "H010").is_empty(),
+        "{:?}",
+        run(&no_hip_arm)
+    );
 }
