@@ -3619,3 +3619,39 @@ fn renamed_cuda_directories_entered_by_cmake_and_make_build() {
     run(Command::new("make").arg("-C").arg(out.join("mk")));
     assert!(out.join("mk/hip/k.o").is_file());
 }
+
+/// R26-b: cuda-samples pass their linker flags as `$(addprefix -Xlinker ,$(LDFLAGS))`; those
+/// words are the linker's (no B003, convert exits 0) and hipcc 5.2.3 links with them.
+#[test]
+fn linker_flags_behind_xlinker_are_no_nvcc_flags_and_link() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    write_files(
+        &input,
+        &[
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { float *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); cudaFree(d); return 0; }\n",
+            ),
+            (
+                "Makefile",
+                "NVCC := nvcc\nLDFLAGS :=\nLDFLAGS += --unresolved-symbols=ignore-in-shared-libs\nLDFLAGS += --hash-style=gnu\nALL_LDFLAGS := $(addprefix -Xlinker ,$(LDFLAGS))\nk: k.cu\n\t$(NVCC) $(ALL_LDFLAGS) -arch=sm_70 -o $@ $<\n",
+            ),
+        ],
+    );
+    // `run` asserts the exit status: 0, with no error left.
+    convert_at(&input, &out, "5.2.3");
+    let make = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        make.contains("LDFLAGS += --unresolved-symbols=ignore-in-shared-libs\n"),
+        "{make}"
+    );
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("k"));
+}

@@ -253,6 +253,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let mut changed: BTreeSet<usize> = BTreeSet::new();
         if !flag_words.is_empty() {
             let ctx = match context_of(&words) {
+                _ if usage.linker_lines.contains(&start) => Context::Any,
                 Context::Any if usage.nvcc_lines.contains(&start) => Context::Nvcc,
                 ctx => ctx,
             };
@@ -1405,6 +1406,61 @@ struct Usage {
     /// assignments of variables only such recipes read (`CFLAGS += -g -G` where `CC = nvcc`).
     /// Their flags are read as nvcc's (`-arch=$(NVARCH)`, `-G`), as on a literal nvcc line.
     nvcc_lines: BTreeSet<usize>,
+    /// Starts of the assignments of variables that reach any command only behind `-Xlinker`
+    /// (see [`linker_only`]): their words are the linker's, no nvcc flags (R26-b).
+    linker_lines: BTreeSet<usize>,
+}
+
+/// The variables every reference to which is in the list of `$(addprefix -Xlinker ,...)`
+/// (or `--linker-options`): nvcc and hipcc alike hand each of their words to the linker
+/// (cuda-samples' `$(addprefix -Xlinker ,$(LDFLAGS))` with `--dynamic-linker=...`), so they
+/// are no compiler flags, whatever reads them. The call stays as written, so a second run
+/// reads them the same way.
+fn linker_only(src: &str, lines: &[(usize, usize)]) -> BTreeSet<String> {
+    let mut only: BTreeMap<String, bool> = BTreeMap::new();
+    for &(a, b) in lines {
+        let line = &src[a..b];
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        let bytes = line.as_bytes();
+        // The lists of the line's `addprefix -Xlinker` calls.
+        let mut lists: Vec<(usize, usize)> = Vec::new();
+        for (pos, _) in line.match_indices("addprefix ") {
+            if pos < 2 || !text::opens_make_reference(bytes, pos - 1) {
+                continue;
+            }
+            let Some(close) = closing_paren(line, pos - 1) else {
+                continue;
+            };
+            let args = &line[pos + "addprefix ".len()..close];
+            let Some(comma) = top_level(args, ',') else {
+                continue;
+            };
+            if matches!(args[..comma].trim(), "-Xlinker" | "--linker-options") {
+                let from = pos + "addprefix ".len() + comma + 1;
+                lists.push((from, close));
+            }
+        }
+        for (i, _) in line.match_indices('$') {
+            let close = match bytes.get(i + 1) {
+                Some(b'(') if text::opens_make_reference(bytes, i + 1) => ')',
+                Some(b'{') if text::opens_make_reference(bytes, i + 1) => '}',
+                _ => continue,
+            };
+            let rest = &line[i + 2..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+                .unwrap_or(rest.len());
+            // `$(NAME)` and `$(NAME:a=b)` read the variable; a function call does not.
+            if end == 0 || !(rest[end..].starts_with(close) || rest[end..].starts_with(':')) {
+                continue;
+            }
+            let inside = lists.iter().any(|&(s, e)| s <= i && i < e);
+            *only.entry(rest[..end].to_string()).or_insert(true) &= inside;
+        }
+    }
+    only.into_iter().filter(|e| e.1).map(|e| e.0).collect()
 }
 
 /// The recipe lines of a Makefile, by start offset, each with where its command starts (past
@@ -1583,8 +1639,12 @@ impl Usage {
                 }
             }
         }
+        let linker = linker_only(src, lines);
+        let mut linker_lines = BTreeSet::new();
         for (start, name) in assigned {
-            if uses
+            if linker.contains(&name) {
+                linker_lines.insert(start);
+            } else if uses
                 .get(&name)
                 .is_some_and(|&(_, host, nvcc)| nvcc && !host)
             {
@@ -1608,6 +1668,7 @@ impl Usage {
             host_lines,
             c_lines,
             nvcc_lines,
+            linker_lines,
         }
     }
 }
@@ -3159,6 +3220,26 @@ mod tests {
     /// HIP: `-x none` follows the last source, `$^` over sources and objects (or of a pattern
     /// rule) lists the sources first; an object between sources is a warning; compiles alone
     /// and a second run are left alone.
+    /// R26-b: the words of a variable that reaches nvcc only through
+    /// `$(addprefix -Xlinker ,...)` are the linker's: no B003 for `--dynamic-linker=...`; one
+    /// also read plainly is still nvcc's.
+    #[test]
+    fn variables_passed_only_behind_xlinker_hold_linker_flags() {
+        let src = "LDFLAGS :=\nLDFLAGS += --dynamic-linker=/lib/ld-linux-armhf.so.3\nLDFLAGS += --unresolved-symbols=ignore-in-shared-libs\nALL_FLAGS := $(addprefix -Xlinker ,$(LDFLAGS))\nPLAIN = --bogus-option\nk: k.cu\n\tnvcc $(ALL_FLAGS) $(addprefix -Xlinker ,$(PLAIN)) $(PLAIN) -o $@ $<\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        let b003: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B003")
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(b003, vec![5], "{diags:?}");
+        assert!(
+            out.contains("ALL_FLAGS := $(addprefix -Xlinker ,$(LDFLAGS))\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
     #[test]
     fn objects_after_a_source_are_linked_not_compiled() {
         let o = BuildOptions::default();
