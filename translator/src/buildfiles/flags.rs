@@ -1621,7 +1621,11 @@ fn map_one(
     }
     if let Some((v, n)) = flag_value(words, i, &["-arch", "--gpu-architecture"]) {
         // `-arch` alone with a non-CUDA value is Apple clang's; only take sm_/compute_/native/all.
-        // In a list known to be nvcc's, `-arch=$(SM)` is nvcc's too.
+        // In a list known to be nvcc's, `-arch=$(SM)` is nvcc's too, but not a CPU's
+        // (cuda-samples' `CCFLAGS += -arch $(HOST_ARCH)` for Apple clang behind -Xcompiler).
+        if v.is_some_and(host_arch) {
+            return n;
+        }
         let is_cuda = v.is_some_and(|v| {
             let v = v.trim_matches(|c| c == '"' || c == '\'');
             v.starts_with("sm_")
@@ -2126,6 +2130,28 @@ fn map_one(
         );
     }
     1
+}
+
+/// Whether `v`, the value of an `-arch` flag, names a CPU (Apple clang's `-arch x86_64`,
+/// `-arch arm64`) rather than an NVIDIA GPU: a CPU architecture, or a variable whose name says
+/// it is the host's (`$(HOST_ARCH)`, set from `uname -m` in every cuda-samples Makefile, R26-e).
+fn host_arch(v: &str) -> bool {
+    let v = v.trim_matches(|c| c == '"' || c == '\'');
+    const CPUS: &[&str] = &[
+        "x86_64", "x86_64h", "i386", "i686", "arm64", "arm64e", "aarch64", "armv7", "armv7l",
+        "armv7s", "ppc64le", "ppc64", "ppc",
+    ];
+    if CPUS.contains(&v) {
+        return true;
+    }
+    let name = v
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| v.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+    name.is_some_and(|n| {
+        let n = n.to_ascii_uppercase();
+        n.contains("HOST") || n.contains("CPU")
+    })
 }
 
 /// Whether `flag` is a long option (`--name` or `--name=value`) that clang, hipcc's driver,

@@ -3240,6 +3240,24 @@ mod tests {
         assert_eq!(run(&out, &BuildOptions::default()).0, out);
     }
 
+    /// R26-e: Apple clang's `-arch $(HOST_ARCH)` in host flags nvcc reads (behind
+    /// `-Xcompiler`) names the CPU: it stays, with no B009 note; nvcc's `-arch=sm_70` is mapped.
+    #[test]
+    fn a_host_cpu_arch_is_no_gpu_arch() {
+        let src = "NVCC := nvcc\nCCFLAGS :=\nifeq ($(TARGET_OS),darwin)\n    CCFLAGS += -arch $(HOST_ARCH)\n    CCFLAGS += -arch arm64\nendif\nALL_FLAGS := $(addprefix -Xcompiler ,$(CCFLAGS))\nk: k.cu\n\t$(NVCC) $(ALL_FLAGS) -arch=sm_70 -o $@ $<\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("CCFLAGS += -arch $(HOST_ARCH)\n    CCFLAGS += -arch arm64\n"),
+            "{out}"
+        );
+        assert!(out.contains("--offload-arch=gfx90a -o $@"), "{out}");
+        assert!(
+            !diags.iter().any(|d| d.id == "B009" && d.line < 7),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
     #[test]
     fn objects_after_a_source_are_linked_not_compiled() {
         let o = BuildOptions::default();
