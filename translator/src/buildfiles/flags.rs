@@ -794,6 +794,28 @@ pub(crate) fn is_cuda_path(p: &str) -> bool {
     })
 }
 
+/// Whether a word is a path into NVIDIA's HPC SDK (`/opt/nvidia/hpc_sdk/Linux_x86_64/24.5`,
+/// `$(NVHPC_SDK)/comm_libs/12.4/openmpi4/openmpi-4.1.5`, the MPI and NCCL it bundles under
+/// `comm_libs/`), which a ROCm machine does not have either (R26-g: HeCBench's ccl-cuda).
+pub(crate) fn is_nvhpc_path(p: &str) -> bool {
+    let p = p.trim_matches(|c| c == '"' || c == '\'');
+    if p.starts_with("/opt/nvidia/hpc_sdk") || p.contains("/comm_libs/") {
+        return true;
+    }
+    let Some(rest) = p.strip_prefix('$') else {
+        return false;
+    };
+    let name = rest
+        .strip_prefix('(')
+        .or_else(|| rest.strip_prefix('{'))
+        .or_else(|| rest.strip_prefix("ENV{"))
+        .unwrap_or(rest);
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    name[..end].to_ascii_uppercase().starts_with("NVHPC")
+}
+
 /// Whether `flag` is a GCC host option that clang does not accept: hipcc 5.2.3 (clang 15)
 /// stops with "unknown argument" on each (`-fno-gnu-unique` is in the 3D Gaussian splatting
 /// rasterizer's setup.py and its forks; `-fabi-version=11` in older PyTorch-era builds).

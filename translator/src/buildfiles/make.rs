@@ -986,6 +986,12 @@ const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-l
      --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
      -fgpu-rdc, leave __hip_fatbin undefined";
 
+/// What replaces the NVIDIA HPC SDK's paths on ROCm (B006): the MPI it bundles
+/// (`comm_libs/.../openmpi`) is the system's MPI there; Open MPI's wrappers print their
+/// directories (`mpicxx --showme:incdirs`, `--showme:libdirs`, Open MPI's mpicxx(1) man page)
+/// and it installs the pkg-config module `ompi`.
+const NVHPC_HELP: &str = "ROCm has no HPC SDK: point these paths at the system's (ROCm-aware) MPI, whose directories `mpicxx --showme:incdirs` and `mpicxx --showme:libdirs` print (or `pkg-config --cflags --libs ompi`), and the SDK's NCCL at RCCL";
+
 /// How a Makefile reads a variable, as far as library names in its value go.
 #[derive(Default)]
 struct NameUses {
@@ -1007,7 +1013,7 @@ fn cuda_path_roots(
 ) -> (BTreeMap<String, String>, BTreeMap<String, Vec<String>>) {
     let paths = |v: &str| -> Vec<String> {
         v.split_whitespace()
-            .filter(|w| flags::is_cuda_path(w) && !is_nvcc(w))
+            .filter(|w| (flags::is_cuda_path(w) || flags::is_nvhpc_path(w)) && !is_nvcc(w))
             .map(str::to_string)
             .collect()
     };
@@ -3015,9 +3021,28 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     }
     // CUDA install locations assigned to variables are reported, not changed: other rules may
     // use them. A variable built on another such one is named at its root's warning.
-    if i >= 2 && flags::is_cuda_path(t) && words[i - 1].text.contains('=') {
+    let nvhpc = flags::is_nvhpc_path(t) && !flags::is_cuda_path(t);
+    if i >= 2 && (flags::is_cuda_path(t) || nvhpc) && words[i - 1].text.contains('=') {
         let name = words[0].text.as_str();
         if renames.derived_paths.contains_key(name) {
+            return;
+        }
+        if nvhpc {
+            let derived = renames.path_roots.get(name).map_or(String::new(), |d| {
+                let names: Vec<String> = d.iter().map(|d| format!("`{d}`")).collect();
+                let verb = if names.len() == 1 {
+                    "derives"
+                } else {
+                    "derive"
+                };
+                format!(", and {} {verb} from it", names.join(", "))
+            });
+            sink.diag(
+                B_PATH,
+                w.start,
+                format!("`{name}` is set to a path of NVIDIA's HPC SDK (`{t}`){derived}"),
+                Some(NVHPC_HELP.into()),
+            );
             return;
         }
         let (message, help) = match renames.path_roots.get(name) {
@@ -3049,6 +3074,21 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()));
     if arch_name {
         sink.diag(B_ARCH, w.start, format!("NVIDIA architecture `{t}` left in place"), Some("AMD targets are gfx names (gfx90a, gfx1100); replace it and the flag that uses it with --offload-arch=<gfx>".into()));
+        return;
+    }
+    // A flag naming the HPC SDK itself (`-I/opt/nvidia/hpc_sdk/.../include`), not through a
+    // variable reported where it is set.
+    let path = ["-I", "-L", "-isystem", "-Wl,-rpath,"]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
+    if path.len() < t.len() && flags::is_nvhpc_path(path) && !flags::is_cuda_path(path) {
+        sink.diag(
+            B_PATH,
+            w.start,
+            format!("`{t}` points into NVIDIA's HPC SDK"),
+            Some(NVHPC_HELP.into()),
+        );
         return;
     }
     let assigned = i == 0 && words.get(1).is_some_and(|w| w.text.contains('='));
@@ -3255,6 +3295,26 @@ mod tests {
             !diags.iter().any(|d| d.id == "B009" && d.line < 7),
             "{diags:?}"
         );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    /// R26-g: the HPC SDK's MPI (`$(NVHPC_SDK)/comm_libs/...`) is as absent on ROCm as
+    /// CUDA_PATH: one B006 warning at the root naming what derives from it, one at a flag that
+    /// names the SDK itself; the paths stay (the MPI flags must point somewhere).
+    #[test]
+    fn hpc_sdk_paths_are_reported_and_kept() {
+        let src = "NVHPC_SDK = /opt/nvidia/hpc_sdk/Linux_x86_64/24.5\nMPI_ROOT  = $(NVHPC_SDK)/comm_libs/12.4/openmpi4/openmpi-4.1.5\nCFLAGS = -I$(MPI_ROOT)/include -I/opt/nvidia/hpc_sdk/Linux_x86_64/24.5/comm_libs/nccl/include\nLDFLAGS = -L$(MPI_ROOT)/lib -lmpi\nmain: main.cu\n\tnvcc $(CFLAGS) main.cu -o main $(LDFLAGS)\n";
+        let (out, diags) = run(src, &gfx90a());
+        let b006: Vec<(usize, &str)> = diags
+            .iter()
+            .filter(|d| d.id == "B006")
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(b006.len(), 2, "{diags:?}");
+        assert_eq!(b006[0].0, 1);
+        assert!(b006[0].1.contains("`MPI_ROOT` derives from it"), "{b006:?}");
+        assert_eq!(b006[1].0, 3);
+        assert!(out.starts_with(&src[..src.find("main:").unwrap()]), "{out}");
         assert_eq!(run(&out, &gfx90a()).0, out);
     }
 

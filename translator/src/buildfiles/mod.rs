@@ -796,7 +796,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
                   with ROCM_PATH ?= /opt/rocm added to the file. Other uses (variables, rpaths in\n\
-                  scripts) are reported for review.",
+                  scripts) are reported for review. Paths into NVIDIA's HPC SDK (/opt/nvidia/hpc_sdk,\n\
+                  $(NVHPC_SDK), the MPI and NCCL under its comm_libs/) are reported too, and left as\n\
+                  they are: point them at the system's MPI (mpicxx --showme:incdirs) and at RCCL.",
     },
     DiagInfo {
         id: "B007",
