@@ -3092,15 +3092,76 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         return;
     }
     let assigned = i == 0 && words.get(1).is_some_and(|w| w.text.contains('='));
-    if !assigned && (t.contains("CUDA_HOME") || t.contains("CUDA_PATH") || t.contains("CUDA_ROOT"))
-    {
-        sink.diag(
+    if let Some((at, path)) = cuda_reference(t).filter(|_| !assigned) {
+        // One finding per path a line names (`ifeq ($(CUDA_PATH)/x,$(shell ls $(CUDA_PATH)/x))`
+        // names it twice, R26-3).
+        if words[..i.min(words.len())]
+            .iter()
+            .any(|o| cuda_reference(&o.text).is_some_and(|(_, p)| p == path))
+        {
+            return;
+        }
+        // A conditional only tests for the directory: it is false on ROCm, and the build
+        // takes the other branch.
+        let test = words.first().is_some_and(|f| {
+            matches!(
+                f.text.as_str(),
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else"
+            )
+        });
+        let severity = if test {
+            crate::diag::Severity::Note
+        } else {
+            crate::diag::Severity::Warning
+        };
+        sink.diag_as(
             B_CONSTRUCT,
-            w.start,
-            format!("`{t}` refers to a CUDA installation"),
-            Some("ROCm is found by hipcc itself (ROCM_PATH, /opt/rocm)".into()),
+            severity,
+            if w.quote.is_some() { w.start } else { w.start + at },
+            format!("`{path}` refers to a CUDA installation"),
+            Some(if test {
+                "a test of the CUDA installation: on ROCm it finds none and make takes the other branch".into()
+            } else {
+                "ROCm is found by hipcc itself (ROCM_PATH, /opt/rocm)".into()
+            }),
         );
     }
+}
+
+/// The reference to a CUDA install variable in a word (`$(CUDA_PATH)`, `CUDA_HOME`) and the
+/// path it starts (`$(CUDA_PATH)/targets/sbsa-linux`), as far as the word's brackets, commas
+/// and quotes around it let it run: where it starts in the word, and the text.
+fn cuda_reference(t: &str) -> Option<(usize, &str)> {
+    let name = ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"]
+        .iter()
+        .filter_map(|n| t.find(n))
+        .min()?;
+    let b = t.as_bytes();
+    let start = if name >= 2 && matches!(b[name - 1], b'(' | b'{') {
+        if b[name - 2] == b'$' {
+            name - 2
+        } else {
+            name
+        }
+    } else if name >= 1 && b[name - 1] == b'$' {
+        name - 1
+    } else {
+        name
+    };
+    let mut depth = 0usize;
+    let mut end = t.len();
+    for (k, c) in t[start..].char_indices() {
+        match c {
+            '(' | '{' if k > 0 && b[start + k - 1] == b'$' => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            ',' | '(' | ')' | '{' | '}' | '"' | '\'' | ';' => {
+                end = start + k;
+                break;
+            }
+            _ => {}
+        }
+    }
+    (end > start).then(|| (start, &t[start..end]))
 }
 
 /// The include directories of `-I`, `-iquote` and `-isystem` flags (see
@@ -3316,6 +3377,41 @@ mod tests {
         assert_eq!(b006[1].0, 3);
         assert!(out.starts_with(&src[..src.find("main:").unwrap()]), "{out}");
         assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    /// R26-3: a conditional naming `$(CUDA_PATH)/targets/sbsa-linux` twice gets one note
+    /// quoting that path, not the word make's brackets and comma glue to it; a recipe's use is
+    /// a warning quoting its path.
+    #[test]
+    fn one_finding_quoting_the_path_per_cuda_path_a_line_names() {
+        let src = "HOST_ARCH := $(shell uname -m)\nifeq ($(CUDA_PATH)/targets/sbsa-linux,$(shell ls -1d $(CUDA_PATH)/targets/sbsa-linux 2>/dev/null))\n    HOST_ARCH := sbsa\nendif\nk: k.cu\n\tcp \"$(CUDA_PATH)/x.h\" $(CUDA_PATH)/y,z .\n";
+        let (_, diags) = run(src, &gfx90a());
+        let b008: Vec<(usize, String, crate::diag::Severity)> = diags
+            .iter()
+            .filter(|d| d.message.contains("refers to a CUDA installation"))
+            .map(|d| (d.line, d.message.clone(), d.severity))
+            .collect();
+        assert_eq!(
+            b008,
+            vec![
+                (
+                    2,
+                    "`$(CUDA_PATH)/targets/sbsa-linux` refers to a CUDA installation".into(),
+                    crate::diag::Severity::Note
+                ),
+                (
+                    6,
+                    "`$(CUDA_PATH)/x.h` refers to a CUDA installation".into(),
+                    crate::diag::Severity::Warning
+                ),
+                (
+                    6,
+                    "`$(CUDA_PATH)/y` refers to a CUDA installation".into(),
+                    crate::diag::Severity::Warning
+                ),
+            ],
+            "{diags:?}"
+        );
     }
 
     #[test]
