@@ -1063,6 +1063,23 @@ pub(crate) fn make_addprefix_applied(
         .unwrap_or_else(|| line.to_string())
 }
 
+/// Whether `v`, a Makefile host-flag value nvcc gets behind `-Xcompiler`, holds, with its
+/// references expanded (`vars`, see `make::variables`), a flag that decides separate
+/// compilation (`-rdc`, `-dc`, `--device-link`): unwrapped, the next run's link plan would read
+/// it as the command's own flag for the first time, so such a value stays wrapped.
+pub(crate) fn reads_separate_compilation(
+    v: &str,
+    vars: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    let expanded = super::make_rdc::expand(v, vars, 0);
+    expanded.split_whitespace().any(|v| {
+        ["rdc", "dlink", "device-link", "device-c"]
+            .iter()
+            .any(|w| v.contains(w))
+            || v == "-dc"
+    })
+}
+
 /// One `$(addprefix PREFIX,LIST)` call of a Makefile line.
 #[derive(Clone, Copy)]
 struct Call<'a> {
@@ -1132,15 +1149,7 @@ fn addprefix_rewrite(
         // next run's reading of the Makefile (its link plan) would then see for the first time.
         // A reference's value counts too (`$(CCFLAGS)` holding `--device-link`): unwrapped,
         // it would make the next run's plan read it as the command's flag.
-        let separate = |v: &String| {
-            let expanded = super::make_rdc::expand(v, vars, 0);
-            expanded.split_whitespace().any(|v| {
-                ["rdc", "dlink", "device-link", "device-c"]
-                    .iter()
-                    .any(|w| v.contains(w))
-                    || v == "-dc"
-            })
-        };
+        let separate = |v: &String| reads_separate_compilation(v, vars);
         let why = if glued {
             Some("it is glued to other text")
         } else if quoted {

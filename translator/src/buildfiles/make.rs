@@ -8,8 +8,8 @@ use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_LIB_UNMAPPED,
-    B_PATH, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_FLAG_UNMAPPED, B_GLOB, B_LIB_MAPPED,
+    B_LIB_UNMAPPED, B_PATH, B_RDC,
 };
 
 /// Translates a Makefile.
@@ -262,6 +262,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let breaks = run_breaks(src, &flag_words);
             let mut mapped = flags::map_word_runs(&texts, &breaks, opts, ctx, &mut arch_done);
             keep_outer_closers(&mut mapped, &texts);
+            keep_separate_compilation_wrapped(&mut mapped, &texts, &values);
             // Past a reference that does not close on the line, a flag that takes a bracket
             // along or writes one (`-code=(` removed) changes where make, and the next run,
             // close it: the line's flags are left as they are.
@@ -1685,6 +1686,46 @@ impl Usage {
 /// references.
 fn keep_outer_closers(mapped: &mut Mapped, words: &[&str]) {
     mapped.changes.retain(|(k, _)| !outer_closer(words, *k));
+}
+
+/// Leaves whole each `-Xcompiler VALUE` of a line whose value reads, through the variables it
+/// references, a flag that decides separate compilation (`-Xcompiler ,$(CCFLAGS))` with
+/// `CCFLAGS = --device-link`, fuzz find of 2026-12-06): unwrapped, the next run's link plan
+/// would read that flag as the command's and make it a hipcc link. A warning says why, as
+/// for such a `$(addprefix -Xcompiler ,...)` call (see [`flags::reads_separate_compilation`]).
+fn keep_separate_compilation_wrapped(
+    mapped: &mut Mapped,
+    words: &[&str],
+    values: &BTreeMap<String, String>,
+) {
+    for (k, w) in words.iter().enumerate() {
+        let (value, n) = match w.split_once('=') {
+            Some(("-Xcompiler" | "--compiler-options", v)) => (v, 1),
+            None if matches!(*w, "-Xcompiler" | "--compiler-options") && k + 1 < words.len() => {
+                (words[k + 1], 2)
+            }
+            _ => continue,
+        };
+        let touched = |i: usize| k <= i && i < k + n;
+        if !value.contains('$')
+            || !mapped.changes.iter().any(|c| touched(c.0))
+            || !flags::reads_separate_compilation(value, values)
+        {
+            continue;
+        }
+        mapped.changes.retain(|c| !touched(c.0));
+        mapped.notes.retain(|note| !touched(note.word));
+        mapped.notes.push(Note {
+            word: k,
+            info: B_FLAG_UNMAPPED,
+            message: format!(
+                "nvcc flag `{}` left in place: its value reads separate-compilation flags through a variable",
+                words[k..k + n].join(" ")
+            ),
+            help: Some("hipcc takes host flags directly: write them without -Xcompiler, and nvcc's -rdc/-dc/--device-link as the command's own flags".into()),
+            severity: Some(crate::diag::Severity::Warning),
+        });
+    }
 }
 
 /// Where the runs of a line's flag words start after its first: at a word that follows other
@@ -3412,6 +3453,28 @@ mod tests {
             ],
             "{diags:?}"
         );
+    }
+
+    /// Fuzz find of 2026-12-06: `-Xcompiler` before a value reading `--device-link` through a
+    /// variable (outside a call: `$$^` makes the bracket text) stays, with a warning; unwrapped,
+    /// the next run made the compile a hipcc link (`--hip-link`).
+    #[test]
+    fn xcompiler_values_reading_separate_compilation_flags_stay_wrapped() {
+        let src = "CCFLAGS= --device-link\nALL_CCFLAGS=$$^ (addprefix -Xcompiler ,$(CCFLAGS))\nB = -Xcompiler $(CCFLAGS) -Xcompiler -O2\nk.o:\n\t$(NVCC) $(ALL_CCFLAGS) $(B) -c -rdc=true -o $@ k.cu\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("ALL_CCFLAGS=$$^ (addprefix -Xcompiler ,$(CCFLAGS))\nB = -Xcompiler $(CCFLAGS) -O2\n"),
+            "{out}"
+        );
+        assert_eq!(
+            diags
+                .iter()
+                .filter(|d| d.message.contains("reads separate-compilation flags"))
+                .count(),
+            2,
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
     }
 
     #[test]
