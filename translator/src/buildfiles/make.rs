@@ -2514,7 +2514,10 @@ pub(super) fn context_of(words: &[Word]) -> Context {
         return Context::Nvcc;
     }
     let cmd = past_recipe_prefix(first);
-    if is_nvcc(cmd) || cmd == "$(NVCC)" || cmd == "${NVCC}" {
+    // `hipcc` is what a first run writes for nvcc: a second run reads the line as the first did
+    // (campaign find of 2026-12-06: `nvcc X= -Xcompiler -t -Xcompiler -dc` left `-Xcompiler -t`
+    // before `-fgpu-rdc`, and the next run, reading `hipcc ...` as any list, unwrapped it).
+    if is_nvcc(cmd) || cmd == "hipcc" || cmd == "$(NVCC)" || cmd == "${NVCC}" {
         return Context::Nvcc;
     }
     Context::Any
@@ -3474,6 +3477,16 @@ mod tests {
             2,
             "{diags:?}"
         );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    /// Campaign find of 2026-12-06: a line that starts with nvcc, which the first run makes
+    /// hipcc, is read as nvcc's list by the second run too.
+    #[test]
+    fn a_line_started_by_hipcc_is_read_as_the_nvcc_line_it_was() {
+        let src = "nvcc NVCC= -Xcompiler -t -Xcompiler -dc\np:\n";
+        let (out, _) = run(src, &gfx90a());
+        assert_eq!(out, "hipcc NVCC= -Xcompiler -t -fgpu-rdc -c\np:\n");
         assert_eq!(run(&out, &gfx90a()).0, out);
     }
 
