@@ -3351,11 +3351,22 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!((found[0].id.as_str(), found[0].line), ("B004", 3));
     let help = found[0].help.clone().unwrap_or_default();
-    assert!(
-        help.contains("find_package(rocthrust REQUIRED CONFIG)"),
-        "{help}"
-    );
+    assert!(help.contains("find_package(rocthrust REQUIRED)"), "{help}");
     assert!(help.contains("roc::rocthrust"), "{help}");
+    // R21-f: the file also finds and links it.
+    let o = BuildOptions {
+        tree_root: Some(with.clone()),
+        ..opts(&[])
+    };
+    let (edits, _) = translate_build(BuildKind::CMake, cmake.as_bytes(), "CMakeLists.txt", &o);
+    let mut edits = edits;
+    let out = String::from_utf8(apply(cmake.as_bytes(), &mut edits).unwrap()).unwrap();
+    assert!(
+        out.contains(
+            "find_package(rocthrust REQUIRED)\nlink_libraries(hip::device roc::rocthrust)\n"
+        ),
+        "{out}"
+    );
     let found = notes(&with, "Makefile", make);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].line, 3);
@@ -3381,14 +3392,23 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
     )
     .is_empty());
     assert!(notes(&with, "cmake/cuda.cmake", cmake).is_empty());
-    assert!(notes(
-        &with,
-        "CMakeLists.txt",
-        "project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
-    )
-    .is_empty());
-    assert!(!hipport::buildfiles::may_name_old_standard(
+    // R21-f: a file naming no old standard reads the CUDA sources it lists (not the tree):
+    // src/t.cu includes Thrust, so it gets the note (and rocThrust); its translation depends
+    // on them. One listing no CUDA source reads nothing.
+    assert_eq!(
+        notes(
+            &with,
+            "CMakeLists.txt",
+            "project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
+        )
+        .len(),
+        1
+    );
+    assert!(hipport::buildfiles::may_name_old_standard(
         b"project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
+    ));
+    assert!(!hipport::buildfiles::may_name_old_standard(
+        b"project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cpp)\n"
     ));
 }
 
@@ -3618,4 +3638,85 @@ fn renamed_cuda_directories_entered_by_cmake_and_make_build() {
     run(Command::new("cmake").arg("--build").arg(&build));
     run(Command::new("make").arg("-C").arg(out.join("mk")));
     assert!(out.join("mk/hip/k.o").is_file());
+}
+
+/// R26-b: cuda-samples pass their linker flags as `$(addprefix -Xlinker ,$(LDFLAGS))`; those
+/// words are the linker's (no B003, convert exits 0) and hipcc 5.2.3 links with them.
+#[test]
+fn linker_flags_behind_xlinker_are_no_nvcc_flags_and_link() {
+    if !require(tool_works("hipcc", "--version"), "hipcc not found")
+        || !require(tool_works("make", "--version"), "make not found")
+    {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    write_files(
+        &input,
+        &[
+            (
+                "k.cu",
+                "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\nint main() { float *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); cudaFree(d); return 0; }\n",
+            ),
+            (
+                "Makefile",
+                "NVCC := nvcc\nLDFLAGS :=\nLDFLAGS += --unresolved-symbols=ignore-in-shared-libs\nLDFLAGS += --hash-style=gnu\nALL_LDFLAGS := $(addprefix -Xlinker ,$(LDFLAGS))\nk: k.cu\n\t$(NVCC) $(ALL_LDFLAGS) -arch=sm_70 -o $@ $<\n",
+            ),
+        ],
+    );
+    // `run` asserts the exit status: 0, with no error left.
+    convert_at(&input, &out, "5.2.3");
+    let make = std::fs::read_to_string(out.join("Makefile")).unwrap();
+    assert!(
+        make.contains("LDFLAGS += --unresolved-symbols=ignore-in-shared-libs\n"),
+        "{make}"
+    );
+    run(Command::new("make").arg("-C").arg(&out));
+    assert_gfx90a_code(&out.join("k"));
+}
+
+/// R21-f: a CMake project whose listed CUDA sources include `<thrust/...>` finds and links
+/// rocThrust (a ROCm package of its own, where the CUDA toolkit held Thrust); a directory whose
+/// sources do not gets neither, and a second conversion changes nothing.
+#[test]
+fn cmake_targets_of_thrust_sources_find_and_link_rocthrust() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    let again = tmp.path().join("again");
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\nadd_subdirectory(plain)\n",
+            ),
+            (
+                "src/t.cu",
+                "#include <thrust/device_vector.h>\n#include <thrust/sort.h>\nint main() { thrust::device_vector<int> v(10); thrust::sort(v.begin(), v.end()); return 0; }\n",
+            ),
+            (
+                "plain/CMakeLists.txt",
+                "enable_language(CUDA)\nadd_library(p STATIC p.cu)\n",
+            ),
+            ("plain/p.cu", "__global__ void k(float *p) { p[0] = 1.f; }\n"),
+        ],
+    );
+    convert_at(&input, &out, "5.2.3");
+    let top = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        top.contains("find_package(hip REQUIRED)\nfind_package(rocthrust REQUIRED)\nlink_libraries(hip::device roc::rocthrust)\nadd_executable(t src/t.cu)\n"),
+        "{top}"
+    );
+    let plain = std::fs::read_to_string(out.join("plain/CMakeLists.txt")).unwrap();
+    assert!(!plain.contains("rocthrust"), "{plain}");
+    convert_at(&out, &again, "5.2.3");
+    for f in ["CMakeLists.txt", "plain/CMakeLists.txt"] {
+        assert_eq!(
+            std::fs::read_to_string(again.join(f)).unwrap(),
+            std::fs::read_to_string(out.join(f)).unwrap(),
+            "{f}"
+        );
+    }
 }

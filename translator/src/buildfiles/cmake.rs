@@ -772,6 +772,20 @@ fn translate_keeping(
             "set(GPU_TARGETS \"{}\" CACHE STRING \"AMD GPU targets to compile for\")",
             st.opts.offload_arch.join(";")
         );
+        // Sources that include Thrust (R21-f): on ROCm it is rocThrust, a package of its own
+        // (on rocPRIM), where the CUDA toolkit held it; the device code links it as it links
+        // hip::device. Not where the file already names it (or CCCL, whose targets become it).
+        let thrust = st.device_code
+            && st.opts.thrust_sources
+            && super::thrust_note_candidate(src.as_bytes());
+        if thrust {
+            st.packages.insert("rocthrust");
+        }
+        let device_libraries = if thrust {
+            "link_libraries(hip::device roc::rocthrust)"
+        } else {
+            "link_libraries(hip::device)"
+        };
         let packages = st
             .packages
             .iter()
@@ -806,7 +820,7 @@ fn translate_keeping(
             ]);
             lines.extend(packages.map(|p| format!("  {p}")));
             lines.extend([
-                "  link_libraries(hip::device)".to_string(),
+                format!("  {device_libraries}"),
                 "else()".to_string(),
                 "  message(STATUS \"Building without HIP: it needs the hip package and -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
                 "endif()".to_string(),
@@ -819,7 +833,7 @@ fn translate_keeping(
                 "find_package(hip REQUIRED)".to_string(),
             ]);
             lines.extend(packages);
-            lines.push("link_libraries(hip::device)".to_string());
+            lines.push(device_libraries.to_string());
         }
         let body = lines.join(&format!("\n{indent}"));
         if replace {

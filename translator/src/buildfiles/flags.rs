@@ -794,6 +794,28 @@ pub(crate) fn is_cuda_path(p: &str) -> bool {
     })
 }
 
+/// Whether a word is a path into NVIDIA's HPC SDK (`/opt/nvidia/hpc_sdk/Linux_x86_64/24.5`,
+/// `$(NVHPC_SDK)/comm_libs/12.4/openmpi4/openmpi-4.1.5`, the MPI and NCCL it bundles under
+/// `comm_libs/`), which a ROCm machine does not have either (R26-g: HeCBench's ccl-cuda).
+pub(crate) fn is_nvhpc_path(p: &str) -> bool {
+    let p = p.trim_matches(|c| c == '"' || c == '\'');
+    if p.starts_with("/opt/nvidia/hpc_sdk") || p.contains("/comm_libs/") {
+        return true;
+    }
+    let Some(rest) = p.strip_prefix('$') else {
+        return false;
+    };
+    let name = rest
+        .strip_prefix('(')
+        .or_else(|| rest.strip_prefix('{'))
+        .or_else(|| rest.strip_prefix("ENV{"))
+        .unwrap_or(rest);
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    name[..end].to_ascii_uppercase().starts_with("NVHPC")
+}
+
 /// Whether `flag` is a GCC host option that clang does not accept: hipcc 5.2.3 (clang 15)
 /// stops with "unknown argument" on each (`-fno-gnu-unique` is in the 3D Gaussian splatting
 /// rasterizer's setup.py and its forks; `-fabi-version=11` in older PyTorch-era builds).
@@ -1041,6 +1063,23 @@ pub(crate) fn make_addprefix_applied(
         .unwrap_or_else(|| line.to_string())
 }
 
+/// Whether `v`, a Makefile host-flag value nvcc gets behind `-Xcompiler`, holds, with its
+/// references expanded (`vars`, see `make::variables`), a flag that decides separate
+/// compilation (`-rdc`, `-dc`, `--device-link`): unwrapped, the next run's link plan would read
+/// it as the command's own flag for the first time, so such a value stays wrapped.
+pub(crate) fn reads_separate_compilation(
+    v: &str,
+    vars: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    let expanded = super::make_rdc::expand(v, vars, 0);
+    expanded.split_whitespace().any(|v| {
+        ["rdc", "dlink", "device-link", "device-c"]
+            .iter()
+            .any(|w| v.contains(w))
+            || v == "-dc"
+    })
+}
+
 /// One `$(addprefix PREFIX,LIST)` call of a Makefile line.
 #[derive(Clone, Copy)]
 struct Call<'a> {
@@ -1110,15 +1149,7 @@ fn addprefix_rewrite(
         // next run's reading of the Makefile (its link plan) would then see for the first time.
         // A reference's value counts too (`$(CCFLAGS)` holding `--device-link`): unwrapped,
         // it would make the next run's plan read it as the command's flag.
-        let separate = |v: &String| {
-            let expanded = super::make_rdc::expand(v, vars, 0);
-            expanded.split_whitespace().any(|v| {
-                ["rdc", "dlink", "device-link", "device-c"]
-                    .iter()
-                    .any(|w| v.contains(w))
-                    || v == "-dc"
-            })
-        };
+        let separate = |v: &String| reads_separate_compilation(v, vars);
         let why = if glued {
             Some("it is glued to other text")
         } else if quoted {
@@ -1621,7 +1652,11 @@ fn map_one(
     }
     if let Some((v, n)) = flag_value(words, i, &["-arch", "--gpu-architecture"]) {
         // `-arch` alone with a non-CUDA value is Apple clang's; only take sm_/compute_/native/all.
-        // In a list known to be nvcc's, `-arch=$(SM)` is nvcc's too.
+        // In a list known to be nvcc's, `-arch=$(SM)` is nvcc's too, but not a CPU's
+        // (cuda-samples' `CCFLAGS += -arch $(HOST_ARCH)` for Apple clang behind -Xcompiler).
+        if v.is_some_and(host_arch) {
+            return n;
+        }
         let is_cuda = v.is_some_and(|v| {
             let v = v.trim_matches(|c| c == '"' || c == '\'');
             v.starts_with("sm_")
@@ -2126,6 +2161,28 @@ fn map_one(
         );
     }
     1
+}
+
+/// Whether `v`, the value of an `-arch` flag, names a CPU (Apple clang's `-arch x86_64`,
+/// `-arch arm64`) rather than an NVIDIA GPU: a CPU architecture, or a variable whose name says
+/// it is the host's (`$(HOST_ARCH)`, set from `uname -m` in every cuda-samples Makefile, R26-e).
+fn host_arch(v: &str) -> bool {
+    let v = v.trim_matches(|c| c == '"' || c == '\'');
+    const CPUS: &[&str] = &[
+        "x86_64", "x86_64h", "i386", "i686", "arm64", "arm64e", "aarch64", "armv7", "armv7l",
+        "armv7s", "ppc64le", "ppc64", "ppc",
+    ];
+    if CPUS.contains(&v) {
+        return true;
+    }
+    let name = v
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| v.strip_prefix("${").and_then(|r| r.strip_suffix('}')));
+    name.is_some_and(|n| {
+        let n = n.to_ascii_uppercase();
+        n.contains("HOST") || n.contains("CPU")
+    })
 }
 
 /// Whether `flag` is a long option (`--name` or `--name=value`) that clang, hipcc's driver,

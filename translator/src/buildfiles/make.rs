@@ -8,8 +8,8 @@ use super::flags::{self, Action, Context, Mapped, Note};
 use super::make_rdc;
 use super::text::{self, Sink, Style, Word};
 use super::{
-    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_GLOB, B_LIB_MAPPED, B_LIB_UNMAPPED,
-    B_PATH, B_RDC,
+    Anchor, BuildOptions, B_ARCH, B_COMPILER, B_CONSTRUCT, B_FLAG_UNMAPPED, B_GLOB, B_LIB_MAPPED,
+    B_LIB_UNMAPPED, B_PATH, B_RDC,
 };
 
 /// Translates a Makefile.
@@ -253,6 +253,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         let mut changed: BTreeSet<usize> = BTreeSet::new();
         if !flag_words.is_empty() {
             let ctx = match context_of(&words) {
+                _ if usage.linker_lines.contains(&start) => Context::Any,
                 Context::Any if usage.nvcc_lines.contains(&start) => Context::Nvcc,
                 ctx => ctx,
             };
@@ -261,6 +262,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let breaks = run_breaks(src, &flag_words);
             let mut mapped = flags::map_word_runs(&texts, &breaks, opts, ctx, &mut arch_done);
             keep_outer_closers(&mut mapped, &texts);
+            keep_separate_compilation_wrapped(&mut mapped, &texts, &values);
             // Past a reference that does not close on the line, a flag that takes a bracket
             // along or writes one (`-code=(` removed) changes where make, and the next run,
             // close it: the line's flags are left as they are.
@@ -985,6 +987,12 @@ const RDC_LINK_HELP: &str = "link -fgpu-rdc objects with hipcc -fgpu-rdc --hip-l
      --offload-arch=<gfx> for each target they were compiled for: g++, and hipcc without \
      -fgpu-rdc, leave __hip_fatbin undefined";
 
+/// What replaces the NVIDIA HPC SDK's paths on ROCm (B006): the MPI it bundles
+/// (`comm_libs/.../openmpi`) is the system's MPI there; Open MPI's wrappers print their
+/// directories (`mpicxx --showme:incdirs`, `--showme:libdirs`, Open MPI's mpicxx(1) man page)
+/// and it installs the pkg-config module `ompi`.
+const NVHPC_HELP: &str = "ROCm has no HPC SDK: point these paths at the system's (ROCm-aware) MPI, whose directories `mpicxx --showme:incdirs` and `mpicxx --showme:libdirs` print (or `pkg-config --cflags --libs ompi`), and the SDK's NCCL at RCCL";
+
 /// How a Makefile reads a variable, as far as library names in its value go.
 #[derive(Default)]
 struct NameUses {
@@ -1006,7 +1014,7 @@ fn cuda_path_roots(
 ) -> (BTreeMap<String, String>, BTreeMap<String, Vec<String>>) {
     let paths = |v: &str| -> Vec<String> {
         v.split_whitespace()
-            .filter(|w| flags::is_cuda_path(w) && !is_nvcc(w))
+            .filter(|w| (flags::is_cuda_path(w) || flags::is_nvhpc_path(w)) && !is_nvcc(w))
             .map(str::to_string)
             .collect()
     };
@@ -1405,6 +1413,61 @@ struct Usage {
     /// assignments of variables only such recipes read (`CFLAGS += -g -G` where `CC = nvcc`).
     /// Their flags are read as nvcc's (`-arch=$(NVARCH)`, `-G`), as on a literal nvcc line.
     nvcc_lines: BTreeSet<usize>,
+    /// Starts of the assignments of variables that reach any command only behind `-Xlinker`
+    /// (see [`linker_only`]): their words are the linker's, no nvcc flags (R26-b).
+    linker_lines: BTreeSet<usize>,
+}
+
+/// The variables every reference to which is in the list of `$(addprefix -Xlinker ,...)`
+/// (or `--linker-options`): nvcc and hipcc alike hand each of their words to the linker
+/// (cuda-samples' `$(addprefix -Xlinker ,$(LDFLAGS))` with `--dynamic-linker=...`), so they
+/// are no compiler flags, whatever reads them. The call stays as written, so a second run
+/// reads them the same way.
+fn linker_only(src: &str, lines: &[(usize, usize)]) -> BTreeSet<String> {
+    let mut only: BTreeMap<String, bool> = BTreeMap::new();
+    for &(a, b) in lines {
+        let line = &src[a..b];
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        let bytes = line.as_bytes();
+        // The lists of the line's `addprefix -Xlinker` calls.
+        let mut lists: Vec<(usize, usize)> = Vec::new();
+        for (pos, _) in line.match_indices("addprefix ") {
+            if pos < 2 || !text::opens_make_reference(bytes, pos - 1) {
+                continue;
+            }
+            let Some(close) = closing_paren(line, pos - 1) else {
+                continue;
+            };
+            let args = &line[pos + "addprefix ".len()..close];
+            let Some(comma) = top_level(args, ',') else {
+                continue;
+            };
+            if matches!(args[..comma].trim(), "-Xlinker" | "--linker-options") {
+                let from = pos + "addprefix ".len() + comma + 1;
+                lists.push((from, close));
+            }
+        }
+        for (i, _) in line.match_indices('$') {
+            let close = match bytes.get(i + 1) {
+                Some(b'(') if text::opens_make_reference(bytes, i + 1) => ')',
+                Some(b'{') if text::opens_make_reference(bytes, i + 1) => '}',
+                _ => continue,
+            };
+            let rest = &line[i + 2..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+                .unwrap_or(rest.len());
+            // `$(NAME)` and `$(NAME:a=b)` read the variable; a function call does not.
+            if end == 0 || !(rest[end..].starts_with(close) || rest[end..].starts_with(':')) {
+                continue;
+            }
+            let inside = lists.iter().any(|&(s, e)| s <= i && i < e);
+            *only.entry(rest[..end].to_string()).or_insert(true) &= inside;
+        }
+    }
+    only.into_iter().filter(|e| e.1).map(|e| e.0).collect()
 }
 
 /// The recipe lines of a Makefile, by start offset, each with where its command starts (past
@@ -1583,8 +1646,12 @@ impl Usage {
                 }
             }
         }
+        let linker = linker_only(src, lines);
+        let mut linker_lines = BTreeSet::new();
         for (start, name) in assigned {
-            if uses
+            if linker.contains(&name) {
+                linker_lines.insert(start);
+            } else if uses
                 .get(&name)
                 .is_some_and(|&(_, host, nvcc)| nvcc && !host)
             {
@@ -1608,6 +1675,7 @@ impl Usage {
             host_lines,
             c_lines,
             nvcc_lines,
+            linker_lines,
         }
     }
 }
@@ -1618,6 +1686,46 @@ impl Usage {
 /// references.
 fn keep_outer_closers(mapped: &mut Mapped, words: &[&str]) {
     mapped.changes.retain(|(k, _)| !outer_closer(words, *k));
+}
+
+/// Leaves whole each `-Xcompiler VALUE` of a line whose value reads, through the variables it
+/// references, a flag that decides separate compilation (`-Xcompiler ,$(CCFLAGS))` with
+/// `CCFLAGS = --device-link`, fuzz find of 2026-12-06): unwrapped, the next run's link plan
+/// would read that flag as the command's and make it a hipcc link. A warning says why, as
+/// for such a `$(addprefix -Xcompiler ,...)` call (see [`flags::reads_separate_compilation`]).
+fn keep_separate_compilation_wrapped(
+    mapped: &mut Mapped,
+    words: &[&str],
+    values: &BTreeMap<String, String>,
+) {
+    for (k, w) in words.iter().enumerate() {
+        let (value, n) = match w.split_once('=') {
+            Some(("-Xcompiler" | "--compiler-options", v)) => (v, 1),
+            None if matches!(*w, "-Xcompiler" | "--compiler-options") && k + 1 < words.len() => {
+                (words[k + 1], 2)
+            }
+            _ => continue,
+        };
+        let touched = |i: usize| k <= i && i < k + n;
+        if !value.contains('$')
+            || !mapped.changes.iter().any(|c| touched(c.0))
+            || !flags::reads_separate_compilation(value, values)
+        {
+            continue;
+        }
+        mapped.changes.retain(|c| !touched(c.0));
+        mapped.notes.retain(|note| !touched(note.word));
+        mapped.notes.push(Note {
+            word: k,
+            info: B_FLAG_UNMAPPED,
+            message: format!(
+                "nvcc flag `{}` left in place: its value reads separate-compilation flags through a variable",
+                words[k..k + n].join(" ")
+            ),
+            help: Some("hipcc takes host flags directly: write them without -Xcompiler, and nvcc's -rdc/-dc/--device-link as the command's own flags".into()),
+            severity: Some(crate::diag::Severity::Warning),
+        });
+    }
 }
 
 /// Where the runs of a line's flag words start after its first: at a word that follows other
@@ -2406,7 +2514,10 @@ pub(super) fn context_of(words: &[Word]) -> Context {
         return Context::Nvcc;
     }
     let cmd = past_recipe_prefix(first);
-    if is_nvcc(cmd) || cmd == "$(NVCC)" || cmd == "${NVCC}" {
+    // `hipcc` is what a first run writes for nvcc: a second run reads the line as the first did
+    // (campaign find of 2026-12-06: `nvcc X= -Xcompiler -t -Xcompiler -dc` left `-Xcompiler -t`
+    // before `-fgpu-rdc`, and the next run, reading `hipcc ...` as any list, unwrapped it).
+    if is_nvcc(cmd) || cmd == "hipcc" || cmd == "$(NVCC)" || cmd == "${NVCC}" {
         return Context::Nvcc;
     }
     Context::Any
@@ -2954,9 +3065,28 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     }
     // CUDA install locations assigned to variables are reported, not changed: other rules may
     // use them. A variable built on another such one is named at its root's warning.
-    if i >= 2 && flags::is_cuda_path(t) && words[i - 1].text.contains('=') {
+    let nvhpc = flags::is_nvhpc_path(t) && !flags::is_cuda_path(t);
+    if i >= 2 && (flags::is_cuda_path(t) || nvhpc) && words[i - 1].text.contains('=') {
         let name = words[0].text.as_str();
         if renames.derived_paths.contains_key(name) {
+            return;
+        }
+        if nvhpc {
+            let derived = renames.path_roots.get(name).map_or(String::new(), |d| {
+                let names: Vec<String> = d.iter().map(|d| format!("`{d}`")).collect();
+                let verb = if names.len() == 1 {
+                    "derives"
+                } else {
+                    "derive"
+                };
+                format!(", and {} {verb} from it", names.join(", "))
+            });
+            sink.diag(
+                B_PATH,
+                w.start,
+                format!("`{name}` is set to a path of NVIDIA's HPC SDK (`{t}`){derived}"),
+                Some(NVHPC_HELP.into()),
+            );
             return;
         }
         let (message, help) = match renames.path_roots.get(name) {
@@ -2990,16 +3120,92 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         sink.diag(B_ARCH, w.start, format!("NVIDIA architecture `{t}` left in place"), Some("AMD targets are gfx names (gfx90a, gfx1100); replace it and the flag that uses it with --offload-arch=<gfx>".into()));
         return;
     }
-    let assigned = i == 0 && words.get(1).is_some_and(|w| w.text.contains('='));
-    if !assigned && (t.contains("CUDA_HOME") || t.contains("CUDA_PATH") || t.contains("CUDA_ROOT"))
-    {
+    // A flag naming the HPC SDK itself (`-I/opt/nvidia/hpc_sdk/.../include`), not through a
+    // variable reported where it is set.
+    let path = ["-I", "-L", "-isystem", "-Wl,-rpath,"]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
+    if path.len() < t.len() && flags::is_nvhpc_path(path) && !flags::is_cuda_path(path) {
         sink.diag(
-            B_CONSTRUCT,
+            B_PATH,
             w.start,
-            format!("`{t}` refers to a CUDA installation"),
-            Some("ROCm is found by hipcc itself (ROCM_PATH, /opt/rocm)".into()),
+            format!("`{t}` points into NVIDIA's HPC SDK"),
+            Some(NVHPC_HELP.into()),
+        );
+        return;
+    }
+    let assigned = i == 0 && words.get(1).is_some_and(|w| w.text.contains('='));
+    if let Some((at, path)) = cuda_reference(t).filter(|_| !assigned) {
+        // One finding per path a line names (`ifeq ($(CUDA_PATH)/x,$(shell ls $(CUDA_PATH)/x))`
+        // names it twice, R26-3).
+        if words[..i.min(words.len())]
+            .iter()
+            .any(|o| cuda_reference(&o.text).is_some_and(|(_, p)| p == path))
+        {
+            return;
+        }
+        // A conditional only tests for the directory: it is false on ROCm, and the build
+        // takes the other branch.
+        let test = words.first().is_some_and(|f| {
+            matches!(
+                f.text.as_str(),
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else"
+            )
+        });
+        let severity = if test {
+            crate::diag::Severity::Note
+        } else {
+            crate::diag::Severity::Warning
+        };
+        sink.diag_as(
+            B_CONSTRUCT,
+            severity,
+            if w.quote.is_some() { w.start } else { w.start + at },
+            format!("`{path}` refers to a CUDA installation"),
+            Some(if test {
+                "a test of the CUDA installation: on ROCm it finds none and make takes the other branch".into()
+            } else {
+                "ROCm is found by hipcc itself (ROCM_PATH, /opt/rocm)".into()
+            }),
         );
     }
+}
+
+/// The reference to a CUDA install variable in a word (`$(CUDA_PATH)`, `CUDA_HOME`) and the
+/// path it starts (`$(CUDA_PATH)/targets/sbsa-linux`), as far as the word's brackets, commas
+/// and quotes around it let it run: where it starts in the word, and the text.
+fn cuda_reference(t: &str) -> Option<(usize, &str)> {
+    let name = ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"]
+        .iter()
+        .filter_map(|n| t.find(n))
+        .min()?;
+    let b = t.as_bytes();
+    let start = if name >= 2 && matches!(b[name - 1], b'(' | b'{') {
+        if b[name - 2] == b'$' {
+            name - 2
+        } else {
+            name
+        }
+    } else if name >= 1 && b[name - 1] == b'$' {
+        name - 1
+    } else {
+        name
+    };
+    let mut depth = 0usize;
+    let mut end = t.len();
+    for (k, c) in t[start..].char_indices() {
+        match c {
+            '(' | '{' if k > 0 && b[start + k - 1] == b'$' => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            ',' | '(' | ')' | '{' | '}' | '"' | '\'' | ';' => {
+                end = start + k;
+                break;
+            }
+            _ => {}
+        }
+    }
+    (end > start).then(|| (start, &t[start..end]))
 }
 
 /// The include directories of `-I`, `-iquote` and `-isystem` flags (see
@@ -3159,6 +3365,131 @@ mod tests {
     /// HIP: `-x none` follows the last source, `$^` over sources and objects (or of a pattern
     /// rule) lists the sources first; an object between sources is a warning; compiles alone
     /// and a second run are left alone.
+    /// R26-b: the words of a variable that reaches nvcc only through
+    /// `$(addprefix -Xlinker ,...)` are the linker's: no B003 for `--dynamic-linker=...`; one
+    /// also read plainly is still nvcc's.
+    #[test]
+    fn variables_passed_only_behind_xlinker_hold_linker_flags() {
+        let src = "LDFLAGS :=\nLDFLAGS += --dynamic-linker=/lib/ld-linux-armhf.so.3\nLDFLAGS += --unresolved-symbols=ignore-in-shared-libs\nALL_FLAGS := $(addprefix -Xlinker ,$(LDFLAGS))\nPLAIN = --bogus-option\nk: k.cu\n\tnvcc $(ALL_FLAGS) $(addprefix -Xlinker ,$(PLAIN)) $(PLAIN) -o $@ $<\n";
+        let (out, diags) = run(src, &BuildOptions::default());
+        let b003: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.id == "B003")
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(b003, vec![5], "{diags:?}");
+        assert!(
+            out.contains("ALL_FLAGS := $(addprefix -Xlinker ,$(LDFLAGS))\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
+    }
+
+    /// R26-e: Apple clang's `-arch $(HOST_ARCH)` in host flags nvcc reads (behind
+    /// `-Xcompiler`) names the CPU: it stays, with no B009 note; nvcc's `-arch=sm_70` is mapped.
+    #[test]
+    fn a_host_cpu_arch_is_no_gpu_arch() {
+        let src = "NVCC := nvcc\nCCFLAGS :=\nifeq ($(TARGET_OS),darwin)\n    CCFLAGS += -arch $(HOST_ARCH)\n    CCFLAGS += -arch arm64\nendif\nALL_FLAGS := $(addprefix -Xcompiler ,$(CCFLAGS))\nk: k.cu\n\t$(NVCC) $(ALL_FLAGS) -arch=sm_70 -o $@ $<\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("CCFLAGS += -arch $(HOST_ARCH)\n    CCFLAGS += -arch arm64\n"),
+            "{out}"
+        );
+        assert!(out.contains("--offload-arch=gfx90a -o $@"), "{out}");
+        assert!(
+            !diags.iter().any(|d| d.id == "B009" && d.line < 7),
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    /// R26-g: the HPC SDK's MPI (`$(NVHPC_SDK)/comm_libs/...`) is as absent on ROCm as
+    /// CUDA_PATH: one B006 warning at the root naming what derives from it, one at a flag that
+    /// names the SDK itself; the paths stay (the MPI flags must point somewhere).
+    #[test]
+    fn hpc_sdk_paths_are_reported_and_kept() {
+        let src = "NVHPC_SDK = /opt/nvidia/hpc_sdk/Linux_x86_64/24.5\nMPI_ROOT  = $(NVHPC_SDK)/comm_libs/12.4/openmpi4/openmpi-4.1.5\nCFLAGS = -I$(MPI_ROOT)/include -I/opt/nvidia/hpc_sdk/Linux_x86_64/24.5/comm_libs/nccl/include\nLDFLAGS = -L$(MPI_ROOT)/lib -lmpi\nmain: main.cu\n\tnvcc $(CFLAGS) main.cu -o main $(LDFLAGS)\n";
+        let (out, diags) = run(src, &gfx90a());
+        let b006: Vec<(usize, &str)> = diags
+            .iter()
+            .filter(|d| d.id == "B006")
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(b006.len(), 2, "{diags:?}");
+        assert_eq!(b006[0].0, 1);
+        assert!(b006[0].1.contains("`MPI_ROOT` derives from it"), "{b006:?}");
+        assert_eq!(b006[1].0, 3);
+        assert!(out.starts_with(&src[..src.find("main:").unwrap()]), "{out}");
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    /// R26-3: a conditional naming `$(CUDA_PATH)/targets/sbsa-linux` twice gets one note
+    /// quoting that path, not the word make's brackets and comma glue to it; a recipe's use is
+    /// a warning quoting its path.
+    #[test]
+    fn one_finding_quoting_the_path_per_cuda_path_a_line_names() {
+        let src = "HOST_ARCH := $(shell uname -m)\nifeq ($(CUDA_PATH)/targets/sbsa-linux,$(shell ls -1d $(CUDA_PATH)/targets/sbsa-linux 2>/dev/null))\n    HOST_ARCH := sbsa\nendif\nk: k.cu\n\tcp \"$(CUDA_PATH)/x.h\" $(CUDA_PATH)/y,z .\n";
+        let (_, diags) = run(src, &gfx90a());
+        let b008: Vec<(usize, String, crate::diag::Severity)> = diags
+            .iter()
+            .filter(|d| d.message.contains("refers to a CUDA installation"))
+            .map(|d| (d.line, d.message.clone(), d.severity))
+            .collect();
+        assert_eq!(
+            b008,
+            vec![
+                (
+                    2,
+                    "`$(CUDA_PATH)/targets/sbsa-linux` refers to a CUDA installation".into(),
+                    crate::diag::Severity::Note
+                ),
+                (
+                    6,
+                    "`$(CUDA_PATH)/x.h` refers to a CUDA installation".into(),
+                    crate::diag::Severity::Warning
+                ),
+                (
+                    6,
+                    "`$(CUDA_PATH)/y` refers to a CUDA installation".into(),
+                    crate::diag::Severity::Warning
+                ),
+            ],
+            "{diags:?}"
+        );
+    }
+
+    /// Fuzz find of 2026-12-06: `-Xcompiler` before a value reading `--device-link` through a
+    /// variable (outside a call: `$$^` makes the bracket text) stays, with a warning; unwrapped,
+    /// the next run made the compile a hipcc link (`--hip-link`).
+    #[test]
+    fn xcompiler_values_reading_separate_compilation_flags_stay_wrapped() {
+        let src = "CCFLAGS= --device-link\nALL_CCFLAGS=$$^ (addprefix -Xcompiler ,$(CCFLAGS))\nB = -Xcompiler $(CCFLAGS) -Xcompiler -O2\nk.o:\n\t$(NVCC) $(ALL_CCFLAGS) $(B) -c -rdc=true -o $@ k.cu\n";
+        let (out, diags) = run(src, &gfx90a());
+        assert!(
+            out.contains("ALL_CCFLAGS=$$^ (addprefix -Xcompiler ,$(CCFLAGS))\nB = -Xcompiler $(CCFLAGS) -O2\n"),
+            "{out}"
+        );
+        assert_eq!(
+            diags
+                .iter()
+                .filter(|d| d.message.contains("reads separate-compilation flags"))
+                .count(),
+            2,
+            "{diags:?}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
+    /// Campaign find of 2026-12-06: a line that starts with nvcc, which the first run makes
+    /// hipcc, is read as nvcc's list by the second run too.
+    #[test]
+    fn a_line_started_by_hipcc_is_read_as_the_nvcc_line_it_was() {
+        let src = "nvcc NVCC= -Xcompiler -t -Xcompiler -dc\np:\n";
+        let (out, _) = run(src, &gfx90a());
+        assert_eq!(out, "hipcc NVCC= -Xcompiler -t -fgpu-rdc -c\np:\n");
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
     #[test]
     fn objects_after_a_source_are_linked_not_compiled() {
         let o = BuildOptions::default();

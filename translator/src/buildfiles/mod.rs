@@ -225,6 +225,36 @@ pub fn tree_uses_thrust(root: &Path) -> bool {
     found
 }
 
+/// Whether a CMake file (`file`, relative to `root`) lists among its words CUDA sources that
+/// include Thrust or CUB (R21-f: `add_executable(t t.cu)` where t.cu includes
+/// `<thrust/device_vector.h>`): only those sources are read (at most 200, of at most 4 MiB),
+/// not the tree, so that such a file's translation stays cheap to redo.
+fn cmake_sources_use_thrust(src: &str, file: &str, root: &Path) -> bool {
+    let dir = root.join(text::dir_of(file));
+    let mut budget = 200usize;
+    src.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"'))
+        .map(|w| w.strip_prefix("${CMAKE_CURRENT_SOURCE_DIR}/").unwrap_or(w))
+        .filter(|w| {
+            (w.ends_with(".cu") || w.ends_with(".cuh")) && !w.contains('$') && !w.starts_with('/')
+        })
+        .any(|w| {
+            if budget == 0 {
+                return false;
+            }
+            budget -= 1;
+            let path = dir.join(w);
+            std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20)
+                && std::fs::read(&path).is_ok_and(|b| includes_thrust(&b))
+        })
+}
+
+/// Whether CMake file `src` may list CUDA sources that [`cmake_sources_use_thrust`] reads: it
+/// makes targets of `.cu` files and may get rocThrust (see [`thrust_note_candidate`]).
+fn cmake_lists_cuda_sources(src: &[u8]) -> bool {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    has(b".cu") && (has(b"add_executable") || has(b"add_library")) && thrust_note_candidate(src)
+}
+
 /// Whether a source's text includes a Thrust or CUB header.
 fn includes_thrust(text: &[u8]) -> bool {
     memchr::memmem::find_iter(text, b"include").any(|at| {
@@ -243,15 +273,16 @@ fn includes_thrust(text: &[u8]) -> bool {
 /// such a tree raises; such a file that builds CUDA also gets the rocThrust note (R21-f, see
 /// [`thrust_note_candidate`]). Other build files do not read the tree for the note alone: a
 /// re-run would then read every source of a tree without Thrust (up to the scan's budget)
-/// where it now reads none.
+/// where it now reads none. A CMake file that lists `.cu` sources reads those alone (R21-f,
+/// see [`cmake_sources_use_thrust`]): its result depends on them too.
 pub fn may_name_old_standard(src: &[u8]) -> bool {
-    names_old_standard(src)
+    names_old_standard(src) || cmake_lists_cuda_sources(src)
 }
 
 /// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
 /// their own (R21-f): it builds CUDA (`nvcc` in a Makefile, `CUDA` in a CMake file) and names
 /// neither rocThrust, hipCUB nor NVIDIA's CCCL (whose targets become theirs).
-fn thrust_note_candidate(src: &[u8]) -> bool {
+pub(super) fn thrust_note_candidate(src: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
     (has(b"nvcc") || has(b"CUDA"))
         && ![&b"rocthrust"[..], b"hipcub", b"CCCL", b"rocprim"]
@@ -290,7 +321,7 @@ fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink) {
         return;
     };
     let help = match kind {
-        BuildKind::CMake => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev), then `find_package(rocthrust REQUIRED CONFIG)` (and `find_package(hipcub REQUIRED CONFIG)` for CUB) and `target_link_libraries(<target> roc::rocthrust hip::hipcub)`",
+        BuildKind::CMake => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev); where this file compiles device code hipport finds and links rocThrust (`find_package(rocthrust REQUIRED)`, `roc::rocthrust`): CUB needs `find_package(hipcub REQUIRED CONFIG)` and `hip::hipcub` too",
         _ => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev): they are headers under ROCm's include directory, which hipcc reads (`-I$(ROCM_PATH)/include` where ROCm is elsewhere), and need no library to link",
     };
     sink.diag(
@@ -345,6 +376,20 @@ pub fn translate_build(
         && names_old_standard(src)
         && opts.tree_root.as_deref().is_some_and(tree_uses_thrust)
     {
+        with_thrust = BuildOptions {
+            thrust_sources: true,
+            ..opts.clone()
+        };
+        &with_thrust
+    } else if kind == BuildKind::CMake
+        && !opts.thrust_sources
+        && cmake_lists_cuda_sources(src)
+        && opts.tree_root.as_deref().is_some_and(|root| {
+            std::str::from_utf8(src).is_ok_and(|s| cmake_sources_use_thrust(s, file, root))
+        })
+    {
+        // The sources this file lists include Thrust (R21-f): rocThrust is found and linked,
+        // and needs C++14 as in R18-d.
         with_thrust = BuildOptions {
             thrust_sources: true,
             ..opts.clone()
@@ -796,7 +841,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
                   with ROCM_PATH ?= /opt/rocm added to the file. Other uses (variables, rpaths in\n\
-                  scripts) are reported for review.",
+                  scripts) are reported for review. Paths into NVIDIA's HPC SDK (/opt/nvidia/hpc_sdk,\n\
+                  $(NVHPC_SDK), the MPI and NCCL under its comm_libs/) are reported too, and left as\n\
+                  they are: point them at the system's MPI (mpicxx --showme:incdirs) and at RCCL.",
     },
     DiagInfo {
         id: "B007",
