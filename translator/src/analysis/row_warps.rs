@@ -6,7 +6,7 @@
 //! lane distances below 32 (`__shfl_xor`) stay inside a row and are not reported. The rule looks
 //! at the kernels the file launches with such blocks, and at the device functions they call.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -236,8 +236,60 @@ fn row_of_32_branches(a: &mut Analyzer) {
     {
         return;
     }
+    let sync = SyncCallers::new(a);
     for (_, range, body) in &device_defs(a) {
-        half_branches(a, *body, range.clone(), &[], Branches::Rows32);
+        if sync.in_range(a, range) {
+            half_branches(a, *body, range.clone(), &[], Branches::Rows32);
+        }
+    }
+}
+
+/// Which functions a file calls reach `_sync` shuffles ([`calls_sync`]), asked once per name:
+/// the passes over every device function skip those that run none (no finding can come from
+/// them), without asking again for each call.
+struct SyncCallers<'s> {
+    reach: HashMap<&'s str, bool>,
+}
+
+impl<'s> SyncCallers<'s> {
+    fn new(a: &Analyzer<'s, '_>) -> Self {
+        // Only a device function of the file or a header's function can reach one: other
+        // names (`printf`, the runtime's calls, host helpers) need no search.
+        let candidates: HashSet<&str> = a
+            .funcs
+            .iter()
+            .filter(|f| f.device)
+            .filter_map(|f| a.function_name(f.node))
+            .chain(a.header_functions().iter().map(|f| f.name.as_str()))
+            .collect();
+        let mut reach = HashMap::new();
+        for c in &a.calls {
+            if c.2.is_none() && !reach.contains_key(c.1) {
+                reach.insert(c.1, candidates.contains(c.1) && calls_sync(a, c.1));
+            }
+        }
+        SyncCallers { reach }
+    }
+
+    /// Whether any function the file calls reaches `_sync` shuffles.
+    fn any(&self) -> bool {
+        self.reach.values().any(|&r| r)
+    }
+
+    /// Whether `range` holds a `_sync` builtin call, or a call that reaches one.
+    fn in_range(&self, a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
+        let from = a.calls.partition_point(|c| c.0 < range.start);
+        a.calls[from..]
+            .iter()
+            .take_while(|c| c.0 < range.end)
+            .any(|c| {
+                c.2.is_some() && c.1.ends_with("_sync")
+                    || self
+                        .reach
+                        .get(c.1)
+                        .copied()
+                        .unwrap_or_else(|| calls_sync(a, c.1))
+            })
     }
 }
 
@@ -250,20 +302,17 @@ fn row_of_32_branches(a: &mut Analyzer) {
 /// call's own function itself; a function of another file (qsim's `WarpReduce` in
 /// util_cuda.h) gets the warning that says to pass `__activemask()` there.
 fn guarded_callees(a: &mut Analyzer) {
-    let callees: HashSet<&str> = a
-        .calls
-        .iter()
-        .filter(|c| c.2.is_none())
-        .map(|c| c.1)
-        .collect();
-    if !callees.into_iter().any(|c| calls_sync(a, c)) {
+    let sync = SyncCallers::new(a);
+    if !sync.any() {
         return;
     }
     let defs = device_defs(a);
     // `tid < warp_size` with a template's `warp_size = 32`.
     a.instantiate.set(true);
     for (_, range, body) in &defs {
-        half_branches(a, *body, range.clone(), &[], Branches::Callees);
+        if sync.in_range(a, range) {
+            half_branches(a, *body, range.clone(), &[], Branches::Callees);
+        }
     }
     a.instantiate.set(false);
 }
@@ -921,6 +970,10 @@ fn half_branches<'t>(
                 // `threadIdx.y` row, but in one-dimensional blocks too.
                 let row32 =
                     names_row_of_32(a, cond, 0) && !first_32_conjunct(a, cond, range.clone());
+                if rows32_only && !row32 {
+                    // This pass reports row indexes of 32 only (below, nothing else is pushed).
+                    return Visit::Descend;
+                }
                 let row = row32 || names_row(a, cond);
                 let syncs_in = |r: std::ops::Range<usize>| {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
@@ -3180,7 +3233,12 @@ pub(super) fn unlaunched_rows(a: &mut Analyzer) {
             if a.launches.iter().any(|(k, _)| k == name) {
                 return None;
             }
-            let index = row_index_of_32(a, f.node.field(FIELDS.body)?)?;
+            let body = f.node.field(FIELDS.body)?;
+            // The index reads `threadIdx.y`: most kernels need no walk.
+            if !names_thread_y(&a.src[body.byte_range()]) {
+                return None;
+            }
+            let index = row_index_of_32(a, body)?;
             Some((name.to_string(), index))
         })
         .collect();
@@ -3198,6 +3256,21 @@ pub(super) fn unlaunched_rows(a: &mut Analyzer) {
             }
         }
     }
+}
+
+/// Whether `text` names `threadIdx.y` (blanks around the `.` allowed, as
+/// [`row_index_of_32`] reads it).
+fn names_thread_y(text: &[u8]) -> bool {
+    crate::lexer::whole_words(text, "threadIdx").any(|at| {
+        let rest = text[at + "threadIdx".len()..].trim_ascii_start();
+        rest.strip_prefix(b".").is_some_and(|r| {
+            let r = r.trim_ascii_start();
+            r.first() == Some(&b'y')
+                && !r
+                    .get(1)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+    })
 }
 
 /// The text of a flat thread index of rows 32 threads wide in `body`: `threadIdx.y * 32 +
@@ -3670,4 +3743,31 @@ pub(super) fn split_feeds_warp_work(a: &Analyzer, f: Node, var: &str, whole: boo
     }
     whole && (own || names_warp_op(a.text(f).as_bytes()))
         || feeds_warp_work(a, f, &[var], &defs, &warp_macros, &mut memo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_thread_y;
+
+    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
+    /// [`super::row_index_of_32`] reads, and may drop the rest.
+    #[test]
+    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
+        for yes in [
+            "int i = threadIdx.y * 32 + threadIdx.x;",
+            "threadIdx . y",
+            "f(threadIdx.\n  y)",
+        ] {
+            assert!(names_thread_y(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "threadIdx.x",
+            "threadIdx.yy",
+            "mythreadIdx.y",
+            "threadIdx->y",
+            "blockIdx.y",
+        ] {
+            assert!(!names_thread_y(no.as_bytes()), "{no}");
+        }
+    }
 }
