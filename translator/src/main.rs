@@ -847,6 +847,13 @@ fn add_project_defines(
                     why.display(),
                     d.name
                 );
+            } else if !quiet && !why.ends_with("setup.py") {
+                eprintln!(
+                    "hipport: {} counts as defined: {} passes -D{} to the compiler",
+                    d.name,
+                    why.display(),
+                    d,
+                );
             } else if !quiet {
                 eprintln!(
                     "hipport: {} counts as defined: {} adds it to define_macros for ROCm builds of PyTorch",

@@ -2665,7 +2665,7 @@ pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, Path
         None
     };
     let Some(setup) = found else {
-        return Vec::new();
+        return build_warp_sizes(inputs);
     };
     let mut out = vec![(
         crate::analysis::Define {
@@ -2685,6 +2685,81 @@ pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, Path
                 undefined: false,
             };
             out.push((define, setup.clone()));
+        }
+    }
+    out
+}
+
+/// The build files at the top of each input directory (`Makefile`, `CMakeLists.txt`).
+const TOP_BUILD_FILES: [&str; 4] = ["Makefile", "makefile", "GNUmakefile", "CMakeLists.txt"];
+
+/// Warp-size macros the build files at the top of the input directories define with a number
+/// (`-DWARP_SIZE=32 -DHALF_WARP_SIZE=16` in HeCBench's Makefiles, realuser26 R26-c): the
+/// sources use them as if they wrote `#define WARP_SIZE 32`, and the wave64 checks must see
+/// that value. Only names with `WARP` in them, since one set of macros applies to every file
+/// of the run; a name two build files give different values is left out.
+fn build_warp_sizes(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf)> {
+    let mut out: Vec<(crate::analysis::Define, PathBuf)> = Vec::new();
+    let mut clash: Vec<String> = Vec::new();
+    for dir in inputs.iter().filter(|p| p.is_dir()) {
+        for name in TOP_BUILD_FILES {
+            let path = dir.join(name);
+            let Ok(text) = fs::read(&path) else {
+                continue;
+            };
+            for (macro_name, value) in warp_size_flags(&text) {
+                match out.iter().find(|(d, _)| d.name == macro_name) {
+                    Some((d, _)) if d.value != Some(value) => clash.push(macro_name),
+                    Some(_) => {}
+                    None => out.push((
+                        crate::analysis::Define {
+                            name: macro_name,
+                            value: Some(value),
+                            undefined: false,
+                        },
+                        path.clone(),
+                    )),
+                }
+            }
+        }
+    }
+    out.retain(|(d, _)| !clash.contains(&d.name));
+    out
+}
+
+/// The `-DNAME=N` flags of a build file's text whose NAME holds `WARP` (outside `#` comments).
+fn warp_size_flags(text: &[u8]) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    for line in text.split(|&b| b == b'\n') {
+        let line = line.split(|&b| b == b'#').next().unwrap_or_default();
+        for at in memchr::memmem::find_iter(line, b"-D") {
+            if at > 0 && !matches!(line[at - 1], b' ' | b'\t' | b'(' | b'"' | b'\'' | b'=') {
+                continue;
+            }
+            let rest = &line[at + 2..];
+            let name_len = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            let (name, rest) = rest.split_at(name_len);
+            let Some(rest) = rest.strip_prefix(b"=") else {
+                continue;
+            };
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            let ends = rest
+                .get(digits)
+                .is_none_or(|b| matches!(b, b' ' | b'\t' | b')' | b'"' | b'\'' | b'\r'));
+            let (Ok(name), Ok(value)) = (
+                std::str::from_utf8(name),
+                std::str::from_utf8(&rest[..digits]).map(str::parse::<i64>),
+            ) else {
+                continue;
+            };
+            if let (true, true, Ok(value)) = (name.contains("WARP"), ends, value) {
+                if !out.iter().any(|(n, _)| n == name) {
+                    out.push((name.to_string(), value));
+                }
+            }
         }
     }
     out
@@ -3539,6 +3614,46 @@ pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// realuser26 R26-c: HeCBench's `-DWARP_SIZE=32 -DHALF_WARP_SIZE=16`, in the forms build
+    /// files write; other macros, comments and values that are not numbers are left out.
+    #[test]
+    fn build_files_warp_size_flags() {
+        let got = warp_size_flags(
+            b"CFLAGS := -std=c++14 -DWARP_SIZE=32 -DHALF_WARP_SIZE=16 -DUSE_MPI -DN=4\n\
+              # -DWARP_SIZE=64 in a comment\n\
+              add_definitions(-DSUB_WARP=8 \"-DWARPS=$(W)\")\n\
+              X = -DMY_WARP_SIZE=32x a-DWARP_B=4\n",
+        );
+        assert_eq!(
+            got,
+            [
+                ("WARP_SIZE".to_string(), 32),
+                ("HALF_WARP_SIZE".to_string(), 16),
+                ("SUB_WARP".to_string(), 8)
+            ]
+        );
+        // Two build files that disagree: the name is left out; one file alone gives its values.
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("Makefile"),
+            "F = -DWARP_SIZE=32 -DHALF_WARP=16\n",
+        )
+        .unwrap();
+        let names = |d: &Path| -> Vec<String> {
+            build_warp_sizes(&[d.to_path_buf()])
+                .into_iter()
+                .map(|(d, _)| d.to_string())
+                .collect()
+        };
+        assert_eq!(names(dir.path()), ["WARP_SIZE=32", "HALF_WARP=16"]);
+        fs::write(
+            dir.path().join("CMakeLists.txt"),
+            "add_definitions(-DWARP_SIZE=64)\n",
+        )
+        .unwrap();
+        assert_eq!(names(dir.path()), ["HALF_WARP=16"]);
+    }
 
     /// verify3 regression 1: the file each `--genco` command writes, in the forms build files
     /// name it; names hipport cannot resolve are left out.

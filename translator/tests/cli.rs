@@ -697,6 +697,46 @@ fn build_defines_from_the_command_line_config_and_setup_py() {
 /// `-U NAME` undefines a macro over hipport.toml's `defines` and a setup.py's implied `USE_ROCM`
 /// (whose message is then not printed); of `-D` and `-U` the last wins; reports record it, and the
 /// cache does not serve one run's results to the other.
+/// realuser26 R26-c: a Makefile's `-DWARP_SIZE=32` reaches the wave64 checks, as a
+/// `#define WARP_SIZE 32` in the file would; `-U` on the command line takes it back.
+#[test]
+fn a_makefiles_warp_size_define_reaches_the_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("Makefile"),
+        "CFLAGS = -DWARP_SIZE=32 -O2\nk.o: k.cu\n\tnvcc $(CFLAGS) -c k.cu -o k.o\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("k.cu"),
+        "__global__ void k(float* out, const float* in) {\n\
+         __shared__ float part[32];\n\
+         int warp = threadIdx.x / warpSize;\n\
+         int lane = threadIdx.x % WARP_SIZE;\n\
+         float v = in[threadIdx.x];\n\
+         for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o, WARP_SIZE);\n\
+         if (lane == 0) part[warp] = v;\n\
+         __syncthreads();\n\
+         if (threadIdx.x == 0) out[0] = part[0];\n\
+         }\n",
+    )
+    .unwrap();
+    let o = hipport(&["check", "p"], tmp.path());
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(
+        err.contains("WARP_SIZE counts as defined: ") && err.contains("passes -DWARP_SIZE=32"),
+        "{err}"
+    );
+    assert!(
+        out.contains("[H001]") && out.contains("-DWARP_SIZE=32"),
+        "{out}"
+    );
+    let o = hipport(&["check", "p", "-U", "WARP_SIZE"], tmp.path());
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("[H001]"));
+}
+
 #[test]
 fn undefines_win_over_config_and_setup_py_and_the_last_flag_wins() {
     let tmp = tempfile::tempdir().unwrap();
