@@ -109,6 +109,20 @@ pub(super) fn tokens(src: &str) -> Vec<Tok> {
             i += 1;
             continue;
         }
+        // Explicit line joining (`'-gencode', 'arch=...', \` at a line's end) is blank: the
+        // list or statement goes on as if on one line (the fuzz find in fuzzb-s35b: a list
+        // read as two runs rewrote its second pair only on a second run).
+        if c == b'\\' {
+            let next = if b.get(i + 1) == Some(&b'\r') {
+                i + 2
+            } else {
+                i + 1
+            };
+            if b.get(next) == Some(&b'\n') {
+                i = next + 1;
+                continue;
+            }
+        }
         // Multi-byte UTF-8 characters are skipped whole.
         let ch = src[i..].chars().next().unwrap_or(' ');
         out.push(Tok::Punct { at: i, ch });
@@ -5317,6 +5331,23 @@ nvcc_flags = ["-O3", "-gencode=arch=compute_90,code=sm_90"]
             ("__shfl_xor_sync_like(v);", false),
         ] {
             assert_eq!(warp_sync_named(text.as_bytes()), named, "{text}");
+        }
+    }
+
+    /// The fuzz find of fuzzb-s35b: a `\` that joins a list's lines (`...sm_70', \`) is blank,
+    /// so every pair of the list is rewritten in the first run, in LF and CRLF files alike.
+    #[test]
+    fn a_line_joining_backslash_inside_a_gencode_list_is_blank() {
+        for eol in ["\n", "\r\n"] {
+            let src = format!("nvcc_args = [{eol}    '-gencode', 'arch=compute_60,code=sm_60',{eol}    '-gencode', 'arch=compute_70,code=sm_70', \\{eol}    '-gencode', 'arch=compute_75,code=sm_75'{eol}]{eol}m = load(name='m', sources=['k.cu'], extra_cuda_cflags=nvcc_args){eol}");
+            let o = BuildOptions {
+                offload_arch: vec!["gfx90a".into(), "gfx1030".into()],
+                ..Default::default()
+            };
+            let (out, _) = run(&src, &o);
+            assert!(!out.contains("-gencode"), "{out}");
+            assert_eq!(out.matches("--offload-arch=gfx90a").count(), 1, "{out}");
+            assert_eq!(run(&out, &o).0, out);
         }
     }
 
