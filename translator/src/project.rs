@@ -2707,18 +2707,11 @@ fn build_warp_sizes(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf
             let Ok(text) = fs::read(&path) else {
                 continue;
             };
-            for (macro_name, value) in warp_size_flags(&text) {
-                match out.iter().find(|(d, _)| d.name == macro_name) {
-                    Some((d, _)) if d.value != Some(value) => clash.push(macro_name),
+            for define in warp_size_flags(&text) {
+                match out.iter().find(|(d, _)| d.name == define.name) {
+                    Some((d, _)) if d.value != define.value => clash.push(define.name),
                     Some(_) => {}
-                    None => out.push((
-                        crate::analysis::Define {
-                            name: macro_name,
-                            value: Some(value),
-                            undefined: false,
-                        },
-                        path.clone(),
-                    )),
+                    None => out.push((define, path.clone())),
                 }
             }
         }
@@ -2727,37 +2720,32 @@ fn build_warp_sizes(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf
     out
 }
 
-/// The `-DNAME=N` flags of a build file's text whose NAME holds `WARP` (outside `#` comments).
-fn warp_size_flags(text: &[u8]) -> Vec<(String, i64)> {
-    let mut out = Vec::new();
-    for line in text.split(|&b| b == b'\n') {
-        let line = line.split(|&b| b == b'#').next().unwrap_or_default();
-        for at in memchr::memmem::find_iter(line, b"-D") {
-            if at > 0 && !matches!(line[at - 1], b' ' | b'\t' | b'(' | b'"' | b'\'' | b'=') {
+/// The `-DNAME=N` flags of a build file's text whose NAME holds `WARP` (outside `#` comments),
+/// read as the command line's `-D` is ([`crate::analysis::Define::parse`]).
+fn warp_size_flags(text: &[u8]) -> Vec<crate::analysis::Define> {
+    let text = String::from_utf8_lossy(text);
+    let mut out: Vec<crate::analysis::Define> = Vec::new();
+    for line in text.lines() {
+        let code = line.split('#').next().unwrap_or_default();
+        let words = code.split(|c: char| c.is_ascii_whitespace() || "()\"'".contains(c));
+        // `-DNAME=N`, also glued to an assignment (`CFLAGS=-DWARP_SIZE=32`).
+        let flags = words.filter_map(|w| {
+            w.strip_prefix("-D")
+                .or_else(|| w.split_once("=-D").map(|(_, f)| f))
+        });
+        for flag in flags {
+            let Some((name, value)) = flag.split_once('=') else {
+                continue;
+            };
+            if !name.contains("WARP")
+                || value.is_empty()
+                || !value.bytes().all(|b| b.is_ascii_digit())
+            {
                 continue;
             }
-            let rest = &line[at + 2..];
-            let name_len = rest
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .count();
-            let (name, rest) = rest.split_at(name_len);
-            let Some(rest) = rest.strip_prefix(b"=") else {
-                continue;
-            };
-            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-            let ends = rest
-                .get(digits)
-                .is_none_or(|b| matches!(b, b' ' | b'\t' | b')' | b'"' | b'\'' | b'\r'));
-            let (Ok(name), Ok(value)) = (
-                std::str::from_utf8(name),
-                std::str::from_utf8(&rest[..digits]).map(str::parse::<i64>),
-            ) else {
-                continue;
-            };
-            if let (true, true, Ok(value)) = (name.contains("WARP"), ends, value) {
-                if !out.iter().any(|(n, _)| n == name) {
-                    out.push((name.to_string(), value));
+            if let Ok(d) = crate::analysis::Define::parse(flag) {
+                if d.value.is_some() && !out.iter().any(|o| o.name == d.name) {
+                    out.push(d);
                 }
             }
         }
@@ -3619,12 +3607,15 @@ mod tests {
     /// files write; other macros, comments and values that are not numbers are left out.
     #[test]
     fn build_files_warp_size_flags() {
-        let got = warp_size_flags(
+        let got: Vec<(String, i64)> = warp_size_flags(
             b"CFLAGS := -std=c++14 -DWARP_SIZE=32 -DHALF_WARP_SIZE=16 -DUSE_MPI -DN=4\n\
               # -DWARP_SIZE=64 in a comment\n\
               add_definitions(-DSUB_WARP=8 \"-DWARPS=$(W)\")\n\
               X = -DMY_WARP_SIZE=32x a-DWARP_B=4\n",
-        );
+        )
+        .into_iter()
+        .filter_map(|d| Some((d.name, d.value?)))
+        .collect();
         assert_eq!(
             got,
             [

@@ -248,7 +248,10 @@ fn row_of_32_branches(a: &mut Analyzer) {
 /// the passes over every device function skip those that run none (no finding can come from
 /// them), without asking again for each call.
 struct SyncCallers<'s> {
+    /// Per name the file calls: whether it reaches `_sync` shuffles.
     reach: HashMap<&'s str, bool>,
+    /// Whether a function the file calls (not a builtin) does.
+    any: bool,
 }
 
 impl<'s> SyncCallers<'s> {
@@ -263,17 +266,14 @@ impl<'s> SyncCallers<'s> {
             .chain(a.header_functions().iter().map(|f| f.name.as_str()))
             .collect();
         let mut reach = HashMap::new();
+        let mut any = false;
         for c in &a.calls {
-            if c.2.is_none() && !reach.contains_key(c.1) {
-                reach.insert(c.1, candidates.contains(c.1) && calls_sync(a, c.1));
-            }
+            let r = *reach
+                .entry(c.1)
+                .or_insert_with(|| candidates.contains(c.1) && calls_sync(a, c.1));
+            any |= r && c.2.is_none();
         }
-        SyncCallers { reach }
-    }
-
-    /// Whether any function the file calls reaches `_sync` shuffles.
-    fn any(&self) -> bool {
-        self.reach.values().any(|&r| r)
+        SyncCallers { reach, any }
     }
 
     /// Whether `range` holds a `_sync` builtin call, or a call that reaches one.
@@ -282,14 +282,7 @@ impl<'s> SyncCallers<'s> {
         a.calls[from..]
             .iter()
             .take_while(|c| c.0 < range.end)
-            .any(|c| {
-                c.2.is_some() && c.1.ends_with("_sync")
-                    || self
-                        .reach
-                        .get(c.1)
-                        .copied()
-                        .unwrap_or_else(|| calls_sync(a, c.1))
-            })
+            .any(|c| c.2.is_some() && c.1.ends_with("_sync") || self.reach.get(c.1) == Some(&true))
     }
 }
 
@@ -303,7 +296,7 @@ impl<'s> SyncCallers<'s> {
 /// util_cuda.h) gets the warning that says to pass `__activemask()` there.
 fn guarded_callees(a: &mut Analyzer) {
     let sync = SyncCallers::new(a);
-    if !sync.any() {
+    if !sync.any {
         return;
     }
     let defs = device_defs(a);
