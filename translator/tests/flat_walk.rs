@@ -53,6 +53,14 @@ fn same_walk(src: &[u8], what: &str) -> usize {
     if let Some(c) = tree.root_node().named_child(0) {
         roots.push(c);
     }
+    // And from the blocks inside (function bodies, branches), as `walk_subtree` walks them.
+    roots.extend(
+        Flat::with_cursor(tree.root_node())
+            .nodes
+            .into_iter()
+            .filter(|n| n.kind() == "compound_statement")
+            .take(40),
+    );
     for root in roots {
         let fast = Flat::new(root);
         let slow = Flat::with_cursor(root);
