@@ -274,7 +274,8 @@ struct ConvertArgs {
     /// hipcc's own macros, hipport.toml and a PyTorch setup.py; of `-D` and `-U`, the last wins.
     #[arg(long = "undefine", short = 'U', value_name = "NAME", value_parser = hipport::analysis::Define::parse_undefine)]
     undefines: Vec<hipport::analysis::Define>,
-    /// Apply the unambiguous autofixes of hazard diagnostics (64-bit lane masks, ...).
+    /// Apply the unambiguous autofixes of hazard diagnostics (64-bit lane masks, ...); in
+    /// translate mode only (`--mode header` keeps the CUDA text and writes no fixes).
     #[arg(long)]
     fix: bool,
     /// Insert a `// hipport:` comment above lines that need a human.
@@ -449,6 +450,16 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         ConvertMode::Translate => project::Mode::Translate,
         ConvertMode::Header => project::Mode::Header,
     };
+    if args.fix && cfg.mode == project::Mode::Header {
+        // Header mode keeps each source's CUDA text and writes only its guarded edits, none of
+        // the hazard fixes: reporting them "fixed by --fix" (as notes) would hide what is left.
+        cfg.translate.fix = false;
+        if !args.quiet {
+            eprintln!(
+                "hipport: --fix applies to translate mode only: --mode header keeps the sources' CUDA text and writes no hazard fixes, so each hazard is reported as it stands; fix them by hand, or convert in translate mode with --fix"
+            );
+        }
+    }
     cfg.rename = match args.rename {
         Rename::None => project::RenameMode::None,
         Rename::Hip => project::RenameMode::Hip,

@@ -343,3 +343,63 @@ fn header_mode_spells_hipblas_names_as_the_target_release() {
         );
     }
 }
+
+#[test]
+fn fix_in_header_mode_says_it_applies_to_translate_mode_and_marks_nothing_fixed() {
+    // A 32-bit vote counted with `__popc`: translate mode's --fix writes `__popcll`, and reports
+    // the H004 errors as notes "(fixed by --fix)". Header mode writes no such fix.
+    let tmp = tempfile::tempdir().unwrap();
+    let src = "__global__ void k(int* o, const int* f) {\n  unsigned m = __ballot_sync(0xffffffff, f[threadIdx.x]);\n  o[0] = __popc(m);\n}\n";
+    fs::write(tmp.path().join("k.cu"), src).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "convert",
+            "k.cu",
+            "--check",
+            "--diff",
+            "--no-cache",
+            "--hip-version",
+            "6.2",
+            "--mode",
+            "header",
+        ];
+        args.extend_from_slice(extra);
+        hipport(&args, tmp.path())
+    };
+    let fixed = run(&["--fix"]);
+    let plain = run(&[]);
+    let err = String::from_utf8_lossy(&fixed.stderr);
+    assert!(
+        err.contains("--fix applies to translate mode only"),
+        "{err}"
+    );
+    assert!(!err.contains("fixed by --fix"), "{err}");
+    assert!(err.contains("H004"), "{err}");
+    // The same reports, patch and exit status as without --fix.
+    assert_eq!(fixed.stdout, plain.stdout);
+    assert_eq!(fixed.status.code(), plain.status.code());
+    let plain_err = String::from_utf8_lossy(&plain.stderr);
+    let reports = |e: &str| {
+        e.lines()
+            .filter(|l| !l.contains("translate mode only") && !l.contains(" files ("))
+            .map(|l| l.split(" HIP 6.2.0").next().unwrap_or(l).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(reports(&err), reports(&plain_err));
+    // Translate mode still applies the fix and says so.
+    let o = hipport(
+        &[
+            "convert",
+            "k.cu",
+            "--check",
+            "--no-cache",
+            "--hip-version",
+            "6.2",
+            "--fix",
+        ],
+        tmp.path(),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("fixed by --fix"), "{err}");
+    assert!(!err.contains("translate mode only"), "{err}");
+}
