@@ -1391,8 +1391,9 @@ hipcc 5.2.3, host `min(0.5f, 0.7f)` returns 0, `max(1ll << 40, 3ll)` returns 3 a
 arguments, a warning for `unsigned int` (wrong above 2^31 - 1). In a `__host__ __device__` \
 function that the file calls, and only from device code (kernels, `__device__` functions), the \
 host side never runs where no other file can call it (`static`, an unnamed namespace, or \
-`inline` in a source file): a note without a fix. An `inline` helper of a header, with the same \
-callers there, is a warning, since the files that include it may call it on the host; a helper \
+`inline` in a source file): a note without a fix. Such a helper in a header (`inline`, `static` \
+or in an unnamed namespace), with the same callers there, is a warning, since each file that \
+includes it may call its copy on the host; a helper \
 with external linkage keeps the error (a header may declare it for host code elsewhere), and so \
 does one the file never calls, as its callers are not known.
 - Device code: two arguments of different types match HIP's template that converts both to \

@@ -139,7 +139,7 @@ fn checked_at_run_time(a: &Analyzer, node: Node) -> bool {
         // Only the branch the condition guards: not the condition itself.
         if let Some(c) = condition.filter(|c| !c.byte_range().contains(&node.start_byte())) {
             let text = a.text(c);
-            if text.contains("sharedMem") || text.contains("SharedMemory") {
+            if reads_limit_field(text) {
                 return true;
             }
             let queried = text
@@ -160,6 +160,25 @@ fn checked_at_run_time(a: &Analyzer, node: Node) -> bool {
         up = p.parent();
     }
     false
+}
+
+/// Whether `text` reads a shared-memory field of the device properties (`prop.sharedMemPerBlockOptin`,
+/// `p->sharedMemPerMultiprocessor`, HIP's `maxSharedMemoryPerMultiProcessor`): a field after
+/// `.` or `->`. A local merely named for its size (`if (sharedMemBytes > 48 * 1024)`) compares
+/// the program's own number, not the device's limit (verify10 REG1).
+fn reads_limit_field(text: &str) -> bool {
+    let b = text.as_bytes();
+    ["sharedMem", "SharedMemory"].iter().any(|m| {
+        text.match_indices(m).any(|(at, _)| {
+            // The start of the word holding the match (`maxSharedMemory...` starts at `max`).
+            let start = b[..at]
+                .iter()
+                .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+                .map_or(0, |i| i + 1);
+            let before = text[..start].trim_end();
+            before.ends_with('.') || before.ends_with("->")
+        })
+    })
 }
 
 const SHRINK: &str =
@@ -347,6 +366,38 @@ mod tests {
           cudaFuncSetAttribute(big, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);\n\
           big<<<1, 256, shared>>>(out);\n\
         }\n";
+
+    #[test]
+    fn a_local_named_for_its_size_is_not_the_devices_limit() {
+        // verify10 REG1: `sharedMemBytes > 48 * 1024` compares the program's own size with a
+        // constant; the 100 KiB launch fails on a 64 KiB LDS. A field of the properties, after
+        // `.` or `->` (HIP's `maxSharedMemoryPerMultiProcessor` too), is the limit.
+        let src =
+            "__global__ void big(float *out) { extern __shared__ float sh[]; out[0] = sh[0]; }\n\
+            void go(float *out) {\n\
+              const int sharedMemBytes = 100 * 1024;\n\
+              if (sharedMemBytes > 48 * 1024) {\n\
+                cudaFuncSetAttribute(big, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedMemBytes);\n\
+                big<<<1, 256, sharedMemBytes>>>(out);\n\
+              }\n\
+            }\n\
+            void p1(float *out, const cudaDeviceProp *p) {\n\
+              if (p->sharedMemPerBlockOptin >= 100 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n\
+            void p2(float *out, hipDeviceProp_t p) {\n\
+              if (p. maxSharedMemoryPerMultiProcessor >= 100 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n";
+        let got: Vec<(usize, Severity)> = h023(src).iter().map(|d| (d.line, d.severity)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (5, Severity::Error),
+                (6, Severity::Error),
+                (10, Severity::Note),
+                (13, Severity::Note),
+            ]
+        );
+    }
 
     #[test]
     fn a_size_tried_after_reading_the_devices_limit_is_a_note() {

@@ -674,10 +674,12 @@ enum Reach {
 
 /// How far calls of the function defined at `def` can come from, read from its specifiers.
 fn reach(a: &Analyzer, def: Node) -> Reach {
+    // `static` and an unnamed namespace keep the helper to the file that compiles it: this one,
+    // or each file that includes this header, which may call its copy on the host (verify10).
     let mut up = def.parent();
     while let Some(p) = up {
         if p.kind_name() == "namespace_definition" && p.field(FIELDS.name).is_none() {
-            return Reach::ThisFile;
+            return Reach::Includers;
         }
         up = p.parent();
     }
@@ -690,7 +692,7 @@ fn reach(a: &Analyzer, def: Node) -> Reach {
             .filter(|w| !w.is_empty())
     };
     if words().any(|w| w == b"static") {
-        return Reach::ThisFile;
+        return Reach::Includers;
     }
     let template = def
         .parent()
@@ -985,6 +987,29 @@ mod tests {
         let inline = format!("inline {external}");
         assert_eq!(h047_in(&inline, "t.cuh"), vec![(1, Severity::Warning)]);
         assert_eq!(h047_in(&inline, "t.cu"), vec![(1, Severity::Note)]);
+        // So does a `static` one, or one in an unnamed namespace, in a header (verify10): each
+        // includer compiles its own copy and may call it on the host.
+        let in_namespace = format!(
+            "namespace {{ {} }}\n{}",
+            external.lines().next().unwrap(),
+            external.lines().nth(1).unwrap()
+        );
+        for private in [
+            format!("static {external}"),
+            format!("static inline {external}"),
+            in_namespace,
+        ] {
+            assert_eq!(
+                h047_in(&private, "t.cuh"),
+                vec![(1, Severity::Warning)],
+                "{private}"
+            );
+            assert_eq!(
+                h047_in(&private, "t.cu"),
+                vec![(1, Severity::Note)],
+                "{private}"
+            );
+        }
     }
 
     #[test]
