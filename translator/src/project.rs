@@ -2721,18 +2721,53 @@ fn build_warp_sizes(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf
 }
 
 /// The `-DNAME=N` flags of a build file's text whose NAME holds `WARP` (outside `#` comments),
-/// read as the command line's `-D` is ([`crate::analysis::Define::parse`]).
+/// read as the command line's `-D` is ([`crate::analysis::Define::parse`]): glued (`-DNAME=N`,
+/// also after an assignment, `CFLAGS=-DWARP_SIZE=32`) or spaced (`-D WARP_SIZE=32`), and CMake's
+/// `NAME=N` in `add_compile_definitions(...)` and `target_compile_definitions(...)`. Each value
+/// a name is given once, in order: two values (a Makefile's `ifeq` arms) make
+/// [`build_warp_sizes`] leave the name out.
 fn warp_size_flags(text: &[u8]) -> Vec<crate::analysis::Define> {
     let text = String::from_utf8_lossy(text);
     let mut out: Vec<crate::analysis::Define> = Vec::new();
+    // Inside a CMake definitions command, across lines until its `)`.
+    let mut in_definitions = false;
     for line in text.lines() {
         let code = line.split('#').next().unwrap_or_default();
-        let words = code.split(|c: char| c.is_ascii_whitespace() || "()\"'".contains(c));
-        // `-DNAME=N`, also glued to an assignment (`CFLAGS=-DWARP_SIZE=32`).
-        let flags = words.filter_map(|w| {
-            w.strip_prefix("-D")
+        let lower = code.to_ascii_lowercase();
+        let opens = ["add_compile_definitions", "target_compile_definitions"]
+            .iter()
+            .filter_map(|c| lower.find(c).map(|at| at + c.len()))
+            .min();
+        let mut flags: Vec<&str> = Vec::new();
+        let mut words = code
+            .split(|c: char| c.is_ascii_whitespace() || "()\"'".contains(c))
+            .filter(|w| !w.is_empty())
+            .peekable();
+        // Bytes of `code` before each word, to tell a definitions command's words.
+        let mut at = 0;
+        while let Some(w) = words.next() {
+            let start = code[at..].find(w).map_or(at, |i| at + i);
+            at = start + w.len();
+            if w == "-D" {
+                // `-D WARP_SIZE=32`: the next word is the flag.
+                if let Some(next) = words.peek() {
+                    flags.push(next);
+                }
+            } else if let Some(f) = w
+                .strip_prefix("-D")
                 .or_else(|| w.split_once("=-D").map(|(_, f)| f))
-        });
+            {
+                flags.push(f);
+            } else if in_definitions || opens.is_some_and(|o| start >= o) {
+                flags.push(w);
+            }
+        }
+        if opens.is_some() {
+            in_definitions = true;
+        }
+        if in_definitions && code[opens.unwrap_or(0)..].contains(')') {
+            in_definitions = false;
+        }
         for flag in flags {
             let Some((name, value)) = flag.split_once('=') else {
                 continue;
@@ -2744,7 +2779,8 @@ fn warp_size_flags(text: &[u8]) -> Vec<crate::analysis::Define> {
                 continue;
             }
             if let Ok(d) = crate::analysis::Define::parse(flag) {
-                if d.value.is_some() && !out.iter().any(|o| o.name == d.name) {
+                if d.value.is_some() && !out.iter().any(|o| o.name == d.name && o.value == d.value)
+                {
                     out.push(d);
                 }
             }
@@ -3644,6 +3680,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(names(dir.path()), ["HALF_WARP=16"]);
+        // verify10: one Makefile that gives two values (`ifeq` arms) leaves the name out too;
+        // `-D NAME=N` with a space, and CMake's definitions commands, count.
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("Makefile"),
+            "ifeq ($(TARGET),CUDA)\n  F = -DWARP_SIZE=32\nelse\n  F = -DWARP_SIZE=64\nendif\nG = -D HALF_WARP=16\n",
+        )
+        .unwrap();
+        assert_eq!(names(dir.path()), ["HALF_WARP=16"]);
+        for cmake in [
+            "add_compile_definitions(WARP_SIZE=32)\n",
+            "target_compile_definitions(app PRIVATE\n  USE_X WARP_SIZE=32\n)\nset(OTHER_WARP=8)\n",
+            "target_compile_definitions(app PUBLIC \"WARP_SIZE=32\")\n",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            fs::write(dir.path().join("CMakeLists.txt"), cmake).unwrap();
+            assert_eq!(names(dir.path()), ["WARP_SIZE=32"], "{cmake}");
+        }
     }
 
     /// verify3 regression 1: the file each `--genco` command writes, in the forms build files
