@@ -27,6 +27,15 @@ fn builtin_has_every_table() {
     );
     assert_eq!(db.lookup("nvtxRangePushA").unwrap().family, Family::Nvtx);
     assert!(db.lookup("nvtxRangePushW").unwrap().hip.is_none());
+    // nvToolsExt.h's plain names are macros of the A forms (R27-d).
+    for (plain, roctx) in [
+        ("nvtxRangePush", "roctxRangePushA"),
+        ("nvtxMark", "roctxMarkA"),
+        ("nvtxRangeStart", "roctxRangeStartA"),
+    ] {
+        assert_eq!(db.lookup(plain).unwrap().hip.as_deref(), Some(roctx));
+    }
+    assert!(db.lookup("nvtxNameOsThread").unwrap().hip.is_none());
     assert_eq!(
         db.lookup("nvtxRangeEnd").unwrap().hip.as_deref(),
         Some("roctxRangeStop")
@@ -468,7 +477,10 @@ fn stats_count_each_family() {
         .filter(|m| m.family == Family::Runtime && (m.hip.is_some() || m.roc.is_some()))
         .count();
     assert_eq!(rt.mapped, expected);
-    assert_eq!(get(Family::Nvtx).mapped, 6);
+    // The five calls rocTX has (nvtxRangePushA, nvtxRangePop, nvtxMarkA, nvtxRangeStartA,
+    // nvtxRangeEnd), nvtxRangeId_t, and nvToolsExt.h's plain-name macros of the first, third and
+    // fourth (nvtxRangePush, nvtxMark, nvtxRangeStart).
+    assert_eq!(get(Family::Nvtx).mapped, 9);
     assert_eq!(
         get(Family::Header).total,
         db.headers().len() + db.torch_v1_headers().len()

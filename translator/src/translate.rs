@@ -511,6 +511,53 @@ fn template_args_end(text: &[u8], lt: usize) -> Option<usize> {
     None
 }
 
+/// CUDA's legacy launch API (deprecated since CUDA 9.2; no HIP name in HIPIFY's tables): the
+/// `cuParamSet*` calls copy the kernel's arguments into the function one by one,
+/// `cuFuncSetBlockShape`/`cuFuncSetSharedSize` set the launch's shape, and `cuLaunch*` launch
+/// it. HIP's module API launches with everything in one call, `hipModuleLaunchKernel`.
+const LEGACY_LAUNCH: &[&str] = &[
+    "cuParamSetSize",
+    "cuParamSeti",
+    "cuParamSetf",
+    "cuParamSetv",
+    "cuParamSetTexRef",
+    "cuFuncSetBlockShape",
+    "cuFuncSetSharedSize",
+    "cuLaunch",
+    "cuLaunchGrid",
+    "cuLaunchGridAsync",
+];
+
+/// A driver-API hint on a module's function that HIP has only for a kernel's address, and that
+/// AMD GPUs ignore.
+struct IgnoredHint {
+    /// HIP's runtime function for a kernel's address.
+    hip: &'static str,
+    /// What HIP's header says AMD GPUs do with the hint.
+    amd: &'static str,
+}
+
+/// The driver-API hints whose only sensible port is their removal: `cuFuncSetCacheConfig`
+/// (HIP's `hipFuncSetCacheConfig(const void*, hipFuncCache_t)`: "AMD devices and some Nvidia
+/// GPUS do not support reconfigurable cache. This hint is ignored on those architectures",
+/// hip_runtime_api.h) and `cuFuncSetSharedMemConfig` (`hipFuncSetSharedMemConfig`: "AMD
+/// devices and some Nvidia GPUS do not support shared cache banking, and the hint is ignored").
+/// HIP has no form of either taking a `hipFunction_t`. Their arguments keep their CUDA names, so
+/// the call reads as one thing to delete (R28-1).
+fn ignored_function_hint(name: &str) -> Option<IgnoredHint> {
+    match name {
+        "cuFuncSetCacheConfig" => Some(IgnoredHint {
+            hip: "hipFuncSetCacheConfig",
+            amd: "do not support reconfigurable cache, and the hint is ignored",
+        }),
+        "cuFuncSetSharedMemConfig" => Some(IgnoredHint {
+            hip: "hipFuncSetSharedMemConfig",
+            amd: "do not support shared cache banking, and the hint is ignored",
+        }),
+        _ => None,
+    }
+}
+
 /// Whether an identifier looks like a CUDA API name.
 fn looks_like_cuda(name: &str) -> bool {
     // Every prefix below begins with `c` or `n` (most identifiers are passed over here).
@@ -610,6 +657,9 @@ struct Walk<'a> {
     templates: HashSet<String>,
     /// Unknown CUDA-looking names already reported.
     reported_unknown: HashSet<String>,
+    /// Uses of CUDA's legacy launch API ([`LEGACY_LAUNCH`]): name and start, reported together
+    /// once per file by [`Walk::report_legacy_launch`] (R28-1).
+    legacy_launch: Vec<(String, usize)>,
     /// Call sites whose shape is rewritten after the walk.
     call_sites: Vec<CallSite>,
     /// Callees (by start) of calls that only a newer HIP than the target has a rewrite for: the
@@ -810,6 +860,7 @@ impl<'a> Walk<'a> {
             defined_anywhere: HashSet::new(),
             templates: HashSet::new(),
             reported_unknown: HashSet::new(),
+            legacy_launch: Vec::new(),
             call_sites: Vec::new(),
             later_rewrites: HashMap::new(),
             rule_call_args: Vec::new(),
@@ -1061,6 +1112,10 @@ impl<'a> Walk<'a> {
                             added.major, added.minor
                         )),
                     );
+                    return;
+                }
+                if LEGACY_LAUNCH.contains(&name) {
+                    self.legacy_launch.push((name.to_string(), start));
                     return;
                 }
                 let (message, help) = self.why_not(mapping, &UNSUPPORTED);
@@ -1346,12 +1401,74 @@ impl<'a> Walk<'a> {
                 format!("`{name}` (cudnn API) has no MIOpen function of its own"),
                 format!("{way}; replace the call by hand"),
             )
+        } else if let Some(hint) = ignored_function_hint(name) {
+            (
+                format!(
+                    "`{name}` ({} API) has no HIP equivalent: HIP's `{}` takes a kernel's address (`const void*`), not a module's `hipFunction_t`, and AMD GPUs ignore the hint anyway (HIP's header: they {}); the call is left as written",
+                    m.family, hint.hip, hint.amd
+                ),
+                "delete the call, which changes nothing on AMD GPUs; where its result is used (an error check), put `hipSuccess` in its place".to_string(),
+            )
         } else {
             (
                 format!("`{name}` ({} API) has no HIP equivalent", m.family),
                 format!("see `hipport explain {name}`; replace it by hand or add a rule with `--rules FILE`"),
             )
         }
+    }
+
+    /// Reports the file's uses of CUDA's legacy launch API ([`LEGACY_LAUNCH`]) as one T001 at
+    /// the first: the calls are one idiom (set the parameters, the block shape, then launch),
+    /// which one `hipModuleLaunchKernel` replaces, not each call its own HIP call (R28-1).
+    fn report_legacy_launch(&mut self) {
+        let Some(&(_, first)) = self.legacy_launch.first() else {
+            return;
+        };
+        let mut names: Vec<&str> = Vec::new();
+        let mut lines: Vec<usize> = Vec::new();
+        for (name, start) in &self.legacy_launch {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+            let line = self.index.position(*start).0;
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+        let listed = match names.as_slice() {
+            [one] => format!("`{one}`"),
+            [most @ .., last] => format!(
+                "{} and `{last}`",
+                most.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            [] => return,
+        };
+        let lines = lines
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (is, line_word) = match (names.len(), lines.contains(',')) {
+            (1, false) => ("is", "line"),
+            (1, true) => ("is", "lines"),
+            (_, false) => ("are", "line"),
+            (_, true) => ("are", "lines"),
+        };
+        let texref = if names.contains(&"cuParamSetTexRef") {
+            "; `cuParamSetTexRef`'s texture reference has no place there: pass a `hipTextureObject_t` as a kernel parameter instead"
+        } else {
+            ""
+        };
+        let message = format!(
+            "{listed} ({line_word} {lines}) {is} CUDA's legacy launch API (deprecated since CUDA 9.2: parameters copied one by one, then a grid launch), which HIP does not have; the calls are left as written"
+        );
+        let help = format!(
+            "replace the whole sequence with one call where the kernel is launched: `hipModuleLaunchKernel(f, gridX, gridY, 1, blockX, blockY, 1, sharedBytes, stream, args, nullptr)`, where `args` is `void* args[] = {{&a, &b, ...}}`, the addresses of the values the `cuParamSet*` calls copied, in the kernel's parameter order; the block shape is `cuFuncSetBlockShape`'s, `sharedBytes` is `cuFuncSetSharedSize`'s (else 0), and the grid and stream are those of `cuLaunchGrid(f, gridX, gridY)` (stream 0), `cuLaunchGridAsync(f, gridX, gridY, stream)` or `cuLaunch(f)` (a 1 x 1 grid, stream 0){texref}"
+        );
+        self.diag(&UNSUPPORTED, first, message, Some(help));
     }
 
     /// Reports a roc* library name (`--rand rocrand`) that the target release lacks, has removed
@@ -3026,6 +3143,30 @@ impl<'a> Walk<'a> {
         only
     }
 
+    /// Keeps the arguments of a call of an [`ignored_function_hint`] (`cuFuncSetCacheConfig(f,
+    /// CU_FUNC_CACHE_PREFER_L1)`) as written where the call itself stays (the rules give it no
+    /// HIP name): the line is CUDA's whole, to delete, not half renamed (R28-1).
+    fn keep_hint_call_args(&mut self, name: &str, call: Node) {
+        if self.own_function_names.contains(name)
+            || self.defined_here.contains(name)
+            || self.own_macros.contains(name)
+            || !matches!(
+                self.db
+                    .target_for(name, &self.opts.libs, self.opts.hip_version),
+                Target::Unsupported { .. }
+            )
+        {
+            return;
+        }
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        let at = args.start_byte();
+        for id in lexer::identifiers(&self.src[args.byte_range()]) {
+            self.handled.insert(at + id.start);
+        }
+    }
+
     /// Handles calls whose shape changes: warp builtins and data-driven call rewrites.
     fn visit_call(&mut self, node: Node) {
         let Some(func) = node.field(FIELDS.function) else {
@@ -3057,6 +3198,10 @@ impl<'a> Walk<'a> {
         let name = self.node_str(func);
         if name.starts_with("roc") {
             self.roc_call_with_hip_types(name, func, node);
+        }
+        if ignored_function_hint(name).is_some() {
+            self.keep_hint_call_args(name, node);
+            return;
         }
         if matches!(name, "printf" | "min" | "max") || self.templates.contains(name) {
             self.cast_index_args(node);
@@ -5093,6 +5238,7 @@ fn translate_tree_at(
     let mut w = Walk::new(src, file, rel, opts);
     let flat = Flat::of_kinds(tree.root_node(), &WALKED_KINDS);
     w.walk(&flat);
+    w.report_legacy_launch();
     w.solver_enums(&flat);
     w.remove_callback_conventions();
     w.visit_has_includes(tree);

@@ -26,7 +26,8 @@ const RESTATES: &[Restates] = &[
     // bf16/half conversions with a rounding mode HIP lacks (`__float2bfloat16_rz`).
     Restates::of("H029", &["T001"]),
     // NVTX names and headers rocTX lacks (`nvtxDomainCreateA`, `<nvtx3/nvtx3.hpp>`).
-    Restates::of("H008", &["T001", "T007"]),
+    // An NVTX call the rules do not know (T006) is the same fact as H008's "no rocTX equivalent".
+    Restates::of("H008", &["T001", "T006", "T007"]),
     // libcu++'s asynchronous-copy headers (`<cuda/pipeline>`, `<cuda/barrier>`).
     Restates::of("H015", &["T007"]),
     // Texture references: HIP deprecates them, which H013 says along with CUDA 12's removal.

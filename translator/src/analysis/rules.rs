@@ -6501,10 +6501,11 @@ fn profiler(a: &mut Analyzer, n: Node, name: &str) {
 
 fn nvtx_call(a: &mut Analyzer, n: Node, name: &str) {
     let mapped = match name {
-        "nvtxRangePushA" => Some("roctxRangePushA"),
+        // nvToolsExt.h's plain names are macros of the A forms (R27-d).
+        "nvtxRangePushA" | "nvtxRangePush" => Some("roctxRangePushA"),
         "nvtxRangePop" => Some("roctxRangePop"),
-        "nvtxMarkA" => Some("roctxMarkA"),
-        "nvtxRangeStartA" => Some("roctxRangeStartA"),
+        "nvtxMarkA" | "nvtxMark" => Some("roctxMarkA"),
+        "nvtxRangeStartA" | "nvtxRangeStart" => Some("roctxRangeStartA"),
         "nvtxRangeEnd" => Some("roctxRangeStop"),
         _ => None,
     };
