@@ -1714,6 +1714,33 @@ fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
         }
         at
     };
+    // The `#endif` line that closes the conditional whose last branch starts at `at`, past the
+    // conditionals nested in that branch and the lines a `\` continues.
+    let matching_endif = |mut at: usize| {
+        let mut depth = 0usize;
+        while at < src.len() {
+            let (r, mut next) = line(at);
+            let text = code(r.clone());
+            if text == b"?" && src[r.clone()].trim_ascii_start().starts_with(b"#") {
+                // A directive whose comment runs on: its words are not read here.
+                return None;
+            }
+            if text.starts_with(b"#if") {
+                depth += 1;
+            } else if text.starts_with(b"#endif") {
+                if depth == 0 {
+                    return Some(r);
+                }
+                depth -= 1;
+            }
+            let mut raw = r;
+            while src[raw.clone()].trim_ascii_end().ends_with(b"\\") && next < src.len() {
+                (raw, next) = line(next);
+            }
+            at = next;
+        }
+        None
+    };
     let mut out = Vec::new();
     let (mut opens, mut closes) = (0usize, 0usize);
     for at in memchr::memmem::find_iter(src, b"__cplusplus") {
@@ -1726,16 +1753,25 @@ fn extern_c_guards(src: &[u8]) -> Vec<(std::ops::Range<usize>, u8)> {
             continue;
         }
         let (body, after) = line(past_directives(next));
-        let (end, _) = line(past_directives(after));
-        if !code(end.clone()).starts_with(b"#endif") {
-            continue;
-        }
+        let (end, past_end) = line(past_directives(after));
+        // A C branch (`#else` / `#include <stdbool.h>` / `#endif`, verifier P1): its `#else` is
+        // blanked too, so tree-sitter sees that branch's lines inside the block, as code it
+        // parses like any other (C declarations are C++ ones), and its conditionals pair up.
+        let (end, c_branch) = match code(end.clone()).as_slice() {
+            b"#else" => match matching_endif(past_end) {
+                Some(endif) => (endif, Some(end)),
+                None => continue,
+            },
+            e if e.starts_with(b"#endif") => (end, None),
+            _ => continue,
+        };
         match code(body).as_slice() {
             b"extern\"C\"{" => opens += 1,
             b"}" => closes += 1,
             _ => continue,
         }
         out.push((head, b' '));
+        out.extend(c_branch.map(|r| (r, b' ')));
         out.push((end, b' '));
     }
     if opens != closes {
@@ -2408,6 +2444,30 @@ mod tests {
             error_lines(&tree, src)
         );
         assert_eq!(extern_c_guards(src).len(), 4);
+        // A C branch after the opening (verifier P1), with a conditional of its own and a
+        // continued `#define`; and after a closing.
+        let src = b"#ifdef __cplusplus\nextern \"C\" {\n#else\n#include <stdbool.h>\n\
+                    #if !defined(INLINE)\n#define INLINE static \\\n  inline\n#endif\n\
+                    #endif /* __cplusplus */\n__global__ void k(bool *p) { p[0] = true; }\n\
+                    #ifdef __cplusplus\n}\n#else\n/* C */\n#endif\nint after;\n";
+        let tree = parse(src, Duration::from_secs(5)).unwrap();
+        assert!(
+            error_lines(&tree, src).is_empty(),
+            "{:?}",
+            error_lines(&tree, src)
+        );
+        assert_eq!(extern_c_guards(src).len(), 6);
+        let shown = parseable(src, b"");
+        assert_eq!(shown.len(), src.len());
+        // An `#else` without its `#endif`, or one whose `#endif` line has a comment that runs on,
+        // is left alone.
+        for other in [
+            &b"#ifdef __cplusplus\nextern \"C\" {\n#else\nint c;\n#if X\n#endif\n"[..],
+            b"#ifdef __cplusplus\nextern \"C\" {\n#else\n#endif /* a\n b */\nint f();\n\
+              #ifdef __cplusplus\n}\n#endif\n",
+        ] {
+            assert!(extern_c_guards(other).is_empty(), "{other:?}");
+        }
         // An opening without its closing (or other code in the branch) is left alone.
         for other in [
             &b"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f();\n"[..],

@@ -262,6 +262,9 @@ diag_info! {
     CUB_NAMESPACE_WRAPPED = "T018", "cub-namespace-wrapped", Note,
         "CUB is wrapped in a namespace of the project's, which hipCUB does not do",
         "CUB lets a project put its API in a namespace of its own: `#define CUB_NS_PREFIX namespace myext {`, `#define CUB_NS_POSTFIX }` and `#define CUB_NS_QUALIFIER ::myext::cub` before `#include <cub/cub.cuh>` (or `CUB_WRAPPED_NAMESPACE myext`, CUB 1.13 and later), after which the code writes `myext::cub::DeviceScan`. hipCUB has no such switch: its config.hpp defines `HIPCUB_NAMESPACE` as `hipcub` and opens `namespace hipcub` at global scope whatever the CUB macros say, so `myext::hipcub::DeviceScan` would not exist (hipcc: \"use of undeclared identifier 'myext'\"). hipport writes the wrapped uses as `hipcub::DeviceScan` (a leading `::` stays), writes a `CUB_NS_QUALIFIER` body as `::hipcub` for code that spells the namespace through it, and leaves the other defines, which have no effect with hipCUB.\n\nWhat to do: nothing in the files hipport converts; a file it does not convert that names `myext::cub::` needs `hipcub::` the same way.";
+    ROCTX_INCLUDE_ADDED = "T019", "roctx-include-added", Note,
+        "The file calls rocTX functions but included no rocTX header: hipport added `#include <roctracer/roctx.h>`",
+        "NVTX's range and mark calls become rocTX's (`nvtxRangePushA` -> `roctxRangePushA`, `nvtxRangePop` -> `roctxRangePop`, `nvtxMarkA` -> `roctxMarkA`), which `roctracer/roctx.h` declares. Where the file includes `nvToolsExt.h` (or an `nvtx3/` header), that include becomes `roctracer/roctx.h`. A file can call NVTX without including it, when its NVTX declarations come in through another header: a PyTorch extension gets them through torch's CUDA headers, but ROCm PyTorch's installed headers declare no rocTX function (its rocTX use is in its own .cpp files). hipport then adds `#include <roctracer/roctx.h>` with the file's first includes, so that the calls are declared.\n\nWhat to do: link the program with rocTX: `-lroctx64` (hipcc, a Makefile's LDLIBS), `roctx64` in CMake's `target_link_libraries`, or `libraries=[\"roctx64\"]` in a setup.py extension; the library is roctracer's, in ROCm's lib directory. If the header that gave the file NVTX is itself translated, the added include is harmless (the header has an include guard).";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
@@ -693,6 +696,11 @@ struct Walk<'a> {
     /// body (`cudaGetLastError`, `cudaError_t`), device code or not: HIP declares the new
     /// names in `hip/hip_runtime.h`.
     uses_runtime_names: bool,
+    /// The first rocTX name an NVTX name became in code or a macro body (`roctxRangePushA`),
+    /// with where it is: the file needs `roctracer/roctx.h` (T019).
+    roctx_use: Option<(usize, String, String)>,
+    /// Whether the file includes rocTX's header (or NVTX's, which becomes it).
+    has_roctx_include: bool,
     /// Start of an unterminated block comment: nothing from here on is renamed.
     dead_from: usize,
     /// Whether the file includes the legacy cuBLAS header (`cublas.h`) and not `cublas_v2.h`:
@@ -874,6 +882,8 @@ impl<'a> Walk<'a> {
             const_values: HashMap::new(),
             has_runtime_include: false,
             uses_runtime_names: false,
+            roctx_use: None,
+            has_roctx_include: false,
             dead_from: usize::MAX,
             legacy_cublas: legacy_cublas(src),
         }
@@ -1202,6 +1212,14 @@ impl<'a> Walk<'a> {
                             || parse::in_define_body(self.src, start))
                     {
                         self.uses_runtime_names = true;
+                    }
+                    if family == Family::Nvtx
+                        && new.starts_with("roctx")
+                        && self.roctx_use.is_none()
+                        && (!parse::in_directive(self.src, start)
+                            || parse::in_define_body(self.src, start))
+                    {
+                        self.roctx_use = Some((start, name.to_string(), new.to_string()));
                     }
                     self.aliases.insert(name.to_string(), new.to_string());
                     self.edits
@@ -2220,6 +2238,9 @@ impl<'a> Walk<'a> {
             return;
         };
         self.hip_header_absent(path.inner, path_node.start_byte());
+        if new_path.ends_with("roctx.h") {
+            self.has_roctx_include = true;
+        }
         let scope = node.parent().map_or(0, |p| p.id());
         if new_path == "hip/hip_runtime.h" {
             self.has_runtime_include = true;
@@ -4417,6 +4438,35 @@ impl<'a> Walk<'a> {
         let text = format!("{}{include}", if needs_eol_before { eol } else { "" });
         self.edits.push(Edit::insert(at, text, "runtime-include"));
     }
+
+    /// Adds `#include <roctracer/roctx.h>` (T019) to a file that calls rocTX names (its NVTX
+    /// calls, renamed) but includes neither NVTX's header nor rocTX's: its NVTX declarations
+    /// came through another header (torch-harmonics' through torch's CUDA headers, R27-d), and
+    /// ROCm PyTorch's headers declare no rocTX function.
+    fn add_roctx_include(&mut self, tree: &Tree) {
+        let Some((first, name, new)) = self.roctx_use.clone() else {
+            return;
+        };
+        if self.has_roctx_include {
+            return;
+        }
+        let eol = crate::edit::line_ending(self.src);
+        let at = include_point(self.src, tree);
+        let needs_eol_before = at > 0 && self.src[at - 1] != b'\n';
+        let text = format!(
+            "{}#include <roctracer/roctx.h>{eol}",
+            if needs_eol_before { eol } else { "" }
+        );
+        self.edits.push(Edit::insert(at, text, "roctx-include"));
+        self.diag(
+            &ROCTX_INCLUDE_ADDED,
+            first,
+            format!(
+                "`{name}` becomes rocTX's `{new}`, declared in `roctracer/roctx.h`; the file includes no NVTX or rocTX header (its NVTX declarations came from another one), so hipport added `#include <roctracer/roctx.h>`"
+            ),
+            Some("link the program with rocTX: `-lroctx64`".to_string()),
+        );
+    }
 }
 
 /// The initializer of the one `const`/`constexpr` declaration of `name` in `src` with an
@@ -5244,6 +5294,7 @@ fn translate_tree_at(
     w.visit_has_includes(tree);
     w.finish_call_sites();
     w.add_runtime_include(tree);
+    w.add_roctx_include(tree);
     w.soften_in_skipped_branches(tree);
     w.leave_cuda_arms(tree);
     w.duplicate_case_labels(tree);
