@@ -170,6 +170,13 @@ pub struct BuildOptions {
     /// `-std=c++14`. Found under [`Self::tree_root`] when that is known (see
     /// [`tree_uses_thrust`]).
     pub thrust_sources: bool,
+    /// Set by a Makefile's translation for its own lines, empty elsewhere: the variables it
+    /// sets to a path into a CUDA install, recognised by that value whatever their name
+    /// (VanitySearch's `CUDA = /usr/local/cuda-8.0`, BitCrack's `CUDA_INCLUDE =
+    /// ${CUDA_HOME}/include`), each with the path, the variables it is built on read as theirs
+    /// (see [`flags::is_cuda_path_in`]).
+    #[doc(hidden)]
+    pub cuda_path_vars: BTreeMap<String, String>,
 }
 
 impl Default for BuildOptions {
@@ -183,6 +190,7 @@ impl Default for BuildOptions {
             hip_version: crate::translate::NEWEST_HIP,
             tree_root: None,
             thrust_sources: false,
+            cuda_path_vars: BTreeMap::new(),
         }
     }
 }
