@@ -279,7 +279,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             };
             let ctx = match ctx {
                 _ if usage.linker_lines.contains(&start) => Context::Any,
-                Context::Any if usage.nvcc_lines.contains(&start) => Context::Nvcc,
+                // A host link of relocatable code becomes hipcc's (`hipcc -fgpu-rdc --hip-link`):
+                // its words are read as hipcc's now, as the next run reads them.
+                Context::Any
+                    if usage.nvcc_lines.contains(&start) || hipcc_links.contains(&start) =>
+                {
+                    Context::Nvcc
+                }
                 ctx => ctx,
             };
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
@@ -4724,6 +4730,20 @@ mod tests {
 
     /// F3: one CUDA install path is one warning, at the variable that holds it, naming the
     /// variables built on it.
+    /// buildfix13's campaign find: a g++ link that becomes hipcc's is read as hipcc's in the
+    /// first run, as the second reads it.
+    #[test]
+    fn a_host_link_made_hipccs_reads_its_words_as_hipccs() {
+        let src =
+            "app: a.o\n\tg++ a.o -arch=$(S:.cu=.o)sm_80 -o app\n%.o: %.cu\n\tnvcc -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link a.o --offload-arch=gfx90a -o app\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
     #[test]
     fn one_cuda_path_is_one_warning_naming_what_derives_from_it() {
         let src = "CUDA_DIR := /usr/local/cuda\nCUDA_INCLUDE_DIR := $(CUDA_DIR)/include\nCUDA_LIB_DIR := $(CUDA_DIR)/lib64 $(CUDA_DIR)/lib\nNVCC := $(CUDA_DIR)/bin/nvcc\nCUDA_HOME := /opt/cuda\na.o: a.cu\n\t$(NVCC) -I$(CUDA_INCLUDE_DIR) -c $< -o $@\n";
