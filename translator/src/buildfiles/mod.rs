@@ -848,7 +848,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
-                  with ROCM_PATH ?= /opt/rocm added to the file. Other uses (variables, rpaths in\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file. A Makefile variable set to a CUDA\n\
+                  install path counts as one whatever its name (CUDA = /usr/local/cuda-8.0, or\n\
+                  CUDA_INCLUDE = ${CUDA_HOME}/include read in -I${CUDA_INCLUDE}). Other uses (variables, rpaths in\n\
                   scripts) are reported for review. Paths into NVIDIA's HPC SDK (/opt/nvidia/hpc_sdk,\n\
                   $(NVHPC_SDK), the MPI and NCCL under its comm_libs/) are reported too, and left as\n\
                   they are: point them at the system's MPI (mpicxx --showme:incdirs) and at RCCL.",
