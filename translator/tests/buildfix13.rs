@@ -334,3 +334,48 @@ fn variables_set_to_other_values_are_no_cuda_roots() {
         "{findings:?}"
     );
 }
+
+/// R28-b as BitCrack has it: the top Makefile sets `CUDA_INCLUDE=${CUDA_HOME}/include`, exports
+/// it and runs make in a subdirectory, whose Makefile compiles a host source with
+/// `-I${CUDA_INCLUDE}`: that becomes HIP's path there, and make at the top builds it with g++.
+/// A variable the top does not export, and a Makefile it does not enter, stay as written.
+#[test]
+fn a_cuda_path_a_parent_makefile_exports_is_read_in_the_makefile_it_runs() {
+    let top = "CUDA_HOME=/usr/local/cuda-7.5\n\
+               CUDA_INCLUDE=${CUDA_HOME}/include\n\
+               CUDA_LIB=${CUDA_HOME}/lib64\n\
+               export CUDA_INCLUDE\n\
+               all:\n\
+               \tmake --directory dev host.o\n";
+    let dev = "host.o: host.cpp\n\
+               \t${CXX} -c host.cpp -I${CUDA_INCLUDE} -o host.o\n\
+               lib: host.o\n\
+               \t${CXX} -shared -o libh.so host.o -L${CUDA_LIB}\n";
+    let other = "o.o: o.cpp\n\t${CXX} -c o.cpp -I${CUDA_INCLUDE}\n";
+    let src = tree(&[
+        ("Makefile", top),
+        ("dev/Makefile", dev),
+        ("dev/host.cpp", HOST_CPP),
+        ("other/Makefile", other),
+    ]);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    convert(src.path(), &out, "Makefile");
+    let text = fs::read_to_string(out.join("dev/Makefile")).unwrap();
+    assert_eq!(
+        text,
+        "ROCM_PATH ?= /opt/rocm\n\
+         host.o: host.cpp\n\
+         \t${CXX} -c host.cpp -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -o host.o\n\
+         lib: host.o\n\
+         \t${CXX} -shared -o libh.so host.o -L${CUDA_LIB}\n"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("other/Makefile")).unwrap(),
+        other
+    );
+    if have_tool("make") && have_tool("g++") && have_hip_headers() {
+        make(&out, "all").unwrap();
+        assert!(out.join("dev/host.o").exists());
+    }
+}

@@ -19,7 +19,7 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let values = variables(src, &lines, &recipes);
     // The variables set to CUDA install paths, whatever their names: their uses
     // (`-I$(CUDA)/include`) are read as those of `CUDA_HOME` are.
-    let path_vars = cuda_path_vars(&values);
+    let path_vars = cuda_path_vars(&values, inherited_cuda_path_vars(sink.file(), opts));
     let with_vars;
     let opts = if path_vars.is_empty() {
         opts
@@ -1095,8 +1095,16 @@ fn cuda_path_roots(
 /// variable that is one (`CUDA_INCLUDE = ${CUDA_HOME}/include`, `INC = $(CUDA)/include`),
 /// each with its path, read through the variables it is built on. nvcc's path
 /// (`$(CUDA)/bin/nvcc`) is the program's, no install path.
-fn cuda_path_vars(values: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    let mut out: BTreeMap<String, String> = BTreeMap::new();
+/// `inherited`: those a Makefile above exports to this one (see
+/// [`inherited_cuda_path_vars`]), where this one does not set them.
+fn cuda_path_vars(
+    values: &BTreeMap<String, String>,
+    inherited: BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = inherited
+        .into_iter()
+        .filter(|(n, _)| !values.contains_key(n))
+        .collect();
     // Each round adds the variables built on the last round's: as deep as the chain.
     for _ in 0..8 {
         let mut added = Vec::new();
@@ -1124,6 +1132,95 @@ fn cuda_path_vars(values: &BTreeMap<String, String>) -> BTreeMap<String, String>
         out.extend(added);
     }
     out
+}
+
+/// The variables set to CUDA install paths (see [`cuda_path_vars`]) that a Makefile in a
+/// directory above this one (`file`, relative to [`BuildOptions::tree_root`]) exports to the
+/// make it runs here (BitCrack's top Makefile: `CUDA_INCLUDE=${CUDA_HOME}/include`, `export
+/// CUDA_INCLUDE`, `make --directory CudaKeySearchDevice`, whose Makefile reads
+/// `-I${CUDA_INCLUDE}`); the nearest such Makefile's value wins. Empty where the tree is not
+/// known.
+fn inherited_cuda_path_vars(file: &str, opts: &BuildOptions) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(root) = opts.tree_root.as_ref() else {
+        return out;
+    };
+    let parts: Vec<&str> = text::dir_of(file)
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .collect();
+    // The nearest directories first, at most four levels up.
+    for up in 1..=parts.len().min(4) {
+        let above = parts[..parts.len() - up].join("/");
+        let here = parts[parts.len() - up..].join("/");
+        for name in ["GNUmakefile", "makefile", "Makefile"] {
+            let Some(src) = std::fs::read(root.join(&above).join(name))
+                .ok()
+                .filter(|b| b.len() <= 1 << 20)
+                .and_then(|b| String::from_utf8(b).ok())
+            else {
+                continue;
+            };
+            let mut enters = false;
+            entered_dirs(&src, &mut |d, _, _| {
+                let d = d.trim_start_matches("./").trim_end_matches('/');
+                let d = ["$(CURDIR)/", "${CURDIR}/"]
+                    .iter()
+                    .find_map(|p| d.strip_prefix(p))
+                    .unwrap_or(d);
+                enters |= d == here;
+            });
+            if !enters {
+                continue;
+            }
+            let lines = logical_lines(&src);
+            let Layout { recipes, bodies } = layout(&src, &lines);
+            let values = variables(&src, &lines, &recipes);
+            let exported = exported_names(&src, &lines, &recipes, &bodies);
+            for (n, p) in cuda_path_vars(&values, BTreeMap::new()) {
+                if exported.as_ref().is_none_or(|e| e.contains(&n)) {
+                    out.entry(n).or_insert(p);
+                }
+            }
+            // make reads the first of these names it finds.
+            break;
+        }
+    }
+    out
+}
+
+/// The variables a Makefile exports to the commands its recipes run (`export NAME`, `export
+/// NAME = value`, `export A B`); `None` where it exports all (`export` alone,
+/// `.EXPORT_ALL_VARIABLES:`).
+fn exported_names(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> Option<BTreeSet<String>> {
+    let mut names = BTreeSet::new();
+    for &(a, b) in lines {
+        if recipes.contains_key(&a) || bodies.contains(&a) {
+            continue;
+        }
+        let line = src[a..b].trim();
+        if line == "export" || line.starts_with(".EXPORT_ALL_VARIABLES") {
+            return None;
+        }
+        let Some(rest) = line.strip_prefix("export") else {
+            continue;
+        };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        match assignment(line) {
+            Some((name, _)) => {
+                names.insert(name.to_string());
+            }
+            None => names.extend(rest.split_whitespace().map(str::to_string)),
+        }
+    }
+    Some(names)
 }
 
 /// Where the reference `src[at..=close]` is the list of a loop that makes each of its words
