@@ -3,6 +3,8 @@
 //! Shared by the setup.py, CMake and Makefile translators: each of them cuts its file into lists of
 //! command-line words, and [`map_words`] says which words change and why.
 
+use std::collections::BTreeMap;
+
 use crate::diag::{DiagInfo, Severity};
 use hipport_rules::Version;
 
@@ -792,6 +794,43 @@ pub(crate) fn is_cuda_path(p: &str) -> bool {
         };
         around("(", ")") || around("{", "}") || around("", "/") || around("ENV{", "}")
     })
+}
+
+/// The variable a path starts with where `vars` holds it (`$(CUDA)` of `$(CUDA)/include`,
+/// `${CUDA_INCLUDE}`), and the path's rest after it (`/include`, empty).
+pub(crate) fn cuda_path_var<'a>(
+    p: &'a str,
+    vars: &'a BTreeMap<String, String>,
+) -> Option<(&'a str, &'a str)> {
+    if vars.is_empty() {
+        return None;
+    }
+    let p = p.trim_matches(|c| c == '"' || c == '\'');
+    let (inner, close) = if let Some(r) = p.strip_prefix("$(") {
+        (r, ')')
+    } else {
+        (p.strip_prefix("${")?, '}')
+    };
+    let end = inner.find(close)?;
+    let rest = &inner[end + 1..];
+    let name = &inner[..end];
+    (vars.contains_key(name) && (rest.is_empty() || rest.starts_with('/'))).then_some((name, rest))
+}
+
+/// [`is_cuda_path`], or a path behind a variable that a Makefile sets to one (`vars`, see
+/// [`super::BuildOptions::cuda_path_vars`]): `$(CUDA)/include` where `CUDA =
+/// /usr/local/cuda-8.0`, `${CUDA_INCLUDE}` where `CUDA_INCLUDE = ${CUDA_HOME}/include`.
+pub(crate) fn is_cuda_path_in(p: &str, vars: &BTreeMap<String, String>) -> bool {
+    is_cuda_path(p) || cuda_path_var(p, vars).is_some()
+}
+
+/// A path with the variable it starts with replaced by its path where `vars` holds it (see
+/// [`is_cuda_path_in`]): `${CUDA_INCLUDE}` reads `/usr/local/cuda/include`.
+pub(crate) fn resolve_cuda_path(p: &str, vars: &BTreeMap<String, String>) -> String {
+    match cuda_path_var(p, vars) {
+        Some((name, rest)) => format!("{}{rest}", vars[name]),
+        None => p.to_string(),
+    }
 }
 
 /// Whether a word is a path into NVIDIA's HPC SDK (`/opt/nvidia/hpc_sdk/Linux_x86_64/24.5`,
@@ -2063,7 +2102,7 @@ fn map_one(
             } else {
                 (p, 1)
             };
-            if is_cuda_path(p) {
+            if is_cuda_path_in(p, &opts.cuda_path_vars) {
                 drop_words(m, i, n);
                 note(m, i, B_PATH, format!("CUDA install path `{}` dropped", words[i..i + n].join(" ")), Some("hipcc finds the HIP headers and libraries itself; add -L/-I for ROCm libraries outside /opt/rocm by hand"));
                 return n;

@@ -17,10 +17,30 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let lines = logical_lines(src);
     let Layout { recipes, bodies } = layout(src, &lines);
     let values = variables(src, &lines, &recipes);
-    let (derived_paths, path_roots) = cuda_path_roots(&values);
+    // The variables set to CUDA install paths, whatever their names: their uses
+    // (`-I$(CUDA)/include`) are read as those of `CUDA_HOME` are.
+    let path_vars = cuda_path_vars(&values, inherited_cuda_path_vars(sink.file(), opts));
+    let with_vars;
+    let opts = if path_vars.is_empty() {
+        opts
+    } else {
+        with_vars = BuildOptions {
+            cuda_path_vars: path_vars,
+            ..opts.clone()
+        };
+        &with_vars
+    };
+    let (derived_paths, path_roots) = cuda_path_roots(&values, &opts.cuda_path_vars);
     let renames = Renames {
         derived_paths,
         path_roots,
+        path_vars: opts.cuda_path_vars.clone(),
+        path_roots_by_value: opts
+            .cuda_path_vars
+            .keys()
+            .filter(|n| values.get(*n).is_some_and(|v| !v.contains('$')))
+            .cloned()
+            .collect(),
         files: text::renames_from(sink.file(), &opts.renamed),
         dirs: text::dir_renames_from(sink.file(), &opts.renamed),
         exts: text::extension_map(&opts.renamed),
@@ -252,9 +272,20 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
         };
         let mut changed: BTreeSet<usize> = BTreeSet::new();
         if !flag_words.is_empty() {
-            let ctx = match context_of(&words) {
+            let ctx = if recipe {
+                recipe_context(&words)
+            } else {
+                context_of(&words)
+            };
+            let ctx = match ctx {
                 _ if usage.linker_lines.contains(&start) => Context::Any,
-                Context::Any if usage.nvcc_lines.contains(&start) => Context::Nvcc,
+                // A host link of relocatable code becomes hipcc's (`hipcc -fgpu-rdc --hip-link`):
+                // its words are read as hipcc's now, as the next run reads them.
+                Context::Any
+                    if usage.nvcc_lines.contains(&start) || hipcc_links.contains(&start) =>
+                {
+                    Context::Nvcc
+                }
                 ctx => ctx,
             };
             let texts: Vec<&str> = flag_words.iter().map(|w| w.text.as_str()).collect();
@@ -283,7 +314,12 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 mapped = Mapped::default();
             }
             if usage.host_lines.contains(&start) {
-                rocm_path_used |= host_flags(&mut mapped, &texts, usage.c_lines.contains(&start));
+                rocm_path_used |= host_flags(
+                    &mut mapped,
+                    &texts,
+                    usage.c_lines.contains(&start),
+                    &opts.cuda_path_vars,
+                );
             }
             gives_targets = mapped.changes.iter().any(|(_, a)| {
                 matches!(a, Action::Replace(v) if v.iter().any(|w| w.starts_with("--offload-arch=")))
@@ -1011,10 +1047,13 @@ struct NameUses {
 /// Makefile's variables (see [`variables`]).
 fn cuda_path_roots(
     values: &BTreeMap<String, String>,
+    path_vars: &BTreeMap<String, String>,
 ) -> (BTreeMap<String, String>, BTreeMap<String, Vec<String>>) {
     let paths = |v: &str| -> Vec<String> {
         v.split_whitespace()
-            .filter(|w| (flags::is_cuda_path(w) || flags::is_nvhpc_path(w)) && !is_nvcc(w))
+            .filter(|w| {
+                (flags::is_cuda_path_in(w, path_vars) || flags::is_nvhpc_path(w)) && !is_nvcc(w)
+            })
             .map(str::to_string)
             .collect()
     };
@@ -1048,6 +1087,140 @@ fn cuda_path_roots(
         }
     }
     (derived, roots)
+}
+
+/// The variables a Makefile sets to a path into a CUDA install (see
+/// [`BuildOptions::cuda_path_vars`]), whatever their names: those whose every value is such a
+/// path, written out (`CUDA = /usr/local/cuda-8.0`, `CUDA_HOME ?= /opt/cuda`) or behind a
+/// variable that is one (`CUDA_INCLUDE = ${CUDA_HOME}/include`, `INC = $(CUDA)/include`),
+/// each with its path, read through the variables it is built on. nvcc's path
+/// (`$(CUDA)/bin/nvcc`) is the program's, no install path.
+/// `inherited`: those a Makefile above exports to this one (see
+/// [`inherited_cuda_path_vars`]), where this one does not set them.
+fn cuda_path_vars(
+    values: &BTreeMap<String, String>,
+    inherited: BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = inherited
+        .into_iter()
+        .filter(|(n, _)| !values.contains_key(n))
+        .collect();
+    // Each round adds the variables built on the last round's: as deep as the chain.
+    for _ in 0..8 {
+        let mut added = Vec::new();
+        for (name, value) in values {
+            if out.contains_key(name) {
+                continue;
+            }
+            let mut last = None;
+            for w in value.split_whitespace() {
+                let w = w.trim_matches(|c| c == '"' || c == '\'');
+                let own = flags::cuda_path_var(w, &out).is_some_and(|(n, _)| n != name);
+                if is_nvcc(w) || !(flags::is_cuda_path(w) || own) {
+                    last = None;
+                    break;
+                }
+                last = Some(flags::resolve_cuda_path(w, &out));
+            }
+            if let Some(path) = last {
+                added.push((name.clone(), path));
+            }
+        }
+        if added.is_empty() {
+            break;
+        }
+        out.extend(added);
+    }
+    out
+}
+
+/// The variables set to CUDA install paths (see [`cuda_path_vars`]) that a Makefile in a
+/// directory above this one (`file`, relative to [`BuildOptions::tree_root`]) exports to the
+/// make it runs here (BitCrack's top Makefile: `CUDA_INCLUDE=${CUDA_HOME}/include`, `export
+/// CUDA_INCLUDE`, `make --directory CudaKeySearchDevice`, whose Makefile reads
+/// `-I${CUDA_INCLUDE}`); the nearest such Makefile's value wins. Empty where the tree is not
+/// known.
+fn inherited_cuda_path_vars(file: &str, opts: &BuildOptions) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(root) = opts.tree_root.as_ref() else {
+        return out;
+    };
+    let parts: Vec<&str> = text::dir_of(file)
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .collect();
+    // The nearest directories first, at most four levels up.
+    for up in 1..=parts.len().min(4) {
+        let above = parts[..parts.len() - up].join("/");
+        let here = parts[parts.len() - up..].join("/");
+        for name in ["GNUmakefile", "makefile", "Makefile"] {
+            let Some(src) = std::fs::read(root.join(&above).join(name))
+                .ok()
+                .filter(|b| b.len() <= 1 << 20)
+                .and_then(|b| String::from_utf8(b).ok())
+            else {
+                continue;
+            };
+            let mut enters = false;
+            entered_dirs(&src, &mut |d, _, _| {
+                let d = d.trim_start_matches("./").trim_end_matches('/');
+                let d = ["$(CURDIR)/", "${CURDIR}/"]
+                    .iter()
+                    .find_map(|p| d.strip_prefix(p))
+                    .unwrap_or(d);
+                enters |= d == here;
+            });
+            if !enters {
+                continue;
+            }
+            let lines = logical_lines(&src);
+            let Layout { recipes, bodies } = layout(&src, &lines);
+            let values = variables(&src, &lines, &recipes);
+            let exported = exported_names(&src, &lines, &recipes, &bodies);
+            for (n, p) in cuda_path_vars(&values, BTreeMap::new()) {
+                if exported.as_ref().is_none_or(|e| e.contains(&n)) {
+                    out.entry(n).or_insert(p);
+                }
+            }
+            // make reads the first of these names it finds.
+            break;
+        }
+    }
+    out
+}
+
+/// The variables a Makefile exports to the commands its recipes run (`export NAME`, `export
+/// NAME = value`, `export A B`); `None` where it exports all (`export` alone,
+/// `.EXPORT_ALL_VARIABLES:`).
+fn exported_names(
+    src: &str,
+    lines: &[(usize, usize)],
+    recipes: &Recipes,
+    bodies: &BTreeSet<usize>,
+) -> Option<BTreeSet<String>> {
+    let mut names = BTreeSet::new();
+    for &(a, b) in lines {
+        if recipes.contains_key(&a) || bodies.contains(&a) {
+            continue;
+        }
+        let line = src[a..b].trim();
+        if line == "export" || line.starts_with(".EXPORT_ALL_VARIABLES") {
+            return None;
+        }
+        let Some(rest) = line.strip_prefix("export") else {
+            continue;
+        };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        match assignment(line) {
+            Some((name, _)) => {
+                names.insert(name.to_string());
+            }
+            None => names.extend(rest.split_whitespace().map(str::to_string)),
+        }
+    }
+    Some(names)
 }
 
 /// Where the reference `src[at..=close]` is the list of a loop that makes each of its words
@@ -1334,7 +1507,12 @@ const ROCM_PATH_DEFAULT: &str = "ROCM_PATH ?= /opt/rocm";
 /// (`-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include`), the library path ROCm's, and `-lcudart`
 /// the HIP runtime, `-lamdhip64`. Returns whether `$(ROCM_PATH)` was written. `c`: a C
 /// compiler reads the words, which the include path's finding says (see [`C_SOURCES_HELP`]).
-fn host_flags(mapped: &mut Mapped, words: &[&str], c: bool) -> bool {
+fn host_flags(
+    mapped: &mut Mapped,
+    words: &[&str],
+    c: bool,
+    path_vars: &BTreeMap<String, String>,
+) -> bool {
     let mut used = false;
     let mut written: BTreeSet<&str> = BTreeSet::new();
     for n in &mut mapped.notes {
@@ -1348,9 +1526,10 @@ fn host_flags(mapped: &mut Mapped, words: &[&str], c: bool) -> bool {
         } else {
             path
         };
-        let path = path
-            .trim_matches(|c| c == '"' || c == '\'')
-            .trim_end_matches('/');
+        // A variable set to a CUDA path is read as that path (`-I${CUDA_INCLUDE}`).
+        let path =
+            flags::resolve_cuda_path(path.trim_matches(|c| c == '"' || c == '\''), path_vars);
+        let path = path.trim_end_matches('/');
         let new: &[&str] = match flag {
             "-I" | "-isystem" if n.info.id == B_PATH.id && path.ends_with("/include") => {
                 &["-D__HIP_PLATFORM_AMD__", "-I$(ROCM_PATH)/include"]
@@ -2084,13 +2263,16 @@ pub(super) fn driver(words: &[&str], values: &BTreeMap<String, String>, depth: u
 }
 
 /// [`driver`], with the index of the word that decides it (the program, or the variable that
-/// names it), or `None` when no word does.
+/// names it), or `None` when no word does. It is read from the command that runs the line's
+/// compiler, past utilities run before it and the environment its program gets (see
+/// [`command_start`]).
 pub(super) fn driver_word(
     words: &[&str],
     values: &BTreeMap<String, String>,
     depth: usize,
 ) -> Option<(Driver, usize)> {
-    for (i, w) in words.iter().enumerate().take(4) {
+    let from = command_start(words);
+    for (i, w) in words.iter().enumerate().skip(from).take(4) {
         let w = w.trim_start_matches(['@', '-', '+']);
         if w.is_empty() {
             continue;
@@ -2632,44 +2814,123 @@ const UTILITIES: &[&str] = &[
 ];
 
 /// The shell commands of a recipe line's words (separated by `&&`, `||`, `;`, `|` or a word
-/// ending in `;`): each command's first word and its program's name (past a recipe prefix
-/// `@-+` and a directory).
-pub(super) fn programs<'a>(words: &[&'a str]) -> Vec<(usize, &'a str)> {
+/// ending in `;`): each command's first word, the word of its program (past the environment
+/// assignments before it, see [`env_prefix`]) and the program's name (past a recipe prefix
+/// `@-+`, references glued before it and a directory). A command of assignments alone
+/// (`X=1;`) runs no program and is left out.
+fn commands<'a>(words: &[&'a str]) -> Vec<(usize, usize, &'a str)> {
     let mut out = Vec::new();
-    let mut first = true;
+    let mut start = 0;
     for (i, w) in words.iter().enumerate() {
-        if matches!(*w, "&&" | "||" | ";" | "|") {
-            first = true;
+        let sep = matches!(*w, "&&" | "||" | ";" | "|");
+        let ends = sep || w.ends_with(';');
+        if !ends && i + 1 < words.len() {
             continue;
         }
-        if first {
-            let prog = if i == 0 {
-                w.trim_start_matches(['@', '-', '+'])
-            } else {
-                w
-            };
-            let prog = prog.rsplit('/').next().unwrap_or(prog);
-            out.push((i, prog.trim_end_matches(';')));
-            first = false;
+        let end = if sep { i } else { i + 1 };
+        if start < end {
+            let k = start + env_prefix(&words[start..end], start == 0);
+            if k < end {
+                let w = if k == 0 {
+                    past_recipe_prefix(words[k])
+                } else {
+                    words[k]
+                };
+                let prog = w.rsplit('/').next().unwrap_or(w);
+                out.push((start, k, prog.trim_end_matches(';')));
+            }
         }
-        if w.ends_with(';') {
-            first = true;
-        }
+        start = i + 1;
     }
     out
+}
+
+/// The shell commands of a recipe line's words (see [`commands`]): the word of each one's
+/// program and the program's name.
+pub(super) fn programs<'a>(words: &[&'a str]) -> Vec<(usize, &'a str)> {
+    commands(words)
+        .into_iter()
+        .map(|(_, k, prog)| (k, prog))
+        .collect()
+}
+
+/// Whether a shell word sets a variable for the command after it (`PATH=$${PATH}:.`,
+/// `CUDA_VISIBLE_DEVICES=0`): a name the shell takes, then `=`.
+fn env_assignment(w: &str) -> bool {
+    let Some(eq) = w.find('=') else {
+        return false;
+    };
+    let name = &w[..eq];
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// How many words at the start of a shell command set its environment, before the program:
+/// assignments (gpu-burn's `PATH=$${PATH}:. $(NVCC) ...`), also behind `env` and its options
+/// (`env -u CUDA_PATH CC=gcc gcc ...`). `recipe`: the words start a recipe line, whose first
+/// word may carry make's `@`, `-` and `+` and references glued before it (`$(Q)`).
+pub(super) fn env_prefix(words: &[&str], recipe: bool) -> usize {
+    let mut k = 0;
+    let mut env = false;
+    while k < words.len() {
+        let w = if k == 0 && recipe {
+            past_recipe_prefix(words[0])
+        } else {
+            words[k]
+        };
+        if env_assignment(w) {
+            k += 1;
+        } else if !env && (w == "env" || w.ends_with("/bin/env")) {
+            env = true;
+            k += 1;
+        } else if env && w.starts_with('-') {
+            // The options that take the next word.
+            let value = matches!(
+                w,
+                "-u" | "--unset" | "-C" | "--chdir" | "-S" | "--split-string"
+            );
+            k += 1 + usize::from(value);
+        } else {
+            break;
+        }
+    }
+    k.min(words.len())
+}
+
+/// The word of the program that a recipe line's compiler command runs: the first command's,
+/// past the commands of plain utilities before it (`mkdir -p obj && $(NVCC) ...`, `cd src;
+/// nvcc ...`) and the environment assignments before its program (see [`env_prefix`]). The
+/// line's length where no command runs a program.
+pub(super) fn command_start(words: &[&str]) -> usize {
+    let cmds = commands(words);
+    cmds.iter()
+        .enumerate()
+        .find(|&(n, &(_, _, prog))| n + 1 == cmds.len() || !UTILITIES.contains(&prog))
+        .map_or(words.len(), |(_, c)| c.1)
+}
+
+/// Which words of a recipe line are handed to nvcc (see [`context_of`]), read from the
+/// command that runs its compiler (see [`command_start`]): `PATH=... nvcc -ptx` is nvcc's,
+/// `CUDA_VISIBLE_DEVICES=0 ./app -G` is no assignment of a CUDA variable.
+pub(super) fn recipe_context(words: &[Word]) -> Context {
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    match words.get(command_start(&texts)..) {
+        Some(rest) if !rest.is_empty() => context_of(rest),
+        _ => Context::Any,
+    }
 }
 
 /// For each word of a recipe line, whether it belongs to a shell command (between `&&`, `||`,
 /// `;` and `|`) run by one of [`UTILITIES`].
 pub(super) fn utility_args(words: &[&str]) -> Vec<bool> {
-    let progs = programs(words);
     let mut out = vec![false; words.len()];
-    for (n, &(i, prog)) in progs.iter().enumerate() {
+    let cmds = commands(words);
+    for (n, &(start, _, prog)) in cmds.iter().enumerate() {
         if !UTILITIES.contains(&prog) {
             continue;
         }
-        let end = progs.get(n + 1).map_or(words.len(), |p| p.0);
-        for (k, flag) in out.iter_mut().enumerate().take(end).skip(i) {
+        let end = cmds.get(n + 1).map_or(words.len(), |c| c.0);
+        for (k, flag) in out.iter_mut().enumerate().take(end).skip(start) {
             *flag = !matches!(words[k], "&&" | "||" | ";" | "|");
         }
     }
@@ -2896,6 +3157,11 @@ struct Renames {
     derived_paths: BTreeMap<String, String>,
     /// The variables derived from each root, in order.
     path_roots: BTreeMap<String, Vec<String>>,
+    /// The variables set to CUDA install paths (see [`BuildOptions::cuda_path_vars`]).
+    path_vars: BTreeMap<String, String>,
+    /// Those of them set to paths written out (`CUDA = /usr/local/cuda-8.0`): their uses
+    /// are reported as those of `CUDA_HOME` are (see [`cuda_reference`]).
+    path_roots_by_value: Vec<String>,
     /// Renamed files: old -> new.
     files: Vec<(String, String)>,
     /// Moved directories: old -> new, longest first.
@@ -3066,7 +3332,10 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     // CUDA install locations assigned to variables are reported, not changed: other rules may
     // use them. A variable built on another such one is named at its root's warning.
     let nvhpc = flags::is_nvhpc_path(t) && !flags::is_cuda_path(t);
-    if i >= 2 && (flags::is_cuda_path(t) || nvhpc) && words[i - 1].text.contains('=') {
+    if i >= 2
+        && (flags::is_cuda_path_in(t, &renames.path_vars) || nvhpc)
+        && words[i - 1].text.contains('=')
+    {
         let name = words[0].text.as_str();
         if renames.derived_paths.contains_key(name) {
             return;
@@ -3136,12 +3405,18 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         return;
     }
     let assigned = i == 0 && words.get(1).is_some_and(|w| w.text.contains('='));
-    if let Some((at, path)) = cuda_reference(t).filter(|_| !assigned) {
+    // The paths a variable set to CUDA install paths holds are reported where it is set (its
+    // root's warning names it), not word by word.
+    let path_value = i >= 2
+        && words[1].text.contains('=')
+        && renames.path_vars.contains_key(words[0].text.as_str());
+    let roots = &renames.path_roots_by_value;
+    if let Some((at, path)) = cuda_reference(t, roots).filter(|_| !assigned && !path_value) {
         // One finding per path a line names (`ifeq ($(CUDA_PATH)/x,$(shell ls $(CUDA_PATH)/x))`
         // names it twice, R26-3).
         if words[..i.min(words.len())]
             .iter()
-            .any(|o| cuda_reference(&o.text).is_some_and(|(_, p)| p == path))
+            .any(|o| cuda_reference(&o.text, roots).is_some_and(|(_, p)| p == path))
         {
             return;
         }
@@ -3172,14 +3447,30 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     }
 }
 
-/// The reference to a CUDA install variable in a word (`$(CUDA_PATH)`, `CUDA_HOME`) and the
-/// path it starts (`$(CUDA_PATH)/targets/sbsa-linux`), as far as the word's brackets, commas
-/// and quotes around it let it run: where it starts in the word, and the text.
-fn cuda_reference(t: &str) -> Option<(usize, &str)> {
-    let name = ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"]
+/// The reference to a CUDA install variable in a word (`$(CUDA_PATH)`, `CUDA_HOME`, or a
+/// reference to one of `roots`, the variables the Makefile sets to a CUDA install path written
+/// out: `$(CUDA)` where `CUDA = /usr/local/cuda-8.0`) and the path it starts
+/// (`$(CUDA_PATH)/targets/sbsa-linux`), as far as the word's brackets, commas and quotes
+/// around it let it run: where it starts in the word, and the text.
+fn cuda_reference<'a>(t: &'a str, roots: &[String]) -> Option<(usize, &'a str)> {
+    let fixed = ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"]
         .iter()
-        .filter_map(|n| t.find(n))
-        .min()?;
+        .filter_map(|n| t.find(n));
+    // `$(NAME)` or `${NAME}` whole: `CUDA` is no reference to it in `$(CUDA_ARCH)`.
+    let by_value = roots.iter().filter_map(|n| {
+        ["$(", "${"]
+            .iter()
+            .filter_map(|open| {
+                let close = if *open == "$(" { ')' } else { '}' };
+                t.match_indices(open).map(|(p, _)| p + 2).find(|&p| {
+                    t[p..]
+                        .strip_prefix(n.as_str())
+                        .is_some_and(|r| r.starts_with(close))
+                })
+            })
+            .min()
+    });
+    let name = fixed.chain(by_value).min()?;
     let b = t.as_bytes();
     let start = if name >= 2 && matches!(b[name - 1], b'(' | b'{') {
         if b[name - 2] == b'$' {
@@ -4128,13 +4419,18 @@ mod tests {
     #[test]
     fn rdc_flags_only_where_a_compiler_reads_them() {
         // make reads `-rdc=true` alone as the variable `-rdc`; `echo` and `cp` take `-dc` as
-        // their own argument; a name holding `-dc` is no flag; a define's body is text.
+        // their own argument; a name holding `-dc` is no flag; a define's body is text. The
+        // compiles after `cp ...; echo ...;` and `cd sub &&` are nvcc's, which named no
+        // architecture: they get the targets.
         let src = "-rdc=true\nFLAGS := -dc\nNVCC ?= nvcc\ndefine COMPILE\n$(NVCC) -rdc=true -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; nvcc -dc x.cu -o b.o\n\tcd sub && $(NVCC) -rdc true -c x.cu -o y.o\n";
         let (out, diags) = run(src, &BuildOptions::default());
         assert_eq!(
             out,
-            "-rdc=true\nFLAGS := -fgpu-rdc -c\nNVCC ?= hipcc\ndefine COMPILE\n$(NVCC) -fgpu-rdc -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; hipcc -fgpu-rdc -c x.cu -o b.o\n\tcd sub && $(NVCC) -fgpu-rdc -c x.cu -o y.o\n"
+            format!(
+                "-rdc=true\nFLAGS := -fgpu-rdc -c\nNVCC ?= hipcc\ndefine COMPILE\n$(NVCC) -fgpu-rdc -c $(1)\nendef\na-dc.o b.o: \"-dc.cu\"\n\tcp '-dc' a-dc.o && echo -dc > b.o; hipcc {ALL_TARGETS} -fgpu-rdc -c x.cu -o b.o\n\tcd sub && $(NVCC) {ALL_TARGETS} -fgpu-rdc -c x.cu -o y.o\n"
+            )
         );
+        assert_eq!(run(&out, &BuildOptions::default()).0, out);
         assert!(diags.iter().any(|d| d.id == "B013"), "{diags:?}");
         assert_eq!(assignment_op("-rdc=true"), Some(4));
         assert_eq!(assignment_op("X ::= a"), Some(2));
@@ -4531,12 +4827,35 @@ mod tests {
 
     /// F3: one CUDA install path is one warning, at the variable that holds it, naming the
     /// variables built on it.
+    /// buildfix13's campaign find: a g++ link that becomes hipcc's is read as hipcc's in the
+    /// first run, as the second reads it.
+    #[test]
+    fn a_host_link_made_hipccs_reads_its_words_as_hipccs() {
+        let src =
+            "app: a.o\n\tg++ a.o -arch=$(S:.cu=.o)sm_80 -o app\n%.o: %.cu\n\tnvcc -dc $< -o $@\n";
+        let (out, _) = run(src, &gfx90a());
+        assert!(
+            out.contains("\thipcc -fgpu-rdc --hip-link a.o --offload-arch=gfx90a -o app\n"),
+            "{out}"
+        );
+        assert_eq!(run(&out, &gfx90a()).0, out);
+    }
+
     #[test]
     fn one_cuda_path_is_one_warning_naming_what_derives_from_it() {
         let src = "CUDA_DIR := /usr/local/cuda\nCUDA_INCLUDE_DIR := $(CUDA_DIR)/include\nCUDA_LIB_DIR := $(CUDA_DIR)/lib64 $(CUDA_DIR)/lib\nNVCC := $(CUDA_DIR)/bin/nvcc\nCUDA_HOME := /opt/cuda\na.o: a.cu\n\t$(NVCC) -I$(CUDA_INCLUDE_DIR) -c $< -o $@\n";
         let (_, diags) = run(src, &BuildOptions::default());
-        let paths: Vec<_> = diags.iter().filter(|d| d.id == "B006").collect();
+        let paths: Vec<_> = diags
+            .iter()
+            .filter(|d| d.id == "B006" && d.message.contains(" is set to "))
+            .collect();
         assert_eq!(paths.len(), 2, "{diags:?}");
+        // The derived variable's use on hipcc's line goes, as `-I$(CUDA_HOME)/include` would.
+        assert!(diags
+            .iter()
+            .any(|d| d.message == "CUDA install path `-I$(CUDA_INCLUDE_DIR)` dropped"));
+        // The second path of `CUDA_LIB_DIR` is named at the root too, not on its own.
+        assert!(!diags.iter().any(|d| d.line == 3), "{diags:?}");
         assert_eq!(paths[0].line, 1);
         assert!(
             paths[0]

@@ -502,7 +502,7 @@ fn stub(
     };
     // Read as the translation leaves the words (`-gencode arch=..,code=sm_;80` goes whole).
     let texts: Vec<&str> = r.words.iter().map(|w| w.text.as_str()).collect();
-    let mapped = flags::map_words(&texts, opts, make::context_of(&r.words), &mut false);
+    let mapped = flags::map_words(&texts, opts, make::recipe_context(&r.words), &mut false);
     let shell = |j: usize| match mapped.changes.iter().find(|c| c.0 == j).map(|c| &c.1) {
         Some(flags::Action::Remove) => false,
         Some(flags::Action::Replace(v)) => v.iter().any(|t| shell_text(t)),
@@ -646,7 +646,7 @@ fn recipes<'a>(
         let ctx = if words.is_empty() {
             Context::Any
         } else {
-            make::context_of(&words)
+            make::recipe_context(&words)
         };
         let mut flags_left =
             make::applied(&flags::map_words(&texts, opts, ctx, &mut false), &texts);

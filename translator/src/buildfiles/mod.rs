@@ -170,6 +170,13 @@ pub struct BuildOptions {
     /// `-std=c++14`. Found under [`Self::tree_root`] when that is known (see
     /// [`tree_uses_thrust`]).
     pub thrust_sources: bool,
+    /// Set by a Makefile's translation for its own lines, empty elsewhere: the variables it
+    /// sets to a path into a CUDA install, recognised by that value whatever their name
+    /// (VanitySearch's `CUDA = /usr/local/cuda-8.0`, BitCrack's `CUDA_INCLUDE =
+    /// ${CUDA_HOME}/include`), each with the path, the variables it is built on read as theirs
+    /// (see [`flags::is_cuda_path_in`]).
+    #[doc(hidden)]
+    pub cuda_path_vars: BTreeMap<String, String>,
 }
 
 impl Default for BuildOptions {
@@ -183,6 +190,7 @@ impl Default for BuildOptions {
             hip_version: crate::translate::NEWEST_HIP,
             tree_root: None,
             thrust_sources: false,
+            cuda_path_vars: BTreeMap::new(),
         }
     }
 }
@@ -840,7 +848,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
-                  with ROCM_PATH ?= /opt/rocm added to the file. Other uses (variables, rpaths in\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file. A Makefile variable set to a CUDA\n\
+                  install path counts as one whatever its name (CUDA = /usr/local/cuda-8.0, or\n\
+                  CUDA_INCLUDE = ${CUDA_HOME}/include read in -I${CUDA_INCLUDE}). Other uses (variables, rpaths in\n\
                   scripts) are reported for review. Paths into NVIDIA's HPC SDK (/opt/nvidia/hpc_sdk,\n\
                   $(NVHPC_SDK), the MPI and NCCL under its comm_libs/) are reported too, and left as\n\
                   they are: point them at the system's MPI (mpicxx --showme:incdirs) and at RCCL.",
