@@ -3676,6 +3676,54 @@ fn linker_flags_behind_xlinker_are_no_nvcc_flags_and_link() {
     assert_gfx90a_code(&out.join("k"));
 }
 
+/// verify10 REG3: sources that include CUB and no Thrust find and link hipCUB (`hip::hipcub`),
+/// not rocThrust, which ships no CUB; sources with both get rocThrust, as before.
+#[test]
+fn cmake_targets_of_cub_only_sources_find_and_link_hipcub() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    let again = tmp.path().join("again");
+    write_files(
+        &input,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\nadd_subdirectory(both)\n",
+            ),
+            (
+                "src/t.cu",
+                "#include <cub/cub.cuh>\n__global__ void k(int *o) { typedef cub::WarpReduce<int> R; __shared__ typename R::TempStorage s; o[0] = R(s).Sum(threadIdx.x); }\n",
+            ),
+            (
+                "both/CMakeLists.txt",
+                "enable_language(CUDA)\nadd_library(b STATIC b.cu)\n",
+            ),
+            (
+                "both/b.cu",
+                "#include <cub/cub.cuh>\n#include <thrust/device_vector.h>\nvoid f() { thrust::device_vector<int> v(4); }\n",
+            ),
+        ],
+    );
+    convert_at(&input, &out, "5.2.3");
+    let top = std::fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert!(
+        top.contains("find_package(hip REQUIRED)\nfind_package(hipcub REQUIRED)\nlink_libraries(hip::device hip::hipcub)\nadd_executable(t src/t.cu)\n"),
+        "{top}"
+    );
+    assert!(!top.contains("rocthrust"), "{top}");
+    let both = std::fs::read_to_string(out.join("both/CMakeLists.txt")).unwrap();
+    assert!(both.contains("roc::rocthrust"), "{both}");
+    convert_at(&out, &again, "5.2.3");
+    for f in ["CMakeLists.txt", "both/CMakeLists.txt"] {
+        assert_eq!(
+            std::fs::read_to_string(again.join(f)).unwrap(),
+            std::fs::read_to_string(out.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
+
 /// R21-f: a CMake project whose listed CUDA sources include `<thrust/...>` finds and links
 /// rocThrust (a ROCm package of its own, where the CUDA toolkit held Thrust); a directory whose
 /// sources do not gets neither, and a second conversion changes nothing.

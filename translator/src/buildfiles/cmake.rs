@@ -779,12 +779,16 @@ fn translate_keeping(
             && st.opts.thrust_sources
             && super::thrust_note_candidate(src.as_bytes());
         if thrust {
-            st.packages.insert("rocthrust");
+            st.packages.insert(if st.opts.cub_only {
+                "hipcub"
+            } else {
+                "rocthrust"
+            });
         }
-        let device_libraries = if thrust {
-            "link_libraries(hip::device roc::rocthrust)"
-        } else {
-            "link_libraries(hip::device)"
+        let device_libraries = match (thrust, st.opts.cub_only) {
+            (true, false) => "link_libraries(hip::device roc::rocthrust)",
+            (true, true) => "link_libraries(hip::device hip::hipcub)",
+            (false, _) => "link_libraries(hip::device)",
         };
         let packages = st
             .packages

@@ -170,6 +170,11 @@ pub struct BuildOptions {
     /// `-std=c++14`. Found under [`Self::tree_root`] when that is known (see
     /// [`tree_uses_thrust`]).
     pub thrust_sources: bool,
+    /// Set with [`Self::thrust_sources`] where the CUDA sources a CMake file lists include CUB
+    /// and no Thrust (verify10 REG3): the file finds and links hipCUB (`hip::hipcub`), not
+    /// rocThrust, which ships no CUB.
+    #[doc(hidden)]
+    pub cub_only: bool,
     /// Set by a Makefile's translation for its own lines, empty elsewhere: the variables it
     /// sets to a path into a CUDA install, recognised by that value whatever their name
     /// (VanitySearch's `CUDA = /usr/local/cuda-8.0`, BitCrack's `CUDA_INCLUDE =
@@ -190,6 +195,7 @@ impl Default for BuildOptions {
             hip_version: crate::translate::NEWEST_HIP,
             tree_root: None,
             thrust_sources: false,
+            cub_only: false,
             cuda_path_vars: BTreeMap::new(),
         }
     }
@@ -237,23 +243,31 @@ pub fn tree_uses_thrust(root: &Path) -> bool {
 /// include Thrust or CUB (R21-f: `add_executable(t t.cu)` where t.cu includes
 /// `<thrust/device_vector.h>`): only those sources are read (at most 200, of at most 4 MiB),
 /// not the tree, so that such a file's translation stays cheap to redo.
-fn cmake_sources_use_thrust(src: &str, file: &str, root: &Path) -> bool {
+fn cmake_sources_use_thrust(src: &str, file: &str, root: &Path) -> (bool, bool) {
     let dir = root.join(text::dir_of(file));
     let mut budget = 200usize;
-    src.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"'))
+    let (mut thrust, mut cub) = (false, false);
+    for w in src
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"'))
         .map(|w| w.strip_prefix("${CMAKE_CURRENT_SOURCE_DIR}/").unwrap_or(w))
         .filter(|w| {
             (w.ends_with(".cu") || w.ends_with(".cuh")) && !w.contains('$') && !w.starts_with('/')
         })
-        .any(|w| {
-            if budget == 0 {
-                return false;
+    {
+        if budget == 0 || thrust && cub {
+            break;
+        }
+        budget -= 1;
+        let path = dir.join(w);
+        if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20) {
+            if let Ok(b) = std::fs::read(&path) {
+                let (t, c) = thrust_and_cub(&b);
+                thrust |= t;
+                cub |= c;
             }
-            budget -= 1;
-            let path = dir.join(w);
-            std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20)
-                && std::fs::read(&path).is_ok_and(|b| includes_thrust(&b))
-        })
+        }
+    }
+    (thrust, cub)
 }
 
 /// Whether CMake file `src` may list CUDA sources that [`cmake_sources_use_thrust`] reads: it
@@ -265,14 +279,21 @@ fn cmake_lists_cuda_sources(src: &[u8]) -> bool {
 
 /// Whether a source's text includes a Thrust or CUB header.
 fn includes_thrust(text: &[u8]) -> bool {
-    memchr::memmem::find_iter(text, b"include").any(|at| {
+    let (thrust, cub) = thrust_and_cub(text);
+    thrust || cub
+}
+
+/// Whether a source's text includes a Thrust header, and whether it includes a CUB header.
+fn thrust_and_cub(text: &[u8]) -> (bool, bool) {
+    let (mut thrust, mut cub) = (false, false);
+    for at in memchr::memmem::find_iter(text, b"include") {
         let rest = &text[at + b"include".len()..];
         let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
         let path = line.trim_ascii_start();
-        [b"<thrust/" as &[u8], b"\"thrust/", b"<cub/", b"\"cub/"]
-            .iter()
-            .any(|p| path.starts_with(p))
-    })
+        thrust |= path.starts_with(b"<thrust/") || path.starts_with(b"\"thrust/");
+        cub |= path.starts_with(b"<cub/") || path.starts_with(b"\"cub/");
+    }
+    (thrust, cub)
 }
 
 /// Whether the translation of build file `src` reads the tree for Thrust or CUB (see
@@ -389,17 +410,21 @@ pub fn translate_build(
             ..opts.clone()
         };
         &with_thrust
-    } else if kind == BuildKind::CMake
-        && !opts.thrust_sources
-        && cmake_lists_cuda_sources(src)
-        && opts.tree_root.as_deref().is_some_and(|root| {
-            std::str::from_utf8(src).is_ok_and(|s| cmake_sources_use_thrust(s, file, root))
-        })
+    } else if let Some((thrust, cub)) =
+        (kind == BuildKind::CMake && !opts.thrust_sources && cmake_lists_cuda_sources(src))
+            .then(|| {
+                opts.tree_root.as_deref().map_or((false, false), |root| {
+                    std::str::from_utf8(src)
+                        .map_or((false, false), |s| cmake_sources_use_thrust(s, file, root))
+                })
+            })
+            .filter(|&(t, c)| t || c)
     {
         // The sources this file lists include Thrust (R21-f): rocThrust is found and linked,
-        // and needs C++14 as in R18-d.
+        // and needs C++14 as in R18-d; CUB alone, hipCUB (verify10 REG3).
         with_thrust = BuildOptions {
             thrust_sources: true,
+            cub_only: cub && !thrust,
             ..opts.clone()
         };
         &with_thrust
