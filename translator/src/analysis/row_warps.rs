@@ -2032,17 +2032,20 @@ fn guarded_shift_in<'t>(
         tree: false,
         rows,
     };
+    let tree = Guard {
+        tree: true,
+        ..guard
+    };
     let Some(var) = assigned_variable(a, call, parent) else {
-        let tree = Guard {
-            tree: true,
-            ..guard
-        };
         return !up && down_tree(a, &tree, call, delta);
     };
     let Some(scope) = enclosing_block(call) else {
         return false;
     };
     reads_guarded(a, &guard, a.text(var), call, scope, 1) == Some(true)
+        // `float o = __shfl_down(v, d); if (o > v) { v = o; i = oi; }`: a tree through a
+        // temporary (an argmax's, realuser27 R27-a).
+        || !up && temp_tree(a, &tree, call, delta, var)
 }
 
 /// The variable `call` is stored into by its `parent`: `v = call` or `T v = call`.
@@ -2189,30 +2192,9 @@ fn result_guarded<'t>(
     let Some(func) = a.func_at(ret.start_byte()).filter(|f| f.device) else {
         return false;
     };
-    let Some(name) = a.function_name(func.node) else {
+    let Some(sites) = call_sites(a, func.node) else {
         return false;
     };
-    let root = {
-        let mut r = func.node;
-        while let Some(p) = r.parent() {
-            r = p;
-        }
-        r
-    };
-    // The calls of the function (the visit has not reached those after it yet), found from
-    // where the text names it.
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let sites: Vec<Node> = memchr::memmem::find_iter(a.src, name.as_bytes())
-        .filter(|&at| {
-            (at == 0 || !word(a.src[at - 1]))
-                && a.src.get(at + name.len()).is_none_or(|&b| !word(b))
-        })
-        .filter_map(|at| {
-            let id = root.descendant_for_byte_range(at, at + name.len())?;
-            let call = id.parent().filter(|p| p.kind_name() == "call_expression")?;
-            (call.field(FIELDS.function) == Some(id)).then_some(call)
-        })
-        .collect();
     let mut calls = 0;
     for call in sites {
         let Some(var) = call.parent().and_then(|p| assigned_variable(a, call, p)) else {
@@ -2364,24 +2346,16 @@ fn squash_blanks(t: &str) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
-/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, or doubles from 1
-/// while below 32, so lane 0 of each 32 lanes only ever combines values of its own 32
-/// (16 + 8 + 4 + 2 + 1 = 31). It stays in
-/// segments where the result, `v` after the loop, is read only at a segment's lane 0.
-fn down_tree<'t>(
-    a: &Analyzer<'_, 't>,
-    guard: &Guard<'_, '_, 't>,
-    call: Node<'t>,
-    delta: Node<'t>,
-) -> bool {
+/// The loop of a reduction tree's shuffle `call` by `delta` ([`down_tree`]): one whose
+/// distance halves from at most 16, or doubles from a power of two while below 32.
+fn tree_loop<'t>(a: &Analyzer<'_, 't>, call: Node<'t>, delta: Node<'t>) -> Option<Node<'t>> {
     // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one; or
     // it doubles from a power of two while below 32 (`for (j = 1; j < 32; j <<= 1)`, fastmoe's
     // expert count, realuser23 R23-d): 1 + 2 + 4 + 8 + 16 = 31 too, in either order.
     let exp = power_of_two(a, delta);
     let var = exp.unwrap_or(delta);
     if var.kind_name() != "identifier" {
-        return false;
+        return None;
     }
     let o = a.text(var);
     let ancestors = crate::parse::ancestors(call);
@@ -2390,7 +2364,7 @@ fn down_tree<'t>(
             && p.field(FIELDS.initializer)
                 .is_some_and(|i| loop_start(a, i, o).is_some())
     }) else {
-        return false;
+        return None;
     };
     // Halving: `o /= 2`, `o >>= 1`, `o = o / 2`; for `1 << i`, `i--`, `--i`, `i -= 1`.
     let halves = lp.field(FIELDS.update).is_some_and(|u| {
@@ -2434,8 +2408,26 @@ fn down_tree<'t>(
         }
     };
     if !(halves && at_most(a, call, delta, 16) || doubles()) {
-        return false;
+        return None;
     }
+    Some(*lp)
+}
+
+/// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
+/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, or doubles from 1
+/// while below 32, so lane 0 of each 32 lanes only ever combines values of its own 32
+/// (16 + 8 + 4 + 2 + 1 = 31). It stays in
+/// segments where the result, `v` after the loop, is read only at a segment's lane 0.
+fn down_tree<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+) -> bool {
+    let Some(lp) = tree_loop(a, call, delta) else {
+        return false;
+    };
+    let ancestors = crate::parse::ancestors(call);
     // The shuffled value is the variable the statement accumulates into.
     let Some(value) = crate::parse::named_children(call.field(FIELDS.arguments).unwrap_or(call))
         .filter(|c| c.kind_name() != "comment")
@@ -2464,7 +2456,180 @@ fn down_tree<'t>(
     else {
         return false;
     };
-    reads_guarded_out(a, guard, v, *lp, scope, 1) == Some(true)
+    tree_result_guarded(a, guard, v, lp, scope) == Some(true)
+}
+
+/// Whether the result `v` of a segment tree, after its loop `lp` in `scope`, is read only where
+/// `guard` holds: in the function, and, where `v` is a parameter taken by reference (`float&
+/// v`), after each call of the function in the variable passed for it (realuser27 R27-a).
+/// `None` when nothing reads it.
+fn tree_result_guarded<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    v: &str,
+    lp: Node<'t>,
+    scope: Node<'t>,
+) -> Option<bool> {
+    let inside = reads_guarded_out(a, guard, v, lp, scope, 1);
+    if inside == Some(false) {
+        return inside;
+    }
+    match (inside, out_param_guarded(a, guard, v, lp)) {
+        (_, Some(false)) => Some(false),
+        (None, outside) => outside,
+        (inside, _) => inside,
+    }
+}
+
+/// Where `v` is a parameter taken by reference (not `const`) of the device function holding
+/// `at`: whether, after every call of the function in the file, the variable passed for it is
+/// read only where `guard` holds. `None` where it is no such parameter or nothing reads it.
+fn out_param_guarded<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    v: &str,
+    at: Node<'t>,
+) -> Option<bool> {
+    let d = a
+        .lookup(v, at.start_byte())
+        .filter(|d| d.param && !d.constant)?;
+    d.decl
+        .field(FIELDS.declarator)
+        .filter(|x| x.kind_name() == "reference_declarator")?;
+    let list = d.decl.parent()?;
+    let index = crate::parse::named_children(list)
+        .filter(|p| p.kind_name().ends_with("parameter_declaration"))
+        .position(|p| p == d.decl)?;
+    let func = a.func_at(at.start_byte()).filter(|f| f.device)?;
+    let sites = call_sites(a, func.node)?;
+    let mut read = false;
+    for call in sites {
+        let argv = super::rules::args(call);
+        let Some(arg) = argv.get(index).map(|x| unparen(*x)) else {
+            return Some(false);
+        };
+        if arg.kind_name() != "identifier" {
+            return Some(false);
+        }
+        let scope = enclosing_block(call)?;
+        match reads_guarded_out(a, guard, a.text(arg), call, scope, 0) {
+            Some(false) => return Some(false),
+            Some(true) => read = true,
+            None => {}
+        }
+    }
+    read.then_some(true)
+}
+
+/// The calls of function `def` in the file (the visit has not reached those after it yet),
+/// found from where the text names it; `None` where it has no name.
+fn call_sites<'t>(a: &Analyzer<'_, 't>, def: Node<'t>) -> Option<Vec<Node<'t>>> {
+    let name = a.function_name(def)?;
+    let root = {
+        let mut r = def;
+        while let Some(p) = r.parent() {
+            r = p;
+        }
+        r
+    };
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    Some(
+        memchr::memmem::find_iter(a.src, name.as_bytes())
+            .filter(|&at| {
+                (at == 0 || !word(a.src[at - 1]))
+                    && a.src.get(at + name.len()).is_none_or(|&b| !word(b))
+            })
+            .filter_map(|at| {
+                let id = root.descendant_for_byte_range(at, at + name.len())?;
+                let call = id.parent().filter(|p| p.kind_name() == "call_expression")?;
+                (call.field(FIELDS.function) == Some(id)).then_some(call)
+            })
+            .collect(),
+    )
+}
+
+/// A segment tree whose shuffle `call` by `delta` stores into a temporary `temp` of the loop's
+/// body, which only the tree's own values take in (`float o = __shfl_down(v, d); int oi =
+/// __shfl_down(i, d); if (o > v) { v = o; i = oi; }`): every shuffle of the loop moves a value
+/// down by the tree's distance, every variable the body writes is declared in it or is one of
+/// the shuffled values, so lane 0 of each 32 lanes still combines only its own 32, and each
+/// shuffled value must be read after the loop only at a segment's lane 0 ([`down_tree`]).
+fn temp_tree<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+    temp: Node<'t>,
+) -> bool {
+    let Some(lp) = tree_loop(a, call, delta) else {
+        return false;
+    };
+    let Some(body) = lp.field(FIELDS.body) else {
+        return false;
+    };
+    let within = |n: Node| body.start_byte() <= n.start_byte() && n.end_byte() <= body.end_byte();
+    let local = |name: &str, at: Node| {
+        a.lookup(name, at.start_byte())
+            .is_some_and(|d| !d.param && within(d.decl))
+    };
+    if !local(a.text(temp), temp) {
+        return false;
+    }
+    let d = squash(a.text(delta));
+    // The shuffled values, and the variables the body writes.
+    let mut state: Vec<&str> = Vec::new();
+    let mut written: Vec<Node> = Vec::new();
+    let stray = walk_subtree(body, |n| {
+        match n.kind_name() {
+            "call_expression" => {
+                let name = n.field(FIELDS.function).map_or("", |f| a.text(f));
+                if name.starts_with("__shfl") {
+                    let sync = usize::from(name.ends_with("_sync"));
+                    let argv = super::rules::args(n);
+                    let down = matches!(name, "__shfl_down" | "__shfl_down_sync");
+                    match (argv.get(sync), argv.get(1 + sync)) {
+                        (Some(v), Some(o))
+                            if down
+                                && argv.len() == 2 + sync
+                                && v.kind_name() == "identifier"
+                                && squash(a.text(*o)) == d =>
+                        {
+                            state.push(a.text(*v))
+                        }
+                        _ => return Visit::Stop,
+                    }
+                }
+            }
+            "assignment_expression" => written.extend(n.field(FIELDS.left)),
+            "update_expression" => written.extend(n.field(FIELDS.argument)),
+            _ => {}
+        }
+        Visit::Descend
+    });
+    if stray {
+        return false;
+    }
+    let state_var = |w: &Node| w.kind_name() == "identifier" && state.contains(&a.text(*w));
+    if !written
+        .iter()
+        .all(|w| state_var(w) || w.kind_name() == "identifier" && local(a.text(*w), *w))
+    {
+        return false;
+    }
+    let Some(scope) = lp
+        .parent()
+        .filter(|p| p.kind_name() == "compound_statement")
+    else {
+        return false;
+    };
+    state.sort_unstable();
+    state.dedup();
+    // A value nothing reads after the loop (the max beside the argmax read) is no matter.
+    let reads: Vec<Option<bool>> = state
+        .iter()
+        .map(|v| tree_result_guarded(a, guard, v, lp, scope))
+        .collect();
+    !reads.contains(&Some(false)) && reads.contains(&Some(true))
 }
 
 /// Whether loop `lp`, which doubles `var`, starts it at a power of two and stops below 32

@@ -1,0 +1,127 @@
+//! Wave-size findings of realuser27/28 (wavefix13): segment trees whose helpers return through
+//! references (R27-a), full masks held in variables in half-wavefront branches (R27-b), a row's
+//! early return beside `cub::WarpReduce` (R27-c), `WARP_SIZE` defined in a project `#ifdef`
+//! (R28-c), and a row width's H001 once H048 has fixed the shuffles (R27-e).
+
+use std::fs;
+use std::process::Command;
+
+/// Converts the files `files` (written under a fresh `in/`) for HIP 6.2 with `args` added: the
+/// exit code, stderr, and the converted text of each file.
+fn convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, Vec<String>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for (name, text) in files {
+        let p = dir.join("in").join(name);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
+        .args(["--hip-version", "6.2", "--offload-arch", "gfx90a,gfx1030"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("hipport runs");
+    let texts = files
+        .iter()
+        .map(|(name, _)| fs::read_to_string(dir.join("out").join(name)).unwrap_or_default())
+        .collect();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        texts,
+    )
+}
+
+/// The diagnostics of `id` in `stderr` (their first lines).
+fn reports<'s>(stderr: &'s str, id: &str) -> Vec<&'s str> {
+    let tag = format!("[{id}]");
+    stderr
+        .lines()
+        .filter(|l| l.contains(&tag) && !l.starts_with(' '))
+        .collect()
+}
+
+// R27-a ----------------------------------------------------------------------------------------
+
+/// An argmax over 32-lane segments whose helper hands its result back through `float&`/`int&`
+/// parameters, read by the kernel only at each segment's lane 0.
+const ARGMAX_BY_REF: &str = r#"__device__ void pick_max(float& best, int& at) {
+    for (int d = 16; d > 0; d >>= 1) {
+        float other = __shfl_down_sync(0xffffffff, best, d);
+        int other_at = __shfl_down_sync(0xffffffff, at, d);
+        if (other > best) { best = other; at = other_at; }
+    }
+}
+__global__ void argmax_rows(const float* in, int* where) {
+    int t = threadIdx.x;
+    int lane = t & 31;
+    float b = in[blockIdx.x * blockDim.x + t];
+    int w = t;
+    pick_max(b, w);
+    if (lane == 0) where[blockIdx.x * 8 + (t >> 5)] = w;
+}
+"#;
+
+#[test]
+fn r27a_a_segment_tree_returning_through_references_is_segment_code() {
+    let (_, err, _) = convert(&[("k.cu", ARGMAX_BY_REF)], &[]);
+    assert!(reports(&err, "H001").is_empty(), "{err}");
+}
+
+#[test]
+fn r27a_a_reference_result_read_by_every_lane_is_still_reported() {
+    // Every lane reads the result: lanes 32-63 hold their own half's, not the wavefront's.
+    let src = ARGMAX_BY_REF.replace(
+        "if (lane == 0) where[blockIdx.x * 8 + (t >> 5)] = w;",
+        "where[blockIdx.x * blockDim.x + t] = w + lane;",
+    );
+    let (_, err, _) = convert(&[("k.cu", &src)], &[]);
+    assert!(
+        reports(&err, "H001")
+            .iter()
+            .any(|l| l.contains("offset 16")),
+        "{err}"
+    );
+    // Nor where the loop's temporary flows into a variable outside the tree.
+    let src = ARGMAX_BY_REF
+        .replace("int& at)", "int& at, float& seen)")
+        .replace(
+            "if (other > best)",
+            "seen += other;\n        if (other > best)",
+        )
+        .replace(
+            "pick_max(b, w);",
+            "float s = 0.f;\n    pick_max(b, w, s);\n    where[t] = (int)s;",
+        );
+    let (_, err, _) = convert(&[("k.cu", &src)], &[]);
+    assert!(
+        reports(&err, "H001")
+            .iter()
+            .any(|l| l.contains("offset 16")),
+        "{err}"
+    );
+}
+
+#[test]
+fn r27a_an_accumulating_tree_by_reference_is_segment_code_where_lane_0_reads_it() {
+    let good = r#"__device__ void add_up(float& acc) {
+    for (int d = 16; d > 0; d /= 2) acc += __shfl_down_sync(0xffffffff, acc, d);
+}
+__global__ void sums(const float* in, float* out) {
+    int lane = threadIdx.x & 31;
+    float s = in[threadIdx.x];
+    add_up(s);
+    if (lane == 0) out[threadIdx.x >> 5] = s;
+}
+"#;
+    let (_, err, _) = convert(&[("k.cu", good)], &[]);
+    assert!(reports(&err, "H001").is_empty(), "{err}");
+    let bad = good.replace(
+        "if (lane == 0) out[threadIdx.x >> 5] = s;",
+        "out[threadIdx.x] = s + lane;",
+    );
+    let (_, err, _) = convert(&[("k.cu", &bad)], &[]);
+    assert!(!reports(&err, "H001").is_empty(), "{err}");
+}
