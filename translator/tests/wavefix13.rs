@@ -125,3 +125,95 @@ __global__ void sums(const float* in, float* out) {
     let (_, err, _) = convert(&[("k.cu", &bad)], &[]);
     assert!(!reports(&err, "H001").is_empty(), "{err}");
 }
+
+// R27-b ----------------------------------------------------------------------------------------
+
+/// A block sum over 32-lane segments whose helper holds the full mask in a variable; the second
+/// stage runs in `if (wid == 0)`, lanes 0-31 of a 64-lane wavefront.
+const MASK_IN_VARIABLE: &str = r#"__device__ float tree_sum(float v) {
+    unsigned int lanes = 0xFFFFFFFF;
+    for (int s = 16; s > 0; s /= 2) v += __shfl_down_sync(lanes, v, s);
+    return v;
+}
+__global__ void total(const float* in, float* out) {
+    __shared__ float part[8];
+    int lane = threadIdx.x % 32, wid = threadIdx.x / 32;
+    float v = in[blockIdx.x * 256 + threadIdx.x];
+    v = tree_sum(v);
+    if (lane == 0) part[wid] = v;
+    __syncthreads();
+    if (wid == 0) {
+        v = lane < 8 ? part[lane] : 0.f;
+        v = tree_sum(v);
+        if (lane == 0) out[blockIdx.x] = v;
+    }
+}
+"#;
+
+#[test]
+fn r27b_a_full_mask_held_in_a_variable_becomes_activemask_in_a_half_wavefront_branch() {
+    for fix in [&["--fix"][..], &[]] {
+        let (code, err, out) = convert(&[("k.cu", MASK_IN_VARIABLE)], fix);
+        assert!(
+            out[0].contains("v += __shfl_down_sync(__activemask(), v, s);"),
+            "{}\n{err}",
+            out[0]
+        );
+        assert!(!out[0].contains("~0ull"), "{}", out[0]);
+        assert!(
+            reports(&err, "H001")
+                .iter()
+                .any(|l| l.starts_with("note[H001]") && l.contains("`__activemask()`")),
+            "{err}"
+        );
+        assert!(
+            !reports(&err, "H003")
+                .iter()
+                .any(|l| l.contains("lane mask `lanes`")),
+            "{err}"
+        );
+        assert_eq!(code, Some(0), "{err}");
+    }
+}
+
+#[test]
+fn r27b_a_mask_variable_used_outside_the_branch_too_keeps_its_widening_there() {
+    // `all` is passed inside `if (wid == 0)` and before it, where every lane runs the call.
+    let src = MASK_IN_VARIABLE
+        .replace(
+            "    __shared__ float part[8];",
+            "    const unsigned all = 0xffffffffu;\n    __shared__ float part[8];",
+        )
+        .replace(
+            "    if (lane == 0) part[wid] = v;",
+            "    float first = __shfl_sync(all, v, 0, 32);\n    if (lane == 0) part[wid] = v + 0.f * first;",
+        )
+        .replace(
+            "        if (lane == 0) out[blockIdx.x] = v;",
+            "        v = __shfl_sync(all, v, 0, 32);\n        if (lane == 0) out[blockIdx.x] = v;",
+        );
+    let (_, err, out) = convert(&[("k.cu", &src)], &["--fix"]);
+    let text = &out[0];
+    assert!(
+        text.contains("const unsigned long long all = ~0ull;"),
+        "{text}\n{err}"
+    );
+    assert!(
+        text.contains("float first = __shfl_sync(all, v, 0, 32);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("v = __shfl_sync(__activemask(), v, 0, 32);"),
+        "{text}"
+    );
+}
+
+#[test]
+fn r27b_a_mask_variable_that_is_written_again_is_not_taken_for_the_full_mask() {
+    let src = MASK_IN_VARIABLE.replace(
+        "    unsigned int lanes = 0xFFFFFFFF;\n",
+        "    unsigned int lanes = 0xFFFFFFFF;\n    lanes = __ballot_sync(lanes, v != 0.f);\n",
+    );
+    let (_, err, out) = convert(&[("k.cu", &src)], &["--fix"]);
+    assert!(!out[0].contains("__activemask()"), "{}\n{err}", out[0]);
+}

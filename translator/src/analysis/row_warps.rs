@@ -1115,6 +1115,21 @@ fn half_branches<'t>(
         // The translator writes these masks whatever `--fix` says (it would otherwise widen them
         // to the full 64-lane mask), so they travel with the report either way.
         if a.origin.is_none() && a.out.len() > before {
+            // A mask held in a variable (`unsigned mask = 0xffffffffu;`) is no longer passed
+            // where `__activemask()` takes its place: H003's report of its 32 bits, and its
+            // widening to `~0ull`, are not for those calls (R27-b). Its other uses keep theirs.
+            let starts: Vec<usize> = masks.iter().map(|e| e.start).collect();
+            let h003 = super::catalog::SYNC_MASK_32.id;
+            let kept = a.out.len() - 1;
+            let mut i = 0;
+            a.out.retain(|d| {
+                let keep = i == kept
+                    || !(d.id == h003
+                        && d.severity == Severity::Error
+                        && starts.contains(&d.offset));
+                i += 1;
+                keep
+            });
             if let Some(d) = a.out.last_mut() {
                 d.fix = masks;
             }
@@ -1178,11 +1193,13 @@ fn half_wave_masks<'t>(
                 return Visit::Descend;
             };
             let full = match mask.kind_name() {
-                "identifier" => a
-                    .macros
-                    .get(a.text(mask))
-                    .filter(|m| !m.function_like)
-                    .is_some_and(|m| m.full_mask_32 || m.value == Some(-1)),
+                "identifier" => {
+                    a.macros
+                        .get(a.text(mask))
+                        .filter(|m| !m.function_like)
+                        .is_some_and(|m| m.full_mask_32 || m.value == Some(-1))
+                        || full_mask_variable(a, mask)
+                }
                 _ => super::eval::mask_value(mask, a.src)
                     .is_some_and(|m| m.is_full_32() || m.is_full_64()),
             };
@@ -1204,6 +1221,68 @@ fn half_wave_masks<'t>(
         });
     }
     (edits, all, elsewhere)
+}
+
+/// Whether identifier `mask` names a variable (not a parameter) set once, where it is declared,
+/// to the full mask (`unsigned mask = 0xffffffffu;`, RWKV's form, realuser27 R27-b), and never
+/// written or taken the address of after: its value at the call is that mask, so the call's
+/// argument may become `__activemask()` as a literal's does.
+fn full_mask_variable(a: &Analyzer, mask: Node) -> bool {
+    let name = a.text(mask);
+    let Some(d) = a.lookup(name, mask.start_byte()) else {
+        return false;
+    };
+    if d.param || d.pointer || !d.dims.is_empty() {
+        return false;
+    }
+    let Some(init) = d.init.map(unparen) else {
+        return false;
+    };
+    let full = match init.kind_name() {
+        "identifier" => a
+            .macros
+            .get(a.text(init))
+            .filter(|m| !m.function_like)
+            .is_some_and(|m| m.full_mask_32 || m.value == Some(-1)),
+        _ => super::eval::mask_value(init, a.src).is_some_and(|m| m.is_full_32() || m.is_full_64()),
+    };
+    if !full {
+        return false;
+    }
+    if d.constant {
+        return true;
+    }
+    // Within its scope, no write (`mask = __ballot_sync(...)`, `mask &= ...`, `++mask`) and
+    // no `&mask` that a call could write through.
+    let Some(scope) = a
+        .func_at(mask.start_byte())
+        .map(|f| f.node)
+        .filter(|f| f.start_byte() <= d.decl.start_byte() && d.decl.end_byte() <= f.end_byte())
+    else {
+        // A variable of the file: its writes may be anywhere.
+        return false;
+    };
+    let written = walk_subtree(scope, |n| {
+        if n.kind_name() != "identifier" || a.text(n) != name {
+            return Visit::Descend;
+        }
+        let Some(p) = n.parent() else {
+            return Visit::Descend;
+        };
+        let write = match p.kind_name() {
+            "assignment_expression" => p.field(FIELDS.left) == Some(n),
+            "update_expression" => true,
+            "pointer_expression" => p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "&"),
+            _ => false,
+        };
+        // A write to another variable of the name (shadowing) would stop this too: rare.
+        if write {
+            Visit::Stop
+        } else {
+            Visit::Descend
+        }
+    });
+    !written
 }
 
 /// [`half_branches`] for the kernels launched with rows of 32 threads, whatever H001 found:
