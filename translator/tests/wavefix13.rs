@@ -217,3 +217,46 @@ fn r27b_a_mask_variable_that_is_written_again_is_not_taken_for_the_full_mask() {
     let (_, err, out) = convert(&[("k.cu", &src)], &["--fix"]);
     assert!(!out[0].contains("__activemask()"), "{}\n{err}", out[0]);
 }
+
+// R27-c ----------------------------------------------------------------------------------------
+
+/// Rows of 32 threads (`dim3(32, 4)`); a row past the end leaves, then a helper sums the row
+/// with `cub::WarpReduce` and broadcasts lane 0's sum with a full-mask `__shfl_sync`.
+const ROW_RETURN_WITH_CUB: &str = r#"#include <cub/cub.cuh>
+__device__ float row_total(float x) {
+    __shared__ typename cub::WarpReduce<float>::TempStorage scratch[4];
+    float t = cub::WarpReduce<float>(scratch[threadIdx.y]).Sum(x);
+    return __shfl_sync(0xffffffff, t, 0);
+}
+__global__ void normalize_rows(const float* in, float* out, int rows) {
+    int r = blockIdx.x * 4 + threadIdx.y;
+    if (r >= rows) {
+        return;
+    }
+    float x = in[r * 32 + threadIdx.x];
+    out[r * 32 + threadIdx.x] = x / row_total(x);
+}
+void normalize(const float* in, float* out, int rows) {
+    normalize_rows<<<(rows + 3) / 4, dim3(32, 4)>>>(in, out, rows);
+}
+"#;
+
+#[test]
+fn r27c_a_rows_early_return_is_read_when_the_helper_also_runs_cub_warp_reduce() {
+    let (_, err, out) = convert(&[("k.cu", ROW_RETURN_WITH_CUB)], &["--fix"]);
+    assert!(
+        out[0].contains("return __shfl_sync(__activemask(), t, 0, 32);"),
+        "{}\n{err}",
+        out[0]
+    );
+    assert!(
+        reports(&err, "H001")
+            .iter()
+            .any(|l| l.contains("`if (r >= rows)` returns for one row")),
+        "{err}"
+    );
+    // Without the early return both rows run the helper: the full mask is right.
+    let src = ROW_RETURN_WITH_CUB.replace("    if (r >= rows) {\n        return;\n    }\n", "");
+    let (_, err, out) = convert(&[("k.cu", &src)], &["--fix"]);
+    assert!(!out[0].contains("__activemask()"), "{}\n{err}", out[0]);
+}

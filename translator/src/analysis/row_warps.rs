@@ -1017,8 +1017,11 @@ fn half_branches<'t>(
                         .iter()
                         .take_while(|c| c.0 < range.end)
                         .any(|c| {
-                            c.2.is_some() && (c.1.ends_with("_sync") || calls_sync(a, c.1))
-                                || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                            // Any function of the file that runs `_sync` shuffles, segment
+                            // code or not: one that also runs `cub::WarpReduce` (torch-
+                            // harmonics' `__warp_sum_cub`, realuser27 R27-c) runs them on the
+                            // row that stayed all the same.
+                            c.2.is_some() && c.1.ends_with("_sync") || calls_sync(a, c.1)
                         });
                     if later {
                         // The statements after the `if` in its block, and in the blocks around.
