@@ -260,3 +260,76 @@ fn r27c_a_rows_early_return_is_read_when_the_helper_also_runs_cub_warp_reduce() 
     let (_, err, out) = convert(&[("k.cu", &src)], &["--fix"]);
     assert!(!out[0].contains("__activemask()"), "{}\n{err}", out[0]);
 }
+
+// R27-e ----------------------------------------------------------------------------------------
+
+/// `WARP_SIZE` is the width of 32-thread rows: the launch's x dimension, a column stride and an
+/// xor tree from `WARP_SIZE / 2`; one broadcast has no width (H048), and an unused `static`
+/// helper runs its own xor tree.
+const ROW_WIDTH: &str = r#"#define WARP_SIZE 32
+static __device__ float spare_sum(float v) {
+    for (int m = WARP_SIZE / 2; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m);
+    return v;
+}
+__device__ float row_max(float v) {
+    for (int m = WARP_SIZE / 2; m > 0; m >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m));
+    return v;
+}
+__global__ void shift_rows(const float* in, float* out, int cols) {
+    int r = blockIdx.x * blockDim.y + threadIdx.y;
+    float m = -1e30f;
+    for (int c = threadIdx.x; c < cols; c += WARP_SIZE) m = fmaxf(m, in[r * cols + c]);
+    m = row_max(m);
+    m = __shfl_sync(0xffffffff, m, 0);
+    for (int c = threadIdx.x; c < cols; c += WARP_SIZE) out[r * cols + c] = in[r * cols + c] - m;
+}
+void run(const float* in, float* out, int rows, int cols) {
+    dim3 block(WARP_SIZE, 4);
+    shift_rows<<<rows / 4, block>>>(in, out, cols);
+}
+"#;
+
+#[test]
+fn r27e_a_row_width_constant_gets_no_h001_beside_the_h048_that_fixes_the_shuffle() {
+    let (code, err, out) = convert(&[("k.cu", ROW_WIDTH)], &["--fix"]);
+    assert!(
+        out[0].contains("m = __shfl_sync(0xffffffffffffffffull, m, 0, 32);"),
+        "{}\n{err}",
+        out[0]
+    );
+    assert!(reports(&err, "H001").is_empty(), "{err}");
+    assert_eq!(code, Some(0), "{err}");
+    // Without --fix, H048 reports the broadcast; H001 does not restate it with other advice.
+    let (_, err, _) = convert(&[("k.cu", ROW_WIDTH)], &[]);
+    assert!(
+        reports(&err, "H048")
+            .iter()
+            .any(|l| l.starts_with("error[H048]")),
+        "{err}"
+    );
+    assert!(reports(&err, "H001").is_empty(), "{err}");
+}
+
+#[test]
+fn r27e_a_row_width_constant_that_counts_a_wavefront_vote_keeps_h001_with_row_advice() {
+    // The vote covers both rows of a 64-lane wavefront, and its count is compared with
+    // WARP_SIZE: H001 stays, but its help must not say to use `warpSize` for the row width.
+    let src = ROW_WIDTH.replace(
+        "    m = __shfl_sync(0xffffffff, m, 0);\n",
+        "    m = __shfl_sync(0xffffffff, m, 0);\n    if (__popc(__ballot_sync(0xffffffff, m > 0.f)) == WARP_SIZE) m = 0.f;\n",
+    );
+    let (_, err, _) = convert(&[("k.cu", &src)], &["--fix"]);
+    assert!(
+        reports(&err, "H001")
+            .iter()
+            .any(|l| l.contains("`WARP_SIZE` fixes the warp size at 32")),
+        "{err}"
+    );
+    let help = err
+        .split("error[H001]")
+        .nth(1)
+        .and_then(|d| d.lines().find(|l| l.contains("= help:")))
+        .unwrap_or_default();
+    assert!(help.contains("width of the rows `shift_rows`"), "{err}");
+    assert!(!help.starts_with("use `warpSize`"), "{help}");
+}

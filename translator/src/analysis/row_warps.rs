@@ -34,6 +34,15 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
     let line = a.index.position(a.map(call.start_byte())).0;
     a.row_launches
         .push((kernel.to_string(), rows.clone(), line));
+    if let Some(x) = cfg
+        .get(1)
+        .and_then(|b| block_dims(a, *b))
+        .and_then(|d| d.first().map(|x| unparen(*x)))
+        .filter(|x| x.kind_name() == "identifier")
+    {
+        a.row_widths
+            .push((a.text(x).to_string(), kernel.to_string(), line));
+    }
     let launch = Launch {
         kernel: kernel.to_string(),
         rows,
@@ -206,6 +215,7 @@ fn width32_shuffle_text(body: &str) -> bool {
 pub(super) fn finish(a: &mut Analyzer) {
     header_constants(a);
     drop_right_findings(a);
+    row_width_help(a);
     // After the drops, which would take these H001 warnings too.
     if a.origin.is_none()
         && (!a.row_launches.is_empty() || memchr::memmem::find(a.src, b"threadIdx.y").is_some())
@@ -219,6 +229,33 @@ pub(super) fn finish(a: &mut Analyzer) {
     if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
         row_of_32_branches(a);
+    }
+}
+
+/// H001 on a warp-size constant that is also the width of the rows a kernel is launched with
+/// (`dim3 block(WARP_SIZE, 2)`): `warpSize` there, as the usual help says, would make the rows
+/// 64 wide on the host, where hipcc's `warpSize` is 64, and they would no longer match the
+/// row code in the kernel (a channel stride of `WARP_SIZE`, a tree from `WARP_SIZE / 2`). The
+/// help says to keep it and make the warp-level work keep to a row (realuser27 R27-e).
+fn row_width_help(a: &mut Analyzer) {
+    if a.row_widths.is_empty() {
+        return;
+    }
+    for d in a.out.iter_mut().filter(|d| d.id == "H001") {
+        let Some(name) = d
+            .message
+            .strip_prefix('`')
+            .and_then(|m| m.split_once("` fixes the warp size at 32"))
+            .map(|(n, _)| n)
+        else {
+            continue;
+        };
+        let Some((_, kernel, line)) = a.row_widths.iter().find(|(w, _, _)| w == name) else {
+            continue;
+        };
+        d.help = Some(format!(
+            "`{name}` is also the width of the rows `{kernel}` is launched with (line {line}): keep it 32, since `warpSize` would make the rows 64 wide on CDNA and leave the kernel's row code behind; make the warp-level work that crosses rows keep to one (a width of 32 for shuffles, the row's 32 bits of a vote: H048 says where)"
+        ));
     }
 }
 
@@ -828,6 +865,7 @@ fn segments(a: &mut Analyzer) {
         quiet
             || reach == Reach::Segments
             || g.kernel_reached(range)
+            || unused_static(a, name, range)
             || defs.iter().any(|(_, r, body)| {
                 let calls = r == range || {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
@@ -898,6 +936,19 @@ fn segments(a: &mut Analyzer) {
             half_branches(a, *body, range.clone(), &segment_fns, Branches::Segments);
         }
     }
+}
+
+/// Whether the function `name` at `range` is `static` and nothing in the file calls it: no
+/// caller elsewhere can count lanes by `warpSize` around it, and here it runs nowhere, so how
+/// its xor tree treats a wavefront says nothing of the constants it shares (torch-harmonics'
+/// unused `__warp_sum` beside the `__warp_sum_cub` its kernel calls, realuser27 R27-e).
+fn unused_static(a: &Analyzer, name: &str, range: &std::ops::Range<usize>) -> bool {
+    let Some(f) = a.funcs.iter().find(|f| f.node.byte_range() == *range) else {
+        return false;
+    };
+    let is_static = crate::parse::named_children(f.node)
+        .any(|c| c.kind_name() == "storage_class_specifier" && a.text(c) == "static");
+    is_static && !a.calls.iter().any(|c| c.1 == name && !range.contains(&c.0))
 }
 
 /// Whether every use of `name` in `text` (a function) masks a lane to its segment, `x & (name
@@ -3740,10 +3791,26 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         ),
         _ => return,
     };
+    let (help, fix) = help;
+    if !fix.is_empty() {
+        // With H048's width of 32, the shuffle keeps to the rows: 32-lane segments, as a
+        // segment broadcast given its width is (H001 then says nothing of the row width that
+        // H048 fixes, realuser27 R27-e).
+        let at = c.start_byte();
+        let from = a.calls.partition_point(|x| x.0 < at);
+        if let Some(x) = a.calls[from..]
+            .iter_mut()
+            .take_while(|x| x.0 == at)
+            .find(|x| x.1 == name)
+        {
+            if x.2.is_some() {
+                x.2 = Some(Lanes::Width32);
+            }
+        }
+    }
     if !a.first("H048", c.start_byte()) {
         return;
     }
-    let (help, fix) = help;
     let rows = &launch.rows;
     let (kernel, line) = (&launch.kernel, launch.line);
     let blocks = if line == 0 {
