@@ -333,3 +333,56 @@ fn r27e_a_row_width_constant_that_counts_a_wavefront_vote_keeps_h001_with_row_ad
     assert!(help.contains("width of the rows `shift_rows`"), "{err}");
     assert!(!help.starts_with("use `warpSize`"), "{help}");
 }
+
+// R28-c ----------------------------------------------------------------------------------------
+
+/// A project header that defines `WARP_SIZE` only for its GPU build, and a kernel that walks the
+/// lanes of "its" 32-lane warp with full-width shuffles.
+const SWITCHED_HEADER: &str =
+    "#pragma once\n#ifdef PROJ_GPU\n#include <stdint.h>\n#define WARP_SIZE 32\n#endif\n";
+const LANE_WALK: &str = r#"#include "gpu_common.h"
+__global__ void pack_signs(const float* v, unsigned* bits) {
+    int lane = threadIdx.x % WARP_SIZE;
+    float mine = v[blockIdx.x * blockDim.x + threadIdx.x];
+    unsigned word = 0;
+    for (int t = 0; t < WARP_SIZE; ++t) {
+        float other = __shfl_sync(0xffffffff, mine, t);
+        word |= (other > 0.f ? 1u : 0u) << t;
+    }
+    if (lane == 0) bits[(blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE] = word;
+}
+"#;
+
+#[test]
+fn r28c_a_warp_size_a_header_defines_under_a_project_switch_is_followed_to_its_uses() {
+    let files = [("gpu_common.h", SWITCHED_HEADER), ("pack.cu", LANE_WALK)];
+    for args in [&[][..], &["--define", "PROJ_GPU"]] {
+        let (_, err, _) = convert(&files, args);
+        assert!(
+            reports(&err, "H001")
+                .iter()
+                .any(|l| l.starts_with("error[H001]")
+                    && l.contains(
+                        "(defined in gpu_common.h:4) in a function whose warp-level work it counts"
+                    )),
+            "{args:?}\n{err}"
+        );
+    }
+    // A build that leaves the switch undefined never defines the name.
+    let (_, err, _) = convert(&files, &["--undefine", "PROJ_GPU"]);
+    assert!(
+        !reports(&err, "H001")
+            .iter()
+            .any(|l| l.contains("(defined in gpu_common.h")),
+        "{err}"
+    );
+    // Nor is a definition chosen per platform followed.
+    let platform = SWITCHED_HEADER.replace("#ifdef PROJ_GPU", "#ifndef __HIP_PLATFORM_AMD__");
+    let (_, err, _) = convert(&[("gpu_common.h", &platform), ("pack.cu", LANE_WALK)], &[]);
+    assert!(
+        !reports(&err, "H001")
+            .iter()
+            .any(|l| l.contains("(defined in gpu_common.h")),
+        "{err}"
+    );
+}
