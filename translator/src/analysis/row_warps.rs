@@ -2492,13 +2492,11 @@ fn tree_loop<'t>(a: &Analyzer<'_, 't>, call: Node<'t>, delta: Node<'t>) -> Optio
     }
     let o = a.text(var);
     let ancestors = crate::parse::ancestors(call);
-    let Some(lp) = ancestors.iter().find(|p| {
+    let lp = ancestors.iter().find(|p| {
         p.kind_name() == "for_statement"
             && p.field(FIELDS.initializer)
                 .is_some_and(|i| loop_start(a, i, o).is_some())
-    }) else {
-        return None;
-    };
+    })?;
     // Halving: `o /= 2`, `o >>= 1`, `o = o / 2`; for `1 << i`, `i--`, `--i`, `i -= 1`.
     let halves = lp.field(FIELDS.update).is_some_and(|u| {
         let t = squash(a.text(u));
