@@ -1166,6 +1166,8 @@ struct Analyzer<'a, 't> {
     /// The names that give those launches' blocks their width of 32 (`dim3(WARP_SIZE, 2)`),
     /// each with the kernel and the launch's line.
     row_widths: Vec<(String, String, usize)>,
+    /// Where the shuffles start that H048 gives a width of 32.
+    row_width_fixes: Vec<usize>,
     /// Every call, in source order: its start, the function it names, and for a warp operation
     /// how it treats a 64-lane wavefront.
     calls: Vec<(usize, &'a str, Option<row_warps::Lanes>)>,
@@ -1230,6 +1232,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             instantiate: std::cell::Cell::new(false),
             row_launches: Vec::new(),
             row_widths: Vec::new(),
+            row_width_fixes: Vec::new(),
             calls: Vec::new(),
         }
     }

@@ -214,6 +214,7 @@ fn width32_shuffle_text(body: &str) -> bool {
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
     header_constants(a);
+    row_width_shuffles(a);
     drop_right_findings(a);
     row_width_help(a);
     // After the drops, which would take these H001 warnings too.
@@ -229,6 +230,29 @@ pub(super) fn finish(a: &mut Analyzer) {
     if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
         row_of_32_branches(a);
+    }
+}
+
+/// The shuffles H048 gives a width of 32 in functions that only 32-wide blocks reach: with it
+/// they keep to the rows, 32-lane segments, as a segment broadcast given its width does, so
+/// H001 does not restate H048 on the row width (`WARP_SIZE` in `dim3(WARP_SIZE, 2)`) with the
+/// opposite advice (realuser27 R27-e). Where a wider block reaches the function too, H001's
+/// findings there stay.
+fn row_width_shuffles(a: &mut Analyzer) {
+    if a.row_width_fixes.is_empty() {
+        return;
+    }
+    let narrow = narrow_bodies(a);
+    for at in std::mem::take(&mut a.row_width_fixes) {
+        if !narrow.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        let from = a.calls.partition_point(|x| x.0 < at);
+        for x in a.calls[from..].iter_mut().take_while(|x| x.0 == at) {
+            if x.2.is_some() {
+                x.2 = Some(Lanes::Width32);
+            }
+        }
     }
 }
 
@@ -3449,6 +3473,14 @@ fn narrow_blocks(a: &mut Analyzer) {
     if !a.out.iter().any(shuffle_finding) {
         return;
     }
+    let narrow = narrow_bodies(a);
+    a.out
+        .retain(|d| !(shuffle_finding(d) && narrow.iter().any(|r| r.contains(&d.offset))));
+}
+
+/// The bodies of the functions that the file's launches reach, every one of them with blocks
+/// 32 threads wide.
+fn narrow_bodies(a: &Analyzer) -> Vec<std::ops::Range<usize>> {
     // Each reached body, and whether every launch that reaches it is 32 wide.
     let mut bodies: Vec<(std::ops::Range<usize>, bool)> = Vec::new();
     let mut kernels: Vec<(String, bool)> = Vec::new();
@@ -3467,13 +3499,11 @@ fn narrow_blocks(a: &mut Analyzer) {
             }
         }
     }
-    let narrow: Vec<std::ops::Range<usize>> = bodies
+    bodies
         .into_iter()
         .filter(|(_, w32)| *w32)
         .map(|(r, _)| r)
-        .collect();
-    a.out
-        .retain(|d| !(shuffle_finding(d) && narrow.iter().any(|r| r.contains(&d.offset))));
+        .collect()
 }
 
 /// Whether H001 `message` is about a lane or warp index computed from `threadIdx.x` alone.
@@ -3790,21 +3820,8 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         _ => return,
     };
     let (help, fix) = help;
-    if !fix.is_empty() {
-        // With H048's width of 32, the shuffle keeps to the rows: 32-lane segments, as a
-        // segment broadcast given its width is (H001 then says nothing of the row width that
-        // H048 fixes, realuser27 R27-e).
-        let at = c.start_byte();
-        let from = a.calls.partition_point(|x| x.0 < at);
-        if let Some(x) = a.calls[from..]
-            .iter_mut()
-            .take_while(|x| x.0 == at)
-            .find(|x| x.1 == name)
-        {
-            if x.2.is_some() {
-                x.2 = Some(Lanes::Width32);
-            }
-        }
+    if !fix.is_empty() && !a.row_width_fixes.contains(&c.start_byte()) {
+        a.row_width_fixes.push(c.start_byte());
     }
     if !a.first("H048", c.start_byte()) {
         return;
