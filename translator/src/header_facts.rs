@@ -343,7 +343,7 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
     Header {
         includes,
         aliases,
-        fixed: fixed_warp_sizes(text),
+        fixed: fixed_warp_sizes(text, &opts.defines),
         warp_work,
         stamp: None,
         platform,
@@ -355,8 +355,11 @@ fn facts_of(text: &[u8], opts: &AnalysisOptions, budget: Duration) -> Header {
 /// (`constexpr int WARP_SIZE = 32;`, `#define WARP_SIZE 32`, SUNDIALS' CUDA policies header),
 /// each with its line: the files that include it compute with that 32 where they name it
 /// (realuser22 R22-e). Only a name defined once, outside conditional code (an include guard
-/// aside), counts: a header that chooses the value per platform decides it there.
-fn fixed_warp_sizes(text: &[u8]) -> Vec<(String, usize)> {
+/// aside), counts: a header that chooses the value per platform decides it there. A test of
+/// the project's own switch (`#ifdef DARKNET_GPU`, no platform's name in it) chooses no value:
+/// where the name is defined it is 32, unless the build's `defines` (`-U DARKNET_GPU`) decide
+/// the branch away (realuser28 R28-c).
+fn fixed_warp_sizes(text: &[u8], defines: &[Define]) -> Vec<(String, usize)> {
     if memchr::memmem::find(text, b"32").is_none() {
         return Vec::new();
     }
@@ -368,8 +371,9 @@ fn fixed_warp_sizes(text: &[u8]) -> Vec<(String, usize)> {
     let thirty_two = |v: &str| matches!(v.trim(), "32" | "(32)" | "32u" | "32U");
     let text = String::from_utf8_lossy(text);
     let lines: Vec<&str> = text.lines().collect();
-    // Open conditionals, each with whether it is an include guard.
-    let mut open: Vec<bool> = Vec::new();
+    // Open conditionals, each with whether it is an include guard, and, for a project
+    // switch's ([`project_switch`]), whether the build decides its branch (`Some(false)`: away).
+    let mut open: Vec<(bool, Option<Option<bool>>)> = Vec::new();
     // Name -> (definitions seen, the line of a depth-0 definition as 32).
     let mut defs: Vec<(String, usize, Option<usize>)> = Vec::new();
     let mut note = |name: &str, at32: Option<usize>| match defs.iter_mut().find(|d| d.0 == name) {
@@ -381,7 +385,10 @@ fn fixed_warp_sizes(text: &[u8]) -> Vec<(String, usize)> {
     };
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.split("//").next().unwrap_or("").trim();
-        let depth = open.iter().filter(|g| !**g).count();
+        let depth = open
+            .iter()
+            .filter(|(g, p)| !*g && !matches!(p, Some(None | Some(true))))
+            .count();
         if let Some(d) = line.strip_prefix('#') {
             let d = d.trim_start();
             let word: String = d
@@ -399,7 +406,22 @@ fn fixed_warp_sizes(text: &[u8]) -> Vec<(String, usize)> {
                                 .is_some_and(|r| r.split_whitespace().next() == Some(name))
                         })
                     };
-                    open.push(guarded);
+                    open.push((
+                        guarded,
+                        project_switch(&word, d[word.len()..].trim(), defines),
+                    ));
+                }
+                // The other branch of a switch is still no platform's choice.
+                "else" => {
+                    if let Some((_, Some(taken))) = open.last_mut() {
+                        *taken = taken.map(|t| !t);
+                    }
+                }
+                "elif" => {
+                    if let Some((_, switch)) = open.last_mut() {
+                        let elif = project_switch("if", d[word.len()..].trim(), &[]);
+                        *switch = switch.and(elif).map(|_| None);
+                    }
                 }
                 "endif" => {
                     open.pop();
@@ -443,6 +465,40 @@ fn fixed_warp_sizes(text: &[u8]) -> Vec<(String, usize)> {
         })
         .filter_map(|(name, _, at)| Some((name, at?)))
         .collect()
+}
+
+/// For a conditional directive (`word`: `if`, `ifdef`, `ifndef`; `cond` its condition) that
+/// tests the project's own switches only (no name of a platform, toolkit or architecture in
+/// it, nor a reserved `__` name): whether the build with `defines` takes its branch, where they
+/// decide it (`-D NAME`, `-U NAME` for a test of one name being defined). `None` for any other
+/// test.
+fn project_switch(word: &str, cond: &str, defines: &[Define]) -> Option<Option<bool>> {
+    let cond = cond.split("//").next().unwrap_or("").trim();
+    let names: Vec<&str> = cond
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && *w != "defined" && !w.as_bytes()[0].is_ascii_digit())
+        .collect();
+    const PLATFORM: [&str; 9] = [
+        "cuda", "hip", "rocm", "nvcc", "nvidia", "amd", "arch", "wave", "gfx",
+    ];
+    if names.is_empty()
+        || names.iter().any(|n| {
+            let l = n.to_ascii_lowercase();
+            l.starts_with("__") || PLATFORM.iter().any(|p| l.contains(p))
+        })
+    {
+        return None;
+    }
+    // One name tested for being defined: what the build says of it.
+    let negated = word == "ifndef" || cond.starts_with('!');
+    let single = names.len() == 1
+        && (word != "if"
+            || cond
+                .trim_start_matches('!')
+                .trim_start()
+                .starts_with("defined"));
+    let given = defines.iter().rev().find(|d| d.name == names[0]);
+    Some(given.filter(|_| single).map(|d| d.undefined == negated))
 }
 
 /// Whether `text` may define macros from a test of the platform: a conditional directive and a
@@ -594,7 +650,7 @@ mod tests {
 
     #[test]
     fn warp_size_constants_of_32_are_found_outside_conditional_code() {
-        let found = |t: &str| fixed_warp_sizes(t.as_bytes());
+        let found = |t: &str| fixed_warp_sizes(t.as_bytes(), &[]);
         assert_eq!(
             found("#pragma once\nconstexpr const long WARP_SIZE = 32;\n"),
             [("WARP_SIZE".to_string(), 2)]
@@ -603,10 +659,27 @@ mod tests {
             found("#ifndef P_H\n#define P_H\n#define kWarpSize 32 // lanes\n#endif\n"),
             [("kWarpSize".to_string(), 3)]
         );
+        // A project's own switch chooses no value (realuser28 R28-c).
+        assert_eq!(
+            found("#if X\nconstexpr int WARP_SIZE = 32;\n#endif\n"),
+            [("WARP_SIZE".to_string(), 2)]
+        );
+        assert_eq!(
+            found("#pragma once\n#ifdef LIB_GPU\n#include <x.h>\n#define WARP_SIZE 32\n#endif\n"),
+            [("WARP_SIZE".to_string(), 4)]
+        );
+        let undefined = [Define::parse_undefine("LIB_GPU").unwrap()];
+        assert!(fixed_warp_sizes(
+            b"#ifdef LIB_GPU\n#define WARP_SIZE 32\n#endif\n",
+            &undefined
+        )
+        .is_empty());
         // Chosen per platform, defined twice, not a warp-size name, not 32, or not a constant.
         for none in [
             "#ifdef __HIP_PLATFORM_AMD__\n#define WARP_SIZE 64\n#else\n#define WARP_SIZE 32\n#endif\n",
-            "#if X\nconstexpr int WARP_SIZE = 32;\n#endif\n",
+            "#ifndef __HIP_PLATFORM_AMD__\n#define WARP_SIZE 32\n#endif\n",
+            "#if defined(USE_CUDA) && X\n#define WARP_SIZE 32\n#endif\n",
+            "#ifdef X\n#if __CUDA_ARCH__ >= 700\n#define WARP_SIZE 32\n#endif\n#endif\n",
             "constexpr int WARP_SIZE = 32;\n#undef WARP_SIZE\n#define WARP_SIZE 64\n",
             "constexpr int TILE = 32;\n",
             "constexpr int WARP_SIZE = 64;\n",

@@ -1163,6 +1163,11 @@ struct Analyzer<'a, 't> {
     /// The kernels the text launches with blocks 32 threads wide and several rows, each with
     /// the rows as written and the launch's line (H048).
     row_launches: Vec<(String, String, usize)>,
+    /// The names that give those launches' blocks their width of 32 (`dim3(WARP_SIZE, 2)`),
+    /// each with the kernel and the launch's line.
+    row_widths: Vec<(String, String, usize)>,
+    /// Where the shuffles start that H048 gives a width of 32.
+    row_width_fixes: Vec<usize>,
     /// Every call, in source order: its start, the function it names, and for a warp operation
     /// how it treats a 64-lane wavefront.
     calls: Vec<(usize, &'a str, Option<row_warps::Lanes>)>,
@@ -1226,6 +1231,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             launches: Vec::new(),
             instantiate: std::cell::Cell::new(false),
             row_launches: Vec::new(),
+            row_widths: Vec::new(),
+            row_width_fixes: Vec::new(),
             calls: Vec::new(),
         }
     }

@@ -34,6 +34,15 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
     let line = a.index.position(a.map(call.start_byte())).0;
     a.row_launches
         .push((kernel.to_string(), rows.clone(), line));
+    if let Some(x) = cfg
+        .get(1)
+        .and_then(|b| block_dims(a, *b))
+        .and_then(|d| d.first().map(|x| unparen(*x)))
+        .filter(|x| x.kind_name() == "identifier")
+    {
+        a.row_widths
+            .push((a.text(x).to_string(), kernel.to_string(), line));
+    }
     let launch = Launch {
         kernel: kernel.to_string(),
         rows,
@@ -205,7 +214,9 @@ fn width32_shuffle_text(body: &str) -> bool {
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
     header_constants(a);
+    row_width_shuffles(a);
     drop_right_findings(a);
+    row_width_help(a);
     // After the drops, which would take these H001 warnings too.
     if a.origin.is_none()
         && (!a.row_launches.is_empty() || memchr::memmem::find(a.src, b"threadIdx.y").is_some())
@@ -219,6 +230,56 @@ pub(super) fn finish(a: &mut Analyzer) {
     if a.origin.is_none() && a.opts.hip_version >= hipport_rules::Version::new(6, 2, 0) {
         guarded_callees(a);
         row_of_32_branches(a);
+    }
+}
+
+/// The shuffles H048 gives a width of 32 in functions that only 32-wide blocks reach: with it
+/// they keep to the rows, 32-lane segments, as a segment broadcast given its width does, so
+/// H001 does not restate H048 on the row width (`WARP_SIZE` in `dim3(WARP_SIZE, 2)`) with the
+/// opposite advice (realuser27 R27-e). Where a wider block reaches the function too, H001's
+/// findings there stay.
+fn row_width_shuffles(a: &mut Analyzer) {
+    if a.row_width_fixes.is_empty() {
+        return;
+    }
+    let narrow = narrow_bodies(a);
+    for at in std::mem::take(&mut a.row_width_fixes) {
+        if !narrow.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        let from = a.calls.partition_point(|x| x.0 < at);
+        for x in a.calls[from..].iter_mut().take_while(|x| x.0 == at) {
+            if x.2.is_some() {
+                x.2 = Some(Lanes::Width32);
+            }
+        }
+    }
+}
+
+/// H001 on a warp-size constant that is also the width of the rows a kernel is launched with
+/// (`dim3 block(WARP_SIZE, 2)`): `warpSize` there, as the usual help says, would make the rows
+/// 64 wide on the host, where hipcc's `warpSize` is 64, and they would no longer match the
+/// row code in the kernel (a channel stride of `WARP_SIZE`, a tree from `WARP_SIZE / 2`). The
+/// help says to keep it and make the warp-level work keep to a row (realuser27 R27-e).
+fn row_width_help(a: &mut Analyzer) {
+    if a.row_widths.is_empty() {
+        return;
+    }
+    for d in a.out.iter_mut().filter(|d| d.id == "H001") {
+        let Some(name) = d
+            .message
+            .strip_prefix('`')
+            .and_then(|m| m.split_once("` fixes the warp size at 32"))
+            .map(|(n, _)| n)
+        else {
+            continue;
+        };
+        let Some((_, kernel, line)) = a.row_widths.iter().find(|(w, _, _)| w == name) else {
+            continue;
+        };
+        d.help = Some(format!(
+            "`{name}` is also the width of the rows `{kernel}` is launched with (line {line}): keep it 32, since `warpSize` would make the rows 64 wide on CDNA and leave the kernel's row code behind; make the warp-level work that crosses rows keep to one (a width of 32 for shuffles, the row's 32 bits of a vote: H048 says where)"
+        ));
     }
 }
 
@@ -828,6 +889,7 @@ fn segments(a: &mut Analyzer) {
         quiet
             || reach == Reach::Segments
             || g.kernel_reached(range)
+            || unused_static(a, name, range)
             || defs.iter().any(|(_, r, body)| {
                 let calls = r == range || {
                     let from = a.calls.partition_point(|c| c.0 < r.start);
@@ -898,6 +960,19 @@ fn segments(a: &mut Analyzer) {
             half_branches(a, *body, range.clone(), &segment_fns, Branches::Segments);
         }
     }
+}
+
+/// Whether the function `name` at `range` is `static` and nothing in the file calls it: no
+/// caller elsewhere can count lanes by `warpSize` around it, and here it runs nowhere, so how
+/// its xor tree treats a wavefront says nothing of the constants it shares (torch-harmonics'
+/// unused `__warp_sum` beside the `__warp_sum_cub` its kernel calls, realuser27 R27-e).
+fn unused_static(a: &Analyzer, name: &str, range: &std::ops::Range<usize>) -> bool {
+    let Some(f) = a.funcs.iter().find(|f| f.node.byte_range() == *range) else {
+        return false;
+    };
+    let is_static = crate::parse::named_children(f.node)
+        .any(|c| c.kind_name() == "storage_class_specifier" && a.text(c) == "static");
+    is_static && !a.calls.iter().any(|c| c.1 == name && !range.contains(&c.0))
 }
 
 /// Whether every use of `name` in `text` (a function) masks a lane to its segment, `x & (name
@@ -1017,8 +1092,11 @@ fn half_branches<'t>(
                         .iter()
                         .take_while(|c| c.0 < range.end)
                         .any(|c| {
-                            c.2.is_some() && (c.1.ends_with("_sync") || calls_sync(a, c.1))
-                                || segment_fns.contains(&c.1) && calls_sync(a, c.1)
+                            // Any function of the file that runs `_sync` shuffles, segment
+                            // code or not: one that also runs `cub::WarpReduce` (torch-
+                            // harmonics' `__warp_sum_cub`, realuser27 R27-c) runs them on the
+                            // row that stayed all the same.
+                            c.2.is_some() && c.1.ends_with("_sync") || calls_sync(a, c.1)
                         });
                     if later {
                         // The statements after the `if` in its block, and in the blocks around.
@@ -1115,6 +1193,21 @@ fn half_branches<'t>(
         // The translator writes these masks whatever `--fix` says (it would otherwise widen them
         // to the full 64-lane mask), so they travel with the report either way.
         if a.origin.is_none() && a.out.len() > before {
+            // A mask held in a variable (`unsigned mask = 0xffffffffu;`) is no longer passed
+            // where `__activemask()` takes its place: H003's report of its 32 bits, and its
+            // widening to `~0ull`, are not for those calls (R27-b). Its other uses keep theirs.
+            let starts: Vec<usize> = masks.iter().map(|e| e.start).collect();
+            let h003 = super::catalog::SYNC_MASK_32.id;
+            let kept = a.out.len() - 1;
+            let mut i = 0;
+            a.out.retain(|d| {
+                let keep = i == kept
+                    || !(d.id == h003
+                        && d.severity == Severity::Error
+                        && starts.contains(&d.offset));
+                i += 1;
+                keep
+            });
             if let Some(d) = a.out.last_mut() {
                 d.fix = masks;
             }
@@ -1178,11 +1271,13 @@ fn half_wave_masks<'t>(
                 return Visit::Descend;
             };
             let full = match mask.kind_name() {
-                "identifier" => a
-                    .macros
-                    .get(a.text(mask))
-                    .filter(|m| !m.function_like)
-                    .is_some_and(|m| m.full_mask_32 || m.value == Some(-1)),
+                "identifier" => {
+                    a.macros
+                        .get(a.text(mask))
+                        .filter(|m| !m.function_like)
+                        .is_some_and(|m| m.full_mask_32 || m.value == Some(-1))
+                        || full_mask_variable(a, mask)
+                }
                 _ => super::eval::mask_value(mask, a.src)
                     .is_some_and(|m| m.is_full_32() || m.is_full_64()),
             };
@@ -1204,6 +1299,68 @@ fn half_wave_masks<'t>(
         });
     }
     (edits, all, elsewhere)
+}
+
+/// Whether identifier `mask` names a variable (not a parameter) set once, where it is declared,
+/// to the full mask (`unsigned mask = 0xffffffffu;`, RWKV's form, realuser27 R27-b), and never
+/// written or taken the address of after: its value at the call is that mask, so the call's
+/// argument may become `__activemask()` as a literal's does.
+fn full_mask_variable(a: &Analyzer, mask: Node) -> bool {
+    let name = a.text(mask);
+    let Some(d) = a.lookup(name, mask.start_byte()) else {
+        return false;
+    };
+    if d.param || d.pointer || !d.dims.is_empty() {
+        return false;
+    }
+    let Some(init) = d.init.map(unparen) else {
+        return false;
+    };
+    let full = match init.kind_name() {
+        "identifier" => a
+            .macros
+            .get(a.text(init))
+            .filter(|m| !m.function_like)
+            .is_some_and(|m| m.full_mask_32 || m.value == Some(-1)),
+        _ => super::eval::mask_value(init, a.src).is_some_and(|m| m.is_full_32() || m.is_full_64()),
+    };
+    if !full {
+        return false;
+    }
+    if d.constant {
+        return true;
+    }
+    // Within its scope, no write (`mask = __ballot_sync(...)`, `mask &= ...`, `++mask`) and
+    // no `&mask` that a call could write through.
+    let Some(scope) = a
+        .func_at(mask.start_byte())
+        .map(|f| f.node)
+        .filter(|f| f.start_byte() <= d.decl.start_byte() && d.decl.end_byte() <= f.end_byte())
+    else {
+        // A variable of the file: its writes may be anywhere.
+        return false;
+    };
+    let written = walk_subtree(scope, |n| {
+        if n.kind_name() != "identifier" || a.text(n) != name {
+            return Visit::Descend;
+        }
+        let Some(p) = n.parent() else {
+            return Visit::Descend;
+        };
+        let write = match p.kind_name() {
+            "assignment_expression" => p.field(FIELDS.left) == Some(n),
+            "update_expression" => true,
+            "pointer_expression" => p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "&"),
+            _ => false,
+        };
+        // A write to another variable of the name (shadowing) would stop this too: rare.
+        if write {
+            Visit::Stop
+        } else {
+            Visit::Descend
+        }
+    });
+    !written
 }
 
 /// [`half_branches`] for the kernels launched with rows of 32 threads, whatever H001 found:
@@ -2032,17 +2189,20 @@ fn guarded_shift_in<'t>(
         tree: false,
         rows,
     };
+    let tree = Guard {
+        tree: true,
+        ..guard
+    };
     let Some(var) = assigned_variable(a, call, parent) else {
-        let tree = Guard {
-            tree: true,
-            ..guard
-        };
         return !up && down_tree(a, &tree, call, delta);
     };
     let Some(scope) = enclosing_block(call) else {
         return false;
     };
     reads_guarded(a, &guard, a.text(var), call, scope, 1) == Some(true)
+        // `float o = __shfl_down(v, d); if (o > v) { v = o; i = oi; }`: a tree through a
+        // temporary (an argmax's, realuser27 R27-a).
+        || !up && temp_tree(a, &tree, call, delta, var)
 }
 
 /// The variable `call` is stored into by its `parent`: `v = call` or `T v = call`.
@@ -2189,30 +2349,9 @@ fn result_guarded<'t>(
     let Some(func) = a.func_at(ret.start_byte()).filter(|f| f.device) else {
         return false;
     };
-    let Some(name) = a.function_name(func.node) else {
+    let Some(sites) = call_sites(a, func.node) else {
         return false;
     };
-    let root = {
-        let mut r = func.node;
-        while let Some(p) = r.parent() {
-            r = p;
-        }
-        r
-    };
-    // The calls of the function (the visit has not reached those after it yet), found from
-    // where the text names it.
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let sites: Vec<Node> = memchr::memmem::find_iter(a.src, name.as_bytes())
-        .filter(|&at| {
-            (at == 0 || !word(a.src[at - 1]))
-                && a.src.get(at + name.len()).is_none_or(|&b| !word(b))
-        })
-        .filter_map(|at| {
-            let id = root.descendant_for_byte_range(at, at + name.len())?;
-            let call = id.parent().filter(|p| p.kind_name() == "call_expression")?;
-            (call.field(FIELDS.function) == Some(id)).then_some(call)
-        })
-        .collect();
     let mut calls = 0;
     for call in sites {
         let Some(var) = call.parent().and_then(|p| assigned_variable(a, call, p)) else {
@@ -2364,34 +2503,24 @@ fn squash_blanks(t: &str) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
-/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, or doubles from 1
-/// while below 32, so lane 0 of each 32 lanes only ever combines values of its own 32
-/// (16 + 8 + 4 + 2 + 1 = 31). It stays in
-/// segments where the result, `v` after the loop, is read only at a segment's lane 0.
-fn down_tree<'t>(
-    a: &Analyzer<'_, 't>,
-    guard: &Guard<'_, '_, 't>,
-    call: Node<'t>,
-    delta: Node<'t>,
-) -> bool {
+/// The loop of a reduction tree's shuffle `call` by `delta` ([`down_tree`]): one whose
+/// distance halves from at most 16, or doubles from a power of two while below 32.
+fn tree_loop<'t>(a: &Analyzer<'_, 't>, call: Node<'t>, delta: Node<'t>) -> Option<Node<'t>> {
     // The distance halves: `o` itself, or the exponent of `1 << i` that steps down by one; or
     // it doubles from a power of two while below 32 (`for (j = 1; j < 32; j <<= 1)`, fastmoe's
     // expert count, realuser23 R23-d): 1 + 2 + 4 + 8 + 16 = 31 too, in either order.
     let exp = power_of_two(a, delta);
     let var = exp.unwrap_or(delta);
     if var.kind_name() != "identifier" {
-        return false;
+        return None;
     }
     let o = a.text(var);
     let ancestors = crate::parse::ancestors(call);
-    let Some(lp) = ancestors.iter().find(|p| {
+    let lp = ancestors.iter().find(|p| {
         p.kind_name() == "for_statement"
             && p.field(FIELDS.initializer)
                 .is_some_and(|i| loop_start(a, i, o).is_some())
-    }) else {
-        return false;
-    };
+    })?;
     // Halving: `o /= 2`, `o >>= 1`, `o = o / 2`; for `1 << i`, `i--`, `--i`, `i -= 1`.
     let halves = lp.field(FIELDS.update).is_some_and(|u| {
         let t = squash(a.text(u));
@@ -2434,8 +2563,26 @@ fn down_tree<'t>(
         }
     };
     if !(halves && at_most(a, call, delta, 16) || doubles()) {
-        return false;
+        return None;
     }
+    Some(*lp)
+}
+
+/// A reduction tree over a segment (`for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`,
+/// or `v = max(v, __shfl_down(v, o))`): the distance halves from at most 16, or doubles from 1
+/// while below 32, so lane 0 of each 32 lanes only ever combines values of its own 32
+/// (16 + 8 + 4 + 2 + 1 = 31). It stays in
+/// segments where the result, `v` after the loop, is read only at a segment's lane 0.
+fn down_tree<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+) -> bool {
+    let Some(lp) = tree_loop(a, call, delta) else {
+        return false;
+    };
+    let ancestors = crate::parse::ancestors(call);
     // The shuffled value is the variable the statement accumulates into.
     let Some(value) = crate::parse::named_children(call.field(FIELDS.arguments).unwrap_or(call))
         .filter(|c| c.kind_name() != "comment")
@@ -2464,7 +2611,180 @@ fn down_tree<'t>(
     else {
         return false;
     };
-    reads_guarded_out(a, guard, v, *lp, scope, 1) == Some(true)
+    tree_result_guarded(a, guard, v, lp, scope) == Some(true)
+}
+
+/// Whether the result `v` of a segment tree, after its loop `lp` in `scope`, is read only where
+/// `guard` holds: in the function, and, where `v` is a parameter taken by reference (`float&
+/// v`), after each call of the function in the variable passed for it (realuser27 R27-a).
+/// `None` when nothing reads it.
+fn tree_result_guarded<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    v: &str,
+    lp: Node<'t>,
+    scope: Node<'t>,
+) -> Option<bool> {
+    let inside = reads_guarded_out(a, guard, v, lp, scope, 1);
+    if inside == Some(false) {
+        return inside;
+    }
+    match (inside, out_param_guarded(a, guard, v, lp)) {
+        (_, Some(false)) => Some(false),
+        (None, outside) => outside,
+        (inside, _) => inside,
+    }
+}
+
+/// Where `v` is a parameter taken by reference (not `const`) of the device function holding
+/// `at`: whether, after every call of the function in the file, the variable passed for it is
+/// read only where `guard` holds. `None` where it is no such parameter or nothing reads it.
+fn out_param_guarded<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    v: &str,
+    at: Node<'t>,
+) -> Option<bool> {
+    let d = a
+        .lookup(v, at.start_byte())
+        .filter(|d| d.param && !d.constant)?;
+    d.decl
+        .field(FIELDS.declarator)
+        .filter(|x| x.kind_name() == "reference_declarator")?;
+    let list = d.decl.parent()?;
+    let index = crate::parse::named_children(list)
+        .filter(|p| p.kind_name().ends_with("parameter_declaration"))
+        .position(|p| p == d.decl)?;
+    let func = a.func_at(at.start_byte()).filter(|f| f.device)?;
+    let sites = call_sites(a, func.node)?;
+    let mut read = false;
+    for call in sites {
+        let argv = super::rules::args(call);
+        let Some(arg) = argv.get(index).map(|x| unparen(*x)) else {
+            return Some(false);
+        };
+        if arg.kind_name() != "identifier" {
+            return Some(false);
+        }
+        let scope = enclosing_block(call)?;
+        match reads_guarded_out(a, guard, a.text(arg), call, scope, 0) {
+            Some(false) => return Some(false),
+            Some(true) => read = true,
+            None => {}
+        }
+    }
+    read.then_some(true)
+}
+
+/// The calls of function `def` in the file (the visit has not reached those after it yet),
+/// found from where the text names it; `None` where it has no name.
+fn call_sites<'t>(a: &Analyzer<'_, 't>, def: Node<'t>) -> Option<Vec<Node<'t>>> {
+    let name = a.function_name(def)?;
+    let root = {
+        let mut r = def;
+        while let Some(p) = r.parent() {
+            r = p;
+        }
+        r
+    };
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    Some(
+        memchr::memmem::find_iter(a.src, name.as_bytes())
+            .filter(|&at| {
+                (at == 0 || !word(a.src[at - 1]))
+                    && a.src.get(at + name.len()).is_none_or(|&b| !word(b))
+            })
+            .filter_map(|at| {
+                let id = root.descendant_for_byte_range(at, at + name.len())?;
+                let call = id.parent().filter(|p| p.kind_name() == "call_expression")?;
+                (call.field(FIELDS.function) == Some(id)).then_some(call)
+            })
+            .collect(),
+    )
+}
+
+/// A segment tree whose shuffle `call` by `delta` stores into a temporary `temp` of the loop's
+/// body, which only the tree's own values take in (`float o = __shfl_down(v, d); int oi =
+/// __shfl_down(i, d); if (o > v) { v = o; i = oi; }`): every shuffle of the loop moves a value
+/// down by the tree's distance, every variable the body writes is declared in it or is one of
+/// the shuffled values, so lane 0 of each 32 lanes still combines only its own 32, and each
+/// shuffled value must be read after the loop only at a segment's lane 0 ([`down_tree`]).
+fn temp_tree<'t>(
+    a: &Analyzer<'_, 't>,
+    guard: &Guard<'_, '_, 't>,
+    call: Node<'t>,
+    delta: Node<'t>,
+    temp: Node<'t>,
+) -> bool {
+    let Some(lp) = tree_loop(a, call, delta) else {
+        return false;
+    };
+    let Some(body) = lp.field(FIELDS.body) else {
+        return false;
+    };
+    let within = |n: Node| body.start_byte() <= n.start_byte() && n.end_byte() <= body.end_byte();
+    let local = |name: &str, at: Node| {
+        a.lookup(name, at.start_byte())
+            .is_some_and(|d| !d.param && within(d.decl))
+    };
+    if !local(a.text(temp), temp) {
+        return false;
+    }
+    let d = squash(a.text(delta));
+    // The shuffled values, and the variables the body writes.
+    let mut state: Vec<&str> = Vec::new();
+    let mut written: Vec<Node> = Vec::new();
+    let stray = walk_subtree(body, |n| {
+        match n.kind_name() {
+            "call_expression" => {
+                let name = n.field(FIELDS.function).map_or("", |f| a.text(f));
+                if name.starts_with("__shfl") {
+                    let sync = usize::from(name.ends_with("_sync"));
+                    let argv = super::rules::args(n);
+                    let down = matches!(name, "__shfl_down" | "__shfl_down_sync");
+                    match (argv.get(sync), argv.get(1 + sync)) {
+                        (Some(v), Some(o))
+                            if down
+                                && argv.len() == 2 + sync
+                                && v.kind_name() == "identifier"
+                                && squash(a.text(*o)) == d =>
+                        {
+                            state.push(a.text(*v))
+                        }
+                        _ => return Visit::Stop,
+                    }
+                }
+            }
+            "assignment_expression" => written.extend(n.field(FIELDS.left)),
+            "update_expression" => written.extend(n.field(FIELDS.argument)),
+            _ => {}
+        }
+        Visit::Descend
+    });
+    if stray {
+        return false;
+    }
+    let state_var = |w: &Node| w.kind_name() == "identifier" && state.contains(&a.text(*w));
+    if !written
+        .iter()
+        .all(|w| state_var(w) || w.kind_name() == "identifier" && local(a.text(*w), *w))
+    {
+        return false;
+    }
+    let Some(scope) = lp
+        .parent()
+        .filter(|p| p.kind_name() == "compound_statement")
+    else {
+        return false;
+    };
+    state.sort_unstable();
+    state.dedup();
+    // A value nothing reads after the loop (the max beside the argmax read) is no matter.
+    let reads: Vec<Option<bool>> = state
+        .iter()
+        .map(|v| tree_result_guarded(a, guard, v, lp, scope))
+        .collect();
+    !reads.contains(&Some(false)) && reads.contains(&Some(true))
 }
 
 /// Whether loop `lp`, which doubles `var`, starts it at a power of two and stops below 32
@@ -3153,6 +3473,14 @@ fn narrow_blocks(a: &mut Analyzer) {
     if !a.out.iter().any(shuffle_finding) {
         return;
     }
+    let narrow = narrow_bodies(a);
+    a.out
+        .retain(|d| !(shuffle_finding(d) && narrow.iter().any(|r| r.contains(&d.offset))));
+}
+
+/// The bodies of the functions that the file's launches reach, every one of them with blocks
+/// 32 threads wide.
+fn narrow_bodies(a: &Analyzer) -> Vec<std::ops::Range<usize>> {
     // Each reached body, and whether every launch that reaches it is 32 wide.
     let mut bodies: Vec<(std::ops::Range<usize>, bool)> = Vec::new();
     let mut kernels: Vec<(String, bool)> = Vec::new();
@@ -3171,13 +3499,11 @@ fn narrow_blocks(a: &mut Analyzer) {
             }
         }
     }
-    let narrow: Vec<std::ops::Range<usize>> = bodies
+    bodies
         .into_iter()
         .filter(|(_, w32)| *w32)
         .map(|(r, _)| r)
-        .collect();
-    a.out
-        .retain(|d| !(shuffle_finding(d) && narrow.iter().any(|r| r.contains(&d.offset))));
+        .collect()
 }
 
 /// Whether H001 `message` is about a lane or warp index computed from `threadIdx.x` alone.
@@ -3493,10 +3819,13 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
         ),
         _ => return,
     };
+    let (help, fix) = help;
+    if !fix.is_empty() && !a.row_width_fixes.contains(&c.start_byte()) {
+        a.row_width_fixes.push(c.start_byte());
+    }
     if !a.first("H048", c.start_byte()) {
         return;
     }
-    let (help, fix) = help;
     let rows = &launch.rows;
     let (kernel, line) = (&launch.kernel, launch.line);
     let blocks = if line == 0 {
