@@ -9183,10 +9183,14 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
             "mul.wide",
             "`mul.wide` -> a multiply in the wider C++ type (`(unsigned long long)a * b`)",
         ),
-        (
-            ".cc",
-            "`add.cc`/`addc` carry chains -> 64-bit C++ arithmetic, or `__builtin_addc()`/`__builtin_addcl()`",
-        ),
+        // A chain's start (`add.cc`) and its end (`addc.u32`, which reads the carry flag) get
+        // the same help: the flag passes between `asm` statements, so macros that hold one step
+        // each cannot be replaced one by one (realuser28 R28-2, BitCrack's `add_cc`/`addc`).
+        (".cc", CARRY_CHAIN),
+        ("addc", CARRY_CHAIN),
+        ("subc", CARRY_CHAIN),
+        ("madc", CARRY_CHAIN),
+        ("mul.lo", "`mul.lo` -> a plain C++ multiply (`a * b` in the operands' type)"),
         ("trap", "`trap` -> `__builtin_trap()` (HIP has no `__trap`)"),
         (
             "nanosleep",
@@ -9200,7 +9204,7 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     // `ld.cg.global` is `ld.global.cg` (ptxas takes the qualifiers in either order; AQLM's
     // loads, realuser25 R25-f): the hints are keyed by the state space first.
     let ordered = state_space_first(template);
-    let found: Vec<&str> = hints
+    let mut found: Vec<&str> = hints
         .iter()
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
         .filter(|(k, _)| has_token(template, k) || has_token(&code, k) || has_token(&ordered, k))
@@ -9209,6 +9213,9 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         .chain(copy)
         .chain(barrier.as_deref())
         .collect();
+    // Several keys share a hint (a chain's `add.cc` and `addc`): once is enough.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|h| seen.insert(*h));
     let help = if found.is_empty() {
         "rewrite with HIP intrinsics or AMD GCN/CDNA inline assembly".to_string()
     } else {
@@ -9224,6 +9231,9 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         vec![],
     );
 }
+
+/// H006's help for PTX carry chains (`add.cc` ... `addc`, `sub.cc`/`subc`, `mad.cc`/`madc`).
+const CARRY_CHAIN: &str = "`add.cc`/`addc` carry chains -> 64-bit C++ arithmetic (`unsigned long long s = (unsigned long long)a + b;` the carry is `s >> 32`), or `__builtin_addc()`/`__builtin_subc()` with an explicit carry variable; the carry flag passes from one `asm` statement to the next, so a chain spread over several macros or statements is rewritten as a whole, at each place it is used";
 
 /// `text` with the qualifiers of each `ld`/`st` instruction reordered so that the state space
 /// (`.global`, `.shared`, `.local`, `.const`, `.param`) comes first: `ld.cg.global.v4.u32` reads

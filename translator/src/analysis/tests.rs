@@ -5196,6 +5196,32 @@ fn ptx_with_a_hip_intrinsic_names_it() {
 }
 
 #[test]
+fn carry_chain_steps_share_one_help_and_mul_lo_is_a_multiply() {
+    // realuser28 R28-2: a chain's start (`add.cc`) and end (`addc`, reading the carry flag) in
+    // macros of their own (BitCrack's add_cc/addc), and `mul.lo.u64` (VanitySearch's UMULLO).
+    let src = "#define add_cc(r, a, b) asm volatile(\"add.cc.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(b))\n\
+               #define addc(r, a, b) asm volatile(\"addc.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(b))\n\
+               #define madc_hi(r, a, b, c) asm volatile(\"madc.hi.cc.u32 %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(a), \"r\"(b), \"r\"(c))\n\
+               #define UMULLO(r, a, b) asm(\"mul.lo.u64 %0, %1, %2;\" : \"=l\"(r) : \"l\"(a), \"l\"(b))\n";
+    let helps: Vec<String> = run(src)
+        .into_iter()
+        .filter(|d| d.id == "H006")
+        .map(|d| d.help.unwrap_or_default())
+        .collect();
+    assert_eq!(helps.len(), 4, "{helps:?}");
+    for h in &helps[..3] {
+        assert!(
+            h.contains("carry flag passes from one `asm` statement to the next"),
+            "{h}"
+        );
+        // Once, though `madc.hi.cc` matches two keys.
+        assert_eq!(h.matches("carry chains").count(), 1, "{h}");
+    }
+    assert_eq!(helps[0], helps[1]);
+    assert!(helps[3].contains("a plain C++ multiply"), "{}", helps[3]);
+}
+
+#[test]
 fn widening_a_ballot_variable_widens_its_bit_counts_and_copies() {
     // SlabHash's work queue (realuser15 I-a): `__ffs` of the widened variable would be
     // ambiguous, and a 32-bit copy compared with it would never match again.
