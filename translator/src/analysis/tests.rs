@@ -4459,6 +4459,34 @@ fn h001_lane_0_reads_are_a_warning() {
 }
 
 #[test]
+fn a_maskless_syncwarp_in_a_row_branch_leaves_the_note_a_note() {
+    // verify10 N1: before HIP 7.0 the port makes `__syncwarp()` a fence pair (T010), which has
+    // no mask: every mask in the branch is written, so the finding is the note, not a warning
+    // about "other shuffles" that do not exist.
+    let src = "__global__ void k(const float *in, float *out, int rows) {\n\
+                 int row = threadIdx.x / 32;\n\
+                 float v = in[threadIdx.x];\n\
+                 if (row < rows) {\n\
+                   __syncwarp();\n\
+                   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n\
+                   if ((threadIdx.x & 31) == 0) out[row] = v;\n\
+                 }\n}\n";
+    let d = run_with(src, Version::new(6, 2, 0), false);
+    let h = d.iter().find(|d| d.id == "H001").expect("a finding");
+    assert_eq!(h.severity, Severity::Note, "{h:?}");
+    assert!(
+        h.message.contains("hipport's port passes them"),
+        "{}",
+        h.message
+    );
+    // A `__syncwarp` with a mask the port cannot read keeps the warning.
+    let partial = src.replace("__syncwarp();", "__syncwarp(m);");
+    let d = run_with(&partial, Version::new(6, 2, 0), false);
+    let h = d.iter().find(|d| d.id == "H001").expect("a finding");
+    assert_eq!(h.severity, Severity::Warning, "{h:?}");
+}
+
+#[test]
 fn h001_half_wavefront_branches_with_sync_shuffles() {
     let src = "__device__ float seg(float v) {\n\
                  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n\
