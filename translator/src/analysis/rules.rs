@@ -6315,14 +6315,19 @@ fn group_of_32(a: &Analyzer, e: Node) -> bool {
     fn walk(a: &Analyzer, e: Node, depth: usize) -> bool {
         let mut found = false;
         crate::parse::walk_subtree(e, |x| {
-            if let Some((l, op, _)) = binary_parts(a, x) {
+            if let Some((l, op, r)) = binary_parts(a, x) {
                 // 32 here, or a warp-size constant a project header fixes at 32 (DCNv4's
                 // `kWarpSize` in common.h).
-                let thirty_two = a.eval(l) == Some(32)
-                    || a.header_aliases
-                        .iter()
-                        .any(|h| h.fixed_32 && h.name == a.text(l).trim());
-                if matches!(op, "/" | "%") && thirty_two {
+                let is_32 = |n: Node| {
+                    a.eval(n) == Some(32)
+                        || a.header_aliases
+                            .iter()
+                            .any(|h| h.fixed_32 && h.name == a.text(n).trim())
+                };
+                // A lane within 32 (`threadIdx.x % 32`, `& 31`) numbers the groups of its
+                // 32 lanes only (verify10 P6: `group = (threadIdx.x % 32) / 8`).
+                let lane_of_32 = op == "%" && is_32(r) || op == "&" && a.eval(r) == Some(31);
+                if matches!(op, "/" | "%") && is_32(l) || lane_of_32 {
                     found = true;
                     return crate::parse::Visit::Stop;
                 }

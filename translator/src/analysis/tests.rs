@@ -6644,6 +6644,43 @@ fn sync_shuffles_under_a_row_index_of_32_get_the_running_lanes_r25_d() {
         .all(|d| !d.message.contains("row index of 32 threads")));
 }
 
+/// verify10 P6: a group index from a lane within 32 (`(threadIdx.x % 32) / 8`, `lane & 31`)
+/// numbers the groups of 32 lanes too: the help says to number them within the wavefront.
+#[test]
+fn h003_group_mask_from_a_lane_within_32_gets_the_group_help() {
+    let src = "__global__ void k(const float *in, float *out) {\n\
+               \x20 const int lane = threadIdx.x % 32;\n\
+               \x20 const int group = lane / 8;\n\
+               \x20 unsigned mask = 0xffu << (group * 8);\n\
+               \x20 float v = in[threadIdx.x];\n\
+               \x20 for (int o = 4; o > 0; o >>= 1) v += __shfl_xor_sync(mask, v, o, 8);\n\
+               \x20 out[threadIdx.x] = v;\n}\n";
+    let help = |src: &str| {
+        run_with(src, Version::new(6, 2, 0), true)
+            .into_iter()
+            .find(|d| d.id == "H003" && d.message.starts_with("lane mask `mask`"))
+            .and_then(|d| d.help)
+            .unwrap_or_default()
+    };
+    for form in [
+        src.to_string(),
+        src.replace("threadIdx.x % 32", "threadIdx.x & 31"),
+        src.replace("lane / 8", "(threadIdx.x % 32) / 8"),
+    ] {
+        let h = help(&form);
+        assert!(
+            h.contains("`1ull << ...`") && h.contains("`warpSize / width`"),
+            "{form}\n{h}"
+        );
+    }
+    // A group index from the thread index alone is not one of 32 lanes: the 64-bit shift only.
+    let h = help(&src.replace("threadIdx.x % 32", "threadIdx.x / 2"));
+    assert!(
+        h.contains("`1ull << ...`") && !h.contains("warpSize / width"),
+        "{h}"
+    );
+}
+
 /// R25-a: a group lane mask computed with 32-bit shifts from a group index within 32 lanes
 /// (DCNv4's `((1 << blockDim.x) - 1) << (group_in_warp_id * blockDim.x)` with
 /// `group_per_warp = kWarpSize / blockDim.x`, `kWarpSize = 32`): widening the declaration keeps
