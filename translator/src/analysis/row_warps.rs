@@ -3849,70 +3849,201 @@ fn warp_op<'t>(a: &mut Analyzer<'_, 't>, c: Node<'t>, name: &str, launch: &Launc
     );
 }
 
-/// Whether `n` lies in a branch that one row of the block takes alone: the body of
-/// `if (threadIdx.y == k)` (or of a variable set to `threadIdx.y`), or its `else` where the
-/// block has 2 rows (as `launch` writes them); or in a device function each of whose calls in
-/// the launched kernel's reach lies in such a branch, `CALL_DEPTH` deep. On a 64-lane
-/// wavefront, which holds two rows, the lanes of the other row are off there, so a vote counts
-/// one row, as on a 32-lane warp (realuser25 R25-c: warp-rnnt's `if (threadIdx.y == 0)
-/// kernel_warp_alphas(...); else if (threadIdx.y == 1) kernel_warp_betas(...);`).
+/// Whether `n` lies in a branch that one row of the block takes alone: where, of the two rows
+/// a 64-lane wavefront holds (rows `2j` and `2j + 1`), at most one can take the branch. The
+/// test is read for each row (`threadIdx.y == k`, `< 1`, `!= 0` with 2 rows, `% 2 == 0`, a
+/// variable set to `threadIdx.y`, with `&&`, `||` and `!`; a conjunct on anything else may
+/// hold or not), so is a `switch` on the row index and the `else` of such a test; or `n` lies
+/// in a device function each of whose calls in the launched kernel's reach lies in such a
+/// branch, `CALL_DEPTH` deep. On a 64-lane wavefront the lanes of the other row are off there,
+/// so a vote counts one row, as on a 32-lane warp (realuser25 R25-c: warp-rnnt's
+/// `if (threadIdx.y == 0) kernel_warp_alphas(...); else if (threadIdx.y == 1)
+/// kernel_warp_betas(...);`; verify10 P2 for the other spellings).
 fn one_row_branch(a: &Analyzer, n: Node, launch: &Launch, depth: usize) -> bool {
-    let rows = launch.rows.as_str();
-    let row_test = |cond: Node| {
-        let Some((l, op, r)) = super::rules::binary_parts(a, unparen(cond)) else {
-            return false;
-        };
-        let row = |e: Node| {
-            let flat = |x: Node| a.text(x).replace(' ', "");
-            let e = unparen(e);
-            flat(e) == "threadIdx.y"
-                || e.kind_name() == "identifier"
-                    && a.lookup(a.text(e), e.start_byte())
-                        .and_then(|d| d.init)
-                        .is_some_and(|i| flat(i) == "threadIdx.y")
-        };
-        op == "==" && (row(l) && a.eval(r).is_some() || row(r) && a.eval(l).is_some())
+    // Rows the launch does not give as a number: up to 32 (1024 threads in rows of 32).
+    let rows = launch
+        .rows
+        .trim()
+        .parse::<i64>()
+        .map_or(32, |r| r.clamp(1, 32));
+    // Whether no wavefront has both its rows among those that may run the code.
+    let one_per_wave = |may: &dyn Fn(i64) -> bool| {
+        (0..rows)
+            .step_by(2)
+            .all(|y| !(may(y) && y + 1 < rows && may(y + 1)))
     };
-    let two_rows = rows.trim().parse::<i64>().ok() == Some(2);
     let mut child = n;
     while let Some(p) = child.parent() {
-        if p.kind_name() == "function_definition" {
-            // Every call of this function in the kernel's reach, in such a branch.
-            let Some(name) = a.function_name(p).filter(|f| *f != launch.kernel) else {
-                return false;
-            };
-            if depth >= CALL_DEPTH {
-                return false;
-            }
-            let calls: Vec<Node> = reachable_calls(a, &launch.kernel)
-                .into_iter()
-                .filter(|c| super::rules::callee(a, *c) == Some(name))
-                .collect();
-            return !calls.is_empty()
-                && calls
-                    .iter()
-                    .all(|c| one_row_branch(a, *c, launch, depth + 1));
-        }
-        if p.kind_name() == "if_statement" {
-            let cond = p.field(FIELDS.condition).and_then(|c| {
-                if c.kind_name() == "condition_clause" {
-                    c.named_child(0)
-                } else {
-                    Some(c)
+        match p.kind_name() {
+            "function_definition" => {
+                // Every call of this function in the kernel's reach, in such a branch.
+                let Some(name) = a.function_name(p).filter(|f| *f != launch.kernel) else {
+                    return false;
+                };
+                if depth >= CALL_DEPTH {
+                    return false;
                 }
-            });
-            let within =
-                |f: Option<Node>| f.is_some_and(|f| f.byte_range().contains(&n.start_byte()));
-            if cond.is_some_and(row_test)
-                && (within(p.field(FIELDS.consequence))
-                    || two_rows && within(p.field(FIELDS.alternative)))
-            {
+                let calls: Vec<Node> = reachable_calls(a, &launch.kernel)
+                    .into_iter()
+                    .filter(|c| super::rules::callee(a, *c) == Some(name))
+                    .collect();
+                return !calls.is_empty()
+                    && calls
+                        .iter()
+                        .all(|c| one_row_branch(a, *c, launch, depth + 1));
+            }
+            "if_statement" => {
+                let cond = p.field(FIELDS.condition).and_then(|c| {
+                    if c.kind_name() == "condition_clause" {
+                        c.named_child(0)
+                    } else {
+                        Some(c)
+                    }
+                });
+                let within =
+                    |f: Option<Node>| f.is_some_and(|f| f.byte_range().contains(&n.start_byte()));
+                if let Some(cond) = cond {
+                    let branch = if within(p.field(FIELDS.consequence)) {
+                        Some(true)
+                    } else if within(p.field(FIELDS.alternative)) {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    if let Some(taken) = branch {
+                        if one_per_wave(&|y| row_truth(a, cond, y) != Some(!taken)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            "case_statement" if one_per_wave(&|y| row_case_runs(a, p, y) != Some(false)) => {
                 return true;
             }
+            _ => {}
         }
         child = p;
     }
     false
+}
+
+/// Whether the row index is `e`: `threadIdx.y`, or a variable set to it where it is declared.
+fn is_row_index(a: &Analyzer, e: Node) -> bool {
+    let flat = |x: Node| squash(a.text(x));
+    let e = unparen(e);
+    match e.kind_name() {
+        "field_expression" => flat(e) == "threadIdx.y",
+        "identifier" => a
+            .lookup(a.text(e), e.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(|i| flat(i) == "threadIdx.y"),
+        _ => false,
+    }
+}
+
+/// The value of `e` in row `y`: the row index ([`is_row_index`]) is `y`, constants are their
+/// values, and integer arithmetic combines them; `None` for anything else.
+fn row_value(a: &Analyzer, e: Node, y: i64) -> Option<i64> {
+    let e = unparen(e);
+    if is_row_index(a, e) {
+        return Some(y);
+    }
+    if let Some((l, op, r)) = super::rules::binary_parts(a, e) {
+        let (l, r) = (row_value(a, l, y)?, row_value(a, r, y)?);
+        return match op {
+            "+" => l.checked_add(r),
+            "-" => l.checked_sub(r),
+            "*" => l.checked_mul(r),
+            "/" => l.checked_div(r),
+            "%" => l.checked_rem(r),
+            "&" => Some(l & r),
+            "|" => Some(l | r),
+            "^" => Some(l ^ r),
+            "<<" => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)),
+            ">>" => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
+            _ => None,
+        };
+    }
+    a.eval(e)
+}
+
+/// Whether the test `cond` holds in row `y`: `Some` where the row index and constants decide
+/// it, `None` where it depends on anything else (a lane, data), read with `&&`, `||` and `!`.
+fn row_truth(a: &Analyzer, cond: Node, y: i64) -> Option<bool> {
+    let cond = unparen(cond);
+    if cond.kind_name() == "unary_expression"
+        && cond
+            .field(FIELDS.operator)
+            .is_some_and(|o| a.text(o) == "!")
+    {
+        return cond
+            .field(FIELDS.argument)
+            .and_then(|x| row_truth(a, x, y))
+            .map(|t| !t);
+    }
+    if let Some((l, op, r)) = super::rules::binary_parts(a, cond) {
+        let logic = |l: Option<bool>, r: Option<bool>, and: bool| match (l, r) {
+            (Some(x), _) | (_, Some(x)) if x != and => Some(x),
+            (Some(x), Some(_)) => Some(x),
+            _ => None,
+        };
+        return match op {
+            "&&" => logic(row_truth(a, l, y), row_truth(a, r, y), true),
+            "||" => logic(row_truth(a, l, y), row_truth(a, r, y), false),
+            "==" | "!=" | "<" | "<=" | ">" | ">=" => {
+                let (l, r) = (row_value(a, l, y)?, row_value(a, r, y)?);
+                Some(match op {
+                    "==" => l == r,
+                    "!=" => l != r,
+                    "<" => l < r,
+                    "<=" => l <= r,
+                    ">" => l > r,
+                    _ => l >= r,
+                })
+            }
+            _ => row_value(a, cond, y).map(|v| v != 0),
+        };
+    }
+    row_value(a, cond, y).map(|v| v != 0)
+}
+
+/// Whether row `y` runs the statements of `case_statement` `case` of a `switch` on a row
+/// expression: its value, or that of a case before it that runs on into it (no `break`,
+/// `return` or `continue` at its end). `None` where it is not known (a `default`, a switch on
+/// anything else).
+fn row_case_runs(a: &Analyzer, case: Node, y: i64) -> Option<bool> {
+    let switch = case.parent()?.parent()?;
+    if switch.kind_name() != "switch_statement" {
+        return None;
+    }
+    let cond = switch.field(FIELDS.condition)?;
+    let cond = if cond.kind_name() == "condition_clause" {
+        cond.named_child(0)?
+    } else {
+        cond
+    };
+    let v = row_value(a, cond, y)?;
+    let mut c = Some(case);
+    while let Some(k) = c {
+        if row_value(a, k.field(FIELDS.value)?, y)? == v {
+            return Some(true);
+        }
+        c = k
+            .prev_named_sibling()
+            .filter(|p| p.kind_name() == "case_statement")
+            .filter(|p| {
+                let last = u32::try_from(p.named_child_count().saturating_sub(1))
+                    .ok()
+                    .and_then(|i| p.named_child(i));
+                !last.is_some_and(|l| {
+                    matches!(
+                        l.kind_name(),
+                        "break_statement" | "return_statement" | "continue_statement"
+                    )
+                })
+            });
+    }
+    Some(false)
 }
 
 /// `__shfl_sync(mask, v, src)` (no width) with a source lane below 32 in a device function of

@@ -6850,6 +6850,78 @@ fn h048_vote_in_one_rows_branch_r25_c() {
     assert_eq!(lines_of(&unguarded, "H048"), vec![2]);
 }
 
+/// verify10 P2 (R25-c): one row's branch written otherwise: a conjunct on data
+/// (`threadIdx.y == 0 && c`), `< 1`, `>= 1` and `!= 0` with 2 rows, `% 2 == 0` with 4 rows (one
+/// row of each wavefront's pair), a negated test, a `switch` on the row. Where two rows of a
+/// wavefront can take it (`< 2` or `!= 0` with 4 rows, `||` of two rows, the `else` of a test
+/// with a data conjunct, a `case` that runs on into the next, `default`), the vote is H048's.
+#[test]
+fn h048_vote_in_one_rows_branch_spellings_p2() {
+    let src = "__global__ void k(unsigned *count, const int *n) {\n\
+               \x20 if (TEST) {\n\
+               \x20   if (threadIdx.x >= n[0]) return;\n\
+               \x20   unsigned long long mask = __ballot_sync(~0ull, 1);\n\
+               \x20   if (threadIdx.x == __popcll(mask) - 1) atomicAdd(count, 1u);\n\
+               \x20 }\n}\n\
+               void go(unsigned *c, const int *n, int rows) { k<<<1, dim3(32, ROWS)>>>(c, n); }\n";
+    let with = |test: &str, rows: &str| src.replace("TEST", test).replace("ROWS", rows);
+    for (test, rows) in [
+        ("threadIdx.y == 0 && n[2] > 0", "2"),
+        ("n[2] > 0 && (threadIdx.y) == 1", "4"),
+        ("threadIdx.y < 1", "2"),
+        ("threadIdx.y >= 1", "2"),
+        ("threadIdx.y != 0", "2"),
+        ("threadIdx.y % 2 == 0", "4"),
+        ("(threadIdx.y & 1) == 1", "8"),
+        ("!(threadIdx.y == 0)", "2"),
+        ("threadIdx.y == 3", "rows"),
+        ("threadIdx.y % 2 == 1", "rows"),
+    ] {
+        let s = with(test, rows);
+        assert!(
+            lines_of(&s, "H048").is_empty(),
+            "{test}, {rows} rows: {:?}",
+            run(&s)
+        );
+    }
+    for (test, rows) in [
+        ("threadIdx.y < 2", "4"),
+        ("threadIdx.y != 0", "4"),
+        ("threadIdx.y == 0 || threadIdx.y == 1", "4"),
+        ("threadIdx.y == 0 || n[2] > 0", "2"),
+        ("threadIdx.y / 2 == 0", "rows"),
+        ("threadIdx.y >= 1", "rows"),
+        ("n[2] > 0", "2"),
+    ] {
+        assert_eq!(
+            lines_of(&with(test, rows), "H048"),
+            vec![4],
+            "{test}, {rows} rows"
+        );
+    }
+    let other = src
+        .replace("ROWS", "2")
+        .replace("TEST", "threadIdx.y == 0 && n[2] > 0")
+        .replace("if (threadIdx.x >= n[0]) return;", "} else {");
+    assert_eq!(lines_of(&other, "H048"), vec![4], "{other}");
+    let switch = "__global__ void k(unsigned *count) {\n\
+                  \x20 unsigned long long mask;\n\
+                  \x20 switch (threadIdx.y) {\n\
+                  \x20 case 0: mask = __ballot_sync(~0ull, 1); count[0] = __popcll(mask); break;\n\
+                  \x20 case 1: mask = __ballot_sync(~0ull, 1); count[1] = __popcll(mask); break;\n\
+                  \x20 }\n}\n\
+                  void go(unsigned *c) { k<<<1, dim3(32, 2)>>>(c); }\n";
+    assert!(lines_of(switch, "H048").is_empty(), "{:?}", run(switch));
+    let through = switch.replacen(
+        "count[0] = __popcll(mask); break;",
+        "count[0] = __popcll(mask);",
+        1,
+    );
+    assert_eq!(lines_of(&through, "H048"), vec![5], "{through}");
+    let default = switch.replace("case 1:", "default:");
+    assert_eq!(lines_of(&default, "H048"), vec![5], "{default}");
+}
+
 /// R26-a: a two-stage block reduction in 32s whose down shuffle sits in a wrapper with a width
 /// defaulting to `warpSize` (HeCBench's `WARP_SHFL_DOWN(v, delta, width = warpSize)`), called
 /// directly or through a functor's method, reads as the builtin without a width does: segment
