@@ -119,7 +119,7 @@ fn report(a: &mut Analyzer, node: Node, bytes: i64, what: String, help: &str) {
 /// Whether `node` runs only under a condition that reads the device's shared memory limit: a
 /// field of the device properties (`prop.sharedMemPerBlockOptin`), or a variable a
 /// `cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)` of the function
-/// sets (and the HIP spellings of both).
+/// sets, or one it sets from such a field (and the HIP spellings of all).
 fn checked_at_run_time(a: &Analyzer, node: Node) -> bool {
     let Some(func) = a.func_at(node.start_byte()) else {
         return false;
@@ -142,17 +142,15 @@ fn checked_at_run_time(a: &Analyzer, node: Node) -> bool {
             if reads_limit_field(text) {
                 return true;
             }
-            let queried = text
-                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .filter(|w| !w.is_empty() && !w.starts_with(|ch: char| ch.is_ascii_digit()))
-                .any(|w| {
-                    let taken = format!("&{w},");
-                    body.match_indices(&taken).any(|(at, _)| {
+            let queried = words(text).any(|(_, w)| {
+                let taken = format!("&{w},");
+                set_from_limit_field(body, w)
+                    || body.match_indices(&taken).any(|(at, _)| {
                         let rest = &body[at..];
                         let call = &rest[..rest.find(')').unwrap_or(rest.len())];
                         call.contains("SharedMemory")
                     })
-                });
+            });
             if queried {
                 return true;
             }
@@ -162,22 +160,59 @@ fn checked_at_run_time(a: &Analyzer, node: Node) -> bool {
     false
 }
 
-/// Whether `text` reads a shared-memory field of the device properties (`prop.sharedMemPerBlockOptin`,
-/// `p->sharedMemPerMultiprocessor`, HIP's `maxSharedMemoryPerMultiProcessor`): a field after
-/// `.` or `->`. A local merely named for its size (`if (sharedMemBytes > 48 * 1024)`) compares
-/// the program's own number, not the device's limit (verify10 REG1).
+/// The device-properties fields that give a shared memory limit, in CUDA's `cudaDeviceProp`
+/// and HIP's `hipDeviceProp_t`.
+const LIMIT_FIELDS: [&str; 5] = [
+    "sharedMemPerBlock",
+    "sharedMemPerBlockOptin",
+    "sharedMemPerMultiprocessor",
+    "maxSharedMemoryPerMultiProcessor",
+    "reservedSharedMemPerBlock",
+];
+
+/// Whether `text` reads a shared-memory limit field of the device properties
+/// (`prop.sharedMemPerBlockOptin`, `p->sharedMemPerMultiprocessor`, HIP's
+/// `maxSharedMemoryPerMultiProcessor`): one of [`LIMIT_FIELDS`] after `.` or `->`. A local
+/// merely named for its size (`if (sharedMemBytes > 48 * 1024)`) or a field of the program's
+/// own (`cfg.sharedMemBytes`) is the program's number, not the device's limit (verify10 REG1,
+/// verify11 F2).
 fn reads_limit_field(text: &str) -> bool {
-    let b = text.as_bytes();
-    ["sharedMem", "SharedMemory"].iter().any(|m| {
-        text.match_indices(m).any(|(at, _)| {
-            // The start of the word holding the match (`maxSharedMemory...` starts at `max`).
-            let start = b[..at]
-                .iter()
-                .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
-                .map_or(0, |i| i + 1);
-            let before = text[..start].trim_end();
+    words(text).any(|(at, w)| {
+        LIMIT_FIELDS.contains(&w) && {
+            let before = text[..at].trim_end();
             before.ends_with('.') || before.ends_with("->")
+        }
+    })
+}
+
+/// The identifiers of `text` with their offsets.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.char_indices()
+        .filter(move |&(i, c)| word(c) && !text[..i].ends_with(word))
+        .map(move |(i, _)| {
+            let end = text[i..]
+                .find(|c: char| !word(c))
+                .map_or(text.len(), |e| i + e);
+            (i, &text[i..end])
         })
+        .filter(|(_, w)| !w.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Whether `function`'s text sets the variable `name` from a device limit field somewhere
+/// (`const size_t limit = prop.sharedMemPerBlockOptin;`, `limit = std::min(p->..., x);`): a
+/// condition on it tests the device's limit (verify11 F1).
+fn set_from_limit_field(function: &str, name: &str) -> bool {
+    words(function).any(|(at, w)| {
+        if w != name {
+            return false;
+        }
+        let rest = function[at + w.len()..].trim_start();
+        let Some(value) = rest.strip_prefix('=').filter(|v| !v.starts_with('=')) else {
+            return false;
+        };
+        let value = &value[..value.find(';').unwrap_or(value.len())];
+        reads_limit_field(value)
     })
 }
 
@@ -395,6 +430,45 @@ mod tests {
                 (6, Severity::Error),
                 (10, Severity::Note),
                 (13, Severity::Note),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_local_set_from_the_limit_is_the_limit_and_a_programs_own_field_is_not() {
+        // verify11 F1: the limit copied into a local (at its declaration or later) and tested is
+        // a run-time check, whatever the local's name. F2: a field of the program's own struct
+        // named for a size (`cfg.sharedMemBytes`) is not the device's limit, nor is a local set
+        // from a comparison with it (`==`).
+        let src =
+            "__global__ void big(float *out) { extern __shared__ float sh[]; out[0] = sh[0]; }\n\
+            void f1(float *out, int dev) {\n\
+              cudaDeviceProp prop; cudaGetDeviceProperties(&prop, dev);\n\
+              const size_t sharedMemLimit = prop.sharedMemPerBlockOptin;\n\
+              if (sharedMemLimit >= 100 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n\
+            void f1b(float *out, const cudaDeviceProp *p) {\n\
+              size_t room;\n\
+              room = std::min<size_t>(p->sharedMemPerMultiprocessor, 200000);\n\
+              if (room >= 100 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n\
+            struct Cfg { size_t sharedMemBytes; };\n\
+            void f2(float *out, Cfg cfg) {\n\
+              if (cfg.sharedMemBytes > 48 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n\
+            void f2b(float *out, size_t want, const cudaDeviceProp *p) {\n\
+              bool same = want == p->sharedMemPerBlock;\n\
+              size_t mine = want;\n\
+              if (mine > 48 * 1024) big<<<1, 256, 100 * 1024>>>(out);\n\
+            }\n";
+        let got: Vec<(usize, Severity)> = h023(src).iter().map(|d| (d.line, d.severity)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (5, Severity::Note),
+                (10, Severity::Note),
+                (14, Severity::Error),
+                (19, Severity::Error),
             ]
         );
     }
