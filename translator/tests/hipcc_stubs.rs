@@ -5,30 +5,10 @@
 //! tests say they were skipped.
 
 mod common;
-use common::{require, tool_works, write_files};
-use std::path::Path;
-use std::process::Command;
+use common::{hipcc_compile as hipcc, require, tool_works, write_files};
 
 use hipport::translate::{translate_source, Options};
 use hipport_rules::Version;
-
-/// Compiles `file` (under `dir`, whose `stub/` is on the include path) with hipcc for gfx90a;
-/// returns hipcc's error text on failure.
-fn hipcc(dir: &Path, file: &str) -> Result<(), String> {
-    let out = Command::new("hipcc")
-        .args(["--offload-arch=gfx90a", "-std=c++17", "-c", "-I"])
-        .arg(dir.join("stub"))
-        .arg(dir.join(file))
-        .arg("-o")
-        .arg(dir.join(format!("{file}.o")))
-        .output()
-        .expect("hipcc runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
 
 fn hip52() -> Options {
     Options {

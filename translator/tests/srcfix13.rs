@@ -2,8 +2,7 @@
 //! whose port is known: cache hints AMD GPUs ignore, and the legacy launch sequence (R28-1).
 
 mod common;
-use common::{require, tool_works, write_files};
-use std::process::Command;
+use common::{hipcc_compile, require, tool_works, write_files};
 
 use hipport::diag::Diagnostic;
 use hipport::translate::{translate_source, Options};
@@ -113,19 +112,13 @@ fn nvtx_plain_names_compile_against_roctx_declarations() {
             dir.path(),
             &[("t.hip", &out), ("stub/roctracer/roctx.h", ROCTX_STUB)],
         );
-        let run = Command::new("hipcc")
-            .args(["--offload-arch=gfx90a", "-c", "-I"])
-            .arg(dir.path().join("stub"))
-            .arg(dir.path().join("t.hip"))
-            .arg("-o")
-            .arg(dir.path().join("t.o"))
-            .output()
-            .expect("hipcc runs");
-        assert!(
-            run.status.success(),
-            "HIP {v}: hipcc rejects\n{out}\n{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        if let Err(e) = hipcc_compile(dir.path(), "t.hip") {
+            panic!(
+                "HIP {v}: hipcc rejects
+{out}
+{e}"
+            );
+        }
     }
 }
 

@@ -4,9 +4,8 @@
 //! (R27-d, torch-harmonics).
 
 mod common;
-use common::{require, tool_works, write_files};
+use common::{hipcc_compile, require, tool_works, write_files};
 use std::path::Path;
-use std::process::Command;
 
 use hipport::diag::{Diagnostic, Severity};
 use hipport::project::{convert, ConvertConfig, OutputMode};
@@ -214,19 +213,13 @@ fn roctx_calls_without_an_nvtx_include_get_roctx_h() {
                 ("stub/roctracer/roctx.h", ROCTX_STUB),
             ],
         );
-        let run = Command::new("hipcc")
-            .args(["--offload-arch=gfx90a", "-c", "-I"])
-            .arg(dir.path().join("stub"))
-            .arg(dir.path().join("t.hip"))
-            .arg("-o")
-            .arg(dir.path().join("t.o"))
-            .output()
-            .expect("hipcc runs");
-        assert!(
-            run.status.success(),
-            "HIP {v}: hipcc rejects\n{out}\n{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        if let Err(e) = hipcc_compile(dir.path(), "t.hip") {
+            panic!(
+                "HIP {v}: hipcc rejects
+{out}
+{e}"
+            );
+        }
     }
 }
 

@@ -35,3 +35,22 @@ pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
         std::fs::write(path, text).unwrap();
     }
 }
+
+/// Compiles `file` (under `dir`, whose `stub/` is on the include path for stand-ins of headers
+/// not installed here) with hipcc for gfx90a; hipcc's error text on failure.
+#[allow(dead_code)] // Not every test file that includes this module compiles with hipcc.
+pub fn hipcc_compile(dir: &Path, file: &str) -> Result<(), String> {
+    let out = Command::new("hipcc")
+        .args(["--offload-arch=gfx90a", "-std=c++17", "-c", "-I"])
+        .arg(dir.join("stub"))
+        .arg(dir.join(file))
+        .arg("-o")
+        .arg(dir.join(format!("{file}.o")))
+        .output()
+        .expect("hipcc runs");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
