@@ -25,6 +25,8 @@ struct Header {
     includes: Vec<(String, bool)>,
     /// The names of its function-like macros.
     function_macros: Vec<String>,
+    /// Whether it includes NVTX's header or rocTX's (see [`is_profiler_include`]).
+    profiler: bool,
 }
 
 thread_local! {
@@ -104,6 +106,31 @@ pub fn include_function_macros(
         }
     });
     found
+}
+
+/// Whether a project header that `src` includes (found as for [`include_macros`]), directly or
+/// through its own includes, includes NVTX's header or rocTX's: a converted project header that
+/// includes `nvToolsExt.h` includes `roctracer/roctx.h` after the port, so the files that
+/// include it have rocTX's declarations (R27-d).
+/// Only headers under `root` count: one outside the tree is not converted.
+pub fn includes_profiler_header(src: &[u8], dir: &Path, root: &Path) -> bool {
+    let mut found = false;
+    each_include(src, dir, Some(root), |path, header| {
+        let inside = path.strip_prefix(root).is_ok_and(|rel| {
+            crate::includes::normalize_rel(&rel.to_string_lossy().replace('\\', "/")).is_some()
+        });
+        found |= header.profiler && inside;
+    });
+    found
+}
+
+/// Whether an include's path (as written) names an NVTX header that the port makes rocTX's
+/// (`nvToolsExt.h`, `nvtx3/nvToolsExt.h`; not `nvtx3/nvtx3.hpp`, NVTX's C++ API, which is kept)
+/// or rocTX's own (`roctracer/roctx.h`, `rocprofiler-sdk-roctx/roctx.h`).
+pub fn is_profiler_include(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let file = path.rsplit('/').next().unwrap_or(&path);
+    file == "nvToolsExt.h" || path.starts_with("nvtx3/") && file != "nvtx3.hpp" || file == "roctx.h"
 }
 
 /// Calls `each` with every project header that `src` includes, directly or through their own
@@ -283,6 +310,21 @@ fn read(path: &Path) -> Option<Arc<Header>> {
                     macros,
                     includes: project_includes(&text),
                     function_macros: function_macros(&text),
+                    profiler: directives(&text).any(|d| {
+                        d.trim_start()
+                            .strip_prefix("include")
+                            .and_then(|rest| {
+                                let rest = rest.trim_start();
+                                let close = match rest.as_bytes().first()? {
+                                    b'"' => '"',
+                                    b'<' => '>',
+                                    _ => return None,
+                                };
+                                let path = &rest[1..];
+                                Some(is_profiler_include(&path[..path.find(close)?]))
+                            })
+                            .unwrap_or(false)
+                    }),
                 })
             });
         memo.insert(path.to_path_buf(), header.clone());

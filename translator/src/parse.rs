@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser, Tree};
 
+mod statement_args;
 mod statement_macros;
 
 /// The grammar hipport parses with.
@@ -80,12 +81,18 @@ pub fn parse_with_qualifiers(
             return Ok(tree);
         }
         let slots = statement_macros::semicolon_slots(&shown, &tree);
-        if slots.is_empty() {
+        let blocks = statement_args::block_edits(&shown, &tree);
+        if slots.is_empty() && blocks.is_empty() {
             return Ok(tree);
         }
         let mut ended = shown.into_owned();
         for at in slots {
-            ended[at] = b';';
+            if !blocks.iter().any(|b| b.span.contains(&at)) {
+                ended[at] = b';';
+            }
+        }
+        for (at, shown) in blocks.into_iter().flat_map(|b| b.edits) {
+            ended[at] = shown;
         }
         match parse_text(parser, &ended, start, budget) {
             Ok(better) if error_count(&better) < error_count(&tree) => Ok(better),

@@ -264,7 +264,7 @@ diag_info! {
         "CUB lets a project put its API in a namespace of its own: `#define CUB_NS_PREFIX namespace myext {`, `#define CUB_NS_POSTFIX }` and `#define CUB_NS_QUALIFIER ::myext::cub` before `#include <cub/cub.cuh>` (or `CUB_WRAPPED_NAMESPACE myext`, CUB 1.13 and later), after which the code writes `myext::cub::DeviceScan`. hipCUB has no such switch: its config.hpp defines `HIPCUB_NAMESPACE` as `hipcub` and opens `namespace hipcub` at global scope whatever the CUB macros say, so `myext::hipcub::DeviceScan` would not exist (hipcc: \"use of undeclared identifier 'myext'\"). hipport writes the wrapped uses as `hipcub::DeviceScan` (a leading `::` stays), writes a `CUB_NS_QUALIFIER` body as `::hipcub` for code that spells the namespace through it, and leaves the other defines, which have no effect with hipCUB.\n\nWhat to do: nothing in the files hipport converts; a file it does not convert that names `myext::cub::` needs `hipcub::` the same way.";
     ROCTX_INCLUDE_ADDED = "T019", "roctx-include-added", Note,
         "The file calls rocTX functions but included no rocTX header: hipport added `#include <roctracer/roctx.h>`",
-        "NVTX's range and mark calls become rocTX's (`nvtxRangePushA` -> `roctxRangePushA`, `nvtxRangePop` -> `roctxRangePop`, `nvtxMarkA` -> `roctxMarkA`), which `roctracer/roctx.h` declares. Where the file includes `nvToolsExt.h` (or an `nvtx3/` header), that include becomes `roctracer/roctx.h`. A file can call NVTX without including it, when its NVTX declarations come in through another header: a PyTorch extension gets them through torch's CUDA headers, but ROCm PyTorch's installed headers declare no rocTX function (its rocTX use is in its own .cpp files). hipport then adds `#include <roctracer/roctx.h>` with the file's first includes, so that the calls are declared.\n\nWhat to do: link the program with rocTX: `-lroctx64` (hipcc, a Makefile's LDLIBS), `roctx64` in CMake's `target_link_libraries`, or `libraries=[\"roctx64\"]` in a setup.py extension; the library is roctracer's, in ROCm's lib directory. If the header that gave the file NVTX is itself translated, the added include is harmless (the header has an include guard).";
+        "NVTX's range and mark calls become rocTX's (`nvtxRangePushA` -> `roctxRangePushA`, `nvtxRangePop` -> `roctxRangePop`, `nvtxMarkA` -> `roctxMarkA`), which `roctracer/roctx.h` declares. Where the file includes `nvToolsExt.h` (or an `nvtx3/` header), that include becomes `roctracer/roctx.h`. A file can call NVTX without including it, when its NVTX declarations come in through another header: a PyTorch extension gets them through torch's CUDA headers, but ROCm PyTorch's installed headers declare no rocTX function (its rocTX use is in its own .cpp files). hipport then adds `#include <roctracer/roctx.h>` with the file's first includes, so that the calls are declared. It adds nothing where a project header of the input that the file includes (directly or through other headers) includes `nvToolsExt.h` or rocTX's header: converted, that header includes `roctracer/roctx.h`.\n\nWhat to do: link the program with rocTX: `-lroctx64` (hipcc, a Makefile's LDLIBS), `roctx64` in CMake's `target_link_libraries`, or `libraries=[\"roctx64\"]` in a setup.py extension; the library is roctracer's, in ROCm's lib directory.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
@@ -4439,6 +4439,24 @@ impl<'a> Walk<'a> {
         self.edits.push(Edit::insert(at, text, "runtime-include"));
     }
 
+    /// Whether a project header of the tree that the file includes (directly or through its
+    /// own includes) includes NVTX's header or rocTX's: converted, it includes
+    /// `roctracer/roctx.h`, which declares the file's rocTX calls (verify11 n6).
+    fn project_header_declares_roctx(&mut self) -> bool {
+        let Some(rel) = self.rel else {
+            return false;
+        };
+        let file = std::path::Path::new(self.file);
+        let up = rel.split('/').count();
+        let Some(root) = file.ancestors().nth(up) else {
+            return false;
+        };
+        let dir = file.parent().unwrap_or(root);
+        // The result depends on the tree's other files.
+        self.looked_for_project_headers = true;
+        crate::headers::includes_profiler_header(self.src, dir, root)
+    }
+
     /// Adds `#include <roctracer/roctx.h>` (T019) to a file that calls rocTX names (its NVTX
     /// calls, renamed) but includes neither NVTX's header nor rocTX's: its NVTX declarations
     /// came through another header (torch-harmonics' through torch's CUDA headers, R27-d), and
@@ -4447,7 +4465,7 @@ impl<'a> Walk<'a> {
         let Some((first, name, new)) = self.roctx_use.clone() else {
             return;
         };
-        if self.has_roctx_include {
+        if self.has_roctx_include || self.project_header_declares_roctx() {
             return;
         }
         let eol = crate::edit::line_ending(self.src);
