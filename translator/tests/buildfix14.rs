@@ -546,3 +546,30 @@ fn a_flag_list_joined_in_a_helper_gets_no_second_define() {
     );
     assert!(text.contains("more_flags = ['-DMORE=1']"), "{text}");
 }
+
+/// R29-c's near neighbours: the probe's function called only where CUDA is known to be there
+/// (`if torch.version.hip is None:`, or under `if CUDA_HOME is not None:`) does not run on
+/// ROCm: no error that it raises.
+#[test]
+fn a_probe_only_cuda_builds_call_is_no_error() {
+    let py = "import subprocess, torch\n\
+              from torch.utils import cpp_extension\n\
+              def nvcc_major(cuda_dir):\n\
+              \x20   return subprocess.check_output([cuda_dir + \"/bin/nvcc\", \"-V\"])\n\
+              def load():\n\
+              \x20   flags = []\n\
+              \x20   if torch.version.hip is None:\n\
+              \x20       flags = [nvcc_major(cpp_extension.CUDA_HOME)]\n\
+              \x20   if cpp_extension.CUDA_HOME is not None:\n\
+              \x20       print(nvcc_major(cpp_extension.CUDA_HOME))\n\
+              \x20   return flags\n";
+    let (_, findings) = convert_tree(
+        &[("build.py", py), ("k.cu", "__global__ void k() {}\n")],
+        "build.py",
+        "6.2",
+    );
+    assert!(
+        !findings.iter().any(|f| f.3.contains("raises there")),
+        "{findings:?}"
+    );
+}

@@ -257,16 +257,22 @@ fn includes_cuda(
 }
 
 /// Whether Makefile text `src` may compile host sources with a host compiler, which
-/// [`host_compile_of_hip_sources`] reads from the tree: its result then depends on them.
+/// [`host_compile_of_hip_sources`] reads from the tree: its result then depends on them. A
+/// recipe line (after a tab) names one: g++, c++, gcc, cc, clang, clang++ (or a cross
+/// compiler's `-g++`/`-gcc`), or `$(CXX)`/`$(CC)`.
 pub(super) fn may_read_host_sources(src: &[u8]) -> bool {
-    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
-    has(b"\t")
-        && (has(b"g++")
-            || has(b"c++")
-            || has(b"gcc")
-            || has(b"clang")
-            || has(b"CXX)")
-            || has(b"CXX}")
-            || has(b"CC)")
-            || has(b"CC}"))
+    let text = String::from_utf8_lossy(src);
+    text.lines()
+        .filter_map(|l| l.strip_prefix('\t'))
+        .flat_map(|l| l.split_whitespace())
+        .any(|w| {
+            let w = w.trim_start_matches(['@', '-', '+']);
+            let prog = w.rsplit('/').next().unwrap_or(w);
+            matches!(prog, "g++" | "c++" | "gcc" | "cc" | "clang" | "clang++")
+                || prog.ends_with("-g++")
+                || prog.ends_with("-gcc")
+                || ["$(CXX)", "${CXX}", "$(CC)", "${CC}"]
+                    .iter()
+                    .any(|v| w.starts_with(v))
+        })
 }

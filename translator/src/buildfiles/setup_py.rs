@@ -1585,7 +1585,7 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         let runs = first >= 2 && punct(first - 1, '(') && runner(first - 2)
             || first >= 3 && punct(first - 1, '[') && punct(first - 2, '(') && runner(first - 3);
         let built = first != k;
-        if runs && !statement.contains("shell=True") && !in_try(src, at) {
+        if runs && !statement.contains("shell=True") && runs_on_rocm(src, at, 0) {
             sink.diag_as(
                 B_CONSTRUCT,
                 crate::diag::Severity::Error,
@@ -1745,29 +1745,70 @@ fn gated_block(src: &str, at: usize) -> Option<Gate> {
     gate_at(&lines, g)
 }
 
-/// Whether offset `at` is in the body of a `try:` (of the lines above it with less indent,
-/// one is `try:`), whose `except` may catch what the probe raises.
-fn in_try(src: &str, at: usize) -> bool {
+/// Whether the line at offset `at` runs on ROCm as far as the blocks around it tell: not
+/// in the body of a `try:` (whose `except` may catch what a probe raises), nor under an `if`,
+/// `elif`, `else` or `while` whose test names CUDA_HOME, CUDA_PATH, nvcc or
+/// `torch.version.hip` (`if CUDA_HOME is not None:`), and, in a function, at least one of its
+/// calls here runs (or none is here: another module may call it).
+fn runs_on_rocm(src: &str, at: usize, depth: usize) -> bool {
     let lines: Vec<&str> = src[..at].lines().collect();
     let Some(here) = lines.last() else {
-        return false;
+        return true;
     };
     let indent = |l: &str| l.len() - l.trim_start().len();
     let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let platform = |l: &str| {
+        ["CUDA_HOME", "CUDA_PATH", "nvcc", "torch.version.hip"]
+            .iter()
+            .any(|w| l.contains(w))
+    };
     let mut own = indent(here);
-    for l in lines.iter().rev().skip(1) {
+    for (i, l) in lines.iter().enumerate().rev().skip(1) {
         if blank(l) || indent(l) >= own {
             continue;
         }
         own = indent(l);
-        if l.trim() == "try:" {
-            return true;
+        let t = l.trim();
+        if t == "try:" {
+            return false;
+        }
+        if (t.starts_with("if ") || t.starts_with("elif ") || t.starts_with("while "))
+            && platform(t)
+        {
+            return false;
+        }
+        if t.starts_with("else") || t.starts_with("elif ") {
+            // The `if` this branch belongs to.
+            let test = lines[..i]
+                .iter()
+                .rev()
+                .find(|p| !blank(p) && indent(p) <= own)
+                .filter(|p| indent(p) == own);
+            if test.is_some_and(|p| platform(p)) {
+                return false;
+            }
+        }
+        if let Some(rest) = t.strip_prefix("def ") {
+            let name = rest.split('(').next().unwrap_or("").trim();
+            if name.is_empty() || depth > 3 {
+                return true;
+            }
+            let calls: Vec<usize> = src
+                .match_indices(&format!("{name}("))
+                .map(|(o, _)| o)
+                .filter(|&o| {
+                    let before = src[..o].chars().next_back();
+                    !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                        && !src[..o].trim_end().ends_with("def")
+                })
+                .collect();
+            return calls.is_empty() || calls.iter().any(|&c| runs_on_rocm(src, c, depth + 1));
         }
         if own == 0 {
             break;
         }
     }
-    false
+    true
 }
 
 /// The `if` at line index `g` of `lines` as a [`Gate`]; `None` where it is no `if` or has an
