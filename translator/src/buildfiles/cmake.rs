@@ -816,6 +816,7 @@ fn translate_keeping(
         } else if st.optional {
             // Built without CUDA before when it was not found: built without HIP now when hipcc
             // is not the compiler or the package is missing, and with it otherwise.
+            lines.extend(nvcc_dialect(&st, sink, start));
             lines.extend([
                 format!("if({HIPCC_COMPILER})"),
                 format!("  {OPTIONAL_HIP}"),
@@ -834,8 +835,9 @@ fn translate_keeping(
                 format!("if(NOT {HIPCC_COMPILER})"),
                 "  message(FATAL_ERROR \"HIP sources compile as CXX: configure with -DCMAKE_CXX_COMPILER=hipcc\")".to_string(),
                 "endif()".to_string(),
-                "find_package(hip REQUIRED)".to_string(),
             ]);
+            lines.extend(nvcc_dialect(&st, sink, start));
+            lines.extend(["find_package(hip REQUIRED)".to_string()]);
             lines.extend(packages);
             lines.push(device_libraries.to_string());
         }
@@ -1467,6 +1469,33 @@ fn is_on(a: Option<&Arg>) -> bool {
             "ON" | "TRUE" | "1" | "YES" | "Y"
         )
     })
+}
+
+/// R30-b: hipcc before ROCm 6 (hipcc.pl) puts `-std=c++11` before the flags it is given, so
+/// a source CMake gives no standard (nvcc's default, C++14 in CUDA 11, met `cxx_std_11`, and
+/// clang's meets it now) compiles as C++11, and C++14 code that nvcc built stops
+/// (`auto f()` without a trailing return type). For such a target the HIP block keeps nvcc's
+/// dialect where the project and the command line name none: `CMAKE_CXX_STANDARD 14`, which
+/// CMake writes out as `-std=gnu++14` after hipcc's. A note at `at` says so.
+fn nvcc_dialect(st: &State, sink: &mut Sink, at: usize) -> Vec<String> {
+    if st.opts.hip_version >= hipport_rules::Version::new(6, 0, 0) {
+        return Vec::new();
+    }
+    sink.diag_as(
+        B_LANGUAGE,
+        crate::diag::Severity::Note,
+        at,
+        format!(
+            "hipcc {} compiles as C++11 where CMake names no standard, and nvcc compiled as C++14: `set(CMAKE_CXX_STANDARD 14)` added where the project and the command line set none",
+            st.opts.hip_version
+        ),
+        Some("hipcc before ROCm 6 puts `-std=c++11` before the flags it is given; CMake gives none where the compiler's default already meets the target's compile features (`cxx_std_11`)".into()),
+    );
+    vec![
+        "if(NOT CMAKE_CXX_STANDARD)".to_string(),
+        "  set(CMAKE_CXX_STANDARD 14)".to_string(),
+        "endif()".to_string(),
+    ]
 }
 
 /// R18-d: where the sources use Thrust or CUB ([`BuildOptions::thrust_sources`]), a C++ or CUDA

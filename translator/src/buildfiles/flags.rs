@@ -814,7 +814,12 @@ pub(crate) fn cuda_path_var<'a>(
     let end = inner.find(close)?;
     let rest = &inner[end + 1..];
     let name = &inner[..end];
-    (vars.contains_key(name) && (rest.is_empty() || rest.starts_with('/'))).then_some((name, rest))
+    // A value ending in a slash is joined without one (`CUDADIR = /usr/local/cuda-11.8/`,
+    // `$(CUDADIR)include`).
+    let joined = |v: &String| v.ends_with('/') && !rest.starts_with(['.', '-', '_']);
+    vars.get(name)
+        .is_some_and(|v| rest.is_empty() || rest.starts_with('/') || joined(v))
+        .then_some((name, rest))
 }
 
 /// [`is_cuda_path`], or a path behind a variable that a Makefile sets to one (`vars`, see
@@ -1386,7 +1391,47 @@ pub(crate) fn map_word_runs(
             n
         }));
     }
+    drop_repeated(&mut out, words);
     out
+}
+
+/// R30-2: a word a rewrite writes that the line already holds, as written or as another
+/// rewrite wrote it, is written once (`-dc -c` is `-fgpu-rdc -c`, not `-fgpu-rdc -c -c`; at
+/// HIP 5.2.3 `-lcuda -lnvrtc` is `-lamdhip64` once). Only words that stand alone and mean the
+/// same written twice are read so: `-c`, `-fgpu-rdc`, a library, a target, a definition.
+fn drop_repeated(m: &mut Mapped, words: &[&str]) {
+    let alone = |w: &str| {
+        matches!(w, "-c" | "-fgpu-rdc")
+            || (w.starts_with("-l") && w.len() > 2)
+            || w.starts_with("--offload-arch=")
+            || (w.starts_with("-D") && w.len() > 2)
+    };
+    if !m
+        .changes
+        .iter()
+        .any(|c| matches!(&c.1, Action::Replace(v) if v.iter().any(|w| alone(w))))
+    {
+        return;
+    }
+    let mut seen: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    // The words kept as written count first: a rewrite does not take their place.
+    for (k, w) in words.iter().enumerate() {
+        if !m.changes.iter().any(|c| c.0 == k) {
+            seen.insert(w.to_string());
+        }
+    }
+    let mut order: Vec<usize> = (0..m.changes.len()).collect();
+    order.sort_by_key(|&i| m.changes[i].0);
+    for i in order {
+        let Action::Replace(v) = &mut m.changes[i].1 else {
+            continue;
+        };
+        let before = v.len();
+        v.retain(|w| !alone(w) || seen.insert(w.clone()));
+        if v.is_empty() && before > 0 {
+            m.changes[i].1 = Action::Remove;
+        }
+    }
 }
 
 fn note(m: &mut Mapped, word: usize, info: &'static DiagInfo, message: String, help: Option<&str>) {

@@ -361,6 +361,13 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
             let header = headers.get(&start).map(|&(a, b)| &src[a..b]);
             c_sources_for_hipcc(sink, &words, header, &values);
             mixed_inputs(sink, &words, header, &values);
+            // R30-a: a host compile of a source that now includes HIP's headers, on a line
+            // that named no CUDA include path for `host_flags` to rewrite.
+            if open_reference.is_none() {
+                rocm_path_used |= super::make_host::host_compile_of_hip_sources(
+                    sink, &words, header, &values, opts,
+                );
+            }
             if let Some(&(program, at)) =
                 untargeted.get(&start).filter(|_| open_reference.is_none())
             {
@@ -433,8 +440,16 @@ pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
                 && name_end.is_some_and(|n| w.end <= n)
                 && is_nvcc(past_recipe_prefix(&w.text))
         };
+        // Text `echo` prints (`echo nvcc -G is not run here`) is no command.
+        let printed_text = if recipe {
+            let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+            printed_words(&texts)
+        } else {
+            vec![false; words.len()]
+        };
         for (i, w) in words.iter().enumerate() {
             if changed.contains(&w.start)
+                || printed_text[i]
                 || assigned_name(w)
                 || rule_colon(w)
                 || rule_file(w)
@@ -2807,11 +2822,34 @@ fn blank_outside_references(s: &str) -> bool {
     false
 }
 
-/// Programs that take no compiler flags: what they are given is their own argument.
+/// Programs that take no compiler flags: what they are given is their own argument. Shell
+/// builtins that set the shell up before a command (`set -e; nvcc ...`, verify11 F3) count.
 const UTILITIES: &[&str] = &[
     "echo", "printf", "cp", "mv", "rm", "ln", "mkdir", "rmdir", "touch", "cat", "sed", "awk",
-    "grep", "test", "[", "install", "tar", "chmod", "ls", "cd", "true", "false", ":",
+    "grep", "test", "[", "install", "tar", "chmod", "ls", "cd", "true", "false", ":", "set",
+    "export", "unset", "umask", "ulimit", "pwd", "sleep", "trap", "shopt", "source", ".", "pushd",
+    "popd", "which",
 ];
+
+/// For each word of a recipe line, whether it is text that `echo` or `printf` prints (not
+/// what follows a redirection, which names a file): a compiler named there is no command.
+fn printed_words(words: &[&str]) -> Vec<bool> {
+    let mut out = vec![false; words.len()];
+    let cmds = commands(words);
+    for (n, &(_, k, prog)) in cmds.iter().enumerate() {
+        if !matches!(prog, "echo" | "printf") {
+            continue;
+        }
+        let end = cmds.get(n + 1).map_or(words.len(), |c| c.0);
+        for j in k + 1..end {
+            if words[j].starts_with(['>', '<', '|', '&', ';']) || words[j].contains('>') {
+                break;
+            }
+            out[j] = true;
+        }
+    }
+    out
+}
 
 /// The shell commands of a recipe line's words (separated by `&&`, `||`, `;`, `|` or a word
 /// ending in `;`): each command's first word, the word of its program (past the environment
@@ -3336,7 +3374,13 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
         && (flags::is_cuda_path_in(t, &renames.path_vars) || nvhpc)
         && words[i - 1].text.contains('=')
     {
-        let name = words[0].text.as_str();
+        // `export NAME = value`, `override NAME := value` (verify11 F4): the name follows
+        // the keyword.
+        let name = words[..i - 1]
+            .iter()
+            .map(|w| w.text.as_str())
+            .find(|w| !matches!(*w, "export" | "override" | "private" | "unexport"))
+            .unwrap_or(words[0].text.as_str());
         if renames.derived_paths.contains_key(name) {
             return;
         }

@@ -18,6 +18,7 @@ mod cmake;
 mod flags;
 mod inline;
 mod make;
+mod make_host;
 mod make_rdc;
 mod meson;
 mod py_strings;
@@ -303,9 +304,13 @@ fn thrust_and_cub(text: &[u8]) -> (bool, bool) {
 /// [`thrust_note_candidate`]). Other build files do not read the tree for the note alone: a
 /// re-run would then read every source of a tree without Thrust (up to the scan's budget)
 /// where it now reads none. A CMake file that lists `.cu` sources reads those alone (R21-f,
-/// see [`cmake_sources_use_thrust`]): its result depends on them too.
+/// see [`cmake_sources_use_thrust`]): its result depends on them too. So does a Makefile's
+/// whose recipes run a host compiler: it reads the sources they compile for CUDA headers
+/// (R30-a, see [`make_host::may_read_host_sources`]).
 pub fn may_name_old_standard(src: &[u8]) -> bool {
-    names_old_standard(src) || cmake_lists_cuda_sources(src)
+    names_old_standard(src)
+        || cmake_lists_cuda_sources(src)
+        || make_host::may_read_host_sources(src)
 }
 
 /// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
@@ -325,7 +330,9 @@ pub(super) fn thrust_note_candidate(src: &[u8]) -> bool {
 /// rocthrust packages, `roc::rocthrust`; hipCUB's `hip::hipcub`), header-only, installed under
 /// ROCm's include directory, which hipcc reads (Debian: librocthrust-dev and libhipcub-dev, both
 /// depending on librocprim-dev, packages.debian.org).
-fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink) {
+/// `cub_only`: the CMake file's CUDA sources include CUB and no Thrust, and it links hipCUB
+/// (verify10 REG3), which the help then names.
+fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink, cub_only: bool) {
     let cmake_lists = file.rsplit('/').next() == Some("CMakeLists.txt");
     let word = match kind {
         BuildKind::CMake if cmake_lists => "CUDA",
@@ -350,6 +357,7 @@ fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink) {
         return;
     };
     let help = match kind {
+        BuildKind::CMake if cub_only => "install hipCUB and rocPRIM (ROCm's hipcub and rocprim packages; Debian's libhipcub-dev); where this file compiles device code hipport finds and links hipCUB (`find_package(hipcub REQUIRED)`, `hip::hipcub`)",
         BuildKind::CMake => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev); where this file compiles device code hipport finds and links rocThrust (`find_package(rocthrust REQUIRED)`, `roc::rocthrust`): CUB needs `find_package(hipcub REQUIRED CONFIG)` and `hip::hipcub` too",
         _ => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev): they are headers under ROCm's include directory, which hipcc reads (`-I$(ROCM_PATH)/include` where ROCm is elsewhere), and need no library to link",
     };
@@ -476,7 +484,7 @@ pub fn translate_build(
         BuildKind::Meson => meson::translate(&s, &mut sink, opts),
     }
     if opts.thrust_sources {
-        thrust_note(kind, &s, file, &mut sink);
+        thrust_note(kind, &s, file, &mut sink, opts.cub_only);
     }
     if !opts.moved_dirs.is_empty() && builds {
         moved_include_dirs(kind, &s, &mut sink, opts);
@@ -873,7 +881,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   compiler or linker instead (a $(CXX) or g++ recipe, or a variable such as CXXFLAGS or\n\
                   LDLIBS that one reads), they become HIP's: -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n\
                   (HIP's headers stop with an #error without the platform macro) and -L$(ROCM_PATH)/lib,\n\
-                  with ROCM_PATH ?= /opt/rocm added to the file. A Makefile variable set to a CUDA\n\
+                  with ROCM_PATH ?= /opt/rocm added to the file. A host compile recipe with no CUDA\n\
+                  include path (CUDA was on the compiler's default path) whose source, or a project\n\
+                  header it includes, includes a CUDA header the port turns into a HIP one gets the same\n\
+                  -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include after its program, with a note naming\n\
+                  that header. A Makefile variable set to a CUDA\n\
                   install path counts as one whatever its name (CUDA = /usr/local/cuda-8.0, or\n\
                   CUDA_INCLUDE = ${CUDA_HOME}/include read in -I${CUDA_INCLUDE}). Other uses (variables, rpaths in\n\
                   scripts) are reported for review. Paths into NVIDIA's HPC SDK (/opt/nvidia/hpc_sdk,\n\
@@ -908,7 +920,11 @@ pub const DIAGS: &[DiagInfo] = &[
                   (no find_package(CUDA) says REQUIRED and the file tests CUDA_FOUND, as a project with a\n\
                   CPU-only build does), HIP is optional too: find_package(hip QUIET) runs only with\n\
                   hipcc as the compiler, CUDA_FOUND becomes hip_FOUND, and with another compiler the\n\
-                  project configures as it did without CUDA.",
+                  project configures as it did without CUDA.\n\
+                  For --hip-version before 6.0 the block also sets CMAKE_CXX_STANDARD 14 where nothing\n\
+                  set it: hipcc before ROCm 6 puts -std=c++11 before its flags, and CMake gives no\n\
+                  standard where the compiler's default meets the targets' compile features, so code\n\
+                  nvcc built at its default (C++14) would compile as C++11.",
     },
     DiagInfo {
         id: "B008",
@@ -931,6 +947,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   os.system('nvcc --version'), [cuda_dir + '/bin/nvcc', '-V']) finds none on a ROCm machine, so what the probe gates (a\n\
                   load() of the extension) is skipped there without a word: test torch.version.hip (ROCm\n\
                   PyTorch builds with hipcc, from torch.utils.cpp_extension.ROCM_HOME) instead.\n\
+                  A probe that subprocess runs without a shell (check_output([cuda_dir + '/bin/nvcc',\n\
+                  '-V']), call, run, Popen), outside a try, is an error: it raises there (FileNotFoundError,\n\
+                  or TypeError where the path is built on CUDA_HOME, which is None on ROCm PyTorch), and\n\
+                  the build stops before anything is compiled. Guard it with torch.version.hip.\n\
                   NVIDIA's tools a Makefile recipe or CMake custom command runs (nvprof, nsys, ncu,\n\
                   cuda-memcheck, compute-sanitizer, cuda-gdb) are not on a ROCm machine: the finding\n\
                   names ROCm's (rocprofv3 from ROCm 6.2, rocprof before; AddressSanitizer with xnack+\n\

@@ -1574,6 +1574,34 @@ fn nvcc_probes(src: &str, toks: &[Tok], sink: &mut Sink) {
         }
         let help = "on ROCm test `torch.version.hip` instead (ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME)";
         let at = tok_start(&toks[first]);
+        // R29-c: subprocess runs the program itself (no shell) and raises where there is none
+        // (FileNotFoundError; TypeError before that where the path is built on CUDA_HOME,
+        // None on ROCm PyTorch): the build stops there, outside a `try`, and nothing it gates
+        // is skipped.
+        let runner = |j: usize| {
+            matches!(toks.get(j), Some(Tok::Ident { text, .. })
+                if matches!(text.as_str(), "call" | "check_call" | "check_output" | "run" | "Popen"))
+        };
+        let runs = first >= 2 && punct(first - 1, '(') && runner(first - 2)
+            || first >= 3 && punct(first - 1, '[') && punct(first - 2, '(') && runner(first - 3);
+        let built = first != k;
+        if runs && !statement.contains("shell=True") && runs_on_rocm(src, at, 0) {
+            sink.diag_as(
+                B_CONSTRUCT,
+                crate::diag::Severity::Error,
+                at,
+                format!(
+                    "the build runs nvcc here, which a ROCm machine does not have: this call raises there ({}), so the build stops before it compiles anything",
+                    if built {
+                        "TypeError where the path is built on CUDA_HOME, which is None on ROCm PyTorch; FileNotFoundError otherwise"
+                    } else {
+                        "FileNotFoundError"
+                    }
+                ),
+                Some("guard it with `torch.version.hip` (`if torch.version.hip is None:` around the probe and what reads its answer; ROCm PyTorch builds with hipcc, under torch.utils.cpp_extension.ROCM_HOME); the nvcc flags this file chooses by the answer are rewritten for hipcc all the same, for the branch the guard lets run on ROCm".into()),
+            );
+            continue;
+        }
         match gated_block(src, at) {
             // R23-c: the block is skipped on ROCm, and what it sets is read after it.
             Some(g) if !g.read_later.is_empty() => {
@@ -1715,6 +1743,72 @@ fn gated_block(src: &str, at: usize) -> Option<Gate> {
         .rev()
         .find(|&i| !blank(lines[i]) && indent(lines[i]) < own)?;
     gate_at(&lines, g)
+}
+
+/// Whether the line at offset `at` runs on ROCm as far as the blocks around it tell: not
+/// in the body of a `try:` (whose `except` may catch what a probe raises), nor under an `if`,
+/// `elif`, `else` or `while` whose test names CUDA_HOME, CUDA_PATH, nvcc or
+/// `torch.version.hip` (`if CUDA_HOME is not None:`), and, in a function, at least one of its
+/// calls here runs (or none is here: another module may call it).
+fn runs_on_rocm(src: &str, at: usize, depth: usize) -> bool {
+    let lines: Vec<&str> = src[..at].lines().collect();
+    let Some(here) = lines.last() else {
+        return true;
+    };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let platform = |l: &str| {
+        ["CUDA_HOME", "CUDA_PATH", "nvcc", "torch.version.hip"]
+            .iter()
+            .any(|w| l.contains(w))
+    };
+    let mut own = indent(here);
+    for (i, l) in lines.iter().enumerate().rev().skip(1) {
+        if blank(l) || indent(l) >= own {
+            continue;
+        }
+        own = indent(l);
+        let t = l.trim();
+        if t == "try:" {
+            return false;
+        }
+        if (t.starts_with("if ") || t.starts_with("elif ") || t.starts_with("while "))
+            && platform(t)
+        {
+            return false;
+        }
+        if t.starts_with("else") || t.starts_with("elif ") {
+            // The `if` this branch belongs to.
+            let test = lines[..i]
+                .iter()
+                .rev()
+                .find(|p| !blank(p) && indent(p) <= own)
+                .filter(|p| indent(p) == own);
+            if test.is_some_and(|p| platform(p)) {
+                return false;
+            }
+        }
+        if let Some(rest) = t.strip_prefix("def ") {
+            let name = rest.split('(').next().unwrap_or("").trim();
+            if name.is_empty() || depth > 3 {
+                return true;
+            }
+            let calls: Vec<usize> = src
+                .match_indices(&format!("{name}("))
+                .map(|(o, _)| o)
+                .filter(|&o| {
+                    let before = src[..o].chars().next_back();
+                    !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                        && !src[..o].trim_end().ends_with("def")
+                })
+                .collect();
+            return calls.is_empty() || calls.iter().any(|&c| runs_on_rocm(src, c, depth + 1));
+        }
+        if own == 0 {
+            break;
+        }
+    }
+    true
 }
 
 /// The `if` at line index `g` of `lines` as a [`Gate`]; `None` where it is no `if` or has an
@@ -3855,6 +3949,134 @@ const WARP_SYNC_MACRO: &str = "HIP_ENABLE_WARP_SYNC_BUILTINS";
 /// include by a path hipport finds, uses a builtin that needs `HIP_ENABLE_WARP_SYNC_BUILTINS`
 /// (Q1). Anything not known (a computed source list, a file not found) needs it.
 fn warp_sync_unneeded(
+    src: &str,
+    toks: &[Tok],
+    open: usize,
+    opts: &BuildOptions,
+    base: &str,
+) -> bool {
+    if opts.tree_root.is_none() {
+        return false;
+    }
+    // R29-2: a list assigned to a variable (`flags = ['-O3']`) is judged by the reads of the
+    // variable up to its next assignment: every one must be an argument of a call whose
+    // sources need no define, or join the list to a literal list that gets the define itself
+    // (`extra_cuda_cflags=['-O3'] + flags`). A read handed to a function defined here under
+    // the same parameter name (Megatron's `def _cpp_extention_load_helper(name, sources,
+    // extra_cuda_flags)`) is judged by that function's reads of it.
+    if let Some((name, true)) = list_target(toks, open) {
+        return variable_unneeded(src, toks, open, &name, opts, base);
+    }
+    call_sources_unneeded(src, toks, open, opts, base)
+}
+
+/// [`warp_sync_unneeded`] for the list opened at `open` and assigned to `name` (see there).
+fn variable_unneeded(
+    src: &str,
+    toks: &[Tok],
+    open: usize,
+    name: &str,
+    opts: &BuildOptions,
+    base: &str,
+) -> bool {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let ident = |j: usize| match toks.get(j) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    // The function whose call's brackets hold token `j`, the bracket, and whether that is
+    // its `def`.
+    let callee = |j: usize| {
+        let mut depth = 0isize;
+        for i in (0..j).rev() {
+            depth += nesting(&toks[i]);
+            if depth > 0 {
+                let f = i.checked_sub(1).and_then(ident)?;
+                let def = i >= 2 && ident(i - 2) == Some("def");
+                return punct(i, '(').then_some((f, i, def));
+            }
+        }
+        None
+    };
+    let all: Vec<usize> = (0..toks.len())
+        .filter(|&j| ident(j) == Some(name) && !(j >= 1 && punct(j - 1, '.')))
+        .collect();
+    let assignment = |j: usize| punct(j + 1, '=') && !punct(j + 2, '=') && callee(j).is_none();
+    let assigned_at = open.saturating_sub(2);
+    let end = all
+        .iter()
+        .copied()
+        .find(|&j| j > assigned_at && assignment(j))
+        .unwrap_or(toks.len());
+    let simple = |j: usize| {
+        let joined = j >= 2 && punct(j - 1, '+') && punct(j - 2, ']')
+            || punct(j + 1, '+') && punct(j + 2, '[');
+        let argument = j >= 1
+            && (punct(j - 1, ',')
+                || punct(j - 1, '(')
+                || punct(j - 1, ':')
+                || punct(j - 1, '=') && j >= 2 && ident(j - 2).is_some())
+            && (punct(j + 1, ',') || punct(j + 1, ')') || punct(j + 1, '}'));
+        joined || argument && call_sources_unneeded(src, toks, j, opts, base)
+    };
+    // The body of the function `f` defined here with a parameter `name`: its reads of it.
+    let body_reads = |f: &str| -> Option<Vec<usize>> {
+        let header = all
+            .iter()
+            .copied()
+            .find(|&j| callee(j).is_some_and(|c| c.0 == f && c.2))?;
+        let def_at = tok_start(&toks[callee(header)?.1 - 2]);
+        let line_start = src[..def_at].rfind('\n').map_or(0, |p| p + 1);
+        let indent = def_at - line_start;
+        let mut body_end = src.len();
+        let mut at = src[def_at..]
+            .find('\n')
+            .map_or(src.len(), |p| def_at + p + 1);
+        // Past the header's own lines (a parameter list over several lines).
+        let header_end = tok_start(&toks[header]);
+        while at < src.len() {
+            let line = src[at..].split('\n').next().unwrap_or("");
+            let t = line.trim_start();
+            if at > header_end
+                && !t.is_empty()
+                && !t.starts_with('#')
+                && line.len() - t.len() <= indent
+            {
+                body_end = at;
+                break;
+            }
+            at += line.len() + 1;
+        }
+        Some(
+            all.iter()
+                .copied()
+                .filter(|&j| {
+                    let o = tok_start(&toks[j]);
+                    o > header_end && o < body_end && !callee(j).is_some_and(|c| c.2)
+                })
+                .collect(),
+        )
+    };
+    let reads: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&j| j > assigned_at && j < end)
+        .collect();
+    !reads.is_empty()
+        && reads.iter().all(|&j| match callee(j) {
+            Some((_, _, true)) => false,
+            Some((f, _, false)) => match body_reads(f) {
+                Some(body) => !body.is_empty() && body.iter().all(|&b| simple(b)),
+                None => simple(j),
+            },
+            None => simple(j),
+        })
+}
+
+/// [`warp_sync_unneeded`] for the argument starting at token `open` (a list, or a variable
+/// that holds one): the call it is an argument of, directly or in its `extra_compile_args`
+/// dictionary, compiles only sources that need no define.
+fn call_sources_unneeded(
     src: &str,
     toks: &[Tok],
     open: usize,
