@@ -773,7 +773,9 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
     let includes = memchr::memmem::find(src, b"__has_include").is_some();
     let mut user = user_qualifier_macros(src);
     let mut scopes = scope_macros(src);
+    let mut aligns = alignment_macros(src);
     if !headers.is_empty() {
+        aligns.extend(alignment_macros(headers));
         // The file's own definition of a name wins over a header's.
         let own = |name: &[u8]| object_like_defines(src).any(|(n, _)| n == name);
         let theirs: Vec<UserQualifier> = user_qualifier_macros(headers)
@@ -797,6 +799,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
         || memchr::memmem::find(src, b"__declspec").is_some()
         || memchr::memmem::find(src, b"__cluster_dims__").is_some()
         || !user.is_empty()
+        || !aligns.is_empty()
         || pragmas;
     let launches = spaced_launches(src);
     let alt_tokens = condition_alternative_tokens(src);
@@ -852,6 +855,20 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
                 None if matches!(word, b"__align__" | b"__builtin_align__" | b"__declspec") => {
                     if !in_directive(src, id.start) {
                         show_alignment(src, id, &mut out);
+                    }
+                    continue;
+                }
+                None if aligns.contains(&word) => {
+                    // `ALIGN(32)`, the whole use: nothing hipport reads depends on alignment.
+                    let open = id.end
+                        + src[id.end..]
+                            .iter()
+                            .take_while(|b| matches!(b, b' ' | b'\t'))
+                            .count();
+                    if src.get(open) == Some(&b'(') && !in_directive(src, id.start) {
+                        if let Some(close) = matching_paren(src, open) {
+                            blank(&mut out[id.start..close + 1]);
+                        }
                     }
                     continue;
                 }
@@ -2000,9 +2017,9 @@ pub(crate) struct UserQualifier<'s> {
     pub(crate) host: bool,
 }
 
-/// The qualifier macros of `src` ([`user_qualifier_macros`]) and its [`ScopeMacro`]s as
-/// `#define` lines that give each the same [`UserQualifier`] or [`ScopeMacro`] in another file:
-/// a header's, for the files that include it.
+/// The qualifier macros of `src` ([`user_qualifier_macros`]), its [`ScopeMacro`]s and its
+/// [`alignment_macros`] as `#define` lines that give each the same reading in another file: a
+/// header's, for the files that include it.
 pub(crate) fn qualifier_defines(src: &[u8]) -> Vec<u8> {
     if memchr::memmem::find(src, b"define").is_none() {
         return Vec::new();
@@ -2033,6 +2050,11 @@ pub(crate) fn qualifier_defines(src: &[u8]) -> Vec<u8> {
             out.extend_from_slice(b" }");
         }
         out.push(b'\n');
+    }
+    for name in alignment_macros(src) {
+        out.extend_from_slice(b"#define ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"(n) __align__(n)\n");
     }
     out
 }
@@ -2111,6 +2133,67 @@ fn object_like_defines(src: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
         }
         Some((name, &line[name_len..]))
     })
+}
+
+/// The function-like macros of `src` that give an alignment and nothing else (`#define
+/// ALIGN(n) __align__(n)`, `__builtin_align__(n)`, `alignas(n)`, `__attribute__((aligned(n)))`,
+/// `__declspec(align(n))`): tree-sitter cannot parse `struct ALIGN(32) big {...}`, so their uses
+/// are shown as blanks, as the alignment keywords are shown as `alignas`.
+pub(crate) fn alignment_macros(src: &[u8]) -> Vec<&[u8]> {
+    let mut out: Vec<&[u8]> = Vec::new();
+    if memchr::memmem::find(src, b"align").is_none() {
+        return out;
+    }
+    for hit in memchr::memmem::find_iter(src, b"define") {
+        let start = logical_line_start(src, hit);
+        let head = src[start..hit].trim_ascii();
+        if !(head.starts_with(b"#") && head[1..].trim_ascii().is_empty()) {
+            continue;
+        }
+        let line_end = memchr::memchr(b'\n', &src[hit..]).map_or(src.len(), |e| hit + e);
+        let line = src[hit + b"define".len()..line_end].trim_ascii_end();
+        if !line.first().is_some_and(|b| matches!(b, b' ' | b'\t')) || line.ends_with(b"\\") {
+            continue;
+        }
+        let line = line.trim_ascii_start();
+        let word = |t: &[u8]| {
+            t.iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count()
+        };
+        let name_len = word(line);
+        let name = &line[..name_len];
+        let Some(rest) = line[name_len..].strip_prefix(b"(") else {
+            continue;
+        };
+        let rest = rest.trim_ascii_start();
+        let param_len = word(rest);
+        let param = &rest[..param_len];
+        let Some(body) = rest[param_len..].trim_ascii_start().strip_prefix(b")") else {
+            continue;
+        };
+        if name.is_empty() || name[0].is_ascii_digit() || param.is_empty() {
+            continue;
+        }
+        let body: Vec<u8> = body
+            .iter()
+            .copied()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
+        let p = String::from_utf8_lossy(param);
+        let forms = [
+            format!("__align__({p})"),
+            format!("__builtin_align__({p})"),
+            format!("alignas({p})"),
+            format!("__attribute__((aligned({p})))"),
+            format!("__attribute__((__aligned__({p})))"),
+            format!("__declspec(align({p}))"),
+        ];
+        if forms.iter().any(|f| f.as_bytes() == body.as_slice()) && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// An object-like macro that opens or closes a scope (`#define BEGIN_NS namespace mine {`,
@@ -2824,6 +2907,56 @@ mod tests {
             "{}",
             tree.root_node().to_sexp()
         );
+    }
+
+    #[test]
+    fn user_alignment_macros_are_blank_and_parse() {
+        // verify10's T008 probes: `struct ALIGN(32) big` with `ALIGN` a function-like macro
+        // that gives only an alignment, in any of CUDA's, C++'s, GCC's or MSVC's spellings.
+        for body in [
+            "__align__(n)",
+            "__builtin_align__( n )",
+            "alignas(n)",
+            "__attribute__((aligned(n)))",
+            "__declspec(align(n))",
+        ] {
+            let src = format!(
+                "#define ALIGN(n) {body}\n\
+                 struct ALIGN(32) big {{ double v[4]; }};\n\
+                 typedef struct ALIGN (8) {{ float a, b; }} pair_t;\n\
+                 __global__ void k(big *p) {{ __shared__ ALIGN(16) float buf[64]; p[0].v[0] = buf[0]; }}\n"
+            );
+            let shown = parseable(src.as_bytes(), b"");
+            let shown = std::str::from_utf8(&shown).unwrap();
+            assert_eq!(shown.len(), src.len());
+            assert!(
+                shown.contains(&format!("#define ALIGN(n) {body}")),
+                "{shown}"
+            );
+            assert!(shown.contains("struct           big"), "{shown}");
+            let tree = parse(src.as_bytes(), Duration::from_secs(5)).unwrap();
+            assert!(!tree.root_node().has_error(), "{body}: {shown}");
+            // From a header the file includes.
+            let use_only = src.lines().skip(1).collect::<Vec<_>>().join("\n");
+            let header = qualifier_defines(src.as_bytes());
+            let shown = parseable(use_only.as_bytes(), &header);
+            assert!(
+                std::str::from_utf8(&shown)
+                    .unwrap()
+                    .contains("struct           big"),
+                "{body}: {}",
+                String::from_utf8_lossy(&header)
+            );
+        }
+        // A macro that does more than align, or takes two parameters, is left alone.
+        for define in [
+            "#define ALIGN(n) __align__(n) static",
+            "#define ALIGN(n, m) __align__(n)",
+            "#define ALIGN(n) ((n) + 31 & ~31)",
+        ] {
+            let src = format!("{define}\nstruct ALIGN(32) big {{ double v[4]; }};\n");
+            assert!(alignment_macros(src.as_bytes()).is_empty(), "{define}");
+        }
     }
 
     #[test]
