@@ -226,8 +226,10 @@ HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_
 (ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 7.0) take \
 a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
 64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0`, an `unsigned` variable or the \
-result of a function declared to return `unsigned` (`warp_converged_mask()`): all 32-bit, so \
-they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
+result of a function declared to return `unsigned` (`warp_converged_mask()`), or an expression of \
+32-bit type written in the call (`(1U << n) - 1`, `bits & 0xff`): all 32-bit, so \
+they stop compiling (`--fix` makes such an expression 64 bits with a cast, except one that \
+shifts a 32-bit value, whose bits stop at lane 31 however wide it is made), and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.
 
 The builtins also check that the mask equals the lanes that are active (`__hip_check_mask`: \

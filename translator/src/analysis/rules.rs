@@ -5712,6 +5712,49 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 );
                 return;
             }
+            // An expression of a 32-bit type written in the call (`(1U << n) - 1`, `m & bits`):
+            // the same static_assert as for a variable so declared (realuser29 R29-a).
+            if let Some(ty) = (has_sync && mask.kind_name() != "identifier")
+                .then(|| super::min_max::narrow_int_type(a, mask))
+                .flatten()
+            {
+                let shifted = shifts_in_32_bits(a, mask, 0);
+                let built_for_32 = mask_built_for_32(a.text(mask));
+                // A value computed otherwise keeps its lanes in 64 bits, as a widened
+                // declaration does; a shifted one is computed anew (no lane above 31).
+                let fix = if shifted || built_for_32 || a.origin.is_some() {
+                    vec![]
+                } else {
+                    vec![Edit::replace(
+                        mask.start_byte(),
+                        mask.end_byte(),
+                        format!("({WIDE})({})", a.text(mask)),
+                        "H003",
+                    )]
+                };
+                let help = if built_for_32 && !shifted {
+                    format!("compute it for 64 lanes: its value is built for 32 and leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`){}", preview_note(a))
+                } else if shifted {
+                    format!(
+                        "compute it in 64 bits: `{mask_text}` shifts a 32-bit value, so its bits stop at lane 31 (and a shift past 31 bits is undefined); shift a 64-bit one (`1ull << ...`), and where 32-lane groups share a 64-lane wavefront, shift the mask of the group in lanes 32-63 by 32 more{}",
+                        preview_note(a)
+                    )
+                } else {
+                    format!(
+                        "make it 64 bits (`({WIDE})(...)`), and decide which of the 64 lanes take part: its lanes stop at 31{}",
+                        preview_note(a)
+                    )
+                };
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` has type `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask (static_assert)"),
+                    Some(help),
+                    fix,
+                );
+                return;
+            }
             if !(has_sync
                 || mask.kind_name() == "identifier" && a.macros.get(a.text(mask)).is_some())
             {
