@@ -1458,7 +1458,9 @@ their defaults) and broadcasts with \
 `__shfl_sync(mask, v, src)` (no width) from a source lane that is below 32 (a constant, a loop \
 from 0 up to below 32, `x % 32`, `x & 31`) gets the same error and fix: CUDA's width of 32 kept \
 each group's broadcast in the group, HIP's default width is the wavefront, so on 64 lanes the \
-second group reads the first group's lane. Not where the function also reads `warpSize` (which \
+second group reads the first group's lane. The group numbering may also be in a function \
+that calls the one that broadcasts, three levels up (`lane = threadIdx.x & 31` in a kernel that \
+passes it to a device function). Not where the function also reads `warpSize` (which \
 width it means is then open), where the file launches the kernel only with blocks 32 threads \
 wide (one group per block), nor where H001 already reports the shuffle (from lane 31). With the \
 width the function works on 32-lane segments, so H001's findings on its group arithmetic are \

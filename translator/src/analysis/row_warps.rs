@@ -4103,16 +4103,15 @@ fn group_broadcast(a: &mut Analyzer, i: usize) {
         return;
     }
     let fname = a.function_name(f.node);
-    let launched: Vec<bool> = a
-        .launches
-        .iter()
-        .filter(|(k, _)| Some(k.as_str()) == fname)
-        .map(|(_, w32)| *w32)
-        .collect();
-    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
-        return;
-    }
-    let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
+    // The function numbers the groups itself, or a function that calls it does (svox2's
+    // kernels take `lane_id = threadIdx.x & 0x1F` and pass it to the function that broadcasts,
+    // realuser29 R29-b), `CALL_DEPTH` levels up.
+    let own = groups_numbered(a, f.node, body).map(|index| (index, None));
+    let Some((index, caller)) = own.or_else(|| {
+        callers_of(a, fname?)
+            .into_iter()
+            .find_map(|c| Some((groups_numbered(a, c, c.field(FIELDS.body)?)?, Some(c))))
+    }) else {
         return;
     };
     if !source_below_32(a, call, src) {
@@ -4134,12 +4133,16 @@ fn group_broadcast(a: &mut Analyzer, i: usize) {
         return;
     };
     let fname = fname.unwrap_or("this function");
+    let numbers = match caller.and_then(|c| a.function_name(c)) {
+        Some(c) => format!("called from `{c}`, which"),
+        None => "which".to_string(),
+    };
     a.report(
             &super::catalog::WARP_WIDE_ROWS,
             Severity::Error,
             call,
             format!(
-                "`{name}` in `{fname}`, which numbers groups of 32 threads (`{index}`) in one-dimensional blocks: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two groups, and source lane `{}` is a lane of the wavefront (HIP's default width), not of the group (CUDA's 32), so the second group reads the first group's lane",
+                "`{name}` in `{fname}`, {numbers} numbers groups of 32 threads (`{index}`) in one-dimensional blocks: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two groups, and source lane `{}` is a lane of the wavefront (HIP's default width), not of the group (CUDA's 32), so the second group reads the first group's lane",
                 a.text(src)
             ),
             Some(format!("pass width 32 (`{name}(..., 32)`): each group then shuffles within itself on every GPU, as in CUDA")),
@@ -4147,6 +4150,66 @@ fn group_broadcast(a: &mut Analyzer, i: usize) {
         );
     // With the width, the groups are what it works on.
     a.calls[i].2 = Some(Lanes::Width32);
+}
+
+/// Where function `f` (with body `body`) numbers 32-thread groups in one-dimensional blocks
+/// (see [`super::rules::numbers_32_thread_groups`]), the group arithmetic's text: not where it
+/// names a block's second dimension (rows are H048's from the launch), reads the wavefront's
+/// size (the groups' width is then open), or is a kernel the file launches only with blocks
+/// 32 threads wide.
+fn groups_numbered(a: &Analyzer, f: Node, body: Node) -> Option<String> {
+    let text = a.text(f).as_bytes();
+    if !one_dimensional(text) || names_wave_size(a, text) {
+        return None;
+    }
+    let fname = a.function_name(f);
+    let launched: Vec<bool> = a
+        .launches
+        .iter()
+        .filter(|(k, _)| Some(k.as_str()) == fname)
+        .map(|(_, w32)| *w32)
+        .collect();
+    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+        return None;
+    }
+    super::rules::numbers_32_thread_groups(a, body)
+}
+
+/// The functions of the file that call function `name`, directly or through others,
+/// `CALL_DEPTH` levels up, nearest first (read from the calls the analysis noted).
+fn callers_of<'t>(a: &Analyzer<'_, 't>, name: &str) -> Vec<Node<'t>> {
+    let mut found: Vec<Node<'t>> = Vec::new();
+    let mut names: Vec<&str> = vec![name];
+    for _ in 0..CALL_DEPTH {
+        let mut next: Vec<&str> = Vec::new();
+        for f in a.funcs.iter().filter(|f| f.device) {
+            let r = f.node.byte_range();
+            if found.iter().any(|g| g.byte_range() == r) {
+                continue;
+            }
+            let from = a.calls.partition_point(|c| c.0 < r.start);
+            let calls = a.calls[from..]
+                .iter()
+                .take_while(|c| c.0 < r.end)
+                .any(|c| names.contains(&c.1));
+            if !calls {
+                continue;
+            }
+            let Some(n) = a.function_name(f.node) else {
+                continue;
+            };
+            if n == name {
+                continue;
+            }
+            found.push(f.node);
+            next.push(n);
+        }
+        if next.is_empty() {
+            break;
+        }
+        names = next;
+    }
+    found
 }
 
 /// Whether shuffle source lane `src` of `call` is below 32 whatever it evaluates to: a
