@@ -29,7 +29,11 @@ shared arrays of 32 entries indexed by lane or warp. An absolute-lane shuffle wi
 `tgx = threadIdx.x & 31` or `% 32`) is an error, and a warning where the mask is read at run time \
 and named for a warp or lane (`threadIdx.x & cData.warpmask`): HIP's source lane is a lane of the \
 whole wavefront, so lanes 32-63 read lanes 0-31; `__shfl_xor(v, k)` or a width of 32 keeps each \
-32-lane segment to itself. A shuffle loop from 16 (or bounded by 32) that only the \
+32-lane segment to itself. A broadcast with no width (`v = __shfl_sync(mask, v, 0)`) of the \
+result of a device function whose xor shuffles combine 32 lanes (a tree from `WARP_SIZE / 2`, \
+32) is an error in one-dimensional blocks wider than 32: each 32-lane half holds its own \
+result, and lanes 32-63 read lanes 0-31's; `--fix` gives it width 32, as CUDA's. \
+A shuffle loop from 16 (or bounded by 32) that only the \
 block's first 32 threads run (inside `if (threadIdx.x < 32)`, or after `if (tid >= 32) \
 return;`) is not reported: all its lanes take part on any wavefront size, and starting it at \
 `warpSize / 2` would read lanes 32-63, which do not run it. A warp-size constant of 32 that also \

@@ -1915,6 +1915,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     // Before the segment judgements: a broadcast given the width of its groups works on them.
     super::row_warps::group_broadcasts(a);
+    super::row_warps::xor_tree_broadcasts(a);
     super::row_warps::unlaunched_rows(a);
     segment_votes(a);
     narrow_counts(a);
