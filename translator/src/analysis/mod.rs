@@ -305,13 +305,14 @@ pub fn analyze_flat_with(
             })
             .collect();
         let constants = file_constants(&a);
+        let segments = segment_macros(&a);
         let mut macros = std::mem::take(&mut a.macros);
         if !constants.is_empty() {
             Rc::make_mut(&mut macros).constants = constants;
         }
-        (macros, skipped)
+        (macros, skipped, segments)
     };
-    let (macros, skipped) = macros;
+    let (macros, skipped, segments) = macros;
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
     // Whether the file does warp-level work (read once, and only for a file with macro bodies).
     let mut file_warp_code = None;
@@ -322,6 +323,7 @@ pub fn analyze_flat_with(
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
         a.macro_skipped = skipped.get(&body.start).cloned();
+        a.macro_in_segments = segments.contains(&body.start);
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
         a.collect(&body_flat);
@@ -330,6 +332,42 @@ pub fn analyze_flat_with(
     }
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
     out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
+    out
+}
+
+/// The bodies (by start offset) of the file's macros that shuffle with a width of 32 and are
+/// used only in device functions that place lanes within 32 (`lane = t & 31`, `t % 32`) or
+/// number rows of 32: the width is those functions' own 32-lane segment, as where the shuffle
+/// is written in the function (pytorch_sparse's `#ifdef USE_ROCM` `SHFL_DOWN_SYNC(mask, v, d)
+/// __shfl_down(v, d, 32)`, realuser29 R29-1).
+fn segment_macros(a: &Analyzer) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    for m in a.macros.values().flatten() {
+        let Some(body) = &m.body else { continue };
+        let text = &body.text;
+        if memchr::memmem::find(text, b"__shfl").is_none()
+            || memchr::memmem::find(text, b"32").is_none()
+        {
+            continue;
+        }
+        let mut used = false;
+        let all = a.funcs.iter().filter(|f| f.device).all(|f| {
+            let t = a.text(f.node);
+            if crate::lexer::whole_words(t.as_bytes(), &m.name)
+                .next()
+                .is_none()
+            {
+                return true;
+            }
+            used = true;
+            f.node.field(FIELDS.body).is_some_and(|b| {
+                rules::within_32(a.text(b)) || row_warps::row_index_of_32(a, b).is_some()
+            })
+        });
+        if used && all {
+            out.insert(body.start);
+        }
+    }
     out
 }
 
@@ -1089,6 +1127,10 @@ struct Analyzer<'a, 't> {
     in_macro: Option<String>,
     /// The macro body being analysed is defined in a branch hipcc skips: its errors are notes.
     macro_skipped: Option<String>,
+    /// The macro body being analysed is used only in functions that place lanes within 32
+    /// (`lane = t & 31`): a width of 32 there is the code's own segment (see
+    /// [`segment_macros`]).
+    macro_in_segments: bool,
     /// Object-like macros defined as `warpSize` in a branch hipcc may compile (`#define
     /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
     /// their uses as uses of `warpSize`.
@@ -1200,6 +1242,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             funcs: Vec::new(),
             in_macro: None,
             macro_skipped: None,
+            macro_in_segments: false,
             warp_size_aliases: Vec::new(),
             header_aliases: &[],
             header_functions: None,

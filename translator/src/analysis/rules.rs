@@ -6117,11 +6117,12 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
         // the code's own segment, as in CUDA (realuser15 I-b); so in one whose threads number
         // themselves as rows of 32 (`threadIdx.y * 32 + threadIdx.x`: H048's rows, R22-g).
         let halves = || {
-            a.func_at(w.start_byte())
-                .and_then(|f| f.node.field(FIELDS.body))
-                .is_some_and(|b| {
-                    within_32(a.text(b)) || super::row_warps::row_index_of_32(a, b).is_some()
-                })
+            a.macro_in_segments
+                || a.func_at(w.start_byte())
+                    .and_then(|f| f.node.field(FIELDS.body))
+                    .is_some_and(|b| {
+                        within_32(a.text(b)) || super::row_warps::row_index_of_32(a, b).is_some()
+                    })
         };
         if literal(a, *w) == Some(32) && !halves() {
             a.report(
@@ -7471,7 +7472,7 @@ fn holds_32_bits(a: &Analyzer, arg: Node) -> bool {
 
 /// Whether expression text `t` takes a lane index modulo 32 (`threadIdx.x & 31`, `% 32`,
 /// `& 0x1f`): a place within a 32-lane half of the wavefront.
-fn within_32(t: &str) -> bool {
+pub(super) fn within_32(t: &str) -> bool {
     let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
     ["&31", "%32", "&0x1f", "&0x1F"].iter().any(|m| {
         t.match_indices(m).any(|(i, _)| {
