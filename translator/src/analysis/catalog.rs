@@ -498,7 +498,9 @@ where a function defined only in the branch hipcc skips is called from code it c
 fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
 HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
 hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
-HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported. An \
+HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported, and \
+a skipped branch that holds nothing but such definitions (`#if __CUDA_ARCH__ < 600` around that \
+`atomicAdd`, `<= 300` around `double` overloads of `__shfl_down`) is a note. An \
 `#ifndef __CUDA_ARCH__` that only holds host-side stand-ins for CUDA's index variables \
 (`extern const dim3 blockDim;`) is not reported: H025 reports the declarations, which no test of \
 the device pass would fix.

@@ -8314,6 +8314,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .then(|| constant_fallback(a, n))
             .flatten()
             .filter(|_| stop.is_none());
+        // `#if __CUDA_ARCH__ < 600` around a CAS-loop `atomicAdd(double*, double)`, or `<= 300`
+        // around `double` overloads of `__shfl_down`: the stand-ins an older GPU needed, which
+        // HIP defines itself (realuser30 R30-1, CSR5's utils_cuda.h).
+        let polyfills = falls.then(|| only_redefines_hip(a, n)).flatten();
         let (severity, tail) = match (stop, empty) {
             (Some(line), _) => (
                 Severity::Error,
@@ -8332,6 +8336,13 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 let (name, line, returned) = constant.clone().unwrap_or_default();
                 (Severity::Error, fallback_tail(&name, line, &returned))
             }
+            _ if polyfills.is_some() => (
+                Severity::Note,
+                format!(
+                    ", and all it holds is an older GPU's stand-in for {}, which HIP has on every target: skipping it is right",
+                    polyfills.clone().unwrap_or_default()
+                ),
+            ),
             _ if *under_defined => (
                 Severity::Warning,
                 " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
@@ -8358,6 +8369,8 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             format!("let hipcc take the warp branch: `#if {cond} || defined(__HIP_PLATFORM_AMD__)` (HIP has the shuffles and votes; check the mask and width for 64-lane wavefronts)")
         } else if empty.is_some() {
             "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none".to_string()
+        } else if polyfills.is_some() && stop.is_none() && stranded.is_none() {
+            "nothing to change: calls use HIP's own definitions; where a new guard is wanted for features, use `__gfx*__` target macros or `__HIP_ARCH_HAS_*` feature macros".to_string()
         } else {
             help.to_string()
         };
@@ -8724,6 +8737,60 @@ fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
         }
     }
     defs > 0
+}
+
+/// Where the branch of conditional `n` (not its `#else`) holds nothing but definitions of
+/// what HIP itself provides on every target (`atomicAdd(double*, double)`, a `double`
+/// overload of `__shfl_down`), their names as the message lists them (`` `atomicAdd` ``).
+fn only_redefines_hip(a: &Analyzer, n: Node) -> Option<String> {
+    let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
+    let mut names: Vec<String> = Vec::new();
+    for c in crate::parse::named_children(n) {
+        if Some(c) == cond || Some(c) == alt || c.kind_name() == "comment" {
+            continue;
+        }
+        if c.kind_name() != "function_definition" {
+            return None;
+        }
+        let name = hip_overload(a, c)
+            .map(|(name, _)| name)
+            .or_else(|| hip_shuffle_overload(a, c))?;
+        let name = format!("`{name}`");
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// The name of definition `n` where it is an overload of a shuffle that HIP defines itself
+/// for the same type (`double __shfl_down(double, unsigned, int)`): HIP's amd_warp_functions.h
+/// has `__shfl`, `__shfl_up`, `__shfl_down` and `__shfl_xor` for `int`, `unsigned int`,
+/// `float`, `double`, `long`, `unsigned long`, `long long` and `unsigned long long` in every
+/// release from 5.2.3.
+fn hip_shuffle_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
+    let mut fd = n.field(FIELDS.declarator)?;
+    for _ in 0..6 {
+        if fd.kind_name() == "function_declarator" {
+            break;
+        }
+        fd = fd.field(FIELDS.declarator)?;
+    }
+    let name = a.text(fd.field(FIELDS.declarator)?);
+    if !matches!(name, "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor") {
+        return None;
+    }
+    let first = fd.field(FIELDS.parameters)?.named_child(0)?;
+    let ty = first
+        .field(FIELDS.type_)
+        .map(|t| super::norm_ws(a.text(t)))
+        .unwrap_or_default();
+    let plain = first
+        .field(FIELDS.declarator)
+        .is_some_and(|d| d.kind_name() == "identifier");
+    let ty = hip_atomic_type(&ty);
+    (plain && (ALL_ATOMIC_TYPES.contains(&ty) || matches!(ty, "long" | "long long")))
+        .then_some(name)
 }
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do
