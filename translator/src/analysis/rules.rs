@@ -5840,7 +5840,7 @@ fn preview_note(a: &Analyzer) -> &'static str {
 /// A fix that changes a single-declarator 32-bit declaration to [`WIDE`] (and its full-mask
 /// initializer to `~0ull`).
 fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
-    if d.declarators != 1 || d.param && d.ty_text.is_empty() {
+    if d.declarators != 1 || d.param && d.ty_text.is_empty() || address_taken(a, d) {
         return vec![];
     }
     let mut fix = vec![Edit::replace(
@@ -5860,6 +5860,41 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
         }
     }
     fix
+}
+
+/// Whether the address of the variable declared by `d` (one declarator) is taken in its scope
+/// (`unsigned *pm = &mask;`): widening the variable alone would leave the pointer 32 bits, and
+/// the output would not compile (verify11, R27-b's b3).
+fn address_taken(a: &Analyzer, d: &Decl) -> bool {
+    let mut x = d.decl.field(FIELDS.declarator);
+    for _ in 0..4 {
+        match x {
+            Some(n) if n.kind_name() == "identifier" => break,
+            Some(n) => x = n.field(FIELDS.declarator),
+            None => return false,
+        }
+    }
+    let Some(name) = x
+        .filter(|n| n.kind_name() == "identifier")
+        .map(|n| a.text(n))
+    else {
+        return false;
+    };
+    let Some(scope) = a.src.get(d.scope.clone()) else {
+        return false;
+    };
+    crate::lexer::whole_words(scope, name).any(|i| {
+        let before = scope[..i].trim_ascii_end();
+        let Some(rest) = before.strip_suffix(b"&") else {
+            return false;
+        };
+        // Unary `&`: after an operator or an opening, not after an operand (`m & mask`).
+        !rest.ends_with(b"&")
+            && rest
+                .trim_ascii_end()
+                .last()
+                .is_none_or(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b')' | b']')))
+    })
 }
 
 /// [`widen_decl_fix`] for variable `name` (declared `d`) that stores a ballot, with what reads
