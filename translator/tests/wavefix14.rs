@@ -307,12 +307,32 @@ fn r29_1_a_width_32_macro_used_only_by_32_lane_row_code_draws_no_warning() {
 }
 
 #[test]
-fn r29_1_the_same_macro_in_code_without_32_lane_rows_keeps_its_warning() {
-    let src = ROCM_BRANCH_MACRO.replace(
-        "int row = t >> 5, lane = t & 31;",
-        "int row = t / 64, lane = t % 64;",
+fn r29_1_a_macro_of_the_projects_hip_branch_in_a_header_is_a_note() {
+    // The header defines the macro and uses it nowhere: the width is the owner's port.
+    let header = ROCM_BRANCH_MACRO.split("__global__").next().unwrap();
+    let (_, err, _) = convert(&[("utils.cuh", header)], &["-D", "USE_ROCM"]);
+    let h001 = reports(&err, "H001");
+    assert_eq!(h001.len(), 1, "{err}");
+    assert!(
+        h001[0].starts_with("note") && h001[0].contains("the project's own HIP branch"),
+        "{err}"
     );
-    let (_, err, _) = convert(&[("k.cu", &src)], &["-D", "USE_ROCM"]);
+}
+
+#[test]
+fn r29_1_a_width_32_macro_outside_a_hip_branch_in_code_without_32_lane_rows_keeps_its_warning() {
+    let src = ROCM_BRANCH_MACRO
+        .replace("#ifdef USE_ROCM\n", "")
+        .replace(
+            "#else\n#define DOWN32(v, d) __shfl_down_sync(0xffffffffu, v, d)\n#endif\n",
+            "",
+        )
+        .replace(
+            "int row = t >> 5, lane = t & 31;",
+            "int row = t / 64, lane = t % 64;",
+        );
+    assert!(!src.contains("USE_ROCM"), "{src}");
+    let (_, err, _) = convert(&[("k.cu", &src)], &[]);
     assert!(
         reports(&err, "H001")
             .iter()

@@ -306,13 +306,27 @@ pub fn analyze_flat_with(
             .collect();
         let constants = file_constants(&a);
         let segments = segment_macros(&a);
+        // The bodies of macros defined in a branch for HIP that hipcc takes.
+        let hip_branch: HashSet<usize> = a
+            .macros
+            .values()
+            .flatten()
+            .filter(|m| m.live == Some(true))
+            .filter_map(|m| m.body.as_ref())
+            .filter(|b| {
+                tree.root_node()
+                    .descendant_for_byte_range(b.start, b.start)
+                    .is_some_and(|n| in_hip_branch(src, n))
+            })
+            .map(|b| b.start)
+            .collect();
         let mut macros = std::mem::take(&mut a.macros);
         if !constants.is_empty() {
             Rc::make_mut(&mut macros).constants = constants;
         }
-        (macros, skipped, segments)
+        (macros, skipped, segments, hip_branch)
     };
-    let (macros, skipped, segments) = macros;
+    let (macros, skipped, segments, hip_branch) = macros;
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
     // Whether the file does warp-level work (read once, and only for a file with macro bodies).
     let mut file_warp_code = None;
@@ -324,6 +338,7 @@ pub fn analyze_flat_with(
         a.in_macro = Some(m.name.clone());
         a.macro_skipped = skipped.get(&body.start).cloned();
         a.macro_in_segments = segments.contains(&body.start);
+        a.macro_hip_branch = hip_branch.contains(&body.start);
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
         a.collect(&body_flat);
@@ -333,6 +348,34 @@ pub fn analyze_flat_with(
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
     out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
     out
+}
+
+/// Whether `n` sits in a conditional branch whose directive tests for HIP or ROCm by name
+/// (`#ifdef USE_ROCM`, `#if defined(__HIP_PLATFORM_AMD__)`, the `#else` of `#ifndef
+/// USE_ROCM`): code its authors wrote for HIP (read where hipcc is known to compile it).
+fn in_hip_branch(src: &[u8], n: Node) -> bool {
+    crate::parse::ancestors(n).into_iter().any(|x| {
+        let test = match x.kind_name() {
+            "preproc_if" | "preproc_elif" => x.field(FIELDS.condition),
+            "preproc_ifdef" | "preproc_elifdef" => x.field(FIELDS.name),
+            _ => None,
+        };
+        let Some(t) = test.and_then(|t| std::str::from_utf8(&src[t.byte_range()]).ok()) else {
+            return false;
+        };
+        let up = t.to_ascii_uppercase();
+        if !(up.contains("HIP") || up.contains("ROCM")) || up.contains("__HIP_PLATFORM_HCC__") {
+            return false;
+        }
+        // The side the test names HIP on: its own branch, or the `#else` of a negated test.
+        let negated = x.child(0).is_some_and(|d| {
+            std::str::from_utf8(&src[d.byte_range()]).is_ok_and(|d| d.ends_with("ifndef"))
+        }) || t.trim_start().starts_with('!');
+        let in_alt = x
+            .field(FIELDS.alternative)
+            .is_some_and(|alt| alt.byte_range().contains(&n.start_byte()));
+        in_alt == negated
+    })
 }
 
 /// The bodies (by start offset) of the file's macros that shuffle with a width of 32 and are
@@ -1131,6 +1174,9 @@ struct Analyzer<'a, 't> {
     /// (`lane = t & 31`): a width of 32 there is the code's own segment (see
     /// [`segment_macros`]).
     macro_in_segments: bool,
+    /// The macro body being analysed is defined in a branch for HIP that hipcc takes (`#ifdef
+    /// USE_ROCM`, `#if defined(__HIP_PLATFORM_AMD__)`): the project's own port.
+    macro_hip_branch: bool,
     /// Object-like macros defined as `warpSize` in a branch hipcc may compile (`#define
     /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
     /// their uses as uses of `warpSize`.
@@ -1243,6 +1289,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             in_macro: None,
             macro_skipped: None,
             macro_in_segments: false,
+            macro_hip_branch: false,
             warp_size_aliases: Vec::new(),
             header_aliases: &[],
             header_functions: None,

@@ -6160,12 +6160,27 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
                     })
         };
         if literal(a, *w) == Some(32) && !halves() {
+            // A macro of the project's own HIP branch (`#ifdef USE_ROCM`) was given its width
+            // for HIP on purpose (pytorch_sparse's utils.cuh, realuser29 R29-1): a note.
+            let (severity, tail, help) = if a.macro_hip_branch {
+                (
+                    Severity::Note,
+                    " (the project's own HIP branch gives this width)",
+                    "keep 32 where the code works on 32-lane segments (rows of 32 lanes, each read at its lane 0); pass warpSize only where the whole wavefront is meant",
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    "",
+                    "pass warpSize if the whole warp is meant",
+                )
+            };
             a.report(
                 &WARP_SIZE_32,
-                Severity::Warning,
+                severity,
                 *w,
-                format!("`{name}` with width 32 splits a 64-lane wavefront into two independent halves; {WAVE_NOTE}"),
-                Some("pass warpSize if the whole warp is meant".into()),
+                format!("`{name}` with width 32 splits a 64-lane wavefront into two independent halves; {WAVE_NOTE}{tail}"),
+                Some(help.into()),
                 vec![],
             );
         }
