@@ -29,7 +29,11 @@ shared arrays of 32 entries indexed by lane or warp. An absolute-lane shuffle wi
 `tgx = threadIdx.x & 31` or `% 32`) is an error, and a warning where the mask is read at run time \
 and named for a warp or lane (`threadIdx.x & cData.warpmask`): HIP's source lane is a lane of the \
 whole wavefront, so lanes 32-63 read lanes 0-31; `__shfl_xor(v, k)` or a width of 32 keeps each \
-32-lane segment to itself. A shuffle loop from 16 (or bounded by 32) that only the \
+32-lane segment to itself. A broadcast with no width (`v = __shfl_sync(mask, v, 0)`) of the \
+result of a device function whose xor shuffles combine 32 lanes (a tree from `WARP_SIZE / 2`, \
+32) is an error in one-dimensional blocks wider than 32: each 32-lane half holds its own \
+result, and lanes 32-63 read lanes 0-31's; `--fix` gives it width 32, as CUDA's. \
+A shuffle loop from 16 (or bounded by 32) that only the \
 block's first 32 threads run (inside `if (threadIdx.x < 32)`, or after `if (tid >= 32) \
 return;`) is not reported: all its lanes take part on any wavefront size, and starting it at \
 `warpSize / 2` would read lanes 32-63, which do not run it. A warp-size constant of 32 that also \
@@ -226,8 +230,10 @@ HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_
 (ROCm 6.2 as a preview behind HIP_ENABLE_WARP_SYNC_BUILTINS, on by default from ROCm 7.0) take \
 a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
 64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0`, an `unsigned` variable or the \
-result of a function declared to return `unsigned` (`warp_converged_mask()`): all 32-bit, so \
-they stop compiling, and a 64-bit constant with no bits above bit 31 names only half of a \
+result of a function declared to return `unsigned` (`warp_converged_mask()`), or an expression of \
+32-bit type written in the call (`(1U << n) - 1`, `bits & 0xff`): all 32-bit, so \
+they stop compiling (`--fix` makes such an expression 64 bits with a cast, except one that \
+shifts a 32-bit value, whose bits stop at lane 31 however wide it is made), and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.
 
 The builtins also check that the mask equals the lanes that are active (`__hip_check_mask`: \
@@ -492,7 +498,9 @@ where a function defined only in the branch hipcc skips is called from code it c
 fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
 HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
 hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
-HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported. An \
+HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported, and \
+a skipped branch that holds nothing but such definitions (`#if __CUDA_ARCH__ < 600` around that \
+`atomicAdd`, `<= 300` around `double` overloads of `__shfl_down`) is a note. An \
 `#ifndef __CUDA_ARCH__` that only holds host-side stand-ins for CUDA's index variables \
 (`extern const dim3 blockDim;`) is not reported: H025 reports the declarations, which no test of \
 the device pass would fix.
@@ -1456,7 +1464,9 @@ their defaults) and broadcasts with \
 `__shfl_sync(mask, v, src)` (no width) from a source lane that is below 32 (a constant, a loop \
 from 0 up to below 32, `x % 32`, `x & 31`) gets the same error and fix: CUDA's width of 32 kept \
 each group's broadcast in the group, HIP's default width is the wavefront, so on 64 lanes the \
-second group reads the first group's lane. Not where the function also reads `warpSize` (which \
+second group reads the first group's lane. The group numbering may also be in a function \
+that calls the one that broadcasts, three levels up (`lane = threadIdx.x & 31` in a kernel that \
+passes it to a device function). Not where the function also reads `warpSize` (which \
 width it means is then open), where the file launches the kernel only with blocks 32 threads \
 wide (one group per block), nor where H001 already reports the shuffle (from lane 31). With the \
 width the function works on 32-lane segments, so H001's findings on its group arithmetic are \

@@ -128,6 +128,12 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) || ROCM_BUILD_MACROS.contains(&name) {
         Some(true)
+    } else if macros.by_name.get(name).is_some_and(|d| !d.is_empty()) {
+        // The file defines it, only in branches hipcc skips (DeepSpeed's `PTX_AVAILABLE`,
+        // defined under `#if __CUDA_ARCH__ >= 530`): the name is the file's own switch, which
+        // hipcc never turns on (realuser29 R29-d). Includers get `-U` for it likewise
+        // (`HipccView::decided`).
+        Some(false)
     } else {
         None
     }

@@ -376,6 +376,14 @@ fn usual(x: Arith, y: Arith) -> Arith {
     }
 }
 
+/// The type of integer expression `n` as C spells it, where it is 32 bits or narrower and
+/// declarations, literals and casts decide it: `unsigned int` for `(1U << n) - 1` (H003: HIP's
+/// `_sync` builtins static_assert a 64-bit mask, realuser29 R29-a).
+pub(super) fn narrow_int_type(a: &Analyzer, n: Node) -> Option<String> {
+    let t = type_of(a, n, 0)?;
+    matches!(t.ty, Arith::Int { rank: 0, .. }).then_some(t.spelled)
+}
+
 /// The type of expression `n`, when declarations, literals and casts decide it.
 fn type_of(a: &Analyzer, n: Node, depth: u8) -> Option<Typed> {
     if depth > 12 {

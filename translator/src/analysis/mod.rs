@@ -305,13 +305,28 @@ pub fn analyze_flat_with(
             })
             .collect();
         let constants = file_constants(&a);
+        let segments = segment_macros(&a);
+        // The bodies of macros defined in a branch for HIP that hipcc takes.
+        let hip_branch: HashSet<usize> = a
+            .macros
+            .values()
+            .flatten()
+            .filter(|m| m.live == Some(true))
+            .filter_map(|m| m.body.as_ref())
+            .filter(|b| {
+                tree.root_node()
+                    .descendant_for_byte_range(b.start, b.start)
+                    .is_some_and(|n| in_hip_branch(src, n))
+            })
+            .map(|b| b.start)
+            .collect();
         let mut macros = std::mem::take(&mut a.macros);
         if !constants.is_empty() {
             Rc::make_mut(&mut macros).constants = constants;
         }
-        (macros, skipped)
+        (macros, skipped, segments, hip_branch)
     };
-    let (macros, skipped) = macros;
+    let (macros, skipped, segments, hip_branch) = macros;
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
     // Whether the file does warp-level work (read once, and only for a file with macro bodies).
     let mut file_warp_code = None;
@@ -322,6 +337,8 @@ pub fn analyze_flat_with(
         a.macros = Rc::clone(&macros);
         a.in_macro = Some(m.name.clone());
         a.macro_skipped = skipped.get(&body.start).cloned();
+        a.macro_in_segments = segments.contains(&body.start);
+        a.macro_hip_branch = hip_branch.contains(&body.start);
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
         a.collect(&body_flat);
@@ -330,6 +347,70 @@ pub fn analyze_flat_with(
     }
     out.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.id.cmp(&b.id)));
     out.dedup_by(|b, a| a.offset == b.offset && a.id == b.id);
+    out
+}
+
+/// Whether `n` sits in a conditional branch whose directive tests for HIP or ROCm by name
+/// (`#ifdef USE_ROCM`, `#if defined(__HIP_PLATFORM_AMD__)`, the `#else` of `#ifndef
+/// USE_ROCM`): code its authors wrote for HIP (read where hipcc is known to compile it).
+fn in_hip_branch(src: &[u8], n: Node) -> bool {
+    crate::parse::ancestors(n).into_iter().any(|x| {
+        let test = match x.kind_name() {
+            "preproc_if" | "preproc_elif" => x.field(FIELDS.condition),
+            "preproc_ifdef" | "preproc_elifdef" => x.field(FIELDS.name),
+            _ => None,
+        };
+        let Some(t) = test.and_then(|t| std::str::from_utf8(&src[t.byte_range()]).ok()) else {
+            return false;
+        };
+        let up = t.to_ascii_uppercase();
+        if !(up.contains("HIP") || up.contains("ROCM")) || up.contains("__HIP_PLATFORM_HCC__") {
+            return false;
+        }
+        // The side the test names HIP on: its own branch, or the `#else` of a negated test.
+        let negated = x.child(0).is_some_and(|d| {
+            std::str::from_utf8(&src[d.byte_range()]).is_ok_and(|d| d.ends_with("ifndef"))
+        }) || t.trim_start().starts_with('!');
+        let in_alt = x
+            .field(FIELDS.alternative)
+            .is_some_and(|alt| alt.byte_range().contains(&n.start_byte()));
+        in_alt == negated
+    })
+}
+
+/// The bodies (by start offset) of the file's macros that shuffle with a width of 32 and are
+/// used only in device functions that place lanes within 32 (`lane = t & 31`, `t % 32`) or
+/// number rows of 32: the width is those functions' own 32-lane segment, as where the shuffle
+/// is written in the function (pytorch_sparse's `#ifdef USE_ROCM` `SHFL_DOWN_SYNC(mask, v, d)
+/// __shfl_down(v, d, 32)`, realuser29 R29-1).
+fn segment_macros(a: &Analyzer) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    for m in a.macros.values().flatten() {
+        let Some(body) = &m.body else { continue };
+        let text = &body.text;
+        if memchr::memmem::find(text, b"__shfl").is_none()
+            || memchr::memmem::find(text, b"32").is_none()
+        {
+            continue;
+        }
+        let mut used = false;
+        let all = a.funcs.iter().filter(|f| f.device).all(|f| {
+            let t = a.text(f.node);
+            if crate::lexer::whole_words(t.as_bytes(), &m.name)
+                .next()
+                .is_none()
+            {
+                return true;
+            }
+            used = true;
+            f.node.field(FIELDS.body).is_some_and(|b| {
+                rules::within_32(a.text(b)) || row_warps::row_index_of_32(a, b).is_some()
+            })
+        });
+        if used && all {
+            out.insert(body.start);
+        }
+    }
     out
 }
 
@@ -1089,6 +1170,13 @@ struct Analyzer<'a, 't> {
     in_macro: Option<String>,
     /// The macro body being analysed is defined in a branch hipcc skips: its errors are notes.
     macro_skipped: Option<String>,
+    /// The macro body being analysed is used only in functions that place lanes within 32
+    /// (`lane = t & 31`): a width of 32 there is the code's own segment (see
+    /// [`segment_macros`]).
+    macro_in_segments: bool,
+    /// The macro body being analysed is defined in a branch for HIP that hipcc takes (`#ifdef
+    /// USE_ROCM`, `#if defined(__HIP_PLATFORM_AMD__)`): the project's own port.
+    macro_hip_branch: bool,
     /// Object-like macros defined as `warpSize` in a branch hipcc may compile (`#define
     /// WARP_SIZE warpSize` under `USE_ROCM`), with the offset of the definition: H002 reads
     /// their uses as uses of `warpSize`.
@@ -1200,6 +1288,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             funcs: Vec::new(),
             in_macro: None,
             macro_skipped: None,
+            macro_in_segments: false,
+            macro_hip_branch: false,
             warp_size_aliases: Vec::new(),
             header_aliases: &[],
             header_functions: None,

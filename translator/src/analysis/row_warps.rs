@@ -4078,6 +4078,127 @@ pub(super) fn group_broadcasts(a: &mut Analyzer) {
     a.instantiate.set(false);
 }
 
+/// `v = helper(v); v = __shfl_sync(mask, v, 0);` (no width) in one-dimensional blocks, where
+/// `helper` is an xor tree over 32 lanes (`for (m = WARP_SIZE / 2; m > 0; m >>= 1)`, a small
+/// xor distance that keeps to 32-lane segments): on a 64-lane wavefront the tree leaves each
+/// 32-lane half its own result, and the broadcast, over the whole wavefront (HIP's default
+/// width), gives lanes 32-63 the first half's. With the tree written in the kernel itself, H001
+/// reports the loop (starting at 16); in a helper that a kernel reaches, the helper is segment
+/// code (its findings dropped), so the broadcast is where the two halves mix (verify11 F5). A
+/// width of 32 makes each half read its own lane, as in CUDA. The call's lanes stay as they
+/// are, so the function keeps this finding.
+pub(super) fn xor_tree_broadcasts(a: &mut Analyzer) {
+    if a.origin.is_some() || a.own_warp_size() {
+        return;
+    }
+    let candidates: Vec<usize> = a
+        .calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.1, "__shfl" | "__shfl_sync") && c.2 == Some(Lanes::Wavefront))
+        .map(|(i, _)| i)
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    let defs = device_defs(a);
+    let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
+    for i in candidates {
+        let (at, name) = (a.calls[i].0, a.calls[i].1);
+        let Some(f) = a.func_at(at).filter(|f| f.device) else {
+            continue;
+        };
+        let Some(body) = f.node.field(FIELDS.body) else {
+            continue;
+        };
+        let Some(call) = call_at(body, at) else {
+            continue;
+        };
+        let argv = super::rules::args(call);
+        let sync = usize::from(name == "__shfl_sync");
+        if argv.len() != 2 + sync || !source_below_32(a, call, argv[1 + sync]) {
+            continue;
+        }
+        let value = unparen(argv[sync]);
+        if value.kind_name() != "identifier" {
+            continue;
+        }
+        let var = a.text(value);
+        let text = a.text(f.node).as_bytes();
+        if !one_dimensional(text) || names_wave_size(a, text) {
+            continue;
+        }
+        let fname = a.function_name(f.node);
+        let launched: Vec<bool> = a
+            .launches
+            .iter()
+            .filter(|(k, _)| Some(k.as_str()) == fname)
+            .map(|(_, w32)| *w32)
+            .collect();
+        if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+            continue;
+        }
+        // The last value stored in `var` before the broadcast: a call of the file's function.
+        let mut helper: Option<&str> = None;
+        crate::parse::walk_subtree(body, |x| {
+            if x.start_byte() >= call.start_byte() {
+                return crate::parse::Visit::Stop;
+            }
+            let (target, value) = match x.kind_name() {
+                "init_declarator" => (x.field(FIELDS.declarator), x.field(FIELDS.value)),
+                "assignment_expression"
+                    if x.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=") =>
+                {
+                    (x.field(FIELDS.left), x.field(FIELDS.right))
+                }
+                _ => return crate::parse::Visit::Descend,
+            };
+            // Not the store of the broadcast itself (`v = __shfl_sync(m, v, 0)`).
+            if x.end_byte() <= call.start_byte() && target.is_some_and(|t| a.text(t) == var) {
+                helper = value
+                    .map(unparen)
+                    .filter(|v| v.kind_name() == "call_expression")
+                    .and_then(|v| v.field(FIELDS.function))
+                    .filter(|g| g.kind_name() == "identifier")
+                    .map(|g| a.text(g));
+            }
+            crate::parse::Visit::Descend
+        });
+        let Some(helper) = helper.filter(|h| Some(*h) != fname) else {
+            continue;
+        };
+        let Some((hname, hrange, _)) = defs.iter().find(|(n, _, _)| *n == helper) else {
+            continue;
+        };
+        if reach_of(a, hname, &defs, &mut memo, 0) != Reach::XorSegments
+            || reached(a, &defs, hrange.clone())
+                .iter()
+                .any(|r| names_wave_size(a, &a.src[r.clone()]))
+        {
+            continue;
+        }
+        if a.out
+            .iter()
+            .any(|d| d.id == "H001" && call.byte_range().contains(&d.offset))
+            || !a.first("H001-xor-broadcast", call.start_byte())
+        {
+            continue;
+        }
+        let Some(list) = call.field(FIELDS.arguments) else {
+            continue;
+        };
+        let src = a.text(argv[1 + sync]).to_string();
+        a.report(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Error,
+            call,
+            format!("`{name}` reads lane `{src}` of the whole wavefront (HIP's default width), but `{var}` holds the result of `{helper}`, whose xor shuffles combine 32 lanes: on 64-lane wavefronts each 32-lane half holds its own result, and lanes 32-63 read lanes 0-31's; {}", super::rules::WAVE_NOTE),
+            Some(format!("pass width 32 (`{name}(..., 32)`): each 32-lane half then reads its own lane, as in CUDA; or make `{helper}` combine the whole wavefront (start its tree at `warpSize / 2`)")),
+            vec![Edit::insert(list.end_byte() - 1, ", 32", "H001")],
+        );
+    }
+}
+
 /// [`group_broadcasts`] for the call `a.calls[i]`.
 fn group_broadcast(a: &mut Analyzer, i: usize) {
     let (at, name) = (a.calls[i].0, a.calls[i].1);
@@ -4103,16 +4224,15 @@ fn group_broadcast(a: &mut Analyzer, i: usize) {
         return;
     }
     let fname = a.function_name(f.node);
-    let launched: Vec<bool> = a
-        .launches
-        .iter()
-        .filter(|(k, _)| Some(k.as_str()) == fname)
-        .map(|(_, w32)| *w32)
-        .collect();
-    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
-        return;
-    }
-    let Some(index) = super::rules::numbers_32_thread_groups(a, body) else {
+    // The function numbers the groups itself, or a function that calls it does (svox2's
+    // kernels take `lane_id = threadIdx.x & 0x1F` and pass it to the function that broadcasts,
+    // realuser29 R29-b), `CALL_DEPTH` levels up.
+    let own = groups_numbered(a, f.node, body).map(|index| (index, None));
+    let Some((index, caller)) = own.or_else(|| {
+        callers_of(a, fname?)
+            .into_iter()
+            .find_map(|c| Some((groups_numbered(a, c, c.field(FIELDS.body)?)?, Some(c))))
+    }) else {
         return;
     };
     if !source_below_32(a, call, src) {
@@ -4134,12 +4254,16 @@ fn group_broadcast(a: &mut Analyzer, i: usize) {
         return;
     };
     let fname = fname.unwrap_or("this function");
+    let numbers = match caller.and_then(|c| a.function_name(c)) {
+        Some(c) => format!("called from `{c}`, which"),
+        None => "which".to_string(),
+    };
     a.report(
             &super::catalog::WARP_WIDE_ROWS,
             Severity::Error,
             call,
             format!(
-                "`{name}` in `{fname}`, which numbers groups of 32 threads (`{index}`) in one-dimensional blocks: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two groups, and source lane `{}` is a lane of the wavefront (HIP's default width), not of the group (CUDA's 32), so the second group reads the first group's lane",
+                "`{name}` in `{fname}`, {numbers} numbers groups of 32 threads (`{index}`) in one-dimensional blocks: CDNA's 64-lane wavefronts (MI100, MI200, MI300) hold two groups, and source lane `{}` is a lane of the wavefront (HIP's default width), not of the group (CUDA's 32), so the second group reads the first group's lane",
                 a.text(src)
             ),
             Some(format!("pass width 32 (`{name}(..., 32)`): each group then shuffles within itself on every GPU, as in CUDA")),
@@ -4147,6 +4271,66 @@ fn group_broadcast(a: &mut Analyzer, i: usize) {
         );
     // With the width, the groups are what it works on.
     a.calls[i].2 = Some(Lanes::Width32);
+}
+
+/// Where function `f` (with body `body`) numbers 32-thread groups in one-dimensional blocks
+/// (see [`super::rules::numbers_32_thread_groups`]), the group arithmetic's text: not where it
+/// names a block's second dimension (rows are H048's from the launch), reads the wavefront's
+/// size (the groups' width is then open), or is a kernel the file launches only with blocks
+/// 32 threads wide.
+fn groups_numbered(a: &Analyzer, f: Node, body: Node) -> Option<String> {
+    let text = a.text(f).as_bytes();
+    if !one_dimensional(text) || names_wave_size(a, text) {
+        return None;
+    }
+    let fname = a.function_name(f);
+    let launched: Vec<bool> = a
+        .launches
+        .iter()
+        .filter(|(k, _)| Some(k.as_str()) == fname)
+        .map(|(_, w32)| *w32)
+        .collect();
+    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+        return None;
+    }
+    super::rules::numbers_32_thread_groups(a, body)
+}
+
+/// The functions of the file that call function `name`, directly or through others,
+/// `CALL_DEPTH` levels up, nearest first (read from the calls the analysis noted).
+fn callers_of<'t>(a: &Analyzer<'_, 't>, name: &str) -> Vec<Node<'t>> {
+    let mut found: Vec<Node<'t>> = Vec::new();
+    let mut names: Vec<&str> = vec![name];
+    for _ in 0..CALL_DEPTH {
+        let mut next: Vec<&str> = Vec::new();
+        for f in a.funcs.iter().filter(|f| f.device) {
+            let r = f.node.byte_range();
+            if found.iter().any(|g| g.byte_range() == r) {
+                continue;
+            }
+            let from = a.calls.partition_point(|c| c.0 < r.start);
+            let calls = a.calls[from..]
+                .iter()
+                .take_while(|c| c.0 < r.end)
+                .any(|c| names.contains(&c.1));
+            if !calls {
+                continue;
+            }
+            let Some(n) = a.function_name(f.node) else {
+                continue;
+            };
+            if n == name {
+                continue;
+            }
+            found.push(f.node);
+            next.push(n);
+        }
+        if next.is_empty() {
+            break;
+        }
+        names = next;
+    }
+    found
 }
 
 /// Whether shuffle source lane `src` of `call` is below 32 whatever it evaluates to: a

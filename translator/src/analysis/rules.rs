@@ -1915,6 +1915,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     // Before the segment judgements: a broadcast given the width of its groups works on them.
     super::row_warps::group_broadcasts(a);
+    super::row_warps::xor_tree_broadcasts(a);
     super::row_warps::unlaunched_rows(a);
     segment_votes(a);
     narrow_counts(a);
@@ -5712,6 +5713,49 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 );
                 return;
             }
+            // An expression of a 32-bit type written in the call (`(1U << n) - 1`, `m & bits`):
+            // the same static_assert as for a variable so declared (realuser29 R29-a).
+            if let Some(ty) = (has_sync && mask.kind_name() != "identifier")
+                .then(|| super::min_max::narrow_int_type(a, mask))
+                .flatten()
+            {
+                let shifted = shifts_in_32_bits(a, mask, 0);
+                let built_for_32 = mask_built_for_32(a.text(mask));
+                // A value computed otherwise keeps its lanes in 64 bits, as a widened
+                // declaration does; a shifted one is computed anew (no lane above 31).
+                let fix = if shifted || built_for_32 || a.origin.is_some() {
+                    vec![]
+                } else {
+                    vec![Edit::replace(
+                        mask.start_byte(),
+                        mask.end_byte(),
+                        format!("({WIDE})({})", a.text(mask)),
+                        "H003",
+                    )]
+                };
+                let help = if built_for_32 && !shifted {
+                    format!("compute it for 64 lanes: its value is built for 32 and leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`){}", preview_note(a))
+                } else if shifted {
+                    format!(
+                        "compute it in 64 bits: `{mask_text}` shifts a 32-bit value, so its bits stop at lane 31 (and a shift past 31 bits is undefined); shift a 64-bit one (`1ull << ...`), and where 32-lane groups share a 64-lane wavefront, shift the mask of the group in lanes 32-63 by 32 more{}",
+                        preview_note(a)
+                    )
+                } else {
+                    format!(
+                        "make it 64 bits (`({WIDE})(...)`), and decide which of the 64 lanes take part: its lanes stop at 31{}",
+                        preview_note(a)
+                    )
+                };
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` has type `{ty}`, 32 bits; HIP's _sync builtins require a 64-bit mask (static_assert)"),
+                    Some(help),
+                    fix,
+                );
+                return;
+            }
             if !(has_sync
                 || mask.kind_name() == "identifier" && a.macros.get(a.text(mask)).is_some())
             {
@@ -5796,7 +5840,7 @@ fn preview_note(a: &Analyzer) -> &'static str {
 /// A fix that changes a single-declarator 32-bit declaration to [`WIDE`] (and its full-mask
 /// initializer to `~0ull`).
 fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
-    if d.declarators != 1 || d.param && d.ty_text.is_empty() {
+    if d.declarators != 1 || d.param && d.ty_text.is_empty() || address_taken(a, d) {
         return vec![];
     }
     let mut fix = vec![Edit::replace(
@@ -5816,6 +5860,41 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
         }
     }
     fix
+}
+
+/// Whether the address of the variable declared by `d` (one declarator) is taken in its scope
+/// (`unsigned *pm = &mask;`): widening the variable alone would leave the pointer 32 bits, and
+/// the output would not compile (verify11, R27-b's b3).
+fn address_taken(a: &Analyzer, d: &Decl) -> bool {
+    let mut x = d.decl.field(FIELDS.declarator);
+    for _ in 0..4 {
+        match x {
+            Some(n) if n.kind_name() == "identifier" => break,
+            Some(n) => x = n.field(FIELDS.declarator),
+            None => return false,
+        }
+    }
+    let Some(name) = x
+        .filter(|n| n.kind_name() == "identifier")
+        .map(|n| a.text(n))
+    else {
+        return false;
+    };
+    let Some(scope) = a.src.get(d.scope.clone()) else {
+        return false;
+    };
+    crate::lexer::whole_words(scope, name).any(|i| {
+        let before = scope[..i].trim_ascii_end();
+        let Some(rest) = before.strip_suffix(b"&") else {
+            return false;
+        };
+        // Unary `&`: after an operator or an opening, not after an operand (`m & mask`).
+        !rest.ends_with(b"&")
+            && rest
+                .trim_ascii_end()
+                .last()
+                .is_none_or(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b')' | b']')))
+    })
 }
 
 /// [`widen_decl_fix`] for variable `name` (declared `d`) that stores a ballot, with what reads
@@ -6073,19 +6152,35 @@ fn shuffle_args(a: &mut Analyzer, name: &str, argv: &[Node]) {
         // the code's own segment, as in CUDA (realuser15 I-b); so in one whose threads number
         // themselves as rows of 32 (`threadIdx.y * 32 + threadIdx.x`: H048's rows, R22-g).
         let halves = || {
-            a.func_at(w.start_byte())
-                .and_then(|f| f.node.field(FIELDS.body))
-                .is_some_and(|b| {
-                    within_32(a.text(b)) || super::row_warps::row_index_of_32(a, b).is_some()
-                })
+            a.macro_in_segments
+                || a.func_at(w.start_byte())
+                    .and_then(|f| f.node.field(FIELDS.body))
+                    .is_some_and(|b| {
+                        within_32(a.text(b)) || super::row_warps::row_index_of_32(a, b).is_some()
+                    })
         };
         if literal(a, *w) == Some(32) && !halves() {
+            // A macro of the project's own HIP branch (`#ifdef USE_ROCM`) was given its width
+            // for HIP on purpose (pytorch_sparse's utils.cuh, realuser29 R29-1): a note.
+            let (severity, tail, help) = if a.macro_hip_branch {
+                (
+                    Severity::Note,
+                    " (the project's own HIP branch gives this width)",
+                    "keep 32 where the code works on 32-lane segments (rows of 32 lanes, each read at its lane 0); pass warpSize only where the whole wavefront is meant",
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    "",
+                    "pass warpSize if the whole warp is meant",
+                )
+            };
             a.report(
                 &WARP_SIZE_32,
-                Severity::Warning,
+                severity,
                 *w,
-                format!("`{name}` with width 32 splits a 64-lane wavefront into two independent halves; {WAVE_NOTE}"),
-                Some("pass warpSize if the whole warp is meant".into()),
+                format!("`{name}` with width 32 splits a 64-lane wavefront into two independent halves; {WAVE_NOTE}{tail}"),
+                Some(help.into()),
                 vec![],
             );
         }
@@ -6505,6 +6600,14 @@ fn profiler(a: &mut Analyzer, n: Node, name: &str) {
 }
 
 fn nvtx_call(a: &mut Analyzer, n: Node, name: &str) {
+    // The project's own function of an NVTX-like name (`nvtxRangePushMine`), defined in the
+    // file: no NVTX at all (verify11 n5).
+    if a.funcs
+        .iter()
+        .any(|f| a.function_name(f.node) == Some(name))
+    {
+        return;
+    }
     let mapped = match name {
         // nvToolsExt.h's plain names are macros of the A forms (R27-d).
         "nvtxRangePushA" | "nvtxRangePush" => Some("roctxRangePushA"),
@@ -7427,7 +7530,7 @@ fn holds_32_bits(a: &Analyzer, arg: Node) -> bool {
 
 /// Whether expression text `t` takes a lane index modulo 32 (`threadIdx.x & 31`, `% 32`,
 /// `& 0x1f`): a place within a 32-lane half of the wavefront.
-fn within_32(t: &str) -> bool {
+pub(super) fn within_32(t: &str) -> bool {
     let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
     ["&31", "%32", "&0x1f", "&0x1F"].iter().any(|m| {
         t.match_indices(m).any(|(i, _)| {
@@ -8269,6 +8372,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             .then(|| constant_fallback(a, n))
             .flatten()
             .filter(|_| stop.is_none());
+        // `#if __CUDA_ARCH__ < 600` around a CAS-loop `atomicAdd(double*, double)`, or `<= 300`
+        // around `double` overloads of `__shfl_down`: the stand-ins an older GPU needed, which
+        // HIP defines itself (realuser30 R30-1, CSR5's utils_cuda.h).
+        let polyfills = falls.then(|| only_redefines_hip(a, n)).flatten();
         let (severity, tail) = match (stop, empty) {
             (Some(line), _) => (
                 Severity::Error,
@@ -8287,6 +8394,13 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 let (name, line, returned) = constant.clone().unwrap_or_default();
                 (Severity::Error, fallback_tail(&name, line, &returned))
             }
+            _ if polyfills.is_some() => (
+                Severity::Note,
+                format!(
+                    ", and all it holds is an older GPU's stand-in for {}, which HIP has on every target: skipping it is right",
+                    polyfills.clone().unwrap_or_default()
+                ),
+            ),
             _ if *under_defined => (
                 Severity::Warning,
                 " (device code is compiled with __CUDA_ARCH__ undefined too)".to_string(),
@@ -8313,6 +8427,8 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             format!("let hipcc take the warp branch: `#if {cond} || defined(__HIP_PLATFORM_AMD__)` (HIP has the shuffles and votes; check the mask and width for 64-lane wavefronts)")
         } else if empty.is_some() {
             "write the AMD path of this code in the #else (or under `__gfx*__` / `__HIP_DEVICE_COMPILE__`); it has none".to_string()
+        } else if polyfills.is_some() && stop.is_none() && stranded.is_none() {
+            "nothing to change: calls use HIP's own definitions; where a new guard is wanted for features, use `__gfx*__` target macros or `__HIP_ARCH_HAS_*` feature macros".to_string()
         } else {
             help.to_string()
         };
@@ -8679,6 +8795,60 @@ fn else_only_redefines_hip(a: &Analyzer, n: Node) -> bool {
         }
     }
     defs > 0
+}
+
+/// Where the branch of conditional `n` (not its `#else`) holds nothing but definitions of
+/// what HIP itself provides on every target (`atomicAdd(double*, double)`, a `double`
+/// overload of `__shfl_down`), their names as the message lists them (`` `atomicAdd` ``).
+fn only_redefines_hip(a: &Analyzer, n: Node) -> Option<String> {
+    let (cond, alt) = (n.field(FIELDS.condition), n.field(FIELDS.alternative));
+    let mut names: Vec<String> = Vec::new();
+    for c in crate::parse::named_children(n) {
+        if Some(c) == cond || Some(c) == alt || c.kind_name() == "comment" {
+            continue;
+        }
+        if c.kind_name() != "function_definition" {
+            return None;
+        }
+        let name = hip_overload(a, c)
+            .map(|(name, _)| name)
+            .or_else(|| hip_shuffle_overload(a, c))?;
+        let name = format!("`{name}`");
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// The name of definition `n` where it is an overload of a shuffle that HIP defines itself
+/// for the same type (`double __shfl_down(double, unsigned, int)`): HIP's amd_warp_functions.h
+/// has `__shfl`, `__shfl_up`, `__shfl_down` and `__shfl_xor` for `int`, `unsigned int`,
+/// `float`, `double`, `long`, `unsigned long`, `long long` and `unsigned long long` in every
+/// release from 5.2.3.
+fn hip_shuffle_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
+    let mut fd = n.field(FIELDS.declarator)?;
+    for _ in 0..6 {
+        if fd.kind_name() == "function_declarator" {
+            break;
+        }
+        fd = fd.field(FIELDS.declarator)?;
+    }
+    let name = a.text(fd.field(FIELDS.declarator)?);
+    if !matches!(name, "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor") {
+        return None;
+    }
+    let first = fd.field(FIELDS.parameters)?.named_child(0)?;
+    let ty = first
+        .field(FIELDS.type_)
+        .map(|t| super::norm_ws(a.text(t)))
+        .unwrap_or_default();
+    let plain = first
+        .field(FIELDS.declarator)
+        .is_some_and(|d| d.kind_name() == "identifier");
+    let ty = hip_atomic_type(&ty);
+    (plain && (ALL_ATOMIC_TYPES.contains(&ty) || matches!(ty, "long" | "long long")))
+        .then_some(name)
 }
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do
