@@ -341,6 +341,32 @@ fn r29_1_a_width_32_macro_outside_a_hip_branch_in_code_without_32_lane_rows_keep
     );
 }
 
+/// verify12 REG-3: the HIP branch's width-32 macro used in this file by a reduction over the
+/// whole wavefront (from `warpSize / 2`, 256-thread blocks) sums half of it on CDNA: the
+/// warning stays; the branch only speaks for macros whose users are elsewhere.
+#[test]
+fn r29_1_a_hip_branch_macro_used_here_by_wavefront_code_keeps_its_warning() {
+    let src = ROCM_BRANCH_MACRO
+        .replace(
+            "int row = t >> 5, lane = t & 31;\n    if (row >= n) return;",
+            "if (t >= n) return;",
+        )
+        .replace("for (int d = 16;", "for (int d = warpSize / 2;")
+        .replace("if (lane == 0) out[row] = v;", "if (threadIdx.x % warpSize == 0) out[t / warpSize] = v;")
+        + "void go(const float* in, float* out, int n) { row_sums<<<n / 256, 256>>>(in, out, n); }\n";
+    assert!(
+        src.contains("warpSize / 2") && !src.contains("t & 31"),
+        "{src}"
+    );
+    let (_, err, _) = convert(&[("k.cu", &src)], &["-D", "USE_ROCM"]);
+    assert!(
+        reports(&err, "H001")
+            .iter()
+            .any(|l| l.starts_with("warning") && l.contains("with width 32")),
+        "{err}"
+    );
+}
+
 // R30-1 ----------------------------------------------------------------------------------------
 
 const POLYFILLS: &str = r#"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600

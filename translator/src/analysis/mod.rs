@@ -306,12 +306,22 @@ pub fn analyze_flat_with(
             .collect();
         let constants = file_constants(&a);
         let segments = segment_macros(&a);
-        // The bodies of macros defined in a branch for HIP that hipcc takes.
+        // The bodies of macros defined in a branch for HIP that hipcc takes, and used in no
+        // function of this file: where this file uses one, its uses say whether the width fits
+        // ([`segment_macros`]; a `warpSize` reduction through it keeps the warning, verify12
+        // REG-3).
         let hip_branch: HashSet<usize> = a
             .macros
             .values()
             .flatten()
             .filter(|m| m.live == Some(true))
+            .filter(|m| {
+                !a.funcs.iter().any(|f| {
+                    crate::lexer::whole_words(a.text(f.node).as_bytes(), &m.name)
+                        .next()
+                        .is_some()
+                })
+            })
             .filter_map(|m| m.body.as_ref())
             .filter(|b| {
                 tree.root_node()
