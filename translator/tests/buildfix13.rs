@@ -9,6 +9,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::{have_hip_header, have_tool, make};
+
 /// Writes `files` (relative path, text) under a new temporary directory.
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
@@ -79,42 +82,6 @@ fn convert_makefile(makefile: &str) -> (String, Vec<Finding>) {
     (fs::read_to_string(out.join("Makefile")).unwrap(), findings)
 }
 
-/// Whether `program --version` runs; under `CI=true` a missing one fails the test.
-fn have_tool(program: &str) -> bool {
-    let ok = Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "{program} is required in CI"
-        );
-        eprintln!("SKIPPED: {program} is not installed");
-    }
-    ok
-}
-
-/// Whether g++ finds HIP's runtime header (libamdhip64-dev); under `CI=true` a missing one
-/// fails the test.
-fn have_hip_headers() -> bool {
-    let o = Command::new("sh")
-        .args([
-            "-c",
-            "echo '#include <hip/hip_runtime_api.h>' | g++ -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include -x c++ -fsyntax-only -",
-        ])
-        .output();
-    let ok = o.is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "HIP's headers are required in CI"
-        );
-        eprintln!("SKIPPED: g++ does not find hip/hip_runtime_api.h");
-    }
-    ok
-}
-
 /// The `-ptx` errors of findings, by line.
 fn ptx_errors(findings: &[Finding]) -> Vec<u64> {
     findings
@@ -183,25 +150,6 @@ fn nvcc_after_a_utility_command_gets_the_targets() {
 const HOST_CPP: &str = "#include <cuda_runtime.h>\n\
                         int main() { int n = 0; return cudaGetDeviceCount(&n) == cudaSuccess ? 0 : 1; }\n";
 
-/// Builds `target` in `dir` with make; the output on failure.
-fn make(dir: &Path, target: &str) -> Result<(), String> {
-    let o = Command::new("make")
-        .arg("-C")
-        .arg(dir)
-        .arg(target)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
-}
-
 /// R28-b (BitCrack): `-I${CUDA_INCLUDE}` on a host compile, where `CUDA_INCLUDE =
 /// ${CUDA_HOME}/include`, gets HIP's path and platform macro as `-I${CUDA_HOME}/include` does,
 /// and g++ builds the translated source; `-L${CUDA_LIB}` becomes ROCm's library path.
@@ -237,7 +185,7 @@ fn a_host_include_path_derived_from_the_cuda_root_becomes_hips() {
                 .ends_with("and `CUDA_INCLUDE`, `CUDA_LIB` derive from it")),
         "{findings:?}"
     );
-    if have_tool("make") && have_tool("g++") && have_hip_headers() {
+    if have_tool("make") && have_tool("g++") && have_hip_header("hip/hip_runtime_api.h") {
         make(&out, "host.o").unwrap();
     }
 }
@@ -288,7 +236,7 @@ fn a_cuda_root_is_known_by_its_value_whatever_its_name() {
             .any(|f| f.2 == 12 && f.3 == "`$(CUDA)/lib64` refers to a CUDA installation"),
         "{findings:?}"
     );
-    if have_tool("make") && have_tool("g++") && have_hip_headers() {
+    if have_tool("make") && have_tool("g++") && have_hip_header("hip/hip_runtime_api.h") {
         make(&out, "main.o").unwrap();
         // libamdhip64 is where the linker looks by default (Debian's) or under ROCM_PATH.
         let o = Command::new("make")
@@ -374,7 +322,7 @@ fn a_cuda_path_a_parent_makefile_exports_is_read_in_the_makefile_it_runs() {
         fs::read_to_string(out.join("other/Makefile")).unwrap(),
         other
     );
-    if have_tool("make") && have_tool("g++") && have_hip_headers() {
+    if have_tool("make") && have_tool("g++") && have_hip_header("hip/hip_runtime_api.h") {
         make(&out, "all").unwrap();
         assert!(out.join("dev/host.o").exists());
     }

@@ -11,6 +11,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::{have_hip_header, have_tool, make};
+
 /// Writes `files` (relative path, text) under a new temporary directory.
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
@@ -76,61 +79,6 @@ fn convert_tree(files: &[(&str, &str)], file: &str, hip: &str) -> (String, Vec<F
     let out = tmp.path().join("out");
     let findings = convert(src.path(), &out, file, hip);
     (fs::read_to_string(out.join(file)).unwrap(), findings)
-}
-
-/// Whether `program --version` runs; under `CI=true` a missing one fails the test.
-fn have_tool(program: &str) -> bool {
-    let ok = Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "{program} is required in CI"
-        );
-        eprintln!("SKIPPED: {program} is not installed");
-    }
-    ok
-}
-
-/// Whether g++ finds HIP's runtime header at ROCM_PATH's default; under `CI=true` a missing
-/// one fails the test.
-fn have_hip_headers() -> bool {
-    let o = Command::new("sh")
-        .args([
-            "-c",
-            "echo '#include <hip/hip_runtime.h>' | g++ -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include -x c++ -fsyntax-only -",
-        ])
-        .output();
-    let ok = o.is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "HIP's headers are required in CI"
-        );
-        eprintln!("SKIPPED: g++ does not find hip/hip_runtime.h");
-    }
-    ok
-}
-
-/// Builds `target` in `dir` with make; the output on failure.
-fn make(dir: &Path, target: &str) -> Result<(), String> {
-    let o = Command::new("make")
-        .arg("-C")
-        .arg(dir)
-        .arg(target)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
 }
 
 const KERNEL: &str = "#include \"util.h\"\n\
@@ -199,7 +147,7 @@ fn a_host_compile_of_a_source_that_now_includes_hip_gets_hips_words() {
         "6.2",
     );
     assert_eq!(again, text);
-    if have_tool("make") && have_tool("g++") && have_hip_headers() {
+    if have_tool("make") && have_tool("g++") && have_hip_header("hip/hip_runtime.h") {
         let src = tree(&[
             ("Makefile", mk),
             ("host.cpp", HOST_CPP),
@@ -336,7 +284,7 @@ fn exported_names_and_roots_ending_in_a_slash() {
         !findings.iter().any(|f| f.3.starts_with("`export`")),
         "{findings:?}"
     );
-    if have_tool("make") && have_tool("g++") && have_hip_headers() {
+    if have_tool("make") && have_tool("g++") && have_hip_header("hip/hip_runtime.h") {
         let src = tree(&[("Makefile", mk), ("host.cpp", HOST_CPP), ("util.h", UTIL_H)]);
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("out");
