@@ -4104,19 +4104,18 @@ pub(super) fn xor_tree_broadcasts(a: &mut Analyzer) {
     let defs = device_defs(a);
     let mut memo: std::collections::HashMap<&str, Reach> = std::collections::HashMap::new();
     for i in candidates {
-        let (at, name) = (a.calls[i].0, a.calls[i].1);
-        let Some(f) = a.func_at(at).filter(|f| f.device) else {
+        let name = a.calls[i].1;
+        let Some(Broadcast {
+            f,
+            body,
+            call,
+            argv,
+            sync,
+        }) = broadcast_call(a, i)
+        else {
             continue;
         };
-        let Some(body) = f.node.field(FIELDS.body) else {
-            continue;
-        };
-        let Some(call) = call_at(body, at) else {
-            continue;
-        };
-        let argv = super::rules::args(call);
-        let sync = usize::from(name == "__shfl_sync");
-        if argv.len() != 2 + sync || !source_below_32(a, call, argv[1 + sync]) {
+        if !source_below_32(a, call, argv[1 + sync]) {
             continue;
         }
         let value = unparen(argv[sync]);
@@ -4199,23 +4198,46 @@ pub(super) fn xor_tree_broadcasts(a: &mut Analyzer) {
     }
 }
 
-/// [`group_broadcasts`] for the call `a.calls[i]`.
-fn group_broadcast(a: &mut Analyzer, i: usize) {
+/// A no-width broadcast (`__shfl(v, src)`, `__shfl_sync(mask, v, src)`) in a device function.
+struct Broadcast<'t> {
+    f: super::Func<'t>,
+    body: Node<'t>,
+    call: Node<'t>,
+    argv: Vec<Node<'t>>,
+    /// 1 for `__shfl_sync` (its mask comes first), else 0.
+    sync: usize,
+}
+
+/// The call `a.calls[i]` as a [`Broadcast`], where it is one in a device function's body.
+fn broadcast_call<'t>(a: &Analyzer<'_, 't>, i: usize) -> Option<Broadcast<'t>> {
     let (at, name) = (a.calls[i].0, a.calls[i].1);
-    let Some(f) = a.func_at(at).filter(|f| f.device) else {
-        return;
-    };
-    let Some(body) = f.node.field(FIELDS.body) else {
-        return;
-    };
-    let Some(call) = call_at(body, at) else {
-        return;
-    };
+    let f = a.func_at(at).filter(|f| f.device)?;
+    let body = f.node.field(FIELDS.body)?;
+    let call = call_at(body, at)?;
     let argv = super::rules::args(call);
     let sync = usize::from(name == "__shfl_sync");
-    if argv.len() != 2 + sync {
+    (argv.len() == 2 + sync).then_some(Broadcast {
+        f,
+        body,
+        call,
+        argv,
+        sync,
+    })
+}
+
+/// [`group_broadcasts`] for the call `a.calls[i]`.
+fn group_broadcast(a: &mut Analyzer, i: usize) {
+    let name = a.calls[i].1;
+    let Some(Broadcast {
+        f,
+        body,
+        call,
+        argv,
+        sync,
+    }) = broadcast_call(a, i)
+    else {
         return;
-    }
+    };
     let src = argv[1 + sync];
     let text = a.text(f.node).as_bytes();
     // Rows of a 2-D block are H048's (from the launch); the wavefront's size beside the
