@@ -10,63 +10,17 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{have_hip_header, have_tool, make};
-
-/// Writes `files` (relative path, text) under a new temporary directory.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (rel, text) in files {
-        let p = tmp.path().join(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    tmp
-}
+use common::{have_hip_header, have_tool, make, tree};
 
 /// A finding: id, severity, line, message.
 type Finding = (String, String, u64, String);
 
-/// `hipport convert <input> --out <out>` for gfx90a at HIP 6.2, which must write its report
-/// (it exits with 1 where it reports an error): the findings of the file whose path ends with
-/// `file`.
+/// The findings (id, severity, line, message) of the file whose path ends with `file` when
+/// `input` is converted into `out` at HIP 6.2 ([`common::report_findings`]).
 fn convert(input: &Path, out: &Path, file: &str) -> Vec<Finding> {
-    let json = out.with_extension("json");
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .arg("convert")
-        .arg(input)
-        .arg("--out")
-        .arg(out)
-        .arg("--report")
-        .arg(&json)
-        .args([
-            "--no-cache",
-            "--hip-version",
-            "6.2",
-            "--offload-arch",
-            "gfx90a",
-        ])
-        .output()
-        .expect("hipport runs");
-    assert!(
-        matches!(o.status.code(), Some(0 | 1)) && json.exists(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
-    v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
-        .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file)))
-        .map(|d| {
-            (
-                d["id"].as_str().unwrap_or("").to_string(),
-                d["severity"].as_str().unwrap_or("").to_string(),
-                d["line"].as_u64().unwrap_or(0),
-                d["message"].as_str().unwrap_or("").to_string(),
-            )
-        })
+    common::report_findings(input, out, file, "6.2")
+        .into_iter()
+        .map(|(id, severity, line, message, _)| (id, severity, line, message))
         .collect()
 }
 

@@ -8,69 +8,12 @@
 //! missing, a failure under `CI=true`).
 
 use std::fs;
-use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{have_hip_header, have_tool, make};
+use common::{have_hip_header, have_tool, make, report_findings as convert, tree};
 
-/// Writes `files` (relative path, text) under a new temporary directory.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (rel, text) in files {
-        let p = tmp.path().join(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    tmp
-}
-
-/// A finding: id, severity, line, message, help.
-type Finding = (String, String, u64, String, String);
-
-/// `hipport convert <input> --out <out>` for gfx90a at HIP `hip`, which must write its report:
-/// the findings of the file whose path ends with `file`.
-fn convert(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<Finding> {
-    let json = out.with_extension("json");
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .arg("convert")
-        .arg(input)
-        .arg("--out")
-        .arg(out)
-        .arg("--report")
-        .arg(&json)
-        .args([
-            "--no-cache",
-            "--hip-version",
-            hip,
-            "--offload-arch",
-            "gfx90a",
-        ])
-        .output()
-        .expect("hipport runs");
-    assert!(
-        matches!(o.status.code(), Some(0 | 1)) && json.exists(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
-    v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
-        .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file)))
-        .map(|d| {
-            (
-                d["id"].as_str().unwrap_or("").to_string(),
-                d["severity"].as_str().unwrap_or("").to_string(),
-                d["line"].as_u64().unwrap_or(0),
-                d["message"].as_str().unwrap_or("").to_string(),
-                d["help"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect()
-}
+type Finding = common::ReportFinding;
 
 /// Converts `files` at HIP `hip`: the output text of `file` and its findings.
 fn convert_tree(files: &[(&str, &str)], file: &str, hip: &str) -> (String, Vec<Finding>) {

@@ -2,30 +2,15 @@
 //! whose port is known: cache hints AMD GPUs ignore, and the legacy launch sequence (R28-1).
 
 mod common;
-use common::{hipcc_compile, require, tool_works, write_files};
+use common::{
+    hipcc_compile, require, summary, tool_works, translate_at as convert, write_files, ROCTX_STUB,
+};
 
 use hipport::diag::Diagnostic;
-use hipport::translate::{translate_source, Options};
 use hipport_rules::Version;
 
 const V52: Version = Version::new(5, 2, 3);
 const V62: Version = Version::new(6, 2, 0);
-
-fn convert(src: &str, hip: Version) -> (String, Vec<Diagnostic>) {
-    let opts = Options {
-        hip_version: hip,
-        ..Options::default()
-    };
-    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
-    (String::from_utf8(r.output).unwrap(), r.diagnostics)
-}
-
-/// `ID@line severity` for each diagnostic.
-fn summary(d: &[Diagnostic]) -> Vec<String> {
-    d.iter()
-        .map(|d| format!("{}@{} {}", d.id, d.line, d.severity.as_str()))
-        .collect()
-}
 
 /// nvToolsExt.h's plain names, as a program calls them.
 const NVTX_PLAIN: &str = "\
@@ -77,26 +62,6 @@ fn nvtx_plain_names_become_roctx_a_functions_with_one_note_each() {
         );
     }
 }
-
-/// What roctracer's inc/roctx.h declares (ROCm/roctracer): the A functions, and the stop of a
-/// started range by its id. Its own plain-name macros (`#define roctxRangePush(message)
-/// roctxRangePushA(message)`) are left out, so that only the functions' names compile.
-const ROCTX_STUB: &str = "\
-#pragma once
-#include <stdint.h>
-#ifdef __cplusplus
-extern \"C\" {
-#endif
-void roctxMarkA(const char* message);
-int roctxRangePushA(const char* message);
-int roctxRangePop();
-typedef uint64_t roctx_range_id_t;
-roctx_range_id_t roctxRangeStartA(const char* message);
-void roctxRangeStop(roctx_range_id_t id);
-#ifdef __cplusplus
-}
-#endif
-";
 
 /// R27-d: the translated file compiles with hipcc against roctx.h's declarations (rocTX is not
 /// packaged here, so a stub of them stands in). Before, `nvtxRangePush` stayed, undeclared.

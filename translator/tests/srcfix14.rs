@@ -4,32 +4,17 @@
 //! (R27-d, torch-harmonics).
 
 mod common;
-use common::{hipcc_compile, require, tool_works, write_files};
+use common::{
+    hipcc_compile, require, summary, tool_works, translate_at as translate, write_files, ROCTX_STUB,
+};
 use std::path::Path;
 
 use hipport::diag::{Diagnostic, Severity};
 use hipport::project::{convert, ConvertConfig, OutputMode};
-use hipport::translate::{translate_source, Options};
 use hipport_rules::Version;
 
 const V52: Version = Version::new(5, 2, 3);
 const V62: Version = Version::new(6, 2, 0);
-
-fn translate(src: &str, hip: Version) -> (String, Vec<Diagnostic>) {
-    let opts = Options {
-        hip_version: hip,
-        ..Options::default()
-    };
-    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
-    (String::from_utf8(r.output).unwrap(), r.diagnostics)
-}
-
-/// `ID@line severity` for each diagnostic.
-fn summary(d: &[Diagnostic]) -> Vec<String> {
-    d.iter()
-        .map(|d| format!("{}@{} {}", d.id, d.line, d.severity.as_str()))
-        .collect()
-}
 
 /// The diagnostics of `rel` when the tree at `root` is converted.
 fn project_diags(root: &Path, rel: &str) -> Vec<Diagnostic> {
@@ -147,20 +132,6 @@ int scale(float *RESTRICT x, int n);
     let (_, d) = translate(src, V62);
     assert!(d.iter().all(|d| d.id != "T008"), "{d:#?}");
 }
-
-/// What roctracer's roctx.h declares of the calls below (rocTX is not packaged here).
-const ROCTX_STUB: &str = "\
-#pragma once
-#ifdef __cplusplus
-extern \"C\" {
-#endif
-int roctxRangePushA(const char* message);
-int roctxRangePop();
-void roctxMarkA(const char* message);
-#ifdef __cplusplus
-}
-#endif
-";
 
 /// A PyTorch-extension-like file: its NVTX declarations come from a header it includes (here a
 /// project header that stands for torch's), so it includes no NVTX header itself.

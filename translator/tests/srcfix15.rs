@@ -4,26 +4,16 @@
 //! include (R27-d follow-up, verify11 n6).
 
 mod common;
-use common::{require, tool_works, write_files};
+use common::{require, tool_works, translate_at as translate, write_files, ROCTX_STUB};
 use std::path::Path;
 use std::process::Command;
 
 use hipport::diag::Diagnostic;
 use hipport::project::{convert, ConvertConfig, OutputMode};
-use hipport::translate::{translate_source, Options};
 use hipport_rules::Version;
 
 const V52: Version = Version::new(5, 2, 3);
 const V62: Version = Version::new(6, 2, 0);
-
-fn translate(src: &str, hip: Version) -> (String, Vec<Diagnostic>) {
-    let opts = Options {
-        hip_version: hip,
-        ..Options::default()
-    };
-    let r = translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
-    (String::from_utf8(r.output).unwrap(), r.diagnostics)
-}
 
 fn ids(d: &[Diagnostic], id: &str) -> Vec<usize> {
     d.iter().filter(|d| d.id == id).map(|d| d.line).collect()
@@ -173,20 +163,6 @@ fn translated_dispatch_calls_compile_with_hipcc() {
         );
     }
 }
-
-/// What roctracer's roctx.h declares of the calls below (rocTX is not packaged here).
-const ROCTX_STUB: &str = "\
-#pragma once
-#ifdef __cplusplus
-extern \"C\" {
-#endif
-int roctxRangePushA(const char* message);
-int roctxRangePop();
-void roctxMarkA(const char* message);
-#ifdef __cplusplus
-}
-#endif
-";
 
 const NVTX_USER: &str = "\
 #include \"profiling.h\"

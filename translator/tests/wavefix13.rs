@@ -3,45 +3,8 @@
 //! early return beside `cub::WarpReduce` (R27-c), `WARP_SIZE` defined in a project `#ifdef`
 //! (R28-c), and a row width's H001 once H048 has fixed the shuffles (R27-e).
 
-use std::fs;
-use std::process::Command;
-
-/// Converts the files `files` (written under a fresh `in/`) for HIP 6.2 with `args` added: the
-/// exit code, stderr, and the converted text of each file.
-fn convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, Vec<String>) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    for (name, text) in files {
-        let p = dir.join("in").join(name);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
-        .args(["--hip-version", "6.2", "--offload-arch", "gfx90a,gfx1030"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("hipport runs");
-    let texts = files
-        .iter()
-        .map(|(name, _)| fs::read_to_string(dir.join("out").join(name)).unwrap_or_default())
-        .collect();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-        texts,
-    )
-}
-
-/// The diagnostics of `id` in `stderr` (their first lines).
-fn reports<'s>(stderr: &'s str, id: &str) -> Vec<&'s str> {
-    let tag = format!("[{id}]");
-    stderr
-        .lines()
-        .filter(|l| l.contains(&tag) && !l.starts_with(' '))
-        .collect()
-}
+mod common;
+use common::{cli_convert as convert, reports};
 
 // R27-a ----------------------------------------------------------------------------------------
 

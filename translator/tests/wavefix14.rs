@@ -5,53 +5,11 @@
 //! polyfills HIP has (R30-1), a project function named `nvtx...`, and a mask whose address is
 //! taken (verify11's existing problems).
 
-use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// Converts the files `files` (written under a fresh `in/`) for HIP `hip` with `args` added:
-/// the exit code, stderr, and the converted text of each file; the directory is kept alive.
-fn convert_in(
-    files: &[(&str, &str)],
-    hip: &str,
-    args: &[&str],
-) -> (tempfile::TempDir, Option<i32>, String, Vec<String>) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    for (name, text) in files {
-        let p = dir.join("in").join(name);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
-        .args(["--hip-version", hip, "--offload-arch", "gfx90a,gfx1030"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("hipport runs");
-    let texts = files
-        .iter()
-        .map(|(name, _)| fs::read_to_string(dir.join("out").join(name)).unwrap_or_default())
-        .collect();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    (tmp, o.status.code(), err, texts)
-}
-
-/// [`convert_in`] for HIP 6.2, without the directory.
-fn convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, Vec<String>) {
-    let (_, code, err, texts) = convert_in(files, "6.2", args);
-    (code, err, texts)
-}
-
-/// The diagnostics of `id` in `stderr` (their first lines).
-fn reports<'s>(stderr: &'s str, id: &str) -> Vec<&'s str> {
-    let tag = format!("[{id}]");
-    stderr
-        .lines()
-        .filter(|l| l.contains(&tag) && !l.starts_with(' '))
-        .collect()
-}
+mod common;
+use common::{cli_convert as convert, cli_convert_in as convert_in, reports};
 
 /// hipcc, where installed (under `CI=true` it must be).
 fn hipcc() -> Option<PathBuf> {

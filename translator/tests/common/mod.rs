@@ -95,3 +95,142 @@ pub fn make(dir: &Path, target: &str) -> Result<(), String> {
         ))
     }
 }
+
+/// Writes `files` (relative path, text) under a new temporary directory.
+pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    write_files(tmp.path(), files);
+    tmp
+}
+
+/// Translates `src` as `t.cu` for HIP `hip`: the output and the diagnostics.
+pub fn translate_at(
+    src: &str,
+    hip: hipport_rules::Version,
+) -> (String, Vec<hipport::diag::Diagnostic>) {
+    let opts = hipport::translate::Options {
+        hip_version: hip,
+        ..hipport::translate::Options::default()
+    };
+    let r =
+        hipport::translate::translate_source(src.as_bytes(), "t.cu", &opts).expect("translates");
+    (String::from_utf8(r.output).unwrap(), r.diagnostics)
+}
+
+/// `ID@line severity` for each diagnostic.
+pub fn summary(d: &[hipport::diag::Diagnostic]) -> Vec<String> {
+    d.iter()
+        .map(|d| format!("{}@{} {}", d.id, d.line, d.severity.as_str()))
+        .collect()
+}
+
+/// What roctracer's inc/roctx.h declares (ROCm/roctracer): the A functions, and the stop of a
+/// started range by its id (rocTX is not packaged here, so this stands in for it under
+/// `stub/roctracer/roctx.h`). Its own plain-name macros (`#define roctxRangePush(message)
+/// roctxRangePushA(message)`) are left out, so that only the functions' names compile.
+pub const ROCTX_STUB: &str = "\
+#pragma once
+#include <stdint.h>
+#ifdef __cplusplus
+extern \"C\" {
+#endif
+void roctxMarkA(const char* message);
+int roctxRangePushA(const char* message);
+int roctxRangePop();
+typedef uint64_t roctx_range_id_t;
+roctx_range_id_t roctxRangeStartA(const char* message);
+void roctxRangeStop(roctx_range_id_t id);
+#ifdef __cplusplus
+}
+#endif
+";
+
+/// Converts the files `files` (written under a fresh `in/`) with the hipport binary for HIP
+/// `hip` and gfx90a,gfx1030, with `args` added: the directory (kept alive), the exit code,
+/// stderr, and the converted text of each file.
+pub fn cli_convert_in(
+    files: &[(&str, &str)],
+    hip: &str,
+    args: &[&str],
+) -> (tempfile::TempDir, Option<i32>, String, Vec<String>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_files(&dir.join("in"), files);
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["convert", "in", "--out", "out", "--force", "--no-cache"])
+        .args(["--hip-version", hip, "--offload-arch", "gfx90a,gfx1030"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("hipport runs");
+    let texts = files
+        .iter()
+        .map(|(name, _)| std::fs::read_to_string(dir.join("out").join(name)).unwrap_or_default())
+        .collect();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    (tmp, o.status.code(), err, texts)
+}
+
+/// [`cli_convert_in`] for HIP 6.2, without the directory.
+pub fn cli_convert(files: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, Vec<String>) {
+    let (_, code, err, texts) = cli_convert_in(files, "6.2", args);
+    (code, err, texts)
+}
+
+/// The diagnostics of `id` in `stderr` (their first lines).
+pub fn reports<'s>(stderr: &'s str, id: &str) -> Vec<&'s str> {
+    let tag = format!("[{id}]");
+    stderr
+        .lines()
+        .filter(|l| l.contains(&tag) && !l.starts_with(' '))
+        .collect()
+}
+
+/// A finding of a JSON report: id, severity, line, message, help.
+pub type ReportFinding = (String, String, u64, String, String);
+
+/// `hipport convert <input> --out <out>` for gfx90a at HIP `hip`, which must write its report
+/// (it exits with 1 where it reports an error): the findings of the file whose path ends with
+/// `file`.
+pub fn report_findings(input: &Path, out: &Path, file: &str, hip: &str) -> Vec<ReportFinding> {
+    let json = out.with_extension("json");
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .arg("--report")
+        .arg(&json)
+        .args([
+            "--no-cache",
+            "--hip-version",
+            hip,
+            "--offload-arch",
+            "gfx90a",
+        ])
+        .output()
+        .expect("hipport runs");
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)) && json.exists(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
+        .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file)))
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or("").to_string();
+            (
+                s("id"),
+                s("severity"),
+                d["line"].as_u64().unwrap_or(0),
+                s("message"),
+                s("help"),
+            )
+        })
+        .collect()
+}
