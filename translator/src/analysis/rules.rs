@@ -8103,6 +8103,21 @@ fn namespaced_apart(a: &Analyzer, n: Node, name: &str) -> bool {
 /// The name and pointee type of definition `n` where HIP defines the same overload itself
 /// (`atomicAdd(double*, double)`, `atomicMax(float*, float)`).
 fn hip_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<(&'a str, String)> {
+    let (name, ty, declarator) = name_and_first_parameter(a, n)?;
+    let types = HIP_ATOMIC_OVERLOADS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)?;
+    let pointer = declarator.is_some_and(|d| d.kind_name() == "pointer_declarator");
+    (pointer && types.contains(&hip_atomic_type(&ty))).then_some((name, ty))
+}
+
+/// The name of function definition `n`, with its first parameter's type (spaces normalised)
+/// and declarator: what an overload of one of HIP's own functions is told by.
+fn name_and_first_parameter<'a, 't>(
+    a: &Analyzer<'a, '_>,
+    n: Node<'t>,
+) -> Option<(&'a str, String, Option<Node<'t>>)> {
     let mut fd = n.field(FIELDS.declarator)?;
     for _ in 0..6 {
         if fd.kind_name() == "function_declarator" {
@@ -8111,19 +8126,12 @@ fn hip_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<(&'a str, String)> 
         fd = fd.field(FIELDS.declarator)?;
     }
     let name = a.text(fd.field(FIELDS.declarator)?);
-    let types = HIP_ATOMIC_OVERLOADS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)?;
     let first = fd.field(FIELDS.parameters)?.named_child(0)?;
     let ty = first
         .field(FIELDS.type_)
         .map(|t| super::norm_ws(a.text(t)))
         .unwrap_or_default();
-    let pointer = first
-        .field(FIELDS.declarator)
-        .is_some_and(|d| d.kind_name() == "pointer_declarator");
-    (pointer && types.contains(&hip_atomic_type(&ty))).then_some((name, ty))
+    Some((name, ty, first.field(FIELDS.declarator)))
 }
 
 /// The atomics HIP defines for each pointee type, in every release from 5.2.3
@@ -8827,25 +8835,11 @@ fn only_redefines_hip(a: &Analyzer, n: Node) -> Option<String> {
 /// `float`, `double`, `long`, `unsigned long`, `long long` and `unsigned long long` in every
 /// release from 5.2.3.
 fn hip_shuffle_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
-    let mut fd = n.field(FIELDS.declarator)?;
-    for _ in 0..6 {
-        if fd.kind_name() == "function_declarator" {
-            break;
-        }
-        fd = fd.field(FIELDS.declarator)?;
-    }
-    let name = a.text(fd.field(FIELDS.declarator)?);
+    let (name, ty, declarator) = name_and_first_parameter(a, n)?;
     if !matches!(name, "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor") {
         return None;
     }
-    let first = fd.field(FIELDS.parameters)?.named_child(0)?;
-    let ty = first
-        .field(FIELDS.type_)
-        .map(|t| super::norm_ws(a.text(t)))
-        .unwrap_or_default();
-    let plain = first
-        .field(FIELDS.declarator)
-        .is_some_and(|d| d.kind_name() == "identifier");
+    let plain = declarator.is_some_and(|d| d.kind_name() == "identifier");
     let ty = hip_atomic_type(&ty);
     (plain && (ALL_ATOMIC_TYPES.contains(&ty) || matches!(ty, "long" | "long long")))
         .then_some(name)
