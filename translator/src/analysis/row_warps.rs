@@ -4128,13 +4128,7 @@ pub(super) fn xor_tree_broadcasts(a: &mut Analyzer) {
             continue;
         }
         let fname = a.function_name(f.node);
-        let launched: Vec<bool> = a
-            .launches
-            .iter()
-            .filter(|(k, _)| Some(k.as_str()) == fname)
-            .map(|(_, w32)| *w32)
-            .collect();
-        if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+        if only_32_wide_launches(a, fname) {
             continue;
         }
         // The last value stored in `var` before the broadcast: a call of the file's function.
@@ -4196,6 +4190,14 @@ pub(super) fn xor_tree_broadcasts(a: &mut Analyzer) {
             vec![Edit::insert(list.end_byte() - 1, ", 32", "H001")],
         );
     }
+}
+
+/// Whether the file launches kernel `name` and every launch has blocks 32 threads wide: one
+/// 32-lane group, or rows (H048's concern), never two groups in a wavefront.
+fn only_32_wide_launches(a: &Analyzer, name: Option<&str>) -> bool {
+    let mut launched = a.launches.iter().filter(|(k, _)| Some(k.as_str()) == name);
+    let first = launched.next();
+    first.is_some_and(|(_, w32)| *w32) && launched.all(|(_, w32)| *w32)
 }
 
 /// A no-width broadcast (`__shfl(v, src)`, `__shfl_sync(mask, v, src)`) in a device function.
@@ -4306,13 +4308,7 @@ fn groups_numbered(a: &Analyzer, f: Node, body: Node) -> Option<String> {
         return None;
     }
     let fname = a.function_name(f);
-    let launched: Vec<bool> = a
-        .launches
-        .iter()
-        .filter(|(k, _)| Some(k.as_str()) == fname)
-        .map(|(_, w32)| *w32)
-        .collect();
-    if !launched.is_empty() && launched.iter().all(|w32| *w32) {
+    if only_32_wide_launches(a, fname) {
         return None;
     }
     super::rules::numbers_32_thread_groups(a, body)
