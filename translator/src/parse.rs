@@ -866,7 +866,7 @@ fn parseable<'s>(src: &'s [u8], headers: &[u8]) -> std::borrow::Cow<'s, [u8]> {
                             .take_while(|b| matches!(b, b' ' | b'\t'))
                             .count();
                     if src.get(open) == Some(&b'(') && !in_directive(src, id.start) {
-                        if let Some(close) = matching_paren(src, open) {
+                        if let Some(close) = matching_paren(src, open, true) {
                             blank(&mut out[id.start..close + 1]);
                         }
                     }
@@ -1879,7 +1879,7 @@ fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
         if src.get(paren) != Some(&b'(') {
             return;
         }
-        let Some(end) = matching_paren(src, paren) else {
+        let Some(end) = matching_paren(src, paren, true) else {
             return;
         };
         let close = skip(end + 1);
@@ -1897,8 +1897,9 @@ fn show_alignment(src: &[u8], word: std::ops::Range<usize>, out: &mut [u8]) {
     }
 }
 
-/// The offset of the `)` that closes the `(` at `open`, on the same line, when there is one.
-fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
+/// The offset of the `)` that closes the `(` at `open`; with `same_line`, only one before the
+/// next line break counts (a macro use the blanking must keep on one line).
+pub(crate) fn matching_paren(src: &[u8], open: usize, same_line: bool) -> Option<usize> {
     let mut depth = 0usize;
     for (i, &b) in src.iter().enumerate().skip(open) {
         match b {
@@ -1909,7 +1910,7 @@ fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
                     return Some(i);
                 }
             }
-            b'\n' => return None,
+            b'\n' if same_line => return None,
             _ => {}
         }
     }

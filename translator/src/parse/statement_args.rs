@@ -99,7 +99,7 @@ fn statement_call(
     if code.get(open) != Some(&b'(') {
         return None;
     }
-    let close = matching_paren(code, open)?;
+    let close = crate::parse::matching_paren(code, open, false)?;
     if let Some(semicolon) = top_level_semicolon(code, open + 1, close) {
         return Some((open, close, last_top_level_comma(code, open + 1, semicolon)));
     }
@@ -323,24 +323,6 @@ fn starts_statement(code: &[u8], at: usize) -> bool {
             matches!(&before[before.len() - word..], b"else" | b"do")
         }
     }
-}
-
-/// The `)` that closes the `(` at `open`.
-fn matching_paren(code: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, &b) in code.iter().enumerate().skip(open) {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The first `;` in `code[from..to]` outside nested parentheses, brackets and braces.
