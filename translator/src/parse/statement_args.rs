@@ -47,7 +47,8 @@ pub(super) fn block_edits(src: &[u8], tree: &Tree) -> Vec<Rewrite> {
     let mut statement_starts: Vec<usize> = Vec::new();
     for id in crate::lexer::identifiers(&code) {
         if depths[id.start] == 0
-            || !starts_statement(&code, id.start) && !statement_starts.contains(&id.start)
+            || !super::statement_macros::starts_statement(&code, id.start, false)
+                && !statement_starts.contains(&id.start)
         {
             continue;
         }
@@ -305,24 +306,6 @@ fn skip_blanks(code: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// Whether the name at `at` begins a statement by the code before it: a `;`, a brace, the `)`
-/// of a control head, a label's `:`, `else` or `do`.
-fn starts_statement(code: &[u8], at: usize) -> bool {
-    let before = code[..at].trim_ascii_end();
-    match before.last() {
-        None | Some(b';' | b'{' | b'}' | b')') => true,
-        Some(b':') => !before.ends_with(b"::"),
-        Some(_) => {
-            let word = before
-                .iter()
-                .rev()
-                .take_while(|b| crate::lexer::is_word_byte(**b))
-                .count();
-            matches!(&before[before.len() - word..], b"else" | b"do")
-        }
-    }
 }
 
 /// The first `;` in `code[from..to]` outside nested parentheses, brackets and braces.

@@ -81,7 +81,7 @@ impl<'s> StatementMacros<'s> {
         };
         name.kind() == "identifier"
             && self.names(&self.src[name.byte_range()])
-            && starts_statement(self.src, name.start_byte())
+            && starts_statement(self.src, name.start_byte(), true)
             && self.src.get(call.end_byte().wrapping_sub(1)) == Some(&b')')
             && in_function_body(call)
     }
@@ -197,14 +197,19 @@ fn all_caps(word: &[u8]) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
 }
 
-/// Whether a name at `at` begins a statement by the text before it on its line: nothing, a `;`,
-/// a brace, the `)` of an `if`/`for`/`while` head, a label's `:`, `else` or `do`.
-fn starts_statement(src: &[u8], at: usize) -> bool {
-    let mut i = at;
-    while i > 0 && matches!(src[i - 1], b' ' | b'\t') {
-        i -= 1;
-    }
-    let before = &src[..i];
+/// Whether a name at `at` begins a statement by the code before it: a `;`, a brace, the `)` of
+/// an `if`/`for`/`while` head, a label's `:`, `else` or `do`; with `line_start`, also nothing but
+/// blanks before it on its line (otherwise line breaks are read past).
+pub(super) fn starts_statement(src: &[u8], at: usize, line_start: bool) -> bool {
+    let before = if line_start {
+        let mut i = at;
+        while i > 0 && matches!(src[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        &src[..i]
+    } else {
+        src[..at].trim_ascii_end()
+    };
     match before.last() {
         None | Some(b'\n' | b';' | b'{' | b'}' | b')') => true,
         Some(b':') => !before.ends_with(b"::"),
@@ -214,7 +219,7 @@ fn starts_statement(src: &[u8], at: usize) -> bool {
                 .rev()
                 .take_while(|b| crate::lexer::is_word_byte(**b))
                 .count();
-            matches!(&before[i - word..], b"else" | b"do")
+            matches!(&before[before.len() - word..], b"else" | b"do")
         }
     }
 }
