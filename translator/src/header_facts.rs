@@ -79,6 +79,9 @@ pub struct Taken {
     pub absent: Vec<String>,
     /// Their qualifier macros, as `#define` lines (see [`crate::parse::parse_with_qualifiers`]).
     pub qualifiers: Vec<u8>,
+    /// Whether `defines` hold what the whole tree decides (see [`HeaderFacts::own_switches`]):
+    /// the result then depends on files the run index does not follow for it.
+    pub tree_wide: bool,
 }
 
 /// The facts of a tree's headers, read lazily, once per run, shared by the run's workers.
@@ -92,6 +95,8 @@ pub struct HeaderFacts {
     budget: Duration,
     /// Header (relative to the root) -> its facts, `None` where there is no such file.
     memo: Mutex<HashMap<String, Slot>>,
+    /// What the tree's other files and build files define (read at the first question).
+    tree: crate::analysis::TreeDefines,
 }
 
 /// A header's facts, filled by the first worker that asks.
@@ -114,6 +119,7 @@ impl HeaderFacts {
         budget: Duration,
     ) -> HeaderFacts {
         HeaderFacts {
+            tree: crate::analysis::TreeDefines::new(root.clone(), defines.clone(), budget),
             root,
             search,
             opts: AnalysisOptions {
@@ -130,7 +136,65 @@ impl HeaderFacts {
     /// once), tell its analysis: the macros they define as `warpSize` and their device
     /// functions with warp-level work, with the headers reached. The first definition of a
     /// name wins. Headers not found, or outside the root, add nothing.
+    ///
+    /// And, for the names the file tests in `#if`/`#ifdef` that it defines itself or that the
+    /// headers give as undefined, what the tree says (see [`HeaderFacts::own_switches`]).
     pub fn for_file(&self, src: &[u8], rel: &str) -> Taken {
+        let mut taken = self.headers_taken(src, rel);
+        self.own_switches(src, &mut taken);
+        taken
+    }
+
+    /// A file's own switches (DeepSpeed's `PTX_AVAILABLE`, which `src` tests and defines, only
+    /// under `#if __CUDA_ARCH__ >= 530`): undefined under hipcc (a `-U` in `taken.defines`)
+    /// only where no other file of the tree defines the name where hipcc may compile it and no
+    /// build file names it (verify12 REG-1, REG-2). A header's `-U` for a name the file tests
+    /// is kept on the same terms. Names hipcc's own view decides are left alone.
+    fn own_switches(&self, src: &[u8], taken: &mut Taken) {
+        let given = |name: &str| self.opts.defines.iter().any(|d| d.name == name);
+        let own = crate::analysis::own_switches(src);
+        let header_off = taken
+            .defines
+            .iter()
+            .any(|d| d.undefined && !crate::analysis::platform_macro(&d.name));
+        if own.is_empty() && !header_off {
+            return;
+        }
+        let tested = if header_off {
+            crate::analysis::tested_names(src)
+        } else {
+            Default::default()
+        };
+        let mut tree_wide = false;
+        taken.defines.retain(|d| {
+            if !d.undefined
+                || crate::analysis::platform_macro(&d.name)
+                || !tested.contains(&d.name)
+                || given(&d.name)
+            {
+                return true;
+            }
+            tree_wide = true;
+            !self.tree.may_define(&d.name)
+        });
+        for name in own {
+            if given(&name) || taken.defines.iter().any(|d| d.name == name) {
+                continue;
+            }
+            tree_wide = true;
+            if !self.tree.may_define(&name) {
+                taken.defines.push(Define {
+                    name,
+                    value: None,
+                    undefined: true,
+                });
+            }
+        }
+        taken.tree_wide |= tree_wide;
+    }
+
+    /// [`HeaderFacts::for_file`]'s part that reads the headers.
+    fn headers_taken(&self, src: &[u8], rel: &str) -> Taken {
         let mut taken = Taken::default();
         if memchr::memmem::find(src, b"include").is_none() {
             return taken;

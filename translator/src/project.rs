@@ -1757,12 +1757,15 @@ fn process(
         }
     }
     // What the next run's index holds for this source.
-    // The headers the result took facts from, each with its stamp (none: not indexed).
+    // The headers the result took facts from, each with its stamp (none: not indexed). A result
+    // that took what the whole tree defines (a file's own switches) is not indexed: the index
+    // would vouch for it without reading the other files again.
     let headers: Option<Vec<(String, cache::Stamp)>> = taken
         .headers
         .into_iter()
         .map(|(rel, stamp)| Some((rel, stamp?)))
-        .collect();
+        .collect::<Option<Vec<_>>>()
+        .filter(|_| !taken.tree_wide);
     let record = match (key, f.stamp, headers) {
         (Some((_, k)), Some(stamp), Some(headers))
             if matches!(outcome.status, FileStatus::Changed | FileStatus::Unchanged)

@@ -231,7 +231,9 @@ HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync` and `__match_
 a 64-bit mask and reject anything else with a static_assert (\"The mask must be a \
 64-bit integer\"). CUDA code passes `0xffffffff`, `-1`, `~0`, an `unsigned` variable or the \
 result of a function declared to return `unsigned` (`warp_converged_mask()`), or an expression of \
-32-bit type written in the call (`(1U << n) - 1`, `bits & 0xff`): all 32-bit, so \
+32-bit type written in the call (`(1U << n) - 1`, `bits & 0xff`) or given by a function-like \
+macro whose body is one (`#define LOWN32(n) ((1u << (n)) - 1)`, reported where it is called; \
+`--fix` casts the call, never the body, which other code may use): all 32-bit, so \
 they stop compiling (`--fix` makes such an expression 64 bits with a cast, except one that \
 shifts a 32-bit value, whose bits stop at lane 31 however wide it is made), and a 64-bit constant with no bits above bit 31 names only half of a \
 64-lane wavefront.

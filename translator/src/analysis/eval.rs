@@ -128,15 +128,24 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) || ROCM_BUILD_MACROS.contains(&name) {
         Some(true)
-    } else if macros.by_name.get(name).is_some_and(|d| !d.is_empty()) {
-        // The file defines it, only in branches hipcc skips (DeepSpeed's `PTX_AVAILABLE`,
-        // defined under `#if __CUDA_ARCH__ >= 530`): the name is the file's own switch, which
-        // hipcc never turns on (realuser29 R29-d). Includers get `-U` for it likewise
-        // (`HipccView::decided`).
-        Some(false)
     } else {
+        // A name the file defines only in branches hipcc skips (DeepSpeed's `PTX_AVAILABLE`
+        // under `#if __CUDA_ARCH__ >= 530`) is undecided here: a file that includes this one
+        // may define it first, or the build may (`-DPTX_AVAILABLE`). Where nothing in the tree
+        // or its build files does, the run passes `-U` for it (see `TreeDefines`), and the
+        // `undefined` test above decides it (realuser29 R29-d, verify12 REG-1/REG-2).
         None
     }
+}
+
+/// Whether hipcc's own view decides `name` whatever the project does: the CUDA-only macros
+/// and the HIP platform macros (see [`hip_defined`]).
+pub(crate) fn platform_macro(name: &str) -> bool {
+    CUDA_ONLY_MACROS.contains(&name)
+        || LIBRARY_VERSION_MACROS.contains(&name)
+        || CUDA_BUILD_MACROS.contains(&name)
+        || HIP_DEFINED_MACROS.contains(&name)
+        || ROCM_BUILD_MACROS.contains(&name)
 }
 
 /// Evaluates integer constant expressions.

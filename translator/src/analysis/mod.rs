@@ -20,6 +20,9 @@ mod row_warps;
 mod rtc;
 mod rules;
 mod suppress;
+mod tree_defines;
+pub use tree_defines::TreeDefines;
+pub(crate) use tree_defines::{own_switches, tested_names};
 
 use crate::parse::{Field, FIELDS};
 use std::collections::{HashMap, HashSet};
@@ -36,7 +39,7 @@ use crate::edit::Edit;
 use crate::parse::{Flat, KindName, KindTable};
 
 pub use catalog::DIAGS;
-pub(crate) use eval::{CUDA_ONLY_MACROS, LIBRARY_VERSION_MACROS};
+pub(crate) use eval::{platform_macro, CUDA_ONLY_MACROS, LIBRARY_VERSION_MACROS};
 pub use merge::merge_restated;
 pub use python::analyze_python;
 pub(crate) use python::rocm_define_macros;
@@ -584,6 +587,15 @@ impl HipccView {
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         out
+    }
+
+    /// Whether the file has a definition of `name` that hipcc compiles or may compile (its
+    /// branch is taken or undecided).
+    pub fn may_define(&self, name: &str) -> bool {
+        self.macros
+            .by_name
+            .get(name)
+            .is_some_and(|defs| defs.iter().any(|d| d.live != Some(false)))
     }
 
     /// The branch hipcc skips at byte `offset` of the file (whose tree's root is `root`), if any.

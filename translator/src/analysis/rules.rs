@@ -5756,6 +5756,46 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 );
                 return;
             }
+            // A call of a function-like macro of the file whose body has a 32-bit type
+            // whatever its arguments (`#define LOWN32(n) ((1u << (n)) - 1)`): the static_assert
+            // fails as for the expression written in the call (verify12, R29-a's macro form).
+            if let Some(narrow) = has_sync.then(|| narrow_macro_mask(a, mask)).flatten() {
+                let NarrowMacro {
+                    name: macro_name,
+                    line,
+                    ty,
+                    shifted,
+                    built_for_32,
+                } = narrow;
+                // The body may serve other uses than masks: the call is made 64 bits, not the
+                // body, and a shifted value (no lane above 31) is left to its author.
+                let fix = if shifted || built_for_32 || a.origin.is_some() {
+                    vec![]
+                } else {
+                    vec![Edit::replace(
+                        mask.start_byte(),
+                        mask.end_byte(),
+                        format!("({WIDE})({})", a.text(mask)),
+                        "H003",
+                    )]
+                };
+                let help = if shifted {
+                    format!("compute it in 64 bits: `{macro_name}` shifts a 32-bit value, so its bits stop at lane 31 (and a shift past 31 bits is undefined); shift a 64-bit one in the macro (`1ull << ...`) or pass a 64-bit mask here, and where 32-lane groups share a 64-lane wavefront, shift the mask of the group in lanes 32-63 by 32 more{}", preview_note(a))
+                } else if built_for_32 {
+                    format!("compute it for 64 lanes: `{macro_name}` builds a value for 32 and leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`){}", preview_note(a))
+                } else {
+                    format!("make it 64 bits (`({WIDE})(...)`, or a 64-bit body for `{macro_name}` where its other users allow), and decide which of the 64 lanes take part: its lanes stop at 31{}", preview_note(a))
+                };
+                a.report(
+                    &SYNC_MASK_32,
+                    Severity::Error,
+                    mask,
+                    format!("lane mask `{mask_text}` passed to `{name}` has type `{ty}` (32 bits), the type of macro `{macro_name}`'s body on line {line}; HIP's _sync builtins require a 64-bit mask (static_assert)"),
+                    Some(help),
+                    fix,
+                );
+                return;
+            }
             if !(has_sync
                 || mask.kind_name() == "identifier" && a.macros.get(a.text(mask)).is_some())
             {
@@ -5770,6 +5810,63 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             }
         }
     }
+}
+
+/// A lane mask that is a call of a function-like macro of the file whose body is one
+/// expression of a 32-bit type whatever the arguments (see [`narrow_macro_mask`]).
+struct NarrowMacro {
+    name: String,
+    /// The line of the definition.
+    line: usize,
+    /// The body's type as C spells it (`unsigned int`).
+    ty: String,
+    /// Whether the body shifts a 32-bit value (`(1u << (n)) - 1`).
+    shifted: bool,
+    /// Whether the body is built for 32 lanes (`0xffffffffu >> (32 - (n))`).
+    built_for_32: bool,
+}
+
+/// For mask `e`, a call `LOWN32(n)` of a function-like macro of the file: the body's type where
+/// literals, casts and operators decide it without the arguments (a parameter as the count of
+/// a shift only), and that type is 32 bits or narrower. A body of another type, or one whose
+/// type follows an argument (`((m) & 0xff)`), gives `None`.
+fn narrow_macro_mask(a: &Analyzer, e: Node) -> Option<NarrowMacro> {
+    let e = super::row_warps::unparen(e);
+    if e.kind_name() != "call_expression" {
+        return None;
+    }
+    let f = e.field(FIELDS.function)?;
+    if f.kind_name() != "identifier" {
+        return None;
+    }
+    let name = a.text(f);
+    let macros = std::rc::Rc::clone(&a.macros);
+    let m = macros.get(name).filter(|m| m.function_like)?;
+    // Every definition hipcc may compile must agree: one branch's body decides nothing.
+    let defs = macros.by_name.get(name)?;
+    if defs.iter().filter(|d| d.live != Some(false)).count() > 1 {
+        return None;
+    }
+    let body = m.body.as_ref()?;
+    let expr = super::macro_expression(body.tree.root_node())?;
+    let mut scratch = Vec::new();
+    let mut b = Analyzer::new(
+        &body.text,
+        a.file,
+        a.opts,
+        a.index,
+        Some(body.origin()),
+        &mut scratch,
+    );
+    b.macros = std::rc::Rc::clone(&macros);
+    let ty = super::min_max::narrow_int_type(&b, expr)?;
+    Some(NarrowMacro {
+        name: name.to_string(),
+        line: a.index.position(m.body_range.start).0,
+        ty,
+        shifted: shifts_in_32_bits(&b, expr, 0),
+        built_for_32: mask_built_for_32(b.text(expr)),
+    })
 }
 
 /// For a call of a function the file defines with a 32-bit return type (`__device__ constexpr
