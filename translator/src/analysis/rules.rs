@@ -1656,6 +1656,7 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
                                 && d.init
                                     .is_some_and(|i| MAKERS.iter().any(|m| a.text(i).contains(m))))
                     })
+                || template_typed_tile(a, f, name)
         }
         // `cg::labeled_partition(...)`, `cooperative_groups::binary_partition(...)`
         "qualified_identifier" | "template_function" => {
@@ -1720,6 +1721,38 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
         Some(help),
         vec![],
     );
+}
+
+/// Whether member call `f` (`tile.ballot`) of a tile-only member (`ballot`, `match_any`, ...)
+/// is made on a variable whose type is a type parameter of the template around it (`template
+/// <typename TileT> ... const TileT& tile`), in a file that includes cooperative groups: BGHT's
+/// buckets take their tile so (realuser32 R32-d). `any`/`all` are left out: other types have
+/// them (`std::bitset`).
+fn template_typed_tile(a: &Analyzer, f: Node, name: &str) -> bool {
+    if !matches!(
+        name,
+        "ballot" | "match_any" | "match_all" | "meta_group_rank" | "meta_group_size"
+    ) || memchr::memmem::find(a.src, b"cooperative_groups").is_none()
+    {
+        return false;
+    }
+    let Some(d) = f
+        .field(FIELDS.argument)
+        .filter(|o| o.kind_name() == "identifier")
+        .and_then(|o| a.lookup(a.text(o), o.start_byte()))
+    else {
+        return false;
+    };
+    let ty = d.ty_text.as_str();
+    crate::parse::ancestors(f).into_iter().any(|p| {
+        p.kind_name() == "template_declaration"
+            && p.field(FIELDS.parameters).is_some_and(|list| {
+                crate::parse::named_children(list).any(|c| {
+                    c.kind_name() == "type_parameter_declaration"
+                        && a.text(c).split_ascii_whitespace().last() == Some(ty)
+                })
+            })
+    })
 }
 
 /// The size of the tile that member call `f` (`tile.ballot`) is made on, as written in its
@@ -6986,6 +7019,11 @@ fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Ed
         .map(|b| a.text(b));
     let why = if body.is_some_and(within_32) {
         Some("this function places lanes within 32")
+    } else if shuffles_width32(a, at) {
+        // SlabHash's work queue: `src = __ffs(q) - 1` feeds `__shfl_sync(m, v, src, 32)` and
+        // `lane == src`; widened, `src` spans 0-63 and the upper half's requests are never
+        // served (realuser32 R32-a).
+        Some("this function shuffles with width 32, so its lanes are numbered within 32")
     } else if body.is_some_and(|b| b.contains("threadIdx.y")) {
         Some("this function reads `threadIdx.y`: with blocks 32 threads wide each half is a row")
     } else {
@@ -6998,6 +7036,32 @@ fn stored_ballot_help(a: &Analyzer, at: Node, fix: Vec<Edit>) -> (String, Vec<Ed
         ),
         None => (format!("declare it `{WIDE}`"), fix),
     }
+}
+
+/// Whether the function holding `at` has a shuffle whose width is 32 or less (`__shfl_sync(m,
+/// v, src, 32)`): its lane numbers are those of a 32-lane group.
+fn shuffles_width32(a: &Analyzer, at: Node) -> bool {
+    let Some(body) = a
+        .func_at(at.start_byte())
+        .and_then(|f| f.node.field(FIELDS.body))
+    else {
+        return false;
+    };
+    crate::parse::walk_subtree(body, |x| {
+        let width32 = x.kind_name() == "call_expression"
+            && callee(a, x)
+                .filter(|c| c.starts_with("__shfl"))
+                .is_some_and(|name| {
+                    let argv = args(x);
+                    let width = argv.get(2 + usize::from(name.ends_with("_sync")));
+                    width.and_then(|w| a.eval(*w)).is_some_and(|w| w <= 32)
+                });
+        if width32 {
+            crate::parse::Visit::Stop
+        } else {
+            crate::parse::Visit::Descend
+        }
+    })
 }
 
 fn ballot_assign(a: &mut Analyzer, n: Node) {
@@ -7222,7 +7286,9 @@ fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         && src
             .field(FIELDS.operator)
             .is_some_and(|o| matches!(a.text(o), "+" | "-"));
-    if !offset {
+    // `__ffs` counts lanes from 1: a vote of lane 31 alone gives 32 (realuser32 R32-e,
+    // SlabHash's `found_lane_plus_1`), past a group of 32 as `found_lane + 1` is.
+    if !offset && !counts_from_one(a, src) {
         return;
     }
     a.report(
@@ -7233,6 +7299,44 @@ fn shuffle_source_offset(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         Some(format!("wrap it yourself: `({}) % {}` (or `& ({} - 1)` for a power of two)", a.text(src), a.text(width), a.text(width))),
         vec![],
     );
+}
+
+/// Whether `e` is a call of `__ffs`/`__ffsll` (1 to 32 or 64, 0 for none), or a variable whose
+/// value is one: the last `=` before `e` in its function, else its declaration's value
+/// (SlabHash's `found_lane_plus_1 = __ffs(...)`).
+fn counts_from_one(a: &Analyzer, e: Node) -> bool {
+    let ffs = |x: Node| {
+        x.kind_name() == "call_expression" && matches!(callee(a, x), Some("__ffs" | "__ffsll"))
+    };
+    if e.kind_name() != "identifier" {
+        return ffs(e);
+    }
+    let name = a.text(e);
+    let mut last = None;
+    if let Some(body) = a
+        .func_at(e.start_byte())
+        .and_then(|f| f.node.field(FIELDS.body))
+    {
+        crate::parse::walk_subtree(body, |x| {
+            if x.start_byte() >= e.start_byte() {
+                return crate::parse::Visit::Stop;
+            }
+            if x.kind_name() == "assignment_expression"
+                && x.field(FIELDS.left).is_some_and(|l| a.text(l) == name)
+            {
+                last = Some(
+                    x.field(FIELDS.operator).is_some_and(|o| a.text(o) == "=")
+                        && x.field(FIELDS.right).is_some_and(ffs),
+                );
+            }
+            crate::parse::Visit::Descend
+        });
+    }
+    last.unwrap_or_else(|| {
+        a.lookup(name, e.start_byte())
+            .and_then(|d| d.init)
+            .is_some_and(ffs)
+    })
 }
 
 /// Whether `e` is, or names a variable set to, a lane taken from `threadIdx.x` alone by the
@@ -9439,6 +9543,11 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
         ),
         ("bfe", "`bfe` -> `__bitextract_u32()` / `__bitextract_u64()`"),
         ("bfi", "`bfi` -> `__bitinsert_u32()` / `__bitinsert_u64()`"),
+        // Find the most significant set bit (realuser32 R32-c, BGHT's ptx.cuh): not `bfi`.
+        (
+            "bfind",
+            "`bfind` -> `x ? 31 - __clz(x) : 0xffffffff` (`.u64`: `x ? 63 - __clzll(x) : 0xffffffff`; `.shiftamt`: `__clz(x)`)",
+        ),
         (
             "mul.hi",
             "`mul.hi` -> `__umulhi()` / `__mulhi()` (64-bit: `__umul64hi()` / `__mul64hi()`)",
@@ -9473,7 +9582,7 @@ fn ptx_statement(a: &mut Analyzer, n: Node, code: &str, template: &str) {
     let mut found: Vec<&str> = hints
         .iter()
         // The assembler's view: in `"\tmul.hi.u32"` as written, a `t` stands before `mul`.
-        .filter(|(k, _)| has_token(template, k) || has_token(&code, k) || has_token(&ordered, k))
+        .filter(|(k, _)| has_opcode(template, k) || has_opcode(&code, k) || has_opcode(&ordered, k))
         .map(|(_, h)| *h)
         .chain(moves.iter().map(String::as_str))
         .chain(copy)
@@ -9721,13 +9830,32 @@ fn asm_clean(joined: &str) -> String {
 /// Whether `token` occurs in asm text at the start of a word (so `red.` does not match
 /// `shared.`).
 fn has_token(code: &str, token: &str) -> bool {
+    token_in(code, token, false)
+}
+
+/// [`has_token`] for a PTX hint key: a bare opcode (`bfi`, `popc`) ends where the
+/// instruction's name does, so `bfind` is not `bfi` (realuser32 R32-c); keys with a qualifier
+/// (`cvt.rn.f16`, `fence.`) may run on (`f16x2`).
+fn has_opcode(code: &str, key: &str) -> bool {
+    token_in(code, key, key.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Whether `token` stands in `code` after a break (when it starts with a letter) and, with
+/// `ends`, before one.
+fn token_in(code: &str, token: &str, ends: bool) -> bool {
     let starts_alpha = token.starts_with(|c: char| c.is_ascii_alphabetic());
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     code.match_indices(token).any(|(i, _)| {
-        !starts_alpha
+        (!starts_alpha
             || code[..i]
                 .chars()
                 .next_back()
-                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                .is_none_or(|c| !(word(c) || c == '.')))
+            && (!ends
+                || code[i + token.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !word(c)))
     })
 }
 
