@@ -332,3 +332,85 @@ fn without_a_standard_the_block_still_builds_cxx14_code() {
         cmake_build(&out, &tmp.path().join("build")).unwrap();
     }
 }
+
+/// Converts `files` at HIP `hip` for gfx90a: the output text of `file` and its findings.
+fn convert_at(files: &[(&str, &str)], file: &str, hip: &str) -> (String, Vec<Finding>) {
+    let src = tree(files);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let findings = convert(src.path(), &out, file, hip);
+    (fs::read_to_string(out.join(file)).unwrap(), findings)
+}
+
+/// A JIT build in Megatron's shape: a literal flag list with a `-gencode` pair, joined to a list
+/// that gets more pairs appended one at a time (`cc_flag`).
+fn joined_build(extra_read: &str) -> String {
+    format!(
+        "from torch.utils import cpp_extension\n\
+         def build(newer):\n\
+         \x20   cc_flag = []\n\
+         \x20   cc_flag.append('-gencode')\n\
+         \x20   cc_flag.append('arch=compute_80,code=sm_80')\n\
+         \x20   if newer:\n\
+         \x20       cc_flag.append('-gencode')\n\
+         \x20       cc_flag.append('arch=compute_90,code=sm_90')\n\
+         \x20   def helper(name, files, more):\n\
+         \x20       return cpp_extension.load(name=name, sources=files,\n\
+         \x20                                 extra_cuda_cflags=['-O3', '-gencode', 'arch=compute_70,code=sm_70'] + more + cc_flag)\n\
+         {extra_read}\
+         \x20   return helper('k', ['k.cu'], ['--use_fast_math'])\n"
+    )
+}
+
+/// R29-2 (Megatron): the pairs appended to a list whose only read is joined to a list that got
+/// the AMD targets give none again: the command line lists each `--offload-arch` once, and
+/// Python still runs the file (the emptied `if` holds `pass`).
+#[test]
+fn a_joined_list_does_not_repeat_the_offload_arch() {
+    let py = joined_build("");
+    let (text, findings) = convert_at(
+        &[("build.py", &py), ("k.cu", "__global__ void k() {}\n")],
+        "build.py",
+        "5.2.3",
+    );
+    assert_eq!(text.matches("--offload-arch=gfx90a").count(), 1, "{text}");
+    assert!(
+        !text.contains("gencode") && !text.contains("compute_"),
+        "{text}"
+    );
+    assert!(
+        findings.iter().any(|f| f.0 == "B009"
+            && f.3
+                .contains("joined to a list that already holds the AMD targets (line 11)")),
+        "{findings:?}"
+    );
+    if have_tool("python3") {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("b.py"), &text).unwrap();
+        let o = Command::new("python3")
+            .args(["-m", "py_compile"])
+            .arg(dir.path().join("b.py"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+/// Where the list is also read on its own (another build gets it alone), its pairs keep their
+/// targets: that build would otherwise have none.
+#[test]
+fn a_list_read_on_its_own_keeps_its_offload_arch() {
+    let py = joined_build(
+        "    cpp_extension.load(name='j', sources=['k.cu'], extra_cuda_cflags=cc_flag)\n",
+    );
+    let (text, _) = convert_at(
+        &[("build.py", &py), ("k.cu", "__global__ void k() {}\n")],
+        "build.py",
+        "5.2.3",
+    );
+    assert!(
+        text.contains("    cc_flag.append('--offload-arch=gfx90a')\n"),
+        "{text}"
+    );
+    assert!(!text.contains("gencode"), "{text}");
+}
