@@ -1167,6 +1167,11 @@ mod tests {
             b"NVCCFLAGS = -std=c++17\nall:\n\tnvcc k.cu"
         ));
         assert!(!may_name_old_standard(
+            b"find_package(rocthrust)\nenable_language(CUDA)\nset(CMAKE_CXX_STANDARD 17)"
+        ));
+        // A CMake file that may get the C++14 block of HIP before 6.0 reads the project's
+        // other CMake files for a standard (verify13 REG-1): its result is not cached.
+        assert!(may_name_old_standard(
             b"find_package(rocthrust)\nenable_language(CUDA)"
         ));
     }
