@@ -3407,8 +3407,10 @@ fn thrust_users_are_told_to_install_and_link_rocthrust() {
     assert!(hipport::buildfiles::may_name_old_standard(
         b"project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cu)\n"
     ));
+    // (A standard of its own: else, for HIP before 6.0, it reads the project's other CMake
+    // files for one, verify13 REG-1.)
     assert!(!hipport::buildfiles::may_name_old_standard(
-        b"project(t LANGUAGES CXX CUDA)\nadd_executable(t src/t.cpp)\n"
+        b"project(t LANGUAGES CXX CUDA)\nset(CMAKE_CXX_STANDARD 17)\nadd_executable(t src/t.cpp)\n"
     ));
 }
 

@@ -1477,8 +1477,14 @@ fn is_on(a: Option<&Arg>) -> bool {
 /// (`auto f()` without a trailing return type). For such a target the HIP block keeps nvcc's
 /// dialect where the project and the command line name none: `CMAKE_CXX_STANDARD 14`, which
 /// CMake writes out as `-std=gnu++14` after hipcc's. A note at `at` says so.
+/// Not where the project gives a standard of its own in any form (verify13 REG-1, R32-2; see
+/// [`project_gives_standard`]): CMake writes its standard flag after `CMAKE_CXX_FLAGS`, so
+/// `gnu++14` would override a `-std=c++17` there, and a standard the project sets (before or
+/// after the block) makes the block and its note pointless.
 fn nvcc_dialect(st: &State, sink: &mut Sink, at: usize) -> Vec<String> {
-    if st.opts.hip_version >= hipport_rules::Version::new(6, 0, 0) {
+    if st.opts.hip_version >= hipport_rules::Version::new(6, 0, 0)
+        || project_gives_standard(st.src, sink.file(), st.opts.tree_root.as_deref())
+    {
         return Vec::new();
     }
     sink.diag_as(
@@ -1486,7 +1492,7 @@ fn nvcc_dialect(st: &State, sink: &mut Sink, at: usize) -> Vec<String> {
         crate::diag::Severity::Note,
         at,
         format!(
-            "hipcc {} compiles as C++11 where CMake names no standard, and nvcc compiled as C++14: `set(CMAKE_CXX_STANDARD 14)` added where the project and the command line set none",
+            "hipcc {} compiles as C++11 where CMake names no standard, and nvcc compiled as C++14: the project gives no C++ standard, so `set(CMAKE_CXX_STANDARD 14)` is added for a command line that sets none",
             st.opts.hip_version
         ),
         Some("hipcc before ROCm 6 puts `-std=c++11` before the flags it is given; CMake gives none where the compiler's default already meets the target's compile features (`cxx_std_11`)".into()),
@@ -1496,6 +1502,208 @@ fn nvcc_dialect(st: &State, sink: &mut Sink, at: usize) -> Vec<String> {
         "  set(CMAKE_CXX_STANDARD 14)".to_string(),
         "endif()".to_string(),
     ]
+}
+
+/// Whether `file` (its text `src`) or the CMake files of its project give a C++ standard (see
+/// [`gives_standard`]): the file itself; the `CMakeLists.txt` of each directory above it up to
+/// the input's root `root`, whose variables reach it; and the CMake files (`CMakeLists.txt`,
+/// `*.cmake`) in and below its directory, which its `add_subdirectory()` and `include()` read.
+/// Below it, CMake's own output (`CMakeFiles/`, whose compiler files list every `cxx_std_NN`)
+/// and nested git checkouts (a vendored project with a `.git` of its own, which sets standards
+/// for its own targets) are passed over; at most 50000 directory entries are looked at and
+/// files of at most 1 MiB read.
+fn project_gives_standard(src: &str, file: &str, root: Option<&std::path::Path>) -> bool {
+    if gives_standard(src) {
+        return true;
+    }
+    let Some(root) = root else {
+        return false;
+    };
+    let read = |path: &std::path::Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
+            && std::fs::read(path).is_ok_and(|b| gives_standard(&String::from_utf8_lossy(&b)))
+    };
+    let dir = text::dir_of(file);
+    // The directories above: `a/b` for `a/b/c/CMakeLists.txt`, then `a`, then the root.
+    let mut above = dir;
+    while !above.is_empty() {
+        above = text::dir_of(above);
+        if read(&root.join(above).join("CMakeLists.txt")) {
+            return true;
+        }
+    }
+    let base = root.join(dir);
+    let own = file.rsplit('/').next().unwrap_or(file);
+    let mut checkouts = std::collections::HashMap::new();
+    let mut nested_checkout = |rel: &str| {
+        let mut d = text::dir_of(rel);
+        while !d.is_empty() {
+            let is = *checkouts
+                .entry(d.to_string())
+                .or_insert_with(|| base.join(d).join(".git").exists());
+            if is {
+                return true;
+            }
+            d = text::dir_of(d);
+        }
+        false
+    };
+    let mut found = false;
+    crate::tree_walk::walk_files(&base, 50_000, |path, rel, _| {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let cmake = name == "CMakeLists.txt" || name.ends_with(".cmake");
+        if !cmake || rel == own || rel.split('/').any(|c| c == "CMakeFiles") || nested_checkout(rel)
+        {
+            return std::ops::ControlFlow::Continue(());
+        }
+        found = read(path);
+        if found {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    found
+}
+
+/// Whether a build file's translation may read other CMake files for a standard (see
+/// [`project_gives_standard`]): it names CUDA and a command that makes the CUDA language or
+/// package the HIP block's (`project()`, `enable_language()`, `find_package()`, FindCUDA's
+/// `cuda_add_*()` and `cuda_wrap_srcs()`), and gives no standard itself.
+pub(super) fn may_read_project_standard(src: &[u8]) -> bool {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    has(b"CUDA")
+        && [
+            &b"project"[..],
+            b"PROJECT",
+            b"enable_language",
+            b"ENABLE_LANGUAGE",
+            b"find_package",
+            b"FIND_PACKAGE",
+            b"cuda_add_",
+            b"CUDA_ADD_",
+            b"cuda_wrap_srcs",
+            b"CUDA_WRAP_SRCS",
+        ]
+        .iter()
+        .any(|w| has(w))
+        && !gives_standard(&String::from_utf8_lossy(src))
+}
+
+/// Whether CMake text gives its targets a C++ standard of its own, in any form: a value for
+/// `CMAKE_CXX_STANDARD` or `CMAKE_CUDA_STANDARD`; the `CXX_STANDARD` or `CUDA_STANDARD`
+/// property; a `-std=` of C++14 or newer (or of a variable's value) in `CMAKE_CXX_FLAGS*` or
+/// `CMAKE_CUDA_FLAGS*` (`set()`, `string(APPEND)`, `list(APPEND)`), in compile options or
+/// definitions (`add_compile_options`, `target_compile_options`, `add_definitions`, the
+/// `COMPILE_OPTIONS`/`COMPILE_FLAGS` properties); a compile feature `cxx_std_NN`/`cuda_std_NN`
+/// of C++14 or newer. `cxx_std_11` and `-std=c++11` are not: CMake gives no flag for a feature
+/// the compiler's default meets, and an older standard is what the HIP block raises.
+pub(super) fn gives_standard(src: &str) -> bool {
+    if !["STANDARD", "std"].iter().any(|w| src.contains(w)) {
+        return false;
+    }
+    commands(src).iter().any(command_gives_standard)
+}
+
+/// Whether one command gives a standard (see [`gives_standard`]).
+fn command_gives_standard(cmd: &Command) -> bool {
+    let args: Vec<&str> = cmd
+        .args
+        .iter()
+        .filter(|a| !a.bracket)
+        .map(|a| a.text.as_str())
+        .collect();
+    let flags_var = |t: &str| {
+        ["CMAKE_CXX_FLAGS", "CMAKE_CUDA_FLAGS"].iter().any(|v| {
+            t.strip_prefix(v)
+                .is_some_and(|r| r.is_empty() || r.starts_with('_'))
+        })
+    };
+    let std_flag_in = |rest: &[&str]| names_standard_flag(&rest.join(" "));
+    match (cmd.name.as_str(), &args[..]) {
+        ("set", [var, value, ..])
+            if matches!(*var, "CMAKE_CXX_STANDARD" | "CMAKE_CUDA_STANDARD") =>
+        {
+            !value.is_empty()
+        }
+        ("set", [var, rest @ ..]) => flags_var(var) && std_flag_in(rest),
+        ("string", [op, var, rest @ ..]) => {
+            matches!(*op, "APPEND" | "PREPEND") && flags_var(var) && std_flag_in(rest)
+        }
+        ("list", [op, var, rest @ ..]) => {
+            matches!(*op, "APPEND" | "PREPEND" | "INSERT") && flags_var(var) && std_flag_in(rest)
+        }
+        ("add_compile_options" | "target_compile_options" | "add_definitions", _) => {
+            std_flag_in(&args)
+        }
+        ("target_compile_features", _) => args.iter().any(|a| names_standard_feature(a)),
+        (
+            "set_target_properties"
+            | "set_property"
+            | "set_directory_properties"
+            | "set_source_files_properties",
+            _,
+        ) => {
+            args.iter().any(|a| {
+                matches!(*a, "CXX_STANDARD" | "CUDA_STANDARD") || names_standard_feature(a)
+            }) || std_flag_in(&args)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a C++ standard of C++14 or newer is named by the compiler flags in `t`: `-std=c++17`,
+/// `--std=gnu++1z`, `-std c++17` (nvcc's spelling), also inside a generator expression
+/// (`$<$<COMPILE_LANGUAGE:CXX>:-std=c++17>`); a value held in a variable (`-std=${STD}`)
+/// counts.
+fn names_standard_flag(t: &str) -> bool {
+    let words: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || matches!(c, ';' | ':' | '"' | '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(k, w)| {
+        let w = w.trim_end_matches('>');
+        let value = match w.trim_start_matches('-').strip_prefix("std") {
+            _ if !w.starts_with('-') => None,
+            Some(v) => match v.strip_prefix('=') {
+                Some(v) => Some(v),
+                None if v.is_empty() => words.get(k + 1).map(|n| n.trim_end_matches('>')),
+                None => None,
+            },
+            None => None,
+        };
+        value.is_some_and(cxx14_or_newer)
+    })
+}
+
+/// Whether a `-std=` value names C++14 or newer (`c++17`, `gnu++2a`, `c++1y`), or is a
+/// variable's value (`${STD}`).
+fn cxx14_or_newer(v: &str) -> bool {
+    if v.contains('$') {
+        return true;
+    }
+    let Some(n) = v.strip_prefix("c++").or_else(|| v.strip_prefix("gnu++")) else {
+        return false;
+    };
+    !n.is_empty() && !matches!(n, "98" | "03" | "0x" | "11")
+}
+
+/// Whether `t` names a compile feature `cxx_std_NN` or `cuda_std_NN` of C++14 or newer (or one
+/// whose number is a variable's value).
+fn names_standard_feature(t: &str) -> bool {
+    ["cxx_std_", "cuda_std_"].iter().any(|p| {
+        t.match_indices(p).any(|(at, _)| {
+            let before_ok = at == 0 || !is_ident(t.as_bytes()[at - 1]);
+            let rest = &t[at + p.len()..];
+            let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            before_ok
+                && if n.is_empty() {
+                    rest.starts_with('$')
+                } else {
+                    !matches!(n.as_str(), "98" | "03" | "11")
+                }
+        })
+    })
 }
 
 /// R18-d: where the sources use Thrust or CUB ([`BuildOptions::thrust_sources`]), a C++ or CUDA
@@ -1541,18 +1749,12 @@ fn thrust_standard(st: &State, sink: &mut Sink, cmd: &Command) {
                 }
             }
         }
+        // `cuda_std_NN` is [`cuda_features`]' (it becomes `cxx_std_NN`, raised there).
         "target_compile_features" => {
             for a in args.iter().filter(|a| !a.bracket) {
-                for lang in ["cxx", "cuda"] {
-                    let Some(v) = a
-                        .text
-                        .strip_prefix(lang)
-                        .and_then(|r| r.strip_prefix("_std_"))
-                    else {
-                        continue;
-                    };
+                if let Some(v) = a.text.strip_prefix("cxx_std_") {
                     if matches!(v, "98" | "03" | "11") {
-                        raise(a, &format!("{lang}_std_14"), "compile feature");
+                        raise(a, "cxx_std_14", "compile feature");
                     }
                 }
             }
@@ -1561,9 +1763,66 @@ fn thrust_standard(st: &State, sink: &mut Sink, cmd: &Command) {
     }
 }
 
+/// verify13 (last row of REG-1's table): a compile feature of the CUDA language (`cuda_std_17`
+/// in `target_compile_features()` or a `COMPILE_FEATURES` property) applies to CUDA sources
+/// alone, and the target's sources compile as C++ with hipcc now: without a change the target
+/// gets no standard from it (hipcc 5.2.3: C++11) and C++17 code stops building. It becomes the
+/// C++ feature of the same number (`cxx_std_17`), `cxx_std_14` where the tree uses Thrust or
+/// CUB and the number is older (R18-d, see [`thrust_standard`]).
+fn cuda_features(st: &State, sink: &mut Sink, cmd: &Command) {
+    if !matches!(
+        cmd.name.as_str(),
+        "target_compile_features" | "set_property" | "set_target_properties"
+    ) {
+        return;
+    }
+    let src = st.src;
+    for a in cmd.args.iter().filter(|a| !a.bracket) {
+        // Offsets into the text hold only where it is the source's bytes (no escapes).
+        if src.get(a.content_start..a.content_end) != Some(a.text.as_str()) {
+            continue;
+        }
+        for (at, _) in a.text.match_indices("cuda_std_") {
+            if at > 0 && is_ident(a.text.as_bytes()[at - 1]) {
+                continue;
+            }
+            let rest = &a.text[at + "cuda_std_".len()..];
+            let n = &rest[..rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len())];
+            if n.is_empty() || rest[n.len()..].starts_with(|c: char| is_ident(c as u8)) {
+                continue;
+            }
+            let old = &a.text[at..at + "cuda_std_".len() + n.len()];
+            let raised = st.opts.thrust_sources && matches!(n, "98" | "03" | "11");
+            let new = format!("cxx_std_{}", if raised { "14" } else { n });
+            let start = a.content_start + at;
+            if !sink.edit(start, start + old.len(), &new, B_LANGUAGE.id) {
+                continue;
+            }
+            if raised {
+                sink.diag(
+                    B_FLAG_MAPPED,
+                    start,
+                    format!("compile feature `{old}` -> `{new}`"),
+                    Some(flags::THRUST_CXX14_HELP.into()),
+                );
+            } else {
+                sink.diag(
+                    B_LANGUAGE,
+                    start,
+                    format!("compile feature `{old}` -> `{new}`: the target's sources compile as C++ with hipcc, and a CUDA feature no longer applies to them"),
+                    Some("without it the target would get no standard from this feature".into()),
+                );
+            }
+        }
+    }
+}
+
 /// Command-specific rewrites.
 fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
     thrust_standard(st, sink, cmd);
+    cuda_features(st, sink, cmd);
     let src = st.src;
     let args = &cmd.args;
     match cmd.name.as_str() {

@@ -306,11 +306,14 @@ fn thrust_and_cub(text: &[u8]) -> (bool, bool) {
 /// where it now reads none. A CMake file that lists `.cu` sources reads those alone (R21-f,
 /// see [`cmake_sources_use_thrust`]): its result depends on them too. So does a Makefile's
 /// whose recipes run a host compiler: it reads the sources they compile for CUDA headers
-/// (R30-a, see [`make_host::may_read_host_sources`]).
+/// (R30-a, see [`make_host::may_read_host_sources`]). So does a CMake file's that may get the
+/// HIP block: for HIP before 6.0 it reads the project's other CMake files for a C++ standard
+/// (verify13 REG-1, see [`cmake::may_read_project_standard`]).
 pub fn may_name_old_standard(src: &[u8]) -> bool {
     names_old_standard(src)
         || cmake_lists_cuda_sources(src)
         || make_host::may_read_host_sources(src)
+        || cmake::may_read_project_standard(src)
 }
 
 /// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
@@ -924,7 +927,15 @@ pub const DIAGS: &[DiagInfo] = &[
                   For --hip-version before 6.0 the block also sets CMAKE_CXX_STANDARD 14 where nothing\n\
                   set it: hipcc before ROCm 6 puts -std=c++11 before its flags, and CMake gives no\n\
                   standard where the compiler's default meets the targets' compile features, so code\n\
-                  nvcc built at its default (C++14) would compile as C++11.",
+                  nvcc built at its default (C++14) would compile as C++11. Not where the project gives a\n\
+                  standard of its own in its CMake files (the file, those of the directories above it, and\n\
+                  those in and below its directory): CMAKE_CXX_STANDARD or CMAKE_CUDA_STANDARD set\n\
+                  anywhere, the CXX_STANDARD or CUDA_STANDARD property, -std=c++14 or newer in\n\
+                  CMAKE_CXX_FLAGS, CMAKE_CUDA_FLAGS or compile options, or a cxx_std_NN / cuda_std_NN\n\
+                  compile feature of 14 or more (CMake writes its standard after CMAKE_CXX_FLAGS, so\n\
+                  gnu++14 would override a -std=c++17 there). A cuda_std_NN compile feature becomes\n\
+                  cxx_std_NN: the target's sources compile as C++ now, and a CUDA feature would give\n\
+                  them no standard.",
     },
     DiagInfo {
         id: "B008",
@@ -1156,6 +1167,11 @@ mod tests {
             b"NVCCFLAGS = -std=c++17\nall:\n\tnvcc k.cu"
         ));
         assert!(!may_name_old_standard(
+            b"find_package(rocthrust)\nenable_language(CUDA)\nset(CMAKE_CXX_STANDARD 17)"
+        ));
+        // A CMake file that may get the C++14 block of HIP before 6.0 reads the project's
+        // other CMake files for a standard (verify13 REG-1): its result is not cached.
+        assert!(may_name_old_standard(
             b"find_package(rocthrust)\nenable_language(CUDA)"
         ));
     }

@@ -796,6 +796,9 @@ pub(crate) fn translate(
     let mut pair_done: BTreeMap<String, bool> = BTreeMap::new();
     // Variables assigned a list that got the `--offload-arch=` flags.
     let mut arch_lists: HashSet<String> = HashSet::new();
+    // R29-2 (Megatron): variables joined to a literal list that got them
+    // (`['-gencode', 'arch=...'] + extra + cc_flag`), with the token of each such read.
+    let mut arch_joined: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::Punct { ch: '[', .. } => stack.push(k),
@@ -819,7 +822,13 @@ pub(crate) fn translate(
                         if let Some((name, false)) = &target {
                             arch_done = arch_lists.contains(name);
                         }
+                        let had_arch = arch_done;
                         list(src, sink, opts, role, &words, &mut arch_done);
+                        if arch_done && !had_arch {
+                            for (name, at) in joined_names(&toks, open, k) {
+                                arch_joined.entry(name).or_default().push(at);
+                            }
+                        }
                         // A list added to one (`flags += [...]`) gets it from the assigned list.
                         if role == Role::Nvcc
                             && opts.warp_sync_define
@@ -879,6 +888,15 @@ pub(crate) fn translate(
             _ => {}
         }
     }
+    // R29-2: a list whose every read is joined to a list that holds the AMD targets gets none
+    // from its appended `-gencode` pairs: the command line would list each target twice.
+    let mut joined_at: BTreeMap<String, usize> = BTreeMap::new();
+    for (name, reads) in &arch_joined {
+        if only_joined_reads(&toks, name, reads) {
+            pair_done.insert(name.clone(), true);
+            joined_at.insert(name.clone(), tok_start(&toks[reads[0]]));
+        }
+    }
     // Outside lists: `x.append('--use_fast_math')` on an nvcc list, renamed sources, patterns.
     for (k, t) in toks.iter().enumerate() {
         let Tok::Str {
@@ -932,6 +950,7 @@ pub(crate) fn translate(
                     Tok::Ident { text, .. } => text.clone(),
                     _ => String::new(),
                 };
+                let joined_line = joined_at.get(&list).map(|&at| line(at));
                 let done = pair_done.entry(list).or_insert(false);
                 let pair = flags::map_words(
                     &[content.as_str(), value.as_str()],
@@ -1004,7 +1023,10 @@ pub(crate) fn translate(
                             super::B_ARCH.id,
                         );
                         sink.edit(second.0, second.1, String::new(), super::B_ARCH.id);
-                        Some("nothing: the list already holds the AMD targets".to_string())
+                        Some(match joined_line {
+                            Some(l) => format!("nothing: this list is read only where it is joined to a list that already holds the AMD targets (line {l}), so hipcc would get each target twice"),
+                            None => "nothing: the list already holds the AMD targets".to_string(),
+                        })
                     }
                     _ => None,
                 };
@@ -4308,6 +4330,65 @@ fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
             Some("HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4".into()),
         );
     }
+}
+
+/// The plain names joined with `+` to the literal list from token `open` (`[`) to `close` (`]`):
+/// `a + [...] + b + c` gives `a`, `b` and `c`, each with its token. Not an attribute (`x.a`), a
+/// call (`f()`) or a subscript (`a[0]`), whose value is no variable's list.
+fn joined_names(toks: &[Tok], open: usize, close: usize) -> Vec<(String, usize)> {
+    let plain = |at: usize| -> Option<String> {
+        let Some(Tok::Ident { text, .. }) = toks.get(at) else {
+            return None;
+        };
+        let before = at.checked_sub(1).and_then(|b| toks.get(b));
+        let after = toks.get(at + 1);
+        let attribute = matches!(before, Some(Tok::Punct { ch: '.', .. }));
+        let applied = matches!(
+            after,
+            Some(Tok::Punct {
+                ch: '(' | '[' | '.',
+                ..
+            })
+        );
+        (!attribute && !applied).then(|| text.clone())
+    };
+    let plus = |at: usize| matches!(toks.get(at), Some(Tok::Punct { ch: '+', .. }));
+    let mut out = Vec::new();
+    let mut j = close + 1;
+    while plus(j) && !matches!(toks.get(j + 1), Some(Tok::Punct { ch: '=', .. })) {
+        let Some(name) = plain(j + 1) else { break };
+        out.push((name, j + 1));
+        j += 2;
+    }
+    let mut j = open;
+    while j >= 2 && plus(j - 1) {
+        let Some(name) = plain(j - 2) else { break };
+        out.push((name, j - 2));
+        j -= 2;
+    }
+    out
+}
+
+/// Whether every mention of variable `name` is an assignment (`name = ...`), an append to it
+/// (`name += ...`, `name.append(...)`, `name.extend(...)`, `name.insert(...)`) or one of the
+/// joined reads `reads` (token indexes): no command line gets the list without them.
+fn only_joined_reads(toks: &[Tok], name: &str, reads: &[usize]) -> bool {
+    toks.iter().enumerate().all(|(i, t)| {
+        let Tok::Ident { text, .. } = t else {
+            return true;
+        };
+        if text != name || reads.contains(&i) {
+            return true;
+        }
+        let at = |n: usize| toks.get(i + n);
+        let ch = |n: usize, c: char| matches!(at(n), Some(Tok::Punct { ch, .. }) if *ch == c);
+        let attribute = i > 0 && matches!(toks[i - 1], Tok::Punct { ch: '.', .. });
+        let assigned = ch(1, '=') && !ch(2, '=');
+        let added = ch(1, '+') && ch(2, '=');
+        let appended = ch(1, '.')
+            && matches!(at(2), Some(Tok::Ident { text, .. }) if matches!(text.as_str(), "append" | "extend" | "insert"));
+        attribute || assigned || added || appended
+    })
 }
 
 /// Rewrites one list of literals by its role; `arch_done` says whether the AMD targets are
