@@ -2251,13 +2251,20 @@ fn reads_guarded<'t>(
     scope: Node<'t>,
     depth: u8,
 ) -> Option<bool> {
-    // In a loop's body, a read before the shuffle sees the previous iteration's result.
-    let looped = scope.parent().is_some_and(|p| {
-        matches!(
-            p.kind_name(),
-            "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-        )
+    // In a loop's body, a read before the shuffle sees the previous iteration's result,
+    // unless the variable is declared in that body before the shuffle: each iteration then
+    // starts it afresh (`T acc = 0; acc += x[i]; <tree on acc>` in a loop over rows,
+    // realuser31 R31-e).
+    let fresh = a.lookup(name, after.start_byte()).is_some_and(|d| {
+        scope.start_byte() <= d.decl.start_byte() && d.decl.end_byte() <= after.start_byte()
     });
+    let looped = !fresh
+        && scope.parent().is_some_and(|p| {
+            matches!(
+                p.kind_name(),
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+            )
+        });
     let mut reads = 0;
     // After a write, the rest of the write's block reads the new value, not this one.
     let mut killed: Vec<std::ops::Range<usize>> = Vec::new();

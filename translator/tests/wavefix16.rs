@@ -1,0 +1,51 @@
+//! Findings of realuser31/32 (wavefix16): 32-lane segment code that H001 misread (a tree in a
+//! loop over rows, R31-e; an unused constant, R31-1; a conditional constant, R31-b; shuffles
+//! in statement macros, R31-d and R31-2; the others of one real absolute-lane shuffle, R31-3),
+//! a project header's `_sync` wrapper run by 32 lanes (R31-a) and NVRTC text included into an
+//! initializer (R32-b).
+
+mod common;
+use common::{cli_convert as convert, reports};
+
+/// The H001 findings of `stderr` at error severity.
+fn h001_errors(stderr: &str) -> Vec<&str> {
+    reports(stderr, "H001")
+        .into_iter()
+        .filter(|l| l.starts_with("error"))
+        .collect()
+}
+
+// R31-e ----------------------------------------------------------------------------------------
+
+/// A down-shuffle tree over 32-lane groups in a loop over jobs, read at each group's lane 0:
+/// the value is declared afresh in the loop's body, so no iteration sees the last one's.
+const TREE_IN_LOOP: &str = r#"#define WARP_SIZE 32
+__global__ void colsums(float* out, const float* x, int reps) {
+  int lane = threadIdx.x % WARP_SIZE;
+  int grp = threadIdx.x / WARP_SIZE;
+  for (int r = 0; r < reps; ++r) {
+    float t = x[(r * 8 + grp) * WARP_SIZE + lane];
+    t *= 2.0f;
+    for (int d = WARP_SIZE / 2; d > 0; d >>= 1)
+      t += __shfl_down_sync(0xffffffff, t, d);
+    if (lane == 0) atomicAdd(out + grp, t);
+  }
+}
+"#;
+
+#[test]
+fn r31e_a_tree_in_a_loop_on_a_value_the_loop_declares_is_segment_code() {
+    let (_, err, _) = convert(&[("k.cu", TREE_IN_LOOP)], &[]);
+    assert!(h001_errors(&err).is_empty(), "{err}");
+}
+
+#[test]
+fn r31e_a_value_carried_across_the_loop_is_still_read_unguarded() {
+    // `t` lives across iterations: lanes other than a group's lane 0 add what the tree left
+    // them into the next iteration's tree, which is no 32-lane segment's own sum.
+    let carried = TREE_IN_LOOP
+        .replace("    float t = x[", "    t += x[")
+        .replace("  for (int r = 0;", "  float t = 0.f;\n  for (int r = 0;");
+    let (_, err, _) = convert(&[("k.cu", &carried)], &[]);
+    assert_eq!(h001_errors(&err).len(), 1, "{err}");
+}
