@@ -49,3 +49,26 @@ fn r31e_a_value_carried_across_the_loop_is_still_read_unguarded() {
     let (_, err, _) = convert(&[("k.cu", &carried)], &[]);
     assert_eq!(h001_errors(&err).len(), 1, "{err}");
 }
+
+// R31-1 ----------------------------------------------------------------------------------------
+
+#[test]
+fn r31_1_a_source_files_constant_nothing_uses_is_a_note() {
+    let src = "#define WARP_SIZE 32\n#define TILE 16\nint tiles(int n) { return (n + TILE - 1) / TILE; }\n";
+    let (code, err, _) = convert(&[("k.cu", src)], &[]);
+    let h001 = reports(&err, "H001");
+    assert_eq!(h001.len(), 1, "{err}");
+    assert!(
+        h001[0].starts_with("note") && h001[0].contains("no function of this file uses it"),
+        "{err}"
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // A header's keeps its warning for its includers, and a used one its error.
+    let (_, err, _) = convert(&[("k.cuh", src)], &[]);
+    assert!(reports(&err, "H001")[0].starts_with("warning"), "{err}");
+    let used = format!(
+        "{src}__global__ void k(float* v) {{ unsigned b = __ballot_sync(0xffffffff, v[threadIdx.x] > 0); if (threadIdx.x % WARP_SIZE == 0) v[threadIdx.x / WARP_SIZE] = __popc(b); }}\n"
+    );
+    let (_, err, _) = convert(&[("k.cu", &used)], &[]);
+    assert!(!h001_errors(&err).is_empty(), "{err}");
+}

@@ -96,7 +96,8 @@ it; a `.cuh` with the reduction, a \
 function-like macro of either that is one shuffle with a width of 32 or less counts as one. \
 A warp-size constant of 32 that a project header defines once, outside conditional code \
 (`constexpr int WARP_SIZE = 32;` or `#define WARP_SIZE 32`), and that no function of the \
-header uses, is a warning there that leaves the judgement to its includers; an including file \
+header uses, is a warning there that leaves the judgement to its includers (in a source file \
+that no function of it uses, a note: it counts no lanes yet); an including file \
 whose function's warp-level work the constant reaches gets an error at that function's first \
 use of it, judged as a constant of the file (dropped in 32-lane segment code). So does a \
 warp-size name the build defines as 32 (`-DWARP_SIZE=32` given to hipport with `-D`, in \

@@ -457,6 +457,7 @@ fn idle_constants(a: &mut Analyzer) {
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut idle: Vec<usize> = Vec::new();
     let mut elsewhere: Vec<usize> = Vec::new();
+    let mut unused: Vec<usize> = Vec::new();
     // The findings at a constant's definition (`warp_size` fixes the warp size at 32), not at a
     // shuffle outside the functions the file knows (an out-of-line template member).
     let definitions: Vec<usize> = a
@@ -485,6 +486,11 @@ fn idle_constants(a: &mut Analyzer) {
             // right) is decided there, not here (realuser10 X-b).
             if header && definitions.contains(offset) {
                 elsewhere.push(*offset);
+            } else if definitions.contains(offset) {
+                // A source file's constant that nothing uses counts no lanes anywhere: a note
+                // that says so, not an error whose `warpSize` would change nothing (realuser31
+                // R31-1).
+                unused.push(*offset);
             }
             continue;
         }
@@ -516,6 +522,17 @@ fn idle_constants(a: &mut Analyzer) {
         d.message
             .push_str(" (no function of this header uses it: the files that include it decide)");
         d.help = Some("review its uses in the files that include this header: where it counts the lanes of a warp-level operation over the whole warp, use `warpSize`; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes".into());
+    }
+    for d in a
+        .out
+        .iter_mut()
+        .filter(|d| d.id == "H001" && unused.contains(&d.offset))
+    {
+        d.severity = Severity::Note;
+        d.fix.clear();
+        d.message
+            .push_str(" (no function of this file uses it, so it counts no lanes yet)");
+        d.help = Some("where code that uses it counts the lanes of a warp-level operation over the whole warp, use `warpSize` there; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too".into());
     }
 }
 
