@@ -72,3 +72,56 @@ fn r31_1_a_source_files_constant_nothing_uses_is_a_note() {
     let (_, err, _) = convert(&[("k.cu", &used)], &[]);
     assert!(!h001_errors(&err).is_empty(), "{err}");
 }
+
+// R31-b ----------------------------------------------------------------------------------------
+
+/// A 32-lane segment reduction whose constant is chosen by a platform test that HIP 6.2 no
+/// longer passes (`__HIP_PLATFORM_HCC__` is gone): hipcc compiles the `#else`, 32.
+const CHOSEN_WIDTH: &str = r#"#if defined(__HIP_PLATFORM_HCC__)
+static constexpr unsigned kLanes = 64;
+#else
+static constexpr unsigned kLanes = 32;
+#endif
+
+__device__ float group_max(float x) {
+  for (unsigned m = kLanes / 2; m > 0; m /= 2)
+    x = fmaxf(x, __shfl_xor_sync(0xffffffff, x, m, kLanes));
+  return x;
+}
+
+__global__ void block_max(const float* in, float* out) {
+  __shared__ float part[kLanes];
+  unsigned t = threadIdx.x;
+  float x = group_max(in[blockIdx.x * blockDim.x + t]);
+  if (t % kLanes == 0) part[t / kLanes] = x;
+  __syncthreads();
+  if (t < kLanes) {
+    x = t < blockDim.x / kLanes ? part[t] : -1e30f;
+    x = group_max(x);
+    if (t == 0) out[blockIdx.x] = x;
+  }
+}
+"#;
+
+#[test]
+fn r31b_a_width_chosen_under_a_platform_test_is_the_arm_hipcc_compiles() {
+    let (_, err, out) = convert(&[("k.cu", CHOSEN_WIDTH)], &[]);
+    assert!(h001_errors(&err).is_empty(), "{err}");
+    // The same judgement as an unconditional 32: the first group's branch gets the lanes that
+    // run it as its mask.
+    assert!(
+        out[0].contains("__shfl_xor_sync(__activemask(), x, m, kLanes)"),
+        "{}",
+        out[0]
+    );
+    let plain = CHOSEN_WIDTH
+        .replace(
+            "#if defined(__HIP_PLATFORM_HCC__)\nstatic constexpr unsigned kLanes = 64;\n#else\n",
+            "",
+        )
+        .replace("#endif\n", "");
+    let (_, plain_err, plain_out) = convert(&[("k.cu", &plain)], &[]);
+    assert_eq!(reports(&err, "H001"), reports(&plain_err, "H001"));
+    let code = |t: &str| t[t.find("__device__").unwrap()..].to_string();
+    assert_eq!(code(&out[0]), code(&plain_out[0]));
+}
