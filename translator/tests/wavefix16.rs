@@ -125,3 +125,55 @@ fn r31b_a_width_chosen_under_a_platform_test_is_the_arm_hipcc_compiles() {
     let code = |t: &str| t[t.find("__device__").unwrap()..].to_string();
     assert_eq!(code(&out[0]), code(&plain_out[0]));
 }
+
+// R31-a ----------------------------------------------------------------------------------------
+
+/// A project header's `_sync` reduction, and its group size fixed at 32.
+const SUM_HEADER: &str = r#"#pragma once
+constexpr int kWarpSize = 32;
+
+__device__ __forceinline__ float group_sum(float v) {
+  for (int d = 1; d < kWarpSize; d *= 2)
+    v += __shfl_xor_sync(0xffffffff, v, d, kWarpSize);
+  return v;
+}
+"#;
+
+/// The includer runs it on every lane, then in a branch only the first 32 threads take.
+const SUM_KERNEL: &str = r#"#include "sum.cuh"
+__global__ void total(const float* in, float* out) {
+  __shared__ float partial[kWarpSize];
+  int t = threadIdx.x;
+  float v = group_sum(in[blockIdx.x * blockDim.x + t]);
+  if (t % kWarpSize == 0) partial[t / kWarpSize] = v;
+  __syncthreads();
+  if (t < kWarpSize) {
+    v = t < blockDim.x / kWarpSize ? partial[t] : 0.f;
+    v = group_sum(v);
+    if (t == 0) out[blockIdx.x] = v;
+  }
+}
+"#;
+
+#[test]
+fn r31a_a_headers_sync_function_run_by_the_first_32_threads_is_reported() {
+    let (_, err, _) = convert(&[("sum.cuh", SUM_HEADER), ("k.cu", SUM_KERNEL)], &[]);
+    let half: Vec<&str> = reports(&err, "H001")
+        .into_iter()
+        .filter(|l| l.contains("only lanes 0-31"))
+        .collect();
+    assert_eq!(half.len(), 1, "{err}");
+    assert!(
+        half[0].starts_with("warning") && half[0].contains("`if (t < kWarpSize)`"),
+        "{err}"
+    );
+    // The help names the function whose mask the user must change.
+    assert!(
+        err.contains("(in `group_sum`, which is defined outside this file"),
+        "{err}"
+    );
+    // Called on every lane only, nothing to say.
+    let all_lanes = SUM_KERNEL.replace("if (t < kWarpSize) {", "{");
+    let (_, err, _) = convert(&[("sum.cuh", SUM_HEADER), ("k.cu", &all_lanes)], &[]);
+    assert!(!err.contains("only lanes 0-31"), "{err}");
+}

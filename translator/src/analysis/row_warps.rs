@@ -1142,7 +1142,7 @@ fn half_branches<'t>(
             continue;
         }
         let (masks, all, elsewhere) = half_wave_masks(a, &parts, segment_fns);
-        if masks.is_empty() && !elsewhere {
+        if masks.is_empty() && elsewhere.is_empty() {
             // Their masks are not the full mask (`__activemask()` already, or a partial one,
             // which H003 reads).
             continue;
@@ -1173,14 +1173,32 @@ fn half_branches<'t>(
             )
         };
         const CHECK: &str = "HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap";
+        // The functions hipport cannot rewrite (a project header's, realuser31 R31-a): the help
+        // names them, since their masks are written in another file.
+        let others = if elsewhere.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (in {}, which {} outside this file: its port keeps the full mask)",
+                elsewhere
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if elsewhere.len() == 1 {
+                    "is defined"
+                } else {
+                    "are defined"
+                }
+            )
+        };
         let (severity, message, help) = if masks.is_empty() {
             (
                 Severity::Warning,
                 format!("{what} name the whole wavefront: {CHECK}"),
-                Some(
-                    "pass `__activemask()` as the mask of those shuffles, or let every warp run them"
-                        .into(),
-                ),
+                Some(format!(
+                    "pass `__activemask()` as the mask of those shuffles{others}, or let every warp run them"
+                )),
             )
         } else if all {
             // The port writes every one of these masks (`convert` whatever `--fix` says), and
@@ -1195,7 +1213,7 @@ fn half_branches<'t>(
             (
                 Severity::Warning,
                 format!("{what} name the whole wavefront: {CHECK}; hipport passes `__activemask()` to those whose mask is written in this file as the full mask, not to the others"),
-                Some("pass `__activemask()` as the mask of the other shuffles too (those in the functions called here), or let every warp run them".into()),
+                Some(format!("pass `__activemask()` as the mask of the other shuffles too (those in the functions called here{others}), or let every warp run them")),
             )
         };
         let before = a.out.len();
@@ -1245,15 +1263,15 @@ pub(crate) const HALF_WAVE_MASK: &str = "half-wave-mask";
 /// object-like macro of the file whose value names every lane: `__activemask()` is the whole
 /// wavefront where a function's other callers run it on all of it, so the mask is right for
 /// them too); whether they are all the `_sync` work there (no call of a function hipport cannot
-/// read that does its own, no mask it cannot read); and whether such a function is called there.
+/// read that does its own, no mask it cannot read); and the names of such functions called there.
 fn half_wave_masks<'t>(
     a: &Analyzer<'_, 't>,
     parts: &[Node<'t>],
     segment_fns: &[&str],
-) -> (Vec<Edit>, bool, bool) {
+) -> (Vec<Edit>, bool, Vec<String>) {
     let mut edits: Vec<Edit> = Vec::new();
     let mut all = true;
-    let mut elsewhere = false;
+    let mut elsewhere: Vec<String> = Vec::new();
     let mut todo: Vec<(Node<'t>, usize)> = parts.iter().map(|p| (*p, 0)).collect();
     let mut seen: HashSet<&str> = HashSet::new();
     while let Some((part, depth)) = todo.pop() {
@@ -1275,7 +1293,9 @@ fn half_wave_masks<'t>(
                         .collect();
                     if bodies.is_empty() || depth >= CALL_DEPTH {
                         all = false;
-                        elsewhere = true;
+                        if !elsewhere.iter().any(|e| e == name) {
+                            elsewhere.push(name.to_string());
+                        }
                     } else if seen.insert(name) {
                         todo.extend(bodies.into_iter().map(|b| (b, depth + 1)));
                     }
@@ -1799,13 +1819,14 @@ fn warp_index_of_32(a: &Analyzer, e: Node) -> bool {
     let e = unparen(e);
     e.kind_name() == "binary_expression"
         && e.field(FIELDS.left).is_some_and(|l| thread_x(a, l))
-        && matches!(
-            (
-                e.field(FIELDS.operator).map(|o| a.text(o)),
-                e.field(FIELDS.right).and_then(|r| a.eval(r)),
-            ),
-            (Some(">>"), Some(5)) | (Some("/"), Some(32))
-        )
+        && match (
+            e.field(FIELDS.operator).map(|o| a.text(o)),
+            e.field(FIELDS.right),
+        ) {
+            (Some(">>"), Some(r)) => a.eval(r) == Some(5),
+            (Some("/"), Some(r)) => is_32(a, r),
+            _ => false,
+        }
 }
 
 /// `warp == 0` (a warp index of 32-lane warps: a variable named for warps, or one set to
@@ -1825,7 +1846,7 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
                     .filter(|d| d.decl.start_byte() >= scope && d.declarators == 1)
                     .and_then(|d| d.init)
                     .is_some_and(thread);
-            (thread(l) || local) && a.eval(r) == Some(32)
+            (thread(l) || local) && is_32(a, r)
         }
         "==" => {
             let var = match (a.eval(l), a.eval(r)) {
@@ -1858,6 +1879,23 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
         }
         _ => false,
     }
+}
+
+/// Whether `e` is 32: a constant of the file, or a warp-size name that a project header the file
+/// includes fixes at 32 (`constexpr int WARP_SIZE = 32;` in cuda_utils.cuh, which the file's
+/// `if (tid < WARP_SIZE)` tests: realuser31 R31-a) and the file does not define itself.
+fn is_32(a: &Analyzer, e: Node) -> bool {
+    if let Some(v) = a.eval(e) {
+        return v == 32;
+    }
+    let e = unparen(e);
+    let name = a.text(e);
+    e.kind_name() == "identifier"
+        && a.macros.get(name).is_none()
+        && a.lookup(name, e.start_byte()).is_none()
+        && a.header_aliases
+            .iter()
+            .any(|h| h.fixed_32 && h.name == name && h.after <= e.start_byte())
 }
 
 /// Whether `word` occurs in `text` on identifier boundaries.
