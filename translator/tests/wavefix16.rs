@@ -177,3 +177,73 @@ fn r31a_a_headers_sync_function_run_by_the_first_32_threads_is_reported() {
     let (_, err, _) = convert(&[("sum.cuh", SUM_HEADER), ("k.cu", &all_lanes)], &[]);
     assert!(!err.contains("only lanes 0-31"), "{err}");
 }
+
+// R31-d, R31-2 ---------------------------------------------------------------------------------
+
+/// A two-stage block sum whose 32-lane reductions are a statement macro.
+const LOOP_MACRO: &str = r#"#define GROUP_SUM(x) \
+  for (int s = 16; s >= 1; s /= 2) x += __shfl_xor_sync(0xffffffff, x, s);
+__global__ void sum_rows(const float* in, float* out) {
+  __shared__ float part[32];
+  float x = in[blockIdx.x * blockDim.x + threadIdx.x];
+  GROUP_SUM(x);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = x;
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0 && threadIdx.x == 0) {
+    float t = 0.f;
+    for (int g = 0; g < (blockDim.x >> 5); ++g) t += part[g];
+    out[blockIdx.x] = t;
+  }
+}
+"#;
+
+/// Two values per step, the distance and the width passed to the macro (the unrolled form).
+const STEP_MACRO: &str = r#"__device__ void pair_sum(float* a, float* b) {
+  float ta, tb;
+#define PAIR_STEP(d, w)                          \
+  ta = __shfl_xor_sync(0xffffffff, *a, d, w);    \
+  tb = __shfl_xor_sync(0xffffffff, *b, d, w);    \
+  *a += ta;                                      \
+  *b += tb
+  PAIR_STEP(16, 32);
+  PAIR_STEP(8, 32);
+  PAIR_STEP(4, 32);
+  PAIR_STEP(2, 32);
+  PAIR_STEP(1, 32);
+#undef PAIR_STEP
+}
+__global__ void moments(const float* in, float* out) {
+  float s = in[threadIdx.x], q = s * s;
+  pair_sum(&s, &q);
+  int lane = threadIdx.x & 31, group = threadIdx.x >> 5;
+  if (lane == 0) {
+    out[2 * group] = s;
+    out[2 * group + 1] = q;
+  }
+}
+"#;
+
+#[test]
+fn r31d_shuffles_in_a_statement_macro_read_as_the_same_code_inline() {
+    for src in [LOOP_MACRO, STEP_MACRO] {
+        let (_, err, _) = convert(&[("k.cu", src)], &[]);
+        assert!(reports(&err, "H001").is_empty(), "{err}");
+    }
+}
+
+#[test]
+fn r31d_a_macro_whose_reduction_leaves_its_segment_keeps_its_findings() {
+    // Read at every lane (not at each group's lane 0), a down tree from 16 is no segment's.
+    let down = LOOP_MACRO
+        .replace("__shfl_xor_sync", "__shfl_down_sync")
+        .replace(
+            "if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = x;",
+            "part[threadIdx.x >> 5] = x;",
+        );
+    let (_, err, _) = convert(&[("k.cu", &down)], &[]);
+    assert!(!h001_errors(&err).is_empty(), "{err}");
+    // A width of 64 passed to the macro is the whole wavefront's.
+    let wide = STEP_MACRO.replace(", 32);", ", 64);");
+    let (_, err, _) = convert(&[("k.cu", &wide)], &[]);
+    assert!(!h001_errors(&err).is_empty(), "{err}");
+}

@@ -213,6 +213,17 @@ fn width32_shuffle_text(body: &str) -> bool {
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
+    if a.macro_segment_uses {
+        // The body of a macro that every use runs as segment code ([`segment_macro_uses`]).
+        if let Some(o) = a.origin {
+            let body = o.start..o.start + o.len.max(1);
+            a.out.retain(|d| {
+                !(d.id == "H001"
+                    && body.contains(&d.offset)
+                    && !d.message.contains(SEGMENT_BROADCAST))
+            });
+        }
+    }
     header_constants(a);
     row_width_shuffles(a);
     drop_right_findings(a);
@@ -871,6 +882,7 @@ enum Reach {
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
     wrapped_shuffles(a);
+    macro_shuffles(a);
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -1772,6 +1784,187 @@ fn wrapped_shuffles(a: &mut Analyzer) {
     for (i, lanes) in marks {
         a.calls[i].2 = Some(lanes);
     }
+}
+
+/// Marks the uses of the file's function-like macros whose bodies shuffle (`#define
+/// WARP_REDUCE(v) for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(m, v, o);`, lightseq's
+/// `WarpReduceSumOneStep(16, 32)`, whose width is a parameter) with how the shuffles of the use
+/// treat a wavefront, each use read as its expansion: the body with the use's arguments for
+/// the parameters, analysed as the code of a function. Code that reduces 32-lane segments
+/// through such a macro then reads as the same code written inline (realuser31 R31-d, R31-2).
+fn macro_shuffles(a: &mut Analyzer) {
+    let mut marks: Vec<(usize, Lanes)> = Vec::new();
+    let mut memo: HashMap<String, Option<Lanes>> = HashMap::new();
+    let defs = device_defs(a);
+    for (i, &(at, callee, segment)) in a.calls.iter().enumerate() {
+        if segment.is_some() || marks.len() >= 256 {
+            continue;
+        }
+        let Some(m) = a.macros.by_name.get(callee).and_then(|defs| {
+            let mut live = defs.iter().filter(|d| d.live != Some(false));
+            match (live.next(), live.next()) {
+                (Some(m), None) if m.function_like => Some(m),
+                _ => None,
+            }
+        }) else {
+            continue;
+        };
+        let body = &a.src[m.body_range.clone()];
+        if memchr::memmem::find(body, b"__shfl").is_none() || body.contains(&b'#') {
+            continue;
+        }
+        let Some((_, _, fbody)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let Some(call) = call_at(*fbody, at) else {
+            continue;
+        };
+        let Some(params) = macro_params(a, call, m.body_range.start) else {
+            continue;
+        };
+        let argv = super::rules::args(call);
+        if argv.len() != params.len() {
+            continue;
+        }
+        // The body with each parameter, as a whole word, replaced by its argument's text.
+        let mut text = String::new();
+        let body = String::from_utf8_lossy(body).replace("\\\n", "\n");
+        let mut last = 0;
+        for range in crate::lexer::identifiers(body.as_bytes()) {
+            if let Some(k) = params.iter().position(|p| *p == body[range.clone()]) {
+                text.push_str(&body[last..range.start]);
+                text.push_str(a.text(argv[k]));
+                last = range.end;
+            }
+        }
+        text.push_str(&body[last..]);
+        let lanes = *memo
+            .entry(text.clone())
+            .or_insert_with(|| expansion_lanes(a, &text, at));
+        if let Some(l) = lanes {
+            marks.push((i, l));
+        }
+    }
+    for (i, lanes) in marks {
+        a.calls[i].2 = Some(lanes);
+    }
+}
+
+/// The body starts of the file's function-like macros whose every use shuffles within 32-lane
+/// segments (read as its expansion, [`macro_shuffles`]) in a device function that is segment
+/// code (its warp operations, with those of what it calls, all keep to segments, and it does
+/// not also count lanes by `warpSize`): the H001 findings in such a body (a loop from 16) are
+/// dropped as they are in the functions (realuser31 R31-d).
+pub(super) fn segment_macro_uses(a: &mut Analyzer) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    if a.origin.is_some() {
+        return out;
+    }
+    let shuffles = a.macros.values().flatten().any(|m| {
+        m.function_like && memchr::memmem::find(&a.src[m.body_range.clone()], b"__shfl").is_some()
+    });
+    if !shuffles {
+        return out;
+    }
+    macro_shuffles(a);
+    let a: &Analyzer = a;
+    let defs = device_defs(a);
+    let graph = CallGraph::new(a, &defs);
+    let mut memo: HashMap<&str, Reach> = HashMap::new();
+    // Per macro name: whether every use so far is segment code.
+    let mut uses: HashMap<&str, bool> = HashMap::new();
+    for &(at, callee, segment) in &a.calls {
+        let Some(m) = a.macros.by_name.get(callee) else {
+            continue;
+        };
+        if !m.iter().any(|m| m.function_like) {
+            continue;
+        }
+        let Some((name, range, _)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let ok = match segment {
+            Some(Lanes::Width32 | Lanes::GuardedShift | Lanes::SmallXor) => {
+                match reach_of(a, name, &defs, &mut memo, 0) {
+                    Reach::Segments => true,
+                    Reach::XorSegments => graph.kernel_reached(range),
+                    _ => false,
+                }
+            }
+            _ => false,
+        } && !graph.mixes_wave_size(a, &defs, range);
+        *uses.entry(callee).or_insert(true) &= ok;
+    }
+    for (name, ok) in uses {
+        if !ok {
+            continue;
+        }
+        for m in a.macros.by_name.get(name).into_iter().flatten() {
+            if let Some(b) = &m.body {
+                out.insert(b.start);
+            }
+        }
+    }
+    out
+}
+
+/// The parameters of the function-like macro whose body starts at `body_start`, read from the
+/// tree `n` lies in; `None` for a variadic one.
+fn macro_params(a: &Analyzer, n: Node, body_start: usize) -> Option<Vec<String>> {
+    let mut root = n;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let at = root.descendant_for_byte_range(body_start, body_start)?;
+    let def = crate::parse::ancestors(at)
+        .into_iter()
+        .find(|p| p.kind_name() == "preproc_function_def")?;
+    let params = def.field(FIELDS.parameters)?;
+    if a.text(params).contains("...") {
+        return None;
+    }
+    Some(
+        crate::parse::named_children(params)
+            .filter(|p| p.kind_name() == "identifier")
+            .map(|p| a.text(p).to_string())
+            .collect(),
+    )
+}
+
+/// How the shuffles of `text`, a macro's expansion used at `at`, treat a wavefront, analysed as
+/// a function's code: a width of 32 or a guarded shift (`Width32`), a small xor distance
+/// (`SmallXor`, where no shuffle keeps to segments by more), or the whole wavefront (any vote or
+/// other shuffle); `None` where it holds no warp operation.
+fn expansion_lanes(a: &Analyzer, text: &str, at: usize) -> Option<Lanes> {
+    let prefix = b"void __hipport_macro_body__(void) {\n";
+    let mut src = prefix.to_vec();
+    src.extend_from_slice(text.as_bytes());
+    src.extend_from_slice(b"\n;}\n");
+    let tree = super::parse_body(&src)?;
+    let flat = crate::parse::Flat::of_kinds(tree.root_node(), &super::ANALYZED_KINDS);
+    let mut out = Vec::new();
+    let origin = super::Origin {
+        prefix: prefix.len(),
+        start: at,
+        len: 0,
+    };
+    let mut sub = Analyzer::new(&src, a.file, a.opts, a.index, Some(origin), &mut out);
+    sub.macros = std::rc::Rc::clone(&a.macros);
+    sub.collect(&flat);
+    sub.check(&flat);
+    let mut lanes: Option<Lanes> = None;
+    for &(at, callee, segment) in &sub.calls {
+        if mask_of_sync(&sub, at, callee) {
+            continue;
+        }
+        lanes = match (lanes, segment) {
+            (_, None) => lanes,
+            (Some(Lanes::Wavefront), _) | (_, Some(Lanes::Wavefront)) => Some(Lanes::Wavefront),
+            (Some(Lanes::SmallXor), _) | (_, Some(Lanes::SmallXor)) => Some(Lanes::SmallXor),
+            (_, Some(_)) => Some(Lanes::Width32),
+        };
+    }
+    lanes
 }
 
 /// The call expression that starts at byte `at` inside `body`.
