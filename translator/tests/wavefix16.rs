@@ -247,3 +247,42 @@ fn r31d_a_macro_whose_reduction_leaves_its_segment_keeps_its_findings() {
     let (_, err, _) = convert(&[("k.cu", &wide)], &[]);
     assert!(!h001_errors(&err).is_empty(), "{err}");
 }
+
+// R32-b ----------------------------------------------------------------------------------------
+
+/// A run-time compiled kernel kept as a raw-string fragment that the host file includes into
+/// an initializer.
+const FRAGMENT: &str = r#"// the kernel hiprtc builds
+R"~~~(
+extern "C" __global__ void vote(const int* in, unsigned* out) {
+  unsigned b = __ballot_sync(0xffffffff, in[threadIdx.x] > 0);
+  if ((threadIdx.x & 31) == 0) out[threadIdx.x / 32] = b;
+}
+)~~~"
+"#;
+
+const HOST: &str = r#"#include <nvrtc.h>
+nvrtcResult make(nvrtcProgram* p) {
+  const char* text =
+#include "vote.cu"
+  ;
+  return nvrtcCreateProgram(p, text, "vote.cu", 0, nullptr, nullptr);
+}
+"#;
+
+#[test]
+fn r32b_a_string_fragment_with_device_code_gets_h059_and_stays_as_written() {
+    let (_, err, out) = convert(&[("vote.cu", FRAGMENT), ("host.cpp", HOST)], &[]);
+    let h059 = reports(&err, "H059");
+    assert_eq!(h059.len(), 1, "{err}");
+    assert!(
+        h059[0].starts_with("warning") && h059[0].contains("`__ballot_sync`"),
+        "{err}"
+    );
+    assert!(err.contains("--> in/vote.cu:2:1"), "{err}");
+    // The fragment is hipRTC's input: byte for byte as written.
+    assert_eq!(out[0], FRAGMENT);
+    // A file of strings without device code (a message table) says nothing.
+    let (_, err, _) = convert(&[("msg.inc", "\"usage: run <n>\\n\"\n\"n > 0\\n\"\n")], &[]);
+    assert!(reports(&err, "H059").is_empty(), "{err}");
+}

@@ -1613,7 +1613,8 @@ pub const RTC_DEVICE_STRING: DiagInfo = DiagInfo {
     id: "H059",
     name: "rtc-device-string",
     severity: Severity::Warning,
-    summary: "warp-level device code in a string that NVRTC compiles at run time reaches hipRTC unported",
+    summary:
+        "warp-level device code in a string that NVRTC compiles at run time reaches hipRTC unported",
     explain: "\
 Programs that compile kernels at run time (`nvrtcCreateProgram`, `hiprtcCreateProgram` after \
 the port) often hold device code in C++ strings: a whole kernel in a raw string, or the warp \
@@ -1626,7 +1627,10 @@ arithmetic is wrong on CDNA's 64-lane wavefronts.
 
 hipport reports each string literal of such a file that names device code a port must look \
 at: `warpSize`, a shuffle, vote, lane mask or warp barrier, a cooperative-groups tile, or `asm` \
-(a kernel string without them, a SAXPY, compiles under hipRTC as written). Port the string by hand as a \
+(a kernel string without them, a SAXPY, compiles under hipRTC as written). So is a file whose \
+whole text is string literals (xmrig-cuda's raw-string `CryptonightR.cu`, pulled into an \
+initializer by `const char* src =` `#include \"CryptonightR.cu\"` `;`), which hipport leaves \
+as written. Port the string by hand as a \
 `.cu` file would be ported: write the kernel text to a `.cu` file and run `hipport check` on it.",
 };
 
