@@ -1627,7 +1627,7 @@ arithmetic is wrong on CDNA's 64-lane wavefronts.
 
 hipport reports each string literal of such a file that names device code a port must look \
 at: `warpSize`, a shuffle, vote, lane mask or warp barrier, a cooperative-groups tile, or `asm` \
-(a kernel string without them, a SAXPY, compiles under hipRTC as written). So is a file whose \
+(a kernel string without them, a SAXPY, compiles under hipRTC as written). It does the same for a file whose \
 whole text is string literals (xmrig-cuda's raw-string `CryptonightR.cu`, pulled into an \
 initializer by `const char* src =` `#include \"CryptonightR.cu\"` `;`), which hipport leaves \
 as written. Port the string by hand as a \
