@@ -1892,7 +1892,19 @@ pub(super) fn segment_macro_uses(a: &mut Analyzer) -> HashSet<usize> {
                 }
             }
             _ => false,
-        } && !graph.mixes_wave_size(a, &defs, range);
+        } && !graph.mixes_wave_size(a, &defs, range)
+            // The code numbers 32-lane segments (`lane = t & 31`), in the function or in one
+            // that calls it: a width of 32 in a reduction read at `t % 64 == 0` is no
+            // segment's (wavefix14 R29-1), and the body's warning on it stays.
+            && (places_within_32(a, range)
+                || defs.iter().any(|(_, r, _)| {
+                    let from = a.calls.partition_point(|c| c.0 < r.start);
+                    a.calls[from..]
+                        .iter()
+                        .take_while(|c| c.0 < r.end)
+                        .any(|c| c.1 == *name)
+                        && places_within_32(a, r)
+                }));
         *uses.entry(callee).or_insert(true) &= ok;
     }
     for (name, ok) in uses {
@@ -1906,6 +1918,16 @@ pub(super) fn segment_macro_uses(a: &mut Analyzer) -> HashSet<usize> {
         }
     }
     out
+}
+
+/// Whether the device function at `range` places lanes within 32 (`t & 31`, `t % 32`) or
+/// numbers rows of 32 lanes.
+fn places_within_32(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
+    a.funcs
+        .iter()
+        .find(|f| f.node.byte_range() == *range)
+        .and_then(|f| f.node.field(FIELDS.body))
+        .is_some_and(|b| super::rules::within_32(a.text(b)) || row_index_of_32(a, b).is_some())
 }
 
 /// The parameters of the function-like macro whose body starts at `body_start`, read from the
