@@ -96,7 +96,8 @@ it; a `.cuh` with the reduction, a \
 function-like macro of either that is one shuffle with a width of 32 or less counts as one. \
 A warp-size constant of 32 that a project header defines once, outside conditional code \
 (`constexpr int WARP_SIZE = 32;` or `#define WARP_SIZE 32`), and that no function of the \
-header uses, is a warning there that leaves the judgement to its includers; an including file \
+header uses, is a warning there that leaves the judgement to its includers (in a source file \
+that no function of it uses, a note: it counts no lanes yet); an including file \
 whose function's warp-level work the constant reaches gets an error at that function's first \
 use of it, judged as a constant of the file (dropped in 32-lane segment code). So does a \
 warp-size name the build defines as 32 (`-DWARP_SIZE=32` given to hipport with `-D`, in \
@@ -1614,7 +1615,8 @@ pub const RTC_DEVICE_STRING: DiagInfo = DiagInfo {
     id: "H059",
     name: "rtc-device-string",
     severity: Severity::Warning,
-    summary: "warp-level device code in a string that NVRTC compiles at run time reaches hipRTC unported",
+    summary:
+        "warp-level device code in a string that NVRTC compiles at run time reaches hipRTC unported",
     explain: "\
 Programs that compile kernels at run time (`nvrtcCreateProgram`, `hiprtcCreateProgram` after \
 the port) often hold device code in C++ strings: a whole kernel in a raw string, or the warp \
@@ -1627,7 +1629,10 @@ arithmetic is wrong on CDNA's 64-lane wavefronts.
 
 hipport reports each string literal of such a file that names device code a port must look \
 at: `warpSize`, a shuffle, vote, lane mask or warp barrier, a cooperative-groups tile, or `asm` \
-(a kernel string without them, a SAXPY, compiles under hipRTC as written). Port the string by hand as a \
+(a kernel string without them, a SAXPY, compiles under hipRTC as written). It does the same for a file whose \
+whole text is string literals (xmrig-cuda's raw-string `CryptonightR.cu`, pulled into an \
+initializer by `const char* src =` `#include \"CryptonightR.cu\"` `;`), which hipport leaves \
+as written. Port the string by hand as a \
 `.cu` file would be ported: write the kernel text to a `.cu` file and run `hipport check` on it.",
 };
 

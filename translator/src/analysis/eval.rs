@@ -242,9 +242,16 @@ impl Eval<'_, '_, '_, '_> {
         // A file-wide or local constant with a literal initializer, the only declaration
         // of the name visible here: a local of another function (`constexpr int
         // kThreads = 64;` beside a template's `kThreads` parameter) is not this name.
+        // Of definitions in the arms of a conditional (`#if defined(__HIP_PLATFORM_HCC__)`
+        // 64 `#else` 32), the ones hipcc skips do not count (realuser31 R31-b).
         let at = n.start_byte();
-        let mut visible = decls.iter().filter(|x| x.scope.contains(&at));
-        let (Some(decl), None) = (visible.next(), visible.next()) else {
+        let mut visible: Vec<_> = decls.iter().filter(|x| x.scope.contains(&at)).collect();
+        if visible.len() > 1 {
+            visible.retain(|x| {
+                super::rules::skipping_directive(x.decl, self.src, self.macros).is_none()
+            });
+        }
+        let [decl] = visible[..] else {
             return None;
         };
         if !decl.constant || decl.pointer {

@@ -309,6 +309,7 @@ pub fn analyze_flat_with(
             .collect();
         let constants = file_constants(&a);
         let segments = segment_macros(&a);
+        let segment_uses = row_warps::segment_macro_uses(&mut a);
         // The bodies of macros defined in a branch for HIP that hipcc takes, and used in no
         // function of this file: where this file uses one, its uses say whether the width fits
         // ([`segment_macros`]; a `warpSize` reduction through it keeps the warning, verify12
@@ -337,9 +338,9 @@ pub fn analyze_flat_with(
         if !constants.is_empty() {
             Rc::make_mut(&mut macros).constants = constants;
         }
-        (macros, skipped, segments, hip_branch)
+        (macros, skipped, segments, hip_branch, segment_uses)
     };
-    let (macros, skipped, segments, hip_branch) = macros;
+    let (macros, skipped, segments, hip_branch, segment_uses) = macros;
     // Macro bodies: parse each again as the body of a function, and run the same rules on it.
     // Whether the file does warp-level work (read once, and only for a file with macro bodies).
     let mut file_warp_code = None;
@@ -351,6 +352,7 @@ pub fn analyze_flat_with(
         a.in_macro = Some(m.name.clone());
         a.macro_skipped = skipped.get(&body.start).cloned();
         a.macro_in_segments = segments.contains(&body.start);
+        a.macro_segment_uses = segment_uses.contains(&body.start);
         a.macro_hip_branch = hip_branch.contains(&body.start);
         a.file_warp_code = file_warp_code;
         let body_flat = Flat::of_kinds(body.tree.root_node(), &ANALYZED_KINDS);
@@ -1196,6 +1198,9 @@ struct Analyzer<'a, 't> {
     /// (`lane = t & 31`): a width of 32 there is the code's own segment (see
     /// [`segment_macros`]).
     macro_in_segments: bool,
+    /// The macro body being analysed shuffles within 32-lane segments at each of its uses, all
+    /// in segment code (see [`row_warps::segment_macro_uses`]): its H001 findings are dropped.
+    macro_segment_uses: bool,
     /// The macro body being analysed is defined in a branch for HIP that hipcc takes (`#ifdef
     /// USE_ROCM`, `#if defined(__HIP_PLATFORM_AMD__)`): the project's own port.
     macro_hip_branch: bool,
@@ -1311,6 +1316,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             in_macro: None,
             macro_skipped: None,
             macro_in_segments: false,
+            macro_segment_uses: false,
             macro_hip_branch: false,
             warp_size_aliases: Vec::new(),
             header_aliases: &[],

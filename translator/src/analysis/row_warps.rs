@@ -213,6 +213,17 @@ fn width32_shuffle_text(body: &str) -> bool {
 /// H001 findings that the block shapes and shuffle widths of the file show are right on every
 /// wavefront size are dropped (see [`narrow_blocks`] and [`segments`]).
 pub(super) fn finish(a: &mut Analyzer) {
+    if a.macro_segment_uses {
+        // The body of a macro that every use runs as segment code ([`segment_macro_uses`]).
+        if let Some(o) = a.origin {
+            let body = o.start..o.start + o.len.max(1);
+            a.out.retain(|d| {
+                !(d.id == "H001"
+                    && body.contains(&d.offset)
+                    && !d.message.contains(SEGMENT_BROADCAST))
+            });
+        }
+    }
     header_constants(a);
     row_width_shuffles(a);
     drop_right_findings(a);
@@ -457,6 +468,7 @@ fn idle_constants(a: &mut Analyzer) {
     let mut memo: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
     let mut idle: Vec<usize> = Vec::new();
     let mut elsewhere: Vec<usize> = Vec::new();
+    let mut unused: Vec<usize> = Vec::new();
     // The findings at a constant's definition (`warp_size` fixes the warp size at 32), not at a
     // shuffle outside the functions the file knows (an out-of-line template member).
     let definitions: Vec<usize> = a
@@ -485,6 +497,11 @@ fn idle_constants(a: &mut Analyzer) {
             // right) is decided there, not here (realuser10 X-b).
             if header && definitions.contains(offset) {
                 elsewhere.push(*offset);
+            } else if definitions.contains(offset) {
+                // A source file's constant that nothing uses counts no lanes anywhere: a note
+                // that says so, not an error whose `warpSize` would change nothing (realuser31
+                // R31-1).
+                unused.push(*offset);
             }
             continue;
         }
@@ -516,6 +533,17 @@ fn idle_constants(a: &mut Analyzer) {
         d.message
             .push_str(" (no function of this header uses it: the files that include it decide)");
         d.help = Some("review its uses in the files that include this header: where it counts the lanes of a warp-level operation over the whole warp, use `warpSize`; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too and `warpSize` would change what the code computes".into());
+    }
+    for d in a
+        .out
+        .iter_mut()
+        .filter(|d| d.id == "H001" && unused.contains(&d.offset))
+    {
+        d.severity = Severity::Note;
+        d.fix.clear();
+        d.message
+            .push_str(" (no function of this file uses it, so it counts no lanes yet)");
+        d.help = Some("where code that uses it counts the lanes of a warp-level operation over the whole warp, use `warpSize` there; where it sizes 32-lane segments (shuffles of width 32, a reduction read at each segment's lane 0), 32 is right on 64-lane wavefronts too".into());
     }
 }
 
@@ -854,6 +882,7 @@ enum Reach {
 /// keeps each shuffle inside it on every wavefront size.
 fn segments(a: &mut Analyzer) {
     wrapped_shuffles(a);
+    macro_shuffles(a);
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -1125,7 +1154,7 @@ fn half_branches<'t>(
             continue;
         }
         let (masks, all, elsewhere) = half_wave_masks(a, &parts, segment_fns);
-        if masks.is_empty() && !elsewhere {
+        if masks.is_empty() && elsewhere.is_empty() {
             // Their masks are not the full mask (`__activemask()` already, or a partial one,
             // which H003 reads).
             continue;
@@ -1156,14 +1185,32 @@ fn half_branches<'t>(
             )
         };
         const CHECK: &str = "HIP 6.2 and later check that a mask names exactly the lanes that run it, and builds without NDEBUG trap";
+        // The functions hipport cannot rewrite (a project header's, realuser31 R31-a): the help
+        // names them, since their masks are written in another file.
+        let others = if elsewhere.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (in {}, which {} outside this file: its port keeps the full mask)",
+                elsewhere
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if elsewhere.len() == 1 {
+                    "is defined"
+                } else {
+                    "are defined"
+                }
+            )
+        };
         let (severity, message, help) = if masks.is_empty() {
             (
                 Severity::Warning,
                 format!("{what} name the whole wavefront: {CHECK}"),
-                Some(
-                    "pass `__activemask()` as the mask of those shuffles, or let every warp run them"
-                        .into(),
-                ),
+                Some(format!(
+                    "pass `__activemask()` as the mask of those shuffles{others}, or let every warp run them"
+                )),
             )
         } else if all {
             // The port writes every one of these masks (`convert` whatever `--fix` says), and
@@ -1178,7 +1225,7 @@ fn half_branches<'t>(
             (
                 Severity::Warning,
                 format!("{what} name the whole wavefront: {CHECK}; hipport passes `__activemask()` to those whose mask is written in this file as the full mask, not to the others"),
-                Some("pass `__activemask()` as the mask of the other shuffles too (those in the functions called here), or let every warp run them".into()),
+                Some(format!("pass `__activemask()` as the mask of the other shuffles too (those in the functions called here{others}), or let every warp run them")),
             )
         };
         let before = a.out.len();
@@ -1228,15 +1275,15 @@ pub(crate) const HALF_WAVE_MASK: &str = "half-wave-mask";
 /// object-like macro of the file whose value names every lane: `__activemask()` is the whole
 /// wavefront where a function's other callers run it on all of it, so the mask is right for
 /// them too); whether they are all the `_sync` work there (no call of a function hipport cannot
-/// read that does its own, no mask it cannot read); and whether such a function is called there.
+/// read that does its own, no mask it cannot read); and the names of such functions called there.
 fn half_wave_masks<'t>(
     a: &Analyzer<'_, 't>,
     parts: &[Node<'t>],
     segment_fns: &[&str],
-) -> (Vec<Edit>, bool, bool) {
+) -> (Vec<Edit>, bool, Vec<String>) {
     let mut edits: Vec<Edit> = Vec::new();
     let mut all = true;
-    let mut elsewhere = false;
+    let mut elsewhere: Vec<String> = Vec::new();
     let mut todo: Vec<(Node<'t>, usize)> = parts.iter().map(|p| (*p, 0)).collect();
     let mut seen: HashSet<&str> = HashSet::new();
     while let Some((part, depth)) = todo.pop() {
@@ -1258,7 +1305,9 @@ fn half_wave_masks<'t>(
                         .collect();
                     if bodies.is_empty() || depth >= CALL_DEPTH {
                         all = false;
-                        elsewhere = true;
+                        if !elsewhere.iter().any(|e| e == name) {
+                            elsewhere.push(name.to_string());
+                        }
                     } else if seen.insert(name) {
                         todo.extend(bodies.into_iter().map(|b| (b, depth + 1)));
                     }
@@ -1737,6 +1786,209 @@ fn wrapped_shuffles(a: &mut Analyzer) {
     }
 }
 
+/// Marks the uses of the file's function-like macros whose bodies shuffle (`#define
+/// WARP_REDUCE(v) for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(m, v, o);`, lightseq's
+/// `WarpReduceSumOneStep(16, 32)`, whose width is a parameter) with how the shuffles of the use
+/// treat a wavefront, each use read as its expansion: the body with the use's arguments for
+/// the parameters, analysed as the code of a function. Code that reduces 32-lane segments
+/// through such a macro then reads as the same code written inline (realuser31 R31-d, R31-2).
+fn macro_shuffles(a: &mut Analyzer) {
+    let mut marks: Vec<(usize, Lanes)> = Vec::new();
+    let mut memo: HashMap<String, Option<Lanes>> = HashMap::new();
+    let defs = device_defs(a);
+    for (i, &(at, callee, segment)) in a.calls.iter().enumerate() {
+        if segment.is_some() || marks.len() >= 256 {
+            continue;
+        }
+        let Some(m) = a.macros.by_name.get(callee).and_then(|defs| {
+            let mut live = defs.iter().filter(|d| d.live != Some(false));
+            match (live.next(), live.next()) {
+                (Some(m), None) if m.function_like => Some(m),
+                _ => None,
+            }
+        }) else {
+            continue;
+        };
+        let body = &a.src[m.body_range.clone()];
+        if memchr::memmem::find(body, b"__shfl").is_none() || body.contains(&b'#') {
+            continue;
+        }
+        let Some((_, _, fbody)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let Some(call) = call_at(*fbody, at) else {
+            continue;
+        };
+        let Some(params) = macro_params(a, call, m.body_range.start) else {
+            continue;
+        };
+        let argv = super::rules::args(call);
+        if argv.len() != params.len() {
+            continue;
+        }
+        // The body with each parameter, as a whole word, replaced by its argument's text.
+        let mut text = String::new();
+        let body = String::from_utf8_lossy(body).replace("\\\n", "\n");
+        let mut last = 0;
+        for range in crate::lexer::identifiers(body.as_bytes()) {
+            if let Some(k) = params.iter().position(|p| *p == body[range.clone()]) {
+                text.push_str(&body[last..range.start]);
+                text.push_str(a.text(argv[k]));
+                last = range.end;
+            }
+        }
+        text.push_str(&body[last..]);
+        let lanes = *memo
+            .entry(text.clone())
+            .or_insert_with(|| expansion_lanes(a, &text, at));
+        if let Some(l) = lanes {
+            marks.push((i, l));
+        }
+    }
+    for (i, lanes) in marks {
+        a.calls[i].2 = Some(lanes);
+    }
+}
+
+/// The body starts of the file's function-like macros whose every use shuffles within 32-lane
+/// segments (read as its expansion, [`macro_shuffles`]) in a device function that is segment
+/// code (its warp operations, with those of what it calls, all keep to segments, and it does
+/// not also count lanes by `warpSize`): the H001 findings in such a body (a loop from 16) are
+/// dropped as they are in the functions (realuser31 R31-d).
+pub(super) fn segment_macro_uses(a: &mut Analyzer) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    if a.origin.is_some() {
+        return out;
+    }
+    let shuffles = a.macros.values().flatten().any(|m| {
+        m.function_like && memchr::memmem::find(&a.src[m.body_range.clone()], b"__shfl").is_some()
+    });
+    if !shuffles {
+        return out;
+    }
+    macro_shuffles(a);
+    let a: &Analyzer = a;
+    let defs = device_defs(a);
+    let graph = CallGraph::new(a, &defs);
+    let mut memo: HashMap<&str, Reach> = HashMap::new();
+    // Per macro name: whether every use so far is segment code.
+    let mut uses: HashMap<&str, bool> = HashMap::new();
+    for &(at, callee, segment) in &a.calls {
+        let Some(m) = a.macros.by_name.get(callee) else {
+            continue;
+        };
+        if !m.iter().any(|m| m.function_like) {
+            continue;
+        }
+        let Some((name, range, _)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let ok = match segment {
+            Some(Lanes::Width32 | Lanes::GuardedShift | Lanes::SmallXor) => {
+                match reach_of(a, name, &defs, &mut memo, 0) {
+                    Reach::Segments => true,
+                    Reach::XorSegments => graph.kernel_reached(range),
+                    _ => false,
+                }
+            }
+            _ => false,
+        } && !graph.mixes_wave_size(a, &defs, range)
+            // The code numbers 32-lane segments (`lane = t & 31`), in the function or in one
+            // that calls it: a width of 32 in a reduction read at `t % 64 == 0` is no
+            // segment's (wavefix14 R29-1), and the body's warning on it stays.
+            && (places_within_32(a, range)
+                || defs.iter().any(|(_, r, _)| {
+                    let from = a.calls.partition_point(|c| c.0 < r.start);
+                    a.calls[from..]
+                        .iter()
+                        .take_while(|c| c.0 < r.end)
+                        .any(|c| c.1 == *name)
+                        && places_within_32(a, r)
+                }));
+        *uses.entry(callee).or_insert(true) &= ok;
+    }
+    for (name, ok) in uses {
+        if !ok {
+            continue;
+        }
+        for m in a.macros.by_name.get(name).into_iter().flatten() {
+            if let Some(b) = &m.body {
+                out.insert(b.start);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the device function at `range` places lanes within 32 (`t & 31`, `t % 32`) or
+/// numbers rows of 32 lanes.
+fn places_within_32(a: &Analyzer, range: &std::ops::Range<usize>) -> bool {
+    a.funcs
+        .iter()
+        .find(|f| f.node.byte_range() == *range)
+        .and_then(|f| f.node.field(FIELDS.body))
+        .is_some_and(|b| super::rules::within_32(a.text(b)) || row_index_of_32(a, b).is_some())
+}
+
+/// The parameters of the function-like macro whose body starts at `body_start`, read from the
+/// tree `n` lies in; `None` for a variadic one.
+fn macro_params(a: &Analyzer, n: Node, body_start: usize) -> Option<Vec<String>> {
+    let mut root = n;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let at = root.descendant_for_byte_range(body_start, body_start)?;
+    let def = crate::parse::ancestors(at)
+        .into_iter()
+        .find(|p| p.kind_name() == "preproc_function_def")?;
+    let params = def.field(FIELDS.parameters)?;
+    if a.text(params).contains("...") {
+        return None;
+    }
+    Some(
+        crate::parse::named_children(params)
+            .filter(|p| p.kind_name() == "identifier")
+            .map(|p| a.text(p).to_string())
+            .collect(),
+    )
+}
+
+/// How the shuffles of `text`, a macro's expansion used at `at`, treat a wavefront, analysed as
+/// a function's code: a width of 32 or a guarded shift (`Width32`), a small xor distance
+/// (`SmallXor`, where no shuffle keeps to segments by more), or the whole wavefront (any vote or
+/// other shuffle); `None` where it holds no warp operation.
+fn expansion_lanes(a: &Analyzer, text: &str, at: usize) -> Option<Lanes> {
+    let prefix = b"void __hipport_macro_body__(void) {\n";
+    let mut src = prefix.to_vec();
+    src.extend_from_slice(text.as_bytes());
+    src.extend_from_slice(b"\n;}\n");
+    let tree = super::parse_body(&src)?;
+    let flat = crate::parse::Flat::of_kinds(tree.root_node(), &super::ANALYZED_KINDS);
+    let mut out = Vec::new();
+    let origin = super::Origin {
+        prefix: prefix.len(),
+        start: at,
+        len: 0,
+    };
+    let mut sub = Analyzer::new(&src, a.file, a.opts, a.index, Some(origin), &mut out);
+    sub.macros = std::rc::Rc::clone(&a.macros);
+    sub.collect(&flat);
+    sub.check(&flat);
+    let mut lanes: Option<Lanes> = None;
+    for &(at, callee, segment) in &sub.calls {
+        if mask_of_sync(&sub, at, callee) {
+            continue;
+        }
+        lanes = match (lanes, segment) {
+            (_, None) => lanes,
+            (Some(Lanes::Wavefront), _) | (_, Some(Lanes::Wavefront)) => Some(Lanes::Wavefront),
+            (Some(Lanes::SmallXor), _) | (_, Some(Lanes::SmallXor)) => Some(Lanes::SmallXor),
+            (_, Some(_)) => Some(Lanes::Width32),
+        };
+    }
+    lanes
+}
+
 /// The call expression that starts at byte `at` inside `body`.
 fn call_at(body: Node, at: usize) -> Option<Node> {
     let mut n = body.descendant_for_byte_range(at, at + 1)?;
@@ -1782,13 +2034,14 @@ fn warp_index_of_32(a: &Analyzer, e: Node) -> bool {
     let e = unparen(e);
     e.kind_name() == "binary_expression"
         && e.field(FIELDS.left).is_some_and(|l| thread_x(a, l))
-        && matches!(
-            (
-                e.field(FIELDS.operator).map(|o| a.text(o)),
-                e.field(FIELDS.right).and_then(|r| a.eval(r)),
-            ),
-            (Some(">>"), Some(5)) | (Some("/"), Some(32))
-        )
+        && match (
+            e.field(FIELDS.operator).map(|o| a.text(o)),
+            e.field(FIELDS.right),
+        ) {
+            (Some(">>"), Some(r)) => a.eval(r) == Some(5),
+            (Some("/"), Some(r)) => is_32(a, r),
+            _ => false,
+        }
 }
 
 /// `warp == 0` (a warp index of 32-lane warps: a variable named for warps, or one set to
@@ -1808,7 +2061,7 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
                     .filter(|d| d.decl.start_byte() >= scope && d.declarators == 1)
                     .and_then(|d| d.init)
                     .is_some_and(thread);
-            (thread(l) || local) && a.eval(r) == Some(32)
+            (thread(l) || local) && is_32(a, r)
         }
         "==" => {
             let var = match (a.eval(l), a.eval(r)) {
@@ -1841,6 +2094,23 @@ fn first_32_test(a: &Analyzer, cond: Node, range: std::ops::Range<usize>) -> boo
         }
         _ => false,
     }
+}
+
+/// Whether `e` is 32: a constant of the file, or a warp-size name that a project header the file
+/// includes fixes at 32 (`constexpr int WARP_SIZE = 32;` in cuda_utils.cuh, which the file's
+/// `if (tid < WARP_SIZE)` tests: realuser31 R31-a) and the file does not define itself.
+fn is_32(a: &Analyzer, e: Node) -> bool {
+    if let Some(v) = a.eval(e) {
+        return v == 32;
+    }
+    let e = unparen(e);
+    let name = a.text(e);
+    e.kind_name() == "identifier"
+        && a.macros.get(name).is_none()
+        && a.lookup(name, e.start_byte()).is_none()
+        && a.header_aliases
+            .iter()
+            .any(|h| h.fixed_32 && h.name == name && h.after <= e.start_byte())
 }
 
 /// Whether `word` occurs in `text` on identifier boundaries.
@@ -2251,13 +2521,20 @@ fn reads_guarded<'t>(
     scope: Node<'t>,
     depth: u8,
 ) -> Option<bool> {
-    // In a loop's body, a read before the shuffle sees the previous iteration's result.
-    let looped = scope.parent().is_some_and(|p| {
-        matches!(
-            p.kind_name(),
-            "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-        )
+    // In a loop's body, a read before the shuffle sees the previous iteration's result,
+    // unless the variable is declared in that body before the shuffle: each iteration then
+    // starts it afresh (`T acc = 0; acc += x[i]; <tree on acc>` in a loop over rows,
+    // realuser31 R31-e).
+    let fresh = a.lookup(name, after.start_byte()).is_some_and(|d| {
+        scope.start_byte() <= d.decl.start_byte() && d.decl.end_byte() <= after.start_byte()
     });
+    let looped = !fresh
+        && scope.parent().is_some_and(|p| {
+            matches!(
+                p.kind_name(),
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+            )
+        });
     let mut reads = 0;
     // After a write, the rest of the write's block reads the new value, not this one.
     let mut killed: Vec<std::ops::Range<usize>> = Vec::new();

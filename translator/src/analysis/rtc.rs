@@ -16,17 +16,25 @@ const MORE_MARKERS: &[(&str, bool)] = &[("__lanemask", true), ("warpSize", false
 
 /// Reports the string literals of the file that hold device code, where the file creates a
 /// run-time compiled program.
+///
+/// A file whose whole text is string literals (xmrig-cuda's `CryptonightR.cu`, one raw string
+/// that `const char* src = \n#include "CryptonightR.cu"\n;` pulls into an initializer) is such
+/// a program's source too, wherever the program is created (realuser32 R32-b).
 pub(super) fn device_strings(a: &mut Analyzer) {
     let src = a.src;
-    let Some(create) = ["nvrtcCreateProgram", "hiprtcCreateProgram"]
+    let lits = literals(src);
+    let create = ["nvrtcCreateProgram", "hiprtcCreateProgram"]
         .iter()
         .filter_map(|c| crate::lexer::whole_words(src, c).next())
-        .min()
-    else {
-        return;
+        .min();
+    let whence = match create {
+        Some(create) => format!(
+            "the program created on line {} compiles at run time",
+            a.index.position(create).0
+        ),
+        None if string_fragment(src, &lits) => "a program compiles at run time (this file is only a string, for a file that includes it to hand to the compiler)".to_string(),
+        None => return,
     };
-    let line = a.index.position(create).0;
-    let lits = literals(src);
     for (k, (start, content)) in lits.iter().enumerate() {
         let (start, text) = (*start, &src[content.clone()]);
         // A message the program prints is never the program's source (verify3 regression 3).
@@ -69,11 +77,57 @@ pub(super) fn device_strings(a: &mut Analyzer) {
             &RTC_DEVICE_STRING,
             Severity::Warning,
             start,
-            format!("this string holds device code ({names}) that the program created on line {line} compiles at run time: hipport ports the file's code, not its strings, so hipRTC gets it as written"),
+            format!("this string holds device code ({names}) that {whence}: hipport ports the file's code, not its strings, so hipRTC gets it as written"),
             Some("port the string by hand as a .cu file would be ported (write it to a .cu file and run `hipport check` on it): HIP's ballot is 64 bits, the `_sync` warp builtins need ROCm 6.2 or later and 64-bit masks, and CDNA's wavefront has 64 lanes".into()),
             vec![],
         );
     }
+}
+
+/// Whether `src`, with its string literals `lits` (from [`literals`]), is nothing but those
+/// literals, blanks and comments between them: a fragment of a program's source text meant to
+/// be included into an initializer (`const char* src =\n#include "kernel.cu"\n;`).
+fn string_fragment(src: &[u8], lits: &[(usize, std::ops::Range<usize>)]) -> bool {
+    if lits.is_empty() {
+        return false;
+    }
+    let mut at = 0;
+    for (start, content) in lits {
+        if !blank(&src[at..*start]) {
+            return false;
+        }
+        // Past the closing quote: `)delim"` of a raw string, `"` of another.
+        at = if src[*start] == b'R' {
+            let delim = content.start - start - 3;
+            content.end + delim + 2
+        } else {
+            content.end + 1
+        };
+        if at > src.len() || src[at - 1] != b'"' {
+            return false;
+        }
+    }
+    blank(&src[at..])
+}
+
+/// Whether `text` holds only blanks and comments.
+fn blank(text: &[u8]) -> bool {
+    let mut i = 0;
+    while i < text.len() {
+        if text[i..].starts_with(b"//") {
+            i += memchr::memchr(b'\n', &text[i..]).unwrap_or(text.len() - i);
+        } else if text[i..].starts_with(b"/*") {
+            match memchr::memmem::find(&text[i + 2..], b"*/") {
+                Some(e) => i += e + 4,
+                None => return false,
+            }
+        } else if text[i].is_ascii_whitespace() {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 /// Calls that print their arguments: a string passed to them is a message, not device code.
