@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{have_tool, report_findings as convert, tree};
+use common::{have_tool, report_findings as convert, run_ok, tree};
 
 type Finding = common::ReportFinding;
 
@@ -60,35 +60,16 @@ fn dialect_notes(findings: &[Finding]) -> Vec<&Finding> {
 
 /// Configures `dir` with hipcc as the C++ compiler and builds it: the build's output on failure.
 fn cmake_build(dir: &Path, build: &Path) -> Result<(), String> {
-    let o = Command::new("cmake")
-        .arg("-S")
-        .arg(dir)
-        .arg("-B")
-        .arg(build)
-        .args(["-DCMAKE_CXX_COMPILER=hipcc", "-DGPU_TARGETS=gfx90a"])
-        .output()
-        .unwrap();
-    if !o.status.success() {
-        return Err(format!(
-            "configure: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ));
-    }
-    let o = Command::new("cmake")
-        .arg("--build")
-        .arg(build)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
+    run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(dir)
+            .arg("-B")
+            .arg(build)
+            .args(["-DCMAKE_CXX_COMPILER=hipcc", "-DGPU_TARGETS=gfx90a"]),
+    )
+    .map_err(|e| format!("configure: {e}"))?;
+    run_ok(Command::new("cmake").arg("--build").arg(build))
 }
 
 fn have_cmake_and_hipcc() -> bool {

@@ -79,12 +79,12 @@ pub fn have_hip_header(header: &str) -> bool {
 
 /// Builds `target` in `dir` with make; the output on failure.
 pub fn make(dir: &Path, target: &str) -> Result<(), String> {
-    let o = Command::new("make")
-        .arg("-C")
-        .arg(dir)
-        .arg(target)
-        .output()
-        .unwrap();
+    run_ok(Command::new("make").arg("-C").arg(dir).arg(target))
+}
+
+/// Runs `cmd` to its end: its stdout and stderr where it fails.
+pub fn run_ok(cmd: &mut Command) -> Result<(), String> {
+    let o = cmd.output().unwrap();
     if o.status.success() {
         Ok(())
     } else {
