@@ -59,6 +59,26 @@ pub fn installed_release(major: u16, minor: u16, patch: u64) -> Version {
 /// HIP release that added the `*_sync` warp builtins with 64-bit masks.
 pub const WARP_SYNC_HIP: Version = Version::new(6, 2, 0);
 
+/// The `_sync` builtins whose literal full mask a macro body gets widened for HIP 6.2 and later
+/// (see `widen_masks_in_body`), as the analysis leaves them (H003).
+pub const WIDENED_IN_MACROS: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__ballot_sync",
+    "__any_sync",
+    "__all_sync",
+];
+
+/// Whether `text` is the 32-lane full mask written as a literal: `0xffffffff` in either case,
+/// with an optional `u`/`U` suffix.
+pub fn literal_full_mask_32(text: &[u8]) -> bool {
+    let t = text.to_ascii_lowercase();
+    let t = t.strip_suffix(b"u").unwrap_or(&t);
+    t == b"0xffffffff"
+}
+
 /// What a full-warp `__syncwarp()` becomes before HIP 7.0 (as HIP 7.0 defines it): a wavefront
 /// fence on each side of a wave barrier, as one expression so that it stands wherever the call did.
 pub const WAVEFRONT_SYNC: &str = "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
@@ -2638,6 +2658,88 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// A literal 32-lane full mask (`0xffffffff`, `0xFFFFFFFFu`) as the mask of a `_sync` call
+    /// in the body of macro definition `body` (lightseq's `WarpReduceSumOneStep`, ge-spmm's
+    /// shuffle macros; realuser31 R31-d): widened to 64 bits as in code, for HIP 6.2 and later.
+    /// Where a use of the macro in this file runs only on the first 32 lanes (`if (tid < 32)`),
+    /// the widened mask would name lanes that do not run it, and HIP's mask check traps: the
+    /// body is left as it is, with H003's error at the mask.
+    fn widen_masks_in_body(&mut self, body: Node, text: &[u8]) {
+        if self.opts.hip_version < WARP_SYNC_HIP || memchr::memmem::find(text, b"_sync").is_none() {
+            return;
+        }
+        let masks: Vec<Range<usize>> = lexer::identifiers(text)
+            .into_iter()
+            .filter(|tok| {
+                WIDENED_IN_MACROS.contains(&std::str::from_utf8(&text[tok.clone()]).unwrap_or(""))
+            })
+            .filter_map(|tok| {
+                let (args, _) = call_args(&text[tok.end..])?;
+                let first = args.first()?;
+                let range = tok.end + first.start..tok.end + first.end;
+                let written = text[range.clone()].trim_ascii();
+                let lead = text[range.clone()].len() - text[range.clone()].trim_ascii_start().len();
+                literal_full_mask_32(written)
+                    .then(|| range.start + lead..range.start + lead + written.len())
+            })
+            .collect();
+        if masks.is_empty() {
+            return;
+        }
+        let name = body
+            .parent()
+            .and_then(|d| d.field(FIELDS.name))
+            .map(|n| node_text(n, self.src).to_string());
+        let guard = name
+            .as_deref()
+            .and_then(|name| self.use_on_first_32(body, name));
+        for m in masks {
+            let (start, end) = (body.start_byte() + m.start, body.start_byte() + m.end);
+            match guard {
+                None => {
+                    self.edits.push(Edit::replace(
+                        start,
+                        end,
+                        "0xffffffffffffffffull",
+                        "warp-mask-64",
+                    ));
+                    self.count(Family::Device);
+                }
+                Some((line, ref guard_text)) => {
+                    let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
+                        return;
+                    };
+                    let written = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+                    let macro_name = name.as_deref().unwrap_or("");
+                    self.diag(
+                        info,
+                        start,
+                        format!("lane mask `{written}` in the body of macro `{macro_name}` is 32 bits, and HIP's _sync builtins require a 64-bit mask (static_assert); hipport does not widen it because a use of `{macro_name}` runs only where `{guard_text}` (line {line}) holds, on lanes 0-31 of a 64-lane wavefront, and HIP 6.2 and later check that a mask names exactly the lanes that run it"),
+                        Some("pass the mask as a macro argument: `__activemask()` at the use on the first 32 lanes, `~0ull` where the whole wavefront runs it".into()),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The line and text of a first-32-lanes guard (see [`Self::first_32_lanes_guard`]) around a
+    /// use of macro `name` in this file, outside its definition `body`.
+    fn use_on_first_32(&self, body: Node, name: &str) -> Option<(usize, String)> {
+        let root = std::iter::successors(Some(body), |p| p.parent()).last()?;
+        let src = self.src;
+        lexer::whole_words(src, name)
+            .filter(|&at| !parse::in_directive(src, at))
+            .find_map(|at| {
+                let node = root.descendant_for_byte_range(at, at + name.len())?;
+                let guard = self.first_32_lanes_guard(node)?;
+                let text = node_text(guard, src)
+                    .split_ascii_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Some((self.index.position(guard.start_byte()).0, text))
+            })
+    }
+
     /// The full mask of a `_sync` call that only the first 32 threads of the block reach (R24-f):
     /// on a 64-lane wavefront lanes 0-31 run there, and HIP's `__hip_check_mask` asserts that the
     /// mask equals `__ballot(true)` (amd_warp_sync_functions.h, HIP 6.2; a trap without NDEBUG),
@@ -3941,6 +4043,7 @@ impl<'a> Walk<'a> {
                         && std::str::from_utf8(text)
                             .is_ok_and(|body| self.visit_header_macro(body, n.start_byte()));
                     if !header && !self.cub_namespace_macro(n) {
+                        self.widen_masks_in_body(n, text);
                         self.rename_text(text, n.start_byte());
                         // A body whose brackets do not balance is a fragment of a call: its
                         // parse (and so whether its launch could be rewritten) would depend on

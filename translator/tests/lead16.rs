@@ -1,7 +1,9 @@
 //! realuser32's findings in the rules: a ballot stored in a function that shuffles with width
 //! 32 gets no widening fix (R32-a, SlabHash's work queue); `bfind` gets its own PTX hint, not
 //! `bfi`'s (R32-c); a tile vote on a template-typed tile is H044 (R32-d, BGHT's buckets); an
-//! `__ffs` result as a shuffle's source lane is H043 before HIP 6.2 (R32-e).
+//! `__ffs` result as a shuffle's source lane is H043 before HIP 6.2 (R32-e). A literal full
+//! mask in a macro body is widened for HIP 6.2 as in code, unless a use runs on the first 32
+//! lanes only (realuser31 R31-d's mask).
 
 mod common;
 use common::{summary, translate_at};
@@ -178,4 +180,73 @@ __global__ void pick(const unsigned* data, unsigned key, unsigned* out) {
     // HIP 6.2's shuffles wrap the lane as CUDA does.
     let (_, d) = translate_at(src, V62);
     assert!(only(&d, "H043").is_empty(), "{:?}", summary(&d));
+}
+
+// R31-d (the mask) ------------------------------------------------------------------------------
+
+/// A 32-lane xor reduction in a statement macro (lightseq's and ge-spmm's shape), used by every
+/// thread of the block.
+const MACRO_REDUCE: &str = "\
+#define WARP_REDUCE(v) \\
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o, 32);
+__global__ void k(const float* in, float* out) {
+  float v = in[threadIdx.x];
+  WARP_REDUCE(v);
+  if ((threadIdx.x & 31) == 0) out[threadIdx.x >> 5] = v;
+}
+";
+
+#[test]
+fn r31d_a_literal_full_mask_in_a_macro_body_is_widened_as_in_code() {
+    let (out, d) = translate_at(MACRO_REDUCE, V62);
+    assert!(
+        out.contains("__shfl_xor_sync(0xffffffffffffffffull, v, o, 32)"),
+        "{out}"
+    );
+    assert!(
+        only(&d, "H003")
+            .iter()
+            .all(|x| x.severity.as_str() != "error"),
+        "{:?}",
+        summary(&d)
+    );
+    // Before HIP 6.2 the builtin does not exist, and nothing is widened.
+    let (out, _) = translate_at(MACRO_REDUCE, V52);
+    assert!(
+        out.contains("__shfl_xor_sync(0xFFFFFFFFu, v, o, 32)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn r31d_a_macro_used_on_the_first_32_lanes_keeps_its_mask_with_an_error() {
+    let src = MACRO_REDUCE.replace(
+        "  WARP_REDUCE(v);\n",
+        "  if (threadIdx.x < 32) {\n    WARP_REDUCE(v);\n  }\n",
+    );
+    let (out, d) = translate_at(&src, V62);
+    assert!(
+        out.contains("__shfl_xor_sync(0xFFFFFFFFu, v, o, 32)"),
+        "{out}"
+    );
+    let h003: Vec<_> = only(&d, "H003")
+        .into_iter()
+        .filter(|x| x.severity.as_str() == "error")
+        .collect();
+    assert_eq!(h003.len(), 1, "{:?}", summary(&d));
+    assert_eq!(h003[0].line, 2);
+    assert!(
+        h003[0].message.contains("threadIdx.x < 32"),
+        "{}",
+        h003[0].message
+    );
+}
+
+#[test]
+fn r31d_a_computed_or_named_mask_in_a_macro_body_is_left_to_the_analysis() {
+    // Not a literal: the analysis keeps its report, and the body is unchanged.
+    let src = MACRO_REDUCE.replace("0xFFFFFFFFu", "mask32");
+    let src = format!("const unsigned mask32 = 0xffffffff;\n{src}");
+    let (out, _) = translate_at(&src, V62);
+    assert!(out.contains("__shfl_xor_sync(mask32, v, o, 32)"), "{out}");
 }

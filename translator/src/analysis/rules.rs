@@ -168,7 +168,7 @@ const TRANSLATOR_REWRITES: &[&str] = &[
 ];
 
 /// Builtins whose 32-lane full mask the translator widens to 64 bits for HIP >= 6.2, in the file
-/// itself (not in macro bodies, which it does not rewrite).
+/// itself (in macro bodies only a literal one: `crate::translate::WIDENED_IN_MACROS`).
 const WIDENED_BY_TRANSLATOR: &[&str] = &[
     "__shfl_sync",
     "__shfl_up_sync",
@@ -5592,6 +5592,14 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 // The translator widens it to the 64-bit full mask (`widen_full_mask`).
                 return;
             }
+            if a.origin.is_some()
+                && crate::translate::WIDENED_IN_MACROS.contains(&name)
+                && crate::translate::literal_full_mask_32(a.text(mask).trim().as_bytes())
+            {
+                // In a macro's body the translator widens a literal one, or reports it where a
+                // use runs on the first 32 lanes only (`widen_masks_in_body`).
+                return;
+            }
             let fix = match &macro_body {
                 Some(r) => vec![Edit::replace(r.start, r.end, "(~0ull)", "H003")],
                 None => vec![Edit::replace(
@@ -5756,16 +5764,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 let built_for_32 = mask_built_for_32(a.text(mask));
                 // A value computed otherwise keeps its lanes in 64 bits, as a widened
                 // declaration does; a shifted one is computed anew (no lane above 31).
-                let fix = if shifted || built_for_32 || a.origin.is_some() {
-                    vec![]
-                } else {
-                    vec![Edit::replace(
-                        mask.start_byte(),
-                        mask.end_byte(),
-                        format!("({WIDE})({})", a.text(mask)),
-                        "H003",
-                    )]
-                };
+                let fix = cast_mask_fix(a, mask, shifted || built_for_32);
                 let help = if built_for_32 && !shifted {
                     format!("compute it for 64 lanes: its value is built for 32 and leaves lanes 32-63 out (for the first n lanes of a wavefront, `n >= 64 ? ~0ull : (1ull << n) - 1`){}", preview_note(a))
                 } else if shifted {
@@ -5802,16 +5801,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
                 } = narrow;
                 // The body may serve other uses than masks: the call is made 64 bits, not the
                 // body, and a shifted value (no lane above 31) is left to its author.
-                let fix = if shifted || built_for_32 || a.origin.is_some() {
-                    vec![]
-                } else {
-                    vec![Edit::replace(
-                        mask.start_byte(),
-                        mask.end_byte(),
-                        format!("({WIDE})({})", a.text(mask)),
-                        "H003",
-                    )]
-                };
+                let fix = cast_mask_fix(a, mask, shifted || built_for_32);
                 let help = if shifted {
                     format!("compute it in 64 bits: `{macro_name}` shifts a 32-bit value, so its bits stop at lane 31 (and a shift past 31 bits is undefined); shift a 64-bit one in the macro (`1ull << ...`) or pass a 64-bit mask here, and where 32-lane groups share a 64-lane wavefront, shift the mask of the group in lanes 32-63 by 32 more{}", preview_note(a))
                 } else if built_for_32 {
@@ -5956,6 +5946,21 @@ fn enclosing_call(mask: Node) -> Node {
         .and_then(|args| args.parent())
         .filter(|c| c.kind_name() == "call_expression")
         .unwrap_or(mask)
+}
+
+/// `--fix` for a 32-bit mask expression of a `_sync` call: cast it to [`WIDE`]; none where its
+/// value is computed for 32 lanes (`keeps_32`: shifted in 32 bits, or built for 32), which
+/// only its author can place in 64, nor in a macro's body.
+fn cast_mask_fix(a: &Analyzer, mask: Node, keeps_32: bool) -> Vec<Edit> {
+    if keeps_32 || a.origin.is_some() {
+        return vec![];
+    }
+    vec![Edit::replace(
+        mask.start_byte(),
+        mask.end_byte(),
+        format!("({WIDE})({})", a.text(mask)),
+        "H003",
+    )]
 }
 
 /// On ROCm 6.2 to 6.4 the `_sync` builtins are a preview that must be switched on.
