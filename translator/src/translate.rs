@@ -71,6 +71,36 @@ pub const WIDENED_IN_MACROS: &[&str] = &[
     "__all_sync",
 ];
 
+/// The offset and length of what argument text `arg` holds between the blanks, line
+/// continuations and block comments around it (`__shfl_xor_sync( \` and the mask on a line of
+/// its own, verify14 REG-A).
+fn bare_argument(arg: &[u8]) -> (usize, usize) {
+    let gap = |b: u8| b.is_ascii_whitespace() || b == b'\\';
+    let (mut start, mut end) = (0, arg.len());
+    loop {
+        let before = (start, end);
+        while start < end && gap(arg[start]) {
+            start += 1;
+        }
+        while end > start && gap(arg[end - 1]) {
+            end -= 1;
+        }
+        if arg[start..end].starts_with(b"/*") {
+            if let Some(close) = memchr::memmem::find(&arg[start + 2..end], b"*/") {
+                start += close + 4;
+            }
+        }
+        if arg[start..end].ends_with(b"*/") {
+            if let Some(open) = memchr::memmem::rfind(&arg[start..end - 2], b"/*") {
+                end = start + open;
+            }
+        }
+        if (start, end) == before {
+            return (start, end - start);
+        }
+    }
+}
+
 /// Whether `text` is the 32-lane full mask written as a literal: `0xffffffff` in either case,
 /// with an optional `u`/`U` suffix.
 pub fn literal_full_mask_32(text: &[u8]) -> bool {
@@ -2677,10 +2707,11 @@ impl<'a> Walk<'a> {
                 let (args, _) = call_args(&text[tok.end..])?;
                 let first = args.first()?;
                 let range = tok.end + first.start..tok.end + first.end;
-                let written = text[range.clone()].trim_ascii();
-                let lead = text[range.clone()].len() - text[range.clone()].trim_ascii_start().len();
-                literal_full_mask_32(written)
-                    .then(|| range.start + lead..range.start + lead + written.len())
+                // Blanks and line continuations around it (`__shfl_xor_sync( \` then the mask
+                // on a line of its own; verify14 REG-A).
+                let (lead, len) = bare_argument(&text[range.clone()]);
+                literal_full_mask_32(&text[range.start + lead..range.start + lead + len])
+                    .then(|| range.start + lead..range.start + lead + len)
             })
             .collect();
         if masks.is_empty() {

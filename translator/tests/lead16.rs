@@ -250,3 +250,28 @@ fn r31d_a_computed_or_named_mask_in_a_macro_body_is_left_to_the_analysis() {
     let (out, _) = translate_at(&src, V62);
     assert!(out.contains("__shfl_xor_sync(mask32, v, o, 32)"), "{out}");
 }
+
+#[test]
+fn r31d_a_mask_on_a_continued_line_is_widened_too() {
+    // verify14 REG-A: the mask on a line of its own lost H003 and kept 32 bits.
+    let src = "\
+#define WSUM(v) \\
+  v += __shfl_xor_sync( \\
+      0xffffffff, \\
+      v, 16)
+__global__ void k(float *o) {
+  float v = o[threadIdx.x];
+  WSUM(v);
+  o[threadIdx.x] = v;
+}
+";
+    let (out, d) = translate_at(src, V62);
+    assert!(out.contains("      0xffffffffffffffffull, \\\n"), "{out}");
+    assert!(
+        only(&d, "H003")
+            .iter()
+            .all(|x| x.severity.as_str() != "error"),
+        "{:?}",
+        summary(&d)
+    );
+}

@@ -159,7 +159,9 @@ fn check_macros(a: &Analyzer) -> Vec<String> {
     let mut out = Vec::new();
     for defs in a.macros.values() {
         for m in defs.iter().filter(|m| m.function_like) {
-            let body = &a.src[m.body_range.clone()];
+            let Some(body) = a.src.get(m.body_range.clone()) else {
+                continue;
+            };
             let names = crate::lexer::identifiers(body);
             if names.iter().any(|r| {
                 let id = &body[r.clone()];

@@ -2528,13 +2528,20 @@ fn macro_body_fixes_map_back_to_the_file() {
     let d = run(src);
     let got: Vec<(&str, usize, usize)> =
         d.iter().map(|d| (leak(&d.id), d.line, d.column)).collect();
-    assert_eq!(got, vec![("H003", 1, 40), ("H004", 2, 19), ("H003", 2, 40)]);
-    assert!(d[0].message.contains("in the body of macro `SHFL_XOR`"));
-    let out = fixed(src, Version::new(6, 4, 0));
+    // The literal full masks in the bodies are the translator's to widen, as in code (R31-d):
+    // the analysis leaves them.
+    assert_eq!(got, vec![("H004", 2, 19)]);
+    assert!(d[0].message.contains("in the body of macro `BALLOT`"));
+    let opts = crate::translate::Options {
+        hip_version: Version::new(6, 4, 0),
+        ..crate::translate::Options::default()
+    };
+    let out = crate::translate::translate_source(src.as_bytes(), "t.cu", &opts).unwrap();
+    let out = String::from_utf8(out.output).unwrap();
     assert!(
-        out.starts_with(
-            "#define SHFL_XOR(v, o) __shfl_xor_sync(~0ull, v, o)\n\
-         #define BALLOT(p) __popc(__ballot_sync(~0ull, p))\n"
+        out.contains(
+            "#define SHFL_XOR(v, o) __shfl_xor_sync(0xffffffffffffffffull, v, o)\n\
+         #define BALLOT(p) __popcll(__ballot_sync(0xffffffffffffffffull, p))\n"
         ),
         "{out}"
     );
