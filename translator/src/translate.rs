@@ -2678,14 +2678,19 @@ impl<'a> Walk<'a> {
             Some((mask.start_byte(), mask.end_byte()))
         };
         if let Some((start, end)) = span {
-            self.edits.push(Edit::replace(
-                start,
-                end,
-                "0xffffffffffffffffull",
-                "warp-mask-64",
-            ));
-            self.count(Family::Device);
+            self.widen_mask_at(start, end);
         }
+    }
+
+    /// Writes the 64-lane full mask over `start..end`, a 32-lane one.
+    fn widen_mask_at(&mut self, start: usize, end: usize) {
+        self.edits.push(Edit::replace(
+            start,
+            end,
+            "0xffffffffffffffffull",
+            "warp-mask-64",
+        ));
+        self.count(Family::Device);
     }
 
     /// A literal 32-lane full mask (`0xffffffff`, `0xFFFFFFFFu`) as the mask of a `_sync` call
@@ -2727,15 +2732,7 @@ impl<'a> Walk<'a> {
         for m in masks {
             let (start, end) = (body.start_byte() + m.start, body.start_byte() + m.end);
             match guard {
-                None => {
-                    self.edits.push(Edit::replace(
-                        start,
-                        end,
-                        "0xffffffffffffffffull",
-                        "warp-mask-64",
-                    ));
-                    self.count(Family::Device);
-                }
+                None => self.widen_mask_at(start, end),
                 Some((line, ref guard_text)) => {
                     let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
                         return;
