@@ -3770,3 +3770,64 @@ fn cmake_targets_of_thrust_sources_find_and_link_rocthrust() {
         );
     }
 }
+
+/// R21-f's rest: sources a CMake file takes from `file(GLOB ...)` / `file(GLOB_RECURSE ...)`,
+/// and Thrust included through a project header, get rocThrust found and linked as listed
+/// sources that include it directly do; a glob whose sources use neither gets nothing.
+#[test]
+fn cmake_globbed_sources_and_their_headers_find_rocthrust() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let out = tmp.path().join("out");
+    let header = "#pragma once\n#include <thrust/device_vector.h>\n#include <thrust/reduce.h>\ninline int total(int n) { thrust::device_vector<int> v(n, 1); return thrust::reduce(v.begin(), v.end()); }\n";
+    let user = "#include \"../include/total.cuh\"\nint main() { return total(8) == 8 ? 0 : 1; }\n";
+    write_files(
+        &input,
+        &[
+            (
+                "flat/CMakeLists.txt",
+                "project(f LANGUAGES CXX CUDA)\nfile(GLOB SRCS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cu)\nadd_executable(f ${SRCS})\n",
+            ),
+            ("flat/src/a.cu", "#include <thrust/sort.h>\nint main() { return 0; }\n"),
+            (
+                "deep/CMakeLists.txt",
+                "project(d LANGUAGES CXX CUDA)\nFILE(GLOB_RECURSE SRCS CONFIGURE_DEPENDS \"kernels/*.cu\")\nadd_library(d STATIC ${SRCS})\n",
+            ),
+            ("deep/kernels/x/y/b.cu", "#include <cub/block/block_reduce.cuh>\n__global__ void k() {}\n"),
+            (
+                "via/CMakeLists.txt",
+                "project(v LANGUAGES CXX CUDA)\nadd_executable(v src/main.cu)\n",
+            ),
+            ("via/include/total.cuh", header),
+            ("via/src/main.cu", user),
+            (
+                "plain/CMakeLists.txt",
+                "project(p LANGUAGES CXX CUDA)\nfile(GLOB SRCS src/*.cu)\nadd_executable(p ${SRCS})\n",
+            ),
+            ("plain/src/p.cu", "#include \"p.cuh\"\n__global__ void k(float *p) { p[0] = 1.f; }\n"),
+            ("plain/src/p.cuh", "#pragma once\n// no thrust/ here: #include <vector>\n"),
+            ("plain/src/t.cpp", "#include <thrust/sort.h>\n"),
+        ],
+    );
+    convert_at(&input, &out, "5.2.3");
+    let read = |d: &str| std::fs::read_to_string(out.join(d).join("CMakeLists.txt")).unwrap();
+    for d in ["flat", "via"] {
+        let f = read(d);
+        assert!(
+            f.contains(
+                "find_package(rocthrust REQUIRED)\nlink_libraries(hip::device roc::rocthrust)\n"
+            ),
+            "{d}: {f}"
+        );
+    }
+    let deep = read("deep");
+    assert!(
+        deep.contains("find_package(hipcub REQUIRED)\nlink_libraries(hip::device hip::hipcub)\n"),
+        "{deep}"
+    );
+    let plain = read("plain");
+    assert!(
+        !plain.contains("rocthrust") && !plain.contains("hipcub"),
+        "{plain}"
+    );
+}

@@ -15,6 +15,7 @@
 //! language needs `<rocm>/lib/cmake/hip-lang`, which Debian installs elsewhere).
 
 mod cmake;
+mod cmake_sources;
 mod flags;
 mod inline;
 mod make;
@@ -240,38 +241,7 @@ pub fn tree_uses_thrust(root: &Path) -> bool {
     found
 }
 
-/// Whether a CMake file (`file`, relative to `root`) lists among its words CUDA sources that
-/// include Thrust or CUB (R21-f: `add_executable(t t.cu)` where t.cu includes
-/// `<thrust/device_vector.h>`): only those sources are read (at most 200, of at most 4 MiB),
-/// not the tree, so that such a file's translation stays cheap to redo.
-fn cmake_sources_use_thrust(src: &str, file: &str, root: &Path) -> (bool, bool) {
-    let dir = root.join(text::dir_of(file));
-    let mut budget = 200usize;
-    let (mut thrust, mut cub) = (false, false);
-    for w in src
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"'))
-        .map(|w| w.strip_prefix("${CMAKE_CURRENT_SOURCE_DIR}/").unwrap_or(w))
-        .filter(|w| {
-            (w.ends_with(".cu") || w.ends_with(".cuh")) && !w.contains('$') && !w.starts_with('/')
-        })
-    {
-        if budget == 0 || thrust && cub {
-            break;
-        }
-        budget -= 1;
-        let path = dir.join(w);
-        if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20) {
-            if let Ok(b) = std::fs::read(&path) {
-                let (t, c) = thrust_and_cub(&b);
-                thrust |= t;
-                cub |= c;
-            }
-        }
-    }
-    (thrust, cub)
-}
-
-/// Whether CMake file `src` may list CUDA sources that [`cmake_sources_use_thrust`] reads: it
+/// Whether CMake file `src` may list CUDA sources that [`cmake_sources::use_thrust`] reads: it
 /// makes targets of `.cu` files and may get rocThrust (see [`thrust_note_candidate`]).
 fn cmake_lists_cuda_sources(src: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
@@ -304,7 +274,7 @@ fn thrust_and_cub(text: &[u8]) -> (bool, bool) {
 /// [`thrust_note_candidate`]). Other build files do not read the tree for the note alone: a
 /// re-run would then read every source of a tree without Thrust (up to the scan's budget)
 /// where it now reads none. A CMake file that lists `.cu` sources reads those alone (R21-f,
-/// see [`cmake_sources_use_thrust`]): its result depends on them too. So does a Makefile's
+/// see [`cmake_sources::use_thrust`]): its result depends on them too. So does a Makefile's
 /// whose recipes run a host compiler: it reads the sources they compile for CUDA headers
 /// (R30-a, see [`make_host::may_read_host_sources`]). So does a CMake file's that may get the
 /// HIP block: for HIP before 6.0 it reads the project's other CMake files for a C++ standard
@@ -426,7 +396,7 @@ pub fn translate_build(
             .then(|| {
                 opts.tree_root.as_deref().map_or((false, false), |root| {
                     std::str::from_utf8(src)
-                        .map_or((false, false), |s| cmake_sources_use_thrust(s, file, root))
+                        .map_or((false, false), |s| cmake_sources::use_thrust(s, file, root))
                 })
             })
             .filter(|&(t, c)| t || c)
