@@ -303,3 +303,23 @@ fn pe2_the_62_output_of_every_spelling_compiles_against_hips_64_bit_mask_check()
     let (tmp, _, err, _) = cli_convert_in(&[("k.cu", &src)], "6.2", &[]);
     hipcc_62(&tmp.path().join("out"), "k.cu").unwrap_or_else(|e| panic!("{e}\n{err}"));
 }
+
+#[test]
+fn r31c_a_headers_mask_macro_named_in_a_kernel_files_shuffle_macro_is_widened_there() {
+    // The header only defines the mask; the kernel file's own macro uses it. The analysis of
+    // the kernel file does not see the header's macro, so this was silent and left 32 bits.
+    let header = "#pragma once\n#define ALL_LANES 0xffffffff\n";
+    let cu = "#include \"lanes.cuh\"\n#define BFLY(x) for (int s = 16; s; s >>= 1) x += __shfl_xor_sync(ALL_LANES, x, s, 32)\n__global__ void k(int* a) { int x = a[threadIdx.x]; BFLY(x); if (threadIdx.x % 32 == 0) a[threadIdx.x / 32] = x; }\n";
+    let (_, err, out) = convert(&[("lanes.cuh", header), ("k.cu", cu)], &[]);
+    assert!(h003_errors(&err).is_empty(), "{err}");
+    assert!(
+        out[0].contains("#define ALL_LANES 0xffffffff\n"),
+        "{}",
+        out[0]
+    );
+    assert!(
+        out[1].contains("__shfl_xor_sync(0xffffffffffffffffull, x, s, 32)"),
+        "{}",
+        out[1]
+    );
+}
