@@ -109,6 +109,83 @@ pub fn literal_full_mask_32(text: &[u8]) -> bool {
     t == b"0xffffffff"
 }
 
+/// Whether mask argument `text`, as written in a macro body, is the 32-lane full mask in a
+/// spelling that [`Walk::widen_full_mask`] widens in code: a [`literal_full_mask_32`], or any
+/// constant expression of it that `is_narrow_full_mask_with` reads as one (`(0xffffffff)`,
+/// `~0u`, `~0`, `-1`, `0xffffffffUL`, `uint32_t(-1)`, `(unsigned)~0`; verify14 PE-2). A name
+/// (`UINT32_MAX`, a macro) is not one: code does not widen a name it cannot see either.
+/// Comments and line continuations may stand around and inside it.
+pub fn narrow_full_mask_text(text: &[u8]) -> bool {
+    let (lead, len) = bare_argument(text);
+    let text = &text[lead..lead + len];
+    if literal_full_mask_32(text) {
+        return true;
+    }
+    if text.is_empty()
+        || text.len() > 200
+        || text
+            .iter()
+            .any(|&b| matches!(b, b';' | b'{' | b'}' | b'#' | b'"' | b'\''))
+    {
+        return false;
+    }
+    // Line continuations inside it are blanks to the compiler.
+    let text: Vec<u8> = text
+        .iter()
+        .map(|&b| if b == b'\\' { b' ' } else { b })
+        .collect();
+    let mut wrapped = b"void __hipport_mask__(void) {\n(".to_vec();
+    wrapped.extend_from_slice(&text);
+    wrapped.extend_from_slice(b"\n);}\n");
+    let Ok(tree) = parse::parse(&wrapped, Duration::from_secs(1)) else {
+        return false;
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        return false;
+    }
+    let expr = root
+        .named_child(0)
+        .filter(|f| f.kind_name() == "function_definition")
+        .and_then(|f| f.field(FIELDS.body))
+        .and_then(|b| b.named_child(0))
+        .filter(|s| s.kind_name() == "expression_statement")
+        .and_then(|s| s.named_child(0));
+    expr.is_some_and(|e| is_narrow_full_mask_with(e, &wrapped, &HashMap::new()))
+}
+
+/// Where the `#define` whose body starts at `at` ends: the line break that no `\` continues,
+/// past block comments (which tree-sitter leaves out of a body: `__shfl_xor_sync(/*full*/
+/// 0xffffffff, v, o)` has the body `v += __shfl_xor_sync(`; verify14 PE-2).
+fn define_end(src: &[u8], at: usize) -> usize {
+    let mut i = at;
+    while i < src.len() {
+        match src[i] {
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                match memchr::memmem::find(&src[i + 2..], b"*/") {
+                    Some(e) => i += e + 4,
+                    None => return src.len(),
+                }
+                continue;
+            }
+            b'/' if src.get(i + 1) == Some(&b'/') => {
+                return memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |e| i + e);
+            }
+            b'\\' if src.get(i + 1) == Some(&b'\n') => i += 1,
+            b'\\' if src.get(i + 1) == Some(&b'\r') && src.get(i + 2) == Some(&b'\n') => i += 2,
+            b'\n' => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    src.len()
+}
+
+/// Standard macros a lane mask may be written with, with their values (`<stdint.h>`): known
+/// to every file, as if it defined them, unless it defines them itself. `UINT32_MAX` is the
+/// 32-lane full mask, widened in code and in macro bodies like `0xffffffff` (verify14 PE-2).
+const STANDARD_MASK_MACROS: &[(&str, &str)] = &[("UINT32_MAX", "0xffffffffu")];
+
 /// What a full-warp `__syncwarp()` becomes before HIP 7.0 (as HIP 7.0 defines it): a wavefront
 /// fence on each side of a wave barrier, as one expression so that it stands wherever the call did.
 pub const WAVEFRONT_SYNC: &str = "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
@@ -901,7 +978,10 @@ impl<'a> Walk<'a> {
             renames: BTreeMap::new(),
             aliases: BTreeMap::new(),
             handled: HashSet::new(),
-            defines: HashMap::new(),
+            defines: STANDARD_MASK_MACROS
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
             define_spans: HashMap::new(),
             widened: HashSet::new(),
             mask_macros: HashMap::new(),
@@ -2657,22 +2737,15 @@ impl<'a> Walk<'a> {
         let mask_text = node_text(mask, self.src);
         let name = mask_text.trim().trim_matches(['(', ')']).trim();
         self.load_header_macros(name);
-        let from_header = self
-            .header_macros
-            .as_ref()
-            .is_some_and(|h| h.contains(name));
         let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
             self.unseen_mask(mask);
             None
         } else if let Some(guard) = self.first_32_lanes_guard(mask) {
             self.keep_running_lanes(mask, guard);
             None
-        } else if self.defines.contains_key(name) && !from_header && self.only_masks(name) {
+        } else if let Some(span) = self.widen_definition(name) {
             // Every use of the macro is a mask: widen its body, once.
-            self.define_spans
-                .get(name)
-                .copied()
-                .filter(|_| self.widened.insert(name.to_string()))
+            Some(span).filter(|_| self.widened.insert(name.to_string()))
         } else {
             // A macro used for other things too (`bitmap == FULL`) keeps its value.
             Some((mask.start_byte(), mask.end_byte()))
@@ -2680,6 +2753,33 @@ impl<'a> Walk<'a> {
         if let Some((start, end)) = span {
             self.widen_mask_at(start, end);
         }
+    }
+
+    /// The span of the value of object-like macro `name` where a 32-lane full mask it names is
+    /// widened in its definition rather than at its uses: the macro is defined in this file,
+    /// which is not a header, and every use of it in the file is the mask of a `_sync` builtin
+    /// ([`Walk::only_masks`]). A header's definition stays as it is (widened at each mask use):
+    /// the files that include it may use the name as a 32-bit value (`ballot == FULLMASK`,
+    /// `uint32_t m = FULLMASK;`) where a 64-bit one would change what they compute (R31-c).
+    fn widen_definition(&mut self, name: &str) -> Option<(usize, usize)> {
+        self.load_header_macros(name);
+        let from_header = self
+            .header_macros
+            .as_ref()
+            .is_some_and(|h| h.contains(name));
+        let header = std::path::Path::new(self.file)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| {
+                matches!(
+                    e.to_ascii_lowercase().as_str(),
+                    "h" | "hh" | "hpp" | "hxx" | "cuh" | "inl" | "cuinl" | "tcc" | "inc"
+                )
+            });
+        if !self.defines.contains_key(name) || from_header || header || !self.only_masks(name) {
+            return None;
+        }
+        self.define_spans.get(name).copied()
     }
 
     /// Writes the 64-lane full mask over `start..end`, a 32-lane one.
@@ -2693,17 +2793,35 @@ impl<'a> Walk<'a> {
         self.count(Family::Device);
     }
 
-    /// A literal 32-lane full mask (`0xffffffff`, `0xFFFFFFFFu`) as the mask of a `_sync` call
-    /// in the body of macro definition `body` (lightseq's `WarpReduceSumOneStep`, ge-spmm's
-    /// shuffle macros; realuser31 R31-d): widened to 64 bits as in code, for HIP 6.2 and later.
-    /// Where a use of the macro in this file runs only on the first 32 lanes (`if (tid < 32)`),
-    /// the widened mask would name lanes that do not run it, and HIP's mask check traps: the
-    /// body is left as it is, with H003's error at the mask.
+    /// A 32-lane full mask as the mask of a `_sync` call in the body of macro definition `body`
+    /// (lightseq's `WarpReduceSumOneStep`, ge-spmm's shuffle macros; realuser31 R31-d), in any
+    /// spelling code has widened ([`narrow_full_mask_text`]; verify14 PE-2), or the name of an
+    /// object-like macro with such a value (ge-spmm's `FULLMASK`; realuser31 R31-c): widened to
+    /// 64 bits as in code, for HIP 6.2 and later. A named mask is widened as
+    /// [`Walk::widen_full_mask`] widens it in code: its definition where every use is a mask
+    /// (see [`Walk::widen_definition`]), else at this use, the definition keeping its 32-bit
+    /// value for its other uses. Where a use of the macro in this file runs only on the first 32
+    /// lanes (`if (tid < 32)`), the widened mask would name lanes that do not run it, and HIP's
+    /// mask check traps: the body is left as it is, with H003's error at the mask.
     fn widen_masks_in_body(&mut self, body: Node, text: &[u8]) {
+        // The whole definition: tree-sitter ends a body at its first block comment.
+        let text = match self
+            .src
+            .get(body.start_byte()..define_end(self.src, body.start_byte()))
+        {
+            Some(whole) if whole.len() > text.len() => whole,
+            _ => text,
+        };
         if self.opts.hip_version < WARP_SYNC_HIP || memchr::memmem::find(text, b"_sync").is_none() {
             return;
         }
-        let masks: Vec<Range<usize>> = lexer::identifiers(text)
+        // The parameters of a function-like macro, which no object-like macro is at a use.
+        let params = body
+            .parent()
+            .and_then(|d| d.field(FIELDS.parameters))
+            .map(|p| node_text(p, self.src).to_string())
+            .unwrap_or_default();
+        let calls: Vec<(Range<usize>, Option<String>)> = lexer::identifiers(text)
             .into_iter()
             .filter(|tok| {
                 WIDENED_IN_MACROS.contains(&std::str::from_utf8(&text[tok.clone()]).unwrap_or(""))
@@ -2712,13 +2830,41 @@ impl<'a> Walk<'a> {
                 let (args, _) = call_args(&text[tok.end..])?;
                 let first = args.first()?;
                 let range = tok.end + first.start..tok.end + first.end;
-                // Blanks and line continuations around it (`__shfl_xor_sync( \` then the mask
-                // on a line of its own; verify14 REG-A).
+                // Blanks, comments and line continuations around it (`__shfl_xor_sync( \` then
+                // the mask on a line of its own; verify14 REG-A).
                 let (lead, len) = bare_argument(&text[range.clone()]);
-                literal_full_mask_32(&text[range.start + lead..range.start + lead + len])
-                    .then(|| range.start + lead..range.start + lead + len)
+                let bare = range.start + lead..range.start + lead + len;
+                let arg = &text[bare.clone()];
+                if narrow_full_mask_text(arg) {
+                    return Some((bare, None));
+                }
+                let name = std::str::from_utf8(arg)
+                    .ok()?
+                    .trim_matches(|c: char| c == '(' || c == ')' || c.is_ascii_whitespace());
+                if !is_plain_identifier(name)
+                    || lexer::whole_words(params.as_bytes(), name).next().is_some()
+                {
+                    return None;
+                }
+                Some((bare, Some(name.to_string())))
             })
             .collect();
+        let mut masks: Vec<(Range<usize>, Option<String>)> = Vec::new();
+        for (range, name) in calls {
+            match name {
+                None => masks.push((range, None)),
+                Some(name) => {
+                    self.load_header_macros(&name);
+                    let full = self
+                        .defines
+                        .get(&name)
+                        .is_some_and(|v| narrow_full_mask_text(v.as_bytes()));
+                    if full {
+                        masks.push((range, Some(name)));
+                    }
+                }
+            }
+        }
         if masks.is_empty() {
             return;
         }
@@ -2729,10 +2875,17 @@ impl<'a> Walk<'a> {
         let guard = name
             .as_deref()
             .and_then(|name| self.use_on_first_32(body, name));
-        for m in masks {
+        for (m, named) in masks {
             let (start, end) = (body.start_byte() + m.start, body.start_byte() + m.end);
             match guard {
-                None => self.widen_mask_at(start, end),
+                None => match named.and_then(|n| self.widen_definition(&n).map(|d| (n, d))) {
+                    Some((n, (s, e))) => {
+                        if self.widened.insert(n) {
+                            self.widen_mask_at(s, e);
+                        }
+                    }
+                    None => self.widen_mask_at(start, end),
+                },
                 Some((line, ref guard_text)) => {
                     let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
                         return;

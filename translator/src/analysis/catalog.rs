@@ -258,7 +258,11 @@ are read here like the others.
 
 From HIP 6.2 the translator widens the full mask of 32 lanes, in any spelling written in the \
 call or as an object-like macro of the file (`0xffffffff`, `~0u`, `-1`, `uint32_t(-1)`), to \
-`0xffffffffffffffffull`, so only the rest is reported here; a mask macro defined nowhere hipport \
+`0xffffffffffffffffull`, so only the rest is reported here. It does so in the bodies of \
+function-like macros too, where the mask may also be written after a comment or named by an \
+object-like macro. A mask macro used only as `_sync` masks in a source file is widened in its \
+definition; one a header defines, or one also used as a 32-bit value (`ballot == FULL`), keeps \
+its definition and is widened at each mask use. A mask macro defined nowhere hipport \
 sees (not in the file, its project headers, nor before an include of the file in a file of the \
 input that includes it) is a warning, as hipport cannot widen it. A call its own function runs only for the first 32 threads (`if \
 (threadIdx.x < 32)`, `if (warp == 0)` with 32-lane warps, after `if (tid >= 32) return;`) gets \

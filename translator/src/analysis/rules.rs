@@ -5594,10 +5594,12 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
             }
             if a.origin.is_some()
                 && crate::translate::WIDENED_IN_MACROS.contains(&name)
-                && crate::translate::literal_full_mask_32(a.text(mask).trim().as_bytes())
+                && (macro_body.is_some()
+                    || crate::translate::narrow_full_mask_text(a.text(mask).as_bytes()))
             {
-                // In a macro's body the translator widens a literal one, or reports it where a
-                // use runs on the first 32 lanes only (`widen_masks_in_body`).
+                // In a macro's body the translator widens it, written out in any spelling it
+                // widens in code or named by an object-like macro (realuser31 R31-c), or
+                // reports it where a use runs on the first 32 lanes only (`widen_masks_in_body`).
                 return;
             }
             let fix = match &macro_body {

@@ -605,7 +605,7 @@ fn h002_macros_defined_as_warpsize() {
 /// A hazard in the body of a macro defined in a branch hipcc skips is a note.
 #[test]
 fn macro_bodies_in_skipped_branches_are_notes() {
-    let src = "#ifndef USE_ROCM\n#define SHFL(v, m) __shfl_xor_sync(uint32_t(-1), v, m)\n#else\n#define SHFL(v, m) __shfl_xor(v, m)\n#endif\n\
+    let src = "#ifndef USE_ROCM\n#define SHFL(v, m) __shfl_xor_sync(0x0000ffffu, v, m)\n#else\n#define SHFL(v, m) __shfl_xor(v, m)\n#endif\n\
                __global__ void k(float* o) { o[0] = SHFL(o[1], 1); }\n";
     let h003 = |defines: &[&str]| -> Vec<Severity> {
         run_defined(src, Version::new(7, 0, 0), false, defines)
