@@ -136,3 +136,69 @@ fn pe1_a_loop_from_16_read_at_lane_0_of_64_is_reported() {
     let (_, err, _) = convert(&[("k.cu", &tile)], &[]);
     assert!(h001_errors(&err).is_empty(), "{err}");
 }
+
+// R31-d ----------------------------------------------------------------------------------------
+
+/// A block reduction written as explicit specialisations (`template <> ... <Op::kAdd, 2>`),
+/// the 32-lane step called with template arguments one of which is a local constant; each
+/// segment's result is read at its own lane 0 (`threadIdx.x & 31`).
+const SPECIALISED: &str = r#"enum class Op { kAdd, kMax };
+
+template <Op O, int N>
+__device__ void lanes_combine(float* v);
+template <Op O, int N>
+__device__ void block_combine(float* v);
+
+template <>
+__device__ __forceinline__ void lanes_combine<Op::kAdd, 2>(float* v) {
+  for (int s = 16; s >= 1; s /= 2) {
+    v[0] += __shfl_xor_sync(0xffffffff, v[0], s, 32);
+    v[1] += __shfl_xor_sync(0xffffffff, v[1], s, 32);
+  }
+}
+
+template <>
+__device__ void block_combine<Op::kAdd, 2>(float* v) {
+  constexpr int n = 2;
+  __shared__ float part[n][32];
+  int lane = threadIdx.x & 31;
+  int grp = threadIdx.x >> 5;
+  lanes_combine<Op::kAdd, n>(v);
+  if (lane == 0) {
+    for (int k = 0; k < n; ++k) part[k][grp] = v[k];
+  }
+  __syncthreads();
+  for (int k = 0; k < n; ++k) v[k] = threadIdx.x < (blockDim.x >> 5) ? part[k][lane] : 0.f;
+  lanes_combine<Op::kAdd, n>(v);
+}
+
+__global__ void moments(const float* x, float* out) {
+  float v[2] = {x[threadIdx.x], x[threadIdx.x] * x[threadIdx.x]};
+  block_combine<Op::kAdd, 2>(v);
+  if (threadIdx.x == 0) { out[0] = v[0]; out[1] = v[1]; }
+}
+"#;
+
+#[test]
+fn r31d_a_call_of_an_explicit_specialisation_is_followed() {
+    let (_, err, _) = convert(&[("k.cu", SPECIALISED)], &[]);
+    assert!(h001_errors(&err).is_empty(), "{err}");
+    assert!(reports(&err, "H001").is_empty(), "{err}");
+}
+
+#[test]
+fn r31d_a_specialisation_read_at_lane_0_of_the_wavefront_is_still_reported() {
+    let wave = SPECIALISED
+        .replace(
+            "int lane = threadIdx.x & 31;",
+            "int lane = threadIdx.x % warpSize;",
+        )
+        .replace("part[k][lane]", "part[k][threadIdx.x & 31]");
+    let (_, err, _) = convert(&[("k.cu", &wave)], &[]);
+    assert!(
+        h001_errors(&err)
+            .iter()
+            .any(|e| e.contains("starting at offset 16")),
+        "{err}"
+    );
+}
