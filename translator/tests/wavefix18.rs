@@ -202,3 +202,42 @@ fn r31d_a_specialisation_read_at_lane_0_of_the_wavefront_is_still_reported() {
         "{err}"
     );
 }
+
+// R31-3 ----------------------------------------------------------------------------------------
+
+/// One shuffle from the absolute lane 31 (a real wave64 bug) beside a 32-lane tree read at each
+/// segment's lane 0.
+const ONE_ABSOLUTE: &str = r#"__global__ void rowsums(const int* rows, const float* x, float* y) {
+  int lane = threadIdx.x & 31;
+  int r = rows[blockIdx.x * blockDim.x + threadIdx.x];
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  int last = __shfl_sync(0xffffffff, r, 31);
+  if (last == r) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o, 32);
+    if (lane == 0) atomicAdd(y + r, v);
+  }
+}
+"#;
+
+#[test]
+fn r31_3_one_absolute_lane_shuffle_keeps_its_error_and_leaves_the_rest_alone() {
+    let (_, err, _) = convert(&[("k.cu", ONE_ABSOLUTE)], &[]);
+    let errors = h001_errors(&err);
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains("from lane 31"), "{err}");
+}
+
+#[test]
+fn r31_3_the_rest_read_at_lane_0_of_the_wavefront_is_still_reported() {
+    let wave = ONE_ABSOLUTE.replace(
+        "int lane = threadIdx.x & 31;",
+        "int lane = threadIdx.x % 64;",
+    );
+    let (_, err, _) = convert(&[("k.cu", &wave)], &[]);
+    let errors = h001_errors(&err);
+    assert!(errors.iter().any(|e| e.contains("from lane 31")), "{err}");
+    assert!(
+        errors.iter().any(|e| e.contains("starting at offset 16")),
+        "{err}"
+    );
+}

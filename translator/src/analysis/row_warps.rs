@@ -884,6 +884,56 @@ enum Reach {
 fn segments(a: &mut Analyzer) {
     wrapped_shuffles(a);
     macro_shuffles(a);
+    // A shuffle over the whole wavefront that H001 already reports at error on its own (from
+    // the absolute lane 31, `__shfl_sync(m, row, 31)`) keeps its error, and the rest of its
+    // function is judged without it: one such shuffle does not make the function's 32-lane
+    // segment arithmetic wrong too, and that arithmetic's help would break it (realuser31
+    // R31-3, ge-spmm).
+    let own = own_shuffles(a);
+    let kept: Vec<(usize, Option<Lanes>)> = own.iter().map(|&(i, _)| (i, a.calls[i].2)).collect();
+    for &(i, _) in &own {
+        a.calls[i].2 = None;
+    }
+    segments_judged(a, &own.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>());
+    for (i, lanes) in kept {
+        a.calls[i].2 = lanes;
+    }
+}
+
+/// The shuffles over the whole wavefront (index in `a.calls`, byte range) that hold an H001
+/// error of their own.
+fn own_shuffles(a: &Analyzer) -> Vec<(usize, std::ops::Range<usize>)> {
+    let errors: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001" && d.severity == Severity::Error)
+        .map(|d| d.offset)
+        .collect();
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    let defs = device_defs(a);
+    let mut out = Vec::new();
+    for (i, &(at, callee, lanes)) in a.calls.iter().enumerate() {
+        if lanes != Some(Lanes::Wavefront) || !matches!(callee, "__shfl" | "__shfl_sync") {
+            continue;
+        }
+        let Some((_, _, body)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let Some(call) = call_at(*body, at) else {
+            continue;
+        };
+        let r = call.byte_range();
+        if errors.iter().any(|o| r.contains(o)) {
+            out.push((i, r));
+        }
+    }
+    out
+}
+
+/// [`segments`], with the ranges of shuffles whose own errors stay.
+fn segments_judged(a: &mut Analyzer, own: &[std::ops::Range<usize>]) {
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -973,6 +1023,7 @@ fn segments(a: &mut Analyzer) {
         a.out.retain(|d| {
             !(d.id == "H001"
                 && !d.message.contains(SEGMENT_BROADCAST)
+                && !own.iter().any(|r| r.contains(&d.offset))
                 && (segmented.iter().any(|r| r.contains(&d.offset))
                     || constants.contains(&d.offset)))
         });
