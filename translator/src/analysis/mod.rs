@@ -1652,11 +1652,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut d = def.field(FIELDS.declarator);
         while let Some(n) = d {
             if KINDS.of(n) == K::FunctionDeclarator {
-                // A method defined in its class (`__device__ static T reduce(...)`) too.
-                return n
-                    .field(FIELDS.declarator)
-                    .filter(|x| matches!(x.kind_name(), "identifier" | "field_identifier"))
-                    .map(|x| self.text(x));
+                // A method defined in its class (`__device__ static T reduce(...)`) too, and an
+                // explicit specialisation (`template <> void reduce<Op::kSum, 2>(float* v)`),
+                // by its template's name: its calls (`reduce<Op::kSum, n>(v)`) name that
+                // (realuser31 R31-d, lightseq's `warpReduce`).
+                let d = n.field(FIELDS.declarator)?;
+                let d = match d.kind_name() {
+                    "template_function" => d.field(FIELDS.name)?,
+                    _ => d,
+                };
+                return matches!(d.kind_name(), "identifier" | "field_identifier")
+                    .then(|| self.text(d));
             }
             d = n.field(FIELDS.declarator);
         }

@@ -226,6 +226,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     header_constants(a);
     row_width_shuffles(a);
+    unrolled_trees(a);
     drop_right_findings(a);
     row_width_help(a);
     // After the drops, which would take these H001 warnings too.
@@ -883,6 +884,56 @@ enum Reach {
 fn segments(a: &mut Analyzer) {
     wrapped_shuffles(a);
     macro_shuffles(a);
+    // A shuffle over the whole wavefront that H001 already reports at error on its own (from
+    // the absolute lane 31, `__shfl_sync(m, row, 31)`) keeps its error, and the rest of its
+    // function is judged without it: one such shuffle does not make the function's 32-lane
+    // segment arithmetic wrong too, and that arithmetic's help would break it (realuser31
+    // R31-3, ge-spmm).
+    let own = own_shuffles(a);
+    let kept: Vec<(usize, Option<Lanes>)> = own.iter().map(|&(i, _)| (i, a.calls[i].2)).collect();
+    for &(i, _) in &own {
+        a.calls[i].2 = None;
+    }
+    segments_judged(a, &own.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>());
+    for (i, lanes) in kept {
+        a.calls[i].2 = lanes;
+    }
+}
+
+/// The shuffles over the whole wavefront (index in `a.calls`, byte range) that hold an H001
+/// error of their own.
+fn own_shuffles(a: &Analyzer) -> Vec<(usize, std::ops::Range<usize>)> {
+    let errors: Vec<usize> = a
+        .out
+        .iter()
+        .filter(|d| d.id == "H001" && d.severity == Severity::Error)
+        .map(|d| d.offset)
+        .collect();
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    let defs = device_defs(a);
+    let mut out = Vec::new();
+    for (i, &(at, callee, lanes)) in a.calls.iter().enumerate() {
+        if lanes != Some(Lanes::Wavefront) || !matches!(callee, "__shfl" | "__shfl_sync") {
+            continue;
+        }
+        let Some((_, _, body)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let Some(call) = call_at(*body, at) else {
+            continue;
+        };
+        let r = call.byte_range();
+        if errors.iter().any(|o| r.contains(o)) {
+            out.push((i, r));
+        }
+    }
+    out
+}
+
+/// [`segments`], with the ranges of shuffles whose own errors stay.
+fn segments_judged(a: &mut Analyzer, own: &[std::ops::Range<usize>]) {
     let findings: Vec<usize> = a
         .out
         .iter()
@@ -972,6 +1023,7 @@ fn segments(a: &mut Analyzer) {
         a.out.retain(|d| {
             !(d.id == "H001"
                 && !d.message.contains(SEGMENT_BROADCAST)
+                && !own.iter().any(|r| r.contains(&d.offset))
                 && (segmented.iter().any(|r| r.contains(&d.offset))
                     || constants.contains(&d.offset)))
         });
@@ -2169,7 +2221,7 @@ impl CallGraph {
                 } else {
                     r.clone()
                 };
-                names_wave_size(a, &a.src[text])
+                names_wave_size(a, &a.src[text]) || picks_lane0_of_64(a, *body)
             })
             .map(|(_, r, _)| r.clone())
             .collect();
@@ -2257,6 +2309,67 @@ fn names_wave_size(a: &Analyzer, src: &[u8]) -> bool {
         })
     };
     read(b"warpSize") && !a.own_warp_size() || read(b"C10_WARP_SIZE")
+}
+
+/// Whether `body` picks lane 0 of each 64 threads, the first lane of a 64-lane wavefront:
+/// `t % 64 == 0`, `(t & 63) == 0`, or a variable set to `t % 64` (`t & 63`) tested against 0
+/// (`lane == 0`, `!lane`), `t` the thread index. Segment results read there miss the second
+/// 32-lane half, as at `t % warpSize == 0` (verify14 PE-1).
+fn picks_lane0_of_64(a: &Analyzer, body: Node) -> bool {
+    let zero_test = |n: Node| {
+        compared_with_zero(a, n).is_some()
+            || n.parent().is_some_and(|p| {
+                p.kind_name() == "unary_expression"
+                    && p.field(FIELDS.operator).is_some_and(|o| a.text(o) == "!")
+            })
+    };
+    walk_subtree(body, |x| {
+        let Some((l, op, r)) = super::rules::binary_parts(a, x) else {
+            return Visit::Descend;
+        };
+        if !matches!((op, a.eval(r)), ("%", Some(64)) | ("&", Some(63))) || !thread_x(a, l) {
+            return Visit::Descend;
+        }
+        let mut top = x;
+        while let Some(p) = top
+            .parent()
+            .filter(|p| p.kind_name() == "parenthesized_expression")
+        {
+            top = p;
+        }
+        if zero_test(top) {
+            return Visit::Stop;
+        }
+        let var = top.parent().and_then(|d| match d.kind_name() {
+            "init_declarator" if d.field(FIELDS.value) == Some(top) => d.field(FIELDS.declarator),
+            "assignment_expression" if d.field(FIELDS.right) == Some(top) => d.field(FIELDS.left),
+            _ => None,
+        });
+        let Some(var) = var.filter(|v| v.kind_name() == "identifier") else {
+            return Visit::Descend;
+        };
+        let var = a.text(var);
+        let tested = walk_subtree(body, |y| {
+            if y.kind_name() == "identifier" && a.text(y) == var && y.start_byte() > x.end_byte() {
+                let mut t = y;
+                while let Some(p) = t
+                    .parent()
+                    .filter(|p| p.kind_name() == "parenthesized_expression")
+                {
+                    t = p;
+                }
+                if zero_test(t) {
+                    return Visit::Stop;
+                }
+            }
+            Visit::Descend
+        });
+        if tested {
+            Visit::Stop
+        } else {
+            Visit::Descend
+        }
+    })
 }
 
 /// What device function `name` reaches: its own warp operations and those of the functions it
@@ -4711,5 +4824,182 @@ mod tests {
         ] {
             assert!(!names_thread_y(no.as_bytes()), "{no}");
         }
+    }
+}
+
+/// Unrolled shuffle trees from 16 (`v += __shfl_xor_sync(m, v, 16); v += ...(m, v, 8); ...
+/// (m, v, 1);`, written inline, in any order, or as uses of a one-step macro
+/// `STEP(v, 16)`): reported as the loop from 16 is ([`super::rules`]' `shuffle_loop`), at the
+/// 16, and judged by the same drops after (a tree over 32-lane segments whose results are read
+/// at each segment's lane 0 is right; one read at lane 0 of the wavefront is not; verify14 PE-1).
+fn unrolled_trees(a: &mut Analyzer) {
+    if a.origin.is_some() || memchr::memmem::find(a.src, b"__shfl").is_none() {
+        return;
+    }
+    let bodies: Vec<Node> = a
+        .funcs
+        .iter()
+        .filter(|f| f.device)
+        .filter_map(|f| f.node.field(FIELDS.body))
+        .collect();
+    let mut found: Vec<Node> = Vec::new();
+    for body in bodies {
+        walk_subtree(body, |n| {
+            if n.kind_name() == "compound_statement" {
+                found.extend(unrolled_tree(a, n));
+            }
+            Visit::Descend
+        });
+    }
+    for lit in found {
+        if super::rules::first_32_threads(a, lit) {
+            continue;
+        }
+        let rows = a
+            .func_at(lit.start_byte())
+            .is_some_and(|f| a.text(f.node).contains("threadIdx.y"));
+        let rows_note = if rows {
+            "; where the block is 32 threads wide (this function reads `threadIdx.y`) and each 32-lane row holds its own full set, 32 lanes are right: keep it"
+        } else {
+            ""
+        };
+        a.report(
+            &super::catalog::WARP_SIZE_32,
+            Severity::Error,
+            lit,
+            format!(
+                "shuffle reduction starting at offset 16 combines only 32 lanes; {}",
+                super::rules::WAVE_NOTE
+            ),
+            Some(format!("start the steps at `warpSize / 2` (a step at offset 32 first where `warpSize` is 64), or read each 32-lane half's result at its own lane 0 (`threadIdx.x % 32 == 0`){rows_note}")),
+            vec![],
+        );
+    }
+}
+
+/// The literal 16 of an unrolled shuffle tree in `block`: statements of the block that each
+/// shuffle one value by the distances 16, 8, 4, 2 and 1 (xor or down, any order).
+fn unrolled_tree<'t>(a: &Analyzer<'_, 't>, block: Node<'t>) -> Vec<Node<'t>> {
+    // Per value: the distances seen (bit k for 2^k), and the literal 16.
+    let mut steps: Vec<(String, u32, Option<Node<'t>>)> = Vec::new();
+    for stmt in crate::parse::named_children(block) {
+        if stmt.kind_name() != "expression_statement" {
+            continue;
+        }
+        let Some((var, offset)) = tree_step(a, stmt) else {
+            continue;
+        };
+        let Some(d) = a.eval(offset).filter(|d| [1, 2, 4, 8, 16].contains(d)) else {
+            continue;
+        };
+        let i = match steps.iter().position(|s| s.0 == var) {
+            Some(i) => i,
+            None => {
+                steps.push((var, 0, None));
+                steps.len() - 1
+            }
+        };
+        steps[i].1 |= 1 << d.trailing_zeros();
+        if d == 16 && offset.kind_name() == "number_literal" {
+            steps[i].2 = Some(offset);
+        }
+    }
+    steps
+        .into_iter()
+        .filter(|s| s.1 == 0b11111)
+        .filter_map(|s| s.2)
+        .collect()
+}
+
+/// One step of a shuffle tree: the statement holds one xor or down shuffle (a builtin, or a use
+/// of a function-like macro whose body is one) of a value by a distance; the value's text and
+/// the distance's node.
+fn tree_step<'t>(a: &Analyzer<'_, 't>, stmt: Node<'t>) -> Option<(String, Node<'t>)> {
+    let e = stmt.named_child(0)?;
+    let mut calls: Vec<Node<'t>> = Vec::new();
+    walk_subtree(e, |x| {
+        if x.kind_name() == "call_expression" {
+            if super::rules::callee(a, x)
+                .is_some_and(|c| tree_shuffle(c).is_some() || a.macros.by_name.contains_key(c))
+            {
+                calls.push(x);
+            }
+            return Visit::Skip;
+        }
+        Visit::Descend
+    });
+    let [call] = calls[..] else {
+        return None;
+    };
+    let name = super::rules::callee(a, call)?;
+    let argv = super::rules::args(call);
+    if let Some(sync) = tree_shuffle(name) {
+        // `v += shfl(v, d)`, `v = v + shfl(v, d)`, `v = max(v, shfl(v, d))`.
+        if e.kind_name() != "assignment_expression" {
+            return None;
+        }
+        let value = unparen(*argv.get(sync)?);
+        let var = squash(a.text(value));
+        let left = squash(a.text(e.field(FIELDS.left)?));
+        return (left == var).then_some((var, *argv.get(sync + 1)?));
+    }
+    // A use of a one-step macro: `STEP(v, 16)` as a statement of its own.
+    if unparen(e) != call {
+        return None;
+    }
+    let m = a.macros.by_name.get(name).and_then(|defs| {
+        let mut live = defs.iter().filter(|d| d.live != Some(false));
+        match (live.next(), live.next()) {
+            (Some(m), None) if m.function_like => Some(m),
+            _ => None,
+        }
+    })?;
+    let body = std::str::from_utf8(a.src.get(m.body_range.clone())?).ok()?;
+    let params = macro_params(a, call, m.body_range.start)?;
+    if params.len() != argv.len() || body.matches("__shfl").count() != 1 || body.contains('#') {
+        return None;
+    }
+    let at = body.find("__shfl")?;
+    let open = at + body[at..].find('(')?;
+    let sync = tree_shuffle(body[at..open].trim())?;
+    // The shuffle's arguments, split at the commas outside parentheses.
+    let mut args: Vec<&str> = Vec::new();
+    let (mut depth, mut from) = (0i32, open + 1);
+    for (i, c) in body[open..].char_indices() {
+        let i = open + i;
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    args.push(body[from..i].trim());
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                args.push(body[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let param = |t: &str| params.iter().position(|p| p == t);
+    let value = param(args.get(sync)?)?;
+    let offset = param(args.get(sync + 1)?)?;
+    // The body assigns the shuffled value back to it (`v += ...`, `v = max(v, ...)`).
+    let head = squash(&body[..at]);
+    let target = head.split('=').next().unwrap_or("");
+    let assigns = head.contains('=')
+        && target.trim_end_matches(['+', '*', '|', '^', '&', '-']) == params[value];
+    assigns.then(|| (squash(a.text(unparen(argv[value]))), argv[offset]))
+}
+
+/// For the xor and down shuffles a reduction tree is made of: the position of the value among
+/// the arguments (after the mask of a `_sync` one).
+fn tree_shuffle(name: &str) -> Option<usize> {
+    match name {
+        "__shfl_xor" | "__shfl_down" | "WARP_SHFL_XOR" | "WARP_SHFL_DOWN" => Some(0),
+        "__shfl_xor_sync" | "__shfl_down_sync" => Some(1),
+        _ => None,
     }
 }

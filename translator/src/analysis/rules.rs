@@ -3682,7 +3682,7 @@ fn walks_lanes_from_a_base(a: &Analyzer, n: Node) -> bool {
 /// after `if (tid >= 32) return;` in a block around it. With only 32 lanes at work, a 32-lane
 /// shuffle tree covers all of them on any wavefront size, and starting it at `warpSize / 2`
 /// would read lanes 32-63, which do not run it (realuser24 R24-e).
-fn first_32_threads(a: &Analyzer, n: Node) -> bool {
+pub(super) fn first_32_threads(a: &Analyzer, n: Node) -> bool {
     // `early`: the test that leaves (`tid >= 32`, a disjunct), else the one that enters.
     let bound = |c: Node, early: bool| -> bool {
         let mut stack = vec![c];
