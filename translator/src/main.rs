@@ -1004,10 +1004,18 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
     let s = &report.summary;
     let by_sev = |k: &str| s.diagnostics_by_severity.get(k).copied().unwrap_or(0);
     let renames: usize = s.renames_by_family.values().sum();
+    // "Not read": the tree index vouched for those sources and the project headers they
+    // include by their stamps alone (a diagnostic's source line is still read to show it).
+    // --diff, --patch and --report need the edits, so they read every source again.
     let cached = if s.sources_unread > 0 {
         format!(
             ", {} from cache ({} unchanged, not read)",
             s.files_from_cache, s.sources_unread
+        )
+    } else if s.files_from_cache > 0 && cfg.details {
+        format!(
+            ", {} from cache (sources read again for the edits --diff, --patch and --report show)",
+            s.files_from_cache
         )
     } else if s.files_from_cache > 0 {
         format!(", {} from cache", s.files_from_cache)
