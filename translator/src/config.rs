@@ -62,6 +62,10 @@ pub struct ProjectConfig {
     /// Macros the HIP build defines (`defines = ["USE_ROCM"]`, as `--define`), then those it
     /// leaves undefined (`undefines = ["USE_ROCM"]`, as `--undefine`); each name at most once.
     pub defines: Vec<crate::analysis::Define>,
+    /// What the file holds that does no harm but likely is not what its author meant (an
+    /// `allow`/`deny` entry this hipport does not know, which a later one may), each as
+    /// `path:line:column: reason`, for the caller to print as warnings.
+    pub warnings: Vec<String>,
 }
 
 impl ProjectConfig {
@@ -84,9 +88,9 @@ struct Raw {
     #[serde(default)]
     rules: Vec<Spanned<String>>,
     #[serde(default)]
-    allow: Vec<String>,
+    allow: Vec<Spanned<String>>,
     #[serde(default)]
-    deny: Vec<String>,
+    deny: Vec<Spanned<String>>,
     #[serde(default)]
     defines: Vec<Spanned<String>>,
     #[serde(default)]
@@ -226,13 +230,36 @@ pub fn parse(path: &Path, text: &str) -> Result<ProjectConfig, ConfigError> {
         }
         defines.push(undefine);
     }
+    // An entry no version can know is an error; one a later version may know, a warning
+    // (see [`crate::diag::check_list_entry`]).
+    let mut warnings = Vec::new();
+    for (list, entries) in [("allow", &raw.allow), ("deny", &raw.deny)] {
+        for e in entries {
+            match crate::diag::check_list_entry(e.get_ref()) {
+                None => {}
+                Some(crate::diag::UnknownEntry::Invalid(why)) => {
+                    let reason = format!("`{}` in `{list}`: {why}", e.get_ref());
+                    return Err(invalid_at(path, text, e.span().start, reason));
+                }
+                Some(crate::diag::UnknownEntry::Later(why)) => {
+                    let (line, column) = line_col(text, e.span().start);
+                    warnings.push(format!(
+                        "{}:{line}:{column}: `{}` in `{list}`: {why}",
+                        path.display(),
+                        e.get_ref()
+                    ));
+                }
+            }
+        }
+    }
     Ok(ProjectConfig {
         path: path.to_path_buf(),
         rule_files,
         inline_rules: (!rows.is_empty()).then(|| (format!("{name} (inline)"), rows)),
-        allow: raw.allow,
-        deny: raw.deny,
+        allow: raw.allow.into_iter().map(Spanned::into_inner).collect(),
+        deny: raw.deny.into_iter().map(Spanned::into_inner).collect(),
         defines,
+        warnings,
     })
 }
 
@@ -334,6 +361,38 @@ mod tests {
         let (l, c, r) = invalid("defines = [\"USE_ROCM\",\n  \"9LEVEL\"]\n");
         assert_eq!((l, c), (2, 3));
         assert!(r.contains("`9LEVEL` is not a macro name"), "{r}");
+    }
+
+    #[test]
+    fn unknown_allow_and_deny_entries_name_their_place() {
+        // A letter O for a zero: no version's ID, an error at the entry.
+        let (l, c, r) = invalid("rules = []\nallow = [\"H021\",\n  \"H0O1\"]\n");
+        assert_eq!((l, c), (3, 3));
+        assert!(r.contains("`H0O1` in `allow`") && r.contains("H001"), "{r}");
+        let (l, _, r) = invalid("deny = [\"warp size\"]\n");
+        assert_eq!(l, 1);
+        assert!(r.contains("`warp size` in `deny`"), "{r}");
+        // A well-formed ID this version does not know: a warning with its place, and the
+        // entry is kept (a later version may know it).
+        let c = parse(
+            Path::new("/p/hipport.toml"),
+            "allow = [\"H001\"]\ndeny = [\"H999\"]\n",
+        )
+        .unwrap();
+        assert_eq!(c.deny, vec!["H999"]);
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(
+            c.warnings[0].starts_with("/p/hipport.toml:2:9: `H999` in `deny`: "),
+            "{}",
+            c.warnings[0]
+        );
+        // Known IDs and names give nothing.
+        let c = parse(
+            Path::new("/p/hipport.toml"),
+            "allow = [\"h001\", \"warp-size-32\"]\n",
+        )
+        .unwrap();
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     }
 
     #[test]

@@ -303,6 +303,183 @@ pub fn find(id_or_name: &str) -> Option<&'static DiagInfo> {
         .find(|d| d.id.eq_ignore_ascii_case(id_or_name) || d.name == id_or_name)
 }
 
+/// Diagnostics reported at severities besides their default one, and which (the default is
+/// the [`DiagInfo`]'s). `explain` lists them all, so that its severity line is true of every
+/// report of an ID. Gathered from the places that set a report's severity:
+/// - a hazard report the translation pass restates takes the higher severity of the two
+///   (`analysis::merge`), and a header's H001 no function of it uses is a warning or a note;
+/// - a translation report of a CUDA name the target lacks is a note in a branch hipcc never
+///   compiles (T001-T003, T007, T009), and T001/T002 are warnings where the name may never
+///   compile at all (a template parameter, an include for newer releases);
+/// - T024 is a note where it removes stale outputs, a warning where it keeps edited ones; a
+///   cuda-samples or cutil include (T025) is a note; T030 names a package's header as a warning;
+/// - a build-file flag left as it is (`left_as_is`) is a warning; a note's flag where hipcc
+///   accepts it, and paths or constructs in a condition the ROCm build skips, are notes;
+///   constructs the build cannot do without are errors;
+/// - hazards whose severity depends on the code (the corpus's expected reports).
+///
+/// Hazard (H) reports at error or warning level that are not Python's are also notes in a
+/// branch hipcc never compiles (see [`severities`]), so those are not listed here.
+const ALSO_REPORTED: &[(&str, &[Severity])] = &[
+    ("H001", &[Severity::Warning]),
+    ("H002", &[Severity::Warning]),
+    ("H003", &[Severity::Warning]),
+    ("H007", &[Severity::Error]),
+    ("H008", &[Severity::Error, Severity::Warning]),
+    ("H009", &[Severity::Error]),
+    ("H010", &[Severity::Error]),
+    ("H011", &[Severity::Error]),
+    ("H013", &[Severity::Error]),
+    ("H014", &[Severity::Error]),
+    ("H015", &[Severity::Error]),
+    ("H024", &[Severity::Error]),
+    ("H028", &[Severity::Error, Severity::Warning]),
+    ("H029", &[Severity::Error]),
+    ("H035", &[Severity::Warning]),
+    ("H043", &[Severity::Warning]),
+    ("H044", &[Severity::Warning]),
+    ("H045", &[Severity::Warning]),
+    ("H047", &[Severity::Warning]),
+    ("H048", &[Severity::Warning]),
+    ("H049", &[Severity::Warning]),
+    ("H051", &[Severity::Error]),
+    ("T001", &[Severity::Warning, Severity::Note]),
+    ("T002", &[Severity::Warning, Severity::Note]),
+    ("T003", &[Severity::Note]),
+    ("T007", &[Severity::Note]),
+    ("T009", &[Severity::Note]),
+    ("T024", &[Severity::Note]),
+    ("T025", &[Severity::Note]),
+    ("T030", &[Severity::Warning]),
+    ("B001", &[Severity::Warning]),
+    ("B002", &[Severity::Warning]),
+    ("B003", &[Severity::Warning, Severity::Note]),
+    ("B004", &[Severity::Warning]),
+    ("B006", &[Severity::Error, Severity::Note]),
+    ("B008", &[Severity::Error, Severity::Note]),
+    ("B009", &[Severity::Warning]),
+    ("B010", &[Severity::Note]),
+    ("B012", &[Severity::Warning]),
+    ("B013", &[Severity::Warning]),
+];
+
+/// Hazards only Python files give, at severities of their own (no branches to skip).
+const PYTHON_HAZARDS: &[&str] = &["H030", "H031", "H032"];
+
+/// Every severity a diagnostic kind is reported at: its default first, then the others, most
+/// serious first (`--deny` aside, which makes any report an error).
+pub fn severities(info: &DiagInfo) -> Vec<Severity> {
+    let mut out = vec![info.severity];
+    let mut also: Vec<Severity> = ALSO_REPORTED
+        .iter()
+        .filter(|(id, _)| *id == info.id)
+        .flat_map(|(_, s)| s.iter().copied())
+        .collect();
+    if info.id.starts_with('H')
+        && info.severity != Severity::Note
+        && !PYTHON_HAZARDS.contains(&info.id)
+    {
+        also.push(Severity::Note);
+    }
+    also.sort_unstable_by(|a, b| b.cmp(a));
+    for s in also {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The severities of [`severities`] in words: `warning`, `warning or note`, `error, warning or
+/// note`.
+pub fn severities_text(info: &DiagInfo) -> String {
+    let all: Vec<&str> = severities(info).into_iter().map(Severity::as_str).collect();
+    match all.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => all.join(""),
+    }
+}
+
+/// Why an entry of an allow or deny list (`--allow`, `--deny`, `allow`/`deny` in hipport.toml)
+/// names no diagnostic this hipport knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownEntry {
+    /// Shaped like an ID (`H123`) or a name (`warp-size-64`) that this hipport does not know. A
+    /// later hipport may know it (a hipport.toml is shared by everyone who converts the tree,
+    /// whatever their version), so this is a warning: the entry has no effect in this run.
+    Later(String),
+    /// No version's ID or name can look like this (`H0O1`, `H01`, `Warp Size`): an error.
+    Invalid(String),
+}
+
+/// The letters diagnostic IDs start with: hazards, translation, build files, doctor.
+const ID_LETTERS: &[u8] = b"HTBD";
+
+/// Checks one entry of an allow or deny list: `None` when it names a diagnostic this hipport
+/// knows (an ID in any case, or a name), else why not, in words for the user (the caller says
+/// where the entry came from).
+pub fn check_list_entry(entry: &str) -> Option<UnknownEntry> {
+    if find(entry).is_some() {
+        return None;
+    }
+    let b = entry.as_bytes();
+    let id_shaped = b.len() == 4
+        && ID_LETTERS.contains(&b[0].to_ascii_uppercase())
+        && b[1..].iter().all(u8::is_ascii_digit);
+    let name_shaped = b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && !entry.ends_with('-')
+        && !entry.contains("--");
+    let all = catalog();
+    let lower = entry.to_ascii_lowercase();
+    // A name one key away from a known ID (`h0o1`) is that ID mistyped, not a later name.
+    let near_id = all
+        .iter()
+        .any(|d| edit_distance(&lower, &d.id.to_ascii_lowercase()) <= 1);
+    let hint = nearest(entry)
+        .map(|n| format!(" Did you mean {n}?"))
+        .unwrap_or_default();
+    if id_shaped || (name_shaped && !near_id) {
+        let what = if id_shaped { "ID" } else { "name" };
+        Some(UnknownEntry::Later(format!(
+            "this hipport ({}) knows no diagnostic {what} `{entry}`, so the entry has no effect in this run. It is a warning rather than an error because a later hipport may know `{entry}`; check its spelling (`hipport explain {entry}` says whether this version knows it).{hint}",
+            env!("CARGO_PKG_VERSION")
+        )))
+    } else {
+        Some(UnknownEntry::Invalid(format!(
+            "`{entry}` is neither a diagnostic ID (a letter and three digits, as in H001) nor a diagnostic name (lower-case words joined by `-`, as in warp-size-32), so no hipport version knows it.{hint}"
+        )))
+    }
+}
+
+/// The known ID or name closest to `entry` (at most two keys away, ignoring case).
+fn nearest(entry: &str) -> Option<&'static str> {
+    let lower = entry.to_ascii_lowercase();
+    catalog()
+        .into_iter()
+        .flat_map(|d| [d.id, d.name])
+        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), k))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance between two strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let subst = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,6 +525,62 @@ mod tests {
             "{}",
             d.render(Some(src), false)
         );
+    }
+
+    #[test]
+    fn severities_list_the_default_first() {
+        let t024 = find("T024").unwrap();
+        assert_eq!(severities_text(t024), "warning or note");
+        let h001 = find("H001").unwrap();
+        assert_eq!(severities_text(h001), "error, warning or note");
+        // One severity: as before.
+        let t008 = find("T008").unwrap();
+        assert_eq!(severities_text(t008), "note");
+        // A Python hazard keeps its own.
+        assert_eq!(severities(find("H031").unwrap()), vec![Severity::Note]);
+        // Every ID the table names exists.
+        for (id, _) in ALSO_REPORTED {
+            assert!(find(id).is_some(), "{id}");
+        }
+    }
+
+    #[test]
+    fn list_entries_are_checked_against_the_catalogue() {
+        // Known IDs in any case, and names, pass.
+        assert_eq!(check_list_entry("H001"), None);
+        assert_eq!(check_list_entry("h001"), None);
+        assert_eq!(check_list_entry("warp-size-32"), None);
+        // A letter O for a zero can be no version's ID: an error that names the likely ID.
+        match check_list_entry("H0O1") {
+            Some(UnknownEntry::Invalid(m)) => assert!(m.contains("Did you mean H001?"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // So is a lower-case spelling of it, though it is shaped like a name.
+        assert!(matches!(
+            check_list_entry("h0o1"),
+            Some(UnknownEntry::Invalid(_))
+        ));
+        for bad in [
+            "H01",
+            "H0001",
+            "X001",
+            "Warp-Size-32",
+            "warp size",
+            "",
+            "warp--size",
+        ] {
+            assert!(
+                matches!(check_list_entry(bad), Some(UnknownEntry::Invalid(_))),
+                "{bad:?}"
+            );
+        }
+        // Well-formed but unknown: a later version may know it.
+        for later in ["H999", "t998", "B997", "warp-size-128"] {
+            assert!(
+                matches!(check_list_entry(later), Some(UnknownEntry::Later(_))),
+                "{later:?}"
+            );
+        }
     }
 
     #[test]

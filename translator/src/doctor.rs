@@ -74,6 +74,13 @@ impl DoctorEnv {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // The tool leads a process group of its own, so that a timeout stops the children it
+        // started too (a shell script's `sleep`, a perl wrapper's compiler), not just the tool.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
         // A script that was just written can be busy for a moment while another thread forks.
         let mut attempt = 0;
         let mut child = loop {
@@ -91,25 +98,45 @@ impl DoctorEnv {
                 }
             }
         };
-        let mut out_pipe = child.stdout.take();
-        let mut err_pipe = child.stderr.take();
-        let out_thread = std::thread::spawn(move || read_capped(out_pipe.as_mut()));
-        let err_thread = std::thread::spawn(move || read_capped(err_pipe.as_mut()));
         let start = Instant::now();
+        let deadline = start + self.timeout;
+        let stdout = CapturedPipe::start(child.stdout.take());
+        let stderr = CapturedPipe::start(child.stderr.take());
         let status = loop {
             match child.try_wait() {
                 Ok(Some(s)) => break Some(s),
-                Ok(None) if start.elapsed() >= self.timeout => {
-                    let _ = child.kill();
+                Ok(None) if Instant::now() >= deadline => {
+                    kill_tree(&mut child);
                     let _ = child.wait();
                     break None;
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(_) => break None,
+                Err(_) => {
+                    kill_tree(&mut child);
+                    let _ = child.wait();
+                    break None;
+                }
             }
         };
-        let stdout = out_thread.join().unwrap_or_default();
-        let stderr = err_thread.join().unwrap_or_default();
+        // The tool has exited (or was stopped), but a child it left behind may still hold its
+        // output pipes open. Wait for the end of the output only until the deadline (and a
+        // moment after a kill), then stop what is left of the group and keep what was read.
+        let grace = Duration::from_millis(500);
+        let read_until = if status.is_none() {
+            Instant::now() + grace
+        } else {
+            deadline.max(Instant::now())
+        };
+        let out_done = stdout.wait_until(read_until);
+        let err_done = stderr.wait_until(read_until);
+        if !(out_done && err_done) {
+            kill_group(child.id());
+            let later = Instant::now() + grace;
+            stdout.wait_until(later);
+            stderr.wait_until(later);
+        }
+        let stdout = stdout.take();
+        let stderr = stderr.take();
         match status {
             None => ToolRun::TimedOut,
             Some(s) if s.success() => ToolRun::Ran { stdout, stderr },
@@ -132,13 +159,79 @@ impl DoctorEnv {
     }
 }
 
-fn read_capped<R: Read>(r: Option<&mut R>) -> String {
-    let mut buf = Vec::new();
-    if let Some(r) = r {
-        let _ = r.take(4 << 20).read_to_end(&mut buf);
-    }
-    String::from_utf8_lossy(&buf).into_owned()
+/// The most output kept from one pipe of a tool.
+const PIPE_CAP: usize = 4 << 20;
+
+/// One output pipe of a tool, read on a thread of its own into a buffer the caller can take at
+/// any time, so that a pipe a leftover grandchild holds open never blocks the doctor.
+struct CapturedPipe {
+    buf: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    done: std::sync::mpsc::Receiver<()>,
 }
+
+impl CapturedPipe {
+    fn start<R: Read + Send + 'static>(pipe: Option<R>) -> CapturedPipe {
+        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (tx, done) = std::sync::mpsc::channel();
+        let shared = std::sync::Arc::clone(&buf);
+        std::thread::spawn(move || {
+            if let Some(mut r) = pipe {
+                let mut chunk = [0u8; 8192];
+                loop {
+                    match r.read(&mut chunk) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            let mut b = shared.lock().unwrap_or_else(|e| e.into_inner());
+                            let room = PIPE_CAP.saturating_sub(b.len());
+                            b.extend_from_slice(&chunk[..n.min(room)]);
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+            }
+            let _ = tx.send(());
+        });
+        CapturedPipe { buf, done }
+    }
+
+    /// Waits until the pipe reaches its end or `until` passes; true when it reached its end.
+    fn wait_until(&self, until: Instant) -> bool {
+        let left = until.saturating_duration_since(Instant::now());
+        !matches!(
+            self.done.recv_timeout(left),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+        )
+    }
+
+    /// What was read so far (all of it, when [`CapturedPipe::wait_until`] said true).
+    fn take(&self) -> String {
+        let b = self.buf.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&b).into_owned()
+    }
+}
+
+/// Stops a tool and every process of its group (the children it started).
+fn kill_tree(child: &mut std::process::Child) {
+    kill_group(child.id());
+    let _ = child.kill();
+}
+
+/// Sends SIGKILL to the process group a tool leads (see [`DoctorEnv::run`]).
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        if pid > 0 {
+            // SAFETY: kill(2) with a negative pid signals that process group; no memory is shared.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
 
 #[cfg(unix)]
 fn is_executable(p: &Path) -> bool {

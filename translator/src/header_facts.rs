@@ -279,10 +279,23 @@ impl HeaderFacts {
         out
     }
 
-    /// The stamp header `rel` had when this run read it, reading it now if it has not (`None`
-    /// when there is no such file, or off Unix).
+    /// The stamp header `rel` had when this run read it, or, where this run has not read it,
+    /// the stamp it has now (`None` when there is no such file, one too large to read, or off
+    /// Unix). Only its metadata is looked at then: the tree index asks this of an unchanged
+    /// file's headers, which that file's cached result spares reading.
     pub fn stamp(&self, rel: &str) -> Option<Stamp> {
-        self.header(rel)?.stamp
+        let read = {
+            let memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            memo.get(rel).and_then(|c| c.get().cloned())
+        };
+        if let Some(h) = read {
+            return h?.stamp;
+        }
+        let meta = std::fs::metadata(self.root.join(rel)).ok()?;
+        if !meta.is_file() || meta.len() > MAX_HEADER_BYTES {
+            return None;
+        }
+        Stamp::of_metadata(&meta)
     }
 
     /// Whether a header at `rel` is one this run reads (it exists, is not too large, and is in

@@ -488,7 +488,8 @@ fn convert(args: ConvertArgs) -> Result<ExitCode> {
         TorchApi::V2
     };
 
-    let rule_texts = project_rules(&args.paths, &args.rule_files, &mut cfg)?;
+    check_id_lists(&args.allow, &args.deny, args.quiet)?;
+    let rule_texts = project_rules(&args.paths, &args.rule_files, &mut cfg, args.quiet)?;
     add_project_defines(&mut cfg.translate.defines, &args.paths, args.quiet);
     cfg.jobs = args.jobs;
     // Edits and diffs are read back from the cache only for the outputs that show them.
@@ -791,9 +792,15 @@ fn project_rules(
     inputs: &[PathBuf],
     cli_rule_files: &[PathBuf],
     cfg: &mut ConvertConfig,
+    quiet: bool,
 ) -> Result<Vec<(String, String)>> {
     let mut texts = Vec::new();
     for c in hipport::config::load_for_inputs(inputs)? {
+        if !quiet {
+            for w in &c.warnings {
+                eprintln!("warning: {w}");
+            }
+        }
         cfg.allow.splice(0..0, c.allow.iter().cloned());
         cfg.deny.splice(0..0, c.deny.iter().cloned());
         // The command line's value of a name wins over the file's.
@@ -818,6 +825,25 @@ fn project_rules(
         cfg.translate.rules = Some(std::sync::Arc::new(db));
     }
     Ok(texts)
+}
+
+/// Checks the command line's `--allow` and `--deny` entries against the diagnostics this
+/// hipport knows: one no version can know (`H0O1`) is an error, one a later version may know
+/// (`H999`) a warning (unless `quiet`), as for hipport.toml (see [`diag::check_list_entry`]).
+fn check_id_lists(allow: &[String], deny: &[String], quiet: bool) -> Result<()> {
+    for (option, entries) in [("--allow", allow), ("--deny", deny)] {
+        for e in entries {
+            match diag::check_list_entry(e) {
+                None => {}
+                Some(diag::UnknownEntry::Invalid(why)) => bail!("{option} {e}: {why}"),
+                Some(diag::UnknownEntry::Later(why)) if !quiet => {
+                    eprintln!("warning: {option} {e}: {why}")
+                }
+                Some(diag::UnknownEntry::Later(_)) => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The command line's `-D`s and `-U`s in the order given, one per name: the last of a name wins,
@@ -891,7 +917,8 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     args.libs.apply(&mut cfg.translate.libs);
     let hip_version = parse_hip_version(args.hip_version.as_ref())?;
     set_targets(&mut cfg, hip_version, &args.offload_arch);
-    project_rules(&args.paths, &args.rule_files, &mut cfg)?;
+    check_id_lists(&args.allow, &args.deny, false)?;
+    project_rules(&args.paths, &args.rule_files, &mut cfg, false)?;
     add_project_defines(&mut cfg.translate.defines, &args.paths, false);
     let report = project::convert(&cfg, false)?;
     let mut out = std::io::stdout().lock();
@@ -1004,10 +1031,18 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
     let s = &report.summary;
     let by_sev = |k: &str| s.diagnostics_by_severity.get(k).copied().unwrap_or(0);
     let renames: usize = s.renames_by_family.values().sum();
+    // "Not read": the tree index vouched for those sources and the project headers they
+    // include by their stamps alone (a diagnostic's source line is still read to show it).
+    // --diff, --patch and --report need the edits, so they read every source again.
     let cached = if s.sources_unread > 0 {
         format!(
             ", {} from cache ({} unchanged, not read)",
             s.files_from_cache, s.sources_unread
+        )
+    } else if s.files_from_cache > 0 && cfg.details {
+        format!(
+            ", {} from cache (sources read again for the edits --diff, --patch and --report show)",
+            s.files_from_cache
         )
     } else if s.files_from_cache > 0 {
         format!(", {} from cache", s.files_from_cache)
@@ -1048,9 +1083,15 @@ fn print_summary(report: &RunReport, cfg: &ConvertConfig, args: &ConvertArgs) {
 
 fn explain(what: &str) -> Result<ExitCode> {
     if let Some(info) = diag::find(what) {
+        // Every severity the ID is reported at, the default first (T024 removes stale outputs
+        // as a note and keeps edited ones as a warning).
         println!(
             "{} ({}) [{}]\n\n{}\n\n{}",
-            info.id, info.name, info.severity, info.summary, info.explain
+            info.id,
+            info.name,
+            diag::severities_text(info),
+            info.summary,
+            info.explain
         );
         return Ok(ExitCode::SUCCESS);
     }
