@@ -421,7 +421,7 @@ pub fn translate_build(
     let names_cuda_home = memchr::memmem::find(src, b"CUDA_HOME").is_some();
     if kind == BuildKind::Python
         && !setup_py::may_hold_nvcc_flags(src)
-        && !(builds && (names_cuda_home || !opts.renamed.is_empty()))
+        && !(builds && (names_cuda_home || !opts.renamed.is_empty() || opts.warp_sync_define))
     {
         return sink.finish();
     }
@@ -1001,7 +1001,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   load_inline) likewise hand extra_cuda_cflags to hipcc: those lists are rewritten the same\n\
                   way in any Python file. For --hip-version 6.2 to 6.4 each such list also gets\n\
                   -DHIP_ENABLE_WARP_SYNC_BUILTINS first, since those releases declare the _sync warp\n\
-                  builtins the port keeps only with it. The CUDA in load_inline's strings is translated\n\
+                  builtins the port keeps only with it; a call whose sources keep them and that has no\n\
+                  such list gets one (extra_compile_args={'nvcc': [...]}, an 'nvcc' key in its\n\
+                  dictionary, extra_cuda_cflags=[...]), or a warning where hipport cannot tell where its\n\
+                  flags come from (**kwargs, a computed dictionary). The CUDA in load_inline's strings is translated\n\
                   and checked as a .cu file is; what is not is reported as B014.",
     },
     DiagInfo {
