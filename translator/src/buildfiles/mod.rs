@@ -66,9 +66,14 @@ impl BuildKind {
     }
 }
 
-/// Classifies a path by its file name.
+/// Classifies a path by its file name. `FILE.prehip` is the backup an `--in-place` run keeps
+/// (V15-c): never a build file, or a second run would convert the backup and move the original
+/// to `FILE.prehip.prehip`.
 pub fn classify(path: &Path) -> Option<BuildKind> {
     let name = path.file_name()?.to_str()?;
+    if name.ends_with(".prehip") {
+        return None;
+    }
     match name {
         "setup.py" => Some(BuildKind::SetupPy),
         "CMakeLists.txt" => Some(BuildKind::CMake),
