@@ -527,6 +527,29 @@ pub fn builds_with_torch(src: &[u8]) -> bool {
     setup_py::builds_with_cpp_extension(&String::from_utf8_lossy(src))
 }
 
+/// The PyTorch build script in `dir` (see [`builds_with_torch`]): `setup.py`, else the first by
+/// name of the other `setup*.py` scripts that build with `torch.utils.cpp_extension`
+/// (GPTQ-for-LLaMa's `setup_cuda.py`, R33-c), which hipport ports as it ports setup.py.
+pub fn torch_build_file(dir: &Path) -> Option<std::path::PathBuf> {
+    let builds = |p: &Path| std::fs::read(p).is_ok_and(|t| builds_with_torch(&t));
+    let setup = dir.join("setup.py");
+    if builds(&setup) {
+        return Some(setup);
+    }
+    let mut others: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("setup") && n.ends_with(".py") && n != "setup.py")
+        })
+        .collect();
+    others.sort();
+    others.into_iter().find(|p| p.is_file() && builds(p))
+}
+
 /// The directories a setup.py (`file`, relative to the root) names as Python packages in
 /// `packages=[...]`, relative to the root: `--rename torch` keeps their names, since Python
 /// imports them by name.
