@@ -2631,9 +2631,7 @@ fn include_search(found: &[Box<FoundFile>]) -> crate::includes::IncludeSearch {
 /// root) means `USE_ROCM`, which that module passes to hipcc for every source, and the macros
 /// it adds to `define_macros` only for ROCm builds of PyTorch.
 pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, PathBuf)> {
-    let torch_setup = |dir: &Path| {
-        fs::read(dir.join("setup.py")).is_ok_and(|t| crate::buildfiles::builds_with_torch(&t))
-    };
+    let torch_setup = crate::buildfiles::torch_build_file;
     // Every input must be built by such a setup.py: the run applies one set of macros to all.
     let setups: Vec<Option<PathBuf>> = inputs
         .iter()
@@ -2652,8 +2650,8 @@ pub fn project_defines(inputs: &[PathBuf]) -> Vec<(crate::analysis::Define, Path
             })?;
             let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
             for dir in start.ancestors().take(4) {
-                if torch_setup(dir) {
-                    return Some(dir.join("setup.py"));
+                if let Some(setup) = torch_setup(dir) {
+                    return Some(setup);
                 }
                 if dir.join(".git").exists() {
                     break;

@@ -701,10 +701,13 @@ fn translate_keeping(
         }
         st.current = i;
         command(&mut st, sink, &cmds[i]);
-        let tested = cuda_version_tests(src, sink, &cmds, i);
+        let tested = cuda_version_tests(src, sink, &cmds, i, nvcc_flags_dead(&st));
         general(&mut st, sink, &cmds[i], &tested);
         drop_emptied(src, sink, &cmds[i]);
         drop_emptied_items(src, sink, &cmds[i]);
+    }
+    if nvcc_flags_dead(&st) {
+        drop_emptied_ifs(src, sink, &cmds);
     }
     // The block must come before the first target compiled from CUDA sources: `link_libraries()`
     // reaches only the targets made after it, and `find_package(CUDAToolkit)` may follow the
@@ -1063,10 +1066,12 @@ fn compiles_cuda(cmds: &[Command]) -> bool {
                 .any(|w| arg_is(&w[0], "LANGUAGE") && arg_is(&w[1], "CUDA"))
             || args.iter().filter(|a| !a.bracket).any(|a| {
                 let t = a.text.as_str();
-                t.contains("*.cu")
-                    || t.split(|c: char| c == ';' || c.is_whitespace())
-                        .any(|p| p.trim_end_matches('>').ends_with(".cu"))
-                    || SETTINGS.iter().any(|s| t.contains(s))
+                // R34-1: a `.cu` file a command handles as data is no source.
+                let source = !names_data(c)
+                    && (t.contains("*.cu")
+                        || t.split(|c: char| c == ';' || c.is_whitespace())
+                            .any(|p| p.trim_end_matches('>').ends_with(".cu")));
+                source || SETTINGS.iter().any(|s| t.contains(s))
             })
     })
 }
@@ -1358,6 +1363,54 @@ fn drop_emptied(src: &str, sink: &mut Sink, cmd: &Command) {
     if any && all_removed {
         let (s, e) = command_line(src, cmd);
         sink.edit_over(s, e, "", B_FLAG_DROPPED.id);
+    }
+}
+
+/// R33-1: a `set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -gencode ...")` or `list(APPEND
+/// CUDA_NVCC_FLAGS ...)` of a dead `CUDA_NVCC_FLAGS` (see [`nvcc_flags_dead`]) whose flags all
+/// went goes whole: what is left (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS}")`) does nothing.
+fn drop_self_assignment(src: &str, sink: &mut Sink, cmd: &Command) {
+    let first = match cmd.name.as_str() {
+        "set" => 1,
+        "list"
+            if cmd
+                .args
+                .first()
+                .is_some_and(|a| arg_is(a, "APPEND") || arg_is(a, "PREPEND")) =>
+        {
+            2
+        }
+        _ => return,
+    };
+    let items = &cmd.args[first.min(cmd.args.len())..];
+    if items.is_empty() || items.iter().any(|a| a.bracket) {
+        return;
+    }
+    let own = |t: &str| t == "${CUDA_NVCC_FLAGS}";
+    let mut any_removed = false;
+    let all_gone = items.iter().all(|a| {
+        let words = if a.quoted {
+            text::blank_words(src, a.content_start, a.content_end, false)
+        } else {
+            vec![Word {
+                start: a.start,
+                end: a.end,
+                text: a.text.clone(),
+                quote: None,
+            }]
+        };
+        words.iter().all(|w| {
+            if own(&w.text) {
+                return true;
+            }
+            let gone = sink.removed(w.start, w.end);
+            any_removed |= gone;
+            gone
+        })
+    });
+    if any_removed && all_gone {
+        let (s, e) = command_line(src, cmd);
+        sink.edit_over(s, e, "", B_ARCH.id);
     }
 }
 
@@ -1777,10 +1830,34 @@ fn cuda_features(st: &State, sink: &mut Sink, cmd: &Command) {
         return;
     }
     let src = st.src;
-    for a in cmd.args.iter().filter(|a| !a.bracket) {
+    for (i, a) in cmd.args.iter().enumerate().filter(|(_, a)| !a.bracket) {
         // Offsets into the text hold only where it is the source's bytes (no escapes).
         if src.get(a.content_start..a.content_end) != Some(a.text.as_str()) {
             continue;
+        }
+        // R34-2: `target_compile_features(t PUBLIC cxx_std_17 cuda_std_17)`: the C++ feature
+        // is there already, so the CUDA one goes (with the blank before it) rather than
+        // becoming a second `cxx_std_17`.
+        if cmd.name == "target_compile_features" && i > 0 && !a.quoted {
+            if let Some(n) = a.text.strip_prefix("cuda_std_") {
+                let same = format!("cxx_std_{n}");
+                let raised = st.opts.thrust_sources && matches!(n, "98" | "03" | "11");
+                if !raised
+                    && n.bytes().all(|c| c.is_ascii_digit())
+                    && cmd.args.iter().any(|b| b.text == same)
+                {
+                    let from = cmd.args[i - 1].end;
+                    if sink.edit(from, a.end, "", B_LANGUAGE.id) {
+                        sink.diag(
+                            B_LANGUAGE,
+                            a.start,
+                            format!("compile feature `{}` removed: the target's sources compile as C++ with hipcc, and `{same}` is already listed", a.text),
+                            None,
+                        );
+                    }
+                    continue;
+                }
+            }
         }
         for (at, _) in a.text.match_indices("cuda_std_") {
             if at > 0 && is_ident(a.text.as_bytes()[at - 1]) {
@@ -1816,6 +1893,21 @@ fn cuda_features(st: &State, sink: &mut Sink, cmd: &Command) {
                 );
             }
         }
+    }
+}
+
+/// Whether a command's file arguments are data to it, never a target's sources: custom
+/// commands and targets but those that run nvcc, `configure_file`, `install`, `message`,
+/// `execute_process`, `add_test`, and `file()` but for its `GLOB`s (R34-1).
+fn names_data(cmd: &Command) -> bool {
+    match cmd.name.as_str() {
+        "add_custom_command" | "add_custom_target" | "execute_process" => !cmd
+            .args
+            .iter()
+            .any(|a| a.text.contains("nvcc") || a.text.contains("CUDA_COMPILER")),
+        "configure_file" | "install" | "message" | "add_test" => true,
+        "file" => !cmd.args.first().is_some_and(|a| a.text.starts_with("GLOB")),
+        _ => false,
     }
 }
 
@@ -2971,7 +3063,9 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
     }
     let (words, listed) = list_elements(words);
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-    let mut done = dead && st.dead_nvcc_arch.get();
+    // R33-1: in a dead `CUDA_NVCC_FLAGS` no architecture flag gets the AMD targets (the
+    // `GPU_TARGETS` of the `hip` package give them): every one goes, with one note.
+    let mut done = dead;
     let mut mapped = flags::map_words(&texts, st.opts, ctx, &mut done);
     if leave_opaque(sink, &words, &mut mapped) {
         return;
@@ -2984,6 +3078,12 @@ fn flag_args(st: &State, sink: &mut Sink, args: &[Arg], ctx: Context, dead: bool
             keep
         });
         st.dead_nvcc_arch.set(noted || done);
+        for n in mapped.notes.iter_mut().filter(|n| n.info.id == B_ARCH.id) {
+            if n.message.ends_with(" removed") {
+                n.message.push_str(": CUDA_NVCC_FLAGS reaches no compiler in the port, and the hip package gives the AMD targets (GPU_TARGETS); this file's other architecture flags in it go too");
+                n.help = None;
+            }
+        }
     }
     keep_unwrapped_values(&words, &mut mapped);
     supersede_inner_edits(sink, st.src, &words, &mut mapped);
@@ -3577,7 +3677,10 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
         // A `.hip` source is the project's own: hipport renames `.cu` sources, which the file
         // names by their old names.
         // A source behind a generator expression (`$<$<BOOL:X>:k.cu>`) too.
-        if t.trim_end_matches('>').ends_with(".cu") || t.contains("*.cu") {
+        // R34-1: not where the command only handles the file as data (a custom command that
+        // copies an NVRTC kernel, `install(FILES)`, `configure_file`): the epilogue acts on
+        // the `.cu` sources of targets alone.
+        if (t.trim_end_matches('>').ends_with(".cu") || t.contains("*.cu")) && !names_data(cmd) {
             st.gpu_sources = true;
         }
         // Plain library names given to the linker.
@@ -3878,6 +3981,9 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
     if nvcc_var {
         let dead = var.is_some_and(|v| v.text == "CUDA_NVCC_FLAGS") && nvcc_flags_dead(st);
         flag_args(st, sink, &cmd.args[var_idx + 1..], Context::Nvcc, dead);
+        if dead {
+            drop_self_assignment(st.src, sink, cmd);
+        }
     } else {
         flag_args(st, sink, &plain_flags, Context::Any, false);
     }
@@ -4097,15 +4203,88 @@ fn fatal_in_taken_branch(cmds: &[Command], i: usize, taken: bool) -> Option<&Com
     })
 }
 
+/// R33-1: an `if()` whose branches only set a dead `CUDA_NVCC_FLAGS` (see
+/// [`only_sets_nvcc_flags`]), every one of those commands removed, goes whole with its
+/// `endif()`: what is left tests a CUDA version for nothing.
+fn drop_emptied_ifs(src: &str, sink: &mut Sink, cmds: &[Command]) {
+    let mut i = 0;
+    while i < cmds.len() {
+        if cmds[i].name != "if" || !only_sets_nvcc_flags(cmds, i) {
+            i += 1;
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut end = None;
+        let mut all_removed = true;
+        for (j, c) in cmds.iter().enumerate().skip(i + 1) {
+            match c.name.as_str() {
+                "if" => depth += 1,
+                "elseif" | "else" => {}
+                "endif" if depth == 0 => {
+                    end = Some(j);
+                    break;
+                }
+                "endif" => depth -= 1,
+                _ => all_removed &= sink.removed(c.start, c.end),
+            }
+        }
+        let Some(end) = end else { return };
+        if all_removed {
+            let (s, _) = command_line(src, &cmds[i]);
+            let (_, e) = command_line(src, &cmds[end]);
+            sink.edit_over(s, e, "", B_ARCH.id);
+        }
+        i = end + 1;
+    }
+}
+
+/// Whether the commands from the `if`/`elseif` at `i` to its `endif()` are branches of `if`s
+/// and `set()`s or `list(APPEND|PREPEND)`s of `CUDA_NVCC_FLAGS` alone (at least one).
+fn only_sets_nvcc_flags(cmds: &[Command], i: usize) -> bool {
+    let mut depth = 0usize;
+    let mut sets = 0usize;
+    for c in &cmds[i + 1..] {
+        match c.name.as_str() {
+            "if" => depth += 1,
+            "elseif" | "else" => {}
+            "endif" if depth == 0 => return sets > 0,
+            "endif" => depth -= 1,
+            "set" if c.args.first().is_some_and(|a| a.text == "CUDA_NVCC_FLAGS") => sets += 1,
+            "list"
+                if c.args
+                    .first()
+                    .is_some_and(|a| arg_is(a, "APPEND") || arg_is(a, "PREPEND"))
+                    && c.args.get(1).is_some_and(|a| a.text == "CUDA_NVCC_FLAGS") =>
+            {
+                sets += 1
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// `if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 11.8)` and the like: in a HIP build the
 /// variable is empty, which VERSION_* operators compare as version 0, so the test takes a
 /// branch of its own; an error when that branch stops the configure step. Returns the indices
 /// of the arguments reported.
-fn cuda_version_tests(src: &str, sink: &mut Sink, cmds: &[Command], i: usize) -> Vec<usize> {
+///
+/// R33-1: where `CUDA_NVCC_FLAGS` reaches no compiler (`dead`, see [`nvcc_flags_dead`]) and
+/// the branches the test chooses between only set that variable (warp-ctc's `-gencode` per
+/// CUDA release), the outcome changes nothing: the tests are not reported (the variable has
+/// its own warning).
+fn cuda_version_tests(
+    src: &str,
+    sink: &mut Sink,
+    cmds: &[Command],
+    i: usize,
+    dead: bool,
+) -> Vec<usize> {
     let cmd = &cmds[i];
     if !matches!(cmd.name.as_str(), "if" | "elseif" | "while") {
         return Vec::new();
     }
+    let quiet = dead && cmd.name != "while" && only_sets_nvcc_flags(cmds, i);
     let args = &cmd.args;
     let is_op = |a: &Arg| {
         let t = a.text.as_str();
@@ -4127,6 +4306,9 @@ fn cuda_version_tests(src: &str, sink: &mut Sink, cmds: &[Command], i: usize) ->
             _ => continue,
         };
         reported.push(k);
+        if quiet {
+            continue;
+        }
         let other_text = other.map_or("", |o| o.text.as_str());
         let test = if var_left {
             format!("{var} {} {other_text}", op.text)
@@ -4928,7 +5110,11 @@ mod tests {
         let src = "cmake_minimum_required(VERSION 3.10)\nproject(app CXX)\nfind_package(CUDA REQUIRED)\nset(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 -gencode arch=compute_70,code=sm_70)\ncuda_add_executable(app main.cu)\ntarget_link_libraries(app ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES} ${CUDA_curand_LIBRARY})\ninclude_directories(${CUDA_INCLUDE_DIRS})\nstring(APPEND CMAKE_CUDA_FLAGS \" --use_fast_math\")\n";
         let (out, diags) = run(src, &opts());
         assert!(out.contains("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hiprand REQUIRED)\nlink_libraries(hip::device)\n"), "{out}");
-        assert!(out.contains("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3 --offload-arch=gfx90a --offload-arch=gfx1100)"), "{out}");
+        // R33-1: the dead variable's architecture flags go (GPU_TARGETS gives the targets).
+        assert!(
+            out.contains("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} -O3)"),
+            "{out}"
+        );
         assert!(out.contains("\nadd_executable(app main.cu)"), "{out}");
         assert!(
             out.contains("target_link_libraries(app hip::host roc::hipblas hip::hiprand)"),
@@ -5010,10 +5196,7 @@ mod tests {
     fn gencode_lines_of_a_list_leave_no_blank_lines() {
         let src = "find_package(CUDA)\nset(\n\tCUDA_NVCC_FLAGS\n\t${CUDA_NVCC_FLAGS};\n\t-O3\n\t-gencode arch=compute_53,code=sm_53\n\t-gencode arch=compute_62,code=sm_62\n  -gencode arch=compute_72,code=sm_72\n)\ncuda_add_library(k SHARED k.cu)\n";
         let (out, _) = run(src, &opts());
-        assert!(
-            out.contains("\t-O3\n\t--offload-arch=gfx90a;--offload-arch=gfx1100\n)\n"),
-            "{out}"
-        );
+        assert!(out.contains("\t-O3\n)\n"), "{out}");
         assert_eq!(run(&out, &opts()).0, out);
     }
 
@@ -5227,15 +5410,16 @@ mod tests {
         }
     }
 
-    /// R19-1 (warp-transducer): a `CUDA_NVCC_FLAGS` nothing reads gets the AMD targets once,
-    /// with one note; its later `-gencode` flags go without one. Where the file passes it on,
-    /// each list is a flag list of its own, as before.
+    /// R19-1 (warp-transducer), R33-1: a `CUDA_NVCC_FLAGS` nothing reads loses its
+    /// architecture flags with one note (the hip package's GPU_TARGETS give the targets), and
+    /// the `set()`/`list()`s left adding nothing go whole. Where the file passes it on, each
+    /// list is a flag list of its own, as before.
     #[test]
-    fn a_dead_nvcc_flags_variable_gets_the_targets_once() {
+    fn a_dead_nvcc_flags_variable_loses_its_architecture_flags() {
         let src = "find_package(CUDA)\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_60,code=sm_60\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_70,code=sm_70 -gencode arch=compute_80,code=sm_80\")\nlist(APPEND CUDA_NVCC_FLAGS -arch=sm_86)\ncuda_add_library(k SHARED k.cu)\n";
         let (out, diags) = run(src, &opts());
         assert!(
-            out.contains("set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} --offload-arch=gfx90a --offload-arch=gfx1100\")\nset(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS}\")\nadd_library(k SHARED k.cu)\n"),
+            out.contains("link_libraries(hip::device)\nadd_library(k SHARED k.cu)\n"),
             "{out}"
         );
         assert_eq!(

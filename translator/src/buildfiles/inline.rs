@@ -404,7 +404,7 @@ fn translate_group(
 /// for every `load`/`load_inline` build (`COMMON_HIPCC_FLAGS`) in recent releases: torch 2.9 has
 /// it, the 2.5 line and older do not (the releases between were not checked). So the call is not
 /// changed, and the note says which torch needs the flag.
-const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to an extra_cuda_cflags list the call has), or target HIP 7.0, where the builtins are on by default";
+const JIT_WARP_SYNC_HELP: &str = "ROCm PyTorch 2.9 and later define HIP_ENABLE_WARP_SYNC_BUILTINS for load/load_inline builds themselves; with an older torch add extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\"] to the call (hipport adds it to the call's extra_cuda_cflags list, or gives the call one where it has none), or target HIP 7.0, where the builtins are on by default";
 
 /// The help of the HIP 6.2/6.3 note on `_sync` warp builtins (H003) in a CuPy string: hipRTC
 /// gets the options the call passes, and CuPy adds no such define.

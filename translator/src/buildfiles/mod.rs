@@ -66,9 +66,14 @@ impl BuildKind {
     }
 }
 
-/// Classifies a path by its file name.
+/// Classifies a path by its file name. `FILE.prehip` is the backup an `--in-place` run keeps
+/// (V15-c): never a build file, or a second run would convert the backup and move the original
+/// to `FILE.prehip.prehip`.
 pub fn classify(path: &Path) -> Option<BuildKind> {
     let name = path.file_name()?.to_str()?;
+    if name.ends_with(".prehip") {
+        return None;
+    }
     match name {
         "setup.py" => Some(BuildKind::SetupPy),
         "CMakeLists.txt" => Some(BuildKind::CMake),
@@ -421,7 +426,7 @@ pub fn translate_build(
     let names_cuda_home = memchr::memmem::find(src, b"CUDA_HOME").is_some();
     if kind == BuildKind::Python
         && !setup_py::may_hold_nvcc_flags(src)
-        && !(builds && (names_cuda_home || !opts.renamed.is_empty()))
+        && !(builds && (names_cuda_home || !opts.renamed.is_empty() || opts.warp_sync_define))
     {
         return sink.finish();
     }
@@ -520,6 +525,29 @@ fn moved_include_dirs(kind: BuildKind, s: &str, sink: &mut text::Sink, opts: &Bu
 /// uses `CUDAExtension`, `CppExtension`, `BuildExtension`, `load` or `load_inline`.
 pub fn builds_with_torch(src: &[u8]) -> bool {
     setup_py::builds_with_cpp_extension(&String::from_utf8_lossy(src))
+}
+
+/// The PyTorch build script in `dir` (see [`builds_with_torch`]): `setup.py`, else the first by
+/// name of the other `setup*.py` scripts that build with `torch.utils.cpp_extension`
+/// (GPTQ-for-LLaMa's `setup_cuda.py`, R33-c), which hipport ports as it ports setup.py.
+pub fn torch_build_file(dir: &Path) -> Option<std::path::PathBuf> {
+    let builds = |p: &Path| std::fs::read(p).is_ok_and(|t| builds_with_torch(&t));
+    let setup = dir.join("setup.py");
+    if builds(&setup) {
+        return Some(setup);
+    }
+    let mut others: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("setup") && n.ends_with(".py") && n != "setup.py")
+        })
+        .collect();
+    others.sort();
+    others.into_iter().find(|p| p.is_file() && builds(p))
 }
 
 /// The directories a setup.py (`file`, relative to the root) names as Python packages in
@@ -1001,7 +1029,10 @@ pub const DIAGS: &[DiagInfo] = &[
                   load_inline) likewise hand extra_cuda_cflags to hipcc: those lists are rewritten the same\n\
                   way in any Python file. For --hip-version 6.2 to 6.4 each such list also gets\n\
                   -DHIP_ENABLE_WARP_SYNC_BUILTINS first, since those releases declare the _sync warp\n\
-                  builtins the port keeps only with it. The CUDA in load_inline's strings is translated\n\
+                  builtins the port keeps only with it; a call whose sources keep them and that has no\n\
+                  such list gets one (extra_compile_args={'nvcc': [...]}, an 'nvcc' key in its\n\
+                  dictionary, extra_cuda_cflags=[...]), or a warning where hipport cannot tell where its\n\
+                  flags come from (**kwargs, a computed dictionary). The CUDA in load_inline's strings is translated\n\
                   and checked as a .cu file is; what is not is reported as B014.",
     },
     DiagInfo {

@@ -9,7 +9,7 @@
 //! `'nvcc'` key, `nvcc=` or `extra_cuda_cflags=` argument, a variable named like `nvcc_flags` or
 //! given as such a value, `libraries=`), plus literals that name renamed sources.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::flags::{self, Context};
 use super::text::{self, Sink, Style, Word};
@@ -1182,6 +1182,9 @@ pub(crate) fn translate(
             };
             unrewritten_flags(sink, opts, content, *start, ctx);
         }
+    }
+    if opts.warp_sync_define && (scope == Scope::Setup || jit_build) {
+        missing_warp_sync(src, &toks, sink, opts, base);
     }
     if scope == Scope::Setup || jit_build {
         stale_include_dirs(src, &toks, sink, opts, base, &moved_consts);
@@ -4329,6 +4332,307 @@ fn warp_sync_flag(src: &str, sink: &mut Sink, open: usize, words: &[Word]) {
             format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
             Some("HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4".into()),
         );
+    }
+}
+
+/// The keyword that hands a call's nvcc flags to hipcc on ROCm PyTorch, and its position when
+/// given positionally: `CUDAExtension(name, sources, ...)` passes its keywords to setuptools'
+/// `Extension`, whose tenth parameter is `extra_compile_args`; `load(name, sources,
+/// extra_cflags, extra_cuda_cflags, ...)`; `load_inline(name, cpp_sources, cuda_sources,
+/// functions, extra_cflags, extra_cuda_cflags, ...)`.
+fn nvcc_keyword(callee: &str) -> Option<(&'static str, usize)> {
+    match callee {
+        "CUDAExtension" => Some(("extra_compile_args", 9)),
+        "load" => Some(("extra_cuda_cflags", 3)),
+        "load_inline" => Some(("extra_cuda_cflags", 5)),
+        _ => None,
+    }
+}
+
+/// R33-b: at HIP 6.2 to 6.4, a `CUDAExtension(...)`, `load(...)` or `load_inline(...)` call
+/// whose sources keep `_sync` warp builtins gets `-DHIP_ENABLE_WARP_SYNC_BUILTINS` where it has
+/// no nvcc list for [`warp_sync_flag`] to put it in: an `extra_compile_args={'nvcc': [...]}`
+/// (`extra_cuda_cflags=[...]`) argument where the call has none, an `'nvcc'` key (`nvcc=` in
+/// `dict(...)`) where its dictionary, written in the call or assigned to the variable the call
+/// names, has none. Where hipport cannot tell where the flags come from (`**kwargs`, a computed
+/// dictionary), a warning names the call. The sources are judged as for the lists
+/// ([`call_sources_unneeded`]); `load_inline`'s are this file's strings.
+fn missing_warp_sync(src: &str, toks: &[Tok], sink: &mut Sink, opts: &BuildOptions, base: &str) {
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let ident = |j: usize| match toks.get(j) {
+        Some(Tok::Ident { text, .. }) => Some(text.as_str()),
+        _ => None,
+    };
+    // Names bound to cpp_extension's API and to the module itself.
+    let imports = imports_in(toks);
+    let path = ["torch", "utils", "cpp_extension"];
+    let mut api: HashMap<&str, &str> = HashMap::new();
+    let mut modules: HashSet<&str> = HashSet::from(["cpp_extension"]);
+    for imp in imports.iter().filter(|i| i.level == 0) {
+        if imp.module == path {
+            for (n, b) in imp.names.iter().zip(&imp.bound) {
+                api.insert(b.as_str(), n.as_str());
+            }
+            if imp.star {
+                for n in ["CUDAExtension", "load", "load_inline"] {
+                    api.insert(n, n);
+                }
+            }
+            if imp.names.is_empty() {
+                if let Some(alias) = imp.bound.first() {
+                    modules.insert(alias.as_str());
+                }
+            }
+        }
+    }
+    let quote = toks
+        .iter()
+        .find_map(|t| match t {
+            Tok::Str {
+                quote,
+                triple: false,
+                prefix,
+                ..
+            } if prefix.is_empty() => Some(*quote),
+            _ => None,
+        })
+        .unwrap_or('\'');
+    let flag = format!("{quote}-D{WARP_SYNC_MACRO}{quote}");
+    let keyword_of = |r: &std::ops::Range<usize>| match (ident(r.start), punct(r.start + 1, '=')) {
+        (Some(k), true) if !punct(r.start + 2, '=') => Some(k),
+        _ => None,
+    };
+    let starred = |r: &std::ops::Range<usize>| punct(r.start, '*');
+    // The text that adds `entry` after the last of `elems` in the brackets opened at `open`:
+    // on a line of its own, indented as that element, where it stands on its own line.
+    let after_last = |open: usize, elems: &[std::ops::Range<usize>], entry: &str| {
+        let Some(last) = elems.last() else {
+            return (tok_end(&toks[open]), entry.to_string());
+        };
+        let first = tok_start(&toks[last.start]);
+        let line_start = src[..first].rfind('\n').map_or(0, |p| p + 1);
+        let indent = &src[line_start..first];
+        let at = tok_end(&toks[last.end - 1]);
+        if indent.trim().is_empty() && src[tok_end(&toks[open])..first].contains('\n') {
+            let eol = if src[..line_start].ends_with("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            (at, format!(",{eol}{indent}{entry}"))
+        } else {
+            (at, format!(", {entry}"))
+        }
+    };
+    let added = |sink: &mut Sink, at: usize| {
+        sink.diag(
+            B_TORCH,
+            at,
+            format!("`-D{WARP_SYNC_MACRO}` added to the hipcc flags: HIP 6.2 to 6.4 declare the `_sync` warp builtins (`__shfl_xor_sync`, `__ballot_sync`, ...) that the port keeps only with it"),
+            Some("HIP 7.0 and newer declare them without it; keep it while the extension must build with ROCm 6.2 to 6.4".into()),
+        );
+    };
+    let unknown = |sink: &mut Sink, at: usize, why: &str, key: &str| {
+        sink.diag_as(
+            B_TORCH,
+            crate::diag::Severity::Warning,
+            at,
+            format!("this build's sources keep `_sync` warp builtins, which HIP 6.2 to 6.4 declare only with `{WARP_SYNC_MACRO}`, and hipport could not add it: {why}"),
+            Some(format!("add \"-D{WARP_SYNC_MACRO}\" to the flags the call gives hipcc ({key}), or target HIP 7.0, which declares them without it")),
+        );
+    };
+    // Dictionaries already given the key (one variable may serve several calls).
+    let mut done: HashSet<usize> = HashSet::new();
+    // Adds the `'nvcc'` key to the dictionary opened at `open` (`{` or `dict(`) where it has
+    // none; `Err` where it cannot tell.
+    let mut dict_key = |sink: &mut Sink, open: usize, call_at: usize| -> Result<(), &'static str> {
+        let braces = punct(open, '{');
+        let elems = list_elements(toks, open);
+        let has = elems.iter().any(|r| {
+            if braces {
+                matches!(&toks[r.start], Tok::Str { content, .. } if content == "nvcc")
+                    && punct(r.start + 1, ':')
+            } else {
+                keyword_of(r) == Some("nvcc")
+            }
+        });
+        if has {
+            return Ok(());
+        }
+        if elems
+            .iter()
+            .any(|r| starred(r) || braces && !matches!(toks[r.start], Tok::Str { .. }))
+        {
+            return Err("its extra_compile_args dictionary is built from other values");
+        }
+        if !done.insert(open) {
+            return Ok(());
+        }
+        let entry = if braces {
+            format!("{quote}nvcc{quote}: [{flag}]")
+        } else {
+            format!("nvcc=[{flag}]")
+        };
+        let (at, text) = after_last(open, &elems, &entry);
+        if sink.edit(at, at, text, B_TORCH.id) {
+            added(sink, call_at);
+        }
+        Ok(())
+    };
+    for k in 0..toks.len() {
+        let Some(name) = ident(k) else { continue };
+        if !punct(k + 1, '(') || k >= 1 && ident(k - 1) == Some("def") {
+            continue;
+        }
+        let callee = if k >= 2 && punct(k - 1, '.') {
+            if !ident(k - 2).is_some_and(|m| modules.contains(m))
+                || k >= 3 && punct(k - 3, '.') && ident(k - 2) != Some("cpp_extension")
+            {
+                continue;
+            }
+            name
+        } else {
+            match api.get(name) {
+                Some(n) => n,
+                None if name == "CUDAExtension" => name,
+                None => continue,
+            }
+        };
+        let Some((key, position)) = nvcc_keyword(callee) else {
+            continue;
+        };
+        let call_at = tok_start(&toks[k]);
+        let args = list_elements(toks, k + 1);
+        if args.is_empty() {
+            continue;
+        }
+        let needed = if callee == "load_inline" {
+            warp_sync_named(src.as_bytes())
+        } else {
+            !call_sources_unneeded(src, toks, args[0].start, opts, base)
+        };
+        if !needed {
+            continue;
+        }
+        let positional: Vec<_> = args.iter().filter(|r| keyword_of(r).is_none()).collect();
+        let value = args
+            .iter()
+            .find(|r| keyword_of(r) == Some(key))
+            .map(|r| r.start + 2..r.end)
+            .or_else(|| positional.get(position).map(|r| (*r).clone()));
+        let Some(value) = value else {
+            if args.iter().any(starred) {
+                unknown(
+                    sink,
+                    call_at,
+                    "the call takes arguments from `*`/`**`, which may hold them",
+                    key,
+                );
+                continue;
+            }
+            let entry = if callee == "CUDAExtension" {
+                format!("{key}={{{quote}nvcc{quote}: [{flag}]}}")
+            } else {
+                format!("{key}=[{flag}]")
+            };
+            let (at, text) = after_last(k + 1, &args, &entry);
+            if sink.edit(at, at, text, B_TORCH.id) {
+                added(sink, call_at);
+            }
+            continue;
+        };
+        if callee != "CUDAExtension" {
+            // A list is given its flag by the pass over lists; a variable, where it is
+            // assigned a list.
+            continue;
+        }
+        // The dictionaries the value stands for: written here, or assigned to the variable.
+        let single = value.len() == 1;
+        let opens: Vec<usize> = match &toks[value.start] {
+            Tok::Punct { ch: '{', .. } => vec![value.start],
+            Tok::Ident { text, .. } if text == "dict" && punct(value.start + 1, '(') => {
+                vec![value.start + 1]
+            }
+            Tok::Ident { text: var, .. } if single => {
+                let assigned: Vec<usize> = (0..toks.len())
+                    .filter(|&j| {
+                        ident(j) == Some(var.as_str())
+                            && punct(j + 1, '=')
+                            && !punct(j + 2, '=')
+                            && !(j >= 1
+                                && matches!(
+                                    toks[j - 1],
+                                    Tok::Punct {
+                                        ch: '.' | ',' | '(',
+                                        ..
+                                    }
+                                ))
+                    })
+                    .collect();
+                // `args['nvcc'] = ...` or `args.update(...)` sets the key elsewhere.
+                let changed = (0..toks.len()).any(|j| {
+                    ident(j) == Some(var.as_str()) && (punct(j + 1, '[') || punct(j + 1, '.'))
+                });
+                let dicts: Vec<usize> = assigned
+                    .iter()
+                    .filter_map(|&j| match &toks[j + 2] {
+                        Tok::Punct { ch: '{', .. } => Some(j + 2),
+                        Tok::Ident { text, .. } if text == "dict" && punct(j + 3, '(') => {
+                            Some(j + 3)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if changed && !assigned.is_empty() && dicts.len() == assigned.len() {
+                    // Set by a subscript or method: hipport's list passes see only literals.
+                    unknown(
+                        sink,
+                        call_at,
+                        &format!("`{var}` is changed after it is assigned"),
+                        "extra_compile_args['nvcc']",
+                    );
+                    continue;
+                }
+                if assigned.is_empty() || dicts.len() != assigned.len() {
+                    unknown(
+                        sink,
+                        call_at,
+                        &format!("`{var}` is not assigned a dictionary written in this file"),
+                        "extra_compile_args['nvcc']",
+                    );
+                    continue;
+                }
+                dicts
+            }
+            Tok::Punct { ch: '[', .. } => {
+                // A list goes to the host compiler and to hipcc alike.
+                if let Some(words) = string_list(&toks[value.start + 1..value.end - 1]) {
+                    warp_sync_flag(src, sink, tok_start(&toks[value.start]), &words);
+                } else {
+                    unknown(
+                        sink,
+                        call_at,
+                        "its extra_compile_args list is built from other values",
+                        "extra_compile_args",
+                    );
+                }
+                continue;
+            }
+            _ => {
+                unknown(
+                    sink,
+                    call_at,
+                    "its extra_compile_args is computed",
+                    "extra_compile_args['nvcc']",
+                );
+                continue;
+            }
+        };
+        for open in opens {
+            if let Err(why) = dict_key(sink, open, call_at) {
+                unknown(sink, call_at, why, "extra_compile_args['nvcc']");
+            }
+        }
     }
 }
 
