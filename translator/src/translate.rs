@@ -5981,7 +5981,9 @@ fn translate_tree_at(
         let Some(name) = name else {
             continue;
         };
-        if w.defined_here.contains(name) {
+        // A macro the file defines itself is not what the parser stumbled on (R33-2: `FQ`,
+        // defined above, beside a function-like macro in the return type): the note below.
+        if w.defined_here.contains(name) || file_defines_macro(src, name).is_some() {
             continue;
         }
         match by_macro.iter_mut().find(|(n, _)| n == name) {
@@ -6062,10 +6064,23 @@ fn translate_tree_at(
             );
             continue;
         }
+        // A function-like macro of the file used on the first line (`FQ WHEN_INT(I) mod(I x)`,
+        // a type the parser sees only as a call) is the likely cause: named (R33-2).
+        let first_line = &src[w.index.line_range(src, a)];
+        let culprit = lexer::identifiers(first_line).into_iter().find_map(|r| {
+            let word = std::str::from_utf8(&first_line[r.clone()]).ok()?;
+            (first_line[r.end..].trim_ascii_start().starts_with(b"(")
+                && file_defines_macro(src, word) == Some(true))
+            .then_some(word)
+        });
+        let because = match culprit {
+            Some(m) => format!(" (it uses the file's function-like macro `{m}(...)`, which the parser reads as a call, not as what it expands to)"),
+            None => String::new(),
+        };
         w.diag(
             &PARSE_ERROR,
             offset,
-            format!("could not parse {lines}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
+            format!("could not parse {lines}{because}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
             Some("review these lines in the output".into()),
         );
         // In a function with warp operations, what the checks may have missed is what matters
@@ -6497,6 +6512,24 @@ fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Ve
             }
         })
         .collect()
+}
+
+/// Whether `src` holds a `#define` of `name`: `Some(true)` for a function-like one
+/// (`#define WHEN_INT(I) ...`), `Some(false)` for an object-like one, `None` for none.
+fn file_defines_macro(src: &[u8], name: &str) -> Option<bool> {
+    let mut like = None;
+    for at in lexer::whole_words(src, name) {
+        let before = src[..at].trim_ascii_end();
+        let Some(before) = before.strip_suffix(b"define") else {
+            continue;
+        };
+        if !before.trim_ascii_end().ends_with(b"#") {
+            continue;
+        }
+        let function = src.get(at + name.len()) == Some(&b'(');
+        like = Some(like.unwrap_or(false) || function);
+    }
+    like
 }
 
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around

@@ -364,3 +364,62 @@ __host__ __device__ void both(int *d) { GUARD(d[0]); }
     assert!(err.contains("k.cu:6:"), "{err}");
     assert!(err.contains("k.cu:8:"), "{err}");
 }
+
+// R33-2 ----------------------------------------------------------------------------------------
+
+/// A qualifier macro the header defines, beside a function-like macro in the return type that
+/// the parser cannot read; the same qualifier alone parses.
+const QUALIFIED: &str = r#"#pragma once
+#include <type_traits>
+#define HD_INLINE __host__ __device__ inline
+#define ONLY_FLOAT(T) std::enable_if_t<std::is_floating_point<T>::value, T>
+template <typename T>
+HD_INLINE ONLY_FLOAT(T) half_of(T x) {
+  return x / T(2);
+}
+template <typename T>
+HD_INLINE T twice(T x) {
+  return x * T(2);
+}
+"#;
+
+#[test]
+fn r33_2_a_parse_note_does_not_call_a_defined_macro_undefined() {
+    let (_, _, err, _) = cli_convert_in(&[("h.cuh", QUALIFIED)], "6.2", &[]);
+    let t008 = reports(&err, "T008");
+    assert_eq!(t008.len(), 1, "{err}");
+    assert!(!err.contains("which the file does not define"), "{err}");
+    assert!(t008[0].contains("`ONLY_FLOAT(...)`"), "{err}");
+    // A macro the file does not define keeps its note.
+    let undefined = QUALIFIED.replace("#define HD_INLINE __host__ __device__ inline\n", "");
+    let (_, _, err, _) = cli_convert_in(&[("h.cuh", &undefined)], "6.2", &[]);
+    assert!(
+        err.contains("the macro `HD_INLINE`, which the file does not define"),
+        "{err}"
+    );
+}
+
+// V15-a (fixed by wavefix17's PE-2; kept as a regression test) ---------------------------------
+
+#[test]
+fn v15a_a_comment_beside_the_mask_in_a_macro_call_still_widens_it() {
+    for mask in [
+        "/* every lane */ \\\n      0xffffffff",
+        "0xffffffff /* every lane */",
+    ] {
+        let src = format!(
+            "#define ADD_XOR(v) \\\n  v += __shfl_xor_sync( \\\n      {mask}, v, 1)\n__global__ void k(float *o) {{\n  float v = o[threadIdx.x];\n  ADD_XOR(v);\n  o[threadIdx.x] = v;\n}}\n"
+        );
+        let (_, _, err, out) = cli_convert_in(&[("k.cu", &src)], "6.2", &[]);
+        assert!(
+            out[0].contains("0xffffffffffffffffull"),
+            "{}\n{err}",
+            out[0]
+        );
+        assert!(
+            !out[0].contains("0xffffffff,") && !out[0].contains("0xffffffff "),
+            "{}",
+            out[0]
+        );
+    }
+}
