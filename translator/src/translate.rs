@@ -392,6 +392,9 @@ diag_info! {
     ROCTX_INCLUDE_ADDED = "T019", "roctx-include-added", Note,
         "The file calls rocTX functions but included no rocTX header: hipport added `#include <roctracer/roctx.h>`",
         "NVTX's range and mark calls become rocTX's (`nvtxRangePushA` -> `roctxRangePushA`, `nvtxRangePop` -> `roctxRangePop`, `nvtxMarkA` -> `roctxMarkA`), which `roctracer/roctx.h` declares. Where the file includes `nvToolsExt.h` (or an `nvtx3/` header), that include becomes `roctracer/roctx.h`. A file can call NVTX without including it, when its NVTX declarations come in through another header: a PyTorch extension gets them through torch's CUDA headers, but ROCm PyTorch's installed headers declare no rocTX function (its rocTX use is in its own .cpp files). hipport then adds `#include <roctracer/roctx.h>` with the file's first includes, so that the calls are declared. It adds nothing where a project header of the input that the file includes (directly or through other headers) includes `nvToolsExt.h` or rocTX's header: converted, that header includes `roctracer/roctx.h`.\n\nWhat to do: link the program with rocTX: `-lroctx64` (hipcc, a Makefile's LDLIBS), `roctx64` in CMake's `target_link_libraries`, or `libraries=[\"roctx64\"]` in a setup.py extension; the library is roctracer's, in ROCm's lib directory.";
+    RTC_STRING_ARRAY = "T031", "rtc-string-array", Warning,
+        "A string array passed to hipRTC whose type hipport cannot tell: hipRTC takes `const char **`",
+        "NVRTC declares the string arrays it takes as `const char * const *`: `nvrtcCompileProgram`'s options, `nvrtcCreateProgram`'s headers and include names. A `char **` (`char *opts[2]`, options built at run time with `strdup`) converts to that implicitly. hipRTC declares the same parameters `const char **` (HIP 5.2.3's hip/hiprtc.h, and later releases), and C++ converts neither `char **` nor `const char * const *` to `const char **`: the renamed call does not compile (\"no known conversion from 'char *[1]' to 'const char **'\").\n\nWhere the declarations around the call tell the argument's type (an array or pointer declared in the function or file, `&opts[0]`, a `std::vector`'s `.data()`, a cast), hipport inserts `(const char **)` before an argument of another type, which is the same pointer, and leaves a `const char **` (or a null pointer) as it is. Where it cannot tell (a struct member, a function's result), it reports the argument.\n\nWhat to do: cast the argument, `(const char **)opts`, unless it is already a `const char **`.";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
@@ -1114,6 +1117,17 @@ impl<'a> Walk<'a> {
         let name = node_text(mask, self.src)
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
         self.load_header_macros(name);
+        // The variable the scopes around the call declare (R34-d: `mask` of one block is not
+        // the `mask` of its sibling block).
+        if let Some(d) = declaration_in_scope(self.src, name, mask) {
+            return match scoped_constant(self.src, &d) {
+                Some(value) => {
+                    let single = HashMap::from([(name.to_string(), value)]);
+                    is_full_lane_mask_with(mask, self.src, &single)
+                }
+                None => false,
+            };
+        }
         if !self.defines.contains_key(name) {
             // A constant of the call's own function first (`const unsigned mask = 0xffffffff;`
             // in each of several helpers: R22-c), then of the file (`constexpr unsigned kFull =
@@ -3517,6 +3531,12 @@ impl<'a> Walk<'a> {
         if self.widen_ballot_bit_op(name, func, node) {
             return;
         }
+        if matches!(name, "nvrtcCompileProgram" | "nvrtcCreateProgram")
+            && !self.own_function_names.contains(name)
+            && !self.own_macros.contains(name)
+        {
+            self.rtc_string_arrays(name, node);
+        }
         let warp = WARP_SYNC.iter().find(|(s, _)| *s == name);
         if warp.is_some() || matches!(name, "__syncwarp" | "__match_any_sync" | "__match_all_sync")
         {
@@ -3771,6 +3791,50 @@ impl<'a> Walk<'a> {
             }
         }
         None
+    }
+
+    /// R34-a: NVRTC takes its string arrays (`nvrtcCompileProgram`'s options,
+    /// `nvrtcCreateProgram`'s headers and include names) as `const char * const *`, into which
+    /// a `char **` converts; hipRTC declares them `const char **`, into which neither `char **`
+    /// nor `const char * const *` converts. Such an argument gets a `(const char **)` cast; one
+    /// whose type hipport cannot tell is reported, with the cast as help.
+    fn rtc_string_arrays(&mut self, name: &str, call: Node) {
+        let params: &[(usize, &str)] = match name {
+            "nvrtcCompileProgram" => &[(2, "options")],
+            _ => &[(4, "headers"), (5, "includeNames")],
+        };
+        let Some(args) = call.field(FIELDS.arguments) else {
+            return;
+        };
+        let args: Vec<Node> = parse::named_children(args)
+            .filter(|a| a.kind_name() != "comment")
+            .collect();
+        if args.len() != params[params.len() - 1].0 + 1 {
+            return;
+        }
+        for &(i, param) in params {
+            let arg = args[i];
+            let text = node_text(arg, self.src);
+            match rtc_array_type(self.src, arg).as_deref() {
+                Some(RTC_NULL | "constchar**" | "charconst**") => {}
+                Some("char**" | "char*const*" | "constchar*const*" | "charconst*const*") => {
+                    self.edits.push(Edit::insert(
+                        arg.start_byte(),
+                        "(const char **)",
+                        "rtc-string-array",
+                    ));
+                }
+                _ => {
+                    let hip = name.replacen("nvrtc", "hiprtc", 1);
+                    self.warn(
+                        &RTC_STRING_ARRAY,
+                        arg.start_byte(),
+                        format!("`{hip}` takes its {param} as `const char **`, and hipport cannot tell the type of `{}`: a `char **` or `const char * const *` does not convert, and the call does not compile", one_line(text.as_bytes())),
+                        Some(format!("cast it where it is not already `const char **`: `(const char **){}`", one_line(text.as_bytes()))),
+                    );
+                }
+            }
+        }
     }
 
     /// Whether the file declares `name` as a template parameter (`typename Scalar`,
@@ -4796,6 +4860,217 @@ fn never_changed(src: &[u8], name: &str, decl: usize) -> bool {
         })
 }
 
+/// A declaration of a name found in the scopes around a use: the declaration (or parameter)
+/// node, the declarator that names it (the whole one: `*opts[2]`, `mask = 0xffffffff`) and
+/// the name's identifier.
+#[derive(Clone, Copy)]
+struct ScopedDecl<'t> {
+    decl: Node<'t>,
+    declarator: Node<'t>,
+    name: Node<'t>,
+    /// The block (or file) the name is visible in.
+    scope: Node<'t>,
+}
+
+/// The identifier a declarator names (`opts` of `*const opts[2]`), through pointers, arrays,
+/// references, initializers and parentheses.
+fn declarator_identifier(mut d: Node) -> Option<Node> {
+    for _ in 0..16 {
+        match d.kind_name() {
+            "identifier" | "field_identifier" => return Some(d),
+            "function_declarator" => return None,
+            _ => {}
+        }
+        d = d
+            .field(FIELDS.declarator)
+            .or_else(|| parse::named_children(d).find(|c| c.kind_name() != "comment"))?;
+    }
+    None
+}
+
+/// The declaration of `name` visible at `at`, by the scopes around it: the latest one before
+/// `at` in the innermost block (a `for` header, a function's parameters, the file) that has
+/// one. Two variables of one name in sibling blocks are two declarations (realuser34 R34-d).
+fn declaration_in_scope<'t>(src: &[u8], name: &str, at: Node<'t>) -> Option<ScopedDecl<'t>> {
+    let pos = at.start_byte();
+    let mut cur = at;
+    while let Some(p) = cur.parent() {
+        let found = match p.kind_name() {
+            "compound_statement" | "translation_unit" | "declaration_list" | "for_statement"
+            | "for_range_loop" | "if_statement" | "while_statement" | "switch_statement"
+            | "condition_clause" => parse::named_children(p)
+                .take_while(|c| c.start_byte() < pos)
+                .filter(|c| c.end_byte() <= pos || c.kind_name() == "declaration")
+                .filter_map(|c| declares(src, c, name, p))
+                .last(),
+            "function_definition" | "lambda_expression" => {
+                let mut d = p.field(FIELDS.declarator);
+                while let Some(n) = d.filter(|n| n.kind_name() != "function_declarator") {
+                    d = n.field(FIELDS.declarator);
+                }
+                d.and_then(|f| f.field(FIELDS.parameters)).and_then(|ps| {
+                    parse::named_children(ps).find_map(|c| declares(src, c, name, p))
+                })
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+        cur = p;
+    }
+    None
+}
+
+/// The literal a declaration found by [`declaration_in_scope`] sets its variable to, where the
+/// variable is constant (`const`, `constexpr`, or never changed in its scope).
+fn scoped_constant(src: &[u8], d: &ScopedDecl) -> Option<String> {
+    if d.decl.kind_name() != "declaration" || d.declarator.kind_name() != "init_declarator" {
+        return None;
+    }
+    let value = d.declarator.field(FIELDS.value)?;
+    let text = src[value.byte_range()].trim_ascii();
+    let literal = text
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'~' || *b == b'-')
+        && text
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'~' | b'-' | b'(' | b')' | b' '));
+    if !literal || text.len() > 40 {
+        return None;
+    }
+    let head = &src[d.decl.start_byte()..d.declarator.start_byte()];
+    let constant = lexer::whole_words(head, "const").next().is_some()
+        || lexer::whole_words(head, "constexpr").next().is_some();
+    let scope = d.scope.byte_range();
+    let name = std::str::from_utf8(&src[d.name.byte_range()]).ok()?;
+    if !constant && !never_changed(&src[scope.clone()], name, d.name.start_byte() - scope.start) {
+        return None;
+    }
+    Some(String::from_utf8_lossy(text).into_owned())
+}
+
+/// What [`rtc_array_type`] gives for a null pointer (`nullptr`, `NULL`, `0`).
+const RTC_NULL: &str = "null";
+
+/// The type of an argument given for a hipRTC string array (`opts`, `&opts[0]`, `v.data()`,
+/// `(const char **)x`), written without blanks (`char**`, `constchar*const*`), where the
+/// declarations in scope tell it; [`RTC_NULL`] for a null pointer.
+fn rtc_array_type(src: &[u8], arg: Node) -> Option<String> {
+    let squeeze = |t: &[u8]| -> String {
+        String::from_utf8_lossy(t)
+            .split(|c: char| c.is_whitespace())
+            .collect::<String>()
+    };
+    match arg.kind_name() {
+        "null" | "nullptr" => Some(RTC_NULL.into()),
+        "number_literal" if node_text(arg, src) == "0" => Some(RTC_NULL.into()),
+        "identifier" if node_text(arg, src) == "NULL" => Some(RTC_NULL.into()),
+        "parenthesized_expression" => rtc_array_type(src, arg.named_child(0)?),
+        "cast_expression" => {
+            let ty = arg.field(FIELDS.type_)?;
+            Some(squeeze(&src[ty.byte_range()]))
+        }
+        "identifier" => {
+            let name = node_text(arg, src);
+            let d = declaration_in_scope(src, name, arg)?;
+            let head = &src[d.decl.start_byte()..d.declarator.start_byte()];
+            let mut base = String::new();
+            // `static`, `extern` and the like say nothing of the type; `constexpr` makes the
+            // array's elements constant.
+            let mut constexpr = false;
+            for w in String::from_utf8_lossy(head).split(|c: char| c.is_whitespace() || c == ',') {
+                match w {
+                    "static" | "extern" | "thread_local" | "inline" | "__host__" => {}
+                    "constexpr" => constexpr = true,
+                    w => base.push_str(w),
+                }
+            }
+            if d.decl.kind_name() == "declaration"
+                && d.declarator.start_byte()
+                    != d.decl.child_by_field_name("declarator")?.start_byte()
+            {
+                // A later declarator of several (`char *a, *b[2];`): its own part only.
+                base = squeeze(&src[d.decl.field(FIELDS.type_)?.byte_range()]);
+                let before_type =
+                    &src[d.decl.start_byte()..d.decl.field(FIELDS.type_)?.start_byte()];
+                if lexer::whole_words(before_type, "const").next().is_some() {
+                    base.insert_str(0, "const");
+                }
+            }
+            let mut own = squeeze(&src[d.declarator.start_byte()..d.name.start_byte()]);
+            own.retain(|c| c != '&' && c != '(');
+            let array = std::iter::successors(Some(d.name), |n| n.parent())
+                .take_while(|n| n.id() != d.declarator.id())
+                .chain(std::iter::once(d.declarator))
+                .any(|n| n.kind_name() == "array_declarator");
+            let vector = base
+                .strip_prefix("std::")
+                .unwrap_or(&base)
+                .strip_prefix("vector<")
+                .and_then(|v| v.strip_suffix('>'));
+            if vector.is_some() && own.is_empty() && !array {
+                // Only through `.data()`, which the caller reads.
+                return Some(format!("vector:{}", vector.unwrap_or("")));
+            }
+            let mut ty = base + &own;
+            if array {
+                if constexpr {
+                    ty.push_str("const");
+                }
+                ty.push('*');
+            }
+            Some(ty)
+        }
+        // `&opts[0]`: the array's own type.
+        "pointer_expression" if arg.child(0).is_some_and(|o| node_text(o, src) == "&") => {
+            let sub = arg.field(FIELDS.argument)?;
+            if sub.kind_name() != "subscript_expression" {
+                return None;
+            }
+            let base = sub.field(FIELDS.argument)?;
+            let ty = rtc_array_type(src, base)?;
+            ty.ends_with('*').then_some(ty)
+        }
+        // `v.data()` of a `std::vector<const char*>`.
+        "call_expression" => {
+            let f = arg.field(FIELDS.function)?;
+            if f.kind_name() != "field_expression"
+                || f.field(FIELDS.field).map(|x| node_text(x, src)) != Some("data")
+            {
+                return None;
+            }
+            let ty = rtc_array_type(src, f.field(FIELDS.argument)?)?;
+            ty.strip_prefix("vector:").map(|e| format!("{e}*"))
+        }
+        _ => None,
+    }
+}
+
+/// The declarator of `name` in the declaration or parameter `n`, if it declares it.
+fn declares<'t>(src: &[u8], n: Node<'t>, name: &str, scope: Node<'t>) -> Option<ScopedDecl<'t>> {
+    if !matches!(
+        n.kind_name(),
+        "declaration" | "parameter_declaration" | "optional_parameter_declaration"
+    ) {
+        return None;
+    }
+    let mut cursor = n.walk();
+    let found = n
+        .children_by_field_name("declarator", &mut cursor)
+        .find_map(|d| {
+            declarator_identifier(d)
+                .filter(|i| &src[i.byte_range()] == name.as_bytes())
+                .map(|i| (d, i))
+        });
+    found.map(|(declarator, name)| ScopedDecl {
+        decl: n,
+        declarator,
+        name,
+        scope,
+    })
+}
+
 /// Whether the identifier at `at` is the first argument of a warp builtin's call: `f(NAME,`
 /// (the analysis asks too: `__activemask()` there is the mask the translator wrote, no vote).
 pub(crate) fn is_sync_mask_argument(src: &[u8], at: usize) -> bool {
@@ -5706,7 +5981,9 @@ fn translate_tree_at(
         let Some(name) = name else {
             continue;
         };
-        if w.defined_here.contains(name) {
+        // A macro the file defines itself is not what the parser stumbled on (R33-2: `FQ`,
+        // defined above, beside a function-like macro in the return type): the note below.
+        if w.defined_here.contains(name) || file_defines_macro(src, name).is_some() {
             continue;
         }
         match by_macro.iter_mut().find(|(n, _)| n == name) {
@@ -5787,10 +6064,23 @@ fn translate_tree_at(
             );
             continue;
         }
+        // A function-like macro of the file used on the first line (`FQ WHEN_INT(I) mod(I x)`,
+        // a type the parser sees only as a call) is the likely cause: named (R33-2).
+        let first_line = &src[w.index.line_range(src, a)];
+        let culprit = lexer::identifiers(first_line).into_iter().find_map(|r| {
+            let word = std::str::from_utf8(&first_line[r.clone()]).ok()?;
+            (first_line[r.end..].trim_ascii_start().starts_with(b"(")
+                && file_defines_macro(src, word) == Some(true))
+            .then_some(word)
+        });
+        let because = match culprit {
+            Some(m) => format!(" (it uses the file's function-like macro `{m}(...)`, which the parser reads as a call, not as what it expands to)"),
+            None => String::new(),
+        };
         w.diag(
             &PARSE_ERROR,
             offset,
-            format!("could not parse {lines}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
+            format!("could not parse {lines}{because}; renames there were applied, but other rewrites and the hazard checks (warp size, lane masks, inline PTX) may have missed code there"),
             Some("review these lines in the output".into()),
         );
         // In a function with warp operations, what the checks may have missed is what matters
@@ -6222,6 +6512,24 @@ fn live_arms(src: &[u8], bodies: &[parse::ChosenBody], opts: &Options) -> Vec<Ve
             }
         })
         .collect()
+}
+
+/// Whether `src` holds a `#define` of `name`: `Some(true)` for a function-like one
+/// (`#define WHEN_INT(I) ...`), `Some(false)` for an object-like one, `None` for none.
+fn file_defines_macro(src: &[u8], name: &str) -> Option<bool> {
+    let mut like = None;
+    for at in lexer::whole_words(src, name) {
+        let before = src[..at].trim_ascii_end();
+        let Some(before) = before.strip_suffix(b"define") else {
+            continue;
+        };
+        if !before.trim_ascii_end().ends_with(b"#") {
+            continue;
+        }
+        let function = src.get(at + name.len()) == Some(&b'(');
+        like = Some(like.unwrap_or(false) || function);
+    }
+    like
 }
 
 /// The first warp operation (a shuffle, vote or `__syncwarp`) in the function definition around

@@ -1683,6 +1683,30 @@ Fix: set the members by name (`p.dst = ptr; p.value = 0; p.elementSize = 4; p.wi
 p.height = 1; p.pitch = 0;`), which is right for every release; or build for ROCm 7.0 or later.",
 };
 
+/// H060: a cooperative group's shuffle of a vector or struct value, which HIP's do not take.
+pub const TILE_SHUFFLE_TYPE: DiagInfo = DiagInfo {
+    id: "H060",
+    name: "tile-shuffle-type",
+    severity: Severity::Error,
+    summary: "a cooperative-groups shuffle (tile.shfl_xor) of a vector or struct value, which HIP's shuffles do not take",
+    explain: "\
+CUDA's cooperative-groups shuffles, `thread_block_tile::shfl`, `shfl_xor`, `shfl_up` and \
+`shfl_down` (and `coalesced_group`'s), take any trivially copyable type: `tile.shfl_xor(v, 1)` \
+with a `uint4 v` moves all four members. Every HIP one begins with \
+`static_assert(is_valid_type<T>::value, \"Neither an integer or float type.\")` \
+(amd_hip_cooperative_groups.h, in HIP 5.2.3 and in later releases), so with a CUDA vector type \
+(`uint4`, `float2`, `int3`) or a struct the call does not compile (\"static assertion failed\", \
+then \"no matching function for call to '__shfl_xor'\").
+
+hipport reports such a call where the shuffled value is a variable, an array element, a cast or \
+a member of a struct the file declares, and its declared type is a CUDA vector type or a struct \
+or class the file defines. A value whose type it cannot tell (a template parameter, an alias) is \
+not reported.
+
+Fix: shuffle each member on its own, `v.x = tile.shfl_xor(v.x, 1); v.y = tile.shfl_xor(v.y, \
+1);` and so on; for a struct, shuffle its members (or its bits as 32-bit integers).",
+};
+
 /// Every hazard rule, in ID order.
 pub const DIAGS: &[DiagInfo] = &[
     WARP_SIZE_32,
@@ -1744,4 +1768,5 @@ pub const DIAGS: &[DiagInfo] = &[
     MEMSET_PARAMS_ORDER,
     HALF_RAW_INIT,
     RTC_DEVICE_STRING,
+    TILE_SHUFFLE_TYPE,
 ];

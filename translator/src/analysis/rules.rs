@@ -1625,11 +1625,10 @@ fn tile_declared_size<'a>(a: &Analyzer<'a, '_>, name: &str, at: usize) -> Option
         .last()
 }
 
-fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
-    let Some(f) = n.field(FIELDS.function) else {
-        return;
-    };
-    let is_group = match f.kind_name() {
+/// Whether the callee `f` of a call to member `name` is a cooperative group's member
+/// (`tile.ballot`, `cg::labeled_partition`).
+fn names_group(a: &Analyzer, f: Node, name: &str) -> bool {
+    match f.kind_name() {
         "field_expression" => {
             f.field(FIELDS.argument)
                 .filter(|o| o.kind_name() == "identifier")
@@ -1664,7 +1663,163 @@ fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
                 && (a.text(f).starts_with("cg::") || a.text(f).starts_with("cooperative_groups::"))
         }
         _ => false,
+    }
+}
+
+/// R34-b: a cooperative group's shuffle (`tile.shfl_xor(v, 1)`) of a CUDA vector type
+/// (`uint4`, `float2`) or a struct of the file. CUDA's `thread_block_tile::shfl*` take any
+/// trivially copyable type; every HIP one static_asserts an integer or floating type
+/// (`is_valid_type`, amd_hip_cooperative_groups.h), so the call does not compile. A value whose
+/// type hipport cannot tell (a template parameter, an alias) is not reported.
+fn tile_shuffle_type(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
+    let Some(f) = n.field(FIELDS.function) else {
+        return;
     };
+    if f.kind_name() != "field_expression" || !names_group(a, f, name) {
+        return;
+    }
+    let Some(value) = argv.first() else {
+        return;
+    };
+    let Some(ty) = aggregate_value_type(a, *value) else {
+        return;
+    };
+    let ty_name = plain_type_name(&ty);
+    let members = if let Some(k) = vector_lanes(&ty_name) {
+        ["x", "y", "z", "w"][..k]
+            .iter()
+            .map(|m| format!(".{m}"))
+            .collect::<Vec<_>>()
+    } else if file_struct(a, &ty_name) {
+        vec![]
+    } else {
+        return;
+    };
+    let v = snippet(a.text(*value));
+    let rest = argv[1..]
+        .iter()
+        .map(|x| a.text(*x))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let obj = f.field(FIELDS.argument).map_or("tile", |o| a.text(o));
+    let help = match members.first() {
+        Some(m) => format!(
+            "shuffle each member on its own: `{v}{m} = {obj}.{name}({v}{m}, {rest});` and the same for {}",
+            members[1..]
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!("shuffle each member of `{ty_name}` on its own (`{obj}.{name}(v.member, {rest})`), or its bits as 32-bit integers"),
+    };
+    a.report(
+        &TILE_SHUFFLE_TYPE,
+        Severity::Error,
+        n,
+        format!("`{obj}.{name}` shuffles `{v}`, a `{ty_name}`: HIP's cooperative-groups shuffles take only integer and floating types (\"Neither an integer or float type\"), so the call does not compile"),
+        Some(help),
+        vec![],
+    );
+}
+
+/// The declared type of a shuffled value that may be an aggregate: a variable or an element of
+/// an array (`v`, `v[i]`), a cast, or a member of a variable whose struct the file declares
+/// (`r.y`, `r[i].y`).
+fn aggregate_value_type(a: &Analyzer, n: Node) -> Option<String> {
+    match n.kind_name() {
+        "identifier" | "subscript_expression" => value_type(a, n),
+        "parenthesized_expression" => aggregate_value_type(a, n.named_child(0)?),
+        "cast_expression" => Some(a.text(n.field(FIELDS.type_)?).trim().to_string()),
+        "field_expression" => {
+            let obj = n.field(FIELDS.argument)?;
+            let member = a.text(n.field(FIELDS.field)?);
+            let arrow = a.src[obj.end_byte()..n.field(FIELDS.field)?.start_byte()].contains(&b'>');
+            let owner = match obj.kind_name() {
+                "identifier" => {
+                    let d = a.lookup(a.text(obj), obj.start_byte())?;
+                    (d.pointer == arrow && d.dims.is_empty()).then_some(d.ty_text)?
+                }
+                "subscript_expression" if !arrow => value_type(a, obj)?,
+                _ => return None,
+            };
+            let owner = plain_type_name(&owner);
+            let decls = a.decls.get(member)?;
+            let mut found: Option<String> = None;
+            for d in decls.iter() {
+                if d.decl.kind_name() != "field_declaration" || d.pointer || !d.dims.is_empty() {
+                    continue;
+                }
+                let spec = d.decl.parent().and_then(|l| l.parent())?;
+                let name = spec.field(FIELDS.name).map_or("", |x| a.text(x));
+                if name != owner {
+                    continue;
+                }
+                if found.as_ref().is_some_and(|f| *f != d.ty_text) {
+                    return None;
+                }
+                found = Some(d.ty_text.clone());
+            }
+            found
+        }
+        _ => None,
+    }
+}
+
+/// A declared type without its qualifiers and `struct`/`class` keyword (`const uint4` ->
+/// `uint4`).
+fn plain_type_name(ty: &str) -> String {
+    ty.split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "struct" | "class"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The number of lanes of a CUDA vector type (`uint4`: 4, `float2`: 2, `dim3`: 3).
+fn vector_lanes(ty: &str) -> Option<usize> {
+    if ty == "dim3" {
+        return Some(3);
+    }
+    let k = ty.bytes().last().filter(|b| (b'1'..=b'4').contains(b))?;
+    let base = &ty[..ty.len() - 1];
+    matches!(
+        base,
+        "uint"
+            | "int"
+            | "uchar"
+            | "char"
+            | "ushort"
+            | "short"
+            | "ulong"
+            | "long"
+            | "ulonglong"
+            | "longlong"
+            | "float"
+            | "double"
+    )
+    .then_some(usize::from(k - b'0'))
+}
+
+/// Whether the file defines a struct or class `name` with a body.
+fn file_struct(a: &Analyzer, name: &str) -> bool {
+    if name.is_empty() || !name.bytes().all(crate::lexer::is_word_byte) {
+        return false;
+    }
+    ["struct", "class"].iter().any(|kw| {
+        let pat = format!("{kw} {name}");
+        memchr::memmem::find_iter(a.src, pat.as_bytes()).any(|at| {
+            let after = a.src[at + pat.len()..].trim_ascii_start();
+            (at == 0 || !crate::lexer::is_word_byte(a.src[at - 1]))
+                && matches!(after.first(), Some(b'{' | b':'))
+        })
+    })
+}
+
+fn cg_member(a: &mut Analyzer, n: Node, name: &str) {
+    let Some(f) = n.field(FIELDS.function) else {
+        return;
+    };
+    let is_group = names_group(a, f, name);
     if !is_group {
         return;
     }
@@ -4472,6 +4627,9 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
         }
     }
     let Some(name) = callee(a, n) else { return };
+    if a.in_macro.is_none() {
+        device_runtime_in_macro(a, n, name);
+    }
     // Most calls are none of the functions below: read the arguments only when a rule asks.
     let argv = std::cell::LazyCell::new(|| args(n));
     if matches!(name, "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor")
@@ -4671,6 +4829,11 @@ fn call<'t>(a: &mut Analyzer<'_, 't>, n: Node<'t>) {
             if cg_qualified(a, n) =>
         {
             cg_algorithm(a, n, name)
+        }
+        "shfl" | "shfl_xor" | "shfl_up" | "shfl_down"
+            if a.names_tile() || memchr::memmem::find(a.src, b"coalesced_").is_some() =>
+        {
+            tile_shuffle_type(a, n, name, &argv)
         }
         "ballot" | "any" | "all" | "match_any" | "match_all" | "meta_group_rank"
         | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"
@@ -5391,6 +5554,63 @@ fn chevron_launched(src: &[u8], name: &str) -> bool {
 
 /// The runtime API functions CUDA's device runtime provides to kernels (besides
 /// `cudaDeviceSynchronize` and the launch functions, reported on their own).
+/// V15-b: a call in device-only code of a function-like macro of the file whose body calls
+/// CUDA's device runtime (`#define DEV_CHECK() do { cudaError_t e = cudaPeekAtLastError(); ...
+/// } while (0)`), directly or through another macro of the file: H012, as the call written in
+/// the kernel gets. The body's own analysis cannot tell where the macro is used.
+fn device_runtime_in_macro(a: &mut Analyzer, n: Node, name: &str) {
+    let macros = std::rc::Rc::clone(&a.macros);
+    if !macros.get(name).is_some_and(|m| m.function_like) || !a.in_device_only(n.start_byte()) {
+        return;
+    }
+    // The macro, and the macros its body names, three levels deep.
+    let mut seen: Vec<&str> = vec![name];
+    let mut at = 0;
+    let mut found = None;
+    while at < seen.len() && seen.len() < 16 && found.is_none() {
+        let Some(m) = macros.get(seen[at]) else {
+            at += 1;
+            continue;
+        };
+        let Some(body) = a.src.get(m.body_range.clone()) else {
+            at += 1;
+            continue;
+        };
+        for word in crate::lexer::identifiers(body) {
+            let w = std::str::from_utf8(&body[word.clone()]).unwrap_or("");
+            let called = body[word.end..].trim_ascii_start().starts_with(b"(");
+            if called && DEVICE_RUNTIME.contains(&w) {
+                found = Some((w.to_string(), seen[at].to_string()));
+                break;
+            }
+            if called
+                && at < 3
+                && !seen.contains(&w)
+                && macros.get(w).is_some_and(|m| m.function_like)
+            {
+                seen.push(macros.get(w).map_or("", |m| m.name.as_str()));
+            }
+        }
+        at += 1;
+    }
+    let Some((runtime, holder)) = found else {
+        return;
+    };
+    let through = if holder == name {
+        format!("macro `{name}`")
+    } else {
+        format!("macro `{name}` (through `{holder}`)")
+    };
+    a.report(
+        &DYNAMIC_PARALLELISM,
+        Severity::Error,
+        n,
+        format!("`{runtime}` called from device code, in the body of {through}: HIP has no device-side runtime API"),
+        Some(format!("return an error code or flag to the host and call `{runtime}` there, or give device code a form of `{name}` without it")),
+        vec![],
+    );
+}
+
 const DEVICE_RUNTIME: &[&str] = &[
     "cudaGetLastError",
     "cudaPeekAtLastError",
@@ -5980,13 +6200,29 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
     if d.declarators != 1 || d.param && d.ty_text.is_empty() || address_taken(a, d) {
         return vec![];
     }
+    // A parameter's default (`uint32_t mask = 0xffffffffu`) is its initializer: widened, a
+    // full 32-bit default must become `~0ull` too, or the callers that use it pass a mask of
+    // lanes 0-31 (realuser33 R33-a); any other default is built for 32 lanes and gets no fix.
+    let default = d
+        .param
+        .then(|| d.decl.field(FIELDS.default_value))
+        .flatten();
+    if default.is_some_and(|v| !mask_value(v, a.src).is_some_and(|m| m.is_full_32())) {
+        return vec![];
+    }
+    // A parameter whose function is declared again elsewhere in the file (a prototype, with
+    // or without the default): widening one of them alone makes two overloads, and the calls
+    // reach the one that is never defined.
+    if d.param && function_declared_twice(a, d.decl) {
+        return vec![];
+    }
     let mut fix = vec![Edit::replace(
         d.ty.start_byte(),
         d.ty.end_byte(),
         WIDE,
         "H004",
     )];
-    if let Some(init) = d.init {
+    if let Some(init) = d.init.or(default) {
         if mask_value(init, a.src).is_some_and(|m| m.is_full_32()) {
             fix.push(Edit::replace(
                 init.start_byte(),
@@ -5997,6 +6233,38 @@ fn widen_decl_fix(a: &Analyzer, d: &Decl) -> Vec<Edit> {
         }
     }
     fix
+}
+
+/// Whether the function whose parameter list holds `param` is also declared, without a body,
+/// elsewhere in the file (a prototype `__device__ T f(T v, uint32_t mask = 0xffffffff);`).
+fn function_declared_twice(a: &Analyzer, param: Node) -> bool {
+    let Some(func) = std::iter::successors(param.parent(), |p| p.parent())
+        .take(3)
+        .find(|p| p.kind_name() == "function_declarator")
+    else {
+        return false;
+    };
+    let Some(name) = func.field(FIELDS.declarator).map(|n| a.text(n)) else {
+        return false;
+    };
+    let root = std::iter::successors(Some(func), |p| p.parent())
+        .last()
+        .unwrap_or(func);
+    let mut cursor = root.walk();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind_name() == "function_declarator"
+            && n.id() != func.id()
+            && n.field(FIELDS.declarator)
+                .is_some_and(|d| a.text(d) == name)
+            && n.parent()
+                .is_some_and(|p| p.kind_name() != "function_definition")
+        {
+            return true;
+        }
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
 }
 
 /// Whether the address of the variable declared by `d` (one declarator) is taken in its scope
