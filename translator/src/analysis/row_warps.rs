@@ -4958,33 +4958,6 @@ pub(super) fn split_feeds_warp_work(a: &Analyzer, f: Node, var: &str, whole: boo
         || feeds_warp_work(a, f, &[var], &defs, &warp_macros, &mut memo)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::names_thread_y;
-
-    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
-    /// [`super::row_index_of_32`] reads, and may drop the rest.
-    #[test]
-    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
-        for yes in [
-            "int i = threadIdx.y * 32 + threadIdx.x;",
-            "threadIdx . y",
-            "f(threadIdx.\n  y)",
-        ] {
-            assert!(names_thread_y(yes.as_bytes()), "{yes}");
-        }
-        for no in [
-            "threadIdx.x",
-            "threadIdx.yy",
-            "mythreadIdx.y",
-            "threadIdx->y",
-            "blockIdx.y",
-        ] {
-            assert!(!names_thread_y(no.as_bytes()), "{no}");
-        }
-    }
-}
-
 /// Unrolled shuffle trees from 16 (`v += __shfl_xor_sync(m, v, 16); v += ...(m, v, 8); ...
 /// (m, v, 1);`, written inline, in any order, or as uses of a one-step macro
 /// `STEP(v, 16)`): reported as the loop from 16 is ([`super::rules`]' `shuffle_loop`), at the
@@ -5159,5 +5132,32 @@ fn tree_shuffle(name: &str) -> Option<usize> {
         "__shfl_xor" | "__shfl_down" | "WARP_SHFL_XOR" | "WARP_SHFL_DOWN" => Some(0),
         "__shfl_xor_sync" | "__shfl_down_sync" => Some(1),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_thread_y;
+
+    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
+    /// [`super::row_index_of_32`] reads, and may drop the rest.
+    #[test]
+    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
+        for yes in [
+            "int i = threadIdx.y * 32 + threadIdx.x;",
+            "threadIdx . y",
+            "f(threadIdx.\n  y)",
+        ] {
+            assert!(names_thread_y(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "threadIdx.x",
+            "threadIdx.yy",
+            "mythreadIdx.y",
+            "threadIdx->y",
+            "blockIdx.y",
+        ] {
+            assert!(!names_thread_y(no.as_bytes()), "{no}");
+        }
     }
 }
