@@ -1125,13 +1125,13 @@ fn segments_judged(a: &mut Analyzer, own: &[std::ops::Range<usize>]) {
         // Per user: segment code, or no warp-level work at all (itself, what it calls, and no
         // warp operation in its text, inline assembly included), and whether it only masks
         // lanes with the constant.
-        let kinds: Vec<(bool, bool, bool)> = users
+        let kinds: Vec<(bool, bool, bool, bool)> = users
             .iter()
             .map(|(u, r)| {
                 let segment = is_segment_code(u, r, false);
-                let quiet =
-                    !segment && is_segment_code(u, r, true) && !names_warp_op(&a.src[r.clone()]);
-                (segment, quiet, lane_masks(r))
+                let quiet = !segment && is_segment_code(u, r, true);
+                let plain = !names_warp_op(&a.src[r.clone()]);
+                (segment, quiet, lane_masks(r), plain)
             })
             .collect();
         if !kinds.iter().any(|k| k.0) {
@@ -1139,11 +1139,14 @@ fn segments_judged(a: &mut Analyzer, own: &[std::ops::Range<usize>]) {
         }
         if kinds
             .iter()
-            .all(|&(seg, quiet, masks)| seg || quiet && masks)
+            .all(|&(seg, quiet, masks, _)| seg || quiet && masks)
         {
             constants.push(d.offset);
             segment_users.extend(users.into_iter().map(|(_, r)| r));
-        } else if kinds.iter().all(|&(seg, quiet, _)| seg || quiet) {
+        } else if kinds
+            .iter()
+            .all(|&(seg, quiet, _, plain)| seg || quiet && plain)
+        {
             // The other users do no warp-level work: there the constant lays out data or rows
             // (warp-ctc's `NT / warp_size` rows of a `dim3(warp_size, 4)` block in shared
             // memory), which 32 lays out the same on 64-lane wavefronts. Nothing to change,
