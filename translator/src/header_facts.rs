@@ -152,7 +152,15 @@ impl HeaderFacts {
     /// is kept on the same terms. Names hipcc's own view decides are left alone.
     fn own_switches(&self, src: &[u8], taken: &mut Taken) {
         let given = |name: &str| self.opts.defines.iter().any(|d| d.name == name);
-        let own = crate::analysis::own_switches(src);
+        let mut own = crate::analysis::own_switches(src);
+        // The names whose branches hold the file's definitions of CUDA-only macros (an editor
+        // block's `#define __CUDA_ARCH__ 520` under `#ifdef EDITOR_HINTS`): off too where nothing
+        // defines them (realuser34 R34-c).
+        for name in crate::analysis::cuda_macro_guards(src) {
+            if !own.contains(&name) {
+                own.push(name);
+            }
+        }
         let header_off = taken
             .defines
             .iter()

@@ -69,6 +69,20 @@ pub(super) const HIP_DEFINED_MACROS: &[&str] = &[
 /// otherwise, as [`CUDA_ONLY_MACROS`] are.
 const CUDA_BUILD_MACROS: &[&str] = &["GOOGLE_CUDA"];
 
+/// Macros that only code editors and IDE parsers define, never a compiler: Visual Studio's
+/// IntelliSense (`__INTELLISENSE__`), Eclipse CDT's indexer, ReSharper C++, CLion, Qt Creator's
+/// code model. Projects put editor-only definitions under them (ccminer's `#ifdef
+/// __INTELLISENSE__` / `#define __CUDA_ARCH__ 520`, "just for editor code colors"), which hipcc
+/// never reads: undefined under hipcc unless the build (`-D`) says otherwise (realuser34 R34-c).
+pub(crate) const EDITOR_ONLY_MACROS: &[&str] = &[
+    "__INTELLISENSE__",
+    "__CDT_PARSER__",
+    "__RESHARPER__",
+    "__JETBRAINS_IDE__",
+    "__CLION_IDE__",
+    "Q_CREATOR_RUN",
+];
+
 /// Macros that a project's ROCm build defines for every file: TensorFlow's
 /// `TENSORFLOW_USE_ROCM` (`-DTENSORFLOW_USE_ROCM=1` in the hipcc toolchain's compile flags of
 /// third_party/gpus/rocm_configure.bzl, and in `tf_copts`). Defined (as 1) under hipcc unless
@@ -124,6 +138,7 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     } else if CUDA_ONLY_MACROS.contains(&name)
         || LIBRARY_VERSION_MACROS.contains(&name)
         || CUDA_BUILD_MACROS.contains(&name)
+        || EDITOR_ONLY_MACROS.contains(&name)
     {
         Some(false)
     } else if HIP_DEFINED_MACROS.contains(&name) || ROCM_BUILD_MACROS.contains(&name) {
@@ -138,12 +153,13 @@ pub(crate) fn hip_defined(name: &str, macros: &Macros) -> Option<bool> {
     }
 }
 
-/// Whether hipcc's own view decides `name` whatever the project does: the CUDA-only macros
-/// and the HIP platform macros (see [`hip_defined`]).
+/// Whether hipcc's own view decides `name` whatever the project does: the CUDA-only macros,
+/// the editors' macros and the HIP platform macros (see [`hip_defined`]).
 pub(crate) fn platform_macro(name: &str) -> bool {
     CUDA_ONLY_MACROS.contains(&name)
         || LIBRARY_VERSION_MACROS.contains(&name)
         || CUDA_BUILD_MACROS.contains(&name)
+        || EDITOR_ONLY_MACROS.contains(&name)
         || HIP_DEFINED_MACROS.contains(&name)
         || ROCM_BUILD_MACROS.contains(&name)
 }

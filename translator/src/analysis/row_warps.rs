@@ -229,6 +229,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     unrolled_trees(a);
     drop_right_findings(a);
     row_width_help(a);
+    loop_and_width(a);
     // After the drops, which would take these H001 warnings too.
     if a.origin.is_none()
         && (!a.row_launches.is_empty() || memchr::memmem::find(a.src, b"threadIdx.y").is_some())
@@ -277,7 +278,12 @@ fn row_width_help(a: &mut Analyzer) {
     if a.row_widths.is_empty() {
         return;
     }
-    for d in a.out.iter_mut().filter(|d| d.id == "H001") {
+    // A note (a constant no function uses, or whose uses are all right) has nothing for H048.
+    for d in a
+        .out
+        .iter_mut()
+        .filter(|d| d.id == "H001" && d.severity != Severity::Note)
+    {
         let Some(name) = d
             .message
             .strip_prefix('`')
@@ -293,6 +299,108 @@ fn row_width_help(a: &mut Analyzer) {
             "`{name}` is also the width of the rows `{kernel}` is launched with (line {line}): keep it 32, since `warpSize` would make the rows 64 wide on CDNA and leave the kernel's row code behind; make the warp-level work that crosses rows keep to one (a width of 32 for shuffles, the row's 32 bits of a vote: H048 says where)"
         ));
     }
+}
+
+/// H001's error on a shuffle loop's 32-lane bound (or its start at offset 16) and its warning
+/// on a shuffle of width 32 inside that loop are one hazard: the loop's help alone ("bound the
+/// loop by `warpSize`") leaves the width at 32, and lanes 32-63 of a 64-lane wavefront then
+/// still shuffle in their own half (an out-of-segment `__shfl_up` gives each its own value
+/// back). The warning goes, and the error's help names the width too (realuser34 R34-3).
+fn loop_and_width(a: &mut Analyzer) {
+    if a.origin.is_some() {
+        return;
+    }
+    let is_loop_error = |d: &crate::diag::Diagnostic| {
+        d.id == "H001"
+            && d.severity == Severity::Error
+            && (d.message.starts_with("shuffle loop bounded by 32 lanes")
+                || d.message
+                    .starts_with("shuffle reduction starting at offset 16"))
+    };
+    if !a.out.iter().any(is_loop_error) {
+        return;
+    }
+    let defs = device_defs(a);
+    let mut dropped: Vec<usize> = Vec::new();
+    let mut helps: Vec<(usize, String)> = Vec::new();
+    for (i, d) in a.out.iter().enumerate() {
+        if !is_loop_error(d) {
+            continue;
+        }
+        let Some((_, _, body)) = defs.iter().find(|(_, r, _)| r.contains(&d.offset)) else {
+            continue;
+        };
+        let Some(lp) = body
+            .descendant_for_byte_range(d.offset, d.offset)
+            .and_then(|n| {
+                crate::parse::ancestors(n)
+                    .into_iter()
+                    .find(|p| p.kind_name() == "for_statement")
+            })
+        else {
+            continue;
+        };
+        let range = lp.byte_range();
+        let widths: Vec<usize> = a
+            .out
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| {
+                w.id == "H001"
+                    && w.severity == Severity::Warning
+                    && range.contains(&w.offset)
+                    && w.message
+                        .contains("with width 32 splits a 64-lane wavefront")
+            })
+            .map(|(j, _)| j)
+            .collect();
+        let Some(&first) = widths.first() else {
+            continue;
+        };
+        let w = &a.out[first];
+        let callee = w
+            .message
+            .strip_prefix('`')
+            .and_then(|m| m.split_once('`'))
+            .map_or("the shuffle", |(c, _)| c);
+        let width = ident_at(a.src, w.offset);
+        let bound = ident_at(a.src, d.offset);
+        let help = match (width, bound) {
+            (Some(wn), Some(bn)) if wn == bn => format!(
+                "`{wn}` bounds this loop and is the width of `{callee}` on line {}, and it is 32 here: with a width of 32, lanes 32-63 of a 64-lane wavefront shuffle in their own half, so bounding the loop by `warpSize` alone does not fix it; pass `warpSize` for `{wn}` where the whole wavefront is meant (or number the lanes `threadIdx.x % {wn}`, so that each 32-lane segment works on its own)",
+                w.line
+            ),
+            (Some(wn), _) => format!(
+                "bound the loop by `warpSize`, and pass `warpSize` for `{wn}`, the width of `{callee}` on line {} (32 here): with a width of 32, lanes 32-63 of a 64-lane wavefront shuffle in their own half, so the bound alone does not fix it",
+                w.line
+            ),
+            _ => format!(
+                "bound the loop by `warpSize`, and give `{callee}` on line {} the width `warpSize` too: with a width of 32, lanes 32-63 of a 64-lane wavefront shuffle in their own half, so the bound alone does not fix it",
+                w.line
+            ),
+        };
+        helps.push((i, help));
+        dropped.extend(widths);
+    }
+    for (i, help) in helps {
+        a.out[i].help = Some(help);
+    }
+    let mut at = 0;
+    a.out.retain(|_| {
+        at += 1;
+        !dropped.contains(&(at - 1))
+    });
+}
+
+/// The identifier that starts at byte `at` of `src`, if one does.
+fn ident_at(src: &[u8], at: usize) -> Option<&str> {
+    let rest = src.get(at..)?;
+    let end = rest
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .unwrap_or(rest.len());
+    let word = std::str::from_utf8(&rest[..end]).ok()?;
+    (!word.is_empty() && !word.as_bytes()[0].is_ascii_digit()).then_some(word)
 }
 
 /// The branches of any kernel whose test reads a row index of 32-lane rows taken from
@@ -992,6 +1100,9 @@ fn segments_judged(a: &mut Analyzer, own: &[std::ops::Range<usize>]) {
     let mut constants: Vec<usize> = Vec::new();
     // The functions that name such a constant (segment code all of them).
     let mut segment_users: Vec<std::ops::Range<usize>> = Vec::new();
+    // Constants that segment code and code without warp-level work share (see below): the
+    // finding's offset, the names of the segment users and of the others.
+    let mut layouts: Vec<(usize, String, String)> = Vec::new();
     for d in shared.out.iter().filter(|d| d.id == "H001") {
         if defs.iter().any(|(_, r, _)| r.contains(&d.offset)) {
             continue;
@@ -1011,13 +1122,63 @@ fn segments_judged(a: &mut Analyzer, own: &[std::ops::Range<usize>]) {
             .map(|(n, r, _)| (*n, r.clone()))
             .collect();
         let lane_masks = |r: &std::ops::Range<usize>| only_lane_masks(&a.src[r.clone()], name);
-        if users.iter().all(|(u, r)| {
-            is_segment_code(u, r, false) || lane_masks(r) && is_segment_code(u, r, true)
-        }) && users.iter().any(|(u, r)| is_segment_code(u, r, false))
+        // Per user: segment code, or no warp-level work at all (itself, what it calls, and no
+        // warp operation in its text, inline assembly included), and whether it only masks
+        // lanes with the constant.
+        let kinds: Vec<(bool, bool, bool, bool)> = users
+            .iter()
+            .map(|(u, r)| {
+                let segment = is_segment_code(u, r, false);
+                let quiet = !segment && is_segment_code(u, r, true);
+                let plain = !names_warp_op(&a.src[r.clone()]);
+                (segment, quiet, lane_masks(r), plain)
+            })
+            .collect();
+        if !kinds.iter().any(|k| k.0) {
+            continue;
+        }
+        if kinds
+            .iter()
+            .all(|&(seg, quiet, masks, _)| seg || quiet && masks)
         {
             constants.push(d.offset);
             segment_users.extend(users.into_iter().map(|(_, r)| r));
+        } else if kinds
+            .iter()
+            .all(|&(seg, quiet, _, plain)| seg || quiet && plain)
+        {
+            // The other users do no warp-level work: there the constant lays out data or rows
+            // (warp-ctc's `NT / warp_size` rows of a `dim3(warp_size, 4)` block in shared
+            // memory), which 32 lays out the same on 64-lane wavefronts. Nothing to change,
+            // so a note that says why, not an error (realuser33 R33-d).
+            let segment: Vec<&str> = users
+                .iter()
+                .zip(&kinds)
+                .filter(|(_, k)| k.0)
+                .map(|((u, _), _)| *u)
+                .collect();
+            let layout: Vec<&str> = users
+                .iter()
+                .zip(&kinds)
+                .filter(|(_, k)| !k.0)
+                .map(|((u, _), _)| *u)
+                .collect();
+            layouts.push((d.offset, segment.join("`, `"), layout.join("`, `")));
+            segment_users.extend(users.into_iter().map(|(_, r)| r));
         }
+    }
+    for d in a.out.iter_mut().filter(|d| d.id == "H001") {
+        let Some((_, segment, layout)) = layouts.iter().find(|l| l.0 == d.offset) else {
+            continue;
+        };
+        d.severity = Severity::Note;
+        d.fix.clear();
+        d.message.push_str(&format!(
+            " (here it sizes 32-lane segments in `{segment}` and lays out data in `{layout}`, which does no warp-level work: both are right on 64-lane wavefronts)"
+        ));
+        d.help = Some(format!(
+            "keep it 32: the warp-level work it sizes in `{segment}` stays within 32-lane segments, and in `{layout}` it lays out data or rows with no warp-level operation across them, so `warpSize` would change the layout on 64-lane wavefronts and fix nothing; use `warpSize` only in new code that counts the lanes of a whole wavefront"
+        ));
     }
     if !segmented.is_empty() || !constants.is_empty() {
         a.out.retain(|d| {
@@ -4800,33 +4961,6 @@ pub(super) fn split_feeds_warp_work(a: &Analyzer, f: Node, var: &str, whole: boo
         || feeds_warp_work(a, f, &[var], &defs, &warp_macros, &mut memo)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::names_thread_y;
-
-    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
-    /// [`super::row_index_of_32`] reads, and may drop the rest.
-    #[test]
-    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
-        for yes in [
-            "int i = threadIdx.y * 32 + threadIdx.x;",
-            "threadIdx . y",
-            "f(threadIdx.\n  y)",
-        ] {
-            assert!(names_thread_y(yes.as_bytes()), "{yes}");
-        }
-        for no in [
-            "threadIdx.x",
-            "threadIdx.yy",
-            "mythreadIdx.y",
-            "threadIdx->y",
-            "blockIdx.y",
-        ] {
-            assert!(!names_thread_y(no.as_bytes()), "{no}");
-        }
-    }
-}
-
 /// Unrolled shuffle trees from 16 (`v += __shfl_xor_sync(m, v, 16); v += ...(m, v, 8); ...
 /// (m, v, 1);`, written inline, in any order, or as uses of a one-step macro
 /// `STEP(v, 16)`): reported as the loop from 16 is ([`super::rules`]' `shuffle_loop`), at the
@@ -5001,5 +5135,32 @@ fn tree_shuffle(name: &str) -> Option<usize> {
         "__shfl_xor" | "__shfl_down" | "WARP_SHFL_XOR" | "WARP_SHFL_DOWN" => Some(0),
         "__shfl_xor_sync" | "__shfl_down_sync" => Some(1),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_thread_y;
+
+    /// The prefilter of [`super::unlaunched_rows`] must pass every spelling
+    /// [`super::row_index_of_32`] reads, and may drop the rest.
+    #[test]
+    fn names_thread_y_reads_the_spellings_the_row_index_reads() {
+        for yes in [
+            "int i = threadIdx.y * 32 + threadIdx.x;",
+            "threadIdx . y",
+            "f(threadIdx.\n  y)",
+        ] {
+            assert!(names_thread_y(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "threadIdx.x",
+            "threadIdx.yy",
+            "mythreadIdx.y",
+            "threadIdx->y",
+            "blockIdx.y",
+        ] {
+            assert!(!names_thread_y(no.as_bytes()), "{no}");
+        }
     }
 }

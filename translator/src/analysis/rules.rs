@@ -9323,9 +9323,11 @@ fn hip_shuffle_overload<'a>(a: &Analyzer<'a, '_>, n: Node) -> Option<&'a str> {
 
 /// Whether `name` may be undefined where hipcc compiles: the file does not define it, nor do
 /// the build (`-D __CUDA_ARCH__=800`) or a project header it includes (a HIP shim's
-/// `#define __CUDA_ARCH__ 1300`).
+/// `#define __CUDA_ARCH__ 1300`). A definition in a branch hipcc skips (an editor's `#ifdef
+/// __INTELLISENSE__` block) does not count (realuser34 R34-c).
 fn undefined_for_hipcc(a: &Analyzer, name: &str) -> bool {
-    a.macros.get(name).is_none() && eval::hip_defined(name, &a.macros) != Some(true)
+    a.macros.get(name).is_none_or(|m| m.live == Some(false))
+        && eval::hip_defined(name, &a.macros) != Some(true)
 }
 
 /// Whether a later `#elif` of the chain of `n` tests for HIP by a name hipcc defines

@@ -4713,9 +4713,10 @@ fn h001_a_kernel_parameter_every_launch_passes_as_32_counts_as_32() {
     let kernel = "__global__ void scan(int* d, int width) {\n  int v = d[threadIdx.x];\n  for (int i = 1; i <= width; i *= 2) {\n    int n = __shfl_up_sync(0xffffffff, v, i, width);\n    if (threadIdx.x % warpSize >= i) v += n;\n  }\n  d[threadIdx.x] = v;\n}\n";
     let with = |launches: &str| format!("{kernel}void run(int* d) {{ {launches} }}\n");
     let lines = |src: &str| lines_at(src, "H001", Version::new(6, 4, 0));
+    // One error on the loop's bound, whose help names the width too (realuser34 R34-3).
     assert_eq!(
         lines(&with("scan<<<1, 256>>>(d, 32); scan<<<2, 256>>>(d, 32);")),
-        [3, 4]
+        [3]
     );
     // Launched with another width too, or with a value hipport cannot see: not known.
     assert!(lines(&with("scan<<<1, 256>>>(d, 32); scan<<<1, 256>>>(d, 16);")).is_empty());

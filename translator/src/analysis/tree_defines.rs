@@ -309,6 +309,59 @@ pub(crate) fn own_switches(text: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The names `text` tests in the conditions around a `#define` of a macro that only nvcc (or
+/// CUDA's library headers) defines (`#ifdef EDITOR_HINTS` / `#define __CUDA_ARCH__ 520`, a
+/// definition for an editor's or a tool's sake): where nothing else in the tree or its build
+/// defines such a name, hipcc skips the branch, and the CUDA macro stays undefined under hipcc
+/// (realuser34 R34-c). Names the file defines itself, and names hipcc's own view decides, are
+/// none.
+pub(crate) fn cuda_macro_guards(text: &[u8]) -> Vec<String> {
+    if memchr::memmem::find(text, b"define").is_none()
+        || memchr::memmem::find(text, b"#if").is_none()
+    {
+        return Vec::new();
+    }
+    let cuda_macro = |name: &str| {
+        super::eval::CUDA_ONLY_MACROS.contains(&name)
+            || super::eval::LIBRARY_VERSION_MACROS.contains(&name)
+    };
+    // Open conditionals: the names each chain's conditions test so far.
+    let mut open: Vec<Vec<String>> = Vec::new();
+    let mut guards: Vec<String> = Vec::new();
+    let mut defined: HashSet<String> = HashSet::new();
+    for d in directives(text) {
+        let word = first_word(&d);
+        let cond = d[word.len()..].trim();
+        match word {
+            "ifdef" | "ifndef" => open.push(vec![first_word(cond).to_string()]),
+            "if" => open.push(condition_names(cond).map(str::to_string).collect()),
+            "elif" | "elifdef" | "elifndef" => {
+                if let Some(names) = open.last_mut() {
+                    names.extend(condition_names(cond).map(str::to_string));
+                }
+            }
+            "endif" => {
+                open.pop();
+            }
+            _ => {
+                let Some(name) = defined_name(&d) else {
+                    continue;
+                };
+                defined.insert(name.to_string());
+                if cuda_macro(name) {
+                    for n in open.iter().flatten() {
+                        if !n.is_empty() && !guards.contains(n) {
+                            guards.push(n.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    guards.retain(|n| !defined.contains(n) && !super::eval::platform_macro(n));
+    guards
+}
+
 /// The names in preprocessor condition `cond` (`defined` and numbers left out).
 fn condition_names(cond: &str) -> impl Iterator<Item = &str> {
     cond.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -388,6 +441,22 @@ mod tests {
         assert!(!tested.contains("defined") && !tested.contains("530"));
         assert_eq!(defined_names(text), ["PTX_OK", "F"]);
         assert_eq!(own_switches(text), ["PTX_OK"]);
+    }
+
+    #[test]
+    fn conditions_around_a_cuda_macro_definition_are_guards() {
+        // realuser34 R34-c: an editor block's switch, and a project's, around `__CUDA_ARCH__`.
+        let text = b"#ifndef K_H\n#define K_H\n#ifdef EDITOR_HINTS\n#define __CUDA_ARCH__ 520\n\
+#endif\n#if defined(OLD_TK) && !defined(__HIPCC__)\n#define CUDA_VERSION 9000\n#endif\n\
+#ifdef OTHER\n#define NOT_CUDA 1\n#endif\n#endif\n";
+        assert_eq!(cuda_macro_guards(text), ["EDITOR_HINTS", "OLD_TK"]);
+        // A switch the file defines itself, and the editors' and platform macros, are none.
+        let own = b"#define HINTS\n#ifdef HINTS\n#define __CUDA_ARCH__ 520\n#endif\n\
+#ifdef __INTELLISENSE__\n#define __CUDA_ARCH__ 520\n#endif\n";
+        assert!(cuda_macro_guards(own).is_empty());
+        // A switch that only an editor block turns on is the file's own, off under hipcc.
+        let editor = b"#ifdef __INTELLISENSE__\n#define FAST\n#endif\n#ifdef FAST\n#endif\n";
+        assert_eq!(own_switches(editor), ["FAST"]);
     }
 
     #[test]
