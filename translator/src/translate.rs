@@ -2869,12 +2869,16 @@ impl<'a> Walk<'a> {
                 None => masks.push((range, None)),
                 Some(name) => {
                     self.load_header_macros(&name);
-                    let full = self
-                        .defines
-                        .get(&name)
+                    let full = crate::analysis::define_value(&self.defines, &name)
                         .is_some_and(|v| narrow_full_mask_text(v.as_bytes()));
                     if full {
                         masks.push((range, Some(name)));
+                    } else {
+                        // A name defined nowhere hipport looks gets the warning it gets in code.
+                        let at = body.start_byte() + range.start;
+                        if let Some(name) = self.unseen_name(name, at..at + range.len()) {
+                            self.report_unseen_mask(name, at);
+                        }
                     }
                 }
             }
@@ -3372,6 +3376,12 @@ impl<'a> Walk<'a> {
         let name = node_text(mask, self.src)
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
             .to_string();
+        self.unseen_name(name, mask.start_byte()..mask.end_byte())
+    }
+
+    /// [`Walk::unseen_mask_name`] for mask name `name` written at `span` (in code, or in a
+    /// macro body).
+    fn unseen_name(&mut self, name: String, span: Range<usize>) -> Option<String> {
         self.load_header_macros(&name);
         // A name the build defines (`-D`, or a header's platform macro) is known to it.
         if !is_plain_identifier(&name)
@@ -3389,7 +3399,7 @@ impl<'a> Walk<'a> {
             .is_some()
             || lexer::identifiers(src).into_iter().any(|id| {
                 &src[id.clone()] == name.as_bytes()
-                    && (id.start < mask.start_byte() || id.start >= mask.end_byte())
+                    && (id.start < span.start || id.start >= span.end)
                     && !parse::in_directive(src, id.start)
                     && !is_sync_mask_argument(src, id.start)
             });
@@ -3403,9 +3413,13 @@ impl<'a> Walk<'a> {
     /// 32-63 clear fails `__hip_check_mask`. Reported once per name (H003, as a warning: its
     /// value may well be right).
     fn unseen_mask(&mut self, mask: Node) {
-        let Some(name) = self.unseen_mask_name(mask) else {
-            return;
-        };
+        if let Some(name) = self.unseen_mask_name(mask) {
+            self.report_unseen_mask(name, mask.start_byte());
+        }
+    }
+
+    /// H003's warning on unseen mask `name` at `at` (see [`Walk::unseen_mask`]), once per name.
+    fn report_unseen_mask(&mut self, name: String, at: usize) {
         if !self.unseen_masks.insert(name.clone()) {
             return;
         }
@@ -3414,7 +3428,7 @@ impl<'a> Walk<'a> {
         };
         self.warn(
             info,
-            mask.start_byte(),
+            at,
             format!(
                 "lane mask `{name}` is defined neither in this file nor in the project headers hipport finds for it (nor before an include of this file), so hipport cannot widen it: HIP {}'s `_sync` builtins require a 64-bit mask (static_assert), and one naming lanes 0-31 only fails their check of the active lanes",
                 self.opts.hip_version

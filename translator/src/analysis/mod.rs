@@ -825,11 +825,29 @@ fn mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> Optio
         return eval::mask_value(expr, src);
     }
     let name = std::str::from_utf8(&src[e.byte_range()]).unwrap_or("");
-    let body = defines.get(name)?;
+    let body = define_value(defines, name)?;
     let text = format!("void __hipport_macro_body__(void) {{\n{body}\n;}}\n");
     let tree = crate::parse::parse(text.as_bytes(), Duration::from_secs(2)).ok()?;
     let m = macro_expression(tree.root_node())?;
     eval::mask_value(m, text.as_bytes())
+}
+
+/// The body of object-like macro `name` in `defines`, through macros whose body is only
+/// another such macro's name (`#define FULL UINT32_MAX`, `#define MASK FULL_MASK`), a few
+/// steps deep: the value the compiler sees at a use of `name`.
+pub fn define_value<'d>(defines: &'d HashMap<String, String>, name: &str) -> Option<&'d str> {
+    let mut body = defines.get(name)?.as_str();
+    for _ in 0..8 {
+        let inner = body.trim().trim_matches(['(', ')']).trim();
+        let alias = !inner.is_empty()
+            && !inner.starts_with(|c: char| c.is_ascii_digit())
+            && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        match defines.get(inner).filter(|_| alias && inner != name) {
+            Some(next) => body = next.as_str(),
+            None => break,
+        }
+    }
+    Some(body)
 }
 
 /// Where a macro body's reparsed text sits in the original file.
