@@ -81,6 +81,8 @@ impl DoctorEnv {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
+        #[cfg(unix)]
+        interrupt::install();
         // A script that was just written can be busy for a moment while another thread forks.
         let mut attempt = 0;
         let mut child = loop {
@@ -98,6 +100,9 @@ impl DoctorEnv {
                 }
             }
         };
+        // Ctrl-C reaches only hipport's own process group: stop the tool's group with it.
+        #[cfg(unix)]
+        let _interruptible = interrupt::register(child.id());
         let start = Instant::now();
         let deadline = start + self.timeout;
         let stdout = CapturedPipe::start(child.stdout.take());
@@ -232,6 +237,79 @@ fn kill_group(pid: u32) {
 
 #[cfg(not(unix))]
 fn kill_group(_pid: u32) {}
+
+/// The process groups of the tools running now, stopped when hipport is interrupted (Ctrl-C,
+/// SIGTERM, SIGHUP): each tool leads a group of its own (see [`DoctorEnv::run`]), which the
+/// terminal's signal to hipport's group never reaches.
+#[cfg(unix)]
+mod interrupt {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::Once;
+
+    /// Groups of tools running at once (one per thread that runs a tool).
+    static GROUPS: [AtomicI32; 32] = [const { AtomicI32::new(0) }; 32];
+    static INSTALL: Once = Once::new();
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    /// Stops every registered group, then lets the signal do what it would have done.
+    extern "C" fn on_signal(sig: libc::c_int) {
+        for g in &GROUPS {
+            let pid = g.load(Ordering::SeqCst);
+            if pid > 0 {
+                // SAFETY: kill(2) is async-signal-safe; a negative pid names the tool's group.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; the default disposition ends
+        // the process as the signal would have without this handler.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+
+    /// A tool's group, registered until dropped.
+    pub(super) struct Registered(Option<usize>);
+
+    impl Drop for Registered {
+        fn drop(&mut self) {
+            if let Some(i) = self.0 {
+                GROUPS[i].store(0, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Installs the handlers once, before the first tool starts, for each signal that is not
+    /// ignored (a job started with SIGINT ignored keeps ignoring it).
+    pub(super) fn install() {
+        INSTALL.call_once(|| {
+            for sig in SIGNALS {
+                let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                // SAFETY: installs a handler that calls only async-signal-safe functions; an
+                // ignored signal gets its disposition back at once.
+                unsafe {
+                    if libc::signal(sig, handler) == libc::SIG_IGN {
+                        libc::signal(sig, libc::SIG_IGN);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Registers the group that tool `pid` leads (after [`install`]).
+    pub(super) fn register(pid: u32) -> Registered {
+        let Ok(pid) = i32::try_from(pid) else {
+            return Registered(None);
+        };
+        let slot = GROUPS.iter().position(|g| {
+            g.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        Registered(slot)
+    }
+}
 
 #[cfg(unix)]
 fn is_executable(p: &Path) -> bool {

@@ -402,3 +402,89 @@ fn cli_doctor_never_fails() {
         }
     }
 }
+
+/// Ctrl-C during `hipport doctor` stops the tool it is running, not only hipport: the tool
+/// leads a process group of its own (so that a timeout stops its children), which the
+/// terminal's SIGINT to hipport's group does not reach.
+#[test]
+fn an_interrupted_doctor_stops_the_tool_it_runs() {
+    let bin = env!("CARGO_BIN_EXE_hipport");
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    std::fs::create_dir(&pids).unwrap();
+    for name in [
+        "hipconfig",
+        "hipcc",
+        "rocminfo",
+        "amd-smi",
+        "rocm-smi",
+        "python3",
+    ] {
+        tool(
+            dir.path(),
+            name,
+            &format!("echo $$ > '{}/{name}'\nwhile :; do :; done", pids.display()),
+        );
+    }
+    let mut child = std::process::Command::new(bin)
+        .args(["doctor", "--timeout", "60"])
+        .env("PATH", dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let first = loop {
+        let found: Vec<_> = std::fs::read_dir(&pids).unwrap().flatten().collect();
+        let written = found
+            .iter()
+            .find_map(|e| std::fs::read_to_string(e.path()).ok())
+            .and_then(|t| t.trim().parse::<i32>().ok());
+        if let Some(pid) = written {
+            break pid;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "no tool started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // hipport registers the tool's group right after starting it.
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: signals the hipport child this test started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    // The tool is gone (or a zombie no one has reaped yet) soon after.
+    let running = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while running(first) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = running(first);
+    // Whatever the result, leave no busy loop behind.
+    for e in std::fs::read_dir(&pids).unwrap().flatten() {
+        if let Some(pid) = std::fs::read_to_string(e.path())
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            // SAFETY: stops the fake tool's group this test made.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    assert!(
+        !left,
+        "tool {first} still runs after hipport was interrupted"
+    );
+}
