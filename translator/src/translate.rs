@@ -4243,9 +4243,16 @@ impl<'a> Walk<'a> {
                             {
                                 self.own_objects.insert(name.to_string());
                             }
+                            // Only a declaration outside function bodies declares the
+                            // project's function: in a body, a statement tree-sitter misread
+                            // (`CHECK( cudaMemcpy(d, s, m * sizeof(double), k) )` without its
+                            // `;`, read as a declaration of a function `cudaMemcpy` whose
+                            // parameters are the arguments, R36-a) would keep every call of
+                            // the CUDA name in the file from its rename.
                             if SUB_KINDS.of(d) == Sub::Identifier
                                 && n.kind_name() == "function_declarator"
                                 && self.db.lookup(name).is_some()
+                                && !in_body_or_error(n)
                             {
                                 self.own_functions.push(d.start_byte());
                                 self.own_function_names.insert(name.to_string());
@@ -4847,6 +4854,13 @@ impl<'a> Walk<'a> {
             Some("link the program with rocTX: `-lroctx64`".to_string()),
         );
     }
+}
+
+/// Whether `n` lies in a function body (a compound statement) or in a region tree-sitter could
+/// not parse.
+fn in_body_or_error(n: Node) -> bool {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .any(|p| p.is_error() || p.kind_name() == "compound_statement")
 }
 
 /// The initializer of the one `const`/`constexpr` declaration of `name` in `src` with an
