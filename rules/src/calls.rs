@@ -78,6 +78,27 @@ enum Piece {
     AddressOf(usize),
     All,
     From(usize),
+    /// `$<NAME:J:K>` or `$<NAME:J:K|DEFAULT>`: see [`Lookup`].
+    Lookup(Lookup),
+}
+
+/// `$<NAME:J:K>` in a template: argument K of a call of `NAME` (a CUDA function) near the
+/// rewritten call whose argument J is written as the rewritten call's argument J (hipSPARSE
+/// before ROCm 6.0 takes the buffer that `cusparseSpSV_analysis` was given, with the same
+/// descriptor, as `hipsparseSpSV_solve`'s last argument). The caller finds it; where it cannot,
+/// `$<NAME:J:K|DEFAULT>` stands for DEFAULT and `$<NAME:J:K>` makes the rule not apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    /// The placeholder as the template writes it.
+    pub placeholder: String,
+    /// The CUDA function whose call holds the value.
+    pub callee: String,
+    /// The argument (1-based) both calls share.
+    pub key: usize,
+    /// The argument (1-based) of the other call that is the value.
+    pub take: usize,
+    /// What to write when no such call is found.
+    pub default: Option<String>,
 }
 
 /// One call-shape rewrite rule.
@@ -144,6 +165,7 @@ impl CallRewrite {
         if let ArgCount::Exactly(n) | ArgCount::AtLeast(n) = argc {
             if let Some(k) = pieces.iter().find_map(|p| match p {
                 Piece::Arg(k) | Piece::AddressOf(k) if *k > n => Some(*k),
+                Piece::Lookup(l) if l.key > n => Some(l.key),
                 _ => None,
             }) {
                 return Err(format!(
@@ -202,6 +224,32 @@ impl CallRewrite {
             return None;
         }
         apply_pieces(&self.pieces, args)
+    }
+
+    /// The `$<NAME:J:K>` lookups of the template, in order.
+    pub fn lookups(&self) -> Vec<&Lookup> {
+        self.pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Lookup(l) => Some(l),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The template with each lookup's placeholder replaced by what `found` gives for it (its
+    /// default where `found` gives nothing); `None` when a lookup without a default is not
+    /// found, or a value holds a `$`.
+    pub fn resolve(&self, found: &mut dyn FnMut(&Lookup) -> Option<String>) -> Option<String> {
+        let mut out = self.template.clone();
+        for l in self.lookups() {
+            let value = found(l).or_else(|| l.default.clone())?;
+            if value.contains('$') {
+                return None;
+            }
+            out = out.replacen(&l.placeholder, &value, 1);
+        }
+        Some(out)
     }
 
     /// Orders rules so that the most specific comes first.
@@ -312,6 +360,7 @@ fn split_arguments(pieces: &[Piece], args: &[&str]) -> Option<(String, Vec<Strin
             }
             Piece::Arg(k) => cur.push_str(args.get(k - 1)?.trim()),
             Piece::AddressOf(k) => cur.push_str(&address_of(args.get(k - 1)?)),
+            Piece::Lookup(_) => return None,
             Piece::All | Piece::From(_) => {
                 let list = match p {
                     Piece::From(k) => args.get(k - 1..).unwrap_or(&[]),
@@ -355,6 +404,8 @@ fn apply_pieces(pieces: &[Piece], args: &[&str]) -> Option<String> {
             Piece::Text(t) => out.push_str(t),
             Piece::Arg(k) => out.push_str(args.get(k - 1)?.trim()),
             Piece::AddressOf(k) => out.push_str(&address_of(args.get(k - 1)?)),
+            // Unresolved (see [`CallRewrite::resolve`]): its default, else no rewrite.
+            Piece::Lookup(l) => out.push_str(l.default.as_deref()?),
             Piece::All => join_into(&mut out, args),
             Piece::From(k) => join_into(&mut out, args.get(k - 1..).unwrap_or(&[])),
         }
@@ -392,6 +443,37 @@ fn join_into(out: &mut String, args: &[&str]) {
     }
 }
 
+/// `$<NAME:J:K>` or `$<NAME:J:K|DEFAULT>`.
+fn parse_lookup(placeholder: &str) -> Option<Lookup> {
+    let inner = placeholder.strip_prefix("$<")?.strip_suffix('>')?;
+    let (spec, default) = match inner.split_once('|') {
+        Some((s, d)) if !d.trim().is_empty() => (s, Some(d.trim().to_string())),
+        Some(_) => return None,
+        None => (inner, None),
+    };
+    let mut parts = spec.split(':');
+    let callee = parts.next()?.trim();
+    let digit = |p: Option<&str>| {
+        let p = p?.trim();
+        let n: usize = p
+            .parse()
+            .ok()
+            .filter(|_| p.bytes().all(|b| b.is_ascii_digit()))?;
+        (1..=32).contains(&n).then_some(n)
+    };
+    let (key, take) = (digit(parts.next())?, digit(parts.next())?);
+    if parts.next().is_some() || !is_name(callee) {
+        return None;
+    }
+    Some(Lookup {
+        placeholder: placeholder.to_string(),
+        callee: callee.to_string(),
+        key,
+        take,
+        default,
+    })
+}
+
 fn parse_template(t: &str) -> Result<Vec<Piece>, String> {
     let mut pieces = Vec::new();
     let mut text = String::new();
@@ -424,9 +506,26 @@ fn parse_template(t: &str) -> Result<Vec<Piece>, String> {
                 chars.next();
                 Piece::Arg(d as usize - '0' as usize)
             }
+            Some('<') => {
+                let rest = &t[i..];
+                let Some(end) = rest.find('>') else {
+                    return Err(format!("`$<` at byte {i} of `{t}` has no `>`"));
+                };
+                let placeholder = &rest[..=end];
+                for _ in 1..placeholder.chars().count() {
+                    chars.next();
+                }
+                if !text.is_empty() {
+                    pieces.push(Piece::Text(std::mem::take(&mut text)));
+                }
+                pieces.push(Piece::Lookup(parse_lookup(placeholder).ok_or_else(|| {
+                    format!("`{placeholder}` in `{t}` must read `$<NAME:J:K>` or `$<NAME:J:K|DEFAULT>` with J and K numbers from 1 to 32")
+                })?));
+                continue;
+            }
             _ => {
                 return Err(format!(
-                    "`$` at byte {i} of `{t}` must start `$1`..`$9`, `$*`, `$@N` or `$&N`"
+                    "`$` at byte {i} of `{t}` must start `$1`..`$9`, `$*`, `$@N`, `$&N` or `$<`"
                 ))
             }
         };
@@ -544,6 +643,11 @@ mod tests {
         assert!(bad("1", "($1)").contains("name(arguments)"));
         assert!(bad("1", "g(($1)").contains("unbalanced"));
         assert!(bad("1", "g($@)").contains("$@"));
+        assert!(bad("2", "g($*, $<h:3:4>)").contains("`$3`"));
+        assert!(bad("2", "g($*, $<h:1>)").contains("$<NAME:J:K>"));
+        assert!(bad("2", "g($*, $<h:1:0>)").contains("$<NAME:J:K>"));
+        assert!(bad("2", "g($*, $<h:1:2|>)").contains("$<NAME:J:K>"));
+        assert!(bad("2", "g($*, $<h:1:2)").contains("no `>`"));
         let v = Version::new(6, 2, 0);
         assert!(CallRewrite::new("f", ArgCount::Any, "g()", Some(v), Some(v), "", "").is_err());
     }

@@ -68,6 +68,10 @@ const CASES: &[(&str, &str, &str, &[&str], &str)] = &[
     ("__float2bfloat16_rn", "1", "", &["acc * scale"], "__float2bfloat16(acc * scale)"),
     ("__floats2bfloat162_rn", "2", "", &["v.x", "v.y"], "__float22bfloat162_rn(make_float2(v.x, v.y))"),
     ("__float2bfloat162_rn", "1", "", &["next()"], "__bfloat162bfloat162(__float2bfloat16(next()))"),
+    // `$<NAME:J:K>` lookups are filled in with `buf` here (the translator finds the value).
+    ("cusparseSpSV_solve", "9", "6.0.0", &["h", "op", "&one", "L", "x", "y", "CUDA_R_64F", "alg", "sv"], "hipsparseSpSV_solve(h, op, &one, L, x, y, CUDA_R_64F, alg, sv, buf)"),
+    ("cusparseSpSM_solve", "10", "6.2.0", &["h", "op", "op", "&one", "L", "B", "C", "CUDA_R_64F", "alg", "sm"], "hipsparseSpSM_solve(h, op, op, &one, L, B, C, CUDA_R_64F, alg, sm, buf)"),
+    ("cusparseSpSM_solve", "10", "", &["h", "op", "op", "&one", "L", "B", "C", "CUDA_R_64F", "alg", "sm"], "hipsparseSpSM_solve(h, op, op, &one, L, B, C, CUDA_R_64F, alg, sm, buf)"),
 ];
 
 #[test]
@@ -82,8 +86,9 @@ fn every_rule_rewrites_its_example() {
                     && r.hip_before.map(|v| v.to_string()).unwrap_or_default() == *before
             })
             .unwrap_or_else(|| panic!("no rule {cuda} argc {argc} hip_before `{before}`"));
+        let template = rule.resolve(&mut |_| Some("buf".to_string())).unwrap();
         assert_eq!(
-            rule.apply(args).as_deref(),
+            hipport_rules::calls::expand(&template, args).as_deref(),
             Some(*expected),
             "{cuda} argc {argc}"
         );
@@ -203,4 +208,49 @@ fn rewritten_callees_exist_for_hip_5_2() {
             r.cuda
         );
     }
+}
+
+#[test]
+fn lookups_fall_back_to_their_default_or_to_no_rewrite() {
+    let db = Database::builtin();
+    let args = [
+        "h",
+        "op",
+        "op",
+        "&one",
+        "L",
+        "B",
+        "C",
+        "CUDA_R_64F",
+        "alg",
+        "sm",
+    ];
+    // Before HIP 6.2 the solve needs the analysis buffer: without it, no rewrite.
+    let old = db
+        .call_for("cusparseSpSM_solve", 10, Version::new(5, 2, 3))
+        .unwrap();
+    assert_eq!(old.lookups().len(), 1);
+    assert_eq!(old.resolve(&mut |_| None), None);
+    assert_eq!(old.apply(&args), None);
+    // From 6.2 hipSPARSE ignores it: nullptr where it is not found.
+    let new = db
+        .call_for("cusparseSpSM_solve", 10, Version::new(6, 2, 0))
+        .unwrap();
+    let t = new.resolve(&mut |_| None).unwrap();
+    assert_eq!(
+        hipport_rules::calls::expand(&t, &args).unwrap(),
+        "hipsparseSpSM_solve(h, op, op, &one, L, B, C, CUDA_R_64F, alg, sm, nullptr)"
+    );
+    let l = &new.lookups()[0];
+    assert_eq!(
+        (l.callee.as_str(), l.key, l.take),
+        ("cusparseSpSM_analysis", 10, 11)
+    );
+    // From 6.0 hipsparseSpSV_solve takes cuSPARSE's arguments: a plain rename.
+    assert!(db
+        .call_for("cusparseSpSV_solve", 9, Version::new(6, 0, 0))
+        .is_none());
+    assert!(db
+        .call_for("cusparseSpSV_solve", 9, Version::new(5, 2, 3))
+        .is_some());
 }

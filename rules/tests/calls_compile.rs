@@ -295,9 +295,42 @@ const CALLS: &[(&str, &str, &[&str])] = &[
     ("__any_sync", "2", &["mask", "v > 0"]),
     ("__all_sync", "2", &["mask", "v > 0"]),
     ("__activemask", "0", &[]),
+    // `$<NAME:J:K>` lookups are filled in with `sp_buf` (the translator finds the value).
+    (
+        "cusparseSpSV_solve",
+        "9",
+        &[
+            "sh",
+            "HIPSPARSE_OPERATION_NON_TRANSPOSE",
+            "&sone",
+            "sA",
+            "sx",
+            "sy",
+            "HIP_R_32F",
+            "HIPSPARSE_SPSV_ALG_DEFAULT",
+            "ssv",
+        ],
+    ),
+    (
+        "cusparseSpSM_solve",
+        "10",
+        &[
+            "sh",
+            "HIPSPARSE_OPERATION_NON_TRANSPOSE",
+            "HIPSPARSE_OPERATION_NON_TRANSPOSE",
+            "&sone",
+            "sA",
+            "sB",
+            "sC",
+            "HIP_R_32F",
+            "HIPSPARSE_SPSM_ALG_DEFAULT",
+            "ssm",
+        ],
+    ),
 ];
 
 const PRELUDE: &str = r#"#include <hip/hip_runtime.h>
+#include <hipsparse/hipsparse.h>
 #include <stddef.h>
 __device__ int d_sym;
 __device__ float d_table[16];
@@ -334,10 +367,14 @@ fn rewrites_compile_with_hipcc_5_2() {
             .iter()
             .find(|r| r.argc.to_string() == *argc && r.applies_to(target))
             .unwrap_or_else(|| panic!("no HIP 5.2.3 rule {cuda} argc {argc}"));
-        let call = rule
-            .apply(args)
+        let template = rule
+            .resolve(&mut |_| Some("sp_buf".to_string()))
+            .unwrap_or_else(|| panic!("{cuda}: lookups not filled in"));
+        let call = hipport_rules::calls::expand(&template, args)
             .unwrap_or_else(|| panic!("{cuda}: arguments rejected"));
-        if cuda.starts_with("__") {
+        if rule.callee().starts_with("hipsparse") {
+            host.push_str(&format!("  sp = {call}; // {cuda} argc {argc}\n"));
+        } else if cuda.starts_with("__") {
             device.push_str(&format!("  acc += (long long)({call}); // {cuda}\n"));
         } else {
             host.push_str(&format!("  e = {call}; // {cuda} argc {argc}\n"));
@@ -367,8 +404,12 @@ fn rewrites_compile_with_hipcc_5_2() {
          hipExternalSemaphoreSignalParams sig = {{}};\n  hipExternalSemaphoreWaitParams wait = {{}};\n  \
          hipLaunchParams launches[1] = {{}};\n  hipStreamCaptureStatus capture;\n  \
          unsigned long long capture_id = 0;\n  const hipGraphNode_t* deps = nullptr;\n  \
-         hipGraphNode_t node = nullptr;\n  float h_float = 0;\n\
-         {host}  return (int)e + n + g + b + (int)bytes + (vptr != nullptr) + (hp != nullptr) + h_int;\n}}\n"
+         hipGraphNode_t node = nullptr;\n  float h_float = 0;\n  \
+         hipsparseStatus_t sp = HIPSPARSE_STATUS_SUCCESS;\n  hipsparseHandle_t sh = nullptr;\n  \
+         hipsparseSpMatDescr_t sA = nullptr;\n  hipsparseDnVecDescr_t sx = nullptr, sy = nullptr;\n  \
+         hipsparseDnMatDescr_t sB = nullptr, sC = nullptr;\n  hipsparseSpSVDescr_t ssv = nullptr;\n  \
+         hipsparseSpSMDescr_t ssm = nullptr;\n  void* sp_buf = nullptr;\n  const float sone = 1.0f;\n\
+         {host}  return (int)e + (int)sp + n + g + b + (int)bytes + (vptr != nullptr) + (hp != nullptr) + h_int;\n}}\n"
     );
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("calls_compile");
     std::fs::create_dir_all(&dir).unwrap();

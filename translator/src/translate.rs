@@ -395,6 +395,9 @@ diag_info! {
     RTC_STRING_ARRAY = "T031", "rtc-string-array", Warning,
         "A string array passed to hipRTC whose type hipport cannot tell: hipRTC takes `const char **`",
         "NVRTC declares the string arrays it takes as `const char * const *`: `nvrtcCompileProgram`'s options, `nvrtcCreateProgram`'s headers and include names. A `char **` (`char *opts[2]`, options built at run time with `strdup`) converts to that implicitly. hipRTC declares the same parameters `const char **` (HIP 5.2.3's hip/hiprtc.h, and later releases), and C++ converts neither `char **` nor `const char * const *` to `const char **`: the renamed call does not compile (\"no known conversion from 'char *[1]' to 'const char **'\").\n\nWhere the declarations around the call tell the argument's type (an array or pointer declared in the function or file, `&opts[0]`, a `std::vector`'s `.data()`, a cast), hipport inserts `(const char **)` before an argument of another type, which is the same pointer, and leaves a `const char **` (or a null pointer) as it is. Where it cannot tell (a struct member, a function's result), it reports the argument.\n\nWhat to do: cast the argument, `(const char **)opts`, unless it is already a `const char **`.";
+    CALL_ARGUMENT_ADDED = "T032", "call-argument-added", Error,
+        "The HIP function takes an argument the CUDA call lacks, whose value comes from another call",
+        "Some hipSPARSE functions take one more argument than the cuSPARSE function they replace. Before hipSPARSE 3.0 (ROCm 6.0), `hipsparseSpSV_solve` takes the buffer that `cusparseSpSV_analysis` was given for the same descriptor (`void* externalBuffer`, last), and `hipsparseSpSM_solve` takes one in every release so far (hipSPARSE 3.1 ignores it, its changelog says to pass nullptr). The renamed call does not compile (\"no matching function for call to 'hipsparseSpSV_solve'\").\n\nhipport looks in the function around the call for the analysis call that passes the same descriptor, and appends the buffer that call passes (a note says which). From HIP 6.2 a `hipsparseSpSM_solve` without such a call gets `nullptr` (a note too). Where no value can be found (the analysis is in another function, or calls with the same descriptor pass different buffers), the call is renamed and reported as an error.\n\nWhat to do: for a note, nothing; for an error, append the buffer the analysis step ran with to the call, or target a HIP whose function matches cuSPARSE's (`--hip-version 6.0` for `SpSV_solve`).";
     ANNOTATED = "T012", "annotation", Note,
         "A marker comment was inserted above a line that needs review",
         "With `--annotate`, hipport inserts a `// hipport: ...` comment above each line with an error-level translation diagnostic, so the places that need a human are visible in the output tree. One comment says one thing once: a report that recurs above the same line (the calls of one macro body) is written once with \"(N times)\", and a comment a previous run wrote there is not written again.";
@@ -3682,7 +3685,7 @@ impl<'a> Walk<'a> {
                 .push(arg_nodes.iter().map(|n| n.byte_range()).collect());
         }
         let argc = arg_nodes.len();
-        let Some(template) = self.call_rule(name, argc) else {
+        let Some(template) = self.filled_call_rule(name, node, &arg_nodes) else {
             // A rewrite that a newer HIP than the target allows: the name's report says so.
             let v = self.opts.hip_version;
             let later = self
@@ -3866,11 +3869,143 @@ impl<'a> Walk<'a> {
         })
     }
 
-    /// The call-shape template that applies to `name` with `argc` arguments, if any.
-    fn call_rule(&self, name: &str, argc: usize) -> Option<String> {
-        self.db
-            .call_for(name, argc, self.opts.hip_version)
-            .map(|r| r.template.clone())
+    /// The call-shape template that applies to the call `call` of `name` with arguments
+    /// `args`, if any, with its `$<NAME:J:K>` lookups filled in (T032 says what was filled in,
+    /// or that nothing could be, R36-b).
+    fn filled_call_rule(&mut self, name: &str, call: Node, args: &[Node]) -> Option<String> {
+        let v = self.opts.hip_version;
+        let rules: Vec<_> = self
+            .db
+            .calls(name)
+            .iter()
+            .filter(|r| r.matches_argc(args.len()) && r.applies_to(v))
+            .collect();
+        let mut missed = None;
+        for rule in rules {
+            if rule.lookups().is_empty() {
+                return Some(rule.template.clone());
+            }
+            let mut added = Vec::new();
+            let filled = rule.resolve(&mut |l| {
+                let found = self.looked_up(l, call, args);
+                added.push((l.clone(), found.clone()));
+                found
+            });
+            let Some(template) = filled else {
+                if missed.is_none() {
+                    missed = added
+                        .into_iter()
+                        .find(|(_, found)| found.is_none())
+                        .map(|(l, _)| (l, rule.callee().to_string(), rule.hip_before));
+                }
+                continue;
+            };
+            for (l, found) in added {
+                let key = one_line(&self.src[args[l.key - 1].byte_range()]);
+                let (value, whence) = match found {
+                    Some(value) => (
+                        value,
+                        format!("what the `{}` call in this function passes with the same `{key}`", l.callee),
+                    ),
+                    None if is_c_source(self.file) => (
+                        c_casts(&l.default.clone().unwrap_or_default()),
+                        format!(
+                            "as no `{}` call in this function passes `{key}`; hipSPARSE does not use it there",
+                            l.callee
+                        ),
+                    ),
+                    None => (
+                        l.default.clone().unwrap_or_default(),
+                        format!("as no `{}` call in this function passes `{key}`; hipSPARSE does not use it there", l.callee),
+                    ),
+                };
+                self.diag(
+                    &CALL_ARGUMENT_ADDED,
+                    call.start_byte(),
+                    format!(
+                        "`{}` in HIP {v} takes one more argument than `{name}`: hipport passed `{value}`, {whence}",
+                        rule.callee()
+                    ),
+                    None,
+                );
+                if let Some(d) = self.diags.last_mut() {
+                    d.severity = Severity::Note;
+                }
+            }
+            return Some(template);
+        }
+        if let Some((l, hip, before)) = missed {
+            let key = one_line(&self.src[args[l.key - 1].byte_range()]);
+            let newer = before.map_or(String::new(), |b| {
+                format!(
+                    ", or target HIP {}.{} or newer, whose `{hip}` matches cuSPARSE's",
+                    b.major, b.minor
+                )
+            });
+            self.diag(
+                &CALL_ARGUMENT_ADDED,
+                call.start_byte(),
+                format!(
+                    "`{hip}` in HIP {v} takes one more argument than `{name}` (argument {}, the one `{}` was given with `{key}`), and hipport found no single `{}` call with `{key}` in this function",
+                    l.take, l.callee, l.callee
+                ),
+                Some(format!(
+                    "append the argument `{}` was given with `{key}` to this call{newer}",
+                    l.callee
+                )),
+            );
+        }
+        None
+    }
+
+    /// The value a lookup of a call rule stands for at `call`: argument `take` of the one call of
+    /// `l.callee` in the function around `call` (or the file, outside functions) whose argument
+    /// `key` is written as `call`'s; `None` where there is none, or where such calls pass
+    /// different values, or the value names a CUDA API (it would not be renamed).
+    fn looked_up(
+        &self,
+        l: &hipport_rules::calls::Lookup,
+        call: Node,
+        args: &[Node],
+    ) -> Option<String> {
+        let compact = |t: &[u8]| -> Vec<u8> {
+            t.iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace() && *b != b'\\')
+                .collect()
+        };
+        let want = compact(&self.src[args.get(l.key - 1)?.byte_range()]);
+        let scope = std::iter::successors(call.parent(), |p| p.parent())
+            .find(|p| p.kind_name() == "function_definition")
+            .map_or(0..self.src.len(), |f| f.byte_range());
+        let text = &self.src[scope];
+        let mut values: Vec<(Vec<u8>, String)> = Vec::new();
+        for id in crate::lexer::identifiers(text) {
+            if &text[id.clone()] != l.callee.as_bytes() {
+                continue;
+            }
+            let rest = &text[id.end..];
+            let Some((ranges, _)) = call_args(rest) else {
+                continue;
+            };
+            let (Some(k), Some(t)) = (ranges.get(l.key - 1), ranges.get(l.take - 1)) else {
+                continue;
+            };
+            if compact(&rest[k.clone()]) != want {
+                continue;
+            }
+            let value = &rest[t.clone()];
+            if !values.iter().any(|(c, _)| *c == compact(value)) {
+                values.push((compact(value), one_line(value).trim().to_string()));
+            }
+        }
+        let [(_, value)] = values.as_slice() else {
+            return None;
+        };
+        let names_cuda = crate::lexer::identifiers(value.as_bytes())
+            .into_iter()
+            .any(|r| self.db.lookup(&value[r]).is_some());
+        (!value.is_empty() && !names_cuda).then(|| value.clone())
     }
 
     /// Rewrites `k<<<g, b, s, st>>>(args)` to `hipLaunchKernelGGL(...)` with small edits,
@@ -4243,9 +4378,16 @@ impl<'a> Walk<'a> {
                             {
                                 self.own_objects.insert(name.to_string());
                             }
+                            // Only a declaration outside function bodies declares the
+                            // project's function: in a body, a statement tree-sitter misread
+                            // (`CHECK( cudaMemcpy(d, s, m * sizeof(double), k) )` without its
+                            // `;`, read as a declaration of a function `cudaMemcpy` whose
+                            // parameters are the arguments, R36-a) would keep every call of
+                            // the CUDA name in the file from its rename.
                             if SUB_KINDS.of(d) == Sub::Identifier
                                 && n.kind_name() == "function_declarator"
                                 && self.db.lookup(name).is_some()
+                                && !in_body_or_error(n)
                             {
                                 self.own_functions.push(d.start_byte());
                                 self.own_function_names.insert(name.to_string());
@@ -4847,6 +4989,13 @@ impl<'a> Walk<'a> {
             Some("link the program with rocTX: `-lroctx64`".to_string()),
         );
     }
+}
+
+/// Whether `n` lies in a function body (a compound statement) or in a region tree-sitter could
+/// not parse.
+fn in_body_or_error(n: Node) -> bool {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .any(|p| p.is_error() || p.kind_name() == "compound_statement")
 }
 
 /// The initializer of the one `const`/`constexpr` declaration of `name` in `src` with an
