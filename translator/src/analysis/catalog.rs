@@ -470,7 +470,9 @@ inside a branch hipcc skips (the CUDA side of the project's own `#ifdef USE_ROCM
 reported. The same holds for the version macros of CUDA's libraries, \
 which their HIP counterparts do not define: `CUDNN_MAJOR`/`CUDNN_VERSION` (MIOpen), \
 `CUBLAS_VER_MAJOR` (hipBLAS), `CUSPARSE_VERSION`, `CUFFT_VERSION`, `CURAND_VERSION`, \
-`CUSOLVER_VERSION` and `__CUDA_BF16_TYPES_EXIST__` (cuda_bf16.h; hip_bf16.h defines no such \
+`CUSOLVER_VERSION`, `CUB_VERSION`/`CUB_MAJOR_VERSION`/`CUB_MINOR_VERSION` (hipCUB defines \
+`HIPCUB_VERSION` instead; `THRUST_VERSION` is not reported, rocThrust defines it) and \
+`__CUDA_BF16_TYPES_EXIST__` (cuda_bf16.h; hip_bf16.h defines no such \
 name), so a bfloat16 path or a cuDNN 7 feature in such a branch silently drops out. Used in code (`printf(\"%d\", CUDART_VERSION)`, \
 `m.attr(\"cuda\") = CUDA_VERSION`), the name is undeclared and the line does not compile: an \
 error, unless hipcc skips the line anyway. Where the `#else` hipcc takes already calls the \
@@ -1589,9 +1591,16 @@ constant named as a warp size (`WARP_SIZE`, `kWarpSize`, `WAVEFRONT_SIZE`) defin
 hipcc compiles, unless a condition around it names the architecture (`__GFX9__`, `__gfx90a__`, \
 `__AMDGCN_WAVEFRONT_SIZE`, `CDNA`), and not where `--offload-arch` names no RDNA target.
 
-Fix: use `warpSize` (a run-time value on AMD), or choose 64 only for CDNA targets: `#if \
-defined(__GFX9__)` (gfx9 is CDNA and Vega, all wave64), else 32; or build only for CDNA \
-(`--offload-arch gfx90a,gfx942`).",
+hipport also reports a constant of 64 whatever its name where its use shows it is the \
+wavefront's size: a shuffle loop that starts at half of it (`for (o = kWarp / 2; ...)`), or an \
+`#if` whose other arm defines it as 32 for the CUDA build.
+
+Fix: use `warpSize` (a run-time value on AMD) in device code. A constant the host reads too (a \
+launch's block size) cannot be chosen by the architecture, since hipcc's host pass never \
+defines `__GFX9__` (see H061): make the warp size a template parameter chosen on the host from \
+`hipDeviceAttributeWarpSize`. A constant only device code reads may be 64 only for CDNA \
+targets: `#if defined(__GFX9__)` (gfx9 is CDNA and Vega, all wave64), else 32. Or build only \
+for CDNA (`--offload-arch gfx90a,gfx942`).",
 };
 
 /// H056: a mask-less shuffle given a lane mask first, as a `_sync` builtin takes it.
@@ -1698,13 +1707,43 @@ with a `uint4 v` moves all four members. Every HIP one begins with \
 (`uint4`, `float2`, `int3`) or a struct the call does not compile (\"static assertion failed\", \
 then \"no matching function for call to '__shfl_xor'\").
 
-hipport reports such a call where the shuffled value is a variable, an array element, a cast or \
-a member of a struct the file declares, and its declared type is a CUDA vector type or a struct \
-or class the file defines. A value whose type it cannot tell (a template parameter, an alias) is \
-not reported.
+The half types are classes in HIP (`__half`, `__half2`, the bfloat16 types), so \
+`is_floating_point` is false for them too. hipport reports such a call where the shuffled value \
+is a variable, an array element, a cast or a member of a struct the file declares, and its type \
+is a CUDA vector type, a half type, or a struct, class or union the file defines: named \
+directly, through the file's `typedef`/`using` aliases (`using U2 = uint2;`, `typedef struct \
+{...} pair_t;`) or by `auto` from its initializer. Where the value's type is a template \
+parameter of the function (`template <class T> T f(tile_t t, T v) { return t.shfl_down(v, 1); }`), \
+each call of the function in the file that makes it such a type is reported. `double`, \
+`long long`, `int64_t` and one member of a vector (`v.x`) are legal and not reported.
 
 Fix: shuffle each member on its own, `v.x = tile.shfl_xor(v.x, 1); v.y = tile.shfl_xor(v.y, \
-1);` and so on; for a struct, shuffle its members (or its bits as 32-bit integers).",
+1);` and so on; for a struct, shuffle its members (or its bits as 32-bit integers); for a \
+`__half`, its bits (`__ushort_as_half(tile.shfl_xor(__half_as_ushort(h), 1))`) or a `float`.",
+};
+
+/// H061: a warp size chosen by a device-only architecture test that the host also reads.
+pub const WARP_SIZE_HOST_DEVICE: DiagInfo = DiagInfo {
+    id: "H061",
+    name: "warp-size-host-device",
+    severity: Severity::Warning,
+    summary: "A warp size chosen by `#if defined(__GFX9__)` that the host reads too: 32 on the host, 64 in gfx9 device code",
+    explain: "\
+hipcc compiles a `.hip`/`.cu` file twice: once for the host and once for each GPU target. Only \
+the device passes define the architecture macros, `__GFX9__`, `__gfx90a__` and the other \
+`__gfx*__`, and `__AMDGCN_WAVEFRONT_SIZE` (check with `hipcc --offload-arch=gfx90a -E \
+--cuda-host-only`). A constant chosen by them (`#if defined(__GFX9__)` / `constexpr int \
+kWarpSize = 64;` / `#else` / `kWarpSize = 32;`) is therefore 32 in the host pass and 64 in \
+gfx9 device code. Where the host reads it too, a launch's block size (`<<<rows, kWarpSize>>>`) \
+or a host computation of a grid, the host launches 32 threads per row while the kernel indexes \
+and reduces over 64: half of each row is never read on MI-series (CDNA) and Vega GPUs. \
+hipport reports such a constant, defined under one of these tests and read both by host code \
+(a launch configuration or a host function) and by device code.
+
+Fix: choose the warp size on the host at run time, from \
+`hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, dev)`, and pass it to the kernel as a \
+template parameter (instantiate 32 and 64 and pick one), or launch with a block size that does \
+not depend on the warp size and read `warpSize` in device code.",
 };
 
 /// Every hazard rule, in ID order.
@@ -1769,4 +1808,5 @@ pub const DIAGS: &[DiagInfo] = &[
     HALF_RAW_INIT,
     RTC_DEVICE_STRING,
     TILE_SHUFFLE_TYPE,
+    WARP_SIZE_HOST_DEVICE,
 ];

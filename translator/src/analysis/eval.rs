@@ -27,7 +27,7 @@ pub(crate) const CUDA_ONLY_MACROS: &[&str] = &[
 ];
 
 /// Version macros of CUDA's library headers, whose HIP counterparts (hip_bf16.h, MIOpen,
-/// hipBLAS, hipSPARSE, hipFFT, hipRAND, hipSOLVER) define other names or none: undefined under
+/// hipBLAS, hipSPARSE, hipFFT, hipRAND, hipSOLVER, hipCUB's `HIPCUB_VERSION`) define other names or none: undefined under
 /// hipcc as [`CUDA_ONLY_MACROS`] are.
 pub(crate) const LIBRARY_VERSION_MACROS: &[&str] = &[
     "__CUDA_BF16_TYPES_EXIST__",
@@ -50,6 +50,11 @@ pub(crate) const LIBRARY_VERSION_MACROS: &[&str] = &[
     "CUSOLVER_VER_MAJOR",
     "CUSOLVER_VER_MINOR",
     "CUSOLVER_VERSION",
+    "CUB_VERSION",
+    "CUB_MAJOR_VERSION",
+    "CUB_MINOR_VERSION",
+    "CUB_SUBMINOR_VERSION",
+    "CUB_PATCH_NUMBER",
 ];
 
 /// Macros that are defined when hipcc compiles for AMD. `__CUDACC__` is here because hipport's

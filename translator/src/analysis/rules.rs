@@ -1666,11 +1666,107 @@ fn names_group(a: &Analyzer, f: Node, name: &str) -> bool {
     }
 }
 
-/// R34-b: a cooperative group's shuffle (`tile.shfl_xor(v, 1)`) of a CUDA vector type
-/// (`uint4`, `float2`) or a struct of the file. CUDA's `thread_block_tile::shfl*` take any
-/// trivially copyable type; every HIP one static_asserts an integer or floating type
-/// (`is_valid_type`, amd_hip_cooperative_groups.h), so the call does not compile. A value whose
-/// type hipport cannot tell (a template parameter, an alias) is not reported.
+/// What a shuffled type is that HIP's cooperative-groups shuffles reject.
+enum Rejected {
+    /// A CUDA vector type, with its members (`.x`, `.y`).
+    Vector(Vec<String>),
+    /// A struct, class or union of the file.
+    Struct,
+    /// A half-precision class type (`__half`, `__half2`, bfloat16), with its size in bytes.
+    Half(usize),
+}
+
+/// The type `ty` names, after the file's `typedef`/`using` aliases, if HIP's cooperative-groups
+/// shuffles reject it (`is_valid_type`: `is_integral || is_floating_point`): with the name the
+/// rejection is about (`uint2` for an alias `U2` of it).
+fn rejected_shuffle_type(a: &Analyzer, ty: &str) -> Option<(String, Rejected)> {
+    let mut name = plain_type_name(ty);
+    for _ in 0..5 {
+        if let Some(k) = vector_lanes(&name) {
+            let members = ["x", "y", "z", "w"][..k]
+                .iter()
+                .map(|m| format!(".{m}"))
+                .collect();
+            return Some((name, Rejected::Vector(members)));
+        }
+        if let Some(h) = HALF_TYPES.iter().find(|h| **h == name) {
+            let pair = h.ends_with('2');
+            return Some((name, Rejected::Half(if pair { 4 } else { 2 })));
+        }
+        if file_struct(a, &name) || struct_typedef(a, &name) {
+            return Some((name, Rejected::Struct));
+        }
+        let next = plain_type_name(&a.unalias(&name));
+        if next == name {
+            return None;
+        }
+        name = next;
+    }
+    None
+}
+
+/// Whether the file names `name` with a typedef of a struct, class or union it defines there
+/// (`typedef struct { float a, b; } pair_t;`), which [`file_struct`] does not see.
+fn struct_typedef(a: &Analyzer, name: &str) -> bool {
+    if name.is_empty() || !name.bytes().all(crate::lexer::is_word_byte) {
+        return false;
+    }
+    crate::lexer::whole_words(a.src, "typedef").any(|at| {
+        let rest = a.src[at + "typedef".len()..].trim_ascii_start();
+        let rest = rest
+            .strip_prefix(b"const")
+            .unwrap_or(rest)
+            .trim_ascii_start();
+        if !["struct", "class", "union"]
+            .iter()
+            .any(|kw| rest.starts_with(kw.as_bytes()))
+        {
+            return false;
+        }
+        // The body: from its `{` to the matching `}`, before any `;`.
+        let Some(open) = rest.iter().position(|&b| b == b'{' || b == b';') else {
+            return false;
+        };
+        if rest[open] != b'{' {
+            return false;
+        }
+        let mut depth = 0usize;
+        let mut close = None;
+        for (i, &b) in rest[open..].iter().enumerate() {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(open + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            return false;
+        };
+        let tail = &rest[close + 1..];
+        let Some(end) = tail.iter().position(|&b| b == b';') else {
+            return false;
+        };
+        std::str::from_utf8(&tail[..end]).is_ok_and(|names| {
+            names
+                .split(',')
+                .any(|n| n.trim().trim_start_matches('*').trim() == name)
+        })
+    })
+}
+
+/// R34-b, V16-a: a cooperative group's shuffle (`tile.shfl_xor(v, 1)`) of a CUDA vector type
+/// (`uint4`, `float2`), a struct of the file or a half type (`__half`, `__half2`: classes in
+/// HIP), named directly or through the file's `typedef`/`using` aliases and `auto`. CUDA's
+/// `thread_block_tile::shfl*` take any trivially copyable type; every HIP one static_asserts an
+/// integer or floating type (`is_valid_type`, amd_hip_cooperative_groups.h), so the call does
+/// not compile. A value whose type is a template parameter of the function is judged by the
+/// calls of the function in the file (`tshfl(tile, f2[i])` makes `T` a `float2`).
 fn tile_shuffle_type(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     let Some(f) = n.field(FIELDS.function) else {
         return;
@@ -1681,20 +1777,6 @@ fn tile_shuffle_type(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     let Some(value) = argv.first() else {
         return;
     };
-    let Some(ty) = aggregate_value_type(a, *value) else {
-        return;
-    };
-    let ty_name = plain_type_name(&ty);
-    let members = if let Some(k) = vector_lanes(&ty_name) {
-        ["x", "y", "z", "w"][..k]
-            .iter()
-            .map(|m| format!(".{m}"))
-            .collect::<Vec<_>>()
-    } else if file_struct(a, &ty_name) {
-        vec![]
-    } else {
-        return;
-    };
     let v = snippet(a.text(*value));
     let rest = argv[1..]
         .iter()
@@ -1702,17 +1784,14 @@ fn tile_shuffle_type(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
         .collect::<Vec<_>>()
         .join(", ");
     let obj = f.field(FIELDS.argument).map_or("tile", |o| a.text(o));
-    let help = match members.first() {
-        Some(m) => format!(
-            "shuffle each member on its own: `{v}{m} = {obj}.{name}({v}{m}, {rest});` and the same for {}",
-            members[1..]
-                .iter()
-                .map(|m| format!("`{m}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        None => format!("shuffle each member of `{ty_name}` on its own (`{obj}.{name}(v.member, {rest})`), or its bits as 32-bit integers"),
+    let Some(ty) = aggregate_value_type(a, *value, 0) else {
+        return;
     };
+    let Some((ty_name, kind)) = rejected_shuffle_type(a, &ty) else {
+        template_shuffle_type(a, n, *value, &ty, &format!("{obj}.{name}"));
+        return;
+    };
+    let help = rejected_help(&kind, &ty_name, &v, obj, name, &rest);
     a.report(
         &TILE_SHUFFLE_TYPE,
         Severity::Error,
@@ -1723,14 +1802,161 @@ fn tile_shuffle_type(a: &mut Analyzer, n: Node, name: &str, argv: &[Node]) {
     );
 }
 
+/// The help of H060 for a shuffled value `v` of a type HIP rejects.
+fn rejected_help(
+    kind: &Rejected,
+    ty_name: &str,
+    v: &str,
+    obj: &str,
+    name: &str,
+    rest: &str,
+) -> String {
+    match kind {
+        Rejected::Vector(members) => format!(
+            "shuffle each member on its own: `{v}{m} = {obj}.{name}({v}{m}, {rest});` and the same for {}",
+            members[1..]
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            m = members[0],
+        ),
+        Rejected::Struct => format!("shuffle each member of `{ty_name}` on its own (`{obj}.{name}(v.member, {rest})`), or its bits as 32-bit integers"),
+        Rejected::Half(2) => format!("shuffle its bits as an integer: `__ushort_as_half({obj}.{name}(__half_as_ushort({v}), {rest}))` (or shuffle it converted to `float`)"),
+        Rejected::Half(_) => format!("shuffle its bits as a 32-bit integer (copy `{v}` into an `unsigned int` with `memcpy`, shuffle that, copy it back), or each half on its own"),
+    }
+}
+
+/// A tile shuffle of a value whose type `ty` is a template type parameter of the function
+/// around it (`template <class T> T tshfl(tile_t t, T v) { return t.shfl_down(v, 1); }`): each
+/// call of the function in the file that makes `T` a type HIP's shuffles reject (`tshfl(tile,
+/// f2[i])` with a `float2`) does not compile; reported at the call.
+fn template_shuffle_type(a: &mut Analyzer, shuffle: Node, value: Node, ty: &str, what: &str) {
+    if value.kind_name() != "identifier" {
+        return;
+    }
+    let ty = plain_type_name(ty);
+    let Some(d) = a.lookup(a.text(value), value.start_byte()) else {
+        return;
+    };
+    if !d.param || d.pointer || !d.dims.is_empty() {
+        return;
+    }
+    let Some(func) = a.func_at(shuffle.start_byte()) else {
+        return;
+    };
+    let Some(template) = func
+        .node
+        .parent()
+        .filter(|t| t.kind_name() == "template_declaration")
+    else {
+        return;
+    };
+    // The place of `T` among the template's parameters.
+    let Some(t_index) = template.field(FIELDS.parameters).and_then(|list| {
+        crate::parse::named_children(list).position(|p| {
+            p.kind_name() == "type_parameter_declaration"
+                && p.named_child(0)
+                    .is_some_and(|x| x.kind_name() == "type_identifier" && a.text(x) == ty)
+        })
+    }) else {
+        return;
+    };
+    // The function's name and the place of the parameter among its parameters.
+    let mut decl = func.node.field(FIELDS.declarator);
+    let mut fdecl = None;
+    while let Some(x) = decl {
+        if x.kind_name() == "function_declarator" {
+            fdecl = Some(x);
+            break;
+        }
+        decl = x.field(FIELDS.declarator);
+    }
+    let Some(fdecl) = fdecl else {
+        return;
+    };
+    let Some(fname) = fdecl
+        .field(FIELDS.declarator)
+        .filter(|y| y.kind_name() == "identifier")
+        .map(|y| a.text(y))
+    else {
+        return;
+    };
+    let Some(p_index) = fdecl.field(FIELDS.parameters).and_then(|list| {
+        crate::parse::named_children(list).position(|p| p.start_byte() == d.decl.start_byte())
+    }) else {
+        return;
+    };
+    let Some(root) = crate::parse::ancestors(func.node).last().copied() else {
+        return;
+    };
+    for at in crate::lexer::whole_words(a.src, fname).collect::<Vec<_>>() {
+        if func.node.byte_range().contains(&at) {
+            continue;
+        }
+        let Some(id) = root.descendant_for_byte_range(at, at + fname.len()) else {
+            continue;
+        };
+        // `tshfl(...)` or `tshfl<float2>(...)`.
+        let (callee_node, explicit) = match id.parent() {
+            Some(p) if p.kind_name() == "template_function" => (p, p.field(FIELDS.arguments)),
+            _ => (id, None),
+        };
+        let Some(call) = callee_node.parent().filter(|p| {
+            p.kind_name() == "call_expression" && p.field(FIELDS.function) == Some(callee_node)
+        }) else {
+            continue;
+        };
+        let arg_ty = match explicit.and_then(|l| crate::parse::named_children(l).nth(t_index)) {
+            Some(t) => Some(a.text(t).to_string()),
+            None => call
+                .field(FIELDS.arguments)
+                .and_then(|l| crate::parse::named_children(l).nth(p_index))
+                .and_then(|x| aggregate_value_type(a, x, 0)),
+        };
+        let Some((ty_name, kind)) = arg_ty.and_then(|t| rejected_shuffle_type(a, &t)) else {
+            continue;
+        };
+        if !a.first("tile-shuffle-template", call.start_byte()) {
+            continue;
+        }
+        let (obj, name) = what.split_once('.').unwrap_or(("tile", what));
+        let help = rejected_help(&kind, &ty_name, a.text(value), obj, name, "...");
+        a.report(
+            &TILE_SHUFFLE_TYPE,
+            Severity::Error,
+            call,
+            format!("`{}` makes `{ty}` a `{ty_name}` in `{fname}`, whose `{what}` then shuffles a `{ty_name}`: HIP's cooperative-groups shuffles take only integer and floating types (\"Neither an integer or float type\"), so this call does not compile", snippet(a.text(call))),
+            Some(format!("in `{fname}`, {help}; or give `{fname}` an overload for `{ty_name}`")),
+            vec![],
+        );
+    }
+}
+
 /// The declared type of a shuffled value that may be an aggregate: a variable or an element of
-/// an array (`v`, `v[i]`), a cast, or a member of a variable whose struct the file declares
-/// (`r.y`, `r[i].y`).
-fn aggregate_value_type(a: &Analyzer, n: Node) -> Option<String> {
+/// an array (`v`, `v[i]`), a variable declared `auto` (its initializer's type), a cast, a
+/// `make_float2(...)`, or a member of a variable whose struct the file declares (`r.y`,
+/// `r[i].y`).
+fn aggregate_value_type(a: &Analyzer, n: Node, depth: usize) -> Option<String> {
+    if depth > 4 {
+        return None;
+    }
     match n.kind_name() {
-        "identifier" | "subscript_expression" => value_type(a, n),
-        "parenthesized_expression" => aggregate_value_type(a, n.named_child(0)?),
+        "identifier" => {
+            let d = a.lookup(a.text(n), n.start_byte())?;
+            if plain_type_name(&d.ty_text) == "auto" && !d.pointer && d.dims.is_empty() {
+                return aggregate_value_type(a, d.init?, depth + 1);
+            }
+            value_type(a, n)
+        }
+        "subscript_expression" => value_type(a, n),
+        "parenthesized_expression" => aggregate_value_type(a, n.named_child(0)?, depth + 1),
         "cast_expression" => Some(a.text(n.field(FIELDS.type_)?).trim().to_string()),
+        "call_expression" => {
+            let f = n.field(FIELDS.function)?;
+            let made = a.text(f).strip_prefix("make_")?;
+            vector_lanes(made).map(|_| made.to_string())
+        }
         "field_expression" => {
             let obj = n.field(FIELDS.argument)?;
             let member = a.text(n.field(FIELDS.field)?);
@@ -3947,21 +4173,212 @@ fn wave_size_tested(a: &Analyzer, def: Node) -> bool {
 /// H055: `#define WARP_SIZE 64` (or `constexpr int kWarpSize = 64;`) in code hipcc compiles,
 /// with no architecture test around it.
 fn wave64_constant(a: &mut Analyzer, def: Node, value: Node, name: &str) {
+    if device_only_test(a, def) {
+        host_device_warp_size(a, def, value, name);
+        return;
+    }
     if hip_compiles(a, def) == Some(false) {
         return;
     }
     if wave_size_tested(a, def) {
         return;
     }
+    let uses = wave_size_uses(a, def, name);
     let at = body_start(a, value);
+    if !a.first("wave64-constant", at) {
+        return;
+    }
+    // R35-b: hipcc's host pass never defines `__GFX9__`, so a constant the host reads (a
+    // launch's block size) must not be chosen by it.
+    let help = if uses.host {
+        "make the warp size a template parameter chosen on the host from hipDeviceAttributeWarpSize (or use `warpSize` in device code); do not choose 64 under `#if defined(__GFX9__)`: the host also reads this constant, and hipcc's host pass never defines `__GFX9__`, so the host would launch with 32 while gfx9 device code uses 64"
+    } else {
+        "use `warpSize`, or choose 64 only under `#if defined(__GFX9__)` (CDNA and Vega) and 32 otherwise"
+    };
+    let why = match uses.what {
+        Some(w) if !warp_size_name(name) => format!(" ({w})"),
+        None if !warp_size_name(name) => {
+            " (its other definition, for the CUDA build, is 32)".to_string()
+        }
+        _ => String::new(),
+    };
     a.report_at(
         &WARP_SIZE_64,
         Severity::Warning,
         at,
-        format!("`{name}` fixes the warp size at 64 for hipcc; RDNA GPUs (Radeon, gfx10 to gfx12) run 32-lane wavefronts"),
-        Some("use `warpSize`, or choose 64 only under `#if defined(__GFX9__)` (CDNA and Vega) and 32 otherwise".into()),
+        format!("`{name}` fixes the warp size at 64 for hipcc{why}; RDNA GPUs (Radeon, gfx10 to gfx12) run 32-lane wavefronts"),
+        Some(help.into()),
         vec![],
     );
+}
+
+/// Whether a directive around `def` tests a macro only hipcc's device passes define
+/// (`__GFX9__`, `__gfx90a__`, `__AMDGCN_WAVEFRONT_SIZE`): its host pass takes the other arm.
+fn device_only_test(a: &Analyzer, def: Node) -> bool {
+    crate::parse::directive_tests(def).any(|c| {
+        let t = a.text(c);
+        t.contains("__GFX") || t.contains("__gfx") || t.contains("__AMDGCN_WAVEFRONT_SIZE")
+    })
+}
+
+/// R35-b, H061: a warp size of 64 chosen by a test only the device passes see, read by the
+/// host (a launch's block size) and by device code: 32 on the host, 64 in gfx9 device code.
+fn host_device_warp_size(a: &mut Analyzer, def: Node, value: Node, name: &str) {
+    let uses = wave_size_uses(a, def, name);
+    if !(uses.host && uses.device) {
+        return;
+    }
+    let at = body_start(a, value);
+    if !a.first("host-device-warp-size", at) {
+        return;
+    }
+    a.report_at(
+        &WARP_SIZE_HOST_DEVICE,
+        Severity::Warning,
+        at,
+        format!("`{name}` is 64 only in hipcc's device passes for gfx9: its host pass never defines the architecture macros and reads the other arm, while the host uses `{name}` too (a launch's configuration), so host and kernel disagree on the warp size"),
+        Some("choose the warp size on the host from hipDeviceAttributeWarpSize and pass it to the kernel as a template parameter; keep architecture tests for constants only device code reads".into()),
+        vec![],
+    );
+}
+
+/// How the file uses a constant of 64 (or one chosen per architecture) as the wavefront size.
+#[derive(Default)]
+struct WaveSizeUses {
+    /// The use that shows it is a wavefront size, in words: a shuffle loop that starts at half
+    /// of it, or a launch's block size.
+    what: Option<String>,
+    /// Read on the host: in a launch's configuration or in a host function.
+    host: bool,
+    /// Read in device code.
+    device: bool,
+}
+
+/// R35-a, R35-b: the use of constant `name` (defined by `def`) that makes it a wavefront size
+/// whatever its name, a shuffle loop starting at `name / 2` (or `name >> 1`); and whether the
+/// host (a launch's configuration, `<<<grid, name>>>`, or a host function) and device code read
+/// it.
+fn wave_size_uses(a: &Analyzer, def: Node, name: &str) -> WaveSizeUses {
+    let mut out = WaveSizeUses::default();
+    let Some(root) = crate::parse::ancestors(def).last().copied() else {
+        return out;
+    };
+    for at in crate::lexer::whole_words(a.src, name).collect::<Vec<_>>() {
+        if def.byte_range().contains(&at) {
+            continue;
+        }
+        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else {
+            continue;
+        };
+        if id.kind_name() != "identifier" {
+            continue;
+        }
+        let before = std::str::from_utf8(&a.src[..at]).unwrap_or("");
+        let after = std::str::from_utf8(&a.src[at + name.len()..]).unwrap_or("");
+        // `<<<grid, name>>>`, `<<<grid, name, shmem, stream>>>`
+        let launch_block = before.rfind("<<<").is_some_and(|l| {
+            let config = &before[l + 3..];
+            !config.contains([';', '>'])
+                && config.matches(',').count() == 1
+                && config.trim_end().ends_with(',')
+        }) && {
+            let t = after.trim_start();
+            t.starts_with(">>>") || t.starts_with(',')
+        };
+        let in_launch = crate::parse::ancestors(id)
+            .iter()
+            .any(|p| p.kind_name() == "kernel_call_syntax");
+        if launch_block || in_launch {
+            out.host = true;
+            continue;
+        }
+        let Some(func) = a.func_at(at) else {
+            continue;
+        };
+        if func.device {
+            out.device = true;
+            if func.maybe_host {
+                out.host = true;
+            }
+        } else {
+            out.host = true;
+        }
+        // `for (int o = name / 2; ...)` around a shuffle.
+        let halved = {
+            let t = after.trim_start();
+            t.strip_prefix('/')
+                .is_some_and(|r| r.trim_start().starts_with('2'))
+                || t.strip_prefix(">>")
+                    .is_some_and(|r| r.trim_start().starts_with('1'))
+        };
+        if !halved || out.what.is_some() {
+            continue;
+        }
+        let Some(for_stmt) = crate::parse::ancestors(id)
+            .into_iter()
+            .find(|p| p.kind_name() == "for_statement")
+        else {
+            continue;
+        };
+        let in_init = for_stmt
+            .field(FIELDS.initializer)
+            .is_some_and(|i| i.byte_range().contains(&at));
+        if in_init
+            && contains_call(a, for_stmt, &|c: &str| {
+                c.contains("shfl") || c.starts_with("WARP_SHFL")
+            })
+        {
+            out.what = Some(format!(
+                "a shuffle loop starts at half of it, `{}`",
+                snippet(line_text(a.src, at))
+            ));
+        }
+    }
+    out
+}
+
+/// R35-a: whether constant `name`, defined by `def` as 64 under a preprocessor condition,
+/// is defined as 32 elsewhere in the file (`#ifdef __HIP_PLATFORM_AMD__` / `kWarp = 64` /
+/// `#else` / `kWarp = 32`): a warp size ported by hand, whatever its name.
+fn ported_pair(a: &Analyzer, def: Node, name: &str) -> bool {
+    if crate::parse::directive_tests(def).next().is_none() {
+        return false;
+    }
+    let macro_32 = a
+        .macros
+        .by_name
+        .get(name)
+        .is_some_and(|defs| defs.iter().any(|m| m.value == Some(32)));
+    let decl_32 = a.decls.get(name).is_some_and(|decls| {
+        decls.iter().any(|d| {
+            d.decl.start_byte() != def.start_byte()
+                && !d.pointer
+                && d.init.is_some_and(|i| literal(a, i) == Some(32))
+        })
+    });
+    macro_32 || decl_32
+}
+
+/// Whether constant `name`, declared by `def` in a branch hipcc skips, has another declaration
+/// that hipcc compiles (the arm of the same `#if` written for HIP).
+fn hip_arm_defines(a: &Analyzer, def: Node, name: &str) -> bool {
+    a.decls.get(name).is_some_and(|decls| {
+        decls.iter().any(|d| {
+            !d.decl.byte_range().contains(&def.start_byte())
+                && d.init.is_some()
+                && hip_compiles(a, d.decl) != Some(false)
+        })
+    })
+}
+
+/// The line of `src` around byte `at`, trimmed.
+fn line_text(src: &[u8], at: usize) -> &str {
+    let start = src[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &src[at..]).map_or(src.len(), |i| at + i);
+    std::str::from_utf8(&src[start..end]).unwrap_or("").trim()
 }
 
 fn warp_size_constant(name: &str, value: i64) -> Option<String> {
@@ -4005,21 +4422,42 @@ fn warp_constant(a: &mut Analyzer, n: Node) {
     let (Some(name), Some(value)) = (name, value) else {
         return;
     };
-    if !matches!(name.kind_name(), "identifier" | "field_identifier")
-        || !warp_constant_name(a.text(name))
-    {
+    if !matches!(name.kind_name(), "identifier" | "field_identifier") {
+        return;
+    }
+    // R35-a: a constant of 64 whatever its name, judged by its use as a wavefront size.
+    let wave64_by_use = |a: &Analyzer| {
+        !warp_size_name(a.text(name))
+            && a.origin.is_none()
+            && literal(a, value) == Some(64)
+            && (wave_size_uses(a, n, a.text(name)).what.is_some()
+                || ported_pair(a, n, a.text(name)))
+    };
+    if !warp_constant_name(a.text(name)) {
+        if wave64_by_use(a) {
+            wave64_constant(a, n, value, a.text(name));
+        }
         return;
     }
     let Some(v) = literal(a, value).map(|v| v as i64) else {
         return;
     };
-    if v == 64 && warp_size_name(a.text(name)) && a.origin.is_none() {
+    if v == 64 && a.origin.is_none() && (warp_size_name(a.text(name)) || wave64_by_use(a)) {
         // `constexpr int hw_warp_size = 64;` on the ROCm side, as a `#define` would be.
         wave64_constant(a, n, value, a.text(name));
     }
     if let Some(msg) = warp_size_constant(a.text(name), v)
         .filter(|_| !wave_size_tested(a, n) && !only_block_shape(a, n, a.text(name)))
     {
+        // R35-2: the CUDA side of a pair ported by hand (`#ifdef USE_ROCM` / `kWarpSize = 64` /
+        // `#else` / `kWarpSize = 32`) never reaches hipcc, and the arm hipcc compiles is judged
+        // on its own (H055), as for a `#define`.
+        if a.origin.is_none()
+            && hip_compiles(a, n) == Some(false)
+            && hip_arm_defines(a, n, a.text(name))
+        {
+            return;
+        }
         let help = if a.text(name) == "warpSize" {
             // `constexpr int warpSize = 32;`: the file's own, hiding HIP's.
             "this `warpSize` is the code's own and hides HIP's (64 on CDNA): rename it, use HIP's `warpSize` where the code means the wavefront, and pass a width of 32 to shuffles meant for 32-lane segments"
@@ -4243,7 +4681,12 @@ fn define(a: &mut Analyzer, n: Node) {
         .get(name)
         .and_then(|defs| defs.iter().find(|m| m.body_range == value.byte_range()))
         .and_then(|m| m.value);
-    if v == Some(64) && warp_size_name(name) && a.origin.is_none() {
+    if v == Some(64)
+        && a.origin.is_none()
+        && (warp_size_name(name)
+            || wave_size_uses(a, n, name).what.is_some()
+            || ported_pair(a, n, name))
+    {
         wave64_constant(a, n, value, name);
     }
     if let Some(v) = v {
