@@ -594,6 +594,35 @@ fn translate_keeping(
             || c.name == "cuda_wrap_srcs"
             || (c.name == "find_package" && c.args.first().is_some_and(|a| a.text == "CUDA"))
     });
+    // R36-c: targets made by a function or macro that this file calls, defined in a `.cmake`
+    // file it includes (CUDALibrarySamples' `add_cublas_example()`).
+    if st.opts.tree_root.is_some()
+        && st.device_code
+        && !cmds.iter().any(makes_target)
+        && cmds.iter().any(|c| c.name == "include")
+    {
+        let (makers, unresolved) = helper_target_makers(src, sink.file(), &cmds, st.opts);
+        // An included file outside the tree (`include(../../cmake/helpers.cmake)` where only
+        // the sample was given): a command it may define that names a `.cu` source may make
+        // a target. The epilogue does nothing where none does.
+        let unknown_maker = |c: &Command| {
+            unresolved
+                && !CMAKE_FILE_COMMANDS.contains(&c.name.as_str())
+                && !c.name.starts_with("target_")
+                && !c.name.starts_with("cuda_")
+                && c.args.iter().any(|a| {
+                    a.text
+                        .split(|c: char| c == ';' || c.is_whitespace())
+                        .any(|p| p.ends_with(".cu"))
+                })
+        };
+        if cmds
+            .iter()
+            .any(|c| makers.contains(&c.name) || unknown_maker(c))
+        {
+            st.has_targets = true;
+        }
+    }
     for c in &cmds {
         let Some(name) = c.args.first() else { continue };
         match c.name.as_str() {
@@ -781,17 +810,20 @@ fn translate_keeping(
         let thrust = st.device_code
             && st.opts.thrust_sources
             && super::thrust_note_candidate(src.as_bytes());
+        // Both where the sources include Thrust and CUB (V16-c): rocThrust ships no CUB.
         if thrust {
-            st.packages.insert(if st.opts.cub_only {
-                "hipcub"
-            } else {
-                "rocthrust"
-            });
+            if !st.opts.cub_only {
+                st.packages.insert("rocthrust");
+            }
+            if st.opts.cub_only || st.opts.cub_too {
+                st.packages.insert("hipcub");
+            }
         }
-        let device_libraries = match (thrust, st.opts.cub_only) {
-            (true, false) => "link_libraries(hip::device roc::rocthrust)",
-            (true, true) => "link_libraries(hip::device hip::hipcub)",
-            (false, _) => "link_libraries(hip::device)",
+        let device_libraries = match (thrust, st.opts.cub_only, st.opts.cub_too) {
+            (true, false, false) => "link_libraries(hip::device roc::rocthrust)",
+            (true, false, true) => "link_libraries(hip::device roc::rocthrust hip::hipcub)",
+            (true, true, _) => "link_libraries(hip::device hip::hipcub)",
+            (false, _, _) => "link_libraries(hip::device)",
         };
         let packages = st
             .packages
@@ -884,6 +916,266 @@ fn translate_keeping(
         // After what else ends the file (options after a last command with no newline).
         sink.insert_after(src.len(), &tail, B_LANGUAGE.id);
     }
+}
+
+/// Whether CMake file text `src` may read the files it includes for functions that make
+/// targets (R36-c, see [`helper_target_makers`]): its result then depends on them.
+pub(super) fn may_read_included_helpers(src: &[u8]) -> bool {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    (has(b"include") || has(b"INCLUDE")) && (has(b"CUDA") || has(b".cu"))
+}
+
+/// CMake's own commands that take file names without making a target (see
+/// [`helper_target_makers`]).
+const CMAKE_FILE_COMMANDS: &[&str] = &[
+    "set",
+    "list",
+    "file",
+    "install",
+    "configure_file",
+    "set_source_files_properties",
+    "set_property",
+    "get_property",
+    "source_group",
+    "add_custom_command",
+    "add_custom_target",
+    "message",
+    "string",
+    "get_filename_component",
+    "cmake_path",
+    "foreach",
+    "if",
+    "elseif",
+    "while",
+    "option",
+    "include",
+    "add_subdirectory",
+    "add_test",
+    "get_source_file_property",
+    "separate_arguments",
+    "execute_process",
+    "function",
+    "macro",
+    "return",
+];
+
+/// Whether a command makes a target.
+fn makes_target(c: &Command) -> bool {
+    matches!(
+        c.name.as_str(),
+        "add_executable" | "add_library" | "cuda_add_executable" | "cuda_add_library"
+    ) || PACKAGE_TARGET_MAKERS.contains(&c.name.as_str())
+}
+
+/// The functions and macros (lowercased names) that make a target where they are called
+/// (R36-c): those `cmds` define, and those the `.cmake` files it includes define, found in the
+/// tree (relative to this file's directory, `${CMAKE_CURRENT_SOURCE_DIR}`,
+/// `${CMAKE_CURRENT_LIST_DIR}`, `${PROJECT_SOURCE_DIR}` or `${CMAKE_SOURCE_DIR}`, read as this
+/// file's directory or the tree's root; a module named without a path, `include(helpers)`, as
+/// `helpers.cmake` anywhere in the tree), and the files those include in turn. A function that
+/// calls another such function makes targets too. An included file that makes a target
+/// outside a function makes it in the including directory: `include` is then one.
+/// Also whether an `include()` names a file (by path) that is not in the tree.
+fn helper_target_makers(
+    src: &str,
+    file: &str,
+    cmds: &[Command],
+    opts: &BuildOptions,
+) -> (BTreeSet<String>, bool) {
+    let Some(root) = opts.tree_root.as_deref() else {
+        return (BTreeSet::new(), false);
+    };
+    let mut unresolved = false;
+    let dir = root.join(text::dir_of(file));
+    let mut bodies: Vec<(String, Vec<String>)> = Vec::new();
+    let mut top_level = false;
+    collect_definitions(cmds, &mut bodies, &mut None);
+    let mut queue: Vec<(std::path::PathBuf, u32)> =
+        included_files(src, cmds, &dir, root, &mut unresolved)
+            .into_iter()
+            .map(|p| (p, 0))
+            .collect();
+    let mut seen: BTreeSet<std::path::PathBuf> = BTreeSet::new();
+    while let Some((path, depth)) = queue.pop() {
+        if seen.len() >= 32 || !seen.insert(path.clone()) {
+            continue;
+        }
+        let Some(text) = std::fs::metadata(&path)
+            .ok()
+            .filter(|m| m.is_file() && m.len() <= 1 << 20)
+            .and_then(|_| std::fs::read_to_string(&path).ok())
+        else {
+            continue;
+        };
+        let inner = commands(&text);
+        let mut outside = Some(false);
+        collect_definitions(&inner, &mut bodies, &mut outside);
+        top_level |= outside == Some(true);
+        if depth < 3 {
+            let here = path.parent().map_or(dir.clone(), |p| p.to_path_buf());
+            for p in included_files(&text, &inner, &here, root, &mut unresolved) {
+                queue.push((p, depth + 1));
+            }
+        }
+    }
+    let mut makers: BTreeSet<String> = BTreeSet::new();
+    if top_level {
+        makers.insert("include".to_string());
+    }
+    // A function calling a maker is one: as deep as the chain.
+    for _ in 0..8 {
+        let before = makers.len();
+        for (name, called) in &bodies {
+            if called.iter().any(|c| {
+                makers.contains(c)
+                    || matches!(
+                        c.as_str(),
+                        "add_executable"
+                            | "add_library"
+                            | "cuda_add_executable"
+                            | "cuda_add_library"
+                    )
+                    || PACKAGE_TARGET_MAKERS.contains(&c.as_str())
+            }) {
+                makers.insert(name.clone());
+            }
+        }
+        if makers.len() == before {
+            break;
+        }
+    }
+    (makers, unresolved)
+}
+
+/// Adds each `function()`/`macro()` of `cmds` to `bodies`, with the commands its body calls.
+/// `outside`, where given, becomes `Some(true)` when a command outside any definition makes a
+/// target.
+fn collect_definitions(
+    cmds: &[Command],
+    bodies: &mut Vec<(String, Vec<String>)>,
+    outside: &mut Option<bool>,
+) {
+    let mut open: Option<(String, Vec<String>)> = None;
+    let mut depth = 0usize;
+    for c in cmds {
+        match c.name.as_str() {
+            "function" | "macro" => {
+                if depth == 0 {
+                    let name = c.args.first().map_or("", |a| a.text.as_str());
+                    open = Some((name.to_ascii_lowercase(), Vec::new()));
+                }
+                depth += 1;
+            }
+            "endfunction" | "endmacro" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    bodies.extend(open.take());
+                }
+            }
+            _ => match open.as_mut() {
+                Some((_, called)) => called.push(c.name.clone()),
+                None => {
+                    if makes_target(c) {
+                        if let Some(o) = outside.as_mut() {
+                            *o = true;
+                        }
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// The files in the tree (under `root`) that the `include()` commands of `cmds` read, from a
+/// CMake file in `dir`. `unresolved` becomes true where one names a `.cmake` file by a path
+/// that is not found in the tree.
+fn included_files(
+    src: &str,
+    cmds: &[Command],
+    dir: &std::path::Path,
+    root: &std::path::Path,
+    unresolved: &mut bool,
+) -> Vec<std::path::PathBuf> {
+    // CMake's own modules (`CheckCXXCompilerFlag`, `GNUInstallDirs`) are named in CamelCase; a
+    // project's module by name is looked for where the file sets a module path, or where its
+    // name is not such.
+    let module_path = src.contains("CMAKE_MODULE_PATH");
+    let mut out = Vec::new();
+    for c in cmds.iter().filter(|c| c.name == "include") {
+        let Some(a) = c.args.first().filter(|a| !a.bracket) else {
+            continue;
+        };
+        let t = a.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let mut bases: Vec<(&str, Vec<&std::path::Path>)> = Vec::new();
+        let mut rest = t;
+        let mut from: Vec<&std::path::Path> = vec![dir];
+        for (var, here) in [
+            ("${CMAKE_CURRENT_SOURCE_DIR}", false),
+            ("${CMAKE_CURRENT_LIST_DIR}", false),
+            ("${PROJECT_SOURCE_DIR}", true),
+            ("${CMAKE_SOURCE_DIR}", true),
+        ] {
+            if let Some(r) = t.strip_prefix(var) {
+                rest = r.trim_start_matches('/');
+                if here {
+                    from = vec![dir, root];
+                }
+            }
+        }
+        if rest.contains('$') {
+            *unresolved |= rest.ends_with(".cmake");
+            continue;
+        }
+        bases.push((rest, from));
+        for (rel, dirs) in bases {
+            let named = rel.contains('/') || rel.ends_with(".cmake");
+            if named {
+                let found = out.len();
+                for d in dirs {
+                    let p = d.join(rel);
+                    // Within the tree, with `..` read as written (no symbolic links followed).
+                    let mut norm = std::path::PathBuf::new();
+                    for part in p.components() {
+                        match part {
+                            std::path::Component::ParentDir => {
+                                norm.pop();
+                            }
+                            std::path::Component::CurDir => {}
+                            other => norm.push(other),
+                        }
+                    }
+                    if norm.starts_with(root) && norm.is_file() {
+                        out.push(norm);
+                        break;
+                    }
+                }
+                *unresolved |= out.len() == found && rel.ends_with(".cmake");
+            } else if !rel.is_empty()
+                && !rel.contains(['\\', '.'])
+                && (module_path || !rel.starts_with(|c: char| c.is_ascii_uppercase()))
+            {
+                // A module by name: a CMake module (`include(CheckCXXCompilerFlag)`) is none of
+                // the tree's; the tree's own is found where it is.
+                let want = format!("{rel}.cmake");
+                let mut budget = 20_000usize;
+                crate::tree_walk::walk_files(root, usize::MAX, |path, _, _| {
+                    budget = budget.saturating_sub(1);
+                    if budget == 0 {
+                        return std::ops::ControlFlow::Break(());
+                    }
+                    if path.file_name().is_some_and(|n| n == want.as_str()) {
+                        out.push(path.to_path_buf());
+                        return std::ops::ControlFlow::Break(());
+                    }
+                    std::ops::ControlFlow::Continue(())
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The `if()`/`elseif()`/`else()` whose branch holds every command of `inner` (indices into

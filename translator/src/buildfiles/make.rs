@@ -1127,6 +1127,12 @@ fn cuda_path_vars(
             if out.contains_key(name) {
                 continue;
             }
+            // R36-1: the install nvcc's location gives (`$(shell dirname $$(command -v
+            // nvcc))/..`) is CUDA's root, as `CUDA_ROOT ?= /usr/local/cuda` is.
+            if nvcc_install_root(value) {
+                added.push((name.clone(), NVCC_ROOT.to_string()));
+                continue;
+            }
             let mut last = None;
             for w in value.split_whitespace() {
                 let w = w.trim_matches(|c| c == '"' || c == '\'');
@@ -1147,6 +1153,33 @@ fn cuda_path_vars(
         out.extend(added);
     }
     out
+}
+
+/// The path a variable set from nvcc's location stands for (see [`nvcc_install_root`]):
+/// the directory above nvcc's, CUDA's root wherever it is installed.
+const NVCC_ROOT: &str = "/usr/local/cuda";
+
+/// Whether a variable's value is the directory above the one nvcc is found in, which is the
+/// CUDA install's root (CUDALibrarySamples' `CUDA_TOOLKIT := $(shell dirname $$(command -v
+/// nvcc))/..`, `$(dir $(shell which nvcc))..`): the shell looks nvcc up (`which`, `command -v`,
+/// `type -p`, `whereis`) and the value goes up from its directory. nvcc's own path (`NVCC :=
+/// $(shell which nvcc)`) is the program's, no install path.
+fn nvcc_install_root(value: &str) -> bool {
+    let v = value.trim();
+    if !(v.contains("shell") && v.contains("nvcc")) {
+        return false;
+    }
+    let words: Vec<&str> = v
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '{' | '}' | '`' | '|'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let looks_up = words
+        .windows(2)
+        .any(|p| matches!(p[0], "which" | "-v" | "-p" | "whereis" | "-P") && p[1] == "nvcc");
+    let up = v
+        .trim_end_matches(['/', ')', '}', '"', '\''])
+        .ends_with("..");
+    looks_up && up
 }
 
 /// The variables set to CUDA install paths (see [`cuda_path_vars`]) that a Makefile in a
@@ -3366,6 +3399,40 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
             );
         }
         return;
+    }
+    // R36-1: CUDA's root found from nvcc's location (`$(shell dirname $$(command -v
+    // nvcc))/..`) is reported as one written out is.
+    if i >= 2 && words[i - 1].text.contains('=') && t.contains('$') {
+        let name = words[..i - 1]
+            .iter()
+            .map(|w| w.text.as_str())
+            .find(|w| !matches!(*w, "export" | "override" | "private" | "unexport"))
+            .unwrap_or(words[0].text.as_str());
+        let value: Vec<&str> = words[i..].iter().map(|w| w.text.as_str()).collect();
+        if renames.path_vars.get(name).is_some_and(|p| p == NVCC_ROOT)
+            && !renames.derived_paths.contains_key(name)
+            && nvcc_install_root(&value.join(" "))
+        {
+            let derived = renames.path_roots.get(name).map_or(String::new(), |d| {
+                let names: Vec<String> = d.iter().map(|d| format!("`{d}`")).collect();
+                let verb = if names.len() == 1 {
+                    "derives"
+                } else {
+                    "derive"
+                };
+                format!(", and {} {verb} from it", names.join(", "))
+            });
+            sink.diag(
+                B_PATH,
+                w.start,
+                format!(
+                    "`{name}` is set to the CUDA install that nvcc is found in (`{}`){derived}",
+                    value.join(" ")
+                ),
+                Some("ROCm has no nvcc (hipcc takes its place) and no such directory; remove the variable once nothing uses it".into()),
+            );
+            return;
+        }
     }
     // CUDA install locations assigned to variables are reported, not changed: other rules may
     // use them. A variable built on another such one is named at its root's warning.

@@ -65,13 +65,17 @@ pub(super) fn host_compile_of_hip_sources(
             });
         path.is_some_and(|p| super::flags::is_cuda_path_in(p, &opts.cuda_path_vars))
     };
+    // R36-d: a link of HIP libraries (`-lamdhip64 -lhipsparse`, CUDA's before the port) by the
+    // host compiler, with no library path for them: hipcc adds ROCm's, gcc does not, and GNU ld
+    // does not search /opt/rocm/lib.
+    let link_path = links_hip_without_path(&expanded, opts);
     if expanded.iter().enumerate().any(|(i, w)| {
         w.contains("__HIP_PLATFORM_AMD__")
             || w.contains("__HIP_PLATFORM_HCC__")
             || w.contains("__HIP_PLATFORM_NVIDIA__")
             || cuda_include(w, expanded.get(i + 1))
     }) {
-        return false;
+        return link_path && add_link_path(sink, &words[at]);
     }
     // A flag's value (`-o x.cpp`) is no source; `-x cu`-style languages are left alone.
     let ext_of = |w: &str| -> Option<String> {
@@ -143,11 +147,19 @@ pub(super) fn host_compile_of_hip_sources(
         .iter()
         .find_map(|f| includes_cuda(f, root, &base, &mut seen, &mut budget, 0))
     else {
-        return false;
+        return link_path && add_link_path(sink, &words[at]);
     };
     let w = &words[at];
-    if !sink.edit(w.end, w.end, format!(" {HOST_HIP_WORDS}"), B_PATH.id) {
+    let added = if link_path {
+        format!(" {HOST_HIP_WORDS} {HOST_LINK_WORDS}")
+    } else {
+        format!(" {HOST_HIP_WORDS}")
+    };
+    if !sink.edit(w.end, w.end, added, B_PATH.id) {
         return false;
+    }
+    if link_path {
+        link_path_note(sink, w.start);
     }
     sink.diag_as(
         B_PATH,
@@ -162,6 +174,75 @@ pub(super) fn host_compile_of_hip_sources(
         )),
     );
     true
+}
+
+/// The library path a host link of HIP libraries needs (R36-d).
+pub(super) const HOST_LINK_WORDS: &str = "-L$(ROCM_PATH)/lib";
+
+/// Whether the words of a host compiler's line (`expanded`, past its program) link (no `-c`,
+/// `-S`, `-E`, `-M`, `-MM`) a library the port maps to a HIP or ROCm one, or one of those
+/// (`-lcudart`, `-lcusparse`, `-lamdhip64`, `-lhipblas`), and name no library path that is or
+/// becomes ROCm's (a CUDA one, which `host_flags` rewrites, or one under `ROCM_PATH`,
+/// `/opt/rocm`, `HIP_PATH`).
+fn links_hip_without_path(expanded: &[String], opts: &BuildOptions) -> bool {
+    if expanded
+        .iter()
+        .any(|w| matches!(w.as_str(), "-c" | "-S" | "-E" | "-M" | "-MM"))
+    {
+        return false;
+    }
+    let hip_library = |name: &str| {
+        super::flags::library(name).is_some_and(|l| l.hip.is_some() || name == "cudart")
+            || matches!(name, "cuda" | "cudart_static")
+            || name == "amdhip64"
+            || ["hip", "roc", "rccl", "miopen"]
+                .iter()
+                .any(|p| name.starts_with(p))
+    };
+    if !expanded
+        .iter()
+        .any(|w| w.strip_prefix("-l").is_some_and(hip_library))
+    {
+        return false;
+    }
+    let mut paths = expanded.iter().enumerate().filter_map(|(i, w)| {
+        let p = w.strip_prefix("-L")?;
+        Some(if p.is_empty() {
+            expanded.get(i + 1).map_or("", |n| n.as_str())
+        } else {
+            p
+        })
+    });
+    !paths.any(|p| {
+        super::flags::is_cuda_path_in(p, &opts.cuda_path_vars)
+            || ["ROCM", "rocm", "HIP_PATH", "HIP_DIR"]
+                .iter()
+                .any(|r| p.contains(r))
+    })
+}
+
+/// Adds [`HOST_LINK_WORDS`] after the program word `w` of a host link line, with its note.
+fn add_link_path(sink: &mut Sink, w: &Word) -> bool {
+    if !sink.edit(w.end, w.end, format!(" {HOST_LINK_WORDS}"), B_PATH.id) {
+        return false;
+    }
+    link_path_note(sink, w.start);
+    true
+}
+
+/// The note on a host link line that got [`HOST_LINK_WORDS`].
+fn link_path_note(sink: &mut Sink, at: usize) {
+    sink.diag_as(
+        B_PATH,
+        crate::diag::Severity::Note,
+        at,
+        format!(
+            "this host compiler links HIP libraries: `{HOST_LINK_WORDS}` added, where they are installed"
+        ),
+        Some(
+            "hipcc passes ROCm's library directory to the linker itself; gcc and g++ do not, and the linker does not search /opt/rocm/lib (\"cannot find -lhipsparse\"); ROCM_PATH defaults to /opt/rocm (`ROCM_PATH ?= /opt/rocm`)".into(),
+        ),
+    );
 }
 
 /// The prerequisites of rule line `header`, expanded (a static pattern rule's, after its

@@ -182,6 +182,10 @@ pub struct BuildOptions {
     /// rocThrust, which ships no CUB.
     #[doc(hidden)]
     pub cub_only: bool,
+    /// Set with [`Self::thrust_sources`] where the CUDA sources a CMake file lists include CUB
+    /// beside Thrust (V16-c): the file finds and links hipCUB as well as rocThrust.
+    #[doc(hidden)]
+    pub cub_too: bool,
     /// Set by a Makefile's translation for its own lines, empty elsewhere: the variables it
     /// sets to a path into a CUDA install, recognised by that value whatever their name
     /// (VanitySearch's `CUDA = /usr/local/cuda-8.0`, BitCrack's `CUDA_INCLUDE =
@@ -203,6 +207,7 @@ impl Default for BuildOptions {
             tree_root: None,
             thrust_sources: false,
             cub_only: false,
+            cub_too: false,
             cuda_path_vars: BTreeMap::new(),
         }
     }
@@ -289,6 +294,7 @@ pub fn may_name_old_standard(src: &[u8]) -> bool {
         || cmake_lists_cuda_sources(src)
         || make_host::may_read_host_sources(src)
         || cmake::may_read_project_standard(src)
+        || cmake::may_read_included_helpers(src)
 }
 
 /// Whether a CMake file or Makefile may get the note that Thrust and CUB are ROCm packages of
@@ -310,7 +316,15 @@ pub(super) fn thrust_note_candidate(src: &[u8]) -> bool {
 /// depending on librocprim-dev, packages.debian.org).
 /// `cub_only`: the CMake file's CUDA sources include CUB and no Thrust, and it links hipCUB
 /// (verify10 REG3), which the help then names.
-fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink, cub_only: bool) {
+/// `cub_too`: they include CUB beside Thrust (V16-c), and it links both.
+fn thrust_note(
+    kind: BuildKind,
+    s: &str,
+    file: &str,
+    sink: &mut text::Sink,
+    cub_only: bool,
+    cub_too: bool,
+) {
     let cmake_lists = file.rsplit('/').next() == Some("CMakeLists.txt");
     let word = match kind {
         BuildKind::CMake if cmake_lists => "CUDA",
@@ -336,6 +350,7 @@ fn thrust_note(kind: BuildKind, s: &str, file: &str, sink: &mut text::Sink, cub_
     };
     let help = match kind {
         BuildKind::CMake if cub_only => "install hipCUB and rocPRIM (ROCm's hipcub and rocprim packages; Debian's libhipcub-dev); where this file compiles device code hipport finds and links hipCUB (`find_package(hipcub REQUIRED)`, `hip::hipcub`)",
+        BuildKind::CMake if cub_too => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev); where this file compiles device code hipport finds and links both, rocThrust for Thrust and hipCUB for CUB (`find_package(rocthrust REQUIRED)`, `find_package(hipcub REQUIRED)`, `roc::rocthrust hip::hipcub`)",
         BuildKind::CMake => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev); where this file compiles device code hipport finds and links rocThrust (`find_package(rocthrust REQUIRED)`, `roc::rocthrust`): CUB needs `find_package(hipcub REQUIRED CONFIG)` and `hip::hipcub` too",
         _ => "install rocThrust, hipCUB and rocPRIM (ROCm's rocthrust, hipcub and rocprim packages; Debian's librocthrust-dev, libhipcub-dev): they are headers under ROCm's include directory, which hipcc reads (`-I$(ROCM_PATH)/include` where ROCm is elsewhere), and need no library to link",
     };
@@ -411,6 +426,7 @@ pub fn translate_build(
         with_thrust = BuildOptions {
             thrust_sources: true,
             cub_only: cub && !thrust,
+            cub_too: cub && thrust,
             ..opts.clone()
         };
         &with_thrust
@@ -462,7 +478,7 @@ pub fn translate_build(
         BuildKind::Meson => meson::translate(&s, &mut sink, opts),
     }
     if opts.thrust_sources {
-        thrust_note(kind, &s, file, &mut sink, opts.cub_only);
+        thrust_note(kind, &s, file, &mut sink, opts.cub_only, opts.cub_too);
     }
     if !opts.moved_dirs.is_empty() && builds {
         moved_include_dirs(kind, &s, &mut sink, opts);

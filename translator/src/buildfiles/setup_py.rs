@@ -4152,13 +4152,10 @@ fn call_sources_unneeded(
     let Some(sources) = sources.filter(|r| r.len() >= 2) else {
         return false;
     };
-    if !matches!(toks[sources.start], Tok::Punct { ch: '[' | '(', .. }) {
-        return false;
-    }
-    let Some(files) = source_paths(src, toks, sources.start) else {
+    let dir = root.join(text::dir_of(base));
+    let Some(files) = sources_expression(src, toks, sources, &dir) else {
         return false;
     };
-    let dir = root.join(text::dir_of(base));
     let mut seen = HashSet::new();
     !files.is_empty()
         && files.iter().all(|f| {
@@ -4167,6 +4164,174 @@ fn call_sources_unneeded(
                 && !f.contains('{')
                 && uses_warp_sync(&dir.join(f), &mut seen) == Some(false)
         })
+}
+
+/// The files a `sources` argument (the tokens of `range`) names, relative to this file's
+/// directory `dir`: a list (see [`source_paths`]), a `glob.glob(...)` (or `glob(...)`) call
+/// whose pattern is a path hipport reads (see [`expr_path`]), its matches in the tree (R35-1:
+/// nerfacc's `glob.glob(osp.join(ROOT_DIR, "nerfacc", "cuda", "csrc", "*.cu"))`), or such
+/// terms joined by `+`. `None` where a term is something else, or a glob matches nothing.
+fn sources_expression(
+    src: &str,
+    toks: &[Tok],
+    range: std::ops::Range<usize>,
+    dir: &std::path::Path,
+) -> Option<Vec<String>> {
+    let mut terms: Vec<std::ops::Range<usize>> = Vec::new();
+    let (mut depth, mut from) = (0isize, range.start);
+    for j in range.clone() {
+        depth += nesting(&toks[j]);
+        if depth == 0 && matches!(toks[j], Tok::Punct { ch: '+', .. }) {
+            terms.push(from..j);
+            from = j + 1;
+        }
+    }
+    terms.push(from..range.end);
+    let ident =
+        |j: usize, t: &str| matches!(toks.get(j), Some(Tok::Ident { text, .. }) if text == t);
+    let punct = |j: usize, c: char| matches!(toks.get(j), Some(Tok::Punct { ch, .. }) if *ch == c);
+    let mut out = Vec::new();
+    for t in terms {
+        if t.is_empty() {
+            return None;
+        }
+        // The term's last token closes the bracket its first (or its call's) opens.
+        let closes_at_end = |open: usize| {
+            let mut d = 0isize;
+            for (j, tok) in toks.iter().enumerate().take(t.end).skip(open) {
+                d += nesting(tok);
+                if d == 0 {
+                    return j + 1 == t.end;
+                }
+            }
+            false
+        };
+        if matches!(toks[t.start], Tok::Punct { ch: '[' | '(', .. }) {
+            if !closes_at_end(t.start) {
+                return None;
+            }
+            out.extend(source_paths(src, toks, t.start)?);
+            continue;
+        }
+        let open =
+            if ident(t.start, "glob") && punct(t.start + 1, '.') && ident(t.start + 2, "glob") {
+                t.start + 3
+            } else if ident(t.start, "glob") {
+                t.start + 1
+            } else {
+                return None;
+            };
+        if !punct(open, '(') || !closes_at_end(open) {
+            return None;
+        }
+        let args = list_elements(toks, open);
+        let first = args.first()?;
+        let paths = path_variables(src, toks);
+        let pattern = expr_path(&toks[first.clone()], &paths, 0)?.0;
+        let matches = glob_in_tree(dir, &pattern)?;
+        if matches.is_empty() {
+            return None;
+        }
+        out.extend(matches);
+    }
+    Some(out)
+}
+
+/// The files under `dir` that glob `pattern` (relative to `dir`, with `/`) matches, relative to
+/// `dir`: `*` and `?` within a name, `**` any depth of directories (a superset where Python's
+/// glob is not recursive). `None` where the pattern leaves `dir` or is absolute, or past a
+/// budget of directory entries.
+fn glob_in_tree(dir: &std::path::Path, pattern: &str) -> Option<Vec<String>> {
+    let pattern = pattern.trim_start_matches("./");
+    if pattern.is_empty() || pattern.starts_with('/') || pattern.split('/').any(|p| p == "..") {
+        return None;
+    }
+    let parts: Vec<&str> = pattern
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let mut out = Vec::new();
+    let mut budget = 4000usize;
+    glob_walk(dir, "", &parts, &mut out, &mut budget)?;
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+/// [`glob_in_tree`] from directory `at` (named `rel` under the glob's base), for the pattern's
+/// remaining `parts`.
+fn glob_walk(
+    at: &std::path::Path,
+    rel: &str,
+    parts: &[&str],
+    out: &mut Vec<String>,
+    budget: &mut usize,
+) -> Option<()> {
+    let Some((&part, rest)) = parts.split_first() else {
+        return Some(());
+    };
+    let join = |name: &str| {
+        if rel.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
+        }
+    };
+    if part == "**" {
+        // Zero directories, then each directory below.
+        glob_walk(at, rel, rest, out, budget)?;
+        for e in std::fs::read_dir(at).ok()?.flatten() {
+            *budget = budget.checked_sub(1)?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().is_ok_and(|t| t.is_dir()) && !name.starts_with('.') {
+                glob_walk(&e.path(), &join(&name), parts, out, budget)?;
+            }
+        }
+        return Some(());
+    }
+    if !part.contains(['*', '?', '[']) {
+        let p = at.join(part);
+        if rest.is_empty() {
+            if p.is_file() {
+                out.push(join(part));
+            }
+        } else if p.is_dir() {
+            glob_walk(&p, &join(part), rest, out, budget)?;
+        }
+        return Some(());
+    }
+    if part.contains('[') {
+        return None;
+    }
+    let Ok(entries) = std::fs::read_dir(at) else {
+        return Some(());
+    };
+    for e in entries.flatten() {
+        *budget = budget.checked_sub(1)?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !wildcard_match(part.as_bytes(), name.as_bytes()) {
+            continue;
+        }
+        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+        if rest.is_empty() {
+            if !is_dir {
+                out.push(join(&name));
+            }
+        } else if is_dir {
+            glob_walk(&e.path(), &join(&name), rest, out, budget)?;
+        }
+    }
+    Some(())
+}
+
+/// Whether `name` matches `pattern` with `*` (any run) and `?` (one character).
+fn wildcard_match(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|k| wildcard_match(rest, &name[k..])),
+        Some((b'?', rest)) => !name.is_empty() && wildcard_match(rest, &name[1..]),
+        Some((c, rest)) => name.first() == Some(c) && wildcard_match(rest, &name[1..]),
+    }
 }
 
 /// The files the `sources` list opened at `open` names, relative to this file's directory: its
