@@ -226,6 +226,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     header_constants(a);
     row_width_shuffles(a);
+    narrow_width_shuffles(a);
     unrolled_trees(a);
     drop_right_findings(a);
     row_width_help(a);
@@ -266,6 +267,61 @@ fn row_width_shuffles(a: &mut Analyzer) {
                 x.2 = Some(Lanes::Width32);
             }
         }
+    }
+}
+
+/// Shuffles given a width that is not a constant (`__shfl_xor_sync(m, v, o, group)`, `group` a
+/// kernel argument) in functions that only 32-wide blocks reach: CUDA takes a power of two up
+/// to 32 there, so each group of `width` lanes lies inside one 32-thread block row, which a
+/// 64-lane wavefront holds two of, and the shuffle keeps to its row as a width of 32 would
+/// (sglang's MoE gate in `dim3(WARP_SIZE, WARPS_PER_CTA)` blocks, realuser35 R35-d). A width
+/// that is or names the wavefront's size (`warpSize`, 64) stays what it is.
+fn narrow_width_shuffles(a: &mut Analyzer) {
+    if !a.launches.iter().any(|(_, w32)| *w32)
+        || !a.calls.iter().any(|c| c.2 == Some(Lanes::Wavefront))
+    {
+        return;
+    }
+    let narrow = narrow_bodies(a);
+    if narrow.is_empty() {
+        return;
+    }
+    let defs = device_defs(a);
+    let mut widened = Vec::new();
+    for (i, &(at, name, lanes)) in a.calls.iter().enumerate() {
+        if lanes != Some(Lanes::Wavefront) || !narrow.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        let width_index = if name.starts_with("__shfl") {
+            2 + usize::from(name.ends_with("_sync"))
+        } else if name.starts_with("WARP_SHFL") && name != "WARP_SHFL_SYNC" {
+            2
+        } else {
+            continue;
+        };
+        let Some((_, _, body)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let Some(width) = call_at(*body, at)
+            .and_then(|c| c.field(FIELDS.arguments))
+            .and_then(|l| {
+                crate::parse::named_children(l)
+                    .filter(|n| n.kind_name() != "comment")
+                    .nth(width_index)
+            })
+        else {
+            continue;
+        };
+        let text = a.text(width).as_bytes();
+        let wave = has_word(text, "warpSize")
+            || a.warp_size_aliases.iter().any(|(m, _)| has_word(text, m))
+            || a.eval(width).is_some_and(|w| w > 32);
+        if !wave {
+            widened.push(i);
+        }
+    }
+    for i in widened {
+        a.calls[i].2 = Some(Lanes::Width32);
     }
 }
 
@@ -733,7 +789,7 @@ fn header_constants(a: &mut Analyzer) {
             if r.start < *after {
                 continue;
             }
-            let Some(at) = crate::lexer::whole_words(&a.src[r.clone()], name)
+            let Some(at) = super::code_words(&a.src[r.clone()], name)
                 .map(|i| r.start + i)
                 .find(|&i| a.lookup(name, i).is_none())
             else {
@@ -2330,9 +2386,10 @@ fn is_32(a: &Analyzer, e: Node) -> bool {
             .any(|h| h.fixed_32 && h.name == name && h.after <= e.start_byte())
 }
 
-/// Whether `word` occurs in `text` on identifier boundaries.
+/// Whether `word` occurs in `text` on identifier boundaries, in code (not in a comment or a
+/// literal).
 fn has_word(text: &[u8], word: &str) -> bool {
-    crate::lexer::whole_words(text, word).next().is_some()
+    super::code_words(text, word).next().is_some()
 }
 
 /// The file's device functions (by their ranges in `defs`) as the noted calls link them.
@@ -4141,7 +4198,7 @@ pub(super) fn unlaunched_rows(a: &mut Analyzer) {
 /// Whether `text` names `threadIdx.y` (blanks around the `.` allowed, as
 /// [`row_index_of_32`] reads it).
 fn names_thread_y(text: &[u8]) -> bool {
-    crate::lexer::whole_words(text, "threadIdx").any(|at| {
+    super::code_words(text, "threadIdx").any(|at| {
         let rest = text[at + "threadIdx".len()..].trim_ascii_start();
         rest.strip_prefix(b".").is_some_and(|r| {
             let r = r.trim_ascii_start();

@@ -5449,7 +5449,7 @@ fn launches_pass(
     own: std::ops::Range<usize>,
 ) -> Option<u64> {
     let mut value = None;
-    for at in crate::lexer::whole_words(src, kernel) {
+    for at in super::code_words(src, kernel) {
         if own.contains(&at) {
             continue;
         }
@@ -5540,7 +5540,7 @@ fn top_level_args(text: &[u8]) -> Option<Vec<&[u8]>> {
 
 /// Whether `src` launches kernel `name` with `<<<...>>>` (`name<<<`, `name <<<`, `name<T><<<`).
 fn chevron_launched(src: &[u8], name: &str) -> bool {
-    crate::lexer::whole_words(src, name).any(|at| {
+    super::code_words(src, name).any(|at| {
         let rest = src[at + name.len()..].trim_ascii_start();
         if rest.starts_with(b"<<<") {
             return true;
