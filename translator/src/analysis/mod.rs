@@ -1898,6 +1898,20 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Integer value of a constant expression, using macros and constant declarations.
     fn eval(&self, n: Node) -> Option<i64> {
+        if n.kind_name() == "type_identifier" {
+            // A constant read as a type: `dim3 block(ROW, ROWS);` parses as the declaration of
+            // a function whose parameter types are `ROW` and `ROWS` (realuser35 R35-d).
+            let name = self.text(n);
+            if let Some(v) = self.macros.value(name) {
+                return Some(v);
+            }
+            let d = self.lookup(name, n.start_byte())?;
+            return (d.constant
+                && !d.pointer
+                && d.init.is_some_and(|i| i.kind_name() != "type_identifier"))
+            .then(|| self.eval(d.init?))
+            .flatten();
+        }
         eval::Eval {
             src: self.src,
             macros: &self.macros,

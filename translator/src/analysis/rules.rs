@@ -5403,7 +5403,7 @@ fn function_name<'a>(a: &Analyzer<'a, '_>, def: Node) -> Option<&'a str> {
 /// The value of kernel parameter `n` where every use of the kernel's name in the file, other
 /// than its definition, is a `<<<...>>>` launch passing the same integer literal there
 /// (`shfl_scan<<<g, b, s>>>(data, 32, sums)` for `int width`).
-fn launch_argument(a: &Analyzer, n: Node) -> Option<u64> {
+pub(super) fn launch_argument(a: &Analyzer, n: Node) -> Option<u64> {
     // Cheap tests first: a launch in the file, and a kernel around `n` with a parameter of its
     // name (read from the parameter list, not looked up), each answer kept.
     if !a.names_launch() {
