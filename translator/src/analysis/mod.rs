@@ -321,7 +321,7 @@ pub fn analyze_flat_with(
             .filter(|m| m.live == Some(true))
             .filter(|m| {
                 !a.funcs.iter().any(|f| {
-                    crate::lexer::whole_words(a.text(f.node).as_bytes(), &m.name)
+                    code_words(a.text(f.node).as_bytes(), &m.name)
                         .next()
                         .is_some()
                 })
@@ -411,10 +411,7 @@ fn segment_macros(a: &Analyzer) -> HashSet<usize> {
         let mut used = false;
         let all = a.funcs.iter().filter(|f| f.device).all(|f| {
             let t = a.text(f.node);
-            if crate::lexer::whole_words(t.as_bytes(), &m.name)
-                .next()
-                .is_none()
-            {
+            if code_words(t.as_bytes(), &m.name).next().is_none() {
                 return true;
             }
             used = true;
@@ -1833,9 +1830,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             // `#define WARP_SIZE warpSize`, or an expression of it (`(1024 / warpSize)`).
             if !function_like
                 && self.origin.is_none()
-                && crate::lexer::whole_words(body_text, "warpSize")
-                    .next()
-                    .is_some()
+                && code_words(body_text, "warpSize").next().is_some()
                 && rules::hip_compiles(self, node) != Some(false)
             {
                 self.warp_size_aliases
@@ -1903,6 +1898,20 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Integer value of a constant expression, using macros and constant declarations.
     fn eval(&self, n: Node) -> Option<i64> {
+        if n.kind_name() == "type_identifier" {
+            // A constant read as a type: `dim3 block(ROW, ROWS);` parses as the declaration of
+            // a function whose parameter types are `ROW` and `ROWS` (realuser35 R35-d).
+            let name = self.text(n);
+            if let Some(v) = self.macros.value(name) {
+                return Some(v);
+            }
+            let d = self.lookup(name, n.start_byte())?;
+            return (d.constant
+                && !d.pointer
+                && d.init.is_some_and(|i| i.kind_name() != "type_identifier"))
+            .then(|| self.eval(d.init?))
+            .flatten();
+        }
         eval::Eval {
             src: self.src,
             macros: &self.macros,
@@ -2106,6 +2115,92 @@ impl<'a, 't> Decls<'a, 't> {
             map.entry(name).or_default().push(decl);
         }
     }
+}
+
+/// Where `name` stands in `text` as a whole word in code: [`crate::lexer::whole_words`] without
+/// the hits in comments and in string or character literals. A word in a comment (`// scan the
+/// row`, a launch commented out) says nothing of the code, so no verdict may depend on it
+/// (verify16 V16-b: a comment naming the kernel `scan` hid its launch's width).
+pub(super) fn code_words<'t>(text: &'t [u8], name: &'t str) -> impl Iterator<Item = usize> + 't {
+    let mut skipped: Option<Vec<Range<usize>>> = None;
+    crate::lexer::whole_words(text, name).filter(move |&at| {
+        let spans = skipped.get_or_insert_with(|| not_code(text));
+        let i = spans.partition_point(|r| r.end <= at);
+        !spans.get(i).is_some_and(|r| r.contains(&at))
+    })
+}
+
+/// The byte ranges of `text` that are not code: comments, and string and character literals
+/// (raw strings included), in order. A quote in a number (`1'000`) is a digit separator.
+pub(super) fn not_code(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let n = text.len();
+    let mut i = 0;
+    while i < n {
+        let c = text[i];
+        let start = i;
+        if c == b'/' && text.get(i + 1) == Some(&b'/') {
+            // A line comment, continued by a backslash at the line's end.
+            while i < n && text[i] != b'\n' {
+                if text[i] == b'\\' && text.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            out.push(start..i);
+        } else if c == b'/' && text.get(i + 1) == Some(&b'*') {
+            i = memchr::memmem::find(&text[i + 2..], b"*/").map_or(n, |e| i + 4 + e);
+            out.push(start..i);
+        } else if c == b'R'
+            && text.get(i + 1) == Some(&b'"')
+            && (i == 0 || !crate::lexer::is_word_byte(text[i - 1]))
+        {
+            // A raw string: R"delim( ... )delim".
+            let open = i + 2;
+            let paren = text[open..].iter().take(17).position(|&b| b == b'(');
+            match paren {
+                Some(p) => {
+                    let mut close = Vec::with_capacity(p + 2);
+                    close.push(b')');
+                    close.extend_from_slice(&text[open..open + p]);
+                    close.push(b'"');
+                    let body = open + p + 1;
+                    i = memchr::memmem::find(&text[body..], &close)
+                        .map_or(n, |e| body + e + close.len());
+                }
+                None => i += 2,
+            }
+            out.push(start..i);
+        } else if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < n && text[i] != c && text[i] != b'\n' {
+                if text[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(n);
+            out.push(start..i);
+        } else if c.is_ascii_digit() {
+            // A number with its suffix and digit separators (0xffu, 1e-5f, 1'000).
+            while i < n
+                && (text[i].is_ascii_alphanumeric()
+                    || text[i] == b'.'
+                    || text[i] == b'_'
+                    || text[i] == b'\''
+                        && text.get(i + 1).is_some_and(|b| b.is_ascii_alphanumeric()))
+            {
+                i += 1;
+            }
+        } else if crate::lexer::is_word_byte(c) {
+            while i < n && crate::lexer::is_word_byte(text[i]) {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Text of a node of `src` (`src_text`: the same bytes, when they are UTF-8).

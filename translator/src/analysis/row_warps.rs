@@ -226,6 +226,7 @@ pub(super) fn finish(a: &mut Analyzer) {
     }
     header_constants(a);
     row_width_shuffles(a);
+    given_width_shuffles(a);
     unrolled_trees(a);
     drop_right_findings(a);
     row_width_help(a);
@@ -266,6 +267,71 @@ fn row_width_shuffles(a: &mut Analyzer) {
                 x.2 = Some(Lanes::Width32);
             }
         }
+    }
+}
+
+/// Shuffles given a width that is not a constant where the file shows it keeps to 32 lanes:
+/// - a kernel parameter every launch in the file passes 32 or less for (`__shfl_up_sync(m, v,
+///   i, width)` in `scan<<<1, 64>>>(d, 32)`): the segment form H001's own help suggests, with
+///   lanes numbered `threadIdx.x % width` (verify16 V16-b), as a literal 32 would be;
+/// - any width in functions that only 32-wide blocks reach (`__shfl_xor_sync(m, v, o,
+///   group)`, `group` a kernel argument): CUDA takes a power of two up to 32 there, so each
+///   group of `width` lanes lies inside one 32-thread block row, which a 64-lane wavefront
+///   holds two of, and the shuffle keeps to its row as a width of 32 would (sglang's MoE gate
+///   in `dim3(WARP_SIZE, WARPS_PER_CTA)` blocks, realuser35 R35-d).
+///
+/// A width that is or names the wavefront's size (`warpSize`, 64) stays what it is.
+fn given_width_shuffles(a: &mut Analyzer) {
+    if a.launches.is_empty() || !a.calls.iter().any(|c| c.2 == Some(Lanes::Wavefront)) {
+        return;
+    }
+    let narrow = if a.launches.iter().any(|(_, w32)| *w32) {
+        narrow_bodies(a)
+    } else {
+        Vec::new()
+    };
+    let defs = device_defs(a);
+    let mut widened = Vec::new();
+    for (i, &(at, name, lanes)) in a.calls.iter().enumerate() {
+        if lanes != Some(Lanes::Wavefront) {
+            continue;
+        }
+        let width_index = if name.starts_with("__shfl") {
+            2 + usize::from(name.ends_with("_sync"))
+        } else if name.starts_with("WARP_SHFL") && name != "WARP_SHFL_SYNC" {
+            2
+        } else {
+            continue;
+        };
+        let Some((_, _, body)) = defs.iter().find(|(_, r, _)| r.contains(&at)) else {
+            continue;
+        };
+        let Some(width) = call_at(*body, at)
+            .and_then(|c| c.field(FIELDS.arguments))
+            .and_then(|l| {
+                crate::parse::named_children(l)
+                    .filter(|n| n.kind_name() != "comment")
+                    .nth(width_index)
+            })
+        else {
+            continue;
+        };
+        let text = a.text(width).as_bytes();
+        let wave = has_word(text, "warpSize")
+            || a.warp_size_aliases.iter().any(|(m, _)| has_word(text, m))
+            || a.eval(width).is_some_and(|w| w > 32);
+        if wave {
+            continue;
+        }
+        let launched = unparen(width).kind_name() == "identifier"
+            && super::rules::launch_argument(a, unparen(width))
+                .is_some_and(|w| (1..=32).contains(&w));
+        if launched || narrow.iter().any(|r| r.contains(&at)) {
+            widened.push(i);
+        }
+    }
+    for i in widened {
+        a.calls[i].2 = Some(Lanes::Width32);
     }
 }
 
@@ -733,7 +799,7 @@ fn header_constants(a: &mut Analyzer) {
             if r.start < *after {
                 continue;
             }
-            let Some(at) = crate::lexer::whole_words(&a.src[r.clone()], name)
+            let Some(at) = super::code_words(&a.src[r.clone()], name)
                 .map(|i| r.start + i)
                 .find(|&i| a.lookup(name, i).is_none())
             else {
@@ -2330,9 +2396,10 @@ fn is_32(a: &Analyzer, e: Node) -> bool {
             .any(|h| h.fixed_32 && h.name == name && h.after <= e.start_byte())
 }
 
-/// Whether `word` occurs in `text` on identifier boundaries.
+/// Whether `word` occurs in `text` on identifier boundaries, in code (not in a comment or a
+/// literal).
 fn has_word(text: &[u8], word: &str) -> bool {
-    crate::lexer::whole_words(text, word).next().is_some()
+    super::code_words(text, word).next().is_some()
 }
 
 /// The file's device functions (by their ranges in `defs`) as the noted calls link them.
@@ -4141,7 +4208,7 @@ pub(super) fn unlaunched_rows(a: &mut Analyzer) {
 /// Whether `text` names `threadIdx.y` (blanks around the `.` allowed, as
 /// [`row_index_of_32`] reads it).
 fn names_thread_y(text: &[u8]) -> bool {
-    crate::lexer::whole_words(text, "threadIdx").any(|at| {
+    super::code_words(text, "threadIdx").any(|at| {
         let rest = text[at + "threadIdx".len()..].trim_ascii_start();
         rest.strip_prefix(b".").is_some_and(|r| {
             let r = r.trim_ascii_start();
@@ -4238,7 +4305,9 @@ pub(super) fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<No
             if !a.names_dim3() {
                 return None;
             }
-            let d = a.lookup(a.text(b), b.start_byte())?;
+            let Some(d) = a.lookup(a.text(b), b.start_byte()) else {
+                return vexing_dim3(a, b);
+            };
             if d.pointer || d.ty_text.trim_start_matches("const ") != "dim3" {
                 return None;
             }
@@ -4256,6 +4325,45 @@ pub(super) fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<No
             .filter(|n| n.kind_name() != "comment")
             .collect(),
     )
+}
+
+/// The dimensions of `dim3 name(X, Y);` for identifier `name`, where every dimension is a name
+/// (`dim3 block(WARP_SIZE, ROWS)`): C++ reads that as a variable, but the parser takes it for
+/// the declaration of a function whose parameter types are `WARP_SIZE` and `ROWS`, so no
+/// variable `name` is declared. The last such declaration before `name` in the blocks around it.
+fn vexing_dim3<'t>(a: &Analyzer<'_, 't>, name: Node<'t>) -> Option<Vec<Node<'t>>> {
+    let at = name.start_byte();
+    let text = a.text(name);
+    for block in crate::parse::ancestors(name)
+        .into_iter()
+        .filter(|p| matches!(p.kind_name(), "compound_statement" | "translation_unit"))
+    {
+        let found = crate::parse::named_children(block)
+            .take_while(|s| s.end_byte() <= at)
+            .filter(|s| s.kind_name() == "declaration")
+            .filter(|s| s.field(FIELDS.type_).is_some_and(|t| a.text(t) == "dim3"))
+            .filter_map(|s| s.field(FIELDS.declarator))
+            .filter(|f| f.kind_name() == "function_declarator")
+            .filter(|f| {
+                f.field(FIELDS.declarator)
+                    .is_some_and(|d| a.text(d) == text)
+            })
+            .last();
+        let Some(f) = found else {
+            continue;
+        };
+        let dims: Option<Vec<Node>> = crate::parse::named_children(f.field(FIELDS.parameters)?)
+            .filter(|p| p.kind_name() != "comment")
+            .map(|p| {
+                (p.kind_name() == "parameter_declaration" && p.field(FIELDS.declarator).is_none())
+                    .then(|| p.field(FIELDS.type_))
+                    .flatten()
+                    .filter(|t| t.kind_name() == "type_identifier")
+            })
+            .collect();
+        return dims.filter(|d| !d.is_empty());
+    }
+    None
 }
 
 /// The argument list of a `dim3(...)` call.

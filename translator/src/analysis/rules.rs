@@ -5846,7 +5846,7 @@ fn function_name<'a>(a: &Analyzer<'a, '_>, def: Node) -> Option<&'a str> {
 /// The value of kernel parameter `n` where every use of the kernel's name in the file, other
 /// than its definition, is a `<<<...>>>` launch passing the same integer literal there
 /// (`shfl_scan<<<g, b, s>>>(data, 32, sums)` for `int width`).
-fn launch_argument(a: &Analyzer, n: Node) -> Option<u64> {
+pub(super) fn launch_argument(a: &Analyzer, n: Node) -> Option<u64> {
     // Cheap tests first: a launch in the file, and a kernel around `n` with a parameter of its
     // name (read from the parameter list, not looked up), each answer kept.
     if !a.names_launch() {
@@ -5892,7 +5892,7 @@ fn launches_pass(
     own: std::ops::Range<usize>,
 ) -> Option<u64> {
     let mut value = None;
-    for at in crate::lexer::whole_words(src, kernel) {
+    for at in super::code_words(src, kernel) {
         if own.contains(&at) {
             continue;
         }
@@ -5983,7 +5983,7 @@ fn top_level_args(text: &[u8]) -> Option<Vec<&[u8]>> {
 
 /// Whether `src` launches kernel `name` with `<<<...>>>` (`name<<<`, `name <<<`, `name<T><<<`).
 fn chevron_launched(src: &[u8], name: &str) -> bool {
-    crate::lexer::whole_words(src, name).any(|at| {
+    super::code_words(src, name).any(|at| {
         let rest = src[at + name.len()..].trim_ascii_start();
         if rest.starts_with(b"<<<") {
             return true;
