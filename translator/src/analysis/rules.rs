@@ -10953,54 +10953,6 @@ pub(super) fn macro_expression(body: &str) -> &str {
         .trim()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
-        let names = [
-            "WARP_SIZE",
-            "kWarpSize",
-            "wave_size",
-            "WAVEFRONT_SIZE",
-            "warpWidth",
-            "WARP_LANES",
-            "threadsPerWarp",
-            "warpSz",
-            "LANES_PER_WARP",
-            "wavefront_width",
-            "LOG_WARP",
-            "warp_log",
-            "WARP_SHIFT",
-            "warpBits",
-            "LANE_BITS",
-            "log2Warp",
-            "LANE_MASK",
-            "warp_mask",
-            "laneIdMask",
-            "W_A_R_P_S_I_Z_E",
-            "blockSize",
-            "N",
-            "kTile",
-            "mask",
-            "shift",
-            "bits",
-            "threads",
-            "size32",
-            "",
-        ];
-        for name in names {
-            let reported = [5, 31, 32, 64]
-                .iter()
-                .any(|&v| warp_size_constant(name, v).is_some());
-            assert!(!reported || warp_constant_name(name), "{name}");
-        }
-        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
-        assert!(!warp_constant_name("blockSize"));
-    }
-}
-
 /// The qualifier macros of conditional `n` that only the branch hipcc skips defines with
 /// `__device__` (fast_rnnt's `#ifdef __CUDA_ARCH__ #define HD __host__ __device__ #else #define
 /// HD #endif`; realuser38 R38-b): hipcc takes the other branch in its device pass as well, so
@@ -11208,4 +11160,52 @@ fn emptied_help(a: &Analyzer, n: Node) -> String {
         a.opts.hip_version,
         if missing.len() == 1 { "it" } else { "them" }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warp_constant_names_cover_every_name_a_value_is_reported_for() {
+        let names = [
+            "WARP_SIZE",
+            "kWarpSize",
+            "wave_size",
+            "WAVEFRONT_SIZE",
+            "warpWidth",
+            "WARP_LANES",
+            "threadsPerWarp",
+            "warpSz",
+            "LANES_PER_WARP",
+            "wavefront_width",
+            "LOG_WARP",
+            "warp_log",
+            "WARP_SHIFT",
+            "warpBits",
+            "LANE_BITS",
+            "log2Warp",
+            "LANE_MASK",
+            "warp_mask",
+            "laneIdMask",
+            "W_A_R_P_S_I_Z_E",
+            "blockSize",
+            "N",
+            "kTile",
+            "mask",
+            "shift",
+            "bits",
+            "threads",
+            "size32",
+            "",
+        ];
+        for name in names {
+            let reported = [5, 31, 32, 64]
+                .iter()
+                .any(|&v| warp_size_constant(name, v).is_some());
+            assert!(!reported || warp_constant_name(name), "{name}");
+        }
+        assert!(warp_constant_name("W_A_R_P_S_I_Z_E"));
+        assert!(!warp_constant_name("blockSize"));
+    }
 }
