@@ -506,7 +506,15 @@ kernel's whole body (hipcc compiles an empty kernel, a lone `s_endpgm`, and says
 where a function defined only in the branch hipcc skips is called from code it compiles: hipcc \
 fails with \"use of undeclared identifier\". `__HIP_DEVICE_COMPILE__` does not help there, since \
 HIP-Clang parses kernel bodies in its host pass too; define the function unconditionally, or let \
-hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. An `#else` hipcc skips that only defines what \
+hipcc in with `|| defined(__HIP_PLATFORM_AMD__)`. The same holds for a qualifier macro that only \
+the branch hipcc skips defines with `__device__` (`#ifdef __CUDA_ARCH__` / `#define HD __host__ \
+__device__` / `#else` / `#define HD` / `#endif`): under hipcc `HD` is empty in the device pass \
+too, so functions declared with it are host-only and every kernel calling one fails (\"call to \
+__host__ function from __global__ function\"). That is an error where the file uses the macro; \
+define it as `__host__ __device__` unconditionally, or add `|| defined(__HIPCC__)` to the test \
+(`--fix` does this where the conditional holds only such macros). Where a kernel's whole body is \
+guarded and calls cooperative-groups functions HIP lacks (`cg::labeled_partition`, `cg::reduce`), \
+the help names them: dropping the guard alone does not build. An `#else` hipcc skips that only defines what \
 HIP has itself (the CUDA Guide's `atomicAdd(double*, double)` for sm < 60) is not reported, and \
 a skipped branch that holds nothing but such definitions (`#if __CUDA_ARCH__ < 600` around that \
 `atomicAdd`, `<= 300` around `double` overloads of `__shfl_down`) is a note. An \

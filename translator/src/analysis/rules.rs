@@ -9281,6 +9281,15 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         let emptied = (value == Some(0) && earlier_taken.is_none())
             .then(|| emptied_kernel(a, n))
             .flatten();
+        // `#if defined(__CUDA_ARCH__)` choosing a `__host__ __device__` macro (R38-b).
+        let qualifiers = (*under_defined && decided && stranded.is_none() && directive == "#if")
+            .then(|| qualifier_macros(a, n, value == Some(0)))
+            .flatten()
+            .map(|q| {
+                let start = n.child(0).map_or(cond.start_byte(), |t| t.start_byte());
+                let test = a.text(cond).trim();
+                qualifier_report(&q, value == Some(0), start..cond.end_byte(), test)
+            });
         let help = if *under_defined {
             "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation"
         } else {
@@ -9309,6 +9318,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
                 format!(", and hipcc stops at its `#error` on line {line}"),
             ),
             _ if stranded.is_some() => (Severity::Error, stranded_tail(stranded.as_ref())),
+            _ if qualifiers.is_some() => qualifiers
+                .as_ref()
+                .map(|(s, tail, _, _)| (*s, tail.clone()))
+                .unwrap_or((Severity::Error, String::new())),
             _ if emptied.is_some() => (
                 Severity::Error,
                 format!(", and there is no #else: `{}` has no other code, so hipcc compiles it to an empty kernel that does nothing", emptied.unwrap_or_default()),
@@ -9343,8 +9356,10 @@ fn pp_if(a: &mut Analyzer, n: Node) {
         };
         let help = if let Some(h) = stranded_help(stranded.as_ref(), value, &cond_text) {
             h
+        } else if let Some((_, _, h, _)) = &qualifiers {
+            h.clone()
         } else if emptied.is_some() {
-            EMPTIED_HELP.to_string()
+            emptied_help(a, n)
         } else if constant.is_some() {
             let cond = if ["||", "&&", "?", ","].iter().any(|o| cond_text.contains(o)) {
                 format!("({cond_text})")
@@ -9360,7 +9375,8 @@ fn pp_if(a: &mut Analyzer, n: Node) {
             help.to_string()
         };
         let msg = format!("`{directive} {cond_text}`: {arch_outcome}{tail}");
-        a.report(&CUDA_ARCH, severity, cond, msg, Some(help), vec![]);
+        let fix = qualifiers.map(|(_, _, _, f)| f).unwrap_or_default();
+        a.report(&CUDA_ARCH, severity, cond, msg, Some(help), fix);
     } else if value == Some(0) && earlier_taken.is_none() && version.is_none() {
         // A macro the file sets from `__CUDA_ARCH__` (`#define MY_ARCH __CUDA_ARCH__`, and 0
         // under `#ifndef __CUDA_ARCH__`): hipcc reads the condition with the host's value, so a
@@ -9840,15 +9856,28 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
         let stranded = stranded_function(a, n);
         let emptied = (!negated).then(|| emptied_kernel(a, n)).flatten();
         let msg = format!("`{directive} __CUDA_ARCH__`: undefined on AMD in device code too, so HIP {taken} for device and host alike");
+        let qualifiers = qualifier_macros(a, n, !negated);
+        let mut fix = vec![];
         let (severity, msg, help) = if let Some(h) =
             stranded_help(stranded.as_ref(), value, "defined(__CUDA_ARCH__)")
         {
             (Severity::Error, msg + &stranded_tail(stranded.as_ref()), h)
+        } else if let Some(q) = &qualifiers {
+            let start = n.child(0).map_or(name.start_byte(), |t| t.start_byte());
+            let test = if negated {
+                "!defined(__CUDA_ARCH__)"
+            } else {
+                "defined(__CUDA_ARCH__)"
+            };
+            let (severity, tail, help, edits) =
+                qualifier_report(q, !negated, start..name.end_byte(), test);
+            fix = edits;
+            (severity, msg + &tail, help)
         } else if let Some(k) = emptied {
             (
                 Severity::Error,
                 format!("{msg}, and there is no #else: `{k}` has no other code, so hipcc compiles it to an empty kernel that does nothing"),
-                EMPTIED_HELP.to_string(),
+                emptied_help(a, n),
             )
         } else if let Some((op, line, returned)) =
             (!negated).then(|| constant_fallback(a, n)).flatten()
@@ -9871,7 +9900,7 @@ fn pp_ifdef(a: &mut Analyzer, n: Node) {
                 "use `__HIP_DEVICE_COMPILE__` to tell device from host compilation".to_string(),
             )
         };
-        a.report(&CUDA_ARCH, severity, name, msg, Some(help), vec![]);
+        a.report(&CUDA_ARCH, severity, name, msg, Some(help), fix);
     }
 }
 
@@ -10922,6 +10951,215 @@ pub(super) fn macro_expression(body: &str) -> &str {
         .and_then(|b| b.strip_suffix(')'))
         .unwrap_or(body)
         .trim()
+}
+
+/// The qualifier macros of conditional `n` that only the branch hipcc skips defines with
+/// `__device__` (fast_rnnt's `#ifdef __CUDA_ARCH__ #define HD __host__ __device__ #else #define
+/// HD #endif`; realuser38 R38-b): hipcc takes the other branch in its device pass as well, so
+/// every function declared with the macro is host-only and a kernel calling one fails ("call
+/// to __host__ function from __global__ function"). `body_skipped`: hipcc skips the branch of
+/// `n` itself (`#ifdef`), not its `#else` (`#ifndef`).
+struct QualifierMacros {
+    /// The macros, in the order of the skipped branch.
+    names: Vec<String>,
+    /// The line of the first use of one of them outside the conditional.
+    used: Option<usize>,
+    /// Whether both branches hold only such qualifier definitions (and comments), so that
+    /// letting hipcc into the skipped branch changes nothing else.
+    only_qualifiers: bool,
+}
+
+/// The words a qualifier macro's body may hold (`__host__ __device__ __forceinline__`).
+const QUALIFIER_WORDS: [&str; 10] = [
+    "__host__",
+    "__device__",
+    "__forceinline__",
+    "__noinline__",
+    "__inline__",
+    "__inline",
+    "inline",
+    "static",
+    "constexpr",
+    "extern",
+];
+
+fn qualifier_macros(a: &Analyzer, n: Node, body_skipped: bool) -> Option<QualifierMacros> {
+    let alt = n.field(FIELDS.alternative)?;
+    if alt.kind_name() != "preproc_else" {
+        return None;
+    }
+    let own: Vec<Node> = crate::parse::named_children(n)
+        .filter(|c| {
+            Some(*c) != Some(alt)
+                && Some(*c) != n.field(FIELDS.condition)
+                && Some(*c) != n.field(FIELDS.name)
+        })
+        .collect();
+    let other: Vec<Node> = crate::parse::named_children(alt).collect();
+    let (skipped, taken) = if body_skipped {
+        (own, other)
+    } else {
+        (other, own)
+    };
+    // A `#define NAME words`, where every word qualifies a declaration: (name, words).
+    let qualifier = |c: &Node| -> Option<(String, Vec<String>)> {
+        if c.kind_name() != "preproc_def" {
+            return None;
+        }
+        let name = a.text(c.field(FIELDS.name)?).to_string();
+        let words: Vec<String> = c
+            .field(FIELDS.value)
+            .map(|v| a.text(v).split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        words
+            .iter()
+            .all(|w| QUALIFIER_WORDS.contains(&w.as_str()))
+            .then_some((name, words))
+    };
+    let device = |words: &[String]| words.iter().any(|w| w == "__device__");
+    let names: Vec<String> = skipped
+        .iter()
+        .filter_map(qualifier)
+        .filter(|(name, words)| {
+            device(words)
+                && taken
+                    .iter()
+                    .filter_map(qualifier)
+                    .any(|(other, w)| other == *name && !device(&w))
+        })
+        .map(|(name, _)| name)
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let only_qualifiers = skipped
+        .iter()
+        .chain(taken.iter())
+        .all(|c| c.kind_name() == "comment" || qualifier(c).is_some());
+    let range = n.byte_range();
+    let used = names
+        .iter()
+        .filter_map(|name| crate::lexer::whole_words(a.src, name).find(|at| !range.contains(at)))
+        .min()
+        .map(|at| a.index.position(a.map(at)).0);
+    Some(QualifierMacros {
+        names,
+        used,
+        only_qualifiers,
+    })
+}
+
+/// H011's severity, message tail, help and fix for [`qualifier_macros`]; `span` is the byte
+/// range of the directive and its test, rewritten under `--fix`, and `test` that test in `#if`
+/// form (`defined(__CUDA_ARCH__)` for `#ifdef`, `!defined(__CUDA_ARCH__)` for `#ifndef`).
+fn qualifier_report(
+    q: &QualifierMacros,
+    body_skipped: bool,
+    span: std::ops::Range<usize>,
+    test: &str,
+) -> (Severity, String, String, Vec<Edit>) {
+    let names = q
+        .names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (them, has) = if q.names.len() == 1 {
+        ("it", "has")
+    } else {
+        ("them", "have")
+    };
+    let branch = if body_skipped {
+        "this branch"
+    } else {
+        "the #else"
+    };
+    let cond = if ["||", "&&", "?", ","].iter().any(|o| test.contains(o)) {
+        format!("({test})")
+    } else {
+        test.to_string()
+    };
+    let (fixed, fix) = if body_skipped {
+        let t = format!("#if {cond} || defined(__HIPCC__)");
+        (t.clone(), t)
+    } else {
+        let t = format!("#if {cond} && !defined(__HIPCC__)");
+        (t.clone(), t)
+    };
+    let lost = format!(", and {names} {has} `__device__` only in {branch}, which hipcc skips in its device pass too");
+    let (severity, tail) = match q.used {
+        Some(line) => (
+            Severity::Error,
+            format!("{lost}: the functions declared with {them} (first on line {line}) are host-only under hipcc, and a kernel or device function that calls one fails with \"call to __host__ function from __global__ function\""),
+        ),
+        None => (
+            Severity::Warning,
+            format!("{lost}: functions declared with {them} are host-only under hipcc, and a kernel or device function that calls one fails with \"call to __host__ function from __global__ function\""),
+        ),
+    };
+    let mut help = format!("define {names} as `__host__ __device__` unconditionally, or let hipcc in: `{fixed}`; `__HIP_DEVICE_COMPILE__` fails the same way, since hipcc checks kernel bodies in its host pass too");
+    let edits = if q.only_qualifiers {
+        help.push_str(" (--fix does the latter)");
+        vec![Edit::replace(span.start, span.end, fix, "H011")]
+    } else {
+        vec![]
+    };
+    (severity, tail, help, edits)
+}
+
+/// The cooperative-groups calls in conditional `n`'s own branch that the target HIP lacks
+/// (`cg::labeled_partition`, `cg::reduce`; H044), as H011's help names them where it tells
+/// the user to drop a `__CUDA_ARCH__` guard (realuser37 R37-1).
+fn missing_cg_calls(a: &Analyzer, n: Node) -> Vec<String> {
+    let alt = n.field(FIELDS.alternative);
+    let hip = a.opts.hip_version;
+    let mut out: Vec<String> = Vec::new();
+    for c in crate::parse::named_children(n).filter(|c| Some(*c) != alt) {
+        crate::parse::walk_subtree(c, |x| {
+            if x.kind_name() != "call_expression" {
+                return Visit::Descend;
+            }
+            let (Some(name), Some(f)) = (callee(a, x), x.field(FIELDS.function)) else {
+                return Visit::Descend;
+            };
+            let missing = match name {
+                "reduce" | "inclusive_scan" | "exclusive_scan" => {
+                    cg_qualified(a, x)
+                        && (name.ends_with("scan") || hip < hipport_rules::Version::new(7, 13, 0))
+                }
+                "ballot" | "any" | "all" | "match_any" | "match_all" | "meta_group_rank"
+                | "meta_group_size" | "num_threads" | "dim_threads" | "labeled_partition"
+                | "binary_partition" | "num_blocks" | "block_rank" | "block_index"
+                | "dim_blocks" | "group_dim" => {
+                    cg_member_added(name).is_none_or(|v| hip < v) && names_group(a, f, name)
+                }
+                _ => false,
+            };
+            if missing {
+                let shown = format!("`{}`", snippet(a.text(f)));
+                if !out.contains(&shown) {
+                    out.push(shown);
+                }
+            }
+            Visit::Descend
+        });
+    }
+    out
+}
+
+/// [`EMPTIED_HELP`], with the calls of [`missing_cg_calls`] named: dropping the guard alone
+/// does not build.
+fn emptied_help(a: &Analyzer, n: Node) -> String {
+    let missing = missing_cg_calls(a, n);
+    if missing.is_empty() {
+        return EMPTIED_HELP.to_string();
+    }
+    format!(
+        "{EMPTIED_HELP}; dropping the guard is not enough here: the guarded code calls {}, which HIP {} does not have (H044), so the AMD path must do that work without {}",
+        missing.join(", "),
+        a.opts.hip_version,
+        if missing.len() == 1 { "it" } else { "them" }
+    )
 }
 
 #[cfg(test)]
