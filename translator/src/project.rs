@@ -1917,6 +1917,7 @@ fn translate_file(
         // What the tree's sources hold (Thrust or CUB for the C++ standard, the warp-sync
         // builtins for setup.py's define) is no part of this file's cache key.
         outcome.read_other_files = crate::buildfiles::may_name_old_standard(src)
+            || crate::buildfiles::may_drop_libraries(src)
             || matches!(
                 kind,
                 crate::buildfiles::BuildKind::SetupPy | crate::buildfiles::BuildKind::Python

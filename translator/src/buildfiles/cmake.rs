@@ -376,6 +376,10 @@ struct State<'a> {
     cuda_std_kept: BTreeSet<&'static str>,
     /// Whether CUDA is optional here (see [`cuda_optional`]): HIP is then looked for, not required.
     optional: bool,
+    /// R38-a: variables that reach `project()` / `enable_language()` (`project(x ${langs})`)
+    /// and that a `set()` / `list()` gives the `CUDA` language, each with whether one of
+    /// those commands gives it `CXX` as well (see [`language_variables`]).
+    cuda_lang_vars: std::collections::BTreeMap<String, bool>,
     /// The `cuda_add_*()` commands (indices into the file's commands): where nothing else says
     /// where the `find_package(hip)` block goes, it goes under the condition they share.
     gpu_targets: Vec<usize>,
@@ -575,8 +579,10 @@ fn translate_keeping(
         gpu_targets: Vec::new(),
         provided: BTreeSet::new(),
         device_code: false,
+        cuda_lang_vars: Default::default(),
     };
     let cmds = commands(src);
+    st.cuda_lang_vars = language_variables(&cmds);
     st.optional = cuda_optional(&cmds);
     st.arch_readers = architecture_readers(src, &cmds);
     st.toolchain_set = cmds
@@ -2203,14 +2209,139 @@ fn names_data(cmd: &Command) -> bool {
     }
 }
 
+/// The variable a whole argument reads (`${langs}`), if it is one.
+fn variable_read(a: &Arg) -> Option<&str> {
+    let name = a.text.strip_prefix("${")?.strip_suffix('}')?;
+    (!a.bracket && !name.is_empty() && !name.contains(['$', '{', '}'])).then_some(name)
+}
+
+/// R38-a: the variables passed whole to `project()` or `enable_language()` (fast_rnnt's
+/// `set(languages ${languages} CUDA)` ... `project(fast_rnnt ${languages})`, or
+/// `list(APPEND langs CUDA)` ... `project(demo ${langs})`) that a `set()` or `list(APPEND |
+/// PREPEND | INSERT)` gives the `CUDA` language, each with whether one of them gives it `CXX`.
+fn language_variables(cmds: &[Command]) -> std::collections::BTreeMap<String, bool> {
+    let read: BTreeSet<&str> = cmds
+        .iter()
+        .filter(|c| matches!(c.name.as_str(), "project" | "enable_language"))
+        .flat_map(|c| c.args.iter().filter_map(variable_read))
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for c in cmds {
+        let Some(values) = language_values(c) else {
+            continue;
+        };
+        let var = values[0].text.as_str();
+        if !read.contains(var) {
+            continue;
+        }
+        let values = &values[1..];
+        let cuda = values.iter().any(|a| arg_is(a, "CUDA"));
+        let cxx = values.iter().any(|a| arg_is(a, "CXX"));
+        if cuda || cxx {
+            let e = out.entry(var.to_string()).or_insert((false, false));
+            e.0 |= cuda;
+            e.1 |= cxx;
+        }
+    }
+    out.into_iter()
+        .filter(|(_, (cuda, _))| *cuda)
+        .map(|(v, (_, cxx))| (v, cxx))
+        .collect()
+}
+
+/// The variable and the values of a `set()` or of a `list()` that adds items: the variable
+/// first. `None` for other commands.
+fn language_values(c: &Command) -> Option<&[Arg]> {
+    match c.name.as_str() {
+        "set" if !c.args.is_empty() => Some(&c.args[..]),
+        "list" if c.args.len() >= 2 => {
+            let op = c.args[0].text.as_str();
+            match op {
+                "APPEND" | "PREPEND" => Some(&c.args[1..]),
+                // `list(INSERT var index items...)`: the index is not a language.
+                "INSERT" if c.args.len() >= 3 => Some(&c.args[1..]),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// R38-a: `CUDA` given to a variable that `project()` / `enable_language()` reads goes, as a
+/// literal `project(x LANGUAGES CUDA)` does: hipcc compiles the HIP sources as CXX, and with
+/// CUDA enabled CMake looks for nvcc (a ROCm machine has none, and where one is present it
+/// would compile the HIP sources).
+fn language_variable(st: &mut State, sink: &mut Sink, cmd: &Command) {
+    let Some(values) = language_values(cmd) else {
+        return;
+    };
+    let var = values[0].text.as_str();
+    let Some(&cxx_elsewhere) = st.cuda_lang_vars.get(var) else {
+        return;
+    };
+    let has_cxx = values[1..].iter().any(|a| arg_is(a, "CXX"));
+    for a in values[1..].iter().filter(|a| arg_is(a, "CUDA")) {
+        let done = if has_cxx || cxx_elsewhere {
+            remove_arg(sink, st.src, a, B_LANGUAGE.id)
+        } else {
+            sink.edit(a.start, a.end, "CXX", B_LANGUAGE.id)
+        };
+        if done {
+            let how = if has_cxx || cxx_elsewhere {
+                "removed from"
+            } else {
+                "-> CXX in"
+            };
+            sink.diag(
+                B_LANGUAGE,
+                a.start,
+                format!("CUDA language {how} `{var}`, the list of languages this file enables: HIP sources compile as CXX with hipcc, and with CUDA enabled CMake would look for nvcc"),
+                Some("configure with -DCMAKE_CXX_COMPILER=hipcc".into()),
+            );
+        }
+    }
+}
+
+/// Whether a `find_program()` looks for nvcc (`find_program(HAVE_NVCC nvcc)`,
+/// `find_program(NVCC NAMES nvcc nvcc.exe PATHS ...)`).
+fn finds_nvcc(cmd: &Command) -> bool {
+    cmd.name == "find_program"
+        && cmd.args.iter().skip(1).any(|a| {
+            let t = a.text.as_str();
+            let base = t.rsplit(['/', '\\']).next().unwrap_or(t);
+            !a.bracket && matches!(base, "nvcc" | "nvcc.exe")
+        })
+}
+
 /// Command-specific rewrites.
 fn command(st: &mut State, sink: &mut Sink, cmd: &Command) {
     thrust_standard(st, sink, cmd);
     cuda_features(st, sink, cmd);
+    language_variable(st, sink, cmd);
     let src = st.src;
     let args = &cmd.args;
     match cmd.name.as_str() {
+        // R38-a: a build gated on finding nvcc is skipped on ROCm, with no error.
+        "find_program" if finds_nvcc(cmd) => {
+            let var = args.first().map_or("", |a| a.text.as_str());
+            sink.diag(
+                B_CONSTRUCT,
+                cmd.start,
+                format!("find_program({var} ...) looks for nvcc, which ROCm does not have: what it gates (a GPU build) is skipped there, with no error"),
+                Some("look for hipcc instead (find_program(... hipcc)), or use find_package(hip)".into()),
+            );
+        }
         "project" | "enable_language" => {
+            if args
+                .iter()
+                .filter_map(variable_read)
+                .any(|v| st.cuda_lang_vars.contains_key(v))
+            {
+                st.cuda_lang = true;
+                if st.block.is_none() {
+                    st.block = Some((cmd.end, cmd.end, false));
+                }
+            }
             let has_cxx = args.iter().any(|a| arg_is(a, "CXX"));
             for a in args.iter().filter(|a| arg_is(a, "CUDA")) {
                 let done = if has_cxx {
@@ -3981,6 +4112,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
             "target_link_libraries" | "link_libraries"
         ) && !a.quoted
         {
+            // R37-a/b: a library no source uses, which ROCm lacks or ships as an optional
+            // package, goes.
+            let item = k > 0 || cmd.name == "link_libraries";
+            if let Some((message, help)) = flags::unused_library(t, st.opts).filter(|_| item) {
+                if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
+                    sink.diag(B_LIB_MAPPED, a.start, message, Some(help));
+                }
+                continue;
+            }
             if let Some(lib) = flags::library(t) {
                 if !shipped(st, sink, lib, t, a.start) {
                     continue;
@@ -4006,6 +4146,16 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 }
                 continue;
             }
+            // R37-a: a CUDA library ROCm has no counterpart of (`cusolverMg`), which a
+            // source uses: the link cannot work on ROCm.
+            if item && !t.contains('$') {
+                if let Some((_, info, message, help)) = flags::map_library_name(stem)
+                    .filter(|(_, info, _, _)| info.id == B_LIB_UNMAPPED.id)
+                {
+                    sink.diag(info, a.start, message, help);
+                    continue;
+                }
+            }
         }
         cccl_targets(st, sink, cmd, a);
         // CUDA:: targets.
@@ -4014,6 +4164,15 @@ fn general(st: &mut State, sink: &mut Sink, cmd: &Command, version_tested: &[usi
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
                 .map_or(t.len(), |e| pos + e);
             let target = &t[pos..end];
+            // R37-a/b: as for a plain name, where the target is a whole argument.
+            if let Some((message, help)) = flags::unused_library(target, st.opts) {
+                if pos == 0 && end == t.len() && !a.quoted {
+                    if remove_arg(sink, st.src, a, B_LIB_MAPPED.id) {
+                        sink.diag(B_LIB_MAPPED, a.start, message, Some(help));
+                    }
+                    continue;
+                }
+            }
             match flags::library_by_target(target) {
                 Some(lib) if !shipped(st, sink, lib, target, base + pos) => {}
                 Some(lib) => {

@@ -501,6 +501,35 @@ pub(crate) fn map_library_for(
     map_library_on(name, hip, false)
 }
 
+/// R37-a/b: [`map_library_for`] for a build file whose tree is known: a library that no source
+/// uses and that ROCm lacks or ships as an optional package (see [`super::unused_libraries`]) is
+/// dropped, with a note.
+pub(crate) fn map_library_in(
+    name: &str,
+    opts: &super::BuildOptions,
+) -> Option<(Action, &'static DiagInfo, String, Option<String>)> {
+    if let Some(msg) = unused_library(name, opts) {
+        return Some((Action::Remove, B_LIB_MAPPED, msg.0, Some(msg.1)));
+    }
+    map_library_for(name, opts.hip_version)
+}
+
+/// The note of a library [`map_library_in`] drops (message, help), or `None` where it stays.
+pub(crate) fn unused_library(name: &str, opts: &super::BuildOptions) -> Option<(String, String)> {
+    let lib = super::droppable(name).filter(|l| opts.unused_libraries.contains(l))?;
+    let why = if library(lib).is_some() {
+        let hip = library(lib).and_then(|l| l.hip).unwrap_or(lib);
+        format!("its HIP port, {hip}, is a package of its own that not every ROCm install has")
+    } else {
+        "ROCm has no counterpart of it".to_string()
+    };
+    Some((
+        format!("CUDA library `{name}` dropped: no source in the tree uses it, and {why}"),
+        "a source that calls its API needs it back (and a port of that code where ROCm has none)"
+            .to_string(),
+    ))
+}
+
 /// [`map_library_for`] for a Windows project: HIP's Windows SDK ships hipRTC as a library of its
 /// own in every release (hip_rtc.md: "on Windows hiprtc.dll must be used as the amdhip64.dll
 /// doesn't contain the HIPRTC symbols").
@@ -2095,7 +2124,7 @@ fn map_one(
     // U-f), is the library `-lcusparse` is: the name word changes, the form stays.
     if strip == "-l" && i + 1 < words.len() {
         let name = words[i + 1].trim_matches(|c| c == '"' || c == '\'');
-        if let Some((action, info, msg, help)) = map_library_for(name, opts.hip_version) {
+        if let Some((action, info, msg, help)) = map_library_in(name, opts) {
             if info.id != B_LIB_UNMAPPED.id {
                 match action {
                     Action::Replace(v) if v.len() == 1 => {
@@ -2120,7 +2149,7 @@ fn map_one(
         }
     }
     if let Some(name) = strip.strip_prefix("-l") {
-        if let Some((action, info, msg, help)) = map_library_for(name, opts.hip_version) {
+        if let Some((action, info, msg, help)) = map_library_in(name, opts) {
             let action = match action {
                 Action::Replace(v) => {
                     Action::Replace(v.into_iter().map(|l| format!("-l{l}")).collect())

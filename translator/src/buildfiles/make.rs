@@ -1422,9 +1422,7 @@ fn link_name_lists(
             if w.quote.is_some() {
                 continue;
             }
-            let Some((action, info, message, help)) =
-                flags::map_library_for(&w.text, opts.hip_version)
-            else {
+            let Some((action, info, message, help)) = flags::map_library_in(&w.text, opts) else {
                 continue;
             };
             let runtime = matches!(w.text.as_str(), "cudart" | "cudart_static");

@@ -193,6 +193,10 @@ pub struct BuildOptions {
     /// (see [`flags::is_cuda_path_in`]).
     #[doc(hidden)]
     pub cuda_path_vars: BTreeMap<String, String>,
+    /// R37-a/b: CUDA libraries this build file links that no source of the tree uses (see
+    /// [`unused_libraries`]): a link name ROCm lacks (`cusolverMg`) or whose HIP package is
+    /// optional (`cublasLt`) is dropped, with a note, where no source calls its API.
+    pub unused_libraries: std::collections::BTreeSet<&'static str>,
 }
 
 impl Default for BuildOptions {
@@ -209,6 +213,7 @@ impl Default for BuildOptions {
             cub_only: false,
             cub_too: false,
             cuda_path_vars: BTreeMap::new(),
+            unused_libraries: Default::default(),
         }
     }
 }
@@ -249,6 +254,132 @@ pub fn tree_uses_thrust(root: &Path) -> bool {
         m.insert(root.to_path_buf(), found);
     }
     found
+}
+
+/// R37-a/b: CUDA link names that a port drops where no source uses the library, each with the
+/// words its API begins with (`cusolverMg` for `cusolverMgCreate` and `cusolverMg.h`). These are
+/// libraries ROCm has no counterpart of (hipSOLVER has no multi-GPU API, NPP, nvJPEG, cuFFTW's
+/// FFTW interface, cuFile, NVML, CUPTI), and cuBLASLt, whose HIP port, hipBLASLt, is a package
+/// of its own that ROCm 5.5 first shipped and that not every install has.
+pub(crate) const DROPPABLE_LIBRARIES: &[(&str, &[&str])] = &[
+    ("cusolverMg", &["cusolverMg"]),
+    ("cublasLt", &["cublasLt", "CUBLASLT"]),
+    ("cublasLt_static", &["cublasLt", "CUBLASLT"]),
+    ("cufftw", &["cufftw", "fftw"]),
+    ("nvjpeg", &["nvjpeg", "nvJpeg", "NVJPEG"]),
+    ("nvjpeg_static", &["nvjpeg", "nvJpeg", "NVJPEG"]),
+    ("cufile", &["cuFile", "cufile", "CU_FILE"]),
+    ("cufile_rdma", &["cuFile", "cufile", "CU_FILE"]),
+    ("nvml", &["nvml", "NVML"]),
+    ("nvidia-ml", &["nvml", "NVML"]),
+    ("cupti", &["cupti", "CUPTI"]),
+    ("cupti_static", &["cupti", "CUPTI"]),
+    ("nppc", &["npp", "NPP"]),
+    ("nppial", &["npp", "NPP"]),
+    ("nppicc", &["npp", "NPP"]),
+    ("nppidei", &["npp", "NPP"]),
+    ("nppif", &["npp", "NPP"]),
+    ("nppig", &["npp", "NPP"]),
+    ("nppim", &["npp", "NPP"]),
+    ("nppist", &["npp", "NPP"]),
+    ("nppisu", &["npp", "NPP"]),
+    ("nppitc", &["npp", "NPP"]),
+    ("npps", &["npp", "NPP"]),
+];
+
+/// The API words of a droppable library, given as a link name or a `CUDA::` target (see
+/// [`DROPPABLE_LIBRARIES`]).
+pub(crate) fn droppable(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix("CUDA::").unwrap_or(name);
+    DROPPABLE_LIBRARIES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, _)| *n)
+}
+
+/// Whether build file `src` names a library the port may drop (see [`unused_libraries`]): its
+/// translation then depends on the tree's sources.
+pub fn may_drop_libraries(src: &[u8]) -> bool {
+    DROPPABLE_LIBRARIES
+        .iter()
+        .any(|(n, _)| memchr::memmem::find(src, n.as_bytes()).is_some())
+}
+
+/// R37-a/b: the libraries of [`DROPPABLE_LIBRARIES`] that build file `src` names and that no
+/// source under `root` uses: no word of their API starts an identifier, a header name or a
+/// macro in any C, C++ or CUDA source. Read once per root and run, with the budget of
+/// [`tree_uses_thrust`].
+pub fn unused_libraries(src: &[u8], root: &Path) -> std::collections::BTreeSet<&'static str> {
+    use std::collections::{BTreeSet, HashMap};
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashMap<std::path::PathBuf, BTreeSet<&'static str>>>> =
+        OnceLock::new();
+    let named: Vec<&(&str, &[&str])> = DROPPABLE_LIBRARIES
+        .iter()
+        .filter(|(n, _)| memchr::memmem::find(src, n.as_bytes()).is_some())
+        .collect();
+    if named.is_empty() {
+        return BTreeSet::new();
+    }
+    let seen = SEEN.get_or_init(Default::default);
+    let cached = seen.lock().ok().and_then(|m| m.get(root).cloned());
+    let used = cached.unwrap_or_else(|| {
+        let words: BTreeSet<&'static str> = DROPPABLE_LIBRARIES
+            .iter()
+            .flat_map(|(_, w)| w.iter().copied())
+            .collect();
+        let mut used = BTreeSet::new();
+        let mut budget = 20_000usize;
+        crate::tree_walk::walk_files(root, usize::MAX, |path, _, len| {
+            let source = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(
+                    e,
+                    "cu" | "cuh"
+                        | "h"
+                        | "hh"
+                        | "hpp"
+                        | "hxx"
+                        | "cpp"
+                        | "cc"
+                        | "cxx"
+                        | "c"
+                        | "inl"
+                        | "hip"
+                )
+            });
+            if !source || budget == 0 || len > 4 << 20 {
+                return std::ops::ControlFlow::Continue(());
+            }
+            budget -= 1;
+            if let Ok(text) = std::fs::read(path) {
+                for w in &words {
+                    if !used.contains(w) && starts_a_word(&text, w.as_bytes()) {
+                        used.insert(*w);
+                    }
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+        // Out of budget: what was not read may use anything.
+        if budget == 0 {
+            used = words;
+        }
+        if let Ok(mut m) = seen.lock() {
+            m.insert(root.to_path_buf(), used.clone());
+        }
+        used
+    });
+    named
+        .into_iter()
+        .filter(|(_, w)| !w.iter().any(|w| used.contains(w)))
+        .map(|(n, _)| *n)
+        .collect()
+}
+
+/// Whether `word` occurs in `text` where no identifier character comes just before it.
+fn starts_a_word(text: &[u8], word: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, word)
+        .any(|at| at == 0 || !(text[at - 1].is_ascii_alphanumeric() || text[at - 1] == b'_'))
 }
 
 /// Whether CMake file `src` may list CUDA sources that [`cmake_sources::use_thrust`] reads: it
@@ -432,6 +563,18 @@ pub fn translate_build(
         &with_thrust
     } else {
         opts
+    };
+    // R37-a/b: libraries named here that no source of the tree uses.
+    let with_unused;
+    let opts = match opts.tree_root.as_deref() {
+        Some(root) if opts.unused_libraries.is_empty() && may_drop_libraries(src) => {
+            with_unused = BuildOptions {
+                unused_libraries: unused_libraries(src, root),
+                ..opts.clone()
+            };
+            &with_unused
+        }
+        _ => opts,
     };
     // Most Python files build nothing: only those that name nvcc flags are read, and those that
     // build an extension or that a build imports where they name `CUDA_HOME` or, under renames,

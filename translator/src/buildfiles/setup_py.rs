@@ -4874,9 +4874,7 @@ fn list(
         Role::Libraries => {
             let mut mapped = flags::Mapped::default();
             for (i, w) in words.iter().enumerate() {
-                if let Some((action, info, message, help)) =
-                    flags::map_library_for(&w.text, opts.hip_version)
-                {
+                if let Some((action, info, message, help)) = flags::map_library_in(&w.text, opts) {
                     if info.id != super::B_LIB_UNMAPPED.id {
                         mapped.changes.push((i, action));
                     }
