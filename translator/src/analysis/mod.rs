@@ -2132,13 +2132,15 @@ pub(super) fn code_words<'t>(text: &'t [u8], name: &'t str) -> impl Iterator<Ite
 
 /// The byte ranges of `text` that are not code: comments, and string and character literals
 /// (raw strings included), in order. A quote in a number (`1'000`) is a digit separator.
+/// Jumps from one `/`, `"` or `'` to the next (SIMD), since code between them needs no look.
 pub(super) fn not_code(text: &[u8]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let n = text.len();
     let mut i = 0;
-    while i < n {
-        let c = text[i];
-        let start = i;
+    while let Some(k) = memchr::memchr3(b'/', b'"', b'\'', &text[i..]) {
+        let start = i + k;
+        let c = text[start];
+        i = start;
         if c == b'/' && text.get(i + 1) == Some(&b'/') {
             // A line comment, continued by a backslash at the line's end.
             while i < n && text[i] != b'\n' {
@@ -2151,12 +2153,15 @@ pub(super) fn not_code(text: &[u8]) -> Vec<Range<usize>> {
         } else if c == b'/' && text.get(i + 1) == Some(&b'*') {
             i = memchr::memmem::find(&text[i + 2..], b"*/").map_or(n, |e| i + 4 + e);
             out.push(start..i);
-        } else if c == b'R'
-            && text.get(i + 1) == Some(&b'"')
-            && (i == 0 || !crate::lexer::is_word_byte(text[i - 1]))
-        {
+        } else if c == b'/' {
+            i += 1;
+        } else if c == b'\'' && in_number(text, i) {
+            // A digit separator.
+            i += 1;
+        } else if c == b'"' && raw_prefix(text, i).is_some() {
             // A raw string: R"delim( ... )delim".
-            let open = i + 2;
+            let from = raw_prefix(text, i).unwrap_or(i);
+            let open = i + 1;
             let paren = text[open..].iter().take(17).position(|&b| b == b'(');
             match paren {
                 Some(p) => {
@@ -2167,11 +2172,14 @@ pub(super) fn not_code(text: &[u8]) -> Vec<Range<usize>> {
                     let body = open + p + 1;
                     i = memchr::memmem::find(&text[body..], &close)
                         .map_or(n, |e| body + e + close.len());
+                    out.push(from..i);
                 }
-                None => i += 2,
+                None => {
+                    i += 1;
+                    out.push(from..i);
+                }
             }
-            out.push(start..i);
-        } else if c == b'"' || c == b'\'' {
+        } else {
             i += 1;
             while i < n && text[i] != c && text[i] != b'\n' {
                 if text[i] == b'\\' {
@@ -2181,26 +2189,36 @@ pub(super) fn not_code(text: &[u8]) -> Vec<Range<usize>> {
             }
             i = (i + 1).min(n);
             out.push(start..i);
-        } else if c.is_ascii_digit() {
-            // A number with its suffix and digit separators (0xffu, 1e-5f, 1'000).
-            while i < n
-                && (text[i].is_ascii_alphanumeric()
-                    || text[i] == b'.'
-                    || text[i] == b'_'
-                    || text[i] == b'\''
-                        && text.get(i + 1).is_some_and(|b| b.is_ascii_alphanumeric()))
-            {
-                i += 1;
-            }
-        } else if crate::lexer::is_word_byte(c) {
-            while i < n && crate::lexer::is_word_byte(text[i]) {
-                i += 1;
-            }
-        } else {
-            i += 1;
         }
     }
     out
+}
+
+/// Whether the `'` at `at` stands inside a number (`1'000`, `0xFF'FF`): the run of word bytes,
+/// dots and quotes before it starts with a digit (or a dot and a digit), and a digit or letter
+/// follows.
+fn in_number(text: &[u8], at: usize) -> bool {
+    if !text.get(at + 1).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return false;
+    }
+    let mut j = at;
+    while j > 0 && (crate::lexer::is_word_byte(text[j - 1]) || matches!(text[j - 1], b'.' | b'\''))
+    {
+        j -= 1;
+    }
+    let run = &text[j..at];
+    run.first().is_some_and(|b| b.is_ascii_digit())
+        || run.first() == Some(&b'.') && run.get(1).is_some_and(|b| b.is_ascii_digit())
+}
+
+/// Where the raw-string prefix (`R`, `LR`, `uR`, `UR`, `u8R`) of the `"` at `at` starts, if
+/// that `"` opens a raw string.
+fn raw_prefix(text: &[u8], at: usize) -> Option<usize> {
+    let mut j = at;
+    while j > 0 && crate::lexer::is_word_byte(text[j - 1]) {
+        j -= 1;
+    }
+    matches!(&text[j..at], b"R" | b"LR" | b"uR" | b"UR" | b"u8R").then_some(j)
 }
 
 /// Text of a node of `src` (`src_text`: the same bytes, when they are UTF-8).

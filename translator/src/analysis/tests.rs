@@ -7028,3 +7028,136 @@ fn noise_of_realuser25_26() {
         run(&no_hip_arm)
     );
 }
+
+// not_code ----------------------------------------------------------------------------------
+
+/// [`super::not_code`] byte by byte, as first written: the reference the jumping scanner must
+/// agree with.
+fn not_code_reference(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let n = text.len();
+    let mut i = 0;
+    while i < n {
+        let c = text[i];
+        let start = i;
+        if c == b'/' && text.get(i + 1) == Some(&b'/') {
+            // A line comment, continued by a backslash at the line's end.
+            while i < n && text[i] != b'\n' {
+                if text[i] == b'\\' && text.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            out.push(start..i);
+        } else if c == b'/' && text.get(i + 1) == Some(&b'*') {
+            i = memchr::memmem::find(&text[i + 2..], b"*/").map_or(n, |e| i + 4 + e);
+            out.push(start..i);
+        } else if c == b'R'
+            && text.get(i + 1) == Some(&b'"')
+            && (i == 0 || !crate::lexer::is_word_byte(text[i - 1]))
+        {
+            // A raw string: R"delim( ... )delim".
+            let open = i + 2;
+            let paren = text[open..].iter().take(17).position(|&b| b == b'(');
+            match paren {
+                Some(p) => {
+                    let mut close = Vec::with_capacity(p + 2);
+                    close.push(b')');
+                    close.extend_from_slice(&text[open..open + p]);
+                    close.push(b'"');
+                    let body = open + p + 1;
+                    i = memchr::memmem::find(&text[body..], &close)
+                        .map_or(n, |e| body + e + close.len());
+                }
+                None => i += 2,
+            }
+            out.push(start..i);
+        } else if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < n && text[i] != c && text[i] != b'\n' {
+                if text[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(n);
+            out.push(start..i);
+        } else if c.is_ascii_digit() {
+            // A number with its suffix and digit separators (0xffu, 1e-5f, 1'000).
+            while i < n
+                && (text[i].is_ascii_alphanumeric()
+                    || text[i] == b'.'
+                    || text[i] == b'_'
+                    || text[i] == b'\''
+                        && text.get(i + 1).is_some_and(|b| b.is_ascii_alphanumeric()))
+            {
+                i += 1;
+            }
+        } else if crate::lexer::is_word_byte(c) {
+            while i < n && crate::lexer::is_word_byte(text[i]) {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Snippets where comments, literals, raw strings and digit separators meet.
+const NOT_CODE_CASES: &[&str] = &[
+    "int a = 1'000'000; // scan\nk<<<g, b>>>(x); /* launch */ f('a', \"s\\\"t\");",
+    "auto r = R\"x(a \" // not a comment )\" )x\"; scan(1);",
+    "x = 0xFF'FFu + .5'0f + 'q' + u8'c' + L'\\''; // end \\\n still comment\nnext();",
+    "char c = '/'; s = \"/*\"; /* a // b */ t = a / b; u = \"unterminated\nv = 1;",
+    "R\"(raw)\" R\"no paren  x = 'y",
+    "/* open comment to the end",
+    "a'b' 1'a' .'x' '",
+];
+
+#[test]
+fn not_code_agrees_with_the_byte_by_byte_reference() {
+    for case in NOT_CODE_CASES {
+        assert_eq!(
+            super::not_code(case.as_bytes()),
+            not_code_reference(case.as_bytes()),
+            "{case}"
+        );
+    }
+    // Every source of the corpus.
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut stack = vec![corpus];
+    let mut files = 0;
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .is_some_and(|x| matches!(x.to_str(), Some("cu" | "cuh" | "h" | "cpp" | "hpp")))
+            {
+                let text = std::fs::read(&p).unwrap();
+                assert_eq!(
+                    super::not_code(&text),
+                    not_code_reference(&text),
+                    "{}",
+                    p.display()
+                );
+                files += 1;
+            }
+        }
+    }
+    assert!(files > 50, "{files} corpus sources");
+}
+
+#[test]
+fn not_code_reads_raw_string_prefixes_and_separators() {
+    let text = b"a = u8R\"d(x // y)d\"; b = 1'0; c = LR\"(/*)\";";
+    let spans = super::not_code(text);
+    let got: Vec<&str> = spans
+        .iter()
+        .map(|r| std::str::from_utf8(&text[r.clone()]).unwrap())
+        .collect();
+    assert_eq!(got, ["u8R\"d(x // y)d\"", "LR\"(/*)\""]);
+}
