@@ -3401,25 +3401,13 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     // R36-1: CUDA's root found from nvcc's location (`$(shell dirname $$(command -v
     // nvcc))/..`) is reported as one written out is.
     if i >= 2 && words[i - 1].text.contains('=') && t.contains('$') {
-        let name = words[..i - 1]
-            .iter()
-            .map(|w| w.text.as_str())
-            .find(|w| !matches!(*w, "export" | "override" | "private" | "unexport"))
-            .unwrap_or(words[0].text.as_str());
+        let name = assigned_name(&words[..i - 1]);
         let value: Vec<&str> = words[i..].iter().map(|w| w.text.as_str()).collect();
         if renames.path_vars.get(name).is_some_and(|p| p == NVCC_ROOT)
             && !renames.derived_paths.contains_key(name)
             && nvcc_install_root(&value.join(" "))
         {
-            let derived = renames.path_roots.get(name).map_or(String::new(), |d| {
-                let names: Vec<String> = d.iter().map(|d| format!("`{d}`")).collect();
-                let verb = if names.len() == 1 {
-                    "derives"
-                } else {
-                    "derive"
-                };
-                format!(", and {} {verb} from it", names.join(", "))
-            });
+            let derived = derived_from(renames, name);
             sink.diag(
                 B_PATH,
                 w.start,
@@ -3441,24 +3429,12 @@ fn word(sink: &mut Sink, w: &Word, i: usize, words: &[Word], renames: &Renames, 
     {
         // `export NAME = value`, `override NAME := value` (verify11 F4): the name follows
         // the keyword.
-        let name = words[..i - 1]
-            .iter()
-            .map(|w| w.text.as_str())
-            .find(|w| !matches!(*w, "export" | "override" | "private" | "unexport"))
-            .unwrap_or(words[0].text.as_str());
+        let name = assigned_name(&words[..i - 1]);
         if renames.derived_paths.contains_key(name) {
             return;
         }
         if nvhpc {
-            let derived = renames.path_roots.get(name).map_or(String::new(), |d| {
-                let names: Vec<String> = d.iter().map(|d| format!("`{d}`")).collect();
-                let verb = if names.len() == 1 {
-                    "derives"
-                } else {
-                    "derive"
-                };
-                format!(", and {} {verb} from it", names.join(", "))
-            });
+            let derived = derived_from(renames, name);
             sink.diag(
                 B_PATH,
                 w.start,
@@ -3716,6 +3692,30 @@ pub(super) fn logical_lines(src: &str) -> Vec<(usize, usize)> {
         out.push((start, b.len()));
     }
     out
+}
+
+/// The variable a Makefile assignment's leading words name: the first that is not a keyword
+/// (`export NAME = value`, `override NAME := value`; verify11 F4).
+fn assigned_name(words: &[Word]) -> &str {
+    words
+        .iter()
+        .map(|w| w.text.as_str())
+        .find(|w| !matches!(*w, "export" | "override" | "private" | "unexport"))
+        .unwrap_or(words[0].text.as_str())
+}
+
+/// `, and `A`, `B` derive from it` for the variables built on CUDA path variable `name`, or
+/// nothing where none is.
+fn derived_from(renames: &Renames, name: &str) -> String {
+    renames.path_roots.get(name).map_or(String::new(), |d| {
+        let names: Vec<String> = d.iter().map(|d| format!("`{d}`")).collect();
+        let verb = if names.len() == 1 {
+            "derives"
+        } else {
+            "derive"
+        };
+        format!(", and {} {verb} from it", names.join(", "))
+    })
 }
 
 #[cfg(test)]
