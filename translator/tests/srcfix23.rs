@@ -1,0 +1,119 @@
+//! Findings fixed by srcfix23: `hipport: allow(...)` entries that name no diagnostic (T027),
+//! H001's explain page on run-time widths in 32-wide code, and H044 inside a `__CUDA_ARCH__`
+//! branch that H011 reports (R37-1).
+
+mod common;
+use common::{cli_convert_in, reports, write_files};
+use std::process::Command;
+
+// T027 -----------------------------------------------------------------------------------------
+
+/// A kernel with a lane index mod 32 on each of three lines, each with a mistyped suppression.
+const MISTYPED: &str = r#"__global__ void fill(int *out) {
+    int lane = threadIdx.x % 32; // hipport: allow(H01)
+    // hipport: allow(warp-size32)
+    int warp = threadIdx.x / 32;
+    int half = threadIdx.x & 31; /* hipport: allow(H001 halves are separate) */
+    int ok = (threadIdx.x + 1) % 32; // hipport: allow(H001)
+    out[lane + warp + half + ok] = 1;
+}
+"#;
+
+/// Python with a mistyped suppression in its `load_inline` string and one as a `#` comment.
+const MISTYPED_PY: &str = r#"from torch.utils.cpp_extension import load_inline
+
+src = """
+__global__ void fill(int *out) {
+    int lane = threadIdx.x % 32; // hipport: allow(H0O1)
+    out[lane] = 1;
+}
+"""
+# hipport: allow(warp-size-3)
+mod = load_inline(name="fill", cpp_sources="", cuda_sources=src, functions=[])
+"#;
+
+fn t027_lines(err: &str) -> Vec<String> {
+    reports(err, "T027")
+        .iter()
+        .map(|l| l.split('`').nth(1).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn t027_convert_reports_each_unknown_entry_once_and_suppresses_nothing() {
+    let files = [("k.cu", MISTYPED), ("ext.py", MISTYPED_PY)];
+    let (_, _, err, _) = cli_convert_in(&files, "6.2", &[]);
+    assert_eq!(
+        t027_lines(&err),
+        vec![
+            "H0O1",
+            "warp-size-3",
+            "H01",
+            "warp-size32",
+            "H001 halves are separate"
+        ],
+        "{err}"
+    );
+    assert!(err.contains("did you mean `H001`?"), "{err}");
+    assert!(err.contains("did you mean `warp-size-32`?"), "{err}");
+    assert!(
+        err.contains(
+            "write the reason after the parenthesis, `hipport: allow(H001) halves are separate`"
+        ),
+        "{err}"
+    );
+    // The mistyped lines keep their H001; the right entry (line 6) silences its own.
+    let h001: Vec<&str> = reports(&err, "H001");
+    assert_eq!(h001.len(), 4, "{err}");
+    assert!(!err.contains("k.cu:6:"), "{err}");
+}
+
+#[test]
+fn t027_check_reports_the_same_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_files(
+        &tmp.path().join("in"),
+        &[("k.cu", MISTYPED), ("ext.py", MISTYPED_PY)],
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["check", "in", "--hip-version", "6.2"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(t027_lines(&out).len(), 5, "{out}");
+    assert!(out.contains("warning[T027]"), "{out}");
+    // `--allow T027` silences it, like any other diagnostic.
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["check", "in", "--allow", "T027"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(t027_lines(&out).is_empty(), "{out}");
+}
+
+#[test]
+fn t027_right_entries_are_not_reported() {
+    let src = r#"__global__ void fill(int *out) {
+    int lane = threadIdx.x % 32; // hipport: allow(H001) a 32-lane segment on purpose
+    // hipport: allow(warp-size-32, sync-mask-32bit)
+    int warp = threadIdx.x / 32;
+    /* hipport: allow(all) */ int half = threadIdx.x & 31;
+    const char *doc = "hipport: allow(nothing)";
+    out[lane + warp + half] = doc[0];
+}
+"#;
+    let (_, _, err, _) = cli_convert_in(&[("k.cu", src)], "6.2", &[]);
+    assert!(reports(&err, "T027").is_empty(), "{err}");
+    assert!(reports(&err, "H001").is_empty(), "{err}");
+    let explain = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", "unknown-allow-entry"])
+        .output()
+        .unwrap();
+    let page = String::from_utf8_lossy(&explain.stdout);
+    assert!(
+        page.starts_with("T027 (unknown-allow-entry) [warning]"),
+        "{page}"
+    );
+}
