@@ -117,3 +117,69 @@ fn t027_right_entries_are_not_reported() {
         "{page}"
     );
 }
+
+// H001's explain page: run-time widths -----------------------------------------------------------
+
+/// The two examples the page gives, each in a kernel of its own: a width that is a kernel
+/// argument in blocks 32 threads wide, and a width every launch passes as 32.
+const ROW_MAX: &str = r#"#define WARP_SIZE 32
+__global__ void row_max(const float *in, float *out, int group) {
+  int lane = threadIdx.x % WARP_SIZE;
+  int row = blockIdx.x * 8 + threadIdx.y;
+  float v = in[row * WARP_SIZE + lane];
+  for (int m = group / 2; m > 0; m /= 2)
+    v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m, group));
+  if (lane % group == 0) out[row * WARP_SIZE + lane] = v;
+}
+void go(const float *in, float *out, int n, int group) {
+  dim3 block(WARP_SIZE, 8);
+  row_max<<<n, block>>>(in, out, group);
+}
+"#;
+
+const SCAN: &str = r#"__global__ void scan(int *d, int width) {
+  int lane = threadIdx.x % width;
+  int v = d[threadIdx.x];
+  for (int i = 1; i < width; i *= 2) {
+    int up = __shfl_up_sync(0xffffffff, v, i, width);
+    if (lane >= i) v += up;
+  }
+  d[threadIdx.x] = v;
+}
+void go(int *d) { scan<<<1, 64>>>(d, 32); }
+"#;
+
+#[test]
+fn h001_explain_says_run_time_widths_in_32_wide_code_pass_and_they_do() {
+    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", "H001"])
+        .output()
+        .unwrap();
+    let page = String::from_utf8_lossy(&o.stdout).replace('\n', " ");
+    for words in [
+        "A shuffle whose width is read at run time counts as one with a width of 32",
+        "only blocks 32 threads wide reach",
+        "a kernel parameter that every launch in the file passes as 32 or less",
+        "`lane = threadIdx.x % WARP_SIZE`",
+        "`__shfl_xor_sync(mask, v, m, group)`, `group` a kernel argument",
+        "`dim3 block(WARP_SIZE, 8)`",
+        "`scan<<<1, 64>>>(d, 32)`",
+        "A width of `warpSize` or one above 32, or a shuffle without a width, is the wavefront's",
+    ] {
+        assert!(page.contains(words), "{words}\n{page}");
+    }
+    // What the page says holds: no H001 for either example...
+    for src in [ROW_MAX, SCAN] {
+        let (_, _, err, _) = cli_convert_in(&[("k.cu", src)], "6.2", &[]);
+        assert!(reports(&err, "H001").is_empty(), "{src}\n{err}");
+    }
+    // ...and a width of warpSize, blocks 64 wide or a shuffle without a width are still judged.
+    for src in [
+        ROW_MAX.replace("m, group)", "m, warpSize)"),
+        ROW_MAX.replace("block(WARP_SIZE, 8)", "block(2 * WARP_SIZE, 4)"),
+        SCAN.replace("v, i, width)", "v, i)"),
+    ] {
+        let (_, _, err, _) = cli_convert_in(&[("k.cu", &src)], "6.2", &[]);
+        assert!(!reports(&err, "H001").is_empty(), "{src}\n{err}");
+    }
+}
