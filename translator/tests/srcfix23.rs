@@ -183,3 +183,119 @@ fn h001_explain_says_run_time_widths_in_32_wide_code_pass_and_they_do() {
         assert!(!reports(&err, "H001").is_empty(), "{src}\n{err}");
     }
 }
+
+// R37-1 ----------------------------------------------------------------------------------------
+
+/// A histogram kernel whose whole body is a `__CUDA_ARCH__` branch that groups lanes by key
+/// with `cg::labeled_partition` (no HIP release has it) and sums with `cg::reduce`.
+const BY_KEY: &str = r#"#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void histogram(const int *keys, int *bins, int n) {
+#if __CUDA_ARCH__ >= 700
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  cg::coalesced_group live = cg::coalesced_threads();
+  auto same = cg::labeled_partition(live, keys[i]);
+  int total = cg::reduce(same, 1, cg::plus<int>());
+  if (same.thread_rank() == 0) atomicAdd(&bins[keys[i]], total);
+#endif
+}
+"#;
+
+fn report_lines<'s>(err: &'s str, id: &str) -> Vec<&'s str> {
+    reports(err, id)
+}
+
+#[test]
+fn r37_1_calls_hip_lacks_in_an_emptied_kernel_guard_are_warnings() {
+    let (_, _, err, _) = cli_convert_in(&[("h.cu", BY_KEY)], "6.2", &[]);
+    let h011 = report_lines(&err, "H011");
+    assert_eq!(h011.len(), 1, "{err}");
+    assert!(h011[0].starts_with("error[H011]"), "{err}");
+    let h044 = report_lines(&err, "H044");
+    let partition: Vec<&&str> = h044
+        .iter()
+        .filter(|l| l.contains("`labeled_partition`"))
+        .collect();
+    assert_eq!(partition.len(), 1, "{err}");
+    assert!(partition[0].starts_with("warning[H044]"), "{err}");
+    assert!(
+        partition[0].contains("hipcc skips it only because `#if __CUDA_ARCH__ >= 700` on line 5 is false under hipcc, which leaves `histogram` an empty kernel (H011): once the guard is dropped"),
+        "{err}"
+    );
+    // cg::reduce's call in the branch says the same (its include is an error of its own).
+    let reduce: Vec<&&str> = h044
+        .iter()
+        .filter(|l| l.contains("`cg::reduce`") && l.contains(":10:"))
+        .collect();
+    assert!(reduce.iter().all(|l| l.starts_with("warning")), "{err}");
+    assert!(!err.contains("note[H044]"), "{err}");
+    // The same with `#ifdef __CUDA_ARCH__`.
+    let ifdef = BY_KEY.replace("#if __CUDA_ARCH__ >= 700", "#ifdef __CUDA_ARCH__");
+    let (_, _, err, _) = cli_convert_in(&[("h.cu", &ifdef)], "6.2", &[]);
+    assert!(err.contains("warning[H044]: `labeled_partition`"), "{err}");
+    assert!(!err.contains("note[H044]"), "{err}");
+    let page = Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(["explain", "H044"])
+        .output()
+        .unwrap();
+    let page = String::from_utf8_lossy(&page.stdout).replace('\n', " ");
+    assert!(
+        page.contains("a missing member there is a warning, since it fails to compile as soon as the guard goes"),
+        "{page}"
+    );
+}
+
+#[test]
+fn r37_1_other_skipped_branches_keep_their_notes() {
+    // An #else holds the AMD path: the kernel is not empty, H011 is no error, the guarded call
+    // is never compiled by hipcc.
+    let with_else = BY_KEY.replace(
+        "#endif",
+        "#else\n  if (blockIdx.x * blockDim.x + threadIdx.x < n) atomicAdd(&bins[keys[blockIdx.x * blockDim.x + threadIdx.x]], 1);\n#endif",
+    );
+    // Code outside the guard: the kernel does not become empty.
+    let more = BY_KEY.replace(
+        "#if __CUDA_ARCH__ >= 700",
+        "  if (n == 0) bins[0] = 0;\n#if __CUDA_ARCH__ >= 700",
+    );
+    // The guard sits in a branch hipcc skips anyway: dropping it changes nothing for hipcc.
+    let nested = BY_KEY
+        .replace(
+            "#if __CUDA_ARCH__ >= 700",
+            "#ifndef __HIPCC__\n#if __CUDA_ARCH__ >= 700",
+        )
+        .replace("#endif", "#endif\n#endif");
+    for src in [with_else, more, nested] {
+        let (_, _, err, _) = cli_convert_in(&[("h.cu", &src)], "6.2", &[]);
+        assert!(
+            err.contains("note[H044]: `labeled_partition`"),
+            "{src}\n{err}"
+        );
+        assert!(
+            !err.contains("warning[H044]: `labeled_partition`"),
+            "{src}\n{err}"
+        );
+    }
+}
+
+/// What the warning says holds: with the guard dropped, hipcc stops at `labeled_partition`.
+#[test]
+fn r37_1_with_the_guard_dropped_hipcc_fails_at_the_call() {
+    if !common::have_tool("hipcc") {
+        return;
+    }
+    let src = BY_KEY
+        .replace("#if __CUDA_ARCH__ >= 700\n", "")
+        .replace("#endif\n", "");
+    let src = src.replace("#include <cooperative_groups/reduce.h>\n", "");
+    let src = src.replace(
+        "int total = cg::reduce(same, 1, cg::plus<int>());",
+        "int total = (int)same.size();",
+    );
+    let (tmp, _, err, _) = cli_convert_in(&[("h.cu", &src)], "5.2.3", &[]);
+    assert!(err.contains("`labeled_partition`"), "{err}");
+    let e = common::hipcc_compile(&tmp.path().join("out"), "h.cu").expect_err("labeled_partition");
+    assert!(e.contains("labeled_partition"), "{e}");
+}

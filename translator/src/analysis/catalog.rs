@@ -1305,7 +1305,11 @@ that those releases' headers build a tile's vote mask as `mask << (thread_rank()
 with the thread's rank in the block: from the 65th thread of a block the shift reaches 64, so \
 votes in blocks of more than 64 threads read the wrong lanes (or, with an empty mask, trap in \
 builds without NDEBUG). Newer headers take the rank modulo `warpSize`; the first release with \
-that fix is not known.
+that fix is not known. In a branch hipcc skips, the report is a note, except in a \
+`__CUDA_ARCH__` branch that holds a kernel's whole body (`#if __CUDA_ARCH__ >= 700` around \
+`cg::labeled_partition(...)`): H011 reports there that the kernel compiles empty and offers to \
+drop the guard, so a missing member there is a warning, since it fails to compile as soon as the \
+guard goes (H011's help names it too).
 
 Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
 `meta_group_rank()` as `thread_rank() / tile size` of the parent (`threadIdx.x / 32` for \
