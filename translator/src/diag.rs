@@ -454,7 +454,7 @@ pub fn check_list_entry(entry: &str) -> Option<UnknownEntry> {
 }
 
 /// The known ID or name closest to `entry` (at most two keys away, ignoring case).
-fn nearest(entry: &str) -> Option<&'static str> {
+pub fn nearest(entry: &str) -> Option<&'static str> {
     let lower = entry.to_ascii_lowercase();
     catalog()
         .into_iter()

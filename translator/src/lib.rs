@@ -29,6 +29,7 @@ pub(crate) mod tree_walk;
 pub const DIAG_TABLES: &[&[diag::DiagInfo]] = &[
     translate::DIAGS,
     project::DIAGS,
+    analysis::SUPPRESSION_DIAGS,
     analysis::DIAGS,
     buildfiles::DIAGS,
     doctor::DIAGS,

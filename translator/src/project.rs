@@ -2087,7 +2087,7 @@ fn translate_file(
         outcome
             .diagnostics
             .extend(crate::analysis::analyze_python(src, shown));
-        crate::analysis::apply_suppressions(src, &mut outcome.diagnostics);
+        crate::analysis::apply_suppressions_in(src, shown, &mut outcome.diagnostics);
     }
 }
 

@@ -6258,7 +6258,7 @@ fn translate_tree_at(
         }
     }
     w.hint_use_rocm(tree);
-    crate::analysis::apply_suppressions(src, &mut w.diags);
+    crate::analysis::apply_suppressions_in(src, file, &mut w.diags);
     if opts.annotate {
         annotate(&mut w);
     }

@@ -60,7 +60,17 @@ or bounds a `for` loop in a function that numbers its warps by `warpSize`: on 64
 wavefronts a loop over it reads per-warp entries no warp wrote. \
 The shuffle findings are dropped in device functions that only kernels this file launches with \
 blocks 32 threads wide reach (`<<<g, 32>>>`, `dim3(32, 8)`): there the 32 is the block's width, \
-and a row that shares a 64-lane wavefront with another is H048's concern. All findings are \
+and a row that shares a 64-lane wavefront with another is H048's concern. A shuffle whose width \
+is read at run time counts as one with a width of 32 in two cases: in functions that only blocks \
+32 threads wide reach (CUDA allows a width of at most 32, so each group of `width` lanes lies \
+inside one 32-thread row), and where the width is a kernel parameter that every launch in the \
+file passes as 32 or less. For example, `lane = threadIdx.x % WARP_SIZE` (`WARP_SIZE` 32) \
+with `__shfl_xor_sync(mask, v, m, group)`, `group` a kernel argument, in blocks launched as \
+`dim3 block(WARP_SIZE, 8)`; or `lane = threadIdx.x % width` with `__shfl_up_sync(mask, v, i, \
+width)` in a kernel launched as `scan<<<1, 64>>>(d, 32)`: such shuffles keep to one 32-lane \
+segment, as a width of 32 would, so the lane arithmetic over 32 is right and gets no H001. A \
+width of `warpSize` or one above 32, or a shuffle without a width, is the wavefront's and is \
+judged as usual. All findings are \
 dropped in functions whose shuffles (and those of the functions they call) all stay in 32-lane \
 segments and that vote nowhere: shuffles that pass a width of 32 (the builtins, or PyTorch's \
 `WARP_SHFL_*` wrappers), and xor shuffles whose lane \
@@ -1295,7 +1305,11 @@ that those releases' headers build a tile's vote mask as `mask << (thread_rank()
 with the thread's rank in the block: from the 65th thread of a block the shift reaches 64, so \
 votes in blocks of more than 64 threads read the wrong lanes (or, with an empty mask, trap in \
 builds without NDEBUG). Newer headers take the rank modulo `warpSize`; the first release with \
-that fix is not known.
+that fix is not known. In a branch hipcc skips, the report is a note, except in a \
+`__CUDA_ARCH__` branch that holds a kernel's whole body (`#if __CUDA_ARCH__ >= 700` around \
+`cg::labeled_partition(...)`): H011 reports there that the kernel compiles empty and offers to \
+drop the guard, so a missing member there is a warning, since it fails to compile as soon as the \
+guard goes (H011's help names it too).
 
 Fix: vote with `__ballot`/`__any`/`__all` on the wavefront (64-bit results), compute \
 `meta_group_rank()` as `thread_rank() / tile size` of the parent (`threadIdx.x / 32` for \

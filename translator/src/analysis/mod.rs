@@ -45,7 +45,7 @@ pub use python::analyze_python;
 pub(crate) use python::rocm_define_macros;
 pub(crate) use rules::warp_size_name;
 pub use rules::{built_for_amd, h040_module_file};
-pub use suppress::apply_suppressions;
+pub use suppress::{apply_suppressions, apply_suppressions_in, DIAGS as SUPPRESSION_DIAGS};
 
 /// A macro the HIP build defines (`--define USE_ROCM`, `-DNAME=2`), or leaves undefined
 /// (`--undefine USE_ROCM`), so that preprocessor branches it decides are judged as hipcc will
@@ -724,7 +724,7 @@ pub fn analyze_source(
         let tree = crate::parse::parse(src, budget)?;
         analyze(src, &tree, file, opts)
     };
-    apply_suppressions(src, &mut diags);
+    apply_suppressions_in(src, file, &mut diags);
     Ok(diags)
 }
 

@@ -2335,6 +2335,88 @@ pub(super) fn finish(a: &mut Analyzer) {
     narrow_counts(a);
     // Last: it drops findings that the file's launches and shuffle widths show are right.
     super::row_warps::finish(a);
+    emptied_guard_members(a);
+}
+
+/// H044 for a cooperative-groups call HIP lacks inside a `__CUDA_ARCH__` branch whose kernel
+/// H011 reports as compiled empty (realuser37 R37-1, cuda-samples' warpAggregatedAtomicsCG:
+/// `cg::labeled_partition` under `#if __CUDA_ARCH__ >= 700`). Like every report in a branch
+/// hipcc skips, it was made a note; but H011's error tells the user to write the AMD path or
+/// drop the guard, and its help names this call as the reason dropping it is not enough. Once
+/// the guard goes hipcc compiles the branch and stops at the call, so the report is a warning
+/// that says so, and the two reports agree. Only the calls H011's help names are raised.
+fn emptied_guard_members(a: &mut Analyzer) {
+    if a.origin.is_some() || a.macro_skipped.is_some() {
+        return;
+    }
+    // The H011 errors on guards that empty a kernel and whose help names calls HIP lacks:
+    // (offset of the condition or name, help).
+    let guards: Vec<(usize, String)> = a
+        .out
+        .iter()
+        .filter(|d| {
+            d.id == CUDA_ARCH.id
+                && d.severity == Severity::Error
+                && d.message.contains("compiles it to an empty kernel")
+        })
+        .filter_map(|d| {
+            let help = d.help.as_deref()?;
+            help.contains("(H044)")
+                .then(|| (d.offset, help.to_string()))
+        })
+        .collect();
+    if guards.is_empty() {
+        return;
+    }
+    const SKIPPED: &str = " (HIP does not compile this: ";
+    for i in 0..a.out.len() {
+        let d = &a.out[i];
+        if d.id != CG_MEMBER.id
+            || d.severity != Severity::Note
+            || !d.message.contains(" is not in HIP ")
+        {
+            continue;
+        }
+        let Some(cut) = d.message.find(SKIPPED) else {
+            continue;
+        };
+        let Some(called) = d.message.split('`').nth(1).map(str::to_string) else {
+            continue;
+        };
+        let at = d.offset;
+        let Some(f) = a.func_at(at) else {
+            continue;
+        };
+        let Some(node) = f.node.descendant_for_byte_range(at, at) else {
+            continue;
+        };
+        let Some((dir, false)) = skipping_directive(node, a.src, &a.macros) else {
+            continue;
+        };
+        let Some(test) = dir
+            .field(FIELDS.condition)
+            .or_else(|| dir.field(FIELDS.name))
+        else {
+            continue;
+        };
+        let named = guards
+            .iter()
+            .any(|(g, help)| *g == test.start_byte() && help.contains(&format!("{called}`")));
+        if !named {
+            continue;
+        }
+        let why = d.message[cut + SKIPPED.len()..]
+            .strip_suffix(')')
+            .unwrap_or_default()
+            .to_string();
+        let kernel = a.function_name(f.node).unwrap_or("its kernel");
+        let d = &mut a.out[i];
+        d.message.truncate(cut);
+        d.message.push_str(&format!(
+            "; hipcc skips it only because {why}, which leaves `{kernel}` an empty kernel (H011): once the guard is dropped, as H011's help offers, hipcc compiles this branch and fails here"
+        ));
+        d.severity = Severity::Warning;
+    }
 }
 
 /// Warp votes (`__any`, `__all`, `__ballot` and their `_sync` forms) in device code that numbers
