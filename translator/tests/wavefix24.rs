@@ -242,3 +242,134 @@ fn v17c_at_5_2_the_full_final_definition_is_dropped_the_partial_one_reported() {
     assert_eq!(t.len(), 1, "{:?}", summary(&d));
     assert_eq!(t[0].line, 9);
 }
+
+// ---- V17-e: launches written in a function-like macro's body ----
+
+/// A kernel whose shuffles keep to groups of `seg` lanes, each inside one 32-thread block row.
+const SEGMENT_KERNEL: &str = "\
+constexpr int WARP_SIZE = 32;
+constexpr int PER_BLOCK = 8;
+__global__ void seg_sum(const int* x, int* y, int seg) {
+  int row = blockIdx.x * PER_BLOCK + threadIdx.y;
+  int v = x[row * WARP_SIZE + threadIdx.x];
+  for (int d = seg / 2; d >= 1; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d, seg);
+  if (threadIdx.x % seg == 0) y[row * (WARP_SIZE / seg) + threadIdx.x / seg] = v;
+}
+";
+
+fn h001_errors(files: &[(&str, &str)]) -> (Option<i32>, Vec<String>) {
+    let (code, err, _) = cli_convert(files, &[]);
+    let e = reports(&err, "H001")
+        .into_iter()
+        .filter(|l| l.starts_with("error"))
+        .map(str::to_string)
+        .collect();
+    (code, e)
+}
+
+#[test]
+fn v17e_a_launch_in_a_macro_body_reads_the_block_where_the_macro_is_called() {
+    let src = format!(
+        "{SEGMENT_KERNEL}\
+#define RUN_SEG(s) seg_sum<<<n / PER_BLOCK, threads>>>(x, y, s)
+void go(const int* x, int* y, int n) {{
+  dim3 threads(WARP_SIZE, PER_BLOCK);
+  RUN_SEG(8);
+}}
+"
+    );
+    let (code, e) = h001_errors(&[("k.cu", &src)]);
+    assert!(e.is_empty(), "{e:?}");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn v17e_a_block_passed_to_the_macro_is_the_argument() {
+    let src = format!(
+        "{SEGMENT_KERNEL}\
+#define RUN_SEG(blk, s) seg_sum<<<n / PER_BLOCK, blk>>>(x, y, s)
+void go(const int* x, int* y, int n) {{
+  dim3 rows(WARP_SIZE, PER_BLOCK);
+  RUN_SEG(rows, 16);
+}}
+"
+    );
+    let (_, e) = h001_errors(&[("k.cu", &src)]);
+    assert!(e.is_empty(), "{e:?}");
+}
+
+#[test]
+fn v17e_a_macro_launch_reads_as_the_launch_written_out() {
+    // A width known only at run time: right where the block is 32 wide (each group inside
+    // one row), reported where it is 256 wide in one row (a group may span 32-lane halves of a
+    // wavefront as CUDA's warps would not have it).
+    let cases = [
+        ("dim3 threads(WARP_SIZE, PER_BLOCK);", "threads", false),
+        ("dim3 threads(256);", "threads", true),
+        ("", "256", true),
+        ("", "dim3(WARP_SIZE, PER_BLOCK)", false),
+    ];
+    for (decl, block, error) in cases {
+        let written = format!(
+            "{SEGMENT_KERNEL}void go(const int* x, int* y, int n, int s) {{\n  {decl}\n  seg_sum<<<n, {block}>>>(x, y, s);\n}}\n"
+        );
+        let by_name = format!(
+            "{SEGMENT_KERNEL}#define RUN_SEG(g) seg_sum<<<n, {block}>>>(x, y, g)\nvoid go(const int* x, int* y, int n, int s) {{\n  {decl}\n  RUN_SEG(s);\n}}\n"
+        );
+        let passed = format!(
+            "{SEGMENT_KERNEL}#define RUN_SEG(blk, g) seg_sum<<<n, blk>>>(x, y, g)\nvoid go(const int* x, int* y, int n, int s) {{\n  {decl}\n  RUN_SEG({block}, s);\n}}\n"
+        );
+        for src in [&written, &by_name, &passed] {
+            let (_, e) = h001_errors(&[("k.cu", src)]);
+            assert_eq!(!e.is_empty(), error, "{src}\n{e:?}");
+        }
+    }
+}
+
+#[test]
+fn v17e_a_macro_launch_beside_a_wide_written_launch_keeps_the_error() {
+    let src = format!(
+        "{SEGMENT_KERNEL}\
+#define RUN_SEG(g) seg_sum<<<n / PER_BLOCK, threads>>>(x, y, g)
+void go(const int* x, int* y, int n, int s) {{
+  dim3 threads(WARP_SIZE, PER_BLOCK);
+  RUN_SEG(s);
+  seg_sum<<<n, 256>>>(x, y, s);
+}}
+"
+    );
+    let (_, e) = h001_errors(&[("k.cu", &src)]);
+    assert!(!e.is_empty(), "{src}");
+}
+
+#[test]
+fn v17e_rows_launched_through_a_macro_get_the_rows_report_of_the_written_launch() {
+    let kernel = "\
+constexpr int WARP_SIZE = 32;
+__global__ void first_lane(float* p) {
+  float v = p[threadIdx.y * WARP_SIZE + threadIdx.x];
+  v = __shfl_sync(0xffffffffu, v, 0);
+  p[threadIdx.y * WARP_SIZE + threadIdx.x] = v;
+}
+";
+    let written = format!(
+        "{kernel}// (the line of the macro)\nvoid run(float* p) {{\n  dim3 rows(WARP_SIZE, 4);\n  first_lane<<<1, rows>>>(p);\n}}\n"
+    );
+    let through = format!(
+        "{kernel}#define START(b) first_lane<<<1, b>>>(p)\nvoid run(float* p) {{\n  dim3 rows(WARP_SIZE, 4);\n  START(rows);\n}}\n"
+    );
+    let firsts = |src: &str| {
+        let (_, err, _) = cli_convert(&[("k.cu", src)], &[]);
+        err.lines()
+            .filter(|l| l.starts_with("error") || l.starts_with("warning"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let (w, t) = (firsts(&written), firsts(&through));
+    assert_eq!(w, t);
+    assert!(
+        t.iter().any(|l| l.starts_with("error[H048]")
+            && l.contains("launches with blocks 32 threads wide and 4 rows")),
+        "{t:?}"
+    );
+}

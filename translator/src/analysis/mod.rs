@@ -1974,6 +1974,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn finish(&mut self) {
         if self.origin.is_none() {
             rtc::device_strings(self);
+            // Launches written in macro bodies, as the walk noted those written out (V17-e).
+            row_warps::macro_launches(self);
         }
         rules::finish(self);
     }
