@@ -747,8 +747,15 @@ struct Walk<'a> {
     defines: HashMap<String, String>,
     /// Where each of `defines` has its (trimmed) value text.
     define_spans: HashMap<String, (usize, usize)>,
-    /// Macros whose 32-bit full-mask value was widened for HIP >= 6.2.
-    widened: HashSet<String>,
+    /// Every definition of each object-like macro that `defines` took in turn, in file order:
+    /// where the directive starts, its value and the value's span. A name the file `#undef`s
+    /// and defines again has at a use the definition in force there (V17-c).
+    define_history: HashMap<String, Vec<DefineAt>>,
+    /// Function-like macros of this file (the definition hipcc compiles, else the last), for
+    /// lane masks passed through them (`__shfl_sync(ALL_LANES(), ...)`; V17-b).
+    fn_defines: HashMap<String, FnDefine>,
+    /// Where the values of the macros whose 32-bit full mask was widened for HIP >= 6.2 start.
+    widened: HashSet<usize>,
     /// Whether each macro used as a lane mask is a full mask (its body is parsed once).
     mask_macros: HashMap<String, bool>,
     /// Macros whose every use is a widened `_sync` mask (see `only_masks`), by name.
@@ -839,6 +846,126 @@ struct Walk<'a> {
     /// Whether the file includes the legacy cuBLAS header (`cublas.h`) and not `cublas_v2.h`:
     /// its BLAS calls are the handle-less v1 functions (see [`legacy_cublas`]).
     legacy_cublas: bool,
+}
+
+/// One definition of an object-like macro (see `Walk::define_history`): where the directive
+/// starts, its value, and where the value stands.
+type DefineAt = (usize, String, (usize, usize));
+
+/// A function-like macro of the file (see `Walk::fn_defines`).
+#[derive(Clone, Debug)]
+struct FnDefine {
+    /// Its parameters, in order (none for `ALL_LANES()`).
+    params: Vec<String>,
+    /// Its body, a trailing comment left off, line continuations as blanks, trimmed.
+    value: String,
+    /// Where the body stands in the file.
+    span: (usize, usize),
+}
+
+impl FnDefine {
+    /// Function-like macro definition `def` (a `preproc_function_def`), where its parameters
+    /// are plain names (not `...`).
+    fn of(def: Node, src: &[u8]) -> Option<FnDefine> {
+        let params = node_text(def.field(FIELDS.parameters)?, src);
+        let inner = params.trim().strip_prefix('(')?.strip_suffix(')')?;
+        let params: Vec<String> = match inner.trim() {
+            "" => Vec::new(),
+            list => list.split(',').map(|p| p.trim().to_string()).collect(),
+        };
+        if !params.iter().all(|p| is_plain_identifier(p)) {
+            return None;
+        }
+        let v = def.field(FIELDS.value)?;
+        let raw = node_text(v, src);
+        let raw = raw
+            .find("//")
+            .into_iter()
+            .chain(raw.find("/*"))
+            .min()
+            .map_or(raw, |c| &raw[..c]);
+        let lead = raw.len() - raw.trim_start().len();
+        let start = v.start_byte() + lead;
+        let value = raw.trim();
+        Some(FnDefine {
+            params,
+            value: value.replace('\\', " "),
+            span: (start, start + value.len()),
+        })
+    }
+
+    /// Whether the body's value has a 32-bit type whatever the arguments (`((unsigned)(m))`):
+    /// the analysis reports such a call itself (H003, from the body's type), unless the body
+    /// is a lone integer, which it does not parse.
+    fn fixes_32_bits(&self) -> bool {
+        if crate::analysis::is_int_literal(self.value.as_bytes()) {
+            return false;
+        }
+        let wide = vec!["0xffffffffffffffffull".to_string(); self.params.len()];
+        substitute_params(&self.value, &self.params, &wide)
+            .and_then(|t| MaskClass::of(&t))
+            .is_some_and(|c| matches!(c, MaskClass::Full32 | MaskClass::Partial32))
+    }
+
+    /// Whether the macro only passes its one argument on (`#define FMASK(x) (x)`).
+    fn is_identity(&self) -> bool {
+        let body = self.value.trim();
+        let mut inner = body;
+        while let Some(i) = inner.strip_prefix('(').and_then(|i| i.strip_suffix(')')) {
+            inner = i.trim();
+        }
+        matches!(self.params.as_slice(), [p] if p == inner)
+    }
+}
+
+/// `body` with each of `params`, as a whole word outside comments and literals, replaced by the
+/// matching argument of `args` in parentheses; `None` where the body stringizes or pastes
+/// (`#`, `##`), which this does not follow.
+fn substitute_params(body: &str, params: &[String], args: &[String]) -> Option<String> {
+    if body.contains('#') {
+        return None;
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut last = 0;
+    for id in lexer::identifiers(body.as_bytes()) {
+        if let Some(i) = params.iter().position(|p| *p == body[id.clone()]) {
+            out.push_str(&body[last..id.start]);
+            out.push('(');
+            out.push_str(&args[i]);
+            out.push(')');
+            last = id.end;
+        }
+    }
+    out.push_str(&body[last..]);
+    Some(out)
+}
+
+/// What a lane mask's text names, read as a constant (see [`crate::analysis::text_mask`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MaskClass {
+    /// Every lane of a 32-lane warp, in a 32-bit (or 64-bit) value.
+    Full32,
+    /// Every lane of a 64-lane wavefront.
+    Full64,
+    /// Some lanes, in a value of 32 bits.
+    Partial32,
+    /// Some lanes, in a 64-bit value.
+    Partial64,
+}
+
+impl MaskClass {
+    fn of(text: &str) -> Option<MaskClass> {
+        let (value, wide) = crate::analysis::text_mask(text.as_bytes())?;
+        Some(if wide && value == u64::MAX {
+            MaskClass::Full64
+        } else if value & 0xffff_ffff == 0xffff_ffff && (!wide || value >> 32 == 0) {
+            MaskClass::Full32
+        } else if wide {
+            MaskClass::Partial64
+        } else {
+            MaskClass::Partial32
+        })
+    }
 }
 
 /// A call whose whole text is rebuilt from a template once inner renames are known.
@@ -989,6 +1116,8 @@ impl<'a> Walk<'a> {
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .collect(),
             define_spans: HashMap::new(),
+            define_history: HashMap::new(),
+            fn_defines: HashMap::new(),
             widened: HashSet::new(),
             mask_macros: HashMap::new(),
             mask_only_macros: HashMap::new(),
@@ -1117,6 +1246,11 @@ impl<'a> Walk<'a> {
     /// Whether a lane mask names every lane; a macro's answer is remembered, since deciding it
     /// parses the macro's body.
     fn is_full_mask(&mut self, mask: Node) -> bool {
+        // A call of a function-like macro of the file (`ALL_LANES()`, `FMASK(0xffffffff)`): what
+        // it expands to (V17-b).
+        if let Some((_, _, class)) = self.macro_call_mask(mask) {
+            return matches!(class, Some(MaskClass::Full32 | MaskClass::Full64));
+        }
         let name = node_text(mask, self.src)
             .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
         self.load_header_macros(name);
@@ -1157,6 +1291,15 @@ impl<'a> Walk<'a> {
                 let single = HashMap::from([(name.to_string(), value.clone())]);
                 return is_full_lane_mask_with(mask, self.src, &single);
             }
+        }
+        // A name the file `#undef`s and defines again: the definition in force here (V17-c).
+        if let Some(in_force) = self.define_in_force(name, mask.start_byte()) {
+            let mut defines = self.defines.clone();
+            match in_force {
+                Some((value, _)) => defines.insert(name.to_string(), value),
+                None => defines.remove(name),
+            };
+            return is_full_lane_mask_with(mask, self.src, &defines);
         }
         if let Some(&full) = self.mask_macros.get(name) {
             return full;
@@ -2751,18 +2894,34 @@ impl<'a> Walk<'a> {
     /// spelling (`0xffffffff`, `~0u`, `uint32_t(-1)`), written in the call or as a macro of this
     /// file (whose body is widened once). H003 leaves these masks to this rewrite.
     fn widen_full_mask(&mut self, mask: Node) {
+        if self.widen_macro_call_mask(mask) {
+            return;
+        }
         let mask_text = node_text(mask, self.src);
         let name = mask_text.trim().trim_matches(['(', ')']).trim();
         self.load_header_macros(name);
-        let span = if !is_narrow_full_mask_with(mask, self.src, &self.defines) {
+        let at = mask.start_byte();
+        let full = match self.define_in_force(name, at) {
+            // A name the file `#undef`s and defines again: the definition in force here (V17-c).
+            Some(in_force) => {
+                let mut defines = self.defines.clone();
+                match in_force {
+                    Some((value, _)) => defines.insert(name.to_string(), value),
+                    None => defines.remove(name),
+                };
+                is_narrow_full_mask_with(mask, self.src, &defines)
+            }
+            None => is_narrow_full_mask_with(mask, self.src, &self.defines),
+        };
+        let span = if !full {
             self.unseen_mask(mask);
             None
         } else if let Some(guard) = self.first_32_lanes_guard(mask) {
             self.keep_running_lanes(mask, guard);
             None
-        } else if let Some(span) = self.widen_definition(name) {
+        } else if let Some(span) = self.widen_definition(name, at) {
             // Every use of the macro is a mask: widen its body, once.
-            Some(span).filter(|_| self.widened.insert(name.to_string()))
+            Some(span).filter(|s| self.widened.insert(s.0))
         } else {
             // A macro used for other things too (`bitmap == FULL`) keeps its value.
             Some((mask.start_byte(), mask.end_byte()))
@@ -2778,13 +2937,25 @@ impl<'a> Walk<'a> {
     /// ([`Walk::only_masks`]). A header's definition stays as it is (widened at each mask use):
     /// the files that include it may use the name as a 32-bit value (`ballot == FULLMASK`,
     /// `uint32_t m = FULLMASK;`) where a 64-bit one would change what they compute (R31-c).
-    fn widen_definition(&mut self, name: &str) -> Option<(usize, usize)> {
+    fn widen_definition(&mut self, name: &str, at: usize) -> Option<(usize, usize)> {
         self.load_header_macros(name);
         let from_header = self
             .header_macros
             .as_ref()
             .is_some_and(|h| h.contains(name));
-        let header = std::path::Path::new(self.file)
+        let header = self.is_header();
+        if !self.defines.contains_key(name) || from_header || header || !self.only_masks(name) {
+            return None;
+        }
+        match self.define_in_force(name, at) {
+            Some(in_force) => in_force.map(|(_, span)| span),
+            None => self.define_spans.get(name).copied(),
+        }
+    }
+
+    /// Whether this file is a header by its extension (`.h`, `.cuh`, `.hpp`, ...).
+    fn is_header(&self) -> bool {
+        std::path::Path::new(self.file)
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| {
@@ -2792,11 +2963,168 @@ impl<'a> Walk<'a> {
                     e.to_ascii_lowercase().as_str(),
                     "h" | "hh" | "hpp" | "hxx" | "cuh" | "inl" | "cuinl" | "tcc" | "inc"
                 )
-            });
-        if !self.defines.contains_key(name) || from_header || header || !self.only_masks(name) {
+            })
+    }
+
+    /// The definition of object-like macro `name` in force at `at` where the file `#undef`s the
+    /// name (V17-c): the last one before `at` (its value and the value's span), or `Some(None)`
+    /// where an `#undef` after it and before `at` cancels it. `None` where the file does not
+    /// `#undef` the name, or defines it only after `at`: `defines` holds its definition.
+    fn define_in_force(&self, name: &str, at: usize) -> Option<Option<(String, (usize, usize))>> {
+        let history = self.define_history.get(name)?;
+        let src = self.src;
+        let undefs_in = |range: Range<usize>| {
+            memchr::memmem::find_iter(&src[range.clone()], b"undef").any(|i| {
+                let i = range.start + i;
+                let line_start = memchr::memrchr(b'\n', &src[..i]).map_or(0, |l| l + 1);
+                let line_end = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |l| i + l);
+                undef_of(&src[line_start..line_end]) == Some(name.as_bytes())
+            })
+        };
+        if !undefs_in(0..src.len()) {
             return None;
         }
-        self.define_spans.get(name).copied()
+        let (_, value, span) = history.iter().rev().find(|(start, _, _)| *start < at)?;
+        let end = span.1.min(at);
+        Some((!undefs_in(end..at)).then(|| (value.clone(), *span)))
+    }
+
+    /// `text` with the file's macros it names expanded, as the preprocessor would: object-like
+    /// names by their values, calls of function-like macros by their bodies with the arguments
+    /// (themselves expanded) in place of the parameters, each in parentheses. `None` where that
+    /// goes more than 8 levels deep or a call's arguments do not match the macro's parameters.
+    fn expand_macros(&self, text: &str, depth: u32) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for id in lexer::identifiers(bytes) {
+            if id.start < last {
+                continue;
+            }
+            let word = &text[id.clone()];
+            if let Some(f) = self.fn_defines.get(word) {
+                let Some((args, end)) = call_args(&bytes[id.end..]) else {
+                    continue;
+                };
+                if args.len() != f.params.len() {
+                    return None;
+                }
+                let args = args
+                    .iter()
+                    .map(|r| {
+                        self.expand_macros(text[id.end + r.start..id.end + r.end].trim(), depth + 1)
+                    })
+                    .collect::<Option<Vec<String>>>()?;
+                let body = substitute_params(&f.value, &f.params, &args)?;
+                let body = self.expand_macros(&body, depth + 1)?;
+                out.push_str(&text[last..id.start]);
+                out.push('(');
+                out.push_str(&body);
+                out.push(')');
+                last = id.end + end;
+            } else if let Some(value) = self.defines.get(word) {
+                let value = self.expand_macros(value, depth + 1)?;
+                out.push_str(&text[last..id.start]);
+                out.push('(');
+                out.push_str(&value);
+                out.push(')');
+                last = id.end;
+            }
+        }
+        out.push_str(&text[last..]);
+        Some(out)
+    }
+
+    /// The call of a function-like macro of the file that lane mask `mask` is (parentheses
+    /// around it aside), with the macro's name and what the call expands to as a mask.
+    fn macro_call_mask(&self, mask: Node<'a>) -> Option<(Node<'a>, String, Option<MaskClass>)> {
+        let mut e = mask;
+        while e.kind_name() == "parenthesized_expression" {
+            e = e.named_child(0)?;
+        }
+        let func = e
+            .field(FIELDS.function)
+            .filter(|f| e.kind_name() == "call_expression" && f.kind_name() == "identifier")?;
+        let name = node_text(func, self.src);
+        if !self.fn_defines.contains_key(name) || self.own_macros.contains(name) {
+            return None;
+        }
+        let class = self
+            .expand_macros(node_text(e, self.src), 0)
+            .and_then(|t| MaskClass::of(&t));
+        Some((e, name.to_string(), class))
+    }
+
+    /// A lane mask written as a call of a function-like macro of the file (V17-b), for HIP 6.2
+    /// and later, whose `_sync` builtins require a 64-bit mask (static_assert). Where the call
+    /// expands to the 32-lane full mask it is widened: through an identity wrapper (`#define
+    /// FMASK(x) (x)`), the argument, as a mask written in the call is; for a macro without
+    /// parameters (`#define ALL_LANES() 0xffffffffu`), its body where every use of it is a
+    /// `_sync` mask (as an object-like macro's is), else the call at this use. Another macro
+    /// computing the full mask is reported (H003 warning); one giving a partial 32-bit mask is
+    /// an error, as the mask could not build. Returns whether `mask` was such a call.
+    fn widen_macro_call_mask(&mut self, mask: Node) -> bool {
+        let Some((call, name, class)) = self.macro_call_mask(mask) else {
+            return false;
+        };
+        let Some(f) = self.fn_defines.get(&name).cloned() else {
+            return false;
+        };
+        let Some(info) = crate::analysis::DIAGS.iter().find(|d| d.id == "H003") else {
+            return true;
+        };
+        let text = node_text(call, self.src).to_string();
+        let v = self.opts.hip_version;
+        match class {
+            Some(MaskClass::Full32) => {
+                let args: Vec<Node> = call
+                    .field(FIELDS.arguments)
+                    .map(|a| {
+                        parse::named_children(a)
+                            .filter(|n| SUB_KINDS.of(*n) != Sub::Comment)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if f.is_identity() && args.len() == 1 {
+                    self.widen_full_mask(args[0]);
+                } else if let Some(guard) = self.first_32_lanes_guard(call) {
+                    self.keep_running_lanes(call, guard);
+                } else if f.params.is_empty() {
+                    let header = self.is_header();
+                    let from_header = self
+                        .header_macros
+                        .as_ref()
+                        .is_some_and(|h| h.contains(&name));
+                    if !header && !from_header && self.only_masks(&name) {
+                        if self.widened.insert(f.span.0) {
+                            self.widen_mask_at(f.span.0, f.span.1);
+                        }
+                    } else {
+                        self.widen_mask_at(call.start_byte(), call.end_byte());
+                    }
+                } else if !f.fixes_32_bits() {
+                    self.warn(
+                        info,
+                        call.start_byte(),
+                        format!("lane mask `{text}` expands to the 32-lane full mask in 32 bits, which HIP {v}'s `_sync` builtins reject: they require a 64-bit mask (static_assert); hipport does not rewrite what macro `{name}` computes"),
+                        Some(format!("where every lane takes part, pass `~0ull`, or make `{name}` give a 64-bit mask")),
+                    );
+                }
+            }
+            Some(MaskClass::Partial32) if !f.fixes_32_bits() => {
+                self.diag(
+                    info,
+                    call.start_byte(),
+                    format!("lane mask `{text}` expands to a partial 32-lane mask in 32 bits: HIP {v}'s `_sync` builtins require a 64-bit mask (static_assert), and on 64-lane wavefronts it leaves lanes 32-63 out"),
+                    Some("decide which of the 64 lanes take part and make the mask 64-bit (`...ull`)".into()),
+                );
+            }
+            _ => {}
+        }
+        true
     }
 
     /// Writes the 64-lane full mask over `start..end`, a 32-lane one.
@@ -2855,6 +3183,23 @@ impl<'a> Walk<'a> {
                 if narrow_full_mask_text(arg) {
                     return Some((bare, None));
                 }
+                // A call of a function-like macro that gives the full mask (`ALL_LANES()`; V17-b).
+                let called = lexer::identifiers(arg)
+                    .first()
+                    .filter(|id| id.start == 0)
+                    .is_some_and(|id| {
+                        self.fn_defines
+                            .contains_key(std::str::from_utf8(&arg[id.clone()]).unwrap_or(""))
+                    });
+                if called
+                    && std::str::from_utf8(arg)
+                        .ok()
+                        .and_then(|t| self.expand_macros(t, 0))
+                        .and_then(|t| MaskClass::of(&t))
+                        == Some(MaskClass::Full32)
+                {
+                    return Some((bare, None));
+                }
                 let name = std::str::from_utf8(arg)
                     .ok()?
                     .trim_matches(|c: char| c == '(' || c == ')' || c.is_ascii_whitespace());
@@ -2899,9 +3244,9 @@ impl<'a> Walk<'a> {
         for (m, named) in masks {
             let (start, end) = (body.start_byte() + m.start, body.start_byte() + m.end);
             match guard {
-                None => match named.and_then(|n| self.widen_definition(&n).map(|d| (n, d))) {
-                    Some((n, (s, e))) => {
-                        if self.widened.insert(n) {
+                None => match named.and_then(|n| self.widen_definition(&n, body.start_byte())) {
+                    Some((s, e)) => {
+                        if self.widened.insert(s) {
                             self.widen_mask_at(s, e);
                         }
                     }
@@ -4302,10 +4647,28 @@ impl<'a> Walk<'a> {
                                     }
                                 };
                                 if keep {
-                                    self.define_spans
-                                        .insert(name.clone(), (start, start + value.len()));
+                                    let span = (start, start + value.len());
+                                    self.define_history.entry(name.clone()).or_default().push((
+                                        n.start_byte(),
+                                        value.clone(),
+                                        span,
+                                    ));
+                                    self.define_spans.insert(name.clone(), span);
                                     self.defines.insert(name.clone(), value);
                                 }
+                            }
+                        } else if let Some(d) = FnDefine::of(n, self.src) {
+                            // Of two definitions, the one hipcc compiles counts.
+                            let keep = match self.fn_defines.get(&name) {
+                                None => true,
+                                Some(old) => {
+                                    let view = view.get_or_init(|| self.hipcc_view(n));
+                                    let skipped = |at| view.1.skips(self.src, view.0, at).is_some();
+                                    !skipped(d.span.0) || skipped(old.span.0)
+                                }
+                            };
+                            if keep {
+                                self.fn_defines.insert(name.clone(), d);
                             }
                         }
                         self.declared.insert(name);

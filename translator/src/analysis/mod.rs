@@ -829,6 +829,65 @@ fn mask_with(expr: Node, src: &[u8], defines: &HashMap<String, String>) -> Optio
     eval::mask_value(m, text.as_bytes())
 }
 
+/// The mask constant expression `text` denotes, parsed on its own: its bits, and whether its
+/// type is 64-bit (`(0xffffffffu)` is `(0xffff_ffff, false)`, `(~0ull)` is `(u64::MAX, true)`);
+/// `None` where it is not made of literals, `~`, `-`, casts and parentheses only (the text of a
+/// macro call after expansion, V17-b).
+pub fn text_mask(text: &[u8]) -> Option<(u64, bool)> {
+    if text.is_empty()
+        || text.len() > 4096
+        || text.iter().any(|&b| matches!(b, b';' | b'{' | b'}' | b'#'))
+    {
+        return None;
+    }
+    let mut wrapped = b"void __hipport_macro_body__(void) {\n".to_vec();
+    wrapped.extend_from_slice(text);
+    wrapped.extend_from_slice(b"\n;}\n");
+    let tree = crate::parse::parse(&wrapped, Duration::from_secs(1)).ok()?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let m = eval::mask_value(macro_expression(tree.root_node())?, &wrapped)?;
+    Some((m.value, m.wide))
+}
+
+/// Whether macro body `body` is a lone integer literal (`0xffffffffu`, `64`), which the
+/// analysis reads without parsing it.
+pub fn is_int_literal(body: &[u8]) -> bool {
+    int_literal_body(body).is_some()
+}
+
+/// Whether lane mask `call` is a call without arguments of function-like macro `m` whose body
+/// is the 32-lane full mask (`#define ALL_LANES() (0xffffffffu)`, or naming an object-like
+/// macro that is): the translator widens it for HIP 6.2 and later, the body or the call
+/// (`widen_macro_call_mask`; V17-b), so its 32-bit type is not reported.
+fn widened_macro_call(a: &Analyzer, call: Node, m: &Macro) -> bool {
+    let no_args = call
+        .field(FIELDS.arguments)
+        .is_some_and(|args| args.named_child_count() == 0);
+    let Some(body) = m.body.as_ref().filter(|_| no_args && m.function_like) else {
+        return false;
+    };
+    let Some(text) = body.text.get(body.prefix..body.prefix + body.len) else {
+        return false;
+    };
+    let mut expanded = Vec::with_capacity(text.len());
+    let mut last = 0;
+    for id in crate::lexer::identifiers(text) {
+        let name = std::str::from_utf8(&text[id.clone()]).unwrap_or("");
+        if a.macros
+            .get(name)
+            .is_some_and(|d| !d.function_like && d.full_mask_32)
+        {
+            expanded.extend_from_slice(&text[last..id.start]);
+            expanded.extend_from_slice(b"0xffffffffu");
+            last = id.end;
+        }
+    }
+    expanded.extend_from_slice(&text[last..]);
+    text_mask(&expanded).is_some_and(|(value, wide)| eval::Mask { value, wide }.is_full_32())
+}
+
 /// The body of object-like macro `name` in `defines`, through macros whose body is only
 /// another such macro's name (`#define FULL UINT32_MAX`, `#define MASK FULL_MASK`), a few
 /// steps deep: the value the compiler sees at a use of `name`.
@@ -1539,6 +1598,29 @@ impl<'a, 't> Analyzer<'a, 't> {
         node_text(self.src, self.src_text, n)
     }
 
+    /// The file's definition of macro `name` in force at `node`: for a name the file `#undef`s,
+    /// the last definition hipcc may compile before the node, unless an `#undef` between them
+    /// cancels it (V17-c: `#define M 0xffffffff` / `#undef M` / `#define M 0x0000ffff` is
+    /// partial at a use after the second); else [`Macros::get`]'s.
+    fn macro_at(&self, name: &str, node: Node) -> Option<&Macro> {
+        if self.origin.is_some() || !self.macros.undefs.contains(name) {
+            return self.macros.get(name);
+        }
+        let at = node.start_byte();
+        let defs = self.macros.by_name.get(name)?;
+        match defs
+            .iter()
+            .rev()
+            .find(|d| d.live != Some(false) && d.body_range.end <= at)
+        {
+            None => self.macros.get(name),
+            Some(d) => undefs_of(&self.src[d.body_range.end..at], name)
+                .next()
+                .is_none()
+                .then_some(d),
+        }
+    }
+
     /// Maps an offset in `src` to the original file.
     fn map(&self, off: usize) -> usize {
         match self.origin {
@@ -1892,6 +1974,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn finish(&mut self) {
         if self.origin.is_none() {
             rtc::device_strings(self);
+            // Launches written in macro bodies, as the walk noted those written out (V17-e).
+            row_warps::macro_launches(self);
         }
         rules::finish(self);
     }

@@ -26,22 +26,30 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
         return;
     };
     let shape = cfg.get(1).map_or(Shape::Other, |b| block_shape(a, *b));
+    let line = a.index.position(a.map(call.start_byte())).0;
+    let dims = || cfg.get(1).and_then(|b| block_dims(a, *b));
+    let width = match shape {
+        Shape::Rows(_) => dims()
+            .and_then(|d| d.first().map(|x| unparen(*x)))
+            .filter(|x| x.kind_name() == "identifier")
+            .map(|x| a.text(x).to_string()),
+        _ => None,
+    };
+    note_launch(a, kernel, shape, line, width);
+}
+
+/// Notes a launch of `kernel` with a block of `shape` on line `line` (see [`launch`]); `width`
+/// is the name that gives a block of rows its width of 32 (`dim3(WARP_SIZE, 2)`).
+fn note_launch(a: &mut Analyzer, kernel: &str, shape: Shape, line: usize, width: Option<String>) {
     a.launches
         .push((kernel.to_string(), !matches!(shape, Shape::Other)));
     let Shape::Rows(rows) = shape else {
         return;
     };
-    let line = a.index.position(a.map(call.start_byte())).0;
     a.row_launches
         .push((kernel.to_string(), rows.clone(), line));
-    if let Some(x) = cfg
-        .get(1)
-        .and_then(|b| block_dims(a, *b))
-        .and_then(|d| d.first().map(|x| unparen(*x)))
-        .filter(|x| x.kind_name() == "identifier")
-    {
-        a.row_widths
-            .push((a.text(x).to_string(), kernel.to_string(), line));
+    if let Some(x) = width {
+        a.row_widths.push((x, kernel.to_string(), line));
     }
     let launch = Launch {
         kernel: kernel.to_string(),
@@ -55,6 +63,228 @@ pub(super) fn launch<'t>(a: &mut Analyzer<'_, 't>, call: Node<'t>, cfg: &[Node<'
             }
         }
     }
+}
+
+/// Launches written in the body of a function-like macro of the file (`#define LAUNCH(g)
+/// k<<<b, block>>>(in, out, g)`), read at each call of the macro in a function (`LAUNCH(16);`),
+/// as the compiler sees them there (verify17 V17-e): a block that is a parameter is the call's
+/// argument, a name is the variable of that name where the call stands (`dim3 block(WARP_SIZE,
+/// ROWS)` before it), so a kernel launched only through the macro with blocks 32 wide is known
+/// as one, as when the launch is written out. The macro body's own analysis sees neither.
+pub(super) fn macro_launches(a: &mut Analyzer) {
+    if a.origin.is_some() || !a.names_launch() {
+        return;
+    }
+    let src = a.src;
+    let Some(any) = a.funcs.first().map(|f| f.node) else {
+        return;
+    };
+    let macros: Vec<(String, Vec<String>, std::ops::Range<usize>)> = a
+        .macros
+        .values()
+        .flatten()
+        .filter(|m| m.function_like && m.live != Some(false))
+        .filter(|m| memchr::memmem::find(&src[m.body_range.clone()], b"<<<").is_some())
+        .filter_map(|m| {
+            let params = macro_params(a, any, m.body_range.start)?;
+            Some((m.name.clone(), params, m.body_range.clone()))
+        })
+        .collect();
+    for (name, params, body) in macros {
+        let launches = body_launches(&src[body.clone()]);
+        if launches.is_empty() {
+            continue;
+        }
+        let uses: Vec<usize> = super::code_words(src, &name)
+            .filter(|&at| !crate::parse::in_directive(src, at))
+            .collect();
+        for at in uses {
+            let Some(call) = a.func_at(at).and_then(|f| {
+                let id = f.node.descendant_for_byte_range(at, at + name.len())?;
+                let call = id.parent().filter(|c| c.kind_name() == "call_expression")?;
+                call.field(FIELDS.function)
+                    .is_some_and(|f| f.id() == id.id())
+                    .then_some(call)
+            }) else {
+                continue;
+            };
+            let args: Vec<Node> = call
+                .field(FIELDS.arguments)
+                .map(|l| {
+                    crate::parse::named_children(l)
+                        .filter(|n| n.kind_name() != "comment")
+                        .collect()
+                })
+                .unwrap_or_default();
+            if args.len() != params.len() {
+                continue;
+            }
+            let param = |text: &str| params.iter().position(|p| p == text).map(|i| args[i]);
+            let line = a.index.position(call.start_byte()).0;
+            for (kernel, block) in &launches {
+                let kernel = match param(kernel) {
+                    Some(arg) => match name_of(a, arg) {
+                        Some(k) => k.to_string(),
+                        None => continue,
+                    },
+                    None => kernel.clone(),
+                };
+                let dims = match param(block) {
+                    Some(arg) => block_dims(a, arg).map(|d| (block_shape(a, arg), d)),
+                    None if is_name(block) => {
+                        dims_of_name(a, block, call).map(|d| (shape_of_dims(a, &d), d))
+                    }
+                    None => None,
+                };
+                let literal = super::eval::parse_int(block).map(|(v, _)| v);
+                let (shape, width) = match dims {
+                    Some((shape, d)) => {
+                        let width = d
+                            .first()
+                            .map(|x| unparen(*x))
+                            .filter(|x| x.kind_name() == "identifier")
+                            .map(|x| a.text(x).to_string());
+                        (shape, width)
+                    }
+                    None if literal == Some(32) => (Shape::Warp, None),
+                    None => match param(block) {
+                        Some(arg) => (block_shape(a, arg), None),
+                        None => written_dim3(a, block, &param, call),
+                    },
+                };
+                note_launch(a, &kernel, shape, line, width);
+            }
+        }
+    }
+}
+
+/// The shape of block `text`, written in a macro body as `dim3(X, Y, ...)` (see
+/// [`macro_launches`]), with the name that gives it its width where it has rows: each
+/// dimension a number, a parameter of the macro (`param` gives the call's argument), a
+/// constant or an object-like macro of the file as seen at `call`.
+fn written_dim3<'t>(
+    a: &Analyzer<'_, 't>,
+    text: &str,
+    param: &dyn Fn(&str) -> Option<Node<'t>>,
+    call: Node<'t>,
+) -> (Shape, Option<String>) {
+    let Some(inner) = text
+        .strip_prefix("dim3")
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix('('))
+        .and_then(|t| t.strip_suffix(')'))
+    else {
+        return (Shape::Other, None);
+    };
+    if inner.contains(['(', '{', '[']) {
+        return (Shape::Other, None);
+    }
+    let dims: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let value = |d: &str| -> Option<i64> {
+        if let Some((v, _)) = super::eval::parse_int(d) {
+            return i64::try_from(v).ok();
+        }
+        if !is_name(d) {
+            return None;
+        }
+        if let Some(arg) = param(d) {
+            return a.eval(arg);
+        }
+        if let Some(v) = a.macros.value(d) {
+            return Some(v);
+        }
+        let decl = a.lookup(d, call.start_byte())?;
+        decl.init.filter(|_| decl.constant).and_then(|i| a.eval(i))
+    };
+    if dims.first().and_then(|d| value(d)) != Some(32) {
+        return (Shape::Other, None);
+    }
+    let rows: Vec<&str> = dims[1..]
+        .iter()
+        .copied()
+        .filter(|d| value(d) != Some(1))
+        .collect();
+    let width = is_name(dims[0]).then(|| dims[0].to_string());
+    match rows.as_slice() {
+        [] => (Shape::Warp, None),
+        [one] => {
+            let rows = match value(one) {
+                Some(v) if v.to_string() != *one => format!("{v} (`{one}`)"),
+                _ => one.to_string(),
+            };
+            (Shape::Rows(rows), width)
+        }
+        many => (Shape::Rows(many.join(" x ")), width),
+    }
+}
+
+/// Whether `text` is a plain name.
+fn is_name(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.bytes().all(crate::lexer::is_word_byte)
+}
+
+/// The `<<<...>>>` launches in macro body `body`: the kernel's name (template arguments left
+/// off) and the block argument's text, each trimmed.
+fn body_launches(body: &[u8]) -> Vec<(String, String)> {
+    let skipped = super::not_code(body);
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(body, b"<<<") {
+        if skipped.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        // The kernel: the name before `<<<`, past template arguments (`k<16><<<`).
+        let mut end = body[..at].trim_ascii_end().len();
+        if body[..end].ends_with(b">") {
+            let mut depth = 0usize;
+            let mut i = end;
+            while i > 0 {
+                i -= 1;
+                match body[i] {
+                    b'>' => depth += 1,
+                    b'<' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            end = body[..i].trim_ascii_end().len();
+        }
+        let start = body[..end]
+            .iter()
+            .rposition(|b| !crate::lexer::is_word_byte(*b))
+            .map_or(0, |i| i + 1);
+        let Ok(kernel) = std::str::from_utf8(&body[start..end]) else {
+            continue;
+        };
+        let cfg = &body[at + 3..];
+        let Some(close) = memchr::memmem::find(cfg, b">>>") else {
+            continue;
+        };
+        let cfg = &cfg[..close];
+        let mut depth = 0usize;
+        let mut parts = vec![0];
+        for (i, b) in cfg.iter().enumerate() {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => parts.push(i + 1),
+                _ => {}
+            }
+        }
+        let Some(&from) = parts.get(1) else {
+            continue;
+        };
+        let to = parts.get(2).map_or(cfg.len(), |&p| p - 1);
+        let block = String::from_utf8_lossy(&cfg[from..to]).trim().to_string();
+        if is_name(kernel) && !block.is_empty() {
+            out.push((kernel.to_string(), block));
+        }
+    }
+    out
 }
 
 /// The file's macros (name, body text), and the names of those whose bodies do warp work.
@@ -4265,10 +4495,17 @@ fn block_shape<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Shape {
         };
     }
     match block_dims(a, b) {
-        Some(dims) if dims.first().is_some_and(|x| a.eval(*x) == Some(32)) => {
-            rows_of(a, &dims[1..]).map_or(Shape::Warp, Shape::Rows)
-        }
-        _ => Shape::Other,
+        Some(dims) => shape_of_dims(a, &dims),
+        None => Shape::Other,
+    }
+}
+
+/// The shape of a block with dimensions `dims`.
+fn shape_of_dims(a: &Analyzer, dims: &[Node]) -> Shape {
+    if dims.first().is_some_and(|x| a.eval(*x) == Some(32)) {
+        rows_of(a, &dims[1..]).map_or(Shape::Warp, Shape::Rows)
+    } else {
+        Shape::Other
     }
 }
 
@@ -4300,24 +4537,33 @@ fn rows_of(a: &Analyzer, rest: &[Node]) -> Option<String> {
 pub(super) fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<Node<'t>>> {
     let list = match b.kind_name() {
         "call_expression" => dim3_call(a, b)?,
-        "identifier" => {
-            // Most launches pass an `int` thread count: look a name up only where `dim3` is.
-            if !a.names_dim3() {
-                return None;
-            }
-            let Some(d) = a.lookup(a.text(b), b.start_byte()) else {
-                return vexing_dim3(a, b);
-            };
-            if d.pointer || d.ty_text.trim_start_matches("const ") != "dim3" {
-                return None;
-            }
-            let init = d.init?;
-            match init.kind_name() {
-                "argument_list" | "initializer_list" => init,
-                "call_expression" => dim3_call(a, init)?,
-                _ => return None,
-            }
-        }
+        "identifier" => return dims_of_name(a, a.text(b), b),
+        _ => return None,
+    };
+    Some(
+        crate::parse::named_children(list)
+            .filter(|n| n.kind_name() != "comment")
+            .collect(),
+    )
+}
+
+/// The dimensions of the `dim3` variable `name` as it is declared where node `at` stands (the
+/// name itself, or a macro call whose expansion names it).
+fn dims_of_name<'t>(a: &Analyzer<'_, 't>, name: &str, at: Node<'t>) -> Option<Vec<Node<'t>>> {
+    // Most launches pass an `int` thread count: look a name up only where `dim3` is.
+    if !a.names_dim3() {
+        return None;
+    }
+    let Some(d) = a.lookup(name, at.start_byte()) else {
+        return vexing_dim3(a, name, at);
+    };
+    if d.pointer || d.ty_text.trim_start_matches("const ") != "dim3" {
+        return None;
+    }
+    let init = d.init?;
+    let list = match init.kind_name() {
+        "argument_list" | "initializer_list" => init,
+        "call_expression" => dim3_call(a, init)?,
         _ => return None,
     };
     Some(
@@ -4331,9 +4577,8 @@ pub(super) fn block_dims<'t>(a: &Analyzer<'_, 't>, b: Node<'t>) -> Option<Vec<No
 /// (`dim3 block(WARP_SIZE, ROWS)`): C++ reads that as a variable, but the parser takes it for
 /// the declaration of a function whose parameter types are `WARP_SIZE` and `ROWS`, so no
 /// variable `name` is declared. The last such declaration before `name` in the blocks around it.
-fn vexing_dim3<'t>(a: &Analyzer<'_, 't>, name: Node<'t>) -> Option<Vec<Node<'t>>> {
+fn vexing_dim3<'t>(a: &Analyzer<'_, 't>, text: &str, name: Node<'t>) -> Option<Vec<Node<'t>>> {
     let at = name.start_byte();
-    let text = a.text(name);
     for block in crate::parse::ancestors(name)
         .into_iter()
         .filter(|p| matches!(p.kind_name(), "compound_statement" | "translation_unit"))

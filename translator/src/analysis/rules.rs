@@ -6294,7 +6294,7 @@ fn sync_mask<'t>(a: &mut Analyzer<'_, 't>, name: &str, argv: &[Node<'t>]) {
     let value = match mask.kind_name() {
         "identifier" => {
             let id = a.text(mask);
-            if let Some(m) = a.macros.get(id).filter(|m| !m.function_like) {
+            if let Some(m) = a.macro_at(id, mask).filter(|m| !m.function_like) {
                 macro_body = Some(m.body_range.clone());
                 m.value.map(|v| {
                     let full = m.full_mask_32;
@@ -6612,6 +6612,9 @@ fn narrow_macro_mask(a: &Analyzer, e: Node) -> Option<NarrowMacro> {
     let name = a.text(f);
     let macros = std::rc::Rc::clone(&a.macros);
     let m = macros.get(name).filter(|m| m.function_like)?;
+    if super::widened_macro_call(a, e, m) {
+        return None;
+    }
     // Every definition hipcc may compile must agree: one branch's body decides nothing.
     let defs = macros.by_name.get(name)?;
     if defs.iter().filter(|d| d.live != Some(false)).count() > 1 {
