@@ -109,3 +109,92 @@ fn h003_keeps_its_advice_where_no_build_file_defines_it() {
         "{findings:#?}"
     );
 }
+
+/// A JIT build whose sources are a path formatted from a parameter, as KNN_CUDA writes it.
+const COMPUTED: &str = "import os\nfrom torch.utils.cpp_extension import load\n\ndef build(stem):\n    here = os.path.dirname(__file__)\n    srcs = [os.path.join(here, \"{}.cu\".format(stem))]\n    flags = [\n        \"-DWITH_EXTRA=1\",\n    ]\n    return load(name=stem, sources=srcs, extra_cuda_cflags=flags)\n\nmod = build(\"inc\")\n";
+
+/// R38-1: sources hipport cannot resolve get the define only where some source of the tree
+/// keeps a `_sync` builtin, with a note that says so and points at the flag list.
+#[test]
+fn computed_sources_get_the_define_only_where_the_tree_needs_it() {
+    let (_keep, out, findings) = port(
+        &[("build.py", COMPUTED), ("inc.cu", PLAIN)],
+        "build.py",
+        "build.py",
+        "6.2",
+    );
+    assert_eq!(out, COMPUTED, "{findings:#?}");
+    assert!(
+        !findings.iter().any(|f| f.3.contains("WARP_SYNC")),
+        "{findings:#?}"
+    );
+    // Another file of the tree keeps one: the define, and an honest note on the list.
+    let (_keep, out, findings) = port(
+        &[
+            ("build.py", COMPUTED),
+            ("inc.cu", PLAIN),
+            ("other/red.cu", REDUCE),
+        ],
+        "build.py",
+        "build.py",
+        "6.2",
+    );
+    assert!(
+        out.contains("    flags = [\n        \"-DHIP_ENABLE_WARP_SYNC_BUILTINS\",\n        \"-DWITH_EXTRA=1\",\n"),
+        "{out}"
+    );
+    let notes: Vec<_> = findings
+        .iter()
+        .filter(|f| f.0 == "B011" && f.3.contains("WARP_SYNC"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{findings:#?}");
+    assert!(notes[0].3.contains("could not resolve"), "{notes:?}");
+    assert!(notes[0].3.contains("`other/red.cu`"), "{notes:?}");
+    assert!(!notes[0].3.contains("that the port keeps"), "{notes:?}");
+    assert_eq!(notes[0].2, 7, "{notes:?}");
+}
+
+/// R38-1: a sources variable assigned, extended and appended to in the file, and paths
+/// formatted from literals, are read: the define follows the files they name, not the tree.
+#[test]
+fn sources_variables_built_in_the_file_are_resolved() {
+    let py = "import os\nfrom torch.utils.cpp_extension import load\nhere = os.path.dirname(os.path.abspath(__file__))\nsrcs = [\"a.cu\"]\nsrcs += [os.path.join(here, \"{}.cu\".format(\"b\"))]\nsrcs.append(os.path.join(here, \"csrc\", \"c.cu\"))\nm = load(\"m\", srcs, extra_cuda_cflags=[\"-O3\"])\n";
+    // The warp code is in a file the build does not compile.
+    let files = [
+        ("build.py", py),
+        ("a.cu", PLAIN),
+        ("b.cu", PLAIN),
+        ("csrc/c.cu", PLAIN),
+        ("unused/red.cu", REDUCE),
+    ];
+    let (_keep, out, findings) = port(&files, "build.py", "build.py", "6.2");
+    assert!(!out.contains("WARP_SYNC"), "{out}\n{findings:#?}");
+    // The appended file keeps one: the define, with the usual note.
+    let files = [
+        ("build.py", py),
+        ("a.cu", PLAIN),
+        ("b.cu", PLAIN),
+        ("csrc/c.cu", REDUCE),
+    ];
+    let (_keep, out, findings) = port(&files, "build.py", "build.py", "6.2");
+    assert!(
+        out.contains("extra_cuda_cflags=[\"-DHIP_ENABLE_WARP_SYNC_BUILTINS\", \"-O3\"]"),
+        "{out}"
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.0 == "B011" && f.3.contains("that the port keeps")),
+        "{findings:#?}"
+    );
+    // A parameter named like the variable elsewhere is not known: judged by the tree (here,
+    // no warp code anywhere but in a file the parameter's caller may pass).
+    let py = "from torch.utils.cpp_extension import load\ndef make(srcs):\n    return load(\"m\", srcs, extra_cuda_cflags=[\"-O3\"])\nsrcs = [\"a.cu\"]\n";
+    let (_keep, out, _) = port(
+        &[("build.py", py), ("a.cu", PLAIN), ("red.cu", REDUCE)],
+        "build.py",
+        "build.py",
+        "6.2",
+    );
+    assert!(out.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"), "{out}");
+}

@@ -1191,8 +1191,13 @@ pub const DIAGS: &[DiagInfo] = &[
                   builtins the port keeps only with it; a call whose sources keep them and that has no\n\
                   such list gets one (extra_compile_args={'nvcc': [...]}, an 'nvcc' key in its\n\
                   dictionary, extra_cuda_cflags=[...]), or a warning where hipport cannot tell where its\n\
-                  flags come from (**kwargs, a computed dictionary). The CUDA in load_inline's strings is translated\n\
-                  and checked as a .cu file is; what is not is reported as B014.",
+                  flags come from (**kwargs, a computed dictionary). Sources are read from the call: literals,\n\
+                  joins and formats of literals, globs, and a variable this file assigns, extends (+=, .extend)\n\
+                  and appends to; where hipport cannot resolve them (a parameter, a path computed otherwise), the\n\
+                  define is added only if some source of the tree keeps a _sync builtin, and the note names it.\n\
+                  A source whose H003 note asked for the define names the build file that now gives it. The CUDA\n\
+                  in load_inline's strings is translated and checked as a .cu file is; what is not is reported\n\
+                  as B014.",
     },
     DiagInfo {
         id: "B012",
