@@ -198,3 +198,143 @@ fn sources_variables_built_in_the_file_are_resolved() {
     );
     assert!(out.contains("HIP_ENABLE_WARP_SYNC_BUILTINS"), "{out}");
 }
+
+/// The findings of `id` in `findings`.
+fn with_id<'f>(findings: &'f [Finding], id: &str) -> Vec<&'f Finding> {
+    findings.iter().filter(|f| f.0 == id).collect()
+}
+
+/// A CMake build that links cuDNN, NCCL and FindCUDA's cuBLASLt and cuSOLVER variables, and
+/// finds NCCL with a FindNCCL module.
+const LIBS_CMAKE: &str = "cmake_minimum_required(VERSION 3.18)\nproject(app LANGUAGES CXX CUDA)\nfind_package(CUDA REQUIRED)\nfind_package(NCCL 2.7 REQUIRED)\nadd_executable(app main.cu)\ntarget_link_libraries(app cudnn nccl ${CUDA_cublasLt_LIBRARY} ${CUDA_cusolver_LIBRARY} ${NCCL_LIBRARIES})\n";
+
+/// A Makefile that links the same libraries.
+const LIBS_MAKE: &str = "NVCC = nvcc\nLIBS = -lcudnn -lnccl -lcublasLt -lcusolver\napp: main.cu\n\t$(NVCC) -O2 -o app main.cu $(LIBS)\n";
+
+/// A source that uses cuSOLVER only.
+const SOLVER_MAIN: &str = "#include <cusolverDn.h>\nint main() { cusolverDnHandle_t h; cusolverDnCreate(&h); return 0; }\n";
+
+/// A source that uses cuDNN and NCCL as well.
+const DNN_MAIN: &str = "#include <cusolverDn.h>\n#include <cudnn.h>\n#include <nccl.h>\nint main() { cusolverDnHandle_t h; cusolverDnCreate(&h); cudnnHandle_t d; cudnnCreate(&d); ncclComm_t c; ncclCommDestroy(c); return 0; }\n";
+
+/// R37-b's rest: cuDNN, NCCL and FindCUDA's cuBLASLt variable that no source uses go (with
+/// notes), in CMake and in a Makefile; FindNCCL's `find_package` goes with them. cuSOLVER,
+/// which the source uses, maps as before.
+#[test]
+fn unused_cudnn_nccl_and_findcuda_library_variables_are_dropped() {
+    let files = [
+        ("CMakeLists.txt", LIBS_CMAKE),
+        ("Makefile", LIBS_MAKE),
+        ("main.cu", SOLVER_MAIN),
+    ];
+    let (_keep, out, findings) = port(&files, "CMakeLists.txt", "CMakeLists.txt", "6.2");
+    assert!(
+        out.contains("target_link_libraries(app roc::hipsolver)"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("NCCL") && !out.contains("rccl") && !out.contains("miopen"),
+        "{out}"
+    );
+    assert!(!out.contains("hipblaslt"), "{out}");
+    let dropped: Vec<_> = with_id(&findings, "B004")
+        .into_iter()
+        .filter(|f| f.3.contains("no source in the tree uses"))
+        .collect();
+    assert_eq!(dropped.len(), 5, "{findings:#?}");
+    assert!(dropped.iter().all(|f| f.1 == "note"), "{dropped:?}");
+    assert!(
+        dropped
+            .iter()
+            .any(|f| f.3.contains("`cudnn`") && f.3.contains("MIOpen")),
+        "{dropped:?}"
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|f| f.3.starts_with("${CUDA_cublasLt_LIBRARY}")),
+        "{dropped:?}"
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|f| f.3.starts_with("find_package(NCCL) removed")),
+        "{dropped:?}"
+    );
+    let (_keep, out, findings) = port(&files, "Makefile", "Makefile", "6.2");
+    assert!(out.contains("LIBS = -lhipsolver\n"), "{out}");
+    assert_eq!(
+        with_id(&findings, "B004")
+            .iter()
+            .filter(|f| f.3.contains("no source in the tree uses"))
+            .count(),
+        3,
+        "{findings:#?}"
+    );
+}
+
+/// R37-b's rest where the source uses them: NCCL maps to its drop-in, RCCL (the link name,
+/// FindNCCL's package and variable), and cuDNN to MIOpen with a warning that its API differs.
+#[test]
+fn used_nccl_maps_to_rccl_and_cudnn_warns_that_miopen_differs() {
+    let files = [
+        ("CMakeLists.txt", LIBS_CMAKE),
+        ("Makefile", LIBS_MAKE),
+        ("main.cu", DNN_MAIN),
+    ];
+    let (_keep, out, findings) = port(&files, "CMakeLists.txt", "CMakeLists.txt", "6.2");
+    assert!(out.contains("find_package(rccl REQUIRED)\n"), "{out}");
+    assert!(!out.contains("NCCL 2.7"), "{out}");
+    assert!(
+        out.contains("target_link_libraries(app MIOpen rccl::rccl roc::hipsolver rccl::rccl)"),
+        "{out}"
+    );
+    let cudnn: Vec<_> = with_id(&findings, "B004")
+        .into_iter()
+        .filter(|f| f.3.contains("`cudnn`"))
+        .collect();
+    assert_eq!(cudnn.len(), 1, "{findings:#?}");
+    assert_eq!(cudnn[0].1, "warning");
+    assert!(cudnn[0].3.contains("API differs"), "{cudnn:?}");
+    assert!(
+        with_id(&findings, "B004")
+            .iter()
+            .any(|f| f.3.starts_with("find_package(NCCL) -> find_package(rccl)")),
+        "{findings:#?}"
+    );
+    let (_keep, out, findings) = port(&files, "Makefile", "Makefile", "6.2");
+    assert!(
+        out.contains("LIBS = -lMIOpen -lrccl -lhipsolver\n"),
+        "{out}"
+    );
+    let warned: Vec<_> = findings.iter().filter(|f| f.1 == "warning").collect();
+    assert_eq!(warned.len(), 1, "{findings:#?}");
+    assert!(warned[0].3.contains("`cudnn`"), "{warned:?}");
+}
+
+/// The port of the CMake build whose cuDNN, NCCL and cuBLASLt no source uses configures with
+/// hipcc: no `find_package` is left for a package this machine lacks (MIOpen, RCCL,
+/// hipBLASLt, FindNCCL).
+#[test]
+fn the_port_without_unused_libraries_configures() {
+    if !(common::have_tool("cmake") && common::have_tool("make") && common::have_tool("hipcc")) {
+        return;
+    }
+    // hipSOLVER is not installed here: the source uses cuBLAS's runtime part only.
+    let cmake = LIBS_CMAKE.replace(" ${CUDA_cusolver_LIBRARY}", "");
+    let files = [
+        ("CMakeLists.txt", cmake.as_str()),
+        ("main.cu", "int main() { return 0; }\n"),
+    ];
+    let (keep, out, _) = port(&files, "CMakeLists.txt", "CMakeLists.txt", "5.2.3");
+    assert!(!out.contains("find_package(NCCL"), "{out}");
+    let r = common::run_ok(
+        std::process::Command::new("cmake")
+            .arg("-S")
+            .arg(keep.path().join("out"))
+            .arg("-B")
+            .arg(keep.path().join("build"))
+            .args(["-DCMAKE_CXX_COMPILER=hipcc", "-DGPU_TARGETS=gfx90a"]),
+    );
+    assert!(r.is_ok(), "{r:?}\n{out}");
+}

@@ -5141,6 +5141,7 @@ fn list(
             let mut mapped = flags::Mapped::default();
             for (i, w) in words.iter().enumerate() {
                 if let Some((action, info, message, help)) = flags::map_library_in(&w.text, opts) {
+                    let severity = flags::library_severity(&w.text, &action);
                     if info.id != super::B_LIB_UNMAPPED.id {
                         mapped.changes.push((i, action));
                     }
@@ -5149,7 +5150,8 @@ fn list(
                         info,
                         message,
                         help,
-                        severity: None,
+                        // R37-b's rest: cuDNN -> MIOpen links; the code is not ported.
+                        severity,
                     });
                 }
             }
