@@ -338,3 +338,66 @@ fn the_port_without_unused_libraries_configures() {
     );
     assert!(r.is_ok(), "{r:?}\n{out}");
 }
+
+/// fast_rnnt's shape: `-gencode` flags appended in a `foreach` over the architectures, as a
+/// string and as a list, and a neighbour whose flag does not use the loop's variable.
+const LOOP_CMAKE: &str = "cmake_minimum_required(VERSION 3.18)\nproject(fe LANGUAGES CXX CUDA)\nset(ARCHS 60 70 80)\nforeach(COMPUTE_ARCH ${ARCHS})\n  string(APPEND CMAKE_CUDA_FLAGS \" -gencode arch=compute_${COMPUTE_ARCH},code=sm_${COMPUTE_ARCH}\")\nendforeach()\nforeach(a IN LISTS ARCHS)\n  list(APPEND EXTRA -gencode arch=compute_${a},code=sm_${a})\nendforeach()\nforeach(t x y)\n  set(FLAGS_${t} \"${FLAGS_${t}} -O2\")\nendforeach()\nmessage(STATUS \"FLAGS=[${CMAKE_CUDA_FLAGS}] EXTRA=[${EXTRA}]\")\nadd_library(fe k.cu)\n";
+
+/// Observation of R38 (fast_rnnt): the AMD targets a `foreach` adds once per iteration are
+/// kept once after the loop; cmake shows each target once in the configured flags.
+#[test]
+fn arch_flags_appended_in_a_loop_are_configured_once() {
+    let files = [("CMakeLists.txt", LOOP_CMAKE), ("k.cu", PLAIN)];
+    let src = tree(&files);
+    let keep = tempfile::tempdir().unwrap();
+    let out = keep.path().join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .arg("convert")
+        .arg(src.path())
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--no-cache",
+            "--hip-version",
+            "5.2.3",
+            "--offload-arch",
+            "gfx90a,gfx1030",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = fs::read_to_string(out.join("CMakeLists.txt")).unwrap();
+    assert_eq!(text.matches("string(REPLACE").count(), 1, "{text}");
+    assert_eq!(text.matches("list(REMOVE_ITEM EXTRA").count(), 1, "{text}");
+    assert!(
+        text.contains("set(FLAGS_${t} \"${FLAGS_${t}} -O2\")\nendforeach()\nmessage"),
+        "{text}"
+    );
+    if !(common::have_tool("cmake") && common::have_tool("make") && common::have_tool("hipcc")) {
+        return;
+    }
+    let c = std::process::Command::new("cmake")
+        .arg("-S")
+        .arg(&out)
+        .arg("-B")
+        .arg(keep.path().join("build"))
+        .args(["-DCMAKE_CXX_COMPILER=hipcc", "-DGPU_TARGETS=gfx90a;gfx1030"])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&c.stdout);
+    assert!(
+        c.status.success(),
+        "{log}{}",
+        String::from_utf8_lossy(&c.stderr)
+    );
+    let line = log
+        .lines()
+        .find(|l| l.contains("FLAGS=["))
+        .unwrap_or_default();
+    assert_eq!(line.matches("--offload-arch=gfx90a").count(), 2, "{line}");
+    assert_eq!(line.matches("--offload-arch=gfx1030").count(), 2, "{line}");
+    assert!(
+        line.contains("EXTRA=[--offload-arch=gfx90a;--offload-arch=gfx1030]"),
+        "{line}"
+    );
+}

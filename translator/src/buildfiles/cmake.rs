@@ -477,6 +477,103 @@ fn hiprtc_help(lib: &flags::Library, hip: Version) -> Option<String> {
 pub(crate) fn translate(src: &str, sink: &mut Sink, opts: &BuildOptions) {
     let kept = cuda_std_kept(src, sink.file(), opts);
     translate_keeping(src, sink, opts, kept);
+    loop_arch_flags_once(src, sink, opts);
+}
+
+/// R38 (fast_rnnt): an architecture flag of a `foreach` loop's variable
+/// (`foreach(A ${ARCHS})` around `string(APPEND CMAKE_CUDA_FLAGS " -gencode
+/// arch=compute_${A},code=sm_${A}")`), rewritten to the AMD targets, adds them once per
+/// iteration. After the loop, the variable loses every copy and gets them once: `string(REPLACE
+/// ...)` and `string(APPEND ...)` for a string (`string(APPEND V ...)`, `set(V "${V} ...")`),
+/// `list(REMOVE_ITEM ...)` and `list(APPEND ...)` for a list (`list(APPEND V ...)`).
+fn loop_arch_flags_once(src: &str, sink: &mut Sink, opts: &BuildOptions) {
+    if !src.contains("foreach") || opts.offload_arch.is_empty() {
+        return;
+    }
+    let cmds = commands(src);
+    let flags: Vec<String> = opts
+        .offload_arch
+        .iter()
+        .map(|a| format!("--offload-arch={a}"))
+        .collect();
+    let mut open: Vec<usize> = Vec::new();
+    for (j, cmd) in cmds.iter().enumerate() {
+        match cmd.name.as_str() {
+            "foreach" => {
+                open.push(j);
+                continue;
+            }
+            "endforeach" => {
+                open.pop();
+                continue;
+            }
+            _ => {}
+        }
+        let Some(&f) = open.last() else { continue };
+        let Some(var) = cmds[f].args.first().map(|a| format!("${{{}}}", a.text)) else {
+            continue;
+        };
+        // The command that appends to a variable, and how.
+        let (name, list) = match (cmd.name.as_str(), cmd.args.first(), cmd.args.get(1)) {
+            ("string", Some(op), Some(v)) if op.text == "APPEND" => (v.text.as_str(), false),
+            ("list", Some(op), Some(v)) if op.text == "APPEND" => (v.text.as_str(), true),
+            ("set", Some(v), Some(value))
+                if value.text.starts_with(&format!("${{{}}}", v.text)) =>
+            {
+                (v.text.as_str(), false)
+            }
+            _ => continue,
+        };
+        let arch_of_loop = cmd.args.iter().any(|a| {
+            a.text.contains(&var)
+                && (a.text.contains("arch=") || a.text.contains("code=") || a.text.contains("sm_"))
+        });
+        // Rewritten: the note that names the AMD targets is on this command.
+        let rewritten = sink.diagnostics().iter().any(|d| {
+            d.id == B_ARCH.id
+                && d.offset >= cmd.start
+                && d.offset < cmd.end
+                && d.message.contains("-> `--offload-arch=")
+        });
+        if !arch_of_loop || !rewritten {
+            continue;
+        }
+        // After the `endforeach()` that closes this loop.
+        let mut depth = 0usize;
+        let Some(end) = cmds[j..].iter().find(|c| match c.name.as_str() {
+            "foreach" => {
+                depth += 1;
+                false
+            }
+            "endforeach" if depth == 0 => true,
+            "endforeach" => {
+                depth -= 1;
+                false
+            }
+            _ => false,
+        }) else {
+            continue;
+        };
+        let line_start = src[..cmds[f].start].rfind('\n').map_or(0, |p| p + 1);
+        let indent: String = src[line_start..cmds[f].start]
+            .chars()
+            .take_while(|c| c.is_ascii_whitespace())
+            .collect();
+        let joined = flags.join(" ");
+        let text = if list {
+            format!("\n{indent}# hipport: the loop added the AMD targets once per iteration.\n{indent}list(REMOVE_ITEM {name} {joined})\n{indent}list(APPEND {name} {joined})")
+        } else {
+            format!("\n{indent}# hipport: the loop added the AMD targets once per iteration.\n{indent}string(REPLACE \" {joined}\" \"\" {name} \"${{{name}}}\")\n{indent}string(APPEND {name} \" {joined}\")")
+        };
+        if sink.insert_after(end.end, &text, B_ARCH.id) {
+            sink.diag(
+                B_ARCH,
+                cmds[f].start,
+                format!("the AMD targets this loop adds to `{name}` once per iteration are kept once, after the loop"),
+                None,
+            );
+        }
+    }
 }
 
 /// The variables of the CUDA standard (`CMAKE_CUDA_STANDARD`, `..._REQUIRED`,
@@ -5818,9 +5915,15 @@ mod tests {
             .filter(|d| d.id != "B008")
             .map(|d| (d.line, d.id.as_str(), d.severity))
             .collect();
+        // The loop adds the AMD targets once per iteration: they are kept once after it.
+        assert!(
+            out.contains("endforeach()\n# hipport: the loop added the AMD targets once per iteration.\nlist(REMOVE_ITEM NVCC_FLAGS --offload-arch=gfx90a --offload-arch=gfx1100)\nlist(APPEND NVCC_FLAGS --offload-arch=gfx90a --offload-arch=gfx1100)\n"),
+            "{out}"
+        );
         assert_eq!(
             found,
             [
+                (1, "B009", Severity::Note),
                 (2, "B009", Severity::Note),
                 (3, "B009", Severity::Warning),
                 (5, "B002", Severity::Note),

@@ -1158,6 +1158,9 @@ pub const DIAGS: &[DiagInfo] = &[
                   -gencode and --generate-code as unknown arguments; -arch newer clang rejects and clang\n\
                   15 ignores with a warning, building for no AMD target. Replace it with\n\
                   --offload-arch=<gfx> by hand.\n\
+                  Flags a CMake foreach() appends per architecture (string(APPEND V \" -gencode\n\
+                  arch=compute_${A},code=sm_${A}\"), set(V \"${V} ...\"), list(APPEND V ...)) would add the AMD\n\
+                  targets once per iteration: after the loop, V loses the copies and gets them once.\n\
                   A CMake file that sets CMAKE_CUDA_ARCHITECTURES and also reads it (list(GET ...),\n\
                   ${CMAKE_CUDA_ARCHITECTURES}, IN_LIST, a comparison) keeps the set(), with a note naming\n\
                   the first reader: what the project derives from it (a minimum architecture, the sources\n\
